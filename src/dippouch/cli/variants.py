@@ -1,0 +1,50 @@
+"""``dippouch variants``: what can be played, and a variant's vital signs."""
+
+from __future__ import annotations
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from dippouch.cli import app
+from dippouch.core.mapdata import ProvinceKind
+from dippouch.core.variant import load_variant, variant_names
+
+
+@app.command()
+def variants(name: str = typer.Argument(None, help="Show one variant in detail.")) -> None:
+    """List the variants, or show one: powers, centres, map counts, options."""
+    out = Console()
+    if name is None:
+        table = Table("variant", "title", "powers", "centres", "victory")
+        for n in variant_names():
+            v = load_variant(n)
+            table.add_row(n, v.title, str(len(v.powers)), str(len(v.map.supply_centres)), _victory(v.victory))
+        out.print(table)
+        return
+    v = load_variant(name)
+    m = v.map
+    passable = [p for p in m.provinces if p.kind != ProvinceKind.IMPASSABLE]
+    out.print(f"[bold]{v.title}[/bold] ({v.name})\n{v.description}")
+    out.print(
+        f"{len(passable)} provinces, {len(m.supply_centres)} supply centres, "
+        f"{m.army_edge_count()} army and {m.fleet_edge_count()} fleet borders; "
+        f"starts {v.calendar.name(v.start.phase)}; victory: {_victory(v.victory)}"
+    )
+    table = Table("power", "letter", "home centres", "units")
+    for p in v.powers:
+        homes = " ".join(sorted(m.provinces[h].abbr for h in v.start.homes.get(p.name, ())))
+        units = " ".join(f"{u.kind} {m.locations[u.loc].abbr}" for u in v.start.units_of(p.name))
+        table.add_row(p.name, p.letter, homes, units)
+    out.print(table)
+    opts = v.data.get("options", {})
+    if opts:
+        out.print("[bold]Options[/bold]")
+        for key, spec in opts.items():
+            out.print(f"  {key} = {spec.get('default')!r}: {spec.get('description', '')}")
+
+
+def _victory(victory: dict[str, object] | object) -> str:
+    if isinstance(victory, dict) and "centres" in victory:
+        return f"{victory['centres']} centres"
+    return "see rules"

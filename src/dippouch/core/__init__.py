@@ -1,0 +1,1 @@
+"""The pure core: maps, positions, orders, notation, adjudication and rules. No I/O, no clocks."""

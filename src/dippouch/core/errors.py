@@ -1,0 +1,44 @@
+"""Typed errors that say exactly what is wrong, where, and what would have been right.
+
+Every error a user can cause derives from :class:`DippouchError`, so the shell (CLI, web, the JSON
+contract) catches one class and prints its message instead of a traceback.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class DippouchError(Exception):
+    """Base class of every error caused by input rather than by a bug."""
+
+
+@dataclass(frozen=True, slots=True)
+class VariantProblem:
+    where: str
+    """Place in the variant file: a TOML key path, with a line number when known."""
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.message}"
+
+
+class VariantError(DippouchError):
+    """A variant file is wrong; carries every problem found, not just the first."""
+
+    def __init__(self, source: str, problems: list[VariantProblem]) -> None:
+        self.source = source
+        self.problems = problems
+        lines = "\n".join(f"  - {p}" for p in problems)
+        super().__init__(f"variant {source} has {len(problems)} problem(s):\n{lines}")
+
+
+class UnknownVariantError(DippouchError):
+    def __init__(self, name: str, known: list[str], suggestion: str | None = None) -> None:
+        self.name = name
+        hint = f"; did you mean {suggestion!r}?" if suggestion else ""
+        super().__init__(f"no variant {name!r}{hint} Known variants: {', '.join(known)}")
+
+
+class PhaseError(DippouchError):
+    """A phase name that the variant's calendar does not know."""

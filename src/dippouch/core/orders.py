@@ -1,0 +1,97 @@
+"""Order values. Text becomes these in :mod:`dippouch.core.notation`; the adjudicator reads only these.
+
+A unit is designated by ``kind`` (``None`` when the player omitted it) and ``loc``, a location id. The
+coast in ``loc`` may be wrong (DATC 6.B.10: a wrong coast of the ordered unit is ignored), so the
+adjudicator matches units by province.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = [
+    "Build",
+    "Convoy",
+    "Disband",
+    "Hold",
+    "Move",
+    "Order",
+    "Retreat",
+    "Support",
+    "Waive",
+]
+
+
+class Order:
+    """Base of every order, including the extra kinds variants define."""
+
+    __slots__ = ()
+
+    @property
+    def unit_loc(self) -> int | None:
+        """The location of the ordered unit, or ``None`` for orders about no unit (build, waive)."""
+        return getattr(self, "loc", None)
+
+
+@dataclass(frozen=True, slots=True)
+class Hold(Order):
+    kind: str | None
+    loc: int
+
+
+@dataclass(frozen=True, slots=True)
+class Move(Order):
+    kind: str | None
+    loc: int
+    dest: int
+    via_convoy: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Support(Order):
+    """Support to hold (``dest is None``) or to move from ``target`` to ``dest``."""
+
+    kind: str | None
+    loc: int
+    target_kind: str | None
+    target: int
+    dest: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Convoy(Order):
+    kind: str | None
+    loc: int
+    target: int
+    """Where the convoyed army stands."""
+    dest: int
+
+
+@dataclass(frozen=True, slots=True)
+class Retreat(Order):
+    kind: str | None
+    loc: int
+    dest: int
+
+
+@dataclass(frozen=True, slots=True)
+class Disband(Order):
+    """A dislodged unit disbanding in a retreat phase, or a removal in an adjustment phase."""
+
+    kind: str | None
+    loc: int
+
+
+@dataclass(frozen=True, slots=True)
+class Build(Order):
+    kind: str
+    loc: int
+
+
+@dataclass(frozen=True, slots=True)
+class Waive(Order):
+    """Decline a build (DATC v3.2 says "decline"; the hobby says "waive")."""
+
+    @property
+    def unit_loc(self) -> int | None:
+        return None

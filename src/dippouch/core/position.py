@@ -1,0 +1,57 @@
+"""Positions: the whole state of a game at one phase, as a value.
+
+A position round-trips through JSON (see :mod:`dippouch.core.jsonio`); the adjudication contract's
+``next`` is exactly that JSON. Provinces are integer ids of the variant's compiled map.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from dippouch.core.calendar import Phase
+
+__all__ = ["Dislodged", "Position", "Unit"]
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    power: str
+    kind: str
+    """``"A"`` army or ``"F"`` fleet; variants may add kinds (1000 AD's defensive army ``"D"``)."""
+    loc: int
+    """Location id: the province, or the coast a fleet stands on."""
+
+
+@dataclass(frozen=True, slots=True)
+class Dislodged:
+    unit: Unit
+    retreats: frozenset[int]
+    """Location ids the unit may retreat to; empty means it will be destroyed."""
+    attacker_from: int | None = None
+    """Province the dislodging attack came from, for reports."""
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    phase: Phase
+    units: Mapping[int, Unit]
+    """Province id -> the unit standing there (never two in one province)."""
+    centres: Mapping[int, str]
+    """Supply-centre province id -> owning power; unowned centres are absent."""
+    homes: Mapping[str, frozenset[int]]
+    """Power -> its home centres (where it may build under the standard rule)."""
+    dislodged: Mapping[int, Dislodged] = field(default_factory=dict)
+    """Province id -> the unit dislodged there, waiting to retreat."""
+    state: Mapping[str, Any] = field(default_factory=dict)
+    """Variant state (conversions under way, anarchy counters, ...), JSON-serialisable."""
+
+    def with_(self, **changes: Any) -> Position:
+        return replace(self, **changes)
+
+    def units_of(self, power: str) -> list[Unit]:
+        return [u for u in self.units.values() if u.power == power]
+
+    def centres_of(self, power: str) -> list[int]:
+        return [p for p, owner in self.centres.items() if owner == power]

@@ -1,0 +1,1 @@
+"""Variant rule hooks. Each module registers the hooks it provides when imported."""
