@@ -79,6 +79,8 @@ class GameMap:
     """Location id -> province ids a fleet there can move to (coasts ignored)."""
     names: Mapping[str, int] = field(repr=False)
     """Lower-case abbreviation, full name or alias -> location id."""
+    seas_next_to: tuple[frozenset[int], ...] = ()
+    """Province id -> sea provinces a fleet there could convoy from or to (for convoy routes)."""
 
     @property
     def province_count(self) -> int:
@@ -430,8 +432,22 @@ def compile_map(
         fleet_adj=fleet_adj,
         fleet_reach=fleet_reach,
         names=dict(names),
+        seas_next_to=_seas_next_to(provinces, locations, fleet_reach),
     )
     return gmap, problems
+
+
+def _seas_next_to(
+    provinces: Sequence[Province], locations: Sequence[Location], fleet_reach: Sequence[frozenset[int]]
+) -> tuple[frozenset[int], ...]:
+    out: list[set[int]] = [set() for _ in provinces]
+    for lid, reach in enumerate(fleet_reach):
+        src = locations[lid].province
+        if provinces[src].kind != ProvinceKind.SEA:
+            continue
+        for target in reach:
+            out[target].add(src)
+    return tuple(frozenset(s) for s in out)
 
 
 def raise_if_problems(problems: Sequence[VariantProblem], source: str) -> None:
