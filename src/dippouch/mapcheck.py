@@ -1,0 +1,260 @@
+"""A map's vital signs, for authors of reconstructed maps (1000 AD, W3K) and for tests that pin them.
+
+The loader already rejects broken files (one-way edges, unknown names). This check looks for what a
+loader cannot call wrong but a map author usually did not mean: a coastal province no fleet can reach
+from the sea, a piece of the board cut off from the rest, a home centre outside its homeland, and edges
+far longer than their neighbours (two provinces joined across a gap on the printed map). A long edge can
+be right (rule 10 of 1000 AD joins Corsica and Sardinia), so a variant may explain each one under
+``[mapcheck.long_edges]``; ``dippouch mapcheck`` then lists it as justified instead of unexplained.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from dippouch.core.mapdata import GameMap, ProvinceKind
+from dippouch.core.variant import Variant
+
+__all__ = ["LongEdge", "MapReport", "check_map", "edge_key", "format_report", "great_circle_km"]
+
+EARTH_RADIUS_KM = 6371.0
+
+
+def great_circle_km(a: tuple[float, float], b: tuple[float, float]) -> float:
+    """Haversine distance between two ``(longitude, latitude)`` points in kilometres."""
+    lon1, lat1, lon2, lat2 = map(math.radians, (a[0], a[1], b[0], b[1]))
+    h = math.sin((lat2 - lat1) / 2) ** 2 + math.cos(lat1) * math.cos(lat2) * math.sin((lon2 - lon1) / 2) ** 2
+    return 2 * EARTH_RADIUS_KM * math.asin(min(1.0, math.sqrt(h)))
+
+
+def edge_key(a: str, b: str) -> str:
+    """The name of an undirected edge in ``[mapcheck.long_edges]``: the two abbreviations sorted, ``"cor-sar"``."""
+    x, y = sorted((a.lower(), b.lower()))
+    return f"{x}-{y}"
+
+
+@dataclass(frozen=True, slots=True)
+class LongEdge:
+    a: str
+    b: str
+    kinds: str
+    """``"army"``, ``"fleet"`` or ``"army+fleet"``: who may cross it."""
+    km: float
+    ratio: float
+    """Length divided by the larger of the median lengths of the other edges at its two ends."""
+    justification: str | None
+
+
+@dataclass(slots=True)
+class MapReport:
+    variant: str
+    counts: dict[str, int] = field(default_factory=dict)
+    powers: dict[str, dict[str, int]] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+    """Things that are almost certainly mistakes; ``dippouch mapcheck`` exits non-zero when any exist."""
+    notes: list[str] = field(default_factory=list)
+    """Things worth a look that can be right (islands without land neighbours, stale justifications)."""
+    long_edges: list[LongEdge] = field(default_factory=list)
+    median_km: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def unexplained(self) -> list[LongEdge]:
+        return [e for e in self.long_edges if e.justification is None]
+
+
+def _components(nodes: Iterable[int], adj: Mapping[int, set[int]]) -> list[list[int]]:
+    left = set(nodes)
+    out: list[list[int]] = []
+    while left:
+        start = min(left)
+        comp = {start}
+        stack = [start]
+        while stack:
+            x = stack.pop()
+            for y in adj.get(x, ()):
+                if y in left and y not in comp:
+                    comp.add(y)
+                    stack.append(y)
+        left -= comp
+        out.append(sorted(comp))
+    return out
+
+
+def _median_without(values: list[float], one: float) -> float | None:
+    rest = list(values)
+    rest.remove(one)
+    return statistics.median(rest) if rest else None
+
+
+def _edges(m: GameMap) -> dict[tuple[int, int], set[str]]:
+    """Undirected province-level edges with who may cross them (coasts folded into their province)."""
+    edges: dict[tuple[int, int], set[str]] = {}
+    for a, targets in enumerate(m.army_adj):
+        for b in targets:
+            edges.setdefault((min(a, b), max(a, b)), set()).add("army")
+    for lid, reach in enumerate(m.fleet_reach):
+        a = m.province_of(lid)
+        for b in reach:
+            edges.setdefault((min(a, b), max(a, b)), set()).add("fleet")
+    return edges
+
+
+def check_map(variant: Variant, *, factor: float = 1.6, min_km: float = 0.0) -> MapReport:
+    """Measure ``variant``'s map.
+
+    An edge is *long* when it is more than ``factor`` times the median length of the other edges at
+    each of its ends, and more than ``min_km``; on the standard map only three edges pass 1.6 (Albania-Trieste,
+    Apulia-Venice, Eastern Med-Ionian), each a province reaching past a neighbour along a coast.
+    """
+    m = variant.map
+    rep = MapReport(variant.name)
+    passable = [p for p in m.provinces if p.kind != ProvinceKind.IMPASSABLE]
+    by_kind = {k: sum(1 for p in m.provinces if p.kind == k) for k in ProvinceKind}
+    homes_all = set().union(*variant.start.homes.values()) if variant.start.homes else set()
+    rep.counts = {
+        "provinces": len(passable),
+        "land": by_kind[ProvinceKind.LAND],
+        "coast": by_kind[ProvinceKind.COAST],
+        "sea": by_kind[ProvinceKind.SEA],
+        "impassable": by_kind[ProvinceKind.IMPASSABLE],
+        "split_coasts": sum(1 for p in m.provinces if p.coasts),
+        "centres": len(m.supply_centres),
+        "home_centres": len(homes_all),
+        "neutral_centres": len(m.supply_centres) - len(homes_all),
+        "army_edges": m.army_edge_count(),
+        "fleet_edges": m.fleet_edge_count(),
+        "start_units": len(variant.start.units),
+    }
+
+    # Coasts must touch a sea (else the coast type is wrong or a fleet edge is missing); seas need a coast.
+    for p in m.provinces:
+        locs = m.fleet_locations(p.id)
+        if p.kind == ProvinceKind.COAST:
+            for loc in locs:
+                if not any(m.provinces[q].kind == ProvinceKind.SEA for q in m.fleet_reach[loc]):
+                    rep.problems.append(f"coastal {m.locations[loc].abbr} ({p.name}) has no sea neighbour")
+        elif p.kind == ProvinceKind.SEA and not any(
+            m.provinces[q].kind == ProvinceKind.COAST for q in m.fleet_reach[p.id]
+        ):
+            rep.notes.append(f"sea {p.abbr} ({p.name}) touches no coast")
+        if p.kind in (ProvinceKind.LAND, ProvinceKind.COAST) and not m.army_adj[p.id]:
+            rep.notes.append(f"{p.abbr} ({p.name}) has no army neighbour (an island?)")
+        if p.kind != ProvinceKind.IMPASSABLE and p.point is None:
+            rep.problems.append(f"{p.abbr} ({p.name}) has no point [longitude, latitude]")
+
+    # Connectedness of the whole board, and of the land for armies (islands show up as extra pieces).
+    edges = _edges(m)
+    adj: dict[int, set[int]] = {}
+    land_adj: dict[int, set[int]] = {}
+    for (a, b), kinds in edges.items():
+        adj.setdefault(a, set()).add(b)
+        adj.setdefault(b, set()).add(a)
+        if "army" in kinds:
+            land_adj.setdefault(a, set()).add(b)
+            land_adj.setdefault(b, set()).add(a)
+    comps = _components((p.id for p in passable), adj)
+    rep.counts["components"] = len(comps)
+    if len(comps) > 1:
+        for comp in comps[1:]:
+            names = " ".join(m.provinces[i].abbr for i in comp)
+            rep.problems.append(f"cut off from the rest of the board: {names}")
+    land = [p.id for p in passable if p.kind != ProvinceKind.SEA]
+    land_comps = _components(land, land_adj)
+    rep.counts["land_masses"] = len(land_comps)
+
+    # Powers: homes inside homelands, homelands connected, fleets possible.
+    for power in variant.powers:
+        homes = variant.start.homes.get(power.name, frozenset())
+        homeland = variant.homelands.get(power.name)
+        info = {"home_centres": len(homes), "start_units": len(variant.start.units_of(power.name))}
+        if homeland is not None:
+            info["homeland"] = len(homeland)
+            info["homeland_coasts"] = sum(1 for h in homeland if m.provinces[h].kind == ProvinceKind.COAST)
+            outside = sorted(m.provinces[h].abbr for h in homes - homeland)
+            if outside:
+                rep.problems.append(f"{power.name}: home centres outside the homeland: {' '.join(outside)}")
+            seas = sorted(m.provinces[h].abbr for h in homeland if m.provinces[h].kind == ProvinceKind.SEA)
+            if seas:
+                rep.problems.append(f"{power.name}: sea provinces in the homeland: {' '.join(seas)}")
+            pieces = _components(homeland, adj)
+            info["homeland_pieces"] = len(pieces)
+            if len(pieces) > 1:
+                rep.notes.append(
+                    f"{power.name}: homeland in {len(pieces)} pieces: "
+                    + " | ".join(" ".join(m.provinces[i].abbr for i in c) for c in pieces)
+                )
+        rep.powers[power.name] = info
+
+    # Long edges: measured against the usual length of the edges at both ends, because a big province
+    # (an ocean, the Russian plain) has long edges to all its neighbours and that is not a mistake.
+    justified_raw = variant.data.get("mapcheck", {}).get("long_edges", {})
+    justified = {edge_key(*k.split("-", 1)): str(v) for k, v in justified_raw.items() if "-" in k}
+    measured: list[tuple[float, int, int, set[str]]] = []
+    at: dict[int, list[float]] = {}
+    by_class: dict[str, list[float]] = {"land": [], "sea": []}
+    for (a, b), kinds in edges.items():
+        pa, pb = m.provinces[a], m.provinces[b]
+        if pa.point is None or pb.point is None:
+            continue
+        km = great_circle_km(pa.point, pb.point)
+        measured.append((km, a, b, kinds))
+        at.setdefault(a, []).append(km)
+        at.setdefault(b, []).append(km)
+        by_class["sea" if ProvinceKind.SEA in (pa.kind, pb.kind) else "land"].append(km)
+    rep.median_km = {k: round(statistics.median(v), 1) for k, v in by_class.items() if v}
+    overall = statistics.median(km for km, _, _, _ in measured) if measured else 1.0
+    seen_keys: set[str] = set()
+    for km, a, b, kinds in measured:
+        # The usual length at an end is the median of its *other* edges, so one wrong edge cannot set its
+        # own yardstick; an end with no other edge has no yardstick and the board's median stands in.
+        scales = [_median_without(at[x], km) for x in (a, b)]
+        known = [x for x in scales if x is not None]
+        ratio = km / (max(known) if known else overall)
+        if ratio > factor and km > min_km:
+            key = edge_key(m.provinces[a].abbr, m.provinces[b].abbr)
+            seen_keys.add(key)
+            who = "+".join(k for k in ("army", "fleet") if k in kinds)
+            rep.long_edges.append(
+                LongEdge(m.provinces[a].abbr, m.provinces[b].abbr, who, round(km), round(ratio, 2), justified.get(key))
+            )
+    rep.long_edges.sort(key=lambda e: -e.ratio)
+    abbrs = {p.abbr for p in m.provinces}
+    for key in sorted(justified):
+        x, y = key.split("-", 1)
+        if x not in abbrs or y not in abbrs:
+            rep.problems.append(f"[mapcheck.long_edges] names an unknown province: {key}")
+        elif (min(m.loc(x), m.loc(y)), max(m.loc(x), m.loc(y))) not in edges:
+            rep.problems.append(f"[mapcheck.long_edges] justifies {key}, which is not an edge")
+        elif key not in seen_keys:
+            rep.notes.append(f"[mapcheck.long_edges] justifies {key}, which is no longer counted as long")
+    return rep
+
+
+def format_report(rep: MapReport) -> str:
+    """Plain text, one fact per line, so a diff of two runs shows what a map edit changed."""
+    c = rep.counts
+    lines = [
+        f"map check: {rep.variant}",
+        f"provinces {c['provinces']} (land {c['land']}, coast {c['coast']}, sea {c['sea']}); "
+        f"impassable {c['impassable']}; split coasts {c['split_coasts']}",
+        f"centres {c['centres']} (home {c['home_centres']}, neutral {c['neutral_centres']}); "
+        f"start units {c['start_units']}",
+        f"edges: army {c['army_edges']}, fleet {c['fleet_edges']}; "
+        f"board pieces {c['components']}, land masses {c['land_masses']}",
+        "median edge km: " + ", ".join(f"{k} {v}" for k, v in sorted(rep.median_km.items())),
+        "powers:",
+    ]
+    for name, info in rep.powers.items():
+        lines.append("  " + name + ": " + ", ".join(f"{k} {v}" for k, v in info.items()))
+    lines.append(f"long edges ({len(rep.long_edges)}, {len(rep.unexplained)} unexplained):")
+    for e in rep.long_edges:
+        why = e.justification if e.justification is not None else "UNEXPLAINED"
+        lines.append(f"  {e.a}-{e.b} [{e.kinds}] {e.km:.0f} km (x{e.ratio}): {why}")
+    lines.append(f"notes ({len(rep.notes)}):")
+    lines.extend(f"  {n}" for n in rep.notes)
+    lines.append(f"problems ({len(rep.problems)}):")
+    lines.extend(f"  {p}" for p in rep.problems)
+    return "\n".join(lines)
