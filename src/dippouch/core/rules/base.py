@@ -1,0 +1,399 @@
+"""Rule hooks: the places where a variant may change how the adjudicator decides.
+
+The standard rules are the default methods of :class:`RuleHooks`. A variant changes them in two ways,
+both chosen by data in its ``[rules]`` table, never by the variant's name:
+
+* parameters read by the default methods (``unit_costs = { D = 2 }``, ``unit_strength = { D = 3 }``,
+  ``extra_build_centres = { Magyars = ["lom"] }``, ``build_sites = "owned"``);
+* named behaviours: a hook module in :mod:`dippouch.core.rules` registers a function for a hook point
+  with :func:`behaviour` and the variant selects it, e.g. ``[rules] build_sites = "owned"`` or
+  ``[rules] phase_end = ["hundred_mercenaries"]``; a whole subclass registered with :func:`register_hooks`
+  is selected by ``[rules] hooks = "<name>"``.
+
+The adjudicator asks :attr:`RuleHooks.standard_movement` once per phase; when it is true (every variant
+that changes nothing about strengths, unit kinds, supports or order kinds) the resolver never calls a
+hook on its hot path. See docs/rule-hooks.md for every hook with examples.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from dippouch.core.mapdata import ProvinceKind
+from dippouch.core.orders import Hold, Order
+from dippouch.core.position import Position, Unit
+
+if TYPE_CHECKING:
+    from dippouch.core.results import OrderResult
+    from dippouch.core.variant import Variant
+
+__all__ = [
+    "HOOK_POINTS",
+    "AdjustmentContext",
+    "MovementSummary",
+    "RuleHooks",
+    "behaviour",
+    "hooks_for",
+    "register_hooks",
+]
+
+#: Hook points a ``[rules]`` key may name a behaviour for (the method of the same name is replaced).
+HOOK_POINTS = (
+    "may_order",
+    "movement_kind",
+    "may_enter",
+    "may_support",
+    "unit_strength",
+    "support_left",
+    "cuts_support",
+    "stand_in_order",
+    "extra_order_result",
+    "adjustment_delta",
+    "unit_cost",
+    "build_sites",
+    "may_build_kind",
+    "adjustment_order",
+    "removal_order",
+    "phase_end",
+)
+
+_BEHAVIOURS: dict[str, dict[str, Callable[..., Any]]] = {p: {} for p in HOOK_POINTS}
+_CLASSES: dict[str, type[RuleHooks]] = {}
+
+F = TypeVar("F", bound=Callable[..., Any])
+C = TypeVar("C", bound="type[RuleHooks]")
+
+
+def behaviour(point: str, name: str) -> Callable[[F], F]:
+    """Register ``fn(hooks, *args)`` as behaviour ``name`` of hook ``point`` (a method name of RuleHooks).
+
+    ``phase_end`` behaviours chain: a variant may list several and each transforms the next position.
+    """
+    if point not in _BEHAVIOURS:
+        raise ValueError(f"no hook point {point!r}; known: {', '.join(HOOK_POINTS)}")
+
+    def deco(fn: F) -> F:
+        _BEHAVIOURS[point][name] = fn
+        return fn
+
+    return deco
+
+
+def register_hooks(name: str) -> Callable[[C], C]:
+    """Register a :class:`RuleHooks` subclass, selected by ``[rules] hooks = "<name>"``."""
+
+    def deco(cls: C) -> C:
+        _CLASSES[name] = cls
+        return cls
+
+    return deco
+
+
+@dataclass(frozen=True, slots=True)
+class MovementSummary:
+    """What happened in a movement phase, for hooks that act afterwards (extra order kinds, phase end).
+
+    All keys are province ids.
+    """
+
+    moved: Mapping[int, int]
+    """Origin province -> destination province of every successful move."""
+    dislodged: Mapping[int, int]
+    """Province of a dislodged unit -> province its attacker came from."""
+    attacked: Mapping[int, tuple[int, ...]]
+    """Province -> origins of every unit that tried to move there with a route (successful or not)."""
+    bounced: frozenset[int]
+    """Provinces left empty by a standoff."""
+
+
+@dataclass(slots=True)
+class AdjustmentContext:
+    """Running state of an adjustment phase, handed to :meth:`RuleHooks.adjustment_order`.
+
+    A hook that accepts an extra order (a W3K supply transfer) changes ``delta`` or ``centres`` here and
+    returns the result; later orders of the same phase see the change.
+    """
+
+    position: Position
+    delta: dict[str, int]
+    """Power -> builds still allowed (positive) or removals still owed (negative)."""
+    centres: dict[int, str]
+    """Centre ownership as it stands during the phase (hooks may transfer centres)."""
+    built: set[int] = field(default_factory=set)
+    """Provinces built in already this phase."""
+    state: dict[str, Any] = field(default_factory=dict)
+    """Variant state to be stored in the next position (starts as a copy of ``position.state``)."""
+
+
+class RuleHooks:
+    """The standard rules, one method per decision a variant may change.
+
+    Construct through :func:`hooks_for`. Methods take integer ids (provinces, locations) and
+    :class:`~dippouch.core.position.Unit` values; none may do I/O or use randomness other than the
+    ``rng`` passed in.
+    """
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self.rules: Mapping[str, Any] = variant.rules
+        self._strengths: dict[str, int] = {str(k): int(v) for k, v in dict(self.rules.get("unit_strength", {})).items()}
+        self._costs: dict[str, int] = {str(k): int(v) for k, v in dict(self.rules.get("unit_costs", {})).items()}
+        self._moves_as: dict[str, str] = {str(k): str(v) for k, v in dict(self.rules.get("moves_as", {})).items()}
+        extra = self.rules.get("extra_build_centres", {})
+        gmap = variant.map
+        self._extra_sites: dict[str, frozenset[int]] = {
+            str(p): frozenset(gmap.province_of(gmap.loc(str(n))) for n in names) for p, names in dict(extra).items()
+        }
+        self._phase_end: list[Callable[..., Position]] = []
+
+    # ------------------------------------------------------------------ fast-path switch
+    @property
+    def standard_movement(self) -> bool:
+        """True when no movement hook differs from the standard one, so the resolver may skip them all."""
+        cls = type(self)
+        for point in ("movement_kind", "may_enter", "may_support", "unit_strength", "support_left", "cuts_support"):
+            if point in self.__dict__ or getattr(cls, point) is not getattr(RuleHooks, point):
+                return False
+        return not self._strengths and not self._moves_as
+
+    # ------------------------------------------------------------------ who orders what
+    def may_order(self, position: Position, power: str, unit: Unit) -> bool:
+        """Whether ``power`` may give ``unit`` an order this phase (standard: only its owner; 6.A.6).
+
+        W3K proxies: the owner hands the unit to another power for one season (kept in ``position.state``).
+        An order refused here is reported illegal and the unit gets no order from that power.
+        """
+        return unit.power == power
+
+    # ------------------------------------------------------------------ unit kinds
+    def movement_kind(self, kind: str) -> str:
+        """Which adjacency a unit kind uses: ``"A"`` (army) or ``"F"`` (fleet). ``[rules] moves_as = {D = "A"}``."""
+        return self._moves_as.get(kind, kind)
+
+    def may_enter(self, unit: Unit, province: int) -> bool:
+        """Extra limits on where a unit may move or retreat (1000 AD's "D" stays inside its homeland)."""
+        return True
+
+    def may_support(self, unit: Unit, target: int, dest: int | None) -> bool:
+        """Extra limits on supports: ``dest`` is None for a hold support of ``target`` (province ids)."""
+        return True
+
+    def unit_strength(self, unit: Unit) -> int:
+        """Strength of a unit in attack, defence, hold and prevention (standard 1; ``unit_strength = {D = 3}``)."""
+        return self._strengths.get(unit.kind, 1)
+
+    def cuts_support(self, attacker: Unit, supporter: Unit) -> bool:
+        """Whether an attack (with a route) on the supporter cuts its support: only another power's (6.D.20)."""
+        return attacker.power != supporter.power
+
+    def support_left(self, supporter: Unit, attackers: Sequence[Unit]) -> int:
+        """Strength a support still adds, given the units attacking the supporter with a route.
+
+        ``attackers`` excludes the unit in the province the support is aimed at (it only cuts by
+        dislodging, 6.D.15/6.D.17; the adjudicator handles dislodgement). Standard: any attack that
+        :meth:`cuts_support` cuts the whole support; 1000 AD reduces a defensive army's support per table.
+        """
+        for a in attackers:
+            if self.cuts_support(a, supporter):
+                return 0
+        return self.unit_strength(supporter) if self._strengths else 1
+
+    # ------------------------------------------------------------------ extra order kinds
+    def stand_in_order(self, position: Position, power: str, order: Order) -> Order | None:
+        """The standard order the adjudicator resolves in place of an order kind it does not know.
+
+        Return ``None`` to report the order illegal. Default: the unit holds (it can be supported to
+        hold, gives no support). W3K "convert" uses this default and decides its own result in
+        :meth:`extra_order_result`.
+        """
+        loc = order.unit_loc
+        if loc is None:
+            return None
+        unit = position.units.get(self.variant.map.province_of(loc))
+        return Hold(unit.kind if unit else None, loc)
+
+    def extra_order_result(
+        self, position: Position, power: str, order: Order, summary: MovementSummary
+    ) -> tuple[str, str]:
+        """Result word (an :class:`~dippouch.core.results.Outcome` value) and reason for an extra order kind.
+
+        Called after movement is resolved. Default: the unit stood (``"stands"``), or was dislodged.
+        W3K: ``("disrupted", "conversion disrupted by A ...")`` when ``summary.attacked`` has its province.
+        """
+        return "stands", ""
+
+    # ------------------------------------------------------------------ adjustments
+    def unit_cost(self, unit_kind: str) -> int:
+        """Supply centres a unit of this kind needs (1000 AD: ``unit_costs = {D = 2}``)."""
+        return self._costs.get(unit_kind, 1)
+
+    def adjustment_delta(self, position: Position, power: str) -> int:
+        """Builds allowed (positive) or removals owed (negative): owned centres minus unit costs.
+
+        Removals owed are counted in cost units; the adjudicator removes units until the power's
+        units cost no more than its centres. 1897's opening winter overrides this (exactly one build).
+        """
+        owned = sum(1 for o in position.centres.values() if o == power)
+        cost = sum(self.unit_cost(u.kind) for u in position.units.values() if u.power == power)
+        return owned - cost
+
+    def build_sites(self, position: Position, power: str) -> frozenset[int]:
+        """Provinces where ``power`` may build this phase (vacancy is checked by the adjudicator).
+
+        Standard: its home centres that it owns. ``[rules] build_sites = "owned"``: any owned centre
+        (Hundred, W3K). ``extra_build_centres = {Power = [...]}`` adds centres usable while owned (1000 AD).
+        """
+        owned = frozenset(p for p, o in position.centres.items() if o == power)
+        homes = position.homes.get(power, frozenset())
+        return (homes & owned) | (self._extra_sites.get(power, frozenset()) & owned)
+
+    def may_build_kind(self, position: Position, power: str, kind: str, loc: int) -> bool:
+        """Whether a unit of ``kind`` may be built on location ``loc`` (standard: A on land/coast, F on a coast).
+
+        The coast of a split-coast province must be named (6.B.14): ``loc`` is then a coast id.
+        """
+        gmap = self.variant.map
+        mk = self.movement_kind(kind)
+        if mk not in ("A", "F"):
+            return False
+        prov = gmap.provinces[gmap.province_of(loc)]
+        if mk == "F":
+            return prov.kind == ProvinceKind.COAST and gmap.can_hold("F", loc)
+        return gmap.can_hold("A", loc)
+
+    def adjustment_order(self, ctx: AdjustmentContext, power: str, order: Order) -> tuple[str, str] | None:
+        """Decide an order kind the standard adjustment phase does not know (W3K supply transfer).
+
+        Return ``(result word, reason)``, or ``None`` to report it illegal. The hook may change ``ctx``.
+        """
+        return None
+
+    def removal_order(
+        self, position: Position, power: str, count: int, rng: random.Random | None
+    ) -> tuple[list[int], str]:
+        """Provinces of the units to remove, in order, when ``power`` owes removals it did not order.
+
+        ``count`` is in cost units (remove until paid). Returns the provinces and a reason for the
+        report. Standard (DATC 6.J, 2023 rules): farthest from the nearest OWNED supply centre first,
+        counting every adjacent province whatever the unit kind; ties: fleets before armies, then by
+        province name alphabetically. W3K draws lots with ``rng`` and names the draw in the reason.
+        """
+        units = [u for u in position.units.values() if u.power == power]
+        owned = [p for p, o in position.centres.items() if o == power]
+        dist = self._distances(owned)
+        gmap = self.variant.map
+
+        def key(u: Unit) -> tuple[int, int, str]:
+            prov = gmap.province_of(u.loc)
+            return (-dist[prov], 0 if u.kind == "F" else 1, gmap.provinces[prov].name.lower())
+
+        out: list[int] = []
+        paid = 0
+        for u in sorted(units, key=key):
+            if paid >= count:
+                break
+            out.append(gmap.province_of(u.loc))
+            paid += self.unit_cost(u.kind)
+        return out, "civil disorder: farthest from an owned supply centre"
+
+    def _distances(self, sources: Sequence[int]) -> list[int]:
+        """Moves from the nearest source province, over any adjacency (army or fleet)."""
+        gmap = self.variant.map
+        n = gmap.province_count
+        far = n + 1
+        dist = [far] * n
+        graph = _any_adjacency(self.variant)
+        frontier = list(sources)
+        for s in frontier:
+            dist[s] = 0
+        d = 0
+        while frontier:
+            d += 1
+            nxt: list[int] = []
+            for p in frontier:
+                for q in graph[p]:
+                    if dist[q] == far:
+                        dist[q] = d
+                        nxt.append(q)
+            frontier = nxt
+        return dist
+
+    # ------------------------------------------------------------------ phase end
+    def phase_end(self, before: Position, after: Position, results: Sequence[OrderResult]) -> Position:
+        """Transform the next position once a phase is adjudicated (variant state, home redefinitions).
+
+        Behaviours listed in ``[rules] phase_end`` run in turn. Examples: 1897 redefines home centres at
+        Winter 1899, Hundred removes mercenaries, 1000 AD counts anarchy, W3K finishes conversions.
+        """
+        for fn in self._phase_end:
+            after = fn(self, before, after, results)
+        return after
+
+
+_ADJ_CACHE: dict[int, tuple[frozenset[int], ...]] = {}
+
+
+def _any_adjacency(variant: Variant) -> tuple[frozenset[int], ...]:
+    """Province adjacency for any unit kind (armies and fleets alike), used for civil-disorder distance."""
+    gmap = variant.map
+    key = id(gmap)
+    got = _ADJ_CACHE.get(key)
+    if got is None:
+        sets = [set(a) for a in gmap.army_adj]
+        for loc, reach in enumerate(gmap.fleet_reach):
+            sets[gmap.province_of(loc)].update(reach)
+        got = tuple(frozenset(s) for s in sets)
+        _ADJ_CACHE[key] = got
+    return got
+
+
+_HOOKS_CACHE: dict[int, tuple[Any, RuleHooks]] = {}
+
+
+def hooks_for(variant: Variant) -> RuleHooks:
+    """The hooks a variant's ``[rules]`` table selects (cached per variant object).
+
+    Raises ``ValueError`` naming the unknown behaviour and the known ones if the data asks for
+    something no hook module registered.
+    """
+    cached = _HOOKS_CACHE.get(id(variant))
+    if cached is not None and cached[0] is variant:
+        return cached[1]
+    import dippouch.core.rules  # noqa: F401  (hook modules register themselves on import)
+
+    rules = variant.rules
+    cls_name = rules.get("hooks")
+    cls: type[RuleHooks] = RuleHooks
+    if cls_name:
+        if cls_name not in _CLASSES:
+            raise ValueError(f"[rules] hooks = {cls_name!r}: no such hook set; known: {', '.join(sorted(_CLASSES))}")
+        cls = _CLASSES[cls_name]
+    hooks = cls(variant)
+    for point in HOOK_POINTS:
+        chosen = rules.get(point)
+        if not isinstance(chosen, (str, list)):
+            continue
+        names = [chosen] if isinstance(chosen, str) else [str(c) for c in chosen]
+        for name in names:
+            if point == "build_sites" and name in ("home", "owned"):
+                if name == "owned":
+                    hooks.build_sites = _owned_sites.__get__(hooks)  # type: ignore[method-assign]
+                continue
+            fn = _BEHAVIOURS[point].get(name)
+            if fn is None:
+                known = ", ".join(sorted(_BEHAVIOURS[point])) or "none registered"
+                raise ValueError(f"[rules] {point} = {name!r}: no such behaviour; known: {known}")
+            if point == "phase_end":
+                hooks._phase_end.append(fn)
+            else:
+                setattr(hooks, point, fn.__get__(hooks))
+    _HOOKS_CACHE[id(variant)] = (variant, hooks)
+    return hooks
+
+
+def _owned_sites(self: RuleHooks, position: Position, power: str) -> frozenset[int]:
+    """``build_sites = "owned"``: any supply centre the power owns (Hundred, W3K)."""
+    return frozenset(p for p, o in position.centres.items() if o == power)
