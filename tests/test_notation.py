@@ -1,0 +1,181 @@
+"""Order notation: every spelling issue 2 lists, DATC's long form, errors with suggestions, round trips."""
+
+from __future__ import annotations
+
+import pytest
+
+from dippouch.core.calendar import PhaseKind
+from dippouch.core.notation import OrderParseError, format_order, parse_order, parse_orders, parse_unit
+from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Retreat, Support, Waive
+from dippouch.core.variant import load_variant
+
+V = load_variant("standard")
+
+
+def L(name: str) -> int:
+    return V.map.loc(name)
+
+
+CASES = [
+    # moves
+    ("A Par - Bur", Move("A", L("par"), L("bur"))),
+    ("A PAR-BUR", Move("A", L("par"), L("bur"))),
+    ("a par -> bur", Move("A", L("par"), L("bur"))),
+    ("Army Paris moves to Burgundy", Move("A", L("par"), L("bur"))),
+    ("A Par M Bur", Move("A", L("par"), L("bur"))),
+    ("Par - Bur", Move(None, L("par"), L("bur"))),
+    ("A Lon - Bel via convoy", Move("A", L("lon"), L("bel"), True)),
+    ("A Lon - Bel VIA", Move("A", L("lon"), L("bel"), True)),
+    ("A Liverpool - Edinburgh via Convoy", Move("A", L("lvp"), L("edi"), True)),
+    ("F Mid-Atlantic Ocean - Spain(nc)", Move("F", L("mao"), L("spa/nc"))),
+    ("F Gulf of Bothnia - St Petersburg(sc)", Move("F", L("bot"), L("stp/sc"))),
+    ("A St. Petersburg - Moscow", Move("A", L("stp"), L("mos"))),
+    # coasts
+    ("F stp/sc - bot", Move("F", L("stp/sc"), L("bot"))),
+    ("F stp(sc) - bot", Move("F", L("stp/sc"), L("bot"))),
+    ("F St Petersburg (south coast) - bot", Move("F", L("stp/sc"), L("bot"))),
+    ("F spa nc - mao", Move("F", L("spa/nc"), L("mao"))),
+    ("F Spain(nc) - Gascony", Move("F", L("spa/nc"), L("gas"))),
+    # DATC 6.B.1/6.B.2: no coast given on a split-coast destination keeps the province
+    ("F Portugal - Spain", Move("F", L("por"), L("spa"))),
+    # DATC 6.B.10: a wrong coast of the ordered unit is kept as written
+    ("F Spain(sc) - Gulf of Lyon", Move("F", L("spa/sc"), L("lyo"))),
+    # convoys and supports
+    ("F NTH C A LON - BEL", Convoy("F", L("nth"), L("lon"), L("bel"))),
+    ("Fleet North Sea convoys Army London to Belgium", Convoy("F", L("nth"), L("lon"), L("bel"))),
+    ("F North Sea Convoys A London - Belgium", Convoy("F", L("nth"), L("lon"), L("bel"))),
+    ("A Mun S A Sil - Ber", Support("A", L("mun"), "A", L("sil"), L("ber"))),
+    ("A Mun supports A Ber", Support("A", L("mun"), "A", L("ber"), None)),
+    ("A Mun S A Ber", Support("A", L("mun"), "A", L("ber"), None)),
+    ("A Mun S A Ber H", Support("A", L("mun"), "A", L("ber"), None)),
+    ("F Constantinople Supports F Black Sea - Ankara", Support("F", L("con"), "F", L("bla"), L("ank"))),
+    # DATC 6.D.35's slip: the target's unit type is kept as written
+    ("A Smyrna Supports F Armenia - Ankara", Support("A", L("smy"), "F", L("arm"), L("ank"))),
+    ("A mun S sil - ber", Support("A", L("mun"), None, L("sil"), L("ber"))),
+    # holds
+    ("A Par H", Hold("A", L("par"))),
+    ("A Par holds", Hold("A", L("par"))),
+    ("A Paris Holds", Hold("A", L("par"))),
+    # retreats
+    ("A Mun R Boh", Retreat("A", L("mun"), L("boh"))),
+    ("A Mun retreats to Boh", Retreat("A", L("mun"), L("boh"))),
+    ("A Mun disband", Disband("A", L("mun"))),
+    ("Disband A Moscow", Disband("A", L("mos"))),
+    # builds and removals
+    ("Build A Par", Build("A", L("par"))),
+    ("A Par B", Build("A", L("par"))),
+    ("B F Stp/nc", Build("F", L("stp/nc"))),
+    ("Build F St Petersburg(nc)", Build("F", L("stp/nc"))),
+    ("Remove F Lon", Disband("F", L("lon"))),
+    ("Disband F Lon", Disband("F", L("lon"))),
+    ("F Lon D", Disband("F", L("lon"))),
+    ("Waive", Waive()),
+    ("waive", Waive()),
+]
+
+
+@pytest.mark.parametrize(("text", "order"), CASES, ids=[c[0] for c in CASES])
+def test_parse(text: str, order: object) -> None:
+    assert parse_order(V, text) == order
+
+
+@pytest.mark.parametrize(("text", "order"), CASES, ids=[c[0] for c in CASES])
+def test_format_round_trip(text: str, order: object) -> None:
+    canonical = format_order(V, parse_order(V, text))
+    assert parse_order(V, canonical) == order
+
+
+@pytest.mark.parametrize(
+    ("order", "text"),
+    [
+        (Move("A", L("par"), L("bur")), "A par - bur"),
+        (Move("F", L("stp/sc"), L("bot")), "F stp/sc - bot"),
+        (Move("A", L("lon"), L("bel"), True), "A lon - bel via convoy"),
+        (Convoy("F", L("nth"), L("lon"), L("bel")), "F nth C A lon - bel"),
+        (Support("A", L("mun"), "A", L("sil"), L("ber")), "A mun S A sil - ber"),
+        (Support("A", L("mun"), "A", L("ber")), "A mun S A ber"),
+        (Hold("A", L("par")), "A par H"),
+        (Retreat("A", L("mun"), L("boh")), "A mun R boh"),
+        (Disband("A", L("mun")), "A mun D"),
+        (Build("A", L("par")), "Build A par"),
+        (Build("F", L("stp/nc")), "Build F stp/nc"),
+        (Waive(), "Waive"),
+        (Move(None, L("par"), L("bur")), "par - bur"),
+    ],
+)
+def test_canonical_form(order: object, text: str) -> None:
+    assert format_order(V, order) == text  # type: ignore[arg-type]
+
+
+def test_removal_formats_as_remove_in_adjustments() -> None:
+    order = Disband("F", L("lon"))
+    assert format_order(V, order, phase_kind=PhaseKind.ADJUSTMENTS) == "Remove F lon"
+    assert parse_order(V, "Remove F lon") == order
+
+
+def test_move_in_retreat_phase_is_a_retreat() -> None:
+    assert parse_order(V, "A Mun - Boh") == Move("A", L("mun"), L("boh"))
+    assert parse_order(V, "A Mun - Boh", phase_kind=PhaseKind.RETREATS) == Retreat("A", L("mun"), L("boh"))
+    assert parse_order(V, "A Mun - Boh", phase_kind="retreats") == Retreat("A", L("mun"), L("boh"))
+
+
+def test_unit() -> None:
+    assert parse_unit(V, "F North Sea") == ("F", L("nth"))
+    assert parse_unit(V, "F stp/sc") == ("F", L("stp/sc"))
+    assert parse_unit(V, "A par") == ("A", L("par"))
+    assert parse_unit(V, "Paris") == (None, L("par"))
+    with pytest.raises(OrderParseError):
+        parse_unit(V, "A par - bur")
+
+
+@pytest.mark.parametrize(
+    ("text", "token", "message_part", "suggestion"),
+    [
+        ("A Burgandy - Par", "Burgandy", "no province 'Burgandy'; did you mean Burgundy (bur)?", "Burgundy (bur)"),
+        ("A Gulf of Bothnai - Swe", "Gulf of Bothnai", "no province 'Gulf of Bothnai'", "Gulf of Bothnia (bot)"),
+        ("F spa/ec - mao", "ec", "Spain has no coast 'ec'", "spa/nc"),
+        ("F Gascony(nc) - spa", "nc", "Gascony has no separate coasts", None),
+        ("A par", "A par", "Add a verb", None),
+        ("A par X bur", "X", "expected an order verb", None),
+        ("Build par", "Build par", "a build needs a unit type", None),
+        ("A par - bur - ", "", "expected a province", None),
+        ("", "", "empty order", None),
+        ("F nth C A lon", "", "a convoy names where the army goes", None),
+        ("A par - bur please", "please", "unexpected 'please' after a complete order", None),
+    ],
+)
+def test_errors_are_specific(text: str, token: str, message_part: str, suggestion: str | None) -> None:
+    with pytest.raises(OrderParseError) as info:
+        parse_order(V, text)
+    err = info.value
+    assert err.token == token
+    assert message_part in str(err)
+    if suggestion is not None:
+        assert suggestion in err.suggestions
+
+
+def test_pasted_block() -> None:
+    block = """
+    # spring orders
+    England:
+    F Lon - Nth   // the usual
+    F Edi - Nwg
+
+    A Lvp - Yor
+    France: A Par - Bur
+    A Mar - Spq
+    Germany:
+    """
+    lines = parse_orders(V, block)
+    assert [(p.line, p.power, p.text) for p in lines] == [
+        (4, "England", "F Lon - Nth"),
+        (5, "England", "F Edi - Nwg"),
+        (7, "England", "A Lvp - Yor"),
+        (8, "France", "A Par - Bur"),
+        (9, "France", "A Mar - Spq"),
+    ]
+    assert lines[0].order == Move("F", L("lon"), L("nth"))
+    assert lines[3].order == Move("A", L("par"), L("bur"))
+    assert lines[4].order is None and lines[4].error is not None
+    assert lines[4].error.token == "Spq"
+    assert "Spain (spa)" in lines[4].error.suggestions
