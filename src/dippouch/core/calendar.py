@@ -98,9 +98,14 @@ class Calendar:
         words = text.replace(",", " ").split()
         if not words:
             raise PhaseError("empty phase name")
+        compact = text.strip().upper()
+        if len(words) == 1 and len(compact) >= 2 and compact[:-1].isdigit() and compact[-1] in "MRA":
+            # Seasonless short form ("1430A") for calendars whose steps have no season labels.
+            kinds = [i for i, s in enumerate(self.steps) if not s.season and s.kind.value[0].upper() == compact[-1]]
+            if kinds:
+                return self._in_year(int(compact[:-1]), kinds, text)
         year_idx = next((i for i, w in enumerate(words) if w.lstrip("-").isdigit()), None)
         if year_idx is None:
-            compact = text.strip().upper()
             if len(compact) >= 3 and compact[1:-1].isdigit():
                 return self._from_short(compact, text)
             raise PhaseError(f"phase {text!r} has no year; expected e.g. {self.name(self.start)!r}")
@@ -120,11 +125,32 @@ class Calendar:
             raise PhaseError(
                 f"no phase {text!r} in this calendar (seasons: {', '.join(seasons) or 'none'}; phases: {known})"
             )
-        return Phase(year, candidates[0])
+        return self._in_year(year, candidates, text)
+
+    def _in_year(self, year: int, candidates: Sequence[int], text: str) -> Phase:
+        """The first candidate step that falls in ``year``.
+
+        In a cycle longer than a year (Hundred: two five-year turns), "1430 Movement" is the second
+        turn's movement step, not the first's: a step only occurs in years ``offset`` after a cycle start.
+        """
+        first = self.start.year - self.steps[self.start.step].offset
+        for i in candidates:
+            if (year - self.steps[i].offset - first) % self.cycle_years == 0:
+                return Phase(year, i)
+        starts = sorted({first + self.steps[i].offset for i in candidates})
+        when = " or ".join(
+            f"{', '.join(str(y + k * self.cycle_years) for k in range(3))}, ... (every {self.cycle_years} years)"
+            for y in starts
+        )
+        raise PhaseError(f"no phase {text!r} in this calendar: that step happens only in {when}")
 
     def _from_short(self, compact: str, text: str) -> Phase:
         season_c, year, kind_c = compact[0], int(compact[1:-1]), compact[-1]
-        for i, s in enumerate(self.steps):
-            if s.season[:1].upper() == season_c and s.kind.value[0].upper() == kind_c:
-                return Phase(year, i)
+        steps = [
+            i
+            for i, s in enumerate(self.steps)
+            if s.season[:1].upper() == season_c and s.kind.value[0].upper() == kind_c
+        ]
+        if steps:
+            return self._in_year(year, steps, text)
         raise PhaseError(f"no phase {text!r} in this calendar")
