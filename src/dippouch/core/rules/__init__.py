@@ -1,1 +1,3 @@
 """Variant rule hooks. Each module registers the hooks it provides when imported."""
+
+from dippouch.core.rules import homes  # noqa: F401  (1897: chosen and redefined home centres)
