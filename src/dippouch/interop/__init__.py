@@ -1,0 +1,1 @@
+"""Converters between dippouch games and other programs' file formats (MILA ``diplomacy`` saved games)."""
