@@ -137,13 +137,19 @@ def _lexicon(variant: Variant) -> _Lexicon:
         full = _key(_tokenize(loc.name))
         names.setdefault(full, loc.id)
     kinds = dict(_BASE_KINDS)
-    extra = variant.rules.get("unit_kinds", {})
-    if isinstance(extra, Mapping):
-        for letter, spec in extra.items():
+    # A variant's own unit kinds are the keys of ``[rules] moves_as`` (1000 AD: ``D = "A"``); extra words for
+    # them come from ``[rules] unit_names`` (``D = ["3d", "defensive army"]``).
+    moves_as = variant.rules.get("moves_as", {})
+    if isinstance(moves_as, Mapping):
+        for letter in moves_as:
             kinds[str(letter).lower()] = str(letter).upper()
-            if isinstance(spec, Mapping):
-                for word in spec.get("names", []):
-                    kinds[str(word).lower()] = str(letter).upper()
+    unit_names = variant.rules.get("unit_names", {})
+    if isinstance(unit_names, Mapping):
+        for letter, words in unit_names.items():
+            kinds[str(letter).lower()] = str(letter).upper()
+            for word in words if isinstance(words, list) else [words]:
+                for key in (str(word).lower(), " ".join(_tokenize(str(word).lower()))):
+                    kinds[key] = str(letter).upper()
     syntax = tuple(fn for rule, fn in _SYNTAX.items() if variant.rules.get(rule))
     lex = _Lexicon(
         names=names,
@@ -232,16 +238,14 @@ class OrderReader:
 
     def kind(self) -> str | None:
         """An optional unit type word; a one-letter type must not swallow a province of that name."""
-        w = self.peek()
-        if w is None or w not in self.lex.kinds:
-            return None
-        # "A" before a province is the type; "A" alone (or a variant's one-letter province) is not.
-        if self.pos + 1 < len(self.words) and self._match_location(self.pos + 1) is not None:
-            self.pos += 1
-            return self.lex.kinds[w]
-        if self._match_location(self.pos) is None:
-            self.pos += 1
-            return self.lex.kinds[w]
+        for n in (2, 1):
+            phrase = " ".join(self.words[self.pos : self.pos + n])
+            if len(self.words) - self.pos < n or phrase not in self.lex.kinds:
+                continue
+            # "A" before a province is the type; "A" alone (or a variant's one-letter province) is not.
+            if self._match_location(self.pos + n) is not None or self._match_location(self.pos) is None:
+                self.pos += n
+                return self.lex.kinds[phrase]
         return None
 
     def _match_location(self, start: int) -> tuple[int, int] | None:

@@ -1,0 +1,346 @@
+"""Every legal order of a power's units: what a UI offers, what a bot chooses from, what the benchmark plays.
+
+"Legal" follows the adjudicator (DATC's "illegal" is what it rejects before resolving): a unit may hold,
+move where its kind can go, move by convoy where a chain of fleets in seas could carry it, support any
+unit to hold in a province it could move to, support a move into such a province that the moving unit
+could make (by land or by convoy), and, as a fleet at sea, convoy any army it could help carry. Retreat
+phases offer the dislodged unit's retreats and a disband; adjustment phases builds (every unit kind on
+every coast of every eligible site) and waive, or removals.
+
+Orders are written the canonical way: supports name the destination province without a coast (a coast
+does not matter to a support), fleet moves name the coast, a convoyed army's move to a province it cannot
+reach by land has no "via convoy" (it needs none), and one it can reach by land is offered both ways.
+
+Generation is on the hot path of bots and the benchmark, so it works on integer ids and precomputed
+per-map tables, and calls the variant's rule hooks only when the variant changes movement.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from dippouch.core.calendar import PhaseKind
+from dippouch.core.mapdata import GameMap, ProvinceKind
+from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
+from dippouch.core.position import Position
+from dippouch.core.rules.base import RuleHooks, hooks_for
+from dippouch.core.variant import Variant
+
+__all__ = ["legal_orders"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    """Per-map look-ups, built once: tuples indexed by province or location id."""
+
+    coastal: tuple[bool, ...]
+    """Province id -> a convoyed army may start or land there."""
+    sea: tuple[bool, ...]
+    army_adj: tuple[tuple[int, ...], ...]
+    fleet_adj: tuple[tuple[int, ...], ...]
+    fleet_reach: tuple[tuple[int, ...], ...]
+    seas_next_to: tuple[tuple[int, ...], ...]
+    province_of: tuple[int, ...]
+    sea_adj: tuple[tuple[int, ...], ...]
+    """Sea province -> the sea provinces a fleet there may move to (convoy chains)."""
+
+
+_TABLES: dict[int, tuple[GameMap, _Tables]] = {}
+
+
+def _tables(gmap: GameMap) -> _Tables:
+    hit = _TABLES.get(id(gmap))
+    if hit is not None and hit[0] is gmap:
+        return hit[1]
+    sea = tuple(p.kind == ProvinceKind.SEA for p in gmap.provinces)
+    t = _Tables(
+        coastal=tuple(p.kind == ProvinceKind.COAST for p in gmap.provinces),
+        sea=sea,
+        army_adj=tuple(tuple(sorted(a)) for a in gmap.army_adj),
+        fleet_adj=tuple(tuple(sorted(a)) for a in gmap.fleet_adj),
+        fleet_reach=tuple(tuple(sorted(a)) for a in gmap.fleet_reach),
+        seas_next_to=tuple(tuple(sorted(s)) for s in gmap.seas_next_to),
+        province_of=tuple(loc.province for loc in gmap.locations),
+        sea_adj=tuple(
+            tuple(sorted(q for q in gmap.fleet_reach[p] if sea[q])) if sea[p] else () for p in range(len(sea))
+        ),
+    )
+    _TABLES[id(gmap)] = (gmap, t)
+    return t
+
+
+def legal_orders(variant: Variant, position: Position, power: str) -> dict[int, list[Order]]:
+    """Unit location id -> every legal order for that unit of ``power`` in ``position``'s phase.
+
+    Movement: every unit of the power. Retreats: every dislodged unit of the power. Adjustments with
+    builds due: each buildable site (province id) -> its builds and ``Waive``; with removals due: each
+    unit -> its removal. A power with nothing to order gets ``{}``.
+    """
+    kind = variant.calendar.kind(position.phase)
+    if kind == PhaseKind.MOVEMENT:
+        return _movement(variant, position, power)
+    if kind == PhaseKind.RETREATS:
+        return _retreats(variant, position, power)
+    return _adjustments(variant, position, power)
+
+
+# ------------------------------------------------------------------------------------------------ movement
+
+
+class _Convoys:
+    """Which armies could be carried where by the fleets now at sea, as connected groups of fleets."""
+
+    def __init__(self, t: _Tables, fleet_seas: list[int]) -> None:
+        self.t = t
+        self.fleets = set(fleet_seas)
+        self.group: dict[int, int] = {}
+        self.members: list[list[int]] = []
+        for s in fleet_seas:
+            if s in self.group:
+                continue
+            gid = len(self.members)
+            members = [s]
+            self.group[s] = gid
+            i = 0
+            while i < len(members):
+                for q in t.sea_adj[members[i]]:
+                    if q in self.fleets and q not in self.group:
+                        self.group[q] = gid
+                        members.append(q)
+                i += 1
+            self.members.append(members)
+        # Group -> coastal provinces next to one of its seas (where an army may embark or land).
+        self.shores: list[frozenset[int]] = []
+        for members in self.members:
+            shore: set[int] = set()
+            for s in members:
+                shore.update(q for q in t.fleet_reach[s] if t.coastal[q])
+            self.shores.append(frozenset(shore))
+
+    def destinations(self, province: int) -> set[int]:
+        """Coastal provinces an army in ``province`` could be convoyed to."""
+        out: set[int] = set()
+        if not self.t.coastal[province]:
+            return out
+        seen: set[int] = set()
+        for s in self.t.seas_next_to[province]:
+            g = self.group.get(s)
+            if g is not None and g not in seen:
+                seen.add(g)
+                out |= self.shores[g]
+        out.discard(province)
+        return out
+
+    def carries(self, sea: int, src: int, dst: int) -> bool:
+        """Whether the fleet in ``sea`` lies on a simple route from ``src`` to ``dst`` through fleet seas.
+
+        The fleet needs two paths that share only its own sea: one back to a sea next to ``src`` and one on
+        to a sea next to ``dst`` (a fleet in a dead end off the route cannot help).
+        """
+        t = self.t
+        starts = set(t.seas_next_to[src]) & self.fleets
+        ends = set(t.seas_next_to[dst]) & self.fleets
+        if not starts or not ends:
+            return False
+        if sea in starts:
+            return self._reaches(sea, ends, set())
+        if sea in ends:
+            return self._reaches(sea, starts, set())
+        return self._two_disjoint(sea, starts, ends)
+
+    def _reaches(self, sea: int, targets: set[int], banned: set[int]) -> bool:
+        stack, seen = [sea], {sea}
+        while stack:
+            s = stack.pop()
+            if s in targets:
+                return True
+            for q in self.t.sea_adj[s]:
+                if q in self.fleets and q not in seen and q not in banned:
+                    seen.add(q)
+                    stack.append(q)
+        return False
+
+    def _two_disjoint(self, sea: int, starts: set[int], ends: set[int]) -> bool:
+        """Vertex-disjoint paths from ``sea`` to ``starts`` and to ``ends`` (unit-capacity max flow)."""
+        # Nodes: each fleet sea split in/out; "S" side reached through starts, "E" side through ends.
+        # Find two augmenting paths from sea-out to a virtual sink that one path enters via a start and
+        # the other via an end. Implemented as flow to two sink nodes of capacity one each.
+        src_sink = -1
+        end_sink = -2
+        cap: dict[tuple[object, object], int] = {}
+
+        def add(a: object, b: object, c: int = 1) -> None:
+            cap[(a, b)] = cap.get((a, b), 0) + c
+            cap.setdefault((b, a), 0)
+
+        final = -3
+        for s in self.fleets:
+            if s != sea:
+                add(("in", s), ("out", s))
+            for q in self.t.sea_adj[s]:
+                if q in self.fleets and q != sea:
+                    add(("out", s), ("in", q))
+            if s in starts:
+                add(("out", s), src_sink)
+            if s in ends:
+                add(("out", s), end_sink)
+        add(src_sink, final)
+        add(end_sink, final)
+        source = ("out", sea)
+        adj: dict[object, list[object]] = {}
+        for a, b in cap:
+            adj.setdefault(a, []).append(b)
+        flow = 0
+        for _ in range(2):
+            parent: dict[object, object] = {source: source}
+            stack: list[object] = [source]
+            while stack and final not in parent:
+                a = stack.pop()
+                for b in adj.get(a, ()):
+                    if b not in parent and cap[(a, b)] > 0:
+                        parent[b] = a
+                        stack.append(b)
+            if final not in parent:
+                break
+            node: object = final
+            while node != source:
+                prev = parent[node]
+                cap[(prev, node)] -= 1
+                cap[(node, prev)] += 1
+                node = prev
+            flow += 1
+        return flow == 2
+
+
+def _movement(variant: Variant, position: Position, power: str) -> dict[int, list[Order]]:
+    gmap = variant.map
+    t = _tables(gmap)
+    hooks = hooks_for(variant)
+    plain = hooks.standard_movement
+    units = position.units
+    fleet_seas = [p for p, u in units.items() if t.sea[p] and _moves_as(hooks, plain, u.kind) == "F"]
+    convoys = _Convoys(t, fleet_seas)
+
+    # Where each unit could move (province ids, coasts ignored) by land or sea, and by convoy.
+    reach: dict[int, tuple[int, ...]] = {}
+    convoy_reach: dict[int, set[int]] = {}
+    for p, u in units.items():
+        mk = _moves_as(hooks, plain, u.kind)
+        if mk == "F":
+            here = t.fleet_reach[u.loc]
+        elif mk == "A":
+            here = t.army_adj[p]
+            cr = convoys.destinations(p) if convoys.members else set()
+            if not plain:
+                cr = {q for q in cr if hooks.may_enter(u, q)}
+            convoy_reach[p] = cr
+        else:
+            here = ()
+        if not plain:
+            here = tuple(q for q in here if hooks.may_enter(u, q))
+        reach[p] = here
+
+    out: dict[int, list[Order]] = {}
+    for p, u in units.items():
+        if u.power != power or (not plain and not hooks.may_order(position, power, u)):
+            continue
+        kind, loc = u.kind, u.loc
+        orders: list[Order] = [Hold(kind, loc)]
+        mk = _moves_as(hooks, plain, kind)
+        # Moves.
+        if mk == "F":
+            for dest in t.fleet_adj[loc]:
+                if plain or hooks.may_enter(u, t.province_of[dest]):
+                    orders.append(Move(kind, loc, dest))
+        else:
+            land = reach[p]
+            orders.extend(Move(kind, loc, q) for q in land)
+            by_sea = convoy_reach.get(p, ())
+            for q in sorted(by_sea):
+                # Adjacent destinations need "via convoy" to mean the convoy (DATC v3.2 preference).
+                orders.append(Move(kind, loc, q, q in land))
+        # Supports: to hold a unit where this one could move; to move into such a province.
+        mine = reach[p]
+        mine_set = set(mine)
+        for r, other in units.items():
+            if r == p:
+                continue
+            if r in mine_set and (plain or hooks.may_support(u, r, None)):
+                orders.append(Support(kind, loc, other.kind, other.loc, None))
+            theirs: Iterable[int] = reach[r]
+            by_convoy = convoy_reach.get(r)
+            if by_convoy:
+                theirs = set(theirs) | by_convoy
+            for d in sorted(mine_set.intersection(theirs)):
+                if d != p and (plain or hooks.may_support(u, r, d)):
+                    orders.append(Support(kind, loc, other.kind, other.loc, d))
+        # Convoys: a fleet at sea, for every army it could help carry.
+        if mk == "F" and t.sea[p] and p in convoys.group:
+            g = convoys.group[p]
+            shore = convoys.shores[g]
+            for r, other in units.items():
+                if r not in shore or _moves_as(hooks, plain, other.kind) != "A":
+                    continue
+                for d in sorted(shore):
+                    if d != r and convoys.carries(p, r, d) and (plain or hooks.may_enter(other, d)):
+                        orders.append(Convoy(kind, loc, other.loc, d))
+        out[loc] = orders
+    return out
+
+
+def _moves_as(hooks: RuleHooks, plain: bool, kind: str) -> str:
+    return kind if plain else hooks.movement_kind(kind)
+
+
+# ------------------------------------------------------------------------------------------------ retreats
+
+
+def _retreats(variant: Variant, position: Position, power: str) -> dict[int, list[Order]]:
+    out: dict[int, list[Order]] = {}
+    for d in position.dislodged.values():
+        u = d.unit
+        if u.power != power:
+            continue
+        orders: list[Order] = [Retreat(u.kind, u.loc, dest) for dest in sorted(d.retreats)]
+        orders.append(Disband(u.kind, u.loc))
+        out[u.loc] = orders
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ adjustments
+
+
+def _adjustments(variant: Variant, position: Position, power: str) -> dict[int, list[Order]]:
+    hooks = hooks_for(variant)
+    gmap = variant.map
+    delta = hooks.adjustment_delta(position, power)
+    out: dict[int, list[Order]] = {}
+    if delta < 0:
+        for u in sorted(position.units.values(), key=lambda u: u.loc):
+            if u.power == power:
+                out[u.loc] = [Disband(u.kind, u.loc)]
+        return out
+    if delta == 0:
+        return out
+    kinds = _unit_kinds(variant)
+    for site in sorted(hooks.build_sites(position, power)):
+        if site in position.units:
+            continue
+        builds: list[Order] = []
+        locs = (site, *gmap.provinces[site].coasts)
+        for kind in kinds:
+            if delta < hooks.unit_cost(kind):
+                continue
+            for loc in locs:
+                if hooks.may_build_kind(position, power, kind, loc):
+                    builds.append(Build(kind, loc))
+        if builds:
+            builds.append(Waive())
+            out[site] = builds
+    return out
+
+
+def _unit_kinds(variant: Variant) -> tuple[str, ...]:
+    extra = variant.rules.get("moves_as", {})
+    return ("A", "F", *(str(k) for k in extra if str(k) not in ("A", "F")))
