@@ -2,11 +2,25 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from dippouch.core.calendar import PhaseKind
-from dippouch.core.notation import OrderParseError, format_order, parse_order, parse_orders, parse_unit
-from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Retreat, Support, Waive
+from dippouch.core.notation import (
+    OrderParseError,
+    OrderReader,
+    format_order,
+    format_unit,
+    parse_order,
+    parse_orders,
+    parse_unit,
+    register_format,
+    register_syntax,
+)
+from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
 from dippouch.core.variant import load_variant
 
 V = load_variant("standard")
@@ -179,3 +193,142 @@ def test_pasted_block() -> None:
     assert lines[4].order is None and lines[4].error is not None
     assert lines[4].error.token == "Spq"
     assert "Spain (spa)" in lines[4].error.suggestions
+
+
+def test_dashless_move_and_route() -> None:
+    assert parse_order(V, "A par bur") == Move("A", L("par"), L("bur"))
+    assert parse_order(V, "A lon - nth - bel") == Move("A", L("lon"), L("bel"), True)
+    with pytest.raises(OrderParseError, match="a retreat cannot go by convoy"):
+        parse_order(V, "A par bur via", phase_kind="retreats")
+
+
+# --------------------------------------------------------------------------------------------------
+# Fuzz: any text gives an order or an OrderParseError, never another exception.
+
+
+_WORDS = st.sampled_from(
+    [
+        "A",
+        "F",
+        "-",
+        "->",
+        "S",
+        "C",
+        "H",
+        "R",
+        "D",
+        "B",
+        "via",
+        "convoy",
+        "(",
+        ")",
+        "/",
+        "nc",
+        "sc",
+        "Build",
+        "Waive",
+        "Remove",
+        "Disband",
+        "par",
+        "bur",
+        "stp",
+        "spa",
+        "North",
+        "Sea",
+        "Gulf",
+        "of",
+        "St",
+        "Petersburg",
+        "coast",
+        "south",
+        "to",
+        "moves",
+        "supports",
+        "convoys",
+        "holds",
+        "England:",
+        "#",
+        "//",
+        ",",
+        ".",
+        "Burgandy",
+        "X",
+        "",
+    ]
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(max_size=60))
+def test_fuzz_random_text_never_crashes(text: str) -> None:
+    try:
+        parse_order(V, text)
+    except OrderParseError as e:
+        assert str(e)
+    parse_orders(V, text)
+
+
+@settings(max_examples=600, deadline=None)
+@given(st.lists(_WORDS, max_size=9), st.sampled_from([None, "movement", "retreats", "adjustments"]))
+def test_fuzz_word_salad_never_crashes(words: list[str], phase: str | None) -> None:
+    text = " ".join(words)
+    try:
+        order = parse_order(V, text, phase_kind=phase)
+    except OrderParseError as e:
+        assert str(e)
+    else:
+        assert parse_order(V, format_order(V, order), phase_kind=phase) == order
+
+
+# --------------------------------------------------------------------------------------------------
+# Extension points: variant order kinds and unit kinds are switched on by the variant's [rules] table.
+
+
+@dataclass(frozen=True, slots=True)
+class _Convert(Order):
+    kind: str | None
+    loc: int
+    to: str
+
+
+def _read_convert(r: OrderReader) -> Order | None:
+    if r.accept(("convert", "converts")) is None:
+        kind, loc = r.unit()
+        if r.accept(("convert", "converts")) is None:
+            return None
+    else:
+        kind, loc = r.unit()
+    r.accept(("to", "into"))
+    to = r.kind()
+    if to is None:
+        raise r.fail("convert to what? A or F")
+    return _Convert(kind, loc, to)
+
+
+register_syntax("test_convert", _read_convert)
+register_format(_Convert, lambda v, o: f"{format_unit(v, o.kind, o.loc)} convert {o.to}")  # type: ignore[attr-defined]
+
+
+def test_variant_syntax_is_off_unless_the_rules_enable_it() -> None:
+    with pytest.raises(OrderParseError):
+        parse_order(V, "Convert A lon to F")
+    w = replace(V, rules={**V.rules, "test_convert": True})
+    order = parse_order(w, "Convert A lon to F")
+    assert order == _Convert("A", L("lon"), "F")
+    assert parse_order(w, "A lon converts into fleet") == order
+    assert format_order(w, order) == "A lon convert F"
+    # The standard grammar still works in that variant.
+    assert parse_order(w, "A lon - wal") == Move("A", L("lon"), L("wal"))
+    with pytest.raises(OrderParseError, match="convert to what"):
+        parse_order(w, "Convert A lon")
+
+
+def test_variant_unit_kinds() -> None:
+    w = replace(V, rules={**V.rules, "moves_as": {"D": "A"}, "unit_names": {"D": ["3d", "defensive army"]}})
+    assert parse_order(w, "D mos - war") == Move("D", L("mos"), L("war"))
+    assert parse_order(w, "3D mos - war") == Move("D", L("mos"), L("war"))
+    assert parse_order(w, "Defensive Army Moscow holds") == Hold("D", L("mos"))
+    assert parse_order(w, "Build D mos") == Build("D", L("mos"))
+    assert parse_order(w, "Disband D mos") == Disband("D", L("mos"))
+    assert parse_order(w, "D mos D") == Disband("D", L("mos"))
+    assert format_order(w, Move("D", L("mos"), L("war"))) == "D mos - war"

@@ -471,7 +471,9 @@ def _tail(r: OrderReader, kind: str | None, loc: int) -> Order:
         dest = r.location()
         via = r.via_convoy()
         r.finish()
-        if phase == PhaseKind.RETREATS and not via:
+        if phase == PhaseKind.RETREATS:
+            if via:
+                raise r.fail("a retreat cannot go by convoy", token="via convoy")
             return Retreat(kind, loc, dest)
         return Move(kind, loc, dest, via)
     raise r.fail(
