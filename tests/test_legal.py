@@ -144,11 +144,13 @@ def test_convoys() -> None:
     nth = texts(eng, "nth")
     assert "F nth C A lon - bel" in nth
     assert "F nth C A bre - nwy" in nth  # through eng and nth
-    assert "F nth C A lon - bre" in nth  # nth -> eng -> bre
+    # lon -> nth -> eng -> bre is not a proper route: lon touches eng, so nth is not needed (DATC 6.G.19).
+    assert "F nth C A lon - bre" not in nth
+    assert "F eng C A lon - bre" in texts(eng, "eng")
     # English Channel carries the French army too, and the German fleet in Helgoland Bight carries via nth.
     assert "F eng C A bre - lon" in texts(eng, "eng")
     hel = texts(legal_orders(V, pos, "Germany"), "hel")
-    assert "F hel C A lon - den" in hel
+    assert "F hel C A lon - kie" in hel and "F hel C A lon - den" not in hel  # nth touches den itself
     # A fleet on a coast never convoys.
     assert not any(isinstance(o, Convoy) for orders in eng.values() for o in orders if o.unit_loc == L("lon"))
     # The lone Barents fleet has no army to carry.
@@ -157,8 +159,8 @@ def test_convoys() -> None:
     assert "F eng S A lon - bel" in texts(eng, "eng")
 
 
-def test_dead_end_fleet_is_not_on_the_route() -> None:
-    """A fleet beside the route, touching neither end, cannot be part of a simple route."""
+def test_convoy_needs_a_proper_route_through_the_fleet() -> None:
+    """A fleet convoys only on a route without a short cut (DATC 4.E.1, 6.G.19)."""
     pos = position(
         [
             ("England", "A", "yor"),
@@ -167,11 +169,18 @@ def test_dead_end_fleet_is_not_on_the_route() -> None:
             ("France", "A", "bel"),
         ]
     )
-    ska = texts(legal_orders(V, pos, "England"), "ska")
-    assert "F ska C A yor - nwy" in ska  # yor -> nth -> ska -> nwy would be a detour, but nth -> nwy is direct;
-    assert "F ska C A yor - swe" in ska  # still a simple route
-    assert "F ska C A yor - bel" not in ska  # ska would be a dead end between nth and nth
-    assert "F ska C A yor - hol" not in ska
+    got = legal_orders(V, pos, "England")
+    ska = texts(got, "ska")
+    assert "F ska C A yor - swe" in ska  # yor -> nth -> ska -> swe: nth does not touch swe
+    assert "F ska C A yor - nwy" not in ska  # nth touches nwy: ska is a detour
+    assert "F ska C A yor - den" not in ska
+    assert "F ska C A yor - bel" not in ska  # ska would be a dead end
+    nth = texts(got, "nth")
+    assert {"F nth C A yor - nwy", "F nth C A yor - swe", "F nth C A bel - yor", "F nth C A bel - swe"} <= set(nth)
+    # Supports of a convoyed move must not rely on the supporter's own convoy.
+    assert "F nth S A bel - swe" not in nth  # nth cannot reach swe anyway
+    assert "F ska S A yor - swe" not in ska  # the only route runs through ska itself
+    assert "F ska S A yor - nwy" in ska  # yor -> nth -> nwy, without ska
 
 
 def test_retreats() -> None:

@@ -3,7 +3,8 @@
 "Legal" follows the adjudicator (DATC's "illegal" is what it rejects before resolving): a unit may hold,
 move where its kind can go, move by convoy where a chain of fleets in seas could carry it, support any
 unit to hold in a province it could move to, support a move into such a province that the moving unit
-could make (by land or by convoy), and, as a fleet at sea, convoy any army it could help carry. Retreat
+could make (by land, or by a convoy route the supporter is not part of), and, as a fleet at sea, convoy an
+army along a *proper* route it is part of (DATC 4.E.1/6.G.19; see :func:`paths.fleet_on_proper_route`). Retreat
 phases offer the dislodged unit's retreats and a disband; adjustment phases builds (every unit kind on
 every coast of every eligible site) and waive, or removals.
 
@@ -23,6 +24,7 @@ from dataclasses import dataclass
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.mapdata import GameMap, ProvinceKind
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
+from dippouch.core.paths import convoy_path_exists, fleet_on_proper_route
 from dippouch.core.position import Position
 from dippouch.core.rules.base import RuleHooks, hooks_for
 from dippouch.core.variant import Variant
@@ -132,86 +134,6 @@ class _Convoys:
         out.discard(province)
         return out
 
-    def carries(self, sea: int, src: int, dst: int) -> bool:
-        """Whether the fleet in ``sea`` lies on a simple route from ``src`` to ``dst`` through fleet seas.
-
-        The fleet needs two paths that share only its own sea: one back to a sea next to ``src`` and one on
-        to a sea next to ``dst`` (a fleet in a dead end off the route cannot help).
-        """
-        t = self.t
-        starts = set(t.seas_next_to[src]) & self.fleets
-        ends = set(t.seas_next_to[dst]) & self.fleets
-        if not starts or not ends:
-            return False
-        if sea in starts:
-            return self._reaches(sea, ends, set())
-        if sea in ends:
-            return self._reaches(sea, starts, set())
-        return self._two_disjoint(sea, starts, ends)
-
-    def _reaches(self, sea: int, targets: set[int], banned: set[int]) -> bool:
-        stack, seen = [sea], {sea}
-        while stack:
-            s = stack.pop()
-            if s in targets:
-                return True
-            for q in self.t.sea_adj[s]:
-                if q in self.fleets and q not in seen and q not in banned:
-                    seen.add(q)
-                    stack.append(q)
-        return False
-
-    def _two_disjoint(self, sea: int, starts: set[int], ends: set[int]) -> bool:
-        """Vertex-disjoint paths from ``sea`` to ``starts`` and to ``ends`` (unit-capacity max flow)."""
-        # Nodes: each fleet sea split in/out; "S" side reached through starts, "E" side through ends.
-        # Find two augmenting paths from sea-out to a virtual sink that one path enters via a start and
-        # the other via an end. Implemented as flow to two sink nodes of capacity one each.
-        src_sink = -1
-        end_sink = -2
-        cap: dict[tuple[object, object], int] = {}
-
-        def add(a: object, b: object, c: int = 1) -> None:
-            cap[(a, b)] = cap.get((a, b), 0) + c
-            cap.setdefault((b, a), 0)
-
-        final = -3
-        for s in self.fleets:
-            if s != sea:
-                add(("in", s), ("out", s))
-            for q in self.t.sea_adj[s]:
-                if q in self.fleets and q != sea:
-                    add(("out", s), ("in", q))
-            if s in starts:
-                add(("out", s), src_sink)
-            if s in ends:
-                add(("out", s), end_sink)
-        add(src_sink, final)
-        add(end_sink, final)
-        source = ("out", sea)
-        adj: dict[object, list[object]] = {}
-        for a, b in cap:
-            adj.setdefault(a, []).append(b)
-        flow = 0
-        for _ in range(2):
-            parent: dict[object, object] = {source: source}
-            stack: list[object] = [source]
-            while stack and final not in parent:
-                a = stack.pop()
-                for b in adj.get(a, ()):
-                    if b not in parent and cap[(a, b)] > 0:
-                        parent[b] = a
-                        stack.append(b)
-            if final not in parent:
-                break
-            node: object = final
-            while node != source:
-                prev = parent[node]
-                cap[(prev, node)] -= 1
-                cap[(node, prev)] += 1
-                node = prev
-            flow += 1
-        return flow == 2
-
 
 def _movement(variant: Variant, position: Position, power: str) -> dict[int, list[Order]]:
     gmap = variant.map
@@ -271,6 +193,14 @@ def _movement(variant: Variant, position: Position, power: str) -> dict[int, lis
             theirs: Iterable[int] = reach[r]
             by_convoy = convoy_reach.get(r)
             if by_convoy:
+                if p in convoys.fleets:
+                    # A fleet cannot both support a convoyed move and be part of its route.
+                    by_land = set(theirs)
+                    by_convoy = {
+                        d
+                        for d in by_convoy
+                        if d in mine_set and (d in by_land or convoy_path_exists(gmap, r, d, convoys.fleets, avoid=p))
+                    }
                 theirs = set(theirs) | by_convoy
             for d in sorted(mine_set.intersection(theirs)):
                 if d != p and (plain or hooks.may_support(u, r, d)):
@@ -283,7 +213,11 @@ def _movement(variant: Variant, position: Position, power: str) -> dict[int, lis
                 if r not in shore or _moves_as(hooks, plain, other.kind) != "A":
                     continue
                 for d in sorted(shore):
-                    if d != r and convoys.carries(p, r, d) and (plain or hooks.may_enter(other, d)):
+                    if (
+                        d != r
+                        and fleet_on_proper_route(gmap, r, d, convoys.fleets, p)
+                        and (plain or hooks.may_enter(other, d))
+                    ):
                         orders.append(Convoy(kind, loc, other.loc, d))
         out[loc] = orders
     return out
