@@ -1,0 +1,482 @@
+"""The coordinator's commands: create a game, seat players, take orders, process, report, repair.
+
+Each command opens the database named by ``--db`` (or ``DIPPOUCH_DATABASE_URL``, else ``./dippouch.db``),
+does one thing in one transaction, and prints what happened. Commands that depend on the time take
+``--now`` (ISO 8601) so a coordinator can process "as of" a moment and tests are deterministic; without it
+they use the current time. Every mistake a user can make ends with a one-line ``error:`` message and exit
+status 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from dippouch.cli import app
+from dippouch.core.errors import DippouchError
+from dippouch.core.variant import load_variant
+from dippouch.game import GameError, Settings, format_duration, parse_duration, parse_time
+from dippouch.store import GameStore
+
+out = Console(highlight=False, soft_wrap=True)
+err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+DbOption = typer.Option(None, "--db", help="Database URL (default: $DIPPOUCH_DATABASE_URL or sqlite:///dippouch.db).")
+NowOption = typer.Option(None, "--now", help="Act as of this time (ISO 8601, UTC unless an offset is given).")
+
+
+def friendly(fn: F) -> F:
+    """Turn user errors into a message and exit status 2 (also under typer's test runner)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except DippouchError as e:
+            err.print(f"[red]error:[/red] {e}", markup=True)
+            raise typer.Exit(2) from None
+        except KeyError as e:
+            err.print(f"[red]error:[/red] {e.args[0] if e.args else e}")
+            raise typer.Exit(2) from None
+        except OSError as e:
+            err.print(f"[red]error:[/red] {e.strerror or e}: {e.filename or ''}".rstrip(": "))
+            raise typer.Exit(2) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _now(text: str | None) -> datetime:
+    return parse_time(text) if text else datetime.now(UTC)
+
+
+def _store(db: str | None) -> GameStore:
+    return GameStore(db)
+
+
+def _when(settings: Settings, dt: datetime | None) -> str:
+    return settings.describe(dt) if dt is not None else "-"
+
+
+def _read_text(path: str | None) -> str:
+    if path is None or path == "-":
+        return sys.stdin.read()
+    p = Path(path)
+    if not p.is_file():
+        raise GameError(f"no file {path!r}")
+    return p.read_text(encoding="utf-8")
+
+
+# --------------------------------------------------------------------------------------------------
+
+
+@app.command()
+@friendly
+def new(
+    name: str = typer.Argument(..., help="A short name for the game, used by every other command."),
+    variant: str = typer.Option("standard", "--variant", "-v", help="Variant to play (see `dippouch variants`)."),
+    option: list[str] | None = typer.Option(None, "--option", "-o", help="Variant option KEY=VALUE (repeatable)."),  # noqa: B008
+    movement: str = typer.Option("12d", help="Time for a movement phase (12d, 36h, 1d12h, ...)."),
+    retreats: str = typer.Option("2d", help="Time for a retreat phase."),
+    adjustments: str = typer.Option("2d", help="Time for an adjustment phase."),
+    timezone: str = typer.Option("UTC", "--timezone", "--tz", help="Time zone of the deadlines (IANA name)."),
+    time_of_day: str | None = typer.Option(None, "--at", help="Round deadlines up to this local time, e.g. 07:00."),
+    missed: int = typer.Option(2, help="Movement phases missed in a row before civil disorder (0: never)."),
+    draws: bool = typer.Option(True, "--draws/--no-draws", help="Allow draws by unanimous vote."),
+    position: str | None = typer.Option(None, help="Start from this position (JSON file) instead of the variant's."),
+    db: str | None = DbOption,
+    now: str | None = NowOption,
+) -> None:
+    """Create a game; its first phase opens now, with its deadline."""
+    options: dict[str, Any] = {}
+    for o in option or []:
+        key, eq, value = o.partition("=")
+        if not eq or not key.strip():
+            raise GameError(f"option {o!r} must read KEY=VALUE (e.g. -o english_channel=true)")
+        options[key.strip()] = _option_value(value.strip())
+    settings = Settings(
+        deadlines={"movement": movement, "retreats": retreats, "adjustments": adjustments},
+        timezone=timezone,
+        time_of_day=time_of_day,
+        missed_limit=missed,
+        draws=draws,
+    )
+    start = None
+    if position is not None:
+        try:
+            start = json.loads(_read_text(position))
+        except json.JSONDecodeError as e:
+            raise GameError(f"{position}: not valid JSON ({e})") from None
+    store = _store(db)
+    store.create_game(name, variant, now=_now(now), options=options, settings=settings, position=start)
+    st = store.status(name, now=_now(now))
+    out.print(f"Created game {name} ({load_variant(variant, options).title}).")
+    out.print(f"{st.phase}: orders due by {_when(st.settings, st.deadline)}.")
+
+
+def _option_value(text: str) -> Any:
+    low = text.lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+@app.command()
+@friendly
+def games(db: str | None = DbOption) -> None:
+    """List the games in the database."""
+    rows = _store(db).games()
+    if not rows:
+        out.print("No games yet: create one with `dippouch new NAME --variant standard`.")
+        return
+    table = Table("game", "variant", "state", "current phase")
+    for name, variant, state, phase in rows:
+        table.add_row(name, variant, state, phase or "-")
+    out.print(table)
+
+
+players_app = typer.Typer(help="Who plays which power: list, assign, replace.", no_args_is_help=True)
+app.add_typer(players_app, name="players")
+
+
+@players_app.command("list")
+@friendly
+def players_list(game: str, db: str | None = DbOption) -> None:
+    """Show each power's player and who played it before."""
+    table = Table("power", "player", "history")
+    for power, current, hist in _store(db).players(game):
+        past = "; ".join(f"{n} {a:%Y-%m-%d}-{r:%Y-%m-%d}" for n, a, r in hist if r is not None)
+        table.add_row(power, current or "(nobody)", past)
+    out.print(table)
+
+
+@players_app.command("assign")
+@friendly
+def players_assign(game: str, power: str, player: str, db: str | None = DbOption, now: str | None = NowOption) -> None:
+    """Seat PLAYER as POWER (which must have nobody yet)."""
+    p = _store(db).assign(game, power, player, now=_now(now))
+    out.print(f"{player} now plays {p} in {game}.")
+
+
+@players_app.command("replace")
+@friendly
+def players_replace(game: str, power: str, player: str, db: str | None = DbOption, now: str | None = NowOption) -> None:
+    """Hand POWER over to PLAYER (ends civil disorder: the missed-phase count starts again)."""
+    p = _store(db).assign(game, power, player, now=_now(now), replace=True)
+    out.print(f"{player} takes over {p} in {game}.")
+
+
+@app.command()
+@friendly
+def submit(
+    game: str,
+    power: str,
+    file: str | None = typer.Argument(None, help="File with the orders; '-' or nothing reads standard input."),
+    ready: bool = typer.Option(False, "--ready", help="Mark the power ready: process early once everyone is."),
+    db: str | None = DbOption,
+    now: str | None = NowOption,
+) -> None:
+    """Submit POWER's orders for the current phase (a new version each time; the latest on time counts)."""
+    text = _read_text(file)
+    r = _store(db).submit(game, power, text, now=_now(now), ready=ready)
+    out.print(f"{r.power}, {r.phase}: submission version {r.version} recorded{' (ready)' if r.ready else ''}.")
+    for line in r.lines:
+        if line.accepted:
+            out.print(f"  line {line.line:>2} accepted  {line.order}")
+        else:
+            out.print(f"  line {line.line:>2} REJECTED  {line.text}: {line.error}")
+    accepted = sum(1 for line in r.lines if line.accepted)
+    out.print(f"{accepted} order(s) accepted, {len(r.lines) - accepted} rejected.")
+    if r.late:
+        out.print(
+            "[yellow]This submission arrived after the deadline: it does not count unless the deadline is extended.[/yellow]"
+        )
+
+
+@app.command()
+@friendly
+def vote(
+    game: str,
+    power: str,
+    draw: bool = typer.Option(True, "--draw/--no-draw", help="Vote for (or withdraw a vote for) a draw."),
+    db: str | None = DbOption,
+    now: str | None = NowOption,
+) -> None:
+    """Record POWER's draw vote; the game ends in a draw when every surviving power votes for it."""
+    ending = _store(db).vote(game, power, draw, now=_now(now))
+    out.print(f"Recorded: {power} votes {'for' if draw else 'against'} a draw.")
+    if ending is not None:
+        out.print(f"THE GAME IS OVER. {ending.text}")
+
+
+@app.command()
+@friendly
+def status(game: str, db: str | None = DbOption, now: str | None = NowOption) -> None:
+    """The current phase, its deadline, and who has submitted."""
+    st = _store(db).status(game, now=_now(now))
+    if st.ending is not None:
+        out.print(f"Game {st.game} ({st.variant}) is over: {st.ending.text}")
+        return
+    out.print(f"Game {st.game} ({st.variant}), {st.phase}, {st.state}.")
+    if st.state == "paused":
+        out.print(f"Paused with {format_duration(st.paused_remaining or parse_duration('0s'))} left on the clock.")
+    else:
+        out.print(f"Deadline: {_when(st.settings, st.deadline)}{' (due now)' if st.due else ''}.")
+    table = Table("power", "player", "units", "centres", "orders", "ready", "notes")
+    for p in st.powers:
+        if not p.must_act:
+            orders = "-"
+        elif p.version is None:
+            orders = "none yet"
+        else:
+            orders = f"v{p.version}: {p.accepted} ok" + (f", {p.rejected} rejected" if p.rejected else "")
+        notes = []
+        if p.civil_disorder:
+            notes.append("CIVIL DISORDER")
+        elif p.missed_in_a_row:
+            notes.append(f"missed {p.missed_in_a_row} in a row")
+        if p.late:
+            notes.append("latest is late")
+        if p.draw_vote:
+            notes.append("votes draw")
+        table.add_row(
+            p.power,
+            p.player or "(nobody)",
+            str(p.units),
+            str(p.centres),
+            orders,
+            "yes" if p.ready else ("-" if not p.must_act else "no"),
+            ", ".join(notes),
+        )
+    out.print(table)
+
+
+@app.command()
+@friendly
+def process(
+    game: str,
+    force: bool = typer.Option(False, "--force", help="Process the current phase now, even before its deadline."),
+    db: str | None = DbOption,
+    now: str | None = NowOption,
+) -> None:
+    """Process every phase that is due (deadline passed, or every power ready), then report."""
+    store = _store(db)
+    done = store.process(game, now=_now(now), force=force)
+    if not done:
+        st = store.status(game, now=_now(now))
+        out.print(f"Nothing to process: {st.phase} is due {_when(st.settings, st.deadline)}.")
+        return
+    history = store.history(game)
+    by_name = {}
+    for row in history:
+        if row.status == "processed":
+            by_name[row.name] = row.id
+    for name in done:
+        out.print(store.report(game, phase_id=by_name[name]), end="")
+        out.print()
+
+
+@app.command()
+@friendly
+def report(
+    game: str,
+    phase: str | None = typer.Argument(None, help="Phase name, e.g. 'Fall 1901 Movement' (default: the latest)."),
+    phase_id: int | None = typer.Option(None, "--id", help="Phase id from `dippouch history` (abandoned phases too)."),
+    db: str | None = DbOption,
+) -> None:
+    """A phase's results in the Judge's plain-text layout."""
+    out.print(_store(db).report(game, phase, phase_id), end="", markup=False)
+
+
+@app.command()
+@friendly
+def show(
+    game: str,
+    phase: str | None = typer.Argument(None, help="Phase name (default: the latest processed)."),
+    phase_id: int | None = typer.Option(None, "--id", help="Phase id from `dippouch history`."),
+    as_json: bool = typer.Option(False, "--json", help="Print the whole phase record as JSON."),
+    db: str | None = DbOption,
+) -> None:
+    """A phase in full: its position and every submission (each version, with time and lines)."""
+    rec = _store(db).phase_record(game, phase, phase_id)
+    if as_json:
+        out.print_json(data=rec)
+        return
+    out.print(f"{rec['name']} (id {rec['id']}, {rec['status']})", markup=False)
+    for u in rec["position"]["units"]:
+        out.print(f"  {u['power']}: {u['unit']}", markup=False)
+    for d in rec["position"].get("dislodged", []):
+        out.print(
+            f"  {d['power']}: {d['unit']} dislodged; may retreat to {', '.join(d['retreats']) or 'nowhere'}",
+            markup=False,
+        )
+    if rec["submissions"]:
+        out.print("Submissions:")
+    for sub in rec["submissions"]:
+        flags = ", ".join(f for f, on in (("ready", sub["ready"]), ("LATE", sub["late"])) if on)
+        out.print(
+            f"  {sub['power']} v{sub['version']} at {sub['submitted_at']}{' (' + flags + ')' if flags else ''}",
+            markup=False,
+        )
+        for ln in sub["lines"]:
+            verdict = ln["order"] if ln["error"] is None else f"REJECTED: {ln['error']}"
+            out.print(f"      {ln['text']}  ->  {verdict}", markup=False)
+
+
+@app.command()
+@friendly
+def replay(
+    game: str,
+    phase: str | None = typer.Argument(None, help="Phase name (default: the latest processed)."),
+    phase_id: int | None = typer.Option(None, "--id", help="Phase id from `dippouch history`."),
+    db: str | None = DbOption,
+) -> None:
+    """Adjudicate a processed phase again from its stored position and orders; say if anything differs."""
+    same, diffs = _store(db).replay(game, phase, phase_id)
+    if same:
+        out.print("Replayed: identical results and next position.")
+    else:
+        out.print(f"Replayed: {', '.join(diffs)}.")
+        raise typer.Exit(1)
+
+
+@app.command()
+@friendly
+def history(game: str, db: str | None = DbOption) -> None:
+    """Every phase ever opened, including those abandoned by a rollback."""
+    store = _store(db)
+    st = store.status(game, now=datetime.now(UTC))
+    v = load_variant(st.variant)
+    letters = {p.name: p.letter for p in v.powers}
+    table = Table("id", "phase", "status", "deadline (UTC)", "processed (UTC)", "subs", "missed")
+    for row in store.history(game):
+        table.add_row(
+            str(row.id),
+            row.name,
+            row.status,
+            f"{row.deadline:%Y-%m-%d %H:%M}" if row.deadline else "-",
+            f"{row.processed_at:%Y-%m-%d %H:%M}" if row.processed_at else "-",
+            str(len(row.submissions)),
+            " ".join(letters.get(p, p) for p in row.missed or []),
+        )
+    out.print(table)
+
+
+@app.command()
+@friendly
+def extend(
+    game: str,
+    by: str = typer.Argument(..., help="How much longer: 2d, 12h, ..."),
+    db: str | None = DbOption,
+    now: str | None = NowOption,
+) -> None:
+    """Push the current deadline back."""
+    store = _store(db)
+    result = store.extend(game, parse_duration(by), now=_now(now))
+    st = store.status(game, now=_now(now))
+    if isinstance(result, datetime):
+        out.print(f"{st.phase}: deadline extended to {_when(st.settings, result)}.")
+    else:
+        out.print(f"{st.phase}: paused with {format_duration(result)} left on the clock.")
+
+
+@app.command()
+@friendly
+def pause(game: str, db: str | None = DbOption, now: str | None = NowOption) -> None:
+    """Stop the clock (nothing is processed while paused)."""
+    left = _store(db).pause(game, now=_now(now))
+    out.print(f"Paused {game} with {format_duration(left)} left on the clock.")
+
+
+@app.command()
+@friendly
+def resume(game: str, db: str | None = DbOption, now: str | None = NowOption) -> None:
+    """Restart the clock with the time that was left."""
+    store = _store(db)
+    deadline = store.resume(game, now=_now(now))
+    st = store.status(game, now=_now(now))
+    out.print(f"Resumed {game}: {st.phase} due {_when(st.settings, deadline)}.")
+
+
+@app.command()
+@friendly
+def rollback(
+    game: str,
+    phase: str = typer.Argument(..., help="The phase to reopen, e.g. 'Fall 1901 Movement'."),
+    db: str | None = DbOption,
+    now: str | None = NowOption,
+) -> None:
+    """Reopen an earlier phase; the phases after it stay in the history, marked abandoned."""
+    store = _store(db)
+    name = store.rollback(game, phase, now=_now(now))
+    st = store.status(game, now=_now(now))
+    out.print(f"Rolled {game} back to {name}; orders due by {_when(st.settings, st.deadline)}.")
+
+
+@app.command("export")
+@friendly
+def export_(
+    game: str,
+    file: str | None = typer.Argument(None, help="Write here (default: standard output)."),
+    fmt: str = typer.Option("json", "--format", "-f", help="json (dippouch game file) or mila (MILA saved game)."),
+    db: str | None = DbOption,
+) -> None:
+    """Write a game to a file: dippouch's own JSON (everything) or a MILA `diplomacy` saved game."""
+    store = _store(db)
+    if fmt == "json":
+        data = store.export_game(game)
+    elif fmt == "mila":
+        from dippouch.store.mila import export_mila
+
+        data = export_mila(store, game)
+    else:
+        raise GameError(f"unknown format {fmt!r}; choose json or mila")
+    text = json.dumps(data, indent=1, ensure_ascii=False) + "\n"
+    if file is None or file == "-":
+        sys.stdout.write(text)
+    else:
+        Path(file).write_text(text, encoding="utf-8")
+        err.print(f"Wrote {game} to {file}.")
+
+
+@app.command("import")
+@friendly
+def import_(
+    file: str = typer.Argument(..., help="Game file to read ('-' for standard input)."),
+    name: str | None = typer.Option(None, "--name", help="Name for the imported game (default: the file's)."),
+    fmt: str = typer.Option("json", "--format", "-f", help="json (dippouch game file) or mila (MILA saved game)."),
+    db: str | None = DbOption,
+    now: str | None = NowOption,
+) -> None:
+    """Read a game file into the database as a new game."""
+    try:
+        data = json.loads(_read_text(file))
+    except json.JSONDecodeError as e:
+        raise GameError(f"{file}: not valid JSON ({e})") from None
+    store = _store(db)
+    if fmt == "json":
+        new_name = store.import_game(data, name=name)
+    elif fmt == "mila":
+        from dippouch.store.mila import import_mila
+
+        new_name = import_mila(store, data, name=name, now=_now(now))
+    else:
+        raise GameError(f"unknown format {fmt!r}; choose json or mila")
+    st = store.status(new_name, now=_now(now))
+    where = st.ending.text if st.ending else f"at {st.phase}"
+    out.print(f"Imported game {new_name} ({st.variant}), {where}")

@@ -1,0 +1,546 @@
+"""A game over time: deadlines, submissions checked line by line, missed orders, civil disorder, endings.
+
+This module is the game's *rules of procedure*, kept apart from storage (:mod:`dippouch.store`) and from
+the command line so that every decision can be tested with plain values. It never reads the clock: every
+function that depends on time takes ``now`` as an argument, which is what lets a coordinator (and the
+tests) process a game deterministically with ``--now``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime, time, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from dippouch.core.calendar import PhaseKind
+from dippouch.core.errors import DippouchError, PhaseError
+from dippouch.core.orders import Build, Disband, Order, Retreat, Waive
+from dippouch.core.position import Dislodged, Position, Unit
+from dippouch.core.variant import Variant
+
+__all__ = [
+    "DEFAULT_DEADLINES",
+    "VICTORY_HOOKS",
+    "Ending",
+    "GameError",
+    "LineCheck",
+    "Settings",
+    "check_orders",
+    "check_victory",
+    "civil_disorder_streak",
+    "draw_reached",
+    "format_duration",
+    "game_end",
+    "parse_duration",
+    "parse_time",
+    "position_from_data",
+    "position_to_data",
+    "powers_to_act",
+    "surviving_powers",
+]
+
+#: The W3K rulebook's rhythm: twelve days to move, two to retreat, two to adjust.
+DEFAULT_DEADLINES: dict[str, str] = {"movement": "12d", "retreats": "2d", "adjustments": "2d"}
+
+
+class GameError(DippouchError):
+    """Something a coordinator or player asked for that the game cannot do (as it stands)."""
+
+
+# --------------------------------------------------------------------------------------------------
+# Time
+
+
+_DURATION_RE = re.compile(r"(\d+(?:\.\d+)?)\s*(w|d|h|m|s)", re.IGNORECASE)
+_UNIT_SECONDS = {"w": 604800, "d": 86400, "h": 3600, "m": 60, "s": 1}
+
+
+def parse_duration(text: str) -> timedelta:
+    """``12d``, ``36h``, ``1d12h``, ``90m``, ``2w`` -> timedelta; anything else is a clear error."""
+    t = str(text).strip().replace(" ", "")
+    pos, seconds = 0, 0.0
+    for m in _DURATION_RE.finditer(t):
+        if m.start() != pos:
+            break
+        seconds += float(m.group(1)) * _UNIT_SECONDS[m.group(2).lower()]
+        pos = m.end()
+    if not t or pos != len(t):
+        raise GameError(f"cannot read the duration {text!r}; write it like 12d, 36h, 1d12h, 90m or 2w")
+    return timedelta(seconds=seconds)
+
+
+def format_duration(td: timedelta) -> str:
+    total = int(td.total_seconds())
+    sign = "-" if total < 0 else ""
+    total = abs(total)
+    parts = []
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60), ("s", 1)):
+        if total >= size:
+            parts.append(f"{total // size}{unit}")
+            total %= size
+    return sign + ("".join(parts) or "0s")
+
+
+def parse_time(text: str) -> datetime:
+    """An ISO 8601 time (``2026-11-21T07:00``, ``...Z``, ``...+01:00``); without an offset it is UTC."""
+    t = str(text).strip()
+    if t.endswith(("Z", "z")):
+        t = t[:-1] + "+00:00"
+    try:
+        dt = datetime.fromisoformat(t)
+    except ValueError:
+        raise GameError(
+            f"cannot read the time {text!r}; write it like 2026-11-21T07:00 or 2026-11-21T07:00+01:00"
+        ) from None
+    return as_utc(dt)
+
+
+def as_utc(dt: datetime) -> datetime:
+    """Naive datetimes (what SQLite hands back) are UTC by convention everywhere in dippouch."""
+    return dt.replace(tzinfo=UTC) if dt.tzinfo is None else dt.astimezone(UTC)
+
+
+def _zone(name: str) -> ZoneInfo:
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise GameError(
+            f"unknown time zone {name!r}; use an IANA name such as UTC, Europe/London or America/Mexico_City"
+        ) from None
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How a game runs in time, chosen when it is created (and kept in the game file).
+
+    ``time_of_day`` rounds every deadline up to that local time in ``timezone``: W3K's "calendar days
+    end at 7 am GMT the following day" is ``timezone="Europe/London", time_of_day="07:00"``.
+    """
+
+    deadlines: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_DEADLINES))
+    timezone: str = "UTC"
+    time_of_day: str | None = None
+    missed_limit: int = 2
+    """Movement phases missed in a row that put a power in civil disorder; 0 never does."""
+    draws: bool = True
+    """Whether the surviving powers may agree a draw (and the variant must allow it too)."""
+
+    def __post_init__(self) -> None:
+        for kind, text in self.deadlines.items():
+            if kind not in {k.value for k in PhaseKind}:
+                raise GameError(f"deadline for unknown phase kind {kind!r}; kinds are movement, retreats, adjustments")
+            parse_duration(text)
+        _zone(self.timezone)
+        if self.time_of_day is not None:
+            self.local_time()
+        if self.missed_limit < 0:
+            raise GameError("the missed-phase limit cannot be negative (0 means never)")
+
+    def local_time(self) -> time | None:
+        if self.time_of_day is None:
+            return None
+        try:
+            return time.fromisoformat(self.time_of_day)
+        except ValueError:
+            raise GameError(f"cannot read the time of day {self.time_of_day!r}; write it like 07:00") from None
+
+    def duration(self, kind: PhaseKind | str) -> timedelta:
+        k = PhaseKind(kind).value
+        return parse_duration(self.deadlines.get(k, DEFAULT_DEADLINES[k]))
+
+    def deadline(self, kind: PhaseKind | str, start: datetime) -> datetime:
+        """When a phase of ``kind`` that opened at ``start`` is due."""
+        return self.round_up(as_utc(start) + self.duration(kind))
+
+    def round_up(self, moment: datetime) -> datetime:
+        """The first ``time_of_day`` (local) at or after ``moment``; DST-safe because it builds local times."""
+        tod = self.local_time()
+        if tod is None:
+            return as_utc(moment)
+        tz = _zone(self.timezone)
+        local = as_utc(moment).astimezone(tz)
+        day: date = local.date()
+        for _ in range(3):
+            candidate = datetime.combine(day, tod, tzinfo=tz)
+            if candidate >= local:
+                return candidate.astimezone(UTC)
+            day += timedelta(days=1)
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    def describe(self, moment: datetime) -> str:
+        """``2026-12-03 07:00 GMT (07:00 UTC)``: the local time the coordinator chose, and UTC."""
+        tz = _zone(self.timezone)
+        local = as_utc(moment).astimezone(tz)
+        text = local.strftime("%Y-%m-%d %H:%M %Z")
+        if self.timezone != "UTC":
+            text += as_utc(moment).strftime(" (%Y-%m-%d %H:%M UTC)")
+        return text
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "deadlines": dict(self.deadlines),
+            "timezone": self.timezone,
+            "time_of_day": self.time_of_day,
+            "missed_limit": self.missed_limit,
+            "draws": self.draws,
+        }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Settings:
+        return cls(
+            deadlines={**DEFAULT_DEADLINES, **dict(data.get("deadlines", {}))},
+            timezone=str(data.get("timezone", "UTC")),
+            time_of_day=data.get("time_of_day"),
+            missed_limit=int(data.get("missed_limit", 2)),
+            draws=bool(data.get("draws", True)),
+        )
+
+
+# --------------------------------------------------------------------------------------------------
+# Positions as stored data (the adjudication contract's shape, with names, so a game file is readable)
+
+
+def position_to_data(variant: Variant, position: Position) -> dict[str, Any]:
+    m = variant.map
+    centres: dict[str, list[str]] = {}
+    for prov, owner in sorted(position.centres.items()):
+        centres.setdefault(owner, []).append(m.provinces[prov].abbr)
+    data: dict[str, Any] = {
+        "phase": variant.calendar.name(position.phase),
+        "units": [
+            {"power": u.power, "unit": f"{u.kind} {m.locations[u.loc].abbr}"} for _, u in sorted(position.units.items())
+        ],
+        "supply_centers": centres,
+        "home_centers": {p: sorted(m.provinces[h].abbr for h in hs) for p, hs in sorted(position.homes.items())},
+    }
+    if position.dislodged:
+        data["dislodged"] = [
+            {
+                "power": d.unit.power,
+                "unit": f"{d.unit.kind} {m.locations[d.unit.loc].abbr}",
+                "retreats": sorted(m.locations[r].abbr for r in d.retreats),
+                **({"attacker_from": m.provinces[d.attacker_from].abbr} if d.attacker_from is not None else {}),
+            }
+            for _, d in sorted(position.dislodged.items())
+        ]
+    if position.state:
+        data["state"] = dict(position.state)
+    return data
+
+
+def _unit(variant: Variant, power: str, text: str) -> Unit:
+    kind, _, where = str(text).strip().partition(" ")
+    try:
+        loc = variant.map.loc(where)
+    except KeyError as e:
+        raise GameError(f"position: {e.args[0]} (unit {text!r} of {power})") from None
+    return Unit(variant.power(power).name, kind.upper(), loc)
+
+
+def position_from_data(variant: Variant, data: Mapping[str, Any]) -> Position:
+    """Read a stored or imported position; wrong names give a :class:`GameError`, not a traceback."""
+    m = variant.map
+    try:
+        phase = variant.calendar.parse(str(data["phase"]))
+    except (KeyError, PhaseError) as e:
+        raise GameError(f"position: bad or missing phase ({e})") from None
+    try:
+        units: dict[int, Unit] = {}
+        for u in data.get("units", []):
+            unit = _unit(variant, u["power"], u["unit"])
+            units[m.province_of(unit.loc)] = unit
+        centres = {
+            m.province_of(m.loc(c)): variant.power(p).name
+            for p, cs in data.get("supply_centers", {}).items()
+            for c in cs
+        }
+        homes = {
+            variant.power(p).name: frozenset(m.province_of(m.loc(c)) for c in cs)
+            for p, cs in data.get("home_centers", {}).items()
+        }
+        dislodged: dict[int, Dislodged] = {}
+        for d in data.get("dislodged", []):
+            unit = _unit(variant, d["power"], d["unit"])
+            att = d.get("attacker_from")
+            dislodged[m.province_of(unit.loc)] = Dislodged(
+                unit, frozenset(m.loc(r) for r in d.get("retreats", [])), m.province_of(m.loc(att)) if att else None
+            )
+    except KeyError as e:
+        raise GameError(f"position: {e.args[0] if e.args else e}") from None
+    for p in variant.power_names:
+        homes.setdefault(p, frozenset())
+    return Position(phase, units, centres, homes, dislodged, dict(data.get("state", {})))
+
+
+# --------------------------------------------------------------------------------------------------
+# Submissions
+
+
+@dataclass(frozen=True)
+class LineCheck:
+    """One line of a submission and what will happen to it: the canonical order, or why it was refused."""
+
+    line: int
+    text: str
+    order: str | None = None
+    error: str | None = None
+
+    @property
+    def accepted(self) -> bool:
+        return self.error is None
+
+    def to_data(self) -> dict[str, Any]:
+        return {"line": self.line, "text": self.text, "order": self.order, "error": self.error}
+
+    @classmethod
+    def from_data(cls, d: Mapping[str, Any]) -> LineCheck:
+        return cls(int(d["line"]), str(d["text"]), d.get("order"), d.get("error"))
+
+
+def _unit_name(variant: Variant, unit: Unit) -> str:
+    return f"{unit.kind} {variant.map.locations[unit.loc].abbr}"
+
+
+def _legal_table(variant: Variant, position: Position, power: str) -> Mapping[int, Sequence[Order]] | None:
+    try:
+        from dippouch.core.legal import legal_orders
+    except ImportError:  # legal-order generation not available: the adjudicator still judges every order
+        return None
+    return legal_orders(variant, position, power)
+
+
+def _same(variant: Variant, a: Order, b: Order) -> bool:
+    """Orders equal up to the details a player may omit (unit kinds, an unneeded coast)."""
+    from dippouch.core.notation import format_order
+
+    if type(a) is not type(b):
+        return False
+    fa, fb = format_order(variant, a), format_order(variant, b)
+    return fa == fb or _strip_kinds(fa) == _strip_kinds(fb)
+
+
+def _strip_kinds(text: str) -> str:
+    return re.sub(r"\b[AF] ", "", text)
+
+
+def check_orders(variant: Variant, position: Position, power: str, text: str) -> list[LineCheck]:
+    """Check a submission line by line, as it arrives, so the player sees at once what will be executed.
+
+    A line is refused when it cannot be read, names another power's unit (or a unit that is not there),
+    repeats an order for a unit already ordered above (the first order counts, as in the adjudicator),
+    is not a legal order in this position, or (for builds and removals) goes beyond the power's count.
+    """
+    from dippouch.core.notation import format_order, parse_orders
+
+    kind = variant.calendar.kind(position.phase)
+    power = variant.power(power).name
+    m = variant.map
+    legal = _legal_table(variant, position, power)
+    out: list[LineCheck] = []
+    ordered: dict[int, int] = {}
+    delta = adjustment_delta(variant, position, power) if kind == PhaseKind.ADJUSTMENTS else 0
+    adjustments = 0
+    for pl in parse_orders(variant, text, phase_kind=kind):
+        if pl.error is not None:
+            out.append(LineCheck(pl.line, pl.text, error=str(pl.error)))
+            continue
+        if pl.power is not None and pl.power != power:
+            out.append(
+                LineCheck(pl.line, pl.text, error=f"this line is headed {pl.power}, but these are {power}'s orders")
+            )
+            continue
+        order = pl.order
+        assert order is not None
+        canonical = format_order(variant, order, phase_kind=kind)
+        problem = _check_one(variant, position, power, kind, order, legal)
+        loc = order.unit_loc
+        key = m.province_of(loc) if loc is not None else None
+        if problem is None and key is not None and key in ordered:
+            problem = f"{m.provinces[key].abbr} already has an order on line {ordered[key]} (the first order counts)"
+        if problem is None and kind == PhaseKind.ADJUSTMENTS:
+            adjustments += 1
+            if isinstance(order, Build | Waive) and adjustments > max(delta, 0):
+                problem = f"{power} may build {max(delta, 0)} unit(s) this winter; this is one too many"
+            elif isinstance(order, Disband) and adjustments > max(-delta, 0):
+                problem = f"{power} must remove {max(-delta, 0)} unit(s); this is one too many"
+        if problem is not None:
+            out.append(LineCheck(pl.line, pl.text, canonical, problem))
+            continue
+        if key is not None:
+            ordered[key] = pl.line
+        out.append(LineCheck(pl.line, pl.text, canonical))
+    return out
+
+
+def _check_one(
+    variant: Variant,
+    position: Position,
+    power: str,
+    kind: PhaseKind,
+    order: Order,
+    legal: Mapping[int, Sequence[Order]] | None,
+) -> str | None:
+    m = variant.map
+    loc = order.unit_loc
+    if kind == PhaseKind.RETREATS:
+        if not isinstance(order, Retreat | Disband):
+            return "only retreats (A mun R boh) and disbands (A mun D) can be ordered in a retreat phase"
+        assert loc is not None
+        d = position.dislodged.get(m.province_of(loc))
+        if d is None:
+            return f"no dislodged unit in {m.provinces[m.province_of(loc)].abbr}"
+        if d.unit.power != power:
+            return f"the dislodged unit in {m.provinces[m.province_of(loc)].abbr} is {d.unit.power}'s, not {power}'s"
+        if isinstance(order, Retreat) and m.province_of(order.dest) not in {m.province_of(r) for r in d.retreats}:
+            opts = ", ".join(sorted(m.locations[r].abbr for r in d.retreats)) or "none: it can only disband"
+            return f"{_unit_name(variant, d.unit)} cannot retreat to {m.locations[order.dest].abbr}; it may retreat to {opts}"
+        return None
+    if kind == PhaseKind.ADJUSTMENTS and not isinstance(order, Build | Disband | Waive):
+        return "only builds, removals and waives can be ordered in an adjustment phase"
+    if kind == PhaseKind.MOVEMENT and isinstance(order, Build | Disband | Waive | Retreat):
+        return "builds, removals and retreats cannot be ordered in a movement phase"
+    if loc is not None and not isinstance(order, Build):
+        unit = position.units.get(m.province_of(loc))
+        where = m.provinces[m.province_of(loc)].abbr
+        if unit is None:
+            return f"there is no unit in {where}"
+        if unit.power != power:
+            return f"the unit in {where} is {unit.power}'s, not {power}'s"
+    if legal is None:
+        return None
+    if isinstance(order, Waive):
+        return None
+    if isinstance(order, Build):
+        candidates = [o for os_ in legal.values() for o in os_ if isinstance(o, Build)]
+        if not any(_same(variant, order, c) for c in candidates):
+            spots = sorted({m.locations[c.loc].abbr for c in candidates if isinstance(c, Build)})
+            hint = f"; {power} may build in {', '.join(spots)}" if spots else f"; {power} has nowhere to build"
+            return f"cannot build {order.kind} in {m.locations[order.loc].abbr}{hint}"
+        return None
+    assert loc is not None
+    options: Sequence[Order] = ()
+    for lloc, os_ in legal.items():
+        if m.province_of(lloc) == m.province_of(loc):
+            options = os_
+            break
+    if not any(_same(variant, order, o) for o in options):
+        from dippouch.core.notation import format_order
+
+        texts = [format_order(variant, o, phase_kind=kind) for o in options]
+        close = difflib.get_close_matches(format_order(variant, order, phase_kind=kind), texts, n=3, cutoff=0.5)
+        hint = f"; closest legal: {', '.join(close)}" if close else ""
+        return f"not a legal order in this position{hint}"
+    return None
+
+
+def adjustment_delta(variant: Variant, position: Position, power: str) -> int:
+    """Centres minus units: positive builds, negative removals (the variant's hooks may refine builds)."""
+    return len(position.centres_of(power)) - len(position.units_of(power))
+
+
+def powers_to_act(variant: Variant, position: Position) -> list[str]:
+    """The powers that must send orders before a phase can be processed early (everyone ready)."""
+    kind = variant.calendar.kind(position.phase)
+    if kind == PhaseKind.MOVEMENT:
+        return [p for p in variant.power_names if position.units_of(p)]
+    if kind == PhaseKind.RETREATS:
+        return sorted({d.unit.power for d in position.dislodged.values()})
+    out = []
+    legal_cache: dict[str, Mapping[int, Sequence[Order]] | None] = {}
+    for p in variant.power_names:
+        delta = adjustment_delta(variant, position, p)
+        if delta < 0:
+            out.append(p)
+        elif delta > 0:
+            legal_cache[p] = _legal_table(variant, position, p)
+            table = legal_cache[p]
+            if table is None or any(isinstance(o, Build) for os_ in table.values() for o in os_):
+                out.append(p)
+    return out
+
+
+def civil_disorder_streak(missed: Iterable[bool]) -> int:
+    """How many of the most recent movement phases (oldest first in ``missed``) were missed in a row."""
+    streak = 0
+    for m in missed:
+        streak = streak + 1 if m else 0
+    return streak
+
+
+# --------------------------------------------------------------------------------------------------
+# Endings
+
+
+@dataclass(frozen=True)
+class Ending:
+    kind: str
+    """``victory``, ``draw`` or ``last_year``."""
+    powers: tuple[str, ...]
+    text: str
+
+    def to_data(self) -> dict[str, Any]:
+        return {"kind": self.kind, "powers": list(self.powers), "text": self.text}
+
+    @classmethod
+    def from_data(cls, d: Mapping[str, Any]) -> Ending:
+        return cls(str(d["kind"]), tuple(d.get("powers", ())), str(d.get("text", "")))
+
+
+#: Victory tests a variant names with ``[victory] hook = "name"``: (variant, position) -> winner or None.
+#: Used for conditions beyond a centre count (W3K's capitals); the centre count is the default.
+VICTORY_HOOKS: dict[str, Callable[[Variant, Position], str | None]] = {}
+
+
+def check_victory(variant: Variant, position: Position) -> str | None:
+    hook = variant.victory.get("hook")
+    if hook:
+        fn = VICTORY_HOOKS.get(str(hook))
+        if fn is None:
+            raise GameError(f"variant {variant.name} names an unknown victory hook {hook!r}")
+        return fn(variant, position)
+    need = variant.victory.get("centres")
+    if need is None:
+        return None
+    counts = {p: len(position.centres_of(p)) for p in variant.power_names}
+    best = max(counts.values(), default=0)
+    leaders = [p for p, c in counts.items() if c == best]
+    if best >= int(need) and len(leaders) == 1:
+        return leaders[0]
+    return None
+
+
+def surviving_powers(variant: Variant, position: Position) -> list[str]:
+    return [p for p in variant.power_names if position.units_of(p) or position.centres_of(p)]
+
+
+def game_end(variant: Variant, position: Position) -> Ending | None:
+    """Does the game end on reaching ``position``? Victory first, then the variant's last year."""
+    winner = check_victory(variant, position)
+    if winner is not None:
+        n = len(position.centres_of(winner))
+        return Ending("victory", (winner,), f"{winner} wins with {n} supply centres.")
+    last = variant.calendar.last_year
+    if last is not None and position.phase.year > last:
+        survivors = tuple(surviving_powers(variant, position))
+        return Ending(
+            "last_year", survivors, f"The game ends after {last}, its last year; surviving: {', '.join(survivors)}."
+        )
+    return None
+
+
+def draw_reached(
+    variant: Variant, position: Position, settings: Settings, votes: Mapping[str, bool], excused: Iterable[str] = ()
+) -> Ending | None:
+    """A draw needs a yes from every surviving power (powers in civil disorder have no vote)."""
+    if not (settings.draws and variant.victory.get("draws", True)):
+        return None
+    excused_set = set(excused)
+    voters = [p for p in surviving_powers(variant, position) if p not in excused_set]
+    if voters and all(votes.get(p, False) for p in voters):
+        survivors = tuple(surviving_powers(variant, position))
+        return Ending("draw", survivors, f"Draw agreed by {', '.join(voters)}; shared by {', '.join(survivors)}.")
+    return None

@@ -1,0 +1,69 @@
+"""Games to and from MILA ``diplomacy`` saved games, on top of :mod:`dippouch.interop.mila`.
+
+Export writes the current line of play (abandoned phases are not part of a MILA game). Import does not trust
+another engine's results: it replays the saved orders phase by phase through dippouch's own adjudicator, so
+the imported game has a full dippouch history (submissions, results, reports) from the first phase.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from dippouch.core.variant import load_variant
+from dippouch.game import GameError, position_from_data
+from dippouch.store.repository import GameStore
+
+__all__ = ["export_mila", "import_mila"]
+
+
+def export_mila(store: GameStore, game: str) -> dict[str, Any]:
+    from dippouch.core.notation import parse_order
+    from dippouch.interop.mila import PhaseRecord, to_mila_saved_game
+
+    data = store.export_game(game)
+    gd = data["game"]
+    v = load_variant(gd["variant"], gd.get("options") or {})
+    records: list[PhaseRecord] = []
+    active = [p for p in data["phases"] if p["status"] != "abandoned"]
+    for p in active:
+        pos = position_from_data(v, p["position"])
+        if p["status"] == "processed" and p["next_position"] is not None:
+            kind = v.calendar.kind(pos.phase)
+            orders = {pw: [parse_order(v, t, phase_kind=kind) for t in ts] for pw, ts in (p["orders"] or {}).items()}
+            records.append(PhaseRecord(pos, orders))
+        elif p["status"] == "open":
+            records.append(PhaseRecord(pos, {}))
+    if active and active[-1]["status"] == "processed" and active[-1]["next_position"] is not None:
+        records.append(PhaseRecord(position_from_data(v, active[-1]["next_position"]), {}))
+    return to_mila_saved_game(v, records, game_id=gd["name"])
+
+
+def import_mila(store: GameStore, data: Mapping[str, Any], *, name: str | None, now: datetime) -> str:
+    from dippouch.core.notation import format_order
+    from dippouch.game import position_to_data
+    from dippouch.interop.mila import from_mila_saved_game
+
+    v = load_variant("standard")
+    records = from_mila_saved_game(v, data)
+    game = (name or str(data.get("id") or "")).strip()
+    if not game:
+        raise GameError("the saved game has no id; give the imported game a name with --name")
+    store.create_game(game, "standard", now=now, position=position_to_data(v, records[0].position))
+    for rec in records[:-1]:
+        kind = v.calendar.kind(rec.position.phase)
+        st = store.status(game, now=now)
+        if st.ending is not None:
+            break
+        expected = v.calendar.name(rec.position.phase)
+        if st.phase != expected:
+            raise GameError(f"replaying the saved game reached {st.phase}, but the saved game has {expected} next")
+        for power, orders in rec.orders.items():
+            must = next((p for p in st.powers if p.power == power), None)
+            if must is None or not must.must_act or not orders:
+                continue
+            text = "\n".join(format_order(v, o, phase_kind=kind) for o in orders)
+            store.submit(game, power, text, now=now, ready=True)
+        store.process(game, now=now, force=True)
+    return game

@@ -1,0 +1,141 @@
+"""Tables of a game database. One game has players, phases (with their submissions) and an event log.
+
+Times are stored as UTC. SQLite hands back naive datetimes, so :class:`UTCDateTime` puts the zone back on
+the way out; code above the store only ever sees aware UTC times.
+
+Phases are never deleted: a rollback marks the phases it undoes ``abandoned`` and opens a new *branch*,
+so ``(game, branch, seq)`` is unique and the whole history, abandoned lines included, stays readable.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+class UTCDateTime(sa.types.TypeDecorator[datetime]):
+    impl = sa.DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = sa.MetaData(
+        naming_convention={
+            "ix": "ix_%(column_0_label)s",
+            "uq": "uq_%(table_name)s_%(column_0_name)s",
+            "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+            "pk": "pk_%(table_name)s",
+        }
+    )
+    type_annotation_map = {datetime: UTCDateTime, dict[str, Any]: sa.JSON, list[Any]: sa.JSON}  # noqa: RUF012
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(sa.String(100), unique=True)
+    variant: Mapped[str] = mapped_column(sa.String(100))
+    options: Mapped[dict[str, Any]]
+    settings: Mapped[dict[str, Any]]
+    status: Mapped[str] = mapped_column(sa.String(20))
+    """``active``, ``paused`` or ``finished``."""
+    ending: Mapped[dict[str, Any] | None]
+    branch: Mapped[int] = mapped_column(default=0)
+    paused_remaining: Mapped[float | None]
+    """Seconds that were left before the deadline when the game was paused."""
+    created_at: Mapped[datetime]
+
+    players: Mapped[list[PlayerRow]] = relationship(back_populates="game", order_by="PlayerRow.id")
+    phases: Mapped[list[PhaseRow]] = relationship(back_populates="game", order_by="PhaseRow.id")
+
+
+class PlayerRow(Base):
+    __tablename__ = "players"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(sa.ForeignKey("games.id"), index=True)
+    power: Mapped[str] = mapped_column(sa.String(100))
+    name: Mapped[str] = mapped_column(sa.String(200))
+    assigned_at: Mapped[datetime]
+    replaced_at: Mapped[datetime | None]
+
+    game: Mapped[GameRow] = relationship(back_populates="players")
+
+
+class PhaseRow(Base):
+    __tablename__ = "phases"
+    __table_args__ = (sa.UniqueConstraint("game_id", "branch", "seq", name="uq_phases_game_branch_seq"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(sa.ForeignKey("games.id"), index=True)
+    branch: Mapped[int]
+    seq: Mapped[int]
+    """Position in the game's line of play, from 0; a rollback reuses the numbers on a new branch."""
+    name: Mapped[str] = mapped_column(sa.String(100))
+    kind: Mapped[str] = mapped_column(sa.String(20))
+    status: Mapped[str] = mapped_column(sa.String(20))
+    """``open``, ``processed`` or ``abandoned``."""
+    position: Mapped[dict[str, Any]]
+    opened_at: Mapped[datetime]
+    deadline: Mapped[datetime | None]
+    """``None`` while the game is paused."""
+    processed_at: Mapped[datetime | None]
+    orders: Mapped[dict[str, Any] | None]
+    """Power -> canonical orders that were adjudicated (the counting submission's accepted lines)."""
+    results: Mapped[list[Any] | None]
+    next_position: Mapped[dict[str, Any] | None]
+    missed: Mapped[list[Any] | None]
+    """Powers that had to act and sent nothing that counted."""
+
+    game: Mapped[GameRow] = relationship(back_populates="phases")
+    submissions: Mapped[list[SubmissionRow]] = relationship(back_populates="phase", order_by="SubmissionRow.id")
+
+
+class SubmissionRow(Base):
+    __tablename__ = "submissions"
+    __table_args__ = (sa.UniqueConstraint("phase_id", "power", "version", name="uq_submissions_phase_power_version"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    phase_id: Mapped[int] = mapped_column(sa.ForeignKey("phases.id"), index=True)
+    power: Mapped[str] = mapped_column(sa.String(100))
+    version: Mapped[int]
+    submitted_at: Mapped[datetime]
+    text: Mapped[str] = mapped_column(sa.Text)
+    lines: Mapped[list[Any]]
+    ready: Mapped[bool] = mapped_column(default=False)
+
+    phase: Mapped[PhaseRow] = relationship(back_populates="submissions")
+
+
+class VoteRow(Base):
+    __tablename__ = "votes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(sa.ForeignKey("games.id"), index=True)
+    power: Mapped[str] = mapped_column(sa.String(100))
+    draw: Mapped[bool]
+    at: Mapped[datetime]
+
+
+class EventRow(Base):
+    __tablename__ = "events"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(sa.ForeignKey("games.id"), index=True)
+    at: Mapped[datetime]
+    kind: Mapped[str] = mapped_column(sa.String(30))
+    detail: Mapped[dict[str, Any]]
