@@ -72,8 +72,14 @@ def chosen_home_sites(hooks: RuleHooks, position: Position, power: str) -> froze
     if _is_opening(hooks, position):
         return opening_sites(hooks, power)
     fixed = homes_fixed_at(hooks)
+    owned = frozenset(p for p, o in position.centres.items() if o == power)
+    if fixed is not None and position.phase == fixed:
+        # The winter the homes are redefined: its owned centres ARE its homes. Said here as well as in
+        # the phase-end step, because the adjudicator asks whether anybody can build in this winter
+        # (to decide whether to skip it) before phase-end behaviours run.
+        return owned
     if hooks.rules.get("early_build_sites") == "owned" and fixed is not None and position.phase < fixed:
-        return frozenset(p for p, o in position.centres.items() if o == power)
+        return owned
     return RuleHooks.build_sites(hooks, position, power)
 
 
