@@ -43,3 +43,54 @@ def convoy_path_exists(
                 seen.add(nxt)
                 frontier.append(nxt)
     return False
+
+
+def fleet_on_proper_route(
+    gmap: GameMap,
+    src: int,
+    dst: int,
+    fleets: Container[int],
+    fleet: int,
+) -> bool:
+    """Whether the fleet in sea province ``fleet`` lies on a *proper* convoy route from ``src`` to ``dst``.
+
+    DATC 4.E.1 / 6.G.19: a convoy order is legal only if the fleet is necessary for at least one route,
+    and a route is proper when it never jumps to a province that an earlier province of the route already
+    touches (no short cut is possible). Routes run through sea provinces in ``fleets``; the land border
+    between ``src`` and ``dst`` (a convoy to an adjacent province) is not part of the convoy graph.
+    """
+    if src == dst or fleet not in fleets:
+        return False
+    if not is_convoy_endpoint(gmap, src) or not is_convoy_endpoint(gmap, dst):
+        return False
+    seas = gmap.seas_next_to
+    near_src = seas[src]
+    near_dst = seas[dst]
+    reach = gmap.fleet_reach
+    sea_kind = ProvinceKind.SEA
+
+    def ok(s: int) -> bool:
+        return s in fleets and gmap.provinces[s].kind == sea_kind
+
+    path: list[int] = []
+
+    def dfs(sea: int, used: bool) -> bool:
+        used = used or sea == fleet
+        if sea in near_dst:
+            # Finishing here is proper; going on would skip a shorter route to dst.
+            return used
+        path.append(sea)
+        try:
+            for nxt in reach[sea]:
+                if nxt in path or not ok(nxt) or nxt in near_src:
+                    continue
+                # nxt must not touch any route province before ``sea`` (else a short cut exists).
+                if any(nxt in reach[p] for p in path[:-1]):
+                    continue
+                if dfs(nxt, used):
+                    return True
+        finally:
+            path.pop()
+        return False
+
+    return any(ok(s) and dfs(s, False) for s in near_src)

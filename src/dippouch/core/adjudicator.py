@@ -1,0 +1,102 @@
+"""Adjudicate one phase: orders in, a result for every order and the next position out.
+
+:func:`adjudicate` picks the phase kind from the variant's calendar and hands over to
+:mod:`~dippouch.core.movement`, :mod:`~dippouch.core.retreats` or :mod:`~dippouch.core.adjustments`.
+It then works out the next position: the next phase that needs orders (a retreat phase only if some unit
+must retreat, an adjustment phase only if some power builds or removes), with supply-centre ownership
+updated when the calendar passes into an adjustment step (after the last movement or retreat of the year).
+
+Pure: no I/O, no clock; the only randomness is the ``rng`` a caller passes in for variant lots.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+
+from dippouch.core.adjustments import adjudicate_adjustments, adjustment_needed
+from dippouch.core.calendar import PhaseKind
+from dippouch.core.movement import adjudicate_movement
+from dippouch.core.orders import Order
+from dippouch.core.position import Dislodged, Position, Unit
+from dippouch.core.results import OrderResult, Resolution
+from dippouch.core.retreats import adjudicate_retreats
+from dippouch.core.rules.base import RuleHooks, hooks_for
+from dippouch.core.variant import Variant
+
+__all__ = ["adjudicate", "next_position"]
+
+
+def adjudicate(
+    variant: Variant,
+    position: Position,
+    orders: Mapping[str, Sequence[Order]],
+    *,
+    rng: random.Random | None = None,
+) -> Resolution:
+    """Adjudicate the phase ``position`` is in.
+
+    ``orders`` maps a power to its orders in the order submitted: the first order to a unit counts and an
+    order for another power's unit is illegal. The result has an :class:`OrderResult` for every submitted
+    order (``index`` = its place in the power's list) plus automatic ones (holds of unordered units,
+    disbands, civil-disorder removals).
+    """
+    hooks = hooks_for(variant)
+    gmap = variant.map
+    kind = variant.calendar.kind(position.phase)
+    dislodged: Mapping[int, Dislodged] = {}
+    centres: Mapping[int, str] = position.centres
+    state: Mapping[str, object] = position.state
+    results: list[OrderResult]
+    if kind == PhaseKind.MOVEMENT:
+        out = adjudicate_movement(gmap, hooks, position, orders)
+        results, units, dislodged = out.results, out.units, out.dislodged
+    elif kind == PhaseKind.RETREATS:
+        results, units = adjudicate_retreats(gmap, hooks, position, orders)
+    else:
+        results, units, centres, state = adjudicate_adjustments(gmap, hooks, position, orders, variant.power_names, rng)
+    after = next_position(variant, hooks, position, units, dislodged, centres, dict(state))
+    after = hooks.phase_end(position, after, results)
+    return Resolution(tuple(results), after)
+
+
+def next_position(
+    variant: Variant,
+    hooks: RuleHooks,
+    before: Position,
+    units: Mapping[int, Unit],
+    dislodged: Mapping[int, Dislodged],
+    centres: Mapping[int, str],
+    state: Mapping[str, object],
+) -> Position:
+    """The position after a phase: advance to the next phase that needs orders, updating ownership on the way."""
+    cal = variant.calendar
+    gmap = variant.map
+    owners = dict(centres)
+    phase = cal.next(before.phase)
+    updated = False
+    for _ in range(2 * len(cal.steps) + 2):
+        kind = cal.kind(phase)
+        if kind == PhaseKind.RETREATS:
+            if dislodged:
+                break
+        elif kind == PhaseKind.ADJUSTMENTS:
+            if not updated:
+                for prov, u in units.items():
+                    if gmap.provinces[prov].supply_centre:
+                        owners[prov] = u.power
+                updated = True
+            probe = Position(phase, units, owners, before.homes, {}, state)
+            if adjustment_needed(gmap, hooks, probe, variant.power_names):
+                break
+        else:
+            break
+        phase = cal.next(phase)
+    return Position(
+        phase=phase,
+        units=dict(units),
+        centres=owners,
+        homes=before.homes,
+        dislodged=dict(dislodged) if cal.kind(phase) == PhaseKind.RETREATS else {},
+        state=dict(state),
+    )

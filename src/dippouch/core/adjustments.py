@@ -1,0 +1,136 @@
+"""Adjustment phases: builds and removals, executed top to bottom as DATC 4.D.4-4.D.6 prefer.
+
+Each power's orders run in the order given; one that cannot be executed is reported and skipped, so the
+first legal builds or removals are the ones used (6.I.1, 6.J.1). Removals still owed afterwards are made
+by the civil-disorder rule of :meth:`RuleHooks.removal_order`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+
+from dippouch.core.mapdata import GameMap, ProvinceKind
+from dippouch.core.orders import Build, Disband, Order, Waive
+from dippouch.core.position import Position, Unit
+from dippouch.core.results import OrderResult, Outcome
+from dippouch.core.rules.base import AdjustmentContext, RuleHooks
+
+__all__ = ["adjudicate_adjustments", "adjustment_needed"]
+
+
+def _text(gmap: GameMap, u: Unit) -> str:
+    return f"{u.kind} {gmap.locations[u.loc].abbr}"
+
+
+def adjustment_needed(gmap: GameMap, hooks: RuleHooks, position: Position, powers: Sequence[str]) -> bool:
+    """Whether anybody has something to do: removals owed, or a build with a vacant site to build on."""
+    for power in powers:
+        delta = hooks.adjustment_delta(position, power)
+        if delta < 0:
+            return True
+        if delta > 0 and any(p not in position.units for p in hooks.build_sites(position, power)):
+            return True
+    return False
+
+
+def adjudicate_adjustments(
+    gmap: GameMap,
+    hooks: RuleHooks,
+    position: Position,
+    orders: Mapping[str, Sequence[Order]],
+    powers: Sequence[str],
+    rng: random.Random | None,
+) -> tuple[list[OrderResult], dict[int, Unit], dict[int, str], dict[str, object]]:
+    """Results, units after the phase, centre ownership and variant state after the phase."""
+    ctx = AdjustmentContext(
+        position=position,
+        delta={p: hooks.adjustment_delta(position, p) for p in powers},
+        centres=dict(position.centres),
+        state=dict(position.state),
+    )
+    units: dict[int, Unit] = dict(position.units)
+    results: list[OrderResult] = []
+    for power, olist in orders.items():
+        ctx.delta.setdefault(power, 0)
+        for i, order in enumerate(olist):
+            outcome, reason = _one(gmap, hooks, ctx, units, power, order)
+            results.append(OrderResult(power, order, outcome, reason=reason, index=i))
+    for power in powers:
+        owed = -ctx.delta.get(power, 0)
+        if owed <= 0:
+            continue
+        now = position.with_(units=units, centres=ctx.centres)
+        provs, why = hooks.removal_order(now, power, owed, rng)
+        for prov in provs:
+            u = units.pop(prov)
+            ctx.delta[power] += hooks.unit_cost(u.kind)
+            results.append(OrderResult(power, Disband(u.kind, u.loc), Outcome.SUCCEEDS, automatic=True, reason=why))
+    return results, units, ctx.centres, ctx.state
+
+
+def _one(
+    gmap: GameMap,
+    hooks: RuleHooks,
+    ctx: AdjustmentContext,
+    units: dict[int, Unit],
+    power: str,
+    order: Order,
+) -> tuple[Outcome, str]:
+    delta = ctx.delta[power]
+    if isinstance(order, Build):
+        if delta <= 0:
+            return Outcome.ILLEGAL, f"{power} has no builds left" if ctx.built else f"{power} may not build"
+        prov = gmap.province_of(order.loc)
+        abbr = gmap.provinces[prov].abbr
+        now = ctx.position.with_(units=units, centres=ctx.centres)
+        if prov not in hooks.build_sites(now, power):
+            owner = ctx.centres.get(prov)
+            if not gmap.provinces[prov].supply_centre:
+                return Outcome.ILLEGAL, f"{abbr} is not a supply centre"
+            if owner != power:
+                return Outcome.ILLEGAL, f"{power} does not own {abbr}"
+            return Outcome.ILLEGAL, f"{abbr} is not a home centre of {power}"
+        if prov in ctx.built:
+            return Outcome.ILLEGAL, f"a unit was already built in {abbr}"
+        if prov in units:
+            return Outcome.ILLEGAL, f"{abbr} is occupied by {_text(gmap, units[prov])}"
+        cost = hooks.unit_cost(order.kind)
+        if cost > delta:
+            return Outcome.ILLEGAL, f"a {order.kind} needs {cost} centres; {power} has {delta} to build with"
+        province = gmap.provinces[prov]
+        if (
+            hooks.movement_kind(order.kind) == "F"
+            and province.coasts
+            and order.loc == prov
+            and province.kind == ProvinceKind.COAST
+        ):
+            coasts = " or ".join(gmap.locations[c].abbr for c in province.coasts)
+            return Outcome.FAILS, f"name the coast to build a fleet in {abbr}: {coasts}"
+        if not hooks.may_build_kind(ctx.position, power, order.kind, order.loc):
+            what = "fleet" if order.kind == "F" else "army" if order.kind == "A" else f"unit {order.kind}"
+            return Outcome.ILLEGAL, f"a {what} cannot be built in {gmap.locations[order.loc].abbr}"
+        units[prov] = Unit(power, order.kind, order.loc)
+        ctx.built.add(prov)
+        ctx.delta[power] = delta - cost
+        return Outcome.SUCCEEDS, ""
+    if isinstance(order, Waive):
+        if delta <= 0:
+            return Outcome.ILLEGAL, f"{power} has no build to decline"
+        ctx.delta[power] = delta - 1
+        return Outcome.SUCCEEDS, ""
+    if isinstance(order, Disband):
+        if delta >= 0:
+            return Outcome.ILLEGAL, f"{power} owes no removals" if delta == 0 else f"{power} may build, not remove"
+        prov = gmap.province_of(order.loc)
+        u = units.get(prov)
+        if u is None or u.power != power or prov in ctx.built:
+            return Outcome.ILLEGAL, f"{power} has no unit in {gmap.provinces[prov].abbr}"
+        del units[prov]
+        ctx.delta[power] = delta + hooks.unit_cost(u.kind)
+        return Outcome.SUCCEEDS, ""
+    got = hooks.adjustment_order(ctx, power, order)
+    if got is None:
+        return Outcome.ILLEGAL, "not an order of an adjustment phase"
+    word, reason = got
+    return Outcome(word), reason

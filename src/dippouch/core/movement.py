@@ -1,0 +1,742 @@
+"""Movement phases by Kruijswijk's method (DATC chapter 5, "The Math of Adjudication").
+
+Orders are not processed in a sequence. Every move, support and convoy has one yes/no decision
+(the move succeeds, the support is not cut, the convoying fleet is not dislodged), defined by equations
+over other decisions and the four strengths (attack, hold, defend, prevent). :meth:`_Resolver.resolve`
+finds the solution by guess and check; a decision that depends on itself with no or two consistent
+answers goes to the backup rule: a cycle of moves all succeed (circular movement), a cycle with a
+convoy breaks by failing its convoys (Szykman rule, the DATC preference).
+
+Before resolution every order is classified as DATC v3.2 asks (issue 4.E.1): *illegal* (impossible
+judged from the board alone; ignored, the unit holds and may be supported to hold), *invalid* (legal,
+but it does not match the orders it needs, e.g. a support of a move not ordered), or valid.
+
+Everything here works on province ids held in lists; the map's adjacency was compiled to frozensets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from dippouch.core.mapdata import GameMap, ProvinceKind
+from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
+from dippouch.core.paths import convoy_path_exists, fleet_on_proper_route
+from dippouch.core.position import Dislodged, Position, Unit
+from dippouch.core.results import OrderResult, Outcome
+from dippouch.core.rules.base import MovementSummary, RuleHooks
+
+__all__ = ["MovementOutcome", "adjudicate_movement"]
+
+# Order codes of the resolver.
+HOLD, MOVE, SUPPORT, CONVOY = 0, 1, 2, 3
+# Decision states.
+_UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
+
+_STANDARD_KINDS = (Hold, Move, Support, Convoy)
+
+
+@dataclass(frozen=True, slots=True)
+class MovementOutcome:
+    results: list[OrderResult]
+    units: dict[int, Unit]
+    """Province -> unit after the phase (dislodged units removed)."""
+    dislodged: dict[int, Dislodged]
+    """Province -> units that must retreat (those with no retreat already disbanded)."""
+    summary: MovementSummary
+
+
+class _Entry:
+    """One submitted order while it is being judged."""
+
+    __slots__ = ("dest_loc", "extra", "index", "order", "outcome", "power", "prov", "reason", "wrong_coast")
+
+    def __init__(self, power: str, index: int, order: Order) -> None:
+        self.power = power
+        self.index = index
+        self.order = order
+        self.prov = -1
+        self.outcome: Outcome | None = None
+        self.reason = ""
+        self.extra = False
+        self.dest_loc = -1
+        self.wrong_coast = ""
+
+
+def _abbr(gmap: GameMap, prov: int) -> str:
+    return gmap.provinces[prov].abbr
+
+
+def _unit_text(gmap: GameMap, unit: Unit) -> str:
+    return f"{unit.kind} {gmap.locations[unit.loc].abbr}"
+
+
+class _Resolver:
+    """The decisions of one movement phase; lists are indexed by province id."""
+
+    def __init__(self, gmap: GameMap, units: Mapping[int, Unit], hooks: RuleHooks, n: int) -> None:
+        self.gmap = gmap
+        self.units = units
+        self.hooks = hooks
+        self.standard = hooks.standard_movement
+        self.code = [-1] * n
+        self.dest = [-1] * n
+        self.convoyed = [False] * n
+        self.invalid = [False] * n
+        self.sup_dest = [-1] * n
+        self.power: list[str | None] = [None] * n
+        self.supports: dict[int, list[int]] = {}
+        """Unit province -> provinces of the units giving it valid support (hold or move, as it is ordered)."""
+        self.movers: dict[int, list[int]] = {}
+        """Province -> provinces of the units with a valid (not invalid) move into it."""
+        self.convoys_for: dict[int, set[int]] = {}
+        """Army province -> sea provinces of fleets with a valid convoy order for its move."""
+        self.res = [False] * n
+        self.state = [_UNRESOLVED] * n
+        self.deps: list[int] = []
+        self.strength = [1] * n
+        self.sup_value = [1] * n
+
+    # ------------------------------------------------------------------ guess and check
+    def resolve(self, p: int) -> bool:
+        state = self.state
+        st = state[p]
+        if st == _RESOLVED:
+            return self.res[p]
+        deps = self.deps
+        if st == _GUESSING:
+            if p not in deps:
+                deps.append(p)
+            return self.res[p]
+        old = len(deps)
+        self.res[p] = False
+        state[p] = _GUESSING
+        first = self.adjudicate(p)
+        if len(deps) == old:
+            if state[p] != _RESOLVED:
+                self.res[p] = first
+                state[p] = _RESOLVED
+            return first
+        if deps[old] != p:
+            # Depends on someone else's guess: part of a larger cycle, decided by its head.
+            deps.append(p)
+            self.res[p] = first
+            return first
+        while len(deps) > old:
+            state[deps.pop()] = _UNRESOLVED
+        self.res[p] = True
+        state[p] = _GUESSING
+        second = self.adjudicate(p)
+        if first == second:
+            while len(deps) > old:
+                state[deps.pop()] = _UNRESOLVED
+            self.res[p] = first
+            state[p] = _RESOLVED
+            return first
+        self._backup_rule(old)
+        return self.resolve(p)
+
+    def _backup_rule(self, old: int) -> None:
+        cycle = self.deps[old:]
+        del self.deps[old:]
+        code = self.code
+        if any(code[q] == CONVOY for q in cycle):
+            # Szykman: the convoys in the paradox fail; everything else is decided again.
+            for q in cycle:
+                if code[q] == CONVOY:
+                    self.res[q] = False
+                    self.state[q] = _RESOLVED
+                else:
+                    self.state[q] = _UNRESOLVED
+        elif all(code[q] == MOVE for q in cycle):
+            # Circular movement: every move of the cycle succeeds.
+            for q in cycle:
+                self.res[q] = True
+                self.state[q] = _RESOLVED
+        else:
+            # A paradox without convoys (possible only with variant orders): moves and supports fail.
+            for q in cycle:
+                self.res[q] = False
+                self.state[q] = _RESOLVED
+
+    def adjudicate(self, p: int) -> bool:
+        c = self.code[p]
+        if c == MOVE:
+            return self.adjudicate_move(p)
+        if c == SUPPORT:
+            return self.adjudicate_support(p)
+        if c == CONVOY:
+            # Pandin's hack: adjudicate (not resolve) the attacks on the fleet, so every cycle is simple.
+            return not any(self.adjudicate_move(q) for q in self.movers.get(p, ()))
+        return True
+
+    # ------------------------------------------------------------------ equations
+    def path(self, p: int) -> bool:
+        if not self.convoyed[p]:
+            return True
+        fleets = self.convoys_for.get(p)
+        if not fleets:
+            return False
+        resolve = self.resolve
+        return convoy_path_exists(self.gmap, p, self.dest[p], lambda s: s in fleets and resolve(s))
+
+    def head_to_head(self, p: int) -> int:
+        """The province of the unit ``p`` meets head to head, or -1 (neither may be convoyed)."""
+        d = self.dest[p]
+        if self.code[d] == MOVE and self.dest[d] == p and not self.convoyed[p] and not self.convoyed[d]:
+            return d
+        return -1
+
+    def support_sum(self, p: int, exclude_power: str | None = None) -> int:
+        total = 0
+        power = self.power
+        for s in self.supports.get(p, ()):
+            if exclude_power is not None and power[s] == exclude_power:
+                continue
+            if self.resolve(s):
+                total += self.sup_value[s]
+        return total
+
+    def attack_strength(self, p: int) -> int:
+        if not self.path(p):
+            return 0
+        d = self.dest[p]
+        if self.power[d] is None:
+            return self.strength[p] + self.support_sum(p)
+        if self.code[d] == MOVE and self.head_to_head(p) < 0 and self.resolve(d):
+            return self.strength[p] + self.support_sum(p)
+        if self.power[d] == self.power[p]:
+            return 0
+        return self.strength[p] + self.support_sum(p, self.power[d])
+
+    def hold_strength(self, d: int) -> int:
+        if self.power[d] is None:
+            return 0
+        if self.code[d] == MOVE:
+            return 0 if self.resolve(d) else self.strength[d]
+        return self.strength[d] + self.support_sum(d)
+
+    def defend_strength(self, p: int) -> int:
+        return self.strength[p] + self.support_sum(p)
+
+    def prevent_strength(self, q: int) -> int:
+        if not self.path(q):
+            return 0
+        o = self.head_to_head(q)
+        if o >= 0 and self.resolve(o):
+            return 0
+        return self.strength[q] + self.support_sum(q)
+
+    def adjudicate_move(self, p: int) -> bool:
+        if self.invalid[p]:
+            return False
+        d = self.dest[p]
+        att = self.attack_strength(p)
+        if att == 0:
+            return False
+        o = self.head_to_head(p)
+        if o >= 0:
+            if att <= self.defend_strength(o):
+                return False
+        elif att <= self.hold_strength(d):
+            return False
+        return not any(q != p and att <= self.prevent_strength(q) for q in self.movers[d])
+
+    def attackers_with_route(self, s: int) -> list[int]:
+        """Units moving to ``s`` with a route, except the one from where the support is aimed."""
+        aimed = self.sup_dest[s]
+        return [q for q in self.movers.get(s, ()) if q != aimed and self.path(q)]
+
+    def adjudicate_support(self, s: int) -> bool:
+        aimed = self.sup_dest[s]
+        movers = self.movers.get(s, ())
+        if self.standard:
+            power = self.power[s]
+            for q in movers:
+                if q != aimed and self.power[q] != power and self.path(q):
+                    return False
+        else:
+            units = self.units
+            left = self.hooks.support_left(units[s], [units[q] for q in self.attackers_with_route(s)])
+            self.sup_value[s] = left
+            if left <= 0:
+                return False
+        # An attack from the supported destination cuts only by dislodging (6.D.15, 6.D.17). Under the
+        # standard rules no other attacker is left that could dislodge, so only that one is resolved
+        # (resolving more would add false dependencies to paradox cycles).
+        if self.standard:
+            return aimed < 0 or aimed not in movers or not self.resolve(aimed)
+        return all(not self.resolve(q) for q in movers)
+
+
+def adjudicate_movement(
+    gmap: GameMap,
+    hooks: RuleHooks,
+    position: Position,
+    orders: Mapping[str, Sequence[Order]],
+) -> MovementOutcome:
+    """Resolve a movement phase: results for every order (plus automatic holds) and the board after it."""
+    n = gmap.province_count
+    units = position.units
+    provinces = gmap.provinces
+    entries: list[_Entry] = []
+    chosen: dict[int, _Entry] = {}
+    mk = hooks.movement_kind
+    fleet_seas = {p for p, u in units.items() if mk(u.kind) == "F" and provinces[p].kind == ProvinceKind.SEA}
+    stand_in: dict[int, Order] = {}
+
+    # 1. Board legality of each order, first legal order per unit wins.
+    for power, olist in orders.items():
+        for i, order in enumerate(olist):
+            e = _Entry(power, i, order)
+            entries.append(e)
+            loc = order.unit_loc
+            if isinstance(order, (Build, Waive, Retreat, Disband)) or loc is None:
+                e.outcome, e.reason = Outcome.ILLEGAL, "not an order of a movement phase"
+                continue
+            prov = gmap.province_of(loc)
+            e.prov = prov
+            unit = units.get(prov)
+            if unit is None:
+                e.outcome, e.reason = Outcome.ILLEGAL, f"no unit in {_abbr(gmap, prov)}"
+                continue
+            if not hooks.may_order(position, power, unit):
+                e.outcome = Outcome.ILLEGAL
+                e.reason = f"{_unit_text(gmap, unit)} belongs to {unit.power}; {power} cannot order it"
+                continue
+            actual = order
+            if not isinstance(order, _STANDARD_KINDS):
+                sub = hooks.stand_in_order(position, power, order)
+                if sub is None:
+                    e.outcome, e.reason = Outcome.ILLEGAL, "this order is not allowed here"
+                    continue
+                e.extra = True
+                actual = sub
+            why = _illegal_reason(gmap, hooks, units, fleet_seas, unit, prov, actual, e)
+            if why:
+                e.outcome, e.reason = Outcome.ILLEGAL, why
+                continue
+            if prov in chosen:
+                e.outcome = Outcome.ILLEGAL
+                e.reason = f"{_unit_text(gmap, unit)} already has an order; the first one counts"
+                continue
+            chosen[prov] = e
+            if e.extra:
+                stand_in[prov] = actual
+
+    # 2. Fill the resolver's lists.
+    r = _Resolver(gmap, units, hooks, n)
+    code, dest, owner = r.code, r.dest, r.power
+    for p, u in units.items():
+        owner[p] = u.power
+        code[p] = HOLD
+        if not r.standard:
+            r.strength[p] = hooks.unit_strength(u)
+    convoy_orders: dict[tuple[int, int], list[int]] = {}
+    for p, e in chosen.items():
+        o = stand_in.get(p, e.order)
+        if isinstance(o, Move):
+            code[p] = MOVE
+            dest[p] = gmap.province_of(o.dest)
+        elif isinstance(o, Support):
+            code[p] = SUPPORT
+            r.sup_dest[p] = gmap.province_of(o.dest) if o.dest is not None else -1
+        elif isinstance(o, Convoy):
+            code[p] = CONVOY
+            convoy_orders.setdefault((gmap.province_of(o.target), gmap.province_of(o.dest)), []).append(p)
+
+    # 3. Routes: which moves go by convoy, and which convoyed moves have their convoy ordered.
+    for p, e in chosen.items():
+        if code[p] != MOVE:
+            continue
+        o = e.order
+        assert isinstance(o, Move)
+        d = dest[p]
+        if e.wrong_coast:
+            r.invalid[p] = True
+            e.outcome, e.reason = Outcome.FAILS, e.wrong_coast
+            continue
+        if mk(units[p].kind) != "A":
+            continue
+        matching = convoy_orders.get((p, d), [])
+        if o.via_convoy or d not in gmap.army_adj[p]:
+            r.convoyed[p] = True
+        else:
+            # Adjacent: by convoy only if a fleet of the army's own power legally orders it (2025EE).
+            r.convoyed[p] = any(owner[f] == owner[p] for f in matching)
+        if r.convoyed[p]:
+            fleets = set(matching)
+            r.convoys_for[p] = fleets
+            if not convoy_path_exists(gmap, p, d, fleets):
+                r.invalid[p] = True
+                e.outcome = Outcome.INVALID
+                e.reason = "no convoy was ordered for this move" if not fleets else "the ordered convoys form no route"
+    for p in chosen:
+        if code[p] == MOVE and not r.invalid[p]:
+            r.movers.setdefault(dest[p], []).append(p)
+
+    # 4. Supports and convoys that do not match what was ordered are invalid.
+    for p, e in chosen.items():
+        o = stand_in.get(p, e.order)
+        if isinstance(o, Support):
+            t = gmap.province_of(o.target)
+            tu = units[t]
+            if o.dest is None:
+                if code[t] == MOVE:
+                    e.outcome = Outcome.INVALID
+                    e.reason = f"{_unit_text(gmap, tu)} was ordered to move, not to hold"
+            else:
+                d = r.sup_dest[p]
+                tentry = chosen.get(t)
+                ok = code[t] == MOVE and dest[t] == d
+                if ok and o.dest != d and tentry is not None and tentry.dest_loc >= 0 and tentry.dest_loc != o.dest:
+                    ok = False  # 6.B.9: the support names the other coast
+                if not ok:
+                    e.outcome = Outcome.INVALID
+                    e.reason = f"{_unit_text(gmap, tu)} was not ordered to {gmap.locations[o.dest].abbr}"
+            if e.outcome is Outcome.INVALID:
+                code[p] = HOLD
+            else:
+                r.supports.setdefault(t, []).append(p)
+        elif isinstance(o, Convoy):
+            t = gmap.province_of(o.target)
+            d = gmap.province_of(o.dest)
+            if code[t] != MOVE or dest[t] != d:
+                e.outcome = Outcome.INVALID
+                e.reason = f"{_unit_text(gmap, units[t])} was not ordered to {_abbr(gmap, d)}"
+                code[p] = HOLD
+            elif r.convoyed[t] and not r.invalid[t]:
+                pass
+            # A convoy matching an army that goes by land stays "available" (6.G.7) but takes no part.
+
+    # A support is only counted for the order it matches: hold supports for units that do not move.
+    for t, sups in r.supports.items():
+        if code[t] == MOVE:
+            r.supports[t] = [s for s in sups if r.sup_dest[s] >= 0]
+        else:
+            r.supports[t] = [s for s in sups if r.sup_dest[s] < 0]
+
+    # 5. Resolve every decision.
+    for p in range(n):
+        if code[p] in (MOVE, SUPPORT, CONVOY):
+            r.resolve(p)
+
+    return _finish(gmap, hooks, position, r, entries, chosen, stand_in)
+
+
+def _illegal_reason(
+    gmap: GameMap,
+    hooks: RuleHooks,
+    units: Mapping[int, Unit],
+    fleet_seas: set[int],
+    unit: Unit,
+    prov: int,
+    order: Order,
+    e: _Entry,
+) -> str:
+    """Why an order is impossible judged from the board alone (DATC 4.E.1), or ``""`` if it is legal."""
+    provinces = gmap.provinces
+    mk = hooks.movement_kind(unit.kind)
+    if isinstance(order, Hold):
+        return ""
+    if isinstance(order, Move):
+        d = gmap.province_of(order.dest)
+        name = gmap.locations[order.dest].abbr
+        if d == prov:
+            return "a unit cannot move to the province it is in"
+        if not hooks.may_enter(unit, d):
+            return f"{_unit_text(gmap, unit)} may not enter {name}"
+        if mk == "F":
+            if order.via_convoy:
+                return "only armies can be convoyed"
+            why, e.dest_loc = _fleet_move(gmap, unit.loc, order.dest)
+            # 6.B.11: the order names the other coast, from where the move would be possible. The order is
+            # legal as written, but the fleet cannot change coast by it: the move fails.
+            if (
+                why
+                and order.loc != unit.loc
+                and gmap.province_of(order.loc) == prov
+                and not _fleet_move(gmap, order.loc, order.dest)[0]
+            ):
+                ordered = gmap.locations[order.loc].abbr
+                e.wrong_coast = f"{why} (the order names {ordered}, but naming a coast does not move the fleet)"
+                return ""
+            return why
+        if mk != "A":
+            return f"a unit of kind {unit.kind} cannot move"
+        if provinces[d].kind not in (ProvinceKind.LAND, ProvinceKind.COAST):
+            return f"an army cannot move to {name}, a {provinces[d].kind.value} province"
+        if (order.via_convoy or d not in gmap.army_adj[prov]) and not convoy_path_exists(gmap, prov, d, fleet_seas):
+            if order.via_convoy:
+                return f"no fleets stand where they could convoy {_unit_text(gmap, unit)} to {name}"
+            return f"{name} is not next to {_abbr(gmap, prov)} and no fleets could convoy there"
+        return ""
+    if isinstance(order, Support):
+        t = gmap.province_of(order.target)
+        if t == prov:
+            return "a unit cannot support itself"
+        tu = units.get(t)
+        if tu is None:
+            return f"no unit in {_abbr(gmap, t)} to support"
+
+        def reaches(x: int) -> bool:
+            if mk == "F":
+                return x in gmap.fleet_reach[unit.loc]
+            return x in gmap.army_adj[prov]
+
+        if order.dest is None:
+            if not reaches(t):
+                return f"{_unit_text(gmap, unit)} cannot reach {_abbr(gmap, t)}"
+            if not hooks.may_support(unit, t, None):
+                return f"{_unit_text(gmap, unit)} may not support there"
+            return ""
+        d = gmap.province_of(order.dest)
+        if d == prov:
+            return "a unit cannot support a move into its own province"
+        if d == t:
+            return "a unit cannot move to the province it is in"
+        if not reaches(d):
+            return f"{_unit_text(gmap, unit)} cannot reach {_abbr(gmap, d)}"
+        if not hooks.may_support(unit, t, d):
+            return f"{_unit_text(gmap, unit)} may not support there"
+        tmk = hooks.movement_kind(tu.kind)
+        if not hooks.may_enter(tu, d):
+            return f"{_unit_text(gmap, tu)} may not enter {_abbr(gmap, d)}"
+        if tmk == "F":
+            if d not in gmap.fleet_reach[tu.loc]:
+                return f"{_unit_text(gmap, tu)} cannot move to {_abbr(gmap, d)}"
+            return ""
+        if tmk != "A" or provinces[d].kind not in (ProvinceKind.LAND, ProvinceKind.COAST):
+            return f"{_unit_text(gmap, tu)} cannot move to {_abbr(gmap, d)}"
+        if d in gmap.army_adj[t]:
+            return ""
+        if convoy_path_exists(gmap, t, d, fleet_seas, avoid=prov):
+            return ""
+        return f"{_unit_text(gmap, tu)} cannot reach {_abbr(gmap, d)}, not even by a convoy the supporter is not in"
+    if isinstance(order, Convoy):
+        if mk != "F" or provinces[prov].kind != ProvinceKind.SEA:
+            return "only a fleet at sea can convoy"
+        t = gmap.province_of(order.target)
+        tu = units.get(t)
+        if tu is None:
+            return f"no unit in {_abbr(gmap, t)} to convoy"
+        if hooks.movement_kind(tu.kind) != "A":
+            return "only armies can be convoyed"
+        d = gmap.province_of(order.dest)
+        if d == t:
+            return "a unit cannot move to the province it is in"
+        if not fleet_on_proper_route(gmap, t, d, fleet_seas, prov):
+            return f"this fleet is not on any convoy route from {_abbr(gmap, t)} to {_abbr(gmap, d)}"
+        return ""
+    return "not an order of a movement phase"
+
+
+def _fleet_move(gmap: GameMap, loc: int, dest: int) -> tuple[str, int]:
+    """Why a fleet on ``loc`` cannot move to ``dest`` (or ``""``), and the location it would arrive on."""
+    d = gmap.province_of(dest)
+    name = gmap.locations[dest].abbr
+    adj = gmap.fleet_adj[loc]
+    here = f"F {gmap.locations[loc].abbr}"
+    if dest != d:
+        return ("", dest) if dest in adj else (f"{here} cannot reach {name}", -1)
+    coasts = gmap.provinces[d].coasts
+    if coasts:
+        reach = [c for c in coasts if c in adj]
+        if len(reach) == 1:
+            return "", reach[0]
+        if reach:
+            return f"name the coast: {' or '.join(gmap.locations[c].abbr for c in reach)}", -1
+        return f"{here} cannot reach {name}", -1
+    return ("", d) if d in adj else (f"{here} cannot reach {name}", -1)
+
+
+def _finish(
+    gmap: GameMap,
+    hooks: RuleHooks,
+    position: Position,
+    r: _Resolver,
+    entries: list[_Entry],
+    chosen: dict[int, _Entry],
+    stand_in: dict[int, Order],
+) -> MovementOutcome:
+    units = position.units
+    code, dest, res = r.code, r.dest, r.res
+    moved: dict[int, int] = {}
+    for p, c in enumerate(code):
+        if c == MOVE and res[p]:
+            moved[p] = dest[p]
+    dislodged_by: dict[int, int] = {}
+    for p, d in moved.items():
+        if r.power[d] is not None and d not in moved:
+            dislodged_by[d] = p
+
+    new_units: dict[int, Unit] = {p: u for p, u in units.items() if p not in moved and p not in dislodged_by}
+    for p, d in moved.items():
+        u = units[p]
+        e = chosen[p]
+        loc = e.dest_loc if e.dest_loc >= 0 else d
+        new_units[d] = Unit(u.power, u.kind, loc)
+
+    # Standoffs: provinces left empty though a move with some prevent strength went there.
+    bounced: set[int] = set()
+    attacked: dict[int, list[int]] = {}
+    for d, qs in r.movers.items():
+        for q in qs:
+            if r.path(q):
+                attacked.setdefault(d, []).append(q)
+        if d in new_units:
+            continue
+        if any(not res[q] and r.prevent_strength(q) > 0 for q in qs):
+            bounced.add(d)
+
+    mk = hooks.movement_kind
+    dislodged: dict[int, Dislodged] = {}
+    for p, a in dislodged_by.items():
+        u = units[p]
+        cands = gmap.fleet_adj[u.loc] if mk(u.kind) == "F" else gmap.army_adj[p]
+        ok = frozenset(
+            loc
+            for loc in cands
+            if (q := gmap.province_of(loc)) not in new_units
+            and q not in bounced
+            and (q != a or r.convoyed[a])
+            and hooks.may_enter(u, q)
+        )
+        dislodged[p] = Dislodged(u, ok, a)
+
+    summary = MovementSummary(
+        moved=moved,
+        dislodged=dislodged_by,
+        attacked={d: tuple(v) for d, v in attacked.items()},
+        bounced=frozenset(bounced),
+    )
+
+    results: list[OrderResult] = []
+    flagged: set[int] = set()
+    for e in entries:
+        p = e.prov
+        flags_here = e is chosen.get(p) or (
+            p >= 0 and p not in chosen and p not in flagged and p in units and units[p].power == e.power
+        )
+        outcome, reason = e.outcome, e.reason
+        if outcome is None:
+            outcome, reason = _judge(gmap, hooks, position, r, e, stand_in, summary)
+        dis = flags_here and p in dislodged_by
+        destroyed = dis and not dislodged[p].retreats
+        if dis and outcome is Outcome.STANDS:
+            outcome = Outcome.DISLODGED
+        if flags_here:
+            flagged.add(p)
+        results.append(
+            OrderResult(
+                e.power,
+                e.order,
+                outcome,
+                dis,
+                destroyed,
+                False,
+                reason if outcome is not Outcome.SUCCEEDS else "",
+                e.index,
+            )
+        )
+    for p, u in units.items():
+        if p in flagged:
+            continue
+        dis = p in dislodged_by
+        destroyed = dis and not dislodged[p].retreats
+        results.append(
+            OrderResult(
+                u.power,
+                Hold(u.kind, u.loc),
+                Outcome.DISLODGED if dis else Outcome.STANDS,
+                dis,
+                destroyed,
+                True,
+                _dislodged_reason(gmap, units, dislodged_by, p) if dis else "no order: holds",
+            )
+        )
+    # Units that cannot retreat are disbanded now.
+    for p, gone in list(dislodged.items()):
+        if not gone.retreats:
+            u = gone.unit
+            results.append(
+                OrderResult(
+                    u.power,
+                    Disband(u.kind, u.loc),
+                    Outcome.SUCCEEDS,
+                    True,
+                    True,
+                    True,
+                    "destroyed: no retreat possible",
+                )
+            )
+            del dislodged[p]
+    return MovementOutcome(results, new_units, dislodged, summary)
+
+
+def _dislodged_reason(gmap: GameMap, units: Mapping[int, Unit], by: Mapping[int, int], p: int) -> str:
+    return f"dislodged by {_unit_text(gmap, units[by[p]])}"
+
+
+def _judge(
+    gmap: GameMap,
+    hooks: RuleHooks,
+    position: Position,
+    r: _Resolver,
+    e: _Entry,
+    stand_in: Mapping[int, Order],
+    summary: MovementSummary,
+) -> tuple[Outcome, str]:
+    """Result word and reason of a chosen order once every decision is resolved."""
+    p = e.prov
+    units = position.units
+    if e.extra:
+        word, reason = hooks.extra_order_result(position, e.power, e.order, summary)
+        return Outcome(word), reason
+    o = e.order
+    if isinstance(o, Move):
+        if r.res[p]:
+            return Outcome.SUCCEEDS, ""
+        return Outcome.FAILS, _move_failure(gmap, r, p)
+    if isinstance(o, Support):
+        if r.res[p]:
+            return Outcome.GIVEN, ""
+        if p in summary.dislodged:
+            return Outcome.CUT, f"supporter dislodged by {_unit_text(gmap, units[summary.dislodged[p]])}"
+        cutters = [q for q in r.attackers_with_route(p) if r.power[q] != r.power[p]]
+        names = ", ".join(_unit_text(gmap, units[q]) for q in cutters)
+        return Outcome.CUT, f"support cut by {names}" if names else "support cut"
+    if isinstance(o, Convoy):
+        if r.res[p]:
+            return Outcome.AVAILABLE, ""
+        if p in summary.dislodged:
+            return Outcome.DISRUPTED, f"fleet dislodged by {_unit_text(gmap, units[summary.dislodged[p]])}"
+        return Outcome.DISRUPTED, "convoy paradox: the convoy fails (Szykman rule)"
+    if p in summary.dislodged:
+        return Outcome.STANDS, _dislodged_reason(gmap, units, summary.dislodged, p)
+    return Outcome.STANDS, ""
+
+
+def _move_failure(gmap: GameMap, r: _Resolver, p: int) -> str:
+    units = r.units
+    d = r.dest[p]
+    if not r.path(p):
+        return "convoy disrupted: no route of fleets left"
+    att = r.attack_strength(p)
+    if att == 0 and r.power[d] == r.power[p]:
+        return f"cannot dislodge its own {_unit_text(gmap, units[d])}"
+    o = r.head_to_head(p)
+    if o >= 0:
+        dfn = r.defend_strength(o)
+        if att <= dfn:
+            return f"lost head-to-head with {_unit_text(gmap, units[o])} ({att} vs {dfn})"
+    else:
+        hold = r.hold_strength(d)
+        if att <= hold and r.power[d] is not None:
+            return f"bounced off {_unit_text(gmap, units[d])} ({att} vs {hold})"
+    for q in r.movers[d]:
+        if q != p:
+            pv = r.prevent_strength(q)
+            if att <= pv:
+                return f"bounced with {_unit_text(gmap, units[q])} ({att} vs {pv})"
+    return "failed"
