@@ -9,6 +9,7 @@ in a long batch must not lose the rest.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
@@ -148,6 +149,7 @@ def handle_request(request: Any) -> dict[str, Any]:
     return {"results": results, "next": {"variant": name, **({"options": dict(options)} if options else {}), **nxt}}
 
 
+_COMMENT = re.compile(r"(#|//).*$")
 _KEYS = frozenset(
     {"variant", "options", "phase", "units", "dislodged", "supply_centers", "home_centers", "state", "orders"}
 )
@@ -165,7 +167,8 @@ def _orders(variant: Variant, value: Any, kind: PhaseKind) -> Iterator[tuple[str
         except KeyError as e:
             raise JsonInputError(f"orders.{name}", str(e.args[0])) from None
         if isinstance(texts, str):
-            texts = [line for line in texts.splitlines() if line.strip()]
+            # A pasted block: one order a line; blank lines and # or // comments are skipped.
+            texts = [t for t in (_COMMENT.sub("", line).strip() for line in texts.splitlines()) if t]
         if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
             raise JsonInputError(f"orders.{name}", "must be a list of order texts")
         yield power, texts
