@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from dippouch.core.adjustments import adjudicate_adjustments, adjustment_needed
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.movement import adjudicate_movement
 from dippouch.core.orders import Order
 from dippouch.core.position import Dislodged, Position, Unit
-from dippouch.core.results import OrderResult, Resolution
+from dippouch.core.results import OrderResult, Outcome, Resolution
 from dippouch.core.retreats import adjudicate_retreats
 from dippouch.core.rules.base import RuleHooks, hooks_for
 from dippouch.core.variant import Variant
@@ -43,18 +44,32 @@ def adjudicate(
     """
     hooks = hooks_for(variant)
     gmap = variant.map
+    orders_in = orders
     kind = variant.calendar.kind(position.phase)
     dislodged: Mapping[int, Dislodged] = {}
     centres: Mapping[int, str] = position.centres
     state: Mapping[str, object] = position.state
     results: list[OrderResult]
+    judged, decided = hooks.prepare_orders(position, orders)
+    kept: dict[str, list[int]] = {}
+    if decided:
+        # Orders a hook decided up front (W3K proxies, supply transfers) are reported as decided; the
+        # rest are judged as usual and their indices mapped back to the power's submitted list.
+        kept = {p: [i for i in range(len(olist)) if (p, i) not in decided] for p, olist in orders.items()}
+        orders = {p: [orders[p][i] for i in idx] for p, idx in kept.items()}
     if kind == PhaseKind.MOVEMENT:
-        out = adjudicate_movement(gmap, hooks, position, orders)
+        out = adjudicate_movement(gmap, hooks, judged, orders)
         results, units, dislodged = out.results, out.units, out.dislodged
     elif kind == PhaseKind.RETREATS:
-        results, units = adjudicate_retreats(gmap, hooks, position, orders)
+        results, units = adjudicate_retreats(gmap, hooks, judged, orders)
     else:
-        results, units, centres, state = adjudicate_adjustments(gmap, hooks, position, orders, variant.power_names, rng)
+        results, units, centres, state = adjudicate_adjustments(gmap, hooks, judged, orders, variant.power_names, rng)
+    if decided:
+        results = [
+            replace(r, index=kept[r.power][r.index]) if r.index is not None and r.power in kept else r for r in results
+        ]
+        for (power, i), (word, reason) in sorted(decided.items()):
+            results.append(OrderResult(power, orders_in[power][i], Outcome(word), reason=reason, index=i))
     after = next_position(variant, hooks, position, units, dislodged, centres, dict(state))
     after = hooks.phase_end(position, after, results)
     return Resolution(tuple(results), after)

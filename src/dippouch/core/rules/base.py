@@ -42,6 +42,7 @@ __all__ = [
 
 #: Hook points a ``[rules]`` key may name a behaviour for (the method of the same name is replaced).
 HOOK_POINTS = (
+    "prepare_orders",
     "may_order",
     "movement_kind",
     "may_enter",
@@ -160,6 +161,18 @@ class RuleHooks:
         return not self._strengths and not self._moves_as
 
     # ------------------------------------------------------------------ who orders what
+    def prepare_orders(
+        self, position: Position, orders: Mapping[str, Sequence[Order]]
+    ) -> tuple[Position, dict[tuple[str, int], tuple[str, str]]]:
+        """See every order of the phase before any is judged; standard: nothing to do.
+
+        Returns the position the phase is judged from (its ``state`` may carry what the orders decided,
+        for :meth:`may_order` or :meth:`adjustment_delta` to read) and results already decided, keyed by
+        ``(power, index)`` with ``(result word, reason)``; the adjudicator reports those and judges the rest
+        without them. W3K: proxy hand-overs, supply transfers, and lists mixing builds with removals.
+        """
+        return position, {}
+
     def may_order(self, position: Position, power: str, unit: Unit) -> bool:
         """Whether ``power`` may give ``unit`` an order this phase (standard: only its owner; 6.A.6).
 

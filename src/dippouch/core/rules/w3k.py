@@ -9,18 +9,55 @@ Sea movement
     what it touches directly (``borders``); :func:`derive_sea_edges` applies the rulebook's two rules to
     produce every fleet move at sea. Keeping the rules in code and the geography in data means a
     correction to one border updates every move that follows from it, which hand-written lists would not.
+
+Rules (the ``w3k`` hook set, ``[rules] hooks = "w3k"``)
+    * Convert: a unit in a coastal centre its power owns, ordered to convert in two consecutive movement
+      seasons, becomes the other type at the end of the second. Meanwhile it holds (the adjudicator's
+      default stand-in), gives no support and may be supported; any attack on it disrupts the conversion.
+      Conversions under way live in ``Position.state["w3k_converting"]``.
+    * Proxy orders: the owner's order hands a unit to another power for this season only; only that
+      power's order for it counts. Decided before the phase is resolved (:meth:`W3KHooks.prepare_orders`).
+    * Supply transfer in Winter: "Send 2 units' supply to Manchester" moves build allowance from the
+      sender to the recipient before any builds are judged; builds are then honoured in the order listed.
+      A power may not list both builds and removals; removals owed and not ordered are drawn by lots from
+      the ``rng`` the caller passes in, and the draw is written into each removal's reason.
+    * Mercy position: a power with no centres keeps one unit (it owes removals only beyond one).
+    * Victory and draws: :func:`winner` and :func:`draw_powers`, pure functions of a position.
 """
 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping
-from typing import Any
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
+from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import VariantError, VariantProblem
+from dippouch.core.mapdata import ProvinceKind
+from dippouch.core.notation import OrderParseError, OrderReader, format_unit, register_format, register_syntax
+from dippouch.core.orders import Build, Disband, Order
+from dippouch.core.position import Position, Unit
+from dippouch.core.results import Outcome
+from dippouch.core.rules.base import AdjustmentContext, MovementSummary, RuleHooks, register_hooks
 from dippouch.core.variant import MAP_HOOKS
 
-__all__ = ["SeaAreas", "derive_sea_edges", "sea_areas"]
+if TYPE_CHECKING:
+    from dippouch.core.results import OrderResult
+    from dippouch.core.variant import Variant
+
+__all__ = [
+    "Convert",
+    "Proxy",
+    "SeaAreas",
+    "SendSupply",
+    "W3KHooks",
+    "derive_sea_edges",
+    "draw_powers",
+    "sea_areas",
+    "winner",
+]
 
 
 class SeaAreas:
@@ -158,3 +195,412 @@ def derive_sea_edges(data: Mapping[str, Any]) -> Iterable[tuple[str, str]]:
 
 
 MAP_HOOKS["w3k_seas"] = derive_sea_edges
+
+
+# --------------------------------------------------------------------------------------------------
+# Orders
+
+
+@dataclass(frozen=True, slots=True)
+class Convert(Order):
+    """Convert a unit to the other type (army <-> fleet) over two consecutive movement seasons."""
+
+    kind: str | None
+    loc: int
+    coast: int | None = None
+    """For an army becoming a fleet in a province with split coasts: the coast (location id) it will use."""
+
+
+@dataclass(frozen=True, slots=True)
+class Proxy(Order):
+    """The owner hands a unit to another power for this season: "Army London is under the orders of B"."""
+
+    kind: str | None
+    loc: int
+    to: str
+    """The power that may order the unit (canonical name)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SendSupply(Order):
+    """Winter: "Send 2 units' supply to Player C" (builds the sender gives up for the recipient)."""
+
+    count: int
+    to: str
+
+    @property
+    def unit_loc(self) -> int | None:
+        return None
+
+
+# --------------------------------------------------------------------------------------------------
+# Hooks
+
+_PROXIES = "w3k_proxies"
+_SUPPLY = "w3k_supply"
+_CONVERTING = "w3k_converting"
+
+
+@register_hooks("w3k")
+class W3KHooks(RuleHooks):
+    """The W3K rules that data cannot express (see the module docstring and docs/variants/w3k.md)."""
+
+    # -- orders decided before the phase is resolved
+
+    def prepare_orders(
+        self, position: Position, orders: Mapping[str, Sequence[Order]]
+    ) -> tuple[Position, dict[tuple[str, int], tuple[str, str]]]:
+        kind = self.variant.calendar.kind(position.phase)
+        decided: dict[tuple[str, int], tuple[str, str]] = {}
+        state = dict(position.state)
+        if kind == PhaseKind.MOVEMENT:
+            state[_PROXIES] = self._proxies(position, orders, decided)
+        elif kind == PhaseKind.ADJUSTMENTS:
+            state[_SUPPLY] = self._transfers(position, orders, decided)
+        else:
+            for power, olist in orders.items():
+                for i, o in enumerate(olist):
+                    if isinstance(o, (Proxy, SendSupply)):
+                        decided[(power, i)] = ("illegal", "not an order of a retreat phase")
+        return position.with_(state=state), decided
+
+    def _proxies(
+        self,
+        position: Position,
+        orders: Mapping[str, Sequence[Order]],
+        decided: dict[tuple[str, int], tuple[str, str]],
+    ) -> dict[str, str]:
+        gmap = self.variant.map
+        handed: dict[str, str] = {}
+        for power, olist in orders.items():
+            for i, o in enumerate(olist):
+                if isinstance(o, SendSupply):
+                    decided[(power, i)] = ("illegal", "supply is sent in Winter adjustments only")
+                    continue
+                if not isinstance(o, Proxy):
+                    continue
+                prov = gmap.province_of(o.loc)
+                unit = position.units.get(prov)
+                abbr = gmap.provinces[prov].abbr
+                if unit is None:
+                    decided[(power, i)] = ("illegal", f"no unit in {abbr}")
+                elif unit.power != power:
+                    decided[(power, i)] = ("illegal", f"only {unit.power}, its owner, can hand over the unit in {abbr}")
+                elif o.to == power or o.to not in self.variant.power_names:
+                    decided[(power, i)] = ("illegal", f"cannot hand a unit to {o.to!r}")
+                elif str(prov) in handed:
+                    decided[(power, i)] = (
+                        "illegal",
+                        f"the unit in {abbr} is already under the orders of "
+                        f"{handed[str(prov)]}; the first hand-over counts",
+                    )
+                else:
+                    handed[str(prov)] = o.to
+                    decided[(power, i)] = ("succeeds", f"{o.to} orders the unit in {abbr} this season")
+        return handed
+
+    def _transfers(
+        self,
+        position: Position,
+        orders: Mapping[str, Sequence[Order]],
+        decided: dict[tuple[str, int], tuple[str, str]],
+    ) -> dict[str, int]:
+        net: dict[str, int] = {}
+        names = self.variant.power_names
+        for power, olist in orders.items():
+            available = self._own_delta(position, power)
+            for i, o in enumerate(olist):
+                if isinstance(o, Proxy):
+                    decided[(power, i)] = ("illegal", "units are handed over in movement seasons only")
+                    continue
+                if not isinstance(o, SendSupply):
+                    continue
+                if o.to == power or o.to not in names:
+                    decided[(power, i)] = ("illegal", f"cannot send supply to {o.to!r}")
+                elif o.count < 1:
+                    decided[(power, i)] = ("illegal", "send at least one unit's supply")
+                elif o.count > available:
+                    decided[(power, i)] = (
+                        "illegal",
+                        f"{power} has {max(available, 0)} unit(s) of excess supply, not {o.count}",
+                    )
+                else:
+                    available -= o.count
+                    net[power] = net.get(power, 0) - o.count
+                    net[o.to] = net.get(o.to, 0) + o.count
+                    decided[(power, i)] = ("succeeds", f"{o.count} unit(s) of supply to {o.to} for this Winter")
+            builds = [i for i, o in enumerate(olist) if isinstance(o, Build)]
+            removals = [i for i, o in enumerate(olist) if isinstance(o, Disband)]
+            if builds and removals:
+                why = "a player may not list both builds and removals; any removals owed are drawn by lots"
+                for i in builds + removals:
+                    decided[(power, i)] = ("illegal", why)
+        return net
+
+    def may_order(self, position: Position, power: str, unit: Unit) -> bool:
+        """The owner orders its units, except one handed to another power this season (proxy order)."""
+        handed = position.state.get(_PROXIES)
+        if handed:
+            to = handed.get(str(self.variant.map.province_of(unit.loc)))
+            if to is not None:
+                return bool(to == power)
+        return unit.power == power
+
+    # -- conversion
+
+    def convert_problem(self, position: Position, power: str, order: Convert) -> str | None:
+        """Why ``order`` cannot be a conversion, or ``None`` when it can."""
+        gmap = self.variant.map
+        prov = gmap.province_of(order.loc)
+        p = gmap.provinces[prov]
+        unit = position.units.get(prov)
+        if unit is None:
+            return f"no unit in {p.abbr}"
+        if p.kind != ProvinceKind.COAST or not p.supply_centre:
+            return f"{p.abbr} is not a coastal supply centre"
+        if position.centres.get(prov) != unit.power:
+            return f"{unit.power} does not own {p.abbr}"
+        if unit.kind == "A" and p.coasts and (order.coast is None or gmap.province_of(order.coast) != prov):
+            options = " or ".join(gmap.locations[c].abbr for c in p.coasts)
+            return f"name the coast the fleet will use: {options}"
+        return None
+
+    def extra_order_result(
+        self, position: Position, power: str, order: Order, summary: MovementSummary
+    ) -> tuple[str, str]:
+        if not isinstance(order, Convert):
+            return "illegal", "not an order of a movement phase"
+        why = self.convert_problem(position, power, order)
+        if why:
+            return "illegal", why
+        gmap = self.variant.map
+        prov = gmap.province_of(order.loc)
+        attackers = summary.attacked.get(prov, ())
+        if attackers:
+            names = ", ".join(sorted(gmap.provinces[a].abbr for a in attackers))
+            return "disrupted", f"conversion disrupted by the attack from {names}"
+        unit = position.units[prov]
+        if position.state.get(_CONVERTING, {}).get(str(prov)) == unit.kind:
+            return "succeeds", "conversion complete"
+        return "succeeds", "conversion begun; order it again next movement season"
+
+    # -- adjustments
+
+    def _own_delta(self, position: Position, power: str) -> int:
+        owned = sum(1 for o in position.centres.values() if o == power)
+        cost = sum(self.unit_cost(u.kind) for u in position.units.values() if u.power == power)
+        if owned == 0:
+            return min(0, 1 - cost)  # the mercy position: one unit is kept without a centre
+        return owned - cost
+
+    def adjustment_delta(self, position: Position, power: str) -> int:
+        """Owned centres minus units, with the mercy position and this Winter's supply transfers."""
+        return self._own_delta(position, power) + int(position.state.get(_SUPPLY, {}).get(power, 0))
+
+    def adjustment_order(self, ctx: AdjustmentContext, power: str, order: Order) -> tuple[str, str] | None:
+        return None  # transfers are decided in prepare_orders; anything else is illegal
+
+    def removal_order(
+        self, position: Position, power: str, count: int, rng: random.Random | None
+    ) -> tuple[list[int], str]:
+        """Removals owed and not ordered are drawn by lots (rulebook: "drawing lots or a similar method")."""
+        gmap = self.variant.map
+        units = sorted(
+            (u for u in position.units.values() if u.power == power),
+            key=lambda u: gmap.locations[u.loc].abbr,
+        )
+        source = "the game's random draw"
+        if rng is None:
+            phase = self.variant.calendar.name(position.phase)
+            rng = random.Random(f"w3k {phase} {power}")
+            source = f"a draw seeded with {f'w3k {phase} {power}'!r}"
+        pool = list(units)
+        drawn: list[Unit] = []
+        paid = 0
+        while pool and paid < count:
+            u = pool.pop(rng.randrange(len(pool)))
+            drawn.append(u)
+            paid += self.unit_cost(u.kind)
+        names = ", ".join(f"{u.kind} {gmap.locations[u.loc].abbr}" for u in units)
+        picked = ", ".join(f"{u.kind} {gmap.locations[u.loc].abbr}" for u in drawn)
+        return [gmap.province_of(u.loc) for u in drawn], f"drawn by lots ({source}) among {names}: {picked}"
+
+    # -- phase end: conversions finish, per-season hand-overs and transfers lapse
+
+    def phase_end(self, before: Position, after: Position, results: Sequence[OrderResult]) -> Position:
+        after = super().phase_end(before, after, results)
+        state = dict(after.state)
+        state.pop(_PROXIES, None)
+        state.pop(_SUPPLY, None)
+        converting: dict[str, str] = dict(before.state.get(_CONVERTING, {}))
+        units = dict(after.units)
+        gmap = self.variant.map
+        if self.variant.calendar.kind(before.phase) == PhaseKind.MOVEMENT:
+            going: dict[str, str] = {}
+            for r in results:
+                if not isinstance(r.order, Convert) or r.result != Outcome.SUCCEEDS:
+                    continue
+                prov = gmap.province_of(r.order.loc)
+                unit = before.units[prov]
+                if units.get(prov) != unit:
+                    continue
+                if converting.get(str(prov)) == unit.kind:
+                    new_kind = "F" if unit.kind == "A" else "A"
+                    loc = (r.order.coast if r.order.coast is not None else prov) if new_kind == "F" else prov
+                    units[prov] = Unit(unit.power, new_kind, loc)
+                else:
+                    going[str(prov)] = unit.kind
+            converting = going
+        else:
+            converting = {k: v for k, v in converting.items() if before.units.get(int(k)) == units.get(int(k))}
+        if converting:
+            state[_CONVERTING] = converting
+        else:
+            state.pop(_CONVERTING, None)
+        return after.with_(units=units, state=state)
+
+
+# --------------------------------------------------------------------------------------------------
+# Victory and draws (pure functions the game layer calls at the end of a year)
+
+
+def _capitals(variant: Variant) -> dict[str, list[int]]:
+    gmap = variant.map
+    caps = variant.victory.get("capitals", {})
+    return {str(k): [gmap.province_of(gmap.loc(str(n))) for n in v] for k, v in dict(caps).items()}
+
+
+def winner(variant: Variant, position: Position) -> str | None:
+    """The power that has won: ``[victory] centres`` centres and one capital of each kingdom, else ``None``."""
+    need = int(variant.victory.get("centres", 55))
+    caps = _capitals(variant)
+    for power in variant.power_names:
+        owned = {p for p, o in position.centres.items() if o == power}
+        if len(owned) >= need and all(owned & set(c) for c in caps.values()):
+            return power
+    return None
+
+
+def draw_powers(variant: Variant, position: Position) -> list[str] | None:
+    """The powers that may share a draw now, or ``None`` if no draw is possible.
+
+    "To draw, a group of players must eliminate all players that do not control both of one country's
+    potential capital cities": every power still in the game (with a unit or a centre) must hold both
+    capitals of some kingdom.
+    """
+    caps = _capitals(variant)
+    alive = [
+        p
+        for p in variant.power_names
+        if any(u.power == p for u in position.units.values()) or p in position.centres.values()
+    ]
+    for power in alive:
+        owned = {p for p, o in position.centres.items() if o == power}
+        if not any(set(c) <= owned for c in caps.values()):
+            return None
+    return alive or None
+
+
+# --------------------------------------------------------------------------------------------------
+# Notation: active in variants whose [rules] table sets ``w3k_orders = true``
+
+_CONVERT_WORDS = ("convert", "converts", "conversion", "cv")
+_SEND_WORDS = ("send", "sends", "transfer", "transfers", "give", "gives", "allocate", "allocates")
+_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+
+
+def _power_name(r: OrderReader) -> str:
+    """The rest of the order as a power name (``Player Manchester``, ``the Crown``, ``Irish Confederacy``)."""
+    r.accept(("player", "the"))
+    words = r.raw[r.pos :]
+    text = " ".join(w for w in words if w not in (".", ";", ","))
+    if not text:
+        raise r.fail("name the power, e.g. 'to Manchester'", token="")
+    try:
+        name = r.variant.power(text).name
+    except KeyError as e:
+        raise r.fail(str(e.args[0]), token=text) from None
+    r.pos = len(r.words)
+    return name
+
+
+def _read_w3k(r: OrderReader) -> Order | None:
+    """Convert, proxy and supply-transfer orders, and "Build an Army at Fort William"."""
+    first = r.peek()
+    if first in _SEND_WORDS:
+        r.pos += 1
+        word = r.peek() or ""
+        count = int(word) if word.isdigit() else _NUMBER_WORDS.get(word)
+        if count is None:
+            raise r.fail("say how many units' supply to send: 'Send 2 units' supply to Manchester'")
+        r.pos += 1
+        while not r.at_end() and r.peek() != "to":
+            r.pos += 1  # "units' supply", "unit's supply", "supply", "builds"
+        if not r.accept(("to",)):
+            raise r.fail("say who receives the supply: 'Send 2 units' supply to Manchester'", token="")
+        return SendSupply(count, _power_name(r))
+    if first in ("build", "builds") and (r.peek(1) in ("a", "an") and r.peek(2) in ("army", "fleet")):
+        r.pos += 2
+        kind = r.kind()
+        if kind is None:
+            return None
+        r.accept(("at", "in", "on"))
+        return Build(kind, r.location())
+    if first == "command" and r.peek(1) == "of":
+        r.pos += 2
+        kind, loc = r.unit()
+        r.accept(("is",))
+        if not (r.accept(("offered", "given", "handed")) and r.accept(("to",))):
+            raise r.fail("write 'Command of Army London is offered to Manchester'")
+        return Proxy(kind, loc, _power_name(r))
+    if first in _CONVERT_WORDS:
+        r.pos += 1
+        kind, loc = r.unit()
+        return _convert_tail(r, kind, loc)
+    try:
+        kind, loc = r.unit()
+    except OrderParseError:
+        return None
+    if r.accept(_CONVERT_WORDS):
+        return _convert_tail(r, kind, loc)
+    r.accept(("is",))
+    if r.accept(("under", "proxy")):
+        r.accept(("the",))
+        r.accept(("orders", "order", "command"))
+        r.accept(("of", "to"))
+        return Proxy(kind, loc, _power_name(r))
+    return None
+
+
+def _convert_tail(r: OrderReader, kind: str | None, loc: int) -> Convert:
+    coast = None
+    if r.accept(("to", "into", "-")):
+        r.accept(("a", "an"))
+        r.kind()
+        if not r.at_end():
+            # "to F cae/nc", or just the coast of the unit's own province: "to Fleet (North Coast)".
+            own = r._coast(loc)
+            coast = own if own != loc else r.location("coast")
+    return Convert(kind, loc, coast)
+
+
+def _format_convert(variant: Variant, order: Order) -> str:
+    assert isinstance(order, Convert)
+    head = format_unit(variant, order.kind, order.loc) + " convert"
+    return head if order.coast is None else f"{head} to F {variant.map.locations[order.coast].abbr}"
+
+
+def _format_proxy(variant: Variant, order: Order) -> str:
+    assert isinstance(order, Proxy)
+    return f"{format_unit(variant, order.kind, order.loc)} under orders of {order.to}"
+
+
+def _format_send(variant: Variant, order: Order) -> str:
+    assert isinstance(order, SendSupply)
+    return f"Send {order.count} supply to {order.to}"
+
+
+register_syntax("w3k_orders", _read_w3k)
+register_format(Convert, _format_convert)
+register_format(Proxy, _format_proxy)
+register_format(SendSupply, _format_send)
