@@ -20,6 +20,7 @@ from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError, PhaseError
 from dippouch.core.orders import Build, Disband, Order, Retreat, Waive
 from dippouch.core.position import Dislodged, Position, Unit
+from dippouch.core.rules.base import hooks_for
 from dippouch.core.variant import Variant
 
 __all__ = [
@@ -438,8 +439,10 @@ def _check_one(
 
 
 def adjustment_delta(variant: Variant, position: Position, power: str) -> int:
-    """Centres minus units: positive builds, negative removals (the variant's hooks may refine builds)."""
-    return len(position.centres_of(power)) - len(position.units_of(power))
+    """Builds (positive) or removals owed (negative), as the adjudicator counts them: the variant's
+    ``adjustment_delta`` hook (centres minus unit costs by default; 1897's opening winter gives one build
+    to powers that own nothing yet)."""
+    return hooks_for(variant).adjustment_delta(position, power)
 
 
 def powers_to_act(variant: Variant, position: Position) -> list[str]:
