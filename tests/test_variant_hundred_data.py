@@ -6,6 +6,7 @@ import pytest
 
 from dippouch.core.mapdata import ProvinceKind
 from dippouch.core.variant import load_variant
+from dippouch.mapcheck import check_map
 
 ARMY_TEXT = (
     "als-can als-lor ang-dev ang-lon ang-num anj-brt anj-nmd anj-orl ara-cas ara-guy ara-tou brt-guy brt-nmd "
@@ -156,3 +157,11 @@ def test_castile_passes_fleets_between_biscay_and_the_mediterranean() -> None:
     m = load_variant("hundred3").map
     cas = m.loc("cas")
     assert {m.locations[x].abbr for x in m.fleet_adj[cas]} == {"ara/nc", "ara/sc", "atl", "bis", "med"}
+
+
+@pytest.mark.parametrize("name", ["hundred3", "hundred"])
+def test_mapcheck_finds_nothing_unexplained(name: str) -> None:
+    rep = check_map(load_variant(name))
+    assert rep.problems == []
+    assert rep.unexplained == []
+    assert [(e.a, e.b) for e in rep.long_edges] == [("cal", "dij")]
