@@ -126,7 +126,7 @@ class GameStore:
         if g is None:
             names = list(s.scalars(sa.select(GameRow.name)))
             close = difflib.get_close_matches(name, names, n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
+            hint = f"; did you mean {close[0]!r}?" if close else "."
             known = (
                 f" Games: {', '.join(sorted(names))}"
                 if names
@@ -400,7 +400,12 @@ class GameStore:
         pos = position_from_data(v, ph.position)
         cd = self._civil_disorder(s, g, v)
         latest = self._latest(ph, on_time_only=True)
-        return all(p in latest and latest[p].ready for p in powers_to_act(v, pos) if p not in cd)
+        must = powers_to_act(v, pos)
+        if not must:
+            return True  # nobody has anything to decide
+        voters = [p for p in must if p not in cd]
+        # Powers in civil disorder do not hold the game up, but they alone never make it run early.
+        return bool(voters) and all(p in latest and latest[p].ready for p in voters)
 
     def status(self, name: str, *, now: datetime) -> Status:
         now = as_utc(now)
@@ -525,7 +530,8 @@ class GameStore:
                     orders[power] = parsed
                     used[power] = [format_order(v, o, phase_kind=kind) for o in parsed]
                 must = powers_to_act(v, pos)
-                missed = [p for p in must if not orders.get(p)]
+                # A power that sent anything on time has taken part (an empty "all hold" submission counts).
+                missed = [p for p in must if p not in latest]
                 resolution = adjudicate(v, pos, orders)
                 results = [_result_to_data(v, r, kind) for r in resolution.results]
                 nxt = resolution.next

@@ -1,0 +1,274 @@
+"""Storage of games on SQLite and PostgreSQL: versions, deadlines, one-transaction processing, crashes.
+
+PostgreSQL runs when ``DIPPOUCH_TEST_POSTGRES_URL`` names a server (scripts/test starts one). Without it
+these tests fail in CI (``CI=true``) and are skipped only on a developer's machine.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import sqlalchemy as sa
+
+from dippouch.game import GameError, Settings
+from dippouch.store import GameStore
+
+T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:
+    """A fresh, empty database per test: a SQLite file, or a new database on the PostgreSQL test server."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'games.db'}"
+        return
+    base = os.environ.get("DIPPOUCH_TEST_POSTGRES_URL")
+    if not base:
+        if _in_ci():
+            pytest.fail(
+                "DIPPOUCH_TEST_POSTGRES_URL is not set: CI must run the PostgreSQL storage tests (source scripts/postgres)"
+            )
+        pytest.skip("no PostgreSQL server: set DIPPOUCH_TEST_POSTGRES_URL or run scripts/test")
+    url = sa.make_url(base)
+    name = f"dippouch_t_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        c.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield url.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as c:
+            c.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture
+def store(db_url: str) -> Iterator[GameStore]:
+    s = GameStore(db_url)
+    yield s
+    s.close()
+
+
+def _new(store: GameStore, name: str = "g", movement: str = "12d", **settings) -> None:
+    deadlines = {"movement": movement, "retreats": "2d", "adjustments": "2d"}
+    store.create_game(name, "standard", now=T0, settings=Settings(deadlines=deadlines, **settings))
+
+
+def test_schema_matches_models_after_migrations(db_url: str, store: GameStore):
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from dippouch.store.models import Base
+
+    with store.engine.connect() as conn:
+        ctx = MigrationContext.configure(conn)
+        assert ctx.get_current_revision() == "0001"
+        diffs = [d for d in compare_metadata(ctx, Base.metadata) if not _harmless(d)]
+    assert diffs == []
+    GameStore(db_url).close()  # opening again is a no-op upgrade
+
+
+def _harmless(diff) -> bool:
+    # SQLite reports no server-side type details for our UTC wrapper; nothing else may differ.
+    return isinstance(diff, list) and all(d[0] == "modify_type" for d in diff)
+
+
+def test_submissions_are_versioned_and_the_latest_on_time_counts(store: GameStore):
+    _new(store, movement="2d")
+    deadline = T0 + timedelta(days=2)
+    r1 = store.submit("g", "france", "A par - bur\nF bre - mao", now=T0 + timedelta(hours=1))
+    r2 = store.submit("g", "France", "A par - pic\nA mar - spa\nA xyz H", now=T0 + timedelta(hours=2))
+    late = store.submit("g", "F", "A par - gas", now=deadline + timedelta(minutes=1))
+    assert (r1.version, r2.version, late.version) == (1, 2, 3)
+    assert [ln.accepted for ln in r2.lines] == [True, True, False]
+    assert not r2.late and late.late
+    assert store.process("g", now=deadline - timedelta(seconds=1)) == []  # not due yet
+    assert store.process("g", now=deadline + timedelta(minutes=5)) == ["Spring 1901 Movement"]
+    rec = store.phase_record("g", "Spring 1901 Movement")
+    assert rec["orders"]["France"] == ["A par - pic", "A mar - spa"]
+    assert [s["version"] for s in rec["submissions"]] == [1, 2, 3]
+    assert [s["late"] for s in rec["submissions"]] == [False, False, True]
+    assert rec["submissions"][0]["submitted_at"].startswith("2026-01-05T13:00")
+    units = {u["unit"] for u in rec["next_position"]["units"] if u["power"] == "France"}
+    assert units == {"A pic", "A spa", "F bre"}
+    assert "France" not in rec["missed"] and "England" in rec["missed"]
+
+
+def test_submit_errors(store: GameStore):
+    _new(store, "demo")
+    with pytest.raises(GameError, match="no game 'deme'; did you mean 'demo'"):
+        store.submit("deme", "France", "A par H", now=T0)
+    _new(store)
+    with pytest.raises(GameError, match="no power 'Frnace'"):
+        store.submit("g", "Frnace", "A par H", now=T0)
+    with pytest.raises(GameError, match="already exists"):
+        _new(store)
+
+
+def test_everyone_ready_processes_early_and_processing_twice_is_harmless(store: GameStore, db_url: str):
+    _new(store)
+    for p in ("Austria", "England", "France", "Germany", "Italy", "Russia"):
+        store.submit("g", p, "", now=T0, ready=True)
+    assert not store.status("g", now=T0).due
+    store.submit("g", "Turkey", "A con - bul", now=T0, ready=True)
+    assert store.status("g", now=T0).due
+    phase_id = store.history("g")[0].id
+    other = GameStore(db_url)
+    assert other.process_phase(phase_id, now=T0) is True
+    assert store.process_phase(phase_id, now=T0) is False  # already processed: nothing happens
+    assert store.process("g", now=T0) == []
+    other.close()
+    hist = store.history("g")
+    assert [(h.name, h.status) for h in hist] == [("Spring 1901 Movement", "processed"), ("Fall 1901 Movement", "open")]
+
+
+def test_pause_extend_resume(store: GameStore):
+    _new(store, movement="3d", timezone="Europe/London", time_of_day="07:00")
+    st = store.status("g", now=T0)
+    assert st.deadline == datetime(2026, 1, 9, 7, 0, tzinfo=UTC)
+    assert store.extend("g", timedelta(days=1), now=T0) == datetime(2026, 1, 10, 7, 0, tzinfo=UTC)
+    left = store.pause("g", now=datetime(2026, 1, 8, 7, 0, tzinfo=UTC))
+    assert left == timedelta(days=2)
+    assert store.process("g", now=datetime(2026, 2, 1, tzinfo=UTC)) == []  # nothing happens while paused
+    with pytest.raises(GameError, match="already paused"):
+        store.pause("g", now=T0)
+    assert store.extend("g", timedelta(hours=12), now=T0) == timedelta(days=2, hours=12)
+    resumed = store.resume("g", now=datetime(2026, 2, 1, 12, 0, tzinfo=UTC))
+    assert resumed == datetime(2026, 2, 4, 7, 0, tzinfo=UTC)  # 2d12h later is 2026-02-04 00:00, rounded to 07:00
+    with pytest.raises(GameError, match="not paused"):
+        store.resume("g", now=T0)
+
+
+def test_missed_phases_lead_to_civil_disorder_until_replaced(store: GameStore):
+    _new(store, missed_limit=2)
+    store.assign("g", "England", "Ann", now=T0)
+    others = ("Austria", "France", "Germany", "Italy", "Russia", "Turkey")
+    t = T0
+    for _ in range(2):
+        for p in others:
+            store.submit("g", p, "", now=t, ready=True)
+        assert not store.status("g", now=t).due  # England has not sent orders yet
+        t += timedelta(days=13)
+        assert store.process("g", now=t)
+    st = {p.power: p for p in store.status("g", now=t).powers}
+    assert st["England"].civil_disorder and st["England"].missed_in_a_row == 2
+    assert not any(p.civil_disorder for p in st.values() if p.power != "England")
+    # A power in civil disorder does not hold up early processing.
+    for p in others:
+        store.submit("g", p, "", now=t, ready=True)
+    assert store.status("g", now=t).due
+    store.assign("g", "England", "Bea", now=t, replace=True)
+    st = {p.power: p for p in store.status("g", now=t).powers}
+    assert not st["England"].civil_disorder and st["England"].player == "Bea"
+    players = dict((p, cur) for p, cur, _ in store.players("g"))
+    assert players["England"] == "Bea"
+    with pytest.raises(GameError, match="already played by Bea"):
+        store.assign("g", "England", "Cid", now=t)
+
+
+def test_draw_by_unanimous_vote(store: GameStore):
+    _new(store)
+    for p in ("Austria", "England", "France", "Germany", "Italy", "Russia"):
+        assert store.vote("g", p, True, now=T0) is None
+    store.vote("g", "Turkey", False, now=T0)
+    ending = store.vote("g", "Turkey", True, now=T0)
+    assert ending is not None and ending.kind == "draw"
+    assert store.status("g", now=T0).ending == ending
+    with pytest.raises(GameError, match="is over"):
+        store.submit("g", "France", "A par H", now=T0)
+
+
+def test_rollback_keeps_abandoned_phases_and_export_import_round_trips(store: GameStore):
+    _new(store)
+    store.submit("g", "France", "A par - bur", now=T0)
+    store.process("g", now=T0, force=True)
+    store.submit("g", "France", "A bur - mun", now=T0)
+    store.process("g", now=T0, force=True)
+    assert store.rollback("g", "fall 1901", now=T0 + timedelta(hours=1)) == "Fall 1901 Movement"
+    hist = store.history("g")
+    assert [(h.name, h.status) for h in hist][:2] == [
+        ("Spring 1901 Movement", "processed"),
+        ("Fall 1901 Movement", "abandoned"),
+    ]
+    assert [h.status for h in hist[2:]] == ["abandoned", "open"]
+    assert store.status("g", now=T0).phase == "Fall 1901 Movement"
+    # The abandoned phase can still be shown by id.
+    assert store.phase_record("g", phase_id=hist[1].id)["orders"]["France"] == ["A bur - mun"]
+    ok, diffs = store.replay("g", "Spring 1901 Movement")
+    assert ok, diffs
+
+    data = store.export_game("g")
+    json.dumps(data)  # plain JSON
+    assert store.import_game(data, name="copy") == "copy"
+    again = store.export_game("copy")
+    strip = _without_ids
+    assert strip(again) == strip({**data, "game": {**data["game"], "name": "copy"}})
+    with pytest.raises(GameError, match="already exists"):
+        store.import_game(data)
+    with pytest.raises(GameError, match="not a dippouch game file"):
+        store.import_game({"phases": []})
+    with pytest.raises(GameError, match="damaged"):
+        store.import_game({"format": "dippouch-game", "game": {"name": "x"}}, name="x")
+
+
+def _without_ids(data):
+    return {**data, "phases": [{k: v for k, v in p.items() if k != "id"} for p in data["phases"]]}
+
+
+CRASH_SCRIPT = """
+import sys
+from datetime import datetime, UTC
+from dippouch.store import GameStore
+s = GameStore(sys.argv[1])
+s.process("g", now=datetime(2026, 1, 5, 12, 0, tzinfo=UTC), force=True)
+print("not reached")
+"""
+
+
+@pytest.mark.parametrize("point", ["process:after-results", "process:before-commit"])
+def test_a_crash_mid_processing_leaves_the_game_before_the_phase(store: GameStore, db_url: str, point: str):
+    _new(store)
+    store.submit("g", "France", "A par - bur", now=T0)
+    before = store.export_game("g")
+    env = {**os.environ, "DIPPOUCH_CRASH_AT": point}
+    proc = subprocess.run(
+        [sys.executable, "-c", CRASH_SCRIPT, db_url], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 70, proc.stderr
+    assert "not reached" not in proc.stdout
+    assert store.export_game("g") == before  # nothing of the half-done processing is visible
+    assert store.process("g", now=T0, force=True) == ["Spring 1901 Movement"]
+    rec = store.phase_record("g", "Spring 1901 Movement")
+    assert rec["orders"]["France"] == ["A par - bur"]
+    assert store.status("g", now=T0).phase == "Fall 1901 Movement"
+
+
+SUBMIT_SCRIPT = """
+import os, sys
+from datetime import datetime, UTC
+from dippouch.store import GameStore
+r = GameStore(sys.argv[1]).submit("g", "France", "A par - bur", now=datetime(2026, 1, 5, 13, 0, tzinfo=UTC))
+print("acknowledged", r.version, flush=True)
+os._exit(0)  # die at once after the acknowledgement: no clean shutdown
+"""
+
+
+def test_an_acknowledged_submission_is_durable(store: GameStore, db_url: str):
+    _new(store)
+    proc = subprocess.run([sys.executable, "-c", SUBMIT_SCRIPT, db_url], capture_output=True, text=True, timeout=60)
+    assert proc.stdout.strip() == "acknowledged 1", proc.stderr
+    fresh = GameStore(db_url)
+    rec = fresh.phase_record("g", "Spring 1901 Movement")
+    fresh.close()
+    assert [(s["power"], s["version"], s["text"]) for s in rec["submissions"]] == [("France", 1, "A par - bur")]
