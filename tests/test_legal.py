@@ -7,10 +7,11 @@ import random
 import pytest
 
 from dippouch.core.calendar import Phase, PhaseKind
-from dippouch.core.legal import legal_orders
+from dippouch.core.legal import all_legal_orders, legal_orders
 from dippouch.core.mapdata import ProvinceKind
 from dippouch.core.notation import format_order, parse_order
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Retreat, Support, Waive
+from dippouch.core.paths import fleet_on_proper_route
 from dippouch.core.position import Dislodged, Position, Unit
 from dippouch.core.variant import load_variant
 
@@ -268,3 +269,38 @@ def test_retreat_and_build_orders_reparse_in_their_phase() -> None:
         for o in orders:
             text = format_order(V, o, phase_kind=PhaseKind.ADJUSTMENTS)
             assert parse_order(V, text, phase_kind=PhaseKind.ADJUSTMENTS) == o
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_all_powers_at_once_matches_one_at_a_time(seed: int) -> None:
+    pos = _random_position(random.Random(seed))
+    together = all_legal_orders(V, pos)
+    assert together == {pw: legal_orders(V, pos, pw) for pw in V.power_names}
+
+
+@pytest.mark.parametrize("seed", range(25))
+def test_convoy_orders_match_the_adjudicators_route_rule(seed: int) -> None:
+    """The one-walk route search in legal_orders agrees with paths.fleet_on_proper_route on crowded seas."""
+    rng = random.Random(seed)
+    seas = [p.id for p in M.provinces if p.kind == ProvinceKind.SEA]
+    coasts = [p.id for p in M.provinces if p.kind == ProvinceKind.COAST]
+    units = {s: Unit("England", "F", s) for s in rng.sample(seas, rng.randint(4, 16))}
+    for c in rng.sample(coasts, 10):
+        units[c] = Unit("France", "A", c)
+    pos = V.start.with_(units=units)
+    fleets = {p for p, u in units.items() if p in seas}
+    listed = {
+        (o.loc, o.target, o.dest)
+        for orders in legal_orders(V, pos, "England").values()
+        for o in orders
+        if isinstance(o, Convoy)
+    }
+    expected = {
+        (f, a, d)
+        for f in fleets
+        for a, u in units.items()
+        if u.kind == "A"
+        for d in coasts
+        if fleet_on_proper_route(M, a, d, fleets, f)
+    }
+    assert listed == expected

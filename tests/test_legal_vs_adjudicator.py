@@ -46,7 +46,7 @@ def judged(pos: Position, power: str, order: Order) -> Outcome:
     return mine.result
 
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", range(40))
 def test_generated_orders_are_never_illegal(seed: int) -> None:
     rng = random.Random(seed)
     pos = random_position(rng, fleets_at_sea=rng.randint(3, 9))
@@ -57,7 +57,7 @@ def test_generated_orders_are_never_illegal(seed: int) -> None:
                 assert verdict != Outcome.ILLEGAL, f"{power}: {format_order(V, order)} judged illegal"
 
 
-@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("seed", range(40))
 def test_orders_not_generated_are_illegal(seed: int) -> None:
     rng = random.Random(1000 + seed)
     pos = random_position(rng, fleets_at_sea=rng.randint(3, 9))
@@ -85,4 +85,3 @@ def test_orders_not_generated_are_illegal(seed: int) -> None:
         checked += 1
         assert judged(pos, u.power, order) == Outcome.ILLEGAL, f"{u.power}: {format_order(V, order)} not listed"
     assert checked > 100
-

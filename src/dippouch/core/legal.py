@@ -18,18 +18,17 @@ per-map tables, and calls the variant's rule hooks only when the variant changes
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.mapdata import GameMap, ProvinceKind
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
-from dippouch.core.paths import convoy_path_exists, fleet_on_proper_route
 from dippouch.core.position import Position
 from dippouch.core.rules.base import RuleHooks, hooks_for
 from dippouch.core.variant import Variant
 
-__all__ = ["legal_orders"]
+__all__ = ["all_legal_orders", "legal_orders"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,10 +80,20 @@ def legal_orders(variant: Variant, position: Position, power: str) -> dict[int, 
     """
     kind = variant.calendar.kind(position.phase)
     if kind == PhaseKind.MOVEMENT:
-        return _movement(variant, position, power)
+        return _movement(variant, position, (power,))[power]
     if kind == PhaseKind.RETREATS:
         return _retreats(variant, position, power)
     return _adjustments(variant, position, power)
+
+
+def all_legal_orders(variant: Variant, position: Position) -> dict[str, dict[int, list[Order]]]:
+    """:func:`legal_orders` for every power at once, sharing the work (reach, convoy routes) between them."""
+    kind = variant.calendar.kind(position.phase)
+    if kind == PhaseKind.MOVEMENT:
+        return _movement(variant, position, variant.power_names)
+    if kind == PhaseKind.RETREATS:
+        return {p: _retreats(variant, position, p) for p in variant.power_names}
+    return {p: _adjustments(variant, position, p) for p in variant.power_names}
 
 
 # ------------------------------------------------------------------------------------------------ movement
@@ -96,6 +105,8 @@ class _Convoys:
     def __init__(self, t: _Tables, fleet_seas: list[int]) -> None:
         self.t = t
         self.fleets = set(fleet_seas)
+        self._routes: dict[int, dict[int, set[int]]] = {}
+        self._avoiding: dict[tuple[int, int], set[int]] = {}
         self.group: dict[int, int] = {}
         self.members: list[list[int]] = []
         for s in fleet_seas:
@@ -120,22 +131,83 @@ class _Convoys:
                 shore.update(q for q in t.fleet_reach[s] if t.coastal[q])
             self.shores.append(frozenset(shore))
 
-    def destinations(self, province: int) -> set[int]:
-        """Coastal provinces an army in ``province`` could be convoyed to."""
+    def destinations(self, province: int, avoid: int | None = None) -> set[int]:
+        """Coastal provinces an army in ``province`` could be convoyed to (not through the sea ``avoid``)."""
         out: set[int] = set()
-        if not self.t.coastal[province]:
+        t = self.t
+        if not t.coastal[province]:
             return out
-        seen: set[int] = set()
-        for s in self.t.seas_next_to[province]:
-            g = self.group.get(s)
-            if g is not None and g not in seen:
-                seen.add(g)
-                out |= self.shores[g]
+        if avoid is None:
+            seen: set[int] = set()
+            for s in t.seas_next_to[province]:
+                g = self.group.get(s)
+                if g is not None and g not in seen:
+                    seen.add(g)
+                    out |= self.shores[g]
+        else:
+            key = (province, avoid)
+            cached = self._avoiding.get(key)
+            if cached is not None:
+                return cached
+            stack = [s for s in t.seas_next_to[province] if s in self.fleets and s != avoid]
+            visited = set(stack)
+            while stack:
+                s = stack.pop()
+                out.update(q for q in t.fleet_reach[s] if t.coastal[q])
+                for q in t.sea_adj[s]:
+                    if q in self.fleets and q != avoid and q not in visited:
+                        visited.add(q)
+                        stack.append(q)
+            self._avoiding[key] = out
         out.discard(province)
         return out
 
+    def routes_from(self, src: int) -> dict[int, set[int]]:
+        """Fleet sea -> destinations it can help carry an army in ``src`` to, on a proper route.
 
-def _movement(variant: Variant, position: Position, power: str) -> dict[int, list[Order]]:
+        One walk over the proper routes from ``src`` answers every fleet and destination at once; the
+        rule is :func:`paths.fleet_on_proper_route`'s (DATC 6.G.19): after the first sea a route never
+        enters a sea next to ``src`` or next to an earlier sea of the route, and it ends at the first sea
+        next to its destination.
+        """
+        cached = self._routes.get(src)
+        if cached is not None:
+            return cached
+        t = self.t
+        fleets = self.fleets
+        out: dict[int, set[int]] = {}
+        near_src = set(t.seas_next_to[src])
+        touched = [0] * len(t.coastal)  # province -> how many route seas before the current one touch it
+        path: list[int] = []
+
+        def walk(sea: int) -> None:
+            ends = [d for d in t.fleet_reach[sea] if t.coastal[d] and d != src and not touched[d]]
+            if ends:
+                for f in (*path, sea):
+                    out.setdefault(f, set()).update(ends)
+            nexts = [
+                q for q in t.sea_adj[sea] if q in fleets and q not in near_src and not touched[q] and q not in path
+            ]
+            if not nexts:
+                return
+            path.append(sea)
+            for q in t.fleet_reach[sea]:
+                touched[q] += 1
+            for q in nexts:
+                if q not in path:
+                    walk(q)
+            for q in t.fleet_reach[sea]:
+                touched[q] -= 1
+            path.pop()
+
+        for first in t.seas_next_to[src]:
+            if first in fleets:
+                walk(first)
+        self._routes[src] = out
+        return out
+
+
+def _movement(variant: Variant, position: Position, powers: Sequence[str]) -> dict[str, dict[int, list[Order]]]:
     gmap = variant.map
     t = _tables(gmap)
     hooks = hooks_for(variant)
@@ -163,9 +235,14 @@ def _movement(variant: Variant, position: Position, power: str) -> dict[int, lis
             here = tuple(q for q in here if hooks.may_enter(u, q))
         reach[p] = here
 
-    out: dict[int, list[Order]] = {}
+    everyone: dict[str, dict[int, list[Order]]] = {power: {} for power in powers}
     for p, u in units.items():
-        if u.power != power or (not plain and not hooks.may_order(position, power, u)):
+        if plain:
+            givers = [u.power] if u.power in everyone else []
+        else:
+            # Usually the owner; a variant may let another power order the unit (W3K proxies).
+            givers = [pw for pw in powers if hooks.may_order(position, pw, u)]
+        if not givers:
             continue
         kind, loc = u.kind, u.loc
         orders: list[Order] = [Hold(kind, loc)]
@@ -195,32 +272,23 @@ def _movement(variant: Variant, position: Position, power: str) -> dict[int, lis
             if by_convoy:
                 if p in convoys.fleets:
                     # A fleet cannot both support a convoyed move and be part of its route.
-                    by_land = set(theirs)
-                    by_convoy = {
-                        d
-                        for d in by_convoy
-                        if d in mine_set and (d in by_land or convoy_path_exists(gmap, r, d, convoys.fleets, avoid=p))
-                    }
+                    by_convoy = convoys.destinations(r, avoid=p)
                 theirs = set(theirs) | by_convoy
             for d in sorted(mine_set.intersection(theirs)):
                 if d != p and (plain or hooks.may_support(u, r, d)):
                     orders.append(Support(kind, loc, other.kind, other.loc, d))
         # Convoys: a fleet at sea, for every army it could help carry.
         if mk == "F" and t.sea[p] and p in convoys.group:
-            g = convoys.group[p]
-            shore = convoys.shores[g]
+            shore = convoys.shores[convoys.group[p]]
             for r, other in units.items():
                 if r not in shore or _moves_as(hooks, plain, other.kind) != "A":
                     continue
-                for d in sorted(shore):
-                    if (
-                        d != r
-                        and fleet_on_proper_route(gmap, r, d, convoys.fleets, p)
-                        and (plain or hooks.may_enter(other, d))
-                    ):
+                for d in sorted(convoys.routes_from(r).get(p, ())):
+                    if plain or hooks.may_enter(other, d):
                         orders.append(Convoy(kind, loc, other.loc, d))
-        out[loc] = orders
-    return out
+        for pw in givers:
+            everyone[pw][loc] = orders if pw == givers[0] else list(orders)
+    return everyone
 
 
 def _moves_as(hooks: RuleHooks, plain: bool, kind: str) -> str:
