@@ -1,0 +1,275 @@
+"""Whole games through the coordinator CLI, from a fresh database to a win, on SQLite and PostgreSQL.
+
+Each game starts from a position (imported with ``new --position``) where one power is a centre short of
+victory, so a real game ends within a few phases; on the way it meets changed and late submissions,
+missing orders, civil disorder, a rollback, and export/import round trips.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from typer.testing import CliRunner
+
+import dippouch.cli.game  # noqa: F401  (registers the commands)
+from dippouch.cli import app
+from dippouch.core.calendar import PhaseKind
+from dippouch.core.mapdata import ProvinceKind
+from dippouch.core.position import Position, Unit
+from dippouch.core.variant import Variant, load_variant, variant_names
+from dippouch.game import position_to_data
+
+T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'games.db'}"
+        return
+    base = os.environ.get("DIPPOUCH_TEST_POSTGRES_URL")
+    if not base:
+        if _in_ci():
+            pytest.fail(
+                "DIPPOUCH_TEST_POSTGRES_URL is not set: CI must run the PostgreSQL tests (source scripts/postgres)"
+            )
+        pytest.skip("no PostgreSQL server: set DIPPOUCH_TEST_POSTGRES_URL or run scripts/test")
+    url = sa.make_url(base)
+    name = f"dippouch_t_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(url, isolation_level="AUTOCOMMIT")
+    with admin.connect() as c:
+        c.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    try:
+        yield url.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as c:
+            c.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+class Cli:
+    """Runs ``dippouch`` commands in-process against one database, checking exit codes."""
+
+    def __init__(self, db: str) -> None:
+        self.db = db
+        self.runner = CliRunner()
+
+    def __call__(self, *args: str, input: str | None = None, code: int = 0, now: datetime | None = None) -> str:
+        argv = [*args, "--db", self.db]
+        if now is not None:
+            argv += ["--now", now.isoformat()]
+        r = self.runner.invoke(app, argv, input=input)
+        assert "Traceback" not in r.output, r.output
+        assert r.exit_code == code, f"dippouch {' '.join(args)} exited {r.exit_code}:\n{r.output}"
+        if r.exception is not None and not isinstance(r.exception, SystemExit):
+            raise r.exception
+        return r.output
+
+
+def _quick_win(v: Variant) -> tuple[Position, str, str, str, str]:
+    """A position a centre short of victory: (position, winner, other power, attacking army's province, target)."""
+    m = v.map
+    need = int(v.victory["centres"])
+    winner, other = v.power_names[0], v.power_names[1]
+    centres = set(m.supply_centres)
+    target = origin = None
+    for c in sorted(centres):
+        for x in sorted(m.army_adj[c]):
+            if x not in centres and m.provinces[x].kind in (ProvinceKind.LAND, ProvinceKind.COAST):
+                target, origin = c, x
+                break
+        if target is not None:
+            break
+    assert target is not None and origin is not None
+    mine = [c for c in sorted(centres) if c != target][: need - 1]
+    rest = [c for c in sorted(centres) if c != target and c not in mine]
+    theirs = [target, *rest[: need - 3]]  # the other power stays well short of victory; the rest is unowned
+    owners = {c: winner for c in mine} | dict.fromkeys(theirs, other)
+    spare = next(c for c in theirs if c != target and c not in m.army_adj[target])
+    phase = v.start.phase
+    if v.calendar.kind(phase) != PhaseKind.MOVEMENT:
+        phase = v.calendar.following(phase, [PhaseKind.MOVEMENT])
+    units = {origin: Unit(winner, "A", origin), spare: Unit(other, "A", spare)}
+    pos = Position(phase, units, owners, v.start.homes)
+    return pos, winner, other, m.provinces[origin].abbr, m.provinces[target].abbr
+
+
+def _play_to_the_end(cli: Cli, game: str, now: datetime, step: timedelta, limit: int = 12) -> tuple[datetime, str]:
+    """Process at each deadline (nobody sends orders) until the game is over; returns the last report."""
+    out = ""
+    for _ in range(limit):
+        status = cli("status", game, now=now)
+        if "is over" in status:
+            return now, out
+        now += step
+        out = cli("process", game, now=now)
+        assert "results" in out
+    raise AssertionError(f"{game} did not end within {limit} phases")
+
+
+VARIANTS = ["standard"] + [n for n in ("hundred", "1897") if n in variant_names()]
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_whole_game_through_the_cli(variant: str, db_url: str, tmp_path: Path):
+    cli = Cli(db_url)
+    v = load_variant(variant)
+    pos, winner, other, origin, target = _quick_win(v)
+    first = v.calendar.name(pos.phase)
+    start_file = tmp_path / "start.json"
+    start_file.write_text(json.dumps(position_to_data(v, pos)))
+
+    out = cli(
+        "new", "g", "--variant", variant, "--position", str(start_file), "--movement", "3d", "--retreats", "1d",
+        "--adjustments", "1d", "--tz", "Europe/London", "--at", "07:00", "--missed", "2", now=T0,
+    )  # fmt: skip
+    assert f"{first}: orders due by 2026-03-05 07:00 GMT" in out
+    cli("players", "assign", "g", winner, "Alice", now=T0)
+    cli("players", "assign", "g", other, "Bob", now=T0)
+    assert "Alice" in cli("players", "list", "g")
+
+    # Two versions before the deadline (the second counts), then a late third that must not count.
+    out = cli("submit", "g", winner, input=f"A {origin} H\nA {origin} - nowhere\n", now=T0 + timedelta(hours=1))
+    assert "version 1" in out and "REJECTED" in out and "1 order(s) accepted, 1 rejected" in out
+    out = cli(
+        "submit", "g", winner, "-", input=f"# changed my mind\nA {origin} - {target}\n", now=T0 + timedelta(days=1)
+    )
+    assert f"accepted  A {origin} - {target}" in out
+    deadline = datetime(2026, 3, 5, 7, 0, tzinfo=UTC)
+    out = cli("submit", "g", winner, input=f"A {origin} H\n", now=deadline + timedelta(minutes=5))
+    assert "version 3" in out and "after the deadline" in out
+    assert "Nothing to process" in cli("process", "g", now=deadline - timedelta(minutes=1))
+
+    # Bob never sends orders: his army holds, and the report says so.
+    report = cli("process", "g", now=deadline + timedelta(hours=1))
+    assert f"{first} results" in report
+    assert f"A {origin} - {target}\n" in report  # moved: no failure note
+    assert "no order received" in report
+    assert "orders are due by" in report
+    show = cli("show", "g", first)
+    assert "LATE" in show and "v3" in show
+
+    # Nobody orders any more: the game runs to the win at each deadline, Bob falls into civil disorder.
+    now, last_report = _play_to_the_end(cli, "g", deadline + timedelta(hours=1), timedelta(days=4))
+    status = cli("status", "g", now=now)
+    assert f"{winner} wins" in status
+    assert f"THE GAME IS OVER. {winner} wins" in last_report
+    history = cli("history", "g")
+    assert "processed" in history and "open" not in history
+
+    # Roll back to the first phase: the phases played since stay in the history as abandoned.
+    out = cli("rollback", "g", first, now=now)
+    assert f"Rolled g back to {first}" in out
+    assert "abandoned" in cli("history", "g")
+    assert first in cli("status", "g", now=now)
+    # This time both players are ready early, so the phase runs before its deadline.
+    cli("submit", "g", winner, "--ready", input=f"A {origin} - {target}\n", now=now)
+    cli("submit", "g", other, "--ready", input="", now=now)
+    report = cli("process", "g", now=now + timedelta(minutes=1))
+    assert f"A {origin} - {target}\n" in report
+    cli("replay", "g", first)
+    now, _ = _play_to_the_end(cli, "g", now + timedelta(minutes=1), timedelta(days=4))
+    assert f"{winner} wins" in cli("status", "g", now=now)
+
+    # Our own game file, both ways, twice: nothing is lost.
+    exported = tmp_path / "g.json"
+    cli("export", "g", str(exported))
+    out = cli("import", str(exported), "--name", "copy", now=now)
+    assert f"Imported game copy ({variant}), {winner} wins" in out
+    again = json.loads(cli("export", "copy"))
+    original = json.loads(exported.read_text())
+    assert _comparable(again) == _comparable(original)
+    assert cli("report", "copy", first).splitlines()[2:] == cli("report", "g", first).splitlines()[2:]
+
+    if variant == "standard":
+        mila = tmp_path / "mila.json"
+        cli("export", "g", str(mila), "--format", "mila")
+        saved = json.loads(mila.read_text())
+        assert saved["map"] == "standard" and saved["phases"][0]["name"].endswith("M")
+        out = cli("import", str(mila), "--format", "mila", "--name", "from-mila", now=now)
+        assert f"{winner} wins" in out
+
+
+def _comparable(data: dict) -> dict:
+    game = {k: v for k, v in data["game"].items() if k != "name"}
+    phases = [{k: v for k, v in p.items() if k != "id"} for p in data["phases"]]
+    return {**data, "game": game, "phases": phases}
+
+
+def test_civil_disorder_and_replacement_through_the_cli(tmp_path: Path):
+    cli = Cli(f"sqlite:///{tmp_path / 'g.db'}")
+    cli("new", "g", "--missed", "1", now=T0)
+    cli("players", "assign", "g", "England", "Ann", now=T0)
+    cli("process", "g", now=T0 + timedelta(days=13))
+    status = cli("status", "g", now=T0 + timedelta(days=13))
+    assert "CIVIL DISORDER" in status
+    cli("players", "replace", "g", "England", "Bea", now=T0 + timedelta(days=14))
+    status = cli("status", "g", now=T0 + timedelta(days=14))
+    lines = [ln for ln in status.splitlines() if "England" in ln]
+    assert lines and "CIVIL DISORDER" not in lines[0] and "Bea" in lines[0]
+
+
+def test_pause_extend_resume_and_draw_through_the_cli(tmp_path: Path):
+    cli = Cli(f"sqlite:///{tmp_path / 'g.db'}")
+    cli("new", "g", "--movement", "2d", now=T0)
+    assert "2026-03-04 09:00" in cli("extend", "g", "1d", now=T0)
+    assert "left on the clock" in cli("pause", "g", now=T0 + timedelta(days=1))
+    assert "paused" in cli("status", "g", now=T0 + timedelta(days=9))
+    assert "Nothing to process" in cli("process", "g", now=T0 + timedelta(days=9))
+    assert "due 2026-03-13 09:00" in cli("resume", "g", now=T0 + timedelta(days=10))
+    v = load_variant("standard")
+    for p in v.power_names[:-1]:
+        assert "Recorded" in cli("vote", "g", p, now=T0)
+    assert "THE GAME IS OVER. Draw" in cli("vote", "g", v.power_names[-1], now=T0)
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("status", "nope"), "no game 'nope'"),
+        (("submit", "g", "Frnace"), "no power 'Frnace'"),
+        (("submit", "g", "France", "/no/such/file.txt"), "no file"),
+        (("new", "h", "--variant", "standart"), "did you mean 'standard'"),
+        (("new", "h", "--movement", "twelve days"), "cannot read the duration"),
+        (("new", "h", "--tz", "Mars/Base"), "unknown time zone"),
+        (("new", "h", "-o", "nonsense"), "must read KEY=VALUE"),
+        (("new", "h", "-o", "no_such_option=1"), "no option 'no_such_option'"),
+        (("new", "g"), "already exists"),
+        (("status", "g", "--now", "tomorrow"), "cannot read the time"),
+        (("rollback", "g", "Fall 1950 Movement"), "no phase 'Fall 1950 Movement'"),
+        (("rollback", "g", "Summer"), "phase"),
+        (("report", "g"), "no processed phase yet"),
+        (("report", "g", "--id", "999"), "no phase with id 999"),
+        (("extend", "g", "soon"), "cannot read the duration"),
+        (("resume", "g"), "not paused"),
+        (("export", "g", "--format", "pdf"), "unknown format"),
+        (("import", "/no/such/game.json"), "no file"),
+        (("players", "assign", "g", "Atlantis", "Zed"), "no power 'Atlantis'"),
+    ],
+)
+def test_user_errors_are_messages_not_tracebacks(tmp_path: Path, args: tuple[str, ...], message: str):
+    cli = Cli(f"sqlite:///{tmp_path / 'g.db'}")
+    cli("new", "g", now=T0)
+    out = cli(*args, code=2)
+    assert "error:" in out and message in out
+
+
+def test_import_rejects_files_that_are_not_games(tmp_path: Path):
+    cli = Cli(f"sqlite:///{tmp_path / 'g.db'}")
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert "not valid JSON" in cli("import", str(bad), code=2)
+    bad.write_text('{"hello": 1}')
+    assert "not a dippouch game file" in cli("import", str(bad), code=2)
+    assert "has no 'phases'" in cli("import", str(bad), "--format", "mila", code=2)
