@@ -27,7 +27,7 @@ def _result_note(r: Mapping[str, Any]) -> str:
         notes.append(str(r["result"]))
     if r.get("destroyed"):
         notes.append("destroyed")
-    elif r.get("dislodged"):
+    elif r.get("dislodged") and r["result"] != "dislodged":
         notes.append("dislodged")
     if r.get("automatic"):
         notes.append("no order received" if r["result"] in ("stands", "succeeds") else "automatic")

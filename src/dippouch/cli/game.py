@@ -318,8 +318,13 @@ def show(
         out.print_json(data=rec)
         return
     out.print(f"{rec['name']} (id {rec['id']}, {rec['status']})", markup=False)
+    units: dict[str, list[str]] = {}
     for u in rec["position"]["units"]:
-        out.print(f"  {u['power']}: {u['unit']}", markup=False)
+        units.setdefault(u["power"], []).append(u["unit"])
+    centres = rec["position"].get("supply_centers", {})
+    for power in sorted(set(units) | set(centres)):
+        owned = centres.get(power, [])
+        out.print(f"  {power}: {', '.join(units.get(power, [])) or 'no units'}; {len(owned)} centres", markup=False)
     for d in rec["position"].get("dislodged", []):
         out.print(
             f"  {d['power']}: {d['unit']} dislodged; may retreat to {', '.join(d['retreats']) or 'nowhere'}",
