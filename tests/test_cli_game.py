@@ -273,3 +273,29 @@ def test_import_rejects_files_that_are_not_games(tmp_path: Path):
     bad.write_text('{"hello": 1}')
     assert "not a dippouch game file" in cli("import", str(bad), code=2)
     assert "has no 'phases'" in cli("import", str(bad), "--format", "mila", code=2)
+
+
+def test_default_database_is_a_file_here_and_the_environment_can_name_another(tmp_path: Path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("DIPPOUCH_DATABASE_URL", raising=False)
+    runner = CliRunner()
+    r = runner.invoke(app, ["new", "here", "--now", T0.isoformat()])
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "dippouch.db").is_file()
+    other = tmp_path / "other.db"
+    monkeypatch.setenv("DIPPOUCH_DATABASE_URL", f"sqlite:///{other}")
+    r = runner.invoke(app, ["games"])
+    assert "No games yet" in r.output and other.is_file()
+
+
+def test_the_installed_command_prints_errors_without_traceback(tmp_path: Path):
+    import subprocess
+    import sys
+
+    env = {**os.environ, "DIPPOUCH_DATABASE_URL": f"sqlite:///{tmp_path / 'g.db'}"}
+    code = "from dippouch.cli import main; main()"
+    r = subprocess.run(
+        [sys.executable, "-c", code, "status", "nope"], env=env, capture_output=True, text=True, timeout=60
+    )
+    assert r.returncode == 2
+    assert "error: no game 'nope'" in r.stderr and "Traceback" not in r.stderr

@@ -190,3 +190,27 @@ def test_civil_disorder_streak():
     assert civil_disorder_streak([]) == 0
     assert civil_disorder_streak([True, True, False]) == 0
     assert civil_disorder_streak([False, True, True]) == 2
+
+
+def test_a_variant_can_name_its_own_victory_test(std):
+    import dataclasses
+
+    from dippouch.game import VICTORY_HOOKS
+
+    def capitals(variant, position):
+        # e.g. W3K: a power wins holding particular provinces, whatever its count.
+        m = variant.map
+        owners = {position.centres.get(m.province_of(m.loc(c))) for c in ("lon", "par")}
+        return owners.pop() if len(owners) == 1 and None not in owners else None
+
+    VICTORY_HOOKS["test_capitals"] = capitals
+    try:
+        v = dataclasses.replace(std, victory={"hook": "test_capitals"})
+        assert check_victory(v, std.start) is None
+        m = std.map
+        pos = std.start.with_(centres={**std.start.centres, m.province_of(m.loc("lon")): "France"})
+        assert check_victory(v, pos) == "France"
+        with pytest.raises(GameError, match="unknown victory hook"):
+            check_victory(dataclasses.replace(std, victory={"hook": "nope"}), pos)
+    finally:
+        del VICTORY_HOOKS["test_capitals"]

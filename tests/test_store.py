@@ -272,3 +272,49 @@ def test_an_acknowledged_submission_is_durable(store: GameStore, db_url: str):
     rec = fresh.phase_record("g", "Spring 1901 Movement")
     fresh.close()
     assert [(s["power"], s["version"], s["text"]) for s in rec["submissions"]] == [("France", 1, "A par - bur")]
+
+
+def _data(v, pos):
+    from dippouch.game import position_to_data
+
+    return position_to_data(v, pos)
+
+
+def test_missed_orders_units_hold_retreats_disband_removals_by_civil_disorder_builds_waived(store: GameStore):
+    from dippouch.core.calendar import Phase
+    from dippouch.core.position import Dislodged, Unit
+    from dippouch.core.variant import load_variant
+
+    v = load_variant("standard")
+    m = v.map
+    loc = m.loc
+    # Fall 1901 Retreats: a German army dislodged from Burgundy, with somewhere to go, but no orders arrive.
+    units = dict(v.start.units)
+    units[m.province_of(loc("bur"))] = Unit("France", "A", loc("bur"))
+    del units[m.province_of(loc("mar"))]
+    dislodged = {
+        m.province_of(loc("bur")): Dislodged(Unit("Germany", "A", loc("bur")), frozenset({loc("ruh"), loc("pic")}))
+    }
+    del units[m.province_of(loc("mun"))]
+    pos = v.start.with_(phase=Phase(1901, 3), units=units, dislodged=dislodged)
+    store.create_game("r", "standard", now=T0, position=_data(v, pos))
+    assert store.process("r", now=T0 + timedelta(days=3)) == ["Fall 1901 Retreats"]
+    rec = store.phase_record("r", "Fall 1901 Retreats")
+    assert [r["automatic"] for r in rec["results"] if r["power"] == "Germany"] == [True]
+    assert not [
+        u for u in rec["next_position"]["units"] if u["unit"] in ("A ruh", "A pic", "A bur") and u["power"] == "Germany"
+    ]
+
+    # Winter: France has a unit too many and Germany may build, but neither sends orders.
+    centres = dict(v.start.centres)
+    centres[m.province_of(loc("par"))] = "Germany"
+    winter = v.start.with_(phase=Phase(1901, 4), centres=centres)
+    winter = winter.with_(units={p: u for p, u in winter.units.items() if m.provinces[p].abbr != "mun"})
+    store.create_game("w", "standard", now=T0, position=_data(v, winter))
+    assert store.process("w", now=T0 + timedelta(days=3)) == ["Winter 1901 Adjustments"]
+    rec = store.phase_record("w", "Winter 1901 Adjustments")
+    nxt = rec["next_position"]["units"]
+    assert sum(1 for u in nxt if u["power"] == "France") == 2  # removed by the civil-disorder rule
+    assert sum(1 for u in nxt if u["power"] == "Germany") == 2  # the build was waived
+    assert any(r["automatic"] and r["power"] == "France" for r in rec["results"])
+    assert sorted(rec["missed"]) == ["France", "Germany"]
