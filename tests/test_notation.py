@@ -332,3 +332,27 @@ def test_variant_unit_kinds() -> None:
     assert parse_order(w, "Disband D mos") == Disband("D", L("mos"))
     assert parse_order(w, "D mos D") == Disband("D", L("mos"))
     assert format_order(w, Move("D", L("mos"), L("war"))) == "D mos - war"
+
+
+# --------------------------------------------------------------------------------------------------
+# Ambiguous words: the reader tries the other readings when the first fails, a verb before a dashless move.
+
+
+def test_ambiguous_readings_in_other_variants() -> None:
+    ad = load_variant("1000ad")
+
+    def at(name: str) -> int:
+        return ad.map.loc(name)
+
+    # "Norwegian S" is an alias of the Norwegian Sea, but here "S" is the support.
+    assert parse_order(ad, "F Norwegian S F Leon") == Support("F", at("norwegian"), "F", at("leo"), None)
+    assert parse_order(ad, "F Norwegian S - Leon") == Move("F", at("norwegian"), at("leo"))
+    # "W" may mean waive, but "w.wales" is a province (an alias of Cornwall).
+    assert parse_order(ad, "A w.wales H") == Hold("A", at("w.wales"))
+    assert parse_order(ad, "W") == Waive()
+    # "con" is Constantinople as well as "convoy".
+    assert parse_order(V, "A smy con") == Move("A", L("smy"), L("con"))
+    assert parse_order(V, "F bla con A bul - sev") == Convoy("F", L("bla"), L("bul"), L("sev"))
+    # "spa north" could be Spain's north coast; here "north atlantic" is the destination.
+    assert parse_order(V, "F spa north atlantic") == Move("F", L("spa"), L("nao"))
+    assert parse_order(V, "F spa north - mao") == Move("F", L("spa/nc"), L("mao"))

@@ -22,7 +22,7 @@ import difflib
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError
@@ -194,7 +194,9 @@ def register_format(order_type: type[Order], formatter: Callable[[Variant, Order
 class OrderReader:
     """A cursor over an order's words, with the pieces of grammar that extensions reuse."""
 
-    def __init__(self, variant: Variant, text: str, phase_kind: PhaseKind | None) -> None:
+    def __init__(
+        self, variant: Variant, text: str, phase_kind: PhaseKind | None, flips: frozenset[_Choice] = frozenset()
+    ) -> None:
         self.variant = variant
         self.text = text
         self.phase_kind = phase_kind
@@ -202,6 +204,19 @@ class OrderReader:
         self.raw = _tokenize(text)
         self.words = [t.lower() for t in self.raw]
         self.pos = 0
+        self.flips = flips
+        """Ambiguous spots to read the other way on this attempt (see :func:`_read`)."""
+        self.choices: list[_Choice] = []
+        """Ambiguous spots met on this attempt, in order."""
+        self.dashless = False
+        """This reading took two names in a row for a move (the least likely reading)."""
+
+    def choice(self, what: str, at: int) -> bool:
+        """Note an ambiguous spot; True if this attempt takes its second reading."""
+        key = (what, at)
+        if key not in self.choices:
+            self.choices.append(key)
+        return key in self.flips
 
     # -- cursor
 
@@ -249,13 +264,24 @@ class OrderReader:
         return None
 
     def _match_location(self, start: int) -> tuple[int, int] | None:
-        """Longest name at ``start``: (location id, words used)."""
+        """Longest name at ``start`` (or the next shorter one on a second reading): (location id, words used).
+
+        "Norwegian S" may be a name or Norwegian followed by "S" (support); "Bristol Channel" a sea or
+        Bristol followed by a dashless move. The longest reading is tried first.
+        """
         names = self.lex.names
+        found: list[tuple[int, int]] = []
         for n in range(min(self.lex.longest, len(self.words) - start), 0, -1):
             lid = names.get(tuple(self.words[start : start + n]))
             if lid is not None:
-                return lid, n
-        return None
+                found.append((lid, n))
+                if len(found) == 2:
+                    break
+        if not found:
+            return None
+        if len(found) == 2 and self.choice("name", start):
+            return found[1]
+        return found[0]
 
     def location(self, what: str = "province") -> int:
         """A province or coast, by any name, with an optional coast: ``stp/sc``, ``Spain(nc)``, ``spa nc``."""
@@ -284,6 +310,8 @@ class OrderReader:
             if len(phrase) < n:
                 continue
             if phrase in coasts:
+                if closing is None and self.choice("coast", self.pos):
+                    break  # second reading: "north" starts the next name ("spa north atlantic")
                 self.pos += n
                 if closing == ")" and not self.accept((")",)):
                     raise self.fail(f"expected ')' after the coast of {gmap.provinces[prov].name}")
@@ -371,9 +399,7 @@ def _parse(r: OrderReader) -> Order:
             return got
         r.pos = start
     # Orders that start with their verb: Build, Remove, Disband, Waive.
-    if r.accept(_WAIVE):
-        r.accept(("build", "builds"))
-        r.finish()
+    if r.peek() in _WAIVE and (r.pos + 1 == len(r.words) or r.words[r.pos + 1 :] in (["build"], ["builds"])):
         return Waive()
     first = r.peek()
     if first in _BUILD and (r.peek(1) in r.lex.kinds or r._match_location(r.pos + 1) is not None):
@@ -414,6 +440,8 @@ def _parse(r: OrderReader) -> Order:
 
 def _tail(r: OrderReader, kind: str | None, loc: int) -> Order:
     phase = r.phase_kind
+    if r.peek() in _VERBS and r._match_location(r.pos) is not None and r.choice("verb", r.pos):
+        return _dashless_move(r, kind, loc)  # second reading: "A smy con" moves to Constantinople
     if r.at_end():
         raise r.fail(
             f"what should {r.text.strip()!r} do? Add a verb: H (hold), - (move), S (support), C (convoy)",
@@ -467,22 +495,69 @@ def _tail(r: OrderReader, kind: str | None, loc: int) -> Order:
             return Retreat(kind, loc, dest)
         return Move(kind, loc, dest, via)
     if r.here() and r._match_location(r.pos) is not None:
-        # "A par bur": a move without its dash.
-        dest = r.location()
-        via = r.via_convoy()
-        r.finish()
-        if phase == PhaseKind.RETREATS:
-            if via:
-                raise r.fail("a retreat cannot go by convoy", token="via convoy")
-            return Retreat(kind, loc, dest)
-        return Move(kind, loc, dest, via)
+        return _dashless_move(r, kind, loc)
     raise r.fail(
         f"expected an order verb (H, -, S, C, R, D, B) but found {r.here()!r}",
     )
 
 
+def _dashless_move(r: OrderReader, kind: str | None, loc: int) -> Order:
+    """``A par bur``: a move without its dash."""
+    r.dashless = True
+    dest = r.location()
+    via = r.via_convoy()
+    r.finish()
+    if r.phase_kind == PhaseKind.RETREATS:
+        if via:
+            raise r.fail("a retreat cannot go by convoy", token="via convoy")
+        return Retreat(kind, loc, dest)
+    return Move(kind, loc, dest, via)
+
+
 # --------------------------------------------------------------------------------------------------
 # Public API
+
+_Choice = tuple[str, int]
+_T = TypeVar("_T")
+_MAX_READINGS = 16
+
+
+def _read(variant: Variant, text: str, phase_kind: PhaseKind | None, grammar: Callable[[OrderReader], _T]) -> _T:
+    """Run ``grammar`` over ``text``; where the words are ambiguous, try the other readings until one works.
+
+    The first reading takes the longest name and the usual meaning of every word. If it fails, each
+    ambiguous spot it met is read the other way (breadth first, a bounded number of attempts), and the
+    first reading that succeeds wins. If none does, the error of the first reading is raised, because it
+    describes what most players meant.
+    """
+    queue: list[frozenset[_Choice]] = [frozenset()]
+    tried = {frozenset[_Choice]()}
+    first: OrderParseError | None = None
+    fallback: list[_T] = []
+    attempts = 0
+    while queue and attempts < _MAX_READINGS:
+        flips = queue.pop(0)
+        attempts += 1
+        reader = OrderReader(variant, text, phase_kind, flips)
+        try:
+            got = grammar(reader)
+            if not reader.dashless:
+                return got
+            # A move without its dash is the last resort: "A Norwegian S Leon" is a support, not a
+            # move from "Norwegian S" to Leon. Keep it and look for a reading with a verb.
+            if not fallback:
+                fallback.append(got)
+        except OrderParseError as e:
+            first = first or e
+        for c in reader.choices:
+            more = flips | {c}
+            if more not in tried:
+                tried.add(more)
+                queue.append(more)
+    if fallback:
+        return fallback[0]
+    assert first is not None
+    raise first
 
 
 def parse_order(variant: Variant, text: str, *, phase_kind: PhaseKind | str | None = None) -> Order:
@@ -491,9 +566,8 @@ def parse_order(variant: Variant, text: str, *, phase_kind: PhaseKind | str | No
     Raises :class:`OrderParseError` for anything it cannot read; never another exception.
     """
     pk = PhaseKind(phase_kind) if isinstance(phase_kind, str) else phase_kind
-    reader = OrderReader(variant, text, pk)
     try:
-        return _parse(reader)
+        return _read(variant, text, pk, _parse)
     except OrderParseError:
         raise
     except (IndexError, KeyError, ValueError) as e:  # pragma: no cover - a bug, but never a traceback
@@ -502,14 +576,17 @@ def parse_order(variant: Variant, text: str, *, phase_kind: PhaseKind | str | No
 
 def parse_unit(variant: Variant, text: str) -> tuple[str | None, int]:
     """Read a unit designation (``A par``, ``F stp/sc``, ``F North Sea``, ``Paris``) -> (kind, location)."""
-    reader = OrderReader(variant, text, None)
-    if reader.at_end():
-        raise OrderParseError("", "empty unit")
-    kind, loc = reader.unit()
-    if not reader.at_end():
-        tok = " ".join(reader.raw[reader.pos :])
-        raise OrderParseError(reader.here(), f"unexpected {tok!r} after the unit {text.strip()!r}")
-    return kind, loc
+
+    def grammar(reader: OrderReader) -> tuple[str | None, int]:
+        if reader.at_end():
+            raise OrderParseError("", "empty unit")
+        kind, loc = reader.unit()
+        if not reader.at_end():
+            tok = " ".join(reader.raw[reader.pos :])
+            raise OrderParseError(reader.here(), f"unexpected {tok!r} after the unit {text.strip()!r}")
+        return kind, loc
+
+    return _read(variant, text, None, grammar)
 
 
 @dataclass(frozen=True, slots=True)
