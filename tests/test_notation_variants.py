@@ -1,0 +1,45 @@
+"""Every variant's names work in orders: each abbreviation, name and alias, in every order shape."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from dippouch.core.notation import format_order, parse_order, parse_unit
+from dippouch.core.orders import Build, Convoy, Hold, Move, Order, Retreat, Support
+from dippouch.core.variant import load_variant, variant_names
+
+
+@pytest.mark.parametrize("name", variant_names())
+def test_every_name_reads_as_its_location(name: str) -> None:
+    v = load_variant(name)
+    for key, lid in v.map.names.items():
+        assert parse_unit(v, key) == (None, lid), key
+        assert parse_unit(v, key.upper()) == (None, lid), key
+    for loc in v.map.locations:
+        assert parse_unit(v, loc.name) == (None, loc.id), loc.name
+
+
+@pytest.mark.parametrize("name", variant_names())
+def test_orders_with_any_names(name: str) -> None:
+    v = load_variant(name)
+    rng = random.Random(name)
+    names = list(v.map.names.items())
+    for _ in range(1500):
+        (n1, l1), (n2, l2), (n3, l3) = rng.sample(names, 3)
+        cases: list[tuple[str, Order]] = [
+            (f"A {n1} - {n2}", Move("A", l1, l2)),
+            (f"{n1} -> {n2} via convoy", Move(None, l1, l2, True)),
+            (f"F {n1} S A {n2} - {n3}", Support("F", l1, "A", l2, l3)),
+            (f"A {n1} supports {n2}", Support("A", l1, None, l2, None)),
+            (f"Fleet {n1} convoys Army {n2} to {n3}", Convoy("F", l1, l2, l3)),
+            (f"Army {n1} moves to {n2}", Move("A", l1, l2)),
+            (f"Build F {n1}", Build("F", l1)),
+            (f"{n1} H", Hold(None, l1)),
+            (f"A {n1} R {n2}", Retreat("A", l1, l2)),
+        ]
+        for text, want in cases:
+            got = parse_order(v, text)
+            assert got == want, text
+            assert parse_order(v, format_order(v, got)) == got
