@@ -357,7 +357,7 @@ def test_victory_targets(power: str, need: int) -> None:
 
 def test_three_remaining_rank_by_size() -> None:
     end = game_end(V, _counts({VIK: 20, MOO: 24, BYZ: 22}))
-    assert end is not None and end.kind == "three_remain"
+    assert end is not None and end.kind == "ranked"
     assert end.powers == (MOO, BYZ, VIK)
     assert game_end(V, _counts({VIK: 20, MOO: 24, BYZ: 22, BRI: 1})) is None
 

@@ -481,7 +481,7 @@ def civil_disorder_streak(missed: Iterable[bool]) -> int:
 @dataclass(frozen=True)
 class Ending:
     kind: str
-    """``victory``, ``draw`` or ``last_year``."""
+    """``victory``, ``draw``, ``last_year`` or ``ranked`` (few powers left, ranked by size)."""
     powers: tuple[str, ...]
     text: str
 
@@ -506,12 +506,17 @@ def check_victory(variant: Variant, position: Position) -> str | None:
             raise GameError(f"variant {variant.name} names an unknown victory hook {hook!r}")
         return fn(variant, position)
     need = variant.victory.get("centres")
-    if need is None:
+    by_power = variant.victory.get("by_power", {})
+    if need is None and not by_power:
         return None
     counts = {p: len(position.centres_of(p)) for p in variant.power_names}
-    best = max(counts.values(), default=0)
-    leaders = [p for p, c in counts.items() if c == best]
-    if best >= int(need) and len(leaders) == 1:
+    # ``[victory] by_power`` gives a power its own target (1000 AD: 25, 28 or 31); ``centres`` the rest.
+    reached = [
+        p for p in variant.power_names if by_power.get(p, need) is not None and counts[p] >= int(by_power.get(p, need))
+    ]
+    best = max((counts[p] for p in reached), default=0)
+    leaders = [p for p in reached if counts[p] == best]
+    if len(leaders) == 1:
         return leaders[0]
     return None
 
@@ -526,6 +531,15 @@ def game_end(variant: Variant, position: Position) -> Ending | None:
     if winner is not None:
         n = len(position.centres_of(winner))
         return Ending("victory", (winner,), f"{winner} wins with {n} supply centres.")
+    remaining = variant.victory.get("remaining")
+    if remaining is not None:
+        # ``[victory] remaining = 3`` (1000 AD rule 12e): with that many powers left the game ends and
+        # they rank by size. A power counts while it owns a centre, in civil disorder or not.
+        left = [p for p in variant.power_names if position.centres_of(p)]
+        if len(left) <= int(remaining):
+            ranked = tuple(sorted(left, key=lambda p: (-len(position.centres_of(p)), p)))
+            listing = ", ".join(f"{p} ({len(position.centres_of(p))})" for p in ranked)
+            return Ending("ranked", ranked, f"Only {len(ranked)} powers remain; they rank by size: {listing}.")
     last = variant.calendar.last_year
     if last is not None and position.phase.year > last:
         survivors = tuple(surviving_powers(variant, position))

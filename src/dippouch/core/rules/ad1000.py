@@ -228,7 +228,7 @@ def anarchy_phase_end(hooks: RuleHooks, before: Position, after: Position, resul
 @dataclass(frozen=True, slots=True)
 class GameEnd:
     kind: str
-    """``"victory"`` (rule 12 b-d), ``"three_remain"`` (12 e), ``"last_year"`` (rule 11)."""
+    """``"victory"`` (rule 12 b-d), ``"ranked"`` (12 e), ``"last_year"`` (rule 11)."""
     powers: tuple[str, ...]
     """The winner; or the remaining powers, largest first; or the survivors sharing the draw."""
     text: str
@@ -266,7 +266,7 @@ def game_end(variant: Variant, position: Position) -> GameEnd | None:
     if limit is not None and len(remaining) <= int(limit):
         ranked = tuple(sorted(remaining, key=lambda p: (-counts[p], p)))
         listing = ", ".join(f"{p} ({counts[p]})" for p in ranked)
-        return GameEnd("three_remain", ranked, f"Only {len(ranked)} powers remain; they rank by size: {listing}.")
+        return GameEnd("ranked", ranked, f"Only {len(ranked)} powers remain; they rank by size: {listing}.")
     last = variant.calendar.last_year
     if last is not None and position.phase.year > last:
         return GameEnd("last_year", tuple(remaining), f"The game ends after {last}; a draw of {', '.join(remaining)}.")

@@ -1,0 +1,171 @@
+"""1000 AD through the outside interfaces: `dippouch adjudicate` (JSON contract) and the game store."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+from dippouch.cli.adjudicate import serve_stream
+from dippouch.core.position import Position
+from dippouch.core.rules.ad1000 import game_end as core_game_end
+from dippouch.core.variant import load_variant
+from dippouch.game import game_end
+from dippouch.store import GameStore
+
+T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
+V = load_variant("1000ad")
+
+
+def ask(*requests: dict[str, object]) -> list[dict[str, object]]:
+    out = io.StringIO()
+    serve_stream([json.dumps(r) for r in requests], out)
+    return [json.loads(line) for line in out.getvalue().splitlines()]
+
+
+def test_contract_winter_999_placements_then_a_defensive_army_in_spring() -> None:
+    (first,) = ask(
+        {
+            "variant": "1000ad",
+            "orders": {
+                "British": ["Build 3D Mercia", "Build F London", "Build A yor"],
+                "Franks": ["Build A Paris", "Build F bri"],
+                "Magyars and Polacks": ["Build D vie", "Build D pra", "Build F lom"],
+            },
+        }
+    )
+    results = {r["input"]: r["result"] for r in first["results"]}  # type: ignore[union-attr,index]
+    assert results == {
+        "Build 3D Mercia": "succeeds",
+        "Build F London": "succeeds",
+        "Build A yor": "succeeds",
+        "Build A Paris": "succeeds",
+        "Build F bri": "succeeds",
+        "Build D vie": "succeeds",
+        "Build D pra": "illegal",  # one defensive army at a time
+        "Build F lom": "illegal",  # Lombardy is neutral at the start
+    }
+    nxt = first["next"]
+    assert isinstance(nxt, dict)
+    assert nxt["phase"] == "Spring 1000 Movement"
+    assert {"power": "British", "unit": "D mer"} in nxt["units"]
+    # Spring 1000: the D may not leave the homeland; the army may.
+    nxt["orders"] = {"Magyars and Polacks": ["D vie - dra"], "British": ["D mer - yor", "A yor - dum"]}
+    (second,) = ask(nxt)
+    got = {r["input"]: r["result"] for r in second["results"]}  # type: ignore[union-attr,index]
+    assert got["D vie - dra"] == "illegal"
+    assert got["D mer - yor"] == "succeeds"
+    assert got["A yor - dum"] == "succeeds"
+
+
+def test_contract_rule_8_reduced_support() -> None:
+    request = {
+        "variant": "1000ad",
+        "phase": "Spring 1001 Movement",
+        "units": [
+            {"power": "British", "unit": "D mer"},
+            {"power": "British", "unit": "A lon"},
+            {"power": "Franks", "unit": "A wal"},
+            {"power": "Franks", "unit": "F enc"},
+            {"power": "Franks", "unit": "F nth"},
+            {"power": "Franks", "unit": "A mal"},
+        ],
+        "orders": {
+            "British": ["3D Mercia S A London", "A lon H"],
+            "Franks": ["A wal - mer", "F enc - lon", "F nth S F enc - lon", "A mal S F enc - lon"],
+        },
+    }
+    (res,) = ask(request)
+    by_input = {r["input"]: r for r in res["results"]}  # type: ignore[union-attr,index]
+    # One unsupported attack on the D leaves a support of 2: London holds with 3 against 3.
+    assert by_input["3D Mercia S A London"]["result"] == "given"
+    assert by_input["F enc - lon"]["result"] == "fails"
+    assert by_input["A lon H"]["dislodged"] is False
+
+
+def test_contract_anarchy_state_round_trips() -> None:
+    homes = ["lis", "tol", "val", "and", "mor", "ora", "alg", "bon", "gaf"]
+    request = {
+        "variant": "1000ad",
+        "phase": "Fall 1004 Movement",
+        "units": [{"power": "Moors", "unit": "A nav"}, {"power": "Franks", "unit": "A tol"}],
+        # Complete ownership: the Franks hold their own home centres and the Moors'.
+        "supply_centers": {
+            "Moors": ["nav"],
+            "Franks": [*homes, "par", "bri", "nor", "rou", "nan", "try", "lyo", "bor", "tou", "rho"],
+        },
+        "orders": {},
+    }
+    (res,) = ask(request)
+    nxt = res["next"]
+    assert isinstance(nxt, dict)
+    assert nxt["state"] == {"anarchy": {"Moors": "grace"}}
+    # Winter (Franks build), then Spring: the Moors fail to retake a home centre.
+    while nxt["phase"] != "Spring 1005 Movement":
+        nxt["orders"] = {}
+        (res,) = ask(nxt)
+        nxt = res["next"]
+        assert isinstance(nxt, dict)
+    nxt["orders"] = {"Moors": ["A nav H"]}
+    (res,) = ask(nxt)
+    nxt = res["next"]
+    assert isinstance(nxt, dict)
+    assert nxt["state"] == {"anarchy": {"Moors": "disorder"}}
+    nxt["orders"] = {"Moors": ["A nav - ara"]}
+    (res,) = ask(nxt)
+    assert res["results"][0]["result"] == "illegal"  # type: ignore[index]
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[GameStore]:
+    s = GameStore(f"sqlite:///{tmp_path / 'games.db'}")
+    yield s
+    s.close()
+
+
+def test_game_opens_with_placements_and_keeps_units_back(store: GameStore) -> None:
+    store.create_game("g", "1000ad", now=T0)
+    status = store.status("g", now=T0)
+    assert status.phase == "Winter 999 Adjustments"
+    assert all(p.must_act for p in status.powers)
+    check = store.submit("g", "Byzantines", "Build A cro", now=T0)
+    assert check.lines[0].error is not None  # outside the homeland: refused at submission
+    store.submit("g", "Byzantines", "Build A apu\nBuild F var/ec\nBuild 3D edi", now=T0)
+    store.submit("g", "Vikings", "Build F hve", now=T0)
+    assert store.process("g", now=T0, force=True) == ["Winter 999 Adjustments"]
+    status = store.status("g", now=T0)
+    assert status.phase == "Spring 1000 Movement"
+    units = {p.power: p.units for p in status.powers}
+    assert units["Byzantines"] == 3 and units["Vikings"] == 1 and units["British"] == 0
+    assert store.report("g", "Winter 999 Adjustments").startswith("Winter 999 Adjustments results")
+
+
+def _owning(spec: dict[str, int]) -> Position:
+    pool = list(V.map.supply_centres)
+    owners: dict[int, str] = {}
+    for power, n in spec.items():
+        for _ in range(n):
+            owners[pool.pop()] = power
+    return Position(V.calendar.parse("Spring 1006 Movement"), {}, owners, V.start.homes)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        {"British": 25, "Moors": 20, "Vikings": 20, "Franks": 5},
+        {"British": 24, "Moors": 27, "Vikings": 20, "Franks": 5},
+        {"Byzantines": 30, "Moors": 20, "Vikings": 20, "Franks": 5},
+        {"Byzantines": 31, "Moors": 20, "Vikings": 20, "Franks": 5},
+        {"Byzantines": 30, "Moors": 20, "Vikings": 20},
+    ],
+)
+def test_game_layer_ends_the_game_as_the_rules_say(spec: dict[str, int]) -> None:
+    p = _owning(spec)
+    core, game = core_game_end(V, p), game_end(V, p)
+    want = (core.kind, core.powers) if core else None
+    got = (game.kind, game.powers) if game else None
+    assert got == want
