@@ -374,3 +374,12 @@ def test_game_ends_after_winter_1015_in_a_draw_of_the_survivors() -> None:
     end = game_end(V, p.with_(phase=V.calendar.parse("Spring 1016 Movement")))
     assert end is not None and end.kind == "last_year"
     assert set(end.powers) == {VIK, MOO, BYZ, BRI, FRA}
+
+
+def test_defensive_army_may_be_convoyed_between_parts_of_its_homeland_only() -> None:
+    p = pos("Spring 1001 Movement", {VIK: ["D osl", "F vik"]})
+    res = run(p, {VIK: ["D osl - jel", "F vik C D osl - jel"]})
+    assert result(res, "D osl - jel")[0] == Outcome.SUCCEEDS
+    q = pos("Spring 1001 Movement", {VIK: ["D jel", "F nth"]})
+    res = run(q, {VIK: ["D jel - fri", "F nth C D jel - fri"]})
+    assert result(res, "D jel - fri")[0] == Outcome.ILLEGAL
