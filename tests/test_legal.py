@@ -304,3 +304,32 @@ def test_convoy_orders_match_the_adjudicators_route_rule(seed: int) -> None:
         if fleet_on_proper_route(M, a, d, fleets, f)
     }
     assert listed == expected
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_fast_path_matches_the_general_one(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The standard rules' cached fast path lists exactly what the hook-calling general path lists."""
+    import dippouch.core.legal as legal
+
+    rng = random.Random(seed)
+    pos = _random_position(rng)
+    seas = [p.id for p in M.provinces if p.kind == ProvinceKind.SEA]
+    units = dict(pos.units)
+    for s in rng.sample(seas, rng.randint(0, 8)):  # crowd the seas so convoys abound
+        units.setdefault(s, Unit(rng.choice(V.power_names), "F", s))
+    pos = pos.with_(units=units)
+    fast = all_legal_orders(V, pos)
+    monkeypatch.setattr(legal, "_FORCE_GENERAL", True)
+    general = all_legal_orders(V, pos)
+    assert fast.keys() == general.keys()
+    for power in fast:
+        assert fast[power].keys() == general[power].keys()
+        for loc, orders in fast[power].items():
+            assert orders[0] == general[power][loc][0]
+            assert sorted(map(repr, orders)) == sorted(map(repr, general[power][loc]))
+
+
+def test_repeated_calls_hand_out_copies() -> None:
+    first = legal_orders(V, V.start, "England")
+    first[L("lon")].clear()
+    assert len(legal_orders(V, V.start, "England")[L("lon")]) == 10

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.mapdata import GameMap, ProvinceKind
@@ -48,6 +49,13 @@ class _Tables:
 
 
 _TABLES: dict[int, tuple[GameMap, _Tables]] = {}
+
+#: Tests set this to check the standard rules' fast path against the general one.
+_FORCE_GENERAL = False
+
+#: The last position worked out by :func:`legal_orders`: [variant, position, power -> orders]. Positions are
+#: values (never changed in place), so the same object means the same answer.
+_LAST: list[Any] = []
 
 
 def _tables(gmap: GameMap) -> _Tables:
@@ -80,7 +88,17 @@ def legal_orders(variant: Variant, position: Position, power: str) -> dict[int, 
     """
     kind = variant.calendar.kind(position.phase)
     if kind == PhaseKind.MOVEMENT:
-        return _movement(variant, position, (power,))[power]
+        # Callers usually ask for every power in turn: work out the whole position once, hand out copies.
+        last = _LAST
+        if last and last[0] is variant and last[1] is position:
+            everyone = last[2]
+        else:
+            everyone = _movement(variant, position, variant.power_names)
+            _LAST[:] = [variant, position, everyone]
+        mine = everyone.get(power)
+        if mine is None:
+            return _movement(variant, position, (power,))[power]
+        return {loc: list(orders) for loc, orders in mine.items()}
     if kind == PhaseKind.RETREATS:
         return _retreats(variant, position, power)
     return _adjustments(variant, position, power)
@@ -207,12 +225,160 @@ class _Convoys:
         return out
 
 
+class _Plain:
+    """Per-map caches for the standard rules: a unit's own orders and its supports of a neighbour depend
+    only on the two units' kinds and places, so each is built once and reused in every later phase."""
+
+    def __init__(self, gmap: GameMap, t: _Tables) -> None:
+        self.t = t
+        self.own: dict[tuple[str, int], tuple[Order, ...]] = {}
+        self.near: dict[tuple[str, int], frozenset[int]] = {}
+        self.reach_sets: dict[tuple[str, int], frozenset[int]] = {}
+        self.supports: dict[tuple[str, int, str, int], tuple[Order, ...]] = {}
+        # Provinces any unit in a province could move to (for "could this unit support that one").
+        any_reach = [set(a) for a in t.army_adj]
+        for loc, reach in enumerate(t.fleet_reach):
+            any_reach[t.province_of[loc]].update(reach)
+        self.any_reach = tuple(frozenset(a) for a in any_reach)
+
+    def reach(self, kind: str, loc: int) -> tuple[int, ...]:
+        t = self.t
+        return t.fleet_reach[loc] if kind == "F" else t.army_adj[t.province_of[loc]] if kind == "A" else ()
+
+    def own_orders(self, kind: str, loc: int) -> tuple[Order, ...]:
+        key = (kind, loc)
+        got = self.own.get(key)
+        if got is None:
+            t = self.t
+            moves: list[Order] = [Hold(kind, loc)]
+            if kind == "F":
+                moves.extend(Move(kind, loc, d) for d in t.fleet_adj[loc])
+            elif kind == "A":
+                moves.extend(Move(kind, loc, d) for d in t.army_adj[t.province_of[loc]])
+            got = self.own[key] = tuple(moves)
+        return got
+
+    def near_provinces(self, kind: str, loc: int) -> frozenset[int]:
+        """Provinces whose unit this one might support by land or sea: in its reach, or reaching into it."""
+        key = (kind, loc)
+        got = self.near.get(key)
+        if got is None:
+            mine = self.reach_set(kind, loc)
+            me = self.t.province_of[loc]
+            got = self.near[key] = frozenset(
+                r for r in range(len(self.any_reach)) if r != me and (r in mine or mine & self.any_reach[r])
+            )
+        return got
+
+    def reach_set(self, kind: str, loc: int) -> frozenset[int]:
+        key = (kind, loc)
+        got = self.reach_sets.get(key)
+        if got is None:
+            got = self.reach_sets[key] = frozenset(self.reach(kind, loc))
+        return got
+
+    def support_orders(self, kind: str, loc: int, other_kind: str, other_loc: int) -> tuple[Order, ...]:
+        """Supports of the unit ``other`` that do not depend on convoys: to hold, and to move by land/sea."""
+        key = (kind, loc, other_kind, other_loc)
+        got = self.supports.get(key)
+        if got is None:
+            t = self.t
+            me, r = t.province_of[loc], t.province_of[other_loc]
+            mine = set(self.reach(kind, loc))
+            out: list[Order] = []
+            if r in mine:
+                out.append(Support(kind, loc, other_kind, other_loc, None))
+            for d in sorted(mine.intersection(self.reach(other_kind, other_loc))):
+                if d != me:
+                    out.append(Support(kind, loc, other_kind, other_loc, d))
+            got = self.supports[key] = tuple(out)
+        return got
+
+
+_PLAIN: dict[int, tuple[GameMap, _Plain]] = {}
+
+
+def _plain(gmap: GameMap, t: _Tables) -> _Plain:
+    hit = _PLAIN.get(id(gmap))
+    if hit is not None and hit[0] is gmap:
+        return hit[1]
+    c = _Plain(gmap, t)
+    _PLAIN[id(gmap)] = (gmap, c)
+    return c
+
+
+def _movement_plain(
+    variant: Variant, position: Position, powers: Sequence[str], t: _Tables
+) -> dict[str, dict[int, list[Order]]]:
+    """The standard rules' fast path: cached per-unit and per-pair orders, plus what convoys add this phase."""
+    cache = _plain(variant.map, t)
+    units = position.units
+    fleet_seas = [p for p, u in units.items() if u.kind == "F" and t.sea[p]]
+    convoys = _Convoys(t, fleet_seas) if fleet_seas else None
+    convoy_reach: dict[int, set[int]] = {}
+    if convoys is not None:
+        for p, u in units.items():
+            if u.kind == "A" and t.coastal[p]:
+                cr = convoys.destinations(p)
+                if cr:
+                    convoy_reach[p] = cr
+
+    # Destinations only a convoy reaches, per army: what supports of convoyed moves may aim at.
+    sea_only: dict[int, set[int]] = {}
+    for r, cr in convoy_reach.items():
+        only = cr.difference(t.army_adj[r])
+        if only:
+            sea_only[r] = only
+    keys = units.keys()
+    everyone: dict[str, dict[int, list[Order]]] = {power: {} for power in powers}
+    for p, u in units.items():
+        out = everyone.get(u.power)
+        if out is None:
+            continue
+        kind, loc = u.kind, u.loc
+        orders = list(cache.own_orders(kind, loc))
+        mine = cache.reach(kind, loc)
+        by_sea = convoy_reach.get(p)
+        if by_sea:
+            land = set(mine)
+            # Adjacent destinations need "via convoy" to mean the convoy (DATC v3.2 preference).
+            orders.extend(Move(kind, loc, q, q in land) for q in sorted(by_sea))
+        for r in sorted(cache.near_provinces(kind, loc) & keys):
+            other = units[r]
+            orders.extend(cache.support_orders(kind, loc, other.kind, other.loc))
+        if sea_only:
+            mine_set = cache.reach_set(kind, loc)
+            for r, only in sea_only.items():
+                extra = only & mine_set
+                if not extra or r == p:
+                    continue
+                if convoys is not None and p in convoys.fleets:
+                    # A fleet cannot both support a convoyed move and be part of its route.
+                    extra &= convoys.destinations(r, avoid=p)
+                extra.discard(p)
+                if extra:
+                    other = units[r]
+                    orders.extend(Support(kind, loc, other.kind, other.loc, d) for d in sorted(extra))
+        if convoys is not None and kind == "F" and p in convoys.group:
+            shore = convoys.shores[convoys.group[p]]
+            for r in convoy_reach:
+                if r in shore:
+                    dests = convoys.routes_from(r).get(p)
+                    if dests:
+                        target = units[r].loc
+                        orders.extend(Convoy(kind, loc, target, d) for d in sorted(dests))
+        out[loc] = orders
+    return everyone
+
+
 def _movement(variant: Variant, position: Position, powers: Sequence[str]) -> dict[str, dict[int, list[Order]]]:
     gmap = variant.map
     t = _tables(gmap)
     hooks = hooks_for(variant)
     plain = hooks.standard_movement
     units = position.units
+    if plain and not _FORCE_GENERAL and all(u.kind in ("A", "F") for u in units.values()):
+        return _movement_plain(variant, position, powers, t)
     fleet_seas = [p for p, u in units.items() if t.sea[p] and _moves_as(hooks, plain, u.kind) == "F"]
     convoys = _Convoys(t, fleet_seas)
 
