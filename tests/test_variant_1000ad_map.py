@@ -149,3 +149,10 @@ def test_homelands(v) -> None:  # type: ignore[no-untyped-def]
 def test_justifications_name_real_edges(v) -> None:  # type: ignore[no-untyped-def]
     keys = set(v.data["mapcheck"]["long_edges"])
     assert keys == {edge_key(e.a, e.b) for e in check_map(v).long_edges}
+
+
+def test_victory_targets_name_every_power(v) -> None:  # type: ignore[no-untyped-def]
+    assert set(v.victory["by_power"]) == set(v.power_names)
+    assert sorted(v.victory["by_power"].values()) == [25, 25, 25, 28, 28, 28, 31]
+    assert v.victory["remaining"] == 3
+    assert v.calendar.last_year == 1015
