@@ -169,3 +169,15 @@ def test_game_layer_ends_the_game_as_the_rules_say(spec: dict[str, int]) -> None
     want = (core.kind, core.powers) if core else None
     got = (game.kind, game.powers) if game else None
     assert got == want
+
+
+def test_a_power_in_civil_disorder_is_not_waited_for() -> None:
+    from dippouch.core.position import Unit
+    from dippouch.game import powers_to_act
+
+    m = V.map
+    units = {m.loc("nav"): Unit("Moors", "A", m.loc("nav")), m.loc("par"): Unit("Franks", "A", m.loc("par"))}
+    p = Position(V.calendar.parse("Spring 1006 Movement"), units, dict(V.start.centres), V.start.homes)
+    assert powers_to_act(V, p) == ["Franks", "Moors"]
+    assert powers_to_act(V, p.with_(state={"anarchy": {"Moors": "disorder"}})) == ["Franks"]
+    assert powers_to_act(V, p.with_(state={"anarchy": {"Moors": "grace"}})) == ["Franks", "Moors"]

@@ -448,10 +448,12 @@ def adjustment_delta(variant: Variant, position: Position, power: str) -> int:
 def powers_to_act(variant: Variant, position: Position) -> list[str]:
     """The powers that must send orders before a phase can be processed early (everyone ready)."""
     kind = variant.calendar.kind(position.phase)
+    # A power whose units the variant's hooks let nobody order (1000 AD's civil disorder) has nothing to send.
+    may_order = hooks_for(variant).may_order
     if kind == PhaseKind.MOVEMENT:
-        return [p for p in variant.power_names if position.units_of(p)]
+        return [p for p in variant.power_names if any(may_order(position, p, u) for u in position.units_of(p))]
     if kind == PhaseKind.RETREATS:
-        return sorted({d.unit.power for d in position.dislodged.values()})
+        return sorted({d.unit.power for d in position.dislodged.values() if may_order(position, d.unit.power, d.unit)})
     out = []
     legal_cache: dict[str, Mapping[int, Sequence[Order]] | None] = {}
     for p in variant.power_names:
