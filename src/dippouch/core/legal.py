@@ -234,6 +234,7 @@ class _Plain:
         self.own: dict[tuple[str, int], tuple[Order, ...]] = {}
         self.near: dict[tuple[str, int], frozenset[int]] = {}
         self.reach_sets: dict[tuple[str, int], frozenset[int]] = {}
+        self.made: dict[tuple[Any, ...], Order] = {}
         self.supports: dict[tuple[str, int, str, int], tuple[Order, ...]] = {}
         # Provinces any unit in a province could move to (for "could this unit support that one").
         any_reach = [set(a) for a in t.army_adj]
@@ -310,25 +311,31 @@ def _plain(gmap: GameMap, t: _Tables) -> _Plain:
 def _movement_plain(
     variant: Variant, position: Position, powers: Sequence[str], t: _Tables
 ) -> dict[str, dict[int, list[Order]]]:
-    """The standard rules' fast path: cached per-unit and per-pair orders, plus what convoys add this phase."""
+    """The standard rules' fast path: cached per-unit and per-pair orders, plus what convoys add this phase.
+
+    Order objects are values, so the ones convoys bring are cached per map too (``cache.made``).
+    """
     cache = _plain(variant.map, t)
     units = position.units
     fleet_seas = [p for p, u in units.items() if u.kind == "F" and t.sea[p]]
     convoys = _Convoys(t, fleet_seas) if fleet_seas else None
     convoy_reach: dict[int, set[int]] = {}
+    by_dest: dict[int, list[int]] = {}
+    """Destination only a convoy reaches -> the armies that could be convoyed there (support targets)."""
     if convoys is not None:
+        army_adj = variant.map.army_adj
         for p, u in units.items():
             if u.kind == "A" and t.coastal[p]:
                 cr = convoys.destinations(p)
                 if cr:
                     convoy_reach[p] = cr
+                    adj = army_adj[p]
+                    for d in cr:
+                        if d not in adj:
+                            by_dest.setdefault(d, []).append(p)
 
-    # Destinations only a convoy reaches, per army: what supports of convoyed moves may aim at.
-    sea_only: dict[int, set[int]] = {}
-    for r, cr in convoy_reach.items():
-        only = cr.difference(t.army_adj[r])
-        if only:
-            sea_only[r] = only
+    made = cache.made
+    own, near, supports = cache.own, cache.near, cache.supports
     keys = units.keys()
     everyone: dict[str, dict[int, list[Order]]] = {power: {} for power in powers}
     for p, u in units.items():
@@ -336,37 +343,65 @@ def _movement_plain(
         if out is None:
             continue
         kind, loc = u.kind, u.loc
-        orders = list(cache.own_orders(kind, loc))
-        mine = cache.reach(kind, loc)
+        key = (kind, loc)
+        base = own.get(key)
+        orders = list(base if base is not None else cache.own_orders(kind, loc))
         by_sea = convoy_reach.get(p)
         if by_sea:
-            land = set(mine)
+            land = cache.reach_set(kind, loc)
             # Adjacent destinations need "via convoy" to mean the convoy (DATC v3.2 preference).
-            orders.extend(Move(kind, loc, q, q in land) for q in sorted(by_sea))
-        for r in sorted(cache.near_provinces(kind, loc) & keys):
+            for q in sorted(by_sea):
+                mk: tuple[Any, ...] = ("M", kind, loc, q, q in land)
+                o = made.get(mk)
+                if o is None:
+                    o = made[mk] = Move(kind, loc, q, q in land)
+                orders.append(o)
+        nb = near.get(key)
+        if nb is None:
+            nb = cache.near_provinces(kind, loc)
+        for r in sorted(nb & keys):
             other = units[r]
-            orders.extend(cache.support_orders(kind, loc, other.kind, other.loc))
-        if sea_only:
-            mine_set = cache.reach_set(kind, loc)
-            for r, only in sea_only.items():
-                extra = only & mine_set
-                if not extra or r == p:
-                    continue
-                if convoys is not None and p in convoys.fleets:
-                    # A fleet cannot both support a convoyed move and be part of its route.
-                    extra &= convoys.destinations(r, avoid=p)
-                extra.discard(p)
-                if extra:
+            sk = (kind, loc, other.kind, other.loc)
+            sup = supports.get(sk)
+            if sup is None:
+                sup = cache.support_orders(kind, loc, other.kind, other.loc)
+            if sup:
+                orders.extend(sup)
+        if by_dest:
+            hits: dict[int, list[int]] = {}
+            for d in cache.reach(kind, loc):
+                armies = by_dest.get(d)
+                if armies and d != p:
+                    for r in armies:
+                        if r != p:
+                            hits.setdefault(r, []).append(d)
+            if hits and convoys is not None:
+                at_sea = p in convoys.fleets
+                for r, dests in hits.items():
+                    if at_sea:
+                        # A fleet cannot both support a convoyed move and be part of its route.
+                        ok = convoys.destinations(r, avoid=p)
+                        dests = [d for d in dests if d in ok]
                     other = units[r]
-                    orders.extend(Support(kind, loc, other.kind, other.loc, d) for d in sorted(extra))
+                    for d in dests:
+                        mk = ("S", kind, loc, other.kind, other.loc, d)
+                        o = made.get(mk)
+                        if o is None:
+                            o = made[mk] = Support(kind, loc, other.kind, other.loc, d)
+                        orders.append(o)
         if convoys is not None and kind == "F" and p in convoys.group:
             shore = convoys.shores[convoys.group[p]]
             for r in convoy_reach:
                 if r in shore:
-                    dests = convoys.routes_from(r).get(p)
-                    if dests:
+                    dests_by_fleet = convoys.routes_from(r).get(p)
+                    if dests_by_fleet:
                         target = units[r].loc
-                        orders.extend(Convoy(kind, loc, target, d) for d in sorted(dests))
+                        for d in sorted(dests_by_fleet):
+                            mk = ("C", kind, loc, target, d)
+                            o = made.get(mk)
+                            if o is None:
+                                o = made[mk] = Convoy(kind, loc, target, d)
+                            orders.append(o)
         out[loc] = orders
     return everyone
 
