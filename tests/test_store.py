@@ -187,6 +187,10 @@ def test_draw_by_unanimous_vote(store: GameStore):
     assert store.status("g", now=T0).ending == ending
     with pytest.raises(GameError, match="is over"):
         store.submit("g", "France", "A par H", now=T0)
+    # Rolling back reopens the game; the votes lapse, so one more vote does not end it again.
+    store.rollback("g", "Spring 1901 Movement", now=T0)
+    assert store.vote("g", "Turkey", True, now=T0) is None
+    assert store.status("g", now=T0).ending is None
 
 
 def test_rollback_keeps_abandoned_phases_and_export_import_round_trips(store: GameStore):

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 import typer
 from rich.console import Console
 from rich.table import Table
+from sqlalchemy import exc as sa_exc
 
 from dippouch.cli import app
 from dippouch.core.errors import DippouchError
@@ -48,6 +49,9 @@ def friendly(fn: F) -> F:
             raise typer.Exit(2) from None
         except KeyError as e:
             err.print(f"[red]error:[/red] {e.args[0] if e.args else e}")
+            raise typer.Exit(2) from None
+        except sa_exc.OperationalError as e:
+            err.print(f"[red]error:[/red] the database cannot be used: {e.orig}")
             raise typer.Exit(2) from None
         except OSError as e:
             err.print(f"[red]error:[/red] {e.strerror or e}: {e.filename or ''}".rstrip(": "))
@@ -279,7 +283,12 @@ def process(
     done = store.process(game, now=_now(now), force=force)
     if not done:
         st = store.status(game, now=_now(now))
-        out.print(f"Nothing to process: {st.phase} is due {_when(st.settings, st.deadline)}.")
+        if st.state == "paused":
+            out.print(
+                f"Nothing to process: {game} is paused ({st.phase}); `dippouch resume {game}` restarts the clock."
+            )
+        else:
+            out.print(f"Nothing to process: {st.phase} is due {_when(st.settings, st.deadline)}.")
         return
     history = store.history(game)
     by_name = {}

@@ -698,6 +698,10 @@ class GameStore:
                 if p.seq >= target.seq:
                     p.status = "abandoned"
             g.branch += 1
+            # Draw votes were cast about the line of play being undone: they lapse.
+            for power, yes in self._votes(s, g).items():
+                if yes:
+                    s.add(VoteRow(game_id=g.id, power=power, draw=False, at=now))
             if g.status == "finished":
                 g.status = "active"
             g.ending = None
