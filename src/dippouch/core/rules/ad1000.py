@@ -46,8 +46,10 @@ ANARCHY_KEY = "anarchy"
 retake one) or ``"disorder"`` (failed: civil disorder until it has no centres left)."""
 
 
-def _homeland_kinds(hooks: RuleHooks) -> frozenset[str]:
-    return frozenset(str(k) for k in hooks.rules.get("homeland_kinds", ()))
+def _homeland_kinds(hooks: RuleHooks) -> Sequence[str]:
+    """``[rules] homeland_kinds``: read as is (a short list), since this runs once per order and candidate."""
+    kinds: Sequence[str] = hooks.rules.get("homeland_kinds", ())
+    return kinds
 
 
 def _homeland(hooks: RuleHooks, power: str) -> frozenset[int]:
