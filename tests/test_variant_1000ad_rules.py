@@ -383,3 +383,16 @@ def test_defensive_army_may_be_convoyed_between_parts_of_its_homeland_only() -> 
     q = pos("Spring 1001 Movement", {VIK: ["D jel", "F nth"]})
     res = run(q, {VIK: ["D jel - fri", "F nth C D jel - fri"]})
     assert result(res, "D jel - fri")[0] == Outcome.ILLEGAL
+
+
+def test_an_uncut_defensive_army_supports_with_three() -> None:
+    # A par - nor with D rou's support: 1 + 3 = 4 beats A nor held with two supports (3) ...
+    p = pos("Spring 1001 Movement", {FRA: ["D rou", "A par"], BRI: ["A nor", "A bri", "A nan"]})
+    orders = {FRA: ["D rou S A par - nor", "A par - nor"], BRI: ["A nor H", "A bri S A nor", "A nan S A nor"]}
+    res = run(p, orders)
+    assert result(res, "A par - nor")[0] == Outcome.SUCCEEDS
+    # ... and one unsupported attack on the D leaves 1 + 2 = 3: a standoff.
+    p2 = pos("Spring 1001 Movement", {FRA: ["D rou", "A par"], BRI: ["A nor", "A bri", "A nan", "A maa"]})
+    res = run(p2, {**orders, BRI: [*orders[BRI], "A maa - rou"]})
+    assert result(res, "D rou S A par - nor")[0] == Outcome.GIVEN
+    assert result(res, "A par - nor")[0] == Outcome.FAILS
