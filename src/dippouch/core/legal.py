@@ -46,6 +46,8 @@ class _Tables:
     province_of: tuple[int, ...]
     sea_adj: tuple[tuple[int, ...], ...]
     """Sea province -> the sea provinces a fleet there may move to (convoy chains)."""
+    shore_of: tuple[frozenset[int], ...]
+    """Province -> the coastal provinces a fleet there may move to (where a convoy may land)."""
 
 
 _TABLES: dict[int, tuple[GameMap, _Tables]] = {}
@@ -73,6 +75,10 @@ def _tables(gmap: GameMap) -> _Tables:
         province_of=tuple(loc.province for loc in gmap.locations),
         sea_adj=tuple(
             tuple(sorted(q for q in gmap.fleet_reach[p] if sea[q])) if sea[p] else () for p in range(len(sea))
+        ),
+        shore_of=tuple(
+            frozenset(q for q in gmap.fleet_reach[p] if gmap.provinces[q].kind == ProvinceKind.COAST)
+            for p in range(len(sea))
         ),
     )
     _TABLES[id(gmap)] = (gmap, t)
@@ -146,7 +152,7 @@ class _Convoys:
         for members in self.members:
             shore: set[int] = set()
             for s in members:
-                shore.update(q for q in t.fleet_reach[s] if t.coastal[q])
+                shore |= t.shore_of[s]
             self.shores.append(frozenset(shore))
 
     def destinations(self, province: int, avoid: int | None = None) -> set[int]:
@@ -171,7 +177,7 @@ class _Convoys:
             visited = set(stack)
             while stack:
                 s = stack.pop()
-                out.update(q for q in t.fleet_reach[s] if t.coastal[q])
+                out |= t.shore_of[s]
                 for q in t.sea_adj[s]:
                     if q in self.fleets and q != avoid and q not in visited:
                         visited.add(q)
@@ -320,19 +326,28 @@ def _movement_plain(
     fleet_seas = [p for p, u in units.items() if u.kind == "F" and t.sea[p]]
     convoys = _Convoys(t, fleet_seas) if fleet_seas else None
     convoy_reach: dict[int, set[int]] = {}
-    by_dest: dict[int, list[int]] = {}
-    """Destination only a convoy reaches -> the armies that could be convoyed there (support targets)."""
+    dest_groups: dict[int, list[int]] = {}
+    """Coastal province -> the groups of fleets that could land an army there."""
+    group_armies: list[list[int]] = []
+    """Group -> the armies standing next to it (who might be convoyed by it)."""
+    army_adj = variant.map.army_adj
     if convoys is not None:
-        army_adj = variant.map.army_adj
+        group_armies = [[] for _ in convoys.members]
         for p, u in units.items():
             if u.kind == "A" and t.coastal[p]:
-                cr = convoys.destinations(p)
-                if cr:
-                    convoy_reach[p] = cr
-                    adj = army_adj[p]
-                    for d in cr:
-                        if d not in adj:
-                            by_dest.setdefault(d, []).append(p)
+                groups = {g for g in map(convoys.group.get, t.seas_next_to[p]) if g is not None}
+                if groups:
+                    cr: set[int] = set()
+                    for g in groups:
+                        cr |= convoys.shores[g]
+                        group_armies[g].append(p)
+                    cr.discard(p)
+                    if cr:
+                        convoy_reach[p] = cr
+        for g, shore in enumerate(convoys.shores):
+            if group_armies[g]:
+                for d in shore:
+                    dest_groups.setdefault(d, []).append(g)
 
     made = cache.made
     own, near, supports = cache.own, cache.near, cache.supports
@@ -359,7 +374,7 @@ def _movement_plain(
         nb = near.get(key)
         if nb is None:
             nb = cache.near_provinces(kind, loc)
-        for r in sorted(nb & keys):
+        for r in nb & keys:
             other = units[r]
             sk = (kind, loc, other.kind, other.loc)
             sup = supports.get(sk)
@@ -367,14 +382,19 @@ def _movement_plain(
                 sup = cache.support_orders(kind, loc, other.kind, other.loc)
             if sup:
                 orders.extend(sup)
-        if by_dest:
+        if dest_groups:
+            # Supports of moves only a convoy makes: armies some group of fleets could land at d.
             hits: dict[int, list[int]] = {}
             for d in cache.reach(kind, loc):
-                armies = by_dest.get(d)
-                if armies and d != p:
-                    for r in armies:
-                        if r != p:
-                            hits.setdefault(r, []).append(d)
+                groups_at = dest_groups.get(d)
+                if groups_at is None or d == p:
+                    continue
+                for g in groups_at:
+                    for r in group_armies[g]:
+                        if r != p and r != d and d not in army_adj[r]:
+                            ds = hits.setdefault(r, [])
+                            if not ds or ds[-1] != d:
+                                ds.append(d)
             if hits and convoys is not None:
                 at_sea = p in convoys.fleets
                 for r, dests in hits.items():
@@ -473,7 +493,7 @@ def _movement(variant: Variant, position: Position, powers: Sequence[str]) -> di
             if by_convoy:
                 if p in convoys.fleets:
                     # A fleet cannot both support a convoyed move and be part of its route.
-                    by_convoy = convoys.destinations(r, avoid=p)
+                    by_convoy = {q for q in convoys.destinations(r, avoid=p) if plain or hooks.may_enter(other, q)}
                 theirs = set(theirs) | by_convoy
             for d in sorted(mine_set.intersection(theirs)):
                 if d != p and (plain or hooks.may_support(u, r, d)):
