@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
 
 from dippouch.core.adjustments import adjudicate_adjustments, adjustment_needed
 from dippouch.core.calendar import PhaseKind
@@ -66,7 +65,7 @@ def adjudicate(
         results, units, centres, state = adjudicate_adjustments(gmap, hooks, judged, orders, variant.power_names, rng)
     if decided:
         results = [
-            replace(r, index=kept[r.power][r.index]) if r.index is not None and r.power in kept else r for r in results
+            r._replace(index=kept[r.power][r.index]) if r.index is not None and r.power in kept else r for r in results
         ]
         for (power, i), (word, reason) in sorted(decided.items()):
             results.append(OrderResult(power, orders_in[power][i], Outcome(word), reason=reason, index=i))
@@ -88,6 +87,7 @@ def next_position(
     cal = variant.calendar
     gmap = variant.map
     owners = dict(centres)
+    powers = variant.power_names
     phase = cal.next(before.phase)
     updated = False
     for _ in range(2 * len(cal.steps) + 2):
@@ -102,7 +102,7 @@ def next_position(
                         owners[prov] = u.power
                 updated = True
             probe = Position(phase, units, owners, before.homes, {}, state)
-            if adjustment_needed(gmap, hooks, probe, variant.power_names):
+            if adjustment_needed(gmap, hooks, probe, powers):
                 break
         else:
             break

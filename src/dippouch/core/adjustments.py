@@ -25,6 +25,16 @@ def _text(gmap: GameMap, u: Unit) -> str:
 
 def adjustment_needed(gmap: GameMap, hooks: RuleHooks, position: Position, powers: Sequence[str]) -> bool:
     """Whether anybody has something to do: removals owed, or a build with a vacant site to build on."""
+    if "adjustment_delta" not in hooks.__dict__ and type(hooks).adjustment_delta is RuleHooks.adjustment_delta:
+        # The standard count in one pass over centres and units (this runs after every Fall).
+        counts: dict[str, int] = {}
+        for owner in position.centres.values():
+            counts[owner] = counts.get(owner, 0) + 1
+        cost = hooks.unit_cost
+        for u in position.units.values():
+            counts[u.power] = counts.get(u.power, 0) - cost(u.kind)
+        if all(v == 0 for v in counts.values()):
+            return False
     for power in powers:
         delta = hooks.adjustment_delta(position, power)
         if delta < 0:
@@ -107,7 +117,7 @@ def _one(
         ):
             coasts = " or ".join(gmap.locations[c].abbr for c in province.coasts)
             return Outcome.FAILS, f"name the coast to build a fleet in {abbr}: {coasts}"
-        if not hooks.may_build_kind(ctx.position, power, order.kind, order.loc):
+        if not hooks.may_build_kind(now, power, order.kind, order.loc):
             what = "fleet" if order.kind == "F" else "army" if order.kind == "A" else f"unit {order.kind}"
             return Outcome.ILLEGAL, f"a {what} cannot be built in {gmap.locations[order.loc].abbr}"
         units[prov] = Unit(power, order.kind, order.loc)

@@ -74,11 +74,11 @@ def _unit_text(gmap: GameMap, unit: Unit) -> str:
 class _Resolver:
     """The decisions of one movement phase; lists are indexed by province id."""
 
-    def __init__(self, gmap: GameMap, units: Mapping[int, Unit], hooks: RuleHooks, n: int) -> None:
+    def __init__(self, gmap: GameMap, units: Mapping[int, Unit], hooks: RuleHooks, n: int, standard: bool) -> None:
         self.gmap = gmap
         self.units = units
         self.hooks = hooks
-        self.standard = hooks.standard_movement
+        self.standard = standard
         self.code = [-1] * n
         self.dest = [-1] * n
         self.convoyed = [False] * n
@@ -257,7 +257,12 @@ class _Resolver:
                     return False
         else:
             units = self.units
-            left = self.hooks.support_left(units[s], [units[q] for q in self.attackers_with_route(s)])
+            attackers = self.attackers_with_route(s)
+            left = self.hooks.support_left(
+                units[s],
+                [units[q] for q in attackers],
+                attack_strength=lambda i: self.attack_strength(attackers[i]),
+            )
             self.sup_value[s] = left
             if left <= 0:
                 return False
@@ -269,6 +274,51 @@ class _Resolver:
         return all(not self.resolve(q) for q in movers)
 
 
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    """Per-map lookups as plain tuples, so the hot loop does no attribute or enum work."""
+
+    loc_prov: tuple[int, ...]
+    sea: tuple[bool, ...]
+    army_adj: tuple[frozenset[int], ...]
+    fleet_adj: tuple[frozenset[int], ...]
+    fleet_reach: tuple[frozenset[int], ...]
+
+
+_TABLES: dict[int, tuple[GameMap, _Tables]] = {}
+
+
+def _tables(gmap: GameMap) -> _Tables:
+    got = _TABLES.get(id(gmap))
+    if got is not None and got[0] is gmap:
+        return got[1]
+    t = _Tables(
+        loc_prov=tuple(loc.province for loc in gmap.locations),
+        sea=tuple(p.kind == ProvinceKind.SEA for p in gmap.provinces),
+        army_adj=gmap.army_adj,
+        fleet_adj=gmap.fleet_adj,
+        fleet_reach=gmap.fleet_reach,
+    )
+    _TABLES[id(gmap)] = (gmap, t)
+    return t
+
+
+_FAST: dict[int, tuple[RuleHooks, bool, bool]] = {}
+
+
+def _fast_flags(hooks: RuleHooks) -> tuple[bool, bool]:
+    """(standard movement hooks, standard ``may_order``), worked out once per hooks object."""
+    got = _FAST.get(id(hooks))
+    if got is not None and got[0] is hooks:
+        return got[1], got[2]
+    plain_order = "may_order" not in hooks.__dict__ and type(hooks).may_order is RuleHooks.may_order
+    _FAST[id(hooks)] = (hooks, hooks.standard_movement, plain_order)
+    return hooks.standard_movement, plain_order
+
+
+_NOT_MOVEMENT = (Build, Waive, Retreat, Disband)
+
+
 def adjudicate_movement(
     gmap: GameMap,
     hooks: RuleHooks,
@@ -278,46 +328,93 @@ def adjudicate_movement(
     """Resolve a movement phase: results for every order (plus automatic holds) and the board after it."""
     n = gmap.province_count
     units = position.units
-    provinces = gmap.provinces
+    tab = _tables(gmap)
+    loc_prov, army_adj, fleet_adj, fleet_reach, sea = (
+        tab.loc_prov,
+        tab.army_adj,
+        tab.fleet_adj,
+        tab.fleet_reach,
+        tab.sea,
+    )
+    std, plain_order = _fast_flags(hooks)
     entries: list[_Entry] = []
     chosen: dict[int, _Entry] = {}
     mk = hooks.movement_kind
-    fleet_seas = {p for p, u in units.items() if mk(u.kind) == "F" and provinces[p].kind == ProvinceKind.SEA}
+    if std:
+        fleet_seas = {p for p, u in units.items() if u.kind == "F" and sea[p]}
+    else:
+        fleet_seas = {p for p, u in units.items() if mk(u.kind) == "F" and sea[p]}
     stand_in: dict[int, Order] = {}
+    illegal = Outcome.ILLEGAL
 
     # 1. Board legality of each order, first legal order per unit wins.
     for power, olist in orders.items():
         for i, order in enumerate(olist):
             e = _Entry(power, i, order)
             entries.append(e)
-            loc = order.unit_loc
-            if isinstance(order, (Build, Waive, Retreat, Disband)) or loc is None:
-                e.outcome, e.reason = Outcome.ILLEGAL, "not an order of a movement phase"
+            t = type(order)
+            standard_kind = t is Move or t is Support or t is Hold or t is Convoy
+            loc = order.loc if standard_kind else order.unit_loc  # type: ignore[attr-defined]
+            if loc is None or (not standard_kind and isinstance(order, _NOT_MOVEMENT)):
+                e.outcome, e.reason = illegal, "not an order of a movement phase"
                 continue
-            prov = gmap.province_of(loc)
+            prov = loc_prov[loc]
             e.prov = prov
             unit = units.get(prov)
             if unit is None:
-                e.outcome, e.reason = Outcome.ILLEGAL, f"no unit in {_abbr(gmap, prov)}"
+                e.outcome, e.reason = illegal, f"no unit in {_abbr(gmap, prov)}"
                 continue
-            if not hooks.may_order(position, power, unit):
-                e.outcome = Outcome.ILLEGAL
+            if (unit.power != power) if plain_order else not hooks.may_order(position, power, unit):
+                e.outcome = illegal
                 e.reason = f"{_unit_text(gmap, unit)} belongs to {unit.power}; {power} cannot order it"
                 continue
             actual = order
-            if not isinstance(order, _STANDARD_KINDS):
+            if not standard_kind and not isinstance(order, _STANDARD_KINDS):
                 sub = hooks.stand_in_order(position, power, order)
                 if sub is None:
-                    e.outcome, e.reason = Outcome.ILLEGAL, "this order is not allowed here"
+                    e.outcome, e.reason = illegal, "this order is not allowed here"
                     continue
                 e.extra = True
                 actual = sub
-            why = _illegal_reason(gmap, hooks, units, fleet_seas, unit, prov, actual, e)
+            why = "?"
+            if std and not e.extra:
+                # Fast path for the common legal orders; anything unusual goes to _illegal_reason.
+                if t is Hold:
+                    why = ""
+                elif t is Move:
+                    assert isinstance(order, Move)
+                    if not order.via_convoy:
+                        dl = order.dest
+                        if unit.kind == "A":
+                            if loc_prov[dl] in army_adj[prov]:
+                                why = ""
+                        elif dl in fleet_adj[unit.loc]:
+                            e.dest_loc = dl
+                            why = ""
+                elif t is Support:
+                    assert isinstance(order, Support)
+                    tp = loc_prov[order.target]
+                    tu = units.get(tp)
+                    if tu is not None and tp != prov:
+                        reach = army_adj[prov] if unit.kind == "A" else fleet_reach[unit.loc]
+                        if order.dest is None:
+                            if tp in reach and unit.kind in "AF":
+                                why = ""
+                        else:
+                            d = loc_prov[order.dest]
+                            if d != prov and d != tp and d in reach and unit.kind in "AF":
+                                if tu.kind == "A":
+                                    if d in army_adj[tp]:
+                                        why = ""
+                                elif tu.kind == "F" and d in fleet_reach[tu.loc]:
+                                    why = ""
             if why:
-                e.outcome, e.reason = Outcome.ILLEGAL, why
+                why = _illegal_reason(gmap, hooks, units, fleet_seas, unit, prov, actual, e)
+            if why:
+                e.outcome, e.reason = illegal, why
                 continue
             if prov in chosen:
-                e.outcome = Outcome.ILLEGAL
+                e.outcome = illegal
                 e.reason = f"{_unit_text(gmap, unit)} already has an order; the first one counts"
                 continue
             chosen[prov] = e
@@ -325,101 +422,110 @@ def adjudicate_movement(
                 stand_in[prov] = actual
 
     # 2. Fill the resolver's lists.
-    r = _Resolver(gmap, units, hooks, n)
-    code, dest, owner = r.code, r.dest, r.power
+    r = _Resolver(gmap, units, hooks, n, std)
+    code, dest, owner, sup_dest = r.code, r.dest, r.power, r.sup_dest
     for p, u in units.items():
         owner[p] = u.power
         code[p] = HOLD
-        if not r.standard:
+    if not r.standard:
+        for p, u in units.items():
             r.strength[p] = hooks.unit_strength(u)
     convoy_orders: dict[tuple[int, int], list[int]] = {}
+    moves: list[tuple[int, _Entry, Move]] = []
+    supports: list[tuple[int, _Entry, Support]] = []
+    convoys: list[tuple[int, _Entry, Convoy]] = []
     for p, e in chosen.items():
-        o = stand_in.get(p, e.order)
-        if isinstance(o, Move):
+        o = stand_in[p] if e.extra else e.order
+        t = type(o)
+        if t is Move or isinstance(o, Move):
+            assert isinstance(o, Move)
             code[p] = MOVE
-            dest[p] = gmap.province_of(o.dest)
-        elif isinstance(o, Support):
+            dest[p] = loc_prov[o.dest]
+            moves.append((p, e, o))
+        elif t is Support or isinstance(o, Support):
+            assert isinstance(o, Support)
             code[p] = SUPPORT
-            r.sup_dest[p] = gmap.province_of(o.dest) if o.dest is not None else -1
-        elif isinstance(o, Convoy):
+            sup_dest[p] = loc_prov[o.dest] if o.dest is not None else -1
+            supports.append((p, e, o))
+        elif t is Convoy or isinstance(o, Convoy):
+            assert isinstance(o, Convoy)
             code[p] = CONVOY
-            convoy_orders.setdefault((gmap.province_of(o.target), gmap.province_of(o.dest)), []).append(p)
+            convoy_orders.setdefault((loc_prov[o.target], loc_prov[o.dest]), []).append(p)
+            convoys.append((p, e, o))
 
     # 3. Routes: which moves go by convoy, and which convoyed moves have their convoy ordered.
-    for p, e in chosen.items():
-        if code[p] != MOVE:
-            continue
-        o = e.order
-        assert isinstance(o, Move)
+    convoyed, invalid, movers = r.convoyed, r.invalid, r.movers
+    for p, e, o in moves:
         d = dest[p]
         if e.wrong_coast:
-            r.invalid[p] = True
+            invalid[p] = True
             e.outcome, e.reason = Outcome.FAILS, e.wrong_coast
             continue
-        if mk(units[p].kind) != "A":
-            continue
-        matching = convoy_orders.get((p, d), [])
-        if o.via_convoy or d not in gmap.army_adj[p]:
-            r.convoyed[p] = True
-        else:
-            # Adjacent: by convoy only if a fleet of the army's own power legally orders it (2025EE).
-            r.convoyed[p] = any(owner[f] == owner[p] for f in matching)
-        if r.convoyed[p]:
-            fleets = set(matching)
-            r.convoys_for[p] = fleets
-            if not convoy_path_exists(gmap, p, d, fleets):
-                r.invalid[p] = True
-                e.outcome = Outcome.INVALID
-                e.reason = "no convoy was ordered for this move" if not fleets else "the ordered convoys form no route"
-    for p in chosen:
-        if code[p] == MOVE and not r.invalid[p]:
-            r.movers.setdefault(dest[p], []).append(p)
-
-    # 4. Supports and convoys that do not match what was ordered are invalid.
-    for p, e in chosen.items():
-        o = stand_in.get(p, e.order)
-        if isinstance(o, Support):
-            t = gmap.province_of(o.target)
-            tu = units[t]
-            if o.dest is None:
-                if code[t] == MOVE:
+        if (units[p].kind if std else mk(units[p].kind)) == "A":
+            matching = convoy_orders.get((p, d))
+            if o.via_convoy or d not in army_adj[p]:
+                convoyed[p] = True
+            elif matching:
+                # Adjacent: by convoy only if a fleet of the army's own power legally orders it (2025EE).
+                convoyed[p] = any(owner[f] == owner[p] for f in matching)
+            if convoyed[p]:
+                fleets = set(matching or ())
+                r.convoys_for[p] = fleets
+                if not convoy_path_exists(gmap, p, d, fleets):
+                    invalid[p] = True
                     e.outcome = Outcome.INVALID
-                    e.reason = f"{_unit_text(gmap, tu)} was ordered to move, not to hold"
-            else:
-                d = r.sup_dest[p]
-                tentry = chosen.get(t)
-                ok = code[t] == MOVE and dest[t] == d
-                if ok and o.dest != d and tentry is not None and tentry.dest_loc >= 0 and tentry.dest_loc != o.dest:
+                    e.reason = (
+                        "no convoy was ordered for this move" if not fleets else "the ordered convoys form no route"
+                    )
+                    continue
+        got = movers.get(d)
+        if got is None:
+            movers[d] = [p]
+        else:
+            got.append(p)
+
+    # 4. Supports and convoys that do not match what was ordered are invalid. A support counts only for
+    # the order it matches: hold supports for units that do not move, move supports for that move.
+    r_supports = r.supports
+    for p, e, o in supports:
+        tp = loc_prov[o.target]
+        d = sup_dest[p]
+        if d < 0:
+            ok = code[tp] != MOVE
+        else:
+            ok = code[tp] == MOVE and dest[tp] == d
+            if ok and o.dest != d:
+                tentry = chosen.get(tp)
+                if tentry is not None and tentry.dest_loc >= 0 and tentry.dest_loc != o.dest:
                     ok = False  # 6.B.9: the support names the other coast
-                if not ok:
-                    e.outcome = Outcome.INVALID
-                    e.reason = f"{_unit_text(gmap, tu)} was not ordered to {gmap.locations[o.dest].abbr}"
-            if e.outcome is Outcome.INVALID:
-                code[p] = HOLD
+        if ok:
+            got = r_supports.get(tp)
+            if got is None:
+                r_supports[tp] = [p]
             else:
-                r.supports.setdefault(t, []).append(p)
-        elif isinstance(o, Convoy):
-            t = gmap.province_of(o.target)
-            d = gmap.province_of(o.dest)
-            if code[t] != MOVE or dest[t] != d:
-                e.outcome = Outcome.INVALID
-                e.reason = f"{_unit_text(gmap, units[t])} was not ordered to {_abbr(gmap, d)}"
-                code[p] = HOLD
-            elif r.convoyed[t] and not r.invalid[t]:
-                pass
-            # A convoy matching an army that goes by land stays "available" (6.G.7) but takes no part.
-
-    # A support is only counted for the order it matches: hold supports for units that do not move.
-    for t, sups in r.supports.items():
-        if code[t] == MOVE:
-            r.supports[t] = [s for s in sups if r.sup_dest[s] >= 0]
+                got.append(p)
         else:
-            r.supports[t] = [s for s in sups if r.sup_dest[s] < 0]
+            e.outcome = Outcome.INVALID
+            tu = units[tp]
+            if d < 0:
+                e.reason = f"{_unit_text(gmap, tu)} was ordered to move, not to hold"
+            else:
+                e.reason = f"{_unit_text(gmap, tu)} was not ordered to {gmap.locations[o.dest or 0].abbr}"
+            code[p] = HOLD
+    for p, e, o in convoys:
+        tp = loc_prov[o.target]
+        d = loc_prov[o.dest]
+        if code[tp] != MOVE or dest[tp] != d:
+            # A convoy matching an army that goes by land stays "available" (6.G.7) but takes no part.
+            e.outcome = Outcome.INVALID
+            e.reason = f"{_unit_text(gmap, units[tp])} was not ordered to {_abbr(gmap, d)}"
+            code[p] = HOLD
 
     # 5. Resolve every decision.
-    for p in range(n):
-        if code[p] in (MOVE, SUPPORT, CONVOY):
-            r.resolve(p)
+    resolve = r.resolve
+    for p, c in enumerate(code):
+        if c > HOLD:
+            resolve(p)
 
     return _finish(gmap, hooks, position, r, entries, chosen, stand_in)
 
@@ -579,66 +685,73 @@ def _finish(
 
     # Standoffs: provinces left empty though a move with some prevent strength went there.
     bounced: set[int] = set()
-    attacked: dict[int, list[int]] = {}
     for d, qs in r.movers.items():
-        for q in qs:
-            if r.path(q):
-                attacked.setdefault(d, []).append(q)
-        if d in new_units:
-            continue
-        if any(not res[q] and r.prevent_strength(q) > 0 for q in qs):
+        if d not in new_units and any(not res[q] and r.prevent_strength(q) > 0 for q in qs):
             bounced.add(d)
+    attacked: dict[int, tuple[int, ...]] = {}
+    if stand_in:
+        # Only extra order kinds (their hooks) need to know every attack with a route.
+        for d, qs in r.movers.items():
+            routed = tuple(q for q in qs if r.path(q))
+            if routed:
+                attacked[d] = routed
 
     mk = hooks.movement_kind
     dislodged: dict[int, Dislodged] = {}
+    loc_prov = _tables(gmap).loc_prov
     for p, a in dislodged_by.items():
         u = units[p]
         cands = gmap.fleet_adj[u.loc] if mk(u.kind) == "F" else gmap.army_adj[p]
         ok = frozenset(
             loc
             for loc in cands
-            if (q := gmap.province_of(loc)) not in new_units
+            if (q := loc_prov[loc]) not in new_units
             and q not in bounced
             and (q != a or r.convoyed[a])
             and hooks.may_enter(u, q)
         )
         dislodged[p] = Dislodged(u, ok, a)
 
-    summary = MovementSummary(
-        moved=moved,
-        dislodged=dislodged_by,
-        attacked={d: tuple(v) for d, v in attacked.items()},
-        bounced=frozenset(bounced),
-    )
+    summary = MovementSummary(moved=moved, dislodged=dislodged_by, attacked=attacked, bounced=frozenset(bounced))
 
     results: list[OrderResult] = []
+    append = results.append
     flagged: set[int] = set()
+    succeeds, given, available, stands = Outcome.SUCCEEDS, Outcome.GIVEN, Outcome.AVAILABLE, Outcome.STANDS
     for e in entries:
         p = e.prov
-        flags_here = e is chosen.get(p) or (
-            p >= 0 and p not in chosen and p not in flagged and p in units and units[p].power == e.power
-        )
+        ch = chosen.get(p)
+        if ch is e:
+            flags_here = True
+        elif ch is None and p >= 0 and p not in flagged:
+            owner_unit = units.get(p)
+            flags_here = owner_unit is not None and owner_unit.power == e.power
+        else:
+            flags_here = False
         outcome, reason = e.outcome, e.reason
-        if outcome is None:
-            outcome, reason = _judge(gmap, hooks, position, r, e, stand_in, summary)
         dis = flags_here and p in dislodged_by
-        destroyed = dis and not dislodged[p].retreats
-        if dis and outcome is Outcome.STANDS:
-            outcome = Outcome.DISLODGED
+        if outcome is None:
+            t = type(e.order)
+            if t is Hold and not dis and not e.extra:
+                outcome = stands
+            elif e.extra or not res[p] or dis:
+                outcome, reason = _judge(gmap, hooks, position, r, e, stand_in, summary)
+            elif t is Move:
+                outcome = succeeds
+            elif t is Support:
+                outcome = given
+            elif t is Convoy:
+                outcome = available
+            else:
+                outcome, reason = _judge(gmap, hooks, position, r, e, stand_in, summary)
         if flags_here:
             flagged.add(p)
-        results.append(
-            OrderResult(
-                e.power,
-                e.order,
-                outcome,
-                dis,
-                destroyed,
-                False,
-                reason if outcome is not Outcome.SUCCEEDS else "",
-                e.index,
-            )
-        )
+            if dis:
+                if outcome is stands:
+                    outcome = Outcome.DISLODGED
+                append(OrderResult(e.power, e.order, outcome, True, not dislodged[p].retreats, False, reason, e.index))
+                continue
+        append(OrderResult(e.power, e.order, outcome, False, False, False, reason, e.index))
     for p, u in units.items():
         if p in flagged:
             continue

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
 
 from dippouch.core.orders import Order
 from dippouch.core.position import Position
@@ -30,8 +31,10 @@ class Outcome(StrEnum):
     DISLODGED = "dislodged"
 
 
-@dataclass(frozen=True, slots=True)
-class OrderResult:
+class OrderResult(NamedTuple):
+    """The result of one order. A named tuple rather than a frozen dataclass: the adjudicator makes one
+    per order on its hot path, and a tuple is built three times faster; it is just as immutable."""
+
     power: str
     order: Order
     result: Outcome
@@ -42,7 +45,7 @@ class OrderResult:
     """Added by the adjudicator itself (civil-disorder removal, hold for an unordered unit)."""
     reason: str = ""
     """Why, for anything but plain success."""
-    index: int | None = None
+    index: int | None = None  # type: ignore[assignment]  # (shadows tuple.index on purpose)
     """Index of the order in the power's submitted list; ``None`` for automatic orders."""
 
 

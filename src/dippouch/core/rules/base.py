@@ -202,12 +202,20 @@ class RuleHooks:
         """Whether an attack (with a route) on the supporter cuts its support: only another power's (6.D.20)."""
         return attacker.power != supporter.power
 
-    def support_left(self, supporter: Unit, attackers: Sequence[Unit]) -> int:
+    def support_left(
+        self,
+        supporter: Unit,
+        attackers: Sequence[Unit],
+        attack_strength: Callable[[int], int] | None = None,
+    ) -> int:
         """Strength a support still adds, given the units attacking the supporter with a route.
 
         ``attackers`` excludes the unit in the province the support is aimed at (it only cuts by
-        dislodging, 6.D.15/6.D.17; the adjudicator handles dislodgement). Standard: any attack that
-        :meth:`cuts_support` cuts the whole support; 1000 AD reduces a defensive army's support per table.
+        dislodging, 6.D.15/6.D.17; the adjudicator handles dislodgement). ``attack_strength(i)``, passed by
+        the adjudicator whenever the movement hooks are not the standard ones, is the attack strength of
+        ``attackers[i]`` on the supporter (its supports that stand, not counting the supporter's power's).
+        Standard: any attack that :meth:`cuts_support` cuts the whole support; 1000 AD reduces a
+        defensive army's support per table.
         """
         for a in attackers:
             if self.cuts_support(a, supporter):
