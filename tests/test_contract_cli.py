@@ -274,3 +274,17 @@ def test_responses_are_flushed_line_by_line() -> None:
     assert first["next"]["phase"] == "Fall 1901 Movement"
     assert by_input(second)["A par - bur"]["result"] == "succeeds"
     assert proc.returncode == 0
+
+
+def test_every_variant_adjudicates_its_first_phase_from_nothing() -> None:
+    from dippouch.core.variant import load_variant, variant_names
+
+    names = variant_names()
+    responses = run(*({"variant": name, "orders": {}} for name in names))
+    assert len(responses) == len(names)
+    for name, response in zip(names, responses, strict=True):
+        assert "error" not in response, (name, response)
+        v = load_variant(name)
+        assert response["next"]["variant"] == name
+        assert response["next"]["phase"] != v.calendar.name(v.start.phase)
+        assert all(r["automatic"] and r["input"] is None for r in response["results"])
