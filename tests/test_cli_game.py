@@ -299,3 +299,16 @@ def test_the_installed_command_prints_errors_without_traceback(tmp_path: Path):
     )
     assert r.returncode == 2
     assert "error: no game 'nope'" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_process_all_games_for_cron(tmp_path: Path):
+    cli = Cli(f"sqlite:///{tmp_path / 'g.db'}")
+    cli("new", "a", "--movement", "1d", now=T0)
+    cli("new", "b", "--movement", "5d", now=T0)
+    cli("new", "c", "--movement", "1d", now=T0)
+    cli("pause", "c", now=T0)
+    out = cli("process", "--all", now=T0 + timedelta(days=2))
+    assert "Processed 1 phase(s) in 2 active game(s)." in out
+    assert "Fall 1901 Movement" in cli("status", "a", now=T0)
+    assert "Spring 1901 Movement" in cli("status", "b", now=T0)
+    assert "name a game, or pass --all" in cli("process", code=2)

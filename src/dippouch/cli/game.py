@@ -273,15 +273,33 @@ def status(game: str, db: str | None = DbOption, now: str | None = NowOption) ->
 @app.command()
 @friendly
 def process(
-    game: str,
+    game: str | None = typer.Argument(None, help="The game (default with --all: every game in the database)."),
+    all_games: bool = typer.Option(False, "--all", help="Process every game that has a phase due (for cron)."),
     force: bool = typer.Option(False, "--force", help="Process the current phase now, even before its deadline."),
     db: str | None = DbOption,
     now: str | None = NowOption,
 ) -> None:
     """Process every phase that is due (deadline passed, or every power ready), then report."""
     store = _store(db)
+    if game is None:
+        if not all_games:
+            raise GameError("name a game, or pass --all to process every game that is due")
+        if force:
+            raise GameError("--force processes one named game; it cannot be combined with --all")
+        games = [name for name, _, state, _ in store.games() if state == "active"]
+        total = 0
+        for name in games:
+            total += _process_one(store, name, now, force=False, quiet=True)
+        out.print(f"Processed {total} phase(s) in {len(games)} active game(s).")
+        return
+    _process_one(store, game, now, force=force, quiet=False)
+
+
+def _process_one(store: GameStore, game: str, now: str | None, *, force: bool, quiet: bool) -> int:
     done = store.process(game, now=_now(now), force=force)
     if not done:
+        if quiet:
+            return 0
         st = store.status(game, now=_now(now))
         if st.state == "paused":
             out.print(
@@ -289,15 +307,12 @@ def process(
             )
         else:
             out.print(f"Nothing to process: {st.phase} is due {_when(st.settings, st.deadline)}.")
-        return
-    history = store.history(game)
-    by_name = {}
-    for row in history:
-        if row.status == "processed":
-            by_name[row.name] = row.id
+        return 0
+    by_name = {row.name: row.id for row in store.history(game) if row.status == "processed"}
     for name in done:
-        out.print(store.report(game, phase_id=by_name[name]), end="")
+        out.print(store.report(game, phase_id=by_name[name]), end="", markup=False)
         out.print()
+    return len(done)
 
 
 @app.command()
