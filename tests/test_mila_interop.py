@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
+from dippouch.core.adjudicator import adjudicate
 from dippouch.core.calendar import PhaseKind
+from dippouch.core.notation import parse_order
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Retreat, Support, Waive
 from dippouch.core.variant import load_variant
 from dippouch.interop.mila import (
@@ -18,12 +20,14 @@ from dippouch.interop.mila import (
     from_mila_saved_game,
     order_from_mila,
     order_to_mila,
+    phase_to_mila,
     to_mila_saved_game,
 )
 
 diplomacy = pytest.importorskip("diplomacy", reason="MILA diplomacy 1.1.2 is in the dev extra")
 from diplomacy import Game  # noqa: E402
 from diplomacy.utils.export import from_saved_game_format, to_saved_game_format  # noqa: E402
+from diplomacy.utils.game_phase_data import GamePhaseData  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -157,6 +161,25 @@ def test_mila_game_survives_a_round_trip_through_dippouch(std):
     assert _sorted_lists(reloaded.get_centers()) == _sorted_lists(game.get_centers())
 
 
+def test_finished_games_keep_their_final_position(std):
+    drawn = Game()
+    drawn.process()
+    drawn.draw()
+    records = from_mila_saved_game(std, to_saved_game_format(drawn))
+    assert [std.calendar.name(r.position.phase) for r in records] == ["Spring 1901 Movement", "Fall 1901 Movement"]
+    # A game won in Fall: MILA's COMPLETED state is the position after the last phase was played.
+    won = play_mila_random(seed=3, last_phase="F1901M")
+    saved = to_saved_game_format(won)
+    final = json.loads(json.dumps(saved["phases"][-1]))
+    final["name"] = final["state"]["name"] = "COMPLETED"
+    final["state"]["units"]["FRANCE"] = ["A PIC", "A BUR", "F MAO"]
+    saved["phases"].append(final)
+    saved["phases"][-2]["orders"] = {"FRANCE": ["A PAR - PIC", "A MAR - BUR", "F BRE - MAO"]}
+    records = from_mila_saved_game(std, saved)
+    assert std.calendar.name(records[-1].position.phase) == "Winter 1901 Adjustments"
+    assert {std.map.locations[u.loc].abbr for u in records[-1].position.units_of("France")} == {"pic", "bur", "mao"}
+
+
 def test_import_rejects_other_maps_and_broken_files(std):
     with pytest.raises(MilaFormatError, match="only 'standard'"):
         from_mila_saved_game(std, {"map": "ancmed", "phases": []})
@@ -209,15 +232,9 @@ SCRIPT = {
 
 
 def play_dippouch_script(std) -> list[PhaseRecord]:
-    from dippouch.core.adjudicator import adjudicate
-
-    from dippouch.core.notation import parse_order
-
     records: list[PhaseRecord] = []
     position = std.start
     for phase_name, texts in SCRIPT.items():
-        from dippouch.interop.mila import phase_to_mila
-
         assert phase_to_mila(std, position.phase) == phase_name, "the script expects another phase"
         kind = std.calendar.kind(position.phase)
         orders = {p: [parse_order(std, t, phase_kind=kind) for t in lines] for p, lines in texts.items()}
@@ -229,10 +246,8 @@ def play_dippouch_script(std) -> list[PhaseRecord]:
 
 
 def test_dippouch_game_replays_identically_in_mila(std):
-    from diplomacy.utils.game_phase_data import GamePhaseData
-
     records = play_dippouch_script(std)
-    names = [phase_to_mila_name(std, r) for r in records]
+    names = [phase_to_mila(std, r.position.phase) for r in records]
     assert names == ["S1901M", "F1901M", "F1901R", "W1901A", "S1902M"]
     saved = json.loads(json.dumps(to_mila_saved_game(std, records, game_id="script")))
     game = from_saved_game_format(saved)
@@ -258,12 +273,6 @@ def test_dippouch_game_replays_identically_in_mila(std):
     assert saved["phases"][1]["results"]["A BUR"] == ["dislodged"]
 
 
-def phase_to_mila_name(std, record: PhaseRecord) -> str:
-    from dippouch.interop.mila import phase_to_mila
-
-    return phase_to_mila(std, record.position.phase)
-
-
 def _board(position) -> tuple[object, ...]:
     return (
         position.phase,
@@ -275,8 +284,6 @@ def _board(position) -> tuple[object, ...]:
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
 def test_mila_game_imports_and_dippouch_adjudicates_it_the_same(std, seed):
-    from dippouch.core.adjudicator import adjudicate
-
     game = play_mila_random(seed=seed, last_phase="S1907M")
     records = from_mila_saved_game(std, json.loads(json.dumps(to_saved_game_format(game))))
     assert len(records) > 10

@@ -397,11 +397,18 @@ def to_mila_saved_game(
     return {"id": game_id, "map": map_name, "rules": list(rules), "phases": out_phases}
 
 
+def _same_lists(a: Any, b: Any) -> bool:
+    if not isinstance(a, Mapping) or not isinstance(b, Mapping):
+        return bool(a == b)
+    return {k: sorted(v) for k, v in a.items()} == {k: sorted(v) for k, v in b.items()}
+
+
 def from_mila_saved_game(variant: Variant, data: Mapping[str, Any]) -> list[PhaseRecord]:
     """The phases of a MILA saved game as :class:`PhaseRecord` (results left ``None``).
 
     A final ``COMPLETED`` phase (MILA's marker for a finished game) becomes the phase that would have
-    followed, so the final position is kept.
+    followed, so the final position is kept; when it merely repeats the last phase (a draw declared before
+    that phase was played) it is left out.
     """
     _check_variant(variant)
     if not isinstance(data, Mapping):
@@ -422,8 +429,14 @@ def from_mila_saved_game(variant: Variant, data: Mapping[str, Any]) -> list[Phas
         if name == "COMPLETED":
             if not records:
                 raise MilaFormatError(f"{where}: a game cannot start COMPLETED")
+            previous = raw_phases[i - 1]["state"]
+            if all(_same_lists(state.get(k), previous.get(k)) for k in ("units", "centers")):
+                break  # ended (a draw) without playing the last phase: the previous record is the end
             prev = records[-1].position.phase
-            state["name"] = phase_to_mila(variant, variant.calendar.next(prev))
+            kinds = [PhaseKind.MOVEMENT, PhaseKind.ADJUSTMENTS]
+            if any(u.startswith("*") for us in (state.get("units") or {}).values() for u in us):
+                kinds.append(PhaseKind.RETREATS)
+            state["name"] = phase_to_mila(variant, variant.calendar.following(prev, kinds))
         position = position_from_mila_state(variant, state, f"{where}.state")
         kind = variant.calendar.kind(position.phase)
         orders: dict[str, list[Order]] = {}
