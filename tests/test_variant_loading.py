@@ -65,8 +65,10 @@ def test_reports_one_way_and_duplicate_edges_together(tmp_path: Path) -> None:
 def test_reports_centre_on_sea_and_fleet_edge_to_land(tmp_path: Path) -> None:
     text = STANDARD.read_text()
     text = text.replace('name = "North Sea"\ntype = "sea"', 'name = "North Sea"\ntype = "sea"\nsc = true')
-    text = text.replace('fleet = ["aeg", "ank", "bla", "bul/ec", "bul/sc", "smy"]',
-                        'fleet = ["aeg", "ank", "bla", "bul/ec", "bul/sc", "smy", "bud"]')
+    text = text.replace(
+        'fleet = ["aeg", "ank", "bla", "bul/ec", "bul/sc", "smy"]',
+        'fleet = ["aeg", "ank", "bla", "bul/ec", "bul/sc", "smy", "bud"]',
+    )
     bad = tmp_path / "bad2.toml"
     bad.write_text(text)
     with pytest.raises(VariantError) as info:
@@ -78,7 +80,7 @@ def test_reports_centre_on_sea_and_fleet_edge_to_land(tmp_path: Path) -> None:
 
 def test_reports_coast_problems_and_unreachable(tmp_path: Path) -> None:
     text = STANDARD.read_text()
-    text = text.replace('F: bar nwy', '')
+    text = text.replace("F: bar nwy", "")
     text = text.replace('"bar", "nwy"] }', '"bar", "nwy", "spa"] }')  # split-coast target without coast
     bad = tmp_path / "bad3.toml"
     bad.write_text(text + '\n[provinces.xyz]\nname = "Nowhere"\ntype = "land"\n')
