@@ -558,3 +558,19 @@ def test_a_draw_only_between_powers_holding_both_capitals_of_a_kingdom(v: Varian
         {"Crown": ["lon", "yor"], "Ormond": ["dub", "bel"], "Argyll": ["edi", "gls"]},
     )
     assert draw_powers(v, pos) == ["Crown", "Argyll", "Ormond"]
+
+
+def test_the_game_layer_applies_the_w3k_victory_and_draw_rules(v: Variant) -> None:
+    from dippouch.game import Settings, check_victory, draw_reached
+
+    centres = [p.abbr for p in v.map.provinces if p.supply_centre and p.abbr not in ("dub", "bel")][:55]
+    pos = position(v, "Winter 1650", {"Crown": ["A oxf"]}, {"Crown": centres})
+    assert check_victory(v, pos) is None  # 55 centres but no Irish capital
+    two = position(
+        v, "Winter 1650", {"Crown": ["A oxf"], "Argyll": ["A arg"]}, {"Crown": ["lon", "yor"], "Argyll": ["edi"]}
+    )
+    votes = {"Crown": True, "Argyll": True}
+    assert draw_reached(v, two, Settings(), votes) is None
+    two = two.with_(centres={**two.centres, prov(v, "gls"): "Argyll"})
+    ending = draw_reached(v, two, Settings(), votes)
+    assert ending is not None and ending.powers == ("Crown", "Argyll")

@@ -20,6 +20,7 @@ from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError, PhaseError
 from dippouch.core.orders import Build, Disband, Order, Retreat, Waive
 from dippouch.core.position import Dislodged, Position, Unit
+from dippouch.core.rules import w3k
 from dippouch.core.rules.base import hooks_for
 from dippouch.core.variant import Variant
 
@@ -497,7 +498,11 @@ class Ending:
 
 #: Victory tests a variant names with ``[victory] hook = "name"``: (variant, position) -> winner or None.
 #: Used for conditions beyond a centre count (W3K's capitals); the centre count is the default.
-VICTORY_HOOKS: dict[str, Callable[[Variant, Position], str | None]] = {}
+VICTORY_HOOKS: dict[str, Callable[[Variant, Position], str | None]] = {"w3k_capitals": w3k.winner}
+
+#: Draw conditions a variant names with ``[victory] draw_hook = "name"``: (variant, position) -> the powers
+#: that may share a draw now, or None when no draw is possible (W3K: only between kingdoms' holders).
+DRAW_HOOKS: dict[str, Callable[[Variant, Position], list[str] | None]] = {"w3k_capitals": w3k.draw_powers}
 
 
 def check_victory(variant: Variant, position: Position) -> str | None:
@@ -556,6 +561,9 @@ def draw_reached(
 ) -> Ending | None:
     """A draw needs a yes from every surviving power (powers in civil disorder have no vote)."""
     if not (settings.draws and variant.victory.get("draws", True)):
+        return None
+    draw_hook = variant.victory.get("draw_hook")
+    if draw_hook and DRAW_HOOKS[str(draw_hook)](variant, position) is None:
         return None
     excused_set = set(excused)
     voters = [p for p in surviving_powers(variant, position) if p not in excused_set]
