@@ -385,7 +385,7 @@ def test_conversion_takes_two_consecutive_movement_seasons(v: Variant) -> None:
     res = run(v, pos, {"Ormond": ["Army Drogheda converts"]})
     assert result(v, res, "Ormond", 0) == Outcome.SUCCEEDS
     assert unit_at(v, res, "Drogheda") == Unit("Ormond", "A", prov(v, "dro"))
-    assert res.next.state.get("w3k_converting") == {str(prov(v, "dro")): "A"}
+    assert res.next.state.get("w3k_converting") == {"dro": "A"}
     res2 = run(v, res.next, {"Ormond": ["A dro convert"]})
     assert unit_at(v, res2, "Drogheda") == Unit("Ormond", "F", prov(v, "dro"))
     assert "w3k_converting" not in res2.next.state

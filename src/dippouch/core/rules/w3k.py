@@ -14,7 +14,8 @@ Rules (the ``w3k`` hook set, ``[rules] hooks = "w3k"``)
     * Convert: a unit in a coastal centre its power owns, ordered to convert in two consecutive movement
       seasons, becomes the other type at the end of the second. Meanwhile it holds (the adjudicator's
       default stand-in), gives no support and may be supported; any attack on it disrupts the conversion.
-      Conversions under way live in ``Position.state["w3k_converting"]``.
+      Conversions under way live in ``Position.state["w3k_converting"]`` (province abbreviation ->
+      the unit type converting), by abbreviation so a saved game survives a corrected map.
     * Proxy orders: the owner's order hands a unit to another power for this season only; only that
       power's order for it counts. Decided before the phase is resolved (:meth:`W3KHooks.prepare_orders`).
     * Supply transfer in Winter: "Send 2 units' supply to Manchester" moves build allowance from the
@@ -288,14 +289,13 @@ class W3KHooks(RuleHooks):
                     decided[(power, i)] = ("illegal", f"only {unit.power}, its owner, can hand over the unit in {abbr}")
                 elif o.to == power or o.to not in self.variant.power_names:
                     decided[(power, i)] = ("illegal", f"cannot hand a unit to {o.to!r}")
-                elif str(prov) in handed:
+                elif abbr in handed:
                     decided[(power, i)] = (
                         "illegal",
-                        f"the unit in {abbr} is already under the orders of "
-                        f"{handed[str(prov)]}; the first hand-over counts",
+                        f"the unit in {abbr} is already under the orders of {handed[abbr]}; the first hand-over counts",
                     )
                 else:
-                    handed[str(prov)] = o.to
+                    handed[abbr] = o.to
                     decided[(power, i)] = ("succeeds", f"{o.to} orders the unit in {abbr} this season")
         return handed
 
@@ -341,7 +341,8 @@ class W3KHooks(RuleHooks):
         """The owner orders its units, except one handed to another power this season (proxy order)."""
         handed = position.state.get(_PROXIES)
         if handed:
-            to = handed.get(str(self.variant.map.province_of(unit.loc)))
+            gmap = self.variant.map
+            to = handed.get(gmap.provinces[gmap.province_of(unit.loc)].abbr)
             if to is not None:
                 return bool(to == power)
         return unit.power == power
@@ -380,7 +381,7 @@ class W3KHooks(RuleHooks):
             names = ", ".join(sorted(gmap.provinces[a].abbr for a in attackers))
             return "disrupted", f"conversion disrupted by the attack from {names}"
         unit = position.units[prov]
-        if position.state.get(_CONVERTING, {}).get(str(prov)) == unit.kind:
+        if position.state.get(_CONVERTING, {}).get(gmap.provinces[prov].abbr) == unit.kind:
             return "succeeds", "conversion complete"
         return "succeeds", "conversion begun; order it again next movement season"
 
@@ -444,15 +445,19 @@ class W3KHooks(RuleHooks):
                 unit = before.units[prov]
                 if units.get(prov) != unit:
                     continue
-                if converting.get(str(prov)) == unit.kind:
+                if converting.get(gmap.provinces[prov].abbr) == unit.kind:
                     new_kind = "F" if unit.kind == "A" else "A"
                     loc = (r.order.coast if r.order.coast is not None else prov) if new_kind == "F" else prov
                     units[prov] = Unit(unit.power, new_kind, loc)
                 else:
-                    going[str(prov)] = unit.kind
+                    going[gmap.provinces[prov].abbr] = unit.kind
             converting = going
         else:
-            converting = {k: v for k, v in converting.items() if before.units.get(int(k)) == units.get(int(k))}
+            converting = {
+                k: v
+                for k, v in converting.items()
+                if before.units.get(gmap.province_of(gmap.loc(k))) == units.get(gmap.province_of(gmap.loc(k)))
+            }
         if converting:
             state[_CONVERTING] = converting
         else:
