@@ -312,3 +312,19 @@ def test_process_all_games_for_cron(tmp_path: Path):
     assert "Fall 1901 Movement" in cli("status", "a", now=T0)
     assert "Spring 1901 Movement" in cli("status", "b", now=T0)
     assert "name a game, or pass --all" in cli("process", code=2)
+
+
+def test_calendar_feed_of_deadlines(tmp_path: Path):
+    import icalendar
+
+    cli = Cli(f"sqlite:///{tmp_path / 'g.db'}")
+    cli("new", "g", "--movement", "3d", "--tz", "Europe/London", "--at", "07:00", now=T0)
+    cli("process", "g", now=T0 + timedelta(days=5))
+    cli("extend", "g", "1d", now=T0 + timedelta(days=5))
+    cal = icalendar.Calendar.from_ical(cli("calendar", "g"))
+    events = [(str(e["summary"]), e.decoded("dtstart")) for e in cal.walk("VEVENT")]
+    assert events == [
+        ("g: orders due, Spring 1901 Movement", datetime(2026, 3, 5, 7, 0, tzinfo=UTC)),
+        ("g: orders due, Fall 1901 Movement", datetime(2026, 3, 11, 7, 0, tzinfo=UTC)),
+    ]
+    assert str(cal["x-wr-timezone"]) == "Europe/London"

@@ -14,7 +14,7 @@ from typing import Any
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.variant import Variant
-from dippouch.game import Settings, adjustment_delta, position_from_data
+from dippouch.game import Settings, adjustment_delta, as_utc, position_from_data
 
 __all__ = ["phase_report"]
 
@@ -156,3 +156,30 @@ def _centre_changes(
         if b is not None:
             lost.setdefault(b, []).append(c)
     return gained, lost
+
+
+def deadlines_ical(game: str, settings: Settings, deadlines: list[tuple[int, str, datetime]]) -> bytes:
+    """An iCalendar feed of a game's deadlines, for players to subscribe to (the W3K "calendar feed").
+
+    ``deadlines`` is (phase id, phase name, deadline) for each phase of the current line of play. Each event
+    keeps its UID across regenerations, so a calendar program updates a moved deadline instead of adding one.
+    Times are written in UTC, which every calendar program converts to its user's own zone; the game's
+    zone is named in ``X-WR-TIMEZONE`` and in each description.
+    """
+    import icalendar
+
+    cal = icalendar.Calendar()
+    cal.add("prodid", "-//dippouch//game deadlines//EN")
+    cal.add("version", "2.0")
+    cal.add("x-wr-calname", f"{game}: deadlines")
+    cal.add("x-wr-timezone", settings.timezone)
+    for phase_id, name, deadline in deadlines:
+        ev = icalendar.Event()
+        ev.add("uid", f"{game}-{phase_id}@dippouch")
+        ev.add("summary", f"{game}: orders due, {name}")
+        ev.add("dtstart", as_utc(deadline))
+        ev.add("dtend", as_utc(deadline))
+        ev.add("dtstamp", deadline)
+        ev.add("description", f"Deadline for {name} in game {game}: {settings.describe(deadline)}.")
+        cal.add_component(ev)
+    return cal.to_ical()

@@ -509,3 +509,24 @@ def import_(
     st = store.status(new_name, now=_now(now))
     where = st.ending.text if st.ending else f"at {st.phase}"
     out.print(f"Imported game {new_name} ({st.variant}), {where}")
+
+
+@app.command()
+@friendly
+def calendar(
+    game: str,
+    file: str | None = typer.Argument(None, help="Write here (default: standard output)."),
+    db: str | None = DbOption,
+) -> None:
+    """The game's deadlines as an iCalendar (.ics) feed players can subscribe to."""
+    from dippouch.report import deadlines_ical
+
+    store = _store(db)
+    st = store.status(game, now=datetime.now(UTC))
+    rows = [(r.id, r.name, r.deadline) for r in store.history(game) if r.status != "abandoned" and r.deadline]
+    data = deadlines_ical(game, st.settings, rows)
+    if file is None or file == "-":
+        sys.stdout.write(data.decode("utf-8"))
+    else:
+        Path(file).write_bytes(data)
+        err.print(f"Wrote {len(rows)} deadline(s) of {game} to {file}.")
