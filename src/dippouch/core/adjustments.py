@@ -33,8 +33,10 @@ def adjustment_needed(gmap: GameMap, hooks: RuleHooks, position: Position, power
         cost = hooks.unit_cost
         for u in position.units.values():
             counts[u.power] = counts.get(u.power, 0) - cost(u.kind)
-        if all(v == 0 for v in counts.values()):
-            return False
+        for power, v in counts.items():
+            if v < 0 or (v > 0 and any(p not in position.units for p in hooks.build_sites(position, power))):
+                return True
+        return False
     for power in powers:
         delta = hooks.adjustment_delta(position, power)
         if delta < 0:
@@ -42,6 +44,19 @@ def adjustment_needed(gmap: GameMap, hooks: RuleHooks, position: Position, power
         if delta > 0 and any(p not in position.units for p in hooks.build_sites(position, power)):
             return True
     return False
+
+
+def _deltas(hooks: RuleHooks, position: Position, powers: Sequence[str]) -> dict[str, int]:
+    """Builds (positive) or removals owed (negative) per power, in one pass under the standard count."""
+    if "adjustment_delta" in hooks.__dict__ or type(hooks).adjustment_delta is not RuleHooks.adjustment_delta:
+        return {p: hooks.adjustment_delta(position, p) for p in powers}
+    out = dict.fromkeys(powers, 0)
+    for owner in position.centres.values():
+        out[owner] = out.get(owner, 0) + 1
+    cost = hooks.unit_cost
+    for u in position.units.values():
+        out[u.power] = out.get(u.power, 0) - cost(u.kind)
+    return out
 
 
 def adjudicate_adjustments(
@@ -55,7 +70,7 @@ def adjudicate_adjustments(
     """Results, units after the phase, centre ownership and variant state after the phase."""
     ctx = AdjustmentContext(
         position=position,
-        delta={p: hooks.adjustment_delta(position, p) for p in powers},
+        delta=_deltas(hooks, position, powers),
         centres=dict(position.centres),
         state=dict(position.state),
     )

@@ -346,6 +346,7 @@ def adjudicate_movement(
         fleet_seas = {p for p, u in units.items() if mk(u.kind) == "F" and sea[p]}
     stand_in: dict[int, Order] = {}
     illegal = Outcome.ILLEGAL
+    routes = _BoardRoutes(gmap, fleet_seas)
 
     # 1. Board legality of each order, first legal order per unit wins.
     for power, olist in orders.items():
@@ -382,9 +383,9 @@ def adjudicate_movement(
                 if t is Hold:
                     why = ""
                 elif t is Move:
-                    assert isinstance(order, Move)
-                    if not order.via_convoy:
-                        dl = order.dest
+                    mo: Move = order  # type: ignore[assignment]
+                    if not mo.via_convoy:
+                        dl = mo.dest
                         if unit.kind == "A":
                             if loc_prov[dl] in army_adj[prov]:
                                 why = ""
@@ -392,16 +393,16 @@ def adjudicate_movement(
                             e.dest_loc = dl
                             why = ""
                 elif t is Support:
-                    assert isinstance(order, Support)
-                    tp = loc_prov[order.target]
+                    so: Support = order  # type: ignore[assignment]
+                    tp = loc_prov[so.target]
                     tu = units.get(tp)
                     if tu is not None and tp != prov:
                         reach = army_adj[prov] if unit.kind == "A" else fleet_reach[unit.loc]
-                        if order.dest is None:
+                        if so.dest is None:
                             if tp in reach and unit.kind in "AF":
                                 why = ""
                         else:
-                            d = loc_prov[order.dest]
+                            d = loc_prov[so.dest]
                             if d != prov and d != tp and d in reach and unit.kind in "AF":
                                 if tu.kind == "A":
                                     if d in army_adj[tp]:
@@ -409,7 +410,7 @@ def adjudicate_movement(
                                 elif tu.kind == "F" and d in fleet_reach[tu.loc]:
                                     why = ""
             if why:
-                why = _illegal_reason(gmap, hooks, units, fleet_seas, unit, prov, actual, e)
+                why = _illegal_reason(gmap, hooks, units, routes, unit, prov, actual, e)
             if why:
                 e.outcome, e.reason = illegal, why
                 continue
@@ -438,20 +439,20 @@ def adjudicate_movement(
         o = stand_in[p] if e.extra else e.order
         t = type(o)
         if t is Move or isinstance(o, Move):
-            assert isinstance(o, Move)
+            mo = o  # type: ignore[assignment]
             code[p] = MOVE
-            dest[p] = loc_prov[o.dest]
-            moves.append((p, e, o))
+            dest[p] = loc_prov[mo.dest]
+            moves.append((p, e, mo))
         elif t is Support or isinstance(o, Support):
-            assert isinstance(o, Support)
+            so = o  # type: ignore[assignment]
             code[p] = SUPPORT
-            sup_dest[p] = loc_prov[o.dest] if o.dest is not None else -1
-            supports.append((p, e, o))
+            sup_dest[p] = loc_prov[so.dest] if so.dest is not None else -1
+            supports.append((p, e, so))
         elif t is Convoy or isinstance(o, Convoy):
-            assert isinstance(o, Convoy)
+            co: Convoy = o  # type: ignore[assignment]
             code[p] = CONVOY
-            convoy_orders.setdefault((loc_prov[o.target], loc_prov[o.dest]), []).append(p)
-            convoys.append((p, e, o))
+            convoy_orders.setdefault((loc_prov[co.target], loc_prov[co.dest]), []).append(p)
+            convoys.append((p, e, co))
 
     # 3. Routes: which moves go by convoy, and which convoyed moves have their convoy ordered.
     convoyed, invalid, movers = r.convoyed, r.invalid, r.movers
@@ -530,11 +531,40 @@ def adjudicate_movement(
     return _finish(gmap, hooks, position, r, entries, chosen, stand_in)
 
 
+class _BoardRoutes:
+    """Convoy routes over the fleets on the board (what legality asks), remembered for one phase."""
+
+    __slots__ = ("fleets", "gmap", "memo")
+
+    def __init__(self, gmap: GameMap, fleets: set[int]) -> None:
+        self.gmap = gmap
+        self.fleets = fleets
+        self.memo: dict[tuple[int, int, int, bool], bool] = {}
+
+    def exists(self, src: int, dst: int, avoid: int) -> bool:
+        """A route from ``src`` to ``dst`` not through ``avoid`` (-1: none)."""
+        key = (src, dst, avoid, False)
+        got = self.memo.get(key)
+        if got is None:
+            got = convoy_path_exists(self.gmap, src, dst, self.fleets, avoid=avoid if avoid >= 0 else None)
+            self.memo[key] = got
+        return got
+
+    def proper(self, src: int, dst: int, fleet: int) -> bool:
+        """Whether the fleet at ``fleet`` is on a proper route (DATC 4.E.1: necessary for some route)."""
+        key = (src, dst, fleet, True)
+        got = self.memo.get(key)
+        if got is None:
+            got = fleet_on_proper_route(self.gmap, src, dst, self.fleets, fleet)
+            self.memo[key] = got
+        return got
+
+
 def _illegal_reason(
     gmap: GameMap,
     hooks: RuleHooks,
     units: Mapping[int, Unit],
-    fleet_seas: set[int],
+    routes: _BoardRoutes,
     unit: Unit,
     prov: int,
     order: Order,
@@ -572,7 +602,7 @@ def _illegal_reason(
             return f"a unit of kind {unit.kind} cannot move"
         if provinces[d].kind not in (ProvinceKind.LAND, ProvinceKind.COAST):
             return f"an army cannot move to {name}, a {provinces[d].kind.value} province"
-        if (order.via_convoy or d not in gmap.army_adj[prov]) and not convoy_path_exists(gmap, prov, d, fleet_seas):
+        if (order.via_convoy or d not in gmap.army_adj[prov]) and not routes.exists(prov, d, -1):
             if order.via_convoy:
                 return f"no fleets stand where they could convoy {_unit_text(gmap, unit)} to {name}"
             return f"{name} is not next to {_abbr(gmap, prov)} and no fleets could convoy there"
@@ -616,7 +646,7 @@ def _illegal_reason(
             return f"{_unit_text(gmap, tu)} cannot move to {_abbr(gmap, d)}"
         if d in gmap.army_adj[t]:
             return ""
-        if convoy_path_exists(gmap, t, d, fleet_seas, avoid=prov):
+        if routes.exists(t, d, prov):
             return ""
         return f"{_unit_text(gmap, tu)} cannot reach {_abbr(gmap, d)}, not even by a convoy the supporter is not in"
     if isinstance(order, Convoy):
@@ -631,7 +661,7 @@ def _illegal_reason(
         d = gmap.province_of(order.dest)
         if d == t:
             return "a unit cannot move to the province it is in"
-        if not fleet_on_proper_route(gmap, t, d, fleet_seas, prov):
+        if not routes.proper(t, d, prov):
             return f"this fleet is not on any convoy route from {_abbr(gmap, t)} to {_abbr(gmap, d)}"
         return ""
     return "not an order of a movement phase"
