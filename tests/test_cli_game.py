@@ -273,6 +273,15 @@ def test_import_rejects_files_that_are_not_games(tmp_path: Path):
     bad.write_text('{"hello": 1}')
     assert "not a dippouch game file" in cli("import", str(bad), code=2)
     assert "has no 'phases'" in cli("import", str(bad), "--format", "mila", code=2)
+    bad.write_bytes(b"\xff\xfe\x00garbage")
+    assert "not UTF-8" in cli("import", str(bad), code=2)
+    assert "not UTF-8" in cli("submit", "x", "France", str(bad), code=2)
+    bad.write_text("[1, 2]")
+    assert "error:" in cli("new", "g", "--position", str(bad), code=2)
+    bad.write_text('{"phase": "Spring 1901 Movement", "units": [{"power": "France"}]}')
+    assert "position" in cli("new", "g", "--position", str(bad), code=2)
+    bad.write_text('{"phase": "Spring 1901 Movement", "units": 5}')
+    assert "wrong shape" in cli("new", "g", "--position", str(bad), code=2)
 
 
 def test_default_database_is_a_file_here_and_the_environment_can_name_another(tmp_path: Path, monkeypatch):

@@ -245,6 +245,15 @@ def _unit(variant: Variant, power: str, text: str) -> Unit:
 
 def position_from_data(variant: Variant, data: Mapping[str, Any]) -> Position:
     """Read a stored or imported position; wrong names give a :class:`GameError`, not a traceback."""
+    if not isinstance(data, Mapping):
+        raise GameError("a position is a JSON object with 'phase', 'units', 'supply_centers' and 'home_centers'")
+    try:
+        return _position_from_data(variant, data)
+    except (TypeError, AttributeError, ValueError) as e:
+        raise GameError(f"position: damaged or in the wrong shape ({type(e).__name__}: {e})") from None
+
+
+def _position_from_data(variant: Variant, data: Mapping[str, Any]) -> Position:
     m = variant.map
     try:
         phase = variant.calendar.parse(str(data["phase"]))

@@ -78,7 +78,10 @@ def _read_text(path: str | None) -> str:
     p = Path(path)
     if not p.is_file():
         raise GameError(f"no file {path!r}")
-    return p.read_text(encoding="utf-8")
+    try:
+        return p.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise GameError(f"{path} is not UTF-8 text (byte {e.start}); save it as plain text and try again") from None
 
 
 # --------------------------------------------------------------------------------------------------

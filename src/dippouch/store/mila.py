@@ -46,7 +46,10 @@ def import_mila(store: GameStore, data: Mapping[str, Any], *, name: str | None, 
     from dippouch.interop.mila import from_mila_saved_game
 
     v = load_variant("standard")
-    records = from_mila_saved_game(v, data)
+    try:
+        records = from_mila_saved_game(v, data)
+    except (TypeError, AttributeError, ValueError, KeyError) as e:
+        raise GameError(f"not a usable MILA saved game ({type(e).__name__}: {e})") from None
     game = (name or str(data.get("id") or "")).strip()
     if not game:
         raise GameError("the saved game has no id; give the imported game a name with --name")
