@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 
 from dippouch.core.adjustments import adjudicate_adjustments, adjustment_needed
 from dippouch.core.calendar import PhaseKind
+from dippouch.core.mapdata import GameMap
 from dippouch.core.movement import adjudicate_movement
 from dippouch.core.orders import Order
 from dippouch.core.position import Dislodged, Position, Unit
@@ -86,8 +87,7 @@ def next_position(
     """The position after a phase: advance to the next phase that needs orders, updating ownership on the way."""
     cal = variant.calendar
     gmap = variant.map
-    owners = dict(centres)
-    powers = variant.power_names
+    owners: Mapping[int, str] = centres
     phase = cal.next(before.phase)
     updated = False
     for _ in range(2 * len(cal.steps) + 2):
@@ -97,21 +97,36 @@ def next_position(
                 break
         elif kind == PhaseKind.ADJUSTMENTS:
             if not updated:
+                changed = dict(centres)
+                sc = _centres(gmap)
                 for prov, u in units.items():
-                    if gmap.provinces[prov].supply_centre:
-                        owners[prov] = u.power
+                    if prov in sc:
+                        changed[prov] = u.power
+                owners = changed
                 updated = True
             probe = Position(phase, units, owners, before.homes, {}, state)
-            if adjustment_needed(gmap, hooks, probe, powers):
+            if adjustment_needed(gmap, hooks, probe, variant.power_names):
                 break
         else:
             break
         phase = cal.next(phase)
+    # The mappings handed in are fresh ones the phase built; positions treat them as immutable values.
     return Position(
         phase=phase,
-        units=dict(units),
+        units=units,
         centres=owners,
         homes=before.homes,
-        dislodged=dict(dislodged) if cal.kind(phase) == PhaseKind.RETREATS else {},
-        state=dict(state),
+        dislodged=dislodged if dislodged and cal.kind(phase) == PhaseKind.RETREATS else {},
+        state=state,
     )
+
+
+_SC: dict[int, tuple[GameMap, frozenset[int]]] = {}
+
+
+def _centres(gmap: GameMap) -> frozenset[int]:
+    got = _SC.get(id(gmap))
+    if got is None or got[0] is not gmap:
+        got = (gmap, frozenset(gmap.supply_centres))
+        _SC[id(gmap)] = got
+    return got[1]

@@ -63,6 +63,28 @@ class _Entry:
         self.wrong_coast = ""
 
 
+_new_tuple = tuple.__new__
+_UNITS: dict[tuple[str, str, int], Unit] = {}
+_HOLDS: dict[tuple[str, int], Hold] = {}
+
+
+def _unit(power: str, kind: str, loc: int) -> Unit:
+    """Units are immutable values; the few hundred a map can have are made once and shared."""
+    key = (power, kind, loc)
+    u = _UNITS.get(key)
+    if u is None:
+        u = _UNITS[key] = Unit(power, kind, loc)
+    return u
+
+
+def _hold(kind: str, loc: int) -> Hold:
+    key = (kind, loc)
+    h = _HOLDS.get(key)
+    if h is None:
+        h = _HOLDS[key] = Hold(kind, loc)
+    return h
+
+
 def _abbr(gmap: GameMap, prov: int) -> str:
     return gmap.provinces[prov].abbr
 
@@ -711,7 +733,7 @@ def _finish(
         u = units[p]
         e = chosen[p]
         loc = e.dest_loc if e.dest_loc >= 0 else d
-        new_units[d] = Unit(u.power, u.kind, loc)
+        new_units[d] = _unit(u.power, u.kind, loc)
 
     # Standoffs: provinces left empty though a move with some prevent strength went there.
     bounced: set[int] = set()
@@ -781,7 +803,8 @@ def _finish(
                     outcome = Outcome.DISLODGED
                 append(OrderResult(e.power, e.order, outcome, True, not dislodged[p].retreats, False, reason, e.index))
                 continue
-        append(OrderResult(e.power, e.order, outcome, False, False, False, reason, e.index))
+        # All eight fields given: build the named tuple directly, skipping its argument-parsing __new__.
+        append(_new_tuple(OrderResult, (e.power, e.order, outcome, False, False, False, reason, e.index)))
     for p, u in units.items():
         if p in flagged:
             continue
@@ -790,7 +813,7 @@ def _finish(
         results.append(
             OrderResult(
                 u.power,
-                Hold(u.kind, u.loc),
+                _hold(u.kind, u.loc),
                 Outcome.DISLODGED if dis else Outcome.STANDS,
                 dis,
                 destroyed,
