@@ -574,3 +574,20 @@ def test_the_game_layer_applies_the_w3k_victory_and_draw_rules(v: Variant) -> No
     two = two.with_(centres={**two.centres, prov(v, "gls"): "Argyll"})
     ending = draw_reached(v, two, Settings(), votes)
     assert ending is not None and ending.powers == ("Crown", "Argyll")
+
+
+def test_the_game_layer_accepts_w3k_submissions(v: Variant) -> None:
+    from dippouch.game import check_orders
+
+    pos = position(v, "Summer 1642", {"Protectorate": ["A lon"], "Ormond": ["A dro"]}, {"Ormond": ["dro"]})
+    checks = check_orders(v, pos, "Manchester", "Army London to Surrey")
+    assert [c.error for c in checks] == [None]  # counts only if the Protectorate hands the unit over
+    checks = check_orders(v, pos, "Protectorate", "Army London is under the orders of Manchester")
+    assert [c.error for c in checks] == [None]
+    checks = check_orders(v, pos, "Ormond", "Army Drogheda converts")
+    assert [c.error for c in checks] == [None]
+    winter = supply_position(v)
+    checks = check_orders(v, winter, "Crown", "\n".join(PLAYER_B))
+    assert [c.error for c in checks] == [None, None]  # the second build counts on Argyll's supply
+    checks = check_orders(v, winter, "Argyll", "\n".join(PLAYER_A))
+    assert [c.error for c in checks] == [None] * 4

@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError, PhaseError
-from dippouch.core.orders import Build, Disband, Order, Retreat, Waive
+from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
 from dippouch.core.position import Dislodged, Position, Unit
 from dippouch.core.rules import w3k
 from dippouch.core.rules.base import hooks_for
@@ -374,7 +374,11 @@ def check_orders(variant: Variant, position: Position, power: str, text: str) ->
             problem = f"{m.provinces[key].abbr} already has an order on line {ordered[key]} (the first order counts)"
         if problem is None and kind == PhaseKind.ADJUSTMENTS:
             adjustments += 1
-            if isinstance(order, Build | Waive) and adjustments > max(delta, 0):
+            if (
+                isinstance(order, Build | Waive)
+                and adjustments > max(delta, 0)
+                and not variant.rules.get("supply_transfer")
+            ):
                 problem = f"{power} may build {max(delta, 0)} unit(s) this winter; this is one too many"
             elif isinstance(order, Disband) and adjustments > max(-delta, 0):
                 problem = f"{power} must remove {max(-delta, 0)} unit(s); this is one too many"
@@ -397,6 +401,8 @@ def _check_one(
 ) -> str | None:
     m = variant.map
     loc = order.unit_loc
+    if not isinstance(order, Hold | Move | Support | Convoy | Retreat | Disband | Build | Waive):
+        return None  # a variant's own order kind (W3K convert, proxy, supply transfer): its hooks judge it
     if kind == PhaseKind.RETREATS:
         if not isinstance(order, Retreat | Disband):
             return "only retreats (A mun R boh) and disbands (A mun D) can be ordered in a retreat phase"
@@ -420,6 +426,8 @@ def _check_one(
         if unit is None:
             return f"there is no unit in {where}"
         if unit.power != power:
+            if variant.rules.get("proxy_orders"):
+                return None  # W3K: it counts if the owner hands the unit over this season
             return f"the unit in {where} is {unit.power}'s, not {power}'s"
     if legal is None:
         return None
