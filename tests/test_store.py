@@ -322,3 +322,31 @@ def test_missed_orders_units_hold_retreats_disband_removals_by_civil_disorder_bu
     assert sum(1 for u in nxt if u["power"] == "Germany") == 2  # the build was waived
     assert any(r["automatic"] and r["power"] == "France" for r in rec["results"])
     assert sorted(rec["missed"]) == ["France", "Germany"]
+
+
+def test_two_processors_at_once_process_a_phase_once(store: GameStore, db_url: str):
+    import threading
+
+    _new(store)
+    store.submit("g", "France", "A par - bur", now=T0)
+    phase_id = store.history("g")[0].id
+    stores = [GameStore(db_url) for _ in range(4)]
+    results: list[bool] = []
+    barrier = threading.Barrier(len(stores))
+
+    def work(s: GameStore) -> None:
+        barrier.wait()
+        results.append(s.process_phase(phase_id, now=T0))
+
+    threads = [threading.Thread(target=work, args=(s,)) for s in stores]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for s in stores:
+        s.close()
+    assert sorted(results) == [False, False, False, True]
+    assert [(h.name, h.status) for h in store.history("g")] == [
+        ("Spring 1901 Movement", "processed"),
+        ("Fall 1901 Movement", "open"),
+    ]

@@ -35,10 +35,18 @@ def make_engine(url: str | None = None) -> sa.Engine:
 
         @sa.event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn, _record):  # type: ignore[no-untyped-def]
+            # Let SQLAlchemy, not the sqlite3 module, decide when transactions begin (see below).
+            dbapi_conn.isolation_level = None
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA foreign_keys=ON")
-            cur.execute("PRAGMA busy_timeout=10000")
+            cur.execute("PRAGMA busy_timeout=30000")
             cur.close()
+
+        @sa.event.listens_for(engine, "begin")
+        def _begin(conn):  # type: ignore[no-untyped-def]
+            # IMMEDIATE takes the write lock up front: two processes processing the same phase queue up
+            # instead of both reading "open" and one failing with "database is locked" at commit.
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
 
     return engine
 
