@@ -47,6 +47,8 @@ class Timings:
     legal: float = 0.0
     loop: float = 0.0
     phase_kinds: dict[str, int] = field(default_factory=dict)
+    legal_count: int = 0
+    """Legal orders listed in movement phases, to show both engines list a like amount."""
     adjudication_by_kind: dict[str, float] = field(default_factory=dict)
 
     def count(self, kind: str, adjudication: float) -> None:
@@ -89,6 +91,8 @@ def play_dippouch(
             t0 = clock()
             legal = {p: legal_orders(variant, position, p) for p in powers}
             t.legal += clock() - t0
+            if kind == PhaseKind.MOVEMENT:
+                t.legal_count += sum(len(x) for options in legal.values() for x in options.values())
             orders: dict[str, list[Order]] = {}
             for p in powers:
                 options = legal[p]
@@ -207,6 +211,8 @@ def _play_one_mila(game_class: Any, seed: int, end_year: int, t: Timings, clock:
         possible = game.get_all_possible_orders()
         orderable = game.get_orderable_locations()
         t.legal += clock() - t0
+        if kind == "M":
+            t.legal_count += sum(len(possible[loc]) for locs in orderable.values() for loc in locs)
         for power_name in sorted(orderable):
             locs = orderable[power_name]
             if not locs:
@@ -252,9 +258,14 @@ def report(ours: Timings | None, mila: Timings | None) -> None:
     rows = [t for t in (ours, mila) if t is not None]
     for t in rows:
         kinds = ", ".join(f"{k} {n}" for k, n in sorted(t.phase_kinds.items()))
-        print(f"{t.engine}: {t.games} games, {t.phases} phases ({kinds}), whole loop {t.loop:.2f} s")
+        per_m = t.legal_count / max(1, t.phase_kinds.get("M", 0))
+        print(
+            f"{t.engine}: {t.games} games, {t.phases} phases ({kinds}), whole loop {t.loop:.2f} s, "
+            f"{per_m:.0f} legal orders per movement phase"
+        )
         by_kind = ", ".join(f"{k} {_rate(n, t.adjudication_by_kind[k]):,.0f}" for k, n in sorted(t.phase_kinds.items()))
-        print(f"  adjudication phases/s by kind (A adjustments, M movement, R retreats): {by_kind}")
+        how = " (process())" if t.adjudication_inner is not None else ""
+        print(f"  adjudication{how} phases/s by kind (A adjustments, M movement, R retreats): {by_kind}")
     if mila is not None and mila.adjudication_inner is not None:
         print(
             f"MILA adjudication: process() {_rate(mila.phases, mila.adjudication):,.0f} phases/s, "
