@@ -121,6 +121,7 @@ def test_only_one_defensive_army_at_a_time() -> None:
     res = run(V.start, {MAG: ["Build D vie", "Build D pra", "Build 3D cra"]})
     assert result(res, "Build D vie")[0] == Outcome.SUCCEEDS
     assert result(res, "Build D pra")[0] == Outcome.ILLEGAL
+    assert result(res, "Build D pra")[2] == "Magyars and Polacks already has 1 D; at most 1 at a time"
     assert result(res, "Build D cra")[0] == Outcome.ILLEGAL
     # Later, while the D lives, no second one; once it is gone, a new one may be built.
     later = pos("Winter 1001 Adjustments", {MAG: ["D vie", "A ess"]})

@@ -134,6 +134,11 @@ def _one(
             return Outcome.FAILS, f"name the coast to build a fleet in {abbr}: {coasts}"
         if not hooks.may_build_kind(now, power, order.kind, order.loc):
             what = "fleet" if order.kind == "F" else "army" if order.kind == "A" else f"unit {order.kind}"
+            # ``[rules] unit_limits`` (1000 AD: one defensive army at a time): say that, not "cannot be built here".
+            limit = hooks.rules.get("unit_limits", {}).get(order.kind)
+            have = sum(1 for u in units.values() if u.power == power and u.kind == order.kind)
+            if limit is not None and have >= int(limit):
+                return Outcome.ILLEGAL, f"{power} already has {have} {order.kind}; at most {limit} at a time"
             return Outcome.ILLEGAL, f"a {what} cannot be built in {gmap.locations[order.loc].abbr}"
         units[prov] = Unit(power, order.kind, order.loc)
         ctx.built.add(prov)
