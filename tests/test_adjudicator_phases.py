@@ -319,3 +319,12 @@ def test_retreat_in_fall_then_ownership_then_winter(std: Variant) -> None:
     assert res2.next.centres[prov(std, "ven")] == "Italy"
     # Italy 3 centres, 2 units; Austria 1 centre (vie), 1 unit: Italy builds, so Winter comes.
     assert res2.next.phase == Phase(1901, WINTER)
+
+
+def test_army_build_ignores_a_coast_and_fleet_build_inland_is_illegal(std: Variant) -> None:
+    pos = winter(std, {}, {"Russia": ["stp", "mos"]})
+    res = run(std, pos, {"Russia": ["Build A stp/nc", "Build F mos"]})
+    assert result_of(res, "Russia", 0).result == Outcome.SUCCEEDS
+    assert res.next.units[prov(std, "stp")] == Unit("Russia", "A", prov(std, "stp"))
+    inland = result_of(res, "Russia", 1)
+    assert inland.result == Outcome.ILLEGAL and inland.reason == "a fleet cannot be built in mos"

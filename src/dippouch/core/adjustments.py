@@ -132,15 +132,19 @@ def _one(
         ):
             coasts = " or ".join(gmap.locations[c].abbr for c in province.coasts)
             return Outcome.FAILS, f"name the coast to build a fleet in {abbr}: {coasts}"
-        if not hooks.may_build_kind(now, power, order.kind, order.loc):
+        where = order.loc
+        if where != prov and hooks.movement_kind(order.kind) == "A":
+            where = prov  # a coast means nothing to an army (DATC 4.B.6)
+        if not hooks.may_build_kind(now, power, order.kind, where):
             what = "fleet" if order.kind == "F" else "army" if order.kind == "A" else f"unit {order.kind}"
             # ``[rules] unit_limits`` (1000 AD: one defensive army at a time): say that, not "cannot be built here".
             limit = hooks.rules.get("unit_limits", {}).get(order.kind)
             have = sum(1 for u in units.values() if u.power == power and u.kind == order.kind)
             if limit is not None and have >= int(limit):
                 return Outcome.ILLEGAL, f"{power} already has {have} {order.kind}; at most {limit} at a time"
-            return Outcome.ILLEGAL, f"a {what} cannot be built in {gmap.locations[order.loc].abbr}"
-        units[prov] = Unit(power, order.kind, order.loc)
+            article = "an" if what[0] in "aeiou" else "a"
+            return Outcome.ILLEGAL, f"{article} {what} cannot be built in {gmap.locations[order.loc].abbr}"
+        units[prov] = Unit(power, order.kind, where)
         ctx.built.add(prov)
         ctx.delta[power] = delta - cost
         return Outcome.SUCCEEDS, ""
