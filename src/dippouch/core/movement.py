@@ -718,11 +718,12 @@ def _finish(
     stand_in: dict[int, Order],
 ) -> MovementOutcome:
     units = position.units
-    code, dest, res = r.code, r.dest, r.res
+    res = r.res
     moved: dict[int, int] = {}
-    for p, c in enumerate(code):
-        if c == MOVE and res[p]:
-            moved[p] = dest[p]
+    for d, qs in r.movers.items():
+        for q in qs:
+            if res[q]:
+                moved[q] = d
     dislodged_by: dict[int, int] = {}
     for p, d in moved.items():
         if r.power[d] is not None and d not in moved:
@@ -736,10 +737,12 @@ def _finish(
         new_units[d] = _unit(u.power, u.kind, loc)
 
     # Standoffs: provinces left empty though a move with some prevent strength went there.
+    # Only retreats (and extra-order hooks) need them, so a phase without dislodgements skips the work.
     bounced: set[int] = set()
-    for d, qs in r.movers.items():
-        if d not in new_units and any(not res[q] and r.prevent_strength(q) > 0 for q in qs):
-            bounced.add(d)
+    if dislodged_by or stand_in:
+        for d, qs in r.movers.items():
+            if d not in new_units and any(not res[q] and r.prevent_strength(q) > 0 for q in qs):
+                bounced.add(d)
     attacked: dict[int, tuple[int, ...]] = {}
     if stand_in:
         # Only extra order kinds (their hooks) need to know every attack with a route.
