@@ -9,9 +9,23 @@ from dippouch.core.mapdata import GameMap, ProvinceKind
 __all__ = ["convoy_path_exists", "is_convoy_endpoint"]
 
 
+_KINDS: dict[int, tuple[GameMap, tuple[bool, ...], tuple[bool, ...]]] = {}
+
+
+def _kinds(gmap: GameMap) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
+    """(coastal, sea) flags by province id, worked out once per map: route searches run per order."""
+    got = _KINDS.get(id(gmap))
+    if got is None or got[0] is not gmap:
+        coastal = tuple(p.kind == ProvinceKind.COAST for p in gmap.provinces)
+        sea = tuple(p.kind == ProvinceKind.SEA for p in gmap.provinces)
+        got = (gmap, coastal, sea)
+        _KINDS[id(gmap)] = got
+    return got[1], got[2]
+
+
 def is_convoy_endpoint(gmap: GameMap, province: int) -> bool:
     """Only coastal provinces can be where a convoyed army starts or lands."""
-    return gmap.provinces[province].kind == ProvinceKind.COAST
+    return _kinds(gmap)[0][province]
 
 
 def convoy_path_exists(
@@ -27,19 +41,21 @@ def convoy_path_exists(
     ``fleets`` holds the sea provinces whose fleets may take part (a set, or a predicate). ``avoid`` is a
     sea province left out, which is how "is this fleet necessary for some route" questions are asked.
     """
-    if src == dst or not is_convoy_endpoint(gmap, src) or not is_convoy_endpoint(gmap, dst):
+    coastal, is_sea = _kinds(gmap)
+    if src == dst or not coastal[src] or not coastal[dst]:
         return False
     ok: Callable[[int], bool] = fleets if callable(fleets) else fleets.__contains__
     seas = gmap.seas_next_to
     targets = seas[dst]
     frontier = [s for s in seas[src] if s != avoid and ok(s)]
     seen = set(frontier)
+    reach = gmap.fleet_reach
     while frontier:
         sea = frontier.pop()
         if sea in targets:
             return True
-        for nxt in gmap.fleet_reach[sea]:
-            if nxt not in seen and nxt != avoid and gmap.provinces[nxt].kind == ProvinceKind.SEA and ok(nxt):
+        for nxt in reach[sea]:
+            if nxt not in seen and nxt != avoid and is_sea[nxt] and ok(nxt):
                 seen.add(nxt)
                 frontier.append(nxt)
     return False
