@@ -205,7 +205,13 @@ class _Resolver:
     def head_to_head(self, p: int) -> int:
         """The province of the unit ``p`` meets head to head, or -1 (neither may be convoyed)."""
         d = self.dest[p]
-        if self.code[d] == MOVE and self.dest[d] == p and not self.convoyed[p] and not self.convoyed[d]:
+        if (
+            self.code[d] == MOVE
+            and self.dest[d] == p
+            and not self.convoyed[p]
+            and not self.convoyed[d]
+            and not self.invalid[d]
+        ):
             return d
         return -1
 
