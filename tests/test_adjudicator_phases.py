@@ -330,13 +330,15 @@ def test_army_build_ignores_a_coast_and_fleet_build_inland_is_illegal(std: Varia
     assert inland.result == Outcome.ILLEGAL and inland.reason == "a fleet cannot be built in mos"
 
 
-def test_move_from_the_wrong_coast_fails_and_is_no_head_to_head(std: Variant) -> None:
-    # F spa stands on the north coast; its order names the south coast (DATC 6.B.11: the move fails).
-    # It cannot leave, so an attack on Spain meets its hold strength (1), not a defence with support.
+def test_move_from_the_wrong_coast_fails_and_the_fleet_can_be_dislodged(std: Variant) -> None:
+    # F spa stands on the north coast; its order names the south coast (DATC 6.B.11: the move fails). A
+    # support of that move is judged against the real fleet, which cannot reach Marseilles: illegal. The
+    # fleet cannot leave, so a supported attack on Spain dislodges it.
     pos = board(std, SPRING, {"France": ["F spa/nc", "A gas"], "Italy": ["A mar", "A por"]})
     orders = {"France": ["F spa/sc - mar", "A gas S F spa/sc - mar"], "Italy": ["A mar - spa", "A por S A mar - spa"]}
     res = run(std, pos, orders)
     wrong = result_of(res, "France", 0)
     assert wrong.result == Outcome.FAILS and "naming a coast does not move the fleet" in wrong.reason
     assert wrong.dislodged
+    assert result_of(res, "France", 1).result == Outcome.ILLEGAL
     assert result_of(res, "Italy", 0).result == Outcome.SUCCEEDS
