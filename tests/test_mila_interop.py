@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -193,6 +194,41 @@ def test_import_rejects_other_maps_and_broken_files(std):
     saved["phases"][0]["state"]["units"]["PRUSSIA"] = []
     with pytest.raises(MilaFormatError, match="PRUSSIA"):
         from_mila_saved_game(std, saved)
+
+
+def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    out = [prefix]
+    if isinstance(node, dict):
+        for k, v in node.items():
+            out += _paths(v, (*prefix, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            out += _paths(v, (*prefix, i))
+    return out
+
+
+def test_damaged_files_give_a_clear_error_never_a_crash(std):
+    """Any one value of a saved game replaced by junk: the import succeeds or raises MilaFormatError."""
+    game = play_mila_random(seed=5, last_phase="W1901A")
+    pristine = json.dumps(to_saved_game_format(game))
+    paths = [p for p in _paths(json.loads(pristine)) if p and p[0] == "phases"]
+    rng = random.Random(11)
+    junk: list[Any] = [None, 7, "XYZ", "A", [], {}, [1, 2], {"A": 1}, "*A PAR", ["A PAR", 3]]
+    outcomes: Counter[str] = Counter()
+    for _ in range(400):
+        data = json.loads(pristine)
+        path = rng.choice(paths)
+        node = data
+        for step in path[:-1]:
+            node = node[step]
+        node[path[-1]] = rng.choice(junk)
+        try:
+            from_mila_saved_game(std, data)
+            outcomes["read"] += 1
+        except MilaFormatError as e:
+            assert str(e)
+            outcomes["refused"] += 1
+    assert outcomes["refused"] > 50, outcomes
 
 
 def test_only_the_standard_board_converts():

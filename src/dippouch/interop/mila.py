@@ -118,6 +118,24 @@ def _loc_from_mila(variant: Variant, text: str, where: str) -> int:
         raise MilaFormatError(f"{where}: no province or coast {text!r} on the {variant.name} map") from None
 
 
+def _table(value: Any, where: str) -> Mapping[str, Any]:
+    """A JSON object from the file, or a clear error (a missing one reads as empty)."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise MilaFormatError(f"{where}: expected an object, found {type(value).__name__}")
+    return value
+
+
+def _texts(value: Any, where: str) -> list[str]:
+    """A JSON list of strings from the file, or a clear error (a missing one reads as empty)."""
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise MilaFormatError(f"{where}: expected a list of strings, found {value!r:.60}")
+    return value
+
+
 def _unit_to_mila(variant: Variant, kind: str, loc: int) -> str:
     return f"{kind} {_loc_to_mila(variant, loc)}"
 
@@ -316,26 +334,26 @@ def position_from_mila_state(variant: Variant, state: Mapping[str, Any], where: 
     dislodged: dict[int, Dislodged] = {}
     centres: dict[int, str] = {}
     homes: dict[str, frozenset[int]] = {}
-    retreats_data = state.get("retreats") or {}
-    for power_key, texts in (state.get("units") or {}).items():
+    retreats_data = _table(state.get("retreats"), f"{where}.retreats")
+    for power_key, texts in _table(state.get("units"), f"{where}.units").items():
         power = _power_from_mila(variant, power_key, f"{where}.units")
-        power_retreats = retreats_data.get(power_key) or {}
-        for text in texts:
+        power_retreats = _table(retreats_data.get(power_key), f"{where}.retreats.{power_key}")
+        for text in _texts(texts, f"{where}.units.{power_key}"):
             is_dislodged = text.startswith("*")
             ukind, loc = _unit_from_mila(variant, text.lstrip("*"), f"{where}.units.{power_key}")
             province = gmap.province_of(loc)
             unit = Unit(power, ukind, loc)
             if is_dislodged:
-                options = power_retreats.get(text.lstrip("*"), [])
+                options = _texts(power_retreats.get(text.lstrip("*")), f"{where}.retreats.{power_key}")
                 dests = frozenset(_loc_from_mila(variant, r, f"{where}.retreats.{power_key}") for r in options)
                 dislodged[province] = Dislodged(unit, dests)
             else:
                 if province in units:
                     raise MilaFormatError(f"{where}.units: two units in {gmap.provinces[province].abbr.upper()}")
                 units[province] = unit
-    for power_key, names in (state.get("centers") or {}).items():
+    for power_key, names in _table(state.get("centers"), f"{where}.centers").items():
         power = _power_from_mila(variant, power_key, f"{where}.centers")
-        for c in names:
+        for c in _texts(names, f"{where}.centers.{power_key}"):
             centres[gmap.province_of(_loc_from_mila(variant, c, f"{where}.centers.{power_key}"))] = power
     homes_data = state.get("homes")
     if homes_data is None:
@@ -343,10 +361,11 @@ def position_from_mila_state(variant: Variant, state: Mapping[str, Any], where: 
     else:
         for power in variant.power_names:
             homes[power] = frozenset()
-        for power_key, names in homes_data.items():
+        for power_key, names in _table(homes_data, f"{where}.homes").items():
             power = _power_from_mila(variant, power_key, f"{where}.homes")
             homes[power] = frozenset(
-                gmap.province_of(_loc_from_mila(variant, c, f"{where}.homes.{power_key}")) for c in names
+                gmap.province_of(_loc_from_mila(variant, c, f"{where}.homes.{power_key}"))
+                for c in _texts(names, f"{where}.homes.{power_key}")
             )
     return Position(phase=phase, units=units, centres=centres, homes=homes, dislodged=dislodged)
 
@@ -400,7 +419,10 @@ def to_mila_saved_game(
 def _same_lists(a: Any, b: Any) -> bool:
     if not isinstance(a, Mapping) or not isinstance(b, Mapping):
         return bool(a == b)
-    return {k: sorted(v) for k, v in a.items()} == {k: sorted(v) for k, v in b.items()}
+    try:
+        return {k: sorted(v) for k, v in a.items()} == {k: sorted(v) for k, v in b.items()}
+    except TypeError:  # not lists of names: not the same, and the full check will say what is wrong
+        return False
 
 
 def from_mila_saved_game(variant: Variant, data: Mapping[str, Any]) -> list[PhaseRecord]:
@@ -434,16 +456,20 @@ def from_mila_saved_game(variant: Variant, data: Mapping[str, Any]) -> list[Phas
                 break  # ended (a draw) without playing the last phase: the previous record is the end
             prev = records[-1].position.phase
             kinds = [PhaseKind.MOVEMENT, PhaseKind.ADJUSTMENTS]
-            if any(u.startswith("*") for us in (state.get("units") or {}).values() for u in us):
+            units_data = _table(state.get("units"), f"{where}.state.units")
+            if any(u.startswith("*") for key, us in units_data.items() for u in _texts(us, f"{where}.units.{key}")):
                 kinds.append(PhaseKind.RETREATS)
             state["name"] = phase_to_mila(variant, variant.calendar.following(prev, kinds))
         position = position_from_mila_state(variant, state, f"{where}.state")
         kind = variant.calendar.kind(position.phase)
         orders: dict[str, list[Order]] = {}
-        for power_key, texts in (ph.get("orders") or {}).items():
+        for power_key, texts in _table(ph.get("orders"), f"{where}.orders").items():
             if texts is None:
                 continue
             power = _power_from_mila(variant, power_key, f"{where}.orders")
-            orders[power] = [order_from_mila(variant, kind, t, f"{where}.orders.{power_key}") for t in texts]
+            orders[power] = [
+                order_from_mila(variant, kind, t, f"{where}.orders.{power_key}")
+                for t in _texts(texts, f"{where}.orders.{power_key}")
+            ]
         records.append(PhaseRecord(position, orders, None))
     return records
