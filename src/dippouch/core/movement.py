@@ -375,8 +375,20 @@ def adjudicate_movement(
     stand_in: dict[int, Order] = {}
     illegal = Outcome.ILLEGAL
     routes = _BoardRoutes(gmap, fleet_seas)
+    r = _Resolver(gmap, units, hooks, n, std)
+    code, dest, owner, sup_dest = r.code, r.dest, r.power, r.sup_dest
+    for p, u in units.items():
+        owner[p] = u.power
+        code[p] = HOLD
+    if not std:
+        for p, u in units.items():
+            r.strength[p] = hooks.unit_strength(u)
+    convoy_orders: dict[tuple[int, int], list[int]] = {}
+    moves: list[tuple[int, _Entry, Move]] = []
+    supports: list[tuple[int, _Entry, Support]] = []
+    convoys: list[tuple[int, _Entry, Convoy]] = []
 
-    # 1. Board legality of each order, first legal order per unit wins.
+    # 1. Board legality of each order; the first legal order of a unit is the one it carries out.
     for power, olist in orders.items():
         for i, order in enumerate(olist):
             e = _Entry(power, i, order)
@@ -447,44 +459,29 @@ def adjudicate_movement(
                 e.reason = f"{_unit_text(gmap, unit)} already has an order; the first one counts"
                 continue
             chosen[prov] = e
+            # 2. Fill the resolver's lists with the order the unit carries out.
             if e.extra:
                 stand_in[prov] = actual
-
-    # 2. Fill the resolver's lists.
-    r = _Resolver(gmap, units, hooks, n, std)
-    code, dest, owner, sup_dest = r.code, r.dest, r.power, r.sup_dest
-    for p, u in units.items():
-        owner[p] = u.power
-        code[p] = HOLD
-    if not r.standard:
-        for p, u in units.items():
-            r.strength[p] = hooks.unit_strength(u)
-    convoy_orders: dict[tuple[int, int], list[int]] = {}
-    moves: list[tuple[int, _Entry, Move]] = []
-    supports: list[tuple[int, _Entry, Support]] = []
-    convoys: list[tuple[int, _Entry, Convoy]] = []
-    for p, e in chosen.items():
-        o = stand_in[p] if e.extra else e.order
-        t = type(o)
-        if t is Move or isinstance(o, Move):
-            mo = o  # type: ignore[assignment]
-            code[p] = MOVE
-            dest[p] = loc_prov[mo.dest]
-            moves.append((p, e, mo))
-        elif t is Support or isinstance(o, Support):
-            so = o  # type: ignore[assignment]
-            code[p] = SUPPORT
-            sup_dest[p] = loc_prov[so.dest] if so.dest is not None else -1
-            supports.append((p, e, so))
-        elif t is Convoy or isinstance(o, Convoy):
-            co: Convoy = o  # type: ignore[assignment]
-            code[p] = CONVOY
-            convoy_orders.setdefault((loc_prov[co.target], loc_prov[co.dest]), []).append(p)
-            convoys.append((p, e, co))
+                t = type(actual)
+            if t is Move or isinstance(actual, Move):
+                mo = actual  # type: ignore[assignment]
+                code[prov] = MOVE
+                dest[prov] = loc_prov[mo.dest]
+                moves.append((prov, e, mo))
+            elif t is Support or isinstance(actual, Support):
+                so = actual  # type: ignore[assignment]
+                code[prov] = SUPPORT
+                sup_dest[prov] = loc_prov[so.dest] if so.dest is not None else -1
+                supports.append((prov, e, so))
+            elif t is Convoy or isinstance(actual, Convoy):
+                co: Convoy = actual  # type: ignore[assignment]
+                code[prov] = CONVOY
+                convoy_orders.setdefault((loc_prov[co.target], loc_prov[co.dest]), []).append(prov)
+                convoys.append((prov, e, co))
 
     # 3. Routes: which moves go by convoy, and which convoyed moves have their convoy ordered.
     convoyed, invalid, movers = r.convoyed, r.invalid, r.movers
-    for p, e, o in moves:
+    for p, e, mv in moves:
         d = dest[p]
         if e.wrong_coast:
             invalid[p] = True
@@ -492,7 +489,7 @@ def adjudicate_movement(
             continue
         if (units[p].kind if std else mk(units[p].kind)) == "A":
             matching = convoy_orders.get((p, d))
-            if o.via_convoy or d not in army_adj[p]:
+            if mv.via_convoy or d not in army_adj[p]:
                 convoyed[p] = True
             elif matching:
                 # Adjacent: by convoy only if a fleet of the army's own power legally orders it (2025EE).
@@ -516,16 +513,16 @@ def adjudicate_movement(
     # 4. Supports and convoys that do not match what was ordered are invalid. A support counts only for
     # the order it matches: hold supports for units that do not move, move supports for that move.
     r_supports = r.supports
-    for p, e, o in supports:
-        tp = loc_prov[o.target]
+    for p, e, sp in supports:
+        tp = loc_prov[sp.target]
         d = sup_dest[p]
         if d < 0:
             ok = code[tp] != MOVE
         else:
             ok = code[tp] == MOVE and dest[tp] == d
-            if ok and o.dest != d:
+            if ok and sp.dest != d:
                 tentry = chosen.get(tp)
-                if tentry is not None and tentry.dest_loc >= 0 and tentry.dest_loc != o.dest:
+                if tentry is not None and tentry.dest_loc >= 0 and tentry.dest_loc != sp.dest:
                     ok = False  # 6.B.9: the support names the other coast
         if ok:
             got = r_supports.get(tp)
@@ -539,11 +536,11 @@ def adjudicate_movement(
             if d < 0:
                 e.reason = f"{_unit_text(gmap, tu)} was ordered to move, not to hold"
             else:
-                e.reason = f"{_unit_text(gmap, tu)} was not ordered to {gmap.locations[o.dest or 0].abbr}"
+                e.reason = f"{_unit_text(gmap, tu)} was not ordered to {gmap.locations[sp.dest or 0].abbr}"
             code[p] = HOLD
-    for p, e, o in convoys:
-        tp = loc_prov[o.target]
-        d = loc_prov[o.dest]
+    for p, e, cv in convoys:
+        tp = loc_prov[cv.target]
+        d = loc_prov[cv.dest]
         if code[tp] != MOVE or dest[tp] != d:
             # A convoy matching an army that goes by land stays "available" (6.G.7) but takes no part.
             e.outcome = Outcome.INVALID
