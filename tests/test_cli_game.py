@@ -171,7 +171,11 @@ def test_a_whole_game_through_the_cli(variant: str, db_url: str, tmp_path: Path)
     # Roll back to the first phase: the phases played since stay in the history as abandoned.
     out = cli("rollback", "g", first, now=now)
     assert f"Rolled g back to {first}" in out
-    assert "abandoned" in cli("history", "g")
+    history = cli("history", "g")
+    assert "abandoned" in history
+    abandoned_id = next(ln.split()[1] for ln in history.splitlines() if "abandoned" in ln and ln.split()[1].isdigit())
+    old_report = cli("report", "g", "--id", abandoned_id)
+    assert "abandoned by a rollback" in old_report and "results" in old_report
     assert first in cli("status", "g", now=now)
     # This time both players are ready early, so the phase runs before its deadline.
     cli("submit", "g", winner, "--ready", input=f"A {origin} - {target}\n", now=now)

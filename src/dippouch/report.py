@@ -49,10 +49,12 @@ def phase_report(variant: Variant, rec: Mapping[str, Any]) -> str:
     lines += [title, "=" * len(title)]
     if rec.get("processed_at"):
         lines.append(f"Processed {settings.describe(datetime.fromisoformat(rec['processed_at']))}.")
-    if rec["status"] != "processed":
+    if rec["status"] == "abandoned":
+        lines.append("This phase was abandoned by a rollback: it is kept for the record, not part of the game.")
+    if not rec.get("processed_at"):
         lines += ["", f"This phase has not been processed (it is {rec['status']})."]
         return "\n".join(lines) + "\n"
-    if rec["status"] == "processed" and rec.get("next_position") is None:
+    if rec.get("next_position") is None:
         lines += ["", "The game ended before this phase was played."]
         if rec.get("ending"):
             lines.append(str(rec["ending"]["text"]))
