@@ -78,6 +78,21 @@ def test_schema_matches_models_after_migrations(db_url: str, store: GameStore):
     assert diffs == []
     GameStore(db_url).close()  # opening again is a no-op upgrade
 
+    # The migration runs backwards and forwards again cleanly.
+    from alembic import command
+
+    from dippouch.store.db import alembic_config, upgrade
+
+    cfg = alembic_config()
+    with store.engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "base")
+    assert "games" not in sa.inspect(store.engine).get_table_names()
+    upgrade(store.engine)
+    assert {"games", "phases", "submissions", "players", "votes", "events"} <= set(
+        sa.inspect(store.engine).get_table_names()
+    )
+
 
 def _harmless(diff) -> bool:
     # SQLite reports no server-side type details for our UTC wrapper; nothing else may differ.
