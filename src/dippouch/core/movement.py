@@ -732,7 +732,11 @@ def _finish(
         if r.power[d] is not None and d not in moved:
             dislodged_by[d] = p
 
-    new_units: dict[int, Unit] = {p: u for p, u in units.items() if p not in moved and p not in dislodged_by}
+    new_units: dict[int, Unit] = dict(units)
+    for p in moved:
+        del new_units[p]
+    for p in dislodged_by:
+        new_units.pop(p, None)
     for p, d in moved.items():
         u = units[p]
         e = chosen[p]
