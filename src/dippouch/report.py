@@ -184,4 +184,4 @@ def deadlines_ical(game: str, settings: Settings, deadlines: list[tuple[int, str
         ev.add("dtstamp", deadline)
         ev.add("description", f"Deadline for {name} in game {game}: {settings.describe(deadline)}.")
         cal.add_component(ev)
-    return cal.to_ical()
+    return bytes(cal.to_ical())
