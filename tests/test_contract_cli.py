@@ -288,3 +288,20 @@ def test_every_variant_adjudicates_its_first_phase_from_nothing() -> None:
         assert response["next"]["variant"] == name
         assert response["next"]["phase"] != v.calendar.name(v.start.phase)
         assert all(r["automatic"] and r["input"] is None for r in response["results"])
+
+
+def test_undecodable_bytes_and_a_closed_reader_do_not_crash() -> None:
+    cmd = [sys.executable, "-c", "from dippouch.cli import main; main()", "adjudicate"]
+    request = json.dumps({"variant": "standard", "orders": {"France": ["A Par - Bur"]}}).encode()
+    bad = b'{"variant": "standard", "orders": {"France": ["A Par - B\xffr"]}}'
+    done = subprocess.run(cmd, input=bad + b"\n" + request + b"\n", capture_output=True, timeout=60, check=False)
+    assert done.returncode == 0 and done.stderr == b""
+    first, second = (json.loads(line) for line in done.stdout.decode("utf-8").splitlines())
+    assert by_input(first)["A Par - B\ufffdr"]["result"] == "illegal"
+    assert by_input(second)["A Par - Bur"]["result"] == "succeeds"
+    # A reader that stops early (like `head`) ends the stream without a traceback.
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stdin is not None
+    proc.stdout.close()
+    _, err = proc.communicate(input=(request + b"\n") * 50, timeout=60)
+    assert b"Traceback" not in err

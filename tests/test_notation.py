@@ -356,3 +356,10 @@ def test_ambiguous_readings_in_other_variants() -> None:
     # "spa north" could be Spain's north coast; here "north atlantic" is the destination.
     assert parse_order(V, "F spa north atlantic") == Move("F", L("spa"), L("nao"))
     assert parse_order(V, "F spa north - mao") == Move("F", L("spa/nc"), L("mao"))
+
+
+def test_typography_and_accents() -> None:
+    assert parse_order(V, "A Par \u2013 Bur") == Move("A", L("par"), L("bur"))  # en dash
+    assert parse_order(V, "A Par \u2192 Bur") == Move("A", L("par"), L("bur"))  # arrow
+    assert parse_order(V, "A Mun - M\u00fcnchen") == Move("A", L("mun"), L("mun"))  # the alias "munchen"
+    assert parse_order(V, "A PAR - BUR.") == Move("A", L("par"), L("bur"))

@@ -8,6 +8,7 @@ in a long batch must not lose the rest.
 
 from __future__ import annotations
 
+import io
 import json
 import re
 import sys
@@ -40,15 +41,23 @@ def adjudicate_command(
     file: Annotated[Path | None, typer.Argument(help="JSON Lines file of requests; standard input if omitted.")] = None,
 ) -> None:
     """Adjudicate phases given as JSON Lines (one request a line, one response a line; see docs)."""
-    if file is None:
-        serve_stream(sys.stdin, sys.stdout)
-        return
+    # JSON is UTF-8 whatever the locale says; undecodable bytes become U+FFFD in that request only.
+    for stream in (sys.stdin, sys.stdout):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(encoding="utf-8", errors="replace" if stream is sys.stdin else "strict")
     try:
-        stream = file.open(encoding="utf-8")
-    except OSError as e:
-        raise RequestError(f"cannot read {file}: {e.strerror}") from None
-    with stream:
-        serve_stream(stream, sys.stdout)
+        if file is None:
+            serve_stream(sys.stdin, sys.stdout)
+            return
+        try:
+            source = file.open(encoding="utf-8", errors="replace")
+        except OSError as e:
+            raise RequestError(f"cannot read {file}: {e.strerror}") from None
+        with source:
+            serve_stream(source, sys.stdout)
+    except BrokenPipeError:
+        # The reader went away: nobody is left to answer. Exit quietly, as Unix filters do.
+        sys.stderr.close()
 
 
 def serve_stream(lines: Iterable[str], out: IO[str]) -> None:

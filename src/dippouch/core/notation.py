@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeVar
@@ -80,7 +81,12 @@ _TOKEN_RE = re.compile(r"[()/,:;]|-+|[^\s()/,:;\-]+")
 
 
 def _tokenize(text: str) -> list[str]:
-    """Split into words and the punctuation that means something (``-``, ``/``, parentheses)."""
+    """Split into words and the punctuation that means something (``-``, ``/``, parentheses).
+
+    Accents are dropped on both sides of every comparison, so ``München`` finds the alias ``munchen``.
+    """
+    if not text.isascii():
+        text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
     text = text.replace("\u2192", " - ").replace("->", " - ").replace("=>", " - ")
     text = text.replace("\u2013", "-").replace("\u2014", "-").replace(".", " ")
     return _TOKEN_RE.findall(text)
