@@ -333,3 +333,20 @@ def test_repeated_calls_hand_out_copies() -> None:
     first = legal_orders(V, V.start, "England")
     first[L("lon")].clear()
     assert len(legal_orders(V, V.start, "England")[L("lon")]) == 10
+
+
+def test_variant_extra_orders_only_where_the_rules_enable_them() -> None:
+    from dataclasses import replace
+
+    from dippouch.core.legal import register_legal_orders
+
+    def add_waits(variant: object, position: Position, power: str, orders: dict[int, list[object]]) -> None:
+        for loc, listed in orders.items():
+            listed.append(Hold(None, loc))  # a stand-in for a variant order kind
+
+    register_legal_orders("test_waits", add_waits)  # type: ignore[arg-type]
+    w = replace(V, rules={**V.rules, "test_waits": True})
+    got = legal_orders(w, w.start, "England")
+    assert got[L("lon")][-1] == Hold(None, L("lon"))
+    assert all_legal_orders(w, w.start)["England"] == got
+    assert Hold(None, L("lon")) not in legal_orders(V, V.start, "England")[L("lon")]

@@ -18,7 +18,7 @@ per-map tables, and calls the variant's rule hooks only when the variant changes
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +29,7 @@ from dippouch.core.position import Position
 from dippouch.core.rules.base import RuleHooks, hooks_for
 from dippouch.core.variant import Variant
 
-__all__ = ["all_legal_orders", "legal_orders"]
+__all__ = ["all_legal_orders", "legal_orders", "register_legal_orders"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +93,7 @@ def legal_orders(variant: Variant, position: Position, power: str) -> dict[int, 
     unit -> its removal. A power with nothing to order gets ``{}``.
     """
     kind = variant.calendar.kind(position.phase)
+    out: dict[int, list[Order]]
     if kind == PhaseKind.MOVEMENT:
         # Callers usually ask for every power in turn: work out the whole position once, hand out copies.
         last = _LAST
@@ -103,21 +104,46 @@ def legal_orders(variant: Variant, position: Position, power: str) -> dict[int, 
             _LAST[:] = [variant, position, everyone]
         mine = everyone.get(power)
         if mine is None:
-            return _movement(variant, position, (power,))[power]
-        return {loc: list(orders) for loc, orders in mine.items()}
-    if kind == PhaseKind.RETREATS:
-        return _retreats(variant, position, power)
-    return _adjustments(variant, position, power)
+            out = _movement(variant, position, (power,))[power]
+        else:
+            out = {loc: list(orders) for loc, orders in mine.items()}
+    elif kind == PhaseKind.RETREATS:
+        out = _retreats(variant, position, power)
+    else:
+        out = _adjustments(variant, position, power)
+    return _with_extras(variant, position, power, out)
 
 
 def all_legal_orders(variant: Variant, position: Position) -> dict[str, dict[int, list[Order]]]:
     """:func:`legal_orders` for every power at once, sharing the work (reach, convoy routes) between them."""
     kind = variant.calendar.kind(position.phase)
     if kind == PhaseKind.MOVEMENT:
-        return _movement(variant, position, variant.power_names)
-    if kind == PhaseKind.RETREATS:
-        return {p: _retreats(variant, position, p) for p in variant.power_names}
-    return {p: _adjustments(variant, position, p) for p in variant.power_names}
+        everyone = _movement(variant, position, variant.power_names)
+    elif kind == PhaseKind.RETREATS:
+        everyone = {p: _retreats(variant, position, p) for p in variant.power_names}
+    else:
+        everyone = {p: _adjustments(variant, position, p) for p in variant.power_names}
+    return {p: _with_extras(variant, position, p, orders) for p, orders in everyone.items()}
+
+
+#: Extra order generators of variants: rule name -> fn(variant, position, power, orders) that adds the
+#: variant's own order kinds (W3K conversions, say) to ``orders`` in place. Active for a variant whose
+#: ``[rules]`` table switches the rule name on, like the notation's :func:`notation.register_syntax`.
+_EXTRAS: dict[str, Callable[[Variant, Position, str, dict[int, list[Order]]], None]] = {}
+
+
+def register_legal_orders(rule: str, fn: Callable[[Variant, Position, str, dict[int, list[Order]]], None]) -> None:
+    """Let a variant's rule module add its own order kinds to :func:`legal_orders` (see docs/notation.md)."""
+    _EXTRAS[rule] = fn
+
+
+def _with_extras(
+    variant: Variant, position: Position, power: str, orders: dict[int, list[Order]]
+) -> dict[int, list[Order]]:
+    for rule, fn in _EXTRAS.items():
+        if variant.rules.get(rule):
+            fn(variant, position, power, orders)
+    return orders
 
 
 # ------------------------------------------------------------------------------------------------ movement
