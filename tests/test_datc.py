@@ -19,15 +19,36 @@ from dippouch.core.calendar import Phase, PhaseKind
 from dippouch.core.notation import format_order, parse_order, parse_unit
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import Outcome, Resolution
+from dippouch.core.rules.base import RuleHooks, hooks_for, register_hooks
 from dippouch.core.variant import Variant, load_variant
 
 DATA = Path(__file__).parent / "data" / "datc_v3_2.toml"
 CASES: list[dict[str, Any]] = tomllib.loads(DATA.read_text(encoding="utf-8"))["case"]
 
 
-@pytest.fixture(scope="module")
-def standard() -> Variant:
-    return load_variant("standard")
+@register_hooks("test_datc_general_path")
+class GeneralPathHooks(RuleHooks):
+    """The standard rules through the general (hooked) code path: overriding a movement hook, even with
+    the same behaviour, turns off the resolver's fast path, so DATC checks the path variants use too."""
+
+    def unit_strength(self, unit: Unit) -> int:
+        return 1
+
+
+@pytest.fixture(scope="module", params=["fast path", "general path"])
+def standard(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Variant:
+    if request.param == "fast path":
+        v = load_variant("standard")
+        assert hooks_for(v).standard_movement
+        return v
+    path = tmp_path_factory.mktemp("variants") / "standard_general_path.toml"
+    path.write_text(
+        '[variant]\nextends = "standard"\nname = "standard_general_path"\n\n[rules]\nhooks = "test_datc_general_path"\n',
+        encoding="utf-8",
+    )
+    v = load_variant(str(path))
+    assert not hooks_for(v).standard_movement
+    return v
 
 
 def _phase(variant: Variant, kind: PhaseKind) -> Phase:

@@ -16,8 +16,9 @@ Everything here works on province ids held in lists; the map's adjacency was com
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import overload
 
 from dippouch.core.mapdata import GameMap, ProvinceKind
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
@@ -278,28 +279,80 @@ class _Resolver:
     def adjudicate_support(self, s: int) -> bool:
         aimed = self.sup_dest[s]
         movers = self.movers.get(s, ())
+        power = self.power[s]
         if self.standard:
-            power = self.power[s]
             for q in movers:
                 if q != aimed and self.power[q] != power and self.path(q):
                     return False
-        else:
-            units = self.units
-            attackers = self.attackers_with_route(s)
-            left = self.hooks.support_left(
-                units[s],
-                [units[q] for q in attackers],
-                attack_strength=lambda i: self.attack_strength(attackers[i]),
-            )
-            self.sup_value[s] = left
-            if left <= 0:
-                return False
-        # An attack from the supported destination cuts only by dislodging (6.D.15, 6.D.17). Under the
-        # standard rules no other attacker is left that could dislodge, so only that one is resolved
-        # (resolving more would add false dependencies to paradox cycles).
-        if self.standard:
+            # An attack from the supported destination cuts only by dislodging (6.D.15, 6.D.17). No
+            # other attacker is left that could dislodge, so only that one is resolved (resolving more
+            # would add false dependencies to paradox cycles).
             return aimed < 0 or aimed not in movers or not self.resolve(aimed)
-        return all(not self.resolve(q) for q in movers)
+        units = self.units
+        supporter = units[s]
+        cuts = self.hooks.cuts_support
+        attackers = _Attackers(self, [q for q in movers if q != aimed and cuts(units[q], supporter)])
+        left = self.hooks.support_left(
+            supporter, attackers, attack_strength=lambda i: self.attack_strength(attackers.province(i))
+        )
+        if left <= 0:
+            return False
+        # Kept only when positive: while the support is merely guessed "given", it counts in full (or as
+        # much as it was last found to give), never as the 0 of a failed evaluation.
+        self.sup_value[s] = left
+        # Dislodgement cuts too. Only another power's unit with a route can dislodge; under standard
+        # behaviour every such unit except the one from the supported destination has cut already.
+        return not any(self.power[q] != power and (q == aimed or self.path(q)) and self.resolve(q) for q in movers)
+
+
+class _Attackers(Sequence[Unit]):
+    """The units cutting a support that have a route, found only as far as a hook looks.
+
+    The standard hook stops at the first one; evaluating every route up front would add dependencies on
+    the other attacks and change which decisions form a paradox cycle (DATC 6.F.22-6.F.27).
+    """
+
+    def __init__(self, r: _Resolver, candidates: list[int]) -> None:
+        self.r = r
+        self.candidates = candidates
+        self.found: list[int] = []
+        self.tried = 0
+
+    def _fill(self, upto: int) -> None:
+        while len(self.found) <= upto and self.tried < len(self.candidates):
+            q = self.candidates[self.tried]
+            self.tried += 1
+            if self.r.path(q):
+                self.found.append(q)
+
+    def province(self, i: int) -> int:
+        self._fill(i)
+        return self.found[i]
+
+    def __iter__(self) -> Iterator[Unit]:
+        i = 0
+        while True:
+            self._fill(i)
+            if i >= len(self.found):
+                return
+            yield self.r.units[self.found[i]]
+            i += 1
+
+    def __len__(self) -> int:
+        self._fill(len(self.candidates))
+        return len(self.found)
+
+    @overload
+    def __getitem__(self, i: int) -> Unit: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Unit]: ...
+    def __getitem__(self, i: int | slice) -> Unit | Sequence[Unit]:
+        if isinstance(i, slice):
+            return list(self)[i]
+        if i < 0:
+            i += len(self)
+        self._fill(i)
+        return self.r.units[self.found[i]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -382,7 +435,7 @@ def adjudicate_movement(
         code[p] = HOLD
     if not std:
         for p, u in units.items():
-            r.strength[p] = hooks.unit_strength(u)
+            r.strength[p] = r.sup_value[p] = hooks.unit_strength(u)
     convoy_orders: dict[tuple[int, int], list[int]] = {}
     moves: list[tuple[int, _Entry, Move]] = []
     supports: list[tuple[int, _Entry, Support]] = []

@@ -210,8 +210,10 @@ class RuleHooks:
     ) -> int:
         """Strength a support still adds, given the units attacking the supporter with a route.
 
-        ``attackers`` excludes the unit in the province the support is aimed at (it only cuts by
-        dislodging, 6.D.15/6.D.17; the adjudicator handles dislodgement). ``attack_strength(i)``, passed by
+        ``attackers`` are the units for which :meth:`cuts_support` holds and that have a route, except the
+        unit in the province the support is aimed at (it only cuts by dislodging, 6.D.15/6.D.17; the
+        adjudicator handles dislodgement). The sequence is lazy: routes are only looked at as far as the
+        hook reads, so stop at the first attacker when one is enough. ``attack_strength(i)``, passed by
         the adjudicator whenever the movement hooks are not the standard ones, is the attack strength of
         ``attackers[i]`` on the supporter (its supports that stand, not counting the supporter's power's).
         Standard: any attack that :meth:`cuts_support` cuts the whole support; 1000 AD reduces a
