@@ -28,11 +28,17 @@ CASES: list[dict[str, Any]] = tomllib.loads(DATA.read_text(encoding="utf-8"))["c
 
 @register_hooks("test_datc_general_path")
 class GeneralPathHooks(RuleHooks):
-    """The standard rules through the general (hooked) code path: overriding a movement hook, even with
-    the same behaviour, turns off the resolver's fast path, so DATC checks the path variants use too."""
+    """The standard rules through the general (hooked) code path: overriding a hook, even with the same
+    behaviour, turns off the adjudicator's fast paths, so DATC checks the paths variants use too."""
 
     def unit_strength(self, unit: Unit) -> int:
         return 1
+
+    def may_order(self, position: Position, power: str, unit: Unit) -> bool:
+        return super().may_order(position, power, unit)
+
+    def adjustment_delta(self, position: Position, power: str) -> int:
+        return super().adjustment_delta(position, power)
 
 
 @pytest.fixture(scope="module", params=["fast path", "general path"])
