@@ -243,3 +243,33 @@ def test_phase_end_behaviours_transform_the_next_position(tmp_path: Path) -> Non
     res = adjudicate(v, v.start, {})
     assert res.next.state["phases"] == 2
     assert res.next.state["orders"] == 22
+
+
+@behaviour("support_left", "test_adjudicator_halved")
+def halved(hooks: RuleHooks, supporter: Unit, attackers: Sequence[Unit], attack_strength: object = None) -> int:
+    """A strong unit's support loses one point per attack instead of being cut."""
+    return max(0, hooks.unit_strength(supporter) - len(attackers))
+
+
+def test_reduced_support_counts_what_is_left_and_says_so(tmp_path: Path) -> None:
+    v = make_variant(
+        tmp_path,
+        "reduced",
+        'unit_strength = { D = 3 }\nmoves_as = { D = "A" }\nsupport_left = "test_adjudicator_halved"',
+    )
+    pos = board(
+        v,
+        SPRING,
+        [("Germany", "D", "mun"), ("Germany", "A", "bur"), ("France", "A", "mar"), ("Austria", "A", "tyr")],
+    )
+    # D mun supports A bur to hold (3); Austria attacks Munich (reduces it to 2); France attacks Burgundy
+    # with 1: 1 vs hold 1 + 2, it fails.
+    orders: dict[str, list[Order]] = {
+        "Germany": [Support("D", loc(v, "mun"), "A", loc(v, "bur"))],
+        "Austria": [Move("A", loc(v, "tyr"), loc(v, "mun"))],
+        "France": [Move("A", loc(v, "mar"), loc(v, "bur"))],
+    }
+    res = adjudicate(v, pos, orders)
+    sup = result_of(res, "Germany", 0)
+    assert sup.result == Outcome.GIVEN and sup.reason == "support reduced to 2 by A tyr"
+    assert result_of(res, "France", 0).reason == "bounced off A bur (1 vs 3)"

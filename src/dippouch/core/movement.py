@@ -855,6 +855,10 @@ def _finish(
                 outcome = succeeds
             elif t is Support:
                 outcome = given
+                if not r.standard and r.sup_value[p] < r.strength[p]:
+                    # A support reduced rather than cut (1000 AD's defensive army): say by whom.
+                    names = ", ".join(_unit_text(gmap, units[q]) for q in r.attackers_with_route(p))
+                    reason = f"support reduced to {r.sup_value[p]} by {names}"
             elif t is Convoy:
                 outcome = available
             else:
