@@ -266,7 +266,10 @@ class _Plain:
         self.own: dict[tuple[str, int], tuple[Order, ...]] = {}
         self.near: dict[tuple[str, int], frozenset[int]] = {}
         self.reach_sets: dict[tuple[str, int], frozenset[int]] = {}
-        self.made: dict[tuple[Any, ...], Order] = {}
+        # Order objects that convoys bring, made once (an order object costs more than a look-up).
+        self.made_moves: dict[tuple[str, int], dict[int, Order]] = {}
+        self.made_supports: dict[tuple[str, int, int], dict[int, Order]] = {}
+        self.made_convoys: dict[int, dict[int, dict[int, Order]]] = {}
         self.supports: dict[tuple[str, int, str, int], tuple[Order, ...]] = {}
         # Provinces any unit in a province could move to (for "could this unit support that one").
         any_reach = [set(a) for a in t.army_adj]
@@ -345,7 +348,7 @@ def _movement_plain(
 ) -> dict[str, dict[int, list[Order]]]:
     """The standard rules' fast path: cached per-unit and per-pair orders, plus what convoys add this phase.
 
-    Order objects are values, so the ones convoys bring are cached per map too (``cache.made``).
+    Order objects are values, so the ones convoys bring are cached per map too (``cache.made_*``).
     """
     cache = _plain(variant.map, t)
     units = position.units
@@ -375,7 +378,8 @@ def _movement_plain(
                 for d in shore:
                     dest_groups.setdefault(d, []).append(g)
 
-    made = cache.made
+    by_dest: dict[int, list[int]] = {}
+    made_moves, made_supports, made_convoys = cache.made_moves, cache.made_supports, cache.made_convoys
     own, near, supports = cache.own, cache.near, cache.supports
     keys = units.keys()
     everyone: dict[str, dict[int, list[Order]]] = {power: {} for power in powers}
@@ -389,13 +393,15 @@ def _movement_plain(
         orders = list(base if base is not None else cache.own_orders(kind, loc))
         by_sea = convoy_reach.get(p)
         if by_sea:
-            land = cache.reach_set(kind, loc)
             # Adjacent destinations need "via convoy" to mean the convoy (DATC v3.2 preference).
+            moves = made_moves.get(key)
+            if moves is None:
+                moves = made_moves[key] = {}
+            land = cache.reach_set(kind, loc)
             for q in sorted(by_sea):
-                mk: tuple[Any, ...] = ("M", kind, loc, q, q in land)
-                o = made.get(mk)
+                o = moves.get(q)
                 if o is None:
-                    o = made[mk] = Move(kind, loc, q, q in land)
+                    o = moves[q] = Move(kind, loc, q, q in land)
                 orders.append(o)
         nb = near.get(key)
         if nb is None:
@@ -408,48 +414,60 @@ def _movement_plain(
                 sup = cache.support_orders(kind, loc, other.kind, other.loc)
             if sup:
                 orders.extend(sup)
-        if dest_groups:
-            # Supports of moves only a convoy makes: armies some group of fleets could land at d.
-            hits: dict[int, list[int]] = {}
+        if dest_groups and convoys is not None:
+            # Supports of moves only a convoy makes: into d, for every army some fleets could land at d.
+            at_sea = p in convoys.fleets
             for d in cache.reach(kind, loc):
-                groups_at = dest_groups.get(d)
-                if groups_at is None or d == p:
+                if d == p:
                     continue
-                for g in groups_at:
-                    for r in group_armies[g]:
-                        if r != p and r != d and d not in army_adj[r]:
-                            ds = hits.setdefault(r, [])
-                            if not ds or ds[-1] != d:
-                                ds.append(d)
-            if hits and convoys is not None:
-                at_sea = p in convoys.fleets
-                for r, dests in hits.items():
-                    if at_sea:
-                        # A fleet cannot both support a convoyed move and be part of its route.
-                        ok = convoys.destinations(r, avoid=p)
-                        dests = [d for d in dests if d in ok]
-                    other = units[r]
-                    for d in dests:
-                        mk = ("S", kind, loc, other.kind, other.loc, d)
-                        o = made.get(mk)
-                        if o is None:
-                            o = made[mk] = Support(kind, loc, other.kind, other.loc, d)
-                        orders.append(o)
+                armies = by_dest.get(d)
+                if armies is None:
+                    armies = by_dest[d] = _landing(d, dest_groups, group_armies, army_adj)
+                if not armies:
+                    continue
+                sk3 = (kind, loc, d)
+                sups = made_supports.get(sk3)
+                if sups is None:
+                    sups = made_supports[sk3] = {}
+                for r in armies:
+                    # A fleet cannot both support a convoyed move and be part of its route.
+                    if r == p or (at_sea and d not in convoys.destinations(r, avoid=p)):
+                        continue
+                    o = sups.get(r)
+                    if o is None:
+                        o = sups[r] = Support(kind, loc, "A", r, d)
+                    orders.append(o)
         if convoys is not None and kind == "F" and p in convoys.group:
             shore = convoys.shores[convoys.group[p]]
+            by_army = made_convoys.get(loc)
+            if by_army is None:
+                by_army = made_convoys[loc] = {}
             for r in convoy_reach:
                 if r in shore:
                     dests_by_fleet = convoys.routes_from(r).get(p)
                     if dests_by_fleet:
-                        target = units[r].loc
+                        cache_r = by_army.get(r)
+                        if cache_r is None:
+                            cache_r = by_army[r] = {}
                         for d in sorted(dests_by_fleet):
-                            mk = ("C", kind, loc, target, d)
-                            o = made.get(mk)
+                            o = cache_r.get(d)
                             if o is None:
-                                o = made[mk] = Convoy(kind, loc, target, d)
+                                o = cache_r[d] = Convoy(kind, loc, r, d)
                             orders.append(o)
         out[loc] = orders
     return everyone
+
+
+def _landing(
+    d: int, dest_groups: dict[int, list[int]], group_armies: list[list[int]], army_adj: Sequence[frozenset[int]]
+) -> list[int]:
+    """Armies that only a convoy could bring to ``d`` (one next to ``d`` moves there by land instead)."""
+    out: list[int] = []
+    for g in dest_groups.get(d, ()):
+        for r in group_armies[g]:
+            if r != d and d not in army_adj[r] and r not in out:
+                out.append(r)
+    return out
 
 
 def _movement(variant: Variant, position: Position, powers: Sequence[str]) -> dict[str, dict[int, list[Order]]]:
