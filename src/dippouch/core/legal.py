@@ -155,7 +155,7 @@ class _Convoys:
     def __init__(self, t: _Tables, fleet_seas: list[int]) -> None:
         self.t = t
         self.fleets = set(fleet_seas)
-        self._routes: dict[int, dict[int, set[int]]] = {}
+        self._routes: dict[int, dict[int, frozenset[int]]] = {}
         self._avoiding: dict[tuple[int, int], set[int]] = {}
         self.group: dict[int, int] = {}
         self.members: list[list[int]] = []
@@ -212,7 +212,7 @@ class _Convoys:
         out.discard(province)
         return out
 
-    def routes_from(self, src: int) -> dict[int, set[int]]:
+    def routes_from(self, src: int) -> dict[int, frozenset[int]]:
         """Fleet sea -> destinations it can help carry an army in ``src`` to, on a proper route.
 
         One walk over the proper routes from ``src`` answers every fleet and destination at once; the
@@ -231,7 +231,7 @@ class _Convoys:
         path: list[int] = []
 
         def walk(sea: int) -> None:
-            ends = [d for d in t.fleet_reach[sea] if t.coastal[d] and d != src and not touched[d]]
+            ends = [d for d in t.shore_of[sea] if d != src and not touched[d]]
             if ends:
                 for f in (*path, sea):
                     out.setdefault(f, set()).update(ends)
@@ -253,8 +253,9 @@ class _Convoys:
         for first in t.seas_next_to[src]:
             if first in fleets:
                 walk(first)
-        self._routes[src] = out
-        return out
+        frozen = {f: frozenset(ds) for f, ds in out.items()}
+        self._routes[src] = frozen
+        return frozen
 
 
 class _Plain:
@@ -266,10 +267,10 @@ class _Plain:
         self.own: dict[tuple[str, int], tuple[Order, ...]] = {}
         self.near: dict[tuple[str, int], frozenset[int]] = {}
         self.reach_sets: dict[tuple[str, int], frozenset[int]] = {}
-        # Order objects that convoys bring, made once (an order object costs more than a look-up).
-        self.made_moves: dict[tuple[str, int], dict[int, Order]] = {}
-        self.made_supports: dict[tuple[str, int, int], dict[int, Order]] = {}
-        self.made_convoys: dict[int, dict[int, dict[int, Order]]] = {}
+        # Runs of orders that convoys bring, by what they depend on (making order objects costs more than
+        # looking them up): a unit's convoyed moves by its destinations, supports by destination and armies,
+        # a fleet's convoys by army and destinations.
+        self.made_lists: dict[tuple[Any, ...], tuple[Order, ...]] = {}
         self.supports: dict[tuple[str, int, str, int], tuple[Order, ...]] = {}
         # Provinces any unit in a province could move to (for "could this unit support that one").
         any_reach = [set(a) for a in t.army_adj]
@@ -348,13 +349,13 @@ def _movement_plain(
 ) -> dict[str, dict[int, list[Order]]]:
     """The standard rules' fast path: cached per-unit and per-pair orders, plus what convoys add this phase.
 
-    Order objects are values, so the ones convoys bring are cached per map too (``cache.made_*``).
+    Order objects are values, so the ones convoys bring are cached per map too (``cache.made_lists``).
     """
     cache = _plain(variant.map, t)
     units = position.units
     fleet_seas = [p for p, u in units.items() if u.kind == "F" and t.sea[p]]
     convoys = _Convoys(t, fleet_seas) if fleet_seas else None
-    convoy_reach: dict[int, set[int]] = {}
+    convoy_reach: dict[int, frozenset[int]] = {}
     dest_groups: dict[int, list[int]] = {}
     """Coastal province -> the groups of fleets that could land an army there."""
     group_armies: list[list[int]] = []
@@ -372,14 +373,16 @@ def _movement_plain(
                         group_armies[g].append(p)
                     cr.discard(p)
                     if cr:
-                        convoy_reach[p] = cr
+                        convoy_reach[p] = frozenset(cr)
         for g, shore in enumerate(convoys.shores):
             if group_armies[g]:
                 for d in shore:
                     dest_groups.setdefault(d, []).append(g)
 
-    by_dest: dict[int, list[int]] = {}
-    made_moves, made_supports, made_convoys = cache.made_moves, cache.made_supports, cache.made_convoys
+    by_dest: dict[int, tuple[int, ...]] = {}
+    made_lists = cache.made_lists
+    if len(made_lists) > 200_000:  # keyed by this game's convoy situations: keep memory bounded
+        made_lists.clear()
     own, near, supports = cache.own, cache.near, cache.supports
     keys = units.keys()
     everyone: dict[str, dict[int, list[Order]]] = {power: {} for power in powers}
@@ -393,16 +396,13 @@ def _movement_plain(
         orders = list(base if base is not None else cache.own_orders(kind, loc))
         by_sea = convoy_reach.get(p)
         if by_sea:
-            # Adjacent destinations need "via convoy" to mean the convoy (DATC v3.2 preference).
-            moves = made_moves.get(key)
-            if moves is None:
-                moves = made_moves[key] = {}
-            land = cache.reach_set(kind, loc)
-            for q in sorted(by_sea):
-                o = moves.get(q)
-                if o is None:
-                    o = moves[q] = Move(kind, loc, q, q in land)
-                orders.append(o)
+            mkey = (kind, loc, by_sea)
+            listed = made_lists.get(mkey)
+            if listed is None:
+                # Adjacent destinations need "via convoy" to mean the convoy (DATC v3.2 preference).
+                land = cache.reach_set(kind, loc)
+                listed = made_lists[mkey] = tuple(Move(kind, loc, q, q in land) for q in sorted(by_sea))
+            orders.extend(listed)
         nb = near.get(key)
         if nb is None:
             nb = cache.near_provinces(kind, loc)
@@ -425,49 +425,42 @@ def _movement_plain(
                     armies = by_dest[d] = _landing(d, dest_groups, group_armies, army_adj)
                 if not armies:
                     continue
-                sk3 = (kind, loc, d)
-                sups = made_supports.get(sk3)
-                if sups is None:
-                    sups = made_supports[sk3] = {}
-                for r in armies:
+                if at_sea:
                     # A fleet cannot both support a convoyed move and be part of its route.
-                    if r == p or (at_sea and d not in convoys.destinations(r, avoid=p)):
-                        continue
-                    o = sups.get(r)
-                    if o is None:
-                        o = sups[r] = Support(kind, loc, "A", r, d)
-                    orders.append(o)
+                    for r in armies:
+                        if r != p and d in convoys.destinations(r, avoid=p):
+                            orders.append(Support(kind, loc, "A", r, d))
+                    continue
+                skey = (kind, loc, d, armies)
+                listed = made_lists.get(skey)
+                if listed is None:
+                    listed = made_lists[skey] = tuple(Support(kind, loc, "A", r, d) for r in armies if r != p)
+                orders.extend(listed)
         if convoys is not None and kind == "F" and p in convoys.group:
             shore = convoys.shores[convoys.group[p]]
-            by_army = made_convoys.get(loc)
-            if by_army is None:
-                by_army = made_convoys[loc] = {}
             for r in convoy_reach:
                 if r in shore:
                     dests_by_fleet = convoys.routes_from(r).get(p)
                     if dests_by_fleet:
-                        cache_r = by_army.get(r)
-                        if cache_r is None:
-                            cache_r = by_army[r] = {}
-                        for d in sorted(dests_by_fleet):
-                            o = cache_r.get(d)
-                            if o is None:
-                                o = cache_r[d] = Convoy(kind, loc, r, d)
-                            orders.append(o)
+                        ckey = (loc, r, dests_by_fleet)
+                        listed = made_lists.get(ckey)
+                        if listed is None:
+                            listed = made_lists[ckey] = tuple(Convoy(kind, loc, r, d) for d in sorted(dests_by_fleet))
+                        orders.extend(listed)
         out[loc] = orders
     return everyone
 
 
 def _landing(
     d: int, dest_groups: dict[int, list[int]], group_armies: list[list[int]], army_adj: Sequence[frozenset[int]]
-) -> list[int]:
+) -> tuple[int, ...]:
     """Armies that only a convoy could bring to ``d`` (one next to ``d`` moves there by land instead)."""
     out: list[int] = []
     for g in dest_groups.get(d, ()):
         for r in group_armies[g]:
             if r != d and d not in army_adj[r] and r not in out:
                 out.append(r)
-    return out
+    return tuple(out)
 
 
 def _movement(variant: Variant, position: Position, powers: Sequence[str]) -> dict[str, dict[int, list[Order]]]:
