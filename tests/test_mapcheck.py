@@ -30,7 +30,7 @@ def test_standard_vital_signs() -> None:
     assert rep.counts["land_masses"] == 3  # the continent, Britain, North Africa + ... joined by land
     assert rep.problems == []
     assert {edge_key(e.a, e.b) for e in rep.long_edges} == {"eas-ion", "apu-ven", "alb-tri"}
-    assert all(e.justification is None for e in rep.long_edges)
+    assert all(e.justification for e in rep.long_edges)  # standard.toml explains all three
 
 
 def _write(tmp_path: Path, body: str) -> str:
@@ -106,7 +106,15 @@ def test_cli_exit_codes(tmp_path: Path) -> None:
     assert ok.exit_code == 0, ok.output
     assert "provinces 75" in ok.output and "problems (0)" in ok.output
     strict = runner.invoke(app, ["mapcheck", "standard", "--strict"])
-    assert strict.exit_code == 1
+    assert strict.exit_code == 0, strict.output  # every long edge of standard is explained
+    text = (Path(__file__).resolve().parent.parent / "src/dippouch/variants/standard.toml").read_text()
+    unexplained = tmp_path / "standard_bare.toml"
+    unexplained.write_text(text.replace("[mapcheck.long_edges]", "[mapcheck.long_edges_unused]"))
+    lax = runner.invoke(app, ["mapcheck", str(unexplained)])
+    assert lax.exit_code == 0, lax.output
+    strict_bare = runner.invoke(app, ["mapcheck", str(unexplained), "--strict"])
+    assert strict_bare.exit_code == 1
+    assert "UNEXPLAINED" in strict_bare.output
     bad = runner.invoke(app, ["mapcheck", _write(tmp_path, TINY), "--json"])
     assert bad.exit_code == 1
     assert '"unexplained": 1' in bad.output
