@@ -45,6 +45,20 @@ def variants(name: str = typer.Argument(None, help="Show one variant in detail."
 
 
 def _victory(victory: dict[str, object] | object) -> str:
-    if isinstance(victory, dict) and "centres" in victory:
-        return f"{victory['centres']} centres"
-    return "see rules"
+    """One line a coordinator can read: the target, per power where powers differ, and extra conditions."""
+    if not isinstance(victory, dict):
+        return "see rules"
+    parts = []
+    by_power = victory.get("by_power")
+    if isinstance(by_power, dict):
+        targets: dict[object, list[str]] = {}
+        for power, n in by_power.items():
+            targets.setdefault(n, []).append(str(power))
+        parts.append("; ".join(f"{n} centres ({', '.join(ps)})" for n, ps in sorted(targets.items(), key=str)))
+    elif "centres" in victory:
+        parts.append(f"{victory['centres']} centres")
+    if victory.get("capitals"):
+        parts.append("plus a capital of each kingdom")
+    if victory.get("remaining"):
+        parts.append(f"or {victory['remaining']} powers left")
+    return ", ".join(parts) or "see rules"
