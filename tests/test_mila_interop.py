@@ -307,6 +307,7 @@ def test_dippouch_game_replays_identically_in_mila(std):
         u for us in saved["phases"][4]["state"]["units"].values() for u in us
     }
     assert saved["phases"][1]["results"]["A BUR"] == ["dislodged"]
+    assert saved["phases"][3]["results"]["F STP/NC"] == ["void"]  # Russia's third build: only two were due
 
 
 def _board(position) -> tuple[object, ...]:

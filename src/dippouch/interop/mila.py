@@ -239,14 +239,26 @@ def order_from_mila(variant: Variant, kind: PhaseKind, text: str, where: str = "
 # --- results ---------------------------------------------------------------------------------------------
 
 
-def _result_codes(result: OrderResult) -> list[str]:
-    """MILA's per-unit result words: '' (nothing to report), bounce, cut, void, dislodged, disrupted, disband."""
+def _result_codes(result: OrderResult, kind: PhaseKind) -> list[str]:
+    """MILA's per-unit result words: '' (nothing to report), bounce, cut, void, dislodged, disrupted, disband.
+
+    In retreats MILA marks every unit that leaves the board ``disband`` (after ``bounce`` for a standoff).
+    """
     codes: list[str] = []
     outcome = result.result
+    order = result.order
     if outcome in (Outcome.ILLEGAL, Outcome.INVALID):
         codes.append("void")
     elif outcome == Outcome.FAILS:
-        codes.append("void" if isinstance(result.order, (Build, Disband, Retreat, Waive)) else "bounce")
+        if isinstance(order, Retreat):
+            codes.append("bounce")
+        else:
+            codes.append("void" if isinstance(order, (Build, Disband, Waive)) else "bounce")
+    if kind == PhaseKind.RETREATS and (
+        isinstance(order, Disband) or (isinstance(order, Retreat) and outcome != Outcome.SUCCEEDS)
+    ):
+        codes.append("disband")
+        return codes
     elif outcome == Outcome.CUT:
         codes.append("cut")
     elif outcome == Outcome.DISRUPTED:
@@ -259,6 +271,7 @@ def _result_codes(result: OrderResult) -> list[str]:
 
 
 def _results_to_mila(variant: Variant, position: Position, results: Sequence[OrderResult]) -> dict[str, list[str]]:
+    kind = variant.calendar.kind(position.phase)
     out: dict[str, list[str]] = {}
     for r in results:
         if isinstance(r.order, Waive):
@@ -270,7 +283,7 @@ def _results_to_mila(variant: Variant, position: Position, results: Sequence[Ord
             if loc is None:
                 continue
             key = _unit_to_mila(variant, _kind_at(position, loc, getattr(r.order, "kind", None), variant), loc)
-        out.setdefault(key, []).extend(_result_codes(r))
+        out.setdefault(key, []).extend(_result_codes(r, kind))
     return out
 
 
