@@ -16,7 +16,7 @@ Everything here works on province ids held in lists; the map's adjacency was com
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import overload
 
@@ -47,19 +47,17 @@ class MovementOutcome:
     summary: MovementSummary
 
 
-class _Entry:
-    """One submitted order while it is being judged."""
+_EntryT = tuple[str, int, Order, int, "Outcome | None", str]
+"""A submitted order: power, index in the power's list, order, unit province, outcome (None: judged at the
+end) and reason."""
 
-    __slots__ = ("dest_loc", "extra", "index", "order", "outcome", "power", "prov", "reason", "wrong_coast")
 
-    def __init__(self, power: str, index: int, order: Order) -> None:
-        self.power = power
-        self.index = index
-        self.order = order
-        self.prov = -1
-        self.outcome: Outcome | None = None
-        self.reason = ""
-        self.extra = False
+class _Side:
+    """What :func:`_illegal_reason` learns besides the reason: where a fleet arrives, a wrong-coast failure."""
+
+    __slots__ = ("dest_loc", "wrong_coast")
+
+    def __init__(self) -> None:
         self.dest_loc = -1
         self.wrong_coast = ""
 
@@ -107,6 +105,8 @@ class _Resolver:
         self.convoyed = [False] * n
         self.invalid = [False] * n
         self.sup_dest = [-1] * n
+        self.dest_loc = [-1] * n
+        """Province -> location a fleet's move arrives on (its coast), -1 for armies and provinces without coasts."""
         self.power: list[str | None] = [None] * n
         self.supports: dict[int, list[int]] = {}
         """Unit province -> provinces of the units giving it valid support (hold or move, as it is ordered)."""
@@ -364,6 +364,8 @@ class _Tables:
     army_adj: tuple[frozenset[int], ...]
     fleet_adj: tuple[frozenset[int], ...]
     fleet_reach: tuple[frozenset[int], ...]
+    army_ok: tuple[bool, ...]
+    """Province id -> an army may stand there (land or coast)."""
 
 
 _TABLES: dict[int, tuple[GameMap, _Tables]] = {}
@@ -379,6 +381,7 @@ def _tables(gmap: GameMap) -> _Tables:
         army_adj=gmap.army_adj,
         fleet_adj=gmap.fleet_adj,
         fleet_reach=gmap.fleet_reach,
+        army_ok=tuple(p.kind in (ProvinceKind.LAND, ProvinceKind.COAST) for p in gmap.provinces),
     )
     _TABLES[id(gmap)] = (gmap, t)
     return t
@@ -410,26 +413,29 @@ def adjudicate_movement(
     n = gmap.province_count
     units = position.units
     tab = _tables(gmap)
-    loc_prov, army_adj, fleet_adj, fleet_reach, sea = (
+    loc_prov, army_adj, fleet_adj, fleet_reach, sea, army_ok = (
         tab.loc_prov,
         tab.army_adj,
         tab.fleet_adj,
         tab.fleet_reach,
         tab.sea,
+        tab.army_ok,
     )
     std, plain_order = _fast_flags(hooks)
-    entries: list[_Entry] = []
-    chosen: dict[int, _Entry] = {}
     mk = hooks.movement_kind
-    if std:
-        fleet_seas = {p for p, u in units.items() if u.kind == "F" and sea[p]}
-    else:
-        fleet_seas = {p for p, u in units.items() if mk(u.kind) == "F" and sea[p]}
+    # One entry per submitted order: (power, index, order, province, outcome, reason). The outcome is None
+    # for the order its unit carries out, judged at the end; anything else was decided on the spot.
+    entries: list[_EntryT] = []
+    add = entries.append
+    chosen = [False] * n
     stand_in: dict[int, Order] = {}
+    decided: dict[int, tuple[Outcome, str]] = {}
+    """Province -> outcome of a carried-out order settled before resolution (invalid, wrong coast)."""
+    wrong_coast: dict[int, str] = {}
     illegal = Outcome.ILLEGAL
-    routes = _BoardRoutes(gmap, fleet_seas)
+    routes = _BoardRoutes(gmap, units, sea, std, mk)
     r = _Resolver(gmap, units, hooks, n, std)
-    code, dest, owner, sup_dest = r.code, r.dest, r.power, r.sup_dest
+    code, dest, owner, sup_dest, dest_loc = r.code, r.dest, r.power, r.sup_dest, r.dest_loc
     for p, u in units.items():
         owner[p] = u.power
         code[p] = HOLD
@@ -437,108 +443,133 @@ def adjudicate_movement(
         for p, u in units.items():
             r.strength[p] = r.sup_value[p] = hooks.unit_strength(u)
     convoy_orders: dict[tuple[int, int], list[int]] = {}
-    moves: list[tuple[int, _Entry, Move]] = []
-    supports: list[tuple[int, _Entry, Support]] = []
-    convoys: list[tuple[int, _Entry, Convoy]] = []
+    moves: list[tuple[int, Move]] = []
+    supports: list[tuple[int, Support]] = []
+    convoys: list[tuple[int, Convoy]] = []
 
     # 1. Board legality of each order; the first legal order of a unit is the one it carries out.
     for power, olist in orders.items():
         for i, order in enumerate(olist):
-            e = _Entry(power, i, order)
-            entries.append(e)
             t = type(order)
             standard_kind = t is Move or t is Support or t is Hold or t is Convoy
             loc = order.loc if standard_kind else order.unit_loc  # type: ignore[attr-defined]
             if loc is None or (not standard_kind and isinstance(order, _NOT_MOVEMENT)):
-                e.outcome, e.reason = illegal, "not an order of a movement phase"
+                add((power, i, order, -1, illegal, "not an order of a movement phase"))
                 continue
             prov = loc_prov[loc]
-            e.prov = prov
             unit = units.get(prov)
             if unit is None:
-                e.outcome, e.reason = illegal, f"no unit in {_abbr(gmap, prov)}"
+                add((power, i, order, prov, illegal, f"no unit in {_abbr(gmap, prov)}"))
                 continue
             if (unit.power != power) if plain_order else not hooks.may_order(position, power, unit):
-                e.outcome = illegal
-                e.reason = f"{_unit_text(gmap, unit)} belongs to {unit.power}; {power} cannot order it"
+                why = f"{_unit_text(gmap, unit)} belongs to {unit.power}; {power} cannot order it"
+                add((power, i, order, prov, illegal, why))
                 continue
             actual = order
+            extra = False
             if not standard_kind and not isinstance(order, _STANDARD_KINDS):
                 sub = hooks.stand_in_order(position, power, order)
                 if sub is None:
-                    e.outcome, e.reason = illegal, "this order is not allowed here"
+                    add((power, i, order, prov, illegal, "this order is not allowed here"))
                     continue
-                e.extra = True
+                extra = True
                 actual = sub
             why = "?"
-            if std and not e.extra:
-                # Fast path for the common legal orders; anything unusual goes to _illegal_reason.
+            dl = -1
+            if std and not extra:
+                # Fast path for legal orders (convoys included), with no string work; anything that fails
+                # here goes to _illegal_reason, which checks again in full and says why.
+                kind = unit.kind
                 if t is Hold:
                     why = ""
                 elif t is Move:
                     mo: Move = order  # type: ignore[assignment]
-                    if not mo.via_convoy:
-                        dl = mo.dest
-                        if unit.kind == "A":
-                            if loc_prov[dl] in army_adj[prov]:
-                                why = ""
-                        elif dl in fleet_adj[unit.loc]:
-                            e.dest_loc = dl
+                    if kind == "A":
+                        d = loc_prov[mo.dest]
+                        if (not mo.via_convoy and d in army_adj[prov]) or (
+                            d != prov and army_ok[d] and routes.exists(prov, d, -1)
+                        ):
                             why = ""
+                    elif kind == "F" and not mo.via_convoy and mo.dest in fleet_adj[unit.loc]:
+                        dl = mo.dest
+                        why = ""
                 elif t is Support:
                     so: Support = order  # type: ignore[assignment]
                     tp = loc_prov[so.target]
                     tu = units.get(tp)
-                    if tu is not None and tp != prov:
-                        reach = army_adj[prov] if unit.kind == "A" else fleet_reach[unit.loc]
+                    if tu is not None and tp != prov and (kind == "A" or kind == "F"):
+                        reach = army_adj[prov] if kind == "A" else fleet_reach[unit.loc]
                         if so.dest is None:
-                            if tp in reach and unit.kind in "AF":
+                            if tp in reach:
                                 why = ""
                         else:
                             d = loc_prov[so.dest]
-                            if d != prov and d != tp and d in reach and unit.kind in "AF":
+                            if d != prov and d != tp and d in reach:
                                 if tu.kind == "A":
-                                    if d in army_adj[tp]:
+                                    if d in army_adj[tp] or (army_ok[d] and routes.exists(tp, d, prov)):
                                         why = ""
                                 elif tu.kind == "F" and d in fleet_reach[tu.loc]:
                                     why = ""
+                elif t is Convoy:
+                    co: Convoy = order  # type: ignore[assignment]
+                    if kind == "F" and sea[prov]:
+                        tp = loc_prov[co.target]
+                        tu = units.get(tp)
+                        if tu is not None and tu.kind == "A":
+                            d = loc_prov[co.dest]
+                            if d != tp and routes.proper(tp, d, prov):
+                                why = ""
             if why:
-                why = _illegal_reason(gmap, hooks, units, routes, unit, prov, actual, e)
-            if why:
-                e.outcome, e.reason = illegal, why
+                side = _Side()
+                why = _illegal_reason(gmap, hooks, units, routes, unit, prov, actual, side)
+                if why:
+                    add((power, i, order, prov, illegal, why))
+                    continue
+                dl = side.dest_loc
+                if side.wrong_coast and not chosen[prov]:
+                    wrong_coast[prov] = side.wrong_coast
+            if chosen[prov]:
+                add(
+                    (
+                        power,
+                        i,
+                        order,
+                        prov,
+                        illegal,
+                        f"{_unit_text(gmap, unit)} already has an order; the first one counts",
+                    )
+                )
                 continue
-            if prov in chosen:
-                e.outcome = illegal
-                e.reason = f"{_unit_text(gmap, unit)} already has an order; the first one counts"
-                continue
-            chosen[prov] = e
+            chosen[prov] = True
+            add((power, i, order, prov, None, ""))
+            dest_loc[prov] = dl
             # 2. Fill the resolver's lists with the order the unit carries out.
-            if e.extra:
+            if extra:
                 stand_in[prov] = actual
                 t = type(actual)
             if t is Move or isinstance(actual, Move):
                 mo = actual  # type: ignore[assignment]
                 code[prov] = MOVE
                 dest[prov] = loc_prov[mo.dest]
-                moves.append((prov, e, mo))
+                moves.append((prov, mo))
             elif t is Support or isinstance(actual, Support):
                 so = actual  # type: ignore[assignment]
                 code[prov] = SUPPORT
                 sup_dest[prov] = loc_prov[so.dest] if so.dest is not None else -1
-                supports.append((prov, e, so))
+                supports.append((prov, so))
             elif t is Convoy or isinstance(actual, Convoy):
-                co: Convoy = actual  # type: ignore[assignment]
+                co = actual  # type: ignore[assignment]
                 code[prov] = CONVOY
                 convoy_orders.setdefault((loc_prov[co.target], loc_prov[co.dest]), []).append(prov)
-                convoys.append((prov, e, co))
+                convoys.append((prov, co))
 
     # 3. Routes: which moves go by convoy, and which convoyed moves have their convoy ordered.
     convoyed, invalid, movers = r.convoyed, r.invalid, r.movers
-    for p, e, mv in moves:
+    for p, mv in moves:
         d = dest[p]
-        if e.wrong_coast:
+        if wrong_coast and p in wrong_coast:
             invalid[p] = True
-            e.outcome, e.reason = Outcome.FAILS, e.wrong_coast
+            decided[p] = (Outcome.FAILS, wrong_coast[p])
             continue
         if (units[p].kind if std else mk(units[p].kind)) == "A":
             matching = convoy_orders.get((p, d))
@@ -552,10 +583,8 @@ def adjudicate_movement(
                 r.convoys_for[p] = fleets
                 if not convoy_path_exists(gmap, p, d, fleets):
                     invalid[p] = True
-                    e.outcome = Outcome.INVALID
-                    e.reason = (
-                        "no convoy was ordered for this move" if not fleets else "the ordered convoys form no route"
-                    )
+                    why = "no convoy was ordered for this move" if not fleets else "the ordered convoys form no route"
+                    decided[p] = (Outcome.INVALID, why)
                     continue
         got = movers.get(d)
         if got is None:
@@ -566,17 +595,15 @@ def adjudicate_movement(
     # 4. Supports and convoys that do not match what was ordered are invalid. A support counts only for
     # the order it matches: hold supports for units that do not move, move supports for that move.
     r_supports = r.supports
-    for p, e, sp in supports:
+    for p, sp in supports:
         tp = loc_prov[sp.target]
         d = sup_dest[p]
         if d < 0:
             ok = code[tp] != MOVE
         else:
             ok = code[tp] == MOVE and dest[tp] == d
-            if ok and sp.dest != d:
-                tentry = chosen.get(tp)
-                if tentry is not None and tentry.dest_loc >= 0 and tentry.dest_loc != sp.dest:
-                    ok = False  # 6.B.9: the support names the other coast
+            if ok and sp.dest != d and dest_loc[tp] >= 0 and dest_loc[tp] != sp.dest:
+                ok = False  # 6.B.9: the support names the other coast
         if ok:
             got = r_supports.get(tp)
             if got is None:
@@ -584,40 +611,88 @@ def adjudicate_movement(
             else:
                 got.append(p)
         else:
-            e.outcome = Outcome.INVALID
             tu = units[tp]
             if d < 0:
-                e.reason = f"{_unit_text(gmap, tu)} was ordered to move, not to hold"
+                why = f"{_unit_text(gmap, tu)} was ordered to move, not to hold"
             else:
-                e.reason = f"{_unit_text(gmap, tu)} was not ordered to {gmap.locations[sp.dest or 0].abbr}"
+                why = f"{_unit_text(gmap, tu)} was not ordered to {gmap.locations[sp.dest or 0].abbr}"
+            decided[p] = (Outcome.INVALID, why)
             code[p] = HOLD
-    for p, e, cv in convoys:
+    for p, cv in convoys:
         tp = loc_prov[cv.target]
         d = loc_prov[cv.dest]
         if code[tp] != MOVE or dest[tp] != d:
             # A convoy matching an army that goes by land stays "available" (6.G.7) but takes no part.
-            e.outcome = Outcome.INVALID
-            e.reason = f"{_unit_text(gmap, units[tp])} was not ordered to {_abbr(gmap, d)}"
+            decided[p] = (Outcome.INVALID, f"{_unit_text(gmap, units[tp])} was not ordered to {_abbr(gmap, d)}")
             code[p] = HOLD
 
-    # 5. Resolve every decision.
+    # 5. Resolve every decision. Under the standard rules many are settled by their own order alone: a
+    # support or convoy nobody attacks stands, an unconvoyed move into an empty province nobody else enters
+    # succeeds, an unsupported one against a unit that stays or meets it head to head fails. Those are set
+    # directly (they depend on no other decision, so no cycle can contain them); guess and check does the rest.
+    res, state = r.res, r.state
+    if std:
+        for p, _mv in moves:
+            if invalid[p] or convoyed[p]:
+                continue
+            d = dest[p]
+            if owner[d] is None:
+                if len(movers[d]) == 1:
+                    res[p] = True
+                    state[p] = _RESOLVED
+            elif p not in r_supports and (code[d] != MOVE or (dest[d] == p and not convoyed[d] and not invalid[d])):
+                state[p] = _RESOLVED  # res[p] is already False: attack 1 (or 0) against at least 1
+        for p, _sp in supports:
+            if code[p] == SUPPORT and p not in movers:
+                res[p] = True
+                state[p] = _RESOLVED
+        for p, _cv in convoys:
+            if code[p] == CONVOY and p not in movers:
+                res[p] = True
+                state[p] = _RESOLVED
     resolve = r.resolve
     for p, c in enumerate(code):
-        if c > HOLD:
+        if c > HOLD and state[p] != _RESOLVED:
             resolve(p)
 
-    return _finish(gmap, hooks, position, r, entries, chosen, stand_in)
+    return _finish(gmap, hooks, position, r, entries, chosen, stand_in, decided)
 
 
 class _BoardRoutes:
-    """Convoy routes over the fleets on the board (what legality asks), remembered for one phase."""
+    """Convoy routes over the fleets on the board (what legality asks), remembered for one phase.
 
-    __slots__ = ("fleets", "gmap", "memo")
+    The fleets at sea are listed on the first question only: most phases ask none.
+    """
 
-    def __init__(self, gmap: GameMap, fleets: set[int]) -> None:
+    __slots__ = ("_fleets", "gmap", "memo", "mk", "sea", "std", "units")
+
+    def __init__(
+        self,
+        gmap: GameMap,
+        units: Mapping[int, Unit],
+        sea: tuple[bool, ...],
+        std: bool,
+        mk: Callable[[str], str],
+    ) -> None:
         self.gmap = gmap
-        self.fleets = fleets
+        self.units = units
+        self.sea = sea
+        self.std = std
+        self.mk = mk
+        self._fleets: set[int] | None = None
         self.memo: dict[tuple[int, int, int, bool], bool] = {}
+
+    @property
+    def fleets(self) -> set[int]:
+        got = self._fleets
+        if got is None:
+            sea, mk = self.sea, self.mk
+            if self.std:
+                got = {p for p, u in self.units.items() if u.kind == "F" and sea[p]}
+            else:
+                got = {p for p, u in self.units.items() if mk(u.kind) == "F" and sea[p]}
+            self._fleets = got
+        return got
 
     def exists(self, src: int, dst: int, avoid: int) -> bool:
         """A route from ``src`` to ``dst`` not through ``avoid`` (-1: none)."""
@@ -646,7 +721,7 @@ def _illegal_reason(
     unit: Unit,
     prov: int,
     order: Order,
-    e: _Entry,
+    e: _Side,
 ) -> str:
     """Why an order is impossible judged from the board alone (DATC 4.E.1), or ``""`` if it is legal."""
     provinces = gmap.provinces
@@ -769,9 +844,10 @@ def _finish(
     hooks: RuleHooks,
     position: Position,
     r: _Resolver,
-    entries: list[_Entry],
-    chosen: dict[int, _Entry],
+    entries: list[_EntryT],
+    chosen: list[bool],
     stand_in: dict[int, Order],
+    decided: dict[int, tuple[Outcome, str]],
 ) -> MovementOutcome:
     units = position.units
     res = r.res
@@ -781,8 +857,9 @@ def _finish(
             if res[q]:
                 moved[q] = d
     dislodged_by: dict[int, int] = {}
+    owner = r.power
     for p, d in moved.items():
-        if r.power[d] is not None and d not in moved:
+        if owner[d] is not None and d not in moved:
             dislodged_by[d] = p
 
     new_units: dict[int, Unit] = dict(units)
@@ -790,11 +867,11 @@ def _finish(
         del new_units[p]
     for p in dislodged_by:
         new_units.pop(p, None)
+    dest_loc = r.dest_loc
     for p, d in moved.items():
         u = units[p]
-        e = chosen[p]
-        loc = e.dest_loc if e.dest_loc >= 0 else d
-        new_units[d] = _unit(u.power, u.kind, loc)
+        loc = dest_loc[p]
+        new_units[d] = _unit(u.power, u.kind, loc if loc >= 0 else d)
 
     # Standoffs: provinces left empty though a move with some prevent strength went there.
     # Only retreats (and extra-order hooks) need them, so a phase without dislodgements skips the work.
@@ -833,24 +910,28 @@ def _finish(
     append = results.append
     flagged: set[int] = set()
     succeeds, given, available, stands = Outcome.SUCCEEDS, Outcome.GIVEN, Outcome.AVAILABLE, Outcome.STANDS
-    for e in entries:
-        p = e.prov
-        ch = chosen.get(p)
-        if ch is e:
+    for power, index, order, p, outcome, reason in entries:
+        if outcome is None:
+            # The order the unit carries out: it takes the dislodged flag.
             flags_here = True
-        elif ch is None and p >= 0 and p not in flagged:
+            if decided:
+                got = decided.get(p)
+                if got is not None:
+                    outcome, reason = got
+        elif p >= 0 and not chosen[p] and p not in flagged:
+            # No legal order for the unit: its first order of its own power's takes the flag.
             owner_unit = units.get(p)
-            flags_here = owner_unit is not None and owner_unit.power == e.power
+            flags_here = owner_unit is not None and owner_unit.power == power
         else:
             flags_here = False
-        outcome, reason = e.outcome, e.reason
         dis = flags_here and p in dislodged_by
         if outcome is None:
-            t = type(e.order)
-            if t is Hold and not dis and not e.extra:
+            t = type(order)
+            extra = p in stand_in
+            if t is Hold and not dis and not extra:
                 outcome = stands
-            elif e.extra or not res[p] or dis:
-                outcome, reason = _judge(gmap, hooks, position, r, e, stand_in, summary)
+            elif extra or not res[p] or dis:
+                outcome, reason = _judge(gmap, hooks, position, r, power, order, p, extra, summary)
             elif t is Move:
                 outcome = succeeds
             elif t is Support:
@@ -862,16 +943,16 @@ def _finish(
             elif t is Convoy:
                 outcome = available
             else:
-                outcome, reason = _judge(gmap, hooks, position, r, e, stand_in, summary)
+                outcome, reason = _judge(gmap, hooks, position, r, power, order, p, extra, summary)
         if flags_here:
             flagged.add(p)
             if dis:
                 if outcome is stands:
                     outcome = Outcome.DISLODGED
-                append(OrderResult(e.power, e.order, outcome, True, not dislodged[p].retreats, False, reason, e.index))
+                append(OrderResult(power, order, outcome, True, not dislodged[p].retreats, False, reason, index))
                 continue
         # All eight fields given: build the named tuple directly, skipping its argument-parsing __new__.
-        append(_new_tuple(OrderResult, (e.power, e.order, outcome, False, False, False, reason, e.index)))
+        append(_new_tuple(OrderResult, (power, order, outcome, False, False, False, reason, index)))
     for p, u in units.items():
         if p in flagged:
             continue
@@ -916,17 +997,17 @@ def _judge(
     hooks: RuleHooks,
     position: Position,
     r: _Resolver,
-    e: _Entry,
-    stand_in: Mapping[int, Order],
+    power: str,
+    o: Order,
+    p: int,
+    extra: bool,
     summary: MovementSummary,
 ) -> tuple[Outcome, str]:
     """Result word and reason of a chosen order once every decision is resolved."""
-    p = e.prov
     units = position.units
-    if e.extra:
-        word, reason = hooks.extra_order_result(position, e.power, e.order, summary)
+    if extra:
+        word, reason = hooks.extra_order_result(position, power, o, summary)
         return Outcome(word), reason
-    o = e.order
     if isinstance(o, Move):
         if r.res[p]:
             return Outcome.SUCCEEDS, ""
