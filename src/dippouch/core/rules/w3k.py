@@ -41,7 +41,7 @@ from dippouch.core.notation import OrderParseError, OrderReader, format_unit, re
 from dippouch.core.orders import Build, Disband, Order
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import Outcome
-from dippouch.core.rules.base import AdjustmentContext, MovementSummary, RuleHooks, register_hooks
+from dippouch.core.rules.base import AdjustmentContext, MovementSummary, RuleHooks, hooks_for, register_hooks
 from dippouch.core.variant import MAP_HOOKS
 
 if TYPE_CHECKING:
@@ -246,6 +246,10 @@ _CONVERTING = "w3k_converting"
 class W3KHooks(RuleHooks):
     """The W3K rules that data cannot express (see the module docstring and docs/variants/w3k.md)."""
 
+    def __init__(self, variant: Variant) -> None:
+        super().__init__(variant)
+        _register_legal_orders()
+
     # -- orders decided before the phase is resolved
 
     def prepare_orders(
@@ -335,7 +339,40 @@ class W3KHooks(RuleHooks):
                 why = "a player may not list both builds and removals; any removals owed are drawn by lots"
                 for i in builds + removals:
                     decided[(power, i)] = ("illegal", why)
+        self._covered_removals(position, orders, net, decided)
         return net
+
+    def _covered_removals(
+        self,
+        position: Position,
+        orders: Mapping[str, Sequence[Order]],
+        net: Mapping[str, int],
+        decided: dict[tuple[str, int], tuple[str, str]],
+    ) -> None:
+        """Removals made unnecessary by supply received this Winter fail (the first ones still owed count).
+
+        The recipient wrote them, legally, before it could know of the transfer, so they are not illegal;
+        they are just not carried out ("fails"), and the units stay.
+        """
+        gmap = self.variant.map
+        for power, olist in orders.items():
+            received = net.get(power, 0)
+            if received <= 0:
+                continue
+            owed = max(0, -(self._own_delta(position, power) + received))
+            for i, o in enumerate(olist):
+                if not isinstance(o, Disband) or (power, i) in decided:
+                    continue
+                unit = position.units.get(gmap.province_of(o.loc))
+                if unit is None or unit.power != power:
+                    continue  # judged as usual (illegal)
+                if owed > 0:
+                    owed -= self.unit_cost(unit.kind)
+                    continue
+                decided[(power, i)] = (
+                    "fails",
+                    f"no removal needed: supply received this Winter covers {power}'s units",
+                )
 
     def may_order(self, position: Position, power: str, unit: Unit) -> bool:
         """The owner orders its units, except one handed to another power this season (proxy order)."""
@@ -463,6 +500,99 @@ class W3KHooks(RuleHooks):
         else:
             state.pop(_CONVERTING, None)
         return after.with_(units=units, state=state)
+
+
+# --------------------------------------------------------------------------------------------------
+# Legal orders: Convert, hand-overs and supply transfers, next to the standard ones
+
+
+def _legal_w3k(variant: Variant, position: Position, power: str, orders: dict[int, list[Order]]) -> None:
+    """Add W3K's own orders to ``power``'s legal orders (``core.legal.register_legal_orders``).
+
+    Movement: a Convert for each unit in a coastal centre its power owns (one per coast for an army in a
+    province with split coasts), and a hand-over of each of the power's units to every other power. A
+    hand-over already decided (``position.state["w3k_proxies"]``, as :meth:`W3KHooks.prepare_orders`
+    records it, so a game layer can show the orders the owner has sent so far) moves the unit's orders to
+    the recipient, and leaves the owner only its hand-overs: its own orders for the unit would be illegal.
+    Winter: every amount of supply from one up to the power's own excess, to every other power, listed
+    with each vacant build site as an alternative to building there (like ``Waive``); a power with excess
+    supply and nowhere to build lists them under the first centre it owns.
+    """
+    hooks = hooks_for(variant)
+    if not isinstance(hooks, W3KHooks):
+        return  # these orders are judged by the W3K hooks; without them they would all be illegal
+    kind = variant.calendar.kind(position.phase)
+    if kind == PhaseKind.MOVEMENT:
+        _legal_movement(hooks, position, power, orders)
+    elif kind == PhaseKind.ADJUSTMENTS:
+        _legal_transfers(hooks, position, power, orders)
+
+
+def _converts(hooks: W3KHooks, position: Position, unit: Unit) -> list[Order]:
+    gmap = hooks.variant.map
+    prov = gmap.province_of(unit.loc)
+    coasts = gmap.provinces[prov].coasts if unit.kind == "A" else ()
+    candidates = [Convert(unit.kind, unit.loc, c) for c in coasts] if coasts else [Convert(unit.kind, unit.loc)]
+    return [c for c in candidates if hooks.convert_problem(position, unit.power, c) is None]
+
+
+def _legal_movement(hooks: W3KHooks, position: Position, power: str, orders: dict[int, list[Order]]) -> None:
+    from dippouch.core.legal import legal_orders  # not at import: core.legal imports this package
+
+    variant = hooks.variant
+    gmap = variant.map
+    others = [p for p in variant.power_names if p != power]
+    handed: Mapping[str, str] = position.state.get(_PROXIES) or {}
+    for prov, unit in position.units.items():
+        to = handed.get(gmap.provinces[prov].abbr)
+        if unit.power == power:
+            proxies: list[Order] = [Proxy(unit.kind, unit.loc, p) for p in others]
+            if to is not None and to != power:
+                orders[unit.loc] = proxies
+                continue
+            listed = orders.setdefault(unit.loc, [])
+            listed.extend(_converts(hooks, position, unit))
+            listed.extend(proxies)
+        elif to == power:
+            # The unit's ordinary orders (and conversion) as its owner would have them without the hand-over;
+            # only the owner may hand it on.
+            owner = legal_orders(variant, position.with_(state=_without(position.state, _PROXIES)), unit.power)
+            orders[unit.loc] = [o for o in owner.get(unit.loc, ()) if not isinstance(o, Proxy)]
+
+
+def _legal_transfers(hooks: W3KHooks, position: Position, power: str, orders: dict[int, list[Order]]) -> None:
+    excess = hooks._own_delta(position, power)  # received supply cannot be sent on
+    if excess < 1:
+        return
+    names = hooks.variant.power_names
+    sends: list[Order] = [SendSupply(n, p) for p in names if p != power for n in range(1, excess + 1)]
+    sites = [k for k, listed in orders.items() if any(isinstance(o, Build) for o in listed)]
+    if not sites:
+        owned = sorted(p for p, o in position.centres.items() if o == power)
+        sites = owned[:1]
+    for site in sites:
+        orders.setdefault(site, []).extend(sends)
+
+
+def _without(state: Mapping[str, Any], key: str) -> dict[str, Any]:
+    return {k: v for k, v in state.items() if k != key}
+
+
+_LEGAL_REGISTERED: list[bool] = []
+
+
+def _register_legal_orders() -> None:
+    """Register :func:`_legal_w3k` with ``core.legal`` once, when the hooks are first built.
+
+    Not at import: ``core.legal`` imports the rule package, which imports this module, so importing
+    ``core.legal`` here would be circular when it is imported first. ``legal_orders`` builds the
+    variant's hooks before it asks for extra orders, so the registration is always in place in time.
+    """
+    if not _LEGAL_REGISTERED:
+        from dippouch.core.legal import register_legal_orders
+
+        register_legal_orders("w3k_orders", _legal_w3k)
+        _LEGAL_REGISTERED.append(True)
 
 
 # --------------------------------------------------------------------------------------------------
