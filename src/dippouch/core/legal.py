@@ -258,209 +258,361 @@ class _Convoys:
         return frozen
 
 
-class _Plain:
-    """Per-map caches for the standard rules: a unit's own orders and its supports of a neighbour depend
-    only on the two units' kinds and places, so each is built once and reused in every later phase."""
+class _Group:
+    """A connected group of fleets at sea and what it offers the armies on its shores.
+
+    Cached per map by its set of seas: fleets often stay put for phases on end and small groups recur, so
+    the convoyed moves, convoy orders and landings of an army next to a group are worked out once.
+    """
+
+    __slots__ = ("_avoiding", "_convoys", "_moves", "_sea_only", "fast", "seas", "shore_set", "shores")
+
+    def __init__(self, fast: _Fast, seas: frozenset[int]) -> None:
+        t = fast.t
+        self.fast = fast
+        self.seas = seas
+        shore: set[int] = set()
+        for s in seas:
+            shore |= t.shore_of[s]
+        self.shore_set = frozenset(shore)
+        self.shores = tuple((r, 2 * r) for r in sorted(shore))
+        """(coastal province, the unit code of an army there): where an army may embark or land."""
+        self._moves: dict[int, tuple[Order, ...]] = {}
+        self._sea_only: dict[int, tuple[int, ...]] = {}
+        self._convoys: dict[int, tuple[tuple[int, tuple[Order, ...]], ...]] = {}
+        self._avoiding: dict[tuple[int, int], frozenset[int]] = {}
+
+    def moves(self, r: int) -> tuple[Order, ...]:
+        """The army in ``r``'s moves by this group alone (those it could make by land say "via convoy")."""
+        got = self._moves.get(r)
+        if got is None:
+            got = self._moves[r] = self.fast.convoyed_moves(r, self.shore_set)
+        return got
+
+    def sea_only(self, r: int) -> tuple[int, ...]:
+        """Where this group could land the army in ``r`` that it could not reach by land."""
+        got = self._sea_only.get(r)
+        if got is None:
+            land = self.fast.army_adj[r]
+            got = self._sea_only[r] = tuple(sorted(d for d in self.shore_set if d != r and d not in land))
+        return got
+
+    def convoys(self, src: int) -> tuple[tuple[int, tuple[Order, ...]], ...]:
+        """(fleet's sea, its convoy orders) for the army in ``src``: one walk over the proper routes.
+
+        The rule is :func:`paths.fleet_on_proper_route`'s (DATC 6.G.19): after the first sea a route never
+        enters a sea next to ``src`` or next to an earlier sea of the route, and it ends at the first sea
+        next to its destination. A route never leaves its group, so the answer depends on the group only.
+        """
+        got = self._convoys.get(src)
+        if got is not None:
+            return got
+        t = self.fast.t
+        fleets = self.seas
+        out: dict[int, set[int]] = {}
+        near_src = set(t.seas_next_to[src])
+        touched = [0] * len(t.coastal)  # province -> how many route seas before the current one touch it
+        path: list[int] = []
+
+        def walk(sea: int) -> None:
+            ends = [d for d in t.shore_of[sea] if d != src and not touched[d]]
+            if ends:
+                for f in (*path, sea):
+                    out.setdefault(f, set()).update(ends)
+            nexts = [
+                q for q in t.sea_adj[sea] if q in fleets and q not in near_src and not touched[q] and q not in path
+            ]
+            if not nexts:
+                return
+            path.append(sea)
+            for q in t.fleet_reach[sea]:
+                touched[q] += 1
+            for q in nexts:
+                if q not in path:
+                    walk(q)
+            for q in t.fleet_reach[sea]:
+                touched[q] -= 1
+            path.pop()
+
+        for first in t.seas_next_to[src]:
+            if first in fleets:
+                walk(first)
+        got = self._convoys[src] = tuple(
+            (f, tuple(Convoy("F", f, src, d) for d in sorted(ds))) for f, ds in sorted(out.items())
+        )
+        return got
+
+    def avoiding(self, r: int, sea: int) -> frozenset[int]:
+        """Where this group could carry the army in ``r`` without the fleet in ``sea`` (one of its own)."""
+        key = (r, sea)
+        got = self._avoiding.get(key)
+        if got is None:
+            t = self.fast.t
+            seas = self.seas
+            stack = [s for s in t.seas_next_to[r] if s in seas and s != sea]
+            visited = set(stack)
+            out: set[int] = set()
+            while stack:
+                s = stack.pop()
+                out |= t.shore_of[s]
+                for q in t.sea_adj[s]:
+                    if q in seas and q != sea and q not in visited:
+                        visited.add(q)
+                        stack.append(q)
+            out.discard(r)
+            got = self._avoiding[key] = frozenset(out)
+        return got
+
+
+class _Fast:
+    """Per-map caches for the standard rules' fast path.
+
+    A unit is a *code*, ``2 * location + (1 if fleet)``, so tables are flat lists indexed by it. A unit's own
+    orders depend on its code alone and its supports of a neighbour on the two codes, so each is made
+    once and reused in every later phase; a phase only looks up who stands where and joins cached tuples.
+    """
 
     def __init__(self, gmap: GameMap, t: _Tables) -> None:
         self.t = t
-        self.own: dict[tuple[str, int], tuple[Order, ...]] = {}
-        self.near: dict[tuple[str, int], frozenset[int]] = {}
-        self.reach_sets: dict[tuple[str, int], frozenset[int]] = {}
-        # Runs of orders that convoys bring, by what they depend on (making order objects costs more than
-        # looking them up): a unit's convoyed moves by its destinations, supports by destination and armies,
-        # a fleet's convoys by army and destinations.
-        self.made_lists: dict[tuple[Any, ...], tuple[Order, ...]] = {}
-        self.supports: dict[tuple[str, int, str, int], tuple[Order, ...]] = {}
+        n = 2 * len(t.province_of)
+        self.province_count = len(t.sea)
+        self.army_adj = gmap.army_adj
+        self.own: list[tuple[Order, ...] | None] = [None] * n
+        self.near: list[frozenset[int] | None] = [None] * n
+        self.supports: list[dict[int, tuple[Order, ...]]] = [{} for _ in range(n)]
+        self.reach: tuple[tuple[int, ...], ...] = tuple(
+            t.fleet_reach[c >> 1] if c & 1 else t.army_adj[t.province_of[c >> 1]] for c in range(n)
+        )
+        self.reach_set = tuple(frozenset(r) for r in self.reach)
+        codes_at: list[list[int]] = [[] for _ in range(self.province_count)]
+        for loc, prov in enumerate(t.province_of):
+            codes_at[prov].extend((2 * loc, 2 * loc + 1))
+        self.codes_at = tuple(tuple(c) for c in codes_at)
+        """Province -> every unit code whose location lies in it."""
+        self.groups: dict[frozenset[int], _Group] = {}
+        self.multi_moves: dict[tuple[int, frozenset[int]], tuple[Order, ...]] = {}
+        self.convoy_supports: dict[int, Support] = {}
         # Provinces any unit in a province could move to (for "could this unit support that one").
         any_reach = [set(a) for a in t.army_adj]
         for loc, reach in enumerate(t.fleet_reach):
             any_reach[t.province_of[loc]].update(reach)
         self.any_reach = tuple(frozenset(a) for a in any_reach)
 
-    def reach(self, kind: str, loc: int) -> tuple[int, ...]:
+    def own_orders(self, c: int) -> tuple[Order, ...]:
+        """Hold and the moves by land or sea of the unit ``c``."""
+        got = self.own[c]
+        if got is None:
+            t = self.t
+            loc = c >> 1
+            if c & 1:
+                got = (Hold("F", loc), *(Move("F", loc, d) for d in t.fleet_adj[loc]))
+            else:
+                got = (Hold("A", loc), *(Move("A", loc, d) for d in t.army_adj[t.province_of[loc]]))
+            self.own[c] = got
+        return got
+
+    def near_codes(self, c: int) -> frozenset[int]:
+        """Codes of the units ``c`` could support by land or sea: in its reach, or moving into it."""
+        got = self.near[c]
+        if got is None:
+            mine = self.reach_set[c]
+            me = self.t.province_of[c >> 1]
+            near: list[int] = []
+            for r in range(self.province_count):
+                if r == me or not (r in mine or mine & self.any_reach[r]):
+                    continue
+                for oc in self.codes_at[r]:
+                    if r in mine or any(d != me for d in mine.intersection(self.reach[oc])):
+                        near.append(oc)
+            got = self.near[c] = frozenset(near)
+        return got
+
+    def support_orders(self, c: int, other: int) -> tuple[Order, ...]:
+        """Supports by ``c`` of the unit ``other`` that need no convoy: to hold, and to move by land or sea."""
         t = self.t
-        return t.fleet_reach[loc] if kind == "F" else t.army_adj[t.province_of[loc]] if kind == "A" else ()
-
-    def own_orders(self, kind: str, loc: int) -> tuple[Order, ...]:
-        key = (kind, loc)
-        got = self.own.get(key)
-        if got is None:
-            t = self.t
-            moves: list[Order] = [Hold(kind, loc)]
-            if kind == "F":
-                moves.extend(Move(kind, loc, d) for d in t.fleet_adj[loc])
-            elif kind == "A":
-                moves.extend(Move(kind, loc, d) for d in t.army_adj[t.province_of[loc]])
-            got = self.own[key] = tuple(moves)
+        kind, loc = ("F" if c & 1 else "A"), c >> 1
+        other_kind, other_loc = ("F" if other & 1 else "A"), other >> 1
+        me, r = t.province_of[loc], t.province_of[other_loc]
+        mine = set(self.reach[c])
+        out: list[Order] = []
+        if r in mine:
+            out.append(Support(kind, loc, other_kind, other_loc, None))
+        for d in sorted(mine.intersection(self.reach[other])):
+            if d != me:
+                out.append(Support(kind, loc, other_kind, other_loc, d))
+        got = self.supports[c][other] = tuple(out)
         return got
 
-    def near_provinces(self, kind: str, loc: int) -> frozenset[int]:
-        """Provinces whose unit this one might support by land or sea: in its reach, or reaching into it."""
-        key = (kind, loc)
-        got = self.near.get(key)
-        if got is None:
-            mine = self.reach_set(kind, loc)
-            me = self.t.province_of[loc]
-            got = self.near[key] = frozenset(
-                r for r in range(len(self.any_reach)) if r != me and (r in mine or mine & self.any_reach[r])
-            )
-        return got
+    def convoyed_moves(self, r: int, dests: frozenset[int]) -> tuple[Order, ...]:
+        # Adjacent destinations need "via convoy" to mean the convoy (DATC v3.2 preference).
+        land = self.army_adj[r]
+        return tuple(Move("A", r, q, q in land) for q in sorted(dests) if q != r)
 
-    def reach_set(self, kind: str, loc: int) -> frozenset[int]:
-        key = (kind, loc)
-        got = self.reach_sets.get(key)
+    def group(self, seas: frozenset[int]) -> _Group:
+        got = self.groups.get(seas)
         if got is None:
-            got = self.reach_sets[key] = frozenset(self.reach(kind, loc))
-        return got
-
-    def support_orders(self, kind: str, loc: int, other_kind: str, other_loc: int) -> tuple[Order, ...]:
-        """Supports of the unit ``other`` that do not depend on convoys: to hold, and to move by land/sea."""
-        key = (kind, loc, other_kind, other_loc)
-        got = self.supports.get(key)
-        if got is None:
-            t = self.t
-            me, r = t.province_of[loc], t.province_of[other_loc]
-            mine = set(self.reach(kind, loc))
-            out: list[Order] = []
-            if r in mine:
-                out.append(Support(kind, loc, other_kind, other_loc, None))
-            for d in sorted(mine.intersection(self.reach(other_kind, other_loc))):
-                if d != me:
-                    out.append(Support(kind, loc, other_kind, other_loc, d))
-            got = self.supports[key] = tuple(out)
+            if len(self.groups) > 50_000:  # keyed by the games' fleet positions: keep memory bounded
+                self.groups.clear()
+            got = self.groups[seas] = _Group(self, seas)
         return got
 
 
-_PLAIN: dict[int, tuple[GameMap, _Plain]] = {}
+_FAST: dict[int, tuple[GameMap, _Fast]] = {}
 
 
-def _plain(gmap: GameMap, t: _Tables) -> _Plain:
-    hit = _PLAIN.get(id(gmap))
+def _fast(gmap: GameMap, t: _Tables) -> _Fast:
+    hit = _FAST.get(id(gmap))
     if hit is not None and hit[0] is gmap:
         return hit[1]
-    c = _Plain(gmap, t)
-    _PLAIN[id(gmap)] = (gmap, c)
+    c = _Fast(gmap, t)
+    _FAST[id(gmap)] = (gmap, c)
     return c
 
 
-def _movement_plain(
+def _movement_fast(
     variant: Variant, position: Position, powers: Sequence[str], t: _Tables
-) -> dict[str, dict[int, list[Order]]]:
+) -> dict[str, dict[int, list[Order]]] | None:
     """The standard rules' fast path: cached per-unit and per-pair orders, plus what convoys add this phase.
 
-    Order objects are values, so the ones convoys bring are cached per map too (``cache.made_lists``).
+    Returns ``None`` for a unit kind other than army and fleet (the general path handles those).
     """
-    cache = _plain(variant.map, t)
+    fast = _fast(variant.map, t)
     units = position.units
-    fleet_seas = [p for p, u in units.items() if u.kind == "F" and t.sea[p]]
-    convoys = _Convoys(t, fleet_seas) if fleet_seas else None
-    convoy_reach: dict[int, frozenset[int]] = {}
-    dest_groups: dict[int, list[int]] = {}
-    """Coastal province -> the groups of fleets that could land an army there."""
-    group_armies: list[list[int]] = []
-    """Group -> the armies standing next to it (who might be convoyed by it)."""
-    army_adj = variant.map.army_adj
-    if convoys is not None:
-        group_armies = [[] for _ in convoys.members]
-        for p, u in units.items():
-            if u.kind == "A" and t.coastal[p]:
-                groups = {g for g in map(convoys.group.get, t.seas_next_to[p]) if g is not None}
-                if groups:
-                    cr: set[int] = set()
-                    for g in groups:
-                        cr |= convoys.shores[g]
-                        group_armies[g].append(p)
-                    cr.discard(p)
-                    if cr:
-                        convoy_reach[p] = frozenset(cr)
-        for g, shore in enumerate(convoys.shores):
-            if group_armies[g]:
-                for d in shore:
-                    dest_groups.setdefault(d, []).append(g)
+    sea = t.sea
+    occ = [-1] * fast.province_count
+    """Province -> code of the unit standing there, -1 if none."""
+    fleet_seas: list[int] = []
+    for p, u in units.items():
+        k = u.kind
+        if k == "A":
+            occ[p] = 2 * u.loc
+        elif k == "F":
+            occ[p] = 2 * u.loc + 1
+            if sea[p]:
+                fleet_seas.append(p)
+        else:
+            return None
+    present = set(occ)
 
-    by_dest: dict[int, tuple[int, ...]] = {}
-    made_lists = cache.made_lists
-    if len(made_lists) > 200_000:  # keyed by this game's convoy situations: keep memory bounded
-        made_lists.clear()
-    own, near, supports = cache.own, cache.near, cache.supports
-    keys = units.keys()
+    # Convoys: connected groups of fleets at sea, the armies on their shores, where those could land.
+    by_sea: dict[int, tuple[Order, ...]] = {}
+    """Army province -> its convoyed moves."""
+    landing: dict[int, list[int]] = {}
+    """Province -> armies only a convoy could bring there."""
+    convoy_orders: dict[int, list[Order]] = {}
+    """Fleet's sea -> its convoy orders."""
+    group_of: dict[int, _Group] = {}
+    army_groups: dict[int, list[_Group]] = {}
+    if fleet_seas:
+        sea_adj = t.sea_adj
+        fleets = set(fleet_seas)
+        for s in fleet_seas:
+            if s in group_of:
+                continue
+            members = [s]
+            i = 0
+            while i < len(members):
+                for q in sea_adj[members[i]]:
+                    if q in fleets and q not in members:
+                        members.append(q)
+                i += 1
+            g = fast.group(frozenset(members))
+            for m in members:
+                group_of[m] = g
+            for r, army in g.shores:
+                if occ[r] == army:
+                    gs = army_groups.get(r)
+                    if gs is None:
+                        army_groups[r] = [g]
+                    else:
+                        gs.append(g)
+                    for f, listed in g.convoys(r):
+                        co = convoy_orders.get(f)
+                        if co is None:
+                            convoy_orders[f] = list(listed)
+                        else:
+                            co.extend(listed)
+        for r, gs in army_groups.items():
+            if len(gs) == 1:
+                g = gs[0]
+                moves = g.moves(r)
+                only = g.sea_only(r)
+            else:
+                dests = frozenset().union(*(g.shore_set for g in gs))
+                mkey = (r, dests)
+                got = fast.multi_moves.get(mkey)
+                if got is None:
+                    if len(fast.multi_moves) > 50_000:
+                        fast.multi_moves.clear()
+                    got = fast.multi_moves[mkey] = fast.convoyed_moves(r, dests)
+                moves = got
+                land = fast.army_adj[r]
+                only = tuple(sorted(d for d in dests if d != r and d not in land))
+            if moves:
+                by_sea[r] = moves
+            for d in only:
+                arm = landing.get(d)
+                if arm is None:
+                    landing[d] = [r]
+                else:
+                    arm.append(r)
+
+    own, near, supports, reach_set = fast.own, fast.near, fast.supports, fast.reach_set
+    convoy_supports = fast.convoy_supports
+    if len(convoy_supports) > 500_000:
+        convoy_supports.clear()
+    n = fast.province_count
+    landing_at = set(landing)
     everyone: dict[str, dict[int, list[Order]]] = {power: {} for power in powers}
     for p, u in units.items():
         out = everyone.get(u.power)
         if out is None:
             continue
-        kind, loc = u.kind, u.loc
-        key = (kind, loc)
-        base = own.get(key)
-        orders = list(base if base is not None else cache.own_orders(kind, loc))
-        by_sea = convoy_reach.get(p)
+        c = occ[p]
+        base = own[c]
+        orders = list(base if base is not None else fast.own_orders(c))
         if by_sea:
-            mkey = (kind, loc, by_sea)
-            listed = made_lists.get(mkey)
-            if listed is None:
-                # Adjacent destinations need "via convoy" to mean the convoy (DATC v3.2 preference).
-                land = cache.reach_set(kind, loc)
-                listed = made_lists[mkey] = tuple(Move(kind, loc, q, q in land) for q in sorted(by_sea))
-            orders.extend(listed)
-        nb = near.get(key)
-        if nb is None:
-            nb = cache.near_provinces(kind, loc)
-        for r in nb & keys:
-            other = units[r]
-            sk = (kind, loc, other.kind, other.loc)
-            sup = supports.get(sk)
-            if sup is None:
-                sup = cache.support_orders(kind, loc, other.kind, other.loc)
-            if sup:
-                orders.extend(sup)
-        if dest_groups and convoys is not None:
+            carried = by_sea.get(p)
+            if carried:
+                orders.extend(carried)
+        tab = supports[c]
+        nb = near[c]
+        for oc in (nb if nb is not None else fast.near_codes(c)) & present:
+            sup = tab.get(oc)
+            orders.extend(sup if sup is not None else fast.support_orders(c, oc))
+        if landing_at:
             # Supports of moves only a convoy makes: into d, for every army some fleets could land at d.
-            at_sea = p in convoys.fleets
-            for d in cache.reach(kind, loc):
-                if d == p:
-                    continue
-                armies = by_dest.get(d)
-                if armies is None:
-                    armies = by_dest[d] = _landing(d, dest_groups, group_armies, army_adj)
-                if not armies:
-                    continue
-                if at_sea:
-                    # A fleet cannot both support a convoyed move and be part of its route.
-                    for r in armies:
-                        if r != p and d in convoys.destinations(r, avoid=p):
-                            orders.append(Support(kind, loc, "A", r, d))
-                    continue
-                skey = (kind, loc, d, armies)
-                listed = made_lists.get(skey)
-                if listed is None:
-                    listed = made_lists[skey] = tuple(Support(kind, loc, "A", r, d) for r in armies if r != p)
-                orders.extend(listed)
-        if convoys is not None and kind == "F" and p in convoys.group:
-            shore = convoys.shores[convoys.group[p]]
-            for r in convoy_reach:
-                if r in shore:
-                    dests_by_fleet = convoys.routes_from(r).get(p)
-                    if dests_by_fleet:
-                        ckey = (loc, r, dests_by_fleet)
-                        listed = made_lists.get(ckey)
-                        if listed is None:
-                            listed = made_lists[ckey] = tuple(Convoy(kind, loc, r, d) for d in sorted(dests_by_fleet))
-                        orders.extend(listed)
-        out[loc] = orders
+            mine = group_of.get(p) if c & 1 else None
+            for d in reach_set[c] & landing_at:
+                for r in landing[d]:
+                    if r == p:
+                        continue
+                    if mine is not None and mine in army_groups[r] and d not in _avoiding(mine, army_groups[r], r, p):
+                        continue  # a fleet cannot both support a convoyed move and be part of its route
+                    skey = (c * n + r) * n + d
+                    made = convoy_supports.get(skey)
+                    if made is None:
+                        made = convoy_supports[skey] = Support("F" if c & 1 else "A", c >> 1, "A", r, d)
+                    orders.append(made)
+        if convoy_orders and c & 1:
+            co = convoy_orders.get(p)
+            if co:
+                orders.extend(co)
+        out[u.loc] = orders
     return everyone
 
 
-def _landing(
-    d: int, dest_groups: dict[int, list[int]], group_armies: list[list[int]], army_adj: Sequence[frozenset[int]]
-) -> tuple[int, ...]:
-    """Armies that only a convoy could bring to ``d`` (one next to ``d`` moves there by land instead)."""
-    out: list[int] = []
-    for g in dest_groups.get(d, ()):
-        for r in group_armies[g]:
-            if r != d and d not in army_adj[r] and r not in out:
-                out.append(r)
-    return tuple(out)
+def _avoiding(g: _Group, groups: list[_Group], r: int, sea: int) -> set[int] | frozenset[int]:
+    """Where the groups next to ``r`` could carry its army without the fleet in ``sea`` (of group ``g``)."""
+    mine = g.avoiding(r, sea)
+    if len(groups) == 1:
+        return mine
+    out = set(mine)
+    for other in groups:
+        if other is not g:
+            out |= other.shore_set
+    out.discard(r)
+    return out
 
 
 def _movement(variant: Variant, position: Position, powers: Sequence[str]) -> dict[str, dict[int, list[Order]]]:
@@ -469,8 +621,10 @@ def _movement(variant: Variant, position: Position, powers: Sequence[str]) -> di
     hooks = hooks_for(variant)
     plain = hooks.standard_movement
     units = position.units
-    if plain and not _FORCE_GENERAL and all(u.kind in ("A", "F") for u in units.values()):
-        return _movement_plain(variant, position, powers, t)
+    if plain and not _FORCE_GENERAL:
+        fast = _movement_fast(variant, position, powers, t)
+        if fast is not None:
+            return fast
     fleet_seas = [p for p, u in units.items() if t.sea[p] and _moves_as(hooks, plain, u.kind) == "F"]
     convoys = _Convoys(t, fleet_seas)
 
