@@ -25,17 +25,32 @@ def _text(gmap: GameMap, u: Unit) -> str:
 
 def adjustment_needed(gmap: GameMap, hooks: RuleHooks, position: Position, powers: Sequence[str]) -> bool:
     """Whether anybody has something to do: removals owed, or a build with a vacant site to build on."""
-    if "adjustment_delta" not in hooks.__dict__ and type(hooks).adjustment_delta is RuleHooks.adjustment_delta:
+    if _plain(hooks, "adjustment_delta"):
         # The standard count in one pass over centres and units (this runs after every Fall).
         counts: dict[str, int] = {}
-        for owner in position.centres.values():
+        centres = position.centres
+        units = position.units
+        for owner in centres.values():
             counts[owner] = counts.get(owner, 0) + 1
-        cost = hooks.unit_cost
-        for u in position.units.values():
-            counts[u.power] = counts.get(u.power, 0) - cost(u.kind)
+        if _plain(hooks, "unit_cost") and not hooks._costs:
+            for u in units.values():
+                counts[u.power] = counts.get(u.power, 0) - 1
+        else:
+            cost = hooks.unit_cost
+            for u in units.values():
+                counts[u.power] = counts.get(u.power, 0) - cost(u.kind)
+        plain_sites = _plain(hooks, "build_sites") and not hooks._extra_sites
+        homes = position.homes
         for power, v in counts.items():
-            if v < 0 or (v > 0 and any(p not in position.units for p in hooks.build_sites(position, power))):
+            if v < 0:
                 return True
+            if v > 0:
+                if plain_sites:
+                    # Standard build sites: owned home centres, here without building the frozenset.
+                    if any(p not in units and centres.get(p) == power for p in homes.get(power, ())):
+                        return True
+                elif any(p not in units for p in hooks.build_sites(position, power)):
+                    return True
         return False
     for power in powers:
         delta = hooks.adjustment_delta(position, power)
@@ -46,6 +61,11 @@ def adjustment_needed(gmap: GameMap, hooks: RuleHooks, position: Position, power
     return False
 
 
+def _plain(hooks: RuleHooks, point: str) -> bool:
+    """Whether the hook ``point`` is the standard one (not replaced on the object or in a subclass)."""
+    return point not in hooks.__dict__ and getattr(type(hooks), point) is getattr(RuleHooks, point)
+
+
 def _deltas(hooks: RuleHooks, position: Position, powers: Sequence[str]) -> dict[str, int]:
     """Builds (positive) or removals owed (negative) per power, in one pass under the standard count."""
     if "adjustment_delta" in hooks.__dict__ or type(hooks).adjustment_delta is not RuleHooks.adjustment_delta:
@@ -53,6 +73,10 @@ def _deltas(hooks: RuleHooks, position: Position, powers: Sequence[str]) -> dict
     out = dict.fromkeys(powers, 0)
     for owner in position.centres.values():
         out[owner] = out.get(owner, 0) + 1
+    if _plain(hooks, "unit_cost") and not hooks._costs:
+        for u in position.units.values():
+            out[u.power] = out.get(u.power, 0) - 1
+        return out
     cost = hooks.unit_cost
     for u in position.units.values():
         out[u.power] = out.get(u.power, 0) - cost(u.kind)
@@ -108,8 +132,15 @@ def _one(
             return Outcome.ILLEGAL, f"{power} has no builds left" if ctx.built else f"{power} may not build"
         prov = gmap.province_of(order.loc)
         abbr = gmap.provinces[prov].abbr
-        now = ctx.position.with_(units=units, centres=ctx.centres)
-        if prov not in hooks.build_sites(now, power):
+        plain_sites = _plain(hooks, "build_sites") and not hooks._extra_sites
+        if plain_sites:
+            # Standard build sites (owned home centres), without a position made for the hook.
+            now = None
+            site = ctx.centres.get(prov) == power and prov in ctx.position.homes.get(power, ())
+        else:
+            now = ctx.position.with_(units=units, centres=ctx.centres)
+            site = prov in hooks.build_sites(now, power)
+        if not site:
             owner = ctx.centres.get(prov)
             if not gmap.provinces[prov].supply_centre:
                 return Outcome.ILLEGAL, f"{abbr} is not a supply centre"
@@ -135,7 +166,9 @@ def _one(
         where = order.loc
         if where != prov and hooks.movement_kind(order.kind) == "A":
             where = prov  # a coast means nothing to an army (DATC 4.B.6)
-        if not hooks.may_build_kind(now, power, order.kind, where):
+        if now is None and not _plain(hooks, "may_build_kind"):
+            now = ctx.position.with_(units=units, centres=ctx.centres)
+        if not hooks.may_build_kind(ctx.position if now is None else now, power, order.kind, where):
             what = "fleet" if order.kind == "F" else "army" if order.kind == "A" else f"unit {order.kind}"
             # ``[rules] unit_limits`` (1000 AD: one defensive army at a time): say that, not "cannot be built here".
             limit = hooks.rules.get("unit_limits", {}).get(order.kind)
