@@ -24,7 +24,7 @@ from dippouch.core.mapdata import GameMap, ProvinceKind
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
 from dippouch.core.paths import convoy_path_exists, fleet_on_proper_route
 from dippouch.core.position import Dislodged, Position, Unit
-from dippouch.core.results import OrderResult, Outcome
+from dippouch.core.results import OrderResult, Outcome, Reason
 from dippouch.core.rules.base import MovementSummary, RuleHooks
 
 __all__ = ["MovementOutcome", "adjudicate_movement"]
@@ -47,7 +47,7 @@ class MovementOutcome:
     summary: MovementSummary
 
 
-_EntryT = tuple[str, int, Order, int, "Outcome | None", str]
+_EntryT = tuple[str, int, Order, int, "Outcome | None", "str | Reason"]
 """A submitted order: power, index in the power's list, order, unit province, outcome (None: judged at the
 end) and reason."""
 
@@ -429,7 +429,7 @@ def adjudicate_movement(
     add = entries.append
     chosen = [False] * n
     stand_in: dict[int, Order] = {}
-    decided: dict[int, tuple[Outcome, str]] = {}
+    decided: dict[int, tuple[Outcome, str | Reason]] = {}
     """Province -> outcome of a carried-out order settled before resolution (invalid, wrong coast)."""
     wrong_coast: dict[int, str] = {}
     illegal = Outcome.ILLEGAL
@@ -611,19 +611,14 @@ def adjudicate_movement(
             else:
                 got.append(p)
         else:
-            tu = units[tp]
-            if d < 0:
-                why = f"{_unit_text(gmap, tu)} was ordered to move, not to hold"
-            else:
-                why = f"{_unit_text(gmap, tu)} was not ordered to {gmap.locations[sp.dest or 0].abbr}"
-            decided[p] = (Outcome.INVALID, why)
+            decided[p] = (Outcome.INVALID, Reason(_unmatched_support, gmap, units[tp], sp.dest))
             code[p] = HOLD
     for p, cv in convoys:
         tp = loc_prov[cv.target]
         d = loc_prov[cv.dest]
         if code[tp] != MOVE or dest[tp] != d:
             # A convoy matching an army that goes by land stays "available" (6.G.7) but takes no part.
-            decided[p] = (Outcome.INVALID, f"{_unit_text(gmap, units[tp])} was not ordered to {_abbr(gmap, d)}")
+            decided[p] = (Outcome.INVALID, Reason(_unmatched_convoy, gmap, units[tp], d))
             code[p] = HOLD
 
     # 5. Resolve every decision. Under the standard rules many are settled by their own order alone: a
@@ -847,7 +842,7 @@ def _finish(
     entries: list[_EntryT],
     chosen: list[bool],
     stand_in: dict[int, Order],
-    decided: dict[int, tuple[Outcome, str]],
+    decided: dict[int, tuple[Outcome, str | Reason]],
 ) -> MovementOutcome:
     units = position.units
     res = r.res
@@ -966,7 +961,7 @@ def _finish(
                 dis,
                 destroyed,
                 True,
-                _dislodged_reason(gmap, units, dislodged_by, p) if dis else "no order: holds",
+                Reason(_dislodged_reason, gmap, units, dislodged_by, p) if dis else "no order: holds",
             )
         )
     # Units that cannot retreat are disbanded now.
@@ -1002,8 +997,8 @@ def _judge(
     p: int,
     extra: bool,
     summary: MovementSummary,
-) -> tuple[Outcome, str]:
-    """Result word and reason of a chosen order once every decision is resolved."""
+) -> tuple[Outcome, str | Reason]:
+    """Result word and reason of a chosen order once every decision is resolved (the reason written lazily)."""
     units = position.units
     if extra:
         word, reason = hooks.extra_order_result(position, power, o, summary)
@@ -1011,15 +1006,11 @@ def _judge(
     if isinstance(o, Move):
         if r.res[p]:
             return Outcome.SUCCEEDS, ""
-        return Outcome.FAILS, _move_failure(gmap, r, p)
+        return Outcome.FAILS, Reason(_move_failure, gmap, r, p)
     if isinstance(o, Support):
         if r.res[p]:
             return Outcome.GIVEN, ""
-        if p in summary.dislodged:
-            return Outcome.CUT, f"supporter dislodged by {_unit_text(gmap, units[summary.dislodged[p]])}"
-        cutters = [q for q in r.attackers_with_route(p) if r.power[q] != r.power[p]]
-        names = ", ".join(_unit_text(gmap, units[q]) for q in cutters)
-        return Outcome.CUT, f"support cut by {names}" if names else "support cut"
+        return Outcome.CUT, Reason(_cut_reason, gmap, r, summary.dislodged, p)
     if isinstance(o, Convoy):
         if r.res[p]:
             return Outcome.AVAILABLE, ""
@@ -1027,8 +1018,27 @@ def _judge(
             return Outcome.DISRUPTED, f"fleet dislodged by {_unit_text(gmap, units[summary.dislodged[p]])}"
         return Outcome.DISRUPTED, "convoy paradox: the convoy fails (Szykman rule)"
     if p in summary.dislodged:
-        return Outcome.STANDS, _dislodged_reason(gmap, units, summary.dislodged, p)
+        return Outcome.STANDS, Reason(_dislodged_reason, gmap, units, summary.dislodged, p)
     return Outcome.STANDS, ""
+
+
+def _unmatched_support(gmap: GameMap, target: Unit, dest: int | None) -> str:
+    if dest is None:
+        return f"{_unit_text(gmap, target)} was ordered to move, not to hold"
+    return f"{_unit_text(gmap, target)} was not ordered to {gmap.locations[dest].abbr}"
+
+
+def _unmatched_convoy(gmap: GameMap, target: Unit, dest: int) -> str:
+    return f"{_unit_text(gmap, target)} was not ordered to {_abbr(gmap, dest)}"
+
+
+def _cut_reason(gmap: GameMap, r: _Resolver, dislodged: Mapping[int, int], p: int) -> str:
+    units = r.units
+    if p in dislodged:
+        return f"supporter dislodged by {_unit_text(gmap, units[dislodged[p]])}"
+    cutters = [q for q in r.attackers_with_route(p) if r.power[q] != r.power[p]]
+    names = ", ".join(_unit_text(gmap, units[q]) for q in cutters)
+    return f"support cut by {names}" if names else "support cut"
 
 
 def _move_failure(gmap: GameMap, r: _Resolver, p: int) -> str:

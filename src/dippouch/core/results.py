@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from dippouch.core.orders import Order
 from dippouch.core.position import Position
 
-__all__ = ["OrderResult", "Outcome", "Resolution"]
+__all__ = ["OrderResult", "Outcome", "Reason", "Resolution"]
 
 
 class Outcome(StrEnum):
@@ -31,10 +32,48 @@ class Outcome(StrEnum):
     DISLODGED = "dislodged"
 
 
-class OrderResult(NamedTuple):
-    """The result of one order. A named tuple rather than a frozen dataclass: the adjudicator makes one
-    per order on its hot path, and a tuple is built three times faster; it is just as immutable."""
+class Reason:
+    """A reason worked out only when somebody reads it.
 
+    Most results of a phase are never displayed with their reasons (a game loop, a benchmark, a test of
+    the outcome words), and a failed move's reason (strengths, the unit it bounced off) costs more to write
+    than to judge the move. The adjudicator therefore stores the function and its arguments; the text is
+    made on the first read and kept. A ``Reason`` equals, hashes and prints like its text, so results
+    compare the same whichever way their reason was stored, and it pickles as the plain string.
+    """
+
+    __slots__ = ("_args", "_fn", "_text")
+
+    def __init__(self, fn: Callable[..., str], *args: object) -> None:
+        self._fn: Callable[..., str] | None = fn
+        self._args: tuple[object, ...] = args
+        self._text = ""
+
+    def __str__(self) -> str:
+        fn = self._fn
+        if fn is not None:
+            self._text = fn(*self._args)
+            # The arguments (often the whole phase's resolver) are no longer needed.
+            self._fn = None
+            self._args = ()
+        return self._text
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (str, Reason)):
+            return str(self) == str(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    def __repr__(self) -> str:
+        return repr(str(self))
+
+    def __reduce__(self) -> tuple[type[str], tuple[str]]:
+        return str, (str(self),)
+
+
+class _OrderResultFields(NamedTuple):
     power: str
     order: Order
     result: Outcome
@@ -43,10 +82,35 @@ class OrderResult(NamedTuple):
     """Dislodged with nowhere to retreat."""
     automatic: bool = False
     """Added by the adjudicator itself (civil-disorder removal, hold for an unordered unit)."""
-    reason: str = ""
-    """Why, for anything but plain success."""
+    reason: str | Reason = ""
+    """Why, for anything but plain success (read it as ``OrderResult.reason``, always a ``str``)."""
     index: int | None = None  # type: ignore[assignment]  # (shadows tuple.index on purpose)
     """Index of the order in the power's submitted list; ``None`` for automatic orders."""
+
+
+_stored_reason: Any = _OrderResultFields.__dict__["reason"]
+"""The field's own getter, which the property below wraps."""
+
+
+class OrderResult(_OrderResultFields):
+    """The result of one order. A named tuple rather than a frozen dataclass: the adjudicator makes one
+    per order on its hot path, and a tuple is built three times faster; it is just as immutable.
+
+    The adjudicator may store a :class:`Reason` to be written on demand; the ``reason`` attribute always
+    gives the text.
+    """
+
+    __slots__ = ()
+
+    @property
+    def reason(self) -> str:
+        why = _stored_reason.__get__(self)
+        return why if type(why) is str else str(why)
+
+    def _asdict(self) -> dict[str, Any]:
+        out = super()._asdict()
+        out["reason"] = self.reason
+        return out
 
 
 @dataclass(frozen=True, slots=True)

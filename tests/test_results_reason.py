@@ -1,0 +1,43 @@
+"""Reasons written on demand read, compare, hash and pickle exactly like the plain strings they stand for."""
+
+from __future__ import annotations
+
+import pickle
+
+from dippouch.core.adjudicator import adjudicate
+from dippouch.core.orders import Hold, Move
+from dippouch.core.results import OrderResult, Outcome, Reason
+from dippouch.core.variant import load_variant
+
+CALLS: list[int] = []
+
+
+def _text(n: int) -> str:
+    CALLS.append(n)
+    return f"bounced ({n} vs {n})"
+
+
+def test_lazy_reason_is_written_once_and_behaves_as_its_text() -> None:
+    CALLS.clear()
+    lazy = OrderResult("France", Hold("A", 1), Outcome.FAILS, reason=Reason(_text, 1))
+    plain = OrderResult("France", Hold("A", 1), Outcome.FAILS, reason="bounced (1 vs 1)")
+    assert CALLS == []
+    assert lazy.reason == "bounced (1 vs 1)" and type(lazy.reason) is str
+    assert lazy == plain and hash(lazy) == hash(plain) and repr(lazy) == repr(plain)
+    assert lazy._asdict() == plain._asdict()
+    assert lazy._replace(index=3).reason == "bounced (1 vs 1)"
+    assert pickle.loads(pickle.dumps(lazy)) == plain
+    assert CALLS == [1]  # formatted on the first read only
+    assert lazy != OrderResult("France", Hold("A", 1), Outcome.FAILS, reason="bounced (2 vs 2)")
+
+
+def test_adjudicated_failure_reason_is_text() -> None:
+    variant = load_variant("standard")
+    gmap = variant.map
+    start = variant.start
+    par, bur, mar = (gmap.loc(x) for x in ("par", "bur", "mar"))
+    orders = {"France": [Move("A", par, bur), Move("A", mar, bur)]}
+    res = adjudicate(variant, start, orders)
+    fails = [r for r in res.results if r.result == Outcome.FAILS]
+    assert len(fails) == 2
+    assert [r.reason for r in fails] == ["bounced with A mar (1 vs 1)", "bounced with A par (1 vs 1)"]
