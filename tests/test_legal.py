@@ -350,3 +350,22 @@ def test_variant_extra_orders_only_where_the_rules_enable_them() -> None:
     assert got[L("lon")][-1] == Hold(None, L("lon"))
     assert all_legal_orders(w, w.start)["England"] == got
     assert Hold(None, L("lon")) not in legal_orders(V, V.start, "England")[L("lon")]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_standard_adjustments_in_one_pass_match_the_hooks(seed: int) -> None:
+    """The one-pass adjustments of the standard rules list what asking the rule hooks power by power lists."""
+    import dippouch.core.legal as legal
+
+    rng = random.Random(seed)
+    step = next(i for i, s in enumerate(V.calendar.steps) if s.kind == PhaseKind.ADJUSTMENTS)
+    pos = _random_position(rng)
+    centres = {c: rng.choice(V.power_names) for c in M.supply_centres if rng.random() < 0.8}
+    pos = pos.with_(phase=Phase(1901, step), centres=centres)
+    fast = legal._adjustments_all(V, pos)
+    assert fast == {p: legal._adjustments(V, pos, p) for p in V.power_names}
+    if seed in (1, 2, 4):  # these seeds give some power builds and another removals
+        assert any(isinstance(o, Build) for orders in fast.values() for listed in orders.values() for o in listed)
+        assert any(isinstance(o, Disband) for orders in fast.values() for listed in orders.values() for o in listed)
+    for p in V.power_names:
+        assert legal_orders(V, pos, p) == fast[p]

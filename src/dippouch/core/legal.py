@@ -93,24 +93,31 @@ def legal_orders(variant: Variant, position: Position, power: str) -> dict[int, 
     unit -> its removal. A power with nothing to order gets ``{}``.
     """
     kind = variant.calendar.kind(position.phase)
-    out: dict[int, list[Order]]
-    if kind == PhaseKind.MOVEMENT:
-        # Callers usually ask for every power in turn: work out the whole position once, hand out copies.
-        last = _LAST
-        if last and last[0] is variant and last[1] is position:
-            everyone = last[2]
-        else:
-            everyone = _movement(variant, position, variant.power_names)
-            _LAST[:] = [variant, position, everyone]
-        mine = everyone.get(power)
-        if mine is None:
-            out = _movement(variant, position, (power,))[power]
-        else:
-            out = {loc: list(orders) for loc, orders in mine.items()}
-    elif kind == PhaseKind.RETREATS:
+    out: dict[int, list[Order]] | None = None
+    if kind == PhaseKind.RETREATS:
         out = _retreats(variant, position, power)
     else:
-        out = _adjustments(variant, position, power)
+        # Callers usually ask for every power in turn: work out the whole position once and hand each power
+        # its own lists. Asked again for a power, work its orders out afresh: its caller may have changed them.
+        last = _LAST
+        if last and last[0] is variant and last[1] is position:
+            everyone, handed = last[2], last[3]
+        else:
+            everyone = (
+                _movement(variant, position, variant.power_names)
+                if kind == PhaseKind.MOVEMENT
+                else _adjustments_all(variant, position)
+            )
+            handed = set()
+            _LAST[:] = [variant, position, everyone, handed]
+        if power not in handed:
+            out = everyone.get(power)
+            handed.add(power)
+        if out is None:
+            if kind == PhaseKind.MOVEMENT:
+                out = _movement(variant, position, (power,))[power]
+            else:
+                out = _adjustments(variant, position, power)
     return _with_extras(variant, position, power, out)
 
 
@@ -122,7 +129,7 @@ def all_legal_orders(variant: Variant, position: Position) -> dict[str, dict[int
     elif kind == PhaseKind.RETREATS:
         everyone = {p: _retreats(variant, position, p) for p in variant.power_names}
     else:
-        everyone = {p: _adjustments(variant, position, p) for p in variant.power_names}
+        everyone = _adjustments_all(variant, position)
     return {p: _with_extras(variant, position, p, orders) for p, orders in everyone.items()}
 
 
@@ -337,8 +344,9 @@ class _Group:
         for first in t.seas_next_to[src]:
             if first in fleets:
                 walk(first)
+        convoy = self.fast.convoy
         got = self._convoys[src] = tuple(
-            (f, tuple(Convoy("F", f, src, d) for d in sorted(ds))) for f, ds in sorted(out.items())
+            (f, tuple(convoy(f, src, d) for d in sorted(ds))) for f, ds in sorted(out.items())
         )
         return got
 
@@ -392,6 +400,8 @@ class _Fast:
         self.groups: dict[frozenset[int], _Group] = {}
         self.multi_moves: dict[tuple[int, frozenset[int]], tuple[Order, ...]] = {}
         self.convoy_supports: dict[int, Support] = {}
+        self.carried: dict[int, Order] = {}
+        """Convoyed moves and convoy orders by integer key: the same ones come up for many groups of fleets."""
         # Provinces any unit in a province could move to (for "could this unit support that one").
         any_reach = [set(a) for a in t.army_adj]
         for loc, reach in enumerate(t.fleet_reach):
@@ -444,9 +454,27 @@ class _Fast:
         return got
 
     def convoyed_moves(self, r: int, dests: frozenset[int]) -> tuple[Order, ...]:
-        # Adjacent destinations need "via convoy" to mean the convoy (DATC v3.2 preference).
-        land = self.army_adj[r]
-        return tuple(Move("A", r, q, q in land) for q in sorted(dests) if q != r)
+        carried = self.carried
+        n = self.province_count
+        out: list[Order] = []
+        for q in sorted(dests):
+            if q == r:
+                continue
+            key = r * n + q
+            move = carried.get(key)
+            if move is None:
+                # Adjacent destinations need "via convoy" to mean the convoy (DATC v3.2 preference).
+                move = carried[key] = Move("A", r, q, q in self.army_adj[r])
+            out.append(move)
+        return tuple(out)
+
+    def convoy(self, f: int, r: int, d: int) -> Order:
+        n = self.province_count
+        key = ((f + 1) * n + r) * n + d  # past every convoyed move's key
+        got = self.carried.get(key)
+        if got is None:
+            got = self.carried[key] = Convoy("F", f, r, d)
+        return got
 
     def group(self, seas: frozenset[int]) -> _Group:
         got = self.groups.get(seas)
@@ -581,19 +609,36 @@ def _movement_fast(
             sup = tab.get(oc)
             orders.extend(sup if sup is not None else fast.support_orders(c, oc))
         if landing_at:
-            # Supports of moves only a convoy makes: into d, for every army some fleets could land at d.
-            mine = group_of.get(p) if c & 1 else None
-            for d in reach_set[c] & landing_at:
-                for r in landing[d]:
-                    if r == p:
-                        continue
-                    if mine is not None and mine in army_groups[r] and d not in _avoiding(mine, army_groups[r], r, p):
-                        continue  # a fleet cannot both support a convoyed move and be part of its route
-                    skey = (c * n + r) * n + d
-                    made = convoy_supports.get(skey)
-                    if made is None:
-                        made = convoy_supports[skey] = Support("F" if c & 1 else "A", c >> 1, "A", r, d)
-                    orders.append(made)
+            # Supports of moves only a convoy makes: into d, for every army some fleets could land at d. The
+            # supporter is never one of those armies: they cannot reach d by land.
+            into = reach_set[c] & landing_at
+            if into:
+                mine = group_of.get(p) if c & 1 else None
+                if mine is None:
+                    for d in into:
+                        for r in landing[d]:
+                            skey = (c * n + r) * n + d
+                            made = convoy_supports.get(skey)
+                            if made is None:
+                                made = convoy_supports[skey] = Support("F" if c & 1 else "A", c >> 1, "A", r, d)
+                            orders.append(made)
+                else:
+                    # A fleet cannot both support a convoyed move and be part of its route.
+                    without: dict[int, set[int] | frozenset[int]] = {}
+                    for d in into:
+                        for r in landing[d]:
+                            groups = army_groups[r]
+                            if mine in groups:
+                                ok = without.get(r)
+                                if ok is None:
+                                    ok = without[r] = _avoiding(mine, groups, r, p)
+                                if d not in ok:
+                                    continue
+                            skey = (c * n + r) * n + d
+                            made = convoy_supports.get(skey)
+                            if made is None:
+                                made = convoy_supports[skey] = Support("F", c >> 1, "A", r, d)
+                            orders.append(made)
         if convoy_orders and c & 1:
             co = convoy_orders.get(p)
             if co:
@@ -723,6 +768,90 @@ def _retreats(variant: Variant, position: Position, power: str) -> dict[int, lis
 
 
 # ------------------------------------------------------------------------------------------------ adjustments
+
+
+def _adjustments_all(variant: Variant, position: Position) -> dict[str, dict[int, list[Order]]]:
+    """Every power's adjustment orders; under the standard adjustment rules in one pass over the position."""
+    powers = variant.power_names
+    hooks = hooks_for(variant)
+    if not _standard_adjustments(variant, hooks):
+        return {p: _adjustments(variant, position, p) for p in powers}
+    delta = dict.fromkeys(powers, 0)
+    for owner in position.centres.values():
+        if owner in delta:
+            delta[owner] += 1
+    for u in position.units.values():
+        if u.power in delta:
+            delta[u.power] -= 1
+    builds = _site_builds(variant, hooks)
+    units = position.units
+    everyone: dict[str, dict[int, list[Order]]] = {}
+    for power in powers:
+        d = delta[power]
+        out: dict[int, list[Order]] = {}
+        if d < 0:
+            for u in sorted(units.values(), key=lambda u: u.loc):
+                if u.power == power:
+                    out[u.loc] = [Disband(u.kind, u.loc)]
+        elif d > 0:
+            homes = position.homes.get(power, ())
+            for site in sorted(homes):
+                if site not in units and position.centres.get(site) == power:
+                    listed = builds[site]
+                    if listed is None:
+                        listed = builds[site] = _builds_at(variant, hooks, position, power, site)
+                    if listed:
+                        out[site] = list(listed)
+        everyone[power] = out
+    return everyone
+
+
+_STANDARD_ADJUSTMENTS: dict[int, tuple[RuleHooks, bool]] = {}
+
+
+def _standard_adjustments(variant: Variant, hooks: RuleHooks) -> bool:
+    """Whether no adjustment hook, unit cost or extra build site differs from the standard rules.
+
+    Then a power's builds are its vacant owned home centres, each with every unit kind that can stand
+    there, whoever builds and whatever else the position holds; so they are made once per map.
+    """
+    hit = _STANDARD_ADJUSTMENTS.get(id(hooks))
+    if hit is not None and hit[0] is hooks:
+        return hit[1]
+    cls = type(hooks)
+    standard = not any(
+        point in vars(hooks) or getattr(cls, point) is not getattr(RuleHooks, point)
+        for point in ("adjustment_delta", "build_sites", "may_build_kind", "unit_cost", "movement_kind")
+    ) and not any(variant.rules.get(rule) for rule in ("unit_costs", "extra_build_centres", "moves_as"))
+    _STANDARD_ADJUSTMENTS[id(hooks)] = (hooks, standard)
+    return standard
+
+
+_SITE_BUILDS: dict[int, tuple[GameMap, list[tuple[Order, ...] | None]]] = {}
+
+
+def _site_builds(variant: Variant, hooks: RuleHooks) -> list[tuple[Order, ...] | None]:
+    """Province -> its builds and ``Waive`` under the standard rules, filled in as sites come up."""
+    gmap = variant.map
+    hit = _SITE_BUILDS.get(id(gmap))
+    if hit is not None and hit[0] is gmap:
+        return hit[1]
+    table: list[tuple[Order, ...] | None] = [None] * gmap.province_count
+    _SITE_BUILDS[id(gmap)] = (gmap, table)
+    return table
+
+
+def _builds_at(variant: Variant, hooks: RuleHooks, position: Position, power: str, site: int) -> tuple[Order, ...]:
+    locs = (site, *variant.map.provinces[site].coasts)
+    builds: list[Order] = [
+        Build(kind, loc)
+        for kind in _unit_kinds(variant)
+        for loc in locs
+        if hooks.may_build_kind(position, power, kind, loc)
+    ]
+    if builds:
+        builds.append(Waive())
+    return tuple(builds)
 
 
 def _adjustments(variant: Variant, position: Position, power: str) -> dict[int, list[Order]]:
