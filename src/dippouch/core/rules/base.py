@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from dippouch.core.mapdata import ProvinceKind
+from dippouch.core.mapdata import GameMap, ProvinceKind
 from dippouch.core.orders import Hold, Order
 from dippouch.core.position import Position, Unit
 
@@ -356,20 +356,24 @@ class RuleHooks:
         return after
 
 
-_ADJ_CACHE: dict[int, tuple[frozenset[int], ...]] = {}
+_ADJ_CACHE: dict[int, tuple[GameMap, tuple[frozenset[int], ...]]] = {}
 
 
 def _any_adjacency(variant: Variant) -> tuple[frozenset[int], ...]:
-    """Province adjacency for any unit kind (armies and fleets alike), used for civil-disorder distance."""
+    """Province adjacency for any unit kind (armies and fleets alike), used for civil-disorder distance.
+
+    Cached by the map's id together with the map itself: holding the map keeps its id from being reused
+    by a later map (a variant loaded after another was freed), which would otherwise get a stale table.
+    """
     gmap = variant.map
-    key = id(gmap)
-    got = _ADJ_CACHE.get(key)
-    if got is None:
-        sets = [set(a) for a in gmap.army_adj]
-        for loc, reach in enumerate(gmap.fleet_reach):
-            sets[gmap.province_of(loc)].update(reach)
-        got = tuple(frozenset(s) for s in sets)
-        _ADJ_CACHE[key] = got
+    hit = _ADJ_CACHE.get(id(gmap))
+    if hit is not None and hit[0] is gmap:
+        return hit[1]
+    sets = [set(a) for a in gmap.army_adj]
+    for loc, reach in enumerate(gmap.fleet_reach):
+        sets[gmap.province_of(loc)].update(reach)
+    got = tuple(frozenset(s) for s in sets)
+    _ADJ_CACHE[id(gmap)] = (gmap, got)
     return got
 
 
