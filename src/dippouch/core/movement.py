@@ -366,6 +366,11 @@ class _Tables:
     fleet_reach: tuple[frozenset[int], ...]
     army_ok: tuple[bool, ...]
     """Province id -> an army may stand there (land or coast)."""
+    coastal: tuple[bool, ...]
+    """Province id -> a coast (where a convoy can start or land)."""
+    seas_symmetric: bool
+    """Whether fleets pass between sea provinces both ways (every real map): then convoy routes over the
+    fleets at sea are found by grouping the fleets once a phase instead of one search per question."""
 
 
 _TABLES: dict[int, tuple[GameMap, _Tables]] = {}
@@ -382,6 +387,14 @@ def _tables(gmap: GameMap) -> _Tables:
         fleet_adj=gmap.fleet_adj,
         fleet_reach=gmap.fleet_reach,
         army_ok=tuple(p.kind in (ProvinceKind.LAND, ProvinceKind.COAST) for p in gmap.provinces),
+        coastal=tuple(p.kind == ProvinceKind.COAST for p in gmap.provinces),
+        seas_symmetric=all(
+            a in gmap.fleet_reach[b]
+            for a, pa in enumerate(gmap.provinces)
+            if pa.kind == ProvinceKind.SEA
+            for b in gmap.fleet_reach[a]
+            if gmap.provinces[b].kind == ProvinceKind.SEA
+        ),
     )
     _TABLES[id(gmap)] = (gmap, t)
     return t
@@ -581,7 +594,7 @@ def adjudicate_movement(
             if convoyed[p]:
                 fleets = set(matching or ())
                 r.convoys_for[p] = fleets
-                if not convoy_path_exists(gmap, p, d, fleets):
+                if not fleets or not convoy_path_exists(gmap, p, d, fleets):
                     invalid[p] = True
                     why = "no convoy was ordered for this move" if not fleets else "the ordered convoys form no route"
                     decided[p] = (Outcome.INVALID, why)
@@ -659,7 +672,7 @@ class _BoardRoutes:
     The fleets at sea are listed on the first question only: most phases ask none.
     """
 
-    __slots__ = ("_fleets", "gmap", "memo", "mk", "sea", "std", "units")
+    __slots__ = ("_fleets", "_groups", "gmap", "memo", "mk", "sea", "std", "units")
 
     def __init__(
         self,
@@ -675,6 +688,7 @@ class _BoardRoutes:
         self.std = std
         self.mk = mk
         self._fleets: set[int] | None = None
+        self._groups: dict[int, int] | None = None
         self.memo: dict[tuple[int, int, int, bool], bool] = {}
 
     @property
@@ -691,17 +705,55 @@ class _BoardRoutes:
 
     def exists(self, src: int, dst: int, avoid: int) -> bool:
         """A route from ``src`` to ``dst`` not through ``avoid`` (-1: none)."""
+        fleets = self.fleets
+        tab = _tables(self.gmap)
+        if (avoid < 0 or avoid not in fleets) and tab.seas_symmetric:
+            # Nothing left out: a route exists when one group of fleets in touching seas borders both ends.
+            if src == dst or not tab.coastal[src] or not tab.coastal[dst]:
+                return False
+            group = self.groups
+            near = self.gmap.seas_next_to
+            start = {group[s] for s in near[src] if s in group}
+            return bool(start) and any(group.get(s, -1) in start for s in near[dst])
         key = (src, dst, avoid, False)
         got = self.memo.get(key)
         if got is None:
-            got = convoy_path_exists(self.gmap, src, dst, self.fleets, avoid=avoid if avoid >= 0 else None)
+            got = convoy_path_exists(self.gmap, src, dst, fleets, avoid=avoid if avoid >= 0 else None)
             self.memo[key] = got
+        return got
+
+    @property
+    def groups(self) -> dict[int, int]:
+        """Sea province of each fleet at sea -> a label shared by the fleets a convoy can pass between."""
+        got = self._groups
+        if got is None:
+            fleets = self.fleets
+            reach = self.gmap.fleet_reach
+            got = {}
+            for f in fleets:
+                if f in got:
+                    continue
+                got[f] = f
+                stack = [f]
+                while stack:
+                    here = stack.pop()
+                    for nxt in reach[here]:
+                        if nxt in fleets and nxt not in got:
+                            got[nxt] = f
+                            stack.append(nxt)
+            self._groups = got
         return got
 
     def proper(self, src: int, dst: int, fleet: int) -> bool:
         """Whether the fleet at ``fleet`` is on a proper route (DATC 4.E.1: necessary for some route)."""
         key = (src, dst, fleet, True)
         got = self.memo.get(key)
+        if got is None and src != dst and fleet in self.fleets:
+            near = self.gmap.seas_next_to
+            tab = _tables(self.gmap)
+            # A fleet bordering both ends is a route of its own, and a proper one.
+            if fleet in near[src] and fleet in near[dst] and tab.coastal[src] and tab.coastal[dst]:
+                got = self.memo[key] = True
         if got is None:
             got = fleet_on_proper_route(self.gmap, src, dst, self.fleets, fleet)
             self.memo[key] = got
