@@ -309,3 +309,16 @@ def test_only_the_removals_beyond_what_is_still_owed_fail(v: Variant) -> None:
         Outcome.FAILS,
     ]
     assert prov(v, "lon") not in res.next.units and prov(v, "wor") in res.next.units
+
+
+def test_several_units_handed_to_one_power(v: Variant) -> None:
+    pos = position(v, "Summer 1642", {"Protectorate": ["A lon", "A dep"], "Crown": ["A oxf"]})
+    hands = [Proxy("A", prov(v, "lon"), "Manchester"), Proxy("A", prov(v, "dep"), "Manchester")]
+    prepared, _ = hooks_for(v).prepare_orders(pos, {"Protectorate": hands})
+    before = legal_orders(v, pos, "Protectorate")
+    got = legal_orders(v, prepared, "Manchester")
+    assert set(got) == {prov(v, "lon"), prov(v, "dep")}
+    for loc, listed in got.items():
+        assert listed == [o for o in before[loc] if not isinstance(o, Proxy)]
+    assert set(legal_orders(v, prepared, "Protectorate")) == {prov(v, "lon"), prov(v, "dep")}
+    assert prov(v, "lon") not in legal_orders(v, prepared, "Crown")

@@ -537,12 +537,13 @@ def _converts(hooks: W3KHooks, position: Position, unit: Unit) -> list[Order]:
 
 
 def _legal_movement(hooks: W3KHooks, position: Position, power: str, orders: dict[int, list[Order]]) -> None:
-    from dippouch.core.legal import legal_orders  # not at import: core.legal imports this package
+    from dippouch.core.legal import all_legal_orders  # not at import: core.legal imports this package
 
     variant = hooks.variant
     gmap = variant.map
     others = [p for p in variant.power_names if p != power]
     handed: Mapping[str, str] = position.state.get(_PROXIES) or {}
+    unhanded: dict[str, dict[int, list[Order]]] | None = None
     for prov, unit in position.units.items():
         to = handed.get(gmap.provinces[prov].abbr)
         if unit.power == power:
@@ -556,7 +557,9 @@ def _legal_movement(hooks: W3KHooks, position: Position, power: str, orders: dic
         elif to == power:
             # The unit's ordinary orders (and conversion) as its owner would have them without the hand-over;
             # only the owner may hand it on.
-            owner = legal_orders(variant, position.with_(state=_without(position.state, _PROXIES)), unit.power)
+            if unhanded is None:  # worked out once, however many units were handed to this power
+                unhanded = all_legal_orders(variant, position.with_(state=_without(position.state, _PROXIES)))
+            owner = unhanded.get(unit.power, {})
             orders[unit.loc] = [o for o in owner.get(unit.loc, ()) if not isinstance(o, Proxy)]
 
 
