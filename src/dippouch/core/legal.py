@@ -92,33 +92,28 @@ def legal_orders(variant: Variant, position: Position, power: str) -> dict[int, 
     builds due: each buildable site (province id) -> its builds and ``Waive``; with removals due: each
     unit -> its removal. A power with nothing to order gets ``{}``.
     """
-    kind = variant.calendar.kind(position.phase)
-    out: dict[int, list[Order]] | None = None
-    if kind == PhaseKind.RETREATS:
-        out = _retreats(variant, position, power)
-    else:
-        # Callers usually ask for every power in turn: work out the whole position once and hand each power
-        # its own lists. Asked again for a power, work its orders out afresh: its caller may have changed them.
-        last = _LAST
-        if last and last[0] is variant and last[1] is position:
-            everyone, handed = last[2], last[3]
+    # Callers usually ask for every power in turn: work out the whole position once and hand each power the
+    # lists made for it. Asked again for a power, work its orders out afresh: its caller may have changed them.
+    last = _LAST
+    if not (last and last[1] is position and last[0] is variant):
+        kind = variant.calendar.kind(position.phase)
+        if kind == PhaseKind.RETREATS:
+            return _with_extras(variant, position, power, _retreats(variant, position, power))
+        everyone = (
+            _movement(variant, position, variant.power_names)
+            if kind == PhaseKind.MOVEMENT
+            else _adjustments_all(variant, position)
+        )
+        last[:] = [variant, position, everyone, set()]
+    handed: set[str] = last[3]
+    out = None if power in handed else last[2].get(power)
+    if out is None:
+        if variant.calendar.kind(position.phase) == PhaseKind.MOVEMENT:
+            out = _movement(variant, position, (power,))[power]
         else:
-            everyone = (
-                _movement(variant, position, variant.power_names)
-                if kind == PhaseKind.MOVEMENT
-                else _adjustments_all(variant, position)
-            )
-            handed = set()
-            _LAST[:] = [variant, position, everyone, handed]
-        if power not in handed:
-            out = everyone.get(power)
-            handed.add(power)
-        if out is None:
-            if kind == PhaseKind.MOVEMENT:
-                out = _movement(variant, position, (power,))[power]
-            else:
-                out = _adjustments(variant, position, power)
-    return _with_extras(variant, position, power, out)
+            out = _adjustments(variant, position, power)
+    handed.add(power)
+    return _with_extras(variant, position, power, out) if _EXTRAS else out
 
 
 def all_legal_orders(variant: Variant, position: Position) -> dict[str, dict[int, list[Order]]]:
@@ -393,10 +388,17 @@ class _Fast:
         )
         self.reach_set = tuple(frozenset(r) for r in self.reach)
         codes_at: list[list[int]] = [[] for _ in range(self.province_count)]
-        for loc, prov in enumerate(t.province_of):
-            codes_at[prov].extend((2 * loc, 2 * loc + 1))
+        self.plausible = [False] * n
+        """Unit code -> whether such a unit can stand there (an army on land or a coast, a fleet at sea or on a
+        coast); a position with any other unit goes the general way."""
+        for p in gmap.provinces:
+            if p.kind in (ProvinceKind.LAND, ProvinceKind.COAST):
+                codes_at[p.id].append(2 * p.id)
+            codes_at[p.id].extend(2 * loc + 1 for loc in gmap.fleet_locations(p.id))
+            for c in codes_at[p.id]:
+                self.plausible[c] = True
         self.codes_at = tuple(tuple(c) for c in codes_at)
-        """Province -> every unit code whose location lies in it."""
+        """Province -> the codes of the units that can stand in it."""
         self.groups: dict[frozenset[int], _Group] = {}
         self.multi_moves: dict[tuple[int, frozenset[int]], tuple[Order, ...]] = {}
         self.convoy_supports: dict[int, Support] = {}
@@ -406,7 +408,12 @@ class _Fast:
         any_reach = [set(a) for a in t.army_adj]
         for loc, reach in enumerate(t.fleet_reach):
             any_reach[t.province_of[loc]].update(reach)
-        self.any_reach = tuple(frozenset(a) for a in any_reach)
+        into: list[set[int]] = [set() for _ in any_reach]
+        for r, around in enumerate(any_reach):
+            for q in around:
+                into[q].add(r)
+        self.into = tuple(frozenset(a) for a in into)
+        """Province -> the provinces some unit could move into it from."""
 
     def own_orders(self, c: int) -> tuple[Order, ...]:
         """Hold and the moves by land or sea of the unit ``c``."""
@@ -428,8 +435,8 @@ class _Fast:
             mine = self.reach_set[c]
             me = self.t.province_of[c >> 1]
             near: list[int] = []
-            for r in range(self.province_count):
-                if r == me or not (r in mine or mine & self.any_reach[r]):
+            for r in mine.union(*(self.into[q] for q in mine)):
+                if r == me:
                     continue
                 for oc in self.codes_at[r]:
                     if r in mine or any(d != me for d in mine.intersection(self.reach[oc])):
@@ -443,7 +450,7 @@ class _Fast:
         kind, loc = ("F" if c & 1 else "A"), c >> 1
         other_kind, other_loc = ("F" if other & 1 else "A"), other >> 1
         me, r = t.province_of[loc], t.province_of[other_loc]
-        mine = set(self.reach[c])
+        mine = self.reach_set[c]
         out: list[Order] = []
         if r in mine:
             out.append(Support(kind, loc, other_kind, other_loc, None))
@@ -510,16 +517,20 @@ def _movement_fast(
     occ = [-1] * fast.province_count
     """Province -> code of the unit standing there, -1 if none."""
     fleet_seas: list[int] = []
+    plausible = fast.plausible
     for p, u in units.items():
         k = u.kind
         if k == "A":
-            occ[p] = 2 * u.loc
+            c = 2 * u.loc
         elif k == "F":
-            occ[p] = 2 * u.loc + 1
+            c = 2 * u.loc + 1
             if sea[p]:
                 fleet_seas.append(p)
         else:
             return None
+        if not plausible[c]:
+            return None
+        occ[p] = c
     present = set(occ)
 
     # Convoys: connected groups of fleets at sea, the armies on their shores, where those could land.
@@ -664,7 +675,7 @@ def _movement(variant: Variant, position: Position, powers: Sequence[str]) -> di
     gmap = variant.map
     t = _tables(gmap)
     hooks = hooks_for(variant)
-    plain = hooks.standard_movement
+    plain = _standard_movement(hooks)
     units = position.units
     if plain and not _FORCE_GENERAL:
         fast = _movement_fast(variant, position, powers, t)
@@ -746,6 +757,19 @@ def _movement(variant: Variant, position: Position, powers: Sequence[str]) -> di
         for pw in givers:
             everyone[pw][loc] = orders if pw == givers[0] else list(orders)
     return everyone
+
+
+_STANDARD_MOVEMENT: dict[int, tuple[RuleHooks, bool]] = {}
+
+
+def _standard_movement(hooks: RuleHooks) -> bool:
+    """:attr:`RuleHooks.standard_movement`, asked once per hooks object (it looks at half a dozen methods)."""
+    hit = _STANDARD_MOVEMENT.get(id(hooks))
+    if hit is not None and hit[0] is hooks:
+        return hit[1]
+    plain = hooks.standard_movement
+    _STANDARD_MOVEMENT[id(hooks)] = (hooks, plain)
+    return plain
 
 
 def _moves_as(hooks: RuleHooks, plain: bool, kind: str) -> str:
