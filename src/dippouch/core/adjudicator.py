@@ -15,7 +15,7 @@ import random
 from collections.abc import Mapping, Sequence
 
 from dippouch.core.adjustments import adjudicate_adjustments, adjustment_needed
-from dippouch.core.calendar import PhaseKind
+from dippouch.core.calendar import Calendar, Phase, PhaseKind
 from dippouch.core.mapdata import GameMap
 from dippouch.core.movement import adjudicate_movement
 from dippouch.core.orders import Order
@@ -85,17 +85,15 @@ def next_position(
     state: Mapping[str, object],
 ) -> Position:
     """The position after a phase: advance to the next phase that needs orders, updating ownership on the way."""
-    cal = variant.calendar
     gmap = variant.map
     owners: Mapping[int, str] = centres
-    phase = cal.next(before.phase)
     updated = False
-    for _ in range(2 * len(cal.steps) + 2):
-        kind = cal.kind(phase)
-        if kind == PhaseKind.RETREATS:
+    chain = _chain(variant.calendar, before.phase)
+    for phase, kind in chain[:-1]:
+        if kind is PhaseKind.RETREATS:
             if dislodged:
                 break
-        elif kind == PhaseKind.ADJUSTMENTS:
+        elif kind is PhaseKind.ADJUSTMENTS:
             if not updated:
                 changed = dict(centres)
                 sc = _centres(gmap)
@@ -109,16 +107,41 @@ def next_position(
                 break
         else:
             break
-        phase = cal.next(phase)
+    else:
+        phase, kind = chain[-1]
     # The mappings handed in are fresh ones the phase built; positions treat them as immutable values.
     return Position(
         phase=phase,
         units=units,
         centres=owners,
         homes=before.homes,
-        dislodged=dislodged if dislodged and cal.kind(phase) == PhaseKind.RETREATS else {},
+        dislodged=dislodged if dislodged and kind is PhaseKind.RETREATS else {},
         state=state,
     )
+
+
+_CHAINS: dict[int, tuple[Calendar, dict[tuple[int, int], tuple[tuple[Phase, PhaseKind], ...]]]] = {}
+
+
+def _chain(cal: Calendar, phase: Phase) -> tuple[tuple[Phase, PhaseKind], ...]:
+    """The phases after ``phase`` with their kinds, as far as :func:`next_position` may look (two cycles
+    and one more), worked out once per calendar and phase: every game passes through the same ones."""
+    got = _CHAINS.get(id(cal))
+    if got is None or got[0] is not cal:
+        got = _CHAINS[id(cal)] = (cal, {})
+    memo = got[1]
+    key = (phase.year, phase.step)
+    chain = memo.get(key)
+    if chain is None:
+        if len(memo) > 4096:
+            memo.clear()
+        out = []
+        p = phase
+        for _ in range(2 * len(cal.steps) + 3):
+            p = cal.next(p)
+            out.append((p, cal.kind(p)))
+        chain = memo[key] = tuple(out)
+    return chain
 
 
 _SC: dict[int, tuple[GameMap, frozenset[int]]] = {}

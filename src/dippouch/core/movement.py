@@ -461,120 +461,189 @@ def adjudicate_movement(
     convoys: list[tuple[int, Convoy]] = []
 
     # 1. Board legality of each order; the first legal order of a unit is the one it carries out.
-    for power, olist in orders.items():
-        for i, order in enumerate(olist):
-            t = type(order)
-            standard_kind = t is Move or t is Support or t is Hold or t is Convoy
-            loc = order.loc if standard_kind else order.unit_loc  # type: ignore[attr-defined]
-            if loc is None or (not standard_kind and isinstance(order, _NOT_MOVEMENT)):
-                add((power, i, order, -1, illegal, "not an order of a movement phase"))
-                continue
-            prov = loc_prov[loc]
-            unit = units.get(prov)
-            if unit is None:
-                add((power, i, order, prov, illegal, f"no unit in {_abbr(gmap, prov)}"))
-                continue
-            if (unit.power != power) if plain_order else not hooks.may_order(position, power, unit):
-                why = f"{_unit_text(gmap, unit)} belongs to {unit.power}; {power} cannot order it"
-                add((power, i, order, prov, illegal, why))
-                continue
-            actual = order
-            extra = False
-            if not standard_kind and not isinstance(order, _STANDARD_KINDS):
-                sub = hooks.stand_in_order(position, power, order)
-                if sub is None:
-                    add((power, i, order, prov, illegal, "this order is not allowed here"))
-                    continue
-                extra = True
-                actual = sub
-            why = "?"
-            dl = -1
-            if std and not extra:
-                # Fast path for legal orders (convoys included), with no string work; anything that fails
-                # here goes to _illegal_reason, which checks again in full and says why.
-                kind = unit.kind
-                if t is Hold:
+    def general(power: str, i: int, order: Order) -> None:
+        """Judge one order and, if its unit carries it out, fill the resolver's lists (step 2)."""
+        t = type(order)
+        standard_kind = t is Move or t is Support or t is Hold or t is Convoy
+        loc = order.loc if standard_kind else order.unit_loc  # type: ignore[attr-defined]
+        if loc is None or (not standard_kind and isinstance(order, _NOT_MOVEMENT)):
+            add((power, i, order, -1, illegal, "not an order of a movement phase"))
+            return
+        prov = loc_prov[loc]
+        unit = units.get(prov)
+        if unit is None:
+            add((power, i, order, prov, illegal, f"no unit in {_abbr(gmap, prov)}"))
+            return
+        if (unit.power != power) if plain_order else not hooks.may_order(position, power, unit):
+            why = f"{_unit_text(gmap, unit)} belongs to {unit.power}; {power} cannot order it"
+            add((power, i, order, prov, illegal, why))
+            return
+        actual = order
+        extra = False
+        if not standard_kind and not isinstance(order, _STANDARD_KINDS):
+            sub = hooks.stand_in_order(position, power, order)
+            if sub is None:
+                add((power, i, order, prov, illegal, "this order is not allowed here"))
+                return
+            extra = True
+            actual = sub
+        why = "?"
+        dl = -1
+        if std and not extra:
+            # Fast path for legal orders (convoys included), with no string work; anything that fails
+            # here goes to _illegal_reason, which checks again in full and says why.
+            kind = unit.kind
+            if t is Hold:
+                why = ""
+            elif t is Move:
+                mo: Move = order  # type: ignore[assignment]
+                if kind == "A":
+                    d = loc_prov[mo.dest]
+                    if (not mo.via_convoy and d in army_adj[prov]) or (
+                        d != prov and army_ok[d] and routes.exists(prov, d, -1)
+                    ):
+                        why = ""
+                elif kind == "F" and not mo.via_convoy and mo.dest in fleet_adj[unit.loc]:
+                    dl = mo.dest
                     why = ""
+            elif t is Support:
+                so: Support = order  # type: ignore[assignment]
+                tp = loc_prov[so.target]
+                tu = units.get(tp)
+                if tu is not None and tp != prov and (kind == "A" or kind == "F"):
+                    reach = army_adj[prov] if kind == "A" else fleet_reach[unit.loc]
+                    if so.dest is None:
+                        if tp in reach:
+                            why = ""
+                    else:
+                        d = loc_prov[so.dest]
+                        if d != prov and d != tp and d in reach:
+                            if tu.kind == "A":
+                                if d in army_adj[tp] or (army_ok[d] and routes.exists(tp, d, prov)):
+                                    why = ""
+                            elif tu.kind == "F" and d in fleet_reach[tu.loc]:
+                                why = ""
+            elif t is Convoy:
+                co: Convoy = order  # type: ignore[assignment]
+                if kind == "F" and sea[prov]:
+                    tp = loc_prov[co.target]
+                    tu = units.get(tp)
+                    if tu is not None and tu.kind == "A":
+                        d = loc_prov[co.dest]
+                        if d != tp and routes.proper(tp, d, prov):
+                            why = ""
+        if why:
+            side = _Side()
+            why = _illegal_reason(gmap, hooks, units, routes, unit, prov, actual, side)
+            if why:
+                add((power, i, order, prov, illegal, why))
+                return
+            dl = side.dest_loc
+            if side.wrong_coast and not chosen[prov]:
+                wrong_coast[prov] = side.wrong_coast
+        if chosen[prov]:
+            add(
+                (
+                    power,
+                    i,
+                    order,
+                    prov,
+                    illegal,
+                    f"{_unit_text(gmap, unit)} already has an order; the first one counts",
+                )
+            )
+            return
+        chosen[prov] = True
+        add((power, i, order, prov, None, ""))
+        dest_loc[prov] = dl
+        # 2. Fill the resolver's lists with the order the unit carries out.
+        if extra:
+            stand_in[prov] = actual
+            t = type(actual)
+        if t is Move or isinstance(actual, Move):
+            mo = actual  # type: ignore[assignment]
+            code[prov] = MOVE
+            dest[prov] = loc_prov[mo.dest]
+            moves.append((prov, mo))
+        elif t is Support or isinstance(actual, Support):
+            so = actual  # type: ignore[assignment]
+            code[prov] = SUPPORT
+            sup_dest[prov] = loc_prov[so.dest] if so.dest is not None else -1
+            supports.append((prov, so))
+        elif t is Convoy or isinstance(actual, Convoy):
+            co = actual  # type: ignore[assignment]
+            code[prov] = CONVOY
+            convoy_orders.setdefault((loc_prov[co.target], loc_prov[co.dest]), []).append(prov)
+            convoys.append((prov, co))
+
+    if std and plain_order:
+        # The standard fast loop: a hold, a plain move or a support that is legal, for a unit of the
+        # ordering power with no order yet, is settled inline. Anything else (convoys, moves via convoy,
+        # supports of convoyed moves, illegal or repeated orders) goes through ``general``, which judges
+        # it in full; the fast loop only ever accepts what ``general`` would accept.
+        for power, olist in orders.items():
+            for i, order in enumerate(olist):
+                t = type(order)
+                if t is Support:
+                    so: Support = order  # type: ignore[assignment]
+                    prov = loc_prov[so.loc]
+                    unit = units.get(prov)
+                    if unit is not None and unit.power == power and not chosen[prov]:
+                        kind = unit.kind
+                        tp = loc_prov[so.target]
+                        tu = units.get(tp)
+                        if tu is not None and tp != prov and (kind == "A" or kind == "F"):
+                            reach = army_adj[prov] if kind == "A" else fleet_reach[unit.loc]
+                            if so.dest is None:
+                                d = -1
+                                ok = tp in reach
+                            else:
+                                d = loc_prov[so.dest]
+                                ok = (
+                                    d != prov
+                                    and d != tp
+                                    and d in reach
+                                    and (
+                                        (tu.kind == "A" and d in army_adj[tp])
+                                        or (tu.kind == "F" and d in fleet_reach[tu.loc])
+                                    )
+                                )
+                            if ok:
+                                chosen[prov] = True
+                                add((power, i, order, prov, None, ""))
+                                code[prov] = SUPPORT
+                                sup_dest[prov] = d
+                                supports.append((prov, so))
+                                continue
                 elif t is Move:
                     mo: Move = order  # type: ignore[assignment]
-                    if kind == "A":
-                        d = loc_prov[mo.dest]
-                        if (not mo.via_convoy and d in army_adj[prov]) or (
-                            d != prov and army_ok[d] and routes.exists(prov, d, -1)
-                        ):
-                            why = ""
-                    elif kind == "F" and not mo.via_convoy and mo.dest in fleet_adj[unit.loc]:
+                    prov = loc_prov[mo.loc]
+                    unit = units.get(prov)
+                    if unit is not None and unit.power == power and not chosen[prov] and not mo.via_convoy:
                         dl = mo.dest
-                        why = ""
-                elif t is Support:
-                    so: Support = order  # type: ignore[assignment]
-                    tp = loc_prov[so.target]
-                    tu = units.get(tp)
-                    if tu is not None and tp != prov and (kind == "A" or kind == "F"):
-                        reach = army_adj[prov] if kind == "A" else fleet_reach[unit.loc]
-                        if so.dest is None:
-                            if tp in reach:
-                                why = ""
-                        else:
-                            d = loc_prov[so.dest]
-                            if d != prov and d != tp and d in reach:
-                                if tu.kind == "A":
-                                    if d in army_adj[tp] or (army_ok[d] and routes.exists(tp, d, prov)):
-                                        why = ""
-                                elif tu.kind == "F" and d in fleet_reach[tu.loc]:
-                                    why = ""
-                elif t is Convoy:
-                    co: Convoy = order  # type: ignore[assignment]
-                    if kind == "F" and sea[prov]:
-                        tp = loc_prov[co.target]
-                        tu = units.get(tp)
-                        if tu is not None and tu.kind == "A":
-                            d = loc_prov[co.dest]
-                            if d != tp and routes.proper(tp, d, prov):
-                                why = ""
-            if why:
-                side = _Side()
-                why = _illegal_reason(gmap, hooks, units, routes, unit, prov, actual, side)
-                if why:
-                    add((power, i, order, prov, illegal, why))
-                    continue
-                dl = side.dest_loc
-                if side.wrong_coast and not chosen[prov]:
-                    wrong_coast[prov] = side.wrong_coast
-            if chosen[prov]:
-                add(
-                    (
-                        power,
-                        i,
-                        order,
-                        prov,
-                        illegal,
-                        f"{_unit_text(gmap, unit)} already has an order; the first one counts",
-                    )
-                )
-                continue
-            chosen[prov] = True
-            add((power, i, order, prov, None, ""))
-            dest_loc[prov] = dl
-            # 2. Fill the resolver's lists with the order the unit carries out.
-            if extra:
-                stand_in[prov] = actual
-                t = type(actual)
-            if t is Move or isinstance(actual, Move):
-                mo = actual  # type: ignore[assignment]
-                code[prov] = MOVE
-                dest[prov] = loc_prov[mo.dest]
-                moves.append((prov, mo))
-            elif t is Support or isinstance(actual, Support):
-                so = actual  # type: ignore[assignment]
-                code[prov] = SUPPORT
-                sup_dest[prov] = loc_prov[so.dest] if so.dest is not None else -1
-                supports.append((prov, so))
-            elif t is Convoy or isinstance(actual, Convoy):
-                co = actual  # type: ignore[assignment]
-                code[prov] = CONVOY
-                convoy_orders.setdefault((loc_prov[co.target], loc_prov[co.dest]), []).append(prov)
-                convoys.append((prov, co))
+                        d = loc_prov[dl]
+                        kind = unit.kind
+                        if (kind == "A" and d in army_adj[prov]) or (kind == "F" and dl in fleet_adj[unit.loc]):
+                            chosen[prov] = True
+                            add((power, i, order, prov, None, ""))
+                            if kind == "F":
+                                dest_loc[prov] = dl
+                            code[prov] = MOVE
+                            dest[prov] = d
+                            moves.append((prov, mo))
+                            continue
+                elif t is Hold:
+                    prov = loc_prov[order.loc]  # type: ignore[attr-defined]
+                    unit = units.get(prov)
+                    if unit is not None and unit.power == power and not chosen[prov]:
+                        chosen[prov] = True
+                        add((power, i, order, prov, None, ""))
+                        continue
+                general(power, i, order)
+    else:
+        for power, olist in orders.items():
+            for i, order in enumerate(olist):
+                general(power, i, order)
 
     # 3. Routes: which moves go by convoy, and which convoyed moves have their convoy ordered.
     convoyed, invalid, movers = r.convoyed, r.invalid, r.movers
@@ -956,52 +1025,55 @@ def _finish(
     results: list[OrderResult] = []
     append = results.append
     flagged: set[int] = set()
+    """Units with no order carried out whose dislodged flag went on an illegal order of their power's."""
+    carried = 0
     succeeds, given, available, stands = Outcome.SUCCEEDS, Outcome.GIVEN, Outcome.AVAILABLE, Outcome.STANDS
     for power, index, order, p, outcome, reason in entries:
         if outcome is None:
             # The order the unit carries out: it takes the dislodged flag.
-            flags_here = True
-            if decided:
-                got = decided.get(p)
-                if got is not None:
-                    outcome, reason = got
-        elif p >= 0 and not chosen[p] and p not in flagged:
-            # No legal order for the unit: its first order of its own power's takes the flag.
-            owner_unit = units.get(p)
-            flags_here = owner_unit is not None and owner_unit.power == power
-        else:
-            flags_here = False
-        dis = flags_here and p in dislodged_by
-        if outcome is None:
-            t = type(order)
-            extra = p in stand_in
-            if t is Hold and not dis and not extra:
-                outcome = stands
-            elif extra or not res[p] or dis:
-                outcome, reason = _judge(gmap, hooks, position, r, power, order, p, extra, summary)
-            elif t is Move:
-                outcome = succeeds
-            elif t is Support:
-                outcome = given
-                if not r.standard and r.sup_value[p] < r.strength[p]:
-                    # A support reduced rather than cut (1000 AD's defensive army): say by whom.
-                    names = ", ".join(_unit_text(gmap, units[q]) for q in r.attackers_with_route(p))
-                    reason = f"support reduced to {r.sup_value[p]} by {names}"
-            elif t is Convoy:
-                outcome = available
+            carried += 1
+            dis = p in dislodged_by
+            got = decided.get(p) if decided else None
+            if got is not None:
+                outcome, reason = got
             else:
-                outcome, reason = _judge(gmap, hooks, position, r, power, order, p, extra, summary)
-        if flags_here:
-            flagged.add(p)
+                t = type(order)
+                extra = p in stand_in if stand_in else False
+                if t is Hold and not dis and not extra:
+                    outcome = stands
+                elif extra or not res[p] or dis:
+                    outcome, reason = _judge(gmap, hooks, position, r, power, order, p, extra, summary)
+                elif t is Move:
+                    outcome = succeeds
+                elif t is Support:
+                    outcome = given
+                    if not r.standard and r.sup_value[p] < r.strength[p]:
+                        # A support reduced rather than cut (1000 AD's defensive army): say by whom.
+                        names = ", ".join(_unit_text(gmap, units[q]) for q in r.attackers_with_route(p))
+                        reason = f"support reduced to {r.sup_value[p]} by {names}"
+                elif t is Convoy:
+                    outcome = available
+                else:
+                    outcome, reason = _judge(gmap, hooks, position, r, power, order, p, extra, summary)
             if dis:
                 if outcome is stands:
                     outcome = Outcome.DISLODGED
                 append(OrderResult(power, order, outcome, True, not dislodged[p].retreats, False, reason, index))
                 continue
+        elif p >= 0 and not chosen[p] and p not in flagged:
+            # No legal order for the unit: the first order of its own power's takes the flag.
+            owner_unit = units.get(p)
+            if owner_unit is not None and owner_unit.power == power:
+                flagged.add(p)
+                if p in dislodged_by:
+                    append(OrderResult(power, order, outcome, True, not dislodged[p].retreats, False, reason, index))
+                    continue
         # All eight fields given: build the named tuple directly, skipping its argument-parsing __new__.
         append(_new_tuple(OrderResult, (power, order, outcome, False, False, False, reason, index)))
-    for p, u in units.items():
-        if p in flagged:
+    # Units without an order (or with only another power's orders): automatic holds. Skipped when every
+    # unit already has its result, the usual case.
+    for p, u in units.items() if carried + len(flagged) < len(units) else ():
+        if chosen[p] or p in flagged:
             continue
         dis = p in dislodged_by
         destroyed = dis and not dislodged[p].retreats
