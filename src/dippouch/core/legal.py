@@ -399,6 +399,13 @@ class _Fast:
                 self.plausible[c] = True
         self.codes_at = tuple(tuple(c) for c in codes_at)
         """Province -> the codes of the units that can stand in it."""
+        reaching: list[set[int]] = [set() for _ in range(self.province_count)]
+        for c in range(n):
+            if self.plausible[c]:
+                for d in self.reach[c]:
+                    reaching[d].add(c)
+        self.reaching = tuple(frozenset(r) for r in reaching)
+        """Province -> the codes of the units that could move there by land or sea (who could support a move there)."""
         self.groups: dict[frozenset[int], _Group] = {}
         self.multi_moves: dict[tuple[int, frozenset[int]], tuple[Order, ...]] = {}
         self.convoy_supports: dict[int, Support] = {}
@@ -596,12 +603,41 @@ def _movement_fast(
                 else:
                     arm.append(r)
 
-    own, near, supports, reach_set = fast.own, fast.near, fast.supports, fast.reach_set
-    convoy_supports = fast.convoy_supports
-    if len(convoy_supports) > 500_000:
-        convoy_supports.clear()
-    n = fast.province_count
-    landing_at = set(landing)
+    # Supports of moves only a convoy makes: into d, by every unit that could move to d, for every army some
+    # fleets could land at d. The supporter is never one of those armies: they cannot reach d by land.
+    by_convoy: dict[int, list[Order]] = {}
+    """Supporter's code -> its supports of convoyed moves."""
+    if landing:
+        convoy_supports = fast.convoy_supports
+        if len(convoy_supports) > 500_000:
+            convoy_supports.clear()
+        n = fast.province_count
+        province_of = t.province_of
+        without: dict[int, set[int] | frozenset[int]] = {}
+        for d, armies in landing.items():
+            for c in fast.reaching[d] & present:
+                mine = group_of.get(province_of[c >> 1]) if c & 1 else None
+                gathered = by_convoy.get(c)
+                if gathered is None:
+                    gathered = by_convoy[c] = []
+                for r in armies:
+                    if mine is not None:
+                        groups = army_groups[r]
+                        if mine in groups:
+                            # A fleet cannot both support a convoyed move and be part of its route.
+                            wkey = c * n + r
+                            ok = without.get(wkey)
+                            if ok is None:
+                                ok = without[wkey] = _avoiding(mine, groups, r, c >> 1)
+                            if d not in ok:
+                                continue
+                    skey = (c * n + r) * n + d
+                    made = convoy_supports.get(skey)
+                    if made is None:
+                        made = convoy_supports[skey] = Support("F" if c & 1 else "A", c >> 1, "A", r, d)
+                    gathered.append(made)
+
+    own, near, supports = fast.own, fast.near, fast.supports
     everyone: dict[str, dict[int, list[Order]]] = {power: {} for power in powers}
     for p, u in units.items():
         out = everyone.get(u.power)
@@ -619,37 +655,10 @@ def _movement_fast(
         for oc in (nb if nb is not None else fast.near_codes(c)) & present:
             sup = tab.get(oc)
             orders.extend(sup if sup is not None else fast.support_orders(c, oc))
-        if landing_at:
-            # Supports of moves only a convoy makes: into d, for every army some fleets could land at d. The
-            # supporter is never one of those armies: they cannot reach d by land.
-            into = reach_set[c] & landing_at
-            if into:
-                mine = group_of.get(p) if c & 1 else None
-                if mine is None:
-                    for d in into:
-                        for r in landing[d]:
-                            skey = (c * n + r) * n + d
-                            made = convoy_supports.get(skey)
-                            if made is None:
-                                made = convoy_supports[skey] = Support("F" if c & 1 else "A", c >> 1, "A", r, d)
-                            orders.append(made)
-                else:
-                    # A fleet cannot both support a convoyed move and be part of its route.
-                    without: dict[int, set[int] | frozenset[int]] = {}
-                    for d in into:
-                        for r in landing[d]:
-                            groups = army_groups[r]
-                            if mine in groups:
-                                ok = without.get(r)
-                                if ok is None:
-                                    ok = without[r] = _avoiding(mine, groups, r, p)
-                                if d not in ok:
-                                    continue
-                            skey = (c * n + r) * n + d
-                            made = convoy_supports.get(skey)
-                            if made is None:
-                                made = convoy_supports[skey] = Support("F", c >> 1, "A", r, d)
-                            orders.append(made)
+        if by_convoy:
+            gathered = by_convoy.get(c)
+            if gathered:
+                orders.extend(gathered)
         if convoy_orders and c & 1:
             co = convoy_orders.get(p)
             if co:
