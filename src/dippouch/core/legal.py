@@ -380,9 +380,8 @@ class _Fast:
         n = 2 * len(t.province_of)
         self.province_count = len(t.sea)
         self.army_adj = gmap.army_adj
-        self.own: list[tuple[Order, ...] | None] = [None] * n
-        self.near: list[frozenset[int] | None] = [None] * n
-        self.supports: list[dict[int, tuple[Order, ...]]] = [{} for _ in range(n)]
+        self.units: list[tuple[tuple[Order, ...], frozenset[int], dict[int, tuple[Order, ...]]] | None] = [None] * n
+        """Unit code -> (its hold and moves, codes of the units it could support, their code -> its supports)."""
         self.reach: tuple[tuple[int, ...], ...] = tuple(
             t.fleet_reach[c >> 1] if c & 1 else t.army_adj[t.province_of[c >> 1]] for c in range(n)
         )
@@ -422,33 +421,28 @@ class _Fast:
         self.into = tuple(frozenset(a) for a in into)
         """Province -> the provinces some unit could move into it from."""
 
-    def own_orders(self, c: int) -> tuple[Order, ...]:
-        """Hold and the moves by land or sea of the unit ``c``."""
-        got = self.own[c]
+    def unit(self, c: int) -> tuple[tuple[Order, ...], frozenset[int], dict[int, tuple[Order, ...]]]:
+        """What the unit ``c`` may do whoever stands around it: hold, move by land or sea, support a unit in
+        its reach or moving into it (and which units those are)."""
+        got = self.units[c]
         if got is None:
             t = self.t
             loc = c >> 1
+            own: tuple[Order, ...]
             if c & 1:
-                got = (Hold("F", loc), *(Move("F", loc, d) for d in t.fleet_adj[loc]))
+                own = (Hold("F", loc), *(Move("F", loc, d) for d in t.fleet_adj[loc]))
             else:
-                got = (Hold("A", loc), *(Move("A", loc, d) for d in t.army_adj[t.province_of[loc]]))
-            self.own[c] = got
-        return got
-
-    def near_codes(self, c: int) -> frozenset[int]:
-        """Codes of the units ``c`` could support by land or sea: in its reach, or moving into it."""
-        got = self.near[c]
-        if got is None:
+                own = (Hold("A", loc), *(Move("A", loc, d) for d in t.army_adj[t.province_of[loc]]))
             mine = self.reach_set[c]
-            me = self.t.province_of[c >> 1]
-            near: list[int] = []
+            me = t.province_of[loc]
+            supports: dict[int, tuple[Order, ...]] = {}
             for r in mine.union(*(self.into[q] for q in mine)):
-                if r == me:
-                    continue
-                for oc in self.codes_at[r]:
-                    if r in mine or any(d != me for d in mine.intersection(self.reach[oc])):
-                        near.append(oc)
-            got = self.near[c] = frozenset(near)
+                if r != me:
+                    for oc in self.codes_at[r]:
+                        listed = self.support_orders(c, oc)
+                        if listed:
+                            supports[oc] = listed
+            got = self.units[c] = (own, frozenset(supports), supports)
         return got
 
     def support_orders(self, c: int, other: int) -> tuple[Order, ...]:
@@ -464,8 +458,7 @@ class _Fast:
         for d in sorted(mine.intersection(self.reach[other])):
             if d != me:
                 out.append(Support(kind, loc, other_kind, other_loc, d))
-        got = self.supports[c][other] = tuple(out)
-        return got
+        return tuple(out)
 
     def convoyed_moves(self, r: int, dests: frozenset[int]) -> tuple[Order, ...]:
         carried = self.carried
@@ -525,6 +518,9 @@ def _movement_fast(
     """Province -> code of the unit standing there, -1 if none."""
     fleet_seas: list[int] = []
     plausible = fast.plausible
+    everyone: dict[str, dict[int, list[Order]]] = {power: {} for power in powers}
+    work: list[tuple[int, int, dict[int, list[Order]]]] = []
+    """(province, unit code, its power's orders) of each unit to list orders for."""
     for p, u in units.items():
         k = u.kind
         if k == "A":
@@ -538,6 +534,9 @@ def _movement_fast(
         if not plausible[c]:
             return None
         occ[p] = c
+        out = everyone.get(u.power)
+        if out is not None:
+            work.append((p, c, out))
     present = set(occ)
 
     # Convoys: connected groups of fleets at sea, the armies on their shores, where those could land.
@@ -637,24 +636,17 @@ def _movement_fast(
                         made = convoy_supports[skey] = Support("F" if c & 1 else "A", c >> 1, "A", r, d)
                     gathered.append(made)
 
-    own, near, supports = fast.own, fast.near, fast.supports
-    everyone: dict[str, dict[int, list[Order]]] = {power: {} for power in powers}
-    for p, u in units.items():
-        out = everyone.get(u.power)
-        if out is None:
-            continue
-        c = occ[p]
-        base = own[c]
-        orders = list(base if base is not None else fast.own_orders(c))
+    info = fast.units
+    for p, c, out in work:
+        unit = info[c]
+        own, nb, tab = unit if unit is not None else fast.unit(c)
+        orders = list(own)
         if by_sea:
             carried = by_sea.get(p)
             if carried:
                 orders.extend(carried)
-        tab = supports[c]
-        nb = near[c]
-        for oc in (nb if nb is not None else fast.near_codes(c)) & present:
-            sup = tab.get(oc)
-            orders.extend(sup if sup is not None else fast.support_orders(c, oc))
+        for oc in nb & present:
+            orders.extend(tab[oc])
         if by_convoy:
             gathered = by_convoy.get(c)
             if gathered:
@@ -663,7 +655,7 @@ def _movement_fast(
             co = convoy_orders.get(p)
             if co:
                 orders.extend(co)
-        out[u.loc] = orders
+        out[c >> 1] = orders
     return everyone
 
 
