@@ -708,28 +708,43 @@ def adjudicate_movement(
     # succeeds, an unsupported one against a unit that stays or meets it head to head fails. Those are set
     # directly (they depend on no other decision, so no cycle can contain them); guess and check does the rest.
     res, state = r.res, r.state
+    pending: list[int] = []
+    """Decisions left to guess and check, resolved in province order (as the board is laid out)."""
     if std:
         for p, _mv in moves:
             if invalid[p] or convoyed[p]:
+                pending.append(p)
                 continue
             d = dest[p]
             if owner[d] is None:
                 if len(movers[d]) == 1:
                     res[p] = True
                     state[p] = _RESOLVED
+                    continue
             elif p not in r_supports and (code[d] != MOVE or (dest[d] == p and not convoyed[d] and not invalid[d])):
                 state[p] = _RESOLVED  # res[p] is already False: attack 1 (or 0) against at least 1
+                continue
+            pending.append(p)
         for p, _sp in supports:
-            if code[p] == SUPPORT and p not in movers:
-                res[p] = True
-                state[p] = _RESOLVED
+            if code[p] == SUPPORT:
+                if p not in movers:
+                    res[p] = True
+                    state[p] = _RESOLVED
+                else:
+                    pending.append(p)
         for p, _cv in convoys:
-            if code[p] == CONVOY and p not in movers:
-                res[p] = True
-                state[p] = _RESOLVED
+            if code[p] == CONVOY:
+                if p not in movers:
+                    res[p] = True
+                    state[p] = _RESOLVED
+                else:
+                    pending.append(p)
+    else:
+        pending = [p for p, c in enumerate(code) if c > HOLD]
+    pending.sort()
     resolve = r.resolve
-    for p, c in enumerate(code):
-        if c > HOLD and state[p] != _RESOLVED:
+    for p in pending:
+        if state[p] != _RESOLVED:
             resolve(p)
 
     return _finish(gmap, hooks, position, r, entries, chosen, stand_in, decided)
