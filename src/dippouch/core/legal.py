@@ -311,6 +311,11 @@ class _Group:
             return got
         t = self.fast.t
         fleets = self.seas
+        convoy = self.fast.convoy
+        if len(fleets) == 1:  # a lone fleet carries the army to any shore of its sea
+            (sea,) = fleets
+            got = self._convoys[src] = ((sea, tuple(convoy(sea, src, d) for d in sorted(t.shore_of[sea]) if d != src)),)
+            return got
         out: dict[int, set[int]] = {}
         near_src = set(t.seas_next_to[src])
         touched = [0] * len(t.coastal)  # province -> how many route seas before the current one touch it
@@ -339,7 +344,6 @@ class _Group:
         for first in t.seas_next_to[src]:
             if first in fleets:
                 walk(first)
-        convoy = self.fast.convoy
         got = self._convoys[src] = tuple(
             (f, tuple(convoy(f, src, d) for d in sorted(ds))) for f, ds in sorted(out.items())
         )
@@ -410,16 +414,6 @@ class _Fast:
         self.convoy_supports: dict[int, Support] = {}
         self.carried: dict[int, Order] = {}
         """Convoyed moves and convoy orders by integer key: the same ones come up for many groups of fleets."""
-        # Provinces any unit in a province could move to (for "could this unit support that one").
-        any_reach = [set(a) for a in t.army_adj]
-        for loc, reach in enumerate(t.fleet_reach):
-            any_reach[t.province_of[loc]].update(reach)
-        into: list[set[int]] = [set() for _ in any_reach]
-        for r, around in enumerate(any_reach):
-            for q in around:
-                into[q].add(r)
-        self.into = tuple(frozenset(a) for a in into)
-        """Province -> the provinces some unit could move into it from."""
 
     def unit(self, c: int) -> tuple[tuple[Order, ...], frozenset[int], dict[int, tuple[Order, ...]]]:
         """What the unit ``c`` may do whoever stands around it: hold, move by land or sea, support a unit in
@@ -435,13 +429,12 @@ class _Fast:
                 own = (Hold("A", loc), *(Move("A", loc, d) for d in t.army_adj[t.province_of[loc]]))
             mine = self.reach_set[c]
             me = t.province_of[loc]
-            supports: dict[int, tuple[Order, ...]] = {}
-            for r in mine.union(*(self.into[q] for q in mine)):
-                if r != me:
-                    for oc in self.codes_at[r]:
-                        listed = self.support_orders(c, oc)
-                        if listed:
-                            supports[oc] = listed
+            # Supportable: a unit in my reach (to hold), or one that could move where I could.
+            near: set[int] = set().union(*(self.reaching[q] for q in mine))
+            for r in mine:
+                near.update(self.codes_at[r])
+            near.difference_update(self.codes_at[me])
+            supports = {oc: self.support_orders(c, oc) for oc in sorted(near)}
             got = self.units[c] = (own, frozenset(supports), supports)
         return got
 
