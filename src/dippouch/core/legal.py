@@ -13,7 +13,11 @@ does not matter to a support), fleet moves name the coast, a convoyed army's mov
 reach by land has no "via convoy" (it needs none), and one it can reach by land is offered both ways.
 
 Generation is on the hot path of bots and the benchmark, so it works on integer ids and precomputed
-per-map tables, and calls the variant's rule hooks only when the variant changes movement.
+per-map tables, and calls the variant's rule hooks only when the variant changes movement. Under the
+standard movement rules most orders are facts of the map: a unit's hold, moves and supports of each
+neighbour are made once per map and unit (:class:`_Fast`), what a connected group of fleets at sea offers
+the armies on its shores once per group (:class:`_Group`), so a phase mostly joins cached tuples. The
+general path (every hook asked) lists the same orders; tests hold the two together.
 """
 
 from __future__ import annotations
@@ -91,6 +95,9 @@ def legal_orders(variant: Variant, position: Position, power: str) -> dict[int, 
     Movement: every unit of the power. Retreats: every dislodged unit of the power. Adjustments with
     builds due: each buildable site (province id) -> its builds and ``Waive``; with removals due: each
     unit -> its removal. A power with nothing to order gets ``{}``.
+
+    The lists are the caller's to change: the whole phase is worked out at the first call and each power
+    gets the lists made for it; a second call for the same power and position works them out afresh.
     """
     # Callers usually ask for every power in turn: work out the whole position once and hand each power the
     # lists made for it. Asked again for a power, work its orders out afresh: its caller may have changed them.
