@@ -789,8 +789,16 @@ class _BoardRoutes:
 
     def exists(self, src: int, dst: int, avoid: int) -> bool:
         """A route from ``src`` to ``dst`` not through ``avoid`` (-1: none)."""
-        fleets = self.fleets
         tab = _tables(self.gmap)
+        if src != dst and tab.coastal[src] and tab.coastal[dst]:
+            # The usual route is one fleet bordering both ends: found without listing the fleets.
+            near = self.gmap.seas_next_to
+            units, std = self.units, self.std
+            for s in near[src] & near[dst]:
+                u = units.get(s)
+                if u is not None and s != avoid and (u.kind if std else self.mk(u.kind)) == "F":
+                    return True
+        fleets = self.fleets
         if (avoid < 0 or avoid not in fleets) and tab.seas_symmetric:
             # Nothing left out: a route exists when one group of fleets in touching seas borders both ends.
             if src == dst or not tab.coastal[src] or not tab.coastal[dst]:
@@ -830,14 +838,22 @@ class _BoardRoutes:
 
     def proper(self, src: int, dst: int, fleet: int) -> bool:
         """Whether the fleet at ``fleet`` is on a proper route (DATC 4.E.1: necessary for some route)."""
+        near = self.gmap.seas_next_to
+        if src != dst and fleet in near[src] and fleet in near[dst]:
+            # A fleet bordering both ends is a route of its own, and a proper one (asked about the fleet
+            # giving the convoy order, so there is a fleet at sea there).
+            tab = _tables(self.gmap)
+            u = self.units.get(fleet)
+            if (
+                u is not None
+                and tab.coastal[src]
+                and tab.coastal[dst]
+                and (u.kind if self.std else self.mk(u.kind)) == "F"
+                and self.sea[fleet]
+            ):
+                return True
         key = (src, dst, fleet, True)
         got = self.memo.get(key)
-        if got is None and src != dst and fleet in self.fleets:
-            near = self.gmap.seas_next_to
-            tab = _tables(self.gmap)
-            # A fleet bordering both ends is a route of its own, and a proper one.
-            if fleet in near[src] and fleet in near[dst] and tab.coastal[src] and tab.coastal[dst]:
-                got = self.memo[key] = True
         if got is None:
             got = fleet_on_proper_route(self.gmap, src, dst, self.fleets, fleet)
             self.memo[key] = got
