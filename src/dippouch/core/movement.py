@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import overload
+from typing import NamedTuple, overload
 
 from dippouch.core.mapdata import GameMap, ProvinceKind
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
@@ -37,14 +37,14 @@ _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
 _STANDARD_KINDS = (Hold, Move, Support, Convoy)
 
 
-@dataclass(frozen=True, slots=True)
-class MovementOutcome:
+class MovementOutcome(NamedTuple):
+    """What a movement phase leaves (a named tuple: made once a phase, it costs a tenth of a dataclass)."""
+
     results: list[OrderResult]
     units: dict[int, Unit]
     """Province -> unit after the phase (dislodged units removed)."""
     dislodged: dict[int, Dislodged]
     """Province -> units that must retreat (those with no retreat already disbanded)."""
-    summary: MovementSummary
 
 
 _EntryT = tuple[str, int, Order, int, "Outcome | None", "str | Reason"]
@@ -1051,7 +1051,12 @@ def _finish(
         )
         dislodged[p] = Dislodged(u, ok, a)
 
-    summary = MovementSummary(moved=moved, dislodged=dislodged_by, attacked=attacked, bounced=frozenset(bounced))
+    # Only the hooks of extra order kinds read the summary.
+    summary = (
+        MovementSummary(moved=moved, dislodged=dislodged_by, attacked=attacked, bounced=frozenset(bounced))
+        if stand_in
+        else None
+    )
 
     results: list[OrderResult] = []
     append = results.append
@@ -1073,7 +1078,7 @@ def _finish(
                 if t is Hold and not dis and not extra:
                     outcome = stands
                 elif extra or not res[p] or dis:
-                    outcome, reason = _judge(gmap, hooks, position, r, power, order, p, extra, summary)
+                    outcome, reason = _judge(gmap, hooks, position, r, power, order, p, extra, dislodged_by, summary)
                 elif t is Move:
                     outcome = succeeds
                 elif t is Support:
@@ -1085,7 +1090,7 @@ def _finish(
                 elif t is Convoy:
                     outcome = available
                 else:
-                    outcome, reason = _judge(gmap, hooks, position, r, power, order, p, extra, summary)
+                    outcome, reason = _judge(gmap, hooks, position, r, power, order, p, extra, dislodged_by, summary)
             if dis:
                 if outcome is stands:
                     outcome = Outcome.DISLODGED
@@ -1135,7 +1140,7 @@ def _finish(
                 )
             )
             del dislodged[p]
-    return MovementOutcome(results, new_units, dislodged, summary)
+    return _new_tuple(MovementOutcome, (results, new_units, dislodged))
 
 
 def _dislodged_reason(gmap: GameMap, units: Mapping[int, Unit], by: Mapping[int, int], p: int) -> str:
@@ -1151,11 +1156,17 @@ def _judge(
     o: Order,
     p: int,
     extra: bool,
-    summary: MovementSummary,
+    dislodged_by: Mapping[int, int],
+    summary: MovementSummary | None,
 ) -> tuple[Outcome, str | Reason]:
-    """Result word and reason of a chosen order once every decision is resolved (the reason written lazily)."""
+    """Result word and reason of a chosen order once every decision is resolved (the reason written lazily).
+
+    ``dislodged_by`` maps a dislodged unit's province to its attacker's; ``summary`` is made only when
+    extra order kinds were judged (their hook reads it).
+    """
     units = position.units
     if extra:
+        assert summary is not None
         word, reason = hooks.extra_order_result(position, power, o, summary)
         return Outcome(word), reason
     if isinstance(o, Move):
@@ -1165,15 +1176,15 @@ def _judge(
     if isinstance(o, Support):
         if r.res[p]:
             return Outcome.GIVEN, ""
-        return Outcome.CUT, Reason(_cut_reason, gmap, r, summary.dislodged, p)
+        return Outcome.CUT, Reason(_cut_reason, gmap, r, dislodged_by, p)
     if isinstance(o, Convoy):
         if r.res[p]:
             return Outcome.AVAILABLE, ""
-        if p in summary.dislodged:
-            return Outcome.DISRUPTED, f"fleet dislodged by {_unit_text(gmap, units[summary.dislodged[p]])}"
+        if p in dislodged_by:
+            return Outcome.DISRUPTED, f"fleet dislodged by {_unit_text(gmap, units[dislodged_by[p]])}"
         return Outcome.DISRUPTED, "convoy paradox: the convoy fails (Szykman rule)"
-    if p in summary.dislodged:
-        return Outcome.STANDS, Reason(_dislodged_reason, gmap, units, summary.dislodged, p)
+    if p in dislodged_by:
+        return Outcome.STANDS, Reason(_dislodged_reason, gmap, units, dislodged_by, p)
     return Outcome.STANDS, ""
 
 
