@@ -14,7 +14,12 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 
-from dippouch.core.adjustments import adjudicate_adjustments, adjustment_needed
+from dippouch.core.adjustments import (
+    adjudicate_adjustments,
+    adjustment_needed,
+    standard_adjustment_needed,
+    standard_counting,
+)
 from dippouch.core.calendar import Calendar, Phase, PhaseKind
 from dippouch.core.mapdata import GameMap
 from dippouch.core.movement import adjudicate_movement
@@ -89,6 +94,7 @@ def next_position(
     owners: Mapping[int, str] = centres
     updated = False
     chain = _chain(variant.calendar, before.phase)
+    standard = _standard_counting(hooks)
     for phase, kind in chain[:-1]:
         if kind is PhaseKind.RETREATS:
             if dislodged:
@@ -102,8 +108,12 @@ def next_position(
                         changed[prov] = u.power
                 owners = changed
                 updated = True
-            probe = Position(phase, units, owners, before.homes, {}, state)
-            if adjustment_needed(gmap, hooks, probe, variant.power_names):
+            if standard:
+                if standard_adjustment_needed(units, owners, before.homes):
+                    break
+            elif adjustment_needed(
+                gmap, hooks, Position(phase, units, owners, before.homes, {}, state), variant.power_names
+            ):
                 break
         else:
             break
@@ -118,6 +128,17 @@ def next_position(
         dislodged=dislodged if dislodged and kind is PhaseKind.RETREATS else {},
         state=state,
     )
+
+
+_STANDARD_COUNTING: dict[int, tuple[RuleHooks, bool]] = {}
+
+
+def _standard_counting(hooks: RuleHooks) -> bool:
+    """:func:`~dippouch.core.adjustments.standard_counting`, asked once per hooks object."""
+    got = _STANDARD_COUNTING.get(id(hooks))
+    if got is None or got[0] is not hooks:
+        got = _STANDARD_COUNTING[id(hooks)] = (hooks, standard_counting(hooks))
+    return got[1]
 
 
 _CHAINS: dict[int, tuple[Calendar, dict[tuple[int, int], tuple[tuple[Phase, PhaseKind], ...]]]] = {}

@@ -16,7 +16,7 @@ from dippouch.core.position import Position, Unit
 from dippouch.core.results import OrderResult, Outcome
 from dippouch.core.rules.base import AdjustmentContext, RuleHooks
 
-__all__ = ["adjudicate_adjustments", "adjustment_needed"]
+__all__ = ["adjudicate_adjustments", "adjustment_needed", "standard_adjustment_needed", "standard_counting"]
 
 
 def _text(gmap: GameMap, u: Unit) -> str:
@@ -57,6 +57,36 @@ def adjustment_needed(gmap: GameMap, hooks: RuleHooks, position: Position, power
         if delta < 0:
             return True
         if delta > 0 and any(p not in position.units for p in hooks.build_sites(position, power)):
+            return True
+    return False
+
+
+def standard_counting(hooks: RuleHooks) -> bool:
+    """Whether adjustments count as the standard rules do: the standard ``adjustment_delta``, ``unit_cost``
+    and ``build_sites`` with no unit costs or extra build centres. Then :func:`standard_adjustment_needed`
+    answers :func:`adjustment_needed` from the mappings alone."""
+    return (
+        _plain(hooks, "adjustment_delta")
+        and _plain(hooks, "unit_cost")
+        and not hooks._costs
+        and _plain(hooks, "build_sites")
+        and not hooks._extra_sites
+    )
+
+
+def standard_adjustment_needed(
+    units: Mapping[int, Unit], centres: Mapping[int, str], homes: Mapping[str, frozenset[int]]
+) -> bool:
+    """:func:`adjustment_needed` under :func:`standard_counting`, without a position made to ask it."""
+    counts: dict[str, int] = {}
+    for owner in centres.values():
+        counts[owner] = counts.get(owner, 0) + 1
+    for u in units.values():
+        counts[u.power] = counts.get(u.power, 0) - 1
+    for power, v in counts.items():
+        if v < 0:
+            return True
+        if v > 0 and any(p not in units and centres.get(p) == power for p in homes.get(power, ())):
             return True
     return False
 
