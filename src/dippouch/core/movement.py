@@ -577,10 +577,10 @@ def adjudicate_movement(
             convoys.append((prov, co))
 
     if std and plain_order:
-        # The standard fast loop: a hold, a plain move or a support that is legal, for a unit of the
-        # ordering power with no order yet, is settled inline. Anything else (convoys, moves via convoy,
-        # supports of convoyed moves, illegal or repeated orders) goes through ``general``, which judges
-        # it in full; the fast loop only ever accepts what ``general`` would accept.
+        # The standard fast loop: a legal hold, move, support or convoy for a unit of the ordering power
+        # with no order yet is settled inline. Anything else (illegal, repeated or foreign orders, extra
+        # order kinds) goes through ``general``, which judges it in full and says why; the fast loop only
+        # ever accepts what ``general`` would accept.
         for power, olist in orders.items():
             for i, order in enumerate(olist):
                 t = type(order)
@@ -604,7 +604,10 @@ def adjudicate_movement(
                                     and d != tp
                                     and d in reach
                                     and (
-                                        (tu.kind == "A" and d in army_adj[tp])
+                                        (
+                                            tu.kind == "A"
+                                            and (d in army_adj[tp] or (army_ok[d] and routes.exists(tp, d, prov)))
+                                        )
                                         or (tu.kind == "F" and d in fleet_reach[tu.loc])
                                     )
                                 )
@@ -619,11 +622,17 @@ def adjudicate_movement(
                     mo: Move = order  # type: ignore[assignment]
                     prov = loc_prov[mo.loc]
                     unit = units.get(prov)
-                    if unit is not None and unit.power == power and not chosen[prov] and not mo.via_convoy:
+                    if unit is not None and unit.power == power and not chosen[prov]:
                         dl = mo.dest
                         d = loc_prov[dl]
                         kind = unit.kind
-                        if (kind == "A" and d in army_adj[prov]) or (kind == "F" and dl in fleet_adj[unit.loc]):
+                        if (
+                            kind == "A"
+                            and (
+                                (not mo.via_convoy and d in army_adj[prov])
+                                or (d != prov and army_ok[d] and routes.exists(prov, d, -1))
+                            )
+                        ) or (kind == "F" and not mo.via_convoy and dl in fleet_adj[unit.loc]):
                             chosen[prov] = True
                             add((power, i, order, prov, None, ""))
                             if kind == "F":
@@ -639,6 +648,25 @@ def adjudicate_movement(
                         chosen[prov] = True
                         add((power, i, order, prov, None, ""))
                         continue
+                elif t is Convoy:
+                    co: Convoy = order  # type: ignore[assignment]
+                    prov = loc_prov[co.loc]
+                    unit = units.get(prov)
+                    if unit is not None and unit.power == power and not chosen[prov] and unit.kind == "F" and sea[prov]:
+                        tp = loc_prov[co.target]
+                        tu = units.get(tp)
+                        d = loc_prov[co.dest]
+                        if tu is not None and tu.kind == "A" and d != tp and routes.proper(tp, d, prov):
+                            chosen[prov] = True
+                            add((power, i, order, prov, None, ""))
+                            code[prov] = CONVOY
+                            got_fleets = convoy_orders.get((tp, d))
+                            if got_fleets is None:
+                                convoy_orders[(tp, d)] = [prov]
+                            else:
+                                got_fleets.append(prov)
+                            convoys.append((prov, co))
+                            continue
                 general(power, i, order)
     else:
         for power, olist in orders.items():
