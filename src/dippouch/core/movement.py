@@ -442,7 +442,7 @@ def adjudicate_movement(
     add = entries.append
     chosen = [False] * n
     stand_in: dict[int, Order] = {}
-    decided: dict[int, tuple[Outcome, str | Reason]] = {}
+    decided: list[tuple[Outcome, str | Reason] | None] = [None] * n
     """Province -> outcome of a carried-out order settled before resolution (invalid, wrong coast)."""
     wrong_coast: dict[int, str] = {}
     illegal = Outcome.ILLEGAL
@@ -1022,7 +1022,7 @@ def _finish(
     entries: list[_EntryT],
     chosen: list[bool],
     stand_in: dict[int, Order],
-    decided: dict[int, tuple[Outcome, str | Reason]],
+    decided: list[tuple[Outcome, str | Reason] | None],
 ) -> MovementOutcome:
     units = position.units
     res = r.res
@@ -1090,14 +1090,12 @@ def _finish(
     append = results.append
     flagged: set[int] = set()
     """Units with no order carried out whose dislodged flag went on an illegal order of their power's."""
-    carried = 0
     succeeds, given, available, stands = Outcome.SUCCEEDS, Outcome.GIVEN, Outcome.AVAILABLE, Outcome.STANDS
     for power, index, order, p, outcome, reason in entries:
         if outcome is None:
             # The order the unit carries out: it takes the dislodged flag.
-            carried += 1
             dis = p in dislodged_by
-            got = decided.get(p) if decided else None
+            got = decided[p]
             if got is not None:
                 outcome, reason = got
             else:
@@ -1136,7 +1134,7 @@ def _finish(
         append(_new_tuple(OrderResult, (power, order, outcome, False, False, False, reason, index)))
     # Units without an order (or with only another power's orders): automatic holds. Skipped when every
     # unit already has its result, the usual case.
-    for p, u in units.items() if carried + len(flagged) < len(units) else ():
+    for p, u in units.items() if chosen.count(True) + len(flagged) < len(units) else ():
         if chosen[p] or p in flagged:
             continue
         dis = p in dislodged_by
