@@ -12,6 +12,7 @@ import random
 
 import pytest
 
+import helpers
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.calendar import Phase
 from dippouch.core.notation import parse_order
@@ -19,6 +20,7 @@ from dippouch.core.orders import Disband, Hold, Order, Retreat, Waive
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import OrderResult, Outcome, Resolution
 from dippouch.core.variant import Variant, load_variant
+from helpers import prov
 
 
 @pytest.fixture(scope="module")
@@ -29,19 +31,8 @@ def std() -> Variant:
 SPRING, SPRING_R, FALL, FALL_R, WINTER = range(5)
 
 
-def prov(v: Variant, name: str) -> int:
-    return v.map.province_of(v.map.loc(name))
-
-
 def board(v: Variant, step: int, units: dict[str, list[str]], centres: dict[str, list[str]] | None = None) -> Position:
-    placed: dict[int, Unit] = {}
-    for power, texts in units.items():
-        for t in texts:
-            kind, name = t.split()
-            loc = v.map.loc(name)
-            placed[v.map.province_of(loc)] = Unit(power, kind, loc)
-    owned = {prov(v, c): p for p, cs in (centres or {}).items() for c in cs}
-    return Position(Phase(1901, step), placed, owned, v.start.homes)
+    return helpers.board(v, Phase(1901, step), units, centres)
 
 
 def run(v: Variant, pos: Position, orders: dict[str, list[str]], rng: random.Random | None = None) -> Resolution:

@@ -9,13 +9,10 @@ from __future__ import annotations
 
 import json
 import os
-import uuid
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
-import sqlalchemy as sa
 from typer.testing import CliRunner
 
 import dippouch.cli.game  # noqa: F401  (registers the commands)
@@ -27,35 +24,6 @@ from dippouch.core.variant import Variant, load_variant, variant_names
 from dippouch.game import position_to_data
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
-
-
-def _in_ci() -> bool:
-    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'games.db'}"
-        return
-    base = os.environ.get("DIPPOUCH_TEST_POSTGRES_URL")
-    if not base:
-        if _in_ci():
-            pytest.fail(
-                "DIPPOUCH_TEST_POSTGRES_URL is not set: CI must run the PostgreSQL tests (source scripts/postgres)"
-            )
-        pytest.skip("no PostgreSQL server: set DIPPOUCH_TEST_POSTGRES_URL or run scripts/test")
-    url = sa.make_url(base)
-    name = f"dippouch_t_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as c:
-        c.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield url.set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as c:
-            c.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 class Cli:

@@ -10,7 +10,6 @@ import json
 import os
 import subprocess
 import sys
-import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
@@ -21,36 +20,6 @@ from dippouch.game import GameError, Settings
 from dippouch.store import GameStore
 
 T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
-
-
-def _in_ci() -> bool:
-    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
-
-
-@pytest.fixture(params=["sqlite", "postgres"])
-def db_url(request: pytest.FixtureRequest, tmp_path) -> Iterator[str]:
-    """A fresh, empty database per test: a SQLite file, or a new database on the PostgreSQL test server."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'games.db'}"
-        return
-    base = os.environ.get("DIPPOUCH_TEST_POSTGRES_URL")
-    if not base:
-        if _in_ci():
-            pytest.fail(
-                "DIPPOUCH_TEST_POSTGRES_URL is not set: CI must run the PostgreSQL storage tests (source scripts/postgres)"
-            )
-        pytest.skip("no PostgreSQL server: set DIPPOUCH_TEST_POSTGRES_URL or run scripts/test")
-    url = sa.make_url(base)
-    name = f"dippouch_t_{uuid.uuid4().hex[:12]}"
-    admin = sa.create_engine(url, isolation_level="AUTOCOMMIT")
-    with admin.connect() as c:
-        c.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    try:
-        yield url.set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin.connect() as c:
-            c.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
 
 
 @pytest.fixture

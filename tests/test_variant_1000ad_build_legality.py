@@ -24,6 +24,7 @@ from dippouch.core.position import Position, Unit
 from dippouch.core.results import Outcome
 from dippouch.core.rules.base import hooks_for
 from dippouch.core.variant import Variant, load_variant
+from helpers import board
 
 V: Variant = load_variant("1000ad")
 M = V.map
@@ -39,13 +40,7 @@ def prov(abbr: str) -> int:
 def position(
     units: Mapping[str, list[str]], centres: Mapping[str, list[str]], state: Mapping[str, object] | None = None
 ) -> Position:
-    placed: dict[int, Unit] = {}
-    for power, texts in units.items():
-        for t in texts:
-            kind, where = t.split()
-            placed[prov(where)] = Unit(power, kind, M.loc(where))
-    owned = {prov(c): power for power, cs in centres.items() for c in cs}
-    return Position(WINTER, placed, owned, V.start.homes, state=dict(state or {}))
+    return board(V, WINTER, units, centres, state=state)
 
 
 def builds(pos: Position, power: str) -> set[tuple[str, str]]:

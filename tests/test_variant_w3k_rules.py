@@ -17,6 +17,7 @@ from dippouch.core.position import Position, Unit
 from dippouch.core.results import Outcome, Resolution
 from dippouch.core.rules.w3k import Convert, Proxy, SendSupply, draw_powers, winner
 from dippouch.core.variant import Variant, load_variant
+from helpers import board, prov
 
 
 @pytest.fixture(scope="module")
@@ -24,22 +25,11 @@ def v() -> Variant:
     return load_variant("w3k")
 
 
-def prov(v: Variant, name: str) -> int:
-    return v.map.province_of(v.map.loc(name))
-
-
 def position(
     v: Variant, phase: str, units: dict[str, list[str]], centres: dict[str, list[str]] | None = None
 ) -> Position:
-    """A position from unit texts per power ("A ash", "F cae/nc"); centres per power (default: none)."""
-    placed: dict[int, Unit] = {}
-    for power, texts in units.items():
-        for t in texts:
-            kind, where = t.split()
-            loc = v.map.loc(where)
-            placed[v.map.province_of(loc)] = Unit(power, kind, loc)
-    owned = {prov(v, c): power for power, cs in (centres or {}).items() for c in cs}
-    return Position(v.calendar.parse(phase), placed, owned, {p: frozenset() for p in v.power_names})
+    """A position from unit texts per power ("A lon", "F cae/nc"); centres per power (default: none)."""
+    return board(v, phase, units, centres, homes={p: frozenset() for p in v.power_names})
 
 
 def run(v: Variant, pos: Position, orders: dict[str, list[str]], rng: random.Random | None = None) -> Resolution:
