@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from dippouch.core.calendar import Phase
 from dippouch.core.position import Position, Unit
@@ -48,3 +50,31 @@ def board(
         dict(v.start.homes if homes is None else homes),
         state=dict(state or {}),
     )
+
+
+# --- driving `dippouch adjudicate` (the JSON Lines contract) in-process ------------------------------
+
+
+def adjudicate_lines(*requests: Any) -> list[dict[str, Any]]:
+    """Send requests (objects, or raw strings sent as they are) and return the parsed response lines."""
+    from typer.testing import CliRunner
+
+    import dippouch.cli.adjudicate  # noqa: F401  (registers the command)
+    from dippouch.cli import app
+
+    lines = [r if isinstance(r, str) else json.dumps(r) for r in requests]
+    result = CliRunner().invoke(app, ["adjudicate"], input="\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.output
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def adjudicate_one(request: Any) -> dict[str, Any]:
+    """One request that must succeed; its response."""
+    (response,) = adjudicate_lines(request)
+    assert "error" not in response, response
+    return response
+
+
+def results_by_input(response: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """A response's results keyed by the order text as submitted (automatic orders left out)."""
+    return {r["input"]: r for r in response["results"] if r["input"] is not None}

@@ -12,26 +12,9 @@ from typer.testing import CliRunner
 
 import dippouch.cli.adjudicate  # noqa: F401  (registers the command)
 from dippouch.cli import app
-
-runner = CliRunner()
-
-
-def run(*requests: Any) -> list[dict[str, Any]]:
-    """Send requests (objects, or raw strings sent as they are) and return the parsed response lines."""
-    lines = [r if isinstance(r, str) else json.dumps(r) for r in requests]
-    result = runner.invoke(app, ["adjudicate"], input="\n".join(lines) + "\n")
-    assert result.exit_code == 0, result.output
-    return [json.loads(line) for line in result.stdout.splitlines()]
-
-
-def one(request: Any) -> dict[str, Any]:
-    (response,) = run(request)
-    assert "error" not in response, response
-    return response
-
-
-def by_input(response: dict[str, Any]) -> dict[str | None, dict[str, Any]]:
-    return {r["input"]: r for r in response["results"] if r["input"] is not None}
+from helpers import adjudicate_lines as run
+from helpers import adjudicate_one as one
+from helpers import results_by_input as by_input
 
 
 def units(position: dict[str, Any]) -> set[tuple[str, str]]:
@@ -246,7 +229,7 @@ def test_next_round_trips_through_several_phases() -> None:
 def test_file_argument(tmp_path: Path) -> None:
     f = tmp_path / "requests.jsonl"
     f.write_text(json.dumps({"variant": "standard", "orders": {}}) + "\nnot json\n", encoding="utf-8")
-    result = runner.invoke(app, ["adjudicate", str(f)])
+    result = CliRunner().invoke(app, ["adjudicate", str(f)])
     assert result.exit_code == 0
     lines = [json.loads(x) for x in result.stdout.splitlines()]
     assert "results" in lines[0] and "error" in lines[1]

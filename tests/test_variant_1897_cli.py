@@ -2,27 +2,8 @@
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
-from typer.testing import CliRunner
-
-import dippouch.cli.adjudicate  # noqa: F401  (registers the command)
-from dippouch.cli import app
-
-runner = CliRunner()
-
-
-def one(request: Any) -> dict[str, Any]:
-    result = runner.invoke(app, ["adjudicate"], input=json.dumps(request) + "\n")
-    assert result.exit_code == 0, result.output
-    (response,) = [json.loads(line) for line in result.stdout.splitlines()]
-    assert "error" not in response, response
-    return response
-
-
-def by_input(response: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {r["input"]: r for r in response["results"] if r["input"] is not None}
+from helpers import adjudicate_one as one
+from helpers import results_by_input as by_input
 
 
 def test_opening_winter_over_json() -> None:

@@ -5,31 +5,10 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from typing import Any
 
-from typer.testing import CliRunner
-
-import dippouch.cli.adjudicate  # noqa: F401  (registers the command)
-from dippouch.cli import app
-
-runner = CliRunner()
-
-
-def run(*requests: Any) -> list[dict[str, Any]]:
-    lines = [json.dumps(r) for r in requests]
-    result = runner.invoke(app, ["adjudicate"], input="\n".join(lines) + "\n")
-    assert result.exit_code == 0, result.output
-    return [json.loads(line) for line in result.stdout.splitlines()]
-
-
-def one(request: Any) -> dict[str, Any]:
-    (response,) = run(request)
-    assert "error" not in response, response
-    return response
-
-
-def by_input(response: dict[str, Any]) -> dict[str, dict[str, Any]]:
-    return {r["input"]: r for r in response["results"] if r["input"] is not None}
+from helpers import adjudicate_lines as run
+from helpers import adjudicate_one as one
+from helpers import results_by_input as by_input
 
 
 def test_hundred_turns_and_the_first_adjustment() -> None:
