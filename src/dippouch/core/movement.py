@@ -100,7 +100,8 @@ class _Resolver:
         self.units = units
         self.hooks = hooks
         self.standard = standard
-        self.code = [-1] * n
+        self.code = [HOLD] * n
+        """Province -> order code; HOLD for a province with no unit too (no equation asks an empty one)."""
         self.dest = [-1] * n
         self.convoyed = [False] * n
         self.invalid = [False] * n
@@ -371,6 +372,12 @@ class _Tables:
     seas_symmetric: bool
     """Whether fleets pass between sea provinces both ways (every real map): then convoy routes over the
     fleets at sea are found by grouping the fleets once a phase instead of one search per question."""
+    sea_coasts: tuple[frozenset[int], ...]
+    """Sea province id -> the coastal provinces a fleet there borders (where a convoy through it can start
+    or land); empty for other provinces."""
+    between: dict[int, tuple[int, ...]]
+    """``src * province_count + dst`` -> the sea provinces bordering both coasts, filled as pairs are asked
+    (the one-fleet convoy question, asked a few times every phase, then costs no set intersection)."""
 
 
 _TABLES: dict[int, tuple[GameMap, _Tables]] = {}
@@ -395,6 +402,15 @@ def _tables(gmap: GameMap) -> _Tables:
             for b in gmap.fleet_reach[a]
             if gmap.provinces[b].kind == ProvinceKind.SEA
         ),
+        sea_coasts=tuple(
+            frozenset(
+                c for c, q in enumerate(gmap.provinces) if q.kind == ProvinceKind.COAST and s in gmap.seas_next_to[c]
+            )
+            if p.kind == ProvinceKind.SEA
+            else frozenset()
+            for s, p in enumerate(gmap.provinces)
+        ),
+        between={},
     )
     _TABLES[id(gmap)] = (gmap, t)
     return t
@@ -446,12 +462,11 @@ def adjudicate_movement(
     """Province -> outcome of a carried-out order settled before resolution (invalid, wrong coast)."""
     wrong_coast: dict[int, str] = {}
     illegal = Outcome.ILLEGAL
-    routes = _BoardRoutes(gmap, units, sea, std, mk)
+    routes = _BoardRoutes(gmap, units, tab, std, mk)
     r = _Resolver(gmap, units, hooks, n, std)
     code, dest, owner, sup_dest, dest_loc = r.code, r.dest, r.power, r.sup_dest, r.dest_loc
     for p, u in units.items():
         owner[p] = u.power
-        code[p] = HOLD
     if not std:
         for p, u in units.items():
             r.strength[p] = r.sup_value[p] = hooks.unit_strength(u)
@@ -784,23 +799,24 @@ class _BoardRoutes:
     The fleets at sea are listed on the first question only: most phases ask none.
     """
 
-    __slots__ = ("_fleets", "_groups", "gmap", "memo", "mk", "sea", "std", "units")
+    __slots__ = ("_fleets", "_reaches", "gmap", "memo", "mk", "sea", "std", "tab", "units")
 
     def __init__(
         self,
         gmap: GameMap,
         units: Mapping[int, Unit],
-        sea: tuple[bool, ...],
+        tab: _Tables,
         std: bool,
         mk: Callable[[str], str],
     ) -> None:
         self.gmap = gmap
         self.units = units
-        self.sea = sea
+        self.tab = tab
+        self.sea = tab.sea
         self.std = std
         self.mk = mk
         self._fleets: set[int] | None = None
-        self._groups: dict[int, int] | None = None
+        self._reaches: list[set[int]] | None = None
         self.memo: dict[tuple[int, int, int, bool], bool] = {}
 
     @property
@@ -817,51 +833,61 @@ class _BoardRoutes:
 
     def exists(self, src: int, dst: int, avoid: int) -> bool:
         """A route from ``src`` to ``dst`` not through ``avoid`` (-1: none)."""
-        tab = _tables(self.gmap)
-        if src != dst and tab.coastal[src] and tab.coastal[dst]:
-            # The usual route is one fleet bordering both ends: found without listing the fleets.
+        tab = self.tab
+        coastal = tab.coastal
+        if src == dst or not coastal[src] or not coastal[dst]:
+            return False  # only coasts are convoy ends
+        # The usual route is one fleet bordering both ends: found without listing the fleets.
+        key = src * len(coastal) + dst
+        both = tab.between.get(key)
+        if both is None:
             near = self.gmap.seas_next_to
-            units, std = self.units, self.std
-            for s in near[src] & near[dst]:
-                u = units.get(s)
-                if u is not None and s != avoid and (u.kind if std else self.mk(u.kind)) == "F":
-                    return True
+            both = tab.between[key] = tuple(sorted(near[src] & near[dst]))
+        units, std = self.units, self.std
+        for s in both:
+            u = units.get(s)
+            if u is not None and s != avoid and (u.kind if std else self.mk(u.kind)) == "F":
+                return True
         fleets = self.fleets
         if (avoid < 0 or avoid not in fleets) and tab.seas_symmetric:
             # Nothing left out: a route exists when one group of fleets in touching seas borders both ends.
-            if src == dst or not tab.coastal[src] or not tab.coastal[dst]:
-                return False
-            group = self.groups
-            near = self.gmap.seas_next_to
-            start = {group[s] for s in near[src] if s in group}
-            return bool(start) and any(group.get(s, -1) in start for s in near[dst])
-        key = (src, dst, avoid, False)
-        got = self.memo.get(key)
+            for coasts in self.reaches:  # noqa: SIM110 (a plain loop: any() over a generator costs more here)
+                if src in coasts and dst in coasts:
+                    return True
+            return False
+        mkey = (src, dst, avoid, False)
+        got = self.memo.get(mkey)
         if got is None:
             got = convoy_path_exists(self.gmap, src, dst, fleets, avoid=avoid if avoid >= 0 else None)
-            self.memo[key] = got
+            self.memo[mkey] = got
         return got
 
     @property
-    def groups(self) -> dict[int, int]:
-        """Sea province of each fleet at sea -> a label shared by the fleets a convoy can pass between."""
-        got = self._groups
+    def reaches(self) -> list[set[int]]:
+        """For each group of fleets a convoy can pass between (fleets at sea in touching seas), the coasts
+        they border: a convoy route over the fleets exists exactly between two coasts of one group."""
+        got = self._reaches
         if got is None:
             fleets = self.fleets
             reach = self.gmap.fleet_reach
-            got = {}
+            sea_coasts = self.tab.sea_coasts
+            seen: set[int] = set()
+            got = []
             for f in fleets:
-                if f in got:
+                if f in seen:
                     continue
-                got[f] = f
+                seen.add(f)
+                coasts = set(sea_coasts[f])
                 stack = [f]
                 while stack:
                     here = stack.pop()
                     for nxt in reach[here]:
-                        if nxt in fleets and nxt not in got:
-                            got[nxt] = f
+                        if nxt in fleets and nxt not in seen:
+                            seen.add(nxt)
+                            coasts |= sea_coasts[nxt]
                             stack.append(nxt)
-            self._groups = got
+                got.append(coasts)
+            self._reaches = got
         return got
 
     def proper(self, src: int, dst: int, fleet: int) -> bool:
@@ -870,7 +896,7 @@ class _BoardRoutes:
         if src != dst and fleet in near[src] and fleet in near[dst]:
             # A fleet bordering both ends is a route of its own, and a proper one (asked about the fleet
             # giving the convoy order, so there is a fleet at sea there).
-            tab = _tables(self.gmap)
+            tab = self.tab
             u = self.units.get(fleet)
             if (
                 u is not None
@@ -1043,10 +1069,13 @@ def _finish(
     for p in dislodged_by:
         new_units.pop(p, None)
     dest_loc = r.dest_loc
+    made = _UNITS
     for p, d in moved.items():
         u = units[p]
         loc = dest_loc[p]
-        new_units[d] = _unit(u.power, u.kind, loc if loc >= 0 else d)
+        key = (u.power, u.kind, loc if loc >= 0 else d)
+        nu = made.get(key)
+        new_units[d] = nu if nu is not None else _unit(*key)
 
     # Standoffs: provinces left empty though a move with some prevent strength went there.
     # Only retreats (and extra-order hooks) need them, so a phase without dislodgements skips the work.
@@ -1091,7 +1120,8 @@ def _finish(
     flagged: set[int] = set()
     """Units with no order carried out whose dislodged flag went on an illegal order of their power's."""
     succeeds, given, available, stands = Outcome.SUCCEEDS, Outcome.GIVEN, Outcome.AVAILABLE, Outcome.STANDS
-    for power, index, order, p, outcome, reason in entries:
+    code = r.code
+    for power, index, order, p, outcome, reason in entries if dislodged_by or stand_in or not r.standard else ():
         if outcome is None:
             # The order the unit carries out: it takes the dislodged flag.
             dis = p in dislodged_by
@@ -1132,6 +1162,26 @@ def _finish(
                     continue
         # All eight fields given: build the named tuple directly, skipping its argument-parsing __new__.
         append(_new_tuple(OrderResult, (power, order, outcome, False, False, False, reason, index)))
+    if not (dislodged_by or stand_in or not r.standard):
+        # The usual phase: standard orders only and nobody dislodged. A carried-out order's word then
+        # follows from its code and decision alone (a success word by code, or judged when it failed).
+        words = (stands, succeeds, given, available)
+        for power, index, order, p, outcome, reason in entries:
+            if outcome is None:
+                got = decided[p]
+                if got is not None:
+                    outcome, reason = got
+                else:
+                    c = code[p]
+                    if c == HOLD or res[p]:
+                        outcome = words[c]
+                    else:
+                        outcome, reason = _judge(gmap, hooks, position, r, power, order, p, False, dislodged_by, None)
+            elif p >= 0 and not chosen[p] and p not in flagged:
+                owner_unit = units.get(p)
+                if owner_unit is not None and owner_unit.power == power:
+                    flagged.add(p)
+            append(_new_tuple(OrderResult, (power, order, outcome, False, False, False, reason, index)))
     # Units without an order (or with only another power's orders): automatic holds. Skipped when every
     # unit already has its result, the usual case.
     for p, u in units.items() if chosen.count(True) + len(flagged) < len(units) else ():
