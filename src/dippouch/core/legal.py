@@ -16,8 +16,10 @@ Generation is on the hot path of bots and the benchmark, so it works on integer 
 per-map tables, and calls the variant's rule hooks only when the variant changes movement. Under the
 standard movement rules most orders are facts of the map: a unit's hold, moves and supports of each
 neighbour are made once per map and unit (:class:`_Fast`), what a connected group of fleets at sea offers
-the armies on its shores once per group (:class:`_Group`), so a phase mostly joins cached tuples. The
-general path (every hook asked) lists the same orders; tests hold the two together.
+the armies on its shores once per group (:class:`_Group`), what the groups next to an army let it and
+its supporters do once per army and set of seas (:class:`_Army`), so a phase mostly joins cached tuples.
+The general path (every hook asked) lists the same orders; tests hold the two together. A unit's list
+starts with its hold; the order of the rest follows the caches and is not part of the contract.
 """
 
 from __future__ import annotations
@@ -378,6 +380,60 @@ class _Group:
         return got
 
 
+class _Army:
+    """What the groups of fleets next to an army let it and others do: cached per army and set of seas."""
+
+    __slots__ = ("fast", "fleet_orders", "group_of", "groups", "helpers", "moves", "only", "r", "supports")
+
+    def __init__(
+        self,
+        fast: _Fast,
+        r: int,
+        groups: list[_Group],
+        group_of: dict[int, _Group],
+        moves: tuple[Order, ...],
+        fleet_orders: tuple[tuple[int, tuple[Order, ...]], ...],
+        only: frozenset[int],
+        helpers: frozenset[int],
+    ) -> None:
+        self.fast = fast
+        self.r = r
+        self.groups = groups
+        self.group_of = group_of
+        self.moves = moves
+        """The army's convoyed moves."""
+        self.fleet_orders = fleet_orders
+        """(fleet's unit code, its convoy orders of this army)."""
+        self.only = only
+        """Where only a convoy could bring the army."""
+        self.helpers = helpers
+        """Codes of the units that could move to one of those provinces (and so support the army there)."""
+        self.supports: dict[int, tuple[Order, ...]] = {}
+        """Helper's code -> its supports of the army's moves that only a convoy makes (filled as they come up)."""
+
+    def supports_by(self, c: int) -> tuple[Order, ...]:
+        """The supports by the unit ``c`` of the army's moves that only a convoy makes (cached)."""
+        fast = self.fast
+        r = self.r
+        ends = fast.reach_set[c] & self.only
+        if c & 1:
+            mine = self.group_of.get(fast.t.province_of[c >> 1])
+            if mine is not None:
+                # A fleet cannot both support a convoyed move and be part of its route.
+                ends = ends.intersection(_avoiding(mine, self.groups, r, c >> 1))
+        made = fast.convoy_supports
+        n = fast.province_count
+        base = (c * n + r) * n
+        out: list[Order] = []
+        for d in ends:
+            got = made.get(base + d)
+            if got is None:
+                got = made[base + d] = Support("F" if c & 1 else "A", c >> 1, "A", r, d)
+            out.append(got)
+        listed = self.supports[c] = tuple(out)
+        return listed
+
+
 class _Fast:
     """Per-map caches for the standard rules' fast path.
 
@@ -417,7 +473,15 @@ class _Fast:
         self.reaching = tuple(frozenset(r) for r in reaching)
         """Province -> the codes of the units that could move there by land or sea (who could support a move there)."""
         self.groups: dict[frozenset[int], _Group] = {}
-        self.multi_moves: dict[tuple[int, frozenset[int]], tuple[Order, ...]] = {}
+        touching: list[list[int]] = [[] for _ in range(self.province_count)]
+        for q in range(self.province_count):
+            for r in sorted(t.shore_of[q]):
+                touching[r].append(q)
+        self.touching = tuple(tuple(x) for x in touching)
+        """Coastal province -> the seas whose fleets could carry an army from there."""
+        self.touching_mask = tuple(sum(1 << s for s in x) for x in self.touching)
+        self.armies: tuple[dict[int, _Army], ...] = tuple({} for _ in range(self.province_count))
+        """Army's province -> the seas of the groups of fleets next to it (a bit mask) -> what they let it do."""
         self.convoy_supports: dict[int, Support] = {}
         self.carried: dict[int, Order] = {}
         """Convoyed moves and convoy orders by integer key: the same ones come up for many groups of fleets."""
@@ -483,6 +547,49 @@ class _Fast:
             got = self.carried[key] = Convoy("F", f, r, d)
         return got
 
+    def army(self, r: int, mask: int) -> _Army:
+        """What the fleets in ``seas`` (every group of fleets next to ``r``) let the army in ``r`` and others do.
+
+        (its convoyed moves, (fleet code, its convoy orders of this army), codes of the units that could
+        support one of its moves only a convoy makes, their code -> those supports). A fleet of the groups
+        may support the army's convoyed move only where the other fleets could carry it without that fleet.
+        """
+        seas = frozenset(s for s in range(mask.bit_length()) if mask >> s & 1)
+        t = self.t
+        sea_adj = t.sea_adj
+        groups: list[_Group] = []
+        group_of: dict[int, _Group] = {}
+        for s in sorted(seas):
+            if s in group_of:
+                continue
+            members = [s]
+            i = 0
+            while i < len(members):
+                for q in sea_adj[members[i]]:
+                    if q in seas and q not in members:
+                        members.append(q)
+                i += 1
+            g = self.group(frozenset(members))
+            groups.append(g)
+            for m in members:
+                group_of[m] = g
+        if len(groups) == 1:
+            g = groups[0]
+            moves = g.moves(r)
+            only = g.sea_only(r)
+        else:
+            dests = frozenset().union(*(g.shore_set for g in groups))
+            moves = self.convoyed_moves(r, dests)
+            land = self.army_adj[r]
+            only = tuple(sorted(d for d in dests if d != r and d not in land))
+        fleet_orders = tuple((2 * f + 1, listed) for g in groups for f, listed in g.convoys(r))
+        helpers = frozenset().union(*(self.reaching[d] for d in only))
+        cached = self.armies[r]
+        if len(cached) > 2_000:  # keyed by the games' fleet positions: keep memory bounded
+            cached.clear()
+        got = cached[mask] = _Army(self, r, groups, group_of, moves, fleet_orders, frozenset(only), helpers)
+        return got
+
     def group(self, seas: frozenset[int]) -> _Group:
         got = self.groups.get(seas)
         if got is None:
@@ -519,12 +626,17 @@ def _movement_fast(
     fleet_seas: list[int] = []
     plausible = fast.plausible
     everyone: dict[str, dict[int, list[Order]]] = {power: {} for power in powers}
-    work: list[tuple[int, int, dict[int, list[Order]]]] = []
-    """(province, unit code, its power's orders) of each unit to list orders for."""
+    work: list[tuple[int, dict[int, list[Order]]]] = []
+    """(unit code, its power's orders) of each unit to list orders for."""
+    armies: list[int] = []
+    """Provinces of the armies that a convoy might carry."""
+    coastal = t.coastal
     for p, u in units.items():
         k = u.kind
         if k == "A":
             c = 2 * u.loc
+            if coastal[p]:
+                armies.append(p)
         elif k == "F":
             c = 2 * u.loc + 1
             if sea[p]:
@@ -536,125 +648,83 @@ def _movement_fast(
         occ[p] = c
         out = everyone.get(u.power)
         if out is not None:
-            work.append((p, c, out))
+            work.append((c, out))
     present = set(occ)
 
-    # Convoys: connected groups of fleets at sea, the armies on their shores, where those could land.
-    by_sea: dict[int, tuple[Order, ...]] = {}
-    """Army province -> its convoyed moves."""
-    landing: dict[int, list[int]] = {}
-    """Province -> armies only a convoy could bring there."""
-    convoy_orders: dict[int, list[Order]] = {}
-    """Fleet's sea -> its convoy orders."""
-    group_of: dict[int, _Group] = {}
-    army_groups: dict[int, list[_Group]] = {}
-    if fleet_seas:
+    # Convoys: connected groups of fleets at sea and, for each army on their shores, what they let it and
+    # others do (cached per army and set of seas: fleets stay put for phases on end).
+    extra: dict[int, list[tuple[Order, ...]]] = {}
+    """Unit code -> orders that convoys add to its list this phase."""
+    if fleet_seas and armies:
         sea_adj = t.sea_adj
         fleets = set(fleet_seas)
+        group_of: dict[int, int] = {}
+        """Fleet's sea -> the seas of its connected group of fleets, as a bit mask over province ids."""
+        touching = fast.touching
+        touching_mask = fast.touching_mask
+        armies_at = fast.armies
+        fleet_mask = 0
         for s in fleet_seas:
-            if s in group_of:
+            fleet_mask |= 1 << s
+        for r in armies:
+            if not touching_mask[r] & fleet_mask:
                 continue
-            members = [s]
-            i = 0
-            while i < len(members):
-                for q in sea_adj[members[i]]:
-                    if q in fleets and q not in members:
-                        members.append(q)
-                i += 1
-            g = fast.group(frozenset(members))
-            for m in members:
-                group_of[m] = g
-            for r, army in g.shores:
-                if occ[r] == army:
-                    gs = army_groups.get(r)
-                    if gs is None:
-                        army_groups[r] = [g]
-                    else:
-                        gs.append(g)
-                    for f, listed in g.convoys(r):
-                        co = convoy_orders.get(f)
-                        if co is None:
-                            convoy_orders[f] = list(listed)
-                        else:
-                            co.extend(listed)
-        for r, gs in army_groups.items():
-            if len(gs) == 1:
-                g = gs[0]
-                moves = g.moves(r)
-                only = g.sea_only(r)
-            else:
-                dests = frozenset().union(*(g.shore_set for g in gs))
-                mkey = (r, dests)
-                got = fast.multi_moves.get(mkey)
-                if got is None:
-                    if len(fast.multi_moves) > 50_000:
-                        fast.multi_moves.clear()
-                    got = fast.multi_moves[mkey] = fast.convoyed_moves(r, dests)
-                moves = got
-                land = fast.army_adj[r]
-                only = tuple(sorted(d for d in dests if d != r and d not in land))
-            if moves:
-                by_sea[r] = moves
-            for d in only:
-                arm = landing.get(d)
-                if arm is None:
-                    landing[d] = [r]
+            seas = 0
+            for s in touching[r]:
+                if s not in fleets:
+                    continue
+                g = group_of.get(s)
+                if g is None:
+                    members = [s]
+                    i = 0
+                    while i < len(members):
+                        for q in sea_adj[members[i]]:
+                            if q in fleets and q not in members:
+                                members.append(q)
+                        i += 1
+                    g = 0
+                    for m in members:
+                        g |= 1 << m
+                    for m in members:
+                        group_of[m] = g
+                seas |= g
+            a = armies_at[r].get(seas) or fast.army(r, seas)
+            for c, listed in a.fleet_orders:
+                x = extra.get(c)
+                if x is None:
+                    extra[c] = [listed]
                 else:
-                    arm.append(r)
-
-    # Supports of moves only a convoy makes: into d, by every unit that could move to d, for every army some
-    # fleets could land at d. The supporter is never one of those armies: they cannot reach d by land.
-    by_convoy: dict[int, list[Order]] = {}
-    """Supporter's code -> its supports of convoyed moves."""
-    if landing:
-        convoy_supports = fast.convoy_supports
-        if len(convoy_supports) > 500_000:
-            convoy_supports.clear()
-        n = fast.province_count
-        province_of = t.province_of
-        without: dict[int, set[int] | frozenset[int]] = {}
-        for d, armies in landing.items():
-            for c in fast.reaching[d] & present:
-                mine = group_of.get(province_of[c >> 1]) if c & 1 else None
-                gathered = by_convoy.get(c)
-                if gathered is None:
-                    gathered = by_convoy[c] = []
-                for r in armies:
-                    if mine is not None:
-                        groups = army_groups[r]
-                        if mine in groups:
-                            # A fleet cannot both support a convoyed move and be part of its route.
-                            wkey = c * n + r
-                            ok = without.get(wkey)
-                            if ok is None:
-                                ok = without[wkey] = _avoiding(mine, groups, r, c >> 1)
-                            if d not in ok:
-                                continue
-                    skey = (c * n + r) * n + d
-                    made = convoy_supports.get(skey)
-                    if made is None:
-                        made = convoy_supports[skey] = Support("F" if c & 1 else "A", c >> 1, "A", r, d)
-                    gathered.append(made)
+                    x.append(listed)
+            supports = a.supports
+            for c in a.helpers & present:
+                backing = supports.get(c)
+                if backing is None:
+                    backing = a.supports_by(c)
+                x = extra.get(c)
+                if x is None:
+                    extra[c] = [backing]
+                else:
+                    x.append(backing)
+            if a.moves:
+                c = 2 * r
+                x = extra.get(c)
+                if x is None:
+                    extra[c] = [a.moves]
+                else:
+                    x.append(a.moves)
 
     info = fast.units
-    for p, c, out in work:
+    for c, out in work:
         unit = info[c]
         own, nb, tab = unit if unit is not None else fast.unit(c)
         orders = list(own)
-        if by_sea:
-            carried = by_sea.get(p)
-            if carried:
-                orders.extend(carried)
         for oc in nb & present:
-            orders.extend(tab[oc])
-        if by_convoy:
-            gathered = by_convoy.get(c)
-            if gathered:
-                orders.extend(gathered)
-        if convoy_orders and c & 1:
-            co = convoy_orders.get(p)
-            if co:
-                orders.extend(co)
+            orders += tab[oc]
+        if extra:
+            x = extra.get(c)
+            if x is not None:
+                for listed in x:
+                    orders += listed
         out[c >> 1] = orders
     return everyone
 
