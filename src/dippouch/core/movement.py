@@ -92,6 +92,16 @@ def _unit_text(gmap: GameMap, unit: Unit) -> str:
     return f"{unit.kind} {gmap.locations[unit.loc].abbr}"
 
 
+_ONES: dict[int, list[int]] = {}
+
+
+def _ones(n: int) -> list[int]:
+    got = _ONES.get(n)
+    if got is None:
+        got = _ONES[n] = [1] * n
+    return got
+
+
 class _Resolver:
     """The decisions of one movement phase; lists are indexed by province id."""
 
@@ -118,8 +128,10 @@ class _Resolver:
         self.res = [False] * n
         self.state = [_UNRESOLVED] * n
         self.deps: list[int] = []
-        self.strength = [1] * n
-        self.sup_value = [1] * n
+        # Under the standard rules every strength is 1 and nothing writes these lists: one list is shared.
+        self.strength = self.sup_value = _ones(n) if standard else [1] * n
+        if not standard:
+            self.sup_value = [1] * n
 
     # ------------------------------------------------------------------ guess and check
     def resolve(self, p: int) -> bool:
@@ -720,6 +732,9 @@ def adjudicate_movement(
     # 4. Supports and convoys that do not match what was ordered are invalid. A support counts only for
     # the order it matches: hold supports for units that do not move, move supports for that move.
     r_supports = r.supports
+    res, state = r.res, r.state
+    pending: list[int] = []
+    """Decisions left to guess and check, resolved in province order (as the board is laid out)."""
     for p, sp in supports:
         tp = loc_prov[sp.target]
         d = sup_dest[p]
@@ -735,6 +750,13 @@ def adjudicate_movement(
                 r_supports[tp] = [p]
             else:
                 got.append(p)
+            if std:
+                # Under the standard rules a support nobody attacks is given (step 5), decided here.
+                if p not in movers:
+                    res[p] = True
+                    state[p] = _RESOLVED
+                else:
+                    pending.append(p)
         else:
             decided[p] = (Outcome.INVALID, Reason(_unmatched_support, gmap, units[tp], sp.dest))
             code[p] = HOLD
@@ -745,14 +767,19 @@ def adjudicate_movement(
             # A convoy matching an army that goes by land stays "available" (6.G.7) but takes no part.
             decided[p] = (Outcome.INVALID, Reason(_unmatched_convoy, gmap, units[tp], d))
             code[p] = HOLD
+        elif std:
+            # As for supports: a convoying fleet nobody attacks is available.
+            if p not in movers:
+                res[p] = True
+                state[p] = _RESOLVED
+            else:
+                pending.append(p)
 
     # 5. Resolve every decision. Under the standard rules many are settled by their own order alone: a
     # support or convoy nobody attacks stands, an unconvoyed move into an empty province nobody else enters
     # succeeds, an unsupported one against a unit that stays or meets it head to head fails. Those are set
     # directly (they depend on no other decision, so no cycle can contain them); guess and check does the rest.
-    res, state = r.res, r.state
-    pending: list[int] = []
-    """Decisions left to guess and check, resolved in province order (as the board is laid out)."""
+    # (Supports and convoys were settled so in step 4.)
     if std:
         for p, _mv in moves:
             if invalid[p] or convoyed[p]:
@@ -768,20 +795,6 @@ def adjudicate_movement(
                 state[p] = _RESOLVED  # res[p] is already False: attack 1 (or 0) against at least 1
                 continue
             pending.append(p)
-        for p, _sp in supports:
-            if code[p] == SUPPORT:
-                if p not in movers:
-                    res[p] = True
-                    state[p] = _RESOLVED
-                else:
-                    pending.append(p)
-        for p, _cv in convoys:
-            if code[p] == CONVOY:
-                if p not in movers:
-                    res[p] = True
-                    state[p] = _RESOLVED
-                else:
-                    pending.append(p)
     else:
         pending = [p for p, c in enumerate(code) if c > HOLD]
     pending.sort()
