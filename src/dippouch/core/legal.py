@@ -31,7 +31,7 @@ from typing import Any
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.mapdata import GameMap, ProvinceKind
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
-from dippouch.core.position import Position
+from dippouch.core.position import Position, Unit
 from dippouch.core.rules.base import RuleHooks, hooks_for
 from dippouch.core.variant import Variant
 
@@ -109,7 +109,7 @@ def legal_orders(variant: Variant, position: Position, power: str) -> dict[int, 
         if kind == PhaseKind.RETREATS:
             return _with_extras(variant, position, power, _retreats(variant, position, power))
         everyone = (
-            _movement(variant, position, variant.power_names)
+            _movement(variant, position, _power_names(variant))
             if kind == PhaseKind.MOVEMENT
             else _adjustments_all(variant, position)
         )
@@ -125,13 +125,26 @@ def legal_orders(variant: Variant, position: Position, power: str) -> dict[int, 
     return _with_extras(variant, position, power, out) if _EXTRAS else out
 
 
+_POWER_NAMES: dict[int, tuple[Variant, tuple[str, ...]]] = {}
+
+
+def _power_names(variant: Variant) -> tuple[str, ...]:
+    """:attr:`Variant.power_names` (a property that makes a new tuple) once per variant."""
+    hit = _POWER_NAMES.get(id(variant))
+    if hit is not None and hit[0] is variant:
+        return hit[1]
+    names = variant.power_names
+    _POWER_NAMES[id(variant)] = (variant, names)
+    return names
+
+
 def all_legal_orders(variant: Variant, position: Position) -> dict[str, dict[int, list[Order]]]:
     """:func:`legal_orders` for every power at once, sharing the work (reach, convoy routes) between them."""
     kind = variant.calendar.kind(position.phase)
     if kind == PhaseKind.MOVEMENT:
-        everyone = _movement(variant, position, variant.power_names)
+        everyone = _movement(variant, position, _power_names(variant))
     elif kind == PhaseKind.RETREATS:
-        everyone = {p: _retreats(variant, position, p) for p in variant.power_names}
+        everyone = {p: _retreats(variant, position, p) for p in _power_names(variant)}
     else:
         everyone = _adjustments_all(variant, position)
     return {p: _with_extras(variant, position, p, orders) for p, orders in everyone.items()}
@@ -867,7 +880,7 @@ def _retreats(variant: Variant, position: Position, power: str) -> dict[int, lis
 
 def _adjustments_all(variant: Variant, position: Position) -> dict[str, dict[int, list[Order]]]:
     """Every power's adjustment orders; under the standard adjustment rules in one pass over the position."""
-    powers = variant.power_names
+    powers = _power_names(variant)
     hooks = hooks_for(variant)
     if not _standard_adjustments(variant, hooks):
         return {p: _adjustments(variant, position, p) for p in powers}
@@ -880,12 +893,15 @@ def _adjustments_all(variant: Variant, position: Position) -> dict[str, dict[int
             delta[u.power] -= 1
     builds = _site_builds(variant, hooks)
     units = position.units
+    by_loc: list[Unit] | None = None
     everyone: dict[str, dict[int, list[Order]]] = {}
     for power in powers:
         d = delta[power]
         out: dict[int, list[Order]] = {}
         if d < 0:
-            for u in sorted(units.values(), key=lambda u: u.loc):
+            if by_loc is None:
+                by_loc = sorted(units.values(), key=_loc_of)
+            for u in by_loc:
                 if u.power == power:
                     out[u.loc] = [Disband(u.kind, u.loc)]
         elif d > 0:
@@ -899,6 +915,10 @@ def _adjustments_all(variant: Variant, position: Position) -> dict[str, dict[int
                         out[site] = list(listed)
         everyone[power] = out
     return everyone
+
+
+def _loc_of(u: Unit) -> int:
+    return u.loc
 
 
 _STANDARD_ADJUSTMENTS: dict[int, tuple[RuleHooks, bool]] = {}
