@@ -366,9 +366,19 @@ class _Group:
         for first in t.seas_next_to[src]:
             if first in fleets:
                 walk(first)
-        got = self._convoys[src] = tuple(
-            (f, tuple(convoy(f, src, d) for d in sorted(ds))) for f, ds in sorted(out.items())
-        )
+        carried = self.fast.carried
+        n = self.fast.province_count
+        made: list[tuple[int, tuple[Order, ...]]] = []
+        for f, ds in sorted(out.items()):
+            base = ((f + 1) * n + src) * n  # the key of _Fast.convoy
+            orders: list[Order] = []
+            for d in sorted(ds):
+                o = carried.get(base + d)
+                if o is None:
+                    o = carried[base + d] = Convoy("F", f, src, d)
+                orders.append(o)
+            made.append((f, tuple(orders)))
+        got = self._convoys[src] = tuple(made)
         return got
 
     def avoiding(self, r: int, sea: int) -> frozenset[int]:
@@ -567,7 +577,13 @@ class _Fast:
         support one of its moves only a convoy makes, their code -> those supports). A fleet of the groups
         may support the army's convoyed move only where the other fleets could carry it without that fleet.
         """
-        seas = frozenset(s for s in range(mask.bit_length()) if mask >> s & 1)
+        bits: list[int] = []
+        m = mask
+        while m:
+            low = m & -m
+            bits.append(low.bit_length() - 1)
+            m ^= low
+        seas = frozenset(bits)
         t = self.t
         sea_adj = t.sea_adj
         groups: list[_Group] = []
