@@ -528,24 +528,22 @@ class _Fast:
             for r in mine:
                 near.update(self.codes_at[r])
             near.difference_update(self.codes_at[me])
-            supports = {oc: self.support_orders(c, oc) for oc in sorted(near)}
+            # Each neighbour's supports: to hold if it stands in my reach, to move where we both could go.
+            kind = "F" if c & 1 else "A"
+            province_of = t.province_of
+            reach = self.reach
+            supports: dict[int, tuple[Order, ...]] = {}
+            for oc in sorted(near):
+                other_kind, other_loc = ("F" if oc & 1 else "A"), oc >> 1
+                listed: list[Order] = []
+                if province_of[other_loc] in mine:
+                    listed.append(Support(kind, loc, other_kind, other_loc, None))
+                for d in sorted(mine.intersection(reach[oc])):
+                    if d != me:
+                        listed.append(Support(kind, loc, other_kind, other_loc, d))
+                supports[oc] = tuple(listed)
             got = self.units[c] = (own, frozenset(supports), supports)
         return got
-
-    def support_orders(self, c: int, other: int) -> tuple[Order, ...]:
-        """Supports by ``c`` of the unit ``other`` that need no convoy: to hold, and to move by land or sea."""
-        t = self.t
-        kind, loc = ("F" if c & 1 else "A"), c >> 1
-        other_kind, other_loc = ("F" if other & 1 else "A"), other >> 1
-        me, r = t.province_of[loc], t.province_of[other_loc]
-        mine = self.reach_set[c]
-        out: list[Order] = []
-        if r in mine:
-            out.append(Support(kind, loc, other_kind, other_loc, None))
-        for d in sorted(mine.intersection(self.reach[other])):
-            if d != me:
-                out.append(Support(kind, loc, other_kind, other_loc, d))
-        return tuple(out)
 
     def convoyed_moves(self, r: int, dests: frozenset[int]) -> tuple[Order, ...]:
         carried = self.carried
