@@ -569,11 +569,10 @@ class _Fast:
         return got
 
     def army(self, r: int, mask: int) -> _Army:
-        """What the fleets in ``seas`` (every group of fleets next to ``r``) let the army in ``r`` and others do.
-
-        (its convoyed moves, (fleet code, its convoy orders of this army), codes of the units that could
-        support one of its moves only a convoy makes, their code -> those supports). A fleet of the groups
-        may support the army's convoyed move only where the other fleets could carry it without that fleet.
+        """What the fleets in the seas of ``mask`` (every group of fleets next to ``r``) let the army in ``r``
+        and others do, cached per army and mask: fleets stay put for phases on end, so nine uses in ten of an
+        entry in the benchmark's games find it made. Its supports are made as their supporters come up (a
+        fleet of the groups may support the army's convoyed move only where the others could carry it).
         """
         bits: list[int] = []
         m = mask
