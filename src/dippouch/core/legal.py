@@ -24,7 +24,7 @@ starts with its hold; the order of the rest follows the caches and is not part o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -173,6 +173,43 @@ def _with_extras(
 # ------------------------------------------------------------------------------------------------ movement
 
 
+def _proper_route_landings(t: _Tables, src: int, fleets: Container[int]) -> dict[int, set[int]]:
+    """Fleet sea -> destinations it can help carry an army in ``src`` to, on a proper route.
+
+    One walk over the proper routes through the seas in ``fleets`` answers every fleet and destination at
+    once; the rule is :func:`paths.fleet_on_proper_route`'s (DATC 6.G.19): after the first sea a route
+    never enters a sea next to ``src`` or next to an earlier sea of the route, and it ends at the first sea
+    next to its destination.
+    """
+    out: dict[int, set[int]] = {}
+    near_src = set(t.seas_next_to[src])
+    touched = [0] * len(t.coastal)  # province -> how many route seas before the current one touch it
+    path: list[int] = []
+
+    def walk(sea: int) -> None:
+        ends = [d for d in t.shore_of[sea] if d != src and not touched[d]]
+        if ends:
+            for f in (*path, sea):
+                out.setdefault(f, set()).update(ends)
+        nexts = [q for q in t.sea_adj[sea] if q in fleets and q not in near_src and not touched[q] and q not in path]
+        if not nexts:
+            return
+        path.append(sea)
+        for q in t.fleet_reach[sea]:
+            touched[q] += 1
+        for q in nexts:
+            if q not in path:
+                walk(q)
+        for q in t.fleet_reach[sea]:
+            touched[q] -= 1
+        path.pop()
+
+    for first in t.seas_next_to[src]:
+        if first in fleets:
+            walk(first)
+    return out
+
+
 class _Convoys:
     """Which armies could be carried where by the fleets now at sea, as connected groups of fleets."""
 
@@ -237,46 +274,11 @@ class _Convoys:
         return out
 
     def routes_from(self, src: int) -> dict[int, frozenset[int]]:
-        """Fleet sea -> destinations it can help carry an army in ``src`` to, on a proper route.
-
-        One walk over the proper routes from ``src`` answers every fleet and destination at once; the
-        rule is :func:`paths.fleet_on_proper_route`'s (DATC 6.G.19): after the first sea a route never
-        enters a sea next to ``src`` or next to an earlier sea of the route, and it ends at the first sea
-        next to its destination.
-        """
+        """Fleet sea -> destinations it can help carry an army in ``src`` to (see _proper_route_landings)."""
         cached = self._routes.get(src)
         if cached is not None:
             return cached
-        t = self.t
-        fleets = self.fleets
-        out: dict[int, set[int]] = {}
-        near_src = set(t.seas_next_to[src])
-        touched = [0] * len(t.coastal)  # province -> how many route seas before the current one touch it
-        path: list[int] = []
-
-        def walk(sea: int) -> None:
-            ends = [d for d in t.shore_of[sea] if d != src and not touched[d]]
-            if ends:
-                for f in (*path, sea):
-                    out.setdefault(f, set()).update(ends)
-            nexts = [
-                q for q in t.sea_adj[sea] if q in fleets and q not in near_src and not touched[q] and q not in path
-            ]
-            if not nexts:
-                return
-            path.append(sea)
-            for q in t.fleet_reach[sea]:
-                touched[q] += 1
-            for q in nexts:
-                if q not in path:
-                    walk(q)
-            for q in t.fleet_reach[sea]:
-                touched[q] -= 1
-            path.pop()
-
-        for first in t.seas_next_to[src]:
-            if first in fleets:
-                walk(first)
+        out = _proper_route_landings(self.t, src, self.fleets)
         frozen = {f: frozenset(ds) for f, ds in out.items()}
         self._routes[src] = frozen
         return frozen
@@ -338,34 +340,7 @@ class _Group:
             (sea,) = fleets
             got = self._convoys[src] = ((sea, tuple(convoy(sea, src, d) for d in sorted(t.shore_of[sea]) if d != src)),)
             return got
-        out: dict[int, set[int]] = {}
-        near_src = set(t.seas_next_to[src])
-        touched = [0] * len(t.coastal)  # province -> how many route seas before the current one touch it
-        path: list[int] = []
-
-        def walk(sea: int) -> None:
-            ends = [d for d in t.shore_of[sea] if d != src and not touched[d]]
-            if ends:
-                for f in (*path, sea):
-                    out.setdefault(f, set()).update(ends)
-            nexts = [
-                q for q in t.sea_adj[sea] if q in fleets and q not in near_src and not touched[q] and q not in path
-            ]
-            if not nexts:
-                return
-            path.append(sea)
-            for q in t.fleet_reach[sea]:
-                touched[q] += 1
-            for q in nexts:
-                if q not in path:
-                    walk(q)
-            for q in t.fleet_reach[sea]:
-                touched[q] -= 1
-            path.pop()
-
-        for first in t.seas_next_to[src]:
-            if first in fleets:
-                walk(first)
+        out = _proper_route_landings(t, src, fleets)
         carried = self.fast.carried
         n = self.fast.province_count
         made: list[tuple[int, tuple[Order, ...]]] = []
