@@ -214,3 +214,9 @@ def test_a_variant_can_name_its_own_victory_test(std):
             check_victory(dataclasses.replace(std, victory={"hook": "nope"}), pos)
     finally:
         del VICTORY_HOOKS["test_capitals"]
+
+
+def test_orders_without_unit_type_are_stored_canonically(std):
+    """A player may leave out the unit type; what is stored and reported is the canonical form."""
+    checks = check_orders(std, std.start, "France", "Par - Bur\nmar h\n")
+    assert [c.order for c in checks] == ["A par - bur", "A mar H"]

@@ -8,6 +8,7 @@ tests) process a game deterministically with ``--now``.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -338,6 +339,20 @@ def _strip_kinds(text: str) -> str:
     return re.sub(r"\b[AF] ", "", text)
 
 
+def _with_unit_kind(variant: Variant, position: Position, kind: PhaseKind, order: Order) -> Order:
+    """Fill in the unit type a player left out ("Par - Bur"), so reports show the canonical "A par - bur"."""
+    loc = order.unit_loc
+    if loc is None or getattr(order, "kind", "") is not None or not dataclasses.is_dataclass(order):
+        return order
+    p = variant.map.province_of(loc)
+    if kind == PhaseKind.RETREATS:
+        gone = position.dislodged.get(p)
+        unit = gone.unit if gone is not None else None
+    else:
+        unit = position.units.get(p)
+    return dataclasses.replace(order, kind=unit.kind) if unit is not None else order
+
+
 def check_orders(variant: Variant, position: Position, power: str, text: str) -> list[LineCheck]:
     """Check a submission line by line, as it arrives, so the player sees at once what will be executed.
 
@@ -366,6 +381,7 @@ def check_orders(variant: Variant, position: Position, power: str, text: str) ->
             continue
         order = pl.order
         assert order is not None
+        order = _with_unit_kind(variant, position, kind, order)
         canonical = format_order(variant, order, phase_kind=kind)
         problem = _check_one(variant, position, power, kind, order, legal)
         loc = order.unit_loc
