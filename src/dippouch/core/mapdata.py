@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
-from dippouch.core.errors import VariantError, VariantProblem
+from dippouch.core.errors import VariantProblem
 
 __all__ = [
     "GameMap",
@@ -250,7 +250,7 @@ def compile_map(
         close = difflib.get_close_matches(token, pool, n=1)
         return f"unknown province {token!r}" + (f"; did you mean {close[0]!r}?" if close else "")
 
-    def resolve(token: str, *, fleet: bool) -> int | None:
+    def resolve(token: str) -> int | None:
         if "/" in token:
             base, _, c = token.partition("/")
             pid = by_abbr.get(base)
@@ -340,7 +340,7 @@ def compile_map(
         for lid, targets, sub in fleet_lists:
             path = where("provinces", raw_abbr, *sub)
             for t in targets:
-                q = resolve(t, fleet=True)
+                q = resolve(t)
                 if q is None:
                     problems.append(VariantProblem(path, unknown(t)))
                     continue
@@ -366,7 +366,7 @@ def compile_map(
                 fleet_sets[lid].add(q)
 
     for a_name, b_name in extra_fleet_edges:
-        a, b = resolve(a_name.lower(), fleet=True), resolve(b_name.lower(), fleet=True)
+        a, b = resolve(a_name.lower()), resolve(b_name.lower())
         if a is None or b is None:
             problems.append(VariantProblem("derived fleet edges", f"unknown location in {a_name}-{b_name}"))
             continue
@@ -448,8 +448,3 @@ def _seas_next_to(
         for target in reach:
             out[target].add(src)
     return tuple(frozenset(s) for s in out)
-
-
-def raise_if_problems(problems: Sequence[VariantProblem], source: str) -> None:
-    if problems:
-        raise VariantError(source, list(problems))

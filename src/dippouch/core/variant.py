@@ -18,7 +18,7 @@ from typing import Any
 
 from dippouch.core.calendar import Calendar
 from dippouch.core.errors import UnknownVariantError, VariantError, VariantProblem
-from dippouch.core.mapdata import GameMap, ProvinceKind, compile_map
+from dippouch.core.mapdata import GameMap, compile_map
 from dippouch.core.position import Position, Unit
 
 __all__ = [
@@ -356,7 +356,3 @@ def _load_cached(name: str, option_items: tuple[tuple[str, Any], ...]) -> Varian
     if problems:
         raise VariantError(source, problems)
     return build_variant(merged, source, _Locator(files), values)
-
-
-def is_coastal(gmap: GameMap, province: int) -> bool:
-    return gmap.provinces[province].kind == ProvinceKind.COAST
