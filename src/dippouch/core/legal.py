@@ -173,6 +173,18 @@ def _with_extras(
 # ------------------------------------------------------------------------------------------------ movement
 
 
+def _fleet_group(sea_adj: Sequence[Iterable[int]], start: int, fleets: Container[int]) -> list[int]:
+    """The seas of ``start``'s connected group of fleets: ``start`` and every fleet sea reached through others."""
+    members = [start]
+    i = 0
+    while i < len(members):
+        for q in sea_adj[members[i]]:
+            if q in fleets and q not in members:
+                members.append(q)
+        i += 1
+    return members
+
+
 def _proper_route_landings(t: _Tables, src: int, fleets: Container[int]) -> dict[int, set[int]]:
     """Fleet sea -> destinations it can help carry an army in ``src`` to, on a proper route.
 
@@ -563,13 +575,7 @@ class _Fast:
         for s in sorted(seas):
             if s in group_of:
                 continue
-            members = [s]
-            i = 0
-            while i < len(members):
-                for q in sea_adj[members[i]]:
-                    if q in seas and q not in members:
-                        members.append(q)
-                i += 1
+            members = _fleet_group(sea_adj, s, seas)
             g = self.group(frozenset(members))
             groups.append(g)
             for m in members:
@@ -676,13 +682,7 @@ def _movement_fast(
                     continue
                 g = group_of.get(s)
                 if g is None:
-                    members = [s]
-                    i = 0
-                    while i < len(members):
-                        for q in sea_adj[members[i]]:
-                            if q in fleets and q not in members:
-                                members.append(q)
-                        i += 1
+                    members = _fleet_group(sea_adj, s, fleets)
                     g = 0
                     for m in members:
                         g |= 1 << m
