@@ -1,0 +1,50 @@
+"""The benchmark script's dippouch side runs on its own (MILA is only installed in the benchmark's venv)."""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_random_games.py"
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_random_games", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_dippouch_games_are_played_and_reported(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _load()
+    assert bench.main(["--engine", "dippouch", "--games", "2", "--end-year", "1903"]) == 0
+    out = capsys.readouterr().out
+    assert "dippouch: 2 games" in out
+    assert "(a) adjudication" in out and "(b) legal-order generation" in out
+
+
+def test_recorded_phases_replay_to_the_same_positions() -> None:
+    """The recorded (position, orders) pairs are what was adjudicated: replaying one gives the next position."""
+    bench = _load()
+    from dippouch.core.adjudicator import adjudicate
+
+    recorded: list[tuple[object, object]] = []
+    timings = bench.play_dippouch([7], 1902, record=recorded)
+    assert timings.phases == len(recorded) >= 5
+    variant = bench._VARIANTS["standard"]
+    for (position, orders), (after, _) in itertools.pairwise(recorded):
+        assert adjudicate(variant, position, orders).next == after
+
+
+def test_repeat_needs_both_engines(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _load()
+    with pytest.raises(SystemExit):
+        bench.main(["--engine", "dippouch", "--repeat", "2"])
+    assert "needs --engine both" in capsys.readouterr().err
