@@ -181,3 +181,55 @@ def test_a_power_in_civil_disorder_is_not_waited_for() -> None:
     assert powers_to_act(V, p) == ["Franks", "Moors"]
     assert powers_to_act(V, p.with_(state={"anarchy": {"Moors": "disorder"}})) == ["Franks"]
     assert powers_to_act(V, p.with_(state={"anarchy": {"Moors": "grace"}})) == ["Franks", "Moors"]
+
+
+def _moors_in_disorder_in_winter() -> Position:
+    """Winter: the Moors, in civil disorder, own nav only and have three units (two removals owed)."""
+    from dippouch.core.position import Unit
+
+    m = V.map
+    units = {m.province(a).id: Unit("Moors", k, m.loc(a)) for k, a in (("A", "ara"), ("F", "sar"), ("A", "cas"))}
+    centres = dict(V.start.centres)
+    for h in ("lis", "tol", "val", "and", "mor", "ora", "alg", "bon", "gaf"):
+        centres[m.province(h).id] = "Franks"
+    centres[m.province("nav").id] = "Moors"
+    phase = V.calendar.parse("Winter 1005 Adjustments")
+    return Position(phase, units, centres, V.start.homes, state={"anarchy": {"Moors": "disorder"}})
+
+
+def test_game_layer_refuses_removals_from_a_power_in_civil_disorder() -> None:
+    from dippouch.game import check_orders, powers_to_act
+
+    w = _moors_in_disorder_in_winter()
+    checks = check_orders(V, w, "Moors", "Remove A cas\nRemove F sar\nRemove A Burgandy")
+    want = (
+        "Moors: in civil disorder, no orders are taken; nothing is built and removals are made by the "
+        "civil-disorder rule"
+    )
+    assert [(c.order, c.error) for c in checks[:2]] == [("Remove A cas", want), ("Remove F sar", want)]
+    assert checks[2].error is not None and "Burgandy" in checks[2].error  # unreadable lines keep their own message
+    # Out of disorder the same removals are accepted, and the Moors are waited for.
+    calm = w.with_(state={})
+    assert all(c.accepted for c in check_orders(V, calm, "Moors", "Remove A cas\nRemove F sar"))
+    assert "Moors" in powers_to_act(V, calm)
+    assert "Moors" not in powers_to_act(V, w)
+
+
+def test_contract_refuses_removals_from_a_power_in_civil_disorder() -> None:
+    request = {
+        "variant": "1000ad",
+        "phase": "Winter 1005 Adjustments",
+        "units": [{"power": "Moors", "unit": u} for u in ("A ara", "F sar", "A cas")],
+        "supply_centers": {"Moors": ["nav"]},
+        "state": {"anarchy": {"Moors": "disorder"}},
+        "orders": {"Moors": ["Remove A cas"]},
+    }
+    (res,) = ask(request)
+    rows = res["results"]
+    assert isinstance(rows, list)
+    sent = [r for r in rows if not r.get("automatic")]
+    assert [r["result"] for r in sent] == ["illegal"]
+    assert "civil disorder" in sent[0]["reason"]
+    nxt = res["next"]
+    assert isinstance(nxt, dict)
+    assert sorted(u["unit"] for u in nxt["units"]) == ["A cas"]  # the rule removed sar and ara, not cas

@@ -330,6 +330,72 @@ def test_failed_grace_means_civil_disorder_units_hold_builds_nothing() -> None:
     assert res.next.state["anarchy"] == {MOO: "disorder"}
 
 
+DISORDER = {"anarchy": {MOO: "disorder"}}
+
+
+def _disorder_winter() -> Position:
+    """Winter: the Moors in civil disorder own one centre (nav) and have three units, so owe two removals."""
+    return pos(
+        "Winter 1005 Adjustments", {MOO: ["A ara", "F sar", "A cas"]}, centres={**LOST, "nav": MOO}, state=DISORDER
+    )
+
+
+def test_civil_disorder_refuses_removal_orders_and_removes_by_the_rule() -> None:
+    w = _disorder_winter()
+    by_rule = run(w, {})
+    # The Moors' own choice (cas and sar) is refused; the rule picks the same units as with no orders.
+    res = run(w, {MOO: ["Remove A cas", "Remove F sar"]})
+    sent = [r for r in res.results if not r.automatic]
+    assert [(format_order(V, r.order), r.result) for r in sent] == [
+        ("A cas D", Outcome.ILLEGAL),
+        ("F sar D", Outcome.ILLEGAL),
+    ]
+    for r in sent:
+        assert r.reason == (
+            "Moors: in civil disorder, no orders are taken; nothing is built and removals are made by the "
+            "civil-disorder rule"
+        )
+    auto = sorted(format_order(V, r.order) for r in res.results if r.automatic)
+    assert auto == sorted(format_order(V, r.order) for r in by_rule.results if r.automatic)
+    assert auto == ["A ara D", "F sar D"]  # sar is farthest from nav; ara and cas tie, ara first by name
+    assert all("civil disorder" in r.reason for r in res.results if r.automatic)
+    assert res.next.units == by_rule.next.units
+    assert unit_at(res.next, "cas") == "Moors A cas"
+
+
+def test_civil_disorder_refuses_builds_and_waives_with_the_reason() -> None:
+    w = pos("Winter 1005 Adjustments", {MOO: ["A ara"]}, centres={**LOST, "nav": MOO, "sar": MOO}, state=DISORDER)
+    res = run(w, {MOO: ["Build A nav", "Waive"]})
+    assert [r.result for r in res.results if r.power == MOO] == [Outcome.ILLEGAL, Outcome.ILLEGAL]
+    assert all("in civil disorder" in r.reason for r in res.results if r.power == MOO)
+    assert res.next.units == w.units
+
+
+def test_civil_disorder_refuses_retreats_with_the_reason_and_disbands() -> None:
+    p = pos("Spring 1006 Movement", {MOO: ["A ara"], FRA: ["A cas", "A nav"]}, centres=LOST, state=DISORDER)
+    p = p.with_(centres={**p.centres, M.province("sar").id: MOO})
+    moved = run(p, {FRA: ["A cas - ara", "A nav S A cas - ara"]})
+    assert result(moved, "A cas - ara")[0] == Outcome.SUCCEEDS
+    retreat = moved.next
+    assert V.calendar.name(retreat.phase) == "Spring 1006 Retreats"
+    res = run(retreat, {MOO: ["A ara R bar"]})
+    word, _, why = result(res, "A ara R bar")
+    assert word == Outcome.ILLEGAL and "dislodged units are disbanded" in why
+    assert [format_order(V, r.order) for r in res.results if r.automatic] == ["A ara D"]
+
+
+def test_civil_disorder_reason_in_movement_and_other_powers_unaffected() -> None:
+    p = pos("Spring 1006 Movement", {MOO: ["A ara"], FRA: ["A tol"]}, centres={**LOST, "nav": MOO}, state=DISORDER)
+    res = run(p, {MOO: ["A ara - cas"], FRA: ["A tol - val"]})
+    word, _, why = result(res, "A ara - cas")
+    assert word == Outcome.ILLEGAL and why == "Moors: in civil disorder, no orders are taken; the units hold"
+    assert result(res, "A tol - val")[0] == Outcome.SUCCEEDS
+    assert unit_at(res.next, "ara") == "Moors A ara"
+    # In grace (not yet in disorder) the same orders are judged as usual.
+    res = run(p.with_(state={"anarchy": {MOO: "grace"}}), {MOO: ["A ara - cas"]})
+    assert result(res, "A ara - cas")[0] == Outcome.SUCCEEDS
+
+
 # ------------------------------------------------------------------------------------------ the end
 
 

@@ -356,16 +356,21 @@ def _with_unit_kind(variant: Variant, position: Position, kind: PhaseKind, order
 def check_orders(variant: Variant, position: Position, power: str, text: str) -> list[LineCheck]:
     """Check a submission line by line, as it arrives, so the player sees at once what will be executed.
 
-    A line is refused when it cannot be read, names another power's unit (or a unit that is not there),
-    repeats an order for a unit already ordered above (the first order counts, as in the adjudicator),
-    is not a legal order in this position, or (for builds and removals) goes beyond the power's count.
+    A line is refused when the variant's rules take no orders from the power this phase (1000 AD's civil
+    disorder: every line gets the rule's reason), cannot be read, names another power's unit (or a unit
+    that is not there), repeats an order for a unit already ordered above (the first order counts, as in
+    the adjudicator), is not a legal order in this position, or (for builds and removals) goes beyond the
+    power's count.
     """
     from dippouch.core.notation import format_order, parse_orders
 
     kind = variant.calendar.kind(position.phase)
     power = variant.power(power).name
     m = variant.map
-    legal = _legal_table(variant, position, power)
+    # A power the rules keep from giving any order (1000 AD's civil disorder) hears why on every line,
+    # rather than a "legal" removal the adjudicator would then refuse.
+    refused = hooks_for(variant).orders_refused(position, power)
+    legal = None if refused is not None else _legal_table(variant, position, power)
     out: list[LineCheck] = []
     ordered: dict[int, int] = {}
     delta = adjustment_delta(variant, position, power) if kind == PhaseKind.ADJUSTMENTS else 0
@@ -383,7 +388,7 @@ def check_orders(variant: Variant, position: Position, power: str, text: str) ->
         assert order is not None
         order = _with_unit_kind(variant, position, kind, order)
         canonical = format_order(variant, order, phase_kind=kind)
-        problem = _check_one(variant, position, power, kind, order, legal)
+        problem = refused if refused is not None else _check_one(variant, position, power, kind, order, legal)
         loc = order.unit_loc
         key = m.province_of(loc) if loc is not None else None
         if problem is None and key is not None and key in ordered:
@@ -482,15 +487,30 @@ def adjustment_delta(variant: Variant, position: Position, power: str) -> int:
 def powers_to_act(variant: Variant, position: Position) -> list[str]:
     """The powers that must send orders before a phase can be processed early (everyone ready)."""
     kind = variant.calendar.kind(position.phase)
-    # A power whose units the variant's hooks let nobody order (1000 AD's civil disorder) has nothing to send.
-    may_order = hooks_for(variant).may_order
+    hooks = hooks_for(variant)
+    # A power the rules keep from giving orders (1000 AD's civil disorder), or whose units they let nobody
+    # order, has nothing to send: its removals are made for it.
+    refused = {p for p in variant.power_names if hooks.orders_refused(position, p) is not None}
+    may_order = hooks.may_order
     if kind == PhaseKind.MOVEMENT:
-        return [p for p in variant.power_names if any(may_order(position, p, u) for u in position.units_of(p))]
+        return [
+            p
+            for p in variant.power_names
+            if p not in refused and any(may_order(position, p, u) for u in position.units_of(p))
+        ]
     if kind == PhaseKind.RETREATS:
-        return sorted({d.unit.power for d in position.dislodged.values() if may_order(position, d.unit.power, d.unit)})
+        return sorted(
+            {
+                d.unit.power
+                for d in position.dislodged.values()
+                if d.unit.power not in refused and may_order(position, d.unit.power, d.unit)
+            }
+        )
     out = []
     legal_cache: dict[str, Mapping[int, Sequence[Order]] | None] = {}
     for p in variant.power_names:
+        if p in refused:
+            continue
         delta = adjustment_delta(variant, position, p)
         if delta < 0:
             out.append(p)

@@ -13,8 +13,9 @@ them. Nothing here knows the variant's name or its provinces.
   a power may place units anywhere inside its homeland; afterwards the standard sites apply.
 * ``may_build_kind = "ad1000"``: homeland-bound kinds are built only in the homeland, and
   ``[rules] unit_limits`` caps how many of a kind a power may have at once (one ``D``, rule 7).
-* ``may_order`` / ``adjustment_delta`` / ``phase_end = "ad1000_anarchy"``: rule 13's anarchy, kept in
-  ``Position.state["anarchy"]``.
+* ``prepare_orders`` / ``orders_refused`` / ``may_order`` / ``adjustment_delta`` /
+  ``phase_end = "ad1000_anarchy"``: rule 13's anarchy, kept in ``Position.state["anarchy"]``; a power in
+  civil disorder has every order refused (removals included) and its removals made for it.
 * :func:`game_end`: rules 11 and 12, a pure function the game layer calls after each phase.
 """
 
@@ -29,6 +30,7 @@ from dippouch.core.position import Position, Unit
 from dippouch.core.rules.base import RuleHooks, behaviour
 
 if TYPE_CHECKING:
+    from dippouch.core.orders import Order
     from dippouch.core.results import OrderResult
     from dippouch.core.variant import Variant
 
@@ -166,6 +168,46 @@ def anarchy_status(position: Position, power: str) -> str | None:
 
 def in_disorder(position: Position, power: str) -> bool:
     return anarchy_status(position, power) == "disorder"
+
+
+_DISORDER_EFFECT = {
+    PhaseKind.MOVEMENT: "the units hold",
+    PhaseKind.RETREATS: "the dislodged units are disbanded",
+    PhaseKind.ADJUSTMENTS: "nothing is built and removals are made by the civil-disorder rule",
+}
+
+
+@behaviour("orders_refused", "ad1000_anarchy")
+def anarchy_orders_refused(hooks: RuleHooks, position: Position, power: str) -> str | None:
+    """Rule 13 puts the power itself out of play, not just its units, so every order it sends is refused.
+
+    The text names what happens instead, since the player reading the report did not choose it.
+    """
+    if not in_disorder(position, power):
+        return None
+    effect = _DISORDER_EFFECT.get(hooks.variant.calendar.kind(position.phase), "")
+    return f"{power}: in civil disorder, no orders are taken" + (f"; {effect}" if effect else "")
+
+
+@behaviour("prepare_orders", "ad1000_anarchy")
+def anarchy_prepare_orders(
+    hooks: RuleHooks, position: Position, orders: Mapping[str, Sequence[Order]]
+) -> tuple[Position, dict[tuple[str, int], tuple[str, str]]]:
+    """Refuse every order of a power in civil disorder, in every phase, before anything is judged.
+
+    ``may_order`` alone covers only orders to units, so removals (which the adjustment rules accept from
+    any power that owes them) would slip through; deciding them here leaves the removals owed to the
+    civil-disorder rule, as rule 13 wants, and gives movement and retreat orders the same clear reason.
+    """
+    decided: dict[tuple[str, int], tuple[str, str]] = {}
+    for power, olist in orders.items():
+        if not olist:
+            continue
+        why = hooks.orders_refused(position, power)
+        if why is not None:
+            for i in range(len(olist)):
+                decided[(power, i)] = ("illegal", why)
+    return position, decided
 
 
 @behaviour("may_order", "ad1000_anarchy")

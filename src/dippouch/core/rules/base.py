@@ -43,6 +43,7 @@ __all__ = [
 #: Hook points a ``[rules]`` key may name a behaviour for (the method of the same name is replaced).
 HOOK_POINTS = (
     "prepare_orders",
+    "orders_refused",
     "may_order",
     "movement_kind",
     "may_enter",
@@ -172,6 +173,16 @@ class RuleHooks:
         without them. W3K: proxy hand-overs, supply transfers, and lists mixing builds with removals.
         """
         return position, {}
+
+    def orders_refused(self, position: Position, power: str) -> str | None:
+        """Why ``power`` may give no orders at all this phase, or ``None`` (standard: it always may).
+
+        The game layer refuses a submission's lines with this text as they arrive and does not wait for
+        the power; a variant's :meth:`prepare_orders` reports any such orders that reach the adjudicator
+        as illegal with it (1000 AD: a power in civil disorder, whose units hold and whose removals are
+        made for it).
+        """
+        return None
 
     def may_order(self, position: Position, power: str, unit: Unit) -> bool:
         """Whether ``power`` may give ``unit`` an order this phase (standard: only its owner; 6.A.6).
