@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
+from dataclasses import fields
 
 from dippouch.core.adjustments import (
     adjudicate_adjustments,
@@ -50,7 +51,7 @@ def adjudicate(
     hooks = hooks_for(variant)
     gmap = variant.map
     orders_in = orders
-    kind = variant.calendar.kind(position.phase)
+    kind = variant.calendar.steps[position.phase.step].kind
     dislodged: Mapping[int, Dislodged] = {}
     centres: Mapping[int, str] = position.centres
     state: Mapping[str, object] = position.state
@@ -68,7 +69,7 @@ def adjudicate(
     elif kind == PhaseKind.RETREATS:
         results, units = adjudicate_retreats(gmap, hooks, judged, orders)
     else:
-        results, units, centres, state = adjudicate_adjustments(gmap, hooks, judged, orders, variant.power_names, rng)
+        results, units, centres, state = adjudicate_adjustments(gmap, hooks, judged, orders, _powers(variant), rng)
     if decided:
         results = [
             r._replace(index=kept[r.power][r.index]) if r.index is not None and r.power in kept else r for r in results
@@ -76,8 +77,9 @@ def adjudicate(
         for (power, i), (word, reason) in sorted(decided.items()):
             results.append(OrderResult(power, orders_in[power][i], Outcome(word), reason=reason, index=i))
     after = next_position(variant, hooks, position, units, dislodged, centres, dict(state))
-    after = hooks.phase_end(position, after, results)
-    return Resolution(tuple(results), after)
+    if not _flags(hooks)[1]:
+        after = hooks.phase_end(position, after, results)
+    return _resolution(tuple(results), after)
 
 
 def next_position(
@@ -94,7 +96,6 @@ def next_position(
     owners: Mapping[int, str] = centres
     updated = False
     chain = _chain(variant.calendar, before.phase)
-    standard = _standard_counting(hooks)
     for phase, kind in chain[:-1]:
         if kind is PhaseKind.RETREATS:
             if dislodged:
@@ -102,17 +103,16 @@ def next_position(
         elif kind is PhaseKind.ADJUSTMENTS:
             if not updated:
                 changed = dict(centres)
-                sc = _centres(gmap)
-                for prov, u in units.items():
-                    if prov in sc:
-                        changed[prov] = u.power
+                for prov in _centres(gmap).intersection(units):
+                    changed[prov] = units[prov].power
                 owners = changed
                 updated = True
+            standard = _flags(hooks)[0]
             if standard:
                 if standard_adjustment_needed(units, owners, before.homes):
                     break
             elif adjustment_needed(
-                gmap, hooks, Position(phase, units, owners, before.homes, {}, state), variant.power_names
+                gmap, hooks, Position(phase, units, owners, before.homes, {}, state), _powers(variant)
             ):
                 break
         else:
@@ -120,24 +120,74 @@ def next_position(
     else:
         phase, kind = chain[-1]
     # The mappings handed in are fresh ones the phase built; positions treat them as immutable values.
-    return Position(
-        phase=phase,
-        units=units,
-        centres=owners,
-        homes=before.homes,
-        dislodged=dislodged if dislodged and kind is PhaseKind.RETREATS else {},
-        state=state,
+    return _position(
+        phase, units, owners, before.homes, dislodged if dislodged and kind is PhaseKind.RETREATS else {}, state
     )
 
 
-_STANDARD_COUNTING: dict[int, tuple[RuleHooks, bool]] = {}
+_POSITION_FIELDS = ("phase", "units", "centres", "homes", "dislodged", "state")
+assert tuple(f.name for f in fields(Position)) == _POSITION_FIELDS, "update _position for Position's new fields"
+_set_phase, _set_units, _set_centres, _set_homes, _set_dislodged, _set_state = (
+    Position.__dict__[name].__set__ for name in _POSITION_FIELDS
+)
+_new_object = object.__new__
 
 
-def _standard_counting(hooks: RuleHooks) -> bool:
-    """:func:`~dippouch.core.adjustments.standard_counting`, asked once per hooks object."""
-    got = _STANDARD_COUNTING.get(id(hooks))
+def _position(
+    phase: Phase,
+    units: Mapping[int, Unit],
+    centres: Mapping[int, str],
+    homes: Mapping[str, frozenset[int]],
+    dislodged: Mapping[int, Dislodged],
+    state: Mapping[str, object],
+) -> Position:
+    """``Position(...)`` filled through its slots: a frozen dataclass's ``__init__`` goes through
+    ``object.__setattr__`` per field, which costs twice as much, and every phase makes one."""
+    p: Position = _new_object(Position)
+    _set_phase(p, phase)
+    _set_units(p, units)
+    _set_centres(p, centres)
+    _set_homes(p, homes)
+    _set_dislodged(p, dislodged)
+    _set_state(p, state)
+    return p
+
+
+assert tuple(f.name for f in fields(Resolution)) == ("results", "next"), "update _resolution for Resolution's fields"
+_set_results, _set_next = Resolution.__dict__["results"].__set__, Resolution.__dict__["next"].__set__
+
+
+def _resolution(results: tuple[OrderResult, ...], after: Position) -> Resolution:
+    """``Resolution(results, after)`` filled through its slots, as :func:`_position` does."""
+    r: Resolution = _new_object(Resolution)
+    _set_results(r, results)
+    _set_next(r, after)
+    return r
+
+
+_POWERS: dict[int, tuple[Variant, tuple[str, ...]]] = {}
+
+
+def _powers(variant: Variant) -> tuple[str, ...]:
+    """``variant.power_names`` (a property that builds its tuple on every read), once per variant."""
+    got = _POWERS.get(id(variant))
+    if got is None or got[0] is not variant:
+        got = _POWERS[id(variant)] = (variant, variant.power_names)
+    return got[1]
+
+
+_FLAGS: dict[int, tuple[RuleHooks, tuple[bool, bool]]] = {}
+
+
+def _flags(hooks: RuleHooks) -> tuple[bool, bool]:
+    """(:func:`~dippouch.core.adjustments.standard_counting`, no phase-end behaviour), asked once per hooks
+    object: a phase with neither makes no position for a hook."""
+    got = _FLAGS.get(id(hooks))
     if got is None or got[0] is not hooks:
-        got = _STANDARD_COUNTING[id(hooks)] = (hooks, standard_counting(hooks))
+        quiet_end = (
+            "phase_end" not in hooks.__dict__ and type(hooks).phase_end is RuleHooks.phase_end and not hooks._phase_end
+        )
+        got = _FLAGS[id(hooks)] = (hooks, (standard_counting(hooks), quiet_end))
     return got[1]
 
 

@@ -120,8 +120,10 @@ def adjudicate_adjustments(
     orders: Mapping[str, Sequence[Order]],
     powers: Sequence[str],
     rng: random.Random | None,
-) -> tuple[list[OrderResult], dict[int, Unit], dict[int, str], dict[str, object]]:
+) -> tuple[list[OrderResult], dict[int, Unit], Mapping[int, str], dict[str, object]]:
     """Results, units after the phase, centre ownership and variant state after the phase."""
+    if _standard_builds(hooks) and all(type(o) in _PLAIN_KINDS for olist in orders.values() for o in olist):
+        return _standard_phase(gmap, hooks, position, orders, powers, rng)
     ctx = AdjustmentContext(
         position=position,
         delta=_deltas(hooks, position, powers),
@@ -146,6 +148,136 @@ def adjudicate_adjustments(
             ctx.delta[power] += hooks.unit_cost(u.kind)
             results.append(OrderResult(power, Disband(u.kind, u.loc), Outcome.SUCCEEDS, automatic=True, reason=why))
     return results, units, ctx.centres, ctx.state
+
+
+_PLAIN_KINDS = frozenset((Build, Waive, Disband))
+_STANDARD_BUILDS: dict[int, tuple[RuleHooks, bool]] = {}
+
+
+def _standard_builds(hooks: RuleHooks) -> bool:
+    """Whether builds and removals follow the standard rules throughout (counting, sites, buildable kinds,
+    unit kinds): then :func:`_standard_phase` may settle them without positions made for hooks. Asked once
+    per hooks object."""
+    got = _STANDARD_BUILDS.get(id(hooks))
+    if got is None or got[0] is not hooks:
+        plain = (
+            standard_counting(hooks)
+            and _plain(hooks, "may_build_kind")
+            and _plain(hooks, "movement_kind")
+            and not hooks._moves_as
+        )
+        got = _STANDARD_BUILDS[id(hooks)] = (hooks, plain)
+    return got[1]
+
+
+_BUILD_AT: dict[int, tuple[GameMap, dict[tuple[str, int], int]]] = {}
+
+
+def _build_at(gmap: GameMap) -> dict[tuple[str, int], int]:
+    """``(unit kind, location)`` -> where the unit stands once built, for every build the map allows under the
+    standard rules (an army named with a coast stands in the province; a fleet in a split-coast province
+    needs its coast named). A build missing here is refused by :func:`_one`, which says why."""
+    got = _BUILD_AT.get(id(gmap))
+    if got is None or got[0] is not gmap:
+        table: dict[tuple[str, int], int] = {}
+        for loc in gmap.locations:
+            prov = gmap.provinces[loc.province]
+            if gmap.can_hold("A", prov.id):
+                table[("A", loc.id)] = prov.id
+            named = not (prov.coasts and loc.id == prov.id)
+            if named and prov.kind == ProvinceKind.COAST and gmap.can_hold("F", loc.id):
+                table[("F", loc.id)] = loc.id
+        got = _BUILD_AT[id(gmap)] = (gmap, table)
+    return got[1]
+
+
+_new_tuple = tuple.__new__
+_UNITS: dict[tuple[str, str, int], Unit] = {}
+
+
+def _standard_phase(
+    gmap: GameMap,
+    hooks: RuleHooks,
+    position: Position,
+    orders: Mapping[str, Sequence[Order]],
+    powers: Sequence[str],
+    rng: random.Random | None,
+) -> tuple[list[OrderResult], dict[int, Unit], Mapping[int, str], dict[str, object]]:
+    """:func:`adjudicate_adjustments` for standard builds and removals (every order a build, waive or
+    disband): an order that can be carried out is settled inline, anything else goes to :func:`_one`,
+    which judges it in full and says why. The centre ownership is not changed, so it is handed on as is."""
+    centres = position.centres
+    units: dict[int, Unit] = dict(position.units)
+    delta = dict.fromkeys(powers, 0)
+    for owner in centres.values():
+        delta[owner] = delta.get(owner, 0) + 1
+    for u in units.values():
+        delta[u.power] = delta.get(u.power, 0) - 1
+    built: set[int] = set()
+    ctx: AdjustmentContext | None = None
+    loc_prov = gmap.province_of
+    build_at = _build_at(gmap)
+    homes = position.homes
+    made = _UNITS
+    results: list[OrderResult] = []
+    append = results.append
+    succeeds = Outcome.SUCCEEDS
+    for power, olist in orders.items():
+        have = delta.get(power)
+        if have is None:
+            have = delta[power] = 0
+        for i, order in enumerate(olist):
+            t = type(order)
+            if t is Build:
+                b: Build = order  # type: ignore[assignment]
+                prov = loc_prov(b.loc)
+                where = build_at.get((b.kind, b.loc), -1)
+                if (
+                    have > 0
+                    and where >= 0
+                    and centres.get(prov) == power
+                    and prov in homes.get(power, ())
+                    and prov not in built
+                    and prov not in units
+                ):
+                    key = (power, b.kind, where)
+                    new = made.get(key)
+                    if new is None:
+                        new = made[key] = Unit(power, b.kind, where)
+                    units[prov] = new
+                    built.add(prov)
+                    have = delta[power] = have - 1
+                    append(_new_tuple(OrderResult, (power, order, succeeds, False, False, False, "", i)))
+                    continue
+            elif t is Waive:
+                if have > 0:
+                    have = delta[power] = have - 1
+                    append(_new_tuple(OrderResult, (power, order, succeeds, False, False, False, "", i)))
+                    continue
+            elif have < 0:
+                prov = loc_prov(order.loc)  # type: ignore[attr-defined]
+                gone = units.get(prov)
+                if gone is not None and gone.power == power and prov not in built:
+                    del units[prov]
+                    have = delta[power] = have + 1
+                    append(_new_tuple(OrderResult, (power, order, succeeds, False, False, False, "", i)))
+                    continue
+            if ctx is None:
+                ctx = AdjustmentContext(position=position, delta=delta, centres=dict(centres), built=built)
+            outcome, reason = _one(gmap, hooks, ctx, units, power, order)
+            have = delta[power]
+            append(_new_tuple(OrderResult, (power, order, outcome, False, False, False, reason, i)))
+    for power in powers:
+        owed = -delta.get(power, 0)
+        if owed <= 0:
+            continue
+        now = position.with_(units=units, centres=centres)
+        provs, why = hooks.removal_order(now, power, owed, rng)
+        for prov in provs:
+            u = units.pop(prov)
+            delta[power] += 1
+            append(OrderResult(power, Disband(u.kind, u.loc), Outcome.SUCCEEDS, automatic=True, reason=why))
+    return results, units, centres if ctx is None else ctx.centres, dict(position.state)
 
 
 def _one(
