@@ -470,8 +470,11 @@ def adjudicate_movement(
     add = entries.append
     chosen = [False] * n
     stand_in: dict[int, Order] = {}
-    decided: list[tuple[Outcome, str | Reason] | None] = [None] * n
-    """Province -> outcome of a carried-out order settled before resolution (invalid, wrong coast)."""
+    word: list[Outcome | None] = [None] * n
+    """Province -> outcome of the order its unit carries out, once known: set for orders settled before
+    resolution (invalid, wrong coast), and under the usual phase for every other one after it."""
+    why: list[str | Reason] = [""] * n
+    """Province -> the reason going with ``word``."""
     wrong_coast: dict[int, str] = {}
     illegal = Outcome.ILLEGAL
     routes = _BoardRoutes(gmap, units, tab, std, mk)
@@ -486,6 +489,7 @@ def adjudicate_movement(
     moves: list[tuple[int, Move]] = []
     supports: list[tuple[int, Support]] = []
     convoys: list[tuple[int, Convoy]] = []
+    holds: list[int] = []
 
     # 1. Board legality of each order; the first legal order of a unit is the one it carries out.
     def general(power: str, i: int, order: Order) -> None:
@@ -602,6 +606,8 @@ def adjudicate_movement(
             code[prov] = CONVOY
             convoy_orders.setdefault((loc_prov[co.target], loc_prov[co.dest]), []).append(prov)
             convoys.append((prov, co))
+        else:
+            holds.append(prov)
 
     if std and plain_order:
         # The standard fast loop: a legal hold, move, support or convoy for a unit of the ordering power
@@ -674,6 +680,7 @@ def adjudicate_movement(
                     if unit is not None and unit.power == power and not chosen[prov]:
                         chosen[prov] = True
                         add((power, i, order, prov, None, ""))
+                        holds.append(prov)
                         continue
                 elif t is Convoy:
                     co: Convoy = order  # type: ignore[assignment]
@@ -706,7 +713,7 @@ def adjudicate_movement(
         d = dest[p]
         if wrong_coast and p in wrong_coast:
             invalid[p] = True
-            decided[p] = (Outcome.FAILS, wrong_coast[p])
+            word[p], why[p] = Outcome.FAILS, wrong_coast[p]
             continue
         if (units[p].kind if std else mk(units[p].kind)) == "A":
             matching = convoy_orders.get((p, d))
@@ -720,8 +727,10 @@ def adjudicate_movement(
                 r.convoys_for[p] = fleets
                 if not fleets or not convoy_path_exists(gmap, p, d, fleets):
                     invalid[p] = True
-                    why = "no convoy was ordered for this move" if not fleets else "the ordered convoys form no route"
-                    decided[p] = (Outcome.INVALID, why)
+                    word[p] = Outcome.INVALID
+                    why[p] = (
+                        "no convoy was ordered for this move" if not fleets else "the ordered convoys form no route"
+                    )
                     continue
         got = movers.get(d)
         if got is None:
@@ -734,6 +743,7 @@ def adjudicate_movement(
     r_supports = r.supports
     res, state = r.res, r.state
     pending: list[int] = []
+    invalid_word = Outcome.INVALID
     """Decisions left to guess and check, resolved in province order (as the board is laid out)."""
     for p, sp in supports:
         tp = loc_prov[sp.target]
@@ -758,14 +768,16 @@ def adjudicate_movement(
                 else:
                     pending.append(p)
         else:
-            decided[p] = (Outcome.INVALID, Reason(_unmatched_support, gmap, units[tp], sp.dest))
+            word[p] = invalid_word
+            why[p] = Reason(_unmatched_support, gmap, units[tp], sp.dest)
             code[p] = HOLD
     for p, cv in convoys:
         tp = loc_prov[cv.target]
         d = loc_prov[cv.dest]
         if code[tp] != MOVE or dest[tp] != d:
             # A convoy matching an army that goes by land stays "available" (6.G.7) but takes no part.
-            decided[p] = (Outcome.INVALID, Reason(_unmatched_convoy, gmap, units[tp], d))
+            word[p] = invalid_word
+            why[p] = Reason(_unmatched_convoy, gmap, units[tp], d)
             code[p] = HOLD
         elif std:
             # As for supports: a convoying fleet nobody attacks is available.
@@ -803,7 +815,7 @@ def adjudicate_movement(
         if state[p] != _RESOLVED:
             resolve(p)
 
-    return _finish(gmap, hooks, position, r, entries, chosen, stand_in, decided)
+    return _finish(gmap, hooks, position, r, entries, chosen, stand_in, word, why, moves, supports, convoys, holds)
 
 
 class _BoardRoutes:
@@ -1061,15 +1073,20 @@ def _finish(
     entries: list[_EntryT],
     chosen: list[bool],
     stand_in: dict[int, Order],
-    decided: list[tuple[Outcome, str | Reason] | None],
+    word: list[Outcome | None],
+    why: list[str | Reason],
+    moves: list[tuple[int, Move]],
+    supports: list[tuple[int, Support]],
+    convoys: list[tuple[int, Convoy]],
+    holds: list[int],
 ) -> MovementOutcome:
     units = position.units
     res = r.res
+    dest = r.dest
     moved: dict[int, int] = {}
-    for d, qs in r.movers.items():
-        for q in qs:
-            if res[q]:
-                moved[q] = d
+    for p, _mv in moves:
+        if res[p]:
+            moved[p] = dest[p]
     dislodged_by: dict[int, int] = {}
     owner = r.power
     for p, d in moved.items():
@@ -1090,13 +1107,59 @@ def _finish(
         nu = made.get(key)
         new_units[d] = nu if nu is not None else _unit(*key)
 
+    succeeds, stands = Outcome.SUCCEEDS, Outcome.STANDS
+    results: list[OrderResult]
+    if not (dislodged_by or stand_in or not r.standard):
+        # The usual phase: standard orders only and nobody dislodged. Every carried-out order's word
+        # follows from its kind and decision alone; the words are set per province, then one pass over the
+        # submitted orders makes the results.
+        for p, _mv in moves:
+            if word[p] is None:
+                if res[p]:
+                    word[p] = succeeds
+                else:
+                    word[p] = Outcome.FAILS
+                    why[p] = Reason(_move_failure, gmap, r, p)
+        for p, _sp in supports:
+            if word[p] is None:
+                if res[p]:
+                    word[p] = Outcome.GIVEN
+                else:
+                    word[p] = Outcome.CUT
+                    why[p] = Reason(_cut_reason, gmap, r, dislodged_by, p)
+        for p, _cv in convoys:
+            if word[p] is None:
+                if res[p]:
+                    word[p] = Outcome.AVAILABLE
+                else:
+                    word[p] = Outcome.DISRUPTED
+                    why[p] = "convoy paradox: the convoy fails (Szykman rule)"
+        for p in holds:
+            word[p] = stands
+        # All eight fields given: the named tuple is built directly, skipping its argument-parsing __new__.
+        results = [
+            _new_tuple(OrderResult, (power, order, word[p], False, False, False, why[p], index))
+            if outcome is None
+            else _new_tuple(OrderResult, (power, order, outcome, False, False, False, reason, index))
+            for power, index, order, p, outcome, reason in entries
+        ]
+        if len(moves) + len(supports) + len(convoys) + len(holds) < len(units):
+            # Units without an order carried out: an automatic hold each, unless an illegal order of their
+            # own power's stands in for it.
+            speaking = _flagged(entries, chosen, units)
+            for p, u in units.items():
+                if not chosen[p] and p not in speaking:
+                    results.append(
+                        OrderResult(u.power, _hold(u.kind, u.loc), stands, False, False, True, "no order: holds")
+                    )
+        return _new_tuple(MovementOutcome, (results, new_units, {}))
+
     # Standoffs: provinces left empty though a move with some prevent strength went there.
-    # Only retreats (and extra-order hooks) need them, so a phase without dislodgements skips the work.
+    # Only retreats (and extra-order hooks) need them.
     bounced: set[int] = set()
-    if dislodged_by or stand_in:
-        for d, qs in r.movers.items():
-            if d not in new_units and any(not res[q] and r.prevent_strength(q) > 0 for q in qs):
-                bounced.add(d)
+    for d, qs in r.movers.items():
+        if d not in new_units and any(not res[q] and r.prevent_strength(q) > 0 for q in qs):
+            bounced.add(d)
     attacked: dict[int, tuple[int, ...]] = {}
     if stand_in:
         # Only extra order kinds (their hooks) need to know every attack with a route.
@@ -1128,19 +1191,17 @@ def _finish(
         else None
     )
 
-    results: list[OrderResult] = []
+    results = []
     append = results.append
     flagged: set[int] = set()
     """Units with no order carried out whose dislodged flag went on an illegal order of their power's."""
-    succeeds, given, available, stands = Outcome.SUCCEEDS, Outcome.GIVEN, Outcome.AVAILABLE, Outcome.STANDS
-    code = r.code
-    for power, index, order, p, outcome, reason in entries if dislodged_by or stand_in or not r.standard else ():
+    for power, index, order, p, outcome, reason in entries:
         if outcome is None:
             # The order the unit carries out: it takes the dislodged flag.
             dis = p in dislodged_by
-            got = decided[p]
+            got = word[p]
             if got is not None:
-                outcome, reason = got
+                outcome, reason = got, why[p]
             else:
                 t = type(order)
                 extra = p in stand_in if stand_in else False
@@ -1151,13 +1212,13 @@ def _finish(
                 elif t is Move:
                     outcome = succeeds
                 elif t is Support:
-                    outcome = given
+                    outcome = Outcome.GIVEN
                     if not r.standard and r.sup_value[p] < r.strength[p]:
                         # A support reduced rather than cut (1000 AD's defensive army): say by whom.
                         names = ", ".join(_unit_text(gmap, units[q]) for q in r.attackers_with_route(p))
                         reason = f"support reduced to {r.sup_value[p]} by {names}"
                 elif t is Convoy:
-                    outcome = available
+                    outcome = Outcome.AVAILABLE
                 else:
                     outcome, reason = _judge(gmap, hooks, position, r, power, order, p, extra, dislodged_by, summary)
             if dis:
@@ -1173,30 +1234,8 @@ def _finish(
                 if p in dislodged_by:
                     append(OrderResult(power, order, outcome, True, not dislodged[p].retreats, False, reason, index))
                     continue
-        # All eight fields given: build the named tuple directly, skipping its argument-parsing __new__.
         append(_new_tuple(OrderResult, (power, order, outcome, False, False, False, reason, index)))
-    if not (dislodged_by or stand_in or not r.standard):
-        # The usual phase: standard orders only and nobody dislodged. A carried-out order's word then
-        # follows from its code and decision alone (a success word by code, or judged when it failed).
-        words = (stands, succeeds, given, available)
-        for power, index, order, p, outcome, reason in entries:
-            if outcome is None:
-                got = decided[p]
-                if got is not None:
-                    outcome, reason = got
-                else:
-                    c = code[p]
-                    if c == HOLD or res[p]:
-                        outcome = words[c]
-                    else:
-                        outcome, reason = _judge(gmap, hooks, position, r, power, order, p, False, dislodged_by, None)
-            elif p >= 0 and not chosen[p] and p not in flagged:
-                owner_unit = units.get(p)
-                if owner_unit is not None and owner_unit.power == power:
-                    flagged.add(p)
-            append(_new_tuple(OrderResult, (power, order, outcome, False, False, False, reason, index)))
-    # Units without an order (or with only another power's orders): automatic holds. Skipped when every
-    # unit already has its result, the usual case.
+    # Units without an order (or with only another power's orders): automatic holds.
     for p, u in units.items() if chosen.count(True) + len(flagged) < len(units) else ():
         if chosen[p] or p in flagged:
             continue
@@ -1230,6 +1269,18 @@ def _finish(
             )
             del dislodged[p]
     return _new_tuple(MovementOutcome, (results, new_units, dislodged))
+
+
+def _flagged(entries: list[_EntryT], chosen: list[bool], units: Mapping[int, Unit]) -> set[int]:
+    """Units with no order carried out whose first order of their own power's (an illegal one) stands in for
+    it in the results, so they get no automatic hold."""
+    flagged: set[int] = set()
+    for power, _index, _order, p, outcome, _reason in entries:
+        if outcome is not None and p >= 0 and not chosen[p] and p not in flagged:
+            u = units.get(p)
+            if u is not None and u.power == power:
+                flagged.add(p)
+    return flagged
 
 
 def _dislodged_reason(gmap: GameMap, units: Mapping[int, Unit], by: Mapping[int, int], p: int) -> str:
