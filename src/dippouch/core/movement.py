@@ -716,7 +716,7 @@ def adjudicate_movement(
             word[p], why[p] = Outcome.FAILS, wrong_coast[p]
             continue
         if (units[p].kind if std else mk(units[p].kind)) == "A":
-            matching = convoy_orders.get((p, d))
+            matching = convoy_orders.get((p, d)) if convoy_orders else None
             if mv.via_convoy or d not in army_adj[p]:
                 convoyed[p] = True
             elif matching:
@@ -788,20 +788,28 @@ def adjudicate_movement(
                 pending.append(p)
 
     # 5. Resolve every decision. Under the standard rules many are settled by their own order alone: a
-    # support or convoy nobody attacks stands, an unconvoyed move into an empty province nobody else enters
-    # succeeds, an unsupported one against a unit that stays or meets it head to head fails. Those are set
-    # directly (they depend on no other decision, so no cycle can contain them); guess and check does the rest.
-    # (Supports and convoys were settled so in step 4.)
+    # support or convoy nobody attacks stands; an invalid move fails; an unconvoyed move into an empty
+    # province nobody else enters succeeds, and one that only unconvoyed, unsupported moves enter fails (as
+    # they all do); an unsupported one against a unit that stays or meets it head to head fails. Those are
+    # set directly (they depend on no other decision, so no cycle can contain them); guess and check does the
+    # rest. (Supports and convoys were settled so in step 4.)
     if std:
         for p, _mv in moves:
-            if invalid[p] or convoyed[p]:
+            if invalid[p]:
+                state[p] = _RESOLVED  # res[p] is already False
+                continue
+            if convoyed[p]:
                 pending.append(p)
                 continue
             d = dest[p]
             if owner[d] is None:
-                if len(movers[d]) == 1:
+                qs = movers[d]
+                if len(qs) == 1:
                     res[p] = True
                     state[p] = _RESOLVED
+                    continue
+                if all(not convoyed[q] and q not in r_supports for q in qs):
+                    state[p] = _RESOLVED  # a standoff: attack 1 against the others' prevent strength 1
                     continue
             elif p not in r_supports and (code[d] != MOVE or (dest[d] == p and not convoyed[d] and not invalid[d])):
                 state[p] = _RESOLVED  # res[p] is already False: attack 1 (or 0) against at least 1
