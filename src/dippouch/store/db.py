@@ -57,9 +57,26 @@ def alembic_config() -> Config:
     return cfg
 
 
+MIGRATION_LOCK = 0x6469_7070_6F75_6368
+"""PostgreSQL advisory lock key (``"dippouch"`` in ASCII) every dippouch process takes around migrations.
+
+Advisory locks are per database, so games in different databases on one server never wait for each other."""
+
+
 def upgrade(engine: sa.Engine) -> None:
-    """Bring the schema to the newest revision (creating it on a fresh database)."""
+    """Bring the schema to the newest revision (creating it on a fresh database).
+
+    Several processes may open a brand-new database at the same moment (a coordinator's command and a
+    deadline job). Exactly one must create the schema and the others must wait for it and then find it at
+    head: run side by side, both would see no version table and the second would fail on the first's
+    tables. So the migration runs under the database's write lock, taken before Alembic reads anything
+    and released when the transaction commits. PostgreSQL: a transaction-scoped advisory lock (DDL alone
+    does not serialise: concurrent CREATE TABLEs of one name fail with a unique violation). SQLite: the
+    engine begins every transaction with ``BEGIN IMMEDIATE`` (:func:`make_engine`), which is that lock.
+    """
     cfg = alembic_config()
     with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
