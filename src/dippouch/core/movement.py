@@ -390,6 +390,12 @@ class _Tables:
     between: dict[int, tuple[int, ...]]
     """``src * province_count + dst`` -> the sea provinces bordering both coasts, filled as pairs are asked
     (the one-fleet convoy question, asked a few times every phase, then costs no set intersection)."""
+    seas: frozenset[int]
+    """The sea provinces (under standard unit kinds only fleets stand there)."""
+    unmatched: dict[tuple[int, str, int], Reason]
+    """``(target location, target kind, support destination or -1)`` -> why a support of that unit matches
+    no order. Most supports in a phase match nothing, and the reason depends on the map alone: one shared
+    ``Reason`` per case instead of one made per support and phase."""
 
 
 _TABLES: dict[int, tuple[GameMap, _Tables]] = {}
@@ -423,6 +429,8 @@ def _tables(gmap: GameMap) -> _Tables:
             for s, p in enumerate(gmap.provinces)
         ),
         between={},
+        seas=frozenset(s for s, p in enumerate(gmap.provinces) if p.kind == ProvinceKind.SEA),
+        unmatched={},
     )
     _TABLES[id(gmap)] = (gmap, t)
     return t
@@ -744,6 +752,7 @@ def adjudicate_movement(
     res, state = r.res, r.state
     pending: list[int] = []
     invalid_word = Outcome.INVALID
+    unmatched = tab.unmatched
     """Decisions left to guess and check, resolved in province order (as the board is laid out)."""
     for p, sp in supports:
         tp = loc_prov[sp.target]
@@ -769,7 +778,12 @@ def adjudicate_movement(
                     pending.append(p)
         else:
             word[p] = invalid_word
-            why[p] = Reason(_unmatched_support, gmap, units[tp], sp.dest)
+            tu = units[tp]
+            key = (tu.loc, tu.kind, -1 if sp.dest is None else sp.dest)
+            known = unmatched.get(key)
+            if known is None:
+                known = unmatched[key] = Reason(_unmatched_support, gmap, tu, sp.dest)
+            why[p] = known
             code[p] = HOLD
     for p, cv in convoys:
         tp = loc_prov[cv.target]
@@ -858,7 +872,8 @@ class _BoardRoutes:
         if got is None:
             sea, mk = self.sea, self.mk
             if self.std:
-                got = {p for p, u in self.units.items() if u.kind == "F" and sea[p]}
+                units = self.units
+                got = {p for p in self.tab.seas.intersection(units) if units[p].kind == "F"}
             else:
                 got = {p for p, u in self.units.items() if mk(u.kind) == "F" and sea[p]}
             self._fleets = got
