@@ -47,9 +47,10 @@ class MovementOutcome(NamedTuple):
     """Province -> units that must retreat (those with no retreat already disbanded)."""
 
 
-_EntryT = tuple[str, int, Order, int, "Outcome | None", "str | Reason"]
-"""A submitted order: power, index in the power's list, order, unit province, outcome (None: judged at the
-end) and reason."""
+_EntryT = tuple[str, int, Order, int]
+"""A submitted order: power, index in the power's list, order and slot: the province of its unit for the
+order the unit carries out (judged at the end), or ``province_count + k`` for the k-th order decided on the
+spot (illegal), whose outcome and reason are kept at that slot."""
 
 
 class _Side:
@@ -472,24 +473,30 @@ def adjudicate_movement(
     )
     std, plain_order = _fast_flags(hooks)
     mk = hooks.movement_kind
-    # One entry per submitted order: (power, index, order, province, outcome, reason). The outcome is None
-    # for the order its unit carries out, judged at the end; anything else was decided on the spot.
+    # One entry per submitted order (see _EntryT): the order its unit carries out is judged at the end,
+    # anything else is decided on the spot.
     entries: list[_EntryT] = []
     add = entries.append
     chosen = [False] * n
     stand_in: dict[int, Order] = {}
     word: list[Outcome | None] = [None] * n
-    """Province -> outcome of the order its unit carries out, once known: set for orders settled before
-    resolution (invalid, wrong coast), and under the usual phase for every other one after it."""
-    why: list[str | Reason] = [""] * n
-    """Province -> the reason going with ``word``."""
+    """Slot -> outcome. For a province, of the order its unit carries out, once known: set for orders settled
+    before resolution (invalid, wrong coast), and under the usual phase for every other one after it. Orders
+    decided on the spot have their slots after the provinces."""
+    reasons: list[str | Reason] = [""] * n
+    """Slot -> the reason going with ``word``."""
+    spot: list[int] = []
+    """Slot - province_count -> the province an order decided on the spot names (-1: none)."""
     wrong_coast: dict[int, str] = {}
     illegal = Outcome.ILLEGAL
     routes = _BoardRoutes(gmap, units, tab, std, mk)
     r = _Resolver(gmap, units, hooks, n, std)
     code, dest, owner, sup_dest, dest_loc = r.code, r.dest, r.power, r.sup_dest, r.dest_loc
+    at: list[Unit | None] = [None] * n
+    """Province -> its unit: the fast loop reads units by list index, cheaper than a dict look-up."""
     for p, u in units.items():
         owner[p] = u.power
+        at[p] = u
     if not std:
         for p, u in units.items():
             r.strength[p] = r.sup_value[p] = hooks.unit_strength(u)
@@ -500,29 +507,36 @@ def adjudicate_movement(
     holds: list[int] = []
 
     # 1. Board legality of each order; the first legal order of a unit is the one it carries out.
+    def refuse(power: str, i: int, order: Order, prov: int, why: str) -> None:
+        """Record an illegal order, decided on the spot."""
+        add((power, i, order, n + len(spot)))
+        spot.append(prov)
+        word.append(illegal)
+        reasons.append(why)
+
     def general(power: str, i: int, order: Order) -> None:
         """Judge one order and, if its unit carries it out, fill the resolver's lists (step 2)."""
         t = type(order)
         standard_kind = t is Move or t is Support or t is Hold or t is Convoy
         loc = order.loc if standard_kind else order.unit_loc  # type: ignore[attr-defined]
         if loc is None or (not standard_kind and isinstance(order, _NOT_MOVEMENT)):
-            add((power, i, order, -1, illegal, "not an order of a movement phase"))
+            refuse(power, i, order, -1, "not an order of a movement phase")
             return
         prov = loc_prov[loc]
         unit = units.get(prov)
         if unit is None:
-            add((power, i, order, prov, illegal, f"no unit in {_abbr(gmap, prov)}"))
+            refuse(power, i, order, prov, f"no unit in {_abbr(gmap, prov)}")
             return
         if (unit.power != power) if plain_order else not hooks.may_order(position, power, unit):
             why = f"{_unit_text(gmap, unit)} belongs to {unit.power}; {power} cannot order it"
-            add((power, i, order, prov, illegal, why))
+            refuse(power, i, order, prov, why)
             return
         actual = order
         extra = False
         if not standard_kind and not isinstance(order, _STANDARD_KINDS):
             sub = hooks.stand_in_order(position, power, order)
             if sub is None:
-                add((power, i, order, prov, illegal, "this order is not allowed here"))
+                refuse(power, i, order, prov, "this order is not allowed here")
                 return
             extra = True
             actual = sub
@@ -575,25 +589,16 @@ def adjudicate_movement(
             side = _Side()
             why = _illegal_reason(gmap, hooks, units, routes, unit, prov, actual, side)
             if why:
-                add((power, i, order, prov, illegal, why))
+                refuse(power, i, order, prov, why)
                 return
             dl = side.dest_loc
             if side.wrong_coast and not chosen[prov]:
                 wrong_coast[prov] = side.wrong_coast
         if chosen[prov]:
-            add(
-                (
-                    power,
-                    i,
-                    order,
-                    prov,
-                    illegal,
-                    f"{_unit_text(gmap, unit)} already has an order; the first one counts",
-                )
-            )
+            refuse(power, i, order, prov, f"{_unit_text(gmap, unit)} already has an order; the first one counts")
             return
         chosen[prov] = True
-        add((power, i, order, prov, None, ""))
+        add((power, i, order, prov))
         dest_loc[prov] = dl
         # 2. Fill the resolver's lists with the order the unit carries out.
         if extra:
@@ -628,11 +633,11 @@ def adjudicate_movement(
                 if t is Support:
                     so: Support = order  # type: ignore[assignment]
                     prov = loc_prov[so.loc]
-                    unit = units.get(prov)
+                    unit = at[prov]
                     if unit is not None and unit.power == power and not chosen[prov]:
                         kind = unit.kind
                         tp = loc_prov[so.target]
-                        tu = units.get(tp)
+                        tu = at[tp]
                         if tu is not None and tp != prov and (kind == "A" or kind == "F"):
                             reach = army_adj[prov] if kind == "A" else fleet_reach[unit.loc]
                             if so.dest is None:
@@ -654,7 +659,7 @@ def adjudicate_movement(
                                 )
                             if ok:
                                 chosen[prov] = True
-                                add((power, i, order, prov, None, ""))
+                                add((power, i, order, prov))
                                 code[prov] = SUPPORT
                                 sup_dest[prov] = d
                                 supports.append((prov, so))
@@ -662,7 +667,7 @@ def adjudicate_movement(
                 elif t is Move:
                     mo: Move = order  # type: ignore[assignment]
                     prov = loc_prov[mo.loc]
-                    unit = units.get(prov)
+                    unit = at[prov]
                     if unit is not None and unit.power == power and not chosen[prov]:
                         dl = mo.dest
                         d = loc_prov[dl]
@@ -675,7 +680,7 @@ def adjudicate_movement(
                             )
                         ) or (kind == "F" and not mo.via_convoy and dl in fleet_adj[unit.loc]):
                             chosen[prov] = True
-                            add((power, i, order, prov, None, ""))
+                            add((power, i, order, prov))
                             if kind == "F":
                                 dest_loc[prov] = dl
                             code[prov] = MOVE
@@ -684,23 +689,23 @@ def adjudicate_movement(
                             continue
                 elif t is Hold:
                     prov = loc_prov[order.loc]  # type: ignore[attr-defined]
-                    unit = units.get(prov)
+                    unit = at[prov]
                     if unit is not None and unit.power == power and not chosen[prov]:
                         chosen[prov] = True
-                        add((power, i, order, prov, None, ""))
+                        add((power, i, order, prov))
                         holds.append(prov)
                         continue
                 elif t is Convoy:
                     co: Convoy = order  # type: ignore[assignment]
                     prov = loc_prov[co.loc]
-                    unit = units.get(prov)
+                    unit = at[prov]
                     if unit is not None and unit.power == power and not chosen[prov] and unit.kind == "F" and sea[prov]:
                         tp = loc_prov[co.target]
-                        tu = units.get(tp)
+                        tu = at[tp]
                         d = loc_prov[co.dest]
                         if tu is not None and tu.kind == "A" and d != tp and routes.proper(tp, d, prov):
                             chosen[prov] = True
-                            add((power, i, order, prov, None, ""))
+                            add((power, i, order, prov))
                             code[prov] = CONVOY
                             got_fleets = convoy_orders.get((tp, d))
                             if got_fleets is None:
@@ -721,7 +726,7 @@ def adjudicate_movement(
         d = dest[p]
         if wrong_coast and p in wrong_coast:
             invalid[p] = True
-            word[p], why[p] = Outcome.FAILS, wrong_coast[p]
+            word[p], reasons[p] = Outcome.FAILS, wrong_coast[p]
             continue
         if (units[p].kind if std else mk(units[p].kind)) == "A":
             matching = convoy_orders.get((p, d)) if convoy_orders else None
@@ -736,7 +741,7 @@ def adjudicate_movement(
                 if not fleets or not convoy_path_exists(gmap, p, d, fleets):
                     invalid[p] = True
                     word[p] = Outcome.INVALID
-                    why[p] = (
+                    reasons[p] = (
                         "no convoy was ordered for this move" if not fleets else "the ordered convoys form no route"
                     )
                     continue
@@ -783,7 +788,7 @@ def adjudicate_movement(
             known = unmatched.get(key)
             if known is None:
                 known = unmatched[key] = Reason(_unmatched_support, gmap, tu, sp.dest)
-            why[p] = known
+            reasons[p] = known
             code[p] = HOLD
     for p, cv in convoys:
         tp = loc_prov[cv.target]
@@ -791,7 +796,7 @@ def adjudicate_movement(
         if code[tp] != MOVE or dest[tp] != d:
             # A convoy matching an army that goes by land stays "available" (6.G.7) but takes no part.
             word[p] = invalid_word
-            why[p] = Reason(_unmatched_convoy, gmap, units[tp], d)
+            reasons[p] = Reason(_unmatched_convoy, gmap, units[tp], d)
             code[p] = HOLD
         elif std:
             # As for supports: a convoying fleet nobody attacks is available.
@@ -837,7 +842,9 @@ def adjudicate_movement(
         if state[p] != _RESOLVED:
             resolve(p)
 
-    return _finish(gmap, hooks, position, r, entries, chosen, stand_in, word, why, moves, supports, convoys, holds)
+    return _finish(
+        gmap, hooks, position, r, entries, chosen, stand_in, word, reasons, spot, moves, supports, convoys, holds
+    )
 
 
 class _BoardRoutes:
@@ -1098,6 +1105,7 @@ def _finish(
     stand_in: dict[int, Order],
     word: list[Outcome | None],
     why: list[str | Reason],
+    spot: list[int],
     moves: list[tuple[int, Move]],
     supports: list[tuple[int, Support]],
     convoys: list[tuple[int, Convoy]],
@@ -1161,15 +1169,13 @@ def _finish(
             word[p] = stands
         # All eight fields given: the named tuple is built directly, skipping its argument-parsing __new__.
         results = [
-            _new_tuple(OrderResult, (power, order, word[p], False, False, False, why[p], index))
-            if outcome is None
-            else _new_tuple(OrderResult, (power, order, outcome, False, False, False, reason, index))
-            for power, index, order, p, outcome, reason in entries
+            _new_tuple(OrderResult, (power, order, word[slot], False, False, False, why[slot], index))
+            for power, index, order, slot in entries
         ]
         if len(moves) + len(supports) + len(convoys) + len(holds) < len(units):
             # Units without an order carried out: an automatic hold each, unless an illegal order of their
             # own power's stands in for it.
-            speaking = _flagged(entries, chosen, units)
+            speaking = _flagged(entries, chosen, units, spot)
             for p, u in units.items():
                 if not chosen[p] and p not in speaking:
                     results.append(
@@ -1218,14 +1224,13 @@ def _finish(
     append = results.append
     flagged: set[int] = set()
     """Units with no order carried out whose dislodged flag went on an illegal order of their power's."""
-    for power, index, order, p, outcome, reason in entries:
-        if outcome is None:
+    n = len(chosen)
+    for power, index, order, p in entries:
+        outcome, reason = word[p], why[p]
+        if p < n:
             # The order the unit carries out: it takes the dislodged flag.
             dis = p in dislodged_by
-            got = word[p]
-            if got is not None:
-                outcome, reason = got, why[p]
-            else:
+            if outcome is None:
                 t = type(order)
                 extra = p in stand_in if stand_in else False
                 if t is Hold and not dis and not extra:
@@ -1249,14 +1254,20 @@ def _finish(
                     outcome = Outcome.DISLODGED
                 append(OrderResult(power, order, outcome, True, not dislodged[p].retreats, False, reason, index))
                 continue
-        elif p >= 0 and not chosen[p] and p not in flagged:
-            # No legal order for the unit: the first order of its own power's takes the flag.
-            owner_unit = units.get(p)
-            if owner_unit is not None and owner_unit.power == power:
-                flagged.add(p)
-                if p in dislodged_by:
-                    append(OrderResult(power, order, outcome, True, not dislodged[p].retreats, False, reason, index))
-                    continue
+        else:
+            # Decided on the spot (illegal). If the unit it names carries out no order, the first such order
+            # of its own power's takes the unit's flags.
+            assert outcome is not None
+            p = spot[p - n]
+            if p >= 0 and not chosen[p] and p not in flagged:
+                owner_unit = units.get(p)
+                if owner_unit is not None and owner_unit.power == power:
+                    flagged.add(p)
+                    if p in dislodged_by:
+                        append(
+                            OrderResult(power, order, outcome, True, not dislodged[p].retreats, False, reason, index)
+                        )
+                        continue
         append(_new_tuple(OrderResult, (power, order, outcome, False, False, False, reason, index)))
     # Units without an order (or with only another power's orders): automatic holds.
     for p, u in units.items() if chosen.count(True) + len(flagged) < len(units) else ():
@@ -1294,12 +1305,14 @@ def _finish(
     return _new_tuple(MovementOutcome, (results, new_units, dislodged))
 
 
-def _flagged(entries: list[_EntryT], chosen: list[bool], units: Mapping[int, Unit]) -> set[int]:
+def _flagged(entries: list[_EntryT], chosen: list[bool], units: Mapping[int, Unit], spot: list[int]) -> set[int]:
     """Units with no order carried out whose first order of their own power's (an illegal one) stands in for
     it in the results, so they get no automatic hold."""
     flagged: set[int] = set()
-    for power, _index, _order, p, outcome, _reason in entries:
-        if outcome is not None and p >= 0 and not chosen[p] and p not in flagged:
+    n = len(chosen)
+    for power, _index, _order, slot in entries:
+        p = spot[slot - n] if slot >= n else -1
+        if p >= 0 and not chosen[p] and p not in flagged:
             u = units.get(p)
             if u is not None and u.power == power:
                 flagged.add(p)
