@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import fields
+from types import MappingProxyType
 
 from dippouch.core.adjustments import (
     adjudicate_adjustments,
@@ -49,6 +50,7 @@ def adjudicate(
     disbands, civil-disorder removals).
     """
     hooks = hooks_for(variant)
+    flags = _flags(hooks)
     gmap = variant.map
     orders_in = orders
     kind = variant.calendar.steps[position.phase.step].kind
@@ -56,7 +58,10 @@ def adjudicate(
     centres: Mapping[int, str] = position.centres
     state: Mapping[str, object] = position.state
     results: list[OrderResult]
-    judged, decided = hooks.prepare_orders(position, orders)
+    judged: Position = position
+    decided: Mapping[tuple[str, int], tuple[str, str]] = _NOTHING_DECIDED
+    if not flags[2]:
+        judged, decided = hooks.prepare_orders(position, orders)
     kept: dict[str, list[int]] = {}
     if decided:
         # Orders a hook decided up front (W3K proxies, supply transfers) are reported as decided; the
@@ -77,7 +82,7 @@ def adjudicate(
         for (power, i), (word, reason) in sorted(decided.items()):
             results.append(OrderResult(power, orders_in[power][i], Outcome(word), reason=reason, index=i))
     after = next_position(variant, hooks, position, units, dislodged, centres, dict(state))
-    if not _flags(hooks)[1]:
+    if not flags[1]:
         after = hooks.phase_end(position, after, results)
     return _resolution(tuple(results), after)
 
@@ -176,18 +181,21 @@ def _powers(variant: Variant) -> tuple[str, ...]:
     return got[1]
 
 
-_FLAGS: dict[int, tuple[RuleHooks, tuple[bool, bool]]] = {}
+_FLAGS: dict[int, tuple[RuleHooks, tuple[bool, bool, bool]]] = {}
+_NOTHING_DECIDED: Mapping[tuple[str, int], tuple[str, str]] = MappingProxyType({})
 
 
-def _flags(hooks: RuleHooks) -> tuple[bool, bool]:
-    """(:func:`~dippouch.core.adjustments.standard_counting`, no phase-end behaviour), asked once per hooks
-    object: a phase with neither makes no position for a hook."""
+def _flags(hooks: RuleHooks) -> tuple[bool, bool, bool]:
+    """(:func:`~dippouch.core.adjustments.standard_counting`, no phase-end behaviour, the standard
+    ``prepare_orders``), asked once per hooks object: a phase with none of them calls no hook around it."""
     got = _FLAGS.get(id(hooks))
     if got is None or got[0] is not hooks:
-        quiet_end = (
-            "phase_end" not in hooks.__dict__ and type(hooks).phase_end is RuleHooks.phase_end and not hooks._phase_end
-        )
-        got = _FLAGS[id(hooks)] = (hooks, (standard_counting(hooks), quiet_end))
+
+        def plain(point: str) -> bool:
+            return point not in hooks.__dict__ and getattr(type(hooks), point) is getattr(RuleHooks, point)
+
+        quiet_end = plain("phase_end") and not hooks._phase_end
+        got = _FLAGS[id(hooks)] = (hooks, (standard_counting(hooks), quiet_end, plain("prepare_orders")))
     return got[1]
 
 

@@ -502,7 +502,8 @@ def adjudicate_movement(
             r.strength[p] = r.sup_value[p] = hooks.unit_strength(u)
     convoy_orders: dict[tuple[int, int], list[int]] = {}
     moves: list[tuple[int, Move]] = []
-    supports: list[tuple[int, Support]] = []
+    supports: list[tuple[int, int, int, Support]] = []
+    """(supporter's province, supported unit's province, destination province or -1, order)."""
     convoys: list[tuple[int, Convoy]] = []
     holds: list[int] = []
 
@@ -612,8 +613,8 @@ def adjudicate_movement(
         elif t is Support or isinstance(actual, Support):
             so = actual  # type: ignore[assignment]
             code[prov] = SUPPORT
-            sup_dest[prov] = loc_prov[so.dest] if so.dest is not None else -1
-            supports.append((prov, so))
+            sup_dest[prov] = d = loc_prov[so.dest] if so.dest is not None else -1
+            supports.append((prov, loc_prov[so.target], d, so))
         elif t is Convoy or isinstance(actual, Convoy):
             co = actual  # type: ignore[assignment]
             code[prov] = CONVOY
@@ -662,7 +663,7 @@ def adjudicate_movement(
                                 add((power, i, order, prov))
                                 code[prov] = SUPPORT
                                 sup_dest[prov] = d
-                                supports.append((prov, so))
+                                supports.append((prov, tp, d, so))
                                 continue
                 elif t is Move:
                     mo: Move = order  # type: ignore[assignment]
@@ -759,9 +760,7 @@ def adjudicate_movement(
     invalid_word = Outcome.INVALID
     unmatched = tab.unmatched
     """Decisions left to guess and check, resolved in province order (as the board is laid out)."""
-    for p, sp in supports:
-        tp = loc_prov[sp.target]
-        d = sup_dest[p]
+    for p, tp, d, sp in supports:
         if d < 0:
             ok = code[tp] != MOVE
         else:
@@ -1107,7 +1106,7 @@ def _finish(
     why: list[str | Reason],
     spot: list[int],
     moves: list[tuple[int, Move]],
-    supports: list[tuple[int, Support]],
+    supports: list[tuple[int, int, int, Support]],
     convoys: list[tuple[int, Convoy]],
     holds: list[int],
 ) -> MovementOutcome:
@@ -1151,7 +1150,7 @@ def _finish(
                 else:
                     word[p] = Outcome.FAILS
                     why[p] = Reason(_move_failure, gmap, r, p)
-        for p, _sp in supports:
+        for p, _tp, _d, _sp in supports:
             if word[p] is None:
                 if res[p]:
                     word[p] = Outcome.GIVEN
