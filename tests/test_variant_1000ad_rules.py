@@ -7,6 +7,7 @@ from collections.abc import Mapping
 import pytest
 
 from dippouch.core.adjudicator import adjudicate
+from dippouch.core.legal import all_legal_orders, legal_orders
 from dippouch.core.notation import format_order, parse_order
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import Outcome, Resolution
@@ -394,6 +395,19 @@ def test_civil_disorder_reason_in_movement_and_other_powers_unaffected() -> None
     # In grace (not yet in disorder) the same orders are judged as usual.
     res = run(p.with_(state={"anarchy": {MOO: "grace"}}), {MOO: ["A ara - cas"]})
     assert result(res, "A ara - cas")[0] == Outcome.SUCCEEDS
+
+
+def test_civil_disorder_leaves_no_legal_orders_to_offer() -> None:
+    """A UI or bot asks ``legal_orders``: a power whose orders are all refused is offered none, in any phase."""
+    winter = _disorder_winter()
+    assert legal_orders(V, winter, MOO) == {}
+    assert all_legal_orders(V, winter)[MOO] == {}
+    spring = pos("Spring 1006 Movement", {MOO: ["A ara"], FRA: ["A tol"]}, centres={**LOST, "nav": MOO}, state=DISORDER)
+    assert legal_orders(V, spring, MOO) == {}
+    assert legal_orders(V, spring, FRA)  # the others are offered theirs
+    # In grace the same power is offered its orders as usual.
+    grace = spring.with_(state={"anarchy": {MOO: "grace"}})
+    assert set(legal_orders(V, grace, MOO)) == {M.loc("ara")}
 
 
 # ------------------------------------------------------------------------------------------ the end

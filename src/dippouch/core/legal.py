@@ -101,6 +101,9 @@ def legal_orders(variant: Variant, position: Position, power: str) -> dict[int, 
     The lists are the caller's to change: the whole phase is worked out at the first call and each power
     gets the lists made for it; a second call for the same power and position works them out afresh.
     """
+    refused = _refusal(variant)
+    if refused is not None and refused(position, power) is not None:
+        return {}
     # Callers usually ask for every power in turn: work out the whole position once and hand each power the
     # lists made for it. Asked again for a power, work its orders out afresh: its caller may have changed them.
     last = _LAST
@@ -147,7 +150,29 @@ def all_legal_orders(variant: Variant, position: Position) -> dict[str, dict[int
         everyone = {p: _retreats(variant, position, p) for p in _power_names(variant)}
     else:
         everyone = _adjustments_all(variant, position)
-    return {p: _with_extras(variant, position, p, orders) for p, orders in everyone.items()}
+    refused = _refusal(variant)
+    return {
+        p: {}
+        if refused is not None and refused(position, p) is not None
+        else _with_extras(variant, position, p, orders)
+        for p, orders in everyone.items()
+    }
+
+
+_REFUSAL: dict[int, tuple[Variant, Callable[[Position, str], str | None] | None]] = {}
+
+
+def _refusal(variant: Variant) -> Callable[[Position, str], str | None] | None:
+    """The variant's :meth:`RuleHooks.orders_refused` if it has one of its own (1000 AD civil disorder), else
+    ``None``: a power whose orders are all refused has no legal order to be offered."""
+    hit = _REFUSAL.get(id(variant))
+    if hit is not None and hit[0] is variant:
+        return hit[1]
+    hooks = hooks_for(variant)
+    own = "orders_refused" in vars(hooks) or type(hooks).orders_refused is not RuleHooks.orders_refused
+    fn = hooks.orders_refused if own else None
+    _REFUSAL[id(variant)] = (variant, fn)
+    return fn
 
 
 #: Extra order generators of variants: rule name -> fn(variant, position, power, orders) that adds the
