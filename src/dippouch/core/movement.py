@@ -757,9 +757,11 @@ def adjudicate_movement(
     r_supports = r.supports
     res, state = r.res, r.state
     pending: list[int] = []
+    """Decisions left to guess and check, resolved in province order (as the board is laid out)."""
+    matched: list[int] = []
+    """Supports that match the order they name (the others are invalid)."""
     invalid_word = Outcome.INVALID
     unmatched = tab.unmatched
-    """Decisions left to guess and check, resolved in province order (as the board is laid out)."""
     for p, tp, d, sp in supports:
         if d < 0:
             ok = code[tp] != MOVE
@@ -768,6 +770,7 @@ def adjudicate_movement(
             if ok and sp.dest != d and dest_loc[tp] >= 0 and dest_loc[tp] != sp.dest:
                 ok = False  # 6.B.9: the support names the other coast
         if ok:
+            matched.append(p)
             got = r_supports.get(tp)
             if got is None:
                 r_supports[tp] = [p]
@@ -842,7 +845,21 @@ def adjudicate_movement(
             resolve(p)
 
     return _finish(
-        gmap, hooks, position, r, entries, chosen, stand_in, word, reasons, spot, moves, supports, convoys, holds
+        gmap,
+        hooks,
+        position,
+        r,
+        entries,
+        chosen,
+        stand_in,
+        word,
+        reasons,
+        spot,
+        moves,
+        supports,
+        matched,
+        convoys,
+        holds,
     )
 
 
@@ -1107,6 +1124,7 @@ def _finish(
     spot: list[int],
     moves: list[tuple[int, Move]],
     supports: list[tuple[int, int, int, Support]],
+    matched: list[int],
     convoys: list[tuple[int, Convoy]],
     holds: list[int],
 ) -> MovementOutcome:
@@ -1114,9 +1132,18 @@ def _finish(
     res = r.res
     dest = r.dest
     moved: dict[int, int] = {}
+    succeeds, fails, stands = Outcome.SUCCEEDS, Outcome.FAILS, Outcome.STANDS
     for p, _mv in moves:
+        # A move's word follows from its decision (an extra order kind standing in as a move is judged by
+        # its hook, below).
         if res[p]:
             moved[p] = dest[p]
+        if word[p] is None and not (stand_in and p in stand_in):
+            if res[p]:
+                word[p] = succeeds
+            else:
+                word[p] = fails
+                why[p] = Reason(_move_failure, gmap, r, p)
     dislodged_by: dict[int, int] = {}
     owner = r.power
     for p, d in moved.items():
@@ -1137,26 +1164,17 @@ def _finish(
         nu = made.get(key)
         new_units[d] = nu if nu is not None else _unit(*key)
 
-    succeeds, stands = Outcome.SUCCEEDS, Outcome.STANDS
     results: list[OrderResult]
     if not (dislodged_by or stand_in or not r.standard):
         # The usual phase: standard orders only and nobody dislodged. Every carried-out order's word
         # follows from its kind and decision alone; the words are set per province, then one pass over the
         # submitted orders makes the results.
-        for p, _mv in moves:
-            if word[p] is None:
-                if res[p]:
-                    word[p] = succeeds
-                else:
-                    word[p] = Outcome.FAILS
-                    why[p] = Reason(_move_failure, gmap, r, p)
-        for p, _tp, _d, _sp in supports:
-            if word[p] is None:
-                if res[p]:
-                    word[p] = Outcome.GIVEN
-                else:
-                    word[p] = Outcome.CUT
-                    why[p] = Reason(_cut_reason, gmap, r, dislodged_by, p)
+        for p in matched:
+            if res[p]:
+                word[p] = Outcome.GIVEN
+            else:
+                word[p] = Outcome.CUT
+                why[p] = Reason(_cut_reason, gmap, r, dislodged_by, p)
         for p, _cv in convoys:
             if word[p] is None:
                 if res[p]:
