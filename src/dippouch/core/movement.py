@@ -639,8 +639,9 @@ def adjudicate_movement(
                         kind = unit.kind
                         tp = loc_prov[so.target]
                         tu = at[tp]
-                        if tu is not None and tp != prov and (kind == "A" or kind == "F"):
-                            reach = army_adj[prov] if kind == "A" else fleet_reach[unit.loc]
+                        if tu is not None and tp != prov:
+                            # A unit that is no fleet supports by army adjacency, as _illegal_reason judges it.
+                            reach = fleet_reach[unit.loc] if kind == "F" else army_adj[prov]
                             if so.dest is None:
                                 d = -1
                                 ok = tp in reach
@@ -947,16 +948,18 @@ class _BoardRoutes:
             for f in fleets:
                 if f in seen:
                     continue
-                seen.add(f)
-                coasts = set(sea_coasts[f])
+                group = {f}
                 stack = [f]
                 while stack:
-                    here = stack.pop()
-                    for nxt in reach[here]:
-                        if nxt in fleets and nxt not in seen:
-                            seen.add(nxt)
-                            coasts |= sea_coasts[nxt]
-                            stack.append(nxt)
+                    # The fleets next to this one not yet in the group, found by set operations (in C).
+                    new = (reach[stack.pop()] & fleets) - group
+                    if new:
+                        group |= new
+                        stack.extend(new)
+                seen |= group
+                coasts: set[int] = set()
+                for g in group:
+                    coasts |= sea_coasts[g]
                 got.append(coasts)
             self._reaches = got
         return got
