@@ -453,70 +453,102 @@ def _fast_flags(hooks: RuleHooks) -> tuple[bool, bool]:
 _NOT_MOVEMENT = (Build, Waive, Retreat, Disband)
 
 
-def adjudicate_movement(
-    gmap: GameMap,
-    hooks: RuleHooks,
-    position: Position,
-    orders: Mapping[str, Sequence[Order]],
-) -> MovementOutcome:
-    """Resolve a movement phase: results for every order (plus automatic holds) and the board after it."""
-    n = gmap.province_count
-    units = position.units
-    tab = _tables(gmap)
-    loc_prov, army_adj, fleet_adj, fleet_reach, sea, army_ok = (
-        tab.loc_prov,
-        tab.army_adj,
-        tab.fleet_adj,
-        tab.fleet_reach,
-        tab.sea,
-        tab.army_ok,
+class _Judge:
+    """The full judgement of orders the standard fast loop does not settle (illegal, repeated, foreign and
+    extra-kind orders, and every order under non-standard hooks), with the phase's lists it fills.
+
+    A class rather than a function nested in :func:`adjudicate_movement`: a closure would turn every local it
+    reads into a cell, and the fast loop would pay for that on each read. Made only when an order needs it.
+    """
+
+    __slots__ = (
+        "chosen",
+        "convoy_orders",
+        "convoys",
+        "entries",
+        "gmap",
+        "holds",
+        "hooks",
+        "moves",
+        "plain_order",
+        "position",
+        "r",
+        "reasons",
+        "routes",
+        "spot",
+        "stand_in",
+        "std",
+        "supports",
+        "tab",
+        "units",
+        "word",
+        "wrong_coast",
     )
-    std, plain_order = _fast_flags(hooks)
-    mk = hooks.movement_kind
-    # One entry per submitted order (see _EntryT): the order its unit carries out is judged at the end,
-    # anything else is decided on the spot.
-    entries: list[_EntryT] = []
-    add = entries.append
-    chosen = [False] * n
-    stand_in: dict[int, Order] = {}
-    word: list[Outcome | None] = [None] * n
-    """Slot -> outcome. For a province, of the order its unit carries out, once known: set for orders settled
-    before resolution (invalid, wrong coast), and under the usual phase for every other one after it. Orders
-    decided on the spot have their slots after the provinces."""
-    reasons: list[str | Reason] = [""] * n
-    """Slot -> the reason going with ``word``."""
-    spot: list[int] = []
-    """Slot - province_count -> the province an order decided on the spot names (-1: none)."""
-    wrong_coast: dict[int, str] = {}
-    illegal = Outcome.ILLEGAL
-    routes = _BoardRoutes(gmap, units, tab, std, mk)
-    r = _Resolver(gmap, units, hooks, n, std)
-    code, dest, owner, sup_dest, dest_loc = r.code, r.dest, r.power, r.sup_dest, r.dest_loc
-    at: list[Unit | None] = [None] * n
-    """Province -> its unit: the fast loop reads units by list index, cheaper than a dict look-up."""
-    for p, u in units.items():
-        owner[p] = u.power
-        at[p] = u
-    if not std:
-        for p, u in units.items():
-            r.strength[p] = r.sup_value[p] = hooks.unit_strength(u)
-    convoy_orders: dict[tuple[int, int], list[int]] = {}
-    moves: list[tuple[int, Move]] = []
-    supports: list[tuple[int, int, int, Support]] = []
-    """(supporter's province, supported unit's province, destination province or -1, order)."""
-    convoys: list[tuple[int, Convoy]] = []
-    holds: list[int] = []
 
-    # 1. Board legality of each order; the first legal order of a unit is the one it carries out.
-    def refuse(power: str, i: int, order: Order, prov: int, why: str) -> None:
+    def __init__(
+        self,
+        gmap: GameMap,
+        hooks: RuleHooks,
+        position: Position,
+        tab: _Tables,
+        routes: _BoardRoutes,
+        r: _Resolver,
+        std: bool,
+        plain_order: bool,
+        chosen: list[bool],
+        entries: list[_EntryT],
+        spot: list[int],
+        word: list[Outcome | None],
+        reasons: list[str | Reason],
+        wrong_coast: dict[int, str],
+        stand_in: dict[int, Order],
+        moves: list[tuple[int, Move]],
+        supports: list[tuple[int, int, int, Support]],
+        convoy_orders: dict[tuple[int, int], list[int]],
+        convoys: list[tuple[int, Convoy]],
+        holds: list[int],
+    ) -> None:
+        self.gmap, self.hooks, self.position, self.units = gmap, hooks, position, position.units
+        self.tab, self.routes, self.r, self.std, self.plain_order = tab, routes, r, std, plain_order
+        self.chosen, self.entries, self.spot, self.word, self.reasons = chosen, entries, spot, word, reasons
+        self.wrong_coast, self.stand_in = wrong_coast, stand_in
+        self.moves, self.supports, self.convoy_orders, self.convoys, self.holds = (
+            moves,
+            supports,
+            convoy_orders,
+            convoys,
+            holds,
+        )
+
+    def refuse(self, power: str, i: int, order: Order, prov: int, why: str) -> None:
         """Record an illegal order, decided on the spot."""
-        add((power, i, order, n + len(spot)))
+        spot = self.spot
+        self.entries.append((power, i, order, len(self.chosen) + len(spot)))
         spot.append(prov)
-        word.append(illegal)
-        reasons.append(why)
+        self.word.append(Outcome.ILLEGAL)
+        self.reasons.append(why)
 
-    def general(power: str, i: int, order: Order) -> None:
+    def general(self, power: str, i: int, order: Order) -> None:
         """Judge one order and, if its unit carries it out, fill the resolver's lists (step 2)."""
+        gmap, hooks, position, units, tab, routes, std = (
+            self.gmap,
+            self.hooks,
+            self.position,
+            self.units,
+            self.tab,
+            self.routes,
+            self.std,
+        )
+        loc_prov, army_adj, army_ok, fleet_adj, fleet_reach, sea = (
+            tab.loc_prov,
+            tab.army_adj,
+            tab.army_ok,
+            tab.fleet_adj,
+            tab.fleet_reach,
+            tab.sea,
+        )
+        r, chosen, refuse = self.r, self.chosen, self.refuse
+        code, dest, sup_dest, dest_loc = r.code, r.dest, r.sup_dest, r.dest_loc
         t = type(order)
         standard_kind = t is Move or t is Support or t is Hold or t is Convoy
         loc = order.loc if standard_kind else order.unit_loc  # type: ignore[attr-defined]
@@ -528,7 +560,7 @@ def adjudicate_movement(
         if unit is None:
             refuse(power, i, order, prov, f"no unit in {_abbr(gmap, prov)}")
             return
-        if (unit.power != power) if plain_order else not hooks.may_order(position, power, unit):
+        if (unit.power != power) if self.plain_order else not hooks.may_order(position, power, unit):
             why = f"{_unit_text(gmap, unit)} belongs to {unit.power}; {power} cannot order it"
             refuse(power, i, order, prov, why)
             return
@@ -594,35 +626,96 @@ def adjudicate_movement(
                 return
             dl = side.dest_loc
             if side.wrong_coast and not chosen[prov]:
-                wrong_coast[prov] = side.wrong_coast
+                self.wrong_coast[prov] = side.wrong_coast
         if chosen[prov]:
             refuse(power, i, order, prov, f"{_unit_text(gmap, unit)} already has an order; the first one counts")
             return
         chosen[prov] = True
-        add((power, i, order, prov))
+        self.entries.append((power, i, order, prov))
         dest_loc[prov] = dl
         # 2. Fill the resolver's lists with the order the unit carries out.
         if extra:
-            stand_in[prov] = actual
+            self.stand_in[prov] = actual
             t = type(actual)
         if t is Move or isinstance(actual, Move):
             mo = actual  # type: ignore[assignment]
             code[prov] = MOVE
             dest[prov] = loc_prov[mo.dest]
-            moves.append((prov, mo))
+            self.moves.append((prov, mo))
         elif t is Support or isinstance(actual, Support):
             so = actual  # type: ignore[assignment]
             code[prov] = SUPPORT
             sup_dest[prov] = d = loc_prov[so.dest] if so.dest is not None else -1
-            supports.append((prov, loc_prov[so.target], d, so))
+            self.supports.append((prov, loc_prov[so.target], d, so))
         elif t is Convoy or isinstance(actual, Convoy):
             co = actual  # type: ignore[assignment]
             code[prov] = CONVOY
-            convoy_orders.setdefault((loc_prov[co.target], loc_prov[co.dest]), []).append(prov)
-            convoys.append((prov, co))
+            self.convoy_orders.setdefault((loc_prov[co.target], loc_prov[co.dest]), []).append(prov)
+            self.convoys.append((prov, co))
         else:
-            holds.append(prov)
+            self.holds.append(prov)
 
+
+def adjudicate_movement(
+    gmap: GameMap,
+    hooks: RuleHooks,
+    position: Position,
+    orders: Mapping[str, Sequence[Order]],
+) -> MovementOutcome:
+    """Resolve a movement phase: results for every order (plus automatic holds) and the board after it."""
+    n = gmap.province_count
+    units = position.units
+    tab = _tables(gmap)
+    loc_prov, army_adj, fleet_adj, fleet_reach, sea, army_ok = (
+        tab.loc_prov,
+        tab.army_adj,
+        tab.fleet_adj,
+        tab.fleet_reach,
+        tab.sea,
+        tab.army_ok,
+    )
+    std, plain_order = _fast_flags(hooks)
+    mk = hooks.movement_kind
+    # One entry per submitted order (see _EntryT): the order its unit carries out is judged at the end,
+    # anything else is decided on the spot.
+    entries: list[_EntryT] = []
+    add = entries.append
+    chosen = [False] * n
+    stand_in: dict[int, Order] = {}
+    word: list[Outcome | None] = [None] * n
+    """Slot -> outcome. For a province, of the order its unit carries out, once known: set for orders settled
+    before resolution (invalid, wrong coast), and under the usual phase for every other one after it. Orders
+    decided on the spot have their slots after the provinces."""
+    reasons: list[str | Reason] = [""] * n
+    """Slot -> the reason going with ``word``."""
+    spot: list[int] = []
+    """Slot - province_count -> the province an order decided on the spot names (-1: none)."""
+    wrong_coast: dict[int, str] = {}
+    routes = _BoardRoutes(gmap, units, tab, std, mk)
+    r = _Resolver(gmap, units, hooks, n, std)
+    code, dest, owner, sup_dest, dest_loc = r.code, r.dest, r.power, r.sup_dest, r.dest_loc
+    at: list[Unit | None] = [None] * n
+    """Province -> its unit: the fast loop reads units by list index, cheaper than a dict look-up."""
+    for p, u in units.items():
+        owner[p] = u.power
+        at[p] = u
+    if not std:
+        for p, u in units.items():
+            r.strength[p] = r.sup_value[p] = hooks.unit_strength(u)
+    convoy_orders: dict[tuple[int, int], list[int]] = {}
+    moves: list[tuple[int, Move]] = []
+    supports: list[tuple[int, int, int, Support]] = []
+    """(supporter's province, supported unit's province, destination province or -1, order)."""
+    convoys: list[tuple[int, Convoy]] = []
+    holds: list[int] = []
+
+    judge: _Judge | None = None
+    judge_args = (
+        gmap, hooks, position, tab, routes, r, std, plain_order, chosen, entries, spot, word, reasons, wrong_coast,
+        stand_in, moves, supports, convoy_orders, convoys, holds,
+    )  # fmt: skip
+
+    # 1. Board legality of each order; the first legal order of a unit is the one it carries out.
     if std and plain_order:
         # The standard fast loop: a legal hold, move, support or convoy for a unit of the ordering power
         # with no order yet is settled inline. Anything else (illegal, repeated or foreign orders, extra
@@ -716,11 +809,14 @@ def adjudicate_movement(
                                 got_fleets.append(prov)
                             convoys.append((prov, co))
                             continue
-                general(power, i, order)
+                if judge is None:
+                    judge = _Judge(*judge_args)
+                judge.general(power, i, order)
     else:
+        judge = _Judge(*judge_args)
         for power, olist in orders.items():
             for i, order in enumerate(olist):
-                general(power, i, order)
+                judge.general(power, i, order)
 
     # 3. Routes: which moves go by convoy, and which convoyed moves have their convoy ordered.
     convoyed, invalid, movers = r.convoyed, r.invalid, r.movers
@@ -736,7 +832,11 @@ def adjudicate_movement(
                 convoyed[p] = True
             elif matching:
                 # Adjacent: by convoy only if a fleet of the army's own power legally orders it (2025EE).
-                convoyed[p] = any(owner[f] == owner[p] for f in matching)
+                mine = owner[p]
+                for f in matching:
+                    if owner[f] == mine:
+                        convoyed[p] = True
+                        break
             if convoyed[p]:
                 fleets = set(matching or ())
                 r.convoys_for[p] = fleets
@@ -830,7 +930,10 @@ def adjudicate_movement(
                     res[p] = True
                     state[p] = _RESOLVED
                     continue
-                if all(not convoyed[q] and q not in r_supports for q in qs):
+                for q in qs:
+                    if convoyed[q] or q in r_supports:
+                        break
+                else:
                     state[p] = _RESOLVED  # a standoff: attack 1 against the others' prevent strength 1
                     continue
             elif p not in r_supports and (code[d] != MOVE or (dest[d] == p and not convoyed[d] and not invalid[d])):
