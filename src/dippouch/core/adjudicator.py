@@ -64,10 +64,7 @@ def adjudicate(
         judged, decided = hooks.prepare_orders(position, orders)
     kept: dict[str, list[int]] = {}
     if decided:
-        # Orders a hook decided up front (W3K proxies, supply transfers) are reported as decided; the
-        # rest are judged as usual and their indices mapped back to the power's submitted list.
-        kept = {p: [i for i in range(len(olist)) if (p, i) not in decided] for p, olist in orders.items()}
-        orders = {p: [orders[p][i] for i in idx] for p, idx in kept.items()}
+        kept, orders = _undecided(orders, decided)
     if kind == PhaseKind.MOVEMENT:
         out = adjudicate_movement(gmap, hooks, judged, orders)
         results, units, dislodged = out.results, out.units, out.dislodged
@@ -76,15 +73,34 @@ def adjudicate(
     else:
         results, units, centres, state = adjudicate_adjustments(gmap, hooks, judged, orders, _powers(variant), rng)
     if decided:
-        results = [
-            r._replace(index=kept[r.power][r.index]) if r.index is not None and r.power in kept else r for r in results
-        ]
-        for (power, i), (word, reason) in sorted(decided.items()):
-            results.append(OrderResult(power, orders_in[power][i], Outcome(word), reason=reason, index=i))
+        results = _with_decided(results, orders_in, decided, kept)
     after = next_position(variant, hooks, position, units, dislodged, centres, dict(state))
     if not flags[1]:
         after = hooks.phase_end(position, after, results)
     return _resolution(tuple(results), after)
+
+
+def _undecided(
+    orders: Mapping[str, Sequence[Order]], decided: Mapping[tuple[str, int], tuple[str, str]]
+) -> tuple[dict[str, list[int]], dict[str, list[Order]]]:
+    """Orders a hook decided up front (W3K proxies, supply transfers) are reported as decided; the rest are
+    judged as usual. Returns, per power, the submitted indices of the rest and the rest themselves. (Out of
+    :func:`adjudicate`, whose locals its comprehensions would otherwise turn into cells.)"""
+    kept = {p: [i for i in range(len(olist)) if (p, i) not in decided] for p, olist in orders.items()}
+    return kept, {p: [orders[p][i] for i in idx] for p, idx in kept.items()}
+
+
+def _with_decided(
+    results: list[OrderResult],
+    orders: Mapping[str, Sequence[Order]],
+    decided: Mapping[tuple[str, int], tuple[str, str]],
+    kept: dict[str, list[int]],
+) -> list[OrderResult]:
+    """The results of the orders judged, their indices mapped back to the submitted lists, and those decided."""
+    out = [r._replace(index=kept[r.power][r.index]) if r.index is not None and r.power in kept else r for r in results]
+    for (power, i), (word, reason) in sorted(decided.items()):
+        out.append(OrderResult(power, orders[power][i], Outcome(word), reason=reason, index=i))
+    return out
 
 
 def next_position(

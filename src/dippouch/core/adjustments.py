@@ -82,8 +82,11 @@ def standard_adjustment_needed(
     for power, v in counts.items():
         if v < 0:
             return True
-        if v > 0 and any(p not in units and centres.get(p) == power for p in homes.get(power, ())):
-            return True
+        if v > 0:
+            # A loop, not any(): a generator would make cells of this function's locals on every call.
+            for p in homes.get(power, ()):
+                if p not in units and centres.get(p) == power:
+                    return True
     return False
 
 

@@ -204,7 +204,9 @@ class _Resolver:
             return self.adjudicate_support(p)
         if c == CONVOY:
             # Pandin's hack: adjudicate (not resolve) the attacks on the fleet, so every cycle is simple.
-            return not any(self.adjudicate_move(q) for q in self.movers.get(p, ()))
+            for q in self.movers.get(p, ()):
+                if self.adjudicate_move(q):
+                    return False
         return True
 
     # ------------------------------------------------------------------ equations
@@ -283,7 +285,11 @@ class _Resolver:
                 return False
         elif att <= self.hold_strength(d):
             return False
-        return not any(q != p and att <= self.prevent_strength(q) for q in self.movers[d])
+        # A loop, not any(): a generator would make cells of self, p and att on every call.
+        for q in self.movers[d]:  # noqa: SIM110
+            if q != p and att <= self.prevent_strength(q):
+                return False
+        return True
 
     def attackers_with_route(self, s: int) -> list[int]:
         """Units moving to ``s`` with a route, except the one from where the support is aimed."""
@@ -1270,42 +1276,64 @@ def _finish(
         nu = made.get(key)
         new_units[d] = nu if nu is not None else _unit(*key)
 
-    results: list[OrderResult]
-    if not (dislodged_by or stand_in or not r.standard):
-        # The usual phase: standard orders only and nobody dislodged. Every carried-out order's word
-        # follows from its kind and decision alone; the words are set per province, then one pass over the
-        # submitted orders makes the results.
-        for p in matched:
+    if dislodged_by or stand_in or not r.standard:
+        return _finish_general(
+            gmap, hooks, position, r, entries, chosen, stand_in, word, why, spot, moved, dislodged_by, new_units
+        )
+    # The usual phase: standard orders only and nobody dislodged. Every carried-out order's word
+    # follows from its kind and decision alone; the words are set per province, then one pass over the
+    # submitted orders makes the results.
+    for p in matched:
+        if res[p]:
+            word[p] = Outcome.GIVEN
+        else:
+            word[p] = Outcome.CUT
+            why[p] = Reason(_cut_reason, gmap, r, dislodged_by, p)
+    for p, _cv in convoys:
+        if word[p] is None:
             if res[p]:
-                word[p] = Outcome.GIVEN
+                word[p] = Outcome.AVAILABLE
             else:
-                word[p] = Outcome.CUT
-                why[p] = Reason(_cut_reason, gmap, r, dislodged_by, p)
-        for p, _cv in convoys:
-            if word[p] is None:
-                if res[p]:
-                    word[p] = Outcome.AVAILABLE
-                else:
-                    word[p] = Outcome.DISRUPTED
-                    why[p] = "convoy paradox: the convoy fails (Szykman rule)"
-        for p in holds:
-            word[p] = stands
-        # All eight fields given: the named tuple is built directly, skipping its argument-parsing __new__.
-        results = [
-            _new_tuple(OrderResult, (power, order, word[slot], False, False, False, why[slot], index))
-            for power, index, order, slot in entries
-        ]
-        if len(moves) + len(supports) + len(convoys) + len(holds) < len(units):
-            # Units without an order carried out: an automatic hold each, unless an illegal order of their
-            # own power's stands in for it.
-            speaking = _flagged(entries, chosen, units, spot)
-            for p, u in units.items():
-                if not chosen[p] and p not in speaking:
-                    results.append(
-                        OrderResult(u.power, _hold(u.kind, u.loc), stands, False, False, True, "no order: holds")
-                    )
-        return _new_tuple(MovementOutcome, (results, new_units, {}))
+                word[p] = Outcome.DISRUPTED
+                why[p] = "convoy paradox: the convoy fails (Szykman rule)"
+    for p in holds:
+        word[p] = stands
+    # All eight fields given: the named tuple is built directly, skipping its argument-parsing __new__.
+    results = [
+        _new_tuple(OrderResult, (power, order, word[slot], False, False, False, why[slot], index))
+        for power, index, order, slot in entries
+    ]
+    if len(moves) + len(supports) + len(convoys) + len(holds) < len(units):
+        # Units without an order carried out: an automatic hold each, unless an illegal order of their
+        # own power's stands in for it.
+        speaking = _flagged(entries, chosen, units, spot)
+        for p, u in units.items():
+            if not chosen[p] and p not in speaking:
+                results.append(
+                    OrderResult(u.power, _hold(u.kind, u.loc), stands, False, False, True, "no order: holds")
+                )
+    return _new_tuple(MovementOutcome, (results, new_units, {}))
 
+
+def _finish_general(
+    gmap: GameMap,
+    hooks: RuleHooks,
+    position: Position,
+    r: _Resolver,
+    entries: list[_EntryT],
+    chosen: list[bool],
+    stand_in: dict[int, Order],
+    word: list[Outcome | None],
+    why: list[str | Reason],
+    spot: list[int],
+    moved: dict[int, int],
+    dislodged_by: dict[int, int],
+    new_units: dict[int, Unit],
+) -> MovementOutcome:
+    """:func:`_finish` for a phase with dislodgements, extra order kinds or non-standard hooks."""
+    units = position.units
+    res = r.res
+    succeeds, stands = Outcome.SUCCEEDS, Outcome.STANDS
     # Standoffs: provinces left empty though a move with some prevent strength went there.
     # Only retreats (and extra-order hooks) need them.
     bounced: set[int] = set()
@@ -1343,7 +1371,7 @@ def _finish(
         else None
     )
 
-    results = []
+    results: list[OrderResult] = []
     append = results.append
     flagged: set[int] = set()
     """Units with no order carried out whose dislodged flag went on an illegal order of their power's."""
