@@ -1240,6 +1240,12 @@ def _finish(
     convoys: list[tuple[int, Convoy]],
     holds: list[int],
 ) -> MovementOutcome:
+    """The results and the board after the phase, once every decision is resolved.
+
+    In the usual phase (standard orders, nobody dislodged) each carried-out order's word is set once per
+    province from its kind and decision, and one comprehension over the submitted orders makes the results;
+    anything else goes to :func:`_finish_general`, which judges order by order.
+    """
     units = position.units
     res = r.res
     dest = r.dest
