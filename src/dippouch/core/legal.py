@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.mapdata import GameMap, ProvinceKind
@@ -61,9 +60,11 @@ _TABLES: dict[int, tuple[GameMap, _Tables]] = {}
 #: Tests set this to check the standard rules' fast path against the general one.
 _FORCE_GENERAL = False
 
-#: The last position worked out by :func:`legal_orders`: [variant, position, power -> orders]. Positions are
-#: values (never changed in place), so the same object means the same answer.
-_LAST: list[Any] = []
+#: The last position worked out by :func:`legal_orders`, as one tuple (variant, position, power -> orders not
+#: yet handed out), replaced whole: a thread reads one consistent entry, and ``dict.pop`` hands each list out
+#: once even when threads ask at the same time. Positions are values (never changed in place), so the same
+#: object means the same answer.
+_LAST: list[tuple[Variant, Position, dict[str, dict[int, list[Order]]]] | None] = [None]
 
 
 def _tables(gmap: GameMap) -> _Tables:
@@ -106,8 +107,8 @@ def legal_orders(variant: Variant, position: Position, power: str) -> dict[int, 
         return {}
     # Callers usually ask for every power in turn: work out the whole position once and hand each power the
     # lists made for it. Asked again for a power, work its orders out afresh: its caller may have changed them.
-    last = _LAST
-    if not (last and last[1] is position and last[0] is variant):
+    entry = _LAST[0]
+    if entry is None or entry[1] is not position or entry[0] is not variant:
         kind = variant.calendar.kind(position.phase)
         if kind == PhaseKind.RETREATS:
             return _with_extras(variant, position, power, _retreats(variant, position, power))
@@ -116,15 +117,13 @@ def legal_orders(variant: Variant, position: Position, power: str) -> dict[int, 
             if kind == PhaseKind.MOVEMENT
             else _adjustments_all(variant, position)
         )
-        last[:] = [variant, position, everyone, set()]
-    handed: set[str] = last[3]
-    out = None if power in handed else last[2].get(power)
+        entry = _LAST[0] = (variant, position, everyone)
+    out = entry[2].pop(power, None)
     if out is None:
         if variant.calendar.kind(position.phase) == PhaseKind.MOVEMENT:
             out = _movement(variant, position, (power,))[power]
         else:
             out = _adjustments(variant, position, power)
-    handed.add(power)
     return _with_extras(variant, position, power, out) if _EXTRAS else out
 
 
