@@ -1,8 +1,9 @@
 """``legal_orders`` shares one phase's work between the calls for each power: threads must not mix phases up.
 
-A web server asks from several threads at once. Under stress (twelve threads, a switch every microsecond) the
-earlier design, a shared list rewritten in place, failed about one run in two: a list handed to two callers. Each call must answer for the position it was given, and a
-list handed to one caller (theirs to change) must never be handed to another.
+A web server asks from several threads at once. Each call must answer for the position it was given, and a
+list handed to one caller (theirs to change) must never be handed to another. Under stress (twelve threads,
+a switch every microsecond) the earlier design, a shared list rewritten in place, failed about one run in
+two: a list was handed to two callers.
 """
 
 from __future__ import annotations
