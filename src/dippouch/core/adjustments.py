@@ -18,6 +18,12 @@ from dippouch.core.rules.base import AdjustmentContext, RuleHooks
 
 __all__ = ["adjudicate_adjustments", "adjustment_needed", "standard_adjustment_needed", "standard_counting"]
 
+# Enum members read as ``Outcome.X`` go through the enum metaclass's ``__getattr__`` hook (Python 3.11),
+# about 900 machine instructions a read; the hot paths read these module constants instead.
+_FAILS = Outcome.FAILS
+_ILLEGAL = Outcome.ILLEGAL
+_SUCCEEDS = Outcome.SUCCEEDS
+
 
 def _text(gmap: GameMap, u: Unit) -> str:
     return f"{u.kind} {gmap.locations[u.loc].abbr}"
@@ -171,7 +177,7 @@ def adjudicate_adjustments(
         for prov in provs:
             u = units.pop(prov)
             ctx.delta[power] += hooks.unit_cost(u.kind)
-            results.append(OrderResult(power, Disband(u.kind, u.loc), Outcome.SUCCEEDS, automatic=True, reason=why))
+            results.append(OrderResult(power, Disband(u.kind, u.loc), _SUCCEEDS, automatic=True, reason=why))
     return results, units, ctx.centres, ctx.state
 
 
@@ -243,7 +249,7 @@ def _standard_phase(
     made = _UNITS
     results: list[OrderResult] = []
     append = results.append
-    succeeds = Outcome.SUCCEEDS
+    succeeds = _SUCCEEDS
     for power, olist in orders.items():
         have = delta.get(power)
         if have is None:
@@ -298,7 +304,7 @@ def _standard_phase(
         for prov in provs:
             u = units.pop(prov)
             delta[power] += 1
-            append(OrderResult(power, Disband(u.kind, u.loc), Outcome.SUCCEEDS, automatic=True, reason=why))
+            append(OrderResult(power, Disband(u.kind, u.loc), _SUCCEEDS, automatic=True, reason=why))
     return results, units, centres if ctx is None else ctx.centres, dict(position.state)
 
 
@@ -313,7 +319,7 @@ def _one(
     delta = ctx.delta[power]
     if isinstance(order, Build):
         if delta <= 0:
-            return Outcome.ILLEGAL, f"{power} has no builds left" if ctx.built else f"{power} may not build"
+            return _ILLEGAL, f"{power} has no builds left" if ctx.built else f"{power} may not build"
         prov = gmap.province_of(order.loc)
         abbr = gmap.provinces[prov].abbr
         plain_sites = _plain(hooks, "build_sites") and not hooks._extra_sites
@@ -327,17 +333,17 @@ def _one(
         if not site:
             owner = ctx.centres.get(prov)
             if not gmap.provinces[prov].supply_centre:
-                return Outcome.ILLEGAL, f"{abbr} is not a supply centre"
+                return _ILLEGAL, f"{abbr} is not a supply centre"
             if owner != power:
-                return Outcome.ILLEGAL, f"{power} does not own {abbr}"
-            return Outcome.ILLEGAL, f"{abbr} is not a home centre of {power}"
+                return _ILLEGAL, f"{power} does not own {abbr}"
+            return _ILLEGAL, f"{abbr} is not a home centre of {power}"
         if prov in ctx.built:
-            return Outcome.ILLEGAL, f"a unit was already built in {abbr}"
+            return _ILLEGAL, f"a unit was already built in {abbr}"
         if prov in units:
-            return Outcome.ILLEGAL, f"{abbr} is occupied by {_text(gmap, units[prov])}"
+            return _ILLEGAL, f"{abbr} is occupied by {_text(gmap, units[prov])}"
         cost = hooks.unit_cost(order.kind)
         if cost > delta:
-            return Outcome.ILLEGAL, f"a {order.kind} needs {cost} centres; {power} has {delta} to build with"
+            return _ILLEGAL, f"a {order.kind} needs {cost} centres; {power} has {delta} to build with"
         province = gmap.provinces[prov]
         if (
             hooks.movement_kind(order.kind) == "F"
@@ -346,7 +352,7 @@ def _one(
             and province.kind == ProvinceKind.COAST
         ):
             coasts = " or ".join(gmap.locations[c].abbr for c in province.coasts)
-            return Outcome.FAILS, f"name the coast to build a fleet in {abbr}: {coasts}"
+            return _FAILS, f"name the coast to build a fleet in {abbr}: {coasts}"
         where = order.loc
         if where != prov and hooks.movement_kind(order.kind) == "A":
             where = prov  # a coast means nothing to an army (DATC 4.B.6)
@@ -358,30 +364,30 @@ def _one(
             limit = hooks.rules.get("unit_limits", {}).get(order.kind)
             have = sum(1 for u in units.values() if u.power == power and u.kind == order.kind)
             if limit is not None and have >= int(limit):
-                return Outcome.ILLEGAL, f"{power} already has {have} {order.kind}; at most {limit} at a time"
+                return _ILLEGAL, f"{power} already has {have} {order.kind}; at most {limit} at a time"
             article = "an" if what[0] in "aeiou" else "a"
-            return Outcome.ILLEGAL, f"{article} {what} cannot be built in {gmap.locations[order.loc].abbr}"
+            return _ILLEGAL, f"{article} {what} cannot be built in {gmap.locations[order.loc].abbr}"
         units[prov] = Unit(power, order.kind, where)
         ctx.built.add(prov)
         ctx.delta[power] = delta - cost
-        return Outcome.SUCCEEDS, ""
+        return _SUCCEEDS, ""
     if isinstance(order, Waive):
         if delta <= 0:
-            return Outcome.ILLEGAL, f"{power} has no build to decline"
+            return _ILLEGAL, f"{power} has no build to decline"
         ctx.delta[power] = delta - 1
-        return Outcome.SUCCEEDS, ""
+        return _SUCCEEDS, ""
     if isinstance(order, Disband):
         if delta >= 0:
-            return Outcome.ILLEGAL, f"{power} owes no removals" if delta == 0 else f"{power} may build, not remove"
+            return _ILLEGAL, f"{power} owes no removals" if delta == 0 else f"{power} may build, not remove"
         prov = gmap.province_of(order.loc)
         u = units.get(prov)
         if u is None or u.power != power or prov in ctx.built:
-            return Outcome.ILLEGAL, f"{power} has no unit in {gmap.provinces[prov].abbr}"
+            return _ILLEGAL, f"{power} has no unit in {gmap.provinces[prov].abbr}"
         del units[prov]
         ctx.delta[power] = delta + hooks.unit_cost(u.kind)
-        return Outcome.SUCCEEDS, ""
+        return _SUCCEEDS, ""
     got = hooks.adjustment_order(ctx, power, order)
     if got is None:
-        return Outcome.ILLEGAL, "not an order of an adjustment phase"
+        return _ILLEGAL, "not an order of an adjustment phase"
     word, reason = got
     return Outcome(word), reason

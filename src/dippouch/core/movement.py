@@ -29,6 +29,19 @@ from dippouch.core.rules.base import MovementSummary, RuleHooks
 
 __all__ = ["MovementOutcome", "adjudicate_movement"]
 
+# Enum members read as ``Outcome.X`` go through the enum metaclass's ``__getattr__`` hook (Python 3.11),
+# about 900 machine instructions a read; the hot paths read these module constants instead.
+_AVAILABLE = Outcome.AVAILABLE
+_CUT = Outcome.CUT
+_DISLODGED = Outcome.DISLODGED
+_DISRUPTED = Outcome.DISRUPTED
+_FAILS = Outcome.FAILS
+_GIVEN = Outcome.GIVEN
+_ILLEGAL = Outcome.ILLEGAL
+_INVALID = Outcome.INVALID
+_STANDS = Outcome.STANDS
+_SUCCEEDS = Outcome.SUCCEEDS
+
 # Order codes of the resolver.
 HOLD, MOVE, SUPPORT, CONVOY = 0, 1, 2, 3
 # Decision states.
@@ -531,7 +544,7 @@ class _Judge:
         spot = self.spot
         self.entries.append((power, i, order, len(self.chosen) + len(spot)))
         spot.append(prov)
-        self.word.append(Outcome.ILLEGAL)
+        self.word.append(_ILLEGAL)
         self.reasons.append(why)
 
     def general(self, power: str, i: int, order: Order) -> None:
@@ -830,7 +843,7 @@ def adjudicate_movement(
         d = dest[p]
         if wrong_coast and p in wrong_coast:
             invalid[p] = True
-            word[p], reasons[p] = Outcome.FAILS, wrong_coast[p]
+            word[p], reasons[p] = _FAILS, wrong_coast[p]
             continue
         if (units[p].kind if std else mk(units[p].kind)) == "A":
             matching = convoy_orders.get((p, d)) if convoy_orders else None
@@ -848,7 +861,7 @@ def adjudicate_movement(
                 r.convoys_for[p] = fleets
                 if not fleets or not convoy_path_exists(gmap, p, d, fleets):
                     invalid[p] = True
-                    word[p] = Outcome.INVALID
+                    word[p] = _INVALID
                     reasons[p] = (
                         "no convoy was ordered for this move" if not fleets else "the ordered convoys form no route"
                     )
@@ -867,7 +880,7 @@ def adjudicate_movement(
     """Decisions left to guess and check, resolved in province order (as the board is laid out)."""
     matched: list[int] = []
     """Supports that match the order they name (the others are invalid)."""
-    invalid_word = Outcome.INVALID
+    invalid_word = _INVALID
     unmatched = tab.unmatched
     for p, tp, d, sp in supports:
         if d < 0:
@@ -1250,7 +1263,7 @@ def _finish(
     res = r.res
     dest = r.dest
     moved: dict[int, int] = {}
-    succeeds, fails, stands = Outcome.SUCCEEDS, Outcome.FAILS, Outcome.STANDS
+    succeeds, fails, stands = _SUCCEEDS, _FAILS, _STANDS
     for p, _mv in moves:
         # A move's word follows from its decision (an extra order kind standing in as a move is judged by
         # its hook, below).
@@ -1291,16 +1304,16 @@ def _finish(
     # submitted orders makes the results.
     for p in matched:
         if res[p]:
-            word[p] = Outcome.GIVEN
+            word[p] = _GIVEN
         else:
-            word[p] = Outcome.CUT
+            word[p] = _CUT
             why[p] = Reason(_cut_reason, gmap, r, dislodged_by, p)
     for p, _cv in convoys:
         if word[p] is None:
             if res[p]:
-                word[p] = Outcome.AVAILABLE
+                word[p] = _AVAILABLE
             else:
-                word[p] = Outcome.DISRUPTED
+                word[p] = _DISRUPTED
                 why[p] = "convoy paradox: the convoy fails (Szykman rule)"
     for p in holds:
         word[p] = stands
@@ -1339,7 +1352,7 @@ def _finish_general(
     """:func:`_finish` for a phase with dislodgements, extra order kinds or non-standard hooks."""
     units = position.units
     res = r.res
-    succeeds, stands = Outcome.SUCCEEDS, Outcome.STANDS
+    succeeds, stands = _SUCCEEDS, _STANDS
     # Standoffs: provinces left empty though a move with some prevent strength went there.
     # Only retreats (and extra-order hooks) need them.
     bounced: set[int] = set()
@@ -1397,18 +1410,18 @@ def _finish_general(
                 elif t is Move:
                     outcome = succeeds
                 elif t is Support:
-                    outcome = Outcome.GIVEN
+                    outcome = _GIVEN
                     if not r.standard and r.sup_value[p] < r.strength[p]:
                         # A support reduced rather than cut (1000 AD's defensive army): say by whom.
                         names = ", ".join(_unit_text(gmap, units[q]) for q in r.attackers_with_route(p))
                         reason = f"support reduced to {r.sup_value[p]} by {names}"
                 elif t is Convoy:
-                    outcome = Outcome.AVAILABLE
+                    outcome = _AVAILABLE
                 else:
                     outcome, reason = _judge(gmap, hooks, position, r, power, order, p, extra, dislodged_by, summary)
             if dis:
                 if outcome is stands:
-                    outcome = Outcome.DISLODGED
+                    outcome = _DISLODGED
                 append(OrderResult(power, order, outcome, True, not dislodged[p].retreats, False, reason, index))
                 continue
         else:
@@ -1436,7 +1449,7 @@ def _finish_general(
             OrderResult(
                 u.power,
                 _hold(u.kind, u.loc),
-                Outcome.DISLODGED if dis else Outcome.STANDS,
+                _DISLODGED if dis else _STANDS,
                 dis,
                 destroyed,
                 True,
@@ -1451,7 +1464,7 @@ def _finish_general(
                 OrderResult(
                     u.power,
                     Disband(u.kind, u.loc),
-                    Outcome.SUCCEEDS,
+                    _SUCCEEDS,
                     True,
                     True,
                     True,
@@ -1504,21 +1517,21 @@ def _judge(
         return Outcome(word), reason
     if isinstance(o, Move):
         if r.res[p]:
-            return Outcome.SUCCEEDS, ""
-        return Outcome.FAILS, Reason(_move_failure, gmap, r, p)
+            return _SUCCEEDS, ""
+        return _FAILS, Reason(_move_failure, gmap, r, p)
     if isinstance(o, Support):
         if r.res[p]:
-            return Outcome.GIVEN, ""
-        return Outcome.CUT, Reason(_cut_reason, gmap, r, dislodged_by, p)
+            return _GIVEN, ""
+        return _CUT, Reason(_cut_reason, gmap, r, dislodged_by, p)
     if isinstance(o, Convoy):
         if r.res[p]:
-            return Outcome.AVAILABLE, ""
+            return _AVAILABLE, ""
         if p in dislodged_by:
-            return Outcome.DISRUPTED, f"fleet dislodged by {_unit_text(gmap, units[dislodged_by[p]])}"
-        return Outcome.DISRUPTED, "convoy paradox: the convoy fails (Szykman rule)"
+            return _DISRUPTED, f"fleet dislodged by {_unit_text(gmap, units[dislodged_by[p]])}"
+        return _DISRUPTED, "convoy paradox: the convoy fails (Szykman rule)"
     if p in dislodged_by:
-        return Outcome.STANDS, Reason(_dislodged_reason, gmap, units, dislodged_by, p)
-    return Outcome.STANDS, ""
+        return _STANDS, Reason(_dislodged_reason, gmap, units, dislodged_by, p)
+    return _STANDS, ""
 
 
 def _unmatched_support(gmap: GameMap, target: Unit, dest: int | None) -> str:

@@ -19,6 +19,12 @@ from dippouch.core.rules.base import RuleHooks
 
 __all__ = ["adjudicate_retreats"]
 
+# Enum members read as ``Outcome.X`` go through the enum metaclass's ``__getattr__`` hook (Python 3.11),
+# about 900 machine instructions a read; the hot paths read these module constants instead.
+_FAILS = Outcome.FAILS
+_ILLEGAL = Outcome.ILLEGAL
+_SUCCEEDS = Outcome.SUCCEEDS
+
 
 def _text(gmap: GameMap, u: Unit) -> str:
     return f"{u.kind} {gmap.locations[u.loc].abbr}"
@@ -55,18 +61,18 @@ def adjudicate_retreats(
                 order.dest if isinstance(order, Retreat) or (isinstance(order, Move) and not order.via_convoy) else -1
             )
             if loc is None or (dest < 0 and not isinstance(order, Disband)):
-                row.outcome, row.reason = Outcome.ILLEGAL, "only retreats and disbands are ordered in a retreat phase"
+                row.outcome, row.reason = _ILLEGAL, "only retreats and disbands are ordered in a retreat phase"
                 continue
             prov = gmap.province_of(loc)
             d = dislodged.get(prov)
             if d is None:
-                row.outcome, row.reason = Outcome.ILLEGAL, f"no dislodged unit in {gmap.provinces[prov].abbr}"
+                row.outcome, row.reason = _ILLEGAL, f"no dislodged unit in {gmap.provinces[prov].abbr}"
                 continue
             if not hooks.may_order(position, power, d.unit):
-                row.outcome, row.reason = Outcome.ILLEGAL, f"{_text(gmap, d.unit)} belongs to {d.unit.power}"
+                row.outcome, row.reason = _ILLEGAL, f"{_text(gmap, d.unit)} belongs to {d.unit.power}"
                 continue
             if prov in chosen:
-                row.outcome = Outcome.ILLEGAL
+                row.outcome = _ILLEGAL
                 row.reason = f"{_text(gmap, d.unit)} already has an order; the first one counts"
                 continue
             row.prov = prov
@@ -74,7 +80,7 @@ def adjudicate_retreats(
                 to = _retreat_location(gmap, d.retreats, dest)
                 if to < 0:
                     options = ", ".join(sorted(gmap.locations[x].abbr for x in d.retreats)) or "none"
-                    row.outcome = Outcome.ILLEGAL
+                    row.outcome = _ILLEGAL
                     row.reason = f"cannot retreat to {gmap.locations[dest].abbr} (legal retreats: {options})"
                     continue
                 row.to = to
@@ -87,16 +93,16 @@ def adjudicate_retreats(
         outcome, reason = row.outcome, row.reason
         if outcome is None:
             if row.to < 0:
-                outcome = Outcome.SUCCEEDS
+                outcome = _SUCCEEDS
             else:
                 q = gmap.province_of(row.to)
                 others = [r for r in arrivals[q] if r is not row]
                 if others:
-                    outcome = Outcome.FAILS
+                    outcome = _FAILS
                     names = ", ".join(_text(gmap, dislodged[r.prov].unit) for r in others)
                     reason = f"bounced with {names}; the unit is disbanded"
                 else:
-                    outcome = Outcome.SUCCEEDS
+                    outcome = _SUCCEEDS
                     u = dislodged[row.prov].unit
                     units[q] = Unit(u.power, u.kind, row.to)
         results.append(OrderResult(row.power, row.order, outcome, reason=reason, index=row.index))
@@ -104,9 +110,7 @@ def adjudicate_retreats(
         if prov not in chosen:
             u = d.unit
             results.append(
-                OrderResult(
-                    u.power, Disband(u.kind, u.loc), Outcome.SUCCEEDS, automatic=True, reason="no retreat ordered"
-                )
+                OrderResult(u.power, Disband(u.kind, u.loc), _SUCCEEDS, automatic=True, reason="no retreat ordered")
             )
     return results, units
 
