@@ -132,7 +132,8 @@ class _Resolver:
         self.sup_dest = [-1] * n
         self.dest_loc = [-1] * n
         """Province -> location a fleet's move arrives on (its coast), -1 for armies and provinces without coasts."""
-        self.power: list[str | None] = [None] * n
+        self.at: list[Unit | None] = [None] * n
+        """Province -> its unit (read by list index: cheaper than the units mapping, and the powers come with it)."""
         self.supports: dict[int, list[int]] = {}
         """Unit province -> provinces of the units giving it valid support (hold or move, as it is ordered)."""
         self.movers: dict[int, list[int]] = {}
@@ -247,9 +248,9 @@ class _Resolver:
 
     def support_sum(self, p: int, exclude_power: str | None = None) -> int:
         total = 0
-        power = self.power
+        at = self.at
         for s in self.supports.get(p, ()):
-            if exclude_power is not None and power[s] == exclude_power:
+            if exclude_power is not None and at[s].power == exclude_power:  # type: ignore[union-attr]
                 continue
             if self.resolve(s):
                 total += self.sup_value[s]
@@ -259,16 +260,17 @@ class _Resolver:
         if not self.path(p):
             return 0
         d = self.dest[p]
-        if self.power[d] is None:
+        there = self.at[d]
+        if there is None:
             return self.strength[p] + self.support_sum(p)
         if self.code[d] == MOVE and self.head_to_head(p) < 0 and self.resolve(d):
             return self.strength[p] + self.support_sum(p)
-        if self.power[d] == self.power[p]:
+        if there.power == self.at[p].power:  # type: ignore[union-attr]
             return 0
-        return self.strength[p] + self.support_sum(p, self.power[d])
+        return self.strength[p] + self.support_sum(p, there.power)
 
     def hold_strength(self, d: int) -> int:
-        if self.power[d] is None:
+        if self.at[d] is None:
             return 0
         if self.code[d] == MOVE:
             return 0 if self.resolve(d) else self.strength[d]
@@ -312,10 +314,11 @@ class _Resolver:
     def adjudicate_support(self, s: int) -> bool:
         aimed = self.sup_dest[s]
         movers = self.movers.get(s, ())
-        power = self.power[s]
+        at = self.at
+        power = at[s].power  # type: ignore[union-attr]
         if self.standard:
             for q in movers:
-                if q != aimed and self.power[q] != power and self.path(q):
+                if q != aimed and at[q].power != power and self.path(q):  # type: ignore[union-attr]
                     return False
             # An attack from the supported destination cuts only by dislodging (6.D.15, 6.D.17). No
             # other attacker is left that could dislodge, so only that one is resolved (resolving more
@@ -335,7 +338,7 @@ class _Resolver:
         self.sup_value[s] = left
         # Dislodgement cuts too. Only another power's unit with a route can dislodge; under standard
         # behaviour every such unit except the one from the supported destination has cut already.
-        return not any(self.power[q] != power and (q == aimed or self.path(q)) and self.resolve(q) for q in movers)
+        return not any(at[q].power != power and (q == aimed or self.path(q)) and self.resolve(q) for q in movers)  # type: ignore[union-attr]
 
 
 class _Attackers(Sequence[Unit]):
@@ -712,11 +715,8 @@ def adjudicate_movement(
     wrong_coast: dict[int, str] = {}
     routes = _BoardRoutes(gmap, units, tab, std, mk)
     r = _Resolver(gmap, units, hooks, n, std)
-    code, dest, owner, sup_dest, dest_loc = r.code, r.dest, r.power, r.sup_dest, r.dest_loc
-    at: list[Unit | None] = [None] * n
-    """Province -> its unit: the fast loop reads units by list index, cheaper than a dict look-up."""
+    code, dest, sup_dest, dest_loc, at = r.code, r.dest, r.sup_dest, r.dest_loc, r.at
     for p, u in units.items():
-        owner[p] = u.power
         at[p] = u
     if not std:
         for p, u in units.items():
@@ -851,9 +851,9 @@ def adjudicate_movement(
                 convoyed[p] = True
             elif matching:
                 # Adjacent: by convoy only if a fleet of the army's own power legally orders it (2025EE).
-                mine = owner[p]
+                mine = units[p].power
                 for f in matching:
-                    if owner[f] == mine:
+                    if units[f].power == mine:
                         convoyed[p] = True
                         break
             if convoyed[p]:
@@ -943,7 +943,7 @@ def adjudicate_movement(
                 pending.append(p)
                 continue
             d = dest[p]
-            if owner[d] is None:
+            if at[d] is None:
                 qs = movers[d]
                 if len(qs) == 1:
                     res[p] = True
@@ -1276,9 +1276,9 @@ def _finish(
                 word[p] = fails
                 why[p] = Reason(_move_failure, gmap, r, p)
     dislodged_by: dict[int, int] = {}
-    owner = r.power
+    at = r.at
     for p, d in moved.items():
-        if owner[d] is not None and d not in moved:
+        if at[d] is not None and d not in moved:
             dislodged_by[d] = p
 
     new_units: dict[int, Unit] = dict(units)
@@ -1548,7 +1548,7 @@ def _cut_reason(gmap: GameMap, r: _Resolver, dislodged: Mapping[int, int], p: in
     units = r.units
     if p in dislodged:
         return f"supporter dislodged by {_unit_text(gmap, units[dislodged[p]])}"
-    cutters = [q for q in r.attackers_with_route(p) if r.power[q] != r.power[p]]
+    cutters = [q for q in r.attackers_with_route(p) if units[q].power != units[p].power]
     names = ", ".join(_unit_text(gmap, units[q]) for q in cutters)
     return f"support cut by {names}" if names else "support cut"
 
@@ -1559,7 +1559,7 @@ def _move_failure(gmap: GameMap, r: _Resolver, p: int) -> str:
     if not r.path(p):
         return "convoy disrupted: no route of fleets left"
     att = r.attack_strength(p)
-    if att == 0 and r.power[d] == r.power[p]:
+    if att == 0 and d in units and units[d].power == units[p].power:
         return f"cannot dislodge its own {_unit_text(gmap, units[d])}"
     o = r.head_to_head(p)
     if o >= 0:
@@ -1568,7 +1568,7 @@ def _move_failure(gmap: GameMap, r: _Resolver, p: int) -> str:
             return f"lost head-to-head with {_unit_text(gmap, units[o])} ({att} vs {dfn})"
     else:
         hold = r.hold_strength(d)
-        if att <= hold and r.power[d] is not None:
+        if att <= hold and d in units:
             return f"bounced off {_unit_text(gmap, units[d])} ({att} vs {hold})"
     for q in r.movers[d]:
         if q != p:
