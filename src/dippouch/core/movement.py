@@ -415,8 +415,8 @@ class _Tables:
     (the one-fleet convoy question, asked a few times every phase, then costs no set intersection)."""
     seas: frozenset[int]
     """The sea provinces (under standard unit kinds only fleets stand there)."""
-    unmatched: dict[tuple[int, str, int], Reason]
-    """``(target location, target kind, support destination or -1)`` -> why a support of that unit matches
+    unmatched: dict[tuple[int, str, int | None], Reason]
+    """``(target location, target kind, support destination or None)`` -> why a support of that unit matches
     no order. Most supports in a phase match nothing, and the reason depends on the map alone: one shared
     ``Reason`` per case instead of one made per support and phase."""
 
@@ -754,23 +754,22 @@ def adjudicate_movement(
                         if tu is not None and tp != prov:
                             # A unit that is no fleet supports by army adjacency, as _illegal_reason judges it.
                             reach = fleet_reach[unit.loc] if kind == "F" else army_adj[prov]
-                            if so.dest is None:
+                            sd = so.dest
+                            if sd is None:
                                 d = -1
                                 ok = tp in reach
                             else:
-                                d = loc_prov[so.dest]
-                                ok = (
-                                    d != prov
-                                    and d != tp
-                                    and d in reach
-                                    and (
-                                        (
-                                            tu.kind == "A"
-                                            and (d in army_adj[tp] or (army_ok[d] and routes.exists(tp, d, prov)))
-                                        )
-                                        or (tu.kind == "F" and d in fleet_reach[tu.loc])
-                                    )
-                                )
+                                # Tests as statements, not one boolean expression: a comparison followed by
+                                # a conditional jump runs a specialised instruction, one whose value is
+                                # kept runs the generic comparison.
+                                d = loc_prov[sd]
+                                ok = False
+                                if d != prov and d != tp and d in reach:
+                                    tk = tu.kind
+                                    if tk == "A":
+                                        ok = d in army_adj[tp] or (army_ok[d] and routes.exists(tp, d, prov))
+                                    elif tk == "F":
+                                        ok = d in fleet_reach[tu.loc]
                             if ok:
                                 chosen[prov] = True
                                 add((power, i, order, prov))
@@ -885,10 +884,11 @@ def adjudicate_movement(
     for p, tp, d, sp in supports:
         if d < 0:
             ok = code[tp] != MOVE
+        elif code[tp] == MOVE and dest[tp] == d:
+            # 6.B.9: a support naming the other coast of the destination matches nothing.
+            ok = sp.dest == d or dest_loc[tp] < 0 or dest_loc[tp] == sp.dest
         else:
-            ok = code[tp] == MOVE and dest[tp] == d
-            if ok and sp.dest != d and dest_loc[tp] >= 0 and dest_loc[tp] != sp.dest:
-                ok = False  # 6.B.9: the support names the other coast
+            ok = False
         if ok:
             matched.append(p)
             got = r_supports.get(tp)
@@ -905,12 +905,12 @@ def adjudicate_movement(
                     pending.append(p)
         else:
             word[p] = invalid_word
-            tu = units[tp]
-            key = (tu.loc, tu.kind, -1 if sp.dest is None else sp.dest)
-            known = unmatched.get(key)
-            if known is None:
-                known = unmatched[key] = Reason(_unmatched_support, gmap, tu, sp.dest)
-            reasons[p] = known
+            tu = at[tp]
+            key = (tu.loc, tu.kind, sp.dest)  # type: ignore[union-attr]
+            try:
+                reasons[p] = unmatched[key]
+            except KeyError:
+                reasons[p] = unmatched[key] = Reason(_unmatched_support, gmap, tu, sp.dest)
             code[p] = HOLD
     for p, cv in convoys:
         tp = loc_prov[cv.target]
