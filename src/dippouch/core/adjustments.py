@@ -7,8 +7,10 @@ by the civil-disorder rule of :meth:`RuleHooks.removal_order`.
 
 from __future__ import annotations
 
+import collections
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from operator import attrgetter
 
 from dippouch.core.mapdata import GameMap, ProvinceKind
 from dippouch.core.orders import Build, Disband, Order, Waive
@@ -96,6 +98,12 @@ def standard_adjustment_needed(
     return False
 
 
+_count_into: Callable[[dict[str, int], Iterable[str]], None] = collections._count_elements  # type: ignore[attr-defined]
+"""``counts[x] += 1`` for each ``x``, in C: the helper ``collections.Counter`` counts with (a ``Counter`` made
+per count would cost more than the loop it replaces, for some thirty units and centres)."""
+_power_of: Callable[[Unit], str] = attrgetter("power")
+
+
 _last_count: tuple[dict[int, Unit], dict[int, str], dict[str, int]] | None = None
 """The last :func:`_standard_count`, with copies of the mappings it counted."""
 
@@ -113,11 +121,13 @@ def _standard_count(units: Mapping[int, Unit], centres: Mapping[int, str]) -> di
     last = _last_count
     if last is not None and last[1] == centres and last[0] == units:
         return dict(last[2])
+    # Both tallies run in C; only the few powers holding units are then visited in Python.
     counts: dict[str, int] = {}
-    for owner in centres.values():
-        counts[owner] = counts.get(owner, 0) + 1
-    for u in units.values():
-        counts[u.power] = counts.get(u.power, 0) - 1
+    _count_into(counts, centres.values())
+    held: dict[str, int] = {}
+    _count_into(held, map(_power_of, units.values()))
+    for power, k in held.items():
+        counts[power] = counts.get(power, 0) - k
     _last_count = (dict(units), dict(centres), dict(counts))
     return counts
 
