@@ -55,8 +55,11 @@ def adjudicate(
     order (``index`` = its place in the power's list) plus automatic ones (holds of unordered units,
     disbands, civil-disorder removals).
     """
-    hooks = hooks_for(variant)
-    flags = _flags(hooks)
+    got = _HOOKS.get(id(variant))
+    if got is None or got[0] is not variant:
+        hooks = hooks_for(variant)
+        got = _HOOKS[id(variant)] = (variant, hooks, _flags(hooks))
+    hooks, flags = got[1], got[2]
     gmap = variant.map
     orders_in = orders
     kind = variant.calendar.steps[position.phase.step].kind
@@ -202,6 +205,8 @@ def _powers(variant: Variant) -> tuple[str, ...]:
 
 
 _FLAGS: dict[int, tuple[RuleHooks, tuple[bool, bool, bool]]] = {}
+_HOOKS: dict[int, tuple[Variant, RuleHooks, tuple[bool, bool, bool]]] = {}
+"""Variant -> its hooks and their :func:`_flags`, read by :func:`adjudicate` in one look-up."""
 _NOTHING_DECIDED: Mapping[tuple[str, int], tuple[str, str]] = MappingProxyType({})
 
 
