@@ -43,7 +43,7 @@ _STANDS = Outcome.STANDS
 _SUCCEEDS = Outcome.SUCCEEDS
 
 # Order codes of the resolver.
-HOLD, MOVE, SUPPORT, CONVOY = 0, 1, 2, 3
+NONE, HOLD, MOVE, SUPPORT, CONVOY = -1, 0, 1, 2, 3
 # Decision states.
 _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
 
@@ -124,8 +124,10 @@ class _Resolver:
         self.units = units
         self.hooks = hooks
         self.standard = standard
-        self.code = [HOLD] * n
-        """Province -> order code; HOLD for a province with no unit too (no equation asks an empty one)."""
+        self.code = [NONE] * n
+        """Province -> code of the order its unit carries out; NONE while it has none (no order yet, no unit, or
+        only orders found illegal): then it holds, and no equation asks about it. An order judged invalid is
+        HOLD. (So ``code[p] >= HOLD`` says the unit at ``p`` has an order carried out: no list of its own.)"""
         self.dest = [-1] * n
         self.convoyed = [False] * n
         self.invalid = [False] * n
@@ -484,7 +486,6 @@ class _Judge:
     """
 
     __slots__ = (
-        "chosen",
         "convoy_orders",
         "convoys",
         "entries",
@@ -517,7 +518,6 @@ class _Judge:
         r: _Resolver,
         std: bool,
         plain_order: bool,
-        chosen: list[bool],
         entries: list[_EntryT],
         spot: list[int],
         word: list[Outcome | None],
@@ -532,7 +532,7 @@ class _Judge:
     ) -> None:
         self.gmap, self.hooks, self.position, self.units = gmap, hooks, position, position.units
         self.tab, self.routes, self.r, self.std, self.plain_order = tab, routes, r, std, plain_order
-        self.chosen, self.entries, self.spot, self.word, self.reasons = chosen, entries, spot, word, reasons
+        self.entries, self.spot, self.word, self.reasons = entries, spot, word, reasons
         self.wrong_coast, self.stand_in = wrong_coast, stand_in
         self.moves, self.supports, self.convoy_orders, self.convoys, self.holds = (
             moves,
@@ -545,7 +545,7 @@ class _Judge:
     def refuse(self, power: str, i: int, order: Order, prov: int, why: str) -> None:
         """Record an illegal order, decided on the spot."""
         spot = self.spot
-        self.entries.append((power, i, order, len(self.chosen) + len(spot)))
+        self.entries.append((power, i, order, len(self.r.code) + len(spot)))
         spot.append(prov)
         self.word.append(_ILLEGAL)
         self.reasons.append(why)
@@ -569,7 +569,7 @@ class _Judge:
             tab.fleet_reach,
             tab.sea,
         )
-        r, chosen, refuse = self.r, self.chosen, self.refuse
+        r, refuse = self.r, self.refuse
         code, dest, sup_dest, dest_loc = r.code, r.dest, r.sup_dest, r.dest_loc
         t = type(order)
         standard_kind = t is Move or t is Support or t is Hold or t is Convoy
@@ -647,12 +647,11 @@ class _Judge:
                 refuse(power, i, order, prov, why)
                 return
             dl = side.dest_loc
-            if side.wrong_coast and not chosen[prov]:
+            if side.wrong_coast and code[prov] < 0:
                 self.wrong_coast[prov] = side.wrong_coast
-        if chosen[prov]:
+        if code[prov] >= 0:
             refuse(power, i, order, prov, f"{_unit_text(gmap, unit)} already has an order; the first one counts")
             return
-        chosen[prov] = True
         self.entries.append((power, i, order, prov))
         dest_loc[prov] = dl
         # 2. Fill the resolver's lists with the order the unit carries out.
@@ -675,6 +674,7 @@ class _Judge:
             self.convoy_orders.setdefault((loc_prov[co.target], loc_prov[co.dest]), []).append(prov)
             self.convoys.append((prov, co))
         else:
+            code[prov] = HOLD
             self.holds.append(prov)
 
 
@@ -702,7 +702,6 @@ def adjudicate_movement(
     # anything else is decided on the spot.
     entries: list[_EntryT] = []
     add = entries.append
-    chosen = [False] * n
     stand_in: dict[int, Order] = {}
     word: list[Outcome | None] = [None] * n
     """Slot -> outcome. For a province, of the order its unit carries out, once known: set for orders settled
@@ -730,7 +729,7 @@ def adjudicate_movement(
 
     judge: _Judge | None = None
     judge_args = (
-        gmap, hooks, position, tab, routes, r, std, plain_order, chosen, entries, spot, word, reasons, wrong_coast,
+        gmap, hooks, position, tab, routes, r, std, plain_order, entries, spot, word, reasons, wrong_coast,
         stand_in, moves, supports, convoy_orders, convoys, holds,
     )  # fmt: skip
 
@@ -747,7 +746,7 @@ def adjudicate_movement(
                     so: Support = order  # type: ignore[assignment]
                     prov = loc_prov[so.loc]
                     unit = at[prov]
-                    if unit is not None and unit.power == power and not chosen[prov]:
+                    if unit is not None and unit.power == power and code[prov] < 0:
                         kind = unit.kind
                         tp = loc_prov[so.target]
                         tu = at[tp]
@@ -771,7 +770,6 @@ def adjudicate_movement(
                                     elif tk == "F":
                                         ok = d in fleet_reach[tu.loc]
                             if ok:
-                                chosen[prov] = True
                                 add((power, i, order, prov))
                                 code[prov] = SUPPORT
                                 sup_dest[prov] = d
@@ -781,7 +779,7 @@ def adjudicate_movement(
                     mo: Move = order  # type: ignore[assignment]
                     prov = loc_prov[mo.loc]
                     unit = at[prov]
-                    if unit is not None and unit.power == power and not chosen[prov]:
+                    if unit is not None and unit.power == power and code[prov] < 0:
                         dl = mo.dest
                         d = loc_prov[dl]
                         kind = unit.kind
@@ -792,7 +790,6 @@ def adjudicate_movement(
                                 or (d != prov and army_ok[d] and routes.exists(prov, d, -1))
                             )
                         ) or (kind == "F" and not mo.via_convoy and dl in fleet_adj[unit.loc]):
-                            chosen[prov] = True
                             add((power, i, order, prov))
                             if kind == "F":
                                 dest_loc[prov] = dl
@@ -803,21 +800,20 @@ def adjudicate_movement(
                 elif t is Hold:
                     prov = loc_prov[order.loc]  # type: ignore[attr-defined]
                     unit = at[prov]
-                    if unit is not None and unit.power == power and not chosen[prov]:
-                        chosen[prov] = True
+                    if unit is not None and unit.power == power and code[prov] < 0:
                         add((power, i, order, prov))
+                        code[prov] = HOLD
                         holds.append(prov)
                         continue
                 elif t is Convoy:
                     co: Convoy = order  # type: ignore[assignment]
                     prov = loc_prov[co.loc]
                     unit = at[prov]
-                    if unit is not None and unit.power == power and not chosen[prov] and unit.kind == "F" and sea[prov]:
+                    if unit is not None and unit.power == power and code[prov] < 0 and unit.kind == "F" and sea[prov]:
                         tp = loc_prov[co.target]
                         tu = at[tp]
                         d = loc_prov[co.dest]
                         if tu is not None and tu.kind == "A" and d != tp and routes.proper(tp, d, prov):
-                            chosen[prov] = True
                             add((power, i, order, prov))
                             code[prov] = CONVOY
                             got_fleets = convoy_orders.get((tp, d))
@@ -973,7 +969,6 @@ def adjudicate_movement(
         position,
         r,
         entries,
-        chosen,
         stand_in,
         word,
         reasons,
@@ -1242,7 +1237,6 @@ def _finish(
     position: Position,
     r: _Resolver,
     entries: list[_EntryT],
-    chosen: list[bool],
     stand_in: dict[int, Order],
     word: list[Outcome | None],
     why: list[str | Reason],
@@ -1297,7 +1291,7 @@ def _finish(
 
     if dislodged_by or stand_in or not r.standard:
         return _finish_general(
-            gmap, hooks, position, r, entries, chosen, stand_in, word, why, spot, moved, dislodged_by, new_units
+            gmap, hooks, position, r, entries, stand_in, word, why, spot, moved, dislodged_by, new_units
         )
     # The usual phase: standard orders only and nobody dislodged. Every carried-out order's word
     # follows from its kind and decision alone; the words are set per province, then one pass over the
@@ -1325,9 +1319,10 @@ def _finish(
     if len(moves) + len(supports) + len(convoys) + len(holds) < len(units):
         # Units without an order carried out: an automatic hold each, unless an illegal order of their
         # own power's stands in for it.
-        speaking = _flagged(entries, chosen, units, spot)
+        code = r.code
+        speaking = _flagged(entries, code, units, spot)
         for p, u in units.items():
-            if not chosen[p] and p not in speaking:
+            if code[p] < 0 and p not in speaking:
                 results.append(
                     OrderResult(u.power, _hold(u.kind, u.loc), stands, False, False, True, "no order: holds")
                 )
@@ -1340,7 +1335,6 @@ def _finish_general(
     position: Position,
     r: _Resolver,
     entries: list[_EntryT],
-    chosen: list[bool],
     stand_in: dict[int, Order],
     word: list[Outcome | None],
     why: list[str | Reason],
@@ -1394,7 +1388,8 @@ def _finish_general(
     append = results.append
     flagged: set[int] = set()
     """Units with no order carried out whose dislodged flag went on an illegal order of their power's."""
-    n = len(chosen)
+    code = r.code
+    n = len(code)
     for power, index, order, p in entries:
         outcome, reason = word[p], why[p]
         if p < n:
@@ -1429,7 +1424,7 @@ def _finish_general(
             # of its own power's takes the unit's flags.
             assert outcome is not None
             p = spot[p - n]
-            if p >= 0 and not chosen[p] and p not in flagged:
+            if p >= 0 and code[p] < 0 and p not in flagged:
                 owner_unit = units.get(p)
                 if owner_unit is not None and owner_unit.power == power:
                     flagged.add(p)
@@ -1440,8 +1435,8 @@ def _finish_general(
                         continue
         append(_new_tuple(OrderResult, (power, order, outcome, False, False, False, reason, index)))
     # Units without an order (or with only another power's orders): automatic holds.
-    for p, u in units.items() if chosen.count(True) + len(flagged) < len(units) else ():
-        if chosen[p] or p in flagged:
+    for p, u in units.items() if n - code.count(NONE) + len(flagged) < len(units) else ():
+        if code[p] >= 0 or p in flagged:
             continue
         dis = p in dislodged_by
         destroyed = dis and not dislodged[p].retreats
@@ -1475,14 +1470,14 @@ def _finish_general(
     return _new_tuple(MovementOutcome, (results, new_units, dislodged))
 
 
-def _flagged(entries: list[_EntryT], chosen: list[bool], units: Mapping[int, Unit], spot: list[int]) -> set[int]:
+def _flagged(entries: list[_EntryT], code: list[int], units: Mapping[int, Unit], spot: list[int]) -> set[int]:
     """Units with no order carried out whose first order of their own power's (an illegal one) stands in for
     it in the results, so they get no automatic hold."""
     flagged: set[int] = set()
-    n = len(chosen)
+    n = len(code)
     for power, _index, _order, slot in entries:
         p = spot[slot - n] if slot >= n else -1
-        if p >= 0 and not chosen[p] and p not in flagged:
+        if p >= 0 and code[p] < 0 and p not in flagged:
             u = units.get(p)
             if u is not None and u.power == power:
                 flagged.add(p)
