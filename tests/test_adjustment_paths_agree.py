@@ -124,3 +124,15 @@ def test_a_board_changed_in_place_is_counted_again() -> None:
     assert [r.result for r in res.results if not r.automatic] == ["illegal"]
     assert [(r.power, r.result) for r in res.results if r.automatic] == [("France", "succeeds")]
     assert len(res.next.units) == 1
+
+
+def test_counting_helper_and_its_python_stand_in_agree() -> None:
+    """The C counting helper is private to CPython: the Python loop used where it is missing counts alike."""
+    from dippouch.core.adjustments import _count_in_python, _count_into
+
+    items = ["England", "France", "England", "Russia", "England"]
+    fast: dict[str, int] = {"France": 2}
+    slow: dict[str, int] = {"France": 2}
+    _count_into(fast, iter(items))
+    _count_in_python(slow, iter(items))
+    assert fast == slow == {"France": 3, "England": 3, "Russia": 1}

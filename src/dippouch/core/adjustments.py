@@ -98,9 +98,15 @@ def standard_adjustment_needed(
     return False
 
 
-_count_into: Callable[[dict[str, int], Iterable[str]], None] = collections._count_elements  # type: ignore[attr-defined]
+def _count_in_python(counts: dict[str, int], items: Iterable[str]) -> None:
+    for x in items:
+        counts[x] = counts.get(x, 0) + 1
+
+
+_count_into: Callable[[dict[str, int], Iterable[str]], None] = getattr(collections, "_count_elements", _count_in_python)
 """``counts[x] += 1`` for each ``x``, in C: the helper ``collections.Counter`` counts with (a ``Counter`` made
-per count would cost more than the loop it replaces, for some thirty units and centres)."""
+per count would cost more than the loop it replaces, for some thirty units and centres). It is private to
+CPython's ``collections``; where it is missing, the same loop in Python does the same."""
 _power_of: Callable[[Unit], str] = attrgetter("power")
 
 
