@@ -41,3 +41,10 @@ def test_adjudicated_failure_reason_is_text() -> None:
     fails = [r for r in res.results if r.result == Outcome.FAILS]
     assert len(fails) == 2
     assert [r.reason for r in fails] == ["bounced with A mar (1 vs 1)", "bounced with A par (1 vs 1)"]
+
+
+def test_order_result_fields_keep_the_order_the_hot_paths_build_them_in() -> None:
+    """movement.py and adjustments.py build results as plain tuples (``tuple.__new__``) in this field order."""
+    from dippouch.core.results import OrderResult
+
+    assert OrderResult._fields == ("power", "order", "result", "dislodged", "destroyed", "automatic", "reason", "index")
