@@ -14,7 +14,7 @@ from operator import attrgetter
 
 from dippouch.core.mapdata import GameMap, ProvinceKind
 from dippouch.core.orders import Build, Disband, Order, Waive
-from dippouch.core.position import Position, Unit
+from dippouch.core.position import SHARED_UNITS, Position, Unit, shared_unit
 from dippouch.core.results import OrderResult, Outcome
 from dippouch.core.rules.base import AdjustmentContext, RuleHooks
 
@@ -239,7 +239,7 @@ def _build_at(gmap: GameMap) -> dict[tuple[str, int], int]:
 
 
 _new_tuple = tuple.__new__
-_UNITS: dict[tuple[str, str, int], Unit] = {}
+_UNITS = SHARED_UNITS
 
 
 def _standard_phase(
@@ -284,11 +284,8 @@ def _standard_phase(
                     and prov not in built
                     and prov not in units
                 ):
-                    key = (power, b.kind, where)
-                    new = made.get(key)
-                    if new is None:
-                        new = made[key] = Unit(power, b.kind, where)
-                    units[prov] = new
+                    new = made.get((power, b.kind, where))
+                    units[prov] = new if new is not None else shared_unit(power, b.kind, where)
                     built.add(prov)
                     have = delta[power] = have - 1
                     append(_new_tuple(OrderResult, (power, order, succeeds, False, False, False, "", i)))

@@ -23,7 +23,7 @@ from typing import NamedTuple, overload
 from dippouch.core.mapdata import GameMap, ProvinceKind
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
 from dippouch.core.paths import convoy_path_exists, fleet_on_proper_route
-from dippouch.core.position import Dislodged, Position, Unit
+from dippouch.core.position import SHARED_UNITS, Dislodged, Position, Unit, shared_unit
 from dippouch.core.results import OrderResult, Outcome, Reason
 from dippouch.core.rules.base import MovementSummary, RuleHooks
 
@@ -77,17 +77,9 @@ class _Side:
 
 
 _new_tuple = tuple.__new__
-_UNITS: dict[tuple[str, str, int], Unit] = {}
+_UNITS = SHARED_UNITS
+_unit = shared_unit
 _HOLDS: dict[tuple[str, int], Hold] = {}
-
-
-def _unit(power: str, kind: str, loc: int) -> Unit:
-    """Units are immutable values; the few hundred a map can have are made once and shared."""
-    key = (power, kind, loc)
-    u = _UNITS.get(key)
-    if u is None:
-        u = _UNITS[key] = Unit(power, kind, loc)
-    return u
 
 
 def _hold(kind: str, loc: int) -> Hold:

@@ -55,3 +55,17 @@ class Position:
 
     def centres_of(self, power: str) -> list[int]:
         return [p for p, owner in self.centres.items() if owner == power]
+
+
+SHARED_UNITS: dict[tuple[str, str, int], Unit] = {}
+"""(power, kind, location) -> the one :class:`Unit` value the adjudicator hands out for it. Units are
+immutable values and a map has only a few hundred, so each is made once and phases copy references; hot
+loops read this dict directly and call :func:`shared_unit` only on a miss."""
+
+
+def shared_unit(power: str, kind: str, loc: int) -> Unit:
+    key = (power, kind, loc)
+    u = SHARED_UNITS.get(key)
+    if u is None:
+        u = SHARED_UNITS[key] = Unit(power, kind, loc)
+    return u
