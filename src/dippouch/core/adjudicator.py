@@ -215,12 +215,9 @@ def _flags(hooks: RuleHooks) -> tuple[bool, bool, bool]:
     ``prepare_orders``), asked once per hooks object: a phase with none of them calls no hook around it."""
     got = _FLAGS.get(id(hooks))
     if got is None or got[0] is not hooks:
-
-        def plain(point: str) -> bool:
-            return point not in hooks.__dict__ and getattr(type(hooks), point) is getattr(RuleHooks, point)
-
-        quiet_end = plain("phase_end") and not hooks._phase_end
-        got = _FLAGS[id(hooks)] = (hooks, (standard_counting(hooks), quiet_end, plain("prepare_orders")))
+        quiet_end = hooks.is_standard("phase_end") and not hooks._phase_end
+        flags = (standard_counting(hooks), quiet_end, hooks.is_standard("prepare_orders"))
+        got = _FLAGS[id(hooks)] = (hooks, flags)
     return got[1]
 
 

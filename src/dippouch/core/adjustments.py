@@ -33,21 +33,21 @@ def _text(gmap: GameMap, u: Unit) -> str:
 
 def adjustment_needed(gmap: GameMap, hooks: RuleHooks, position: Position, powers: Sequence[str]) -> bool:
     """Whether anybody has something to do: removals owed, or a build with a vacant site to build on."""
-    if _plain(hooks, "adjustment_delta"):
+    if hooks.is_standard("adjustment_delta"):
         # The standard count in one pass over centres and units (this runs after every Fall).
         counts: dict[str, int] = {}
         centres = position.centres
         units = position.units
         for owner in centres.values():
             counts[owner] = counts.get(owner, 0) + 1
-        if _plain(hooks, "unit_cost") and not hooks._costs:
+        if hooks.is_standard("unit_cost") and not hooks._costs:
             for u in units.values():
                 counts[u.power] = counts.get(u.power, 0) - 1
         else:
             cost = hooks.unit_cost
             for u in units.values():
                 counts[u.power] = counts.get(u.power, 0) - cost(u.kind)
-        plain_sites = _plain(hooks, "build_sites") and not hooks._extra_sites
+        plain_sites = hooks.is_standard("build_sites") and not hooks._extra_sites
         homes = position.homes
         for power, v in counts.items():
             if v < 0:
@@ -74,10 +74,10 @@ def standard_counting(hooks: RuleHooks) -> bool:
     and ``build_sites`` with no unit costs or extra build centres. Then :func:`standard_adjustment_needed`
     answers :func:`adjustment_needed` from the mappings alone."""
     return (
-        _plain(hooks, "adjustment_delta")
-        and _plain(hooks, "unit_cost")
+        hooks.is_standard("adjustment_delta")
+        and hooks.is_standard("unit_cost")
         and not hooks._costs
-        and _plain(hooks, "build_sites")
+        and hooks.is_standard("build_sites")
         and not hooks._extra_sites
     )
 
@@ -138,19 +138,14 @@ def _standard_count(units: Mapping[int, Unit], centres: Mapping[int, str]) -> di
     return counts
 
 
-def _plain(hooks: RuleHooks, point: str) -> bool:
-    """Whether the hook ``point`` is the standard one (not replaced on the object or in a subclass)."""
-    return point not in hooks.__dict__ and getattr(type(hooks), point) is getattr(RuleHooks, point)
-
-
 def _deltas(hooks: RuleHooks, position: Position, powers: Sequence[str]) -> dict[str, int]:
     """Builds (positive) or removals owed (negative) per power, in one pass under the standard count."""
-    if "adjustment_delta" in hooks.__dict__ or type(hooks).adjustment_delta is not RuleHooks.adjustment_delta:
+    if not hooks.is_standard("adjustment_delta"):
         return {p: hooks.adjustment_delta(position, p) for p in powers}
     out = dict.fromkeys(powers, 0)
     for owner in position.centres.values():
         out[owner] = out.get(owner, 0) + 1
-    if _plain(hooks, "unit_cost") and not hooks._costs:
+    if hooks.is_standard("unit_cost") and not hooks._costs:
         for u in position.units.values():
             out[u.power] = out.get(u.power, 0) - 1
         return out
@@ -209,8 +204,8 @@ def _standard_builds(hooks: RuleHooks) -> bool:
     if got is None or got[0] is not hooks:
         plain = (
             standard_counting(hooks)
-            and _plain(hooks, "may_build_kind")
-            and _plain(hooks, "movement_kind")
+            and hooks.is_standard("may_build_kind")
+            and hooks.is_standard("movement_kind")
             and not hooks._moves_as
         )
         got = _STANDARD_BUILDS[id(hooks)] = (hooks, plain)
@@ -335,7 +330,7 @@ def _one(
             return _ILLEGAL, f"{power} has no builds left" if ctx.built else f"{power} may not build"
         prov = gmap.province_of(order.loc)
         abbr = gmap.provinces[prov].abbr
-        plain_sites = _plain(hooks, "build_sites") and not hooks._extra_sites
+        plain_sites = hooks.is_standard("build_sites") and not hooks._extra_sites
         if plain_sites:
             # Standard build sites (owned home centres), without a position made for the hook.
             now = None
@@ -369,7 +364,7 @@ def _one(
         where = order.loc
         if where != prov and hooks.movement_kind(order.kind) == "A":
             where = prov  # a coast means nothing to an army (DATC 4.B.6)
-        if now is None and not _plain(hooks, "may_build_kind"):
+        if now is None and not hooks.is_standard("may_build_kind"):
             now = ctx.position.with_(units=units, centres=ctx.centres)
         if not hooks.may_build_kind(ctx.position if now is None else now, power, order.kind, where):
             what = "fleet" if order.kind == "F" else "army" if order.kind == "A" else f"unit {order.kind}"

@@ -168,8 +168,7 @@ def _refusal(variant: Variant) -> Callable[[Position, str], str | None] | None:
     if hit is not None and hit[0] is variant:
         return hit[1]
     hooks = hooks_for(variant)
-    own = "orders_refused" in vars(hooks) or type(hooks).orders_refused is not RuleHooks.orders_refused
-    fn = hooks.orders_refused if own else None
+    fn = None if hooks.is_standard("orders_refused") else hooks.orders_refused
     _REFUSAL[id(variant)] = (variant, fn)
     return fn
 
@@ -945,9 +944,8 @@ def _standard_adjustments(variant: Variant, hooks: RuleHooks) -> bool:
     hit = _STANDARD_ADJUSTMENTS.get(id(hooks))
     if hit is not None and hit[0] is hooks:
         return hit[1]
-    cls = type(hooks)
-    standard = not any(
-        point in vars(hooks) or getattr(cls, point) is not getattr(RuleHooks, point)
+    standard = all(
+        hooks.is_standard(point)
         for point in ("adjustment_delta", "build_sites", "may_build_kind", "unit_cost", "movement_kind")
     ) and not any(variant.rules.get(rule) for rule in ("unit_costs", "extra_build_centres", "moves_as"))
     _STANDARD_ADJUSTMENTS[id(hooks)] = (hooks, standard)

@@ -461,7 +461,7 @@ def _fast_flags(hooks: RuleHooks) -> tuple[bool, bool]:
     got = _FAST.get(id(hooks))
     if got is not None and got[0] is hooks:
         return got[1], got[2]
-    plain_order = "may_order" not in hooks.__dict__ and type(hooks).may_order is RuleHooks.may_order
+    plain_order = hooks.is_standard("may_order")
     _FAST[id(hooks)] = (hooks, hooks.standard_movement, plain_order)
     return hooks.standard_movement, plain_order
 

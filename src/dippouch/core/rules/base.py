@@ -152,12 +152,16 @@ class RuleHooks:
         self._phase_end: list[Callable[..., Position]] = []
 
     # ------------------------------------------------------------------ fast-path switch
+    def is_standard(self, point: str) -> bool:
+        """Whether the hook ``point`` is the standard one: neither a behaviour the variant's ``[rules]`` set on
+        this object nor a subclass's override. Fast paths that skip a hook ask this first."""
+        return point not in self.__dict__ and getattr(type(self), point) is getattr(RuleHooks, point)
+
     @property
     def standard_movement(self) -> bool:
         """True when no movement hook differs from the standard one, so the resolver may skip them all."""
-        cls = type(self)
         for point in ("movement_kind", "may_enter", "may_support", "unit_strength", "support_left", "cuts_support"):
-            if point in self.__dict__ or getattr(cls, point) is not getattr(RuleHooks, point):
+            if not self.is_standard(point):
                 return False
         return not self._strengths and not self._moves_as
 
