@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 from dippouch.core.calendar import Phase
 from dippouch.core.position import Position, Unit
-from dippouch.core.variant import Variant
+from dippouch.core.results import Resolution
+from dippouch.core.variant import Variant, load_variant
 
 
 def prov(v: Variant, name: str) -> int:
@@ -78,3 +80,26 @@ def adjudicate_one(request: Any) -> dict[str, Any]:
 def results_by_input(response: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """A response's results keyed by the order text as submitted (automatic orders left out)."""
     return {r["input"]: r for r in response["results"] if r["input"] is not None}
+
+
+def standard_with_hooks(directory: Path, hooks: str) -> Variant:
+    """The standard variant with its ``[rules] hooks`` set to a registered test hook set: the same rules by
+    another path (a hook overridden with the standard behaviour switches the fast paths off)."""
+    name = f"standard_{hooks}"
+    path = directory / f"{name}.toml"
+    path.write_text(
+        f'[variant]\nextends = "standard"\nname = "{name}"\n\n[rules]\nhooks = "{hooks}"\n', encoding="utf-8"
+    )
+    return load_variant(str(path))
+
+
+def canonical(res: Resolution) -> tuple[Any, ...]:
+    """Everything a phase's resolution says, in a form two resolutions can be compared by (reasons as text)."""
+    nxt = res.next
+    return (
+        [(r.power, r.order, r.result, r.dislodged, r.destroyed, r.automatic, r.reason, r.index) for r in res.results],
+        nxt.phase,
+        dict(nxt.units),
+        dict(nxt.centres),
+        {p: (d.unit, d.retreats, d.attacker_from) for p, d in nxt.dislodged.items()},
+    )

@@ -11,8 +11,6 @@ again.
 from __future__ import annotations
 
 import random
-from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -22,9 +20,9 @@ from dippouch.core.calendar import PhaseKind
 from dippouch.core.legal import legal_orders
 from dippouch.core.orders import Build, Disband, Order, Waive
 from dippouch.core.position import Position, Unit
-from dippouch.core.results import Resolution
 from dippouch.core.rules.base import RuleHooks, hooks_for, register_hooks
 from dippouch.core.variant import Variant, load_variant
+from helpers import canonical, standard_with_hooks
 
 
 @register_hooks("test_adjustment_paths_general")
@@ -37,24 +35,8 @@ class _GeneralBuilds(RuleHooks):
 
 @pytest.fixture(scope="module")
 def variants(tmp_path_factory: pytest.TempPathFactory) -> tuple[Variant, Variant]:
-    fast = load_variant("standard")
-    path: Path = tmp_path_factory.mktemp("variants") / "standard_adjustment_paths.toml"
-    path.write_text(
-        '[variant]\nextends = "standard"\nname = "standard_adjustment_paths"\n\n'
-        '[rules]\nhooks = "test_adjustment_paths_general"\n',
-        encoding="utf-8",
-    )
-    return fast, load_variant(str(path))
-
-
-def _canon(res: Resolution) -> tuple[Any, ...]:
-    nxt = res.next
-    return (
-        [(r.power, r.order, r.result, r.dislodged, r.destroyed, r.automatic, r.reason, r.index) for r in res.results],
-        nxt.phase,
-        dict(nxt.units),
-        dict(nxt.centres),
-    )
+    general = standard_with_hooks(tmp_path_factory.mktemp("variants"), "test_adjustment_paths_general")
+    return load_variant("standard"), general
 
 
 def _noise(variant: Variant, position: Position, power: str, rng: random.Random) -> Order:
@@ -100,7 +82,9 @@ def test_fast_and_general_adjustment_paths_agree(variants: tuple[Variant, Varian
         got = adjudicate(fast, position, orders, rng=random.Random(seed))
         if kind == PhaseKind.ADJUSTMENTS:
             compared += 1
-            assert _canon(got) == _canon(adjudicate(general, position, orders, rng=random.Random(seed))), position.phase
+            assert canonical(got) == canonical(adjudicate(general, position, orders, rng=random.Random(seed))), (
+                position.phase
+            )
         position = got.next
     assert compared >= 8
 

@@ -21,6 +21,7 @@ from dippouch.core.position import Position, Unit
 from dippouch.core.results import Outcome, Resolution
 from dippouch.core.rules.base import RuleHooks, hooks_for, register_hooks
 from dippouch.core.variant import Variant, load_variant
+from helpers import standard_with_hooks
 
 DATA = Path(__file__).parent / "data" / "datc_v3_2.toml"
 CASES: list[dict[str, Any]] = tomllib.loads(DATA.read_text(encoding="utf-8"))["case"]
@@ -47,12 +48,7 @@ def standard(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
         v = load_variant("standard")
         assert hooks_for(v).standard_movement
         return v
-    path = tmp_path_factory.mktemp("variants") / "standard_general_path.toml"
-    path.write_text(
-        '[variant]\nextends = "standard"\nname = "standard_general_path"\n\n[rules]\nhooks = "test_datc_general_path"\n',
-        encoding="utf-8",
-    )
-    v = load_variant(str(path))
+    v = standard_with_hooks(tmp_path_factory.mktemp("variants"), "test_datc_general_path")
     assert not hooks_for(v).standard_movement
     return v
 

@@ -9,8 +9,6 @@ next position, on random legal orders mixed with illegal, repeated and foreign o
 from __future__ import annotations
 
 import random
-from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -19,9 +17,9 @@ from dippouch.core.calendar import PhaseKind
 from dippouch.core.legal import legal_orders
 from dippouch.core.orders import Build, Convoy, Hold, Move, Order, Support, Waive
 from dippouch.core.position import Position, Unit
-from dippouch.core.results import Resolution
 from dippouch.core.rules.base import RuleHooks, hooks_for, register_hooks
 from dippouch.core.variant import Variant, load_variant
+from helpers import canonical, standard_with_hooks
 
 
 @register_hooks("test_paths_agree_general")
@@ -38,25 +36,9 @@ class _GeneralPath(RuleHooks):
 @pytest.fixture(scope="module")
 def variants(tmp_path_factory: pytest.TempPathFactory) -> tuple[Variant, Variant]:
     fast = load_variant("standard")
-    path: Path = tmp_path_factory.mktemp("variants") / "standard_paths_agree.toml"
-    path.write_text(
-        '[variant]\nextends = "standard"\nname = "standard_paths_agree"\n\n[rules]\nhooks = "test_paths_agree_general"\n',
-        encoding="utf-8",
-    )
-    general = load_variant(str(path))
+    general = standard_with_hooks(tmp_path_factory.mktemp("variants"), "test_paths_agree_general")
     assert hooks_for(fast).standard_movement and not hooks_for(general).standard_movement
     return fast, general
-
-
-def _canon(res: Resolution) -> tuple[Any, ...]:
-    nxt = res.next
-    return (
-        [(r.power, r.order, r.result, r.dislodged, r.destroyed, r.automatic, r.reason, r.index) for r in res.results],
-        nxt.phase,
-        dict(nxt.units),
-        dict(nxt.centres),
-        {p: (d.unit, d.retreats, d.attacker_from) for p, d in nxt.dislodged.items()},
-    )
 
 
 def _noise(variant: Variant, position: Position, rng: random.Random) -> Order:
@@ -107,6 +89,6 @@ def test_fast_and_general_paths_agree(variants: tuple[Variant, Variant], seed: i
         if kind == PhaseKind.MOVEMENT:
             movement_phases += 1
             got_general = adjudicate(general, position, orders)
-            assert _canon(got_fast) == _canon(got_general), position.phase
+            assert canonical(got_fast) == canonical(got_general), position.phase
         position = got_fast.next
     assert movement_phases >= 20
