@@ -80,7 +80,7 @@ def adjudicate(
     elif kind is _RETREATS:
         results, units = adjudicate_retreats(gmap, hooks, judged, orders)
     else:
-        results, units, centres, state = adjudicate_adjustments(gmap, hooks, judged, orders, _powers(variant), rng)
+        results, units, centres, state = adjudicate_adjustments(gmap, hooks, judged, orders, variant.power_names, rng)
     if decided:
         results = _with_decided(results, orders_in, decided, kept)
     after = next_position(variant, hooks, position, units, dislodged, centres, dict(state))
@@ -142,7 +142,7 @@ def next_position(
                 if standard_adjustment_needed(units, owners, before.homes):
                     break
             elif adjustment_needed(
-                gmap, hooks, Position(phase, units, owners, before.homes, {}, state), _powers(variant)
+                gmap, hooks, Position(phase, units, owners, before.homes, {}, state), variant.power_names
             ):
                 break
         else:
@@ -191,17 +191,6 @@ def _resolution(results: tuple[OrderResult, ...], after: Position) -> Resolution
     _set_results(r, results)
     _set_next(r, after)
     return r
-
-
-_POWERS: dict[int, tuple[Variant, tuple[str, ...]]] = {}
-
-
-def _powers(variant: Variant) -> tuple[str, ...]:
-    """``variant.power_names`` (a property that builds its tuple on every read), once per variant."""
-    got = _POWERS.get(id(variant))
-    if got is None or got[0] is not variant:
-        got = _POWERS[id(variant)] = (variant, variant.power_names)
-    return got[1]
 
 
 _FLAGS: dict[int, tuple[RuleHooks, tuple[bool, bool, bool]]] = {}

@@ -113,7 +113,7 @@ def legal_orders(variant: Variant, position: Position, power: str) -> dict[int, 
         if kind == PhaseKind.RETREATS:
             return _with_extras(variant, position, power, _retreats(variant, position, power))
         everyone = (
-            _movement(variant, position, _power_names(variant))
+            _movement(variant, position, variant.power_names)
             if kind == PhaseKind.MOVEMENT
             else _adjustments_all(variant, position)
         )
@@ -127,26 +127,13 @@ def legal_orders(variant: Variant, position: Position, power: str) -> dict[int, 
     return _with_extras(variant, position, power, out) if _EXTRAS else out
 
 
-_POWER_NAMES: dict[int, tuple[Variant, tuple[str, ...]]] = {}
-
-
-def _power_names(variant: Variant) -> tuple[str, ...]:
-    """:attr:`Variant.power_names` (a property that makes a new tuple) once per variant."""
-    hit = _POWER_NAMES.get(id(variant))
-    if hit is not None and hit[0] is variant:
-        return hit[1]
-    names = variant.power_names
-    _POWER_NAMES[id(variant)] = (variant, names)
-    return names
-
-
 def all_legal_orders(variant: Variant, position: Position) -> dict[str, dict[int, list[Order]]]:
     """:func:`legal_orders` for every power at once, sharing the work (reach, convoy routes) between them."""
     kind = variant.calendar.kind(position.phase)
     if kind == PhaseKind.MOVEMENT:
-        everyone = _movement(variant, position, _power_names(variant))
+        everyone = _movement(variant, position, variant.power_names)
     elif kind == PhaseKind.RETREATS:
-        everyone = {p: _retreats(variant, position, p) for p in _power_names(variant)}
+        everyone = {p: _retreats(variant, position, p) for p in variant.power_names}
     else:
         everyone = _adjustments_all(variant, position)
     refused = _refusal(variant)
@@ -891,7 +878,7 @@ def _retreats(variant: Variant, position: Position, power: str) -> dict[int, lis
 
 def _adjustments_all(variant: Variant, position: Position) -> dict[str, dict[int, list[Order]]]:
     """Every power's adjustment orders; under the standard adjustment rules in one pass over the position."""
-    powers = _power_names(variant)
+    powers = variant.power_names
     hooks = hooks_for(variant)
     if not _standard_adjustments(variant, hooks):
         return {p: _adjustments(variant, position, p) for p in powers}

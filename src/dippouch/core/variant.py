@@ -12,7 +12,7 @@ import re
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -66,8 +66,9 @@ class Variant:
     """The merged TOML, for hooks that need a section the core does not interpret."""
     source: str = ""
 
-    @property
+    @cached_property
     def power_names(self) -> tuple[str, ...]:
+        """Made once: the adjudicator and ``legal_orders`` read it every phase, and ``powers`` never changes."""
         return tuple(p.name for p in self.powers)
 
     def power(self, text: str) -> Power:
