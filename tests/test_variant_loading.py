@@ -94,3 +94,10 @@ def test_reports_coast_problems_and_unreachable(tmp_path: Path) -> None:
 def test_unknown_variant_suggests() -> None:
     with pytest.raises(UnknownVariantError, match="did you mean 'standard'"):
         load_variant("stnadard")
+
+
+def test_unknown_variant_without_suggestion_reads_as_a_sentence() -> None:
+    with pytest.raises(UnknownVariantError) as info:
+        load_variant("qqqqqq")
+    assert str(info.value).startswith("no variant 'qqqqqq'. Known variants: ")
+    assert "standard" in str(info.value)

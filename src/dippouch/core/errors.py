@@ -36,7 +36,7 @@ class VariantError(DippouchError):
 class UnknownVariantError(DippouchError):
     def __init__(self, name: str, known: list[str], suggestion: str | None = None) -> None:
         self.name = name
-        hint = f"; did you mean {suggestion!r}?" if suggestion else ""
+        hint = f"; did you mean {suggestion!r}?" if suggestion else "."
         super().__init__(f"no variant {name!r}{hint} Known variants: {', '.join(known)}")
 
 
