@@ -354,151 +354,195 @@ class _Convoys:
         return frozen
 
 
+def _mask(ids: Iterable[int]) -> int:
+    m = 0
+    for i in ids:
+        m |= 1 << i
+    return m
+
+
+def _bits(m: int) -> list[int]:
+    """The ids set in the bit mask ``m``, ascending."""
+    out = []
+    while m:
+        low = m & -m
+        out.append(low.bit_length() - 1)
+        m ^= low
+    return out
+
+
 class _Group:
     """A connected group of fleets at sea and what it offers the armies on its shores.
 
-    Cached per map by its set of seas: fleets often stay put for phases on end and small groups recur, so
-    the convoyed moves, convoy orders and landings of an army next to a group are worked out once.
+    Cached per map by its seas (a bit mask over province ids): fleets often stay put for phases on end and
+    small groups recur, so the convoy orders of an army next to a group, and where the group could carry it
+    without one of its fleets, are worked out once. Sets of provinces are bit masks here: a route walk or a
+    search of the group then costs an ``&`` or ``|`` per step instead of a loop over a province's neighbours.
     """
 
-    __slots__ = ("_avoiding", "_convoys", "_moves", "_sea_only", "fast", "seas", "shore_set", "shores")
+    __slots__ = ("_avoiding", "_convoys", "fast", "mask", "shore_mask", "shores")
 
-    def __init__(self, fast: _Fast, seas: frozenset[int]) -> None:
-        t = fast.t
+    def __init__(self, fast: _Fast, mask: int) -> None:
         self.fast = fast
-        self.seas = seas
-        shore: set[int] = set()
-        for s in seas:
-            shore |= t.shore_of[s]
-        self.shore_set = frozenset(shore)
-        self.shores = tuple((r, 2 * r) for r in sorted(shore))
-        """(coastal province, the unit code of an army there): where an army may embark or land."""
-        self._moves: dict[int, tuple[Order, ...]] = {}
-        self._sea_only: dict[int, tuple[int, ...]] = {}
+        self.mask = mask
+        shore = 0
+        shore_mask = fast.shore_mask
+        for s in _bits(mask):
+            shore |= shore_mask[s]
+        self.shore_mask = shore
+        """The coastal provinces next to one of its seas (where an army may embark or land)."""
+        self.shores = tuple(_bits(shore))
+        """The same, ascending (walking a tuple is cheaper than taking a wide mask apart bit by bit)."""
         self._convoys: dict[int, tuple[tuple[int, tuple[Order, ...]], ...]] = {}
-        self._avoiding: dict[tuple[int, int], frozenset[int]] = {}
-
-    def moves(self, r: int) -> tuple[Order, ...]:
-        """The army in ``r``'s moves by this group alone (those it could make by land say "via convoy")."""
-        got = self._moves.get(r)
-        if got is None:
-            got = self._moves[r] = self.fast.convoyed_moves(r, self.shore_set)
-        return got
-
-    def sea_only(self, r: int) -> tuple[int, ...]:
-        """Where this group could land the army in ``r`` that it could not reach by land."""
-        got = self._sea_only.get(r)
-        if got is None:
-            land = self.fast.army_adj[r]
-            got = self._sea_only[r] = tuple(sorted(d for d in self.shore_set if d != r and d not in land))
-        return got
+        self._avoiding: dict[int, int] = {}
 
     def convoys(self, src: int) -> tuple[tuple[int, tuple[Order, ...]], ...]:
-        """(fleet's sea, its convoy orders) for the army in ``src``: one walk over the proper routes.
+        """(fleet's unit code, its convoy orders) for the army in ``src``: one walk over the proper routes.
 
         The rule is :func:`paths.fleet_on_proper_route`'s (DATC 6.G.19): after the first sea a route never
         enters a sea next to ``src`` or next to an earlier sea of the route, and it ends at the first sea
         next to its destination. A route never leaves its group, so the answer depends on the group only.
+        Each step of the walk carries ``before``: the seas a route may no longer enter (those next to ``src``,
+        the route's own, those next to its earlier seas) and the coasts it may no longer end at (those next
+        to its earlier seas).
         """
         got = self._convoys.get(src)
         if got is not None:
             return got
-        t = self.fast.t
-        fleets = self.seas
-        convoy = self.fast.convoy
-        if len(fleets) == 1:  # a lone fleet carries the army to any shore of its sea
-            (sea,) = fleets
-            got = self._convoys[src] = ((sea, tuple(convoy(sea, src, d) for d in sorted(t.shore_of[sea]) if d != src)),)
-            return got
-        out = _proper_route_landings(t, src, fleets)
-        carried = self.fast.carried
-        n = self.fast.province_count
+        fast = self.fast
+        fleets = self.mask
+        shore_mask = fast.shore_mask
+        near = fast.near_mask
+        landed: dict[int, int] = {}
+        """Fleet's sea -> where the routes through it land the army (a mask)."""
+        if fleets & (fleets - 1) == 0:  # a lone fleet carries the army to any shore of its sea
+            sea = fleets.bit_length() - 1
+            landed[sea] = shore_mask[sea] & ~(1 << src)
+        else:
+            sea_adj_mask = fast.sea_adj_mask
+            reach_mask = fast.reach_mask_of
+            not_src = ~(1 << src)
+            start = near[src]
+            stack: list[tuple[int, tuple[int, ...], int]] = [(s, (), start) for s in _bits(start & fleets)]
+            while stack:
+                sea, path, before = stack.pop()
+                path = (*path, sea)
+                ends = shore_mask[sea] & ~before & not_src
+                if ends:
+                    for f in path:
+                        landed[f] = landed.get(f, 0) | ends
+                nexts = sea_adj_mask[sea] & fleets & ~before
+                if nexts:
+                    after = before | reach_mask[sea] | (1 << sea)
+                    for q in _bits(nexts):
+                        stack.append((q, path, after))
+        carried = fast.carried
+        n = fast.province_count
         made: list[tuple[int, tuple[Order, ...]]] = []
-        for f, ds in sorted(out.items()):
+        for f in sorted(landed):
             base = ((f + 1) * n + src) * n  # the key of _Fast.convoy
             orders: list[Order] = []
-            for d in sorted(ds):
+            for d in _bits(landed[f]):
                 o = carried.get(base + d)
                 if o is None:
                     o = carried[base + d] = _convoy(f, src, d)
                 orders.append(o)
-            made.append((f, tuple(orders)))
+            made.append((2 * f + 1, tuple(orders)))
         got = self._convoys[src] = tuple(made)
         return got
 
-    def avoiding(self, r: int, sea: int) -> frozenset[int]:
-        """Where this group could carry the army in ``r`` without the fleet in ``sea`` (one of its own)."""
-        key = (r, sea)
+    def avoiding(self, r: int, sea: int) -> int:
+        """Where this group could carry the army in ``r`` without the fleet in ``sea`` (one of its own), a mask."""
+        fast = self.fast
+        key = sea * fast.province_count + r
         got = self._avoiding.get(key)
         if got is None:
-            t = self.fast.t
-            seas = self.seas
-            stack = [s for s in t.seas_next_to[r] if s in seas and s != sea]
-            visited = set(stack)
-            out: set[int] = set()
-            while stack:
-                s = stack.pop()
-                out |= t.shore_of[s]
-                for q in t.sea_adj[s]:
-                    if q in seas and q != sea and q not in visited:
-                        visited.add(q)
-                        stack.append(q)
-            out.discard(r)
-            got = self._avoiding[key] = frozenset(out)
+            allowed = self.mask & ~(1 << sea)
+            todo = seen = fast.near_mask[r] & allowed
+            shore_mask = fast.shore_mask
+            sea_adj_mask = fast.sea_adj_mask
+            out = 0
+            while todo:
+                low = todo & -todo
+                todo ^= low
+                s = low.bit_length() - 1
+                out |= shore_mask[s]
+                new = sea_adj_mask[s] & allowed & ~seen
+                seen |= new
+                todo |= new
+            got = self._avoiding[key] = out & ~(1 << r)
         return got
 
 
 class _Army:
     """What the groups of fleets next to an army let it and others do: cached per army and set of seas."""
 
-    __slots__ = ("fast", "fleet_orders", "group_of", "groups", "helpers", "moves", "only", "r", "supports")
+    __slots__ = ("fast", "fleet_orders", "groups", "helpers", "mask", "moves", "only", "r", "supports")
 
     def __init__(
         self,
         fast: _Fast,
         r: int,
+        mask: int,
         groups: list[_Group],
-        group_of: dict[int, _Group],
         moves: tuple[Order, ...],
         fleet_orders: tuple[tuple[int, tuple[Order, ...]], ...],
-        only: frozenset[int],
+        only: int,
         helpers: frozenset[int],
     ) -> None:
         self.fast = fast
         self.r = r
+        self.mask = mask
+        """The seas of the groups (a bit mask)."""
         self.groups = groups
-        self.group_of = group_of
         self.moves = moves
         """The army's convoyed moves."""
         self.fleet_orders = fleet_orders
         """(fleet's unit code, its convoy orders of this army)."""
         self.only = only
-        """Where only a convoy could bring the army."""
+        """Where only a convoy could bring the army (a mask)."""
         self.helpers = helpers
         """Codes of the units that could move to one of those provinces (and so support the army there)."""
         self.supports: dict[int, tuple[Order, ...]] = {}
         """Helper's code -> its supports of the army's moves that only a convoy makes (filled as they come up)."""
 
     def supports_by(self, c: int) -> tuple[Order, ...]:
-        """The supports by the unit ``c`` of the army's moves that only a convoy makes (cached)."""
+        """The supports by the unit ``c`` of the army's moves that only a convoy makes.
+
+        They depend on the helper, the army and the destinations alone, and the same ones recur for many sets
+        of seas (an army's entries differ by fleets that change nothing for this helper), so they are shared
+        per map through :attr:`_Fast.backing`; this entry keeps its own look-up for the phases to come.
+        """
         fast = self.fast
         r = self.r
-        ends = fast.reach_set[c] & self.only
+        ends = fast.reach_mask[c] & self.only
         if c & 1:
-            mine = self.group_of.get(fast.t.province_of[c >> 1])
-            if mine is not None:
-                # A fleet cannot both support a convoyed move and be part of its route.
-                ends = ends.intersection(_avoiding(mine, self.groups, r, c >> 1))
-        made = fast.convoy_supports
-        n = fast.province_count
-        base = (c * n + r) * n
-        out: list[Order] = []
-        for d in ends:
-            got = made.get(base + d)
-            if got is None:
-                got = made[base + d] = _support("F" if c & 1 else "A", c >> 1, "A", r, d)
-            out.append(got)
-        listed = self.supports[c] = tuple(out)
+            p = fast.t.province_of[c >> 1]
+            if self.mask >> p & 1:
+                # A fleet cannot both support a convoyed move and be part of its route: only where its own
+                # group could carry the army without it, or another group could.
+                avoid = 0
+                for g in self.groups:
+                    avoid |= g.avoiding(r, p) if g.mask >> p & 1 else g.shore_mask
+                ends &= avoid
+        key = (ends * fast.code_count + c) * fast.province_count + r
+        backing = fast.backing
+        listed = backing.get(key)
+        if listed is None:
+            made = fast.convoy_supports
+            n = fast.province_count
+            base = (c * n + r) * n
+            kind = "F" if c & 1 else "A"
+            out: list[Order] = []
+            for d in _bits(ends):
+                got = made.get(base + d)
+                if got is None:
+                    got = made[base + d] = _support(kind, c >> 1, "A", r, d)
+                out.append(got)
+            if len(backing) > 200_000:  # keyed by the games' fleet positions: keep memory bounded
+                backing.clear()
+            listed = backing[key] = tuple(out)
+        self.supports[c] = listed
         return listed
 
 
@@ -540,7 +584,8 @@ class _Fast:
                     reaching[d].add(c)
         self.reaching = tuple(frozenset(r) for r in reaching)
         """Province -> the codes of the units that could move there by land or sea (who could support a move there)."""
-        self.groups: dict[frozenset[int], _Group] = {}
+        self.groups: dict[int, _Group] = {}
+        """The seas of a connected group of fleets (a bit mask) -> what it offers."""
         touching: list[list[int]] = [[] for _ in range(self.province_count)]
         for q in range(self.province_count):
             for r in sorted(t.shore_of[q]):
@@ -550,6 +595,20 @@ class _Fast:
         self.touching_mask = tuple(sum(1 << s for s in x) for x in self.touching)
         self.armies: tuple[dict[int, _Army], ...] = tuple({} for _ in range(self.province_count))
         """Army's province -> the seas of the groups of fleets next to it (a bit mask) -> what they let it do."""
+        # Sets of provinces as bit masks over province ids, for the convoy caches' walks and searches.
+        count = self.province_count
+        self.shore_mask = tuple(_mask(t.shore_of[p]) for p in range(count))
+        self.near_mask = tuple(_mask(t.seas_next_to[p]) for p in range(count))
+        """Province -> the seas next to it."""
+        self.sea_adj_mask = tuple(_mask(t.sea_adj[p]) for p in range(count))
+        self.reach_mask_of = tuple(_mask(t.fleet_reach[p]) if t.sea[p] else 0 for p in range(count))
+        """Sea -> every province next to it."""
+        self.army_adj_mask = tuple(_mask(gmap.army_adj[p]) for p in range(count))
+        self.reach_mask = tuple(_mask(r) for r in self.reach)
+        self.code_count = n
+        self.backing: dict[int, tuple[Order, ...]] = {}
+        """(destinations, helper's code, army's province) as one integer -> the helper's supports of the army's
+        moves there: see :meth:`_Army.supports_by`."""
         self.convoy_supports: dict[int, Support] = {}
         self.carried: dict[int, Order] = {}
         """Convoyed moves and convoy orders by integer key: the same ones come up for many groups of fleets."""
@@ -596,77 +655,57 @@ class _Fast:
             got = self.units[c] = (own, frozenset(supports), supports)
         return got
 
-    def convoyed_moves(self, r: int, dests: frozenset[int]) -> tuple[Order, ...]:
-        carried = self.carried
-        n = self.province_count
-        out: list[Order] = []
-        for q in sorted(dests):
-            if q == r:
-                continue
-            key = r * n + q
-            move = carried.get(key)
-            if move is None:
-                # Adjacent destinations need "via convoy" to mean the convoy (DATC v3.2 preference).
-                move = carried[key] = _move("A", r, q, q in self.army_adj[r])
-            out.append(move)
-        return tuple(out)
-
-    def convoy(self, f: int, r: int, d: int) -> Order:
-        n = self.province_count
-        key = ((f + 1) * n + r) * n + d  # past every convoyed move's key
-        got = self.carried.get(key)
-        if got is None:
-            got = self.carried[key] = _convoy(f, r, d)
-        return got
-
     def army(self, r: int, mask: int) -> _Army:
         """What the fleets in the seas of ``mask`` (every group of fleets next to ``r``) let the army in ``r``
         and others do, cached per army and mask: fleets stay put for phases on end, so nine uses in ten of an
         entry in the benchmark's games find it made. Its supports are made as their supporters come up (a
         fleet of the groups may support the army's convoyed move only where the others could carry it).
         """
-        bits: list[int] = []
-        m = mask
-        while m:
-            low = m & -m
-            bits.append(low.bit_length() - 1)
-            m ^= low
-        seas = frozenset(bits)
-        t = self.t
-        sea_adj = t.sea_adj
+        sea_adj_mask = self.sea_adj_mask
         groups: list[_Group] = []
-        group_of: dict[int, _Group] = {}
-        for s in sorted(seas):
-            if s in group_of:
-                continue
-            members = _fleet_group(sea_adj, s, seas)
-            g = self.group(frozenset(members))
-            groups.append(g)
-            for m in members:
-                group_of[m] = g
+        rest = mask
+        while rest:  # the groups are the connected parts of mask
+            g = todo = rest & -rest
+            while todo:
+                low = todo & -todo
+                todo ^= low
+                new = sea_adj_mask[low.bit_length() - 1] & mask & ~g
+                g |= new
+                todo |= new
+            rest &= ~g
+            group = self.groups.get(g)
+            if group is None:
+                if len(self.groups) > 50_000:  # keyed by the games' fleet positions: keep memory bounded
+                    self.groups.clear()
+                group = self.groups[g] = _Group(self, g)
+            groups.append(group)
         if len(groups) == 1:
-            g = groups[0]
-            moves = g.moves(r)
-            only = g.sea_only(r)
+            shores: Iterable[int] = groups[0].shores
+            fleet_orders = groups[0].convoys(r)
         else:
-            dests = frozenset().union(*(g.shore_set for g in groups))
-            moves = self.convoyed_moves(r, dests)
-            land = self.army_adj[r]
-            only = tuple(sorted(d for d in dests if d != r and d not in land))
-        fleet_orders = tuple((2 * f + 1, listed) for g in groups for f, listed in g.convoys(r))
-        helpers = frozenset().union(*(self.reaching[d] for d in only))
+            shores = sorted(frozenset().union(*[g.shores for g in groups]))
+            fleet_orders = tuple(x for g in groups for x in g.convoys(r))
+        carried = self.carried
+        land = self.army_adj[r]
+        n = self.province_count
+        moves: list[Order] = []
+        only: list[int] = []
+        for q in shores:
+            if q == r:
+                continue
+            move = carried.get(r * n + q)
+            if move is None:
+                # Adjacent destinations need "via convoy" to mean the convoy (DATC v3.2 preference).
+                move = carried[r * n + q] = _move("A", r, q, q in land)
+            moves.append(move)
+            if q not in land:
+                only.append(q)
+        reaching = self.reaching
+        helpers = frozenset().union(*[reaching[d] for d in only])
         cached = self.armies[r]
         if len(cached) > 2_000:  # keyed by the games' fleet positions: keep memory bounded
             cached.clear()
-        got = cached[mask] = _Army(self, r, groups, group_of, moves, fleet_orders, frozenset(only), helpers)
-        return got
-
-    def group(self, seas: frozenset[int]) -> _Group:
-        got = self.groups.get(seas)
-        if got is None:
-            if len(self.groups) > 50_000:  # keyed by the games' fleet positions: keep memory bounded
-                self.groups.clear()
-            got = self.groups[seas] = _Group(self, seas)
+        got = cached[mask] = _Army(self, r, mask, groups, tuple(moves), fleet_orders, _mask(only), helpers)
         return got
 
 
@@ -792,19 +831,6 @@ def _movement_fast(
                     orders += listed
         out[c >> 1] = orders
     return everyone
-
-
-def _avoiding(g: _Group, groups: list[_Group], r: int, sea: int) -> set[int] | frozenset[int]:
-    """Where the groups next to ``r`` could carry its army without the fleet in ``sea`` (of group ``g``)."""
-    mine = g.avoiding(r, sea)
-    if len(groups) == 1:
-        return mine
-    out = set(mine)
-    for other in groups:
-        if other is not g:
-            out |= other.shore_set
-    out.discard(r)
-    return out
 
 
 def _movement(variant: Variant, position: Position, powers: Sequence[str]) -> dict[str, dict[int, list[Order]]]:
