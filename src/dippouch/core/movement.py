@@ -120,10 +120,11 @@ class _Resolver:
         """Province -> code of the order its unit carries out; NONE while it has none (no order yet, no unit, or
         only orders found illegal): then it holds, and no equation asks about it. An order judged invalid is
         HOLD. (So ``code[p] >= HOLD`` says the unit at ``p`` has an order carried out: no list of its own.)"""
-        self.dest = [-1] * n
+        self.dest = self.sup_dest = [-1] * n
+        """Province -> where its unit moves (for a move) or the destination of the move it supports (for a
+        support; -1 for a support to hold): a unit has one order carried out, so one list serves both."""
         self.convoyed = [False] * n
         self.invalid = [False] * n
-        self.sup_dest = [-1] * n
         self.dest_loc = [-1] * n
         """Province -> location a fleet's move arrives on (its coast), -1 for armies and provinces without coasts."""
         self.at: list[Unit | None] = [None] * n
@@ -720,10 +721,6 @@ def adjudicate_movement(
     holds: list[int] = []
 
     judge: _Judge | None = None
-    judge_args = (
-        gmap, hooks, position, tab, routes, r, std, plain_order, entries, spot, word, reasons, wrong_coast,
-        stand_in, moves, supports, convoy_orders, convoys, holds,
-    )  # fmt: skip
 
     # 1. Board legality of each order; the first legal order of a unit is the one it carries out.
     if std and plain_order:
@@ -816,10 +813,16 @@ def adjudicate_movement(
                             convoys.append((prov, co))
                             continue
                 if judge is None:
-                    judge = _Judge(*judge_args)
+                    judge = _Judge(
+                        gmap, hooks, position, tab, routes, r, std, plain_order, entries, spot, word, reasons,
+                        wrong_coast, stand_in, moves, supports, convoy_orders, convoys, holds,
+                    )  # fmt: skip
                 judge.general(power, i, order)
     else:
-        judge = _Judge(*judge_args)
+        judge = _Judge(
+            gmap, hooks, position, tab, routes, r, std, plain_order, entries, spot, word, reasons, wrong_coast,
+            stand_in, moves, supports, convoy_orders, convoys, holds,
+        )  # fmt: skip
         for power, olist in orders.items():
             for i, order in enumerate(olist):
                 judge.general(power, i, order)
@@ -832,15 +835,16 @@ def adjudicate_movement(
             invalid[p] = True
             word[p], reasons[p] = _FAILS, wrong_coast[p]
             continue
-        if (units[p].kind if std else mk(units[p].kind)) == "A":
+        mover = at[p]
+        if (mover.kind if std else mk(mover.kind)) == "A":  # type: ignore[union-attr]
             matching = convoy_orders.get((p, d)) if convoy_orders else None
             if mv.via_convoy or d not in army_adj[p]:
                 convoyed[p] = True
             elif matching:
                 # Adjacent: by convoy only if a fleet of the army's own power legally orders it (2025EE).
-                mine = units[p].power
+                mine = mover.power  # type: ignore[union-attr]
                 for f in matching:
-                    if units[f].power == mine:
+                    if at[f].power == mine:  # type: ignore[union-attr]
                         convoyed[p] = True
                         break
             if convoyed[p]:
@@ -1255,29 +1259,25 @@ def _finish(
         # its hook, below).
         if res[p]:
             moved[p] = dest[p]
-        if word[p] is None and not (stand_in and p in stand_in):
-            if res[p]:
+            if word[p] is None and not (stand_in and p in stand_in):
                 word[p] = succeeds
-            else:
-                word[p] = fails
-                why[p] = Reason(_move_failure, gmap, r, p)
+        elif word[p] is None and not (stand_in and p in stand_in):
+            word[p] = fails
+            why[p] = Reason(_move_failure, gmap, r, p)
     dislodged_by: dict[int, int] = {}
     at = r.at
+    new_units: dict[int, Unit] = dict(units)
     for p, d in moved.items():
+        del new_units[p]
         if at[d] is not None and d not in moved:
             dislodged_by[d] = p
-
-    new_units: dict[int, Unit] = dict(units)
-    for p in moved:
-        del new_units[p]
-    for p in dislodged_by:
-        new_units.pop(p, None)
+            del new_units[d]
     dest_loc = r.dest_loc
     made = _UNITS
     for p, d in moved.items():
-        u = units[p]
+        u = at[p]
         loc = dest_loc[p]
-        key = (u.power, u.kind, loc if loc >= 0 else d)
+        key = (u.power, u.kind, loc if loc >= 0 else d)  # type: ignore[union-attr]
         nu = made.get(key)
         new_units[d] = nu if nu is not None else _unit(*key)
 
