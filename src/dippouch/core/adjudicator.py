@@ -125,8 +125,8 @@ def next_position(
     gmap = variant.map
     owners: Mapping[int, str] = centres
     updated = False
-    chain = _chain(variant.calendar, before.phase)
-    for phase, kind in chain[:-1]:
+    chain, last = _chain(variant.calendar, before.phase)
+    for phase, kind in chain:
         if kind is _RETREATS:
             if dislodged:
                 break
@@ -148,7 +148,7 @@ def next_position(
         else:
             break
     else:
-        phase, kind = chain[-1]
+        phase, kind = last
     # The mappings handed in are fresh ones the phase built; positions treat them as immutable values.
     return _position(phase, units, owners, before.homes, dislodged if dislodged and kind is _RETREATS else {}, state)
 
@@ -210,17 +210,20 @@ def _flags(hooks: RuleHooks) -> tuple[bool, bool, bool]:
     return got[1]
 
 
-_CHAINS: dict[int, tuple[Calendar, dict[tuple[int, int], tuple[tuple[Phase, PhaseKind], ...]]]] = {}
+_ChainT = tuple[tuple[tuple[Phase, PhaseKind], ...], tuple[Phase, PhaseKind]]
+_CHAINS: dict[int, tuple[Calendar, int, dict[int, _ChainT]]] = {}
 
 
-def _chain(cal: Calendar, phase: Phase) -> tuple[tuple[Phase, PhaseKind], ...]:
+def _chain(cal: Calendar, phase: Phase) -> _ChainT:
     """The phases after ``phase`` with their kinds, as far as :func:`next_position` may look (two cycles
-    and one more), worked out once per calendar and phase: every game passes through the same ones."""
+    and one more), worked out once per calendar and phase: every game passes through the same ones. Split
+    into the phases it may stop at and the last, where it stops in any case."""
     got = _CHAINS.get(id(cal))
     if got is None or got[0] is not cal:
-        got = _CHAINS[id(cal)] = (cal, {})
-    memo = got[1]
-    key = (phase.year, phase.step)
+        got = _CHAINS[id(cal)] = (cal, len(cal.steps), {})
+    memo = got[2]
+    # One int per phase (a step is below the step count), cheaper to hash than a (year, step) tuple.
+    key = phase.year * got[1] + phase.step
     chain = memo.get(key)
     if chain is None:
         if len(memo) > 4096:
@@ -230,7 +233,7 @@ def _chain(cal: Calendar, phase: Phase) -> tuple[tuple[Phase, PhaseKind], ...]:
         for _ in range(2 * len(cal.steps) + 3):
             p = cal.next(p)
             out.append((p, cal.kind(p)))
-        chain = memo[key] = tuple(out)
+        chain = memo[key] = (tuple(out[:-1]), out[-1])
     return chain
 
 

@@ -467,6 +467,9 @@ def _fast_flags(hooks: RuleHooks) -> tuple[bool, bool]:
     return hooks.standard_movement, plain_order
 
 
+_SETUP: dict[int, tuple[RuleHooks, GameMap, _Tables, bool, bool]] = {}
+"""Hooks -> (hooks, map, :func:`_tables` of the map, :func:`_fast_flags` of the hooks)."""
+
 _NOT_MOVEMENT = (Build, Waive, Retreat, Disband)
 
 
@@ -680,7 +683,11 @@ def adjudicate_movement(
     """Resolve a movement phase: results for every order (plus automatic holds) and the board after it."""
     n = gmap.province_count
     units = position.units
-    tab = _tables(gmap)
+    # The map's tables and the hooks' flags, in one look-up a phase.
+    setup = _SETUP.get(id(hooks))
+    if setup is None or setup[0] is not hooks or setup[1] is not gmap:
+        setup = _SETUP[id(hooks)] = (hooks, gmap, _tables(gmap), *_fast_flags(hooks))
+    tab, std, plain_order = setup[2], setup[3], setup[4]
     loc_prov, army_adj, fleet_adj, fleet_reach, sea, army_ok = (
         tab.loc_prov,
         tab.army_adj,
@@ -689,7 +696,6 @@ def adjudicate_movement(
         tab.sea,
         tab.army_ok,
     )
-    std, plain_order = _fast_flags(hooks)
     mk = hooks.movement_kind
     # One entry per submitted order (see _EntryT): the order its unit carries out is judged at the end,
     # anything else is decided on the spot.
