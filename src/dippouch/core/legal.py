@@ -24,8 +24,10 @@ starts with its hold; the order of the rest follows the caches and is not part o
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.mapdata import GameMap, ProvinceKind
@@ -109,10 +111,16 @@ def _convoy(loc: int, target: int, dest: int) -> Convoy:
 _FORCE_GENERAL = False
 
 #: The last position worked out by :func:`legal_orders`, as one tuple (variant, position, power -> orders not
-#: yet handed out), replaced whole: a thread reads one consistent entry, and ``dict.pop`` hands each list out
-#: once even when threads ask at the same time. Positions are values (never changed in place), so the same
-#: object means the same answer.
-_LAST: list[tuple[Variant, Position, dict[str, dict[int, list[Order]]]] | None] = [None]
+#: yet handed out, the variant's refusal hook), replaced whole: a thread reads one consistent entry, and
+#: ``dict.pop`` hands each list out once even when threads ask at the same time. Positions are values (never
+#: changed in place), so the same object means the same answer.
+_LAST: list[
+    tuple[Variant, Position, dict[str, dict[int, list[Order]]], Callable[[Position, str], str | None] | None] | None
+] = [None]
+
+# Enum members read through the class go through the enum metaclass's attribute hook (Python 3.11): read once.
+_MOVEMENT = PhaseKind.MOVEMENT
+_RETREATS = PhaseKind.RETREATS
 
 
 def _tables(gmap: GameMap) -> _Tables:
@@ -150,25 +158,29 @@ def legal_orders(variant: Variant, position: Position, power: str) -> dict[int, 
     The lists are the caller's to change: the whole phase is worked out at the first call and each power
     gets the lists made for it; a second call for the same power and position works them out afresh.
     """
-    refused = _refusal(variant)
-    if refused is not None and refused(position, power) is not None:
-        return {}
     # Callers usually ask for every power in turn: work out the whole position once and hand each power the
     # lists made for it. Asked again for a power, work its orders out afresh: its caller may have changed them.
     entry = _LAST[0]
     if entry is None or entry[1] is not position or entry[0] is not variant:
+        refused = _refusal(variant)
         kind = variant.calendar.kind(position.phase)
-        if kind == PhaseKind.RETREATS:
+        if kind is _RETREATS:
+            if refused is not None and refused(position, power) is not None:
+                return {}
             return _with_extras(variant, position, power, _retreats(variant, position, power))
         everyone = (
             _movement(variant, position, variant.power_names)
-            if kind == PhaseKind.MOVEMENT
+            if kind is _MOVEMENT
             else _adjustments_all(variant, position)
         )
-        entry = _LAST[0] = (variant, position, everyone)
+        entry = _LAST[0] = (variant, position, everyone, refused)
+    else:
+        refused = entry[3]
+    if refused is not None and refused(position, power) is not None:
+        return {}
     out = entry[2].pop(power, None)
     if out is None:
-        if variant.calendar.kind(position.phase) == PhaseKind.MOVEMENT:
+        if variant.calendar.kind(position.phase) is _MOVEMENT:
             out = _movement(variant, position, (power,))[power]
         else:
             out = _adjustments(variant, position, power)
@@ -178,9 +190,9 @@ def legal_orders(variant: Variant, position: Position, power: str) -> dict[int, 
 def all_legal_orders(variant: Variant, position: Position) -> dict[str, dict[int, list[Order]]]:
     """:func:`legal_orders` for every power at once, sharing the work (reach, convoy routes) between them."""
     kind = variant.calendar.kind(position.phase)
-    if kind == PhaseKind.MOVEMENT:
+    if kind is _MOVEMENT:
         everyone = _movement(variant, position, variant.power_names)
-    elif kind == PhaseKind.RETREATS:
+    elif kind is _RETREATS:
         everyone = {p: _retreats(variant, position, p) for p in variant.power_names}
     else:
         everyone = _adjustments_all(variant, position)
@@ -962,37 +974,45 @@ def _adjustments_all(variant: Variant, position: Position) -> dict[str, dict[int
     hooks = hooks_for(variant)
     if not _standard_adjustments(variant, hooks):
         return {p: _adjustments(variant, position, p) for p in powers}
-    delta = dict.fromkeys(powers, 0)
-    for owner in position.centres.values():
-        if owner in delta:
-            delta[owner] += 1
-    for u in position.units.values():
-        if u.power in delta:
-            delta[u.power] -= 1
-    builds = _site_builds(variant, hooks)
+    centres = position.centres
     units = position.units
+    owned: dict[str, int] = {}
+    _count_into(owned, centres.values())
+    held: dict[str, int] = {}
+    _count_into(held, map(_power_of, units.values()))
+    builds = _site_builds(variant, hooks)
     by_loc: list[Unit] | None = None
     everyone: dict[str, dict[int, list[Order]]] = {}
     for power in powers:
-        d = delta[power]
+        d = owned.get(power, 0) - held.get(power, 0)
         out: dict[int, list[Order]] = {}
-        if d < 0:
-            if by_loc is None:
-                by_loc = sorted(units.values(), key=_loc_of)
-            for u in by_loc:
-                if u.power == power:
-                    out[u.loc] = [Disband(u.kind, u.loc)]
-        elif d > 0:
-            homes = position.homes.get(power, ())
-            for site in sorted(homes):
-                if site not in units and position.centres.get(site) == power:
+        if d > 0:
+            for site in sorted(position.homes.get(power, ())):
+                if site not in units and centres.get(site) == power:
                     listed = builds[site]
                     if listed is None:
                         listed = builds[site] = _builds_at(variant, hooks, position, power, site)
                     if listed:
                         out[site] = list(listed)
+        elif d < 0:
+            if by_loc is None:
+                by_loc = sorted(units.values(), key=_loc_of)
+            for u in by_loc:
+                if u.power == power:
+                    out[u.loc] = [Disband(u.kind, u.loc)]
         everyone[power] = out
     return everyone
+
+
+def _count_in_python(counts: dict[str, int], items: Iterable[str]) -> None:
+    for x in items:
+        counts[x] = counts.get(x, 0) + 1
+
+
+_count_into: Callable[[dict[str, int], Iterable[str]], None] = getattr(collections, "_count_elements", _count_in_python)
+"""``counts[x] += 1`` for each ``x``, in C (the helper ``collections.Counter`` counts with; private to CPython, so
+the same loop in Python where it is missing): an adjustment phase counts some thirty centres and units."""
+_power_of: Callable[[Unit], str] = attrgetter("power")
 
 
 def _loc_of(u: Unit) -> int:
