@@ -520,7 +520,7 @@ class _Judge:
         reasons: list[str | Reason],
         wrong_coast: dict[int, str],
         stand_in: dict[int, Order],
-        moves: list[tuple[int, Move]],
+        moves: list[int],
         supports: list[tuple[int, int, int, Support]],
         convoy_orders: dict[tuple[int, int], list[int]],
         convoys: list[tuple[int, Convoy]],
@@ -657,8 +657,12 @@ class _Judge:
         if t is Move or isinstance(actual, Move):
             mo = actual  # type: ignore[assignment]
             code[prov] = MOVE
-            dest[prov] = loc_prov[mo.dest]
-            self.moves.append((prov, mo))
+            dest[prov] = d = loc_prov[mo.dest]
+            self.moves.append(prov)
+            if (unit.kind if std else hooks.movement_kind(unit.kind)) == "A" and (
+                mo.via_convoy or d not in army_adj[prov]
+            ):
+                r.convoyed[prov] = True
         elif t is Support or isinstance(actual, Support):
             so = actual  # type: ignore[assignment]
             code[prov] = SUPPORT
@@ -713,14 +717,16 @@ def adjudicate_movement(
     wrong_coast: dict[int, str] = {}
     routes = _BoardRoutes(gmap, units, tab, std, mk)
     r = _Resolver(gmap, units, hooks, n, std)
-    code, dest, sup_dest, dest_loc, at = r.code, r.dest, r.sup_dest, r.dest_loc, r.at
+    code, dest, sup_dest, dest_loc, at, convoyed = r.code, r.dest, r.sup_dest, r.dest_loc, r.at, r.convoyed
     for p, u in units.items():
         at[p] = u
     if not std:
         for p, u in units.items():
             r.strength[p] = r.sup_value[p] = hooks.unit_strength(u)
     convoy_orders: dict[tuple[int, int], list[int]] = {}
-    moves: list[tuple[int, Move]] = []
+    moves: list[int] = []
+    """Provinces of the units whose move is carried out, in the order given. (An army's move by convoy is
+    marked in the resolver's ``convoyed`` as it is accepted.)"""
     supports: list[tuple[int, int, int, Support]] = []
     """(supporter's province, supported unit's province, destination province or -1, order)."""
     convoys: list[tuple[int, Convoy]] = []
@@ -778,19 +784,23 @@ def adjudicate_movement(
                         dl = mo.dest
                         d = loc_prov[dl]
                         kind = unit.kind
-                        if (
-                            kind == "A"
-                            and (
-                                (not mo.via_convoy and d in army_adj[prov])
-                                or (d != prov and army_ok[d] and routes.exists(prov, d, -1))
-                            )
-                        ) or (kind == "F" and not mo.via_convoy and dl in fleet_adj[unit.loc]):
+                        if kind == "A":
+                            if not mo.via_convoy and d in army_adj[prov]:
+                                ok = True
+                            elif d != prov and army_ok[d] and routes.exists(prov, d, -1):
+                                ok = convoyed[prov] = True
+                            else:
+                                ok = False
+                        elif kind == "F" and not mo.via_convoy and dl in fleet_adj[unit.loc]:
+                            ok = True
+                            dest_loc[prov] = dl
+                        else:
+                            ok = False
+                        if ok:
                             add((power, i, order, prov))
-                            if kind == "F":
-                                dest_loc[prov] = dl
                             code[prov] = MOVE
                             dest[prov] = d
-                            moves.append((prov, mo))
+                            moves.append(prov)
                             continue
                 elif t is Hold:
                     prov = loc_prov[order.loc]  # type: ignore[attr-defined]
@@ -834,35 +844,33 @@ def adjudicate_movement(
                 judge.general(power, i, order)
 
     # 3. Routes: which moves go by convoy, and which convoyed moves have their convoy ordered.
-    convoyed, invalid, movers = r.convoyed, r.invalid, r.movers
-    for p, mv in moves:
+    invalid, movers = r.invalid, r.movers
+    for p in moves:
         d = dest[p]
         if wrong_coast and p in wrong_coast:
             invalid[p] = True
             word[p], reasons[p] = _FAILS, wrong_coast[p]
             continue
-        mover = at[p]
-        if (mover.kind if std else mk(mover.kind)) == "A":  # type: ignore[union-attr]
-            matching = convoy_orders.get((p, d)) if convoy_orders else None
-            if mv.via_convoy or d not in army_adj[p]:
-                convoyed[p] = True
-            elif matching:
+        matching = convoy_orders.get((p, d)) if convoy_orders else None
+        if matching and not convoyed[p]:
+            mover = at[p]
+            if (mover.kind if std else mk(mover.kind)) == "A":  # type: ignore[union-attr]
                 # Adjacent: by convoy only if a fleet of the army's own power legally orders it (2025EE).
                 mine = mover.power  # type: ignore[union-attr]
                 for f in matching:
                     if at[f].power == mine:  # type: ignore[union-attr]
                         convoyed[p] = True
                         break
-            if convoyed[p]:
-                fleets = set(matching or ())
-                r.convoys_for[p] = fleets
-                if not fleets or not convoy_path_exists(gmap, p, d, fleets):
-                    invalid[p] = True
-                    word[p] = _INVALID
-                    reasons[p] = (
-                        "no convoy was ordered for this move" if not fleets else "the ordered convoys form no route"
-                    )
-                    continue
+        if convoyed[p]:
+            fleets = set(matching or ())
+            r.convoys_for[p] = fleets
+            if not fleets or not convoy_path_exists(gmap, p, d, fleets):
+                invalid[p] = True
+                word[p] = _INVALID
+                reasons[p] = (
+                    "no convoy was ordered for this move" if not fleets else "the ordered convoys form no route"
+                )
+                continue
         got = movers.get(d)
         if got is None:
             movers[d] = [p]
@@ -933,7 +941,7 @@ def adjudicate_movement(
     # set directly (they depend on no other decision, so no cycle can contain them); guess and check does the
     # rest. (Supports and convoys were settled so in step 4.)
     if std:
-        for p, _mv in moves:
+        for p in moves:
             if invalid[p]:
                 state[p] = _RESOLVED  # res[p] is already False
                 continue
@@ -1243,7 +1251,7 @@ def _finish(
     word: list[Outcome | None],
     why: list[str | Reason],
     spot: list[int],
-    moves: list[tuple[int, Move]],
+    moves: list[int],
     supports: list[tuple[int, int, int, Support]],
     matched: list[int],
     convoys: list[tuple[int, Convoy]],
@@ -1260,7 +1268,7 @@ def _finish(
     dest = r.dest
     moved: dict[int, int] = {}
     succeeds, fails, stands = _SUCCEEDS, _FAILS, _STANDS
-    for p, _mv in moves:
+    for p in moves:
         # A move's word follows from its decision (an extra order kind standing in as a move is judged by
         # its hook, below).
         if res[p]:
