@@ -845,23 +845,25 @@ def adjudicate_movement(
 
     # 3. Routes: which moves go by convoy, and which convoyed moves have their convoy ordered.
     invalid, movers = r.invalid, r.movers
+    # An army moving next door goes by convoy only if a fleet of its own power legally orders it (2025EE):
+    # looked up from the few convoy orders, not per move.
+    for (p, d), ordered in convoy_orders.items():
+        if code[p] == MOVE and dest[p] == d and not convoyed[p]:
+            mover = at[p]
+            if (mover.kind if std else mk(mover.kind)) == "A":  # type: ignore[union-attr]
+                mine = mover.power  # type: ignore[union-attr]
+                for f in ordered:
+                    if at[f].power == mine:  # type: ignore[union-attr]
+                        convoyed[p] = True
+                        break
     for p in moves:
         d = dest[p]
         if wrong_coast and p in wrong_coast:
             invalid[p] = True
             word[p], reasons[p] = _FAILS, wrong_coast[p]
             continue
-        matching = convoy_orders.get((p, d)) if convoy_orders else None
-        if matching and not convoyed[p]:
-            mover = at[p]
-            if (mover.kind if std else mk(mover.kind)) == "A":  # type: ignore[union-attr]
-                # Adjacent: by convoy only if a fleet of the army's own power legally orders it (2025EE).
-                mine = mover.power  # type: ignore[union-attr]
-                for f in matching:
-                    if at[f].power == mine:  # type: ignore[union-attr]
-                        convoyed[p] = True
-                        break
         if convoyed[p]:
+            matching = convoy_orders.get((p, d)) if convoy_orders else None
             fleets = set(matching or ())
             r.convoys_for[p] = fleets
             if not fleets or not convoy_path_exists(gmap, p, d, fleets):
