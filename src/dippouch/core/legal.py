@@ -598,20 +598,14 @@ class _Fast:
         """Province -> the codes of the units that could move there by land or sea (who could support a move there)."""
         self.groups: dict[int, _Group] = {}
         """The seas of a connected group of fleets (a bit mask) -> what it offers."""
-        touching: list[list[int]] = [[] for _ in range(self.province_count)]
-        for q in range(self.province_count):
-            for r in sorted(t.shore_of[q]):
-                touching[r].append(q)
-        self.touching = tuple(tuple(x) for x in touching)
-        """Coastal province -> the seas whose fleets could carry an army from there."""
-        self.touching_mask = tuple(sum(1 << s for s in x) for x in self.touching)
         self.armies: tuple[dict[int, _Army], ...] = tuple({} for _ in range(self.province_count))
         """Army's province -> the seas of the groups of fleets next to it (a bit mask) -> what they let it do."""
         # Sets of provinces as bit masks over province ids, for the convoy caches' walks and searches.
         count = self.province_count
         self.shore_mask = tuple(_mask(t.shore_of[p]) for p in range(count))
-        self.near_mask = tuple(_mask(t.seas_next_to[p]) for p in range(count))
+        self.seas_near = tuple(tuple(sorted(t.seas_next_to[p])) for p in range(count))
         """Province -> the seas next to it."""
+        self.near_mask = tuple(_mask(near) for near in self.seas_near)
         self.sea_adj_mask = tuple(_mask(t.sea_adj[p]) for p in range(count))
         self.reach_mask_of = tuple(_mask(t.fleet_reach[p]) if t.sea[p] else 0 for p in range(count))
         """Sea -> every province next to it."""
@@ -773,26 +767,35 @@ def _movement_fast(
             work.append((c, out))
     present = set(occ)
 
+    info = fast.units
+    lists: dict[int, list[Order]] = {}
+    """Unit code -> its list, for the convoy orders below to be added to."""
+    for c, out in work:
+        unit = info[c]
+        own, nb, tab = unit if unit is not None else fast.unit(c)
+        orders = list(own)
+        for oc in nb & present:
+            orders += tab[oc]
+        out[c >> 1] = lists[c] = orders
+
     # Convoys: connected groups of fleets at sea and, for each army on their shores, what they let it and
     # others do (cached per army and set of seas: fleets stay put for phases on end).
-    extra: dict[int, list[tuple[Order, ...]]] = {}
-    """Unit code -> orders that convoys add to its list this phase."""
     if fleet_seas and armies:
         sea_adj = t.sea_adj
         fleets = set(fleet_seas)
         group_of: dict[int, int] = {}
         """Fleet's sea -> the seas of its connected group of fleets, as a bit mask over province ids."""
-        touching = fast.touching
-        touching_mask = fast.touching_mask
+        seas_near = fast.seas_near
+        near_mask = fast.near_mask
         armies_at = fast.armies
         fleet_mask = 0
         for s in fleet_seas:
             fleet_mask |= 1 << s
         for r in armies:
-            if not touching_mask[r] & fleet_mask:
+            if not near_mask[r] & fleet_mask:
                 continue
             seas = 0
-            for s in touching[r]:
+            for s in seas_near[r]:
                 if s not in fleets:
                     continue
                 g = group_of.get(s)
@@ -806,42 +809,21 @@ def _movement_fast(
                 seas |= g
             a = armies_at[r].get(seas) or fast.army(r, seas)
             for c, listed in a.fleet_orders:
-                x = extra.get(c)
-                if x is None:
-                    extra[c] = [listed]
-                else:
-                    x.append(listed)
+                x = lists.get(c)
+                if x is not None:
+                    x += listed
             supports = a.supports
             for c in a.helpers & present:
-                backing = supports.get(c)
-                if backing is None:
-                    backing = a.supports_by(c)
-                x = extra.get(c)
-                if x is None:
-                    extra[c] = [backing]
-                else:
-                    x.append(backing)
+                x = lists.get(c)
+                if x is not None:
+                    backing = supports.get(c)
+                    if backing is None:
+                        backing = a.supports_by(c)
+                    x += backing
             if a.moves:
-                c = 2 * r
-                x = extra.get(c)
-                if x is None:
-                    extra[c] = [a.moves]
-                else:
-                    x.append(a.moves)
-
-    info = fast.units
-    for c, out in work:
-        unit = info[c]
-        own, nb, tab = unit if unit is not None else fast.unit(c)
-        orders = list(own)
-        for oc in nb & present:
-            orders += tab[oc]
-        if extra:
-            x = extra.get(c)
-            if x is not None:
-                for listed in x:
-                    orders += listed
-        out[c >> 1] = orders
+                x = lists.get(2 * r)
+                if x is not None:
+                    x += a.moves
     return everyone
 
 
