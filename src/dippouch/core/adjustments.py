@@ -134,7 +134,13 @@ def _standard_count(units: Mapping[int, Unit], centres: Mapping[int, str]) -> di
     _count_into(held, map(_power_of, units.values()))
     for power, k in held.items():
         counts[power] = counts.get(power, 0) - k
-    _last_count = (dict(units), dict(centres), dict(counts))
+    # Copied by dict.copy, which clones the table (dict() re-inserts entry by entry once a dict has had
+    # deletions, as every board after a movement phase has).
+    _last_count = (
+        units.copy() if type(units) is dict else dict(units),
+        centres.copy() if type(centres) is dict else dict(centres),
+        counts.copy(),
+    )
     return counts
 
 
@@ -249,7 +255,8 @@ def _standard_phase(
     disband): an order that can be carried out is settled inline, anything else goes to :func:`_one`,
     which judges it in full and says why. The centre ownership is not changed, so it is handed on as is."""
     centres = position.centres
-    units: dict[int, Unit] = dict(position.units)
+    board = position.units
+    units: dict[int, Unit] = board.copy() if type(board) is dict else dict(board)
     delta = dict.fromkeys(powers, 0)
     delta.update(_standard_count(units, centres))
     built: set[int] = set()

@@ -1282,7 +1282,9 @@ def _finish(
             why[p] = Reason(_move_failure, gmap, r, p)
     dislodged_by: dict[int, int] = {}
     at = r.at
-    new_units: dict[int, Unit] = dict(units)
+    # dict.copy clones the table; dict() re-inserts entry by entry once a dict has had deletions, as every
+    # board after a movement phase has (about six times the cost).
+    new_units: dict[int, Unit] = units.copy() if type(units) is dict else dict(units)
     for p, d in moved.items():
         del new_units[p]
         if at[d] is not None and d not in moved:
