@@ -170,8 +170,10 @@ def adjudicate_adjustments(
     rng: random.Random | None,
 ) -> tuple[list[OrderResult], dict[int, Unit], Mapping[int, str], dict[str, object]]:
     """Results, units after the phase, centre ownership and variant state after the phase."""
-    if _standard_builds(hooks) and all(type(o) in _PLAIN_KINDS for olist in orders.values() for o in olist):
-        return _standard_phase(gmap, hooks, position, orders, powers, rng)
+    if _standard_builds(hooks):
+        done = _standard_phase(gmap, hooks, position, orders, powers, rng)
+        if done is not None:
+            return done
     ctx = AdjustmentContext(
         position=position,
         delta=_deltas(hooks, position, powers),
@@ -198,7 +200,6 @@ def adjudicate_adjustments(
     return results, units, ctx.centres, ctx.state
 
 
-_PLAIN_KINDS = frozenset((Build, Waive, Disband))
 _STANDARD_BUILDS: dict[int, tuple[RuleHooks, bool]] = {}
 
 
@@ -250,10 +251,12 @@ def _standard_phase(
     orders: Mapping[str, Sequence[Order]],
     powers: Sequence[str],
     rng: random.Random | None,
-) -> tuple[list[OrderResult], dict[int, Unit], Mapping[int, str], dict[str, object]]:
-    """:func:`adjudicate_adjustments` for standard builds and removals (every order a build, waive or
-    disband): an order that can be carried out is settled inline, anything else goes to :func:`_one`,
-    which judges it in full and says why. The centre ownership is not changed, so it is handed on as is."""
+) -> tuple[list[OrderResult], dict[int, Unit], Mapping[int, str], dict[str, object]] | None:
+    """:func:`adjudicate_adjustments` for standard builds and removals: an order that can be carried out is
+    settled inline, anything else goes to :func:`_one`, which judges it in full and says why. The centre
+    ownership is not changed, so it is handed on as is. ``None`` at the first order of another kind than
+    build, waive or disband (a variant's): the general path then judges the whole phase (nothing done here
+    is seen outside)."""
     centres = position.centres
     board = position.units
     units: dict[int, Unit] = board.copy() if type(board) is dict else dict(board)
@@ -297,14 +300,17 @@ def _standard_phase(
                     have = delta[power] = have - 1
                     append(_new_tuple(OrderResult, (power, order, succeeds, False, False, False, "", i)))
                     continue
-            elif have < 0:
-                prov = loc_prov(order.loc)  # type: ignore[attr-defined]
-                gone = units.get(prov)
-                if gone is not None and gone.power == power and prov not in built:
-                    del units[prov]
-                    have = delta[power] = have + 1
-                    append(_new_tuple(OrderResult, (power, order, succeeds, False, False, False, "", i)))
-                    continue
+            elif t is Disband:
+                if have < 0:
+                    prov = loc_prov(order.loc)  # type: ignore[attr-defined]
+                    gone = units.get(prov)
+                    if gone is not None and gone.power == power and prov not in built:
+                        del units[prov]
+                        have = delta[power] = have + 1
+                        append(_new_tuple(OrderResult, (power, order, succeeds, False, False, False, "", i)))
+                        continue
+            else:
+                return None
             if ctx is None:
                 ctx = AdjustmentContext(position=position, delta=delta, centres=dict(centres), built=built)
             outcome, reason = _one(gmap, hooks, ctx, units, power, order)
