@@ -374,12 +374,13 @@ def _mask(ids: Iterable[int]) -> int:
 
 
 def _bits(m: int) -> list[int]:
-    """The ids set in the bit mask ``m``, ascending."""
+    """The ids set in the bit mask ``m``, ascending (taken from the top: one operation fewer a bit)."""
     out = []
     while m:
-        low = m & -m
-        out.append(low.bit_length() - 1)
-        m ^= low
+        b = m.bit_length() - 1
+        out.append(b)
+        m ^= 1 << b
+    out.reverse()
     return out
 
 
@@ -448,18 +449,25 @@ class _Group:
                     after = before | reach_mask[sea] | (1 << sea)
                     for q in _bits(nexts):
                         stack.append((q, path, after))
-        carried = fast.carried
-        n = fast.province_count
+        convoys = fast.convoys
         made: list[tuple[int, tuple[Order, ...]]] = []
         for f in sorted(landed):
-            base = ((f + 1) * n + src) * n  # the key of _Fast.convoy
-            orders: list[Order] = []
-            for d in _bits(landed[f]):
-                o = carried.get(base + d)
-                if o is None:
-                    o = carried[base + d] = _convoy(f, src, d)
-                orders.append(o)
-            made.append((2 * f + 1, tuple(orders)))
+            ends = landed[f]
+            key = (f, src, ends)
+            listed = convoys.get(key)
+            if listed is None:
+                carried = fast.carried
+                base = ((f + 1) * fast.province_count + src) * fast.province_count
+                orders: list[Order] = []
+                for d in _bits(ends):
+                    o = carried.get(base + d)
+                    if o is None:
+                        o = carried[base + d] = _convoy(f, src, d)
+                    orders.append(o)
+                if len(convoys) > 200_000:  # keyed by the games' fleet positions: keep memory bounded
+                    convoys.clear()
+                listed = convoys[key] = tuple(orders)
+            made.append((2 * f + 1, listed))
         got = self._convoys[src] = tuple(made)
         return got
 
@@ -537,7 +545,7 @@ class _Army:
                 for g in self.groups:
                     avoid |= g.avoiding(r, p) if g.mask >> p & 1 else g.shore_mask
                 ends &= avoid
-        key = (ends * fast.code_count + c) * fast.province_count + r
+        key = (ends, c, r)
         backing = fast.backing
         listed = backing.get(key)
         if listed is None:
@@ -611,10 +619,12 @@ class _Fast:
         """Sea -> every province next to it."""
         self.army_adj_mask = tuple(_mask(gmap.army_adj[p]) for p in range(count))
         self.reach_mask = tuple(_mask(r) for r in self.reach)
-        self.code_count = n
-        self.backing: dict[int, tuple[Order, ...]] = {}
-        """(destinations, helper's code, army's province) as one integer -> the helper's supports of the army's
-        moves there: see :meth:`_Army.supports_by`."""
+        self.backing: dict[tuple[int, int, int], tuple[Order, ...]] = {}
+        """(destinations as a mask, helper's code, army's province) -> the helper's supports of the army's moves
+        there: see :meth:`_Army.supports_by`."""
+        self.convoys: dict[tuple[int, int, int], tuple[Order, ...]] = {}
+        """(fleet's sea, army's province, where it could carry the army: a mask) -> those convoy orders: the
+        same fleet carries the same army to the same places in many groups (two in five in the benchmark)."""
         self.convoy_supports: dict[int, Support] = {}
         self.carried: dict[int, Order] = {}
         """Convoyed moves and convoy orders by integer key: the same ones come up for many groups of fleets."""
@@ -688,9 +698,13 @@ class _Fast:
         if len(groups) == 1:
             shores: Iterable[int] = groups[0].shores
             fleet_orders = groups[0].convoys(r)
+            dests = groups[0].shore_mask
         else:
             shores = sorted(frozenset().union(*[g.shores for g in groups]))
             fleet_orders = tuple(x for g in groups for x in g.convoys(r))
+            dests = 0
+            for group in groups:
+                dests |= group.shore_mask
         carried = self.carried
         land = self.army_adj[r]
         n = self.province_count
@@ -711,7 +725,9 @@ class _Fast:
         cached = self.armies[r]
         if len(cached) > 2_000:  # keyed by the games' fleet positions: keep memory bounded
             cached.clear()
-        got = cached[mask] = _Army(self, r, mask, groups, tuple(moves), fleet_orders, _mask(only), helpers)
+        got = cached[mask] = _Army(
+            self, r, mask, groups, tuple(moves), fleet_orders, dests & ~self.army_adj_mask[r] & ~(1 << r), helpers
+        )
         return got
 
 
