@@ -10,7 +10,6 @@ from __future__ import annotations
 import collections
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from operator import attrgetter
 
 from dippouch.core.mapdata import GameMap, ProvinceKind
 from dippouch.core.orders import Build, Disband, Order, Waive
@@ -107,7 +106,6 @@ _count_into: Callable[[dict[str, int], Iterable[str]], None] = getattr(collectio
 """``counts[x] += 1`` for each ``x``, in C: the helper ``collections.Counter`` counts with (a ``Counter`` made
 per count would cost more than the loop it replaces, for some thirty units and centres). It is private to
 CPython's ``collections``; where it is missing, the same loop in Python does the same."""
-_power_of: Callable[[Unit], str] = attrgetter("power")
 
 
 _last_count: tuple[dict[int, Unit], dict[int, str], dict[str, int]] | None = None
@@ -127,11 +125,12 @@ def _standard_count(units: Mapping[int, Unit], centres: Mapping[int, str]) -> di
     last = _last_count
     if last is not None and last[1] == centres and last[0] == units:
         return dict(last[2])
-    # Both tallies run in C; only the few powers holding units are then visited in Python.
+    # Both tallies run in C (the units' powers listed by a comprehension, cheaper than an attrgetter called
+    # per unit); only the few powers holding units are then visited in Python.
     counts: dict[str, int] = {}
     _count_into(counts, centres.values())
     held: dict[str, int] = {}
-    _count_into(held, map(_power_of, units.values()))
+    _count_into(held, [u.power for u in units.values()])
     for power, k in held.items():
         counts[power] = counts.get(power, 0) - k
     # Copied by dict.copy, which clones the table (dict() re-inserts entry by entry once a dict has had
