@@ -521,7 +521,7 @@ class _Judge:
         wrong_coast: dict[int, str],
         stand_in: dict[int, Order],
         moves: list[int],
-        supports: list[tuple[int, int, int, Support]],
+        supports: list[_EntryT],
         convoy_orders: dict[tuple[int, int], list[int]],
         convoys: list[tuple[int, Convoy]],
         holds: list[int],
@@ -666,8 +666,8 @@ class _Judge:
         elif t is Support or isinstance(actual, Support):
             so = actual  # type: ignore[assignment]
             code[prov] = SUPPORT
-            sup_dest[prov] = d = loc_prov[so.dest] if so.dest is not None else -1
-            self.supports.append((prov, loc_prov[so.target], d, so))
+            sup_dest[prov] = loc_prov[so.dest] if so.dest is not None else -1
+            self.supports.append((power, i, so, prov))
         elif t is Convoy or isinstance(actual, Convoy):
             co = actual  # type: ignore[assignment]
             code[prov] = CONVOY
@@ -727,8 +727,9 @@ def adjudicate_movement(
     moves: list[int] = []
     """Provinces of the units whose move is carried out, in the order given. (An army's move by convoy is
     marked in the resolver's ``convoyed`` as it is accepted.)"""
-    supports: list[tuple[int, int, int, Support]] = []
-    """(supporter's province, supported unit's province, destination province or -1, order)."""
+    supports: list[_EntryT] = []
+    """The supports carried out: their entries (the fast loop's own, shared with ``entries``), with the
+    support order the unit carries out. Its destination province (or -1) is in the resolver's ``dest``."""
     convoys: list[tuple[int, Convoy]] = []
     holds: list[int] = []
 
@@ -748,12 +749,11 @@ def adjudicate_movement(
                     prov = loc_prov[so.loc]
                     unit = at[prov]
                     if unit is not None and unit.power == power and code[prov] < 0:
-                        kind = unit.kind
                         tp = loc_prov[so.target]
                         tu = at[tp]
                         if tu is not None and tp != prov:
                             # A unit that is no fleet supports by army adjacency, as _illegal_reason judges it.
-                            reach = fleet_reach[unit.loc] if kind == "F" else army_adj[prov]
+                            reach = fleet_reach[unit.loc] if unit.kind == "F" else army_adj[prov]
                             sd = so.dest
                             if sd is None:
                                 d = -1
@@ -771,10 +771,11 @@ def adjudicate_movement(
                                     elif tk == "F":
                                         ok = d in fleet_reach[tu.loc]
                             if ok:
-                                add((power, i, order, prov))
+                                entry = (power, i, order, prov)
+                                add(entry)
                                 code[prov] = SUPPORT
                                 sup_dest[prov] = d
-                                supports.append((prov, tp, d, so))
+                                supports.append(entry)
                                 continue
                 elif t is Move:
                     mo: Move = order  # type: ignore[assignment]
@@ -889,7 +890,10 @@ def adjudicate_movement(
     """Supports that match the order they name (the others are invalid)."""
     invalid_word = _INVALID
     unmatched = tab.unmatched
-    for p, tp, d, sp in supports:
+    for _power, _i, order, p in supports:
+        sp: Support = order  # type: ignore[assignment]
+        tp = loc_prov[sp.target]
+        d = dest[p]
         if d < 0:
             ok = code[tp] != MOVE
         elif code[tp] == MOVE and dest[tp] == d:
@@ -1254,7 +1258,7 @@ def _finish(
     why: list[str | Reason],
     spot: list[int],
     moves: list[int],
-    supports: list[tuple[int, int, int, Support]],
+    supports: list[_EntryT],
     matched: list[int],
     convoys: list[tuple[int, Convoy]],
     holds: list[int],
