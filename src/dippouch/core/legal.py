@@ -671,30 +671,24 @@ class _Fast:
             got = self.units[c] = (own, frozenset(supports), supports)
         return got
 
-    def army(self, r: int, mask: int) -> _Army:
-        """What the fleets in the seas of ``mask`` (every group of fleets next to ``r``) let the army in ``r``
-        and others do, cached per army and mask: fleets stay put for phases on end, so nine uses in ten of an
+    def army(self, r: int, mask: int, group_of: dict[int, int]) -> _Army:
+        """What the fleets in the seas of ``mask`` (every group of fleets next to ``r``, each found in ``group_of``)
+        let the army in ``r`` and others do, cached per army and mask: fleets stay put for phases on end, so nine uses in ten of an
         entry in the benchmark's games find it made. Its supports are made as their supporters come up (a
         fleet of the groups may support the army's convoyed move only where the others could carry it).
         """
-        sea_adj_mask = self.sea_adj_mask
         groups: list[_Group] = []
-        rest = mask
-        while rest:  # the groups are the connected parts of mask
-            g = todo = rest & -rest
-            while todo:
-                low = todo & -todo
-                todo ^= low
-                new = sea_adj_mask[low.bit_length() - 1] & mask & ~g
-                g |= new
-                todo |= new
-            rest &= ~g
+        for s in self.seas_near[r]:
+            g = group_of.get(s)  # the seas of the group of the fleet in s (a mask), as this phase found them
+            if g is None:
+                continue
             group = self.groups.get(g)
             if group is None:
                 if len(self.groups) > 50_000:  # keyed by the games' fleet positions: keep memory bounded
                     self.groups.clear()
                 group = self.groups[g] = _Group(self, g)
-            groups.append(group)
+            if group not in groups:
+                groups.append(group)
         if len(groups) == 1:
             shores: Iterable[int] = groups[0].shores
             fleet_orders = groups[0].convoys(r)
@@ -823,7 +817,7 @@ def _movement_fast(
                     for m in members:
                         group_of[m] = g
                 seas |= g
-            a = armies_at[r].get(seas) or fast.army(r, seas)
+            a = armies_at[r].get(seas) or fast.army(r, seas, group_of)
             for c, listed in a.fleet_orders:
                 x = lists.get(c)
                 if x is not None:
