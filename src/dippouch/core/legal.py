@@ -584,7 +584,6 @@ class _Fast:
         self.reach: tuple[tuple[int, ...], ...] = tuple(
             t.fleet_reach[c >> 1] if c & 1 else t.army_adj[t.province_of[c >> 1]] for c in range(n)
         )
-        self.reach_set = tuple(frozenset(r) for r in self.reach)
         codes_at: list[list[int]] = [[] for _ in range(self.province_count)]
         self.plausible = [False] * n
         """Unit code -> whether such a unit can stand there (an army on land or a coast, a fleet at sea or on a
@@ -672,10 +671,11 @@ class _Fast:
         return got
 
     def army(self, r: int, mask: int, group_of: dict[int, int]) -> _Army:
-        """What the fleets in the seas of ``mask`` (every group of fleets next to ``r``, each found in ``group_of``)
-        let the army in ``r`` and others do, cached per army and mask: fleets stay put for phases on end, so nine uses in ten of an
-        entry in the benchmark's games find it made. Its supports are made as their supporters come up (a
-        fleet of the groups may support the army's convoyed move only where the others could carry it).
+        """What the fleets in the seas of ``mask`` (every group of fleets next to ``r``, as this phase's
+        ``group_of`` found them) let the army in ``r`` and others do, cached per army and mask: fleets stay put
+        for phases on end, so nine uses in ten of an entry in the benchmark's games find it made. Its supports
+        are made as their supporters come up (a fleet of the groups may support the army's convoyed move only
+        where the others could carry it).
         """
         groups: list[_Group] = []
         for s in self.seas_near[r]:
