@@ -782,7 +782,7 @@ def _movement_fast(
     present = set(occ)
 
     info = fast.units
-    lists: dict[int, list[Order]] = {}
+    lists: list[list[Order] | None] = [None] * len(info)
     """Unit code -> its list, for the convoy orders below to be added to."""
     for c, out in work:
         unit = info[c]
@@ -823,19 +823,19 @@ def _movement_fast(
                 seas |= g
             a = armies_at[r].get(seas) or fast.army(r, seas, group_of)
             for c, listed in a.fleet_orders:
-                x = lists.get(c)
+                x = lists[c]
                 if x is not None:
                     x += listed
             supports = a.supports
             for c in a.helpers & present:
-                x = lists.get(c)
+                x = lists[c]
                 if x is not None:
                     backing = supports.get(c)
                     if backing is None:
                         backing = a.supports_by(c)
                     x += backing
             if a.moves:
-                x = lists.get(2 * r)
+                x = lists[2 * r]
                 if x is not None:
                     x += a.moves
     return everyone
