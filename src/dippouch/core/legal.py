@@ -995,7 +995,11 @@ def _adjustments_all(variant: Variant, position: Position) -> dict[str, dict[int
                 by_loc = sorted(units.values(), key=_loc_of)
             for u in by_loc:
                 if u.power == power:
-                    out[u.loc] = [Disband(u.kind, u.loc)]
+                    key = (u.kind, u.loc)
+                    removal = _REMOVALS.get(key)
+                    if removal is None:
+                        removal = _REMOVALS[key] = Disband(u.kind, u.loc)
+                    out[u.loc] = [removal]
         everyone[power] = out
     return everyone
 
@@ -1011,8 +1015,11 @@ the same loop in Python where it is missing): an adjustment phase counts some th
 _power_of: Callable[[Unit], str] = attrgetter("power")
 
 
-def _loc_of(u: Unit) -> int:
-    return u.loc
+_loc_of: Callable[[Unit], int] = attrgetter("loc")
+
+_REMOVALS: dict[tuple[str, int], Disband] = {}
+"""(unit kind, location) -> its removal: a power short of centres is offered one for each of its units, phase
+after phase, so each is made once."""
 
 
 _STANDARD_ADJUSTMENTS: dict[int, tuple[RuleHooks, bool]] = {}
