@@ -17,7 +17,9 @@ per-map tables, and calls the variant's rule hooks only when the variant changes
 standard movement rules most orders are facts of the map: a unit's hold, moves and supports of each
 neighbour are made once per map and unit (:class:`_Fast`), what a connected group of fleets at sea offers
 the armies on its shores once per group (:class:`_Group`), what the groups next to an army let it and
-its supporters do once per army and set of seas (:class:`_Army`), so a phase mostly joins cached tuples.
+its supporters do once per army and set of seas (:class:`_Army`), and convoy orders and supports of
+convoyed moves that recur between groups once per map and what they depend on, so a phase mostly joins
+cached tuples. The caches make orders without the dataclasses' ``__init__`` (see :func:`_support`).
 The general path (every hook asked) lists the same orders; tests hold the two together. A unit's list
 starts with its hold; the order of the rest follows the caches and is not part of the contract.
 """
@@ -89,6 +91,7 @@ def _move(kind: str, loc: int, dest: int, via_convoy: bool = False) -> Move:
 
 
 def _support(kind: str, loc: int, target_kind: str, target: int, dest: int | None) -> Support:
+    """``Support(kind, loc, target_kind, target, dest)`` for about half the cost (see above)."""
     o: Support = _new(Support)
     _SUP_KIND(o, kind)
     _SUP_LOC(o, loc)
