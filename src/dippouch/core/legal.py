@@ -803,14 +803,8 @@ def _movement_fast(
         group_of: dict[int, int] = {}
         """Fleet's sea -> the seas of its connected group of fleets, as a bit mask over province ids."""
         seas_near = fast.seas_near
-        near_mask = fast.near_mask
         armies_at = fast.armies
-        fleet_mask = 0
-        for s in fleet_seas:
-            fleet_mask |= 1 << s
         for r in armies:
-            if not near_mask[r] & fleet_mask:
-                continue
             seas = 0
             for s in seas_near[r]:
                 if s not in fleets:
@@ -824,6 +818,8 @@ def _movement_fast(
                     for m in members:
                         group_of[m] = g
                 seas |= g
+            if not seas:
+                continue
             a = armies_at[r].get(seas) or fast.army(r, seas, group_of)
             for c, listed in a.fleet_orders:
                 x = lists[c]
