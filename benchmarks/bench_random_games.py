@@ -14,6 +14,11 @@ Three timers per engine, reported as phases per second:
     plus ``get_orderable_locations()`` (what a player needs to know which lists are theirs);
 (c) both: (a) + (b).
 
+Neither engine's map set-up is timed: MILA builds its map (and loads its convoy-path cache) when a ``Game`` is
+made, dippouch compiles the variant and, unless ``--lazy-tables``, builds its per-map legal-order tables
+(``legal.prepare``: each unit's hold, moves and supports of its neighbours, facts of the map alone). Caches
+that depend on positions (dippouch's convoy caches, keyed by where fleets stand) start empty in every run.
+
 A fourth line, the whole game loop (choice of orders and MILA's order submission included), is informative.
 
 Run through ``benchmarks/run``, which sets up a venv with both packages.
@@ -35,6 +40,9 @@ END_YEAR = 1920
 #: CPU time of this process by default: the figures then hold on a busy machine (wall time with --wall).
 CLOCK = time.process_time
 _VARIANTS: dict[str, Any] = {}
+#: Build dippouch's per-map legal-order tables (``legal.prepare``) when the variant is loaded, before any timer,
+#: as MILA builds its map when a ``Game`` is made, before its timers. ``--lazy-tables`` turns it off.
+PREPARE = True
 
 
 @dataclass
@@ -72,11 +80,15 @@ def play_dippouch(
 ) -> Timings:
     from dippouch.core.adjudicator import adjudicate
     from dippouch.core.calendar import PhaseKind
-    from dippouch.core.legal import legal_orders
+    from dippouch.core.legal import legal_orders, prepare
     from dippouch.core.orders import Build, Order, Waive
     from dippouch.core.variant import load_variant
 
-    variant = _VARIANTS.get("standard") or _VARIANTS.setdefault("standard", load_variant("standard"))
+    variant = _VARIANTS.get("standard")
+    if variant is None:
+        variant = _VARIANTS["standard"] = load_variant("standard")
+        if PREPARE:
+            prepare(variant)
     powers = variant.power_names
     victory = int(variant.victory.get("centres", 18))
     t = t or Timings("dippouch")
@@ -344,6 +356,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--repeat", type=int, default=1, help="run this many times, each in a fresh process; sum up the ratios"
     )
+    ap.add_argument(
+        "--lazy-tables",
+        action="store_true",
+        help="build dippouch's per-map legal-order tables inside the timed calls, as units first come up "
+        "(by default they are built with the variant, before the timers, as MILA builds its map)",
+    )
     ap.add_argument("--ratios-json", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.repeat > 1 and args.engine != "both":
@@ -358,15 +376,17 @@ def main(argv: list[str] | None = None) -> int:
                 del rest[i]
                 break
         return repeat(rest, args.repeat)
-    global CLOCK
+    global CLOCK, PREPARE
     CLOCK = time.perf_counter if args.wall else time.process_time
+    PREPARE = not args.lazy_tables
     seeds = [args.seed + i for i in range(args.games)]
     import os
 
     clock = "wall clock" if args.wall else "process CPU time"
     print(
         f"python {platform.python_version()} on {platform.machine()}, nproc {os.cpu_count()}; "
-        f"{len(seeds)} games per engine to {args.end_year}, seeds {seeds[0]}..{seeds[-1]}; timed by {clock}"
+        f"{len(seeds)} games per engine to {args.end_year}, seeds {seeds[0]}..{seeds[-1]}; timed by {clock}; "
+        f"dippouch's per-map legal-order tables built {'in the timed calls' if args.lazy_tables else 'before timing'}"
     )
     if args.profile:
         profile_dippouch(seeds, args.end_year)

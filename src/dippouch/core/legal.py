@@ -38,7 +38,7 @@ from dippouch.core.position import Position, Unit
 from dippouch.core.rules.base import RuleHooks, hooks_for
 from dippouch.core.variant import Variant
 
-__all__ = ["all_legal_orders", "legal_orders", "register_legal_orders"]
+__all__ = ["all_legal_orders", "legal_orders", "prepare", "register_legal_orders"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +188,24 @@ def legal_orders(variant: Variant, position: Position, power: str) -> dict[int, 
         else:
             out = _adjustments(variant, position, power)
     return _with_extras(variant, position, power, out) if _EXTRAS else out
+
+
+def prepare(variant: Variant) -> None:
+    """Build the per-map tables :func:`legal_orders` uses now, rather than as units first come up.
+
+    What is built here is a fact of the map and the standard rules, not of any position: each unit's hold,
+    moves and supports of every unit that could stand or arrive next to it (some 3,700 supports on the
+    standard map). A long-running process (a server, a bot, the benchmark) pays for it once at start-up, as
+    for loading the variant; without it the first positions pay for it instead. Nothing that depends on
+    where fleets stand (the convoy caches) is made. Calling it again is cheap.
+    """
+    t = _tables(variant.map)
+    if not _standard_movement(hooks_for(variant)):
+        return  # the general path asks the variant's hooks and keeps no per-unit tables
+    fast = _fast(variant.map, t)
+    for code, plausible in enumerate(fast.plausible):
+        if plausible:
+            fast.unit(code)
 
 
 def all_legal_orders(variant: Variant, position: Position) -> dict[str, dict[int, list[Order]]]:
