@@ -807,8 +807,7 @@ def _movement_fast(
     lists: list[list[Order] | None] = [None] * len(info)
     """Unit code -> its list, for the convoy orders below to be added to."""
     for c, out in work:
-        unit = info[c]
-        own, nb, tab = unit if unit is not None else fast.unit(c)
+        own, nb, tab = info[c] or fast.unit(c)
         orders = list(own)
         for oc in nb:
             if present[oc]:
@@ -994,7 +993,7 @@ def _adjustments_all(variant: Variant, position: Position) -> dict[str, dict[int
     owned: dict[str, int] = {}
     _count_into(owned, centres.values())
     held: dict[str, int] = {}
-    _count_into(held, map(_power_of, units.values()))
+    _count_into(held, [u.power for u in units.values()])
     builds = _site_builds(variant, hooks)
     by_loc: list[Unit] | None = None
     everyone: dict[str, dict[int, list[Order]]] = {}
@@ -1031,7 +1030,6 @@ def _count_in_python(counts: dict[str, int], items: Iterable[str]) -> None:
 _count_into: Callable[[dict[str, int], Iterable[str]], None] = getattr(collections, "_count_elements", _count_in_python)
 """``counts[x] += 1`` for each ``x``, in C (the helper ``collections.Counter`` counts with; private to CPython, so
 the same loop in Python where it is missing): an adjustment phase counts some thirty centres and units."""
-_power_of: Callable[[Unit], str] = attrgetter("power")
 
 
 _loc_of: Callable[[Unit], int] = attrgetter("loc")
