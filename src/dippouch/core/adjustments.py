@@ -85,7 +85,7 @@ def standard_adjustment_needed(
     units: Mapping[int, Unit], centres: Mapping[int, str], homes: Mapping[str, frozenset[int]]
 ) -> bool:
     """:func:`adjustment_needed` under :func:`standard_counting`, without a position made to ask it."""
-    counts = _standard_count(units, centres)
+    counts = standard_count(units, centres)
     for power, v in counts.items():
         if v < 0:
             return True
@@ -109,14 +109,15 @@ CPython's ``collections``; where it is missing, the same loop in Python does the
 
 
 _last_count: tuple[dict[int, Unit], dict[int, str], dict[str, int]] | None = None
-"""The last :func:`_standard_count`, with copies of the mappings it counted."""
+"""The last :func:`standard_count`, with copies of the mappings it counted (one tuple, replaced whole)."""
 
 
-def _standard_count(units: Mapping[int, Unit], centres: Mapping[int, str]) -> dict[str, int]:
+def standard_count(units: Mapping[int, Unit], centres: Mapping[int, str]) -> dict[str, int]:
     """Centres owned minus units, per power (a fresh dict; only powers owning or holding something).
 
-    The same board is counted twice in a row: after a Fall, to see whether an adjustment phase is needed,
-    and by that adjustment phase. The last count is kept with copies of its mappings, and a count of equal
+    The same board is counted three times in a row: after a Fall, to see whether an adjustment phase is
+    needed, by :func:`legal.legal_orders <dippouch.core.legal.legal_orders>` for that phase, and by the
+    phase itself. The last count is kept with copies of its mappings, and a count of equal
     mappings is copied from it: comparing two dicts runs in C (and the units compare by identity, being
     shared values), about a tenth of counting them again in Python. Copies rather than the mappings
     themselves, so a mapping changed in place since cannot be mistaken for the one counted.
@@ -260,7 +261,7 @@ def _standard_phase(
     board = position.units
     units: dict[int, Unit] = board.copy() if type(board) is dict else dict(board)
     delta = dict.fromkeys(powers, 0)
-    delta.update(_standard_count(units, centres))
+    delta.update(standard_count(units, centres))
     built: set[int] = set()
     ctx: AdjustmentContext | None = None
     loc_prov = gmap.province_of

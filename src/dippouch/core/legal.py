@@ -26,11 +26,11 @@ starts with its hold; the order of the rest follows the caches and is not part o
 
 from __future__ import annotations
 
-import collections
 from collections.abc import Callable, Container, Iterable, Sequence
 from dataclasses import dataclass
 from operator import attrgetter
 
+from dippouch.core.adjustments import standard_count
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.mapdata import GameMap, ProvinceKind
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
@@ -990,17 +990,16 @@ def _adjustments_all(variant: Variant, position: Position) -> dict[str, dict[int
         return {p: _adjustments(variant, position, p) for p in powers}
     centres = position.centres
     units = position.units
-    owned: dict[str, int] = {}
-    _count_into(owned, centres.values())
-    held: dict[str, int] = {}
-    _count_into(held, [u.power for u in units.values()])
+    # The after-Fall check counted this board already (and the phase will again): the count is shared.
+    surplus = standard_count(units, centres)
     builds = _site_builds(variant, hooks)
-    by_loc: list[Unit] | None = None
-    everyone: dict[str, dict[int, list[Order]]] = {}
-    for power in powers:
-        d = owned.get(power, 0) - held.get(power, 0)
-        out: dict[int, list[Order]] = {}
+    everyone: dict[str, dict[int, list[Order]]] = {power: {} for power in powers}
+    short = False
+    for power, d in surplus.items():
         if d > 0:
+            out = everyone.get(power)
+            if out is None:
+                continue
             for site in sorted(position.homes.get(power, ())):
                 if site not in units and centres.get(site) == power:
                     listed = builds[site]
@@ -1009,27 +1008,18 @@ def _adjustments_all(variant: Variant, position: Position) -> dict[str, dict[int
                     if listed:
                         out[site] = list(listed)
         elif d < 0:
-            if by_loc is None:
-                by_loc = sorted(units.values(), key=_loc_of)
-            for u in by_loc:
-                if u.power == power:
+            short = True
+    if short:  # one removal offered for each unit of a power with more units than centres, by location
+        for u in sorted(units.values(), key=_loc_of):
+            if surplus.get(u.power, 0) < 0:
+                out = everyone.get(u.power)
+                if out is not None:
                     key = (u.kind, u.loc)
                     removal = _REMOVALS.get(key)
                     if removal is None:
                         removal = _REMOVALS[key] = Disband(u.kind, u.loc)
                     out[u.loc] = [removal]
-        everyone[power] = out
     return everyone
-
-
-def _count_in_python(counts: dict[str, int], items: Iterable[str]) -> None:
-    for x in items:
-        counts[x] = counts.get(x, 0) + 1
-
-
-_count_into: Callable[[dict[str, int], Iterable[str]], None] = getattr(collections, "_count_elements", _count_in_python)
-"""``counts[x] += 1`` for each ``x``, in C (the helper ``collections.Counter`` counts with; private to CPython, so
-the same loop in Python where it is missing): an adjustment phase counts some thirty centres and units."""
 
 
 _loc_of: Callable[[Unit], int] = attrgetter("loc")
