@@ -276,48 +276,12 @@ def _fleet_group(sea_adj: Sequence[Iterable[int]], start: int, fleets: Container
     return members
 
 
-def _proper_route_landings(t: _Tables, src: int, fleets: Container[int]) -> dict[int, set[int]]:
-    """Fleet sea -> destinations it can help carry an army in ``src`` to, on a proper route.
-
-    One walk over the proper routes through the seas in ``fleets`` answers every fleet and destination at
-    once; the rule is :func:`paths.fleet_on_proper_route`'s (DATC 6.G.19): after the first sea a route
-    never enters a sea next to ``src`` or next to an earlier sea of the route, and it ends at the first sea
-    next to its destination.
-    """
-    out: dict[int, set[int]] = {}
-    near_src = set(t.seas_next_to[src])
-    touched = [0] * len(t.coastal)  # province -> how many route seas before the current one touch it
-    path: list[int] = []
-
-    def walk(sea: int) -> None:
-        ends = [d for d in t.shore_of[sea] if d != src and not touched[d]]
-        if ends:
-            for f in (*path, sea):
-                out.setdefault(f, set()).update(ends)
-        nexts = [q for q in t.sea_adj[sea] if q in fleets and q not in near_src and not touched[q] and q not in path]
-        if not nexts:
-            return
-        path.append(sea)
-        for q in t.fleet_reach[sea]:
-            touched[q] += 1
-        for q in nexts:
-            if q not in path:
-                walk(q)
-        for q in t.fleet_reach[sea]:
-            touched[q] -= 1
-        path.pop()
-
-    for first in t.seas_next_to[src]:
-        if first in fleets:
-            walk(first)
-    return out
-
-
 class _Convoys:
     """Which armies could be carried where by the fleets now at sea, as connected groups of fleets."""
 
-    def __init__(self, t: _Tables, fleet_seas: list[int]) -> None:
+    def __init__(self, t: _Tables, fast: _Fast, fleet_seas: list[int]) -> None:
         self.t = t
+        self.fast = fast
         self.fleets = set(fleet_seas)
         self._routes: dict[int, dict[int, frozenset[int]]] = {}
         self._avoiding: dict[tuple[int, int], set[int]] = {}
@@ -377,12 +341,12 @@ class _Convoys:
         return out
 
     def routes_from(self, src: int) -> dict[int, frozenset[int]]:
-        """Fleet sea -> destinations it can help carry an army in ``src`` to (see _proper_route_landings)."""
+        """Fleet sea -> destinations it can help carry an army in ``src`` to (see :func:`_route_landings`)."""
         cached = self._routes.get(src)
         if cached is not None:
             return cached
-        out = _proper_route_landings(self.t, src, self.fleets)
-        frozen = {f: frozenset(ds) for f, ds in out.items()}
+        out = _route_landings(self.fast, src, _mask(self.fleets))
+        frozen = {f: frozenset(_bits(ds)) for f, ds in out.items()}
         self._routes[src] = frozen
         return frozen
 
@@ -403,6 +367,43 @@ def _bits(m: int) -> list[int]:
         m ^= 1 << b
     out.reverse()
     return out
+
+
+def _route_landings(fast: _Fast, src: int, fleets: int) -> dict[int, int]:
+    """Fleet's sea -> where the proper routes through it land an army from ``src`` (a mask), over the fleets
+    in the seas of ``fleets`` (a mask): one walk answers every fleet and destination at once.
+
+    The rule is :func:`paths.fleet_on_proper_route`'s (DATC 6.G.19): after the first sea a route never
+    enters a sea next to ``src`` or next to an earlier sea of the route, and it ends at the first sea next to
+    its destination. Each step of the walk carries ``before``: the seas a route may no longer enter (those
+    next to ``src``, the route's own, those next to its earlier seas) and the coasts it may no longer end at
+    (those next to its earlier seas). Sets of provinces are bit masks, so a step costs an ``&`` or ``|``.
+    """
+    shore_mask = fast.shore_mask
+    start = fast.near_mask[src]
+    landed: dict[int, int] = {}
+    if fleets & (fleets - 1) == 0:  # a lone fleet next to the army carries it to any shore of its sea
+        if fleets & start:
+            sea = fleets.bit_length() - 1
+            landed[sea] = shore_mask[sea] & ~(1 << src)
+        return landed
+    sea_adj_mask = fast.sea_adj_mask
+    reach_mask = fast.reach_mask_of
+    not_src = ~(1 << src)
+    stack: list[tuple[int, tuple[int, ...], int]] = [(s, (), start) for s in _bits(start & fleets)]
+    while stack:
+        sea, path, before = stack.pop()
+        path = (*path, sea)
+        ends = shore_mask[sea] & ~before & not_src
+        if ends:
+            for f in path:
+                landed[f] = landed.get(f, 0) | ends
+        nexts = sea_adj_mask[sea] & fleets & ~before
+        if nexts:
+            after = before | reach_mask[sea] | (1 << sea)
+            for q in _bits(nexts):
+                stack.append((q, path, after))
+    return landed
 
 
 class _Group:
@@ -431,45 +432,15 @@ class _Group:
         self._avoiding: dict[int, int] = {}
 
     def convoys(self, src: int) -> tuple[tuple[int, tuple[Order, ...]], ...]:
-        """(fleet's unit code, its convoy orders) for the army in ``src``: one walk over the proper routes.
+        """(fleet's unit code, its convoy orders) for the army in ``src``, from :func:`_route_landings`.
 
-        The rule is :func:`paths.fleet_on_proper_route`'s (DATC 6.G.19): after the first sea a route never
-        enters a sea next to ``src`` or next to an earlier sea of the route, and it ends at the first sea
-        next to its destination. A route never leaves its group, so the answer depends on the group only.
-        Each step of the walk carries ``before``: the seas a route may no longer enter (those next to ``src``,
-        the route's own, those next to its earlier seas) and the coasts it may no longer end at (those next
-        to its earlier seas).
+        A route never leaves its group, so the answer depends on the group only.
         """
         got = self._convoys.get(src)
         if got is not None:
             return got
         fast = self.fast
-        fleets = self.mask
-        shore_mask = fast.shore_mask
-        near = fast.near_mask
-        landed: dict[int, int] = {}
-        """Fleet's sea -> where the routes through it land the army (a mask)."""
-        if fleets & (fleets - 1) == 0:  # a lone fleet carries the army to any shore of its sea
-            sea = fleets.bit_length() - 1
-            landed[sea] = shore_mask[sea] & ~(1 << src)
-        else:
-            sea_adj_mask = fast.sea_adj_mask
-            reach_mask = fast.reach_mask_of
-            not_src = ~(1 << src)
-            start = near[src]
-            stack: list[tuple[int, tuple[int, ...], int]] = [(s, (), start) for s in _bits(start & fleets)]
-            while stack:
-                sea, path, before = stack.pop()
-                path = (*path, sea)
-                ends = shore_mask[sea] & ~before & not_src
-                if ends:
-                    for f in path:
-                        landed[f] = landed.get(f, 0) | ends
-                nexts = sea_adj_mask[sea] & fleets & ~before
-                if nexts:
-                    after = before | reach_mask[sea] | (1 << sea)
-                    for q in _bits(nexts):
-                        stack.append((q, path, after))
+        landed = _route_landings(fast, src, self.mask)
         convoys = fast.convoys
         made: list[tuple[int, tuple[Order, ...]]] = []
         for f in sorted(landed):
@@ -870,7 +841,7 @@ def _movement(variant: Variant, position: Position, powers: Sequence[str]) -> di
         if fast is not None:
             return fast
     fleet_seas = [p for p, u in units.items() if t.sea[p] and _moves_as(hooks, plain, u.kind) == "F"]
-    convoys = _Convoys(t, fleet_seas)
+    convoys = _Convoys(t, _fast(gmap, t), fleet_seas)
 
     # Where each unit could move (province ids, coasts ignored) by land or sea, and by convoy.
     reach: dict[int, tuple[int, ...]] = {}
