@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from dippouch.core.mapdata import GameMap, ProvinceKind
 from dippouch.core.orders import Build, Disband, Order, Waive
-from dippouch.core.position import SHARED_UNITS, Position, Unit, shared_unit
+from dippouch.core.position import SHARED_UNITS, Position, Unit, fresh_dict, shared_unit
 from dippouch.core.results import OrderResult, Outcome
 from dippouch.core.rules.base import AdjustmentContext, RuleHooks
 
@@ -134,13 +134,7 @@ def standard_count(units: Mapping[int, Unit], centres: Mapping[int, str]) -> dic
     _count_into(held, [u.power for u in units.values()])
     for power, k in held.items():
         counts[power] = counts.get(power, 0) - k
-    # Copied by dict.copy, which clones the table (dict() re-inserts entry by entry once a dict has had
-    # deletions, as every board after a movement phase has).
-    _last_count = (
-        units.copy() if type(units) is dict else dict(units),
-        centres.copy() if type(centres) is dict else dict(centres),
-        counts.copy(),
-    )
+    _last_count = (fresh_dict(units), fresh_dict(centres), counts.copy())
     return counts
 
 
@@ -258,8 +252,7 @@ def _standard_phase(
     build, waive or disband (a variant's): the general path then judges the whole phase (nothing done here
     is seen outside)."""
     centres = position.centres
-    board = position.units
-    units: dict[int, Unit] = board.copy() if type(board) is dict else dict(board)
+    units = fresh_dict(position.units)
     delta = dict.fromkeys(powers, 0)
     delta.update(standard_count(units, centres))
     built: set[int] = set()

@@ -23,7 +23,7 @@ from typing import NamedTuple, overload
 from dippouch.core.mapdata import GameMap, ProvinceKind
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
 from dippouch.core.paths import convoy_path_exists, fleet_on_proper_route
-from dippouch.core.position import SHARED_UNITS, Dislodged, Position, Unit, shared_unit
+from dippouch.core.position import SHARED_UNITS, Dislodged, Position, Unit, fresh_dict, shared_unit
 from dippouch.core.results import OrderResult, Outcome, Reason
 from dippouch.core.rules.base import MovementSummary, RuleHooks
 
@@ -1286,9 +1286,7 @@ def _finish(
             why[p] = Reason(_move_failure, gmap, r, p)
     dislodged_by: dict[int, int] = {}
     at = r.at
-    # dict.copy clones the table; dict() re-inserts entry by entry once a dict has had deletions, as every
-    # board after a movement phase has (about six times the cost).
-    new_units: dict[int, Unit] = units.copy() if type(units) is dict else dict(units)
+    new_units = fresh_dict(units)
     for p, d in moved.items():
         del new_units[p]
         if at[d] is not None and d not in moved:

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, TypeVar
 
 from dippouch.core.calendar import Phase
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
 __all__ = ["Dislodged", "Position", "Unit"]
 
@@ -69,3 +72,12 @@ def shared_unit(power: str, kind: str, loc: int) -> Unit:
     if u is None:
         u = SHARED_UNITS[key] = Unit(power, kind, loc)
     return u
+
+
+def fresh_dict(mapping: Mapping[_K, _V]) -> dict[_K, _V]:
+    """A new dict with the mapping's items, for a phase to change or keep.
+
+    A dict is cloned with ``dict.copy``, which copies its table whole: ``dict(d)`` re-inserts entry by entry
+    once ``d`` has had deletions, as every board after a movement phase has (about six times the cost).
+    """
+    return mapping.copy() if type(mapping) is dict else dict(mapping)
