@@ -574,6 +574,17 @@ class GameStore:
             self._event(s, g, now, "extend", phase=ph.name, by=by.total_seconds(), deadline=ph.deadline.isoformat())
             return ph.deadline
 
+    def set_deadlines(self, name: str, deadlines: Mapping[str, str], *, now: datetime) -> Settings:
+        """Change the time each kind of phase gets, for phases opened from now on (the running deadline stays)."""
+        now = as_utc(now)
+        with self.session() as s, s.begin():
+            g = self._game(s, name, lock=True)
+            old = self._settings(g)
+            new = Settings.from_data({**old.to_data(), "deadlines": {**old.deadlines, **dict(deadlines)}})
+            g.settings = new.to_data()
+            self._event(s, g, now, "deadlines", deadlines=dict(new.deadlines))
+            return new
+
     def pause(self, name: str, *, now: datetime) -> timedelta:
         now = as_utc(now)
         with self.session() as s, s.begin():
