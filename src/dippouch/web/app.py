@@ -175,6 +175,14 @@ def create_app(
             request, 503, "the game database is busy or unavailable; try again in a moment", {"Retry-After": "2"}
         )
 
+    @app.exception_handler(OverflowError)
+    async def _overflow(request: Request, exc: OverflowError) -> Response:
+        return _answer(request, 400, "a number in the request is far too large")
+
+    @app.exception_handler(RecursionError)
+    async def _deep(request: Request, exc: RecursionError) -> Response:
+        return _answer(request, 400, "the request is nested too deeply")
+
     @app.exception_handler(UnicodeError)
     async def _unicode(request: Request, exc: UnicodeError) -> Response:
         return _answer(request, 400, "the request contains text that is not valid Unicode")

@@ -210,7 +210,7 @@ async def play_submit(request: Request, name: str, power: str) -> Response:
     request.app.state.limiter.hit("submit", f"{client_id(request)}:{name}:{power}", "submissions")
     text = _s(form, "orders")
     # The pick lists (one select per unit) add their chosen orders below what was typed.
-    picks = [v for k, v in sorted(form.items()) if k.startswith("pick:") and isinstance(v, str) and v.strip()]
+    picks = [v for k, v in form.items() if k.startswith("pick:") and isinstance(v, str) and v.strip()]
     if picks:
         text = "\n".join([text.rstrip(), *picks]).strip("\n")
     ready = _s(form, "ready", "") in ("1", "on", "true")

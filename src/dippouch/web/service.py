@@ -57,6 +57,16 @@ def _text(value: str, what: str = "order text") -> str:
     return value
 
 
+def _duration(text: str, what: str) -> timedelta:
+    try:
+        td = parse_duration(_names(text, what, 20))
+    except OverflowError:
+        raise BadInput(f"{what} {text!r} is far too long") from None
+    if td > timedelta(days=3650):
+        raise BadInput(f"{what} {text!r} is more than ten years")
+    return td
+
+
 @dataclass
 class _Cached:
     marker: Any
@@ -472,7 +482,7 @@ class Web:
             draws=str(form.get("draws", "on")).lower() in ("1", "true", "on", "yes"),
         )
         for k in ("movement", "retreats", "adjustments"):
-            if settings.duration(k) < timedelta(minutes=1):
+            if _duration(settings.deadlines[k], f"the {k} deadline") < timedelta(minutes=1):
                 raise BadInput(f"the {k} deadline must be at least one minute")
         visibility = str(form.get("visibility") or "public")
         if visibility not in VISIBILITIES:
@@ -525,7 +535,7 @@ class Web:
         now = self.now()
         s = self.store
         if action == "extend":
-            by = parse_duration(_names(arg, "the extension", 20))
+            by = _duration(arg, "the extension")
             if by <= timedelta(0) or by > timedelta(days=365):
                 raise BadInput("an extension is between one second and a year")
             got = s.extend(name, by, now=now)
@@ -553,7 +563,7 @@ class Web:
         deadlines = {k: str(form.get(k) or "").strip() for k in ("movement", "retreats", "adjustments")}
         deadlines = {k: t for k, t in deadlines.items() if t}
         for k, t in deadlines.items():
-            if parse_duration(t) < timedelta(minutes=1):
+            if _duration(t, f"the {k} deadline") < timedelta(minutes=1):
                 raise BadInput(f"the {k} deadline must be at least one minute")
         self.store.set_deadlines(name, deadlines, now=self.now())
         return "Deadlines for the phases to come: " + ", ".join(f"{k} {t}" for k, t in deadlines.items()) + "."
@@ -564,8 +574,10 @@ class Web:
             name = _names(name, "the game's name")
         try:
             return self.store.import_game(data, name=name or None)
-        except (AttributeError, TypeError) as e:
-            raise BadInput(f"game file is in the wrong shape ({type(e).__name__})") from None
+        except (AttributeError, TypeError, ValueError, KeyError) as e:
+            raise BadInput(
+                f"the game file is incomplete or in the wrong shape ({type(e).__name__}: {e})"[:300]
+            ) from None
 
     # ----------------------------------------------------------------------------------------------
     # Variants and the move browser
