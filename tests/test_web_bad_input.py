@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+
 from websupport import Site
 
 NAMES = ["g", "nosuch", "x" * 5000, "%00", "..%2F..%2Fetc", "☃", "%F0%9F%92%A9", "%ED%A0%80", "a b", "g%2Fcoordinate"]

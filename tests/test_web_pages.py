@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from websupport import Site
 
 from dippouch.core.variant import load_variant, variant_names
 from dippouch.game import check_orders
+from websupport import Site
 
 
 @pytest.fixture

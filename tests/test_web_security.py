@@ -7,9 +7,9 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from websupport import Site
 
 from dippouch.core.variant import load_variant
+from websupport import Site
 
 
 @pytest.fixture
