@@ -25,7 +25,12 @@ def test_run_command_serves_the_app(tmp_path: Path) -> None:
     port = _free_port()
     env = {**os.environ, "DIPPOUCH_DATABASE_URL": f"sqlite:///{tmp_path / 'served.db'}", "DIPPOUCH_PORT": str(port)}
     proc = subprocess.Popen(
-        [str(ROOT / "scripts" / "run")], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True
+        [str(ROOT / "scripts" / "run")],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
     )
     try:
         assert proc.stdout is not None

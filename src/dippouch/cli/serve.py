@@ -9,7 +9,9 @@ from dippouch.cli import app
 
 @app.command()
 def serve(
-    host: str = typer.Option("127.0.0.1", "--host", envvar="DIPPOUCH_HOST", help="Address to listen on (0.0.0.0: every interface)."),
+    host: str = typer.Option(
+        "127.0.0.1", "--host", envvar="DIPPOUCH_HOST", help="Address to listen on (0.0.0.0: every interface)."
+    ),
     port: int = typer.Option(8000, "--port", envvar="DIPPOUCH_PORT", help="Port to listen on."),
     db: str | None = typer.Option(
         None, "--db", help="Database URL (default: $DIPPOUCH_DATABASE_URL or sqlite:///dippouch.db)."

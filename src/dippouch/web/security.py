@@ -125,7 +125,10 @@ def _same_origin(request: Request) -> bool:
 def check_csrf(request: Request, sent: str | None) -> None:
     """Refuse a state-changing request from a browser that did not get its form from us."""
     if not _same_origin(request):
-        raise Forbidden("this request came from another site (Origin header); it was refused")
+        raise Forbidden(
+            f"this request came from another site (Origin {request.headers.get('origin')!r}, "
+            f"host {request.headers.get('host')!r}); it was refused"
+        )
     cookie = request.cookies.get(CSRF_COOKIE, "")
     if not cookie or not sent or not hmac.compare_digest(cookie.encode(), str(sent).encode()):
         raise Forbidden(
@@ -182,7 +185,7 @@ def security_headers() -> Sequence[tuple[bytes, bytes]]:
         (b"content-security-policy", CSP.encode()),
         (b"x-content-type-options", b"nosniff"),
         (b"x-frame-options", b"DENY"),
-        (b"referrer-policy", b"no-referrer"),
+        (b"referrer-policy", b"same-origin"),
         (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
         (b"cross-origin-opener-policy", b"same-origin"),
     ]

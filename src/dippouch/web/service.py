@@ -229,7 +229,26 @@ class Web:
             position = line[-1].next_position or line[-1].position
             map_key = (name, line[-1].id, "end")
         svg = phase_svg(v, map_key, position)
+        pos = position_from_data(v, position)
+        m = v.map
+        board = [
+            {
+                "power": p,
+                "units": [
+                    f"{_kind_name(u.kind)} {m.locations[u.loc].name}"
+                    for u in sorted(pos.units_of(p), key=lambda u: m.locations[u.loc].name)
+                ]
+                + [
+                    f"{_kind_name(d.unit.kind)} {m.locations[d.unit.loc].name} (dislodged)"
+                    for d in pos.dislodged.values()
+                    if d.unit.power == p
+                ],
+                "centres": sorted(m.provinces[c].name for c in pos.centres_of(p)),
+            }
+            for p in v.power_names
+        ]
         return {
+            "board": board,
             "name": name,
             "variant": v.name,
             "variant_title": v.title,
