@@ -20,6 +20,9 @@ def serve(
         True, "--scheduler/--no-scheduler", help="Process phases at their deadlines while serving."
     ),
     interval: float = typer.Option(15.0, "--interval", help="Seconds between the scheduler's looks for due phases."),
+    rate_limits: bool = typer.Option(
+        True, "--rate-limits/--no-rate-limits", help="Limit sign-ins and submissions per client (off: load tests only)."
+    ),
     new_key: bool = typer.Option(False, "--new-coordinator-key", help="Make a new coordinator key and print its link."),
 ) -> None:
     """Serve the web app: game pages, orders, the coordinator's desk, variants, JSON API."""
@@ -51,5 +54,7 @@ def serve(
         why = "As asked" if new_key else "No coordinator key existed"
         typer.echo(f"{why}, a coordinator key was made. Open this link to coordinate (it is shown only now):")
         typer.echo(f"  {base}/k/{secret}")
-    application = create_app(store=store, scheduler=scheduler, scheduler_interval=interval)
+    application = create_app(
+        store=store, scheduler=scheduler, scheduler_interval=interval, limits=None if rate_limits else {}
+    )
     uvicorn.run(application, host=host, port=port, log_level="warning", proxy_headers=False)

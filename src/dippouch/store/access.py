@@ -259,28 +259,36 @@ class AccessStore:
             )
             return [(a, b, c, d, e) for a, b, c, d, e in s.execute(q)]
 
-    def marker(self, game: str) -> tuple[int, int, int, int] | None:
-        """Changes whenever anything a page shows of ``game`` changes (events, submissions, votes, phases).
+    def marker(self, game: str) -> tuple[str, tuple[int, int, int, int]] | None:
+        """(visibility, marker) of ``game`` in one query, or None if there is no such game.
 
-        One cheap query, so a page can be served from a cache while the marker stands still, even when
+        The marker changes whenever anything a page shows of the game changes (events, phases,
+        submissions, votes), so a page can be served from a cache while it stands still, even when
         another process (the coordinator's CLI, a worker) changed the game.
         """
-        with self.session() as s:
-            gid = s.scalar(sa.select(GameRow.id).where(GameRow.name == game))
-            if gid is None:
-                return None
-            ev = sa.select(sa.func.coalesce(sa.func.max(EventRow.id), 0)).where(EventRow.game_id == gid)
-            ph = sa.select(sa.func.coalesce(sa.func.max(PhaseRow.id), 0)).where(PhaseRow.game_id == gid)
-            sub = (
-                sa.select(sa.func.coalesce(sa.func.max(SubmissionRow.id), 0))
-                .join(PhaseRow, PhaseRow.id == SubmissionRow.phase_id)
-                .where(PhaseRow.game_id == gid)
-            )
-            vo = sa.select(sa.func.coalesce(sa.func.max(VoteRow.id), 0)).where(VoteRow.game_id == gid)
-            row = s.execute(
-                sa.select(ev.scalar_subquery(), ph.scalar_subquery(), sub.scalar_subquery(), vo.scalar_subquery())
-            ).one()
-            return (int(row[0]), int(row[1]), int(row[2]), int(row[3]))
+        g = GameRow.__table__.alias("g")
+        ev = sa.select(sa.func.coalesce(sa.func.max(EventRow.id), 0)).where(EventRow.game_id == g.c.id)
+        ph = sa.select(sa.func.coalesce(sa.func.max(PhaseRow.id), 0)).where(PhaseRow.game_id == g.c.id)
+        sub = (
+            sa.select(sa.func.coalesce(sa.func.max(SubmissionRow.id), 0))
+            .join(PhaseRow, PhaseRow.id == SubmissionRow.phase_id)
+            .where(PhaseRow.game_id == g.c.id, PhaseRow.status == "open")
+        )
+        vo = sa.select(sa.func.coalesce(sa.func.max(VoteRow.id), 0)).where(VoteRow.game_id == g.c.id)
+        vis = sa.select(GameWebRow.visibility).where(GameWebRow.game_id == g.c.id)
+        q = sa.select(
+            vis.scalar_subquery(),
+            ev.scalar_subquery(),
+            ph.scalar_subquery(),
+            sub.scalar_subquery(),
+            vo.scalar_subquery(),
+        ).where(g.c.name == game)
+        with self.store.engine.connect() as conn:
+            row = conn.execute(q).first()
+            conn.rollback()
+        if row is None:
+            return None
+        return (row[0] or "public", (int(row[1]), int(row[2]), int(row[3]), int(row[4])))
 
     def due_games(self, now: datetime) -> list[str]:
         """Active games whose open phase's deadline has passed (readiness is checked when orders arrive)."""

@@ -251,6 +251,13 @@ def render(
     return resp
 
 
+def render_html(request: Request, template: str, context: dict[str, Any]) -> str:
+    """A page as text, for the page cache (no flash, no per-visitor state beyond what ``context`` says)."""
+    templates: Jinja2Templates = request.app.state.templates
+    ctx = {"request": request, "viewer": Viewer(), "flash": None, **context}
+    return templates.get_template(template).render(ctx)
+
+
 def _set_csrf_cookie(request: Request, resp: Response) -> None:
     if getattr(request.state, "csrf_new", False):
         resp.set_cookie(

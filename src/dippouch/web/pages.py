@@ -13,7 +13,7 @@ from starlette.datastructures import UploadFile
 from starlette.requests import Request
 
 from dippouch.core.variant import variant_names
-from dippouch.web.app import render, set_flash, viewer_of, web_of
+from dippouch.web.app import _set_csrf_cookie, render, render_html, set_flash, viewer_of, web_of
 from dippouch.web.security import (
     CSRF_FIELD,
     SESSION_COOKIE,
@@ -21,6 +21,7 @@ from dippouch.web.security import (
     NotFound,
     check_csrf,
     client_id,
+    csrf_token,
 )
 
 router = APIRouter(include_in_schema=False)
@@ -142,14 +143,47 @@ async def signout(request: Request) -> Response:
 # Games
 
 
+PLACEHOLDER = "__dippouch_csrf_placeholder__"
+
+
+def _anonymous(request: Request) -> bool:
+    """A visitor whose page is the same as every other anonymous visitor's (but for the CSRF token)."""
+    return not (
+        request.cookies.get(SESSION_COOKIE) or request.headers.get("authorization") or request.cookies.get("dp_flash")
+    )
+
+
+def _from_cache(request: Request, html: str) -> Response:
+    token = csrf_token(request)
+    resp = HTMLResponse(html.replace(PLACEHOLDER, token))
+    _set_csrf_cookie(request, resp)
+    return resp
+
+
 @router.get("/games/{name}", response_class=HTMLResponse)
-def game_page(request: Request, name: str) -> Response:
+async def game_page(request: Request, name: str) -> Response:
+    """The game page. Anonymous visitors get a page rendered once per change of the game (the busiest page
+    of a site: everyone following a game reloads it), checked against the game's marker at most once a
+    second; see :meth:`Web.state`."""
+    web = web_of(request)
+    if _anonymous(request):
+        hit = web.fresh_state(name)
+        page = web.pages.get(("game", name))
+        if hit is not None and hit[0] != "private" and page is not None and page[0] == hit[1]:
+            return _from_cache(request, page[1])
+    return await run_in_threadpool(_game_page, request, name)
+
+
+def _game_page(request: Request, name: str) -> Response:
     web = web_of(request)
     viewer = viewer_of(request)
     g = web.game_view(name, viewer)
-    return render(
-        request, "game.html", {"g": g, "my_powers": viewer.powers(name), "coordinator": viewer.coordinates(name)}
-    )
+    ctx = {"g": g, "my_powers": viewer.powers(name), "coordinator": viewer.coordinates(name)}
+    if _anonymous(request) and not viewer.grants:
+        html = render_html(request, "game.html", {**ctx, "csrf": PLACEHOLDER})
+        web.pages[("game", name)] = (g["marker"], html)
+        return _from_cache(request, html)
+    return render(request, "game.html", ctx)
 
 
 @router.get("/games/{name}/phases/{phase_id}", response_class=HTMLResponse)

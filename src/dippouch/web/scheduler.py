@@ -42,7 +42,9 @@ class DeadlineScheduler:
             if self._stop.is_set():
                 break
             try:
-                for phase in self.web.store.process(name, now=now, limit=1):
+                processed = self.web.store.process(name, now=now, limit=1)
+                self.web.touched(name)
+                for phase in processed:
                     log.info("processed %s: %s", name, phase)
                     done.append(f"{name}: {phase}")
             except DippouchError as e:  # one broken game must not stop the others

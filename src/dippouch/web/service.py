@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import threading
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -35,6 +36,10 @@ from dippouch.store.models import GameRow, PhaseRow
 from dippouch.store.repository import GameStore
 from dippouch.web.maps import phase_svg
 from dippouch.web.security import BadInput, Forbidden, NotFound, Viewer
+
+STATE_TTL = 1.0
+"""Seconds a game's change marker is trusted before it is read again (changes by other processes show up
+within this time; this process's own changes at once)."""
 
 MAX_ORDER_TEXT = 20_000
 """Characters of order text accepted in one submission (a W3K power's orders are under 3,000)."""
@@ -82,6 +87,10 @@ class Web:
         self.clock = clock or (lambda: datetime.now(UTC))
         self._game_cache: dict[str, _Cached] = {}
         self._phase_cache: dict[int, tuple[Variant, Position, str, str]] = {}
+        self._state: dict[str, tuple[float, tuple[str, Any]]] = {}
+        self._variants: dict[str, Variant] = {}
+        self.pages: dict[Any, tuple[Any, str]] = {}
+        """Rendered pages for anonymous visitors, by (page, game): (marker, HTML with a CSRF placeholder)."""
         self._lock = threading.Lock()
 
     def now(self) -> datetime:
@@ -94,12 +103,41 @@ class Web:
         with self.store.session() as s:
             return s.scalar(sa.select(GameRow.id).where(GameRow.name == name)) is not None
 
-    def require_visible(self, name: str, viewer: Viewer) -> None:
+    def state(self, name: str, *, fresh: bool = False) -> tuple[str, Any] | None:
+        """(visibility, change marker) of a game, or None; read at most once a second per game unless
+        ``fresh`` (this process drops a game's entry whenever it changes the game itself)."""
+        if len(name) > 100:
+            return None
+        now = time.monotonic()
+        hit = self._state.get(name)
+        if hit is not None and not fresh and now - hit[0] < STATE_TTL:
+            return hit[1]
+        got = self.access.marker(name)
+        if got is not None:
+            with self._lock:
+                if len(self._state) > 20_000:
+                    self._state.clear()
+                self._state[name] = (now, got)
+        return got
+
+    def fresh_state(self, name: str) -> tuple[str, Any] | None:
+        """The cached (visibility, marker) if read within the last second, else None (no database access)."""
+        hit = self._state.get(name)
+        if hit is not None and time.monotonic() - hit[0] < STATE_TTL:
+            return hit[1]
+        return None
+
+    def touched(self, name: str) -> None:
+        """Forget what is cached about ``name``: this process just changed it."""
+        self._state.pop(name, None)
+        self.pages.pop(("game", name), None)
+
+    def require_visible(self, name: str, viewer: Viewer) -> tuple[str, Any]:
         """404 for a game that does not exist or that this viewer may not see (no difference shown)."""
-        if len(name) > 100 or not self.game_exists(name):
+        st = self.state(name)
+        if st is None or (st[0] == "private" and not viewer.in_game(name)):
             raise NotFound(f"no game {name!r} here")
-        if self.access.visibility(name) == "private" and not viewer.in_game(name):
-            raise NotFound(f"no game {name!r} here")
+        return st
 
     def require_player(self, name: str, power: str, viewer: Viewer) -> tuple[Variant, str]:
         self.require_visible(name, viewer)
@@ -122,11 +160,19 @@ class Web:
             raise Forbidden(f"you need a coordinator's key to {what}; sign in with it first")
 
     def _variant_of(self, name: str) -> Variant:
+        """A game's variant never changes (and games are never renamed), so it is looked up once."""
+        hit = self._variants.get(name)
+        if hit is not None:
+            return hit
         with self.store.session() as s:
             g = s.scalars(sa.select(GameRow).where(GameRow.name == name)).first()
             if g is None:
                 raise NotFound(f"no game {name!r} here")
-            return load_variant(g.variant, g.options)
+            v = load_variant(g.variant, g.options)
+        if len(self._variants) > 20_000:
+            self._variants.clear()
+        self._variants[name] = v
+        return v
 
     def open_phase(self, name: str) -> tuple[int, Variant, Position, str, str]:
         """The game's open phase: (id, variant, position, name, kind), the position parsed once per phase."""
@@ -185,12 +231,12 @@ class Web:
     def game_view(self, name: str, viewer: Viewer) -> dict[str, Any]:
         """Everything public about a game: phase, deadline, who has sent orders (never what), centres,
         the last report, the history. Cached until anything in the game changes."""
-        self.require_visible(name, viewer)
-        marker = self.access.marker(name)
+        _, marker = self.require_visible(name, viewer)
         hit = self._game_cache.get(name)
         if hit is not None and hit.marker == marker:
             return dict(hit.data)
         data = self._build_game_view(name)
+        data["marker"] = marker
         with self._lock:
             if len(self._game_cache) > 5000:
                 self._game_cache.clear()
@@ -398,6 +444,7 @@ class Web:
         text = _text(text)
         now = self.now()
         res = self.store.submit(name, power, text, now=now, ready=ready)
+        self.touched(name)
         processed: list[str] = []
         if ready:
             processed = self.store.process(name, now=now)  # only if every power that must act is ready
@@ -416,6 +463,7 @@ class Web:
     def vote(self, name: str, power: str, draw: bool, viewer: Viewer) -> str | None:
         _, power = self.require_player(name, power, viewer)
         ending = self.store.vote(name, power, draw, now=self.now())
+        self.touched(name)
         return ending.text if ending else None
 
     # ----------------------------------------------------------------------------------------------
@@ -508,6 +556,7 @@ class Web:
             raise BadInput(f"visibility must be one of {', '.join(VISIBILITIES)}")
         self.store.create_game(name, variant, now=self.now(), options=options, settings=settings)
         self.access.set_visibility(name, visibility)
+        self.touched(name)
         return name
 
     def assign(self, name: str, viewer: Viewer, power: str, player: str, replace: bool) -> tuple[str, str]:
@@ -521,6 +570,7 @@ class Web:
             raise BadInput(str(e.args[0])) from None
         now = self.now()
         self.store.assign(name, power, player, now=now, replace=replace)
+        self.touched(name)
         if replace:
             self.access.revoke_power_keys(name, power, now=now)
         _, secret = self.access.create_key("player", game=name, power=power, label=player, now=now)
@@ -549,8 +599,14 @@ class Web:
         self.access.revoke_key(key_id, game=name, now=self.now())
 
     def clock_action(self, name: str, viewer: Viewer, action: str, arg: str = "") -> str:
-        """extend / pause / resume / process / rollback / visibility / deadlines: one line saying what happened."""
+        """extend / pause / resume / process / rollback / visibility: one line saying what happened."""
         self.require_coordinator(name, viewer)
+        try:
+            return self._clock_action(name, action, arg)
+        finally:
+            self.touched(name)
+
+    def _clock_action(self, name: str, action: str, arg: str) -> str:
         now = self.now()
         s = self.store
         if action == "extend":
@@ -585,6 +641,7 @@ class Web:
             if _duration(t, f"the {k} deadline") < timedelta(minutes=1):
                 raise BadInput(f"the {k} deadline must be at least one minute")
         self.store.set_deadlines(name, deadlines, now=self.now())
+        self.touched(name)
         return "Deadlines for the phases to come: " + ", ".join(f"{k} {t}" for k, t in deadlines.items()) + "."
 
     def import_game(self, viewer: Viewer, data: Any, name: str | None) -> str:
