@@ -260,7 +260,7 @@ def main() -> None:
             finally:
                 os.killpg(proc.pid, signal.SIGTERM)
                 proc.wait(timeout=30)
-            print(f"\n== {n} stored game(s) (database built in {built:.1f} s)")
+            print(f"\n== {n} stored game(s) (database built in {built:.1f} s; load average {os.getloadavg()[0]:.1f})")
             for label, r in rounds:
                 print(
                     f"{label:<24} {r['rps']:7.1f} req/s  p50 {r['p50']:6.1f} ms  p90 {r['p90']:6.1f} ms  "

@@ -222,3 +222,30 @@ def test_secrets_are_stored_hashed(site: Site) -> None:
         for table in ("access_keys", "web_sessions"):
             dump += [str(row) for row in conn.execute(sa.text(f"SELECT * FROM {table}"))]
     assert dump and not any(key in row or site.coordinator_key in row for row in dump)
+
+
+def test_api_for_the_coordinator(site: Site) -> None:
+    """Everything the desk does, by a script with the coordinator's bearer key."""
+    import httpx  # noqa: F401  (the TestClient is httpx's)
+
+    bot = site.browser()
+    auth = {"Authorization": f"Bearer {site.coordinator_key}"}
+    assert bot.post("/api/games", json={"name": "api", "variant": "1000ad", "movement": "1d"}, headers=auth).json() == {
+        "name": "api"
+    }
+    seat = bot.post("/api/games/api/players", json={"power": "Vikings", "player": "Vera"}, headers=auth).json()
+    assert seat["key"].startswith("dp_") and seat["link"].endswith(seat["key"])
+    again = bot.post("/api/games/api/keys", json={"role": "player", "power": "Vikings"}, headers=auth).json()
+    assert again["key"] != seat["key"]
+    co = bot.post("/api/games/api/keys", json={"role": "coordinator", "label": "Co"}, headers=auth).json()
+    assert bot.get("/api/games/api/coordinate", headers={"Authorization": f"Bearer {co['key']}"}).status_code == 200
+    r = bot.post("/api/games/api/deadlines", json={"movement": "3d"}, headers=auth)
+    assert r.status_code == 200 and "movement 3d" in r.json()["message"]
+    r = bot.post("/api/games/api/actions", json={"action": "extend", "arg": "2h"}, headers=auth)
+    assert r.status_code == 200 and "extended" in r.json()["message"]
+    keys = bot.get("/api/games/api/coordinate", headers=auth).json()["keys"]
+    r = bot.post(f"/api/games/api/keys/{keys[0]['id']}/revoke", headers=auth)
+    assert r.status_code == 200
+    assert (
+        bot.get("/api/games/api/powers/Vikings", headers={"Authorization": f"Bearer {seat['key']}"}).status_code == 403
+    )

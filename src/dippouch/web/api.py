@@ -48,6 +48,18 @@ class PlayerIn(BaseModel):
     replace: bool = False
 
 
+class DeadlinesIn(BaseModel):
+    movement: str = Field("", max_length=20)
+    retreats: str = Field("", max_length=20)
+    adjustments: str = Field("", max_length=20)
+
+
+class KeyIn(BaseModel):
+    role: str = Field(description="player or coordinator", max_length=20)
+    power: str = Field("", max_length=100)
+    label: str = Field("", max_length=200)
+
+
 class ActionIn(BaseModel):
     action: str = Field(description="extend, pause, resume, process, rollback or visibility", max_length=20)
     arg: str = Field(
@@ -154,6 +166,32 @@ def seat(request: Request, name: str, body: PlayerIn) -> dict[str, Any]:
     viewer = _writer(request)
     power, secret = web_of(request).assign(name, viewer, body.power, body.player, body.replace)
     return {"power": power, "key": secret, "link": f"{str(request.base_url).rstrip('/')}/k/{secret}"}
+
+
+@router.post("/games/{name}/keys")
+def new_key(request: Request, name: str, body: KeyIn) -> dict[str, Any]:
+    """A new link for a seated power's player, or for a co-coordinator of this game (shown once)."""
+    viewer = _writer(request)
+    web = web_of(request)
+    if body.role == "player":
+        power, secret = web.new_player_link(name, viewer, body.power)
+    elif body.role == "coordinator":
+        power, secret = "", web.new_coordinator_key(name, viewer, body.label)
+    else:
+        raise BadInput("role must be player or coordinator")
+    return {
+        "role": body.role,
+        "power": power or None,
+        "key": secret,
+        "link": f"{str(request.base_url).rstrip('/')}/k/{secret}",
+    }
+
+
+@router.post("/games/{name}/deadlines")
+def deadlines(request: Request, name: str, body: DeadlinesIn) -> dict[str, Any]:
+    """The time each kind of phase gets, for phases opened from now on."""
+    viewer = _writer(request)
+    return {"message": web_of(request).set_deadlines(name, viewer, body.model_dump())}
 
 
 @router.post("/games/{name}/keys/{key_id}/revoke")
