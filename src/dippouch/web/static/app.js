@@ -206,6 +206,20 @@
     bar.addEventListener("change", function () { reset(); });
   }
 
+  // ------------------------------------------------------------------ new game: only the chosen variant's options
+  var choice = document.getElementById("variant-choice");
+  if (choice) {
+    var showOptions = function () {
+      document.querySelectorAll("[data-options-for]").forEach(function (f) {
+        f.hidden = f.getAttribute("data-options-for") !== choice.value;
+      });
+      var note = document.querySelector("[data-options-note]");
+      if (note) note.hidden = true;
+    };
+    choice.addEventListener("change", showOptions);
+    showOptions();
+  }
+
   // ------------------------------------------------------------------ filtering the variant key
   document.querySelectorAll("input[data-filter]").forEach(function (inp) {
     var rows = document.querySelectorAll(inp.getAttribute("data-filter") + " tbody tr");
