@@ -37,12 +37,10 @@ def _new(store: GameStore, name: str = "g", movement: str = "12d", **settings) -
 def test_schema_matches_models_after_migrations(db_url: str, store: GameStore):
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
-
-    from dippouch.store.models import Base
-
     from alembic.script import ScriptDirectory
 
     from dippouch.store.db import alembic_config
+    from dippouch.store.models import Base
 
     head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     with store.engine.connect() as conn:

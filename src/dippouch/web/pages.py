@@ -207,18 +207,38 @@ def export(request: Request, name: str) -> Response:
     return Response(
         json.dumps(data, ensure_ascii=False, indent=1),
         media_type="application/json",
-        headers={"Content-Disposition": f'attachment; filename="{name.encode("ascii", "replace").decode()}.json"'},
+        headers={"Content-Disposition": f'attachment; filename="{_ascii(name)}.json"'},
     )
 
 
-@router.get("/games/{name}/map.svg")
-def map_svg(request: Request, name: str, phase: int | None = None) -> Response:
+def _svg(request: Request, name: str, phase: int | None) -> str:
     web = web_of(request)
     viewer = viewer_of(request)
     svg = web.game_view(name, viewer)["map_svg"] if phase is None else web.phase_view(name, phase, viewer)["map_svg"]
     if svg is None:
-        raise NotFound("the map renderer is not installed yet, so there is no map to download")
-    return Response(svg, media_type="image/svg+xml")
+        raise NotFound("no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)")
+    return str(svg)
+
+
+@router.get("/games/{name}/map.svg")
+def map_svg(request: Request, name: str, phase: int | None = None) -> Response:
+    return Response(_svg(request, name, phase), media_type="image/svg+xml")
+
+
+@router.get("/games/{name}/map.pdf")
+def map_pdf(request: Request, name: str, phase: int | None = None) -> Response:
+    from dippouch.web.maps import phase_pdf
+
+    pdf = phase_pdf(_svg(request, name, phase))
+    if pdf is None:
+        raise NotFound("PDF maps need the map renderer, which is not installed")
+    return Response(
+        pdf, media_type="application/pdf", headers={"Content-Disposition": f'inline; filename="{_ascii(name)}.pdf"'}
+    )
+
+
+def _ascii(name: str) -> str:
+    return "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in name)[:100] or "game"
 
 
 # --------------------------------------------------------------------------------------------------

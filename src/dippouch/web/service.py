@@ -34,7 +34,7 @@ from dippouch.game import (
 from dippouch.store.access import VISIBILITIES, AccessStore
 from dippouch.store.models import GameRow, PhaseRow
 from dippouch.store.repository import GameStore
-from dippouch.web.maps import phase_svg
+from dippouch.web.maps import phase_svg, position_svg
 from dippouch.web.security import BadInput, Forbidden, NotFound, Viewer
 
 STATE_TTL = 1.0
@@ -268,13 +268,10 @@ class Web:
             for p in st.powers
         ]
         last_report = self.store.report(name, phase_id=processed[-1].id) if processed else None
-        if current is not None:
-            position = current.position
-            map_key: tuple[Any, ...] = (name, current.id, "open")
-        else:
-            position = line[-1].next_position or line[-1].position
-            map_key = (name, line[-1].id, "end")
-        svg = phase_svg(v, map_key, position)
+        shown = current if current is not None else line[-1]
+        after = current is None and shown.next_position is not None
+        position = shown.next_position if after and shown.next_position is not None else shown.position
+        svg = phase_svg(v, (name, shown.id, shown.status), _record(name, shown), after=after, orders=False)
         pos = position_from_data(v, position)
         m = v.map
         board = [
@@ -336,14 +333,9 @@ class Web:
         i = ids.index(phase_id)
         revealed = h.status != "open"
         report = self.store.report(name, phase_id=phase_id) if h.processed_at is not None else None
-        svg = phase_svg(
-            v,
-            (name, h.id, h.status),
-            h.position,
-            h.orders if revealed else None,
-            h.results if revealed else None,
-        )
-        after = phase_svg(v, (name, h.id, "after"), h.next_position) if h.next_position else None
+        rec = _record(name, h)
+        svg = phase_svg(v, (name, h.id, h.status), rec, orders=revealed)
+        after = phase_svg(v, (name, h.id, h.status), rec, after=True) if h.next_position else None
         return {
             "game": name,
             "id": h.id,
@@ -688,8 +680,6 @@ class Web:
             }
             for p in v.powers
         ]
-        from dippouch.game import position_to_data
-
         return {
             "name": v.name,
             "title": v.title,
@@ -707,7 +697,7 @@ class Web:
                 }
                 for k, spec in v.data.get("options", {}).items()
             ],
-            "map_svg": phase_svg(v, ("variant", v.name), position_to_data(v, v.start)),
+            "map_svg": position_svg(v, ("variant", v.name), v.start, f"{v.title}: the opening position"),
         }
 
     def moves(self, variant: str, query: str) -> dict[str, Any]:
@@ -741,6 +731,19 @@ class Web:
 
 
 # --------------------------------------------------------------------------------------------------
+
+
+def _record(game: str, ph: PhaseRow) -> dict[str, Any]:
+    """A phase as the renderer reads it (``GameStore.phase_record``'s keys), never with its submissions."""
+    return {
+        "game": game,
+        "name": ph.name,
+        "status": ph.status,
+        "position": ph.position,
+        "next_position": ph.next_position,
+        "orders": ph.orders,
+        "results": ph.results,
+    }
 
 
 def _duration_text(td: timedelta) -> str:

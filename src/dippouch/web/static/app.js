@@ -132,24 +132,30 @@
   var bar = document.getElementById("clickbar");
   if (dataEl && mapFig && bar) {
     var legal = JSON.parse(dataEl.textContent || "[]");
-    var byProv = {};
-    legal.forEach(function (u) { byProv[u.province] = u; });
+    var byProv = {}, byProvAll = {};
+    legal.forEach(function (u) { byProv[u.province] = u; byProvAll[u.province] = true; });
     var status = document.getElementById("click-status");
     var state = { unit: null, target: null };
     bar.hidden = false;
     function mode() { var r = bar.querySelector("input[name=clickmode]:checked"); return r ? r.value : "move"; }
     function say(t) { status.textContent = t; }
+    // The renderer names shapes r-ABBR, units unit-ABBR / dislodged-ABBR, names label-ABBR[-n], centres sc-ABBR.
+    var ID = /^(?:r|unit|dislodged|sc|label)-(.+?)(?:-\d+)?$/;
     function provinceOf(el) {
-      var hit = el.closest("[data-unit], [data-province]");
-      if (!hit) return null;
-      var p = hit.getAttribute("data-unit") || hit.getAttribute("data-province");
-      return p ? p.toLowerCase().split("/")[0] : null;
+      for (var e = el; e && e !== mapFig; e = e.parentNode) {
+        if (!e.getAttribute) continue;
+        var p = e.getAttribute("data-unit") || e.getAttribute("data-province");
+        if (!p) { var m = ID.exec(e.id || ""); if (m && (byProvAll[m[1]] || shapeOf(m[1]))) p = m[1]; }
+        if (p) return p.toLowerCase().split("/")[0];
+      }
+      return null;
+    }
+    function shapeOf(p) {
+      return mapFig.querySelector('[id="r-' + p + '"]') || mapFig.querySelector('[data-province="' + p + '"]');
     }
     function mark(cls, provs) {
       mapFig.querySelectorAll("." + cls).forEach(function (e) { e.classList.remove(cls); });
-      provs.forEach(function (p) {
-        mapFig.querySelectorAll('[data-province="' + p + '"]').forEach(function (e) { e.classList.add(cls); });
-      });
+      provs.forEach(function (p) { var e = shapeOf(p); if (e) e.classList.add(cls); });
     }
     function reset(msg) { state.unit = null; state.target = null; mark("picked", []); mark("target", []); say(msg || ""); }
     function add(order) { putOrder(order.text, state.unit.province); reset("Added: " + order.text); }
@@ -234,11 +240,10 @@
   var moves = document.getElementById("moves");
   var fig = document.querySelector("[data-map]");
   if (moves && fig) {
-    var from = moves.getAttribute("data-from");
-    fig.querySelectorAll('[data-province="' + from + '"]').forEach(function (e) { e.classList.add("picked"); });
-    moves.querySelectorAll("[data-dest]").forEach(function (d) {
-      var p = d.getAttribute("data-dest").split("/")[0];
-      fig.querySelectorAll('[data-province="' + p + '"]').forEach(function (e) { e.classList.add("target"); });
-    });
+    var light = function (p, cls) {
+      fig.querySelectorAll('[id="r-' + p + '"], [data-province="' + p + '"]').forEach(function (e) { e.classList.add(cls); });
+    };
+    light(moves.getAttribute("data-from"), "picked");
+    moves.querySelectorAll("[data-dest]").forEach(function (d) { light(d.getAttribute("data-dest").split("/")[0], "target"); });
   }
 })();
