@@ -58,7 +58,8 @@ def _cached(key: tuple[Any, ...], draw: Callable[[], str | None]) -> str | None:
             return _CACHE[key]
     try:
         svg = draw()
-    except ImportError:
+    except ImportError as e:  # the renderer, or one of its libraries, is not installed
+        log.info("no map: %s", e)
         svg = None
     except FileNotFoundError as e:  # no geometry built for this variant yet
         log.info("no map: %s", e)
