@@ -55,3 +55,22 @@ def test_run_command_serves_the_app(tmp_path: Path) -> None:
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)
+
+
+def test_the_cli_does_not_import_the_web_stack_until_serve_runs() -> None:
+    """`serve` registers with the other commands but imports FastAPI, uvicorn and Jinja2 only when run."""
+    import sys
+
+    code = (
+        "import sys; from dippouch.cli import _register; _register(); "
+        "import dippouch.cli.serve; "
+        "print(sorted(m for m in ('fastapi', 'uvicorn', 'jinja2', 'starlette', 'dippouch.web.app') if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+    help_text = subprocess.run(
+        [sys.executable, "-c", "from dippouch.cli import main; main()", "serve", "--help"],
+        capture_output=True,
+        text=True,
+    ).stdout
+    assert "--port" in help_text and "--db" in help_text

@@ -85,9 +85,11 @@ def signin_form(request: Request) -> Response:
 
 def _sign_in(request: Request, secret: str) -> Response:
     web = web_of(request)
-    request.app.state.limiter.hit("signin", client_id(request), "sign-in attempts")
+    limiter = request.app.state.limiter
+    limiter.hit("signin", client_id(request), "failed sign-ins", count_it=False)
     grant = web.access.find_key(secret.strip())
     if grant is None:
+        limiter.note("signin", client_id(request))  # only failures count: guessing is what is limited
         raise NotFound("that key or link is unknown, mistyped or revoked; ask your coordinator for a new link")
     now = web.now()
     token = request.cookies.get(SESSION_COOKIE)

@@ -147,7 +147,9 @@ class RateLimiter:
         self.hits: dict[tuple[str, str], deque[float]] = {}
         self.lock = threading.Lock()
 
-    def hit(self, bucket: str, client: str, what: str) -> None:
+    def hit(self, bucket: str, client: str, what: str, *, count_it: bool = True) -> None:
+        """Refuse (429) a client that used up its allowance in the window; else count this request
+        (unless ``count_it`` is false: the caller counts only failures, with :meth:`note`)."""
         if bucket not in self.limits:
             return
         count, window = self.limits[bucket]
@@ -161,10 +163,16 @@ class RateLimiter:
                 raise TooMany(
                     f"too many {what} from you: at most {count} in {int(window)} seconds; try again in {wait} s", wait
                 )
-            q.append(now)
+            if count_it:
+                q.append(now)
             if len(self.hits) > 100_000:  # forget idle clients rather than grow without bound
                 for key in [k for k, v in self.hits.items() if not v or v[-1] <= now - window][:50_000]:
                     del self.hits[key]
+
+    def note(self, bucket: str, client: str) -> None:
+        if bucket in self.limits:
+            with self.lock:
+                self.hits.setdefault((bucket, client), deque()).append(self.clock())
 
 
 def client_id(request: Request) -> str:
