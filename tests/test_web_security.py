@@ -192,7 +192,9 @@ def test_unknown_or_mangled_keys_are_refused(site: Site) -> None:
     for bad in ("dp_" + "A" * 43, "nope", "dp_", site.coordinator_key[:-1], site.coordinator_key + "x", "x" * 500):
         assert c.get(f"/k/{bad}", follow_redirects=False).status_code == 404
     assert c.get("/api/games", headers={"Authorization": "Bearer dp_wrong"}).status_code == 403
-    assert c.get("/coordinate", cookies={"dp_session": "dp_forged"}).status_code == 403
+    forged = site.browser()
+    forged.cookies.set("dp_session", "dp_forged")
+    assert forged.get("/coordinate").status_code == 403
 
 
 def test_private_games_are_invisible(site: Site) -> None:
@@ -208,7 +210,9 @@ def test_sign_out_ends_the_session(game: Site) -> None:
     f = game.france  # type: ignore[attr-defined]
     token = f.cookies.get("dp_session")
     assert game.post_form(f, "/signout").status_code == 303
-    assert game.browser().get("/games/g/play/France", cookies={"dp_session": token}).status_code == 403
+    replay = game.browser()
+    replay.cookies.set("dp_session", token)
+    assert replay.get("/games/g/play/France").status_code == 403
 
 
 # --------------------------------------------------------------------------------------------------
