@@ -190,6 +190,19 @@ async def load(
     }
 
 
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux /proc): the server's own cost, whatever else runs."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def measured(pid: int, run: object) -> dict[str, float]:
+    c0 = cpu_seconds(pid)
+    r = asyncio.run(run)  # type: ignore[arg-type]
+    r["cpu_ms"] = (cpu_seconds(pid) - c0) * 1000 / max(1, r["requests"])
+    return r
+
+
 def serve(url: str) -> tuple[subprocess.Popen[str], int]:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -245,16 +258,17 @@ def main() -> None:
                         )
                     )
                 asyncio.run(load(port, args.clients, args.warmup, pages))
+                pid = proc.pid
                 rounds = [
-                    ("game page, flat out", asyncio.run(load(port, args.clients, args.seconds, pages))),
+                    ("game page, flat out", measured(pid, load(port, args.clients, args.seconds, pages))),
                     (
                         f"game page at {args.page_rate:.0f}/s",
-                        asyncio.run(load(port, args.clients, args.seconds, pages, args.page_rate)),
+                        measured(pid, load(port, args.clients, args.seconds, pages, args.page_rate)),
                     ),
-                    ("submission, flat out", asyncio.run(load(port, args.clients, args.seconds, posts))),
+                    ("submission, flat out", measured(pid, load(port, args.clients, args.seconds, posts))),
                     (
                         f"submission at {args.submit_rate:.0f}/s",
-                        asyncio.run(load(port, args.clients, args.seconds, posts, args.submit_rate)),
+                        measured(pid, load(port, args.clients, args.seconds, posts, args.submit_rate)),
                     ),
                 ]
             finally:
@@ -264,7 +278,8 @@ def main() -> None:
             for label, r in rounds:
                 print(
                     f"{label:<24} {r['rps']:7.1f} req/s  p50 {r['p50']:6.1f} ms  p90 {r['p90']:6.1f} ms  "
-                    f"p99 {r['p99']:6.1f} ms  max {r['max']:6.1f} ms  ({r['requests']} requests, {r['errors']} errors)"
+                    f"p99 {r['p99']:6.1f} ms  max {r['max']:6.1f} ms  server CPU {r['cpu_ms']:.2f} ms/request  "
+                    f"({r['requests']} requests, {r['errors']} errors)"
                 )
 
 

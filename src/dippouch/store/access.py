@@ -14,6 +14,7 @@ import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -156,17 +157,12 @@ class AccessStore:
         """The live key a secret opens, or None (unknown, malformed or revoked: the caller cannot tell which)."""
         if not secret.startswith(SECRET_PREFIX) or not 20 <= len(secret) <= 200:
             return None
-        with self.session() as s:
-            q = (
-                sa.select(AccessKeyRow, GameRow.name)
-                .outerjoin(GameRow, GameRow.id == AccessKeyRow.game_id)
-                .where(AccessKeyRow.key_hash == hash_secret(secret), AccessKeyRow.revoked_at.is_(None))
-            )
-            hit = s.execute(q).first()
-            if hit is None:
-                return None
-            row, name = hit
-            return Grant(row.id, row.role, name, row.power)
+        with self.store.engine.connect() as conn:
+            hit = conn.execute(_KEY, {"h": hash_secret(secret)}).first()
+            conn.rollback()
+        if hit is None:
+            return None
+        return Grant(int(hit[0]), str(hit[1]), hit[2], hit[3])
 
     # ----------------------------------------------------------------------------------------------
     # Sessions
@@ -266,25 +262,8 @@ class AccessStore:
         submissions, votes), so a page can be served from a cache while it stands still, even when
         another process (the coordinator's CLI, a worker) changed the game.
         """
-        g = GameRow.__table__.alias("g")
-        ev = sa.select(sa.func.coalesce(sa.func.max(EventRow.id), 0)).where(EventRow.game_id == g.c.id)
-        ph = sa.select(sa.func.coalesce(sa.func.max(PhaseRow.id), 0)).where(PhaseRow.game_id == g.c.id)
-        sub = (
-            sa.select(sa.func.coalesce(sa.func.max(SubmissionRow.id), 0))
-            .join(PhaseRow, PhaseRow.id == SubmissionRow.phase_id)
-            .where(PhaseRow.game_id == g.c.id, PhaseRow.status == "open")
-        )
-        vo = sa.select(sa.func.coalesce(sa.func.max(VoteRow.id), 0)).where(VoteRow.game_id == g.c.id)
-        vis = sa.select(GameWebRow.visibility).where(GameWebRow.game_id == g.c.id)
-        q = sa.select(
-            vis.scalar_subquery(),
-            ev.scalar_subquery(),
-            ph.scalar_subquery(),
-            sub.scalar_subquery(),
-            vo.scalar_subquery(),
-        ).where(g.c.name == game)
         with self.store.engine.connect() as conn:
-            row = conn.execute(q).first()
+            row = conn.execute(_MARKER, {"game": game}).first()
             conn.rollback()
         if row is None:
             return None
@@ -305,3 +284,29 @@ class AccessStore:
                 .order_by(PhaseRow.deadline)
             )
             return list(s.scalars(q))
+
+
+def _marker_query() -> sa.Select[Any]:
+    """Built once: constructing this statement costs more than running it."""
+    g = GameRow.__table__.alias("g")
+    ev = sa.select(sa.func.coalesce(sa.func.max(EventRow.id), 0)).where(EventRow.game_id == g.c.id)
+    ph = sa.select(sa.func.coalesce(sa.func.max(PhaseRow.id), 0)).where(PhaseRow.game_id == g.c.id)
+    sub = (
+        sa.select(sa.func.coalesce(sa.func.max(SubmissionRow.id), 0))
+        .join(PhaseRow, PhaseRow.id == SubmissionRow.phase_id)
+        .where(PhaseRow.game_id == g.c.id, PhaseRow.status == "open")
+    )
+    vo = sa.select(sa.func.coalesce(sa.func.max(VoteRow.id), 0)).where(VoteRow.game_id == g.c.id)
+    vis = sa.select(GameWebRow.visibility).where(GameWebRow.game_id == g.c.id)
+    return sa.select(
+        vis.scalar_subquery(), ev.scalar_subquery(), ph.scalar_subquery(), sub.scalar_subquery(), vo.scalar_subquery()
+    ).where(g.c.name == sa.bindparam("game"))
+
+
+_MARKER = _marker_query()
+
+_KEY = (
+    sa.select(AccessKeyRow.id, AccessKeyRow.role, GameRow.name, AccessKeyRow.power)
+    .outerjoin(GameRow, GameRow.id == AccessKeyRow.game_id)
+    .where(AccessKeyRow.key_hash == sa.bindparam("h"), AccessKeyRow.revoked_at.is_(None))
+)
