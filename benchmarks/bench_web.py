@@ -10,7 +10,13 @@ less CPU than the server it measures):
 
 - game page: GET /games/<name>, each client on a game of its own drawn from the stored games;
 - submission: POST /api/games/<name>/powers/<power>/orders (bearer key, 3-line order text), each client
-  a different power; the server checks every line (the arrival check) and records a new version.
+  a different power; the server checks every line (the arrival check) and records a new version;
+- mixed: both at once on other games (45 clients reading the pages of the games that 5 clients send
+  orders to, at --page-rate and half --submit-rate): every submission changes its game's page.
+
+Each kind runs closed loop ("flat out": a client sends its next request as soon as the last is answered,
+which measures capacity; with 50 clients, latency is then mostly queueing) and open loop (the clients
+together send a fixed number of requests a second on a schedule, latency counted from when each was due).
 
 It prints requests per second, p50/p90/p99/max latency and errors. Not a test: figures go in the READMEs.
 """
@@ -31,6 +37,7 @@ import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import sqlalchemy as sa
 
@@ -93,7 +100,7 @@ def build_db(path: Path, games: int) -> tuple[str, list[str], dict[tuple[str, st
                 )
     access = AccessStore(store)
     keys: dict[tuple[str, str], str] = {}
-    for name in names[:8]:
+    for name in names[:16]:
         for p in POWERS:
             _, keys[(name, p)] = access.create_key("player", game=name, power=p, now=now)
     store.close()
@@ -190,6 +197,17 @@ async def load(
     }
 
 
+async def mixed(
+    port: int, clients: int, seconds: float, pages: list[Any], posts: list[Any], page_rate: float, submit_rate: float
+) -> tuple[dict[str, float], dict[str, float]]:
+    """Both at once, as a site is used: most clients follow games while a tenth send orders."""
+    writers = max(1, clients // 10)
+    a, b = await asyncio.gather(
+        load(port, clients - writers, seconds, pages, page_rate), load(port, writers, seconds, posts, submit_rate)
+    )
+    return a, b
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process so far (Linux /proc): the server's own cost, whatever else runs."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -271,6 +289,13 @@ def main() -> None:
                         measured(pid, load(port, args.clients, args.seconds, posts, args.submit_rate)),
                     ),
                 ]
+                c0 = cpu_seconds(pid)
+                mp, ms = asyncio.run(
+                    mixed(port, args.clients, args.seconds, pages, posts, args.page_rate, args.submit_rate / 2)
+                )
+                cpu = (cpu_seconds(pid) - c0) * 1000 / max(1, mp["requests"] + ms["requests"])
+                mp["cpu_ms"] = ms["cpu_ms"] = cpu
+                rounds += [("mixed: game page", mp), ("mixed: submission", ms)]
             finally:
                 os.killpg(proc.pid, signal.SIGTERM)
                 proc.wait(timeout=30)

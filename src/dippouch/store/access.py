@@ -72,9 +72,11 @@ class KeyInfo:
 class AccessStore:
     """Access keys, sessions and per-game web settings, in the game database."""
 
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: GameStore, reader: GameStore | None = None) -> None:
         self.store = store
         self.session = store.session
+        self.reader = reader or store
+        """Where the read-only methods read (a :meth:`GameStore.reader` on a busy SQLite server)."""
 
     # ----------------------------------------------------------------------------------------------
     # Keys
@@ -111,7 +113,7 @@ class AccessStore:
 
     def keys(self, game: str | None) -> list[KeyInfo]:
         """Keys of one game (or the installation's coordinator keys when ``game`` is None), newest last."""
-        with self.session() as s:
+        with self.reader.session() as s:
             q = sa.select(AccessKeyRow, GameRow.name).outerjoin(GameRow, GameRow.id == AccessKeyRow.game_id)
             q = q.where(AccessKeyRow.game_id.is_(None)) if game is None else q.where(GameRow.name == game)
             return [
@@ -120,7 +122,7 @@ class AccessStore:
             ]
 
     def coordinator_key_count(self) -> int:
-        with self.session() as s:
+        with self.reader.session() as s:
             q = sa.select(sa.func.count(AccessKeyRow.id)).where(
                 AccessKeyRow.role == "coordinator", AccessKeyRow.revoked_at.is_(None)
             )
@@ -157,7 +159,7 @@ class AccessStore:
         """The live key a secret opens, or None (unknown, malformed or revoked: the caller cannot tell which)."""
         if not secret.startswith(SECRET_PREFIX) or not 20 <= len(secret) <= 200:
             return None
-        with self.store.engine.connect() as conn:
+        with self.reader.engine.connect() as conn:
             hit = conn.execute(_KEY, {"h": hash_secret(secret)}).first()
             conn.rollback()
         if hit is None:
@@ -200,7 +202,7 @@ class AccessStore:
 
     def session_grants(self, token: str, *, now: datetime) -> list[Grant] | None:
         """The live grants of a session (revoked keys drop out at once); None if no such live session."""
-        with self.session() as s:
+        with self.reader.session() as s:
             row = self._live_session(s, token, now)
             if row is None:
                 return None
@@ -223,7 +225,7 @@ class AccessStore:
     # Per-game web settings and cheap reads
 
     def visibility(self, game: str) -> str:
-        with self.session() as s:
+        with self.reader.session() as s:
             q = sa.select(GameWebRow.visibility).join(GameRow, GameRow.id == GameWebRow.game_id)
             return s.scalar(q.where(GameRow.name == game)) or "public"
 
@@ -240,7 +242,7 @@ class AccessStore:
 
     def listed_games(self) -> list[tuple[str, str, str, str | None, datetime | None]]:
         """(name, variant, state, current phase, deadline) of every public game, by name."""
-        with self.session() as s:
+        with self.reader.session() as s:
             open_phase = (
                 sa.select(PhaseRow.game_id, PhaseRow.name, PhaseRow.deadline)
                 .where(PhaseRow.status == "open")
@@ -262,16 +264,28 @@ class AccessStore:
         submissions, votes), so a page can be served from a cache while it stands still, even when
         another process (the coordinator's CLI, a worker) changed the game.
         """
-        with self.store.engine.connect() as conn:
+        with self.reader.engine.connect() as conn:
             row = conn.execute(_MARKER, {"game": game}).first()
             conn.rollback()
         if row is None:
             return None
         return (row[0] or "public", (int(row[1]), int(row[2]), int(row[3]), int(row[4])))
 
+    def phases(self, game: str) -> list[PhaseRow]:
+        """Every phase of a game, abandoned ones too, in the order opened, without their submissions
+        (``GameStore.history`` loads every version of every phase, which a page does not need)."""
+        with self.reader.session() as s:
+            q = (
+                sa.select(PhaseRow)
+                .join(GameRow, GameRow.id == PhaseRow.game_id)
+                .where(GameRow.name == game)
+                .order_by(PhaseRow.id)
+            )
+            return list(s.scalars(q))
+
     def due_games(self, now: datetime) -> list[str]:
         """Active games whose open phase's deadline has passed (readiness is checked when orders arrive)."""
-        with self.session() as s:
+        with self.reader.session() as s:
             q = (
                 sa.select(GameRow.name)
                 .join(PhaseRow, PhaseRow.game_id == GameRow.id)

@@ -115,6 +115,17 @@ class GameStore:
     def close(self) -> None:
         self.engine.dispose()
 
+    def reader(self) -> GameStore:
+        """A second store on the same database for reads only (a busy web server's pages): on SQLite its
+        transactions do not take the write lock, so readers neither wait for writers nor hold them up.
+        Use it only for methods that do not write; the schema is already at head (this store made sure)."""
+        from dippouch.store.db import make_engine
+
+        other = GameStore.__new__(GameStore)
+        other.engine = make_engine(str(self.engine.url.render_as_string(hide_password=False)), write_lock=False)
+        other.session = sessionmaker(other.engine, expire_on_commit=False)
+        return other
+
     # ----------------------------------------------------------------------------------------------
     # Lookup helpers
 

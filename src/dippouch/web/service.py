@@ -9,6 +9,7 @@ Permissions are checked here too, once, for both front ends.
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import threading
 import time
@@ -83,7 +84,14 @@ class Web:
 
     def __init__(self, store: GameStore, clock: Callable[[], datetime] | None = None) -> None:
         self.store = store
-        self.access = AccessStore(store)
+        # Pages read through a second engine that never takes SQLite's write lock (see GameStore.reader).
+        self.read = store.reader() if store.engine.dialect.name == "sqlite" else store
+        self.access = AccessStore(store, self.read)
+        self._building: dict[str, threading.Lock] = {}
+        # SQLite lets one writer in at a time and makes the others retry with growing sleeps, which
+        # starves some requests for seconds under load; queueing this process's writers here first
+        # keeps the wait short and fair. (PostgreSQL locks rows itself: no queue.)
+        self._writes: Any = threading.Lock() if store.engine.dialect.name == "sqlite" else contextlib.nullcontext()
         self.clock = clock or (lambda: datetime.now(UTC))
         self._game_cache: dict[str, _Cached] = {}
         self._phase_cache: dict[int, tuple[Variant, Position, str, str]] = {}
@@ -100,7 +108,7 @@ class Web:
     # Lookups and permissions
 
     def game_exists(self, name: str) -> bool:
-        with self.store.session() as s:
+        with self.read.session() as s:
             return s.scalar(sa.select(GameRow.id).where(GameRow.name == name)) is not None
 
     def state(self, name: str, *, fresh: bool = False) -> tuple[str, Any] | None:
@@ -164,7 +172,7 @@ class Web:
         hit = self._variants.get(name)
         if hit is not None:
             return hit
-        with self.store.session() as s:
+        with self.read.session() as s:
             g = s.scalars(sa.select(GameRow).where(GameRow.name == name)).first()
             if g is None:
                 raise NotFound(f"no game {name!r} here")
@@ -176,7 +184,7 @@ class Web:
 
     def open_phase(self, name: str) -> tuple[int, Variant, Position, str, str]:
         """The game's open phase: (id, variant, position, name, kind), the position parsed once per phase."""
-        with self.store.session() as s:
+        with self.read.session() as s:
             row = s.execute(
                 sa.select(PhaseRow.id, GameRow.variant, GameRow.options)
                 .join(GameRow, GameRow.id == PhaseRow.game_id)
@@ -205,11 +213,11 @@ class Web:
         listed = {r[0]: r for r in self.access.listed_games()}
         # A signed-in player or coordinator also sees the unlisted and private games they belong to.
         mine = {g.game for g in viewer.grants if g.game} | (
-            {n for n, *_ in self.store.games()} if viewer.coordinates(None) else set()
+            {n for n, *_ in self.read.games()} if viewer.coordinates(None) else set()
         )
         rows = dict(listed)
         if mine - set(listed):
-            for name, variant, state, phase in self.store.games():
+            for name, variant, state, phase in self.read.games():
                 if name in mine and name not in rows:
                     rows[name] = (name, variant, state, phase, None)
         return [
@@ -235,19 +243,28 @@ class Web:
         hit = self._game_cache.get(name)
         if hit is not None and hit.marker == marker:
             return dict(hit.data)
-        data = self._build_game_view(name)
-        data["marker"] = marker
+        # One thread builds a game's view at a time; the others that arrive meanwhile wait and take it
+        # (after a change, every reader of a busy game would otherwise rebuild it at once).
         with self._lock:
-            if len(self._game_cache) > 5000:
-                self._game_cache.clear()
-            self._game_cache[name] = _Cached(marker, data)
+            building = self._building.setdefault(name, threading.Lock())
+        with building:
+            hit = self._game_cache.get(name)
+            if hit is not None and hit.marker == marker:
+                return dict(hit.data)
+            data = self._build_game_view(name)
+            data["marker"] = marker
+            with self._lock:
+                if len(self._game_cache) > 5000:
+                    self._game_cache.clear()
+                    self._building.clear()
+                self._game_cache[name] = _Cached(marker, data)
         return dict(data)
 
     def _build_game_view(self, name: str) -> dict[str, Any]:
         now = self.now()
-        st = self.store.status(name, now=now)
+        st = self.read.status(name, now=now)
         v = self._variant_of(name)
-        hist = self.store.history(name)
+        hist = self.access.phases(name)
         line = [h for h in hist if h.status != "abandoned"]
         processed = [h for h in line if h.status == "processed" and h.next_position is not None]
         current = next((h for h in hist if h.status == "open"), None)
@@ -267,7 +284,7 @@ class Web:
             }
             for p in st.powers
         ]
-        last_report = self.store.report(name, phase_id=processed[-1].id) if processed else None
+        last_report = self.read.report(name, phase_id=processed[-1].id) if processed else None
         shown = current if current is not None else line[-1]
         after = current is None and shown.next_position is not None
         position = shown.next_position if after and shown.next_position is not None else shown.position
@@ -324,7 +341,7 @@ class Web:
     def phase_view(self, name: str, phase_id: int, viewer: Viewer) -> dict[str, Any]:
         """One phase of the history: its map with orders and results drawn, its report, prev/next."""
         self.require_visible(name, viewer)
-        hist = self.store.history(name)
+        hist = self.access.phases(name)
         ids = [h.id for h in hist]
         if phase_id not in ids:
             raise NotFound(f"game {name!r} has no phase with id {phase_id}")
@@ -332,7 +349,7 @@ class Web:
         v = self._variant_of(name)
         i = ids.index(phase_id)
         revealed = h.status != "open"
-        report = self.store.report(name, phase_id=phase_id) if h.processed_at is not None else None
+        report = self.read.report(name, phase_id=phase_id) if h.processed_at is not None else None
         rec = _record(name, h)
         svg = phase_svg(v, (name, h.id, h.status), rec, orders=revealed)
         after = phase_svg(v, (name, h.id, h.status), rec, after=True) if h.next_position else None
@@ -360,15 +377,15 @@ class Web:
         from dippouch.report import deadlines_ical
 
         self.require_visible(name, viewer)
-        st = self.store.status(name, now=self.now())
-        rows = [(r.id, r.name, r.deadline) for r in self.store.history(name) if r.status != "abandoned" and r.deadline]
+        st = self.read.status(name, now=self.now())
+        rows = [(r.id, r.name, r.deadline) for r in self.access.phases(name) if r.status != "abandoned" and r.deadline]
         return deadlines_ical(name, st.settings, rows)
 
     def export(self, name: str, viewer: Viewer) -> dict[str, Any]:
         """The game file. Anyone who may see the game gets it with the open phase's submissions sealed
         (and every submission's text kept to the coordinator); a coordinator gets all of it."""
         self.require_visible(name, viewer)
-        data = self.store.export_game(name)
+        data = self.read.export_game(name)
         if not viewer.coordinates(name):
             for ph in data["phases"]:
                 ph["submissions"] = []
@@ -408,7 +425,7 @@ class Web:
                         "orders": [_order_entry(v, o, kind, format_order) for o in orders],
                     }
                 )
-        rec = self.store.phase_record(name, phase_id=pid)
+        rec = self.read.phase_record(name, phase_id=pid)
         mine = [sub for sub in rec["submissions"] if sub["power"] == power]
         out.update(
             open=True,
@@ -435,11 +452,13 @@ class Web:
         _, power = self.require_player(name, power, viewer)
         text = _text(text)
         now = self.now()
-        res = self.store.submit(name, power, text, now=now, ready=ready)
+        with self._writes:
+            res = self.store.submit(name, power, text, now=now, ready=ready)
         self.touched(name)
         processed: list[str] = []
         if ready:
-            processed = self.store.process(name, now=now)  # only if every power that must act is ready
+            with self._writes:
+                processed = self.store.process(name, now=now)  # only if every power that must act is ready
         return {
             "phase": res.phase,
             "power": res.power,
@@ -454,7 +473,8 @@ class Web:
 
     def vote(self, name: str, power: str, draw: bool, viewer: Viewer) -> str | None:
         _, power = self.require_player(name, power, viewer)
-        ending = self.store.vote(name, power, draw, now=self.now())
+        with self._writes:
+            ending = self.store.vote(name, power, draw, now=self.now())
         self.touched(name)
         return ending.text if ending else None
 
@@ -465,12 +485,12 @@ class Web:
         self.require_coordinator(name, viewer)
         now = self.now()
         game = self.game_view(name, viewer)
-        players = self.store.players(name)
+        players = self.read.players(name)
         keys = self.access.keys(name)
         subs: list[dict[str, Any]] = []
         sealed = False
         if game["phase_id"] is not None:
-            rec = self.store.phase_record(name, phase_id=game["phase_id"])
+            rec = self.read.phase_record(name, phase_id=game["phase_id"])
             deadline = rec["deadline"]
             # Sealed until the deadline (the W3K rulebook): who and when, never what.
             sealed = deadline is None or now < datetime.fromisoformat(deadline)
@@ -575,7 +595,7 @@ class Web:
             power = v.power(power).name
         except KeyError as e:
             raise BadInput(str(e.args[0])) from None
-        players = dict((p, cur) for p, cur, _ in self.store.players(name))
+        players = dict((p, cur) for p, cur, _ in self.read.players(name))
         _, secret = self.access.create_key(
             "player", game=name, power=power, label=players.get(power) or "", now=self.now()
         )
