@@ -277,7 +277,18 @@ def main() -> None:
                     )
                 asyncio.run(load(port, args.clients, args.warmup, pages))
                 pid = proc.pid
+                # Mixed first: the submission rounds then flood their games with versions.
+                c0 = cpu_seconds(pid)
+                mp, ms = asyncio.run(
+                    mixed(
+                        port, args.clients, args.seconds, mixed_pages, mixed_posts, args.page_rate, args.submit_rate / 2
+                    )
+                )
+                cpu = (cpu_seconds(pid) - c0) * 1000 / max(1, mp["requests"] + ms["requests"])
+                mp["cpu_ms"] = ms["cpu_ms"] = cpu
                 rounds = [
+                    ("mixed: game page", mp),
+                    ("mixed: submission", ms),
                     ("game page, flat out", measured(pid, load(port, args.clients, args.seconds, pages))),
                     (
                         f"game page at {args.page_rate:.0f}/s",
@@ -289,13 +300,6 @@ def main() -> None:
                         measured(pid, load(port, args.clients, args.seconds, posts, args.submit_rate)),
                     ),
                 ]
-                c0 = cpu_seconds(pid)
-                mp, ms = asyncio.run(
-                    mixed(port, args.clients, args.seconds, pages, posts, args.page_rate, args.submit_rate / 2)
-                )
-                cpu = (cpu_seconds(pid) - c0) * 1000 / max(1, mp["requests"] + ms["requests"])
-                mp["cpu_ms"] = ms["cpu_ms"] = cpu
-                rounds += [("mixed: game page", mp), ("mixed: submission", ms)]
             finally:
                 os.killpg(proc.pid, signal.SIGTERM)
                 proc.wait(timeout=30)
