@@ -264,17 +264,27 @@ def main() -> None:
             try:
                 rng = random.Random(n)
                 pages = [("GET", f"/games/{rng.choice(names)}", b"", {}) for _ in range(args.clients)]
-                posts = []
-                for (name, power), key in sorted(keys.items()):
-                    body = json.dumps({"text": ORDERS[power]}).encode()
-                    posts.append(
-                        (
-                            "POST",
-                            f"/api/games/{name}/powers/{power}/orders",
-                            body,
-                            {"Authorization": f"Bearer {key}", "Content-Type": "application/json"},
-                        )
-                    )
+
+                def orders(
+                    games: list[str], keys: dict[tuple[str, str], str] = keys
+                ) -> list[tuple[str, str, bytes, dict[str, str]]]:
+                    out = []
+                    for (name, power), key in sorted(keys.items()):
+                        if name in games:
+                            body = json.dumps({"text": ORDERS[power]}).encode()
+                            head = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+                            out.append(("POST", f"/api/games/{name}/powers/{power}/orders", body, head))
+                    return out
+
+                # The mixed round reads the pages of the games it sends orders to; the submission rounds
+                # use other games (they send thousands of versions, far more than a real phase gets).
+                hot = sorted({name for name, _ in keys})
+                mixed_games = hot[8:] or hot
+                mixed_posts = orders(mixed_games)
+                mixed_pages = [
+                    ("GET", f"/games/{mixed_games[i % len(mixed_games)]}", b"", {}) for i in range(args.clients)
+                ]
+                posts = orders(hot[:8])
                 asyncio.run(load(port, args.clients, args.warmup, pages))
                 pid = proc.pid
                 # Mixed first: the submission rounds then flood their games with versions.
