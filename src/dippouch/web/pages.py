@@ -275,6 +275,14 @@ async def play_submit(request: Request, name: str, power: str) -> Response:
         f"Version {res['version']} recorded{' (ready)' if res['ready'] else ''}: "
         f"{res['accepted']} order(s) accepted, {res['rejected']} rejected."
     )
+    if not res["stands"]:
+        msg += (
+            f" It has no accepted order, so it does not replace your earlier orders: version {res['standing']} stands."
+            if res["standing"]
+            else " It has no accepted order."
+        )
+    if res["ready_refused"]:
+        msg += f" Not marked ready: {res['ready_refused']}"
     if res["late"]:
         msg += " It arrived after the deadline and does not count unless the coordinator extends it."
     if res["processed"]:

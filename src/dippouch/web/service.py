@@ -427,6 +427,9 @@ class Web:
                 )
         rec = self.read.phase_record(name, phase_id=pid)
         mine = [sub for sub in rec["submissions"] if sub["power"] == power]
+        standing = [sub for sub in mine if sub.get("stands", True) and not sub["late"]]
+        for sub in mine:
+            sub["counts"] = bool(standing) and sub is standing[-1]
         out.update(
             open=True,
             phase_id=pid,
@@ -435,8 +438,8 @@ class Web:
             units=units,
             legal=legal,
             versions=list(reversed(mine)),
-            latest_text=mine[-1]["text"] if mine else "",
-            ready=bool(mine and mine[-1]["ready"]),
+            latest_text=(standing[-1] if standing else mine[-1])["text"] if mine else "",
+            ready=bool(standing and standing[-1]["ready"]),
             must_act=me["must_act"],
         )
         return out
@@ -466,6 +469,11 @@ class Web:
             "late": res.late,
             "ready": res.ready,
             "lines": [ln.to_data() for ln in res.lines],
+            # Fields of the store's newer receipts (issue 11), when it gives them: whether this version
+            # replaced the earlier ones, which version stands, and why "ready" was refused.
+            "stands": bool(getattr(res, "stands", True)),
+            "standing": getattr(res, "standing", res.version),
+            "ready_refused": getattr(res, "ready_refused", None),
             "accepted": sum(1 for ln in res.lines if ln.accepted),
             "rejected": sum(1 for ln in res.lines if not ln.accepted),
             "processed": processed,
@@ -638,8 +646,10 @@ class Web:
             return f"Processed {', '.join(done)}." if done else "Nothing was processed."
         if action == "rollback":
             phase = _names(arg, "the phase", 100)
-            back = s.rollback(name, phase, now=now)
-            return f"Rolled back to {back}; its orders are due again."
+            got = s.rollback(name, phase, now=now)
+            back, carried = got if isinstance(got, tuple) else (got, [])
+            kept = f" {len(carried)} submission(s) carried forward." if carried else ""
+            return f"Rolled back to {back}; its orders are due again.{kept}"
         if action == "visibility":
             self.access.set_visibility(name, arg)
             return f"The game is now {arg}."
