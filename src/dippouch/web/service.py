@@ -646,8 +646,8 @@ class Web:
             return f"Processed {', '.join(done)}." if done else "Nothing was processed."
         if action == "rollback":
             phase = _names(arg, "the phase", 100)
-            got = s.rollback(name, phase, now=now)
-            back, carried = got if isinstance(got, tuple) else (got, [])
+            rolled: Any = s.rollback(name, phase, now=now)
+            back, carried = rolled if isinstance(rolled, tuple) else (rolled, [])
             kept = f" {len(carried)} submission(s) carried forward." if carried else ""
             return f"Rolled back to {back}; its orders are due again.{kept}"
         if action == "visibility":
