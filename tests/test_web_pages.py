@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -44,7 +45,9 @@ def test_a_game_from_creation_to_processing(db_url: str) -> None:
     assert r.status_code == 303
     game = site.browser().get("/games/demo").text
     assert "Fall 1901 Movement" in game
-    assert "France:  A par - bur" in game and "Germany: A mun - ruh" in game  # the report, revealed
+    # The report, revealed (places by abbreviation or, since issue 11, by full name).
+    assert re.search(r"France:\s+A (par|Paris) - (bur|Burgundy)", game)
+    assert re.search(r"Germany:\s+A (mun|Munich) - (ruh|Ruhr)", game)
 
 
 def test_line_check_is_the_arrival_check(site: Site) -> None:
@@ -85,8 +88,10 @@ def test_ready_everyone_processes_at_once(site: Site) -> None:
     v = load_variant("hundred3")
     clients = {p: site.player("r", p) for p in v.power_names}
     for p, c in clients.items():
-        r = site.api(c, f"/api/games/r/powers/{p}/orders", {"text": "", "ready": True})
+        holds = "\n".join(f"{u.kind} {v.map.locations[u.loc].abbr} H" for u in v.start.units_of(p))
+        r = site.api(c, f"/api/games/r/powers/{p}/orders", {"text": holds, "ready": True})
         assert r.status_code == 200, r.text
+        assert r.json()["ready"], r.json()
     assert r.json()["processed"], r.json()
     assert site.browser().get("/api/games/r").json()["phase"] != v.calendar.name(v.start.phase)
 

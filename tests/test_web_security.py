@@ -83,7 +83,7 @@ def test_unrevealed_orders_stay_hidden(game: Site) -> None:
     assert not after["sealed"] and after["submissions"][0]["text"] == "A mun - tyr\nF kie - den"
     # After processing everyone sees the orders in the results.
     game.post_form(game.coordinator, "/games/g/coordinate/process")
-    assert "A mun - tyr" in game.browser().get("/games/g").text
+    assert re.search(r"A (mun|Munich) - (tyr|Tyrolia)", game.browser().get("/games/g").text)
 
 
 def test_players_cannot_use_coordinator_actions(game: Site) -> None:
@@ -161,7 +161,8 @@ def test_w3k_proxy_orders_follow_the_rulebook(site: Site) -> None:
     site.new_game("s")
     fr = site.player("s", "France")
     got = site.api(fr, "/api/games/s/powers/France/orders", {"text": "A mun H"}).json()
-    assert "Germany's, not France's" in got["lines"][0]["error"]
+    error = got["lines"][0]["error"]
+    assert error and "Germany" in error and "France" in error, error
 
 
 # --------------------------------------------------------------------------------------------------

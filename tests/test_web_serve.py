@@ -34,7 +34,12 @@ def test_run_command_serves_the_app(tmp_path: Path) -> None:
     )
     try:
         assert proc.stdout is not None
-        lines = [proc.stdout.readline() for _ in range(3)]
+        # scripts/run sets up first (quiet unless it has something to install); then the server speaks.
+        lines: list[str] = []
+        while not any("/k/dp_" in line for line in lines):
+            line = proc.stdout.readline()
+            assert line, "".join(lines)
+            lines.append(line)
         out = "".join(lines)
         assert f"at http://localhost:{port}/" in out, out
         link = re.search(r"(http://localhost:\d+/k/dp_[\w-]+)", out)
