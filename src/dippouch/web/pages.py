@@ -70,7 +70,10 @@ def _game_url(name: str) -> str:
 def home(request: Request) -> Response:
     web = web_of(request)
     viewer = viewer_of(request)
-    return render(request, "index.html", {"games": web.games_list(viewer), "variants": variant_names()})
+    from dippouch.core.variant import load_variant
+
+    variants = [(n, load_variant(n).title) for n in variant_names()]
+    return render(request, "index.html", {"games": web.games_list(viewer), "variants": variants})
 
 
 @router.get("/healthz")
