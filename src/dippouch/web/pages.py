@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from typing import Any
 
 from fastapi import APIRouter
@@ -23,6 +24,7 @@ from dippouch.web.security import (
     client_id,
     csrf_token,
 )
+from dippouch.web.service import PAGE_TTL
 
 router = APIRouter(include_in_schema=False)
 
@@ -167,26 +169,32 @@ def _from_cache(request: Request, html: str) -> Response:
 
 @router.get("/games/{name}", response_class=HTMLResponse)
 async def game_page(request: Request, name: str) -> Response:
-    """The game page. Anonymous visitors get a page rendered once per change of the game (the busiest page
-    of a site: everyone following a game reloads it), checked against the game's marker at most once a
-    second; see :meth:`Web.state`."""
+    """The game page. Anonymous visitors (everyone following a game reloads this page: the busiest of a
+    site) get a page rendered once per change of the game and served from memory, looked up without
+    the database for :data:`PAGE_TTL` seconds, then confirmed against the game's change marker."""
     web = web_of(request)
     if _anonymous(request):
-        hit = web.fresh_state(name)
         page = web.pages.get(("game", name))
-        if hit is not None and hit[0] != "private" and page is not None and page[0] == hit[1]:
-            return _from_cache(request, page[1])
+        if page is not None and page[2] != "private" and time.monotonic() - page[0] < PAGE_TTL:
+            return _from_cache(request, page[3])
     return await run_in_threadpool(_game_page, request, name)
 
 
 def _game_page(request: Request, name: str) -> Response:
     web = web_of(request)
     viewer = viewer_of(request)
+    anonymous = _anonymous(request) and not viewer.grants
+    if anonymous:
+        st = web.state(name)
+        page = web.pages.get(("game", name))
+        if st is not None and page is not None and st[0] != "private" and page[1] == st[1]:
+            web.pages[("game", name)] = (time.monotonic(), page[1], st[0], page[3])
+            return _from_cache(request, page[3])
     g = web.game_view(name, viewer)
     ctx = {"g": g, "my_powers": viewer.powers(name), "coordinator": viewer.coordinates(name)}
-    if _anonymous(request) and not viewer.grants:
+    if anonymous:
         html = render_html(request, "game.html", {**ctx, "csrf": PLACEHOLDER})
-        web.pages[("game", name)] = (g["marker"], html)
+        web.pages[("game", name)] = (time.monotonic(), g["marker"], g["visibility"], html)
         return _from_cache(request, html)
     return render(request, "game.html", ctx)
 

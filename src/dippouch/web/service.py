@@ -38,6 +38,9 @@ from dippouch.store.repository import GameStore
 from dippouch.web.maps import phase_svg, position_svg
 from dippouch.web.security import BadInput, Forbidden, NotFound, Viewer
 
+PAGE_TTL = 1.0
+"""Seconds an anonymous visitor's game page is served without looking at the database."""
+
 STATE_TTL = 1.0
 """Seconds a game's change marker is trusted before it is read again (changes by other processes show up
 within this time; this process's own changes at once)."""
@@ -97,8 +100,9 @@ class Web:
         self._phase_cache: dict[int, tuple[Variant, Position, str, str]] = {}
         self._state: dict[str, tuple[float, tuple[str, Any]]] = {}
         self._variants: dict[str, Variant] = {}
-        self.pages: dict[Any, tuple[Any, str]] = {}
-        """Rendered pages for anonymous visitors, by (page, game): (marker, HTML with a CSRF placeholder)."""
+        self.pages: dict[Any, tuple[float, Any, str, str]] = {}
+        """Rendered pages for anonymous visitors, by (page, game): (built or confirmed at (monotonic
+        seconds), marker, visibility, HTML with a CSRF placeholder)."""
         self._lock = threading.Lock()
 
     def now(self) -> datetime:
@@ -135,10 +139,15 @@ class Web:
             return hit[1]
         return None
 
-    def touched(self, name: str) -> None:
-        """Forget what is cached about ``name``: this process just changed it."""
+    def touched(self, name: str, *, structural: bool = True) -> None:
+        """This process just changed ``name``: read its marker afresh next time. A structural change (a
+        phase processed, the clock, players, visibility) also drops the anonymous page at once; a new
+        submission or vote only changes who has sent orders, which that page may show up to
+        ``PAGE_TTL`` late (so a busy game's page is rebuilt at most once a second, however many orders
+        arrive)."""
         self._state.pop(name, None)
-        self.pages.pop(("game", name), None)
+        if structural:
+            self.pages.pop(("game", name), None)
 
     def require_visible(self, name: str, viewer: Viewer) -> tuple[str, Any]:
         """404 for a game that does not exist or that this viewer may not see (no difference shown)."""
@@ -457,11 +466,11 @@ class Web:
         now = self.now()
         with self._writes:
             res = self.store.submit(name, power, text, now=now, ready=ready)
-        self.touched(name)
         processed: list[str] = []
         if ready:
             with self._writes:
                 processed = self.store.process(name, now=now)  # only if every power that must act is ready
+        self.touched(name, structural=bool(processed))
         return {
             "phase": res.phase,
             "power": res.power,
@@ -483,7 +492,7 @@ class Web:
         _, power = self.require_player(name, power, viewer)
         with self._writes:
             ending = self.store.vote(name, power, draw, now=self.now())
-        self.touched(name)
+        self.touched(name, structural=ending is not None)
         return ending.text if ending else None
 
     # ----------------------------------------------------------------------------------------------
