@@ -244,3 +244,11 @@ def test_json_fuzz(site: Site, body: Any, url: str) -> None:
         url, content=json.dumps(body), headers={"X-CSRF-Token": site.csrf(c), "Content-Type": "application/json"}
     )
     _clean(r, f"{url} {body!r}"[:200])
+
+
+def test_adjudicate_echoing_a_lone_surrogate(site: Site) -> None:
+    """The contract echoes the caller's text; a lone surrogate must still come back as JSON, not a 500."""
+    body = b'{"variant": "standard", "orders": {"France": ["A par - \\ud800"]}}'
+    r = site.browser().post("/api/adjudicate", content=body, headers={"Content-Type": "application/json"})
+    assert r.status_code == 200, r.text
+    assert any(x["input"] == "A par - \ud800" for x in json.loads(r.content.decode("ascii"))["results"])

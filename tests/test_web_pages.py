@@ -193,7 +193,7 @@ def test_calendar_feed_and_api_docs(site: Site) -> None:
 
 
 def test_adjudicate_over_http_is_the_contract(site: Site) -> None:
-    from dippouch.cli.adjudicate import handle_line
+    from dippouch.contract import handle_line
 
     req = {
         "variant": "standard",

@@ -7,13 +7,14 @@ from rich.console import Console
 from rich.table import Table
 
 from dippouch.cli import app
-from dippouch.core.mapdata import ProvinceKind
-from dippouch.core.variant import load_variant, variant_names
 
 
 @app.command()
 def variants(name: str = typer.Argument(None, help="Show one variant in detail.")) -> None:
     """List the variants, or show one: powers, centres, map counts, options."""
+    from dippouch.core.mapdata import ProvinceKind
+    from dippouch.core.variant import load_variant, variant_names
+
     out = Console()
     if name is None:
         table = Table("variant", "title", "powers", "centres", "victory")

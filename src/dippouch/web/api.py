@@ -13,6 +13,7 @@ from fastapi import APIRouter, Body
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel, Field
 from starlette.requests import Request
+from starlette.responses import Response
 
 from dippouch.core.variant import load_variant, variant_names
 from dippouch.web.app import viewer_of, web_of
@@ -246,10 +247,11 @@ def search(request: Request, name: str, q: str = "") -> list[dict[str, str]]:
 
 
 @router.post("/adjudicate")
-async def adjudicate(request: Request) -> dict[str, Any]:
+async def adjudicate(request: Request) -> Response:
     """The adjudication contract over HTTP: the same request and response objects as `dippouch adjudicate`
-    (docs/adjudication-contract.md); a bad request answers ``{"error": ...}`` with status 400."""
-    from fastapi.responses import JSONResponse
+    (docs/adjudication-contract.md), answered by the same code (:mod:`dippouch.contract`); a bad request
+    answers ``{"error": ...}`` with status 400."""
+    from dippouch.contract import encode_response, handle_line
 
     request.app.state.limiter.hit("adjudicate", client_id(request), "adjudication requests")
     raw = await request.body()
@@ -257,9 +259,7 @@ async def adjudicate(request: Request) -> dict[str, Any]:
         line = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise BadInput("the request body is not UTF-8 text") from None
-    from dippouch.cli.adjudicate import handle_line
-
     answer = await run_in_threadpool(handle_line, line.replace("\n", " "))
-    if "error" in answer:
-        return JSONResponse(answer, status_code=400)  # type: ignore[return-value]
-    return answer
+    return Response(
+        encode_response(answer), status_code=400 if "error" in answer else 200, media_type="application/json"
+    )
