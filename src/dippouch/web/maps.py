@@ -72,12 +72,23 @@ def _cached(key: tuple[Any, ...], draw: Callable[[], str | None]) -> str | None:
 
 
 def phase_svg(
-    variant: Variant, key: tuple[Any, ...], record: Mapping[str, Any], *, after: bool = False, orders: bool = True
+    variant: Variant,
+    key: tuple[Any, ...],
+    record: Mapping[str, Any],
+    *,
+    after: bool = False,
+    orders: bool = True,
+    draft: Mapping[str, list[str]] | None = None,
 ) -> str | None:
     """A stored phase (``GameStore.phase_record`` shape) drawn with its orders and results, or the position
-    it led to (``after``); None when no map can be drawn. An open phase is drawn without orders."""
+    it led to (``after``); None when no map can be drawn. An open phase is drawn without orders, except
+    ``draft``: one power's own orders (canonical texts), for that power's eyes only."""
     rec = {k: record.get(k) for k in _RECORD_KEYS}
-    show = orders and rec.get("status") != "open" and bool(rec.get("results") or rec.get("orders"))
+    if draft:
+        rec["orders"], rec["results"] = dict(draft), None
+        show = True
+    else:
+        show = orders and rec.get("status") != "open" and bool(rec.get("results") or rec.get("orders"))
 
     def draw() -> str | None:
         from dippouch.render import render_phase_svg

@@ -439,6 +439,14 @@ class Web:
         standing = [sub for sub in mine if sub.get("stands", True) and not sub["late"]]
         for sub in mine:
             sub["counts"] = bool(standing) and sub is standing[-1]
+        # The player's own standing orders drawn on the map (theirs only: the others' stay sealed).
+        own = standing[-1] if standing else None
+        drafts = [ln["order"] for ln in own["lines"] if ln.get("order") and not ln.get("error")] if own else []
+        if drafts and own is not None:
+            ph_rec = {"game": name, "name": pname, "status": "open", "position": rec["position"]}
+            svg = phase_svg(v, (name, pid, "draft", power, own["version"]), ph_rec, draft={power: drafts})
+            if svg is not None:
+                out["game"] = game = {**game, "map_svg": svg}
         out.update(
             open=True,
             phase_id=pid,
