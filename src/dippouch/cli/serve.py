@@ -37,6 +37,17 @@ def serve(
 
     if not 0 < port < 65536:
         raise DippouchError(f"port {port} is out of range (1-65535)")
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as e:
+        import errno
+
+        hint = " (another server is there; choose another port with --port)" if e.errno == errno.EADDRINUSE else ""
+        raise DippouchError(f"cannot listen on {host} port {port}: {e.strerror or e}{hint}") from None
     store = GameStore(db)
     if store.engine.dialect.name == "sqlite":
         # WAL: readers do not wait for the writer; the setting stays with the database file.
