@@ -41,7 +41,14 @@ from dippouch.core.notation import OrderParseError, OrderReader, format_unit, re
 from dippouch.core.orders import Build, Disband, Order
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import Outcome
-from dippouch.core.rules.base import AdjustmentContext, MovementSummary, RuleHooks, hooks_for, register_hooks
+from dippouch.core.rules.base import (
+    AdjustmentContext,
+    MovementSummary,
+    RuleHooks,
+    hooks_for,
+    register_hooks,
+    register_victory,
+)
 from dippouch.core.variant import MAP_HOOKS
 
 if TYPE_CHECKING:
@@ -739,6 +746,7 @@ def _format_send(variant: Variant, order: Order) -> str:
 
 
 register_syntax("w3k_orders", _read_w3k)
+register_victory("w3k_capitals", winner, draw_powers)
 register_format(Convert, _format_convert)
 register_format(Proxy, _format_proxy)
 register_format(SendSupply, _format_send)
