@@ -132,7 +132,7 @@ class ListOf(Spec):
 
     def type_name(self) -> str:
         inner = self.item.type_name()
-        return "list of " + (inner[:-1] + "s" if inner in ("province", "integer") else inner)
+        return "list of " + (inner + "s" if inner in ("province", "integer", "table") else inner)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -329,7 +329,13 @@ _RULE_FIELDS: dict[str, Spec] = {
         )
         for point in _HOOK_POINTS
     },
-    "unit_strength": MapOf(key=_UNIT_KIND_INT, value=Int(min=1), doc="Strength of a unit kind (1000 AD: `{ D = 3 }`)."),
+    "unit_strength": Either(
+        options=(
+            MapOf(key=_UNIT_KIND_INT, value=Int(min=1)),
+            Behaviour(point="unit_strength"),
+        ),
+        doc="Strength of a unit kind (1000 AD: `{ D = 3 }`), or a behaviour for the `unit_strength` hook.",
+    ),
     "unit_costs": MapOf(key=_UNIT_KIND_INT, value=Int(min=0), doc="Centres a unit kind needs (1000 AD: `{ D = 2 }`)."),
     "unit_limits": MapOf(key=_UNIT_KIND_INT, value=Int(min=0), doc="At most this many units of a kind per power."),
     "moves_as": MapOf(
@@ -695,7 +701,11 @@ def check_document(data: Mapping[str, Any], where: Callable[[Path], str]) -> tup
     """
     powers = data.get("powers")
     names = [str(k) for k in powers] if isinstance(powers, Mapping) else []
-    chk = Checker(where, names)
+    chk = Checker(where)
+    odd = _misspelt_powers(powers if isinstance(powers, Mapping) else {}, chk)
+    if odd:
+        data = {**data, "powers": {k: v for k, v in powers.items() if k not in odd}}  # type: ignore[union-attr]
+    chk.power_names = [n for n in names if n not in odd]
     cleaned = chk.check(ROOT, data, ())
     if cleaned is _DROP:
         cleaned = {}
@@ -703,8 +713,34 @@ def check_document(data: Mapping[str, Any], where: Callable[[Path], str]) -> tup
     return cleaned, chk
 
 
+def _misspelt_powers(powers: Mapping[str, Any], chk: Checker) -> set[str]:
+    """Powers whose names are near-copies of another's (``Frnace`` beside ``France``): a slip, not a power.
+
+    Of the two, the one with less written about it is taken for the slip of the pen (a child file that
+    meant to change France's centres writes one key under ``[powers.Frnace]``).
+    """
+    names = list(powers)
+    odd: set[str] = set()
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            if a in odd or b in odd:
+                continue
+            if difflib.SequenceMatcher(None, a.lower(), b.lower()).ratio() < 0.75:
+                continue
+            size_a = len(powers[a]) if isinstance(powers[a], Mapping) else 0
+            size_b = len(powers[b]) if isinstance(powers[b], Mapping) else 0
+            slip, meant = (a, b) if size_a < size_b else (b, a)
+            odd.add(slip)
+            chk.problem(
+                ("powers", slip),
+                f"a power named {slip!r} next to {meant!r}: did you mean {meant}? "
+                "(a new [powers.NAME] table makes a new power)",
+            )
+    return odd
+
+
 def _cross_checks(data: dict[str, Any], chk: Checker) -> None:
-    """Checks between keys: ranges that depend on other values, and misspelt power names."""
+    """Checks between keys: ranges that depend on other values."""
     cal = data.get("calendar")
     if isinstance(cal, dict):
         phases = cal.get("phases")
@@ -721,26 +757,6 @@ def _cross_checks(data: dict[str, Any], chk: Checker) -> None:
         first, last = cal.get("start_year"), cal.get("last_year")
         if isinstance(first, int) and isinstance(last, int) and last < first:
             chk.problem(("calendar", "last_year"), f"{last} is before start_year {first}")
-    powers = data.get("powers")
-    if isinstance(powers, dict):
-        names = list(powers)
-        reported: set[str] = set()
-        for a in names:
-            for b in names:
-                if a >= b or a in reported or b in reported:
-                    continue
-                if difflib.SequenceMatcher(None, a.lower(), b.lower()).ratio() >= 0.75:
-                    # The one with less written about it is the slip of the pen.
-                    odd, good = (a, b) if len(powers[a]) < len(powers[b]) else (b, a)
-                    if len(powers[a]) == len(powers[b]):
-                        odd, good = (b, a) if names.index(b) > names.index(a) else (a, b)
-                    reported.add(odd)
-                    chk.problem(
-                        ("powers", odd),
-                        f"a power named {odd!r} next to {good!r}: did you mean {good}? "
-                        "(a new [powers.NAME] table makes a new power)",
-                    )
-                    del powers[odd]
 
 
 # ------------------------------------------------------------------------------------- documentation
@@ -789,3 +805,28 @@ def schema_markdown() -> str:
             lines.append(f"{sub.type_name()}: {sub.doc}")
             lines.append("")
     return "\n".join(lines).rstrip() + "\n"
+
+
+BEGIN_MARK = (
+    "<!-- key reference: written by scripts/variant-format-doc from src/dippouch/core/schema.py; do not edit -->"
+)
+END_MARK = "<!-- end of key reference -->"
+
+
+def with_reference(doc: str) -> str:
+    """``doc`` with the text between the reference markers replaced by :func:`schema_markdown`."""
+    head, sep, rest = doc.partition(BEGIN_MARK)
+    if not sep:
+        raise ValueError(f"the document has no line {BEGIN_MARK!r}")
+    _, sep2, tail = rest.partition(END_MARK)
+    if not sep2:
+        raise ValueError(f"the document has no line {END_MARK!r}")
+    return f"{head}{BEGIN_MARK}\n\n{schema_markdown()}\n{END_MARK}{tail}"
+
+
+def write_reference(path: str) -> None:
+    """Rewrite the key reference of the variant format document (the developer's script; not used at run time)."""
+    from pathlib import Path as _P
+
+    p = _P(path)
+    p.write_text(with_reference(p.read_text(encoding="utf-8")), encoding="utf-8")
