@@ -19,7 +19,7 @@ def test_every_key_appears_in_the_doc() -> None:
 
     def walk(spec: Table) -> None:
         for key, sub in spec.fields.items():
-            assert f"| `{key}` |" in text or f"### `{key}`" in text, key
+            assert f"| `{key}` |" in text or f"### `{key}" in text, key
             if isinstance(sub, Table):
                 walk(sub)
             elif isinstance(sub, MapOf) and isinstance(sub.value, Table):
