@@ -10,6 +10,7 @@ import sys
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from dippouch.core.errors import DippouchError
 
@@ -45,8 +46,8 @@ def main() -> None:
     try:
         app()
     except DippouchError as e:
-        err.print(f"[red]error:[/red] {e}", highlight=False)
+        err.print(f"[red]error:[/red] {escape(str(e))}", highlight=False)
         sys.exit(2)
     except KeyError as e:
-        err.print(f"[red]error:[/red] {e.args[0] if e.args else e}", highlight=False)
+        err.print(f"[red]error:[/red] {escape(str(e.args[0] if e.args else e))}", highlight=False)
         sys.exit(2)

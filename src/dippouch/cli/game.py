@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 from sqlalchemy import exc as sa_exc
 
@@ -45,16 +46,16 @@ def friendly(fn: F) -> F:
         try:
             return fn(*args, **kwargs)
         except DippouchError as e:
-            err.print(f"[red]error:[/red] {e}", markup=True)
+            err.print(f"[red]error:[/red] {escape(str(e))}", markup=True)
             raise typer.Exit(2) from None
         except KeyError as e:
-            err.print(f"[red]error:[/red] {e.args[0] if e.args else e}")
+            err.print(f"[red]error:[/red] {escape(str(e.args[0] if e.args else e))}")
             raise typer.Exit(2) from None
         except sa_exc.OperationalError as e:
-            err.print(f"[red]error:[/red] the database cannot be used: {e.orig}")
+            err.print(f"[red]error:[/red] the database cannot be used: {escape(str(e.orig))}")
             raise typer.Exit(2) from None
         except OSError as e:
-            err.print(f"[red]error:[/red] {e.strerror or e}: {e.filename or ''}".rstrip(": "))
+            err.print(f"[red]error:[/red] {escape(str(e.strerror or e))}: {escape(str(e.filename or ''))}".rstrip(": "))
             raise typer.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]

@@ -580,7 +580,9 @@ def load_variant(name: str, options: Mapping[str, Any] | None = None) -> Variant
     Raises :class:`VariantError` listing every problem, or :class:`UnknownVariantError`. Loaded variants
     are kept while their files are unchanged on disk, so an author's edit is seen by the next load.
     """
-    key = (name, tuple(sorted((options or {}).items())), tuple(variant_dirs()))
+    # The file a name means can change (a folder added, a file put in an earlier folder, an override
+    # allowed), so the key holds the file the name resolves to now, not only the name.
+    key = (str(_find_file(name)), tuple(sorted((options or {}).items())), tuple(sorted(_override_builtins())))
     hit = _CACHE.get(key)
     if hit is not None and _stamp(hit[0]) == hit[1]:
         return hit[2]
