@@ -358,6 +358,8 @@ class GameStore:
     def upgrade_variant(self, name: str, *, now: datetime, check_only: bool = False) -> tuple[VariantDrift, list[str]]:
         """Switch a game to its variant file as it is now, if the game's position still fits the new data.
 
+        Returns the comparison as it was before (``changed`` false: nothing to do) and the problems found.
+
         Every unit, dislodged unit, owned and home centre of the current position (and every seated power)
         must exist on the new map: otherwise nothing changes and the problems are returned. The copy the
         game played until now is kept in the event log (``variant_upgraded``), so nothing stored is lost.
@@ -399,7 +401,7 @@ class GameStore:
                 new_hash=g.variant_hash,
                 previous_data=old["data"],
             )
-        return VariantDrift(name, drift.variant, content_hash(data), content_hash(data)), []
+        return drift, []
 
     def variant_drift_options(self, name: str) -> dict[str, Any]:
         with self.session() as s:
