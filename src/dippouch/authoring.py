@@ -232,6 +232,13 @@ def check_file(path: Path, *, factor: float = 1.6) -> CheckReport:
         return rep
     rep.variant = v
     mc = check_map(v, factor=factor)
+    pointless = [p.split(" ", 1)[0] for p in mc.problems if p.endswith("has no point [longitude, latitude]")]
+    if len(pointless) > 5:
+        rep.problems.append(
+            f"map: {len(pointless)} provinces have no point [longitude, latitude] (needed for the picture and "
+            f"border lengths): {' '.join(pointless[:12])}{' ...' if len(pointless) > 12 else ''}"
+        )
+        mc.problems = [p for p in mc.problems if not p.endswith("has no point [longitude, latitude]")]
     rep.problems.extend(f"map: {p}" for p in mc.problems)
     rep.notes.extend(f"map: {n}" for n in mc.notes)
     rep.notes.extend(

@@ -210,6 +210,74 @@ def new(
     out.print("DIPPOUCH_VARIANT_PATH or to variant_path in the settings file (`dippouch variants --where`).")
 
 
+@variants_app.command("import")
+def import_(
+    file: str = typer.Argument(..., help="A DPjudge/MILA .map file or a Diplicity variant .json file."),
+    to: str | None = typer.Option(None, "--to", help="The variant file to write (default: NAME.toml here)."),
+    name: str | None = typer.Option(None, "--name", help="The new variant's name (default: from --to or FILE)."),
+    fmt: str = typer.Option("auto", "--format", help="dpjudge, diplicity, or auto (from the file's ending)."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing file."),
+) -> None:
+    """Turn another judge's variant file into ours, with a report of what could not be carried over."""
+    import re
+
+    from dippouch.authoring import NAME_RE, check_file
+    from dippouch.core.errors import DippouchError
+    from dippouch.interop.variant_toml import dumps_variant
+
+    src = Path(file)
+    target = Path(to) if to else None
+    vname = (name or (target.stem if target else re.sub(r"[^a-z0-9_-]", "", src.stem.lower()))).lower()
+    try:
+        if not NAME_RE.match(vname):
+            raise DippouchError(f"{vname!r} is not a variant name (lower-case letters, digits, - and _); give --name")
+        target = target or Path.cwd() / f"{vname}.toml"
+        if target.stem.lower() != vname:
+            raise DippouchError(f"the file name must be the variant's name: --to {target.parent / (vname + '.toml')}")
+        if target.exists() and not force:
+            raise DippouchError(f"{target} already exists; choose another --to or pass --force")
+        kind = fmt.lower()
+        if kind == "auto":
+            kind = "diplicity" if src.suffix.lower() == ".json" else "dpjudge"
+        if kind == "dpjudge":
+            from dippouch.interop.dpjudge import import_dpjudge
+
+            result = import_dpjudge(src, vname)
+        elif kind == "diplicity":
+            from dippouch.interop.diplicity import import_diplicity
+
+            result = import_diplicity(src, vname)
+        else:
+            raise DippouchError(f"unknown --format {fmt!r}; use dpjudge, diplicity or auto")
+    except DippouchError as e:
+        raise _fail(e) from None
+    out = _console()
+    header = [
+        f"{vname}: imported by `dippouch variants import` from {src.name} ({kind}).",
+        "Facts only (provinces, borders, powers, centres, units, calendar); check them against the variant's rules.",
+        "",
+        "Not carried over:" if result.report else "Everything was carried over.",
+        *[f"  - {line}" for line in result.report],
+    ]
+    target.write_text(dumps_variant(result.data, header), encoding="utf-8")
+    out.print(f"Wrote {target}.")
+    if result.report:
+        out.print("Not carried over (also written at the top of the file):")
+        for line in result.report:
+            out.print(f"  - {line}")
+    rep = check_file(target)
+    for line in rep.summary:
+        out.print(line)
+    if rep.problems:
+        out.print(
+            Text(f"{len(rep.problems)} problem(s)", style="red"), f"reported by `dippouch variants check {target}`:"
+        )
+        for p in rep.problems:
+            out.print(f"  - {p}")
+    if rep.variant is None:
+        raise typer.Exit(1)  # written, but it does not load: the problems above say why
+
+
 def _victory(victory: dict[str, object] | object) -> str:
     """One line a coordinator can read: the target, per power where powers differ, and extra conditions."""
     if not isinstance(victory, dict):
