@@ -241,7 +241,7 @@ def test_dpjudge_mobilize_and_newhomes(tmp_path: Path) -> None:
 
 def test_dpjudge_refusals(tmp_path: Path) -> None:
     (tmp_path / "a.map").write_text("USE missing.geography\n")
-    with pytest.raises(ImportError_, match="no file .*missing.geography.*put the files it uses beside a.map"):
+    with pytest.raises(ImportError_, match=r"no file .*missing\.geography.*put the files it uses beside a\.map"):
         import_dpjudge(tmp_path / "a.map", "a")
     (tmp_path / "b.map").write_text("# nothing but a comment\nENGLAND (ENGLISH) LON\n")
     with pytest.raises(ImportError_, match="no terrain lines"):
@@ -289,7 +289,7 @@ def _diplicity_json(v: Variant) -> dict[str, Any]:
         "PhaseTypes": ["Movement", "Retreat", "Adjustment"],
         "Seasons": ["Spring", "Fall"],
         "UnitTypes": ["Army", "Fleet"],
-        "ProvinceLongNames": {p.abbr: p.name for p in m.provinces} | {l.abbr: l.name for l in m.locations if l.coast},
+        "ProvinceLongNames": {p.abbr: p.name for p in m.provinces} | {c.abbr: c.name for c in m.locations if c.coast},
         "Rules": "First to 18 supply centers wins.",
         "Start": {
             "Year": 1901,
@@ -329,7 +329,7 @@ def test_diplicity_refusals(tmp_path: Path) -> None:
     with pytest.raises(ImportError_, match="is not JSON"):
         import_diplicity(bad, "x")
     bad.write_text(json.dumps({"Name": "x"}))
-    with pytest.raises(ImportError_, match="no Graph.Nodes"):
+    with pytest.raises(ImportError_, match=r"no Graph\.Nodes"):
         import_diplicity(bad, "x")
     bad.write_text(json.dumps({"Properties": [{"Name": "Classical"}, {"Name": "Hundred"}]}))
     with pytest.raises(ImportError_, match="lists 2 variants \\(Classical, Hundred\\)"):
