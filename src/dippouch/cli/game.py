@@ -25,7 +25,6 @@ from sqlalchemy import exc as sa_exc
 
 from dippouch.cli import app
 from dippouch.core.errors import DippouchError
-from dippouch.core.variant import load_variant
 from dippouch.game import GameError, Settings, format_duration, parse_duration, parse_time
 from dippouch.store import GameStore
 
@@ -429,8 +428,7 @@ def replay(
 def history(game: str, db: str | None = DbOption) -> None:
     """Every phase ever opened, including those abandoned by a rollback."""
     store = _store(db)
-    st = store.status(game, now=datetime.now(UTC))
-    v = load_variant(st.variant)
+    v = store.variant(game)
     letters = {p.name: p.letter for p in v.powers}
     table = Table("id", "phase", "status", "deadline (UTC)", "processed (UTC)", "subs", "missed")
     for row in store.history(game):

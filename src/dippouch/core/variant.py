@@ -10,6 +10,7 @@ import difflib
 import hashlib
 import json
 import os
+import re
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -554,7 +555,7 @@ def build_variant(
     if not powers and "powers" in data:
         problems.append(VariantProblem(where("powers"), "a variant needs at least one power"))
     if problems:
-        raise VariantError(source, problems)
+        raise VariantError(source, in_file_order(problems))
 
     start = Position(phase=calendar.start, units=units, centres=centres, homes=homes, state=dict(data.get("state", {})))
     return Variant(
@@ -572,6 +573,21 @@ def build_variant(
         data=data,
         source=source,
     )
+
+
+_PLACE = re.compile(r"\((.+):(\d+)\)$")
+
+
+def in_file_order(problems: list[VariantProblem]) -> list[VariantProblem]:
+    """Problems sorted by file and line (those without a line keep their order, at the end), so an author
+    can work down the file."""
+
+    def key(item: tuple[int, VariantProblem]) -> tuple[int, str, int, int]:
+        i, p = item
+        m = _PLACE.search(p.where)
+        return (0, m.group(1), int(m.group(2)), i) if m else (1, "", 0, i)
+
+    return [p for _, p in sorted(enumerate(problems), key=key)]
 
 
 def load_variant(name: str, options: Mapping[str, Any] | None = None) -> Variant:
@@ -618,7 +634,7 @@ def _load_uncached(name: str, options: dict[str, Any]) -> tuple[Variant, list[Pa
             return ".".join(path) + (f" ({place})" if place else "")
 
         _, checker = check_document_partial(raw.data, where)
-        raise VariantError(source, raw.problems + checker.problems)
+        raise VariantError(source, in_file_order(raw.problems + checker.problems))
     merged, values, problems = apply_options(raw.data, options)
     return build_variant(merged, source, locate, values, raw.problems + problems), raw.paths
 
