@@ -14,7 +14,7 @@ import re
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -127,10 +127,15 @@ class VariantFile:
 
 def settings_path() -> Path:
     """The user's settings file: ``DIPPOUCH_SETTINGS``, else ``$XDG_CONFIG_HOME/dippouch/settings.toml``."""
-    given = os.environ.get(SETTINGS_ENV)
+    env = os.environ
+    return _settings_path(env.get(SETTINGS_ENV), env.get("XDG_CONFIG_HOME"), env.get("HOME"))
+
+
+@lru_cache(maxsize=16)
+def _settings_path(given: str | None, xdg: str | None, home: str | None) -> Path:
     if given:
         return Path(given).expanduser()
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    base = xdg or str(Path(home) / ".config" if home else Path.home() / ".config")
     return Path(base) / "dippouch" / "settings.toml"
 
 
@@ -141,8 +146,22 @@ def read_settings() -> dict[str, Any]:
     wonder why their folder is not searched.
     """
     path = settings_path()
-    if not path.is_file():
+    try:
+        st = path.stat()
+    except OSError:
         return {}
+    stamp = (str(path), st.st_mtime_ns, st.st_size)
+    if _SETTINGS_CACHE and _SETTINGS_CACHE[0] == stamp:
+        return dict(_SETTINGS_CACHE[1])
+    data = _read_settings(path)
+    _SETTINGS_CACHE[:] = [stamp, data]
+    return dict(data)
+
+
+_SETTINGS_CACHE: list[Any] = []
+
+
+def _read_settings(path: Path) -> dict[str, Any]:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError) as e:
@@ -166,10 +185,11 @@ def read_settings() -> dict[str, Any]:
     return data
 
 
-def variant_folders() -> list[VariantFolder]:
+def variant_folders(settings: Mapping[str, Any] | None = None) -> list[VariantFolder]:
     """Where variant files are looked for, in order: ``DIPPOUCH_VARIANT_PATH``, the settings file, the package."""
     out = [VariantFolder(Path(p).expanduser(), PATH_ENV) for p in os.environ.get(PATH_ENV, "").split(os.pathsep) if p]
-    settings = read_settings()
+    if settings is None:
+        settings = read_settings()
     where = f"settings file {settings_path()}"
     base = settings_path().parent
     for p in settings.get("variant_path", []):
@@ -184,21 +204,53 @@ def variant_dirs() -> list[Path]:
     return [f.path for f in variant_folders()]
 
 
+@lru_cache(maxsize=1)
+def _builtin_names() -> tuple[str, ...]:
+    return tuple(sorted(p.stem for p in PACKAGE_VARIANTS.glob("*.toml")))
+
+
 def builtin_names() -> list[str]:
-    return sorted(p.stem for p in PACKAGE_VARIANTS.glob("*.toml"))
+    """The variants shipped in the package (their files do not change while dippouch runs)."""
+    return list(_builtin_names())
 
 
-def _override_builtins() -> set[str]:
-    return {str(n).lower() for n in read_settings().get("override_builtins", [])}
+def _override_builtins(settings: Mapping[str, Any] | None = None) -> set[str]:
+    if settings is None:
+        settings = read_settings()
+    return {str(n).lower() for n in settings.get("override_builtins", [])}
 
 
 def variant_files() -> list[VariantFile]:
-    """Every variant file in every folder, in precedence order, with the name lookup's verdict on each."""
+    """Every variant file in every folder, in precedence order, with the name lookup's verdict on each.
+
+    Kept while no folder changes (a folder's modification time moves when a file is added or removed), so
+    the name lookup every ``load_variant`` makes costs a few ``stat`` calls.
+    """
+    settings = read_settings()
+    folders = variant_folders(settings)
+    allowed = _override_builtins(settings)
+    stamp = []
+    for folder in folders:
+        try:
+            stamp.append((str(folder.path), folder.source, folder.path.stat().st_mtime_ns))
+        except OSError:
+            stamp.append((str(folder.path), folder.source, -1))
+    key = (tuple(stamp), tuple(sorted(allowed)))
+    if _FILES_CACHE and _FILES_CACHE[0] == key:
+        return list(_FILES_CACHE[1])
+    found = _scan_files(folders, allowed)
+    _FILES_CACHE[:] = [key, found]
+    return list(found)
+
+
+_FILES_CACHE: list[Any] = []
+
+
+def _scan_files(folders: list[VariantFolder], allowed: set[str]) -> list[VariantFile]:
     builtins = set(builtin_names())
-    allowed = _override_builtins()
     taken: dict[str, Path] = {}
     out: list[VariantFile] = []
-    for folder in variant_folders():
+    for folder in folders:
         if not folder.path.is_dir():
             continue
         for p in sorted(folder.path.glob("*.toml")):
@@ -665,10 +717,11 @@ def variant_from_data(
     """Build a variant from resolved data (after inheritance and options), as a game stores it.
 
     A game keeps the data it was created with, so later commands play the same variant whatever happens
-    to the file on disk; this rebuilds it (cached by content hash).
+    to the file on disk; this rebuilds it (cached by content hash; ``digest``, the hash stored with the
+    data, spares computing it again).
     """
     opts = dict(options or {})
-    key = (content_hash(data), canonical_json(opts))
+    key = (digest or content_hash(data), canonical_json(opts))
     hit = _RESOLVED.get(key)
     if hit is not None:
         return hit

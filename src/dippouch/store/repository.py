@@ -225,7 +225,9 @@ class GameStore:
         if g.variant_data is None:
             return load_variant(g.variant, g.options)
         try:
-            return variant_from_data(g.variant_data, g.options, source=f"{g.variant} (the copy stored with {g.name})")
+            return variant_from_data(
+                g.variant_data, g.options, source=f"{g.variant} (the copy stored with {g.name})", digest=g.variant_hash
+            )
         except VariantError as e:
             raise GameError(
                 f"the copy of variant {g.variant!r} stored with game {g.name!r} no longer loads: {e}; "
