@@ -712,7 +712,7 @@ _RESOLVED: dict[tuple[str, str], Variant] = {}
 
 
 def variant_from_data(
-    data: Mapping[str, Any], options: Mapping[str, Any] | None = None, *, source: str = ""
+    data: Mapping[str, Any], options: Mapping[str, Any] | None = None, *, source: str = "", digest: str | None = None
 ) -> Variant:
     """Build a variant from resolved data (after inheritance and options), as a game stores it.
 
