@@ -173,3 +173,15 @@ def test_settings_file_folders_and_its_mistakes(tmp_path: Path, monkeypatch: pyt
     got = runner.invoke(app, ["variants"])
     assert got.exit_code == 2
     assert "unknown setting 'variant_paths'; did you mean 'variant_path'?" in got.output
+
+
+def test_check_by_path_finds_a_parent_beside_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DIPPOUCH_VARIANT_PATH", raising=False)
+    monkeypatch.setenv("DIPPOUCH_SETTINGS", str(tmp_path / "settings.toml"))
+    (tmp_path / "base98.toml").write_text(
+        '[variant]\nname = "base98"\nextends = "standard"\n\n[victory]\ncentres = 17\n'
+    )
+    (tmp_path / "child98.toml").write_text('[variant]\nname = "child98"\nextends = "base98"\n')
+    got = runner.invoke(app, ["variants", "check", str(tmp_path / "child98.toml")])
+    assert got.exit_code == 0, got.output
+    assert load_variant(str(tmp_path / "child98.toml")).victory["centres"] == 17

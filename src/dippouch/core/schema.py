@@ -199,7 +199,15 @@ class Overrides(Spec):
 # ------------------------------------------------------------------------------------------ registries
 
 
+#: Names from the core's registries, provided by the modules that own them (``core.variant``: map hooks;
+#: ``core.rules.base``: hook sets, victory and draw hooks, and the behaviours of each hook point), so that
+#: this module imports none of them and the core's imports keep pointing one way.
+NAME_SOURCES: dict[str, Callable[[], list[str]]] = {}
+BEHAVIOUR_SOURCE: list[Callable[[str], list[str]]] = []
+
+
 def _load_rule_modules() -> None:
+    """Import the rule modules by name (as the loader does), so every registry is complete."""
     import importlib
 
     importlib.import_module("dippouch.core.rules")
@@ -208,25 +216,15 @@ def _load_rule_modules() -> None:
 def known_behaviours(point: str) -> list[str]:
     """Every name ``[rules] <point>`` may take: the built-in ones and those rule modules registered."""
     _load_rule_modules()
-    from dippouch.core.rules.base import behaviour_names
-
-    return behaviour_names(point)
+    return BEHAVIOUR_SOURCE[0](point) if BEHAVIOUR_SOURCE else []
 
 
 def registered_names(registry: str) -> list[str]:
     _load_rule_modules()
-    from dippouch.core.rules import base
-    from dippouch.core.variant import MAP_HOOKS
-
-    if registry == "map_hooks":
-        return sorted(MAP_HOOKS)
-    if registry == "hook_sets":
-        return sorted(base.hook_set_names())
-    if registry == "victory_hooks":
-        return sorted(base.VICTORY_HOOKS)
-    if registry == "draw_hooks":
-        return sorted(base.DRAW_HOOKS)
-    raise ValueError(registry)
+    source = NAME_SOURCES.get(registry)
+    if source is None:
+        raise ValueError(f"no registry {registry!r}")
+    return source()
 
 
 # ----------------------------------------------------------------------------------------- the format

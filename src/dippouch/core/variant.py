@@ -22,7 +22,7 @@ from dippouch.core.calendar import Calendar
 from dippouch.core.errors import UnknownVariantError, VariantError, VariantProblem
 from dippouch.core.mapdata import GameMap, compile_map
 from dippouch.core.position import Position, Unit
-from dippouch.core.schema import check_document, closest
+from dippouch.core.schema import NAME_SOURCES, ROOT, Checker, check_document, closest
 from dippouch.core.tomllines import key_lines
 
 __all__ = [
@@ -39,6 +39,7 @@ PACKAGE_VARIANTS = Path(__file__).resolve().parent.parent / "variants"
 #: Hooks a variant file may name under ``[variant] hooks``: name -> function(raw data) -> extra fleet
 #: edges. Registered by modules in ``dippouch.core.rules`` (W3K derives its sea adjacency this way).
 MAP_HOOKS: dict[str, Callable[[Mapping[str, Any]], Iterable[tuple[str, str]]]] = {}
+NAME_SOURCES["map_hooks"] = lambda: sorted(MAP_HOOKS)  # the schema checks [variant] map_hooks against it
 
 
 @dataclass(frozen=True, slots=True)
@@ -693,8 +694,6 @@ def _load_uncached(name: str, options: dict[str, Any]) -> tuple[Variant, list[Pa
 
 def check_document_partial(data: Mapping[str, Any], where: Callable[[tuple[str, ...]], str]) -> tuple[Any, Any]:
     """Check a file on its own, without the keys its parent would supply (unknown keys and types only)."""
-    from dippouch.core.schema import ROOT, Checker
-
     chk = Checker(where)
     return chk.check(ROOT, data, (), partial=True), chk
 

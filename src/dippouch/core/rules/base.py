@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from dippouch.core.mapdata import GameMap, ProvinceKind
 from dippouch.core.orders import Hold, Order
 from dippouch.core.position import Position, Unit
+from dippouch.core.schema import BEHAVIOUR_SOURCE, NAME_SOURCES
 
 if TYPE_CHECKING:
     from dippouch.core.results import OrderResult
@@ -97,6 +98,13 @@ def behaviour_names(point: str) -> list[str]:
 def hook_set_names() -> list[str]:
     """Names of the registered ``RuleHooks`` subclasses (``[rules] hooks = "<name>"``)."""
     return sorted(_CLASSES)
+
+
+# The variant schema checks [rules] and [victory] names against these registries.
+NAME_SOURCES["hook_sets"] = hook_set_names
+NAME_SOURCES["victory_hooks"] = lambda: sorted(VICTORY_HOOKS)
+NAME_SOURCES["draw_hooks"] = lambda: sorted(DRAW_HOOKS)
+BEHAVIOUR_SOURCE[:] = [behaviour_names]
 
 
 F = TypeVar("F", bound=Callable[..., Any])
