@@ -167,3 +167,35 @@ def test_option_overrides_are_checked_like_the_file(tmp_path: Path) -> None:
     got = _problems(_write(tmp_path, "s13", text))
     assert "options.fast.overrides.calendar.start_yr" in got and "did you mean 'start_year'?" in got
     assert f"s13.toml:{_line(text, 'overrides')}" in got
+
+
+BAD_SHAPES = {
+    "powers.France.units": '[powers.France]\nunits = "A par"\n',
+    "provinces.par.army": "[provinces.par]\narmy = [1, 2]\n",
+    "provinces.stp.coasts": "[provinces.stp]\ncoasts = [1]\n",
+    "provinces.stp.coasts.nc": '[provinces.stp]\ncoasts.nc = "x"\n',
+    "calendar.phases": "[calendar]\nphases = [1, 2]\n",
+    "calendar.phases.kind": '[calendar]\nphases = [{kind = "moves"}]\n',
+    "options.x": "[options]\nx = 3\n",
+    "options.x.values": "[options.x]\ndefault = 1\nvalues = [1, 2]\n",
+    "options.x.overrides": '[options.x]\ndefault = true\noverrides = "no"\n',
+    "powers.France": '[powers]\nFrance = "x"\n',
+    "provinces.par": "[provinces]\npar = 5\n",
+    "powers.France.letter": '[powers.France]\nletter = "FR"\n',
+    "provinces.par.point": '[provinces.par]\npoint = ["a", "b"]\n',
+    "provinces.par.type": '[provinces.par]\ntype = "mountain"\n',
+    "mapcheck.long_edges": "[mapcheck]\nlong_edges = 5\n",
+    "rules.phase_end": "[rules]\nphase_end = 3\n",
+    "rules.unit_strength.D": "[rules]\nunit_strength = { D = 0 }\n",
+    "rules.opening_sites.France": '[rules]\nopening_sites = { France = ["zzz"] }\n',
+    "powers.France.homeland": '[powers.France]\nhomeland = ["zzz"]\n',
+    "victory.capitals.A": '[victory]\ncapitals = { A = ["zzz"] }\n',
+    "provinces.zzz": '[provinces.zzz]\nname = "Z"\n',
+}
+
+
+@pytest.mark.parametrize("where", sorted(BAD_SHAPES))
+def test_a_value_of_the_wrong_shape_is_a_message_never_a_crash(where: str, tmp_path: Path) -> None:
+    name = "shape"
+    got = _problems(_write(tmp_path, name, HEAD.format(name=name) + "\n" + BAD_SHAPES[where]))
+    assert f"- {where} (" in got

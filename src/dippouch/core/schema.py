@@ -540,6 +540,10 @@ class Checker:
                 if not sub.problems:
                     self.province_refs.extend(sub.province_refs)
                     return got
+                if _same_shape(option, value):
+                    # The value has this option's shape: its own mistakes say more than "must be A or B".
+                    self.problems.extend(sub.problems)
+                    return _DROP
             self.problem(path, f"must be {spec.type_name()}, not {_what(value)}")
             return _DROP
         return self._scalar(spec, value, path)
@@ -596,8 +600,8 @@ class Checker:
             return _DROP
         if isinstance(spec, Str) and spec.choices and value not in spec.choices:
             near = closest(value, spec.choices)
-            hint = f"; did you mean {near!r}?" if near else ""
-            self.problem(path, f"{value!r} is not allowed{hint} Choose one of: {', '.join(spec.choices)}")
+            hint = f"; did you mean {near!r}? Choose" if near else "; choose"
+            self.problem(path, f"{value!r} is not allowed{hint} one of: {', '.join(spec.choices)}")
             return _DROP
         if isinstance(spec, Letter) and (len(value.strip()) != 1 or not value.strip().isalnum()):
             self.problem(path, f"must be one letter or digit, not {value!r}")
@@ -615,14 +619,14 @@ class Checker:
             known = known_behaviours(spec.point)
             if value not in known:
                 near = closest(value, known)
-                hint = f"; did you mean {near!r}?" if near else ""
+                hint = f"; did you mean {near!r}?" if near else "."
                 self.problem(path, f"no behaviour {value!r} for {spec.point}{hint} Known: {', '.join(known) or 'none'}")
                 return _DROP
         if isinstance(spec, Registered):
             known = registered_names(spec.registry)
             if value not in known:
                 near = closest(value, known)
-                hint = f"; did you mean {near!r}?" if near else ""
+                hint = f"; did you mean {near!r}?" if near else "."
                 self.problem(path, f"unknown name {value!r}{hint} Known: {', '.join(known) or 'none'}")
                 return _DROP
         return value
@@ -655,7 +659,7 @@ class Checker:
     def _unknown_key(spec: Table, key: str, path: Path) -> str:
         where = f"[{'.'.join(path)}]" if path else "the file's top level"
         meant = spec.synonyms.get(key.lower()) or closest(key, list(spec.fields))
-        hint = f"; did you mean {meant!r}?" if meant else ""
+        hint = f"; did you mean {meant!r}?" if meant else "."
         return f"unknown key {key!r} in {where}{hint} Known keys: {', '.join(spec.fields)}"
 
     def _map(self, spec: MapOf, value: Any, path: Path, *, partial: bool) -> Any:
@@ -666,13 +670,21 @@ class Checker:
         for key, v in value.items():
             if spec.key == "power" and self.power_names and key not in self.power_names:
                 near = closest(key, self.power_names)
-                hint = f"; did you mean {near}?" if near else ""
+                hint = f"; did you mean {near}?" if near else "."
                 self.problem((*path, key), f"no power {key!r}{hint} Powers: {', '.join(self.power_names)}")
                 continue
             got = self.check(spec.value, v, (*path, key), partial=partial)
             if got is not _DROP:
                 out[key] = got
         return out
+
+
+def _same_shape(spec: Spec, value: Any) -> bool:
+    if isinstance(spec, (Table, MapOf, Overrides)):
+        return isinstance(value, Mapping)
+    if isinstance(spec, ListOf):
+        return isinstance(value, list)
+    return False
 
 
 def _what(value: Any) -> str:

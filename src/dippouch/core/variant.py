@@ -453,6 +453,8 @@ def apply_options(
         values[key] = value
         if "values" in opt:
             allowed = opt["values"]
+            if not isinstance(allowed, Mapping):
+                continue  # the schema check of [options] reports it
             if value not in allowed:
                 problems.append(
                     VariantProblem(
@@ -463,8 +465,9 @@ def apply_options(
             over = allowed[value].get("overrides", {}) if isinstance(allowed[value], Mapping) else {}
         else:
             over = opt.get("overrides", {}) if value is True else {}
-        if over:
+        if over and isinstance(over, Mapping):
             merged = deep_merge(merged, over)
+        # Overrides that are not tables are reported by the schema check of [options].
     return merged, values, problems
 
 
