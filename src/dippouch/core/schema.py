@@ -507,7 +507,6 @@ class Checker:
     power_names: Sequence[str] = ()
     problems: list[VariantProblem] = field(default_factory=list)
     province_refs: list[tuple[Path, str]] = field(default_factory=list)
-    unit_refs: list[tuple[Path, str]] = field(default_factory=list)
 
     def problem(self, path: Path, message: str) -> None:
         self.problems.append(VariantProblem(self.where(path), message))
@@ -613,8 +612,6 @@ class Checker:
                 return _DROP
         if isinstance(spec, Province):
             self.province_refs.append((path, value))
-        if isinstance(spec, Unit):
-            self.unit_refs.append((path, value))
         if isinstance(spec, Behaviour):
             known = known_behaviours(spec.point)
             if value not in known:

@@ -372,7 +372,7 @@ class GameStore:
             raise GameError(f"cannot upgrade {name!r}: {drift.problem}")
         if drift.stored_hash is not None and not drift.changed:
             return drift, []
-        new = load_variant(drift.variant, self.variant_drift_options(name))
+        new = load_variant(drift.variant, self._options_of(name))
         with self.session() as s, s.begin():
             g = self._game(s, name, lock=True)
             ph = self._current(s, g)
@@ -405,7 +405,7 @@ class GameStore:
             )
         return drift, []
 
-    def variant_drift_options(self, name: str) -> dict[str, Any]:
+    def _options_of(self, name: str) -> dict[str, Any]:
         with self.session() as s:
             return dict(self._game(s, name).options)
 
