@@ -15,18 +15,19 @@ import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
-from sqlalchemy import exc as sa_exc
 
 from dippouch.cli import app
-from dippouch.core.errors import DippouchError
-from dippouch.game import GameError, Settings, format_duration, parse_duration, parse_time
-from dippouch.store import GameStore
+from dippouch.cli.errors import user_problem
+
+if TYPE_CHECKING:
+    from dippouch.game import Settings
+    from dippouch.store import GameStore
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -44,27 +45,27 @@ def friendly(fn: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
-        except DippouchError as e:
-            err.print(f"[red]error:[/red] {escape(str(e))}", markup=True)
-            raise typer.Exit(2) from None
-        except KeyError as e:
-            err.print(f"[red]error:[/red] {escape(str(e.args[0] if e.args else e))}")
-            raise typer.Exit(2) from None
-        except sa_exc.OperationalError as e:
-            err.print(f"[red]error:[/red] the database cannot be used: {escape(str(e.orig))}")
-            raise typer.Exit(2) from None
-        except OSError as e:
-            err.print(f"[red]error:[/red] {escape(str(e.strerror or e))}: {escape(str(e.filename or ''))}".rstrip(": "))
+        except (typer.Exit, typer.Abort):
+            raise
+        except Exception as e:
+            problem = user_problem(e)
+            if problem is None:
+                raise
+            err.print(f"[red]error:[/red] {escape(problem)}")
             raise typer.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]
 
 
 def _now(text: str | None) -> datetime:
+    from dippouch.game import parse_time
+
     return parse_time(text) if text else datetime.now(UTC)
 
 
 def _store(db: str | None) -> GameStore:
+    from dippouch.store import GameStore
+
     return GameStore(db)
 
 
@@ -73,6 +74,8 @@ def _when(settings: Settings, dt: datetime | None) -> str:
 
 
 def _read_text(path: str | None) -> str:
+    from dippouch.game import GameError
+
     if path is None or path == "-":
         return sys.stdin.read()
     p = Path(path)
@@ -109,6 +112,8 @@ def new(
     now: str | None = NowOption,
 ) -> None:
     """Create a game; its first phase opens now, with its deadline."""
+    from dippouch.game import GameError, Settings
+
     options: dict[str, Any] = {}
     for o in option or []:
         key, eq, value = o.partition("=")
@@ -269,6 +274,8 @@ def vote(
 @friendly
 def status(game: str, db: str | None = DbOption, now: str | None = NowOption) -> None:
     """The current phase, its deadline, and who has submitted."""
+    from dippouch.game import format_duration, parse_duration
+
     st = _store(db).status(game, now=_now(now))
     if st.ending is not None:
         out.print(f"Game {st.game} ({st.variant}) is over: {st.ending.text}")
@@ -319,6 +326,8 @@ def process(
     now: str | None = NowOption,
 ) -> None:
     """Process every phase that is due (deadline passed, or every power ready), then report."""
+    from dippouch.game import GameError
+
     store = _store(db)
     if game is None:
         if not all_games:
@@ -453,6 +462,8 @@ def extend(
     now: str | None = NowOption,
 ) -> None:
     """Push the current deadline back."""
+    from dippouch.game import format_duration, parse_duration
+
     store = _store(db)
     result = store.extend(game, parse_duration(by), now=_now(now))
     st = store.status(game, now=_now(now))
@@ -466,6 +477,8 @@ def extend(
 @friendly
 def pause(game: str, db: str | None = DbOption, now: str | None = NowOption) -> None:
     """Stop the clock (nothing is processed while paused)."""
+    from dippouch.game import format_duration
+
     left = _store(db).pause(game, now=_now(now))
     out.print(f"Paused {game} with {format_duration(left)} left on the clock.")
 
@@ -504,6 +517,8 @@ def export_(
     db: str | None = DbOption,
 ) -> None:
     """Write a game to a file: dippouch's own JSON (everything) or a MILA `diplomacy` saved game."""
+    from dippouch.game import GameError
+
     store = _store(db)
     if fmt == "json":
         data = store.export_game(game)
@@ -531,6 +546,8 @@ def import_(
     now: str | None = NowOption,
 ) -> None:
     """Read a game file into the database as a new game."""
+    from dippouch.game import GameError
+
     try:
         data = json.loads(_read_text(file))
     except json.JSONDecodeError as e:
