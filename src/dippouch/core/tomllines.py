@@ -67,7 +67,9 @@ def key_lines(text: str) -> dict[tuple[str, ...], int]:
         for k in range(1, len(path) + 1):
             out.setdefault(path[:k], lineno)
 
-    for line in text.splitlines():
+    # TOML ends lines with \n (or \r\n) only; str.splitlines would also split at \x85 or \u2028 inside a string.
+    for line in text.split("\n"):
+        line = line.removesuffix("\r")
         lineno += 1
         i = 0
         n = len(line)
