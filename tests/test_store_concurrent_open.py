@@ -130,10 +130,12 @@ def test_concurrent_first_opens_of_a_new_database_all_succeed(db_url: str, tmp_p
             _check_at_head_with_every_game(url)
 
 
-def _head() -> str | None:
-    """The newest migration shipped (the schema every open must reach)."""
+def _head() -> str:
+    """The newest migration shipped (the schema every database is brought to)."""
     from alembic.script import ScriptDirectory
 
     from dippouch.store.db import alembic_config
 
-    return ScriptDirectory.from_config(alembic_config()).get_current_head()
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    assert head is not None
+    return head

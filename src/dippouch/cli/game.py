@@ -103,12 +103,15 @@ def new(
     time_of_day: str | None = typer.Option(None, "--at", help="Round deadlines up to this local time, e.g. 07:00."),
     missed: int = typer.Option(2, help="Movement phases missed in a row before civil disorder (0: never)."),
     draws: bool = typer.Option(True, "--draws/--no-draws", help="Allow draws by unanimous vote."),
-    position: str | None = typer.Option(None, help="Start from this position (JSON file) instead of the variant's."),
+    position: str | None = typer.Option(
+        None,
+        help="Start from this position instead of the variant's: a JSON file in the adjudication contract's "
+        "request shape; what it omits comes from the variant (docs/coordinator.md).",
+    ),
     db: str | None = DbOption,
     now: str | None = NowOption,
 ) -> None:
     """Create a game; its first phase opens now, with its deadline."""
-    from dippouch.core.variant import load_variant
     from dippouch.game import GameError, Settings
 
     options: dict[str, Any] = {}
@@ -133,7 +136,7 @@ def new(
     store = _store(db)
     store.create_game(name, variant, now=_now(now), options=options, settings=settings, position=start)
     st = store.status(name, now=_now(now))
-    out.print(f"Created game {name} ({load_variant(variant, options).title}).")
+    out.print(f"Created game {name} ({store.variant(name).title}).")
     out.print(f"{st.phase}: orders due by {_when(st.settings, st.deadline)}.")
 
 
@@ -147,6 +150,36 @@ def _option_value(text: str) -> Any:
         return int(text)
     except ValueError:
         return text
+
+
+@app.command("upgrade-variant")
+@friendly
+def upgrade_variant(
+    game: str,
+    check: bool = typer.Option(False, "--check", help="Only say whether the game's position fits the file now."),
+    db: str | None = DbOption,
+    now: str | None = NowOption,
+) -> None:
+    """Switch a game to its variant file as it is now (a game keeps the copy it was created with)."""
+    store = _store(db)
+    drift, problems = store.upgrade_variant(game, now=_now(now), check_only=check)
+    if drift.stored_hash is not None and not drift.changed and not problems:
+        out.print(f"Game {game} already plays the variant file as it is ({str(drift.file_hash)[:12]}); nothing to do.")
+        return
+    if problems:
+        err.print(
+            f"[red]error:[/red] the position of {escape(game)} does not fit the variant file as it is now:", markup=True
+        )
+        for p in problems:
+            err.print(f"  - {escape(p)}")
+        err.print("Nothing was changed; fix the file (or the game) and try again.")
+        raise typer.Exit(1)
+    if check:
+        out.print(f"The position of {game} fits the variant file as it is now; run without --check to switch.")
+        return
+    out.print(
+        f"Game {game} now plays the variant file as it is ({str(drift.file_hash)[:12]}); the old copy is in its log."
+    )
 
 
 @app.command()
@@ -248,6 +281,8 @@ def status(game: str, db: str | None = DbOption, now: str | None = NowOption) ->
         out.print(f"Game {st.game} ({st.variant}) is over: {st.ending.text}")
         return
     out.print(f"Game {st.game} ({st.variant}), {st.phase}, {st.state}.")
+    if st.variant_note:
+        out.print(f"[yellow]note:[/yellow] {escape(st.variant_note)}", markup=True)
     if st.state == "paused":
         out.print(f"Paused with {format_duration(st.paused_remaining or parse_duration('0s'))} left on the clock.")
     else:
@@ -401,11 +436,8 @@ def replay(
 @friendly
 def history(game: str, db: str | None = DbOption) -> None:
     """Every phase ever opened, including those abandoned by a rollback."""
-    from dippouch.core.variant import load_variant
-
     store = _store(db)
-    st = store.status(game, now=datetime.now(UTC))
-    v = load_variant(st.variant)
+    v = store.variant(game)
     letters = {p.name: p.letter for p in v.powers}
     table = Table("id", "phase", "status", "deadline (UTC)", "processed (UTC)", "subs", "missed")
     for row in store.history(game):

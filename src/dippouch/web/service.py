@@ -99,7 +99,7 @@ class Web:
         self._game_cache: dict[str, _Cached] = {}
         self._phase_cache: dict[int, tuple[Variant, Position, str, str]] = {}
         self._state: dict[str, tuple[float, tuple[str, Any]]] = {}
-        self._variants: dict[str, Variant] = {}
+        self._variants: dict[str, tuple[Any, Variant]] = {}
         self.pages: dict[Any, tuple[float, Any, str, str]] = {}
         """Rendered pages for anonymous visitors, by (page, game): (built or confirmed at (monotonic
         seconds), marker, visibility, HTML with a CSRF placeholder)."""
@@ -177,25 +177,28 @@ class Web:
             raise Forbidden(f"you need a coordinator's key to {what}; sign in with it first")
 
     def _variant_of(self, name: str) -> Variant:
-        """A game's variant never changes (and games are never renamed), so it is looked up once."""
+        """The game's own variant, as the store reads it (the copy kept with the game). It changes only by
+        ``dippouch upgrade-variant``, which logs an event, so it is kept while the game's marker stands."""
+        st = self.state(name)
         hit = self._variants.get(name)
-        if hit is not None:
-            return hit
+        if hit is not None and st is not None and hit[0] == st[1]:
+            return hit[1]
         with self.read.session() as s:
             g = s.scalars(sa.select(GameRow).where(GameRow.name == name)).first()
             if g is None:
                 raise NotFound(f"no game {name!r} here")
-            v = load_variant(g.variant, g.options)
+            v = GameStore._variant(g)
         if len(self._variants) > 20_000:
             self._variants.clear()
-        self._variants[name] = v
+        if st is not None:
+            self._variants[name] = (st[1], v)
         return v
 
     def open_phase(self, name: str) -> tuple[int, Variant, Position, str, str]:
         """The game's open phase: (id, variant, position, name, kind), the position parsed once per phase."""
         with self.read.session() as s:
             row = s.execute(
-                sa.select(PhaseRow.id, GameRow.variant, GameRow.options)
+                sa.select(PhaseRow.id)
                 .join(GameRow, GameRow.id == PhaseRow.game_id)
                 .where(GameRow.name == name, PhaseRow.status == "open")
             ).first()
@@ -206,7 +209,7 @@ class Web:
             if hit is None:
                 ph = s.get(PhaseRow, pid)
                 assert ph is not None
-                v = load_variant(row[1], row[2])
+                v = self._variant_of(name)
                 hit = (v, position_from_data(v, ph.position), ph.name, ph.kind)
                 with self._lock:
                     if len(self._phase_cache) > 2000:

@@ -48,6 +48,7 @@ from dippouch.core.rules.base import (
     hooks_for,
     mapping_of,
     register_hooks,
+    register_victory,
     state_key,
 )
 from dippouch.core.variant import MAP_HOOKS
@@ -747,6 +748,7 @@ def _format_send(variant: Variant, order: Order) -> str:
 
 
 register_syntax("w3k_orders", _read_w3k)
+register_victory("w3k_capitals", winner, draw_powers)
 register_format(Convert, _format_convert)
 register_format(Proxy, _format_proxy)
 register_format(SendSupply, _format_send)

@@ -1,7 +1,7 @@
 """Web access: per-game visibility, access keys (player links, coordinator keys) and sessions, stored hashed.
 
 Revision ID: 0003
-Revises: 0001
+Revises: 0004
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0003"
-down_revision = "0001"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
