@@ -199,6 +199,17 @@ class GameStore:
     def close(self) -> None:
         self.engine.dispose()
 
+    def reader(self) -> GameStore:
+        """A second store on the same database for reads only (a busy web server's pages): on SQLite its
+        transactions do not take the write lock, so readers neither wait for writers nor hold them up.
+        Use it only for methods that do not write; the schema is already at head (this store made sure)."""
+        from dippouch.store.db import make_engine
+
+        other = GameStore.__new__(GameStore)
+        other.engine = make_engine(str(self.engine.url.render_as_string(hide_password=False)), write_lock=False)
+        other.session = sessionmaker(other.engine, expire_on_commit=False)
+        return other
+
     # ----------------------------------------------------------------------------------------------
     # Lookup helpers
 
@@ -744,6 +755,17 @@ class GameStore:
             ph.deadline = ph.deadline + by
             self._event(s, g, now, "extend", phase=ph.name, by=by.total_seconds(), deadline=ph.deadline.isoformat())
             return ph.deadline
+
+    def set_deadlines(self, name: str, deadlines: Mapping[str, str], *, now: datetime) -> Settings:
+        """Change the time each kind of phase gets, for phases opened from now on (the running deadline stays)."""
+        now = as_utc(now)
+        with self.session() as s, s.begin():
+            g = self._game(s, name, lock=True)
+            old = self._settings(g)
+            new = Settings.from_data({**old.to_data(), "deadlines": {**old.deadlines, **dict(deadlines)}})
+            g.settings = new.to_data()
+            self._event(s, g, now, "deadlines", deadlines=dict(new.deadlines))
+            return new
 
     def pause(self, name: str, *, now: datetime) -> timedelta:
         now = as_utc(now)

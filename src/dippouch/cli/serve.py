@@ -1,0 +1,71 @@
+"""``dippouch serve``: the web app on the game database (FastAPI and uvicorn are imported only here)."""
+
+from __future__ import annotations
+
+import typer
+
+from dippouch.cli import app
+
+
+@app.command()
+def serve(
+    host: str = typer.Option(
+        "127.0.0.1", "--host", envvar="DIPPOUCH_HOST", help="Address to listen on (0.0.0.0: every interface)."
+    ),
+    port: int = typer.Option(8000, "--port", envvar="DIPPOUCH_PORT", help="Port to listen on."),
+    db: str | None = typer.Option(
+        None, "--db", help="Database URL (default: $DIPPOUCH_DATABASE_URL or sqlite:///dippouch.db)."
+    ),
+    scheduler: bool = typer.Option(
+        True, "--scheduler/--no-scheduler", help="Process phases at their deadlines while serving."
+    ),
+    interval: float = typer.Option(15.0, "--interval", help="Seconds between the scheduler's looks for due phases."),
+    rate_limits: bool = typer.Option(
+        True, "--rate-limits/--no-rate-limits", help="Limit sign-ins and submissions per client (off: load tests only)."
+    ),
+    new_key: bool = typer.Option(False, "--new-coordinator-key", help="Make a new coordinator key and print its link."),
+) -> None:
+    """Serve the web app: game pages, orders, the coordinator's desk, variants, JSON API."""
+    from datetime import UTC, datetime
+
+    import uvicorn
+
+    from dippouch.core.errors import DippouchError
+    from dippouch.store import GameStore
+    from dippouch.store.access import AccessStore
+    from dippouch.web.app import create_app
+
+    if not 0 < port < 65536:
+        raise DippouchError(f"port {port} is out of range (1-65535)")
+    import socket
+
+    try:
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as e:
+        import errno
+
+        hint = " (another server is there; choose another port with --port)" if e.errno == errno.EADDRINUSE else ""
+        raise DippouchError(f"cannot listen on {host} port {port}: {e.strerror or e}{hint}") from None
+    store = GameStore(db)
+    if store.engine.dialect.name == "sqlite":
+        # WAL: readers do not wait for the writer; the setting stays with the database file.
+        raw = store.engine.raw_connection()
+        try:
+            raw.cursor().execute("PRAGMA journal_mode=WAL")
+        finally:
+            raw.close()
+    access = AccessStore(store)
+    shown = "localhost" if host in ("0.0.0.0", "::", "127.0.0.1") else host
+    base = f"http://{shown}:{port}"
+    typer.echo(f"dippouch is serving {store.engine.url.render_as_string(hide_password=True)} at {base}/")
+    if new_key or access.coordinator_key_count() == 0:
+        _, secret = access.create_key("coordinator", label="made by dippouch serve", now=datetime.now(UTC))
+        why = "As asked" if new_key else "No coordinator key existed"
+        typer.echo(f"{why}, a coordinator key was made. Open this link to coordinate (it is shown only now):")
+        typer.echo(f"  {base}/k/{secret}")
+    application = create_app(
+        store=store, scheduler=scheduler, scheduler_interval=interval, limits=None if rate_limits else {}
+    )
+    uvicorn.run(application, host=host, port=port, log_level="warning", proxy_headers=False)

@@ -1,0 +1,326 @@
+"""Who may do what on the web, and the few queries the web app needs beyond :class:`GameStore`.
+
+Secrets are 256-bit random tokens handed out once (a player's link, a coordinator key, a session
+cookie); the database keeps only their SHA-256. A fast hash is right here: the tokens are random and
+long, so there is nothing to guess from a hash, and every request must check one without delay.
+Revoking is a timestamp, checked on every request, so a revoked link stops working at once, in every
+browser that signed in with it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+
+from dippouch.game import GameError, as_utc
+from dippouch.store.models import (
+    AccessKeyRow,
+    EventRow,
+    GameRow,
+    GameWebRow,
+    PhaseRow,
+    SessionKeyRow,
+    SubmissionRow,
+    VoteRow,
+    WebSessionRow,
+)
+from dippouch.store.repository import GameStore
+
+__all__ = ["VISIBILITIES", "AccessStore", "Grant", "KeyInfo", "hash_secret", "new_secret"]
+
+VISIBILITIES = ("public", "unlisted", "private")
+SESSION_LIFETIME = timedelta(days=30)
+SECRET_PREFIX = "dp_"
+
+
+def new_secret() -> str:
+    """A fresh secret: 32 random bytes, URL-safe (43 characters after the prefix)."""
+    return SECRET_PREFIX + secrets.token_urlsafe(32)
+
+
+def hash_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Grant:
+    """One thing a signed-in browser may do: play ``power`` in ``game``, or coordinate ``game`` (None: all)."""
+
+    key_id: int
+    role: str
+    game: str | None
+    power: str | None
+
+
+@dataclass(frozen=True)
+class KeyInfo:
+    id: int
+    role: str
+    game: str | None
+    power: str | None
+    label: str
+    created_at: datetime
+    revoked_at: datetime | None
+
+
+class AccessStore:
+    """Access keys, sessions and per-game web settings, in the game database."""
+
+    def __init__(self, store: GameStore, reader: GameStore | None = None) -> None:
+        self.store = store
+        self.session = store.session
+        self.reader = reader or store
+        """Where the read-only methods read (a :meth:`GameStore.reader` on a busy SQLite server)."""
+
+    # ----------------------------------------------------------------------------------------------
+    # Keys
+
+    def _game_id(self, s: sa.orm.Session, game: str) -> int:
+        gid = s.scalars(sa.select(GameRow.id).where(GameRow.name == game)).first()
+        if gid is None:
+            raise GameError(f"no game {game!r}")
+        return gid
+
+    def create_key(
+        self, role: str, *, now: datetime, game: str | None = None, power: str | None = None, label: str = ""
+    ) -> tuple[int, str]:
+        """A new key; the secret is returned once and never stored."""
+        if role not in ("player", "coordinator"):
+            raise GameError(f"unknown role {role!r}")
+        if role == "player" and (game is None or power is None):
+            raise GameError("a player's key names a game and a power")
+        secret = new_secret()
+        with self.session() as s, s.begin():
+            gid = self._game_id(s, game) if game is not None else None
+            row = AccessKeyRow(
+                key_hash=hash_secret(secret),
+                role=role,
+                game_id=gid,
+                power=power,
+                label=label[:200],
+                created_at=as_utc(now),
+                revoked_at=None,
+            )
+            s.add(row)
+            s.flush()
+            return row.id, secret
+
+    def keys(self, game: str | None) -> list[KeyInfo]:
+        """Keys of one game (or the installation's coordinator keys when ``game`` is None), newest last."""
+        with self.reader.session() as s:
+            q = sa.select(AccessKeyRow, GameRow.name).outerjoin(GameRow, GameRow.id == AccessKeyRow.game_id)
+            q = q.where(AccessKeyRow.game_id.is_(None)) if game is None else q.where(GameRow.name == game)
+            return [
+                KeyInfo(r.id, r.role, name, r.power, r.label, r.created_at, r.revoked_at)
+                for r, name in s.execute(q.order_by(AccessKeyRow.id))
+            ]
+
+    def coordinator_key_count(self) -> int:
+        with self.reader.session() as s:
+            q = sa.select(sa.func.count(AccessKeyRow.id)).where(
+                AccessKeyRow.role == "coordinator", AccessKeyRow.revoked_at.is_(None)
+            )
+            return int(s.scalar(q) or 0)
+
+    def revoke_key(self, key_id: int, *, now: datetime, game: str | None = None) -> KeyInfo:
+        """Revoke a key (of ``game``, when given: a game's coordinator cannot revoke another game's keys)."""
+        with self.session() as s, s.begin():
+            row = s.get(AccessKeyRow, key_id)
+            gname = s.scalar(sa.select(GameRow.name).where(GameRow.id == row.game_id)) if row and row.game_id else None
+            if row is None or (game is not None and gname != game):
+                raise GameError(f"no key {key_id} in this game")
+            if row.revoked_at is None:
+                row.revoked_at = as_utc(now)
+            return KeyInfo(row.id, row.role, gname, row.power, row.label, row.created_at, row.revoked_at)
+
+    def revoke_power_keys(self, game: str, power: str, *, now: datetime) -> int:
+        """Revoke every player key of a power (when the power is handed to a new player)."""
+        with self.session() as s, s.begin():
+            gid = self._game_id(s, game)
+            rows = s.scalars(
+                sa.select(AccessKeyRow).where(
+                    AccessKeyRow.game_id == gid,
+                    AccessKeyRow.power == power,
+                    AccessKeyRow.role == "player",
+                    AccessKeyRow.revoked_at.is_(None),
+                )
+            ).all()
+            for r in rows:
+                r.revoked_at = as_utc(now)
+            return len(rows)
+
+    def find_key(self, secret: str) -> Grant | None:
+        """The live key a secret opens, or None (unknown, malformed or revoked: the caller cannot tell which)."""
+        if not secret.startswith(SECRET_PREFIX) or not 20 <= len(secret) <= 200:
+            return None
+        with self.reader.engine.connect() as conn:
+            hit = conn.execute(_KEY, {"h": hash_secret(secret)}).first()
+            conn.rollback()
+        if hit is None:
+            return None
+        return Grant(int(hit[0]), str(hit[1]), hit[2], hit[3])
+
+    # ----------------------------------------------------------------------------------------------
+    # Sessions
+
+    def start_session(self, key_ids: Iterable[int], *, now: datetime) -> str:
+        token = new_secret()
+        now = as_utc(now)
+        with self.session() as s, s.begin():
+            row = WebSessionRow(
+                token_hash=hash_secret(token), created_at=now, expires_at=now + SESSION_LIFETIME, revoked_at=None
+            )
+            s.add(row)
+            s.flush()
+            for k in set(key_ids):
+                s.add(SessionKeyRow(session_id=row.id, key_id=k))
+        return token
+
+    def _live_session(self, s: sa.orm.Session, token: str, now: datetime) -> WebSessionRow | None:
+        if not token.startswith(SECRET_PREFIX) or len(token) > 200:
+            return None
+        row = s.scalars(sa.select(WebSessionRow).where(WebSessionRow.token_hash == hash_secret(token))).first()
+        if row is None or row.revoked_at is not None or row.expires_at <= as_utc(now):
+            return None
+        return row
+
+    def add_to_session(self, token: str, key_id: int, *, now: datetime) -> bool:
+        """Add a key to a live session; False if the session is gone (start a new one)."""
+        with self.session() as s, s.begin():
+            row = self._live_session(s, token, now)
+            if row is None:
+                return False
+            if s.get(SessionKeyRow, (row.id, key_id)) is None:
+                s.add(SessionKeyRow(session_id=row.id, key_id=key_id))
+            return True
+
+    def session_grants(self, token: str, *, now: datetime) -> list[Grant] | None:
+        """The live grants of a session (revoked keys drop out at once); None if no such live session."""
+        with self.reader.session() as s:
+            row = self._live_session(s, token, now)
+            if row is None:
+                return None
+            q = (
+                sa.select(AccessKeyRow, GameRow.name)
+                .join(SessionKeyRow, SessionKeyRow.key_id == AccessKeyRow.id)
+                .outerjoin(GameRow, GameRow.id == AccessKeyRow.game_id)
+                .where(SessionKeyRow.session_id == row.id, AccessKeyRow.revoked_at.is_(None))
+                .order_by(AccessKeyRow.id)
+            )
+            return [Grant(k.id, k.role, name, k.power) for k, name in s.execute(q)]
+
+    def end_session(self, token: str, *, now: datetime) -> None:
+        with self.session() as s, s.begin():
+            row = self._live_session(s, token, now)
+            if row is not None:
+                row.revoked_at = as_utc(now)
+
+    # ----------------------------------------------------------------------------------------------
+    # Per-game web settings and cheap reads
+
+    def visibility(self, game: str) -> str:
+        with self.reader.session() as s:
+            q = sa.select(GameWebRow.visibility).join(GameRow, GameRow.id == GameWebRow.game_id)
+            return s.scalar(q.where(GameRow.name == game)) or "public"
+
+    def set_visibility(self, game: str, visibility: str) -> None:
+        if visibility not in VISIBILITIES:
+            raise GameError(f"visibility must be one of {', '.join(VISIBILITIES)}, not {visibility!r}")
+        with self.session() as s, s.begin():
+            gid = self._game_id(s, game)
+            row = s.get(GameWebRow, gid)
+            if row is None:
+                s.add(GameWebRow(game_id=gid, visibility=visibility))
+            else:
+                row.visibility = visibility
+
+    def listed_games(self) -> list[tuple[str, str, str, str | None, datetime | None]]:
+        """(name, variant, state, current phase, deadline) of every public game, by name."""
+        with self.reader.session() as s:
+            open_phase = (
+                sa.select(PhaseRow.game_id, PhaseRow.name, PhaseRow.deadline)
+                .where(PhaseRow.status == "open")
+                .subquery()
+            )
+            q = (
+                sa.select(GameRow.name, GameRow.variant, GameRow.status, open_phase.c.name, open_phase.c.deadline)
+                .outerjoin(GameWebRow, GameWebRow.game_id == GameRow.id)
+                .outerjoin(open_phase, open_phase.c.game_id == GameRow.id)
+                .where(sa.or_(GameWebRow.visibility.is_(None), GameWebRow.visibility == "public"))
+                .order_by(GameRow.name)
+            )
+            return [(a, b, c, d, e) for a, b, c, d, e in s.execute(q)]
+
+    def marker(self, game: str) -> tuple[str, tuple[int, int, int, int]] | None:
+        """(visibility, marker) of ``game`` in one query, or None if there is no such game.
+
+        The marker changes whenever anything a page shows of the game changes (events, phases,
+        submissions, votes), so a page can be served from a cache while it stands still, even when
+        another process (the coordinator's CLI, a worker) changed the game.
+        """
+        with self.reader.engine.connect() as conn:
+            row = conn.execute(_MARKER, {"game": game}).first()
+            conn.rollback()
+        if row is None:
+            return None
+        return (row[0] or "public", (int(row[1]), int(row[2]), int(row[3]), int(row[4])))
+
+    def phases(self, game: str) -> list[PhaseRow]:
+        """Every phase of a game, abandoned ones too, in the order opened, without their submissions
+        (``GameStore.history`` loads every version of every phase, which a page does not need)."""
+        with self.reader.session() as s:
+            q = (
+                sa.select(PhaseRow)
+                .join(GameRow, GameRow.id == PhaseRow.game_id)
+                .where(GameRow.name == game)
+                .order_by(PhaseRow.id)
+            )
+            return list(s.scalars(q))
+
+    def due_games(self, now: datetime) -> list[str]:
+        """Active games whose open phase's deadline has passed (readiness is checked when orders arrive)."""
+        with self.reader.session() as s:
+            q = (
+                sa.select(GameRow.name)
+                .join(PhaseRow, PhaseRow.game_id == GameRow.id)
+                .where(
+                    GameRow.status == "active",
+                    PhaseRow.status == "open",
+                    PhaseRow.deadline.is_not(None),
+                    PhaseRow.deadline <= as_utc(now),
+                )
+                .order_by(PhaseRow.deadline)
+            )
+            return list(s.scalars(q))
+
+
+def _marker_query() -> sa.Select[Any]:
+    """Built once: constructing this statement costs more than running it."""
+    g = GameRow.__table__.alias("g")
+    ev = sa.select(sa.func.coalesce(sa.func.max(EventRow.id), 0)).where(EventRow.game_id == g.c.id)
+    ph = sa.select(sa.func.coalesce(sa.func.max(PhaseRow.id), 0)).where(PhaseRow.game_id == g.c.id)
+    sub = (
+        sa.select(sa.func.coalesce(sa.func.max(SubmissionRow.id), 0))
+        .join(PhaseRow, PhaseRow.id == SubmissionRow.phase_id)
+        .where(PhaseRow.game_id == g.c.id, PhaseRow.status == "open")
+    )
+    vo = sa.select(sa.func.coalesce(sa.func.max(VoteRow.id), 0)).where(VoteRow.game_id == g.c.id)
+    vis = sa.select(GameWebRow.visibility).where(GameWebRow.game_id == g.c.id)
+    return sa.select(
+        vis.scalar_subquery(), ev.scalar_subquery(), ph.scalar_subquery(), sub.scalar_subquery(), vo.scalar_subquery()
+    ).where(g.c.name == sa.bindparam("game"))
+
+
+_MARKER = _marker_query()
+
+_KEY = (
+    sa.select(AccessKeyRow.id, AccessKeyRow.role, GameRow.name, AccessKeyRow.power)
+    .outerjoin(GameRow, GameRow.id == AccessKeyRow.game_id)
+    .where(AccessKeyRow.key_hash == sa.bindparam("h"), AccessKeyRow.revoked_at.is_(None))
+)

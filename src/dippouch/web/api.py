@@ -1,0 +1,265 @@
+"""The JSON API: everything the pages do, for scripts, bots and the pages' own JavaScript.
+
+Authentication is a bearer key (``Authorization: Bearer dp_...``: a player's or coordinator's key) or
+the browser's session cookie; with the cookie, every state-changing call must carry the page's CSRF token
+in ``X-CSRF-Token``. Errors answer ``{"error": "...", "status": N}``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Body
+from fastapi.concurrency import run_in_threadpool
+from pydantic import BaseModel, Field
+from starlette.requests import Request
+from starlette.responses import Response
+
+from dippouch.core.variant import load_variant, variant_names
+from dippouch.web.app import viewer_of, web_of
+from dippouch.web.security import CSRF_HEADER, BadInput, Viewer, check_csrf, client_id
+
+router = APIRouter(prefix="/api", tags=["api"])
+
+
+def _writer(request: Request) -> Viewer:
+    """The caller of a state-changing call; cookie callers must prove the call came from our page."""
+    viewer = viewer_of(request)
+    if not viewer.by_bearer:
+        check_csrf(request, request.headers.get(CSRF_HEADER))
+    return viewer
+
+
+class OrdersIn(BaseModel):
+    text: str = Field(max_length=20_000, description="Orders, one a line, in any notation the parser reads.")
+    ready: bool = False
+
+
+class CheckIn(BaseModel):
+    text: str = Field(max_length=20_000)
+
+
+class VoteIn(BaseModel):
+    draw: bool
+
+
+class PlayerIn(BaseModel):
+    power: str = Field(max_length=100)
+    player: str = Field(max_length=200)
+    replace: bool = False
+
+
+class DeadlinesIn(BaseModel):
+    movement: str = Field("", max_length=20)
+    retreats: str = Field("", max_length=20)
+    adjustments: str = Field("", max_length=20)
+
+
+class KeyIn(BaseModel):
+    role: str = Field(description="player or coordinator", max_length=20)
+    power: str = Field("", max_length=100)
+    label: str = Field("", max_length=200)
+
+
+class ActionIn(BaseModel):
+    action: str = Field(description="extend, pause, resume, process, rollback or visibility", max_length=20)
+    arg: str = Field(
+        "",
+        max_length=100,
+        description="extend: a duration (1d); rollback: a phase; visibility: public/unlisted/private",
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# Reading
+
+
+@router.get("/games")
+def games(request: Request) -> list[dict[str, Any]]:
+    """Listed games (and the caller's own)."""
+    return web_of(request).games_list(viewer_of(request))
+
+
+@router.get("/games/{name}")
+def game(request: Request, name: str) -> dict[str, Any]:
+    """A game's public state: phase, deadline, who has sent orders and who is ready (never what), centres, last report."""
+    g = web_of(request).game_view(name, viewer_of(request))
+    g.pop("map_svg", None)
+    return g
+
+
+@router.get("/games/{name}/phases/{phase_id}")
+def phase(request: Request, name: str, phase_id: int) -> dict[str, Any]:
+    """One phase of the history: position, orders and results once processed, report, neighbours."""
+    ph = web_of(request).phase_view(name, phase_id, viewer_of(request))
+    ph.pop("map_svg", None)
+    ph.pop("after_svg", None)
+    return ph
+
+
+@router.get("/games/{name}/export")
+def export(request: Request, name: str) -> dict[str, Any]:
+    """The game file (submissions only for the coordinator)."""
+    return web_of(request).export(name, viewer_of(request))
+
+
+@router.get("/games/{name}/powers/{power}")
+def player(request: Request, name: str, power: str) -> dict[str, Any]:
+    """The player's view: units, legal orders per unit, submitted versions, ready flag (own power only)."""
+    pv = web_of(request).player_view(name, power, viewer_of(request))
+    pv["game"] = {k: v for k, v in pv["game"].items() if k != "map_svg"}
+    return pv
+
+
+# --------------------------------------------------------------------------------------------------
+# Orders
+
+
+@router.post("/games/{name}/powers/{power}/check")
+def check(request: Request, name: str, power: str, body: CheckIn) -> dict[str, Any]:
+    """Check order lines as they would be checked on arrival, without recording anything."""
+    viewer = _writer(request)
+    request.app.state.limiter.hit("check", f"{client_id(request)}", "line checks")
+    lines = web_of(request).check_lines(name, power, body.text, viewer)
+    return {"lines": [ln.to_data() for ln in lines]}
+
+
+@router.post("/games/{name}/powers/{power}/orders")
+def submit(request: Request, name: str, power: str, body: OrdersIn) -> dict[str, Any]:
+    """Submit a new version of the power's orders (checked line by line, as on arrival)."""
+    viewer = _writer(request)
+    request.app.state.limiter.hit("submit", f"{client_id(request)}:{name}:{power}", "submissions")
+    return web_of(request).submit(name, power, body.text, body.ready, viewer)
+
+
+@router.post("/games/{name}/powers/{power}/vote")
+def vote(request: Request, name: str, power: str, body: VoteIn) -> dict[str, Any]:
+    viewer = _writer(request)
+    return {"ending": web_of(request).vote(name, power, body.draw, viewer)}
+
+
+# --------------------------------------------------------------------------------------------------
+# Coordination
+
+
+@router.get("/games/{name}/coordinate")
+def coordinator(request: Request, name: str) -> dict[str, Any]:
+    """The coordinator's view: players, keys, submissions (contents only after the deadline)."""
+    cv = web_of(request).coordinator_view(name, viewer_of(request))
+    cv["game"] = {k: v for k, v in cv["game"].items() if k != "map_svg"}
+    return cv
+
+
+@router.post("/games")
+def create(request: Request, body: dict[str, Any] = Body(...)) -> dict[str, Any]:  # noqa: B008
+    """Create a game: {"name", "variant", "movement", "retreats", "adjustments", "timezone", "time_of_day",
+    "missed", "draws", "visibility", "option_KEY": value}."""
+    viewer = _writer(request)
+    form = {
+        k: (v if isinstance(v, str) else str(v).lower() if isinstance(v, bool) else str(v)) for k, v in body.items()
+    }
+    return {"name": web_of(request).create_game(viewer, form)}
+
+
+@router.post("/games/{name}/players")
+def seat(request: Request, name: str, body: PlayerIn) -> dict[str, Any]:
+    """Assign (or replace) a power's player; answers the player's new secret key (shown once)."""
+    viewer = _writer(request)
+    power, secret = web_of(request).assign(name, viewer, body.power, body.player, body.replace)
+    return {"power": power, "key": secret, "link": f"{str(request.base_url).rstrip('/')}/k/{secret}"}
+
+
+@router.post("/games/{name}/keys")
+def new_key(request: Request, name: str, body: KeyIn) -> dict[str, Any]:
+    """A new link for a seated power's player, or for a co-coordinator of this game (shown once)."""
+    viewer = _writer(request)
+    web = web_of(request)
+    if body.role == "player":
+        power, secret = web.new_player_link(name, viewer, body.power)
+    elif body.role == "coordinator":
+        power, secret = "", web.new_coordinator_key(name, viewer, body.label)
+    else:
+        raise BadInput("role must be player or coordinator")
+    return {
+        "role": body.role,
+        "power": power or None,
+        "key": secret,
+        "link": f"{str(request.base_url).rstrip('/')}/k/{secret}",
+    }
+
+
+@router.post("/games/{name}/deadlines")
+def deadlines(request: Request, name: str, body: DeadlinesIn) -> dict[str, Any]:
+    """The time each kind of phase gets, for phases opened from now on."""
+    viewer = _writer(request)
+    return {"message": web_of(request).set_deadlines(name, viewer, body.model_dump())}
+
+
+@router.post("/games/{name}/keys/{key_id}/revoke")
+def revoke(request: Request, name: str, key_id: int) -> dict[str, Any]:
+    viewer = _writer(request)
+    web_of(request).revoke(name, viewer, key_id)
+    return {"revoked": key_id}
+
+
+@router.post("/games/{name}/actions")
+def action(request: Request, name: str, body: ActionIn) -> dict[str, Any]:
+    """extend / pause / resume / process / rollback / visibility."""
+    viewer = _writer(request)
+    return {"message": web_of(request).clock_action(name, viewer, body.action, body.arg)}
+
+
+@router.post("/games/import")
+def import_game(request: Request, body: dict[str, Any] = Body(...), name: str | None = None) -> dict[str, Any]:  # noqa: B008
+    viewer = _writer(request)
+    return {"name": web_of(request).import_game(viewer, body, name)}
+
+
+# --------------------------------------------------------------------------------------------------
+# Variants and adjudication
+
+
+@router.get("/variants")
+def variants() -> list[dict[str, Any]]:
+    out = []
+    for n in variant_names():
+        v = load_variant(n)
+        out.append({"name": n, "title": v.title, "powers": list(v.power_names), "centres": len(v.map.supply_centres)})
+    return out
+
+
+@router.get("/variants/{name}")
+def variant(request: Request, name: str) -> dict[str, Any]:
+    vv = web_of(request).variant_view(name)
+    vv.pop("map_svg", None)
+    return vv
+
+
+@router.get("/variants/{name}/moves")
+def moves(request: Request, name: str, q: str = "") -> dict[str, Any]:
+    """Every valid move from a territory (by abbreviation, full name or alias) for each unit that can stand there."""
+    return web_of(request).moves(name, q)
+
+
+@router.get("/variants/{name}/search")
+def search(request: Request, name: str, q: str = "") -> list[dict[str, str]]:
+    return web_of(request).search(name, q)
+
+
+@router.post("/adjudicate")
+async def adjudicate(request: Request) -> Response:
+    """The adjudication contract over HTTP: the same request and response objects as `dippouch adjudicate`
+    (docs/adjudication-contract.md), answered by the same code (:mod:`dippouch.contract`); a bad request
+    answers ``{"error": ...}`` with status 400."""
+    from dippouch.contract import encode_response, handle_line
+
+    request.app.state.limiter.hit("adjudicate", client_id(request), "adjudication requests")
+    raw = await request.body()
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadInput("the request body is not UTF-8 text") from None
+    answer = await run_in_threadpool(handle_line, line.replace("\n", " "))
+    return Response(
+        encode_response(answer), status_code=400 if "error" in answer else 200, media_type="application/json"
+    )

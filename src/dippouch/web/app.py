@@ -1,0 +1,275 @@
+"""The web application: :func:`create_app` builds it on a game database.
+
+Server-rendered pages (Jinja2) that work without JavaScript (forms post and redirect), a little plain
+JavaScript shipped in ``static/`` for live line checks, click entry on the map and countdowns, and a JSON
+API with the same operations (OpenAPI at ``/docs``). No inline script anywhere: the Content Security
+Policy forbids it.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, unquote
+
+from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from sqlalchemy.exc import OperationalError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.requests import Request
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from dippouch.core.errors import DippouchError
+from dippouch.store.repository import GameStore
+from dippouch.web.security import (
+    CSRF_COOKIE,
+    SESSION_COOKIE,
+    RateLimiter,
+    TooMany,
+    Viewer,
+    WebError,
+    csrf_token,
+    security_headers,
+)
+from dippouch.web.service import Web
+
+__all__ = ["create_app"]
+
+HERE = Path(__file__).resolve().parent
+log = logging.getLogger("dippouch.web")
+
+DEFAULT_LIMITS: dict[str, tuple[int, float]] = {
+    "signin": (10, 60.0),
+    "submit": (30, 60.0),
+    "check": (240, 60.0),
+    "adjudicate": (60, 60.0),
+}
+MAX_BODY = 2_000_000
+
+
+class _Headers:
+    """Security headers on every answer, and a size limit on request bodies (refused before reading)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for k, v in scope.get("headers", []):
+            if k == b"content-length" and (not v.isdigit() or int(v) > MAX_BODY):
+                resp = JSONResponse({"error": f"request body too large (at most {MAX_BODY:,} bytes)"}, status_code=413)
+                await resp(scope, receive, send)
+                return
+        extra = security_headers()
+
+        async def send_with(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *extra]
+            await send(message)
+
+        await self.app(scope, receive, send_with)
+
+
+def create_app(
+    db_url: str | None = None,
+    *,
+    store: GameStore | None = None,
+    clock: Callable[[], datetime] | None = None,
+    scheduler: bool = False,
+    scheduler_interval: float = 15.0,
+    limits: dict[str, tuple[int, float]] | None = None,
+) -> FastAPI:
+    """The app on the database at ``db_url`` (or an open ``store``).
+
+    ``scheduler`` runs the in-process deadline scheduler while the app runs (``dippouch serve`` turns it on).
+    """
+    store = store or GameStore(db_url)
+    web = Web(store, clock)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        from dippouch.web.scheduler import DeadlineScheduler
+
+        sched = DeadlineScheduler(web, interval=scheduler_interval) if scheduler else None
+        if sched is not None:
+            sched.start()
+        try:
+            yield
+        finally:
+            if sched is not None:
+                sched.stop()
+
+    app = FastAPI(
+        title="dippouch",
+        description="Games of Diplomacy variants: game pages, orders, coordination, variants, adjudication.",
+        version="0.1.0",
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        redoc_url=None,
+        openapi_url="/api/openapi.json",
+    )
+    app.state.web = web
+    app.state.limiter = RateLimiter(DEFAULT_LIMITS if limits is None else limits)
+    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    templates.env.globals["quote"] = quote
+    app.state.templates = templates
+
+    app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
+
+    from dippouch.web import api, pages
+
+    app.include_router(api.router)
+    app.include_router(pages.router)
+
+    def _is_api(request: Request) -> bool:
+        return request.url.path.startswith("/api/") or request.headers.get("accept", "").startswith("application/json")
+
+    def _answer(request: Request, status: int, message: str, headers: dict[str, str] | None = None) -> Response:
+        if _is_api(request):
+            return JSONResponse({"error": message, "status": status}, status_code=status, headers=headers)
+        return render(request, "error.html", {"status": status, "message": message}, status=status, headers=headers)
+
+    @app.exception_handler(WebError)
+    async def _web_error(request: Request, exc: WebError) -> Response:
+        headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, TooMany) else None
+        return _answer(request, exc.status, exc.message, headers)
+
+    @app.exception_handler(DippouchError)
+    async def _game_error(request: Request, exc: DippouchError) -> Response:
+        text = str(exc)
+        status = 404 if text.startswith(("no game ", "no variant ")) else 400
+        return _answer(request, status, text)
+
+    @app.exception_handler(KeyError)
+    async def _key_error(request: Request, exc: KeyError) -> Response:
+        return _answer(request, 400, str(exc.args[0]) if exc.args else "unknown name")
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(request: Request, exc: RequestValidationError) -> Response:
+        parts = []
+        for e in exc.errors()[:5]:
+            where = ".".join(str(x) for x in e.get("loc", ()) if x not in ("body", "query", "path"))
+            parts.append(f"{where or 'request'}: {e.get('msg', 'invalid')}")
+        return _answer(request, 422, "; ".join(parts) or "the request is not in the expected shape")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(request: Request, exc: StarletteHTTPException) -> Response:
+        message = {404: "no such page", 405: "this address does not take that method"}.get(
+            exc.status_code, str(exc.detail)
+        )
+        return _answer(request, exc.status_code, message)
+
+    @app.exception_handler(OperationalError)
+    async def _db(request: Request, exc: OperationalError) -> Response:
+        log.warning("database busy or unavailable: %s", exc.orig)
+        return _answer(
+            request, 503, "the game database is busy or unavailable; try again in a moment", {"Retry-After": "2"}
+        )
+
+    @app.exception_handler(OverflowError)
+    async def _overflow(request: Request, exc: OverflowError) -> Response:
+        return _answer(request, 400, "a number in the request is far too large")
+
+    @app.exception_handler(RecursionError)
+    async def _deep(request: Request, exc: RecursionError) -> Response:
+        return _answer(request, 400, "the request is nested too deeply")
+
+    @app.exception_handler(UnicodeError)
+    async def _unicode(request: Request, exc: UnicodeError) -> Response:
+        return _answer(request, 400, "the request contains text that is not valid Unicode")
+
+    @app.exception_handler(Exception)
+    async def _bug(request: Request, exc: Exception) -> Response:
+        log.exception("internal error on %s", request.url.path)
+        return _answer(request, 500, "internal error: this is a bug in dippouch; it has been logged")
+
+    app.add_middleware(_Headers)
+    return app
+
+
+# --------------------------------------------------------------------------------------------------
+# Helpers for the routers
+
+
+def web_of(request: Request) -> Web:
+    return request.app.state.web  # type: ignore[no-any-return]
+
+
+def viewer_of(request: Request) -> Viewer:
+    """Who is asking: a bearer key (API), else the session cookie, else nobody."""
+    v = getattr(request.state, "viewer", None)
+    if v is not None:
+        return v  # type: ignore[no-any-return]
+    web = web_of(request)
+    auth = request.headers.get("authorization", "")
+    viewer = Viewer()
+    if auth.lower().startswith("bearer "):
+        grant = web.access.find_key(auth[7:].strip())
+        if grant is None:
+            from dippouch.web.security import Forbidden
+
+            raise Forbidden("the bearer key is unknown or revoked")
+        viewer = Viewer([grant], by_bearer=True)
+    else:
+        token = request.cookies.get(SESSION_COOKIE)
+        if token:
+            grants = web.access.session_grants(token, now=web.now())
+            if grants is not None:
+                viewer = Viewer(grants, session_token=token)
+    request.state.viewer = viewer
+    return viewer
+
+
+def render(
+    request: Request,
+    template: str,
+    context: dict[str, Any],
+    *,
+    status: int = 200,
+    headers: dict[str, str] | None = None,
+) -> HTMLResponse:
+    templates: Jinja2Templates = request.app.state.templates
+    try:
+        viewer = viewer_of(request)
+    except WebError:
+        viewer = Viewer()
+    flash = request.cookies.get("dp_flash")
+    ctx = {"viewer": viewer, "csrf": csrf_token(request), "flash": unquote(flash)[:400] if flash else None, **context}
+    resp = templates.TemplateResponse(request, template, ctx, status_code=status, headers=headers)
+    if flash:
+        resp.delete_cookie("dp_flash", path="/")
+    _set_csrf_cookie(request, resp)
+    return resp
+
+
+def render_html(request: Request, template: str, context: dict[str, Any]) -> str:
+    """A page as text, for the page cache (no flash, no per-visitor state beyond what ``context`` says)."""
+    templates: Jinja2Templates = request.app.state.templates
+    ctx = {"request": request, "viewer": Viewer(), "flash": None, **context}
+    return templates.get_template(template).render(ctx)
+
+
+def _set_csrf_cookie(request: Request, resp: Response) -> None:
+    if getattr(request.state, "csrf_new", False):
+        resp.set_cookie(
+            CSRF_COOKIE,
+            request.state.csrf,
+            httponly=True,
+            samesite="strict",
+            secure=request.url.scheme == "https",
+            path="/",
+            max_age=60 * 60 * 24 * 30,
+        )
+
+
+def set_flash(resp: Response, message: str) -> None:
+    resp.set_cookie("dp_flash", quote(message[:400]), httponly=True, samesite="lax", path="/", max_age=60)

@@ -1,0 +1,118 @@
+"""The board picture on the web pages: one small module between the pages and the map renderer.
+
+The renderer (:mod:`dippouch.render`, the maps issue) draws a position, or a stored phase with its orders
+and results, as SVG. Where it is not installed, or a variant has no geometry built yet, these functions
+answer ``None`` and the pages show a plain "map not yet available" panel and the board in words; nothing
+else in the web app knows how maps are drawn. Pictures are cached: a processed phase never changes, and
+an open phase is drawn from its position only (orders stay sealed until processing), so a key naming the
+game, the phase and the view always means the same picture.
+
+Click entry (``static/app.js``) finds provinces and units by the renderer's element ids: ``r-ABBR`` for a
+province's shape, ``unit-ABBR`` / ``dislodged-ABBR`` for units, ``label-ABBR`` for names.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from dippouch.core.position import Position
+from dippouch.core.variant import Variant
+
+__all__ = ["map_available", "phase_pdf", "phase_svg", "position_svg"]
+
+log = logging.getLogger("dippouch.web.maps")
+
+_CACHE: OrderedDict[tuple[Any, ...], str | None] = OrderedDict()
+_LOCK = threading.Lock()
+_CACHE_SIZE = 256
+
+#: The keys of a stored phase record the renderer reads; submissions are never passed (they are sealed).
+_RECORD_KEYS = ("game", "name", "status", "position", "next_position", "orders", "results")
+
+
+def map_available(variant: Variant | None = None) -> bool:
+    """Whether maps can be drawn (for ``variant``, when given: its geometry must have been built)."""
+    try:
+        from dippouch import render
+    except ImportError:
+        return False
+    if variant is None:
+        return True
+    try:
+        from dippouch.render.geometry import load_geometry
+
+        load_geometry(variant)
+    except (FileNotFoundError, ImportError, AttributeError):
+        return False
+    return render is not None
+
+
+def _cached(key: tuple[Any, ...], draw: Callable[[], str | None]) -> str | None:
+    with _LOCK:
+        if key in _CACHE:
+            _CACHE.move_to_end(key)
+            return _CACHE[key]
+    try:
+        svg = draw()
+    except ImportError as e:  # the renderer, or one of its libraries, is not installed
+        log.info("no map: %s", e)
+        svg = None
+    except FileNotFoundError as e:  # no geometry built for this variant yet
+        log.info("no map: %s", e)
+        svg = None
+    with _LOCK:
+        _CACHE[key] = svg
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return svg
+
+
+def phase_svg(
+    variant: Variant,
+    key: tuple[Any, ...],
+    record: Mapping[str, Any],
+    *,
+    after: bool = False,
+    orders: bool = True,
+    draft: Mapping[str, list[str]] | None = None,
+) -> str | None:
+    """A stored phase (``GameStore.phase_record`` shape) drawn with its orders and results, or the position
+    it led to (``after``); None when no map can be drawn. An open phase is drawn without orders, except
+    ``draft``: one power's own orders (canonical texts), for that power's eyes only."""
+    rec = {k: record.get(k) for k in _RECORD_KEYS}
+    if draft:
+        rec["orders"], rec["results"] = dict(draft), None
+        show = True
+    else:
+        show = orders and rec.get("status") != "open" and bool(rec.get("results") or rec.get("orders"))
+
+    def draw() -> str | None:
+        from dippouch.render import render_phase_svg
+
+        return str(render_phase_svg(variant, rec, after=after, orders=show))
+
+    return _cached((*key, after, show), draw)
+
+
+def position_svg(variant: Variant, key: tuple[Any, ...], position: Position, title: str | None = None) -> str | None:
+    """A position with no orders (a variant's opening, say); None when no map can be drawn."""
+
+    def draw() -> str | None:
+        from dippouch.render import RenderOptions, render_svg
+
+        return str(render_svg(variant, position, options=RenderOptions(title=title)))
+
+    return _cached(key, draw)
+
+
+def phase_pdf(svg: str) -> bytes | None:
+    """The map as a PDF page (cairosvg, through the renderer), or None where it cannot be made."""
+    try:
+        from dippouch.render import svg_to_pdf
+    except ImportError:
+        return None
+    return bytes(svg_to_pdf(svg))

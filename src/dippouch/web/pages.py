@@ -1,0 +1,452 @@
+"""The HTML pages. Every form posts and redirects (or shows a result page), so nothing needs JavaScript."""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.datastructures import UploadFile
+from starlette.requests import Request
+
+from dippouch.core.variant import variant_names
+from dippouch.web.app import _set_csrf_cookie, render, render_html, set_flash, viewer_of, web_of
+from dippouch.web.security import (
+    CSRF_FIELD,
+    SESSION_COOKIE,
+    BadInput,
+    NotFound,
+    check_csrf,
+    client_id,
+    csrf_token,
+)
+from dippouch.web.service import PAGE_TTL
+
+router = APIRouter(include_in_schema=False)
+
+MAX_FIELDS = 200
+
+
+async def _form(request: Request) -> dict[str, Any]:
+    """The posted form, CSRF-checked; values as strings (an uploaded file as its UploadFile)."""
+    try:
+        form = await request.form(max_fields=MAX_FIELDS, max_files=2, max_part_size=1_000_000)
+    except Exception as e:  # malformed multipart or urlencoded body
+        raise BadInput(f"the form could not be read ({type(e).__name__})") from None
+    data: dict[str, Any] = {}
+    for k, v in form.multi_items():
+        data.setdefault(k, v)
+    check_csrf(request, data.get(CSRF_FIELD) if isinstance(data.get(CSRF_FIELD), str) else None)
+    return data
+
+
+def _s(form: dict[str, Any], key: str, default: str = "") -> str:
+    v = form.get(key, default)
+    if not isinstance(v, str):
+        raise BadInput(f"field {key!r} must be text")
+    return v
+
+
+def _redirect(url: str, flash: str | None = None) -> RedirectResponse:
+    resp = RedirectResponse(url, status_code=303)
+    if flash:
+        set_flash(resp, flash)
+    return resp
+
+
+def _game_url(name: str) -> str:
+    from urllib.parse import quote
+
+    return "/games/" + quote(name, safe="")
+
+
+# --------------------------------------------------------------------------------------------------
+# Home, sign-in
+
+
+@router.get("/", response_class=HTMLResponse)
+def home(request: Request) -> Response:
+    web = web_of(request)
+    viewer = viewer_of(request)
+    from dippouch.core.variant import load_variant
+
+    variants = [(n, load_variant(n).title) for n in variant_names()]
+    return render(request, "index.html", {"games": web.games_list(viewer), "variants": variants})
+
+
+@router.get("/healthz")
+def healthz() -> JSONResponse:
+    return JSONResponse({"ok": True})
+
+
+@router.get("/signin", response_class=HTMLResponse)
+def signin_form(request: Request) -> Response:
+    return render(request, "signin.html", {})
+
+
+def _sign_in(request: Request, secret: str) -> Response:
+    web = web_of(request)
+    limiter = request.app.state.limiter
+    limiter.hit("signin", client_id(request), "failed sign-ins", count_it=False)
+    grant = web.access.find_key(secret.strip())
+    if grant is None:
+        limiter.note("signin", client_id(request))  # only failures count: guessing is what is limited
+        raise NotFound("that key or link is unknown, mistyped or revoked; ask your coordinator for a new link")
+    now = web.now()
+    token = request.cookies.get(SESSION_COOKIE)
+    if not (token and web.access.add_to_session(token, grant.key_id, now=now)):
+        token = web.access.start_session([grant.key_id], now=now)
+    if grant.role == "player" and grant.game and grant.power:
+        url = f"{_game_url(grant.game)}/play/{grant.power}"
+        msg = f"Signed in as {grant.power} in {grant.game}."
+    elif grant.game:
+        url = f"{_game_url(grant.game)}/coordinate"
+        msg = f"Signed in as coordinator of {grant.game}."
+    else:
+        url = "/coordinate"
+        msg = "Signed in as coordinator."
+    resp = _redirect(url, msg)
+    resp.set_cookie(
+        SESSION_COOKIE,
+        token,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+        path="/",
+        max_age=60 * 60 * 24 * 30,
+    )
+    return resp
+
+
+@router.post("/signin")
+async def signin(request: Request) -> Response:
+    form = await _form(request)
+    return await run_in_threadpool(_sign_in, request, _s(form, "key"))
+
+
+@router.get("/k/{secret}")
+def link(request: Request, secret: str) -> Response:
+    """A player's or coordinator's link: signs this browser in and goes to the right page."""
+    return _sign_in(request, secret)
+
+
+@router.post("/signout")
+async def signout(request: Request) -> Response:
+    await _form(request)
+    web = web_of(request)
+    token = request.cookies.get(SESSION_COOKIE)
+    if token:
+        await run_in_threadpool(web.access.end_session, token, now=web.now())
+    resp = _redirect("/", "Signed out.")
+    resp.delete_cookie(SESSION_COOKIE, path="/")
+    return resp
+
+
+# --------------------------------------------------------------------------------------------------
+# Games
+
+
+PLACEHOLDER = "__dippouch_csrf_placeholder__"
+
+
+def _anonymous(request: Request) -> bool:
+    """A visitor whose page is the same as every other anonymous visitor's (but for the CSRF token)."""
+    return not (
+        request.cookies.get(SESSION_COOKIE) or request.headers.get("authorization") or request.cookies.get("dp_flash")
+    )
+
+
+def _from_cache(request: Request, html: str) -> Response:
+    token = csrf_token(request)
+    resp = HTMLResponse(html.replace(PLACEHOLDER, token))
+    _set_csrf_cookie(request, resp)
+    return resp
+
+
+@router.get("/games/{name}", response_class=HTMLResponse)
+async def game_page(request: Request, name: str) -> Response:
+    """The game page. Anonymous visitors (everyone following a game reloads this page: the busiest of a
+    site) get a page rendered once per change of the game and served from memory, looked up without
+    the database for :data:`PAGE_TTL` seconds, then confirmed against the game's change marker."""
+    web = web_of(request)
+    if _anonymous(request):
+        page = web.pages.get(("game", name))
+        if page is not None and page[2] != "private" and time.monotonic() - page[0] < PAGE_TTL:
+            return _from_cache(request, page[3])
+    return await run_in_threadpool(_game_page, request, name)
+
+
+def _game_page(request: Request, name: str) -> Response:
+    web = web_of(request)
+    viewer = viewer_of(request)
+    anonymous = _anonymous(request) and not viewer.grants
+    if anonymous:
+        st = web.state(name)
+        page = web.pages.get(("game", name))
+        if st is not None and page is not None and st[0] != "private" and page[1] == st[1]:
+            web.pages[("game", name)] = (time.monotonic(), page[1], st[0], page[3])
+            return _from_cache(request, page[3])
+    g = web.game_view(name, viewer)
+    ctx = {"g": g, "my_powers": viewer.powers(name), "coordinator": viewer.coordinates(name)}
+    if anonymous:
+        html = render_html(request, "game.html", {**ctx, "csrf": PLACEHOLDER})
+        web.pages[("game", name)] = (time.monotonic(), g["marker"], g["visibility"], html)
+        return _from_cache(request, html)
+    return render(request, "game.html", ctx)
+
+
+@router.get("/games/{name}/phases/{phase_id}", response_class=HTMLResponse)
+def phase_page(request: Request, name: str, phase_id: int) -> Response:
+    web = web_of(request)
+    viewer = viewer_of(request)
+    ph = web.phase_view(name, phase_id, viewer)
+    g = web.game_view(name, viewer)
+    return render(request, "phase.html", {"ph": ph, "g": g})
+
+
+@router.get("/games/{name}/calendar.ics")
+def calendar(request: Request, name: str) -> Response:
+    data = web_of(request).calendar_ics(name, viewer_of(request))
+    return Response(data, media_type="text/calendar; charset=utf-8")
+
+
+@router.get("/games/{name}/export.json")
+def export(request: Request, name: str) -> Response:
+    data = web_of(request).export(name, viewer_of(request))
+    return Response(
+        json.dumps(data, ensure_ascii=False, indent=1),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="{_ascii(name)}.json"'},
+    )
+
+
+def _svg(request: Request, name: str, phase: int | None) -> str:
+    web = web_of(request)
+    viewer = viewer_of(request)
+    svg = web.game_view(name, viewer)["map_svg"] if phase is None else web.phase_view(name, phase, viewer)["map_svg"]
+    if svg is None:
+        raise NotFound("no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)")
+    return str(svg)
+
+
+@router.get("/games/{name}/map.svg")
+def map_svg(request: Request, name: str, phase: int | None = None) -> Response:
+    return Response(_svg(request, name, phase), media_type="image/svg+xml")
+
+
+@router.get("/games/{name}/map.pdf")
+def map_pdf(request: Request, name: str, phase: int | None = None) -> Response:
+    from dippouch.web.maps import phase_pdf
+
+    pdf = phase_pdf(_svg(request, name, phase))
+    if pdf is None:
+        raise NotFound("PDF maps need the map renderer, which is not installed")
+    return Response(
+        pdf, media_type="application/pdf", headers={"Content-Disposition": f'inline; filename="{_ascii(name)}.pdf"'}
+    )
+
+
+def _ascii(name: str) -> str:
+    return "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in name)[:100] or "game"
+
+
+# --------------------------------------------------------------------------------------------------
+# Player
+
+
+@router.get("/games/{name}/play/{power}", response_class=HTMLResponse)
+def play_page(request: Request, name: str, power: str) -> Response:
+    web = web_of(request)
+    pv = web.player_view(name, power, viewer_of(request))
+    return render(request, "play.html", {"p": pv, "g": pv["game"]})
+
+
+def _play_url(name: str, power: str) -> str:
+    return f"{_game_url(name)}/play/{power}"
+
+
+@router.post("/games/{name}/play/{power}/orders")
+async def play_submit(request: Request, name: str, power: str) -> Response:
+    form = await _form(request)
+    web = web_of(request)
+    viewer = viewer_of(request)
+    request.app.state.limiter.hit("submit", f"{client_id(request)}:{name}:{power}", "submissions")
+    text = _s(form, "orders")
+    # The pick lists (one select per unit) add their chosen orders below what was typed.
+    picks = [v for k, v in form.items() if k.startswith("pick:") and isinstance(v, str) and v.strip()]
+    if picks:
+        text = "\n".join([text.rstrip(), *picks]).strip("\n")
+    ready = _s(form, "ready", "") in ("1", "on", "true")
+    res = await run_in_threadpool(web.submit, name, power, text, ready, viewer)
+    msg = (
+        f"Version {res['version']} recorded{' (ready)' if res['ready'] else ''}: "
+        f"{res['accepted']} order(s) accepted, {res['rejected']} rejected."
+    )
+    if not res["stands"]:
+        msg += (
+            f" It has no accepted order, so it does not replace your earlier orders: version {res['standing']} stands."
+            if res["standing"]
+            else " It has no accepted order."
+        )
+    if res["ready_refused"]:
+        msg += f" Not marked ready: {res['ready_refused']}"
+    if res["late"]:
+        msg += " It arrived after the deadline and does not count unless the coordinator extends it."
+    if res["processed"]:
+        msg += f" Everyone was ready: {', '.join(res['processed'])} has been processed."
+    return _redirect(_play_url(name, res["power"]), msg)
+
+
+@router.post("/games/{name}/play/{power}/vote")
+async def play_vote(request: Request, name: str, power: str) -> Response:
+    form = await _form(request)
+    web = web_of(request)
+    draw = _s(form, "draw") in ("1", "yes", "on", "true")
+    ending = await run_in_threadpool(web.vote, name, power, draw, viewer_of(request))
+    msg = ending or ("You vote for a draw." if draw else "Your draw vote is withdrawn.")
+    return _redirect(_play_url(name, power), msg)
+
+
+# --------------------------------------------------------------------------------------------------
+# Coordinator
+
+
+@router.get("/coordinate", response_class=HTMLResponse)
+def coordinate_home(request: Request) -> Response:
+    web = web_of(request)
+    viewer = viewer_of(request)
+    web.require_coordinator(None, viewer)
+    from dippouch.core.variant import load_variant
+
+    variants = []
+    for n in variant_names():
+        v = load_variant(n)
+        variants.append({"name": n, "title": v.title, "options": v.data.get("options", {})})
+    return render(request, "coordinate_home.html", {"games": web.games_list(viewer), "variants": variants})
+
+
+@router.post("/coordinate/new")
+async def coordinate_new(request: Request) -> Response:
+    form = await _form(request)
+    web = web_of(request)
+    name = await run_in_threadpool(web.create_game, viewer_of(request), form)
+    return _redirect(
+        f"{_game_url(name)}/coordinate", f"Created game {name}. Seat the players and send them their links."
+    )
+
+
+@router.post("/coordinate/import")
+async def coordinate_import(request: Request) -> Response:
+    form = await _form(request)
+    web = web_of(request)
+    upload = form.get("file")
+    if not isinstance(upload, UploadFile):
+        raise BadInput("choose a game file (.json) to import")
+    raw = await upload.read(5_000_001)
+    if len(raw) > 5_000_000:
+        raise BadInput("the game file is larger than 5 MB")
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise BadInput(f"the file is not JSON text ({type(e).__name__}: {e})") from None
+    name = await run_in_threadpool(web.import_game, viewer_of(request), data, _s(form, "name") or None)
+    return _redirect(f"{_game_url(name)}/coordinate", f"Imported game {name}.")
+
+
+@router.get("/games/{name}/coordinate", response_class=HTMLResponse)
+def coordinate_page(request: Request, name: str) -> Response:
+    web = web_of(request)
+    cv = web.coordinator_view(name, viewer_of(request))
+    return render(request, "coordinate.html", {"c": cv, "g": cv["game"]})
+
+
+@router.post("/games/{name}/coordinate/{action}", response_class=HTMLResponse)
+async def coordinate_action(request: Request, name: str, action: str) -> Response:
+    form = await _form(request)
+    web = web_of(request)
+    viewer = viewer_of(request)
+    back = f"{_game_url(name)}/coordinate"
+    if action in ("assign", "replace", "link"):
+        if action == "link":
+            power, secret = await run_in_threadpool(web.new_player_link, name, viewer, _s(form, "power"))
+        else:
+            power, secret = await run_in_threadpool(
+                web.assign, name, viewer, _s(form, "power"), _s(form, "player"), action == "replace"
+            )
+        return _secret_page(request, name, f"{power}'s link", secret, back)
+    if action == "coordinator-key":
+        secret = await run_in_threadpool(web.new_coordinator_key, name, viewer, _s(form, "label"))
+        return _secret_page(request, name, "a coordinator's link", secret, back)
+    if action == "revoke":
+        key = _s(form, "key")
+        if not key.isdigit() or len(key) > 12:
+            raise BadInput("which key? (its number)")
+        await run_in_threadpool(web.revoke, name, viewer, int(key))
+        return _redirect(back, f"Key {key} revoked: its links no longer work.")
+    if action == "deadlines":
+        msg = await run_in_threadpool(web.set_deadlines, name, viewer, form)
+        return _redirect(back, msg)
+    arg = _s(form, "by") or _s(form, "phase") or _s(form, "visibility")
+    msg = await run_in_threadpool(web.clock_action, name, viewer, action, arg)
+    return _redirect(back, msg)
+
+
+def _secret_page(request: Request, game: str, what: str, secret: str, back: str) -> Response:
+    base = str(request.base_url).rstrip("/")
+    return render(
+        request, "secret.html", {"game": game, "what": what, "link": f"{base}/k/{secret}", "key": secret, "back": back}
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# Variants
+
+
+@router.get("/variants", response_class=HTMLResponse)
+def variants_page(request: Request) -> Response:
+    from dippouch.core.variant import load_variant
+
+    rows = []
+    for n in variant_names():
+        v = load_variant(n)
+        rows.append(
+            {
+                "name": n,
+                "title": v.title,
+                "description": v.description,
+                "powers": len(v.powers),
+                "centres": len(v.map.supply_centres),
+            }
+        )
+    return render(request, "variants.html", {"variants": rows})
+
+
+@router.get("/variants/{name}", response_class=HTMLResponse)
+def variant_page(request: Request, name: str) -> Response:
+    vv = web_of(request).variant_view(name)
+    return render(request, "variant.html", {"v": vv})
+
+
+@router.get("/variants/{name}/powers.css")
+def powers_css(request: Request, name: str) -> Response:
+    """Power colours as classes (``pw-0`` ...): the CSP allows no inline styles."""
+    from dippouch.web.service import _variant
+
+    v = _variant(name)
+    rules = []
+    for i, p in enumerate(v.powers):
+        colour = p.colour if re.fullmatch(r"#[0-9a-fA-F]{3,8}", p.colour) else "#888888"
+        rules.append(f".pw-{i}{{--pw:{colour}}}")
+    return Response("\n".join(rules) + "\n", media_type="text/css", headers={"Cache-Control": "max-age=3600"})
+
+
+@router.get("/variants/{name}/moves", response_class=HTMLResponse)
+def moves_page(request: Request, name: str, q: str = "") -> Response:
+    web = web_of(request)
+    mv = web.moves(name, q)
+    vv = web.variant_view(name)
+    return render(request, "moves.html", {"mv": mv, "v": vv})

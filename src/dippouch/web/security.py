@@ -1,0 +1,199 @@
+"""The web's defences, in one place: who the caller is, CSRF, rate limits, security headers, errors.
+
+Every refusal is an exception of :class:`WebError`'s family; the app turns each into a page or a JSON
+answer with the same plain message, never a traceback.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from starlette.requests import Request
+
+from dippouch.store.access import Grant
+
+__all__ = [
+    "CSRF_COOKIE",
+    "SESSION_COOKIE",
+    "BadInput",
+    "Forbidden",
+    "NotFound",
+    "RateLimiter",
+    "TooMany",
+    "Viewer",
+    "WebError",
+    "check_csrf",
+    "security_headers",
+]
+
+SESSION_COOKIE = "dp_session"
+CSRF_COOKIE = "dp_csrf"
+CSRF_FIELD = "csrf"
+CSRF_HEADER = "x-csrf-token"
+
+
+class WebError(Exception):
+    status = 400
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class BadInput(WebError):
+    status = 400
+
+
+class Forbidden(WebError):
+    status = 403
+
+
+class NotFound(WebError):
+    status = 404
+
+
+class TooMany(WebError):
+    status = 429
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+@dataclass
+class Viewer:
+    """The caller: the grants of their session cookie or bearer key (none for an anonymous visitor)."""
+
+    grants: list[Grant] = field(default_factory=list)
+    session_token: str | None = None
+    by_bearer: bool = False
+
+    @property
+    def signed_in(self) -> bool:
+        return bool(self.grants)
+
+    def plays(self, game: str, power: str) -> bool:
+        return any(g.role == "player" and g.game == game and g.power == power for g in self.grants)
+
+    def powers(self, game: str) -> list[str]:
+        return [g.power for g in self.grants if g.role == "player" and g.game == game and g.power]
+
+    def coordinates(self, game: str | None) -> bool:
+        """A game's coordinator, or the installation's (``game=None`` asks for the installation's)."""
+        return any(
+            g.role == "coordinator" and (g.game is None or (game is not None and g.game == game)) for g in self.grants
+        )
+
+    def coordinated_games(self) -> list[str | None]:
+        return [g.game for g in self.grants if g.role == "coordinator"]
+
+    def in_game(self, game: str) -> bool:
+        return self.coordinates(game) or bool(self.powers(game))
+
+
+# --------------------------------------------------------------------------------------------------
+# CSRF: a random cookie echoed in every form (and in a header for script requests), and same-origin checks
+
+
+def csrf_token(request: Request) -> str:
+    """This browser's CSRF token (the cookie's value, or a new one the response will set)."""
+    token = getattr(request.state, "csrf", None)
+    if token is None:
+        cookie = request.cookies.get(CSRF_COOKIE, "")
+        token = cookie if 30 <= len(cookie) <= 100 and cookie.isascii() else secrets.token_urlsafe(32)
+        request.state.csrf = token
+        request.state.csrf_new = token != cookie
+    return str(token)
+
+
+def _same_origin(request: Request) -> bool:
+    origin = request.headers.get("origin")
+    if origin is None:
+        return True  # browsers send Origin on cross-site posts; its absence is a same-site or non-browser call
+    if origin == "null":
+        return False
+    host = request.headers.get("host", "")
+    return origin.split("://", 1)[-1] == host
+
+
+def check_csrf(request: Request, sent: str | None) -> None:
+    """Refuse a state-changing request from a browser that did not get its form from us."""
+    if not _same_origin(request):
+        raise Forbidden(
+            f"this request came from another site (Origin {request.headers.get('origin')!r}, "
+            f"host {request.headers.get('host')!r}); it was refused"
+        )
+    cookie = request.cookies.get(CSRF_COOKIE, "")
+    if not cookie or not sent or not hmac.compare_digest(cookie.encode(), str(sent).encode()):
+        raise Forbidden(
+            "the form's security token is missing or out of date (CSRF check); reload the page and send it again"
+        )
+
+
+# --------------------------------------------------------------------------------------------------
+# Rate limits: a sliding window per (bucket, client), in memory (one server process; see docs)
+
+
+class RateLimiter:
+    def __init__(self, limits: dict[str, tuple[int, float]], clock: Callable[[], float] = time.monotonic) -> None:
+        self.limits = limits
+        self.clock = clock
+        self.hits: dict[tuple[str, str], deque[float]] = {}
+        self.lock = threading.Lock()
+
+    def hit(self, bucket: str, client: str, what: str, *, count_it: bool = True) -> None:
+        """Refuse (429) a client that used up its allowance in the window; else count this request
+        (unless ``count_it`` is false: the caller counts only failures, with :meth:`note`)."""
+        if bucket not in self.limits:
+            return
+        count, window = self.limits[bucket]
+        now = self.clock()
+        with self.lock:
+            q = self.hits.setdefault((bucket, client), deque())
+            while q and q[0] <= now - window:
+                q.popleft()
+            if len(q) >= count:
+                wait = max(1, int(q[0] + window - now + 1))
+                raise TooMany(
+                    f"too many {what} from you: at most {count} in {int(window)} seconds; try again in {wait} s", wait
+                )
+            if count_it:
+                q.append(now)
+            if len(self.hits) > 100_000:  # forget idle clients rather than grow without bound
+                for key in [k for k, v in self.hits.items() if not v or v[-1] <= now - window][:50_000]:
+                    del self.hits[key]
+
+    def note(self, bucket: str, client: str) -> None:
+        if bucket in self.limits:
+            with self.lock:
+                self.hits.setdefault((bucket, client), deque()).append(self.clock())
+
+
+def client_id(request: Request) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+# --------------------------------------------------------------------------------------------------
+# Headers
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'"
+)
+
+
+def security_headers() -> Sequence[tuple[bytes, bytes]]:
+    return [
+        (b"content-security-policy", CSP.encode()),
+        (b"x-content-type-options", b"nosniff"),
+        (b"x-frame-options", b"DENY"),
+        (b"referrer-policy", b"same-origin"),
+        (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
+        (b"cross-origin-opener-policy", b"same-origin"),
+    ]

@@ -1,0 +1,940 @@
+"""What the pages and the JSON API show and do, as plain data: one function per view or action.
+
+Both front ends (HTML in :mod:`dippouch.web.pages`, JSON in :mod:`dippouch.web.api`) call these, so
+they cannot drift apart, and every rule of the game comes from the game layer: the line check is
+:func:`dippouch.game.check_orders`, the very function :meth:`GameStore.submit` runs on arrival; legal
+orders come from :func:`dippouch.core.legal.legal_orders`; reports from :mod:`dippouch.report`.
+Permissions are checked here too, once, for both front ends.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import threading
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+
+from dippouch.core.calendar import PhaseKind
+from dippouch.core.errors import DippouchError
+from dippouch.core.mapdata import ProvinceKind
+from dippouch.core.position import Position, Unit
+from dippouch.core.variant import Variant, load_variant, variant_names
+from dippouch.game import (
+    LineCheck,
+    Settings,
+    check_orders,
+    parse_duration,
+    position_from_data,
+)
+from dippouch.store.access import VISIBILITIES, AccessStore
+from dippouch.store.models import GameRow, PhaseRow
+from dippouch.store.repository import GameStore
+from dippouch.web.maps import phase_svg, position_svg
+from dippouch.web.security import BadInput, Forbidden, NotFound, Viewer
+
+PAGE_TTL = 1.0
+"""Seconds an anonymous visitor's game page is served without looking at the database."""
+
+STATE_TTL = 1.0
+"""Seconds a game's change marker is trusted before it is read again (changes by other processes show up
+within this time; this process's own changes at once)."""
+
+MAX_ORDER_TEXT = 20_000
+"""Characters of order text accepted in one submission (a W3K power's orders are under 3,000)."""
+
+
+def _names(value: str, what: str, limit: int = 100) -> str:
+    text = str(value).strip()
+    if not text or len(text) > limit:
+        raise BadInput(f"{what} must be 1 to {limit} characters")
+    if any(ord(c) < 32 for c in text) or any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+        raise BadInput(f"{what} contains control characters")
+    return text
+
+
+def _text(value: str, what: str = "order text") -> str:
+    if len(value) > MAX_ORDER_TEXT:
+        raise BadInput(f"the {what} is {len(value):,} characters long; at most {MAX_ORDER_TEXT:,} are accepted")
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in value) or "\x00" in value:
+        raise BadInput(f"the {what} contains characters that are not text (NUL or lone surrogates)")
+    return value
+
+
+def _duration(text: str, what: str) -> timedelta:
+    try:
+        td = parse_duration(_names(text, what, 20))
+    except OverflowError:
+        raise BadInput(f"{what} {text!r} is far too long") from None
+    if td > timedelta(days=3650):
+        raise BadInput(f"{what} {text!r} is more than ten years")
+    return td
+
+
+@dataclass
+class _Cached:
+    marker: Any
+    data: Any
+
+
+class Web:
+    """The web app's view of the database: the game store, access keys, a clock, and caches."""
+
+    def __init__(self, store: GameStore, clock: Callable[[], datetime] | None = None) -> None:
+        self.store = store
+        # Pages read through a second engine that never takes SQLite's write lock (see GameStore.reader).
+        self.read = store.reader() if store.engine.dialect.name == "sqlite" else store
+        self.access = AccessStore(store, self.read)
+        self._building: dict[str, threading.Lock] = {}
+        # SQLite lets one writer in at a time and makes the others retry with growing sleeps, which
+        # starves some requests for seconds under load; queueing this process's writers here first
+        # keeps the wait short and fair. (PostgreSQL locks rows itself: no queue.)
+        self._writes: Any = threading.Lock() if store.engine.dialect.name == "sqlite" else contextlib.nullcontext()
+        self.clock = clock or (lambda: datetime.now(UTC))
+        self._game_cache: dict[str, _Cached] = {}
+        self._phase_cache: dict[int, tuple[Variant, Position, str, str]] = {}
+        self._state: dict[str, tuple[float, tuple[str, Any]]] = {}
+        self._variants: dict[str, tuple[Any, Variant]] = {}
+        self.pages: dict[Any, tuple[float, Any, str, str]] = {}
+        """Rendered pages for anonymous visitors, by (page, game): (built or confirmed at (monotonic
+        seconds), marker, visibility, HTML with a CSRF placeholder)."""
+        self._lock = threading.Lock()
+
+    def now(self) -> datetime:
+        return self.clock()
+
+    # ----------------------------------------------------------------------------------------------
+    # Lookups and permissions
+
+    def game_exists(self, name: str) -> bool:
+        with self.read.session() as s:
+            return s.scalar(sa.select(GameRow.id).where(GameRow.name == name)) is not None
+
+    def state(self, name: str, *, fresh: bool = False) -> tuple[str, Any] | None:
+        """(visibility, change marker) of a game, or None; read at most once a second per game unless
+        ``fresh`` (this process drops a game's entry whenever it changes the game itself)."""
+        if len(name) > 100:
+            return None
+        now = time.monotonic()
+        hit = self._state.get(name)
+        if hit is not None and not fresh and now - hit[0] < STATE_TTL:
+            return hit[1]
+        got = self.access.marker(name)
+        if got is not None:
+            with self._lock:
+                if len(self._state) > 20_000:
+                    self._state.clear()
+                self._state[name] = (now, got)
+        return got
+
+    def fresh_state(self, name: str) -> tuple[str, Any] | None:
+        """The cached (visibility, marker) if read within the last second, else None (no database access)."""
+        hit = self._state.get(name)
+        if hit is not None and time.monotonic() - hit[0] < STATE_TTL:
+            return hit[1]
+        return None
+
+    def touched(self, name: str, *, structural: bool = True) -> None:
+        """This process just changed ``name``: read its marker afresh next time. A structural change (a
+        phase processed, the clock, players, visibility) also drops the anonymous page at once; a new
+        submission or vote only changes who has sent orders, which that page may show up to
+        ``PAGE_TTL`` late (so a busy game's page is rebuilt at most once a second, however many orders
+        arrive)."""
+        self._state.pop(name, None)
+        if structural:
+            self.pages.pop(("game", name), None)
+
+    def require_visible(self, name: str, viewer: Viewer) -> tuple[str, Any]:
+        """404 for a game that does not exist or that this viewer may not see (no difference shown)."""
+        st = self.state(name)
+        if st is None or (st[0] == "private" and not viewer.in_game(name)):
+            raise NotFound(f"no game {name!r} here")
+        return st
+
+    def require_player(self, name: str, power: str, viewer: Viewer) -> tuple[Variant, str]:
+        self.require_visible(name, viewer)
+        v = self._variant_of(name)
+        try:
+            power = v.power(power).name
+        except KeyError as e:
+            raise NotFound(str(e.args[0])) from None
+        if not viewer.plays(name, power):
+            raise Forbidden(
+                f"you are not signed in as {power} in {name}: open the link your coordinator sent you, or sign in with its key"
+            )
+        return v, power
+
+    def require_coordinator(self, name: str | None, viewer: Viewer) -> None:
+        if name is not None:
+            self.require_visible(name, viewer)
+        if not viewer.coordinates(name):
+            what = f"coordinate {name}" if name else "create or import games"
+            raise Forbidden(f"you need a coordinator's key to {what}; sign in with it first")
+
+    def _variant_of(self, name: str) -> Variant:
+        """The game's own variant, as the store reads it (the copy kept with the game). It changes only by
+        ``dippouch upgrade-variant``, which logs an event, so it is kept while the game's marker stands."""
+        st = self.state(name)
+        hit = self._variants.get(name)
+        if hit is not None and st is not None and hit[0] == st[1]:
+            return hit[1]
+        with self.read.session() as s:
+            g = s.scalars(sa.select(GameRow).where(GameRow.name == name)).first()
+            if g is None:
+                raise NotFound(f"no game {name!r} here")
+            v = GameStore._variant(g)
+        if len(self._variants) > 20_000:
+            self._variants.clear()
+        if st is not None:
+            self._variants[name] = (st[1], v)
+        return v
+
+    def open_phase(self, name: str) -> tuple[int, Variant, Position, str, str]:
+        """The game's open phase: (id, variant, position, name, kind), the position parsed once per phase."""
+        with self.read.session() as s:
+            row = s.execute(
+                sa.select(PhaseRow.id)
+                .join(GameRow, GameRow.id == PhaseRow.game_id)
+                .where(GameRow.name == name, PhaseRow.status == "open")
+            ).first()
+            if row is None:
+                raise BadInput(f"game {name!r} has no open phase (it is over, or not started)")
+            pid = int(row[0])
+            hit = self._phase_cache.get(pid)
+            if hit is None:
+                ph = s.get(PhaseRow, pid)
+                assert ph is not None
+                v = self._variant_of(name)
+                hit = (v, position_from_data(v, ph.position), ph.name, ph.kind)
+                with self._lock:
+                    if len(self._phase_cache) > 2000:
+                        self._phase_cache.clear()
+                    self._phase_cache[pid] = hit
+        v, pos, pname, kind = hit
+        return pid, v, pos, pname, kind
+
+    # ----------------------------------------------------------------------------------------------
+    # Lists
+
+    def games_list(self, viewer: Viewer) -> list[dict[str, Any]]:
+        listed = {r[0]: r for r in self.access.listed_games()}
+        # A signed-in player or coordinator also sees the unlisted and private games they belong to.
+        mine = {g.game for g in viewer.grants if g.game} | (
+            {n for n, *_ in self.read.games()} if viewer.coordinates(None) else set()
+        )
+        rows = dict(listed)
+        if mine - set(listed):
+            for name, variant, state, phase in self.read.games():
+                if name in mine and name not in rows:
+                    rows[name] = (name, variant, state, phase, None)
+        return [
+            {
+                "name": n,
+                "variant": r[1],
+                "state": r[2],
+                "phase": r[3],
+                "deadline": r[4].isoformat() if r[4] else None,
+                "listed": n in listed,
+                "mine": n in mine,
+            }
+            for n, r in sorted(rows.items())
+        ]
+
+    # ----------------------------------------------------------------------------------------------
+    # The game page
+
+    def game_view(self, name: str, viewer: Viewer) -> dict[str, Any]:
+        """Everything public about a game: phase, deadline, who has sent orders (never what), centres,
+        the last report, the history. Cached until anything in the game changes."""
+        _, marker = self.require_visible(name, viewer)
+        hit = self._game_cache.get(name)
+        if hit is not None and hit.marker == marker:
+            return dict(hit.data)
+        # One thread builds a game's view at a time; the others that arrive meanwhile wait and take it
+        # (after a change, every reader of a busy game would otherwise rebuild it at once).
+        with self._lock:
+            building = self._building.setdefault(name, threading.Lock())
+        with building:
+            hit = self._game_cache.get(name)
+            if hit is not None and hit.marker == marker:
+                return dict(hit.data)
+            data = self._build_game_view(name)
+            data["marker"] = marker
+            with self._lock:
+                if len(self._game_cache) > 5000:
+                    self._game_cache.clear()
+                    self._building.clear()
+                self._game_cache[name] = _Cached(marker, data)
+        return dict(data)
+
+    def _build_game_view(self, name: str) -> dict[str, Any]:
+        now = self.now()
+        st = self.read.status(name, now=now)
+        v = self._variant_of(name)
+        hist = self.access.phases(name)
+        line = [h for h in hist if h.status != "abandoned"]
+        processed = [h for h in line if h.status == "processed" and h.next_position is not None]
+        current = next((h for h in hist if h.status == "open"), None)
+        colours = {p.name: p.colour for p in v.powers}
+        powers = [
+            {
+                "power": p.power,
+                "colour": colours.get(p.power, "#888"),
+                "player": p.player,
+                "must_act": p.must_act,
+                "submitted": p.version is not None,
+                "ready": p.ready,
+                "units": p.units,
+                "centres": p.centres,
+                "civil_disorder": p.civil_disorder,
+                "draw_vote": p.draw_vote,
+            }
+            for p in st.powers
+        ]
+        last_report = self.read.report(name, phase_id=processed[-1].id) if processed else None
+        shown = current if current is not None else line[-1]
+        after = current is None and shown.next_position is not None
+        position = shown.next_position if after and shown.next_position is not None else shown.position
+        svg = phase_svg(v, (name, shown.id, shown.status), _record(name, shown), after=after, orders=False)
+        pos = position_from_data(v, position)
+        m = v.map
+        board = [
+            {
+                "power": p,
+                "units": [
+                    f"{_kind_name(u.kind)} {m.locations[u.loc].name}"
+                    for u in sorted(pos.units_of(p), key=lambda u: m.locations[u.loc].name)
+                ]
+                + [
+                    f"{_kind_name(d.unit.kind)} {m.locations[d.unit.loc].name} (dislodged)"
+                    for d in pos.dislodged.values()
+                    if d.unit.power == p
+                ],
+                "centres": sorted(m.provinces[c].name for c in pos.centres_of(p)),
+            }
+            for p in v.power_names
+        ]
+        return {
+            "board": board,
+            "name": name,
+            "variant": v.name,
+            "variant_title": v.title,
+            "state": st.state,
+            "phase": st.phase,
+            "phase_id": current.id if current else None,
+            "kind": st.kind,
+            "deadline": st.deadline.isoformat() if st.deadline else None,
+            "deadline_text": st.settings.describe(st.deadline) if st.deadline else None,
+            "paused_remaining": _duration_text(st.paused_remaining) if st.paused_remaining is not None else None,
+            "timezone": st.settings.timezone,
+            "powers": powers,
+            "ending": st.ending.text if st.ending else None,
+            "last_report": last_report,
+            "last_processed_id": processed[-1].id if processed else None,
+            "history": [
+                {
+                    "id": h.id,
+                    "name": h.name,
+                    "status": h.status,
+                    "processed_at": h.processed_at.isoformat() if h.processed_at else None,
+                }
+                for h in hist
+            ],
+            "map_svg": svg,
+            "visibility": self.access.visibility(name),
+            "settings": st.settings.to_data(),
+        }
+
+    def phase_view(self, name: str, phase_id: int, viewer: Viewer) -> dict[str, Any]:
+        """One phase of the history: its map with orders and results drawn, its report, prev/next."""
+        self.require_visible(name, viewer)
+        hist = self.access.phases(name)
+        ids = [h.id for h in hist]
+        if phase_id not in ids:
+            raise NotFound(f"game {name!r} has no phase with id {phase_id}")
+        h = hist[ids.index(phase_id)]
+        v = self._variant_of(name)
+        i = ids.index(phase_id)
+        revealed = h.status != "open"
+        report = self.read.report(name, phase_id=phase_id) if h.processed_at is not None else None
+        rec = _record(name, h)
+        svg = phase_svg(v, (name, h.id, h.status), rec, orders=revealed)
+        after = phase_svg(v, (name, h.id, h.status), rec, after=True) if h.next_position else None
+        return {
+            "game": name,
+            "id": h.id,
+            "name": h.name,
+            "status": h.status,
+            "kind": h.kind,
+            "deadline": h.deadline.isoformat() if h.deadline else None,
+            "processed_at": h.processed_at.isoformat() if h.processed_at else None,
+            "orders": h.orders if revealed else None,
+            "results": h.results if revealed else None,
+            "missed": h.missed,
+            "report": report,
+            "map_svg": svg,
+            "after_svg": after,
+            "prev": ids[i - 1] if i > 0 else None,
+            "next": ids[i + 1] if i + 1 < len(ids) else None,
+            "position": h.position,
+            "next_position": h.next_position,
+        }
+
+    def calendar_ics(self, name: str, viewer: Viewer) -> bytes:
+        from dippouch.report import deadlines_ical
+
+        self.require_visible(name, viewer)
+        st = self.read.status(name, now=self.now())
+        rows = [(r.id, r.name, r.deadline) for r in self.access.phases(name) if r.status != "abandoned" and r.deadline]
+        return deadlines_ical(name, st.settings, rows)
+
+    def export(self, name: str, viewer: Viewer) -> dict[str, Any]:
+        """The game file. Anyone who may see the game gets it with the open phase's submissions sealed
+        (and every submission's text kept to the coordinator); a coordinator gets all of it."""
+        self.require_visible(name, viewer)
+        data = self.read.export_game(name)
+        if not viewer.coordinates(name):
+            for ph in data["phases"]:
+                ph["submissions"] = []
+            data["sealed"] = "submissions are left out; the coordinator's export has them"
+        return data
+
+    # ----------------------------------------------------------------------------------------------
+    # The player page
+
+    def player_view(self, name: str, power: str, viewer: Viewer) -> dict[str, Any]:
+        from dippouch.core.legal import legal_orders
+        from dippouch.core.notation import format_order
+
+        v, power = self.require_player(name, power, viewer)
+        game = self.game_view(name, viewer)
+        out: dict[str, Any] = {"game": game, "power": power, "variant": v.name}
+        me = next(p for p in game["powers"] if p["power"] == power)
+        out["me"] = me
+        out["colour"] = me["colour"]
+        out["power_index"] = v.power_names.index(power)
+        if game["phase_id"] is None:
+            out.update(open=False, units=[], legal=[], versions=[], latest_text="", must_act=False)
+            return out
+        pid, _, pos, pname, kind = self.open_phase(name)
+        m = v.map
+        units = _units_of(v, pos, power, kind)
+        legal: list[dict[str, Any]] = []
+        if me["must_act"]:
+            table = legal_orders(v, pos, power)
+            for loc, orders in sorted(table.items(), key=lambda kv: m.locations[kv[0]].abbr):
+                label = _unit_label(v, pos, loc, kind)
+                legal.append(
+                    {
+                        "loc": m.locations[loc].abbr,
+                        "province": m.provinces[m.province_of(loc)].abbr,
+                        "label": label,
+                        "orders": [_order_entry(v, o, kind, format_order) for o in orders],
+                    }
+                )
+        rec = self.read.phase_record(name, phase_id=pid)
+        mine = [sub for sub in rec["submissions"] if sub["power"] == power]
+        standing = [sub for sub in mine if sub.get("stands", True) and not sub["late"]]
+        for sub in mine:
+            sub["counts"] = bool(standing) and sub is standing[-1]
+        # The player's own standing orders drawn on the map (theirs only: the others' stay sealed).
+        own = standing[-1] if standing else None
+        drafts = [ln["order"] for ln in own["lines"] if ln.get("order") and not ln.get("error")] if own else []
+        if drafts and own is not None:
+            ph_rec = {"game": name, "name": pname, "status": "open", "position": rec["position"]}
+            svg = phase_svg(v, (name, pid, "draft", power, own["version"]), ph_rec, draft={power: drafts})
+            if svg is not None:
+                out["game"] = game = {**game, "map_svg": svg}
+        out.update(
+            open=True,
+            phase_id=pid,
+            phase=pname,
+            kind=kind,
+            units=units,
+            legal=legal,
+            versions=list(reversed(mine)),
+            latest_text=(standing[-1] if standing else mine[-1])["text"] if mine else "",
+            ready=bool(standing and standing[-1]["ready"]),
+            must_act=me["must_act"],
+        )
+        return out
+
+    def check_lines(self, name: str, power: str, text: str, viewer: Viewer) -> list[LineCheck]:
+        """The arrival check, without recording anything: the very verdicts a submission would get."""
+        _, power = self.require_player(name, power, viewer)
+        text = _text(text)
+        _, v, pos, _, _ = self.open_phase(name)
+        return check_orders(v, pos, power, text)
+
+    def submit(self, name: str, power: str, text: str, ready: bool, viewer: Viewer) -> dict[str, Any]:
+        _, power = self.require_player(name, power, viewer)
+        text = _text(text)
+        now = self.now()
+        with self._writes:
+            res = self.store.submit(name, power, text, now=now, ready=ready)
+        processed: list[str] = []
+        if ready:
+            with self._writes:
+                processed = self.store.process(name, now=now)  # only if every power that must act is ready
+        self.touched(name, structural=bool(processed))
+        return {
+            "phase": res.phase,
+            "power": res.power,
+            "version": res.version,
+            "late": res.late,
+            "ready": res.ready,
+            "lines": [ln.to_data() for ln in res.lines],
+            # Fields of the store's newer receipts (issue 11), when it gives them: whether this version
+            # replaced the earlier ones, which version stands, and why "ready" was refused.
+            "stands": bool(getattr(res, "stands", True)),
+            "standing": getattr(res, "standing", res.version),
+            "ready_refused": getattr(res, "ready_refused", None),
+            "accepted": sum(1 for ln in res.lines if ln.accepted),
+            "rejected": sum(1 for ln in res.lines if not ln.accepted),
+            "processed": processed,
+        }
+
+    def vote(self, name: str, power: str, draw: bool, viewer: Viewer) -> str | None:
+        _, power = self.require_player(name, power, viewer)
+        with self._writes:
+            ending = self.store.vote(name, power, draw, now=self.now())
+        self.touched(name, structural=ending is not None)
+        return ending.text if ending else None
+
+    # ----------------------------------------------------------------------------------------------
+    # The coordinator
+
+    def coordinator_view(self, name: str, viewer: Viewer) -> dict[str, Any]:
+        self.require_coordinator(name, viewer)
+        now = self.now()
+        game = self.game_view(name, viewer)
+        players = self.read.players(name)
+        keys = self.access.keys(name)
+        subs: list[dict[str, Any]] = []
+        sealed = False
+        if game["phase_id"] is not None:
+            rec = self.read.phase_record(name, phase_id=game["phase_id"])
+            deadline = rec["deadline"]
+            # Sealed until the deadline (the W3K rulebook): who and when, never what.
+            sealed = deadline is None or now < datetime.fromisoformat(deadline)
+            for sub in rec["submissions"]:
+                entry = {k: sub[k] for k in ("power", "version", "submitted_at", "ready", "late")}
+                entry["count"] = len(sub["lines"])
+                if not sealed:
+                    entry["text"] = sub["text"]
+                    entry["lines"] = sub["lines"]
+                subs.append(entry)
+        return {
+            "game": game,
+            "players": [
+                {
+                    "power": p,
+                    "player": cur,
+                    "history": [(n, a.isoformat(), r.isoformat() if r else None) for n, a, r in hist],
+                }
+                for p, cur, hist in players
+            ],
+            "keys": [
+                {
+                    "id": k.id,
+                    "role": k.role,
+                    "power": k.power,
+                    "label": k.label,
+                    "created_at": k.created_at.isoformat(),
+                    "revoked": k.revoked_at is not None,
+                }
+                for k in keys
+            ],
+            "submissions": subs,
+            "sealed": sealed,
+            "visibilities": list(VISIBILITIES),
+        }
+
+    def create_game(self, viewer: Viewer, form: Mapping[str, Any]) -> str:
+        self.require_coordinator(None, viewer)
+        name = _names(form.get("name", ""), "the game's name")
+        if "/" in name or name.startswith("."):
+            raise BadInput("a game's name cannot contain '/' or start with '.'")
+        variant = str(form.get("variant", "standard"))
+        if variant not in variant_names():
+            raise BadInput(f"no variant {variant!r}; choose one of {', '.join(variant_names())}")
+        v = load_variant(variant)
+        options: dict[str, Any] = {}
+        for key, spec in v.data.get("options", {}).items():
+            raw = form.get(f"option_{variant}_{key}", form.get(f"option_{key}"))
+            default = spec.get("default")
+            if raw is None or raw == "":
+                value = False if isinstance(default, bool) else default
+            elif isinstance(default, bool):
+                value = str(raw).lower() in ("1", "true", "on", "yes")
+            else:
+                value = str(raw)
+            if value != default:
+                options[key] = value
+        missed = str(form.get("missed", "2")).strip() or "2"
+        if not missed.isdigit() or len(missed) > 3:
+            raise BadInput(f"missed phases before civil disorder must be a whole number, not {missed!r}")
+        settings = Settings(
+            deadlines={
+                k: str(form.get(k) or d) for k, d in (("movement", "12d"), ("retreats", "2d"), ("adjustments", "2d"))
+            },
+            timezone=str(form.get("timezone") or "UTC"),
+            time_of_day=str(form["time_of_day"]) if form.get("time_of_day") else None,
+            missed_limit=int(missed),
+            draws=str(form.get("draws", "on")).lower() in ("1", "true", "on", "yes"),
+        )
+        for k in ("movement", "retreats", "adjustments"):
+            if _duration(settings.deadlines[k], f"the {k} deadline") < timedelta(minutes=1):
+                raise BadInput(f"the {k} deadline must be at least one minute")
+        visibility = str(form.get("visibility") or "public")
+        if visibility not in VISIBILITIES:
+            raise BadInput(f"visibility must be one of {', '.join(VISIBILITIES)}")
+        self.store.create_game(name, variant, now=self.now(), options=options, settings=settings)
+        self.access.set_visibility(name, visibility)
+        self.touched(name)
+        return name
+
+    def assign(self, name: str, viewer: Viewer, power: str, player: str, replace: bool) -> tuple[str, str]:
+        """Seat a player and hand out their link (a replacement's old links are revoked)."""
+        self.require_coordinator(name, viewer)
+        player = _names(player, "the player's name", 200)
+        v = self._variant_of(name)
+        try:
+            power = v.power(power).name
+        except KeyError as e:
+            raise BadInput(str(e.args[0])) from None
+        now = self.now()
+        self.store.assign(name, power, player, now=now, replace=replace)
+        self.touched(name)
+        if replace:
+            self.access.revoke_power_keys(name, power, now=now)
+        _, secret = self.access.create_key("player", game=name, power=power, label=player, now=now)
+        return power, secret
+
+    def new_player_link(self, name: str, viewer: Viewer, power: str) -> tuple[str, str]:
+        self.require_coordinator(name, viewer)
+        v = self._variant_of(name)
+        try:
+            power = v.power(power).name
+        except KeyError as e:
+            raise BadInput(str(e.args[0])) from None
+        players = dict((p, cur) for p, cur, _ in self.read.players(name))
+        _, secret = self.access.create_key(
+            "player", game=name, power=power, label=players.get(power) or "", now=self.now()
+        )
+        return power, secret
+
+    def new_coordinator_key(self, name: str, viewer: Viewer, label: str) -> str:
+        self.require_coordinator(name, viewer)
+        _, secret = self.access.create_key("coordinator", game=name, label=label[:200], now=self.now())
+        return secret
+
+    def revoke(self, name: str, viewer: Viewer, key_id: int) -> None:
+        self.require_coordinator(name, viewer)
+        self.access.revoke_key(key_id, game=name, now=self.now())
+
+    def clock_action(self, name: str, viewer: Viewer, action: str, arg: str = "") -> str:
+        """extend / pause / resume / process / rollback / visibility: one line saying what happened."""
+        self.require_coordinator(name, viewer)
+        try:
+            return self._clock_action(name, action, arg)
+        finally:
+            self.touched(name)
+
+    def _clock_action(self, name: str, action: str, arg: str) -> str:
+        now = self.now()
+        s = self.store
+        if action == "extend":
+            by = _duration(arg, "the extension")
+            if by <= timedelta(0) or by > timedelta(days=365):
+                raise BadInput("an extension is between one second and a year")
+            got = s.extend(name, by, now=now)
+            return f"Deadline extended to {got:%Y-%m-%d %H:%M} UTC." if isinstance(got, datetime) else "Extended."
+        if action == "pause":
+            left = s.pause(name, now=now)
+            return f"Paused with {_duration_text(left)} left on the clock."
+        if action == "resume":
+            due = s.resume(name, now=now)
+            return f"Resumed; due {due:%Y-%m-%d %H:%M} UTC."
+        if action == "process":
+            done = s.process(name, now=now, force=True)
+            return f"Processed {', '.join(done)}." if done else "Nothing was processed."
+        if action == "rollback":
+            phase = _names(arg, "the phase", 100)
+            rolled: Any = s.rollback(name, phase, now=now)
+            back, carried = rolled if isinstance(rolled, tuple) else (rolled, [])
+            kept = f" {len(carried)} submission(s) carried forward." if carried else ""
+            return f"Rolled back to {back}; its orders are due again.{kept}"
+        if action == "visibility":
+            self.access.set_visibility(name, arg)
+            return f"The game is now {arg}."
+        raise NotFound(f"no coordinator action {action!r}")
+
+    def set_deadlines(self, name: str, viewer: Viewer, form: Mapping[str, Any]) -> str:
+        self.require_coordinator(name, viewer)
+        deadlines = {k: str(form.get(k) or "").strip() for k in ("movement", "retreats", "adjustments")}
+        deadlines = {k: t for k, t in deadlines.items() if t}
+        for k, t in deadlines.items():
+            if _duration(t, f"the {k} deadline") < timedelta(minutes=1):
+                raise BadInput(f"the {k} deadline must be at least one minute")
+        self.store.set_deadlines(name, deadlines, now=self.now())
+        self.touched(name)
+        return "Deadlines for the phases to come: " + ", ".join(f"{k} {t}" for k, t in deadlines.items()) + "."
+
+    def import_game(self, viewer: Viewer, data: Any, name: str | None) -> str:
+        self.require_coordinator(None, viewer)
+        if name:
+            name = _names(name, "the game's name")
+        try:
+            return self.store.import_game(data, name=name or None)
+        except (AttributeError, TypeError, ValueError, KeyError) as e:
+            raise BadInput(
+                f"the game file is incomplete or in the wrong shape ({type(e).__name__}: {e})"[:300]
+            ) from None
+
+    # ----------------------------------------------------------------------------------------------
+    # Variants and the move browser
+
+    def variant_view(self, name: str) -> dict[str, Any]:
+        from dippouch.web.summary import rules_summary
+
+        v = _variant(name)
+        m = v.map
+        key = [
+            {
+                "abbr": p.abbr,
+                "name": p.name,
+                "kind": p.kind.value,
+                "centre": p.supply_centre,
+                "coasts": [m.locations[c].abbr for c in p.coasts],
+                "aliases": list(p.aliases),
+                "owner": next((pw for c, pw in v.start.centres.items() if c == p.id), None),
+            }
+            for p in sorted(m.provinces, key=lambda p: p.name.lower())
+            if p.kind != ProvinceKind.IMPASSABLE
+        ]
+        powers = [
+            {
+                "name": p.name,
+                "adjective": p.adjective,
+                "letter": p.letter,
+                "colour": p.colour,
+                "homes": sorted(m.provinces[h].name for h in v.start.homes.get(p.name, ())),
+                "units": [f"{u.kind} {m.locations[u.loc].name}" for u in v.start.units_of(p.name)],
+                "centres": len(v.start.centres_of(p.name)),
+            }
+            for p in v.powers
+        ]
+        return {
+            "name": v.name,
+            "title": v.title,
+            "description": v.description,
+            "summary": rules_summary(v),
+            "powers": powers,
+            "centres": sorted(m.provinces[c].name for c in m.supply_centres),
+            "key": key,
+            "options": [
+                {
+                    "key": k,
+                    "default": spec.get("default"),
+                    "description": spec.get("description", ""),
+                    "values": list(spec.get("values", {})),
+                }
+                for k, spec in v.data.get("options", {}).items()
+            ],
+            "map_svg": position_svg(v, ("variant", v.name), v.start, f"{v.title}: the opening position"),
+        }
+
+    def moves(self, variant: str, query: str) -> dict[str, Any]:
+        """Every valid move from a territory for an army, a fleet, and a fleet on each coast."""
+        v = _variant(variant)
+        m = v.map
+        q = query.strip()
+        if len(q) > 100:
+            raise BadInput("a territory name is at most 100 characters")
+        out: dict[str, Any] = {"variant": v.name, "query": q, "province": None, "matches": [], "units": []}
+        if not q:
+            return out
+        prov = _find_province(v, q)
+        if prov is None:
+            out["matches"] = _search(v, q)
+            if len(out["matches"]) == 1:
+                prov = m.provinces[m.province_of(m.loc(out["matches"][0]["abbr"]))].id
+            else:
+                if not out["matches"]:
+                    close = difflib.get_close_matches(q.lower(), list(m.names), n=3, cutoff=0.6)
+                    out["suggestions"] = [m.locations[m.names[c]].name for c in close]
+                return out
+        p = m.provinces[prov]
+        out["province"] = {"abbr": p.abbr, "name": p.name, "kind": p.kind.value, "centre": p.supply_centre}
+        out["units"] = _moves_from(v, prov)
+        return out
+
+    def search(self, variant: str, query: str) -> list[dict[str, str]]:
+        v = _variant(variant)
+        return _search(v, query.strip()[:100]) if query.strip() else []
+
+
+# --------------------------------------------------------------------------------------------------
+
+
+def _record(game: str, ph: PhaseRow) -> dict[str, Any]:
+    """A phase as the renderer reads it (``GameStore.phase_record``'s keys), never with its submissions."""
+    return {
+        "game": game,
+        "name": ph.name,
+        "status": ph.status,
+        "position": ph.position,
+        "next_position": ph.next_position,
+        "orders": ph.orders,
+        "results": ph.results,
+    }
+
+
+def _duration_text(td: timedelta) -> str:
+    total = int(td.total_seconds())
+    days, rest = divmod(total, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    parts = [f"{days}d"] if days else []
+    if hours or days:
+        parts.append(f"{hours}h")
+    parts.append(f"{minutes}m")
+    return " ".join(parts)
+
+
+def _variant(name: str) -> Variant:
+    if name not in variant_names():
+        close = difflib.get_close_matches(name.lower()[:100], variant_names(), n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        raise NotFound(f"no variant {name[:100]!r}{hint} Variants: {', '.join(variant_names())}")
+    return load_variant(name)
+
+
+def _unit_label(v: Variant, pos: Position, loc: int, kind: str) -> str:
+    m = v.map
+    prov = m.province_of(loc)
+    if kind == PhaseKind.ADJUSTMENTS.value and prov not in pos.units:
+        return f"Build site {m.provinces[prov].name}"
+    unit = (
+        pos.dislodged[prov].unit if kind == PhaseKind.RETREATS.value and prov in pos.dislodged else pos.units.get(prov)
+    )
+    if unit is None:
+        return m.locations[loc].name
+    return f"{_kind_name(unit.kind)} {m.locations[unit.loc].name}"
+
+
+def _order_entry(v: Variant, o: Any, kind: str, fmt: Callable[..., str]) -> dict[str, Any]:
+    """A legal order as the click-entry script needs it: its text, kind, and the provinces it names."""
+    m = v.map
+
+    def prov(loc: int | None) -> str | None:
+        return None if loc is None else m.provinces[m.province_of(loc)].abbr
+
+    return {
+        "text": fmt(v, o, phase_kind=kind),
+        "type": type(o).__name__.lower(),
+        "dest": prov(getattr(o, "dest", None)),
+        "target": prov(getattr(o, "target", None)),
+        "via": bool(getattr(o, "via_convoy", False)),
+    }
+
+
+def _kind_name(kind: str) -> str:
+    return {"A": "Army", "F": "Fleet", "D": "Defensive army"}.get(kind, kind)
+
+
+def _units_of(v: Variant, pos: Position, power: str, kind: str) -> list[dict[str, str]]:
+    m = v.map
+    units = pos.units_of(power)
+    out = [
+        {
+            "unit": f"{u.kind} {m.locations[u.loc].abbr}",
+            "name": f"{_kind_name(u.kind)} {m.locations[u.loc].name}",
+            "loc": m.locations[u.loc].abbr,
+        }
+        for u in sorted(units, key=lambda u: m.locations[u.loc].abbr)
+    ]
+    if kind == PhaseKind.RETREATS.value:
+        for d in pos.dislodged.values():
+            if d.unit.power == power:
+                u = d.unit
+                out.append(
+                    {
+                        "unit": f"{u.kind} {m.locations[u.loc].abbr}",
+                        "name": f"{_kind_name(u.kind)} {m.locations[u.loc].name} (dislodged)",
+                        "loc": m.locations[u.loc].abbr,
+                    }
+                )
+    return out
+
+
+def _find_province(v: Variant, q: str) -> int | None:
+    try:
+        return v.map.province_of(v.map.loc(q))
+    except KeyError:
+        return None
+
+
+def _search(v: Variant, q: str) -> list[dict[str, str]]:
+    """Provinces whose abbreviation, name or an alias contains the text (case-insensitive), best first."""
+    t = q.lower()
+    hits: list[tuple[int, str, dict[str, str]]] = []
+    for p in v.map.provinces:
+        if p.kind == ProvinceKind.IMPASSABLE:
+            continue
+        words = [p.abbr.lower(), p.name.lower(), *(a.lower() for a in p.aliases)]
+        if any(t in w for w in words):
+            rank = 0 if t in (p.abbr.lower(), p.name.lower()) else 1 if p.name.lower().startswith(t) else 2
+            hits.append((rank, p.name, {"abbr": p.abbr, "name": p.name}))
+    return [h[2] for h in sorted(hits, key=lambda h: (h[0], h[1]))[:30]]
+
+
+def _movement_phase(v: Variant) -> Any:
+    p = v.start.phase
+    for _ in range(len(v.calendar.steps) + 1):
+        if v.calendar.kind(p) == PhaseKind.MOVEMENT:
+            return p
+        p = v.calendar.next(p)
+    return v.start.phase
+
+
+def _moves_from(v: Variant, prov: int) -> list[dict[str, Any]]:
+    """Moves of a lone unit, as the legal-order generator lists them (so variant rules apply)."""
+    from dippouch.core.legal import legal_orders
+    from dippouch.core.orders import Move
+
+    m = v.map
+    p = m.provinces[prov]
+    power = v.power_names[0]
+    phase = _movement_phase(v)
+    out: list[dict[str, Any]] = []
+    spots: list[tuple[str, int, str]] = []
+    if p.kind in (ProvinceKind.LAND, ProvinceKind.COAST):
+        spots.append(("A", prov, f"Army in {p.name}"))
+    for loc in m.fleet_locations(prov):
+        spots.append(("F", loc, f"Fleet in {m.locations[loc].name}"))
+    for kind, loc, label in spots:
+        pos = Position(phase, {prov: Unit(power, kind, loc)}, dict(v.start.centres), dict(v.start.homes))
+        try:
+            table = legal_orders(v, pos, power)
+        except DippouchError:
+            table = {}
+        dests = sorted(
+            {o.dest for os_ in table.values() for o in os_ if isinstance(o, Move) and not o.via_convoy},
+            key=lambda d: m.locations[d].name,
+        )
+        out.append(
+            {
+                "unit": kind,
+                "location": m.locations[loc].abbr,
+                "label": label,
+                "moves": [{"abbr": m.locations[d].abbr, "name": m.locations[d].name} for d in dests],
+            }
+        )
+    return out

@@ -1,0 +1,256 @@
+"""The web app from a visitor's side: pages, the order form, the coordinator's desk, variants, moves, API."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from dippouch.core.variant import load_variant, variant_names
+from dippouch.game import check_orders
+from websupport import Site
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Site:
+    return Site(f"sqlite:///{tmp_path / 'web.db'}")
+
+
+def test_a_game_from_creation_to_processing(db_url: str) -> None:
+    """The whole cycle on SQLite and PostgreSQL: create, seat, submit (a typo flagged, then fixed), process."""
+    site = Site(db_url)
+    site.new_game("demo", movement="3d")
+    france = site.player("demo", "France", "Bruno")
+    germany = site.player("demo", "Germany", "Carla")
+
+    r = site.post_form(
+        france, "/games/demo/play/France/orders", {"orders": "A Paris - Burgandy\nF Brest - English Channel"}
+    )
+    assert r.status_code == 303
+    page = france.get("/games/demo/play/France").text
+    assert "no province &#39;Burgandy&#39;; did you mean Burgundy (bur)?" in page
+    r = site.post_form(
+        france, "/games/demo/play/France/orders", {"orders": "A Paris - Burgundy\nF Brest - English Channel"}
+    )
+    assert "Version 2 recorded" in r.cookies.get("dp_flash", "").replace("%20", " ")
+    site.post_form(germany, "/games/demo/play/Germany/orders", {"orders": "A mun - ruh\nF kie - hol"})
+
+    game = site.browser().get("/games/demo").text
+    assert "submitted" in game and "par - bur" not in game and "mun - ruh" not in game
+
+    r = site.post_form(site.coordinator, "/games/demo/coordinate/process")
+    assert r.status_code == 303
+    game = site.browser().get("/games/demo").text
+    assert "Fall 1901 Movement" in game
+    # The report, revealed (places by abbreviation or, since issue 11, by full name).
+    assert re.search(r"France:\s+A (par|Paris) - (bur|Burgundy)", game)
+    assert re.search(r"Germany:\s+A (mun|Munich) - (ruh|Ruhr)", game)
+
+
+def test_line_check_is_the_arrival_check(site: Site) -> None:
+    """The browser's live check answers exactly what a submission records, line for line."""
+    site.new_game("g", variant="w3k")
+    v = load_variant("w3k")
+    power = v.power_names[0]
+    client = site.player("g", power)
+    texts = [
+        "A Wiltshire convert\nA lon - dep\nF nowhere - x\nBuild F Caernarfonshire",
+        "\n".join(f"{u.kind} {v.map.locations[u.loc].abbr} H" for u in v.start.units_of(power)),
+        "Sorry, orders tomorrow!",
+        "",
+    ]
+    for text in texts:
+        checked = site.api(client, f"/api/games/g/powers/{power}/check", {"text": text}).json()["lines"]
+        _, _, pos, _, _ = site.web.open_phase("g")
+        assert checked == [ln.to_data() for ln in check_orders(v, pos, power, text)]
+        submitted = site.api(client, f"/api/games/g/powers/{power}/orders", {"text": text}).json()["lines"]
+        assert submitted == checked
+
+
+def test_pick_lists_submit_without_javascript(site: Site) -> None:
+    site.new_game()
+    france = site.player("demo", "France")
+    page = france.get("/games/demo/play/France").text
+    assert 'name="pick:par"' in page and '<option value="A par - bur">' in page
+    r = site.post_form(
+        france, "/games/demo/play/France/orders", {"orders": "", "pick:par": "A par - bur", "pick:bre": "F bre - mao"}
+    )
+    assert r.status_code == 303
+    pv = france.get("/api/games/demo/powers/France").json()
+    assert [ln["order"] for ln in pv["versions"][0]["lines"]] == ["A par - bur", "F bre - mao"]
+
+
+def test_ready_everyone_processes_at_once(site: Site) -> None:
+    site.new_game("r", variant="hundred3")
+    v = load_variant("hundred3")
+    clients = {p: site.player("r", p) for p in v.power_names}
+    for p, c in clients.items():
+        holds = "\n".join(f"{u.kind} {v.map.locations[u.loc].abbr} H" for u in v.start.units_of(p))
+        r = site.api(c, f"/api/games/r/powers/{p}/orders", {"text": holds, "ready": True})
+        assert r.status_code == 200, r.text
+        assert r.json()["ready"], r.json()
+    assert r.json()["processed"], r.json()
+    assert site.browser().get("/api/games/r").json()["phase"] != v.calendar.name(v.start.phase)
+
+
+def test_draw_vote_and_history_pages(site: Site) -> None:
+    site.new_game("d", variant="hundred3")
+    v = load_variant("hundred3")
+    clients = {p: site.player("d", p) for p in v.power_names}
+    site.post_form(site.coordinator, "/games/d/coordinate/process")
+    for p, c in clients.items():
+        assert site.post_form(c, f"/games/d/play/{p}/vote", {"draw": "yes"}).status_code == 303
+    info = site.browser().get("/api/games/d").json()
+    assert info["state"] == "finished" and "Draw agreed" in info["ending"]
+    first = info["history"][0]["id"]
+    page = site.browser().get(f"/games/d/phases/{first}")
+    assert page.status_code == 200 and "Next" in page.text and "results" in page.text
+
+
+def test_coordinator_desk(site: Site) -> None:
+    site.new_game("c", movement="2d")
+    site.seat("c", "England", "Ann")
+    c = site.coordinator
+    for action, data, expect in [
+        ("extend", {"by": "1d"}, "extended"),
+        ("pause", {}, "Paused"),
+        ("resume", {}, "Resumed"),
+        ("deadlines", {"movement": "5d", "retreats": "1d", "adjustments": "1d"}, "Deadlines"),
+        ("visibility", {"visibility": "unlisted"}, "unlisted"),
+        ("process", {}, "Processed"),
+        ("rollback", {"phase": "Spring 1901"}, "Rolled back"),
+    ]:
+        r = site.post_form(c, f"/games/c/coordinate/{action}", data)
+        assert r.status_code == 303, (action, r.text)
+        assert expect in r.cookies.get("dp_flash", "").replace("%20", " "), action
+    page = c.get("/games/c/coordinate").text
+    assert "Ann" in page and "Revoke" in page
+    assert "c" not in [g["name"] for g in site.browser().get("/api/games").json()]  # unlisted
+
+
+def test_export_and_import(site: Site) -> None:
+    site.new_game("e")
+    france = site.player("e", "France")
+    site.post_form(france, "/games/e/play/France/orders", {"orders": "A par - bur"})
+    full = site.coordinator.get("/games/e/export.json").json()
+    assert full["phases"][0]["submissions"][0]["text"] == "A par - bur"
+    public = site.browser().get("/games/e/export.json").json()
+    assert all(not ph["submissions"] for ph in public["phases"])
+    r = site.post_form(
+        site.coordinator,
+        "/coordinate/import",
+        {"name": "e2"},
+        files={"file": ("e.json", json.dumps(full), "application/json")},
+    )
+    assert r.status_code == 303, r.text
+    assert site.browser().get("/api/games/e2").json()["phase"] == "Spring 1901 Movement"
+
+
+@pytest.mark.parametrize("variant", variant_names())
+def test_variant_pages_and_move_browser(site: Site, variant: str) -> None:
+    v = load_variant(variant)
+    page = site.browser().get(f"/variants/{variant}")
+    assert page.status_code == 200
+    for p in v.powers:
+        assert p.name in page.text
+    coast = next((p for p in v.map.provinces if p.coasts), None)
+    land = next(p for p in v.map.provinces if p.kind.value == "coast" and not p.coasts)
+    for prov in [land, coast]:
+        if prov is None:
+            continue
+        for q in (prov.abbr, prov.name, prov.name.upper()):
+            got = site.browser().get(f"/api/variants/{variant}/moves", params={"q": q}).json()
+            assert got["province"]["abbr"] == prov.abbr, q
+            kinds = [u["unit"] for u in got["units"]]
+            assert kinds.count("A") == 1
+            assert kinds.count("F") == max(1, len(prov.coasts))
+            assert all(u["moves"] for u in got["units"])
+    html = site.browser().get(f"/variants/{variant}/moves", params={"q": land.name}).text
+    assert land.name in html and "Army in" in html
+
+
+def test_move_browser_matches_and_suggestions(site: Site) -> None:
+    got = site.browser().get("/api/variants/standard/moves", params={"q": "Burgandy"}).json()
+    assert got["province"] is None and "Burgundy" in got["suggestions"]
+    got = site.browser().get("/api/variants/standard/moves", params={"q": "sea"}).json()
+    assert {"Black Sea", "North Sea"} <= {m["name"] for m in got["matches"]}
+    stp = site.browser().get("/api/variants/standard/moves", params={"q": "St Petersburg"}).json()
+    fleets = {u["location"]: {m["abbr"] for m in u["moves"]} for u in stp["units"] if u["unit"] == "F"}
+    assert fleets == {"stp/nc": {"bar", "nwy"}, "stp/sc": {"bot", "fin", "lvn"}}
+
+
+def test_calendar_feed_and_api_docs(site: Site) -> None:
+    site.new_game("cal")
+    r = site.browser().get("/games/cal/calendar.ics")
+    assert r.status_code == 200 and r.headers["content-type"].startswith("text/calendar")
+    assert "UID:cal-" in r.text
+    assert 'href="/games/cal/calendar.ics"' in site.browser().get("/games/cal").text
+    spec = site.browser().get("/api/openapi.json").json()
+    assert "/api/adjudicate" in spec["paths"] and "/api/games/{name}/powers/{power}/check" in spec["paths"]
+
+
+def test_adjudicate_over_http_is_the_contract(site: Site) -> None:
+    from dippouch.contract import handle_line
+
+    req = {
+        "variant": "standard",
+        "orders": {"France": ["A par - bur", "A mar S A par - bur"], "Germany": ["A mun - bur"]},
+    }
+    r = site.browser().post("/api/adjudicate", json=req)
+    assert r.status_code == 200
+    assert r.json() == handle_line(json.dumps(req))
+    bad = site.browser().post("/api/adjudicate", content=b'{"variant": "nosuch"}')
+    assert bad.status_code == 400 and "error" in bad.json()
+
+
+def test_scheduler_processes_due_phases(site: Site) -> None:
+    from dippouch.web.scheduler import DeadlineScheduler
+
+    site.new_game("s", movement="1h")
+    sched = DeadlineScheduler(site.web)
+    assert sched.tick() == []
+    site.clock.advance(hours=2)
+    assert sched.tick() == ["s: Spring 1901 Movement"]
+    assert sched.tick() == []
+
+
+def test_secrets_are_stored_hashed(site: Site) -> None:
+    site.new_game("h")
+    key = site.seat("h", "France", "Bruno")
+    assert len(key) >= 40
+    assert key != site.seat("h", "Germany", "Carla")
+    with site.web.store.engine.connect() as conn:
+        dump = []
+        for table in ("access_keys", "web_sessions"):
+            dump += [str(row) for row in conn.execute(sa.text(f"SELECT * FROM {table}"))]
+    assert dump and not any(key in row or site.coordinator_key in row for row in dump)
+
+
+def test_api_for_the_coordinator(site: Site) -> None:
+    """Everything the desk does, by a script with the coordinator's bearer key."""
+    import httpx  # noqa: F401  (the TestClient is httpx's)
+
+    bot = site.browser()
+    auth = {"Authorization": f"Bearer {site.coordinator_key}"}
+    assert bot.post("/api/games", json={"name": "api", "variant": "1000ad", "movement": "1d"}, headers=auth).json() == {
+        "name": "api"
+    }
+    seat = bot.post("/api/games/api/players", json={"power": "Vikings", "player": "Vera"}, headers=auth).json()
+    assert seat["key"].startswith("dp_") and seat["link"].endswith(seat["key"])
+    again = bot.post("/api/games/api/keys", json={"role": "player", "power": "Vikings"}, headers=auth).json()
+    assert again["key"] != seat["key"]
+    co = bot.post("/api/games/api/keys", json={"role": "coordinator", "label": "Co"}, headers=auth).json()
+    assert bot.get("/api/games/api/coordinate", headers={"Authorization": f"Bearer {co['key']}"}).status_code == 200
+    r = bot.post("/api/games/api/deadlines", json={"movement": "3d"}, headers=auth)
+    assert r.status_code == 200 and "movement 3d" in r.json()["message"]
+    r = bot.post("/api/games/api/actions", json={"action": "extend", "arg": "2h"}, headers=auth)
+    assert r.status_code == 200 and "extended" in r.json()["message"]
+    keys = bot.get("/api/games/api/coordinate", headers=auth).json()["keys"]
+    r = bot.post(f"/api/games/api/keys/{keys[0]['id']}/revoke", headers=auth)
+    assert r.status_code == 200
+    assert (
+        bot.get("/api/games/api/powers/Vikings", headers={"Authorization": f"Bearer {seat['key']}"}).status_code == 403
+    )
