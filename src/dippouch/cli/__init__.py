@@ -32,7 +32,7 @@ def _register() -> None:
     # Importing a module registers its commands on ``app``.
     from dippouch.cli import variants  # noqa: F401
 
-    for optional in ("adjudicate", "game", "serve", "mapcheck"):
+    for optional in ("adjudicate", "game", "serve", "mapcheck", "mail"):
         try:
             __import__(f"dippouch.cli.{optional}")
         except ModuleNotFoundError as e:
