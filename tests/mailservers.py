@@ -12,6 +12,7 @@ lock them out. Not as root: every Dovecot user setting is the current user, whic
 from __future__ import annotations
 
 import asyncio
+import email.policy
 import imaplib
 import os
 import pwd
@@ -93,7 +94,7 @@ class _Handler:
         return "250 OK"
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        self.server.messages.append(message_from_bytes(envelope.content))
+        self.server.messages.append(message_from_bytes(envelope.content, policy=email.policy.default))
         return "250 Message accepted for delivery"
 
 
@@ -225,10 +226,12 @@ service anvil {{
         encoding="utf-8",
     )
     binary = shutil.which("dovecot") or "/usr/sbin/dovecot"
-    done = subprocess.run([binary, "-c", str(conf)], capture_output=True, text=True, check=False)
+    # Dovecot forks into the background: its output goes to a file, not to pipes the daemon would keep open.
+    with open(d / "start.log", "wb") as startlog:
+        done = subprocess.run([binary, "-c", str(conf)], stdout=startlog, stderr=startlog, check=False, timeout=30)
     if done.returncode != 0:
         log = (d / "dovecot.log").read_text() if (d / "dovecot.log").exists() else ""
-        raise RuntimeError(f"dovecot did not start: {done.stderr}\n{log}")
+        raise RuntimeError(f"dovecot did not start: {(d / 'start.log').read_text()}\n{log}")
     server = ImapServer(d, port, tls_port, user, password, cert)
     for _ in range(100):
         pidfile = d / "run" / "master.pid"

@@ -57,7 +57,13 @@ OK = [
     # Powers by name, adjective, alias, with "The".
     ("Powick Bridge - The Crown - Autumn 1644 Movement - v1", "powick", "Crown", "Autumn 1644 Movement", 1),
     ("Powick Bridge - Charles Stuart - Autumn 1644 Movement - v1", "powick", "Crown", "Autumn 1644 Movement", 1),
-    ("Powick Bridge - Irish Confederacy - Autumn 1644 Movement", "powick", "Irish Confederacy", "Autumn 1644 Movement", None),
+    (
+        "Powick Bridge - Irish Confederacy - Autumn 1644 Movement",
+        "powick",
+        "Irish Confederacy",
+        "Autumn 1644 Movement",
+        None,
+    ),
     ("Powick Bridge - Confederate - Autumn 1644 Movement", "powick", "Irish Confederacy", "Autumn 1644 Movement", None),
     # The game by its own name; another game; another variant.
     ("powick - Montrose - Autumn 1644 Movement - v1", "powick", "Montrose", "Autumn 1644 Movement", 1),

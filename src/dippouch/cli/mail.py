@@ -246,20 +246,38 @@ def list_(
 
 @mail_app.command("show")
 @friendly
-def show(mail_id: int, db: str | None = DbOption, now: str | None = NowOption) -> None:
-    """One message in full, once its phase's deadline has passed (before it: who, when, what became of it)."""
+def show(
+    mail_id: int,
+    unseal: bool = typer.Option(
+        False, "--unseal", help="Show a message that fits no game even while games are sealed (it may hold orders)."
+    ),
+    db: str | None = DbOption,
+    now: str | None = NowOption,
+) -> None:
+    """One message in full, once the deadline of the phase it may concern has passed (before it: who,
+    when, what became of it). A message for no known phase is sealed while any game's phase is."""
+    import sqlalchemy as sa
+
     from dippouch.game import GameError
     from dippouch.mail.message import parse_message
     from dippouch.store.models import MailMessageRow, PhaseRow
     from dippouch.store.repository import is_sealed
 
     store = _store(db)
+    moment = _now(now)
     with store.session() as s:
         m = s.get(MailMessageRow, mail_id)
         if m is None:
             raise GameError(f"no message #{mail_id} (see `dippouch mail list`)")
-        ph = s.get(PhaseRow, m.phase_id) if m.phase_id is not None else None
-        sealed = ph is not None and is_sealed(ph.status, ph.deadline, _now(now))
+        if m.phase_id is not None:
+            phases = [s.get(PhaseRow, m.phase_id)]
+        else:
+            q = sa.select(PhaseRow).where(PhaseRow.status == "open")
+            if m.game_id is not None:
+                q = q.where(PhaseRow.game_id == m.game_id)
+            phases = list(s.scalars(q))
+        ph = next((p for p in phases if p is not None and is_sealed(p.status, p.deadline, moment)), None)
+        sealed = ph is not None and not (unseal and m.game_id is None)
         out.print(f"#{m.id} from {m.sender}, received {m.received_at:%Y-%m-%d %H:%M} UTC: {m.status}", markup=False)
         out.print(f"Subject: {m.subject}", markup=False)
         out.print(f"What became of it: {m.reason}", markup=False)
