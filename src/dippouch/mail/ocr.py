@@ -10,6 +10,7 @@ and the coordinator types them in.
 from __future__ import annotations
 
 import io
+import re
 import shutil
 import subprocess
 import tempfile
@@ -19,6 +20,7 @@ from pathlib import Path
 
 import sqlalchemy as sa
 
+from dippouch.core.variant import Variant
 from dippouch.game import GameError, LineCheck, as_utc, check_orders, position_from_data, read_version_lines
 from dippouch.mail.message import clean_body, strip_sheet
 from dippouch.mail.subject import GameNames, power_names
@@ -26,7 +28,7 @@ from dippouch.store import GameStore
 from dippouch.store.models import GameRow, MailAttachmentRow, MailMessageRow, PhaseRow
 from dippouch.store.repository import is_sealed
 
-__all__ = ["Proposal", "confirm", "proposals", "read_image", "tesseract_missing"]
+__all__ = ["Proposal", "confirm", "proposals", "read_image", "repair_line", "tesseract_missing", "transcribe"]
 
 
 def tesseract_missing() -> str | None:
@@ -37,10 +39,11 @@ def tesseract_missing() -> str | None:
 
 
 def _prepare(data: bytes) -> bytes:
-    """Greyscale, contrast stretched, small photographs enlarged: what tesseract reads best. Without Pillow
+    """Greyscale, specks filtered out, contrast stretched, black and white, small photographs enlarged: what
+    tesseract reads best. Without Pillow
     the image goes to tesseract as it is."""
     try:
-        from PIL import Image, ImageOps
+        from PIL import Image, ImageFilter, ImageOps
     except ImportError:
         return data
     try:
@@ -49,7 +52,9 @@ def _prepare(data: bytes) -> bytes:
         if img.width < 1500:
             factor = 1500 / img.width
             img = img.resize((int(img.width * factor), int(img.height * factor)), Image.Resampling.LANCZOS)
+        img = img.filter(ImageFilter.MedianFilter(3))  # specks from the camera or the scanner
         img = ImageOps.autocontrast(img, cutoff=1)
+        img = img.point(lambda v: 255 if v > 150 else 0)
         out = io.BytesIO()
         img.save(out, format="PNG")
         return out.getvalue()
@@ -67,7 +72,7 @@ def read_image(data: bytes, *, timeout: float = 120) -> str:
         path.write_bytes(_prepare(data))
         try:
             done = subprocess.run(
-                ["tesseract", str(path), "stdout", "--psm", "6", "-l", "eng"],
+                ["tesseract", str(path), "stdout", "--psm", "6", "-l", "eng", "-c", "preserve_interword_spaces=1"],
                 capture_output=True,
                 timeout=timeout,
                 check=False,
@@ -77,6 +82,52 @@ def read_image(data: bytes, *, timeout: float = 120) -> str:
         if done.returncode != 0:
             raise GameError(f"tesseract could not read the image: {done.stderr.decode('utf-8', 'replace').strip()}")
         return done.stdout.decode("utf-8", "replace").replace("\x0c", "").strip()
+
+
+_CONFUSED = (("I", "l"), ("l", "I"), ("1", "l"), ("0", "o"), ("rn", "m"), ("vv", "w"), ("5", "s"))
+
+
+def _is_name(variant: Variant, word: str) -> bool:
+    try:
+        variant.map.loc(word)
+    except KeyError:
+        return False
+    return True
+
+
+def repair_line(variant: Variant, line: str) -> str:
+    """Undo OCR's usual slips in an order line, where the result is a place the map knows and the slip is
+    not: a unit letter run into its place ("Alon - ken" -> "A lon - ken") and look-alike letters ("Ivp" ->
+    "lvp", "0" for "o"). Lexical only, as the rulebook allows; the proposal still goes to the coordinator."""
+    words = []
+    for w in line.split():
+        # "Alon-ken": the spaces around a move's dash lost (unless the hyphenated word is a name).
+        if "-" in w and w != "-" and not _is_name(variant, w):
+            words += [x for x in re.split(r"(-)", w) if x]
+        else:
+            words.append(w)
+    out: list[str] = []
+    for i, w in enumerate(words):
+        core = w.strip(".,;:'\"‘’")
+        if len(core) >= 3 and not _is_name(variant, core) and not core.isdigit():
+            if i == 0 and core[0] in "AF" and core[1:2].islower() and _is_name(variant, core[1:]):
+                out += [core[0], core[1:]]
+                continue
+            fixed = None
+            for bad, good in _CONFUSED:
+                if bad in core and _is_name(variant, core.replace(bad, good)):
+                    fixed = core.replace(bad, good)
+                    break
+            if fixed is not None:
+                out.append(fixed)
+                continue
+        out.append(w)
+    return " ".join(out)
+
+
+def transcribe(variant: Variant, data: bytes) -> str:
+    """What tesseract reads in a photograph of typed orders, with OCR's usual slips repaired."""
+    return "\n".join(repair_line(variant, ln) for ln in read_image(data).splitlines())
 
 
 @dataclass
@@ -136,7 +187,7 @@ def proposals(store: GameStore, game: str, *, now: datetime, run: bool = True) -
                 assert row is not None
                 data = row.data
             try:
-                text = read_image(data)
+                text = transcribe(v, data)
             except GameError as e:
                 problem = str(e)
             if text is not None:
