@@ -11,6 +11,14 @@ import pytest
 import sqlalchemy as sa
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The tests see the built-in variants only: not the folders of whoever runs them (their settings file
+    or DIPPOUCH_VARIANT_PATH), which would add their own variants to every test parametrised by variant.
+    Tests of user folders set both themselves."""
+    os.environ.pop("DIPPOUCH_VARIANT_PATH", None)
+    os.environ["DIPPOUCH_SETTINGS"] = str(Path(__file__).resolve().parent / "data" / "no-such-settings.toml")
+
+
 def in_ci() -> bool:
     return os.environ.get("CI", "").lower() in ("1", "true", "yes")
 

@@ -12,6 +12,7 @@ lock them out. Not as root: every Dovecot user setting is the current user, whic
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import email.policy
 import imaplib
 import os
@@ -146,10 +147,8 @@ class ImapServer:
 
     def stop(self) -> None:
         if self.pid:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(self.pid, 15)
-            except ProcessLookupError:
-                pass
         shutil.rmtree(self.directory, ignore_errors=True)
 
 

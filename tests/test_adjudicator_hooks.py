@@ -15,6 +15,7 @@ import pytest
 
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.calendar import Phase
+from dippouch.core.errors import VariantError
 from dippouch.core.orders import Build, Hold, Move, Order, Support
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import OrderResult, Outcome, Resolution
@@ -116,10 +117,15 @@ def test_extra_build_centres_while_owned(tmp_path: Path) -> None:
     assert result_of(res, "Germany", 0).result == Outcome.ILLEGAL
 
 
-def test_unknown_behaviour_is_a_clear_error(tmp_path: Path) -> None:
-    v = make_variant(tmp_path, "typo", 'build_sites = "owend"')
-    with pytest.raises(ValueError, match=r"build_sites = 'owend'.*known"):
-        hooks_for(v)
+def test_unknown_behaviour_is_a_clear_error_when_the_file_is_loaded(tmp_path: Path) -> None:
+    # Issue 16 (4): a misspelt behaviour used to pass loading and fail only at adjudication, and the list
+    # of known values left out "owned". Now loading refuses it, with the closest name and every known one.
+    with pytest.raises(VariantError) as e:
+        make_variant(tmp_path, "typo", 'build_sites = "owend"')
+    text = str(e.value)
+    assert "rules.build_sites" in text and "typo.toml:" in text
+    assert "did you mean 'owned'?" in text
+    assert "Known: home, owned, chosen_homes" in text
 
 
 # ---------------------------------------------------------------------------------------------- extra orders

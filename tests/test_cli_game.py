@@ -253,7 +253,7 @@ def test_import_rejects_files_that_are_not_games(tmp_path: Path):
     bad.write_text('{"phase": "Spring 1901 Movement", "units": [{"power": "France"}]}')
     assert "position" in cli("new", "g", "--position", str(bad), code=2)
     bad.write_text('{"phase": "Spring 1901 Movement", "units": 5}')
-    assert "wrong shape" in cli("new", "g", "--position", str(bad), code=2)
+    assert "position: units: must be a list, not int" in cli("new", "g", "--position", str(bad), code=2)
 
 
 def test_default_database_is_a_file_here_and_the_environment_can_name_another(tmp_path: Path, monkeypatch):

@@ -109,7 +109,9 @@ def test_cli_exit_codes(tmp_path: Path) -> None:
     assert strict.exit_code == 0, strict.output  # every long edge of standard is explained
     text = (Path(__file__).resolve().parent.parent / "src/dippouch/variants/standard.toml").read_text()
     unexplained = tmp_path / "standard_bare.toml"
-    unexplained.write_text(text.replace("[mapcheck.long_edges]", "[mapcheck.long_edges_unused]"))
+    head, _, rest = text.partition("[mapcheck.long_edges]")
+    rest = rest[rest.index("\n\n") :]  # drop the justifications
+    unexplained.write_text((head + rest).replace('name = "standard"', 'name = "standard_bare"'))
     lax = runner.invoke(app, ["mapcheck", str(unexplained)])
     assert lax.exit_code == 0, lax.output
     strict_bare = runner.invoke(app, ["mapcheck", str(unexplained), "--strict"])

@@ -337,7 +337,7 @@ def test_two_processors_at_once_process_a_phase_once(store: GameStore, db_url: s
 
 
 def _head() -> str:
-    """The newest migration shipped (a new migration must not need this test edited)."""
+    """The newest migration shipped (the schema every database is brought to)."""
     from alembic.script import ScriptDirectory
 
     from dippouch.store.db import alembic_config

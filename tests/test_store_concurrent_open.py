@@ -131,7 +131,7 @@ def test_concurrent_first_opens_of_a_new_database_all_succeed(db_url: str, tmp_p
 
 
 def _head() -> str:
-    """The newest migration shipped (a new migration must not need this test edited)."""
+    """The newest migration shipped (the schema every database is brought to)."""
     from alembic.script import ScriptDirectory
 
     from dippouch.store.db import alembic_config

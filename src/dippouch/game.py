@@ -11,22 +11,23 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+import dippouch.core.rules  # noqa: F401  (rule modules register their victory and draw hooks on import)
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError, PhaseError
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
 from dippouch.core.position import Dislodged, Position, Unit
-from dippouch.core.rules import w3k
-from dippouch.core.rules.base import hooks_for
+from dippouch.core.rules.base import DRAW_HOOKS, VICTORY_HOOKS, hooks_for
 from dippouch.core.variant import Variant
 
 __all__ = [
     "DEFAULT_DEADLINES",
+    "DRAW_HOOKS",
     "VICTORY_HOOKS",
     "Ending",
     "GameError",
@@ -645,13 +646,8 @@ class Ending:
         return cls(str(d["kind"]), tuple(d.get("powers", ())), str(d.get("text", "")))
 
 
-#: Victory tests a variant names with ``[victory] hook = "name"``: (variant, position) -> winner or None.
-#: Used for conditions beyond a centre count (W3K's capitals); the centre count is the default.
-VICTORY_HOOKS: dict[str, Callable[[Variant, Position], str | None]] = {"w3k_capitals": w3k.winner}
-
-#: Draw conditions a variant names with ``[victory] draw_hook = "name"``: (variant, position) -> the powers
-#: that may share a draw now, or None when no draw is possible (W3K: only between kingdoms' holders).
-DRAW_HOOKS: dict[str, Callable[[Variant, Position], list[str] | None]] = {"w3k_capitals": w3k.draw_powers}
+# Victory tests and draw conditions a variant names with ``[victory] hook``/``draw_hook`` live in the core's
+# registry (``dippouch.core.rules.base.register_victory``), where the variant schema checks the names too.
 
 
 def check_victory(variant: Variant, position: Position) -> str | None:

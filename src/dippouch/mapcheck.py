@@ -59,6 +59,8 @@ class MapReport:
     """Things worth a look that can be right (islands without land neighbours, stale justifications)."""
     long_edges: list[LongEdge] = field(default_factory=list)
     median_km: dict[str, float] = field(default_factory=dict)
+    start_centres: dict[str, list[str]] = field(default_factory=dict)
+    """Power -> the centres it owns at the start (abbreviations), and ``"neutral"`` -> the unowned ones."""
 
     @property
     def unexplained(self) -> list[LongEdge]:
@@ -169,7 +171,13 @@ def check_map(variant: Variant, *, factor: float = 1.6, min_km: float = 0.0) -> 
     for power in variant.powers:
         homes = variant.start.homes.get(power.name, frozenset())
         homeland = variant.homelands.get(power.name)
-        info = {"home_centres": len(homes), "start_units": len(variant.start.units_of(power.name))}
+        owned = sorted(m.provinces[c].abbr for c in variant.start.centres_of(power.name))
+        rep.start_centres[power.name] = owned
+        info = {
+            "home_centres": len(homes),
+            "start_centres": len(owned),
+            "start_units": len(variant.start.units_of(power.name)),
+        }
         if homeland is not None:
             info["homeland"] = len(homeland)
             info["homeland_coasts"] = sum(1 for h in homeland if m.provinces[h].kind == ProvinceKind.COAST)
@@ -187,6 +195,10 @@ def check_map(variant: Variant, *, factor: float = 1.6, min_km: float = 0.0) -> 
                     + " | ".join(" ".join(m.provinces[i].abbr for i in c) for c in pieces)
                 )
         rep.powers[power.name] = info
+
+    rep.start_centres["neutral"] = sorted(
+        m.provinces[c].abbr for c in m.supply_centres if c not in variant.start.centres
+    )
 
     # Long edges: measured against the usual length of the edges at both ends, because a big province
     # (an ocean, the Russian plain) has long edges to all its neighbours and that is not a mistake.
@@ -249,6 +261,9 @@ def format_report(rep: MapReport) -> str:
     ]
     for name, info in rep.powers.items():
         lines.append("  " + name + ": " + ", ".join(f"{k} {v}" for k, v in info.items()))
+    lines.append("centres at the start:")
+    for name, owned in rep.start_centres.items():
+        lines.append(f"  {name}: {' '.join(owned) or '(none)'}")
     lines.append(f"long edges ({len(rep.long_edges)}, {len(rep.unexplained)} unexplained):")
     for e in rep.long_edges:
         why = e.justification if e.justification is not None else "UNEXPLAINED"

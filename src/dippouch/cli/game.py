@@ -15,18 +15,19 @@ import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
-from sqlalchemy import exc as sa_exc
 
 from dippouch.cli import app
-from dippouch.core.errors import DippouchError
-from dippouch.core.variant import load_variant
-from dippouch.game import GameError, Settings, format_duration, parse_duration, parse_time
-from dippouch.store import GameStore
+from dippouch.cli.errors import user_problem
+
+if TYPE_CHECKING:
+    from dippouch.game import Settings
+    from dippouch.store import GameStore
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -44,27 +45,27 @@ def friendly(fn: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
-        except DippouchError as e:
-            err.print(f"[red]error:[/red] {e}", markup=True)
-            raise typer.Exit(2) from None
-        except KeyError as e:
-            err.print(f"[red]error:[/red] {e.args[0] if e.args else e}")
-            raise typer.Exit(2) from None
-        except sa_exc.OperationalError as e:
-            err.print(f"[red]error:[/red] the database cannot be used: {e.orig}")
-            raise typer.Exit(2) from None
-        except OSError as e:
-            err.print(f"[red]error:[/red] {e.strerror or e}: {e.filename or ''}".rstrip(": "))
+        except (typer.Exit, typer.Abort):
+            raise
+        except Exception as e:
+            problem = user_problem(e)
+            if problem is None:
+                raise
+            err.print(f"[red]error:[/red] {escape(problem)}")
             raise typer.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]
 
 
 def _now(text: str | None) -> datetime:
+    from dippouch.game import parse_time
+
     return parse_time(text) if text else datetime.now(UTC)
 
 
 def _store(db: str | None) -> GameStore:
+    from dippouch.store import GameStore
+
     return GameStore(db)
 
 
@@ -73,6 +74,8 @@ def _when(settings: Settings, dt: datetime | None) -> str:
 
 
 def _read_text(path: str | None) -> str:
+    from dippouch.game import GameError
+
     if path is None or path == "-":
         return sys.stdin.read()
     p = Path(path)
@@ -100,11 +103,17 @@ def new(
     time_of_day: str | None = typer.Option(None, "--at", help="Round deadlines up to this local time, e.g. 07:00."),
     missed: int = typer.Option(2, help="Movement phases missed in a row before civil disorder (0: never)."),
     draws: bool = typer.Option(True, "--draws/--no-draws", help="Allow draws by unanimous vote."),
-    position: str | None = typer.Option(None, help="Start from this position (JSON file) instead of the variant's."),
+    position: str | None = typer.Option(
+        None,
+        help="Start from this position instead of the variant's: a JSON file in the adjudication contract's "
+        "request shape; what it omits comes from the variant (docs/coordinator.md).",
+    ),
     db: str | None = DbOption,
     now: str | None = NowOption,
 ) -> None:
     """Create a game; its first phase opens now, with its deadline."""
+    from dippouch.game import GameError, Settings
+
     options: dict[str, Any] = {}
     for o in option or []:
         key, eq, value = o.partition("=")
@@ -127,7 +136,7 @@ def new(
     store = _store(db)
     store.create_game(name, variant, now=_now(now), options=options, settings=settings, position=start)
     st = store.status(name, now=_now(now))
-    out.print(f"Created game {name} ({load_variant(variant, options).title}).")
+    out.print(f"Created game {name} ({store.variant(name).title}).")
     out.print(f"{st.phase}: orders due by {_when(st.settings, st.deadline)}.")
 
 
@@ -141,6 +150,36 @@ def _option_value(text: str) -> Any:
         return int(text)
     except ValueError:
         return text
+
+
+@app.command("upgrade-variant")
+@friendly
+def upgrade_variant(
+    game: str,
+    check: bool = typer.Option(False, "--check", help="Only say whether the game's position fits the file now."),
+    db: str | None = DbOption,
+    now: str | None = NowOption,
+) -> None:
+    """Switch a game to its variant file as it is now (a game keeps the copy it was created with)."""
+    store = _store(db)
+    drift, problems = store.upgrade_variant(game, now=_now(now), check_only=check)
+    if drift.stored_hash is not None and not drift.changed and not problems:
+        out.print(f"Game {game} already plays the variant file as it is ({str(drift.file_hash)[:12]}); nothing to do.")
+        return
+    if problems:
+        err.print(
+            f"[red]error:[/red] the position of {escape(game)} does not fit the variant file as it is now:", markup=True
+        )
+        for p in problems:
+            err.print(f"  - {escape(p)}")
+        err.print("Nothing was changed; fix the file (or the game) and try again.")
+        raise typer.Exit(1)
+    if check:
+        out.print(f"The position of {game} fits the variant file as it is now; run without --check to switch.")
+        return
+    out.print(
+        f"Game {game} now plays the variant file as it is ({str(drift.file_hash)[:12]}); the old copy is in its log."
+    )
 
 
 @app.command()
@@ -246,6 +285,8 @@ def submit(
 
     Version lines in the text are understood: "Version 2" (the player's own number) and "Version 2 stands"
     (an earlier version counts instead)."""
+    from dippouch.game import GameError, parse_time
+
     text = "" if stands is not None and file is None else _read_text(file)
     typed = _now(now)
     when = parse_time(received) if received else typed
@@ -304,11 +345,15 @@ def vote(
 @friendly
 def status(game: str, db: str | None = DbOption, now: str | None = NowOption) -> None:
     """The current phase, its deadline, and who has submitted."""
+    from dippouch.game import format_duration, parse_duration
+
     st = _store(db).status(game, now=_now(now))
     if st.ending is not None:
         out.print(f"Game {st.game} ({st.variant}) is over: {st.ending.text}")
         return
     out.print(f"Game {st.game} ({st.variant}), {st.phase}, {st.state}.")
+    if st.variant_note:
+        out.print(f"[yellow]note:[/yellow] {escape(st.variant_note)}", markup=True)
     if st.state == "paused":
         out.print(f"Paused with {format_duration(st.paused_remaining or parse_duration('0s'))} left on the clock.")
     else:
@@ -352,6 +397,8 @@ def process(
     now: str | None = NowOption,
 ) -> None:
     """Process every phase that is due (deadline passed, or every power ready), then report."""
+    from dippouch.game import GameError
+
     store = _store(db)
     if game is None:
         if not all_games:
@@ -470,8 +517,7 @@ def replay(
 def history(game: str, db: str | None = DbOption) -> None:
     """Every phase ever opened, including those abandoned by a rollback."""
     store = _store(db)
-    st = store.status(game, now=datetime.now(UTC))
-    v = load_variant(st.variant)
+    v = store.variant(game)
     letters = {p.name: p.letter for p in v.powers}
     table = Table("id", "phase", "status", "deadline (UTC)", "processed (UTC)", "subs", "missed")
     for row in store.history(game):
@@ -496,6 +542,8 @@ def extend(
     now: str | None = NowOption,
 ) -> None:
     """Push the current deadline back."""
+    from dippouch.game import format_duration, parse_duration
+
     store = _store(db)
     result = store.extend(game, parse_duration(by), now=_now(now))
     st = store.status(game, now=_now(now))
@@ -509,6 +557,8 @@ def extend(
 @friendly
 def pause(game: str, db: str | None = DbOption, now: str | None = NowOption) -> None:
     """Stop the clock (nothing is processed while paused)."""
+    from dippouch.game import format_duration
+
     left = _store(db).pause(game, now=_now(now))
     out.print(f"Paused {game} with {format_duration(left)} left on the clock.")
 
@@ -553,6 +603,7 @@ def export_(
     """Write a game to a file: dippouch's own JSON (everything) or a MILA `diplomacy` saved game.
 
     The open phase's orders stay sealed before its deadline unless --unsealed is given."""
+    from dippouch.game import GameError
     from dippouch.store.repository import seal_export
 
     store = _store(db)
@@ -586,6 +637,8 @@ def import_(
     now: str | None = NowOption,
 ) -> None:
     """Read a game file into the database as a new game."""
+    from dippouch.game import GameError
+
     try:
         data = json.loads(_read_text(file))
     except json.JSONDecodeError as e:

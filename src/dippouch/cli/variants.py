@@ -1,47 +1,281 @@
-"""``dippouch variants``: what can be played, and a variant's vital signs."""
+"""``dippouch variants``: what can be played, one variant's vital signs, and the variant author's tools.
+
+``dippouch variants`` lists; ``dippouch variants NAME`` (or ``variants show NAME``) shows one;
+``check``, ``new`` and ``import`` are for authors; ``--where`` shows which folders and files are used.
+The core is imported inside each command so that ``dippouch --help`` stays fast.
+"""
 
 from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
+from typer.core import TyperGroup
 
 from dippouch.cli import app
-from dippouch.core.mapdata import ProvinceKind
-from dippouch.core.variant import load_variant, variant_names
+
+if TYPE_CHECKING:
+    from dippouch.core.variant import Variant
 
 
-@app.command()
-def variants(name: str = typer.Argument(None, help="Show one variant in detail.")) -> None:
-    """List the variants, or show one: powers, centres, map counts, options."""
-    out = Console()
-    if name is None:
-        table = Table("variant", "title", "powers", "centres", "victory")
-        for n in variant_names():
-            v = load_variant(n)
-            table.add_row(n, v.title, str(len(v.powers)), str(len(v.map.supply_centres)), _victory(v.victory))
-        out.print(table)
+def _console(stderr: bool = False) -> Console:
+    """Made per command (its width follows the terminal of the moment). No markup: messages quote variant
+    files, whose "[variant]" and "[powers.France]" are not styles."""
+    return Console(stderr=stderr, highlight=False, soft_wrap=True, markup=False)
+
+
+class _VariantsGroup(TyperGroup):
+    """``dippouch variants NAME`` means ``dippouch variants show NAME``: a name is not a subcommand."""
+
+    def resolve_command(self, ctx: Any, args: list[str]) -> Any:
+        if args and args[0] not in self.commands and not args[0].startswith("-"):
+            args = ["show", *args]
+        return super().resolve_command(ctx, args)
+
+
+variants_app = typer.Typer(
+    cls=_VariantsGroup,
+    invoke_without_command=True,
+    help="List the variants, show one (`dippouch variants NAME`), or check, create and import variant files.",
+)
+app.add_typer(variants_app, name="variants")
+
+
+def _fail(e: Exception) -> typer.Exit:
+    _console(stderr=True).print(Text("error:", style="red"), str(e))
+    return typer.Exit(2)
+
+
+@variants_app.callback()
+def variants(
+    ctx: typer.Context,
+    where: bool = typer.Option(False, "--where", help="Show the folders searched, in order, and every file found."),
+) -> None:
+    """List the variants (a broken file is listed with its problems), or show where they come from."""
+    if ctx.invoked_subcommand is not None:
         return
-    v = load_variant(name)
+    from dippouch.core.errors import DippouchError
+
+    try:
+        if where:
+            _where()
+        else:
+            _list()
+    except DippouchError as e:
+        raise _fail(e) from None
+
+
+def _list() -> None:
+    out = _console()
+    from dippouch.core.errors import DippouchError, VariantError
+    from dippouch.core.variant import load_variant, variant_files
+
+    table = Table("variant", "title", "powers", "centres", "victory", "from")
+    broken: list[tuple[str, Path, list[str]]] = []
+    for f in variant_files():
+        if f.status != "used":
+            continue
+        source = "built-in" if f.folder.builtin else str(f.path)
+        try:
+            v = load_variant(f.name)
+        except VariantError as e:
+            broken.append((f.name, f.path, [str(p) for p in e.problems]))
+            table.add_row(
+                f.name, Text("BROKEN", style="red"), "", "", f"{len(e.problems)} problem(s), see below", source
+            )
+            continue
+        except DippouchError as e:
+            broken.append((f.name, f.path, [str(e)]))
+            table.add_row(f.name, Text("BROKEN", style="red"), "", "", "1 problem, see below", source)
+            continue
+        table.add_row(f.name, v.title, str(len(v.powers)), str(len(v.map.supply_centres)), _victory(v.victory), source)
+    out.print(table)
+    ignored = [f for f in variant_files() if f.status.startswith("ignored")]
+    for f in ignored:
+        out.print(Text("note:", style="yellow"), f"{f.path} {f.status}")
+    for name, path, problems in broken:
+        out.print(Text(name, style="red"), f"({path}) cannot be loaded:")
+        for p in problems:
+            out.print(f"  - {p}")
+    if broken:
+        out.print("Fix these with `dippouch variants check FILE`; the other variants work as listed.")
+
+
+def _where() -> None:
+    out = _console()
+    from dippouch.core.variant import settings_path, variant_files, variant_folders
+
+    out.print("Variant folders, searched in this order:")
+    for i, folder in enumerate(variant_folders(), 1):
+        state = "" if folder.path.is_dir() else "  (no such folder)"
+        out.print(f"  {i}. {folder.path}  ({folder.source}){state}")
+    out.print(f"Settings file: {settings_path()}{'' if settings_path().is_file() else ' (none)'}")
+    table = Table("name", "file", "status")
+    for f in variant_files():
+        table.add_row(f.name, str(f.path), f.status)
+    out.print(table)
+
+
+@variants_app.command("show")
+def show(name: str = typer.Argument(..., help="The variant's name (or a .toml file).")) -> None:
+    """Show one variant: powers, home centres, centres owned at the start, units, options."""
+    from dippouch.core.errors import DippouchError
+    from dippouch.core.mapdata import ProvinceKind
+    from dippouch.core.variant import load_variant
+
+    try:
+        v = load_variant(name)
+    except DippouchError as e:
+        raise _fail(e) from None
+    out = _console()
     m = v.map
     passable = [p for p in m.provinces if p.kind != ProvinceKind.IMPASSABLE]
-    out.print(f"[bold]{v.title}[/bold] ({v.name})\n{v.description}")
+    out.print(Text(v.title, style="bold"), f"({v.name})\n{v.description}")
+    owned = len(v.start.centres)
     out.print(
-        f"{len(passable)} provinces, {len(m.supply_centres)} supply centres, "
+        f"{len(passable)} provinces, {len(m.supply_centres)} supply centres ({owned} owned at the start, "
+        f"{len(m.supply_centres) - owned} neutral), "
         f"{m.army_edge_count()} army and {m.fleet_edge_count()} fleet borders; "
         f"starts {v.calendar.name(v.start.phase)}; victory: {_victory(v.victory)}"
     )
-    table = Table("power", "letter", "home centres", "units")
+    table = Table("power", "letter", "home centres", "centres at the start", "units")
     for p in v.powers:
-        homes = " ".join(sorted(m.provinces[h].abbr for h in v.start.homes.get(p.name, ())))
-        units = " ".join(f"{u.kind} {m.locations[u.loc].abbr}" for u in v.start.units_of(p.name))
-        table.add_row(p.name, p.letter, homes, units)
+        table.add_row(p.name, p.letter, *_power_row(v, p.name))
     out.print(table)
     opts = v.data.get("options", {})
     if opts:
-        out.print("[bold]Options[/bold]")
+        out.print(Text("Options", style="bold"))
         for key, spec in opts.items():
             out.print(f"  {key} = {spec.get('default')!r}: {spec.get('description', '')}")
+
+
+def _power_row(v: Variant, power: str) -> tuple[str, str, str]:
+    m = v.map
+    homes = " ".join(sorted(m.provinces[h].abbr for h in v.start.homes.get(power, ())))
+    owned = " ".join(sorted(m.provinces[c].abbr for c in v.start.centres_of(power))) or "(none)"
+    units = " ".join(f"{u.kind} {m.locations[u.loc].abbr}" for u in v.start.units_of(power)) or "(none)"
+    return homes, owned, units
+
+
+@variants_app.command("check")
+def check(
+    file: str = typer.Argument(..., help="The variant file to check (a .toml file)."),
+    factor: float = typer.Option(1.6, help="A border is long above FACTOR times the usual length at both ends."),
+) -> None:
+    """Check a variant file: the format, the map checks; every problem at once, with file and line."""
+    from dippouch.authoring import check_file
+    from dippouch.core.errors import DippouchError
+
+    try:
+        rep = check_file(Path(file), factor=factor)
+    except DippouchError as e:
+        raise _fail(e) from None
+    out = _console()
+    for line in rep.summary:
+        out.print(line)
+    if rep.notes:
+        out.print(f"notes ({len(rep.notes)}):")
+        for n in rep.notes:
+            out.print(f"  {n}")
+    if rep.problems:
+        out.print(Text(f"{len(rep.problems)} problem(s)", style="red"), f"in {file}:")
+        for p in rep.problems:
+            out.print(f"  - {p}")
+        raise typer.Exit(1)
+    out.print(f"{file}: no problems.")
+
+
+@variants_app.command("new")
+def new(
+    name: str = typer.Argument(..., help="The new variant's name (also its file name)."),
+    extends: str | None = typer.Option(None, "--extends", help="Start from this variant (e.g. standard)."),
+    folder: str | None = typer.Option(None, "--dir", help="Where to write NAME.toml (default: the current folder)."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing file."),
+) -> None:
+    """Write a commented NAME.toml that loads as it is, ready to edit."""
+    from dippouch.authoring import write_skeleton
+    from dippouch.core.errors import DippouchError
+
+    try:
+        path = write_skeleton(name, extends, Path(folder) if folder else Path.cwd(), force=force)
+    except DippouchError as e:
+        raise _fail(e) from None
+    out = _console()
+    out.print(f"Wrote {path}.")
+    out.print(f"Check it with `dippouch variants check {path}`; to play it, add {path.parent} to")
+    out.print("DIPPOUCH_VARIANT_PATH or to variant_path in the settings file (`dippouch variants --where`).")
+
+
+@variants_app.command("import")
+def import_(
+    file: str = typer.Argument(..., help="A DPjudge/MILA .map file or a Diplicity variant .json file."),
+    to: str | None = typer.Option(None, "--to", help="The variant file to write (default: NAME.toml here)."),
+    name: str | None = typer.Option(None, "--name", help="The new variant's name (default: from --to or FILE)."),
+    fmt: str = typer.Option("auto", "--format", help="dpjudge, diplicity, or auto (from the file's ending)."),
+    force: bool = typer.Option(False, "--force", help="Replace an existing file."),
+) -> None:
+    """Turn another judge's variant file into ours, with a report of what could not be carried over."""
+    import re
+
+    from dippouch.authoring import NAME_RE, check_file
+    from dippouch.core.errors import DippouchError
+    from dippouch.interop.variant_toml import dumps_variant
+
+    src = Path(file)
+    target = Path(to) if to else None
+    vname = (name or (target.stem if target else re.sub(r"[^a-z0-9_-]", "", src.stem.lower()))).lower()
+    try:
+        if not NAME_RE.match(vname):
+            raise DippouchError(f"{vname!r} is not a variant name (lower-case letters, digits, - and _); give --name")
+        target = target or Path.cwd() / f"{vname}.toml"
+        if target.stem.lower() != vname:
+            raise DippouchError(f"the file name must be the variant's name: --to {target.parent / (vname + '.toml')}")
+        if target.exists() and not force:
+            raise DippouchError(f"{target} already exists; choose another --to or pass --force")
+        kind = fmt.lower()
+        if kind == "auto":
+            kind = "diplicity" if src.suffix.lower() == ".json" else "dpjudge"
+        if kind == "dpjudge":
+            from dippouch.interop.dpjudge import import_dpjudge
+
+            result = import_dpjudge(src, vname)
+        elif kind == "diplicity":
+            from dippouch.interop.diplicity import import_diplicity
+
+            result = import_diplicity(src, vname)
+        else:
+            raise DippouchError(f"unknown --format {fmt!r}; use dpjudge, diplicity or auto")
+    except DippouchError as e:
+        raise _fail(e) from None
+    out = _console()
+    header = [
+        f"{vname}: imported by `dippouch variants import` from {src.name} ({kind}).",
+        "Facts only (provinces, borders, powers, centres, units, calendar); check them against the variant's rules.",
+        "",
+        "Not carried over:" if result.report else "Everything was carried over.",
+        *[f"  - {line}" for line in result.report],
+    ]
+    target.write_text(dumps_variant(result.data, header), encoding="utf-8")
+    out.print(f"Wrote {target}.")
+    if result.report:
+        out.print("Not carried over (also written at the top of the file):")
+        for line in result.report:
+            out.print(f"  - {line}")
+    rep = check_file(target)
+    for line in rep.summary:
+        out.print(line)
+    if rep.problems:
+        out.print(
+            Text(f"{len(rep.problems)} problem(s)", style="red"), f"reported by `dippouch variants check {target}`:"
+        )
+        for p in rep.problems:
+            out.print(f"  - {p}")
+    if rep.variant is None:
+        raise typer.Exit(1)  # written, but it does not load: the problems above say why
 
 
 def _victory(victory: dict[str, object] | object) -> str:

@@ -58,6 +58,12 @@ class GameRow(Base):
     paused_remaining: Mapped[float | None]
     """Seconds that were left before the deadline when the game was paused."""
     created_at: Mapped[datetime]
+    variant_data: Mapped[dict[str, Any] | None]
+    """The variant as resolved for this game (after inheritance and options), stored when it was created so
+    later commands play the same variant whatever happens to its file; ``None`` for a game from before
+    migration 0004 whose file could not be read then (it is loaded by name)."""
+    variant_hash: Mapped[str | None] = mapped_column(sa.String(64))
+    """SHA-256 of ``variant_data`` in canonical JSON (:func:`dippouch.core.variant.content_hash`)."""
 
     players: Mapped[list[PlayerRow]] = relationship(back_populates="game", order_by="PlayerRow.id")
     phases: Mapped[list[PhaseRow]] = relationship(back_populates="game", order_by="PhaseRow.id")

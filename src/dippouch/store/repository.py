@@ -14,6 +14,7 @@ Every method takes ``now``; the store never reads the clock.
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import os
 from collections.abc import Mapping, Sequence
@@ -26,8 +27,8 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from dippouch.core.calendar import PhaseKind
-from dippouch.core.errors import DippouchError
-from dippouch.core.variant import Variant, load_variant
+from dippouch.core.errors import DippouchError, VariantError
+from dippouch.core.variant import Variant, content_hash, load_variant, variant_from_data
 from dippouch.game import (
     Ending,
     GameError,
@@ -46,7 +47,7 @@ from dippouch.game import (
 from dippouch.store.db import make_engine, upgrade
 from dippouch.store.models import EventRow, GameRow, PhaseRow, PlayerRow, SubmissionRow, VoteRow
 
-__all__ = ["GAME_FILE_FORMAT", "GameStore", "PowerStatus", "Status", "SubmitResult"]
+__all__ = ["GAME_FILE_FORMAT", "GameStore", "PowerStatus", "Status", "SubmitResult", "VariantDrift"]
 
 GAME_FILE_FORMAT = "dippouch-game"
 GAME_FILE_VERSION = 1
@@ -96,6 +97,87 @@ class PowerStatus:
 
 
 @dataclass(frozen=True)
+class VariantDrift:
+    """How a game's stored variant compares with its file on disk today."""
+
+    game: str
+    variant: str
+    stored_hash: str | None
+    """``None``: a game from before migration 0004 whose file could not be read then (loaded by name)."""
+    file_hash: str | None
+    """``None`` when the file cannot be loaded now (``problem`` says why)."""
+    problem: str | None = None
+
+    @property
+    def changed(self) -> bool:
+        return self.stored_hash is not None and self.file_hash is not None and self.file_hash != self.stored_hash
+
+    @property
+    def note(self) -> str | None:
+        """One line for ``status``, or ``None`` when the file and the game's copy agree."""
+        if self.stored_hash is None:
+            return None
+        if self.problem is not None:
+            return (
+                f"the variant file of {self.variant!r} cannot be loaded now ({self.problem.splitlines()[0]}); "
+                "the game plays from its stored copy"
+            )
+        if self.changed:
+            return (
+                f"the variant file of {self.variant!r} has changed since this game began (game's copy "
+                f"{self.stored_hash[:12]}, file {str(self.file_hash)[:12]}); the game plays its own copy until "
+                f"`dippouch upgrade-variant {self.game}`"
+            )
+        return None
+
+
+_POSITION_KEYS = (
+    "variant",
+    "options",
+    "phase",
+    "units",
+    "dislodged",
+    "supply_centers",
+    "home_centers",
+    "state",
+    "orders",
+)
+
+
+def start_position(v: Variant, data: Any) -> Any:
+    """Read a starting position in the adjudication contract's request shape (docs/coordinator.md).
+
+    What is omitted comes from the variant's start, as ``dippouch adjudicate`` does: without
+    ``home_centers`` each power keeps its home centres, without ``supply_centers`` the starting owners.
+    """
+    from dippouch.core.jsonio import JsonInputError, position_from_json
+
+    if not isinstance(data, Mapping):
+        raise GameError('a position is a JSON object like {"phase": "Spring 1901 Movement", "units": [...]}')
+    for key in data:
+        if key not in _POSITION_KEYS:
+            close = difflib.get_close_matches(str(key), _POSITION_KEYS, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise GameError(f"position: unknown key {key!r}{hint} Keys: {', '.join(_POSITION_KEYS)}")
+    named = data.get("variant")
+    if named is not None and str(named).lower() != v.name.lower():
+        raise GameError(
+            f"position: it is a position of {named!r}, but the game plays {v.name!r} (use --variant {named})"
+        )
+    opts = data.get("options")
+    if opts and dict(opts) != {k: val for k, val in v.options.items() if k in dict(opts)}:
+        raise GameError(f"position: its options {dict(opts)} differ from the game's; pass them with -o KEY=VALUE")
+    if data.get("orders"):
+        raise GameError(
+            'position: a starting position has no orders; remove "orders" (or start from a request\'s "next")'
+        )
+    try:
+        return position_from_json(v, data)
+    except JsonInputError as e:
+        raise GameError(f"position: {e}") from None
+
+
+@dataclass(frozen=True)
 class Status:
     game: str
     variant: str
@@ -108,6 +190,8 @@ class Status:
     powers: list[PowerStatus]
     ending: Ending | None
     settings: Settings
+    variant_note: str | None = None
+    """Set when the variant file on disk no longer matches the game's stored copy (or cannot be loaded)."""
 
 
 class GameStore:
@@ -146,7 +230,18 @@ class GameStore:
 
     @staticmethod
     def _variant(g: GameRow) -> Variant:
-        return load_variant(g.variant, g.options)
+        """The game's own variant: the copy stored at creation, or (older games without one) its file."""
+        if g.variant_data is None:
+            return load_variant(g.variant, g.options)
+        try:
+            return variant_from_data(
+                g.variant_data, g.options, source=f"{g.variant} (the copy stored with {g.name})", digest=g.variant_hash
+            )
+        except VariantError as e:
+            raise GameError(
+                f"the copy of variant {g.variant!r} stored with game {g.name!r} no longer loads: {e}; "
+                f"`dippouch upgrade-variant {g.name}` switches the game to the variant file"
+            ) from None
 
     @staticmethod
     def _settings(g: GameRow) -> Settings:
@@ -201,13 +296,16 @@ class GameStore:
         now = as_utc(now)
         v = load_variant(variant, options)
         settings = settings or Settings()
-        start = position_from_data(v, position) if position is not None else v.start
+        start = start_position(v, position) if position is not None else v.start
+        data = dict(v.data)
         with self.session() as s, s.begin():
             if s.scalars(sa.select(GameRow.id).where(GameRow.name == name)).first() is not None:
                 raise GameError(f"a game named {name!r} already exists; choose another name")
             g = GameRow(
                 name=name,
-                variant=variant,
+                variant=v.name,
+                variant_data=data,
+                variant_hash=content_hash(data),
                 options=dict(v.options),
                 settings=settings.to_data(),
                 status="active",
@@ -219,7 +317,7 @@ class GameStore:
             s.add(g)
             s.flush()
             self._open_phase(s, g, v, settings, start_data=position_to_data(v, start), seq=0, now=now)
-            self._event(s, g, now, "created", variant=variant, options=dict(v.options))
+            self._event(s, g, now, "created", variant=v.name, options=dict(v.options), variant_hash=g.variant_hash)
         return name
 
     def _open_phase(
@@ -251,6 +349,74 @@ class GameStore:
         s.add(ph)
         s.flush()
         return ph
+
+    def variant(self, name: str) -> Variant:
+        """The variant game ``name`` plays: its stored copy (see :meth:`_variant`)."""
+        with self.session() as s:
+            return self._variant(self._game(s, name))
+
+    def variant_drift(self, name: str) -> VariantDrift:
+        """Compare the game's stored variant with its file as it is now."""
+        with self.session() as s:
+            g = self._game(s, name)
+            stored, variant, options = g.variant_hash, g.variant, dict(g.options)
+        try:
+            now = load_variant(variant, options)
+        except DippouchError as e:
+            return VariantDrift(name, variant, stored, None, str(e))
+        return VariantDrift(name, variant, stored, content_hash(dict(now.data)))
+
+    def upgrade_variant(self, name: str, *, now: datetime, check_only: bool = False) -> tuple[VariantDrift, list[str]]:
+        """Switch a game to its variant file as it is now, if the game's position still fits the new data.
+
+        Returns the comparison as it was before (``changed`` false: nothing to do) and the problems found.
+
+        Every unit, dislodged unit, owned and home centre of the current position (and every seated power)
+        must exist on the new map: otherwise nothing changes and the problems are returned. The copy the
+        game played until now is kept in the event log (``variant_upgraded``), so nothing stored is lost.
+        """
+        now = as_utc(now)
+        drift = self.variant_drift(name)
+        if drift.problem is not None:
+            raise GameError(f"cannot upgrade {name!r}: {drift.problem}")
+        if drift.stored_hash is not None and not drift.changed:
+            return drift, []
+        new = load_variant(drift.variant, self._options_of(name))
+        with self.session() as s, s.begin():
+            g = self._game(s, name, lock=True)
+            ph = self._current(s, g)
+            if ph is not None:
+                pos_data = ph.position
+            else:
+                last = self._active(s, g)[-1]
+                pos_data = last.next_position or last.position
+            problems = _position_fits(new, pos_data)
+            for r in g.players:
+                if r.replaced_at is None:
+                    try:
+                        new.power(r.power)
+                    except KeyError as e:
+                        problems.append(f"player {r.name}: {e.args[0]}")
+            if problems or check_only:
+                return drift, problems
+            data = dict(new.data)
+            old = {"hash": g.variant_hash, "data": g.variant_data}
+            g.variant_data = data
+            g.variant_hash = content_hash(data)
+            self._event(
+                s,
+                g,
+                now,
+                "variant_upgraded",
+                previous_hash=old["hash"],
+                new_hash=g.variant_hash,
+                previous_data=old["data"],
+            )
+        return drift, []
+
+    def _options_of(self, name: str) -> dict[str, Any]:
+        with self.session() as s:
+            return dict(self._game(s, name).options)
 
     def games(self) -> list[tuple[str, str, str, str | None]]:
         """(name, variant, state, current phase) for every game."""
@@ -509,6 +675,11 @@ class GameStore:
         return bool(voters) and all(p in latest and latest[p].ready for p in voters)
 
     def status(self, name: str, *, now: datetime) -> Status:
+        st = self._status(name, now=now)
+        # After the status's own transaction: the comparison loads the file and opens a session of its own.
+        return dataclasses.replace(st, variant_note=self.variant_drift(name).note)
+
+    def _status(self, name: str, *, now: datetime) -> Status:
         now = as_utc(now)
         with self.session() as s:
             g = self._game(s, name)
@@ -777,7 +948,7 @@ class GameStore:
         from dippouch.report import phase_report
 
         rec = self.phase_record(name, phase, phase_id)
-        return phase_report(load_variant(rec["variant"], rec["options"]), rec)
+        return phase_report(self.variant(name), rec)
 
     def replay(self, name: str, phase: str | None = None, phase_id: int | None = None) -> tuple[bool, list[str]]:
         """Adjudicate a processed phase again from its stored position and orders; compare with the record."""
@@ -787,7 +958,7 @@ class GameStore:
         rec = self.phase_record(name, phase, phase_id)
         if rec["status"] != "processed" or rec["next_position"] is None:
             raise GameError(f"{rec['name']} has not been processed; there is nothing to replay")
-        v = load_variant(rec["variant"], rec["options"])
+        v = self.variant(name)
         pos = position_from_data(v, rec["position"])
         kind = v.calendar.kind(pos.phase)
         orders = {p: [parse_order(v, t, phase_kind=kind) for t in ts] for p, ts in rec["orders"].items()}
@@ -839,6 +1010,8 @@ class GameStore:
                 "game": {
                     "name": g.name,
                     "variant": g.variant,
+                    "variant_data": g.variant_data,
+                    "variant_hash": g.variant_hash,
                     "options": g.options,
                     "settings": g.settings,
                     "status": g.status,
@@ -871,15 +1044,25 @@ class GameStore:
         try:
             gd = data["game"]
             new_name = (name or gd["name"]).strip()
-            v = load_variant(gd["variant"], gd.get("options") or {})
+            stored = gd.get("variant_data")
+            if stored is not None:
+                # The game's own copy travels with it: a game of a user variant imports without the file.
+                if gd.get("variant_hash") and content_hash(stored) != gd["variant_hash"]:
+                    raise GameError("game file: its variant data does not match its variant_hash (edited or damaged)")
+                v = variant_from_data(stored, gd.get("options") or {}, source=f"{gd['variant']} (from the game file)")
+            else:
+                v = load_variant(gd["variant"], gd.get("options") or {})
             for ph in data["phases"]:
                 position_from_data(v, ph["position"])  # validates names before anything is written
             with self.session() as s, s.begin():
                 if s.scalars(sa.select(GameRow.id).where(GameRow.name == new_name)).first() is not None:
                     raise GameError(f"a game named {new_name!r} already exists; import it with --name NEW")
+                data_v = dict(v.data)
                 g = GameRow(
                     name=new_name,
                     variant=gd["variant"],
+                    variant_data=data_v,
+                    variant_hash=content_hash(data_v),
                     options=dict(v.options),
                     settings=Settings.from_data(gd.get("settings", {})).to_data(),
                     status=gd["status"],
@@ -1067,3 +1250,33 @@ def results_by_power(results: Sequence[Mapping[str, Any]]) -> dict[str, list[Map
     for r in results:
         out.setdefault(str(r["power"]), []).append(r)
     return out
+
+
+def _position_fits(v: Variant, data: Mapping[str, Any]) -> list[str]:
+    """Every reason the stored position ``data`` cannot be read on variant ``v`` (empty when it fits).
+
+    Each unit, dislodged unit and centre is read on its own, so one missing province does not hide the rest.
+    """
+    from dippouch.core.jsonio import JsonInputError, position_from_json
+
+    problems: list[str] = []
+
+    def attempt(label: str, part: dict[str, Any]) -> bool:
+        try:
+            position_from_json(v, {"phase": data.get("phase"), "units": [], "supply_centers": {}, **part})
+        except JsonInputError as e:
+            problems.append(f"{label}: {e}")
+            return False
+        return True
+
+    if not attempt("phase", {}):
+        return problems
+    for u in data.get("units", []):
+        attempt(f"unit {u.get('unit')} ({u.get('power')})", {"units": [u]})
+    for d in data.get("dislodged", []):
+        attempt(f"dislodged {d.get('unit')} ({d.get('power')})", {"dislodged": [d]})
+    for key, label in (("supply_centers", "centre"), ("home_centers", "home centre")):
+        for power, provs in dict(data.get(key, {})).items():
+            for p in provs:
+                attempt(f"{label} {p} ({power})", {key: {power: [p]}})
+    return problems

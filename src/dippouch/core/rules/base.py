@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from dippouch.core.mapdata import GameMap, ProvinceKind
 from dippouch.core.orders import Hold, Order
 from dippouch.core.position import Position, Unit
+from dippouch.core.schema import BEHAVIOUR_SOURCE, NAME_SOURCES
 
 if TYPE_CHECKING:
     from dippouch.core.results import OrderResult
@@ -38,6 +39,8 @@ __all__ = [
     "behaviour",
     "hooks_for",
     "register_hooks",
+    "state_key",
+    "state_problems",
 ]
 
 #: Hook points a ``[rules]`` key may name a behaviour for (the method of the same name is replaced).
@@ -64,6 +67,47 @@ HOOK_POINTS = (
 
 _BEHAVIOURS: dict[str, dict[str, Callable[..., Any]]] = {p: {} for p in HOOK_POINTS}
 _CLASSES: dict[str, type[RuleHooks]] = {}
+
+#: Names a hook point understands without a rule module: ``build_sites = "home"`` (the standard rule) and
+#: ``"owned"`` (any owned centre).
+BUILTIN_BEHAVIOURS: dict[str, tuple[str, ...]] = {"build_sites": ("home", "owned")}
+
+#: Victory tests a variant names with ``[victory] hook = "name"``: (variant, position) -> winner or None,
+#: for conditions beyond a centre count (W3K's capitals). Rule modules register with :func:`register_victory`.
+VICTORY_HOOKS: dict[str, Callable[[Variant, Position], str | None]] = {}
+#: Draw conditions a variant names with ``[victory] draw_hook = "name"``: (variant, position) -> the powers
+#: that may share a draw now, or None when no draw is possible (W3K: only between kingdoms' holders).
+DRAW_HOOKS: dict[str, Callable[[Variant, Position], list[str] | None]] = {}
+
+
+def register_victory(
+    name: str,
+    winner: Callable[[Variant, Position], str | None] | None = None,
+    draw: Callable[[Variant, Position], list[str] | None] | None = None,
+) -> None:
+    """Register a victory test and/or a draw condition under ``name`` (``[victory] hook``/``draw_hook``)."""
+    if winner is not None:
+        VICTORY_HOOKS[name] = winner
+    if draw is not None:
+        DRAW_HOOKS[name] = draw
+
+
+def behaviour_names(point: str) -> list[str]:
+    """Every name ``[rules] <point>`` may take, built-in ones first (the schema and the errors list them)."""
+    return [*BUILTIN_BEHAVIOURS.get(point, ()), *sorted(_BEHAVIOURS.get(point, {}))]
+
+
+def hook_set_names() -> list[str]:
+    """Names of the registered ``RuleHooks`` subclasses (``[rules] hooks = "<name>"``)."""
+    return sorted(_CLASSES)
+
+
+# The variant schema checks [rules] and [victory] names against these registries.
+NAME_SOURCES["hook_sets"] = hook_set_names
+NAME_SOURCES["victory_hooks"] = lambda: sorted(VICTORY_HOOKS)
+NAME_SOURCES["draw_hooks"] = lambda: sorted(DRAW_HOOKS)
+BEHAVIOUR_SOURCE[:] = [behaviour_names]
+
 
 F = TypeVar("F", bound=Callable[..., Any])
 C = TypeVar("C", bound="type[RuleHooks]")
@@ -92,6 +136,59 @@ def register_hooks(name: str) -> Callable[[C], C]:
         return cls
 
     return deco
+
+
+StateCheck = Callable[["Variant", Any], str | None]
+_STATE_KEYS: dict[str, StateCheck] = {}
+
+
+def state_key(key: str) -> Callable[[StateCheck], StateCheck]:
+    """Register ``check(variant, value) -> problem or None`` for ``Position.state[key]``.
+
+    Variant state comes from outside (the adjudication contract, imported and stored games); a rule module
+    declares each key it keeps so that a damaged value is refused with a message where it is read, rather
+    than failing deep inside adjudication.
+    """
+
+    def deco(check: StateCheck) -> StateCheck:
+        _STATE_KEYS[key] = check
+        return check
+
+    return deco
+
+
+def state_problems(variant: Variant, state: Any) -> list[tuple[str, str]]:
+    """``(key, problem)`` for every unknown key or damaged value of a variant ``state`` (empty: fine)."""
+    if not isinstance(state, Mapping):
+        return [("", "must be a JSON object of the variant's state")]
+    problems: list[tuple[str, str]] = []
+    for key, value in state.items():
+        check = _STATE_KEYS.get(str(key))
+        if check is None:
+            known = ", ".join(sorted(_STATE_KEYS)) or "none"
+            problems.append((str(key), f"no rule of {variant.name} keeps this state (known keys: {known})"))
+            continue
+        problem = check(variant, value)
+        if problem:
+            problems.append((str(key), problem))
+    return problems
+
+
+def mapping_of(
+    value: Any, key_ok: Callable[[str], str | None], value_ok: Callable[[Any], str | None], limit: int = 1000
+) -> str | None:
+    """A shared shape check for state values that map names to small values."""
+    if not isinstance(value, Mapping):
+        return f"must be a JSON object, not {type(value).__name__}"
+    if len(value) > limit:
+        return f"has {len(value)} entries; at most {limit}"
+    for k, v in value.items():
+        problem = key_ok(str(k)) if isinstance(k, str) else "keys are names"
+        if problem is None:
+            problem = value_ok(v)
+        if problem:
+            return f"{str(k)[:40]!r}: {problem}"
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -420,13 +517,13 @@ def hooks_for(variant: Variant) -> RuleHooks:
             continue
         names = [chosen] if isinstance(chosen, str) else [str(c) for c in chosen]
         for name in names:
-            if point == "build_sites" and name in ("home", "owned"):
+            if name in BUILTIN_BEHAVIOURS.get(point, ()):
                 if name == "owned":
                     hooks.build_sites = _owned_sites.__get__(hooks)  # type: ignore[method-assign]
                 continue
             fn = _BEHAVIOURS[point].get(name)
             if fn is None:
-                known = ", ".join(sorted(_BEHAVIOURS[point])) or "none registered"
+                known = ", ".join(behaviour_names(point)) or "none registered"
                 raise ValueError(f"[rules] {point} = {name!r}: no such behaviour; known: {known}")
             if point == "phase_end":
                 hooks._phase_end.append(fn)

@@ -3,7 +3,7 @@ and where a submission came from (source, received and recorded times, the playe
 "version N stands" instructions).
 
 Revision ID: 0005
-Revises: 0001
+Revises: 0004
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0005"
-down_revision = "0001"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 

@@ -1,0 +1,360 @@
+"""Issue 16: importers from DPjudge/MILA ``.map`` files and Diplicity's variant JSON.
+
+Every input file is written by the test itself, in the documented format: the standard map is written out
+from our own data (so the import must give back exactly the same borders and start), and small files
+exercise each directive and what cannot be carried over.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from dippouch.cli import _register, app
+from dippouch.core.mapdata import ProvinceKind
+from dippouch.core.variant import Variant, build_variant, load_variant
+from dippouch.interop.diplicity import import_diplicity
+from dippouch.interop.dpjudge import ImportError_, _calendar, import_dpjudge
+from dippouch.interop.variant_toml import dumps_variant
+
+runner = CliRunner()
+_register()
+
+
+def _edges(v: Variant) -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:
+    m = v.map
+    army = {(m.provinces[a].abbr, m.provinces[b].abbr) for a, s in enumerate(m.army_adj) for b in s}
+    fleet = {(m.locations[a].abbr, m.locations[b].abbr) for a, s in enumerate(m.fleet_adj) for b in s}
+    return army, fleet
+
+
+def _start(v: Variant) -> dict[str, Any]:
+    m = v.map
+    return {
+        p.name: (
+            sorted(m.provinces[c].abbr for c in v.start.centres_of(p.name)),
+            sorted(m.provinces[h].abbr for h in v.start.homes.get(p.name, ())),
+            sorted(f"{u.kind} {m.locations[u.loc].abbr}" for u in v.start.units_of(p.name)),
+        )
+        for p in v.powers
+    }
+
+
+def _load(data: dict[str, Any], tmp_path: Path) -> Variant:
+    """Through the TOML text, as an author gets it."""
+    path = tmp_path / f"{data['variant']['name']}.toml"
+    path.write_text(dumps_variant(data, ["test"]))
+    assert tomllib.loads(path.read_text()) == data
+    return load_variant(str(path))
+
+
+# ------------------------------------------------------------------------------------------- DPjudge
+
+
+def _dpjudge_files(v: Variant, folder: Path) -> Path:
+    """Write ``v``'s map in DPjudge syntax: geography in one file, politics in another, a .map that USEs both."""
+    m = v.map
+    geo = ["# geography written by the test from dippouch's own data"]
+    for p in m.provinces:
+        geo.append(f"{p.name} = {p.abbr} {' '.join(a.replace(' ', '+') for a in p.aliases)}".rstrip())
+        for c in p.coasts:
+            loc = m.locations[c]
+            geo.append(f"{loc.name} = {loc.abbr}")
+    terrain = {
+        ProvinceKind.LAND: "LAND",
+        ProvinceKind.SEA: "WATER",
+        ProvinceKind.COAST: "COAST",
+        ProvinceKind.IMPASSABLE: "SHUT",
+    }
+    for p in m.provinces:
+        for c in p.coasts:  # coast lines before the province's own line
+            targets = sorted(m.locations[t].abbr.upper() for t in m.fleet_adj[c])
+            geo.append(f"COAST {m.locations[c].abbr.upper()} ABUTS {' '.join(targets)}")
+        entries: dict[str, str] = {}
+        for q in m.army_adj[p.id]:
+            entries[m.provinces[q].abbr] = "army"
+        if not p.coasts and p.kind in (ProvinceKind.COAST, ProvinceKind.SEA):
+            for t in m.fleet_adj[p.id]:
+                abbr = m.locations[t].abbr
+                entries[abbr] = "both" if entries.get(abbr) == "army" else "fleet"
+        words = []
+        for abbr, cls in sorted(entries.items()):
+            target = m.provinces[m.province_of(m.loc(abbr))]
+            fleet_could = target.kind in (ProvinceKind.COAST, ProvinceKind.SEA) and not (
+                target.coasts and "/" not in abbr
+            )
+            if cls == "army" and fleet_could and p.kind == ProvinceKind.COAST and not p.coasts:
+                words.append(abbr.lower())  # a fleet here could stand there but may not move there
+            elif cls == "fleet" and target.kind != ProvinceKind.SEA:
+                words.append(abbr[:1].upper() + abbr[1:].lower())  # an army may not move there
+            else:
+                words.append(abbr.upper())
+        name = p.abbr.lower() if p.coasts else p.abbr.upper()
+        geo.append(f"{terrain[p.kind]} {name} ABUTS {' '.join(words)}".rstrip())
+    (folder / "test.geography").write_text("\n".join(geo) + "\n")
+    pol = ["# politics"]
+    for power in v.powers:
+        homes = sorted(m.provinces[h].abbr.upper() for h in v.start.homes[power.name])
+        pol.append(f"{power.name.upper()} ({power.adjective.upper()}:{power.letter}) {' '.join(homes)}")
+        pol.extend(f"{u.kind} {m.locations[u.loc].abbr.upper()}" for u in v.start.units_of(power.name))
+    neutral = sorted(m.provinces[c].abbr.upper() for c in m.supply_centres if c not in v.start.centres)
+    pol.append(f"UNOWNED {' '.join(neutral)}")
+    (folder / "test.politics").write_text("\n".join(pol) + "\n")
+    main = folder / "roundtrip.map"
+    main.write_text("USE test.geography\nUSES test.politics\nBEGIN SPRING 1901 MOVEMENT\nVICTORY 18\n")
+    return main
+
+
+@pytest.mark.parametrize("name", ["standard", "hundred3"])
+def test_dpjudge_round_trip_of_our_own_maps(name: str, tmp_path: Path) -> None:
+    ours = load_variant(name)
+    got = import_dpjudge(_dpjudge_files(ours, tmp_path), "roundtrip")
+    v = _load(got.data, tmp_path)
+    assert _edges(v) == _edges(ours)
+    if name == "standard":
+        assert _start(v) == _start(ours)
+    assert v.calendar.name(v.start.phase) == "Spring 1901 Movement"
+    assert any("no representative points" in line for line in got.report)
+
+
+SMALL_GEO = """# a five-province map in DPjudge syntax, with the case rules
+North Land = nor the+north northland
+Mid Land = mid
+South Coast = sou southie?
+South Coast (east coast) = sou/ec
+South Coast (west coast) = sou/wc
+Inner Sea = ins inner
+Outer Sea = out
+Dropped Place = drp
+
+COAST NOR ABUTS INS mid Out
+LAND MID ABUTS NOR SOU
+COAST SOU/EC ABUTS INS
+COAST SOU/WC ABUTS OUT
+COAST sou ABUTS MID INS OUT
+WATER INS ABUTS NOR SOU/EC OUT EN:DRP
+WATER OUT ABUTS INS SOU/WC Nor
+LAND DRP ABUTS MID
+AMEND MID ABUTS -DRP
+DROP DRP
+"""
+
+SMALL_MAP = """USE small.geography
+NORTH (NORTHERN:N) NOR MID
+A MID
+F NOR
+SOUTH (SOUTHERN) SOU
+OWNS SOU MID
+F SOU/WC
+_EAST+ERS (EASTERN)
+UNOWNED
+BEGIN SPRING 1700 MOVEMENT
+FLOW SPRING:MOVEMENT FALL:MOVEMENT,RETREATS WINTER:ADJUSTMENTS
+RULE BUILD_ANY HIDE_BUILDS
+UNPLAYED _EAST+ERS
+DUMMY
+"""
+
+
+def test_dpjudge_directives_and_the_report(tmp_path: Path) -> None:
+    (tmp_path / "small.geography").write_text(SMALL_GEO)
+    (tmp_path / "small.map").write_text(SMALL_MAP)
+    got = import_dpjudge(tmp_path / "small.map", "small")
+    d = got.data
+    prov = d["provinces"]
+    assert set(prov) == {"nor", "mid", "sou", "ins", "out"}  # DROP removed drp
+    assert prov["nor"]["aliases"] == ["the north", "northland"]  # '+' joins words
+    assert prov["sou"]["coasts"] == {
+        "ec": {"name": "east coast", "fleet": ["ins"]},
+        "wc": {"name": "west coast", "fleet": ["out"]},
+    }
+    assert prov["nor"]["army"] == ["mid"] and prov["nor"]["fleet"] == ["ins", "out"]  # 'mid' is army-only
+    assert "mid" not in prov["out"].get("army", [])
+    assert prov["out"]["fleet"] == ["ins", "nor", "sou/wc"]  # 'Nor': fleets only
+    assert prov["mid"]["army"] == ["nor", "sou"]  # AMEND removed drp
+    assert d["powers"]["North"] == {
+        "adjective": "Northern",
+        "letter": "N",
+        "home_centres": ["nor", "mid"],
+        "units": ["A mid", "F nor"],
+    }
+    assert d["powers"]["South"].get("centres", ["sou"]) == ["sou"]  # mid is North's (reported)
+    assert d["powers"]["South"]["letter"] == "S" and d["powers"]["South"]["units"] == ["F sou/wc"]
+    assert "EastErs" not in d["powers"]  # "+": the next letter is a capital
+    assert d["rules"] == {"build_sites": "owned"}
+    assert d["calendar"]["phases"][0] == {"season": "Spring", "kind": "movement"}
+    assert [p["kind"] for p in d["calendar"]["phases"]] == ["movement", "movement", "retreats", "adjustments"]
+    report = "\n".join(got.report)
+    assert "ambiguous alias 'southie'" in report
+    assert "open only to some powers" in report and "ins-EN:DRP" in report
+    assert "RULE HIDE_BUILDS has no equivalent" in report
+    assert "UNPLAYED EastErs" in report
+    assert "DUMMY" in report
+    assert "mid is owned by North and by South at the start; kept North's" in report
+    v = _load(d, tmp_path)
+    assert v.calendar.name(v.start.phase) == "Spring 1700 Movement"
+
+
+def test_dpjudge_flow_with_newyear_and_ifyeardiv() -> None:
+    cal, notes = _calendar(
+        ("A.D.", 1425, "MOVEMENT"), ["NEWYEAR:5", "A.D.:MOVEMENT,RETREATS", "IFYEARDIV:10", "A.D.:ADJUSTMENTS"]
+    )
+    assert not notes
+    assert cal == {
+        "start_year": 1425,
+        "cycle_years": 10,
+        "phases": [
+            {"season": "A.D.", "kind": "movement"},
+            {"season": "A.D.", "kind": "retreats"},
+            {"season": "A.D.", "kind": "movement", "offset": 5},
+            {"season": "A.D.", "kind": "retreats", "offset": 5},
+            {"season": "A.D.", "kind": "adjustments", "offset": 5},
+        ],
+    }
+    winter, _ = _calendar(("WINTER", 1898, "ADJUSTMENTS"), [])
+    assert winter["start_step"] == 4 and winter["start_year"] == 1898
+    data = {**load_variant("standard").data, "calendar": winter}
+    v = build_variant(data, "t", None, {})
+    assert v.calendar.name(v.start.phase) == "Winter 1898 Adjustments"
+    assert v.calendar.name(v.calendar.next(v.start.phase)) == "Spring 1899 Movement"
+
+
+def test_dpjudge_mobilize_and_newhomes(tmp_path: Path) -> None:
+    ours = load_variant("standard")
+    base = _dpjudge_files(ours, tmp_path)
+    base.write_text(
+        "USE test.geography\nUSE test.politics\nRULE MOBILIZE\nBEGIN WINTER 1897 ADJUSTMENTS\nNEWHOMES 1899\n"
+    )
+    got = import_dpjudge(base, "mob")
+    rules = got.data["rules"]
+    assert rules["adjustment_delta"] == "opening_builds" and rules["build_sites"] == "chosen_homes"
+    assert rules["phase_end"] == ["opening_builds_own", "homes_from_owned"] and rules["homes_from_owned_year"] == 1899
+    assert all(p["centres"] == [] for p in got.data["powers"].values())
+    v = _load(got.data, tmp_path)
+    assert v.calendar.name(v.start.phase) == "Winter 1897 Adjustments"
+
+
+def test_dpjudge_refusals(tmp_path: Path) -> None:
+    (tmp_path / "a.map").write_text("USE missing.geography\n")
+    with pytest.raises(ImportError_, match=r"no file .*missing\.geography.*put the files it uses beside a\.map"):
+        import_dpjudge(tmp_path / "a.map", "a")
+    (tmp_path / "b.map").write_text("# nothing but a comment\nENGLAND (ENGLISH) LON\n")
+    with pytest.raises(ImportError_, match="no terrain lines"):
+        import_dpjudge(tmp_path / "b.map", "b")
+    with pytest.raises(ImportError_, match="no file"):
+        import_dpjudge(tmp_path / "nope.map", "c")
+
+
+# ------------------------------------------------------------------------------------------ Diplicity
+
+
+def _diplicity_json(v: Variant) -> dict[str, Any]:
+    """``v`` in the shape of Diplicity's variant JSON (godip's graph: nodes, sub-nodes, flagged edges)."""
+    m = v.map
+    nodes: dict[str, Any] = {}
+    home_of = {h: p for p, hs in v.start.homes.items() for h in hs}
+    for p in m.provinces:
+        if p.kind == ProvinceKind.IMPASSABLE:
+            continue
+        land = p.kind in (ProvinceKind.LAND, ProvinceKind.COAST)
+        sea_here = p.kind == ProvinceKind.SEA or (p.kind == ProvinceKind.COAST and not p.coasts)
+        flags = {**({"Land": True} if land else {}), **({"Sea": True} if sea_here else {})}
+        edges: dict[str, Any] = {}
+        for q in m.army_adj[p.id]:
+            edges[m.provinces[q].abbr] = {"Flags": {"Land": True}}
+        if sea_here:
+            for t in m.fleet_adj[p.id]:
+                e = edges.setdefault(m.locations[t].abbr, {"Flags": {}})
+                e["Flags"]["Sea"] = True
+        subs = {"": {"Name": "", "Edges": edges, "ReverseEdges": {}, "Flags": flags}}
+        for c in p.coasts:
+            loc = m.locations[c]
+            subs[loc.coast or ""] = {
+                "Name": loc.coast,
+                "Edges": {m.locations[t].abbr: {"Flags": {"Sea": True}} for t in m.fleet_adj[c]},
+                "ReverseEdges": {},
+                "Flags": {"Sea": True},
+            }
+        sc = (home_of.get(p.id) or "Neutral") if p.supply_centre else None
+        nodes[p.abbr] = {"Name": p.abbr, "Subs": subs, "SC": sc}
+    return {
+        "Name": v.title,
+        "Nations": list(v.power_names),
+        "NationColors": {p.name: p.colour for p in v.powers},
+        "PhaseTypes": ["Movement", "Retreat", "Adjustment"],
+        "Seasons": ["Spring", "Fall"],
+        "UnitTypes": ["Army", "Fleet"],
+        "ProvinceLongNames": {p.abbr: p.name for p in m.provinces} | {c.abbr: c.name for c in m.locations if c.coast},
+        "Rules": "First to 18 supply centers wins.",
+        "Start": {
+            "Year": 1901,
+            "Season": "Spring",
+            "Type": "Movement",
+            "SCs": {m.provinces[c].abbr: o for c, o in v.start.centres.items()},
+            "Units": {
+                m.locations[u.loc].abbr: {"Type": "Fleet" if u.kind == "F" else "Army", "Nation": u.power}
+                for u in v.start.units.values()
+            },
+        },
+        "Graph": {"Nodes": nodes},
+    }
+
+
+@pytest.mark.parametrize("envelope", [False, True])
+def test_diplicity_round_trip_of_the_standard_map(envelope: bool, tmp_path: Path) -> None:
+    ours = load_variant("standard")
+    doc = _diplicity_json(ours)
+    path = tmp_path / "classical.json"
+    path.write_text(json.dumps({"Name": "Classical", "Properties": doc} if envelope else doc))
+    got = import_diplicity(path, "classical")
+    v = _load(got.data, tmp_path)
+    assert _edges(v) == _edges(ours)
+    assert _start(v) == _start(ours)
+    assert v.calendar.name(v.start.phase) == "Spring 1901 Movement"
+    assert [p.colour for p in v.powers] == [p.colour for p in ours.powers]
+    assert v.map.province("stp").name == "St Petersburg" and v.map.loc("bul/ec") is not None
+    report = "\n".join(got.report)
+    assert "victory condition is code" in report and "centres = 18" in report
+    assert "Rules text is not read" in report
+
+
+def test_diplicity_refusals(tmp_path: Path) -> None:
+    bad = tmp_path / "x.json"
+    bad.write_text("{not json")
+    with pytest.raises(ImportError_, match="is not JSON"):
+        import_diplicity(bad, "x")
+    bad.write_text(json.dumps({"Name": "x"}))
+    with pytest.raises(ImportError_, match=r"no Graph\.Nodes"):
+        import_diplicity(bad, "x")
+    bad.write_text(json.dumps({"Properties": [{"Name": "Classical"}, {"Name": "Hundred"}]}))
+    with pytest.raises(ImportError_, match="lists 2 variants \\(Classical, Hundred\\)"):
+        import_diplicity(bad, "x")
+
+
+# ------------------------------------------------------------------------------------------------ CLI
+
+
+def test_cli_import_writes_a_loadable_file_with_the_report_on_top(tmp_path: Path) -> None:
+    main = _dpjudge_files(load_variant("standard"), tmp_path)
+    target = tmp_path / "mystd.toml"
+    got = runner.invoke(app, ["variants", "import", str(main), "--to", str(target)], env={"COLUMNS": "300"})
+    assert got.exit_code == 0, got.output
+    text = target.read_text()
+    assert text.startswith("# mystd: imported by `dippouch variants import` from roundtrip.map (dpjudge).")
+    assert "#   - no representative points" in text
+    assert "75 provinces have no point" in got.output
+    assert load_variant(str(target)).name == "mystd"
+    again = runner.invoke(app, ["variants", "import", str(main), "--to", str(target)])
+    assert again.exit_code == 2 and "already exists" in again.output
+    wrong = runner.invoke(app, ["variants", "import", str(main), "--to", str(tmp_path / "a.toml"), "--name", "b"])
+    assert wrong.exit_code == 2 and "the file name must be the variant's name" in wrong.output
+    js = tmp_path / "classical.json"
+    js.write_text(json.dumps(_diplicity_json(load_variant("standard"))))
+    got = runner.invoke(app, ["variants", "import", str(js), "--to", str(tmp_path / "classical.toml")])
+    assert got.exit_code == 0, got.output
+    assert load_variant(str(tmp_path / "classical.toml")).title == "Standard Diplomacy"
