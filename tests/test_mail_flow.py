@@ -26,7 +26,8 @@ from mailservers import ImapServer, SmtpServer, imap, start_smtp  # noqa: F401
 T0 = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
 GAME = "Powick Bridge"
 ADDR = {"Montrose": "montrose@example.org", "Argyll": "argyll@example.org", "Ormond": "ormond@example.org"}
-SECRET_TOKENS = ("nhb", "fth", "edinburg", "A tev H", "A arg - dnb", "A mea - dro", "Teviot")
+# Order-shaped: the game file also holds its variant (every province name), which is no secret.
+SECRET_TOKENS = ("- nhb", "- fth", "edinburg", "A tev H", "A arg - dnb", "A mea - dro", "tev -")
 
 
 def at(days: float) -> str:
