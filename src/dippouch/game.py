@@ -33,6 +33,7 @@ __all__ = [
     "GameError",
     "LineCheck",
     "Settings",
+    "VersionLines",
     "check_orders",
     "check_victory",
     "civil_disorder_streak",
@@ -44,6 +45,7 @@ __all__ = [
     "position_from_data",
     "position_to_data",
     "powers_to_act",
+    "read_version_lines",
     "surviving_powers",
 ]
 
@@ -312,6 +314,100 @@ class LineCheck:
     @classmethod
     def from_data(cls, d: Mapping[str, Any]) -> LineCheck:
         return cls(int(d["line"]), str(d["text"]), d.get("order"), d.get("error"))
+
+
+# Version instructions. The W3K rulebook asks players to add "any version instructions you may wish to
+# give, to guide the Coordinator in selecting the correct submission": post and e-mail cross, so a player
+# numbers their own versions ("Version 2") or says which one counts ("Version 2 stands"). These lines are
+# read here, in one place, by every way orders come in (the command line, post, e-mail, transcriptions).
+
+_NUMBER_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+    "ninth": 9, "tenth": 10,
+}  # fmt: skip
+_VERSION_NUMBER = (
+    r"(?:version|vers\.?|ver\.?|v\.?|revision|rev\.?|draft)\s*(?:no\.?|number|#)?\s*[:#]?\s*(\d{1,3}|"
+    + "|".join(_NUMBER_WORDS)
+    + r")\b"
+)
+_LABEL_RE = re.compile(r"^\W*(?:this\s+is\s+)?(?:my\s+)?" + _VERSION_NUMBER + r"\W*$", re.IGNORECASE)
+_ORDINAL_LABEL_RE = re.compile(
+    r"^\W*(?:this\s+is\s+)?(?:my\s+|the\s+)?(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d{1,3}(?:st|nd|rd|th))\s+(?:version|revision|draft)\W*$",
+    re.IGNORECASE,
+)
+_STANDS_RE = re.compile(
+    r"^\W*(?:please\s+)?(?:use|keep|revert\s+to|go\s+back\s+to|reinstate|restore|apply)?\s*(?:my\s+|the\s+)?"
+    + _VERSION_NUMBER
+    + r"\s*(?:\(.*?\)\s*)?(?:stands|standing|counts|is\s+(?:my\s+)?(?:final|valid|the\s+one)|should\s+stand|applies|is\s+to\s+be\s+used)?\W*(?:\s*[,;.]?\s*(?:ignore|disregard|cancel)\b.*)?$",
+    re.IGNORECASE,
+)
+_STANDS_VERB_RE = re.compile(
+    r"\b(?:stands|standing|counts|final|valid|should\s+stand|applies|use|keep|revert|go\s+back|reinstate|restore|apply|the\s+one)\b",
+    re.IGNORECASE,
+)
+_NOTE_RE = re.compile(
+    r"^\W*(?:this\s+)?(?:replaces|supersedes|cancels|overrides|amends|revises)\s+(?:all\s+)?(?:my\s+|the\s+)?(?:earlier|previous|prior|former)?\s*(?:"
+    + _VERSION_NUMBER
+    + r"|versions?|orders|submissions?)?.*$",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class VersionLines:
+    """What a submission's version lines said, and the text left for the order check."""
+
+    text: str
+    """The submission with its version lines blanked (line numbers stay those the player wrote)."""
+    label: str | None = None
+    """The player's own number for this version ("Version 2" -> ``"2"``)."""
+    reinstates: int | None = None
+    """"Version 2 stands": the player's number of the version that is to count instead of this one."""
+    notes: tuple[str, ...] = ()
+    """Lines read as version instructions, for the receipt."""
+
+
+def _number(text: str) -> int:
+    t = text.lower()
+    if t in _NUMBER_WORDS:
+        return _NUMBER_WORDS[t]
+    return int(re.sub(r"\D", "", t))
+
+
+def read_version_lines(text: str) -> VersionLines:
+    """Find the version lines of a submission: "Version 2" names it, "Version 2 stands" names the one that
+    counts, "This replaces version 1" is a note (the newest counts anyway). Other lines are left as they are."""
+    out: list[str] = []
+    label: str | None = None
+    reinstates: int | None = None
+    notes: list[str] = []
+    for raw in str(text).splitlines():
+        line = raw.strip()
+        m = _LABEL_RE.match(line)
+        if m:
+            label = str(_number(m.group(1)))
+            notes.append(line)
+            out.append("")
+            continue
+        m = _ORDINAL_LABEL_RE.match(line)
+        if m:
+            label = str(_number(m.group(1)))
+            notes.append(line)
+            out.append("")
+            continue
+        m = _STANDS_RE.match(line)
+        if m and _STANDS_VERB_RE.search(line):
+            reinstates = _number(m.group(1))
+            notes.append(line)
+            out.append("")
+            continue
+        if line and _NOTE_RE.match(line):
+            notes.append(line)
+            out.append("")
+            continue
+        out.append(raw)
+    return VersionLines("\n".join(out), label, reinstates, tuple(notes))
 
 
 def _unit_name(variant: Variant, unit: Unit) -> str:

@@ -211,20 +211,57 @@ def players_list(game: str, db: str | None = DbOption) -> None:
     out.print(table)
 
 
+EmailOption = typer.Option(None, "--email", help="The player's e-mail address (orders by mail come only from it).")
+
+
 @players_app.command("assign")
 @friendly
-def players_assign(game: str, power: str, player: str, db: str | None = DbOption, now: str | None = NowOption) -> None:
+def players_assign(
+    game: str,
+    power: str,
+    player: str,
+    email: str | None = EmailOption,
+    db: str | None = DbOption,
+    now: str | None = NowOption,
+) -> None:
     """Seat PLAYER as POWER (which must have nobody yet)."""
-    p = _store(db).assign(game, power, player, now=_now(now))
-    out.print(f"{player} now plays {p} in {game}.")
+    p = _store(db).assign(game, power, player, now=_now(now), email=email)
+    out.print(f"{player} now plays {p} in {game}{_mail_note(email)}.")
 
 
 @players_app.command("replace")
 @friendly
-def players_replace(game: str, power: str, player: str, db: str | None = DbOption, now: str | None = NowOption) -> None:
+def players_replace(
+    game: str,
+    power: str,
+    player: str,
+    email: str | None = EmailOption,
+    db: str | None = DbOption,
+    now: str | None = NowOption,
+) -> None:
     """Hand POWER over to PLAYER (ends civil disorder: the missed-phase count starts again)."""
-    p = _store(db).assign(game, power, player, now=_now(now), replace=True)
-    out.print(f"{player} takes over {p} in {game}.")
+    p = _store(db).assign(game, power, player, now=_now(now), replace=True, email=email)
+    out.print(f"{player} takes over {p} in {game}{_mail_note(email)}.")
+
+
+@players_app.command("email")
+@friendly
+def players_email(
+    game: str,
+    power: str,
+    address: str = typer.Argument(..., help="The address, or 'none' to remove it."),
+    db: str | None = DbOption,
+    now: str | None = NowOption,
+) -> None:
+    """Set the e-mail address of POWER's player: results go there, and mail intake takes orders only from it."""
+    store = _store(db)
+    p = store.set_email(game, power, None if address.lower() == "none" else address, now=_now(now))
+    player, addr = store.emails(game)[p]
+    out.print(f"{player} ({p}) in {game}: {'mail to ' + addr if addr else 'no e-mail address'}.")
+
+
+def _mail_note(email: str | None) -> str:
+    return f", mail to {email.strip()}" if email else ""
 
 
 @app.command()
@@ -234,13 +271,45 @@ def submit(
     power: str,
     file: str | None = typer.Argument(None, help="File with the orders; '-' or nothing reads standard input."),
     ready: bool = typer.Option(False, "--ready", help="Mark the power ready: process early once everyone is."),
+    source: str = typer.Option("cli", "--source", help="Where it came from: cli (typed), post, mail, photo, web."),
+    received: str | None = typer.Option(
+        None, "--received", help="When it was received (post: the day the letter came), if earlier than now."
+    ),
+    stands: int | None = typer.Option(
+        None, "--stands", help="A version instruction: this earlier version stands (no orders in FILE then)."
+    ),
     db: str | None = DbOption,
     now: str | None = NowOption,
 ) -> None:
-    """Submit POWER's orders for the current phase (a new version each time; the latest on time counts)."""
-    text = _read_text(file)
-    r = _store(db).submit(game, power, text, now=_now(now), ready=ready)
-    out.print(f"{r.power}, {r.phase}: submission version {r.version} recorded{' (ready)' if r.ready else ''}.")
+    """Submit POWER's orders for the current phase (a new version each time; the one received last counts).
+
+    Version lines in the text are understood: "Version 2" (the player's own number) and "Version 2 stands"
+    (an earlier version counts instead)."""
+    from dippouch.game import GameError, parse_time
+
+    text = "" if stands is not None and file is None else _read_text(file)
+    typed = _now(now)
+    when = parse_time(received) if received else typed
+    if when > typed:
+        raise GameError(f"--received {received} is later than now ({typed:%Y-%m-%d %H:%M} UTC)")
+    r = _store(db).submit(
+        game,
+        power,
+        text,
+        now=when,
+        ready=ready,
+        source=source,
+        recorded_at=typed if received else None,
+        reinstates=stands,
+    )
+    label = f" (the player's v{r.label})" if r.label and r.label != str(r.version) else ""
+    got = f", received {when:%Y-%m-%d %H:%M} UTC" if received else ""
+    out.print(
+        f"{r.power}, {r.phase}: {source} submission version {r.version}{label} recorded{got}"
+        f"{' (ready)' if r.ready else ''}."
+    )
+    if r.reinstates is not None:
+        out.print(f"Version instruction: version {r.reinstates} stands.")
     for line in r.lines:
         if line.accepted:
             out.print(f"  line {line.line:>2} accepted  {line.order}")
@@ -252,6 +321,8 @@ def submit(
         out.print(
             "[yellow]This submission arrived after the deadline: it does not count unless the deadline is extended.[/yellow]"
         )
+    elif r.standing is not None and r.standing != r.version:
+        out.print(f"Version {r.standing} stands for {r.power} (received last, or named by an instruction).")
 
 
 @app.command()
@@ -383,9 +454,12 @@ def show(
     phase_id: int | None = typer.Option(None, "--id", help="Phase id from `dippouch history`."),
     as_json: bool = typer.Option(False, "--json", help="Print the whole phase record as JSON."),
     db: str | None = DbOption,
+    now: str | None = NowOption,
 ) -> None:
-    """A phase in full: its position and every submission (each version, with time and lines)."""
-    rec = _store(db).phase_record(game, phase, phase_id)
+    """A phase in full: its position and every submission (each version, with time and lines).
+
+    Before the deadline the open phase's orders are sealed: who sent which version and when, not what."""
+    rec = _store(db).phase_record(game, phase, phase_id, sealed_at=_now(now))
     if as_json:
         out.print_json(data=rec)
         return
@@ -404,13 +478,19 @@ def show(
         )
     if rec["submissions"]:
         out.print("Submissions:")
+    if rec.get("sealed"):
+        out.print("  (sealed until the deadline: who sent which version and when, not what)", markup=False)
     for sub in rec["submissions"]:
-        flags = ", ".join(f for f, on in (("ready", sub["ready"]), ("LATE", sub["late"])) if on)
+        flags = ", ".join(
+            f for f, on in (("ready", sub["ready"]), ("LATE", sub["late"]), (sub.get("source", "cli"), True)) if on
+        )
         out.print(
             f"  {sub['power']} v{sub['version']} at {sub['submitted_at']}{' (' + flags + ')' if flags else ''}",
             markup=False,
         )
-        for ln in sub["lines"]:
+        if sub.get("reinstates"):
+            out.print(f"      version {sub['reinstates']} stands", markup=False)
+        for ln in sub["lines"] or []:
             verdict = ln["order"] if ln["error"] is None else f"REJECTED: {ln['error']}"
             out.print(f"      {ln['text']}  ->  {verdict}", markup=False)
 
@@ -514,14 +594,25 @@ def export_(
     game: str,
     file: str | None = typer.Argument(None, help="Write here (default: standard output)."),
     fmt: str = typer.Option("json", "--format", "-f", help="json (dippouch game file) or mila (MILA saved game)."),
+    unsealed: bool = typer.Option(
+        False, "--unsealed", help="Include the open phase's orders before its deadline (to move a running game)."
+    ),
     db: str | None = DbOption,
+    now: str | None = NowOption,
 ) -> None:
-    """Write a game to a file: dippouch's own JSON (everything) or a MILA `diplomacy` saved game."""
+    """Write a game to a file: dippouch's own JSON (everything) or a MILA `diplomacy` saved game.
+
+    The open phase's orders stay sealed before its deadline unless --unsealed is given."""
     from dippouch.game import GameError
+    from dippouch.store.repository import seal_export
 
     store = _store(db)
     if fmt == "json":
         data = store.export_game(game)
+        if not unsealed:
+            n = seal_export(data, _now(now))
+            if n:
+                err.print(f"{n} submission(s) of the open phase are sealed in this file (--unsealed includes them).")
     elif fmt == "mila":
         from dippouch.store.mila import export_mila
 

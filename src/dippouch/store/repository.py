@@ -42,6 +42,7 @@ from dippouch.game import (
     position_from_data,
     position_to_data,
     powers_to_act,
+    read_version_lines,
 )
 from dippouch.store.db import make_engine, upgrade
 from dippouch.store.models import EventRow, GameRow, PhaseRow, PlayerRow, SubmissionRow, VoteRow
@@ -67,6 +68,14 @@ class SubmitResult:
     late: bool
     ready: bool
     deadline: datetime | None
+    label: str | None = None
+    """The player's own number for this version, if they gave one."""
+    reinstates: int | None = None
+    """Our version number of the earlier submission this one says stands ("version 2 stands")."""
+    standing: int | None = None
+    """The version that now stands for the power (on time), after this submission."""
+    notes: tuple[str, ...] = ()
+    """Version lines read from the submission."""
 
 
 @dataclass(frozen=True)
@@ -441,13 +450,16 @@ class GameStore:
                 out.append((p, current, [(r.name, r.assigned_at, r.replaced_at) for r in rows]))
             return out
 
-    def assign(self, name: str, power: str, player: str, *, now: datetime, replace: bool = False) -> str:
+    def assign(
+        self, name: str, power: str, player: str, *, now: datetime, replace: bool = False, email: str | None = None
+    ) -> str:
         """Give ``power`` to ``player``. ``replace`` hands it over from the current player (or from civil
         disorder), which is how a power in civil disorder comes back into the game."""
         now = as_utc(now)
         player = player.strip()
         if not player:
             raise GameError("a player needs a name")
+        address = clean_address(email) if email is not None else None
         with self.session() as s, s.begin():
             g = self._game(s, name, lock=True)
             v = self._variant(g)
@@ -461,16 +473,57 @@ class GameStore:
                 pass  # taking over an unassigned power (e.g. one left in civil disorder) is a replacement too
             for r in current:
                 r.replaced_at = now
-            s.add(PlayerRow(game_id=g.id, power=power, name=player, assigned_at=now, replaced_at=None))
+            s.add(PlayerRow(game_id=g.id, power=power, name=player, assigned_at=now, replaced_at=None, email=address))
             self._event(s, g, now, "replace" if replace else "assign", power=power, player=player)
         return power
+
+    def set_email(self, name: str, power: str, email: str | None, *, now: datetime) -> str:
+        """Give the current player of ``power`` an e-mail address (``None`` removes it)."""
+        now = as_utc(now)
+        address = clean_address(email) if email else None
+        with self.session() as s, s.begin():
+            g = self._game(s, name, lock=True)
+            power = self._power(self._variant(g), power)
+            current = [r for r in g.players if r.power == power and r.replaced_at is None]
+            if not current:
+                raise GameError(f"nobody plays {power} in {g.name}; seat a player first (`dippouch players assign`)")
+            current[0].email = address
+            self._event(s, g, now, "email", power=power, player=current[0].name)
+            return power
+
+    def emails(self, name: str) -> dict[str, tuple[str, str | None]]:
+        """Power -> (current player, e-mail address) for every seated power."""
+        with self.session() as s:
+            g = self._game(s, name)
+            return {r.power: (r.name, r.email) for r in g.players if r.replaced_at is None}
 
     # ----------------------------------------------------------------------------------------------
     # Submissions and votes
 
-    def submit(self, name: str, power: str, text: str, *, now: datetime, ready: bool = False) -> SubmitResult:
-        """Record a submission (a new version), checked line by line; committed before returning."""
+    def submit(
+        self,
+        name: str,
+        power: str,
+        text: str,
+        *,
+        now: datetime,
+        ready: bool = False,
+        source: str = "cli",
+        recorded_at: datetime | None = None,
+        label: str | None = None,
+        reinstates: int | None = None,
+    ) -> SubmitResult:
+        """Record a submission (a new version), checked line by line; committed before returning.
+
+        ``now`` is when it was *received*: that decides whether it is on time and, between versions, which
+        came last (a letter received on the 5th and typed in on the 13th comes before an e-mail of the
+        10th). ``recorded_at`` is when it was typed in, when that is later (post). Version lines in the text
+        ("Version 2", "Version 2 stands"; :func:`dippouch.game.read_version_lines`) or ``label`` and
+        ``reinstates`` give the player's numbering and say which earlier version stands.
+        """
         now = as_utc(now)
+        if source not in SOURCES:
+            raise GameError(f"unknown source {source!r}; choose one of {', '.join(SOURCES)}")
         with self.session() as s, s.begin():
             g = self._game(s, name)
             v = self._variant(g)
@@ -479,13 +532,33 @@ class GameStore:
             pos = position_from_data(v, ph.position)
             if power not in powers_to_act(v, pos):
                 raise GameError(f"{power} has nothing to order in {ph.name}")
-            lines = check_orders(v, pos, power, text)
-            last = s.scalars(
-                sa.select(sa.func.max(SubmissionRow.version)).where(
-                    SubmissionRow.phase_id == ph.id, SubmissionRow.power == power
+            if recorded_at is not None and as_utc(recorded_at) < now:
+                raise GameError(
+                    f"received {now:%Y-%m-%d %H:%M} UTC is after it was typed in ({as_utc(recorded_at):%Y-%m-%d %H:%M}"
+                    " UTC); check the --received time"
                 )
-            ).first()
-            version = (last or 0) + 1
+            versions = read_version_lines(text)
+            label = label if label is not None else versions.label
+            wanted = reinstates if reinstates is not None else versions.reinstates
+            lines = check_orders(v, pos, power, versions.text)
+            earlier = sorted((sub for sub in ph.submissions if sub.power == power), key=lambda r: r.version)
+            target: SubmissionRow | None = None
+            if wanted is not None:
+                if lines:
+                    raise GameError(
+                        f"this submission says version {wanted} stands and also gives orders; send either the "
+                        "orders (a new version) or the instruction, not both"
+                    )
+                target = _named_version(earlier, wanted)
+                if target is None:
+                    known = ", ".join(_version_name(r) for r in earlier) or "none yet"
+                    raise GameError(f"{power} has no version {wanted} in {ph.name} to stand (versions: {known})")
+                if target.reinstates is not None:
+                    raise GameError(
+                        f"version {target.version} of {power} is itself an instruction (version "
+                        f"{target.reinstates} stands); name the version with the orders"
+                    )
+            version = (max((r.version for r in earlier), default=0)) + 1
             s.add(
                 SubmissionRow(
                     phase_id=ph.id,
@@ -495,10 +568,29 @@ class GameStore:
                     text=text,
                     lines=[line.to_data() for line in lines],
                     ready=ready,
+                    source=source,
+                    recorded_at=as_utc(recorded_at) if recorded_at is not None else None,
+                    label=label,
+                    reinstates=target.version if target is not None else None,
                 )
             )
+            s.flush()
+            s.refresh(ph)
             late = ph.deadline is not None and now > ph.deadline
-            return SubmitResult(ph.name, power, version, lines, late, ready, ph.deadline)
+            standing = self._latest(ph, on_time_only=True).get(power)
+            return SubmitResult(
+                ph.name,
+                power,
+                version,
+                lines,
+                late,
+                ready,
+                ph.deadline,
+                label=label,
+                reinstates=target.version if target is not None else None,
+                standing=standing.version if standing is not None else None,
+                notes=versions.notes,
+            )
 
     def vote(self, name: str, power: str, draw: bool, *, now: datetime) -> Ending | None:
         """Record a draw vote; when every surviving power (not in civil disorder) says yes, the game ends."""
@@ -559,14 +651,23 @@ class GameStore:
 
     @staticmethod
     def _latest(ph: PhaseRow, *, on_time_only: bool) -> dict[str, SubmissionRow]:
-        """The latest submission of each power (that arrived by the deadline, if ``on_time_only``)."""
-        out: dict[str, SubmissionRow] = {}
+        """The submission that stands for each power: the one received last (by the deadline, if
+        ``on_time_only``), or, when that one is a version instruction ("version 2 stands"), the version it
+        names. Received time, not the order of typing in, decides: post is typed in late."""
+        by_power: dict[str, list[SubmissionRow]] = {}
         for sub in ph.submissions:
             if on_time_only and ph.deadline is not None and sub.submitted_at > ph.deadline:
                 continue
-            prev = out.get(sub.power)
-            if prev is None or sub.version > prev.version:
-                out[sub.power] = sub
+            by_power.setdefault(sub.power, []).append(sub)
+        out: dict[str, SubmissionRow] = {}
+        for power, subs in by_power.items():
+            last = max(subs, key=lambda r: (r.submitted_at, r.version))
+            if last.reinstates is not None:
+                named = next((r for r in subs if r.version == last.reinstates), None)
+                if named is None:
+                    continue  # the version it names was late: nothing of this power's stands
+                last = named
+            out[power] = last
         return out
 
     def _due(self, s: Session, g: GameRow, v: Variant, ph: PhaseRow, now: datetime) -> bool:
@@ -831,8 +932,16 @@ class GameStore:
         names = ", ".join(p.name for p in active)
         raise GameError(f"game {g.name!r} has no phase {wanted!r} in its current line of play; phases: {names}")
 
-    def phase_record(self, name: str, phase: str | None = None, phase_id: int | None = None) -> dict[str, Any]:
-        """Everything about one phase as plain data: position, submissions, orders used, results, next."""
+    def phase_record(
+        self, name: str, phase: str | None = None, phase_id: int | None = None, *, sealed_at: datetime | None = None
+    ) -> dict[str, Any]:
+        """Everything about one phase as plain data: position, submissions, orders used, results, next.
+
+        With ``sealed_at`` (the coordinator's views pass the time), a phase still open before its deadline
+        is *sealed*: each submission shows who sent which version and when, never its text or lines
+        (``"sealed": true``). W3K: "the Coordinator will not be able to review submissions prior to the
+        deadline".
+        """
         with self.session() as s:
             g = self._game(s, name)
             v = self._variant(g)
@@ -842,7 +951,7 @@ class GameStore:
                     PhaseRow.game_id == g.id, PhaseRow.branch == ph.branch, PhaseRow.seq == ph.seq + 1
                 )
             ).first()
-            return {
+            rec = {
                 "game": g.name,
                 "variant": g.variant,
                 "options": g.options,
@@ -852,6 +961,10 @@ class GameStore:
                 "next_deadline": nxt.deadline.isoformat() if nxt is not None and nxt.deadline else None,
                 "next_phase": nxt.name if nxt is not None else None,
             }
+            if sealed_at is not None and is_sealed(ph.status, ph.deadline, sealed_at):
+                rec["submissions"] = [seal_submission(sub) for sub in rec["submissions"]]
+                rec["sealed"] = True
+            return rec
 
     def report(self, name: str, phase: str | None = None, phase_id: int | None = None) -> str:
         from dippouch.report import phase_report
@@ -935,6 +1048,7 @@ class GameStore:
                         "name": r.name,
                         "assigned_at": r.assigned_at.isoformat(),
                         "replaced_at": _iso(r.replaced_at),
+                        "email": r.email,
                     }
                     for r in g.players
                 ],
@@ -989,6 +1103,7 @@ class GameStore:
                             name=r["name"],
                             assigned_at=_dt(r["assigned_at"]),
                             replaced_at=_dt(r.get("replaced_at")),
+                            email=r.get("email"),
                         )
                     )
                 for p in data["phases"]:
@@ -1011,6 +1126,11 @@ class GameStore:
                     s.add(row)
                     s.flush()
                     for sub in p.get("submissions", []):
+                        if sub.get("sealed"):
+                            raise GameError(
+                                "this game file was exported with the open phase's orders sealed; export it again "
+                                "with `dippouch export --unsealed` to move a running game"
+                            )
                         s.add(
                             SubmissionRow(
                                 phase_id=row.id,
@@ -1020,6 +1140,10 @@ class GameStore:
                                 text=sub["text"],
                                 lines=sub["lines"],
                                 ready=bool(sub.get("ready", False)),
+                                source=str(sub.get("source", "cli")),
+                                recorded_at=_dt(sub.get("recorded_at")),
+                                label=sub.get("label"),
+                                reinstates=sub.get("reinstates"),
                             )
                         )
                 for r in data.get("votes", []):
@@ -1032,6 +1156,57 @@ class GameStore:
 
 
 # --------------------------------------------------------------------------------------------------
+
+
+SOURCES = ("cli", "post", "mail", "photo", "web")
+"""Where a submission came from: typed by the coordinator, a letter, an e-mail, a confirmed transcription of
+a photograph, the web app."""
+
+
+def is_sealed(status: str, deadline: datetime | None, now: datetime) -> bool:
+    """Orders of a phase are sealed from the coordinator while it is open and its deadline has not passed
+    (a paused game has no deadline running: still sealed)."""
+    return status == "open" and (deadline is None or as_utc(now) < as_utc(deadline))
+
+
+def seal_submission(sub: Mapping[str, Any]) -> dict[str, Any]:
+    """A submission as a sealed view shows it: who, which version, when, from where; no text, no lines."""
+    keep = ("id", "power", "version", "submitted_at", "ready", "late", "source", "recorded_at", "label")
+    return {**{k: sub[k] for k in keep if k in sub}, "text": None, "lines": None, "sealed": True}
+
+
+def seal_export(data: dict[str, Any], now: datetime) -> int:
+    """Seal the open phase's submissions in an exported game file (in place); returns how many were sealed."""
+    n = 0
+    for ph in data.get("phases", []):
+        deadline = _dt(ph.get("deadline"))
+        if is_sealed(str(ph.get("status")), deadline, now):
+            ph["submissions"] = [seal_submission(sub) for sub in ph.get("submissions", [])]
+            n += len(ph["submissions"])
+    return n
+
+
+def clean_address(text: str | None) -> str:
+    """An e-mail address as stored (``Name <a@b>`` -> ``a@b``, lower-cased domain), or a clear error."""
+    from email.utils import parseaddr
+
+    _, addr = parseaddr(str(text or "").strip())
+    local, at, domain = addr.rpartition("@")
+    if not at or not local or "." not in domain or " " in addr or len(addr) > 320:
+        raise GameError(f"{text!r} is not an e-mail address; write it like montrose@example.org")
+    return f"{local}@{domain.lower()}"
+
+
+def _version_name(r: SubmissionRow) -> str:
+    return f"{r.version}" + (f" (your v{r.label})" if r.label and r.label != str(r.version) else "")
+
+
+def _named_version(earlier: Sequence[SubmissionRow], wanted: int) -> SubmissionRow | None:
+    """The version a player means by number: their own numbering first (they cannot know ours), then ours."""
+    by_label = [r for r in earlier if r.label == str(wanted)]
+    if by_label:
+        return max(by_label, key=lambda r: (r.submitted_at, r.version))
+    return next((r for r in earlier if r.version == wanted), None)
 
 
 def _iso(dt: datetime | None) -> str | None:
@@ -1067,6 +1242,10 @@ def _phase_to_data(p: PhaseRow) -> dict[str, Any]:
                 "lines": sub.lines,
                 "ready": sub.ready,
                 "late": p.deadline is not None and sub.submitted_at > p.deadline,
+                "source": sub.source,
+                "recorded_at": _iso(sub.recorded_at),
+                "label": sub.label,
+                "reinstates": sub.reinstates,
             }
             for sub in p.submissions
         ],

@@ -1,0 +1,427 @@
+"""``dippouch mail ...``: orders by e-mail in, receipts, results, reminders and notices out.
+
+Every command imports the mail machinery (and SQLAlchemy through the store) inside its function, so
+``dippouch --help`` and the other commands do not pay for it. Passwords are never options: a
+``--password`` given anyway is refused with the reason and where the password goes instead.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+
+from dippouch.cli import app
+from dippouch.cli.game import DbOption, NowOption, _now, _store, err, friendly, out
+
+mail_app = typer.Typer(
+    help="Orders by e-mail (IMAP, .eml, mbox, Maildir), receipts, results, reminders (SMTP queue).",
+    no_args_is_help=True,
+)
+app.add_typer(mail_app, name="mail")
+
+ConfigOption = typer.Option(None, "--config", help="Mail settings file (TOML; default $DIPPOUCH_MAIL_CONFIG).")
+HostOption = typer.Option(None, "--host", help="Server host (default from the settings file or environment).")
+PortOption = typer.Option(None, "--port", help="Server port.")
+UserOption = typer.Option(None, "--user", help="Login name (the password comes from the environment or a file).")
+SecurityOption = typer.Option(None, "--security", help="tls (default), starttls, or none (this machine only).")
+CaOption = typer.Option(None, "--ca-file", help="CA certificate(s) for a server with its own certificate.")
+PasswordTrap = typer.Option(None, "--password", "--pass", hidden=True)
+ObserverOption = typer.Option(None, "--observer", help="An address that gets results too (repeatable).")
+FilesArgument = typer.Argument(
+    None, help=".eml files, folders of them, an mbox or a Maildir. Without: the IMAP mailbox."
+)
+
+_PASSWORD_REFUSAL = (
+    "passwords are never taken on the command line (other users see them in the process list, and they stay in "
+    "your shell's history); set DIPPOUCH_{kind}_PASSWORD, or DIPPOUCH_{kind}_PASSWORD_FILE (a file only you can "
+    "read), or password_file in the mail settings file"
+)
+
+
+def _refuse_password(value: str | None, kind: str) -> None:
+    if value is not None:
+        from dippouch.game import GameError
+
+        raise GameError(_PASSWORD_REFUSAL.format(kind=kind.upper()))
+
+
+def _overrides(**kw: Any) -> dict[str, Any]:
+    return {k: v for k, v in kw.items() if v is not None}
+
+
+@mail_app.command("setup")
+@friendly
+def setup(
+    game: str,
+    title: list[str] | None = typer.Option(None, "--title", help="A name the game goes by in subjects (repeatable)."),  # noqa: B008
+    alias: list[str] | None = typer.Option(None, "--alias", help="POWER=NAME: another name for a power (repeatable)."),  # noqa: B008
+    reminders: str | None = typer.Option(None, "--reminders", help="Lead times before deadlines, e.g. 48h,12h."),
+    maps: str | None = typer.Option(None, "--maps", help="Attach maps to results: winter (default), every, none."),
+    observer: list[str] | None = ObserverOption,
+    disable: bool = typer.Option(False, "--disable", help="Stop results, reminders and notices for this game."),
+    db: str | None = DbOption,
+    now: str | None = NowOption,
+) -> None:
+    """Set up a game's mail: the names subjects may use, reminders, maps, observers. Results and notices are
+    mailed for what happens from now on."""
+    from dippouch.game import GameError
+    from dippouch.mail.notices import setup as do_setup
+    from dippouch.store.repository import clean_address
+
+    store = _store(db)
+    changes: dict[str, Any] = {}
+    if title:
+        changes["titles"] = [t.strip() for t in title if t.strip()]
+    if alias:
+        current: dict[str, list[str]] = {}
+        variant_powers = {p for p, *_ in store.players(game)}
+        for a in alias:
+            power, eq, name = a.partition("=")
+            if not eq or not name.strip():
+                raise GameError(f"--alias {a!r} must read POWER=NAME, e.g. --alias 'Crown=Charles Stuart'")
+            match = next((p for p in variant_powers if p.lower() == power.strip().lower()), None)
+            if match is None:
+                raise GameError(
+                    f"--alias {a!r}: no power {power.strip()!r}; powers: {', '.join(sorted(variant_powers))}"
+                )
+            current.setdefault(match, []).append(name.strip())
+        changes["aliases"] = current
+    if reminders is not None:
+        changes["reminders"] = [x.strip() for x in reminders.split(",") if x.strip()]
+    if maps is not None:
+        changes["maps"] = maps.strip().lower()
+    if observer:
+        changes["observers"] = [clean_address(o) for o in observer]
+    if disable:
+        changes["enabled"] = False
+    cfg = do_setup(store, game, now=_now(now), changes=changes)
+    out.print(f"Mail for {game}: {'on' if cfg.get('enabled', True) else 'OFF'} since {cfg['since']}.", markup=False)
+    out.print(f"  subjects may call it: {', '.join([game, *cfg.get('titles', [])])}", markup=False)
+    for p, names in sorted(cfg.get("aliases", {}).items()):
+        out.print(f"  {p} also: {', '.join(names)}", markup=False)
+    out.print(f"  reminders: {', '.join(cfg.get('reminders', ['48h', '12h']))} before each deadline", markup=False)
+    out.print(f"  maps with results: {cfg.get('maps', 'winter')}", markup=False)
+    if cfg.get("observers"):
+        out.print(f"  observers: {', '.join(cfg['observers'])}", markup=False)
+    missing = [p for p, (_, addr) in store.emails(game).items() if not addr]
+    if missing:
+        out.print(
+            f"  no address yet for: {', '.join(missing)} (`dippouch players email {game} POWER ADDRESS`)", markup=False
+        )
+
+
+@mail_app.command("fetch")
+@friendly
+def fetch(
+    files: list[str] | None = FilesArgument,
+    host: str | None = HostOption,
+    port: int | None = PortOption,
+    user: str | None = UserOption,
+    security: str | None = SecurityOption,
+    mailbox: str | None = typer.Option(None, "--mailbox", help="IMAP mailbox (default INBOX)."),
+    ca_file: str | None = CaOption,
+    config: str | None = ConfigOption,
+    password: str | None = PasswordTrap,
+    db: str | None = DbOption,
+    now: str | None = NowOption,
+) -> None:
+    """Take in new messages: each becomes a version of a power's orders (with a receipt), or is held, late,
+    or answered with the reason and the subject that would work. Order content is never printed."""
+    from dippouch.mail.intake import take_in
+    from dippouch.mail.settings import load_settings
+    from dippouch.mail.sources import file_messages, imap_messages
+
+    _refuse_password(password, "imap")
+    store = _store(db)
+    moment = _now(now)
+    if files:
+        sources = [m for f in files for m in file_messages(f)]
+        where = f"{len(files)} file argument(s)"
+    else:
+        settings = load_settings(
+            "imap",
+            _overrides(host=host, port=port, user=user, security=security, mailbox=mailbox, ca_file=ca_file),
+            config,
+        ).check()
+        sources = imap_messages(store, settings)  # type: ignore[assignment]
+        where = f"{settings.where()}/{settings.mailbox}"
+    counts: dict[str, int] = {}
+    for raw, received, origin in sources:
+        o = take_in(store, raw, now=moment, received=received, origin=origin)
+        counts[o.status] = counts.get(o.status, 0) + 1
+        out.print(o.line(), markup=False)
+    total = sum(counts.values())
+    summary = ", ".join(f"{n} {k}" for k, n in sorted(counts.items())) or "nothing new"
+    out.print(
+        f"{total} message(s) from {where}: {summary}. Replies and receipts are queued: `dippouch mail send`.",
+        markup=False,
+    )
+
+
+@mail_app.command("send")
+@friendly
+def send(
+    host: str | None = HostOption,
+    port: int | None = PortOption,
+    user: str | None = UserOption,
+    security: str | None = SecurityOption,
+    ca_file: str | None = CaOption,
+    sender: str | None = typer.Option(None, "--from", help="The From address (default $DIPPOUCH_MAIL_FROM)."),
+    config: str | None = ConfigOption,
+    queue_only: bool = typer.Option(False, "--queue-only", help="Queue results, reminders and notices; send nothing."),
+    password: str | None = PasswordTrap,
+    db: str | None = DbOption,
+    now: str | None = NowOption,
+) -> None:
+    """Queue what is due (results of processed phases, reminders, notices), then send the queue."""
+    from dippouch.mail.notices import queue_notices, queue_reminders
+    from dippouch.mail.outbox import send_due
+    from dippouch.mail.settings import load_settings
+
+    _refuse_password(password, "smtp")
+    store = _store(db)
+    moment = _now(now)
+    n = queue_notices(store, moment)
+    r = queue_reminders(store, moment)
+    out.print(f"Queued {n.messages} result/notice message(s) and {r.messages} reminder(s).", markup=False)
+    if queue_only:
+        return
+    settings = load_settings(
+        "smtp",
+        _overrides(host=host, port=port, user=user, security=security, ca_file=ca_file, **{"from": sender}),
+        config,
+    ).check()
+    report = send_due(store, moment, settings)
+    out.print(
+        f"Sent {len(report.sent)}; to retry later {len(report.retry)}; refused for good {len(report.failed)}.",
+        markup=False,
+    )
+    for row_id, why in report.failed:
+        out.print(f"  #{row_id} refused: {why} (`dippouch mail retry {row_id}` after fixing it)", markup=False)
+    if report.server_down:
+        err.print(
+            f"The SMTP server is not taking mail now ({report.server_down}); nothing is lost, the queue waits.",
+            markup=False,
+        )
+
+
+@mail_app.command("list")
+@friendly
+def list_(
+    game: str | None = typer.Argument(None, help="Only this game's messages."),
+    status: str | None = typer.Option(None, "--status", help="Only messages with this status (held, late, ...)."),
+    db: str | None = DbOption,
+) -> None:
+    """Messages taken in: who sent what for which power and phase, when, and what became of it. Never
+    their content (sealed until the deadline; `mail show` after it)."""
+    import sqlalchemy as sa
+    from rich.table import Table
+
+    from dippouch.store.models import GameRow, MailMessageRow
+
+    store = _store(db)
+    with store.session() as s:
+        q = sa.select(MailMessageRow, GameRow.name).outerjoin(GameRow, GameRow.id == MailMessageRow.game_id)
+        if game is not None:
+            g = store._game(s, game)
+            q = q.where(MailMessageRow.game_id == g.id)
+        if status is not None:
+            q = q.where(MailMessageRow.status == status)
+        rows = s.execute(q.order_by(MailMessageRow.id)).all()
+        table = Table("#", "received (UTC)", "from", "game", "power", "status", "attachments", "why")
+        for m, gname in rows:
+            table.add_row(
+                str(m.id),
+                f"{m.received_at:%Y-%m-%d %H:%M}",
+                m.sender,
+                gname or "-",
+                m.power or "-",
+                m.status,
+                str(len(m.attachments)),
+                m.reason,
+            )
+    out.print(table)
+
+
+@mail_app.command("show")
+@friendly
+def show(
+    mail_id: int,
+    unseal: bool = typer.Option(
+        False, "--unseal", help="Show a message that fits no game even while games are sealed (it may hold orders)."
+    ),
+    db: str | None = DbOption,
+    now: str | None = NowOption,
+) -> None:
+    """One message in full, once the deadline of the phase it may concern has passed (before it: who,
+    when, what became of it). A message for no known phase is sealed while any game's phase is."""
+    import sqlalchemy as sa
+
+    from dippouch.game import GameError
+    from dippouch.mail.message import parse_message
+    from dippouch.store.models import MailMessageRow, PhaseRow
+    from dippouch.store.repository import is_sealed
+
+    store = _store(db)
+    moment = _now(now)
+    with store.session() as s:
+        m = s.get(MailMessageRow, mail_id)
+        if m is None:
+            raise GameError(f"no message #{mail_id} (see `dippouch mail list`)")
+        if m.phase_id is not None:
+            phases = [s.get(PhaseRow, m.phase_id)]
+        else:
+            q = sa.select(PhaseRow).where(PhaseRow.status == "open")
+            if m.game_id is not None:
+                q = q.where(PhaseRow.game_id == m.game_id)
+            phases = list(s.scalars(q))
+        ph = next((p for p in phases if p is not None and is_sealed(p.status, p.deadline, moment)), None)
+        sealed = ph is not None and not (unseal and m.game_id is None)
+        out.print(f"#{m.id} from {m.sender}, received {m.received_at:%Y-%m-%d %H:%M} UTC: {m.status}", markup=False)
+        out.print(f"Subject: {m.subject}", markup=False)
+        out.print(f"What became of it: {m.reason}", markup=False)
+        for a in m.attachments:
+            out.print(f"  attachment #{a.id}: {a.filename} ({a.content_type}, {len(a.data)} bytes)", markup=False)
+        if sealed:
+            out.print(f"Its content is sealed until the deadline of {ph.name if ph else 'its phase'}.", markup=False)
+            return
+        msg = parse_message(m.raw)
+    out.print("", markup=False)
+    out.print(msg.body, markup=False)
+
+
+@mail_app.command("apply")
+@friendly
+def apply(
+    mail_id: int,
+    power: str | None = typer.Option(None, "--power", help="Apply as this power (default: the subject's)."),
+    db: str | None = DbOption,
+    now: str | None = NowOption,
+) -> None:
+    """Apply a held message (from an address not registered for the power) on your word as coordinator."""
+    from dippouch.mail.intake import apply_held
+
+    o = apply_held(_store(db), mail_id, now=_now(now), power=power)
+    out.print(f"Message #{mail_id} applied: {o.reason}.", markup=False)
+
+
+@mail_app.command("dismiss")
+@friendly
+def dismiss(mail_id: int, db: str | None = DbOption) -> None:
+    """Set a held message aside for good (it stays in the record)."""
+    from dippouch.game import GameError
+    from dippouch.store.models import MailMessageRow
+
+    store = _store(db)
+    with store.session() as s, s.begin():
+        m = s.get(MailMessageRow, mail_id)
+        if m is None:
+            raise GameError(f"no message #{mail_id} (see `dippouch mail list`)")
+        if m.status != "held":
+            raise GameError(f"message #{mail_id} is {m.status}, not held")
+        m.status = "dismissed"
+        m.reason = "dismissed by the coordinator"
+    out.print(f"Message #{mail_id} dismissed.", markup=False)
+
+
+@mail_app.command("outbox")
+@friendly
+def outbox(
+    show_all: bool = typer.Option(False, "--all", help="Sent messages too."),
+    db: str | None = DbOption,
+) -> None:
+    """The outbound queue: to whom, what about, its state. Never the bodies (receipts repeat orders)."""
+    import sqlalchemy as sa
+    from rich.table import Table
+
+    from dippouch.store.models import OutboxRow
+
+    store = _store(db)
+    with store.session() as s:
+        q = sa.select(OutboxRow).order_by(OutboxRow.id)
+        if not show_all:
+            q = q.where(OutboxRow.status != "sent")
+        table = Table("#", "kind", "to", "subject", "status", "tries", "next try / sent (UTC)", "last error")
+        for r in s.scalars(q):
+            when = r.sent_at if r.status == "sent" else r.next_attempt_at
+            table.add_row(
+                str(r.id),
+                r.kind,
+                r.to_addr,
+                r.subject,
+                r.status,
+                str(r.attempts),
+                f"{when:%Y-%m-%d %H:%M}" if when else "-",
+                r.last_error or "",
+            )
+    out.print(table)
+
+
+@mail_app.command("retry")
+@friendly
+def retry(outbox_id: int, db: str | None = DbOption, now: str | None = NowOption) -> None:
+    """Queue a message the server refused (or one waiting for its next try) to go at the next `mail send`."""
+    from dippouch.game import GameError
+    from dippouch.store.models import OutboxRow
+
+    store = _store(db)
+    with store.session() as s, s.begin():
+        r = s.get(OutboxRow, outbox_id)
+        if r is None:
+            raise GameError(f"no queued message #{outbox_id} (see `dippouch mail outbox`)")
+        if r.status == "sent":
+            raise GameError(f"message #{outbox_id} was sent at {r.sent_at:%Y-%m-%d %H:%M} UTC; it is not sent twice")
+        r.status, r.next_attempt_at, r.claimed_until, r.claimed_by = "pending", _now(now), None, None
+    out.print(f"Message #{outbox_id} goes at the next `dippouch mail send`.", markup=False)
+
+
+@mail_app.command("ocr")
+@friendly
+def ocr(game: str, db: str | None = DbOption, now: str | None = NowOption) -> None:
+    """After the deadline: read the photographs sent for the open phase (tesseract) and show each proposed
+    transcription with every line's verdict. Nothing is applied until you confirm it."""
+    from dippouch.mail.ocr import proposals, tesseract_missing
+
+    why = tesseract_missing()
+    if why:
+        err.print(
+            f"OCR is not available: {why}. The photographs are kept; type them in with `dippouch submit`.", markup=False
+        )
+    found = proposals(_store(db), game, now=_now(now), run=why is None)
+    if not found:
+        out.print("No photographs for the open phase.", markup=False)
+    for p in found:
+        state = f"confirmed as version {p.confirmed_as}" if p.confirmed_as else "proposed, not applied"
+        out.print(
+            f"attachment #{p.attachment_id} ({p.filename}), {p.power}, received {p.received:%Y-%m-%d %H:%M} UTC: {state}",
+            markup=False,
+        )
+        if p.problem:
+            out.print(f"  could not be read: {p.problem}", markup=False)
+        for ln in p.lines:
+            verdict = f"ok        {ln.order}" if ln.accepted else f"REJECTED  {ln.text.strip()}: {ln.error}"
+            out.print(f"  line {ln.line:>2}  {verdict}", markup=False)
+    if found:
+        out.print(
+            "Confirm one with `dippouch mail confirm ATTACHMENT` (or --file with your corrected text).", markup=False
+        )
+
+
+@mail_app.command("confirm")
+@friendly
+def confirm_(
+    attachment: int,
+    file: str | None = typer.Option(None, "--file", help="Your corrected transcription instead of the one read."),
+    db: str | None = DbOption,
+    now: str | None = NowOption,
+) -> None:
+    """Apply a transcription: it becomes a version of the power's orders, received when the photo came."""
+    from dippouch.cli.game import _read_text
+    from dippouch.mail.ocr import confirm
+
+    text = _read_text(file) if file else None
+    power, version = confirm(_store(db), attachment, now=_now(now), text=text)
+    out.print(
+        f"Transcription of attachment #{attachment} recorded as {power} version {version} (source photo).", markup=False
+    )

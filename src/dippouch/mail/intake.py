@@ -1,0 +1,560 @@
+"""Taking a message in: which game, power and phase it is for, whether its sender may speak for that power,
+its orders made into a submission through the store (checked there, line by line, as ``submit`` checks
+them), its attachments kept sealed, and a receipt or a reply queued.
+
+Outcomes (``mail_messages.status``):
+
+- ``accepted``: a new version of the power's submission; receipt queued.
+- ``photo``: no text orders but photographs: kept sealed for the coordinator (transcription after the
+  deadline, applied only when the coordinator confirms it); receipt queued.
+- ``late``: for a phase already processed, or received after the deadline: recorded, not used; reply.
+- ``held``: from an address that is not the one registered for the power: kept for the coordinator,
+  nothing applied; the sender and the registered address are told.
+- ``refused``: fits no game, power or phase (or the store refused it): a reply says exactly why and what
+  subject would work.
+- ``ignored``: an automatic message (bounce, auto-reply, list): never answered, so mail never loops.
+- ``duplicate``: the same message was taken in before (not stored twice).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+
+from dippouch.core.errors import DippouchError
+from dippouch.core.variant import Variant
+from dippouch.game import GameError, Settings, as_utc, position_from_data
+from dippouch.mail import compose
+from dippouch.mail.message import Inbound, clean_body, parse_message, received_time, strip_sheet
+from dippouch.mail.outbox import queue
+from dippouch.mail.subject import GameNames, Reading, power_names, read_subject, suggest_subject
+from dippouch.store import GameStore
+from dippouch.store.models import GameMailRow, GameRow, MailAttachmentRow, MailMessageRow, PhaseRow, SubmissionRow
+
+__all__ = ["Outcome", "apply_held", "game_config", "game_names", "take_in"]
+
+
+@dataclass
+class Outcome:
+    status: str
+    reason: str
+    mail_id: int | None = None
+    game: str | None = None
+    power: str | None = None
+    phase: str | None = None
+    version: int | None = None
+    sender: str = ""
+    received: datetime | None = None
+    replies: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def line(self) -> str:
+        who = " ".join(x for x in (self.game, self.power, self.phase) if x)
+        v = f" version {self.version}" if self.version else ""
+        at = f" received {self.received:%Y-%m-%d %H:%M} UTC" if self.received else ""
+        return f"#{self.mail_id or '-'} {self.status:<9} {self.sender} {who}{v}{at}: {self.reason}"
+
+
+def game_config(store: GameStore, game_id: int) -> dict[str, Any]:
+    with store.session() as s:
+        row = s.get(GameMailRow, game_id)
+        return dict(row.config) if row is not None else {}
+
+
+def _variant(store: GameStore, g: GameRow) -> Variant:
+    return store._variant(g)
+
+
+def game_names(store: GameStore) -> list[tuple[GameNames, GameRow, PhaseRow | None, dict[str, Any]]]:
+    """Every game mail can reach, with what a subject may call it and its current phase."""
+    out = []
+    with store.session() as s:
+        for g in s.scalars(sa.select(GameRow).order_by(GameRow.id)):
+            v = _variant(store, g)
+            ph = store._current(s, g)
+            cfg_row = s.get(GameMailRow, g.id)
+            cfg = dict(cfg_row.config) if cfg_row is not None else {}
+            phase = position_from_data(v, ph.position).phase if ph is not None else None
+            names = GameNames(
+                g.name,
+                v,
+                phase,
+                titles=tuple(str(t) for t in cfg.get("titles", [])),
+                power_aliases={str(k): list(vs) for k, vs in dict(cfg.get("aliases", {})).items()},
+            )
+            _ = list(g.players)
+            out.append((names, g, ph, cfg))
+    return out
+
+
+def _registered(g: GameRow, power: str) -> str | None:
+    for r in g.players:
+        if r.power == power and r.replaced_at is None:
+            return r.email
+    return None
+
+
+def _sender_powers(
+    games: Sequence[tuple[GameNames, GameRow, PhaseRow | None, dict[str, Any]]], sender: str
+) -> list[tuple[GameNames, str]]:
+    out = []
+    for names, g, _, _ in games:
+        for r in g.players:
+            if r.replaced_at is None and r.email and r.email.lower() == sender.lower():
+                out.append((names, r.power))
+    return out
+
+
+def _from_domain(store: GameStore) -> str:
+    from dippouch.mail.settings import load_settings
+
+    try:
+        sender = load_settings("smtp").sender or ""
+    except DippouchError:
+        sender = ""
+    return sender.rpartition("@")[2] or "dippouch.invalid"
+
+
+def _next_version(store: GameStore, phase_id: int, power: str) -> int:
+    with store.session() as s:
+        n = s.scalars(
+            sa.select(sa.func.max(SubmissionRow.version)).where(
+                SubmissionRow.phase_id == phase_id, SubmissionRow.power == power
+            )
+        ).first()
+        return (n or 0) + 1
+
+
+def take_in(
+    store: GameStore,
+    raw: bytes,
+    *,
+    now: datetime,
+    received: datetime | None = None,
+    origin: str = "file",
+) -> Outcome:
+    """Take one raw message in (see the module's notes for the outcomes). Never raises for a bad message."""
+    now = as_utc(now)
+    msg = parse_message(raw)
+    when, how = received_time(msg, received, now)
+    digest = hashlib.sha256(raw).hexdigest()
+    # Claim the message first: the same message fetched twice, or by two processes, is taken once.
+    try:
+        with store.session() as s, s.begin():
+            if s.scalars(sa.select(MailMessageRow.id).where(MailMessageRow.digest == digest)).first() is not None:
+                return Outcome("duplicate", "taken in before", sender=msg.sender, received=when)
+            row = MailMessageRow(
+                digest=digest,
+                message_id=(msg.message_id or "")[:998] or None,
+                origin=origin[:500],
+                sender=msg.sender[:320],
+                subject=msg.subject,
+                received_at=when,
+                fetched_at=now,
+                status="received",
+                reason="",
+                reading={"received_from": how},
+                raw=raw,
+            )
+            s.add(row)
+            s.flush()
+            mail_id = row.id
+            for a in msg.attachments:
+                s.add(
+                    MailAttachmentRow(
+                        mail_id=mail_id, filename=a.filename[:500], content_type=a.content_type, data=a.data
+                    )
+                )
+    except IntegrityError:
+        return Outcome("duplicate", "taken in before (by another process)", sender=msg.sender, received=when)
+    out = _decide(store, msg, mail_id, when, now)
+    out.mail_id = mail_id
+    out.sender = msg.sender
+    out.received = when
+    return out
+
+
+def _record(store: GameStore, mail_id: int, **values: Any) -> None:
+    with store.session() as s, s.begin():
+        row = s.get(MailMessageRow, mail_id)
+        assert row is not None
+        reading = dict(row.reading)
+        reading.update(values.pop("reading", {}))
+        row.reading = reading
+        for k, v in values.items():
+            setattr(row, k, v)
+
+
+def _reply(
+    store: GameStore,
+    msg: Inbound,
+    mail_id: int,
+    *,
+    to: str,
+    kind: str,
+    subject: str,
+    body: str,
+    now: datetime,
+    game_id: int | None = None,
+    phase_id: int | None = None,
+    key: str | None = None,
+) -> int:
+    with store.session() as s, s.begin():
+        made = queue(
+            s,
+            key=key or f"{kind}:{mail_id}:{to}",
+            to=to,
+            subject=subject,
+            body=body,
+            kind=kind,
+            now=now,
+            sender_domain=_from_domain(store),
+            game_id=game_id,
+            phase_id=phase_id,
+            in_reply_to=msg.message_id,
+        )
+    return int(made)
+
+
+def _refuse(
+    store: GameStore,
+    msg: Inbound,
+    mail_id: int,
+    now: datetime,
+    why: str,
+    suggestion: str | None,
+    *,
+    status: str = "refused",
+    reading: Reading | None = None,
+    game_id: int | None = None,
+    registered: bool = False,
+) -> Outcome:
+    body = compose.refusal_text(subject=msg.subject, why=why, suggestion=suggestion, registered=registered)
+    _record(
+        store,
+        mail_id,
+        status=status,
+        reason=why,
+        game_id=game_id,
+        reading={"subject": reading.to_data() if reading else None, "suggestion": suggestion},
+    )
+    n = 0
+    if msg.sender and "@" in msg.sender:
+        n = _reply(
+            store,
+            msg,
+            mail_id,
+            to=msg.sender,
+            kind="reply",
+            subject=f"Not used: {msg.subject or '(no subject)'}",
+            body=body,
+            now=now,
+            game_id=game_id,
+        )
+    return Outcome(status, why, replies=n)
+
+
+def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: datetime) -> Outcome:
+    if msg.automatic:
+        _record(store, mail_id, status="ignored", reason=f"not answered: {msg.automatic}")
+        return Outcome("ignored", f"not answered: {msg.automatic}")
+    if "@" not in msg.sender:
+        _record(store, mail_id, status="ignored", reason="no sender address to answer")
+        return Outcome("ignored", "no sender address to answer")
+    games = game_names(store)
+    reading = read_subject(msg.subject, [n for n, *_ in games])
+    mine = _sender_powers(games, msg.sender)
+    if reading.problem or reading.game is None:
+        why = reading.problem or "the subject could not be read"
+        suggestion = None
+        target = next(((n, p) for n, p in mine if n.name == reading.game), None) or (
+            mine[0] if len(mine) == 1 else None
+        )
+        if target is not None:
+            suggestion = suggest_subject(
+                target[0], target[1], _suggest_version(store, games, target[0].name, target[1])
+            )
+        elif reading.game is not None:
+            gname = next(n for n, *_ in games if n.name == reading.game)
+            suggestion = suggest_subject(gname, reading.power)
+        if not mine and reading.game is None:
+            # Game names are not told to strangers.
+            why = "the subject names no game this address takes orders for"
+        return _refuse(store, msg, mail_id, now, why, suggestion, reading=reading)
+
+    names, g, ph, _cfg = next(t for t in games if t[0].name == reading.game)
+    v = names.variant
+    power = reading.power
+    assert power is not None and reading.phase is not None
+    settings = Settings.from_data(g.settings)
+    registered = _registered(g, power)
+    phase_name = v.calendar.name(reading.phase)
+    base = {"subject": reading.to_data(v)}
+    if registered is None or registered.lower() != msg.sender.lower():
+        why = (
+            f"{msg.sender} is not the address registered for {power} in {names.title}"
+            if registered
+            else f"{power} in {names.title} has no registered e-mail address"
+        )
+        why += "; held for the coordinator, nothing applied"
+        _record(store, mail_id, status="held", reason=why, game_id=g.id, power=power, reading=base)
+        n = _reply(
+            store,
+            msg,
+            mail_id,
+            to=msg.sender,
+            kind="held",
+            subject=f"Held for the coordinator: {msg.subject}",
+            body=compose.refusal_text(subject=msg.subject, why=why, suggestion=None, registered=True),
+            now=now,
+            game_id=g.id,
+        )
+        if registered:
+            n += _reply(
+                store,
+                msg,
+                mail_id,
+                to=registered,
+                kind="held-notice",
+                subject=f"{names.title}: a message for {power} came from another address",
+                body=(
+                    f"A message with the subject\n  {msg.subject}\ncame from {msg.sender}, not from this address, "
+                    f"which is the one registered for {power} in {names.title}.\nIt is held for the coordinator and "
+                    "nothing in it has been applied. If it was you, send it again from this address.\n\n"
+                    + compose.SIGN
+                    + "\n"
+                ),
+                now=now,
+                game_id=g.id,
+            )
+        return Outcome("held", why, game=names.title, power=power, phase=phase_name, replies=n)
+
+    # The phase: the game's current one, or a late or early message.
+    if ph is None or names.phase is None:
+        why = f"{names.title} is over"
+        return _refuse(
+            store, msg, mail_id, now, why, None, status="late", reading=reading, game_id=g.id, registered=True
+        )
+    current_name = v.calendar.name(names.phase)
+    next_v = _next_version(store, ph.id, power)
+    suggestion = suggest_subject(names, power, next_v)
+    if reading.phase < names.phase:
+        why = f"{phase_name} has already been processed; the game is now in {current_name}"
+        out = _refuse(
+            store, msg, mail_id, now, why, suggestion, status="late", reading=reading, game_id=g.id, registered=True
+        )
+        return Outcome("late", why, game=names.title, power=power, phase=phase_name, replies=out.replies)
+    if reading.phase > names.phase:
+        why = f"{phase_name} is not open yet; the game is in {current_name}"
+        out = _refuse(store, msg, mail_id, now, why, suggestion, reading=reading, game_id=g.id, registered=True)
+        return Outcome("refused", why, game=names.title, power=power, phase=phase_name, replies=out.replies)
+
+    # The orders: the body (cleaned), else text attachments; photographs are kept for transcription.
+    body, dropped = clean_body(msg.body)
+    sheet_names = [
+        names.name,
+        *names.titles,
+        *power_names(names).keys(),
+        *(r.name for r in g.players if r.power == power),
+    ]
+    body, heading = strip_sheet(body, sheet_names)
+    notes = list(reading.notes)
+    if reading.notes:
+        notes = [f"subject: {n}" for n in reading.notes]
+    if dropped:
+        notes.append("ignored " + "; ".join(dropped))
+    if heading:
+        notes.append("ignored heading lines: " + "; ".join(repr(h) for h in heading))
+    text = body
+    used_attachment = None
+    if not body.strip():
+        for a in msg.text_attachments():
+            t, _ = clean_body(a.data.decode("utf-8", "replace"))
+            t, _head2 = strip_sheet(t, sheet_names)
+            if t.strip():
+                text, used_attachment = t, a.filename
+                notes.append(f"orders read from the attachment {a.filename}")
+                break
+    kept = [
+        f"{a.filename} ({a.content_type}, {max(1, len(a.data) // 1024)} kB)"
+        for a in msg.attachments
+        if a.filename != used_attachment
+    ]
+    deadline = compose._when(settings, ph.deadline)
+    late = ph.deadline is not None and when > ph.deadline
+    if not text.strip():
+        if msg.images():
+            status = "late" if late else "photo"
+            why = (
+                "photograph(s) received after the deadline: recorded as late, not used"
+                if late
+                else "photograph(s) kept sealed; the coordinator transcribes them after the deadline"
+            )
+            _record(store, mail_id, status=status, reason=why, game_id=g.id, phase_id=ph.id, power=power, reading=base)
+            body_text = (
+                f"Your message for {power} in {names.title}, {current_name}, was received "
+                f"{settings.describe(when)}.\n\n"
+                + (
+                    "It arrived AFTER THE DEADLINE: it is recorded as late and is not used.\n\n"
+                    if late
+                    else "It has no orders in text, only photograph(s). They are kept sealed with your submission; after "
+                    "the deadline the coordinator transcribes them (a proposed reading is checked line by line and "
+                    "applied only when the coordinator confirms it). A version sent later in text still counts "
+                    "over an earlier one.\n\n"
+                )
+                + "Kept:\n"
+                + "".join(f"  {k}\n" for k in kept)
+                + f"\nDeadline: {deadline}.\n\nTo send a new version, use the subject:\n  {suggestion}\n\n{compose.SIGN}\n"
+            )
+            n = _reply(
+                store,
+                msg,
+                mail_id,
+                to=msg.sender,
+                kind="receipt",
+                subject=f"Receipt: {suggest_subject(names, power)}",
+                body=body_text,
+                now=now,
+                game_id=g.id,
+                phase_id=ph.id,
+            )
+            return Outcome(status, why, game=names.title, power=power, phase=current_name, replies=n)
+        why = "no orders found in the message (its text, after quoted lines and the signature, was empty) and no photograph"
+        return _refuse(store, msg, mail_id, now, why, suggestion, reading=reading, game_id=g.id, registered=True)
+
+    try:
+        label = str(reading.version) if reading.version is not None else None
+        result = store.submit(g.name, power, text, now=when, source="mail", label=label)
+    except GameError as e:
+        out = _refuse(store, msg, mail_id, now, str(e), suggestion, reading=reading, game_id=g.id, registered=True)
+        return Outcome("refused", str(e), game=names.title, power=power, phase=current_name, replies=out.replies)
+    with store.session() as s:
+        sub_id = s.scalars(
+            sa.select(SubmissionRow.id).where(
+                SubmissionRow.phase_id == ph.id, SubmissionRow.power == power, SubmissionRow.version == result.version
+            )
+        ).first()
+    status = "late" if result.late else "accepted"
+    why = (
+        f"version {result.version} recorded after the deadline: late, not used"
+        if result.late
+        else f"version {result.version} recorded ({sum(1 for ln in result.lines if ln.accepted)} accepted, "
+        f"{sum(1 for ln in result.lines if not ln.accepted)} rejected)"
+    )
+    _record(
+        store,
+        mail_id,
+        status=status,
+        reason=why,
+        game_id=g.id,
+        phase_id=ph.id,
+        power=power,
+        submission_id=sub_id,
+        reading={**base, "notes": notes},
+    )
+    if result.notes:
+        notes.append("version lines: " + "; ".join(repr(n) for n in result.notes))
+    body_text = compose.receipt_text(
+        game_title=names.title,
+        power=power,
+        phase=result.phase,
+        version=result.version,
+        label=result.label,
+        received=settings.describe(when),
+        lines=result.lines,
+        late=result.late,
+        standing=result.standing,
+        reinstates=result.reinstates,
+        deadline=deadline,
+        next_subject=suggest_subject(names, power, result.version + 1),
+        notes=notes,
+        attachments=kept,
+    )
+    n = _reply(
+        store,
+        msg,
+        mail_id,
+        to=msg.sender,
+        kind="receipt",
+        subject=f"Receipt: {suggest_subject(names, power)} - version {result.version}",
+        body=body_text,
+        now=now,
+        game_id=g.id,
+        phase_id=ph.id,
+    )
+    return Outcome(
+        status, why, game=names.title, power=power, phase=current_name, version=result.version, replies=n, notes=notes
+    )
+
+
+def _suggest_version(
+    store: GameStore, games: Sequence[tuple[GameNames, GameRow, PhaseRow | None, dict[str, Any]]], game: str, power: str
+) -> int | None:
+    for names, _, ph, _ in games:
+        if names.name == game and ph is not None:
+            return _next_version(store, ph.id, power)
+    return None
+
+
+def apply_held(store: GameStore, mail_id: int, *, now: datetime, power: str | None = None) -> Outcome:
+    """The coordinator's word: apply a held message as if it came from the registered address (its orders
+    become a version received when the message arrived). ``power`` overrides the subject's reading."""
+    now = as_utc(now)
+    with store.session() as s:
+        row = s.get(MailMessageRow, mail_id)
+        if row is None:
+            raise GameError(f"no message #{mail_id} (see `dippouch mail list`)")
+        if row.status != "held":
+            raise GameError(f"message #{mail_id} is {row.status}, not held; only held messages are applied")
+        raw, game_id, held_power, when = row.raw, row.game_id, row.power, row.received_at
+        g = s.get(GameRow, game_id) if game_id is not None else None
+        if g is None:
+            raise GameError(f"message #{mail_id} is for no game")
+        gname = g.name
+    msg = parse_message(raw)
+    who = power or held_power
+    if who is None:
+        raise GameError(f"message #{mail_id} names no power; say which with --power")
+    body, _ = clean_body(msg.body)
+    body, _ = strip_sheet(body, [gname, who])
+    if not body.strip():
+        for a in msg.text_attachments():
+            t, _ = clean_body(a.data.decode("utf-8", "replace"))
+            if t.strip():
+                body = t
+                break
+    if not body.strip():
+        raise GameError(f"message #{mail_id} has no text orders (photographs are transcribed with `dippouch mail ocr`)")
+    result = store.submit(gname, who, body, now=when, source="mail")
+    with store.session() as s:
+        sub_id = s.scalars(
+            sa.select(SubmissionRow.id)
+            .join(PhaseRow, PhaseRow.id == SubmissionRow.phase_id)
+            .where(
+                PhaseRow.game_id == game_id,
+                PhaseRow.status == "open",
+                SubmissionRow.power == result.power,
+                SubmissionRow.version == result.version,
+            )
+        ).first()
+    _record(
+        store,
+        mail_id,
+        status="applied",
+        reason=f"applied by the coordinator as {result.power} version {result.version}",
+        submission_id=sub_id,
+        power=result.power,
+    )
+    return Outcome(
+        "applied",
+        f"{result.power} version {result.version}",
+        mail_id=mail_id,
+        power=result.power,
+        version=result.version,
+    )

@@ -1,0 +1,290 @@
+"""An inbound message taken apart: who sent it, when it arrived, its orders text and its attachments.
+
+The body is cleaned the way a judge must clean it: quoted reply lines (``> ...``) and the "On ... wrote:"
+line above them, a forwarded or original message below its marker, the signature after ``-- ``, and the
+"Sent from my phone" line are dropped. A sheet in the rulebook's layout (real name, position, game, season,
+version instructions, then orders) loses its heading and closing lines too (:func:`strip_sheet`), so what
+remains is the orders, checked line by line by the store.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import hashlib
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from email.message import EmailMessage
+from email.utils import parseaddr, parsedate_to_datetime
+from html.parser import HTMLParser
+
+from dippouch.game import as_utc
+
+__all__ = ["Attachment", "Inbound", "clean_body", "parse_message", "strip_sheet"]
+
+
+@dataclass(frozen=True)
+class Attachment:
+    filename: str
+    content_type: str
+    data: bytes
+
+    @property
+    def is_image(self) -> bool:
+        return self.content_type.startswith("image/")
+
+    @property
+    def is_text(self) -> bool:
+        return self.content_type == "text/plain"
+
+
+@dataclass
+class Inbound:
+    raw: bytes
+    sender: str
+    subject: str
+    message_id: str | None
+    date: datetime | None
+    """The sender's Date header (the sender's clock: kept, not trusted for the deadline)."""
+    server_time: datetime | None
+    """When the first server on our side took it (the top Received header), if it says."""
+    body: str
+    attachments: list[Attachment] = field(default_factory=list)
+    automatic: str | None = None
+    """Why this looks like an automatic message (a bounce, an auto-reply, a list): never answered."""
+
+    @property
+    def digest(self) -> str:
+        return hashlib.sha256(self.raw).hexdigest()
+
+    def text_attachments(self) -> list[Attachment]:
+        return [a for a in self.attachments if a.is_text]
+
+    def images(self) -> list[Attachment]:
+        return [a for a in self.attachments if a.is_image]
+
+
+class _HTMLText(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.parts: list[str] = []
+        self._skip = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag in ("script", "style", "blockquote"):
+            self._skip += 1
+        if tag in ("br", "p", "div", "li", "tr"):
+            self.parts.append("\n")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style", "blockquote") and self._skip:
+            self._skip -= 1
+        if tag in ("p", "div", "li", "tr"):
+            self.parts.append("\n")
+
+    def handle_data(self, data: str) -> None:
+        if not self._skip:
+            self.parts.append(data)
+
+
+def _html_to_text(html: str) -> str:
+    p = _HTMLText()
+    p.feed(html)
+    return "".join(p.parts)
+
+
+def _decode(part: EmailMessage) -> str:
+    try:
+        content = part.get_content()
+    except (LookupError, UnicodeDecodeError, AssertionError):
+        payload = part.get_payload(decode=True)
+        content = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else str(payload or "")
+    return content if isinstance(content, str) else content.decode("utf-8", "replace")
+
+
+def _automatic(msg: EmailMessage, sender: str) -> str | None:
+    auto = str(msg.get("Auto-Submitted", "")).strip().lower()
+    if auto and auto != "no":
+        return f"Auto-Submitted: {auto}"
+    prec = str(msg.get("Precedence", "")).strip().lower()
+    if prec in ("bulk", "list", "junk", "auto_reply"):
+        return f"Precedence: {prec}"
+    if msg.get("List-Id") or msg.get("List-Unsubscribe"):
+        return "a mailing list message"
+    if msg.get("X-Autoreply") or msg.get("X-Autorespond"):
+        return "an auto-reply"
+    local = sender.partition("@")[0].lower()
+    if not sender or local in ("mailer-daemon", "postmaster", "noreply", "no-reply", "donotreply", "do-not-reply"):
+        return f"an automatic sender ({sender or 'empty'})"
+    if str(msg.get("Return-Path", "")).strip() == "<>":
+        return "a bounce (empty Return-Path)"
+    ctype = msg.get_content_type()
+    if ctype == "multipart/report":
+        return "a delivery report"
+    return None
+
+
+def parse_message(raw: bytes) -> Inbound:
+    """Take a raw RFC 5322 message apart. Damaged messages give what can be read, never an exception."""
+    msg = email.message_from_bytes(raw, policy=email.policy.default)
+    assert isinstance(msg, EmailMessage)
+    _, sender = parseaddr(str(msg.get("From", "")))
+    sender = sender.strip()
+    if "@" in sender:
+        local, _, domain = sender.rpartition("@")
+        sender = f"{local}@{domain.lower()}"
+    subject = " ".join(str(msg.get("Subject", "")).split())
+    date = None
+    try:
+        if msg.get("Date"):
+            date = as_utc(parsedate_to_datetime(str(msg["Date"])))
+    except (TypeError, ValueError, IndexError):
+        date = None
+    server_time = None
+    received = msg.get_all("Received") or []
+    if received:
+        stamp = str(received[0]).rpartition(";")[2].strip()
+        try:
+            server_time = as_utc(parsedate_to_datetime(stamp)) if stamp else None
+        except (TypeError, ValueError, IndexError):
+            server_time = None
+    body_plain: list[str] = []
+    body_html: list[str] = []
+    attachments: list[Attachment] = []
+    for part in msg.walk():
+        if part.is_multipart():
+            continue
+        assert isinstance(part, EmailMessage)
+        ctype = part.get_content_type()
+        disposition = part.get_content_disposition()
+        filename = part.get_filename()
+        if (
+            disposition == "attachment"
+            or (filename and ctype not in ("text/plain", "text/html"))
+            or (ctype.startswith("image/"))
+        ):
+            data = part.get_payload(decode=True)
+            if isinstance(data, bytes):
+                attachments.append(Attachment(filename or f"attachment-{len(attachments) + 1}", ctype, data))
+            continue
+        if ctype == "text/plain":
+            body_plain.append(_decode(part))
+        elif ctype == "text/html":
+            body_html.append(_html_to_text(_decode(part)))
+        elif ctype == "message/rfc822":
+            continue
+    body = "\n".join(body_plain) if body_plain else "\n".join(body_html)
+    mid = str(msg.get("Message-ID", "")).strip() or None
+    return Inbound(raw, sender, subject, mid, date, server_time, body, attachments, _automatic(msg, sender))
+
+
+_ATTRIBUTION = re.compile(
+    r"^\s*(?:on\b.*\bwrote:?|le\b.*\ba écrit\s*:|am\b.*\bschrieb\b.*:|.*\bwrote:)\s*$", re.IGNORECASE
+)
+_CUT = re.compile(
+    r"^\s*(?:-{2,}\s*(?:original message|forwarded message|weitergeleitete nachricht)\s*-{2,}|_{10,}|"
+    r"begin forwarded message:|from:\s.*@.*)\s*$",
+    re.IGNORECASE,
+)
+_PHONE = re.compile(r"^\s*(?:sent from my|get outlook for|sent with|envoyé de mon)\b", re.IGNORECASE)
+
+
+def clean_body(text: str) -> tuple[str, list[str]]:
+    """The body without quoted replies, forwarded parts, the signature and phone footers. Returns the text
+    (lines that were dropped inside it are blanked, so line numbers stay the ones the player sees) and a
+    list saying what was dropped."""
+    out: list[str] = []
+    dropped: list[str] = []
+    quoted = 0
+    for line in text.replace("\r\n", "\n").replace("\r", "\n").split("\n"):
+        if line.rstrip() in ("--", "-- ") or line == "-- ":
+            dropped.append("the signature (after '-- ')")
+            break
+        if _CUT.match(line):
+            dropped.append("a quoted or forwarded message")
+            break
+        if line.lstrip().startswith(">"):
+            quoted += 1
+            out.append("")
+            continue
+        if _ATTRIBUTION.match(line):
+            out.append("")
+            continue
+        if _PHONE.match(line):
+            dropped.append(f"the line {line.strip()!r}")
+            out.append("")
+            continue
+        out.append(line)
+    if quoted:
+        dropped.insert(0, f"{quoted} quoted line(s) ('>')")
+    while out and not out[-1].strip():
+        out.pop()
+    return "\n".join(out), dropped
+
+
+_GREETING = re.compile(
+    r"^\s*(?:dear|hi|hello|hey|greetings|to)\b[^:]*[,:!]?\s*$|^\s*(?:thanks|thank you|cheers|regards|best|"
+    r"best wishes|kind regards|yours|yours sincerely|yours faithfully|sincerely|all the best|with thanks|"
+    r"good luck|orders|my orders|orders follow|orders below|here are my orders)\b[^:]*[,:!.]?\s*$",
+    re.IGNORECASE,
+)
+
+
+def strip_sheet(text: str, names: Iterable[str], is_phase_line: object = None) -> tuple[str, list[str]]:
+    """Blank the heading and closing lines of a sheet in the rulebook's layout: lines that are only a known
+    name (the player, the power and its aliases, the game), a season line ("Autumn 1644 Movement Orders"),
+    a greeting or a valediction, at the top or the bottom of the text. Lines between orders are left for the
+    order check (it says what is wrong with them). Returns the text and the lines that were blanked."""
+    from dippouch.mail.subject import FILLER, KIND_WORDS, SEASON_WORDS
+
+    known = {" ".join(re.findall(r"[a-z0-9]+", n.lower())) for n in names if n}
+    known |= {k[4:] for k in known if k.startswith("the ")}
+    season_words = {w for ws in SEASON_WORDS.values() for w in ws}
+    kind_words = {w for ws in KIND_WORDS.values() for w in ws}
+
+    def heading(line: str) -> bool:
+        words = re.findall(r"[a-z0-9']+", line.lower().replace("'", ""))
+        if not words:
+            return True
+        key = " ".join(words)
+        if key in known or (key.startswith("the ") and key[4:] in known):
+            return True
+        if _GREETING.match(line):
+            return True
+        calendarish = [w for w in words if not (w in season_words or w in kind_words or w in FILLER or w.isdigit())]
+        has_time = any(w.isdigit() and len(w) >= 3 for w in words) or any(w in season_words for w in words)
+        if not calendarish and has_time:
+            return True
+        # "Montrose, Powick Bridge" on one line: every part a known name.
+        parts = [" ".join(re.findall(r"[a-z0-9]+", p.lower())) for p in re.split(r"[,;|/-]", line)]
+        parts = [p for p in parts if p]
+        return bool(parts) and all(p in known for p in parts)
+
+    lines = text.split("\n")
+    removed: list[str] = []
+    i = 0
+    while i < len(lines) and heading(lines[i]):
+        if lines[i].strip():
+            removed.append(lines[i].strip())
+        lines[i] = ""
+        i += 1
+    j = len(lines) - 1
+    while j >= i and heading(lines[j]):
+        if lines[j].strip():
+            removed.append(lines[j].strip())
+        lines[j] = ""
+        j -= 1
+    return "\n".join(lines).rstrip(), removed
+
+
+def received_time(msg: Inbound, given: datetime | None, now: datetime) -> tuple[datetime, str]:
+    """When the message arrived, and how we know: the IMAP server's INTERNALDATE (``given``), else our
+    server's Received header, else the moment it was read (never the sender's own Date header, which
+    the sender's clock writes)."""
+    if given is not None:
+        return as_utc(given), "the mailbox's arrival time"
+    if msg.server_time is not None:
+        return msg.server_time, "the receiving server's Received header"
+    return as_utc(now), "the time it was read"

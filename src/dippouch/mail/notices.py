@@ -1,0 +1,342 @@
+"""Mail the game sends on its own: results after each processed phase, reminders before deadlines, and
+notices (civil disorder, pause, resume, extension, rollback).
+
+Each notice is recorded under a key (``mail_notices``) in the same transaction as the messages it queues,
+so whichever process runs these functions, and however often, each notice goes out once. They only
+concern games whose mail has been set up (``dippouch mail setup GAME``), and only what happened after
+that: setting up mail in the middle of a game does not mail its whole history.
+
+The workers (issue 15) call :func:`queue_notices` and :func:`queue_reminders` on a timer, then
+:func:`dippouch.mail.outbox.send_due`.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from dippouch.core.calendar import PhaseKind
+from dippouch.game import GameError, LineCheck, Settings, as_utc, parse_duration, position_from_data, powers_to_act
+from dippouch.mail import compose
+from dippouch.mail.outbox import OutFile, queue
+from dippouch.store import GameStore
+from dippouch.store.models import EventRow, GameMailRow, GameRow, MailNoticeRow, PhaseRow
+
+__all__ = ["DEFAULT_REMINDERS", "MapAttacher", "queue_notices", "queue_reminders", "queue_results"]
+
+DEFAULT_REMINDERS = ("48h", "12h")
+
+MapAttacher = Callable[[GameStore, str, int, str], Sequence[OutFile]]
+"""(store, game, phase id, format) -> files: the map of a processed phase (the maps issue's renderer)."""
+
+
+@dataclass
+class Queued:
+    notices: list[str]
+    messages: int
+
+
+def _domain() -> str:
+    from dippouch.core.errors import DippouchError
+    from dippouch.mail.settings import load_settings
+
+    try:
+        return (load_settings("smtp").sender or "").rpartition("@")[2] or "dippouch.invalid"
+    except DippouchError:
+        return "dippouch.invalid"
+
+
+def _claim_notice(s: Session, key: str, game_id: int | None, now: datetime) -> bool:
+    if s.get(MailNoticeRow, key) is not None:
+        return False
+    try:
+        with s.begin_nested():
+            s.add(MailNoticeRow(key=key, game_id=game_id, at=now))
+            s.flush()
+    except IntegrityError:
+        return False
+    return True
+
+
+def _recipients(g: GameRow, cfg: dict[str, Any]) -> list[tuple[str, str | None]]:
+    """(address, power) of every current player with an address, then the observers (power None)."""
+    out: list[tuple[str, str | None]] = []
+    seen: set[str] = set()
+    for r in g.players:
+        if r.replaced_at is None and r.email and r.email.lower() not in seen:
+            out.append((r.email, r.power))
+            seen.add(r.email.lower())
+    for o in cfg.get("observers", []):
+        if str(o).lower() not in seen:
+            out.append((str(o), None))
+            seen.add(str(o).lower())
+    return out
+
+
+def _mail_games(s: Session) -> list[tuple[GameRow, dict[str, Any]]]:
+    rows = s.execute(sa.select(GameRow, GameMailRow).join(GameMailRow, GameMailRow.game_id == GameRow.id)).all()
+    return [(g, dict(m.config)) for g, m in rows if dict(m.config).get("enabled", True)]
+
+
+def _since(cfg: dict[str, Any]) -> datetime:
+    return as_utc(datetime.fromisoformat(str(cfg["since"])))
+
+
+def _title(g: GameRow, cfg: dict[str, Any]) -> str:
+    titles = cfg.get("titles") or []
+    return str(titles[0]) if titles else g.name
+
+
+def default_maps(store: GameStore, game: str, phase_id: int, fmt: str) -> Sequence[OutFile]:
+    """The map of a processed phase, drawn by ``dippouch.render`` when it is installed (the maps issue).
+
+    This is the seam for the renderer: until ``dippouch.render`` is on main it finds nothing to call and
+    the results go out as text alone (which is complete without the map)."""
+    if importlib.util.find_spec("dippouch.render") is None:
+        return []
+    import dippouch.render as render  # pragma: no cover - waits for the maps branch
+
+    fn = getattr(render, "phase_map_file", None)  # pragma: no cover
+    if fn is None:  # pragma: no cover
+        return []
+    filename, content_type, data = fn(store, game, phase_id, fmt)  # pragma: no cover
+    return [OutFile(filename, content_type, data)]  # pragma: no cover
+
+
+def queue_results(store: GameStore, now: datetime, *, maps: MapAttacher | None = None) -> Queued:
+    """Queue the results report of every phase processed since mail was set up, to every player with an
+    address and every observer, with the map of Winter phases (or of every phase, ``maps = "every"``)."""
+    now = as_utc(now)
+    attach = maps or default_maps
+    done: list[str] = []
+    count = 0
+    with store.session() as s:
+        todo = []
+        for g, cfg in _mail_games(s):
+            since = _since(cfg)
+            for ph in s.scalars(
+                sa.select(PhaseRow)
+                .where(PhaseRow.game_id == g.id, PhaseRow.status == "processed", PhaseRow.processed_at >= since)
+                .order_by(PhaseRow.id)
+            ):
+                if ph.next_position is None or s.get(MailNoticeRow, f"results:{ph.id}") is not None:
+                    continue
+                todo.append((g.id, g.name, ph.id, ph.name, ph.kind, cfg))
+    for game_id, name, phase_id, phase_name, kind, cfg in todo:
+        report = store.report(name, phase_id=phase_id)
+        mode = str(cfg.get("maps", "winter"))
+        files: Sequence[OutFile] = []
+        if mode == "every" or (mode == "winter" and kind == PhaseKind.ADJUSTMENTS.value):
+            files = attach(store, name, phase_id, "pdf")
+        with store.session() as s, s.begin():
+            if not _claim_notice(s, f"results:{phase_id}", game_id, now):
+                continue
+            game_row = s.get(GameRow, game_id)
+            assert game_row is not None
+            title = _title(game_row, cfg)
+            note = (
+                f"\nThe map is attached ({', '.join(f.filename for f in files)}); this text has everything it shows.\n"
+                if files
+                else ""
+            )
+            for addr, _power in _recipients(game_row, cfg):
+                count += queue(
+                    s,
+                    key=f"results:{phase_id}:{addr.lower()}",
+                    to=addr,
+                    subject=f"{title}: {phase_name} results",
+                    body=report + note + "\n" + compose.SIGN + "\n",
+                    kind="results",
+                    now=now,
+                    sender_domain=_domain(),
+                    game_id=game_id,
+                    phase_id=phase_id,
+                    files=files,
+                )
+            done.append(f"results:{phase_id}")
+    return Queued(done, count)
+
+
+def _has_orders(ph: PhaseRow, power: str) -> bool:
+    """Has the power a standing version with at least one accepted order? (Sealed: only the player hears.)"""
+    standing = GameStore._latest(ph, on_time_only=True).get(power)
+    return standing is not None and any(LineCheck.from_data(d).accepted for d in standing.lines)
+
+
+def queue_reminders(store: GameStore, now: datetime) -> Queued:
+    """Remind each power with no valid orders yet, at each lead time before the deadline (default 48 h and
+    12 h; ``mail setup --reminders``). Only the nearest lead time that has been reached is sent: a game set
+    up 10 hours before its deadline gets the 12-hour reminder, not both."""
+    now = as_utc(now)
+    done: list[str] = []
+    count = 0
+    with store.session() as s, s.begin():
+        for g, cfg in _mail_games(s):
+            if g.status != "active":
+                continue
+            ph = s.scalars(sa.select(PhaseRow).where(PhaseRow.game_id == g.id, PhaseRow.status == "open")).first()
+            if ph is None or ph.deadline is None or now >= ph.deadline:
+                continue
+            try:
+                leads = sorted((parse_duration(x) for x in cfg.get("reminders", DEFAULT_REMINDERS)), reverse=True)
+            except GameError:
+                continue
+            reached = [lead for lead in leads if ph.deadline - lead <= now]
+            if not reached:
+                continue
+            lead = reached[-1]
+            v = store._variant(g)
+            settings = Settings.from_data(g.settings)
+            pos = position_from_data(v, ph.position)
+            title = _title(g, cfg)
+            for power in powers_to_act(v, pos):
+                if _has_orders(ph, power):
+                    continue
+                addr = next((r.email for r in g.players if r.power == power and r.replaced_at is None), None)
+                if not addr:
+                    continue
+                key = f"reminder:{ph.id}:{power}:{int(lead.total_seconds())}"
+                if not _claim_notice(s, key, g.id, now):
+                    continue
+                left = ph.deadline - now
+                body = (
+                    f"{title}: {ph.name}. The deadline is {settings.describe(ph.deadline)}, "
+                    f"{_left(left)} from now.\n\n"
+                    f"No orders have been received for {power} yet (or none of the lines sent could be carried out).\n"
+                    f"Without orders your units hold; missing phases in a row puts a power in civil disorder.\n\n"
+                    f"Send your orders with the subject:\n  {title} - {power} - {ph.name}\n\n{compose.SIGN}\n"
+                )
+                count += queue(
+                    s,
+                    key=key,
+                    to=addr,
+                    subject=f"{title}: reminder, {power} orders for {ph.name} due in {_left(left)}",
+                    body=body,
+                    kind="reminder",
+                    now=now,
+                    sender_domain=_domain(),
+                    game_id=g.id,
+                    phase_id=ph.id,
+                )
+                done.append(key)
+    return Queued(done, count)
+
+
+def _left(td: timedelta) -> str:
+    hours = int(td.total_seconds() // 3600)
+    if hours >= 48:
+        return f"{hours // 24} days"
+    if hours >= 1:
+        return f"{hours} hours"
+    return f"{max(1, int(td.total_seconds() // 60))} minutes"
+
+
+_EVENT_TEXT = {
+    "pause": "The game is paused: no deadline is running.",
+    "resume": "The game has resumed.",
+    "extend": "The deadline has been extended.",
+    "rollback": "The game has been rolled back by the coordinator.",
+}
+
+
+def queue_notices(store: GameStore, now: datetime, *, maps: MapAttacher | None = None) -> Queued:
+    """Results of processed phases, civil disorder, pauses, resumptions, extensions and rollbacks since
+    mail was set up: each queued once to every player with an address and every observer."""
+    now = as_utc(now)
+    results = queue_results(store, now, maps=maps)
+    done = list(results.notices)
+    count = results.messages
+    with store.session() as s, s.begin():
+        for g, cfg in _mail_games(s):
+            since = _since(cfg)
+            title = _title(g, cfg)
+            settings = Settings.from_data(g.settings)
+            ph = s.scalars(sa.select(PhaseRow).where(PhaseRow.game_id == g.id, PhaseRow.status == "open")).first()
+            for ev in s.scalars(
+                sa.select(EventRow)
+                .where(EventRow.game_id == g.id, EventRow.at >= since, EventRow.kind.in_(list(_EVENT_TEXT)))
+                .order_by(EventRow.id)
+            ):
+                key = f"event:{ev.id}"
+                if not _claim_notice(s, key, g.id, now):
+                    continue
+                text = _EVENT_TEXT[ev.kind]
+                phase = ev.detail.get("phase", "")
+                extra = ""
+                if ph is not None:
+                    extra = (
+                        f" {ph.name}: orders are due by {settings.describe(ph.deadline)}."
+                        if ph.deadline is not None
+                        else f" {ph.name}: no deadline while the game is paused."
+                    )
+                if ev.kind == "rollback":
+                    text = f"The coordinator has rolled the game back to {phase}; the phases after it are set aside."
+                body = f"{title}: {text}{extra}\n\n{compose.SIGN}\n"
+                for addr, _ in _recipients(g, cfg):
+                    count += queue(
+                        s,
+                        key=f"{key}:{addr.lower()}",
+                        to=addr,
+                        subject=f"{title}: {ev.kind} ({phase})",
+                        body=body,
+                        kind="notice",
+                        now=now,
+                        sender_domain=_domain(),
+                        game_id=g.id,
+                    )
+                done.append(key)
+            v = store._variant(g)
+            for power in sorted(store._civil_disorder(s, g, v)):
+                player = next((r for r in g.players if r.power == power and r.replaced_at is None), None)
+                tenure = player.assigned_at.isoformat() if player is not None else "none"
+                key = f"cd:{g.id}:{power}:{tenure}"
+                if not _claim_notice(s, key, g.id, now):
+                    continue
+                body = (
+                    f"{title}: {power} is now in civil disorder (no orders for {settings.missed_limit} movement "
+                    f"phases in a row). Its units hold and its removals are made for it until a player takes it over.\n\n"
+                    f"{compose.SIGN}\n"
+                )
+                for addr, _ in _recipients(g, cfg):
+                    count += queue(
+                        s,
+                        key=f"{key}:{addr.lower()}",
+                        to=addr,
+                        subject=f"{title}: {power} in civil disorder",
+                        body=body,
+                        kind="notice",
+                        now=now,
+                        sender_domain=_domain(),
+                        game_id=g.id,
+                    )
+                done.append(key)
+    return Queued(done, count)
+
+
+def setup(store: GameStore, game: str, *, now: datetime, changes: dict[str, Any]) -> dict[str, Any]:
+    """Create or change a game's mail settings; the first call marks the moment mail starts."""
+    now = as_utc(now)
+    with store.session() as s, s.begin():
+        g = store._game(s, game, lock=True)
+        row = s.get(GameMailRow, g.id)
+        cfg: dict[str, Any] = dict(row.config) if row is not None else {"since": now.isoformat(), "enabled": True}
+        for k, val in changes.items():
+            if val is None:
+                continue
+            cfg[k] = val
+        for x in list(cfg.get("reminders") or []):
+            parse_duration(str(x))
+        if cfg.get("maps", "winter") not in ("winter", "every", "none"):
+            raise GameError(f"maps {cfg['maps']!r}: choose winter, every or none")
+        if row is None:
+            s.add(GameMailRow(game_id=g.id, config=cfg))
+        else:
+            row.config = cfg
+        return cfg

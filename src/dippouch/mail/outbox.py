@@ -1,0 +1,231 @@
+"""The outbound queue: every message dippouch sends is a row first, sent later by :func:`send_due`.
+
+Why a queue in the database: a mail server that is down must delay mail, not lose it, and a receipt must
+not be lost because the process that made it died. The guarantees:
+
+- Queuing is idempotent: each message has a ``key`` ("results:PHASE:ADDRESS", "receipt:MESSAGE"...) that
+  is unique, so two processes queuing the same notice make one row.
+- Sending claims a row first (a lease: ``claimed_until``), in its own short transaction, with ``FOR UPDATE
+  SKIP LOCKED`` on PostgreSQL and SQLite's write lock otherwise, so several senders at once never take
+  the same row. A row is marked sent in its own commit right after the server's "250 OK", so a sender
+  killed at any point loses nothing: an unfinished claim runs out and another sender takes the row.
+  The one window left is a kill between the server's OK and that commit (a few milliseconds); the row is
+  then sent again *with the same Message-ID*, which mail programs show once.
+- Temporary failures (server down, 4xx) are retried with back-off (1, 5, 15, 30 minutes, then hourly,
+  at most every 6 hours); a message the server refuses for good (5xx) is marked ``failed`` with the
+  server's words, kept, and can be queued again with ``dippouch mail retry``.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from email.message import EmailMessage
+from email.utils import format_datetime
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from dippouch.game import as_utc
+from dippouch.mail.settings import ServerSettings
+from dippouch.store import GameStore
+from dippouch.store.models import OutboxFileRow, OutboxRow
+
+__all__ = ["BACKOFF", "OutFile", "SendReport", "build_message", "queue", "send_due"]
+
+BACKOFF = (60, 300, 900, 1800, 3600, 3600 * 2, 3600 * 4, 3600 * 6)
+"""Seconds to wait after the 1st, 2nd, ... failed attempt (the last repeats)."""
+LEASE = timedelta(minutes=5)
+
+
+@dataclass(frozen=True)
+class OutFile:
+    filename: str
+    content_type: str
+    data: bytes
+
+
+@dataclass
+class SendReport:
+    sent: list[int] = field(default_factory=list)
+    retry: list[tuple[int, str]] = field(default_factory=list)
+    failed: list[tuple[int, str]] = field(default_factory=list)
+    server_down: str | None = None
+
+
+def _crash_point(name: str) -> None:
+    if os.environ.get("DIPPOUCH_CRASH_AT") == name:
+        os._exit(70)
+
+
+def queue(
+    s: Session,
+    *,
+    key: str,
+    to: str,
+    subject: str,
+    body: str,
+    kind: str,
+    now: datetime,
+    sender_domain: str = "dippouch.invalid",
+    game_id: int | None = None,
+    phase_id: int | None = None,
+    in_reply_to: str | None = None,
+    files: Sequence[OutFile] = (),
+) -> bool:
+    """Queue one message in the caller's transaction; False if a message with this key is already queued."""
+    if s.scalars(sa.select(OutboxRow.id).where(OutboxRow.key == key)).first() is not None:
+        return False
+    now = as_utc(now)
+    row = OutboxRow(
+        key=key,
+        game_id=game_id,
+        phase_id=phase_id,
+        kind=kind,
+        to_addr=to,
+        subject=subject,
+        body=body,
+        header_id=f"<dippouch.{uuid.uuid4().hex}@{sender_domain}>",
+        in_reply_to=in_reply_to,
+        status="pending",
+        attempts=0,
+        created_at=now,
+        next_attempt_at=now,
+    )
+    try:
+        with s.begin_nested():
+            s.add(row)
+            s.flush()
+            for f in files:
+                s.add(OutboxFileRow(outbox_id=row.id, filename=f.filename, content_type=f.content_type, data=f.data))
+            s.flush()
+    except IntegrityError:
+        return False  # another process queued it first
+    return True
+
+
+def build_message(row: OutboxRow, sender: str, now: datetime) -> EmailMessage:
+    """The message as sent: plain text (everything readable without the attachments), files after it."""
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = row.to_addr
+    msg["Subject"] = row.subject
+    msg["Date"] = format_datetime(as_utc(now))
+    msg["Message-ID"] = row.header_id
+    # Receipts and results are machine-made: other robots must not answer them (no mail loops).
+    msg["Auto-Submitted"] = "auto-replied" if row.in_reply_to else "auto-generated"
+    if row.in_reply_to:
+        msg["In-Reply-To"] = row.in_reply_to
+        msg["References"] = row.in_reply_to
+    msg.set_content(row.body, subtype="plain", charset="utf-8")
+    for f in row.files:
+        maintype, _, subtype = f.content_type.partition("/")
+        msg.add_attachment(f.data, maintype=maintype, subtype=subtype or "octet-stream", filename=f.filename)
+    return msg
+
+
+def _claim(store: GameStore, now: datetime, worker: str, lease: timedelta) -> int | None:
+    with store.session() as s, s.begin():
+        q = (
+            sa.select(OutboxRow)
+            .where(
+                OutboxRow.status == "pending",
+                OutboxRow.next_attempt_at <= now,
+                sa.or_(OutboxRow.claimed_until.is_(None), OutboxRow.claimed_until < now),
+            )
+            .order_by(OutboxRow.next_attempt_at, OutboxRow.id)
+            .limit(1)
+        )
+        if s.bind is not None and s.get_bind().dialect.name == "postgresql":
+            q = q.with_for_update(skip_locked=True)
+        row = s.scalars(q).first()
+        if row is None:
+            return None
+        row.claimed_by = worker
+        row.claimed_until = now + lease
+        row.attempts += 1
+        return row.id
+
+
+def _finish(store: GameStore, row_id: int, worker: str, **values: object) -> None:
+    with store.session() as s, s.begin():
+        s.execute(
+            sa.update(OutboxRow)
+            .where(OutboxRow.id == row_id, OutboxRow.claimed_by == worker)
+            .values(claimed_by=None, claimed_until=None, **values)
+        )
+
+
+def backoff(attempts: int) -> timedelta:
+    return timedelta(seconds=BACKOFF[min(max(attempts, 1), len(BACKOFF)) - 1])
+
+
+def send_due(
+    store: GameStore,
+    now: datetime,
+    settings: ServerSettings | None = None,
+    *,
+    limit: int = 200,
+    worker: str | None = None,
+    lease: timedelta = LEASE,
+    connect: Callable[[ServerSettings], object] | None = None,
+) -> SendReport:
+    """Send every queued message that is due at ``now`` (at most ``limit``). Safe to run in several
+    processes at once: each row is claimed before it is sent and sent once (see the module's notes).
+
+    The workers (issue 15) call this on a timer; ``dippouch mail send`` calls it once.
+    """
+    from dippouch.mail.settings import load_settings
+    from dippouch.mail.smtp import SendFailure, SmtpConnection
+
+    now = as_utc(now)
+    settings = settings or load_settings("smtp")
+    if not settings.sender:
+        from dippouch.game import GameError
+
+        raise GameError("no From address: set DIPPOUCH_MAIL_FROM or [smtp] from in the mail config")
+    worker = worker or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
+    report = SendReport()
+    conn: SmtpConnection | None = None
+    try:
+        for _ in range(limit):
+            row_id = _claim(store, now, worker, lease)
+            if row_id is None:
+                break
+            _crash_point("mail:after-claim")
+            with store.session() as s:
+                row = s.get(OutboxRow, row_id)
+                assert row is not None
+                msg = build_message(row, settings.sender, now)
+                to, attempts = row.to_addr, row.attempts
+            try:
+                if conn is None:
+                    conn = SmtpConnection(settings).__enter__()
+                conn.send(msg, to)
+            except SendFailure as e:
+                if e.permanent and not e.server_down:
+                    _finish(store, row_id, worker, status="failed", last_error=str(e))
+                    report.failed.append((row_id, str(e)))
+                else:
+                    _finish(store, row_id, worker, next_attempt_at=now + backoff(attempts), last_error=str(e))
+                    report.retry.append((row_id, str(e)))
+                if e.server_down:
+                    report.server_down = str(e)
+                    if conn is not None:
+                        conn._drop()
+                    conn = None
+                    break  # the server is not there: leave the rest for the next run
+                continue
+            _crash_point("mail:after-smtp")
+            _finish(store, row_id, worker, status="sent", sent_at=now, last_error=None)
+            report.sent.append(row_id)
+            _crash_point(f"mail:after-sent:{len(report.sent)}")
+    finally:
+        if conn is not None:
+            conn.__exit__(None, None, None)
+    return report

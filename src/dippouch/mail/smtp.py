@@ -1,0 +1,95 @@
+"""Talking to the SMTP server: one connection per batch, TLS or STARTTLS, and errors sorted into "try again
+later" (the server is down, busy or greylisting: 4xx) and "refused for good" (5xx)."""
+
+from __future__ import annotations
+
+import contextlib
+import smtplib
+import ssl
+from dataclasses import dataclass
+from email.message import EmailMessage
+from types import TracebackType
+
+from dippouch.mail.settings import ServerSettings
+
+__all__ = ["SendFailure", "SmtpConnection", "tls_context"]
+
+
+@dataclass
+class SendFailure(Exception):
+    """A message not sent. ``permanent``: the server refused it (5xx); otherwise try again later."""
+
+    text: str
+    permanent: bool
+    server_down: bool = False
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def tls_context(s: ServerSettings) -> ssl.SSLContext:
+    """Certificates are always verified; a server with its own CA (a test server) names it in ``ca_file``."""
+    return ssl.create_default_context(cafile=s.ca_file) if s.ca_file else ssl.create_default_context()
+
+
+class SmtpConnection:
+    def __init__(self, settings: ServerSettings) -> None:
+        self.s = settings.check()
+        self.conn: smtplib.SMTP | None = None
+
+    def __enter__(self) -> SmtpConnection:
+        s = self.s
+        port = s.port or s.default_port
+        try:
+            if s.security == "tls":
+                self.conn = smtplib.SMTP_SSL(s.host or "", port, timeout=s.timeout, context=tls_context(s))
+            else:
+                self.conn = smtplib.SMTP(s.host or "", port, timeout=s.timeout)
+                if s.security == "starttls":
+                    self.conn.starttls(context=tls_context(s))
+            if s.user:
+                self.conn.login(s.user, s.password() or "")
+        except smtplib.SMTPAuthenticationError as e:
+            self._drop()
+            raise SendFailure(
+                f"the SMTP server refused the login for {s.user}: {e.smtp_code} {_text(e.smtp_error)}", True, True
+            ) from None
+        except smtplib.SMTPResponseException as e:
+            self._drop()
+            raise SendFailure(f"SMTP server {s.where()}: {e.smtp_code} {_text(e.smtp_error)}", False, True) from None
+        except (OSError, smtplib.SMTPException) as e:
+            self._drop()
+            raise SendFailure(f"cannot reach the SMTP server {s.where()}: {e}", False, True) from None
+        return self
+
+    def _drop(self) -> None:
+        if self.conn is not None:
+            with contextlib.suppress(OSError):
+                self.conn.close()
+        self.conn = None
+
+    def __exit__(self, t: type[BaseException] | None, e: BaseException | None, tb: TracebackType | None) -> None:
+        if self.conn is not None:
+            with contextlib.suppress(OSError, smtplib.SMTPException):
+                self.conn.quit()
+        self._drop()
+
+    def send(self, msg: EmailMessage, to: str) -> None:
+        if self.conn is None:
+            raise SendFailure("no SMTP connection", False, True)
+        try:
+            refused = self.conn.send_message(msg, from_addr=self.s.sender or None, to_addrs=[to])
+        except smtplib.SMTPRecipientsRefused as e:
+            code, text = next(iter(e.recipients.values()))
+            raise SendFailure(f"{to} refused: {code} {_text(text)}", code >= 500) from None
+        except smtplib.SMTPResponseException as e:
+            raise SendFailure(f"{e.smtp_code} {_text(e.smtp_error)}", e.smtp_code >= 500) from None
+        except (OSError, smtplib.SMTPException) as e:
+            raise SendFailure(f"connection lost: {e}", False, True) from None
+        if refused:
+            code, text = next(iter(refused.values()))
+            raise SendFailure(f"{to} refused: {code} {_text(text)}", code >= 500)
+
+
+def _text(b: bytes | str) -> str:
+    return b.decode("utf-8", "replace") if isinstance(b, bytes) else str(b)

@@ -1,0 +1,263 @@
+"""Real mail servers for the tests: aiosmtpd (SMTP, plain or STARTTLS with a login) and Debian's Dovecot
+(IMAP, plain and TLS) configured in a temporary directory. No mail protocol is mocked.
+
+Dovecot as root: its login processes run as ``default_login_user`` (``dovenull``) and its internal
+services as ``default_internal_user`` (``dovecot``), the unprivileged users Debian's package creates; the
+mailbox belongs to a system user of our own (``dippouchmail``, made here like scripts/postgres makes
+``postgres``), because Dovecot will not let mail processes run as root. The directory is world-traversable
+(mode 755) so those users can reach their sockets: pytest's own temporary directories are 0700 and would
+lock them out. Not as root: every Dovecot user setting is the current user, which Dovecot accepts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import email.policy
+import imaplib
+import os
+import pwd
+import shutil
+import socket
+import ssl
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from email import message_from_bytes
+from email.message import Message
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import in_ci
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def make_cert(directory: Path) -> tuple[Path, Path]:
+    """A self-signed certificate for localhost/127.0.0.1 (openssl, present wherever Python's ssl is)."""
+    cert, key = directory / "cert.pem", directory / "key.pem"
+    subprocess.run(
+        [
+            "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out", str(cert),
+            "-days", "2", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+        ],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    os.chmod(key, 0o644)  # dovecot's config reader (root) and the test client read it
+    return cert, key
+
+
+def need(tool: str, why: str) -> None:
+    if shutil.which(tool) is None and not Path(f"/usr/sbin/{tool}").exists():
+        if in_ci():
+            pytest.fail(f"{tool} is not installed: CI must run the {why} tests (scripts/setup installs it)")
+        pytest.skip(f"{tool} is not installed ({why}); scripts/setup installs it as root")
+
+
+# --------------------------------------------------------------------------------------------------
+# SMTP
+
+
+@dataclass
+class SmtpServer:
+    host: str
+    port: int
+    messages: list[Message] = field(default_factory=list)
+    refuse: int = 0
+    """Answer 451 (try later) to this many RCPT commands before accepting."""
+    refused: int = 0
+    controller: Any = None
+
+    def ids(self) -> list[str]:
+        return [str(m["Message-ID"]) for m in self.messages]
+
+    def to(self, addr: str) -> list[Message]:
+        return [m for m in self.messages if str(m["To"]).lower() == addr.lower()]
+
+
+class _Handler:
+    def __init__(self, server: SmtpServer) -> None:
+        self.server = server
+
+    async def handle_RCPT(self, server: Any, session: Any, envelope: Any, address: str, options: Any) -> str:
+        if self.server.refused < self.server.refuse:
+            self.server.refused += 1
+            return "451 4.3.0 Mailbox busy, try again later"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
+        self.server.messages.append(message_from_bytes(envelope.content, policy=email.policy.default))
+        return "250 Message accepted for delivery"
+
+
+def start_smtp(*, tls_dir: Path | None = None, user: str | None = None, password: str | None = None) -> SmtpServer:
+    """An aiosmtpd server on a free localhost port; with ``tls_dir``, STARTTLS (required) and a login."""
+    from aiosmtpd.controller import Controller
+    from aiosmtpd.smtp import AuthResult, LoginPassword
+
+    server = SmtpServer("127.0.0.1", free_port())
+    kwargs: dict[str, Any] = {}
+    if tls_dir is not None:
+        cert, key = make_cert(tls_dir)
+        ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        ctx.load_cert_chain(str(cert), str(key))
+
+        def auth(_server: Any, _session: Any, _envelope: Any, mechanism: str, data: Any) -> AuthResult:
+            ok = isinstance(data, LoginPassword) and data.login.decode() == user and data.password.decode() == password
+            return AuthResult(success=ok)
+
+        kwargs = {"tls_context": ctx, "require_starttls": True, "authenticator": auth, "auth_required": True}
+    server.controller = Controller(_Handler(server), hostname=server.host, port=server.port, **kwargs)
+    server.controller.start()
+    return server
+
+
+# --------------------------------------------------------------------------------------------------
+# IMAP (Dovecot)
+
+
+@dataclass
+class ImapServer:
+    directory: Path
+    port: int
+    tls_port: int
+    user: str
+    password: str
+    cert: Path
+    pid: int = 0
+
+    def append(self, raw: bytes, when: float | None = None) -> None:
+        """Deliver a message into the mailbox as the mail server would (INTERNALDATE = ``when``)."""
+        ctx = ssl.create_default_context(cafile=str(self.cert))
+        conn = imaplib.IMAP4_SSL("127.0.0.1", self.tls_port, ssl_context=ctx)
+        conn.login(self.user, self.password)
+        stamp = imaplib.Time2Internaldate(when if when is not None else time.time())
+        typ, data = conn.append("INBOX", None, stamp, raw)
+        assert typ == "OK", data
+        conn.logout()
+
+    def stop(self) -> None:
+        if self.pid:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.pid, 15)
+        shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def _dovecot_users() -> tuple[str, str, int, int]:
+    """(internal user, login user, mail uid, mail gid) for running Dovecot here."""
+    if os.getuid() != 0:
+        me = pwd.getpwuid(os.getuid())
+        return me.pw_name, me.pw_name, me.pw_uid, me.pw_gid
+    try:
+        pwd.getpwnam("dippouchmail")
+    except KeyError:
+        subprocess.run(
+            ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", "dippouchmail"],
+            check=True, capture_output=True,
+        )  # fmt: skip
+    mail = pwd.getpwnam("dippouchmail")
+    return "dovecot", "dovenull", mail.pw_uid, mail.pw_gid
+
+
+def start_dovecot() -> ImapServer:
+    need("dovecot", "IMAP intake")
+    d = Path(tempfile.mkdtemp(prefix="dippouch-imap-"))
+    os.chmod(d, 0o755)
+    cert, key = make_cert(d)
+    internal, login, uid, gid = _dovecot_users()
+    home = d / "home"
+    home.mkdir()
+    os.chown(home, uid, gid)
+    user, password = "orders@w3k.example", "s3cret-imap"
+    (d / "users").write_text(f"{user}:{{PLAIN}}{password}::::\n", encoding="utf-8")
+    os.chmod(d / "users", 0o644)
+    port, tls_port = free_port(), free_port()
+    conf = d / "dovecot.conf"
+    conf.write_text(
+        f"""
+base_dir = {d}/run
+state_dir = {d}/state
+instance_name = dippouch-{port}
+log_path = {d}/dovecot.log
+protocols = imap
+listen = 127.0.0.1
+ssl = yes
+ssl_cert = <{cert}
+ssl_key = <{key}
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+default_internal_user = {internal}
+default_login_user = {login}
+first_valid_uid = {uid}
+last_valid_uid = {uid}
+passdb {{
+  driver = passwd-file
+  args = scheme=PLAIN username_format=%u {d}/users
+}}
+userdb {{
+  driver = static
+  args = uid={uid} gid={gid} home={home}/%u
+}}
+mail_location = maildir:~/Maildir
+service imap-login {{
+  chroot =
+  inet_listener imap {{
+    port = {port}
+  }}
+  inet_listener imaps {{
+    port = {tls_port}
+    ssl = yes
+  }}
+}}
+service anvil {{
+  chroot =
+}}
+""",
+        encoding="utf-8",
+    )
+    binary = shutil.which("dovecot") or "/usr/sbin/dovecot"
+    # Dovecot forks into the background: its output goes to a file, not to pipes the daemon would keep open.
+    with open(d / "start.log", "wb") as startlog:
+        done = subprocess.run([binary, "-c", str(conf)], stdout=startlog, stderr=startlog, check=False, timeout=30)
+    if done.returncode != 0:
+        log = (d / "dovecot.log").read_text() if (d / "dovecot.log").exists() else ""
+        raise RuntimeError(f"dovecot did not start: {(d / 'start.log').read_text()}\n{log}")
+    server = ImapServer(d, port, tls_port, user, password, cert)
+    for _ in range(100):
+        pidfile = d / "run" / "master.pid"
+        if pidfile.exists():
+            try:
+                with socket.create_connection(("127.0.0.1", tls_port), timeout=0.2):
+                    server.pid = int(pidfile.read_text().strip())
+                    return server
+            except OSError:
+                pass
+        time.sleep(0.05)
+    raise RuntimeError("dovecot did not listen")
+
+
+@pytest.fixture
+def smtp() -> Iterator[SmtpServer]:
+    server = start_smtp()
+    yield server
+    server.controller.stop()
+
+
+@pytest.fixture(scope="module")
+def imap() -> Iterator[ImapServer]:
+    server = start_dovecot()
+    yield server
+    server.stop()
+
+
+def run_async(coro: Any) -> Any:
+    return asyncio.run(coro)

@@ -1,0 +1,114 @@
+"""The outbound queue against a real SMTP server (aiosmtpd): a server that is down or refuses delays mail
+and loses none; a sender killed mid-batch loses nothing; several senders at once send each message once."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from dippouch.mail.outbox import queue, send_due
+from dippouch.mail.settings import ServerSettings
+from dippouch.store import GameStore
+from dippouch.store.models import OutboxRow
+from mailservers import SmtpServer, free_port, smtp  # noqa: F401
+
+T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+
+
+def settings(port: int) -> ServerSettings:
+    return ServerSettings("smtp", host="127.0.0.1", port=port, security="none", sender="orders@w3k.example", timeout=5)
+
+
+def fill(store: GameStore, n: int) -> None:
+    with store.session() as s, s.begin():
+        for i in range(n):
+            queue(
+                s, key=f"t:{i}", to=f"p{i}@example.org", subject=f"message {i}", body=f"body {i}\n", kind="test", now=T0
+            )
+
+
+def states(store: GameStore) -> dict[str, int]:
+    out: dict[str, int] = {}
+    with store.session() as s:
+        for r in s.query(OutboxRow):
+            out[r.status] = out.get(r.status, 0) + 1
+    return out
+
+
+def test_queuing_twice_is_one_message(db_url: str) -> None:
+    store = GameStore(db_url)
+    fill(store, 3)
+    fill(store, 3)
+    assert states(store) == {"pending": 3}
+
+
+def test_server_down_then_refusing_then_accepting(db_url: str, smtp: SmtpServer) -> None:  # noqa: F811
+    store = GameStore(db_url)
+    fill(store, 4)
+    # Nothing listens on this port: every message waits, none is lost or failed.
+    r = send_due(store, T0, settings(free_port()))
+    assert r.sent == [] and r.server_down and states(store) == {"pending": 4}
+    # The server answers 451 to the first two recipients: those wait for their back-off, the rest go.
+    smtp.refuse = 2
+    r = send_due(store, T0 + timedelta(minutes=2), settings(smtp.port))
+    assert len(r.retry) == 2 and len(r.sent) == 2
+    assert send_due(store, T0 + timedelta(minutes=2, seconds=30), settings(smtp.port)).sent == []  # backing off
+    r = send_due(store, T0 + timedelta(minutes=10), settings(smtp.port))
+    assert len(r.sent) == 2 and states(store) == {"sent": 4}
+    assert sorted(str(m["Subject"]) for m in smtp.messages) == [f"message {i}" for i in range(4)]
+    assert len(set(smtp.ids())) == 4
+
+
+def _sender(db_url: str, port: int, now: datetime, crash: str | None) -> subprocess.CompletedProcess[str]:
+    code = (
+        "import sys; from datetime import datetime\n"
+        "from dippouch.store import GameStore\n"
+        "from dippouch.mail.outbox import send_due\n"
+        "from dippouch.mail.settings import ServerSettings\n"
+        f"s = ServerSettings('smtp', host='127.0.0.1', port={port}, security='none', sender='orders@w3k.example')\n"
+        f"r = send_due(GameStore({db_url!r}), datetime.fromisoformat({now.isoformat()!r}), s)\n"
+        "print(len(r.sent))\n"
+    )
+    env = {**os.environ}
+    env.pop("DIPPOUCH_CRASH_AT", None)
+    if crash:
+        env["DIPPOUCH_CRASH_AT"] = crash
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+
+
+def test_a_killed_sender_loses_nothing_and_sends_nothing_twice(db_url: str, smtp: SmtpServer) -> None:  # noqa: F811
+    store = GameStore(db_url)
+    fill(store, 8)
+    # Killed right after claiming its first message, before talking to the server.
+    dead = _sender(db_url, smtp.port, T0, "mail:after-claim")
+    assert dead.returncode == 70 and smtp.messages == []
+    # Killed after its third message was sent and recorded.
+    dead = _sender(db_url, smtp.port, T0, "mail:after-sent:3")
+    assert dead.returncode == 70 and len(smtp.messages) == 3
+    # The next run takes the rest; the first one's claim runs out after its lease (5 minutes).
+    done = _sender(db_url, smtp.port, T0 + timedelta(minutes=1), None)
+    assert done.returncode == 0, done.stderr
+    assert len(smtp.messages) == 7
+    done = _sender(db_url, smtp.port, T0 + timedelta(minutes=6), None)
+    assert done.returncode == 0, done.stderr
+    assert states(store) == {"sent": 8}
+    assert sorted(str(m["Subject"]) for m in smtp.messages) == sorted(f"message {i}" for i in range(8))
+
+
+def test_several_senders_at_once_send_each_message_once(db_url: str, smtp: SmtpServer, tmp_path: Path) -> None:  # noqa: F811
+    store = GameStore(db_url)
+    fill(store, 30)
+    code = (
+        "from datetime import datetime\nfrom dippouch.store import GameStore\nfrom dippouch.mail.outbox import send_due\n"
+        "from dippouch.mail.settings import ServerSettings\n"
+        f"s = ServerSettings('smtp', host='127.0.0.1', port={smtp.port}, security='none', sender='orders@w3k.example')\n"
+        f"print(len(send_due(GameStore({db_url!r}), datetime.fromisoformat({T0.isoformat()!r}), s).sent))\n"
+    )
+    procs = [subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True) for _ in range(3)]
+    counts = [int((p.communicate(timeout=120)[0] or "0").strip()) for p in procs]
+    assert sum(counts) == 30
+    assert len(smtp.messages) == 30 and len(set(smtp.ids())) == 30
+    assert states(store) == {"sent": 30}
