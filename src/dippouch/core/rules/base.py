@@ -253,6 +253,29 @@ class RuleHooks:
         unit = position.units.get(self.variant.map.province_of(loc))
         return Hold(unit.kind if unit else None, loc)
 
+    def order_problem(self, position: Position, power: str, order: Order) -> str | None:
+        """Why an order of a variant's own kind is illegal judged from the board alone, or ``None``.
+
+        Asked before the phase is resolved, by the adjudicator and by the check on arrival alike
+        (:func:`dippouch.core.legality.movement_problem`); an order refused here is reported illegal and its
+        unit holds. W3K: a conversion outside a coastal supply centre its owner owns.
+        """
+        return None
+
+    def hand_over(self, position: Position, unit: Unit, power: str) -> tuple[Position, str] | None:
+        """For an order ``power`` sent for another power's ``unit``: the position as it would be if the owner
+        handed the unit over this phase, and a note saying that the order counts only then; or ``None``.
+
+        Standard: ``None`` (another power's unit is never ordered; 6.A.6). The check on arrival cannot see
+        the owner's orders, so it judges the order against this position and shows the note (W3K proxies).
+        """
+        return None
+
+    def supply_note(self, position: Position, power: str) -> str | None:
+        """When ``power``'s builds beyond its own count may still count because another power may send it
+        supply this phase: a note saying so (W3K supply transfers); ``None`` (standard) when they cannot."""
+        return None
+
     def extra_order_result(
         self, position: Position, power: str, order: Order, summary: MovementSummary
     ) -> tuple[str, str]:

@@ -403,14 +403,40 @@ class W3KHooks(RuleHooks):
             return f"name the coast the fleet will use: {options}"
         return None
 
+    def order_problem(self, position: Position, power: str, order: Order) -> str | None:
+        """A conversion outside a coastal centre its owner owns is illegal; hand-overs and supply transfers
+        are decided in :meth:`prepare_orders` and never reach the movement phase."""
+        if isinstance(order, Convert):
+            return self.convert_problem(position, power, order)
+        return "not an order of a movement phase"
+
+    def hand_over(self, position: Position, unit: Unit, power: str) -> tuple[Position, str] | None:
+        """An order for another power's unit counts only if its owner hands the unit over this season."""
+        gmap = self.variant.map
+        abbr = gmap.provinces[gmap.province_of(unit.loc)].abbr
+        handed = dict(position.state.get(_PROXIES) or {})
+        handed[abbr] = power
+        what = f"{gmap.unit_label(unit.kind, unit.loc)} is {unit.power}'s"
+        note = (
+            f"{what}: this order counts only if {unit.power} hands the unit over to {power} this season "
+            f"(its order '{gmap.unit_label(unit.kind, unit.loc)} under orders of {power}'); otherwise it is "
+            f"judged illegal and the unit follows {unit.power}'s orders"
+        )
+        return position.with_(state={**position.state, _PROXIES: handed}), note
+
+    def supply_note(self, position: Position, power: str) -> str | None:
+        """Builds beyond a power's own supply count only if another power sends it supply this Winter."""
+        return (
+            f"beyond {power}'s own supply: this build counts only if another power sends {power} supply this "
+            "Winter (Send N supply to ...); otherwise it is judged illegal"
+        )
+
     def extra_order_result(
         self, position: Position, power: str, order: Order, summary: MovementSummary
     ) -> tuple[str, str]:
-        if not isinstance(order, Convert):
-            return "illegal", "not an order of a movement phase"
-        why = self.convert_problem(position, power, order)
-        if why:
-            return "illegal", why
+        # Conversions only: order_problem refused every other extra order, and illegal conversions, before the
+        # phase was resolved.
+        assert isinstance(order, Convert)
         gmap = self.variant.map
         prov = gmap.province_of(order.loc)
         attackers = summary.attacked.get(prov, ())
