@@ -156,8 +156,6 @@ def _lexicon(variant: Variant) -> _Lexicon:
             for word in words if isinstance(words, list) else [words]:
                 for key in (str(word).lower(), " ".join(_tokenize(str(word).lower()))):
                     kinds[key] = str(letter).upper()
-    import dippouch.core.rules  # noqa: F401  (variant rule modules register their order syntax on import)
-
     syntax = tuple(fn for rule, fn in _SYNTAX.items() if variant.rules.get(rule))
     lex = _Lexicon(
         names=names,

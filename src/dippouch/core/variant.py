@@ -7,6 +7,7 @@ its place in the file, because a variant author fixing a reconstructed map wants
 from __future__ import annotations
 
 import difflib
+import importlib
 import os
 import re
 import tomllib
@@ -225,6 +226,22 @@ def _unit_from_text(gmap: GameMap, text: str) -> tuple[str, int] | str:
     return kind, loc
 
 
+RULE_MODULES = "dippouch.core.rules"
+"""The package of variant rule modules: each registers, when imported, the map hooks, rule hooks, order
+syntax and formats that variant files name (``map_hooks = ["w3k_seas"]``, ``[rules] hooks = "w3k"``)."""
+
+
+def load_rule_modules() -> None:
+    """Import the variant rule modules, once, before a variant is built from data.
+
+    The rule modules are plugins: they import the core (hooks, notation, this module) to register what they
+    provide, and no core module imports them. They are loaded here by name, as a plugin host loads its
+    plugins, so that every variant object that exists has its rules available, and the core's imports only
+    point down (tests/test_import_layers.py).
+    """
+    importlib.import_module(RULE_MODULES)
+
+
 def build_variant(
     data: Mapping[str, Any],
     source: str,
@@ -239,13 +256,9 @@ def build_variant(
 
     vt = data.get("variant", {})
     hook_edges: list[tuple[str, str]] = []
+    load_rule_modules()
     for hook in vt.get("map_hooks", []):
         fn = MAP_HOOKS.get(hook)
-        if fn is None:
-            # Import the rules package lazily so hooks register themselves.
-            import dippouch.core.rules  # noqa: F401
-
-            fn = MAP_HOOKS.get(hook)
         if fn is None:
             problems.append(VariantProblem(where("variant", "map_hooks"), f"unknown map hook {hook!r}"))
         else:

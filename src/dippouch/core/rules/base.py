@@ -276,6 +276,22 @@ class RuleHooks:
         supply this phase: a note saying so (W3K supply transfers); ``None`` (standard) when they cannot."""
         return None
 
+    def extra_legal_orders(
+        self,
+        position: Position,
+        power: str,
+        orders: dict[int, list[Order]],
+        standard: Callable[[Position], Mapping[str, Mapping[int, Sequence[Order]]]],
+    ) -> None:
+        """Add the variant's own order kinds to ``power``'s legal orders (``orders``, changed in place).
+
+        Called by :func:`dippouch.core.legal.legal_orders` after it has listed the standard orders;
+        ``standard(position)`` lists the standard orders of every power in another position, for a hook
+        that needs them (W3K: the orders of a unit handed over, as its owner would have them). Passed in, so
+        that rule modules never import the legal-order generator. Standard: nothing to add.
+        """
+        return None
+
     def extra_order_result(
         self, position: Position, power: str, order: Order, summary: MovementSummary
     ) -> tuple[str, str]:
@@ -427,8 +443,6 @@ def hooks_for(variant: Variant) -> RuleHooks:
     cached = _HOOKS_CACHE.get(id(variant))
     if cached is not None and cached[0] is variant:
         return cached[1]
-    import dippouch.core.rules  # noqa: F401  (hook modules register themselves on import)
-
     rules = variant.rules
     cls_name = rules.get("hooks")
     cls: type[RuleHooks] = RuleHooks

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import difflib
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -41,7 +41,7 @@ from dippouch.core.notation import OrderParseError, OrderReader, format_unit, re
 from dippouch.core.orders import Build, Disband, Order
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import Outcome
-from dippouch.core.rules.base import AdjustmentContext, MovementSummary, RuleHooks, hooks_for, register_hooks
+from dippouch.core.rules.base import AdjustmentContext, MovementSummary, RuleHooks, register_hooks
 from dippouch.core.variant import MAP_HOOKS
 
 if TYPE_CHECKING:
@@ -246,10 +246,6 @@ _CONVERTING = "w3k_converting"
 class W3KHooks(RuleHooks):
     """The W3K rules that data cannot express (see the module docstring and docs/variants/w3k.md)."""
 
-    def __init__(self, variant: Variant) -> None:
-        super().__init__(variant)
-        _register_legal_orders()
-
     # -- orders decided before the phase is resolved
 
     def prepare_orders(
@@ -448,6 +444,15 @@ class W3KHooks(RuleHooks):
             return "succeeds", "conversion complete"
         return "succeeds", "conversion begun; order it again next movement season"
 
+    def extra_legal_orders(
+        self,
+        position: Position,
+        power: str,
+        orders: dict[int, list[Order]],
+        standard: Callable[[Position], Mapping[str, Mapping[int, Sequence[Order]]]],
+    ) -> None:
+        _legal_w3k(self, position, power, orders, standard)
+
     # -- adjustments
 
     def _own_delta(self, position: Position, power: str) -> int:
@@ -532,8 +537,14 @@ class W3KHooks(RuleHooks):
 # Legal orders: Convert, hand-overs and supply transfers, next to the standard ones
 
 
-def _legal_w3k(variant: Variant, position: Position, power: str, orders: dict[int, list[Order]]) -> None:
-    """Add W3K's own orders to ``power``'s legal orders (``core.legal.register_legal_orders``).
+def _legal_w3k(
+    hooks: W3KHooks,
+    position: Position,
+    power: str,
+    orders: dict[int, list[Order]],
+    standard: Callable[[Position], Mapping[str, Mapping[int, Sequence[Order]]]],
+) -> None:
+    """Add W3K's own orders to ``power``'s legal orders (:meth:`W3KHooks.extra_legal_orders`).
 
     Movement: a Convert for each unit in a coastal centre its power owns (one per coast for an army in a
     province with split coasts), and a hand-over of each of the power's units to every other power. A
@@ -544,12 +555,9 @@ def _legal_w3k(variant: Variant, position: Position, power: str, orders: dict[in
     with each vacant build site as an alternative to building there (like ``Waive``); a power with excess
     supply and nowhere to build lists them under the first centre it owns.
     """
-    hooks = hooks_for(variant)
-    if not isinstance(hooks, W3KHooks):
-        return  # these orders are judged by the W3K hooks; without them they would all be illegal
-    kind = variant.calendar.kind(position.phase)
+    kind = hooks.variant.calendar.kind(position.phase)
     if kind == PhaseKind.MOVEMENT:
-        _legal_movement(hooks, position, power, orders)
+        _legal_movement(hooks, position, power, orders, standard)
     elif kind == PhaseKind.ADJUSTMENTS:
         _legal_transfers(hooks, position, power, orders)
 
@@ -562,14 +570,18 @@ def _converts(hooks: W3KHooks, position: Position, unit: Unit) -> list[Order]:
     return [c for c in candidates if hooks.convert_problem(position, unit.power, c) is None]
 
 
-def _legal_movement(hooks: W3KHooks, position: Position, power: str, orders: dict[int, list[Order]]) -> None:
-    from dippouch.core.legal import all_legal_orders  # not at import: core.legal imports this package
-
+def _legal_movement(
+    hooks: W3KHooks,
+    position: Position,
+    power: str,
+    orders: dict[int, list[Order]],
+    standard: Callable[[Position], Mapping[str, Mapping[int, Sequence[Order]]]],
+) -> None:
     variant = hooks.variant
     gmap = variant.map
     others = [p for p in variant.power_names if p != power]
     handed: Mapping[str, str] = position.state.get(_PROXIES) or {}
-    unhanded: dict[str, dict[int, list[Order]]] | None = None
+    unhanded: Mapping[str, Mapping[int, Sequence[Order]]] | None = None
     for prov, unit in position.units.items():
         to = handed.get(gmap.provinces[prov].abbr)
         if unit.power == power:
@@ -584,7 +596,7 @@ def _legal_movement(hooks: W3KHooks, position: Position, power: str, orders: dic
             # The unit's ordinary orders (and conversion) as its owner would have them without the hand-over;
             # only the owner may hand it on.
             if unhanded is None:  # worked out once, however many units were handed to this power
-                unhanded = all_legal_orders(variant, position.with_(state=_without(position.state, _PROXIES)))
+                unhanded = standard(position.with_(state=_without(position.state, _PROXIES)))
             owner = unhanded.get(unit.power, {})
             orders[unit.loc] = [o for o in owner.get(unit.loc, ()) if not isinstance(o, Proxy)]
 
@@ -605,23 +617,6 @@ def _legal_transfers(hooks: W3KHooks, position: Position, power: str, orders: di
 
 def _without(state: Mapping[str, Any], key: str) -> dict[str, Any]:
     return {k: v for k, v in state.items() if k != key}
-
-
-_LEGAL_REGISTERED: list[bool] = []
-
-
-def _register_legal_orders() -> None:
-    """Register :func:`_legal_w3k` with ``core.legal`` once, when the hooks are first built.
-
-    Not at import: ``core.legal`` imports the rule package, which imports this module, so importing
-    ``core.legal`` here would be circular when it is imported first. ``legal_orders`` builds the
-    variant's hooks before it asks for extra orders, so the registration is always in place in time.
-    """
-    if not _LEGAL_REGISTERED:
-        from dippouch.core.legal import register_legal_orders
-
-        register_legal_orders("w3k_orders", _legal_w3k)
-        _LEGAL_REGISTERED.append(True)
 
 
 # --------------------------------------------------------------------------------------------------
