@@ -173,3 +173,21 @@ def test_retreat_echo_fills_in_the_coast(std: Variant) -> None:
     )
     line = one(std, pos, "France", "F gol R spa")
     assert line.accepted and line.order == "F lyo R spa/sc"
+
+
+def test_two_retreats_to_one_province_are_accepted_with_a_warning(std: Variant) -> None:
+    from dippouch.core.position import Dislodged, Unit
+
+    m = std.map
+    pos = board(std, "Spring 1901", {"France": []})
+    pos = pos.with_(
+        phase=std.calendar.parse("Spring 1901 Retreats"),
+        dislodged={
+            m.province_of(m.loc("bur")): Dislodged(Unit("France", "A", m.loc("bur")), frozenset({m.loc("pic")})),
+            m.province_of(m.loc("bel")): Dislodged(Unit("France", "A", m.loc("bel")), frozenset({m.loc("pic")})),
+        },
+    )
+    lines = check_orders(std, pos, "France", "A bur R pic\nA bel R pic")
+    assert all(ln.accepted and "both fail" in (ln.note or "") for ln in lines)
+    res = adjudicate(std, pos, {"France": [parse_order(std, ln.order or "", phase_kind="retreats") for ln in lines]})
+    assert [r.result for r in res.results if not r.automatic] == [Outcome.FAILS, Outcome.FAILS]

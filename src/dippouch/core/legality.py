@@ -431,10 +431,17 @@ def check_submission(variant: Variant, position: Position, power: str, orders: S
     listed = list(orders)
     judged, decided = hooks.prepare_orders(position, {power: listed})
     out: list[Checked | None] = [None] * len(listed)
+    gmap = variant.map
     for (p, i), (word, reason) in decided.items():
-        if p == power:
-            bad = word in (_ILLEGAL, _FAILS)
-            out[i] = Checked(listed[i], reason or f"the order {word}") if bad else Checked(listed[i])
+        if p != power:
+            continue
+        order = listed[i]
+        if word in (_ILLEGAL, _FAILS):
+            out[i] = Checked(order, reason or f"the order {word}")
+            continue
+        loc = order.unit_loc
+        unit = position.units.get(gmap.province_of(loc)) if loc is not None else None
+        out[i] = Checked(_as_carried_out(gmap, position, order, unit, -1) if unit is not None else order)
     if kind == PhaseKind.MOVEMENT:
         _check_movement(variant, hooks, judged, power, listed, out)
     elif kind == PhaseKind.RETREATS:
@@ -497,6 +504,7 @@ def _check_retreats(
 ) -> None:
     gmap = variant.map
     taken: dict[int, int] = {}
+    going: dict[int, int] = {}  # province retreated to -> index of the first retreat there
     for i, order in enumerate(orders):
         if out[i] is not None:
             continue
@@ -511,7 +519,20 @@ def _check_retreats(
             continue
         taken[prov] = i
         done: Order = Retreat(unit.kind, unit.loc, to) if to >= 0 else Disband(unit.kind, unit.loc)
-        out[i] = Checked(done, note=_kind_note(gmap, position, order, unit))
+        note = _kind_note(gmap, position, order, unit)
+        if to >= 0:
+            q = gmap.province_of(to)
+            if q in going:
+                # Both retreats fail (6.H.7): visible now, so both lines say so.
+                k = going[q]
+                clash = f"two retreats to {gmap.label(q)} both fail and both units are disbanded"
+                first = out[k]
+                assert first is not None
+                out[k] = dataclasses.replace(first, note=_joined(first.note, clash))
+                note = _joined(note, clash)
+            else:
+                going[q] = i
+        out[i] = Checked(done, note=note)
 
 
 def _check_adjustments(
@@ -534,9 +555,10 @@ def _check_adjustments(
         if out[i] is not None:
             continue
         note = None
+        had = ctx.delta[power]
         if isinstance(order, Build | Waive):
             need = hooks.unit_cost(order.kind) if isinstance(order, Build) else 1
-            if ctx.delta[power] < need:
+            if had < need:
                 note = hooks.supply_note(position, power)
                 if note is not None:
                     # Judged as if the supply it needs were sent; the note says that it counts only then.
@@ -544,6 +566,7 @@ def _check_adjustments(
         before = dict(units)
         word, why = adjustment_verdict(gmap, hooks, ctx, units, power, order)
         if word != _SUCCEEDS:
+            ctx.delta[power] = had
             out[i] = Checked(order, why or f"the order {word}")
             continue
         out[i] = Checked(_as_built(gmap, before, units, order), note=note)
