@@ -111,7 +111,7 @@ def _check_at_head_with_every_game(url: str) -> None:
     store = GameStore(url)
     try:
         with store.engine.connect() as conn:
-            assert MigrationContext.configure(conn).get_current_revision() == "0001"
+            assert MigrationContext.configure(conn).get_current_revision() == "0002"
             assert conn.execute(sa.text("SELECT count(*) FROM alembic_version")).scalar_one() == 1
         assert sorted(name for name, *_ in store.games()) == sorted(f"g{i}" for i in range(PROCESSES))
         # Every process's game is usable, whichever process created the schema.

@@ -18,7 +18,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError, PhaseError
-from dippouch.core.orders import Build, Order
+from dippouch.core.orders import Build, Disband, Order, Waive
 from dippouch.core.position import Dislodged, Position, Unit
 from dippouch.core.rules import w3k
 from dippouch.core.rules.base import hooks_for
@@ -306,6 +306,11 @@ class LineCheck:
     def accepted(self) -> bool:
         return self.error is None
 
+    @property
+    def said_no_orders(self) -> bool:
+        """The line "no orders": no order, but the player's word that the submission stands with none."""
+        return self.error is None and self.order is None
+
     def to_data(self) -> dict[str, Any]:
         data = {"line": self.line, "text": self.text, "order": self.order, "error": self.error}
         if self.note is not None:
@@ -340,6 +345,14 @@ def check_orders(variant: Variant, position: Position, power: str, text: str) ->
     power = variant.power(power).name
     out: list[LineCheck | None] = []
     pending: list[tuple[int, int, str, Order]] = []  # (index in out, line, text, order)
+    said: list[LineCheck] = []
+    rows = text.splitlines()
+    for number, row in enumerate(rows, start=1):
+        if _NO_ORDERS.match(row):
+            said.append(LineCheck(number, row.strip(), note=NO_ORDERS_NOTE))
+            rows[number - 1] = ""
+    if said:
+        text = "\n".join(rows)
     for pl in parse_orders(variant, text, phase_kind=kind):
         if pl.error is not None:
             out.append(LineCheck(pl.line, pl.text, error=str(pl.error)))
@@ -364,7 +377,86 @@ def check_orders(variant: Variant, position: Position, power: str, text: str) ->
                     legal = _legal_table(variant, position, power)
                 error += _closest(variant, kind, v.order, legal)
         out[slot] = LineCheck(line, text_, canonical, error, v.note)
-    return [c for c in out if c is not None]
+    return sorted([*(c for c in out if c is not None), *said], key=lambda c: c.line)
+
+
+_NO_ORDERS = re.compile(r"^\s*no\s+orders?(\s+(for\s+)?this\s+(season|phase|turn))?\s*[.!]*\s*$", re.IGNORECASE)
+NO_ORDERS_NOTE = "no orders: this submission replaces the earlier orders with none"
+"""The note on a line that says "no orders": the player's word that an empty submission replaces the earlier one."""
+
+
+def submission_stands(lines: Sequence[LineCheck], replace_with_nothing: bool = False) -> bool:
+    """Whether a submission replaces the power's earlier orders (the rule for partial submissions).
+
+    A submission with at least one accepted order replaces the earlier version in full: its accepted orders
+    are the power's orders, its refused lines are dropped (the earlier version's orders are not merged in).
+    One with no accepted order (nothing but chat, an empty file, or only lines that were refused) is kept
+    for the record but replaces nothing, unless the sender says so: a line "no orders", or
+    ``replace_with_nothing`` (``submit --replace-with-nothing``).
+    """
+    if any(ln.accepted and ln.order is not None for ln in lines):
+        return True
+    return replace_with_nothing or any(ln.said_no_orders for ln in lines)
+
+
+def ready_refusal(lines: Sequence[LineCheck], replace_with_nothing: bool = False) -> str | None:
+    """Why a submission may not mark its power ready, or ``None``: ready needs an accepted order (or the
+    player's word that there are none)."""
+    if submission_stands(lines, replace_with_nothing):
+        return None
+    refused = sum(1 for ln in lines if not ln.accepted)
+    what = f"all {refused} line(s) were refused" if refused else "it has no order line"
+    return (
+        f"not marked ready: {what}, so this submission replaces nothing; "
+        "send orders, or a line 'no orders' to be ready with none"
+    )
+
+
+def unordered(variant: Variant, position: Position, power: str, lines: Sequence[LineCheck]) -> list[str]:
+    """What happens to the power's units (or builds) that the standing orders ``lines`` leave out, in words
+    with canonical unit texts: units hold (movement), are disbanded (retreats), builds are waived and
+    removals made by the rules (adjustments)."""
+    from dippouch.core.notation import format_unit, parse_order
+
+    kind = variant.calendar.kind(position.phase)
+    m = variant.map
+    ordered: set[int] = set()
+    orders = []
+    for ln in lines:
+        if ln.accepted and ln.order is not None:
+            o = parse_order(variant, ln.order, phase_kind=kind)
+            orders.append(o)
+            if o.unit_loc is not None:
+                ordered.add(m.province_of(o.unit_loc))
+    if kind == PhaseKind.MOVEMENT:
+        left = [
+            format_unit(variant, u.kind, u.loc) for u in position.units_of(power) if m.province_of(u.loc) not in ordered
+        ]
+        return [f"{', '.join(sorted(left))}: no order, {'they hold' if len(left) > 1 else 'it holds'}"] if left else []
+    if kind == PhaseKind.RETREATS:
+        left = [
+            format_unit(variant, d.unit.kind, d.unit.loc)
+            for p, d in position.dislodged.items()
+            if d.unit.power == power and p not in ordered
+        ]
+        return (
+            [f"{', '.join(sorted(left))}: no order, {'they are' if len(left) > 1 else 'it is'} disbanded"]
+            if left
+            else []
+        )
+    delta = adjustment_delta(variant, position, power)
+    hooks = hooks_for(variant)
+    if delta > 0:
+        used = sum(
+            hooks.unit_cost(o.kind) if isinstance(o, Build) else 1 for o in orders if isinstance(o, Build | Waive)
+        )
+        if used < delta:
+            return [f"{delta - used} build(s) not ordered: waived"]
+    elif delta < 0:
+        owed = -delta - sum(1 for o in orders if isinstance(o, Disband))
+        if owed > 0:
+            return [f"{owed} removal(s) not ordered: made for {power} by the rules"]
+    return []
 
 
 def _closest(variant: Variant, kind: PhaseKind, order: Order, legal: Mapping[int, Sequence[Order]]) -> str:
@@ -421,6 +513,19 @@ def powers_to_act(variant: Variant, position: Position) -> list[str]:
             if any(isinstance(o, Build) for os_ in table.values() for o in os_):
                 out.append(p)
     return out
+
+
+def may_submit(variant: Variant, position: Position, power: str) -> bool:
+    """Whether ``power`` may send orders now: it must act (:func:`powers_to_act`), or, in an adjustment
+    phase, it could build with supply another power sends it (W3K: a power with no builds of its own may
+    be sent supply, and must be able to order the builds)."""
+    if power in powers_to_act(variant, position):
+        return True
+    hooks = hooks_for(variant)
+    if variant.calendar.kind(position.phase) != PhaseKind.ADJUSTMENTS or hooks.orders_refused(position, power):
+        return False
+    alive = bool(position.units_of(power) or position.centres_of(power))
+    return alive and hooks.supply_note(position, power) is not None
 
 
 def civil_disorder_streak(missed: Iterable[bool]) -> int:

@@ -195,24 +195,56 @@ def submit(
     power: str,
     file: str | None = typer.Argument(None, help="File with the orders; '-' or nothing reads standard input."),
     ready: bool = typer.Option(False, "--ready", help="Mark the power ready: process early once everyone is."),
+    replace_with_nothing: bool = typer.Option(
+        False,
+        "--replace-with-nothing",
+        help="Let a submission with no accepted order replace the earlier orders (the same as a line 'no orders').",
+    ),
     db: str | None = DbOption,
     now: str | None = NowOption,
 ) -> None:
-    """Submit POWER's orders for the current phase (a new version each time; the latest on time counts)."""
+    """Submit POWER's orders for the current phase (a new version each time; the latest on time counts).
+
+    A submission with at least one accepted order replaces the earlier one in full. One with none (chat, an
+    empty file, only refused lines) is kept but replaces nothing, unless it says 'no orders' or
+    --replace-with-nothing is given.
+    """
     text = _read_text(file)
-    r = _store(db).submit(game, power, text, now=_now(now), ready=ready)
+    r = _store(db).submit(game, power, text, now=_now(now), ready=ready, replace_with_nothing=replace_with_nothing)
     out.print(f"{r.power}, {r.phase}: submission version {r.version} recorded{' (ready)' if r.ready else ''}.")
     for line in r.lines:
-        if line.accepted:
-            out.print(f"  line {line.line:>2} accepted  {line.order}")
+        if line.said_no_orders:
+            out.print(f"  line {line.line:>2} noted     {line.text}: {line.note}", markup=False)
+        elif line.accepted:
+            out.print(f"  line {line.line:>2} accepted  {line.order}", markup=False)
+            if line.note:
+                out.print(f"             note: {line.note}", markup=False)
         else:
-            out.print(f"  line {line.line:>2} REJECTED  {line.text}: {line.error}")
-    accepted = sum(1 for line in r.lines if line.accepted)
-    out.print(f"{accepted} order(s) accepted, {len(r.lines) - accepted} rejected.")
+            out.print(f"  line {line.line:>2} REJECTED  {line.text}: {line.error}", markup=False)
+    accepted = sum(1 for line in r.lines if line.accepted and line.order is not None)
+    rejected = sum(1 for line in r.lines if not line.accepted)
+    out.print(f"{accepted} order(s) accepted, {rejected} rejected.")
+    if not r.stands:
+        why = "all its lines were refused" if rejected else "it has no order line"
+        if r.standing is not None:
+            out.print(
+                f"[bold red]NOT REPLACED:[/bold red] {why}, so version {r.standing} still stands "
+                f"({len(r.standing_orders)} order(s)). To replace it with no orders, send a line 'no orders' "
+                "(or submit with --replace-with-nothing)."
+            )
+        else:
+            out.print(f"[bold red]NOTHING STANDS:[/bold red] {why}; {r.power} has no orders for {r.phase} yet.")
+    elif r.standing is not None:
+        out.print(f"Now standing: version {r.standing}, {len(r.standing_orders)} order(s).")
+    for what in r.unordered:
+        out.print(f"  {what}", markup=False)
     if r.late:
         out.print(
             "[yellow]This submission arrived after the deadline: it does not count unless the deadline is extended.[/yellow]"
         )
+    if r.ready_refused:
+        err.print(f"[red]error:[/red] {r.ready_refused}")
+        raise typer.Exit(2)
 
 
 @app.command()
@@ -455,9 +487,19 @@ def rollback(
 ) -> None:
     """Reopen an earlier phase; the phases after it stay in the history, marked abandoned."""
     store = _store(db)
-    name = store.rollback(game, phase, now=_now(now))
+    name, carried = store.rollback(game, phase, now=_now(now))
     st = store.status(game, now=_now(now))
     out.print(f"Rolled {game} back to {name}; orders due by {_when(st.settings, st.deadline)}.")
+    if not carried:
+        out.print("No orders had been sent for it: none carried forward.")
+    else:
+        out.print("Orders carried forward as they stood (version 1 of the reopened phase, not ready):")
+        for c in carried:
+            late = " (arrived after the old deadline)" if c.late else ""
+            out.print(
+                f"  {c.power}: version {c.version} of {c.submitted_at:%Y-%m-%d %H:%M} UTC, {c.orders} order(s){late}",
+                markup=False,
+            )
 
 
 @app.command("export")

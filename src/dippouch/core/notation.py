@@ -41,6 +41,7 @@ __all__ = [
     "parse_order",
     "parse_orders",
     "parse_unit",
+    "quoted",
     "register_format",
     "register_syntax",
 ]
@@ -609,10 +610,17 @@ class ParsedLine:
 
 
 _COMMENT_RE = re.compile(r"(#|//).*$")
+_QUOTED_RE = re.compile(r"^\s*>")
+
+
+def quoted(line: str) -> bool:
+    """An e-mail reply's quoted line (``> ...``): somebody else's words, never orders."""
+    return _QUOTED_RE.match(line) is not None
 
 
 def parse_orders(variant: Variant, text: str, *, phase_kind: PhaseKind | str | None = None) -> list[ParsedLine]:
-    """Read a pasted block: one order a line, blank lines and ``#``/``//`` comments ignored.
+    """Read a pasted block: one order a line; blank lines, ``#``/``//`` comments and lines quoted from an
+    e-mail (``> ...``, the text being replied to) ignored.
 
     A line ``England:`` (or ``English:``) starts that power's orders; ``England: A lon - nth`` names the
     power for that line too. Every order line comes back with its order or its error, so a UI can show
@@ -621,6 +629,8 @@ def parse_orders(variant: Variant, text: str, *, phase_kind: PhaseKind | str | N
     out: list[ParsedLine] = []
     power: str | None = None
     for number, raw_line in enumerate(text.splitlines(), start=1):
+        if quoted(raw_line):
+            continue
         line = _COMMENT_RE.sub("", raw_line).strip()
         if not line:
             continue

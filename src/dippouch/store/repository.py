@@ -17,7 +17,7 @@ from __future__ import annotations
 import difflib
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -38,14 +38,18 @@ from dippouch.game import (
     civil_disorder_streak,
     draw_reached,
     game_end,
+    may_submit,
     position_from_data,
     position_to_data,
     powers_to_act,
+    ready_refusal,
+    submission_stands,
+    unordered,
 )
 from dippouch.store.db import make_engine, upgrade
 from dippouch.store.models import EventRow, GameRow, PhaseRow, PlayerRow, SubmissionRow, VoteRow
 
-__all__ = ["GAME_FILE_FORMAT", "GameStore", "PowerStatus", "Status", "SubmitResult"]
+__all__ = ["GAME_FILE_FORMAT", "Carried", "GameStore", "PowerStatus", "Status", "SubmitResult"]
 
 GAME_FILE_FORMAT = "dippouch-game"
 GAME_FILE_VERSION = 1
@@ -66,6 +70,28 @@ class SubmitResult:
     late: bool
     ready: bool
     deadline: datetime | None
+    stands: bool = True
+    """Whether this version replaced the earlier ones (see :func:`dippouch.game.submission_stands`)."""
+    standing: int | None = None
+    """The version that now stands for the power (this one, an earlier one, or none)."""
+    standing_orders: list[str] = field(default_factory=list)
+    """The orders of the standing version, as they will be carried out."""
+    unordered: list[str] = field(default_factory=list)
+    """What happens to the units (or builds) the standing orders leave out."""
+    ready_refused: str | None = None
+    """Why ``--ready`` was refused (the submission is recorded, not ready)."""
+
+
+@dataclass(frozen=True)
+class Carried:
+    """A submission a rollback carried forward into the reopened phase."""
+
+    power: str
+    version: int
+    """Its version in the phase it came from (it is version 1 of the reopened phase)."""
+    submitted_at: datetime
+    orders: int
+    late: bool
 
 
 @dataclass(frozen=True)
@@ -291,8 +317,22 @@ class GameStore:
     # ----------------------------------------------------------------------------------------------
     # Submissions and votes
 
-    def submit(self, name: str, power: str, text: str, *, now: datetime, ready: bool = False) -> SubmitResult:
-        """Record a submission (a new version), checked line by line; committed before returning."""
+    def submit(
+        self,
+        name: str,
+        power: str,
+        text: str,
+        *,
+        now: datetime,
+        ready: bool = False,
+        replace_with_nothing: bool = False,
+    ) -> SubmitResult:
+        """Record a submission (a new version), checked line by line; committed before returning.
+
+        A version with no accepted order is recorded but does not replace the earlier orders unless
+        ``replace_with_nothing`` (or a line "no orders") says it does; ``ready`` is then refused too (see
+        :func:`dippouch.game.submission_stands`). The result says which version now stands.
+        """
         now = as_utc(now)
         with self.session() as s, s.begin():
             g = self._game(s, name)
@@ -300,9 +340,11 @@ class GameStore:
             power = self._power(v, power)
             ph = self._require_current(s, g)
             pos = position_from_data(v, ph.position)
-            if power not in powers_to_act(v, pos):
+            if not may_submit(v, pos, power):
                 raise GameError(f"{power} has nothing to order in {ph.name}")
             lines = check_orders(v, pos, power, text)
+            stands = submission_stands(lines, replace_with_nothing)
+            refused = ready_refusal(lines, replace_with_nothing) if ready else None
             last = s.scalars(
                 sa.select(sa.func.max(SubmissionRow.version)).where(
                     SubmissionRow.phase_id == ph.id, SubmissionRow.power == power
@@ -317,11 +359,29 @@ class GameStore:
                     submitted_at=now,
                     text=text,
                     lines=[line.to_data() for line in lines],
-                    ready=ready,
+                    ready=ready and refused is None,
+                    stands=stands,
                 )
             )
+            s.flush()
+            s.refresh(ph)
+            standing = self._latest(ph, on_time_only=False).get(power)
+            standing_lines = [LineCheck.from_data(d) for d in standing.lines] if standing else []
             late = ph.deadline is not None and now > ph.deadline
-            return SubmitResult(ph.name, power, version, lines, late, ready, ph.deadline)
+            return SubmitResult(
+                ph.name,
+                power,
+                version,
+                lines,
+                late,
+                ready and refused is None,
+                ph.deadline,
+                stands=stands,
+                standing=standing.version if standing else None,
+                standing_orders=[ln.order for ln in standing_lines if ln.accepted and ln.order is not None],
+                unordered=unordered(v, pos, power, standing_lines),
+                ready_refused=refused,
+            )
 
     def vote(self, name: str, power: str, draw: bool, *, now: datetime) -> Ending | None:
         """Record a draw vote; when every surviving power (not in civil disorder) says yes, the game ends."""
@@ -382,9 +442,12 @@ class GameStore:
 
     @staticmethod
     def _latest(ph: PhaseRow, *, on_time_only: bool) -> dict[str, SubmissionRow]:
-        """The latest submission of each power (that arrived by the deadline, if ``on_time_only``)."""
+        """The standing submission of each power: its latest version that replaced the earlier ones (and
+        arrived by the deadline, if ``on_time_only``)."""
         out: dict[str, SubmissionRow] = {}
         for sub in ph.submissions:
+            if not sub.stands:
+                continue  # recorded, but it replaced nothing
             if on_time_only and ph.deadline is not None and sub.submitted_at > ph.deadline:
                 continue
             prev = out.get(sub.power)
@@ -687,13 +750,21 @@ class GameStore:
             diffs.append("next position differs")
         return not diffs, diffs
 
-    def rollback(self, name: str, phase: str, *, now: datetime) -> str:
-        """Reopen ``phase`` with its original position; the phases after it stay in history as abandoned."""
+    def rollback(self, name: str, phase: str, *, now: datetime) -> tuple[str, list[Carried]]:
+        """Reopen ``phase`` with its original position; the phases after it stay in history as abandoned.
+
+        Each power's standing submission of the phase is carried into the reopened phase as it stood (its
+        text, time and verdicts, checked again; not ready, since the clock starts again), so nothing sent
+        for the phase is lost; a version that arrived after the old deadline is carried too (it is the
+        power's latest word, and the phase is open again). Returns the phase's name and what was carried.
+        """
         now = as_utc(now)
         with self.session() as s, s.begin():
             g = self._game(s, name, lock=True)
             v = self._variant(g)
             target = self._find_phase(s, g, v, phase, None)
+            carried_subs = sorted(self._latest(target, on_time_only=False).values(), key=lambda r: r.power)
+            old_deadline = target.deadline
             for p in self._active(s, g):
                 if p.seq >= target.seq:
                     p.status = "abandoned"
@@ -706,9 +777,40 @@ class GameStore:
                 g.status = "active"
             g.ending = None
             s.flush()
-            self._open_phase(s, g, v, self._settings(g), start_data=dict(target.position), seq=target.seq, now=now)
-            self._event(s, g, now, "rollback", phase=target.name, branch=g.branch)
-            return target.name
+            reopened = self._open_phase(
+                s, g, v, self._settings(g), start_data=dict(target.position), seq=target.seq, now=now
+            )
+            pos = position_from_data(v, reopened.position)
+            carried: list[Carried] = []
+            for sub in carried_subs:
+                lines = check_orders(v, pos, sub.power, sub.text)
+                stands = submission_stands(lines, replace_with_nothing=True)
+                s.add(
+                    SubmissionRow(
+                        phase_id=reopened.id,
+                        power=sub.power,
+                        version=1,
+                        submitted_at=sub.submitted_at,
+                        text=sub.text,
+                        lines=[line.to_data() for line in lines],
+                        ready=False,
+                        stands=stands,
+                        carried_from=sub.id,
+                    )
+                )
+                late = old_deadline is not None and sub.submitted_at > old_deadline
+                count = sum(1 for ln in lines if ln.accepted and ln.order is not None)
+                carried.append(Carried(sub.power, sub.version, sub.submitted_at, count, late))
+            self._event(
+                s,
+                g,
+                now,
+                "rollback",
+                phase=target.name,
+                branch=g.branch,
+                carried={c.power: c.version for c in carried},
+            )
+            return target.name, carried
 
     # ----------------------------------------------------------------------------------------------
     # Game files
@@ -786,6 +888,7 @@ class GameStore:
                             replaced_at=_dt(r.get("replaced_at")),
                         )
                     )
+                new_ids: dict[int, int] = {}  # submission id in the file -> id here (for carried_from)
                 for p in data["phases"]:
                     row = PhaseRow(
                         game_id=g.id,
@@ -806,17 +909,22 @@ class GameStore:
                     s.add(row)
                     s.flush()
                     for sub in p.get("submissions", []):
-                        s.add(
-                            SubmissionRow(
-                                phase_id=row.id,
-                                power=sub["power"],
-                                version=int(sub["version"]),
-                                submitted_at=_dt(sub["submitted_at"]),
-                                text=sub["text"],
-                                lines=sub["lines"],
-                                ready=bool(sub.get("ready", False)),
-                            )
+                        old_from = sub.get("carried_from")
+                        copy = SubmissionRow(
+                            phase_id=row.id,
+                            power=sub["power"],
+                            version=int(sub["version"]),
+                            submitted_at=_dt(sub["submitted_at"]),
+                            text=sub["text"],
+                            lines=sub["lines"],
+                            ready=bool(sub.get("ready", False)),
+                            stands=bool(sub.get("stands", True)),
+                            carried_from=new_ids.get(int(old_from)) if old_from is not None else None,
                         )
+                        s.add(copy)
+                        if sub.get("id") is not None:
+                            s.flush()
+                            new_ids[int(sub["id"])] = copy.id
                 for r in data.get("votes", []):
                     s.add(VoteRow(game_id=g.id, power=r["power"], draw=bool(r["draw"]), at=_dt(r["at"])))
                 for r in data.get("events", []):
@@ -855,6 +963,7 @@ def _phase_to_data(p: PhaseRow) -> dict[str, Any]:
         "missed": p.missed,
         "submissions": [
             {
+                "id": sub.id,
                 "power": sub.power,
                 "version": sub.version,
                 "submitted_at": sub.submitted_at.isoformat(),
@@ -862,6 +971,8 @@ def _phase_to_data(p: PhaseRow) -> dict[str, Any]:
                 "lines": sub.lines,
                 "ready": sub.ready,
                 "late": p.deadline is not None and sub.submitted_at > p.deadline,
+                "stands": sub.stands,
+                "carried_from": sub.carried_from,
             }
             for sub in p.submissions
         ],
