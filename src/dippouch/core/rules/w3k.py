@@ -283,20 +283,21 @@ class W3KHooks(RuleHooks):
                 prov = gmap.province_of(o.loc)
                 unit = position.units.get(prov)
                 abbr = gmap.provinces[prov].abbr
+                name = gmap.label(prov)
                 if unit is None:
-                    decided[(power, i)] = ("illegal", f"no unit in {abbr}")
+                    decided[(power, i)] = ("illegal", f"no unit in {name}")
                 elif unit.power != power:
-                    decided[(power, i)] = ("illegal", f"only {unit.power}, its owner, can hand over the unit in {abbr}")
+                    decided[(power, i)] = ("illegal", f"only {unit.power}, its owner, can hand over the unit in {name}")
                 elif o.to == power or o.to not in self.variant.power_names:
                     decided[(power, i)] = ("illegal", f"cannot hand a unit to {o.to!r}")
                 elif abbr in handed:
                     decided[(power, i)] = (
                         "illegal",
-                        f"the unit in {abbr} is already under the orders of {handed[abbr]}; the first hand-over counts",
+                        f"the unit in {name} is already under the orders of {handed[abbr]}; the first hand-over counts",
                     )
                 else:
                     handed[abbr] = o.to
-                    decided[(power, i)] = ("succeeds", f"{o.to} orders the unit in {abbr} this season")
+                    decided[(power, i)] = ("succeeds", f"{o.to} orders the unit in {name} this season")
         return handed
 
     def _transfers(
@@ -389,13 +390,13 @@ class W3KHooks(RuleHooks):
         p = gmap.provinces[prov]
         unit = position.units.get(prov)
         if unit is None:
-            return f"no unit in {p.abbr}"
+            return f"no unit in {gmap.label(prov)}"
         if p.kind != ProvinceKind.COAST or not p.supply_centre:
-            return f"{p.abbr} is not a coastal supply centre"
+            return f"{gmap.label(prov)} is not a coastal supply centre"
         if position.centres.get(prov) != unit.power:
-            return f"{unit.power} does not own {p.abbr}"
+            return f"{unit.power} does not own {gmap.label(prov)}"
         if unit.kind == "A" and p.coasts and (order.coast is None or gmap.province_of(order.coast) != prov):
-            options = " or ".join(gmap.locations[c].abbr for c in p.coasts)
+            options = " or ".join(gmap.label(c) for c in p.coasts)
             return f"name the coast the fleet will use: {options}"
         return None
 
@@ -437,7 +438,7 @@ class W3KHooks(RuleHooks):
         prov = gmap.province_of(order.loc)
         attackers = summary.attacked.get(prov, ())
         if attackers:
-            names = ", ".join(sorted(gmap.provinces[a].abbr for a in attackers))
+            names = ", ".join(sorted(gmap.label(a) for a in attackers))
             return "disrupted", f"conversion disrupted by the attack from {names}"
         unit = position.units[prov]
         if position.state.get(_CONVERTING, {}).get(gmap.provinces[prov].abbr) == unit.kind:
@@ -490,8 +491,8 @@ class W3KHooks(RuleHooks):
             u = pool.pop(rng.randrange(len(pool)))
             drawn.append(u)
             paid += self.unit_cost(u.kind)
-        names = ", ".join(f"{u.kind} {gmap.locations[u.loc].abbr}" for u in units)
-        picked = ", ".join(f"{u.kind} {gmap.locations[u.loc].abbr}" for u in drawn)
+        names = ", ".join(gmap.unit_label(u.kind, u.loc) for u in units)
+        picked = ", ".join(gmap.unit_label(u.kind, u.loc) for u in drawn)
         return [gmap.province_of(u.loc) for u in drawn], f"drawn by lots ({source}) among {names}: {picked}"
 
     # -- phase end: conversions finish, per-season hand-overs and transfers lapse
