@@ -262,7 +262,11 @@ def test_build_fleet_without_coast_fails_and_says_which(std: Variant) -> None:
     pos = winter(std, {}, {"Russia": ["stp"]})
     res = run(std, pos, {"Russia": ["Build F stp"]})
     r = result_of(res, "Russia", 0)
-    assert r.result == Outcome.FAILS and "St Petersburg (north coast)" in r.reason and "St Petersburg (south coast)" in r.reason
+    assert (
+        r.result == Outcome.FAILS
+        and "St Petersburg (north coast)" in r.reason
+        and "St Petersburg (south coast)" in r.reason
+    )
 
 
 def test_removal_when_builds_are_due_is_illegal(std: Variant) -> None:

@@ -107,7 +107,7 @@ def test_check_orders_accepts_and_rejects_line_by_line(std):
     assert verdict[2] == ("A par - bur", None)
     assert verdict[3] == ("A mar S A par - bur", None)
     # The adjudicator's own reason, with the closest legal orders as a hint.
-    assert verdict[4][1].startswith("F Brest cannot reach London") and "F bre - eng" in verdict[4][1]
+    assert verdict[4][1].startswith("F Brest cannot reach London") and "F Brest - English Channel" in verdict[4][1]
     assert "already has an order on line 2" in verdict[5][1]
     assert "A Berlin belongs to Germany; France cannot order it" in verdict[6][1]
     assert "xyzzy" in verdict[7][1]

@@ -73,7 +73,7 @@ def test_the_player_may_say_that_there_are_no_orders(store: GameStore, how: str)
     text = "No orders this turn." if how == "line" else "Sorry, nothing this time"
     r = store.submit("g", "France", text, now=T0 + timedelta(hours=1), replace_with_nothing=how == "flag")
     assert r.stands and r.standing == 2 and r.standing_orders == []
-    assert r.unordered == ["A mar, A par, F bre: no order, they hold"]
+    assert r.unordered == [(["A mar", "A par", "F bre"], "no order, they hold")]
     assert _standing_orders(store) == []
     # Sending nothing but "no orders" is taking part: not a missed phase.
     assert "France" not in store.phase_record("g", "Spring 1901 Movement")["missed"]
@@ -84,7 +84,7 @@ def test_a_partial_submission_replaces_the_earlier_one_in_full(store: GameStore)
     store.submit("g", "France", "A par - bur\nF bre - mao\nA mar H", now=T0)
     r = store.submit("g", "France", "A par - pic\nF bre - lon", now=T0 + timedelta(hours=1))
     assert r.stands and r.standing == 2 and r.standing_orders == ["A par - pic"]
-    assert r.unordered == ["A mar, F bre: no order, they hold"]
+    assert r.unordered == [(["A mar", "F bre"], "no order, they hold")]
     assert _standing_orders(store) == ["A par - pic"]
 
 

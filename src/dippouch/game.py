@@ -412,10 +412,12 @@ def ready_refusal(lines: Sequence[LineCheck], replace_with_nothing: bool = False
     )
 
 
-def unordered(variant: Variant, position: Position, power: str, lines: Sequence[LineCheck]) -> list[str]:
-    """What happens to the power's units (or builds) that the standing orders ``lines`` leave out, in words
-    with canonical unit texts: units hold (movement), are disbanded (retreats), builds are waived and
-    removals made by the rules (adjustments)."""
+def unordered(
+    variant: Variant, position: Position, power: str, lines: Sequence[LineCheck]
+) -> list[tuple[list[str], str]]:
+    """What happens to what the standing orders ``lines`` leave out: ``(units, what happens)`` pairs, the
+    units in canonical text (``A par``; none for builds and removals): units hold (movement), are disbanded
+    (retreats), builds are waived and removals made by the rules (adjustments)."""
     from dippouch.core.notation import format_unit, parse_order
 
     kind = variant.calendar.kind(position.phase)
@@ -429,21 +431,17 @@ def unordered(variant: Variant, position: Position, power: str, lines: Sequence[
             if o.unit_loc is not None:
                 ordered.add(m.province_of(o.unit_loc))
     if kind == PhaseKind.MOVEMENT:
-        left = [
+        left = sorted(
             format_unit(variant, u.kind, u.loc) for u in position.units_of(power) if m.province_of(u.loc) not in ordered
-        ]
-        return [f"{', '.join(sorted(left))}: no order, {'they hold' if len(left) > 1 else 'it holds'}"] if left else []
+        )
+        return [(left, "no order, " + ("they hold" if len(left) > 1 else "it holds"))] if left else []
     if kind == PhaseKind.RETREATS:
-        left = [
+        left = sorted(
             format_unit(variant, d.unit.kind, d.unit.loc)
             for p, d in position.dislodged.items()
             if d.unit.power == power and p not in ordered
-        ]
-        return (
-            [f"{', '.join(sorted(left))}: no order, {'they are' if len(left) > 1 else 'it is'} disbanded"]
-            if left
-            else []
         )
+        return [(left, "no order, " + ("they are" if len(left) > 1 else "it is") + " disbanded")] if left else []
     delta = adjustment_delta(variant, position, power)
     hooks = hooks_for(variant)
     if delta > 0:
@@ -451,11 +449,11 @@ def unordered(variant: Variant, position: Position, power: str, lines: Sequence[
             hooks.unit_cost(o.kind) if isinstance(o, Build) else 1 for o in orders if isinstance(o, Build | Waive)
         )
         if used < delta:
-            return [f"{delta - used} build(s) not ordered: waived"]
+            return [([], f"{delta - used} build(s) not ordered: waived")]
     elif delta < 0:
         owed = -delta - sum(1 for o in orders if isinstance(o, Disband))
         if owed > 0:
-            return [f"{owed} removal(s) not ordered: made for {power} by the rules"]
+            return [([], f"{owed} removal(s) not ordered: made for {power} by the rules")]
     return []
 
 
@@ -467,9 +465,11 @@ def _closest(variant: Variant, kind: PhaseKind, order: Order, legal: Mapping[int
     loc = order.unit_loc
     assert loc is not None
     options = next((os_ for lloc, os_ in legal.items() if m.province_of(lloc) == m.province_of(loc)), ())
-    texts = [format_order(variant, o, phase_kind=kind) for o in options]
-    close = difflib.get_close_matches(format_order(variant, order, phase_kind=kind), texts, n=3, cutoff=0.5)
-    return f"; closest legal: {', '.join(close)}" if close else ""
+    texts = {format_order(variant, o, phase_kind=kind): o for o in options}
+    close = difflib.get_close_matches(format_order(variant, order, phase_kind=kind), list(texts), n=3, cutoff=0.5)
+    # Matched on the short forms (closer in spelling), shown with full names like the rest of the message.
+    shown = [format_order(variant, texts[c], phase_kind=kind, full=True) for c in close]
+    return f"; closest legal: {', '.join(shown)}" if shown else ""
 
 
 def adjustment_delta(variant: Variant, position: Position, power: str) -> int:

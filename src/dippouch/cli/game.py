@@ -35,6 +35,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 DbOption = typer.Option(None, "--db", help="Database URL (default: $DIPPOUCH_DATABASE_URL or sqlite:///dippouch.db).")
 NowOption = typer.Option(None, "--now", help="Act as of this time (ISO 8601, UTC unless an offset is given).")
+AbbrevOption = typer.Option(False, "--abbrev", help="Write places by the map's abbreviations instead of full names.")
 
 
 def friendly(fn: F) -> F:
@@ -200,6 +201,7 @@ def submit(
         "--replace-with-nothing",
         help="Let a submission with no accepted order replace the earlier orders (the same as a line 'no orders').",
     ),
+    abbrev: bool = AbbrevOption,
     db: str | None = DbOption,
     now: str | None = NowOption,
 ) -> None:
@@ -209,14 +211,22 @@ def submit(
     empty file, only refused lines) is kept but replaces nothing, unless it says 'no orders' or
     --replace-with-nothing is given.
     """
+    from dippouch.names import order_text, unit_text
+
     text = _read_text(file)
-    r = _store(db).submit(game, power, text, now=_now(now), ready=ready, replace_with_nothing=replace_with_nothing)
+    store = _store(db)
+    r = store.submit(game, power, text, now=_now(now), ready=ready, replace_with_nothing=replace_with_nothing)
+    v = load_variant(store.status(game, now=_now(now)).variant)
+    kind = v.calendar.kind(v.calendar.parse(r.phase))
+    full = not abbrev
     out.print(f"{r.power}, {r.phase}: submission version {r.version} recorded{' (ready)' if r.ready else ''}.")
     for line in r.lines:
         if line.said_no_orders:
             out.print(f"  line {line.line:>2} noted     {line.text}: {line.note}", markup=False)
         elif line.accepted:
-            out.print(f"  line {line.line:>2} accepted  {line.order}", markup=False)
+            out.print(
+                f"  line {line.line:>2} accepted  {order_text(v, line.order or '', kind, full=full)}", markup=False
+            )
             if line.note:
                 out.print(f"             note: {line.note}", markup=False)
         else:
@@ -236,8 +246,9 @@ def submit(
             out.print(f"[bold red]NOTHING STANDS:[/bold red] {why}; {r.power} has no orders for {r.phase} yet.")
     elif r.standing is not None:
         out.print(f"Now standing: version {r.standing}, {len(r.standing_orders)} order(s).")
-    for what in r.unordered:
-        out.print(f"  {what}", markup=False)
+    for units, what in r.unordered:
+        listed = ", ".join(unit_text(v, u, full=full) for u in units)
+        out.print(f"  {listed + ': ' if listed else ''}{what}", markup=False)
     if r.late:
         out.print(
             "[yellow]This submission arrived after the deadline: it does not count unless the deadline is extended.[/yellow]"
@@ -311,6 +322,7 @@ def process(
     game: str | None = typer.Argument(None, help="The game (default with --all: every game in the database)."),
     all_games: bool = typer.Option(False, "--all", help="Process every game that has a phase due (for cron)."),
     force: bool = typer.Option(False, "--force", help="Process the current phase now, even before its deadline."),
+    abbrev: bool = AbbrevOption,
     db: str | None = DbOption,
     now: str | None = NowOption,
 ) -> None:
@@ -324,13 +336,13 @@ def process(
         games = [name for name, _, state, _ in store.games() if state == "active"]
         total = 0
         for name in games:
-            total += _process_one(store, name, now, force=False, quiet=True)
+            total += _process_one(store, name, now, force=False, quiet=True, full=not abbrev)
         out.print(f"Processed {total} phase(s) in {len(games)} active game(s).")
         return
-    _process_one(store, game, now, force=force, quiet=False)
+    _process_one(store, game, now, force=force, quiet=False, full=not abbrev)
 
 
-def _process_one(store: GameStore, game: str, now: str | None, *, force: bool, quiet: bool) -> int:
+def _process_one(store: GameStore, game: str, now: str | None, *, force: bool, quiet: bool, full: bool = True) -> int:
     done = store.process(game, now=_now(now), force=force)
     if not done:
         if quiet:
@@ -345,7 +357,7 @@ def _process_one(store: GameStore, game: str, now: str | None, *, force: bool, q
         return 0
     by_name = {row.name: row.id for row in store.history(game) if row.status == "processed"}
     for name in done:
-        out.print(store.report(game, phase_id=by_name[name]), end="", markup=False)
+        out.print(store.report(game, phase_id=by_name[name], full=full), end="", markup=False)
         out.print()
     return len(done)
 
@@ -356,10 +368,11 @@ def report(
     game: str,
     phase: str | None = typer.Argument(None, help="Phase name, e.g. 'Fall 1901 Movement' (default: the latest)."),
     phase_id: int | None = typer.Option(None, "--id", help="Phase id from `dippouch history` (abandoned phases too)."),
+    abbrev: bool = AbbrevOption,
     db: str | None = DbOption,
 ) -> None:
-    """A phase's results in the Judge's plain-text layout."""
-    out.print(_store(db).report(game, phase, phase_id), end="", markup=False)
+    """A phase's results in the Judge's plain-text layout (places by their full names; --abbrev for short)."""
+    out.print(_store(db).report(game, phase, phase_id, full=not abbrev), end="", markup=False)
 
 
 @app.command()
@@ -369,37 +382,56 @@ def show(
     phase: str | None = typer.Argument(None, help="Phase name (default: the latest processed)."),
     phase_id: int | None = typer.Option(None, "--id", help="Phase id from `dippouch history`."),
     as_json: bool = typer.Option(False, "--json", help="Print the whole phase record as JSON."),
+    abbrev: bool = AbbrevOption,
     db: str | None = DbOption,
 ) -> None:
     """A phase in full: its position and every submission (each version, with time and lines)."""
+    from dippouch.names import order_text, place_list, unit_text
+
     rec = _store(db).phase_record(game, phase, phase_id)
     if as_json:
         out.print_json(data=rec)
         return
+    v = load_variant(rec["variant"], rec["options"])
+    full = not abbrev
+    kind = rec["kind"]
     out.print(f"{rec['name']} (id {rec['id']}, {rec['status']})", markup=False)
     units: dict[str, list[str]] = {}
     for u in rec["position"]["units"]:
-        units.setdefault(u["power"], []).append(u["unit"])
+        units.setdefault(u["power"], []).append(unit_text(v, u["unit"], full=full))
     centres = rec["position"].get("supply_centers", {})
     for power in sorted(set(units) | set(centres)):
         owned = centres.get(power, [])
         out.print(f"  {power}: {', '.join(units.get(power, [])) or 'no units'}; {len(owned)} centres", markup=False)
     for d in rec["position"].get("dislodged", []):
+        where = ", ".join(place_list(v, d["retreats"], full=full)) or "nowhere"
         out.print(
-            f"  {d['power']}: {d['unit']} dislodged; may retreat to {', '.join(d['retreats']) or 'nowhere'}",
-            markup=False,
+            f"  {d['power']}: {unit_text(v, d['unit'], full=full)} dislodged; may retreat to {where}", markup=False
         )
     if rec["submissions"]:
         out.print("Submissions:")
     for sub in rec["submissions"]:
-        flags = ", ".join(f for f, on in (("ready", sub["ready"]), ("LATE", sub["late"])) if on)
+        marks = (
+            ("ready", sub["ready"]),
+            ("LATE", sub["late"]),
+            ("replaced nothing", not sub.get("stands", True)),
+            ("carried forward by a rollback", sub.get("carried_from") is not None),
+        )
+        flags = ", ".join(f for f, on in marks if on)
         out.print(
             f"  {sub['power']} v{sub['version']} at {sub['submitted_at']}{' (' + flags + ')' if flags else ''}",
             markup=False,
         )
         for ln in sub["lines"]:
-            verdict = ln["order"] if ln["error"] is None else f"REJECTED: {ln['error']}"
+            if ln["error"] is not None:
+                verdict = f"REJECTED: {ln['error']}"
+            elif ln["order"] is None:
+                verdict = ln.get("note") or "noted"
+            else:
+                verdict = order_text(v, ln["order"], kind, full=full)
             out.print(f"      {ln['text']}  ->  {verdict}", markup=False)
+            if ln["error"] is None and ln["order"] is not None and ln.get("note"):
+                out.print(f"          note: {ln['note']}", markup=False)
 
 
 @app.command()

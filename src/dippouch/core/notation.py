@@ -37,6 +37,7 @@ __all__ = [
     "OrderReader",
     "ParsedLine",
     "format_order",
+    "format_place",
     "format_unit",
     "parse_order",
     "parse_orders",
@@ -175,7 +176,7 @@ def _lexicon(variant: Variant) -> _Lexicon:
 # Extension points
 
 _SYNTAX: dict[str, Callable[[OrderReader], Order | None]] = {}
-_FORMATS: dict[type[Order], Callable[[Variant, Order], str]] = {}
+_FORMATS: dict[type[Order], Callable[[Variant, Order, bool], str]] = {}
 
 
 def register_syntax(rule: str, parser: Callable[[OrderReader], Order | None]) -> None:
@@ -189,8 +190,9 @@ def register_syntax(rule: str, parser: Callable[[OrderReader], Order | None]) ->
     _LEXICONS.clear()
 
 
-def register_format(order_type: type[Order], formatter: Callable[[Variant, Order], str]) -> None:
-    """Teach :func:`format_order` to write a variant's extra order class."""
+def register_format(order_type: type[Order], formatter: Callable[[Variant, Order, bool], str]) -> None:
+    """Teach :func:`format_order` to write a variant's extra order class: ``formatter(variant, order, full)``,
+    ``full`` asking for places by their full names (:func:`format_place`)."""
     _FORMATS[order_type] = formatter
 
 
@@ -653,42 +655,57 @@ def parse_orders(variant: Variant, text: str, *, phase_kind: PhaseKind | str | N
     return out
 
 
-def format_unit(variant: Variant, kind: str | None, loc: int) -> str:
-    abbr = variant.map.locations[loc].abbr
-    return f"{kind} {abbr}" if kind else abbr
+def format_place(variant: Variant, loc: int, *, full: bool = False) -> str:
+    """A province or coast in an order: its abbreviation (``stp/sc``), or with ``full`` its name
+    (``St Petersburg (south coast)``), which reads back to the same place."""
+    where = variant.map.locations[loc]
+    return where.name if full else where.abbr
 
 
-def format_order(variant: Variant, order: Order, *, phase_kind: PhaseKind | str | None = None) -> str:
+def format_unit(variant: Variant, kind: str | None, loc: int, *, full: bool = False) -> str:
+    where = format_place(variant, loc, full=full)
+    return f"{kind} {where}" if kind else where
+
+
+def format_order(
+    variant: Variant, order: Order, *, phase_kind: PhaseKind | str | None = None, full: bool = False
+) -> str:
     """The canonical short form: ``A par - bur``, ``F nth C A lon - bel``, ``Build F stp/nc``, ``Waive``.
 
-    A :class:`Disband` reads ``A mun D`` in a retreat phase and ``Remove A mun`` in an adjustment phase
-    (pass ``phase_kind``; without it the retreat form is used). Both forms read back to the same order.
+    With ``full``, places are written by their full names (``A Paris - Burgundy``), for people to read;
+    that form reads back to the same order too. A :class:`Disband` reads ``A mun D`` in a retreat phase
+    and ``Remove A mun`` in an adjustment phase (pass ``phase_kind``; without it the retreat form is used).
+    Both forms read back to the same order.
     """
-    loc = variant.map.locations
+
+    def place(loc: int) -> str:
+        return format_place(variant, loc, full=full)
+
+    def unit(kind: str | None, loc: int) -> str:
+        return format_unit(variant, kind, loc, full=full)
+
     if isinstance(order, Move):
-        text = f"{format_unit(variant, order.kind, order.loc)} - {loc[order.dest].abbr}"
+        text = f"{unit(order.kind, order.loc)} - {place(order.dest)}"
         return text + " via convoy" if order.via_convoy else text
     if isinstance(order, Hold):
-        return f"{format_unit(variant, order.kind, order.loc)} H"
+        return f"{unit(order.kind, order.loc)} H"
     if isinstance(order, Support):
-        head = (
-            f"{format_unit(variant, order.kind, order.loc)} S {format_unit(variant, order.target_kind, order.target)}"
-        )
-        return head if order.dest is None else f"{head} - {loc[order.dest].abbr}"
+        head = f"{unit(order.kind, order.loc)} S {unit(order.target_kind, order.target)}"
+        return head if order.dest is None else f"{head} - {place(order.dest)}"
     if isinstance(order, Convoy):
-        return f"{format_unit(variant, order.kind, order.loc)} C A {loc[order.target].abbr} - {loc[order.dest].abbr}"
+        return f"{unit(order.kind, order.loc)} C A {place(order.target)} - {place(order.dest)}"
     if isinstance(order, Retreat):
-        return f"{format_unit(variant, order.kind, order.loc)} R {loc[order.dest].abbr}"
+        return f"{unit(order.kind, order.loc)} R {place(order.dest)}"
     if isinstance(order, Disband):
         if phase_kind is not None and PhaseKind(phase_kind) == PhaseKind.ADJUSTMENTS:
-            return f"Remove {format_unit(variant, order.kind, order.loc)}"
-        return f"{format_unit(variant, order.kind, order.loc)} D"
+            return f"Remove {unit(order.kind, order.loc)}"
+        return f"{unit(order.kind, order.loc)} D"
     if isinstance(order, Build):
-        return f"Build {format_unit(variant, order.kind, order.loc)}"
+        return f"Build {unit(order.kind, order.loc)}"
     if isinstance(order, Waive):
         return "Waive"
     for cls in type(order).__mro__:
         fmt = _FORMATS.get(cls)
         if fmt is not None:
-            return fmt(variant, order)
+            return fmt(variant, order, full)
     return repr(order)

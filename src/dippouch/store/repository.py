@@ -76,8 +76,8 @@ class SubmitResult:
     """The version that now stands for the power (this one, an earlier one, or none)."""
     standing_orders: list[str] = field(default_factory=list)
     """The orders of the standing version, as they will be carried out."""
-    unordered: list[str] = field(default_factory=list)
-    """What happens to the units (or builds) the standing orders leave out."""
+    unordered: list[tuple[list[str], str]] = field(default_factory=list)
+    """What happens to the units (or builds) the standing orders leave out: (units, what happens) pairs."""
     ready_refused: str | None = None
     """Why ``--ready`` was refused (the submission is recorded, not ready)."""
 
@@ -723,11 +723,12 @@ class GameStore:
                 "next_phase": nxt.name if nxt is not None else None,
             }
 
-    def report(self, name: str, phase: str | None = None, phase_id: int | None = None) -> str:
+    def report(self, name: str, phase: str | None = None, phase_id: int | None = None, *, full: bool = True) -> str:
+        """A phase's report (:func:`dippouch.report.phase_report`): full names, or abbreviations if not ``full``."""
         from dippouch.report import phase_report
 
         rec = self.phase_record(name, phase, phase_id)
-        return phase_report(load_variant(rec["variant"], rec["options"]), rec)
+        return phase_report(load_variant(rec["variant"], rec["options"]), rec, full=full)
 
     def replay(self, name: str, phase: str | None = None, phase_id: int | None = None) -> tuple[bool, list[str]]:
         """Adjudicate a processed phase again from its stored position and orders; compare with the record."""

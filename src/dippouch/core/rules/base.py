@@ -398,6 +398,13 @@ class RuleHooks:
             frontier = nxt
         return dist
 
+    # ------------------------------------------------------------------ reports
+    def phase_notes(self, before: Position, after: Position, results: Sequence[OrderResult]) -> list[str]:
+        """Sentences for the phase's report about what the variant's own rules did, beyond each order's
+        result (W3K: conversions begun, continued, disrupted, completed or lapsed; hand-overs; supply sent).
+        ``after`` is the next position as the adjudicator returned it. Standard: nothing to add."""
+        return []
+
     # ------------------------------------------------------------------ phase end
     def phase_end(self, before: Position, after: Position, results: Sequence[OrderResult]) -> Position:
         """Transform the next position once a phase is adjudicated (variant state, home redefinitions).

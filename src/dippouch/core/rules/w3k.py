@@ -37,7 +37,14 @@ from typing import TYPE_CHECKING, Any
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import VariantError, VariantProblem
 from dippouch.core.mapdata import ProvinceKind
-from dippouch.core.notation import OrderParseError, OrderReader, format_unit, register_format, register_syntax
+from dippouch.core.notation import (
+    OrderParseError,
+    OrderReader,
+    format_place,
+    format_unit,
+    register_format,
+    register_syntax,
+)
 from dippouch.core.orders import Build, Disband, Order
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import Outcome
@@ -533,6 +540,87 @@ class W3KHooks(RuleHooks):
             state.pop(_CONVERTING, None)
         return after.with_(units=units, state=state)
 
+    # -- reports: what the W3K rules did, in words
+
+    def phase_notes(self, before: Position, after: Position, results: Sequence[OrderResult]) -> list[str]:
+        """Conversions (begun, continued, disrupted, completed, lapsed), hand-overs and supply sent."""
+        gmap = self.variant.map
+        notes: list[str] = []
+        kind = self.variant.calendar.kind(before.phase)
+        was: Mapping[str, str] = before.state.get(_CONVERTING) or {}
+        still: Mapping[str, str] = after.state.get(_CONVERTING) or {}
+        if kind == PhaseKind.MOVEMENT:
+            ordered: set[int] = set()
+            for r in results:
+                if not isinstance(r.order, Convert) or r.automatic:
+                    continue
+                prov = gmap.province_of(r.order.loc)
+                unit = before.units.get(prov)
+                if unit is None or r.result == Outcome.ILLEGAL:
+                    continue
+                ordered.add(prov)
+                who = self._unit_words(unit)
+                if r.result == Outcome.DISRUPTED:
+                    notes.append(f"Conversion disrupted: {who} stays {_A[unit.kind]} ({r.reason}).")
+                elif r.result == Outcome.SUCCEEDS and gmap.provinces[prov].abbr in was:
+                    new = after.units.get(prov)
+                    now = f" (now {gmap.unit_label(new.kind, new.loc)})" if new is not None else ""
+                    notes.append(f"Conversion completed: {who} is now {_A.get(_FLIP[unit.kind], 'a unit')}{now}.")
+                elif r.result == Outcome.SUCCEEDS:
+                    notes.append(
+                        f"Conversion begun: {who} is converting to {_A.get(_FLIP[unit.kind], 'a unit')}; it completes "
+                        f"when ordered to convert again in the next movement season (an attack on it disrupts it)."
+                    )
+            for abbr, unit_kind in sorted(was.items()):
+                prov = gmap.province_of(gmap.loc(abbr))
+                unit = before.units.get(prov)
+                if unit is None or prov in ordered:
+                    continue
+                notes.append(
+                    f"Conversion lapsed: {self._unit_words(unit)} was not ordered to convert again, so it stays "
+                    f"{_A[unit_kind]}."
+                )
+            for r in results:
+                if isinstance(r.order, Proxy) and r.result == Outcome.SUCCEEDS:
+                    unit = before.units.get(gmap.province_of(r.order.loc))
+                    if unit is not None:
+                        notes.append(
+                            f"Hand-over: {self._unit_words(unit)} was under {r.order.to}'s orders this season."
+                        )
+        else:
+            for abbr, unit_kind in sorted(was.items()):
+                prov = gmap.province_of(gmap.loc(abbr))
+                unit = before.units.get(prov)
+                if unit is None:
+                    continue
+                if abbr in still:
+                    notes.append(
+                        f"Conversion continues: {self._unit_words(unit)} is converting to "
+                        f"{_A.get(_FLIP[unit_kind], 'a unit')}; order it to convert again in the next movement "
+                        "season to complete it."
+                    )
+                else:
+                    notes.append(f"Conversion ended: {self._unit_words(unit)} is no longer there.")
+            for r in results:
+                if isinstance(r.order, SendSupply) and r.result == Outcome.SUCCEEDS:
+                    notes.append(
+                        f"Supply sent: {r.power} gave {r.order.count} unit(s) of its supply to {r.order.to} this Winter."
+                    )
+        return notes
+
+    def _unit_words(self, unit: Unit) -> str:
+        """``the Crown army in Bristol``: a unit in a report's sentence."""
+        variant = self.variant
+        adjective = variant.power(unit.power).adjective if unit.power in variant.power_names else unit.power
+        return (
+            f"the {adjective} {_WORD.get(unit.kind, 'unit')} in {variant.map.label(variant.map.province_of(unit.loc))}"
+        )
+
+
+_WORD = {"A": "army", "F": "fleet"}
+_A = {"A": "an army", "F": "a fleet"}
+_FLIP = {"A": "F", "F": "A"}
+
 
 # --------------------------------------------------------------------------------------------------
 # Legal orders: Convert, hand-overs and supply transfers, next to the standard ones
@@ -744,18 +832,18 @@ def _convert_tail(r: OrderReader, kind: str | None, loc: int) -> Convert:
     return Convert(kind, loc, coast)
 
 
-def _format_convert(variant: Variant, order: Order) -> str:
+def _format_convert(variant: Variant, order: Order, full: bool) -> str:
     assert isinstance(order, Convert)
-    head = format_unit(variant, order.kind, order.loc) + " convert"
-    return head if order.coast is None else f"{head} to F {variant.map.locations[order.coast].abbr}"
+    head = format_unit(variant, order.kind, order.loc, full=full) + " convert"
+    return head if order.coast is None else f"{head} to F {format_place(variant, order.coast, full=full)}"
 
 
-def _format_proxy(variant: Variant, order: Order) -> str:
+def _format_proxy(variant: Variant, order: Order, full: bool) -> str:
     assert isinstance(order, Proxy)
-    return f"{format_unit(variant, order.kind, order.loc)} under orders of {order.to}"
+    return f"{format_unit(variant, order.kind, order.loc, full=full)} under orders of {order.to}"
 
 
-def _format_send(variant: Variant, order: Order) -> str:
+def _format_send(variant: Variant, order: Order, full: bool) -> str:
     assert isinstance(order, SendSupply)
     return f"Send {order.count} supply to {order.to}"
 
