@@ -82,14 +82,32 @@ _BASE_KINDS: dict[str, str] = {"a": "A", "army": "A", "f": "F", "fleet": "F"}
 _TOKEN_RE = re.compile(r"[()/,:;]|-+|[^\s()/,:;\-]+")
 
 
+_APOSTROPHES = str.maketrans(
+    {
+        "\u2019": "'",
+        "\u2018": "'",
+        "\u02bc": "'",
+        "\u2032": "'",
+        "\u00b4": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+    }
+)
+
+
 def _tokenize(text: str) -> list[str]:
     """Split into words and the punctuation that means something (``-``, ``/``, parentheses).
 
-    Accents are dropped on both sides of every comparison, so ``München`` finds the alias ``munchen``.
+    On both sides of every comparison: accents are dropped, so ``München`` finds the alias ``munchen``;
+    apostrophes, typographic ones included, are dropped, so ``King’s Lynn``, ``King's Lynn`` and
+    ``Kings Lynn`` are one name; quotation marks (“London”) are ignored.
     """
     if not text.isascii():
+        text = text.translate(_APOSTROPHES)
         text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-    text = text.replace("\u2192", " - ").replace("->", " - ").replace("=>", " - ")
+    text = text.replace("\u2192", " - ").replace("->", " - ").replace("=>", " - ").replace("'", "").replace('"', " ")
+    text = text.replace("`", "")
     text = text.replace("\u2013", "-").replace("\u2014", "-").replace(".", " ")
     return _TOKEN_RE.findall(text)
 
@@ -126,7 +144,11 @@ def _lexicon(variant: Variant) -> _Lexicon:
     names: dict[tuple[str, ...], int] = {}
     pool: dict[str, int] = {}
     for key_text, lid in gmap.names.items():
-        names.setdefault(_key(_tokenize(key_text)), lid)
+        key = _key(_tokenize(key_text))
+        names.setdefault(key, lid)
+        if "-" in key and len(key) > 1:
+            # "Sutton-at-Hone" is also written "Sutton at Hone" (a dash inside a name is not a move).
+            names.setdefault(tuple(w for w in key if w != "-"), lid)
         pool.setdefault(key_text, lid)
     coast_words: dict[int, dict[tuple[str, ...], int]] = {}
     all_coasts: set[tuple[str, ...]] = set()
@@ -156,8 +178,8 @@ def _lexicon(variant: Variant) -> _Lexicon:
         for letter, words in unit_names.items():
             kinds[str(letter).lower()] = str(letter).upper()
             for word in words if isinstance(words, list) else [words]:
-                for key in (str(word).lower(), " ".join(_tokenize(str(word).lower()))):
-                    kinds[key] = str(letter).upper()
+                for spelling in (str(word).lower(), " ".join(_tokenize(str(word).lower()))):
+                    kinds[spelling] = str(letter).upper()
     syntax = tuple(fn for rule, fn in _SYNTAX.items() if variant.rules.get(rule))
     lex = _Lexicon(
         names=names,
