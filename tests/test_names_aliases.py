@@ -119,3 +119,25 @@ def test_quoted_email_lines_are_ignored() -> None:
     v = load_variant("standard")
     got = parse_orders(v, "> A par - pic\n>> F bre - eng\nA par - bur\n  > quoted too")
     assert [p.text for p in got] == ["A par - bur"]
+
+
+def test_a_misspelt_second_word_of_a_name_is_named_not_left_over() -> None:
+    from dippouch.core.notation import OrderParseError
+
+    v = load_variant("w3k")
+    with pytest.raises(OrderParseError, match=r"no province 'Bristol Chanel'; did you mean Bristol Channel \(bch\)\?"):
+        parse_order(v, "F Glamorgan - Bristol Chanel")
+    with pytest.raises(OrderParseError, match="unexpected 'please' after a complete order"):
+        parse_order(v, "A Oxon - Berks please")
+
+
+def test_a_heading_naming_the_power_is_not_an_order() -> None:
+    from dippouch.core.notation import parse_orders
+
+    v = load_variant("w3k")
+    got = parse_orders(v, "Protectorate orders\nA Deptford H\nThe Crown's orders:\nF Bristol H\nThe Crown\nF\n")
+    assert [(p.power, p.text, p.error is None) for p in got] == [
+        ("Protectorate", "A Deptford H", True),
+        ("Crown", "F Bristol H", True),
+        ("Crown", "F", False),  # a lone letter is not a heading
+    ]

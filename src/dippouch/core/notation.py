@@ -241,6 +241,8 @@ class OrderReader:
         """Ambiguous spots met on this attempt, in order."""
         self.dashless = False
         """This reading took two names in a row for a move (the least likely reading)."""
+        self.last_place: tuple[int, str] | None = None
+        """Where the last place read started, and what it was read as (for a misspelt longer name)."""
 
     def choice(self, what: str, at: int) -> bool:
         """Note an ambiguous spot; True if this attempt takes its second reading."""
@@ -322,6 +324,7 @@ class OrderReader:
         if m is None:
             raise self._unknown_location(what)
         lid, n = m
+        self.last_place = (self.pos, what)
         self.pos += n
         return self._coast(lid)
 
@@ -416,7 +419,25 @@ class OrderReader:
         self.accept((".", ";", ","))
         if not self.at_end():
             tok = " ".join(self.raw[self.pos :])
+            misspelt = self._misspelt_tail()
+            if misspelt is not None:
+                raise misspelt
             raise self.fail(f"unexpected {tok!r} after a complete order", token=self.here())
+
+    def _misspelt_tail(self) -> OrderParseError | None:
+        """When words are left after the last place read, and that place with them is close to a longer
+        name (``Bristol Chanel``: Bristol read, "Chanel" left), the error names the longer one."""
+        if self.last_place is None:
+            return None
+        start, what = self.last_place
+        span = " ".join(self.words[start:])
+        pool = self.lex.suggest_pool
+        close = [c for c in difflib.get_close_matches(span, list(pool), n=3, cutoff=0.8) if len(c.split()) > 1]
+        if not close:
+            return None
+        gmap = self.variant.map
+        labels = list(dict.fromkeys(f"{gmap.locations[pool[c]].name} ({gmap.locations[pool[c]].abbr})" for c in close))
+        return OrderParseError(" ".join(self.raw[start:]), f"no {what} {' '.join(self.raw[start:])!r}", labels)
 
 
 def _parse(r: OrderReader) -> Order:
@@ -646,9 +667,9 @@ def parse_orders(variant: Variant, text: str, *, phase_kind: PhaseKind | str | N
     """Read a pasted block: one order a line; blank lines, ``#``/``//`` comments and lines quoted from an
     e-mail (``> ...``, the text being replied to) ignored.
 
-    A line ``England:`` (or ``English:``) starts that power's orders; ``England: A lon - nth`` names the
-    power for that line too. Every order line comes back with its order or its error, so a UI can show
-    the good ones and mark the bad ones.
+    A line ``England:`` (or ``English:``, ``England orders``, ``France's orders``, ``The Crown``) starts
+    that power's orders; ``England: A lon - nth`` names the power for that line too. Every order line comes
+    back with its order or its error, so a UI can show the good ones and mark the bad ones.
     """
     out: list[ParsedLine] = []
     power: str | None = None
@@ -660,14 +681,17 @@ def parse_orders(variant: Variant, text: str, *, phase_kind: PhaseKind | str | N
             continue
         head, colon, rest = line.partition(":")
         if colon:
-            try:
-                power = variant.power(head).name
-            except KeyError:
-                pass
-            else:
+            named = _power_heading(variant, head, letter=True)
+            if named is not None:
+                power = named
                 line = rest.strip()
                 if not line:
                     continue
+        else:
+            named = _power_heading(variant, line)
+            if named is not None:
+                power = named
+                continue
         try:
             order: Order | None = parse_order(variant, line, phase_kind=phase_kind)
             error = None
@@ -675,6 +699,23 @@ def parse_orders(variant: Variant, text: str, *, phase_kind: PhaseKind | str | N
             order, error = None, e
         out.append(ParsedLine(number, line, power, order, error))
     return out
+
+
+_HEADING_TAIL = re.compile(r"(\s*'?s)?\s+(orders?|moves|retreats|builds|adjustments)\s*[.:]?\s*$", re.IGNORECASE)
+
+
+def _power_heading(variant: Variant, line: str, *, letter: bool = False) -> str | None:
+    """``England``, ``England orders``, ``France's orders``, ``The Crown``: a heading naming a power (a
+    power's letter only when ``letter``: before a colon, ``E:``; alone, a letter is a unit type)."""
+    text = _HEADING_TAIL.sub("", line.replace("\u2019", "'")).strip()
+    if text.lower().startswith("the "):
+        text = text[4:]
+    if len(text) < (1 if letter else 2) or len(text) > 60:
+        return None
+    try:
+        return variant.power(text).name
+    except KeyError:
+        return None
 
 
 def format_place(variant: Variant, loc: int, *, full: bool = False) -> str:
