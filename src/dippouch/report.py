@@ -127,6 +127,7 @@ def phase_report(variant: Variant, rec: Mapping[str, Any], *, full: bool = True)
     nxt = position_from_data(variant, rec["next_position"])
     notes = hooks_for(variant).phase_notes(pos, nxt, _results(variant, rec, kind))
     if notes:
+        lines.append("Notes:")
         for note in notes:
             lines += textwrap.wrap(note, width=_WIDTH, initial_indent="  ", subsequent_indent="    ")
         lines.append("")

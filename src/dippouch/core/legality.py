@@ -330,12 +330,7 @@ def adjustment_verdict(
             now = ctx.position.with_(units=units, centres=ctx.centres)
             site = prov in hooks.build_sites(now, power)
         if not site:
-            owner = ctx.centres.get(prov)
-            if not gmap.provinces[prov].supply_centre:
-                return _ILLEGAL, f"{abbr} is not a supply centre"
-            if owner != power:
-                return _ILLEGAL, f"{power} does not own {abbr}"
-            return _ILLEGAL, f"{abbr} is not a home centre of {power}"
+            return _ILLEGAL, _not_a_site(gmap, hooks, ctx, units, power, prov, plain_sites)
         if prov in ctx.built:
             return _ILLEGAL, f"a unit was already built in {abbr}"
         if prov in units:
@@ -390,6 +385,25 @@ def adjustment_verdict(
         return _ILLEGAL, "not an order of an adjustment phase"
     word, reason = got
     return Outcome(word), reason
+
+
+def _not_a_site(
+    gmap: GameMap, hooks: RuleHooks, ctx: AdjustmentContext, units: Mapping[int, Unit], power: str, prov: int, plain: bool
+) -> str:
+    """Why ``prov`` is not a place ``power`` may build on, and where it may."""
+    now = ctx.position.with_(units=units, centres=ctx.centres)
+    sites = hooks.build_sites(now, power)
+    vacant = sorted((gmap.label(p) for p in sites if p not in units and p not in ctx.built), key=str.lower)
+    hint = f"; {power} may build in {', '.join(vacant)}" if vacant else f"; {power} has no vacant site to build on"
+    where = gmap.label(prov)
+    if not gmap.provinces[prov].supply_centre:
+        return f"{where} is not a supply centre{hint}"
+    owns_its_sites = all(ctx.centres.get(p) == power for p in sites)
+    if ctx.centres.get(prov) != power and (plain or owns_its_sites):
+        return f"{power} does not own {where}{hint}"
+    if plain:
+        return f"{where} is not a home centre of {power}{hint}"
+    return f"{where} is not one of {power}'s build sites this phase{hint}"
 
 
 # --------------------------------------------------------------------------------------------------
