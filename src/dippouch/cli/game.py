@@ -289,10 +289,9 @@ def status(game: str, db: str | None = DbOption, now: str | None = NowOption) ->
         out.print(f"Deadline: {_when(st.settings, st.deadline)}{' (due now)' if st.due else ''}.")
     table = Table("power", "player", "units", "centres", "orders", "ready", "notes")
     for p in st.powers:
-        if not p.must_act:
-            orders = "-"
-        elif p.version is None:
-            orders = "none yet"
+        if p.version is None:
+            # A power that need not act may still have sent orders (W3K builds for supply it may be sent).
+            orders = "none yet" if p.must_act else "-"
         else:
             orders = f"v{p.version}: {p.accepted} ok" + (f", {p.rejected} rejected" if p.rejected else "")
         notes = []
