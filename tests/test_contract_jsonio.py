@@ -41,7 +41,7 @@ def test_retreat_phase_with_state_round_trips() -> None:
             ),
             M.loc("stp"): Dislodged(Unit("Russia", "F", M.loc("stp/sc")), frozenset({M.loc("fin")})),
         },
-        state={"anarchy": {"Germany": 1}},
+        state={"anarchy": {"Germany": "grace"}},
     )
     data = position_to_json(V, pos)
     assert data["phase"] == "Fall 1902 Retreats"
@@ -49,7 +49,7 @@ def test_retreat_phase_with_state_round_trips() -> None:
         {"power": "Germany", "unit": "A mun", "retreats": ["boh", "sil"], "attacker_from": "bur"},
         {"power": "Russia", "unit": "F stp/sc", "retreats": ["fin"]},
     ]
-    assert data["state"] == {"anarchy": {"Germany": 1}}
+    assert data["state"] == {"anarchy": {"Germany": "grace"}}
     assert position_from_json(V, json.loads(json.dumps(data))) == pos
 
 

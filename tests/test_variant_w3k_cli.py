@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from dippouch.cli.adjudicate import handle_line
+from dippouch.contract import handle_line
 
 
 def ask(request: dict) -> dict:  # type: ignore[type-arg]

@@ -1,7 +1,14 @@
 """The ``dippouch`` command. Each group of commands lives in its own module and registers on ``app``.
 
-Errors a user can make are :class:`dippouch.core.errors.DippouchError`; :func:`main` turns them into a
-message and a non-zero exit instead of a traceback.
+Start-up speed is part of the interface: a coordinator types thirty commands a phase. So every module
+here imports at its top only the standard library, typer, rich and :mod:`dippouch.cli`; everything a
+command needs beyond that (the core, the game layer, SQLAlchemy and the store, the web app, the renderer)
+is imported inside the command's function. ``dippouch --help`` and the commands that open no database then
+never load SQLAlchemy (a test holds this). New command modules follow the same pattern and are listed in
+``_COMMAND_MODULES``.
+
+Errors a user can make end in one line (``error: ...``) and exit status 2, never a traceback:
+:func:`dippouch.cli.errors.user_problem` decides what counts as the user's mistake.
 """
 
 from __future__ import annotations
@@ -9,9 +16,6 @@ from __future__ import annotations
 import sys
 
 import typer
-from rich.console import Console
-
-from dippouch.core.errors import DippouchError
 
 app = typer.Typer(
     name="dippouch",
@@ -20,33 +24,50 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     add_completion=False,
 )
-err = Console(stderr=True)
+
+_COMMAND_MODULES = ("variants", "adjudicate", "game", "serve", "mapcheck")
+"""Modules under ``dippouch.cli`` whose import registers commands; a missing optional one is skipped."""
+
+
+def _version(value: bool) -> None:
+    if value:
+        from dippouch import __version__
+
+        typer.echo(f"dippouch {__version__}")
+        raise typer.Exit()
 
 
 @app.callback()
-def _root() -> None:
+def _root(
+    version: bool = typer.Option(
+        False, "--version", callback=_version, is_eager=True, help="Print dippouch's version and exit."
+    ),
+) -> None:
     """Run games of Diplomacy variants: adjudicate, coordinate, report."""
 
 
 def _register() -> None:
-    # Importing a module registers its commands on ``app``.
-    from dippouch.cli import variants  # noqa: F401
-
-    for optional in ("adjudicate", "game", "serve", "mapcheck"):
+    for name in _COMMAND_MODULES:
         try:
-            __import__(f"dippouch.cli.{optional}")
+            __import__(f"dippouch.cli.{name}")
         except ModuleNotFoundError as e:
-            if e.name != f"dippouch.cli.{optional}":
+            if e.name != f"dippouch.cli.{name}":
                 raise
 
 
 def main() -> None:
-    _register()
     try:
+        _register()
         app()
-    except DippouchError as e:
-        err.print(f"[red]error:[/red] {e}", highlight=False)
-        sys.exit(2)
-    except KeyError as e:
-        err.print(f"[red]error:[/red] {e.args[0] if e.args else e}", highlight=False)
+    except KeyboardInterrupt:
+        # Ctrl-C, even during start-up: stop quietly with the shell's usual status for it.
+        sys.stderr.write("\ninterrupted\n")
+        sys.exit(130)
+    except Exception as e:
+        from dippouch.cli.errors import user_problem
+
+        problem = user_problem(e)
+        if problem is None:
+            raise
+        sys.stderr.write(f"error: {problem}\n")
         sys.exit(2)

@@ -1,39 +1,27 @@
-"""``dippouch adjudicate``: the adjudication contract, one phase per JSON line (docs/adjudication-contract.md).
-
-Any tool (a test harness, a web service, a bot written in another language) can drive the adjudicator
-through a pipe: a request per line in, a response per line out, flushed at once so a conversation works.
-A bad request answers ``{"error": "..."}`` on its own line and the stream goes on, because one mistake
-in a long batch must not lose the rest.
-"""
+"""``dippouch adjudicate``: the adjudication contract over a pipe (the contract itself: :mod:`dippouch.contract`)."""
 
 from __future__ import annotations
 
 import io
-import json
-import re
 import sys
-from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import replace
 from pathlib import Path
-from typing import IO, Annotated, Any
+from typing import Annotated, Any
 
 import typer
 
 from dippouch.cli import app
-from dippouch.core.calendar import PhaseKind
-from dippouch.core.errors import DippouchError
-from dippouch.core.jsonio import JsonInputError, position_from_json, position_to_json
-from dippouch.core.notation import OrderParseError, OrderReader, format_order, parse_order
-from dippouch.core.orders import Build, Hold, Order
-from dippouch.core.position import Position
-from dippouch.core.results import OrderResult
-from dippouch.core.variant import Variant, load_variant
 
-__all__ = ["handle_line", "handle_request", "serve_stream"]
+_CONTRACT_NAMES = frozenset({"handle_line", "handle_request", "serve_stream", "RequestError"})
 
 
-class RequestError(DippouchError):
-    """A request that is not in the contract's shape."""
+def __getattr__(name: str) -> Any:
+    # The contract's functions lived here before dippouch.contract; callers that import them from here still
+    # get them, without every CLI start-up importing the core.
+    if name in _CONTRACT_NAMES:
+        import dippouch.contract
+
+        return getattr(dippouch.contract, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @app.command("adjudicate")
@@ -41,6 +29,8 @@ def adjudicate_command(
     file: Annotated[Path | None, typer.Argument(help="JSON Lines file of requests; standard input if omitted.")] = None,
 ) -> None:
     """Adjudicate phases given as JSON Lines (one request a line, one response a line; see docs)."""
+    from dippouch.contract import RequestError, serve_stream
+
     # JSON is UTF-8 whatever the locale says; undecodable bytes become U+FFFD in that request only.
     for stream in (sys.stdin, sys.stdout):
         if isinstance(stream, io.TextIOWrapper):
@@ -58,199 +48,3 @@ def adjudicate_command(
     except BrokenPipeError:
         # The reader went away: nobody is left to answer. Exit quietly, as Unix filters do.
         sys.stderr.close()
-
-
-def serve_stream(lines: Iterable[str], out: IO[str]) -> None:
-    """Answer each non-blank line as it arrives (the input may be an interactive pipe)."""
-    for line in lines:
-        if not line.strip():
-            continue
-        out.write(json.dumps(handle_line(line), ensure_ascii=False) + "\n")
-        out.flush()
-
-
-def handle_line(line: str) -> dict[str, Any]:
-    """One request line -> one response object; never raises."""
-    try:
-        request = json.loads(line)
-    except json.JSONDecodeError as e:
-        return {"error": f"not valid JSON at column {e.colno}: {e.msg}"}
-    try:
-        return handle_request(request)
-    except (DippouchError, KeyError, ValueError) as e:
-        message = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
-        return {"error": str(message)}
-    except Exception as e:  # the stream must go on whatever happens
-        return {"error": f"internal error ({type(e).__name__}: {e}); please report this request"}
-
-
-def handle_request(request: Any) -> dict[str, Any]:
-    """Adjudicate one request object (the contract's shape) and build the response object."""
-    if not isinstance(request, Mapping):
-        raise RequestError(f"a request must be a JSON object, not {type(request).__name__}")
-    unknown = sorted(set(request) - _KEYS)
-    if unknown:
-        raise RequestError(f"unknown key(s) {', '.join(map(repr, unknown))}; a request has {', '.join(sorted(_KEYS))}")
-    name = request.get("variant")
-    if not isinstance(name, str):
-        raise RequestError('a request names its variant: {"variant": "standard", ...}')
-    options = request.get("options") or {}
-    if not isinstance(options, Mapping):
-        raise RequestError('"options" must be an object of option values')
-    variant = load_variant(name, options)
-    position = position_from_json(variant, request)
-    kind = variant.calendar.kind(position.phase)
-
-    submitted = _orders(variant, request.get("orders"), kind)
-    parsed: dict[str, list[Order]] = {}
-    # (power, index in the adjudicator's list or None, input text, parse error)
-    slots: list[tuple[str, int | None, str, OrderParseError | None]] = []
-    for power, texts in submitted:
-        mine = parsed.setdefault(power, [])
-        for text in texts:
-            try:
-                order = parse_order(variant, text, phase_kind=kind)
-            except OrderParseError as e:
-                slots.append((power, None, text, e))
-                continue
-            slots.append((power, len(mine), text, None))
-            mine.append(order)
-
-    from dippouch.core.adjudicator import adjudicate as run_adjudicator  # the core's heaviest import, on demand
-
-    resolution = run_adjudicator(variant, position, parsed)
-    by_index: dict[tuple[str, int], OrderResult] = {}
-    automatic: list[OrderResult] = []
-    for r in resolution.results:
-        if r.index is None or r.automatic:
-            automatic.append(r)
-        else:
-            by_index[(r.power, r.index)] = r
-
-    results: list[dict[str, Any]] = []
-    for power, index, text, error in slots:
-        if error is not None:
-            entry = _unparsed(variant, position, power, text, error)
-            # The unit holds: fold the adjudicator's automatic hold for it into this entry.
-            for r in automatic:
-                if entry["unit"] is not None and r.power == power and _same_unit(variant, position, kind, r, entry):
-                    entry["dislodged"], entry["destroyed"] = r.dislodged, r.destroyed
-                    automatic.remove(r)
-                    break
-            results.append(entry)
-            continue
-        assert index is not None
-        got = by_index.pop((power, index), None)
-        if got is None:  # the adjudicator gave no result: say so rather than drop the order
-            results.append(
-                {
-                    **_unparsed(variant, position, power, text, None),
-                    "order": format_order(variant, parsed[power][index], phase_kind=kind),
-                    "reason": "no result from the adjudicator",
-                }
-            )
-            continue
-        results.append(_result(variant, position, kind, got, text))
-    for r in [*by_index.values(), *automatic]:
-        results.append(_result(variant, position, kind, r, None))
-
-    nxt = position_to_json(variant, resolution.next)
-    return {"results": results, "next": {"variant": name, **({"options": dict(options)} if options else {}), **nxt}}
-
-
-_COMMENT = re.compile(r"(#|//).*$")
-_KEYS = frozenset(
-    {"variant", "options", "phase", "units", "dislodged", "supply_centers", "home_centers", "state", "orders"}
-)
-
-
-def _orders(variant: Variant, value: Any, kind: PhaseKind) -> Iterator[tuple[str, list[str]]]:
-    """``{"England": ["F lon - nth", ...]}``; a power's orders may also be one pasted block of lines."""
-    if value is None:
-        return
-    if not isinstance(value, Mapping):
-        raise RequestError('"orders" must be an object: {"England": ["F lon - nth"], ...}')
-    for name, texts in value.items():
-        try:
-            power = variant.power(str(name)).name
-        except KeyError as e:
-            raise JsonInputError(f"orders.{name}", str(e.args[0])) from None
-        if isinstance(texts, str):
-            # A pasted block: one order a line; blank lines and # or // comments are skipped.
-            texts = [t for t in (_COMMENT.sub("", line).strip() for line in texts.splitlines()) if t]
-        if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
-            raise JsonInputError(f"orders.{name}", "must be a list of order texts")
-        yield power, texts
-
-
-def _unit_json(variant: Variant, position: Position, kind: PhaseKind, order: Order) -> dict[str, str] | None:
-    """The unit an order is about: the unit actually there if any (coast and type as on the board)."""
-    loc = order.unit_loc
-    if loc is None:
-        return None
-    gmap = variant.map
-    if isinstance(order, Build):
-        return {"type": order.kind, "location": gmap.locations[order.loc].abbr}
-    prov = gmap.province_of(loc)
-    board = position.dislodged if kind == PhaseKind.RETREATS else None
-    unit = board[prov].unit if board is not None and prov in board else position.units.get(prov)
-    if unit is not None:
-        return {"type": unit.kind, "location": gmap.locations[unit.loc].abbr}
-    written = getattr(order, "kind", None)
-    return {"type": written or "?", "location": gmap.locations[loc].abbr}
-
-
-def _same_unit(variant: Variant, position: Position, kind: PhaseKind, r: OrderResult, entry: dict[str, Any]) -> bool:
-    return isinstance(r.order, Hold) and _unit_json(variant, position, kind, r.order) == entry["unit"]
-
-
-def _with_kind(order: Order, unit: dict[str, str] | None) -> Order:
-    """Fill in a unit type the player left out, so the canonical order reads ``A par - bur``."""
-    if unit is not None and getattr(order, "kind", "") is None and unit["type"] != "?":
-        try:
-            return replace(order, kind=unit["type"])  # type: ignore[type-var]
-        except TypeError:
-            return order
-    return order
-
-
-def _result(variant: Variant, position: Position, kind: PhaseKind, r: OrderResult, text: str | None) -> dict[str, Any]:
-    unit = _unit_json(variant, position, kind, r.order)
-    return {
-        "power": r.power,
-        "input": text,
-        "order": format_order(variant, _with_kind(r.order, unit), phase_kind=kind),
-        "unit": unit,
-        "result": str(r.result),
-        "dislodged": r.dislodged,
-        "destroyed": r.destroyed,
-        "automatic": r.automatic,
-        "reason": r.reason,
-    }
-
-
-def _unparsed(
-    variant: Variant, position: Position, power: str, text: str, error: OrderParseError | None
-) -> dict[str, Any]:
-    """An order that could not be read: illegal, with the reading error; the unit (if any) holds."""
-    unit: dict[str, str] | None = None
-    try:
-        reader = OrderReader(variant, text, None)
-        reader.accept(("remove", "disband", "build"))
-        _kind, loc = reader.unit()
-        found = position.units.get(variant.map.province_of(loc))
-        if found is not None:
-            unit = {"type": found.kind, "location": variant.map.locations[found.loc].abbr}
-    except OrderParseError:
-        pass
-    return {
-        "power": power,
-        "input": text,
-        "order": None,
-        "unit": unit,
-        "result": "illegal",
-        "dislodged": False,
-        "destroyed": False,
-        "automatic": False,
-        "reason": str(error) if error is not None else "",
-    }

@@ -15,18 +15,19 @@ import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
-from sqlalchemy import exc as sa_exc
 
 from dippouch.cli import app
-from dippouch.core.errors import DippouchError
-from dippouch.core.variant import load_variant
-from dippouch.game import GameError, Settings, format_duration, parse_duration, parse_time
-from dippouch.store import GameStore
+from dippouch.cli.errors import user_problem
+
+if TYPE_CHECKING:
+    from dippouch.game import Settings
+    from dippouch.store import GameStore
 
 out = Console(highlight=False, soft_wrap=True)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -45,27 +46,27 @@ def friendly(fn: F) -> F:
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
-        except DippouchError as e:
-            err.print(f"[red]error:[/red] {e}", markup=True)
-            raise typer.Exit(2) from None
-        except KeyError as e:
-            err.print(f"[red]error:[/red] {e.args[0] if e.args else e}")
-            raise typer.Exit(2) from None
-        except sa_exc.OperationalError as e:
-            err.print(f"[red]error:[/red] the database cannot be used: {e.orig}")
-            raise typer.Exit(2) from None
-        except OSError as e:
-            err.print(f"[red]error:[/red] {e.strerror or e}: {e.filename or ''}".rstrip(": "))
+        except (typer.Exit, typer.Abort):
+            raise
+        except Exception as e:
+            problem = user_problem(e)
+            if problem is None:
+                raise
+            err.print(f"[red]error:[/red] {escape(problem)}")
             raise typer.Exit(2) from None
 
     return wrapper  # type: ignore[return-value]
 
 
 def _now(text: str | None) -> datetime:
+    from dippouch.game import parse_time
+
     return parse_time(text) if text else datetime.now(UTC)
 
 
 def _store(db: str | None) -> GameStore:
+    from dippouch.store import GameStore
+
     return GameStore(db)
 
 
@@ -74,6 +75,8 @@ def _when(settings: Settings, dt: datetime | None) -> str:
 
 
 def _read_text(path: str | None) -> str:
+    from dippouch.game import GameError
+
     if path is None or path == "-":
         return sys.stdin.read()
     p = Path(path)
@@ -106,6 +109,9 @@ def new(
     now: str | None = NowOption,
 ) -> None:
     """Create a game; its first phase opens now, with its deadline."""
+    from dippouch.core.variant import load_variant
+    from dippouch.game import GameError, Settings
+
     options: dict[str, Any] = {}
     for o in option or []:
         key, eq, value = o.partition("=")
@@ -211,12 +217,12 @@ def submit(
     empty file, only refused lines) is kept but replaces nothing, unless it says 'no orders' or
     --replace-with-nothing is given.
     """
+    from dippouch.core.variant import load_variant
     from dippouch.names import order_text, unit_text
 
     text = _read_text(file)
-    store = _store(db)
-    r = store.submit(game, power, text, now=_now(now), ready=ready, replace_with_nothing=replace_with_nothing)
-    v = load_variant(store.status(game, now=_now(now)).variant)
+    r = _store(db).submit(game, power, text, now=_now(now), ready=ready, replace_with_nothing=replace_with_nothing)
+    v = load_variant(r.variant, r.options)
     kind = v.calendar.kind(v.calendar.parse(r.phase))
     full = not abbrev
     out.print(f"{r.power}, {r.phase}: submission version {r.version} recorded{' (ready)' if r.ready else ''}.")
@@ -278,6 +284,8 @@ def vote(
 @friendly
 def status(game: str, db: str | None = DbOption, now: str | None = NowOption) -> None:
     """The current phase, its deadline, and who has submitted."""
+    from dippouch.game import format_duration, parse_duration
+
     st = _store(db).status(game, now=_now(now))
     if st.ending is not None:
         out.print(f"Game {st.game} ({st.variant}) is over: {st.ending.text}")
@@ -326,6 +334,8 @@ def process(
     now: str | None = NowOption,
 ) -> None:
     """Process every phase that is due (deadline passed, or every power ready), then report."""
+    from dippouch.game import GameError
+
     store = _store(db)
     if game is None:
         if not all_games:
@@ -391,6 +401,8 @@ def show(
     if as_json:
         out.print_json(data=rec)
         return
+    from dippouch.core.variant import load_variant
+
     v = load_variant(rec["variant"], rec["options"])
     full = not abbrev
     kind = rec["kind"]
@@ -454,6 +466,8 @@ def replay(
 @friendly
 def history(game: str, db: str | None = DbOption) -> None:
     """Every phase ever opened, including those abandoned by a rollback."""
+    from dippouch.core.variant import load_variant
+
     store = _store(db)
     st = store.status(game, now=datetime.now(UTC))
     v = load_variant(st.variant)
@@ -481,6 +495,8 @@ def extend(
     now: str | None = NowOption,
 ) -> None:
     """Push the current deadline back."""
+    from dippouch.game import format_duration, parse_duration
+
     store = _store(db)
     result = store.extend(game, parse_duration(by), now=_now(now))
     st = store.status(game, now=_now(now))
@@ -494,6 +510,8 @@ def extend(
 @friendly
 def pause(game: str, db: str | None = DbOption, now: str | None = NowOption) -> None:
     """Stop the clock (nothing is processed while paused)."""
+    from dippouch.game import format_duration
+
     left = _store(db).pause(game, now=_now(now))
     out.print(f"Paused {game} with {format_duration(left)} left on the clock.")
 
@@ -542,6 +560,8 @@ def export_(
     db: str | None = DbOption,
 ) -> None:
     """Write a game to a file: dippouch's own JSON (everything) or a MILA `diplomacy` saved game."""
+    from dippouch.game import GameError
+
     store = _store(db)
     if fmt == "json":
         data = store.export_game(game)
@@ -569,6 +589,8 @@ def import_(
     now: str | None = NowOption,
 ) -> None:
     """Read a game file into the database as a new game."""
+    from dippouch.game import GameError
+
     try:
         data = json.loads(_read_text(file))
     except json.JSONDecodeError as e:

@@ -8,8 +8,6 @@ from dataclasses import asdict
 import typer
 
 from dippouch.cli import app
-from dippouch.core.variant import load_variant
-from dippouch.mapcheck import check_map, format_report
 
 
 @app.command()
@@ -23,6 +21,9 @@ def mapcheck(
     strict: bool = typer.Option(False, help="Also fail on long edges without a justification."),
 ) -> None:
     """Print counts, coasts without a sea, cut-off pieces and long edges; exit 1 on problems."""
+    from dippouch.core.variant import load_variant
+    from dippouch.mapcheck import check_map, format_report
+
     rep = check_map(load_variant(variant), factor=factor, min_km=min_km)
     if as_json:
         data = asdict(rep)

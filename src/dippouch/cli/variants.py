@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from dippouch.cli import app
-from dippouch.core.mapdata import ProvinceKind
-from dippouch.core.notation import format_unit
-from dippouch.core.variant import Variant, load_variant, variant_names
-from dippouch.names import joined, place_list
+
+if TYPE_CHECKING:
+    from dippouch.core.variant import Variant
 
 
 @app.command()
@@ -20,6 +21,11 @@ def variants(
     abbrev: bool = typer.Option(False, "--abbrev", help="Write places by the map's abbreviations."),
 ) -> None:
     """List the variants, or show one: powers, centres, map counts, options; --key for the map's key."""
+    from dippouch.core.mapdata import ProvinceKind
+    from dippouch.core.notation import format_unit
+    from dippouch.core.variant import load_variant, variant_names
+    from dippouch.names import joined, place_list
+
     out = Console()
     if key and name is None:
         raise typer.BadParameter("name the variant whose key to show, e.g. `dippouch variants w3k --key`")
@@ -61,6 +67,8 @@ def variants(
 
 def _key(out: Console, v: Variant) -> None:
     """The map's key: what each abbreviation stands for, and the other names the order reader knows."""
+    from dippouch.core.mapdata import ProvinceKind
+
     m = v.map
     table = Table("abbr.", "name", "kind", "centre", "also read", title=f"{v.title}: places")
     for loc in sorted(m.locations, key=lambda loc: loc.abbr):

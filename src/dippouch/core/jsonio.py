@@ -19,7 +19,7 @@ from dippouch.core.errors import DippouchError
 from dippouch.core.mapdata import ProvinceKind
 from dippouch.core.notation import OrderParseError, format_unit, parse_unit
 from dippouch.core.position import Dislodged, Position, Unit
-from dippouch.core.rules.base import hooks_for
+from dippouch.core.rules.base import hooks_for, state_problems
 from dippouch.core.variant import Variant
 
 __all__ = ["JsonInputError", "position_from_json", "position_to_json", "unit_to_json"]
@@ -147,8 +147,10 @@ def position_from_json(variant: Variant, data: Mapping[str, Any]) -> Position:
         homes = {p: frozenset() for p in variant.power_names} | {p: frozenset(v) for p, v in given.items()}
 
     state = data.get("state", start.state)
-    if not isinstance(state, Mapping):
-        raise JsonInputError("state", "must be a JSON object")
+    problems = state_problems(variant, state)
+    if problems:
+        key, problem = problems[0]
+        raise JsonInputError(f"state.{key}" if key else "state", problem)
     return Position(phase=phase, units=units, centres=centres, homes=homes, dislodged=dislodged, state=dict(state))
 
 

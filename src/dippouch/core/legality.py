@@ -388,7 +388,13 @@ def adjustment_verdict(
 
 
 def _not_a_site(
-    gmap: GameMap, hooks: RuleHooks, ctx: AdjustmentContext, units: Mapping[int, Unit], power: str, prov: int, plain: bool
+    gmap: GameMap,
+    hooks: RuleHooks,
+    ctx: AdjustmentContext,
+    units: Mapping[int, Unit],
+    power: str,
+    prov: int,
+    plain: bool,
 ) -> str:
     """Why ``prov`` is not a place ``power`` may build on, and where it may."""
     now = ctx.position.with_(units=units, centres=ctx.centres)

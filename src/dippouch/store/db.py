@@ -13,7 +13,18 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 
+from dippouch.core.errors import DippouchError
+
 DEFAULT_URL = "sqlite:///dippouch.db"
+SUPPORTED = (
+    "sqlite:///games.db (a file here), sqlite:////srv/games.db (an absolute path) or postgresql://user@host/dbname"
+)
+
+
+class DatabaseURLError(DippouchError):
+    """A database URL dippouch cannot use: unreadable, of an unknown kind, or without its driver."""
+
+
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 
@@ -29,9 +40,66 @@ def _normalise(url: str) -> str:
     return url
 
 
+def _engine(text: str) -> sa.Engine:
+    """``sa.create_engine`` with each way a URL can be wrong turned into a message a coordinator can act on."""
+    shown = _shown(text)
+    if "://" not in text:
+        hint = f"sqlite:///{text}" if text.strip() else "sqlite:///games.db"
+        raise DatabaseURLError(
+            f"{shown} is not a database URL; for a SQLite file write {hint} (PostgreSQL: postgresql://user@host/dbname)"
+        )
+    try:
+        parsed = sa.engine.make_url(text)
+    except sa.exc.ArgumentError:
+        raise DatabaseURLError(f"cannot read the database URL {shown}; write it like {SUPPORTED}") from None
+    kind = parsed.get_backend_name()
+    try:
+        return sa.create_engine(parsed)
+    except sa.exc.NoSuchModuleError:
+        raise DatabaseURLError(
+            f"unknown kind of database {kind!r} in {shown}; dippouch works with sqlite and postgresql, e.g. {SUPPORTED}"
+        ) from None
+    except ImportError as e:
+        raise DatabaseURLError(
+            f"the {kind} database driver ({e.name or parsed.get_driver_name()}) is not installed; dippouch works "
+            "with sqlite and postgresql (for PostgreSQL: pip install 'dippouch[postgres]')"
+        ) from None
+    except (sa.exc.ArgumentError, TypeError, ValueError) as e:
+        raise DatabaseURLError(f"cannot use the database URL {shown}: {e}") from None
+
+
+def _shown(text: str) -> str:
+    """The URL as it may be printed: never its password, and not a whole page of it."""
+    try:
+        safe = sa.engine.make_url(text).render_as_string(hide_password=True)
+    except Exception:  # an unreadable URL may still hold a password after '//user:'
+        safe = text.split("@", 1)[-1] if "@" in text else text
+    return repr(safe if len(safe) <= 200 else safe[:200] + "...")
+
+
+def _private_sqlite_file(engine: sa.Engine) -> None:
+    """Create a new SQLite database file readable by its owner only (0600): it holds sealed orders."""
+    name = engine.url.database
+    if not name or name == ":memory:" or name.startswith("file:"):
+        return
+    path = Path(name)
+    if path.exists():
+        return
+    if not path.parent.is_dir():
+        raise DatabaseURLError(
+            f"cannot create the database {str(path)!r}: the folder {str(path.parent)!r} does not exist"
+        )
+    try:
+        fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+    except FileExistsError:
+        return
+    os.close(fd)
+
+
 def make_engine(url: str | None = None) -> sa.Engine:
-    engine = sa.create_engine(_normalise(database_url(url)))
+    engine = _engine(_normalise(database_url(url)))
     if engine.dialect.name == "sqlite":
+        _private_sqlite_file(engine)
 
         @sa.event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn, _record):  # type: ignore[no-untyped-def]

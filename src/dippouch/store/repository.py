@@ -80,6 +80,9 @@ class SubmitResult:
     """What happens to the units (or builds) the standing orders leave out: (units, what happens) pairs."""
     ready_refused: str | None = None
     """Why ``--ready`` was refused (the submission is recorded, not ready)."""
+    variant: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    """The game's variant and options, to write the orders for reading."""
 
 
 @dataclass(frozen=True)
@@ -381,6 +384,8 @@ class GameStore:
                 standing_orders=[ln.order for ln in standing_lines if ln.accepted and ln.order is not None],
                 unordered=unordered(v, pos, power, standing_lines),
                 ready_refused=refused,
+                variant=g.variant,
+                options=dict(g.options),
             )
 
     def vote(self, name: str, power: str, draw: bool, *, now: datetime) -> Ending | None:

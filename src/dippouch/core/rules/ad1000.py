@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.position import Position, Unit
-from dippouch.core.rules.base import RuleHooks, behaviour
+from dippouch.core.rules.base import RuleHooks, behaviour, mapping_of, state_key
 
 if TYPE_CHECKING:
     from dippouch.core.orders import Order
@@ -46,6 +46,15 @@ __all__ = [
 ANARCHY_KEY = "anarchy"
 """``Position.state[ANARCHY_KEY]``: power -> ``"grace"`` (lost every home centre; one movement season to
 retake one) or ``"disorder"`` (failed: civil disorder until it has no centres left)."""
+
+
+@state_key(ANARCHY_KEY)
+def _check_anarchy(variant: Variant, value: Any) -> str | None:
+    return mapping_of(
+        value,
+        lambda p: None if p in variant.power_names else f"not a power ({', '.join(variant.power_names)})",
+        lambda status: None if status in ("grace", "disorder") else 'is "grace" or "disorder"',
+    )
 
 
 def _homeland_kinds(hooks: RuleHooks) -> Sequence[str]:

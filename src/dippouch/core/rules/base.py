@@ -38,6 +38,8 @@ __all__ = [
     "behaviour",
     "hooks_for",
     "register_hooks",
+    "state_key",
+    "state_problems",
 ]
 
 #: Hook points a ``[rules]`` key may name a behaviour for (the method of the same name is replaced).
@@ -92,6 +94,59 @@ def register_hooks(name: str) -> Callable[[C], C]:
         return cls
 
     return deco
+
+
+StateCheck = Callable[["Variant", Any], str | None]
+_STATE_KEYS: dict[str, StateCheck] = {}
+
+
+def state_key(key: str) -> Callable[[StateCheck], StateCheck]:
+    """Register ``check(variant, value) -> problem or None`` for ``Position.state[key]``.
+
+    Variant state comes from outside (the adjudication contract, imported and stored games); a rule module
+    declares each key it keeps so that a damaged value is refused with a message where it is read, rather
+    than failing deep inside adjudication.
+    """
+
+    def deco(check: StateCheck) -> StateCheck:
+        _STATE_KEYS[key] = check
+        return check
+
+    return deco
+
+
+def state_problems(variant: Variant, state: Any) -> list[tuple[str, str]]:
+    """``(key, problem)`` for every unknown key or damaged value of a variant ``state`` (empty: fine)."""
+    if not isinstance(state, Mapping):
+        return [("", "must be a JSON object of the variant's state")]
+    problems: list[tuple[str, str]] = []
+    for key, value in state.items():
+        check = _STATE_KEYS.get(str(key))
+        if check is None:
+            known = ", ".join(sorted(_STATE_KEYS)) or "none"
+            problems.append((str(key), f"no rule of {variant.name} keeps this state (known keys: {known})"))
+            continue
+        problem = check(variant, value)
+        if problem:
+            problems.append((str(key), problem))
+    return problems
+
+
+def mapping_of(
+    value: Any, key_ok: Callable[[str], str | None], value_ok: Callable[[Any], str | None], limit: int = 1000
+) -> str | None:
+    """A shared shape check for state values that map names to small values."""
+    if not isinstance(value, Mapping):
+        return f"must be a JSON object, not {type(value).__name__}"
+    if len(value) > limit:
+        return f"has {len(value)} entries; at most {limit}"
+    for k, v in value.items():
+        problem = key_ok(str(k)) if isinstance(k, str) else "keys are names"
+        if problem is None:
+            problem = value_ok(v)
+        if problem:
+            return f"{str(k)[:40]!r}: {problem}"
+    return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -48,7 +48,14 @@ from dippouch.core.notation import (
 from dippouch.core.orders import Build, Disband, Order
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import Outcome
-from dippouch.core.rules.base import AdjustmentContext, MovementSummary, RuleHooks, register_hooks
+from dippouch.core.rules.base import (
+    AdjustmentContext,
+    MovementSummary,
+    RuleHooks,
+    mapping_of,
+    register_hooks,
+    state_key,
+)
 from dippouch.core.variant import MAP_HOOKS
 
 if TYPE_CHECKING:
@@ -852,3 +859,49 @@ register_syntax("w3k_orders", _read_w3k)
 register_format(Convert, _format_convert)
 register_format(Proxy, _format_proxy)
 register_format(SendSupply, _format_send)
+
+
+# --------------------------------------------------------------------------------------------------
+# State read from outside (the adjudication contract, imported games): each key's shape, checked on reading
+
+
+def _province_key(variant: Variant, kinds: tuple[str, ...]) -> Callable[[str], str | None]:
+    def ok(abbr: str) -> str | None:
+        try:
+            prov = variant.map.province(abbr)
+        except KeyError:
+            return "no such province"
+        return None if prov.kind.value in kinds else f"not a {' or '.join(kinds)} province"
+
+    return ok
+
+
+def _power_key(variant: Variant) -> Callable[[str], str | None]:
+    return lambda name: None if name in variant.power_names else f"not a power ({', '.join(variant.power_names)})"
+
+
+@state_key(_CONVERTING)
+def _check_converting(variant: Variant, value: Any) -> str | None:
+    return mapping_of(
+        value,
+        _province_key(variant, ("coast",)),
+        lambda kind: None if kind in ("A", "F") else 'the unit type converting is "A" or "F"',
+    )
+
+
+@state_key(_PROXIES)
+def _check_proxies(variant: Variant, value: Any) -> str | None:
+    return mapping_of(
+        value,
+        _province_key(variant, ("land", "coast", "sea")),
+        lambda power: None if power in variant.power_names else "the unit is handed to a power by name",
+    )
+
+
+@state_key(_SUPPLY)
+def _check_supply(variant: Variant, value: Any) -> str | None:
+    return mapping_of(
+        value,
+        _power_key(variant),
+        lambda n: None if type(n) is int and -100 <= n <= 100 else "a number of units' supply (-100 to 100)",
+    )

@@ -1,0 +1,31 @@
+"""What a user did wrong, in one line: the single place that turns an exception into a message for the CLI.
+
+Commands import their heavy libraries (SQLAlchemy, the store, the renderer) only when they run, so this
+module cannot catch those libraries' exceptions by class: it recognises them by the module that defines
+them. Anything it does not recognise is a bug and keeps its traceback.
+"""
+
+from __future__ import annotations
+
+__all__ = ["user_problem"]
+
+
+def user_problem(e: BaseException) -> str | None:
+    """The message for an error the user can fix, or ``None`` when ``e`` is a bug in dippouch."""
+    from dippouch.core.errors import DippouchError
+
+    if isinstance(e, DippouchError):
+        return str(e)
+    if isinstance(e, KeyError):
+        return str(e.args[0]) if e.args else "not found"
+    module = type(e).__module__ or ""
+    if module.startswith("sqlalchemy"):
+        orig = getattr(e, "orig", None)
+        detail = str(orig if orig is not None else e).strip().splitlines()
+        return f"the database cannot be used: {detail[0] if detail else type(e).__name__}"
+    if isinstance(e, UnicodeError):
+        return f"the text cannot be read or written as UTF-8 ({e.__class__.__name__})"
+    if isinstance(e, OSError):
+        where = f": {e.filename}" if e.filename else ""
+        return f"{e.strerror or e}{where}"
+    return None
