@@ -507,7 +507,7 @@ class GameStore:
                         player=players.get(p),
                         must_act=p in must,
                         version=sub.version if sub else None,
-                        accepted=sum(1 for ln in lines if ln.accepted),
+                        accepted=sum(1 for ln in lines if ln.accepted and ln.order is not None),
                         rejected=sum(1 for ln in lines if not ln.accepted),
                         ready=bool(sub and sub.ready),
                         late=bool(
@@ -598,7 +598,7 @@ class GameStore:
                     orders[power] = parsed
                     used[power] = [format_order(v, o, phase_kind=kind) for o in parsed]
                 must = powers_to_act(v, pos)
-                # A power that sent anything on time has taken part (an empty "all hold" submission counts).
+                # A power with a standing submission on time has taken part ("no orders" counts; chat does not).
                 missed = [p for p in must if p not in latest]
                 resolution = adjudicate(v, pos, orders)
                 results = [_result_to_data(v, r, kind) for r in resolution.results]
