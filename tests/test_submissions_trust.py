@@ -196,3 +196,11 @@ def test_a_w3k_power_with_no_builds_of_its_own_may_order_builds_for_supply_it_is
         ("Crown", "Send 1 supply to Manchester", "succeeds"),
         ("Manchester", "Build A cam", "succeeds"),
     }
+
+
+def test_chat_alone_is_not_taking_part(store: GameStore) -> None:
+    _new(store)
+    r = store.submit("g", "France", "Sorry, I'll send my orders tomorrow!", now=T0)
+    assert not r.stands and r.standing is None
+    store.process("g", now=T0 + timedelta(days=3))
+    assert "France" in store.phase_record("g", "Spring 1901 Movement")["missed"]
