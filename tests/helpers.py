@@ -103,3 +103,24 @@ def canonical(res: Resolution) -> tuple[Any, ...]:
         dict(nxt.centres),
         {p: (d.unit, d.retreats, d.attacker_from) for p, d in nxt.dislodged.items()},
     )
+
+
+def comparable_game_file(data: dict) -> dict:
+    """A game file without the database's own ids: phase and submission ids go, and a carried submission
+    names the one it was carried from by (branch, seq, power, version), which survives an import."""
+    where = {
+        sub["id"]: (p["branch"], p["seq"], sub["power"], sub["version"])
+        for p in data["phases"]
+        for sub in p.get("submissions", [])
+    }
+    phases = []
+    for p in data["phases"]:
+        subs = [
+            {
+                **{k: v for k, v in sub.items() if k not in ("id", "carried_from")},
+                "carried_from": where.get(sub.get("carried_from")),
+            }
+            for sub in p.get("submissions", [])
+        ]
+        phases.append({**{k: v for k, v in p.items() if k != "id"}, "submissions": subs})
+    return {**data, "phases": phases}

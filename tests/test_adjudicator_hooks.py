@@ -277,5 +277,5 @@ def test_reduced_support_counts_what_is_left_and_says_so(tmp_path: Path) -> None
     }
     res = adjudicate(v, pos, orders)
     sup = result_of(res, "Germany", 0)
-    assert sup.result == Outcome.GIVEN and sup.reason == "support reduced to 2 by A tyr"
-    assert result_of(res, "France", 0).reason == "bounced off A bur (1 vs 3)"
+    assert sup.result == Outcome.GIVEN and sup.reason == "support reduced to 2 by A Tyrolia"
+    assert result_of(res, "France", 0).reason == "bounced off A Burgundy (1 vs 3)"

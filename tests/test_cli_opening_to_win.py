@@ -204,7 +204,7 @@ def test_from_the_opening_to_a_win(variant: str, bot: str, quitter: str, limit: 
             late = "".join(f"{format_order(v, Hold(o.kind, o.loc))}\n" for o in moves)
             out = cli("submit", "g", bot, input=late, now=now + STEP - timedelta(minutes=1) + timedelta(days=1))
             assert "after the deadline" in out
-            late_move = format_order(v, moves[0])
+            late_move = format_order(v, moves[0], full=True)  # as the report writes it
         now += STEP
         report = cli("process", "g", now=now)
         assert f"{phase} results" in report

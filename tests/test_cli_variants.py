@@ -33,7 +33,7 @@ def test_shows_one_variant() -> None:
     )
     # Issue 16 (9): the centres owned at the start, per power.
     assert "centres at the start" in out.output
-    assert "mos sev stp war" in out.output
+    assert "Moscow, Sevastopol, St Petersburg, Warsaw" in out.output
     assert "starts Spring 1901 Movement" in out.output
 
 
@@ -185,3 +185,26 @@ def test_check_by_path_finds_a_parent_beside_the_file(tmp_path: Path, monkeypatc
     got = runner.invoke(app, ["variants", "check", str(tmp_path / "child98.toml")])
     assert got.exit_code == 0, got.output
     assert load_variant(str(tmp_path / "child98.toml")).victory["centres"] == 17
+
+
+def test_the_key_of_a_variant_lists_every_abbreviation_with_its_names() -> None:
+    out = runner.invoke(app, ["variants", "w3k", "--key"], env={"COLUMNS": "250"})
+    assert out.exit_code == 0, out.output
+    rows = {line.split("│")[1].strip(): line for line in out.output.splitlines() if line.count("│") > 4}
+    from dippouch.core.variant import load_variant
+
+    w3k = load_variant("w3k")
+    assert {loc.abbr for loc in w3k.map.locations} <= set(rows)
+    assert "Hastings & Pevensey" in rows["hpv"] and "pevensey" in rows["hpv"]
+    assert "Berwick-upon-Tweed" in rows["bwk"]
+    assert "Caernarfonshire (North Coast)" in rows["cae/nc"]
+    assert "oxon" in rows["oxf"]
+
+
+def test_a_variant_lists_its_units_by_full_names_and_abbreviations_on_request() -> None:
+    full = runner.invoke(app, ["variants", "standard"], env={"COLUMNS": "250"}).output
+    assert "F St Petersburg (south coast)" in full and "F stp/sc" not in full
+    short = runner.invoke(app, ["variants", "standard", "--abbrev"], env={"COLUMNS": "250"}).output
+    assert "F stp/sc" in short
+    refused = runner.invoke(app, ["variants", "--key"])
+    assert refused.exit_code == 2 and "name the variant" in refused.output

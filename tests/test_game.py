@@ -106,9 +106,10 @@ def test_check_orders_accepts_and_rejects_line_by_line(std):
     verdict = {ln.line: (ln.order, ln.error) for ln in lines}
     assert verdict[2] == ("A par - bur", None)
     assert verdict[3] == ("A mar S A par - bur", None)
-    assert "not a legal order" in verdict[4][1] and "F bre - eng" in verdict[4][1]
+    # The adjudicator's own reason, with the closest legal orders as a hint.
+    assert verdict[4][1].startswith("F Brest cannot reach London") and "F Brest - English Channel" in verdict[4][1]
     assert "already has an order on line 2" in verdict[5][1]
-    assert "Germany's, not France's" in verdict[6][1]
+    assert "A Berlin belongs to Germany; France cannot order it" in verdict[6][1]
     assert "xyzzy" in verdict[7][1]
     assert "movement phase" in verdict[8][1]
     assert [ln.line for ln in lines if ln.accepted] == [2, 3]
@@ -127,10 +128,10 @@ def test_retreat_and_adjustment_checks(std):
     lines = check_orders(std, pos, "France", "A bur R pic\nA bur - par\nA mun R boh")
     assert lines[0].accepted and lines[0].order == "A bur R pic"
     assert not lines[1].accepted  # second order for the unit, or an illegal retreat: refused either way
-    assert "no dislodged unit in mun" in (lines[2].error or "")
+    assert "no dislodged unit in Munich" in (lines[2].error or "")
     assert powers_to_act(std, pos) == ["France"]
     bad = check_orders(std, pos, "France", "A bur R par")[0]
-    assert "cannot retreat to par" in (bad.error or "") and "gas, pic" in (bad.error or "")
+    assert "cannot retreat to Paris" in (bad.error or "") and "Gascony, Picardy" in (bad.error or "")
 
     # Winter: France owns one more centre than it has units; it may build once, in a vacant home centre.
     units = {p: u for p, u in std.start.units.items() if u.power != "France" or m.provinces[p].abbr != "par"}
@@ -138,7 +139,7 @@ def test_retreat_and_adjustment_checks(std):
     lines = check_orders(std, winter, "France", "Build A par\nBuild A mar\nWaive")
     assert lines[0].accepted and lines[0].order == "Build A par"
     assert not lines[1].accepted
-    assert not lines[2].accepted and "one too many" in (lines[2].error or "")
+    assert not lines[2].accepted and "France has no build to decline" in (lines[2].error or "")
     assert powers_to_act(std, winter) == ["France"]
 
 

@@ -336,16 +336,18 @@ def test_repeated_calls_hand_out_copies() -> None:
 
 
 def test_variant_extra_orders_only_where_the_rules_enable_them() -> None:
+    """A variant's hooks add order kinds of their own through RuleHooks.extra_legal_orders."""
     from dataclasses import replace
 
-    from dippouch.core.legal import register_legal_orders
+    from dippouch.core.rules.base import RuleHooks, register_hooks
 
-    def add_waits(variant: object, position: Position, power: str, orders: dict[int, list[object]]) -> None:
-        for loc, listed in orders.items():
-            listed.append(Hold(None, loc))  # a stand-in for a variant order kind
+    @register_hooks("test_waits")
+    class Waits(RuleHooks):
+        def extra_legal_orders(self, position, power, orders, standard):  # type: ignore[no-untyped-def]
+            for loc, listed in orders.items():
+                listed.append(Hold(None, loc))  # a stand-in for a variant order kind
 
-    register_legal_orders("test_waits", add_waits)  # type: ignore[arg-type]
-    w = replace(V, rules={**V.rules, "test_waits": True})
+    w = replace(V, rules={**V.rules, "hooks": "test_waits"})
     got = legal_orders(w, w.start, "England")
     assert got[L("lon")][-1] == Hold(None, L("lon"))
     assert all_legal_orders(w, w.start)["England"] == got

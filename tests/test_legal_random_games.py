@@ -1,5 +1,5 @@
 """Random games from legal orders in every shipped variant: the adjudicator never calls a generated order
-illegal, and every generated order reads back to itself in its phase."""
+illegal, and every generated order reads back to itself in its phase, in the short form and with full names."""
 
 from __future__ import annotations
 
@@ -31,6 +31,9 @@ def test_random_game(name: str, seed: int) -> None:
                 for o in choices:
                     text = format_order(variant, o, phase_kind=kind)
                     assert parse_order(variant, text, phase_kind=kind) == o, text
+                    # The form reports and receipts use, with full names, reads back to the same order too.
+                    long = format_order(variant, o, phase_kind=kind, full=True)
+                    assert parse_order(variant, long, phase_kind=kind) == o, long
                 orders.setdefault(power, []).append(rng.choice(choices))
             if kind == PhaseKind.ADJUSTMENTS and legal:
                 # Each listed build or removal is legal on its own; together they may exceed what is due,

@@ -1,7 +1,12 @@
-"""legal_orders and the adjudicator agree on what is legal, on random positions of the standard map.
+"""legal_orders, the adjudicator and the legality check agree on what is legal.
+
+On random positions of the standard map, against the adjudicator:
 
 Forward: no generated order is judged illegal. Backward: a sample of orders that are NOT generated (moves,
 supports and convoys between random places) are judged illegal, so the generator misses nothing.
+
+On positions of every phase kind of all six variants, against the one legality decision the adjudicator and
+the arrival check share (core/legality.py), both ways.
 """
 
 from __future__ import annotations
@@ -12,12 +17,15 @@ import pytest
 
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.legal import legal_orders
+from dippouch.core.legality import check_submission
 from dippouch.core.mapdata import ProvinceKind
 from dippouch.core.notation import format_order
-from dippouch.core.orders import Convoy, Move, Order, Support
+from dippouch.core.orders import Convoy, Move, Order, Support, Waive
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import Outcome
 from dippouch.core.variant import load_variant
+from order_positions import VARIANTS, candidate_orders, position_pool
+from order_positions import variant as pool_variant
 
 V = load_variant("standard")
 M = V.map
@@ -85,3 +93,43 @@ def test_orders_not_generated_are_illegal(seed: int) -> None:
         checked += 1
         assert judged(pos, u.power, order) == Outcome.ILLEGAL, f"{u.power}: {format_order(V, order)} not listed"
     assert checked > 100
+
+
+# --- every variant: the legal-order lists and the one legality decision (core/legality.py) agree ----------
+
+
+def _same_order(a: Order, b: Order) -> bool:
+    """Equal, or the same convoyed move written with and without "via convoy" (listed once)."""
+    if a == b:
+        return True
+    return isinstance(a, Move) and isinstance(b, Move) and Move(a.kind, a.loc, a.dest, not a.via_convoy) == b
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_legal_lists_and_the_legality_check_agree(name: str) -> None:
+    """Forward: every listed order is accepted on its own, as written (the canonical form is the order as
+    carried out). Backward: any order the check accepts without a condition (W3K hand-overs and supply are
+    decided by other powers' orders) is listed, in the form the check gives it."""
+    v = pool_variant(name)
+    checked = accepted = 0
+    for k, pos in enumerate(position_pool(name)):
+        rng = random.Random(f"{name} {k}")
+        for power in v.power_names:
+            listed = [o for orders in legal_orders(v, pos, power).values() for o in orders]
+            for order in rng.sample(listed, min(len(listed), 40)):
+                (c,) = check_submission(v, pos, power, [order])
+                assert c.accepted and c.note is None, f"{k} {power}: {format_order(v, order)}: {c.problem}"
+                assert c.order == order, f"{k} {power}: {format_order(v, order)} carried out as {c.order}"
+            for order in candidate_orders(v, pos, power, rng, 40):
+                (c,) = check_submission(v, pos, power, [order])
+                checked += 1
+                if c.accepted and c.note is None:
+                    accepted += 1
+                    if isinstance(order, Waive) and not listed:
+                        continue  # builds due but no vacant site: declining changes nothing, nothing is listed
+                    assert any(_same_order(c.order, o) for o in listed), (
+                        f"{k} {power}: {format_order(v, order)} accepted as {format_order(v, c.order)}, not listed"
+                    )
+                if not c.accepted:
+                    assert order not in listed
+    assert checked > 500 and accepted > 50

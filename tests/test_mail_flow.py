@@ -27,7 +27,7 @@ T0 = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
 GAME = "Powick Bridge"
 ADDR = {"Montrose": "montrose@example.org", "Argyll": "argyll@example.org", "Ormond": "ormond@example.org"}
 # Order-shaped: the game file also holds its variant (every province name), which is no secret.
-SECRET_TOKENS = ("- nhb", "- fth", "edinburg", "A tev H", "A arg - dnb", "A mea - dro", "tev -")
+SECRET_TOKENS = ("- nhb", "- fth", "twd - edinburg", "A tev H", "A arg - dnb", "A mea - dro", "tev -")
 
 
 def at(days: float) -> str:
@@ -188,7 +188,8 @@ def test_a_season_by_mail(tmp_path: Path, imap: ImapServer, smtp_tls: SmtpServer
     assert sorted(str(m["To"]) for m in results) == sorted(ADDR.values())
     text = results[0].get_content()
     assert "Summer 1642 Movement results" in text
-    assert "A tev - nhb" in text and "A mea - dro" not in text  # the late order was not used
+    # Reports name places in full; the late order was not used.
+    assert "A Teviotdale & Liddesdale - Northumberland" in text and "A County Meath - Drogheda" not in text
     # Each message once.
     ids = smtp_tls.ids()
     assert len(ids) == len(set(ids))

@@ -20,6 +20,8 @@ from dippouch.store import GameStore
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 ORDERS = ["A lon - wal", "F edi - nth", "A lvp - yor"]
+EXECUTED = ["F lon - wal", "F edi - nth", "A lvp - yor"]
+"""The orders as they will be carried out: the player wrote A for the fleet in London (the echo corrects it)."""
 SHEET = ["Jane Smith", "England", "demo", "Spring 1901 Movement Orders", "Version 2", *ORDERS]
 
 
@@ -59,7 +61,7 @@ def test_a_typed_sheet_reads_back_as_the_same_orders() -> None:
     v = load_variant("standard")
     text = transcribe(v, photo(ORDERS))
     got = [ln.order for ln in check_orders(v, v.start, "England", text) if ln.accepted]
-    assert got == ORDERS, text
+    assert got == EXECUTED, text
 
 
 def _store(tmp_path: Path) -> GameStore:
@@ -82,7 +84,7 @@ def test_photo_by_mail_is_sealed_then_proposed_then_confirmed(tmp_path: Path) ->
         proposals(store, "demo", now=T0 + timedelta(days=2))
     after = T0 + timedelta(days=13)
     (p,) = proposals(store, "demo", now=after)
-    assert [ln.order for ln in p.lines if ln.accepted] == ORDERS, p.text
+    assert [ln.order for ln in p.lines if ln.accepted] == EXECUTED, p.text
     assert p.confirmed_as is None
     assert store.status("demo", now=after).powers[0].version is None  # nothing applied yet
     power, version = confirm(store, p.attachment_id, now=after)
@@ -112,7 +114,7 @@ def test_post_received_earlier_than_a_mail_comes_before_it(tmp_path: Path) -> No
     assert r.reinstates == 2 and r.standing == 2
     store.process("demo", now=T0 + timedelta(days=13))
     rec = store.phase_record("demo", "Spring 1901 Movement")
-    assert rec["orders"]["England"] == ["A lon H"]
+    assert rec["orders"]["England"] == ["F lon H"]
 
 
 def test_version_instructions_are_refused_when_they_cannot_be_followed(tmp_path: Path) -> None:

@@ -306,7 +306,7 @@ def _read_convert(r: OrderReader) -> Order | None:
 
 
 register_syntax("test_convert", _read_convert)
-register_format(_Convert, lambda v, o: f"{format_unit(v, o.kind, o.loc)} convert {o.to}")  # type: ignore[attr-defined]
+register_format(_Convert, lambda v, o, full: f"{format_unit(v, o.kind, o.loc)} convert {o.to}")  # type: ignore[attr-defined]
 
 
 def test_variant_syntax_is_off_unless_the_rules_enable_it() -> None:

@@ -40,7 +40,7 @@ def test_adjudicated_failure_reason_is_text() -> None:
     res = adjudicate(variant, start, orders)
     fails = [r for r in res.results if r.result == Outcome.FAILS]
     assert len(fails) == 2
-    assert [r.reason for r in fails] == ["bounced with A mar (1 vs 1)", "bounced with A par (1 vs 1)"]
+    assert [r.reason for r in fails] == ["bounced with A Marseilles (1 vs 1)", "bounced with A Paris (1 vs 1)"]
 
 
 def test_order_result_fields_keep_the_order_the_hot_paths_build_them_in() -> None:

@@ -75,12 +75,12 @@ def test_opening_each_power_builds_one_unit_and_owns_only_that_centre(v: Variant
 @pytest.mark.parametrize(
     ("power", "order", "reason"),
     [
-        ("Russia", "Build A stp", "stp"),  # rule 2: Russia may not choose St Petersburg
-        ("Russia", "Build F stp/sc", "stp"),
-        ("England", "Build A nwy", "nwy"),  # not a regular home centre
-        ("France", "Build A ber", "ber"),  # another power's home centre
-        ("Austria", "Build F vie", "vie"),  # fleets only on a coast
-        ("Germany", "Build A ruh", "ruh"),  # not a centre at all
+        ("Russia", "Build A stp", "St Petersburg"),  # rule 2: Russia may not choose St Petersburg
+        ("Russia", "Build F stp/sc", "St Petersburg"),
+        ("England", "Build A nwy", "Norway"),  # not a regular home centre
+        ("France", "Build A ber", "Berlin"),  # another power's home centre
+        ("Austria", "Build F vie", "Vienna"),  # fleets only on a coast
+        ("Germany", "Build A ruh", "Ruhr"),  # not a centre at all
     ],
 )
 def test_opening_refuses_other_sites(v: Variant, power: str, order: str, reason: str) -> None:

@@ -47,7 +47,7 @@ def test_hundred_game_follows_the_chosen_calendar(
     assert store.status("h", now=T0).phase == names[3]
     report = store.report("h", names[2])
     assert report.startswith(f"{names[2]} results, game h (Hundred)")
-    assert "Remove A par" in report
+    assert "Remove A Paris" in report
 
 
 def test_1897_game_opens_with_winter_builds(store: GameStore) -> None:

@@ -310,7 +310,7 @@ def test_without_the_transfer_b_builds_once_and_c_loses_a_unit_by_lots(v: Varian
     assert unit_at(v, res, "Hastings & Pevensey") is None
     drawn = [r for r in res.results if r.automatic and r.power == "Manchester"]
     assert len(drawn) == 1
-    assert "drawn by lots" in drawn[0].reason and "A cam, F dea" in drawn[0].reason
+    assert "drawn by lots" in drawn[0].reason and "A Cambridgeshire, F Port of Deal" in drawn[0].reason
     assert len(res.next.units_of("Manchester")) == 1
     # The same seed draws the same lot: the draw can be audited and replayed.
     again = run(v, pos, {"Argyll": PLAYER_A[:2], "Crown": PLAYER_B, "Manchester": PLAYER_C}, rng=random.Random(7))
@@ -419,7 +419,7 @@ def test_conversion_needs_an_owned_coastal_centre(v: Variant) -> None:
     res = run(v, pos, {"Ormond": ["A dro convert", "A tip convert", "A lou convert"]})
     assert [result(v, res, "Ormond", i) for i in range(3)] == [Outcome.ILLEGAL] * 3
     reasons = [next(r.reason for r in res.results if r.index == i) for i in range(3)]
-    assert "does not own dro" in reasons[0]
+    assert "does not own Drogheda" in reasons[0]
     assert "not a coastal supply centre" in reasons[1]
 
 

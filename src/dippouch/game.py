@@ -8,7 +8,6 @@ tests) process a game deterministically with ``--now``.
 
 from __future__ import annotations
 
-import dataclasses
 import difflib
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -20,7 +19,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import dippouch.core.rules  # noqa: F401  (rule modules register their victory and draw hooks on import)
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError, PhaseError
-from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
+from dippouch.core.orders import Build, Disband, Order, Waive
 from dippouch.core.position import Dislodged, Position, Unit
 from dippouch.core.rules.base import DRAW_HOOKS, VICTORY_HOOKS, hooks_for
 from dippouch.core.variant import Variant
@@ -297,23 +296,33 @@ def _position_from_data(variant: Variant, data: Mapping[str, Any]) -> Position:
 
 @dataclass(frozen=True)
 class LineCheck:
-    """One line of a submission and what will happen to it: the canonical order, or why it was refused."""
+    """One line of a submission and what will happen to it: the order as it will be carried out, or why it
+    was refused; and, for an order the other powers' orders decide (W3K hand-overs and supply), a note."""
 
     line: int
     text: str
     order: str | None = None
     error: str | None = None
+    note: str | None = None
 
     @property
     def accepted(self) -> bool:
         return self.error is None
 
+    @property
+    def said_no_orders(self) -> bool:
+        """The line "no orders": no order, but the player's word that the submission stands with none."""
+        return self.error is None and self.order is None
+
     def to_data(self) -> dict[str, Any]:
-        return {"line": self.line, "text": self.text, "order": self.order, "error": self.error}
+        data = {"line": self.line, "text": self.text, "order": self.order, "error": self.error}
+        if self.note is not None:
+            data["note"] = self.note
+        return data
 
     @classmethod
     def from_data(cls, d: Mapping[str, Any]) -> LineCheck:
-        return cls(int(d["line"]), str(d["text"]), d.get("order"), d.get("error"))
+        return cls(int(d["line"]), str(d["text"]), d.get("order"), d.get("error"), d.get("note"))
 
 
 # Version instructions. The W3K rulebook asks players to add "any version instructions you may wish to
@@ -410,168 +419,154 @@ def read_version_lines(text: str) -> VersionLines:
     return VersionLines("\n".join(out), label, reinstates, tuple(notes))
 
 
-def _unit_name(variant: Variant, unit: Unit) -> str:
-    return f"{unit.kind} {variant.map.locations[unit.loc].abbr}"
+def _legal_table(variant: Variant, position: Position, power: str) -> Mapping[int, Sequence[Order]]:
+    from dippouch.core.legal import legal_orders
 
-
-def _legal_table(variant: Variant, position: Position, power: str) -> Mapping[int, Sequence[Order]] | None:
-    try:
-        from dippouch.core.legal import legal_orders
-    except ImportError:  # legal-order generation not available: the adjudicator still judges every order
-        return None
     return legal_orders(variant, position, power)
-
-
-def _same(variant: Variant, a: Order, b: Order) -> bool:
-    """Orders equal up to the details a player may omit (unit kinds, an unneeded coast)."""
-    from dippouch.core.notation import format_order
-
-    if type(a) is not type(b):
-        return False
-    fa, fb = format_order(variant, a), format_order(variant, b)
-    return fa == fb or _strip_kinds(fa) == _strip_kinds(fb)
-
-
-def _strip_kinds(text: str) -> str:
-    return re.sub(r"\b[AF] ", "", text)
-
-
-def _with_unit_kind(variant: Variant, position: Position, kind: PhaseKind, order: Order) -> Order:
-    """Fill in the unit type a player left out ("Par - Bur"), so reports show the canonical "A par - bur"."""
-    loc = order.unit_loc
-    if loc is None or getattr(order, "kind", "") is not None or not dataclasses.is_dataclass(order):
-        return order
-    p = variant.map.province_of(loc)
-    if kind == PhaseKind.RETREATS:
-        gone = position.dislodged.get(p)
-        unit = gone.unit if gone is not None else None
-    else:
-        unit = position.units.get(p)
-    return dataclasses.replace(order, kind=unit.kind) if unit is not None else order
 
 
 def check_orders(variant: Variant, position: Position, power: str, text: str) -> list[LineCheck]:
     """Check a submission line by line, as it arrives, so the player sees at once what will be executed.
 
-    A line is refused when the variant's rules take no orders from the power this phase (1000 AD's civil
-    disorder: every line gets the rule's reason), cannot be read, names another power's unit (or a unit
-    that is not there), repeats an order for a unit already ordered above (the first order counts, as in
-    the adjudicator), is not a legal order in this position, or (for builds and removals) goes beyond the
-    power's count.
+    Every order line is judged by :func:`dippouch.core.legality.check_submission`, the adjudicator's own
+    rules applied to this power's orders in the order given: a line is refused when it cannot be read, is
+    headed for another power, or the adjudicator would not carry it out (illegal, a second order for a unit,
+    a build beyond the count, a failure certain from the board). An accepted line is echoed as it will be
+    carried out (unit type and coasts from the board). A refused movement order gets the closest legal
+    orders as a hint.
     """
+    from dippouch.core.legality import check_submission
     from dippouch.core.notation import format_order, parse_orders
 
     kind = variant.calendar.kind(position.phase)
     power = variant.power(power).name
-    m = variant.map
-    # A power the rules keep from giving any order (1000 AD's civil disorder) hears why on every line,
-    # rather than a "legal" removal the adjudicator would then refuse.
-    refused = hooks_for(variant).orders_refused(position, power)
-    legal = None if refused is not None else _legal_table(variant, position, power)
-    out: list[LineCheck] = []
-    ordered: dict[int, int] = {}
-    delta = adjustment_delta(variant, position, power) if kind == PhaseKind.ADJUSTMENTS else 0
-    adjustments = 0
+    out: list[LineCheck | None] = []
+    pending: list[tuple[int, int, str, Order]] = []  # (index in out, line, text, order)
+    said: list[LineCheck] = []
+    rows = text.splitlines()
+    for number, row in enumerate(rows, start=1):
+        if _NO_ORDERS.match(row):
+            said.append(LineCheck(number, row.strip(), note=NO_ORDERS_NOTE))
+            rows[number - 1] = ""
+    if said:
+        text = "\n".join(rows)
     for pl in parse_orders(variant, text, phase_kind=kind):
         if pl.error is not None:
             out.append(LineCheck(pl.line, pl.text, error=str(pl.error)))
-            continue
-        if pl.power is not None and pl.power != power:
+        elif pl.power is not None and pl.power != power:
             out.append(
                 LineCheck(pl.line, pl.text, error=f"this line is headed {pl.power}, but these are {power}'s orders")
             )
-            continue
-        order = pl.order
-        assert order is not None
-        order = _with_unit_kind(variant, position, kind, order)
-        canonical = format_order(variant, order, phase_kind=kind)
-        problem = refused if refused is not None else _check_one(variant, position, power, kind, order, legal)
-        loc = order.unit_loc
-        key = m.province_of(loc) if loc is not None else None
-        if problem is None and key is not None and key in ordered:
-            problem = f"{m.provinces[key].abbr} already has an order on line {ordered[key]} (the first order counts)"
-        if problem is None and kind == PhaseKind.ADJUSTMENTS:
-            adjustments += 1
-            if (
-                isinstance(order, Build | Waive)
-                and adjustments > max(delta, 0)
-                and not variant.rules.get("supply_transfer")
-            ):
-                problem = f"{power} may build {max(delta, 0)} unit(s) this winter; this is one too many"
-            elif isinstance(order, Disband) and adjustments > max(-delta, 0):
-                problem = f"{power} must remove {max(-delta, 0)} unit(s); this is one too many"
-        if problem is not None:
-            out.append(LineCheck(pl.line, pl.text, canonical, problem))
-            continue
-        if key is not None:
-            ordered[key] = pl.line
-        out.append(LineCheck(pl.line, pl.text, canonical))
-    return out
+        else:
+            assert pl.order is not None
+            pending.append((len(out), pl.line, pl.text, pl.order))
+            out.append(None)
+    verdicts = check_submission(variant, position, power, [o for _, _, _, o in pending])
+    legal: Mapping[int, Sequence[Order]] | None = None
+    for (slot, line, text_, _), v in zip(pending, verdicts, strict=True):
+        canonical = format_order(variant, v.order, phase_kind=kind)
+        error = v.problem
+        if error is not None:
+            if v.first is not None:
+                error = f"{error.split(';')[0]} on line {pending[v.first][1]} (the first order counts)"
+            elif kind == PhaseKind.MOVEMENT and v.order.unit_loc is not None:
+                if legal is None:
+                    legal = _legal_table(variant, position, power)
+                error += _closest(variant, kind, v.order, legal)
+        out[slot] = LineCheck(line, text_, canonical, error, v.note)
+    return sorted([*(c for c in out if c is not None), *said], key=lambda c: c.line)
 
 
-def _check_one(
-    variant: Variant,
-    position: Position,
-    power: str,
-    kind: PhaseKind,
-    order: Order,
-    legal: Mapping[int, Sequence[Order]] | None,
-) -> str | None:
+_NO_ORDERS = re.compile(r"^\s*no\s+orders?(\s+(for\s+)?this\s+(season|phase|turn))?\s*[.!]*\s*$", re.IGNORECASE)
+NO_ORDERS_NOTE = "no orders: this submission replaces the earlier orders with none"
+"""The note on a line that says "no orders": the player's word that an empty submission replaces the earlier one."""
+
+
+def submission_stands(lines: Sequence[LineCheck], replace_with_nothing: bool = False) -> bool:
+    """Whether a submission replaces the power's earlier orders (the rule for partial submissions).
+
+    A submission with at least one accepted order replaces the earlier version in full: its accepted orders
+    are the power's orders, its refused lines are dropped (the earlier version's orders are not merged in).
+    One with no accepted order (nothing but chat, an empty file, or only lines that were refused) is kept
+    for the record but replaces nothing, unless the sender says so: a line "no orders", or
+    ``replace_with_nothing`` (``submit --replace-with-nothing``).
+    """
+    if any(ln.accepted and ln.order is not None for ln in lines):
+        return True
+    return replace_with_nothing or any(ln.said_no_orders for ln in lines)
+
+
+def ready_refusal(lines: Sequence[LineCheck], replace_with_nothing: bool = False) -> str | None:
+    """Why a submission may not mark its power ready, or ``None``: ready needs an accepted order (or the
+    player's word that there are none)."""
+    if submission_stands(lines, replace_with_nothing):
+        return None
+    refused = sum(1 for ln in lines if not ln.accepted)
+    what = f"all {refused} line(s) were refused" if refused else "it has no order line"
+    return (
+        f"not marked ready: {what}, so this submission replaces nothing; "
+        "send orders, or a line 'no orders' to be ready with none"
+    )
+
+
+def unordered(
+    variant: Variant, position: Position, power: str, lines: Sequence[LineCheck]
+) -> list[tuple[list[str], str]]:
+    """What happens to what the standing orders ``lines`` leave out: ``(units, what happens)`` pairs, the
+    units in canonical text (``A par``; none for builds and removals): units hold (movement), are disbanded
+    (retreats), builds are waived and removals made by the rules (adjustments)."""
+    from dippouch.core.notation import format_unit, parse_order
+
+    kind = variant.calendar.kind(position.phase)
+    m = variant.map
+    ordered: set[int] = set()
+    orders = []
+    for ln in lines:
+        if ln.accepted and ln.order is not None:
+            o = parse_order(variant, ln.order, phase_kind=kind)
+            orders.append(o)
+            if o.unit_loc is not None:
+                ordered.add(m.province_of(o.unit_loc))
+    if kind == PhaseKind.MOVEMENT:
+        left = sorted(
+            format_unit(variant, u.kind, u.loc) for u in position.units_of(power) if m.province_of(u.loc) not in ordered
+        )
+        return [(left, "no order, " + ("they hold" if len(left) > 1 else "it holds"))] if left else []
+    if kind == PhaseKind.RETREATS:
+        left = sorted(
+            format_unit(variant, d.unit.kind, d.unit.loc)
+            for p, d in position.dislodged.items()
+            if d.unit.power == power and p not in ordered
+        )
+        return [(left, "no order, " + ("they are" if len(left) > 1 else "it is") + " disbanded")] if left else []
+    delta = adjustment_delta(variant, position, power)
+    hooks = hooks_for(variant)
+    if delta > 0:
+        used = sum(
+            hooks.unit_cost(o.kind) if isinstance(o, Build) else 1 for o in orders if isinstance(o, Build | Waive)
+        )
+        if used < delta:
+            return [([], f"{delta - used} build(s) not ordered: waived")]
+    elif delta < 0:
+        owed = -delta - sum(1 for o in orders if isinstance(o, Disband))
+        if owed > 0:
+            return [([], f"{owed} removal(s) not ordered: made for {power} by the rules")]
+    return []
+
+
+def _closest(variant: Variant, kind: PhaseKind, order: Order, legal: Mapping[int, Sequence[Order]]) -> str:
+    """``"; closest legal: ..."`` from the unit's legal orders, when some are close to the refused one."""
+    from dippouch.core.notation import format_order
+
     m = variant.map
     loc = order.unit_loc
-    if not isinstance(order, Hold | Move | Support | Convoy | Retreat | Disband | Build | Waive):
-        return None  # a variant's own order kind (W3K convert, proxy, supply transfer): its hooks judge it
-    if kind == PhaseKind.RETREATS:
-        if not isinstance(order, Retreat | Disband):
-            return "only retreats (A mun R boh) and disbands (A mun D) can be ordered in a retreat phase"
-        assert loc is not None
-        d = position.dislodged.get(m.province_of(loc))
-        if d is None:
-            return f"no dislodged unit in {m.provinces[m.province_of(loc)].abbr}"
-        if d.unit.power != power:
-            return f"the dislodged unit in {m.provinces[m.province_of(loc)].abbr} is {d.unit.power}'s, not {power}'s"
-        if isinstance(order, Retreat) and m.province_of(order.dest) not in {m.province_of(r) for r in d.retreats}:
-            opts = ", ".join(sorted(m.locations[r].abbr for r in d.retreats)) or "none: it can only disband"
-            return f"{_unit_name(variant, d.unit)} cannot retreat to {m.locations[order.dest].abbr}; it may retreat to {opts}"
-        return None
-    if kind == PhaseKind.ADJUSTMENTS and not isinstance(order, Build | Disband | Waive):
-        return "only builds, removals and waives can be ordered in an adjustment phase"
-    if kind == PhaseKind.MOVEMENT and isinstance(order, Build | Disband | Waive | Retreat):
-        return "builds, removals and retreats cannot be ordered in a movement phase"
-    if loc is not None and not isinstance(order, Build):
-        unit = position.units.get(m.province_of(loc))
-        where = m.provinces[m.province_of(loc)].abbr
-        if unit is None:
-            return f"there is no unit in {where}"
-        if unit.power != power:
-            if variant.rules.get("proxy_orders"):
-                return None  # W3K: it counts if the owner hands the unit over this season
-            return f"the unit in {where} is {unit.power}'s, not {power}'s"
-    if legal is None:
-        return None
-    if isinstance(order, Waive):
-        return None
-    if isinstance(order, Build):
-        candidates = [o for os_ in legal.values() for o in os_ if isinstance(o, Build)]
-        if not any(_same(variant, order, c) for c in candidates):
-            spots = sorted({m.locations[c.loc].abbr for c in candidates if isinstance(c, Build)})
-            hint = f"; {power} may build in {', '.join(spots)}" if spots else f"; {power} has nowhere to build"
-            return f"cannot build {order.kind} in {m.locations[order.loc].abbr}{hint}"
-        return None
     assert loc is not None
-    options: Sequence[Order] = ()
-    for lloc, os_ in legal.items():
-        if m.province_of(lloc) == m.province_of(loc):
-            options = os_
-            break
-    if not any(_same(variant, order, o) for o in options):
-        from dippouch.core.notation import format_order
-
-        texts = [format_order(variant, o, phase_kind=kind) for o in options]
-        close = difflib.get_close_matches(format_order(variant, order, phase_kind=kind), texts, n=3, cutoff=0.5)
-        hint = f"; closest legal: {', '.join(close)}" if close else ""
-        return f"not a legal order in this position{hint}"
-    return None
+    options = next((os_ for lloc, os_ in legal.items() if m.province_of(lloc) == m.province_of(loc)), ())
+    texts = {format_order(variant, o, phase_kind=kind): o for o in options}
+    close = difflib.get_close_matches(format_order(variant, order, phase_kind=kind), list(texts), n=3, cutoff=0.5)
+    # Matched on the short forms (closer in spelling), shown with full names like the rest of the message.
+    shown = [format_order(variant, texts[c], phase_kind=kind, full=True) for c in close]
+    return f"; closest legal: {', '.join(shown)}" if shown else ""
 
 
 def adjustment_delta(variant: Variant, position: Position, power: str) -> int:
@@ -604,7 +599,6 @@ def powers_to_act(variant: Variant, position: Position) -> list[str]:
             }
         )
     out = []
-    legal_cache: dict[str, Mapping[int, Sequence[Order]] | None] = {}
     for p in variant.power_names:
         if p in refused:
             continue
@@ -612,11 +606,23 @@ def powers_to_act(variant: Variant, position: Position) -> list[str]:
         if delta < 0:
             out.append(p)
         elif delta > 0:
-            legal_cache[p] = _legal_table(variant, position, p)
-            table = legal_cache[p]
-            if table is None or any(isinstance(o, Build) for os_ in table.values() for o in os_):
+            table = _legal_table(variant, position, p)
+            if any(isinstance(o, Build) for os_ in table.values() for o in os_):
                 out.append(p)
     return out
+
+
+def may_submit(variant: Variant, position: Position, power: str) -> bool:
+    """Whether ``power`` may send orders now: it must act (:func:`powers_to_act`), or, in an adjustment
+    phase, it could build with supply another power sends it (W3K: a power with no builds of its own may
+    be sent supply, and must be able to order the builds)."""
+    if power in powers_to_act(variant, position):
+        return True
+    hooks = hooks_for(variant)
+    if variant.calendar.kind(position.phase) != PhaseKind.ADJUSTMENTS or hooks.orders_refused(position, power):
+        return False
+    alive = bool(position.units_of(power) or position.centres_of(power))
+    return alive and hooks.supply_note(position, power) is not None
 
 
 def civil_disorder_streak(missed: Iterable[bool]) -> int:

@@ -8,17 +8,22 @@ changes, adjustments, and the next deadline.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import textwrap
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
 from dippouch.core.calendar import PhaseKind
+from dippouch.core.results import OrderResult, Outcome
 from dippouch.core.variant import Variant
 from dippouch.game import Settings, adjustment_delta, as_utc, position_from_data
+from dippouch.names import joined, order_text, place_list, unit_text, unit_words
 
 __all__ = ["phase_report"]
 
 _SILENT = {"succeeds", "given", "available", "stands"}
+_WIDTH = 100
+"""Lines of a report are wrapped to this width: it is mailed, printed and posted."""
 
 
 def _result_note(r: Mapping[str, Any]) -> str:
@@ -29,17 +34,59 @@ def _result_note(r: Mapping[str, Any]) -> str:
         notes.append("destroyed")
     elif r.get("dislodged") and r["result"] != "dislodged":
         notes.append("dislodged")
+    automatic_hold = bool(r.get("automatic")) and r["result"] in ("stands", "succeeds")
     if r.get("automatic"):
-        notes.append("no order received" if r["result"] in ("stands", "succeeds") else "automatic")
+        notes.append(
+            "no order received" if automatic_hold and r.get("reason") in ("", "no order: holds") else "automatic"
+        )
     text = f"  ({', '.join(notes)})" if notes else ""
     reason = r.get("reason") or ""
-    if reason and r["result"] not in _SILENT:
+    # Every reason is shown, successes' too (a conversion begun, a hand-over, a removal drawn by lots), except
+    # the plain "no order: holds" the note above already says.
+    if reason and reason != "no order: holds":
         text += f"  -- {reason}"
     return text
 
 
-def phase_report(variant: Variant, rec: Mapping[str, Any]) -> str:
-    """The report for one phase record (see :meth:`dippouch.store.GameStore.phase_record`)."""
+def _wrapped(head: str, items: Sequence[str], tail: str = "") -> list[str]:
+    """``head`` then the items (:func:`dippouch.names.joined`), wrapped under the first item."""
+    body = joined(items) + tail
+    return textwrap.wrap(body, width=_WIDTH, initial_indent=head, subsequent_indent=" " * len(head)) or [head]
+
+
+def _results(variant: Variant, rec: Mapping[str, Any], kind: PhaseKind) -> list[OrderResult]:
+    """The stored results as the adjudicator's values again, for the variant's report notes."""
+    from dippouch.core.notation import OrderParseError, parse_order
+
+    out = []
+    for r in rec.get("results") or []:
+        try:
+            order = parse_order(variant, str(r["order"]), phase_kind=kind)
+        except OrderParseError:
+            continue
+        out.append(
+            OrderResult(
+                str(r["power"]),
+                order,
+                Outcome(r["result"]),
+                bool(r.get("dislodged")),
+                bool(r.get("destroyed")),
+                bool(r.get("automatic")),
+                str(r.get("reason") or ""),
+                r.get("index"),
+            )
+        )
+    return out
+
+
+def phase_report(variant: Variant, rec: Mapping[str, Any], *, full: bool = True) -> str:
+    """The report for one phase record (see :meth:`dippouch.store.GameStore.phase_record`).
+
+    Places are written by their full names unless ``full`` is false (the map's abbreviations, shorter but
+    known only to those who know the map); explanations always use full names.
+    """
+    from dippouch.core.rules.base import hooks_for
+
     m = variant.map
     settings = Settings.from_data(rec.get("settings", {}))
     pos = position_from_data(variant, rec["position"])
@@ -73,49 +120,62 @@ def phase_report(variant: Variant, rec: Mapping[str, Any]) -> str:
         if power in missed and not rs:
             lines.append(f"{power + ':':<{width}}(no orders received)")
         for r in rs:
-            lines.append(f"{power + ':':<{width}}{r['order']}{_result_note(r)}")
+            order = order_text(variant, str(r["order"]), kind, full=full)
+            lines.append(f"{power + ':':<{width}}{order}{_result_note(r)}")
         lines.append("")
 
     nxt = position_from_data(variant, rec["next_position"])
+    notes = hooks_for(variant).phase_notes(pos, nxt, _results(variant, rec, kind))
+    if notes:
+        lines.append("Notes:")
+        for note in notes:
+            lines += textwrap.wrap(note, width=_WIDTH, initial_indent="  ", subsequent_indent="    ")
+        lines.append("")
     if kind == PhaseKind.MOVEMENT and nxt.dislodged:
         lines.append("The following units were dislodged:")
-        for d in sorted(nxt.dislodged.values(), key=lambda d: (d.unit.power, m.locations[d.unit.loc].abbr)):
-            unit = f"The {variant.power(d.unit.power).adjective} {_kind_word(d.unit.kind)} in {m.locations[d.unit.loc].name}"
+        for d in sorted(nxt.dislodged.values(), key=lambda d: (d.unit.power, m.locations[d.unit.loc].name)):
+            unit = unit_words(variant, d.unit.power, d.unit.kind, d.unit.loc)
+            unit = unit[0].upper() + unit[1:]
             if d.retreats:
-                opts = ", ".join(sorted(m.locations[x].abbr for x in d.retreats))
-                lines.append(f"  {unit} can retreat to {opts}.")
+                lines += _wrapped(f"  {unit} can retreat to ", place_list(variant, d.retreats, full=full), ".")
             else:
                 lines.append(f"  {unit} with no valid retreats was destroyed.")
         lines.append("")
     destroyed = [r for r in rec.get("results") or [] if r.get("destroyed")]
     if kind == PhaseKind.MOVEMENT and destroyed and not nxt.dislodged:
-        lines.append(
-            "Destroyed (no retreat possible): "
-            + ", ".join(f"{r['power']} {r['order'].split(' ')[0]}" for r in destroyed)
-        )
+        gone = []
+        for r in destroyed:
+            words = str(r["order"]).split(" ")
+            gone.append(f"{r['power']} {unit_text(variant, ' '.join(words[:2]), full=full)}")
+        lines.append("Destroyed (no retreat possible): " + ", ".join(gone))
         lines.append("")
 
     gained, lost = _centre_changes(pos.centres, nxt.centres)
     if gained or lost:
         lines.append("Supply centre changes:")
         for power in variant.power_names:
-            g = sorted(m.provinces[c].abbr for c in gained.get(power, []))
-            lo = sorted(m.provinces[c].abbr for c in lost.get(power, []))
+            g = place_list(variant, gained.get(power, []), full=full)
+            lo = place_list(variant, lost.get(power, []), full=full)
             if g or lo:
-                parts = ([f"gains {', '.join(g)}"] if g else []) + ([f"loses {', '.join(lo)}"] if lo else [])
-                lines.append(f"  {power + ':':<{width}}{'; '.join(parts)}")
+                parts = ([f"gains {joined(g)}"] if g else []) + ([f"loses {joined(lo)}"] if lo else [])
+                lines += textwrap.wrap(
+                    "; ".join(parts),
+                    width=_WIDTH,
+                    initial_indent=f"  {power + ':':<{width}}",
+                    subsequent_indent=" " * (width + 2),
+                )
         lines.append("")
 
     next_kind = variant.calendar.kind(nxt.phase)
     if pos.centres != nxt.centres or next_kind == PhaseKind.ADJUSTMENTS or kind == PhaseKind.ADJUSTMENTS:
         lines.append("Ownership of supply centres:")
         for power in variant.power_names:
-            cs = sorted(m.provinces[c].abbr for c in nxt.centres_of(power))
+            cs = place_list(variant, nxt.centres_of(power), full=full)
             if cs:
-                lines.append(f"  {power + ':':<{width}}{' '.join(cs)}  ({len(cs)})")
-        unowned = sorted(m.provinces[c].abbr for c in m.supply_centres if c not in nxt.centres)
+                lines += _wrapped(f"  {power + ':':<{width}}", cs, f"  ({len(cs)})")
+        unowned = place_list(variant, [c for c in m.supply_centres if c not in nxt.centres], full=full)
         if unowned:
-            lines.append(f"  {'Unowned:':<{width}}{' '.join(unowned)}  ({len(unowned)})")
+            lines += _wrapped(f"  {'Unowned:':<{width}}", unowned, f"  ({len(unowned)})")
         lines.append("")
 
     if next_kind == PhaseKind.ADJUSTMENTS and rec.get("next_phase"):
@@ -138,10 +198,6 @@ def phase_report(variant: Variant, rec: Mapping[str, Any]) -> str:
         else:
             lines.append(f"The next phase is {rec['next_phase']}; the game is paused, no deadline is running.")
     return "\n".join(lines).rstrip() + "\n"
-
-
-def _kind_word(kind: str) -> str:
-    return {"A": "army", "F": "fleet"}.get(kind, f"unit ({kind})")
 
 
 def _centre_changes(

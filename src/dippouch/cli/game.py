@@ -36,6 +36,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 DbOption = typer.Option(None, "--db", help="Database URL (default: $DIPPOUCH_DATABASE_URL or sqlite:///dippouch.db).")
 NowOption = typer.Option(None, "--now", help="Act as of this time (ISO 8601, UTC unless an offset is given).")
+AbbrevOption = typer.Option(False, "--abbrev", help="Write places by the map's abbreviations instead of full names.")
 
 
 def friendly(fn: F) -> F:
@@ -278,14 +279,25 @@ def submit(
     stands: int | None = typer.Option(
         None, "--stands", help="A version instruction: this earlier version stands (no orders in FILE then)."
     ),
+    replace_with_nothing: bool = typer.Option(
+        False,
+        "--replace-with-nothing",
+        help="Let a submission with no accepted order replace the earlier orders (the same as a line 'no orders').",
+    ),
+    abbrev: bool = AbbrevOption,
     db: str | None = DbOption,
     now: str | None = NowOption,
 ) -> None:
     """Submit POWER's orders for the current phase (a new version each time; the one received last counts).
 
-    Version lines in the text are understood: "Version 2" (the player's own number) and "Version 2 stands"
-    (an earlier version counts instead)."""
+    A submission with at least one accepted order replaces the earlier one in full. One with none (chat, an
+    empty file, only refused lines) is kept but replaces nothing, unless it says 'no orders' or
+    --replace-with-nothing is given. Version lines in the text are understood: "Version 2" (the player's own
+    number) and "Version 2 stands" (an earlier version counts instead).
+    """
+    from dippouch.core.variant import load_variant
     from dippouch.game import GameError, parse_time
+    from dippouch.names import order_text, unit_text
 
     text = "" if stands is not None and file is None else _read_text(file)
     typed = _now(now)
@@ -301,28 +313,56 @@ def submit(
         source=source,
         recorded_at=typed if received else None,
         reinstates=stands,
+        replace_with_nothing=replace_with_nothing,
     )
+    v = load_variant(r.variant, r.options)
+    kind = v.calendar.kind(v.calendar.parse(r.phase))
+    full = not abbrev
     label = f" (the player's v{r.label})" if r.label and r.label != str(r.version) else ""
     got = f", received {when:%Y-%m-%d %H:%M} UTC" if received else ""
     out.print(
         f"{r.power}, {r.phase}: {source} submission version {r.version}{label} recorded{got}"
-        f"{' (ready)' if r.ready else ''}."
+        f"{' (ready)' if r.ready else ''}.",
+        markup=False,
     )
     if r.reinstates is not None:
         out.print(f"Version instruction: version {r.reinstates} stands.")
     for line in r.lines:
-        if line.accepted:
-            out.print(f"  line {line.line:>2} accepted  {line.order}")
+        if line.said_no_orders:
+            out.print(f"  line {line.line:>2} noted     {line.text}: {line.note}", markup=False)
+        elif line.accepted:
+            out.print(
+                f"  line {line.line:>2} accepted  {order_text(v, line.order or '', kind, full=full)}", markup=False
+            )
+            if line.note:
+                out.print(f"             note: {line.note}", markup=False)
         else:
-            out.print(f"  line {line.line:>2} REJECTED  {line.text}: {line.error}")
-    accepted = sum(1 for line in r.lines if line.accepted)
-    out.print(f"{accepted} order(s) accepted, {len(r.lines) - accepted} rejected.")
+            out.print(f"  line {line.line:>2} REJECTED  {line.text}: {line.error}", markup=False)
+    accepted = sum(1 for line in r.lines if line.accepted and line.order is not None)
+    rejected = sum(1 for line in r.lines if not line.accepted)
+    out.print(f"{accepted} order(s) accepted, {rejected} rejected.")
+    if not r.stands:
+        why = "all its lines were refused" if rejected else "it has no order line"
+        if r.standing is not None:
+            out.print(
+                f"[bold red]NOT REPLACED:[/bold red] {why}, so version {r.standing} still stands "
+                f"({len(r.standing_orders)} order(s)). To replace it with no orders, send a line 'no orders' "
+                "(or submit with --replace-with-nothing)."
+            )
+        else:
+            out.print(f"[bold red]NOTHING STANDS:[/bold red] {why}; {r.power} has no orders for {r.phase} yet.")
+    elif r.standing is not None:
+        out.print(f"Now standing: version {r.standing}, {len(r.standing_orders)} order(s).")
+    for units, what in r.unordered:
+        listed = ", ".join(unit_text(v, u, full=full) for u in units)
+        out.print(f"  {listed + ': ' if listed else ''}{what}", markup=False)
     if r.late:
         out.print(
             "[yellow]This submission arrived after the deadline: it does not count unless the deadline is extended.[/yellow]"
         )
-    elif r.standing is not None and r.standing != r.version:
-        out.print(f"Version {r.standing} stands for {r.power} (received last, or named by an instruction).")
+    if r.ready_refused:
+        err.print(f"[red]error:[/red] {r.ready_refused}")
+        raise typer.Exit(2)
 
 
 @app.command()
@@ -360,10 +400,9 @@ def status(game: str, db: str | None = DbOption, now: str | None = NowOption) ->
         out.print(f"Deadline: {_when(st.settings, st.deadline)}{' (due now)' if st.due else ''}.")
     table = Table("power", "player", "units", "centres", "orders", "ready", "notes")
     for p in st.powers:
-        if not p.must_act:
-            orders = "-"
-        elif p.version is None:
-            orders = "none yet"
+        if p.version is None:
+            # A power that need not act may still have sent orders (W3K builds for supply it may be sent).
+            orders = "none yet" if p.must_act else "-"
         else:
             orders = f"v{p.version}: {p.accepted} ok" + (f", {p.rejected} rejected" if p.rejected else "")
         notes = []
@@ -393,6 +432,7 @@ def process(
     game: str | None = typer.Argument(None, help="The game (default with --all: every game in the database)."),
     all_games: bool = typer.Option(False, "--all", help="Process every game that has a phase due (for cron)."),
     force: bool = typer.Option(False, "--force", help="Process the current phase now, even before its deadline."),
+    abbrev: bool = AbbrevOption,
     db: str | None = DbOption,
     now: str | None = NowOption,
 ) -> None:
@@ -408,13 +448,13 @@ def process(
         games = [name for name, _, state, _ in store.games() if state == "active"]
         total = 0
         for name in games:
-            total += _process_one(store, name, now, force=False, quiet=True)
+            total += _process_one(store, name, now, force=False, quiet=True, full=not abbrev)
         out.print(f"Processed {total} phase(s) in {len(games)} active game(s).")
         return
-    _process_one(store, game, now, force=force, quiet=False)
+    _process_one(store, game, now, force=force, quiet=False, full=not abbrev)
 
 
-def _process_one(store: GameStore, game: str, now: str | None, *, force: bool, quiet: bool) -> int:
+def _process_one(store: GameStore, game: str, now: str | None, *, force: bool, quiet: bool, full: bool = True) -> int:
     done = store.process(game, now=_now(now), force=force)
     if not done:
         if quiet:
@@ -429,7 +469,7 @@ def _process_one(store: GameStore, game: str, now: str | None, *, force: bool, q
         return 0
     by_name = {row.name: row.id for row in store.history(game) if row.status == "processed"}
     for name in done:
-        out.print(store.report(game, phase_id=by_name[name]), end="", markup=False)
+        out.print(store.report(game, phase_id=by_name[name], full=full), end="", markup=False)
         out.print()
     return len(done)
 
@@ -440,10 +480,11 @@ def report(
     game: str,
     phase: str | None = typer.Argument(None, help="Phase name, e.g. 'Fall 1901 Movement' (default: the latest)."),
     phase_id: int | None = typer.Option(None, "--id", help="Phase id from `dippouch history` (abandoned phases too)."),
+    abbrev: bool = AbbrevOption,
     db: str | None = DbOption,
 ) -> None:
-    """A phase's results in the Judge's plain-text layout."""
-    out.print(_store(db).report(game, phase, phase_id), end="", markup=False)
+    """A phase's results in the Judge's plain-text layout (places by their full names; --abbrev for short)."""
+    out.print(_store(db).report(game, phase, phase_id, full=not abbrev), end="", markup=False)
 
 
 @app.command()
@@ -453,37 +494,50 @@ def show(
     phase: str | None = typer.Argument(None, help="Phase name (default: the latest processed)."),
     phase_id: int | None = typer.Option(None, "--id", help="Phase id from `dippouch history`."),
     as_json: bool = typer.Option(False, "--json", help="Print the whole phase record as JSON."),
+    abbrev: bool = AbbrevOption,
     db: str | None = DbOption,
     now: str | None = NowOption,
 ) -> None:
     """A phase in full: its position and every submission (each version, with time and lines).
 
     Before the deadline the open phase's orders are sealed: who sent which version and when, not what."""
+    from dippouch.names import order_text, place_list, unit_text
+
     rec = _store(db).phase_record(game, phase, phase_id, sealed_at=_now(now))
     if as_json:
         out.print_json(data=rec)
         return
+    from dippouch.core.variant import load_variant
+
+    v = load_variant(rec["variant"], rec["options"])
+    full = not abbrev
+    kind = rec["kind"]
     out.print(f"{rec['name']} (id {rec['id']}, {rec['status']})", markup=False)
     units: dict[str, list[str]] = {}
     for u in rec["position"]["units"]:
-        units.setdefault(u["power"], []).append(u["unit"])
+        units.setdefault(u["power"], []).append(unit_text(v, u["unit"], full=full))
     centres = rec["position"].get("supply_centers", {})
     for power in sorted(set(units) | set(centres)):
         owned = centres.get(power, [])
         out.print(f"  {power}: {', '.join(units.get(power, [])) or 'no units'}; {len(owned)} centres", markup=False)
     for d in rec["position"].get("dislodged", []):
+        where = ", ".join(place_list(v, d["retreats"], full=full)) or "nowhere"
         out.print(
-            f"  {d['power']}: {d['unit']} dislodged; may retreat to {', '.join(d['retreats']) or 'nowhere'}",
-            markup=False,
+            f"  {d['power']}: {unit_text(v, d['unit'], full=full)} dislodged; may retreat to {where}", markup=False
         )
     if rec["submissions"]:
         out.print("Submissions:")
     if rec.get("sealed"):
         out.print("  (sealed until the deadline: who sent which version and when, not what)", markup=False)
     for sub in rec["submissions"]:
-        flags = ", ".join(
-            f for f, on in (("ready", sub["ready"]), ("LATE", sub["late"]), (sub.get("source", "cli"), True)) if on
+        marks = (
+            ("ready", sub["ready"]),
+            ("LATE", sub["late"]),
+            ("replaced nothing", not sub.get("stands", True)),
+            ("carried forward by a rollback", sub.get("carried_from") is not None),
+            (sub.get("source", "cli"), True),
         )
+        flags = ", ".join(f for f, on in marks if on)
         out.print(
             f"  {sub['power']} v{sub['version']} at {sub['submitted_at']}{' (' + flags + ')' if flags else ''}",
             markup=False,
@@ -491,8 +545,15 @@ def show(
         if sub.get("reinstates"):
             out.print(f"      version {sub['reinstates']} stands", markup=False)
         for ln in sub["lines"] or []:
-            verdict = ln["order"] if ln["error"] is None else f"REJECTED: {ln['error']}"
+            if ln["error"] is not None:
+                verdict = f"REJECTED: {ln['error']}"
+            elif ln["order"] is None:
+                verdict = ln.get("note") or "noted"
+            else:
+                verdict = order_text(v, ln["order"], kind, full=full)
             out.print(f"      {ln['text']}  ->  {verdict}", markup=False)
+            if ln["error"] is None and ln["order"] is not None and ln.get("note"):
+                out.print(f"          note: {ln['note']}", markup=False)
 
 
 @app.command()
@@ -583,9 +644,19 @@ def rollback(
 ) -> None:
     """Reopen an earlier phase; the phases after it stay in the history, marked abandoned."""
     store = _store(db)
-    name = store.rollback(game, phase, now=_now(now))
+    name, carried = store.rollback(game, phase, now=_now(now))
     st = store.status(game, now=_now(now))
     out.print(f"Rolled {game} back to {name}; orders due by {_when(st.settings, st.deadline)}.")
+    if not carried:
+        out.print("No orders had been sent for it: none carried forward.")
+    else:
+        out.print("Orders carried forward as they stood (version 1 of the reopened phase, not ready):")
+        for c in carried:
+            late = " (arrived after the old deadline)" if c.late else ""
+            out.print(
+                f"  {c.power}: version {c.version} of {c.submitted_at:%Y-%m-%d %H:%M} UTC, {c.orders} order(s){late}",
+                markup=False,
+            )
 
 
 @app.command("export")

@@ -54,10 +54,16 @@ def _fail(e: Exception) -> typer.Exit:
 def variants(
     ctx: typer.Context,
     where: bool = typer.Option(False, "--where", help="Show the folders searched, in order, and every file found."),
+    key: bool = typer.Option(False, "--key", help="With a name: the variant's places (`dippouch variants w3k --key`)."),
 ) -> None:
     """List the variants (a broken file is listed with its problems), or show where they come from."""
     if ctx.invoked_subcommand is not None:
         return
+    if key:
+        _console(stderr=True).print(
+            Text("error:", style="red"), "name the variant whose key to show, e.g. `dippouch variants w3k --key`"
+        )
+        raise typer.Exit(2)
     from dippouch.core.errors import DippouchError
 
     try:
@@ -121,8 +127,12 @@ def _where() -> None:
 
 
 @variants_app.command("show")
-def show(name: str = typer.Argument(..., help="The variant's name (or a .toml file).")) -> None:
-    """Show one variant: powers, home centres, centres owned at the start, units, options."""
+def show(
+    name: str = typer.Argument(..., help="The variant's name (or a .toml file)."),
+    key: bool = typer.Option(False, "--key", help="The variant's places: abbreviation, full name, other names."),
+    abbrev: bool = typer.Option(False, "--abbrev", help="Write places by the map's abbreviations."),
+) -> None:
+    """Show one variant: powers, home centres, centres owned at the start, units, options; --key for its places."""
     from dippouch.core.errors import DippouchError
     from dippouch.core.mapdata import ProvinceKind
     from dippouch.core.variant import load_variant
@@ -132,6 +142,9 @@ def show(name: str = typer.Argument(..., help="The variant's name (or a .toml fi
     except DippouchError as e:
         raise _fail(e) from None
     out = _console()
+    if key:
+        _key(out, v)
+        return
     m = v.map
     passable = [p for p in m.provinces if p.kind != ProvinceKind.IMPASSABLE]
     out.print(Text(v.title, style="bold"), f"({v.name})\n{v.description}")
@@ -142,10 +155,14 @@ def show(name: str = typer.Argument(..., help="The variant's name (or a .toml fi
         f"{m.army_edge_count()} army and {m.fleet_edge_count()} fleet borders; "
         f"starts {v.calendar.name(v.start.phase)}; victory: {_victory(v.victory)}"
     )
+    full = not abbrev
     table = Table("power", "letter", "home centres", "centres at the start", "units")
     for p in v.powers:
-        table.add_row(p.name, p.letter, *_power_row(v, p.name))
+        table.add_row(p.name, p.letter, *_power_row(v, p.name, full=full))
     out.print(table)
+    out.print(
+        f"Places by their full names; `dippouch variants {v.name} --key` lists every abbreviation and other name."
+    )
     opts = v.data.get("options", {})
     if opts:
         out.print(Text("Options", style="bold"))
@@ -153,11 +170,13 @@ def show(name: str = typer.Argument(..., help="The variant's name (or a .toml fi
             out.print(f"  {key} = {spec.get('default')!r}: {spec.get('description', '')}")
 
 
-def _power_row(v: Variant, power: str) -> tuple[str, str, str]:
-    m = v.map
-    homes = " ".join(sorted(m.provinces[h].abbr for h in v.start.homes.get(power, ())))
-    owned = " ".join(sorted(m.provinces[c].abbr for c in v.start.centres_of(power))) or "(none)"
-    units = " ".join(f"{u.kind} {m.locations[u.loc].abbr}" for u in v.start.units_of(power)) or "(none)"
+def _power_row(v: Variant, power: str, *, full: bool) -> tuple[str, str, str]:
+    from dippouch.core.notation import format_unit
+    from dippouch.names import joined, place_list
+
+    homes = joined(place_list(v, v.start.homes.get(power, ()), full=full))
+    owned = joined(place_list(v, v.start.centres_of(power), full=full)) or "(none)"
+    units = joined([format_unit(v, u.kind, u.loc, full=full) for u in v.start.units_of(power)]) or "(none)"
     return homes, owned, units
 
 
@@ -276,6 +295,24 @@ def import_(
             out.print(f"  - {p}")
     if rep.variant is None:
         raise typer.Exit(1)  # written, but it does not load: the problems above say why
+
+
+def _key(out: Console, v: Variant) -> None:
+    """The map's key: what each abbreviation stands for, and the other names the order reader knows."""
+    from dippouch.core.mapdata import ProvinceKind
+
+    m = v.map
+    table = Table("abbr.", "name", "kind", "centre", "also read", title=f"{v.title}: places")
+    for loc in sorted(m.locations, key=lambda loc: loc.abbr):
+        prov = m.provinces[loc.province]
+        if prov.kind == ProvinceKind.IMPASSABLE:
+            continue
+        coast = loc.coast is not None
+        kind = "coast" if coast else prov.kind.value
+        aliases = "" if coast else ", ".join(prov.aliases)
+        centre = "" if coast else ("yes" if prov.supply_centre else "")
+        table.add_row(loc.abbr, loc.name, kind, centre, aliases)
+    out.print(table)
 
 
 def _victory(victory: dict[str, object] | object) -> str:

@@ -11,6 +11,7 @@ import collections
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
+from dippouch.core.legality import adjustment_verdict as _one
 from dippouch.core.mapdata import GameMap, ProvinceKind
 from dippouch.core.orders import Build, Disband, Order, Waive
 from dippouch.core.position import SHARED_UNITS, Position, Unit, fresh_dict, shared_unit
@@ -24,10 +25,6 @@ __all__ = ["adjudicate_adjustments", "adjustment_needed", "standard_adjustment_n
 _FAILS = Outcome.FAILS
 _ILLEGAL = Outcome.ILLEGAL
 _SUCCEEDS = Outcome.SUCCEEDS
-
-
-def _text(gmap: GameMap, u: Unit) -> str:
-    return f"{u.kind} {gmap.locations[u.loc].abbr}"
 
 
 def adjustment_needed(gmap: GameMap, hooks: RuleHooks, position: Position, powers: Sequence[str]) -> bool:
@@ -320,88 +317,3 @@ def _standard_phase(
             delta[power] += 1
             append(OrderResult(power, Disband(u.kind, u.loc), _SUCCEEDS, automatic=True, reason=why))
     return results, units, centres if ctx is None else ctx.centres, dict(position.state)
-
-
-def _one(
-    gmap: GameMap,
-    hooks: RuleHooks,
-    ctx: AdjustmentContext,
-    units: dict[int, Unit],
-    power: str,
-    order: Order,
-) -> tuple[Outcome, str]:
-    delta = ctx.delta[power]
-    if isinstance(order, Build):
-        if delta <= 0:
-            return _ILLEGAL, f"{power} has no builds left" if ctx.built else f"{power} may not build"
-        prov = gmap.province_of(order.loc)
-        abbr = gmap.provinces[prov].abbr
-        plain_sites = hooks.is_standard("build_sites") and not hooks._extra_sites
-        if plain_sites:
-            # Standard build sites (owned home centres), without a position made for the hook.
-            now = None
-            site = ctx.centres.get(prov) == power and prov in ctx.position.homes.get(power, ())
-        else:
-            now = ctx.position.with_(units=units, centres=ctx.centres)
-            site = prov in hooks.build_sites(now, power)
-        if not site:
-            owner = ctx.centres.get(prov)
-            if not gmap.provinces[prov].supply_centre:
-                return _ILLEGAL, f"{abbr} is not a supply centre"
-            if owner != power:
-                return _ILLEGAL, f"{power} does not own {abbr}"
-            return _ILLEGAL, f"{abbr} is not a home centre of {power}"
-        if prov in ctx.built:
-            return _ILLEGAL, f"a unit was already built in {abbr}"
-        if prov in units:
-            return _ILLEGAL, f"{abbr} is occupied by {_text(gmap, units[prov])}"
-        cost = hooks.unit_cost(order.kind)
-        if cost > delta:
-            return _ILLEGAL, f"a {order.kind} needs {cost} centres; {power} has {delta} to build with"
-        province = gmap.provinces[prov]
-        if (
-            hooks.movement_kind(order.kind) == "F"
-            and province.coasts
-            and order.loc == prov
-            and province.kind == ProvinceKind.COAST
-        ):
-            coasts = " or ".join(gmap.locations[c].abbr for c in province.coasts)
-            return _FAILS, f"name the coast to build a fleet in {abbr}: {coasts}"
-        where = order.loc
-        if where != prov and hooks.movement_kind(order.kind) == "A":
-            where = prov  # a coast means nothing to an army (DATC 4.B.6)
-        if now is None and not hooks.is_standard("may_build_kind"):
-            now = ctx.position.with_(units=units, centres=ctx.centres)
-        if not hooks.may_build_kind(ctx.position if now is None else now, power, order.kind, where):
-            what = "fleet" if order.kind == "F" else "army" if order.kind == "A" else f"unit {order.kind}"
-            # ``[rules] unit_limits`` (1000 AD: one defensive army at a time): say that, not "cannot be built here".
-            limit = hooks.rules.get("unit_limits", {}).get(order.kind)
-            have = sum(1 for u in units.values() if u.power == power and u.kind == order.kind)
-            if limit is not None and have >= int(limit):
-                return _ILLEGAL, f"{power} already has {have} {order.kind}; at most {limit} at a time"
-            article = "an" if what[0] in "aeiou" else "a"
-            return _ILLEGAL, f"{article} {what} cannot be built in {gmap.locations[order.loc].abbr}"
-        units[prov] = Unit(power, order.kind, where)
-        ctx.built.add(prov)
-        ctx.delta[power] = delta - cost
-        return _SUCCEEDS, ""
-    if isinstance(order, Waive):
-        if delta <= 0:
-            return _ILLEGAL, f"{power} has no build to decline"
-        ctx.delta[power] = delta - 1
-        return _SUCCEEDS, ""
-    if isinstance(order, Disband):
-        if delta >= 0:
-            return _ILLEGAL, f"{power} owes no removals" if delta == 0 else f"{power} may build, not remove"
-        prov = gmap.province_of(order.loc)
-        u = units.get(prov)
-        if u is None or u.power != power or prov in ctx.built:
-            return _ILLEGAL, f"{power} has no unit in {gmap.provinces[prov].abbr}"
-        del units[prov]
-        ctx.delta[power] = delta + hooks.unit_cost(u.kind)
-        return _SUCCEEDS, ""
-    got = hooks.adjustment_order(ctx, power, order)
-    if got is None:
-        return _ILLEGAL, "not an order of an adjustment phase"
-    word, reason = got
-    return Outcome(word), reason

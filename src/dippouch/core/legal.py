@@ -38,7 +38,7 @@ from dippouch.core.position import Position, Unit
 from dippouch.core.rules.base import RuleHooks, hooks_for
 from dippouch.core.variant import Variant
 
-__all__ = ["all_legal_orders", "legal_orders", "prepare", "register_legal_orders"]
+__all__ = ["all_legal_orders", "legal_orders", "prepare"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +187,7 @@ def legal_orders(variant: Variant, position: Position, power: str) -> dict[int, 
             out = _movement(variant, position, (power,))[power]
         else:
             out = _adjustments(variant, position, power)
-    return _with_extras(variant, position, power, out) if _EXTRAS else out
+    return _with_extras(variant, position, power, out)
 
 
 def prepare(variant: Variant) -> None:
@@ -241,23 +241,26 @@ def _refusal(variant: Variant) -> Callable[[Position, str], str | None] | None:
     return fn
 
 
-#: Extra order generators of variants: rule name -> fn(variant, position, power, orders) that adds the
-#: variant's own order kinds (W3K conversions, say) to ``orders`` in place. Active for a variant whose
-#: ``[rules]`` table switches the rule name on, like the notation's :func:`notation.register_syntax`.
-_EXTRAS: dict[str, Callable[[Variant, Position, str, dict[int, list[Order]]], None]] = {}
+_EXTRAS: dict[int, tuple[Variant, RuleHooks | None]] = {}
 
 
-def register_legal_orders(rule: str, fn: Callable[[Variant, Position, str, dict[int, list[Order]]], None]) -> None:
-    """Let a variant's rule module add its own order kinds to :func:`legal_orders` (see docs/notation.md)."""
-    _EXTRAS[rule] = fn
+def _extras(variant: Variant) -> RuleHooks | None:
+    """The variant's hooks if they add order kinds of their own (:meth:`RuleHooks.extra_legal_orders`)."""
+    hit = _EXTRAS.get(id(variant))
+    if hit is not None and hit[0] is variant:
+        return hit[1]
+    hooks = hooks_for(variant)
+    got = None if hooks.is_standard("extra_legal_orders") else hooks
+    _EXTRAS[id(variant)] = (variant, got)
+    return got
 
 
 def _with_extras(
     variant: Variant, position: Position, power: str, orders: dict[int, list[Order]]
 ) -> dict[int, list[Order]]:
-    for rule, fn in _EXTRAS.items():
-        if variant.rules.get(rule):
-            fn(variant, position, power, orders)
+    hooks = _extras(variant)
+    if hooks is not None:
+        hooks.extra_legal_orders(position, power, orders, lambda pos: all_legal_orders(variant, pos))
     return orders
 
 

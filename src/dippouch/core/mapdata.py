@@ -99,6 +99,16 @@ class GameMap:
     def province(self, name: str) -> Province:
         return self.provinces[self.province_of(self.loc(name))]
 
+    def label(self, loc: int) -> str:
+        """How the adjudicator's reasons and the arrival check's messages name a province or coast: by its
+        full name (``St Petersburg (south coast)``), since players read them and do not know the map's
+        abbreviations. One place, so every explanation names places the same way."""
+        return self.locations[loc].name
+
+    def unit_label(self, kind: str | None, loc: int) -> str:
+        """A unit in explanations: ``A Paris``; the type is left out when unknown."""
+        return f"{kind} {self.label(loc)}" if kind else self.label(loc)
+
     def fleet_locations(self, province: int) -> tuple[int, ...]:
         """Where a fleet may stand in a province: its coasts, or the province itself."""
         p = self.provinces[province]

@@ -16,13 +16,16 @@ Everything here works on province ids held in lists; the map's adjacency was com
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping, Sequence
 from typing import NamedTuple, overload
 
-from dippouch.core.mapdata import GameMap, ProvinceKind
-from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
-from dippouch.core.paths import convoy_path_exists, fleet_on_proper_route
+from dippouch.core.board import BoardRoutes as _BoardRoutes
+from dippouch.core.board import Tables as _Tables
+from dippouch.core.board import tables as _tables
+from dippouch.core.legality import Judgement, movement_problem
+from dippouch.core.mapdata import GameMap
+from dippouch.core.orders import Convoy, Disband, Hold, Move, Order, Support
+from dippouch.core.paths import convoy_path_exists
 from dippouch.core.position import SHARED_UNITS, Dislodged, Position, Unit, fresh_dict, shared_unit
 from dippouch.core.results import OrderResult, Outcome, Reason
 from dippouch.core.rules.base import MovementSummary, RuleHooks
@@ -47,8 +50,6 @@ NONE, HOLD, MOVE, SUPPORT, CONVOY = -1, 0, 1, 2, 3
 # Decision states.
 _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
 
-_STANDARD_KINDS = (Hold, Move, Support, Convoy)
-
 
 class MovementOutcome(NamedTuple):
     """What a movement phase leaves (a named tuple: made once a phase, it costs a tenth of a dataclass)."""
@@ -66,16 +67,6 @@ order the unit carries out (judged at the end), or ``province_count + k`` for th
 spot (illegal), whose outcome and reason are kept at that slot."""
 
 
-class _Side:
-    """What :func:`_illegal_reason` learns besides the reason: where a fleet arrives, a wrong-coast failure."""
-
-    __slots__ = ("dest_loc", "wrong_coast")
-
-    def __init__(self) -> None:
-        self.dest_loc = -1
-        self.wrong_coast = ""
-
-
 _new_tuple = tuple.__new__
 _UNITS = SHARED_UNITS
 _unit = shared_unit
@@ -90,12 +81,8 @@ def _hold(kind: str, loc: int) -> Hold:
     return h
 
 
-def _abbr(gmap: GameMap, prov: int) -> str:
-    return gmap.provinces[prov].abbr
-
-
 def _unit_text(gmap: GameMap, unit: Unit) -> str:
-    return f"{unit.kind} {gmap.locations[unit.loc].abbr}"
+    return gmap.unit_label(unit.kind, unit.loc)
 
 
 _ONES: dict[int, list[int]] = {}
@@ -386,74 +373,6 @@ class _Attackers(Sequence[Unit]):
         return self.r.units[self.found[i]]
 
 
-@dataclass(frozen=True, slots=True)
-class _Tables:
-    """Per-map lookups as plain tuples, so the hot loop does no attribute or enum work."""
-
-    loc_prov: tuple[int, ...]
-    sea: tuple[bool, ...]
-    army_adj: tuple[frozenset[int], ...]
-    fleet_adj: tuple[frozenset[int], ...]
-    fleet_reach: tuple[frozenset[int], ...]
-    army_ok: tuple[bool, ...]
-    """Province id -> an army may stand there (land or coast)."""
-    coastal: tuple[bool, ...]
-    """Province id -> a coast (where a convoy can start or land)."""
-    seas_symmetric: bool
-    """Whether fleets pass between sea provinces both ways (every real map): then convoy routes over the
-    fleets at sea are found by grouping the fleets once a phase instead of one search per question."""
-    sea_coasts: tuple[frozenset[int], ...]
-    """Sea province id -> the coastal provinces a fleet there borders (where a convoy through it can start
-    or land); empty for other provinces."""
-    between: dict[int, tuple[int, ...]]
-    """``src * province_count + dst`` -> the sea provinces bordering both coasts, filled as pairs are asked
-    (the one-fleet convoy question, asked a few times every phase, then costs no set intersection)."""
-    seas: frozenset[int]
-    """The sea provinces (under standard unit kinds only fleets stand there)."""
-    unmatched: dict[tuple[int, str, int | None], Reason]
-    """``(target location, target kind, support destination or None)`` -> why a support of that unit matches
-    no order. Most supports in a phase match nothing, and the reason depends on the map alone: one shared
-    ``Reason`` per case instead of one made per support and phase."""
-
-
-_TABLES: dict[int, tuple[GameMap, _Tables]] = {}
-
-
-def _tables(gmap: GameMap) -> _Tables:
-    got = _TABLES.get(id(gmap))
-    if got is not None and got[0] is gmap:
-        return got[1]
-    t = _Tables(
-        loc_prov=tuple(loc.province for loc in gmap.locations),
-        sea=tuple(p.kind == ProvinceKind.SEA for p in gmap.provinces),
-        army_adj=gmap.army_adj,
-        fleet_adj=gmap.fleet_adj,
-        fleet_reach=gmap.fleet_reach,
-        army_ok=tuple(p.kind in (ProvinceKind.LAND, ProvinceKind.COAST) for p in gmap.provinces),
-        coastal=tuple(p.kind == ProvinceKind.COAST for p in gmap.provinces),
-        seas_symmetric=all(
-            a in gmap.fleet_reach[b]
-            for a, pa in enumerate(gmap.provinces)
-            if pa.kind == ProvinceKind.SEA
-            for b in gmap.fleet_reach[a]
-            if gmap.provinces[b].kind == ProvinceKind.SEA
-        ),
-        sea_coasts=tuple(
-            frozenset(
-                c for c, q in enumerate(gmap.provinces) if q.kind == ProvinceKind.COAST and s in gmap.seas_next_to[c]
-            )
-            if p.kind == ProvinceKind.SEA
-            else frozenset()
-            for s, p in enumerate(gmap.provinces)
-        ),
-        between={},
-        seas=frozenset(s for s, p in enumerate(gmap.provinces) if p.kind == ProvinceKind.SEA),
-        unmatched={},
-    )
-    _TABLES[id(gmap)] = (gmap, t)
-    return t
-
-
 _FAST: dict[int, tuple[RuleHooks, bool, bool]] = {}
 
 
@@ -469,8 +388,6 @@ def _fast_flags(hooks: RuleHooks) -> tuple[bool, bool]:
 
 _SETUP: dict[int, tuple[RuleHooks, GameMap, _Tables, bool, bool]] = {}
 """Hooks -> (hooks, map, :func:`_tables` of the map, :func:`_fast_flags` of the hooks)."""
-
-_NOT_MOVEMENT = (Build, Waive, Retreat, Disband)
 
 
 class _Judge:
@@ -565,86 +482,74 @@ class _Judge:
             tab.fleet_reach,
             tab.sea,
         )
-        r, refuse = self.r, self.refuse
+        r, refuse, plain_order = self.r, self.refuse, self.plain_order
         code, dest, sup_dest, dest_loc = r.code, r.dest, r.sup_dest, r.dest_loc
         t = type(order)
-        standard_kind = t is Move or t is Support or t is Hold or t is Convoy
-        loc = order.loc if standard_kind else order.unit_loc  # type: ignore[attr-defined]
-        if loc is None or (not standard_kind and isinstance(order, _NOT_MOVEMENT)):
-            refuse(power, i, order, -1, "not an order of a movement phase")
-            return
-        prov = loc_prov[loc]
-        unit = units.get(prov)
-        if unit is None:
-            refuse(power, i, order, prov, f"no unit in {_abbr(gmap, prov)}")
-            return
-        if (unit.power != power) if self.plain_order else not hooks.may_order(position, power, unit):
-            why = f"{_unit_text(gmap, unit)} belongs to {unit.power}; {power} cannot order it"
-            refuse(power, i, order, prov, why)
-            return
-        actual = order
-        extra = False
-        if not standard_kind and not isinstance(order, _STANDARD_KINDS):
-            sub = hooks.stand_in_order(position, power, order)
-            if sub is None:
-                refuse(power, i, order, prov, "this order is not allowed here")
-                return
-            extra = True
-            actual = sub
         why = "?"
         dl = -1
-        if std and not extra:
-            # Fast path for legal orders (convoys included), with no string work; anything that fails
-            # here goes to _illegal_reason, which checks again in full and says why.
-            kind = unit.kind
-            if t is Hold:
-                why = ""
-            elif t is Move:
-                mo: Move = order  # type: ignore[assignment]
-                if kind == "A":
-                    d = loc_prov[mo.dest]
-                    if (not mo.via_convoy and d in army_adj[prov]) or (
-                        d != prov and army_ok[d] and routes.exists(prov, d, -1)
-                    ):
-                        why = ""
-                elif kind == "F" and not mo.via_convoy and mo.dest in fleet_adj[unit.loc]:
-                    dl = mo.dest
+        prov = -1
+        unit = None
+        if std and plain_order and (t is Move or t is Support or t is Hold or t is Convoy):
+            # Fast path for legal orders of the ordering power's own units (convoys included), with no string
+            # work; anything it does not accept goes to legality.movement_problem, which judges it in full.
+            prov = loc_prov[order.loc]  # type: ignore[attr-defined]
+            unit = units.get(prov)
+            if unit is not None and unit.power == power:
+                kind = unit.kind
+                if t is Hold:
                     why = ""
-            elif t is Support:
-                so: Support = order  # type: ignore[assignment]
-                tp = loc_prov[so.target]
-                tu = units.get(tp)
-                if tu is not None and tp != prov and (kind == "A" or kind == "F"):
-                    reach = army_adj[prov] if kind == "A" else fleet_reach[unit.loc]
-                    if so.dest is None:
-                        if tp in reach:
+                elif t is Move:
+                    mo: Move = order  # type: ignore[assignment]
+                    if kind == "A":
+                        d = loc_prov[mo.dest]
+                        if (not mo.via_convoy and d in army_adj[prov]) or (
+                            d != prov and army_ok[d] and routes.exists(prov, d, -1)
+                        ):
                             why = ""
-                    else:
-                        d = loc_prov[so.dest]
-                        if d != prov and d != tp and d in reach:
-                            if tu.kind == "A":
-                                if d in army_adj[tp] or (army_ok[d] and routes.exists(tp, d, prov)):
-                                    why = ""
-                            elif tu.kind == "F" and d in fleet_reach[tu.loc]:
-                                why = ""
-            elif t is Convoy:
-                co: Convoy = order  # type: ignore[assignment]
-                if kind == "F" and sea[prov]:
-                    tp = loc_prov[co.target]
+                    elif kind == "F" and not mo.via_convoy and mo.dest in fleet_adj[unit.loc]:
+                        dl = mo.dest
+                        why = ""
+                elif t is Support:
+                    so: Support = order  # type: ignore[assignment]
+                    tp = loc_prov[so.target]
                     tu = units.get(tp)
-                    if tu is not None and tu.kind == "A":
-                        d = loc_prov[co.dest]
-                        if d != tp and routes.proper(tp, d, prov):
-                            why = ""
+                    if tu is not None and tp != prov and (kind == "A" or kind == "F"):
+                        reach = army_adj[prov] if kind == "A" else fleet_reach[unit.loc]
+                        if so.dest is None:
+                            if tp in reach:
+                                why = ""
+                        else:
+                            d = loc_prov[so.dest]
+                            if d != prov and d != tp and d in reach:
+                                if tu.kind == "A":
+                                    if d in army_adj[tp] or (army_ok[d] and routes.exists(tp, d, prov)):
+                                        why = ""
+                                elif tu.kind == "F" and d in fleet_reach[tu.loc]:
+                                    why = ""
+                else:
+                    co: Convoy = order  # type: ignore[assignment]
+                    if kind == "F" and sea[prov]:
+                        tp = loc_prov[co.target]
+                        tu = units.get(tp)
+                        if tu is not None and tu.kind == "A":
+                            d = loc_prov[co.dest]
+                            if d != tp and routes.proper(tp, d, prov):
+                                why = ""
+        actual = order
+        extra = False
         if why:
-            side = _Side()
-            why = _illegal_reason(gmap, hooks, units, routes, unit, prov, actual, side)
+            j = Judgement()
+            why = movement_problem(gmap, hooks, position, routes, power, order, j)
+            unit, prov = j.unit, j.prov
             if why:
                 refuse(power, i, order, prov, why)
                 return
-            dl = side.dest_loc
-            if side.wrong_coast and code[prov] < 0:
-                self.wrong_coast[prov] = side.wrong_coast
+            assert j.actual is not None and unit is not None
+            actual, extra = j.actual, j.extra
+            dl = j.dest_loc
+            if j.wrong_coast and code[prov] < 0:
+                self.wrong_coast[prov] = j.wrong_coast
+        assert unit is not None
         if code[prov] >= 0:
             refuse(power, i, order, prov, f"{_unit_text(gmap, unit)} already has an order; the first one counts")
             return
@@ -997,256 +902,6 @@ def adjudicate_movement(
     )
 
 
-class _BoardRoutes:
-    """Convoy routes over the fleets on the board (what legality asks), remembered for one phase.
-
-    The fleets at sea are listed on the first question only: most phases ask none.
-    """
-
-    __slots__ = ("_fleets", "_reaches", "gmap", "memo", "mk", "sea", "std", "tab", "units")
-
-    def __init__(
-        self,
-        gmap: GameMap,
-        units: Mapping[int, Unit],
-        tab: _Tables,
-        std: bool,
-        mk: Callable[[str], str],
-    ) -> None:
-        self.gmap = gmap
-        self.units = units
-        self.tab = tab
-        self.sea = tab.sea
-        self.std = std
-        self.mk = mk
-        self._fleets: set[int] | None = None
-        self._reaches: list[set[int]] | None = None
-        self.memo: dict[tuple[int, int, int, bool], bool] = {}
-
-    @property
-    def fleets(self) -> set[int]:
-        got = self._fleets
-        if got is None:
-            sea, mk = self.sea, self.mk
-            if self.std:
-                units = self.units
-                got = {p for p in self.tab.seas.intersection(units) if units[p].kind == "F"}
-            else:
-                got = {p for p, u in self.units.items() if mk(u.kind) == "F" and sea[p]}
-            self._fleets = got
-        return got
-
-    def exists(self, src: int, dst: int, avoid: int) -> bool:
-        """A route from ``src`` to ``dst`` not through ``avoid`` (-1: none)."""
-        tab = self.tab
-        coastal = tab.coastal
-        if src == dst or not coastal[src] or not coastal[dst]:
-            return False  # only coasts are convoy ends
-        # The usual route is one fleet bordering both ends: found without listing the fleets.
-        key = src * len(coastal) + dst
-        both = tab.between.get(key)
-        if both is None:
-            near = self.gmap.seas_next_to
-            both = tab.between[key] = tuple(sorted(near[src] & near[dst]))
-        units, std = self.units, self.std
-        for s in both:
-            u = units.get(s)
-            if u is not None and s != avoid and (u.kind if std else self.mk(u.kind)) == "F":
-                return True
-        fleets = self.fleets
-        if (avoid < 0 or avoid not in fleets) and tab.seas_symmetric:
-            # Nothing left out: a route exists when one group of fleets in touching seas borders both ends.
-            for coasts in self.reaches:  # noqa: SIM110 (a plain loop: any() over a generator costs more here)
-                if src in coasts and dst in coasts:
-                    return True
-            return False
-        mkey = (src, dst, avoid, False)
-        got = self.memo.get(mkey)
-        if got is None:
-            got = convoy_path_exists(self.gmap, src, dst, fleets, avoid=avoid if avoid >= 0 else None)
-            self.memo[mkey] = got
-        return got
-
-    @property
-    def reaches(self) -> list[set[int]]:
-        """For each group of fleets a convoy can pass between (fleets at sea in touching seas), the coasts
-        they border: a convoy route over the fleets exists exactly between two coasts of one group."""
-        got = self._reaches
-        if got is None:
-            fleets = self.fleets
-            reach = self.gmap.fleet_reach
-            sea_coasts = self.tab.sea_coasts
-            seen: set[int] = set()
-            got = []
-            for f in fleets:
-                if f in seen:
-                    continue
-                group = {f}
-                stack = [f]
-                while stack:
-                    # The fleets next to this one not yet in the group, found by set operations (in C).
-                    new = (reach[stack.pop()] & fleets) - group
-                    if new:
-                        group |= new
-                        stack.extend(new)
-                seen |= group
-                coasts: set[int] = set()
-                for g in group:
-                    coasts |= sea_coasts[g]
-                got.append(coasts)
-            self._reaches = got
-        return got
-
-    def proper(self, src: int, dst: int, fleet: int) -> bool:
-        """Whether the fleet at ``fleet`` is on a proper route (DATC 4.E.1: necessary for some route)."""
-        near = self.gmap.seas_next_to
-        if src != dst and fleet in near[src] and fleet in near[dst]:
-            # A fleet bordering both ends is a route of its own, and a proper one (asked about the fleet
-            # giving the convoy order, so there is a fleet at sea there).
-            tab = self.tab
-            u = self.units.get(fleet)
-            if (
-                u is not None
-                and tab.coastal[src]
-                and tab.coastal[dst]
-                and (u.kind if self.std else self.mk(u.kind)) == "F"
-                and self.sea[fleet]
-            ):
-                return True
-        key = (src, dst, fleet, True)
-        got = self.memo.get(key)
-        if got is None:
-            got = fleet_on_proper_route(self.gmap, src, dst, self.fleets, fleet)
-            self.memo[key] = got
-        return got
-
-
-def _illegal_reason(
-    gmap: GameMap,
-    hooks: RuleHooks,
-    units: Mapping[int, Unit],
-    routes: _BoardRoutes,
-    unit: Unit,
-    prov: int,
-    order: Order,
-    e: _Side,
-) -> str:
-    """Why an order is impossible judged from the board alone (DATC 4.E.1), or ``""`` if it is legal."""
-    provinces = gmap.provinces
-    mk = hooks.movement_kind(unit.kind)
-    if isinstance(order, Hold):
-        return ""
-    if isinstance(order, Move):
-        d = gmap.province_of(order.dest)
-        name = gmap.locations[order.dest].abbr
-        if d == prov:
-            return "a unit cannot move to the province it is in"
-        if not hooks.may_enter(unit, d):
-            return f"{_unit_text(gmap, unit)} may not enter {name}"
-        if mk == "F":
-            if order.via_convoy:
-                return "only armies can be convoyed"
-            why, e.dest_loc = _fleet_move(gmap, unit.loc, order.dest)
-            # 6.B.11: the order names the other coast, from where the move would be possible. The order is
-            # legal as written, but the fleet cannot change coast by it: the move fails.
-            if (
-                why
-                and order.loc != unit.loc
-                and gmap.province_of(order.loc) == prov
-                and not _fleet_move(gmap, order.loc, order.dest)[0]
-            ):
-                ordered = gmap.locations[order.loc].abbr
-                e.wrong_coast = f"{why} (the order names {ordered}, but naming a coast does not move the fleet)"
-                return ""
-            return why
-        if mk != "A":
-            return f"a unit of kind {unit.kind} cannot move"
-        if provinces[d].kind not in (ProvinceKind.LAND, ProvinceKind.COAST):
-            return f"an army cannot move to {name}, a {provinces[d].kind.value} province"
-        if (order.via_convoy or d not in gmap.army_adj[prov]) and not routes.exists(prov, d, -1):
-            if order.via_convoy:
-                return f"no fleets stand where they could convoy {_unit_text(gmap, unit)} to {name}"
-            return f"{name} is not next to {_abbr(gmap, prov)} and no fleets could convoy there"
-        return ""
-    if isinstance(order, Support):
-        t = gmap.province_of(order.target)
-        if t == prov:
-            return "a unit cannot support itself"
-        tu = units.get(t)
-        if tu is None:
-            return f"no unit in {_abbr(gmap, t)} to support"
-
-        def reaches(x: int) -> bool:
-            if mk == "F":
-                return x in gmap.fleet_reach[unit.loc]
-            return x in gmap.army_adj[prov]
-
-        if order.dest is None:
-            if not reaches(t):
-                return f"{_unit_text(gmap, unit)} cannot reach {_abbr(gmap, t)}"
-            if not hooks.may_support(unit, t, None):
-                return f"{_unit_text(gmap, unit)} may not support there"
-            return ""
-        d = gmap.province_of(order.dest)
-        if d == prov:
-            return "a unit cannot support a move into its own province"
-        if d == t:
-            return "a unit cannot move to the province it is in"
-        if not reaches(d):
-            return f"{_unit_text(gmap, unit)} cannot reach {_abbr(gmap, d)}"
-        if not hooks.may_support(unit, t, d):
-            return f"{_unit_text(gmap, unit)} may not support there"
-        tmk = hooks.movement_kind(tu.kind)
-        if not hooks.may_enter(tu, d):
-            return f"{_unit_text(gmap, tu)} may not enter {_abbr(gmap, d)}"
-        if tmk == "F":
-            if d not in gmap.fleet_reach[tu.loc]:
-                return f"{_unit_text(gmap, tu)} cannot move to {_abbr(gmap, d)}"
-            return ""
-        if tmk != "A" or provinces[d].kind not in (ProvinceKind.LAND, ProvinceKind.COAST):
-            return f"{_unit_text(gmap, tu)} cannot move to {_abbr(gmap, d)}"
-        if d in gmap.army_adj[t]:
-            return ""
-        if routes.exists(t, d, prov):
-            return ""
-        return f"{_unit_text(gmap, tu)} cannot reach {_abbr(gmap, d)}, not even by a convoy the supporter is not in"
-    if isinstance(order, Convoy):
-        if mk != "F" or provinces[prov].kind != ProvinceKind.SEA:
-            return "only a fleet at sea can convoy"
-        t = gmap.province_of(order.target)
-        tu = units.get(t)
-        if tu is None:
-            return f"no unit in {_abbr(gmap, t)} to convoy"
-        if hooks.movement_kind(tu.kind) != "A":
-            return "only armies can be convoyed"
-        d = gmap.province_of(order.dest)
-        if d == t:
-            return "a unit cannot move to the province it is in"
-        if not routes.proper(t, d, prov):
-            return f"this fleet is not on any convoy route from {_abbr(gmap, t)} to {_abbr(gmap, d)}"
-        return ""
-    return "not an order of a movement phase"
-
-
-def _fleet_move(gmap: GameMap, loc: int, dest: int) -> tuple[str, int]:
-    """Why a fleet on ``loc`` cannot move to ``dest`` (or ``""``), and the location it would arrive on."""
-    d = gmap.province_of(dest)
-    name = gmap.locations[dest].abbr
-    adj = gmap.fleet_adj[loc]
-    here = f"F {gmap.locations[loc].abbr}"
-    if dest != d:
-        return ("", dest) if dest in adj else (f"{here} cannot reach {name}", -1)
-    coasts = gmap.provinces[d].coasts
-    if coasts:
-        reach = [c for c in coasts if c in adj]
-        if len(reach) == 1:
-            return "", reach[0]
-        if reach:
-            return f"name the coast: {' or '.join(gmap.locations[c].abbr for c in reach)}", -1
-        return f"{here} cannot reach {name}", -1
-    return ("", d) if d in adj else (f"{here} cannot reach {name}", -1)
-
-
 def _finish(
     gmap: GameMap,
     hooks: RuleHooks,
@@ -1544,11 +1199,11 @@ def _judge(
 def _unmatched_support(gmap: GameMap, target: Unit, dest: int | None) -> str:
     if dest is None:
         return f"{_unit_text(gmap, target)} was ordered to move, not to hold"
-    return f"{_unit_text(gmap, target)} was not ordered to {gmap.locations[dest].abbr}"
+    return f"{_unit_text(gmap, target)} was not ordered to {gmap.label(dest)}"
 
 
 def _unmatched_convoy(gmap: GameMap, target: Unit, dest: int) -> str:
-    return f"{_unit_text(gmap, target)} was not ordered to {_abbr(gmap, dest)}"
+    return f"{_unit_text(gmap, target)} was not ordered to {gmap.label(dest)}"
 
 
 def _cut_reason(gmap: GameMap, r: _Resolver, dislodged: Mapping[int, int], p: int) -> str:

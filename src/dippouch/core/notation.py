@@ -37,10 +37,12 @@ __all__ = [
     "OrderReader",
     "ParsedLine",
     "format_order",
+    "format_place",
     "format_unit",
     "parse_order",
     "parse_orders",
     "parse_unit",
+    "quoted",
     "register_format",
     "register_syntax",
 ]
@@ -80,14 +82,32 @@ _BASE_KINDS: dict[str, str] = {"a": "A", "army": "A", "f": "F", "fleet": "F"}
 _TOKEN_RE = re.compile(r"[()/,:;]|-+|[^\s()/,:;\-]+")
 
 
+_APOSTROPHES = str.maketrans(
+    {
+        "\u2019": "'",
+        "\u2018": "'",
+        "\u02bc": "'",
+        "\u2032": "'",
+        "\u00b4": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+    }
+)
+
+
 def _tokenize(text: str) -> list[str]:
     """Split into words and the punctuation that means something (``-``, ``/``, parentheses).
 
-    Accents are dropped on both sides of every comparison, so ``München`` finds the alias ``munchen``.
+    On both sides of every comparison: accents are dropped, so ``München`` finds the alias ``munchen``;
+    apostrophes, typographic ones included, are dropped, so ``King’s Lynn``, ``King's Lynn`` and
+    ``Kings Lynn`` are one name; quotation marks (“London”) are ignored.
     """
     if not text.isascii():
+        text = text.translate(_APOSTROPHES)
         text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
-    text = text.replace("\u2192", " - ").replace("->", " - ").replace("=>", " - ")
+    text = text.replace("\u2192", " - ").replace("->", " - ").replace("=>", " - ").replace("'", "").replace('"', " ")
+    text = text.replace("`", "")
     text = text.replace("\u2013", "-").replace("\u2014", "-").replace(".", " ")
     return _TOKEN_RE.findall(text)
 
@@ -124,7 +144,11 @@ def _lexicon(variant: Variant) -> _Lexicon:
     names: dict[tuple[str, ...], int] = {}
     pool: dict[str, int] = {}
     for key_text, lid in gmap.names.items():
-        names.setdefault(_key(_tokenize(key_text)), lid)
+        key = _key(_tokenize(key_text))
+        names.setdefault(key, lid)
+        if "-" in key and len(key) > 1:
+            # "Sutton-at-Hone" is also written "Sutton at Hone" (a dash inside a name is not a move).
+            names.setdefault(tuple(w for w in key if w != "-"), lid)
         pool.setdefault(key_text, lid)
     coast_words: dict[int, dict[tuple[str, ...], int]] = {}
     all_coasts: set[tuple[str, ...]] = set()
@@ -154,10 +178,8 @@ def _lexicon(variant: Variant) -> _Lexicon:
         for letter, words in unit_names.items():
             kinds[str(letter).lower()] = str(letter).upper()
             for word in words if isinstance(words, list) else [words]:
-                for key in (str(word).lower(), " ".join(_tokenize(str(word).lower()))):
-                    kinds[key] = str(letter).upper()
-    import dippouch.core.rules  # noqa: F401  (variant rule modules register their order syntax on import)
-
+                for spelling in (str(word).lower(), " ".join(_tokenize(str(word).lower()))):
+                    kinds[spelling] = str(letter).upper()
     syntax = tuple(fn for rule, fn in _SYNTAX.items() if variant.rules.get(rule))
     lex = _Lexicon(
         names=names,
@@ -176,7 +198,7 @@ def _lexicon(variant: Variant) -> _Lexicon:
 # Extension points
 
 _SYNTAX: dict[str, Callable[[OrderReader], Order | None]] = {}
-_FORMATS: dict[type[Order], Callable[[Variant, Order], str]] = {}
+_FORMATS: dict[type[Order], Callable[[Variant, Order, bool], str]] = {}
 
 
 def register_syntax(rule: str, parser: Callable[[OrderReader], Order | None]) -> None:
@@ -190,8 +212,9 @@ def register_syntax(rule: str, parser: Callable[[OrderReader], Order | None]) ->
     _LEXICONS.clear()
 
 
-def register_format(order_type: type[Order], formatter: Callable[[Variant, Order], str]) -> None:
-    """Teach :func:`format_order` to write a variant's extra order class."""
+def register_format(order_type: type[Order], formatter: Callable[[Variant, Order, bool], str]) -> None:
+    """Teach :func:`format_order` to write a variant's extra order class: ``formatter(variant, order, full)``,
+    ``full`` asking for places by their full names (:func:`format_place`)."""
     _FORMATS[order_type] = formatter
 
 
@@ -218,6 +241,8 @@ class OrderReader:
         """Ambiguous spots met on this attempt, in order."""
         self.dashless = False
         """This reading took two names in a row for a move (the least likely reading)."""
+        self.last_place: tuple[int, str] | None = None
+        """Where the last place read started, and what it was read as (for a misspelt longer name)."""
 
     def choice(self, what: str, at: int) -> bool:
         """Note an ambiguous spot; True if this attempt takes its second reading."""
@@ -299,6 +324,7 @@ class OrderReader:
         if m is None:
             raise self._unknown_location(what)
         lid, n = m
+        self.last_place = (self.pos, what)
         self.pos += n
         return self._coast(lid)
 
@@ -393,7 +419,25 @@ class OrderReader:
         self.accept((".", ";", ","))
         if not self.at_end():
             tok = " ".join(self.raw[self.pos :])
+            misspelt = self._misspelt_tail()
+            if misspelt is not None:
+                raise misspelt
             raise self.fail(f"unexpected {tok!r} after a complete order", token=self.here())
+
+    def _misspelt_tail(self) -> OrderParseError | None:
+        """When words are left after the last place read, and that place with them is close to a longer
+        name (``Bristol Chanel``: Bristol read, "Chanel" left), the error names the longer one."""
+        if self.last_place is None:
+            return None
+        start, what = self.last_place
+        span = " ".join(self.words[start:])
+        pool = self.lex.suggest_pool
+        close = [c for c in difflib.get_close_matches(span, list(pool), n=3, cutoff=0.8) if len(c.split()) > 1]
+        if not close:
+            return None
+        gmap = self.variant.map
+        labels = list(dict.fromkeys(f"{gmap.locations[pool[c]].name} ({gmap.locations[pool[c]].abbr})" for c in close))
+        return OrderParseError(" ".join(self.raw[start:]), f"no {what} {' '.join(self.raw[start:])!r}", labels)
 
 
 def _parse(r: OrderReader) -> Order:
@@ -611,31 +655,43 @@ class ParsedLine:
 
 
 _COMMENT_RE = re.compile(r"(#|//).*$")
+_QUOTED_RE = re.compile(r"^\s*>")
+
+
+def quoted(line: str) -> bool:
+    """An e-mail reply's quoted line (``> ...``): somebody else's words, never orders."""
+    return _QUOTED_RE.match(line) is not None
 
 
 def parse_orders(variant: Variant, text: str, *, phase_kind: PhaseKind | str | None = None) -> list[ParsedLine]:
-    """Read a pasted block: one order a line, blank lines and ``#``/``//`` comments ignored.
+    """Read a pasted block: one order a line; blank lines, ``#``/``//`` comments and lines quoted from an
+    e-mail (``> ...``, the text being replied to) ignored.
 
-    A line ``England:`` (or ``English:``) starts that power's orders; ``England: A lon - nth`` names the
-    power for that line too. Every order line comes back with its order or its error, so a UI can show
-    the good ones and mark the bad ones.
+    A line ``England:`` (or ``English:``, ``England orders``, ``France's orders``, ``The Crown``) starts
+    that power's orders; ``England: A lon - nth`` names the power for that line too. Every order line comes
+    back with its order or its error, so a UI can show the good ones and mark the bad ones.
     """
     out: list[ParsedLine] = []
     power: str | None = None
     for number, raw_line in enumerate(text.splitlines(), start=1):
+        if quoted(raw_line):
+            continue
         line = _COMMENT_RE.sub("", raw_line).strip()
         if not line:
             continue
         head, colon, rest = line.partition(":")
         if colon:
-            try:
-                power = variant.power(head).name
-            except KeyError:
-                pass
-            else:
+            named = _power_heading(variant, head, letter=True)
+            if named is not None:
+                power = named
                 line = rest.strip()
                 if not line:
                     continue
+        else:
+            named = _power_heading(variant, line)
+            if named is not None:
+                power = named
+                continue
         try:
             order: Order | None = parse_order(variant, line, phase_kind=phase_kind)
             error = None
@@ -645,42 +701,74 @@ def parse_orders(variant: Variant, text: str, *, phase_kind: PhaseKind | str | N
     return out
 
 
-def format_unit(variant: Variant, kind: str | None, loc: int) -> str:
-    abbr = variant.map.locations[loc].abbr
-    return f"{kind} {abbr}" if kind else abbr
+_HEADING_TAIL = re.compile(r"(\s*'?s)?\s+(orders?|moves|retreats|builds|adjustments)\s*[.:]?\s*$", re.IGNORECASE)
 
 
-def format_order(variant: Variant, order: Order, *, phase_kind: PhaseKind | str | None = None) -> str:
+def _power_heading(variant: Variant, line: str, *, letter: bool = False) -> str | None:
+    """``England``, ``England orders``, ``France's orders``, ``The Crown``: a heading naming a power (a
+    power's letter only when ``letter``: before a colon, ``E:``; alone, a letter is a unit type)."""
+    text = _HEADING_TAIL.sub("", line.replace("\u2019", "'")).strip()
+    if text.lower().startswith("the "):
+        text = text[4:]
+    if len(text) < (1 if letter else 2) or len(text) > 60:
+        return None
+    try:
+        return variant.power(text).name
+    except KeyError:
+        return None
+
+
+def format_place(variant: Variant, loc: int, *, full: bool = False) -> str:
+    """A province or coast in an order: its abbreviation (``stp/sc``), or with ``full`` its name
+    (``St Petersburg (south coast)``), which reads back to the same place."""
+    where = variant.map.locations[loc]
+    return where.name if full else where.abbr
+
+
+def format_unit(variant: Variant, kind: str | None, loc: int, *, full: bool = False) -> str:
+    where = format_place(variant, loc, full=full)
+    return f"{kind} {where}" if kind else where
+
+
+def format_order(
+    variant: Variant, order: Order, *, phase_kind: PhaseKind | str | None = None, full: bool = False
+) -> str:
     """The canonical short form: ``A par - bur``, ``F nth C A lon - bel``, ``Build F stp/nc``, ``Waive``.
 
-    A :class:`Disband` reads ``A mun D`` in a retreat phase and ``Remove A mun`` in an adjustment phase
-    (pass ``phase_kind``; without it the retreat form is used). Both forms read back to the same order.
+    With ``full``, places are written by their full names (``A Paris - Burgundy``), for people to read;
+    that form reads back to the same order too. A :class:`Disband` reads ``A mun D`` in a retreat phase
+    and ``Remove A mun`` in an adjustment phase (pass ``phase_kind``; without it the retreat form is used).
+    Both forms read back to the same order.
     """
-    loc = variant.map.locations
+
+    def place(loc: int) -> str:
+        return format_place(variant, loc, full=full)
+
+    def unit(kind: str | None, loc: int) -> str:
+        return format_unit(variant, kind, loc, full=full)
+
     if isinstance(order, Move):
-        text = f"{format_unit(variant, order.kind, order.loc)} - {loc[order.dest].abbr}"
+        text = f"{unit(order.kind, order.loc)} - {place(order.dest)}"
         return text + " via convoy" if order.via_convoy else text
     if isinstance(order, Hold):
-        return f"{format_unit(variant, order.kind, order.loc)} H"
+        return f"{unit(order.kind, order.loc)} H"
     if isinstance(order, Support):
-        head = (
-            f"{format_unit(variant, order.kind, order.loc)} S {format_unit(variant, order.target_kind, order.target)}"
-        )
-        return head if order.dest is None else f"{head} - {loc[order.dest].abbr}"
+        head = f"{unit(order.kind, order.loc)} S {unit(order.target_kind, order.target)}"
+        return head if order.dest is None else f"{head} - {place(order.dest)}"
     if isinstance(order, Convoy):
-        return f"{format_unit(variant, order.kind, order.loc)} C A {loc[order.target].abbr} - {loc[order.dest].abbr}"
+        return f"{unit(order.kind, order.loc)} C A {place(order.target)} - {place(order.dest)}"
     if isinstance(order, Retreat):
-        return f"{format_unit(variant, order.kind, order.loc)} R {loc[order.dest].abbr}"
+        return f"{unit(order.kind, order.loc)} R {place(order.dest)}"
     if isinstance(order, Disband):
         if phase_kind is not None and PhaseKind(phase_kind) == PhaseKind.ADJUSTMENTS:
-            return f"Remove {format_unit(variant, order.kind, order.loc)}"
-        return f"{format_unit(variant, order.kind, order.loc)} D"
+            return f"Remove {unit(order.kind, order.loc)}"
+        return f"{unit(order.kind, order.loc)} D"
     if isinstance(order, Build):
-        return f"Build {format_unit(variant, order.kind, order.loc)}"
+        return f"Build {unit(order.kind, order.loc)}"
     if isinstance(order, Waive):
         return "Waive"
     for cls in type(order).__mro__:
         fmt = _FORMATS.get(cls)
         if fmt is not None:
-            return fmt(variant, order)
+            return fmt(variant, order, full)
     return repr(order)

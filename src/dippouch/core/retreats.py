@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from dippouch.core.legality import retreat_problem
 from dippouch.core.mapdata import GameMap
-from dippouch.core.orders import Disband, Move, Order, Retreat
+from dippouch.core.orders import Disband, Order
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import OrderResult, Outcome
 from dippouch.core.rules.base import RuleHooks
@@ -27,7 +28,7 @@ _SUCCEEDS = Outcome.SUCCEEDS
 
 
 def _text(gmap: GameMap, u: Unit) -> str:
-    return f"{u.kind} {gmap.locations[u.loc].abbr}"
+    return gmap.unit_label(u.kind, u.loc)
 
 
 class _Row:
@@ -56,33 +57,17 @@ def adjudicate_retreats(
         for i, order in enumerate(olist):
             row = _Row(power, i, order)
             rows.append(row)
-            loc = order.unit_loc
-            dest = (
-                order.dest if isinstance(order, Retreat) or (isinstance(order, Move) and not order.via_convoy) else -1
-            )
-            if loc is None or (dest < 0 and not isinstance(order, Disband)):
-                row.outcome, row.reason = _ILLEGAL, "only retreats and disbands are ordered in a retreat phase"
+            why, prov, to = retreat_problem(gmap, hooks, position, power, order)
+            if why:
+                row.outcome, row.reason = _ILLEGAL, why
                 continue
-            prov = gmap.province_of(loc)
-            d = dislodged.get(prov)
-            if d is None:
-                row.outcome, row.reason = _ILLEGAL, f"no dislodged unit in {gmap.provinces[prov].abbr}"
-                continue
-            if not hooks.may_order(position, power, d.unit):
-                row.outcome, row.reason = _ILLEGAL, f"{_text(gmap, d.unit)} belongs to {d.unit.power}"
-                continue
+            d = dislodged[prov]
             if prov in chosen:
                 row.outcome = _ILLEGAL
                 row.reason = f"{_text(gmap, d.unit)} already has an order; the first one counts"
                 continue
             row.prov = prov
-            if dest >= 0:
-                to = _retreat_location(gmap, d.retreats, dest)
-                if to < 0:
-                    options = ", ".join(sorted(gmap.locations[x].abbr for x in d.retreats)) or "none"
-                    row.outcome = _ILLEGAL
-                    row.reason = f"cannot retreat to {gmap.locations[dest].abbr} (legal retreats: {options})"
-                    continue
+            if to >= 0:
                 row.to = to
                 arrivals.setdefault(gmap.province_of(to), []).append(row)
             chosen.add(prov)
@@ -113,18 +98,3 @@ def adjudicate_retreats(
                 OrderResult(u.power, Disband(u.kind, u.loc), _SUCCEEDS, automatic=True, reason="no retreat ordered")
             )
     return results, units
-
-
-def _retreat_location(gmap: GameMap, allowed: frozenset[int], dest: int) -> int:
-    """The location a retreat order names, if it is allowed: a missing coast is filled in when only one fits."""
-    if dest in allowed:
-        return dest
-    prov = gmap.province_of(dest)
-    if prov in allowed:  # an army ordered with a coast: coasts mean nothing to armies (6.B.12)
-        return prov
-    coasts = gmap.provinces[prov].coasts
-    if dest == prov and coasts:
-        fits = [c for c in coasts if c in allowed]
-        if len(fits) == 1:
-            return fits[0]
-    return -1

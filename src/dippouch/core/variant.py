@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import hashlib
+import importlib
 import json
 import os
 import re
@@ -492,6 +493,22 @@ def _unit_from_text(gmap: GameMap, text: str) -> tuple[str, int] | str:
     return kind, loc
 
 
+RULE_MODULES = "dippouch.core.rules"
+"""The package of variant rule modules: each registers, when imported, the map hooks, rule hooks, order
+syntax and formats that variant files name (``map_hooks = ["w3k_seas"]``, ``[rules] hooks = "w3k"``)."""
+
+
+def load_rule_modules() -> None:
+    """Import the variant rule modules, once, before a variant is built from data.
+
+    The rule modules are plugins: they import the core (hooks, notation, this module) to register what they
+    provide, and no core module imports them. They are loaded here by name, as a plugin host loads its
+    plugins, so that every variant object that exists has its rules available, and the core's imports only
+    point down (tests/test_import_layers.py).
+    """
+    importlib.import_module(RULE_MODULES)
+
+
 def build_variant(
     data: Mapping[str, Any],
     source: str,
@@ -516,9 +533,12 @@ def build_variant(
 
     vt = data.get("variant", {})
     hook_edges: list[tuple[str, str]] = []
+    load_rule_modules()
     for hook in vt.get("map_hooks", []):
         fn = MAP_HOOKS.get(hook)
-        if fn is not None:
+        if fn is None:
+            problems.append(VariantProblem(where("variant", "map_hooks"), f"unknown map hook {hook!r}"))
+        else:
             hook_edges.extend(fn(data))
     gmap, map_problems = compile_map(data.get("provinces", {}), extra_fleet_edges=hook_edges, locate=locate)
     problems.extend(map_problems)

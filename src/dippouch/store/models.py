@@ -133,6 +133,11 @@ class SubmissionRow(Base):
     """The player's own name for this version ("v2" in a subject, "Version 2" on a sheet)."""
     reinstates: Mapped[int | None] = mapped_column(default=None)
     """A version instruction: this submission says that (our) version ``reinstates`` stands."""
+    stands: Mapped[bool] = mapped_column(default=True, server_default=sa.true())
+    """Whether this version replaced the earlier ones: false for one with no order line, or whose lines all
+    failed, sent without saying that it replaces them (it is kept, and the earlier version still counts)."""
+    carried_from: Mapped[int | None] = mapped_column(default=None)
+    """The submission (id) a rollback carried forward into this reopened phase, if it is such a copy."""
 
     phase: Mapped[PhaseRow] = relationship(back_populates="submissions")
 

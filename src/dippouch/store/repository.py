@@ -18,7 +18,7 @@ import dataclasses
 import difflib
 import os
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -39,15 +39,19 @@ from dippouch.game import (
     civil_disorder_streak,
     draw_reached,
     game_end,
+    may_submit,
     position_from_data,
     position_to_data,
     powers_to_act,
     read_version_lines,
+    ready_refusal,
+    submission_stands,
+    unordered,
 )
 from dippouch.store.db import make_engine, upgrade
 from dippouch.store.models import EventRow, GameRow, PhaseRow, PlayerRow, SubmissionRow, VoteRow
 
-__all__ = ["GAME_FILE_FORMAT", "GameStore", "PowerStatus", "Status", "SubmitResult", "VariantDrift"]
+__all__ = ["GAME_FILE_FORMAT", "Carried", "GameStore", "PowerStatus", "Status", "SubmitResult", "VariantDrift"]
 
 GAME_FILE_FORMAT = "dippouch-game"
 GAME_FILE_VERSION = 1
@@ -76,6 +80,29 @@ class SubmitResult:
     """The version that now stands for the power (on time), after this submission."""
     notes: tuple[str, ...] = ()
     """Version lines read from the submission."""
+    stands: bool = True
+    """Whether this version replaced the earlier ones (see :func:`dippouch.game.submission_stands`)."""
+    standing_orders: list[str] = field(default_factory=list)
+    """The orders of the standing version, as they will be carried out."""
+    unordered: list[tuple[list[str], str]] = field(default_factory=list)
+    """What happens to the units (or builds) the standing orders leave out: (units, what happens) pairs."""
+    ready_refused: str | None = None
+    """Why ``--ready`` was refused (the submission is recorded, not ready)."""
+    variant: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+    """The game's variant and options, to write the orders for reading."""
+
+
+@dataclass(frozen=True)
+class Carried:
+    """A submission a rollback carried forward into the reopened phase."""
+
+    power: str
+    version: int
+    """Its version in the phase it came from (it is version 1 of the reopened phase)."""
+    submitted_at: datetime
+    orders: int
+    late: bool
 
 
 @dataclass(frozen=True)
@@ -512,6 +539,7 @@ class GameStore:
         recorded_at: datetime | None = None,
         label: str | None = None,
         reinstates: int | None = None,
+        replace_with_nothing: bool = False,
     ) -> SubmitResult:
         """Record a submission (a new version), checked line by line; committed before returning.
 
@@ -520,6 +548,10 @@ class GameStore:
         10th). ``recorded_at`` is when it was typed in, when that is later (post). Version lines in the text
         ("Version 2", "Version 2 stands"; :func:`dippouch.game.read_version_lines`) or ``label`` and
         ``reinstates`` give the player's numbering and say which earlier version stands.
+
+        A version with no accepted order is recorded but does not replace the earlier orders unless
+        ``replace_with_nothing`` (or a line "no orders") says it does; ``ready`` is then refused too (see
+        :func:`dippouch.game.submission_stands`). The result says which version now stands.
         """
         now = as_utc(now)
         if source not in SOURCES:
@@ -530,7 +562,7 @@ class GameStore:
             power = self._power(v, power)
             ph = self._require_current(s, g)
             pos = position_from_data(v, ph.position)
-            if power not in powers_to_act(v, pos):
+            if not may_submit(v, pos, power):
                 raise GameError(f"{power} has nothing to order in {ph.name}")
             if recorded_at is not None and as_utc(recorded_at) < now:
                 raise GameError(
@@ -559,6 +591,14 @@ class GameStore:
                         f"{target.reinstates} stands); name the version with the orders"
                     )
             version = (max((r.version for r in earlier), default=0)) + 1
+            if target is not None:
+                # "Version 2 stands" counts as a submission that replaces (it names the orders that stand).
+                stands = True
+                named_lines = [LineCheck.from_data(d) for d in target.lines]
+                refused = ready_refusal(named_lines, False) if ready else None
+            else:
+                stands = submission_stands(lines, replace_with_nothing)
+                refused = ready_refusal(lines, replace_with_nothing) if ready else None
             s.add(
                 SubmissionRow(
                     phase_id=ph.id,
@@ -567,7 +607,8 @@ class GameStore:
                     submitted_at=now,
                     text=text,
                     lines=[line.to_data() for line in lines],
-                    ready=ready,
+                    ready=ready and refused is None,
+                    stands=stands,
                     source=source,
                     recorded_at=as_utc(recorded_at) if recorded_at is not None else None,
                     label=label,
@@ -578,18 +619,25 @@ class GameStore:
             s.refresh(ph)
             late = ph.deadline is not None and now > ph.deadline
             standing = self._latest(ph, on_time_only=True).get(power)
+            standing_lines = [LineCheck.from_data(d) for d in standing.lines] if standing else []
             return SubmitResult(
                 ph.name,
                 power,
                 version,
                 lines,
                 late,
-                ready,
+                ready and refused is None,
                 ph.deadline,
                 label=label,
                 reinstates=target.version if target is not None else None,
                 standing=standing.version if standing is not None else None,
                 notes=versions.notes,
+                stands=stands,
+                standing_orders=[ln.order for ln in standing_lines if ln.accepted and ln.order is not None],
+                unordered=unordered(v, pos, power, standing_lines),
+                ready_refused=refused,
+                variant=g.variant,
+                options=dict(g.options),
             )
 
     def vote(self, name: str, power: str, draw: bool, *, now: datetime) -> Ending | None:
@@ -656,6 +704,8 @@ class GameStore:
         names. Received time, not the order of typing in, decides: post is typed in late."""
         by_power: dict[str, list[SubmissionRow]] = {}
         for sub in ph.submissions:
+            if not sub.stands:
+                continue  # recorded, but it replaced nothing
             if on_time_only and ph.deadline is not None and sub.submitted_at > ph.deadline:
                 continue
             by_power.setdefault(sub.power, []).append(sub)
@@ -722,7 +772,7 @@ class GameStore:
                         player=players.get(p),
                         must_act=p in must,
                         version=sub.version if sub else None,
-                        accepted=sum(1 for ln in lines if ln.accepted),
+                        accepted=sum(1 for ln in lines if ln.accepted and ln.order is not None),
                         rejected=sum(1 for ln in lines if not ln.accepted),
                         ready=bool(sub and sub.ready),
                         late=bool(
@@ -813,7 +863,7 @@ class GameStore:
                     orders[power] = parsed
                     used[power] = [format_order(v, o, phase_kind=kind) for o in parsed]
                 must = powers_to_act(v, pos)
-                # A power that sent anything on time has taken part (an empty "all hold" submission counts).
+                # A power with a standing submission on time has taken part ("no orders" counts; chat does not).
                 missed = [p for p in must if p not in latest]
                 resolution = adjudicate(v, pos, orders)
                 results = [_result_to_data(v, r, kind) for r in resolution.results]
@@ -966,11 +1016,12 @@ class GameStore:
                 rec["sealed"] = True
             return rec
 
-    def report(self, name: str, phase: str | None = None, phase_id: int | None = None) -> str:
+    def report(self, name: str, phase: str | None = None, phase_id: int | None = None, *, full: bool = True) -> str:
+        """A phase's report (:func:`dippouch.report.phase_report`): full names, or abbreviations if not ``full``."""
         from dippouch.report import phase_report
 
         rec = self.phase_record(name, phase, phase_id)
-        return phase_report(self.variant(name), rec)
+        return phase_report(self.variant(name), rec, full=full)
 
     def replay(self, name: str, phase: str | None = None, phase_id: int | None = None) -> tuple[bool, list[str]]:
         """Adjudicate a processed phase again from its stored position and orders; compare with the record."""
@@ -993,13 +1044,21 @@ class GameStore:
             diffs.append("next position differs")
         return not diffs, diffs
 
-    def rollback(self, name: str, phase: str, *, now: datetime) -> str:
-        """Reopen ``phase`` with its original position; the phases after it stay in history as abandoned."""
+    def rollback(self, name: str, phase: str, *, now: datetime) -> tuple[str, list[Carried]]:
+        """Reopen ``phase`` with its original position; the phases after it stay in history as abandoned.
+
+        Each power's standing submission of the phase is carried into the reopened phase as it stood (its
+        text, time and verdicts, checked again; not ready, since the clock starts again), so nothing sent
+        for the phase is lost; a version that arrived after the old deadline is carried too (it is the
+        power's latest word, and the phase is open again). Returns the phase's name and what was carried.
+        """
         now = as_utc(now)
         with self.session() as s, s.begin():
             g = self._game(s, name, lock=True)
             v = self._variant(g)
             target = self._find_phase(s, g, v, phase, None)
+            carried_subs = sorted(self._latest(target, on_time_only=False).values(), key=lambda r: r.power)
+            old_deadline = target.deadline
             for p in self._active(s, g):
                 if p.seq >= target.seq:
                     p.status = "abandoned"
@@ -1012,9 +1071,43 @@ class GameStore:
                 g.status = "active"
             g.ending = None
             s.flush()
-            self._open_phase(s, g, v, self._settings(g), start_data=dict(target.position), seq=target.seq, now=now)
-            self._event(s, g, now, "rollback", phase=target.name, branch=g.branch)
-            return target.name
+            reopened = self._open_phase(
+                s, g, v, self._settings(g), start_data=dict(target.position), seq=target.seq, now=now
+            )
+            pos = position_from_data(v, reopened.position)
+            carried: list[Carried] = []
+            for sub in carried_subs:
+                lines = check_orders(v, pos, sub.power, read_version_lines(sub.text).text)
+                stands = submission_stands(lines, replace_with_nothing=True)
+                s.add(
+                    SubmissionRow(
+                        phase_id=reopened.id,
+                        power=sub.power,
+                        version=1,
+                        submitted_at=sub.submitted_at,
+                        text=sub.text,
+                        lines=[line.to_data() for line in lines],
+                        ready=False,
+                        stands=stands,
+                        carried_from=sub.id,
+                        source=sub.source,
+                        recorded_at=sub.recorded_at,
+                        label=sub.label,
+                    )
+                )
+                late = old_deadline is not None and sub.submitted_at > old_deadline
+                count = sum(1 for ln in lines if ln.accepted and ln.order is not None)
+                carried.append(Carried(sub.power, sub.version, sub.submitted_at, count, late))
+            self._event(
+                s,
+                g,
+                now,
+                "rollback",
+                phase=target.name,
+                branch=g.branch,
+                carried={c.power: c.version for c in carried},
+            )
+            return target.name, carried
 
     # ----------------------------------------------------------------------------------------------
     # Game files
@@ -1106,6 +1199,7 @@ class GameStore:
                             email=r.get("email"),
                         )
                     )
+                new_ids: dict[int, int] = {}  # submission id in the file -> id here (for carried_from)
                 for p in data["phases"]:
                     row = PhaseRow(
                         game_id=g.id,
@@ -1131,21 +1225,26 @@ class GameStore:
                                 "this game file was exported with the open phase's orders sealed; export it again "
                                 "with `dippouch export --unsealed` to move a running game"
                             )
-                        s.add(
-                            SubmissionRow(
-                                phase_id=row.id,
-                                power=sub["power"],
-                                version=int(sub["version"]),
-                                submitted_at=_dt(sub["submitted_at"]),
-                                text=sub["text"],
-                                lines=sub["lines"],
-                                ready=bool(sub.get("ready", False)),
-                                source=str(sub.get("source", "cli")),
-                                recorded_at=_dt(sub.get("recorded_at")),
-                                label=sub.get("label"),
-                                reinstates=sub.get("reinstates"),
-                            )
+                        old_from = sub.get("carried_from")
+                        copy = SubmissionRow(
+                            phase_id=row.id,
+                            power=sub["power"],
+                            version=int(sub["version"]),
+                            submitted_at=_dt(sub["submitted_at"]),
+                            text=sub["text"],
+                            lines=sub["lines"],
+                            ready=bool(sub.get("ready", False)),
+                            stands=bool(sub.get("stands", True)),
+                            carried_from=new_ids.get(int(old_from)) if old_from is not None else None,
+                            source=str(sub.get("source", "cli")),
+                            recorded_at=_dt(sub.get("recorded_at")),
+                            label=sub.get("label"),
+                            reinstates=sub.get("reinstates"),
                         )
+                        s.add(copy)
+                        if sub.get("id") is not None:
+                            s.flush()
+                            new_ids[int(sub["id"])] = copy.id
                 for r in data.get("votes", []):
                     s.add(VoteRow(game_id=g.id, power=r["power"], draw=bool(r["draw"]), at=_dt(r["at"])))
                 for r in data.get("events", []):
@@ -1235,6 +1334,7 @@ def _phase_to_data(p: PhaseRow) -> dict[str, Any]:
         "missed": p.missed,
         "submissions": [
             {
+                "id": sub.id,
                 "power": sub.power,
                 "version": sub.version,
                 "submitted_at": sub.submitted_at.isoformat(),
@@ -1246,6 +1346,8 @@ def _phase_to_data(p: PhaseRow) -> dict[str, Any]:
                 "recorded_at": _iso(sub.recorded_at),
                 "label": sub.label,
                 "reinstates": sub.reinstates,
+                "stands": sub.stands,
+                "carried_from": sub.carried_from,
             }
             for sub in p.submissions
         ],

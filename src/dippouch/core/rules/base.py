@@ -350,6 +350,45 @@ class RuleHooks:
         unit = position.units.get(self.variant.map.province_of(loc))
         return Hold(unit.kind if unit else None, loc)
 
+    def order_problem(self, position: Position, power: str, order: Order) -> str | None:
+        """Why an order of a variant's own kind is illegal judged from the board alone, or ``None``.
+
+        Asked before the phase is resolved, by the adjudicator and by the check on arrival alike
+        (:func:`dippouch.core.legality.movement_problem`); an order refused here is reported illegal and its
+        unit holds. W3K: a conversion outside a coastal supply centre its owner owns.
+        """
+        return None
+
+    def hand_over(self, position: Position, unit: Unit, power: str) -> tuple[Position, str] | None:
+        """For an order ``power`` sent for another power's ``unit``: the position as it would be if the owner
+        handed the unit over this phase, and a note saying that the order counts only then; or ``None``.
+
+        Standard: ``None`` (another power's unit is never ordered; 6.A.6). The check on arrival cannot see
+        the owner's orders, so it judges the order against this position and shows the note (W3K proxies).
+        """
+        return None
+
+    def supply_note(self, position: Position, power: str) -> str | None:
+        """When ``power``'s builds beyond its own count may still count because another power may send it
+        supply this phase: a note saying so (W3K supply transfers); ``None`` (standard) when they cannot."""
+        return None
+
+    def extra_legal_orders(
+        self,
+        position: Position,
+        power: str,
+        orders: dict[int, list[Order]],
+        standard: Callable[[Position], Mapping[str, Mapping[int, Sequence[Order]]]],
+    ) -> None:
+        """Add the variant's own order kinds to ``power``'s legal orders (``orders``, changed in place).
+
+        Called by :func:`dippouch.core.legal.legal_orders` after it has listed the standard orders;
+        ``standard(position)`` lists the standard orders of every power in another position, for a hook
+        that needs them (W3K: the orders of a unit handed over, as its owner would have them). Passed in, so
+        that rule modules never import the legal-order generator. Standard: nothing to add.
+        """
+        return None
+
     def extra_order_result(
         self, position: Position, power: str, order: Order, summary: MovementSummary
     ) -> tuple[str, str]:
@@ -456,6 +495,13 @@ class RuleHooks:
             frontier = nxt
         return dist
 
+    # ------------------------------------------------------------------ reports
+    def phase_notes(self, before: Position, after: Position, results: Sequence[OrderResult]) -> list[str]:
+        """Sentences for the phase's report about what the variant's own rules did, beyond each order's
+        result (W3K: conversions begun, continued, disrupted, completed or lapsed; hand-overs; supply sent).
+        ``after`` is the next position as the adjudicator returned it. Standard: nothing to add."""
+        return []
+
     # ------------------------------------------------------------------ phase end
     def phase_end(self, before: Position, after: Position, results: Sequence[OrderResult]) -> Position:
         """Transform the next position once a phase is adjudicated (variant state, home redefinitions).
@@ -501,8 +547,6 @@ def hooks_for(variant: Variant) -> RuleHooks:
     cached = _HOOKS_CACHE.get(id(variant))
     if cached is not None and cached[0] is variant:
         return cached[1]
-    import dippouch.core.rules  # noqa: F401  (hook modules register themselves on import)
-
     rules = variant.rules
     cls_name = rules.get("hooks")
     cls: type[RuleHooks] = RuleHooks

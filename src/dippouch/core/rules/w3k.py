@@ -37,7 +37,14 @@ from typing import TYPE_CHECKING, Any
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import VariantError, VariantProblem
 from dippouch.core.mapdata import ProvinceKind
-from dippouch.core.notation import OrderParseError, OrderReader, format_unit, register_format, register_syntax
+from dippouch.core.notation import (
+    OrderParseError,
+    OrderReader,
+    format_place,
+    format_unit,
+    register_format,
+    register_syntax,
+)
 from dippouch.core.orders import Build, Disband, Order
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import Outcome
@@ -45,7 +52,6 @@ from dippouch.core.rules.base import (
     AdjustmentContext,
     MovementSummary,
     RuleHooks,
-    hooks_for,
     mapping_of,
     register_hooks,
     register_victory,
@@ -255,10 +261,6 @@ _CONVERTING = "w3k_converting"
 class W3KHooks(RuleHooks):
     """The W3K rules that data cannot express (see the module docstring and docs/variants/w3k.md)."""
 
-    def __init__(self, variant: Variant) -> None:
-        super().__init__(variant)
-        _register_legal_orders()
-
     # -- orders decided before the phase is resolved
 
     def prepare_orders(
@@ -296,20 +298,21 @@ class W3KHooks(RuleHooks):
                 prov = gmap.province_of(o.loc)
                 unit = position.units.get(prov)
                 abbr = gmap.provinces[prov].abbr
+                name = gmap.label(prov)
                 if unit is None:
-                    decided[(power, i)] = ("illegal", f"no unit in {abbr}")
+                    decided[(power, i)] = ("illegal", f"no unit in {name}")
                 elif unit.power != power:
-                    decided[(power, i)] = ("illegal", f"only {unit.power}, its owner, can hand over the unit in {abbr}")
+                    decided[(power, i)] = ("illegal", f"only {unit.power}, its owner, can hand over the unit in {name}")
                 elif o.to == power or o.to not in self.variant.power_names:
                     decided[(power, i)] = ("illegal", f"cannot hand a unit to {o.to!r}")
                 elif abbr in handed:
                     decided[(power, i)] = (
                         "illegal",
-                        f"the unit in {abbr} is already under the orders of {handed[abbr]}; the first hand-over counts",
+                        f"the unit in {name} is already under the orders of {handed[abbr]}; the first hand-over counts",
                     )
                 else:
                     handed[abbr] = o.to
-                    decided[(power, i)] = ("succeeds", f"{o.to} orders the unit in {abbr} this season")
+                    decided[(power, i)] = ("succeeds", f"{o.to} orders the unit in {name} this season")
         return handed
 
     def _transfers(
@@ -402,34 +405,69 @@ class W3KHooks(RuleHooks):
         p = gmap.provinces[prov]
         unit = position.units.get(prov)
         if unit is None:
-            return f"no unit in {p.abbr}"
+            return f"no unit in {gmap.label(prov)}"
         if p.kind != ProvinceKind.COAST or not p.supply_centre:
-            return f"{p.abbr} is not a coastal supply centre"
+            return f"{gmap.label(prov)} is not a coastal supply centre"
         if position.centres.get(prov) != unit.power:
-            return f"{unit.power} does not own {p.abbr}"
+            return f"{unit.power} does not own {gmap.label(prov)}"
         if unit.kind == "A" and p.coasts and (order.coast is None or gmap.province_of(order.coast) != prov):
-            options = " or ".join(gmap.locations[c].abbr for c in p.coasts)
+            options = " or ".join(gmap.label(c) for c in p.coasts)
             return f"name the coast the fleet will use: {options}"
         return None
+
+    def order_problem(self, position: Position, power: str, order: Order) -> str | None:
+        """A conversion outside a coastal centre its owner owns is illegal; hand-overs and supply transfers
+        are decided in :meth:`prepare_orders` and never reach the movement phase."""
+        if isinstance(order, Convert):
+            return self.convert_problem(position, power, order)
+        return "not an order of a movement phase"
+
+    def hand_over(self, position: Position, unit: Unit, power: str) -> tuple[Position, str] | None:
+        """An order for another power's unit counts only if its owner hands the unit over this season."""
+        gmap = self.variant.map
+        abbr = gmap.provinces[gmap.province_of(unit.loc)].abbr
+        handed = dict(position.state.get(_PROXIES) or {})
+        handed[abbr] = power
+        what = f"{gmap.unit_label(unit.kind, unit.loc)} is {unit.power}'s"
+        note = (
+            f"{what}: this order counts only if {unit.power} hands the unit over to {power} this season "
+            f"(its order '{gmap.unit_label(unit.kind, unit.loc)} under orders of {power}'); otherwise it is "
+            f"judged illegal and the unit follows {unit.power}'s orders"
+        )
+        return position.with_(state={**position.state, _PROXIES: handed}), note
+
+    def supply_note(self, position: Position, power: str) -> str | None:
+        """Builds beyond a power's own supply count only if another power sends it supply this Winter."""
+        return (
+            f"beyond {power}'s own supply: this build counts only if another power sends {power} supply this "
+            "Winter (Send N supply to ...); otherwise it is judged illegal"
+        )
 
     def extra_order_result(
         self, position: Position, power: str, order: Order, summary: MovementSummary
     ) -> tuple[str, str]:
-        if not isinstance(order, Convert):
-            return "illegal", "not an order of a movement phase"
-        why = self.convert_problem(position, power, order)
-        if why:
-            return "illegal", why
+        # Conversions only: order_problem refused every other extra order, and illegal conversions, before the
+        # phase was resolved.
+        assert isinstance(order, Convert)
         gmap = self.variant.map
         prov = gmap.province_of(order.loc)
         attackers = summary.attacked.get(prov, ())
         if attackers:
-            names = ", ".join(sorted(gmap.provinces[a].abbr for a in attackers))
+            names = ", ".join(sorted(gmap.label(a) for a in attackers))
             return "disrupted", f"conversion disrupted by the attack from {names}"
         unit = position.units[prov]
         if position.state.get(_CONVERTING, {}).get(gmap.provinces[prov].abbr) == unit.kind:
             return "succeeds", "conversion complete"
         return "succeeds", "conversion begun; order it again next movement season"
+
+    def extra_legal_orders(
+        self,
+        position: Position,
+        power: str,
+        orders: dict[int, list[Order]],
+        standard: Callable[[Position], Mapping[str, Mapping[int, Sequence[Order]]]],
+    ) -> None:
+        _legal_w3k(self, position, power, orders, standard)
 
     # -- adjustments
 
@@ -468,8 +506,8 @@ class W3KHooks(RuleHooks):
             u = pool.pop(rng.randrange(len(pool)))
             drawn.append(u)
             paid += self.unit_cost(u.kind)
-        names = ", ".join(f"{u.kind} {gmap.locations[u.loc].abbr}" for u in units)
-        picked = ", ".join(f"{u.kind} {gmap.locations[u.loc].abbr}" for u in drawn)
+        names = ", ".join(gmap.unit_label(u.kind, u.loc) for u in units)
+        picked = ", ".join(gmap.unit_label(u.kind, u.loc) for u in drawn)
         return [gmap.province_of(u.loc) for u in drawn], f"drawn by lots ({source}) among {names}: {picked}"
 
     # -- phase end: conversions finish, per-season hand-overs and transfers lapse
@@ -510,13 +548,100 @@ class W3KHooks(RuleHooks):
             state.pop(_CONVERTING, None)
         return after.with_(units=units, state=state)
 
+    # -- reports: what the W3K rules did, in words
+
+    def phase_notes(self, before: Position, after: Position, results: Sequence[OrderResult]) -> list[str]:
+        """Conversions (begun, continued, disrupted, completed, lapsed), hand-overs and supply sent."""
+        gmap = self.variant.map
+        notes: list[str] = []
+        kind = self.variant.calendar.kind(before.phase)
+        was: Mapping[str, str] = before.state.get(_CONVERTING) or {}
+        still: Mapping[str, str] = after.state.get(_CONVERTING) or {}
+        if kind == PhaseKind.MOVEMENT:
+            ordered: set[int] = set()
+            for r in results:
+                if not isinstance(r.order, Convert) or r.automatic:
+                    continue
+                prov = gmap.province_of(r.order.loc)
+                unit = before.units.get(prov)
+                if unit is None or r.result == Outcome.ILLEGAL:
+                    continue
+                ordered.add(prov)
+                who = self._unit_words(unit)
+                if r.result == Outcome.DISRUPTED:
+                    notes.append(f"Conversion disrupted: {who} stays {_A[unit.kind]} ({r.reason}).")
+                elif r.result == Outcome.SUCCEEDS and gmap.provinces[prov].abbr in was:
+                    new = after.units.get(prov)
+                    now = f" (now {gmap.unit_label(new.kind, new.loc)})" if new is not None else ""
+                    notes.append(f"Conversion completed: {who} is now {_A.get(_FLIP[unit.kind], 'a unit')}{now}.")
+                elif r.result == Outcome.SUCCEEDS:
+                    notes.append(
+                        f"Conversion begun: {who} is converting to {_A.get(_FLIP[unit.kind], 'a unit')}; it completes "
+                        f"when ordered to convert again in the next movement season (an attack on it disrupts it)."
+                    )
+            for abbr, unit_kind in sorted(was.items()):
+                prov = gmap.province_of(gmap.loc(abbr))
+                unit = before.units.get(prov)
+                if unit is None or prov in ordered:
+                    continue
+                notes.append(
+                    f"Conversion lapsed: {self._unit_words(unit)} was not ordered to convert again, so it stays "
+                    f"{_A[unit_kind]}."
+                )
+            for r in results:
+                if isinstance(r.order, Proxy) and r.result == Outcome.SUCCEEDS:
+                    unit = before.units.get(gmap.province_of(r.order.loc))
+                    if unit is not None:
+                        notes.append(
+                            f"Hand-over: {self._unit_words(unit)} was under {r.order.to}'s orders this season."
+                        )
+        else:
+            for abbr, unit_kind in sorted(was.items()):
+                prov = gmap.province_of(gmap.loc(abbr))
+                unit = before.units.get(prov)
+                if unit is None:
+                    continue
+                if abbr in still:
+                    notes.append(
+                        f"Conversion continues: {self._unit_words(unit)} is converting to "
+                        f"{_A.get(_FLIP[unit_kind], 'a unit')}; order it to convert again in the next movement "
+                        "season to complete it."
+                    )
+                else:
+                    notes.append(f"Conversion ended: {self._unit_words(unit)} is no longer there.")
+            for r in results:
+                if isinstance(r.order, SendSupply) and r.result == Outcome.SUCCEEDS:
+                    notes.append(
+                        f"Supply sent: {r.power} gave {r.order.count} unit(s) of its supply to {r.order.to} this Winter."
+                    )
+        return notes
+
+    def _unit_words(self, unit: Unit) -> str:
+        """``the Crown army in Bristol``: a unit in a report's sentence."""
+        variant = self.variant
+        adjective = variant.power(unit.power).adjective if unit.power in variant.power_names else unit.power
+        return (
+            f"the {adjective} {_WORD.get(unit.kind, 'unit')} in {variant.map.label(variant.map.province_of(unit.loc))}"
+        )
+
+
+_WORD = {"A": "army", "F": "fleet"}
+_A = {"A": "an army", "F": "a fleet"}
+_FLIP = {"A": "F", "F": "A"}
+
 
 # --------------------------------------------------------------------------------------------------
 # Legal orders: Convert, hand-overs and supply transfers, next to the standard ones
 
 
-def _legal_w3k(variant: Variant, position: Position, power: str, orders: dict[int, list[Order]]) -> None:
-    """Add W3K's own orders to ``power``'s legal orders (``core.legal.register_legal_orders``).
+def _legal_w3k(
+    hooks: W3KHooks,
+    position: Position,
+    power: str,
+    orders: dict[int, list[Order]],
+    standard: Callable[[Position], Mapping[str, Mapping[int, Sequence[Order]]]],
+) -> None:
+    """Add W3K's own orders to ``power``'s legal orders (:meth:`W3KHooks.extra_legal_orders`).
 
     Movement: a Convert for each unit in a coastal centre its power owns (one per coast for an army in a
     province with split coasts), and a hand-over of each of the power's units to every other power. A
@@ -527,12 +652,9 @@ def _legal_w3k(variant: Variant, position: Position, power: str, orders: dict[in
     with each vacant build site as an alternative to building there (like ``Waive``); a power with excess
     supply and nowhere to build lists them under the first centre it owns.
     """
-    hooks = hooks_for(variant)
-    if not isinstance(hooks, W3KHooks):
-        return  # these orders are judged by the W3K hooks; without them they would all be illegal
-    kind = variant.calendar.kind(position.phase)
+    kind = hooks.variant.calendar.kind(position.phase)
     if kind == PhaseKind.MOVEMENT:
-        _legal_movement(hooks, position, power, orders)
+        _legal_movement(hooks, position, power, orders, standard)
     elif kind == PhaseKind.ADJUSTMENTS:
         _legal_transfers(hooks, position, power, orders)
 
@@ -545,14 +667,18 @@ def _converts(hooks: W3KHooks, position: Position, unit: Unit) -> list[Order]:
     return [c for c in candidates if hooks.convert_problem(position, unit.power, c) is None]
 
 
-def _legal_movement(hooks: W3KHooks, position: Position, power: str, orders: dict[int, list[Order]]) -> None:
-    from dippouch.core.legal import all_legal_orders  # not at import: core.legal imports this package
-
+def _legal_movement(
+    hooks: W3KHooks,
+    position: Position,
+    power: str,
+    orders: dict[int, list[Order]],
+    standard: Callable[[Position], Mapping[str, Mapping[int, Sequence[Order]]]],
+) -> None:
     variant = hooks.variant
     gmap = variant.map
     others = [p for p in variant.power_names if p != power]
     handed: Mapping[str, str] = position.state.get(_PROXIES) or {}
-    unhanded: dict[str, dict[int, list[Order]]] | None = None
+    unhanded: Mapping[str, Mapping[int, Sequence[Order]]] | None = None
     for prov, unit in position.units.items():
         to = handed.get(gmap.provinces[prov].abbr)
         if unit.power == power:
@@ -567,7 +693,7 @@ def _legal_movement(hooks: W3KHooks, position: Position, power: str, orders: dic
             # The unit's ordinary orders (and conversion) as its owner would have them without the hand-over;
             # only the owner may hand it on.
             if unhanded is None:  # worked out once, however many units were handed to this power
-                unhanded = all_legal_orders(variant, position.with_(state=_without(position.state, _PROXIES)))
+                unhanded = standard(position.with_(state=_without(position.state, _PROXIES)))
             owner = unhanded.get(unit.power, {})
             orders[unit.loc] = [o for o in owner.get(unit.loc, ()) if not isinstance(o, Proxy)]
 
@@ -588,23 +714,6 @@ def _legal_transfers(hooks: W3KHooks, position: Position, power: str, orders: di
 
 def _without(state: Mapping[str, Any], key: str) -> dict[str, Any]:
     return {k: v for k, v in state.items() if k != key}
-
-
-_LEGAL_REGISTERED: list[bool] = []
-
-
-def _register_legal_orders() -> None:
-    """Register :func:`_legal_w3k` with ``core.legal`` once, when the hooks are first built.
-
-    Not at import: ``core.legal`` imports the rule package, which imports this module, so importing
-    ``core.legal`` here would be circular when it is imported first. ``legal_orders`` builds the
-    variant's hooks before it asks for extra orders, so the registration is always in place in time.
-    """
-    if not _LEGAL_REGISTERED:
-        from dippouch.core.legal import register_legal_orders
-
-        register_legal_orders("w3k_orders", _legal_w3k)
-        _LEGAL_REGISTERED.append(True)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -731,18 +840,18 @@ def _convert_tail(r: OrderReader, kind: str | None, loc: int) -> Convert:
     return Convert(kind, loc, coast)
 
 
-def _format_convert(variant: Variant, order: Order) -> str:
+def _format_convert(variant: Variant, order: Order, full: bool) -> str:
     assert isinstance(order, Convert)
-    head = format_unit(variant, order.kind, order.loc) + " convert"
-    return head if order.coast is None else f"{head} to F {variant.map.locations[order.coast].abbr}"
+    head = format_unit(variant, order.kind, order.loc, full=full) + " convert"
+    return head if order.coast is None else f"{head} to F {format_place(variant, order.coast, full=full)}"
 
 
-def _format_proxy(variant: Variant, order: Order) -> str:
+def _format_proxy(variant: Variant, order: Order, full: bool) -> str:
     assert isinstance(order, Proxy)
-    return f"{format_unit(variant, order.kind, order.loc)} under orders of {order.to}"
+    return f"{format_unit(variant, order.kind, order.loc, full=full)} under orders of {order.to}"
 
 
-def _format_send(variant: Variant, order: Order) -> str:
+def _format_send(variant: Variant, order: Order, full: bool) -> str:
     assert isinstance(order, SendSupply)
     return f"Send {order.count} supply to {order.to}"
 

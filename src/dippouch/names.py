@@ -1,0 +1,88 @@
+"""Orders, units and places as people read them: full names by default, the map's abbreviations on request.
+
+Stored orders stay in the canonical short form (``A lon - dep``), which is what the adjudicator reads back.
+Everything printed for players and coordinators (reports, receipts, listings) goes through these functions,
+so a W3K player sees ``A London - Deptford`` instead of codes nobody knows. A text that cannot be read
+back (a damaged record) is shown as it was stored rather than not at all.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterable, Sequence
+
+from dippouch.core.calendar import PhaseKind
+from dippouch.core.notation import OrderParseError, format_order, format_place, format_unit, parse_order, parse_unit
+from dippouch.core.variant import Variant
+
+__all__ = ["joined", "kind_word", "order_text", "place_list", "place_text", "unit_text", "unit_words"]
+
+
+def order_text(variant: Variant, text: str, phase_kind: PhaseKind | str | None = None, *, full: bool = True) -> str:
+    """A stored canonical order, for reading: with full names unless ``full`` is false."""
+    if not full:
+        return text
+    try:
+        order = parse_order(variant, text, phase_kind=phase_kind)
+    except OrderParseError:
+        return text
+    return format_order(variant, order, phase_kind=phase_kind, full=True)
+
+
+def unit_text(variant: Variant, text: str, *, full: bool = True) -> str:
+    """A stored unit (``F stp/sc``), for reading (``F St Petersburg (south coast)``)."""
+    if not full:
+        return text
+    try:
+        kind, loc = parse_unit(variant, text)
+    except OrderParseError:
+        return text
+    return format_unit(variant, kind, loc, full=True)
+
+
+def place_text(variant: Variant, name: str | int, *, full: bool = True) -> str:
+    """A province or coast, given by its stored abbreviation or its location id."""
+    try:
+        loc = name if isinstance(name, int) else variant.map.loc(name)
+    except KeyError:
+        return str(name)
+    return format_place(variant, loc, full=full)
+
+
+def place_list(variant: Variant, names: Iterable[str | int], *, full: bool = True) -> list[str]:
+    """Places for reading, sorted as a reader looks for them: by the name shown, ignoring case and accents
+    (``Île-de-France`` among the I's)."""
+    return sorted((place_text(variant, n, full=full) for n in names), key=_sort_key)
+
+
+def joined(items: Sequence[str]) -> str:
+    """Items for one line: comma-separated, or semicolon-separated when a name has a comma of its own
+    (``East Riding, County Cork``), so that a list never reads as more places than it has."""
+    return ("; " if any("," in item for item in items) else ", ").join(items)
+
+
+def _sort_key(text: str) -> str:
+    folded = unicodedata.normalize("NFKD", text)
+    return "".join(c for c in folded if not unicodedata.combining(c)).lower()
+
+
+_KIND_WORDS = {"A": "army", "F": "fleet"}
+
+
+def unit_words(variant: Variant, power: str, kind: str, loc: int) -> str:
+    """``the French army in Burgundy``: a unit in a sentence, by its power's adjective and full place name."""
+    try:
+        adjective = variant.power(power).adjective
+    except KeyError:
+        adjective = power
+    return f"the {adjective} {kind_word(variant, kind)} in {format_place(variant, loc, full=True)}"
+
+
+def kind_word(variant: Variant, kind: str) -> str:
+    """``army``, ``fleet``, or a variant's own unit kind by its longest name (1000 AD: ``defensive army``)."""
+    if kind in _KIND_WORDS:
+        return _KIND_WORDS[kind]
+    names = variant.rules.get("unit_names", {}).get(kind)
+    if isinstance(names, list) and names:
+        return max((str(n) for n in names), key=len)
+    return f"unit ({kind})"
