@@ -17,7 +17,9 @@ def serve(
         None, "--db", help="Database URL (default: $DIPPOUCH_DATABASE_URL or sqlite:///dippouch.db)."
     ),
     scheduler: bool = typer.Option(
-        True, "--scheduler/--no-scheduler", help="Process phases at their deadlines while serving."
+        True,
+        "--scheduler/--no-scheduler",
+        help="Process phases at their deadlines while serving (off when DIPPOUCH_WORKERS=1: workers do it).",
     ),
     interval: float = typer.Option(15.0, "--interval", help="Seconds between the scheduler's looks for due phases."),
     rate_limits: bool = typer.Option(
@@ -37,6 +39,11 @@ def serve(
 
     if not 0 < port < 65536:
         raise DippouchError(f"port {port} is out of range (1-65535)")
+    import os
+
+    if scheduler and os.environ.get("DIPPOUCH_WORKERS", "").strip().lower() in ("1", "true", "yes", "on"):
+        scheduler = False  # deadline workers are configured: processing is theirs
+        typer.echo("DIPPOUCH_WORKERS is set: phases are processed by `dippouch worker`, not by this server")
     import socket
 
     try:

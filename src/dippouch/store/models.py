@@ -86,7 +86,11 @@ class PlayerRow(Base):
 
 class PhaseRow(Base):
     __tablename__ = "phases"
-    __table_args__ = (sa.UniqueConstraint("game_id", "branch", "seq", name="uq_phases_game_branch_seq"),)
+    __table_args__ = (
+        sa.UniqueConstraint("game_id", "branch", "seq", name="uq_phases_game_branch_seq"),
+        # The deadline workers' scan: open phases whose deadline has passed (migration 0006).
+        sa.Index("ix_phases_status_deadline", "status", "deadline"),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     game_id: Mapped[int] = mapped_column(sa.ForeignKey("games.id"), index=True)

@@ -8,8 +8,16 @@ The guarantees the coordinator relies on live in this module:
   crash anywhere leaves the game before the phase or after it; processing an already processed phase is a
   no-op, and the unique ``(game, branch, seq)`` key stops two processes from both writing the next phase.
 - Nothing is deleted: resubmissions are new versions, a rollback abandons phases instead of removing them.
+- Several processes (web servers, deadline workers, the coordinator's commands) may share one database.
+  Whatever writes a game locks its ``games`` row first (submissions share that lock; processing, votes
+  and coordinator actions take it alone), so a submission and the processing of its phase never
+  interleave: the submission lands before processing starts, and is used, or after it has committed,
+  when it names a phase that is no longer open it is refused. Workers claim a game for processing by
+  locking its row with ``SKIP LOCKED`` (:meth:`GameStore.process_next_due`), so they never wait for each
+  other.
 
-Every method takes ``now``; the store never reads the clock.
+Every method takes ``now``; the store never reads the clock, except where a method says that a missing
+``now`` means the database's clock (:meth:`GameStore.clock`), which is what deadline workers go by.
 """
 
 from __future__ import annotations
@@ -19,7 +27,7 @@ import difflib
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -51,16 +59,65 @@ from dippouch.game import (
 from dippouch.store.db import make_engine, upgrade
 from dippouch.store.models import EventRow, GameRow, PhaseRow, PlayerRow, SubmissionRow, VoteRow
 
-__all__ = ["GAME_FILE_FORMAT", "Carried", "GameStore", "PowerStatus", "Status", "SubmitResult", "VariantDrift"]
+__all__ = [
+    "GAME_FILE_FORMAT",
+    "Carried",
+    "DuePhase",
+    "GameStore",
+    "PhaseFailed",
+    "PowerStatus",
+    "Status",
+    "SubmitResult",
+    "VariantDrift",
+]
 
 GAME_FILE_FORMAT = "dippouch-game"
 GAME_FILE_VERSION = 1
 
 
 def _crash_point(name: str) -> None:
-    """Die here, abruptly, when ``DIPPOUCH_CRASH_AT`` names this point: the crash tests' kill switch."""
-    if os.environ.get("DIPPOUCH_CRASH_AT") == name:
-        os._exit(70)
+    """Die here, abruptly, when ``DIPPOUCH_CRASH_AT`` names this point: the crash tests' kill switch.
+
+    ``DIPPOUCH_CRASH_CHANCE`` (0 to 1, default 1) makes the death random, for tests that kill workers
+    now and then while they keep going; ``DIPPOUCH_CRASH_SIGKILL=1`` dies by SIGKILL, as the kernel's
+    out-of-memory killer or ``kill -9`` would, instead of ``os._exit``.
+    """
+    if os.environ.get("DIPPOUCH_CRASH_AT") != name:
+        return
+    chance = float(os.environ.get("DIPPOUCH_CRASH_CHANCE", "1"))
+    if chance < 1:
+        import random
+
+        if random.random() >= chance:
+            return
+    import sys
+
+    print(f"dippouch: dying at crash point {name}", file=sys.stderr, flush=True)  # the tests count these
+    if os.environ.get("DIPPOUCH_CRASH_SIGKILL"):
+        import signal
+
+        os.kill(os.getpid(), signal.SIGKILL)
+    os._exit(70)
+
+
+def _pause_point(name: str) -> None:
+    """Stop here until told to go, when ``DIPPOUCH_PAUSE_AT`` names this point: the race tests' brake.
+
+    The process leaves ``<name>.reached`` in ``DIPPOUCH_PAUSE_DIR`` and waits (at most two minutes) for
+    ``<name>.go`` there, holding whatever locks its transaction holds, so a test can put another action in
+    exactly that gap.
+    """
+    if os.environ.get("DIPPOUCH_PAUSE_AT") != name:
+        return
+    import time
+    from pathlib import Path
+
+    folder = Path(os.environ["DIPPOUCH_PAUSE_DIR"])
+    safe = name.replace(":", "-")
+    (folder / f"{safe}.reached").touch()
+    end = time.monotonic() + 120
+    while not (folder / f"{safe}.go").exists() and time.monotonic() < end:
+        time.sleep(0.01)
 
 
 @dataclass(frozen=True)
@@ -221,6 +278,31 @@ class Status:
     """Set when the variant file on disk no longer matches the game's stored copy (or cannot be loaded)."""
 
 
+@dataclass(frozen=True)
+class DuePhase:
+    """An open phase that is, or may be, due: what a worker's scan finds (see :meth:`GameStore.due_phases`)."""
+
+    phase_id: int
+    game: str
+    variant: str
+    phase: str
+    deadline: datetime | None
+    past_deadline: bool
+    """True: due by the clock. False: some power is ready, so everyone may be (checked under the lock)."""
+    stamp: tuple[int, int]
+    """(newest submission id, newest player id): readiness can only change when one of these does."""
+
+
+class PhaseFailed(GameError):
+    """Processing one phase failed with an error (rolled back): which phase, and why."""
+
+    def __init__(self, phase_id: int, game: str, phase: str, error: BaseException) -> None:
+        super().__init__(f"cannot process {game}: {phase}: {type(error).__name__}: {error}")
+        self.phase_id = phase_id
+        self.game = game
+        self.phase = phase
+
+
 class GameStore:
     """All games in one database (SQLite file by default; any SQLAlchemy URL, e.g. PostgreSQL)."""
 
@@ -234,6 +316,23 @@ class GameStore:
 
     def close(self) -> None:
         self.engine.dispose()
+
+    def clock(self) -> datetime:
+        """Now, by the database's clock: what decides whether a deadline has passed, whichever machine asks.
+
+        PostgreSQL's ``clock_timestamp()`` (one clock for every web server and worker, so a machine whose
+        clock is behind or ahead never processes early or late). SQLite has no server: its processes all
+        run on one machine, and the local clock is that machine's clock.
+        """
+        with self.session() as s:
+            return self._db_now(s)
+
+    @staticmethod
+    def _db_now(s: Session) -> datetime:
+        if s.get_bind().dialect.name == "postgresql":
+            moment: datetime = s.execute(sa.select(sa.func.clock_timestamp())).scalar_one()
+            return as_utc(moment)
+        return datetime.now(UTC)
 
     def reader(self) -> GameStore:
         """A second store on the same database for reads only (a busy web server's pages): on SQLite its
@@ -249,10 +348,14 @@ class GameStore:
     # ----------------------------------------------------------------------------------------------
     # Lookup helpers
 
-    def _game(self, s: Session, name: str, *, lock: bool = False) -> GameRow:
+    def _game(self, s: Session, name: str, *, lock: bool = False, share: bool = False) -> GameRow:
+        """The game's row; ``lock`` locks it alone (processing, votes, coordinator actions), ``share``
+        together with other ``share`` holders (submissions), so both wait for a phase being processed."""
         q = sa.select(GameRow).where(GameRow.name == name)
         if lock:
             q = q.with_for_update()
+        elif share:
+            q = q.with_for_update(read=True)
         g = s.scalars(q).first()
         if g is None:
             names = list(s.scalars(sa.select(GameRow.name)))
@@ -295,6 +398,36 @@ class GameStore:
         if lock:
             q = q.with_for_update()
         return s.scalars(q).first()
+
+    def _require_current_for(self, s: Session, g: GameRow, v: Variant, phase: str | None) -> PhaseRow:
+        """The open phase, which must be ``phase`` when one is named."""
+        if phase is None:
+            return self._require_current(s, g)
+        try:
+            wanted = v.calendar.name(v.calendar.parse(phase))
+        except DippouchError as e:
+            raise GameError(f"cannot read the phase {phase!r}: {e}") from None
+        ph = self._current(s, g)
+        if ph is not None and ph.name == wanted:
+            return ph
+        done = s.scalars(
+            sa.select(PhaseRow)
+            .where(PhaseRow.game_id == g.id, PhaseRow.branch == g.branch, PhaseRow.name == wanted)
+            .order_by(PhaseRow.seq.desc())
+        ).first()
+        if ph is None:
+            now_open = f"game {g.name!r} is over (roll back to reopen it)"
+        else:
+            when = f", deadline {ph.deadline:%Y-%m-%d %H:%M} UTC" if ph.deadline else " (paused)"
+            now_open = f"the open phase is {ph.name}{when}; send orders for that phase"
+        if done is not None and done.status == "processed":
+            at = f" at {done.processed_at:%Y-%m-%d %H:%M:%S} UTC" if done.processed_at else ""
+            raise GameError(
+                f"{wanted} was processed{at}, before these orders arrived; they were not recorded. {now_open[0].upper()}{now_open[1:]}."
+            )
+        raise GameError(
+            f"{wanted} is not open in game {g.name!r}; these orders were not recorded. {now_open[0].upper()}{now_open[1:]}."
+        )
 
     def _require_current(self, s: Session, g: GameRow) -> PhaseRow:
         ph = self._current(s, g)
@@ -533,8 +666,9 @@ class GameStore:
         power: str,
         text: str,
         *,
-        now: datetime,
+        now: datetime | None,
         ready: bool = False,
+        phase: str | None = None,
         source: str = "cli",
         recorded_at: datetime | None = None,
         label: str | None = None,
@@ -545,22 +679,33 @@ class GameStore:
 
         ``now`` is when it was *received*: that decides whether it is on time and, between versions, which
         came last (a letter received on the 5th and typed in on the 13th comes before an e-mail of the
-        10th). ``recorded_at`` is when it was typed in, when that is later (post). Version lines in the text
-        ("Version 2", "Version 2 stands"; :func:`dippouch.game.read_version_lines`) or ``label`` and
-        ``reinstates`` give the player's numbering and say which earlier version stands.
+        10th); ``None`` is the database's clock. ``recorded_at`` is when it was typed in, when that is later
+        (post). Version lines in the text ("Version 2", "Version 2 stands";
+        :func:`dippouch.game.read_version_lines`) or ``label`` and ``reinstates`` give the player's numbering
+        and say which earlier version stands.
+
+        ``phase`` names the phase the orders were written for (a web form, an e-mail subject): when that
+        phase is no longer open (it was processed while the orders were on their way) the orders are
+        refused with a message saying so, rather than recorded for a phase they were not written for.
+        Without ``phase`` they go to whichever phase is open.
+
+        The game's row is locked (shared with other submissions) before the open phase is read, so a
+        phase being processed is either seen before processing starts (and this submission is used if on
+        time) or after it has committed.
 
         A version with no accepted order is recorded but does not replace the earlier orders unless
         ``replace_with_nothing`` (or a line "no orders") says it does; ``ready`` is then refused too (see
         :func:`dippouch.game.submission_stands`). The result says which version now stands.
         """
-        now = as_utc(now)
         if source not in SOURCES:
             raise GameError(f"unknown source {source!r}; choose one of {', '.join(SOURCES)}")
         with self.session() as s, s.begin():
-            g = self._game(s, name)
+            g = self._game(s, name, share=True)
+            now = self._db_now(s) if now is None else as_utc(now)
             v = self._variant(g)
             power = self._power(v, power)
-            ph = self._require_current(s, g)
+            ph = self._require_current_for(s, g, v, phase)
+            _pause_point("submit:locked")
             pos = position_from_data(v, ph.position)
             if not may_submit(v, pos, power):
                 raise GameError(f"{power} has nothing to order in {ph.name}")
@@ -806,7 +951,8 @@ class GameStore:
         """Process every phase that is due (deadline passed, or everyone who must act is ready).
 
         ``force`` processes the current phase even if it is not due (the coordinator's call). Returns the
-        names of the phases processed, in order.
+        names of the phases processed, in order. Whether a phase is due is checked again under the game's
+        lock, so a deadline extended meanwhile is respected.
         """
         now = as_utc(now)
         done: list[str] = []
@@ -821,74 +967,227 @@ class GameStore:
                         self._require_current(s, g)
                     break
                 v = self._variant(g)
-                if not (force and not done) and not self._due(s, g, v, ph, now):
+                forced = force and not done
+                if not forced and not self._due(s, g, v, ph, now):
                     break
                 phase_id, phase_name = ph.id, ph.name
-            if self.process_phase(phase_id, now=now):
+            if self.process_phase(phase_id, now=now, only_if_due=not forced):
                 done.append(phase_name)
             else:
                 break
         return done
 
-    def process_phase(self, phase_id: int, *, now: datetime) -> bool:
-        """Adjudicate one open phase and open the next, in one transaction. False if it was not open."""
-        from dippouch.core.adjudicator import adjudicate
-        from dippouch.core.notation import OrderParseError, format_order, parse_order
+    def due_phases(
+        self, *, now: datetime | None = None, limit: int = 100, past: bool = True, ready: bool = True
+    ) -> list[DuePhase]:
+        """Open phases of active games that are due by the clock (``past``), oldest deadline first, then
+        (``ready``) phases in which some power has said it is ready (candidates for "everyone is ready";
+        only :meth:`is_due` or processing with ``only_if_due`` decides). ``now=None``: the database's clock.
 
-        now = as_utc(now)
+        One indexed query each, however many games there are; nothing is locked.
+        """
+        with self.session() as s:
+            now = self._db_now(s) if now is None else as_utc(now)
+            newest_sub = (
+                sa.select(sa.func.coalesce(sa.func.max(SubmissionRow.id), 0))
+                .where(SubmissionRow.phase_id == PhaseRow.id)
+                .scalar_subquery()
+            )
+            newest_player = (
+                sa.select(sa.func.coalesce(sa.func.max(PlayerRow.id), 0))
+                .where(PlayerRow.game_id == GameRow.id)
+                .scalar_subquery()
+            )
+            cols = (
+                PhaseRow.id,
+                GameRow.name,
+                GameRow.variant,
+                PhaseRow.name,
+                PhaseRow.deadline,
+                newest_sub,
+                newest_player,
+            )
+            base = sa.select(*cols).join(GameRow, GameRow.id == PhaseRow.game_id)
+            base = base.where(PhaseRow.status == "open", GameRow.status == "active")
+            overdue = (
+                s.execute(
+                    base.where(PhaseRow.deadline <= now).order_by(PhaseRow.deadline, PhaseRow.id).limit(limit)
+                ).all()
+                if past
+                else []
+            )
+            ready_sub = sa.exists().where(
+                SubmissionRow.phase_id == PhaseRow.id,
+                SubmissionRow.ready.is_(True),
+                SubmissionRow.submitted_at <= PhaseRow.deadline,
+            )
+            early = (
+                s.execute(
+                    base.where(PhaseRow.deadline > now, ready_sub).order_by(PhaseRow.deadline, PhaseRow.id).limit(limit)
+                ).all()
+                if ready
+                else []
+            )
+            return [
+                DuePhase(r[0], r[1], r[2], r[3], r[4], past_deadline=flag, stamp=(int(r[5]), int(r[6])))
+                for rows, flag in ((overdue, True), (early, False))
+                for r in rows
+            ]
+
+    def due_count(self, *, now: datetime | None = None) -> int:
+        """How many open phases of active games are past their deadline: the workers' queue depth."""
+        with self.session() as s:
+            now = self._db_now(s) if now is None else as_utc(now)
+            q = (
+                sa.select(sa.func.count())
+                .select_from(PhaseRow)
+                .join(GameRow, GameRow.id == PhaseRow.game_id)
+                .where(PhaseRow.status == "open", GameRow.status == "active", PhaseRow.deadline <= now)
+            )
+            return int(s.execute(q).scalar_one())
+
+    def is_due(self, phase_id: int, *, now: datetime | None = None) -> bool:
+        """Whether this phase is open and due (deadline passed, or everyone who must act is ready)."""
+        with self.session() as s:
+            now = self._db_now(s) if now is None else as_utc(now)
+            ph = s.get(PhaseRow, phase_id)
+            if ph is None or ph.status != "open":
+                return False
+            g = s.get(GameRow, ph.game_id)
+            assert g is not None
+            return self._due(s, g, self._variant(g), ph, now)
+
+    def process_phase(
+        self, phase_id: int, *, now: datetime | None = None, only_if_due: bool = False, claim: bool = False
+    ) -> bool:
+        """Adjudicate one open phase and open the next, in one transaction. True if this call processed it.
+
+        Locks the game's row, then the phase's (every writer locks the game first, so no two wait for
+        each other in a circle), and checks under those locks that the phase is still open and, with
+        ``only_if_due``, due. ``now=None`` reads the database's clock once the locks are held.
+
+        ``claim`` is for deadline workers: the game's row is locked with ``SKIP LOCKED`` (PostgreSQL), so
+        a game another process is processing (or writing to) is skipped at once instead of waited for.
+        """
         try:
             with self.session() as s, s.begin():
-                ph = s.get(PhaseRow, phase_id, with_for_update=True)
-                if ph is None or ph.status != "open":
+                game_id = s.scalar(sa.select(PhaseRow.game_id).where(PhaseRow.id == phase_id))
+                if game_id is None:
                     return False
-                g = s.get(GameRow, ph.game_id, with_for_update=True)
-                assert g is not None
-                v = self._variant(g)
-                settings = self._settings(g)
-                pos = position_from_data(v, ph.position)
-                kind = v.calendar.kind(pos.phase)
-                latest = self._latest(ph, on_time_only=True)
-                orders: dict[str, list[Any]] = {}
-                used: dict[str, list[str]] = {}
-                for power, sub in sorted(latest.items()):
-                    accepted = [LineCheck.from_data(d) for d in sub.lines]
-                    parsed = []
-                    for line in accepted:
-                        if not line.accepted or line.order is None:
-                            continue
-                        try:
-                            parsed.append(parse_order(v, line.order, phase_kind=kind))
-                        except OrderParseError:  # pragma: no cover - a canonical order always reads back
-                            continue
-                    orders[power] = parsed
-                    used[power] = [format_order(v, o, phase_kind=kind) for o in parsed]
-                must = powers_to_act(v, pos)
-                # A power with a standing submission on time has taken part ("no orders" counts; chat does not).
-                missed = [p for p in must if p not in latest]
-                resolution = adjudicate(v, pos, orders)
-                results = [_result_to_data(v, r, kind) for r in resolution.results]
-                nxt = resolution.next
-                ph.status = "processed"
-                ph.processed_at = now
-                ph.orders = used
-                ph.results = results
-                ph.next_position = position_to_data(v, nxt)
-                ph.missed = missed
-                s.flush()
-                _crash_point("process:after-results")
-                ending = game_end(v, nxt)
-                if ending is not None:
-                    g.status = "finished"
-                    g.ending = ending.to_data()
-                else:
-                    self._open_phase(s, g, v, settings, start_data=ph.next_position, seq=ph.seq + 1, now=now)
-                self._event(s, g, now, "processed", phase=ph.name, seq=ph.seq, branch=ph.branch)
-                s.flush()
-                _crash_point("process:before-commit")
-            return True
+                q = sa.select(GameRow).where(GameRow.id == game_id).execution_options(populate_existing=True)
+                g = s.scalars(q.with_for_update(skip_locked=claim)).first()
+                if g is None:
+                    return False  # claimed by another process (only with ``claim``)
+                return self._process_locked(s, g, phase_id, now, only_if_due=only_if_due)
         except IntegrityError:
             # Another process wrote the next phase first: the phase has been processed, which is what we wanted.
             return False
+
+    def process_next_due(self, *, now: datetime | None = None, skip: Sequence[int] = ()) -> DuePhase | None:
+        """Claim the open phase with the oldest deadline that has passed and is not in another process's
+        hands, and process it, in one transaction; the phase processed, or ``None`` if there was none.
+
+        The claim is one query, ``SELECT ... ORDER BY deadline LIMIT 1 FOR UPDATE OF games SKIP LOCKED``
+        on PostgreSQL: several workers calling this at once each get a different game, with no waiting and
+        no wasted attempts, and a worker that dies mid-phase releases its claim with its transaction.
+        (SQLite: the transaction's write lock lets one process in at a time.) ``now=None``: the database's
+        clock, read in the query itself. ``skip``: phase ids to leave alone (ones that failed just now).
+
+        A phase that cannot be processed (a game whose variant no longer loads, a bug) raises
+        :class:`PhaseFailed` naming it, so the caller can skip it and go on with the others.
+        """
+        while True:
+            try:
+                with self.session() as s, s.begin():
+                    pg = s.get_bind().dialect.name == "postgresql"
+                    at = (sa.func.clock_timestamp() if pg else self._db_now(s)) if now is None else as_utc(now)
+                    q = (
+                        sa.select(
+                            PhaseRow.id, GameRow.id, GameRow.name, GameRow.variant, PhaseRow.name, PhaseRow.deadline
+                        )
+                        .join(GameRow, GameRow.id == PhaseRow.game_id)
+                        .where(PhaseRow.status == "open", GameRow.status == "active", PhaseRow.deadline <= at)
+                        .where(PhaseRow.id.not_in(list(skip)) if skip else sa.true())
+                        .order_by(PhaseRow.deadline, PhaseRow.id)
+                        .limit(1)
+                        .with_for_update(of=GameRow, skip_locked=True)
+                    )
+                    row = s.execute(q).first()
+                    if row is None:
+                        return None
+                    phase_id, game_id, game, variant, phase, deadline = row
+                    g = s.get(GameRow, game_id, populate_existing=True)  # locked by the query above
+                    assert g is not None
+                    try:
+                        ok = self._process_locked(s, g, phase_id, now, only_if_due=True)
+                    except (sa.exc.SQLAlchemyError, PhaseFailed):
+                        raise
+                    except Exception as e:  # rolled back; the caller skips this phase and goes on
+                        raise PhaseFailed(phase_id, game, phase, e) from e
+                    if ok:
+                        return DuePhase(phase_id, game, variant, phase, deadline, past_deadline=True, stamp=(0, 0))
+                # Lost a race: the phase was processed between the query's snapshot and its lock. Next one.
+            except IntegrityError:
+                continue
+
+    def _process_locked(
+        self, s: Session, g: GameRow, phase_id: int, now: datetime | None, *, only_if_due: bool
+    ) -> bool:
+        """Process the phase of a game whose row this transaction has locked (see :meth:`process_phase`)."""
+        from dippouch.core.adjudicator import adjudicate
+        from dippouch.core.notation import OrderParseError, format_order, parse_order
+
+        ph = s.get(PhaseRow, phase_id, with_for_update=True, populate_existing=True)
+        if ph is None or ph.status != "open" or ph.game_id != g.id:
+            return False
+        now = self._db_now(s) if now is None else as_utc(now)
+        v = self._variant(g)
+        if only_if_due and not self._due(s, g, v, ph, now):
+            return False
+        _pause_point("process:locked")
+        settings = self._settings(g)
+        pos = position_from_data(v, ph.position)
+        kind = v.calendar.kind(pos.phase)
+        latest = self._latest(ph, on_time_only=True)
+        orders: dict[str, list[Any]] = {}
+        used: dict[str, list[str]] = {}
+        for power, sub in sorted(latest.items()):
+            accepted = [LineCheck.from_data(d) for d in sub.lines]
+            parsed = []
+            for line in accepted:
+                if not line.accepted or line.order is None:
+                    continue
+                try:
+                    parsed.append(parse_order(v, line.order, phase_kind=kind))
+                except OrderParseError:  # pragma: no cover - a canonical order always reads back
+                    continue
+            orders[power] = parsed
+            used[power] = [format_order(v, o, phase_kind=kind) for o in parsed]
+        must = powers_to_act(v, pos)
+        # A power with a standing submission on time has taken part ("no orders" counts; chat does not).
+        missed = [p for p in must if p not in latest]
+        resolution = adjudicate(v, pos, orders)
+        results = [_result_to_data(v, r, kind) for r in resolution.results]
+        nxt = resolution.next
+        ph.status = "processed"
+        ph.processed_at = now
+        ph.orders = used
+        ph.results = results
+        ph.next_position = position_to_data(v, nxt)
+        ph.missed = missed
+        s.flush()
+        _crash_point("process:after-results")
+        ending = game_end(v, nxt)
+        if ending is not None:
+            g.status = "finished"
+            g.ending = ending.to_data()
+        else:
+            self._open_phase(s, g, v, settings, start_data=ph.next_position, seq=ph.seq + 1, now=now)
+        self._event(s, g, now, "processed", phase=ph.name, seq=ph.seq, branch=ph.branch)
+        s.flush()
+        _crash_point("process:before-commit")
+        _pause_point("process:before-commit")
+        return True
 
     # ----------------------------------------------------------------------------------------------
     # Deadlines

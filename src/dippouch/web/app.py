@@ -9,13 +9,15 @@ Policy forbids it.
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Callable
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
 
+import sqlalchemy as sa
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -191,6 +193,39 @@ def create_app(
     async def _bug(request: Request, exc: Exception) -> Response:
         log.exception("internal error on %s", request.url.path)
         return _answer(request, 500, "internal error: this is a bug in dippouch; it has been logged")
+
+    from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+
+    from dippouch.web.metrics import REQUEST_SECONDS
+
+    @app.middleware("http")
+    async def _latency(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        started = time.perf_counter()
+        status = 500
+        try:
+            response = await call_next(request)
+            status = response.status_code
+            return response
+        finally:
+            route = request.scope.get("route")
+            # The route's pattern (/games/{name}), not the address: one series per page, not per game.
+            path = getattr(route, "path", None) or "unmatched"
+            REQUEST_SECONDS.labels(request.method, path, str(status)).observe(time.perf_counter() - started)
+
+    @app.get("/healthz", include_in_schema=False)
+    def healthz() -> Response:
+        """200 while the database answers; 503 (with the reason) when it does not."""
+        try:
+            with store.engine.connect() as conn:
+                conn.execute(sa.select(sa.literal(1)).select_from(sa.table("alembic_version")).limit(1))
+        except OperationalError as e:
+            return JSONResponse({"status": "unhealthy", "role": "web", "error": str(e.orig)}, status_code=503)
+        return JSONResponse({"status": "ok", "role": "web", "scheduler": scheduler})
+
+    @app.get("/metrics", include_in_schema=False)
+    def metrics() -> Response:
+        """Prometheus metrics: request latency, and phases processed when the in-process scheduler runs."""
+        return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
 
     app.add_middleware(_Headers)
     return app

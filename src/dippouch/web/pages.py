@@ -9,7 +9,7 @@ from typing import Any
 
 from fastapi import APIRouter
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.datastructures import UploadFile
 from starlette.requests import Request
 
@@ -76,11 +76,6 @@ def home(request: Request) -> Response:
 
     variants = [(n, load_variant(n).title) for n in variant_names()]
     return render(request, "index.html", {"games": web.games_list(viewer), "variants": variants})
-
-
-@router.get("/healthz")
-def healthz() -> JSONResponse:
-    return JSONResponse({"ok": True})
 
 
 @router.get("/signin", response_class=HTMLResponse)

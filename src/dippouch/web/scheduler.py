@@ -1,10 +1,12 @@
 """The in-process deadline scheduler of ``dippouch serve``: one thread that processes due phases.
 
-Small on purpose and replaceable: it asks the store which games are past their deadline and calls
-:meth:`GameStore.process` for each, which processes a phase exactly once even if another process (a
-coordinator's ``process`` command, a worker) gets there first. Phases due because everyone is ready are
-processed at once when the last ready submission arrives (:meth:`dippouch.web.service.Web.submit`).
-With several machines, run workers instead (issue 15) and start the server with ``--no-scheduler``.
+Small on purpose: each tick calls :func:`dippouch.worker.service.process_due`, the same function the
+``dippouch worker`` processes run, so a phase is processed exactly once even if another process (a
+coordinator's ``process`` command, a worker) gets there first, and "due" is decided by the database's
+clock (unless the app was given a clock of its own, as tests do). Phases due because everyone is ready
+are also processed at once when the last ready submission arrives (:meth:`dippouch.web.service.Web.submit`).
+With several processes or machines, run workers instead and start the servers with ``--no-scheduler``
+(or ``DIPPOUCH_WORKERS=1``).
 """
 
 from __future__ import annotations
@@ -12,8 +14,8 @@ from __future__ import annotations
 import logging
 import threading
 
-from dippouch.core.errors import DippouchError
 from dippouch.web.service import Web
+from dippouch.worker.service import ScanMemory
 
 __all__ = ["DeadlineScheduler"]
 
@@ -25,6 +27,7 @@ class DeadlineScheduler:
         self.web = web
         self.interval = interval
         self._stop = threading.Event()
+        self.memory = ScanMemory()
         self._thread = threading.Thread(target=self._run, name="dippouch-deadlines", daemon=True)
 
     def start(self) -> None:
@@ -35,20 +38,18 @@ class DeadlineScheduler:
         self._thread.join(timeout=30)
 
     def tick(self) -> list[str]:
-        """Process every game whose deadline has passed; the names of the phases processed."""
+        """Process every phase that is due; ``"game: phase"`` for each processed."""
+        from dippouch.worker.service import process_due
+
+        now = self.web.now() if self.web.clock_given else None
         done: list[str] = []
-        now = self.web.now()
-        for name in self.web.access.due_games(now):
-            if self._stop.is_set():
+        while not self._stop.is_set():
+            batch = process_due(self.web.store, now=now, stop=self._stop.is_set, memory=self.memory)
+            for p in batch:
+                self.web.touched(p.game)
+                done.append(f"{p.game}: {p.phase}")
+            if not batch:
                 break
-            try:
-                processed = self.web.store.process(name, now=now, limit=1)
-                self.web.touched(name)
-                for phase in processed:
-                    log.info("processed %s: %s", name, phase)
-                    done.append(f"{name}: {phase}")
-            except DippouchError as e:  # one broken game must not stop the others
-                log.warning("cannot process %s: %s", name, e)
         return done
 
     def _run(self) -> None:

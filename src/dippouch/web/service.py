@@ -96,6 +96,8 @@ class Web:
         # keeps the wait short and fair. (PostgreSQL locks rows itself: no queue.)
         self._writes: Any = threading.Lock() if store.engine.dialect.name == "sqlite" else contextlib.nullcontext()
         self.clock = clock or (lambda: datetime.now(UTC))
+        self.clock_given = clock is not None
+        """A clock handed in (tests, "as of" runs); otherwise deadlines go by the database's clock."""
         self._game_cache: dict[str, _Cached] = {}
         self._phase_cache: dict[int, tuple[Variant, Position, str, str]] = {}
         self._state: dict[str, tuple[float, tuple[str, Any]]] = {}

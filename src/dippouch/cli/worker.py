@@ -1,0 +1,75 @@
+"""``dippouch worker``: process phases at their deadlines, alongside any number of other workers."""
+
+from __future__ import annotations
+
+import typer
+
+from dippouch.cli import app
+
+
+@app.command()
+def worker(
+    db: str | None = typer.Option(
+        None, "--db", help="Database URL (default: $DIPPOUCH_DATABASE_URL or sqlite:///dippouch.db)."
+    ),
+    once: bool = typer.Option(False, "--once", help="Process what is due now, then exit (for cron or a timer)."),
+    interval: float = typer.Option(
+        5.0, "--interval", envvar="DIPPOUCH_WORKER_INTERVAL", help="Seconds between looks for due phases."
+    ),
+    metrics_port: int | None = typer.Option(
+        None,
+        "--metrics-port",
+        envvar="DIPPOUCH_METRICS_PORT",
+        help="Serve /healthz and Prometheus /metrics on this port (0: any free port, printed).",
+    ),
+    metrics_host: str = typer.Option(
+        "127.0.0.1", "--metrics-host", envvar="DIPPOUCH_METRICS_HOST", help="Address for /healthz and /metrics."
+    ),
+    batch: int = typer.Option(100, "--batch", help="Due phases looked at per query."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Log only problems, not every phase processed."),
+) -> None:
+    """Process due phases (deadline passed, or everyone ready) until stopped; safe to run many at once.
+
+    Against PostgreSQL any number of workers may run, on any number of machines: each phase is processed
+    exactly once. SIGTERM finishes the phase in hand and exits. The database's clock decides what is due.
+    """
+    import logging
+
+    from dippouch.core.errors import DippouchError
+    from dippouch.store import GameStore
+    from dippouch.worker.service import Worker
+
+    if interval <= 0:
+        raise DippouchError(f"--interval must be more than 0 seconds (got {interval:g}); try 5")
+    if batch < 1:
+        raise DippouchError(f"--batch must be at least 1 (got {batch}); try 100")
+    if metrics_port is not None and not 0 <= metrics_port < 65536:
+        raise DippouchError(f"--metrics-port {metrics_port} is out of range (0-65535)")
+    logging.basicConfig(
+        level=logging.WARNING if quiet else logging.INFO,
+        format="%(asctime)s %(name)s %(levelname)s %(message)s",
+    )
+    logging.getLogger("alembic").setLevel(logging.WARNING)
+    store = GameStore(db)
+    w = Worker(store, interval=interval, batch=batch)
+    w.install_signal_handlers()
+    url = store.engine.url.render_as_string(hide_password=True)
+    server = None
+    if metrics_port is not None:
+        from dippouch.worker.http import serve_health_and_metrics
+
+        try:
+            server = serve_health_and_metrics(metrics_host, metrics_port, w.health)
+        except OSError as e:
+            raise DippouchError(f"cannot serve metrics on {metrics_host}:{metrics_port}: {e.strerror}") from None
+        typer.echo(f"health and metrics at http://{metrics_host}:{server.server_port}/healthz and /metrics")
+    if store.engine.dialect.name == "sqlite" and not once:
+        typer.echo("note: on SQLite run one worker per database file (several are safe, but wait on each other)")
+    typer.echo(f"dippouch worker on {url}: {'one look' if once else f'looking every {interval:g} s'}", err=False)
+    try:
+        n = w.run(once=once)
+    finally:
+        if server is not None:
+            server.shutdown()
+        store.close()
+    typer.echo(f"worker stopped: {n} phase{'s' if n != 1 else ''} processed")

@@ -1,0 +1,291 @@
+"""Deadline processing for any number of processes on any number of machines sharing one database.
+
+:func:`process_due` is the one function that finds due phases and processes them; ``dippouch worker``
+calls it in a loop (:class:`Worker`) and ``dippouch serve``'s in-process scheduler calls it on the
+single-machine default. Its guarantees come from the store (:meth:`GameStore.process_phase`):
+
+- exactly once: each phase is processed in one transaction that first claims the game (PostgreSQL:
+  ``SELECT ... FOR UPDATE OF games SKIP LOCKED`` on the oldest due phase, so workers each take a
+  different game and never queue on one; SQLite: the database's single write lock) and checks under the
+  game's lock that the phase is still open and still due; a second worker finds it processed and moves on;
+- in order: a game's next phase exists only once the transaction that processed the one before it has
+  committed, and due phases are taken oldest deadline first;
+- crash-safe: a worker killed mid-phase leaves nothing half-written (its transaction is rolled back by
+  the database when its connection drops) and no claim behind (row locks end with the transaction), so
+  another worker takes the phase at its next look;
+- by the database's clock: without ``now``, "due" is decided with PostgreSQL's ``clock_timestamp()``,
+  so a worker whose own clock is behind does not process early (SQLite: the local clock).
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from types import FrameType
+from typing import Any
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from dippouch.store import GameStore
+from dippouch.store.repository import DuePhase, PhaseFailed
+from dippouch.worker import metrics
+
+__all__ = ["Processed", "Task", "Worker", "default_tasks", "process_due"]
+
+log = logging.getLogger("dippouch.worker")
+
+Task = Callable[[GameStore, datetime], Any]
+"""Other periodic work a worker does after each look for due phases (mail: see :func:`default_tasks`)."""
+
+RETRY_FAILED_AFTER = 300.0
+"""Seconds before a phase whose processing failed with an error is tried again by the same process."""
+
+
+@dataclass(frozen=True)
+class Processed:
+    game: str
+    phase: str
+    phase_id: int
+    seconds: float
+    """Wall time of the processing transaction."""
+
+
+@dataclass
+class ScanMemory:
+    """What one process remembers between looks, so it does not redo work that cannot have changed.
+
+    ``not_ready`` holds phases some power is ready in but not everyone, with the (newest submission,
+    newest player) stamp they had: readiness only changes when a submission arrives or a player is
+    seated, so the phase is checked again only then. ``failed`` holds phases whose processing raised
+    an error, and when, so one broken game cannot make a worker spin on it.
+    """
+
+    not_ready: dict[int, tuple[int, int]] = field(default_factory=dict)
+    failed: dict[int, float] = field(default_factory=dict)
+    contended: int = 0
+    """Phases past their deadline that the last call found in another process's hands (or just done)."""
+
+
+def process_due(
+    store: GameStore,
+    *,
+    now: datetime | None = None,
+    limit: int = 100,
+    stop: Callable[[], bool] | None = None,
+    memory: ScanMemory | None = None,
+) -> list[Processed]:
+    """Process due phases (deadline passed, or everyone who must act ready; never paused games), oldest
+    deadline first, at most ``limit`` of them; the phases this call processed, in the order it did.
+
+    Safe to call from any number of processes at once. ``now=None``: the database's clock decides what
+    is due (give ``now`` only to process "as of" a moment, as tests and the coordinator's ``--now`` do).
+    ``stop`` is asked between phases (a worker told to shut down finishes the phase in hand and stops).
+    """
+    memory = memory if memory is not None else ScanMemory()
+    memory.contended = 0
+    done: list[Processed] = []
+    started = time.monotonic()
+
+    def record(due: DuePhase, seconds: float) -> None:
+        metrics.PHASES_PROCESSED.labels(due.variant).inc()
+        metrics.PHASE_SECONDS.labels(due.variant).observe(seconds)
+        log.info("processed %s: %s (%.3f s)", due.game, due.phase, seconds)
+        done.append(Processed(due.game, due.phase, due.phase_id, seconds))
+
+    # Past their deadline: claimed one at a time, each by a query that skips games in other hands.
+    while len(done) < limit and not (stop is not None and stop()):
+        t0 = time.perf_counter()
+        skip = [pid for pid, at in memory.failed.items() if started - at < RETRY_FAILED_AFTER]
+        try:
+            due = store.process_next_due(now=now, skip=skip)
+        except PhaseFailed as e:  # one broken game must not stop the others: skipped for a while
+            memory.failed[e.phase_id] = started
+            metrics.WORKER_ERRORS.inc()
+            log.error("%s (tried again in %d s)", e, RETRY_FAILED_AFTER)
+            continue
+        if due is None:
+            break
+        seconds = time.perf_counter() - t0
+        record(due, seconds)
+        if due.deadline is not None:
+            late = (store.clock() if now is None else now) - due.deadline
+            metrics.PHASE_LATENESS.observe(max(0.0, late.total_seconds()))
+    waiting = store.due_count(now=now)
+    metrics.PHASES_DUE.set(waiting)
+    failing = sum(1 for at in memory.failed.values() if started - at < RETRY_FAILED_AFTER)
+    memory.contended = max(0, waiting - failing)  # due, but in other processes' hands: worth another look soon
+
+    # Before their deadline, with some power ready: processed when everyone who must act is.
+    for due in store.due_phases(now=now, limit=limit, past=False):
+        if (stop is not None and stop()) or len(done) >= limit:
+            break
+        failed_at = memory.failed.get(due.phase_id)
+        if failed_at is not None and started - failed_at < RETRY_FAILED_AFTER:
+            continue
+        if memory.not_ready.get(due.phase_id) == due.stamp:
+            continue
+        try:
+            if not store.is_due(due.phase_id, now=now):
+                memory.not_ready[due.phase_id] = due.stamp
+                continue
+            t0 = time.perf_counter()
+            if not store.process_phase(due.phase_id, now=now, only_if_due=True, claim=True):
+                continue  # another process has it (or had it)
+        except Exception as e:  # one broken game must not stop the others (a database error stops the look)
+            if isinstance(e, SQLAlchemyError):
+                raise
+            memory.failed[due.phase_id] = started
+            metrics.WORKER_ERRORS.inc()
+            log.error("cannot process %s: %s: %s", due.game, due.phase, e)
+            continue
+        memory.not_ready.pop(due.phase_id, None)
+        record(due, time.perf_counter() - t0)
+    if len(memory.not_ready) > 10 * limit:  # phases that were processed or abandoned meanwhile
+        memory.not_ready.clear()
+    return done
+
+
+def default_tasks() -> list[Task]:
+    """The periodic jobs besides processing: the mail (issue 14), when the mail side is installed."""
+    import importlib.util
+
+    return [mail_task] if importlib.util.find_spec("dippouch.mail") is not None else []
+
+
+def mail_task(store: GameStore, now: datetime) -> None:
+    """Queue results, notices and reminders that are due (each once, whichever worker gets there), then
+    send the queue (each message claimed before it is sent, so several workers send each once).
+
+    SMTP comes from the installation's mail settings (``DIPPOUCH_MAIL_CONFIG`` or ``DIPPOUCH_SMTP_HOST``,
+    ``DIPPOUCH_MAIL_FROM``...; see docs on mail). Without a server and a From address nothing is sent:
+    messages wait in the queue, which is what the mail side does whenever the server is away.
+    """
+    from dippouch.mail.notices import queue_notices, queue_reminders
+    from dippouch.mail.outbox import send_due
+    from dippouch.mail.settings import load_settings
+
+    queue_notices(store, now)
+    queue_reminders(store, now)
+    settings = load_settings("smtp")
+    if not settings.host or not settings.sender:
+        return
+    report = send_due(store, now, settings)
+    metrics.MAIL_SENT.inc(len(report.sent))
+    metrics.MAIL_FAILED.inc(len(report.failed))
+    metrics.MAIL_RETRY.inc(len(report.retry))
+    if report.server_down:
+        log.warning("SMTP server not taking mail (%s); the queue waits", report.server_down)
+
+
+class Worker:
+    """``dippouch worker``'s loop: look for due phases, process them, run the other tasks, wait, again.
+
+    Shutdown: SIGTERM or SIGINT sets a flag that is read between phases, so the phase in hand is
+    finished (committed) and no new one is started; a second signal interrupts at once, which rolls the
+    phase in hand back whole (its transaction never commits). A SIGKILL leaves the same state as that
+    roll-back, as far as the database is concerned.
+    """
+
+    def __init__(
+        self,
+        store: GameStore,
+        *,
+        interval: float = 5.0,
+        batch: int = 100,
+        tasks: Sequence[Task] | None = None,
+    ) -> None:
+        self.store = store
+        self.interval = interval
+        self.batch = batch
+        self.tasks = list(default_tasks() if tasks is None else tasks)
+        self.stopping = threading.Event()
+        self.memory = ScanMemory()
+        self.processed = 0
+        self.last_ok: float | None = None
+        """time.monotonic() of the last look that finished without an error (for /healthz)."""
+        self.last_error: str | None = None
+
+    # -- signals -------------------------------------------------------------------------------------
+
+    def install_signal_handlers(self) -> None:
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, self._on_signal)
+
+    def _on_signal(self, signum: int, frame: FrameType | None) -> None:
+        if self.stopping.is_set():
+            log.warning("second %s: stopping now; the phase in hand is rolled back", signal.Signals(signum).name)
+            raise SystemExit(1)
+        log.info("%s: finishing the phase in hand, then stopping", signal.Signals(signum).name)
+        self.stopping.set()
+
+    # -- the loop ------------------------------------------------------------------------------------
+
+    def look(self) -> list[Processed]:
+        """One look: process due phases until none is left or a stop is asked, then run the tasks."""
+        done: list[Processed] = []
+        retries = 0
+        while not self.stopping.is_set():
+            batch = process_due(self.store, limit=self.batch, stop=self.stopping.is_set, memory=self.memory)
+            done.extend(batch)
+            if not batch:
+                retries += 1
+                if not self.memory.contended or retries > 40:
+                    break  # nothing more is due now (or others hold it for long: the next look will tell)
+                # Every due phase looked at was in other workers' hands: look again shortly, as more
+                # may be due behind them, rather than idle for a whole interval.
+                self.stopping.wait(0.05)
+        if not self.stopping.is_set():
+            now = self.store.clock()
+            for task in self.tasks:
+                try:
+                    task(self.store, now)
+                except Exception as e:  # mail trouble must not stop deadline processing: logged, counted
+                    if isinstance(e, SQLAlchemyError):
+                        raise
+                    metrics.WORKER_ERRORS.inc()
+                    log.error("%s failed: %s: %s", getattr(task, "__name__", "task"), type(e).__name__, e)
+        self.processed += len(done)
+        self.last_ok = time.monotonic()
+        self.last_error = None
+        metrics.WORKER_LAST_LOOP.set_to_current_time()
+        return done
+
+    def run(self, *, once: bool = False) -> int:
+        """Loop until stopped (``once``: a single look); the number of phases processed."""
+        failures = 0
+        while not self.stopping.is_set():
+            try:
+                self.look()
+                failures = 0
+            except Exception as e:  # the database may be down or restarting: wait and try again
+                failures += 1
+                self.last_error = f"{type(e).__name__}: {e}"
+                metrics.WORKER_ERRORS.inc()
+                log.error("look for due phases failed (%d in a row): %s", failures, self.last_error)
+                if once:
+                    raise
+            if once:
+                break
+            # Back off while the database keeps failing, up to a minute; a stop request ends the wait.
+            self.stopping.wait(min(60.0, self.interval * (2 ** min(failures, 6))) if failures else self.interval)
+        return self.processed
+
+    def health(self) -> tuple[bool, dict[str, Any]]:
+        """Healthy: the last look finished without an error, recently (within three intervals or 30 s), and
+        the worker is not shutting down."""
+        age = None if self.last_ok is None else time.monotonic() - self.last_ok
+        limit = max(30.0, 3 * self.interval)
+        ok = age is not None and age <= limit and self.last_error is None and not self.stopping.is_set()
+        return ok, {
+            "status": "ok" if ok else "unhealthy",
+            "role": "worker",
+            "processed": self.processed,
+            "seconds_since_last_look": None if age is None else round(age, 3),
+            "stopping": self.stopping.is_set(),
+            "last_error": self.last_error,
+        }

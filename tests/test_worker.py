@@ -1,0 +1,289 @@
+"""Deadline processing (``dippouch.worker``): what is due, by whose clock, and how a worker stops.
+
+Each test runs on SQLite and on PostgreSQL (``db_url``). The many-worker runs are in test_worker_many.py,
+submissions racing the processing of their phase in test_worker_races.py.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import urllib.error
+import urllib.request
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from dippouch.game import GameError, Settings
+from dippouch.store import GameStore
+from dippouch.store.models import EventRow, GameRow, PhaseRow
+from dippouch.worker.service import ScanMemory, Worker, process_due
+from workersupport import check_ledger, dippouch_command, printed_port, start_worker, stop, wait_until
+
+
+@pytest.fixture
+def store(db_url: str):  # type: ignore[no-untyped-def]
+    s = GameStore(db_url)
+    yield s
+    s.close()
+
+
+def _game(store: GameStore, name: str, *, opened: datetime, movement: str = "1h") -> None:
+    settings = Settings(deadlines={"movement": movement, "retreats": "1h", "adjustments": "1h"})
+    store.create_game(name, "standard", now=opened, settings=settings)
+
+
+def _processed(store: GameStore, name: str) -> list[str]:
+    return [r.name for r in store.history(name) if r.status == "processed"]
+
+
+def test_process_due_takes_due_games_oldest_deadline_first_and_leaves_the_rest(store: GameStore) -> None:
+    now = store.clock()
+    _game(store, "late", opened=now - timedelta(hours=2))  # due an hour ago
+    _game(store, "later", opened=now - timedelta(hours=3))  # due two hours ago: first
+    _game(store, "early", opened=now)  # due in an hour
+    _game(store, "held", opened=now - timedelta(hours=2))
+    store.pause("held", now=now - timedelta(hours=1, minutes=30))
+
+    done = process_due(store)
+
+    assert [(p.game, p.phase) for p in done] == [("later", "Spring 1901 Movement"), ("late", "Spring 1901 Movement")]
+    assert _processed(store, "early") == [] and _processed(store, "held") == []
+    # The next phases opened now, by the same clock, with a fresh hour: nothing more is due.
+    assert process_due(store) == []
+    assert not check_ledger(store.engine.url.render_as_string(hide_password=False)).problems
+
+
+def test_process_due_processes_when_everyone_is_ready_and_not_before(store: GameStore) -> None:
+    now = store.clock()
+    _game(store, "g", opened=now)
+    memory = ScanMemory()
+    powers = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
+    for p in powers[:-1]:
+        store.submit("g", p, "", now=None, ready=True)
+    assert process_due(store, memory=memory) == []
+    assert memory.not_ready, "the half-ready phase is remembered, not checked again until something changes"
+    assert process_due(store, memory=memory) == []
+    store.submit("g", "Turkey", "A con - bul", now=None, ready=True)
+    done = process_due(store, memory=memory)
+    assert [p.phase for p in done] == ["Spring 1901 Movement"]
+    assert store.phase_record("g", "S1901M")["orders"]["Turkey"] == ["A con - bul"]
+
+
+def test_a_broken_game_is_skipped_and_the_others_go_on(store: GameStore, caplog: pytest.LogCaptureFixture) -> None:
+    now = store.clock()
+    _game(store, "broken", opened=now - timedelta(hours=3))  # the oldest deadline: first in the queue
+    _game(store, "fine", opened=now - timedelta(hours=2))
+    with store.session() as s, s.begin():  # a damaged stored position: a unit in a province that does not exist
+        gid = s.scalar(sa.select(GameRow.id).where(GameRow.name == "broken"))
+        ph = s.scalars(sa.select(PhaseRow).where(PhaseRow.game_id == gid)).one()
+        ph.position = {**ph.position, "units": [{"power": "France", "unit": "A nosuch"}]}
+    memory = ScanMemory()
+    done = process_due(store, memory=memory)
+    assert [p.game for p in done] == ["fine"]
+    assert "cannot process broken: Spring 1901 Movement" in caplog.text and "nosuch" in caplog.text, caplog.text
+    assert list(memory.failed) == [store.due_phases()[0].phase_id]
+    assert memory.contended == 0  # the broken one is not "in other hands": no quick retries
+    assert process_due(store, memory=memory) == []  # left alone for a while, not retried every look
+    assert caplog.text.count("cannot process broken") == 1
+
+
+def test_the_database_clock_decides_not_the_workers(store: GameStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker whose clock runs an hour fast must not process a phase due in half an hour (PostgreSQL:
+    the server's clock decides). SQLite has no server clock: its workers share the one machine's clock."""
+    import dippouch.store.repository as repository
+
+    real = datetime
+
+    class FastClock(datetime):
+        @classmethod
+        def now(cls, tz=None):  # type: ignore[no-untyped-def, override]
+            return real.now(tz) + timedelta(hours=1)
+
+    _game(store, "g", opened=store.clock() - timedelta(minutes=30))
+    monkeypatch.setattr(repository, "datetime", FastClock)
+    done = process_due(store)
+    if store.engine.dialect.name == "postgresql":
+        assert done == []
+        with store.engine.connect() as c:
+            server = c.execute(sa.text("SELECT clock_timestamp()")).scalar_one()
+        assert abs((store.clock() - server).total_seconds()) < 5
+    else:
+        assert [p.game for p in done] == ["g"]
+
+
+def test_a_deadline_extended_after_the_scan_is_respected(store: GameStore) -> None:
+    now = store.clock()
+    _game(store, "g", opened=now - timedelta(hours=2))
+    (due,) = store.due_phases()
+    store.extend("g", timedelta(hours=3), now=now)
+    assert store.process_phase(due.phase_id, only_if_due=True, claim=True) is False
+    assert _processed(store, "g") == []
+
+
+def test_submitting_for_a_phase_that_was_processed_is_refused_and_says_why(store: GameStore) -> None:
+    now = store.clock()
+    _game(store, "g", opened=now - timedelta(hours=2))
+    ok = store.submit("g", "France", "A par - bur", now=None, phase="spring 1901")
+    assert ok.phase == "Spring 1901 Movement" and ok.late
+    process_due(store)
+    with pytest.raises(GameError) as e:
+        store.submit("g", "France", "A par - pic", now=None, phase="Spring 1901 Movement")
+    msg = str(e.value)
+    assert "Spring 1901 Movement was processed at" in msg and "not recorded" in msg
+    assert "The open phase is Fall 1901 Movement, deadline" in msg
+    with pytest.raises(GameError, match="Spring 1905 Movement is not open"):
+        store.submit("g", "France", "A par - pic", now=None, phase="S1905M")
+    with pytest.raises(GameError, match="cannot read the phase 'Sprung 1901'"):
+        store.submit("g", "France", "A par - pic", now=None, phase="Sprung 1901")
+    ok = store.submit("g", "France", "A bur - mun", now=None, phase="F1901M")
+    assert ok.phase == "Fall 1901 Movement" and ok.version == 1
+    assert len(store.phase_record("g", "S1901M")["submissions"]) == 1  # the refused ones left nothing
+
+
+def test_the_ledger_check_finds_a_phase_processed_twice_or_half_written(db_url: str, store: GameStore) -> None:
+    """The many-worker tests rely on check_ledger: it must see what it is there to see."""
+    now = store.clock()
+    _game(store, "a", opened=now - timedelta(hours=2))
+    _game(store, "b", opened=now - timedelta(hours=2))
+    process_due(store)
+    assert check_ledger(db_url).problems == []
+    with store.session() as s, s.begin():
+        game_id = s.scalar(sa.select(PhaseRow.game_id).where(PhaseRow.seq == 0).order_by(PhaseRow.id))
+        s.add(EventRow(game_id=game_id, at=now, kind="processed", detail={"seq": 0, "branch": 0}))
+        other = s.scalars(sa.select(PhaseRow).where(PhaseRow.seq == 0, PhaseRow.game_id != game_id)).one()
+        other.results = None
+    problems = check_ledger(db_url).problems
+    assert any("processed events for seqs [0, 0]" in p for p in problems), problems
+    assert any("half-written" in p for p in problems), problems
+
+
+# --------------------------------------------------------------------------------------------------
+# The worker process: stopping, dying, health and metrics
+
+
+def test_sigterm_finishes_the_phase_in_hand_then_stops(db_url: str, store: GameStore, tmp_path: Path) -> None:
+    now = store.clock()
+    _game(store, "a", opened=now - timedelta(hours=3))
+    _game(store, "b", opened=now - timedelta(hours=2))
+    env = {"DIPPOUCH_PAUSE_AT": "process:before-commit", "DIPPOUCH_PAUSE_DIR": str(tmp_path)}
+    w = start_worker(db_url, "--interval", "0.2", env=env)
+    wait_until("the worker to be inside its first phase", (tmp_path / "process-before-commit.reached").exists)
+    w.send_signal(signal.SIGTERM)
+    (tmp_path / "process-before-commit.go").touch()
+    out, _ = w.communicate(timeout=60)
+    assert w.returncode == 0, out
+    assert "SIGTERM: finishing the phase in hand" in out and "worker stopped: 1 phase processed" in out
+    assert _processed(store, "a") == ["Spring 1901 Movement"]  # finished and committed
+    assert _processed(store, "b") == []  # not started
+
+
+def test_a_second_signal_rolls_the_phase_in_hand_back_whole(db_url: str, store: GameStore, tmp_path: Path) -> None:
+    _game(store, "a", opened=store.clock() - timedelta(hours=3))
+    env = {"DIPPOUCH_PAUSE_AT": "process:before-commit", "DIPPOUCH_PAUSE_DIR": str(tmp_path)}
+    w = start_worker(db_url, "--interval", "0.2", env=env)
+    wait_until("the worker to be inside the phase", (tmp_path / "process-before-commit.reached").exists)
+    w.send_signal(signal.SIGTERM)
+    w.send_signal(signal.SIGINT)
+    out, _ = w.communicate(timeout=60)
+    assert w.returncode == 1, out
+    assert "stopping now; the phase in hand is rolled back" in out
+    assert _processed(store, "a") == []
+    assert not check_ledger(db_url).problems
+    # Nothing is left locked or claimed: a worker processes it at once.
+    assert [p.game for p in process_due(store)] == ["a"]
+
+
+def test_a_worker_killed_mid_phase_leaves_it_to_the_next(db_url: str, store: GameStore) -> None:
+    _game(store, "a", opened=store.clock() - timedelta(hours=3))
+    env = {"DIPPOUCH_CRASH_AT": "process:before-commit", "DIPPOUCH_CRASH_SIGKILL": "1"}
+    w = start_worker(db_url, "--once", env=env)
+    out, _ = w.communicate(timeout=60)
+    assert w.returncode == -signal.SIGKILL, out
+    assert "dying at crash point process:before-commit" in out
+    assert _processed(store, "a") == [] and not check_ledger(db_url).problems
+    again = start_worker(db_url, "--once")
+    out, _ = again.communicate(timeout=60)
+    assert again.returncode == 0, out
+    assert "worker stopped: 1 phase processed" in out
+    assert _processed(store, "a") == ["Spring 1901 Movement"]
+
+
+def test_health_and_metrics_of_a_running_worker(db_url: str, store: GameStore) -> None:
+    _game(store, "a", opened=store.clock() - timedelta(hours=3))
+    _game(store, "b", opened=store.clock())
+    w = start_worker(db_url, "--interval", "0.2", "--metrics-port", "0")
+    try:
+        port = printed_port(w)
+        base = f"http://127.0.0.1:{port}"
+
+        def fetch(path: str) -> tuple[int, str]:
+            try:
+                with urllib.request.urlopen(base + path, timeout=10) as r:
+                    return r.status, r.read().decode()
+            except urllib.error.HTTPError as e:
+                return e.code, e.read().decode()
+
+        wait_until("game a to be processed", lambda: _processed(store, "a") != [])
+        wait_until("a healthy look", lambda: fetch("/healthz")[0] == 200)
+        health = json.loads(fetch("/healthz")[1])
+        assert health["status"] == "ok" and health["role"] == "worker" and health["processed"] == 1
+        status, text = fetch("/metrics")
+        assert status == 200
+        assert 'dippouch_phases_processed_total{variant="standard"} 1.0' in text
+        assert 'dippouch_phase_processing_seconds_count{variant="standard"} 1.0' in text
+        assert "dippouch_phases_due 0.0" in text
+        assert "dippouch_phase_lateness_seconds_count 1.0" in text
+        assert fetch("/nowhere")[0] == 404
+    finally:
+        assert stop(w) == 0
+
+
+def test_health_says_unhealthy_when_the_database_is_gone(tmp_path: Path) -> None:
+    store = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
+    w = Worker(store, interval=0.1)
+    assert w.health()[0] is False  # no look yet
+    w.run(once=True)
+    assert w.health()[0] is True
+    store.close()
+    (tmp_path / "g.db").unlink()
+    (tmp_path / "g.db").mkdir()  # a directory where the database was: every query now fails
+    with pytest.raises(sa.exc.OperationalError):
+        w.run(once=True)
+    ok, detail = w.health()
+    assert ok is False and "OperationalError" in detail["last_error"]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--interval", "0"], "--interval must be more than 0 seconds (got 0); try 5"),
+        (["--batch", "0"], "--batch must be at least 1 (got 0); try 100"),
+        (["--metrics-port", "70000"], "--metrics-port 70000 is out of range (0-65535)"),
+        (["--intervl", "2"], "No such option: --intervl"),
+    ],
+)
+def test_worker_command_refuses_bad_options_clearly(args: list[str], message: str, tmp_path: Path) -> None:
+    r = subprocess.run(
+        [*dippouch_command(), "worker", "--db", f"sqlite:///{tmp_path / 'g.db'}", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == 2
+    assert message in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_worker_once_on_an_empty_database_says_so(tmp_path: Path) -> None:
+    r = subprocess.run(
+        [*dippouch_command(), "worker", "--once", "--db", f"sqlite:///{tmp_path / 'g.db'}"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == 0, r.stderr
+    assert "worker stopped: 0 phases processed" in r.stdout

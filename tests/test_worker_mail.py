@@ -1,0 +1,59 @@
+"""The worker's mail task against a real SMTP server (aiosmtpd): queued mail goes out after a look, once,
+and is counted in the metrics; without SMTP settings it waits in the queue."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from prometheus_client import REGISTRY
+
+from dippouch.mail.outbox import queue
+from dippouch.store import GameStore
+from dippouch.store.models import OutboxRow
+from dippouch.worker.service import Worker, default_tasks, mail_task
+from mailservers import SmtpServer, smtp  # noqa: F401
+
+
+def _fill(store: GameStore, n: int) -> None:
+    now = store.clock()
+    with store.session() as s, s.begin():
+        for i in range(n):
+            queue(s, key=f"w:{i}", to=f"p{i}@example.org", subject=f"results {i}", body="text\n", kind="test", now=now)
+
+
+def _statuses(store: GameStore) -> list[str]:
+    with store.session() as s:
+        return sorted(r.status for r in s.query(OutboxRow))
+
+
+def _sent_metric() -> float:
+    return REGISTRY.get_sample_value("dippouch_mail_sent_total") or 0.0
+
+
+def test_a_look_sends_the_queue_once(db_url: str, smtp: SmtpServer, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+    monkeypatch.setenv("DIPPOUCH_SMTP_HOST", "127.0.0.1")
+    monkeypatch.setenv("DIPPOUCH_SMTP_PORT", str(smtp.port))
+    monkeypatch.setenv("DIPPOUCH_SMTP_SECURITY", "none")
+    monkeypatch.setenv("DIPPOUCH_MAIL_FROM", "judge@example.org")
+    store = GameStore(db_url)
+    _fill(store, 3)
+    assert mail_task in default_tasks()
+    before = _sent_metric()
+    w = Worker(store)
+    w.run(once=True)
+    assert _statuses(store) == ["sent", "sent", "sent"]
+    assert sorted(m["To"] for m in smtp.messages) == ["p0@example.org", "p1@example.org", "p2@example.org"]
+    assert _sent_metric() == before + 3
+    w.run(once=True)  # nothing sent twice
+    assert len(smtp.messages) == 3
+    assert w.health()[0] is True
+
+
+def test_without_smtp_settings_mail_waits_in_the_queue(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for var in ("DIPPOUCH_SMTP_HOST", "DIPPOUCH_MAIL_FROM", "DIPPOUCH_MAIL_CONFIG"):
+        monkeypatch.delenv(var, raising=False)
+    store = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
+    _fill(store, 2)
+    Worker(store).run(once=True)
+    assert _statuses(store) == ["pending", "pending"]
