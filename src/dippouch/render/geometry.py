@@ -1,0 +1,166 @@
+"""A variant's built map geometry: province shapes, label and unit spots, connectors, sea areas.
+
+The shapes are made once per variant by ``dippouch mapgen`` (which needs shapely and the coastline clip) and
+committed as JSON beside the variant files; drawing only reads that file. This module therefore imports no
+shapely or numpy, so a web process or a mail run loads a map in milliseconds and never needs the builder's
+dependencies. The file format is described in docs/maps-geometry.md.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from dippouch.core.variant import PACKAGE_VARIANTS, Variant
+
+__all__ = [
+    "FORMAT",
+    "GEOMETRY_DIR",
+    "VERSION",
+    "Connector",
+    "Geometry",
+    "ProvinceShape",
+    "SeaArea",
+    "geometry_path",
+    "load_geometry",
+    "parse_geometry",
+]
+
+FORMAT = "dippouch-geometry"
+VERSION = 1
+GEOMETRY_DIR = PACKAGE_VARIANTS / "geometry"
+
+Point = tuple[float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class ProvinceShape:
+    abbr: str
+    kind: str
+    d: str
+    label: Point
+    label_size: float
+    unit: Point
+    dislodged: Point
+    sc: Point | None
+    nested: bool
+    area_km2: float
+
+
+@dataclass(frozen=True, slots=True)
+class Connector:
+    a: str
+    b: str
+    d: str
+
+
+@dataclass(frozen=True, slots=True)
+class SeaArea:
+    key: str
+    name: str
+    d: str
+    label: Point
+
+
+@dataclass(frozen=True, slots=True)
+class Geometry:
+    variant: str
+    map_hash: str
+    width: float
+    height: float
+    km_per_unit: float
+    background_land: str
+    provinces: Mapping[str, ProvinceShape]
+    coasts: Mapping[str, Point]
+    connectors: tuple[Connector, ...]
+    sea_areas: Mapping[str, SeaArea]
+
+
+def geometry_path(variant: Variant) -> Path:
+    """The geometry file of a variant: built-in variants' in the package, a user variant's in a
+    ``geometry`` folder beside its TOML file (``variant.source`` is the file's path for user files)."""
+    src = Path(variant.source) if variant.source else None
+    if src is not None and src.suffix == ".toml" and src.parent != Path("."):
+        try:
+            src.resolve().relative_to(PACKAGE_VARIANTS)
+        except ValueError:
+            return src.parent / "geometry" / f"{variant.name}.json"
+    return GEOMETRY_DIR / f"{variant.name}.json"
+
+
+def load_geometry(variant: Variant) -> Geometry:
+    """The variant's geometry, read once per file version (kept while the file is unchanged on disk).
+
+    Raises FileNotFoundError naming the missing file and the command that builds it.
+    """
+    path = geometry_path(variant)
+    try:
+        st = path.stat()
+    except OSError:
+        raise FileNotFoundError(
+            f"no map geometry for variant {variant.name!r}: {path} does not exist; "
+            f"build it with `dippouch mapgen {variant.name}`"
+        ) from None
+    stamp = (st.st_mtime_ns, st.st_size)
+    key = str(path)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] == stamp:
+        return hit[1]
+    with path.open("rb") as f:
+        geometry = parse_geometry(json.load(f), where=str(path))
+    if len(_CACHE) >= 32:
+        _CACHE.pop(next(iter(_CACHE)))
+    _CACHE[key] = (stamp, geometry)
+    return geometry
+
+
+_CACHE: dict[str, tuple[tuple[int, int], Geometry]] = {}
+
+
+def _pt(value: Any) -> Point:
+    return (float(value[0]), float(value[1]))
+
+
+def parse_geometry(data: Mapping[str, Any], where: str = "geometry") -> Geometry:
+    """A :class:`Geometry` from the decoded JSON; a file of another format or version is refused by name,
+    so a stale file is never drawn as if it were current."""
+    if data.get("format") != FORMAT or data.get("version") != VERSION:
+        raise ValueError(
+            f"{where}: not a {FORMAT} file of version {VERSION} "
+            f"(found format={data.get('format')!r}, version={data.get('version')!r}); rebuild it with dippouch mapgen"
+        )
+    provinces = {}
+    for abbr, p in data["provinces"].items():
+        provinces[abbr] = ProvinceShape(
+            abbr=abbr,
+            kind=str(p["kind"]),
+            d=str(p["d"]),
+            label=_pt(p["label"]),
+            label_size=float(p["label_size"]),
+            unit=_pt(p["unit"]),
+            dislodged=_pt(p["dislodged"]),
+            sc=None if p.get("sc") is None else _pt(p["sc"]),
+            nested=bool(p.get("nested", False)),
+            area_km2=float(p.get("area_km2", 0.0)),
+        )
+    coasts = {k: _pt(v["unit"]) for k, v in data.get("coasts", {}).items()}
+    connectors = tuple(Connector(str(c["a"]), str(c["b"]), str(c["d"])) for c in data.get("connectors", []))
+    seas = {
+        k: SeaArea(k, str(s.get("name", k)), str(s["d"]), _pt(s["label"])) for k, s in data.get("sea_areas", {}).items()
+    }
+    return Geometry(
+        variant=str(data["variant"]),
+        map_hash=str(data.get("map_hash", "")),
+        width=float(data["width"]),
+        height=float(data["height"]),
+        km_per_unit=float(data["km_per_unit"]),
+        background_land=str(data.get("background", {}).get("land", "")),
+        provinces=MappingProxyType(provinces),
+        coasts=MappingProxyType(coasts),
+        connectors=connectors,
+        sea_areas=MappingProxyType(seas),
+    )

@@ -1,0 +1,118 @@
+"""The geometry loader: reads a built file without the builder's dependencies, finds user variants' files
+beside their TOML, and says clearly when no file was built."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dippouch.core.variant import Variant, load_variant
+from dippouch.render import geometry as g
+
+SMALL = {
+    "format": "dippouch-geometry",
+    "version": 1,
+    "variant": "mini",
+    "map_hash": "abc",
+    "width": 100.0,
+    "height": 80.0,
+    "km_per_unit": 2.5,
+    "projection": {"name": "laea", "lon0": 0.0, "lat0": 50.0},
+    "background": {"land": "M0 0L1 0L1 1Z"},
+    "provinces": {
+        "aaa": {
+            "kind": "coast",
+            "d": "M0 0L50 0L50 80L0 80Z",
+            "label": [25, 30],
+            "label_size": 11.0,
+            "unit": [25, 50],
+            "dislodged": [30, 55],
+            "sc": [20, 20],
+            "nested": False,
+            "area_km2": 25000.0,
+        },
+        "bbb": {
+            "kind": "sea",
+            "d": "M50 0L100 0L100 80L50 80Z",
+            "label": [75, 30],
+            "label_size": 9.5,
+            "unit": [75, 50],
+            "dislodged": [80, 55],
+            "sc": None,
+            "nested": False,
+            "area_km2": 25000.0,
+        },
+    },
+    "coasts": {"aaa/nc": {"unit": [40, 5]}},
+    "connectors": [{"a": "aaa", "b": "bbb", "d": "M1 1L2 2"}],
+    "sea_areas": {"dover": {"name": "Dover", "d": "M50 0L100 0L100 80Z", "label": [70, 10]}},
+}
+
+
+def _user_variant(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Variant:
+    (tmp_path / "mini.toml").write_text('[variant]\nname = "mini"\nextends = "standard"\n', encoding="utf-8")
+    monkeypatch.setenv("DIPPOUCH_VARIANT_PATH", str(tmp_path))
+    return load_variant("mini")
+
+
+def test_loads_a_small_file_beside_a_user_variant(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    variant = _user_variant(tmp_path, monkeypatch)
+    path = g.geometry_path(variant)
+    assert path == tmp_path / "geometry" / "mini.json"
+    path.parent.mkdir()
+    path.write_text(json.dumps(SMALL), encoding="utf-8")
+    geo = g.load_geometry(variant)
+    assert geo.variant == "mini" and geo.width == 100.0 and geo.height == 80.0 and geo.km_per_unit == 2.5
+    assert geo.background_land == "M0 0L1 0L1 1Z"
+    a = geo.provinces["aaa"]
+    assert (a.kind, a.label, a.unit, a.dislodged, a.sc, a.nested) == (
+        "coast",
+        (25.0, 30.0),
+        (25.0, 50.0),
+        (30.0, 55.0),
+        (20.0, 20.0),
+        False,
+    )
+    assert geo.provinces["bbb"].sc is None and geo.provinces["bbb"].label_size == 9.5
+    assert geo.coasts == {"aaa/nc": (40.0, 5.0)}
+    assert geo.connectors == (g.Connector("aaa", "bbb", "M1 1L2 2"),)
+    assert geo.sea_areas["dover"].name == "Dover"
+    # cached: the same object while the file is unchanged, a new one after it changes
+    assert g.load_geometry(variant) is geo
+    changed = dict(SMALL, map_hash="changed-and-longer")
+    path.write_text(json.dumps(changed), encoding="utf-8")
+    assert g.load_geometry(variant).map_hash == "changed-and-longer"
+
+
+def test_missing_file_says_what_to_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    variant = _user_variant(tmp_path, monkeypatch)
+    with pytest.raises(FileNotFoundError) as e:
+        g.load_geometry(variant)
+    assert "dippouch mapgen mini" in str(e.value) and "mini.json" in str(e.value)
+
+
+def test_wrong_format_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    variant = _user_variant(tmp_path, monkeypatch)
+    path = g.geometry_path(variant)
+    path.parent.mkdir()
+    path.write_text(json.dumps(dict(SMALL, version=99)), encoding="utf-8")
+    with pytest.raises(ValueError, match="version 1"):
+        g.load_geometry(variant)
+
+
+def test_builtin_variants_use_the_package_folder() -> None:
+    assert g.geometry_path(load_variant("standard")) == g.GEOMETRY_DIR / "standard.json"
+    assert g.geometry_path(load_variant("1897")) == g.GEOMETRY_DIR / "1897.json"
+
+
+def test_loader_imports_no_builder_dependencies() -> None:
+    code = (
+        "import sys; import dippouch.render.geometry; "
+        "bad = [m for m in ('shapely', 'numpy', 'scipy') if m in sys.modules]; print(bad); sys.exit(1 if bad else 0)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
