@@ -2,4 +2,30 @@
 
 Drawing is a pure function of the variant, its built geometry and a position, in the manner of
 ``chess.svg``: no I/O, no database, so the web pages, the mail and the command line all draw the same picture.
+
+- :func:`render_svg` draws a position with orders (canonical texts per power) or stored results;
+  :func:`render_phase_svg` draws a stored phase (``GameStore.phase_record``), or the position it led to.
+- :class:`RenderOptions` says how: heading, names or abbreviations, legend, sizes.
+- :func:`svg_to_png`, :func:`svg_to_pdf` and :func:`results_pdf` (map page plus the results text) convert
+  with cairosvg, imported only when called.
+- :func:`phase_map_file` is the mail's attachment of a processed phase.
+
+The shapes come from :mod:`dippouch.render.geometry` (built by ``dippouch mapgen``).
 """
+
+from __future__ import annotations
+
+from dippouch.render.output import pdf_pages, phase_map_file, results_pdf, svg_to_pdf, svg_to_png
+from dippouch.render.svg import RenderOptions, draw_svg, render_phase_svg, render_svg
+
+__all__ = [
+    "RenderOptions",
+    "draw_svg",
+    "pdf_pages",
+    "phase_map_file",
+    "render_phase_svg",
+    "render_svg",
+    "results_pdf",
+    "svg_to_pdf",
+    "svg_to_png",
+]

@@ -1,0 +1,173 @@
+"""The map as PNG and PDF (cairosvg), the printable results (map page plus the report's text) and the
+attachment the mail sends with a phase's results.
+
+cairosvg and its Cairo library are imported only when a picture is converted, so the SVG drawing works on
+a machine without them. Converting is told never to fetch anything (``unsafe=False``, the default): our
+SVG has no external references, and a stray one must not become a network request.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+from xml.sax.saxutils import escape
+
+if TYPE_CHECKING:
+    from dippouch.store.repository import GameStore
+
+__all__ = ["PAGE_SIZES", "pdf_pages", "phase_map_file", "results_pdf", "svg_to_pdf", "svg_to_png"]
+
+PAGE_SIZES: dict[str, tuple[float, float]] = {"a4": (297.0, 210.0), "letter": (279.4, 215.9)}
+"""Landscape page sizes in millimetres."""
+
+_PX_PER_MM = 96 / 25.4
+_VIEWBOX = re.compile(r'viewBox="([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+)"')
+
+
+def _cairosvg() -> Any:
+    try:
+        import cairosvg
+    except (ImportError, OSError) as e:  # OSError: the Cairo library itself is missing
+        raise ImportError(
+            f"PNG and PDF maps need cairosvg and the Cairo library ({e}); "
+            "install them with scripts/setup (apt-get install libcairo2)"
+        ) from None
+    return cairosvg
+
+
+def svg_to_png(svg: str, scale: float = 1.0, *, width: int | None = None) -> bytes:
+    """The SVG as a PNG, ``scale`` times its own size in pixels (or ``width`` pixels wide)."""
+    cs = _cairosvg()
+    if width is not None:
+        return bytes(cs.svg2png(bytestring=svg.encode("utf-8"), output_width=width))
+    return bytes(cs.svg2png(bytestring=svg.encode("utf-8"), scale=scale))
+
+
+def svg_to_pdf(svg: str) -> bytes:
+    """The SVG as a one-page PDF of its own size."""
+    cs = _cairosvg()
+    return bytes(cs.svg2pdf(bytestring=svg.encode("utf-8")))
+
+
+def pdf_pages(pages: Sequence[str]) -> bytes:
+    """Several SVG documents of the same page size as one PDF, a page each.
+
+    cairosvg draws one document per surface; here every page is drawn onto one shared Cairo PDF surface,
+    which is simpler and sturdier than joining finished PDF files (and needs no other library)."""
+    if not pages:
+        raise ValueError("a PDF needs at least one page")
+    cs = _cairosvg()
+    import cairocffi
+
+    out = io.BytesIO()
+    shared: list[Any] = []
+
+    class _Page(cs.surface.PDFSurface):  # type: ignore[misc,name-defined]
+        def _create_surface(self, width: float, height: float) -> tuple[Any, float, float]:
+            if not shared:
+                shared.append(cairocffi.PDFSurface(out, width, height))
+            return shared[0], width, height
+
+    for page in pages:
+        tree = cs.parser.Tree(bytestring=page.encode("utf-8"))
+        surface = _Page(tree, None, 96)
+        surface.context.show_page()
+    shared[0].finish()
+    return out.getvalue()
+
+
+def _embed(svg: str, x: float, y: float, w: float, h: float) -> str:
+    """A whole SVG document as a nested ``<svg>`` filling the box (kept in proportion, centred)."""
+    head_end = svg.index(">", svg.index("<svg")) + 1
+    m = _VIEWBOX.search(svg[:head_end])
+    viewbox = " ".join(m.groups()) if m else f"0 0 {w} {h}"
+    return (
+        f'<svg x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" viewBox="{viewbox}" '
+        f'preserveAspectRatio="xMidYMid meet">{svg[head_end:]}'
+    )
+
+
+def _page(width: float, height: float, body: str) -> str:
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width / _PX_PER_MM:.2f}mm" height="{height / _PX_PER_MM:.2f}mm"'
+        f' viewBox="0 0 {width:.1f} {height:.1f}" font-family="DejaVu Sans, Verdana, sans-serif">'
+        f'<rect x="0" y="0" width="{width:.1f}" height="{height:.1f}" fill="#ffffff"/>{body}</svg>'
+    )
+
+
+def _wrap(lines: Sequence[str], width: int) -> list[str]:
+    out: list[str] = []
+    for line in lines:
+        line = line.rstrip().expandtabs(4)
+        while len(line) > width:
+            cut = line.rfind(" ", 0, width)
+            if cut <= width // 3:
+                cut = width
+            out.append(line[:cut])
+            line = "    " + line[cut:].lstrip()
+        out.append(line)
+    return out
+
+
+def results_pdf(map_svg: str, title: str, text: str, *, paper: str = "a4") -> bytes:
+    """A printable PDF: a landscape page with the map, then the results text in two columns a page.
+
+    ``paper`` is ``a4`` or ``letter``."""
+    try:
+        mm_w, mm_h = PAGE_SIZES[paper.lower()]
+    except KeyError:
+        raise ValueError(f"unknown paper size {paper!r}; use one of: {', '.join(PAGE_SIZES)}") from None
+    pw, ph = mm_w * _PX_PER_MM, mm_h * _PX_PER_MM
+    margin = 12 * _PX_PER_MM
+    head = (
+        f'<text x="{margin:.1f}" y="{margin + 4:.1f}" font-size="14" font-weight="bold" fill="#000000">'
+        f"{escape(title)}</text>"
+    )
+    pages = [_page(pw, ph, head + _embed(map_svg, margin, margin + 14, pw - 2 * margin, ph - 2 * margin - 14))]
+    fs = 9.5
+    line_h = fs * 1.3
+    gap = 8 * _PX_PER_MM
+    col_w = (pw - 2 * margin - gap) / 2
+    chars = max(20, int(col_w / (fs * 0.602)))
+    per_col = max(5, int((ph - 2 * margin - 20) / line_h))
+    lines = _wrap(text.splitlines(), chars)
+    per_page = per_col * 2
+    total = max(1, -(-len(lines) // per_page))
+    for n in range(total):
+        chunk = lines[n * per_page : (n + 1) * per_page]
+        body = [
+            f'<text x="{margin:.1f}" y="{margin + 4:.1f}" font-size="11" font-weight="bold" fill="#000000">'
+            f"{escape(title)} — results{f' ({n + 1}/{total})' if total > 1 else ''}</text>"
+        ]
+        for i, line in enumerate(chunk):
+            col, row = divmod(i, per_col)
+            x = margin + col * (col_w + gap)
+            y = margin + 22 + row * line_h
+            if line.strip():
+                body.append(
+                    f'<text x="{x:.1f}" y="{y:.1f}" font-size="{fs}" font-family="DejaVu Sans Mono, monospace"'
+                    f' xml:space="preserve" fill="#000000">{escape(line)}</text>'
+                )
+        pages.append(_page(pw, ph, "".join(body)))
+    return pdf_pages(pages)
+
+
+def phase_map_file(store: GameStore, game: str, phase_id: int, fmt: str) -> tuple[str, str, bytes]:
+    """The map of a processed phase for a mail attachment: (file name, content type, bytes).
+
+    The picture shows the phase's orders and results on the position it was played from (builds drawn as
+    the new units, removals crossed out), which is the updated board a Winter's results promise."""
+    from dippouch.render.svg import render_phase_svg
+
+    fmt = fmt.lower()
+    if fmt not in ("pdf", "png"):
+        raise ValueError(f"unknown map format {fmt!r}; use pdf or png")
+    record = store.phase_record(game, phase_id=phase_id)
+    variant = store.variant(game)
+    svg = render_phase_svg(variant, record, orders=True)
+    stem = re.sub(r"[^A-Za-z0-9]+", "-", f"{game} {record['name']}").strip("-").lower() or "map"
+    if fmt == "pdf":
+        return f"{stem}.pdf", "application/pdf", svg_to_pdf(svg)
+    return f"{stem}.png", "image/png", svg_to_png(svg, width=1600)

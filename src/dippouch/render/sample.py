@@ -1,0 +1,119 @@
+"""Busy sample phases for pictures, tests and the benchmark: a short game of random legal orders.
+
+A map must be looked at with plenty on it (moves, supports, convoys, a failed and an illegal order, a
+dislodged unit, builds and removals), and the README's pictures, the render tests and the benchmark all
+want such phases without a database. :func:`sample_phases` plays one, seeded, so it is the same every time.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from dippouch.core.adjudicator import adjudicate
+from dippouch.core.calendar import PhaseKind
+from dippouch.core.legal import legal_orders
+from dippouch.core.notation import format_order
+from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Support
+from dippouch.core.position import Position
+from dippouch.core.variant import Variant
+
+__all__ = ["SamplePhase", "result_dicts", "sample_phases"]
+
+
+@dataclass(frozen=True, slots=True)
+class SamplePhase:
+    position: Position
+    orders: Mapping[str, Sequence[str]]
+    """Canonical order texts per power, as the store keeps them."""
+    results: Sequence[Mapping[str, Any]]
+    """Result dicts in the store's shape."""
+    after: Position
+
+
+def result_dicts(variant: Variant, kind: PhaseKind, results: Sequence[Any]) -> list[dict[str, Any]]:
+    """Adjudicator results in the shape ``GameStore.phase_record`` gives them."""
+    return [
+        {
+            "power": r.power,
+            "order": format_order(variant, r.order, phase_kind=kind),
+            "result": str(r.result),
+            "dislodged": bool(r.dislodged),
+            "destroyed": bool(r.destroyed),
+            "automatic": bool(r.automatic),
+            "reason": r.reason,
+            "index": r.index,
+        }
+        for r in results
+    ]
+
+
+def _weight(o: Order) -> float:
+    if isinstance(o, Move):
+        return 6.0
+    if isinstance(o, Support):
+        return 4.0 if o.dest is not None else 1.5
+    if isinstance(o, Convoy):
+        return 8.0
+    if isinstance(o, Hold):
+        return 0.6
+    return 1.0
+
+
+def _pick(rng: random.Random, options: Sequence[Order]) -> Order:
+    return rng.choices(list(options), weights=[_weight(o) for o in options])[0]
+
+
+def sample_phases(variant: Variant, *, seed: int = 1, phases: int = 12, illegal: bool = True) -> list[SamplePhase]:
+    """``phases`` phases of a seeded random game from the variant's start, each with orders for every
+    unit. Supports and convoys are chosen often, so the pictures are busy; with ``illegal``, each movement
+    phase also carries one order the adjudicator refuses (a move to a province far away)."""
+    rng = random.Random(seed)
+    pos = variant.start
+    out: list[SamplePhase] = []
+    gmap = variant.map
+    for _ in range(phases):
+        kind = variant.calendar.kind(pos.phase)
+        orders: dict[str, list[Order]] = {}
+        for power in variant.power_names:
+            legal = legal_orders(variant, pos, power)
+            chosen: list[Order] = []
+            if kind == PhaseKind.ADJUSTMENTS:
+                sites = list(legal.items())
+                rng.shuffle(sites)
+                for _loc, opts in sites:
+                    builds = [o for o in opts if isinstance(o, Build | Disband)]
+                    if builds:
+                        chosen.append(rng.choice(builds))
+            else:
+                for _loc, opts in sorted(legal.items()):
+                    if opts:
+                        chosen.append(_pick(rng, opts))
+            orders[power] = chosen
+        if illegal and kind == PhaseKind.MOVEMENT:
+            # One order that cannot be right: a unit told to move to a province nowhere near it.
+            for power in variant.power_names:
+                mine = [u for u in pos.units.values() if u.power == power and u.kind == "A"]
+                if mine:
+                    u = mine[0]
+                    far = max(
+                        (p for p in gmap.provinces if p.point is not None),
+                        key=lambda p: _dist(gmap.provinces[gmap.province_of(u.loc)].point, p.point),
+                    )
+                    orders[power] = [Move("A", u.loc, far.id)] + [
+                        o for o in orders[power] if o.unit_loc is None or gmap.province_of(o.unit_loc) != u.loc
+                    ]
+                    break
+        res = adjudicate(variant, pos, orders, rng=random.Random(seed))
+        texts = {p: [format_order(variant, o, phase_kind=kind) for o in os] for p, os in orders.items() if os}
+        out.append(SamplePhase(pos, texts, result_dicts(variant, kind, res.results), res.next))
+        pos = res.next
+    return out
+
+
+def _dist(a: tuple[float, float] | None, b: tuple[float, float] | None) -> float:
+    if a is None or b is None:
+        return 0.0
+    return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2

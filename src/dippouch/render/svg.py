@@ -1,0 +1,923 @@
+"""The board as SVG: provinces by owner, units, orders and their results, labels, legend.
+
+Everything here is a pure function of the variant, its built geometry (:mod:`dippouch.render.geometry`,
+read once and cached) and the position: no database, no files, no clock. The web pages, the mail and the
+command line therefore draw the same picture, and a drawing can be cached by what it shows.
+
+The picture is embedded in pages whose Content-Security-Policy allows no inline style, so every colour and
+width is a presentation attribute; the page's own stylesheet adds the ``picked``/``target`` highlights.
+Element ids follow the geometry contract: ``r-ABBR`` (shape, with ``data-province``), ``unit-ABBR`` and
+``dislodged-ABBR`` (with ``data-unit``), ``label-ABBR``, ``sc-ABBR``.
+
+Layers, bottom to top: water and off-board land, provinces, sea-area outlines and connectors, centre
+markers, names, order lines, units, then the marks that must stay visible (arrowheads stop short of the
+unit they point at; the cross of a failed order sits on top of everything).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+from xml.sax.saxutils import escape, quoteattr
+
+from dippouch.core.calendar import PhaseKind
+from dippouch.core.errors import DippouchError
+from dippouch.core.mapdata import ProvinceKind
+from dippouch.core.notation import parse_order
+from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
+from dippouch.core.position import Position
+from dippouch.core.rules.w3k import Convert, Proxy, SendSupply
+from dippouch.core.variant import Variant
+from dippouch.render.colours import Rgb, hex_colour, ink_on, mix, parse_colour
+from dippouch.render.geometry import Geometry, load_geometry
+
+__all__ = ["RenderOptions", "draw_svg", "render_phase_svg", "render_svg"]
+
+Point = tuple[float, float]
+
+WATER = "#b9d3e3"
+PRIMARY_SEA = "#a7c6dc"
+LOCAL_SEA = "#cfe2ee"
+OFFBOARD = "#e3e0d8"
+NEUTRAL_LAND = "#f1e9d6"
+IMPASSABLE = "#bdb7ab"
+BORDER = "#6b6558"
+SEA_BORDER = "#8fb0c6"
+CASING = "#1d1d1d"
+ILLEGAL = "#8c8c8c"
+WHITE: Rgb = (1.0, 1.0, 1.0)
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+
+_FAILED = frozenset({"fails", "cut", "disrupted", "dislodged"})
+_ILLEGAL = frozenset({"illegal", "invalid"})
+
+
+@dataclass(frozen=True, slots=True)
+class RenderOptions:
+    """How a map is drawn; the default suits the web page and the mail alike."""
+
+    title: str | None = None
+    """The game's name (or any heading) shown above the map with the phase; None shows the variant's title."""
+    phase_name: str | None = None
+    """The phase shown in the heading; None names the position's phase."""
+    names: str = "auto"
+    """``auto``: full names where they fit, abbreviations elsewhere; ``abbr``: abbreviations only; ``full``:
+    full names wherever they fit at the smallest readable size."""
+    legend: bool = True
+    """The powers with their colours, centre and unit counts, under the map."""
+    header: bool = True
+    """The title band (game and phase) above the map."""
+    labels: bool = True
+    unit_scale: float = 1.0
+    """Units (and order lines with them) drawn this much larger or smaller than the map's natural size."""
+    label_scale: float = 1.0
+    coasts: bool = True
+    """Mark the coasts of provinces with split coasts."""
+
+
+@dataclass(slots=True)
+class _Layers:
+    lines: list[str] = field(default_factory=list)
+    under: list[str] = field(default_factory=list)
+    units: list[str] = field(default_factory=list)
+    top: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+def _f(v: float) -> str:
+    """A coordinate with one decimal, without trailing zeros (short SVG, stable output)."""
+    s = f"{v:.1f}"
+    return s[:-2] if s.endswith(".0") else s
+
+
+# --------------------------------------------------------------------------------------------------
+# Static parts of a map (cached per geometry and options): sizes, province classes, labels
+
+
+@dataclass(frozen=True, slots=True)
+class _Static:
+    r: float
+    """Unit radius."""
+    font: float
+    """Base font size for headings and the legend."""
+    label_svg: str
+    coast_svg: str
+    extra_svg: str
+    sea_fill: Mapping[str, str]
+    impassable: frozenset[str]
+    names: Mapping[str, str]
+
+
+_STATIC: dict[tuple[Any, ...], tuple[Geometry, Variant, _Static]] = {}
+
+
+def _static(variant: Variant, geo: Geometry, options: RenderOptions) -> _Static:
+    key = (id(geo), id(variant), options.names, options.labels, options.unit_scale, options.label_scale, options.coasts)
+    hit = _STATIC.get(key)
+    if hit is not None and hit[0] is geo and hit[1] is variant:
+        return hit[2]
+    st = _make_static(variant, geo, options)
+    if len(_STATIC) >= 64:
+        _STATIC.pop(next(iter(_STATIC)))
+    _STATIC[key] = (geo, variant, st)
+    return st
+
+
+def _unit_radius(geo: Geometry) -> float:
+    sides = sorted(
+        math.sqrt(max(p.area_km2, 1.0)) / max(geo.km_per_unit, 1e-9)
+        for p in geo.provinces.values()
+        if p.kind != "sea" and not p.nested and p.area_km2 > 0
+    )
+    side = sides[len(sides) // 4] if sides else min(geo.width, geo.height) / 20
+    return max(min(0.30 * side, geo.width / 70), geo.width / 210)
+
+
+def _make_static(variant: Variant, geo: Geometry, options: RenderOptions) -> _Static:
+    r = _unit_radius(geo) * options.unit_scale
+    font = max(geo.width / 75, r * 1.1)
+    gmap = variant.map
+    names = {p.abbr: p.name for p in gmap.provinces}
+    impassable = frozenset(p.abbr for p in gmap.provinces if p.kind == ProvinceKind.IMPASSABLE)
+    sea_fill: dict[str, str] = {}
+    areas = variant.data.get("sea_areas")
+    primaries = (
+        {str(a.get("primary")) for a in areas.values() if isinstance(a, Mapping)}
+        if isinstance(areas, Mapping)
+        else set()
+    )
+    pdata = variant.data.get("provinces", {})
+    for abbr, shape in geo.provinces.items():
+        if shape.kind != "sea":
+            continue
+        entry = pdata.get(abbr, {}) if isinstance(pdata, Mapping) else {}
+        if abbr in primaries:
+            sea_fill[abbr] = PRIMARY_SEA
+        elif isinstance(entry, Mapping) and entry.get("area"):
+            sea_fill[abbr] = LOCAL_SEA
+        else:
+            sea_fill[abbr] = WATER
+    label_svg = _labels(geo, names, r, options) if options.labels else ""
+    coast_svg = _coast_marks(geo, r) if options.coasts else ""
+    extra: list[str] = []
+    if geo.sea_areas:
+        extra.append(f'<g class="sea-areas" fill="none" stroke="#4d7591" stroke-width="{_f(r * 0.16)}">')
+        for a in geo.sea_areas.values():
+            extra.append(f'<path class="sea-area" data-area={quoteattr(a.key)} d="{a.d}"/>')
+        extra.append("</g>")
+    if geo.connectors:
+        extra.append(
+            f'<g class="connectors" fill="none" stroke="{BORDER}" stroke-width="{_f(r * 0.22)}" '
+            f'stroke-dasharray="{_f(r * 0.5)} {_f(r * 0.3)}" stroke-linecap="round">'
+        )
+        for c in geo.connectors:
+            extra.append(f'<path class="connector" data-a="{escape(c.a)}" data-b="{escape(c.b)}" d="{c.d}"/>')
+        extra.append("</g>")
+    return _Static(r, font, label_svg, coast_svg, "".join(extra), sea_fill, impassable, names)
+
+
+def _text_width(text: str, size: float, bold: bool = False) -> float:
+    """An estimate of DejaVu Sans's advance width (no font metrics at hand in a pure function)."""
+    wide = sum(0.72 if c.isupper() or c in "mwMW" else 0.32 if c in "ilI.,'’ j" else 0.58 for c in text)
+    return wide * size * (1.07 if bold else 1.0)
+
+
+class _Boxes:
+    """Axis-aligned boxes in a coarse grid, to ask quickly whether a new label would overlap one placed."""
+
+    def __init__(self, cell: float) -> None:
+        self.cell = cell
+        self.grid: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
+
+    def _cells(self, b: tuple[float, float, float, float]) -> Iterable[tuple[int, int]]:
+        c = self.cell
+        for i in range(int(b[0] // c), int(b[2] // c) + 1):
+            for j in range(int(b[1] // c), int(b[3] // c) + 1):
+                yield (i, j)
+
+    def hits(self, b: tuple[float, float, float, float]) -> bool:
+        for cell in self._cells(b):
+            for o in self.grid.get(cell, ()):
+                if b[0] < o[2] and o[0] < b[2] and b[1] < o[3] and o[1] < b[3]:
+                    return True
+        return False
+
+    def add(self, b: tuple[float, float, float, float]) -> None:
+        for cell in self._cells(b):
+            self.grid.setdefault(cell, []).append(b)
+
+
+def _labels(geo: Geometry, names: Mapping[str, str], r: float, options: RenderOptions) -> str:
+    """Every province's name, placed without overlaps: the largest first; a label that would overlap one
+    already placed is tried shorter (abbreviation) and smaller, then left out."""
+    biggest = r * 1.05 * options.label_scale
+    smallest = r * 0.62 * options.label_scale
+    boxes = _Boxes(max(r * 4, 1.0))
+    # Unit spots are kept clear too: a label under a unit cannot be read.
+    for p in geo.provinces.values():
+        x, y = p.unit
+        boxes.add((x - r * 0.95, y - r * 0.8, x + r * 0.95, y + r * 0.8))
+    halo: list[str] = []
+    ink: list[str] = []
+    order = sorted(geo.provinces.values(), key=lambda p: (-p.label_size, p.abbr))
+    for p in order:
+        abbr = p.abbr.upper()
+        full = names.get(p.abbr, abbr)
+        fit_abbr = max(p.label_size, 0.0)
+        room = _text_width(abbr, fit_abbr, True)  # the width the builder found free at label_size
+        tries: list[tuple[str, float]] = []
+        if options.names != "abbr" and full.upper() != abbr:
+            fs_full = min(biggest, fit_abbr * 1.15, room / max(_text_width(full, 1.0, True), 1e-9))
+            if fs_full >= (smallest if options.names == "full" else smallest * 1.25):
+                tries.append((full, fs_full))
+        fs = min(biggest, max(fit_abbr, smallest))
+        tries += [(abbr, fs), (abbr, max(fs * 0.8, smallest)), (abbr, smallest)]
+        x, y = p.label
+        for text, size in tries:
+            w = _text_width(text, size, True)
+            h = size * 0.95
+            box = (x - w / 2, y - h * 0.55, x + w / 2, y + h * 0.45)
+            if boxes.hits(box):
+                continue
+            boxes.add(box)
+            sea = p.kind == "sea"
+            attrs = f'x="{_f(x)}" y="{_f(y + size * 0.35)}" font-size="{_f(size)}"'
+            if sea:
+                attrs += ' font-style="italic"'
+            t = escape(text)
+            halo.append(f"<text {attrs}>{t}</text>")
+            fill = "#1f4a66" if sea else "#222222"
+            ink.append(f'<text id="label-{escape(p.abbr)}" class="label" fill="{fill}" {attrs}>{t}</text>')
+            break
+    return (
+        f'<g class="labels" font-weight="bold" text-anchor="middle">'
+        f'<g class="halo" fill="#ffffff" stroke="#ffffff" stroke-width="{_f(r * 0.22)}" stroke-linejoin="round" '
+        f'opacity="0.8">{"".join(halo)}</g>{"".join(ink)}</g>'
+    )
+
+
+def _coast_marks(geo: Geometry, r: float) -> str:
+    if not geo.coasts:
+        return ""
+    out = [f'<g class="coasts" font-size="{_f(r * 0.8)}" font-style="italic" text-anchor="middle" fill="#1f4a66">']
+    for key, (x, y) in sorted(geo.coasts.items()):
+        coast = key.partition("/")[2]
+        out.append(
+            f'<circle class="coast" cx="{_f(x)}" cy="{_f(y)}" r="{_f(r * 0.75)}" fill="none" stroke="#1f4a66" '
+            f'stroke-width="{_f(r * 0.09)}" stroke-dasharray="{_f(r * 0.25)} {_f(r * 0.2)}"/>'
+            f'<text x="{_f(x)}" y="{_f(y + r * 1.55)}">{escape(coast)}</text>'
+        )
+    out.append("</g>")
+    return "".join(out)
+
+
+# --------------------------------------------------------------------------------------------------
+# Orders
+
+
+@dataclass(frozen=True, slots=True)
+class _Drawn:
+    power: str
+    order: Order
+    status: str
+    """``ok`` (succeeded, or not yet judged), ``failed`` or ``illegal``."""
+    text: str
+    dislodged: bool = False
+
+
+def _status(result: str | None) -> str:
+    if result in _ILLEGAL:
+        return "illegal"
+    if result in _FAILED:
+        return "failed"
+    return "ok"
+
+
+def _read_orders(
+    variant: Variant,
+    kind: PhaseKind,
+    orders: Mapping[str, Sequence[str]] | None,
+    results: Sequence[Mapping[str, Any]] | None,
+) -> list[_Drawn]:
+    """The orders to draw: the results when the phase is judged (they name each order's fate, automatic
+    removals included), else the orders as sent. Automatic holds are not drawn (judge maps leave an
+    unordered unit plain), and a text that no longer reads is skipped rather than breaking the picture."""
+    out: list[_Drawn] = []
+    if results:
+        for r in results:
+            text = str(r.get("order", ""))
+            try:
+                o = parse_order(variant, text, phase_kind=kind)
+            except (DippouchError, KeyError, ValueError):
+                continue
+            if r.get("automatic") and isinstance(o, Hold):
+                continue
+            out.append(_Drawn(str(r.get("power", "")), o, _status(r.get("result")), text, bool(r.get("dislodged"))))
+        return out
+    for power, texts in (orders or {}).items():
+        for text in texts:
+            try:
+                o = parse_order(variant, str(text), phase_kind=kind)
+            except (DippouchError, KeyError, ValueError):
+                continue
+            out.append(_Drawn(power, o, "ok", str(text)))
+    return out
+
+
+def _unit_point(variant: Variant, geo: Geometry, loc: int) -> Point | None:
+    loc_ = variant.map.locations[loc]
+    if loc_.coast is not None:
+        pt = geo.coasts.get(loc_.abbr)
+        if pt is not None:
+            return pt
+    shape = geo.provinces.get(variant.map.provinces[loc_.province].abbr)
+    return shape.unit if shape is not None else None
+
+
+def _toward(a: Point, b: Point, dist: float) -> Point:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    n = math.hypot(dx, dy) or 1.0
+    return (a[0] + dx / n * dist, a[1] + dy / n * dist)
+
+
+def _curve(a: Point, b: Point, start_gap: float, end_gap: float) -> tuple[Point, Point, Point] | None:
+    """A gently bent path from ``a`` to ``b`` (bent to its left, so two opposite moves are two arcs), cut
+    back at both ends by the gaps; None when the ends are too close to draw an arrow."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy)
+    if length < start_gap + end_gap + 1e-6:
+        return None
+    bend = 0.12 * length
+    c = ((a[0] + b[0]) / 2 + dy / length * bend, (a[1] + b[1]) / 2 - dx / length * bend)
+    return (_toward(a, c, start_gap), c, _toward(b, c, end_gap))
+
+
+def _at(curve: tuple[Point, Point, Point], t: float) -> Point:
+    (x0, y0), (cx, cy), (x1, y1) = curve
+    u = 1 - t
+    return (u * u * x0 + 2 * u * t * cx + t * t * x1, u * u * y0 + 2 * u * t * cy + t * t * y1)
+
+
+def _head(tip: Point, frm: Point, length: float, width: float) -> str:
+    """The points of an arrowhead at ``tip`` pointing away from ``frm``."""
+    dx, dy = tip[0] - frm[0], tip[1] - frm[1]
+    n = math.hypot(dx, dy) or 1.0
+    ux, uy = dx / n, dy / n
+    bx, by = tip[0] - ux * length, tip[1] - uy * length
+    px, py = -uy * width / 2, ux * width / 2
+    return f"{_f(tip[0])},{_f(tip[1])} {_f(bx + px)},{_f(by + py)} {_f(bx - px)},{_f(by - py)}"
+
+
+class _Pen:
+    """Draws order marks in one power's colour, with a dark casing so a line reads on any background."""
+
+    def __init__(self, r: float, colour: str, status: str) -> None:
+        self.r = r
+        self.colour = ILLEGAL if status == "illegal" else colour
+        self.status = status
+        self.opacity = ' opacity="0.6"' if status != "ok" else ""
+
+    def path(self, d: str, width: float, dash: str | None = None, inner: bool = False) -> str:
+        r = self.r
+        dash_attr = f' stroke-dasharray="{dash}"' if dash else ""
+        out = (
+            f'<path d="{d}" fill="none" stroke="{CASING}" stroke-width="{_f(width + r * 0.18)}"'
+            f' stroke-linecap="round" stroke-linejoin="round"{dash_attr}/>'
+            f'<path d="{d}" fill="none" stroke="{self.colour}" stroke-width="{_f(width)}" stroke-linecap="round"'
+            f' stroke-linejoin="round"{dash_attr}/>'
+        )
+        if inner:
+            out += (
+                f'<path d="{d}" fill="none" stroke="#ffffff" stroke-width="{_f(width * 0.35)}" stroke-linecap="round"/>'
+            )
+        return out
+
+    def head(self, tip: Point, frm: Point, size: float) -> str:
+        pts = _head(tip, frm, size, size * 0.9)
+        return (
+            f'<polygon points="{pts}" fill="{self.colour}" stroke="{CASING}" stroke-width="{_f(self.r * 0.1)}"'
+            ' stroke-linejoin="round"/>'
+        )
+
+
+def _cross(at: Point, size: float, colour: str = "#d7191c") -> str:
+    x, y = at
+    s = size / 2
+    d = f"M{_f(x - s)} {_f(y - s)}L{_f(x + s)} {_f(y + s)}M{_f(x - s)} {_f(y + s)}L{_f(x + s)} {_f(y - s)}"
+    return (
+        f'<path d="{d}" stroke="#ffffff" stroke-width="{_f(size * 0.42)}" stroke-linecap="round"/>'
+        f'<path d="{d}" stroke="{colour}" stroke-width="{_f(size * 0.22)}" stroke-linecap="round"/>'
+    )
+
+
+def _group(cls: str, d: _Drawn, body: str) -> str:
+    return (
+        f'<g class="order {cls} {d.status}" data-power={quoteattr(d.power)} data-order={quoteattr(d.text)}>{body}</g>'
+    )
+
+
+def _qd(c: tuple[Point, Point, Point]) -> str:
+    (x0, y0), (cx, cy), (x1, y1) = c
+    return f"M{_f(x0)} {_f(y0)}Q{_f(cx)} {_f(cy)} {_f(x1)} {_f(y1)}"
+
+
+# --------------------------------------------------------------------------------------------------
+# Units
+
+
+def _unit_shape(kind: str, x: float, y: float, r: float, fill: str, stroke: str, sw: float) -> str:
+    common = f'fill="{fill}" stroke="{stroke}" stroke-width="{_f(sw)}" stroke-linejoin="round"'
+    if kind == "F":
+        pts = [(-1.2, -0.5), (1.2, -0.5), (0.8, 0.65), (-0.8, 0.65)]
+        p = " ".join(f"{_f(x + a * r)},{_f(y + b * r)}" for a, b in pts)
+        mast = f"M{_f(x)} {_f(y - 0.5 * r)}L{_f(x)} {_f(y - 1.15 * r)}L{_f(x + 0.6 * r)} {_f(y - 0.75 * r)}Z"
+        return f'<path d="{mast}" {common}/><polygon points="{p}" {common}/>'
+    if kind == "A":
+        return f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r)}" {common}/>'
+    # Other kinds (1000 AD's defensive army "D"): a square with an inner frame, a fort.
+    s = r * 0.95
+    inner = s * 0.72
+    return (
+        f'<rect x="{_f(x - s)}" y="{_f(y - s)}" width="{_f(2 * s)}" height="{_f(2 * s)}" {common}/>'
+        f'<rect x="{_f(x - inner)}" y="{_f(y - inner)}" width="{_f(2 * inner)}" height="{_f(2 * inner)}" fill="none"'
+        f' stroke="{stroke}" stroke-width="{_f(sw * 0.6)}"/>'
+    )
+
+
+def _unit_svg(
+    kind: str,
+    at: Point,
+    r: float,
+    colour: Rgb,
+    letter: str,
+    *,
+    ident: str = "",
+    cls: str = "unit",
+    outline: str = CASING,
+    extra: str = "",
+) -> str:
+    x, y = at
+    fill = hex_colour(colour)
+    ink = ink_on(colour)
+    sw = r * (0.2 if outline != CASING else 0.13)
+    ty = y + r * 0.38 if kind != "F" else y + r * 0.35
+    fs = r * (1.05 if kind != "F" else 0.95)
+    return (
+        f'<g {ident}class="{cls} kind-{escape(kind)}">{_unit_shape(kind, x, y, r, fill, outline, sw)}'
+        f'<text x="{_f(x)}" y="{_f(ty)}" font-size="{_f(fs)}" font-weight="bold" text-anchor="middle"'
+        f' fill="{ink}">{escape(letter)}</text>{extra}</g>'
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# The picture
+
+
+def render_svg(
+    variant: Variant,
+    position: Position,
+    orders: Mapping[str, Sequence[str]] | None = None,
+    results: Sequence[Mapping[str, Any]] | None = None,
+    options: RenderOptions | None = None,
+    *,
+    geometry: Geometry | None = None,
+) -> str:
+    """The position as an SVG document, with ``orders`` (canonical texts per power) or the stored
+    ``results`` of the phase drawn on it. Raises FileNotFoundError when the variant has no built geometry."""
+    geo = geometry if geometry is not None else load_geometry(variant)
+    return draw_svg(variant, geo, position, orders, results, options or RenderOptions())
+
+
+def render_phase_svg(
+    variant: Variant,
+    record: Mapping[str, Any],
+    *,
+    after: bool = False,
+    orders: bool = True,
+    options: RenderOptions | None = None,
+    geometry: Geometry | None = None,
+) -> str:
+    """A stored phase (``GameStore.phase_record``) with its orders and results, or (``after``) the position
+    it led to."""
+    from dippouch.core.jsonio import position_from_json
+
+    data = record.get("next_position") if after and record.get("next_position") else record.get("position")
+    position = position_from_json(variant, data or {})
+    opts = options or RenderOptions()
+    if opts.title is None and record.get("game"):
+        from dataclasses import replace
+
+        opts = replace(opts, title=str(record["game"]))
+    show = orders and not after
+    return render_svg(
+        variant,
+        position,
+        record.get("orders") if show else None,
+        record.get("results") if show else None,
+        opts,
+        geometry=geometry,
+    )
+
+
+def draw_svg(
+    variant: Variant,
+    geo: Geometry,
+    position: Position,
+    orders: Mapping[str, Sequence[str]] | None,
+    results: Sequence[Mapping[str, Any]] | None,
+    options: RenderOptions,
+) -> str:
+    st = _static(variant, geo, options)
+    r = st.r
+    gmap = variant.map
+    powers = {p.name: p for p in variant.powers}
+    colour: dict[str, Rgb] = {p.name: parse_colour(p.colour) for p in variant.powers}
+    tint = {name: hex_colour(mix(c, WHITE, 0.45)) for name, c in colour.items()}
+    faint = {name: hex_colour(mix(c, WHITE, 0.75)) for name, c in colour.items()}
+    kind = variant.calendar.kind(position.phase)
+
+    # -- provinces
+    owner: dict[str, str] = {gmap.provinces[p].abbr: pw for p, pw in position.centres.items()}
+    occupant: dict[str, str] = {gmap.provinces[p].abbr: u.power for p, u in position.units.items()}
+    shapes: list[str] = []
+    nested: list[str] = []
+    for abbr, shape in geo.provinces.items():
+        if shape.kind == "sea":
+            fill = st.sea_fill.get(abbr, WATER)
+            stroke = SEA_BORDER
+        elif abbr in st.impassable:
+            fill, stroke = IMPASSABLE, BORDER
+        elif abbr in owner and owner[abbr] in tint:
+            fill, stroke = tint[owner[abbr]], BORDER
+        elif abbr in occupant and occupant[abbr] in faint:
+            fill, stroke = faint[occupant[abbr]], BORDER
+        else:
+            fill, stroke = NEUTRAL_LAND, BORDER
+        el = (
+            f'<path id="r-{escape(abbr)}" data-province="{escape(abbr)}" class="region {shape.kind}" '
+            f'fill="{fill}" stroke="{stroke}" d="{shape.d}"/>'
+        )
+        (nested if shape.nested else shapes).append(el)
+
+    # -- centres
+    scs: list[str] = []
+    for abbr, shape in geo.provinces.items():
+        if shape.sc is None:
+            continue
+        x, y = shape.sc
+        scs.append(
+            f'<g id="sc-{escape(abbr)}" class="sc"><circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r * 0.42)}" fill="#ffffff"'
+            f' stroke="#222222" stroke-width="{_f(r * 0.12)}"/><circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r * 0.17)}"'
+            ' fill="#222222"/></g>'
+        )
+
+    # -- orders
+    layers = _Layers()
+    drawn = _read_orders(variant, kind, orders, results) if (orders or results) else []
+    builds: list[str] = []
+    removed: set[int] = set()
+    for d in drawn:
+        _draw_order(variant, geo, position, d, r, colour, powers, layers, builds, removed)
+
+    # -- units
+    converting = position.state.get("w3k_converting")
+    converting = converting if isinstance(converting, Mapping) else {}
+    unit_svg: list[str] = []
+    for prov, u in position.units.items():
+        pt = _unit_point(variant, geo, u.loc)
+        if pt is None:
+            continue
+        abbr = gmap.provinces[prov].abbr
+        extra = ""
+        if abbr in converting:
+            new = "F" if u.kind == "A" else "A"
+            bx, by = pt[0] + r * 1.0, pt[1] - r * 0.95
+            extra = (
+                f'<g class="converting"><circle cx="{_f(bx)}" cy="{_f(by)}" r="{_f(r * 0.55)}" fill="#ffffff"'
+                f' stroke="{CASING}" stroke-width="{_f(r * 0.1)}"/><text x="{_f(bx)}" y="{_f(by + r * 0.27)}"'
+                f' font-size="{_f(r * 0.75)}" font-weight="bold" text-anchor="middle" fill="#000000">{new}</text></g>'
+            )
+        unit_svg.append(
+            _unit_svg(
+                u.kind,
+                pt,
+                r,
+                colour.get(u.power, (0.5, 0.5, 0.5)),
+                powers[u.power].letter if u.power in powers else u.power[:1],
+                ident=f'id="unit-{escape(abbr)}" data-unit="{escape(abbr)}" data-power={quoteattr(u.power)} ',
+                extra=extra,
+            )
+        )
+    for prov, dl in position.dislodged.items():
+        abbr = gmap.provinces[prov].abbr
+        spot = geo.provinces.get(abbr)
+        if spot is None:
+            continue
+        u = dl.unit
+        unit_svg.append(
+            _unit_svg(
+                u.kind,
+                spot.dislodged,
+                r * 0.9,
+                colour.get(u.power, (0.5, 0.5, 0.5)),
+                powers[u.power].letter if u.power in powers else u.power[:1],
+                ident=f'id="dislodged-{escape(abbr)}" data-unit="{escape(abbr)}" data-power={quoteattr(u.power)} ',
+                cls="unit dislodged",
+                outline="#d7191c",
+            )
+        )
+
+    # -- assemble
+    top = st.font * 2.3 if options.header else 0.0
+    legend_rows, legend_h = (
+        _legend(variant, position, st, geo.width, colour, layers.notes) if options.legend else ([], 0.0)
+    )
+    width, height = geo.width, geo.height + top + legend_h
+    heading = _heading(variant, position, options, st, width) if options.header else ""
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_f(width)} {_f(height)}" width="{_f(width)}"'
+        f' height="{_f(height)}" class="dippouch-map" font-family="{FONT}" role="img">',
+        f"<title>{escape(_title_text(variant, position, options))}</title>",
+        f'<rect class="paper" x="0" y="0" width="{_f(width)}" height="{_f(height)}" fill="#fbfaf6"/>',
+        heading,
+        f'<g class="board" transform="translate(0 {_f(top)})">',
+        f'<rect class="water" x="0" y="0" width="{_f(geo.width)}" height="{_f(geo.height)}" fill="{WATER}"/>',
+    ]
+    if geo.background_land:
+        parts.append(
+            f'<path class="offboard" fill="{OFFBOARD}" stroke="#c9c4b8" stroke-width="{_f(r * 0.08)}" d="{geo.background_land}"/>'
+        )
+    parts.append(f'<g class="regions" stroke-width="{_f(r * 0.09)}" stroke-linejoin="round">')
+    parts.extend(shapes)
+    parts.extend(nested)
+    parts.append("</g>")
+    parts.append(st.extra_svg)
+    parts.append(st.coast_svg)
+    parts.append(f'<g class="centres">{"".join(scs)}</g>')
+    parts.append(st.label_svg)
+    parts.append(f'<g class="orders">{"".join(layers.under)}{"".join(layers.lines)}</g>')
+    parts.append(f'<g class="units">{"".join(unit_svg)}{"".join(builds)}</g>')
+    parts.append(f'<g class="marks">{"".join(layers.top)}</g>')
+    parts.append("</g>")
+    if legend_rows:
+        parts.append(f'<g class="legend" transform="translate(0 {_f(top + geo.height)})">{"".join(legend_rows)}</g>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _title_text(variant: Variant, position: Position, options: RenderOptions) -> str:
+    phase = options.phase_name or variant.calendar.name(position.phase)
+    return f"{options.title or variant.title}: {phase}"
+
+
+def _heading(variant: Variant, position: Position, options: RenderOptions, st: _Static, width: float) -> str:
+    fs = st.font * 1.2
+    phase = options.phase_name or variant.calendar.name(position.phase)
+    name = options.title or variant.title
+    y = st.font * 1.6
+    right = escape(variant.title) if options.title else ""
+    return (
+        f'<g class="heading"><text x="{_f(st.font * 0.6)}" y="{_f(y)}" font-size="{_f(fs)}" fill="#222222">'
+        f'<tspan font-weight="bold">{escape(name)}</tspan> · {escape(phase)}</text>'
+        f'<text x="{_f(width - st.font * 0.6)}" y="{_f(y)}" font-size="{_f(st.font)}" fill="#555555"'
+        f' text-anchor="end">{right}</text></g>'
+    )
+
+
+def _legend(
+    variant: Variant,
+    position: Position,
+    st: _Static,
+    width: float,
+    colour: Mapping[str, Rgb],
+    notes: Sequence[str],
+) -> tuple[list[str], float]:
+    fs = st.font
+    r = fs * 0.55
+    counts_c: dict[str, int] = {}
+    counts_u: dict[str, int] = {}
+    for pw in position.centres.values():
+        counts_c[pw] = counts_c.get(pw, 0) + 1
+    for u in position.units.values():
+        counts_u[u.power] = counts_u.get(u.power, 0) + 1
+    entries = [
+        (p, f"{p.name}", f"{counts_c.get(p.name, 0)} centres, {counts_u.get(p.name, 0)} units") for p in variant.powers
+    ]
+    longest = max((_text_width(n, fs, True) + _text_width(c, fs * 0.85) for _, n, c in entries), default=fs * 10)
+    col_w = longest * 0.62 + r * 3 + fs
+    cols = max(1, min(len(entries), int((width - fs) // max(col_w, 1.0))))
+    row_h = fs * 2.6
+    rows = math.ceil(len(entries) / cols)
+    out: list[str] = [f'<line x1="0" y1="0" x2="{_f(width)}" y2="0" stroke="#999999" stroke-width="{_f(fs * 0.06)}"/>']
+    col_w = (width - fs) / cols
+    for i, (p, name, counts) in enumerate(entries):
+        cx = fs * 0.5 + (i % cols) * col_w + r * 1.4
+        cy = fs * 0.55 + (i // cols) * row_h + row_h / 2
+        c = colour.get(p.name, (0.5, 0.5, 0.5))
+        out.append(
+            f'<g class="legend-power" data-power={quoteattr(p.name)}>'
+            f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(r * 1.15)}" fill="{hex_colour(c)}" stroke="{CASING}"'
+            f' stroke-width="{_f(r * 0.12)}"/><text x="{_f(cx)}" y="{_f(cy + r * 0.42)}" font-size="{_f(r * 1.2)}"'
+            f' font-weight="bold" text-anchor="middle" fill="{ink_on(c)}">{escape(p.letter)}</text>'
+            f'<text x="{_f(cx + r * 1.8)}" y="{_f(cy - fs * 0.12)}" font-size="{_f(fs)}" font-weight="bold"'
+            f' fill="#222222">{escape(name)}</text>'
+            f'<text x="{_f(cx + r * 1.8)}" y="{_f(cy + fs * 0.9)}" font-size="{_f(fs * 0.85)}" fill="#444444">'
+            f"{escape(counts)}</text></g>"
+        )
+    h = fs * 0.55 + rows * row_h + fs * 0.3
+    if notes:
+        for j, note in enumerate(notes):
+            out.append(
+                f'<text class="note" x="{_f(fs * 0.6)}" y="{_f(h + fs * (1.0 + 1.3 * j))}" font-size="{_f(fs * 0.9)}"'
+                f' fill="#222222">{escape(note)}</text>'
+            )
+        h += fs * (1.3 * len(notes) + 0.6)
+    return out, h
+
+
+def _draw_order(
+    variant: Variant,
+    geo: Geometry,
+    position: Position,
+    d: _Drawn,
+    r: float,
+    colour: Mapping[str, Rgb],
+    powers: Mapping[str, Any],
+    layers: _Layers,
+    builds: list[str],
+    removed: set[int],
+) -> None:
+    gmap = variant.map
+    o = d.order
+    # An order for another power's unit (or the power's own proxy) is drawn in the colour of the power
+    # that sent it: the line says who gave the order.
+    pc = colour.get(d.power, (0.5, 0.5, 0.5))
+    pen = _Pen(r, hex_colour(pc), d.status)
+    w = r * 0.34
+    kind_retreat = variant.calendar.kind(position.phase) == PhaseKind.RETREATS
+
+    def at(loc: int) -> Point | None:
+        return _unit_point(variant, geo, loc)
+
+    def unit_at(loc: int) -> Point | None:
+        """Where the ordered unit is drawn: its spot, or for a dislodged unit its spot beside the province."""
+        prov = gmap.province_of(loc)
+        if prov in position.dislodged and isinstance(o, (Retreat, Disband)) and kind_retreat:
+            shape = geo.provinces.get(gmap.provinces[prov].abbr)
+            return shape.dislodged if shape is not None else None
+        u = position.units.get(prov)
+        return at(u.loc) if u is not None else at(loc)
+
+    mark_failed: list[Point] = []
+
+    if isinstance(o, Move | Retreat):
+        a, b = unit_at(o.loc), at(o.dest)
+        if a is None or b is None:
+            return
+        c = _curve(a, b, r * 1.15, r * 1.3)
+        if c is None:
+            return
+        head = r * 1.05
+        tip = c[2]
+        base = _toward(tip, c[1], head * 0.8)
+        body = pen.path(_qd((c[0], c[1], base)), w, inner=isinstance(o, Retreat)) + pen.head(tip, c[1], head)
+        if isinstance(o, Move) and o.via_convoy:
+            body = pen.path(_qd((c[0], c[1], base)), w, dash=f"{_f(r * 1.2)} {_f(r * 0.4)}") + pen.head(tip, c[1], head)
+        layers.lines.append(_group("retreat" if isinstance(o, Retreat) else "move", d, body))
+        if d.status != "ok":
+            mark_failed.append(_at(c, 0.55))
+    elif isinstance(o, Support):
+        a = unit_at(o.loc)
+        tgt = at(o.target)
+        if a is None or tgt is None:
+            return
+        dash = f"{_f(r * 0.55)} {_f(r * 0.35)}"
+        if o.dest is None:
+            end = _toward(tgt, a, r * 1.5)
+            s = _toward(a, tgt, r * 1.15)
+            if math.dist(s, end) < r * 0.3:
+                return
+            base = _toward(end, s, r * 0.5)
+            ring = (
+                f'<circle cx="{_f(tgt[0])}" cy="{_f(tgt[1])}" r="{_f(r * 1.5)}" fill="none" stroke="{pen.colour}"'
+                f' stroke-width="{_f(r * 0.14)}" stroke-dasharray="{dash}"/>'
+            )
+            body = pen.path(f"M{_f(s[0])} {_f(s[1])}L{_f(base[0])} {_f(base[1])}", r * 0.2, dash) + pen.head(
+                end, s, r * 0.7
+            )
+            layers.under.append(_group("support support-hold", d, body + ring))
+            if d.status != "ok":
+                mark_failed.append(((s[0] + end[0]) / 2, (s[1] + end[1]) / 2))
+        else:
+            dst = at(o.dest)
+            if dst is None:
+                return
+            mc = _curve(tgt, dst, r * 1.15, r * 1.3)
+            goal = _at(mc, 0.5) if mc is not None else ((tgt[0] + dst[0]) / 2, (tgt[1] + dst[1]) / 2)
+            s = _toward(a, goal, r * 1.15)
+            if math.dist(s, goal) < r * 0.6:
+                return
+            base = _toward(goal, s, r * 0.5)
+            body = pen.path(f"M{_f(s[0])} {_f(s[1])}L{_f(base[0])} {_f(base[1])}", r * 0.2, dash) + pen.head(
+                goal, s, r * 0.7
+            )
+            layers.under.append(_group("support support-move", d, body))
+            if d.status != "ok":
+                mark_failed.append(((s[0] + goal[0]) / 2, (s[1] + goal[1]) / 2))
+    elif isinstance(o, Convoy):
+        f, army, dst = unit_at(o.loc), at(o.target), at(o.dest)
+        if f is None or army is None or dst is None:
+            return
+        s = _toward(army, f, r * 1.15)
+        e = _toward(dst, f, r * 1.3)
+        base = _toward(e, f, r * 0.5)
+        dash = f"{_f(r * 0.05)} {_f(r * 0.45)}"
+        d_path = f"M{_f(s[0])} {_f(s[1])}L{_f(f[0])} {_f(f[1])}L{_f(base[0])} {_f(base[1])}"
+        body = pen.path(d_path, r * 0.26, dash) + pen.head(e, f, r * 0.7)
+        layers.under.append(_group("convoy", d, body))
+        if d.status != "ok":
+            mark_failed.append(f)
+    elif isinstance(o, Hold):
+        a = unit_at(o.loc)
+        if a is None:
+            return
+        body = (
+            f'<circle cx="{_f(a[0])}" cy="{_f(a[1])}" r="{_f(r * 1.45)}" fill="none" stroke="{CASING}"'
+            f' stroke-width="{_f(r * 0.36)}"/><circle cx="{_f(a[0])}" cy="{_f(a[1])}" r="{_f(r * 1.45)}" fill="none"'
+            f' stroke="{pen.colour}" stroke-width="{_f(r * 0.22)}"/>'
+        )
+        layers.lines.append(_group("hold", d, body))
+        if d.status != "ok":
+            mark_failed.append((a[0] + r * 1.3, a[1] - r * 1.3))
+    elif isinstance(o, Disband):
+        a = unit_at(o.loc)
+        if a is None:
+            return
+        cls = "disband" if kind_retreat else "remove"
+        layers.top.append(_group(cls, d, _cross(a, r * 2.2)))
+        removed.add(gmap.province_of(o.loc))
+    elif isinstance(o, Build):
+        a = at(o.loc)
+        if a is None:
+            return
+        letter = powers[d.power].letter if d.power in powers else d.power[:1]
+        ring = (
+            f'<circle cx="{_f(a[0])}" cy="{_f(a[1])}" r="{_f(r * 1.6)}" fill="#ffffff" fill-opacity="0.55"'
+            f' stroke="{CASING}" stroke-width="{_f(r * 0.14)}" stroke-dasharray="{_f(r * 0.4)} {_f(r * 0.25)}"/>'
+        )
+        unit = _unit_svg(o.kind, a, r, pc if d.status == "ok" else mix(pc, WHITE, 0.6), letter, cls="unit built")
+        builds.append(_group("build", d, ring + unit))
+        if d.status != "ok":
+            mark_failed.append(a)
+    elif isinstance(o, Convert):
+        a = unit_at(o.loc)
+        if a is None:
+            return
+        arc = (
+            f'<circle cx="{_f(a[0])}" cy="{_f(a[1])}" r="{_f(r * 1.5)}" fill="none" stroke="{pen.colour}"'
+            f' stroke-width="{_f(r * 0.22)}" stroke-dasharray="{_f(r * 0.9)} {_f(r * 0.3)} {_f(r * 0.15)} {_f(r * 0.3)}"/>'
+        )
+        layers.lines.append(_group("convert", d, arc))
+        if d.status != "ok":
+            mark_failed.append((a[0] + r * 1.3, a[1] - r * 1.3))
+    elif isinstance(o, Proxy):
+        a = unit_at(o.loc)
+        if a is None:
+            return
+        to = colour.get(o.to, (0.5, 0.5, 0.5))
+        letter = powers[o.to].letter if o.to in powers else o.to[:1]
+        tx, ty = a[0] - r * 1.25, a[1] - r * 1.1
+        body = (
+            f'<circle cx="{_f(a[0])}" cy="{_f(a[1])}" r="{_f(r * 1.5)}" fill="none" stroke="{hex_colour(to)}"'
+            f' stroke-width="{_f(r * 0.3)}"/><g class="proxy-tag"><rect x="{_f(tx - r * 0.6)}" y="{_f(ty - r * 0.6)}"'
+            f' width="{_f(r * 1.2)}" height="{_f(r * 1.2)}" rx="{_f(r * 0.2)}" fill="{hex_colour(to)}" stroke="{CASING}"'
+            f' stroke-width="{_f(r * 0.1)}"/><text x="{_f(tx)}" y="{_f(ty + r * 0.3)}" font-size="{_f(r * 0.85)}"'
+            f' font-weight="bold" text-anchor="middle" fill="{ink_on(to)}">{escape(letter)}</text></g>'
+        )
+        layers.top.append(_group("proxy", d, body))
+        if d.status != "ok":
+            mark_failed.append(a)
+    elif isinstance(o, SendSupply):
+        mark = "" if d.status == "ok" else " (failed)" if d.status == "failed" else " (illegal)"
+        layers.notes.append(f"{d.power} sends {o.count} units' supply to {o.to}{mark}")
+        layers.top.append(_group("supply", d, ""))
+    elif isinstance(o, Waive):
+        return
+    for pt in mark_failed:
+        layers.top.append(
+            f'<g class="fail-mark {d.status}">{_cross(pt, r * 1.1, "#d7191c" if d.status == "failed" else "#444444")}</g>'
+        )
+    if d.dislodged:
+        a = unit_at(o.unit_loc) if o.unit_loc is not None else None
+        if a is not None:
+            layers.top.append(
+                f'<circle class="dislodged-mark" cx="{_f(a[0])}" cy="{_f(a[1])}" r="{_f(r * 1.25)}" fill="none"'
+                f' stroke="#d7191c" stroke-width="{_f(r * 0.18)}" stroke-dasharray="{_f(r * 0.35)} {_f(r * 0.2)}"/>'
+            )
+
+
+def unit_count(position: Position) -> int:
+    """Units a drawing of ``position`` shows (standing and dislodged), for tests and callers' checks."""
+    return len(position.units) + len(position.dislodged)
