@@ -481,10 +481,31 @@ def report(
     phase: str | None = typer.Argument(None, help="Phase name, e.g. 'Fall 1901 Movement' (default: the latest)."),
     phase_id: int | None = typer.Option(None, "--id", help="Phase id from `dippouch history` (abandoned phases too)."),
     abbrev: bool = AbbrevOption,
+    pdf: str | None = typer.Option(
+        None, "--pdf", help="Write a printable PDF instead: a landscape page with the map, then the results text."
+    ),
+    paper: str = typer.Option("a4", "--paper", help="Paper for --pdf: a4 or letter."),
     db: str | None = DbOption,
 ) -> None:
     """A phase's results in the Judge's plain-text layout (places by their full names; --abbrev for short)."""
-    out.print(_store(db).report(game, phase, phase_id, full=not abbrev), end="", markup=False)
+    store = _store(db)
+    text = store.report(game, phase, phase_id, full=not abbrev)
+    if pdf is None:
+        out.print(text, end="", markup=False)
+        return
+    if paper.lower() not in ("a4", "letter"):
+        raise typer.BadParameter(f"use a4 or letter, not {paper!r}", param_hint="--paper")
+    try:
+        from dippouch.render import render_phase_svg, results_pdf
+
+        rec = store.phase_record(game, phase, phase_id)
+        svg = render_phase_svg(store.variant(game), rec, orders=rec.get("status") != "open")
+        data = results_pdf(svg, f"{rec['game']}: {rec['name']}", text, paper=paper)
+    except ImportError as e:
+        err.print(f"[red]error:[/red] {escape(str(e))}")
+        raise typer.Exit(2) from None
+    Path(pdf).write_bytes(data)
+    out.print(f"wrote {pdf} ({len(data):,} bytes)", markup=False)
 
 
 @app.command()

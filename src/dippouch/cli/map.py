@@ -1,0 +1,99 @@
+"""``dippouch map``: a variant's opening position, or a game's phase, as SVG, PNG or PDF.
+
+The file's suffix chooses the format. A game's phase is drawn with its orders and results once processed
+(``--no-orders`` leaves them off; ``--after`` draws the position the phase led to); an open phase is drawn
+without orders, which stay sealed until the deadline.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import typer
+
+from dippouch.cli import app
+
+_FORMATS = (".svg", ".png", ".pdf")
+
+
+def _fail(message: str) -> None:
+    sys.stderr.write(f"error: {message}\n")
+    raise typer.Exit(2)
+
+
+@app.command("map")
+def map_command(
+    variant: str | None = typer.Argument(None, help="Variant name (its opening position); or use --game."),
+    out: str = typer.Option(..., "--out", "-o", help="File to write: FILE.svg, FILE.png or FILE.pdf."),
+    game: str | None = typer.Option(None, "--game", "-g", help="Draw a phase of this game instead."),
+    phase: str | None = typer.Option(None, "--phase", help="The game's phase, e.g. 'Fall 1901 Movement' (default: latest)."),
+    phase_id: int | None = typer.Option(None, "--id", help="Phase id from `dippouch history`."),
+    orders: bool = typer.Option(True, "--orders/--no-orders", help="Draw the phase's orders and results."),
+    after: bool = typer.Option(False, "--after", help="Draw the position the phase led to."),
+    names: str = typer.Option("auto", "--names", help="auto (full names where they fit), abbr or full."),
+    scale: float = typer.Option(1.5, "--scale", help="PNG size as a multiple of the map's own size."),
+    db: str | None = typer.Option(None, "--db", help="Database URL (with --game)."),
+) -> None:
+    """Draw a map: a variant's opening, or a game's phase (with orders and results), as SVG, PNG or PDF."""
+    suffix = Path(out).suffix.lower()
+    if suffix not in _FORMATS:
+        _fail(f"cannot tell the format from {out!r}: name the file .svg, .png or .pdf")
+    if (variant is None) == (game is None):
+        _fail("give a variant name or --game GAME (one of them)")
+    if names not in ("auto", "abbr", "full"):
+        _fail(f"--names must be auto, abbr or full, not {names!r}")
+    if not 0.1 <= scale <= 10:
+        _fail(f"--scale must be between 0.1 and 10, not {scale}")
+    from dippouch.cli.errors import user_problem
+
+    try:
+        svg = _draw(variant, game, phase, phase_id, orders, after, names, db)
+        data = _convert(svg, suffix, scale)
+        Path(out).write_bytes(data)
+    except typer.Exit:
+        raise
+    except (ImportError, ValueError) as e:
+        _fail(str(e))
+    except Exception as e:
+        problem = user_problem(e)
+        if problem is None:
+            raise
+        _fail(problem)
+    sys.stdout.write(f"wrote {out} ({len(data):,} bytes)\n")
+
+
+def _draw(
+    variant: str | None,
+    game: str | None,
+    phase: str | None,
+    phase_id: int | None,
+    orders: bool,
+    after: bool,
+    names: str,
+    db: str | None,
+) -> str:
+    from dippouch.render import RenderOptions, render_phase_svg, render_svg
+
+    options = RenderOptions(names=names)
+    if game is None:
+        from dippouch.core.variant import load_variant
+
+        assert variant is not None
+        v = load_variant(variant)
+        return render_svg(v, v.start, options=options)
+    from dippouch.store import GameStore
+
+    store = GameStore(db)
+    record = store.phase_record(game, phase, phase_id)
+    v = store.variant(game)
+    show = orders and record.get("status") != "open"
+    return render_phase_svg(v, record, after=after, orders=show, options=options)
+
+
+def _convert(svg: str, suffix: str, scale: float) -> bytes:
+    if suffix == ".svg":
+        return svg.encode("utf-8")
+    from dippouch.render import svg_to_pdf, svg_to_png
+
+    return svg_to_png(svg, scale=scale) if suffix == ".png" else svg_to_pdf(svg)
