@@ -27,7 +27,9 @@ def map_command(
     variant: str | None = typer.Argument(None, help="Variant name (its opening position); or use --game."),
     out: str = typer.Option(..., "--out", "-o", help="File to write: FILE.svg, FILE.png or FILE.pdf."),
     game: str | None = typer.Option(None, "--game", "-g", help="Draw a phase of this game instead."),
-    phase: str | None = typer.Option(None, "--phase", help="The game's phase, e.g. 'Fall 1901 Movement' (default: latest)."),
+    phase: str | None = typer.Option(
+        None, "--phase", help="The game's phase, e.g. 'Fall 1901 Movement' (default: latest)."
+    ),
     phase_id: int | None = typer.Option(None, "--id", help="Phase id from `dippouch history`."),
     orders: bool = typer.Option(True, "--orders/--no-orders", help="Draw the phase's orders and results."),
     after: bool = typer.Option(False, "--after", help="Draw the position the phase led to."),

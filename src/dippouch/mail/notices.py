@@ -13,6 +13,7 @@ The workers (issue 15) call :func:`queue_notices` and :func:`queue_reminders` on
 from __future__ import annotations
 
 import importlib.util
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -30,6 +31,8 @@ from dippouch.store import GameStore
 from dippouch.store.models import EventRow, GameMailRow, GameRow, MailNoticeRow, PhaseRow
 
 __all__ = ["DEFAULT_REMINDERS", "MapAttacher", "queue_notices", "queue_reminders", "queue_results"]
+
+log = logging.getLogger("dippouch.mail.notices")
 
 DEFAULT_REMINDERS = ("48h", "12h")
 
@@ -99,15 +102,20 @@ def default_maps(store: GameStore, game: str, phase_id: int, fmt: str) -> Sequen
 
     This is the seam for the renderer: until ``dippouch.render`` is on main it finds nothing to call and
     the results go out as text alone (which is complete without the map)."""
-    if importlib.util.find_spec("dippouch.render") is None:
+    if importlib.util.find_spec("dippouch.render") is None:  # pragma: no cover - the renderer is part of the package
         return []
-    import dippouch.render as render  # pragma: no cover - waits for the maps branch
+    import dippouch.render as render
 
-    fn = getattr(render, "phase_map_file", None)  # pragma: no cover
+    fn = getattr(render, "phase_map_file", None)
     if fn is None:  # pragma: no cover
         return []
-    filename, content_type, data = fn(store, game, phase_id, fmt)  # pragma: no cover
-    return [OutFile(filename, content_type, data)]  # pragma: no cover
+    try:
+        filename, content_type, data = fn(store, game, phase_id, fmt)
+    except (FileNotFoundError, ImportError) as e:
+        # No geometry built for this variant, or no Cairo on this machine: the text is complete without it.
+        log.warning("results of %s go without the map: %s", game, e)
+        return []
+    return [OutFile(filename, content_type, data)]
 
 
 def queue_results(store: GameStore, now: datetime, *, maps: MapAttacher | None = None) -> Queued:
