@@ -252,3 +252,39 @@ def test_adjudicate_echoing_a_lone_surrogate(site: Site) -> None:
     r = site.browser().post("/api/adjudicate", content=body, headers={"Content-Type": "application/json"})
     assert r.status_code == 200, r.text
     assert any(x["input"] == "A par - \ud800" for x in json.loads(r.content.decode("ascii"))["results"])
+
+
+def test_bodies_sent_without_a_length_are_limited_too(site: Site) -> None:
+    """A chunked body has no Content-Length to refuse up front: it is counted as it arrives and refused at
+    the same 2 MB, on the JSON API and on forms alike, and nothing is recorded."""
+
+    def chunks() -> Any:
+        for _ in range(40):
+            yield b"x" * 100_000
+
+    c = site.france  # type: ignore[attr-defined]
+    before = c.get("/api/games/g/powers/France").json()["versions"]
+    headers = {"X-CSRF-Token": site.csrf(c), "Content-Type": "application/json"}
+    for url in ("/api/adjudicate", "/api/games/g/powers/France/orders", "/api/games/g/powers/France/check"):
+        r = c.post(url, content=chunks(), headers=headers)
+        assert r.status_code == 413, (url, r.status_code, r.text[:200])
+        assert "too large" in r.json()["error"]
+    r = c.post(
+        "/games/g/play/France/orders",
+        content=chunks(),
+        headers={"Content-Type": "application/x-www-form-urlencoded"},
+        follow_redirects=False,
+    )
+    assert r.status_code == 413 and "too large" in r.text
+    assert c.get("/api/games/g/powers/France").json()["versions"] == before
+
+
+def test_order_texts_over_the_limit_are_refused_with_the_reason(site: Site) -> None:
+    c = site.france  # type: ignore[attr-defined]
+    before = c.get("/api/games/g/powers/France").json()["versions"]
+    text = "A par H\n" * 3000  # 24,000 characters
+    r = site.post_form(c, "/games/g/play/France/orders", {"orders": text})
+    assert r.status_code == 400 and "at most 20,000" in r.text
+    r = site.api(c, "/api/games/g/powers/France/orders", {"text": text})
+    assert r.status_code == 422 and "20000" in r.json()["error"]
+    assert c.get("/api/games/g/powers/France").json()["versions"] == before

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
@@ -56,8 +56,12 @@ DEFAULT_LIMITS: dict[str, tuple[int, float]] = {
 MAX_BODY = 2_000_000
 
 
+TOO_LARGE = f"request body too large (at most {MAX_BODY:,} bytes)"
+
+
 class _Headers:
-    """Security headers on every answer, and a size limit on request bodies (refused before reading)."""
+    """Security headers on every answer, and a size limit on request bodies: refused before reading when
+    Content-Length says so, and counted as they arrive when it is absent (a chunked body has none)."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -68,9 +72,21 @@ class _Headers:
             return
         for k, v in scope.get("headers", []):
             if k == b"content-length" and (not v.isdigit() or int(v) > MAX_BODY):
-                resp = JSONResponse({"error": f"request body too large (at most {MAX_BODY:,} bytes)"}, status_code=413)
+                resp = JSONResponse({"error": TOO_LARGE}, status_code=413)
                 await resp(scope, receive, send)
                 return
+        received = 0
+
+        async def counted() -> Message:
+            nonlocal received
+            message = await receive()
+            if message["type"] == "http.request":
+                received += len(message.get("body", b""))
+                if received > MAX_BODY:
+                    # An HTTPException: FastAPI passes it through its body parsing to the app's handler.
+                    raise StarletteHTTPException(413, TOO_LARGE)
+            return message
+
         extra = security_headers()
 
         async def send_with(message: Message) -> None:
@@ -78,7 +94,37 @@ class _Headers:
                 message["headers"] = [*message.get("headers", []), *extra]
             await send(message)
 
-        await self.app(scope, receive, send_with)
+        await self.app(scope, counted, send_with)
+
+
+class _Latency:
+    """Request latency by route, as a plain ASGI layer (Starlette's BaseHTTPMiddleware would run the app
+    in a task group and turn an exception raised while the body is read into an ExceptionGroup: a 500)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        from dippouch.web.metrics import REQUEST_SECONDS
+
+        started = time.perf_counter()
+        status = 500
+
+        async def send_status(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_status)
+        finally:
+            # The route's pattern (/games/{name}), not the address: one series per page, not per game.
+            path = getattr(scope.get("route"), "path", None) or "unmatched"
+            REQUEST_SECONDS.labels(scope.get("method", ""), path, str(status)).observe(time.perf_counter() - started)
 
 
 def create_app(
@@ -196,22 +242,6 @@ def create_app(
 
     from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
-    from dippouch.web.metrics import REQUEST_SECONDS
-
-    @app.middleware("http")
-    async def _latency(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
-        started = time.perf_counter()
-        status = 500
-        try:
-            response = await call_next(request)
-            status = response.status_code
-            return response
-        finally:
-            route = request.scope.get("route")
-            # The route's pattern (/games/{name}), not the address: one series per page, not per game.
-            path = getattr(route, "path", None) or "unmatched"
-            REQUEST_SECONDS.labels(request.method, path, str(status)).observe(time.perf_counter() - started)
-
     @app.get("/healthz", include_in_schema=False)
     def healthz() -> Response:
         """200 while the database answers; 503 (with the reason) when it does not."""
@@ -227,6 +257,7 @@ def create_app(
         """Prometheus metrics: request latency, and phases processed when the in-process scheduler runs."""
         return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
 
+    app.add_middleware(_Latency)
     app.add_middleware(_Headers)
     return app
 

@@ -11,6 +11,7 @@ from fastapi import APIRouter
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from starlette.datastructures import UploadFile
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 
 from dippouch.core.variant import variant_names
@@ -35,6 +36,8 @@ async def _form(request: Request) -> dict[str, Any]:
     """The posted form, CSRF-checked; values as strings (an uploaded file as its UploadFile)."""
     try:
         form = await request.form(max_fields=MAX_FIELDS, max_files=2, max_part_size=1_000_000)
+    except StarletteHTTPException:
+        raise  # the body is too large (counted as it arrives): 413, not "could not be read"
     except Exception as e:  # malformed multipart or urlencoded body
         raise BadInput(f"the form could not be read ({type(e).__name__})") from None
     data: dict[str, Any] = {}
@@ -210,8 +213,8 @@ def calendar(request: Request, name: str) -> Response:
 
 
 @router.get("/games/{name}/export.json")
-def export(request: Request, name: str) -> Response:
-    data = web_of(request).export(name, viewer_of(request))
+def export(request: Request, name: str, unsealed: bool = False) -> Response:
+    data = web_of(request).export(name, viewer_of(request), unsealed=unsealed)
     return Response(
         json.dumps(data, ensure_ascii=False, indent=1),
         media_type="application/json",
