@@ -135,9 +135,17 @@ def test_export_and_import(site: Site) -> None:
     site.new_game("e")
     france = site.player("e", "France")
     site.post_form(france, "/games/e/play/France/orders", {"orders": "A par - bur"})
-    full = site.coordinator.get("/games/e/export.json").json()
+    # Before the deadline the coordinator's file seals the open phase (who and when, not what); a file that
+    # would move the running game asks for it unsealed on purpose, as `dippouch export --unsealed` does.
+    sealed = site.coordinator.get("/games/e/export.json").json()
+    assert sealed["phases"][0]["submissions"][0]["text"] is None and "sealed" in sealed
+    r = site.post_form(
+        site.coordinator, "/coordinate/import", {"name": "e3"}, files={"file": ("e.json", json.dumps(sealed))}
+    )
+    assert r.status_code == 400 and "--unsealed" in r.text
+    full = site.coordinator.get("/games/e/export.json?unsealed=1").json()
     assert full["phases"][0]["submissions"][0]["text"] == "A par - bur"
-    public = site.browser().get("/games/e/export.json").json()
+    public = site.browser().get("/games/e/export.json?unsealed=1").json()
     assert all(not ph["submissions"] for ph in public["phases"])
     r = site.post_form(
         site.coordinator,

@@ -332,3 +332,24 @@ def test_maps_show_a_power_only_its_own_orders(game: Site) -> None:
     assert re.search(r'id="order-\d+" data-power="France"', mine)
     for text in (mine, f.get("/games/g").text, game.browser().get("/games/g").text, f.get("/games/g/map.svg").text):
         assert not re.search(r'id="order-\d+" data-power="Germany"', text)
+
+
+def test_the_coordinators_export_is_sealed_until_the_deadline(game: Site) -> None:
+    """The W3K rule holds for the game file too: before the deadline the coordinator's export says who sent
+    a version and when, never what (as `dippouch export` does); after it, everything."""
+    co = game.coordinator
+    for url in ("/games/g/export.json", "/api/games/g/export"):
+        text = co.get(url).text
+        for secret in SECRET_ORDERS[:2]:
+            assert secret not in text, url
+        data = co.get(url).json()
+        (open_phase,) = [ph for ph in data["phases"] if ph["status"] == "open"]
+        (sub,) = open_phase["submissions"]
+        assert sub["power"] == "Germany" and sub["sealed"] and sub["text"] is None and sub["submitted_at"]
+    # A player cannot unseal anything by asking.
+    f = game.france  # type: ignore[attr-defined]
+    assert "mun - tyr" not in f.get("/api/games/g/export?unsealed=1").text
+    game.clock.advance(days=3)
+    data = co.get("/api/games/g/export").json()
+    (open_phase,) = [ph for ph in data["phases"] if ph["status"] == "open"]
+    assert open_phase["submissions"][0]["text"] == "A mun - tyr\nF kie - den"

@@ -395,15 +395,22 @@ class Web:
         rows = [(r.id, r.name, r.deadline) for r in self.access.phases(name) if r.status != "abandoned" and r.deadline]
         return deadlines_ical(name, st.settings, rows)
 
-    def export(self, name: str, viewer: Viewer) -> dict[str, Any]:
-        """The game file. Anyone who may see the game gets it with the open phase's submissions sealed
-        (and every submission's text kept to the coordinator); a coordinator gets all of it."""
+    def export(self, name: str, viewer: Viewer, *, unsealed: bool = False) -> dict[str, Any]:
+        """The game file. Anyone who may see the game gets it without submissions; a coordinator gets them,
+        but the open phase's only as who and when until its deadline (the W3K rule, as `dippouch export`
+        keeps it), unless they ask for them ``unsealed`` on purpose to move a running game."""
+        from dippouch.store.repository import seal_export
+
         self.require_visible(name, viewer)
         data = self.read.export_game(name)
         if not viewer.coordinates(name):
             for ph in data["phases"]:
                 ph["submissions"] = []
             data["sealed"] = "submissions are left out; the coordinator's export has them"
+        elif not unsealed and seal_export(data, self.now()):
+            data["sealed"] = (
+                "the open phase's submissions are sealed until its deadline; ask for ?unsealed=1 to move a running game"
+            )
         return data
 
     # ----------------------------------------------------------------------------------------------
