@@ -1,0 +1,432 @@
+"""Web load while deadline workers advance 1,000 games on PostgreSQL (issue 15's second benchmark).
+
+    source scripts/postgres
+    .venv/bin/python benchmarks/bench_web_workers.py [--games 1000] [--phase-seconds 30] [--workers 2]
+        [--seconds 60] [--page-rate 300] [--submit-rate 25]
+
+A fresh PostgreSQL database gets ``--games`` standard games whose every phase lasts ``--phase-seconds``
+(movement, retreats and adjustments alike); ``--keyed`` of them get seated players and player keys. Then:
+
+- ``--workers`` real ``dippouch worker`` processes (``--interval 1 --quiet``) and one ``dippouch serve
+  --no-scheduler --no-rate-limits`` process start on the database, as compose.yaml runs them;
+- one UPDATE spreads the open phases' deadlines evenly over the next ``--phase-seconds``, so from then on
+  about games / phase-seconds deadlines fall due every second, and every game advances a phase each
+  phase-seconds for as long as the run lasts (the workers open each next phase with a fresh deadline);
+- a warm-up of game-page requests, then the measured round, open loop as bench_web.py's "mixed" round:
+  ``--clients`` keep-alive HTTP/1.1 connections from this process, 9 in 10 of them requesting game pages
+  (``GET /games/<name>``, cycling over every game in a shuffled order) at ``--page-rate`` a second together,
+  1 in 10 submitting three order lines (``POST /api/games/<g>/powers/<p>/orders``, bearer key) at
+  ``--submit-rate`` a second, cycling over every power of the keyed games. A request's latency counts from
+  when it was due, so a slow server cannot hide its queue.
+
+It prints the requests' p50/p90/p99/max latency and errors (a connection error, a timeout, an answer of 500
+or more, or any refusal other than the one below), the phases the workers processed meanwhile and how late
+after their deadlines (by the database's clock), CPU per request (web process) and per phase (workers) and
+the PostgreSQL server's CPU, read from /proc, and the load average before and after. A submission for a power
+that has nothing to order in the phase now open (a retreat or adjustment phase of another power; the phase
+moved on while the client was not looking) is refused with 400 and the reason: counted apart, as "refused",
+as the correct answer it is. Last, with the load stopped, it checks that the game page of a sample of games
+shows the phase the database has open (pages are cached; workers change games from other processes).
+
+The orders are the same three lines per power every time (bench_web.py's): legal in Spring 1901, partly
+refused line by line later, as a real player's stale orders would be. Games without keys send no orders, so
+most phases are processed with every unit holding: cheaper to adjudicate than bench_workers.py's random
+orders (the worker CPU per phase printed says how much). Not a test: figures go in benchmarks/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import platform
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_web import ORDERS, POWERS, cpu_seconds
+from bench_workers import _cpu, _dippouch, _postmaster, _server_cpu, _wal, fresh_database
+
+from dippouch.game import Settings
+from dippouch.store import GameStore
+from dippouch.store.access import AccessStore
+from dippouch.store.models import PhaseRow
+
+Request = tuple[str, str, bytes, dict[str, str]]
+NOTHING_TO_ORDER = "has nothing to order in"
+
+
+def build(url: str, games: int, keyed: int, phase_seconds: float) -> tuple[list[str], dict[tuple[str, str], str]]:
+    """``games`` standard games made by the store, phases of ``phase_seconds``; players and keys on ``keyed``.
+
+    Deadlines are set far off here and spread out later (:func:`spread`): building takes longer than a phase.
+    """
+    store = GameStore(url)
+    access = AccessStore(store)
+    now = store.clock()
+    settings = Settings(deadlines={k: f"{phase_seconds:g}s" for k in ("movement", "retreats", "adjustments")})
+    names = [f"game-{i:05d}" for i in range(games)]
+    keys: dict[tuple[str, str], str] = {}
+    try:
+        for i, name in enumerate(names):
+            store.create_game(name, "standard", now=now, settings=settings)
+            if i < keyed:
+                for p in POWERS:
+                    store.assign(name, p, f"{p} player", now=now)
+                    _, keys[(name, p)] = access.create_key("player", game=name, power=p, now=now)
+        with store.engine.begin() as c:
+            c.execute(sa.update(PhaseRow).where(PhaseRow.status == "open").values(deadline=now + timedelta(days=1)))
+    finally:
+        store.close()
+    return names, keys
+
+
+def spread(url: str, phase_seconds: float) -> None:
+    """Every open phase's deadline, spread evenly over the next ``phase_seconds`` by the database's clock."""
+    store = GameStore(url)
+    try:
+        now = store.clock()
+        with store.engine.begin() as c:
+            ids = list(c.scalars(sa.select(PhaseRow.id).where(PhaseRow.status == "open").order_by(PhaseRow.id)))
+            rng = random.Random(15)
+            rng.shuffle(ids)
+            for k, pid in enumerate(ids):
+                at = now + timedelta(seconds=phase_seconds * (k + 1) / len(ids))
+                c.execute(sa.update(PhaseRow).where(PhaseRow.id == pid).values(deadline=at))
+    finally:
+        store.close()
+
+
+class Conn:
+    """One keep-alive HTTP/1.1 connection that returns the status and the body (bench_web.py's drops it)."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()
+        self.reader = self.writer = None
+
+    async def request(self, method: str, path: str, body: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
+        if self.writer is None:
+            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
+        assert self.reader is not None
+        head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nContent-Length: {len(body)}\r\n"
+        head += "".join(f"{k}: {v}\r\n" for k, v in headers.items())
+        self.writer.write(head.encode() + b"\r\n" + body)
+        status = int((await self.reader.readline()).split()[1])
+        length = 0
+        while True:
+            line = await self.reader.readline()
+            if line in (b"\r\n", b""):
+                break
+            k, _, v = line.decode().partition(":")
+            if k.lower() == "content-length":
+                length = int(v)
+        return status, await self.reader.readexactly(length)
+
+
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)
+    statuses: Counter[int] = field(default_factory=Counter)
+    errors: list[str] = field(default_factory=list)
+    refused: int = 0
+
+    def figures(self, wall: float) -> dict[str, float]:
+        lat = sorted(self.latencies) or [0.0]
+
+        def pct(q: float) -> float:
+            return lat[min(len(lat) - 1, int(q * len(lat)))] * 1000
+
+        return {
+            "requests": len(self.latencies),
+            "rps": len(self.latencies) / wall,
+            "p50": pct(0.5),
+            "p90": pct(0.9),
+            "p99": pct(0.99),
+            "max": lat[-1] * 1000,
+        }
+
+
+async def open_loop(
+    ports: list[int], clients: int, seconds: float, rate: float, requests: list[Request], timeout: float, tally: Tally
+) -> None:
+    """``clients`` connections together send ``rate`` requests a second on a fixed schedule for ``seconds``,
+    client ``i``'s k-th request being ``requests[(i + k * clients) % len]``: every request is used in turn.
+    Client ``i`` talks to web process ``ports[i % len(ports)]`` (a load balancer's round robin, by connection)."""
+    start = time.perf_counter()
+    stop = start + seconds
+    interval = clients / rate
+
+    async def client(i: int) -> None:
+        port = ports[i % len(ports)]
+        conn = Conn(port)
+        due = start + interval * i / clients
+        k = 0
+        while due < stop:
+            wait = due - time.perf_counter()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            method, path, body, headers = requests[(i + k * clients) % len(requests)]
+            t0, due, k = due, due + interval, k + 1
+            try:
+                status, text = await asyncio.wait_for(conn.request(method, path, body, headers), timeout)
+            except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError, IndexError) as e:
+                tally.errors.append(f"{method} {path}: {type(e).__name__} {e}".strip())
+                conn.close()
+                conn = Conn(port)
+                continue
+            tally.latencies.append(time.perf_counter() - t0)
+            tally.statuses[status] += 1
+            if status >= 400:
+                message = text.decode(errors="replace")
+                with contextlib.suppress(ValueError, AttributeError):
+                    message = json.loads(message).get("error", message)
+                if status == 400 and NOTHING_TO_ORDER in message:
+                    tally.refused += 1
+                else:
+                    tally.errors.append(f"{method} {path}: {status} {message[:200]}")
+        conn.close()
+
+    await asyncio.gather(*(client(i) for i in range(clients)))
+
+
+async def mixed(
+    ports: list[int], args: argparse.Namespace, pages: list[Request], posts: list[Request]
+) -> tuple[Tally, Tally, float]:
+    writers = max(1, args.clients // 10)
+    p, s = Tally(), Tally()
+    t0 = time.perf_counter()
+    await asyncio.gather(
+        open_loop(ports, args.clients - writers, args.seconds, args.page_rate, pages, args.timeout, p),
+        open_loop(ports, writers, args.seconds, args.submit_rate, posts, args.timeout, s),
+    )
+    return p, s, time.perf_counter() - t0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def start_web(url: str, log: Path) -> tuple[subprocess.Popen[bytes], int]:
+    port = free_port()
+    proc = subprocess.Popen(
+        [*_dippouch(), "serve", "--db", url, "--port", str(port), "--no-scheduler", "--no-rate-limits"],
+        stdout=open(log, "ab"),  # noqa: SIM115 - handed to the process
+        stderr=subprocess.STDOUT,
+    )
+    end = time.monotonic() + 60
+    while time.monotonic() < end:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=1):
+                return proc, port
+        except OSError:
+            if proc.poll() is not None:
+                raise SystemExit(f"the web server exited: {log.read_text()[-2000:]}") from None
+            time.sleep(0.2)
+    raise SystemExit("the web server did not start")
+
+
+def phase_counts(url: str) -> tuple[int, int]:
+    """(processed phases, open phases past their deadline by the database's clock)."""
+    eng = sa.create_engine(sa.make_url(url))
+    try:
+        with eng.connect() as c:
+            done = c.scalar(sa.select(sa.func.count()).where(PhaseRow.status == "processed")) or 0
+            due = (
+                c.scalar(
+                    sa.select(sa.func.count()).where(
+                        PhaseRow.status == "open", PhaseRow.deadline < sa.func.clock_timestamp()
+                    )
+                )
+                or 0
+            )
+    finally:
+        eng.dispose()
+    return int(done), int(due)
+
+
+def lateness(url: str, since: Any) -> tuple[int, float, float, float]:
+    """Phases processed since ``since`` (the database's clock): count, p50, p99, max seconds after deadline."""
+    eng = sa.create_engine(sa.make_url(url))
+    try:
+        with eng.connect() as c:
+            q = sa.text(
+                "SELECT count(*), percentile_cont(0.5) WITHIN GROUP (ORDER BY s), "
+                "percentile_cont(0.99) WITHIN GROUP (ORDER BY s), max(s) FROM ("
+                "SELECT extract(epoch FROM processed_at - deadline) AS s FROM phases "
+                "WHERE status = 'processed' AND processed_at >= :since) t"
+            )
+            n, p50, p99, mx = c.execute(q, {"since": since}).one()
+    finally:
+        eng.dispose()
+    return int(n), float(p50 or 0), float(p99 or 0), float(mx or 0)
+
+
+def fresh_pages(url: str, port: int, names: list[str], sample: int) -> tuple[int, list[str]]:
+    """Pages of ``sample`` games that show the phase the database has open (after the page cache's second)."""
+    store = GameStore(url)
+    stale: list[str] = []
+    try:
+        chosen = random.Random(7).sample(names, min(sample, len(names)))
+        time.sleep(1.5)
+        for name in chosen:
+            open_phase = store.status(name, now=store.clock()).phase
+            conn = Conn(port)
+            status, body = asyncio.run(conn.request("GET", f"/games/{name}", b"", {}))
+            if status != 200 or f">{open_phase}<" not in body.decode():
+                stale.append(f"{name}: database has {open_phase} open, page answered {status}")
+    finally:
+        store.close()
+    return len(chosen), stale
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--postgres", help="admin URL of a PostgreSQL server (default: $DIPPOUCH_TEST_POSTGRES_URL)")
+    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--keyed", type=int, default=50, help="games with seated players and keys (submissions)")
+    ap.add_argument("--phase-seconds", type=float, default=30.0, help="length of every phase of every game")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--web", type=int, default=1, help="web processes (clients spread over them)")
+    ap.add_argument("--clients", type=int, default=50)
+    ap.add_argument("--seconds", type=float, default=60.0, help="length of the measured round")
+    ap.add_argument("--warmup", type=float, default=5.0)
+    ap.add_argument("--page-rate", type=float, default=300.0, help="game-page requests a second (open loop)")
+    ap.add_argument("--submit-rate", type=float, default=25.0, help="submissions a second (open loop)")
+    ap.add_argument("--timeout", type=float, default=10.0, help="seconds before a request counts as an error")
+    ap.add_argument("--check-pages", type=int, default=20, help="games whose page is checked afterwards")
+    args = ap.parse_args(argv)
+    admin = args.postgres or os.environ.get("DIPPOUCH_TEST_POSTGRES_URL")
+    if not admin:
+        ap.error("needs a PostgreSQL server: --postgres URL or DIPPOUCH_TEST_POSTGRES_URL (source scripts/postgres)")
+    if not 0 < args.keyed <= args.games:
+        ap.error(f"--keyed must be between 1 and --games ({args.games}); got {args.keyed}")
+    print(
+        f"# {platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} CPUs, "
+        f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())}"
+    )
+    print(
+        f"# {args.games} standard games, every phase {args.phase_seconds:g} s, {args.workers} workers, "
+        f"{args.web} web process{'es' if args.web > 1 else ''}, "
+        f"PostgreSQL; {args.clients} clients: {args.page_rate:g} pages/s + {args.submit_rate:g} submissions/s "
+        f"for {args.seconds:g} s"
+    )
+    with fresh_database("postgres", admin) as url, tempfile.TemporaryDirectory() as d:
+        t0 = time.perf_counter()
+        names, keys = build(url, args.games, args.keyed, args.phase_seconds)
+        print(f"built in {time.perf_counter() - t0:.1f} s ({len(keys)} player keys on {args.keyed} games)")
+        logs = Path(d)
+        workers = [
+            subprocess.Popen(
+                [*_dippouch(), "worker", "--db", url, "--interval", "1", "--quiet"],
+                stdout=open(logs / f"worker{i}.log", "ab"),  # noqa: SIM115 - handed to the process
+                stderr=subprocess.STDOUT,
+            )
+            for i in range(args.workers)
+        ]
+        webs = [start_web(url, logs / f"web{i}.log") for i in range(args.web)]
+        ports = [port for _, port in webs]
+        store = GameStore(url)
+        postmaster = _postmaster(store)
+        try:
+            rng = random.Random(15)
+            order = names[:]
+            rng.shuffle(order)
+            pages: list[Request] = [("GET", f"/games/{n}", b"", {}) for n in order]
+            posts: list[Request] = []
+            for (name, power), key in sorted(keys.items()):
+                body = json.dumps({"text": ORDERS[power]}).encode()
+                head = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+                posts.append(("POST", f"/api/games/{name}/powers/{power}/orders", body, head))
+            rng.shuffle(posts)
+            time.sleep(2)  # the workers import and connect
+            spread(url, args.phase_seconds)
+            warm = Tally()
+            asyncio.run(open_loop(ports, args.clients, args.warmup, args.page_rate, pages, args.timeout, warm))
+            done0, _ = phase_counts(url)
+            since = store.clock()
+            wal0 = _wal(store)
+            cpu_web0 = sum(cpu_seconds(w.pid) for w, _ in webs)
+            cpu_workers0 = sum(_cpu(w.pid) for w in workers)
+            cpu_pg0 = _server_cpu(postmaster)
+            cpu_me0 = time.process_time()
+            p, s, wall = asyncio.run(mixed(ports, args, pages, posts))
+            cpu_web = sum(cpu_seconds(w.pid) for w, _ in webs) - cpu_web0
+            cpu_workers = sum(_cpu(w.pid) for w in workers) - cpu_workers0
+            cpu_pg = _server_cpu(postmaster) - cpu_pg0
+            cpu_me = time.process_time() - cpu_me0
+            wal = _wal(store) - wal0
+            done1, backlog = phase_counts(url)
+            n_late, late50, late99, late_max = lateness(url, since)
+            dead = [f"worker {i} exited ({w.returncode})" for i, w in enumerate(workers) if w.poll() is not None]
+            for w in workers:  # SIGTERM: each finishes the phase in hand; then nothing changes under the check
+                w.terminate()
+            stopped = [w.wait(60) for w in workers]
+            dead += [f"worker {i} stopped with {c}" for i, c in enumerate(stopped) if c != 0]
+            checked, stale = fresh_pages(url, ports[0], names, args.check_pages)
+        finally:
+            for proc in [*workers, *(w for w, _ in webs)]:
+                if proc.poll() is None:
+                    proc.terminate()
+            for proc in [*workers, *(w for w, _ in webs)]:
+                try:
+                    proc.wait(60)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+            store.close()
+        worker_errors = sum(f.read_text().count(" ERROR ") for f in logs.glob("worker*.log"))
+        phases = done1 - done0
+        requests = len(p.latencies) + len(s.latencies)
+        print(f"warm-up: {len(warm.latencies)} page requests, {len(warm.errors)} errors")
+        for label, t in (("game page", p), ("submission", s)):
+            f = t.figures(wall)
+            extra = f", {t.refused} refused: nothing to order" if t is s else ""
+            print(
+                f"{label:<12} {f['rps']:6.1f} req/s  p50 {f['p50']:6.1f} ms  p90 {f['p90']:6.1f} ms  "
+                f"p99 {f['p99']:6.1f} ms  max {f['max']:7.1f} ms  ({f['requests']} requests, "
+                f"{len(t.errors)} errors{extra})"
+            )
+        for e in (p.errors + s.errors)[:5]:
+            print(f"  error: {e}")
+        print(
+            f"workers: {phases} phases processed in the round ({phases / wall:.1f}/s); after their deadline "
+            f"p50 {late50:.2f} s, p99 {late99:.2f} s, max {late_max:.2f} s ({n_late} phases); "
+            f"{backlog} past their deadline at the end; {worker_errors} worker errors logged"
+        )
+        print(
+            f"CPU: web process{'es' if args.web > 1 else ''} {1000 * cpu_web / max(1, requests):.2f} ms/request; workers "
+            f"{1000 * cpu_workers / max(1, phases):.1f} ms/phase; PostgreSQL {cpu_pg / wall:.2f} cores "
+            f"({1000 * cpu_pg / max(1, phases + requests):.2f} ms per phase-or-request); load generator "
+            f"{cpu_me / wall:.2f} cores; WAL {wal / 1024 / max(1, phases + len(s.latencies)):.1f} KB per "
+            f"phase-or-submission"
+        )
+        print(f"pages afterwards: {checked - len(stale)} of {checked} show the phase the database has open")
+        for line in [*stale[:5], *dead]:
+            print(f"  problem: {line}")
+    print(f"# load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    errors = len(p.errors) + len(s.errors)
+    return 0 if not (errors or stale or dead) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
