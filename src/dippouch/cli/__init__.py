@@ -25,7 +25,7 @@ app = typer.Typer(
     add_completion=False,
 )
 
-_COMMAND_MODULES = ("variants", "adjudicate", "game", "serve", "mapcheck", "mail", "worker", "map")
+_COMMAND_MODULES = ("variants", "adjudicate", "game", "serve", "mapcheck", "mail", "worker", "map", "mapgen")
 """Modules under ``dippouch.cli`` whose import registers commands; a missing optional one is skipped."""
 
 

@@ -1,0 +1,52 @@
+"""``dippouch mapgen VARIANT``: build a variant's map geometry from its TOML and the committed coastline clip."""
+
+from __future__ import annotations
+
+import time
+
+import typer
+
+from dippouch.cli import app
+
+
+@app.command()
+def mapgen(
+    variant: str = typer.Argument(None, help="Variant name or path to a .toml file."),
+    all_: bool = typer.Option(False, "--all", help="Build every built-in variant."),
+    check: bool = typer.Option(
+        False, "--check", help="Write nothing; exit 1 if the committed file differs from a fresh build."
+    ),
+    plain: bool = typer.Option(False, "--plain", help="Skip the fitting step (plain Voronoi shapes), for comparison."),
+) -> None:
+    """Write variants/geometry/VARIANT.json (or geometry/ beside a user variant's file)."""
+    from dippouch.core.errors import DippouchError
+    from dippouch.core.variant import builtin_names, load_variant
+
+    if all_ == bool(variant):
+        raise DippouchError("give one variant name, or --all (not both)")
+    try:
+        from dippouch.render.geometry import geometry_path
+        from dippouch.render.mapgen.build import build, dumps
+    except ModuleNotFoundError as e:
+        raise DippouchError(
+            f"building maps needs {e.name}, which is not installed: pip install 'dippouch[mapgen]'"
+        ) from None
+    names = builtin_names() if all_ else [variant]
+    stale = []
+    for name in names:
+        v = load_variant(name)
+        t0 = time.perf_counter()
+        text = dumps(build(v, fit=not plain))
+        took = time.perf_counter() - t0
+        path = geometry_path(v)
+        if check:
+            same = path.exists() and path.read_text(encoding="utf-8") == text
+            typer.echo(f"{v.name}: {'up to date' if same else 'DIFFERS from a fresh build'} ({took:.1f} s)")
+            if not same:
+                stale.append(v.name)
+            continue
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+        typer.echo(f"{v.name}: wrote {path} ({len(text) // 1024} KB, {took:.1f} s)")
+    if stale:
+        raise typer.Exit(1)

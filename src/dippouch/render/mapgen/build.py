@@ -1,0 +1,477 @@
+"""Build a variant's map geometry from its province points, its border graph and the coastline clip.
+
+How (docs/maps-geometry.md says it for authors):
+
+1. Project everything (Lambert azimuthal equal-area centred on the board, kilometres).
+2. Seeds: each province's point, its hand-placed ``shape`` points, and points added by the fitting step.
+   Land provinces' seeds make one Voronoi diagram, clipped to land on the board; sea provinces' seeds
+   another, clipped to water on the board. Keeping the two apart means a sea point never cuts a county.
+3. A province keeps the pieces holding its seeds; other pieces (a cell reaching across a strait or round a
+   bay) go to the neighbour they share most border with, or on the same landmass the nearest province;
+   islands with no province of their own go to the nearest province if small and near, else background.
+4. Nested places (castles, cities: ``[drawing] nested``) are small circles cut out of whatever lies under.
+5. The fitting step (fit.py) adds seeds until the shapes' borders equal the graph, then the shapes are
+   written out in picture units with label, unit and centre spots.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import shapely
+from shapely.geometry import MultiPoint, MultiPolygon, Point, Polygon, box
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import polylabel
+
+from dippouch.core.variant import Variant
+from dippouch.render.geometry import FORMAT, VERSION
+from dippouch.render.mapgen.coastline import clip_hash, load_land, polygons_of, valid_parts
+from dippouch.render.mapgen.graph import BorderGraph, border_graph, drawing_table
+from dippouch.render.mapgen.project import Laea
+
+BUILDER_VERSION = 1
+PICTURE_WIDTH = 1200.0
+
+
+@dataclass(frozen=True, slots=True)
+class Seed:
+    prov: str
+    x: float
+    y: float
+    auto: bool = False
+
+
+@dataclass
+class Board:
+    """The projected frame every shape of a variant is built in."""
+
+    proj: Laea
+    board: Polygon
+    """Where provinces may lie (km)."""
+    frame: Polygon
+    """The picture's rectangle (km), the board's bounding box."""
+    land: BaseGeometry
+    """Land on the picture (km), simplified once so neighbours share exactly the same coastline."""
+    km_per_unit: float
+    points: dict[str, tuple[float, float]]
+    hand_seeds: list[Seed]
+    graph: BorderGraph
+    kinds: dict[str, str]
+    nested: dict[str, float]
+    reach: float
+    island_km2: float
+    island_km: float
+
+
+@dataclass
+class Shapes:
+    """Province shapes in km, before writing out."""
+
+    provinces: dict[str, BaseGeometry]
+    background: BaseGeometry
+    seeds: list[Seed] = field(default_factory=list)
+
+
+def _lonlat_poly(proj: Laea, ring: Sequence[Sequence[float]]) -> Polygon:
+    xs, ys = proj.forward([p[0] for p in ring], [p[1] for p in ring])
+    return Polygon(list(zip(xs.tolist(), ys.tolist(), strict=True)))
+
+
+def _project_geom(proj: Laea, geom: BaseGeometry) -> BaseGeometry:
+    def tf(coords: np.ndarray) -> np.ndarray:
+        x, y = proj.forward(coords[:, 0], coords[:, 1])
+        return np.column_stack([x, y])
+
+    return shapely.transform(geom, tf)
+
+
+def make_board(variant: Variant) -> Board:
+    drawing = drawing_table(variant)
+    graph = border_graph(variant)
+    provs = [p for p in variant.map.provinces if p.point is not None]
+    lons = [p.point[0] for p in provs if p.point]
+    lats = [p.point[1] for p in provs if p.point]
+    if "centre" in drawing:
+        lon0, lat0 = (float(v) for v in drawing["centre"])
+    else:
+        lon0, lat0 = (min(lons) + max(lons)) / 2, (min(lats) + max(lats)) / 2
+    proj = Laea(round(lon0, 3), round(lat0, 3))
+    points = {p.abbr: proj.point(*p.point) for p in provs if p.point}
+    if "board" in drawing:
+        board = _lonlat_poly(proj, drawing["board"])
+    else:
+        xs = [p[0] for p in points.values()]
+        ys = [p[1] for p in points.values()]
+        margin = float(drawing.get("margin", 0.06)) * max(max(xs) - min(xs), max(ys) - min(ys))
+        board = box(min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin)
+    frame = box(*board.bounds)
+    km_per_unit = (frame.bounds[2] - frame.bounds[0]) / PICTURE_WIDTH
+    # Land: the clip, cut to the frame, with the variant's water patches and land patches.
+    lon_min, lat_min, lon_max, lat_max = _frame_lonlat(proj, frame)
+    window = box(lon_min - 1, lat_min - 1, lon_max + 1, lat_max + 1)
+    clipped = [p.intersection(window) for p in load_land() if p.intersects(window)]
+    projected = valid_parts([q for p in clipped for q in polygons_of(_project_geom(proj, p))])
+    land = shapely.union_all(projected).intersection(frame.buffer(1.0))
+    for ring in drawing.get("land", []):
+        land = land.union(_lonlat_poly(proj, ring))
+    for ring in drawing.get("water", []):
+        land = land.difference(_lonlat_poly(proj, ring))
+    land = shapely.simplify(land, km_per_unit * 0.45, preserve_topology=True)
+    land = MultiPolygon([p for p in valid_parts(polygons_of(land)) if p.area > (km_per_unit * 1.2) ** 2])
+    hand: list[Seed] = []
+    raw = variant.data.get("provinces", {})
+    for abbr in sorted(raw):
+        for pt in raw[abbr].get("shape", []) if isinstance(raw[abbr], Mapping) else []:
+            x, y = proj.point(float(pt[0]), float(pt[1]))
+            hand.append(Seed(abbr, x, y))
+    nested = {k: (v or 6.0 * km_per_unit) for k, v in graph.nested.items()}
+    return Board(
+        proj=proj,
+        board=board,
+        frame=frame,
+        land=land,
+        km_per_unit=km_per_unit,
+        points=points,
+        hand_seeds=hand,
+        graph=graph,
+        kinds=dict(graph.kinds),
+        nested=nested,
+        reach=float(drawing.get("reach", 3.0)),
+        island_km2=float(drawing.get("island_km2", 2500.0)),
+        island_km=float(drawing.get("island_km", 60.0)),
+    )
+
+
+def _frame_lonlat(proj: Laea, frame: Polygon) -> tuple[float, float, float, float]:
+    x0, y0, x1, y1 = frame.bounds
+    pts = [proj.inverse(x, y) for x in np.linspace(x0, x1, 9) for y in np.linspace(y0, y1, 9)]
+    return (min(p[0] for p in pts), min(p[1] for p in pts), max(p[0] for p in pts), max(p[1] for p in pts))
+
+
+def base_seeds(b: Board) -> list[Seed]:
+    return [Seed(a, x, y) for a, (x, y) in sorted(b.points.items())] + list(b.hand_seeds)
+
+
+def _voronoi(seeds: list[Seed], frame: Polygon) -> list[Polygon]:
+    """Cells in the seeds' order (duplicate points share a cell)."""
+    pts = MultiPoint([(s.x, s.y) for s in seeds])
+    cells = shapely.voronoi_polygons(pts, extend_to=frame.buffer(frame.length), ordered=True)
+    out = list(cells.geoms)
+    if len(out) != len(seeds):  # duplicate points: find each seed's cell by containment
+        tree = shapely.STRtree(out)
+        out = [out[int(tree.query(Point(s.x, s.y), predicate="intersects")[0])] for s in seeds]
+    return out
+
+
+def _reach_limit(seeds: list[Seed], factor: float) -> list[float]:
+    """Each seed's cell is cut to a disc of ``factor`` times the distance to its nearest other-province
+    seed of the same surface, so cells at the board's edge do not grow without limit."""
+    if len(seeds) < 2:
+        return [1e9] * len(seeds)
+    from scipy.spatial import cKDTree
+
+    xy = np.array([(s.x, s.y) for s in seeds])
+    tree = cKDTree(xy)
+    k = min(len(seeds), 12)
+    dist, idx = tree.query(xy, k=k)
+    out = []
+    for i, s in enumerate(seeds):
+        d = next((float(dd) for dd, j in zip(dist[i], idx[i], strict=True) if seeds[j].prov != s.prov), 1e9)
+        out.append(max(d * factor, 1.0))
+    return out
+
+
+def _shared(a: BaseGeometry, b: BaseGeometry, eps: float) -> float:
+    return float(a.boundary.intersection(b.buffer(eps, quad_segs=1)).length)
+
+
+def _surface_shapes(
+    seeds: list[Seed], surface: BaseGeometry, b: Board, cut: BaseGeometry | None, background_ok: bool
+) -> tuple[dict[str, BaseGeometry], BaseGeometry]:
+    """Voronoi cells of ``seeds`` on ``surface``, one shape per province, stray pieces reassigned."""
+    if not seeds:
+        return {}, surface
+    cells = _voronoi(seeds, b.frame)
+    limits = _reach_limit(seeds, b.reach)
+    per: dict[str, list[BaseGeometry]] = {}
+    for s, c, lim in zip(seeds, cells, limits, strict=True):
+        per.setdefault(s.prov, []).append(c.intersection(Point(s.x, s.y).buffer(lim, 32)))
+    main: dict[str, list[Polygon]] = {}
+    stray: list[Polygon] = []
+    eps = b.km_per_unit * 0.05
+    for prov in sorted(per):
+        geom = shapely.union_all(per[prov]).intersection(surface)
+        if cut is not None:
+            geom = geom.difference(cut)
+        own = [s for s in seeds if s.prov == prov]
+        parts = polygons_of(geom)
+        keep = [p for p in parts if any(p.buffer(eps).contains(Point(s.x, s.y)) for s in own)]
+        if not keep and parts:
+            first = own[0]
+            keep = [min(parts, key=lambda p: p.distance(Point(first.x, first.y)))]
+        main[prov] = keep
+        stray.extend(p for p in parts if not any(p is k for k in keep))
+    # Stray pieces: to the province they share most border with; several rounds, since a piece may
+    # touch only other stray pieces at first.
+    shapes = {k: shapely.union_all(v) if v else Polygon() for k, v in main.items()}
+    landmass = polygons_of(surface)
+    mass_tree = shapely.STRtree(landmass)
+    background: list[Polygon] = []
+    for _ in range(6):
+        if not stray:
+            break
+        left: list[Polygon] = []
+        tree_keys = sorted(k for k in shapes if not shapes[k].is_empty)
+        tree = shapely.STRtree([shapes[k] for k in tree_keys])
+        for piece in sorted(stray, key=lambda p: (-p.area, p.bounds)):
+            near = [tree_keys[int(i)] for i in tree.query(piece.buffer(eps), predicate="intersects")]
+            best = max(near, key=lambda k: (_shared(piece, shapes[k], eps), k), default=None)
+            if best is not None and _shared(piece, shapes[best], eps) > eps:
+                shapes[best] = shapes[best].union(piece)
+                continue
+            left.append(piece)
+        if len(left) == len(stray):
+            break
+        stray = left
+    for piece in stray:
+        c = piece.representative_point()
+        mass_idx = mass_tree.query(c, predicate="within")
+        mass = landmass[int(mass_idx[0])] if len(mass_idx) else piece
+        on_mass = [k for k in shapes if not shapes[k].is_empty and shapes[k].intersects(mass)]
+        cands = on_mass or [k for k in shapes if not shapes[k].is_empty]
+        if not on_mass and cands:
+            ctree = shapely.STRtree([shapes[k] for k in cands])
+            cands = [cands[int(ctree.nearest(piece))]]
+        best = min(cands, key=lambda k: (shapes[k].distance(piece), k), default=None)
+        if best is None:
+            background.append(piece)
+            continue
+        area_km2 = piece.area
+        if not on_mass and background_ok and (area_km2 > b.island_km2 or shapes[best].distance(piece) > b.island_km):
+            background.append(piece)
+            continue
+        shapes[best] = shapes[best].union(piece)
+    return shapes, shapely.union_all(background) if background else Polygon()
+
+
+def plain_shapes(b: Board, seeds: list[Seed]) -> Shapes:
+    land_board = b.land.intersection(b.board)
+    water_board = b.board.difference(b.land)
+    nested_geoms = {k: Point(*b.points[k]).buffer(r, 24) for k, r in sorted(b.nested.items()) if k in b.points}
+    cut = shapely.union_all(list(nested_geoms.values())) if nested_geoms else None
+    land_seeds = [s for s in seeds if b.kinds.get(s.prov) != "sea" and s.prov not in b.nested]
+    sea_seeds = [s for s in seeds if b.kinds.get(s.prov) == "sea" and s.prov not in b.nested]
+    land_shapes, land_bg = _surface_shapes(land_seeds, land_board, b, cut, True)
+    sea_shapes, _ = _surface_shapes(sea_seeds, water_board, b, cut, False)
+    provinces: dict[str, BaseGeometry] = {**land_shapes, **sea_shapes}
+    for k, g in nested_geoms.items():
+        provinces[k] = g.intersection(b.board)
+    covered = shapely.union_all(list(land_shapes.values()) + [g for g in nested_geoms.values()])
+    background = b.land.intersection(b.frame).difference(covered)
+    background = background.union(land_bg) if not land_bg.is_empty else background
+    return Shapes(provinces=provinces, background=background, seeds=seeds)
+
+
+# ------------------------------------------------------------------------------------------- output
+
+
+def _to_units(b: Board, geom: BaseGeometry) -> BaseGeometry:
+    x0, _, _, y1 = b.frame.bounds
+    k = 1.0 / b.km_per_unit
+
+    def tf(c: np.ndarray) -> np.ndarray:
+        return np.column_stack([(c[:, 0] - x0) * k, (y1 - c[:, 1]) * k])
+
+    return shapely.transform(geom, tf)
+
+
+def _r(v: float) -> float:
+    return round(float(v), 1) + 0.0
+
+
+def _pt(p: tuple[float, float] | Point) -> list[float]:
+    if isinstance(p, Point):
+        return [_r(p.x), _r(p.y)]
+    return [_r(p[0]), _r(p[1])]
+
+
+def path_d(geom: BaseGeometry) -> str:
+    parts = []
+    for poly in sorted(polygons_of(geom), key=lambda p: (-p.area, p.bounds)):
+        for ring in [poly.exterior, *poly.interiors]:
+            pts: list[tuple[float, float]] = []
+            for x, y in ring.coords[:-1]:
+                q = (_r(x), _r(y))
+                if not pts or pts[-1] != q:
+                    pts.append(q)
+            if len(pts) > 1 and pts[0] == pts[-1]:
+                pts.pop()
+            if len(pts) < 3:
+                continue
+            parts.append("M" + "L".join(f"{_fmt(x)} {_fmt(y)}" for x, y in pts) + "Z")
+    return "".join(parts)
+
+
+def _fmt(v: float) -> str:
+    s = f"{v:.1f}"
+    return s[:-2] if s.endswith(".0") else s
+
+
+def _spots(shape: BaseGeometry, unit_r: float) -> dict[str, Any]:
+    polys = polygons_of(shape)
+    if not polys:
+        return {"label": [0.0, 0.0], "label_size": 4.0, "unit": [0.0, 0.0], "dislodged": [0.0, 0.0], "sc": [0.0, 0.0]}
+    main = max(polys, key=lambda p: p.area)
+    centre = polylabel(main, tolerance=0.5)
+    inner = float(main.exterior.distance(centre)) if main.interiors == [] else float(main.boundary.distance(centre))
+    unit = centre
+    # The label sits above the unit where there is room (else on it), the centre marker below-left,
+    # the dislodged unit beside, each moved inside the shape when it would fall out.
+    off = min(max(inner * 0.55, 4.0), unit_r * 1.6)
+    label = _inside(main, Point(unit.x, unit.y - off), unit)
+    sc = _inside(main, Point(unit.x - off * 0.8, unit.y + off * 0.8), unit)
+    disl = _inside(main, Point(unit.x + off * 0.9, unit.y + off * 0.6), unit)
+    room = float(main.boundary.distance(label))
+    size = max(4.0, min(14.0, room * 0.95))
+    return {"label": _pt(label), "label_size": _r(size), "unit": _pt(unit), "dislodged": _pt(disl), "sc": _pt(sc)}
+
+
+def _inside(poly: Polygon, p: Point, fallback: Point) -> Point:
+    if poly.contains(p):
+        return p
+    q = shapely.ops.nearest_points(poly.buffer(-1.0) if poly.buffer(-1.0).area > 0 else poly, p)[0]
+    return q if poly.contains(q) else fallback
+
+
+def _coast_spot(shape: BaseGeometry, seas: list[BaseGeometry], inward: float) -> Point | None:
+    """A split coast's unit spot: on the province, by its shore with that coast's seas."""
+    if not seas:
+        return None
+    sea = shapely.union_all(seas)
+    shore = shape.boundary.intersection(sea.buffer(0.6))
+    lines = [g for g in getattr(shore, "geoms", [shore]) if g.length > 0]
+    if not lines:
+        return None
+    longest = max(lines, key=lambda g: g.length)
+    mid = longest.interpolate(0.5, normalized=True)
+    inner = shape.buffer(-inward)
+    target = inner if not inner.is_empty else shape
+    return shapely.ops.nearest_points(target, mid)[0]
+
+
+def map_hash(variant: Variant, b: Board) -> str:
+    gm = variant.map
+    doc = {
+        "builder": BUILDER_VERSION,
+        "clip": clip_hash(),
+        "provinces": [
+            [p.abbr, p.kind.value, p.point, p.supply_centre, [gm.locations[c].abbr for c in p.coasts]]
+            for p in gm.provinces
+        ],
+        "land": sorted(b.graph.land),
+        "sea": sorted(b.graph.sea),
+        "shape": {k: v.get("shape") for k, v in sorted(variant.data.get("provinces", {}).items()) if "shape" in v},
+        "drawing": drawing_table(variant),
+        "sea_areas": variant.data.get("sea_areas", {}),
+    }
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+
+
+def to_json(variant: Variant, b: Board, shapes: Shapes) -> dict[str, Any]:
+    gm = variant.map
+    unit_r = 7.0
+    provinces: dict[str, Any] = {}
+    units_geo = {k: _to_units(b, g) for k, g in shapes.provinces.items()}
+    for p in sorted(gm.provinces, key=lambda p: p.abbr):
+        g = units_geo.get(p.abbr, Polygon())
+        spots = _spots(g, unit_r)
+        kind = p.kind.value if p.kind.value != "impassable" else "land"
+        provinces[p.abbr] = {
+            "kind": kind,
+            "d": path_d(g),
+            "label": spots["label"],
+            "label_size": spots["label_size"],
+            "unit": spots["unit"],
+            "dislodged": spots["dislodged"],
+            "sc": spots["sc"] if p.supply_centre else None,
+            "nested": p.abbr in b.nested,
+            "area_km2": round(float(shapes.provinces.get(p.abbr, Polygon()).area), 0),
+        }
+    coasts: dict[str, Any] = {}
+    for p in gm.provinces:
+        for cid in p.coasts:
+            loc = gm.locations[cid]
+            seas = [
+                units_geo[gm.provinces[q].abbr]
+                for q in gm.fleet_reach[cid]
+                if b.kinds.get(gm.provinces[q].abbr) == "sea" and gm.provinces[q].abbr in units_geo
+            ]
+            spot = _coast_spot(units_geo.get(p.abbr, Polygon()), seas, unit_r * 0.8)
+            if spot is None:
+                spot = Point(*provinces[p.abbr]["unit"])
+            coasts[loc.abbr] = {"unit": _pt(spot)}
+    connectors = []
+    for a, c in sorted(b.graph.connectors):
+        if a in units_geo and c in units_geo:
+            pa, pc = shapely.ops.nearest_points(units_geo[a], units_geo[c])
+            connectors.append(
+                {"a": a, "b": c, "d": f"M{_fmt(_r(pa.x))} {_fmt(_r(pa.y))}L{_fmt(_r(pc.x))} {_fmt(_r(pc.y))}"}
+            )
+    sea_areas: dict[str, Any] = {}
+    raw = variant.data.get("provinces", {})
+    for key, area in sorted(variant.data.get("sea_areas", {}).items()):
+        members = [
+            units_geo[a]
+            for a, pd in raw.items()
+            if isinstance(pd, Mapping) and pd.get("area") == key and a in units_geo
+        ]
+        if not members:
+            continue
+        outline = shapely.union_all([m.buffer(0.05) for m in members]).buffer(-0.05)
+        main = max(polygons_of(outline), key=lambda q: q.area)
+        sea_areas[key] = {"name": str(area.get("name", key)), "d": path_d(outline), "label": _pt(polylabel(main, 0.5))}
+    frame_u = _to_units(b, b.frame)
+    width, height = frame_u.bounds[2], frame_u.bounds[3]
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "variant": variant.name,
+        "map_hash": map_hash(variant, b),
+        "width": _r(width),
+        "height": _r(height),
+        "km_per_unit": round(b.km_per_unit, 4),
+        "projection": {
+            "name": "laea",
+            "lon0": b.proj.lon0,
+            "lat0": b.proj.lat0,
+            "x0": round(b.frame.bounds[0], 3),
+            "y0": round(b.frame.bounds[3], 3),
+            "scale": round(1.0 / b.km_per_unit, 6),
+        },
+        "background": {"land": path_d(_to_units(b, shapes.background))},
+        "provinces": provinces,
+        "coasts": coasts,
+        "connectors": connectors,
+        "sea_areas": sea_areas,
+    }
+
+
+def dumps(doc: Mapping[str, Any]) -> str:
+    return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"
+
+
+def build(variant: Variant, *, fit: bool = True) -> dict[str, Any]:
+    b = make_board(variant)
+    seeds = base_seeds(b)
+    if fit:
+        from dippouch.render.mapgen.fit import fit_seeds
+
+        shapes = fit_seeds(b, seeds)
+    else:
+        shapes = plain_shapes(b, seeds)
+    return to_json(variant, b, shapes)
