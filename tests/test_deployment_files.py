@@ -140,3 +140,68 @@ def test_the_command_check_refuses_a_misspelt_option() -> None:
     with pytest.raises(Exception, match="No such option: --metric-port") as e:
         _parse(["worker", "--metric-port", "9100"])
     assert type(e.value).__name__ == "NoSuchOption"
+
+
+def test_behind_the_proxy_web_processes_tell_clients_apart() -> None:
+    """compose.yaml's web processes sit behind nginx: without trusting its X-Forwarded-For every request
+    would come from the proxy's address, and one client's failed sign-ins would lock every player out."""
+    ctx = _parse(_compose()["services"]["web"]["command"])
+    assert ctx.params["forwarded_allow_ips"], "web processes behind the proxy must read X-Forwarded-For"
+    nginx = (ROOT / "deploy" / "nginx.conf").read_text()
+    # The proxy sets the header to the peer's address, not appending to one the client may have forged.
+    assert "proxy_set_header X-Forwarded-For $remote_addr;" in nginx
+    assert "$proxy_add_x_forwarded_for" not in nginx
+
+
+def test_serve_behind_a_proxy_limits_each_forwarded_client_on_its_own(tmp_path: Path) -> None:
+    import socket
+    import subprocess
+    import time
+    import urllib.error
+    import urllib.request
+
+    from workersupport import dippouch_command
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    db = f"sqlite:///{tmp_path / 'g.db'}"
+    server = subprocess.Popen(
+        [
+            *dippouch_command(),
+            "serve",
+            "--db",
+            db,
+            "--port",
+            str(port),
+            "--no-scheduler",
+            "--forwarded-allow-ips",
+            "127.0.0.1",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+    def sign_in(client: str) -> int:
+        req = urllib.request.Request(f"http://127.0.0.1:{port}/k/not-a-key", headers={"X-Forwarded-For": client})
+        try:
+            with urllib.request.urlopen(req, timeout=10) as r:
+                return int(r.status)
+        except urllib.error.HTTPError as e:
+            return int(e.code)
+
+    try:
+        end = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < end and server.poll() is None, "the server did not start"
+                time.sleep(0.2)
+        guesses = [sign_in("203.0.113.1") for _ in range(11)]
+        assert guesses[:10] == [404] * 10 and guesses[10] == 429, guesses  # the guesser is stopped...
+        assert sign_in("203.0.113.2") == 404  # ...and another player behind the same proxy is not
+    finally:
+        server.terminate()
+        server.wait(30)

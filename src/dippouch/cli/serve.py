@@ -26,6 +26,13 @@ def serve(
         True, "--rate-limits/--no-rate-limits", help="Limit sign-ins and submissions per client (off: load tests only)."
     ),
     new_key: bool = typer.Option(False, "--new-coordinator-key", help="Make a new coordinator key and print its link."),
+    forwarded_allow_ips: str | None = typer.Option(
+        None,
+        "--forwarded-allow-ips",
+        envvar="DIPPOUCH_FORWARDED_ALLOW_IPS",
+        help="Behind a reverse proxy: the proxy's addresses (comma-separated, or *), whose X-Forwarded-For "
+        "names the client, so rate limits count each client, not the proxy. Off by default.",
+    ),
 ) -> None:
     """Serve the web app: game pages, orders, the coordinator's desk, variants, JSON API."""
     from datetime import UTC, datetime
@@ -75,4 +82,11 @@ def serve(
     application = create_app(
         store=store, scheduler=scheduler, scheduler_interval=interval, limits=None if rate_limits else {}
     )
-    uvicorn.run(application, host=host, port=port, log_level="warning", proxy_headers=False)
+    uvicorn.run(
+        application,
+        host=host,
+        port=port,
+        log_level="warning",
+        proxy_headers=forwarded_allow_ips is not None,
+        forwarded_allow_ips=forwarded_allow_ips,
+    )
