@@ -48,6 +48,8 @@ SEA_BORDER = "#8fb0c6"
 CASING = "#1d1d1d"
 ILLEGAL = "#8c8c8c"
 WHITE: Rgb = (1.0, 1.0, 1.0)
+TINT = 0.3
+"""How far a power's owned land is lightened towards white (units keep the full colour)."""
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
 _FAILED = frozenset({"fails", "cut", "disrupted", "dislodged"})
@@ -534,7 +536,7 @@ def draw_svg(
     gmap = variant.map
     powers = {p.name: p for p in variant.powers}
     colour: dict[str, Rgb] = {p.name: parse_colour(p.colour) for p in variant.powers}
-    tint = {name: hex_colour(mix(c, WHITE, 0.45)) for name, c in colour.items()}
+    tint = {name: hex_colour(mix(c, WHITE, TINT)) for name, c in colour.items()}
     faint = {name: hex_colour(mix(c, WHITE, 0.75)) for name, c in colour.items()}
     kind = variant.calendar.kind(position.phase)
 
