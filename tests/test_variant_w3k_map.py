@@ -84,7 +84,7 @@ def test_irish_sea_primary_reaches_its_area_bordering_areas_and_every_shore(v) -
     assert "nch" in moves  # a local region of Malin that borders the Irish Sea area (at Luce Bay)
     assert not moves & {"clf", "lfy", "soj", "bch", "cmb", "sev"}  # the rest of those areas
     shores = {"gal", "ann", "crl", "ald", "fur", "lan", "che", "fli", "den", "cae/nc", "cae/sc", "ang", "mer", "cdg"}
-    shores |= {"pem", "dub", "dro", "mea", "lou", "wic", "wex", "dwn", "iom"}
+    shores |= {"pem", "dub", "dro", "mea", "lou", "wic", "wex", "dwn", "iom", "wes"}  # Westmorland: Arnside
     assert shores <= moves
     assert moves == locals_ | {"mal", "lun", "nch"} | shores
 
@@ -132,18 +132,18 @@ def test_vital_signs(v) -> None:  # type: ignore[no-untyped-def]
     rep = check_map(v)
     assert rep.problems == []
     assert rep.unexplained == []  # every long edge carries its reason in [mapcheck.long_edges]
-    assert len(rep.long_edges) == 34
+    assert len(rep.long_edges) == 35
     gmap = v.map
     kinds = [p.kind for p in gmap.provinces]
     assert (kinds.count(ProvinceKind.LAND), kinds.count(ProvinceKind.COAST), kinds.count(ProvinceKind.SEA)) == (
-        56,
-        130,
+        55,
+        131,
         72,
     )
     assert len(gmap.supply_centres) == 109
     assert len(gmap.supply_centres) / 2 < 55
-    assert gmap.army_edge_count() == 358
-    assert gmap.fleet_edge_count() == 612
+    assert gmap.army_edge_count() == 360
+    assert gmap.fleet_edge_count() == 616
     split = {p.abbr for p in gmap.provinces if p.coasts}
     assert split == {"dor", "dev", "crn", "cae", "rss", "sth", "lew", "brt", "lno"}
 
