@@ -249,3 +249,49 @@ def test_click_entry_on_the_map(server: dict[str, Any], browser: Any) -> None:
     expect(page.locator("#orders")).to_have_value(re.compile(r"A rom S A ven\b"))
     page.locator("#checks li.ok").nth(1).wait_for()
     _shoot(page, "click-entry-desktop")
+
+
+def test_every_page_fits_a_phone_and_loads_nothing_from_elsewhere(server: dict[str, Any], browser: Any) -> None:
+    """On a 390-pixel phone no page scrolls sideways (the coordinator's desk included), and no page, at
+    either size, asks for anything from another site (no CDN) or logs an error."""
+    from dippouch.web.security import Viewer
+
+    web, base = server["web"], server["base"]
+    grants = [g for g in [web.access.find_key(server["key"])] if g]
+    web.create_game(Viewer(grants), {"name": "fit", "variant": "w3k"})
+    _, secret = web.access.create_key("player", game="fit", power="Montrose", now=datetime.now(UTC))
+    pid = web.game_view("fit", Viewer(grants))["phase_id"]
+    pages = [
+        "/",
+        "/signin",
+        "/games/fit",
+        f"/games/fit/phases/{pid}",
+        "/games/fit/play/Montrose",
+        "/games/fit/coordinate",
+        "/coordinate",
+        "/variants",
+        "/variants/w3k",
+        "/variants/w3k/moves?q=Cardigan+Bay",
+        "/api/docs",
+        "/games/nosuch",
+    ]
+    for size, phone in ((PHONE, True), (DESKTOP, False)):
+        ctx = _context(browser, size, phone=phone)
+        page = ctx.new_page()
+        errors = _errors(page)
+        elsewhere: list[str] = []
+        page.on(
+            "request", lambda r, out=elsewhere: out.append(r.url) if not r.url.startswith((base, "data:")) else None
+        )
+        page.goto(f"{base}/k/{server['key']}")
+        page.goto(f"{base}/k/{secret}")
+        for url in pages:
+            page.goto(base + url)
+            wide = page.evaluate("document.documentElement.scrollWidth")
+            assert wide <= size["width"], f"{url} is {wide} pixels wide on a {size['width']}-pixel screen"
+            if phone and url in ("/games/fit/coordinate", "/api/docs"):
+                _shoot(page, ("coordinate" if "coordinate" in url else "api-docs") + "-phone")
+        assert elsewhere == []
+        # The only console error allowed is the browser's note of the deliberate 404 page.
+        assert [e for e in errors if "404" not in e] == [], errors
+        ctx.close()

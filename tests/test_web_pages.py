@@ -198,6 +198,14 @@ def test_calendar_feed_and_api_docs(site: Site) -> None:
     assert 'href="/games/cal/calendar.ics"' in site.browser().get("/games/cal").text
     spec = site.browser().get("/api/openapi.json").json()
     assert "/api/adjudicate" in spec["paths"] and "/api/games/{name}/powers/{power}/check" in spec["paths"]
+    # The API's documentation page is ours, drawn from the same description: nothing loaded from a CDN
+    # (FastAPI's Swagger page fetches its script from one, and the CSP would block it anyway).
+    docs = site.browser().get("/api/docs")
+    assert docs.status_code == 200 and docs.headers["content-type"].startswith("text/html")
+    for path in spec["paths"]:
+        assert path in docs.text, path
+    assert "OrdersIn" in docs.text and "max 20000" in docs.text
+    assert not re.search(r"""(src|href)=["']?(https?:)?//""", docs.text), "the page loads something from elsewhere"
 
 
 def test_adjudicate_over_http_is_the_contract(site: Site) -> None:

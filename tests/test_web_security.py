@@ -297,6 +297,7 @@ def test_security_headers_and_no_inline_script(game: Site) -> None:
         "/variants/standard/moves?q=par",
         "/signin",
         "/nope",
+        "/api/docs",
     ]
     for url in pages:
         r = f.get(url)

@@ -100,7 +100,7 @@ def phase(request: Request, name: str, phase_id: int) -> dict[str, Any]:
 @router.get("/games/{name}/export")
 def export(request: Request, name: str, unsealed: bool = False) -> dict[str, Any]:
     """The game file (submissions only for the coordinator; the open phase's sealed until its deadline
-    unless the coordinator asks for ``unsealed`` to move a running game)."""
+    unless the coordinator asks for unsealed=1 to move a running game)."""
     return web_of(request).export(name, viewer_of(request), unsealed=unsealed)
 
 

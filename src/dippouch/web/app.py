@@ -161,7 +161,7 @@ def create_app(
         description="Games of Diplomacy variants: game pages, orders, coordination, variants, adjudication.",
         version="0.1.0",
         lifespan=lifespan,
-        docs_url="/api/docs",
+        docs_url=None,  # our own page (pages.api_docs): FastAPI's loads Swagger UI from a CDN
         redoc_url=None,
         openapi_url="/api/openapi.json",
     )

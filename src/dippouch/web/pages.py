@@ -448,3 +448,53 @@ def moves_page(request: Request, name: str, q: str = "") -> Response:
     mv = web.moves(name, q)
     vv = web.variant_view(name)
     return render(request, "moves.html", {"mv": mv, "v": vv})
+
+
+# --------------------------------------------------------------------------------------------------
+# The API's documentation
+
+
+@router.get("/api/docs", response_class=HTMLResponse)
+def api_docs(request: Request) -> Response:
+    """The JSON API described from its OpenAPI document, as a plain page: FastAPI's own docs page loads
+    Swagger UI from a CDN (and runs an inline script), both of which this app refuses."""
+    spec = request.app.openapi()
+    schemas = spec.get("components", {}).get("schemas", {})
+    ops = []
+    for path, methods in spec.get("paths", {}).items():
+        for method, op in methods.items():
+            body = None
+            ref = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {}).get("$ref")
+            if ref:
+                name = ref.rsplit("/", 1)[-1]
+                schema = schemas.get(name, {})
+                body = {
+                    "name": name,
+                    "fields": [
+                        {
+                            "name": k,
+                            "type": f.get("type") or "/".join(x.get("type", "?") for x in f.get("anyOf", [])) or "any",
+                            "required": k in schema.get("required", []),
+                            "limit": f"max {f['maxLength']}" if "maxLength" in f else "",
+                            "default": f.get("default"),
+                            "description": f.get("description", ""),
+                        }
+                        for k, f in schema.get("properties", {}).items()
+                    ],
+                }
+            elif "requestBody" in op:
+                body = {"name": "JSON object", "fields": []}
+            ops.append(
+                {
+                    "method": method.upper(),
+                    "path": path,
+                    "summary": op.get("summary", ""),
+                    "description": op.get("description", ""),
+                    "params": [
+                        {"name": p["name"], "in": p["in"], "required": p.get("required", False)}
+                        for p in op.get("parameters", [])
+                    ],
+                    "body": body,
+                }
+            )
+    return render(request, "api_docs.html", {"ops": ops, "title": spec.get("info", {}).get("title", "dippouch")})
