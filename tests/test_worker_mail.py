@@ -31,6 +31,10 @@ def _sent_metric() -> float:
     return REGISTRY.get_sample_value("dippouch_mail_sent_total") or 0.0
 
 
+def _queued_metric() -> float | None:
+    return REGISTRY.get_sample_value("dippouch_mail_queued")
+
+
 def test_a_look_sends_the_queue_once(db_url: str, smtp: SmtpServer, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
     monkeypatch.setenv("DIPPOUCH_SMTP_HOST", "127.0.0.1")
     monkeypatch.setenv("DIPPOUCH_SMTP_PORT", str(smtp.port))
@@ -45,9 +49,29 @@ def test_a_look_sends_the_queue_once(db_url: str, smtp: SmtpServer, monkeypatch:
     assert _statuses(store) == ["sent", "sent", "sent"]
     assert sorted(m["To"] for m in smtp.messages) == ["p0@example.org", "p1@example.org", "p2@example.org"]
     assert _sent_metric() == before + 3
+    assert _queued_metric() == 0  # the queue depth after the look: nothing left
     w.run(once=True)  # nothing sent twice
     assert len(smtp.messages) == 3
     assert w.health()[0] is True
+
+
+def test_a_message_the_server_defers_is_counted_and_stays_queued(
+    db_url: str,
+    smtp: SmtpServer,  # noqa: F811
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("DIPPOUCH_SMTP_HOST", "127.0.0.1")
+    monkeypatch.setenv("DIPPOUCH_SMTP_PORT", str(smtp.port))
+    monkeypatch.setenv("DIPPOUCH_SMTP_SECURITY", "none")
+    monkeypatch.setenv("DIPPOUCH_MAIL_FROM", "judge@example.org")
+    smtp.refuse = 1  # "451 try again later" to the first message
+    store = GameStore(db_url)
+    _fill(store, 2)
+    retry = REGISTRY.get_sample_value("dippouch_mail_retry_total") or 0.0
+    Worker(store).run(once=True)
+    assert _statuses(store) == ["pending", "sent"]
+    assert (REGISTRY.get_sample_value("dippouch_mail_retry_total") or 0.0) == retry + 1
+    assert _queued_metric() == 1
 
 
 def test_without_smtp_settings_mail_waits_in_the_queue(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -57,3 +81,4 @@ def test_without_smtp_settings_mail_waits_in_the_queue(tmp_path: Path, monkeypat
     _fill(store, 2)
     Worker(store).run(once=True)
     assert _statuses(store) == ["pending", "pending"]
+    assert _queued_metric() == 2  # the queue depth says so, for an alert

@@ -11,6 +11,7 @@ from prometheus_client import Counter, Gauge, Histogram
 
 __all__ = [
     "MAIL_FAILED",
+    "MAIL_QUEUED",
     "MAIL_RETRY",
     "MAIL_SENT",
     "PHASES_DUE",
@@ -51,6 +52,10 @@ WORKER_LAST_LOOP = Gauge(
 )
 MAIL_SENT = Counter("dippouch_mail_sent", "Messages this process handed to the SMTP server, accepted.")
 MAIL_FAILED = Counter("dippouch_mail_failed", "Messages refused for good by the SMTP server (not retried).")
+MAIL_QUEUED = Gauge(
+    "dippouch_mail_queued",
+    "Mail queue depth: messages waiting to be sent (not yet accepted or refused for good), at the last look.",
+)
 MAIL_RETRY = Counter(
     "dippouch_mail_retry", "Send attempts that failed for now (server down, temporary refusal); retried later."
 )

@@ -29,9 +29,11 @@ from datetime import datetime
 from types import FrameType
 from typing import Any
 
+import sqlalchemy as sa
 from sqlalchemy.exc import SQLAlchemyError
 
 from dippouch.store import GameStore
+from dippouch.store.models import OutboxRow
 from dippouch.store.repository import DuePhase, PhaseFailed
 from dippouch.worker import metrics
 
@@ -172,14 +174,23 @@ def mail_task(store: GameStore, now: datetime) -> None:
     queue_notices(store, now)
     queue_reminders(store, now)
     settings = load_settings("smtp")
-    if not settings.host or not settings.sender:
-        return
-    report = send_due(store, now, settings)
-    metrics.MAIL_SENT.inc(len(report.sent))
-    metrics.MAIL_FAILED.inc(len(report.failed))
-    metrics.MAIL_RETRY.inc(len(report.retry))
-    if report.server_down:
-        log.warning("SMTP server not taking mail (%s); the queue waits", report.server_down)
+    try:
+        if not settings.host or not settings.sender:
+            return
+        report = send_due(store, now, settings)
+        metrics.MAIL_SENT.inc(len(report.sent))
+        metrics.MAIL_FAILED.inc(len(report.failed))
+        metrics.MAIL_RETRY.inc(len(report.retry))
+        if report.server_down:
+            log.warning("SMTP server not taking mail (%s); the queue waits", report.server_down)
+    finally:
+        metrics.MAIL_QUEUED.set(mail_queue_depth(store))
+
+
+def mail_queue_depth(store: GameStore) -> int:
+    """Messages in the outbox still to be sent (due now or waiting for a retry): one indexed count."""
+    with store.session() as s:
+        return int(s.scalar(sa.select(sa.func.count()).where(OutboxRow.status == "pending")) or 0)
 
 
 class Worker:
