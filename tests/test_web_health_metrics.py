@@ -2,12 +2,22 @@
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import socket
+import subprocess
+import time
+import urllib.request
+from datetime import timedelta
 from pathlib import Path
 
 from fastapi.testclient import TestClient
 
+from dippouch.game import Settings
+from dippouch.store import GameStore
 from dippouch.web.app import create_app
+from workersupport import dippouch_command, wait_until
 
 
 def _count(text: str, series: str) -> float:
@@ -41,3 +51,72 @@ def test_healthz_says_unhealthy_when_the_database_is_gone(tmp_path: Path) -> Non
     db.mkdir()  # a directory where the database was: every connection fails
     r = client.get("/healthz")
     assert r.status_code == 503 and r.json()["status"] == "unhealthy"
+
+
+def _serve(db: str, env: dict[str, str]) -> tuple[subprocess.Popen[str], int]:
+    """``dippouch serve`` on ``db`` with its scheduler looking every 0.2 s, once it answers /healthz."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    proc = subprocess.Popen(
+        [*dippouch_command(), "serve", "--db", db, "--port", str(port), "--interval", "0.2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env={**os.environ, **env},
+    )
+    wait_until("the server to answer", lambda: _health(port) is not None or proc.poll() is not None)
+    assert proc.poll() is None, proc.communicate()[0]
+    return proc, port
+
+
+def _health(port: int) -> dict[str, object] | None:
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=5) as r:
+            return dict(json.loads(r.read()))
+    except OSError:
+        return None
+
+
+def _due_game(db: str) -> GameStore:
+    store = GameStore(db)
+    settings = Settings(deadlines={"movement": "1h", "retreats": "1h", "adjustments": "1h"})
+    store.create_game("g", "standard", now=store.clock() - timedelta(hours=2), settings=settings)
+    return store
+
+
+def _processed(store: GameStore) -> list[str]:
+    return [r.name for r in store.history("g") if r.status == "processed"]
+
+
+def test_serve_processes_deadlines_itself_on_the_single_machine_default(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'g.db'}"
+    store = _due_game(db)
+    proc, port = _serve(db, {"DIPPOUCH_WORKERS": ""})
+    try:
+        assert _health(port) == {"status": "ok", "role": "web", "scheduler": True}
+        wait_until("the in-process scheduler to process the due phase", lambda: _processed(store) != [])
+        assert _processed(store) == ["Spring 1901 Movement"]
+    finally:
+        proc.terminate()
+        out = proc.communicate(timeout=60)[0]
+    assert "DIPPOUCH_WORKERS is set" not in out
+
+
+def test_serve_leaves_deadlines_to_workers_when_they_are_configured(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'g.db'}"
+    store = _due_game(db)
+    proc, port = _serve(db, {"DIPPOUCH_WORKERS": "1"})
+    try:
+        assert _health(port) == {"status": "ok", "role": "web", "scheduler": False}
+        time.sleep(2)  # ten of the scheduler's intervals, had it been running
+        assert _processed(store) == []
+    finally:
+        proc.terminate()
+        out = proc.communicate(timeout=60)[0]
+    assert "DIPPOUCH_WORKERS is set: phases are processed by `dippouch worker`, not by this server" in out
+    r = subprocess.run(
+        [*dippouch_command(), "worker", "--once", "--db", db], capture_output=True, text=True, timeout=60
+    )
+    assert r.returncode == 0, r.stderr
+    assert _processed(store) == ["Spring 1901 Movement"]  # the worker's job, and it does it
