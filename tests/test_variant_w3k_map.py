@@ -132,7 +132,7 @@ def test_vital_signs(v) -> None:  # type: ignore[no-untyped-def]
     rep = check_map(v)
     assert rep.problems == []
     assert rep.unexplained == []  # every long edge carries its reason in [mapcheck.long_edges]
-    assert len(rep.long_edges) == 35
+    assert len(rep.long_edges) == 37
     gmap = v.map
     kinds = [p.kind for p in gmap.provinces]
     assert (kinds.count(ProvinceKind.LAND), kinds.count(ProvinceKind.COAST), kinds.count(ProvinceKind.SEA)) == (
