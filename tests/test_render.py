@@ -141,8 +141,10 @@ def test_every_unit_and_every_order_is_drawn(standard: Variant, game: list[Sampl
     ):
         if r["result"] in fates:
             assert fates[r["result"]] in classes(e), (r, e.attrib)
-        if r["result"] in ("illegal", "invalid"):
+        if r["result"] == "illegal":
             assert "illegal" in classes(e)
+        if r["result"] == "invalid":
+            assert "failed" in classes(e)
 
 
 def test_orders_without_results_are_drawn_as_sent(standard: Variant, game: list[SamplePhase]) -> None:

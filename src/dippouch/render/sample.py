@@ -77,8 +77,11 @@ def sample_phases(variant: Variant, *, seed: int = 1, phases: int = 12, illegal:
     for _ in range(phases):
         kind = variant.calendar.kind(pos.phase)
         orders: dict[str, list[Order]] = {}
+        options: dict[int, list[Order]] = {}
         for power in variant.power_names:
             legal = legal_orders(variant, pos, power)
+            for loc, opts in legal.items():
+                options[gmap.province_of(loc) if kind != PhaseKind.ADJUSTMENTS else loc] = opts
             chosen: list[Order] = []
             if kind == PhaseKind.ADJUSTMENTS:
                 sites = list(legal.items())
@@ -92,6 +95,8 @@ def sample_phases(variant: Variant, *, seed: int = 1, phases: int = 12, illegal:
                     if opts:
                         chosen.append(_pick(rng, opts))
             orders[power] = chosen
+        if kind == PhaseKind.MOVEMENT:
+            _coordinate(rng, gmap, orders, options)
         if illegal and kind == PhaseKind.MOVEMENT:
             # One order that cannot be right: a unit told to move to a province nowhere near it.
             for power in variant.power_names:
@@ -111,6 +116,43 @@ def sample_phases(variant: Variant, *, seed: int = 1, phases: int = 12, illegal:
         out.append(SamplePhase(pos, texts, result_dicts(variant, kind, res.results), res.next))
         pos = res.next
     return out
+
+
+def _coordinate(
+    rng: random.Random, gmap: Any, orders: dict[str, list[Order]], options: Mapping[int, list[Order]]
+) -> None:
+    """Most supports and convoys made to match: the supported unit is given the move supported (or told to
+    hold), as allies would agree, so the sample shows supports given and cut rather than mostly void ones."""
+    by_prov: dict[int, tuple[str, int]] = {}
+    for power, os in orders.items():
+        for i, o in enumerate(os):
+            if o.unit_loc is not None:
+                by_prov[gmap.province_of(o.unit_loc)] = (power, i)
+    anchored: set[int] = set()
+    for power in list(orders):
+        for o in list(orders[power]):
+            if not isinstance(o, Support | Convoy) or rng.random() > 0.8 or o.unit_loc is None:
+                continue
+            tp = gmap.province_of(o.target)
+            if tp in anchored or gmap.province_of(o.unit_loc) in anchored or tp not in by_prov:
+                continue
+            dest = None if o.dest is None else gmap.province_of(o.dest)
+            fits = [
+                x
+                for x in options.get(tp, [])
+                if (
+                    isinstance(x, Move)
+                    and dest is not None
+                    and gmap.province_of(x.dest) == dest
+                    and x.via_convoy == isinstance(o, Convoy)
+                )
+                or (dest is None and isinstance(x, Hold))
+            ]
+            if not fits:
+                continue
+            who, i = by_prov[tp]
+            orders[who][i] = fits[0]
+            anchored |= {tp, gmap.province_of(o.unit_loc)}
 
 
 def _dist(a: tuple[float, float] | None, b: tuple[float, float] | None) -> float:

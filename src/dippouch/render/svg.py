@@ -17,6 +17,7 @@ unit they point at; the cross of a failed order sits on top of everything).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,8 +53,11 @@ TINT = 0.3
 """How far a power's owned land is lightened towards white (units keep the full colour)."""
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 
-_FAILED = frozenset({"fails", "cut", "disrupted", "dislodged"})
-_ILLEGAL = frozenset({"illegal", "invalid"})
+_FAILED = frozenset({"fails", "cut", "disrupted", "dislodged", "invalid"})
+"""Orders that did not work: a bounce, a cut support, a disrupted convoy, and (DATC's "invalid") a support or
+convoy the supported unit did not match."""
+_ILLEGAL = frozenset({"illegal"})
+"""Orders the rules refused."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,7 +138,7 @@ def _unit_radius(geo: Geometry) -> float:
         if p.kind != "sea" and not p.nested and p.area_km2 > 0
     )
     side = sides[len(sides) // 4] if sides else min(geo.width, geo.height) / 20
-    return max(min(0.30 * side, geo.width / 70), geo.width / 210)
+    return max(min(0.24 * side, geo.width / 95), geo.width / 220)
 
 
 def _make_static(variant: Variant, geo: Geometry, options: RenderOptions) -> _Static:
@@ -211,48 +215,138 @@ class _Boxes:
             self.grid.setdefault(cell, []).append(b)
 
 
+_NUM = re.compile(r"[MLZmlz]|-?\d+(?:\.\d+)?(?:[eE]-?\d+)?")
+
+
+class _Shape:
+    """A province's outline as polygons (from the geometry's absolute M/L/Z path), for asking where a
+    name fits: the inside stretch of a horizontal line, and whether a box lies inside."""
+
+    __slots__ = ("box", "edges")
+
+    def __init__(self, d: str) -> None:
+        rings: list[list[Point]] = []
+        ring: list[Point] = []
+        nums: list[float] = []
+        for tok in _NUM.findall(d):
+            if tok in "MmLlZz":
+                if tok in "Mm" and ring:
+                    rings.append(ring)
+                    ring = []
+                if tok in "Zz" and ring:
+                    rings.append(ring)
+                    ring = []
+                continue
+            nums.append(float(tok))
+            if len(nums) == 2:
+                ring.append((nums[0], nums[1]))
+                nums = []
+        if ring:
+            rings.append(ring)
+        self.edges: list[tuple[float, float, float, float]] = []
+        xs: list[float] = []
+        ys: list[float] = []
+        for rg in rings:
+            for i, (x0, y0) in enumerate(rg):
+                x1, y1 = rg[(i + 1) % len(rg)]
+                if y0 != y1:
+                    self.edges.append((x0, y0, x1, y1))
+                xs.append(x0)
+                ys.append(y0)
+        self.box = (min(xs), min(ys), max(xs), max(ys)) if xs else (0.0, 0.0, 0.0, 0.0)
+
+    def span(self, x: float, y: float) -> tuple[float, float] | None:
+        """The inside stretch of the horizontal line through (x, y) that holds x (even-odd rule)."""
+        cuts = sorted(x0 + (y - y0) * (x1 - x0) / (y1 - y0) for x0, y0, x1, y1 in self.edges if (y0 <= y) != (y1 <= y))
+        for i in range(0, len(cuts) - 1, 2):
+            if cuts[i] <= x <= cuts[i + 1]:
+                return (cuts[i], cuts[i + 1])
+        return None
+
+    def holds(self, b: tuple[float, float, float, float]) -> bool:
+        cx = (b[0] + b[2]) / 2
+        for y in (b[1], (b[1] + b[3]) / 2, b[3]):
+            sp = self.span(cx, y)
+            if sp is None or sp[0] > b[0] or sp[1] < b[2]:
+                return False
+        return True
+
+
 def _labels(geo: Geometry, names: Mapping[str, str], r: float, options: RenderOptions) -> str:
-    """Every province's name, placed without overlaps: the largest first; a label that would overlap one
-    already placed is tried shorter (abbreviation) and smaller, then left out."""
-    biggest = r * 1.05 * options.label_scale
-    smallest = r * 0.62 * options.label_scale
+    """Every province's name, placed without overlaps and clear of the unit, centre and dislodged spots.
+
+    Provinces with the most room go first. Each tries its full name (where it fits at a readable size),
+    then its abbreviation, at the builder's label spot and then around its unit spot, inside its shape;
+    failing that, its abbreviation just outside (small islands and castles); failing that it is left out."""
+    biggest = r * 1.1 * options.label_scale
+    smallest = r * 0.7 * options.label_scale
     boxes = _Boxes(max(r * 4, 1.0))
-    # Unit spots are kept clear too: a label under a unit cannot be read.
+    # Unit spots (and centre markers, dislodged spots) are kept clear: a name under a unit cannot be read.
     for p in geo.provinces.values():
         x, y = p.unit
-        boxes.add((x - r * 0.95, y - r * 0.8, x + r * 0.95, y + r * 0.8))
+        boxes.add((x - r * 1.0, y - r * 1.0, x + r * 1.0, y + r * 0.9))
+        if p.sc is not None:
+            boxes.add((p.sc[0] - r * 0.4, p.sc[1] - r * 0.4, p.sc[0] + r * 0.4, p.sc[1] + r * 0.4))
+    for x, y in geo.coasts.values():
+        boxes.add((x - r * 0.9, y - r * 0.9, x + r * 0.9, y + r * 0.9))
     halo: list[str] = []
     ink: list[str] = []
-    order = sorted(geo.provinces.values(), key=lambda p: (-p.label_size, p.abbr))
+    order = sorted(geo.provinces.values(), key=lambda p: (p.nested, -p.area_km2, p.abbr))
     for p in order:
         abbr = p.abbr.upper()
         full = names.get(p.abbr, abbr)
-        fit_abbr = max(p.label_size, 0.0)
-        room = _text_width(abbr, fit_abbr, True)  # the width the builder found free at label_size
-        tries: list[tuple[str, float]] = []
+        shape = _Shape(p.d)
+        ux, uy = p.unit
+        texts: list[tuple[str, float]] = []
         if options.names != "abbr" and full.upper() != abbr:
-            fs_full = min(biggest, fit_abbr * 1.15, room / max(_text_width(full, 1.0, True), 1e-9))
-            if fs_full >= (smallest if options.names == "full" else smallest * 1.25):
-                tries.append((full, fs_full))
-        fs = min(biggest, max(fit_abbr, smallest))
-        tries += [(abbr, fs), (abbr, max(fs * 0.8, smallest)), (abbr, smallest)]
-        x, y = p.label
-        for text, size in tries:
+            texts += [(full, biggest), (full, (biggest + smallest) / 2)]
+            if options.names == "full":
+                texts.append((full, smallest))
+        texts += [(abbr, biggest), (abbr, (biggest + smallest) / 2), (abbr, smallest)]
+        placed = None
+        for text, size in texts:
             w = _text_width(text, size, True)
             h = size * 0.95
-            box = (x - w / 2, y - h * 0.55, x + w / 2, y + h * 0.45)
-            if boxes.hits(box):
-                continue
-            boxes.add(box)
-            sea = p.kind == "sea"
-            attrs = f'x="{_f(x)}" y="{_f(y + size * 0.35)}" font-size="{_f(size)}"'
-            if sea:
-                attrs += ' font-style="italic"'
-            t = escape(text)
-            halo.append(f"<text {attrs}>{t}</text>")
-            fill = "#1f4a66" if sea else "#222222"
-            ink.append(f'<text id="label-{escape(p.abbr)}" class="label" fill="{fill}" {attrs}>{t}</text>')
-            break
+            off_y = r * 1.05 + h * 0.55
+            off_x = r * 1.15 + w / 2
+            spots = [
+                p.label,
+                (ux, uy - off_y),
+                (ux, uy + off_y + h * 0.1),
+                (ux - off_x, uy),
+                (ux + off_x, uy),
+                (ux - off_x, uy - off_y),
+                (ux + off_x, uy - off_y),
+                (ux - off_x, uy + off_y),
+                (ux + off_x, uy + off_y),
+            ]
+            for x, y in spots:
+                box = (x - w / 2, y - h * 0.55, x + w / 2, y + h * 0.45)
+                if shape.holds(box) and not boxes.hits(box):
+                    placed = (text, size, x, y, box)
+                    break
+            if placed:
+                break
+        if placed is None and p.kind != "sea":
+            size = smallest
+            w, h = _text_width(abbr, size, True), size * 0.95
+            for x, y in ((ux, uy - r * 1.05 - h * 0.55), (ux, uy + r * 1.1 + h * 0.6), (ux + r * 1.15 + w / 2, uy)):
+                box = (x - w / 2, y - h * 0.55, x + w / 2, y + h * 0.45)
+                if not boxes.hits(box):
+                    placed = (abbr, size, x, y, box)
+                    break
+        if placed is None:
+            continue
+        text, size, x, y, box = placed
+        boxes.add(box)
+        sea = p.kind == "sea"
+        attrs = f'x="{_f(x)}" y="{_f(y + size * 0.35)}" font-size="{_f(size)}"'
+        if sea:
+            attrs += ' font-style="italic"'
+        t = escape(text)
+        halo.append(f"<text {attrs}>{t}</text>")
+        fill = "#1f4a66" if sea else "#222222"
+        ink.append(f'<text id="label-{escape(p.abbr)}" class="label" fill="{fill}" {attrs}>{t}</text>')
     return (
         f'<g class="labels" font-weight="bold" text-anchor="middle">'
         f'<g class="halo" fill="#ffffff" stroke="#ffffff" stroke-width="{_f(r * 0.22)}" stroke-linejoin="round" '
