@@ -14,11 +14,12 @@ import math
 import statistics
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from dippouch.core.mapdata import GameMap, ProvinceKind
 from dippouch.core.variant import Variant
 
-__all__ = ["LongEdge", "MapReport", "check_map", "edge_key", "format_report", "great_circle_km"]
+__all__ = ["LongEdge", "MapReport", "check_geometry", "check_map", "edge_key", "format_report", "great_circle_km"]
 
 EARTH_RADIUS_KM = 6371.0
 
@@ -243,6 +244,16 @@ def check_map(variant: Variant, *, factor: float = 1.6, min_km: float = 0.0) -> 
         elif key not in seen_keys:
             rep.notes.append(f"[mapcheck.long_edges] justifies {key}, which is no longer counted as long")
     return rep
+
+
+def check_geometry(variant: Variant) -> Any:
+    """The geometric checks on the variant's built map (drawn borders against the border graph, shores,
+    points on the wrong side of the coast, shapes too small to click), as a
+    :class:`dippouch.render.mapgen.checks.GeoReport`. Needs the builder's dependencies (shapely);
+    FileNotFoundError when no geometry was built (``dippouch mapgen VARIANT``)."""
+    from dippouch.render.mapgen.checks import check_geometry as run
+
+    return run(variant)
 
 
 def format_report(rep: MapReport) -> str:

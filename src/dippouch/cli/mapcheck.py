@@ -19,6 +19,10 @@ def mapcheck(
     min_km: float = typer.Option(0.0, "--min-km", help="...and above this many kilometres."),
     as_json: bool = typer.Option(False, "--json", help="Print the report as JSON."),
     strict: bool = typer.Option(False, help="Also fail on long edges without a justification."),
+    geometry: bool = typer.Option(
+        True, help="Also check the built map geometry: drawn borders against the declared ones (needs shapely)."
+    ),
+    strict_geometry: bool = typer.Option(False, "--strict-geometry", help="Also fail on geometric mismatches."),
 ) -> None:
     """Print counts, coasts without a sea, cut-off pieces and long edges; exit 1 on problems."""
     from dippouch.core.variant import load_variant
@@ -31,5 +35,27 @@ def mapcheck(
         typer.echo(json.dumps(data, indent=2))
     else:
         typer.echo(format_report(rep))
-    if rep.problems or (strict and rep.unexplained):
+    geo_bad = False
+    if geometry and not as_json:
+        geo_bad = _geometry_report(load_variant(variant))
+    if rep.problems or (strict and rep.unexplained) or (strict_geometry and geo_bad):
         raise typer.Exit(1)
+
+
+def _geometry_report(v: object) -> bool:
+    """Print the geometric checks; True when they found mismatches. A missing geometry file or a missing
+    shapely is one line, not a failure: the map's data checks above stand on their own."""
+    from dippouch.mapcheck import check_geometry
+
+    try:
+        from dippouch.render.mapgen.checks import format_geo_report
+
+        geo = check_geometry(v)  # type: ignore[arg-type]
+    except ModuleNotFoundError as e:
+        typer.echo(f"geometry check: skipped ({e.name} is not installed: pip install 'dippouch[mapgen]')")
+        return False
+    except FileNotFoundError as e:
+        typer.echo(f"geometry check: skipped ({e})")
+        return False
+    typer.echo(format_geo_report(geo, v.name))  # type: ignore[attr-defined]
+    return bool(geo.mismatches)

@@ -28,7 +28,7 @@ DATA_DIR = Path(__file__).resolve().parent.parent / "data"
 LAND_CLIP = DATA_DIR / "land.json.gz"
 
 #: Longitude/latitude box of the clip: every variant's board with a margin.
-CLIP_BBOX = (-32.0, 26.0, 52.0, 76.0)
+CLIP_BBOX = (-60.0, 24.0, 85.0, 80.0)
 UNIT = 0.005
 #: Islands smaller than this (square degrees, about 0.3 km² at 55°N) are dropped.
 MIN_AREA = 0.00005

@@ -1,0 +1,249 @@
+"""Does the drawing tell the truth? Drawn borders against the border graph, and the other geometric checks.
+
+Used twice: by the builder's fitting step (on shapes in kilometres, every round) and by ``dippouch
+mapcheck`` (on the committed geometry file, read back from its SVG paths). The same function serves both;
+only the unit of the coordinates differs (``km_per_unit``).
+
+The thresholds are in kilometres and picture units at once, because a border has to be both real (a few km
+on the ground) and visible (a few units on the picture):
+
+- a declared border must be drawn at least ``max(3 km, 2 units)`` long;
+- two land shapes "touch" when they share more than ``max(1 km, 0.75 units)`` (a corner where four cells
+  meet shares nothing);
+- a coast needs that much shore; an inland province may have a little shore (a river mouth at a corner)
+  but not more than ``max(8 km, 5 units)``;
+- a province must hold a circle of radius 3 units (a click target and a unit's marker).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import shapely
+from shapely.geometry import Point, Polygon, box
+from shapely.geometry.base import BaseGeometry
+from shapely.ops import polylabel
+
+from dippouch.core.variant import Variant
+from dippouch.render.geometry import geometry_path, load_geometry
+from dippouch.render.mapgen.graph import BorderGraph, border_graph
+from dippouch.render.mapgen.project import Laea
+
+MIN_CLICK_UNITS = 3.0
+
+
+@dataclass
+class GeoReport:
+    """Every geometric mismatch, as data (tests pin these), with the figures that decided it."""
+
+    land_apart: list[tuple[str, str, float]] = field(default_factory=list)
+    """Declared land/coast borders drawn shorter than the minimum (a, b, shared km)."""
+    land_touching: list[tuple[str, str, float]] = field(default_factory=list)
+    """Land shapes sharing border with no declared edge (a, b, shared km)."""
+    coast_no_shore: list[tuple[str, float]] = field(default_factory=list)
+    inland_shore: list[tuple[str, float]] = field(default_factory=list)
+    sea_apart: list[tuple[str, str, float]] = field(default_factory=list)
+    """Declared fleet borders with a sea at one end whose shapes do not meet (a, b, shared km)."""
+    wrong_side: list[str] = field(default_factory=list)
+    """Provinces whose own point is outside their shape (a sea point on land, a land point at sea)."""
+    too_small: list[tuple[str, float]] = field(default_factory=list)
+    """Shapes too small to click (abbr, radius of the largest circle inside, in picture units)."""
+    connectors: list[tuple[str, str]] = field(default_factory=list)
+    """Declared links across water: drawn as connectors, counted as explained."""
+
+    def counts(self) -> dict[str, int]:
+        return {
+            "land_apart": len(self.land_apart),
+            "land_touching": len(self.land_touching),
+            "coast_no_shore": len(self.coast_no_shore),
+            "inland_shore": len(self.inland_shore),
+            "sea_apart": len(self.sea_apart),
+            "wrong_side": len(self.wrong_side),
+            "too_small": len(self.too_small),
+            "connectors": len(self.connectors),
+        }
+
+    @property
+    def mismatches(self) -> int:
+        c = self.counts()
+        return sum(v for k, v in c.items() if k != "connectors")
+
+
+def thresholds(km_per_unit: float) -> tuple[float, float, float]:
+    """(declared border minimum, touching, inland shore maximum), in km."""
+    return max(3.0, 2.0 * km_per_unit), max(1.0, 0.75 * km_per_unit), max(8.0, 5.0 * km_per_unit)
+
+
+def measure(
+    shapes: Mapping[str, BaseGeometry],
+    graph: BorderGraph,
+    km_per_unit: float,
+    background: BaseGeometry,
+    points: Mapping[str, tuple[float, float]],
+    frame: BaseGeometry,
+    *,
+    unit_scale: float = 1.0,
+) -> GeoReport:
+    """Check ``shapes`` (coordinates in a space where one coordinate is ``unit_scale`` km: 1 for the
+    builder's kilometres, ``km_per_unit`` for the picture) against ``graph``."""
+    rep = GeoReport(connectors=sorted(graph.connectors))
+    need_km, touch_km, inland_km = thresholds(km_per_unit)
+    eps = 0.05 * km_per_unit / unit_scale
+    kinds = graph.kinds
+    names = sorted(k for k in shapes if not shapes[k].is_empty)
+    geoms = [shapes[k] for k in names]
+    fat = {k: shapes[k].buffer(eps, quad_segs=1) for k in names}
+    bounds = {k: shapes[k].boundary for k in names}
+
+    def shared(a: str, b: str) -> float:
+        if a not in bounds or b not in fat:
+            return 0.0
+        return float(bounds[a].intersection(fat[b]).length) * unit_scale
+
+    for a, b in sorted(graph.land):
+        s = shared(a, b)
+        if s < need_km:
+            rep.land_apart.append((a, b, round(s, 1)))
+    for a, b in sorted(graph.sea):
+        s = shared(a, b)
+        if s < need_km:
+            rep.sea_apart.append((a, b, round(s, 1)))
+    tree = shapely.STRtree(geoms)
+    pairs = tree.query(geoms, predicate="intersects")
+    declared = graph.land | graph.connectors
+    for i, j in zip(pairs[0].tolist(), pairs[1].tolist(), strict=True):
+        a, b = names[i], names[j]
+        if a >= b or kinds.get(a) in ("sea", "impassable") or kinds.get(b) in ("sea", "impassable"):
+            continue
+        if (a, b) in declared:
+            continue
+        s = shared(a, b)
+        if s > touch_km:
+            rep.land_touching.append((a, b, round(s, 1)))
+    rep.land_touching.sort()
+    # Shore: where a land shape's outline runs along water (neither another land shape, off-board land,
+    # nor the picture's edge).
+    landish = shapely.union_all([shapes[k] for k in names if kinds.get(k) != "sea"] + [background])
+    edge = frame.boundary.buffer(eps * 4, quad_segs=1)
+    coastline = landish.boundary.difference(edge)
+    coast_fat = coastline.buffer(eps, quad_segs=1)
+    for k in names:
+        kind = kinds.get(k)
+        if kind not in ("coast", "land"):
+            continue
+        shore = float(bounds[k].intersection(coast_fat).length) * unit_scale
+        if kind == "coast" and shore < need_km:
+            rep.coast_no_shore.append((k, round(shore, 1)))
+        if kind == "land" and shore > inland_km:
+            rep.inland_shore.append((k, round(shore, 1)))
+    for k in sorted(points):
+        g = shapes.get(k)
+        if g is None or g.is_empty:
+            rep.wrong_side.append(k)
+            continue
+        if g.distance(Point(points[k])) * unit_scale > 1.0:
+            rep.wrong_side.append(k)
+    per_unit = km_per_unit / unit_scale
+    for k in names:
+        polys = [p for p in _polygons(shapes[k])]
+        if not polys:
+            continue
+        main = max(polys, key=lambda p: p.area)
+        c = polylabel(main, tolerance=0.25 * per_unit)
+        r = float(main.boundary.distance(c)) / per_unit
+        if r < MIN_CLICK_UNITS:
+            rep.too_small.append((k, round(r, 1)))
+    return rep
+
+
+def _polygons(geom: BaseGeometry) -> list[Polygon]:
+    if isinstance(geom, Polygon):
+        return [] if geom.is_empty else [geom]
+    return [p for g in getattr(geom, "geoms", []) for p in _polygons(g)]
+
+
+_CMD = re.compile(r"([MLZ])([^MLZ]*)")
+
+
+def parse_path(d: str) -> BaseGeometry:
+    """A shape from an SVG path of absolute M/L/Z rings (as the builder writes them), even-odd filled."""
+    rings: list[list[tuple[float, float]]] = []
+    cur: list[tuple[float, float]] = []
+    for cmd, args in _CMD.findall(d):
+        if cmd == "M":
+            if len(cur) >= 3:
+                rings.append(cur)
+            nums = [float(v) for v in args.split()]
+            cur = [(nums[0], nums[1])]
+        elif cmd == "L":
+            nums = [float(v) for v in args.split()]
+            cur.append((nums[0], nums[1]))
+        else:
+            if len(cur) >= 3:
+                rings.append(cur)
+            cur = []
+    if len(cur) >= 3:
+        rings.append(cur)
+    out: BaseGeometry = Polygon()
+    for r in rings:
+        p = shapely.make_valid(Polygon(r))
+        out = out.symmetric_difference(p)
+    return out
+
+
+def check_geometry(variant: Variant) -> GeoReport:
+    """The geometric checks on a variant's committed geometry file (FileNotFoundError when none is built)."""
+    geo = load_geometry(variant)
+    data = json.loads(geometry_path(variant).read_text(encoding="utf-8"))
+    proj = data["projection"]
+    laea = Laea(float(proj["lon0"]), float(proj["lat0"]))
+    x0, y0, scale = float(proj["x0"]), float(proj["y0"]), float(proj["scale"])
+    points = {}
+    for p in variant.map.provinces:
+        if p.point is not None and p.abbr in geo.provinces:
+            x, y = laea.point(*p.point)
+            points[p.abbr] = ((x - x0) * scale, (y0 - y) * scale)
+    shapes = {k: parse_path(s.d) for k, s in geo.provinces.items()}
+    background = parse_path(geo.background_land)
+    graph = border_graph(variant)
+    return measure(
+        shapes,
+        graph,
+        geo.km_per_unit,
+        background,
+        points,
+        box(0, 0, geo.width, geo.height),
+        unit_scale=geo.km_per_unit,
+    )
+
+
+def format_geo_report(rep: GeoReport, variant: str) -> str:
+    c = rep.counts()
+    lines = [
+        f"geometry check: {variant} ({rep.mismatches} mismatches; {c['connectors']} connectors across water, explained)",
+        "  " + ", ".join(f"{k} {v}" for k, v in c.items()),
+    ]
+    for title, items in (
+        ("declared land borders drawn apart", rep.land_apart),
+        ("land shapes touching with no border", rep.land_touching),
+        ("coasts with no shore", rep.coast_no_shore),
+        ("inland provinces with shore", rep.inland_shore),
+        ("sea borders not meeting", rep.sea_apart),
+        ("points outside their shape (wrong side of the coast)", rep.wrong_side),
+        ("too small to click", rep.too_small),
+    ):
+        if items:
+            lines.append(f"  {title} ({len(items)}):")
+            lines.append("    " + "; ".join(_item(i) for i in items))
+    return "\n".join(lines)
+
+
+def _item(i: object) -> str:
+    if isinstance(i, tuple):
+        if len(i) == 3:
+            return f"{i[0]}-{i[1]} {i[2]} km"
+        return f"{i[0]} {i[1]}"
+    return str(i)
