@@ -207,7 +207,7 @@ def test_labels_never_overlap(standard: Variant) -> None:
         size = float(e.get("font-size", "0"))
         w = _text_width(e.text or "", size, True)
         x, y = float(e.get("x", "0")), float(e.get("y", "0")) - size * 0.35
-        boxes.append((x - w / 2, y - size * 0.5, x + w / 2, y + size * 0.4, e.get("id")))
+        boxes.append((x - w / 2, y - size * 0.4, x + w / 2, y + size * 0.55, e.get("id")))
     assert len(boxes) > 30
     for i, a in enumerate(boxes):
         for b in boxes[i + 1 :]:

@@ -114,6 +114,10 @@ class _Static:
     sea_fill: Mapping[str, str]
     impassable: frozenset[str]
     names: Mapping[str, str]
+    sc: Mapping[str, Point]
+    """Centre markers, moved off the unit spot where the geometry put them under the unit."""
+    dislodged: Mapping[str, Point]
+    """Dislodged units' spots, moved clear of the unit spot likewise."""
 
 
 _STATIC: dict[tuple[Any, ...], tuple[Geometry, Variant, _Static]] = {}
@@ -165,7 +169,8 @@ def _make_static(variant: Variant, geo: Geometry, options: RenderOptions) -> _St
             sea_fill[abbr] = LOCAL_SEA
         else:
             sea_fill[abbr] = WATER
-    label_svg = _labels(geo, names, r, options) if options.labels else ""
+    sc, dislodged = _spots(geo, r)
+    label_svg = _labels(geo, names, r, options, sc, dislodged) if options.labels else ""
     coast_svg = _coast_marks(geo, r) if options.coasts else ""
     extra: list[str] = []
     if geo.sea_areas:
@@ -181,7 +186,38 @@ def _make_static(variant: Variant, geo: Geometry, options: RenderOptions) -> _St
         for c in geo.connectors:
             extra.append(f'<path class="connector" data-a="{escape(c.a)}" data-b="{escape(c.b)}" d="{c.d}"/>')
         extra.append("</g>")
-    return _Static(r, font, label_svg, coast_svg, "".join(extra), sea_fill, impassable, names)
+    return _Static(r, font, label_svg, coast_svg, "".join(extra), sea_fill, impassable, names, sc, dislodged)
+
+
+def _spots(geo: Geometry, r: float) -> tuple[dict[str, Point], dict[str, Point]]:
+    """Centre markers and dislodged spots pushed out from the unit spot (same direction) until they clear a
+    unit of this map's size, when the pushed point still lies inside the province."""
+    sc: dict[str, Point] = {}
+    dis: dict[str, Point] = {}
+    for abbr, p in geo.provinces.items():
+        shape: _Shape | None = None
+        for want, pt, out in ((r * 1.55, p.sc, sc), (r * 2.05, p.dislodged, dis)):
+            if pt is None:
+                continue
+            ux, uy = p.unit
+            dx, dy = pt[0] - ux, pt[1] - uy
+            dist = math.hypot(dx, dy)
+            if dist >= want:
+                out[abbr] = pt
+                continue
+            shape = shape or _Shape(p.d)
+            dirs = [(dx / dist, dy / dist)] if dist > 1e-6 else []
+            dirs += [(-0.7071, 0.7071), (0.7071, 0.7071), (-1.0, 0.0), (1.0, 0.0), (0.0, 1.0), (0.0, -1.0)]
+            chosen = pt
+            for ex, ey in dirs:
+                cand = (ux + ex * want, uy + ey * want)
+                if shape.span(cand[0], cand[1]) is not None and all(
+                    math.dist(cand, o) > r * 1.0 for o in (sc.get(abbr),) if o is not None
+                ):
+                    chosen = cand
+                    break
+            out[abbr] = chosen
+    return sc, dis
 
 
 def _text_width(text: str, size: float, bold: bool = False) -> float:
@@ -272,7 +308,14 @@ class _Shape:
         return True
 
 
-def _labels(geo: Geometry, names: Mapping[str, str], r: float, options: RenderOptions) -> str:
+def _labels(
+    geo: Geometry,
+    names: Mapping[str, str],
+    r: float,
+    options: RenderOptions,
+    sc: Mapping[str, Point],
+    dislodged: Mapping[str, Point],
+) -> str:
     """Every province's name, placed without overlaps and clear of the unit, centre and dislodged spots.
 
     Provinces with the most room go first. Each tries its full name (where it fits at a readable size),
@@ -284,9 +327,10 @@ def _labels(geo: Geometry, names: Mapping[str, str], r: float, options: RenderOp
     # Unit spots (and centre markers, dislodged spots) are kept clear: a name under a unit cannot be read.
     for p in geo.provinces.values():
         x, y = p.unit
-        boxes.add((x - r * 1.0, y - r * 1.0, x + r * 1.0, y + r * 0.9))
-        if p.sc is not None:
-            boxes.add((p.sc[0] - r * 0.4, p.sc[1] - r * 0.4, p.sc[0] + r * 0.4, p.sc[1] + r * 0.4))
+        boxes.add((x - r * 1.2, y - r * 1.25, x + r * 1.2, y + r * 1.1))
+        if p.abbr in sc:
+            x, y = sc[p.abbr]
+            boxes.add((x - r * 0.5, y - r * 0.5, x + r * 0.5, y + r * 0.5))
     for x, y in geo.coasts.values():
         boxes.add((x - r * 0.9, y - r * 0.9, x + r * 0.9, y + r * 0.9))
     halo: list[str] = []
@@ -321,7 +365,7 @@ def _labels(geo: Geometry, names: Mapping[str, str], r: float, options: RenderOp
                 (ux + off_x, uy + off_y),
             ]
             for x, y in spots:
-                box = (x - w / 2, y - h * 0.55, x + w / 2, y + h * 0.45)
+                box = (x - w / 2, y - h * 0.45, x + w / 2, y + h * 0.6)
                 if shape.holds(box) and not boxes.hits(box):
                     placed = (text, size, x, y, box)
                     break
@@ -330,8 +374,10 @@ def _labels(geo: Geometry, names: Mapping[str, str], r: float, options: RenderOp
         if placed is None and p.kind != "sea":
             size = smallest
             w, h = _text_width(abbr, size, True), size * 0.95
-            for x, y in ((ux, uy - r * 1.05 - h * 0.55), (ux, uy + r * 1.1 + h * 0.6), (ux + r * 1.15 + w / 2, uy)):
-                box = (x - w / 2, y - h * 0.55, x + w / 2, y + h * 0.45)
+            oy, ox = r * 1.3 + h * 0.5, r * 1.3 + w / 2
+            around = ((0, -oy), (0, oy), (ox, 0), (-ox, 0), (ox, -oy), (-ox, -oy), (ox, oy), (-ox, oy))
+            for x, y in ((ux + dx, uy + dy) for dx, dy in around):
+                box = (x - w / 2, y - h * 0.45, x + w / 2, y + h * 0.6)
                 if not boxes.hits(box):
                     placed = (abbr, size, x, y, box)
                     break
@@ -659,10 +705,7 @@ def draw_svg(
 
     # -- centres
     scs: list[str] = []
-    for abbr, shape in geo.provinces.items():
-        if shape.sc is None:
-            continue
-        x, y = shape.sc
+    for abbr, (x, y) in st.sc.items():
         scs.append(
             f'<g id="sc-{escape(abbr)}" class="sc"><circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r * 0.42)}" fill="#ffffff"'
             f' stroke="#222222" stroke-width="{_f(r * 0.12)}"/><circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r * 0.17)}"'
@@ -675,7 +718,7 @@ def draw_svg(
     builds: list[str] = []
     removed: set[int] = set()
     for d in drawn:
-        _draw_order(variant, geo, position, d, r, colour, powers, layers, builds, removed)
+        _draw_order(variant, geo, position, d, r, colour, powers, layers, builds, removed, st.dislodged)
 
     # -- units
     converting = position.state.get("w3k_converting")
@@ -708,14 +751,14 @@ def draw_svg(
         )
     for prov, dl in position.dislodged.items():
         abbr = gmap.provinces[prov].abbr
-        spot = geo.provinces.get(abbr)
+        spot = st.dislodged.get(abbr)
         if spot is None:
             continue
         u = dl.unit
         unit_svg.append(
             _unit_svg(
                 u.kind,
-                spot.dislodged,
+                spot,
                 r * 0.9,
                 colour.get(u.power, (0.5, 0.5, 0.5)),
                 powers[u.power].letter if u.power in powers else u.power[:1],
@@ -844,6 +887,7 @@ def _draw_order(
     layers: _Layers,
     builds: list[str],
     removed: set[int],
+    spots: Mapping[str, Point],
 ) -> None:
     gmap = variant.map
     o = d.order
@@ -861,8 +905,7 @@ def _draw_order(
         """Where the ordered unit is drawn: its spot, or for a dislodged unit its spot beside the province."""
         prov = gmap.province_of(loc)
         if prov in position.dislodged and isinstance(o, (Retreat, Disband)) and kind_retreat:
-            shape = geo.provinces.get(gmap.provinces[prov].abbr)
-            return shape.dislodged if shape is not None else None
+            return spots.get(gmap.provinces[prov].abbr)
         u = position.units.get(prov)
         return at(u.loc) if u is not None else at(loc)
 
