@@ -44,12 +44,12 @@ def test_vital_signs(v) -> None:  # type: ignore[no-untyped-def]
     c = rep.counts
     assert (c["provinces"], c["land"], c["coast"], c["sea"]) == (143, 37, 83, 23)
     assert (c["centres"], c["home_centres"], c["neutral_centres"]) == (93, 72, 21)
-    assert (c["army_edges"], c["fleet_edges"]) == (238, 241)
+    assert (c["army_edges"], c["fleet_edges"]) == (238, 242)
     assert c["split_coasts"] == 1
     assert c["components"] == 1
     assert rep.problems == []
     assert rep.unexplained == []
-    assert len(rep.long_edges) == 12
+    assert len(rep.long_edges) == 13
 
 
 def test_lombardy_and_neutral_centres(v) -> None:  # type: ignore[no-untyped-def]
