@@ -137,3 +137,20 @@ def test_ocr_slips_are_repaired_only_into_names_the_map_knows() -> None:
     assert repair_line(v, "A Ivp - yor") == "A lvp - yor"
     assert repair_line(v, "F bre - eng") == "F bre - eng"
     assert repair_line(v, "A Xyz - wal") == "A Xyz - wal"  # not a slip of a known name: left for the check
+
+
+def test_a_photo_receipt_says_how_a_misspelt_subject_was_read(tmp_path: Path) -> None:
+    """Near misses in a subject are accepted and said in the receipt: for a photograph too, not only text."""
+    from dippouch.store.models import OutboxRow
+
+    store = _store(tmp_path)
+    m = EmailMessage()
+    m["From"], m["Subject"] = "jane@example.org", "demo - Englnd - Sprng 1901 Movement"
+    m.set_content("")
+    m.add_attachment(b"\x89PNG not really", maintype="image", subtype="png", filename="orders.png")
+    o = take_in(store, m.as_bytes(), now=T0 + timedelta(days=1), received=T0 + timedelta(days=1))
+    assert o.status == "photo"
+    with store.session() as s:
+        (receipt,) = [r.body for r in s.query(OutboxRow) if r.kind == "receipt"]
+    assert "read 'englnd' as england" in receipt.lower(), receipt
+    assert "orders.png" in receipt

@@ -112,3 +112,34 @@ def test_several_senders_at_once_send_each_message_once(db_url: str, smtp: SmtpS
     assert sum(counts) == 30
     assert len(smtp.messages) == 30 and len(set(smtp.ids())) == 30
     assert states(store) == {"sent": 30}
+
+
+def test_subjects_arrive_as_written(tmp_path: Path) -> None:
+    """A receipt's subject reaches the player exactly as written: Python's folding put a subject with a
+    colon ("Receipt: ...") on a line of its own, which readers then show with a leading space."""
+    import email
+    import io
+    from email import policy
+    from email.generator import BytesGenerator
+
+    from dippouch.mail.outbox import build_message
+
+    store = GameStore(f"sqlite:///{tmp_path / 'q.db'}")
+    subjects = [
+        "Receipt: Powick Bridge 1644 - Montrose - Summer 1642 Movement - version 1",
+        "Held for the coordinator: Powick Bridge - Argyll - Summer 1642 Movement - v1",
+        "Results: Powick Bridge 1644 - Autumn 1644 Retreats and a good many more words to fold somewhere",
+    ]
+    with store.session() as s, s.begin():
+        for i, subject in enumerate(subjects):
+            queue(s, key=f"s:{i}", to="ann@example.org", subject=subject, body="line\n" * 3, kind="test", now=T0)
+    with store.session() as s:
+        for row in s.query(OutboxRow).order_by(OutboxRow.id):
+            # Flattened as smtplib's send_message does: with the message's own policy, CRLF line ends.
+            out = io.BytesIO()
+            BytesGenerator(out).flatten(build_message(row, "orders@w3k.example", T0), linesep="\r\n")
+            raw = out.getvalue()
+            got = email.message_from_bytes(raw, policy=policy.default)
+            assert got["Subject"] == row.subject, raw[:300]
+            assert all(len(line) <= 998 for line in raw.split(b"\r\n")), raw[:300]
+            assert got.get_content().replace("\r\n", "\n") == row.body

@@ -410,6 +410,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
                 )
                 + "Kept:\n"
                 + "".join(f"  {k}\n" for k in kept)
+                + ("\nNotes:\n" + "".join(f"  {n}\n" for n in notes) if notes else "")
                 + f"\nDeadline: {deadline}.\n\nTo send a new version, use the subject:\n  {suggestion}\n\n{compose.SIGN}\n"
             )
             n = _reply(

@@ -126,6 +126,10 @@ def build_message(row: OutboxRow, sender: str, now: datetime) -> EmailMessage:
     for f in row.files:
         maintype, _, subtype = f.content_type.partition("/")
         msg.add_attachment(f.data, maintype=maintype, subtype=subtype or "octet-stream", filename=f.filename)
+    # Headers are written unfolded (up to the 998 characters a line may hold): Python's folding moves a
+    # subject of 70-77 characters whole onto a line of its own, and mail readers then show it with a
+    # leading space. The body and attachments are encoded already, in lines of 76.
+    msg.policy = msg.policy.clone(max_line_length=998)
     return msg
 
 
