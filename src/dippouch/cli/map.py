@@ -28,7 +28,7 @@ def map_command(
     out: str = typer.Option(..., "--out", "-o", help="File to write: FILE.svg, FILE.png or FILE.pdf."),
     game: str | None = typer.Option(None, "--game", "-g", help="Draw a phase of this game instead."),
     phase: str | None = typer.Option(
-        None, "--phase", help="The game's phase, e.g. 'Fall 1901 Movement' (default: latest)."
+        None, "--phase", help="The game's phase, e.g. 'Fall 1901 Movement' (default: the board as it stands now)."
     ),
     phase_id: int | None = typer.Option(None, "--id", help="Phase id from `dippouch history`."),
     orders: bool = typer.Option(True, "--orders/--no-orders", help="Draw the phase's orders and results."),
@@ -87,6 +87,14 @@ def _draw(
     from dippouch.store import GameStore
 
     store = GameStore(db)
+    if phase is None and phase_id is None:
+        # The board as it stands: the open phase (its orders sealed), or the final position of a game that is over.
+        from datetime import UTC, datetime
+
+        current = store.status(game, now=datetime.now(UTC)).phase
+        if current is None:
+            after = True
+        phase = current
     record = store.phase_record(game, phase, phase_id)
     v = store.variant(game)
     show = orders and record.get("status") != "open"
