@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
@@ -427,6 +427,7 @@ class _Drawn:
     """``ok`` (succeeded, or not yet judged), ``failed`` or ``illegal``."""
     text: str
     dislodged: bool = False
+    number: int = 0
 
 
 def _status(result: str | None) -> str:
@@ -555,8 +556,10 @@ def _cross(at: Point, size: float, colour: str = "#d7191c") -> str:
 
 
 def _group(cls: str, d: _Drawn, body: str) -> str:
+    """One order's marks, named ``order-N`` (N its place among the orders drawn) with the power that gave it."""
     return (
-        f'<g class="order {cls} {d.status}" data-power={quoteattr(d.power)} data-order={quoteattr(d.text)}>{body}</g>'
+        f'<g id="order-{d.number}" data-power={quoteattr(d.power)} class="order {cls} {d.status}"'
+        f" data-order={quoteattr(d.text)}>{body}</g>"
     )
 
 
@@ -649,8 +652,6 @@ def render_phase_svg(
     position = position_from_json(variant, data or {})
     opts = options or RenderOptions()
     if opts.title is None and record.get("game"):
-        from dataclasses import replace
-
         opts = replace(opts, title=str(record["game"]))
     show = orders and not after
     return render_svg(
@@ -717,7 +718,8 @@ def draw_svg(
     drawn = _read_orders(variant, kind, orders, results) if (orders or results) else []
     builds: list[str] = []
     removed: set[int] = set()
-    for d in drawn:
+    for i, d in enumerate(drawn):
+        d = replace(d, number=i)
         _draw_order(variant, geo, position, d, r, colour, powers, layers, builds, removed, st.dislodged)
 
     # -- units
