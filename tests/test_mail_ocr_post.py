@@ -154,3 +154,25 @@ def test_a_photo_receipt_says_how_a_misspelt_subject_was_read(tmp_path: Path) ->
         (receipt,) = [r.body for r in s.query(OutboxRow) if r.kind == "receipt"]
     assert "read 'englnd' as england" in receipt.lower(), receipt
     assert "orders.png" in receipt
+
+
+def test_an_attachment_that_is_not_an_image_is_never_given_to_tesseract(tmp_path: Path) -> None:
+    """tesseract takes a file that is not an image as a list of image files to read: a "photograph" holding
+    a path would have it read any picture on the coordinator's machine into a proposal. Only images go."""
+    need_tesseract()
+    from PIL import Image, ImageDraw, ImageFont
+
+    from dippouch.mail.ocr import read_image
+
+    secret = tmp_path / "secret.png"
+    img = Image.new("L", (1200, 200), 250)
+    font_path = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+    font = ImageFont.truetype(font_path, 60) if Path(font_path).exists() else ImageFont.load_default(size=60)
+    ImageDraw.Draw(img).text((50, 60), "HUNTER TWO", fill=0, font=font)
+    img.save(secret)
+    for data in (f"{secret}\n".encode(), b"\x89PNG but truncated", b""):
+        with pytest.raises(GameError, match="not an image"):
+            read_image(data)
+    out = io.BytesIO()
+    img.save(out, format="PNG")
+    assert "HUNTER" in read_image(out.getvalue())  # a real image is still read

@@ -38,16 +38,31 @@ def tesseract_missing() -> str | None:
     return None
 
 
+_IMAGE_MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"II*\x00", b"MM\x00*", b"BM")
+
+
+def _not_an_image(why: str = "") -> GameError:
+    return GameError(f"the attachment is not an image tesseract can read{f' ({why})' if why else ''}")
+
+
 def _prepare(data: bytes) -> bytes:
     """Greyscale, specks filtered out, contrast stretched, black and white, small photographs enlarged: what
-    tesseract reads best. Without Pillow
-    the image goes to tesseract as it is."""
+    tesseract reads best. Without Pillow the image goes to tesseract as it is.
+
+    Only an image goes to tesseract: given a file that is not one, tesseract reads it as a list of image
+    files to open, so an attachment holding a path would have it read any picture on this machine."""
     try:
         from PIL import Image, ImageFilter, ImageOps
     except ImportError:
+        if not data.startswith(_IMAGE_MAGIC) and not (data[:4] == b"RIFF" and data[8:12] == b"WEBP"):
+            raise _not_an_image() from None
         return data
     try:
         opened = Image.open(io.BytesIO(data))
+        opened.load()
+    except (OSError, ValueError, Image.DecompressionBombError) as e:
+        raise _not_an_image(type(e).__name__) from None
+    try:
         img: Image.Image = ImageOps.exif_transpose(opened).convert("L")
         if img.width < 1500:
             factor = 1500 / img.width
