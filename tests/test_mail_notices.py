@@ -1,0 +1,100 @@
+"""Notices by mail (issue 14): a power in civil disorder, a pause, a resumption, an extension and a rollback
+each go once to every player with an address and every observer, as plain text that says what happened and
+when orders are now due; reminders and results follow the game's own settings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from dippouch.game import Settings
+from dippouch.mail.notices import queue_notices, queue_reminders, setup
+from dippouch.store import GameStore
+from dippouch.store.models import OutboxRow
+
+T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+ADDR = {"France": "fr@example.org", "Germany": "de@example.org"}
+OBSERVER = "archive@example.org"
+
+
+@dataclass
+class Sent:
+    kind: str
+    to_addr: str
+    subject: str
+    body: str
+    files: int
+
+
+def _outbox(store: GameStore) -> list[Sent]:
+    with store.session() as s:
+        return [
+            Sent(r.kind, r.to_addr, r.subject, r.body, len(r.files)) for r in s.query(OutboxRow).order_by(OutboxRow.id)
+        ]
+
+
+def _game(tmp_path: Path) -> GameStore:
+    store = GameStore(f"sqlite:///{tmp_path / 'n.db'}")
+    settings = Settings(deadlines={"movement": "2d", "retreats": "1d", "adjustments": "1d"}, missed_limit=1)
+    store.create_game("demo", "standard", now=T0, settings=settings)
+    for power, addr in ADDR.items():
+        store.assign("demo", power, f"{power} player", now=T0, email=addr)
+    setup(store, "demo", now=T0, changes={"observers": [OBSERVER], "reminders": ["12h"]})
+    return store
+
+
+def test_each_notice_once_to_every_player_and_observer(tmp_path: Path) -> None:
+    store = _game(tmp_path)
+    everyone = {*ADDR.values(), OBSERVER}
+    t = T0 + timedelta(hours=1)
+    store.pause("demo", now=t)
+    store.resume("demo", now=t + timedelta(hours=1))
+    store.extend("demo", timedelta(days=1), now=t + timedelta(hours=2))
+    queue_notices(store, t + timedelta(hours=3))
+    queue_notices(store, t + timedelta(hours=4))  # nothing twice
+    notices = [r for r in _outbox(store) if r.kind == "notice"]
+    by_subject: dict[str, set[str]] = {}
+    for r in notices:
+        by_subject.setdefault(r.subject, set()).add(r.to_addr)
+    assert len(notices) == 3 * len(everyone)
+    assert set(by_subject) == {
+        "demo: pause (Spring 1901 Movement)",
+        "demo: resume (Spring 1901 Movement)",
+        "demo: extend (Spring 1901 Movement)",
+    }
+    assert all(addrs == everyone for addrs in by_subject.values())
+    pause = next(r.body for r in notices if "pause" in r.subject)
+    assert "The game is paused" in pause
+    extend = next(r.body for r in notices if "extend" in r.subject)
+    assert "extended" in extend and "orders are due by" in extend
+    assert not any(r.files for r in notices)  # plain text only
+
+    # France sends nothing and is reminded 12 hours before the deadline; Germany has orders and is not.
+    store.submit("demo", "Germany", "A mun H", now=t + timedelta(hours=5))
+    deadline = store.status("demo", now=t + timedelta(hours=5)).deadline
+    assert deadline is not None
+    queue_reminders(store, deadline - timedelta(hours=11))
+    queue_reminders(store, deadline - timedelta(hours=10))
+    reminders = [r for r in _outbox(store) if r.kind == "reminder"]
+    assert [r.to_addr for r in reminders] == [ADDR["France"]]
+    assert "France" in reminders[0].body and "demo - France - Spring 1901 Movement" in reminders[0].body
+
+    # The deadline passes with France silent: missed_limit 1 puts France in civil disorder; results go out.
+    store.process("demo", now=deadline + timedelta(minutes=1))
+    queue_notices(store, deadline + timedelta(minutes=2))
+    queue_notices(store, deadline + timedelta(minutes=3))
+    rows = _outbox(store)
+    cd = [r for r in rows if r.subject == "demo: France in civil disorder"]
+    assert {r.to_addr for r in cd} == everyone and len(cd) == len(everyone)
+    assert "civil disorder" in cd[0].body
+    results = [r for r in rows if r.kind == "results"]
+    assert {r.to_addr for r in results} == everyone and len(results) == len(everyone)
+    assert "Spring 1901 Movement results" in results[0].body and "A Munich H" in results[0].body
+
+    # A rollback is told too, naming the phase the game went back to.
+    store.rollback("demo", "Spring 1901 Movement", now=deadline + timedelta(hours=1))
+    queue_notices(store, deadline + timedelta(hours=2))
+    back = [r for r in _outbox(store) if r.subject.startswith("demo: rollback")]
+    assert {r.to_addr for r in back} == everyone
+    assert "rolled the game back to Spring 1901 Movement" in back[0].body
