@@ -26,6 +26,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from dippouch.core.errors import DippouchError
 from dippouch.core.variant import Variant
@@ -131,6 +132,25 @@ def _next_version(store: GameStore, phase_id: int, power: str) -> int:
         return (n or 0) + 1
 
 
+def _content(msg: Inbound) -> tuple[object, ...]:
+    """What makes two copies of a message the same message: its Message-ID, sender, subject, text and files.
+    The raw bytes differ between copies (an mbox re-encodes headers, servers add Received lines)."""
+    body = "\n".join(line.rstrip() for line in msg.body.replace("\r\n", "\n").strip().split("\n"))
+    files = sorted((a.filename, hashlib.sha256(a.data).hexdigest()) for a in msg.attachments)
+    return (msg.message_id, msg.sender.lower(), msg.subject.strip(), body, files)
+
+
+def _same_message_taken(s: Session, msg: Inbound) -> bool:
+    """Another copy of ``msg`` taken in before (a message in two downloaded files, or fetched and downloaded)."""
+    mine = _content(msg)
+    rows = s.scalars(
+        sa.select(MailMessageRow.raw).where(
+            MailMessageRow.message_id == (msg.message_id or "")[:998], MailMessageRow.sender == msg.sender[:320]
+        )
+    )
+    return any(_content(parse_message(raw)) == mine for raw in rows)
+
+
 def take_in(
     store: GameStore,
     raw: bytes,
@@ -149,6 +169,8 @@ def take_in(
         with store.session() as s, s.begin():
             if s.scalars(sa.select(MailMessageRow.id).where(MailMessageRow.digest == digest)).first() is not None:
                 return Outcome("duplicate", "taken in before", sender=msg.sender, received=when)
+            if msg.message_id and _same_message_taken(s, msg):
+                return Outcome("duplicate", "taken in before (another copy of it)", sender=msg.sender, received=when)
             row = MailMessageRow(
                 digest=digest,
                 message_id=(msg.message_id or "")[:998] or None,

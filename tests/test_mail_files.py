@@ -1,0 +1,94 @@
+"""Mail a coordinator downloaded: `dippouch mail fetch` reads an .eml file, a folder of them, an mbox and a
+Maildir; the same message in two of them is taken once; a path that is not there, or a file that is not
+mail, is one clear line, never a traceback."""
+
+from __future__ import annotations
+
+import email.utils
+import mailbox
+from datetime import UTC, datetime
+from email.message import EmailMessage
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+import dippouch.cli.game
+import dippouch.cli.mail  # noqa: F401
+from dippouch.cli import app
+
+T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+ADDR = {"France": "fr@example.org", "Germany": "de@example.org", "Italy": "it@example.org", "Russia": "ru@example.org"}
+
+
+def mail(power: str, body: str, hours: int) -> EmailMessage:
+    m = EmailMessage()
+    m["From"] = ADDR[power]
+    m["To"] = "orders@example.org"
+    m["Subject"] = f"demo - {power} - Spring 1901 Movement - v1"
+    m["Message-ID"] = email.utils.make_msgid(domain="example.org")
+    when = email.utils.format_datetime(T0.replace(hour=9 + hours))
+    m["Received"] = f"from mx.example.org by orders.example.org; {when}"
+    m["Date"] = when
+    m.set_content(body)
+    return m
+
+
+def run(*args: str, code: int = 0) -> str:
+    result = CliRunner().invoke(app, list(args))
+    assert result.exit_code == code, (args, result.output)
+    assert "Traceback" not in result.output
+    return result.output
+
+
+def test_eml_folder_mbox_and_maildir(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'g.db'}"
+    now = "--now", "2026-12-01T18:00:00+00:00"
+    run("new", "demo", "--db", db, "--now", T0.isoformat())
+    for power, addr in ADDR.items():
+        run("players", "assign", "demo", power, f"{power} player", "--email", addr, "--db", db, "--now", T0.isoformat())
+
+    france = mail("France", "A par - bur\n", 1)
+    one = tmp_path / "france.eml"
+    one.write_bytes(france.as_bytes())
+    folder = tmp_path / "saved"
+    folder.mkdir()
+    (folder / "germany.eml").write_bytes(mail("Germany", "A mun - ruh\n", 2).as_bytes())
+    (folder / "notes.txt").write_text("not mail, and not an .eml: skipped")
+    box = mailbox.mbox(str(tmp_path / "inbox.mbox"))
+    box.add(mail("Italy", "A ven - tyr\n", 3))
+    box.add(france)  # the same message again: taken once
+    box.flush()
+    md = mailbox.Maildir(str(tmp_path / "Maildir"), create=True)
+    md.add(mail("Russia", "A mos - ukr\n", 4))
+    md.flush()
+
+    out = run(
+        "mail",
+        "fetch",
+        str(one),
+        str(folder),
+        str(tmp_path / "inbox.mbox"),
+        str(tmp_path / "Maildir"),
+        "--db",
+        db,
+        *now,
+    )
+    assert "4 accepted" in out, out
+    for token in ("par - bur", "mun - ruh", "ven - tyr", "mos - ukr"):
+        assert token not in out  # sealed: fetch never prints orders
+    status = run("status", "demo", "--db", db, *now)
+    for power in ADDR:
+        assert any(power in line and "v1" in line for line in status.splitlines()), status
+    again = run("mail", "fetch", str(one), str(tmp_path / "inbox.mbox"), "--db", db, *now)
+    assert "accepted" not in again.split("message(s)")[-1], again
+
+    # The received time of a downloaded message is the one its Received header gives, not the moment of fetch.
+    listed = run("mail", "list", "--db", db)
+    assert "10:00" in listed and "11:00" in listed, listed
+
+    missing = run("mail", "fetch", str(tmp_path / "nowhere.mbox"), "--db", db, *now, code=2)
+    assert "no file or folder" in missing
+    junk = tmp_path / "junk.eml"
+    junk.write_bytes(b"\x00\xff\xfe not a message at all \x00" * 50)
+    out = run("mail", "fetch", str(junk), "--db", db, *now)
+    assert "1 message(s)" in out
