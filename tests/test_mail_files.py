@@ -92,3 +92,35 @@ def test_eml_folder_mbox_and_maildir(tmp_path: Path) -> None:
     junk.write_bytes(b"\x00\xff\xfe not a message at all \x00" * 50)
     out = run("mail", "fetch", str(junk), "--db", db, *now)
     assert "1 message(s)" in out
+
+
+def test_orders_in_a_text_attachment_or_html_only(tmp_path: Path) -> None:
+    """An empty body with the orders in a text file attached, and a mail program that sends HTML only: both
+    become the power's orders, checked line by line, and the receipt says where they were read."""
+    from dippouch.mail.intake import take_in
+    from dippouch.store import GameStore
+    from dippouch.store.models import OutboxRow
+
+    store = GameStore(f"sqlite:///{tmp_path / 'a.db'}")
+    store.create_game("demo", "standard", now=T0)
+    store.assign("demo", "France", "Fran", now=T0, email=ADDR["France"])
+    store.assign("demo", "Germany", "Gerd", now=T0, email=ADDR["Germany"])
+
+    m = mail("France", "", 1)
+    m.add_attachment(b"A par - bur\r\nF bre - mid\r\n", maintype="text", subtype="plain", filename="orders.txt")
+    o = take_in(store, m.as_bytes(), now=T0.replace(hour=12))
+    assert o.status == "accepted", o.line()
+    h = EmailMessage()
+    for k in ("From", "To", "Subject", "Message-ID", "Received"):
+        h[k] = mail("Germany", "", 2)[k]
+    h.set_content("<p>A mun - ruh<br>F kie - hol</p><p>-- <br>Gerd</p>", subtype="html")
+    o = take_in(store, h.as_bytes(), now=T0.replace(hour=12))
+    assert o.status == "accepted", o.line()
+
+    rec = store.phase_record("demo", "Spring 1901 Movement")
+    orders = {sub["power"]: [ln["order"] for ln in sub["lines"] if not ln.get("error")] for sub in rec["submissions"]}
+    assert orders == {"France": ["A par - bur", "F bre - mao"], "Germany": ["A mun - ruh", "F kie - hol"]}
+    with store.session() as s:
+        receipts = {r.to_addr: r.body for r in s.query(OutboxRow) if r.kind == "receipt"}
+    assert "orders read from the attachment orders.txt" in receipts[ADDR["France"]]
+    assert "accepted  A mun - ruh" in receipts[ADDR["Germany"]]
