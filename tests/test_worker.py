@@ -63,7 +63,7 @@ def test_process_due_processes_when_everyone_is_ready_and_not_before(store: Game
     memory = ScanMemory()
     powers = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
     for p in powers[:-1]:
-        store.submit("g", p, "", now=None, ready=True)
+        store.submit("g", p, "no orders", now=None, ready=True)  # ready with none, said so
     assert process_due(store, memory=memory) == []
     assert memory.not_ready, "the half-ready phase is remembered, not checked again until something changes"
     assert process_due(store, memory=memory) == []

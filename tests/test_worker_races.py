@@ -77,7 +77,7 @@ def test_orders_for_a_phase_being_processed_wait_and_are_refused_with_the_reason
     """Everyone is ready, so a worker processes the phase early; France changes its mind meanwhile."""
     _game(store)
     for p in POWERS:
-        store.submit("g", p, "A par - bur" if p == "France" else "", now=None, ready=True)
+        store.submit("g", p, "A par - bur" if p == "France" else "no orders", now=None, ready=True)
     w = _paused_worker(db_url, tmp_path, "process:locked")
     late = Call(store.submit, "g", "France", "A par - pic", now=None, phase="Spring 1901 Movement")
     time.sleep(0.5)
