@@ -773,7 +773,7 @@ def draw_svg(
     # -- assemble
     top = st.font * 2.3 if options.header else 0.0
     legend_rows, legend_h = (
-        _legend(variant, position, st, geo.width, colour, layers.notes) if options.legend else ([], 0.0)
+        _legend(variant, position, st, geo.width, colour, layers.notes, bool(drawn)) if options.legend else ([], 0.0)
     )
     width, height = geo.width, geo.height + top + legend_h
     heading = _heading(variant, position, options, st, width) if options.header else ""
@@ -834,6 +834,7 @@ def _legend(
     width: float,
     colour: Mapping[str, Rgb],
     notes: Sequence[str],
+    key: bool = False,
 ) -> tuple[list[str], float]:
     fs = st.font
     r = fs * 0.55
@@ -875,7 +876,76 @@ def _legend(
                 f' fill="#222222">{escape(note)}</text>'
             )
         h += fs * (1.3 * len(notes) + 0.6)
+    if key:
+        rows_svg, kh = _key(st, width, h)
+        out.append(rows_svg)
+        h += kh
     return out, h
+
+
+def _key(st: _Static, width: float, top: float) -> tuple[str, float]:
+    """A line of samples saying how orders and their fates are drawn, under the powers."""
+    fs = st.font * 0.85
+    r = fs * 0.45
+    pen = _Pen(r, "#6b6b6b", "ok")
+    grey = _Pen(r, ILLEGAL, "illegal")
+    sw = 2.6 * fs  # width of a sample
+
+    def line(p: _Pen, dash: str | None = None, head: bool = True, width: float = r * 0.34) -> str:
+        a, b = (0.0, 0.0), (sw, 0.0)
+        base = (sw - r * 0.9, 0.0)
+        d = f"M0 0L{_f(base[0] if head else sw)} 0"
+        return p.path(d, width, dash) + (p.head(b, a, r * 1.1) if head else "")
+
+    samples: list[tuple[str, str]] = [
+        ("move", line(pen)),
+        ("support", line(pen, f"{_f(r * 0.55)} {_f(r * 0.35)}", width=r * 0.2)),
+        ("convoy", line(pen, f"{_f(r * 0.05)} {_f(r * 0.45)}", width=r * 0.26)),
+        (
+            "hold",
+            f'<circle cx="{_f(sw / 2)}" cy="0" r="{_f(r * 1.3)}" fill="none" stroke="#6b6b6b" stroke-width="{_f(r * 0.3)}"/>',
+        ),
+        ("failed", line(pen) + _cross((sw / 2, 0.0), r * 1.4)),
+        ("refused", line(grey) + _cross((sw / 2, 0.0), r * 1.4, "#444444")),
+        (
+            "dislodged",
+            f'<circle cx="{_f(sw / 2)}" cy="0" r="{_f(r)}" fill="#bbbbbb" stroke="#d7191c" stroke-width="{_f(r * 0.25)}"/>',
+        ),
+        (
+            "build",
+            f'<circle cx="{_f(sw / 2)}" cy="0" r="{_f(r * 1.4)}" fill="none" stroke="{CASING}" stroke-width="{_f(r * 0.14)}"'
+            f' stroke-dasharray="{_f(r * 0.4)} {_f(r * 0.25)}"/><circle cx="{_f(sw / 2)}" cy="0" r="{_f(r * 0.9)}"'
+            ' fill="#bbbbbb" stroke="#1d1d1d"/>',
+        ),
+        ("removed", _removal((sw / 2, 0.0), r * 2.2)),
+    ]
+    out = [f'<g class="key" font-size="{_f(fs)}" fill="#333333">']
+    x, y = st.font * 0.6, top + fs * 1.1
+    for label, art in samples:
+        w = sw + fs * 0.4 + _text_width(label, fs) + fs * 1.2
+        if x + w > width and x > st.font:
+            x, y = st.font * 0.6, y + fs * 1.9
+        out.append(
+            f'<g transform="translate({_f(x)} {_f(y)})">{art}</g>'
+            f'<text x="{_f(x + sw + fs * 0.4)}" y="{_f(y + fs * 0.35)}">{escape(label)}</text>'
+        )
+        x += w
+    out.append("</g>")
+    return "".join(out), (y - top) + fs * 1.3
+
+
+def _removal(at: Point, size: float) -> str:
+    """A removed or disbanded unit: a red ring with a bar through it, unlike the small cross of a failure."""
+    x, y = at
+    rr = size / 2
+    d = f"M{_f(x - rr * 0.7)} {_f(y + rr * 0.7)}L{_f(x + rr * 0.7)} {_f(y - rr * 0.7)}"
+    ring = f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(rr)}" fill="none"'
+    return (
+        f'{ring} stroke="#ffffff" stroke-width="{_f(size * 0.2)}"/>'
+        f'<path d="{d}" stroke="#ffffff" stroke-width="{_f(size * 0.2)}" stroke-linecap="round"/>'
+        f'{ring} stroke="#b2182b" stroke-width="{_f(size * 0.1)}"/>'
+        f'<path d="{d}" stroke="#b2182b" stroke-width="{_f(size * 0.1)}" stroke-linecap="round"/>'
+    )
 
 
 def _draw_order(
@@ -997,7 +1067,7 @@ def _draw_order(
         if a is None:
             return
         cls = "disband" if kind_retreat else "remove"
-        layers.top.append(_group(cls, d, _cross(a, r * 2.2)))
+        layers.top.append(_group(cls, d, _removal(a, r * 2.6)))
         removed.add(gmap.province_of(o.loc))
     elif isinstance(o, Build):
         a = at(o.loc)
