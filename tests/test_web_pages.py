@@ -131,6 +131,28 @@ def test_coordinator_desk(site: Site) -> None:
     assert "c" not in [g["name"] for g in site.browser().get("/api/games").json()]  # unlisted
 
 
+def test_the_coordinator_sees_every_submission_after_the_deadline(site: Site) -> None:
+    """Once a phase's deadline has passed (or it is processed), its page shows the coordinator every version
+    each power sent, when and how, with its line verdicts; before that, and to anyone else, none of it."""
+    site.new_game("v", movement="2d")
+    de = site.player("v", "Germany", "Carla")
+    site.post_form(de, "/games/v/play/Germany/orders", {"orders": "A mun - tyr\nF kie - den"})
+    site.post_form(de, "/games/v/play/Germany/orders", {"orders": "A mun - bur\nF kie - hol\nA ber - xyz"})
+    pid = site.browser().get("/api/games/v").json()["phase_id"]
+    before = site.coordinator.get(f"/games/v/phases/{pid}").text
+    assert "mun - tyr" not in before and "mun - bur" not in before
+    assert "Germany" in before and "sealed until the deadline" in before.lower()
+    site.clock.advance(days=3)  # past the deadline: the scheduler (or the coordinator) processes it
+    site.post_form(site.coordinator, "/games/v/coordinate/process")
+    page = site.coordinator.get(f"/games/v/phases/{pid}").text
+    assert "A mun - tyr" in page and "A mun - bur" in page  # both versions, the first one too
+    assert "no province &#39;xyz&#39;" in page or "xyz" in page
+    assert page.count('<span class="tag">web</span>') == 2  # where each version came from
+    for other in (de, site.browser()):
+        text = other.get(f"/games/v/phases/{pid}").text
+        assert "A mun - tyr" not in text  # the superseded version is the coordinator's to see only
+
+
 def test_export_and_import(site: Site) -> None:
     site.new_game("e")
     france = site.player("e", "France")

@@ -203,7 +203,8 @@ def phase_page(request: Request, name: str, phase_id: int) -> Response:
     viewer = viewer_of(request)
     ph = web.phase_view(name, phase_id, viewer)
     g = web.game_view(name, viewer)
-    return render(request, "phase.html", {"ph": ph, "g": g})
+    subs = web.phase_submissions(name, phase_id, viewer)
+    return render(request, "phase.html", {"ph": ph, "g": g, "subs": subs})
 
 
 @router.get("/games/{name}/calendar.ics")

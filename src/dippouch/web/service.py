@@ -387,6 +387,16 @@ class Web:
             "next_position": h.next_position,
         }
 
+    def phase_submissions(self, name: str, phase_id: int, viewer: Viewer) -> dict[str, Any] | None:
+        """Every version each power sent in a phase, for its coordinator (None for anyone else): who, when,
+        how (web, mail, post, photo) and, once the deadline has passed, the text with its line verdicts."""
+        if not viewer.coordinates(name):
+            return None
+        rec = self.read.phase_record(name, phase_id=phase_id, sealed_at=self.now(), open_ok=True)
+        keep = ("power", "version", "label", "submitted_at", "source", "ready", "late", "stands", "text", "lines")
+        subs = [{k: sub.get(k) for k in keep} for sub in rec["submissions"]]
+        return {"sealed": bool(rec.get("sealed")), "submissions": subs}
+
     def calendar_ics(self, name: str, viewer: Viewer) -> bytes:
         from dippouch.report import deadlines_ical
 
@@ -485,7 +495,7 @@ class Web:
         text = _text(text)
         now = self.now()
         with self._writes:
-            res = self.store.submit(name, power, text, now=now, ready=ready)
+            res = self.store.submit(name, power, text, now=now, ready=ready, source="web")
         processed: list[str] = []
         if ready:
             with self._writes:
@@ -532,7 +542,7 @@ class Web:
             # Sealed until the deadline (the W3K rulebook): who and when, never what.
             sealed = deadline is None or now < datetime.fromisoformat(deadline)
             for sub in rec["submissions"]:
-                entry = {k: sub[k] for k in ("power", "version", "submitted_at", "ready", "late")}
+                entry = {k: sub[k] for k in ("power", "version", "submitted_at", "ready", "late", "source")}
                 entry["count"] = len(sub["lines"])
                 if not sealed:
                     entry["text"] = sub["text"]
