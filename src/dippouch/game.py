@@ -62,6 +62,9 @@ class GameError(DippouchError):
 
 _DURATION_RE = re.compile(r"(\d+(?:\.\d+)?)\s*(w|d|h|m|s)", re.IGNORECASE)
 _UNIT_SECONDS = {"w": 604800, "d": 86400, "h": 3600, "m": 60, "s": 1}
+MAX_DURATION = timedelta(days=366)
+"""The longest time a duration may name (a phase's time, an extension): a year, which is more than any game
+gives a phase, and far enough from the end of the calendar that adding it to a deadline is always a date."""
 
 
 def parse_duration(text: str) -> timedelta:
@@ -75,6 +78,8 @@ def parse_duration(text: str) -> timedelta:
         pos = m.end()
     if not t or pos != len(t):
         raise GameError(f"cannot read the duration {text!r}; write it like 12d, 36h, 1d12h, 90m or 2w")
+    if seconds > MAX_DURATION.total_seconds():
+        raise GameError(f"the duration {text!r} is too long; it may be at most {MAX_DURATION.days}d")
     return timedelta(seconds=seconds)
 
 
@@ -138,7 +143,9 @@ class Settings:
         for kind, text in self.deadlines.items():
             if kind not in {k.value for k in PhaseKind}:
                 raise GameError(f"deadline for unknown phase kind {kind!r}; kinds are movement, retreats, adjustments")
-            parse_duration(text)
+            if parse_duration(text) <= timedelta(0):
+                # A phase due the moment it opens would be processed, and the next opened, without end.
+                raise GameError(f"the time for a {kind} phase must be longer than zero (it was {text!r})")
         _zone(self.timezone)
         if self.time_of_day is not None:
             self.local_time()
@@ -640,7 +647,7 @@ def civil_disorder_streak(missed: Iterable[bool]) -> int:
 @dataclass(frozen=True)
 class Ending:
     kind: str
-    """``victory``, ``draw``, ``last_year`` or ``ranked`` (few powers left, ranked by size)."""
+    """``victory``, ``draw``, ``last_year``, ``ranked`` (few powers left, ranked by size) or ``no_powers``."""
     powers: tuple[str, ...]
     text: str
 
@@ -698,6 +705,10 @@ def game_end(variant: Variant, position: Position) -> Ending | None:
             ranked = tuple(sorted(left, key=lambda p: (-len(position.centres_of(p)), p)))
             listing = ", ".join(f"{p} ({len(position.centres_of(p))})" for p in ranked)
             return Ending("ranked", ranked, f"Only {len(ranked)} powers remain; they rank by size: {listing}.")
+    if not surviving_powers(variant, position):
+        # No power has a unit or a centre (1897 when nobody placed a first unit): nothing can ever happen
+        # again, and every phase after this one would be processed at once with nobody to act.
+        return Ending("no_powers", (), "No power has a unit or a supply centre left: the game ends with no winner.")
     last = variant.calendar.last_year
     if last is not None and position.phase.year > last:
         survivors = tuple(surviving_powers(variant, position))

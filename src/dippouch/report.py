@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Mapping, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from dippouch.core.calendar import PhaseKind
@@ -216,28 +216,46 @@ def _centre_changes(
     return gained, lost
 
 
-def deadlines_ical(game: str, settings: Settings, deadlines: list[tuple[int, str, datetime]]) -> bytes:
+def deadlines_ical(
+    game: str,
+    settings: Settings,
+    deadlines: Sequence[tuple[int, str, datetime] | tuple[int, str, datetime, datetime | None]],
+    *,
+    stamp: datetime | None = None,
+) -> bytes:
     """An iCalendar feed of a game's deadlines, for players to subscribe to (the W3K "calendar feed").
 
-    ``deadlines`` is (phase id, phase name, deadline) for each phase of the current line of play. Each event
-    keeps its UID across regenerations, so a calendar program updates a moved deadline instead of adding one.
-    Times are written in UTC, which every calendar program converts to its user's own zone; the game's
-    zone is named in ``X-WR-TIMEZONE`` and in each description.
+    ``deadlines`` is (phase id, phase name, deadline[, processed at]) for each phase of the current line of
+    play. A phase processed before its deadline (everyone ready, or the coordinator's call) is shown when it
+    was processed: that is when its orders were due in the end. Each event keeps its UID across
+    regenerations, so a calendar program updates a moved deadline instead of adding one; ``DTSTAMP`` is when
+    the feed was made (``stamp``, default now), as RFC 5545 asks. Times are written in UTC, which every
+    calendar program converts to its user's own zone; the game's zone is named in ``X-WR-TIMEZONE`` and in
+    each description.
     """
     import icalendar
 
+    made = as_utc(stamp or datetime.now(UTC))
     cal = icalendar.Calendar()
     cal.add("prodid", "-//dippouch//game deadlines//EN")
     cal.add("version", "2.0")
     cal.add("x-wr-calname", f"{game}: deadlines")
     cal.add("x-wr-timezone", settings.timezone)
-    for phase_id, name, deadline in deadlines:
+    for row in deadlines:
+        phase_id, name, deadline = row[0], row[1], as_utc(row[2])
+        processed = row[3] if len(row) > 3 else None
         ev = icalendar.Event()
         ev.add("uid", f"{game}-{phase_id}@dippouch")
         ev.add("summary", f"{game}: orders due, {name}")
-        ev.add("dtstart", as_utc(deadline))
-        ev.add("dtend", as_utc(deadline))
-        ev.add("dtstamp", deadline)
-        ev.add("description", f"Deadline for {name} in game {game}: {settings.describe(deadline)}.")
+        if processed is not None and as_utc(processed) < deadline:
+            at = as_utc(processed)
+            text = f"{name} in game {game} was processed early, {settings.describe(at)} (deadline {settings.describe(deadline)})."
+        else:
+            at = deadline
+            text = f"Deadline for {name} in game {game}: {settings.describe(deadline)}."
+        ev.add("dtstart", at)
+        ev.add("dtend", at)
+        ev.add("dtstamp", made)
+        ev.add("description", text)
         cal.add_component(ev)
     return bytes(cal.to_ical())

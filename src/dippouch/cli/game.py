@@ -315,7 +315,7 @@ def submit(
         reinstates=stands,
         replace_with_nothing=replace_with_nothing,
     )
-    v = load_variant(r.variant, r.options)
+    v = r.game_variant if r.game_variant is not None else load_variant(r.variant, r.options)
     kind = v.calendar.kind(v.calendar.parse(r.phase))
     full = not abbrev
     label = f" (the player's v{r.label})" if r.label and r.label != str(r.version) else ""
@@ -387,7 +387,8 @@ def status(game: str, db: str | None = DbOption, now: str | None = NowOption) ->
     """The current phase, its deadline, and who has submitted."""
     from dippouch.game import format_duration, parse_duration
 
-    st = _store(db).status(game, now=_now(now))
+    store = _store(db)
+    st = store.status(game, now=_now(now))
     if st.ending is not None:
         out.print(f"Game {st.game} ({st.variant}) is over: {st.ending.text}")
         return
@@ -397,14 +398,21 @@ def status(game: str, db: str | None = DbOption, now: str | None = NowOption) ->
     if st.state == "paused":
         out.print(f"Paused with {format_duration(st.paused_remaining or parse_duration('0s'))} left on the clock.")
     else:
-        out.print(f"Deadline: {_when(st.settings, st.deadline)}{' (due now)' if st.due else ''}.")
+        why = {
+            "ready": " (every power is ready: it is processed at the next `dippouch process`, before the deadline)",
+            "nobody": " (nobody has anything to decide: it is processed at the next `dippouch process`)",
+        }
+        due = why.get(st.due_why or "", " (due now)") if st.due else ""
+        out.print(f"Deadline: {_when(st.settings, st.deadline)}{due}.")
     table = Table("power", "player", "units", "centres", "orders", "ready", "notes")
     for p in st.powers:
         if p.version is None:
             # A power that need not act may still have sent orders (W3K builds for supply it may be sent).
             orders = "none yet" if p.must_act else "-"
         else:
-            orders = f"v{p.version}: {p.accepted} ok" + (f", {p.rejected} rejected" if p.rejected else "")
+            own = p.accepted - p.borrowed
+            orders = f"v{p.version}: {own} ok" + (f" + {p.borrowed} borrowed" if p.borrowed else "")
+            orders += f", {p.rejected} rejected" if p.rejected else ""
         notes = []
         if p.civil_disorder:
             notes.append("CIVIL DISORDER")
@@ -424,6 +432,17 @@ def status(game: str, db: str | None = DbOption, now: str | None = NowOption) ->
             ", ".join(notes),
         )
     out.print(table)
+    if any(p.borrowed for p in st.powers):
+        out.print("borrowed: orders for another power's units; they count only if that power hands them over.")
+    left = [(p.power, p.unordered) for p in st.powers if p.unordered]
+    if left:
+        from dippouch.names import unit_text
+
+        v = st.game_variant or store.variant(game)
+        what = "they hold" if st.kind == "movement" else "they are disbanded"
+        out.print(f"Units without orders in the standing versions ({what}):")
+        for power, units in left:
+            out.print(f"  {power}: {', '.join(unit_text(v, u) for u in units)}", markup=False)
 
 
 @app.command()
@@ -512,7 +531,9 @@ def report(
 @friendly
 def show(
     game: str,
-    phase: str | None = typer.Argument(None, help="Phase name (default: the latest processed)."),
+    phase: str | None = typer.Argument(
+        None, help="Phase name (default: the latest processed; on a new game, the open one)."
+    ),
     phase_id: int | None = typer.Option(None, "--id", help="Phase id from `dippouch history`."),
     as_json: bool = typer.Option(False, "--json", help="Print the whole phase record as JSON."),
     abbrev: bool = AbbrevOption,
@@ -524,13 +545,13 @@ def show(
     Before the deadline the open phase's orders are sealed: who sent which version and when, not what."""
     from dippouch.names import order_text, place_list, unit_text
 
-    rec = _store(db).phase_record(game, phase, phase_id, sealed_at=_now(now))
+    store = _store(db)
+    # Without a phase named, the latest processed one; on a new game, the open one.
+    rec = store.phase_record(game, phase, phase_id, sealed_at=_now(now), open_ok=phase is None and phase_id is None)
     if as_json:
         out.print_json(data=rec)
         return
-    from dippouch.core.variant import load_variant
-
-    v = load_variant(rec["variant"], rec["options"])
+    v = store.variant(game)  # the game's own copy: a user variant's file may be out of reach
     full = not abbrev
     kind = rec["kind"]
     out.print(f"{rec['name']} (id {rec['id']}, {rec['status']})", markup=False)
@@ -761,7 +782,11 @@ def calendar(
 
     store = _store(db)
     st = store.status(game, now=datetime.now(UTC))
-    rows = [(r.id, r.name, r.deadline) for r in store.history(game) if r.status != "abandoned" and r.deadline]
+    rows = [
+        (r.id, r.name, r.deadline, r.processed_at)
+        for r in store.history(game)
+        if r.status != "abandoned" and r.deadline
+    ]
     data = deadlines_ical(game, st.settings, rows)
     if file is None or file == "-":
         sys.stdout.write(data.decode("utf-8"))

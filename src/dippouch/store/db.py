@@ -7,13 +7,17 @@ runs a migration by hand; the migration scripts ship inside the package.
 from __future__ import annotations
 
 import os
+import re
+from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
-from alembic import command
-from alembic.config import Config
 
 from dippouch.core.errors import DippouchError
+
+if TYPE_CHECKING:
+    from alembic.config import Config
 
 DEFAULT_URL = "sqlite:///dippouch.db"
 SUPPORTED = (
@@ -123,6 +127,8 @@ def make_engine(url: str | None = None, *, write_lock: bool = True) -> sa.Engine
 
 
 def alembic_config() -> Config:
+    from alembic.config import Config
+
     cfg = Config()
     cfg.set_main_option("script_location", str(MIGRATIONS))
     return cfg
@@ -145,9 +151,44 @@ def upgrade(engine: sa.Engine) -> None:
     does not serialise: concurrent CREATE TABLEs of one name fail with a unique violation). SQLite: the
     engine begins every transaction with ``BEGIN IMMEDIATE`` (:func:`make_engine`), which is that lock.
     """
+    if _at_head(engine):
+        return  # the common case, decided without importing Alembic (a third of a command's start-up)
+    from alembic import command
+
     cfg = alembic_config()
     with engine.begin() as conn:
         if conn.dialect.name == "postgresql":
             conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
+
+
+_REVISION = re.compile(r"^(down_)?revision\s*(?::[^=]*)?=\s*(?:\"([^\"]*)\"|'([^']*)'|None)", re.MULTILINE)
+
+
+@cache
+def head_revision() -> str | None:
+    """The newest migration's revision, read from the scripts shipped here (the one no other names as its
+    ``down_revision``); ``None`` if that cannot be told, and then Alembic decides."""
+    revisions: dict[str, str | None] = {}
+    for path in (MIGRATIONS / "versions").glob("*.py"):
+        found = {bool(m.group(1)): m.group(2) or m.group(3) for m in _REVISION.finditer(path.read_text("utf-8"))}
+        if False not in found or not found[False]:
+            return None
+        revisions[str(found[False])] = found.get(True)
+    heads = set(revisions) - {down for down in revisions.values() if down}
+    return heads.pop() if len(heads) == 1 else None
+
+
+def _at_head(engine: sa.Engine) -> bool:
+    """Whether the database's schema is already at the newest revision (read-only, no lock needed: a
+    database at head stays there until a newer dippouch migrates it)."""
+    head = head_revision()
+    if head is None:
+        return False
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(sa.text("SELECT version_num FROM alembic_version")).scalars().all()
+    except sa.exc.DBAPIError:
+        return False  # no version table yet: a new database
+    return rows == [head]

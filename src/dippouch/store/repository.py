@@ -36,6 +36,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError, VariantError
+from dippouch.core.position import Position
 from dippouch.core.variant import Variant, content_hash, load_variant, variant_from_data
 from dippouch.game import (
     Ending,
@@ -72,6 +73,9 @@ __all__ = [
 ]
 
 GAME_FILE_FORMAT = "dippouch-game"
+IDLE_PHASES = 6
+"""How many phases in a row one ``process`` call runs before their deadlines because nobody has anything to
+decide in them; the rest wait for their deadlines (or the next call)."""
 GAME_FILE_VERSION = 1
 
 
@@ -148,6 +152,9 @@ class SubmitResult:
     variant: str = ""
     options: dict[str, Any] = field(default_factory=dict)
     """The game's variant and options, to write the orders for reading."""
+    game_variant: Variant | None = field(default=None, compare=False, repr=False)
+    """The variant the game plays (its stored copy), to write the orders for reading: the file of a user
+    variant may be out of reach of the process that reads the receipt."""
 
 
 @dataclass(frozen=True)
@@ -178,6 +185,11 @@ class PowerStatus:
     units: int
     centres: int
     draw_vote: bool
+    borrowed: int = 0
+    """Of ``accepted``, orders for units of other powers (W3K hand-overs): they count only if handed over."""
+    unordered: tuple[str, ...] = ()
+    """The power's own units the standing orders leave out (movement: they hold; retreats: disbanded), in
+    canonical text (``A par``); empty before the power has sent anything."""
 
 
 @dataclass(frozen=True)
@@ -276,6 +288,11 @@ class Status:
     settings: Settings
     variant_note: str | None = None
     """Set when the variant file on disk no longer matches the game's stored copy (or cannot be loaded)."""
+    due_why: str | None = None
+    """Why the phase is due before its deadline: ``"ready"`` (every power that must act is ready) or
+    ``"nobody"`` (nobody has anything to decide); ``None`` when due by the clock or not due."""
+    game_variant: Variant | None = field(default=None, compare=False, repr=False)
+    """The variant the game plays (its stored copy), to write places for reading."""
 
 
 @dataclass(frozen=True)
@@ -783,6 +800,7 @@ class GameStore:
                 ready_refused=refused,
                 variant=g.variant,
                 options=dict(g.options),
+                game_variant=v,
             )
 
     def vote(self, name: str, power: str, draw: bool, *, now: datetime) -> Ending | None:
@@ -911,6 +929,7 @@ class GameStore:
             for p in v.power_names:
                 sub = latest.get(p)
                 lines = [LineCheck.from_data(d) for d in sub.lines] if sub else []
+                borrowed, left = self._orders_shape(v, pos, p, lines) if sub and ph is not None else (0, ())
                 rows.append(
                     PowerStatus(
                         power=p,
@@ -928,8 +947,14 @@ class GameStore:
                         units=len(pos.units_of(p)),
                         centres=len(pos.centres_of(p)),
                         draw_vote=votes.get(p, False),
+                        borrowed=borrowed,
+                        unordered=left,
                     )
                 )
+            due = bool(ph and self._due(s, g, v, ph, now))
+            due_why = None
+            if due and ph is not None and ph.deadline is not None and now < ph.deadline:
+                due_why = "ready" if must else "nobody"
             return Status(
                 game=g.name,
                 variant=g.variant,
@@ -938,11 +963,30 @@ class GameStore:
                 kind=ph.kind if ph else None,
                 deadline=ph.deadline if ph else None,
                 paused_remaining=timedelta(seconds=g.paused_remaining) if g.paused_remaining is not None else None,
-                due=bool(ph and self._due(s, g, v, ph, now)),
+                due=due,
                 powers=rows,
                 ending=ending,
                 settings=settings,
+                due_why=due_why,
+                game_variant=v,
             )
+
+    @staticmethod
+    def _orders_shape(v: Variant, pos: Position, power: str, lines: Sequence[LineCheck]) -> tuple[int, tuple[str, ...]]:
+        """(orders for other powers' units, own units left without an order) of a standing submission."""
+        from dippouch.core.notation import parse_order
+
+        kind = v.calendar.kind(pos.phase)
+        borrowed = 0
+        if kind == PhaseKind.MOVEMENT:
+            for ln in lines:
+                if ln.accepted and ln.order is not None:
+                    loc = parse_order(v, ln.order, phase_kind=kind).unit_loc
+                    unit = pos.units.get(v.map.province_of(loc)) if loc is not None else None
+                    if unit is not None and unit.power != power:
+                        borrowed += 1
+        left = tuple(u for units, _ in unordered(v, pos, power, lines) for u in units)
+        return borrowed, left
 
     # ----------------------------------------------------------------------------------------------
     # Processing
@@ -956,6 +1000,7 @@ class GameStore:
         """
         now = as_utc(now)
         done: list[str] = []
+        idle = 0
         for _ in range(limit):
             with self.session() as s:
                 g = self._game(s, name)
@@ -970,6 +1015,16 @@ class GameStore:
                 forced = force and not done
                 if not forced and not self._due(s, g, v, ph, now):
                     break
+                if not forced and (ph.deadline is None or now < ph.deadline):
+                    # Due early because nobody has anything to decide (or everyone is ready). A board where
+                    # nobody can ever act again would otherwise run phase after phase to the end of time:
+                    # a few such phases in a row are normal (an empty retreat, an empty Winter), more wait.
+                    if not powers_to_act(v, position_from_data(v, ph.position)):
+                        idle += 1
+                        if idle > IDLE_PHASES:
+                            break
+                    else:
+                        idle = 0
                 phase_id, phase_name = ph.id, ph.name
             if self.process_phase(phase_id, now=now, only_if_due=not forced):
                 done.append(phase_name)
@@ -1259,7 +1314,11 @@ class GameStore:
                 _ = r.submissions
             return rows
 
-    def _find_phase(self, s: Session, g: GameRow, v: Variant, phase: str | None, phase_id: int | None) -> PhaseRow:
+    def _find_phase(
+        self, s: Session, g: GameRow, v: Variant, phase: str | None, phase_id: int | None, *, open_ok: bool = False
+    ) -> PhaseRow:
+        """The phase named (or with ``phase_id``); by default the latest processed one, or with ``open_ok``
+        the open phase of a game that has processed none yet."""
         if phase_id is not None:
             ph = s.get(PhaseRow, phase_id)
             if ph is None or ph.game_id != g.id:
@@ -1268,6 +1327,8 @@ class GameStore:
         active = self._active(s, g)
         if phase is None:
             processed = [p for p in active if p.status == "processed" and p.next_position is not None]
+            if not processed and open_ok and active:
+                return active[-1]
             if not processed:
                 raise GameError(f"game {g.name!r} has no processed phase yet")
             return processed[-1]
@@ -1282,7 +1343,13 @@ class GameStore:
         raise GameError(f"game {g.name!r} has no phase {wanted!r} in its current line of play; phases: {names}")
 
     def phase_record(
-        self, name: str, phase: str | None = None, phase_id: int | None = None, *, sealed_at: datetime | None = None
+        self,
+        name: str,
+        phase: str | None = None,
+        phase_id: int | None = None,
+        *,
+        sealed_at: datetime | None = None,
+        open_ok: bool = False,
     ) -> dict[str, Any]:
         """Everything about one phase as plain data: position, submissions, orders used, results, next.
 
@@ -1294,7 +1361,7 @@ class GameStore:
         with self.session() as s:
             g = self._game(s, name)
             v = self._variant(g)
-            ph = self._find_phase(s, g, v, phase, phase_id)
+            ph = self._find_phase(s, g, v, phase, phase_id, open_ok=open_ok)
             nxt = s.scalars(
                 sa.select(PhaseRow).where(
                     PhaseRow.game_id == g.id, PhaseRow.branch == ph.branch, PhaseRow.seq == ph.seq + 1
