@@ -202,6 +202,16 @@ def test_variant_pages_and_move_browser(site: Site, variant: str) -> None:
     assert land.name in html and "Army in" in html
 
 
+def test_variant_pages_say_where_each_power_builds(site: Site) -> None:
+    """A power with no fixed home centres (W3K, Hundred Years' War: builds in any owned centre) is not said to
+    choose them in play; each power's opening strength is shown."""
+    w3k = site.browser().get("/variants/w3k").text
+    assert "chosen in play" not in w3k and "any centre it owns" in w3k
+    assert "6 centres, 6 units" in w3k  # Crown at the start
+    std = site.browser().get("/variants/standard").text
+    assert "Brest, Marseilles, Paris" in std and "4 centres, 4 units" in std  # Russia
+
+
 def test_move_browser_matches_and_suggestions(site: Site) -> None:
     got = site.browser().get("/api/variants/standard/moves", params={"q": "Burgandy"}).json()
     assert got["province"] is None and "Burgundy" in got["suggestions"]

@@ -749,12 +749,17 @@ class Web:
             }
             for p in v.powers
         ]
+        rules = v.data.get("rules")
+        # Where a power with no fixed home centres builds: in any centre it owns (W3K, Hundred Years' War),
+        # or in homes it chooses as the game goes (1897).
+        builds_anywhere = isinstance(rules, Mapping) and rules.get("build_sites") == "owned"
         return {
             "name": v.name,
             "title": v.title,
             "description": v.description,
             "summary": rules_summary(v),
             "powers": powers,
+            "builds_anywhere": builds_anywhere,
             "centres": sorted(m.provinces[c].name for c in m.supply_centres),
             "key": key,
             "options": [
