@@ -147,6 +147,28 @@ def test_every_unit_and_every_order_is_drawn(standard: Variant, game: list[Sampl
             assert "failed" in classes(e)
 
 
+def test_orders_are_drawn_when_units_stand_close_together(standard: Variant, game: list[SamplePhase]) -> None:
+    """Tiny neighbours (W3K's counties, castles): unit spots closer than a unit's size still get every order."""
+    from dataclasses import replace
+
+    geo = grid_geometry(standard)
+    cx, cy = geo.width / 2, geo.height / 2
+
+    def squeeze(p: tuple[float, float]) -> tuple[float, float]:
+        return (cx + (p[0] - cx) * 0.04, cy + (p[1] - cy) * 0.04)
+
+    crowded = replace(
+        geo,
+        provinces={
+            k: replace(p, unit=squeeze(p.unit), dislodged=squeeze(p.dislodged)) for k, p in geo.provinces.items()
+        },
+        coasts={k: squeeze(p) for k, p in geo.coasts.items()},
+    )
+    for ph in game[:3]:
+        root = parse(render_svg(standard, ph.position, ph.orders, ph.results, geometry=crowded))
+        assert len(orders_drawn(root)) == len(drawable(ph))
+
+
 def test_orders_without_results_are_drawn_as_sent(standard: Variant, game: list[SamplePhase]) -> None:
     ph = game[0]
     svg = render_svg(standard, ph.position, ph.orders, geometry=grid_geometry(standard))

@@ -988,9 +988,16 @@ def _draw_order(
         if a is None or b is None:
             return
         c = _curve(a, b, r * 1.15, r * 1.3)
-        if c is None:
-            return
         head = r * 1.05
+        if c is None:
+            # Unit spots too close for the usual gaps (tiny neighbours): a short arrow between them.
+            span = math.dist(a, b)
+            if span < 1e-6:
+                return
+            c = _curve(a, b, span * 0.2, span * 0.2)
+            head = min(head, span * 0.3)
+            if c is None:
+                return
         tip = c[2]
         base = _toward(tip, c[1], head * 0.8)
         body = pen.path(_qd((c[0], c[1], base)), w, inner=isinstance(o, Retreat)) + pen.head(tip, c[1], head)
@@ -1008,9 +1015,11 @@ def _draw_order(
         if o.dest is None:
             end = _toward(tgt, a, r * 1.5)
             s = _toward(a, tgt, r * 1.15)
-            if math.dist(s, end) < r * 0.3:
-                return
-            base = _toward(end, s, r * 0.5)
+            if math.dist(a, tgt) < r * 3.0:
+                # Supporter and supported stand close: a short stub between them, still pointing the right way.
+                span = math.dist(a, tgt)
+                s, end = _toward(a, tgt, span * 0.2), _toward(tgt, a, span * 0.2)
+            base = _toward(end, s, min(r * 0.5, math.dist(s, end) * 0.4))
             ring = (
                 f'<circle cx="{_f(tgt[0])}" cy="{_f(tgt[1])}" r="{_f(r * 1.5)}" fill="none" stroke="{pen.colour}"'
                 f' stroke-width="{_f(r * 0.14)}" stroke-dasharray="{dash}"/>'
@@ -1028,9 +1037,11 @@ def _draw_order(
             mc = _curve(tgt, dst, r * 1.15, r * 1.3)
             goal = _at(mc, 0.5) if mc is not None else ((tgt[0] + dst[0]) / 2, (tgt[1] + dst[1]) / 2)
             s = _toward(a, goal, r * 1.15)
-            if math.dist(s, goal) < r * 0.6:
-                return
-            base = _toward(goal, s, r * 0.5)
+            if math.dist(a, goal) < r * 1.9 and mc is not None:
+                # The supporter stands by the middle of the move it supports: aim further along the move.
+                goal = max((_at(mc, t) for t in (0.2, 0.8)), key=lambda p: math.dist(a, p))
+                s = _toward(a, goal, min(r * 1.15, math.dist(a, goal) * 0.4))
+            base = _toward(goal, s, min(r * 0.5, math.dist(s, goal) * 0.4))
             body = pen.path(f"M{_f(s[0])} {_f(s[1])}L{_f(base[0])} {_f(base[1])}", r * 0.2, dash) + pen.head(
                 goal, s, r * 0.7
             )
