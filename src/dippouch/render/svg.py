@@ -1039,7 +1039,8 @@ def _draw_order(
             s = _toward(a, goal, r * 1.15)
             if math.dist(a, goal) < r * 1.9 and mc is not None:
                 # The supporter stands by the middle of the move it supports: aim further along the move.
-                goal = max((_at(mc, t) for t in (0.2, 0.8)), key=lambda p: math.dist(a, p))
+                here: Point = a
+                goal = max((_at(mc, t) for t in (0.2, 0.8)), key=lambda p: math.dist(here, p))
                 s = _toward(a, goal, min(r * 1.15, math.dist(a, goal) * 0.4))
             base = _toward(goal, s, min(r * 0.5, math.dist(s, goal) * 0.4))
             body = pen.path(f"M{_f(s[0])} {_f(s[1])}L{_f(base[0])} {_f(base[1])}", r * 0.2, dash) + pen.head(
