@@ -148,6 +148,7 @@ class Tally:
     statuses: Counter[int] = field(default_factory=Counter)
     errors: list[str] = field(default_factory=list)
     refused: int = 0
+    bytes: int = 0
 
     def figures(self, wall: float) -> dict[str, float]:
         lat = sorted(self.latencies) or [0.0]
@@ -195,6 +196,7 @@ async def open_loop(
                 continue
             tally.latencies.append(time.perf_counter() - t0)
             tally.statuses[status] += 1
+            tally.bytes += len(text)
             if status >= 400:
                 message = text.decode(errors="replace")
                 with contextlib.suppress(ValueError, AttributeError):
@@ -404,7 +406,7 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"{label:<12} {f['rps']:6.1f} req/s  p50 {f['p50']:6.1f} ms  p90 {f['p90']:6.1f} ms  "
                 f"p99 {f['p99']:6.1f} ms  max {f['max']:7.1f} ms  ({f['requests']} requests, "
-                f"{len(t.errors)} errors{extra})"
+                f"{len(t.errors)} errors{extra}; {t.bytes / max(1, f['requests']) / 1024:.0f} KB an answer)"
             )
         for e in (p.errors + s.errors)[:5]:
             print(f"  error: {e}")
