@@ -127,7 +127,8 @@ def _wrap(lines: Sequence[str], width: int) -> list[str]:
 
 
 def results_pdf(map_svg: str, title: str, text: str, *, paper: str = "a4") -> bytes:
-    """A printable PDF: a landscape page with the map, then the results text in two columns a page.
+    """A printable PDF on landscape pages: the map first, the results text beside it where the map leaves
+    room (a tall map such as W3K's leaves half the page), then on further pages in two columns.
 
     ``paper`` is ``a4`` or ``letter``."""
     try:
@@ -136,36 +137,54 @@ def results_pdf(map_svg: str, title: str, text: str, *, paper: str = "a4") -> by
         raise ValueError(f"unknown paper size {paper!r}; use one of: {', '.join(PAGE_SIZES)}") from None
     pw, ph = mm_w * _PX_PER_MM, mm_h * _PX_PER_MM
     margin = 12 * _PX_PER_MM
-    head = (
-        f'<text x="{margin:.1f}" y="{margin + 4:.1f}" font-size="14" font-weight="bold" fill="#000000">'
-        f"{escape(title)}</text>"
-    )
-    pages = [_page(pw, ph, head + _embed(map_svg, margin, margin + 14, pw - 2 * margin, ph - 2 * margin - 14))]
+    gap = 8 * _PX_PER_MM
+    top = margin + 22
     fs = 9.5
     line_h = fs * 1.3
-    gap = 8 * _PX_PER_MM
+    head_end = map_svg.index(">", map_svg.index("<svg")) + 1
+    m = _VIEWBOX.search(map_svg[:head_end])
+    aspect = float(m.group(3)) / float(m.group(4)) if m and float(m.group(4)) > 0 else 1.0
+    box_h = ph - margin - top
+    map_w = min(pw - 2 * margin, box_h * aspect)
+    # Text columns: (x, width) on each page; the first page's column is whatever the map leaves, if enough.
+    first: list[tuple[float, float]] = []
+    room = pw - 2 * margin - map_w - gap
+    if room >= 70 * _PX_PER_MM:
+        first.append((margin + map_w + gap, room))
     col_w = (pw - 2 * margin - gap) / 2
-    chars = max(20, int(col_w / (fs * 0.602)))
-    per_col = max(5, int((ph - 2 * margin - 20) / line_h))
-    lines = _wrap(text.splitlines(), chars)
-    per_page = per_col * 2
-    total = max(1, -(-len(lines) // per_page))
-    for n in range(total):
-        chunk = lines[n * per_page : (n + 1) * per_page]
-        body = [
-            f'<text x="{margin:.1f}" y="{margin + 4:.1f}" font-size="11" font-weight="bold" fill="#000000">'
-            f"{escape(title)} — results{f' ({n + 1}/{total})' if total > 1 else ''}</text>"
-        ]
-        for i, line in enumerate(chunk):
-            col, row = divmod(i, per_col)
-            x = margin + col * (col_w + gap)
-            y = margin + 22 + row * line_h
-            if line.strip():
-                body.append(
-                    f'<text x="{x:.1f}" y="{y:.1f}" font-size="{fs}" font-family="DejaVu Sans Mono, monospace"'
-                    f' xml:space="preserve" fill="#000000">{escape(line)}</text>'
-                )
-        pages.append(_page(pw, ph, "".join(body)))
+    later = [(margin, col_w), (margin + col_w + gap, col_w)]
+    per_col = max(5, int(box_h / line_h))
+    # Wrap for the narrowest column so a line never runs off its column.
+    narrowest = min([w for _, w in first + later])
+    lines = _wrap(text.splitlines(), max(20, int(narrowest / (fs * 0.602))))
+
+    def column(x: float, chunk: Sequence[str]) -> str:
+        return "".join(
+            f'<text x="{x:.1f}" y="{top + row * line_h:.1f}" font-size="{fs}" font-family="DejaVu Sans Mono, monospace"'
+            f' xml:space="preserve" fill="#000000">{escape(line)}</text>'
+            for row, line in enumerate(chunk)
+            if line.strip()
+        )
+
+    def heading(words: str) -> str:
+        return (
+            f'<text x="{margin:.1f}" y="{margin + 6:.1f}" font-size="14" font-weight="bold" fill="#000000">'
+            f"{escape(words)}</text>"
+        )
+
+    body = heading(title) + _embed(map_svg, margin, top - 6, map_w, box_h + 6)
+    for x, _w in first:
+        body += column(x, lines[:per_col])
+        lines = lines[per_col:]
+    pages = [_page(pw, ph, body)]
+    n = 1
+    while lines:
+        n += 1
+        body = heading(f"{title}: results, continued")
+        for x, _w in later:
+            body += column(x, lines[:per_col])
+            lines = lines[per_col:]
+        pages.append(_page(pw, ph, body))
     return pdf_pages(pages)
 
 
