@@ -98,19 +98,23 @@ def sample_phases(variant: Variant, *, seed: int = 1, phases: int = 12, illegal:
         if kind == PhaseKind.MOVEMENT:
             _coordinate(rng, gmap, orders, options)
         if illegal and kind == PhaseKind.MOVEMENT:
-            # One order that cannot be right: a unit told to move to a province nowhere near it.
+            # One order that cannot be right, as players get wrong: an army told to go two provinces away.
             for power in variant.power_names:
-                mine = [u for u in pos.units.values() if u.power == power and u.kind == "A"]
-                if mine:
-                    u = mine[0]
-                    far = max(
-                        (p for p in gmap.provinces if p.point is not None),
-                        key=lambda p: _dist(gmap.provinces[gmap.province_of(u.loc)].point, p.point),
-                    )
-                    orders[power] = [Move("A", u.loc, far.id)] + [
-                        o for o in orders[power] if o.unit_loc is None or gmap.province_of(o.unit_loc) != u.loc
+                for u in sorted(
+                    (u for u in pos.units.values() if u.power == power and u.kind == "A"), key=lambda u: u.loc
+                ):
+                    here = gmap.province_of(u.loc)
+                    near = gmap.army_adj[here]
+                    beyond = sorted({q for p in near for q in gmap.army_adj[p]} - near - {here})
+                    if not beyond:
+                        continue
+                    orders[power] = [Move("A", u.loc, rng.choice(beyond))] + [
+                        o for o in orders[power] if o.unit_loc is None or gmap.province_of(o.unit_loc) != here
                     ]
                     break
+                else:
+                    continue
+                break
         res = adjudicate(variant, pos, orders, rng=random.Random(seed))
         texts = {p: [format_order(variant, o, phase_kind=kind) for o in os] for p, os in orders.items() if os}
         out.append(SamplePhase(pos, texts, result_dicts(variant, kind, res.results), res.next))
@@ -153,9 +157,3 @@ def _coordinate(
             who, i = by_prov[tp]
             orders[who][i] = fits[0]
             anchored |= {tp, gmap.province_of(o.unit_loc)}
-
-
-def _dist(a: tuple[float, float] | None, b: tuple[float, float] | None) -> float:
-    if a is None or b is None:
-        return 0.0
-    return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2

@@ -845,7 +845,8 @@ def _legend(
     for u in position.units.values():
         counts_u[u.power] = counts_u.get(u.power, 0) + 1
     entries = [
-        (p, f"{p.name}", f"{counts_c.get(p.name, 0)} centres, {counts_u.get(p.name, 0)} units") for p in variant.powers
+        (p, f"{p.name}", f"{_count(counts_c.get(p.name, 0), 'centre')}, {_count(counts_u.get(p.name, 0), 'unit')}")
+        for p in variant.powers
     ]
     longest = max((_text_width(n, fs, True) + _text_width(c, fs * 0.85) for _, n, c in entries), default=fs * 10)
     col_w = longest * 0.62 + r * 3 + fs
@@ -881,6 +882,10 @@ def _legend(
         out.append(rows_svg)
         h += kh
     return out, h
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def _key(st: _Static, width: float, top: float) -> tuple[str, float]:
