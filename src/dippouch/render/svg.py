@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -123,15 +124,22 @@ class _Static:
 _STATIC: dict[tuple[Any, ...], tuple[Geometry, Variant, _Static]] = {}
 
 
+_STATIC_LOCK = threading.Lock()
+
+
 def _static(variant: Variant, geo: Geometry, options: RenderOptions) -> _Static:
+    """The parts of a picture that depend only on the map and the options, made once (the web app draws from
+    several threads: the cache is locked, the making is not; two threads may make the same part once each)."""
     key = (id(geo), id(variant), options.names, options.labels, options.unit_scale, options.label_scale, options.coasts)
-    hit = _STATIC.get(key)
+    with _STATIC_LOCK:
+        hit = _STATIC.get(key)
     if hit is not None and hit[0] is geo and hit[1] is variant:
         return hit[2]
     st = _make_static(variant, geo, options)
-    if len(_STATIC) >= 64:
-        _STATIC.pop(next(iter(_STATIC)))
-    _STATIC[key] = (geo, variant, st)
+    with _STATIC_LOCK:
+        while len(_STATIC) >= 64:
+            _STATIC.pop(next(iter(_STATIC)))
+        _STATIC[key] = (geo, variant, st)
     return st
 
 
