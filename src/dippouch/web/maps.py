@@ -46,7 +46,7 @@ def map_available(variant: Variant | None = None) -> bool:
         from dippouch.render.geometry import load_geometry
 
         load_geometry(variant)
-    except (FileNotFoundError, ImportError, AttributeError):
+    except (FileNotFoundError, ImportError, AttributeError, ValueError):
         return False
     return render is not None
 
@@ -63,6 +63,9 @@ def _cached(key: tuple[Any, ...], draw: Callable[[], str | None]) -> str | None:
         svg = None
     except FileNotFoundError as e:  # no geometry built for this variant yet
         log.info("no map: %s", e)
+        svg = None
+    except ValueError as e:  # a geometry file of another format or version: rebuild it (dippouch mapgen)
+        log.warning("no map: %s", e)
         svg = None
     with _LOCK:
         _CACHE[key] = svg
