@@ -111,8 +111,8 @@ def default_maps(store: GameStore, game: str, phase_id: int, fmt: str) -> Sequen
         return []
     try:
         filename, content_type, data = fn(store, game, phase_id, fmt)
-    except (FileNotFoundError, ImportError) as e:
-        # No geometry built for this variant, or no Cairo on this machine: the text is complete without it.
+    except (FileNotFoundError, ImportError, ValueError) as e:
+        # No geometry built for this variant (or a stale one), or no Cairo here: the text is complete without it.
         log.warning("results of %s go without the map: %s", game, e)
         return []
     return [OutFile(filename, content_type, data)]
