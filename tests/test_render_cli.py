@@ -168,3 +168,27 @@ def test_winter_results_mail_carries_the_map_as_pdf(tmp_path: Path) -> None:
         path.write_bytes(data)
         text = subprocess.run(["pdftotext", str(path), "-"], capture_output=True, text=True, check=True).stdout
         assert "Winter 1901 Adjustments" in text and "England" in text
+
+
+def test_results_go_without_the_map_when_none_can_be_drawn(tmp_path: Path, monkeypatch) -> None:
+    """No geometry for the variant: the Winter results are still queued, as text alone."""
+    from dippouch.mail.notices import queue_results
+    from dippouch.store import GameStore
+    from dippouch.store.models import OutboxRow
+
+    def missing(variant: object) -> None:
+        raise FileNotFoundError("no map geometry for variant 'standard'")
+
+    monkeypatch.setattr("dippouch.render.svg.load_geometry", missing)
+    db = f"sqlite:///{tmp_path / 'n.db'}"
+    run(db, "new", "w", "--variant", "standard", now=T0)
+    run(db, "players", "assign", "w", "England", "Ann", "--email", "ann@example.org", now=T0)
+    run(db, "mail", "setup", "w", now=T0)
+    for hours in (1, 2, 3):
+        run(db, "process", "w", "--force", now=T0 + timedelta(hours=hours))
+    store = GameStore(db)
+    assert queue_results(store, T0 + timedelta(hours=4)).messages == 3
+    with store.session() as s:
+        rows = list(s.scalars(sa.select(OutboxRow).where(OutboxRow.kind == "results")))
+        assert len(rows) == 3 and all(r.files == [] for r in rows)
+        assert not any("The map is attached" in r.body for r in rows)
