@@ -184,11 +184,15 @@ def test_results_go_without_the_map_when_none_can_be_drawn(tmp_path: Path, monke
     run(db, "new", "w", "--variant", "standard", now=T0)
     run(db, "players", "assign", "w", "England", "Ann", "--email", "ann@example.org", now=T0)
     run(db, "mail", "setup", "w", now=T0)
-    for hours in (1, 2, 3):
-        run(db, "process", "w", "--force", now=T0 + timedelta(hours=hours))
+    orders = ["F lon - nth\nA lvp - yor\nF edi - nwg\n", "F nth - nwy\nA yor H\nF nwg H\n", "Build F lon\n"]
+    for hours, text in enumerate(orders, start=1):
+        (tmp_path / "o.txt").write_text(text)
+        run(db, "submit", "w", "England", str(tmp_path / "o.txt"), now=T0 + timedelta(hours=hours))
+        run(db, "process", "w", "--force", now=T0 + timedelta(hours=hours, minutes=30))
     store = GameStore(db)
     assert queue_results(store, T0 + timedelta(hours=4)).messages == 3
     with store.session() as s:
         rows = list(s.scalars(sa.select(OutboxRow).where(OutboxRow.kind == "results")))
         assert len(rows) == 3 and all(r.files == [] for r in rows)
+        assert any("Winter 1901" in r.subject for r in rows)
         assert not any("The map is attached" in r.body for r in rows)
