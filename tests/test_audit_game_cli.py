@@ -226,3 +226,27 @@ def test_a_command_on_an_up_to_date_database_does_not_load_alembic(tmp_path: Pat
     done = subprocess.run([sys.executable, "-c", probe, url], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]", done.stdout
+
+
+# -- issue 11 (10): no input is read without a size limit ---------------------------------------------------
+
+
+def test_a_submission_too_big_to_be_orders_is_refused_quickly(db: str, tmp_path: Path) -> None:
+    import time
+
+    _run(db, "new", "g", "--now", "2026-01-01T00:00")
+    big = tmp_path / "big.txt"
+    big.write_text("A Parr - Burr\n" * 40_000)
+    t = time.perf_counter()
+    code, out = _run(db, "submit", "g", "France", str(big), "--now", "2026-01-01T00:00")
+    assert time.perf_counter() - t < 5
+    assert code == 2 and "at most 1,000 lines" in out, out
+    long = tmp_path / "long.txt"
+    long.write_text("A Par - Bur " + "x" * 70_000)
+    code, out = _run(db, "submit", "g", "France", str(long), "--now", "2026-01-01T00:00")
+    assert code == 2 and "64,000 characters" in out, out
+    # A reply quoting a long thread is read: quoted lines do not count.
+    reply = tmp_path / "reply.txt"
+    reply.write_text("A Par - Bur\n" + "> earlier mail, quoted\n" * 5_000)
+    code, out = _run(db, "submit", "g", "France", str(reply), "--now", "2026-01-01T00:00")
+    assert code == 0 and "accepted  A Paris - Burgundy" in out, out

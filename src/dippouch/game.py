@@ -432,6 +432,28 @@ def _legal_table(variant: Variant, position: Position, power: str) -> Mapping[in
     return legal_orders(variant, position, power)
 
 
+MAX_TEXT = 1_000_000
+"""Characters a submission may have in all, quoted e-mail history included."""
+MAX_ORDER_TEXT = 64_000
+"""Characters of order lines (not blank, not quoted with ``>``) one submission may have; the contract's limit."""
+MAX_ORDER_LINES = 1_000
+"""Order lines one submission may have: ten times the largest army of any variant."""
+
+
+def _check_size(text: str) -> None:
+    """Refuse a submission too big to be orders before reading it: misspelt lines cost a search each for the
+    closest names, and 40,000 of them took half a minute (issue 11, finding 10)."""
+    if len(text) > MAX_TEXT:
+        raise GameError(f"the submission is {len(text):,} characters long; at most {MAX_TEXT:,} are read")
+    lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith(">")]
+    size = sum(len(ln) for ln in lines)
+    if len(lines) > MAX_ORDER_LINES or size > MAX_ORDER_TEXT:
+        raise GameError(
+            f"the submission has {len(lines):,} lines ({size:,} characters) besides quoted ones; a submission may "
+            f"have at most {MAX_ORDER_LINES:,} lines and {MAX_ORDER_TEXT:,} characters of orders"
+        )
+
+
 def check_orders(variant: Variant, position: Position, power: str, text: str) -> list[LineCheck]:
     """Check a submission line by line, as it arrives, so the player sees at once what will be executed.
 
@@ -445,6 +467,7 @@ def check_orders(variant: Variant, position: Position, power: str, text: str) ->
     from dippouch.core.legality import check_submission
     from dippouch.core.notation import format_order, parse_orders
 
+    _check_size(text)
     kind = variant.calendar.kind(position.phase)
     power = variant.power(power).name
     out: list[LineCheck | None] = []
