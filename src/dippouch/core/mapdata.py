@@ -11,9 +11,10 @@ provinces without split coasts); split coasts get ids ``P ..`` after them.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import partial
 from typing import Any
 
 from dippouch.core.errors import VariantProblem
@@ -144,11 +145,12 @@ _COAST_NAMES = {
 }
 
 
-def _as_list(value: Any, where: str, problems: list[VariantProblem]) -> list[str]:
+def _as_list(value: Any, where: Callable[[], str], problems: list[VariantProblem]) -> list[str]:
+    """``where`` is called only for a message: finding a key's line is dear, and most lists are fine."""
     if value is None:
         return []
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        problems.append(VariantProblem(where, "must be a list of names"))
+        problems.append(VariantProblem(where(), "must be a list of names"))
         return []
     return [v.strip().lower() for v in value]
 
@@ -212,7 +214,7 @@ def compile_map(
                 point = (float(point_raw[0]), float(point_raw[1]))
             else:
                 problems.append(VariantProblem(where("provinces", raw_abbr, "point"), "must be [longitude, latitude]"))
-        aliases = tuple(_as_list(data.get("aliases"), where("provinces", raw_abbr, "aliases"), problems))
+        aliases = tuple(_as_list(data.get("aliases"), partial(where, "provinces", raw_abbr, "aliases"), problems))
         provinces.append(Province(pid, abbr, name, kind, sc, aliases, point))
         locations.append(Location(pid, pid, None, abbr, name))
         coasts = data.get("coasts")
@@ -299,7 +301,7 @@ def compile_map(
     passable = {ProvinceKind.LAND, ProvinceKind.COAST, ProvinceKind.SEA}
 
     for (raw_abbr, data), p in zip(provinces_data.items(), provinces, strict=True):
-        army = _as_list(data.get("army"), where("provinces", raw_abbr, "army"), problems)
+        army = _as_list(data.get("army"), partial(where, "provinces", raw_abbr, "army"), problems)
         if army and p.kind not in (ProvinceKind.LAND, ProvinceKind.COAST):
             problems.append(
                 VariantProblem(
@@ -327,7 +329,11 @@ def compile_map(
         fleet_lists: list[tuple[int, list[str], tuple[str, ...]]] = []
         if "fleet" in data and not p.coasts:
             fleet_lists.append(
-                (p.id, _as_list(data.get("fleet"), where("provinces", raw_abbr, "fleet"), problems), ("fleet",))
+                (
+                    p.id,
+                    _as_list(data.get("fleet"), partial(where, "provinces", raw_abbr, "fleet"), problems),
+                    ("fleet",),
+                )
             )
             if p.kind == ProvinceKind.LAND:
                 problems.append(
@@ -341,37 +347,40 @@ def compile_map(
                     lid,
                     _as_list(
                         spec.get("fleet") if isinstance(spec, Mapping) else None,
-                        where("provinces", raw_abbr, "coasts", c, "fleet"),
+                        partial(where, "provinces", raw_abbr, "coasts", c, "fleet"),
                         problems,
                     ),
                     ("coasts", c, "fleet"),
                 )
             )
         for lid, targets, sub in fleet_lists:
-            path = where("provinces", raw_abbr, *sub)
             for t in targets:
                 q = resolve(t)
                 if q is None:
-                    problems.append(VariantProblem(path, unknown(t)))
+                    problems.append(VariantProblem(where("provinces", raw_abbr, *sub), unknown(t)))
                     continue
                 qp = provinces[locations[q].province]
                 if q < n_prov and qp.coasts:
                     problems.append(
                         VariantProblem(
-                            path,
+                            where("provinces", raw_abbr, *sub),
                             f"fleet edge to {t!r}, which has split coasts; name one: "
                             + ", ".join(locations[c2].abbr for c2 in qp.coasts),
                         )
                     )
                     continue
                 if qp.kind not in (ProvinceKind.COAST, ProvinceKind.SEA):
-                    problems.append(VariantProblem(path, f"fleet edge to {t!r}, a {qp.kind.value} province"))
+                    problems.append(
+                        VariantProblem(
+                            where("provinces", raw_abbr, *sub), f"fleet edge to {t!r}, a {qp.kind.value} province"
+                        )
+                    )
                     continue
                 if q in fleet_sets[lid]:
-                    problems.append(VariantProblem(path, f"duplicate edge to {t!r}"))
+                    problems.append(VariantProblem(where("provinces", raw_abbr, *sub), f"duplicate edge to {t!r}"))
                     continue
                 if locations[q].province == p.id:
-                    problems.append(VariantProblem(path, "edge to its own province"))
+                    problems.append(VariantProblem(where("provinces", raw_abbr, *sub), "edge to its own province"))
                     continue
                 fleet_sets[lid].add(q)
 

@@ -331,7 +331,16 @@ class _Locator:
     """
 
     def __init__(self, files: list[tuple[str, str]]) -> None:
-        self.files = [(fname, key_lines(text)) for fname, text in files]
+        self.texts = files
+        self._files: list[tuple[str, dict[tuple[str, ...], int]]] | None = None
+
+    @property
+    def files(self) -> list[tuple[str, dict[tuple[str, ...], int]]]:
+        # Scanned on the first message only: a variant that loads cleanly never needs its line numbers,
+        # and scanning W3K's file is a sixth of the time to load it (every command that opens a game).
+        if self._files is None:
+            self._files = [(fname, key_lines(text)) for fname, text in self.texts]
+        return self._files
 
     def __call__(self, path: tuple[str, ...]) -> str | None:
         best: tuple[int, str] | None = None
@@ -378,10 +387,13 @@ def _load_raw(
         line = getattr(e, "lineno", None)
         place = f"{shown}:{line}" if line else shown
         raise VariantError(shown, [VariantProblem(place, f"not valid TOML: {e}")]) from None
-    lines = key_lines(text)
     problems: list[VariantProblem] = []
+    scanned: list[dict[tuple[str, ...], int]] = []
 
     def at(*key: str) -> str:
+        if not scanned:  # line numbers only for a message (see _Locator)
+            scanned.append(key_lines(text))
+        lines = scanned[0]
         line = lines.get(key) or lines.get(key[:1])
         return ".".join(key) + (f" ({shown}:{line})" if line else f" ({shown})")
 
