@@ -258,6 +258,17 @@ def test_sign_in_is_rate_limited(tmp_path: Path) -> None:
     assert c.get(f"/k/{site.coordinator_key}", follow_redirects=False).status_code == 429  # even a good key, for now
 
 
+def test_guessing_keys_through_the_api_is_rate_limited_too(tmp_path: Path) -> None:
+    """A bearer key is a sign-in as much as a link is: wrong ones count against the same limit."""
+    site = Site(f"sqlite:///{tmp_path / 'w.db'}", limits={"signin": (5, 60.0)})
+    c = site.browser()
+    codes = [c.get("/api/games", headers={"Authorization": f"Bearer dp_guess{i:040d}"}).status_code for i in range(7)]
+    assert codes == [403] * 5 + [429] * 2
+    r = c.get("/api/games", headers={"Authorization": f"Bearer {site.coordinator_key}"})
+    assert r.status_code == 429 and "Retry-After" in r.headers
+    assert site.browser().get("/api/games").status_code == 200  # anonymous reading is not a sign-in
+
+
 def test_submissions_are_rate_limited(tmp_path: Path) -> None:
     site = Site(f"sqlite:///{tmp_path / 'w.db'}", limits={"submit": (3, 60.0)})
     site.new_game("g")

@@ -279,10 +279,14 @@ def viewer_of(request: Request) -> Viewer:
     auth = request.headers.get("authorization", "")
     viewer = Viewer()
     if auth.lower().startswith("bearer "):
+        from dippouch.web.security import Forbidden, client_id
+
+        # A bearer key is a sign-in: wrong keys count against the sign-in limit, as wrong links do.
+        limiter: RateLimiter = request.app.state.limiter
+        limiter.hit("signin", client_id(request), "failed sign-ins", count_it=False)
         grant = web.access.find_key(auth[7:].strip())
         if grant is None:
-            from dippouch.web.security import Forbidden
-
+            limiter.note("signin", client_id(request))
             raise Forbidden("the bearer key is unknown or revoked")
         viewer = Viewer([grant], by_bearer=True)
     else:
