@@ -435,6 +435,12 @@ PROVINCE = Table(
         "coasts": MapOf(key="coast", value=COAST, doc="Split coasts (`coasts.nc = { fleet = [...] }`)."),
         "area": Str(doc="W3K: the Sea Area a sea province belongs to."),
         "borders": ListOf(item=Str(), doc="W3K: coasts and seas a sea province touches directly."),
+        "shape": ListOf(
+            item=Point(),
+            doc="Extra shaping points `[[lon, lat], ...]` for drawing the map: the province's shape is the "
+            "Voronoi cell of its point and these (docs/maps-geometry.md). No effect on play.",
+            default="[]",
+        ),
     },
     synonyms={
         "kind": "type",
@@ -456,6 +462,47 @@ SEA_AREA = Table(
     fields={
         "name": Str(doc="Its name.", required=True),
         "primary": Str(doc="Its Primary Sea Region (a sea province).", required=True),
+    },
+)
+
+_RING = ListOf(item=Point())
+
+DRAWING = Table(
+    doc="How `dippouch mapgen` draws the map (docs/maps-geometry.md). No effect on play.",
+    fields={
+        "board": ListOf(
+            item=Point(),
+            doc="The board's outline, `[lon, lat]` corners (edges follow meridians and parallels); "
+            "default: the box of the points with a margin.",
+        ),
+        "centre": Point(doc="Centre of the map's projection; default: the middle of the points."),
+        "margin": Num(doc="Margin round the points when there is no `board`, as a share of its size.", default="0.06"),
+        "water": ListOf(
+            item=_RING, doc="Water patches, each a ring of `[lon, lat]` (historical water: the Zuiderzee, estuaries)."
+        ),
+        "land": ListOf(item=_RING, doc="Land patches, each a ring of `[lon, lat]` (water that was land)."),
+        "rivers": ListOf(
+            item=_RING,
+            doc="Navigable rivers to river ports, each a line of `[lon, lat]` from the port to the sea, "
+            "drawn as water `river_units` wide.",
+        ),
+        "river_units": Num(doc="Width of the rivers on the picture, in picture units.", default="2.5"),
+        "connectors": ListOf(
+            item=ListOf(item=Province()),
+            doc='Borders that cross water by rule, `[["lon", "cal"], ...]`: drawn as connectors, not shared borders.',
+        ),
+        "nested": ListOf(
+            item=Province(), doc="Places drawn as small circles inside another province (castles, cities)."
+        ),
+        "nested_units": MapOf(
+            key="province", value=Num(), doc="Radius of particular nested places' circles, in picture units."
+        ),
+        "nested_km": Num(doc="Radius of the nested places' circles in km; default: 7 picture units."),
+        "reach": Num(
+            doc="A cell reaches at most this many times the distance to the nearest other point.", default="3.0"
+        ),
+        "island_km2": Num(doc="Islands without a province larger than this (km²) are drawn neutral.", default="2500"),
+        "island_km": Num(doc="...as are smaller ones farther than this (km) from any province.", default="60"),
     },
 )
 
@@ -482,6 +529,7 @@ ROOT = Table(
         "provinces": MapOf(key="abbreviation", value=PROVINCE, doc="The map.", required=True),
         "sea_areas": MapOf(key="area", value=SEA_AREA, doc="W3K sea areas (see Sea areas below)."),
         "mapcheck": MAPCHECK,
+        "drawing": DRAWING,
         "state": AnyValue(doc="Variant state at the start (JSON-like table, read by rule hooks)."),
     },
     synonyms={

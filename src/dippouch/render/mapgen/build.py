@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 import shapely
-from shapely.geometry import MultiPoint, MultiPolygon, Point, Polygon, box
+from shapely.geometry import LineString, MultiPoint, MultiPolygon, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import polylabel
 
@@ -78,7 +78,13 @@ class Shapes:
 
 
 def _lonlat_poly(proj: Laea, ring: Sequence[Sequence[float]]) -> Polygon:
-    xs, ys = proj.forward([p[0] for p in ring], [p[1] for p in ring])
+    """A polygon given by longitude/latitude corners, its edges following meridians and parallels
+    (each edge cut into short steps before projecting)."""
+    pts: list[tuple[float, float]] = []
+    for (x0, y0), (x1, y1) in zip(ring, [*ring[1:], ring[0]], strict=True):
+        n = max(1, int(max(abs(x1 - x0), abs(y1 - y0)) / 0.5))
+        pts += [(x0 + (x1 - x0) * i / n, y0 + (y1 - y0) * i / n) for i in range(n)]
+    xs, ys = proj.forward([p[0] for p in pts], [p[1] for p in pts])
     return Polygon(list(zip(xs.tolist(), ys.tolist(), strict=True)))
 
 
@@ -121,6 +127,10 @@ def make_board(variant: Variant) -> Board:
         land = land.union(_lonlat_poly(proj, ring))
     for ring in drawing.get("water", []):
         land = land.difference(_lonlat_poly(proj, ring))
+    width = float(drawing.get("river_units", 2.5)) * km_per_unit
+    for line in drawing.get("rivers", []):
+        rx, ry = proj.forward([p[0] for p in line], [p[1] for p in line])
+        land = land.difference(LineString(list(zip(rx.tolist(), ry.tolist(), strict=True))).buffer(width / 2))
     land = shapely.simplify(land, km_per_unit * 0.45, preserve_topology=True)
     land = MultiPolygon([p for p in valid_parts(polygons_of(land)) if p.area > (km_per_unit * 1.2) ** 2])
     hand: list[Seed] = []
@@ -129,7 +139,10 @@ def make_board(variant: Variant) -> Board:
         for pt in raw[abbr].get("shape", []) if isinstance(raw[abbr], Mapping) else []:
             x, y = proj.point(float(pt[0]), float(pt[1]))
             hand.append(Seed(abbr, x, y))
-    nested = {k: (v or 6.0 * km_per_unit) for k, v in graph.nested.items()}
+    sizes = drawing.get("nested_units", {})
+    nested = {
+        k: (float(sizes[k]) * km_per_unit if k in sizes else v or 7.0 * km_per_unit) for k, v in graph.nested.items()
+    }
     return Board(
         proj=proj,
         board=board,
@@ -158,40 +171,76 @@ def base_seeds(b: Board) -> list[Seed]:
 
 
 def _voronoi(seeds: list[Seed], frame: Polygon) -> list[Polygon]:
-    """Cells in the seeds' order (duplicate points share a cell)."""
-    pts = MultiPoint([(s.x, s.y) for s in seeds])
-    cells = shapely.voronoi_polygons(pts, extend_to=frame.buffer(frame.length), ordered=True)
-    out = list(cells.geoms)
-    if len(out) != len(seeds):  # duplicate points: find each seed's cell by containment
-        tree = shapely.STRtree(out)
-        out = [out[int(tree.query(Point(s.x, s.y), predicate="intersects")[0])] for s in seeds]
+    """Cells in the seeds' order; a seed on the very spot of an earlier one gets no cell."""
+    first: dict[tuple[float, float], int] = {}
+    for i, s in enumerate(seeds):
+        first.setdefault((round(s.x, 3), round(s.y, 3)), i)
+    uniq = sorted(first.values())
+    pts = MultiPoint([(seeds[i].x, seeds[i].y) for i in uniq])
+    cells = list(shapely.voronoi_polygons(pts, extend_to=frame.buffer(frame.length), ordered=True).geoms)
+    out: list[Polygon] = [Polygon()] * len(seeds)
+    for i, c in zip(uniq, cells, strict=True):
+        out[i] = c
     return out
 
 
 def _reach_limit(seeds: list[Seed], factor: float) -> list[float]:
     """Each seed's cell is cut to a disc of ``factor`` times the distance to its nearest other-province
-    seed of the same surface, so cells at the board's edge do not grow without limit."""
+    seed of the same surface (points and hand-placed shaping points only), so cells at the board's edge do
+    not grow without limit."""
     if len(seeds) < 2:
         return [1e9] * len(seeds)
     from scipy.spatial import cKDTree
 
-    xy = np.array([(s.x, s.y) for s in seeds])
+    base = [s for s in seeds if not s.auto]
+    xy = np.array([(s.x, s.y) for s in base])
     tree = cKDTree(xy)
-    k = min(len(seeds), 12)
+    k = min(len(base), 12)
     dist, idx = tree.query(xy, k=k)
-    out = []
-    for i, s in enumerate(seeds):
-        d = next((float(dd) for dd, j in zip(dist[i], idx[i], strict=True) if seeds[j].prov != s.prov), 1e9)
-        out.append(max(d * factor, 1.0))
-    return out
+    limit = {}
+    for i, s in enumerate(base):
+        d = next((float(dd) for dd, j in zip(dist[i], idx[i], strict=True) if base[j].prov != s.prov), 1e9)
+        limit[id(s)] = max(d * factor, 1.0)
+    # Seeds the fitting step added sit between shapes, never at the board's edge: no limit.
+    return [limit.get(id(s), 1e9) for s in seeds]
 
 
-def _shared(a: BaseGeometry, b: BaseGeometry, eps: float) -> float:
-    return float(a.boundary.intersection(b.buffer(eps, quad_segs=1)).length)
+def _shared(piece: BaseGeometry, big: BaseGeometry, eps: float) -> float:
+    """Length of ``big``'s outline within ``eps`` of ``piece`` (buffering the small piece, not the big
+    shape, is what keeps this cheap)."""
+    return float(big.boundary.intersection(piece.buffer(eps, quad_segs=1)).length)
+
+
+class Tiles:
+    """A large surface (all the land on a board) cut into tiles, so that clipping a cell to it only
+    touches the tiles under the cell."""
+
+    def __init__(self, surface: BaseGeometry, frame: Polygon, n: int = 12) -> None:
+        x0, y0, x1, y1 = frame.buffer(1.0).bounds
+        w, h = (x1 - x0) / n, (y1 - y0) / n
+        parts = []
+        for i in range(n):
+            for j in range(n):
+                t = surface.intersection(box(x0 + i * w, y0 + j * h, x0 + (i + 1) * w, y0 + (j + 1) * h))
+                if not t.is_empty:
+                    parts.append(t)
+        self.parts = parts
+        self.tree = shapely.STRtree(parts)
+        self.whole = surface
+
+    def clip(self, geom: BaseGeometry) -> BaseGeometry:
+        idx = self.tree.query(geom, predicate="intersects")
+        pieces = [p for i in sorted(int(k) for k in idx) for p in polygons_of(self.parts[i].intersection(geom))]
+        return shapely.union_all(pieces) if pieces else Polygon()
 
 
 def _surface_shapes(
-    seeds: list[Seed], surface: BaseGeometry, b: Board, cut: BaseGeometry | None, background_ok: bool
+    seeds: list[Seed],
+    surface: BaseGeometry,
+    b: Board,
+    cut: BaseGeometry | None,
+    background_ok: bool,
+    nested: Mapping[str, BaseGeometry] | None = None,
 ) -> tuple[dict[str, BaseGeometry], BaseGeometry]:
     """Voronoi cells of ``seeds`` on ``surface``, one shape per province, stray pieces reassigned."""
     if not seeds:
@@ -204,13 +253,15 @@ def _surface_shapes(
     main: dict[str, list[Polygon]] = {}
     stray: list[Polygon] = []
     eps = b.km_per_unit * 0.05
+    tiles = Tiles(surface, b.frame)
     for prov in sorted(per):
-        geom = shapely.union_all(per[prov]).intersection(surface)
+        geom = tiles.clip(shapely.union_all(per[prov]))
         if cut is not None:
             geom = geom.difference(cut)
         own = [s for s in seeds if s.prov == prov]
         parts = polygons_of(geom)
-        keep = [p for p in parts if any(p.buffer(eps).contains(Point(s.x, s.y)) for s in own)]
+        own_pts = shapely.points([(s.x, s.y) for s in own])
+        keep = [p for p in parts if bool((shapely.distance(p, own_pts) <= eps).any())]
         if not keep and parts:
             first = own[0]
             keep = [min(parts, key=lambda p: p.distance(Point(first.x, first.y)))]
@@ -229,9 +280,10 @@ def _surface_shapes(
         tree_keys = sorted(k for k in shapes if not shapes[k].is_empty)
         tree = shapely.STRtree([shapes[k] for k in tree_keys])
         for piece in sorted(stray, key=lambda p: (-p.area, p.bounds)):
-            near = [tree_keys[int(i)] for i in tree.query(piece.buffer(eps), predicate="intersects")]
-            best = max(near, key=lambda k: (_shared(piece, shapes[k], eps), k), default=None)
-            if best is not None and _shared(piece, shapes[best], eps) > eps:
+            near = [tree_keys[int(i)] for i in tree.query(piece.buffer(eps, quad_segs=1), predicate="intersects")]
+            lengths = {k: _shared(piece, shapes[k], eps) for k in near}
+            best = max(near, key=lambda k: (lengths[k], k), default=None)
+            if best is not None and lengths[best] > eps:
                 shapes[best] = shapes[best].union(piece)
                 continue
             left.append(piece)
@@ -243,6 +295,12 @@ def _surface_shapes(
         mass_idx = mass_tree.query(c, predicate="within")
         mass = landmass[int(mass_idx[0])] if len(mass_idx) else piece
         on_mass = [k for k in shapes if not shapes[k].is_empty and shapes[k].intersects(mass)]
+        # An island under a nested place's circle (a castle on its rock, a small island drawn as a circle)
+        # is that place's, not the mainland's.
+        isle = [k for k, g in sorted((nested or {}).items()) if not on_mass and g.buffer(eps).intersects(mass)]
+        if isle:
+            shapes[isle[0]] = shapes.get(isle[0], Polygon()).union(piece)
+            continue
         cands = on_mass or [k for k in shapes if not shapes[k].is_empty]
         if not on_mass and cands:
             ctree = shapely.STRtree([shapes[k] for k in cands])
@@ -259,19 +317,46 @@ def _surface_shapes(
     return shapes, shapely.union_all(background) if background else Polygon()
 
 
+def _nested_shapes(b: Board) -> dict[str, BaseGeometry]:
+    """Nested places' circles; two that overlap (London and Deptford) split along their bisector."""
+    keys = [k for k in sorted(b.nested) if k in b.points]
+    circles = {k: Point(*b.points[k]).buffer(b.nested[k], 24) for k in keys}
+    if len(keys) > 1:
+        cells = _voronoi([Seed(k, *b.points[k]) for k in keys], b.frame)
+        circles = {k: circles[k].intersection(c) for k, c in zip(keys, cells, strict=True)}
+    # A place on the shore keeps the water in front of it (a port's harbour, a city's river), so its circle
+    # is cut to land; a small island or a rock stays a whole circle, to be seen and clicked.
+    masses = polygons_of(b.land)
+    for k in keys:
+        here = Point(*b.points[k])
+        mass = min(masses, key=lambda m: m.distance(here), default=None)
+        if mass is None or mass.distance(here) > 0.5 * b.nested[k]:
+            continue
+        own = circles[k].intersection(mass)
+        if mass.area > 4 * circles[k].area and own.area >= 0.4 * circles[k].area:
+            circles[k] = own
+        else:  # drawn over the water round it, but never over another island
+            others = [m for m in masses if m is not mass and m.intersects(circles[k])]
+            if others:
+                circles[k] = circles[k].difference(shapely.union_all(others))
+    return circles
+
+
 def plain_shapes(b: Board, seeds: list[Seed]) -> Shapes:
     land_board = b.land.intersection(b.board)
     water_board = b.board.difference(b.land)
-    nested_geoms = {k: Point(*b.points[k]).buffer(r, 24) for k, r in sorted(b.nested.items()) if k in b.points}
+    nested_geoms = _nested_shapes(b)
     cut = shapely.union_all(list(nested_geoms.values())) if nested_geoms else None
     land_seeds = [s for s in seeds if b.kinds.get(s.prov) != "sea" and s.prov not in b.nested]
     sea_seeds = [s for s in seeds if b.kinds.get(s.prov) == "sea" and s.prov not in b.nested]
-    land_shapes, land_bg = _surface_shapes(land_seeds, land_board, b, cut, True)
+    land_shapes, land_bg = _surface_shapes(land_seeds, land_board, b, cut, True, nested_geoms)
     sea_shapes, _ = _surface_shapes(sea_seeds, water_board, b, cut, False)
-    provinces: dict[str, BaseGeometry] = {**land_shapes, **sea_shapes}
+    provinces: dict[str, BaseGeometry] = {**sea_shapes}
+    for k, g in land_shapes.items():
+        provinces[k] = g.union(nested_geoms[k]).intersection(b.board) if k in nested_geoms else g
     for k, g in nested_geoms.items():
-        provinces[k] = g.intersection(b.board)
-    covered = shapely.union_all(list(land_shapes.values()) + [g for g in nested_geoms.values()])
+        provinces.setdefault(k, g.intersection(b.board))
+    covered = shapely.union_all([g for k, g in provinces.items() if b.kinds.get(k) != "sea"])
     background = b.land.intersection(b.frame).difference(covered)
     background = background.union(land_bg) if not land_bg.is_empty else background
     return Shapes(provinces=provinces, background=background, seeds=seeds)

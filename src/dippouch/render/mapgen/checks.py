@@ -48,7 +48,8 @@ class GeoReport:
     sea_apart: list[tuple[str, str, float]] = field(default_factory=list)
     """Declared fleet borders with a sea at one end whose shapes do not meet (a, b, shared km)."""
     wrong_side: list[str] = field(default_factory=list)
-    """Provinces whose own point is outside their shape (a sea point on land, a land point at sea)."""
+    """Provinces whose own point is outside their shape by more than ``max(1 km, 1.5 units)`` (a sea point
+    on land, a land point at sea; the tolerance allows for the coastline's simplification)."""
     too_small: list[tuple[str, float]] = field(default_factory=list)
     """Shapes too small to click (abbr, radius of the largest circle inside, in picture units)."""
     connectors: list[tuple[str, str]] = field(default_factory=list)
@@ -95,13 +96,22 @@ def measure(
     kinds = graph.kinds
     names = sorted(k for k in shapes if not shapes[k].is_empty)
     geoms = [shapes[k] for k in names]
-    fat = {k: shapes[k].buffer(eps, quad_segs=1) for k in names}
     bounds = {k: shapes[k].boundary for k in names}
+    fat: dict[str, BaseGeometry] = {}
 
     def shared(a: str, b: str) -> float:
-        if a not in bounds or b not in fat:
+        if a not in bounds or b not in bounds:
             return 0.0
-        return float(bounds[a].intersection(fat[b]).length) * unit_scale
+        if not bounds[a].envelope.intersects(bounds[b].envelope):
+            return 0.0
+        # Buffer the smaller outline (cached): borders are measured within eps of each other, since two
+        # shapes' common border may be noded a little differently on each side.
+        small, big = (
+            (a, b) if len(shapely.get_coordinates(bounds[a])) <= len(shapely.get_coordinates(bounds[b])) else (b, a)
+        )
+        if small not in fat:
+            fat[small] = bounds[small].buffer(eps, quad_segs=1, cap_style="flat")
+        return float(bounds[big].intersection(fat[small]).length) * unit_scale
 
     for a, b in sorted(graph.land):
         s = shared(a, b)
@@ -129,12 +139,15 @@ def measure(
     landish = shapely.union_all([shapes[k] for k in names if kinds.get(k) != "sea"] + [background])
     edge = frame.boundary.buffer(eps * 4, quad_segs=1)
     coastline = landish.boundary.difference(edge)
-    coast_fat = coastline.buffer(eps, quad_segs=1)
+    coast_tree = shapely.STRtree(polygons_of_lines(coastline))
     for k in names:
         kind = kinds.get(k)
         if kind not in ("coast", "land"):
             continue
-        shore = float(bounds[k].intersection(coast_fat).length) * unit_scale
+        near = [coast_tree.geometries[int(i)] for i in coast_tree.query(shapes[k].envelope.buffer(eps))]
+        if k not in fat:
+            fat[k] = bounds[k].buffer(eps, quad_segs=1, cap_style="flat")
+        shore = sum(float(line.intersection(fat[k]).length) for line in near) * unit_scale
         if kind == "coast" and shore < need_km:
             rep.coast_no_shore.append((k, round(shore, 1)))
         if kind == "land" and shore > inland_km:
@@ -144,7 +157,7 @@ def measure(
         if g is None or g.is_empty:
             rep.wrong_side.append(k)
             continue
-        if g.distance(Point(points[k])) * unit_scale > 1.0:
+        if g.distance(Point(points[k])) * unit_scale > max(1.0, 1.5 * km_per_unit):
             rep.wrong_side.append(k)
     per_unit = km_per_unit / unit_scale
     for k in names:
@@ -157,6 +170,18 @@ def measure(
         if r < MIN_CLICK_UNITS:
             rep.too_small.append((k, round(r, 1)))
     return rep
+
+
+def polygons_of_lines(geom: BaseGeometry) -> list[BaseGeometry]:
+    """A line geometry cut into pieces of at most 64 vertices, for a spatial index."""
+    out: list[BaseGeometry] = []
+    for g in getattr(geom, "geoms", [geom]):
+        coords = shapely.get_coordinates(g)
+        for i in range(0, max(len(coords) - 1, 0), 64):
+            chunk = coords[i : i + 65]
+            if len(chunk) >= 2:
+                out.append(shapely.linestrings(chunk))
+    return out
 
 
 def _polygons(geom: BaseGeometry) -> list[Polygon]:

@@ -1,9 +1,284 @@
-"""The fitting step: add shaping seeds until the drawn borders equal the border graph."""
+"""The fitting step: add shaping seeds until the drawn borders equal the border graph.
+
+Plain Voronoi cells of the province points draw borders that do not exist and miss borders that do (where
+four cells meet, the diagonal that touches is a matter of a few kilometres). Each round measures the
+shapes (checks.measure) and, for every mismatch, adds seeds on the right surface:
+
+- two declared neighbours drawn apart: a seed of each on the segment between their nearest points, a
+  quarter of the way from each end, so their cells meet across the gap (land seeds on land, sea seeds at
+  sea); a gap that is mostly water is left alone (it needs a declared connector);
+- two land shapes touching with no border: seeds of their common neighbour nearest the shared border,
+  spread along it, so that neighbour comes between them;
+- a coast with no shore, or a sea not reaching a coast it borders: a seed of the coast just inland of the
+  nearest shore of that sea, and a seed of the sea just off that shore;
+- an inland province with shore: seeds of the nearest coastal neighbour just inland along that shore.
+
+Rounds stop when nothing is left to fix or after ``MAX_ROUNDS``; the round with the fewest mismatches is
+kept. Everything is deterministic: mismatches are handled in sorted order and seeds are rounded to metres.
+"""
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+
+import shapely
+from shapely.geometry import LineString, Point
+from shapely.geometry.base import BaseGeometry
+
 from dippouch.render.mapgen.build import Board, Seed, Shapes, plain_shapes
+from dippouch.render.mapgen.checks import GeoReport, measure, thresholds
+from dippouch.render.mapgen.coastline import polygons_of
+
+MAX_ROUNDS = 18
+MAX_TRIES = 8
 
 
-def fit_seeds(b: Board, seeds: list[Seed]) -> Shapes:
-    return plain_shapes(b, seeds)
+def evaluate(b: Board, shapes: Shapes) -> GeoReport:
+    return measure(shapes.provinces, b.graph, b.km_per_unit, shapes.background, b.points, b.frame, unit_scale=1.0)
+
+
+def fit_seeds(
+    b: Board, seeds: list[Seed], rounds: int = MAX_ROUNDS, log: Callable[[str], None] | None = None
+) -> Shapes:
+    shapes = plain_shapes(b, seeds)
+    rep = evaluate(b, shapes)
+    if log:
+        log(f"round 0: {rep.mismatches} {rep.counts()}")
+    best = (rep.mismatches, shapes)
+    tries: dict[tuple[str, ...], int] = {}
+    home = _on_home_ground(b)
+    for _ in range(rounds):
+        if rep.mismatches == 0:
+            break
+        new = [s for s in _fixes(b, shapes, rep, tries) if home(s)]
+        if not new:
+            break
+        seeds = seeds + new
+        shapes = plain_shapes(b, seeds)
+        rep = evaluate(b, shapes)
+        if log:
+            log(f"round {_ + 1}: {rep.mismatches} {rep.counts()} (+{len(new)} seeds)")
+        if rep.mismatches < best[0]:
+            best = (rep.mismatches, shapes)
+    return best[1]
+
+
+def _on_home_ground(b: Board) -> Callable[[Seed], bool]:
+    """A land seed only on its province's own landmass (a county never gets an exclave on an island
+    across the water); a sea seed only at sea."""
+    masses = polygons_of(b.land)
+    tree = shapely.STRtree(masses)
+
+    def mass_of(x: float, y: float) -> int:
+        hit = tree.query(Point(x, y), predicate="intersects")
+        return int(hit[0]) if len(hit) else -1
+
+    home = {k: mass_of(*p) for k, p in b.points.items() if b.kinds.get(k) != "sea"}
+
+    def ok(s: Seed) -> bool:
+        m = mass_of(s.x, s.y)
+        if b.kinds.get(s.prov) == "sea":
+            return m == -1
+        return m == home.get(s.prov, m) and m != -1
+
+    return ok
+
+
+def _s(prov: str, p: tuple[float, float]) -> Seed:
+    return Seed(prov, round(p[0], 3), round(p[1], 3), auto=True)
+
+
+def _lerp(p: Point, q: Point, t: float) -> tuple[float, float]:
+    return (p.x + (q.x - p.x) * t, p.y + (q.y - p.y) * t)
+
+
+def _try(tries: dict[tuple[str, ...], int], key: tuple[str, ...]) -> bool:
+    n = tries.get(key, 0)
+    if n >= MAX_TRIES:
+        return False
+    tries[key] = n + 1
+    return True
+
+
+def _fixes(b: Board, shapes: Shapes, rep: GeoReport, tries: dict[tuple[str, ...], int]) -> list[Seed]:
+    geo = shapes.provinces
+    kinds = b.kinds
+    need_km, _, _ = thresholds(b.km_per_unit)
+    step = max(need_km, 2.5 * b.km_per_unit)
+    land = b.land
+    out: list[Seed] = []
+    neighbours: dict[str, set[str]] = {}
+    for x, y in b.graph.land:
+        neighbours.setdefault(x, set()).add(y)
+        neighbours.setdefault(y, set()).add(x)
+    sea_nb: dict[str, set[str]] = {}
+    for x, y in b.graph.sea:
+        sea_nb.setdefault(x, set()).add(y)
+        sea_nb.setdefault(y, set()).add(x)
+
+    def shape(k: str) -> BaseGeometry | None:
+        g = geo.get(k)
+        return None if g is None or g.is_empty else g
+
+    # Declared borders drawn apart (land, and sea-sea).
+    for a, c, _len in rep.land_apart + [t for t in rep.sea_apart if kinds[t[0]] == kinds[t[1]] == "sea"]:
+        if a in b.nested or c in b.nested:
+            out += _reach_nested(b, a, c, shape, tries)
+            continue
+        ga, gc = shape(a), shape(c)
+        if ga is None or gc is None or not _try(tries, ("apart", a, c)):
+            continue
+        pa, pc = shapely.ops.nearest_points(ga, gc)
+        seg = LineString([pa, pc])
+        if kinds[a] != "sea" and seg.length > step and seg.intersection(land).length < 0.5 * seg.length:
+            continue  # across water: a declared connector's business
+        if seg.length < 1e-6:
+            # They touch at a point: push both across it, perpendicular to nothing in particular.
+            out += [_s(a, (pa.x, pa.y)), _s(c, (pc.x, pc.y))]
+            continue
+        out.append(_s(a, _lerp(pa, pc, 0.25)))
+        out.append(_s(c, _lerp(pa, pc, 0.75)))
+    # Land shapes touching with no border: a common neighbour comes between them.
+    for a, c, _len in rep.land_touching:
+        ga, gc = shape(a), shape(c)
+        if ga is None or gc is None or not _try(tries, ("touch", a, c)):
+            continue
+        border = ga.boundary.intersection(gc.buffer(b.km_per_unit * 0.05, quad_segs=1))
+        if border.is_empty:
+            continue
+        mid = border.interpolate(0.5, normalized=True) if hasattr(border, "interpolate") else border.centroid
+        common = sorted((neighbours.get(a, set()) & neighbours.get(c, set())) - set(b.nested))
+        pool = common or sorted((neighbours.get(a, set()) | neighbours.get(c, set())) - {a, c} - set(b.nested))
+        pool = [k for k in pool if shape(k) is not None and kinds[k] != "sea"]
+        if not pool:
+            continue
+        third = min(pool, key=lambda k: (shape(k).distance(mid), k))  # type: ignore[union-attr]
+        n = max(1, min(8, math.ceil(border.length / (4 * step))))
+        for i in range(n):
+            p = _along(border, (i + 0.5) / n)
+            out.append(_s(third, (p.x, p.y)))
+        g3 = shape(third)
+        if g3 is not None and g3.distance(mid) > step:
+            # Far from the border: a chain of seeds so the new piece stays joined to its province.
+            q = shapely.ops.nearest_points(g3, mid)[0]
+            k = min(6, math.ceil(g3.distance(mid) / (2 * step)))
+            for i in range(1, k):
+                out.append(_s(third, _lerp(q, mid, i / k)))
+    # Coasts and their seas: make the sea reach the coast and the coast reach the sea.
+    for a, c, _len in [t for t in rep.sea_apart if (kinds[t[0]] == "sea") != (kinds[t[1]] == "sea")]:
+        sea, coast = (a, c) if kinds[a] == "sea" else (c, a)
+        if coast in b.nested:
+            out += _reach_nested(b, coast, sea, shape, tries)
+            continue
+        gs, gc = shape(sea), shape(coast)
+        if gs is None or gc is None or not _try(tries, ("shore", sea, coast)):
+            continue
+        out += _meet_shore(b, sea, coast, gs, gc, step)
+    for coast, _len in rep.coast_no_shore:
+        gc = shape(coast)
+        if gc is None or coast in b.nested or not _try(tries, ("noshore", coast)):
+            continue
+        seas = [
+            g for g in (shape(s) for s in sorted(sea_nb.get(coast, set())) if kinds.get(s) == "sea") if g is not None
+        ]
+        if not seas:
+            continue
+        target = min(seas, key=lambda s: s.distance(gc))
+        out += _meet_shore(b, None, coast, target, gc, step)
+    # Inland provinces with shore: the nearest coastal neighbour takes the shore.
+    water = b.board.difference(land)
+    for prov, _len in rep.inland_shore:
+        g = shape(prov)
+        if g is None or not _try(tries, ("inland", prov)):
+            continue
+        shore = g.boundary.intersection(water.buffer(b.km_per_unit * 0.1, quad_segs=1))
+        pieces = [p for p in getattr(shore, "geoms", [shore]) if p.length > 0]
+        cands = [k for k in sorted(neighbours.get(prov, set())) if kinds.get(k) == "coast" and shape(k) is not None]
+        if not cands:
+            cands = [k for k in sorted(geo) if kinds.get(k) == "coast" and shape(k) is not None]
+        for piece in sorted(pieces, key=lambda p: -p.length)[:6]:
+            mid = piece.interpolate(0.5, normalized=True)
+            owner = min(cands, key=lambda k: (shape(k).distance(mid), k))  # type: ignore[union-attr]
+            n = max(1, min(8, math.ceil(piece.length / (3 * step))))
+            for i in range(n):
+                p = _along(piece, (i + 0.5) / n)
+                q = _inland(g, p, step * 0.6)
+                out.append(_s(owner, (q.x, q.y)))
+    return out
+
+
+def _reach_nested(
+    b: Board, a: str, c: str, shape: Callable[[str], BaseGeometry | None], tries: dict[tuple[str, ...], int]
+) -> list[Seed]:
+    """A nested place's circle stays where it is: its neighbour grows to it, with a seed just outside the
+    circle on the side facing the neighbour."""
+    nested, other = (a, c) if a in b.nested else (c, a)
+    if other in b.nested or nested not in b.points:
+        return []
+    go = shape(other)
+    if go is None or not _try(tries, ("nested", nested, other)):
+        return []
+    centre = Point(b.points[nested])
+    r = b.nested[nested]
+    q = shapely.ops.nearest_points(go, centre)[0]
+    d = q.distance(centre)
+    if d < 1e-6:
+        return []
+    t = (r * 1.3) / d
+    return [_s(other, (centre.x + (q.x - centre.x) * t, centre.y + (q.y - centre.y) * t))]
+
+
+def _along(line: BaseGeometry, t: float) -> Point:
+    parts = [g for g in getattr(line, "geoms", [line]) if g.length > 0]
+    total = sum(g.length for g in parts)
+    d = t * total
+    for g in parts:
+        if d <= g.length:
+            return g.interpolate(d)
+        d -= g.length
+    return parts[-1].interpolate(1.0, normalized=True) if parts else Point(0, 0)
+
+
+def _inland(g: BaseGeometry, p: Point, dist: float) -> Point:
+    inner = g.buffer(-dist)
+    if inner.is_empty:
+        return shapely.ops.nearest_points(g.representative_point(), p)[0]
+    return shapely.ops.nearest_points(inner, p)[0]
+
+
+def _meet_shore(b: Board, sea: str | None, coast: str, gs: BaseGeometry, gc: BaseGeometry, step: float) -> list[Seed]:
+    """Seeds so that ``coast`` and the sea shape ``gs`` share a shore: the point of the coastline nearest
+    both; the coast gets a seed just inland of it, the sea (if named) one just off it."""
+    coastline = b.land.boundary
+    gap = gc.distance(gs)
+    near = coastline.intersection(gc.buffer(gap + 2 * step, quad_segs=2))
+    coords = shapely.get_coordinates(near)
+    if len(coords) == 0:
+        return []
+    pts = shapely.points(coords)
+    # The shore point: on the real coastline by the coast's own shape, as near as may be to the sea.
+    cost = shapely.distance(pts, gc) * 2.0 + shapely.distance(pts, gs)
+    best = int(cost.argmin())
+    shore = Point(coords[best])
+    out = []
+    land_pt = _nudge(shore, b.land, step * 0.5, inside=True)
+    if gc.distance(shore) > step * 0.25:
+        out.append(_s(coast, (land_pt.x, land_pt.y)))
+    if sea is not None:
+        sea_pt = _nudge(shore, b.land, step * 0.5, inside=False)
+        out.append(_s(sea, (sea_pt.x, sea_pt.y)))
+    return out
+
+
+def _nudge(p: Point, land: BaseGeometry, dist: float, *, inside: bool) -> Point:
+    """A point about ``dist`` from ``p`` on land (inside) or at sea."""
+    best = None
+    for i in range(16):
+        ang = i * math.pi / 8
+        q = Point(p.x + dist * math.cos(ang), p.y + dist * math.sin(ang))
+        if land.contains(q) == inside:
+            depth = land.boundary.distance(q)
+            if best is None or depth > best[0]:
+                best = (depth, q)
+    return best[1] if best else p
