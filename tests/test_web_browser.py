@@ -295,3 +295,50 @@ def test_every_page_fits_a_phone_and_loads_nothing_from_elsewhere(server: dict[s
         # The only console error allowed is the browser's note of the deliberate 404 page.
         assert [e for e in errors if "404" not in e] == [], errors
         ctx.close()
+
+
+def test_a_phase_without_javascript(server: dict[str, Any], browser: Any) -> None:
+    """With JavaScript off every form still works: the coordinator creates a game and seats a player, who
+    sends orders typed and picked from the lists (a typo reported on the page after sending), marks ready and
+    votes; the coordinator processes the phase; the results show."""
+    base = server["base"]
+    ctx = browser.new_context(viewport=DESKTOP, java_script_enabled=False, timezone_id="Europe/Paris", locale="en-GB")
+    ctx.set_default_timeout(15_000)
+    coord = ctx.new_page()
+    coord.goto(f"{base}/k/{server['key']}")
+    coord.fill("input[name=name]", "nojs")
+    coord.fill("input[name=movement]", "3d")
+    coord.click("text=Create the game")
+    assert coord.url.endswith("/games/nojs/coordinate")
+    row = coord.locator("tr", has=coord.locator("td:text-is('Italy')"))
+    row.locator("input[name=player]").fill("Ines")
+    row.locator("button", has_text="Seat").click()
+    link = coord.locator("#secret-link").input_value()
+
+    player_ctx = browser.new_context(viewport=PHONE, java_script_enabled=False, is_mobile=True)
+    player_ctx.set_default_timeout(15_000)
+    it = player_ctx.new_page()
+    it.goto(link)
+    assert it.url.endswith("/games/nojs/play/Italy")
+    it.fill("#orders", "A Venice - Tyrolia\nF Napels - Ionian Sea")
+    it.select_option("select[name='pick:rom']", "A rom - apu")
+    it.click("#send")
+    flash = it.locator(".flash").inner_text()
+    assert "Version 1 recorded" in flash and "2 order(s) accepted, 1 rejected" in flash, flash
+    assert "did you mean Naples (nap)?" in it.locator("main").inner_text()
+    it.fill("#orders", "A Venice - Tyrolia\nF Naples - Ionian Sea\nA Rome - Apulia")
+    it.check("input[name=ready]")
+    it.click("#send")
+    assert "Version 2 recorded (ready)" in it.locator(".flash").inner_text()
+    it.click("text=Vote for a draw")
+    assert "You vote for a draw" in it.locator(".flash").inner_text()
+    _shoot(it, "player-nojs-phone")
+
+    coord.goto(f"{base}/games/nojs/coordinate")
+    coord.click("text=Process now")
+    assert "Processed Spring 1901 Movement" in coord.locator(".flash").inner_text()
+    coord.goto(f"{base}/games/nojs")
+    report = coord.locator("pre.report").inner_text()
+    assert re.search(r"Italy:\s+A (ven|Venice) - (tyr|Tyrolia)", report), report
+    ctx.close()
+    player_ctx.close()
