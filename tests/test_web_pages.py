@@ -151,6 +151,12 @@ def test_the_coordinator_sees_every_submission_after_the_deadline(site: Site) ->
     for other in (de, site.browser()):
         text = other.get(f"/games/v/phases/{pid}").text
         assert "A mun - tyr" not in text  # the superseded version is the coordinator's to see only
+        assert "submissions" not in other.get(f"/api/games/v/phases/{pid}").json()
+    api = site.coordinator.get(f"/api/games/v/phases/{pid}").json()["submissions"]
+    assert [s["text"] for s in api["submissions"]] == [
+        "A mun - tyr\nF kie - den",
+        "A mun - bur\nF kie - hol\nA ber - xyz",
+    ]
 
 
 def test_export_and_import(site: Site) -> None:

@@ -90,10 +90,15 @@ def game(request: Request, name: str) -> dict[str, Any]:
 
 @router.get("/games/{name}/phases/{phase_id}")
 def phase(request: Request, name: str, phase_id: int) -> dict[str, Any]:
-    """One phase of the history: position, orders and results once processed, report, neighbours."""
-    ph = web_of(request).phase_view(name, phase_id, viewer_of(request))
+    """One phase of the history: position, orders and results once processed, report, neighbours; for the
+    game's coordinator also every version each power sent (sealed until the deadline)."""
+    web, viewer = web_of(request), viewer_of(request)
+    ph = web.phase_view(name, phase_id, viewer)
     ph.pop("map_svg", None)
     ph.pop("after_svg", None)
+    subs = web.phase_submissions(name, phase_id, viewer)
+    if subs is not None:
+        ph["submissions"] = subs
     return ph
 
 
