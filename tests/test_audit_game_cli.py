@@ -174,7 +174,15 @@ def test_every_command_on_a_user_variant_game_works_without_its_folder(
     assert code == 0, out
     code, out = _run(db, "process", "g", "--force", "--now", now)
     assert code == 0, out
-    for args in (("show", "g"), ("report", "g"), ("replay", "g"), ("status", "g"), ("history", "g")):
+    export = str(tmp_path / "g.mila.json")
+    for args in (
+        ("show", "g"),
+        ("report", "g"),
+        ("replay", "g"),
+        ("status", "g"),
+        ("history", "g"),
+        ("export", "g", export, "--format", "mila"),
+    ):
         code, out = _run(db, *args)
         assert code == 0 and "error:" not in out, (args, out)
 
@@ -250,3 +258,37 @@ def test_a_submission_too_big_to_be_orders_is_refused_quickly(db: str, tmp_path:
     reply.write_text("A Par - Bur\n" + "> earlier mail, quoted\n" * 5_000)
     code, out = _run(db, "submit", "g", "France", str(reply), "--now", "2026-01-01T00:00")
     assert code == 0 and "accepted  A Paris - Burgundy" in out, out
+
+
+# -- issue 11 (7): Ctrl-C, even during start-up, is a quiet stop ---------------------------------------------
+
+
+def test_ctrl_c_during_start_up_is_quiet(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    import dippouch.cli as cli
+
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_register", interrupted)
+    with pytest.raises(SystemExit) as e:
+        cli.main()
+    assert e.value.code == 130
+    err = capsys.readouterr().err
+    assert "interrupted" in err and "Traceback" not in err
+
+
+def test_ctrl_c_while_a_command_waits_is_quiet(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    command = Path(sys.executable).parent / "dippouch"
+    proc = subprocess.Popen(
+        [str(command), "adjudicate"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    time.sleep(3)  # started and waiting for a request on standard input
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, (proc.returncode, err)
+    assert "Traceback" not in err

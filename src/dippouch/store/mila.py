@@ -24,7 +24,7 @@ def export_mila(store: GameStore, game: str) -> dict[str, Any]:
 
     data = store.export_game(game)
     gd = data["game"]
-    v = load_variant(gd["variant"], gd.get("options") or {})
+    v = store.variant(game)  # the game's own copy: a user variant's file may be out of reach
     records: list[PhaseRecord] = []
     active = [p for p in data["phases"] if p["status"] != "abandoned"]
     for p in active:
