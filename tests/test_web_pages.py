@@ -159,6 +159,37 @@ def test_the_coordinator_sees_every_submission_after_the_deadline(site: Site) ->
     ]
 
 
+def test_the_desk_seats_players_with_their_address_for_mail(site: Site) -> None:
+    """Orders by mail are taken only from a player's registered address: the desk (and the API) can record
+    it when seating a player, and change it later; a bad address is refused with the reason."""
+    site.new_game("m")
+    c = site.coordinator
+    r = site.post_form(
+        c, "/games/m/coordinate/assign", {"power": "France", "player": "Ann", "email": "Ann <ann@Example.ORG>"}
+    )
+    assert r.status_code == 200
+    assert site.web.store.emails("m")["France"] == ("Ann", "ann@example.org")
+    assert "ann@example.org" in c.get("/games/m/coordinate").text
+    r = site.post_form(c, "/games/m/coordinate/email", {"power": "France", "email": "ann@new.example"})
+    assert r.status_code == 303
+    assert site.web.store.emails("m")["France"] == ("Ann", "ann@new.example")
+    r = site.post_form(c, "/games/m/coordinate/assign", {"power": "Italy", "player": "Ines", "email": "not an address"})
+    assert r.status_code == 400 and "is not an e-mail address" in r.text
+    assert "Italy" not in site.web.store.emails("m")  # nothing half-done
+    auth = {"Authorization": f"Bearer {site.coordinator_key}"}
+    r = site.browser().post(
+        "/api/games/m/players", json={"power": "Italy", "player": "Ines", "email": "ines@example.org"}, headers=auth
+    )
+    assert r.status_code == 200 and site.web.store.emails("m")["Italy"] == ("Ines", "ines@example.org")
+    # A player cannot change addresses (the address decides whose mail counts as that power's orders).
+    fr = site.player("m", "Germany", "Gus")
+    assert (
+        site.post_form(fr, "/games/m/coordinate/email", {"power": "France", "email": "evil@example.org"}).status_code
+        == 403
+    )
+    assert site.web.store.emails("m")["France"] == ("Ann", "ann@new.example")
+
+
 def test_export_and_import(site: Site) -> None:
     site.new_game("e")
     france = site.player("e", "France")

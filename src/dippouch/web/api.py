@@ -47,6 +47,7 @@ class PlayerIn(BaseModel):
     power: str = Field(max_length=100)
     player: str = Field(max_length=200)
     replace: bool = False
+    email: str = Field("", max_length=320, description="The address the player's orders by mail must come from.")
 
 
 class DeadlinesIn(BaseModel):
@@ -171,7 +172,7 @@ def create(request: Request, body: dict[str, Any] = Body(...)) -> dict[str, Any]
 def seat(request: Request, name: str, body: PlayerIn) -> dict[str, Any]:
     """Assign (or replace) a power's player; answers the player's new secret key (shown once)."""
     viewer = _writer(request)
-    power, secret = web_of(request).assign(name, viewer, body.power, body.player, body.replace)
+    power, secret = web_of(request).assign(name, viewer, body.power, body.player, body.replace, body.email)
     return {"power": power, "key": secret, "link": f"{str(request.base_url).rstrip('/')}/k/{secret}"}
 
 

@@ -374,7 +374,7 @@ async def coordinate_action(request: Request, name: str, action: str) -> Respons
             power, secret = await run_in_threadpool(web.new_player_link, name, viewer, _s(form, "power"))
         else:
             power, secret = await run_in_threadpool(
-                web.assign, name, viewer, _s(form, "power"), _s(form, "player"), action == "replace"
+                web.assign, name, viewer, _s(form, "power"), _s(form, "player"), action == "replace", _s(form, "email")
             )
         return _secret_page(request, name, f"{power}'s link", secret, back)
     if action == "coordinator-key":
@@ -386,6 +386,9 @@ async def coordinate_action(request: Request, name: str, action: str) -> Respons
             raise BadInput("which key? (its number)")
         await run_in_threadpool(web.revoke, name, viewer, int(key))
         return _redirect(back, f"Key {key} revoked: its links no longer work.")
+    if action == "email":
+        msg = await run_in_threadpool(web.set_email, name, viewer, _s(form, "power"), _s(form, "email"))
+        return _redirect(back, msg)
     if action == "deadlines":
         msg = await run_in_threadpool(web.set_deadlines, name, viewer, form)
         return _redirect(back, msg)

@@ -533,6 +533,7 @@ class Web:
         now = self.now()
         game = self.game_view(name, viewer)
         players = self.read.players(name)
+        emails = self.read.emails(name)
         keys = self.access.keys(name)
         subs: list[dict[str, Any]] = []
         sealed = False
@@ -554,6 +555,7 @@ class Web:
                 {
                     "power": p,
                     "player": cur,
+                    "email": emails.get(p, (None, None))[1],
                     "history": [(n, a.isoformat(), r.isoformat() if r else None) for n, a, r in hist],
                 }
                 for p, cur, hist in players
@@ -618,22 +620,34 @@ class Web:
         self.touched(name)
         return name
 
-    def assign(self, name: str, viewer: Viewer, power: str, player: str, replace: bool) -> tuple[str, str]:
-        """Seat a player and hand out their link (a replacement's old links are revoked)."""
+    def assign(
+        self, name: str, viewer: Viewer, power: str, player: str, replace: bool, email: str = ""
+    ) -> tuple[str, str]:
+        """Seat a player and hand out their link (a replacement's old links are revoked). ``email`` is the
+        address their orders by mail must come from (optional)."""
         self.require_coordinator(name, viewer)
         player = _names(player, "the player's name", 200)
+        address = _names(email, "the e-mail address", 320) if email.strip() else None
         v = self._variant_of(name)
         try:
             power = v.power(power).name
         except KeyError as e:
             raise BadInput(str(e.args[0])) from None
         now = self.now()
-        self.store.assign(name, power, player, now=now, replace=replace)
+        self.store.assign(name, power, player, now=now, replace=replace, email=address)
         self.touched(name)
         if replace:
             self.access.revoke_power_keys(name, power, now=now)
         _, secret = self.access.create_key("player", game=name, power=power, label=player, now=now)
         return power, secret
+
+    def set_email(self, name: str, viewer: Viewer, power: str, email: str) -> str:
+        """Change (or, empty, remove) the address a seated player's orders by mail must come from."""
+        self.require_coordinator(name, viewer)
+        address = _names(email, "the e-mail address", 320) if email.strip() else None
+        power = self.store.set_email(name, power, address, now=self.now())
+        self.touched(name)
+        return f"{power}'s orders by mail now come from {address}." if address else f"{power} has no address now."
 
     def new_player_link(self, name: str, viewer: Viewer, power: str) -> tuple[str, str]:
         self.require_coordinator(name, viewer)
