@@ -155,8 +155,16 @@ FORM_POSTS = {
         {"power": "Nowhere", "player": "x"},
         {"power": "France", "player": ""},
         {"power": "France", "player": "x" * 300},
+        {"power": "Italy", "player": "Ines", "email": "@@"},
     ],
     "/games/g/coordinate/deadlines": [{"movement": "0m"}, {"retreats": "zz"}],
+    "/games/g/coordinate/email": [
+        {"power": "Nowhere", "email": "a@example.org"},
+        {"power": "Austria", "email": "a@example.org"},
+        {"power": "France", "email": "not an address"},
+        {"power": "France", "email": "a@" + "x" * 400 + ".org"},
+        {"power": "France", "email": "a\x00@example.org"},
+    ],
     "/games/g/coordinate/nonsense": [{}],
 }
 
