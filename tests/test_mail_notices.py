@@ -98,3 +98,44 @@ def test_each_notice_once_to_every_player_and_observer(tmp_path: Path) -> None:
     back = [r for r in _outbox(store) if r.subject.startswith("demo: rollback")]
     assert {r.to_addr for r in back} == everyone
     assert "rolled the game back to Spring 1901 Movement" in back[0].body
+
+
+def _to_winter(store: GameStore) -> list[str]:
+    """Play demo to the end of Winter 1901 (France takes Belgium, so there is an adjustment phase)."""
+    t = T0
+    done: list[str] = []
+    for orders in ("A par - bur", "A bur - bel", "Build A par"):
+        store.submit("demo", "France", orders, now=t)
+        t += timedelta(hours=1)
+        done += store.process("demo", now=t, force=True)
+    return done
+
+
+def test_maps_go_with_winter_results_or_every_phase_as_the_game_says(tmp_path: Path) -> None:
+    """Our side of the map seam: which results carry the map (Winter by default, every phase, or none) and
+    that the text goes first, complete without it. The renderer's own files are the maps issue's."""
+    from dippouch.mail.outbox import OutFile, build_message
+
+    calls: list[int] = []
+
+    def fake_map(store: GameStore, game: str, phase_id: int, fmt: str) -> list[OutFile]:
+        calls.append(phase_id)
+        return [OutFile(f"{game}-{phase_id}.{fmt}", "application/pdf", b"%PDF-1.4 map")]
+
+    for mode, expect in (("winter", ["Winter 1901 Adjustments"]), ("every", None), ("none", [])):
+        (tmp_path / mode).mkdir()
+        store = _game(tmp_path / mode)
+        setup(store, "demo", now=T0, changes={"maps": mode})
+        phases = _to_winter(store)
+        assert phases[-1] == "Winter 1901 Adjustments", phases
+        queue_notices(store, T0 + timedelta(days=1), maps=fake_map)
+        with store.session() as s:
+            rows = [r for r in s.query(OutboxRow).order_by(OutboxRow.id) if r.kind == "results"]
+            with_map = sorted({r.subject.split(": ", 1)[1].removesuffix(" results") for r in rows if r.files})
+            assert len(rows) == len(phases) * 3  # two players and the observer, every phase
+            if rows and any(r.files for r in rows):
+                msg = build_message(next(r for r in rows if r.files), "orders@example.org", T0)
+                parts = [p.get_content_type() for p in msg.walk() if not p.is_multipart()]
+                assert parts == ["text/plain", "application/pdf"]
+                assert "The map is attached" in msg.get_body(("plain",)).get_content()  # type: ignore[union-attr]
+        assert with_map == (sorted(phases) if expect is None else expect), mode
