@@ -292,3 +292,10 @@ def test_ctrl_c_while_a_command_waits_is_quiet(tmp_path: Path) -> None:
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, (proc.returncode, err)
     assert "Traceback" not in err
+
+
+def test_a_phase_id_too_big_for_the_database_is_a_message(db: str) -> None:
+    _run(db, "new", "g")
+    for command in ("report", "show", "replay"):
+        code, out = _run(db, command, "g", "--id", "99999999999999999999")
+        assert code == 2 and "has no phase with id" in out, (command, out)

@@ -208,6 +208,7 @@ ARG = st.sampled_from(
         "judge_calendar=1",
         "x=",
         "--id",
+        "99999999999999999999",
         "7",
         "-1",
         "--stands",

@@ -1320,7 +1320,8 @@ class GameStore:
         """The phase named (or with ``phase_id``); by default the latest processed one, or with ``open_ok``
         the open phase of a game that has processed none yet."""
         if phase_id is not None:
-            ph = s.get(PhaseRow, phase_id)
+            # An id no database column can hold is simply not there (SQLite would raise OverflowError).
+            ph = s.get(PhaseRow, phase_id) if 0 < phase_id < 2**63 else None
             if ph is None or ph.game_id != g.id:
                 raise GameError(f"game {g.name!r} has no phase with id {phase_id} (see `dippouch history`)")
             return ph
