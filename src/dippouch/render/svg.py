@@ -335,7 +335,7 @@ def _labels(
     # Unit spots (and centre markers, dislodged spots) are kept clear: a name under a unit cannot be read.
     for p in geo.provinces.values():
         x, y = p.unit
-        boxes.add((x - r * 1.2, y - r * 1.25, x + r * 1.2, y + r * 1.1))
+        boxes.add((x - r * 1.4, y - r * 1.3, x + r * 1.4, y + r * 1.2))
         if p.abbr in sc:
             x, y = sc[p.abbr]
             boxes.add((x - r * 0.5, y - r * 0.5, x + r * 0.5, y + r * 0.5))
@@ -359,8 +359,8 @@ def _labels(
         for text, size in texts:
             w = _text_width(text, size, True)
             h = size * 0.95
-            off_y = r * 1.05 + h * 0.55
-            off_x = r * 1.15 + w / 2
+            off_y = r * 1.3 + h * 0.55
+            off_x = r * 1.5 + w / 2
             spots = [
                 p.label,
                 (ux, uy - off_y),
@@ -379,10 +379,24 @@ def _labels(
                     break
             if placed:
                 break
-        if placed is None and p.kind != "sea":
+        if placed is None:
+            # Anywhere inside: a grid of spots over the shape, nearest the unit spot first.
+            x0, y0, x1, y1 = shape.box
+            grid = [(x0 + (x1 - x0) * i / 8, y0 + (y1 - y0) * j / 8) for i in range(1, 8) for j in range(1, 8)]
+            grid.sort(key=lambda q: math.dist(q, p.unit))
+            for text, size in ((abbr, (biggest + smallest) / 2), (abbr, smallest)):
+                w, h = _text_width(text, size, True), size * 0.95
+                for x, y in grid:
+                    box = (x - w / 2, y - h * 0.45, x + w / 2, y + h * 0.6)
+                    if shape.holds(box) and not boxes.hits(box):
+                        placed = (text, size, x, y, box)
+                        break
+                if placed:
+                    break
+        if placed is None:
             size = smallest
             w, h = _text_width(abbr, size, True), size * 0.95
-            oy, ox = r * 1.3 + h * 0.5, r * 1.3 + w / 2
+            oy, ox = r * 1.45 + h * 0.55, r * 1.55 + w / 2
             around = ((0, -oy), (0, oy), (ox, 0), (-ox, 0), (ox, -oy), (-ox, -oy), (ox, oy), (-ox, oy))
             for x, y in ((ux + dx, uy + dy) for dx, dy in around):
                 box = (x - w / 2, y - h * 0.45, x + w / 2, y + h * 0.6)
