@@ -188,8 +188,8 @@ def _make_static(variant: Variant, geo: Geometry, options: RenderOptions) -> _St
         extra.append("</g>")
     if geo.connectors:
         extra.append(
-            f'<g class="connectors" fill="none" stroke="{BORDER}" stroke-width="{_f(r * 0.22)}" '
-            f'stroke-dasharray="{_f(r * 0.5)} {_f(r * 0.3)}" stroke-linecap="round">'
+            f'<g class="connectors" fill="none" stroke="#5b6f7d" stroke-width="{_f(r * 0.16)}" opacity="0.8" '
+            f'stroke-dasharray="{_f(r * 0.45)} {_f(r * 0.35)}" stroke-linecap="round">'
         )
         for c in geo.connectors:
             extra.append(f'<path class="connector" data-a="{escape(c.a)}" data-b="{escape(c.b)}" d="{c.d}"/>')
@@ -228,10 +228,31 @@ def _spots(geo: Geometry, r: float) -> tuple[dict[str, Point], dict[str, Point]]
     return sc, dis
 
 
+# Advance widths of DejaVu Sans Bold and Book (the map's lettering) for the printable ASCII characters, in
+# thousandths of an em (read from the fonts' metrics): names are placed without a font library at hand.
+# fmt: off
+_BOLD = (348, 456, 521, 838, 696, 1002, 872, 306, 457, 457, 523, 838, 380, 415, 380, 365, 696, 696, 696, 696, 696,
+    696, 696, 696, 696, 696, 400, 400, 838, 838, 838, 580, 1000, 774, 762, 734, 830, 683, 683, 821, 837, 372, 372,
+    775, 637, 995, 837, 850, 733, 850, 770, 720, 682, 812, 774, 1103, 771, 724, 725, 457, 365, 457, 838, 500, 500,
+    675, 716, 593, 716, 678, 435, 716, 712, 343, 343, 665, 343, 1042, 712, 687, 716, 716, 493, 595, 478, 712, 652,
+    924, 645, 652, 582, 712, 365, 712, 838)
+_REGULAR = (318, 401, 460, 838, 636, 950, 780, 275, 390, 390, 500, 838, 318, 361, 318, 337, 636, 636, 636, 636, 636,
+    636, 636, 636, 636, 636, 337, 337, 838, 838, 838, 531, 1000, 684, 686, 698, 770, 632, 575, 775, 752, 295, 295,
+    656, 557, 863, 748, 787, 603, 787, 695, 635, 611, 732, 684, 989, 685, 611, 685, 390, 337, 390, 838, 500, 500,
+    613, 635, 550, 635, 615, 352, 635, 634, 278, 278, 579, 278, 974, 634, 612, 635, 635, 411, 521, 392, 634, 592,
+    818, 592, 592, 525, 636, 337, 636, 838)
+# fmt: on
+
+
 def _text_width(text: str, size: float, bold: bool = False) -> float:
-    """An estimate of DejaVu Sans's advance width (no font metrics at hand in a pure function)."""
-    wide = sum(0.72 if c.isupper() or c in "mwMW" else 0.32 if c in "ilI.,'’ j" else 0.58 for c in text)
-    return wide * size * (1.07 if bold else 1.0)
+    """The width of ``text`` in DejaVu Sans (Bold) at ``size``; characters beyond ASCII count as wide."""
+    table = _BOLD if bold else _REGULAR
+    wide = 720 if bold else 640
+    total = 0
+    for c in text:
+        i = ord(c) - 32
+        total += table[i] if 0 <= i < len(table) else wide
+    return total * size / 1000
 
 
 class _Boxes:
