@@ -98,29 +98,55 @@ def _html_to_text(html: str) -> str:
 def _decode(part: EmailMessage) -> str:
     try:
         content = part.get_content()
-    except (LookupError, UnicodeDecodeError, AssertionError):
+    except (LookupError, UnicodeDecodeError, AssertionError, ValueError):  # ValueError: a NUL in the charset
         payload = part.get_payload(decode=True)
         content = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else str(payload or "")
     return content if isinstance(content, str) else content.decode("utf-8", "replace")
 
 
+def _header(msg: EmailMessage, name: str) -> str:
+    """A header's value as text, or "" if absent. Python's header parser raises on some damaged headers
+    (IndexError, AttributeError, HeaderParseError in its address and message-id grammars); then the raw
+    value is taken as it stands."""
+    try:
+        value = msg.get(name)
+        return "" if value is None else str(value)
+    except Exception:  # any failure of the standard library's parser on damaged mail
+        raw = next((v for k, v in msg.raw_items() if k.lower() == name.lower()), "")
+        return str(raw).replace("\r", " ").replace("\n", " ")
+
+
+def _headers(msg: EmailMessage, name: str) -> list[str]:
+    try:
+        return [str(v) for v in msg.get_all(name) or []]
+    except Exception:  # as in _header
+        return [str(v) for k, v in msg.raw_items() if k.lower() == name.lower()]
+
+
+def _content_type(part: EmailMessage) -> str:
+    try:
+        return part.get_content_type()
+    except Exception:  # as in _header
+        return "application/octet-stream"
+
+
 def _automatic(msg: EmailMessage, sender: str) -> str | None:
-    auto = str(msg.get("Auto-Submitted", "")).strip().lower()
+    auto = _header(msg, "Auto-Submitted").strip().lower()
     if auto and auto != "no":
         return f"Auto-Submitted: {auto}"
-    prec = str(msg.get("Precedence", "")).strip().lower()
+    prec = _header(msg, "Precedence").strip().lower()
     if prec in ("bulk", "list", "junk", "auto_reply"):
         return f"Precedence: {prec}"
-    if msg.get("List-Id") or msg.get("List-Unsubscribe"):
+    if _header(msg, "List-Id") or _header(msg, "List-Unsubscribe"):
         return "a mailing list message"
-    if msg.get("X-Autoreply") or msg.get("X-Autorespond"):
+    if _header(msg, "X-Autoreply") or _header(msg, "X-Autorespond"):
         return "an auto-reply"
     local = sender.partition("@")[0].lower()
     if not sender or local in ("mailer-daemon", "postmaster", "noreply", "no-reply", "donotreply", "do-not-reply"):
         return f"an automatic sender ({sender or 'empty'})"
-    if str(msg.get("Return-Path", "")).strip() == "<>":
+    if _header(msg, "Return-Path").strip() == "<>":
         return "a bounce (empty Return-Path)"
-    ctype = msg.get_content_type()
+    ctype = _content_type(msg)
     if ctype == "multipart/report":
         return "a delivery report"
     return None
@@ -130,20 +156,20 @@ def parse_message(raw: bytes) -> Inbound:
     """Take a raw RFC 5322 message apart. Damaged messages give what can be read, never an exception."""
     msg = email.message_from_bytes(raw, policy=email.policy.default)
     assert isinstance(msg, EmailMessage)
-    _, sender = parseaddr(str(msg.get("From", "")))
+    _, sender = parseaddr(_header(msg, "From"))
     sender = sender.strip()
     if "@" in sender:
         local, _, domain = sender.rpartition("@")
         sender = f"{local}@{domain.lower()}"
-    subject = " ".join(str(msg.get("Subject", "")).split())
+    subject = " ".join(_header(msg, "Subject").split())
     date = None
     try:
-        if msg.get("Date"):
-            date = as_utc(parsedate_to_datetime(str(msg["Date"])))
+        if _header(msg, "Date"):
+            date = as_utc(parsedate_to_datetime(_header(msg, "Date")))
     except (TypeError, ValueError, IndexError):
         date = None
     server_time = None
-    received = msg.get_all("Received") or []
+    received = _headers(msg, "Received")
     if received:
         stamp = str(received[0]).rpartition(";")[2].strip()
         try:
@@ -157,9 +183,12 @@ def parse_message(raw: bytes) -> Inbound:
         if part.is_multipart():
             continue
         assert isinstance(part, EmailMessage)
-        ctype = part.get_content_type()
-        disposition = part.get_content_disposition()
-        filename = part.get_filename()
+        ctype = _content_type(part)
+        try:
+            disposition = part.get_content_disposition()
+            filename = part.get_filename()
+        except Exception:  # a damaged Content-Disposition: no file name, not an attachment
+            disposition, filename = None, None
         if (
             disposition == "attachment"
             or (filename and ctype not in ("text/plain", "text/html"))
@@ -176,7 +205,7 @@ def parse_message(raw: bytes) -> Inbound:
         elif ctype == "message/rfc822":
             continue
     body = "\n".join(body_plain) if body_plain else "\n".join(body_html)
-    mid = str(msg.get("Message-ID", "")).strip() or None
+    mid = _header(msg, "Message-ID").strip() or None
     return Inbound(raw, sender, subject, mid, date, server_time, body, attachments, _automatic(msg, sender))
 
 
