@@ -299,3 +299,15 @@ def test_a_phase_id_too_big_for_the_database_is_a_message(db: str) -> None:
     for command in ("report", "show", "replay"):
         code, out = _run(db, command, "g", "--id", "99999999999999999999")
         assert code == 2 and "has no phase with id" in out, (command, out)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [("[" * 100_000, "nested too deeply"), ('{"a": ' + "7" * 5000 + "}", "digits"), ("{", "not valid JSON")],
+)
+def test_hostile_json_files_are_a_message(db: str, tmp_path: Path, content: str, message: str) -> None:
+    f = tmp_path / "hostile.json"
+    f.write_text(content)
+    for args in (("import", str(f)), ("new", "g", "--position", str(f))):
+        code, out = _run(db, *args)
+        assert code == 2 and message in out, (args, out)

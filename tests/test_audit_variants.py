@@ -27,3 +27,23 @@ def test_a_misspelt_powers_table_is_checked_too(tmp_path: Path, monkeypatch: pyt
     assert "did you mean France" in text
     assert "unknown key 'centers' in [powers.Frnace]; did you mean 'centres'?" in text, text
     assert "powers.Frnace.letter" in text, text
+
+
+@pytest.mark.parametrize("value", ["maybe", 1, 0, "true", None])
+def test_an_on_off_option_takes_true_or_false_only(value: object) -> None:
+    with pytest.raises(VariantError, match="write true or false"):
+        load_variant("hundred3", {"judge_calendar": value})
+    assert load_variant("hundred3", {"judge_calendar": True}).options["judge_calendar"] is True
+
+
+def test_the_cli_and_the_contract_refuse_a_non_boolean_option() -> None:
+    from typer.testing import CliRunner
+
+    from dippouch.cli import _register, app
+    from dippouch.contract import handle_line
+
+    _register()
+    r = CliRunner().invoke(app, ["new", "g", "-v", "hundred3", "-o", "judge_calendar=maybe", "--db", "sqlite://"])
+    assert r.exit_code == 2 and "write true or false" in r.output, r.output
+    answer = handle_line('{"variant": "hundred3", "options": {"judge_calendar": 1}, "orders": {}}')
+    assert "error" in answer and "write true or false" in answer["error"], answer

@@ -74,6 +74,21 @@ def _when(settings: Settings, dt: datetime | None) -> str:
     return settings.describe(dt) if dt is not None else "-"
 
 
+def _read_json(path: str) -> Any:
+    """A JSON file, or one clear error: not JSON, nested too deeply, or a number too long to read."""
+    from dippouch.game import GameError
+
+    text = _read_text(path)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise GameError(f"{path}: not valid JSON ({e})") from None
+    except RecursionError:
+        raise GameError(f"{path}: not accepted: JSON nested too deeply") from None
+    except ValueError as e:  # a number of more than 4,300 digits
+        raise GameError(f"{path}: not accepted: {e}") from None
+
+
 def _read_text(path: str | None) -> str:
     from dippouch.game import GameError
 
@@ -130,10 +145,7 @@ def new(
     )
     start = None
     if position is not None:
-        try:
-            start = json.loads(_read_text(position))
-        except json.JSONDecodeError as e:
-            raise GameError(f"{position}: not valid JSON ({e})") from None
+        start = _read_json(position)
     store = _store(db)
     store.create_game(name, variant, now=_now(now), options=options, settings=settings, position=start)
     st = store.status(name, now=_now(now))
@@ -752,10 +764,7 @@ def import_(
     """Read a game file into the database as a new game."""
     from dippouch.game import GameError
 
-    try:
-        data = json.loads(_read_text(file))
-    except json.JSONDecodeError as e:
-        raise GameError(f"{file}: not valid JSON ({e})") from None
+    data = _read_json(file)
     store = _store(db)
     if fmt == "json":
         new_name = store.import_game(data, name=name)

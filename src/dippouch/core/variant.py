@@ -477,6 +477,10 @@ def apply_options(
                 continue
             over = allowed[value].get("overrides", {}) if isinstance(allowed[value], Mapping) else {}
         else:
+            if isinstance(opt.get("default"), bool) and not isinstance(value, bool):
+                # An on/off option given anything else (``maybe``, ``1``) would silently mean "off".
+                problems.append(VariantProblem(f"options.{key}", f"value {value!r} not allowed; write true or false"))
+                continue
             over = opt.get("overrides", {}) if value is True else {}
         if over and isinstance(over, Mapping):
             merged = deep_merge(merged, over)
@@ -686,7 +690,9 @@ def load_variant(name: str, options: Mapping[str, Any] | None = None) -> Variant
     """
     # The file a name means can change (a folder added, a file put in an earlier folder, an override
     # allowed), so the key holds the file the name resolves to now, not only the name.
-    key = (str(_find_file(name)), tuple(sorted((options or {}).items())), tuple(sorted(_override_builtins())))
+    # Options by type and value: ``1 == True`` in Python, but ``judge_calendar = 1`` is not ``true``.
+    chosen = tuple(sorted((str(k), type(v).__name__, repr(v)) for k, v in (options or {}).items()))
+    key = (str(_find_file(name)), chosen, tuple(sorted(_override_builtins())))
     hit = _CACHE.get(key)
     if hit is not None and _stamp(hit[0]) == hit[1]:
         return hit[2]
