@@ -205,3 +205,14 @@ def test_serve_behind_a_proxy_limits_each_forwarded_client_on_its_own(tmp_path: 
     finally:
         server.terminate()
         server.wait(30)
+
+
+def test_the_image_has_what_png_and_pdf_maps_need() -> None:
+    """cairosvg needs the Cairo library at run time and the maps letter with DejaVu: the slim Python image has
+    neither, so without them the workers' Winter results lose their PDF map and the web its PNG/PDF downloads."""
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    needed = re.findall(r"missing\+=\((\S+)\)", (ROOT / "scripts" / "map-packages").read_text())
+    assert "libcairo2" in needed and "fonts-dejavu-core" in needed, needed
+    installs = " ".join(line for line in dockerfile.replace("\\\n", " ").splitlines() if "apt-get install" in line)
+    for package in ("libcairo2", "fonts-dejavu-core"):  # poppler-utils is for the tests only
+        assert package in installs, f"the Dockerfile does not install {package}"
