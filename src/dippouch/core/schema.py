@@ -376,7 +376,10 @@ OPTION = Table(
     fields={
         "default": AnyValue(doc="The value when a game does not choose one.", required=True),
         "description": Str(doc="What the option does, for `dippouch variants NAME`."),
-        "overrides": Overrides(doc="Merged over the data when the option is `true`."),
+        "overrides": Overrides(
+            doc="Merged over the data when the option is `true` (an option whose default is true or false "
+            "takes only true or false)."
+        ),
         "values": MapOf(
             key="value", value=_OPTION_VALUE, doc="For an option with named values: each value's overrides."
         ),
