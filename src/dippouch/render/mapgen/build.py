@@ -334,7 +334,8 @@ def _nested_shapes(b: Board) -> dict[str, BaseGeometry]:
             continue
         own = circles[k].intersection(mass)
         if mass.area > 4 * circles[k].area and own.area >= 0.4 * circles[k].area:
-            circles[k] = own
+            # the piece on the place's own side of any water that crosses the circle (Deptford's bank)
+            circles[k] = min(polygons_of(own), key=lambda q: (q.distance(here), -q.area))
         else:  # drawn over the water round it, but never over another island
             others = [m for m in masses if m is not mass and m.intersects(circles[k])]
             if others:

@@ -137,6 +137,10 @@ def measure(
     # Shore: where a land shape's outline runs along water (neither another land shape, off-board land,
     # nor the picture's edge).
     landish = shapely.union_all([shapes[k] for k in names if kinds.get(k) != "sea"] + [background])
+    # Close the hairline gaps rounding leaves between neighbours (a vertex of one shape moved off the
+    # other's edge), which are not shore.
+    close = 3 * eps
+    landish = landish.buffer(close, quad_segs=1, join_style="mitre").buffer(-close, quad_segs=1, join_style="mitre")
     edge = frame.boundary.buffer(eps * 4, quad_segs=1)
     coastline = landish.boundary.difference(edge)
     coast_tree = shapely.STRtree(polygons_of_lines(coastline))

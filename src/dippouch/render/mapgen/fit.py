@@ -137,6 +137,9 @@ def _fixes(b: Board, shapes: Shapes, rep: GeoReport, tries: dict[tuple[str, ...]
             # They touch at a point: push both across it, perpendicular to nothing in particular.
             out += [_s(a, (pa.x, pa.y)), _s(c, (pc.x, pc.y))]
             continue
+        if kinds[a] == "sea":
+            out += _water_pair(b, a, c, pa, pc)
+            continue
         out.append(_s(a, _lerp(pa, pc, 0.25)))
         out.append(_s(c, _lerp(pa, pc, 0.75)))
     # Land shapes touching with no border: a common neighbour comes between them.
@@ -227,6 +230,18 @@ def _reach_nested(
         return []
     t = (r * 1.3) / d
     return [_s(other, (centre.x + (q.x - centre.x) * t, centre.y + (q.y - centre.y) * t))]
+
+
+def _water_pair(b: Board, a: str, c: str, pa: Point, pc: Point) -> list[Seed]:
+    """Seeds of two seas drawn apart, at sea: on the segment between their nearest points where it is
+    water, else on the segment between their own points (round a cape the shapes' nearest points may
+    face each other across land)."""
+    for p, q in ((pa, pc), (Point(b.points[a]), Point(b.points[c]))):
+        ta = next((t for t in (0.25, 0.35, 0.15, 0.45) if not b.land.contains(Point(_lerp(p, q, t)))), None)
+        tc = next((t for t in (0.75, 0.65, 0.85, 0.55) if not b.land.contains(Point(_lerp(p, q, t)))), None)
+        if ta is not None and tc is not None:
+            return [_s(a, _lerp(p, q, ta)), _s(c, _lerp(p, q, tc))]
+    return []
 
 
 def _along(line: BaseGeometry, t: float) -> Point:
