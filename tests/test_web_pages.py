@@ -181,6 +181,8 @@ def test_the_desk_seats_players_with_their_address_for_mail(site: Site) -> None:
         "/api/games/m/players", json={"power": "Italy", "player": "Ines", "email": "ines@example.org"}, headers=auth
     )
     assert r.status_code == 200 and site.web.store.emails("m")["Italy"] == ("Ines", "ines@example.org")
+    r = site.browser().post("/api/games/m/players/Italy/email", json={"email": "ines@new.example"}, headers=auth)
+    assert r.status_code == 200 and site.web.store.emails("m")["Italy"] == ("Ines", "ines@new.example")
     # A player cannot change addresses (the address decides whose mail counts as that power's orders).
     fr = site.player("m", "Germany", "Gus")
     assert (

@@ -33,6 +33,12 @@ def _writer(request: Request) -> Viewer:
 class OrdersIn(BaseModel):
     text: str = Field(max_length=20_000, description="Orders, one a line, in any notation the parser reads.")
     ready: bool = False
+    phase: str | None = Field(
+        None,
+        max_length=100,
+        description="The phase these orders were written for (e.g. Spring 1901 Movement). If it has been processed "
+        "meanwhile, the orders are refused with the reason instead of going to the phase now open.",
+    )
 
 
 class CheckIn(BaseModel):
@@ -136,7 +142,7 @@ def submit(request: Request, name: str, power: str, body: OrdersIn) -> dict[str,
     """Submit a new version of the power's orders (checked line by line, as on arrival)."""
     viewer = _writer(request)
     request.app.state.limiter.hit("submit", f"{client_id(request)}:{name}:{power}", "submissions")
-    return web_of(request).submit(name, power, body.text, body.ready, viewer)
+    return web_of(request).submit(name, power, body.text, body.ready, viewer, phase=body.phase)
 
 
 @router.post("/games/{name}/powers/{power}/vote")
@@ -174,6 +180,17 @@ def seat(request: Request, name: str, body: PlayerIn) -> dict[str, Any]:
     viewer = _writer(request)
     power, secret = web_of(request).assign(name, viewer, body.power, body.player, body.replace, body.email)
     return {"power": power, "key": secret, "link": f"{str(request.base_url).rstrip('/')}/k/{secret}"}
+
+
+class EmailIn(BaseModel):
+    email: str = Field(max_length=320, description="The address; empty removes it.")
+
+
+@router.post("/games/{name}/players/{power}/email")
+def set_email(request: Request, name: str, power: str, body: EmailIn) -> dict[str, Any]:
+    """Change the address a seated player's orders by mail must come from."""
+    viewer = _writer(request)
+    return {"message": web_of(request).set_email(name, viewer, power, body.email)}
 
 
 @router.post("/games/{name}/keys")
