@@ -350,8 +350,8 @@ def _labels(
     Provinces with the most room go first. Each tries its full name (where it fits at a readable size),
     then its abbreviation, at the builder's label spot and then around its unit spot, inside its shape;
     failing that, its abbreviation just outside (small islands and castles); failing that it is left out."""
-    biggest = r * 1.1 * options.label_scale
-    smallest = r * 0.7 * options.label_scale
+    biggest = r * 1.3 * options.label_scale
+    smallest = r * 0.75 * options.label_scale
     boxes = _Boxes(max(r * 4, 1.0))
     # Unit spots (and centre markers, dislodged spots) are kept clear: a name under a unit cannot be read.
     for p in geo.provinces.values():
