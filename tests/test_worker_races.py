@@ -189,3 +189,33 @@ def test_a_late_submission_in_flight_is_kept_as_late_and_not_used(
     rec = store.phase_record("g", "S1901M")
     assert rec["orders"].get("Germany") is None and "Germany" in rec["missed"]
     assert [(s["power"], s["late"]) for s in rec["submissions"]] == [("Germany", True)]
+
+
+def test_orders_from_a_page_whose_phase_was_processed_meanwhile_are_refused_not_moved(db_url: str) -> None:
+    """The web's side of the race: a player's form (and the JSON API) says which phase it was written for, so
+    orders that arrive after a worker processed that phase are refused with the reason, by form and by API,
+    and do not go unseen into the next phase; naming the open phase, or none, they go in."""
+    from websupport import Site
+
+    site = Site(db_url)
+    site.new_game("demo", movement="3d")
+    france = site.player("demo", "France", "Bruno")
+    assert (
+        '<input type="hidden" name="phase" value="Spring 1901 Movement">' in france.get("/games/demo/play/France").text
+    )
+    site.post_form(site.coordinator, "/games/demo/coordinate/process")  # processed while France was typing
+
+    r = site.post_form(
+        france, "/games/demo/play/France/orders", {"orders": "A par - bur", "phase": "Spring 1901 Movement"}
+    )
+    assert r.status_code == 400, r.text
+    assert "Spring 1901 Movement was processed at" in r.text and "The open phase is Fall 1901 Movement" in r.text
+    r = site.api(france, "/api/games/demo/powers/France/orders", {"text": "A par - bur", "phase": "S1901M"})
+    assert r.status_code == 400 and "Spring 1901 Movement was processed at" in r.json()["error"], r.text
+    store = site.web.store
+    assert store.phase_record("demo", "F1901M")["submissions"] == []  # nothing slipped into the next phase
+
+    r = site.api(france, "/api/games/demo/powers/France/orders", {"text": "A par - pic", "phase": "Fall 1901 Movement"})
+    assert r.status_code == 200 and r.json()["phase"] == "Fall 1901 Movement", r.text
+    r = site.api(france, "/api/games/demo/powers/France/orders", {"text": "A par - bur"})
+    assert r.status_code == 200 and r.json()["phase"] == "Fall 1901 Movement" and r.json()["version"] == 2

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import time
@@ -280,7 +281,8 @@ async def play_submit(request: Request, name: str, power: str) -> Response:
     if picks:
         text = "\n".join([text.rstrip(), *picks]).strip("\n")
     ready = _s(form, "ready", "") in ("1", "on", "true")
-    res = await run_in_threadpool(web.submit, name, power, text, ready, viewer)
+    phase = _s(form, "phase", "").strip() or None  # the phase the form was for: refused if processed since
+    res = await run_in_threadpool(functools.partial(web.submit, name, power, text, ready, viewer, phase=phase))
     msg = (
         f"Version {res['version']} recorded{' (ready)' if res['ready'] else ''}: "
         f"{res['accepted']} order(s) accepted, {res['rejected']} rejected."

@@ -490,12 +490,16 @@ class Web:
         _, v, pos, _, _ = self.open_phase(name)
         return check_orders(v, pos, power, text)
 
-    def submit(self, name: str, power: str, text: str, ready: bool, viewer: Viewer) -> dict[str, Any]:
+    def submit(
+        self, name: str, power: str, text: str, ready: bool, viewer: Viewer, *, phase: str | None = None
+    ) -> dict[str, Any]:
+        """``phase``: the phase the orders were written for; processed meanwhile, they are refused (GameError
+        saying so and naming the open phase), never moved to the next phase unseen (issue 15)."""
         _, power = self.require_player(name, power, viewer)
         text = _text(text)
         now = self.now()
         with self._writes:
-            res = self.store.submit(name, power, text, now=now, ready=ready, source="web")
+            res = self.store.submit(name, power, text, now=now, ready=ready, source="web", phase=phase or None)
         processed: list[str] = []
         if ready:
             with self._writes:
