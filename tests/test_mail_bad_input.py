@@ -114,3 +114,24 @@ def test_the_game_is_untouched_by_junk(store: GameStore, tmp_path: Path) -> None
     before = store.phase_record("demo", "Spring 1901 Movement")["status"]
     take_in(store, b"\x00\x01garbage", now=T0 + timedelta(hours=4))
     assert store.phase_record("demo", "Spring 1901 Movement")["status"] == before
+
+
+def test_terminal_control_sequences_never_reach_the_coordinators_screen(store: GameStore) -> None:
+    """`mail list`, `mail show` and `mail fetch` print a stranger's subject, sender, file names and text: an
+    escape sequence in them (clear the screen, set the title, write the clipboard with OSC 52) must not reach
+    the coordinator's terminal as one."""
+    from dippouch.mail.message import parse_message
+
+    m = EmailMessage()
+    m["From"] = "fr@example.org"
+    m["Subject"] = "demo - France - Spring 1901 Movement \x1b]0;owned\x07 v9"
+    m.set_content("A par H\n\x1b[2J\x1b]52;c;ZWNobyBvd25lZA==\x07\nF bre H \x9b31m\n")
+    m.add_attachment(b"x", maintype="text", subtype="plain", filename="a\x1b[1mb.txt")
+    raw = m.as_bytes()
+    parsed = parse_message(raw)
+    shown = [parsed.subject, parsed.sender, parsed.body, *(a.filename for a in parsed.attachments)]
+    for text in shown:
+        assert not any((ord(c) < 32 and c not in "\n\t") or 0x7F <= ord(c) < 0xA0 for c in text), repr(text)
+    assert "A par H" in parsed.body and "F bre H" in parsed.body
+    o = take_in(store, raw, now=T0 + timedelta(hours=5))
+    assert "\x1b" not in o.line() and "\x07" not in o.line()

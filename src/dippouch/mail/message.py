@@ -104,6 +104,16 @@ def _decode(part: EmailMessage) -> str:
     return content if isinstance(content, str) else content.decode("utf-8", "replace")
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """Text with control characters taken out (newlines and tabs kept): a stranger's subject, address, file
+    name or text is printed on the coordinator's terminal, where an escape sequence would act (clear the
+    screen, set the title, write the clipboard)."""
+    return _CONTROL.sub("", text)
+
+
 def _header(msg: EmailMessage, name: str) -> str:
     """A header's value as text, or "" if absent. Python's header parser raises on some damaged headers
     (IndexError, AttributeError, HeaderParseError in its address and message-id grammars); then the raw
@@ -206,7 +216,18 @@ def parse_message(raw: bytes) -> Inbound:
             continue
     body = "\n".join(body_plain) if body_plain else "\n".join(body_html)
     mid = _header(msg, "Message-ID").strip() or None
-    return Inbound(raw, sender, subject, mid, date, server_time, body, attachments, _automatic(msg, sender))
+    attachments = [Attachment(printable(a.filename), a.content_type, a.data) for a in attachments]
+    return Inbound(
+        raw,
+        printable(sender),
+        printable(subject),
+        mid,
+        date,
+        server_time,
+        printable(body.replace("\r\n", "\n").replace("\r", "\n")),
+        attachments,
+        _automatic(msg, sender),
+    )
 
 
 _ATTRIBUTION = re.compile(

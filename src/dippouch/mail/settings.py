@@ -1,4 +1,5 @@
-"""Mail server settings: per installation (environment or a TOML file), per game for IMAP (in the database).
+"""Mail server settings: per installation (environment or a TOML file); a game with a mailbox of its own is
+fetched with its own file or options (``mail fetch --config``, ``--mailbox``), its position kept per mailbox.
 
 Passwords come only from an environment variable or a file, never from the command line (where ``ps``
 and the shell's history would show them) and never from the database: a setting names *where* the
