@@ -12,6 +12,8 @@ A fresh PostgreSQL database gets ``--games`` standard games whose every phase la
 - one UPDATE spreads the open phases' deadlines evenly over the next ``--phase-seconds``, so from then on
   about games / phase-seconds deadlines fall due every second, and every game advances a phase each
   phase-seconds for as long as the run lasts (the workers open each next phase with a fresh deadline);
+  then ``ANALYZE``, as autovacuum would have done in a database that has been running (without statistics
+  the planner claims a due phase by a nested loop over every game);
 - a warm-up of game-page requests, then the measured round, open loop as bench_web.py's "mixed" round:
   ``--clients`` keep-alive HTTP/1.1 connections from this process, 9 in 10 of them requesting game pages
   (``GET /games/<name>``, cycling over every game in a shuffled order) at ``--page-rate`` a second together,
