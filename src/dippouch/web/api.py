@@ -147,6 +147,7 @@ def submit(request: Request, name: str, power: str, body: OrdersIn) -> dict[str,
 
 @router.post("/games/{name}/powers/{power}/vote")
 def vote(request: Request, name: str, power: str, body: VoteIn) -> dict[str, Any]:
+    """Vote for a draw (or withdraw the vote); answers the game's ending if every surviving power agreed."""
     viewer = _writer(request)
     return {"ending": web_of(request).vote(name, power, body.draw, viewer)}
 
@@ -221,6 +222,7 @@ def deadlines(request: Request, name: str, body: DeadlinesIn) -> dict[str, Any]:
 
 @router.post("/games/{name}/keys/{key_id}/revoke")
 def revoke(request: Request, name: str, key_id: int) -> dict[str, Any]:
+    """Revoke a key of this game (its links stop working at once, in every browser signed in with it)."""
     viewer = _writer(request)
     web_of(request).revoke(name, viewer, key_id)
     return {"revoked": key_id}
@@ -235,6 +237,7 @@ def action(request: Request, name: str, body: ActionIn) -> dict[str, Any]:
 
 @router.post("/games/import")
 def import_game(request: Request, body: dict[str, Any] = Body(...), name: str | None = None) -> dict[str, Any]:  # noqa: B008
+    """Import a game file (dippouch JSON, as exported), under ``?name=`` if given."""
     viewer = _writer(request)
     return {"name": web_of(request).import_game(viewer, body, name)}
 
@@ -245,6 +248,7 @@ def import_game(request: Request, body: dict[str, Any] = Body(...), name: str | 
 
 @router.get("/variants")
 def variants() -> list[dict[str, Any]]:
+    """The variants: name, title, powers, number of supply centres."""
     out = []
     for n in variant_names():
         v = load_variant(n)
@@ -254,6 +258,7 @@ def variants() -> list[dict[str, Any]]:
 
 @router.get("/variants/{name}")
 def variant(request: Request, name: str) -> dict[str, Any]:
+    """A variant: rules in brief, powers, centres, options, and the key from abbreviation to full name."""
     vv = web_of(request).variant_view(name)
     vv.pop("map_svg", None)
     return vv
@@ -267,6 +272,7 @@ def moves(request: Request, name: str, q: str = "") -> dict[str, Any]:
 
 @router.get("/variants/{name}/search")
 def search(request: Request, name: str, q: str = "") -> list[dict[str, str]]:
+    """Territories whose name, abbreviation or alias matches ``q`` (for pick lists)."""
     return web_of(request).search(name, q)
 
 
