@@ -82,3 +82,26 @@ def test_without_smtp_settings_mail_waits_in_the_queue(tmp_path: Path, monkeypat
     Worker(store).run(once=True)
     assert _statuses(store) == ["pending", "pending"]
     assert _queued_metric() == 2  # the queue depth says so, for an alert
+
+
+def test_mail_refused_for_good_and_a_server_that_is_down_are_counted_and_logged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """What the SMTP side reports after a send reaches the metrics: refusals for good in
+    dippouch_mail_failed_total, a server that is down in the log, and neither stops the look."""
+    import dippouch.mail.outbox as outbox
+
+    monkeypatch.setenv("DIPPOUCH_SMTP_HOST", "127.0.0.1")
+    monkeypatch.setenv("DIPPOUCH_MAIL_FROM", "judge@example.org")
+    monkeypatch.setattr(
+        outbox,
+        "send_due",
+        lambda *a, **k: outbox.SendReport(failed=[(1, "550 no such user"), (2, "550 no such user")], server_down="421"),
+    )
+    store = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
+    before = REGISTRY.get_sample_value("dippouch_mail_failed_total") or 0.0
+    w = Worker(store)
+    w.run(once=True)
+    assert (REGISTRY.get_sample_value("dippouch_mail_failed_total") or 0.0) == before + 2
+    assert "SMTP server not taking mail (421); the queue waits" in caplog.text
+    assert w.health()[0] is True
