@@ -4,6 +4,7 @@ order on the map, names that do not overlap, centre markers and dislodged spots 
 from __future__ import annotations
 
 import io
+import math
 import xml.etree.ElementTree as ET
 from collections import Counter
 
@@ -83,3 +84,23 @@ def test_png_of_a_variant_shows_every_power(name: str) -> None:
         c = parse_colour(p.colour)
         hits = sum(n for px, n in counts.items() if all(abs(px[i] - round(c[i] * 255)) <= 10 for i in range(3)))
         assert hits > 20, f"{p.name} ({p.colour}) hardly appears"
+
+
+@pytest.mark.parametrize("name", builtin_names())
+def test_dislodged_units_and_centres_stand_clear_of_units(name: str) -> None:
+    """A dislodged unit is drawn beside its province's unit, not on a neighbour's; a centre marker is not
+    hidden under its province's unit. (Where a province has no room, its spot may stay close: at most 1 in 20.)"""
+    from dippouch.render.svg import _static
+
+    v = load_variant(name)
+    geo = load_geometry(v)
+    st = _static(v, geo, RenderOptions())
+    spots = {a: p.unit for a, p in geo.provinces.items()}
+    crowded = [
+        a for a, d in st.dislodged.items() if min(math.dist(d, o) for b, o in spots.items() if b != a) < st.r * 2.0
+    ]
+    assert len(crowded) <= len(geo.provinces) / 20, crowded
+    for a, d in st.dislodged.items():
+        assert math.dist(d, spots[a]) >= st.r * 1.5, a
+    for a, c in st.sc.items():
+        assert math.dist(c, spots[a]) >= st.r * 1.2, a

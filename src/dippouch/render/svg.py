@@ -33,7 +33,7 @@ from dippouch.core.position import Position
 from dippouch.core.rules.w3k import Convert, Proxy, SendSupply
 from dippouch.core.variant import Variant
 from dippouch.render.colours import Rgb, hex_colour, ink_on, mix, parse_colour
-from dippouch.render.geometry import Geometry, load_geometry
+from dippouch.render.geometry import Geometry, ProvinceShape, load_geometry
 
 __all__ = ["RenderOptions", "draw_svg", "render_phase_svg", "render_svg"]
 
@@ -198,33 +198,52 @@ def _make_static(variant: Variant, geo: Geometry, options: RenderOptions) -> _St
 
 
 def _spots(geo: Geometry, r: float) -> tuple[dict[str, Point], dict[str, Point]]:
-    """Centre markers and dislodged spots pushed out from the unit spot (same direction) until they clear a
-    unit of this map's size, when the pushed point still lies inside the province."""
+    """Centre markers and dislodged spots where a unit of this map's size leaves them visible.
+
+    The geometry places both beside the unit spot, for small units. A spot too close to its own unit, or to
+    another province's unit spot or coast, is moved: tried first in its own direction, then all round, at
+    one and one and a half times the distance needed, and kept where its mark fits inside the province and
+    clear of every unit spot; failing that, the candidate farthest from any unit spot inside the province."""
     sc: dict[str, Point] = {}
     dis: dict[str, Point] = {}
+    spots = [p.unit for p in geo.provinces.values()] + list(geo.coasts.values())
+    near = _Boxes(max(r * 4, 1.0))
+    for x, y in spots:
+        near.add((x, y, x, y))
+    around = [(math.cos(a * math.pi / 8), math.sin(a * math.pi / 8)) for a in range(16)]
     for abbr, p in geo.provinces.items():
         shape: _Shape | None = None
-        for want, pt, out in ((r * 1.55, p.sc, sc), (r * 2.05, p.dislodged, dis)):
+        ux, uy = p.unit
+        for want, mark, pt, out in ((r * 1.55, r * 0.45, p.sc, sc), (r * 2.05, r * 0.95, p.dislodged, dis)):
             if pt is None:
                 continue
-            ux, uy = p.unit
-            dx, dy = pt[0] - ux, pt[1] - uy
-            dist = math.hypot(dx, dy)
-            if dist >= want:
+            clear = mark + r * 1.1  # from another unit spot: its unit's radius, this mark's, and a little air
+            own = p.unit
+            centre = sc.get(abbr)
+
+            def fits(c: Point, own: Point = own, centre: Point | None = centre, clear: float = clear) -> bool:
+                others = near.within((c[0] - clear, c[1] - clear, c[0] + clear, c[1] + clear))
+                return all(o == own or math.dist(c, o) >= clear for o in others) and (
+                    centre is None or math.dist(c, centre) > r
+                )
+
+            if math.dist(pt, p.unit) >= want and fits(pt):
                 out[abbr] = pt
                 continue
             shape = shape or _Shape(p.d)
-            dirs = [(dx / dist, dy / dist)] if dist > 1e-6 else []
-            dirs += [(-0.7071, 0.7071), (0.7071, 0.7071), (-1.0, 0.0), (1.0, 0.0), (0.0, 1.0), (0.0, -1.0)]
-            chosen = pt
-            for ex, ey in dirs:
-                cand = (ux + ex * want, uy + ey * want)
-                if shape.span(cand[0], cand[1]) is not None and all(
-                    math.dist(cand, o) > r * 1.0 for o in (sc.get(abbr),) if o is not None
-                ):
-                    chosen = cand
-                    break
-            out[abbr] = chosen
+            dx, dy = pt[0] - ux, pt[1] - uy
+            dist = math.hypot(dx, dy)
+            dirs = ([(dx / dist, dy / dist)] if dist > 1e-6 else []) + around
+            cands = [(ux + ex * want * k, uy + ey * want * k) for k in (1.0, 1.5) for ex, ey in dirs]
+            inside = [c for c in cands if shape.holds((c[0] - mark, c[1] - mark, c[0] + mark, c[1] + mark))]
+            centred = [c for c in cands if shape.span(c[0], c[1]) is not None]
+            chosen = next((c for c in inside if fits(c)), None) or next((c for c in centred if fits(c)), None)
+            if chosen is None and inside:
+                chosen = max(inside, key=lambda c: min(math.dist(c, o) for o in spots if o != p.unit))
+            if chosen is None:
+                # A sliver of a province: beside its unit all the same, even over the border, where it fits.
+                chosen = next((c for c in cands if fits(c)), None)
+            out[abbr] = chosen if chosen is not None else pt
     return sc, dis
 
 
@@ -255,6 +274,9 @@ def _text_width(text: str, size: float, bold: bool = False) -> float:
     return total * size / 1000
 
 
+Box = tuple[float, float, float, float]
+
+
 class _Boxes:
     """Axis-aligned boxes in a coarse grid, to ask quickly whether a new label would overlap one placed."""
 
@@ -278,6 +300,16 @@ class _Boxes:
     def add(self, b: tuple[float, float, float, float]) -> None:
         for cell in self._cells(b):
             self.grid.setdefault(cell, []).append(b)
+
+    def within(self, b: tuple[float, float, float, float]) -> list[Point]:
+        """The points (boxes added as points) in the cells ``b`` covers."""
+        seen: list[Point] = []
+        for cell in self._cells(b):
+            for o in self.grid.get(cell, ()):
+                pt = (o[0], o[1])
+                if pt not in seen:
+                    seen.append(pt)
+        return seen
 
 
 _NUM = re.compile(r"[MLZmlz]|-?\d+(?:\.\d+)?(?:[eE]-?\d+)?")
@@ -353,22 +385,30 @@ def _labels(
     biggest = r * 1.3 * options.label_scale
     smallest = r * 0.75 * options.label_scale
     boxes = _Boxes(max(r * 4, 1.0))
-    # Unit spots (and centre markers, dislodged spots) are kept clear: a name under a unit cannot be read.
+    # Unit spots and centre markers are kept clear: a name under a unit cannot be read. Dislodged spots,
+    # where a unit stands only now and then, are kept clear where the name fits elsewhere (``soft``).
+    soft = _Boxes(max(r * 4, 1.0))
     for p in geo.provinces.values():
         x, y = p.unit
         boxes.add((x - r * 1.4, y - r * 1.3, x + r * 1.4, y + r * 1.2))
         if p.abbr in sc:
             x, y = sc[p.abbr]
             boxes.add((x - r * 0.5, y - r * 0.5, x + r * 0.5, y + r * 0.5))
+        if p.abbr in dislodged:
+            x, y = dislodged[p.abbr]
+            soft.add((x - r * 1.0, y - r * 1.0, x + r * 1.0, y + r * 1.0))
     for x, y in geo.coasts.values():
         boxes.add((x - r * 0.9, y - r * 0.9, x + r * 0.9, y + r * 0.9))
     halo: list[str] = []
     ink: list[str] = []
     order = sorted(geo.provinces.values(), key=lambda p: (p.nested, -p.area_km2, p.abbr))
-    for p in order:
+
+    def place(p: ProvinceShape, shape: _Shape, strict: bool) -> tuple[str, float, float, float, Box] | None:
+        def free(box: Box) -> bool:
+            return not boxes.hits(box) and not (strict and soft.hits(box))
+
         abbr = p.abbr.upper()
         full = names.get(p.abbr, abbr)
-        shape = _Shape(p.d)
         ux, uy = p.unit
         texts: list[tuple[str, float]] = []
         if options.names != "abbr" and full.upper() != abbr:
@@ -376,7 +416,6 @@ def _labels(
             if options.names == "full":
                 texts.append((full, smallest))
         texts += [(abbr, biggest), (abbr, (biggest + smallest) / 2), (abbr, smallest)]
-        placed = None
         for text, size in texts:
             w = _text_width(text, size, True)
             h = size * 0.95
@@ -395,35 +434,32 @@ def _labels(
             ]
             for x, y in spots:
                 box = (x - w / 2, y - h * 0.45, x + w / 2, y + h * 0.6)
-                if shape.holds(box) and not boxes.hits(box):
-                    placed = (text, size, x, y, box)
-                    break
-            if placed:
-                break
-        if placed is None:
-            # Anywhere inside: a grid of spots over the shape, nearest the unit spot first.
-            x0, y0, x1, y1 = shape.box
-            grid = [(x0 + (x1 - x0) * i / 8, y0 + (y1 - y0) * j / 8) for i in range(1, 8) for j in range(1, 8)]
-            grid.sort(key=lambda q: math.dist(q, p.unit))
-            for text, size in ((abbr, (biggest + smallest) / 2), (abbr, smallest)):
-                w, h = _text_width(text, size, True), size * 0.95
-                for x, y in grid:
-                    box = (x - w / 2, y - h * 0.45, x + w / 2, y + h * 0.6)
-                    if shape.holds(box) and not boxes.hits(box):
-                        placed = (text, size, x, y, box)
-                        break
-                if placed:
-                    break
-        if placed is None:
-            size = smallest
-            w, h = _text_width(abbr, size, True), size * 0.95
-            oy, ox = r * 1.45 + h * 0.55, r * 1.55 + w / 2
-            around = ((0, -oy), (0, oy), (ox, 0), (-ox, 0), (ox, -oy), (-ox, -oy), (ox, oy), (-ox, oy))
-            for x, y in ((ux + dx, uy + dy) for dx, dy in around):
+                if shape.holds(box) and free(box):
+                    return (text, size, x, y, box)
+        # Anywhere inside: a grid of spots over the shape, nearest the unit spot first.
+        x0, y0, x1, y1 = shape.box
+        grid = [(x0 + (x1 - x0) * i / 8, y0 + (y1 - y0) * j / 8) for i in range(1, 8) for j in range(1, 8)]
+        grid.sort(key=lambda q: math.dist(q, p.unit))
+        for text, size in ((abbr, (biggest + smallest) / 2), (abbr, smallest)):
+            w, h = _text_width(text, size, True), size * 0.95
+            for x, y in grid:
                 box = (x - w / 2, y - h * 0.45, x + w / 2, y + h * 0.6)
-                if not boxes.hits(box):
-                    placed = (abbr, size, x, y, box)
-                    break
+                if shape.holds(box) and free(box):
+                    return (text, size, x, y, box)
+        # Just outside, beside the unit (small islands, castles).
+        size = smallest
+        w, h = _text_width(abbr, size, True), size * 0.95
+        oy, ox = r * 1.45 + h * 0.55, r * 1.55 + w / 2
+        around = ((0, -oy), (0, oy), (ox, 0), (-ox, 0), (ox, -oy), (-ox, -oy), (ox, oy), (-ox, oy))
+        for x, y in ((ux + dx, uy + dy) for dx, dy in around):
+            box = (x - w / 2, y - h * 0.45, x + w / 2, y + h * 0.6)
+            if free(box):
+                return (abbr, size, x, y, box)
+        return None
+
+    for p in order:
+        shape = _Shape(p.d)
+        placed = place(p, shape, True) or place(p, shape, False)
         if placed is None:
             continue
         text, size, x, y, box = placed
