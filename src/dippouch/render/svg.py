@@ -177,8 +177,9 @@ def _make_static(variant: Variant, geo: Geometry, options: RenderOptions) -> _St
             sea_fill[abbr] = LOCAL_SEA
         else:
             sea_fill[abbr] = WATER
-    sc, dislodged = _spots(geo, r)
-    label_svg = _labels(geo, names, r, options, sc, dislodged) if options.labels else ""
+    shapes = _Shapes(geo)
+    sc, dislodged = _spots(geo, r, shapes)
+    label_svg = _labels(geo, names, r, options, sc, dislodged, shapes) if options.labels else ""
     coast_svg = _coast_marks(geo, r) if options.coasts else ""
     extra: list[str] = []
     if geo.sea_areas:
@@ -197,7 +198,19 @@ def _make_static(variant: Variant, geo: Geometry, options: RenderOptions) -> _St
     return _Static(r, font, label_svg, coast_svg, "".join(extra), sea_fill, impassable, names, sc, dislodged)
 
 
-def _spots(geo: Geometry, r: float) -> tuple[dict[str, Point], dict[str, Point]]:
+class _Shapes(dict[str, "_Shape"]):
+    """Provinces' outlines read from their paths when first asked for (a few hundred, once per map)."""
+
+    def __init__(self, geo: Geometry) -> None:
+        super().__init__()
+        self.geo = geo
+
+    def __missing__(self, abbr: str) -> _Shape:
+        shape = self[abbr] = _Shape(self.geo.provinces[abbr].d)
+        return shape
+
+
+def _spots(geo: Geometry, r: float, shapes: Mapping[str, _Shape]) -> tuple[dict[str, Point], dict[str, Point]]:
     """Centre markers and dislodged spots where a unit of this map's size leaves them visible.
 
     The geometry places both beside the unit spot, for small units. A spot too close to its own unit, or to
@@ -230,7 +243,7 @@ def _spots(geo: Geometry, r: float) -> tuple[dict[str, Point], dict[str, Point]]
             if math.dist(pt, p.unit) >= want and fits(pt):
                 out[abbr] = pt
                 continue
-            shape = shape or _Shape(p.d)
+            shape = shape or shapes[abbr]
             dx, dy = pt[0] - ux, pt[1] - uy
             dist = math.hypot(dx, dy)
             dirs = ([(dx / dist, dy / dist)] if dist > 1e-6 else []) + around
@@ -319,7 +332,9 @@ class _Shape:
     """A province's outline as polygons (from the geometry's absolute M/L/Z path), for asking where a
     name fits: the inside stretch of a horizontal line, and whether a box lies inside."""
 
-    __slots__ = ("box", "edges")
+    __slots__ = ("bands", "box", "step")
+
+    _BANDS = 24
 
     def __init__(self, d: str) -> None:
         rings: list[list[Point]] = []
@@ -340,21 +355,37 @@ class _Shape:
                 nums = []
         if ring:
             rings.append(ring)
-        self.edges: list[tuple[float, float, float, float]] = []
+        edges: list[tuple[float, float, float, float]] = []
         xs: list[float] = []
         ys: list[float] = []
         for rg in rings:
             for i, (x0, y0) in enumerate(rg):
                 x1, y1 = rg[(i + 1) % len(rg)]
                 if y0 != y1:
-                    self.edges.append((x0, y0, x1, y1))
+                    edges.append((x0, y0, x1, y1))
                 xs.append(x0)
                 ys.append(y0)
         self.box = (min(xs), min(ys), max(xs), max(ys)) if xs else (0.0, 0.0, 0.0, 0.0)
+        # Edges sorted into horizontal bands, so a line through the shape looks at a few edges, not all.
+        self.step = max((self.box[3] - self.box[1]) / self._BANDS, 1e-9)
+        self.bands: list[list[tuple[float, float, float, float]]] = [[] for _ in range(self._BANDS)]
+        for e in edges:
+            lo, hi = self._band(min(e[1], e[3])), self._band(max(e[1], e[3]))
+            for k in range(lo, hi + 1):
+                self.bands[k].append(e)
+
+    def _band(self, y: float) -> int:
+        return min(max(int((y - self.box[1]) / self.step), 0), self._BANDS - 1)
 
     def span(self, x: float, y: float) -> tuple[float, float] | None:
         """The inside stretch of the horizontal line through (x, y) that holds x (even-odd rule)."""
-        cuts = sorted(x0 + (y - y0) * (x1 - x0) / (y1 - y0) for x0, y0, x1, y1 in self.edges if (y0 <= y) != (y1 <= y))
+        if not self.box[1] <= y <= self.box[3]:
+            return None
+        cuts = sorted(
+            x0 + (y - y0) * (x1 - x0) / (y1 - y0)
+            for x0, y0, x1, y1 in self.bands[self._band(y)]
+            if (y0 <= y) != (y1 <= y)
+        )
         for i in range(0, len(cuts) - 1, 2):
             if cuts[i] <= x <= cuts[i + 1]:
                 return (cuts[i], cuts[i + 1])
@@ -376,6 +407,7 @@ def _labels(
     options: RenderOptions,
     sc: Mapping[str, Point],
     dislodged: Mapping[str, Point],
+    shapes: Mapping[str, _Shape],
 ) -> str:
     """Every province's name, placed without overlaps and clear of the unit, centre and dislodged spots.
 
@@ -458,7 +490,7 @@ def _labels(
         return None
 
     for p in order:
-        shape = _Shape(p.d)
+        shape = shapes[p.abbr]
         placed = place(p, shape, True) or place(p, shape, False)
         if placed is None:
             continue
