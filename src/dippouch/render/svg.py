@@ -828,10 +828,9 @@ def draw_svg(
     layers = _Layers()
     drawn = _read_orders(variant, kind, orders, results) if (orders or results) else []
     builds: list[str] = []
-    removed: set[int] = set()
     for i, d in enumerate(drawn):
         d = replace(d, number=i)
-        _draw_order(variant, geo, position, d, r, colour, powers, layers, builds, removed, st.dislodged)
+        _draw_order(variant, geo, position, d, r, colour, powers, layers, builds, st.dislodged)
 
     # -- units
     converting = position.state.get("w3k_converting")
@@ -1074,7 +1073,6 @@ def _draw_order(
     powers: Mapping[str, Any],
     layers: _Layers,
     builds: list[str],
-    removed: set[int],
     spots: Mapping[str, Point],
 ) -> None:
     gmap = variant.map
@@ -1196,7 +1194,6 @@ def _draw_order(
             return
         cls = "disband" if kind_retreat else "remove"
         layers.top.append(_group(cls, d, _removal(a, r * 2.6)))
-        removed.add(gmap.province_of(o.loc))
     elif isinstance(o, Build):
         a = at(o.loc)
         if a is None:
@@ -1255,8 +1252,3 @@ def _draw_order(
                 f'<circle class="dislodged-mark" cx="{_f(a[0])}" cy="{_f(a[1])}" r="{_f(r * 1.25)}" fill="none"'
                 f' stroke="#d7191c" stroke-width="{_f(r * 0.18)}" stroke-dasharray="{_f(r * 0.35)} {_f(r * 0.2)}"/>'
             )
-
-
-def unit_count(position: Position) -> int:
-    """Units a drawing of ``position`` shows (standing and dislodged), for tests and callers' checks."""
-    return len(position.units) + len(position.dislodged)
