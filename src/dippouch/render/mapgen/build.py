@@ -320,7 +320,14 @@ def _surface_shapes(
 def _nested_shapes(b: Board) -> dict[str, BaseGeometry]:
     """Nested places' circles; two that overlap (London and Deptford) split along their bisector."""
     keys = [k for k in sorted(b.nested) if k in b.points]
-    circles = {k: Point(*b.points[k]).buffer(b.nested[k], 24) for k in keys}
+    # A nested place with shaping points is a chain of circles (London along its river front).
+    extra: dict[str, list[Point]] = {}
+    for s in b.hand_seeds:
+        extra.setdefault(s.prov, []).append(Point(s.x, s.y))
+    circles = {
+        k: shapely.union_all([p.buffer(b.nested[k], 24) for p in [Point(*b.points[k]), *extra.get(k, [])]])
+        for k in keys
+    }
     if len(keys) > 1:
         cells = _voronoi([Seed(k, *b.points[k]) for k in keys], b.frame)
         circles = {k: circles[k].intersection(c) for k, c in zip(keys, cells, strict=True)}
