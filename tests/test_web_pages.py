@@ -50,6 +50,31 @@ def test_a_game_from_creation_to_processing(db_url: str) -> None:
     assert re.search(r"Germany:\s+A (mun|Munich) - (ruh|Ruhr)", game)
 
 
+def test_a_variant_option_chosen_on_the_desk_is_the_games(site: Site) -> None:
+    """The new-game form's options change the game: Hundred Years' War with rule 6d starts England's fleet in
+    the English Channel, and the Judge's calendar names the first phase Spring 1425; other variants' options
+    in the same form are ignored."""
+    site.new_game(
+        "h6d",
+        variant="hundred",
+        option_hundred_english_channel="true",
+        option_hundred_judge_calendar="true",
+        option_1897_build_any_owned="true",
+    )
+    site.new_game("plain", variant="hundred")
+    game = site.browser().get("/api/games/h6d").json()
+    england = next(b for b in game["board"] if b["power"] == "England")
+    assert "Fleet English Channel" in england["units"] and "Fleet Devon" not in england["units"], england
+    assert game["phase"] == "Spring 1425 Movement", game["phase"]
+    plain = site.browser().get("/api/games/plain").json()
+    assert "Fleet Devon" in next(b for b in plain["board"] if b["power"] == "England")["units"]
+    assert plain["phase"] != game["phase"]
+    assert site.coordinator.get("/api/games/h6d/export").json()["game"]["options"] == {
+        "english_channel": True,
+        "judge_calendar": True,
+    }
+
+
 def test_line_check_is_the_arrival_check(site: Site) -> None:
     """The browser's live check answers exactly what a submission records, line for line."""
     site.new_game("g", variant="w3k")
