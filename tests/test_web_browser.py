@@ -194,6 +194,7 @@ def test_a_phase_in_the_browser(server: dict[str, Any], browser: Any) -> None:
     )
     if map_available(load_variant("standard")):
         assert coord.locator(".map svg").count() >= 1
+        assert coord.locator(".map-tools").first.is_visible()
     else:
         assert coord.locator(".map-missing").count() == 1
     _shoot(coord, "game-desktop")
@@ -333,6 +334,9 @@ def test_a_phase_without_javascript(server: dict[str, Any], browser: Any) -> Non
     it.click("text=Vote for a draw")
     assert "You vote for a draw" in it.locator(".flash").inner_text()
     _shoot(it, "player-nojs-phone")
+    if map_available(load_variant("standard")):
+        # Zooming needs the script: without it the buttons would do nothing, so they are not shown.
+        assert it.locator(".map-tools").count() >= 1 and it.locator(".map-tools").first.is_hidden()
 
     coord.goto(f"{base}/games/nojs/coordinate")
     coord.click("text=Process now")

@@ -117,6 +117,8 @@
   // ------------------------------------------------------------------ map zoom
   document.querySelectorAll("[data-map]").forEach(function (fig) {
     var vp = fig.querySelector(".map-viewport"), zoom = 1;
+    var tools = fig.querySelector(".map-tools");
+    if (tools) tools.hidden = false;  // shown only where they work: with this script
     fig.querySelectorAll("[data-zoom]").forEach(function (b) {
       b.addEventListener("click", function () {
         var how = b.getAttribute("data-zoom");
