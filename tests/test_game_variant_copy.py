@@ -231,3 +231,20 @@ def test_new_position_in_the_contract_shape_fills_home_centres_from_the_variant(
         store.create_game("h", "standard", now=T0, position={"variant": "hundred"})
     with pytest.raises(GameError, match="has no orders"):
         store.create_game("h", "standard", now=T0, position={"orders": {"France": ["A par H"]}})
+
+
+def test_a_redrawn_map_is_no_change_to_a_running_game(folder: Path, store: GameStore) -> None:
+    """Drawing keys (shapes, the [drawing] table, colours) change no rule: no 'variant changed' note;
+    a rule edit beside them still is one."""
+    store.create_game("g", "v1898", now=T0)
+    text = (folder / "v1898.toml").read_text()
+    drawn = text.replace("[powers.Austria]\n", '[powers.Austria]\ncolour = "#123456"\n') + (
+        '\n[provinces.tri]\nshape = [[14.0, 45.5]]\n\n[drawing]\nconnectors = [["den", "swe"]]\n'
+    )
+    (folder / "v1898.toml").write_text(drawn)
+    assert content_hash(dict(load_variant("v1898").data)) != store.export_game("g")["game"]["variant_hash"]
+    drift = store.variant_drift("g")
+    assert not drift.changed and drift.note is None
+    assert store.status("g", now=T0).variant_note is None
+    (folder / "v1898.toml").write_text(drawn.replace("start_year = 1899", "start_year = 1900"))
+    assert store.variant_drift("g").changed

@@ -744,6 +744,34 @@ def content_hash(data: Mapping[str, Any]) -> str:
     return hashlib.sha256(canonical_json(data).encode("utf-8")).hexdigest()
 
 
+def play_data(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A variant's data without the keys that only say how its map is drawn.
+
+    The ``[drawing]`` table, provinces' ``shape`` points and powers' ``colour`` change no rule, so a map
+    redrawn or recoloured must not tell every running game that its variant file changed (and ask the
+    coordinator to upgrade it).
+    """
+    out = {k: v for k, v in data.items() if k != "drawing"}
+    provinces = out.get("provinces")
+    if isinstance(provinces, Mapping):
+        out["provinces"] = {
+            k: ({f: x for f, x in p.items() if f != "shape"} if isinstance(p, Mapping) else p)
+            for k, p in provinces.items()
+        }
+    powers = out.get("powers")
+    if isinstance(powers, Mapping):
+        out["powers"] = {
+            k: ({f: x for f, x in p.items() if f != "colour"} if isinstance(p, Mapping) else p)
+            for k, p in powers.items()
+        }
+    return out
+
+
+def play_hash(data: Mapping[str, Any]) -> str:
+    """:func:`content_hash` of :func:`play_data`: equal rules, equal hash, however the map is drawn."""
+    return content_hash(play_data(data))
+
+
 def canonical_json(data: Mapping[str, Any]) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 

@@ -37,7 +37,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError, VariantError
 from dippouch.core.position import Position
-from dippouch.core.variant import Variant, content_hash, load_variant, variant_from_data
+from dippouch.core.variant import Variant, content_hash, load_variant, play_hash, variant_from_data
 from dippouch.game import (
     Ending,
     GameError,
@@ -203,10 +203,15 @@ class VariantDrift:
     file_hash: str | None
     """``None`` when the file cannot be loaded now (``problem`` says why)."""
     problem: str | None = None
+    same_rules: bool | None = None
+    """Whether the two agree on everything but how the map is drawn (``None``: no stored data to compare)."""
 
     @property
     def changed(self) -> bool:
-        return self.stored_hash is not None and self.file_hash is not None and self.file_hash != self.stored_hash
+        """Whether the file now plays differently: drawing keys alone (shapes, colours) do not count."""
+        if self.stored_hash is None or self.file_hash is None or self.file_hash == self.stored_hash:
+            return False
+        return self.same_rules is not True
 
     @property
     def note(self) -> str | None:
@@ -548,11 +553,14 @@ class GameStore:
         with self.session() as s:
             g = self._game(s, name)
             stored, variant, options = g.variant_hash, g.variant, dict(g.options)
+            stored_data = g.variant_data
         try:
             now = load_variant(variant, options)
         except DippouchError as e:
             return VariantDrift(name, variant, stored, None, str(e))
-        return VariantDrift(name, variant, stored, content_hash(dict(now.data)))
+        # Rules are compared without the drawing keys: a redrawn or recoloured map changes no running game.
+        same_rules = None if stored_data is None else play_hash(stored_data) == play_hash(dict(now.data))
+        return VariantDrift(name, variant, stored, content_hash(dict(now.data)), same_rules=same_rules)
 
     def upgrade_variant(self, name: str, *, now: datetime, check_only: bool = False) -> tuple[VariantDrift, list[str]]:
         """Switch a game to its variant file as it is now, if the game's position still fits the new data.
