@@ -365,3 +365,26 @@ def test_the_coordinators_export_is_sealed_until_the_deadline(game: Site) -> Non
     data = co.get("/api/games/g/export").json()
     (open_phase,) = [ph for ph in data["phases"] if ph["status"] == "open"]
     assert open_phase["submissions"][0]["text"] == "A mun - tyr\nF kie - den"
+
+
+def test_rolling_the_open_phase_back_onto_itself_unseals_nothing(game: Site) -> None:
+    """A rollback of the open phase to itself sets it aside unprocessed (its orders carried into the new
+    one): its page, its API answer and the game file must keep those orders sealed as long as the open
+    phase is, or a coordinator could read orders before the deadline by rolling back."""
+    co = game.coordinator
+    r = game.post_form(co, "/games/g/coordinate/rollback", {"phase": "Spring 1901 Movement"})
+    assert r.status_code == 303
+    hist = co.get("/api/games/g").json()["history"]
+    set_aside = next(h["id"] for h in hist if h["status"] == "abandoned")
+    views = [
+        co.get(f"/games/g/phases/{set_aside}").text,
+        co.get(f"/api/games/g/phases/{set_aside}").text,
+        co.get("/games/g/export.json").text,
+        co.get("/api/games/g/export").text,
+        co.get("/games/g/coordinate").text,
+    ]
+    for text in views:
+        for secret in SECRET_ORDERS[:2]:
+            assert secret not in text
+    game.clock.advance(days=5)  # every deadline passed: the coordinator may read it all
+    assert "A mun - tyr" in co.get(f"/games/g/phases/{set_aside}").text

@@ -390,12 +390,30 @@ class Web:
     def phase_submissions(self, name: str, phase_id: int, viewer: Viewer) -> dict[str, Any] | None:
         """Every version each power sent in a phase, for its coordinator (None for anyone else): who, when,
         how (web, mail, post, photo) and, once the deadline has passed, the text with its line verdicts."""
+        from dippouch.store.repository import seal_submission
+
         if not viewer.coordinates(name):
             return None
         rec = self.read.phase_record(name, phase_id=phase_id, sealed_at=self.now(), open_ok=True)
+        sealed = bool(rec.get("sealed"))
+        if not sealed and _set_aside_unprocessed(rec) and self._open_phase_sealed(name):
+            rec["submissions"] = [seal_submission(sub) for sub in rec["submissions"]]
+            sealed = True
         keep = ("power", "version", "label", "submitted_at", "source", "ready", "late", "stands", "text", "lines")
         subs = [{k: sub.get(k) for k in keep} for sub in rec["submissions"]]
-        return {"sealed": bool(rec.get("sealed")), "submissions": subs}
+        return {"sealed": sealed, "submissions": subs}
+
+    def _open_phase_sealed(self, name: str) -> bool:
+        """Is the game's open phase sealed now (before its deadline, or paused)?"""
+        from dippouch.store.repository import is_sealed
+
+        with self.read.session() as s:
+            row = s.execute(
+                sa.select(PhaseRow.status, PhaseRow.deadline)
+                .join(GameRow, GameRow.id == PhaseRow.game_id)
+                .where(GameRow.name == name, PhaseRow.status == "open")
+            ).first()
+        return row is not None and is_sealed(row[0], row[1], self.now())
 
     def calendar_ics(self, name: str, viewer: Viewer) -> bytes:
         from dippouch.report import deadlines_ical
@@ -409,7 +427,7 @@ class Web:
         """The game file. Anyone who may see the game gets it without submissions; a coordinator gets them,
         but the open phase's only as who and when until its deadline (the W3K rule, as `dippouch export`
         keeps it), unless they ask for them ``unsealed`` on purpose to move a running game."""
-        from dippouch.store.repository import seal_export
+        from dippouch.store.repository import seal_export, seal_submission
 
         self.require_visible(name, viewer)
         data = self.read.export_game(name)
@@ -417,10 +435,20 @@ class Web:
             for ph in data["phases"]:
                 ph["submissions"] = []
             data["sealed"] = "submissions are left out; the coordinator's export has them"
-        elif not unsealed and seal_export(data, self.now()):
-            data["sealed"] = (
-                "the open phase's submissions are sealed until its deadline; ask for ?unsealed=1 to move a running game"
-            )
+        elif not unsealed:
+            n = seal_export(data, self.now())
+            if self._open_phase_sealed(name):
+                # A phase set aside unprocessed (the open phase rolled back onto itself) holds orders that
+                # were carried into the open one: sealed as long as it is.
+                for ph in data["phases"]:
+                    if _set_aside_unprocessed(ph):
+                        ph["submissions"] = [seal_submission(sub) for sub in ph.get("submissions", [])]
+                        n += len(ph["submissions"])
+            if n:
+                data["sealed"] = (
+                    "the open phase's submissions are sealed until its deadline; "
+                    "ask for ?unsealed=1 to move a running game"
+                )
         return data
 
     # ----------------------------------------------------------------------------------------------
@@ -823,6 +851,11 @@ class Web:
 
 
 # --------------------------------------------------------------------------------------------------
+
+
+def _set_aside_unprocessed(ph: Mapping[str, Any]) -> bool:
+    """A phase set aside by a rollback before it was processed: its orders were never revealed."""
+    return ph.get("status") == "abandoned" and ph.get("processed_at") is None
 
 
 def _record(game: str, ph: PhaseRow) -> dict[str, Any]:
