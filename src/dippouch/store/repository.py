@@ -1386,7 +1386,13 @@ class GameStore:
                 "next_deadline": nxt.deadline.isoformat() if nxt is not None and nxt.deadline else None,
                 "next_phase": nxt.name if nxt is not None else None,
             }
-            if sealed_at is not None and is_sealed(ph.status, ph.deadline, sealed_at):
+            sealed = sealed_at is not None and is_sealed(ph.status, ph.deadline, sealed_at)
+            if sealed_at is not None and not sealed and ph.status == "abandoned" and ph.processed_at is None:
+                # Set aside unprocessed (the open phase rolled back onto itself): its orders were carried into
+                # the open phase, so they stay sealed as long as that one is.
+                op = s.scalars(sa.select(PhaseRow).where(PhaseRow.game_id == g.id, PhaseRow.status == "open")).first()
+                sealed = op is not None and is_sealed(op.status, op.deadline, sealed_at)
+            if sealed:
                 rec["submissions"] = [seal_submission(sub) for sub in rec["submissions"]]
                 rec["sealed"] = True
             return rec
@@ -1650,11 +1656,15 @@ def seal_submission(sub: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def seal_export(data: dict[str, Any], now: datetime) -> int:
-    """Seal the open phase's submissions in an exported game file (in place); returns how many were sealed."""
+    """Seal the open phase's submissions in an exported game file (in place), and those of a phase set aside
+    unprocessed while the open phase is sealed (their orders were carried into it); returns how many."""
     n = 0
-    for ph in data.get("phases", []):
+    phases = data.get("phases", [])
+    open_sealed = any(is_sealed(str(ph.get("status")), _dt(ph.get("deadline")), now) for ph in phases)
+    for ph in phases:
         deadline = _dt(ph.get("deadline"))
-        if is_sealed(str(ph.get("status")), deadline, now):
+        set_aside = ph.get("status") == "abandoned" and ph.get("processed_at") is None
+        if is_sealed(str(ph.get("status")), deadline, now) or (set_aside and open_sealed):
             ph["submissions"] = [seal_submission(sub) for sub in ph.get("submissions", [])]
             n += len(ph["submissions"])
     return n

@@ -1,0 +1,38 @@
+"""Sealed until the deadline, whatever the coordinator does first: rolling the open phase back onto itself
+sets it aside unprocessed (its orders carried into the new open phase); `export` and `show --id` of the
+phase set aside must keep those orders sealed while the open phase is, as the web does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+import dippouch.cli.game  # noqa: F401
+from dippouch.cli import app
+
+
+def run(*args: str) -> str:
+    result = CliRunner().invoke(app, list(args))
+    assert result.exit_code == 0, (args, result.output)
+    return result.output
+
+
+def test_a_rollback_onto_the_open_phase_unseals_nothing(tmp_path: Path) -> None:
+    db = "--db", f"sqlite:///{tmp_path / 'r.db'}"
+    orders = tmp_path / "orders.txt"
+    orders.write_text("A mun - tyr\nF kie - den\n")
+    run("new", "r", *db, "--now", "2026-12-01T09:00:00+00:00")
+    run("submit", "r", "Germany", str(orders), *db, "--now", "2026-12-01T10:00:00+00:00")
+    run("rollback", "r", "Spring 1901 Movement", *db, "--now", "2026-12-01T11:00:00+00:00")
+    before = "--now", "2026-12-02T09:00:00+00:00"
+    for view in (
+        ("export", "r"),
+        ("show", "r", "--id", "1"),
+        ("show", "r", "--id", "2"),
+        ("show", "r", "--id", "1", "--json"),
+    ):
+        out = run(*view, *db, *before)
+        assert "mun - tyr" not in out and "kie - den" not in out, view
+    after = "--now", "2027-01-01T09:00:00+00:00"  # past every deadline: everything may be read
+    assert "mun - tyr" in run("show", "r", "--id", "1", *db, *after)
