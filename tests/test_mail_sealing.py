@@ -36,3 +36,23 @@ def test_a_rollback_onto_the_open_phase_unseals_nothing(tmp_path: Path) -> None:
         assert "mun - tyr" not in out and "kie - den" not in out, view
     after = "--now", "2027-01-01T09:00:00+00:00"  # past every deadline: everything may be read
     assert "mun - tyr" in run("show", "r", "--id", "1", *db, *after)
+
+
+def test_mail_show_after_a_rollback_onto_the_open_phase(tmp_path: Path) -> None:
+    import dippouch.cli.mail  # noqa: F401
+
+    db = "--db", f"sqlite:///{tmp_path / 'm.db'}"
+    run("new", "m", *db, "--now", "2026-12-01T09:00:00+00:00")
+    run(
+        "players", "assign", "m", "Germany", "G", "--email", "de@example.org", *db, "--now", "2026-12-01T09:00:00+00:00"
+    )
+    msg = tmp_path / "a.eml"
+    msg.write_bytes(
+        b"From: de@example.org\r\nSubject: m - Germany - Spring 1901 Movement\r\nMessage-ID: <x1@example.org>\r\n"
+        b"\r\nA mun - tyr\r\n"
+    )
+    assert "1 accepted" in run("mail", "fetch", str(msg), *db, "--now", "2026-12-01T10:00:00+00:00")
+    run("rollback", "m", "Spring 1901 Movement", *db, "--now", "2026-12-01T11:00:00+00:00")
+    shown = run("mail", "show", "1", *db, "--now", "2026-12-02T09:00:00+00:00")
+    assert "mun - tyr" not in shown and "sealed until the deadline" in shown
+    assert "mun - tyr" in run("mail", "show", "1", *db, "--now", "2027-01-01T09:00:00+00:00")

@@ -271,6 +271,11 @@ def show(
             raise GameError(f"no message #{mail_id} (see `dippouch mail list`)")
         if m.phase_id is not None:
             phases = [s.get(PhaseRow, m.phase_id)]
+            first = phases[0]
+            if first is not None and first.status == "abandoned" and first.processed_at is None:
+                # Set aside unprocessed (rolled back onto itself): its orders live on in the open phase.
+                q_open = sa.select(PhaseRow).where(PhaseRow.game_id == first.game_id, PhaseRow.status == "open")
+                phases += list(s.scalars(q_open))
         else:
             q = sa.select(PhaseRow).where(PhaseRow.status == "open")
             if m.game_id is not None:
