@@ -479,7 +479,14 @@ def to_json(variant: Variant, b: Board, shapes: Shapes) -> dict[str, Any]:
     gm = variant.map
     unit_r = 7.0
     provinces: dict[str, Any] = {}
-    units_geo = {k: _to_units(b, g) for k, g in shapes.provinces.items()}
+    # Close zero-width slits (where two cells of one province meet along a line, the outline would go in
+    # and out along it and be drawn as a stray line); borders with neighbours are unchanged.
+    e = 0.15 * b.km_per_unit
+    closed = {
+        k: g if k in b.nested or g.is_empty else g.buffer(e, join_style="mitre").buffer(-e, join_style="mitre")
+        for k, g in shapes.provinces.items()
+    }
+    units_geo = {k: _to_units(b, g) for k, g in closed.items()}
     for p in sorted(gm.provinces, key=lambda p: p.abbr):
         g = units_geo.get(p.abbr, Polygon())
         spots = _spots(g, unit_r)

@@ -61,7 +61,55 @@ def fit_seeds(
             log(f"round {_ + 1}: {rep.mismatches} {rep.counts()} (+{len(new)} seeds)")
         if rep.mismatches < best[0]:
             best = (rep.mismatches, shapes)
+    # Clean-up: thin strips (corridors the fitting step cut between existing cells) go to the neighbour
+    # they share most border with, if that does not cost a mismatch.
+    cleaned = _without_strips(b, best[1])
+    if cleaned is not None:
+        rep = evaluate(b, cleaned)
+        if log:
+            log(f"without thin strips: {rep.mismatches} {rep.counts()}")
+        if rep.mismatches <= best[0]:
+            return cleaned
     return best[1]
+
+
+def _without_strips(b: Board, shapes: Shapes) -> Shapes | None:
+    w = 0.9 * b.km_per_unit
+    geo = dict(shapes.provinces)
+    coast = b.land.boundary
+    changed = False
+    for k in sorted(geo):
+        if b.kinds.get(k) == "sea" or k in b.nested or geo[k].is_empty:
+            continue
+        g = geo[k]
+        core = g.buffer(-w, quad_segs=2).buffer(w, quad_segs=2).intersection(g)
+        thin = [p for p in polygons_of(g.difference(core)) if p.area > 6 * w * w]
+        for piece in sorted(thin, key=lambda p: (-p.area, p.bounds)):
+            fat = piece.buffer(0.05 * b.km_per_unit, quad_segs=1)
+            shore = coast.intersects(fat)
+            if shore:
+                here = float(coast.intersection(fat).length)
+                total = float(coast.intersection(g.buffer(0.05 * b.km_per_unit, quad_segs=1)).length)
+                if here > 0.5 * total:
+                    continue  # most of the province's shore: a coast's way to its sea
+            near = [
+                (float(geo[o].boundary.intersection(fat).length), o)
+                for o in sorted(geo)
+                if o != k
+                and b.kinds.get(o) not in (("sea", "land", "impassable") if shore else ("sea",))
+                and o not in b.nested
+                and geo[o].intersects(fat)
+            ]
+            near = [t for t in near if t[0] > 0]
+            if not near:
+                continue
+            _, o = max(near)
+            geo[o] = geo[o].union(piece)
+            geo[k] = geo[k].difference(piece)
+            changed = True
+    if not changed:
+        return None
+    return Shapes(provinces=geo, background=shapes.background, seeds=shapes.seeds)
 
 
 def _on_home_ground(b: Board) -> Callable[[Seed], bool]:
