@@ -9,7 +9,9 @@ import mailbox
 from datetime import UTC, datetime
 from email.message import EmailMessage
 from pathlib import Path
+from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 import dippouch.cli.game
@@ -124,3 +126,31 @@ def test_orders_in_a_text_attachment_or_html_only(tmp_path: Path) -> None:
         receipts = {r.to_addr: r.body for r in s.query(OutboxRow) if r.kind == "receipt"}
     assert "orders read from the attachment orders.txt" in receipts[ADDR["France"]]
     assert "accepted  A mun - ruh" in receipts[ADDR["Germany"]]
+
+
+def test_orders_by_mail_for_a_phase_processed_meanwhile_are_refused_not_moved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The race of issue 15 by mail: the phase is processed after the subject was read and before the orders
+    are recorded. They must not slip into the next phase; the sender is told why."""
+    from dippouch.store import GameStore
+
+    db = f"sqlite:///{tmp_path / 'g.db'}"
+    run("new", "demo", "--db", db, "--now", T0.isoformat())
+    run("players", "assign", "demo", "France", "F", "--email", ADDR["France"], "--db", db, "--now", T0.isoformat())
+    real_submit = GameStore.submit
+
+    def processed_meanwhile(self: GameStore, name: str, *args: Any, **kwargs: Any) -> Any:
+        self.process(name, now=T0.replace(hour=10), force=True)  # a worker got there first
+        return real_submit(self, name, *args, **kwargs)
+
+    monkeypatch.setattr(GameStore, "submit", processed_meanwhile)
+    eml = tmp_path / "france.eml"
+    eml.write_bytes(mail("France", "A par - bur\n", 0).as_bytes())
+    out = run("mail", "fetch", str(eml), "--db", db, "--now", "2026-12-01T11:00:00+00:00")
+    assert "accepted" not in out.split("message(s)")[-1], out
+    monkeypatch.setattr(GameStore, "submit", real_submit)
+    status = run("status", "demo", "--db", db, "--now", "2026-12-01T11:00:00+00:00")
+    assert "Fall 1901" in status and not any("France" in ln and "v1" in ln for ln in status.splitlines()), status
+    replies = run("mail", "list", "--db", db)
+    assert "refused" in replies or "late" in replies, replies

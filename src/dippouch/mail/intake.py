@@ -453,7 +453,9 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
 
     try:
         label = str(reading.version) if reading.version is not None else None
-        result = store.submit(g.name, power, text, now=when, source="mail", label=label)
+        # Named phase: if the phase is processed between reading the subject and recording the orders, they
+        # are refused with the reason instead of landing in the next phase, which they were not written for.
+        result = store.submit(g.name, power, text, now=when, source="mail", label=label, phase=ph.name)
     except GameError as e:
         out = _refuse(store, msg, mail_id, now, str(e), suggestion, reading=reading, game_id=g.id, registered=True)
         return Outcome("refused", str(e), game=names.title, power=power, phase=current_name, replies=out.replies)
