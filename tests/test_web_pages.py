@@ -366,3 +366,13 @@ def test_api_for_the_coordinator(site: Site) -> None:
     assert (
         bot.get("/api/games/api/powers/Vikings", headers={"Authorization": f"Bearer {seat['key']}"}).status_code == 403
     )
+
+
+def test_calendar_feed_dates_a_phase_processed_early_by_its_processing(site: Site) -> None:
+    """The web feed says what the CLI's does: a phase processed before its deadline ended when it was processed."""
+    site.new_game("early")
+    site.clock.advance(days=1)
+    site.web.store.process("early", now=site.clock(), force=True)
+    text = site.browser().get("/games/early/calendar.ics").text
+    spring = next(e for e in text.split("BEGIN:VEVENT")[1:] if "Spring 1901" in e)
+    assert f"DTSTART:{site.clock():%Y%m%dT%H%M%SZ}" in spring, spring

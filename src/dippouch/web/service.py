@@ -420,7 +420,12 @@ class Web:
 
         self.require_visible(name, viewer)
         st = self.read.status(name, now=self.now())
-        rows = [(r.id, r.name, r.deadline) for r in self.access.phases(name) if r.status != "abandoned" and r.deadline]
+        # With when each phase was processed: one processed early is shown when its orders were due in the end.
+        rows = [
+            (r.id, r.name, r.deadline, r.processed_at)
+            for r in self.access.phases(name)
+            if r.status != "abandoned" and r.deadline
+        ]
         return deadlines_ical(name, st.settings, rows)
 
     def export(self, name: str, viewer: Viewer, *, unsealed: bool = False) -> dict[str, Any]:
