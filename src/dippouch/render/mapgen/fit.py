@@ -74,38 +74,71 @@ def fit_seeds(
 
 
 def _without_strips(b: Board, shapes: Shapes) -> Shapes | None:
-    w = 0.9 * b.km_per_unit
+    """Thin strips (corridors the fitting step cut between existing cells) and inland exclaves given to
+    the neighbour they share most border with, one at a time, each only if the borders round it do not
+    get worse."""
+    w = 2.2 * b.km_per_unit
+    need_km, touch_km, _ = thresholds(b.km_per_unit)
+    eps = 0.05 * b.km_per_unit
     geo = dict(shapes.provinces)
     coast = b.land.boundary
+    declared = b.graph.land | b.graph.connectors
+    land_kinds = ("land", "coast")
+
+    def shared(x: str, y: str) -> float:
+        gx, gy = geo[x], geo[y]
+        if gx.is_empty or gy.is_empty or not gx.envelope.intersects(gy.envelope):
+            return 0.0
+        return float(gx.boundary.intersection(gy.buffer(eps, quad_segs=1)).length)
+
+    def badness(names: set[str]) -> tuple[int, float]:
+        """(failing pairs, km by which they fail) among the borders of ``names``."""
+        count, km = 0, 0.0
+        for x in sorted(names):
+            for y in sorted(geo):
+                if y == x or b.kinds.get(y) not in land_kinds or b.kinds.get(x) not in land_kinds:
+                    continue
+                pair = (x, y) if x < y else (y, x)
+                s = shared(x, y)
+                if pair in b.graph.land and s < need_km:
+                    count, km = count + 1, km + need_km - s
+                if pair not in declared and s > touch_km:
+                    count, km = count + 1, km + s - touch_km
+        return count, round(km, 3)
+
     changed = False
     for k in sorted(geo):
-        if b.kinds.get(k) == "sea" or k in b.nested or geo[k].is_empty:
+        if b.kinds.get(k) not in land_kinds or k in b.nested or geo[k].is_empty:
             continue
         g = geo[k]
         core = g.buffer(-w, quad_segs=2).buffer(w, quad_segs=2).intersection(g)
         thin = [p for p in polygons_of(g.difference(core)) if p.area > 6 * w * w]
+        # and exclaves: pieces away from the province's own point (left by added seeds)
+        home = Point(b.points[k]) if k in b.points else None
+        parts = polygons_of(g)
+        if home is not None and len(parts) > 1:
+            thin += [p for p in parts if p.distance(home) > eps and not any(p.intersects(t) for t in thin)]
         for piece in sorted(thin, key=lambda p: (-p.area, p.bounds)):
-            fat = piece.buffer(0.05 * b.km_per_unit, quad_segs=1)
-            shore = coast.intersects(fat)
-            if shore:
-                here = float(coast.intersection(fat).length)
-                total = float(coast.intersection(g.buffer(0.05 * b.km_per_unit, quad_segs=1)).length)
-                if here > 0.5 * total:
-                    continue  # most of the province's shore: a coast's way to its sea
+            fat = piece.buffer(eps, quad_segs=1)
+            if coast.intersects(fat):
+                continue  # shore stays where it is: a coast's way to its sea
             near = [
                 (float(geo[o].boundary.intersection(fat).length), o)
                 for o in sorted(geo)
-                if o != k
-                and b.kinds.get(o) not in (("sea", "land", "impassable") if shore else ("sea",))
-                and o not in b.nested
-                and geo[o].intersects(fat)
+                if o != k and b.kinds.get(o) in land_kinds and o not in b.nested and geo[o].intersects(fat)
             ]
             near = [t for t in near if t[0] > 0]
             if not near:
                 continue
             _, o = max(near)
+            before = (geo[k], geo[o])
+            touched = {k, o} | {t[1] for t in near}
+            was = badness(touched)
             geo[o] = geo[o].union(piece)
             geo[k] = geo[k].difference(piece)
+            if badness(touched) > was:
+                geo[k], geo[o] = before
+                continue
             changed = True
     if not changed:
         return None
