@@ -457,8 +457,12 @@ def _coast_spot(shape: BaseGeometry, seas: list[BaseGeometry], inward: float) ->
     return shapely.ops.nearest_points(target, mid)[0]
 
 
-def map_hash(variant: Variant, b: Board) -> str:
+def map_hash(variant: Variant, graph: BorderGraph | None = None) -> str:
+    """SHA-256 of everything a variant's shapes are built from: provinces, points, borders, shaping keys,
+    the [drawing] table, the coastline clip and the builder's version (cheap: no geometry is built, so a
+    test can tell a stale geometry file for every variant)."""
     gm = variant.map
+    graph = graph or border_graph(variant)
     doc = {
         "builder": BUILDER_VERSION,
         "clip": clip_hash(),
@@ -466,8 +470,8 @@ def map_hash(variant: Variant, b: Board) -> str:
             [p.abbr, p.kind.value, p.point, p.supply_centre, [gm.locations[c].abbr for c in p.coasts]]
             for p in gm.provinces
         ],
-        "land": sorted(b.graph.land),
-        "sea": sorted(b.graph.sea),
+        "land": sorted(graph.land),
+        "sea": sorted(graph.sea),
         "shape": {k: v.get("shape") for k, v in sorted(variant.data.get("provinces", {}).items()) if "shape" in v},
         "drawing": drawing_table(variant),
         "sea_areas": variant.data.get("sea_areas", {}),
@@ -541,7 +545,7 @@ def to_json(variant: Variant, b: Board, shapes: Shapes) -> dict[str, Any]:
         "format": FORMAT,
         "version": VERSION,
         "variant": variant.name,
-        "map_hash": map_hash(variant, b),
+        "map_hash": map_hash(variant, b.graph),
         "width": _r(width),
         "height": _r(height),
         "km_per_unit": round(b.km_per_unit, 4),
