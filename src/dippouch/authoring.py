@@ -213,8 +213,12 @@ class CheckReport:
         return not self.problems
 
 
-def check_file(path: Path, *, factor: float = 1.6) -> CheckReport:
-    """Check a variant file as its author needs: the schema and the map, every problem at once."""
+def check_file(path: Path, *, factor: float = 1.6, picture: bool = False, build: bool = False) -> CheckReport:
+    """Check a variant file as its author needs: the schema and the map, every problem at once.
+
+    With ``picture``, also the drawn map (:func:`check_drawing`): its geometric checks and a PNG of the
+    opening position written beside the file, so an author sees the board as players will.
+    """
     from dippouch.mapcheck import check_map
 
     rep = CheckReport(path)
@@ -250,4 +254,78 @@ def check_file(path: Path, *, factor: float = 1.6) -> CheckReport:
         f"{v.title} ({v.name}): {c['provinces']} provinces, {c['centres']} centres, {len(v.powers)} powers, "
         f"{c['army_edges']} army and {c['fleet_edges']} fleet borders; starts {v.calendar.name(v.start.phase)}"
     )
+    if picture and rep.ok:
+        check_drawing(v, path, rep, build=build)
     return rep
+
+
+def check_drawing(v: Variant, path: Path, rep: CheckReport, *, build: bool) -> None:
+    """The drawn map of a variant file: geometry found or made, geometric checks, a picture beside the file.
+
+    A variant whose map is a built-in one unchanged (most variants that only change powers or rules) takes
+    that map's geometry at once; a new or changed map is built with ``build`` (``dippouch mapgen``, seconds
+    to a minute) and otherwise gets a note saying how. Drawing mismatches are notes, not problems: the
+    variant plays correctly, but its picture would mislead players until they are fixed.
+    """
+    import json
+
+    try:
+        from dippouch.mapcheck import check_geometry
+        from dippouch.render import RenderOptions, render_svg, svg_to_png
+        from dippouch.render.geometry import geometry_path, load_geometry
+        from dippouch.render.mapgen.build import build as build_geometry
+        from dippouch.render.mapgen.build import dumps, map_hash
+        from dippouch.render.mapgen.checks import format_geo_report
+    except ModuleNotFoundError as e:
+        rep.notes.append(
+            f"drawing: the geometric checks and the picture need {e.name}, which is not installed "
+            "(pip install 'dippouch[mapgen]')"
+        )
+        return
+    # Loaded again by its absolute path: a file named relative to the current folder ("1898.toml") would
+    # otherwise look like a built-in's source, and its geometry would be sought (and written) in the package.
+    v = load_variant(str(path.resolve()))
+    target = geometry_path(v)
+    want = map_hash(v)
+    try:
+        have: str | None = load_geometry(v).map_hash
+    except (FileNotFoundError, ValueError, KeyError):
+        have = None
+    if have != want:
+        doc = None
+        parent = v.data.get("variant", {}).get("extends")
+        for name in sorted(builtin_names(), key=lambda n: n != parent):  # the variant it extends first
+            try:
+                base = load_variant(name)
+                if load_geometry(base).map_hash == want:
+                    doc = json.loads(geometry_path(base).read_text(encoding="utf-8"))
+                    rep.notes.append(f"drawing: the map is {name}'s unchanged; its geometry is used")
+                    break
+            except (DippouchError, FileNotFoundError, ValueError, KeyError):
+                continue
+        if doc is None and build:
+            doc = build_geometry(v)
+            rep.notes.append(f"drawing: map geometry built from {path.name}")
+        if doc is None:
+            why = "is out of date" if have else "was never built"
+            rep.notes.append(
+                f"drawing: the map geometry of {v.name!r} {why}; build it with `dippouch mapgen {path}` "
+                f"(seconds to a minute) or `dippouch variants check {path} --build`, then check again"
+            )
+            return
+        doc["variant"] = v.name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(dumps(doc), encoding="utf-8")
+        rep.notes.append(f"drawing: wrote {target}")
+    geo = check_geometry(v)
+    if geo.mismatches:
+        rep.notes.append(f"drawing: {format_geo_report(geo, v.name)}")
+    else:
+        rep.summary.append(
+            f"drawing: every declared border is drawn and no other ({geo.counts()['connectors']} "
+            "connectors across water)"
+        )
+    png = path.with_suffix(".png")
+    svg = render_svg(v, v.start, options=RenderOptions(title=f"{v.title}: the opening position"))
+    png.write_bytes(svg_to_png(svg))
+    rep.summary.append(f"picture of the map: {png}")

@@ -184,13 +184,20 @@ def _power_row(v: Variant, power: str, *, full: bool) -> tuple[str, str, str]:
 def check(
     file: str = typer.Argument(..., help="The variant file to check (a .toml file)."),
     factor: float = typer.Option(1.6, help="A border is long above FACTOR times the usual length at both ends."),
+    picture: bool = typer.Option(
+        True, "--picture/--no-picture", help="Also check the drawn map and write FILE.png beside the file."
+    ),
+    build: bool = typer.Option(
+        False, "--build", help="Build the map geometry if the map is new or changed (seconds to a minute)."
+    ),
 ) -> None:
-    """Check a variant file: the format, the map checks; every problem at once, with file and line."""
+    """Check a variant file: the format, the map checks, the drawn map and a picture of it beside the file;
+    every problem at once, with file and line."""
     from dippouch.authoring import check_file
     from dippouch.core.errors import DippouchError
 
     try:
-        rep = check_file(Path(file), factor=factor)
+        rep = check_file(Path(file), factor=factor, picture=picture, build=build)
     except DippouchError as e:
         raise _fail(e) from None
     out = _console()
