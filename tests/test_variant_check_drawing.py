@@ -86,3 +86,35 @@ def test_a_file_with_mistakes_gets_no_picture(here: Path) -> None:
     got = runner.invoke(app, ["variants", "check", str(path)])
     assert got.exit_code == 1 and "victroy" in got.output
     assert not (here / "typo.png").exists()
+
+
+def test_a_game_of_a_user_variant_is_drawn_from_the_geometry_beside_its_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game keeps its own copy of the variant, which names no file; its map still comes from the geometry
+    built beside the variant's file (found by name), so its players see the board."""
+    from datetime import UTC, datetime
+
+    from dippouch.render import render_svg
+    from dippouch.render.geometry import geometry_path, load_geometry
+    from dippouch.store import GameStore
+
+    folder = tmp_path / "variants"
+    folder.mkdir()
+    monkeypatch.setenv("DIPPOUCH_VARIANT_PATH", str(folder))
+    monkeypatch.setenv("DIPPOUCH_SETTINGS", str(tmp_path / "settings.toml"))
+    assert (
+        runner.invoke(app, ["variants", "new", "v1898", "--extends", "standard", "--dir", str(folder)]).exit_code == 0
+    )
+    checked = runner.invoke(app, ["variants", "check", str(folder / "v1898.toml")])
+    assert checked.exit_code == 0, checked.output
+    store = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
+    try:
+        store.create_game("g", "v1898", now=datetime(2026, 3, 1, tzinfo=UTC))
+        v = store.variant("g")
+        assert geometry_path(v) == folder / "geometry" / "v1898.json"
+        assert load_geometry(v).variant == "v1898"
+        svg = render_svg(v, v.start)
+        assert 'id="r-par"' in svg and 'id="unit-par"' in svg
+    finally:
+        store.close()

@@ -15,7 +15,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from dippouch.core.variant import PACKAGE_VARIANTS, Variant
+from dippouch.core.variant import PACKAGE_VARIANTS, Variant, builtin_names, variant_files
 
 __all__ = [
     "FORMAT",
@@ -89,6 +89,12 @@ def geometry_path(variant: Variant) -> Path:
             src.resolve().relative_to(PACKAGE_VARIANTS)
         except ValueError:
             return src.parent / "geometry" / f"{variant.name}.json"
+    elif variant.name not in builtin_names():
+        # A game's stored copy of a user variant names no file: its map is drawn from the geometry built
+        # beside the variant's file as found by name now (the shapes are drawing, not rules).
+        for f in variant_files():
+            if f.name == variant.name and f.status == "used":
+                return f.path.parent / "geometry" / f"{variant.name}.json"
     return GEOMETRY_DIR / f"{variant.name}.json"
 
 
