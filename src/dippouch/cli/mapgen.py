@@ -27,6 +27,8 @@ def mapgen(
         raise DippouchError("give one variant name, or --all (not both)")
     try:
         from dippouch.render.geometry import geometry_path
+        from shapely.errors import GEOSException
+
         from dippouch.render.mapgen.build import build, dumps
     except ModuleNotFoundError as e:
         raise DippouchError(
@@ -39,7 +41,13 @@ def mapgen(
     for name in names:
         v = load_variant(name)
         t0 = time.perf_counter()
-        text = dumps(build(v, fit=not plain))
+        try:
+            text = dumps(build(v, fit=not plain))
+        except GEOSException as e:  # the geometry library could not overlay two shapes: say so, no traceback
+            raise DippouchError(
+                f"building the map of {v.name!r} failed in the geometry library ({str(e).splitlines()[0]}); "
+                "a shaping point or patch just added may sit on a coastline or border: move it a little"
+            ) from None
         took = time.perf_counter() - t0
         path = geometry_path(v)
         if check:

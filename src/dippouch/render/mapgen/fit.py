@@ -23,6 +23,7 @@ import math
 from collections.abc import Callable
 
 import shapely
+from shapely.errors import GEOSException
 from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
@@ -111,8 +112,11 @@ def _without_strips(b: Board, shapes: Shapes) -> Shapes | None:
         if b.kinds.get(k) not in land_kinds or k in b.nested or geo[k].is_empty:
             continue
         g = geo[k]
-        core = g.buffer(-w, quad_segs=2).buffer(w, quad_segs=2).intersection(g)
-        thin = [p for p in polygons_of(g.difference(core)) if p.area > 6 * w * w]
+        try:
+            core = g.buffer(-w, quad_segs=2).buffer(w, quad_segs=2).intersection(g)
+            thin = [p for p in polygons_of(g.difference(core)) if p.area > 6 * w * w]
+        except GEOSException:
+            continue  # GEOS could not node this shape's outline against its core: leave it as fitted
         # and exclaves: pieces away from the province's own point (left by added seeds)
         home = Point(b.points[k]) if k in b.points else None
         parts = polygons_of(g)
@@ -134,9 +138,13 @@ def _without_strips(b: Board, shapes: Shapes) -> Shapes | None:
             before = (geo[k], geo[o])
             touched = {k, o} | {t[1] for t in near}
             was = badness(touched)
-            geo[o] = geo[o].union(piece)
-            geo[k] = geo[k].difference(piece)
-            if badness(touched) > was:
+            try:
+                geo[o] = geo[o].union(piece)
+                geo[k] = geo[k].difference(piece)
+                worse = badness(touched) > was
+            except GEOSException:
+                worse = True  # an overlay GEOS cannot node: keep the shapes as they were
+            if worse:
                 geo[k], geo[o] = before
                 continue
             changed = True
