@@ -26,9 +26,9 @@ def mapgen(
     if all_ == bool(variant):
         raise DippouchError("give one variant name, or --all (not both)")
     try:
-        from dippouch.render.geometry import geometry_path
         from shapely.errors import GEOSException
 
+        from dippouch.render.geometry import geometry_path
         from dippouch.render.mapgen.build import build, dumps
     except ModuleNotFoundError as e:
         raise DippouchError(
