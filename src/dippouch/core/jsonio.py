@@ -15,14 +15,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError
 from dippouch.core.mapdata import ProvinceKind
-from dippouch.core.notation import OrderParseError, format_unit, parse_unit
+from dippouch.core.notation import OrderParseError, format_order, format_unit, parse_unit
 from dippouch.core.position import Dislodged, Position, Unit
+from dippouch.core.results import OrderResult
 from dippouch.core.rules.base import hooks_for, state_problems
 from dippouch.core.variant import Variant
 
-__all__ = ["JsonInputError", "position_from_json", "position_to_json", "unit_to_json"]
+__all__ = ["JsonInputError", "position_from_json", "position_to_json", "result_to_json", "unit_to_json"]
 
 
 class JsonInputError(DippouchError):
@@ -75,6 +77,21 @@ def position_to_json(variant: Variant, position: Position) -> dict[str, Any]:
     if position.state:
         data["state"] = dict(position.state)
     return data
+
+
+def result_to_json(variant: Variant, result: OrderResult, phase_kind: PhaseKind) -> dict[str, Any]:
+    """One order's result as a game keeps it (and the renderer, the reports and the API read it): the
+    order in canonical notation, so a stored phase reads the same whatever the adjudicator's ids."""
+    return {
+        "power": result.power,
+        "order": format_order(variant, result.order, phase_kind=phase_kind),
+        "result": str(result.result),
+        "dislodged": bool(result.dislodged),
+        "destroyed": bool(result.destroyed),
+        "automatic": bool(result.automatic),
+        "reason": result.reason,
+        "index": result.index,
+    }
 
 
 def position_from_json(variant: Variant, data: Mapping[str, Any]) -> Position:

@@ -14,6 +14,7 @@ from typing import Any
 
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.calendar import PhaseKind
+from dippouch.core.jsonio import result_to_json
 from dippouch.core.legal import legal_orders
 from dippouch.core.notation import format_order
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Support
@@ -35,19 +36,7 @@ class SamplePhase:
 
 def result_dicts(variant: Variant, kind: PhaseKind, results: Sequence[Any]) -> list[dict[str, Any]]:
     """Adjudicator results in the shape ``GameStore.phase_record`` gives them."""
-    return [
-        {
-            "power": r.power,
-            "order": format_order(variant, r.order, phase_kind=kind),
-            "result": str(r.result),
-            "dislodged": bool(r.dislodged),
-            "destroyed": bool(r.destroyed),
-            "automatic": bool(r.automatic),
-            "reason": r.reason,
-            "index": r.index,
-        }
-        for r in results
-    ]
+    return [result_to_json(variant, r, kind) for r in results]
 
 
 def _weight(o: Order) -> float:

@@ -1740,18 +1740,9 @@ def _phase_to_data(p: PhaseRow) -> dict[str, Any]:
 
 
 def _result_to_data(v: Variant, r: Any, kind: PhaseKind) -> dict[str, Any]:
-    from dippouch.core.notation import format_order
+    from dippouch.core.jsonio import result_to_json
 
-    return {
-        "power": r.power,
-        "order": format_order(v, r.order, phase_kind=kind),
-        "result": str(r.result),
-        "dislodged": bool(r.dislodged),
-        "destroyed": bool(r.destroyed),
-        "automatic": bool(r.automatic),
-        "reason": r.reason,
-        "index": r.index,
-    }
+    return result_to_json(v, r, kind)
 
 
 def results_by_power(results: Sequence[Mapping[str, Any]]) -> dict[str, list[Mapping[str, Any]]]:
