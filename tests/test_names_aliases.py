@@ -77,6 +77,7 @@ W3K_NAMES = {
     "Ile de France": "idf",
     "Newcastle": "ncl",
     "\u201cLondon\u201d": "lon",
+    "Aberdeenshire": "abd",
 }
 
 AD1000_NAMES = {
@@ -93,6 +94,14 @@ AD1000_NAMES = {
     "Königsberg": "kon",
     "Santiago de Compostela": "com",
     "Uleaborg": "oul",
+    "Dnipro": "dni",
+    "Borysthenes": "dni",
+    "Odra": "ode",
+    "Donau": "dan",
+    "Duna": "dan",
+    "Dunaj": "dan",
+    "Labe": "elb",
+    "Dnister": "dsr",
 }
 
 
