@@ -252,6 +252,30 @@ def test_click_entry_on_the_map(server: dict[str, Any], browser: Any) -> None:
     _shoot(page, "click-entry-desktop")
 
 
+def test_the_move_browser_brings_the_chosen_territory_into_view(server: dict[str, Any], browser: Any) -> None:
+    """W3K's map is taller than its frame: Berkshire, in the south, must be scrolled into view, lit up."""
+    if not map_available(load_variant("w3k")):
+        pytest.skip("no map of the w3k variant can be drawn (renderer or geometry missing)")
+    for size in (DESKTOP, PHONE):
+        page = _context(browser, size, phone=size is PHONE).new_page()
+        page.goto(f"{server['base']}/variants/w3k/moves?q=Berkshire")
+        box = page.evaluate(
+            """() => {
+              const e = document.querySelector('[data-map] [id="r-brk"]');
+              const f = document.querySelector('[data-map] .map-viewport').getBoundingClientRect();
+              const r = e.getBoundingClientRect();
+              return {lit: e.classList.contains('picked'), y: r.top + r.height / 2, top: f.top, bottom: f.bottom,
+                      x: r.left + r.width / 2, left: f.left, right: f.right};
+            }"""
+        )
+        assert box["lit"], box
+        mid_y, mid_x = (box["top"] + box["bottom"]) / 2, (box["left"] + box["right"]) / 2
+        quarter_y, quarter_x = (box["bottom"] - box["top"]) / 4, (box["right"] - box["left"]) / 4
+        assert abs(box["y"] - mid_y) <= quarter_y and abs(box["x"] - mid_x) <= quarter_x, box  # near the middle
+        if size is DESKTOP:
+            _shoot(page, "moves-w3k-desktop")
+
+
 def test_every_page_fits_a_phone_and_loads_nothing_from_elsewhere(server: dict[str, Any], browser: Any) -> None:
     """On a 390-pixel phone no page scrolls sideways (the coordinator's desk included), and no page, at
     either size, asks for anything from another site (no CDN) or logs an error."""

@@ -247,5 +247,13 @@
     };
     light(moves.getAttribute("data-from"), "picked");
     moves.querySelectorAll("[data-dest]").forEach(function (d) { light(d.getAttribute("data-dest").split("/")[0], "target"); });
+    // A tall map (W3K) scrolls inside its frame: bring the chosen territory to the middle of the frame.
+    var chosen = fig.querySelector('[id="r-' + moves.getAttribute("data-from") + '"]');
+    var frame = fig.querySelector(".map-viewport");
+    if (chosen && frame) {
+      var c = chosen.getBoundingClientRect(), f = frame.getBoundingClientRect();
+      frame.scrollTop += (c.top + c.height / 2) - (f.top + f.height / 2);
+      frame.scrollLeft += (c.left + c.width / 2) - (f.left + f.width / 2);
+    }
   }
 })();
