@@ -25,7 +25,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -743,7 +743,14 @@ class GameStore:
             label = label if label is not None else versions.label
             wanted = reinstates if reinstates is not None else versions.reinstates
             lines = check_orders(v, pos, power, versions.text)
-            earlier = sorted((sub for sub in ph.submissions if sub.power == power), key=lambda r: r.version)
+            # This power's versions only: a phase's other submissions (hundreds, in a long phase) are not loaded.
+            earlier = list(
+                s.scalars(
+                    sa.select(SubmissionRow)
+                    .where(SubmissionRow.phase_id == ph.id, SubmissionRow.power == power)
+                    .order_by(SubmissionRow.version)
+                )
+            )
             target: SubmissionRow | None = None
             if wanted is not None:
                 if lines:
@@ -769,26 +776,24 @@ class GameStore:
             else:
                 stands = submission_stands(lines, replace_with_nothing)
                 refused = ready_refusal(lines, replace_with_nothing) if ready else None
-            s.add(
-                SubmissionRow(
-                    phase_id=ph.id,
-                    power=power,
-                    version=version,
-                    submitted_at=now,
-                    text=text,
-                    lines=[line.to_data() for line in lines],
-                    ready=ready and refused is None,
-                    stands=stands,
-                    source=source,
-                    recorded_at=as_utc(recorded_at) if recorded_at is not None else None,
-                    label=label,
-                    reinstates=target.version if target is not None else None,
-                )
+            row = SubmissionRow(
+                phase_id=ph.id,
+                power=power,
+                version=version,
+                submitted_at=now,
+                text=text,
+                lines=[line.to_data() for line in lines],
+                ready=ready and refused is None,
+                stands=stands,
+                source=source,
+                recorded_at=as_utc(recorded_at) if recorded_at is not None else None,
+                label=label,
+                reinstates=target.version if target is not None else None,
             )
+            s.add(row)
             s.flush()
-            s.refresh(ph)
             late = ph.deadline is not None and now > ph.deadline
-            standing = self._latest(ph, on_time_only=True).get(power)
+            standing = _standing([*earlier, row], ph.deadline, on_time_only=True).get(power)
             standing_lines = [LineCheck.from_data(d) for d in standing.lines] if standing else []
             return SubmitResult(
                 ph.name,
@@ -870,26 +875,8 @@ class GameStore:
 
     @staticmethod
     def _latest(ph: PhaseRow, *, on_time_only: bool) -> dict[str, SubmissionRow]:
-        """The submission that stands for each power: the one received last (by the deadline, if
-        ``on_time_only``), or, when that one is a version instruction ("version 2 stands"), the version it
-        names. Received time, not the order of typing in, decides: post is typed in late."""
-        by_power: dict[str, list[SubmissionRow]] = {}
-        for sub in ph.submissions:
-            if not sub.stands:
-                continue  # recorded, but it replaced nothing
-            if on_time_only and ph.deadline is not None and sub.submitted_at > ph.deadline:
-                continue
-            by_power.setdefault(sub.power, []).append(sub)
-        out: dict[str, SubmissionRow] = {}
-        for power, subs in by_power.items():
-            last = max(subs, key=lambda r: (r.submitted_at, r.version))
-            if last.reinstates is not None:
-                named = next((r for r in subs if r.version == last.reinstates), None)
-                if named is None:
-                    continue  # the version it names was late: nothing of this power's stands
-                last = named
-            out[power] = last
-        return out
+        """The submission that stands for each power of the phase (:func:`_standing`)."""
+        return _standing(ph.submissions, ph.deadline, on_time_only=on_time_only)
 
     def _due(self, s: Session, g: GameRow, v: Variant, ph: PhaseRow, now: datetime) -> bool:
         if g.status != "active":
@@ -1737,6 +1724,31 @@ def _phase_to_data(p: PhaseRow) -> dict[str, Any]:
             for sub in p.submissions
         ],
     }
+
+
+def _standing(
+    submissions: Iterable[SubmissionRow], deadline: datetime | None, *, on_time_only: bool
+) -> dict[str, SubmissionRow]:
+    """The submission that stands for each power: the one received last (by the deadline, if
+    ``on_time_only``), or, when that one is a version instruction ("version 2 stands"), the version it
+    names. Received time, not the order of typing in, decides: post is typed in late."""
+    by_power: dict[str, list[SubmissionRow]] = {}
+    for sub in submissions:
+        if not sub.stands:
+            continue  # recorded, but it replaced nothing
+        if on_time_only and deadline is not None and sub.submitted_at > deadline:
+            continue
+        by_power.setdefault(sub.power, []).append(sub)
+    out: dict[str, SubmissionRow] = {}
+    for power, subs in by_power.items():
+        last = max(subs, key=lambda r: (r.submitted_at, r.version))
+        if last.reinstates is not None:
+            named = next((r for r in subs if r.version == last.reinstates), None)
+            if named is None:
+                continue  # the version it names was late: nothing of this power's stands
+            last = named
+        out[power] = last
+    return out
 
 
 def _result_to_data(v: Variant, r: Any, kind: PhaseKind) -> dict[str, Any]:
