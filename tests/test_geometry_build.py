@@ -20,17 +20,6 @@ from dippouch.render.mapgen.graph import BorderGraph, border_graph
 
 VARIANTS = ["standard", "1897", "hundred3", "hundred", "1000ad", "w3k"]
 
-#: Geometric mismatches of the committed geometry, per variant, as `dippouch mapcheck` counts them.
-#: The aim is zero everywhere; a variant not there yet is pinned at its measured count so that a change
-#: that makes it worse fails, and one that makes it better has to update this table (docs/maps-geometry.md).
-MISMATCHES_NOT_YET_FITTED: dict[str, int] = {
-    "standard": 0,
-    "1897": 0,
-    "hundred3": 0,
-    "hundred": 0,
-    "1000ad": 0,
-    "w3k": 1,  # fla-hag: 2 km of border in Brabant between two pieces the fitting step left (docs/maps-geometry.md)
-}
 
 #: All six are rebuilt every run: about 75 s together on the shared 2-core machine (1000ad alone 32 s),
 #: within the budget set for this test. The five besides hundred3 carry the `slow` marker, so a quick local
@@ -86,7 +75,8 @@ def test_geometry_matches_the_variant(name: str) -> None:
 @pytest.mark.parametrize("name", VARIANTS)
 def test_drawn_borders_equal_the_declared_ones(name: str) -> None:
     rep = check_geometry(load_variant(name))
-    assert rep.mismatches == MISMATCHES_NOT_YET_FITTED[name], rep.counts()
+    # Every variant at zero: a drawn border is a declared one, and every declared border is drawn.
+    assert rep.mismatches == 0, rep.counts()
 
 
 def _standard_shapes() -> tuple[dict[str, Any], BorderGraph, Any, dict[str, tuple[float, float]], Any, float]:
