@@ -59,7 +59,7 @@ from typing import Any
 import sqlalchemy as sa
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_web import ORDERS, POWERS, cpu_seconds
+from bench_web import ORDERS, POWERS, Conn, cpu_seconds
 from bench_workers import _cpu, _dippouch, _postmaster, _server_cpu, _wal, fresh_database
 
 from dippouch.game import Settings
@@ -116,38 +116,6 @@ def spread(url: str, phase_seconds: float) -> None:
             c.execute(sa.text("ANALYZE"))
     finally:
         store.close()
-
-
-class Conn:
-    """One keep-alive HTTP/1.1 connection that returns the status and the body (bench_web.py's drops it)."""
-
-    def __init__(self, port: int) -> None:
-        self.port = port
-        self.reader: asyncio.StreamReader | None = None
-        self.writer: asyncio.StreamWriter | None = None
-
-    def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()
-        self.reader = self.writer = None
-
-    async def request(self, method: str, path: str, body: bytes, headers: dict[str, str]) -> tuple[int, bytes]:
-        if self.writer is None:
-            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
-        assert self.reader is not None
-        head = f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{self.port}\r\nContent-Length: {len(body)}\r\n"
-        head += "".join(f"{k}: {v}\r\n" for k, v in headers.items())
-        self.writer.write(head.encode() + b"\r\n" + body)
-        status = int((await self.reader.readline()).split()[1])
-        length = 0
-        while True:
-            line = await self.reader.readline()
-            if line in (b"\r\n", b""):
-                break
-            k, _, v = line.decode().partition(":")
-            if k.lower() == "content-length":
-                length = int(v)
-        return status, await self.reader.readexactly(length)
 
 
 @dataclass
