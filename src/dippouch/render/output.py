@@ -93,11 +93,17 @@ def pdf_pages(pages: Sequence[str]) -> bytes:
     return out.getvalue()
 
 
-def _embed(svg: str, x: float, y: float, w: float, h: float) -> str:
-    """A whole SVG document as a nested ``<svg>`` filling the box (kept in proportion, centred)."""
+def _root(svg: str) -> tuple[int, tuple[str, str, str, str] | None]:
+    """Where the document's root ``<svg ...>`` tag ends, and its viewBox numbers (None without one)."""
     head_end = svg.index(">", svg.index("<svg")) + 1
     m = _VIEWBOX.search(svg[:head_end])
-    viewbox = " ".join(m.groups()) if m else f"0 0 {w} {h}"
+    return head_end, (m.group(1), m.group(2), m.group(3), m.group(4)) if m else None
+
+
+def _embed(svg: str, x: float, y: float, w: float, h: float) -> str:
+    """A whole SVG document as a nested ``<svg>`` filling the box (kept in proportion, centred)."""
+    head_end, box = _root(svg)
+    viewbox = " ".join(box) if box else f"0 0 {w} {h}"
     return (
         f'<svg x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" viewBox="{viewbox}" '
         f'preserveAspectRatio="xMidYMid meet">{svg[head_end:]}'
@@ -141,9 +147,8 @@ def results_pdf(map_svg: str, title: str, text: str, *, paper: str = "a4") -> by
     top = margin + 22
     fs = 9.5
     line_h = fs * 1.3
-    head_end = map_svg.index(">", map_svg.index("<svg")) + 1
-    m = _VIEWBOX.search(map_svg[:head_end])
-    aspect = float(m.group(3)) / float(m.group(4)) if m and float(m.group(4)) > 0 else 1.0
+    _, box = _root(map_svg)
+    aspect = float(box[2]) / float(box[3]) if box and float(box[3]) > 0 else 1.0
     box_h = ph - margin - top
     map_w = min(pw - 2 * margin, box_h * aspect)
     # Text columns: (x, width) on each page; the first page's column is whatever the map leaves, if enough.
