@@ -9,7 +9,7 @@ changes, adjustments, and the next deadline.
 from __future__ import annotations
 
 import textwrap
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -214,6 +214,13 @@ def _centre_changes(
         if b is not None:
             lost.setdefault(b, []).append(c)
     return gained, lost
+
+
+def calendar_rows(phases: Iterable[Any]) -> list[tuple[int, str, datetime, datetime | None]]:
+    """What :func:`deadlines_ical` lists of a game's phases (stored phase rows, in any order of reading):
+    those on the current line of play with a deadline, each with when it was processed, so the CLI's file
+    and the web's feed say the same."""
+    return [(r.id, r.name, r.deadline, r.processed_at) for r in phases if r.status != "abandoned" and r.deadline]
 
 
 def deadlines_ical(

@@ -787,15 +787,11 @@ def calendar(
     db: str | None = DbOption,
 ) -> None:
     """The game's deadlines as an iCalendar (.ics) feed players can subscribe to."""
-    from dippouch.report import deadlines_ical
+    from dippouch.report import calendar_rows, deadlines_ical
 
     store = _store(db)
     st = store.status(game, now=datetime.now(UTC))
-    rows = [
-        (r.id, r.name, r.deadline, r.processed_at)
-        for r in store.history(game)
-        if r.status != "abandoned" and r.deadline
-    ]
+    rows = calendar_rows(store.history(game))
     data = deadlines_ical(game, st.settings, rows)
     if file is None or file == "-":
         sys.stdout.write(data.decode("utf-8"))

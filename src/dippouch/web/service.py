@@ -416,16 +416,11 @@ class Web:
         return row is not None and is_sealed(row[0], row[1], self.now())
 
     def calendar_ics(self, name: str, viewer: Viewer) -> bytes:
-        from dippouch.report import deadlines_ical
+        from dippouch.report import calendar_rows, deadlines_ical
 
         self.require_visible(name, viewer)
         st = self.read.status(name, now=self.now())
-        # With when each phase was processed: one processed early is shown when its orders were due in the end.
-        rows = [
-            (r.id, r.name, r.deadline, r.processed_at)
-            for r in self.access.phases(name)
-            if r.status != "abandoned" and r.deadline
-        ]
+        rows = calendar_rows(self.access.phases(name))
         return deadlines_ical(name, st.settings, rows)
 
     def export(self, name: str, viewer: Viewer, *, unsealed: bool = False) -> dict[str, Any]:
