@@ -282,9 +282,6 @@ def check_drawing(v: Variant, path: Path, rep: CheckReport, *, build: bool) -> N
             "(pip install 'dippouch[mapgen]')"
         )
         return
-    # Loaded again by its absolute path: a file named relative to the current folder ("1898.toml") would
-    # otherwise look like a built-in's source, and its geometry would be sought (and written) in the package.
-    v = load_variant(str(path.resolve()))
     target = geometry_path(v)
     want = map_hash(v)
     try:

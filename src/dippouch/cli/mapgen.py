@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from pathlib import Path
 
 import typer
 
@@ -34,9 +33,7 @@ def mapgen(
         raise DippouchError(
             f"building maps needs {e.name}, which is not installed: pip install 'dippouch[mapgen]'"
         ) from None
-    # A file is named by its absolute path, so its geometry goes beside it: "1898.toml" relative to the
-    # current folder would otherwise read as a built-in's source and be written into the package.
-    names = builtin_names() if all_ else [str(Path(variant).resolve()) if variant.endswith(".toml") else variant]
+    names = builtin_names() if all_ else [variant]
     stale = []
     for name in names:
         v = load_variant(name)

@@ -84,11 +84,14 @@ def geometry_path(variant: Variant) -> Path:
     """The geometry file of a variant: built-in variants' in the package, a user variant's in a
     ``geometry`` folder beside its TOML file (``variant.source`` is the file's path for user files)."""
     src = Path(variant.source) if variant.source else None
-    if src is not None and src.suffix == ".toml" and src.parent != Path("."):
-        try:
-            src.resolve().relative_to(PACKAGE_VARIANTS)
-        except ValueError:
-            return src.parent / "geometry" / f"{variant.name}.json"
+    if src is not None and src.suffix == ".toml":
+        # Built-ins are named by their bare file name ("w3k.toml"); any other file is a user's, named as it
+        # was given, relative to the current folder or not ("1898.toml", "~/variants/1898.toml").
+        if not (src.parent == Path(".") and variant.name in builtin_names()):
+            try:
+                src.resolve().relative_to(PACKAGE_VARIANTS)
+            except ValueError:
+                return (src.parent / "geometry" / f"{variant.name}.json").resolve()
     elif variant.name not in builtin_names():
         # A game's stored copy of a user variant names no file: its map is drawn from the geometry built
         # beside the variant's file as found by name now (the shapes are drawing, not rules).
