@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -78,6 +78,8 @@ class Geometry:
     coasts: Mapping[str, Point]
     connectors: tuple[Connector, ...]
     sea_areas: Mapping[str, SeaArea]
+    projection: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    """How longitude/latitude became picture units (the builder's; the checks place points with it)."""
 
 
 def geometry_path(variant: Variant) -> Path:
@@ -172,4 +174,5 @@ def parse_geometry(data: Mapping[str, Any], where: str = "geometry") -> Geometry
         coasts=MappingProxyType(coasts),
         connectors=connectors,
         sea_areas=MappingProxyType(seas),
+        projection=MappingProxyType(dict(data.get("projection", {}))),
     )

@@ -17,7 +17,6 @@ on the ground) and visible (a few units on the picture):
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -28,7 +27,7 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import polylabel
 
 from dippouch.core.variant import Variant
-from dippouch.render.geometry import geometry_path, load_geometry
+from dippouch.render.geometry import load_geometry
 from dippouch.render.mapgen.graph import BorderGraph, border_graph
 from dippouch.render.mapgen.project import Laea
 
@@ -226,8 +225,7 @@ def parse_path(d: str) -> BaseGeometry:
 def check_geometry(variant: Variant) -> GeoReport:
     """The geometric checks on a variant's committed geometry file (FileNotFoundError when none is built)."""
     geo = load_geometry(variant)
-    data = json.loads(geometry_path(variant).read_text(encoding="utf-8"))
-    proj = data["projection"]
+    proj = geo.projection
     laea = Laea(float(proj["lon0"]), float(proj["lat0"]))
     x0, y0, scale = float(proj["x0"]), float(proj["y0"]), float(proj["scale"])
     points = {}
