@@ -28,6 +28,7 @@ from shapely.ops import polylabel
 
 from dippouch.core.variant import Variant
 from dippouch.render.geometry import load_geometry
+from dippouch.render.mapgen.coastline import polygons_of
 from dippouch.render.mapgen.graph import BorderGraph, border_graph
 from dippouch.render.mapgen.project import Laea
 
@@ -164,7 +165,7 @@ def measure(
             rep.wrong_side.append(k)
     per_unit = km_per_unit / unit_scale
     for k in names:
-        polys = [p for p in _polygons(shapes[k])]
+        polys = polygons_of(shapes[k])
         if not polys:
             continue
         main = max(polys, key=lambda p: p.area)
@@ -185,12 +186,6 @@ def polygons_of_lines(geom: BaseGeometry) -> list[BaseGeometry]:
             if len(chunk) >= 2:
                 out.append(shapely.linestrings(chunk))
     return out
-
-
-def _polygons(geom: BaseGeometry) -> list[Polygon]:
-    if isinstance(geom, Polygon):
-        return [] if geom.is_empty else [geom]
-    return [p for g in getattr(geom, "geoms", []) for p in _polygons(g)]
 
 
 _CMD = re.compile(r"([MLZ])([^MLZ]*)")
