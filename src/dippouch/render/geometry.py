@@ -9,6 +9,7 @@ dependencies. The file format is described in docs/maps-geometry.md.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -130,6 +131,30 @@ def load_geometry(variant: Variant) -> Geometry:
 
 
 _CACHE: dict[str, tuple[tuple[int, int], Geometry]] = {}
+
+
+_PATH_TOKEN = re.compile(r"[MLZmlz]|-?\d+(?:\.\d+)?(?:[eE]-?\d+)?")
+
+
+def path_rings(d: str) -> list[list[Point]]:
+    """The rings of a shape's path (``d``: absolute M/L/Z commands, as the builder writes them), for the
+    renderer's name placement and the builder's checks alike: a ring starts at each M and ends at Z."""
+    rings: list[list[Point]] = []
+    ring: list[Point] = []
+    nums: list[float] = []
+    for tok in _PATH_TOKEN.findall(d):
+        if tok in "MmLlZz":
+            if tok in "MmZz" and ring:
+                rings.append(ring)
+                ring = []
+            continue
+        nums.append(float(tok))
+        if len(nums) == 2:
+            ring.append((nums[0], nums[1]))
+            nums = []
+    if ring:
+        rings.append(ring)
+    return rings
 
 
 def _pt(value: Any) -> Point:

@@ -17,7 +17,6 @@ unit they point at; the cross of a failed order sits on top of everything).
 from __future__ import annotations
 
 import math
-import re
 import threading
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -33,7 +32,7 @@ from dippouch.core.position import Position
 from dippouch.core.rules.w3k import Convert, Proxy, SendSupply
 from dippouch.core.variant import Variant
 from dippouch.render.colours import Rgb, hex_colour, ink_on, mix, parse_colour
-from dippouch.render.geometry import Geometry, ProvinceShape, load_geometry
+from dippouch.render.geometry import Geometry, ProvinceShape, load_geometry, path_rings
 
 __all__ = ["RenderOptions", "draw_svg", "render_phase_svg", "render_svg"]
 
@@ -325,9 +324,6 @@ class _Boxes:
         return seen
 
 
-_NUM = re.compile(r"[MLZmlz]|-?\d+(?:\.\d+)?(?:[eE]-?\d+)?")
-
-
 class _Shape:
     """A province's outline as polygons (from the geometry's absolute M/L/Z path), for asking where a
     name fits: the inside stretch of a horizontal line, and whether a box lies inside."""
@@ -337,24 +333,7 @@ class _Shape:
     _BANDS = 24
 
     def __init__(self, d: str) -> None:
-        rings: list[list[Point]] = []
-        ring: list[Point] = []
-        nums: list[float] = []
-        for tok in _NUM.findall(d):
-            if tok in "MmLlZz":
-                if tok in "Mm" and ring:
-                    rings.append(ring)
-                    ring = []
-                if tok in "Zz" and ring:
-                    rings.append(ring)
-                    ring = []
-                continue
-            nums.append(float(tok))
-            if len(nums) == 2:
-                ring.append((nums[0], nums[1]))
-                nums = []
-        if ring:
-            rings.append(ring)
+        rings = path_rings(d)
         edges: list[tuple[float, float, float, float]] = []
         xs: list[float] = []
         ys: list[float] = []

@@ -17,7 +17,6 @@ on the ground) and visible (a few units on the picture):
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -27,7 +26,7 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import polylabel
 
 from dippouch.core.variant import Variant
-from dippouch.render.geometry import load_geometry
+from dippouch.render.geometry import load_geometry, path_rings
 from dippouch.render.mapgen.coastline import polygons_of
 from dippouch.render.mapgen.graph import BorderGraph, border_graph
 from dippouch.render.mapgen.project import Laea
@@ -188,28 +187,9 @@ def polygons_of_lines(geom: BaseGeometry) -> list[BaseGeometry]:
     return out
 
 
-_CMD = re.compile(r"([MLZ])([^MLZ]*)")
-
-
 def parse_path(d: str) -> BaseGeometry:
     """A shape from an SVG path of absolute M/L/Z rings (as the builder writes them), even-odd filled."""
-    rings: list[list[tuple[float, float]]] = []
-    cur: list[tuple[float, float]] = []
-    for cmd, args in _CMD.findall(d):
-        if cmd == "M":
-            if len(cur) >= 3:
-                rings.append(cur)
-            nums = [float(v) for v in args.split()]
-            cur = [(nums[0], nums[1])]
-        elif cmd == "L":
-            nums = [float(v) for v in args.split()]
-            cur.append((nums[0], nums[1]))
-        else:
-            if len(cur) >= 3:
-                rings.append(cur)
-            cur = []
-    if len(cur) >= 3:
-        rings.append(cur)
+    rings = [r for r in path_rings(d) if len(r) >= 3]
     out: BaseGeometry = Polygon()
     for r in rings:
         p = shapely.make_valid(Polygon(r))
