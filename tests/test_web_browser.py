@@ -157,17 +157,12 @@ def test_a_phase_in_the_browser(server: dict[str, Any], browser: Any) -> None:
     assert "Version 1 recorded" in fr.locator(".flash").inner_text()
     assert "3 order(s) accepted, 0 rejected" in fr.locator(".flash").inner_text()
 
-    # Germany: one order entered by clicking (on the map when it is drawn, else from the legal list).
+    # Germany: one order entered by clicking on the map.
     de = _context(browser, PHONE, phone=True).new_page()
     de_errors = _errors(de)
     de.goto(links["Germany"])
-    if map_available(load_variant("standard")):
-        de.locator("[data-interactive] #unit-mun").click(force=True)
-        de.locator("[data-interactive] #r-ruh").click(force=True)
-    else:
-        if de.locator("details.picks[open]").count() == 0:
-            de.locator("details.picks summary").click()
-        de.select_option("select[name='pick:mun']", "A mun - ruh")
+    de.locator("[data-interactive] #unit-mun").click(force=True)
+    de.locator("[data-interactive] #r-ruh").click(force=True)
     expect(de.locator("#orders")).to_have_value(re.compile("A mun - ruh"))
     de.locator("#checks li.ok").first.wait_for()
     _shoot(de, "player-phone")
@@ -192,11 +187,8 @@ def test_a_phase_in_the_browser(server: dict[str, Any], browser: Any) -> None:
         "Fall 1901 Movement" in coord.locator("h1 + p, .side-col h2").first.inner_text()
         or "Fall 1901" in coord.content()
     )
-    if map_available(load_variant("standard")):
-        assert coord.locator(".map svg").count() >= 1
-        assert coord.locator(".map-tools").first.is_visible()
-    else:
-        assert coord.locator(".map-missing").count() == 1
+    assert coord.locator(".map svg").count() >= 1
+    assert coord.locator(".map-tools").first.is_visible()
     _shoot(coord, "game-desktop")
     coord.click("text=Orders and results on the map")
     assert "Spring 1901 Movement" in coord.locator("h1").inner_text()
@@ -226,10 +218,7 @@ def test_a_phase_in_the_browser(server: dict[str, Any], browser: Any) -> None:
 
 
 def test_click_entry_on_the_map(server: dict[str, Any], browser: Any) -> None:
-    if not map_available(load_variant("standard")):
-        pytest.skip(
-            "no map of the standard variant can be drawn yet (renderer or geometry of issue 12 missing): nothing to click"
-        )
+    assert map_available(load_variant("standard")), "the standard variant's geometry is shipped: a map is drawn"
     web = server["web"]
     from playwright.sync_api import expect
 
@@ -254,8 +243,7 @@ def test_click_entry_on_the_map(server: dict[str, Any], browser: Any) -> None:
 
 def test_the_move_browser_brings_the_chosen_territory_into_view(server: dict[str, Any], browser: Any) -> None:
     """W3K's map is taller than its frame: Berkshire, in the south, must be scrolled into view, lit up."""
-    if not map_available(load_variant("w3k")):
-        pytest.skip("no map of the w3k variant can be drawn (renderer or geometry missing)")
+    assert map_available(load_variant("w3k")), "the w3k variant's geometry is shipped: a map is drawn"
     for size in (DESKTOP, PHONE):
         page = _context(browser, size, phone=size is PHONE).new_page()
         page.goto(f"{server['base']}/variants/w3k/moves?q=Berkshire")
@@ -358,9 +346,8 @@ def test_a_phase_without_javascript(server: dict[str, Any], browser: Any) -> Non
     it.click("text=Vote for a draw")
     assert "You vote for a draw" in it.locator(".flash").inner_text()
     _shoot(it, "player-nojs-phone")
-    if map_available(load_variant("standard")):
-        # Zooming needs the script: without it the buttons would do nothing, so they are not shown.
-        assert it.locator(".map-tools").count() >= 1 and it.locator(".map-tools").first.is_hidden()
+    # Zooming needs the script: without it the buttons would do nothing, so they are not shown.
+    assert it.locator(".map-tools").count() >= 1 and it.locator(".map-tools").first.is_hidden()
 
     coord.goto(f"{base}/games/nojs/coordinate")
     coord.click("text=Process now")

@@ -336,8 +336,7 @@ def test_maps_show_a_power_only_its_own_orders(game: Site) -> None:
     from dippouch.core.variant import load_variant
     from dippouch.web.maps import map_available
 
-    if not map_available(load_variant("standard")):
-        pytest.skip("no map of the standard variant can be drawn yet (renderer or geometry of issue 12 missing)")
+    assert map_available(load_variant("standard")), "the standard variant's geometry is shipped: a map is drawn"
     f = game.france  # type: ignore[attr-defined]
     game.post_form(f, "/games/g/play/France/orders", {"orders": "A par - bur"})
     mine = f.get("/games/g/play/France").text

@@ -12,7 +12,6 @@ The workers (issue 15) call :func:`queue_notices` and :func:`queue_reminders` on
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -98,21 +97,14 @@ def _title(g: GameRow, cfg: dict[str, Any]) -> str:
 
 
 def default_maps(store: GameStore, game: str, phase_id: int, fmt: str) -> Sequence[OutFile]:
-    """The map of a processed phase, drawn by ``dippouch.render`` when it is installed (the maps issue).
+    """The map of a processed phase, drawn by :func:`dippouch.render.phase_map_file`; none where it cannot
+    be drawn (no geometry built for a user variant, a stale geometry file, no Cairo library), since the
+    results text is complete without it."""
+    from dippouch.render import phase_map_file  # imported when mail goes out: the renderer is not small
 
-    This is the seam for the renderer: until ``dippouch.render`` is on main it finds nothing to call and
-    the results go out as text alone (which is complete without the map)."""
-    if importlib.util.find_spec("dippouch.render") is None:  # pragma: no cover - the renderer is part of the package
-        return []
-    import dippouch.render as render
-
-    fn = getattr(render, "phase_map_file", None)
-    if fn is None:  # pragma: no cover
-        return []
     try:
-        filename, content_type, data = fn(store, game, phase_id, fmt)
+        filename, content_type, data = phase_map_file(store, game, phase_id, fmt)
     except (FileNotFoundError, ImportError, ValueError) as e:
-        # No geometry built for this variant (or a stale one), or no Cairo here: the text is complete without it.
         log.warning("results of %s go without the map: %s", game, e)
         return []
     return [OutFile(filename, content_type, data)]

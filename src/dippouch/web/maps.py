@@ -1,8 +1,8 @@
 """The board picture on the web pages: one small module between the pages and the map renderer.
 
 The renderer (:mod:`dippouch.render`, the maps issue) draws a position, or a stored phase with its orders
-and results, as SVG. Where it is not installed, or a variant has no geometry built yet, these functions
-answer ``None`` and the pages show a plain "map not yet available" panel and the board in words; nothing
+and results, as SVG. Where a variant has no geometry built (a user variant never run through `dippouch
+mapgen`) or a stale one, these functions answer ``None`` and the pages show a plain "map not yet available" panel and the board in words; nothing
 else in the web app knows how maps are drawn. Pictures are cached: a processed phase never changes, and
 an open phase is drawn from its position only (orders stay sealed until processing), so a key naming the
 game, the phase and the view always means the same picture.
@@ -34,21 +34,15 @@ _CACHE_SIZE = 256
 _RECORD_KEYS = ("game", "name", "status", "position", "next_position", "orders", "results")
 
 
-def map_available(variant: Variant | None = None) -> bool:
-    """Whether maps can be drawn (for ``variant``, when given: its geometry must have been built)."""
-    try:
-        from dippouch import render
-    except ImportError:
-        return False
-    if variant is None:
-        return True
-    try:
-        from dippouch.render.geometry import load_geometry
+def map_available(variant: Variant) -> bool:
+    """Whether a map of ``variant`` can be drawn: its geometry has been built and is of this format."""
+    from dippouch.render.geometry import load_geometry
 
+    try:
         load_geometry(variant)
-    except (FileNotFoundError, ImportError, AttributeError, ValueError):
+    except (FileNotFoundError, ValueError):
         return False
-    return render is not None
+    return True
 
 
 def _cached(key: tuple[Any, ...], draw: Callable[[], str | None]) -> str | None:
