@@ -32,7 +32,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlalchemy.orm import Session, sessionmaker
+from sqlalchemy.orm import Session, load_only, sessionmaker
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError, VariantError
@@ -743,14 +743,9 @@ class GameStore:
             label = label if label is not None else versions.label
             wanted = reinstates if reinstates is not None else versions.reinstates
             lines = check_orders(v, pos, power, versions.text)
-            # This power's versions only: a phase's other submissions (hundreds, in a long phase) are not loaded.
-            earlier = list(
-                s.scalars(
-                    sa.select(SubmissionRow)
-                    .where(SubmissionRow.phase_id == ph.id, SubmissionRow.power == power)
-                    .order_by(SubmissionRow.version)
-                )
-            )
+            # Only the rows the version rules need, by indexed lookups: a busy phase holds hundreds of one
+            # power's versions, and loading them all (text and line checks) made each submission O(versions).
+            mine = (SubmissionRow.phase_id == ph.id, SubmissionRow.power == power)
             target: SubmissionRow | None = None
             if wanted is not None:
                 if lines:
@@ -758,8 +753,14 @@ class GameStore:
                         f"this submission says version {wanted} stands and also gives orders; send either the "
                         "orders (a new version) or the instruction, not both"
                     )
-                target = _named_version(earlier, wanted)
+                target = _named_version_of(s, mine, wanted)
                 if target is None:
+                    earlier = s.scalars(
+                        sa.select(SubmissionRow)
+                        .options(load_only(SubmissionRow.version, SubmissionRow.label))
+                        .where(*mine)
+                        .order_by(SubmissionRow.version)
+                    )
                     known = ", ".join(_version_name(r) for r in earlier) or "none yet"
                     raise GameError(f"{power} has no version {wanted} in {ph.name} to stand (versions: {known})")
                 if target.reinstates is not None:
@@ -767,7 +768,7 @@ class GameStore:
                         f"version {target.version} of {power} is itself an instruction (version "
                         f"{target.reinstates} stands); name the version with the orders"
                     )
-            version = (max((r.version for r in earlier), default=0)) + 1
+            version = (s.scalar(sa.select(sa.func.max(SubmissionRow.version)).where(*mine)) or 0) + 1
             if target is not None:
                 # "Version 2 stands" counts as a submission that replaces (it names the orders that stand).
                 stands = True
@@ -793,7 +794,7 @@ class GameStore:
             s.add(row)
             s.flush()
             late = ph.deadline is not None and now > ph.deadline
-            standing = _standing([*earlier, row], ph.deadline, on_time_only=True).get(power)
+            standing = _standing_of(s, mine, ph.deadline)
             standing_lines = [LineCheck.from_data(d) for d in standing.lines] if standing else []
             return SubmitResult(
                 ph.name,
@@ -1672,12 +1673,40 @@ def _version_name(r: SubmissionRow) -> str:
     return f"{r.version}" + (f" (your v{r.label})" if r.label and r.label != str(r.version) else "")
 
 
-def _named_version(earlier: Sequence[SubmissionRow], wanted: int) -> SubmissionRow | None:
-    """The version a player means by number: their own numbering first (they cannot know ours), then ours."""
-    by_label = [r for r in earlier if r.label == str(wanted)]
-    if by_label:
-        return max(by_label, key=lambda r: (r.submitted_at, r.version))
-    return next((r for r in earlier if r.version == wanted), None)
+def _named_version_of(s: Session, mine: tuple[sa.ColumnElement[bool], ...], wanted: int) -> SubmissionRow | None:
+    """The version a player means by number: their own numbering (label) first, the last received of
+    that label (they cannot know ours), then ours. At most two rows read, however many versions there are."""
+    by_label = s.scalars(
+        sa.select(SubmissionRow)
+        .where(*mine, SubmissionRow.label == str(wanted))
+        .order_by(SubmissionRow.submitted_at.desc(), SubmissionRow.version.desc())
+        .limit(1)
+    ).first()
+    if by_label is not None:
+        return by_label
+    return s.scalars(sa.select(SubmissionRow).where(*mine, SubmissionRow.version == wanted).limit(1)).first()
+
+
+def _standing_of(
+    s: Session, mine: tuple[sa.ColumnElement[bool], ...], deadline: datetime | None
+) -> SubmissionRow | None:
+    """One power's standing submission by the deadline (:func:`_standing` with ``on_time_only``) in SQL:
+    the last received of the versions that replaced the earlier ones, or the version it names."""
+    counted = [*mine, SubmissionRow.stands.is_(True)]
+    if deadline is not None:
+        counted.append(SubmissionRow.submitted_at <= deadline)
+    last = s.scalars(
+        sa.select(SubmissionRow)
+        .where(*counted)
+        .order_by(SubmissionRow.submitted_at.desc(), SubmissionRow.version.desc())
+        .limit(1)
+    ).first()
+    if last is None or last.reinstates is None:
+        return last
+    # The version it names counts only if it too was on time (and replaced what came before it).
+    return s.scalars(
+        sa.select(SubmissionRow).where(*counted, SubmissionRow.version == last.reinstates).limit(1)
+    ).first()
 
 
 def _iso(dt: datetime | None) -> str | None:

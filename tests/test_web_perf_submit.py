@@ -1,0 +1,109 @@
+"""A submission reads a bounded number of rows however many versions its power has sent (issue 13's
+submission target), and still picks the same standing version as the rule over every version does.
+
+Counted, not timed: an ORM "load" event counts the submission rows built from the database, and a cursor
+event counts the SQL statements, so the test fails if ``GameStore.submit`` goes back to loading every earlier
+version (it did: a hot phase's hundreds of versions made each submission cost O(versions)).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+
+from dippouch.game import GameError
+from dippouch.store import GameStore
+from dippouch.store.models import SubmissionRow
+from dippouch.store.repository import _standing
+
+T0 = datetime(2026, 3, 1, tzinfo=UTC)
+ORDERS = "A par - bur\nA mar - spa\nF bre - mao"
+
+
+@contextmanager
+def counting(store: GameStore) -> Iterator[dict[str, int]]:
+    """Submission rows loaded and SQL statements run inside the block."""
+    seen = {"rows": 0, "statements": 0}
+
+    def loaded(target: object, context: object) -> None:
+        seen["rows"] += 1
+
+    def executed(*args: object) -> None:
+        seen["statements"] += 1
+
+    sa.event.listen(SubmissionRow, "load", loaded)
+    sa.event.listen(store.engine, "before_cursor_execute", executed)
+    try:
+        yield seen
+    finally:
+        sa.event.remove(SubmissionRow, "load", loaded)
+        sa.event.remove(store.engine, "before_cursor_execute", executed)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[GameStore]:
+    st = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
+    st.create_game("g", "standard", now=T0)
+    yield st
+    st.close()
+
+
+def _fill(store: GameStore, versions: int, start: int = 0) -> None:
+    for i in range(start, start + versions):
+        store.submit("g", "France", ORDERS if i % 3 else "", now=T0 + timedelta(minutes=i))
+
+
+def test_submit_reads_a_bounded_number_of_rows(store: GameStore) -> None:
+    _fill(store, 3)
+    with counting(store) as few:
+        store.submit("g", "France", ORDERS, now=T0 + timedelta(hours=1))
+    _fill(store, 200, start=3)
+    with counting(store) as many:
+        res = store.submit("g", "France", ORDERS, now=T0 + timedelta(hours=5))
+    assert res.version == 205
+    # The standing version (and, for "version N stands", the one it names): a row or two, not 205.
+    assert many["rows"] <= 2, many
+    assert many["statements"] == few["statements"], (few, many)
+
+
+def test_version_instruction_reads_a_bounded_number_of_rows(store: GameStore) -> None:
+    store.submit("g", "France", "Version 7\n" + ORDERS, now=T0)
+    _fill(store, 100, start=1)
+    with counting(store) as seen:
+        res = store.submit("g", "France", "Version 7 stands", now=T0 + timedelta(hours=3))
+    assert (res.reinstates, res.standing) == (1, 1)
+    assert seen["rows"] <= 4, seen
+
+
+def test_standing_version_matches_the_rule_over_every_version(store: GameStore) -> None:
+    """Random versions: on time and late (received times out of order, as post typed in later is), with
+    no accepted order (recorded, replacing nothing), labelled, and "version N stands" naming our number or
+    the player's. After each, the store's answer is the rule applied to every row of the power."""
+    deadline = store.status("g", now=T0).deadline
+    assert deadline is not None
+    rng = random.Random(13)
+    for i in range(80):
+        received = deadline + timedelta(hours=rng.uniform(-72, 24))
+        kind = rng.random()
+        if kind < 0.2 and i:
+            text = f"Version {rng.randint(1, i + 1)} stands"
+        elif kind < 0.35:
+            text = "A par - nowhere"  # no accepted order: recorded, but the earlier orders stand
+        elif kind < 0.5:
+            text = f"Version {rng.randint(1, 9)}\n{ORDERS}"
+        else:
+            text = ORDERS
+        try:
+            res = store.submit("g", "France", text, now=received)
+        except GameError:
+            continue  # names no version, or one that is itself an instruction: refused, as before
+        with store.session() as s:
+            rows = list(s.scalars(sa.select(SubmissionRow).where(SubmissionRow.power == "France")))
+        expected = _standing(rows, deadline, on_time_only=True).get("France")
+        assert res.standing == (expected.version if expected is not None else None), (i, text, received)
