@@ -59,6 +59,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "DIPPOUCH_VARIANT_PATH")}
         env["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "pycache")
+        env["DIPPOUCH_CACHE_DIR"] = str(Path(tmp) / "cache")  # built variants: filled by each warm-up run
         env["DIPPOUCH_DATABASE_URL"] = f"sqlite:///{Path(tmp) / 'bench.db'}"
         env["DIPPOUCH_SETTINGS"] = str(Path(tmp) / "settings.toml")
         _run(["new", "bench", "--variant", "w3k"], None, env)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +20,11 @@ def pytest_configure(config: pytest.Config) -> None:
     Tests of user folders set both themselves."""
     os.environ.pop("DIPPOUCH_VARIANT_PATH", None)
     os.environ["DIPPOUCH_SETTINGS"] = str(Path(__file__).resolve().parent / "data" / "no-such-settings.toml")
+    # Built variants are cached in a folder of this test process (and the commands it starts), not in the
+    # home folder of whoever runs the tests.
+    cache = tempfile.mkdtemp(prefix="dippouch-test-cache-")
+    os.environ["DIPPOUCH_CACHE_DIR"] = cache
+    atexit.register(shutil.rmtree, cache, True)
 
 
 def in_ci() -> bool:

@@ -11,7 +11,7 @@ from pathlib import Path
 from dippouch.game import Settings
 from dippouch.mail.notices import queue_notices, queue_reminders, setup
 from dippouch.store import GameStore
-from dippouch.store.models import OutboxRow
+from dippouch.store.models_mail import OutboxRow
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 ADDR = {"France": "fr@example.org", "Germany": "de@example.org"}

@@ -38,12 +38,12 @@ def test_schema_matches_models_after_migrations(db_url: str, store: GameStore):
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
-    from dippouch.store.models import Base
+    from dippouch.store.models import load_all
 
     with store.engine.connect() as conn:
         ctx = MigrationContext.configure(conn)
         assert ctx.get_current_revision() == _head()
-        diffs = [d for d in compare_metadata(ctx, Base.metadata) if not _harmless(d)]
+        diffs = [d for d in compare_metadata(ctx, load_all()) if not _harmless(d)]
     assert diffs == []
     GameStore(db_url).close()  # opening again is a no-op upgrade
 

@@ -218,7 +218,8 @@ def list_(
     import sqlalchemy as sa
     from rich.table import Table
 
-    from dippouch.store.models import GameRow, MailMessageRow
+    from dippouch.store.models import GameRow
+    from dippouch.store.models_mail import MailMessageRow
 
     store = _store(db)
     with store.session() as s:
@@ -260,7 +261,8 @@ def show(
 
     from dippouch.game import GameError
     from dippouch.mail.message import parse_message
-    from dippouch.store.models import MailMessageRow, PhaseRow
+    from dippouch.store.models import PhaseRow
+    from dippouch.store.models_mail import MailMessageRow
     from dippouch.store.repository import is_sealed
 
     store = _store(db)
@@ -316,7 +318,7 @@ def apply(
 def dismiss(mail_id: int, db: str | None = DbOption) -> None:
     """Set a held message aside for good (it stays in the record)."""
     from dippouch.game import GameError
-    from dippouch.store.models import MailMessageRow
+    from dippouch.store.models_mail import MailMessageRow
 
     store = _store(db)
     with store.session() as s, s.begin():
@@ -340,7 +342,7 @@ def outbox(
     import sqlalchemy as sa
     from rich.table import Table
 
-    from dippouch.store.models import OutboxRow
+    from dippouch.store.models_mail import OutboxRow
 
     store = _store(db)
     with store.session() as s:
@@ -368,7 +370,7 @@ def outbox(
 def retry(outbox_id: int, db: str | None = DbOption, now: str | None = NowOption) -> None:
     """Queue a message the server refused (or one waiting for its next try) to go at the next `mail send`."""
     from dippouch.game import GameError
-    from dippouch.store.models import OutboxRow
+    from dippouch.store.models_mail import OutboxRow
 
     store = _store(db)
     with store.session() as s, s.begin():

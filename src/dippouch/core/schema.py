@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dippouch.core.errors import VariantProblem
+from dippouch.core.lookup import BEHAVIOUR_SOURCE, NAME_SOURCES, closest
 
 __all__ = [
     "ROOT",
@@ -30,13 +31,6 @@ __all__ = [
 ]
 
 Path = tuple[str, ...]
-
-
-def closest(word: str, pool: Sequence[str], cutoff: float = 0.6) -> str | None:
-    """The closest name in ``pool`` (case-insensitive), for "did you mean" hints."""
-    lowered = {p.lower(): p for p in pool}
-    got = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=cutoff)
-    return lowered[got[0]] if got else None
 
 
 # ------------------------------------------------------------------------------------------- specs
@@ -199,11 +193,8 @@ class Overrides(Spec):
 # ------------------------------------------------------------------------------------------ registries
 
 
-#: Names from the core's registries, provided by the modules that own them (``core.variant``: map hooks;
-#: ``core.rules.base``: hook sets, victory and draw hooks, and the behaviours of each hook point), so that
-#: this module imports none of them and the core's imports keep pointing one way.
-NAME_SOURCES: dict[str, Callable[[], list[str]]] = {}
-BEHAVIOUR_SOURCE: list[Callable[[str], list[str]]] = []
+# NAME_SOURCES and BEHAVIOUR_SOURCE (dippouch.core.lookup): names from the core's registries, provided by
+# the modules that own them, so that this module imports none of them.
 
 
 def _load_rule_modules() -> None:

@@ -19,11 +19,12 @@ from functools import cached_property, lru_cache
 from pathlib import Path
 from typing import Any
 
+from dippouch.core import compiled
 from dippouch.core.calendar import Calendar
 from dippouch.core.errors import UnknownVariantError, VariantError, VariantProblem
+from dippouch.core.lookup import NAME_SOURCES, closest
 from dippouch.core.mapdata import GameMap, compile_map
 from dippouch.core.position import Position, Unit
-from dippouch.core.schema import NAME_SOURCES, ROOT, Checker, check_document, closest
 from dippouch.core.tomllines import key_lines
 
 __all__ = [
@@ -543,6 +544,8 @@ def build_variant(
         place = locate(path) if locate else None
         return ".".join(path) + (f" ({place})" if place else "")
 
+    from dippouch.core.schema import check_document  # only a build checks a file: a cached variant needs none
+
     cleaned, checker = check_document(data, lambda path: where(*path))
     problems.extend(checker.problems)
     data = cleaned
@@ -696,7 +699,14 @@ def load_variant(name: str, options: Mapping[str, Any] | None = None) -> Variant
     hit = _CACHE.get(key)
     if hit is not None and _stamp(hit[0]) == hit[1]:
         return hit[2]
+    disk_key = f"file\n{key!r}"
+    kept = compiled.fetch(disk_key)
+    if isinstance(kept, tuple) and len(kept) == 3 and isinstance(kept[2], Variant) and _stamp(kept[0]) == kept[1]:
+        load_rule_modules()  # as a build would: every variant object that exists has its rules registered
+        _CACHE[key] = kept
+        return kept[2]
     variant, paths = _load_uncached(name, dict(options or {}))
+    compiled.keep(disk_key, (paths, _stamp(paths), variant))
     if len(_CACHE) >= 64:
         _CACHE.pop(next(iter(_CACHE)))
     _CACHE[key] = (paths, _stamp(paths), variant)
@@ -735,6 +745,8 @@ def _load_uncached(name: str, options: dict[str, Any]) -> tuple[Variant, list[Pa
 
 def check_document_partial(data: Mapping[str, Any], where: Callable[[tuple[str, ...]], str]) -> tuple[Any, Any]:
     """Check a file on its own, without the keys its parent would supply (unknown keys and types only)."""
+    from dippouch.core.schema import ROOT, Checker
+
     chk = Checker(where)
     return chk.check(ROOT, data, (), partial=True), chk
 
@@ -798,7 +810,15 @@ def variant_from_data(
         if isinstance(data.get("variant"), Mapping)
         else source
     )
-    variant = build_variant(data, source or f"{name} (stored with the game)", None, opts)
+    label = source or f"{name} (stored with the game)"
+    disk_key = f"data\n{key!r}\n{label}"
+    kept = compiled.fetch(disk_key)
+    if isinstance(kept, Variant):
+        load_rule_modules()
+        variant = kept
+    else:
+        variant = build_variant(data, label, None, opts)
+        compiled.keep(disk_key, variant)
     if len(_RESOLVED) >= 64:
         _RESOLVED.pop(next(iter(_RESOLVED)))
     _RESOLVED[key] = variant

@@ -36,7 +36,8 @@ from dippouch.mail.message import Inbound, clean_body, parse_message, received_t
 from dippouch.mail.outbox import queue
 from dippouch.mail.subject import GameNames, Reading, power_names, read_subject, suggest_subject
 from dippouch.store import GameStore
-from dippouch.store.models import GameMailRow, GameRow, MailAttachmentRow, MailMessageRow, PhaseRow, SubmissionRow
+from dippouch.store.models import GameRow, PhaseRow, SubmissionRow
+from dippouch.store.models_mail import GameMailRow, MailAttachmentRow, MailMessageRow
 
 __all__ = ["Outcome", "apply_held", "game_config", "game_names", "take_in"]
 

@@ -27,7 +27,8 @@ from dippouch.game import GameError, LineCheck, Settings, as_utc, parse_duration
 from dippouch.mail import compose
 from dippouch.mail.outbox import OutFile, queue
 from dippouch.store import GameStore
-from dippouch.store.models import EventRow, GameMailRow, GameRow, MailNoticeRow, PhaseRow
+from dippouch.store.models import EventRow, GameRow, PhaseRow
+from dippouch.store.models_mail import GameMailRow, MailNoticeRow
 
 __all__ = ["DEFAULT_REMINDERS", "MapAttacher", "queue_notices", "queue_reminders", "queue_results"]
 

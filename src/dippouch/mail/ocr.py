@@ -25,7 +25,8 @@ from dippouch.game import GameError, LineCheck, as_utc, check_orders, position_f
 from dippouch.mail.message import clean_body, strip_sheet
 from dippouch.mail.subject import GameNames, power_names
 from dippouch.store import GameStore
-from dippouch.store.models import GameRow, MailAttachmentRow, MailMessageRow, PhaseRow
+from dippouch.store.models import GameRow, PhaseRow
+from dippouch.store.models_mail import MailAttachmentRow, MailMessageRow
 from dippouch.store.repository import is_sealed
 
 __all__ = ["Proposal", "confirm", "proposals", "read_image", "repair_line", "tesseract_missing", "transcribe"]

@@ -34,7 +34,7 @@ from sqlalchemy.orm import Session
 from dippouch.game import as_utc
 from dippouch.mail.settings import ServerSettings
 from dippouch.store import GameStore
-from dippouch.store.models import OutboxFileRow, OutboxRow
+from dippouch.store.models_mail import OutboxFileRow, OutboxRow
 
 __all__ = ["BACKOFF", "OutFile", "SendReport", "build_message", "queue", "send_due"]
 

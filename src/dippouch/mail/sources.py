@@ -24,7 +24,7 @@ from dippouch.game import GameError, as_utc
 from dippouch.mail.settings import ServerSettings
 from dippouch.mail.smtp import tls_context
 from dippouch.store import GameStore
-from dippouch.store.models import FetchStateRow
+from dippouch.store.models_mail import FetchStateRow
 
 __all__ = ["file_messages", "imap_messages"]
 

@@ -19,17 +19,8 @@ from typing import Any
 import sqlalchemy as sa
 
 from dippouch.game import GameError, as_utc
-from dippouch.store.models import (
-    AccessKeyRow,
-    EventRow,
-    GameRow,
-    GameWebRow,
-    PhaseRow,
-    SessionKeyRow,
-    SubmissionRow,
-    VoteRow,
-    WebSessionRow,
-)
+from dippouch.store.models import EventRow, GameRow, PhaseRow, SubmissionRow, VoteRow
+from dippouch.store.models_web import AccessKeyRow, GameWebRow, SessionKeyRow, WebSessionRow
 from dippouch.store.repository import GameStore
 
 __all__ = ["VISIBILITIES", "AccessStore", "Grant", "KeyInfo", "hash_secret", "new_secret"]

@@ -5,9 +5,11 @@ the way out; code above the store only ever sees aware UTC times.
 
 Phases are never deleted: a rollback marks the phases it undoes ``abandoned`` and opens a new *branch*,
 so ``(game, branch, seq)`` is unique and the whole history, abandoned lines included, stays readable.
-"""
 
-from __future__ import annotations
+Annotations here are evaluated, not postponed (no ``from __future__ import annotations``): postponed, each of
+the ~90 columns' types would be read back from a string by SQLAlchemy on every start, about 30 ms of each
+command a coordinator types. Only the relationships' forward references are strings.
+"""
 
 from datetime import UTC, datetime
 from typing import Any
@@ -65,8 +67,8 @@ class GameRow(Base):
     variant_hash: Mapped[str | None] = mapped_column(sa.String(64))
     """SHA-256 of ``variant_data`` in canonical JSON (:func:`dippouch.core.variant.content_hash`)."""
 
-    players: Mapped[list[PlayerRow]] = relationship(back_populates="game", order_by="PlayerRow.id")
-    phases: Mapped[list[PhaseRow]] = relationship(back_populates="game", order_by="PhaseRow.id")
+    players: Mapped[list["PlayerRow"]] = relationship(back_populates="game", order_by="PlayerRow.id")
+    phases: Mapped[list["PhaseRow"]] = relationship(back_populates="game", order_by="PhaseRow.id")
 
 
 class PlayerRow(Base):
@@ -81,7 +83,7 @@ class PlayerRow(Base):
     email: Mapped[str | None] = mapped_column(sa.String(320), default=None)
     """Where the player's mail goes, and the only sender whose orders mail intake applies for the power."""
 
-    game: Mapped[GameRow] = relationship(back_populates="players")
+    game: Mapped["GameRow"] = relationship(back_populates="players")
 
 
 class PhaseRow(Base):
@@ -113,8 +115,8 @@ class PhaseRow(Base):
     missed: Mapped[list[Any] | None]
     """Powers that had to act and sent nothing that counted."""
 
-    game: Mapped[GameRow] = relationship(back_populates="phases")
-    submissions: Mapped[list[SubmissionRow]] = relationship(back_populates="phase", order_by="SubmissionRow.id")
+    game: Mapped["GameRow"] = relationship(back_populates="phases")
+    submissions: Mapped[list["SubmissionRow"]] = relationship(back_populates="phase", order_by="SubmissionRow.id")
 
 
 class SubmissionRow(Base):
@@ -143,7 +145,7 @@ class SubmissionRow(Base):
     carried_from: Mapped[int | None] = mapped_column(default=None)
     """The submission (id) a rollback carried forward into this reopened phase, if it is such a copy."""
 
-    phase: Mapped[PhaseRow] = relationship(back_populates="submissions")
+    phase: Mapped["PhaseRow"] = relationship(back_populates="submissions")
 
 
 class VoteRow(Base):
@@ -167,170 +169,13 @@ class EventRow(Base):
 
 
 # --------------------------------------------------------------------------------------------------
-# Web access (migration 0003): who may see and do what through ``dippouch serve``.
-#
-# Secrets (player links, coordinator keys, session cookies) are never stored: only the SHA-256 of a
-# 256-bit random token. A database that leaks gives nobody a way in, and revoking is a timestamp.
+# The web's tables are in dippouch.store.models_web and the mail's in dippouch.store.models_mail: mapped
+# only by the commands that use them.
 
 
-class GameWebRow(Base):
-    """Per-game web settings, kept beside the game so the game tables stay the store's own."""
+def load_all() -> sa.MetaData:
+    """Map every table and return the complete metadata (migrations and the schema test compare against it)."""
+    import dippouch.store.models_mail
+    import dippouch.store.models_web  # noqa: F401
 
-    __tablename__ = "game_web"
-
-    game_id: Mapped[int] = mapped_column(sa.ForeignKey("games.id"), primary_key=True)
-    visibility: Mapped[str] = mapped_column(sa.String(20), default="public")
-    """``public`` (listed), ``unlisted`` (reachable by its address) or ``private`` (key holders only)."""
-
-
-class AccessKeyRow(Base):
-    """A secret that grants a role: a power in a game (a player's link) or coordination (one game or all)."""
-
-    __tablename__ = "access_keys"
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    key_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
-    role: Mapped[str] = mapped_column(sa.String(20))
-    """``player`` or ``coordinator``."""
-    game_id: Mapped[int | None] = mapped_column(sa.ForeignKey("games.id"), index=True)
-    """``None`` for a coordinator of the whole installation (may create games)."""
-    power: Mapped[str | None] = mapped_column(sa.String(100))
-    label: Mapped[str] = mapped_column(sa.String(200), default="")
-    created_at: Mapped[datetime]
-    revoked_at: Mapped[datetime | None]
-
-
-class WebSessionRow(Base):
-    """A signed-in browser: the cookie's hash, and the keys it was shown (``session_keys``)."""
-
-    __tablename__ = "web_sessions"
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    token_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
-    created_at: Mapped[datetime]
-    expires_at: Mapped[datetime]
-    revoked_at: Mapped[datetime | None]
-
-
-class SessionKeyRow(Base):
-    __tablename__ = "session_keys"
-
-    session_id: Mapped[int] = mapped_column(sa.ForeignKey("web_sessions.id"), primary_key=True)
-    key_id: Mapped[int] = mapped_column(sa.ForeignKey("access_keys.id"), primary_key=True)
-
-
-# --------------------------------------------------------------------------------------------------
-# Mail (dippouch.mail): intake, the outbound queue, notices already queued
-
-
-class GameMailRow(Base):
-    """A game's mail settings: names it goes by in subjects, power aliases, reminders, maps, observers."""
-
-    __tablename__ = "game_mail"
-
-    game_id: Mapped[int] = mapped_column(sa.ForeignKey("games.id"), primary_key=True)
-    config: Mapped[dict[str, Any]]
-
-
-class MailMessageRow(Base):
-    """One inbound message, kept whole (``raw``) and sealed like the orders it carries."""
-
-    __tablename__ = "mail_messages"
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    digest: Mapped[str] = mapped_column(sa.String(64), unique=True)
-    """SHA-256 of the raw message: the same message fetched twice (two sources, a re-run) is taken once."""
-    message_id: Mapped[str | None] = mapped_column(sa.String(998))
-    origin: Mapped[str] = mapped_column(sa.String(500))
-    sender: Mapped[str] = mapped_column(sa.String(320))
-    subject: Mapped[str] = mapped_column(sa.Text)
-    received_at: Mapped[datetime]
-    fetched_at: Mapped[datetime]
-    game_id: Mapped[int | None] = mapped_column(sa.ForeignKey("games.id"), index=True)
-    phase_id: Mapped[int | None] = mapped_column(sa.ForeignKey("phases.id"))
-    power: Mapped[str | None] = mapped_column(sa.String(100))
-    submission_id: Mapped[int | None] = mapped_column(sa.ForeignKey("submissions.id"))
-    status: Mapped[str] = mapped_column(sa.String(20))
-    """``accepted``, ``photo`` (waits for a transcription), ``held``, ``late``, ``refused``, ``ignored``,
-    ``applied`` (a held message the coordinator applied) or ``dismissed``."""
-    reason: Mapped[str] = mapped_column(sa.Text)
-    reading: Mapped[dict[str, Any]]
-    """What the subject was read as (game, power, phase, version) and the notes about it."""
-    raw: Mapped[bytes] = mapped_column(sa.LargeBinary)
-
-    attachments: Mapped[list[MailAttachmentRow]] = relationship(order_by="MailAttachmentRow.id")
-
-
-class MailAttachmentRow(Base):
-    __tablename__ = "mail_attachments"
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    mail_id: Mapped[int] = mapped_column(sa.ForeignKey("mail_messages.id"), index=True)
-    filename: Mapped[str] = mapped_column(sa.String(500))
-    content_type: Mapped[str] = mapped_column(sa.String(200))
-    data: Mapped[bytes] = mapped_column(sa.LargeBinary)
-    ocr_text: Mapped[str | None] = mapped_column(sa.Text, default=None)
-    """A proposed transcription (tesseract), never applied without the coordinator's confirmation."""
-    ocr_at: Mapped[datetime | None] = mapped_column(default=None)
-    submission_id: Mapped[int | None] = mapped_column(sa.ForeignKey("submissions.id"), default=None)
-    """The submission the coordinator made of it (confirmed transcription)."""
-
-
-class OutboxRow(Base):
-    """One message to send. ``key`` is unique, so queuing the same notice twice (two processes) is one row."""
-
-    __tablename__ = "mail_outbox"
-    __table_args__ = (sa.Index("ix_mail_outbox_due", "status", "next_attempt_at"),)
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    key: Mapped[str] = mapped_column(sa.String(300), unique=True)
-    game_id: Mapped[int | None] = mapped_column(sa.ForeignKey("games.id"))
-    phase_id: Mapped[int | None]
-    kind: Mapped[str] = mapped_column(sa.String(30))
-    to_addr: Mapped[str] = mapped_column(sa.String(320))
-    subject: Mapped[str] = mapped_column(sa.Text)
-    body: Mapped[str] = mapped_column(sa.Text)
-    header_id: Mapped[str] = mapped_column(sa.String(300))
-    """The Message-ID, fixed when queued: a resend after a crash carries the same one."""
-    in_reply_to: Mapped[str | None] = mapped_column(sa.String(998))
-    status: Mapped[str] = mapped_column(sa.String(20))
-    """``pending``, ``sent`` or ``failed`` (refused for good by the server; ``mail retry`` queues it again)."""
-    attempts: Mapped[int] = mapped_column(default=0)
-    created_at: Mapped[datetime]
-    next_attempt_at: Mapped[datetime]
-    claimed_by: Mapped[str | None] = mapped_column(sa.String(100))
-    claimed_until: Mapped[datetime | None]
-    sent_at: Mapped[datetime | None]
-    last_error: Mapped[str | None] = mapped_column(sa.Text)
-
-    files: Mapped[list[OutboxFileRow]] = relationship(order_by="OutboxFileRow.id")
-
-
-class OutboxFileRow(Base):
-    __tablename__ = "mail_outbox_files"
-
-    id: Mapped[int] = mapped_column(primary_key=True)
-    outbox_id: Mapped[int] = mapped_column(sa.ForeignKey("mail_outbox.id"), index=True)
-    filename: Mapped[str] = mapped_column(sa.String(500))
-    content_type: Mapped[str] = mapped_column(sa.String(200))
-    data: Mapped[bytes] = mapped_column(sa.LargeBinary)
-
-
-class MailNoticeRow(Base):
-    """A notice (a phase's results, a reminder, a pause...) that has been queued: made once, whatever runs it."""
-
-    __tablename__ = "mail_notices"
-
-    key: Mapped[str] = mapped_column(sa.String(300), primary_key=True)
-    game_id: Mapped[int | None] = mapped_column(sa.ForeignKey("games.id"))
-    at: Mapped[datetime]
-
-
-class FetchStateRow(Base):
-    """How far an IMAP mailbox has been read (its UIDVALIDITY and the last UID taken)."""
-
-    __tablename__ = "mail_fetch_state"
-
-    origin: Mapped[str] = mapped_column(sa.String(500), primary_key=True)
-    uidvalidity: Mapped[int] = mapped_column(sa.BigInteger)
-    last_uid: Mapped[int] = mapped_column(sa.BigInteger)
+    return Base.metadata

@@ -33,7 +33,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import SQLAlchemyError
 
 from dippouch.store import GameStore
-from dippouch.store.models import OutboxRow
+from dippouch.store.models_mail import OutboxRow
 from dippouch.store.repository import DuePhase, PhaseFailed
 from dippouch.worker import metrics
 

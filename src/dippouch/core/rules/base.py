@@ -22,10 +22,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from dippouch.core.lookup import BEHAVIOUR_SOURCE, NAME_SOURCES
 from dippouch.core.mapdata import GameMap, ProvinceKind
 from dippouch.core.orders import Hold, Order
 from dippouch.core.position import Position, Unit
-from dippouch.core.schema import BEHAVIOUR_SOURCE, NAME_SOURCES
 
 if TYPE_CHECKING:
     from dippouch.core.results import OrderResult

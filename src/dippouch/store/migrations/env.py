@@ -11,10 +11,10 @@ import os
 import sqlalchemy as sa
 from alembic import context
 
-from dippouch.store.models import Base
+from dippouch.store.models import load_all
 
 config = context.config
-target_metadata = Base.metadata
+target_metadata = load_all()
 
 
 def _run(connection: sa.Connection) -> None:
