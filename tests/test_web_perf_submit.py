@@ -82,7 +82,7 @@ def test_version_instruction_reads_a_bounded_number_of_rows(store: GameStore) ->
 
 
 def test_standing_version_matches_the_rule_over_every_version(store: GameStore) -> None:
-    """Random versions: on time and late (received times out of order, as post typed in later is), with
+    """Random versions of two powers: on time and late (received times out of order, as post typed in later is), with
     no accepted order (recorded, replacing nothing), labelled, and "version N stands" naming our number or
     the player's. After each, the store's answer is the rule applied to every row of the power."""
     deadline = store.status("g", now=T0).deadline
@@ -99,11 +99,27 @@ def test_standing_version_matches_the_rule_over_every_version(store: GameStore) 
             text = f"Version {rng.randint(1, 9)}\n{ORDERS}"
         else:
             text = ORDERS
+        power = rng.choice(["France", "Germany"])
         try:
-            res = store.submit("g", "France", text, now=received)
+            res = store.submit("g", power, text, now=received)
         except GameError:
             continue  # names no version, or one that is itself an instruction: refused, as before
         with store.session() as s:
-            rows = list(s.scalars(sa.select(SubmissionRow).where(SubmissionRow.power == "France")))
-        expected = _standing(rows, deadline, on_time_only=True).get("France")
+            rows = list(s.scalars(sa.select(SubmissionRow)))
+        expected = _standing(rows, deadline, on_time_only=True).get(power)
         assert res.standing == (expected.version if expected is not None else None), (i, text, received)
+        # The game's status (pages, the CLI) asks the database for every power's standing version at once.
+        latest = _standing(rows, deadline, on_time_only=False)
+        shown = {p.power: p.version for p in store.status("g", now=T0, drift=False).powers if p.version}
+        assert shown == {p: r.version for p, r in latest.items()}, (i, text, received)
+
+
+def test_status_reads_each_powers_standing_version_only(store: GameStore) -> None:
+    """The game page's status after every submission: a row or two a power, not every version."""
+    _fill(store, 150)
+    store.submit("g", "Germany", ORDERS.replace("par", "mun"), now=T0)
+    store.submit("g", "France", "Version 2 stands", now=T0 + timedelta(days=1))
+    with counting(store) as seen:
+        st = store.status("g", now=T0, drift=False)
+    assert {p.power: p.version for p in st.powers if p.version} == {"France": 2, "Germany": 1}
+    assert seen["rows"] <= 4, seen

@@ -32,7 +32,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlalchemy.orm import Session, load_only, sessionmaker
+from sqlalchemy.orm import Session, load_only, object_session, sessionmaker
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError, VariantError
@@ -876,8 +876,13 @@ class GameStore:
 
     @staticmethod
     def _latest(ph: PhaseRow, *, on_time_only: bool) -> dict[str, SubmissionRow]:
-        """The submission that stands for each power of the phase (:func:`_standing`)."""
-        return _standing(ph.submissions, ph.deadline, on_time_only=on_time_only)
+        """The submission that stands for each power of the phase (:func:`_standing`). Unless the phase's
+        versions are loaded already, asked of the database, which answers a row or two a power instead of
+        every version (a game page's status after each submission read hundreds)."""
+        s = object_session(ph)
+        if s is None or "submissions" not in sa.inspect(ph).unloaded:
+            return _standing(ph.submissions, ph.deadline, on_time_only=on_time_only)
+        return _standing_in_sql(s, ph, on_time_only=on_time_only)
 
     def _due(self, s: Session, g: GameRow, v: Variant, ph: PhaseRow, now: datetime) -> bool:
         if g.status != "active":
@@ -894,8 +899,13 @@ class GameStore:
         # Powers in civil disorder do not hold the game up, but they alone never make it run early.
         return bool(voters) and all(p in latest and latest[p].ready for p in voters)
 
-    def status(self, name: str, *, now: datetime) -> Status:
+    def status(self, name: str, *, now: datetime, drift: bool = True) -> Status:
+        """The game's state now; ``drift=False`` leaves out the comparison of the game's copy of its variant
+        with the variant's file (``variant_note``), which reads and builds the file: a web page rebuilt after
+        every phase does not show it."""
         st = self._status(name, now=now)
+        if not drift:
+            return st
         # After the status's own transaction: the comparison loads the file and opens a session of its own.
         return dataclasses.replace(st, variant_note=self.variant_drift(name).note)
 
@@ -1707,6 +1717,35 @@ def _standing_of(
     return s.scalars(
         sa.select(SubmissionRow).where(*counted, SubmissionRow.version == last.reinstates).limit(1)
     ).first()
+
+
+def _standing_in_sql(s: Session, ph: PhaseRow, *, on_time_only: bool) -> dict[str, SubmissionRow]:
+    """:func:`_standing` for every power of a phase, in two queries: each power's last received version
+    among those that replaced the earlier ones (and were on time, if ``on_time_only``), then the versions
+    that instructions among them name."""
+    counted = [SubmissionRow.phase_id == ph.id, SubmissionRow.stands.is_(True)]
+    if on_time_only and ph.deadline is not None:
+        counted.append(SubmissionRow.submitted_at <= ph.deadline)
+    rank = (
+        sa.func.row_number()
+        .over(
+            partition_by=SubmissionRow.power,
+            order_by=(SubmissionRow.submitted_at.desc(), SubmissionRow.version.desc()),
+        )
+        .label("rank")
+    )
+    ranked = sa.select(SubmissionRow.id, rank).where(*counted).subquery()
+    last = list(
+        s.scalars(sa.select(SubmissionRow).join(ranked, ranked.c.id == SubmissionRow.id).where(ranked.c.rank == 1))
+    )
+    out = {r.power: r for r in last if r.reinstates is None}
+    wanted = [(r.power, r.reinstates) for r in last if r.reinstates is not None]
+    if wanted:
+        pairs = [sa.and_(SubmissionRow.power == p, SubmissionRow.version == v) for p, v in wanted]
+        # A named version that was late (or replaced nothing) is not among them: nothing of that power stands.
+        for r in s.scalars(sa.select(SubmissionRow).where(*counted, sa.or_(*pairs))):
+            out[r.power] = r
+    return out
 
 
 def _iso(dt: datetime | None) -> str | None:
