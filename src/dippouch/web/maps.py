@@ -28,6 +28,10 @@ log = logging.getLogger("dippouch.web.maps")
 
 _CACHE: OrderedDict[tuple[Any, ...], str | None] = OrderedDict()
 _LOCK = threading.Lock()
+_DRAWING = threading.Lock()
+"""One drawing at a time: drawing is pure Python (the GIL lets no two run at once anyway), and a server
+that starts under load would otherwise have every thread draw the same first map, and each make the
+renderer's map-wide parts (a third of a second) for itself, at once."""
 _CACHE_SIZE = 256
 
 #: The keys of a stored phase record the renderer reads; submissions are never passed (they are sealed).
@@ -50,6 +54,14 @@ def _cached(key: tuple[Any, ...], draw: Callable[[], str | None]) -> str | None:
         if key in _CACHE:
             _CACHE.move_to_end(key)
             return _CACHE[key]
+    with _DRAWING:
+        with _LOCK:
+            if key in _CACHE:  # drawn by the thread this one waited for
+                return _CACHE[key]
+        return _draw(key, draw)
+
+
+def _draw(key: tuple[Any, ...], draw: Callable[[], str | None]) -> str | None:
     try:
         svg = draw()
     except ImportError as e:  # the renderer, or one of its libraries, is not installed

@@ -183,19 +183,38 @@ def _game_page(request: Request, name: str) -> Response:
     web = web_of(request)
     viewer = viewer_of(request)
     anonymous = _anonymous(request) and not viewer.grants
-    if anonymous:
+    if not anonymous:
+        g = web.game_view(name, viewer)
+        ctx = {"g": g, "my_powers": viewer.powers(name), "coordinator": viewer.coordinates(name)}
+        return render(request, "game.html", ctx)
+    st = web.state(name)
+    page = web.pages.get(("game", name))
+    if st is not None and page is not None and st[0] != "private" and page[1] == st[1]:
+        web.pages[("game", name)] = (time.monotonic(), page[1], st[0], page[3])
+        return _from_cache(request, page[3])
+    building = web.page_lock(name)
+    if page is not None and st is not None and st[0] != "private":
+        # The game changed since its page was made. One request remakes it; the others that arrive
+        # meanwhile get the page as it was until that is done (tens of milliseconds), rather than each
+        # waiting in a server thread: a busy game's readers would otherwise take every thread, and the
+        # submissions that changed the game would queue behind them. A phase processed by this process
+        # drops the page at once (Web.touched), so nobody is shown a processed phase as open here.
+        if not building.acquire(blocking=False):
+            return _from_cache(request, page[3])
+    else:
+        building.acquire()
+    try:
         st = web.state(name)
         page = web.pages.get(("game", name))
         if st is not None and page is not None and st[0] != "private" and page[1] == st[1]:
-            web.pages[("game", name)] = (time.monotonic(), page[1], st[0], page[3])
-            return _from_cache(request, page[3])
-    g = web.game_view(name, viewer)
-    ctx = {"g": g, "my_powers": viewer.powers(name), "coordinator": viewer.coordinates(name)}
-    if anonymous:
-        html = render_html(request, "game.html", {**ctx, "csrf": PLACEHOLDER})
+            return _from_cache(request, page[3])  # made by the request this one waited for
+        g = web.game_view(name, viewer)
+        ctx = {"g": g, "my_powers": [], "coordinator": False, "csrf": PLACEHOLDER}
+        html = render_html(request, "game.html", ctx)
         web.pages[("game", name)] = (time.monotonic(), g["marker"], g["visibility"], html)
-        return _from_cache(request, html)
-    return render(request, "game.html", ctx)
+    finally:
+        building.release()
+    return _from_cache(request, html)
 
 
 @router.get("/games/{name}/phases/{phase_id}", response_class=HTMLResponse)

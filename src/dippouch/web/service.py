@@ -102,6 +102,8 @@ class Web:
         self._phase_cache: dict[int, tuple[Variant, Position, str, str]] = {}
         self._state: dict[str, tuple[float, tuple[str, Any]]] = {}
         self._variants: dict[str, tuple[Any, Variant]] = {}
+        self._reports: dict[tuple[Any, ...], str] = {}
+        self._page_locks: dict[str, threading.Lock] = {}
         self.pages: dict[Any, tuple[float, Any, str, str]] = {}
         """Rendered pages for anonymous visitors, by (page, game): (built or confirmed at (monotonic
         seconds), marker, visibility, HTML with a CSRF placeholder)."""
@@ -151,6 +153,13 @@ class Web:
         if structural:
             self.pages.pop(("game", name), None)
 
+    def page_lock(self, name: str) -> threading.Lock:
+        """The lock held while a game's anonymous page is made (one maker at a time per game)."""
+        with self._lock:
+            if len(self._page_locks) > 20_000:
+                self._page_locks.clear()
+            return self._page_locks.setdefault(name, threading.Lock())
+
     def require_visible(self, name: str, viewer: Viewer) -> tuple[str, Any]:
         """404 for a game that does not exist or that this viewer may not see (no difference shown)."""
         st = self.state(name)
@@ -180,10 +189,13 @@ class Web:
 
     def _variant_of(self, name: str) -> Variant:
         """The game's own variant, as the store reads it (the copy kept with the game). It changes only by
-        ``dippouch upgrade-variant``, which logs an event, so it is kept while the game's marker stands."""
+        ``dippouch upgrade-variant``, which logs an event, so it is kept while the game's last event stands
+        (not the whole marker: every submission changes that, and reading the variant costs more than the
+        check a submission runs)."""
         st = self.state(name)
+        events = st[1][0] if st is not None else None
         hit = self._variants.get(name)
-        if hit is not None and st is not None and hit[0] == st[1]:
+        if hit is not None and st is not None and hit[0] == events:
             return hit[1]
         with self.read.session() as s:
             g = s.scalars(sa.select(GameRow).where(GameRow.name == name)).first()
@@ -193,7 +205,7 @@ class Web:
         if len(self._variants) > 20_000:
             self._variants.clear()
         if st is not None:
-            self._variants[name] = (st[1], v)
+            self._variants[name] = (events, v)
         return v
 
     def open_phase(self, name: str) -> tuple[int, Variant, Position, str, str]:
@@ -276,7 +288,7 @@ class Web:
 
     def _build_game_view(self, name: str) -> dict[str, Any]:
         now = self.now()
-        st = self.read.status(name, now=now)
+        st = self.read.status(name, now=now, drift=False)
         v = self._variant_of(name)
         hist = self.access.phases(name)
         line = [h for h in hist if h.status != "abandoned"]
@@ -298,7 +310,7 @@ class Web:
             }
             for p in st.powers
         ]
-        last_report = self.read.report(name, phase_id=processed[-1].id) if processed else None
+        last_report = self._report(name, st, hist, processed[-1]) if processed else None
         shown = current if current is not None else line[-1]
         after = current is None and shown.next_position is not None
         position = shown.next_position if after and shown.next_position is not None else shown.position
@@ -351,6 +363,29 @@ class Web:
             "visibility": self.access.visibility(name),
             "settings": st.settings.to_data(),
         }
+
+    def _report(self, name: str, st: Any, hist: list[PhaseRow], ph: PhaseRow) -> str:
+        """A processed phase's report, made once: it reads every version sent in the phase, and the game page
+        is rebuilt after every submission. It changes only with what it shows besides the phase itself: the
+        next phase and its deadline (extended, paused), the game's ending, its settings (time zone)."""
+        nxt = next((h for h in hist if h.branch == ph.branch and h.seq == ph.seq + 1), None)
+        key = (
+            name,
+            ph.id,
+            ph.status,
+            ph.processed_at,
+            (nxt.id, nxt.name, nxt.deadline) if nxt is not None else None,
+            st.ending.text if st.ending is not None else None,
+            repr(st.settings.to_data()),
+        )
+        hit = self._reports.get(key)
+        if hit is None:
+            hit = self.read.report(name, phase_id=ph.id)
+            with self._lock:
+                if len(self._reports) > 2000:
+                    self._reports.clear()
+                self._reports[key] = hit
+        return hit
 
     def phase_view(self, name: str, phase_id: int, viewer: Viewer) -> dict[str, Any]:
         """One phase of the history: its map with orders and results drawn, its report, prev/next."""
