@@ -187,7 +187,9 @@ def test_a_phase_in_the_browser(server: dict[str, Any], browser: Any) -> None:
         "Fall 1901 Movement" in coord.locator("h1 + p, .side-col h2").first.inner_text()
         or "Fall 1901" in coord.content()
     )
-    assert coord.locator(".map svg").count() >= 1
+    # The game page's map is an image of its own (kept by the browser); it must have loaded and be drawn.
+    assert coord.locator(".map img").count() == 1
+    assert coord.locator(".map img").evaluate("img => img.complete && img.naturalWidth > 0")
     assert coord.locator(".map-tools").first.is_visible()
     _shoot(coord, "game-desktop")
     coord.click("text=Orders and results on the map")

@@ -246,7 +246,7 @@ def export(request: Request, name: str, unsealed: bool = False) -> Response:
 def _svg(request: Request, name: str, phase: int | None) -> str:
     web = web_of(request)
     viewer = viewer_of(request)
-    svg = web.game_view(name, viewer)["map_svg"] if phase is None else web.phase_view(name, phase, viewer)["map_svg"]
+    svg = web.game_map(name, viewer) if phase is None else web.phase_view(name, phase, viewer)["map_svg"]
     if svg is None:
         raise NotFound("no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)")
     return str(svg)
@@ -255,6 +255,22 @@ def _svg(request: Request, name: str, phase: int | None) -> str:
 @router.get("/games/{name}/map.svg")
 def map_svg(request: Request, name: str, phase: int | None = None) -> Response:
     return Response(_svg(request, name, phase), media_type="image/svg+xml")
+
+
+@router.get("/games/{name}/phases/{phase_id}/map-{view}.svg")
+def phase_map(request: Request, name: str, phase_id: int, view: str) -> Response:
+    """One picture of a phase (``MAP_VIEWS``), the same for as long as it exists: the browser keeps it. Kept
+    private (not in shared caches): a game can be made private later."""
+    from dippouch import __version__
+
+    web = web_of(request)
+    viewer = viewer_of(request)
+    web.require_visible(name, viewer)
+    etag = f'"{phase_id}-{view}-{__version__}"'
+    headers = {"ETag": etag, "Cache-Control": "private, max-age=31536000, immutable"}
+    if etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    return Response(web.phase_map(name, phase_id, view, viewer), media_type="image/svg+xml", headers=headers)
 
 
 @router.get("/games/{name}/map.pdf")

@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
+from urllib.parse import quote
 
 import sqlalchemy as sa
 
@@ -35,8 +36,12 @@ from dippouch.game import (
 from dippouch.store.access import VISIBILITIES, AccessStore
 from dippouch.store.models import GameRow, PhaseRow
 from dippouch.store.repository import GameStore
-from dippouch.web.maps import phase_svg, position_svg
+from dippouch.web.maps import map_available, phase_svg, position_svg
 from dippouch.web.security import BadInput, Forbidden, NotFound, Viewer
+
+MAP_VIEWS = ("board", "orders", "after", "after-orders")
+"""The pictures of a phase: its position (board), with its orders and results drawn (orders, once processed),
+and the position it led to (after), with those orders (after-orders)."""
 
 PAGE_TTL = 1.0
 """Seconds an anonymous visitor's game page is served without looking at the database."""
@@ -314,7 +319,11 @@ class Web:
         shown = current if current is not None else line[-1]
         after = current is None and shown.next_position is not None
         position = shown.next_position if after and shown.next_position is not None else shown.position
-        svg = phase_svg(v, (name, shown.id, shown.status), _record(name, shown), after=after, orders=False)
+        # The map is its own resource (MAP_VIEWS), fetched by the page: the page stays small and is remade
+        # after a change without drawing, and the picture, the same for as long as the phase exists, is
+        # kept by the browser.
+        view = "after" if after else "board"
+        map_url = f"/games/{quote(name, safe='')}/phases/{shown.id}/map-{view}.svg" if map_available(v) else None
         pos = position_from_data(v, position)
         m = v.map
         board = [
@@ -359,7 +368,8 @@ class Web:
                 }
                 for h in hist
             ],
-            "map_svg": svg,
+            "map_url": map_url,
+            "map_phase": (shown.id, view),
             "visibility": self.access.visibility(name),
             "settings": st.settings.to_data(),
         }
@@ -386,6 +396,46 @@ class Web:
                     self._reports.clear()
                 self._reports[key] = hit
         return hit
+
+    def phase_map(self, name: str, phase_id: int, view: str, viewer: Viewer) -> str:
+        """One picture of a phase (:data:`MAP_VIEWS`) as SVG, for anyone who may see the game. Never a
+        power's own orders before processing (those are drawn only on that power's page), and never any
+        orders of a phase still open: those views do not exist until it is processed (404). So each address
+        always answers the same picture once it answers at all, and may be cached for good."""
+        self.require_visible(name, viewer)
+        if view not in MAP_VIEWS:
+            raise NotFound(f"no map view {view[:40]!r}; views: {', '.join(MAP_VIEWS)}")
+        with self.read.session() as s:
+            h = s.scalars(
+                sa.select(PhaseRow)
+                .join(GameRow, GameRow.id == PhaseRow.game_id)
+                .where(GameRow.name == name, PhaseRow.id == phase_id)
+            ).first()
+        if h is None:
+            raise NotFound(f"game {name!r} has no phase with id {phase_id}")
+        return self._phase_map(name, h, view)
+
+    def _phase_map(self, name: str, h: PhaseRow, view: str) -> str:
+        orders = view in ("orders", "after-orders")
+        after = view in ("after", "after-orders")
+        if orders and h.status == "open":
+            raise NotFound(f"the orders of {h.name} are sealed until it is processed; its map is map-board.svg")
+        if after and h.next_position is None:
+            raise NotFound(f"{h.name} has not been processed: there is no position after it yet")
+        svg = phase_svg(self._variant_of(name), (name, h.id, h.status), _record(name, h), after=after, orders=orders)
+        if svg is None:
+            raise NotFound(
+                "no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)"
+            )
+        return svg
+
+    def game_map(self, name: str, viewer: Viewer) -> str | None:
+        """The game page's map as SVG (None where none can be drawn)."""
+        g = self.game_view(name, viewer)
+        if g["map_url"] is None:
+            return None
+        phase_id, view = g["map_phase"]
+        return self.phase_map(name, phase_id, view, viewer)
 
     def phase_view(self, name: str, phase_id: int, viewer: Viewer) -> dict[str, Any]:
         """One phase of the history: its map with orders and results drawn, its report, prev/next."""
@@ -501,6 +551,7 @@ class Web:
         out["colour"] = me["colour"]
         out["power_index"] = v.power_names.index(power)
         if game["phase_id"] is None:
+            out["game"] = {**game, "map_svg": self.game_map(name, viewer)}
             out.update(open=False, units=[], legal=[], versions=[], latest_text="", must_act=False)
             return out
         pid, _, pos, pname, kind = self.open_phase(name)
@@ -527,11 +578,15 @@ class Web:
         # The player's own standing orders drawn on the map (theirs only: the others' stay sealed).
         own = standing[-1] if standing else None
         drafts = [ln["order"] for ln in own["lines"] if ln.get("order") and not ln.get("error")] if own else []
+        # Inline (click entry finds provinces and units in the page), and never cached where another viewer
+        # could be served it: the draft's key names the power and version, and only this page asks for it.
+        svg: str | None = None
         if drafts and own is not None:
             ph_rec = {"game": name, "name": pname, "status": "open", "position": rec["position"]}
             svg = phase_svg(v, (name, pid, "draft", power, own["version"]), ph_rec, draft={power: drafts})
-            if svg is not None:
-                out["game"] = game = {**game, "map_svg": svg}
+        if svg is None and game["map_url"] is not None:
+            svg = self.phase_map(name, game["map_phase"][0], game["map_phase"][1], viewer)
+        out["game"] = game = {**game, "map_svg": svg}
         out.update(
             open=True,
             phase_id=pid,

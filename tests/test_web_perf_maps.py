@@ -1,0 +1,102 @@
+"""The game page's map is its own resource, kept by the browser for good (issue 15's web load): the page is
+small and made without drawing. Cached pictures must never show a viewer orders not yet revealed to them:
+a power's own standing orders are drawn on that power's page only, and the pictures with orders of a phase
+exist only once it is processed.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from dippouch.core.variant import load_variant
+from dippouch.web.maps import map_available
+from websupport import Site
+
+ORDER_ID = re.compile(r'id="order-\d+" data-power="(\w+)"')
+VIEWS = ("board", "orders", "after", "after-orders")
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Site:
+    assert map_available(load_variant("standard")), "the standard variant's geometry is shipped: a map is drawn"
+    site = Site(f"sqlite:///{tmp_path / 'web.db'}")
+    site.new_game("g", movement="2d")
+    site.france = site.player("g", "France", "Bruno")  # type: ignore[attr-defined]
+    site.germany = site.player("g", "Germany", "Carla")  # type: ignore[attr-defined]
+    return site
+
+
+def _map_url(html: str) -> str:
+    m = re.search(r'<img src="(/games/g/phases/\d+/map-board\.svg)"', html)
+    assert m, html[:2000]
+    return m.group(1)
+
+
+def test_the_game_page_names_its_map_and_the_map_is_kept_for_good(game: Site) -> None:
+    anon = game.browser()
+    page = anon.get("/games/g")
+    assert page.status_code == 200 and "<svg" not in page.text
+    assert len(page.text) < 40_000, len(page.text)  # the map drawn inline made it 300 KB
+    url = _map_url(page.text)
+    r = anon.get(url)
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    assert r.text.lstrip().startswith(("<svg", "<?xml")) and 'id="r-par"' in r.text
+    assert "immutable" in r.headers["cache-control"] and "private" in r.headers["cache-control"]
+    again = anon.get(url, headers={"If-None-Match": r.headers["etag"]})
+    assert again.status_code == 304 and again.content == b""
+    # The download link and the player's page draw the same board.
+    assert anon.get("/games/g/map.svg").text == r.text
+
+
+def test_cached_maps_never_show_unrevealed_orders(game: Site) -> None:
+    f, de = game.france, game.germany  # type: ignore[attr-defined]
+    game.post_form(f, "/games/g/play/France/orders", {"orders": "A par - bur\nA mar - spa"})
+    game.post_form(de, "/games/g/play/Germany/orders", {"orders": "A mun - ruh"})
+    # France's own page draws France's standing orders (that picture is cached under France's key)...
+    assert set(ORDER_ID.findall(f.get("/games/g/play/France").text)) == {"France"}
+    assert set(ORDER_ID.findall(de.get("/games/g/play/Germany").text)) == {"Germany"}
+    url = _map_url(game.browser().get("/games/g").text)
+    phase_id = re.search(r"/phases/(\d+)/", url).group(1)  # type: ignore[union-attr]
+    # ...and no other address answers it: not the board, and the views with orders do not exist yet,
+    # for anybody (a player, the coordinator, a visitor), however often asked (cached or not).
+    for who in (game.browser(), f, de, game.coordinator, game.browser()):
+        board = who.get(url)
+        assert board.status_code == 200 and not ORDER_ID.search(board.text)
+        for view in VIEWS[1:]:
+            r = who.get(f"/games/g/phases/{phase_id}/map-{view}.svg")
+            assert r.status_code == 404 and "cache-control" not in r.headers, (view, r.status_code)
+        assert not ORDER_ID.search(who.get("/games/g/map.svg").text)
+    # Processed: everyone sees every power's orders on the picture with orders, which is then kept.
+    r = game.post_form(game.coordinator, "/games/g/coordinate/process")
+    assert r.status_code == 303
+    shown = game.browser().get(f"/games/g/phases/{phase_id}/map-orders.svg")
+    assert shown.status_code == 200 and set(ORDER_ID.findall(shown.text)) == {"France", "Germany"}
+    assert "immutable" in shown.headers["cache-control"]
+    assert game.browser().get(f"/games/g/phases/{phase_id}/map-after-orders.svg").status_code == 200
+    new_url = _map_url(game.browser().get("/games/g").text)
+    assert new_url != url and not ORDER_ID.search(game.browser().get(new_url).text)
+
+
+def test_private_games_maps_are_refused_to_visitors(game: Site) -> None:
+    url = _map_url(game.browser().get("/games/g").text)
+    r = game.post_form(game.coordinator, "/games/g/coordinate/visibility", {"visibility": "private"})
+    assert r.status_code == 303
+    anon = game.browser()
+    assert anon.get(url).status_code == 404
+    assert anon.get(url, headers={"If-None-Match": '"anything"'}).status_code == 404
+    assert game.france.get(url).status_code == 200  # type: ignore[attr-defined]
+
+
+def test_bad_map_addresses_answer_a_clear_404(game: Site) -> None:
+    anon = game.browser()
+    url = _map_url(anon.get("/games/g").text)
+    for bad in (
+        url.replace("map-board", "map-secret"),
+        "/games/g/phases/999999/map-board.svg",
+        "/games/nope/phases/1/map-board.svg",
+    ):
+        r = anon.get(bad)
+        assert r.status_code == 404 and "no " in r.text, (bad, r.text[:300])
