@@ -266,7 +266,7 @@ def test_a_submission_too_big_to_be_orders_is_refused_quickly(db: str, tmp_path:
 def test_ctrl_c_during_start_up_is_quiet(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     import dippouch.cli as cli
 
-    def interrupted() -> None:
+    def interrupted(*args: object) -> None:
         raise KeyboardInterrupt
 
     monkeypatch.setattr(cli, "_register", interrupted)

@@ -193,3 +193,46 @@ def test_the_cache_can_be_switched_off(tmp_path: Path, monkeypatch: pytest.Monke
     compiled.keep("k", 1)
     assert compiled.fetch("k") is None
     assert not any(tmp_path.rglob("*.pickle"))
+
+
+def test_the_commands_that_keep_running_collect_garbage(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A command runs with the cyclic collector off; `serve` and `worker`, which run for months, switch it on."""
+    import gc
+
+    import uvicorn
+
+    from dippouch.cli import main
+    from dippouch.worker.service import Worker
+
+    seen: dict[str, bool] = {}
+
+    def fake_serve(*args: object, **kwargs: object) -> None:
+        seen["serve"] = gc.isenabled()
+
+    def fake_run(self: Worker, once: bool = False) -> int:
+        seen["worker"] = gc.isenabled()
+        return 0
+
+    monkeypatch.setattr(uvicorn, "run", fake_serve)
+    monkeypatch.setattr(Worker, "run", fake_run)
+    db = f"sqlite:///{tmp_path / 'games.db'}"
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = str(probe.getsockname()[1])
+    was = gc.isenabled()
+    try:
+        for argv in (["serve", "--db", db, "--port", port], ["worker", "--once", "--db", db]):
+            monkeypatch.setattr(sys, "argv", ["dippouch", *argv])
+            with pytest.raises(SystemExit) as e:
+                main()
+            assert e.value.code in (0, None)
+        monkeypatch.setattr(sys, "argv", ["dippouch", "variants"])
+        with pytest.raises(SystemExit):
+            main()
+        assert not gc.isenabled()  # the control: an ordinary command leaves it off
+    finally:
+        if was:
+            gc.enable()
+    assert seen == {"serve": True, "worker": True}

@@ -6,7 +6,7 @@ import time
 
 import typer
 
-from dippouch.cli import app
+from dippouch.cli import app, keep_running
 
 
 @app.command()
@@ -19,6 +19,7 @@ def mapgen(
     plain: bool = typer.Option(False, "--plain", help="Skip the fitting step (plain Voronoi shapes), for comparison."),
 ) -> None:
     """Write variants/geometry/VARIANT.json (or geometry/ beside a user variant's file)."""
+    keep_running()  # seconds to minutes of geometry: collect garbage as usual
     from dippouch.core.errors import DippouchError
     from dippouch.core.variant import builtin_names, load_variant
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from dippouch.cli import app
+from dippouch.cli import app, keep_running
 
 
 @app.command()
@@ -79,6 +79,7 @@ def serve(
         why = "As asked" if new_key else "No coordinator key existed"
         typer.echo(f"{why}, a coordinator key was made. Open this link to coordinate (it is shown only now):")
         typer.echo(f"  {base}/k/{secret}")
+    keep_running()
     application = create_app(
         store=store, scheduler=scheduler, scheduler_interval=interval, limits=None if rate_limits else {}
     )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from dippouch.cli import app
+from dippouch.cli import app, keep_running
 
 
 @app.command()
@@ -50,6 +50,7 @@ def worker(
         format="%(asctime)s %(name)s %(levelname)s %(message)s",
     )
     logging.getLogger("alembic").setLevel(logging.WARNING)
+    keep_running()
     store = GameStore(db)
     w = Worker(store, interval=interval, batch=batch)
     w.install_signal_handlers()
