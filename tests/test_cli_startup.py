@@ -236,3 +236,24 @@ def test_the_commands_that_keep_running_collect_garbage(tmp_path: Path, monkeypa
         if was:
             gc.enable()
     assert seen == {"serve": True, "worker": True}
+
+
+def test_running_one_command_leaves_every_command_registered(monkeypatch: pytest.MonkeyPatch) -> None:
+    """While `dippouch variants` runs the app holds that command alone; afterwards the others are back (for
+    callers in the same process)."""
+    import gc
+
+    from dippouch.cli import _register, app, main
+
+    _register()
+    before = (len(app.registered_commands), len(app.registered_groups))
+    monkeypatch.setattr(sys, "argv", ["dippouch", "variants"])
+    was = gc.isenabled()
+    try:
+        with pytest.raises(SystemExit):
+            main()
+    finally:
+        if was:
+            gc.enable()
+    assert (len(app.registered_commands), len(app.registered_groups)) == before
+    assert before[0] > 20

@@ -14,8 +14,10 @@ Errors a user can make end in one line (``error: ...``) and exit status 2, never
 from __future__ import annotations
 
 import atexit
+import contextlib
 import gc
 import sys
+from collections.abc import Iterator
 
 import typer
 
@@ -100,6 +102,30 @@ def _register(argv: list[str] | None = None) -> None:
                 raise
 
 
+@contextlib.contextmanager
+def _only(argv: list[str]) -> Iterator[None]:
+    """While a command named in ``argv`` runs, the app holds that command alone: typer builds a parser for
+    every registered command before it runs one, and a module may hold twenty. (Put back afterwards, for
+    callers in the same process, such as tests.)"""
+    wanted = _named_command(argv)
+    if wanted is None:
+        yield
+        return
+    commands, groups = app.registered_commands, app.registered_groups
+    app.registered_commands = [c for c in commands if _command_name(c) == wanted]
+    app.registered_groups = [g for g in groups if g.name == wanted]
+    try:
+        yield
+    finally:
+        app.registered_commands, app.registered_groups = commands, groups
+
+
+def _command_name(info: typer.models.CommandInfo) -> str | None:
+    if info.name:
+        return info.name
+    return info.callback.__name__.lower().replace("_", "-") if info.callback is not None else None
+
+
 def _named_command(argv: list[str]) -> str | None:
     """The top-level command ``argv`` (without the program name) names, if it is a known one."""
     for arg in argv:
@@ -132,7 +158,8 @@ def keep_running() -> None:
 def _run() -> None:
     try:
         _register(sys.argv[1:])
-        app()
+        with _only(sys.argv[1:]):
+            app()
     except KeyboardInterrupt:
         # Ctrl-C, even during start-up: stop quietly with the shell's usual status for it.
         sys.stderr.write("\ninterrupted\n")
