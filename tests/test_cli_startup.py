@@ -257,3 +257,16 @@ def test_running_one_command_leaves_every_command_registered(monkeypatch: pytest
             gc.enable()
     assert (len(app.registered_commands), len(app.registered_groups)) == before
     assert before[0] > 20
+
+
+def test_no_home_folder_means_no_cache_not_a_failure(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(compiled.CACHE_ENV, raising=False)
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+
+    def no_home() -> Path:
+        raise RuntimeError("Could not determine home directory.")
+
+    monkeypatch.setattr(Path, "home", staticmethod(no_home))
+    assert compiled.cache_dir() is None
+    compiled.keep("k", 1)
+    assert compiled.fetch("k") is None

@@ -39,7 +39,12 @@ def cache_dir() -> Path | None:
     given = os.environ.get(CACHE_ENV)
     if given is not None:
         return None if given.strip().lower() in ("", "off", "0", "no", "false") else Path(given).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    base = os.environ.get("XDG_CACHE_HOME")
+    if not base:
+        try:
+            base = str(Path.home() / ".cache")
+        except RuntimeError:  # no home folder (a service account): no cache, not a failure
+            return None
     return Path(base) / "dippouch"
 
 
