@@ -866,7 +866,19 @@ class GameStore:
         return {p for p, n in self._streaks(s, g, v).items() if n >= limit}
 
     def _streaks(self, s: Session, g: GameRow, v: Variant) -> dict[str, int]:
-        phases = [p for p in self._active(s, g) if p.status == "processed" and p.kind == PhaseKind.MOVEMENT.value]
+        # Only the columns the streak needs: every status (a game page after each change) reads this, and
+        # a long game's positions, orders and results are most of its phases' bytes.
+        q = (
+            sa.select(PhaseRow)
+            .options(load_only(PhaseRow.seq, PhaseRow.processed_at, PhaseRow.missed))
+            .where(
+                PhaseRow.game_id == g.id,
+                PhaseRow.status == "processed",
+                PhaseRow.kind == PhaseKind.MOVEMENT.value,
+            )
+            .order_by(PhaseRow.seq)
+        )
+        phases = list(s.scalars(q))
         out = {}
         for power in v.power_names:
             since = max((r.assigned_at for r in g.players if r.power == power and r.replaced_at is None), default=None)
@@ -1357,8 +1369,10 @@ class GameStore:
         *,
         sealed_at: datetime | None = None,
         open_ok: bool = False,
+        submissions: bool = True,
     ) -> dict[str, Any]:
-        """Everything about one phase as plain data: position, submissions, orders used, results, next.
+        """Everything about one phase as plain data: position, submissions (unless not ``submissions``: then
+        an empty list), orders used, results, next.
 
         With ``sealed_at`` (the coordinator's views pass the time), a phase still open before its deadline
         is *sealed*: each submission shows who sent which version and when, never its text or lines
@@ -1380,7 +1394,7 @@ class GameStore:
                 "options": g.options,
                 "settings": g.settings,
                 "ending": g.ending if (nxt is None and ph.status == "processed") else None,
-                **_phase_to_data(ph),
+                **_phase_to_data(ph, submissions=submissions),
                 "next_deadline": nxt.deadline.isoformat() if nxt is not None and nxt.deadline else None,
                 "next_phase": nxt.name if nxt is not None else None,
             }
@@ -1399,7 +1413,7 @@ class GameStore:
         """A phase's report (:func:`dippouch.report.phase_report`): full names, or abbreviations if not ``full``."""
         from dippouch.report import phase_report
 
-        rec = self.phase_record(name, phase, phase_id)
+        rec = self.phase_record(name, phase, phase_id, submissions=False)  # a report shows none
         return phase_report(self.variant(name), rec, full=full)
 
     def replay(self, name: str, phase: str | None = None, phase_id: int | None = None) -> tuple[bool, list[str]]:
@@ -1756,7 +1770,7 @@ def _dt(text: str | None) -> datetime | None:
     return as_utc(datetime.fromisoformat(text)) if text else None
 
 
-def _phase_to_data(p: PhaseRow) -> dict[str, Any]:
+def _phase_to_data(p: PhaseRow, *, submissions: bool = True) -> dict[str, Any]:
     return {
         "id": p.id,
         "branch": p.branch,
@@ -1789,7 +1803,7 @@ def _phase_to_data(p: PhaseRow) -> dict[str, Any]:
                 "stands": sub.stands,
                 "carried_from": sub.carried_from,
             }
-            for sub in p.submissions
+            for sub in (p.submissions if submissions else ())
         ],
     }
 

@@ -147,6 +147,10 @@ def create_app(
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         from dippouch.web.scheduler import DeadlineScheduler
 
+        # Compiled once before the first request: a server that starts under load otherwise has every
+        # thread compile the same templates at once (Jinja's cache is filled by whoever gets there first).
+        for template in templates.env.list_templates(extensions=["html"]):
+            templates.env.get_template(template)
         sched = DeadlineScheduler(web, interval=scheduler_interval) if scheduler else None
         if sched is not None:
             sched.start()
