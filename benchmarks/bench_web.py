@@ -28,6 +28,7 @@ import asyncio
 import json
 import os
 import random
+import re
 import signal
 import socket
 import statistics
@@ -42,6 +43,7 @@ from typing import Any
 import sqlalchemy as sa
 
 ROOT = Path(__file__).resolve().parent.parent
+MAP_IMG = re.compile(rb'<img src="(/games/[^"]+/map-[a-z-]+\.svg)"')
 POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
 ORDERS = {
     "Austria": "A vie - gal\nA bud - ser\nF tri - alb",
@@ -153,6 +155,7 @@ async def load(
     server runs flat out) or open loop (the clients together send ``rate`` requests a second on a fixed
     schedule; a request's latency counts from when it was due, so a slow server cannot hide its queue)."""
     latencies: list[float] = []
+    maps: list[float] = []
     errors = 0
     start = time.perf_counter()
     stop = start + seconds
@@ -161,6 +164,7 @@ async def load(
         nonlocal errors
         conn = Conn(port)
         method, path, body, headers = make[i % len(make)]
+        cached: set[bytes] = set()
         interval = clients / rate if rate else 0.0
         due = start + interval * i / clients
         while time.perf_counter() < stop:
@@ -173,12 +177,20 @@ async def load(
             else:
                 t0 = time.perf_counter()
             try:
-                status, _ = await conn.request(method, path, body, headers)
+                status, text = await conn.request(method, path, body, headers)
+                latencies.append(time.perf_counter() - t0)
+                # The page's map, fetched as a browser does: once per address (it is marked immutable).
+                m = MAP_IMG.search(text) if status == 200 and method == "GET" else None
+                if m and m.group(1) not in cached:
+                    cached.add(m.group(1))
+                    t1 = time.perf_counter()
+                    got, _ = await conn.request("GET", m.group(1).decode())
+                    maps.append(time.perf_counter() - t1)
+                    errors += got != 200
             except (OSError, asyncio.IncompleteReadError, ValueError):
                 errors += 1
                 conn = Conn(port)
                 continue
-            latencies.append(time.perf_counter() - t0)
             if status >= 400:
                 errors += 1
 
@@ -199,6 +211,8 @@ async def load(
         "max": latencies[-1] * 1000,
         "mean": statistics.fmean(latencies) * 1000,
         "errors": errors,
+        "maps": len(maps),
+        "map_max": max(maps, default=0.0) * 1000,
     }
 
 
@@ -219,9 +233,9 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-def measured(pid: int, run: object) -> dict[str, float]:
+def measured(pid: int, run: Any) -> dict[str, float]:
     c0 = cpu_seconds(pid)
-    r = asyncio.run(run)  # type: ignore[arg-type]
+    r: dict[str, float] = asyncio.run(run)
     r["cpu_ms"] = (cpu_seconds(pid) - c0) * 1000 / max(1, r["requests"])
     return r
 
@@ -268,7 +282,9 @@ def main() -> None:
             proc, port = serve(url)
             try:
                 rng = random.Random(n)
-                pages = [("GET", f"/games/{rng.choice(names)}", b"", {}) for _ in range(args.clients)]
+                pages: list[tuple[str, str, bytes, dict[str, str]]] = [
+                    ("GET", f"/games/{rng.choice(names)}", b"", {}) for _ in range(args.clients)
+                ]
 
                 def orders(
                     games: list[str], keys: dict[tuple[str, str], str] = keys
@@ -286,7 +302,7 @@ def main() -> None:
                 hot = sorted({name for name, _ in keys})
                 mixed_games = hot[8:] or hot
                 mixed_posts = orders(mixed_games)
-                mixed_pages = [
+                mixed_pages: list[tuple[str, str, bytes, dict[str, str]]] = [
                     ("GET", f"/games/{mixed_games[i % len(mixed_games)]}", b"", {}) for i in range(args.clients)
                 ]
                 posts = orders(hot[:8])
@@ -323,7 +339,9 @@ def main() -> None:
                 print(
                     f"{label:<24} {r['rps']:7.1f} req/s  p50 {r['p50']:6.1f} ms  p90 {r['p90']:6.1f} ms  "
                     f"p99 {r['p99']:6.1f} ms  max {r['max']:6.1f} ms  server CPU {r['cpu_ms']:.2f} ms/request  "
-                    f"({r['requests']} requests, {r['errors']} errors)"
+                    f"({r['requests']} requests, {r['errors']} errors"
+                    + (f"; and {r['maps']} maps fetched, max {r['map_max']:.1f} ms" if r.get("maps") else "")
+                    + ")"
                 )
 
 

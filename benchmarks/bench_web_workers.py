@@ -45,6 +45,7 @@ import json
 import os
 import platform
 import random
+import re
 import socket
 import subprocess
 import sys
@@ -143,14 +144,27 @@ class Tally:
         }
 
 
+MAP_IMG = re.compile(rb'<img src="(/games/[^"]+/map-[a-z-]+\.svg)"')
+
+
 async def open_loop(
-    ports: list[int], clients: int, seconds: float, rate: float, requests: list[Request], timeout: float, tally: Tally
+    ports: list[int],
+    clients: int,
+    seconds: float,
+    rate: float,
+    requests: list[Request],
+    timeout: float,
+    tally: Tally,
+    maps: Tally | None = None,
 ) -> None:
     """``clients`` connections together send ``rate`` requests a second on a fixed schedule for ``seconds``,
     client ``i``'s k-th request being ``requests[(i + k * clients) % len]``: every request is used in turn.
     A client more than ``timeout`` seconds behind its schedule when the round ends sends no more (the
     requests it never sent are reported as one error line each client, with their number).
-    Client ``i`` talks to web process ``ports[i % len(ports)]`` (a load balancer's round robin, by connection)."""
+    Client ``i`` talks to web process ``ports[i % len(ports)]`` (a load balancer's round robin, by connection).
+
+    With ``maps``, a client then fetches the map a page names, as a browser does, unless it has fetched
+    that address before (the browser's cache: the server marks maps immutable), and counts it there."""
     start = time.perf_counter()
     stop = start + seconds
     interval = clients / rate
@@ -160,6 +174,7 @@ async def open_loop(
         conn = Conn(port)
         due = start + interval * i / clients
         k = 0
+        cached: set[bytes] = set()
         while due < stop:
             if time.perf_counter() > stop + timeout:  # so far behind that the round would never end: stop
                 left = int((stop - due) / interval) + 1
@@ -189,6 +204,22 @@ async def open_loop(
                     tally.refused += 1
                 else:
                     tally.errors.append(f"{method} {path}: {status} {message[:200]}")
+            elif maps is not None and (m := MAP_IMG.search(text)) and m.group(1) not in cached:
+                cached.add(m.group(1))
+                url = m.group(1).decode()
+                t1 = time.perf_counter()
+                try:
+                    status, body = await asyncio.wait_for(conn.request("GET", url), timeout)
+                except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError, IndexError) as e:
+                    maps.errors.append(f"GET {url}: {type(e).__name__} {e}".strip())
+                    conn.close()
+                    conn = Conn(port)
+                    continue
+                maps.latencies.append(time.perf_counter() - t1)
+                maps.statuses[status] += 1
+                maps.bytes += len(body)
+                if status != 200:
+                    maps.errors.append(f"GET {url}: {status}")
         conn.close()
 
     await asyncio.gather(*(client(i) for i in range(clients)))
@@ -196,15 +227,15 @@ async def open_loop(
 
 async def mixed(
     ports: list[int], args: argparse.Namespace, pages: list[Request], posts: list[Request]
-) -> tuple[Tally, Tally, float]:
+) -> tuple[Tally, Tally, Tally, float]:
     writers = max(1, args.clients // 10)
-    p, s = Tally(), Tally()
+    p, s, m = Tally(), Tally(), Tally()
     t0 = time.perf_counter()
     await asyncio.gather(
-        open_loop(ports, args.clients - writers, args.seconds, args.page_rate, pages, args.timeout, p),
+        open_loop(ports, args.clients - writers, args.seconds, args.page_rate, pages, args.timeout, p, m),
         open_loop(ports, writers, args.seconds, args.submit_rate, posts, args.timeout, s),
     )
-    return p, s, time.perf_counter() - t0
+    return p, s, m, time.perf_counter() - t0
 
 
 def free_port() -> int:
@@ -356,7 +387,7 @@ def main(argv: list[str] | None = None) -> int:
             cpu_workers0 = sum(_cpu(w.pid) for w in workers)
             cpu_pg0 = _server_cpu(postmaster)
             cpu_me0 = time.process_time()
-            p, s, wall = asyncio.run(mixed(ports, args, pages, posts))
+            p, s, m, wall = asyncio.run(mixed(ports, args, pages, posts))
             cpu_web = sum(cpu_seconds(w.pid) for w, _ in webs) - cpu_web0
             cpu_workers = sum(_cpu(w.pid) for w in workers) - cpu_workers0
             cpu_pg = _server_cpu(postmaster) - cpu_pg0
@@ -382,9 +413,11 @@ def main(argv: list[str] | None = None) -> int:
             store.close()
         worker_errors = sum(f.read_text().count(" ERROR ") for f in logs.glob("worker*.log"))
         phases = done1 - done0
-        requests = len(p.latencies) + len(s.latencies)
+        requests = len(p.latencies) + len(s.latencies) + len(m.latencies)
         print(f"warm-up: {len(warm.latencies)} page requests, {len(warm.errors)} errors")
-        for label, t in (("game page", p), ("submission", s)):
+        for label, t in (("game page", p), ("submission", s), ("its map", m)):
+            if t is m and not m.latencies and not m.errors:
+                continue  # the page carries its map inline (before the map became its own resource)
             f = t.figures(wall)
             extra = f", {t.refused} refused: nothing to order" if t is s else ""
             extra += f", {t.unsent} never sent" if t.unsent else ""
@@ -393,7 +426,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"p99 {f['p99']:6.1f} ms  max {f['max']:7.1f} ms  ({f['requests']} requests, "
                 f"{len(t.errors)} errors{extra}; {t.bytes / max(1, f['requests']) / 1024:.0f} KB an answer)"
             )
-        for e in (p.errors + s.errors)[:5]:
+        for e in (p.errors + s.errors + m.errors)[:5]:
             print(f"  error: {e}")
         print(
             f"workers: {phases} phases processed in the round ({phases / wall:.1f}/s); after their deadline "
@@ -411,7 +444,7 @@ def main(argv: list[str] | None = None) -> int:
         for line in [*stale[:5], *dead]:
             print(f"  problem: {line}")
     print(f"# load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
-    errors = len(p.errors) + len(s.errors)
+    errors = len(p.errors) + len(s.errors) + len(m.errors)
     return 0 if not (errors or stale or dead) else 1
 
 

@@ -42,6 +42,9 @@ def test_bench_web_workers_runs_and_reports(capsys: pytest.CaptureFixture[str]) 
     assert page and post, out
     assert int(page.group(1)) > 50 and int(page.group(2)) == 0
     assert int(post.group(1)) > 10 and int(post.group(2)) == 0
+    # The pages' maps, fetched as a browser does (each address once: they are marked immutable).
+    maps = re.search(r"^its map .* \((\d+) requests, (\d+) errors", out, re.M)
+    assert maps and int(maps.group(1)) > 0 and int(maps.group(2)) == 0, out
     done = re.search(r"^workers: (\d+) phases processed", out, re.M)
     assert done and int(done.group(1)) >= 12, out  # every game advanced at least once during the round
     assert "pages afterwards: 5 of 5 show the phase the database has open" in out
