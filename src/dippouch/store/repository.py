@@ -896,13 +896,16 @@ class GameStore:
             return _standing(ph.submissions, ph.deadline, on_time_only=on_time_only)
         return _standing_in_sql(s, ph, on_time_only=on_time_only)
 
-    def _due(self, s: Session, g: GameRow, v: Variant, ph: PhaseRow, now: datetime) -> bool:
+    def _due(
+        self, s: Session, g: GameRow, v: Variant, ph: PhaseRow, now: datetime, *, cd: set[str] | None = None
+    ) -> bool:
+        """``cd``: the powers in civil disorder, when the caller has them already."""
         if g.status != "active":
             return False
         if ph.deadline is not None and now >= ph.deadline:
             return True
         pos = position_from_data(v, ph.position)
-        cd = self._civil_disorder(s, g, v)
+        cd = self._civil_disorder(s, g, v) if cd is None else cd
         latest = self._latest(ph, on_time_only=True)
         must = powers_to_act(v, pos)
         if not must:
@@ -969,7 +972,7 @@ class GameStore:
                         unordered=left,
                     )
                 )
-            due = bool(ph and self._due(s, g, v, ph, now))
+            due = bool(ph and self._due(s, g, v, ph, now, cd=cd))
             due_why = None
             if due and ph is not None and ph.deadline is not None and now < ph.deadline:
                 due_why = "ready" if must else "nobody"

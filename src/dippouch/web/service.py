@@ -33,9 +33,10 @@ from dippouch.game import (
     parse_duration,
     position_from_data,
 )
+from dippouch.report import phase_report
 from dippouch.store.access import VISIBILITIES, AccessStore
 from dippouch.store.models import GameRow, PhaseRow
-from dippouch.store.repository import GameStore
+from dippouch.store.repository import GameStore, _phase_to_data
 from dippouch.web.maps import map_available, phase_svg, position_svg
 from dippouch.web.security import BadInput, Forbidden, NotFound, Viewer
 
@@ -270,7 +271,7 @@ class Web:
     def game_view(self, name: str, viewer: Viewer) -> dict[str, Any]:
         """Everything public about a game: phase, deadline, who has sent orders (never what), centres,
         the last report, the history. Cached until anything in the game changes."""
-        _, marker = self.require_visible(name, viewer)
+        visibility, marker = self.require_visible(name, viewer)
         hit = self._game_cache.get(name)
         if hit is not None and hit.marker == marker:
             return dict(hit.data)
@@ -282,8 +283,11 @@ class Web:
             hit = self._game_cache.get(name)
             if hit is not None and hit.marker == marker:
                 return dict(hit.data)
-            data = self._build_game_view(name)
+            data = self._build_game_view(name, visibility)
             data["marker"] = marker
+            v = data.pop("_variant")
+            if v is not None:  # the page's map, asked for next, draws with it
+                self._variants[name] = (marker[0], v)
             with self._lock:
                 if len(self._game_cache) > 5000:
                     self._game_cache.clear()
@@ -291,10 +295,10 @@ class Web:
                 self._game_cache[name] = _Cached(marker, data)
         return dict(data)
 
-    def _build_game_view(self, name: str) -> dict[str, Any]:
+    def _build_game_view(self, name: str, visibility: str) -> dict[str, Any]:
         now = self.now()
         st = self.read.status(name, now=now, drift=False)
-        v = self._variant_of(name)
+        v = st.game_variant or self._variant_of(name)  # the status read the game's variant already
         hist = self.access.phases(name)
         line = [h for h in hist if h.status != "abandoned"]
         processed = [h for h in line if h.status == "processed" and h.next_position is not None]
@@ -343,6 +347,7 @@ class Web:
             for p in v.power_names
         ]
         return {
+            "_variant": v,
             "board": board,
             "name": name,
             "variant": v.name,
@@ -370,7 +375,7 @@ class Web:
             ],
             "map_url": map_url,
             "map_phase": (shown.id, view),
-            "visibility": self.access.visibility(name),
+            "visibility": visibility,
             "settings": st.settings.to_data(),
         }
 
@@ -390,7 +395,19 @@ class Web:
         )
         hit = self._reports.get(key)
         if hit is None:
-            hit = self.read.report(name, phase_id=ph.id)
+            # The record GameStore.report reads, made of the rows the page has loaded already (the phase, the
+            # next one) and the status (settings, ending), without the five queries it would take again.
+            rec = {
+                "game": name,
+                "settings": st.settings.to_data(),
+                "ending": st.ending.to_data()
+                if st.ending is not None and nxt is None and ph.status == "processed"
+                else None,
+                **_phase_to_data(ph, submissions=False),
+                "next_deadline": nxt.deadline.isoformat() if nxt is not None and nxt.deadline else None,
+                "next_phase": nxt.name if nxt is not None else None,
+            }
+            hit = phase_report(st.game_variant or self._variant_of(name), rec)
             with self._lock:
                 if len(self._reports) > 2000:
                     self._reports.clear()
