@@ -82,7 +82,15 @@ def test_a_command_loads_only_its_own_module_and_never_pydantic(env: dict[str, s
 @pytest.mark.parametrize("args", [["variants"], ["variants", "w3k"], ["adjudicate", "--help"], ["--help"]])
 def test_database_free_commands_load_no_database_layer(args: list[str], env: dict[str, str]) -> None:
     loaded = _modules_after(args, env)
-    heavy = {m.split(".")[0] for m in loaded} & {"sqlalchemy", "alembic", "pydantic", "fastapi", "cairosvg"}
+    heavy = {m.split(".")[0] for m in loaded} & {
+        "sqlalchemy",
+        "alembic",
+        "pydantic",
+        "fastapi",
+        "cairosvg",
+        "markdown_it",  # typer's boxed help: dippouch's help is plain
+        "pygments",
+    }
     assert heavy == set(), (args, heavy)
 
 
@@ -270,3 +278,17 @@ def test_no_home_folder_means_no_cache_not_a_failure(monkeypatch: pytest.MonkeyP
     assert compiled.cache_dir() is None
     compiled.keep("k", 1)
     assert compiled.fetch("k") is None
+
+
+def test_help_lists_every_command_with_its_whole_first_sentence(env: dict[str, str]) -> None:
+    p = subprocess.run(
+        [sys.executable, "-c", "import sys; sys.argv=['dippouch','--help']; from dippouch.cli import main; main()"],
+        capture_output=True,
+        text=True,
+        env={**env, "COLUMNS": "80"},
+        check=False,
+    )
+    assert p.returncode == 0
+    listing = p.stdout.split("Commands:", 1)[1]
+    assert "..." not in listing
+    assert "(one request a line, one response a line; see docs)." in " ".join(listing.split())

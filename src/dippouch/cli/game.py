@@ -22,7 +22,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from dippouch.cli import app
+from dippouch.cli import app, command_group
 from dippouch.cli.errors import user_problem
 
 if TYPE_CHECKING:
@@ -209,7 +209,7 @@ def games(db: str | None = DbOption) -> None:
     out.print(table)
 
 
-players_app = typer.Typer(help="Who plays which power: list, assign, replace.", no_args_is_help=True)
+players_app = command_group(help="Who plays which power: list, assign, replace.", no_args_is_help=True)
 app.add_typer(players_app, name="players")
 
 

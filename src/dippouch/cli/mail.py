@@ -11,10 +11,10 @@ from typing import Any
 
 import typer
 
-from dippouch.cli import app
+from dippouch.cli import app, command_group
 from dippouch.cli.game import DbOption, NowOption, _now, _store, err, friendly, out
 
-mail_app = typer.Typer(
+mail_app = command_group(
     help="Orders by e-mail (IMAP, .eml, mbox, Maildir), receipts, results, reminders (SMTP queue).",
     no_args_is_help=True,
 )

@@ -14,9 +14,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
-from typer.core import TyperGroup
 
-from dippouch.cli import app
+from dippouch.cli import Group, app, command_group
 
 if TYPE_CHECKING:
     from dippouch.core.variant import Variant
@@ -28,7 +27,7 @@ def _console(stderr: bool = False) -> Console:
     return Console(stderr=stderr, highlight=False, soft_wrap=True, markup=False)
 
 
-class _VariantsGroup(TyperGroup):
+class _VariantsGroup(Group):
     """``dippouch variants NAME`` means ``dippouch variants show NAME``: a name is not a subcommand."""
 
     def resolve_command(self, ctx: Any, args: list[str]) -> Any:
@@ -37,7 +36,7 @@ class _VariantsGroup(TyperGroup):
         return super().resolve_command(ctx, args)
 
 
-variants_app = typer.Typer(
+variants_app = command_group(
     cls=_VariantsGroup,
     invoke_without_command=True,
     help="List the variants, show one (`dippouch variants NAME`), or check, create and import variant files.",
