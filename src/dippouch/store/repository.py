@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import os
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -335,6 +336,22 @@ class GameStore:
         except OperationalError as e:
             raise GameError(f"cannot open the game database {self.engine.url!r}: {e.orig}") from None
         self.session = sessionmaker(self.engine, expire_on_commit=False)
+        self._positions: OrderedDict[int, tuple[Variant, Position]] = OrderedDict()
+
+    def _position(self, v: Variant, ph: PhaseRow) -> Position:
+        """The position a phase starts from, parsed once per phase (and variant): a phase's position never
+        changes, and every submission and status reads it (parsing a standard position costs a millisecond).
+        For reading only: callers must not change the Position."""
+        if ph.id is None:  # not flushed yet
+            return position_from_data(v, ph.position)
+        hit = self._positions.get(ph.id)
+        if hit is not None and hit[0] is v:
+            return hit[1]
+        pos = position_from_data(v, ph.position)
+        self._positions[ph.id] = (v, pos)
+        while len(self._positions) > 4096:
+            self._positions.popitem(last=False)
+        return pos
 
     def close(self) -> None:
         self.engine.dispose()
@@ -365,6 +382,7 @@ class GameStore:
         other = GameStore.__new__(GameStore)
         other.engine = make_engine(str(self.engine.url.render_as_string(hide_password=False)), write_lock=False)
         other.session = sessionmaker(other.engine, expire_on_commit=False)
+        other._positions = OrderedDict()
         return other
 
     # ----------------------------------------------------------------------------------------------
@@ -731,7 +749,7 @@ class GameStore:
             power = self._power(v, power)
             ph = self._require_current_for(s, g, v, phase)
             _pause_point("submit:locked")
-            pos = position_from_data(v, ph.position)
+            pos = self._position(v, ph)
             if not may_submit(v, pos, power):
                 raise GameError(f"{power} has nothing to order in {ph.name}")
             if recorded_at is not None and as_utc(recorded_at) < now:
@@ -904,7 +922,7 @@ class GameStore:
             return False
         if ph.deadline is not None and now >= ph.deadline:
             return True
-        pos = position_from_data(v, ph.position)
+        pos = self._position(v, ph)
         cd = self._civil_disorder(s, g, v) if cd is None else cd
         latest = self._latest(ph, on_time_only=True)
         must = powers_to_act(v, pos)
@@ -939,7 +957,7 @@ class GameStore:
                 must: list[str] = []
                 latest: dict[str, SubmissionRow] = {}
             else:
-                pos = position_from_data(v, ph.position)
+                pos = self._position(v, ph)
                 must = powers_to_act(v, pos)
                 latest = self._latest(ph, on_time_only=False)
             streaks = self._streaks(s, g, v)
@@ -1040,7 +1058,7 @@ class GameStore:
                     # Due early because nobody has anything to decide (or everyone is ready). A board where
                     # nobody can ever act again would otherwise run phase after phase to the end of time:
                     # a few such phases in a row are normal (an empty retreat, an empty Winter), more wait.
-                    if not powers_to_act(v, position_from_data(v, ph.position)):
+                    if not powers_to_act(v, self._position(v, ph)):
                         idle += 1
                         if idle > IDLE_PHASES:
                             break

@@ -328,7 +328,7 @@ class Web:
         # kept by the browser.
         view = "after" if after else "board"
         map_url = f"/games/{quote(name, safe='')}/phases/{shown.id}/map-{view}.svg" if map_available(v) else None
-        pos = position_from_data(v, position)
+        pos = self.read._position(v, shown) if not after else position_from_data(v, position)
         m = v.map
         board = [
             {
