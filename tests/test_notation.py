@@ -151,6 +151,7 @@ def test_unit() -> None:
         ("F Gascony(nc) - spa", "nc", "Gascony has no separate coasts", None),
         ("A par", "A par", "Add a verb", None),
         ("A par X bur", "X", "expected an order verb", None),
+        ("A par suport A bur", "suport", "expected an order verb (H, -, S, C, R, D, B) but found 'suport'", "support"),
         ("Build par", "Build par", "a build needs a unit type", None),
         ("A par - bur - ", "", "expected a province", None),
         ("", "", "empty order", None),
@@ -363,3 +364,16 @@ def test_typography_and_accents() -> None:
     assert parse_order(V, "A Par \u2192 Bur") == Move("A", L("par"), L("bur"))  # arrow
     assert parse_order(V, "A Mun - M\u00fcnchen") == Move("A", L("mun"), L("mun"))  # the alias "munchen"
     assert parse_order(V, "A PAR - BUR.") == Move("A", L("par"), L("bur"))
+
+
+def test_a_misspelt_variant_verb_is_recognised() -> None:
+    """W3K's extra verbs are listed and matched like the standard ones ("convrt": did you mean convert?)."""
+    w3k = load_variant("w3k")
+    with pytest.raises(OrderParseError) as info:
+        parse_order(w3k, "F Bristol convrt")
+    assert "(H, -, S, C, R, D, B, Convert, Send)" in str(info.value)
+    assert info.value.suggestions == ["convert"]
+    with pytest.raises(OrderParseError) as info:
+        parse_order(V, "F bre convrt")
+    assert "Convert" not in str(info.value)  # the standard game has no conversions
+    assert info.value.suggestions == []

@@ -23,7 +23,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError
@@ -131,6 +131,8 @@ class _Lexicon:
     suggest_pool: Mapping[str, int]
     """Lower-case name as written in the variant -> location id, for "did you mean"."""
     syntax: tuple[Callable[[OrderReader], Order | None], ...] = field(default=())
+    verbs: tuple[str, ...] = field(default=())
+    """The verbs the variant's extra order kinds add (W3K: ``convert``...), for "did you mean"."""
 
 
 _LEXICONS: dict[int, tuple[Variant, _Lexicon]] = {}
@@ -181,6 +183,7 @@ def _lexicon(variant: Variant) -> _Lexicon:
                 for spelling in (str(word).lower(), " ".join(_tokenize(str(word).lower()))):
                     kinds[spelling] = str(letter).upper()
     syntax = tuple(fn for rule, fn in _SYNTAX.items() if variant.rules.get(rule))
+    verbs = tuple(v for rule, words in _SYNTAX_VERBS.items() if variant.rules.get(rule) for v in words)
     lex = _Lexicon(
         names=names,
         longest=max((len(k) for k in names), default=1),
@@ -189,6 +192,7 @@ def _lexicon(variant: Variant) -> _Lexicon:
         kinds=kinds,
         suggest_pool=pool,
         syntax=syntax,
+        verbs=verbs,
     )
     _LEXICONS[id(variant)] = (variant, lex)
     return lex
@@ -198,17 +202,20 @@ def _lexicon(variant: Variant) -> _Lexicon:
 # Extension points
 
 _SYNTAX: dict[str, Callable[[OrderReader], Order | None]] = {}
+_SYNTAX_VERBS: dict[str, tuple[str, ...]] = {}
 _FORMATS: dict[type[Order], Callable[[Variant, Order, bool], str]] = {}
 
 
-def register_syntax(rule: str, parser: Callable[[OrderReader], Order | None]) -> None:
+def register_syntax(rule: str, parser: Callable[[OrderReader], Order | None], verbs: Iterable[str] = ()) -> None:
     """Teach the reader an extra order kind, active in variants whose ``[rules]`` switch ``rule`` on.
 
     ``parser`` gets an :class:`OrderReader` at the start of the order and returns an order, or ``None``
     when the text is not its kind (the reader is then rewound and the standard grammar tried). It may raise
-    :class:`OrderParseError` when the text clearly is its kind but is wrong.
+    :class:`OrderParseError` when the text clearly is its kind but is wrong. ``verbs`` are the words that
+    name the new kinds, one each (``convert``): messages list them, and a misspelt one is recognised.
     """
     _SYNTAX[rule] = parser
+    _SYNTAX_VERBS[rule] = tuple(verbs)
     _LEXICONS.clear()
 
 
@@ -548,9 +555,23 @@ def _tail(r: OrderReader, kind: str | None, loc: int) -> Order:
         return Move(kind, loc, dest, via)
     if r.here() and r._match_location(r.pos) is not None:
         return _dashless_move(r, kind, loc)
-    raise r.fail(
-        f"expected an order verb (H, -, S, C, R, D, B) but found {r.here()!r}",
-    )
+    return _unknown_verb(r)
+
+
+_VERB_WORDS = ("hold", "move", "support", "convoy", "retreat", "disband", "remove", "build", "waive")
+
+
+def _unknown_verb(r: OrderReader) -> NoReturn:
+    """The word where a verb should be is none: say which verbs there are, and the one probably meant."""
+    shown = ", ".join(["H", "-", "S", "C", "R", "D", "B", *(v.capitalize() for v in r.lex.verbs)])
+    word = r.here().lower()
+    near = difflib.get_close_matches(word, [*_VERB_WORDS, *r.lex.verbs], n=1, cutoff=0.7) if len(word) > 2 else []
+    raise r.fail(f"expected an order verb ({shown}) but found {r.here()!r}", suggestions=near)
+
+
+def _first_words(verbs: tuple[str, ...]) -> list[str]:
+    """The verbs as messages show them: one word per kind, capitalised (``convert``, not ``cv``)."""
+    return [v.capitalize() for v in verbs if len(v) > 2 and not v.endswith("s")][:4]
 
 
 def _dashless_move(r: OrderReader, kind: str | None, loc: int) -> Order:

@@ -856,7 +856,7 @@ def _format_send(variant: Variant, order: Order, full: bool) -> str:
     return f"Send {order.count} supply to {order.to}"
 
 
-register_syntax("w3k_orders", _read_w3k)
+register_syntax("w3k_orders", _read_w3k, verbs=("convert", "send"))
 register_victory("w3k_capitals", winner, draw_powers)
 register_format(Convert, _format_convert)
 register_format(Proxy, _format_proxy)
