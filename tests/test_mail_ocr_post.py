@@ -86,7 +86,7 @@ def test_photo_by_mail_is_sealed_then_proposed_then_confirmed(tmp_path: Path) ->
     (p,) = proposals(store, "demo", now=after)
     assert [ln.order for ln in p.lines if ln.accepted] == EXECUTED, p.text
     assert p.confirmed_as is None
-    assert store.status("demo", now=after).powers[0].version is None  # nothing applied yet
+    assert next(p for p in store.status("demo", now=after).powers if p.power == "England").version is None
     power, version = confirm(store, p.attachment_id, now=after)
     assert (power, version) == ("England", 1)
     rec = store.phase_record("demo", "Spring 1901 Movement")
@@ -176,3 +176,26 @@ def test_an_attachment_that_is_not_an_image_is_never_given_to_tesseract(tmp_path
     out = io.BytesIO()
     img.save(out, format="PNG")
     assert "HUNTER" in read_image(out.getvalue())  # a real image is still read
+
+
+def test_a_photo_sent_before_a_rollback_onto_its_phase_is_still_offered(tmp_path: Path) -> None:
+    """Rolling the open phase back onto itself opens it again as a new row: the photograph sent for it is
+    offered for transcription there and its confirmation becomes a version of the reopened phase."""
+    need_tesseract()
+    store = _store(tmp_path)
+    m = EmailMessage()
+    m["From"], m["Subject"] = "jane@example.org", "demo - England - Spring 1901 Movement - v2"
+    m.set_content("")
+    m.add_attachment(photo(SHEET, angle=0.8, seed=5), maintype="image", subtype="jpeg", filename="orders.jpg")
+    assert take_in(store, m.as_bytes(), now=T0 + timedelta(days=1), received=T0 + timedelta(days=1)).status == "photo"
+    store.rollback("demo", "Spring 1901 Movement", now=T0 + timedelta(days=2))
+    reopened = store.status("demo", now=T0 + timedelta(days=2))
+    assert reopened.deadline is not None
+    with pytest.raises(GameError, match="sealed until"):
+        proposals(store, "demo", now=T0 + timedelta(days=3))
+    after = reopened.deadline + timedelta(hours=1)
+    (p,) = proposals(store, "demo", now=after)
+    assert [ln.order for ln in p.lines if ln.accepted] == EXECUTED, p.text
+    assert confirm(store, p.attachment_id, now=after) == ("England", 1)
+    england = next(p for p in store.status("demo", now=after).powers if p.power == "England")
+    assert england.version == 1 and england.accepted == 3  # a version of the open phase

@@ -183,7 +183,10 @@ def proposals(store: GameStore, game: str, *, now: datetime, run: bool = True) -
         rows = s.execute(
             sa.select(MailAttachmentRow, MailMessageRow)
             .join(MailMessageRow, MailMessageRow.id == MailAttachmentRow.mail_id)
-            .where(MailMessageRow.phase_id == ph.id, MailMessageRow.status.in_(["photo", "accepted"]))
+            .where(
+                MailMessageRow.phase_id.in_(_same_phase(ph)),
+                MailMessageRow.status.in_(["photo", "accepted"]),
+            )
             .order_by(MailMessageRow.received_at, MailAttachmentRow.id)
         ).all()
         items = [
@@ -221,6 +224,14 @@ def proposals(store: GameStore, game: str, *, now: datetime, run: bool = True) -
     return out
 
 
+def _same_phase(ph: PhaseRow) -> sa.Select[int]:
+    """The ids of ``ph`` and of the earlier openings of the same phase (a rollback onto a phase opens it again
+    as a new row): a photograph sent before the rollback was sent for the phase that is open now."""
+    return sa.select(PhaseRow.id).where(
+        PhaseRow.game_id == ph.game_id, PhaseRow.seq == ph.seq, PhaseRow.name == ph.name
+    )
+
+
 def confirm(store: GameStore, attachment_id: int, *, now: datetime, text: str | None = None) -> tuple[str, int]:
     """The coordinator's confirmation: the transcription (as read, or ``text`` as corrected) becomes a
     version of the power's submission, received when the message arrived. Returns (power, version)."""
@@ -237,6 +248,11 @@ def confirm(store: GameStore, attachment_id: int, *, now: datetime, text: str | 
         g = s.get(GameRow, msg.game_id) if msg.game_id is not None else None
         if ph is None or g is None or msg.power is None:
             raise GameError(f"attachment #{attachment_id} belongs to no power's submission")
+        if ph.status == "abandoned":
+            # Sent for a phase the coordinator has since reopened (rolled back onto): the same phase, open again.
+            current = store._current(s, g)
+            if current is not None and (current.seq, current.name) == (ph.seq, ph.name):
+                ph = current
         if ph.status != "open":
             raise GameError(f"{ph.name} has been processed; a transcription can no longer be applied")
         if is_sealed(ph.status, ph.deadline, now):
