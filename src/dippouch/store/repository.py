@@ -932,17 +932,18 @@ class GameStore:
         # Powers in civil disorder do not hold the game up, but they alone never make it run early.
         return bool(voters) and all(p in latest and latest[p].ready for p in voters)
 
-    def status(self, name: str, *, now: datetime, drift: bool = True) -> Status:
+    def status(self, name: str, *, now: datetime, drift: bool = True, due: bool = True) -> Status:
         """The game's state now; ``drift=False`` leaves out the comparison of the game's copy of its variant
         with the variant's file (``variant_note``), which reads and builds the file: a web page rebuilt after
-        every phase does not show it."""
-        st = self._status(name, now=now)
+        every phase does not show it. ``due=False`` leaves out whether the phase is due now (``due`` is
+        then False), which costs two more queries: the game page does not show it."""
+        st = self._status(name, now=now, due=due)
         if not drift:
             return st
         # After the status's own transaction: the comparison loads the file and opens a session of its own.
         return dataclasses.replace(st, variant_note=self.variant_drift(name).note)
 
-    def _status(self, name: str, *, now: datetime) -> Status:
+    def _status(self, name: str, *, now: datetime, due: bool = True) -> Status:
         now = as_utc(now)
         with self.session() as s:
             g = self._game(s, name)
@@ -990,7 +991,7 @@ class GameStore:
                         unordered=left,
                     )
                 )
-            due = bool(ph and self._due(s, g, v, ph, now, cd=cd))
+            due = bool(ph and due and self._due(s, g, v, ph, now, cd=cd))
             due_why = None
             if due and ph is not None and ph.deadline is not None and now < ph.deadline:
                 due_why = "ready" if must else "nobody"

@@ -297,7 +297,7 @@ class Web:
 
     def _build_game_view(self, name: str, visibility: str) -> dict[str, Any]:
         now = self.now()
-        st = self.read.status(name, now=now, drift=False)
+        st = self.read.status(name, now=now, drift=False, due=False)
         v = st.game_variant or self._variant_of(name)  # the status read the game's variant already
         hist = self.access.phases(name)
         line = [h for h in hist if h.status != "abandoned"]
