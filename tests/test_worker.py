@@ -7,6 +7,7 @@ submissions racing the processing of their phase in test_worker_races.py.
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import urllib.error
@@ -264,6 +265,7 @@ def test_health_says_unhealthy_when_the_database_is_gone(tmp_path: Path) -> None
         (["--batch", "0"], "--batch must be at least 1 (got 0); try 100"),
         (["--metrics-port", "70000"], "--metrics-port 70000 is out of range (0-65535)"),
         (["--intervl", "2"], "No such option: --intervl"),
+        (["--nice", "25"], "--nice must be between 0 and 19 (got 25); try 10"),
     ],
 )
 def test_worker_command_refuses_bad_options_clearly(args: list[str], message: str, tmp_path: Path) -> None:
@@ -287,3 +289,23 @@ def test_worker_once_on_an_empty_database_says_so(tmp_path: Path) -> None:
     )
     assert r.returncode == 0, r.stderr
     assert "worker stopped: 0 phases processed" in r.stdout
+
+
+@pytest.mark.parametrize(("args", "lowered_by"), [((), 10), (("--nice", "0"), 0), (("--nice", "3"), 3)])
+def test_a_worker_gives_the_web_the_cpu_first(args: tuple[str, ...], lowered_by: int, tmp_path: Path) -> None:
+    """By default a worker lowers its own CPU priority (nice 10): on a shared machine a player's page goes
+    before a deadline, which can wait a second."""
+    base = os.getpriority(os.PRIO_PROCESS, 0)
+    proc = subprocess.Popen(  # not start_worker, which runs workers at full priority
+        [*dippouch_command(), "worker", "--db", f"sqlite:///{tmp_path / 'g.db'}", "--interval", "30", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        banner = proc.stdout.readline() + proc.stdout.readline()
+        assert "dippouch worker on" in banner or "note:" in banner, banner
+        assert os.getpriority(os.PRIO_PROCESS, proc.pid) == min(base + lowered_by, 19)
+    finally:
+        stop(proc)

@@ -40,7 +40,9 @@ def start_worker(
             full_env.pop(k, None)
     out = open(log, "a") if log is not None else subprocess.PIPE  # noqa: SIM115 - handed to the process
     return subprocess.Popen(
-        [*dippouch_command(), "worker", "--db", url, *args],
+        # Full priority unless a test asks otherwise: the tests' own processes keep the cores busy, and a
+        # worker at the default --nice 10 would wait behind them.
+        [*dippouch_command(), "worker", "--db", url, *(args if "--nice" in args else ("--nice", "0", *args))],
         stdout=out,
         stderr=subprocess.STDOUT,
         text=True,

@@ -27,6 +27,13 @@ def worker(
     ),
     batch: int = typer.Option(100, "--batch", help="Due phases looked at per query."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Log only problems, not every phase processed."),
+    nice: int = typer.Option(
+        10,
+        "--nice",
+        envvar="DIPPOUCH_WORKER_NICE",
+        help="Lower this process's CPU priority by this much (0-19), so on a shared machine the web's "
+        "requests go first; a deadline can wait a second, a player's page should not.",
+    ),
 ) -> None:
     """Process due phases (deadline passed, or everyone ready) until stopped; safe to run many at once.
 
@@ -34,6 +41,7 @@ def worker(
     exactly once. SIGTERM finishes the phase in hand and exits. The database's clock decides what is due.
     """
     import logging
+    import os
 
     from dippouch.core.errors import DippouchError
     from dippouch.store import GameStore
@@ -43,6 +51,8 @@ def worker(
         raise DippouchError(f"--interval must be more than 0 seconds (got {interval:g}); try 5")
     if batch < 1:
         raise DippouchError(f"--batch must be at least 1 (got {batch}); try 100")
+    if not 0 <= nice <= 19:
+        raise DippouchError(f"--nice must be between 0 and 19 (got {nice}); try 10")
     if metrics_port is not None and not 0 <= metrics_port < 65536:
         raise DippouchError(f"--metrics-port {metrics_port} is out of range (0-65535)")
     logging.basicConfig(
@@ -51,6 +61,8 @@ def worker(
     )
     logging.getLogger("alembic").setLevel(logging.WARNING)
     keep_running()
+    if nice and hasattr(os, "nice"):
+        os.nice(nice)  # lowering one's own priority needs no privilege
     store = GameStore(db)
     w = Worker(store, interval=interval, batch=batch)
     w.install_signal_handlers()
