@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import os
+import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -33,12 +34,19 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlalchemy.orm import Session, load_only, object_session, sessionmaker
+from sqlalchemy.orm import Session, defer, load_only, object_session, sessionmaker
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError, VariantError
 from dippouch.core.position import Position
-from dippouch.core.variant import Variant, content_hash, load_variant, play_hash, variant_from_data
+from dippouch.core.variant import (
+    Variant,
+    canonical_json,
+    content_hash,
+    load_variant,
+    play_hash,
+    variant_from_data,
+)
 from dippouch.game import (
     Ending,
     GameError,
@@ -78,6 +86,11 @@ IDLE_PHASES = 6
 """How many phases in a row one ``process`` call runs before their deadlines because nobody has anything to
 decide in them; the rest wait for their deadlines (or the next call)."""
 GAME_FILE_VERSION = 1
+
+
+_BUILT: dict[tuple[str, str], Variant] = {}
+"""Variants built from games' stored copies, by (the copy's hash, the game's options)."""
+_BUILT_LOCK = threading.Lock()
 
 
 def _crash_point(name: str) -> None:
@@ -391,7 +404,9 @@ class GameStore:
     def _game(self, s: Session, name: str, *, lock: bool = False, share: bool = False) -> GameRow:
         """The game's row; ``lock`` locks it alone (processing, votes, coordinator actions), ``share``
         together with other ``share`` holders (submissions), so both wait for a phase being processed."""
-        q = sa.select(GameRow).where(GameRow.name == name)
+        # The variant's stored copy (kilobytes of JSON) is read only when the variant is not built already
+        # (:meth:`_variant`): every submission and status reads this row.
+        q = sa.select(GameRow).options(defer(GameRow.variant_data)).where(GameRow.name == name)
         if lock:
             q = q.with_for_update()
         elif share:
@@ -411,11 +426,16 @@ class GameStore:
 
     @staticmethod
     def _variant(g: GameRow) -> Variant:
-        """The game's own variant: the copy stored at creation, or (older games without one) its file."""
+        """The game's own variant: the copy stored at creation, or (older games without one) its file. Built
+        once per stored copy and options (its hash names the copy), without reading the copy again."""
+        key = (g.variant_hash, canonical_json(dict(g.options or {}))) if g.variant_hash else None
+        hit = _BUILT.get(key) if key is not None else None
+        if hit is not None:
+            return hit
         if g.variant_data is None:
             return load_variant(g.variant, g.options)
         try:
-            return variant_from_data(
+            v = variant_from_data(
                 g.variant_data, g.options, source=f"{g.variant} (the copy stored with {g.name})", digest=g.variant_hash
             )
         except VariantError as e:
@@ -423,6 +443,12 @@ class GameStore:
                 f"the copy of variant {g.variant!r} stored with game {g.name!r} no longer loads: {e}; "
                 f"`dippouch upgrade-variant {g.name}` switches the game to the variant file"
             ) from None
+        if key is not None:
+            with _BUILT_LOCK:
+                while len(_BUILT) >= 64:
+                    _BUILT.pop(next(iter(_BUILT)))
+                _BUILT[key] = v
+        return v
 
     @staticmethod
     def _settings(g: GameRow) -> Settings:
