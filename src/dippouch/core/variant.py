@@ -78,12 +78,25 @@ class Variant:
         """Made once: the adjudicator and ``legal_orders`` read it every phase, and ``powers`` never changes."""
         return tuple(p.name for p in self.powers)
 
+    @cached_property
+    def _power_index(self) -> Mapping[str, Power]:
+        """Lower-cased name, adjective and letter -> power; the first power to use a word keeps it (as the
+        search in order did). Reading a stored position looks up every unit's and centre's power."""
+        index: dict[str, Power] = {}
+        for p in self.powers:
+            for word in (p.name.lower(), p.adjective.lower(), p.letter.lower()):
+                index.setdefault(word, p)
+        return index
+
     def power(self, text: str) -> Power:
         """Find a power by name, adjective or letter, case-insensitively."""
+        hit = self._power_index.get(text)
+        if hit is not None:
+            return hit
         t = text.strip().lower()
-        for p in self.powers:
-            if t in (p.name.lower(), p.adjective.lower(), p.letter.lower()):
-                return p
+        hit = self._power_index.get(t)
+        if hit is not None:
+            return hit
         close = difflib.get_close_matches(t, [p.name.lower() for p in self.powers], n=1)
         hint = ""
         if close:
