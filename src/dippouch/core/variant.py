@@ -12,6 +12,7 @@ import importlib
 import json
 import os
 import re
+import threading
 import tomllib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -714,16 +715,18 @@ def load_variant(name: str, options: Mapping[str, Any] | None = None) -> Variant
         return hit[2]
     disk_key = f"file\n{key!r}"
     kept = compiled.fetch(disk_key)
+    entry: tuple[list[Path], tuple[tuple[int, int], ...], Variant]
     if isinstance(kept, tuple) and len(kept) == 3 and isinstance(kept[2], Variant) and _stamp(kept[0]) == kept[1]:
         load_rule_modules()  # as a build would: every variant object that exists has its rules registered
-        _CACHE[key] = kept
-        return kept[2]
-    variant, paths = _load_uncached(name, dict(options or {}))
-    compiled.keep(disk_key, (paths, _stamp(paths), variant))
+        entry = (kept[0], kept[1], kept[2])
+    else:
+        variant, paths = _load_uncached(name, dict(options or {}))
+        entry = (paths, _stamp(paths), variant)
+        compiled.keep(disk_key, entry)
     if len(_CACHE) >= 64:
         _CACHE.pop(next(iter(_CACHE)))
-    _CACHE[key] = (paths, _stamp(paths), variant)
-    return variant
+    _CACHE[key] = entry
+    return entry[2]
 
 
 _CACHE: dict[tuple[Any, ...], tuple[list[Path], tuple[tuple[int, int], ...], Variant]] = {}
@@ -802,6 +805,16 @@ def canonical_json(data: Mapping[str, Any]) -> str:
 
 
 _RESOLVED: dict[tuple[str, str], Variant] = {}
+_RESOLVED_LOCK = threading.Lock()
+"""Web servers build games' variants from several threads at once."""
+
+
+def built_variant(digest: str, options: Mapping[str, Any] | None = None) -> Variant | None:
+    """The variant already built here from the data whose hash is ``digest``, with these options, if any.
+
+    A caller holding only the hash (a game's row read without its stored copy: kilobytes of JSON) can ask
+    this first and read the copy only when it must build it (:func:`variant_from_data`)."""
+    return _RESOLVED.get((digest, canonical_json(dict(options or {}))))
 
 
 def variant_from_data(
@@ -832,7 +845,8 @@ def variant_from_data(
     else:
         variant = build_variant(data, label, None, opts)
         compiled.keep(disk_key, variant)
-    if len(_RESOLVED) >= 64:
-        _RESOLVED.pop(next(iter(_RESOLVED)))
-    _RESOLVED[key] = variant
+    with _RESOLVED_LOCK:
+        while len(_RESOLVED) >= 64:
+            _RESOLVED.pop(next(iter(_RESOLVED)))
+        _RESOLVED[key] = variant
     return variant

@@ -25,7 +25,6 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import os
-import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -41,7 +40,7 @@ from dippouch.core.errors import DippouchError, VariantError
 from dippouch.core.position import Position
 from dippouch.core.variant import (
     Variant,
-    canonical_json,
+    built_variant,
     content_hash,
     load_variant,
     play_hash,
@@ -86,11 +85,6 @@ IDLE_PHASES = 6
 """How many phases in a row one ``process`` call runs before their deadlines because nobody has anything to
 decide in them; the rest wait for their deadlines (or the next call)."""
 GAME_FILE_VERSION = 1
-
-
-_BUILT: dict[tuple[str, str], Variant] = {}
-"""Variants built from games' stored copies, by (the copy's hash, the game's options)."""
-_BUILT_LOCK = threading.Lock()
 
 
 def _crash_point(name: str) -> None:
@@ -428,14 +422,13 @@ class GameStore:
     def _variant(g: GameRow) -> Variant:
         """The game's own variant: the copy stored at creation, or (older games without one) its file. Built
         once per stored copy and options (its hash names the copy), without reading the copy again."""
-        key = (g.variant_hash, canonical_json(dict(g.options or {}))) if g.variant_hash else None
-        hit = _BUILT.get(key) if key is not None else None
+        hit = built_variant(g.variant_hash, g.options) if g.variant_hash else None
         if hit is not None:
             return hit
         if g.variant_data is None:
             return load_variant(g.variant, g.options)
         try:
-            v = variant_from_data(
+            return variant_from_data(
                 g.variant_data, g.options, source=f"{g.variant} (the copy stored with {g.name})", digest=g.variant_hash
             )
         except VariantError as e:
@@ -443,12 +436,6 @@ class GameStore:
                 f"the copy of variant {g.variant!r} stored with game {g.name!r} no longer loads: {e}; "
                 f"`dippouch upgrade-variant {g.name}` switches the game to the variant file"
             ) from None
-        if key is not None:
-            with _BUILT_LOCK:
-                while len(_BUILT) >= 64:
-                    _BUILT.pop(next(iter(_BUILT)))
-                _BUILT[key] = v
-        return v
 
     @staticmethod
     def _settings(g: GameRow) -> Settings:
@@ -838,7 +825,7 @@ class GameStore:
             s.add(row)
             s.flush()
             late = ph.deadline is not None and now > ph.deadline
-            standing = _standing_of(s, mine, ph.deadline)
+            standing = _standing_in_sql(s, ph.id, ph.deadline, power=power).get(power)
             standing_lines = [LineCheck.from_data(d) for d in standing.lines] if standing else []
             return SubmitResult(
                 ph.name,
@@ -938,7 +925,7 @@ class GameStore:
         s = object_session(ph)
         if s is None or "submissions" not in sa.inspect(ph).unloaded:
             return _standing(ph.submissions, ph.deadline, on_time_only=on_time_only)
-        return _standing_in_sql(s, ph, on_time_only=on_time_only)
+        return _standing_in_sql(s, ph.id, ph.deadline if on_time_only else None)
 
     def _due(
         self, s: Session, g: GameRow, v: Variant, ph: PhaseRow, now: datetime, *, cd: set[str] | None = None
@@ -1759,35 +1746,17 @@ def _named_version_of(s: Session, mine: tuple[sa.ColumnElement[bool], ...], want
     return s.scalars(sa.select(SubmissionRow).where(*mine, SubmissionRow.version == wanted).limit(1)).first()
 
 
-def _standing_of(
-    s: Session, mine: tuple[sa.ColumnElement[bool], ...], deadline: datetime | None
-) -> SubmissionRow | None:
-    """One power's standing submission by the deadline (:func:`_standing` with ``on_time_only``) in SQL:
-    the last received of the versions that replaced the earlier ones, or the version it names."""
-    counted = [*mine, SubmissionRow.stands.is_(True)]
+def _standing_in_sql(
+    s: Session, phase_id: int, deadline: datetime | None, *, power: str | None = None
+) -> dict[str, SubmissionRow]:
+    """:func:`_standing` for every power of a phase (or only ``power``), by the ``deadline`` if one is given,
+    in two queries: each power's last received version among those that replaced the earlier ones, then the
+    versions that instructions among them name. A row or two a power, however many versions there are."""
+    counted = [SubmissionRow.phase_id == phase_id, SubmissionRow.stands.is_(True)]
+    if power is not None:
+        counted.append(SubmissionRow.power == power)
     if deadline is not None:
         counted.append(SubmissionRow.submitted_at <= deadline)
-    last = s.scalars(
-        sa.select(SubmissionRow)
-        .where(*counted)
-        .order_by(SubmissionRow.submitted_at.desc(), SubmissionRow.version.desc())
-        .limit(1)
-    ).first()
-    if last is None or last.reinstates is None:
-        return last
-    # The version it names counts only if it too was on time (and replaced what came before it).
-    return s.scalars(
-        sa.select(SubmissionRow).where(*counted, SubmissionRow.version == last.reinstates).limit(1)
-    ).first()
-
-
-def _standing_in_sql(s: Session, ph: PhaseRow, *, on_time_only: bool) -> dict[str, SubmissionRow]:
-    """:func:`_standing` for every power of a phase, in two queries: each power's last received version
-    among those that replaced the earlier ones (and were on time, if ``on_time_only``), then the versions
-    that instructions among them name."""
-    counted = [SubmissionRow.phase_id == ph.id, SubmissionRow.stands.is_(True)]
-    if on_time_only and ph.deadline is not None:
-        counted.append(SubmissionRow.submitted_at <= ph.deadline)
     rank = (
         sa.func.row_number()
         .over(
