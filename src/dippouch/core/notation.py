@@ -558,7 +558,15 @@ def _tail(r: OrderReader, kind: str | None, loc: int) -> Order:
     return _unknown_verb(r)
 
 
-_VERB_WORDS = ("hold", "move", "support", "convoy", "retreat", "disband", "remove", "build", "waive")
+_VERB_WORDS = tuple(
+    sorted(
+        w
+        for words in (_HOLD, _MOVE, _SUPPORT, _CONVOY, _RETREAT, _DISBAND, _REMOVE, _BUILD, _WAIVE)
+        for w in words
+        if len(w) > 2
+    )
+)
+"""Every verb the grammar reads, for "did you mean" (not the one- and two-letter forms: too short to match)."""
 
 
 def _unknown_verb(r: OrderReader) -> NoReturn:
@@ -567,11 +575,6 @@ def _unknown_verb(r: OrderReader) -> NoReturn:
     word = r.here().lower()
     near = difflib.get_close_matches(word, [*_VERB_WORDS, *r.lex.verbs], n=1, cutoff=0.7) if len(word) > 2 else []
     raise r.fail(f"expected an order verb ({shown}) but found {r.here()!r}", suggestions=near)
-
-
-def _first_words(verbs: tuple[str, ...]) -> list[str]:
-    """The verbs as messages show them: one word per kind, capitalised (``convert``, not ``cv``)."""
-    return [v.capitalize() for v in verbs if len(v) > 2 and not v.endswith("s")][:4]
 
 
 def _dashless_move(r: OrderReader, kind: str | None, loc: int) -> Order:
