@@ -170,11 +170,26 @@ async def open_loop(
     interval = clients / rate
 
     async def client(i: int) -> None:
-        port = ports[i % len(ports)]
-        conn = Conn(port)
+        conn = Conn(ports[i % len(ports)])  # reconnects by itself after close()
         due = start + interval * i / clients
         k = 0
         cached: set[bytes] = set()
+
+        async def timed(
+            counted: Tally, since: float, method: str, path: str, body: bytes = b"", headers: Any = None
+        ) -> tuple[int, bytes] | None:
+            """One request counted in ``counted`` from ``since``; ``None`` when it failed (counted as an error)."""
+            try:
+                answer = await asyncio.wait_for(conn.request(method, path, body, headers), timeout)
+            except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError, IndexError) as e:
+                counted.errors.append(f"{method} {path}: {type(e).__name__} {e}".strip())
+                conn.close()
+                return None
+            counted.latencies.append(time.perf_counter() - since)
+            counted.statuses[answer[0]] += 1
+            counted.bytes += len(answer[1])
+            return answer
+
         while due < stop:
             if time.perf_counter() > stop + timeout:  # so far behind that the round would never end: stop
                 left = int((stop - due) / interval) + 1
@@ -186,16 +201,10 @@ async def open_loop(
                 await asyncio.sleep(wait)
             method, path, body, headers = requests[(i + k * clients) % len(requests)]
             t0, due, k = due, due + interval, k + 1
-            try:
-                status, text = await asyncio.wait_for(conn.request(method, path, body, headers), timeout)
-            except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError, IndexError) as e:
-                tally.errors.append(f"{method} {path}: {type(e).__name__} {e}".strip())
-                conn.close()
-                conn = Conn(port)
+            answer = await timed(tally, t0, method, path, body, headers)
+            if answer is None:
                 continue
-            tally.latencies.append(time.perf_counter() - t0)
-            tally.statuses[status] += 1
-            tally.bytes += len(text)
+            status, text = answer
             if status >= 400:
                 message = text.decode(errors="replace")
                 with contextlib.suppress(ValueError, AttributeError):
@@ -207,19 +216,9 @@ async def open_loop(
             elif maps is not None and (m := MAP_IMG.search(text)) and m.group(1) not in cached:
                 cached.add(m.group(1))
                 url = m.group(1).decode()
-                t1 = time.perf_counter()
-                try:
-                    status, body = await asyncio.wait_for(conn.request("GET", url), timeout)
-                except (TimeoutError, OSError, asyncio.IncompleteReadError, ValueError, IndexError) as e:
-                    maps.errors.append(f"GET {url}: {type(e).__name__} {e}".strip())
-                    conn.close()
-                    conn = Conn(port)
-                    continue
-                maps.latencies.append(time.perf_counter() - t1)
-                maps.statuses[status] += 1
-                maps.bytes += len(body)
-                if status != 200:
-                    maps.errors.append(f"GET {url}: {status}")
+                got = await timed(maps, time.perf_counter(), "GET", url)
+                if got is not None and got[0] != 200:
+                    maps.errors.append(f"GET {url}: {got[0]}")
         conn.close()
 
     await asyncio.gather(*(client(i) for i in range(clients)))
