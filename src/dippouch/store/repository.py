@@ -1423,16 +1423,16 @@ class GameStore:
                     PhaseRow.game_id == g.id, PhaseRow.branch == ph.branch, PhaseRow.seq == ph.seq + 1
                 )
             ).first()
-            rec = {
-                "game": g.name,
-                "variant": g.variant,
-                "options": g.options,
-                "settings": g.settings,
-                "ending": g.ending if (nxt is None and ph.status == "processed") else None,
-                **_phase_to_data(ph, submissions=submissions),
-                "next_deadline": nxt.deadline.isoformat() if nxt is not None and nxt.deadline else None,
-                "next_phase": nxt.name if nxt is not None else None,
-            }
+            rec = phase_record_of(
+                g.name,
+                ph,
+                nxt,
+                settings=g.settings,
+                ending=g.ending,
+                submissions=submissions,
+                variant=g.variant,
+                options=g.options,
+            )
             sealed = sealed_at is not None and is_sealed(ph.status, ph.deadline, sealed_at)
             if sealed_at is not None and not sealed and ph.status == "abandoned" and ph.processed_at is None:
                 # Set aside unprocessed (the open phase rolled back onto itself): its orders were carried into
@@ -1784,6 +1784,30 @@ def _iso(dt: datetime | None) -> str | None:
 
 def _dt(text: str | None) -> datetime | None:
     return as_utc(datetime.fromisoformat(text)) if text else None
+
+
+def phase_record_of(
+    game: str,
+    ph: PhaseRow,
+    nxt: PhaseRow | None,
+    *,
+    settings: Mapping[str, Any],
+    ending: Mapping[str, Any] | None,
+    submissions: bool = True,
+    **about: Any,
+) -> dict[str, Any]:
+    """One phase as the plain record a report reads (:meth:`GameStore.phase_record`), from rows already
+    loaded: the phase, the one after it in its line (``nxt``), the game's settings, and its ending, shown
+    only after the last phase processed. ``about`` adds keys about the game (its variant, options)."""
+    return {
+        "game": game,
+        **about,
+        "settings": settings,
+        "ending": ending if (nxt is None and ph.status == "processed") else None,
+        **_phase_to_data(ph, submissions=submissions),
+        "next_deadline": nxt.deadline.isoformat() if nxt is not None and nxt.deadline else None,
+        "next_phase": nxt.name if nxt is not None else None,
+    }
 
 
 def _phase_to_data(p: PhaseRow, *, submissions: bool = True) -> dict[str, Any]:

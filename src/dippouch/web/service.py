@@ -36,7 +36,7 @@ from dippouch.game import (
 from dippouch.report import phase_report
 from dippouch.store.access import VISIBILITIES, AccessStore
 from dippouch.store.models import GameRow, PhaseRow
-from dippouch.store.repository import GameStore, _phase_to_data
+from dippouch.store.repository import GameStore, phase_record_of
 from dippouch.web.maps import map_available, phase_svg, position_svg
 from dippouch.web.security import BadInput, Forbidden, NotFound, Viewer
 
@@ -397,16 +397,14 @@ class Web:
         if hit is None:
             # The record GameStore.report reads, made of the rows the page has loaded already (the phase, the
             # next one) and the status (settings, ending), without the five queries it would take again.
-            rec = {
-                "game": name,
-                "settings": st.settings.to_data(),
-                "ending": st.ending.to_data()
-                if st.ending is not None and nxt is None and ph.status == "processed"
-                else None,
-                **_phase_to_data(ph, submissions=False),
-                "next_deadline": nxt.deadline.isoformat() if nxt is not None and nxt.deadline else None,
-                "next_phase": nxt.name if nxt is not None else None,
-            }
+            rec = phase_record_of(
+                name,
+                ph,
+                nxt,
+                settings=st.settings.to_data(),
+                ending=st.ending.to_data() if st.ending is not None else None,
+                submissions=False,
+            )
             hit = phase_report(st.game_variant or self._variant_of(name), rec)
             with self._lock:
                 if len(self._reports) > 2000:
