@@ -201,6 +201,12 @@ def test_a_phase_in_the_browser(server: dict[str, Any], browser: Any) -> None:
     v_errors = _errors(visitor)
     visitor.goto(f"{base}/games/e2e")
     assert visitor.locator("pre.report").count() == 1
+    # On a phone: the phase and its countdown first, then the map, then the board, the report, links, history.
+    tops = [
+        visitor.locator(sel).first.bounding_box()["y"]  # type: ignore[index]
+        for sel in (".side-col > .card >> nth=0", "figure.map", "dl.board", "pre.report", "ol.history")
+    ]
+    assert tops == sorted(tops), tops
     _shoot(visitor, "game-phone")
     visitor.goto(f"{base}/variants/standard/moves")
     visitor.fill("input[name=q]", "St Petersburg")
