@@ -72,6 +72,8 @@ _HOLD = frozenset({"h", "hold", "holds", "stand", "stands"})
 _MOVE = frozenset({"-", "m", "move", "moves", "to", "mv", "into", "attack", "attacks", "enter", "enters"})
 _SUPPORT = frozenset({"s", "sup", "support", "supports"})
 _CONVOY = frozenset({"c", "con", "convoy", "convoys"})
+_MOVE_AGAIN = frozenset({"to", "-", "into", "enter", "attack", "move"})
+"""Move words that may follow a first one: ``moves to``, ``to enter``, ``to attack`` (the W3K rulebook)."""
 _RETREAT = frozenset({"r", "retreat", "retreats"})
 _DISBAND = frozenset({"d", "disband", "disbands"})
 _REMOVE = frozenset({"remove", "removes"})
@@ -478,7 +480,8 @@ class OrderReader:
         """``-``, ``->``, ``M``, ``moves to``, ``to``..."""
         if self.accept(_MOVE) is None:
             return False
-        self.accept(("to", "-"))
+        while self.accept(_MOVE_AGAIN):  # "moves to", "to enter", "to attack", "- to"
+            pass
         return True
 
     def via_convoy(self) -> bool:
