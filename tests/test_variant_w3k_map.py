@@ -142,7 +142,7 @@ def test_vital_signs(v) -> None:  # type: ignore[no-untyped-def]
     )
     assert len(gmap.supply_centres) == 109
     assert len(gmap.supply_centres) / 2 < 55
-    assert gmap.army_edge_count() == 362
+    assert gmap.army_edge_count() == 363
     assert gmap.fleet_edge_count() == 620
     split = {p.abbr for p in gmap.provinces if p.coasts}
     assert split == {"dor", "dev", "crn", "cae", "rss", "sth", "lew", "brt", "lno"}

@@ -68,10 +68,12 @@ _TABLES: dict[int, tuple[GameMap, _Tables]] = {}
 _new = object.__new__
 _HOLD_KIND, _HOLD_LOC = (Hold.__dict__[f].__set__ for f in ("kind", "loc"))
 _MOVE_KIND, _MOVE_LOC, _MOVE_DEST, _MOVE_VIA = (Move.__dict__[f].__set__ for f in ("kind", "loc", "dest", "via_convoy"))
-_SUP_KIND, _SUP_LOC, _SUP_TKIND, _SUP_TARGET, _SUP_DEST = (
-    Support.__dict__[f].__set__ for f in ("kind", "loc", "target_kind", "target", "dest")
+_SUP_KIND, _SUP_LOC, _SUP_TKIND, _SUP_TARGET, _SUP_DEST, _SUP_TPOWER = (
+    Support.__dict__[f].__set__ for f in ("kind", "loc", "target_kind", "target", "dest", "target_power")
 )
-_CON_KIND, _CON_LOC, _CON_TARGET, _CON_DEST = (Convoy.__dict__[f].__set__ for f in ("kind", "loc", "target", "dest"))
+_CON_KIND, _CON_LOC, _CON_TARGET, _CON_DEST, _CON_TPOWER = (
+    Convoy.__dict__[f].__set__ for f in ("kind", "loc", "target", "dest", "target_power")
+)
 
 
 def _hold(kind: str, loc: int) -> Hold:
@@ -98,6 +100,7 @@ def _support(kind: str, loc: int, target_kind: str, target: int, dest: int | Non
     _SUP_TKIND(o, target_kind)
     _SUP_TARGET(o, target)
     _SUP_DEST(o, dest)
+    _SUP_TPOWER(o, None)
     return o
 
 
@@ -107,6 +110,7 @@ def _convoy(loc: int, target: int, dest: int) -> Convoy:
     _CON_LOC(o, loc)
     _CON_TARGET(o, target)
     _CON_DEST(o, dest)
+    _CON_TPOWER(o, None)
     return o
 
 

@@ -177,6 +177,8 @@ def illegal_reason(
         tu = units.get(t)
         if tu is None:
             return f"no unit in {gmap.label(t)} to support"
+        if order.target_power is not None and tu.power != order.target_power:
+            return _owner_mismatch(gmap, tu, order.target_power)
 
         def reaches(x: int) -> bool:
             if mk == "F":
@@ -219,6 +221,8 @@ def illegal_reason(
         tu = units.get(t)
         if tu is None:
             return f"no unit in {gmap.label(t)} to convoy"
+        if order.target_power is not None and tu.power != order.target_power:
+            return _owner_mismatch(gmap, tu, order.target_power)
         if hooks.movement_kind(tu.kind) != "A":
             return "only armies can be convoyed"
         d = gmap.province_of(order.dest)
@@ -228,6 +232,15 @@ def illegal_reason(
             return f"this fleet is not on any convoy route from {gmap.label(t)} to {gmap.label(d)}"
         return ""
     return "not an order of a movement phase"
+
+
+def _owner_mismatch(gmap: GameMap, unit: Unit, named: str) -> str:
+    """The order names another owner for the unit it supports or convoys: the player meant another unit (or
+    another board), so the order is not carried out for whoever stands there."""
+    return (
+        f"{gmap.unit_label(unit.kind, unit.loc)} belongs to {unit.power}, not to {named} as the order says; "
+        f"name {unit.power} or no owner"
+    )
 
 
 def fleet_move(gmap: GameMap, loc: int, dest: int) -> tuple[str, int]:
@@ -636,10 +649,11 @@ def _as_carried_out(gmap: GameMap, position: Position, order: Order, unit: Unit,
         target = position.units.get(gmap.province_of(order.target))
         if target is None:
             return dataclasses.replace(order, kind=unit.kind, loc=unit.loc)
-        return Support(unit.kind, unit.loc, target.kind, target.loc, order.dest)
+        return Support(unit.kind, unit.loc, target.kind, target.loc, order.dest, order.target_power)
     if isinstance(order, Convoy):
         target = position.units.get(gmap.province_of(order.target))
-        return Convoy(unit.kind, unit.loc, target.loc if target is not None else order.target, order.dest)
+        loc = target.loc if target is not None else order.target
+        return Convoy(unit.kind, unit.loc, loc, order.dest, order.target_power)
     if isinstance(order, Hold):
         return Hold(unit.kind, unit.loc)
     if dataclasses.is_dataclass(order) and {f.name for f in dataclasses.fields(order)} >= {"kind", "loc"}:

@@ -513,7 +513,8 @@ class _Judge:
                     so: Support = order  # type: ignore[assignment]
                     tp = loc_prov[so.target]
                     tu = units.get(tp)
-                    if tu is not None and tp != prov and (kind == "A" or kind == "F"):
+                    owner_ok = so.target_power is None or (tu is not None and so.target_power == tu.power)
+                    if tu is not None and tp != prov and (kind == "A" or kind == "F") and owner_ok:
                         reach = army_adj[prov] if kind == "A" else fleet_reach[unit.loc]
                         if so.dest is None:
                             if tp in reach:
@@ -531,7 +532,8 @@ class _Judge:
                     if kind == "F" and sea[prov]:
                         tp = loc_prov[co.target]
                         tu = units.get(tp)
-                        if tu is not None and tu.kind == "A":
+                        owner_ok = co.target_power is None or (tu is not None and co.target_power == tu.power)
+                        if tu is not None and tu.kind == "A" and owner_ok:
                             d = loc_prov[co.dest]
                             if d != tp and routes.proper(tp, d, prov):
                                 why = ""
@@ -656,7 +658,8 @@ def adjudicate_movement(
                     if unit is not None and unit.power == power and code[prov] < 0:
                         tp = loc_prov[so.target]
                         tu = at[tp]
-                        if tu is not None and tp != prov:
+                        # An owner named in the order must be the unit's (else legality says why).
+                        if tu is not None and tp != prov and (so.target_power is None or so.target_power == tu.power):
                             # A unit that is no fleet supports by army adjacency, as _illegal_reason judges it.
                             reach = fleet_reach[unit.loc] if unit.kind == "F" else army_adj[prov]
                             sd = so.dest
@@ -724,7 +727,13 @@ def adjudicate_movement(
                         tp = loc_prov[co.target]
                         tu = at[tp]
                         d = loc_prov[co.dest]
-                        if tu is not None and tu.kind == "A" and d != tp and routes.proper(tp, d, prov):
+                        if (
+                            tu is not None
+                            and tu.kind == "A"
+                            and d != tp
+                            and (co.target_power is None or co.target_power == tu.power)
+                            and routes.proper(tp, d, prov)
+                        ):
                             add((power, i, order, prov))
                             code[prov] = CONVOY
                             got_fleets = convoy_orders.get((tp, d))

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError
+from dippouch.core.mapdata import ProvinceKind
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
 
 if TYPE_CHECKING:
@@ -68,9 +69,11 @@ class OrderParseError(DippouchError):
 
 
 _HOLD = frozenset({"h", "hold", "holds", "stand", "stands"})
-_MOVE = frozenset({"-", "m", "move", "moves", "to", "mv"})
+_MOVE = frozenset({"-", "m", "move", "moves", "to", "mv", "into", "attack", "attacks", "enter", "enters"})
 _SUPPORT = frozenset({"s", "sup", "support", "supports"})
 _CONVOY = frozenset({"c", "con", "convoy", "convoys"})
+_MOVE_AGAIN = frozenset({"to", "-", "into", "enter", "attack", "move"})
+"""Move words that may follow a first one: ``moves to``, ``to enter``, ``to attack`` (the W3K rulebook)."""
 _RETREAT = frozenset({"r", "retreat", "retreats"})
 _DISBAND = frozenset({"d", "disband", "disbands"})
 _REMOVE = frozenset({"remove", "removes"})
@@ -133,9 +136,24 @@ class _Lexicon:
     syntax: tuple[Callable[[OrderReader], Order | None], ...] = field(default=())
     verbs: tuple[str, ...] = field(default=())
     """The verbs the variant's extra order kinds add (W3K: ``convert``...), for "did you mean"."""
+    owners: Mapping[tuple[str, ...], tuple[str, bool]] = field(default_factory=dict)
+    """Tokenized lower-case power name or adjective (``crown``, ``irish confederacy``, ``french``), also in the
+    possessive (``crowns``: the apostrophe is dropped) -> (power, possessive), for an owner named before a unit."""
 
 
 _LEXICONS: dict[int, tuple[Variant, _Lexicon]] = {}
+
+
+def _name_forms(key: tuple[str, ...], sea: bool) -> list[tuple[str, ...]]:
+    """Other ways a name is written, each taken only where no place already has it: with or without a
+    leading "the" (``the Gulf of Mayo``, ``Shire of Elgin``) and, for a sea, with "Sea Area" or "area" after it
+    (W3K's "the Plymouth Sea Area", after the Shipping Forecast's areas)."""
+    bare = key[1:] if len(key) > 1 and key[0] == "the" else key
+    forms = [bare, ("the", *bare)]
+    if sea:
+        for tail in (("sea", "area"), ("area",)):
+            forms += [(*bare, *tail), ("the", *bare, *tail)]
+    return [f for f in forms if f != key]
 
 
 def _lexicon(variant: Variant) -> _Lexicon:
@@ -152,6 +170,9 @@ def _lexicon(variant: Variant) -> _Lexicon:
             # "Sutton-at-Hone" is also written "Sutton at Hone" (a dash inside a name is not a move).
             names.setdefault(tuple(w for w in key if w != "-"), lid)
         pool.setdefault(key_text, lid)
+    for key, lid in list(names.items()):
+        for form in _name_forms(key, gmap.provinces[gmap.locations[lid].province].kind == ProvinceKind.SEA):
+            names.setdefault(form, lid)
     coast_words: dict[int, dict[tuple[str, ...], int]] = {}
     all_coasts: set[tuple[str, ...]] = set()
     for loc in gmap.locations:
@@ -168,6 +189,12 @@ def _lexicon(variant: Variant) -> _Lexicon:
                 all_coasts.add(k)
         full = _key(_tokenize(loc.name))
         names.setdefault(full, loc.id)
+        # "the south coast of Caernarfonshire" (the W3K rulebook's words for cae/sc).
+        province_name = _key(_tokenize(gmap.provinces[loc.province].name))
+        for coast_name in {_key(_tokenize(cname)), _key(_tokenize(cname.split()[0] + " coast"))}:
+            of_form = (*coast_name, "of", *province_name)
+            names.setdefault(of_form, loc.id)
+            names.setdefault(("the", *of_form), loc.id)
     kinds = dict(_BASE_KINDS)
     # A variant's own unit kinds are the keys of ``[rules] moves_as`` (1000 AD: ``D = "A"``); extra words for
     # them come from ``[rules] unit_names`` (``D = ["3d", "defensive army"]``).
@@ -182,6 +209,14 @@ def _lexicon(variant: Variant) -> _Lexicon:
             for word in words if isinstance(words, list) else [words]:
                 for spelling in (str(word).lower(), " ".join(_tokenize(str(word).lower()))):
                     kinds[spelling] = str(letter).upper()
+    owners: dict[tuple[str, ...], tuple[str, bool]] = {}
+    for power in variant.powers:
+        for word in (power.name, power.adjective):
+            key = _key(_tokenize(word))
+            if not key:
+                continue
+            owners.setdefault(key, (power.name, False))
+            owners.setdefault((*key[:-1], key[-1] + "s"), (power.name, True))
     syntax = tuple(fn for rule, fn in _SYNTAX.items() if variant.rules.get(rule))
     verbs = tuple(v for rule, words in _SYNTAX_VERBS.items() if variant.rules.get(rule) for v in words)
     lex = _Lexicon(
@@ -193,6 +228,7 @@ def _lexicon(variant: Variant) -> _Lexicon:
         suggest_pool=pool,
         syntax=syntax,
         verbs=verbs,
+        owners=owners,
     )
     _LEXICONS[id(variant)] = (variant, lex)
     return lex
@@ -405,14 +441,47 @@ class OrderReader:
         raise AssertionError("unreachable")
 
     def unit(self) -> tuple[str | None, int]:
+        """A unit: an optional type and its place (``A par``, ``Army Paris``, ``the army in Paris``)."""
         kind = self.kind()
+        if kind is not None and self.peek() in ("in", "at") and self._match_location(self.pos + 1) is not None:
+            self.pos += 1  # "the French army in Burgundy"
         return kind, self.location()
+
+    def owner(self) -> str | None:
+        """An optional power named before a unit: ``the Crown Army Ashby``, ``German A Mun``, ``France's
+        Burgundy``, ``the French army in Burgundy``; the power's name, or None (nothing read).
+
+        It is read as an owner only when a unit type follows (or, in the possessive, a place): "Argyll" is
+        also a place, so ``S Argyll`` supports the unit in Argyll, and where both readings fit, the other
+        one is tried if this one fails."""
+        start = self.pos
+        at = start + 1 if self.peek() == "the" else start
+        owners = self.lex.owners
+        for n in (3, 2, 1):
+            hit = owners.get(tuple(self.words[at : at + n]))
+            if hit is None or at + n > len(self.words):
+                continue
+            power, possessive = hit
+            after = at + n
+            word = self.words[after] if after < len(self.words) else None
+            unit_follows = word in self.lex.kinds and (
+                self._match_location(after + 1) is not None
+                or (after + 2 < len(self.words) and self.words[after + 1] in ("in", "at"))
+            )
+            if not (unit_follows or (possessive and self._match_location(after) is not None)):
+                return None
+            if self._match_location(start) is not None and self.choice("owner", start):
+                return None  # second reading: the words are a place ("supports Argyll A ...")
+            self.pos = after
+            return power
+        return None
 
     def move_word(self) -> bool:
         """``-``, ``->``, ``M``, ``moves to``, ``to``..."""
         if self.accept(_MOVE) is None:
             return False
-        self.accept(("to", "-"))
+        while self.accept(_MOVE_AGAIN):  # "moves to", "to enter", "to attack", "- to"
+            pass
         return True
 
     def via_convoy(self) -> bool:
@@ -493,6 +562,15 @@ def _parse(r: OrderReader) -> Order:
             if first != "d" or "d" not in r.lex.kinds:
                 r.finish()
         r.pos = start
+    start = r.pos
+    named = r.owner()
+    if named is not None:
+        rest = " ".join(r.raw[r.pos :])
+        raise OrderParseError(
+            " ".join(r.raw[start : r.pos]),
+            f"an order starts with its unit, without the owner: write {rest!r}; the order counts for the unit's "
+            f"owner or for the power it is handed to, whoever sends it",
+        )
     kind, loc = r.unit()
     return _tail(r, kind, loc)
 
@@ -523,6 +601,7 @@ def _tail(r: OrderReader, kind: str | None, loc: int) -> Order:
         r.finish()
         return Build(kind, loc)
     if r.accept(_SUPPORT):
+        owner = r.owner()
         tkind, target = r.unit()
         supported_dest: int | None = None
         if r.move_word():
@@ -530,15 +609,15 @@ def _tail(r: OrderReader, kind: str | None, loc: int) -> Order:
         else:
             r.accept(_HOLD)
         r.finish()
-        return Support(kind, loc, tkind, target, supported_dest)
+        return Support(kind, loc, tkind, target, supported_dest, owner)
     if r.accept(_CONVOY):
-        r.kind()
-        target = r.location()
+        owner = r.owner()
+        _, target = r.unit()  # the convoyed unit's type is not kept: only an army can be convoyed
         if not r.move_word():
             raise r.fail("a convoy names where the army goes: F nth C A lon - bel")
         dest = r.location()
         r.finish()
-        return Convoy(kind, loc, target, dest)
+        return Convoy(kind, loc, target, dest, owner)
     if r.move_word():
         dest = r.location()
         # A route spelt out ("A lon - nth - bel") lists the seas; the destination is the last name.
@@ -771,16 +850,23 @@ def format_order(
     def unit(kind: str | None, loc: int) -> str:
         return format_unit(variant, kind, loc, full=full)
 
+    def owned(power: str | None, kind: str | None) -> str:
+        """The owner an order names before a unit: ``Crown A ash``, or ``Crown's ash`` without a type."""
+        if power is None:
+            return ""
+        return f"{power} " if kind else f"{power}'s "
+
     if isinstance(order, Move):
         text = f"{unit(order.kind, order.loc)} - {place(order.dest)}"
         return text + " via convoy" if order.via_convoy else text
     if isinstance(order, Hold):
         return f"{unit(order.kind, order.loc)} H"
     if isinstance(order, Support):
-        head = f"{unit(order.kind, order.loc)} S {unit(order.target_kind, order.target)}"
+        head = f"{unit(order.kind, order.loc)} S {owned(order.target_power, order.target_kind)}"
+        head += unit(order.target_kind, order.target)
         return head if order.dest is None else f"{head} - {place(order.dest)}"
     if isinstance(order, Convoy):
-        return f"{unit(order.kind, order.loc)} C A {place(order.target)} - {place(order.dest)}"
+        return f"{unit(order.kind, order.loc)} C {owned(order.target_power, 'A')}A {place(order.target)} - {place(order.dest)}"
     if isinstance(order, Retreat):
         return f"{unit(order.kind, order.loc)} R {place(order.dest)}"
     if isinstance(order, Disband):

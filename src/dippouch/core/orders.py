@@ -56,6 +56,9 @@ class Support(Order):
     target_kind: str | None
     target: int
     dest: int | None = None
+    target_power: str | None = None
+    """The power the order names as the supported unit's owner ("supports the Crown Army Ashby"), or None.
+    When named, the unit there must be that power's (:mod:`~dippouch.core.legality`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +68,8 @@ class Convoy(Order):
     target: int
     """Where the convoyed army stands."""
     dest: int
+    target_power: str | None = None
+    """The power the order names as the convoyed army's owner, or None (checked like a support's)."""
 
 
 @dataclass(frozen=True, slots=True)

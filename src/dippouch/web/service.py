@@ -13,6 +13,7 @@ import contextlib
 import difflib
 import threading
 import time
+import unicodedata
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -24,6 +25,7 @@ import sqlalchemy as sa
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError
 from dippouch.core.mapdata import ProvinceKind
+from dippouch.core.notation import OrderParseError, parse_unit
 from dippouch.core.position import Position, Unit
 from dippouch.core.variant import Variant, load_variant, variant_names
 from dippouch.game import (
@@ -1055,23 +1057,44 @@ def _units_of(v: Variant, pos: Position, power: str, kind: str) -> list[dict[str
 
 
 def _find_province(v: Variant, q: str) -> int | None:
+    """The province a name means, read as orders read it: every name the pages show (a coast's
+    "Caernarfonshire (South Coast)"), abbreviations, aliases, "the", any apostrophe."""
     try:
         return v.map.province_of(v.map.loc(q))
     except KeyError:
+        pass
+    try:
+        return v.map.province_of(parse_unit(v, q)[1])
+    except OrderParseError:
         return None
 
 
+def _folded(text: str) -> str:
+    """Lower case without accents, apostrophes or brackets, one space between words: how a name is searched."""
+    text = unicodedata.normalize("NFKD", text.lower())
+    text = "".join(c for c in text if not unicodedata.combining(c) and c not in "'\u2019\u2018`()")
+    return " ".join(text.replace("/", " ").split())
+
+
 def _search(v: Variant, q: str) -> list[dict[str, str]]:
-    """Provinces whose abbreviation, name or an alias contains the text (case-insensitive), best first."""
-    t = q.lower()
+    """Places whose abbreviation, name or an alias contains the text, best first; a coast by its own name
+    (``Caernarfonshire (South Coast)``, ``cae/sc``), as the move lists show it."""
+    t = _folded(q)
+    m = v.map
     hits: list[tuple[int, str, dict[str, str]]] = []
-    for p in v.map.provinces:
+    for p in m.provinces:
         if p.kind == ProvinceKind.IMPASSABLE:
             continue
-        words = [p.abbr.lower(), p.name.lower(), *(a.lower() for a in p.aliases)]
-        if any(t in w for w in words):
-            rank = 0 if t in (p.abbr.lower(), p.name.lower()) else 1 if p.name.lower().startswith(t) else 2
-            hits.append((rank, p.name, {"abbr": p.abbr, "name": p.name}))
+        places = [(p.abbr, p.name, [p.abbr, p.name, *p.aliases])]
+        places += [
+            (m.locations[c].abbr, m.locations[c].name, [m.locations[c].abbr, m.locations[c].name]) for c in p.coasts
+        ]
+        for abbr, name, words in places:
+            folded = [_folded(w) for w in words]
+            if any(t in w for w in folded):
+                exact = t in (_folded(abbr), _folded(name))
+                rank = 0 if exact else 1 if _folded(name).startswith(t) else 2
+                hits.append((rank, name, {"abbr": abbr, "name": name}))
     return [h[2] for h in sorted(hits, key=lambda h: (h[0], h[1]))[:30]]
 
 

@@ -235,6 +235,8 @@ class Proxy(Order):
     loc: int
     to: str
     """The power that may order the unit (canonical name)."""
+    owner: str | None = None
+    """The owner the order names before the unit ("Command of the Protectorate's Army London"), or None."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,6 +303,12 @@ class W3KHooks(RuleHooks):
                 name = gmap.label(prov)
                 if unit is None:
                     decided[(power, i)] = ("illegal", f"no unit in {name}")
+                elif o.owner is not None and o.owner != unit.power:
+                    label = gmap.unit_label(unit.kind, unit.loc)
+                    decided[(power, i)] = (
+                        "illegal",
+                        f"{label} belongs to {unit.power}, not to {o.owner} as the order says",
+                    )
                 elif unit.power != power:
                     decided[(power, i)] = ("illegal", f"only {unit.power}, its owner, can hand over the unit in {name}")
                 elif o.to == power or o.to not in self.variant.power_names:
@@ -804,27 +812,29 @@ def _read_w3k(r: OrderReader) -> Order | None:
         return Build(kind, r.location())
     if first == "command" and r.peek(1) == "of":
         r.pos += 2
+        owner = r.owner()
         kind, loc = r.unit()
         r.accept(("is",))
         if not (r.accept(("offered", "given", "handed")) and r.accept(("to",))):
             raise r.fail("write 'Command of Army London is offered to Manchester'")
-        return Proxy(kind, loc, _power_name(r))
+        return Proxy(kind, loc, _power_name(r), owner)
     if first in _CONVERT_WORDS:
         r.pos += 1
         kind, loc = r.unit()
         return _convert_tail(r, kind, loc)
+    owner = r.owner()
     try:
         kind, loc = r.unit()
     except OrderParseError:
         return None
-    if r.accept(_CONVERT_WORDS):
+    if owner is None and r.accept(_CONVERT_WORDS):
         return _convert_tail(r, kind, loc)
     r.accept(("is",))
     if r.accept(("under", "proxy")):
         r.accept(("the",))
         r.accept(("orders", "order", "command"))
         r.accept(("of", "to"))
-        return Proxy(kind, loc, _power_name(r))
+        return Proxy(kind, loc, _power_name(r), owner)
     return None
 
 
@@ -848,7 +858,8 @@ def _format_convert(variant: Variant, order: Order, full: bool) -> str:
 
 def _format_proxy(variant: Variant, order: Order, full: bool) -> str:
     assert isinstance(order, Proxy)
-    return f"{format_unit(variant, order.kind, order.loc, full=full)} under orders of {order.to}"
+    owner = "" if order.owner is None else f"{order.owner} " if order.kind else f"{order.owner}'s "
+    return f"{owner}{format_unit(variant, order.kind, order.loc, full=full)} under orders of {order.to}"
 
 
 def _format_send(variant: Variant, order: Order, full: bool) -> str:
