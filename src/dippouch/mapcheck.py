@@ -19,7 +19,16 @@ from typing import Any
 from dippouch.core.mapdata import GameMap, ProvinceKind
 from dippouch.core.variant import Variant
 
-__all__ = ["LongEdge", "MapReport", "check_geometry", "check_map", "edge_key", "format_report", "great_circle_km"]
+__all__ = [
+    "LongEdge",
+    "MapReport",
+    "check_drawing",
+    "check_geometry",
+    "check_map",
+    "edge_key",
+    "format_report",
+    "great_circle_km",
+]
 
 EARTH_RADIUS_KM = 6371.0
 
@@ -254,6 +263,20 @@ def check_geometry(variant: Variant) -> Any:
     from dippouch.render.mapgen.checks import check_geometry as run
 
     return run(variant)
+
+
+def check_drawing(variant: Variant, *, names: str = "auto") -> Any:
+    """Where the drawn map puts names, centre markers and units, read back from the SVG itself (a
+    :class:`dippouch.render.audit.LayoutReport`): the busiest phase of the seeded sample game that
+    ``scripts/mapshots`` draws, with names as ``names`` (``auto``, ``full`` or ``abbr``). Needs no shapely;
+    FileNotFoundError when no geometry was built."""
+    from dippouch.render import RenderOptions, render_svg
+    from dippouch.render.audit import audit_svg
+    from dippouch.render.shots import busiest_phase
+
+    ph = busiest_phase(variant)
+    svg = render_svg(variant, ph.position, ph.orders, ph.results, RenderOptions(names=names))
+    return audit_svg(svg)
 
 
 def format_report(rep: MapReport) -> str:

@@ -780,7 +780,8 @@ def _extra_kinds(variant: Variant) -> list[tuple[str, str]]:
     for k in sorted(str(k).upper() for k in kinds if str(k).upper() not in ("A", "F")):
         given = names.get(k) if isinstance(names, Mapping) else None
         words = [str(w) for w in given] if isinstance(given, list) else []
-        out.append((k, max(words, key=lambda w: (" " in w, -len(w))) if words else f"unit {k}"))
+        # The first name of more than one word ("defensive army"), not a short form ("3d").
+        out.append((k, next((w for w in words if " " in w), words[0]) if words else f"unit {k}"))
     return out
 
 
