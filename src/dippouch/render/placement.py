@@ -63,15 +63,9 @@ class Boxes:
         for cell in self._cells(b):
             self.grid.setdefault(cell, []).append(b)
 
-    def within(self, b: Box) -> list[Point]:
+    def within(self, b: Box) -> set[Point]:
         """The points (boxes added as points) in the cells ``b`` covers."""
-        seen: list[Point] = []
-        for cell in self._cells(b):
-            for o in self.grid.get(cell, ()):
-                pt = (o[0], o[1])
-                if pt not in seen:
-                    seen.append(pt)
-        return seen
+        return {(o[0], o[1]) for cell in self._cells(b) for o in self.grid.get(cell, ())}
 
 
 class Outline:
@@ -108,13 +102,12 @@ class Outline:
 
     def spans(self, y: float) -> list[Span]:
         """Every inside stretch of the horizontal line at ``y``, left to right."""
-        if not self.box[1] <= y <= self.box[3]:
+        box = self.box
+        if not box[1] <= y <= box[3]:
             return []
-        cuts = sorted(
-            x0 + (y - y0) * (x1 - x0) / (y1 - y0)
-            for x0, y0, x1, y1 in self.bands[self._band(y)]
-            if (y0 <= y) != (y1 <= y)
-        )
+        k = int((y - box[1]) / self.step)
+        band = self.bands[k if k < self._BANDS else self._BANDS - 1]
+        cuts = sorted([x0 + (y - y0) * (x1 - x0) / (y1 - y0) for x0, y0, x1, y1 in band if (y0 <= y) != (y1 <= y)])
         return [(cuts[i], cuts[i + 1]) for i in range(0, len(cuts) - 1, 2)]
 
     def span(self, x: float, y: float) -> Span | None:
@@ -368,7 +361,9 @@ class _Placer:
             for ring in range(int(limit / step) + 2):
                 d = ring * step
                 cands = [town] if ring == 0 else [(town[0] + ex * d, town[1] + ey * d) for ex, ey in _AROUND]
-                good = [c for c in cands if clear(c) and shape.holds(_dot_box(c, mark))]
+                good = [
+                    c for c in cands if math.dist(c, own) >= r * 1.6 and shape.holds(_dot_box(c, mark)) and clear(c)
+                ]
                 if good:
                     chosen = Marker(min(good, key=lambda c: (math.dist(c, town), c)))
                     break
@@ -467,7 +462,10 @@ class _Placer:
     def inside(self, p: ProvinceShape, rows: _Rows) -> Label | None:
         """The roomiest free spot inside the province for its name, full name first, then the abbreviation."""
         ux, uy = p.unit
-        for strict in (True, False):
+        box = self.outline(p.abbr).box
+        # The second pass (names over dislodged spots) only where a dislodged spot lies in the way.
+        passes = (True, False) if self.soft.hits(box) else (True,)
+        for strict in passes:
             for text, size in self.texts(p):
                 w = text_width(text, size, True)
                 up, down = size * LABEL_UP, size * LABEL_DOWN
@@ -554,7 +552,7 @@ class _Placer:
         for p in order:
             shape = self.outline(p.abbr)
             height = shape.box[3] - shape.box[1]
-            rows = _Rows(shape, max(self.r * 0.15, height / 160, 0.3))
+            rows = _Rows(shape, max(self.r * 0.2, height / 100, 0.3))
             got = self.inside(p, rows)
             if got is None:
                 left.append(p)
