@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from dippouch.core.lookup import closest
 from dippouch.core.mapdata import GameMap, ProvinceKind
 from dippouch.core.variant import Variant
 
@@ -252,6 +253,18 @@ def check_map(variant: Variant, *, factor: float = 1.6, min_km: float = 0.0) -> 
             rep.problems.append(f"[mapcheck.long_edges] justifies {key}, which is not an edge")
         elif key not in seen_keys:
             rep.notes.append(f"[mapcheck.long_edges] justifies {key}, which is no longer counted as long")
+
+    # Towns place centre markers only: one for an unknown province would be ignored without a word.
+    drawing = variant.data.get("drawing")
+    towns = drawing.get("towns") if isinstance(drawing, Mapping) else None
+    centres = {m.provinces[c].abbr for c in m.supply_centres}
+    for key in sorted(towns if isinstance(towns, Mapping) else {}):
+        if key not in abbrs:
+            near = closest(key, sorted(abbrs))
+            hint = f" (did you mean {near}?)" if near else ""
+            rep.problems.append(f"[drawing.towns] names an unknown province: {key}{hint}")
+        elif key not in centres:
+            rep.notes.append(f"[drawing.towns] {key} is not a supply centre: no marker is drawn for its town")
     return rep
 
 
