@@ -341,9 +341,14 @@ class _Placer:
             if p.sc is None:
                 continue
             shape = self.outline(p.abbr)
-            town = self.towns.get(p.abbr)
-            if town is None or not shape.inside(town):
-                town = p.sc if shape.inside(p.sc) else p.unit
+            raw = self.towns.get(p.abbr)
+            fallback = p.sc if shape.inside(p.sc) else p.unit
+            # A town just outside its shape (a river port whose river is drawn as water): the nearest spot
+            # inside is searched from the town itself; one far outside (a wrong point) is not followed.
+            b = shape.box
+            near = raw is not None and b[0] - r * 3 <= raw[0] <= b[2] + r * 3 and b[1] - r * 3 <= raw[1] <= b[3] + r * 3
+            town = raw if raw is not None and near else fallback
+            target = town if shape.inside(town) else fallback
             own = p.unit
 
             def clear(c: Point, own: Point = own) -> bool:
@@ -373,12 +378,12 @@ class _Placer:
                     cands = [(own[0] + ex * r * k, own[1] + ey * r * k) for ex, ey in _AROUND]
                     good = [c for c in cands if clear(c) and not self._in_small_place(c)]
                     if good:
-                        at = min(good, key=lambda c: (math.dist(c, town), c))
-                        start = _box_exit(_dot_box(at, mark), at, town, r * 0.05)
-                        chosen = Marker(at, (start, _inward(shape, start, town, r * 0.3)))
+                        at = min(good, key=lambda c: (math.dist(c, target), c))
+                        start = _box_exit(_dot_box(at, mark), at, target, r * 0.05)
+                        chosen = Marker(at, (start, _inward(shape, start, target, r * 0.3)))
                         break
             if chosen is None:
-                chosen = Marker(town)
+                chosen = Marker(target)
             out[p.abbr] = chosen
             placed.append(chosen.at)
             self.marks.add(_dot_box(chosen.at, r * 0.5))
