@@ -242,3 +242,19 @@ def test_mapcheck_counts_misplaced_names_and_refuses_an_unknown_names_choice() -
     bad = runner.invoke(app, ["mapcheck", "hundred3", "--names", "short"])
     assert bad.exit_code == 2
     assert "must be auto, full or abbr, not 'short'" in bad.output
+
+
+def test_audit_finds_a_marker_leader_ending_outside_its_place() -> None:
+    """London's marker stands outside its small circle with a leader into it; a leader ending in
+    Middlesex instead leaves the marker astray."""
+    v = load_variant("w3k")
+    svg = render_svg(v, v.start)
+    assert audit_svg(svg).markers_astray == []
+    start = svg.index('id="sc-lon"')
+    path_at = svg.index('class="leader" d="', start)
+    d_start = path_at + len('class="leader" d="')
+    d_end = svg.index('"', d_start)
+    first = svg[d_start:d_end].split("L")[0]
+    x, y = load_geometry(v).provinces["mdx"].unit
+    broken = svg[:d_start] + f"{first}L{x} {y}" + svg[d_end:]
+    assert audit_svg(broken).markers_astray == ["lon"]
