@@ -120,3 +120,11 @@ def test_cli_exit_codes(tmp_path: Path) -> None:
     bad = runner.invoke(app, ["mapcheck", _write(tmp_path, TINY), "--json"])
     assert bad.exit_code == 1
     assert '"unexplained": 1' in bad.output
+
+
+def test_towns_for_unknown_provinces_and_non_centres_are_reported(tmp_path: Path) -> None:
+    rep = check_map(load_variant(_write(tmp_path, TINY + "\n[drawing.towns]\naab = [0.1, 0.1]\nbbb = [1.0, 0.1]\n")))
+    assert "[drawing.towns] names an unknown province: aab (did you mean aaa?)" in rep.problems
+    assert "[drawing.towns] bbb is not a supply centre: no marker is drawn for its town" in rep.notes
+    clean = check_map(load_variant(_write(tmp_path, TINY + "\n[drawing.towns]\naaa = [0.1, 0.1]\n")))
+    assert not [p for p in clean.problems if "towns" in p]

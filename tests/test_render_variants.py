@@ -102,5 +102,5 @@ def test_dislodged_units_and_centres_stand_clear_of_units(name: str) -> None:
     assert len(crowded) <= len(geo.provinces) / 20, crowded
     for a, d in st.dislodged.items():
         assert math.dist(d, spots[a]) >= st.r * 1.5, a
-    for a, c in st.sc.items():
-        assert math.dist(c, spots[a]) >= st.r * 1.2, a
+    for a, m in st.sc.items():
+        assert math.dist(m.at, spots[a]) >= st.r * 1.2, a

@@ -16,10 +16,20 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from dippouch.core.lookup import closest
 from dippouch.core.mapdata import GameMap, ProvinceKind
 from dippouch.core.variant import Variant
 
-__all__ = ["LongEdge", "MapReport", "check_geometry", "check_map", "edge_key", "format_report", "great_circle_km"]
+__all__ = [
+    "LongEdge",
+    "MapReport",
+    "check_drawing",
+    "check_geometry",
+    "check_map",
+    "edge_key",
+    "format_report",
+    "great_circle_km",
+]
 
 EARTH_RADIUS_KM = 6371.0
 
@@ -243,6 +253,18 @@ def check_map(variant: Variant, *, factor: float = 1.6, min_km: float = 0.0) -> 
             rep.problems.append(f"[mapcheck.long_edges] justifies {key}, which is not an edge")
         elif key not in seen_keys:
             rep.notes.append(f"[mapcheck.long_edges] justifies {key}, which is no longer counted as long")
+
+    # Towns place centre markers only: one for an unknown province would be ignored without a word.
+    drawing = variant.data.get("drawing")
+    towns = drawing.get("towns") if isinstance(drawing, Mapping) else None
+    centres = {m.provinces[c].abbr for c in m.supply_centres}
+    for key in sorted(towns if isinstance(towns, Mapping) else {}):
+        if key not in abbrs:
+            near = closest(key, sorted(abbrs))
+            hint = f" (did you mean {near}?)" if near else ""
+            rep.problems.append(f"[drawing.towns] names an unknown province: {key}{hint}")
+        elif key not in centres:
+            rep.notes.append(f"[drawing.towns] {key} is not a supply centre: no marker is drawn for its town")
     return rep
 
 
@@ -254,6 +276,20 @@ def check_geometry(variant: Variant) -> Any:
     from dippouch.render.mapgen.checks import check_geometry as run
 
     return run(variant)
+
+
+def check_drawing(variant: Variant, *, names: str = "auto") -> Any:
+    """Where the drawn map puts names, centre markers and units, read back from the SVG itself (a
+    :class:`dippouch.render.audit.LayoutReport`): the busiest phase of the seeded sample game that
+    ``scripts/mapshots`` draws, with names as ``names`` (``auto``, ``full`` or ``abbr``). Needs no shapely;
+    FileNotFoundError when no geometry was built."""
+    from dippouch.render import RenderOptions, render_svg
+    from dippouch.render.audit import audit_svg
+    from dippouch.render.shots import busiest_phase
+
+    ph = busiest_phase(variant)
+    svg = render_svg(variant, ph.position, ph.orders, ph.results, RenderOptions(names=names))
+    return audit_svg(svg)
 
 
 def format_report(rep: MapReport) -> str:

@@ -22,12 +22,19 @@ def mapcheck(
     geometry: bool = typer.Option(
         True, help="Also check the built map geometry: drawn borders against the declared ones (needs shapely)."
     ),
-    strict_geometry: bool = typer.Option(False, "--strict-geometry", help="Also fail on geometric mismatches."),
+    strict_geometry: bool = typer.Option(
+        False, "--strict-geometry", help="Also fail on geometric mismatches and on misplaced names or markers."
+    ),
+    names: str = typer.Option(
+        "auto", help="Names to draw for the drawing check: auto, full or abbr (as `dippouch map --names`)."
+    ),
 ) -> None:
     """Print counts, coasts without a sea, cut-off pieces and long edges; exit 1 on problems."""
     from dippouch.core.variant import load_variant
     from dippouch.mapcheck import check_map, format_report
 
+    if names not in ("auto", "full", "abbr"):
+        raise typer.BadParameter(f"must be auto, full or abbr, not {names!r}", param_hint="--names")
     rep = check_map(load_variant(variant), factor=factor, min_km=min_km)
     if as_json:
         data = asdict(rep)
@@ -38,6 +45,7 @@ def mapcheck(
     geo_bad = False
     if geometry and not as_json:
         geo_bad = _geometry_report(load_variant(variant))
+        geo_bad = _drawing_report(load_variant(variant), names) or geo_bad
     if rep.problems or (strict and rep.unexplained) or (strict_geometry and geo_bad):
         raise typer.Exit(1)
 
@@ -59,3 +67,18 @@ def _geometry_report(v: object) -> bool:
         return False
     typer.echo(format_geo_report(geo, v.name))  # type: ignore[attr-defined]
     return bool(geo.mismatches)
+
+
+def _drawing_report(v: object, names: str) -> bool:
+    """Print where the drawn map puts names and centre markers; True when any is misplaced."""
+    from dippouch.mapcheck import check_drawing
+
+    try:
+        rep = check_drawing(v, names=names)  # type: ignore[arg-type]
+    except FileNotFoundError as e:
+        typer.echo(f"drawing check: skipped ({e})")
+        return False
+    typer.echo(f"drawing check ({names} names, the sample game's busiest phase as drawn):")
+    typer.echo(rep.summary())
+    typer.echo(f"misplaced: {rep.misplaced}")
+    return bool(rep.misplaced)

@@ -497,6 +497,12 @@ DRAWING = Table(
         ),
         "island_km2": Num(doc="Islands without a province larger than this (km²) are drawn neutral.", default="2500"),
         "island_km": Num(doc="...as are smaller ones farther than this (km) from any province.", default="60"),
+        "towns": MapOf(
+            key="province",
+            value=Point(),
+            doc="Where a supply centre's marker is drawn, `[lon, lat]` of its town (default: the province's "
+            "`point`); read when the map is drawn, so no `dippouch mapgen` is needed.",
+        ),
     },
 )
 

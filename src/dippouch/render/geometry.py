@@ -9,6 +9,7 @@ dependencies. The file format is described in docs/maps-geometry.md.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -29,6 +30,7 @@ __all__ = [
     "geometry_path",
     "load_geometry",
     "parse_geometry",
+    "project",
 ]
 
 FORMAT = "dippouch-geometry"
@@ -155,6 +157,30 @@ def path_rings(d: str) -> list[list[Point]]:
     if ring:
         rings.append(ring)
     return rings
+
+
+_R_KM = 6371.0088
+
+
+def project(geo: Geometry, lon: float, lat: float) -> Point | None:
+    """A ``(longitude, latitude)`` point in the picture's units, by the projection the builder recorded
+    (Lambert azimuthal equal-area, as ``render/mapgen/project.py``; written out here so drawing needs no
+    numpy); None when the geometry records no projection (a hand-made geometry)."""
+    pr = geo.projection
+    try:
+        lon0, lat0 = float(pr["lon0"]), float(pr["lat0"])
+        x0, y0, scale = float(pr["x0"]), float(pr["y0"]), float(pr["scale"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    lam = math.radians(lon - lon0)
+    phi, phi0 = math.radians(lat), math.radians(lat0)
+    cosc = math.sin(phi0) * math.sin(phi) + math.cos(phi0) * math.cos(phi) * math.cos(lam)
+    if cosc <= -1.0:
+        return None
+    k = math.sqrt(2.0 / (1.0 + cosc))
+    x = _R_KM * k * math.cos(phi) * math.sin(lam)
+    y = _R_KM * k * (math.cos(phi0) * math.sin(phi) - math.sin(phi0) * math.cos(phi) * math.cos(lam))
+    return ((x - x0) * scale, (y0 - y) * scale)
 
 
 def _pt(value: Any) -> Point:

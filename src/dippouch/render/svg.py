@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
@@ -32,7 +32,11 @@ from dippouch.core.position import Position
 from dippouch.core.rules.w3k import Convert, Proxy, SendSupply
 from dippouch.core.variant import Variant
 from dippouch.render.colours import Rgb, hex_colour, ink_on, mix, parse_colour
-from dippouch.render.geometry import Geometry, ProvinceShape, load_geometry, path_rings
+from dippouch.render.geometry import Geometry, load_geometry, project
+from dippouch.render.placement import Label, Marker, place
+from dippouch.render.text import BASELINE, text_width
+
+_text_width = text_width  # the name the tests and older callers use
 
 __all__ = ["RenderOptions", "draw_svg", "render_phase_svg", "render_svg"]
 
@@ -114,8 +118,8 @@ class _Static:
     sea_fill: Mapping[str, str]
     impassable: frozenset[str]
     names: Mapping[str, str]
-    sc: Mapping[str, Point]
-    """Centre markers, moved off the unit spot where the geometry put them under the unit."""
+    sc: Mapping[str, Marker]
+    """Centre markers at their towns, clear of the unit spot (beside a place too small, with a leader)."""
     dislodged: Mapping[str, Point]
     """Dislodged units' spots, moved clear of the unit spot likewise."""
 
@@ -176,9 +180,11 @@ def _make_static(variant: Variant, geo: Geometry, options: RenderOptions) -> _St
             sea_fill[abbr] = LOCAL_SEA
         else:
             sea_fill[abbr] = WATER
-    shapes = _Shapes(geo)
-    sc, dislodged = _spots(geo, r, shapes)
-    label_svg = _labels(geo, names, r, options, sc, dislodged, shapes) if options.labels else ""
+    towns = _towns(variant, geo)
+    placed = place(
+        geo, names, r, mode=options.names, label_scale=options.label_scale, towns=towns, labels=options.labels
+    )
+    label_svg = _labels_svg(geo, placed.labels, r) if options.labels else ""
     coast_svg = _coast_marks(geo, r) if options.coasts else ""
     extra: list[str] = []
     if geo.sea_areas:
@@ -194,296 +200,56 @@ def _make_static(variant: Variant, geo: Geometry, options: RenderOptions) -> _St
         for c in geo.connectors:
             extra.append(f'<path class="connector" data-a="{escape(c.a)}" data-b="{escape(c.b)}" d="{c.d}"/>')
         extra.append("</g>")
-    return _Static(r, font, label_svg, coast_svg, "".join(extra), sea_fill, impassable, names, sc, dislodged)
+    return _Static(
+        r, font, label_svg, coast_svg, "".join(extra), sea_fill, impassable, names, placed.sc, placed.dislodged
+    )
 
 
-class _Shapes(dict[str, "_Shape"]):
-    """Provinces' outlines read from their paths when first asked for (a few hundred, once per map)."""
-
-    def __init__(self, geo: Geometry) -> None:
-        super().__init__()
-        self.geo = geo
-
-    def __missing__(self, abbr: str) -> _Shape:
-        shape = self[abbr] = _Shape(self.geo.provinces[abbr].d)
-        return shape
-
-
-def _spots(geo: Geometry, r: float, shapes: Mapping[str, _Shape]) -> tuple[dict[str, Point], dict[str, Point]]:
-    """Centre markers and dislodged spots where a unit of this map's size leaves them visible.
-
-    The geometry places both beside the unit spot, for small units. A spot too close to its own unit, or to
-    another province's unit spot or coast, is moved: tried first in its own direction, then all round, at
-    one and one and a half times the distance needed, and kept where its mark fits inside the province and
-    clear of every unit spot; failing that, the candidate farthest from any unit spot inside the province."""
-    sc: dict[str, Point] = {}
-    dis: dict[str, Point] = {}
-    spots = [p.unit for p in geo.provinces.values()] + list(geo.coasts.values())
-    near = _Boxes(max(r * 4, 1.0))
-    for x, y in spots:
-        near.add((x, y, x, y))
-    around = [(math.cos(a * math.pi / 8), math.sin(a * math.pi / 8)) for a in range(16)]
-    for abbr, p in geo.provinces.items():
-        shape: _Shape | None = None
-        ux, uy = p.unit
-        for want, mark, pt, out in ((r * 1.55, r * 0.45, p.sc, sc), (r * 2.05, r * 0.95, p.dislodged, dis)):
-            if pt is None:
-                continue
-            clear = mark + r * 1.1  # from another unit spot: its unit's radius, this mark's, and a little air
-            own = p.unit
-            centre = sc.get(abbr)
-
-            def fits(c: Point, own: Point = own, centre: Point | None = centre, clear: float = clear) -> bool:
-                others = near.within((c[0] - clear, c[1] - clear, c[0] + clear, c[1] + clear))
-                return all(o == own or math.dist(c, o) >= clear for o in others) and (
-                    centre is None or math.dist(c, centre) > r
-                )
-
-            if math.dist(pt, p.unit) >= want and fits(pt):
-                out[abbr] = pt
-                continue
-            shape = shape or shapes[abbr]
-            dx, dy = pt[0] - ux, pt[1] - uy
-            dist = math.hypot(dx, dy)
-            dirs = ([(dx / dist, dy / dist)] if dist > 1e-6 else []) + around
-            cands = [(ux + ex * want * k, uy + ey * want * k) for k in (1.0, 1.5) for ex, ey in dirs]
-            inside = [c for c in cands if shape.holds((c[0] - mark, c[1] - mark, c[0] + mark, c[1] + mark))]
-            centred = [c for c in cands if shape.span(c[0], c[1]) is not None]
-            chosen = next((c for c in inside if fits(c)), None) or next((c for c in centred if fits(c)), None)
-            if chosen is None and inside:
-                chosen = max(inside, key=lambda c: min(math.dist(c, o) for o in spots if o != p.unit))
-            if chosen is None:
-                # A sliver of a province: beside its unit all the same, even over the border, where it fits.
-                chosen = next((c for c in cands if fits(c)), None)
-            out[abbr] = chosen if chosen is not None else pt
-    return sc, dis
+def _towns(variant: Variant, geo: Geometry) -> dict[str, Point]:
+    """Where each supply centre's town is in picture units: ``[drawing.towns]``, else the province's own
+    point (for most maps the town itself); nothing on a geometry without a recorded projection."""
+    drawing = variant.data.get("drawing")
+    given = drawing.get("towns") if isinstance(drawing, Mapping) else None
+    given = given if isinstance(given, Mapping) else {}
+    out: dict[str, Point] = {}
+    for p in variant.map.provinces:
+        if not p.supply_centre:
+            continue
+        lonlat = given.get(p.abbr) or p.point
+        if lonlat is None:
+            continue
+        pt = project(geo, float(lonlat[0]), float(lonlat[1]))
+        if pt is None:
+            return {}
+        out[p.abbr] = pt
+    return out
 
 
-# Advance widths of DejaVu Sans Bold and Book (the map's lettering) for the printable ASCII characters, in
-# thousandths of an em (read from the fonts' metrics): names are placed without a font library at hand.
-# fmt: off
-_BOLD = (348, 456, 521, 838, 696, 1002, 872, 306, 457, 457, 523, 838, 380, 415, 380, 365, 696, 696, 696, 696, 696,
-    696, 696, 696, 696, 696, 400, 400, 838, 838, 838, 580, 1000, 774, 762, 734, 830, 683, 683, 821, 837, 372, 372,
-    775, 637, 995, 837, 850, 733, 850, 770, 720, 682, 812, 774, 1103, 771, 724, 725, 457, 365, 457, 838, 500, 500,
-    675, 716, 593, 716, 678, 435, 716, 712, 343, 343, 665, 343, 1042, 712, 687, 716, 716, 493, 595, 478, 712, 652,
-    924, 645, 652, 582, 712, 365, 712, 838)
-_REGULAR = (318, 401, 460, 838, 636, 950, 780, 275, 390, 390, 500, 838, 318, 361, 318, 337, 636, 636, 636, 636, 636,
-    636, 636, 636, 636, 636, 337, 337, 838, 838, 838, 531, 1000, 684, 686, 698, 770, 632, 575, 775, 752, 295, 295,
-    656, 557, 863, 748, 787, 603, 787, 695, 635, 611, 732, 684, 989, 685, 611, 685, 390, 337, 390, 838, 500, 500,
-    613, 635, 550, 635, 615, 352, 635, 634, 278, 278, 579, 278, 974, 634, 612, 635, 635, 411, 521, 392, 634, 592,
-    818, 592, 592, 525, 636, 337, 636, 838)
-# fmt: on
-
-
-def _text_width(text: str, size: float, bold: bool = False) -> float:
-    """The width of ``text`` in DejaVu Sans (Bold) at ``size``; characters beyond ASCII count as wide."""
-    table = _BOLD if bold else _REGULAR
-    wide = 720 if bold else 640
-    total = 0
-    for c in text:
-        i = ord(c) - 32
-        total += table[i] if 0 <= i < len(table) else wide
-    return total * size / 1000
-
-
-Box = tuple[float, float, float, float]
-
-
-class _Boxes:
-    """Axis-aligned boxes in a coarse grid, to ask quickly whether a new label would overlap one placed."""
-
-    def __init__(self, cell: float) -> None:
-        self.cell = cell
-        self.grid: dict[tuple[int, int], list[tuple[float, float, float, float]]] = {}
-
-    def _cells(self, b: tuple[float, float, float, float]) -> Iterable[tuple[int, int]]:
-        c = self.cell
-        for i in range(int(b[0] // c), int(b[2] // c) + 1):
-            for j in range(int(b[1] // c), int(b[3] // c) + 1):
-                yield (i, j)
-
-    def hits(self, b: tuple[float, float, float, float]) -> bool:
-        for cell in self._cells(b):
-            for o in self.grid.get(cell, ()):
-                if b[0] < o[2] and o[0] < b[2] and b[1] < o[3] and o[1] < b[3]:
-                    return True
-        return False
-
-    def add(self, b: tuple[float, float, float, float]) -> None:
-        for cell in self._cells(b):
-            self.grid.setdefault(cell, []).append(b)
-
-    def within(self, b: tuple[float, float, float, float]) -> list[Point]:
-        """The points (boxes added as points) in the cells ``b`` covers."""
-        seen: list[Point] = []
-        for cell in self._cells(b):
-            for o in self.grid.get(cell, ()):
-                pt = (o[0], o[1])
-                if pt not in seen:
-                    seen.append(pt)
-        return seen
-
-
-class _Shape:
-    """A province's outline as polygons (from the geometry's absolute M/L/Z path), for asking where a
-    name fits: the inside stretch of a horizontal line, and whether a box lies inside."""
-
-    __slots__ = ("bands", "box", "step")
-
-    _BANDS = 24
-
-    def __init__(self, d: str) -> None:
-        rings = path_rings(d)
-        edges: list[tuple[float, float, float, float]] = []
-        xs: list[float] = []
-        ys: list[float] = []
-        for rg in rings:
-            for i, (x0, y0) in enumerate(rg):
-                x1, y1 = rg[(i + 1) % len(rg)]
-                if y0 != y1:
-                    edges.append((x0, y0, x1, y1))
-                xs.append(x0)
-                ys.append(y0)
-        self.box = (min(xs), min(ys), max(xs), max(ys)) if xs else (0.0, 0.0, 0.0, 0.0)
-        # Edges sorted into horizontal bands, so a line through the shape looks at a few edges, not all.
-        self.step = max((self.box[3] - self.box[1]) / self._BANDS, 1e-9)
-        self.bands: list[list[tuple[float, float, float, float]]] = [[] for _ in range(self._BANDS)]
-        for e in edges:
-            lo, hi = self._band(min(e[1], e[3])), self._band(max(e[1], e[3]))
-            for k in range(lo, hi + 1):
-                self.bands[k].append(e)
-
-    def _band(self, y: float) -> int:
-        return min(max(int((y - self.box[1]) / self.step), 0), self._BANDS - 1)
-
-    def span(self, x: float, y: float) -> tuple[float, float] | None:
-        """The inside stretch of the horizontal line through (x, y) that holds x (even-odd rule)."""
-        if not self.box[1] <= y <= self.box[3]:
-            return None
-        cuts = sorted(
-            x0 + (y - y0) * (x1 - x0) / (y1 - y0)
-            for x0, y0, x1, y1 in self.bands[self._band(y)]
-            if (y0 <= y) != (y1 <= y)
-        )
-        for i in range(0, len(cuts) - 1, 2):
-            if cuts[i] <= x <= cuts[i + 1]:
-                return (cuts[i], cuts[i + 1])
-        return None
-
-    def holds(self, b: tuple[float, float, float, float]) -> bool:
-        cx = (b[0] + b[2]) / 2
-        for y in (b[1], (b[1] + b[3]) / 2, b[3]):
-            sp = self.span(cx, y)
-            if sp is None or sp[0] > b[0] or sp[1] < b[2]:
-                return False
-        return True
-
-
-def _labels(
-    geo: Geometry,
-    names: Mapping[str, str],
-    r: float,
-    options: RenderOptions,
-    sc: Mapping[str, Point],
-    dislodged: Mapping[str, Point],
-    shapes: Mapping[str, _Shape],
-) -> str:
-    """Every province's name, placed without overlaps and clear of the unit, centre and dislodged spots.
-
-    Provinces with the most room go first. Each tries its full name (where it fits at a readable size),
-    then its abbreviation, at the builder's label spot and then around its unit spot, inside its shape;
-    failing that, its abbreviation just outside (small islands and castles); failing that it is left out."""
-    biggest = r * 1.3 * options.label_scale
-    smallest = r * 0.75 * options.label_scale
-    boxes = _Boxes(max(r * 4, 1.0))
-    # Unit spots and centre markers are kept clear: a name under a unit cannot be read. Dislodged spots,
-    # where a unit stands only now and then, are kept clear where the name fits elsewhere (``soft``).
-    soft = _Boxes(max(r * 4, 1.0))
-    for p in geo.provinces.values():
-        x, y = p.unit
-        boxes.add((x - r * 1.4, y - r * 1.3, x + r * 1.4, y + r * 1.2))
-        if p.abbr in sc:
-            x, y = sc[p.abbr]
-            boxes.add((x - r * 0.5, y - r * 0.5, x + r * 0.5, y + r * 0.5))
-        if p.abbr in dislodged:
-            x, y = dislodged[p.abbr]
-            soft.add((x - r * 1.0, y - r * 1.0, x + r * 1.0, y + r * 1.0))
-    for x, y in geo.coasts.values():
-        boxes.add((x - r * 0.9, y - r * 0.9, x + r * 0.9, y + r * 0.9))
+def _labels_svg(geo: Geometry, labels: Sequence[Label], r: float) -> str:
+    """The names with a white halo, and the leader lines of names standing beside their province."""
     halo: list[str] = []
     ink: list[str] = []
-    order = sorted(geo.provinces.values(), key=lambda p: (p.nested, -p.area_km2, p.abbr))
-
-    def place(p: ProvinceShape, shape: _Shape, strict: bool) -> tuple[str, float, float, float, Box] | None:
-        def free(box: Box) -> bool:
-            return not boxes.hits(box) and not (strict and soft.hits(box))
-
-        abbr = p.abbr.upper()
-        full = names.get(p.abbr, abbr)
-        ux, uy = p.unit
-        texts: list[tuple[str, float]] = []
-        if options.names != "abbr" and full.upper() != abbr:
-            texts += [(full, biggest), (full, (biggest + smallest) / 2)]
-            if options.names == "full":
-                texts.append((full, smallest))
-        texts += [(abbr, biggest), (abbr, (biggest + smallest) / 2), (abbr, smallest)]
-        for text, size in texts:
-            w = _text_width(text, size, True)
-            h = size * 0.95
-            off_y = r * 1.3 + h * 0.55
-            off_x = r * 1.5 + w / 2
-            spots = [
-                p.label,
-                (ux, uy - off_y),
-                (ux, uy + off_y + h * 0.1),
-                (ux - off_x, uy),
-                (ux + off_x, uy),
-                (ux - off_x, uy - off_y),
-                (ux + off_x, uy - off_y),
-                (ux - off_x, uy + off_y),
-                (ux + off_x, uy + off_y),
-            ]
-            for x, y in spots:
-                box = (x - w / 2, y - h * 0.45, x + w / 2, y + h * 0.6)
-                if shape.holds(box) and free(box):
-                    return (text, size, x, y, box)
-        # Anywhere inside: a grid of spots over the shape, nearest the unit spot first.
-        x0, y0, x1, y1 = shape.box
-        grid = [(x0 + (x1 - x0) * i / 8, y0 + (y1 - y0) * j / 8) for i in range(1, 8) for j in range(1, 8)]
-        grid.sort(key=lambda q: math.dist(q, p.unit))
-        for text, size in ((abbr, (biggest + smallest) / 2), (abbr, smallest)):
-            w, h = _text_width(text, size, True), size * 0.95
-            for x, y in grid:
-                box = (x - w / 2, y - h * 0.45, x + w / 2, y + h * 0.6)
-                if shape.holds(box) and free(box):
-                    return (text, size, x, y, box)
-        # Just outside, beside the unit (small islands, castles).
-        size = smallest
-        w, h = _text_width(abbr, size, True), size * 0.95
-        oy, ox = r * 1.45 + h * 0.55, r * 1.55 + w / 2
-        around = ((0, -oy), (0, oy), (ox, 0), (-ox, 0), (ox, -oy), (-ox, -oy), (ox, oy), (-ox, oy))
-        for x, y in ((ux + dx, uy + dy) for dx, dy in around):
-            box = (x - w / 2, y - h * 0.45, x + w / 2, y + h * 0.6)
-            if free(box):
-                return (abbr, size, x, y, box)
-        return None
-
-    for p in order:
-        shape = shapes[p.abbr]
-        placed = place(p, shape, True) or place(p, shape, False)
-        if placed is None:
-            continue
-        text, size, x, y, box = placed
-        boxes.add(box)
-        sea = p.kind == "sea"
-        attrs = f'x="{_f(x)}" y="{_f(y + size * 0.35)}" font-size="{_f(size)}"'
+    leaders: list[str] = []
+    for lab in sorted(labels, key=lambda lab: lab.abbr):
+        size = lab.size
+        sea = geo.provinces[lab.abbr].kind == "sea"
+        attrs = f'x="{_f(lab.x)}" y="{_f(lab.mid + size * BASELINE)}" font-size="{_f(size)}"'
         if sea:
             attrs += ' font-style="italic"'
-        t = escape(text)
+        t = escape(lab.text)
         halo.append(f"<text {attrs}>{t}</text>")
         fill = "#1f4a66" if sea else "#222222"
-        ink.append(f'<text id="label-{escape(p.abbr)}" class="label" fill="{fill}" {attrs}>{t}</text>')
+        ink.append(f'<text id="label-{escape(lab.abbr)}" class="label" fill="{fill}" {attrs}>{t}</text>')
+        if lab.leader is not None:
+            (x0, y0), (x1, y1) = lab.leader
+            d = f"M{_f(x0)} {_f(y0)}L{_f(x1)} {_f(y1)}"
+            leaders.append(
+                f'<path d="{d}" stroke="#ffffff" stroke-width="{_f(r * 0.24)}" opacity="0.8"/>'
+                f'<path id="leader-{escape(lab.abbr)}" class="leader" d="{d}" stroke="{fill}"'
+                f' stroke-width="{_f(r * 0.09)}"/><circle cx="{_f(x1)}" cy="{_f(y1)}" r="{_f(r * 0.16)}" fill="{fill}"/>'
+            )
     return (
+        f'<g class="leaders" fill="none" stroke-linecap="round">{"".join(leaders)}</g>'
         f'<g class="labels" font-weight="bold" text-anchor="middle">'
         f'<g class="halo" fill="#ffffff" stroke="#ffffff" stroke-width="{_f(r * 0.22)}" stroke-linejoin="round" '
         f'opacity="0.8">{"".join(halo)}</g>{"".join(ink)}</g>'
@@ -569,6 +335,12 @@ def _unit_point(variant: Variant, geo: Geometry, loc: int) -> Point | None:
     return shape.unit if shape is not None else None
 
 
+MOVE_CROSS_AT = 0.85
+"""Where along a failed move's curve its cross sits (0 at the unit, 1 at the arrow's tip)."""
+SUPPORT_GOAL_AT = 0.5
+"""Where along a supported move's curve the support's arrow ends."""
+
+
 def _toward(a: Point, b: Point, dist: float) -> Point:
     dx, dy = b[0] - a[0], b[1] - a[1]
     n = math.hypot(dx, dy) or 1.0
@@ -610,7 +382,6 @@ class _Pen:
         self.r = r
         self.colour = ILLEGAL if status == "illegal" else colour
         self.status = status
-        self.opacity = ' opacity="0.6"' if status != "ok" else ""
 
     def path(self, d: str, width: float, dash: str | None = None, inner: bool = False) -> str:
         r = self.r
@@ -645,11 +416,18 @@ def _cross(at: Point, size: float, colour: str = "#d7191c") -> str:
     )
 
 
+FATE_OPACITY = 0.55
+"""How opaque the marks of a failed or refused order are: paler than the orders that worked (their cross,
+drawn apart, stays at full strength)."""
+
+
 def _group(cls: str, d: _Drawn, body: str) -> str:
-    """One order's marks, named ``order-N`` (N its place among the orders drawn) with the power that gave it."""
+    """One order's marks, named ``order-N`` (N its place among the orders drawn) with the power that gave it;
+    paler when the order failed or was refused."""
+    pale = f' opacity="{FATE_OPACITY}"' if d.status != "ok" else ""
     return (
         f'<g id="order-{d.number}" data-power={quoteattr(d.power)} class="order {cls} {d.status}"'
-        f" data-order={quoteattr(d.text)}>{body}</g>"
+        f" data-order={quoteattr(d.text)}{pale}>{body}</g>"
     )
 
 
@@ -796,11 +574,19 @@ def draw_svg(
 
     # -- centres
     scs: list[str] = []
-    for abbr, (x, y) in st.sc.items():
+    for abbr, m in st.sc.items():
+        x, y = m.at
+        lead = ""
+        if m.leader is not None:
+            (x0, y0), (x1, y1) = m.leader
+            lead = (
+                f'<path class="leader" d="M{_f(x0)} {_f(y0)}L{_f(x1)} {_f(y1)}" stroke="#222222"'
+                f' stroke-width="{_f(r * 0.1)}" stroke-linecap="round"/>'
+            )
         scs.append(
-            f'<g id="sc-{escape(abbr)}" class="sc"><circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r * 0.42)}" fill="#ffffff"'
-            f' stroke="#222222" stroke-width="{_f(r * 0.12)}"/><circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r * 0.17)}"'
-            ' fill="#222222"/></g>'
+            f'<g id="sc-{escape(abbr)}" class="sc">{lead}<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r * 0.42)}"'
+            f' fill="#ffffff" stroke="#222222" stroke-width="{_f(r * 0.12)}"/><circle cx="{_f(x)}" cy="{_f(y)}"'
+            f' r="{_f(r * 0.17)}" fill="#222222"/></g>'
         )
 
     # -- orders
@@ -966,8 +752,11 @@ def _legend(
                 f' fill="#222222">{escape(note)}</text>'
             )
         h += fs * (1.3 * len(notes) + 0.6)
-    if key:
-        rows_svg, kh = _key(st, width, h)
+    kinds = _extra_kinds(variant)
+    if key or kinds:
+        rules = variant.data.get("rules")
+        w3k = bool(rules.get("w3k_orders")) if isinstance(rules, Mapping) else False
+        rows_svg, kh = _key(st, width, h, orders=key, kinds=kinds, w3k_orders=w3k)
         out.append(rows_svg)
         h += kh
     return out, h
@@ -977,8 +766,37 @@ def _count(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
-def _key(st: _Static, width: float, top: float) -> tuple[str, float]:
-    """A line of samples saying how orders and their fates are drawn, under the powers."""
+def _extra_kinds(variant: Variant) -> list[tuple[str, str]]:
+    """Unit kinds beyond armies and fleets (1000 AD's defensive army), with the name the key gives them:
+    read from the variant's ``moves_as`` and ``unit_names`` rules, so any variant's kinds are explained."""
+    rules = variant.data.get("rules")
+    if not isinstance(rules, Mapping):
+        return []
+    moves = rules.get("moves_as")
+    names = rules.get("unit_names")
+    kinds = set(moves) if isinstance(moves, Mapping) else set()
+    kinds |= set(names) if isinstance(names, Mapping) else set()
+    out: list[tuple[str, str]] = []
+    for k in sorted(str(k).upper() for k in kinds if str(k).upper() not in ("A", "F")):
+        given = names.get(k) if isinstance(names, Mapping) else None
+        words = [str(w) for w in given] if isinstance(given, list) else []
+        # The first name of more than one word ("defensive army"), not a short form ("3d").
+        out.append((k, next((w for w in words if " " in w), words[0]) if words else f"unit {k}"))
+    return out
+
+
+def _key(
+    st: _Static,
+    width: float,
+    top: float,
+    *,
+    orders: bool = True,
+    kinds: Sequence[tuple[str, str]] = (),
+    w3k_orders: bool = False,
+) -> tuple[str, float]:
+    """A line of samples saying how orders and their fates are drawn, under the powers: the unit kinds
+    first when a variant has more than armies and fleets, W3K's convert and proxy marks when its orders
+    exist."""
     fs = st.font * 0.85
     r = fs * 0.45
     pen = _Pen(r, "#6b6b6b", "ok")
@@ -1013,6 +831,33 @@ def _key(st: _Static, width: float, top: float) -> tuple[str, float]:
         ),
         ("removed", _removal((sw / 2, 0.0), r * 2.2)),
     ]
+    if w3k_orders:
+        ring = r * 1.3
+        samples += [
+            (
+                "convert",
+                f'<circle cx="{_f(sw / 2)}" cy="0" r="{_f(ring)}" fill="none" stroke="#6b6b6b"'
+                f' stroke-width="{_f(r * 0.3)}" stroke-dasharray="{_f(ring * 0.6)} {_f(ring * 0.2)} {_f(ring * 0.1)}'
+                f' {_f(ring * 0.2)}"/>',
+            ),
+            (
+                "proxy",
+                f'<circle cx="{_f(sw / 2)}" cy="0" r="{_f(ring)}" fill="none" stroke="#6b6b6b"'
+                f' stroke-width="{_f(r * 0.35)}"/><rect x="{_f(sw / 2 - ring * 1.6)}" y="{_f(-ring * 1.3)}"'
+                f' width="{_f(ring * 0.9)}" height="{_f(ring * 0.9)}" rx="{_f(ring * 0.15)}" fill="#6b6b6b"'
+                f' stroke="{CASING}" stroke-width="{_f(r * 0.1)}"/>',
+            ),
+        ]
+    if not orders:
+        samples = []
+    if kinds:
+        stone: Rgb = (0.62, 0.62, 0.62)
+        units = [
+            ("army", _unit_svg("A", (sw / 2, 0.0), r * 1.1, stone, "")),
+            ("fleet", _unit_svg("F", (sw / 2, 0.0), r * 1.1, stone, "")),
+        ]
+        units += [(name, _unit_svg(k, (sw / 2, 0.0), r * 1.1, stone, "")) for k, name in kinds]
+        samples = units + samples
     out = [f'<g class="key" font-size="{_f(fs)}" fill="#333333">']
     x, y = st.font * 0.6, top + fs * 1.1
     for label, art in samples:
@@ -1098,7 +943,9 @@ def _draw_order(
             body = pen.path(_qd((c[0], c[1], base)), w, dash=f"{_f(r * 1.2)} {_f(r * 0.4)}") + pen.head(tip, c[1], head)
         layers.lines.append(_group("retreat" if isinstance(o, Retreat) else "move", d, body))
         if d.status != "ok":
-            mark_failed.append(_at(c, 0.55))
+            # Near the head, where the move stopped: the middle is where supports of the move end, and a
+            # cross there would say the support failed.
+            mark_failed.append(_at(c, MOVE_CROSS_AT))
     elif isinstance(o, Support):
         a = unit_at(o.loc)
         tgt = at(o.target)
@@ -1128,7 +975,7 @@ def _draw_order(
             if dst is None:
                 return
             mc = _curve(tgt, dst, r * 1.15, r * 1.3)
-            goal = _at(mc, 0.5) if mc is not None else ((tgt[0] + dst[0]) / 2, (tgt[1] + dst[1]) / 2)
+            goal = _at(mc, SUPPORT_GOAL_AT) if mc is not None else ((tgt[0] + dst[0]) / 2, (tgt[1] + dst[1]) / 2)
             s = _toward(a, goal, r * 1.15)
             if math.dist(a, goal) < r * 1.9 and mc is not None:
                 # The supporter stands by the middle of the move it supports: aim further along the move.
@@ -1216,7 +1063,8 @@ def _draw_order(
             mark_failed.append(a)
     elif isinstance(o, SendSupply):
         mark = "" if d.status == "ok" else " (failed)" if d.status == "failed" else " (illegal)"
-        layers.notes.append(f"{d.power} sends {o.count} units' supply to {o.to}{mark}")
+        supply = "1 unit's supply" if o.count == 1 else f"{o.count} units' supply"
+        layers.notes.append(f"{d.power} sends {supply} to {o.to}{mark}")
         layers.top.append(_group("supply", d, ""))
     elif isinstance(o, Waive):
         return

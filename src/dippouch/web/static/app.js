@@ -141,8 +141,8 @@
     bar.hidden = false;
     function mode() { var r = bar.querySelector("input[name=clickmode]:checked"); return r ? r.value : "move"; }
     function say(t) { status.textContent = t; }
-    // The renderer names shapes r-ABBR, units unit-ABBR / dislodged-ABBR, names label-ABBR[-n], centres sc-ABBR.
-    var ID = /^(?:r|unit|dislodged|sc|label)-(.+?)(?:-\d+)?$/;
+    // The renderer names shapes r-ABBR, units unit-ABBR / dislodged-ABBR, names label-ABBR[-n] (with leader-ABBR beside a small province), centres sc-ABBR.
+    var ID = /^(?:r|unit|dislodged|sc|label|leader)-(.+?)(?:-\d+)?$/;
     function provinceOf(el) {
       for (var e = el; e && e !== mapFig; e = e.parentNode) {
         if (!e.getAttribute) continue;
