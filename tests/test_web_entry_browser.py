@@ -113,7 +113,15 @@ def test_builds_picked_from_the_lists_each_keep_their_line(
     page.screenshot(path=str(ARTIFACTS / f"entry-builds-{'phone' if size[1] else 'desktop'}.png"), full_page=True)
     _pick(page, "bre", "Build F bre")
     _pick(page, "par", "Build A par")
-    _sent_exactly(page, server, game, "France", ["Build F bre", "Build A mar", "Build A par"])
+    # A click on a site with a choice of builds asks which; the chosen build replaces that site's line.
+    _tap(page, _point_in(page, "mar"), size[1])
+    chooser = page.locator("[data-interactive] .chooser")
+    assert sorted(chooser.locator("button[data-order]").evaluate_all("bs => bs.map(b => b.dataset.order)")) == [
+        "Build A mar",
+        "Build F mar",
+    ]
+    chooser.locator("button[data-order='Build F mar']").click()
+    _sent_exactly(page, server, game, "France", ["Build F bre", "Build F mar", "Build A par"])
 
 
 @pytest.mark.slow
@@ -366,6 +374,9 @@ def test_a_unit_token_over_a_small_province_does_not_take_the_click_meant_for_th
     page = _open(browser, server, secret, size_ if not phone else PHONE, phone)
     if phone:
         _zoom(page, 4)  # 1.5 ** 4: about five times
+    _click_unit(page, "dep", phone)
+    _click_unit(page, "dep", phone)  # the token's middle lies in Deptford: a hold
+    expect(page.locator("#orders")).to_have_value("A dep H")
     _click_unit(page, "dep", phone)
     _tap(page, _point_in(page, "lon", under="unit-dep"), phone)
     expect(page.locator("#orders")).to_have_value("A dep - lon")

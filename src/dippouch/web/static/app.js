@@ -321,7 +321,9 @@
       if (want.length) add(want[0]); else reset("That " + kind + " is not possible.");
     }
     viewport.addEventListener("click", function (ev) {
-      var p = expectsPlace() ? regionAt(ev) || provinceOf(ev.target) : provinceOf(ev.target);
+      // Choosing a unit, its token counts (else the province beneath); choosing a place, only the province.
+      var token = expectsPlace() ? null : ev.target.closest && ev.target.closest("[data-unit]");
+      var p = token ? provinceOf(token) : regionAt(ev) || provinceOf(ev.target);
       if (p) { ev.preventDefault(); pick(p, ev.clientX, ev.clientY); }
     });
     document.addEventListener("keydown", function (ev) { if (ev.key === "Escape" && (chooser || state.unit)) reset("Nothing added."); });
