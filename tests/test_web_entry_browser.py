@@ -21,12 +21,12 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from dippouch.core.variant import load_variant
-from test_web_browser import ARTIFACTS, DESKTOP, PHONE, _context, _errors, browser, server
+from test_web_browser import ARTIFACTS, PHONE, _context, _errors, browser, server
 
 __all__ = ["browser", "server"]  # the fixtures, shared with the other browser tests
 
+DESKTOP = {"width": 1366, "height": 768}
 SIZES = [pytest.param((DESKTOP, False), id="desktop"), pytest.param((PHONE, True), id="phone")]
-DESKTOP_768 = {"width": 1366, "height": 768}
 
 _games = iter(range(1, 10_000))
 
@@ -260,6 +260,25 @@ def test_a_pick_replaces_a_typed_line_about_the_same_unit_in_any_notation(server
     _sent_exactly(page, server, game, "France", typed, ["A par - pic", "F bre - eng", "A mar - spa"])
 
 
+@pytest.mark.slow
+def test_orders_picked_while_the_check_is_still_out_are_sent_with_the_form(
+    server: dict[str, Any], browser: Any
+) -> None:
+    """A line typed in words, a pick at once (it waits for the server to say what the line is about) and
+    Send at once: the form goes only after the pick is in the box, so nothing picked is lost."""
+    from playwright.sync_api import expect
+
+    game, secret = _game(server, "standard", "Germany")
+    page = _open(browser, server, secret, DESKTOP, False)
+    page.route("**/check", lambda route: (page.wait_for_timeout(600), route.continue_()))
+    page.fill("#orders", "Army Munich moves to Ruhr\nF Kiel - Denmark")
+    _pick(page, "mun", "A mun - bur")
+    _pick(page, "ber", "A ber - kie")
+    page.click("#send")
+    expect(page.locator(".flash")).to_contain_text("Version 1 recorded")
+    assert sorted(_standing(server, game, "Germany")) == ["A ber - kie", "A mun - bur", "F kie - den"]
+
+
 # ---------------------------------------------------------------------------------------------- the map
 
 
@@ -426,7 +445,7 @@ def test_the_line_checks_notes_are_shown_live_and_after_sending_without_javascri
 @pytest.fixture(scope="module")
 def property_page(server: dict[str, Any], browser: Any) -> Iterator[tuple[Any, str, dict[str, Any]]]:
     game, secret = _game(server, "w3k", "Protectorate")
-    page = _open(browser, server, secret, DESKTOP_768, False)
+    page = _open(browser, server, secret, DESKTOP, False)
     legal = {u["loc"]: u for u in page.evaluate("JSON.parse(document.getElementById('legal-data').textContent)")}
     yield page, game, legal
     page.context.close()
