@@ -110,6 +110,9 @@ def test_builds_picked_from_the_lists_each_keep_their_line(
         _pick(page, loc, text)
     assert _box(page) == ["Build A bre", "Build A mar", "Build A par"]
     page.locator("#checks li.ok").nth(2).wait_for()
+    from playwright.sync_api import expect
+
+    expect(page.locator("#unordered")).to_be_hidden()  # every build ordered
     page.screenshot(path=str(ARTIFACTS / f"entry-builds-{'phone' if size[1] else 'desktop'}.png"), full_page=True)
     _pick(page, "bre", "Build F bre")
     _pick(page, "par", "Build A par")
@@ -141,6 +144,9 @@ def test_removals_picked_from_the_lists_each_keep_their_line(
     )
     page = _open(browser, server, secret, *size)
     _pick(page, "sil", "Remove A sil")
+    from playwright.sync_api import expect
+
+    expect(page.locator("#unordered")).to_have_text("1 removal(s) not ordered: made for Germany by the rules.")
     _pick(page, "pru", "Remove A pru")
     _pick(page, "sil", "Remove A sil")
     _sent_exactly(page, server, game, "Germany", ["Remove A sil", "Remove A pru"])

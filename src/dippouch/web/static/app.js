@@ -70,7 +70,7 @@
       unorderedEl.textContent = "";
       (res.unordered || []).forEach(function (u) {
         var s = document.createElement("span");
-        s.textContent = u.units.join(", ") + ": " + u.what + ".";
+        s.textContent = (u.units.length ? u.units.join(", ") + ": " : "") + u.what + ".";
         unorderedEl.appendChild(s);
         unorderedEl.appendChild(document.createTextNode(" "));
       });
