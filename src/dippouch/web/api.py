@@ -130,11 +130,11 @@ def player(request: Request, name: str, power: str) -> dict[str, Any]:
 
 @router.post("/games/{name}/powers/{power}/check")
 def check(request: Request, name: str, power: str, body: CheckIn) -> dict[str, Any]:
-    """Check order lines as they would be checked on arrival, without recording anything."""
+    """Check order lines as they would be checked on arrival, without recording anything: each line's verdict,
+    note and subject (the province of the unit or site it orders), and the units left without an order."""
     viewer = _writer(request)
     request.app.state.limiter.hit("check", f"{client_id(request)}", "line checks")
-    lines = web_of(request).check_lines(name, power, body.text, viewer)
-    return {"lines": [ln.to_data() for ln in lines]}
+    return web_of(request).check_view(name, power, body.text, viewer)
 
 
 @router.post("/games/{name}/powers/{power}/orders")

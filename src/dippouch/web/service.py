@@ -26,6 +26,7 @@ from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError
 from dippouch.core.mapdata import ProvinceKind
 from dippouch.core.notation import OrderParseError, parse_unit
+from dippouch.core.orders import Move, Order, Retreat
 from dippouch.core.position import Position, Unit
 from dippouch.core.variant import Variant, load_variant, variant_names
 from dippouch.game import (
@@ -34,6 +35,7 @@ from dippouch.game import (
     check_orders,
     parse_duration,
     position_from_data,
+    unordered,
 )
 from dippouch.report import phase_report
 from dippouch.store.access import VISIBILITIES, AccessStore
@@ -569,7 +571,7 @@ class Web:
         out["power_index"] = v.power_names.index(power)
         if game["phase_id"] is None:
             out["game"] = {**game, "map_svg": self.game_map(name, viewer)}
-            out.update(open=False, units=[], legal=[], versions=[], latest_text="", must_act=False)
+            out.update(open=False, units=[], legal=[], versions=[], latest_text="", must_act=False, unordered=[])
             return out
         pid, _, pos, pname, kind = self.open_phase(name)
         m = v.map
@@ -604,7 +606,9 @@ class Web:
         if svg is None and game["map_url"] is not None:
             svg = self.phase_map(name, game["map_phase"][0], game["map_phase"][1], viewer)
         out["game"] = game = {**game, "map_svg": svg}
+        left = unordered(v, pos, power, [LineCheck.from_data(d) for d in own["lines"]]) if own else []
         out.update(
+            unordered=[{"units": units, "what": what} for units, what in left],
             open=True,
             phase_id=pid,
             phase=pname,
@@ -624,6 +628,26 @@ class Web:
         text = _text(text)
         _, v, pos, _, _ = self.open_phase(name)
         return check_orders(v, pos, power, text)
+
+    def check_view(self, name: str, power: str, text: str, viewer: Viewer) -> dict[str, Any]:
+        """The line check as the order page shows it: each line's verdict (and note) with its subject (see
+        :func:`order_subject`), and what happens to what the orders leave out (units without an order)."""
+        from dippouch.core.notation import parse_order
+
+        _, power = self.require_player(name, power, viewer)
+        text = _text(text)
+        _, v, pos, _, _ = self.open_phase(name)
+        kind = v.calendar.kind(pos.phase)
+        lines = check_orders(v, pos, power, text)
+        out = []
+        for ln in lines:
+            data = ln.to_data()
+            # The canonical text parses back to the order (the arrival check wrote it); a line that could
+            # not be read has none, and no subject.
+            data["subject"] = None if ln.order is None else order_subject(v, parse_order(v, ln.order, phase_kind=kind))
+            out.append(data)
+        left = [{"units": units, "what": what} for units, what in unordered(v, pos, power, lines)]
+        return {"lines": out, "unordered": left}
 
     def submit(
         self, name: str, power: str, text: str, ready: bool, viewer: Viewer, *, phase: str | None = None
@@ -1018,13 +1042,27 @@ def _order_entry(v: Variant, o: Any, kind: str, fmt: Callable[..., str]) -> dict
     def prov(loc: int | None) -> str | None:
         return None if loc is None else m.provinces[m.province_of(loc)].abbr
 
-    return {
+    entry: dict[str, Any] = {
         "text": fmt(v, o, phase_kind=kind),
         "type": type(o).__name__.lower(),
+        "subject": order_subject(v, o),
         "dest": prov(getattr(o, "dest", None)),
         "target": prov(getattr(o, "target", None)),
         "via": bool(getattr(o, "via_convoy", False)),
     }
+    if isinstance(o, Move | Retreat) and m.locations[o.dest].coast is not None:
+        # A click on a province cannot say which coast: the page offers the coasts by these names.
+        entry["coast"] = m.locations[o.dest].name
+    return entry
+
+
+def order_subject(v: Variant, order: Order) -> str | None:
+    """What an order is *about*, the key by which a newly picked order replaces a line in the order box: the
+    province of the unit it orders (or of the site it builds on), as the adjudicator matches units by
+    province; ``None`` for orders about no unit or site (waive, W3K supply transfers), which each stand alone.
+    The pick lists and the line check both answer with it, so the page never guesses it from the text."""
+    loc = order.unit_loc
+    return None if loc is None else v.map.provinces[v.map.province_of(loc)].abbr
 
 
 def _kind_name(kind: str) -> str:

@@ -39,7 +39,12 @@
   // ------------------------------------------------------------------ live line check
   var box = document.getElementById("orders");
   var checks = document.getElementById("checks");
+  var unorderedEl = document.getElementById("unordered");
+  var checkUrl = box ? box.getAttribute("data-check-url") : null;
   var timer = null, seq = 0;
+  // What each line of the box is about (the province of the unit or site it orders; "" for none), as the
+  // server's line check says: a picked order replaces the line about the same thing, and nothing else.
+  var subjectOf = {};
   function li(cls, parts) {
     var el = document.createElement("li");
     el.className = cls;
@@ -52,66 +57,109 @@
     });
     return el;
   }
-  function showChecks(lines) {
+  function showChecks(res) {
     checks.textContent = "";
-    lines.forEach(function (ln) {
-      if (ln.error) {
-        checks.appendChild(li("bad", [["span", "ln", ln.line], ["span", "verdict", "✗"], ["span", "txt", ln.text], ["span", "why", ln.error]]));
-      } else {
-        checks.appendChild(li("ok", [["span", "ln", ln.line], ["span", "verdict", "✓"], ["code", "", ln.order]]));
-      }
+    res.lines.forEach(function (ln) {
+      var parts = ln.error
+        ? [["span", "ln", ln.line], ["span", "verdict", "✗"], ["span", "txt", ln.text], ["span", "why", ln.error]]
+        : [["span", "ln", ln.line], ["span", "verdict", "✓"], ["code", "", ln.order || ln.text]];
+      if (ln.note) parts.push(["span", "note", ln.note]);
+      checks.appendChild(li((ln.error ? "bad" : "ok") + (ln.note ? " noted" : ""), parts));
     });
+    if (unorderedEl) {
+      unorderedEl.textContent = "";
+      (res.unordered || []).forEach(function (u) {
+        var s = document.createElement("span");
+        s.textContent = (u.units.length ? u.units.join(", ") + ": " : "") + u.what + ".";
+        unorderedEl.appendChild(s);
+        unorderedEl.appendChild(document.createTextNode(" "));
+      });
+      unorderedEl.hidden = !(res.unordered && res.unordered.length);
+    }
+  }
+  function learn(lines) {
+    lines.forEach(function (ln) {
+      var subject = ln.subject || "";
+      subjectOf[ln.text.trim()] = subject;
+      if (ln.order) subjectOf[ln.order] = subject;
+    });
+  }
+  function ask(text) {
+    return fetch(checkUrl, {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+      body: JSON.stringify({ text: text })
+    }).then(function (r) { return r.json().then(function (j) { return [r.status, j]; }); })
+      .then(function (res) { if (res[0] === 200) learn(res[1].lines); return res; });
   }
   function runCheck() {
     var mine = ++seq;
-    fetch(box.getAttribute("data-check-url"), {
-      method: "POST", credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
-      body: JSON.stringify({ text: box.value })
-    }).then(function (r) { return r.json().then(function (j) { return [r.status, j]; }); })
-      .then(function (res) {
-        if (mine !== seq) return;
-        if (res[0] === 200) showChecks(res[1].lines);
-        else { checks.textContent = ""; checks.appendChild(li("bad", [["span", "why", res[1].error || "the check failed"]])); }
-      })
-      .catch(function () { /* offline: the check runs again on the next keystroke, and on sending */ });
+    ask(box.value).then(function (res) {
+      if (mine !== seq) return;
+      if (res[0] === 200) showChecks(res[1]);
+      else { checks.textContent = ""; checks.appendChild(li("bad", [["span", "why", res[1].error || "the check failed"]])); }
+    }).catch(function () { /* offline: the check runs again on the next keystroke, and on sending */ });
   }
-  if (box && checks && box.getAttribute("data-check-url")) {
+  if (box && checks && checkUrl) {
     box.addEventListener("input", function () { clearTimeout(timer); timer = setTimeout(runCheck, 250); });
     if (box.value.trim()) runCheck();
   }
 
   // ------------------------------------------------------------------ writing orders into the box
-  function head(text) { return text.trim().toLowerCase().split(/\s+/).slice(0, 2).join(" ").replace(/\/[a-z]+$/, ""); }
-  function putOrder(text, province) {
-    if (!box) return;
-    var lines = box.value.split("\n"), key = head(text), done = false;
+  // Every legal order's subject comes with the page; a line typed in another notation gets its subject
+  // from the server's line check before a pick may replace it. A line whose subject is not known (the
+  // check could not be reached) is never replaced: at worst the box holds a second order, which the
+  // check flags.
+  var dataEl = document.getElementById("legal-data");
+  var legal = dataEl ? JSON.parse(dataEl.textContent || "[]") : [];
+  legal.forEach(function (u) { u.orders.forEach(function (o) { subjectOf[o.text] = o.subject || ""; }); });
+  var queue = Promise.resolve(), pending = 0;
+  function unknownLines() {
+    return box.value.split("\n").some(function (l) { return l.trim() && !(l.trim() in subjectOf); });
+  }
+  function place(text, subject) {
+    var lines = box.value.split("\n"), done = false;
     for (var i = 0; i < lines.length; i++) {
-      var l = lines[i];
-      if (l.trim() && (head(l) === key || (province && lineProvince[l.trim()] === province))) {
-        if (!done) { lines[i] = text; done = true; } else { lines.splice(i, 1); i--; }
-      }
+      var l = lines[i].trim();
+      if (!l) continue;
+      var same = subject ? subjectOf[l] === subject : l === text;
+      if (!same) continue;
+      if (!done) { lines[i] = text; done = true; } else { lines.splice(i, 1); i--; }
     }
     if (!done) {
       while (lines.length && !lines[lines.length - 1].trim()) lines.pop();
       lines.push(text);
     }
     box.value = lines.join("\n");
-    if (province) lineProvince[text] = province;
+    subjectOf[text] = subject || "";
     box.dispatchEvent(new Event("input"));
   }
-  var lineProvince = {};
+  function putOrder(text, subject) {
+    if (!box) return;
+    if (!pending && !(checkUrl && unknownLines())) { place(text, subject); return; }
+    pending++;
+    queue = queue.then(function () {
+      if (checkUrl && unknownLines()) return ask(box.value).catch(function () {});
+    }).then(function () { place(text, subject); }, function () { place(text, subject); })
+      .then(function () { pending--; }, function () { pending--; });
+  }
   document.querySelectorAll("select[name^='pick:']").forEach(function (sel) {
     sel.addEventListener("change", function () {
       if (!sel.value) return;
-      putOrder(sel.value, sel.getAttribute("data-province"));
+      var opt = sel.options[sel.selectedIndex];
+      putOrder(sel.value, opt.getAttribute("data-subject") || "");
       sel.value = "";
     });
   });
-  // With the script on, picked orders go into the box at once, so the form must not add them again.
+  // With the script on, picked orders go into the box at once, so the form must not add them again; a pick
+  // still waiting for the line check is written into the box before the form goes.
   var form = document.getElementById("orders-form");
-  if (form) form.addEventListener("submit", function () {
+  if (form) form.addEventListener("submit", function (ev) {
     form.querySelectorAll("select[name^='pick:']").forEach(function (s) { s.value = ""; });
+    if (pending) {
+      ev.preventDefault();
+      queue.then(function () { form.submit(); });
+    }
   });
 
   // ------------------------------------------------------------------ map zoom
@@ -129,50 +177,111 @@
   });
 
   // ------------------------------------------------------------------ click entry on the map
-  var dataEl = document.getElementById("legal-data");
   var mapFig = document.querySelector("[data-interactive]");
   var bar = document.getElementById("clickbar");
   if (dataEl && mapFig && bar) {
-    var legal = JSON.parse(dataEl.textContent || "[]");
-    var byProv = {}, byProvAll = {};
-    legal.forEach(function (u) { byProv[u.province] = u; byProvAll[u.province] = true; });
+    var byProv = {};
+    legal.forEach(function (u) { byProv[u.province] = u; });
     var status = document.getElementById("click-status");
+    var viewport = mapFig.querySelector(".map-viewport");
     var state = { unit: null, target: null };
+    var chooser = null;
     bar.hidden = false;
     function mode() { var r = bar.querySelector("input[name=clickmode]:checked"); return r ? r.value : "move"; }
     function say(t) { status.textContent = t; }
     // The renderer names shapes r-ABBR, units unit-ABBR / dislodged-ABBR, names label-ABBR[-n] (with leader-ABBR beside a small province), centres sc-ABBR.
     var ID = /^(?:r|unit|dislodged|sc|label|leader)-(.+?)(?:-\d+)?$/;
+    var REGION = /^r-(.+?)(?:-\d+)?$/;
+    function shapeOf(p) {
+      return mapFig.querySelector('[id="r-' + p + '"]') || mapFig.querySelector('[data-province="' + p + '"]');
+    }
     function provinceOf(el) {
       for (var e = el; e && e !== mapFig; e = e.parentNode) {
         if (!e.getAttribute) continue;
         var p = e.getAttribute("data-unit") || e.getAttribute("data-province");
-        if (!p) { var m = ID.exec(e.id || ""); if (m && (byProvAll[m[1]] || shapeOf(m[1]))) p = m[1]; }
+        if (!p) { var m = ID.exec(e.id || ""); if (m && (byProv[m[1]] || shapeOf(m[1]))) p = m[1]; }
         if (p) return p.toLowerCase().split("/")[0];
       }
       return null;
     }
-    function shapeOf(p) {
-      return mapFig.querySelector('[id="r-' + p + '"]') || mapFig.querySelector('[data-province="' + p + '"]');
+    // A place is the province whose shape is under the pointer: unit tokens, names and centres drawn over a
+    // small province (W3K's Deptford) must not take the click meant for the province beneath them.
+    function regionOf(e) {
+      if (!e || !e.getAttribute || !mapFig.contains(e)) return null;
+      var p = e.getAttribute("data-province");
+      if (!p) { var m = REGION.exec(e.id || ""); if (m) p = m[1]; }
+      return p ? p.toLowerCase().split("/")[0] : null;
+    }
+    function regionAt(ev) {
+      var p = regionOf(ev.target);
+      if (p) return p;
+      var els = document.elementsFromPoint(ev.clientX, ev.clientY);
+      for (var i = 0; i < els.length; i++) { p = regionOf(els[i]); if (p) return p; }
+      return null;
     }
     function mark(cls, provs) {
       mapFig.querySelectorAll("." + cls).forEach(function (e) { e.classList.remove(cls); });
       provs.forEach(function (p) { var e = shapeOf(p); if (e) e.classList.add(cls); });
     }
-    function reset(msg) { state.unit = null; state.target = null; mark("picked", []); mark("target", []); say(msg || ""); }
-    function add(order) { putOrder(order.text, state.unit.province); reset("Added: " + order.text); }
-    function pick(p) {
+    function closeChooser() { if (chooser) { chooser.remove(); chooser = null; } }
+    function reset(msg) {
+      closeChooser(); state.unit = null; state.target = null; mark("picked", []); mark("target", []); say(msg || "");
+    }
+    function add(order) { putOrder(order.text, order.subject || ""); reset("Added: " + order.text); }
+    // Several orders fit one click (a fleet arriving on either coast, what to build on a site): a small
+    // chooser by the click offers exactly those, and nothing is added until one is chosen.
+    function choose(title, options, label, x, y) {
+      closeChooser();
+      chooser = document.createElement("div");
+      chooser.className = "chooser";
+      chooser.setAttribute("role", "dialog");
+      chooser.setAttribute("aria-label", title);
+      var h = document.createElement("p");
+      h.textContent = title;
+      chooser.appendChild(h);
+      options.forEach(function (o) {
+        var b = document.createElement("button");
+        b.type = "button";
+        b.textContent = label(o);
+        b.setAttribute("data-order", o.text);
+        b.addEventListener("click", function (ev) { ev.stopPropagation(); add(o); });
+        chooser.appendChild(b);
+      });
+      var c = document.createElement("button");
+      c.type = "button";
+      c.className = "cancel";
+      c.textContent = "Cancel";
+      c.addEventListener("click", function (ev) { ev.stopPropagation(); reset("Nothing added."); });
+      chooser.appendChild(c);
+      mapFig.appendChild(chooser);
+      var f = mapFig.getBoundingClientRect(), w = chooser.offsetWidth, ht = chooser.offsetHeight;
+      var left = Math.max(4, Math.min(x - f.left + 8, f.width - w - 4));
+      var top = Math.max(4, Math.min(y - f.top + 8, f.height - ht - 4));
+      chooser.style.left = left + "px";
+      chooser.style.top = top + "px";
+      say(title);
+      chooser.querySelector("button").focus();
+    }
+    function coastName(o) { return o.coast ? o.coast : o.text; }
+    function expectsPlace() {
+      if (!state.unit) return false;
+      return mode() === "move" || !!state.target;
+    }
+    function pick(p, x, y) {
       var m = mode();
       if (!state.unit) {
         var u = byProv[p];
         if (!u) { say("No order to give in " + p + ": click one of your units."); return; }
-        if (u.orders.length && u.orders.every(function (o) { return o.type === "build" || o.type === "waive"; })) {
-          var builds = u.orders.filter(function (o) { return o.type === "build"; });
-          if (builds.length === 1) { state.unit = u; add(builds[0]); return; }
-          var sel = document.querySelector('select[data-province="' + p + '"]');
-          if (sel) { sel.closest("details").open = true; sel.focus(); }
-          say("Choose what to build in " + u.label.replace(/^Build site /, "") + " from the list.");
+        var builds = u.orders.filter(function (o) { return o.type === "build"; });
+        if (builds.length) {
+          state.unit = u; mark("picked", [p]);
+          if (builds.length === 1) { add(builds[0]); return; }
+          choose("What to build in " + u.label.replace(/^Build site /, "") + "?", builds,
+                 function (o) { return o.text; }, x, y);
           return;
+        }
+        if (u.orders.length && u.orders.every(function (o) { return o.type === "disband"; })) {
+          state.unit = u; add(u.orders[0]); return;  // a removal: nothing else to choose
         }
         state.unit = u; mark("picked", [p]);
         var dests = u.orders.filter(function (o) { return o.dest && (o.type === "move" || o.type === "retreat"); })
@@ -189,8 +298,12 @@
           return;
         }
         var mv = orders.filter(function (o) { return (o.type === "move" || o.type === "retreat") && o.dest === p; });
-        mv.sort(function (a, b) { return (a.via ? 1 : 0) - (b.via ? 1 : 0); });
-        if (mv.length) add(mv[0]); else reset(state.unit.label + " cannot move to " + p + ".");
+        // By land (or sea) rather than by convoy when both are possible; by convoy only if nothing else.
+        var direct = mv.filter(function (o) { return !o.via; });
+        if (direct.length) mv = direct;
+        if (!mv.length) { reset(state.unit.label + " cannot move to " + p + "."); return; }
+        if (mv.length === 1) { add(mv[0]); return; }
+        choose(state.unit.label + " to which coast?", mv, coastName, x, y);
         return;
       }
       var kind = m === "support" ? "support" : "convoy";
@@ -207,10 +320,13 @@
       });
       if (want.length) add(want[0]); else reset("That " + kind + " is not possible.");
     }
-    mapFig.querySelector(".map-viewport").addEventListener("click", function (ev) {
-      var p = provinceOf(ev.target);
-      if (p) { ev.preventDefault(); pick(p); }
+    viewport.addEventListener("click", function (ev) {
+      // Choosing a unit, its token counts (else the province beneath); choosing a place, only the province.
+      var token = expectsPlace() ? null : ev.target.closest && ev.target.closest("[data-unit]");
+      var p = token ? provinceOf(token) : regionAt(ev) || provinceOf(ev.target);
+      if (p) { ev.preventDefault(); pick(p, ev.clientX, ev.clientY); }
     });
+    document.addEventListener("keydown", function (ev) { if (ev.key === "Escape" && (chooser || state.unit)) reset("Nothing added."); });
     bar.addEventListener("change", function () { reset(); });
   }
 
