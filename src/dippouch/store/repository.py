@@ -1448,7 +1448,8 @@ class GameStore:
         """A phase's report (:func:`dippouch.report.phase_report`): full names, or abbreviations if not ``full``."""
         from dippouch.report import phase_report
 
-        rec = self.phase_record(name, phase, phase_id, submissions=False)  # a report shows none
+        # With the submissions: a report names the lines a power sent that were not accepted (never the others).
+        rec = self.phase_record(name, phase, phase_id)
         return phase_report(self.variant(name), rec, full=full)
 
     def replay(self, name: str, phase: str | None = None, phase_id: int | None = None) -> tuple[bool, list[str]]:

@@ -405,6 +405,8 @@ class Web:
                 ending=st.ending.to_data() if st.ending is not None else None,
                 submissions=False,
             )
+            # The versions sent, read once per phase: the report names the lines that were not accepted.
+            rec["submissions"] = self.read.phase_record(name, phase_id=ph.id)["submissions"]
             hit = phase_report(st.game_variant or self._variant_of(name), rec)
             with self._lock:
                 if len(self._reports) > 2000:
