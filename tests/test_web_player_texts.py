@@ -31,7 +31,9 @@ def test_report_tells_a_refused_order_from_no_order(site: Site) -> None:
     site.new_game("demo")
     france = site.player("demo", "France")
     site.player("demo", "Germany")
-    site.post_form(france, "/games/demo/play/France/orders", {"orders": "A Paris - Burgandy\nF Brest - English Channel"})
+    site.post_form(
+        france, "/games/demo/play/France/orders", {"orders": "A Paris - Burgandy\nF Brest - English Channel"}
+    )
     r = site.post_form(site.coordinator, "/games/demo/coordinate/process", {"confirm": "yes"})
     assert r.status_code == 303, r.text
     report = site.browser().get("/api/games/demo").json()["last_report"]
@@ -61,4 +63,112 @@ def test_1000ad_and_w3k_rules_pages_say_what_their_hooks_do(site: Site) -> None:
     assert "Anarchy (rule 13)" in ad and ad.count("Anarchy (rule 13)") == 1
     w3k = site.browser().get("/variants/w3k").text
     assert "A draw is only between kingdoms" in w3k
-    assert "may agree a draw by unanimous vote." not in w3k.replace("then the survivors may agree it by unanimous vote.", "")
+    assert "may agree a draw by unanimous vote." not in w3k.replace(
+        "then the survivors may agree it by unanimous vote.", ""
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# Units without an order
+
+
+def test_units_without_an_order_are_named_after_a_submission_and_by_the_line_check(site: Site) -> None:
+    site.new_game("demo")
+    france = site.player("demo", "France")
+    r = site.post_form(france, "/games/demo/play/France/orders", {"orders": "A Paris - Burgundy"})
+    assert r.status_code == 303
+    flash = _flash(r)
+    assert "Without an order: Army Marseilles, Fleet Brest: no order, they hold." in flash, flash
+    page = france.get("/games/demo/play/France").text
+    assert "Without an order in your orders as they stand" in page and "Army Marseilles, Fleet Brest" in page
+    api = site.api(france, "/api/games/demo/powers/France/orders", {"text": "A par - bur\nF bre - mao"}).json()
+    assert api["unordered"] == ["Army Marseilles"], api
+    checked = site.api(france, "/api/games/demo/powers/France/check", {"text": "F bre - mao"}).json()
+    assert checked["unordered"] == ["Army Marseilles", "Army Paris"], checked
+    assert checked["unordered_notes"] == ["Army Marseilles, Army Paris: no order, they hold"], checked
+    done = site.api(france, "/api/games/demo/powers/France/check", {"text": "A par H\nA mar H\nF bre H"}).json()
+    assert done["unordered"] == [] and done["unordered_notes"] == []
+
+
+def test_builds_not_ordered_are_said_in_an_adjustment_phase(site: Site) -> None:
+    site.new_game("ad", variant="1000ad")
+    v = load_variant("1000ad")
+    power = v.power_names[0]
+    client = site.player("ad", power)
+    checked = site.api(client, f"/api/games/ad/powers/{power}/check", {"text": ""}).json()
+    assert checked["unordered"] == [] and re.fullmatch(
+        r"\d+ build\(s\) not ordered: waived", checked["unordered_notes"][0]
+    )
+
+
+# --------------------------------------------------------------------------------------------------
+# The order box's example
+
+
+def _placeholder(page: str) -> str:
+    m = re.search(r'<textarea id="orders"[^>]*placeholder="([^"]*)"', page, re.S)
+    assert m, page
+    return m.group(1)
+
+
+@pytest.mark.parametrize("variant", ["w3k", "1000ad", "standard"])
+def test_the_order_box_example_is_a_real_order_of_this_power_now(site: Site, variant: str) -> None:
+    from dippouch.core.legal import legal_orders
+    from dippouch.core.notation import format_order
+
+    site.new_game("g", variant=variant)
+    v = load_variant(variant)
+    power = v.power_names[0]
+    page = site.player("g", power).get(f"/games/g/play/{power}").text
+    example = _placeholder(page).replace("&#39;", "'").splitlines()
+    assert (example and "A Paris - Burgundy" not in example) or (variant == "standard" and power == "France")
+    _, _, pos, _, kind = site.web.open_phase("g")
+    legal = {
+        format_order(v, o, phase_kind=kind, full=True) for os_ in legal_orders(v, pos, power).values() for o in os_
+    }
+    assert set(example) <= legal, (example, kind)
+    if kind == "adjustments":
+        assert all(line.startswith("Build ") for line in example), example
+    else:
+        assert all(" - " in line for line in example), example
+
+
+def test_the_order_box_example_in_a_retreat_phase_is_a_retreat(site: Site) -> None:
+    from websupport import START
+
+    v = load_variant("standard")
+    position = {
+        "phase": "Spring 1901 Retreats",
+        "units": [{"power": "France", "unit": "A bur"}, {"power": "Germany", "unit": "A par"}],
+        "supply_centers": {"France": ["bre", "mar"], "Germany": ["ber", "kie", "mun", "par"]},
+        "home_centers": {p: sorted(v.map.provinces[h].abbr for h in hs) for p, hs in v.start.homes.items()},
+        "dislodged": [{"power": "France", "unit": "A par", "retreats": ["gas", "pic"], "attacker_from": "bur"}],
+    }
+    site.web.store.create_game("r", "standard", now=START, position=position)
+    page = site.player("r", "France").get("/games/r/play/France").text
+    assert _placeholder(page).splitlines() == ["A Paris R Gascony"], _placeholder(page)
+
+
+# --------------------------------------------------------------------------------------------------
+# A refused submission keeps the text
+
+
+def test_a_refused_submission_shows_the_page_again_with_the_text_and_every_line(site: Site) -> None:
+    site.new_game("demo")
+    france = site.player("demo", "France")
+    r = site.post_form(site.coordinator, "/games/demo/coordinate/process", {"confirm": "yes"})
+    assert r.status_code == 303
+    typed = "A Paris - Burgandy\nF Brest - Picardy\nA Marseilles - Spain"
+    r = site.post_form(france, "/games/demo/play/France/orders", {"orders": typed, "phase": "Spring 1901 Movement"})
+    assert r.status_code == 409, r.text
+    page = r.text
+    assert "Not recorded:" in page and "Spring 1901 Movement" in page and "Fall 1901 Movement" in page
+    assert ">A Paris - Burgandy\nF Brest - Picardy\nA Marseilles - Spain</textarea>" in page
+    assert "no province &#39;Burgandy&#39;" in page  # each line's verdict against the phase open now
+    assert page.count('<li class="ok">') == 2 and page.count('<li class="bad">') == 1, page
+    assert france.get("/api/games/demo/powers/France").json()["versions"] == []  # nothing stored
+
+    # Text the web refuses as it stands (a NUL): 400, the page again, nothing stored.
+    r = site.post_form(france, "/games/demo/play/France/orders", {"orders": "A par - bur\x00"})
+    assert r.status_code == 400 and "Not recorded:" in r.text and "not text" in r.text
+    assert france.get("/api/games/demo/powers/France").json()["versions"] == []

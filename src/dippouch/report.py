@@ -139,7 +139,9 @@ def phase_report(variant: Variant, rec: Mapping[str, Any], *, full: bool = True)
         if not rs and power not in missed and power not in refused:
             continue
         if not rs and (power in missed or power in refused):
-            lines.append(f"{power + ':':<{width}}" + ("(no order accepted)" if power in refused else "(no orders received)"))
+            lines.append(
+                f"{power + ':':<{width}}" + ("(no order accepted)" if power in refused else "(no orders received)")
+            )
         for r in rs:
             order = order_text(variant, str(r["order"]), kind, full=full)
             lines.append(f"{power + ':':<{width}}{order}{_result_note(r, power in refused)}")

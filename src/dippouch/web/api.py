@@ -133,8 +133,10 @@ def check(request: Request, name: str, power: str, body: CheckIn) -> dict[str, A
     """Check order lines as they would be checked on arrival, without recording anything."""
     viewer = _writer(request)
     request.app.state.limiter.hit("check", f"{client_id(request)}", "line checks")
-    lines = web_of(request).check_lines(name, power, body.text, viewer)
-    return {"lines": [ln.to_data() for ln in lines]}
+    lines, left = web_of(request).check(name, power, body.text, viewer)
+    # ``unordered``: the power's units these lines give no order (full names); ``unordered_notes``: what
+    # happens to them, and builds or removals not ordered.
+    return {"lines": [ln.to_data() for ln in lines], "unordered": left["units"], "unordered_notes": left["notes"]}
 
 
 @router.post("/games/{name}/powers/{power}/orders")

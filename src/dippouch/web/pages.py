@@ -15,6 +15,7 @@ from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 
+from dippouch.core.errors import DippouchError
 from dippouch.core.variant import variant_names
 from dippouch.web.app import _set_csrf_cookie, render, render_html, set_flash, viewer_of, web_of
 from dippouch.web.security import (
@@ -22,6 +23,7 @@ from dippouch.web.security import (
     SESSION_COOKIE,
     BadInput,
     NotFound,
+    WebError,
     check_csrf,
     client_id,
     csrf_token,
@@ -300,6 +302,30 @@ def play_page(request: Request, name: str, power: str) -> Response:
     return render(request, "play.html", {"p": pv, "g": pv["game"]})
 
 
+def e_status(e: Exception) -> int:
+    """400 for input the web refuses as it stands; 409 for orders the game cannot take now (its phase was
+    processed meanwhile, the power has nothing to order)."""
+    return e.status if isinstance(e, WebError) else 409
+
+
+def _refused_page(request: Request, name: str, power: str, text: str, message: str, status: int) -> Response:
+    """A submission that was refused (nothing stored): the player's page again, with what they typed still in
+    the box, why it was refused, and every line's verdict against the phase open now (without JavaScript,
+    this is all a player sees; a separate error page lost the text)."""
+    web = web_of(request)
+    viewer = viewer_of(request)
+    pv = web.player_view(name, power, viewer)
+    lines: list[dict[str, Any]] = []
+    if pv["open"] and pv["must_act"]:
+        try:
+            checked, _ = web.check(name, power, text, viewer)
+            lines = [ln.to_data() for ln in checked]
+        except (WebError, DippouchError):
+            lines = []  # the text itself is what was refused (too long, not text): the message says so
+    refused = {"message": message, "text": text, "lines": lines}
+    return render(request, "play.html", {"p": pv, "g": pv["game"], "refused": refused}, status=status)
+
+
 def _play_url(name: str, power: str) -> str:
     return f"{_game_url(name)}/play/{power}"
 
@@ -317,7 +343,11 @@ async def play_submit(request: Request, name: str, power: str) -> Response:
         text = "\n".join([text.rstrip(), *picks]).strip("\n")
     ready = _s(form, "ready", "") in ("1", "on", "true")
     phase = _s(form, "phase", "").strip() or None  # the phase the form was for: refused if processed since
-    res = await run_in_threadpool(functools.partial(web.submit, name, power, text, ready, viewer, phase=phase))
+    try:
+        res = await run_in_threadpool(functools.partial(web.submit, name, power, text, ready, viewer, phase=phase))
+    except (BadInput, DippouchError) as e:
+        message = e.message if isinstance(e, BadInput) else str(e)
+        return await run_in_threadpool(_refused_page, request, name, power, text, message, e_status(e))
     msg = (
         f"Version {res['version']} recorded{' (ready)' if res['ready'] else ''}: "
         f"{res['accepted']} order(s) accepted, {res['rejected']} rejected."
@@ -328,6 +358,8 @@ async def play_submit(request: Request, name: str, power: str) -> Response:
             if res["standing"]
             else " It has no accepted order."
         )
+    if res["unordered_notes"]:
+        msg += " Without an order: " + "; ".join(res["unordered_notes"]) + "."
     if res["ready_refused"]:
         msg += f" Not marked ready: {res['ready_refused']}"
     if res["late"]:

@@ -32,6 +32,7 @@ from dippouch.game import (
     check_orders,
     parse_duration,
     position_from_data,
+    unordered,
 )
 from dippouch.report import phase_report
 from dippouch.store.access import VISIBILITIES, AccessStore
@@ -569,14 +570,25 @@ class Web:
         out["power_index"] = v.power_names.index(power)
         if game["phase_id"] is None:
             out["game"] = {**game, "map_svg": self.game_map(name, viewer)}
-            out.update(open=False, units=[], legal=[], versions=[], latest_text="", must_act=False)
+            out.update(
+                open=False,
+                units=[],
+                legal=[],
+                versions=[],
+                latest_text="",
+                must_act=False,
+                example="",
+                unordered=_no_left_out(),
+            )
             return out
         pid, _, pos, pname, kind = self.open_phase(name)
         m = v.map
         units = _units_of(v, pos, power, kind)
         legal: list[dict[str, Any]] = []
+        example: list[str] = []
         if me["must_act"]:
             table = legal_orders(v, pos, power)
+            example = _example_orders(v, table, kind)
             for loc, orders in sorted(table.items(), key=lambda kv: m.locations[kv[0]].abbr):
                 label = _unit_label(v, pos, loc, kind)
                 legal.append(
@@ -615,15 +627,22 @@ class Web:
             latest_text=(standing[-1] if standing else mine[-1])["text"] if mine else "",
             ready=bool(standing and standing[-1]["ready"]),
             must_act=me["must_act"],
+            example="\n".join(example),
+            unordered=_left_out(v, pos, power, own["lines"] if own else []) if me["must_act"] else _no_left_out(),
         )
         return out
 
     def check_lines(self, name: str, power: str, text: str, viewer: Viewer) -> list[LineCheck]:
         """The arrival check, without recording anything: the very verdicts a submission would get."""
+        return self.check(name, power, text, viewer)[0]
+
+    def check(self, name: str, power: str, text: str, viewer: Viewer) -> tuple[list[LineCheck], dict[str, Any]]:
+        """The line verdicts and what these lines leave without an order (:func:`_left_out`)."""
         _, power = self.require_player(name, power, viewer)
         text = _text(text)
         _, v, pos, _, _ = self.open_phase(name)
-        return check_orders(v, pos, power, text)
+        lines = check_orders(v, pos, power, text)
+        return lines, _left_out(v, pos, power, [ln.to_data() for ln in lines])
 
     def submit(
         self, name: str, power: str, text: str, ready: bool, viewer: Viewer, *, phase: str | None = None
@@ -655,6 +674,8 @@ class Web:
             "accepted": sum(1 for ln in res.lines if ln.accepted),
             "rejected": sum(1 for ln in res.lines if not ln.accepted),
             "processed": processed,
+            # What the standing version leaves without an order, as the store's receipt counts it.
+            **_left_out_of(res.game_variant or self._variant_of(name), res.unordered),
         }
 
     def vote(self, name: str, power: str, draw: bool, viewer: Viewer) -> str | None:
@@ -1025,6 +1046,67 @@ def _order_entry(v: Variant, o: Any, kind: str, fmt: Callable[..., str]) -> dict
         "target": prov(getattr(o, "target", None)),
         "via": bool(getattr(o, "via_convoy", False)),
     }
+
+
+def _full_unit(v: Variant, text: str) -> str:
+    """``A par`` -> ``Army Paris`` (a variant's own kinds by their name: ``Defensive army ...``)."""
+    from dippouch.core.notation import OrderParseError, format_place, parse_unit
+    from dippouch.names import kind_word
+
+    try:
+        kind, loc = parse_unit(v, text)
+    except OrderParseError:
+        return text
+    return f"{kind_word(v, kind or '').capitalize()} {format_place(v, loc, full=True)}" if kind else text
+
+
+def _no_left_out() -> dict[str, Any]:
+    return {"units": [], "notes": []}
+
+
+def _left_out_of(v: Variant, pairs: Any) -> dict[str, Any]:
+    """The game layer's ``unordered`` pairs (units in canonical text, what happens to them) for people:
+    ``unordered``, the units by full name, and ``unordered_notes``, one sentence per group."""
+    units: list[str] = []
+    notes: list[str] = []
+    for group, what in pairs or []:
+        names = [_full_unit(v, u) for u in group]
+        units += names
+        notes.append(f"{', '.join(names)}: {what}" if names else what[0].upper() + what[1:])
+    return {"unordered": units, "unordered_notes": notes}
+
+
+def _left_out(v: Variant, pos: Position, power: str, lines: Any) -> dict[str, Any]:
+    """What ``lines`` (line checks as data) leave without an order, by :func:`dippouch.game.unordered`:
+    ``{"units": [...], "notes": [...]}``."""
+    got = _left_out_of(v, unordered(v, pos, power, [LineCheck.from_data(d) for d in lines]))
+    return {"units": got["unordered"], "notes": got["unordered_notes"]}
+
+
+_EXAMPLE_KINDS = {
+    PhaseKind.MOVEMENT.value: ("Move", "Support", "Hold"),
+    PhaseKind.RETREATS.value: ("Retreat", "Disband"),
+    PhaseKind.ADJUSTMENTS.value: ("Build", "Disband", "Waive"),
+}
+
+
+def _example_orders(v: Variant, table: Mapping[int, Any], kind: str, most: int = 3) -> list[str]:
+    """A few real orders of this power now, for the order box's example: one per unit or site (the first
+    legal order of the kind that phase is about: a move, a retreat, a build or a removal), in full names."""
+    from dippouch.core.notation import format_order
+
+    prefer = _EXAMPLE_KINDS.get(kind, ())
+    out: list[str] = []
+    for _, orders in sorted(table.items(), key=lambda kv: v.map.locations[kv[0]].abbr):
+        plain = [o for o in orders if not getattr(o, "via_convoy", False)]
+        for wanted in prefer:
+            got = next((o for o in plain if type(o).__name__ == wanted), None)
+            if got is not None:
+                out.append(format_order(v, got, phase_kind=kind, full=True))
+                break
+        if len(out) >= most:
+            break
+    return out
 
 
 def _kind_name(kind: str) -> str:

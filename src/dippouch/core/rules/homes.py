@@ -58,7 +58,9 @@ def opening_sites(hooks: RuleHooks, power: str) -> frozenset[int]:
 
 
 @behaviour(
-    "adjustment_delta", "opening_builds", "In the opening winter every power builds one unit on a centre of its choosing."
+    "adjustment_delta",
+    "opening_builds",
+    "In the opening winter every power builds one unit on a centre of its choosing.",
 )
 def opening_delta(hooks: RuleHooks, position: Position, power: str) -> int:
     """Exactly ``opening_builds`` builds each in the opening (nobody owns a centre yet); standard later."""
@@ -105,7 +107,9 @@ def opening_builds_own(hooks: RuleHooks, before: Position, after: Position, resu
 
 
 @behaviour(
-    "phase_end", "homes_from_owned", "From the year the variant names, the centres a power owns become its home centres."
+    "phase_end",
+    "homes_from_owned",
+    "From the year the variant names, the centres a power owns become its home centres.",
 )
 def homes_from_owned(hooks: RuleHooks, before: Position, after: Position, results: Sequence[OrderResult]) -> Position:
     """At the start of the ``homes_from_owned_year`` adjustments, owned centres become the only homes.
