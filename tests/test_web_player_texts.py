@@ -172,3 +172,31 @@ def test_a_refused_submission_shows_the_page_again_with_the_text_and_every_line(
     r = site.post_form(france, "/games/demo/play/France/orders", {"orders": "A par - bur\x00"})
     assert r.status_code == 400 and "Not recorded:" in r.text and "not text" in r.text
     assert france.get("/api/games/demo/powers/France").json()["versions"] == []
+
+
+# --------------------------------------------------------------------------------------------------
+# Refusals on the web say what to do on the web
+
+
+def test_refusals_on_the_desk_name_the_web_way_not_a_command(site: Site) -> None:
+    import json
+
+    site.new_game("demo")
+    site.seat("demo", "France", "Bruno")
+    r = site.post_form(site.coordinator, "/games/demo/coordinate/assign", {"power": "France", "player": "Anna"})
+    assert r.status_code == 400 and "dippouch players" not in r.text, r.text
+    assert "use Replace on the game&#39;s coordinator page" in r.text
+    r = site.post_form(site.coordinator, "/games/demo/coordinate/email", {"power": "Italy", "email": "i@example.org"})
+    assert r.status_code == 400 and "seat a player first (Seat, on the game&#39;s coordinator page)" in r.text, r.text
+    # The API says the same.
+    r = site.api(site.coordinator, "/api/games/demo/players", {"power": "France", "player": "Anna"})
+    assert r.status_code == 400 and "`dippouch" not in r.json()["error"] and "Replace" in r.json()["error"]
+    # Importing under a name in use.
+    data = site.coordinator.get("/api/games/demo/export").json()
+    r = site.coordinator.post(
+        "/coordinate/import",
+        data={"csrf": site.csrf(site.coordinator)},
+        files={"file": ("demo.json", json.dumps(data), "application/json")},
+        follow_redirects=False,
+    )
+    assert r.status_code == 400 and "--name" not in r.text and "the form&#39;s &#34;As name&#34;" in r.text, r.text

@@ -28,7 +28,7 @@ from dippouch.web.security import (
     client_id,
     csrf_token,
 )
-from dippouch.web.service import PAGE_TTL
+from dippouch.web.service import PAGE_TTL, web_words
 
 router = APIRouter(include_in_schema=False)
 
@@ -346,7 +346,7 @@ async def play_submit(request: Request, name: str, power: str) -> Response:
     try:
         res = await run_in_threadpool(functools.partial(web.submit, name, power, text, ready, viewer, phase=phase))
     except (BadInput, DippouchError) as e:
-        message = e.message if isinstance(e, BadInput) else str(e)
+        message = e.message if isinstance(e, BadInput) else web_words(str(e))
         return await run_in_threadpool(_refused_page, request, name, power, text, message, e_status(e))
     msg = (
         f"Version {res['version']} recorded{' (ready)' if res['ready'] else ''}: "

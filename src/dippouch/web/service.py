@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import re
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -54,6 +55,33 @@ within this time; this process's own changes at once)."""
 
 MAX_ORDER_TEXT = 20_000
 """Characters of order text accepted in one submission (a W3K power's orders are under 3,000)."""
+
+
+# The game layer's messages end with what to do at the command line; on the web each says what to do there.
+_WEB_WORDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), words)
+    for pattern, words in (
+        (r"use `dippouch players replace` to hand it over", "use Replace on the game's coordinator page to hand it over"),
+        (r"seat a player first \(`dippouch players assign`\)", "seat a player first (Seat, on the game's coordinator page)"),
+        (r"create one with `dippouch new`", "create one on the Coordinate page"),
+        (r"import it with --name NEW", "import it under another name (the form's \"As name\")"),
+        (
+            r"export it again with `dippouch export --unsealed`",
+            "export it again from that game's coordinator page with export.json?unsealed=1",
+        ),
+        (r"`dippouch upgrade-variant [^`]*`", "the game's coordinator runs upgrade-variant on the server"),
+        (r" \(see `dippouch history`\)", " (the game page's history lists its phases)"),
+        (r" \(use --variant ([\w-]+)\)", r" (create the game with variant \1)"),
+    )
+)
+
+
+def web_words(message: str) -> str:
+    """A game layer message as a web visitor should read it: a command-line hint becomes the page and button
+    that do the same on the web (the rule and the refusal stay the game layer's own words)."""
+    for pattern, words in _WEB_WORDS:
+        message = pattern.sub(words, message)
+    return message
 
 
 def _names(value: str, what: str, limit: int = 100) -> str:
