@@ -160,7 +160,7 @@ def test_a_refused_submission_shows_the_page_again_with_the_text_and_every_line(
     assert r.status_code == 303
     typed = "A Paris - Burgandy\nF Brest - Picardy\nA Marseilles - Spain"
     r = site.post_form(france, "/games/demo/play/France/orders", {"orders": typed, "phase": "Spring 1901 Movement"})
-    assert r.status_code == 409, r.text
+    assert r.status_code == 400, r.text
     page = r.text
     assert "Not recorded:" in page and "Spring 1901 Movement" in page and "Fall 1901 Movement" in page
     assert ">A Paris - Burgandy\nF Brest - Picardy\nA Marseilles - Spain</textarea>" in page
@@ -200,3 +200,50 @@ def test_refusals_on_the_desk_name_the_web_way_not_a_command(site: Site) -> None
         follow_redirects=False,
     )
     assert r.status_code == 400 and "--name" not in r.text and "the form&#39;s &#34;As name&#34;" in r.text, r.text
+
+
+# --------------------------------------------------------------------------------------------------
+# Confirmations
+
+
+def test_process_now_asks_first_and_does_nothing_until_confirmed(site: Site) -> None:
+    site.new_game("demo")
+    site.player("demo", "France")
+    r = site.post_form(site.coordinator, "/games/demo/coordinate/process")
+    assert r.status_code == 200 and "Process Spring 1901 Movement now?" in r.text
+    assert 'name="confirm" value="yes"' in r.text and "No orders yet from" in r.text
+    assert site.browser().get("/api/games/demo").json()["phase"] == "Spring 1901 Movement"  # not processed
+    r = site.post_form(site.coordinator, "/games/demo/coordinate/process", {"confirm": "yes"})
+    assert r.status_code == 303 and "Processed Spring 1901 Movement" in _flash(r)
+    assert site.browser().get("/api/games/demo").json()["phase"] == "Fall 1901 Movement"
+
+
+def test_roll_back_asks_first_and_does_nothing_until_confirmed(site: Site) -> None:
+    site.new_game("demo")
+    site.post_form(site.coordinator, "/games/demo/coordinate/process", {"confirm": "yes"})
+    r = site.post_form(site.coordinator, "/games/demo/coordinate/rollback", {"phase": "Spring 1901 Movement"})
+    assert r.status_code == 200 and "Roll back to Spring 1901 Movement?" in r.text
+    assert '<input type="hidden" name="phase" value="Spring 1901 Movement">' in r.text
+    assert site.browser().get("/api/games/demo").json()["phase"] == "Fall 1901 Movement"  # not rolled back
+    r = site.post_form(site.coordinator, "/games/demo/coordinate/rollback", {"phase": "Spring 1901", "confirm": "yes"})
+    assert r.status_code == 303 and "Rolled back to Spring 1901 Movement" in _flash(r)
+    assert site.browser().get("/api/games/demo").json()["phase"] == "Spring 1901 Movement"
+    # A phase that does not exist is refused on the confirmation already.
+    r = site.post_form(site.coordinator, "/games/demo/coordinate/rollback", {"phase": "Summer 1901"})
+    assert r.status_code == 400
+
+
+def test_revoke_asks_first_and_the_link_works_until_confirmed(site: Site) -> None:
+    site.new_game("demo")
+    key = site.seat("demo", "France", "Bruno")
+    france = site.browser(key)
+    kid = next(k.id for k in site.web.access.keys("demo") if k.power == "France")
+    r = site.post_form(site.coordinator, "/games/demo/coordinate/revoke", {"key": str(kid)})
+    assert r.status_code == 200 and f"Revoke key {kid}?" in r.text and "France&#39;s player (Bruno)" in r.text
+    assert france.get("/games/demo/play/France").status_code == 200  # still works
+    r = site.post_form(site.coordinator, "/games/demo/coordinate/revoke", {"key": str(kid), "confirm": "yes"})
+    assert r.status_code == 303
+    assert france.get("/games/demo/play/France").status_code == 403
+    # Another power's session cannot even ask for the confirmation page.
+    italy = site.player("demo", "Italy")
+    assert site.post_form(italy, "/games/demo/coordinate/revoke", {"key": str(kid)}).status_code == 403

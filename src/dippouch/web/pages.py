@@ -303,9 +303,9 @@ def play_page(request: Request, name: str, power: str) -> Response:
 
 
 def e_status(e: Exception) -> int:
-    """400 for input the web refuses as it stands; 409 for orders the game cannot take now (its phase was
-    processed meanwhile, the power has nothing to order)."""
-    return e.status if isinstance(e, WebError) else 409
+    """The refusal's own status (400 for input refused as it stands, or for orders the game cannot take now:
+    their phase was processed meanwhile, the power has nothing to order), as the API answers it."""
+    return e.status if isinstance(e, WebError) else 400
 
 
 def _refused_page(request: Request, name: str, power: str, text: str, message: str, status: int) -> Response:
@@ -432,12 +432,22 @@ def coordinate_page(request: Request, name: str) -> Response:
     return render(request, "coordinate.html", {"c": cv, "g": cv["game"]})
 
 
+CONFIRMED = ("process", "rollback", "revoke")
+"""Coordinator actions that cannot be taken back: carried out only with ``confirm=yes`` (a second post,
+from the confirmation page)."""
+
+
 @router.post("/games/{name}/coordinate/{action}", response_class=HTMLResponse)
 async def coordinate_action(request: Request, name: str, action: str) -> Response:
     form = await _form(request)
     web = web_of(request)
     viewer = viewer_of(request)
     back = f"{_game_url(name)}/coordinate"
+    if action in CONFIRMED and _s(form, "confirm") != "yes":
+        # Cannot be taken back: a page says what will happen and asks again (no JavaScript needed).
+        arg = _s(form, "key") if action == "revoke" else _s(form, "phase")
+        what = await run_in_threadpool(web.confirm_view, name, viewer, action, arg)
+        return render(request, "confirm.html", {"c": what, "game": name, "action": action, "back": back})
     if action in ("assign", "replace", "link"):
         if action == "link":
             power, secret = await run_in_threadpool(web.new_player_link, name, viewer, _s(form, "power"))

@@ -61,10 +61,16 @@ MAX_ORDER_TEXT = 20_000
 _WEB_WORDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(pattern), words)
     for pattern, words in (
-        (r"use `dippouch players replace` to hand it over", "use Replace on the game's coordinator page to hand it over"),
-        (r"seat a player first \(`dippouch players assign`\)", "seat a player first (Seat, on the game's coordinator page)"),
+        (
+            r"use `dippouch players replace` to hand it over",
+            "use Replace on the game's coordinator page to hand it over",
+        ),
+        (
+            r"seat a player first \(`dippouch players assign`\)",
+            "seat a player first (Seat, on the game's coordinator page)",
+        ),
         (r"create one with `dippouch new`", "create one on the Coordinate page"),
-        (r"import it with --name NEW", "import it under another name (the form's \"As name\")"),
+        (r"import it with --name NEW", 'import it under another name (the form\'s "As name")'),
         (
             r"export it again with `dippouch export --unsealed`",
             "export it again from that game's coordinator page with export.json?unsealed=1",
@@ -895,6 +901,64 @@ class Web:
             self.access.set_visibility(name, arg)
             return f"The game is now {arg}."
         raise NotFound(f"no coordinator action {action!r}")
+
+    def confirm_view(self, name: str, viewer: Viewer, action: str, arg: str) -> dict[str, Any]:
+        """What a coordinator's action that cannot be taken back (process now, roll back, revoke) will do, for
+        the page that asks them to confirm it. Checked as the action itself would be (a key of another game, a
+        phase that does not exist are refused here already), but nothing is changed."""
+        self.require_coordinator(name, viewer)
+        game = self.game_view(name, viewer)
+        if action == "process":
+            if game["phase_id"] is None:
+                raise BadInput(f"game {name!r} has no open phase to process (it is over)")
+            waiting = [p["power"] for p in game["powers"] if p["must_act"] and not p["submitted"]]
+            lines = [
+                f"{game['phase']} will be adjudicated now, before its deadline ({game['deadline_text'] or 'none'})."
+            ]
+            lines.append(
+                f"No orders yet from {', '.join(waiting)}: their units hold, retreats are disbanded and builds "
+                "waived, as at the deadline."
+                if waiting
+                else "Every power that must act has sent orders."
+            )
+            lines.append("This cannot be undone except by rolling the game back to this phase.")
+            return {"title": f"Process {game['phase']} now?", "lines": lines, "button": "Process now", "fields": {}}
+        if action == "rollback":
+            phase = _names(arg, "the phase", 100)
+            rec = self.read.phase_record(name, phase, submissions=False)
+            lines = [
+                f"{rec['name']} opens again with its position as it was; the phases played after it stay in the "
+                "history, marked rolled back.",
+                "Each power's orders for it are carried into it again (not ready); draw votes lapse.",
+            ]
+            return {
+                "title": f"Roll back to {rec['name']}?",
+                "lines": lines,
+                "button": "Roll back",
+                "fields": {"phase": rec["name"]},
+            }
+        if action == "revoke":
+            if not arg.isdigit() or len(arg) > 12:
+                raise BadInput("which key? (its number)")
+            key = next((k for k in self.access.keys(name) if k.id == int(arg)), None)
+            if key is None:
+                raise BadInput(f"no key {arg} in this game")
+            holder = f"{key.power}'s player" if key.power else "a coordinator"
+            label = f" ({key.label})" if key.label else ""
+            lines = [
+                f"Key {key.id}, for {holder}{label}: its links stop working at once, in every browser signed in "
+                "with it.",
+                "A player who still needs a link gets a new one with New link.",
+            ]
+            if key.revoked_at is not None:
+                lines = [f"Key {key.id} is revoked already."]
+            return {
+                "title": f"Revoke key {key.id}?",
+                "lines": lines,
+                "button": "Revoke",
+                "fields": {"key": str(key.id)},
+            }
+        raise NotFound(f"no coordinator action {action!r} to confirm")
 
     def set_deadlines(self, name: str, viewer: Viewer, form: Mapping[str, Any]) -> str:
         self.require_coordinator(name, viewer)
