@@ -247,3 +247,94 @@ def test_revoke_asks_first_and_the_link_works_until_confirmed(site: Site) -> Non
     # Another power's session cannot even ask for the confirmation page.
     italy = site.player("demo", "Italy")
     assert site.post_form(italy, "/games/demo/coordinate/revoke", {"key": str(kid)}).status_code == 403
+
+
+# --------------------------------------------------------------------------------------------------
+# Draws
+
+
+def test_w3k_draw_votes_that_cannot_count_are_refused_with_the_rule_and_the_page_says_so(site: Site) -> None:
+    """Ten W3K powers voted for a draw at the start, and nothing happened, with nothing said: a draw there is
+    only between kingdoms. A yes that cannot count is refused with the rule's words, nothing recorded; the
+    page says no draw is possible now and why, instead of offering the vote."""
+    site.new_game("w", variant="w3k")
+    v = load_variant("w3k")
+    clients = {p: site.player("w", p) for p in v.power_names}
+    for p, c in clients.items():
+        r = site.api(c, f"/api/games/w/powers/{p}/vote", {"draw": True})
+        assert r.status_code == 400, r.text
+        assert "A draw is only between kingdoms" in r.json()["error"] and "not recorded" in r.json()["error"]
+    game = site.browser().get("/api/games/w").json()
+    assert game["state"] == "active" and not any(p["draw_vote"] for p in game["powers"])
+    assert game["draw"]["possible"] is False and "both capitals of one kingdom" in game["draw"]["why_not"]
+    page = clients["Crown"].get("/games/w/play/Crown").text
+    assert "No draw is possible now:" in page and "Vote for a draw" not in page
+    assert "A draw needs every surviving power&#39;s vote" not in page
+
+
+def test_a_w3k_draw_between_kingdoms_passes_when_all_vote(site: Site) -> None:
+    from websupport import START
+
+    v = load_variant("w3k")
+    position = {
+        "phase": "Summer 1650 Movement",
+        "units": [{"power": "Crown", "unit": "A oxf"}, {"power": "Argyll", "unit": "A arg"}],
+        "supply_centers": {"Crown": ["lon", "yor"], "Argyll": ["edi", "gls"]},
+        "home_centers": {p: [] for p in v.power_names},
+    }
+    site.web.store.create_game("k", "w3k", now=START, position=position)
+    crown, argyll = site.player("k", "Crown"), site.player("k", "Argyll")
+    r = site.api(crown, "/api/games/k/powers/Crown/vote", {"draw": True})
+    assert r.status_code == 200 and r.json()["ending"] is None
+    page = argyll.get("/games/k/play/Argyll").text
+    assert "Not voted yes yet: Argyll." in page  # public ballot: who has not voted yes
+    assert "Draw proposed: still needs Argyll." in site.browser().get("/games/k").text
+    r = site.api(argyll, "/api/games/k/powers/Argyll/vote", {"draw": True})
+    assert r.status_code == 200 and r.json()["ending"].startswith("Draw agreed by Crown, Argyll"), r.json()
+    assert site.browser().get("/api/games/k").json()["state"] == "finished"
+
+
+def test_a_secret_ballot_shows_a_vote_to_its_voter_only_until_the_phase_is_processed(site: Site) -> None:
+    site.new_game("s", secret_ballot="on")
+    france = site.player("s", "France")
+    germany = site.player("s", "Germany")
+    italy_key = site.seat("s", "Italy", "Ines")
+    r = site.post_form(france, "/games/s/play/France/vote", {"draw": "yes"})
+    assert r.status_code == 303
+    # The voter sees their vote.
+    mine = france.get("/games/s/play/France").text
+    assert "You vote for a draw (only you see this" in mine and "Withdraw my vote" in mine
+    assert france.get("/api/games/s/powers/France").json()["me"]["draw_vote"] is True
+    # Nobody else does: not the public page or API, not another power, not the coordinator, not the export.
+    for who in (site.browser(), germany, site.coordinator):
+        game = who.get("/api/games/s").json()
+        assert not any(p["draw_vote"] for p in game["powers"]), game["powers"]
+        assert game["draw"]["missing"] is None and game["draw"]["missing_count"] == 6
+        assert "France" not in who.get("/games/s").text.split("Draw proposed:")[1].split("</p>")[0]
+        assert who.get("/api/games/s/export").json()["votes"] == []
+    page = germany.get("/games/s/play/Germany").text
+    assert "6 more yes votes needed" in page and "You vote for a draw" not in page
+    # Another power's session and API key cannot read France's page.
+    assert germany.get("/api/games/s/powers/France").status_code == 403
+    assert germany.get("/games/s/play/France").status_code == 403
+    bearer = site.browser()
+    r = bearer.get("/api/games/s/powers/France", headers={"Authorization": f"Bearer {italy_key}"})
+    assert r.status_code == 403
+    r = bearer.get("/api/games/s", headers={"Authorization": f"Bearer {italy_key}"})
+    assert not any(p["draw_vote"] for p in r.json()["powers"])
+    # Moving the game on purpose (the coordinator, unsealed) keeps the votes.
+    assert [v["power"] for v in site.coordinator.get("/api/games/s/export?unsealed=1").json()["votes"]] == ["France"]
+    # Once the phase is processed, the vote is revealed.
+    site.clock.advance(hours=1)
+    site.post_form(site.coordinator, "/games/s/coordinate/process", {"confirm": "yes"})
+    game = site.browser().get("/api/games/s").json()
+    assert [p["power"] for p in game["powers"] if p["draw_vote"]] == ["France"]
+
+
+def test_votes_are_public_by_default(site: Site) -> None:
+    site.new_game("p")
+    france = site.player("p", "France")
+    site.post_form(france, "/games/p/play/France/vote", {"draw": "yes"})
+    game = site.browser().get("/api/games/p").json()
+    assert [p["power"] for p in game["powers"] if p["draw_vote"]] == ["France"]
+    assert game["draw"]["missing"] == ["Austria", "England", "Germany", "Italy", "Russia", "Turkey"]

@@ -30,7 +30,9 @@ from dippouch.core.variant import Variant, load_variant, variant_names
 from dippouch.game import (
     LineCheck,
     Settings,
+    as_utc,
     check_orders,
+    draw_needs,
     parse_duration,
     position_from_data,
     unordered,
@@ -339,6 +341,8 @@ class Web:
         processed = [h for h in line if h.status == "processed" and h.next_position is not None]
         current = next((h for h in hist if h.status == "open"), None)
         colours = {p.name: p.colour for p in v.powers}
+        secret = bool(st.settings.secret_ballot) and st.state != "finished"
+        shown_votes = self._shown_votes(name, current) if secret else {}
         powers = [
             {
                 "power": p.power,
@@ -350,7 +354,8 @@ class Web:
                 "units": p.units,
                 "centres": p.centres,
                 "civil_disorder": p.civil_disorder,
-                "draw_vote": p.draw_vote,
+                # A secret ballot shows each vote as it stood when the last phase was processed.
+                "draw_vote": shown_votes.get(p.power, False) if secret else p.draw_vote,
             }
             for p in st.powers
         ]
@@ -381,9 +386,28 @@ class Web:
             }
             for p in v.power_names
         ]
+        draw = None
+        if current is not None and st.state != "finished":
+            needs = draw_needs(
+                v,
+                pos,
+                st.settings,
+                {p.power: p.draw_vote for p in st.powers},
+                [p.power for p in st.powers if p.civil_disorder],
+            )
+            draw = {
+                "possible": needs.possible,
+                "why_not": needs.why_not,
+                "secret": secret,
+                "voters": len(needs.voters),
+                "missing_count": len(needs.missing),
+                # Who has not voted yes, unless the ballot is secret (then only how many).
+                "missing": None if secret else list(needs.missing),
+            }
         return {
             "_variant": v,
             "board": board,
+            "draw": draw,
             "name": name,
             "variant": v.name,
             "variant_title": v.title,
@@ -413,6 +437,17 @@ class Web:
             "visibility": visibility,
             "settings": st.settings.to_data(),
         }
+
+    def _shown_votes(self, name: str, current: PhaseRow | None) -> dict[str, bool]:
+        """Each power's draw vote as others may see it under a secret ballot: as it stood when the open phase
+        opened (the votes of a processed phase are revealed; those cast since are the voter's alone)."""
+        opened = current.opened_at if current is not None else None
+        out: dict[str, bool] = {}
+        for power, yes, at in self.read.vote_history(name):
+            if opened is not None and at >= as_utc(opened):
+                break
+            out[power] = yes
+        return out
 
     def _report(self, name: str, st: Any, hist: list[PhaseRow], ph: PhaseRow) -> str:
         """A processed phase's report, made once: it reads every version sent in the phase, and the game page
@@ -568,6 +603,8 @@ class Web:
 
         self.require_visible(name, viewer)
         data = self.read.export_game(name)
+        if not unsealed or not viewer.coordinates(name):
+            _seal_votes(data)
         if not viewer.coordinates(name):
             for ph in data["phases"]:
                 ph["submissions"] = []
@@ -599,6 +636,10 @@ class Web:
         game = self.game_view(name, viewer)
         out: dict[str, Any] = {"game": game, "power": power, "variant": v.name}
         me = next(p for p in game["powers"] if p["power"] == power)
+        if game.get("draw") and game["draw"]["secret"]:
+            # The voter sees their own vote, as it stands now (the game page shows others' as processed).
+            my_votes = [yes for p, yes, _ in self.read.vote_history(name) if p == power]
+            me = {**me, "draw_vote": bool(my_votes and my_votes[-1])}
         out["me"] = me
         out["colour"] = me["colour"]
         out["power_index"] = v.power_names.index(power)
@@ -802,6 +843,7 @@ class Web:
             time_of_day=str(form["time_of_day"]) if form.get("time_of_day") else None,
             missed_limit=int(missed),
             draws=str(form.get("draws", "on")).lower() in ("1", "true", "on", "yes"),
+            secret_ballot=str(form.get("secret_ballot", "")).lower() in ("1", "true", "on", "yes"),
         )
         for k in ("movement", "retreats", "adjustments"):
             if _duration(settings.deadlines[k], f"the {k} deadline") < timedelta(minutes=1):
@@ -1071,6 +1113,23 @@ class Web:
 
 
 # --------------------------------------------------------------------------------------------------
+
+
+def _seal_votes(data: dict[str, Any]) -> None:
+    """A game file under a secret ballot, for anyone but a coordinator moving it (``unsealed``): the draw
+    votes cast since the open phase opened are left out, as the pages leave them out."""
+    settings = (data.get("game") or {}).get("settings") or {}
+    if not settings.get("secret_ballot") or (data.get("game") or {}).get("status") == "finished":
+        return
+    open_phase = next((ph for ph in data.get("phases", []) if ph.get("status") == "open"), None)
+    if open_phase is None:
+        return
+    opened = as_utc(datetime.fromisoformat(open_phase["opened_at"]))
+    votes = data.get("votes") or []
+    kept = [v for v in votes if as_utc(datetime.fromisoformat(v["at"])) < opened]
+    if len(kept) != len(votes):
+        data["votes"] = kept
+        data["votes_sealed"] = "secret ballot: the draw votes cast in the open phase are left out until it is processed"
 
 
 def _set_aside_unprocessed(ph: Mapping[str, Any]) -> bool:
