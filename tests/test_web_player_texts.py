@@ -11,6 +11,7 @@ from urllib.parse import unquote
 import pytest
 
 from dippouch.core.variant import load_variant
+from mailservers import SmtpServer, smtp  # noqa: F401  (the fixture)
 from websupport import Site
 
 
@@ -338,3 +339,83 @@ def test_votes_are_public_by_default(site: Site) -> None:
     game = site.browser().get("/api/games/p").json()
     assert [p["power"] for p in game["powers"] if p["draw_vote"]] == ["France"]
     assert game["draw"]["missing"] == ["Austria", "England", "Germany", "Italy", "Russia", "Turkey"]
+
+
+# --------------------------------------------------------------------------------------------------
+# Seating many players at once, links mailed
+
+
+def _seat_form(rows: dict[str, tuple[str, str]]) -> dict[str, str]:
+    form: dict[str, str] = {}
+    for power, (player, email) in rows.items():
+        form[f"player:{power}"] = player
+        form[f"email:{power}"] = email
+    return form
+
+
+def test_seating_several_players_at_once_mails_their_links(
+    site: Site,
+    smtp: SmtpServer,  # noqa: F811  (the fixture)
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from dippouch.mail.outbox import send_due
+
+    for k, val in {
+        "DIPPOUCH_SMTP_HOST": smtp.host,
+        "DIPPOUCH_SMTP_PORT": str(smtp.port),
+        "DIPPOUCH_SMTP_SECURITY": "none",
+        "DIPPOUCH_MAIL_FROM": "orders@w3k.example",
+    }.items():
+        monkeypatch.setenv(k, val)
+    monkeypatch.delenv("DIPPOUCH_MAIL_CONFIG", raising=False)
+    site.new_game("w", variant="w3k")
+    desk = site.coordinator.get("/games/w/coordinate").text
+    assert 'id="seat-many"' in desk and 'name="player:Crown"' in desk and 'name="email:Argyll"' in desk
+    rows = {
+        "Crown": ("Carl", "carl@example.org"),
+        "Argyll": ("Ada", "ada@example.org"),
+        "Ormond": ("Olaf", ""),
+        "Hamilton": ("", ""),
+    }
+    r = site.post_form(site.coordinator, "/games/w/coordinate/seat-many", _seat_form(rows))
+    assert r.status_code == 200, r.text
+    links = dict(
+        re.findall(r'value="(http://testserver/k/dp_[\w-]+)" aria-label="(\w[\w ]*)(?:\'|&#39;)s link"', r.text)
+    )
+    by_power = {p: link for link, p in links.items()}
+    assert set(by_power) == {"Crown", "Argyll", "Ormond"}, r.text
+    assert r.text.count(">queued<") == 2 and "no address" in r.text and "not configured" not in r.text
+    # Each link signs its player in.
+    assert site.browser(by_power["Argyll"].rsplit("/", 1)[1]).get("/games/w/play/Argyll").status_code == 200
+    players = {p["power"]: p["player"] for p in site.coordinator.get("/api/games/w/coordinate").json()["players"]}
+    assert players["Crown"] == "Carl" and players["Ormond"] == "Olaf" and players["Hamilton"] is None
+    # The outbox sends them: a real SMTP server receives each link at its address.
+    report = send_due(site.web.store, site.clock())
+    assert len(report.sent) == 2, report
+    for power, addr in (("Crown", "carl@example.org"), ("Argyll", "ada@example.org")):
+        (msg,) = smtp.to(addr)
+        assert by_power[power] in msg.get_content() and power in str(msg["Subject"])
+
+
+def test_seating_many_says_when_mail_is_not_configured_and_refuses_mistakes_whole(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for k in ("DIPPOUCH_SMTP_HOST", "DIPPOUCH_MAIL_FROM", "DIPPOUCH_MAIL_CONFIG"):
+        monkeypatch.delenv(k, raising=False)
+    site.new_game("demo")
+    assert "Mail is not configured on this server" in site.coordinator.get("/games/demo/coordinate").text
+    rows = {"France": ("Bruno", "bruno@example.org"), "Italy": ("Ines", "")}
+    r = site.post_form(site.coordinator, "/games/demo/coordinate/seat-many", _seat_form(rows))
+    assert r.status_code == 200 and "Mail is not configured on this server, so no link was mailed" in r.text
+    assert "not mailed" in r.text and r.text.count("/k/dp_") == 2
+    # A mistake in one row seats nobody.
+    rows = {"Germany": ("Gerd", "not-an-address"), "Russia": ("Rita", "")}
+    r = site.post_form(site.coordinator, "/games/demo/coordinate/seat-many", _seat_form(rows))
+    assert r.status_code == 400 and "Germany" in r.text
+    players = {p["power"]: p["player"] for p in site.coordinator.get("/api/games/demo/coordinate").json()["players"]}
+    assert players["Russia"] is None and players["Germany"] is None
+    # Only a coordinator may.
+    france = site.browser(site.seat("demo", "Austria", "Anna"))
+    assert (
+        site.post_form(france, "/games/demo/coordinate/seat-many", _seat_form({"Turkey": ("T", "")})).status_code == 403
+    )

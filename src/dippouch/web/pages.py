@@ -456,6 +456,12 @@ async def coordinate_action(request: Request, name: str, action: str) -> Respons
                 web.assign, name, viewer, _s(form, "power"), _s(form, "player"), action == "replace", _s(form, "email")
             )
         return _secret_page(request, name, f"{power}'s link", secret, back)
+    if action == "seat-many":
+        powers = [k.removeprefix("player:") for k in form if k.startswith("player:")]
+        rows = [(pw, _s(form, f"player:{pw}"), _s(form, f"email:{pw}")) for pw in powers]
+        base = str(request.base_url).rstrip("/")
+        got = await run_in_threadpool(web.seat_many, name, viewer, rows, base)
+        return render(request, "seated.html", {"game": name, "s": got, "back": back})
     if action == "coordinator-key":
         secret = await run_in_threadpool(web.new_coordinator_key, name, viewer, _s(form, "label"))
         return _secret_page(request, name, "a coordinator's link", secret, back)

@@ -809,6 +809,8 @@ class Web:
             "submissions": subs,
             "sealed": sealed,
             "visibilities": list(VISIBILITIES),
+            "unseated": [p for p, cur, _ in players if not cur],
+            "mail_unavailable": _mail_unavailable(),
         }
 
     def create_game(self, viewer: Viewer, form: Mapping[str, Any]) -> str:
@@ -862,6 +864,10 @@ class Web:
         """Seat a player and hand out their link (a replacement's old links are revoked). ``email`` is the
         address their orders by mail must come from (optional)."""
         self.require_coordinator(name, viewer)
+        power, _, secret = self._assign(name, power, player, replace, email)
+        return power, secret
+
+    def _assign(self, name: str, power: str, player: str, replace: bool, email: str) -> tuple[str, int, str]:
         player = _names(player, "the player's name", 200)
         address = _names(email, "the e-mail address", 320) if email.strip() else None
         v = self._variant_of(name)
@@ -874,8 +880,56 @@ class Web:
         self.touched(name)
         if replace:
             self.access.revoke_power_keys(name, power, now=now)
-        _, secret = self.access.create_key("player", game=name, power=power, label=player, now=now)
-        return power, secret
+        key_id, secret = self.access.create_key("player", game=name, power=power, label=player, now=now)
+        return power, int(key_id), secret
+
+    def seat_many(self, name: str, viewer: Viewer, rows: list[tuple[str, str, str]], base: str) -> dict[str, Any]:
+        """Seat several powers at once from (power, player, e-mail) rows (rows without a player are skipped).
+        Every row is checked before anyone is seated, so a mistake seats nobody. Each new link is shown once;
+        where an address is given it is also queued to it through the mail outbox (when mail is configured;
+        otherwise the answer says so and the coordinator sends the links)."""
+        from dippouch.mail.notices import mail_unavailable, queue_player_link
+
+        self.require_coordinator(name, viewer)
+        v = self._variant_of(name)
+        seated = {p for p, cur, _ in self.read.players(name) if cur}
+        todo: list[tuple[str, str, str]] = []
+        for power, player, email in rows:
+            if not player.strip():
+                continue
+            try:
+                power = v.power(power).name
+            except KeyError as e:
+                raise BadInput(str(e.args[0])) from None
+            _names(player, f"{power}'s player's name", 200)
+            if email.strip():
+                address = _names(email, f"{power}'s e-mail address", 320)
+                if "@" not in address.strip("@") or any(c.isspace() for c in address):
+                    raise BadInput(f"{power}'s e-mail address {address!r} is not an address (name@example.org)")
+            if power in seated:
+                raise BadInput(f"{power} is already played; use Replace in its row to hand it over. Nobody was seated.")
+            todo.append((power, player, email.strip()))
+        if not todo:
+            raise BadInput("give a player's name for at least one power")
+        no_mail = mail_unavailable() if any(e for _, _, e in todo) else None
+        out = []
+        for power, player, email in todo:
+            power, key_id, secret = self._assign(name, power, player, False, email)
+            link = f"{base}/k/{secret}"
+            mailed = False
+            if email and no_mail is None:
+                mailed = queue_player_link(self.store, name, power, player, email, link, key_id, self.now())
+            out.append(
+                {
+                    "power": power,
+                    "player": player,
+                    "email": email or None,
+                    "link": link,
+                    "key": secret,
+                    "mailed": mailed,
+                }
+            )
+        return {"seated": out, "mail_unavailable": no_mail}
 
     def set_email(self, name: str, viewer: Viewer, power: str, email: str) -> str:
         """Change (or, empty, remove) the address a seated player's orders by mail must come from."""
@@ -1113,6 +1167,12 @@ class Web:
 
 
 # --------------------------------------------------------------------------------------------------
+
+
+def _mail_unavailable() -> str | None:
+    from dippouch.mail.notices import mail_unavailable
+
+    return mail_unavailable()
 
 
 def _seal_votes(data: dict[str, Any]) -> None:
