@@ -39,7 +39,7 @@ def test_player_and_coordinator_texts_in_the_browser(server: dict[str, Any], bro
         coord.click("text=Seat these players")
         assert "Players seated in" in coord.locator("h1").inner_text()
         _shoot(coord, f"seated-{tag}")
-        crown_link = coord.locator("input[aria-label=\"Crown's link\"]").input_value()
+        crown_link = coord.locator('input[aria-label="Crown\'s link"]').input_value()
         assert "/k/dp_" in crown_link
 
         # The player's page: the example is a real order of the Crown now.

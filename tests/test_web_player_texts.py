@@ -419,3 +419,19 @@ def test_seating_many_says_when_mail_is_not_configured_and_refuses_mistakes_whol
     assert (
         site.post_form(france, "/games/demo/coordinate/seat-many", _seat_form({"Turkey": ("T", "")})).status_code == 403
     )
+
+
+def test_draw_refusal_and_secret_ballot_on_sqlite_and_postgresql(db_url: str) -> None:
+    site = Site(db_url)
+    site.new_game("w", variant="w3k")
+    crown = site.player("w", "Crown")
+    r = site.api(crown, "/api/games/w/powers/Crown/vote", {"draw": True})
+    assert r.status_code == 400 and "only between kingdoms" in r.json()["error"]
+    site.new_game("s", secret_ballot="on")
+    france = site.player("s", "France")
+    assert site.api(france, "/api/games/s/powers/France/vote", {"draw": True}).status_code == 200
+    assert not any(p["draw_vote"] for p in site.browser().get("/api/games/s").json()["powers"])
+    assert france.get("/api/games/s/powers/France").json()["me"]["draw_vote"] is True
+    site.clock.advance(hours=1)
+    site.post_form(site.coordinator, "/games/s/coordinate/process", {"confirm": "yes"})
+    assert [p["power"] for p in site.browser().get("/api/games/s").json()["powers"] if p["draw_vote"]] == ["France"]
