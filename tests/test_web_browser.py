@@ -177,6 +177,7 @@ def test_a_phase_in_the_browser(server: dict[str, Any], browser: Any) -> None:
     coord.goto(f"{base}/games/e2e/coordinate")
     _shoot(coord, "coordinate-desktop")
     coord.click("text=Process now")
+    coord.click("main >> text=Process now")  # the confirmation page
     assert "Processed Spring 1901 Movement" in coord.locator(".flash").inner_text()
     coord.goto(f"{base}/games/e2e")
     report = coord.locator("pre.report").inner_text()
@@ -360,6 +361,7 @@ def test_a_phase_without_javascript(server: dict[str, Any], browser: Any) -> Non
 
     coord.goto(f"{base}/games/nojs/coordinate")
     coord.click("text=Process now")
+    coord.click("main >> text=Process now")  # the confirmation, without JavaScript
     assert "Processed Spring 1901 Movement" in coord.locator(".flash").inner_text()
     coord.goto(f"{base}/games/nojs")
     report = coord.locator("pre.report").inner_text()

@@ -27,7 +27,8 @@ def test_the_line_check_names_each_lines_subject_and_the_units_left_without_an_o
     answer = site.api(fr, "/api/games/g/powers/France/check", {"text": text}).json()
     assert [ln["subject"] for ln in answer["lines"]] == ["par", "par", None, "bre"]
     assert answer["lines"][1]["error"]  # the second order for Paris: refused, but still about Paris
-    assert answer["unordered"] == [{"units": ["A mar"], "what": "no order, it holds"}]
+    assert answer["unordered"] == ["Army Marseilles"]
+    assert answer["unordered_notes"] == ["Army Marseilles: no order, it holds"]
     everything = site.api(fr, "/api/games/g/powers/France/check", {"text": "A par H\nA mar H\nF bre H"}).json()
     assert everything["unordered"] == []
 
@@ -84,5 +85,5 @@ def test_the_checks_notes_are_on_the_page_after_sending(site: Site) -> None:
     page = argyll.get("/games/w/play/Argyll").text
     note = re.search(r'<span class="note">(.*?)</span>', page, re.S)
     assert note and "counts only if Protectorate hands the unit over to Argyll" in html.unescape(note.group(1))
-    unordered = re.search(r'<p class="unordered" id="unordered"[^>]*>(.*?)</p>', page, re.S)
-    assert unordered and "A gyl" in unordered.group(1) and "hold" in unordered.group(1)
+    unordered = re.search(r'<div class="unordered" id="unordered"[^>]*>(.*?)</div>', page, re.S)
+    assert unordered and "Army Gylen Castle" in unordered.group(1) and "hold" in unordered.group(1)

@@ -146,7 +146,7 @@ def test_removals_picked_from_the_lists_each_keep_their_line(
     _pick(page, "sil", "Remove A sil")
     from playwright.sync_api import expect
 
-    expect(page.locator("#unordered")).to_have_text("1 removal(s) not ordered: made for Germany by the rules.")
+    expect(page.locator("#unordered li")).to_have_text("1 removal(s) not ordered: made for Germany by the rules")
     _pick(page, "pru", "Remove A pru")
     _pick(page, "sil", "Remove A sil")
     _sent_exactly(page, server, game, "Germany", ["Remove A sil", "Remove A pru"])
@@ -428,7 +428,10 @@ def test_the_line_checks_notes_are_shown_live_and_after_sending_without_javascri
     assert "counts only if Protectorate hands the unit over to Argyll" in note.inner_text()
     expect(page.locator("#unordered")).to_be_visible()
     page.screenshot(path=str(ARTIFACTS / "entry-hand-over-note-desktop.png"), full_page=True)
-    assert "A gyl" in page.locator("#unordered").inner_text() and "A arg" not in page.locator("#unordered").inner_text()
+    assert (
+        "Army Gylen Castle" in page.locator("#unordered").inner_text()
+        and "Army Argyll" not in page.locator("#unordered").inner_text()
+    )
 
     ctx = browser.new_context(viewport=DESKTOP, java_script_enabled=False)
     ctx.set_default_timeout(15_000)
@@ -439,7 +442,7 @@ def test_the_line_checks_notes_are_shown_live_and_after_sending_without_javascri
     assert "2 order(s) accepted" in nojs.locator(".flash").inner_text()
     after = nojs.locator("#checks li.noted .note")
     assert after.count() == 1 and "counts only if Protectorate hands the unit over" in after.inner_text()
-    assert "A gyl" in nojs.locator("#unordered").inner_text()
+    assert "Army Gylen Castle" in nojs.locator("#unordered").inner_text()
     assert nojs.locator("#unordered").is_visible()
     ctx.close()
     assert sorted(_standing(server, game, "Argyll")) == ["A arg H", "A dep - lon"]

@@ -41,7 +41,7 @@ def test_a_game_from_creation_to_processing(db_url: str) -> None:
     game = site.browser().get("/games/demo").text
     assert "submitted" in game and "par - bur" not in game and "mun - ruh" not in game
 
-    r = site.post_form(site.coordinator, "/games/demo/coordinate/process")
+    r = site.post_form(site.coordinator, "/games/demo/coordinate/process", {"confirm": "yes"})
     assert r.status_code == 303
     game = site.browser().get("/games/demo").text
     assert "Fall 1901 Movement" in game
@@ -127,7 +127,7 @@ def test_draw_vote_and_history_pages(site: Site) -> None:
     site.new_game("d", variant="hundred3")
     v = load_variant("hundred3")
     clients = {p: site.player("d", p) for p in v.power_names}
-    site.post_form(site.coordinator, "/games/d/coordinate/process")
+    site.post_form(site.coordinator, "/games/d/coordinate/process", {"confirm": "yes"})
     for p, c in clients.items():
         assert site.post_form(c, f"/games/d/play/{p}/vote", {"draw": "yes"}).status_code == 303
     info = site.browser().get("/api/games/d").json()
@@ -147,8 +147,8 @@ def test_coordinator_desk(site: Site) -> None:
         ("resume", {}, "Resumed"),
         ("deadlines", {"movement": "5d", "retreats": "1d", "adjustments": "1d"}, "Deadlines"),
         ("visibility", {"visibility": "unlisted"}, "unlisted"),
-        ("process", {}, "Processed"),
-        ("rollback", {"phase": "Spring 1901"}, "Rolled back"),
+        ("process", {"confirm": "yes"}, "Processed"),
+        ("rollback", {"phase": "Spring 1901", "confirm": "yes"}, "Rolled back"),
     ]:
         r = site.post_form(c, f"/games/c/coordinate/{action}", data)
         assert r.status_code == 303, (action, r.text)
@@ -170,7 +170,7 @@ def test_the_coordinator_sees_every_submission_after_the_deadline(site: Site) ->
     assert "mun - tyr" not in before and "mun - bur" not in before
     assert "Germany" in before and "sealed until the deadline" in before.lower()
     site.clock.advance(days=3)  # past the deadline: the scheduler (or the coordinator) processes it
-    site.post_form(site.coordinator, "/games/v/coordinate/process")
+    site.post_form(site.coordinator, "/games/v/coordinate/process", {"confirm": "yes"})
     page = site.coordinator.get(f"/games/v/phases/{pid}").text
     assert "A mun - tyr" in page and "A mun - bur" in page  # both versions, the first one too
     assert "no province &#39;xyz&#39;" in page or "xyz" in page
@@ -230,7 +230,7 @@ def test_export_and_import(site: Site) -> None:
     r = site.post_form(
         site.coordinator, "/coordinate/import", {"name": "e3"}, files={"file": ("e.json", json.dumps(sealed))}
     )
-    assert r.status_code == 400 and "--unsealed" in r.text
+    assert r.status_code == 400 and "export.json?unsealed=1" in r.text and "--unsealed" not in r.text
     full = site.coordinator.get("/games/e/export.json?unsealed=1").json()
     assert full["phases"][0]["submissions"][0]["text"] == "A par - bur"
     public = site.browser().get("/games/e/export.json?unsealed=1").json()

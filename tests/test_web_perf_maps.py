@@ -70,7 +70,7 @@ def test_cached_maps_never_show_unrevealed_orders(game: Site) -> None:
             assert r.status_code == 404 and "cache-control" not in r.headers, (view, r.status_code)
         assert not ORDER_ID.search(who.get("/games/g/map.svg").text)
     # Processed: everyone sees every power's orders on the picture with orders, which is then kept.
-    r = game.post_form(game.coordinator, "/games/g/coordinate/process")
+    r = game.post_form(game.coordinator, "/games/g/coordinate/process", {"confirm": "yes"})
     assert r.status_code == 303
     shown = game.browser().get(f"/games/g/phases/{phase_id}/map-orders.svg")
     assert shown.status_code == 200 and set(ORDER_ID.findall(shown.text)) == {"France", "Germany"}
@@ -108,7 +108,7 @@ def test_the_pages_report_is_the_stores_report(game: Site) -> None:
     from dippouch.web.security import Viewer
 
     game.post_form(game.france, "/games/g/play/France/orders", {"orders": "A par - bur"})  # type: ignore[attr-defined]
-    assert game.post_form(game.coordinator, "/games/g/coordinate/process").status_code == 303
+    assert game.post_form(game.coordinator, "/games/g/coordinate/process", {"confirm": "yes"}).status_code == 303
     web = game.web
     assert web.game_view("g", Viewer())["last_report"] == web.store.report("g")
     assert game.post_form(game.coordinator, "/games/g/coordinate/extend", {"by": "1d"}).status_code == 303

@@ -82,7 +82,7 @@ def test_unrevealed_orders_stay_hidden(game: Site) -> None:
     after = game.coordinator.get("/api/games/g/coordinate").json()
     assert not after["sealed"] and after["submissions"][0]["text"] == "A mun - tyr\nF kie - den"
     # After processing everyone sees the orders in the results.
-    game.post_form(game.coordinator, "/games/g/coordinate/process")
+    game.post_form(game.coordinator, "/games/g/coordinate/process", {"confirm": "yes"})
     assert re.search(r"A (mun|Munich) - (tyr|Tyrolia)", game.browser().get("/games/g").text)
 
 
@@ -171,7 +171,9 @@ def test_w3k_proxy_orders_follow_the_rulebook(site: Site) -> None:
 
 def test_revoked_links_stop_working_at_once(game: Site) -> None:
     keys = {k.power: k for k in game.web.access.keys("g") if k.role == "player"}
-    r = game.post_form(game.coordinator, "/games/g/coordinate/revoke", {"key": str(keys["France"].id)})
+    r = game.post_form(
+        game.coordinator, "/games/g/coordinate/revoke", {"key": str(keys["France"].id), "confirm": "yes"}
+    )
     assert r.status_code == 303
     f = game.france  # type: ignore[attr-defined]
     assert f.get("/games/g/play/France").status_code == 403  # the signed-in browser lost access
@@ -371,7 +373,7 @@ def test_rolling_the_open_phase_back_onto_itself_unseals_nothing(game: Site) -> 
     one): its page, its API answer and the game file must keep those orders sealed as long as the open
     phase is, or a coordinator could read orders before the deadline by rolling back."""
     co = game.coordinator
-    r = game.post_form(co, "/games/g/coordinate/rollback", {"phase": "Spring 1901 Movement"})
+    r = game.post_form(co, "/games/g/coordinate/rollback", {"phase": "Spring 1901 Movement", "confirm": "yes"})
     assert r.status_code == 303
     hist = co.get("/api/games/g").json()["history"]
     set_aside = next(h["id"] for h in hist if h["status"] == "abandoned")

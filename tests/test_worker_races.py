@@ -203,7 +203,9 @@ def test_orders_from_a_page_whose_phase_was_processed_meanwhile_are_refused_not_
     assert (
         '<input type="hidden" name="phase" value="Spring 1901 Movement">' in france.get("/games/demo/play/France").text
     )
-    site.post_form(site.coordinator, "/games/demo/coordinate/process")  # processed while France was typing
+    site.post_form(
+        site.coordinator, "/games/demo/coordinate/process", {"confirm": "yes"}
+    )  # processed while France was typing
 
     r = site.post_form(
         france, "/games/demo/play/France/orders", {"orders": "A par - bur", "phase": "Spring 1901 Movement"}

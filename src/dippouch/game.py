@@ -28,6 +28,7 @@ __all__ = [
     "DEFAULT_DEADLINES",
     "DRAW_HOOKS",
     "VICTORY_HOOKS",
+    "DrawNeeds",
     "Ending",
     "GameError",
     "LineCheck",
@@ -36,6 +37,7 @@ __all__ = [
     "check_orders",
     "check_victory",
     "civil_disorder_streak",
+    "draw_needs",
     "draw_reached",
     "format_duration",
     "game_end",
@@ -138,6 +140,10 @@ class Settings:
     """Movement phases missed in a row that put a power in civil disorder; 0 never does."""
     draws: bool = True
     """Whether the surviving powers may agree a draw (and the variant must allow it too)."""
+    secret_ballot: bool = False
+    """Draw votes are secret: nobody but the voter sees a vote until the draw passes or the phase it was cast
+    in is processed (others see only how many votes the draw still needs). The rulebooks say nothing of
+    secret votes, so votes are public unless the coordinator chooses this."""
 
     def __post_init__(self) -> None:
         for kind, text in self.deadlines.items():
@@ -199,6 +205,7 @@ class Settings:
             "time_of_day": self.time_of_day,
             "missed_limit": self.missed_limit,
             "draws": self.draws,
+            **({"secret_ballot": True} if self.secret_ballot else {}),
         }
 
     @classmethod
@@ -209,6 +216,7 @@ class Settings:
             time_of_day=data.get("time_of_day"),
             missed_limit=int(data.get("missed_limit", 2)),
             draws=bool(data.get("draws", True)),
+            secret_ballot=bool(data.get("secret_ballot", False)),
         )
 
 
@@ -741,18 +749,52 @@ def game_end(variant: Variant, position: Position) -> Ending | None:
     return None
 
 
+@dataclass(frozen=True)
+class DrawNeeds:
+    """Where a draw stands: whether one is possible now (and why not), who votes, who has not voted yes."""
+
+    possible: bool
+    why_not: str | None
+    voters: tuple[str, ...]
+    """The surviving powers not in civil disorder: every one must vote yes."""
+    missing: tuple[str, ...]
+    """Voters without a yes vote (a secret ballot shows others only how many)."""
+
+    @property
+    def reached(self) -> bool:
+        return self.possible and bool(self.voters) and not self.missing
+
+
+def draw_needs(
+    variant: Variant, position: Position, settings: Settings, votes: Mapping[str, bool], excused: Iterable[str] = ()
+) -> DrawNeeds:
+    """What a draw needs now: a yes from every surviving power (powers in civil disorder have no vote), if
+    the game and the variant allow one, and the variant's draw condition holds (W3K: only between kingdoms,
+    its ``draw_hook``). ``why_not`` says, in the rule's own registered words, why none is possible now."""
+    from dippouch.core.rules.base import description
+
+    excused_set = set(excused)
+    voters = tuple(p for p in surviving_powers(variant, position) if p not in excused_set)
+    missing = tuple(p for p in voters if not votes.get(p, False))
+    why: str | None = None
+    if not settings.draws:
+        why = "this game does not allow draws"
+    elif not variant.victory.get("draws", True):
+        why = f"{variant.title} does not allow draws"
+    else:
+        draw_hook = variant.victory.get("draw_hook")
+        if draw_hook and DRAW_HOOKS[str(draw_hook)](variant, position) is None:
+            rule = description("draw", str(draw_hook)) or f"the variant's draw condition ({draw_hook}) is not met"
+            why = f"the variant's draw condition is not met. {rule}"
+    return DrawNeeds(why is None, why, voters, missing)
+
+
 def draw_reached(
     variant: Variant, position: Position, settings: Settings, votes: Mapping[str, bool], excused: Iterable[str] = ()
 ) -> Ending | None:
-    """A draw needs a yes from every surviving power (powers in civil disorder have no vote)."""
-    if not (settings.draws and variant.victory.get("draws", True)):
-        return None
-    draw_hook = variant.victory.get("draw_hook")
-    if draw_hook and DRAW_HOOKS[str(draw_hook)](variant, position) is None:
-        return None
-    excused_set = set(excused)
-    voters = [p for p in surviving_powers(variant, position) if p not in excused_set]
-    if voters and all(votes.get(p, False) for p in voters):
+    """A draw needs a yes from every surviving power (powers in civil disorder have no vote): see :func:`draw_needs`."""
+    needs = draw_needs(variant, position, settings, votes, excused)
+    if needs.reached:
         survivors = tuple(surviving_powers(variant, position))
-        return Ending("draw", survivors, f"Draw agreed by {', '.join(voters)}; shared by {', '.join(survivors)}.")
+        return Ending("draw", survivors, f"Draw agreed by {', '.join(needs.voters)}; shared by {', '.join(survivors)}.")
     return None

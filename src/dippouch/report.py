@@ -19,14 +19,16 @@ from dippouch.core.variant import Variant
 from dippouch.game import Settings, adjustment_delta, as_utc, position_from_data
 from dippouch.names import joined, order_text, place_list, unit_text, unit_words
 
-__all__ = ["phase_report"]
+__all__ = ["phase_report", "refused_lines"]
 
 _SILENT = {"succeeds", "given", "available", "stands"}
 _WIDTH = 100
 """Lines of a report are wrapped to this width: it is mailed, printed and posted."""
 
 
-def _result_note(r: Mapping[str, Any]) -> str:
+def _result_note(r: Mapping[str, Any], refused: bool = False) -> str:
+    """``refused``: the power sent orders this phase and some were refused, so a unit left to hold may have
+    had an order sent for it ("not accepted") rather than none at all ("no order received")."""
     notes = []
     if r["result"] not in _SILENT:
         notes.append(str(r["result"]))
@@ -36,9 +38,8 @@ def _result_note(r: Mapping[str, Any]) -> str:
         notes.append("dislodged")
     automatic_hold = bool(r.get("automatic")) and r["result"] in ("stands", "succeeds")
     if r.get("automatic"):
-        notes.append(
-            "no order received" if automatic_hold and r.get("reason") in ("", "no order: holds") else "automatic"
-        )
+        plain_hold = automatic_hold and r.get("reason") in ("", "no order: holds")
+        notes.append(("no order accepted" if refused else "no order received") if plain_hold else "automatic")
     text = f"  ({', '.join(notes)})" if notes else ""
     reason = r.get("reason") or ""
     # Every reason is shown, successes' too (a conversion begun, a hand-over, a removal drawn by lots), except
@@ -46,6 +47,25 @@ def _result_note(r: Mapping[str, Any]) -> str:
     if reason and reason != "no order: holds":
         text += f"  -- {reason}"
     return text
+
+
+def refused_lines(rec: Mapping[str, Any]) -> dict[str, list[tuple[str, str]]]:
+    """Per power, the lines of its last version received in time that were not accepted, with why (the
+    arrival check's own words): what the report names as "sent but not accepted". Empty when the record
+    carries no submissions."""
+    last: dict[str, Mapping[str, Any]] = {}
+    for sub in rec.get("submissions") or []:
+        if sub.get("late") or sub.get("reinstates") is not None:
+            continue
+        prev = last.get(str(sub["power"]))
+        if prev is None or int(sub["version"]) > int(prev["version"]):
+            last[str(sub["power"])] = sub
+    out: dict[str, list[tuple[str, str]]] = {}
+    for power, sub in last.items():
+        bad = [(str(ln.get("text", "")), str(ln["error"])) for ln in sub.get("lines") or [] if ln.get("error")]
+        if bad:
+            out[power] = bad
+    return out
 
 
 def _wrapped(head: str, items: Sequence[str], tail: str = "") -> list[str]:
@@ -112,16 +132,26 @@ def phase_report(variant: Variant, rec: Mapping[str, Any], *, full: bool = True)
     for r in rec.get("results") or []:
         by_power.setdefault(str(r["power"]), []).append(r)
     missed = set(rec.get("missed") or [])
+    refused = refused_lines(rec)
     width = max((len(p) for p in variant.power_names), default=8) + 2
     for power in variant.power_names:
         rs = by_power.get(power, [])
-        if not rs and power not in missed:
+        if not rs and power not in missed and power not in refused:
             continue
-        if power in missed and not rs:
-            lines.append(f"{power + ':':<{width}}(no orders received)")
+        if not rs and (power in missed or power in refused):
+            lines.append(
+                f"{power + ':':<{width}}" + ("(no order accepted)" if power in refused else "(no orders received)")
+            )
         for r in rs:
             order = order_text(variant, str(r["order"]), kind, full=full)
-            lines.append(f"{power + ':':<{width}}{order}{_result_note(r)}")
+            lines.append(f"{power + ':':<{width}}{order}{_result_note(r, power in refused)}")
+        for text, why in refused.get(power, []):
+            lines += textwrap.wrap(
+                f"sent but not accepted: {text!r} -- {why}",
+                width=_WIDTH,
+                initial_indent=" " * width,
+                subsequent_indent=" " * (width + 2),
+            )
         lines.append("")
 
     nxt = position_from_data(variant, rec["next_position"])

@@ -341,3 +341,48 @@ def setup(store: GameStore, game: str, *, now: datetime, changes: dict[str, Any]
         else:
             row.config = cfg
         return cfg
+
+
+def mail_unavailable() -> str | None:
+    """Why the outbox cannot send now (no SMTP server or no From address configured), or None."""
+    from dippouch.core.errors import DippouchError
+    from dippouch.mail.settings import load_settings
+
+    try:
+        s = load_settings("smtp")
+    except DippouchError as e:
+        return str(e)
+    if not s.host:
+        return "no SMTP server is configured (DIPPOUCH_SMTP_HOST or [smtp] host in the mail config)"
+    if not s.sender:
+        return "no From address is configured (DIPPOUCH_MAIL_FROM or [smtp] from in the mail config)"
+    return None
+
+
+def queue_player_link(
+    store: GameStore, game: str, power: str, player: str, address: str, link: str, key_id: int, now: datetime
+) -> bool:
+    """Queue a new player's link to their address (the outbox sends it: a mail server that is down delays it,
+    never loses it). One message per key: seating again makes a new key and a new message."""
+    with store.session() as s, s.begin():
+        g = s.scalars(sa.select(GameRow).where(GameRow.name == game)).first()
+        if g is None:
+            raise GameError(f"no game {game!r}")
+        body = (
+            f"Dear {player},\n\nyou play {power} in the game {game}. This link signs you in to your orders page "
+            f"(keep it to yourself: anyone with it can act for {power}):\n\n  {link}\n\n"
+            "Open it, type or pick your orders and send them before the deadline the page shows.\n\n"
+            + compose.SIGN
+            + "\n"
+        )
+        return queue(
+            s,
+            key=f"link:{key_id}",
+            to=address,
+            subject=f"{game}: your link to play {power}",
+            body=body,
+            kind="link",
+            now=now,
+            sender_domain=_domain(),
+            game_id=g.id,
+        )

@@ -54,6 +54,7 @@ from dippouch.game import (
     as_utc,
     check_orders,
     civil_disorder_streak,
+    draw_needs,
     draw_reached,
     game_end,
     may_submit,
@@ -859,14 +860,28 @@ class GameStore:
             ph = self._require_current(s, g)
             if draw and not (settings.draws and v.victory.get("draws", True)):
                 raise GameError(f"draws are not allowed in game {g.name!r}")
+            pos = position_from_data(v, ph.position)
+            cd = self._civil_disorder(s, g, v)
+            needs = draw_needs(v, pos, settings, {}, cd)
+            if draw and not needs.possible:
+                # A yes that cannot count would be taken for a vote that does (ten W3K powers voted and nothing
+                # happened, with nothing said): refused with the rule's words, nothing recorded.
+                raise GameError(f"no draw is possible now: {needs.why_not} Your vote was not recorded.")
             s.add(VoteRow(game_id=g.id, power=power, draw=draw, at=now))
             s.flush()
-            pos = position_from_data(v, ph.position)
-            ending = draw_reached(v, pos, settings, self._votes(s, g), self._civil_disorder(s, g, v))
+            ending = draw_reached(v, pos, settings, self._votes(s, g), cd)
             if ending is not None:
                 self._finish(s, g, ph, ending, now)
             self._event(s, g, now, "vote", power=power, draw=draw)
             return ending
+
+    def vote_history(self, name: str) -> list[tuple[str, bool, datetime]]:
+        """Every draw vote of a game, oldest first: (power, yes, when). A secret ballot shows others a
+        power's vote only as it stood when the phase it was cast in was processed."""
+        with self.session() as s:
+            g = self._game(s, name)
+            rows = s.scalars(sa.select(VoteRow).where(VoteRow.game_id == g.id).order_by(VoteRow.id))
+            return [(r.power, r.draw, as_utc(r.at)) for r in rows]
 
     @staticmethod
     def _votes(s: Session, g: GameRow) -> dict[str, bool]:
@@ -1448,7 +1463,8 @@ class GameStore:
         """A phase's report (:func:`dippouch.report.phase_report`): full names, or abbreviations if not ``full``."""
         from dippouch.report import phase_report
 
-        rec = self.phase_record(name, phase, phase_id, submissions=False)  # a report shows none
+        # With the submissions: a report names the lines a power sent that were not accepted (never the others).
+        rec = self.phase_record(name, phase, phase_id)
         return phase_report(self.variant(name), rec, full=full)
 
     def replay(self, name: str, phase: str | None = None, phase_id: int | None = None) -> tuple[bool, list[str]]:

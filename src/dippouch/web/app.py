@@ -40,7 +40,7 @@ from dippouch.web.security import (
     csrf_token,
     security_headers,
 )
-from dippouch.web.service import Web
+from dippouch.web.service import Web, web_words
 
 __all__ = ["create_app"]
 
@@ -197,7 +197,7 @@ def create_app(
 
     @app.exception_handler(DippouchError)
     async def _game_error(request: Request, exc: DippouchError) -> Response:
-        text = str(exc)
+        text = web_words(str(exc))
         status = 404 if text.startswith(("no game ", "no variant ")) else 400
         return _answer(request, status, text)
 

@@ -15,6 +15,7 @@ from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 
+from dippouch.core.errors import DippouchError
 from dippouch.core.variant import variant_names
 from dippouch.web.app import _set_csrf_cookie, render, render_html, set_flash, viewer_of, web_of
 from dippouch.web.security import (
@@ -22,11 +23,12 @@ from dippouch.web.security import (
     SESSION_COOKIE,
     BadInput,
     NotFound,
+    WebError,
     check_csrf,
     client_id,
     csrf_token,
 )
-from dippouch.web.service import PAGE_TTL
+from dippouch.web.service import PAGE_TTL, web_words
 
 router = APIRouter(include_in_schema=False)
 
@@ -300,6 +302,30 @@ def play_page(request: Request, name: str, power: str) -> Response:
     return render(request, "play.html", {"p": pv, "g": pv["game"]})
 
 
+def e_status(e: Exception) -> int:
+    """The refusal's own status (400 for input refused as it stands, or for orders the game cannot take now:
+    their phase was processed meanwhile, the power has nothing to order), as the API answers it."""
+    return e.status if isinstance(e, WebError) else 400
+
+
+def _refused_page(request: Request, name: str, power: str, text: str, message: str, status: int) -> Response:
+    """A submission that was refused (nothing stored): the player's page again, with what they typed still in
+    the box, why it was refused, and every line's verdict against the phase open now (without JavaScript,
+    this is all a player sees; a separate error page lost the text)."""
+    web = web_of(request)
+    viewer = viewer_of(request)
+    pv = web.player_view(name, power, viewer)
+    lines: list[dict[str, Any]] = []
+    if pv["open"] and pv["must_act"]:
+        try:
+            checked, _ = web.check(name, power, text, viewer)
+            lines = [ln.to_data() for ln in checked]
+        except (WebError, DippouchError):
+            lines = []  # the text itself is what was refused (too long, not text): the message says so
+    refused = {"message": message, "text": text, "lines": lines}
+    return render(request, "play.html", {"p": pv, "g": pv["game"], "refused": refused}, status=status)
+
+
 def _play_url(name: str, power: str) -> str:
     return f"{_game_url(name)}/play/{power}"
 
@@ -317,7 +343,11 @@ async def play_submit(request: Request, name: str, power: str) -> Response:
         text = "\n".join([text.rstrip(), *picks]).strip("\n")
     ready = _s(form, "ready", "") in ("1", "on", "true")
     phase = _s(form, "phase", "").strip() or None  # the phase the form was for: refused if processed since
-    res = await run_in_threadpool(functools.partial(web.submit, name, power, text, ready, viewer, phase=phase))
+    try:
+        res = await run_in_threadpool(functools.partial(web.submit, name, power, text, ready, viewer, phase=phase))
+    except (BadInput, DippouchError) as e:
+        message = e.message if isinstance(e, BadInput) else web_words(str(e))
+        return await run_in_threadpool(_refused_page, request, name, power, text, message, e_status(e))
     msg = (
         f"Version {res['version']} recorded{' (ready)' if res['ready'] else ''}: "
         f"{res['accepted']} order(s) accepted, {res['rejected']} rejected."
@@ -328,6 +358,8 @@ async def play_submit(request: Request, name: str, power: str) -> Response:
             if res["standing"]
             else " It has no accepted order."
         )
+    if res["unordered_notes"]:
+        msg += " Without an order: " + "; ".join(res["unordered_notes"]) + "."
     if res["ready_refused"]:
         msg += f" Not marked ready: {res['ready_refused']}"
     if res["late"]:
@@ -400,12 +432,22 @@ def coordinate_page(request: Request, name: str) -> Response:
     return render(request, "coordinate.html", {"c": cv, "g": cv["game"]})
 
 
+CONFIRMED = ("process", "rollback", "revoke")
+"""Coordinator actions that cannot be taken back: carried out only with ``confirm=yes`` (a second post,
+from the confirmation page)."""
+
+
 @router.post("/games/{name}/coordinate/{action}", response_class=HTMLResponse)
 async def coordinate_action(request: Request, name: str, action: str) -> Response:
     form = await _form(request)
     web = web_of(request)
     viewer = viewer_of(request)
     back = f"{_game_url(name)}/coordinate"
+    if action in CONFIRMED and _s(form, "confirm") != "yes":
+        # Cannot be taken back: a page says what will happen and asks again (no JavaScript needed).
+        arg = _s(form, "key") if action == "revoke" else _s(form, "phase")
+        what = await run_in_threadpool(web.confirm_view, name, viewer, action, arg)
+        return render(request, "confirm.html", {"c": what, "game": name, "action": action, "back": back})
     if action in ("assign", "replace", "link"):
         if action == "link":
             power, secret = await run_in_threadpool(web.new_player_link, name, viewer, _s(form, "power"))
@@ -414,6 +456,12 @@ async def coordinate_action(request: Request, name: str, action: str) -> Respons
                 web.assign, name, viewer, _s(form, "power"), _s(form, "player"), action == "replace", _s(form, "email")
             )
         return _secret_page(request, name, f"{power}'s link", secret, back)
+    if action == "seat-many":
+        powers = [k.removeprefix("player:") for k in form if k.startswith("player:")]
+        rows = [(pw, _s(form, f"player:{pw}"), _s(form, f"email:{pw}")) for pw in powers]
+        base = str(request.base_url).rstrip("/")
+        got = await run_in_threadpool(web.seat_many, name, viewer, rows, base)
+        return render(request, "seated.html", {"game": name, "s": got, "back": back})
     if action == "coordinator-key":
         secret = await run_in_threadpool(web.new_coordinator_key, name, viewer, _s(form, "label"))
         return _secret_page(request, name, "a coordinator's link", secret, back)

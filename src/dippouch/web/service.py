@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import difflib
+import re
 import threading
 import time
 import unicodedata
@@ -32,7 +33,9 @@ from dippouch.core.variant import Variant, load_variant, variant_names
 from dippouch.game import (
     LineCheck,
     Settings,
+    as_utc,
     check_orders,
+    draw_needs,
     parse_duration,
     position_from_data,
     unordered,
@@ -57,6 +60,39 @@ within this time; this process's own changes at once)."""
 
 MAX_ORDER_TEXT = 20_000
 """Characters of order text accepted in one submission (a W3K power's orders are under 3,000)."""
+
+
+# The game layer's messages end with what to do at the command line; on the web each says what to do there.
+_WEB_WORDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), words)
+    for pattern, words in (
+        (
+            r"use `dippouch players replace` to hand it over",
+            "use Replace on the game's coordinator page to hand it over",
+        ),
+        (
+            r"seat a player first \(`dippouch players assign`\)",
+            "seat a player first (Seat, on the game's coordinator page)",
+        ),
+        (r"create one with `dippouch new`", "create one on the Coordinate page"),
+        (r"import it with --name NEW", 'import it under another name (the form\'s "As name")'),
+        (
+            r"export it again with `dippouch export --unsealed`",
+            "export it again from that game's coordinator page with export.json?unsealed=1",
+        ),
+        (r"`dippouch upgrade-variant [^`]*`", "the game's coordinator runs upgrade-variant on the server"),
+        (r" \(see `dippouch history`\)", " (the game page's history lists its phases)"),
+        (r" \(use --variant ([\w-]+)\)", r" (create the game with variant \1)"),
+    )
+)
+
+
+def web_words(message: str) -> str:
+    """A game layer message as a web visitor should read it: a command-line hint becomes the page and button
+    that do the same on the web (the rule and the refusal stay the game layer's own words)."""
+    for pattern, words in _WEB_WORDS:
+        message = pattern.sub(words, message)
+    return message
 
 
 def _names(value: str, what: str, limit: int = 100) -> str:
@@ -308,6 +344,8 @@ class Web:
         processed = [h for h in line if h.status == "processed" and h.next_position is not None]
         current = next((h for h in hist if h.status == "open"), None)
         colours = {p.name: p.colour for p in v.powers}
+        secret = bool(st.settings.secret_ballot) and st.state != "finished"
+        shown_votes = self._shown_votes(name, current) if secret else {}
         powers = [
             {
                 "power": p.power,
@@ -319,7 +357,8 @@ class Web:
                 "units": p.units,
                 "centres": p.centres,
                 "civil_disorder": p.civil_disorder,
-                "draw_vote": p.draw_vote,
+                # A secret ballot shows each vote as it stood when the last phase was processed.
+                "draw_vote": shown_votes.get(p.power, False) if secret else p.draw_vote,
             }
             for p in st.powers
         ]
@@ -350,9 +389,28 @@ class Web:
             }
             for p in v.power_names
         ]
+        draw = None
+        if current is not None and st.state != "finished":
+            needs = draw_needs(
+                v,
+                pos,
+                st.settings,
+                {p.power: p.draw_vote for p in st.powers},
+                [p.power for p in st.powers if p.civil_disorder],
+            )
+            draw = {
+                "possible": needs.possible,
+                "why_not": needs.why_not,
+                "secret": secret,
+                "voters": len(needs.voters),
+                "missing_count": len(needs.missing),
+                # Who has not voted yes, unless the ballot is secret (then only how many).
+                "missing": None if secret else list(needs.missing),
+            }
         return {
             "_variant": v,
             "board": board,
+            "draw": draw,
             "name": name,
             "variant": v.name,
             "variant_title": v.title,
@@ -383,6 +441,17 @@ class Web:
             "settings": st.settings.to_data(),
         }
 
+    def _shown_votes(self, name: str, current: PhaseRow | None) -> dict[str, bool]:
+        """Each power's draw vote as others may see it under a secret ballot: as it stood when the open phase
+        opened (the votes of a processed phase are revealed; those cast since are the voter's alone)."""
+        opened = current.opened_at if current is not None else None
+        out: dict[str, bool] = {}
+        for power, yes, at in self.read.vote_history(name):
+            if opened is not None and at >= as_utc(opened):
+                break
+            out[power] = yes
+        return out
+
     def _report(self, name: str, st: Any, hist: list[PhaseRow], ph: PhaseRow) -> str:
         """A processed phase's report, made once: it reads every version sent in the phase, and the game page
         is rebuilt after every submission. It changes only with what it shows besides the phase itself: the
@@ -409,6 +478,8 @@ class Web:
                 ending=st.ending.to_data() if st.ending is not None else None,
                 submissions=False,
             )
+            # The versions sent, read once per phase: the report names the lines that were not accepted.
+            rec["submissions"] = self.read.phase_record(name, phase_id=ph.id)["submissions"]
             hit = phase_report(st.game_variant or self._variant_of(name), rec)
             with self._lock:
                 if len(self._reports) > 2000:
@@ -535,6 +606,8 @@ class Web:
 
         self.require_visible(name, viewer)
         data = self.read.export_game(name)
+        if not unsealed or not viewer.coordinates(name):
+            _seal_votes(data)
         if not viewer.coordinates(name):
             for ph in data["phases"]:
                 ph["submissions"] = []
@@ -566,19 +639,34 @@ class Web:
         game = self.game_view(name, viewer)
         out: dict[str, Any] = {"game": game, "power": power, "variant": v.name}
         me = next(p for p in game["powers"] if p["power"] == power)
+        if game.get("draw") and game["draw"]["secret"]:
+            # The voter sees their own vote, as it stands now (the game page shows others' as processed).
+            my_votes = [yes for p, yes, _ in self.read.vote_history(name) if p == power]
+            me = {**me, "draw_vote": bool(my_votes and my_votes[-1])}
         out["me"] = me
         out["colour"] = me["colour"]
         out["power_index"] = v.power_names.index(power)
         if game["phase_id"] is None:
             out["game"] = {**game, "map_svg": self.game_map(name, viewer)}
-            out.update(open=False, units=[], legal=[], versions=[], latest_text="", must_act=False, unordered=[])
+            out.update(
+                open=False,
+                units=[],
+                legal=[],
+                versions=[],
+                latest_text="",
+                must_act=False,
+                example="",
+                unordered=_no_left_out(),
+            )
             return out
         pid, _, pos, pname, kind = self.open_phase(name)
         m = v.map
         units = _units_of(v, pos, power, kind)
         legal: list[dict[str, Any]] = []
+        example: list[str] = []
         if me["must_act"]:
             table = legal_orders(v, pos, power)
+            example = _example_orders(v, table, kind)
             for loc, orders in sorted(table.items(), key=lambda kv: m.locations[kv[0]].abbr):
                 label = _unit_label(v, pos, loc, kind)
                 legal.append(
@@ -606,9 +694,7 @@ class Web:
         if svg is None and game["map_url"] is not None:
             svg = self.phase_map(name, game["map_phase"][0], game["map_phase"][1], viewer)
         out["game"] = game = {**game, "map_svg": svg}
-        left = unordered(v, pos, power, [LineCheck.from_data(d) for d in own["lines"]]) if own else []
         out.update(
-            unordered=[{"units": units, "what": what} for units, what in left],
             open=True,
             phase_id=pid,
             phase=pname,
@@ -619,15 +705,22 @@ class Web:
             latest_text=(standing[-1] if standing else mine[-1])["text"] if mine else "",
             ready=bool(standing and standing[-1]["ready"]),
             must_act=me["must_act"],
+            example="\n".join(example),
+            unordered=_left_out(v, pos, power, own["lines"] if own else []) if me["must_act"] else _no_left_out(),
         )
         return out
 
     def check_lines(self, name: str, power: str, text: str, viewer: Viewer) -> list[LineCheck]:
         """The arrival check, without recording anything: the very verdicts a submission would get."""
+        return self.check(name, power, text, viewer)[0]
+
+    def check(self, name: str, power: str, text: str, viewer: Viewer) -> tuple[list[LineCheck], dict[str, Any]]:
+        """The line verdicts and what these lines leave without an order (:func:`_left_out`)."""
         _, power = self.require_player(name, power, viewer)
         text = _text(text)
         _, v, pos, _, _ = self.open_phase(name)
-        return check_orders(v, pos, power, text)
+        lines = check_orders(v, pos, power, text)
+        return lines, _left_out(v, pos, power, [ln.to_data() for ln in lines])
 
     def check_view(self, name: str, power: str, text: str, viewer: Viewer) -> dict[str, Any]:
         """The line check as the order page shows it: each line's verdict (and note) with its subject (see
@@ -646,8 +739,9 @@ class Web:
             # not be read has none, and no subject.
             data["subject"] = None if ln.order is None else order_subject(v, parse_order(v, ln.order, phase_kind=kind))
             out.append(data)
-        left = [{"units": units, "what": what} for units, what in unordered(v, pos, power, lines)]
-        return {"lines": out, "unordered": left}
+        # ``unordered``: the power's units these lines give no order (full names); ``unordered_notes``: what
+        # happens to them, and builds or removals not ordered.
+        return {"lines": out, **_left_out_of(v, unordered(v, pos, power, lines))}
 
     def submit(
         self, name: str, power: str, text: str, ready: bool, viewer: Viewer, *, phase: str | None = None
@@ -679,6 +773,8 @@ class Web:
             "accepted": sum(1 for ln in res.lines if ln.accepted),
             "rejected": sum(1 for ln in res.lines if not ln.accepted),
             "processed": processed,
+            # What the standing version leaves without an order, as the store's receipt counts it.
+            **_left_out_of(res.game_variant or self._variant_of(name), res.unordered),
         }
 
     def vote(self, name: str, power: str, draw: bool, viewer: Viewer) -> str | None:
@@ -737,6 +833,8 @@ class Web:
             "submissions": subs,
             "sealed": sealed,
             "visibilities": list(VISIBILITIES),
+            "unseated": [p for p, cur, _ in players if not cur],
+            "mail_unavailable": _mail_unavailable(),
         }
 
     def create_game(self, viewer: Viewer, form: Mapping[str, Any]) -> str:
@@ -771,6 +869,7 @@ class Web:
             time_of_day=str(form["time_of_day"]) if form.get("time_of_day") else None,
             missed_limit=int(missed),
             draws=str(form.get("draws", "on")).lower() in ("1", "true", "on", "yes"),
+            secret_ballot=str(form.get("secret_ballot", "")).lower() in ("1", "true", "on", "yes"),
         )
         for k in ("movement", "retreats", "adjustments"):
             if _duration(settings.deadlines[k], f"the {k} deadline") < timedelta(minutes=1):
@@ -789,6 +888,10 @@ class Web:
         """Seat a player and hand out their link (a replacement's old links are revoked). ``email`` is the
         address their orders by mail must come from (optional)."""
         self.require_coordinator(name, viewer)
+        power, _, secret = self._assign(name, power, player, replace, email)
+        return power, secret
+
+    def _assign(self, name: str, power: str, player: str, replace: bool, email: str) -> tuple[str, int, str]:
         player = _names(player, "the player's name", 200)
         address = _names(email, "the e-mail address", 320) if email.strip() else None
         v = self._variant_of(name)
@@ -801,8 +904,56 @@ class Web:
         self.touched(name)
         if replace:
             self.access.revoke_power_keys(name, power, now=now)
-        _, secret = self.access.create_key("player", game=name, power=power, label=player, now=now)
-        return power, secret
+        key_id, secret = self.access.create_key("player", game=name, power=power, label=player, now=now)
+        return power, int(key_id), secret
+
+    def seat_many(self, name: str, viewer: Viewer, rows: list[tuple[str, str, str]], base: str) -> dict[str, Any]:
+        """Seat several powers at once from (power, player, e-mail) rows (rows without a player are skipped).
+        Every row is checked before anyone is seated, so a mistake seats nobody. Each new link is shown once;
+        where an address is given it is also queued to it through the mail outbox (when mail is configured;
+        otherwise the answer says so and the coordinator sends the links)."""
+        from dippouch.mail.notices import mail_unavailable, queue_player_link
+
+        self.require_coordinator(name, viewer)
+        v = self._variant_of(name)
+        seated = {p for p, cur, _ in self.read.players(name) if cur}
+        todo: list[tuple[str, str, str]] = []
+        for power, player, email in rows:
+            if not player.strip():
+                continue
+            try:
+                power = v.power(power).name
+            except KeyError as e:
+                raise BadInput(str(e.args[0])) from None
+            _names(player, f"{power}'s player's name", 200)
+            if email.strip():
+                address = _names(email, f"{power}'s e-mail address", 320)
+                if "@" not in address.strip("@") or any(c.isspace() for c in address):
+                    raise BadInput(f"{power}'s e-mail address {address!r} is not an address (name@example.org)")
+            if power in seated:
+                raise BadInput(f"{power} is already played; use Replace in its row to hand it over. Nobody was seated.")
+            todo.append((power, player, email.strip()))
+        if not todo:
+            raise BadInput("give a player's name for at least one power")
+        no_mail = mail_unavailable() if any(e for _, _, e in todo) else None
+        out = []
+        for power, player, email in todo:
+            power, key_id, secret = self._assign(name, power, player, False, email)
+            link = f"{base}/k/{secret}"
+            mailed = False
+            if email and no_mail is None:
+                mailed = queue_player_link(self.store, name, power, player, email, link, key_id, self.now())
+            out.append(
+                {
+                    "power": power,
+                    "player": player,
+                    "email": email or None,
+                    "link": link,
+                    "key": secret,
+                    "mailed": mailed,
+                }
+            )
+        return {"seated": out, "mail_unavailable": no_mail}
 
     def set_email(self, name: str, viewer: Viewer, power: str, email: str) -> str:
         """Change (or, empty, remove) the address a seated player's orders by mail must come from."""
@@ -870,6 +1021,64 @@ class Web:
             self.access.set_visibility(name, arg)
             return f"The game is now {arg}."
         raise NotFound(f"no coordinator action {action!r}")
+
+    def confirm_view(self, name: str, viewer: Viewer, action: str, arg: str) -> dict[str, Any]:
+        """What a coordinator's action that cannot be taken back (process now, roll back, revoke) will do, for
+        the page that asks them to confirm it. Checked as the action itself would be (a key of another game, a
+        phase that does not exist are refused here already), but nothing is changed."""
+        self.require_coordinator(name, viewer)
+        game = self.game_view(name, viewer)
+        if action == "process":
+            if game["phase_id"] is None:
+                raise BadInput(f"game {name!r} has no open phase to process (it is over)")
+            waiting = [p["power"] for p in game["powers"] if p["must_act"] and not p["submitted"]]
+            lines = [
+                f"{game['phase']} will be adjudicated now, before its deadline ({game['deadline_text'] or 'none'})."
+            ]
+            lines.append(
+                f"No orders yet from {', '.join(waiting)}: their units hold, retreats are disbanded and builds "
+                "waived, as at the deadline."
+                if waiting
+                else "Every power that must act has sent orders."
+            )
+            lines.append("This cannot be undone except by rolling the game back to this phase.")
+            return {"title": f"Process {game['phase']} now?", "lines": lines, "button": "Process now", "fields": {}}
+        if action == "rollback":
+            phase = _names(arg, "the phase", 100)
+            rec = self.read.phase_record(name, phase, submissions=False)
+            lines = [
+                f"{rec['name']} opens again with its position as it was; the phases played after it stay in the "
+                "history, marked rolled back.",
+                "Each power's orders for it are carried into it again (not ready); draw votes lapse.",
+            ]
+            return {
+                "title": f"Roll back to {rec['name']}?",
+                "lines": lines,
+                "button": "Roll back",
+                "fields": {"phase": rec["name"]},
+            }
+        if action == "revoke":
+            if not arg.isdigit() or len(arg) > 12:
+                raise BadInput("which key? (its number)")
+            key = next((k for k in self.access.keys(name) if k.id == int(arg)), None)
+            if key is None:
+                raise BadInput(f"no key {arg} in this game")
+            holder = f"{key.power}'s player" if key.power else "a coordinator"
+            label = f" ({key.label})" if key.label else ""
+            lines = [
+                f"Key {key.id}, for {holder}{label}: its links stop working at once, in every browser signed in "
+                "with it.",
+                "A player who still needs a link gets a new one with New link.",
+            ]
+            if key.revoked_at is not None:
+                lines = [f"Key {key.id} is revoked already."]
+            return {
+                "title": f"Revoke key {key.id}?",
+                "lines": lines,
+                "button": "Revoke",
+                "fields": {"key": str(key.id)},
+            }
+        raise NotFound(f"no coordinator action {action!r} to confirm")
 
     def set_deadlines(self, name: str, viewer: Viewer, form: Mapping[str, Any]) -> str:
         self.require_coordinator(name, viewer)
@@ -984,6 +1193,29 @@ class Web:
 # --------------------------------------------------------------------------------------------------
 
 
+def _mail_unavailable() -> str | None:
+    from dippouch.mail.notices import mail_unavailable
+
+    return mail_unavailable()
+
+
+def _seal_votes(data: dict[str, Any]) -> None:
+    """A game file under a secret ballot, for anyone but a coordinator moving it (``unsealed``): the draw
+    votes cast since the open phase opened are left out, as the pages leave them out."""
+    settings = (data.get("game") or {}).get("settings") or {}
+    if not settings.get("secret_ballot") or (data.get("game") or {}).get("status") == "finished":
+        return
+    open_phase = next((ph for ph in data.get("phases", []) if ph.get("status") == "open"), None)
+    if open_phase is None:
+        return
+    opened = as_utc(datetime.fromisoformat(open_phase["opened_at"]))
+    votes = data.get("votes") or []
+    kept = [v for v in votes if as_utc(datetime.fromisoformat(v["at"])) < opened]
+    if len(kept) != len(votes):
+        data["votes"] = kept
+        data["votes_sealed"] = "secret ballot: the draw votes cast in the open phase are left out until it is processed"
+
+
 def _set_aside_unprocessed(ph: Mapping[str, Any]) -> bool:
     """A phase set aside by a rollback before it was processed: its orders were never revealed."""
     return ph.get("status") == "abandoned" and ph.get("processed_at") is None
@@ -1063,6 +1295,67 @@ def order_subject(v: Variant, order: Order) -> str | None:
     The pick lists and the line check both answer with it, so the page never guesses it from the text."""
     loc = order.unit_loc
     return None if loc is None else v.map.provinces[v.map.province_of(loc)].abbr
+
+
+def _full_unit(v: Variant, text: str) -> str:
+    """``A par`` -> ``Army Paris`` (a variant's own kinds by their name: ``Defensive army ...``)."""
+    from dippouch.core.notation import OrderParseError, format_place, parse_unit
+    from dippouch.names import kind_word
+
+    try:
+        kind, loc = parse_unit(v, text)
+    except OrderParseError:
+        return text
+    return f"{kind_word(v, kind or '').capitalize()} {format_place(v, loc, full=True)}" if kind else text
+
+
+def _no_left_out() -> dict[str, Any]:
+    return {"units": [], "notes": []}
+
+
+def _left_out_of(v: Variant, pairs: Any) -> dict[str, Any]:
+    """The game layer's ``unordered`` pairs (units in canonical text, what happens to them) for people:
+    ``unordered``, the units by full name, and ``unordered_notes``, one sentence per group."""
+    units: list[str] = []
+    notes: list[str] = []
+    for group, what in pairs or []:
+        names = [_full_unit(v, u) for u in group]
+        units += names
+        notes.append(f"{', '.join(names)}: {what}" if names else what[0].upper() + what[1:])
+    return {"unordered": units, "unordered_notes": notes}
+
+
+def _left_out(v: Variant, pos: Position, power: str, lines: Any) -> dict[str, Any]:
+    """What ``lines`` (line checks as data) leave without an order, by :func:`dippouch.game.unordered`:
+    ``{"units": [...], "notes": [...]}``."""
+    got = _left_out_of(v, unordered(v, pos, power, [LineCheck.from_data(d) for d in lines]))
+    return {"units": got["unordered"], "notes": got["unordered_notes"]}
+
+
+_EXAMPLE_KINDS = {
+    PhaseKind.MOVEMENT.value: ("Move", "Support", "Hold"),
+    PhaseKind.RETREATS.value: ("Retreat", "Disband"),
+    PhaseKind.ADJUSTMENTS.value: ("Build", "Disband", "Waive"),
+}
+
+
+def _example_orders(v: Variant, table: Mapping[int, Any], kind: str, most: int = 3) -> list[str]:
+    """A few real orders of this power now, for the order box's example: one per unit or site (the first
+    legal order of the kind that phase is about: a move, a retreat, a build or a removal), in full names."""
+    from dippouch.core.notation import format_order
+
+    prefer = _EXAMPLE_KINDS.get(kind, ())
+    out: list[str] = []
+    for _, orders in sorted(table.items(), key=lambda kv: v.map.locations[kv[0]].abbr):
+        plain = [o for o in orders if not getattr(o, "via_convoy", False)]
+        for wanted in prefer:
+            got = next((o for o in plain if type(o).__name__ == wanted), None)
+            if got is not None:
+                out.append(format_order(v, got, phase_kind=kind, full=True))
+                break
+        if len(out) >= most:
+            break
+    return out
 
 
 def _kind_name(kind: str) -> str:

@@ -10,13 +10,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from dippouch.core.calendar import PhaseKind
+from dippouch.core.rules.base import HOOK_POINTS, description
 from dippouch.core.variant import Variant
 
 __all__ = ["rules_summary"]
 
 _RULE_WORDS: dict[str, str] = {
     "build_sites=owned": "Builds may be made in any vacant supply centre the power owns, not only home centres.",
-    "build_sites=chosen_homes": "Each power chooses its first home centre in the opening winter; owned centres become homes later.",
     "proxy_orders": "A power may hand a unit to another power for one season (a proxy order); the other power then orders it.",
     "supply_transfer": "In winter a power may send the supply of units to another power, which may then build beyond its own count.",
     "w3k_orders": "Armies on the coast may convert to fleets and back (Convert), taking a season.",
@@ -24,21 +24,16 @@ _RULE_WORDS: dict[str, str] = {
     "unit_strength": "Units of special strength: {value}.",
     "unit_costs": "Some units cost more than one centre to keep: {value}.",
     "unit_limits": "Limits per power on special units: {value}.",
-    "may_enter=homeland_only": "Defensive armies move only inside their power's homeland.",
-    "may_support=homeland_only": "Defensive armies support only actions inside or into their homeland.",
-    "adjustment_delta=opening_builds": "In the opening winter every power builds one unit on a centre of its choosing.",
+    "extra_build_centres": "Further centres where a power may build while it owns them: {value}.",
 }
 
 _SKIP = {
-    "hooks",
     "unit_names",
-    "phase_end",
     "opening_builds",
     "homes_from_owned_year",
     "opening_sites",
     "early_build_sites",
     "homeland_kinds",
-    "support_left",
 }
 
 
@@ -56,15 +51,23 @@ def _victory(victory: Mapping[str, Any]) -> str:
         )
     elif "centres" in victory:
         parts.append(f"A power wins with {victory['centres']} supply centres.")
-    if victory.get("hook") == "w3k_capitals":
-        parts.append("Victory needs the capitals of the kingdoms, as the variant's rules define.")
+    hook = victory.get("hook")
+    if hook:
+        parts.append(description("victory", str(hook)) or f"Victory has a further condition ({hook}).")
     if victory.get("remaining"):
         parts.append(f"The game also ends when only {victory['remaining']} powers remain; they rank by size.")
-    if victory.get("draws", True):
-        parts.append("The surviving powers may agree a draw by unanimous vote.")
-    else:
+    draw_hook = victory.get("draw_hook")
+    if not victory.get("draws", True):
         parts.append("Draws are not allowed.")
+    elif draw_hook:
+        parts.append(description("draw", str(draw_hook)) or f"A draw has a further condition ({draw_hook}).")
+    elif victory.get("draws", True):
+        parts.append("The surviving powers may agree a draw by unanimous vote.")
     return " ".join(parts)
+
+
+def _listed(value: Any) -> str:
+    return ", ".join(str(x) for x in value) if isinstance(value, list) else str(value)
 
 
 def rules_summary(v: Variant) -> list[str]:
@@ -88,9 +91,16 @@ def rules_summary(v: Variant) -> list[str]:
         if key in _SKIP:
             continue
         text = _RULE_WORDS.get(f"{key}={value}") or _RULE_WORDS.get(key)
-        if text is None:
+        if text is None and key == "hooks":
+            text = description("hooks", str(value)) or f"Special rule: the {value} rules."
+        if text is None and key in HOOK_POINTS:
+            # A named behaviour (or several, for phase_end) says in its own registration what it does.
+            names = value if isinstance(value, list) else [value]
+            lines += [description(key, str(n)) or f"Special rule: {key} = {n}." for n in names]
+        elif text is None:
             lines.append(f"Special rule: {key} = {value}.")
         else:
-            shown = ", ".join(f"{k}: {x}" for k, x in value.items()) if isinstance(value, Mapping) else value
+            shown = ", ".join(f"{k}: {_listed(x)}" for k, x in value.items()) if isinstance(value, Mapping) else value
             lines.append(text.format(value=shown))
-    return [ln for ln in lines if ln]
+    # One rule carried out by several hooks (1000 AD's anarchy) is said once.
+    return list(dict.fromkeys(ln for ln in lines if ln))

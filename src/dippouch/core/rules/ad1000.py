@@ -70,7 +70,7 @@ def _homeland(hooks: RuleHooks, power: str) -> frozenset[int]:
 # ---------------------------------------------------------------------------------------------- rule 7
 
 
-@behaviour("may_enter", "homeland_only")
+@behaviour("may_enter", "homeland_only", "Defensive armies move only inside their power's homeland.")
 def homeland_only_enter(hooks: RuleHooks, unit: Unit, province: int) -> bool:
     """A defensive army never leaves its power's homeland (moves and retreats alike)."""
     if unit.kind not in _homeland_kinds(hooks):
@@ -78,7 +78,7 @@ def homeland_only_enter(hooks: RuleHooks, unit: Unit, province: int) -> bool:
     return province in _homeland(hooks, unit.power)
 
 
-@behaviour("may_support", "homeland_only")
+@behaviour("may_support", "homeland_only", "Defensive armies support only actions inside or into their homeland.")
 def homeland_only_support(hooks: RuleHooks, unit: Unit, target: int, dest: int | None) -> bool:
     """A defensive army supports only actions inside or into its homeland (rule 7).
 
@@ -105,7 +105,11 @@ def defensive_support_left(strength: int, attack_strengths: Sequence[int]) -> in
     return max(0, strength - max(attack_strengths))
 
 
-@behaviour("support_left", "ad1000_table")
+@behaviour(
+    "support_left",
+    "ad1000_table",
+    "A defensive army's support is reduced by the strongest single attack on it (rule 8), rather than cut outright.",
+)
 def table_support_left(
     hooks: RuleHooks,
     supporter: Unit,
@@ -131,7 +135,11 @@ def table_support_left(
 # ---------------------------------------------------------------------------------------------- rules 5-7: building
 
 
-@behaviour("build_sites", "homeland_at_start")
+@behaviour(
+    "build_sites",
+    "homeland_at_start",
+    "The opening placements (the first winter) may go anywhere in the power's homeland; later builds go in home centres.",
+)
 def homeland_at_start_sites(hooks: RuleHooks, position: Position, power: str) -> frozenset[int]:
     """The game's first phase (Winter 999) places units anywhere in the homeland; later, standard sites.
 
@@ -144,7 +152,11 @@ def homeland_at_start_sites(hooks: RuleHooks, position: Position, power: str) ->
     return RuleHooks.build_sites(hooks, position, power)
 
 
-@behaviour("may_build_kind", "ad1000")
+@behaviour(
+    "may_build_kind",
+    "ad1000",
+    "Defensive armies are built only inside the power's homeland, and only up to the limit per power.",
+)
 def ad1000_may_build_kind(hooks: RuleHooks, position: Position, power: str, kind: str, loc: int) -> bool:
     """Standard placement rules, plus: homeland-bound kinds only in the homeland, and per-kind limits.
 
@@ -167,6 +179,14 @@ def ad1000_may_build_kind(hooks: RuleHooks, position: Position, power: str, kind
 
 # ---------------------------------------------------------------------------------------------- rule 13: anarchy
 
+_ANARCHY_WORDS = (
+    "Anarchy (rule 13): a power that loses all its home centres has one movement season to retake one; if it "
+    "fails, it falls into civil disorder for good: every order it sends is refused, its units hold, its "
+    "dislodged units are disbanded, it builds nothing and its removals are made for it. It survives until it "
+    "has lost every centre."
+)
+"""Rule 13 in words: one rule, registered with each of the hooks that carry it out."""
+
 
 def anarchy_status(position: Position, power: str) -> str | None:
     """``"grace"``, ``"disorder"`` or ``None`` (see :data:`ANARCHY_KEY`)."""
@@ -186,7 +206,7 @@ _DISORDER_EFFECT = {
 }
 
 
-@behaviour("orders_refused", "ad1000_anarchy")
+@behaviour("orders_refused", "ad1000_anarchy", _ANARCHY_WORDS)
 def anarchy_orders_refused(hooks: RuleHooks, position: Position, power: str) -> str | None:
     """Rule 13 puts the power itself out of play, not just its units, so every order it sends is refused.
 
@@ -198,7 +218,7 @@ def anarchy_orders_refused(hooks: RuleHooks, position: Position, power: str) -> 
     return f"{power}: in civil disorder, no orders are taken" + (f"; {effect}" if effect else "")
 
 
-@behaviour("prepare_orders", "ad1000_anarchy")
+@behaviour("prepare_orders", "ad1000_anarchy", _ANARCHY_WORDS)
 def anarchy_prepare_orders(
     hooks: RuleHooks, position: Position, orders: Mapping[str, Sequence[Order]]
 ) -> tuple[Position, dict[tuple[str, int], tuple[str, str]]]:
@@ -219,13 +239,13 @@ def anarchy_prepare_orders(
     return position, decided
 
 
-@behaviour("may_order", "ad1000_anarchy")
+@behaviour("may_order", "ad1000_anarchy", _ANARCHY_WORDS)
 def anarchy_may_order(hooks: RuleHooks, position: Position, power: str, unit: Unit) -> bool:
     """A power in civil disorder gives no orders: its units hold and its retreats disband."""
     return unit.power == power and not in_disorder(position, power)
 
 
-@behaviour("adjustment_delta", "ad1000_anarchy")
+@behaviour("adjustment_delta", "ad1000_anarchy", _ANARCHY_WORDS)
 def anarchy_adjustment_delta(hooks: RuleHooks, position: Position, power: str) -> int:
     """In civil disorder a power builds nothing, but still owes removals (made for it)."""
     delta = RuleHooks.adjustment_delta(hooks, position, power)
@@ -241,7 +261,7 @@ def _holds_a_home(hooks: RuleHooks, position: Position, power: str) -> bool:
     return any(u.power == power and gmap.province_of(u.loc) in homes for u in position.units.values())
 
 
-@behaviour("phase_end", "ad1000_anarchy")
+@behaviour("phase_end", "ad1000_anarchy", _ANARCHY_WORDS)
 def anarchy_phase_end(hooks: RuleHooks, before: Position, after: Position, results: Sequence[OrderResult]) -> Position:
     """Rule 13, after every phase.
 

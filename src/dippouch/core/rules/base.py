@@ -37,6 +37,7 @@ __all__ = [
     "MovementSummary",
     "RuleHooks",
     "behaviour",
+    "description",
     "hooks_for",
     "register_hooks",
     "state_key",
@@ -67,6 +68,10 @@ HOOK_POINTS = (
 
 _BEHAVIOURS: dict[str, dict[str, Callable[..., Any]]] = {p: {} for p in HOOK_POINTS}
 _CLASSES: dict[str, type[RuleHooks]] = {}
+#: What a registered behaviour, hook set, victory test or draw condition does, in a player's words, by
+#: (point, name): the variant pages describe a variant's rules with these (never by the variant's name).
+#: Points: the hook points, ``"hooks"`` (hook sets), ``"victory"`` and ``"draw"``.
+_DESCRIPTIONS: dict[tuple[str, str], str] = {}
 
 #: Names a hook point understands without a rule module: ``build_sites = "home"`` (the standard rule) and
 #: ``"owned"`` (any owned centre).
@@ -84,12 +89,26 @@ def register_victory(
     name: str,
     winner: Callable[[Variant, Position], str | None] | None = None,
     draw: Callable[[Variant, Position], list[str] | None] | None = None,
+    *,
+    describe_victory: str | None = None,
+    describe_draw: str | None = None,
 ) -> None:
-    """Register a victory test and/or a draw condition under ``name`` (``[victory] hook``/``draw_hook``)."""
+    """Register a victory test and/or a draw condition under ``name`` (``[victory] hook``/``draw_hook``),
+    each with the words that tell players what it asks."""
     if winner is not None:
         VICTORY_HOOKS[name] = winner
+        if describe_victory:
+            _DESCRIPTIONS[("victory", name)] = describe_victory
     if draw is not None:
         DRAW_HOOKS[name] = draw
+        if describe_draw:
+            _DESCRIPTIONS[("draw", name)] = describe_draw
+
+
+def description(point: str, name: str) -> str | None:
+    """The registered words for behaviour ``name`` of ``point`` (a hook point, ``"hooks"``, ``"victory"`` or
+    ``"draw"``), or None when its module registered none."""
+    return _DESCRIPTIONS.get((point, name))
 
 
 def behaviour_names(point: str) -> list[str]:
@@ -113,8 +132,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 C = TypeVar("C", bound="type[RuleHooks]")
 
 
-def behaviour(point: str, name: str) -> Callable[[F], F]:
-    """Register ``fn(hooks, *args)`` as behaviour ``name`` of hook ``point`` (a method name of RuleHooks).
+def behaviour(point: str, name: str, describe: str | None = None) -> Callable[[F], F]:
+    """Register ``fn(hooks, *args)`` as behaviour ``name`` of hook ``point`` (a method name of RuleHooks);
+    ``describe`` says in a player's words what it does (the variant pages show it).
 
     ``phase_end`` behaviours chain: a variant may list several and each transforms the next position.
     """
@@ -123,16 +143,20 @@ def behaviour(point: str, name: str) -> Callable[[F], F]:
 
     def deco(fn: F) -> F:
         _BEHAVIOURS[point][name] = fn
+        if describe:
+            _DESCRIPTIONS[(point, name)] = describe
         return fn
 
     return deco
 
 
-def register_hooks(name: str) -> Callable[[C], C]:
+def register_hooks(name: str, describe: str | None = None) -> Callable[[C], C]:
     """Register a :class:`RuleHooks` subclass, selected by ``[rules] hooks = "<name>"``."""
 
     def deco(cls: C) -> C:
         _CLASSES[name] = cls
+        if describe:
+            _DESCRIPTIONS[("hooks", name)] = describe
         return cls
 
     return deco

@@ -57,7 +57,11 @@ def opening_sites(hooks: RuleHooks, power: str) -> frozenset[int]:
     return frozenset(gmap.province_of(gmap.loc(str(name))) for name in listed)
 
 
-@behaviour("adjustment_delta", "opening_builds")
+@behaviour(
+    "adjustment_delta",
+    "opening_builds",
+    "In the opening winter every power builds one unit on a centre of its choosing.",
+)
 def opening_delta(hooks: RuleHooks, position: Position, power: str) -> int:
     """Exactly ``opening_builds`` builds each in the opening (nobody owns a centre yet); standard later."""
     if _is_opening(hooks, position):
@@ -65,7 +69,11 @@ def opening_delta(hooks: RuleHooks, position: Position, power: str) -> int:
     return RuleHooks.adjustment_delta(hooks, position, power)
 
 
-@behaviour("build_sites", "chosen_homes")
+@behaviour(
+    "build_sites",
+    "chosen_homes",
+    "Each power chooses its first home centre in the opening winter; owned centres become homes later.",
+)
 def chosen_home_sites(hooks: RuleHooks, position: Position, power: str) -> frozenset[int]:
     """Opening: the power's opening sites. Then owned home centres (or, optionally, any owned centre
     until home centres are fixed, as DPjudge and vDiplomacy play 1897)."""
@@ -83,7 +91,7 @@ def chosen_home_sites(hooks: RuleHooks, position: Position, power: str) -> froze
     return RuleHooks.build_sites(hooks, position, power)
 
 
-@behaviour("phase_end", "opening_builds_own")
+@behaviour("phase_end", "opening_builds_own", "A centre built on in the opening winter becomes the builder's.")
 def opening_builds_own(hooks: RuleHooks, before: Position, after: Position, results: Sequence[OrderResult]) -> Position:
     """A centre built on in the opening becomes the builder's: it is the only centre a power owns."""
     if not _is_opening(hooks, before):
@@ -98,7 +106,11 @@ def opening_builds_own(hooks: RuleHooks, before: Position, after: Position, resu
     return after.with_(centres=centres)
 
 
-@behaviour("phase_end", "homes_from_owned")
+@behaviour(
+    "phase_end",
+    "homes_from_owned",
+    "From the year the variant names, the centres a power owns become its home centres.",
+)
 def homes_from_owned(hooks: RuleHooks, before: Position, after: Position, results: Sequence[OrderResult]) -> Position:
     """At the start of the ``homes_from_owned_year`` adjustments, owned centres become the only homes.
 

@@ -259,7 +259,12 @@ _SUPPLY = "w3k_supply"
 _CONVERTING = "w3k_converting"
 
 
-@register_hooks("w3k")
+@register_hooks(
+    "w3k",
+    describe="Proxy orders: a power may hand a unit to another power for one season; in winter a power may send "
+    "the supply of units to another, which may then build beyond its own count. Removals owed and not ordered "
+    "are drawn by lots. A power with no centre keeps one unit (the mercy position).",
+)
 class W3KHooks(RuleHooks):
     """The W3K rules that data cannot express (see the module docstring and docs/variants/w3k.md)."""
 
@@ -868,7 +873,16 @@ def _format_send(variant: Variant, order: Order, full: bool) -> str:
 
 
 register_syntax("w3k_orders", _read_w3k, verbs=("convert", "send"))
-register_victory("w3k_capitals", winner, draw_powers)
+register_victory(
+    "w3k_capitals",
+    winner,
+    draw_powers,
+    describe_victory="The winner must also hold one capital of each kingdom (England: London or York; Scotland: "
+    "Edinburgh or Glasgow; Ireland: Dublin or Belfast).",
+    describe_draw="A draw is only between kingdoms: every power still in the game must hold both capitals of one "
+    "kingdom (London and York, Edinburgh and Glasgow, or Dublin and Belfast); then the survivors may agree it "
+    "by unanimous vote.",
+)
 register_format(Convert, _format_convert)
 register_format(Proxy, _format_proxy)
 register_format(SendSupply, _format_send)

@@ -67,14 +67,14 @@
       checks.appendChild(li((ln.error ? "bad" : "ok") + (ln.note ? " noted" : ""), parts));
     });
     if (unorderedEl) {
-      unorderedEl.textContent = "";
-      (res.unordered || []).forEach(function (u) {
-        var s = document.createElement("span");
-        s.textContent = (u.units.length ? u.units.join(", ") + ": " : "") + u.what + ".";
-        unorderedEl.appendChild(s);
-        unorderedEl.appendChild(document.createTextNode(" "));
+      var notes = res.unordered_notes || [], list = unorderedEl.querySelector("ul");
+      list.textContent = "";
+      notes.forEach(function (n) {
+        var item = document.createElement("li");
+        item.textContent = n;
+        list.appendChild(item);
       });
-      unorderedEl.hidden = !(res.unordered && res.unordered.length);
+      unorderedEl.hidden = !notes.length;
     }
   }
   function learn(lines) {
