@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from dippouch.core.variant import load_variant
+from dippouch.catalog import load_variant
 from dippouch.render.geometry import geometry_path, load_geometry
 from dippouch.render.mapgen.build import build, dumps, map_hash
 from dippouch.render.mapgen.checks import check_geometry, measure, parse_path

@@ -272,9 +272,9 @@ def _data(v, pos):
 
 
 def test_missed_orders_units_hold_retreats_disband_removals_by_civil_disorder_builds_waived(store: GameStore):
+    from dippouch.catalog import load_variant
     from dippouch.core.calendar import Phase
     from dippouch.core.position import Dislodged, Unit
-    from dippouch.core.variant import load_variant
 
     v = load_variant("standard")
     m = v.map

@@ -10,8 +10,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dippouch.catalog import builtin_names, load_variant
 from dippouch.core.errors import DippouchError, UnknownVariantError, VariantError, VariantProblem
-from dippouch.core.variant import Variant, builtin_names, load_variant
+from dippouch.core.variant import Variant
 
 __all__ = ["NAME_RE", "CheckReport", "check_file", "skeleton", "write_skeleton"]
 

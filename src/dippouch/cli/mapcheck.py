@@ -25,7 +25,7 @@ def mapcheck(
     strict_geometry: bool = typer.Option(False, "--strict-geometry", help="Also fail on geometric mismatches."),
 ) -> None:
     """Print counts, coasts without a sea, cut-off pieces and long edges; exit 1 on problems."""
-    from dippouch.core.variant import load_variant
+    from dippouch.catalog import load_variant
     from dippouch.mapcheck import check_map, format_report
 
     rep = check_map(load_variant(variant), factor=factor, min_km=min_km)

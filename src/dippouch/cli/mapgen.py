@@ -20,8 +20,8 @@ def mapgen(
 ) -> None:
     """Write variants/geometry/VARIANT.json (or geometry/ beside a user variant's file)."""
     keep_running()  # seconds to minutes of geometry: collect garbage as usual
+    from dippouch.catalog import builtin_names, load_variant
     from dippouch.core.errors import DippouchError
-    from dippouch.core.variant import builtin_names, load_variant
 
     if all_ == bool(variant):
         raise DippouchError("give one variant name, or --all (not both)")

@@ -15,7 +15,7 @@ from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 
-from dippouch.core.variant import variant_names
+from dippouch.catalog import variant_names
 from dippouch.web.app import _set_csrf_cookie, render, render_html, set_flash, viewer_of, web_of
 from dippouch.web.security import (
     CSRF_FIELD,
@@ -76,7 +76,7 @@ def _game_url(name: str) -> str:
 def home(request: Request) -> Response:
     web = web_of(request)
     viewer = viewer_of(request)
-    from dippouch.core.variant import load_variant
+    from dippouch.catalog import load_variant
 
     variants = [(n, load_variant(n).title) for n in variant_names()]
     return render(request, "index.html", {"games": web.games_list(viewer), "variants": variants})
@@ -356,7 +356,7 @@ def coordinate_home(request: Request) -> Response:
     web = web_of(request)
     viewer = viewer_of(request)
     web.require_coordinator(None, viewer)
-    from dippouch.core.variant import load_variant
+    from dippouch.catalog import load_variant
 
     variants = []
     for n in variant_names():
@@ -447,7 +447,7 @@ def _secret_page(request: Request, game: str, what: str, secret: str, back: str)
 
 @router.get("/variants", response_class=HTMLResponse)
 def variants_page(request: Request) -> Response:
-    from dippouch.core.variant import load_variant
+    from dippouch.catalog import load_variant
 
     rows = []
     for n in variant_names():
