@@ -36,6 +36,7 @@ from dippouch.core.variant import (
 )
 
 __all__ = [
+    "KEPT_VARIANTS",
     "PACKAGE_VARIANTS",
     "PATH_ENV",
     "SETTINGS_ENV",
@@ -54,6 +55,10 @@ __all__ = [
 ]
 
 PACKAGE_VARIANTS = Path(__file__).resolve().parent / "variants"
+
+KEPT_VARIANTS = 64
+"""Built variants kept in memory by each of the two caches here (by file, by data hash), the oldest let go
+first. A variant let go is freed, with every table the core derived from it (tests/test_variant_memory.py)."""
 
 SETTINGS_ENV = "DIPPOUCH_SETTINGS"
 PATH_ENV = "DIPPOUCH_VARIANT_PATH"
@@ -389,7 +394,7 @@ def load_variant(name: str, options: Mapping[str, Any] | None = None) -> Variant
         variant, paths = _load_uncached(name, dict(options or {}))
         entry = (paths, _stamp(paths), variant)
         compiled.keep(disk_key, entry)
-    if len(_CACHE) >= 64:
+    if len(_CACHE) >= KEPT_VARIANTS:
         _CACHE.pop(next(iter(_CACHE)))
     _CACHE[key] = entry
     return entry[2]
@@ -467,7 +472,7 @@ def variant_from_data(
         variant = build_variant(data, label, None, opts)
         compiled.keep(disk_key, variant)
     with _RESOLVED_LOCK:
-        while len(_RESOLVED) >= 64:
+        while len(_RESOLVED) >= KEPT_VARIANTS:
             _RESOLVED.pop(next(iter(_RESOLVED)))
         _RESOLVED[key] = variant
     return variant
