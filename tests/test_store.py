@@ -38,7 +38,7 @@ def test_schema_matches_models_after_migrations(db_url: str, store: GameStore):
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
-    from dippouch.store.models import load_all
+    from dippouch.store.tables import load_all
 
     with store.engine.connect() as conn:
         ctx = MigrationContext.configure(conn)

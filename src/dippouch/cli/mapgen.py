@@ -29,7 +29,8 @@ def mapgen(
         from shapely.errors import GEOSException
 
         from dippouch.render.geometry import geometry_path
-        from dippouch.render.mapgen.build import build, dumps
+        from dippouch.render.mapgen.build import dumps
+        from dippouch.render.mapgen.pipeline import build
     except ModuleNotFoundError as e:
         raise DippouchError(
             f"building maps needs {e.name}, which is not installed: pip install 'dippouch[mapgen]'"

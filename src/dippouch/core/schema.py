@@ -847,4 +847,3 @@ def with_reference(doc: str) -> str:
     if not sep2:
         raise ValueError(f"the document has no line {END_MARK!r}")
     return f"{head}{BEGIN_MARK}\n\n{schema_markdown()}\n{END_MARK}{tail}"
-

@@ -16,7 +16,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 
 from dippouch.catalog import variant_names
-from dippouch.web.app import _set_csrf_cookie, render, render_html, set_flash, viewer_of, web_of
+from dippouch.web.deps import render, render_html, set_csrf_cookie, set_flash, viewer_of, web_of
 from dippouch.web.security import (
     CSRF_FIELD,
     SESSION_COOKIE,
@@ -162,7 +162,7 @@ def _anonymous(request: Request) -> bool:
 def _from_cache(request: Request, html: str) -> Response:
     token = csrf_token(request)
     resp = HTMLResponse(html.replace(PLACEHOLDER, token))
-    _set_csrf_cookie(request, resp)
+    set_csrf_cookie(request, resp)
     return resp
 
 
