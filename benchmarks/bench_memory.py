@@ -10,6 +10,12 @@ with the number of variants alive. The catalog keeps the last ``KEPT_VARIANTS`` 
 climbs until that many are held and must be flat afterwards.
 
     .venv/bin/python benchmarks/bench_memory.py [--loads 500] [--every 50]
+
+Measured on the shared 2-core machine (one in three files extends W3K; the disk cache off, so every load is a
+build): RSS 24.9 MiB at the start, 85.8 after 50 loads, 123.8 after 100 (the catalog's 64 variants held), then
+124.6-124.7 MiB from 150 to 500 loads, 64 variants alive throughout. The same script on the code before
+(module caches keyed by ``id()``): 86, 152, 216, 280, 347, 408, 475, 540, 603, 662 MiB every 50 loads, one more
+variant alive per load (500 at the end).
 """
 
 from __future__ import annotations
