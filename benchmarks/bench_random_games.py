@@ -78,11 +78,11 @@ class Timings:
 def play_dippouch(
     seeds: list[int], end_year: int, t: Timings | None = None, record: list[tuple[Any, Any]] | None = None
 ) -> Timings:
+    from dippouch.catalog import load_variant
     from dippouch.core.adjudicator import adjudicate
     from dippouch.core.calendar import PhaseKind
     from dippouch.core.legal import legal_orders, prepare
     from dippouch.core.orders import Build, Order, Waive
-    from dippouch.core.variant import load_variant
 
     variant = _VARIANTS.get("standard")
     if variant is None:

@@ -57,7 +57,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=30)
     args = ap.parse_args()
 
-    from dippouch.core.variant import load_variant
+    from dippouch.catalog import load_variant
     from dippouch.render import RenderOptions, render_svg, svg_to_png
     from dippouch.render import geometry as geometry_module
     from dippouch.render import svg as svg_module

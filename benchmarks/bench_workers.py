@@ -131,10 +131,10 @@ def submit_random_orders(store: GameStore, rng: random.Random) -> int:
     """Every power that must act in an open phase sends random legal orders, checked line by line as
     ``submit`` checks them (``check_orders``), written in one transaction (set-up, not timed). Returns
     the number of open phases."""
+    from dippouch.catalog import load_variant
     from dippouch.core.calendar import PhaseKind
     from dippouch.core.legal import legal_orders
     from dippouch.core.notation import format_order
-    from dippouch.core.variant import load_variant
     from dippouch.game import check_orders, position_from_data, powers_to_act
     from dippouch.store.models import GameRow, SubmissionRow
 

@@ -7,10 +7,11 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
+from dippouch.catalog import load_variant
 from dippouch.core.calendar import Phase
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import Resolution
-from dippouch.core.variant import Variant, load_variant
+from dippouch.core.variant import Variant
 
 
 def prov(v: Variant, name: str) -> int:

@@ -9,12 +9,13 @@ from __future__ import annotations
 import random
 from functools import cache
 
+from dippouch.catalog import load_variant, variant_names
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.legal import legal_orders
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
 from dippouch.core.position import Position
-from dippouch.core.variant import Variant, load_variant, variant_names
+from dippouch.core.variant import Variant
 from test_properties import random_orders, random_position
 
 VARIANTS = variant_names()

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.calendar import Phase
 from dippouch.core.errors import VariantError
@@ -20,7 +21,7 @@ from dippouch.core.orders import Build, Hold, Move, Order, Support
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import OrderResult, Outcome, Resolution
 from dippouch.core.rules.base import MovementSummary, RuleHooks, behaviour, hooks_for, register_hooks
-from dippouch.core.variant import Variant, load_variant
+from dippouch.core.variant import Variant
 
 SPRING, FALL, WINTER = 0, 2, 4
 

@@ -13,13 +13,14 @@ import random
 import pytest
 
 import helpers
+from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.calendar import Phase
 from dippouch.core.notation import parse_order
 from dippouch.core.orders import Disband, Hold, Order, Retreat, Waive
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import OrderResult, Outcome, Resolution
-from dippouch.core.variant import Variant, load_variant
+from dippouch.core.variant import Variant
 from helpers import prov
 
 

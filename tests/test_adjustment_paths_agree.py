@@ -14,6 +14,7 @@ import random
 
 import pytest
 
+from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.adjustments import _standard_builds, standard_adjustment_needed
 from dippouch.core.calendar import PhaseKind
@@ -21,7 +22,7 @@ from dippouch.core.legal import legal_orders
 from dippouch.core.orders import Build, Disband, Order, Waive
 from dippouch.core.position import Position, Unit
 from dippouch.core.rules.base import RuleHooks, hooks_for, register_hooks
-from dippouch.core.variant import Variant, load_variant
+from dippouch.core.variant import Variant
 from helpers import canonical, standard_with_hooks
 
 

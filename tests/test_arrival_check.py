@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import pytest
 
+from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.notation import parse_order
 from dippouch.core.position import Position
 from dippouch.core.results import Outcome
-from dippouch.core.variant import Variant, load_variant
+from dippouch.core.variant import Variant
 from dippouch.game import LineCheck, check_orders
 from helpers import board
 

@@ -82,7 +82,7 @@ def test_process_is_bounded_when_phases_need_nobody(db_url: str) -> None:
     """A game where nobody has anything to decide (no units; centres nobody can build on) cannot spin."""
     store = GameStore(db_url)
     try:
-        from dippouch.core.variant import load_variant
+        from dippouch.catalog import load_variant
         from dippouch.game import position_to_data
         from helpers import board
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from dippouch.catalog import load_variant
 from dippouch.core.errors import VariantError
-from dippouch.core.variant import load_variant
 
 
 def test_a_misspelt_powers_table_is_checked_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -16,11 +16,12 @@ import pytest
 from typer.testing import CliRunner
 
 import dippouch.cli.game  # noqa: F401  (registers the commands)
+from dippouch.catalog import load_variant, variant_names
 from dippouch.cli import app
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.mapdata import ProvinceKind
 from dippouch.core.position import Position, Unit
-from dippouch.core.variant import Variant, load_variant, variant_names
+from dippouch.core.variant import Variant
 from dippouch.game import position_to_data
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)

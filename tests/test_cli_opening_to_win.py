@@ -18,6 +18,7 @@ import pytest
 from typer.testing import CliRunner
 
 import dippouch.cli.game  # noqa: F401  (registers the commands)
+from dippouch.catalog import load_variant
 from dippouch.cli import app
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.legal import legal_orders
@@ -25,7 +26,7 @@ from dippouch.core.notation import format_order
 from dippouch.core.orders import Build, Hold, Move, Order, Support
 from dippouch.core.position import Position
 from dippouch.core.rules.base import hooks_for
-from dippouch.core.variant import Variant, load_variant
+from dippouch.core.variant import Variant
 from dippouch.game import position_from_data
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from dippouch.core import compiled
-from dippouch.core.variant import load_variant
+from dippouch import compiled
+from dippouch.catalog import load_variant
 
 ROOT = Path(__file__).resolve().parents[1]
 VARIANTS = ROOT / "src" / "dippouch" / "variants"
@@ -136,7 +136,7 @@ def test_an_edited_variant_file_is_built_again(tmp_path: Path, monkeypatch: pyte
     monkeypatch.setenv("DIPPOUCH_VARIANT_PATH", str(folder))
     assert load_variant("mine").title == "Mine"
     # A fresh process would find the entry: drop this one's memory so the disk is what is asked.
-    from dippouch.core import variant as variant_module
+    from dippouch import catalog as variant_module
 
     variant_module._CACHE.clear()
     assert load_variant("mine").title == "Mine"
@@ -183,7 +183,7 @@ def test_the_cache_reads_nothing_from_a_folder_others_can_write(
 
 def test_a_damaged_entry_is_rebuilt(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv(compiled.CACHE_ENV, str(tmp_path / "cache"))
-    from dippouch.core import variant as variant_module
+    from dippouch import catalog as variant_module
 
     load_variant("hundred")
     entries = list((tmp_path / "cache").glob("variant-*.pickle"))

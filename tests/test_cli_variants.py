@@ -7,8 +7,8 @@ import sys
 
 from typer.testing import CliRunner
 
+from dippouch.catalog import variant_names
 from dippouch.cli import _register, app
-from dippouch.core.variant import variant_names
 
 runner = CliRunner()
 _register()
@@ -55,7 +55,7 @@ from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
 
-from dippouch.core.variant import load_variant  # noqa: E402
+from dippouch.catalog import load_variant  # noqa: E402
 
 
 @pytest.fixture
@@ -191,7 +191,7 @@ def test_the_key_of_a_variant_lists_every_abbreviation_with_its_names() -> None:
     out = runner.invoke(app, ["variants", "w3k", "--key"], env={"COLUMNS": "250"})
     assert out.exit_code == 0, out.output
     rows = {line.split("│")[1].strip(): line for line in out.output.splitlines() if line.count("│") > 4}
-    from dippouch.core.variant import load_variant
+    from dippouch.catalog import load_variant
 
     w3k = load_variant("w3k")
     assert {loc.abbr for loc in w3k.map.locations} <= set(rows)

@@ -260,7 +260,7 @@ def test_responses_are_flushed_line_by_line() -> None:
 
 
 def test_every_variant_adjudicates_its_first_phase_from_nothing() -> None:
-    from dippouch.core.variant import load_variant, variant_names
+    from dippouch.catalog import load_variant, variant_names
 
     names = variant_names()
     responses = run(*({"variant": name, "orders": {}} for name in names))

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
+from dippouch.catalog import load_variant
 from dippouch.core.calendar import Phase
 from dippouch.core.jsonio import JsonInputError, position_from_json, position_to_json
 from dippouch.core.position import Dislodged, Unit
-from dippouch.core.variant import load_variant
 
 V = load_variant("standard")
 M = V.map

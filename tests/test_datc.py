@@ -14,13 +14,14 @@ from typing import Any
 
 import pytest
 
+from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.calendar import Phase, PhaseKind
 from dippouch.core.notation import format_order, parse_order, parse_unit
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import Outcome, Resolution
 from dippouch.core.rules.base import RuleHooks, hooks_for, register_hooks
-from dippouch.core.variant import Variant, load_variant
+from dippouch.core.variant import Variant
 from helpers import standard_with_hooks
 
 DATA = Path(__file__).parent / "data" / "datc_v3_2.toml"

@@ -6,9 +6,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from dippouch.catalog import load_variant
 from dippouch.core.calendar import Phase
 from dippouch.core.position import Position, Unit
-from dippouch.core.variant import load_variant
 from dippouch.game import (
     GameError,
     Settings,

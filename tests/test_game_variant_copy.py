@@ -13,8 +13,9 @@ import pytest
 import sqlalchemy as sa
 from typer.testing import CliRunner
 
+from dippouch.catalog import load_variant
 from dippouch.cli import _register, app
-from dippouch.core.variant import content_hash, load_variant
+from dippouch.core.variant import content_hash
 from dippouch.game import GameError
 from dippouch.store import GameStore
 

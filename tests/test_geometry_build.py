@@ -12,11 +12,12 @@ from typing import Any
 
 import pytest
 
-from dippouch.core.variant import load_variant
+from dippouch.catalog import load_variant
 from dippouch.render.geometry import geometry_path, load_geometry
-from dippouch.render.mapgen.build import build, dumps, map_hash
+from dippouch.render.mapgen.build import dumps, map_hash
 from dippouch.render.mapgen.checks import check_geometry, measure, parse_path
 from dippouch.render.mapgen.graph import BorderGraph, border_graph
+from dippouch.render.mapgen.pipeline import build
 
 VARIANTS = ["standard", "1897", "hundred3", "hundred", "1000ad", "w3k"]
 

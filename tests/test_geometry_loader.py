@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from dippouch.core.variant import Variant, load_variant
+from dippouch.catalog import load_variant
+from dippouch.core.variant import Variant
 from dippouch.render import geometry as g
 
 SMALL = {

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from dippouch.catalog import load_variant
 from dippouch.core.calendar import Phase, PhaseKind
 from dippouch.core.legal import all_legal_orders, legal_orders
 from dippouch.core.mapdata import ProvinceKind
@@ -13,7 +14,6 @@ from dippouch.core.notation import format_order, parse_order
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Retreat, Support, Waive
 from dippouch.core.paths import fleet_on_proper_route
 from dippouch.core.position import Dislodged, Position, Unit
-from dippouch.core.variant import load_variant
 
 V = load_variant("standard")
 M = V.map

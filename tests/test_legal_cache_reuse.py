@@ -9,11 +9,11 @@ import random
 
 import pytest
 
+from dippouch.catalog import load_variant
 from dippouch.core import legal
 from dippouch.core.legal import all_legal_orders
 from dippouch.core.mapdata import ProvinceKind
 from dippouch.core.position import Unit
-from dippouch.core.variant import load_variant
 
 V = load_variant("standard")
 M = V.map

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pickle
 
+from dippouch.catalog import load_variant
 from dippouch.core import legal
 from dippouch.core.notation import format_order
 from dippouch.core.orders import Convoy, Hold, Move, Order, Support
-from dippouch.core.variant import load_variant
 
 V = load_variant("standard")
 

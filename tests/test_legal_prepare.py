@@ -7,17 +7,18 @@ import random
 
 import pytest
 
+from dippouch.catalog import load_variant
 from dippouch.core import legal
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.legal import all_legal_orders, prepare
 from dippouch.core.position import Position
-from dippouch.core.variant import Variant, load_variant
+from dippouch.core.variant import Variant
 
 
 def _forget(variant: Variant) -> None:
     """Drop the map's tables, so the next call builds them afresh (other tests only pay to rebuild them)."""
-    legal._FAST.pop(id(variant.map), None)
+    variant.map.derived.pop("legal.fast", None)
     legal._LAST[0] = None
 
 
@@ -45,7 +46,7 @@ def test_prepared_tables_list_exactly_what_lazy_ones_do(name: str) -> None:
     lazy = [all_legal_orders(variant, p) for p in positions]
     _forget(variant)
     prepare(variant)
-    fast = legal._FAST[id(variant.map)][1]
+    fast = variant.map.derived["legal.fast"]
     assert all(fast.units[c] is not None for c, ok in enumerate(fast.plausible) if ok)
     assert [all_legal_orders(variant, p) for p in positions] == lazy  # same orders, in the same order
 
@@ -53,10 +54,10 @@ def test_prepared_tables_list_exactly_what_lazy_ones_do(name: str) -> None:
 def test_prepare_twice_keeps_the_tables() -> None:
     variant = load_variant("standard")
     prepare(variant)
-    fast = legal._FAST[id(variant.map)][1]
+    fast = variant.map.derived["legal.fast"]
     first = list(fast.units)
     prepare(variant)
-    assert legal._FAST[id(variant.map)][1] is fast
+    assert variant.map.derived["legal.fast"] is fast
     assert all(a is b for a, b in zip(fast.units, first, strict=True))
 
 
@@ -64,5 +65,5 @@ def test_prepare_builds_no_fast_tables_for_a_variant_with_its_own_movement_rules
     variant = load_variant("1000ad")  # defensive triple armies: movement goes through the rule hooks
     _forget(variant)
     prepare(variant)
-    assert id(variant.map) not in legal._FAST
+    assert "legal.fast" not in variant.map.derived
     assert any(all_legal_orders(variant, variant.start).values())  # and legal orders are still listed

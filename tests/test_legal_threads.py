@@ -14,10 +14,10 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.legal import all_legal_orders, legal_orders
 from dippouch.core.position import Position
-from dippouch.core.variant import load_variant
 
 V = load_variant("standard")
 

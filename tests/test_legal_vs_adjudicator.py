@@ -15,6 +15,7 @@ import random
 
 import pytest
 
+from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.legal import legal_orders
 from dippouch.core.legality import check_submission
@@ -23,7 +24,6 @@ from dippouch.core.notation import format_order
 from dippouch.core.orders import Convoy, Move, Order, Support, Waive
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import Outcome
-from dippouch.core.variant import load_variant
 from order_positions import VARIANTS, candidate_orders, position_pool
 from order_positions import variant as pool_variant
 

@@ -56,7 +56,7 @@ def photo(lines: list[str], *, angle: float = 1.5, noise: int = 1500, seed: int 
 
 def test_a_typed_sheet_reads_back_as_the_same_orders() -> None:
     need_tesseract()
-    from dippouch.core.variant import load_variant
+    from dippouch.catalog import load_variant
 
     v = load_variant("standard")
     text = transcribe(v, photo(ORDERS))
@@ -129,7 +129,7 @@ def test_version_instructions_are_refused_when_they_cannot_be_followed(tmp_path:
 
 
 def test_ocr_slips_are_repaired_only_into_names_the_map_knows() -> None:
-    from dippouch.core.variant import load_variant
+    from dippouch.catalog import load_variant
 
     v = load_variant("standard")
     assert repair_line(v, "Alon - wal") == "A lon - wal"

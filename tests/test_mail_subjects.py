@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from dippouch.core.variant import load_variant
+from dippouch.catalog import load_variant
 from dippouch.mail.subject import GameNames, read_subject, suggest_subject
 
 W3K = load_variant("w3k")

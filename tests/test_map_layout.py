@@ -17,10 +17,10 @@ import xml.etree.ElementTree as ET
 import pytest
 from typer.testing import CliRunner
 
+from dippouch.catalog import builtin_names, load_variant
 from dippouch.cli import _register, app
 from dippouch.core.legal import legal_orders
 from dippouch.core.notation import format_order
-from dippouch.core.variant import builtin_names, load_variant
 from dippouch.mapcheck import check_drawing
 from dippouch.render import RenderOptions, render_svg
 from dippouch.render.audit import audit_svg

@@ -6,8 +6,8 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from dippouch.catalog import load_variant
 from dippouch.cli import _register, app
-from dippouch.core.variant import load_variant
 from dippouch.mapcheck import check_map, edge_key, format_report, great_circle_km
 
 

@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
+from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.notation import parse_order
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Retreat, Support, Waive
-from dippouch.core.variant import load_variant
 from dippouch.interop.mila import (
     MilaFormatError,
     PhaseRecord,

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
+from dippouch.catalog import load_variant, variant_names
 from dippouch.core.notation import _key, _tokenize, format_order, parse_order
-from dippouch.core.variant import load_variant, variant_names
 
 
 def _keys(text: str) -> set[tuple[str, ...]]:

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from dippouch.catalog import load_variant
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.notation import (
     OrderParseError,
@@ -21,7 +22,6 @@ from dippouch.core.notation import (
     register_syntax,
 )
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
-from dippouch.core.variant import load_variant
 
 V = load_variant("standard")
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 import pytest
 
+from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.legality import check_submission
 from dippouch.core.notation import OrderParseError, format_order, parse_order
 from dippouch.core.orders import Convoy, Move, Support
 from dippouch.core.results import Outcome
 from dippouch.core.rules.w3k import Proxy
-from dippouch.core.variant import load_variant
 from helpers import board
 
 STD = load_variant("standard")

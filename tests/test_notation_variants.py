@@ -6,9 +6,9 @@ import random
 
 import pytest
 
+from dippouch.catalog import load_variant, variant_names
 from dippouch.core.notation import format_order, parse_order, parse_unit
 from dippouch.core.orders import Build, Convoy, Hold, Move, Order, Retreat, Support
-from dippouch.core.variant import load_variant, variant_names
 
 
 @pytest.mark.parametrize("name", variant_names())

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import Phase as HPhase
 from hypothesis import strategies as st
 
+from dippouch.catalog import load_variant, variant_names
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.calendar import Phase, PhaseKind
 from dippouch.core.legal import legal_orders
@@ -25,7 +26,7 @@ from dippouch.core.orders import Build, Move, Order, Retreat, Support
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import Resolution
 from dippouch.core.rules.base import hooks_for
-from dippouch.core.variant import Variant, load_variant, variant_names
+from dippouch.core.variant import Variant
 
 SETTINGS = settings(
     derandomize=True,

@@ -18,12 +18,13 @@ from typing import Any
 
 import pytest
 
+from dippouch.catalog import builtin_names, load_variant
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.legal import legal_orders
 from dippouch.core.notation import format_order
 from dippouch.core.position import Unit
 from dippouch.core.rules.w3k import Convert, Proxy, SendSupply
-from dippouch.core.variant import Variant, builtin_names, load_variant
+from dippouch.core.variant import Variant
 from dippouch.render import RenderOptions, render_phase_svg, render_svg, results_pdf, svg_to_pdf, svg_to_png
 from dippouch.render.colours import closest_pairs, deuteranopia, hex_colour, mix, parse_colour
 from dippouch.render.geometry import Geometry, parse_geometry

@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from dippouch.core.variant import builtin_names, load_variant
+from dippouch.catalog import builtin_names, load_variant
 from dippouch.render import RenderOptions, render_svg, svg_to_png
 from dippouch.render.colours import parse_colour
 from dippouch.render.geometry import load_geometry

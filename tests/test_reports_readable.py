@@ -8,7 +8,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from dippouch.core.variant import Variant, load_variant
+from dippouch.catalog import load_variant
+from dippouch.core.variant import Variant
 from dippouch.game import Settings, position_to_data
 from dippouch.store import GameStore
 from helpers import board

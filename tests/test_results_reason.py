@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pickle
 
+from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.orders import Hold, Move
 from dippouch.core.results import OrderResult, Outcome, Reason
-from dippouch.core.variant import load_variant
 
 CALLS: list[int] = []
 

@@ -1,24 +1,20 @@
-"""Per-map caches of the rule hooks survive a map's id being reused by another map.
+"""Tables the rule hooks derive from a map live on that map, so no other map can ever be handed them.
 
-``id()`` of a freed object may be handed to the next one allocated, so a cache keyed by a map's id must
-keep the map itself and check it (as the adjudicator's and legal-order tables do); one that did not would
-hand a later map the civil-disorder distances of an earlier one, and a removal would depend on which
-variants happened to be loaded and freed before (a flaky test at best).
+Kept in a module dictionary keyed by ``id()``, a table had to hold its map too (a freed map's id may be
+handed to the next one allocated) and so held every map ever played. Kept on the map, a later map at the
+same address starts without it, and a table is made from the map it is asked for.
 """
 
 from __future__ import annotations
 
-import pytest
+import pickle
 
+from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.position import Position, Unit
-from dippouch.core.rules import base
-from dippouch.core.variant import load_variant
 
 
-def test_civil_disorder_distances_ignore_a_table_left_by_another_map_at_the_same_id(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
+def test_civil_disorder_distances_are_made_from_the_map_they_are_kept_on() -> None:
     v = load_variant("standard")
     m = v.map
 
@@ -28,13 +24,11 @@ def test_civil_disorder_distances_ignore_a_table_left_by_another_map_at_the_same
     # Two centres, three armies: one removal, the farthest from an owned centre (Warsaw, not Belgium).
     units = {p(a): Unit("England", "A", m.loc(a)) for a in ("lon", "bel", "war")}
     pos = Position(v.calendar.parse("Winter 1901"), units, {p("lon"): "England", p("edi"): "England"}, v.start.homes)
-    monkeypatch.delitem(base._ADJ_CACHE, id(m), raising=False)
+    m.derived.pop("rules.any_adjacency", None)
     fresh = adjudicate(v, pos, {})
     removed = [m.provinces[m.province_of(r.order.unit_loc or 0)].abbr for r in fresh.results if r.automatic]
     assert removed == ["war"]
-    # What a freed map without edges could have left under the same id (as an uncheckable bare table): with it
-    # every unit would be equally far and Belgium, first by name, would go.
-    stale = tuple(frozenset[int]() for _ in range(m.province_count))
-    monkeypatch.setitem(base._ADJ_CACHE, id(m), stale)  # type: ignore[arg-type]
-    again = adjudicate(v, pos, {})
-    assert [r for r in again.results if r.automatic] == [r for r in fresh.results if r.automatic]
+    table = m.derived["rules.any_adjacency"]
+    assert p("lon") in table[p("wal")] and p("nth") in table[p("lon")]  # armies' and fleets' borders both
+    # The table is the map's own: the same map read back from a pickle starts without it.
+    assert "rules.any_adjacency" not in pickle.loads(pickle.dumps(m)).derived

@@ -38,7 +38,7 @@ def test_schema_matches_models_after_migrations(db_url: str, store: GameStore):
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
-    from dippouch.store.models import load_all
+    from dippouch.store.tables import load_all
 
     with store.engine.connect() as conn:
         ctx = MigrationContext.configure(conn)
@@ -272,9 +272,9 @@ def _data(v, pos):
 
 
 def test_missed_orders_units_hold_retreats_disband_removals_by_civil_disorder_builds_waived(store: GameStore):
+    from dippouch.catalog import load_variant
     from dippouch.core.calendar import Phase
     from dippouch.core.position import Dislodged, Unit
-    from dippouch.core.variant import load_variant
 
     v = load_variant("standard")
     m = v.map

@@ -16,8 +16,8 @@ import pytest
 from typer.testing import CliRunner
 
 import dippouch.cli.game  # noqa: F401  (registers the commands)
+from dippouch.catalog import load_variant
 from dippouch.cli import app
-from dippouch.core.variant import load_variant
 from dippouch.game import Settings, position_to_data
 from dippouch.store import GameStore
 from helpers import board

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 
 import pytest
 
+from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.calendar import Phase, PhaseKind
 from dippouch.core.legal import legal_orders
@@ -23,7 +24,7 @@ from dippouch.core.orders import Build, Order
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import Outcome
 from dippouch.core.rules.base import hooks_for
-from dippouch.core.variant import Variant, load_variant
+from dippouch.core.variant import Variant
 from helpers import board
 
 V: Variant = load_variant("1000ad")

@@ -6,6 +6,7 @@ import random
 
 import pytest
 
+from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.legal import legal_orders
@@ -13,7 +14,6 @@ from dippouch.core.orders import Build, Order
 from dippouch.core.position import Position
 from dippouch.core.results import Outcome
 from dippouch.core.rules.ad1000 import game_end
-from dippouch.core.variant import load_variant
 
 V = load_variant("1000ad")
 M = V.map

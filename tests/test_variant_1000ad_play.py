@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from dippouch.catalog import load_variant
 from dippouch.contract import serve_stream
 from dippouch.core.position import Position
 from dippouch.core.rules.ad1000 import game_end as core_game_end
-from dippouch.core.variant import load_variant
 from dippouch.game import game_end
 from dippouch.store import GameStore
 

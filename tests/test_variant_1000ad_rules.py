@@ -6,13 +6,14 @@ from collections.abc import Mapping
 
 import pytest
 
+from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.legal import all_legal_orders, legal_orders
 from dippouch.core.notation import format_order, parse_order
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import Outcome, Resolution
 from dippouch.core.rules.ad1000 import defensive_support_left, game_end
-from dippouch.core.variant import Variant, load_variant
+from dippouch.core.variant import Variant
 
 V: Variant = load_variant("1000ad")
 M = V.map

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from dippouch.catalog import load_variant
 from dippouch.core.calendar import Phase
 from dippouch.core.orders import Build
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import OrderResult, Outcome
 from dippouch.core.rules.base import hooks_for
-from dippouch.core.variant import Variant, load_variant
+from dippouch.core.variant import Variant
 
 
 def ids(v: Variant, *names: str) -> frozenset[int]:

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from dippouch.catalog import load_variant
 from dippouch.core.calendar import Calendar, Phase, PhaseKind
 from dippouch.core.errors import PhaseError
-from dippouch.core.variant import load_variant
 
 
 def sequence(calendar: Calendar, start: Phase, n: int) -> list[str]:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from dippouch.catalog import load_variant
 from dippouch.core.mapdata import ProvinceKind
-from dippouch.core.variant import load_variant
 from dippouch.mapcheck import check_map
 
 ARMY_TEXT = (

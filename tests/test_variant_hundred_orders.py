@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from dippouch.catalog import load_variant
 from dippouch.core.notation import OrderParseError, format_order, parse_order
-from dippouch.core.variant import load_variant
 
 
 @pytest.mark.parametrize("name", ["hundred", "hundred3"])

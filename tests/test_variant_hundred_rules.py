@@ -10,12 +10,13 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
+from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.legal import legal_orders
 from dippouch.core.notation import format_order, parse_order
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import Outcome, Resolution
-from dippouch.core.variant import Variant, load_variant
+from dippouch.core.variant import Variant
 from dippouch.game import check_victory, game_end
 
 

@@ -15,9 +15,10 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
+from dippouch.catalog import load_variant
 from dippouch.cli import _register, app
 from dippouch.core.mapdata import ProvinceKind
-from dippouch.core.variant import Variant, build_variant, load_variant
+from dippouch.core.variant import Variant, build_variant
 from dippouch.interop.diplicity import import_diplicity
 from dippouch.interop.dpjudge import ImportError_, _calendar, import_dpjudge
 from dippouch.interop.variant_toml import dumps_variant

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from dippouch.catalog import load_variant, variant_names
 from dippouch.core.errors import UnknownVariantError, VariantError
 from dippouch.core.mapdata import ProvinceKind
-from dippouch.core.variant import load_variant, variant_names
 
 STANDARD = Path(__file__).resolve().parent.parent / "src/dippouch/variants/standard.toml"
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from dippouch.catalog import load_variant
 from dippouch.core.errors import UnknownVariantError, VariantError
-from dippouch.core.variant import load_variant
 
 
 def _write(folder: Path, name: str, text: str) -> Path:
@@ -154,7 +154,7 @@ def test_unknown_variant_by_name_still_suggests() -> None:
 
 
 def test_builtin_variants_pass_the_schema() -> None:
-    from dippouch.core.variant import variant_names
+    from dippouch.catalog import variant_names
 
     for name in variant_names():
         load_variant(name)  # raises on any problem

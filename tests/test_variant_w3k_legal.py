@@ -12,6 +12,7 @@ from collections.abc import Mapping, Sequence
 
 import pytest
 
+from dippouch.catalog import load_variant
 from dippouch.core import legal
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.legal import all_legal_orders, legal_orders
@@ -21,7 +22,7 @@ from dippouch.core.position import Position, Unit
 from dippouch.core.results import Outcome
 from dippouch.core.rules.base import hooks_for
 from dippouch.core.rules.w3k import Convert, Proxy, SendSupply
-from dippouch.core.variant import Variant, load_variant
+from dippouch.core.variant import Variant
 from helpers import board, prov
 
 
@@ -257,7 +258,7 @@ def test_registered_even_when_core_legal_is_imported_first() -> None:
     """``core.legal`` imports the rule package, which imports ``w3k``: the registration must not be circular."""
     code = (
         "from dippouch.core.legal import legal_orders\n"
-        "from dippouch.core.variant import load_variant\n"
+        "from dippouch.catalog import load_variant\n"
         "v = load_variant('w3k')\n"
         "print(sum(type(o).__name__ == 'Convert' for os_ in legal_orders(v, v.start, 'Crown').values() for o in os_))\n"
     )

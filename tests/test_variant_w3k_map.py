@@ -10,11 +10,11 @@ import copy
 
 import pytest
 
+from dippouch.catalog import load_variant
 from dippouch.core.errors import VariantError
 from dippouch.core.mapdata import ProvinceKind
 from dippouch.core.notation import parse_unit
 from dippouch.core.rules.w3k import derive_sea_edges, sea_areas
-from dippouch.core.variant import load_variant
 from dippouch.mapcheck import check_map
 
 

@@ -16,13 +16,14 @@ from typing import Any
 
 import pytest
 
+from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.legality import check_submission
 from dippouch.core.notation import parse_order, parse_unit
 from dippouch.core.orders import Disband, Order
 from dippouch.core.position import Position
 from dippouch.core.results import Outcome, Resolution
-from dippouch.core.variant import Variant, load_variant
+from dippouch.core.variant import Variant
 from helpers import board
 
 DATA = Path(__file__).parent / "data" / "w3k_rulebook_examples.toml"

@@ -11,12 +11,13 @@ import random
 
 import pytest
 
+from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.notation import format_order, parse_order
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import Outcome, Resolution
 from dippouch.core.rules.w3k import Convert, Proxy, SendSupply, draw_powers, winner
-from dippouch.core.variant import Variant, load_variant
+from dippouch.core.variant import Variant
 from helpers import board, prov
 
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from dippouch.core.variant import load_variant
+from dippouch.catalog import load_variant
 from dippouch.web.maps import map_available
 
 ROOT = Path(__file__).resolve().parent.parent

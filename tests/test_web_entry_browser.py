@@ -20,7 +20,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from dippouch.core.variant import load_variant
+from dippouch.catalog import load_variant
 from test_web_browser import ARTIFACTS, PHONE, _context, _errors, browser, server
 
 __all__ = ["browser", "server"]  # the fixtures, shared with the other browser tests

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from dippouch.core.variant import load_variant, variant_names
+from dippouch.catalog import load_variant, variant_names
 from websupport import Site
 
 

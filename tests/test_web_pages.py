@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-from dippouch.core.variant import load_variant, variant_names
+from dippouch.catalog import load_variant, variant_names
 from dippouch.game import check_orders
 from websupport import Site
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from dippouch.core.variant import load_variant
+from dippouch.catalog import load_variant
 from dippouch.web.maps import map_available
 from websupport import Site
 

@@ -10,7 +10,7 @@ from urllib.parse import unquote
 
 import pytest
 
-from dippouch.core.variant import load_variant
+from dippouch.catalog import load_variant
 from mailservers import SmtpServer, smtp  # noqa: F401  (the fixture)
 from websupport import Site
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from dippouch.core.variant import load_variant
+from dippouch.catalog import load_variant
 from websupport import Site
 
 
@@ -335,7 +335,7 @@ def test_session_cookies_are_httponly(site: Site) -> None:
 
 def test_maps_show_a_power_only_its_own_orders(game: Site) -> None:
     """The player's map draws its own standing orders; nobody's map draws another power's before processing."""
-    from dippouch.core.variant import load_variant
+    from dippouch.catalog import load_variant
     from dippouch.web.maps import map_available
 
     assert map_available(load_variant("standard")), "the standard variant's geometry is shipped: a map is drawn"

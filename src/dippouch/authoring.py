@@ -10,8 +10,9 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from dippouch.catalog import builtin_names, load_variant
 from dippouch.core.errors import DippouchError, UnknownVariantError, VariantError, VariantProblem
-from dippouch.core.variant import Variant, builtin_names, load_variant
+from dippouch.core.variant import Variant
 
 __all__ = ["NAME_RE", "CheckReport", "check_file", "skeleton", "write_skeleton"]
 
@@ -273,9 +274,9 @@ def check_drawing(v: Variant, path: Path, rep: CheckReport, *, build: bool) -> N
         from dippouch.mapcheck import check_geometry
         from dippouch.render import RenderOptions, render_svg, svg_to_png
         from dippouch.render.geometry import geometry_path, load_geometry
-        from dippouch.render.mapgen.build import build as build_geometry
         from dippouch.render.mapgen.build import dumps, map_hash
         from dippouch.render.mapgen.checks import format_geo_report
+        from dippouch.render.mapgen.pipeline import build as build_geometry
     except ModuleNotFoundError as e:
         rep.notes.append(
             f"drawing: the geometric checks and the picture need {e.name}, which is not installed "

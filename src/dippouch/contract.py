@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from typing import IO, Any
 
+from dippouch.catalog import load_variant, variant_names
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError
 from dippouch.core.jsonio import JsonInputError, position_from_json, position_to_json
@@ -24,7 +25,7 @@ from dippouch.core.notation import OrderParseError, OrderReader, format_order, p
 from dippouch.core.orders import Build, Hold, Order
 from dippouch.core.position import Position
 from dippouch.core.results import OrderResult
-from dippouch.core.variant import Variant, load_variant, variant_names
+from dippouch.core.variant import Variant
 
 __all__ = [
     "MAX_ORDER_LINES",

@@ -16,9 +16,9 @@ from datetime import UTC, date, datetime, time, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-import dippouch.core.rules  # noqa: F401  (rule modules register their victory and draw hooks on import)
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError, PhaseError
+from dippouch.core.lookup import load_rule_modules
 from dippouch.core.orders import Build, Disband, Order, Waive
 from dippouch.core.position import Dislodged, Position, Unit
 from dippouch.core.rules.base import DRAW_HOOKS, VICTORY_HOOKS, hooks_for
@@ -697,6 +697,7 @@ class Ending:
 def check_victory(variant: Variant, position: Position) -> str | None:
     hook = variant.victory.get("hook")
     if hook:
+        load_rule_modules()  # they register the victory tests
         fn = VICTORY_HOOKS.get(str(hook))
         if fn is None:
             raise GameError(f"variant {variant.name} names an unknown victory hook {hook!r}")
@@ -783,6 +784,8 @@ def draw_needs(
         why = f"{variant.title} does not allow draws"
     else:
         draw_hook = variant.victory.get("draw_hook")
+        if draw_hook:
+            load_rule_modules()  # they register the draw conditions
         if draw_hook and DRAW_HOOKS[str(draw_hook)](variant, position) is None:
             rule = description("draw", str(draw_hook)) or f"the variant's draw condition ({draw_hook}) is not met"
             why = f"the variant's draw condition is not met. {rule}"

@@ -307,7 +307,7 @@ def submit(
     --replace-with-nothing is given. Version lines in the text are understood: "Version 2" (the player's own
     number) and "Version 2 stands" (an earlier version counts instead).
     """
-    from dippouch.core.variant import load_variant
+    from dippouch.catalog import load_variant
     from dippouch.game import GameError, parse_time
     from dippouch.names import order_text, unit_text
 

@@ -79,7 +79,7 @@ def _draw(
 
     options = RenderOptions(names=names)
     if game is None:
-        from dippouch.core.variant import load_variant
+        from dippouch.catalog import load_variant
 
         assert variant is not None
         v = load_variant(variant)

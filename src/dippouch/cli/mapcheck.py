@@ -30,7 +30,7 @@ def mapcheck(
     ),
 ) -> None:
     """Print counts, coasts without a sea, cut-off pieces and long edges; exit 1 on problems."""
-    from dippouch.core.variant import load_variant
+    from dippouch.catalog import load_variant
     from dippouch.mapcheck import check_map, format_report
 
     if names not in ("auto", "full", "abbr"):

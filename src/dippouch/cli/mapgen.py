@@ -20,8 +20,8 @@ def mapgen(
 ) -> None:
     """Write variants/geometry/VARIANT.json (or geometry/ beside a user variant's file)."""
     keep_running()  # seconds to minutes of geometry: collect garbage as usual
+    from dippouch.catalog import builtin_names, load_variant
     from dippouch.core.errors import DippouchError
-    from dippouch.core.variant import builtin_names, load_variant
 
     if all_ == bool(variant):
         raise DippouchError("give one variant name, or --all (not both)")
@@ -29,7 +29,8 @@ def mapgen(
         from shapely.errors import GEOSException
 
         from dippouch.render.geometry import geometry_path
-        from dippouch.render.mapgen.build import build, dumps
+        from dippouch.render.mapgen.build import dumps
+        from dippouch.render.mapgen.pipeline import build
     except ModuleNotFoundError as e:
         raise DippouchError(
             f"building maps needs {e.name}, which is not installed: pip install 'dippouch[mapgen]'"

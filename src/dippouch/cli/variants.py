@@ -76,8 +76,8 @@ def variants(
 
 def _list() -> None:
     out = _console()
+    from dippouch.catalog import load_variant, variant_files
     from dippouch.core.errors import DippouchError, VariantError
-    from dippouch.core.variant import load_variant, variant_files
 
     table = Table("variant", "title", "powers", "centres", "victory", "from")
     broken: list[tuple[str, Path, list[str]]] = []
@@ -112,7 +112,7 @@ def _list() -> None:
 
 def _where() -> None:
     out = _console()
-    from dippouch.core.variant import settings_path, variant_files, variant_folders
+    from dippouch.catalog import settings_path, variant_files, variant_folders
 
     out.print("Variant folders, searched in this order:")
     for i, folder in enumerate(variant_folders(), 1):
@@ -132,9 +132,9 @@ def show(
     abbrev: bool = typer.Option(False, "--abbrev", help="Write places by the map's abbreviations."),
 ) -> None:
     """Show one variant: powers, home centres, centres owned at the start, units, options; --key for its places."""
+    from dippouch.catalog import load_variant
     from dippouch.core.errors import DippouchError
     from dippouch.core.mapdata import ProvinceKind
-    from dippouch.core.variant import load_variant
 
     try:
         v = load_variant(name)

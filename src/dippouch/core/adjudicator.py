@@ -55,11 +55,11 @@ def adjudicate(
     order (``index`` = its place in the power's list) plus automatic ones (holds of unordered units,
     disbands, civil-disorder removals).
     """
-    got = _HOOKS.get(id(variant))
-    if got is None or got[0] is not variant:
+    got: tuple[RuleHooks, tuple[bool, bool, bool]] | None = variant.derived.get("adjudicator.hooks")
+    if got is None:
         hooks = hooks_for(variant)
-        got = _HOOKS[id(variant)] = (variant, hooks, _flags(hooks))
-    hooks, flags = got[1], got[2]
+        got = variant.derived["adjudicator.hooks"] = (hooks, _flags(hooks))
+    hooks, flags = got
     gmap = variant.map
     orders_in = orders
     kind = variant.calendar.steps[position.phase.step].kind
@@ -193,37 +193,35 @@ def _resolution(results: tuple[OrderResult, ...], after: Position) -> Resolution
     return r
 
 
-_FLAGS: dict[int, tuple[RuleHooks, tuple[bool, bool, bool]]] = {}
-_HOOKS: dict[int, tuple[Variant, RuleHooks, tuple[bool, bool, bool]]] = {}
-"""Variant -> its hooks and their :func:`_flags`, read by :func:`adjudicate` in one look-up."""
 _NOTHING_DECIDED: Mapping[tuple[str, int], tuple[str, str]] = MappingProxyType({})
 
 
 def _flags(hooks: RuleHooks) -> tuple[bool, bool, bool]:
     """(:func:`~dippouch.core.adjustments.standard_counting`, no phase-end behaviour, the standard
     ``prepare_orders``), asked once per hooks object: a phase with none of them calls no hook around it."""
-    got = _FLAGS.get(id(hooks))
-    if got is None or got[0] is not hooks:
+    got: tuple[bool, bool, bool] | None = hooks.derived.get("adjudicator.flags")
+    if got is None:
         quiet_end = hooks.is_standard("phase_end") and not hooks._phase_end
-        flags = (standard_counting(hooks), quiet_end, hooks.is_standard("prepare_orders"))
-        got = _FLAGS[id(hooks)] = (hooks, flags)
-    return got[1]
+        got = hooks.derived["adjudicator.flags"] = (
+            standard_counting(hooks),
+            quiet_end,
+            hooks.is_standard("prepare_orders"),
+        )
+    return got
 
 
 _ChainT = tuple[tuple[tuple[Phase, PhaseKind], ...], tuple[Phase, PhaseKind]]
-_CHAINS: dict[int, tuple[Calendar, int, dict[int, _ChainT]]] = {}
 
 
 def _chain(cal: Calendar, phase: Phase) -> _ChainT:
     """The phases after ``phase`` with their kinds, as far as :func:`next_position` may look (two cycles
     and one more), worked out once per calendar and phase: every game passes through the same ones. Split
     into the phases it may stop at and the last, where it stops in any case."""
-    got = _CHAINS.get(id(cal))
-    if got is None or got[0] is not cal:
-        got = _CHAINS[id(cal)] = (cal, len(cal.steps), {})
-    memo = got[2]
+    memo: dict[int, _ChainT] | None = cal.derived.get("adjudicator.chains")
+    if memo is None:
+        memo = cal.derived["adjudicator.chains"] = {}
     # One int per phase (a step is below the step count), cheaper to hash than a (year, step) tuple.
-    key = phase.year * got[1] + phase.step
+    key = phase.year * len(cal.steps) + phase.step
     chain = memo.get(key)
     if chain is None:
         if len(memo) > 4096:
@@ -237,12 +235,8 @@ def _chain(cal: Calendar, phase: Phase) -> _ChainT:
     return chain
 
 
-_SC: dict[int, tuple[GameMap, frozenset[int]]] = {}
-
-
 def _centres(gmap: GameMap) -> frozenset[int]:
-    got = _SC.get(id(gmap))
-    if got is None or got[0] is not gmap:
-        got = (gmap, frozenset(gmap.supply_centres))
-        _SC[id(gmap)] = got
-    return got[1]
+    got: frozenset[int] | None = gmap.derived.get("adjudicator.centres")
+    if got is None:
+        got = gmap.derived["adjudicator.centres"] = frozenset(gmap.supply_centres)
+    return got

@@ -191,34 +191,27 @@ def adjudicate_adjustments(
     return results, units, ctx.centres, ctx.state
 
 
-_STANDARD_BUILDS: dict[int, tuple[RuleHooks, bool]] = {}
-
-
 def _standard_builds(hooks: RuleHooks) -> bool:
     """Whether builds and removals follow the standard rules throughout (counting, sites, buildable kinds,
     unit kinds): then :func:`_standard_phase` may settle them without positions made for hooks. Asked once
     per hooks object."""
-    got = _STANDARD_BUILDS.get(id(hooks))
-    if got is None or got[0] is not hooks:
-        plain = (
+    got: bool | None = hooks.derived.get("adjustments.standard_builds")
+    if got is None:
+        got = hooks.derived["adjustments.standard_builds"] = (
             standard_counting(hooks)
             and hooks.is_standard("may_build_kind")
             and hooks.is_standard("movement_kind")
             and not hooks._moves_as
         )
-        got = _STANDARD_BUILDS[id(hooks)] = (hooks, plain)
-    return got[1]
-
-
-_BUILD_AT: dict[int, tuple[GameMap, dict[tuple[str, int], int]]] = {}
+    return got
 
 
 def _build_at(gmap: GameMap) -> dict[tuple[str, int], int]:
     """``(unit kind, location)`` -> where the unit stands once built, for every build the map allows under the
     standard rules (an army named with a coast stands in the province; a fleet in a split-coast province
     needs its coast named). A build missing here is refused by :func:`_one`, which says why."""
-    got = _BUILD_AT.get(id(gmap))
-    if got is None or got[0] is not gmap:
+    got: dict[tuple[str, int], int] | None = gmap.derived.get("adjustments.build_at")
+    if got is None:
         table: dict[tuple[str, int], int] = {}
         for loc in gmap.locations:
             prov = gmap.provinces[loc.province]
@@ -227,8 +220,8 @@ def _build_at(gmap: GameMap) -> dict[tuple[str, int], int]:
             named = not (prov.coasts and loc.id == prov.id)
             if named and prov.kind == ProvinceKind.COAST and gmap.can_hold("F", loc.id):
                 table[("F", loc.id)] = loc.id
-        got = _BUILD_AT[id(gmap)] = (gmap, table)
-    return got[1]
+        got = gmap.derived["adjustments.build_at"] = table
+    return got
 
 
 _new_tuple = tuple.__new__

@@ -50,13 +50,11 @@ class Tables:
     ``Reason`` per case instead of one made per support and phase."""
 
 
-_TABLES: dict[int, tuple[GameMap, Tables]] = {}
-
-
 def tables(gmap: GameMap) -> Tables:
-    got = _TABLES.get(id(gmap))
-    if got is not None and got[0] is gmap:
-        return got[1]
+    """The map's board tables, made once and kept on the map."""
+    got: Tables | None = gmap.derived.get("board.tables")
+    if got is not None:
+        return got
     t = Tables(
         loc_prov=tuple(loc.province for loc in gmap.locations),
         sea=tuple(p.kind == ProvinceKind.SEA for p in gmap.provinces),
@@ -84,7 +82,7 @@ def tables(gmap: GameMap) -> Tables:
         seas=frozenset(s for s, p in enumerate(gmap.provinces) if p.kind == ProvinceKind.SEA),
         unmatched={},
     )
-    _TABLES[id(gmap)] = (gmap, t)
+    gmap.derived["board.tables"] = t
     return t
 
 

@@ -8,10 +8,11 @@ are the same data with different numbers.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from dippouch.core.derived import Derived
 from dippouch.core.errors import PhaseError
 
 __all__ = ["Calendar", "Phase", "PhaseKind", "Step"]
@@ -49,6 +50,8 @@ class Calendar:
     cycle_years: int
     start: Phase
     last_year: int | None = None
+    derived: Derived = field(default_factory=Derived, init=False, repr=False, compare=False)
+    """Tables derived from the calendar (the adjudicator's chains of phases), kept with it."""
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> Calendar:

@@ -59,8 +59,6 @@ class _Tables:
     """Province -> the coastal provinces a fleet there may move to (where a convoy may land)."""
 
 
-_TABLES: dict[int, tuple[GameMap, _Tables]] = {}
-
 # The fast path's per-map caches make thousands of orders the first time a map is played (about 6,000 supports,
 # moves and convoy orders in the benchmark's 20 games). A frozen dataclass's ``__init__`` sets each field through
 # ``object.__setattr__``; setting the slots through their descriptors costs about half as much. The objects are
@@ -131,9 +129,9 @@ _RETREATS = PhaseKind.RETREATS
 
 
 def _tables(gmap: GameMap) -> _Tables:
-    hit = _TABLES.get(id(gmap))
-    if hit is not None and hit[0] is gmap:
-        return hit[1]
+    hit: _Tables | None = gmap.derived.get("legal.tables")
+    if hit is not None:
+        return hit
     sea = tuple(p.kind == ProvinceKind.SEA for p in gmap.provinces)
     t = _Tables(
         coastal=tuple(p.kind == ProvinceKind.COAST for p in gmap.provinces),
@@ -151,7 +149,7 @@ def _tables(gmap: GameMap) -> _Tables:
             for p in range(len(sea))
         ),
     )
-    _TABLES[id(gmap)] = (gmap, t)
+    gmap.derived["legal.tables"] = t
     return t
 
 
@@ -230,32 +228,28 @@ def all_legal_orders(variant: Variant, position: Position) -> dict[str, dict[int
     }
 
 
-_REFUSAL: dict[int, tuple[Variant, Callable[[Position, str], str | None] | None]] = {}
-
-
 def _refusal(variant: Variant) -> Callable[[Position, str], str | None] | None:
     """The variant's :meth:`RuleHooks.orders_refused` if it has one of its own (1000 AD civil disorder), else
     ``None``: a power whose orders are all refused has no legal order to be offered."""
-    hit = _REFUSAL.get(id(variant))
-    if hit is not None and hit[0] is variant:
-        return hit[1]
+    derived = variant.derived
+    if "legal.refusal" in derived:
+        fn: Callable[[Position, str], str | None] | None = derived["legal.refusal"]
+        return fn
     hooks = hooks_for(variant)
     fn = None if hooks.is_standard("orders_refused") else hooks.orders_refused
-    _REFUSAL[id(variant)] = (variant, fn)
+    derived["legal.refusal"] = fn
     return fn
-
-
-_EXTRAS: dict[int, tuple[Variant, RuleHooks | None]] = {}
 
 
 def _extras(variant: Variant) -> RuleHooks | None:
     """The variant's hooks if they add order kinds of their own (:meth:`RuleHooks.extra_legal_orders`)."""
-    hit = _EXTRAS.get(id(variant))
-    if hit is not None and hit[0] is variant:
-        return hit[1]
+    derived = variant.derived
+    if "legal.extras" in derived:
+        hit: RuleHooks | None = derived["legal.extras"]
+        return hit
     hooks = hooks_for(variant)
     got = None if hooks.is_standard("extra_legal_orders") else hooks
-    _EXTRAS[id(variant)] = (variant, got)
+    derived["legal.extras"] = got
     return got
 
 
@@ -729,15 +723,11 @@ class _Fast:
         return got
 
 
-_FAST: dict[int, tuple[GameMap, _Fast]] = {}
-
-
 def _fast(gmap: GameMap, t: _Tables) -> _Fast:
-    hit = _FAST.get(id(gmap))
-    if hit is not None and hit[0] is gmap:
-        return hit[1]
-    c = _Fast(gmap, t)
-    _FAST[id(gmap)] = (gmap, c)
+    hit: _Fast | None = gmap.derived.get("legal.fast")
+    if hit is not None:
+        return hit
+    c = gmap.derived["legal.fast"] = _Fast(gmap, t)
     return c
 
 
@@ -925,16 +915,12 @@ def _movement(variant: Variant, position: Position, powers: Sequence[str]) -> di
     return everyone
 
 
-_STANDARD_MOVEMENT: dict[int, tuple[RuleHooks, bool]] = {}
-
-
 def _standard_movement(hooks: RuleHooks) -> bool:
     """:attr:`RuleHooks.standard_movement`, asked once per hooks object (it looks at half a dozen methods)."""
-    hit = _STANDARD_MOVEMENT.get(id(hooks))
-    if hit is not None and hit[0] is hooks:
-        return hit[1]
-    plain = hooks.standard_movement
-    _STANDARD_MOVEMENT[id(hooks)] = (hooks, plain)
+    hit: bool | None = hooks.derived.get("legal.standard_movement")
+    if hit is not None:
+        return hit
+    plain = hooks.derived["legal.standard_movement"] = hooks.standard_movement
     return plain
 
 
@@ -1007,37 +993,31 @@ _REMOVALS: dict[tuple[str, int], Disband] = {}
 after phase, so each is made once."""
 
 
-_STANDARD_ADJUSTMENTS: dict[int, tuple[RuleHooks, bool]] = {}
-
-
 def _standard_adjustments(variant: Variant, hooks: RuleHooks) -> bool:
     """Whether no adjustment hook, unit cost or extra build site differs from the standard rules.
 
     Then a power's builds are its vacant owned home centres, each with every unit kind that can stand
     there, whoever builds and whatever else the position holds; so they are made once per map.
     """
-    hit = _STANDARD_ADJUSTMENTS.get(id(hooks))
-    if hit is not None and hit[0] is hooks:
-        return hit[1]
+    hit: bool | None = hooks.derived.get("legal.standard_adjustments")
+    if hit is not None:
+        return hit
     standard = all(
         hooks.is_standard(point)
         for point in ("adjustment_delta", "build_sites", "may_build_kind", "unit_cost", "movement_kind")
     ) and not any(variant.rules.get(rule) for rule in ("unit_costs", "extra_build_centres", "moves_as"))
-    _STANDARD_ADJUSTMENTS[id(hooks)] = (hooks, standard)
+    hooks.derived["legal.standard_adjustments"] = standard
     return standard
-
-
-_SITE_BUILDS: dict[int, tuple[GameMap, list[tuple[Order, ...] | None]]] = {}
 
 
 def _site_builds(variant: Variant, hooks: RuleHooks) -> list[tuple[Order, ...] | None]:
     """Province -> its builds and ``Waive`` under the standard rules, filled in as sites come up."""
     gmap = variant.map
-    hit = _SITE_BUILDS.get(id(gmap))
-    if hit is not None and hit[0] is gmap:
-        return hit[1]
+    hit: list[tuple[Order, ...] | None] | None = gmap.derived.get("legal.site_builds")
+    if hit is not None:
+        return hit
     table: list[tuple[Order, ...] | None] = [None] * gmap.province_count
-    _SITE_BUILDS[id(gmap)] = (gmap, table)
+    gmap.derived["legal.site_builds"] = table
     return table
 
 

@@ -17,6 +17,7 @@ from enum import StrEnum
 from functools import partial
 from typing import Any
 
+from dippouch.core.derived import Derived
 from dippouch.core.errors import VariantProblem
 
 __all__ = [
@@ -82,6 +83,8 @@ class GameMap:
     """Lower-case abbreviation, full name or alias -> location id."""
     seas_next_to: tuple[frozenset[int], ...] = ()
     """Province id -> sea provinces a fleet there could convoy from or to (for convoy routes)."""
+    derived: Derived = field(default_factory=Derived, init=False, repr=False, compare=False)
+    """Tables the adjudicator and legal-order generation derive from this map, kept with it so they go with it."""
 
     @property
     def province_count(self) -> int:

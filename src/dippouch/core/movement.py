@@ -373,21 +373,12 @@ class _Attackers(Sequence[Unit]):
         return self.r.units[self.found[i]]
 
 
-_FAST: dict[int, tuple[RuleHooks, bool, bool]] = {}
-
-
 def _fast_flags(hooks: RuleHooks) -> tuple[bool, bool]:
-    """(standard movement hooks, standard ``may_order``), worked out once per hooks object."""
-    got = _FAST.get(id(hooks))
-    if got is not None and got[0] is hooks:
-        return got[1], got[2]
-    plain_order = hooks.is_standard("may_order")
-    _FAST[id(hooks)] = (hooks, hooks.standard_movement, plain_order)
-    return hooks.standard_movement, plain_order
-
-
-_SETUP: dict[int, tuple[RuleHooks, GameMap, _Tables, bool, bool]] = {}
-"""Hooks -> (hooks, map, :func:`_tables` of the map, :func:`_fast_flags` of the hooks)."""
+    """(standard movement hooks, standard ``may_order``), worked out once per hooks object (kept on it)."""
+    got: tuple[bool, bool] | None = hooks.derived.get("movement.fast")
+    if got is None:
+        got = hooks.derived["movement.fast"] = (hooks.standard_movement, hooks.is_standard("may_order"))
+    return got
 
 
 class _Judge:
@@ -595,10 +586,11 @@ def adjudicate_movement(
     n = gmap.province_count
     units = position.units
     # The map's tables and the hooks' flags, in one look-up a phase.
-    setup = _SETUP.get(id(hooks))
-    if setup is None or setup[0] is not hooks or setup[1] is not gmap:
-        setup = _SETUP[id(hooks)] = (hooks, gmap, _tables(gmap), *_fast_flags(hooks))
-    tab, std, plain_order = setup[2], setup[3], setup[4]
+    # (the map, :func:`_tables` of the map, :func:`_fast_flags` of the hooks), kept on the hooks.
+    setup: tuple[GameMap, _Tables, bool, bool] | None = hooks.derived.get("movement.setup")
+    if setup is None or setup[0] is not gmap:
+        setup = hooks.derived["movement.setup"] = (gmap, _tables(gmap), *_fast_flags(hooks))
+    tab, std, plain_order = setup[1], setup[2], setup[3]
     loc_prov, army_adj, fleet_adj, fleet_reach, sea, army_ok = (
         tab.loc_prov,
         tab.army_adj,

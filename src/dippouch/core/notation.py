@@ -141,9 +141,6 @@ class _Lexicon:
     possessive (``crowns``: the apostrophe is dropped) -> (power, possessive), for an owner named before a unit."""
 
 
-_LEXICONS: dict[int, tuple[Variant, _Lexicon]] = {}
-
-
 def _name_forms(key: tuple[str, ...], sea: bool) -> list[tuple[str, ...]]:
     """Other ways a name is written, each taken only where no place already has it: with or without a
     leading "the" (``the Gulf of Mayo``, ``Shire of Elgin``) and, for a sea, with "Sea Area" or "area" after it
@@ -157,8 +154,9 @@ def _name_forms(key: tuple[str, ...], sea: bool) -> list[tuple[str, ...]]:
 
 
 def _lexicon(variant: Variant) -> _Lexicon:
-    hit = _LEXICONS.get(id(variant))
-    if hit is not None and hit[0] is variant:
+    # Kept on the variant (it goes with it), with the syntax registrations it was made under.
+    hit: tuple[int, _Lexicon] | None = variant.derived.get("notation.lexicon")
+    if hit is not None and hit[0] == _SYNTAX_GENERATION[0]:
         return hit[1]
     gmap = variant.map
     names: dict[tuple[str, ...], int] = {}
@@ -230,7 +228,7 @@ def _lexicon(variant: Variant) -> _Lexicon:
         verbs=verbs,
         owners=owners,
     )
-    _LEXICONS[id(variant)] = (variant, lex)
+    variant.derived["notation.lexicon"] = (_SYNTAX_GENERATION[0], lex)
     return lex
 
 
@@ -240,6 +238,8 @@ def _lexicon(variant: Variant) -> _Lexicon:
 _SYNTAX: dict[str, Callable[[OrderReader], Order | None]] = {}
 _SYNTAX_VERBS: dict[str, tuple[str, ...]] = {}
 _FORMATS: dict[type[Order], Callable[[Variant, Order, bool], str]] = {}
+_SYNTAX_GENERATION = [0]
+"""Counts :func:`register_syntax` calls: a lexicon made before the latest one is made again."""
 
 
 def register_syntax(rule: str, parser: Callable[[OrderReader], Order | None], verbs: Iterable[str] = ()) -> None:
@@ -252,7 +252,7 @@ def register_syntax(rule: str, parser: Callable[[OrderReader], Order | None], ve
     """
     _SYNTAX[rule] = parser
     _SYNTAX_VERBS[rule] = tuple(verbs)
-    _LEXICONS.clear()
+    _SYNTAX_GENERATION[0] += 1
 
 
 def register_format(order_type: type[Order], formatter: Callable[[Variant, Order, bool], str]) -> None:

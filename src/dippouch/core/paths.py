@@ -9,18 +9,14 @@ from dippouch.core.mapdata import GameMap, ProvinceKind
 __all__ = ["convoy_path_exists", "is_convoy_endpoint"]
 
 
-_KINDS: dict[int, tuple[GameMap, tuple[bool, ...], tuple[bool, ...]]] = {}
-
-
 def _kinds(gmap: GameMap) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
-    """(coastal, sea) flags by province id, worked out once per map: route searches run per order."""
-    got = _KINDS.get(id(gmap))
-    if got is None or got[0] is not gmap:
+    """(coastal, sea) flags by province id, worked out once per map (kept on it): route searches run per order."""
+    got: tuple[tuple[bool, ...], tuple[bool, ...]] | None = gmap.derived.get("paths.kinds")
+    if got is None:
         coastal = tuple(p.kind == ProvinceKind.COAST for p in gmap.provinces)
         sea = tuple(p.kind == ProvinceKind.SEA for p in gmap.provinces)
-        got = (gmap, coastal, sea)
-        _KINDS[id(gmap)] = got
-    return got[1], got[2]
+        got = gmap.derived["paths.kinds"] = (coastal, sea)
+    return got
 
 
 def is_convoy_endpoint(gmap: GameMap, province: int) -> bool:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dippouch.core.errors import VariantProblem
-from dippouch.core.lookup import BEHAVIOUR_SOURCE, NAME_SOURCES, closest
+from dippouch.core.lookup import BEHAVIOUR_SOURCE, HOOK_POINTS, NAME_SOURCES, closest, load_rule_modules
 
 __all__ = [
     "ROOT",
@@ -197,21 +197,14 @@ class Overrides(Spec):
 # the modules that own them, so that this module imports none of them.
 
 
-def _load_rule_modules() -> None:
-    """Import the rule modules by name (as the loader does), so every registry is complete."""
-    import importlib
-
-    importlib.import_module("dippouch.core.rules")
-
-
 def known_behaviours(point: str) -> list[str]:
     """Every name ``[rules] <point>`` may take: the built-in ones and those rule modules registered."""
-    _load_rule_modules()
+    load_rule_modules()
     return BEHAVIOUR_SOURCE[0](point) if BEHAVIOUR_SOURCE else []
 
 
 def registered_names(registry: str) -> list[str]:
-    _load_rule_modules()
+    load_rule_modules()
     source = NAME_SOURCES.get(registry)
     if source is None:
         raise ValueError(f"no registry {registry!r}")
@@ -223,26 +216,6 @@ def registered_names(registry: str) -> list[str]:
 _PROVINCES = ListOf(item=Province())
 _UNIT_KIND_INT = "unit kind"
 
-_HOOK_POINTS = (
-    "prepare_orders",
-    "orders_refused",
-    "may_order",
-    "movement_kind",
-    "may_enter",
-    "may_support",
-    "unit_strength",
-    "support_left",
-    "cuts_support",
-    "stand_in_order",
-    "extra_order_result",
-    "adjustment_delta",
-    "unit_cost",
-    "build_sites",
-    "may_build_kind",
-    "adjustment_order",
-    "removal_order",
-    "phase_end",
-)
 
 VARIANT = Table(
     doc="Who the variant is.",
@@ -316,7 +289,7 @@ _RULE_FIELDS: dict[str, Spec] = {
                 )
             ),
         )
-        for point in _HOOK_POINTS
+        for point in HOOK_POINTS
     },
     "unit_strength": Either(
         options=(
@@ -880,11 +853,3 @@ def with_reference(doc: str) -> str:
     if not sep2:
         raise ValueError(f"the document has no line {END_MARK!r}")
     return f"{head}{BEGIN_MARK}\n\n{schema_markdown()}\n{END_MARK}{tail}"
-
-
-def write_reference(path: str) -> None:
-    """Rewrite the key reference of the variant format document (the developer's script; not used at run time)."""
-    from pathlib import Path as _P
-
-    p = _P(path)
-    p.write_text(with_reference(p.read_text(encoding="utf-8")), encoding="utf-8")

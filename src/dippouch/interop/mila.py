@@ -16,12 +16,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
+from dippouch.catalog import load_variant
 from dippouch.core.calendar import Phase, PhaseKind
 from dippouch.core.errors import DippouchError
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
 from dippouch.core.position import Dislodged, Position, Unit
 from dippouch.core.results import OrderResult, Outcome
-from dippouch.core.variant import Variant, load_variant
+from dippouch.core.variant import Variant
 
 __all__ = [
     "MILA_RULES",

@@ -17,7 +17,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from dippouch.core.variant import PACKAGE_VARIANTS, Variant, builtin_names, variant_files
+from dippouch.catalog import PACKAGE_VARIANTS, builtin_names, variant_files
+from dippouch.core.variant import Variant
 
 __all__ = [
     "FORMAT",

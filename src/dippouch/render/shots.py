@@ -12,8 +12,9 @@ import io
 import sys
 from pathlib import Path
 
+from dippouch.catalog import builtin_names, load_variant
 from dippouch.core.calendar import PhaseKind
-from dippouch.core.variant import Variant, builtin_names, load_variant
+from dippouch.core.variant import Variant
 from dippouch.render.sample import SamplePhase, sample_phases
 from dippouch.render.svg import RenderOptions, render_svg
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from dippouch.core.variant import load_variant
+from dippouch.catalog import load_variant
 from dippouch.game import GameError, position_from_data
 from dippouch.store.repository import GameStore
 

@@ -170,12 +170,4 @@ class EventRow(Base):
 
 # --------------------------------------------------------------------------------------------------
 # The web's tables are in dippouch.store.models_web and the mail's in dippouch.store.models_mail: mapped
-# only by the commands that use them.
-
-
-def load_all() -> sa.MetaData:
-    """Map every table and return the complete metadata (migrations and the schema test compare against it)."""
-    import dippouch.store.models_mail
-    import dippouch.store.models_web  # noqa: F401
-
-    return Base.metadata
+# only by the commands that use them. dippouch.store.tables.load_all maps them all (for migrations).

@@ -35,17 +35,11 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session, defer, load_only, object_session, sessionmaker
 
+from dippouch.catalog import built_variant, load_variant, variant_from_data
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError, VariantError
 from dippouch.core.position import Position
-from dippouch.core.variant import (
-    Variant,
-    built_variant,
-    content_hash,
-    load_variant,
-    play_hash,
-    variant_from_data,
-)
+from dippouch.core.variant import Variant, content_hash, play_hash
 from dippouch.game import (
     Ending,
     GameError,

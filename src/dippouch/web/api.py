@@ -15,8 +15,8 @@ from pydantic import BaseModel, Field
 from starlette.requests import Request
 from starlette.responses import Response
 
-from dippouch.core.variant import load_variant, variant_names
-from dippouch.web.app import viewer_of, web_of
+from dippouch.catalog import load_variant, variant_names
+from dippouch.web.deps import viewer_of, web_of
 from dippouch.web.security import CSRF_HEADER, BadInput, Viewer, check_csrf, client_id
 
 router = APIRouter(prefix="/api", tags=["api"])

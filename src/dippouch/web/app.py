@@ -14,13 +14,12 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
-from typing import Any
-from urllib.parse import quote, unquote
+from urllib.parse import quote
 
 import sqlalchemy as sa
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from sqlalchemy.exc import OperationalError
@@ -28,16 +27,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from dippouch import __version__
 from dippouch.core.errors import DippouchError
 from dippouch.store.repository import GameStore
+from dippouch.web.deps import render
 from dippouch.web.security import (
-    CSRF_COOKIE,
-    SESSION_COOKIE,
     RateLimiter,
     TooMany,
-    Viewer,
     WebError,
-    csrf_token,
     security_headers,
 )
 from dippouch.web.service import Web, web_words
@@ -163,7 +160,7 @@ def create_app(
     app = FastAPI(
         title="dippouch",
         description="Games of Diplomacy variants: game pages, orders, coordination, variants, adjudication.",
-        version="0.1.0",
+        version=__version__,
         lifespan=lifespan,
         docs_url=None,  # our own page (pages.api_docs): FastAPI's loads Swagger UI from a CDN
         redoc_url=None,
@@ -264,86 +261,3 @@ def create_app(
     app.add_middleware(_Latency)
     app.add_middleware(_Headers)
     return app
-
-
-# --------------------------------------------------------------------------------------------------
-# Helpers for the routers
-
-
-def web_of(request: Request) -> Web:
-    return request.app.state.web  # type: ignore[no-any-return]
-
-
-def viewer_of(request: Request) -> Viewer:
-    """Who is asking: a bearer key (API), else the session cookie, else nobody."""
-    v = getattr(request.state, "viewer", None)
-    if v is not None:
-        return v  # type: ignore[no-any-return]
-    web = web_of(request)
-    auth = request.headers.get("authorization", "")
-    viewer = Viewer()
-    if auth.lower().startswith("bearer "):
-        from dippouch.web.security import Forbidden, client_id
-
-        # A bearer key is a sign-in: wrong keys count against the sign-in limit, as wrong links do.
-        limiter: RateLimiter = request.app.state.limiter
-        limiter.hit("signin", client_id(request), "failed sign-ins", count_it=False)
-        grant = web.access.find_key(auth[7:].strip())
-        if grant is None:
-            limiter.note("signin", client_id(request))
-            raise Forbidden("the bearer key is unknown or revoked")
-        viewer = Viewer([grant], by_bearer=True)
-    else:
-        token = request.cookies.get(SESSION_COOKIE)
-        if token:
-            grants = web.access.session_grants(token, now=web.now())
-            if grants is not None:
-                viewer = Viewer(grants, session_token=token)
-    request.state.viewer = viewer
-    return viewer
-
-
-def render(
-    request: Request,
-    template: str,
-    context: dict[str, Any],
-    *,
-    status: int = 200,
-    headers: dict[str, str] | None = None,
-) -> HTMLResponse:
-    templates: Jinja2Templates = request.app.state.templates
-    try:
-        viewer = viewer_of(request)
-    except WebError:
-        viewer = Viewer()
-    flash = request.cookies.get("dp_flash")
-    ctx = {"viewer": viewer, "csrf": csrf_token(request), "flash": unquote(flash)[:400] if flash else None, **context}
-    resp = templates.TemplateResponse(request, template, ctx, status_code=status, headers=headers)
-    if flash:
-        resp.delete_cookie("dp_flash", path="/")
-    _set_csrf_cookie(request, resp)
-    return resp
-
-
-def render_html(request: Request, template: str, context: dict[str, Any]) -> str:
-    """A page as text, for the page cache (no flash, no per-visitor state beyond what ``context`` says)."""
-    templates: Jinja2Templates = request.app.state.templates
-    ctx = {"request": request, "viewer": Viewer(), "flash": None, **context}
-    return templates.get_template(template).render(ctx)
-
-
-def _set_csrf_cookie(request: Request, resp: Response) -> None:
-    if getattr(request.state, "csrf_new", False):
-        resp.set_cookie(
-            CSRF_COOKIE,
-            request.state.csrf,
-            httponly=True,
-            samesite="strict",
-            secure=request.url.scheme == "https",
-            path="/",
-            max_age=60 * 60 * 24 * 30,
-        )
-
-
-def set_flash(resp: Response, message: str) -> None:
-    resp.set_cookie("dp_flash", quote(message[:400]), httponly=True, samesite="lax", path="/", max_age=60)

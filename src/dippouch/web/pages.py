@@ -15,9 +15,9 @@ from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 
+from dippouch.catalog import variant_names
 from dippouch.core.errors import DippouchError
-from dippouch.core.variant import variant_names
-from dippouch.web.app import _set_csrf_cookie, render, render_html, set_flash, viewer_of, web_of
+from dippouch.web.deps import render, render_html, set_csrf_cookie, set_flash, viewer_of, web_of
 from dippouch.web.security import (
     CSRF_FIELD,
     SESSION_COOKIE,
@@ -78,7 +78,7 @@ def _game_url(name: str) -> str:
 def home(request: Request) -> Response:
     web = web_of(request)
     viewer = viewer_of(request)
-    from dippouch.core.variant import load_variant
+    from dippouch.catalog import load_variant
 
     variants = [(n, load_variant(n).title) for n in variant_names()]
     return render(request, "index.html", {"games": web.games_list(viewer), "variants": variants})
@@ -164,7 +164,7 @@ def _anonymous(request: Request) -> bool:
 def _from_cache(request: Request, html: str) -> Response:
     token = csrf_token(request)
     resp = HTMLResponse(html.replace(PLACEHOLDER, token))
-    _set_csrf_cookie(request, resp)
+    set_csrf_cookie(request, resp)
     return resp
 
 
@@ -388,7 +388,7 @@ def coordinate_home(request: Request) -> Response:
     web = web_of(request)
     viewer = viewer_of(request)
     web.require_coordinator(None, viewer)
-    from dippouch.core.variant import load_variant
+    from dippouch.catalog import load_variant
 
     variants = []
     for n in variant_names():
@@ -495,7 +495,7 @@ def _secret_page(request: Request, game: str, what: str, secret: str, back: str)
 
 @router.get("/variants", response_class=HTMLResponse)
 def variants_page(request: Request) -> Response:
-    from dippouch.core.variant import load_variant
+    from dippouch.catalog import load_variant
 
     rows = []
     for n in variant_names():

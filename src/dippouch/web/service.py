@@ -23,13 +23,14 @@ from urllib.parse import quote
 
 import sqlalchemy as sa
 
+from dippouch.catalog import load_variant, variant_names
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError
 from dippouch.core.mapdata import ProvinceKind
 from dippouch.core.notation import OrderParseError, parse_unit
 from dippouch.core.orders import Move, Order, Retreat
 from dippouch.core.position import Position, Unit
-from dippouch.core.variant import Variant, load_variant, variant_names
+from dippouch.core.variant import Variant
 from dippouch.game import (
     LineCheck,
     Settings,

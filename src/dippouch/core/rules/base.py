@@ -22,8 +22,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from dippouch.core.lookup import BEHAVIOUR_SOURCE, NAME_SOURCES
-from dippouch.core.mapdata import GameMap, ProvinceKind
+from dippouch.core.derived import Derived
+from dippouch.core.lookup import BEHAVIOUR_SOURCE, HOOK_POINTS, NAME_SOURCES
+from dippouch.core.mapdata import ProvinceKind
 from dippouch.core.orders import Hold, Order
 from dippouch.core.position import Position, Unit
 
@@ -44,28 +45,8 @@ __all__ = [
     "state_problems",
 ]
 
-#: Hook points a ``[rules]`` key may name a behaviour for (the method of the same name is replaced).
-HOOK_POINTS = (
-    "prepare_orders",
-    "orders_refused",
-    "may_order",
-    "movement_kind",
-    "may_enter",
-    "may_support",
-    "unit_strength",
-    "support_left",
-    "cuts_support",
-    "stand_in_order",
-    "extra_order_result",
-    "adjustment_delta",
-    "unit_cost",
-    "build_sites",
-    "may_build_kind",
-    "adjustment_order",
-    "removal_order",
-    "phase_end",
-)
-
+# HOOK_POINTS (the hook points a ``[rules]`` key may name a behaviour for; the method of the same name is
+# replaced) is defined once, in core.lookup, which the schema reads too.
 _BEHAVIOURS: dict[str, dict[str, Callable[..., Any]]] = {p: {} for p in HOOK_POINTS}
 _CLASSES: dict[str, type[RuleHooks]] = {}
 #: What a registered behaviour, hook set, victory test or draw condition does, in a player's words, by
@@ -271,6 +252,8 @@ class RuleHooks:
             str(p): frozenset(gmap.province_of(gmap.loc(str(n))) for n in names) for p, names in dict(extra).items()
         }
         self._phase_end: list[Callable[..., Position]] = []
+        self.derived = Derived()
+        """Tables the adjudicator and legal-order generation derive from these hooks, kept with them."""
 
     # ------------------------------------------------------------------ fast-path switch
     def is_standard(self, point: str) -> bool:
@@ -538,39 +521,31 @@ class RuleHooks:
         return after
 
 
-_ADJ_CACHE: dict[int, tuple[GameMap, tuple[frozenset[int], ...]]] = {}
-
-
 def _any_adjacency(variant: Variant) -> tuple[frozenset[int], ...]:
     """Province adjacency for any unit kind (armies and fleets alike), used for civil-disorder distance.
 
-    Cached by the map's id together with the map itself: holding the map keeps its id from being reused
-    by a later map (a variant loaded after another was freed), which would otherwise get a stale table.
+    Kept on the map it is derived from, so it goes with the map (and a later map never sees it).
     """
     gmap = variant.map
-    hit = _ADJ_CACHE.get(id(gmap))
-    if hit is not None and hit[0] is gmap:
-        return hit[1]
+    hit: tuple[frozenset[int], ...] | None = gmap.derived.get("rules.any_adjacency")
+    if hit is not None:
+        return hit
     sets = [set(a) for a in gmap.army_adj]
     for loc, reach in enumerate(gmap.fleet_reach):
         sets[gmap.province_of(loc)].update(reach)
-    got = tuple(frozenset(s) for s in sets)
-    _ADJ_CACHE[id(gmap)] = (gmap, got)
+    got = gmap.derived["rules.any_adjacency"] = tuple(frozenset(s) for s in sets)
     return got
 
 
-_HOOKS_CACHE: dict[int, tuple[Any, RuleHooks]] = {}
-
-
 def hooks_for(variant: Variant) -> RuleHooks:
-    """The hooks a variant's ``[rules]`` table selects (cached per variant object).
+    """The hooks a variant's ``[rules]`` table selects (made once, kept on the variant).
 
     Raises ``ValueError`` naming the unknown behaviour and the known ones if the data asks for
     something no hook module registered.
     """
-    cached = _HOOKS_CACHE.get(id(variant))
-    if cached is not None and cached[0] is variant:
-        return cached[1]
+    cached: RuleHooks | None = variant.derived.get("rules.hooks")
+    if cached is not None:
+        return cached
     rules = variant.rules
     cls_name = rules.get("hooks")
     cls: type[RuleHooks] = RuleHooks
@@ -597,7 +572,7 @@ def hooks_for(variant: Variant) -> RuleHooks:
                 hooks._phase_end.append(fn)
             else:
                 setattr(hooks, point, fn.__get__(hooks))
-    _HOOKS_CACHE[id(variant)] = (variant, hooks)
+    variant.derived["rules.hooks"] = hooks
     return hooks
 
 

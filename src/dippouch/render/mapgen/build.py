@@ -568,15 +568,3 @@ def to_json(variant: Variant, b: Board, shapes: Shapes) -> dict[str, Any]:
 
 def dumps(doc: Mapping[str, Any]) -> str:
     return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"
-
-
-def build(variant: Variant, *, fit: bool = True) -> dict[str, Any]:
-    b = make_board(variant)
-    seeds = base_seeds(b)
-    if fit:
-        from dippouch.render.mapgen.fit import fit_seeds
-
-        shapes = fit_seeds(b, seeds)
-    else:
-        shapes = plain_shapes(b, seeds)
-    return to_json(variant, b, shapes)

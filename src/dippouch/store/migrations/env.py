@@ -11,7 +11,7 @@ import os
 import sqlalchemy as sa
 from alembic import context
 
-from dippouch.store.models import load_all
+from dippouch.store.tables import load_all
 
 config = context.config
 target_metadata = load_all()

@@ -39,7 +39,8 @@ def _fill_existing_games() -> None:
     if not rows:
         return
     try:
-        from dippouch.core.variant import content_hash, load_variant
+        from dippouch.catalog import load_variant
+        from dippouch.core.variant import content_hash
     except Exception:  # pragma: no cover - the package is always importable where it migrates itself
         return
     for game_id, name, options in rows:

@@ -2,12 +2,13 @@
 
 Building W3K from its data takes about 40 ms and reading it back from a pickle 3.5 ms; ``dippouch
 variants`` builds all six. A coordinator types thirty commands a phase, each a new process, so the
-in-memory caches of :mod:`dippouch.core.variant` never help them: this one does.
+in-memory caches of :mod:`dippouch.catalog` never help them: this one does. It lives in the shell, beside the
+catalog that uses it: the core builds variants and does no I/O.
 
 A cached variant is only as good as its key, so the key holds everything a build depends on: the caller's
 key (the variant's data digest or its files and their modification stamps, and the options) plus the
-modification stamps of the code that builds variants (every module under ``dippouch.core``, rewritten
-by any upgrade) and the Python version. Edit a rule module, upgrade dippouch, or touch a variant file, and the entry is
+modification stamps of the code that builds variants (every module under ``dippouch.core``, and the
+catalog and this module, rewritten by any upgrade) and the Python version. Edit a rule module, upgrade dippouch, or touch a variant file, and the entry is
 simply not found.
 
 Pickles run code when read, so only files the current user owns, in a folder no one else can write to, are
@@ -51,14 +52,14 @@ def cache_dir() -> Path | None:
 @lru_cache(maxsize=1)
 def _code_stamp() -> str:
     """Changes whenever the code that builds a variant may have changed."""
-    core = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parent
     parts = [sys.version]
-    for p in sorted(core.rglob("*.py")):
+    for p in [*sorted((here / "core").rglob("*.py")), here / "catalog.py", here / "compiled.py"]:
         try:
             st = p.stat()
         except OSError:
             continue
-        parts.append(f"{p.relative_to(core)}:{st.st_mtime_ns}:{st.st_size}")
+        parts.append(f"{p.relative_to(here)}:{st.st_mtime_ns}:{st.st_size}")
     return "\n".join(parts)
 
 

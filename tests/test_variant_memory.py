@@ -1,0 +1,69 @@
+"""Dropping a variant frees it, with every table the core derived from it.
+
+The core derives tables from a variant, its map, its calendar and its rule hooks (legal orders, the
+adjudicator's set-up, notation's lexicon, civil-disorder distances...). Kept in module dictionaries keyed by
+``id()``, they held every variant ever built, so a server building user variants grew without bound. Each
+variant here is built by the core from data, used until every cache is filled (legal orders listed, a phase
+adjudicated, orders read and written), then dropped; afterwards only a handful may still be alive (the
+legal-order generator keeps the last position it worked out, with its variant).
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+
+from dippouch.catalog import load_variant
+from dippouch.core.adjudicator import adjudicate
+from dippouch.core.legal import all_legal_orders, prepare
+from dippouch.core.legality import check_submission
+from dippouch.core.notation import format_order, parse_orders
+from dippouch.core.variant import Variant, build_variant
+
+
+def _alive(before: set[int]) -> int:
+    gc.collect()
+    return sum(1 for o in gc.get_objects() if isinstance(o, Variant) and id(o) not in before)
+
+
+def _use(variant: Variant, rng: random.Random) -> None:
+    """Fill every cache the core keeps for a variant: two phases played on its own legal orders."""
+    position = variant.start
+    prepare(variant)
+    for _ in range(2):
+        everyone = all_legal_orders(variant, position)
+        orders = {p: [rng.choice(opts[loc]) for loc in sorted(opts)] for p, opts in everyone.items() if opts}
+        for power, chosen in orders.items():
+            text = "\n".join(format_order(variant, o) for o in chosen)
+            parse_orders(variant, text)
+            check_submission(variant, position, power, chosen)
+        position = adjudicate(variant, position, orders, rng=rng).next
+
+
+def test_sixty_variants_built_used_and_dropped_leave_at_most_three_alive() -> None:
+    data = {name: dict(load_variant(name).data) for name in ("standard", "w3k")}
+    gc.collect()
+    before = {id(o) for o in gc.get_objects() if isinstance(o, Variant)}
+    rng = random.Random(5)
+    for i in range(60):
+        name = "w3k" if i % 3 == 0 else "standard"
+        variant = build_variant(data[name], f"{name} #{i}", None, {})
+        _use(variant, rng)
+        del variant
+    assert _alive(before) <= 3
+
+
+def test_the_catalog_keeps_what_it_caches_and_no_more() -> None:
+    """The catalog's bounded cache of built variants lets go of what it evicts."""
+    from dippouch import catalog
+
+    data = dict(load_variant("standard").data)
+    gc.collect()
+    before = {id(o) for o in gc.get_objects() if isinstance(o, Variant)}
+    rng = random.Random(6)
+    for i in range(catalog.KEPT_VARIANTS + 20):
+        changed = {**data, "variant": {**data["variant"], "description": f"copy {i}"}}
+        variant = catalog.variant_from_data(changed, source=f"copy {i}")
+        _use(variant, rng)
+        del variant
+    assert _alive(before) <= catalog.KEPT_VARIANTS + 3
