@@ -320,7 +320,8 @@ def submit(
         game,
         power,
         text,
-        now=when,
+        # Without --now or --received the store stamps the arrival itself, under the power's lock.
+        now=when if (now or received) else None,
         ready=ready,
         source=source,
         recorded_at=typed if received else None,

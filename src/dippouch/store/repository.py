@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import os
+import zlib
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -163,6 +164,8 @@ class SubmitResult:
     game_variant: Variant | None = field(default=None, compare=False, repr=False)
     """The variant the game plays (its stored copy), to write the orders for reading: the file of a user
     variant may be out of reach of the process that reads the receipt."""
+    received: datetime | None = None
+    """The arrival time recorded (the database's clock, read under the power's lock, unless given)."""
 
 
 @dataclass(frozen=True)
@@ -490,6 +493,24 @@ class GameStore:
         return ph
 
     @staticmethod
+    def _lock_power(s: Session, phase_id: int, power: str) -> None:
+        """Hold the power's versions of the phase until this transaction ends: the next version number is
+        read, and the arrival time stamped, by one submission of the power at a time.
+
+        Submissions share the game's row lock (they do not hold each other up), so two versions of one power
+        arriving at once would both read the same highest version and the second would hit the unique key.
+        PostgreSQL: a transaction-scoped advisory lock on (phase, power): powers do not wait for each other,
+        and it is released at commit or rollback. SQLite: the transaction's write lock (``BEGIN IMMEDIATE``)
+        already lets one writer in at a time."""
+        if s.get_bind().dialect.name != "postgresql":
+            return
+        key = zlib.crc32(power.encode("utf-8")) - 2**31  # PostgreSQL's int4 range
+        s.execute(
+            sa.text("SELECT pg_advisory_xact_lock(CAST(:phase AS integer), CAST(:power AS integer))"),
+            {"phase": phase_id, "power": key},
+        )
+
+    @staticmethod
     def _event(s: Session, g: GameRow, now: datetime, kind: str, **detail: Any) -> None:
         s.add(EventRow(game_id=g.id, at=now, kind=kind, detail=detail))
 
@@ -757,10 +778,12 @@ class GameStore:
             raise GameError(f"unknown source {source!r}; choose one of {', '.join(SOURCES)}")
         with self.session() as s, s.begin():
             g = self._game(s, name, share=True)
-            now = self._db_now(s) if now is None else as_utc(now)
             v = self._variant(g)
             power = self._power(v, power)
             ph = self._require_current_for(s, g, v, phase)
+            self._lock_power(s, ph.id, power)
+            # The arrival time is read once the power's lock is held, so versions and times agree.
+            now = self._db_now(s) if now is None else as_utc(now)
             _pause_point("submit:locked")
             pos = self._position(v, ph)
             if not may_submit(v, pos, power):
@@ -846,6 +869,7 @@ class GameStore:
                 variant=g.variant,
                 options=dict(g.options),
                 game_variant=v,
+                received=now,
             )
 
     def vote(self, name: str, power: str, draw: bool, *, now: datetime) -> Ending | None:

@@ -630,9 +630,12 @@ class Web:
         saying so and naming the open phase), never moved to the next phase unseen (issue 15)."""
         _, power = self.require_player(name, power, viewer)
         text = _text(text)
-        now = self.now()
+        # The arrival time is the store's, read once this submission holds the power's lock (a time read
+        # here, before queueing for it, could make a later version older than an earlier one).
+        given = self.now() if self.clock_given else None
         with self._writes:
-            res = self.store.submit(name, power, text, now=now, ready=ready, source="web", phase=phase or None)
+            res = self.store.submit(name, power, text, now=given, ready=ready, source="web", phase=phase or None)
+        now = given or res.received or self.now()
         processed: list[str] = []
         if ready:
             with self._writes:
