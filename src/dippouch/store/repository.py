@@ -1564,6 +1564,79 @@ class GameStore:
     # ----------------------------------------------------------------------------------------------
     # Game files
 
+    def game_file(
+        self, name: str, *, view: str, now: datetime, who: str | None = None, reason: str | None = None
+    ) -> dict[str, Any]:
+        """The game file as each reader may have it; every front end's export comes from here.
+
+        ``public``: no submission and no player's e-mail address (anyone who may see the game gets it).
+        ``coordinator``: everything, but the open phase's submissions sealed until its deadline (who sent
+        which version and when, not what). ``unsealed``: everything, to move a running game; while the
+        open phase is sealed this opens the seal, which is recorded in the game's event log (``who``, when,
+        ``reason``: required) for the players to see, in the same transaction as the file is read.
+        """
+        now = as_utc(now)
+        if view == "public":
+            data = self.export_game(name)
+            for r in data["players"]:
+                r.pop("email", None)
+            for ph in data["phases"]:
+                ph["submissions"] = []
+            data["sealed"] = "submissions and players' addresses are left out; the coordinator's export has them"
+            return data
+        if view == "coordinator":
+            data = self.export_game(name)
+            if seal_export(data, now):
+                data["sealed"] = (
+                    "the open phase's submissions are sealed until its deadline; an unsealed export (with a "
+                    "reason, shown to the players) has them"
+                )
+            return data
+        if view != "unsealed":
+            raise GameError(f"unknown view of a game file {view!r}; choose public, coordinator or unsealed")
+        self.record_unsealing(name, who=who or "the coordinator", reason=reason, now=now, what="unsealed export")
+        return self.export_game(name)
+
+    def record_unsealing(
+        self,
+        name: str,
+        *,
+        who: str,
+        reason: str | None,
+        now: datetime,
+        what: str,
+        power: str | None = None,
+        seated_only: bool = False,
+    ) -> bool:
+        """Record in the game's event log that ``who`` opened the sealed orders of the open phase (``what``:
+        an unsealed export, a new key for ``power``'s player), with their ``reason``, if the phase is sealed
+        now; True if it was (and is now recorded). Without a reason, nothing is opened: a clear error.
+
+        ``seated_only``: only when ``power`` has a player now (a key for an empty seat reads nobody's orders).
+        The players see these records on the game page (:meth:`unsealings`)."""
+        now = as_utc(now)
+        with self.session() as s, s.begin():
+            g = self._game(s, name, lock=True)
+            ph = self._current(s, g)
+            if ph is None or not is_sealed(ph.status, ph.deadline, now):
+                return False
+            if power is not None:
+                power = self._power(self._variant(g), power)
+                if seated_only and not any(r.power == power and r.replaced_at is None for r in g.players):
+                    return False
+            text = check_reason(reason, what)
+            self._event(s, g, now, "unsealed", phase=ph.name, who=str(who)[:200], reason=text, what=what, power=power)
+            return True
+
+    def unsealings(self, name: str) -> list[dict[str, Any]]:
+        """Every time the seal was opened (:meth:`record_unsealing`), oldest first: at, who, what, reason."""
+        with self.session() as s:
+            g = self._game(s, name)
+            rows = s.scalars(
+                sa.select(EventRow).where(EventRow.game_id == g.id, EventRow.kind == "unsealed").order_by(EventRow.id)
+            )
+            return [{"at": r.at, **r.detail} for r in rows]
+
     def export_game(self, name: str) -> dict[str, Any]:
         """The whole game as JSON-ready data: settings, players, every phase with its submissions, votes, log."""
         with self.session() as s:
@@ -1739,6 +1812,27 @@ def seal_export(data: dict[str, Any], now: datetime) -> int:
             ph["submissions"] = [seal_submission(sub) for sub in ph.get("submissions", [])]
             n += len(ph["submissions"])
     return n
+
+
+MAX_REASON = 500
+
+
+def check_reason(reason: str | None, what: str) -> str:
+    """The reason given for opening sealed orders, as recorded and shown to the players, or a clear error."""
+    text = " ".join(str(reason or "").split())
+    if not text:
+        raise GameError(
+            f"the open phase's orders are sealed until its deadline: an {what} opens them, and the players are "
+            "told who did it, when and why; give the reason (e.g. --reason 'moving the game to a new server')"
+            if what.startswith("unsealed")
+            else f"the open phase's orders are sealed until its deadline: a {what} opens them, and the players "
+            "are told who did it, when and why; give the reason"
+        )
+    if len(text) > MAX_REASON:
+        raise GameError(f"the reason is {len(text):,} characters long; at most {MAX_REASON} are kept")
+    if any(ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) <= 0xDFFF for c in text):
+        raise GameError("the reason contains control characters; write it as plain text")
+    return text
 
 
 def clean_address(text: str | None) -> str:
