@@ -67,10 +67,12 @@ from dippouch.game import (
     unordered,
 )
 from dippouch.store.db import make_engine, upgrade
+from dippouch.store.gamefile import SOURCES, check_game_file, check_new_game, check_variant_name, clean_address
 from dippouch.store.models import EventRow, GameRow, PhaseRow, PlayerRow, SubmissionRow, VoteRow
 
 __all__ = [
     "GAME_FILE_FORMAT",
+    "SOURCES",
     "Carried",
     "DuePhase",
     "GameStore",
@@ -79,6 +81,7 @@ __all__ = [
     "Status",
     "SubmitResult",
     "VariantDrift",
+    "clean_address",
 ]
 
 GAME_FILE_FORMAT = "dippouch-game"
@@ -534,13 +537,11 @@ class GameStore:
         settings: Settings | None = None,
         position: Mapping[str, Any] | None = None,
     ) -> str:
-        """Create a game at the variant's start (or at ``position``, in the stored-position shape)."""
-        name = name.strip()
-        if not name or len(name) > 100:
-            raise GameError("a game needs a name of 1 to 100 characters")
+        """Create a game at the variant's start (or at ``position``, in the stored-position shape). The
+        checks of a new game are those an imported one gets (:func:`dippouch.store.gamefile.check_new_game`)."""
         now = as_utc(now)
         v = load_variant(variant, options)
-        settings = settings or Settings()
+        name, settings = check_new_game(name, v, settings or Settings())
         start = start_position(v, position) if position is not None else v.start
         data = dict(v.data)
         with self.session() as s, s.begin():
@@ -1679,36 +1680,62 @@ class GameStore:
         """Recreate a game from :meth:`export_game`'s data (under ``name`` if given)."""
         if not isinstance(data, Mapping) or data.get("format") != GAME_FILE_FORMAT:
             raise GameError(f'not a dippouch game file (expected "format": "{GAME_FILE_FORMAT}")')
-        if int(data.get("version", 0)) > GAME_FILE_VERSION:
-            raise GameError(f"game file version {data.get('version')} is newer than this dippouch understands")
+        version = data.get("version", GAME_FILE_VERSION)
+        if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+            raise GameError(f"game file: version {version!r} is not a game file version (this dippouch writes 1)"[:200])
+        if version > GAME_FILE_VERSION:
+            raise GameError(f"game file version {version} is newer than this dippouch understands")
         try:
-            gd = data["game"]
-            new_name = (name or gd["name"]).strip()
+            gd = data.get("game")
+            if not isinstance(gd, Mapping):
+                raise GameError('game file: no "game" object (name, variant, settings, status)')
+            if gd.get("variant") is None:
+                raise GameError("game.variant: missing; a game file names the variant its game plays (like standard)")
+            try:
+                named = check_variant_name(gd.get("variant"))
+            except GameError as e:
+                raise GameError(f"game.variant: {e}") from None
+            options = gd.get("options") or {}
+            if not isinstance(options, Mapping):
+                raise GameError("game.options: expected an object of variant options")
             stored = gd.get("variant_data")
-            if stored is not None:
-                # The game's own copy travels with it: a game of a user variant imports without the file.
-                if gd.get("variant_hash") and content_hash(stored) != gd["variant_hash"]:
-                    raise GameError("game file: its variant data does not match its variant_hash (edited or damaged)")
-                v = variant_from_data(stored, gd.get("options") or {}, source=f"{gd['variant']} (from the game file)")
-            else:
-                v = load_variant(gd["variant"], gd.get("options") or {})
-            for ph in data["phases"]:
-                position_from_data(v, ph["position"])  # validates names before anything is written
+            try:
+                if stored is not None:
+                    # The game's own copy travels with it: a game of a user variant imports without the file.
+                    if not isinstance(stored, Mapping):
+                        raise GameError("game.variant_data: expected the variant as an object")
+                    if gd.get("variant_hash") is not None and content_hash(stored) != gd["variant_hash"]:
+                        raise GameError(
+                            "game file: its variant data does not match its variant_hash (edited or damaged)"
+                        )
+                    v = variant_from_data(stored, options, source=f"{named} (from the game file)")
+                else:
+                    v = load_variant(named, options)
+            except GameError:
+                raise
+            except DippouchError as e:
+                raise GameError(f"game file: its variant {named!r} does not load: {e}") from None
+            if v.name != named:
+                raise GameError(f"game.variant: the file says {named!r}, but its variant data is {v.name!r}")
+            # The checks a game created here gets, then what only a file can get wrong; nothing is written
+            # before both have passed.
+            new_name, settings = check_new_game(name if name is not None else gd.get("name"), v, gd.get("settings", {}))
+            check_game_file(data, v)
             with self.session() as s, s.begin():
                 if s.scalars(sa.select(GameRow.id).where(GameRow.name == new_name)).first() is not None:
                     raise GameError(f"a game named {new_name!r} already exists; import it with --name NEW")
                 data_v = dict(v.data)
                 g = GameRow(
                     name=new_name,
-                    variant=gd["variant"],
+                    variant=v.name,
                     variant_data=data_v,
                     variant_hash=content_hash(data_v),
                     options=dict(v.options),
-                    settings=Settings.from_data(gd.get("settings", {})).to_data(),
+                    settings=settings.to_data(),
                     status=gd["status"],
                     ending=gd.get("ending"),
                     branch=int(gd.get("branch", 0)),
-                    paused_remaining=gd.get("paused_remaining"),
+                    paused_remaining=float(gd["paused_remaining"]) if gd.get("paused_remaining") is not None else None,
                     created_at=_dt(gd["created_at"]),
                 )
                 s.add(g)
@@ -1718,7 +1745,7 @@ class GameStore:
                         PlayerRow(
                             game_id=g.id,
                             power=self._power(v, r["power"]),
-                            name=r["name"],
+                            name=r["name"].strip(),
                             assigned_at=_dt(r["assigned_at"]),
                             replaced_at=_dt(r.get("replaced_at")),
                             email=r.get("email"),
@@ -1775,16 +1802,15 @@ class GameStore:
                 for r in data.get("events", []):
                     s.add(EventRow(game_id=g.id, at=_dt(r["at"]), kind=r["kind"], detail=r.get("detail", {})))
             return new_name
-        except (KeyError, TypeError, ValueError) as e:
-            raise GameError(f"game file is incomplete or damaged: {type(e).__name__} {e}") from None
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as e:
+            raise GameError(f"game file is incomplete or damaged: {type(e).__name__} {e}"[:300]) from None
+        except IntegrityError:
+            raise GameError(f"a game named {new_name!r} already exists; import it with --name NEW") from None
+        except sa.exc.SQLAlchemyError as e:
+            raise GameError(f"the game file could not be stored ({type(e).__name__}); nothing was imported") from None
 
 
 # --------------------------------------------------------------------------------------------------
-
-
-SOURCES = ("cli", "post", "mail", "photo", "web")
-"""Where a submission came from: typed by the coordinator, a letter, an e-mail, a confirmed transcription of
-a photograph, the web app."""
 
 
 def is_sealed(status: str, deadline: datetime | None, now: datetime) -> bool:
@@ -1833,17 +1859,6 @@ def check_reason(reason: str | None, what: str) -> str:
     if any(ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) <= 0xDFFF for c in text):
         raise GameError("the reason contains control characters; write it as plain text")
     return text
-
-
-def clean_address(text: str | None) -> str:
-    """An e-mail address as stored (``Name <a@b>`` -> ``a@b``, lower-cased domain), or a clear error."""
-    from email.utils import parseaddr
-
-    _, addr = parseaddr(str(text or "").strip())
-    local, at, domain = addr.rpartition("@")
-    if not at or not local or "." not in domain or " " in addr or len(addr) > 320:
-        raise GameError(f"{text!r} is not an e-mail address; write it like montrose@example.org")
-    return f"{local}@{domain.lower()}"
 
 
 def _version_name(r: SubmissionRow) -> str:
