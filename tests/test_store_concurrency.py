@@ -77,6 +77,36 @@ def test_simultaneous_submissions_for_one_power_are_all_recorded_in_order(store:
     _assert_gapless_and_in_time_order(_versions(store, "France"), threads * each)
 
 
+MANY = """
+import sys
+from dippouch.store import GameStore
+store = GameStore(sys.argv[1])
+for j in range(int(sys.argv[2])):
+    print(store.submit("g", "France", f"A par - bur\\n# {sys.argv[3]}.{j}", now=None).version, flush=True)
+"""
+
+
+def test_processes_submitting_for_one_power_at_once_get_versions_1_to_n(db_url: str, store: GameStore) -> None:
+    """Four processes (four web servers, a mail fetch, a command) send 15 versions each for France at once."""
+    procs, each = 4, 15
+    running = [
+        subprocess.Popen(
+            [sys.executable, "-c", MANY, db_url, str(each), str(i)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for i in range(procs)
+    ]
+    got: list[int] = []
+    for p in running:
+        out, err = p.communicate(timeout=WAIT)
+        assert p.returncode == 0, err[-2000:]
+        got += [int(x) for x in out.split()]
+    assert sorted(got) == list(range(1, procs * each + 1))
+    _assert_gapless_and_in_time_order(_versions(store, "France"), procs * each)
+
+
 HOLD = """
 import sys
 from dippouch.store import GameStore
