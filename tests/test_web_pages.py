@@ -231,7 +231,9 @@ def test_export_and_import(site: Site) -> None:
         site.coordinator, "/coordinate/import", {"name": "e3"}, files={"file": ("e.json", json.dumps(sealed))}
     )
     assert r.status_code == 400 and "export.json?unsealed=1" in r.text and "--unsealed" not in r.text
-    full = site.coordinator.get("/games/e/export.json?unsealed=1").json()
+    r = site.coordinator.get("/games/e/export.json?unsealed=1")
+    assert r.status_code == 400 and "give the reason" in r.text  # opening the seal is never silent
+    full = site.coordinator.get("/games/e/export.json?unsealed=1&reason=moving+the+game").json()
     assert full["phases"][0]["submissions"][0]["text"] == "A par - bur"
     public = site.browser().get("/games/e/export.json?unsealed=1").json()
     assert all(not ph["submissions"] for ph in public["phases"])
@@ -354,7 +356,9 @@ def test_api_for_the_coordinator(site: Site) -> None:
     }
     seat = bot.post("/api/games/api/players", json={"power": "Vikings", "player": "Vera"}, headers=auth).json()
     assert seat["key"].startswith("dp_") and seat["link"].endswith(seat["key"])
-    again = bot.post("/api/games/api/keys", json={"role": "player", "power": "Vikings"}, headers=auth).json()
+    again = bot.post(
+        "/api/games/api/keys", json={"role": "player", "power": "Vikings", "reason": "lost her link"}, headers=auth
+    ).json()
     assert again["key"] != seat["key"]
     co = bot.post("/api/games/api/keys", json={"role": "coordinator", "label": "Co"}, headers=auth).json()
     assert bot.get("/api/games/api/coordinate", headers={"Authorization": f"Bearer {co['key']}"}).status_code == 200

@@ -116,12 +116,29 @@ def as_utc(dt: datetime) -> datetime:
     return dt.replace(tzinfo=UTC) if dt.tzinfo is None else dt.astimezone(UTC)
 
 
+MAX_ZONE_NAME = 64
+"""Longest time zone name accepted (the longest IANA name has 32 characters)."""
+
+
 def _zone(name: str) -> ZoneInfo:
-    try:
-        return ZoneInfo(name)
-    except (ZoneInfoNotFoundError, ValueError):
+    """The IANA time zone ``name``, or a clear error naming the closest one. A folder of the zone database
+    (``Europe``), a path or a name of hundreds of characters is an unknown zone, never an OSError."""
+    text = str(name)
+    if not text or len(text) > MAX_ZONE_NAME:
         raise GameError(
-            f"unknown time zone {name!r}; use an IANA name such as UTC, Europe/London or America/Mexico_City"
+            f"unknown time zone {text[:40]!r}{'...' if len(text) > 40 else ''} ({len(text)} characters); "
+            "use an IANA name such as UTC, Europe/London or America/Mexico_City"
+        )
+    try:
+        return ZoneInfo(text)
+    except (ZoneInfoNotFoundError, ValueError, OSError, UnicodeError):
+        from zoneinfo import available_timezones
+
+        zones = sorted(z for z in available_timezones() if z not in ("localtime", "posixrules", "Factory"))
+        close = difflib.get_close_matches(text, zones, n=1, cutoff=0.5)
+        hint = f"; did you mean {close[0]!r}?" if close else "."
+        raise GameError(
+            f"unknown time zone {text!r}{hint} Use an IANA name such as UTC, Europe/London or America/Mexico_City"
         ) from None
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -320,7 +321,8 @@ def submit(
         game,
         power,
         text,
-        now=when,
+        # Without --now or --received the store stamps the arrival itself, under the power's lock.
+        now=when if (now or received) else None,
         ready=ready,
         source=source,
         recorded_at=typed if received else None,
@@ -720,24 +722,41 @@ def export_(
     file: str | None = typer.Argument(None, help="Write here (default: standard output)."),
     fmt: str = typer.Option("json", "--format", "-f", help="json (dippouch game file) or mila (MILA saved game)."),
     unsealed: bool = typer.Option(
-        False, "--unsealed", help="Include the open phase's orders before its deadline (to move a running game)."
+        False,
+        "--unsealed",
+        help="Include the open phase's orders before its deadline (to move a running game); needs --reason, "
+        "and is recorded in the game's log for the players to see.",
     ),
+    reason: str | None = typer.Option(None, "--reason", help="Why the sealed orders are opened (with --unsealed)."),
     db: str | None = DbOption,
     now: str | None = NowOption,
 ) -> None:
     """Write a game to a file: dippouch's own JSON (everything) or a MILA `diplomacy` saved game.
 
-    The open phase's orders stay sealed before its deadline unless --unsealed is given."""
+    The open phase's orders stay sealed before its deadline unless --unsealed is given (with --reason:
+    who opened them, when and why is recorded and shown to the players). The file is readable by you
+    only (it holds the players' addresses, and with --unsealed their orders)."""
+    import getpass
+
     from dippouch.game import GameError
-    from dippouch.store.repository import seal_export
 
     store = _store(db)
     if fmt == "json":
-        data = store.export_game(game)
-        if not unsealed:
-            n = seal_export(data, _now(now))
-            if n:
-                err.print(f"{n} submission(s) of the open phase are sealed in this file (--unsealed includes them).")
+        if unsealed:
+            try:
+                user = getpass.getuser()
+            except (KeyError, OSError):
+                user = "unknown user"
+            who = f"the coordinator ({user}, dippouch export)"
+            data = store.game_file(game, view="unsealed", now=_now(now), who=who, reason=reason)
+        else:
+            data = store.game_file(game, view="coordinator", now=_now(now))
+            if data.get("sealed"):
+                n = sum(1 for ph in data["phases"] for sub in ph["submissions"] if sub.get("sealed"))
+                err.print(
+                    f"{n} submission(s) of the open phase are sealed in this file "
+                    "(--unsealed --reason TEXT includes them, and the players are told)."
+                )
     elif fmt == "mila":
         from dippouch.store.mila import export_mila
 
@@ -748,8 +767,17 @@ def export_(
     if file is None or file == "-":
         sys.stdout.write(text)
     else:
-        Path(file).write_text(text, encoding="utf-8")
+        _write_private(Path(file), text)
         err.print(f"Wrote {game} to {file}.")
+
+
+def _write_private(path: Path, text: str) -> None:
+    """Write ``text`` to a file only its owner can read (0600), an existing file included: a game file holds
+    the players' addresses and may hold sealed orders."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as f:
+        os.fchmod(f.fileno(), 0o600)
+        f.write(text)
 
 
 @app.command("import")

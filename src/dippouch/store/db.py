@@ -6,8 +6,12 @@ runs a migration by hand; the migration scripts ship inside the package.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
+import shlex
+import stat
+import sys
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -88,6 +92,7 @@ def _private_sqlite_file(engine: sa.Engine) -> None:
         return
     path = Path(name)
     if path.exists():
+        _warn_if_readable(path)
         return
     if not path.parent.is_dir():
         raise DatabaseURLError(
@@ -98,6 +103,29 @@ def _private_sqlite_file(engine: sa.Engine) -> None:
     except FileExistsError:
         return
     os.close(fd)
+
+
+_WARNED: set[str] = set()
+
+
+def _warn_if_readable(path: Path) -> None:
+    """Say so (on standard error and in the log, once per process) when others may read the database file:
+    it holds sealed orders, the players' addresses and the hashes of their keys."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return
+    if not mode & (stat.S_IRGRP | stat.S_IROTH | stat.S_IWGRP | stat.S_IWOTH) or str(path) in _WARNED:
+        return
+    _WARNED.add(str(path))
+    who = "other users" if mode & (stat.S_IROTH | stat.S_IWOTH) else "its group"
+    msg = (
+        f"dippouch: warning: the database {str(path)!r} is readable by {who} (mode {stat.S_IMODE(mode):o}); it "
+        f"holds sealed orders and players' addresses: chmod 600 {shlex.quote(str(path))}"
+    )
+    logging.getLogger("dippouch.store").warning(msg)
+    if not logging.getLogger().handlers:  # no log configured: standard error is where it is seen
+        print(msg, file=sys.stderr)
 
 
 def make_engine(url: str | None = None, *, write_lock: bool = True) -> sa.Engine:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import os
+import zlib
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -61,10 +62,12 @@ from dippouch.game import (
     unordered,
 )
 from dippouch.store.db import make_engine, upgrade
+from dippouch.store.gamefile import SOURCES, check_game_file, check_new_game, check_variant_name, clean_address
 from dippouch.store.models import EventRow, GameRow, PhaseRow, PlayerRow, SubmissionRow, VoteRow
 
 __all__ = [
     "GAME_FILE_FORMAT",
+    "SOURCES",
     "Carried",
     "DuePhase",
     "GameStore",
@@ -73,6 +76,7 @@ __all__ = [
     "Status",
     "SubmitResult",
     "VariantDrift",
+    "clean_address",
 ]
 
 GAME_FILE_FORMAT = "dippouch-game"
@@ -158,6 +162,8 @@ class SubmitResult:
     game_variant: Variant | None = field(default=None, compare=False, repr=False)
     """The variant the game plays (its stored copy), to write the orders for reading: the file of a user
     variant may be out of reach of the process that reads the receipt."""
+    received: datetime | None = None
+    """The arrival time recorded (the database's clock, read under the power's lock, unless given)."""
 
 
 @dataclass(frozen=True)
@@ -485,6 +491,24 @@ class GameStore:
         return ph
 
     @staticmethod
+    def _lock_power(s: Session, phase_id: int, power: str) -> None:
+        """Hold the power's versions of the phase until this transaction ends: the next version number is
+        read, and the arrival time stamped, by one submission of the power at a time.
+
+        Submissions share the game's row lock (they do not hold each other up), so two versions of one power
+        arriving at once would both read the same highest version and the second would hit the unique key.
+        PostgreSQL: a transaction-scoped advisory lock on (phase, power): powers do not wait for each other,
+        and it is released at commit or rollback. SQLite: the transaction's write lock (``BEGIN IMMEDIATE``)
+        already lets one writer in at a time."""
+        if s.get_bind().dialect.name != "postgresql":
+            return
+        key = zlib.crc32(power.encode("utf-8")) - 2**31  # PostgreSQL's int4 range
+        s.execute(
+            sa.text("SELECT pg_advisory_xact_lock(CAST(:phase AS integer), CAST(:power AS integer))"),
+            {"phase": phase_id, "power": key},
+        )
+
+    @staticmethod
     def _event(s: Session, g: GameRow, now: datetime, kind: str, **detail: Any) -> None:
         s.add(EventRow(game_id=g.id, at=now, kind=kind, detail=detail))
 
@@ -508,13 +532,11 @@ class GameStore:
         settings: Settings | None = None,
         position: Mapping[str, Any] | None = None,
     ) -> str:
-        """Create a game at the variant's start (or at ``position``, in the stored-position shape)."""
-        name = name.strip()
-        if not name or len(name) > 100:
-            raise GameError("a game needs a name of 1 to 100 characters")
+        """Create a game at the variant's start (or at ``position``, in the stored-position shape). The
+        checks of a new game are those an imported one gets (:func:`dippouch.store.gamefile.check_new_game`)."""
         now = as_utc(now)
         v = load_variant(variant, options)
-        settings = settings or Settings()
+        name, settings = check_new_game(name, v, settings or Settings())
         start = start_position(v, position) if position is not None else v.start
         data = dict(v.data)
         with self.session() as s, s.begin():
@@ -752,10 +774,12 @@ class GameStore:
             raise GameError(f"unknown source {source!r}; choose one of {', '.join(SOURCES)}")
         with self.session() as s, s.begin():
             g = self._game(s, name, share=True)
-            now = self._db_now(s) if now is None else as_utc(now)
             v = self._variant(g)
             power = self._power(v, power)
             ph = self._require_current_for(s, g, v, phase)
+            self._lock_power(s, ph.id, power)
+            # The arrival time is read once the power's lock is held, so versions and times agree.
+            now = self._db_now(s) if now is None else as_utc(now)
             _pause_point("submit:locked")
             pos = self._position(v, ph)
             if not may_submit(v, pos, power):
@@ -841,6 +865,7 @@ class GameStore:
                 variant=g.variant,
                 options=dict(g.options),
                 game_variant=v,
+                received=now,
             )
 
     def vote(self, name: str, power: str, draw: bool, *, now: datetime) -> Ending | None:
@@ -1550,6 +1575,79 @@ class GameStore:
     # ----------------------------------------------------------------------------------------------
     # Game files
 
+    def game_file(
+        self, name: str, *, view: str, now: datetime, who: str | None = None, reason: str | None = None
+    ) -> dict[str, Any]:
+        """The game file as each reader may have it; every front end's export comes from here.
+
+        ``public``: no submission and no player's e-mail address (anyone who may see the game gets it).
+        ``coordinator``: everything, but the open phase's submissions sealed until its deadline (who sent
+        which version and when, not what). ``unsealed``: everything, to move a running game; while the
+        open phase is sealed this opens the seal, which is recorded in the game's event log (``who``, when,
+        ``reason``: required) for the players to see, in the same transaction as the file is read.
+        """
+        now = as_utc(now)
+        if view == "public":
+            data = self.export_game(name)
+            for r in data["players"]:
+                r.pop("email", None)
+            for ph in data["phases"]:
+                ph["submissions"] = []
+            data["sealed"] = "submissions and players' addresses are left out; the coordinator's export has them"
+            return data
+        if view == "coordinator":
+            data = self.export_game(name)
+            if seal_export(data, now):
+                data["sealed"] = (
+                    "the open phase's submissions are sealed until its deadline; an unsealed export (with a "
+                    "reason, shown to the players) has them"
+                )
+            return data
+        if view != "unsealed":
+            raise GameError(f"unknown view of a game file {view!r}; choose public, coordinator or unsealed")
+        self.record_unsealing(name, who=who or "the coordinator", reason=reason, now=now, what="unsealed export")
+        return self.export_game(name)
+
+    def record_unsealing(
+        self,
+        name: str,
+        *,
+        who: str,
+        reason: str | None,
+        now: datetime,
+        what: str,
+        power: str | None = None,
+        seated_only: bool = False,
+    ) -> bool:
+        """Record in the game's event log that ``who`` opened the sealed orders of the open phase (``what``:
+        an unsealed export, a new key for ``power``'s player), with their ``reason``, if the phase is sealed
+        now; True if it was (and is now recorded). Without a reason, nothing is opened: a clear error.
+
+        ``seated_only``: only when ``power`` has a player now (a key for an empty seat reads nobody's orders).
+        The players see these records on the game page (:meth:`unsealings`)."""
+        now = as_utc(now)
+        with self.session() as s, s.begin():
+            g = self._game(s, name, lock=True)
+            ph = self._current(s, g)
+            if ph is None or not is_sealed(ph.status, ph.deadline, now):
+                return False
+            if power is not None:
+                power = self._power(self._variant(g), power)
+                if seated_only and not any(r.power == power and r.replaced_at is None for r in g.players):
+                    return False
+            text = check_reason(reason, what)
+            self._event(s, g, now, "unsealed", phase=ph.name, who=str(who)[:200], reason=text, what=what, power=power)
+            return True
+
+    def unsealings(self, name: str) -> list[dict[str, Any]]:
+        """Every time the seal was opened (:meth:`record_unsealing`), oldest first: at, who, what, reason."""
+        with self.session() as s:
+            g = self._game(s, name)
+            rows = s.scalars(
+                sa.select(EventRow).where(EventRow.game_id == g.id, EventRow.kind == "unsealed").order_by(EventRow.id)
+            )
+            return [{"at": r.at, **r.detail} for r in rows]
+
     def export_game(self, name: str) -> dict[str, Any]:
         """The whole game as JSON-ready data: settings, players, every phase with its submissions, votes, log."""
         with self.session() as s:
@@ -1592,36 +1690,62 @@ class GameStore:
         """Recreate a game from :meth:`export_game`'s data (under ``name`` if given)."""
         if not isinstance(data, Mapping) or data.get("format") != GAME_FILE_FORMAT:
             raise GameError(f'not a dippouch game file (expected "format": "{GAME_FILE_FORMAT}")')
-        if int(data.get("version", 0)) > GAME_FILE_VERSION:
-            raise GameError(f"game file version {data.get('version')} is newer than this dippouch understands")
+        version = data.get("version", GAME_FILE_VERSION)
+        if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+            raise GameError(f"game file: version {version!r} is not a game file version (this dippouch writes 1)"[:200])
+        if version > GAME_FILE_VERSION:
+            raise GameError(f"game file version {version} is newer than this dippouch understands")
         try:
-            gd = data["game"]
-            new_name = (name or gd["name"]).strip()
+            gd = data.get("game")
+            if not isinstance(gd, Mapping):
+                raise GameError('game file: no "game" object (name, variant, settings, status)')
+            if gd.get("variant") is None:
+                raise GameError("game.variant: missing; a game file names the variant its game plays (like standard)")
+            try:
+                named = check_variant_name(gd.get("variant"))
+            except GameError as e:
+                raise GameError(f"game.variant: {e}") from None
+            options = gd.get("options") or {}
+            if not isinstance(options, Mapping):
+                raise GameError("game.options: expected an object of variant options")
             stored = gd.get("variant_data")
-            if stored is not None:
-                # The game's own copy travels with it: a game of a user variant imports without the file.
-                if gd.get("variant_hash") and content_hash(stored) != gd["variant_hash"]:
-                    raise GameError("game file: its variant data does not match its variant_hash (edited or damaged)")
-                v = variant_from_data(stored, gd.get("options") or {}, source=f"{gd['variant']} (from the game file)")
-            else:
-                v = load_variant(gd["variant"], gd.get("options") or {})
-            for ph in data["phases"]:
-                position_from_data(v, ph["position"])  # validates names before anything is written
+            try:
+                if stored is not None:
+                    # The game's own copy travels with it: a game of a user variant imports without the file.
+                    if not isinstance(stored, Mapping):
+                        raise GameError("game.variant_data: expected the variant as an object")
+                    if gd.get("variant_hash") is not None and content_hash(stored) != gd["variant_hash"]:
+                        raise GameError(
+                            "game file: its variant data does not match its variant_hash (edited or damaged)"
+                        )
+                    v = variant_from_data(stored, options, source=f"{named} (from the game file)")
+                else:
+                    v = load_variant(named, options)
+            except GameError:
+                raise
+            except DippouchError as e:
+                raise GameError(f"game file: its variant {named!r} does not load: {e}") from None
+            if v.name != named:
+                raise GameError(f"game.variant: the file says {named!r}, but its variant data is {v.name!r}")
+            # The checks a game created here gets, then what only a file can get wrong; nothing is written
+            # before both have passed.
+            new_name, settings = check_new_game(name if name is not None else gd.get("name"), v, gd.get("settings", {}))
+            check_game_file(data, v)
             with self.session() as s, s.begin():
                 if s.scalars(sa.select(GameRow.id).where(GameRow.name == new_name)).first() is not None:
                     raise GameError(f"a game named {new_name!r} already exists; import it with --name NEW")
                 data_v = dict(v.data)
                 g = GameRow(
                     name=new_name,
-                    variant=gd["variant"],
+                    variant=v.name,
                     variant_data=data_v,
                     variant_hash=content_hash(data_v),
                     options=dict(v.options),
-                    settings=Settings.from_data(gd.get("settings", {})).to_data(),
+                    settings=settings.to_data(),
                     status=gd["status"],
                     ending=gd.get("ending"),
                     branch=int(gd.get("branch", 0)),
-                    paused_remaining=gd.get("paused_remaining"),
+                    paused_remaining=float(gd["paused_remaining"]) if gd.get("paused_remaining") is not None else None,
                     created_at=_dt(gd["created_at"]),
                 )
                 s.add(g)
@@ -1631,7 +1755,7 @@ class GameStore:
                         PlayerRow(
                             game_id=g.id,
                             power=self._power(v, r["power"]),
-                            name=r["name"],
+                            name=r["name"].strip(),
                             assigned_at=_dt(r["assigned_at"]),
                             replaced_at=_dt(r.get("replaced_at")),
                             email=r.get("email"),
@@ -1688,16 +1812,15 @@ class GameStore:
                 for r in data.get("events", []):
                     s.add(EventRow(game_id=g.id, at=_dt(r["at"]), kind=r["kind"], detail=r.get("detail", {})))
             return new_name
-        except (KeyError, TypeError, ValueError) as e:
-            raise GameError(f"game file is incomplete or damaged: {type(e).__name__} {e}") from None
+        except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as e:
+            raise GameError(f"game file is incomplete or damaged: {type(e).__name__} {e}"[:300]) from None
+        except IntegrityError:
+            raise GameError(f"a game named {new_name!r} already exists; import it with --name NEW") from None
+        except sa.exc.SQLAlchemyError as e:
+            raise GameError(f"the game file could not be stored ({type(e).__name__}); nothing was imported") from None
 
 
 # --------------------------------------------------------------------------------------------------
-
-
-SOURCES = ("cli", "post", "mail", "photo", "web")
-"""Where a submission came from: typed by the coordinator, a letter, an e-mail, a confirmed transcription of
-a photograph, the web app."""
 
 
 def is_sealed(status: str, deadline: datetime | None, now: datetime) -> bool:
@@ -1727,15 +1850,25 @@ def seal_export(data: dict[str, Any], now: datetime) -> int:
     return n
 
 
-def clean_address(text: str | None) -> str:
-    """An e-mail address as stored (``Name <a@b>`` -> ``a@b``, lower-cased domain), or a clear error."""
-    from email.utils import parseaddr
+MAX_REASON = 500
 
-    _, addr = parseaddr(str(text or "").strip())
-    local, at, domain = addr.rpartition("@")
-    if not at or not local or "." not in domain or " " in addr or len(addr) > 320:
-        raise GameError(f"{text!r} is not an e-mail address; write it like montrose@example.org")
-    return f"{local}@{domain.lower()}"
+
+def check_reason(reason: str | None, what: str) -> str:
+    """The reason given for opening sealed orders, as recorded and shown to the players, or a clear error."""
+    text = " ".join(str(reason or "").split())
+    if not text:
+        raise GameError(
+            f"the open phase's orders are sealed until its deadline: an {what} opens them, and the players are "
+            "told who did it, when and why; give the reason (e.g. --reason 'moving the game to a new server')"
+            if what.startswith("unsealed")
+            else f"the open phase's orders are sealed until its deadline: a {what} opens them, and the players "
+            "are told who did it, when and why; give the reason"
+        )
+    if len(text) > MAX_REASON:
+        raise GameError(f"the reason is {len(text):,} characters long; at most {MAX_REASON} are kept")
+    if any(ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) <= 0xDFFF for c in text):
+        raise GameError("the reason contains control characters; write it as plain text")
+    return text
 
 
 def _version_name(r: SubmissionRow) -> str:

@@ -66,6 +66,12 @@ class KeyIn(BaseModel):
     role: str = Field(description="player or coordinator", max_length=20)
     power: str = Field("", max_length=100)
     label: str = Field("", max_length=200)
+    reason: str = Field(
+        "",
+        max_length=500,
+        description="Why a seated power's player needs a new key while the phase is sealed (the key reads "
+        "their orders): required then, recorded and shown to the players.",
+    )
 
 
 class ActionIn(BaseModel):
@@ -110,10 +116,10 @@ def phase(request: Request, name: str, phase_id: int) -> dict[str, Any]:
 
 
 @router.get("/games/{name}/export")
-def export(request: Request, name: str, unsealed: bool = False) -> dict[str, Any]:
+def export(request: Request, name: str, unsealed: bool = False, reason: str = "") -> dict[str, Any]:
     """The game file (submissions only for the coordinator; the open phase's sealed until its deadline
     unless the coordinator asks for unsealed=1 to move a running game)."""
-    return web_of(request).export(name, viewer_of(request), unsealed=unsealed)
+    return web_of(request).export(name, viewer_of(request), unsealed=unsealed, reason=reason)
 
 
 @router.get("/games/{name}/powers/{power}")
@@ -200,7 +206,7 @@ def new_key(request: Request, name: str, body: KeyIn) -> dict[str, Any]:
     viewer = _writer(request)
     web = web_of(request)
     if body.role == "player":
-        power, secret = web.new_player_link(name, viewer, body.power)
+        power, secret = web.new_player_link(name, viewer, body.power, body.reason)
     elif body.role == "coordinator":
         power, secret = "", web.new_coordinator_key(name, viewer, body.label)
     else:

@@ -236,8 +236,8 @@ def calendar(request: Request, name: str) -> Response:
 
 
 @router.get("/games/{name}/export.json")
-def export(request: Request, name: str, unsealed: bool = False) -> Response:
-    data = web_of(request).export(name, viewer_of(request), unsealed=unsealed)
+def export(request: Request, name: str, unsealed: bool = False, reason: str = "") -> Response:
+    data = web_of(request).export(name, viewer_of(request), unsealed=unsealed, reason=reason)
     return Response(
         json.dumps(data, ensure_ascii=False, indent=1),
         media_type="application/json",
@@ -450,7 +450,9 @@ async def coordinate_action(request: Request, name: str, action: str) -> Respons
         return render(request, "confirm.html", {"c": what, "game": name, "action": action, "back": back})
     if action in ("assign", "replace", "link"):
         if action == "link":
-            power, secret = await run_in_threadpool(web.new_player_link, name, viewer, _s(form, "power"))
+            power, secret = await run_in_threadpool(
+                web.new_player_link, name, viewer, _s(form, "power"), _s(form, "reason")
+            )
         else:
             power, secret = await run_in_threadpool(
                 web.assign, name, viewer, _s(form, "power"), _s(form, "player"), action == "replace", _s(form, "email")

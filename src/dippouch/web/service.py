@@ -78,8 +78,8 @@ _WEB_WORDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"create one with `dippouch new`", "create one on the Coordinate page"),
         (r"import it with --name NEW", 'import it under another name (the form\'s "As name")'),
         (
-            r"export it again with `dippouch export --unsealed`",
-            "export it again from that game's coordinator page with export.json?unsealed=1",
+            r"export it again with `dippouch export --unsealed(?: --reason TEXT)?`",
+            "export it again from that game's coordinator page with \"Export with this phase's orders unsealed\" (export.json?unsealed=1 with a reason, which its players are shown)",
         ),
         (r"`dippouch upgrade-variant [^`]*`", "the game's coordinator runs upgrade-variant on the server"),
         (r" \(see `dippouch history`\)", " (the game page's history lists its phases)"),
@@ -440,6 +440,18 @@ class Web:
             "map_phase": (shown.id, view),
             "visibility": visibility,
             "settings": st.settings.to_data(),
+            # Every time the coordinator opened sealed orders: the players are told who, when and why.
+            "unsealings": [
+                {
+                    "at": u["at"].isoformat(),
+                    "at_text": st.settings.describe(u["at"]),
+                    "phase": u.get("phase"),
+                    "who": u.get("who"),
+                    "what": u.get("what"),
+                    "reason": u.get("reason"),
+                }
+                for u in self.read.unsealings(name)
+            ],
         }
 
     def _shown_votes(self, name: str, current: PhaseRow | None) -> dict[str, bool]:
@@ -599,35 +611,34 @@ class Web:
         rows = calendar_rows(self.access.phases(name))
         return deadlines_ical(name, st.settings, rows)
 
-    def export(self, name: str, viewer: Viewer, *, unsealed: bool = False) -> dict[str, Any]:
-        """The game file. Anyone who may see the game gets it without submissions; a coordinator gets them,
-        but the open phase's only as who and when until its deadline (the W3K rule, as `dippouch export`
-        keeps it), unless they ask for them ``unsealed`` on purpose to move a running game."""
-        from dippouch.store.repository import seal_export, seal_submission
-
+    def export(self, name: str, viewer: Viewer, *, unsealed: bool = False, reason: str = "") -> dict[str, Any]:
+        """The game file (:meth:`GameStore.game_file`): anyone who may see the game gets it without
+        submissions or players' addresses; a coordinator gets them, but the open phase's only as who and
+        when until its deadline (the W3K rule, as `dippouch export` keeps it), unless they ask for them
+        ``unsealed`` with a ``reason``, which is recorded and shown to the players."""
         self.require_visible(name, viewer)
-        data = self.read.export_game(name)
-        if not unsealed or not viewer.coordinates(name):
-            _seal_votes(data)
-        if not viewer.coordinates(name):
-            for ph in data["phases"]:
-                ph["submissions"] = []
-            data["sealed"] = "submissions are left out; the coordinator's export has them"
-        elif not unsealed:
-            n = seal_export(data, self.now())
-            if self._open_phase_sealed(name):
-                # A phase set aside unprocessed (the open phase rolled back onto itself) holds orders that
-                # were carried into the open one: sealed as long as it is.
-                for ph in data["phases"]:
-                    if _set_aside_unprocessed(ph):
-                        ph["submissions"] = [seal_submission(sub) for sub in ph.get("submissions", [])]
-                        n += len(ph["submissions"])
-            if n:
-                data["sealed"] = (
-                    "the open phase's submissions are sealed until its deadline; "
-                    "ask for ?unsealed=1 to move a running game"
-                )
+        if not viewer.coordinates(name) or not unsealed:
+            view = "coordinator" if viewer.coordinates(name) else "public"
+            sealed = self.read.game_file(name, view=view, now=self.now())
+            _seal_votes(sealed)
+            return sealed
+        try:
+            data = self.store.game_file(
+                name, view="unsealed", now=self.now(), who=self.who(name, viewer), reason=reason
+            )
+        finally:
+            self.touched(name)
         return data
+
+    def who(self, name: str, viewer: Viewer) -> str:
+        """Who the viewer is, as the game's event log names them: their coordinator's key and its label."""
+        ids = [g.key_id for g in viewer.grants if g.role == "coordinator" and g.game in (None, name)]
+        if not ids:
+            return "someone without a coordinator's key"
+        keys = {k.id: k for k in self.access.keys(None) + self.access.keys(name)}
+        k = keys.get(ids[0])
+        label = f", {k.label}" if k is not None and k.label else ""
+        return f"the coordinator (key {ids[0]}{label})"
 
     # ----------------------------------------------------------------------------------------------
     # The player page
@@ -751,9 +762,12 @@ class Web:
         saying so and naming the open phase), never moved to the next phase unseen (issue 15)."""
         _, power = self.require_player(name, power, viewer)
         text = _text(text)
-        now = self.now()
+        # The arrival time is the store's, read once this submission holds the power's lock (a time read
+        # here, before queueing for it, could make a later version older than an earlier one).
+        given = self.now() if self.clock_given else None
         with self._writes:
-            res = self.store.submit(name, power, text, now=now, ready=ready, source="web", phase=phase or None)
+            res = self.store.submit(name, power, text, now=given, ready=ready, source="web", phase=phase or None)
+        now = given or res.received or self.now()
         processed: list[str] = []
         if ready:
             with self._writes:
@@ -964,13 +978,27 @@ class Web:
         self.touched(name)
         return f"{power}'s orders by mail now come from {address}." if address else f"{power} has no address now."
 
-    def new_player_link(self, name: str, viewer: Viewer, power: str) -> tuple[str, str]:
+    def new_player_link(self, name: str, viewer: Viewer, power: str, reason: str = "") -> tuple[str, str]:
+        """A new key for a power's player. For a seated power while the phase is sealed, the key reads the
+        player's orders before the deadline: it needs a reason, recorded and shown to the players."""
         self.require_coordinator(name, viewer)
         v = self._variant_of(name)
         try:
             power = v.power(power).name
         except KeyError as e:
             raise BadInput(str(e.args[0])) from None
+        try:
+            self.store.record_unsealing(
+                name,
+                who=self.who(name, viewer),
+                reason=reason,
+                now=self.now(),
+                what=f"new key for {power}'s player",
+                power=power,
+                seated_only=True,
+            )
+        finally:
+            self.touched(name)
         players = dict((p, cur) for p, cur, _ in self.read.players(name))
         _, secret = self.access.create_key(
             "player", game=name, power=power, label=players.get(power) or "", now=self.now()

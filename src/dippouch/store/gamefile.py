@@ -1,0 +1,392 @@
+"""What a game must be before it is stored: one set of checks for a game created here and a game read from a
+file, so an imported game can never be one that creation would have refused.
+
+:func:`check_new_game` is what creation checks (its name, its variant's name, its settings), and the import
+runs it on the file's game first; :func:`check_game_file` adds what only a file can get wrong: players,
+phases, submissions, votes and events that the rest of dippouch relies on (one open phase, positions that
+read, versions numbered once, line verdicts that match their text, times that are times). Every refusal
+says where in the file and what is wrong. Pure: no database here (the store calls these before writing).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from dippouch.core.errors import DippouchError
+from dippouch.core.variant import Variant
+from dippouch.game import (
+    GameError,
+    LineCheck,
+    Settings,
+    as_utc,
+    check_orders,
+    position_from_data,
+    read_version_lines,
+)
+
+NAME_LIMIT = 100
+PLAYER_NAME_LIMIT = 200
+TEXT_LIMIT = 1_000_000
+"""Characters of one submission's text (what mail intake accepts in all)."""
+MAX_PAUSED_SECONDS = 10 * 366 * 86400
+"""Time left on a paused game's clock: a year at a time, extended at most a year at a time (ten is plenty)."""
+GAME_STATES = ("active", "paused", "finished")
+PHASE_STATES = ("open", "processed", "abandoned")
+SOURCES = ("cli", "post", "mail", "photo", "web")
+"""Where a submission came from: typed by the coordinator, a letter, an e-mail, a confirmed transcription of
+a photograph, the web app."""
+_SLASHES = re.compile(r"[/\\]+")
+_VARIANT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_+-]*(?:\.[A-Za-z0-9_+-]+)*$")
+
+
+def clean_address(text: str | None) -> str:
+    """An e-mail address as stored (``Name <a@b>`` -> ``a@b``, lower-cased domain), or a clear error."""
+    from email.utils import parseaddr
+
+    _, addr = parseaddr(str(text or "").strip())
+    local, at, domain = addr.rpartition("@")
+    if not at or not local or "." not in domain or " " in addr or len(addr) > 320:
+        raise GameError(f"{text!r} is not an e-mail address; write it like montrose@example.org")
+    return f"{local}@{domain.lower()}"
+
+
+def _plain(text: str, where: str, limit: int) -> str:
+    """A one-line name: 1 to ``limit`` characters, no control characters, no line breaks."""
+    if not text or len(text) > limit:
+        shown = f"{text[:40]!r}..." if len(text) > 40 else repr(text)
+        raise GameError(f"{where} must be 1 to {limit} characters (it is {len(text):,}: {shown})")
+    bad = next((c for c in text if ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) <= 0xDFFF), None)
+    if bad is not None:
+        raise GameError(f"{where} {text[:60]!r} contains a control character ({bad!r}); write it on one line")
+    return text
+
+
+def check_game_name(name: Any) -> str:
+    """A game's name as stored: it is part of every address of the game (``/games/NAME``) and of commands."""
+    if not isinstance(name, str):
+        raise GameError(f"a game's name is text, not {type(name).__name__}")
+    text = _plain(name.strip(), "a game's name", NAME_LIMIT)
+    if "/" in text or "\\" in text:
+        other = _SLASHES.sub("-", text)
+        raise GameError(f"a game's name cannot contain '/' or a backslash ({text!r}); try {other!r}")
+    if text.startswith("."):
+        raise GameError(f"a game's name cannot start with '.' ({text!r}); try {text.lstrip('.') or 'game'!r}")
+    return text
+
+
+def check_variant_name(name: Any) -> str:
+    """A variant's name as a game stores it: a plain name (it names the variant's files, so never a path)."""
+    if not isinstance(name, str) or not name or len(name) > NAME_LIMIT or not _VARIANT_NAME.match(name):
+        shown = repr(name)[:80]
+        raise GameError(
+            f"{shown} is not a variant name; a variant is named by letters, digits, '-', '_' and single dots "
+            "(like standard, 1000ad or w3k), never a path"
+        )
+    return name
+
+
+def check_settings(data: Any) -> Settings:
+    """A game's settings, every field of the right type (deadlines, time zone, time of day, missed limit)."""
+    if isinstance(data, Settings):
+        return data
+    if not isinstance(data, Mapping):
+        raise GameError("settings: expected an object with deadlines, timezone, time_of_day, missed_limit, draws")
+    deadlines = data.get("deadlines", {})
+    if not isinstance(deadlines, Mapping) or not all(isinstance(t, str) for t in deadlines.values()):
+        raise GameError('settings.deadlines: expected {"movement": "12d", "retreats": "2d", "adjustments": "2d"}')
+    for key in ("timezone", "time_of_day"):
+        if data.get(key) is not None and not isinstance(data[key], str):
+            raise GameError(f"settings.{key}: expected text, not {type(data[key]).__name__}")
+    missed = data.get("missed_limit", 2)
+    if isinstance(missed, bool) or not isinstance(missed, int) or not 0 <= missed <= 1000:
+        raise GameError(f"settings.missed_limit: expected a whole number from 0 to 1000, not {missed!r}"[:200])
+    if not isinstance(data.get("draws", True), bool):
+        raise GameError("settings.draws: expected true or false")
+    try:
+        return Settings.from_data(data)
+    except (TypeError, ValueError, OverflowError) as e:
+        raise GameError(f"settings: {e}") from None
+
+
+def check_new_game(name: Any, variant: Variant, settings: Any) -> tuple[str, Settings]:
+    """What every new game is checked for, created here or imported: its name, its variant's name (from the
+    variant itself: a stored copy names its own variant) and its settings. Returns the name and settings
+    as they are stored."""
+    try:
+        check_variant_name(variant.name)
+    except GameError as e:
+        raise GameError(f"variant: {e}") from None
+    return check_game_name(name), check_settings(settings)
+
+
+# --------------------------------------------------------------------------------------------------
+# A game file
+
+
+def _strings_ok(value: Any, where: str, depth: int = 0) -> None:
+    """No NUL and no lone surrogate anywhere: neither database can store them (PostgreSQL refuses NUL)."""
+    if depth > 60:
+        raise GameError(f"{where}: nested too deeply")
+    if isinstance(value, str):
+        if "\x00" in value or any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+            raise GameError(f"{where}: contains a NUL or a lone surrogate, which cannot be stored")
+    elif isinstance(value, Mapping):
+        for k, v in value.items():
+            _strings_ok(k, f"{where}.{str(k)[:40]}", depth + 1)
+            _strings_ok(v, f"{where}.{str(k)[:40]}", depth + 1)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            _strings_ok(v, f"{where}[{i}]", depth + 1)
+    elif isinstance(value, float) and not math.isfinite(value):
+        raise GameError(f"{where}: {value} is not a number that can be stored")
+
+
+def _obj(value: Any, where: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise GameError(f"{where}: expected an object, not {type(value).__name__}")
+    return value
+
+
+def _list(value: Any, where: str) -> Sequence[Any]:
+    if not isinstance(value, list):
+        raise GameError(f"{where}: expected a list, not {type(value).__name__}")
+    return value
+
+
+def _int(value: Any, where: str, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise GameError(f"{where}: expected a whole number from {lo} to {hi:,}, not {value!r}"[:200])
+    return value
+
+
+def _bool(value: Any, where: str) -> bool:
+    if not isinstance(value, bool):
+        raise GameError(f"{where}: expected true or false, not {value!r}"[:200])
+    return value
+
+
+def _text(value: Any, where: str, limit: int, *, optional: bool = False) -> str | None:
+    if value is None and optional:
+        return None
+    if not isinstance(value, str) or len(value) > limit:
+        raise GameError(f"{where}: expected text of at most {limit:,} characters"[:200])
+    return value
+
+
+def _time(value: Any, where: str, *, optional: bool = False) -> datetime | None:
+    if value is None and optional:
+        return None
+    if not isinstance(value, str) or len(value) > 40:
+        raise GameError(f"{where}: expected a time like 2026-12-01T09:00:00+00:00, not {value!r}"[:200])
+    try:
+        return as_utc(datetime.fromisoformat(value))
+    except (ValueError, OverflowError):
+        raise GameError(f"{where}: cannot read the time {value!r}; write it like 2026-12-01T09:00:00+00:00") from None
+
+
+def _power(v: Variant, value: Any, where: str) -> str:
+    if not isinstance(value, str):
+        raise GameError(f"{where}: expected a power's name, not {type(value).__name__}")
+    try:
+        return v.power(value).name
+    except KeyError as e:
+        raise GameError(f"{where}: {e.args[0]}") from None
+
+
+def check_game_file(data: Mapping[str, Any], v: Variant) -> None:
+    """Everything of a game file beyond :func:`check_new_game`, read on the game's variant ``v``; raises a
+    :class:`GameError` naming the first place that is wrong. After it, storing the file cannot fail and the
+    stored game can be shown, played and processed."""
+    _strings_ok(data, "game file")
+    gd = _obj(data.get("game"), "game")
+    state = gd.get("status")
+    if state not in GAME_STATES:
+        raise GameError(f"game.status: {state!r} is not one of {', '.join(GAME_STATES)}"[:200])
+    branch = _int(gd.get("branch", 0), "game.branch", 0, 1_000_000)
+    _time(gd.get("created_at"), "game.created_at")
+    if gd.get("options") is not None:
+        _obj(gd["options"], "game.options")
+    paused = gd.get("paused_remaining")
+    if state == "paused":
+        if isinstance(paused, bool) or not isinstance(paused, (int, float)) or not 0 <= paused <= MAX_PAUSED_SECONDS:
+            raise GameError(
+                f"game.paused_remaining: a paused game needs the seconds left on its clock, 0 to "
+                f"{MAX_PAUSED_SECONDS:,}, not {paused!r}"[:300]
+            )
+    elif paused is not None:
+        raise GameError(f"game.paused_remaining: only a paused game has time left on a stopped clock ({state})")
+    ending = gd.get("ending")
+    if state == "finished":
+        e = _obj(ending, "game.ending (a finished game says how it ended)")
+        _text(e.get("kind"), "game.ending.kind", 40)
+        _text(e.get("text", ""), "game.ending.text", 2000)
+        for i, p in enumerate(_list(e.get("powers", []), "game.ending.powers")):
+            _power(v, p, f"game.ending.powers[{i}]")
+    elif ending is not None:
+        raise GameError(f"game.ending: a game that is {state} has not ended")
+
+    current: set[str] = set()
+    for i, r in enumerate(_list(data.get("players", []), "players")):
+        where = f"players[{i}]"
+        r = _obj(r, where)
+        power = _power(v, r.get("power"), f"{where}.power")
+        if not isinstance(r.get("name"), str):
+            raise GameError(f"{where}.name: expected the player's name")
+        _plain(r["name"].strip(), f"{where}.name", PLAYER_NAME_LIMIT)
+        _time(r.get("assigned_at"), f"{where}.assigned_at")
+        if _time(r.get("replaced_at"), f"{where}.replaced_at", optional=True) is None:
+            if power in current:
+                raise GameError(f"{where}: {power} has two current players; only one plays a power at a time")
+            current.add(power)
+        if r.get("email") is not None:
+            try:
+                if clean_address(_text(r["email"], f"{where}.email", 320)) != r["email"]:
+                    raise GameError(f"{r['email']!r} is not written as an address is stored (like a@example.org)")
+            except GameError as e:
+                raise GameError(f"{where}.email: {e}") from None
+
+    phases = _list(data.get("phases"), "phases")
+    if not phases:
+        raise GameError("phases: a game file has at least one phase (the one the game opened with)")
+    seen: set[tuple[int, int]] = set()
+    open_at: list[int] = []
+    ids: set[int] = set()
+    for i, ph in enumerate(phases):
+        _check_phase(v, _obj(ph, f"phases[{i}]"), f"phases[{i}]", branch, seen, ids)
+        if ph["status"] == "open":
+            open_at.append(i)
+    if state == "finished" and open_at:
+        raise GameError(f"phases[{open_at[0]}]: a finished game has no open phase")
+    if state != "finished":
+        if len(open_at) != 1:
+            raise GameError(
+                f"phases: a game that is {state} has exactly one open phase; this file has {len(open_at)}"
+                + (f" (phases {', '.join(map(str, open_at))})" if open_at else "")
+            )
+        op = phases[open_at[0]]
+        if op["branch"] != branch:
+            raise GameError(f"phases[{open_at[0]}]: the open phase is on branch {op['branch']}, the game on {branch}")
+        if (op.get("deadline") is None) != (state == "paused"):
+            raise GameError(
+                f"phases[{open_at[0]}].deadline: "
+                + ("a paused game's open phase has no deadline" if state == "paused" else "the open phase needs one")
+            )
+
+    for i, r in enumerate(_list(data.get("votes", []), "votes")):
+        r = _obj(r, f"votes[{i}]")
+        _power(v, r.get("power"), f"votes[{i}].power")
+        _bool(r.get("draw"), f"votes[{i}].draw")
+        _time(r.get("at"), f"votes[{i}].at")
+    for i, r in enumerate(_list(data.get("events", []), "events")):
+        r = _obj(r, f"events[{i}]")
+        kind = _text(r.get("kind"), f"events[{i}].kind", 30)
+        if not kind:
+            raise GameError(f"events[{i}].kind: empty")
+        _time(r.get("at"), f"events[{i}].at")
+        _obj(r.get("detail", {}), f"events[{i}].detail")
+
+
+def _check_phase(
+    v: Variant, ph: Mapping[str, Any], where: str, branch: int, seen: set[tuple[int, int]], ids: set[int]
+) -> None:
+    key = (_int(ph.get("branch"), f"{where}.branch", 0, branch), _int(ph.get("seq"), f"{where}.seq", 0, 1_000_000))
+    if key in seen:
+        raise GameError(f"{where}: a second phase at branch {key[0]}, position {key[1]} in the game's line")
+    seen.add(key)
+    status = ph.get("status")
+    if status not in PHASE_STATES:
+        raise GameError(f"{where}.status: {status!r} is not one of {', '.join(PHASE_STATES)}"[:200])
+    try:
+        pos = position_from_data(v, _obj(ph.get("position"), f"{where}.position"))
+    except (DippouchError, KeyError, TypeError, ValueError) as e:
+        raise GameError(f"{where}.position: {e}") from None
+    name, kind = v.calendar.name(pos.phase), v.calendar.kind(pos.phase).value
+    if ph.get("name") != name or ph.get("kind") != kind:
+        raise GameError(
+            f"{where}: its name and kind ({ph.get('name')!r}, {ph.get('kind')!r}) are not those of its position "
+            f"({name!r}, {kind!r})"[:300]
+        )
+    _time(ph.get("opened_at"), f"{where}.opened_at")
+    _time(ph.get("deadline"), f"{where}.deadline", optional=True)
+    _time(ph.get("processed_at"), f"{where}.processed_at", optional=True)
+    if ph.get("next_position") is not None:
+        try:
+            position_from_data(v, ph["next_position"])
+        except (DippouchError, KeyError, TypeError, ValueError) as e:
+            raise GameError(f"{where}.next_position: {e}") from None
+    if status == "processed" and ph.get("processed_at") is None:
+        raise GameError(f"{where}: a processed phase says when it was processed (processed_at)")
+    orders = ph.get("orders")
+    if orders is not None:
+        for p, ts in _obj(orders, f"{where}.orders").items():
+            _power(v, p, f"{where}.orders")
+            if not all(isinstance(t, str) for t in _list(ts, f"{where}.orders.{p}")):
+                raise GameError(f"{where}.orders.{p}: expected a list of orders")
+    if ph.get("results") is not None and not all(
+        isinstance(r, Mapping) for r in _list(ph["results"], f"{where}.results")
+    ):
+        raise GameError(f"{where}.results: expected a list of objects")
+    for j, p in enumerate(_list(ph.get("missed") or [], f"{where}.missed")):
+        _power(v, p, f"{where}.missed[{j}]")
+
+    versions: dict[str, set[int]] = {}
+    wanted: list[tuple[str, str, int]] = []
+    for j, sub in enumerate(_list(ph.get("submissions", []), f"{where}.submissions")):
+        at = f"{where}.submissions[{j}]"
+        sub = _obj(sub, at)
+        if sub.get("sealed"):
+            raise GameError(
+                "this game file was exported with the open phase's orders sealed; export it again "
+                "with `dippouch export --unsealed --reason TEXT` to move a running game"
+            )
+        power = _power(v, sub.get("power"), f"{at}.power")
+        version = _int(sub.get("version"), f"{at}.version", 1, 1_000_000)
+        if version in versions.setdefault(power, set()):
+            raise GameError(f"{at}: {power} has two versions numbered {version} in {name}")
+        versions[power].add(version)
+        if sub.get("id") is not None:
+            ids.add(_int(sub["id"], f"{at}.id", 1, 2**62))
+        if sub.get("carried_from") is not None and _int(sub["carried_from"], f"{at}.carried_from", 1, 2**62) not in ids:
+            raise GameError(f"{at}.carried_from: names no submission earlier in the file")
+        _time(sub.get("submitted_at"), f"{at}.submitted_at")
+        _time(sub.get("recorded_at"), f"{at}.recorded_at", optional=True)
+        text = _text(sub.get("text"), f"{at}.text", TEXT_LIMIT) or ""
+        for flag in ("ready", "stands"):
+            if flag in sub:
+                _bool(sub[flag], f"{at}.{flag}")
+        if sub.get("source", "cli") not in SOURCES:
+            raise GameError(f"{at}.source: {sub.get('source')!r} is not one of {', '.join(SOURCES)}"[:200])
+        _text(sub.get("label"), f"{at}.label", 40, optional=True)
+        if sub.get("reinstates") is not None:
+            wanted.append((at, power, _int(sub["reinstates"], f"{at}.reinstates", 1, 1_000_000)))
+        lines = []
+        for k, d in enumerate(_list(sub.get("lines"), f"{at}.lines")):
+            d = _obj(d, f"{at}.lines[{k}]")
+            ok = (
+                isinstance(d.get("line"), int)
+                and not isinstance(d.get("line"), bool)
+                and isinstance(d.get("text"), str)
+            )
+            ok = ok and all(d.get(f) is None or isinstance(d.get(f), str) for f in ("order", "error", "note"))
+            if not ok:
+                raise GameError(f'{at}.lines[{k}]: expected {{"line": N, "text": "...", "order": ..., "error": ...}}')
+            lines.append(LineCheck.from_data(d))
+        if status == "open":
+            # The verdicts of the open phase's versions are what processing carries out: they must be the
+            # ones the arrival check gives their text (the one legality decision), not whatever a file says.
+            accepted = [ln.order for ln in lines if ln.accepted and ln.order is not None]
+            again = [ln.order for ln in check_orders(v, pos, power, read_version_lines(text).text) if ln.accepted]
+            if accepted != [o for o in again if o is not None]:
+                extra = next((o for o in accepted if o not in again), None)
+                what = f" ({extra!r} is not an order its text gives here)" if extra else ""
+                raise GameError(
+                    f"{at} ({power} version {version}): its line verdicts do not match its text{what}; "
+                    "the file was edited or damaged"
+                )
+    for at, power, n in wanted:
+        if n not in versions.get(power, set()):
+            raise GameError(f"{at}.reinstates: {power} has no version {n} in {name}")

@@ -1,0 +1,171 @@
+"""What a game file gives away, and to whom; opening the seal leaves a trace the players see.
+
+- The public game file (anyone who may see the game) carries no player's e-mail address; the coordinator's
+  keeps them.
+- Opening sealed orders before the deadline (an unsealed export, by the web or the command line; a new key
+  for a seated power's player) needs a reason, and is recorded in the game's log and shown on the game page:
+  who, when, why.
+- Files that hold addresses or sealed orders are written for their owner only (0600), and a database file
+  others can read is warned about.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import stat
+import subprocess
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import dippouch.cli.game  # noqa: F401  (registers the commands)
+from dippouch.cli import app
+from dippouch.store import GameStore
+from websupport import Site
+from workersupport import dippouch_command
+
+ADDRESSES = {"France": "bruno.secret@example.org", "Germany": "carla.hidden@example.net"}
+NOW = "2026-12-01T09:00"
+runner = CliRunner()
+
+
+@pytest.fixture
+def site(db_url: str) -> Site:
+    s = Site(db_url)
+    s.new_game("g")
+    for power, address in ADDRESSES.items():
+        r = s.api(s.coordinator, "/api/games/g/players", {"power": power, "player": power[:3], "email": address})
+        assert r.status_code == 200, r.text
+    return s
+
+
+def _leaks(text: str) -> list[str]:
+    return [a for a in ADDRESSES.values() if a in text] + re.findall(r"[\w.+-]+@[\w-]+\.[\w.]+", text)
+
+
+def test_the_public_game_file_has_no_e_mail_address(site: Site) -> None:
+    """An attacker (no key at all, or a player's key) fetches both game-file addresses, sealed or asking for
+    unsealed: no address anywhere in the answer, and no "email" field."""
+    player = site.player("g", "Italy", "Ines")
+    for who in (site.browser(), player):
+        for url in ("/games/g/export.json", "/api/games/g/export", "/api/games/g/export?unsealed=1&reason=x"):
+            r = who.get(url)
+            assert r.status_code == 200, r.text
+            assert not _leaks(r.text), (url, _leaks(r.text))
+            assert all("email" not in p for p in r.json()["players"]), url
+    # The coordinator's file keeps them (it moves the game, mail intake included).
+    data = site.coordinator.get("/api/games/g/export").json()
+    assert {p["power"]: p.get("email") for p in data["players"] if p.get("email")} == ADDRESSES
+
+
+def test_the_store_gives_the_public_view_without_addresses(db_url: str) -> None:
+    store = GameStore(db_url)
+    store.create_game("g", "standard", now=_t())
+    store.assign("g", "France", "Bruno", now=_t(), email=ADDRESSES["France"])
+    assert not _leaks(json.dumps(store.game_file("g", view="public", now=_t())))
+    assert ADDRESSES["France"] in json.dumps(store.game_file("g", view="coordinator", now=_t()))
+    store.close()
+
+
+def _t():  # type: ignore[no-untyped-def]
+    from dippouch.game import parse_time
+
+    return parse_time(NOW)
+
+
+# --------------------------------------------------------------------------------------------------
+# Unsealing leaves a trace
+
+
+def test_an_unsealed_export_on_the_web_needs_a_reason_and_the_players_see_it(site: Site) -> None:
+    _, key = site.web.access.create_key("player", game="g", power="France", label="Fra", now=site.clock())
+    france = site.browser(key)
+    site.post_form(france, "/games/g/play/France/orders", {"orders": "A par - bur"})
+    for url in ("/games/g/export.json?unsealed=1", "/api/games/g/export?unsealed=1&reason=%20"):
+        r = site.coordinator.get(url)
+        assert r.status_code == 400 and "give the reason" in r.text, r.text
+        assert "A par - bur" not in r.text
+    assert site.web.store.unsealings("g") == []
+    r = site.coordinator.get("/api/games/g/export?unsealed=1&reason=moving+to+the+new+server")
+    assert r.status_code == 200 and "A par - bur" in r.text
+    (u,) = site.web.store.unsealings("g")
+    assert u["reason"] == "moving to the new server" and u["phase"] == "Spring 1901 Movement"
+    assert u["at"] == site.clock() and "coordinator (key" in u["who"]
+    assert any(e["kind"] == "unsealed" for e in r.json()["events"]), "the file carries its own record"
+    page = france.get("/games/g").text
+    assert "Sealed orders opened" in page and "moving to the new server" in page
+    assert "opened sealed orders of Spring 1901 Movement at 2026-12-01 09:00" in page
+    # After the deadline nothing is sealed: nothing to record.
+    site.clock.advance(days=30)
+    assert site.coordinator.get("/api/games/g/export?unsealed=1").status_code == 200
+    assert len(site.web.store.unsealings("g")) == 1
+
+
+def test_a_new_key_for_a_seated_power_while_sealed_is_recorded_with_its_reason(site: Site) -> None:
+    auth = {"Authorization": f"Bearer {site.coordinator_key}"}
+    bot = site.browser()
+    r = bot.post("/api/games/g/keys", json={"role": "player", "power": "France"}, headers=auth)
+    assert r.status_code == 400 and "give the reason" in r.json()["error"]
+    r = site.post_form(site.coordinator, "/games/g/coordinate/link", {"power": "France"})
+    assert r.status_code == 400 and "give the reason" in r.text
+    assert site.web.store.unsealings("g") == []
+    r = bot.post(
+        "/api/games/g/keys", json={"role": "player", "power": "France", "reason": "Bruno lost his link"}, headers=auth
+    )
+    assert r.status_code == 200, r.text
+    (u,) = site.web.store.unsealings("g")
+    assert u["power"] == "France" and u["reason"] == "Bruno lost his link" and "France" in u["what"]
+    assert "Bruno lost his link" in site.browser().get("/games/g").text
+    # An empty seat has no orders to read: its key needs no reason and leaves no record.
+    r = bot.post("/api/games/g/keys", json={"role": "player", "power": "Turkey"}, headers=auth)
+    assert r.status_code == 200 and len(site.web.store.unsealings("g")) == 1
+
+
+def _db(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'games.db'}"
+
+
+def test_an_unsealed_export_by_the_command_line_needs_a_reason_is_recorded_and_private(tmp_path: Path) -> None:
+    db = _db(tmp_path)
+    store = GameStore(db)
+    store.create_game("g", "standard", now=_t())
+    store.assign("g", "France", "Bruno", now=_t(), email=ADDRESSES["France"])
+    store.submit("g", "France", "A par - bur", now=_t())
+    out = tmp_path / "g.json"
+    r = runner.invoke(app, ["export", "g", str(out), "--unsealed", "--db", db, "--now", NOW])
+    assert r.exit_code != 0 and "give the reason" in r.output and not out.exists()
+    assert store.unsealings("g") == []
+    r = runner.invoke(
+        app, ["export", "g", str(out), "--unsealed", "--reason", "moving servers", "--db", db, "--now", NOW]
+    )
+    assert r.exit_code == 0, r.output
+    assert "A par - bur" in out.read_text()
+    assert stat.S_IMODE(out.stat().st_mode) == 0o600, "a file with sealed orders is for its owner only"
+    (u,) = store.unsealings("g")
+    assert u["reason"] == "moving servers" and "dippouch export" in u["who"]
+    # An existing file readable by others is made private as it is overwritten; so is the sealed export
+    # (it holds the players' addresses).
+    other = tmp_path / "sealed.json"
+    other.write_text("{}")
+    other.chmod(0o644)
+    r = runner.invoke(app, ["export", "g", str(other), "--db", db, "--now", NOW])
+    assert r.exit_code == 0, r.output
+    assert stat.S_IMODE(other.stat().st_mode) == 0o600 and "A par - bur" not in other.read_text()
+    store.close()
+
+
+def test_a_database_file_others_can_read_is_warned_about(tmp_path: Path) -> None:
+    path = tmp_path / "games.db"
+    GameStore(f"sqlite:///{path}").close()
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    env = {**os.environ, "DIPPOUCH_DATABASE_URL": f"sqlite:///{path}"}
+    cmd = [*dippouch_command(), "games"]
+    quiet = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
+    assert quiet.returncode == 0 and "readable" not in quiet.stderr, quiet.stderr
+    path.chmod(0o644)
+    loud = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
+    assert loud.returncode == 0, loud.stderr
+    assert f"{path}" in loud.stderr and "readable by other users" in loud.stderr and "chmod 600" in loud.stderr
