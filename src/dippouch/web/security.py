@@ -6,6 +6,8 @@ answer with the same plain message, never a traceback.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import hmac
 import secrets
 import threading
@@ -29,11 +31,21 @@ __all__ = [
     "Viewer",
     "WebError",
     "check_csrf",
+    "csrf_cookie",
+    "csrf_field",
+    "csrf_for_session",
     "security_headers",
+    "session_cookie",
+    "session_token",
 ]
 
 SESSION_COOKIE = "dp_session"
 CSRF_COOKIE = "dp_csrf"
+HOST_PREFIX = "__Host-"
+"""Over https the cookies are named ``__Host-dp_session`` and ``__Host-dp_csrf``: a browser keeps such a
+cookie only if it was set Secure, with Path=/ and no Domain, by this very host, so a neighbouring subdomain
+or a plain-http page on the network cannot plant one (cookie tossing). Plain http (a localhost server) keeps
+the plain names, which browsers refuse to prefix."""
 CSRF_FIELD = "csrf"
 CSRF_HEADER = "x-csrf-token"
 
@@ -98,18 +110,96 @@ class Viewer:
 
 
 # --------------------------------------------------------------------------------------------------
-# CSRF: a random cookie echoed in every form (and in a header for script requests), and same-origin checks
+# Cookies
+
+
+def _https(request: Request) -> bool:
+    return request.url.scheme == "https"
+
+
+def session_cookie(request: Request) -> str:
+    """The session cookie's name for this request (``__Host-`` prefixed over https)."""
+    return HOST_PREFIX + SESSION_COOKIE if _https(request) else SESSION_COOKIE
+
+
+def csrf_cookie(request: Request) -> str:
+    return HOST_PREFIX + CSRF_COOKIE if _https(request) else CSRF_COOKIE
+
+
+def session_token(request: Request) -> str | None:
+    """The browser's session secret, from the cookie of this scheme's name only: over https a plain
+    ``dp_session`` (which anyone on the same site could have planted) is not read."""
+    return request.cookies.get(session_cookie(request)) or None
+
+
+# --------------------------------------------------------------------------------------------------
+# CSRF: a token every form echoes (and script requests send in a header), and same-origin checks.
+#
+# A signed-in browser's token is derived from its session secret (an HMAC keyed by it), so it is bound to
+# the session: a token read or planted elsewhere does not fit another session, and it changes at every
+# sign-in. A browser without a session (the sign-in form) gets a random token in a cookie to echo. Forms
+# carry the token masked with a fresh random pad on every page, so a compressed page never repeats the
+# same secret bytes (BREACH); the unmasked token is accepted too (scripts that read the cookie).
+
+_CSRF_LABEL = b"dippouch csrf token v1"
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _unb64(text: str) -> bytes | None:
+    try:
+        return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (ValueError, TypeError):
+        return None
+
+
+def csrf_for_session(session: str) -> str:
+    """The CSRF token of the session whose secret is ``session``."""
+    return _b64(hmac.new(session.encode(), _CSRF_LABEL, hashlib.sha256).digest())
 
 
 def csrf_token(request: Request) -> str:
-    """This browser's CSRF token (the cookie's value, or a new one the response will set)."""
+    """This browser's CSRF token: its session's, else the CSRF cookie's value, else a new one the response
+    will set. The CSRF cookie is (re)set to the token when it differs."""
     token = getattr(request.state, "csrf", None)
     if token is None:
-        cookie = request.cookies.get(CSRF_COOKIE, "")
-        token = cookie if 30 <= len(cookie) <= 100 and cookie.isascii() else secrets.token_urlsafe(32)
+        cookie = request.cookies.get(csrf_cookie(request), "")
+        session = session_token(request)
+        if session:
+            token = csrf_for_session(session)
+        else:
+            token = cookie if 30 <= len(cookie) <= 100 and cookie.isascii() else secrets.token_urlsafe(32)
         request.state.csrf = token
         request.state.csrf_new = token != cookie
     return str(token)
+
+
+def csrf_field(request: Request) -> str:
+    """The token as a form or page carries it: masked with a new random pad each time (BREACH)."""
+    raw = csrf_token(request).encode()
+    pad = secrets.token_bytes(len(raw))
+    return "m." + _b64(pad + bytes(a ^ b for a, b in zip(pad, raw, strict=True)))
+
+
+def _unmask(sent: str) -> str:
+    if not sent.startswith("m.") or len(sent) > 300:
+        return sent
+    data = _unb64(sent[2:])
+    if not data or len(data) % 2:
+        return sent
+    half = len(data) // 2
+    pad, masked = data[:half], data[half:]
+    return bytes(a ^ b for a, b in zip(pad, masked, strict=True)).decode("latin-1")
+
+
+def _expected_csrf(request: Request) -> str | None:
+    session = session_token(request)
+    if session:
+        return csrf_for_session(session)
+    cookie = request.cookies.get(csrf_cookie(request), "")
+    return cookie or None
 
 
 def _same_origin(request: Request) -> bool:
@@ -129,8 +219,8 @@ def check_csrf(request: Request, sent: str | None) -> None:
             f"this request came from another site (Origin {request.headers.get('origin')!r}, "
             f"host {request.headers.get('host')!r}); it was refused"
         )
-    cookie = request.cookies.get(CSRF_COOKIE, "")
-    if not cookie or not sent or not hmac.compare_digest(cookie.encode(), str(sent).encode()):
+    expected = _expected_csrf(request)
+    if not expected or not sent or not hmac.compare_digest(expected.encode(), _unmask(str(sent)).encode()):
         raise Forbidden(
             "the form's security token is missing or out of date (CSRF check); reload the page and send it again"
         )
@@ -168,6 +258,12 @@ class RateLimiter:
             if len(self.hits) > 100_000:  # forget idle clients rather than grow without bound
                 for key in [k for k, v in self.hits.items() if not v or v[-1] <= now - window][:50_000]:
                     del self.hits[key]
+
+    def failed(self, bucket: str, client: str, what: str) -> None:
+        """Count a failure (a wrong key): refused (429) once the client has used up its allowance, so
+        guessing stops there while right keys, which never reach here, are still accepted."""
+        self.hit(bucket, client, what, count_it=False)
+        self.note(bucket, client)
 
     def note(self, bucket: str, client: str) -> None:
         if bucket in self.limits:
