@@ -248,12 +248,16 @@ def create_app(
 
     @app.get("/healthz", include_in_schema=False)
     def healthz() -> Response:
-        """200 while the database answers; 503 (with the reason) when it does not."""
+        """200 while the database answers; 503 when it does not. Anyone may ask, so the answer says only
+        "database unavailable"; the database's own text (file paths, host names, user names) goes to the log."""
         try:
             with store.engine.connect() as conn:
                 conn.execute(sa.select(sa.literal(1)).select_from(sa.table("alembic_version")).limit(1))
-        except OperationalError as e:
-            return JSONResponse({"status": "unhealthy", "role": "web", "error": str(e.orig)}, status_code=503)
+        except sa.exc.SQLAlchemyError as e:
+            log.warning("health check: database unavailable: %s: %s", type(e).__name__, getattr(e, "orig", e))
+            return JSONResponse(
+                {"status": "unhealthy", "role": "web", "error": "database unavailable"}, status_code=503
+            )
         return JSONResponse({"status": "ok", "role": "web", "scheduler": scheduler})
 
     @app.get("/metrics", include_in_schema=False)

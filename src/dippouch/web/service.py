@@ -516,12 +516,15 @@ class Web:
         return row is not None and is_sealed(row[0], row[1], self.now())
 
     def calendar_ics(self, name: str, viewer: Viewer) -> bytes:
-        from dippouch.report import calendar_rows, deadlines_ical
+        from dippouch.report import calendar_rows, deadlines_ical, upcoming_deadlines
 
         self.require_visible(name, viewer)
         st = self.read.status(name, now=self.now())
         rows = calendar_rows(self.access.phases(name))
-        return deadlines_ical(name, st.settings, rows)
+        upcoming = []
+        if st.state == "active" and st.phase and st.deadline and st.game_variant is not None:
+            upcoming = upcoming_deadlines(st.game_variant.calendar, st.settings, st.phase, st.deadline)
+        return deadlines_ical(name, st.settings, rows, upcoming=upcoming)
 
     def export(self, name: str, viewer: Viewer, *, unsealed: bool = False) -> dict[str, Any]:
         """The game file. Anyone who may see the game gets it without submissions; a coordinator gets them,
