@@ -31,10 +31,13 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from dippouch.core.errors import DippouchError
 from dippouch.store.repository import GameStore
 from dippouch.web.security import (
+    Busy,
+    NeedsKey,
     RateLimiter,
     TooMany,
     Viewer,
     WebError,
+    WorkBudget,
     csrf_cookie,
     csrf_field,
     security_headers,
@@ -54,6 +57,9 @@ DEFAULT_LIMITS: dict[str, tuple[int, float]] = {
     "adjudicate": (60, 60.0),
 }
 MAX_BODY = 2_000_000
+WORK_SECONDS = 10.0
+"""CPU seconds of expensive work (adjudications, line checks, first drawings of PDF maps) an address may use a
+minute: hundreds of ordinary checks, a handful of worst cases."""
 
 
 TOO_LARGE = f"request body too large (at most {MAX_BODY:,} bytes)"
@@ -171,6 +177,9 @@ def create_app(
     )
     app.state.web = web
     app.state.limiter = RateLimiter(DEFAULT_LIMITS if limits is None else limits)
+    # Expensive requests: a share of CPU time per address, one at a time (off with the rate limits, for load
+    # tests, but for the lane).
+    app.state.budget = WorkBudget(float("inf") if limits == {} else WORK_SECONDS, 60.0)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.globals["quote"] = quote
     app.state.templates = templates
@@ -192,7 +201,9 @@ def create_app(
 
     @app.exception_handler(WebError)
     async def _web_error(request: Request, exc: WebError) -> Response:
-        headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, TooMany) else None
+        headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, TooMany | Busy) else None
+        if isinstance(exc, NeedsKey):
+            headers = {"WWW-Authenticate": 'Bearer realm="dippouch"'}
         return _answer(request, exc.status, exc.message, headers)
 
     @app.exception_handler(DippouchError)
@@ -265,6 +276,14 @@ def create_app(
         """Prometheus metrics: request latency, and phases processed when the in-process scheduler runs."""
         return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
 
+    from starlette_compress import CompressMiddleware
+
+    # Innermost: compressed answers are counted and given their security headers like any other. BREACH
+    # (a secret guessed from compressed sizes when attacker-chosen text is reflected beside it): the CSRF
+    # token on every page is masked afresh each time (security.csrf_field); the session cookie is SameSite,
+    # so a page elsewhere cannot make the browser fetch our signed-in pages for it to measure; and a new link
+    # (secret.html) is a different random secret on every answer.
+    app.add_middleware(CompressMiddleware, minimum_size=1000)
     app.add_middleware(_Latency)
     app.add_middleware(_Headers)
     return app

@@ -305,9 +305,11 @@ def phase_map(request: Request, name: str, phase_id: int, view: str) -> Response
 
 @router.get("/games/{name}/map.pdf")
 def map_pdf(request: Request, name: str, phase: int | None = None) -> Response:
-    from dippouch.web.maps import phase_pdf
+    from dippouch.web.maps import cached_pdf, phase_pdf
 
-    pdf = phase_pdf(_svg(request, name, phase))
+    svg = _svg(request, name, phase)
+    # A first drawing takes seconds: it is charged to the address's work budget and runs in the work lane.
+    pdf = cached_pdf(svg) or request.app.state.budget.run(client_id(request), lambda: phase_pdf(svg))
     if pdf is None:
         raise NotFound("PDF maps need the map renderer, which is not installed")
     return Response(
@@ -529,6 +531,8 @@ def moves_page(request: Request, name: str, q: str = "") -> Response:
 def api_docs(request: Request) -> Response:
     """The JSON API described from its OpenAPI document, as a plain page: FastAPI's own docs page loads
     Swagger UI from a CDN (and runs an inline script), both of which this app refuses."""
+    from dippouch.web.docstrings import docstring_html
+
     spec = request.app.openapi()
     schemas = spec.get("components", {}).get("schemas", {})
     ops = []
@@ -560,7 +564,7 @@ def api_docs(request: Request) -> Response:
                     "method": method.upper(),
                     "path": path,
                     "summary": op.get("summary", ""),
-                    "description": op.get("description", ""),
+                    "description": docstring_html(op.get("description") or op.get("summary", "")),
                     "params": [
                         {"name": p["name"], "in": p["in"], "required": p.get("required", False)}
                         for p in op.get("parameters", [])

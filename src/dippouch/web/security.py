@@ -15,6 +15,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from starlette.requests import Request
 
@@ -24,12 +25,16 @@ __all__ = [
     "CSRF_COOKIE",
     "SESSION_COOKIE",
     "BadInput",
+    "Busy",
     "Forbidden",
+    "NeedsKey",
     "NotFound",
     "RateLimiter",
     "TooMany",
     "Viewer",
     "WebError",
+    "WorkBudget",
+    "bound_orders",
     "check_csrf",
     "csrf_cookie",
     "csrf_field",
@@ -38,6 +43,8 @@ __all__ = [
     "session_cookie",
     "session_token",
 ]
+
+T = TypeVar("T")
 
 SESSION_COOKIE = "dp_session"
 CSRF_COOKIE = "dp_csrf"
@@ -64,6 +71,13 @@ class BadInput(WebError):
 
 class Forbidden(WebError):
     status = 403
+
+
+class NeedsKey(WebError):
+    """A call that acts for someone, made with no key and no session: 401, before any CSRF check (there is
+    nothing to protect, and "needs a key" is what the caller has to hear)."""
+
+    status = 401
 
 
 class NotFound(WebError):
@@ -269,6 +283,105 @@ class RateLimiter:
         if bucket in self.limits:
             with self.lock:
                 self.hits.setdefault((bucket, client), deque()).append(self.clock())
+
+
+class Busy(WebError):
+    status = 503
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class WorkBudget:
+    """What keeps cheap pages fast while some clients send expensive requests (adjudications, line checks of
+    many misspelt orders, PDF maps): each address may spend ``seconds`` of the server's CPU time in any
+    ``window`` on them (measured, not estimated: the thread's CPU time), and at most ``lanes`` such requests
+    run at once, with at most ``queue`` more waiting; beyond that the answer is 503 at once, so waiting
+    requests never take the threads the cheap pages need. Drawing is pure Python: two heavy requests at once
+    would only share the interpreter lock with every page."""
+
+    def __init__(
+        self,
+        seconds: float = 10.0,
+        window: float = 60.0,
+        *,
+        lanes: int = 1,
+        queue: int = 4,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.seconds, self.window, self.queue = seconds, window, queue
+        self.clock = clock
+        self.spent: dict[str, deque[tuple[float, float]]] = {}
+        self.lock = threading.Lock()
+        self.lanes = threading.BoundedSemaphore(lanes)
+        self.waiting = 0
+
+    def _used(self, client: str, now: float) -> deque[tuple[float, float]]:
+        q = self.spent.setdefault(client, deque())
+        while q and q[0][0] <= now - self.window:
+            q.popleft()
+        return q
+
+    def check(self, client: str) -> None:
+        """Refuse (429) an address that has used its share in the window."""
+        now = self.clock()
+        with self.lock:
+            q = self._used(client, now)
+            used = sum(c for _, c in q)
+            if used >= self.seconds:
+                wait = max(1, int(q[0][0] + self.window - now + 1))
+                raise TooMany(
+                    f"you have used your share of the server's work ({used:.1f} s of computing in "
+                    f"{int(self.window)} s, at most {self.seconds:g}); try again in {wait} s",
+                    wait,
+                )
+
+    def run(self, client: str, work: Callable[[], T]) -> T:
+        """Run ``work`` (in the calling thread) in a lane, charging its CPU time to ``client``."""
+        self.check(client)
+        with self.lock:
+            if self.waiting >= self.queue:
+                raise Busy("the server is busy with other expensive requests; try again in a few seconds", 2)
+            self.waiting += 1
+        try:
+            self.lanes.acquire()
+        finally:
+            with self.lock:
+                self.waiting -= 1
+        started = time.thread_time()
+        try:
+            return work()
+        finally:
+            self.lanes.release()
+            cost = time.thread_time() - started
+            now = self.clock()
+            with self.lock:
+                self._used(client, now).append((now, cost))
+                if len(self.spent) > 100_000:
+                    for key in [k for k, v in self.spent.items() if not v][:50_000]:
+                        del self.spent[key]
+
+
+MAX_ORDER_LINE = 300
+"""Characters in one order line: the longest order written out in full names is under 150."""
+
+MAX_ORDER_LINES = 200
+"""Lines of orders sent or checked at once (W3K's largest power has a few dozen units; comments count)."""
+
+
+def bound_orders(text: str) -> None:
+    """Refuse order text that no player writes and whose every misspelt line costs a "did you mean" search
+    over the variant's names: too many lines, or a line too long; the message says which and the limit."""
+    lines = text.splitlines()
+    if len(lines) > MAX_ORDER_LINES:
+        raise BadInput(f"{len(lines):,} lines of orders; at most {MAX_ORDER_LINES} lines are sent or checked at once")
+    for n, line in enumerate(lines, 1):
+        if len(line) > MAX_ORDER_LINE:
+            raise BadInput(
+                f"line {n} is {len(line):,} characters long; an order line has at most {MAX_ORDER_LINE} "
+                "(one order a line)"
+            )
 
 
 def client_id(request: Request) -> str:

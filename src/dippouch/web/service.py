@@ -38,7 +38,7 @@ from dippouch.store.access import VISIBILITIES, AccessStore
 from dippouch.store.models import GameRow, PhaseRow
 from dippouch.store.repository import GameStore, phase_record_of
 from dippouch.web.maps import map_available, phase_svg, position_svg
-from dippouch.web.security import BadInput, Forbidden, NotFound, Viewer
+from dippouch.web.security import BadInput, Forbidden, NotFound, Viewer, bound_orders
 
 MAP_VIEWS = ("board", "orders", "after", "after-orders")
 """The pictures of a phase: its position (board), with its orders and results drawn (orders, once processed),
@@ -69,6 +69,7 @@ def _text(value: str, what: str = "order text") -> str:
         raise BadInput(f"the {what} is {len(value):,} characters long; at most {MAX_ORDER_TEXT:,} are accepted")
     if any(0xD800 <= ord(c) <= 0xDFFF for c in value) or "\x00" in value:
         raise BadInput(f"the {what} contains characters that are not text (NUL or lone surrogates)")
+    bound_orders(value)  # lines and line length: what keeps a check of misspelt orders from taking seconds
     return value
 
 
