@@ -116,6 +116,8 @@ def serve(
     application = create_app(
         store=store, scheduler=scheduler, scheduler_interval=interval, limits=None if rate_limits else {}
     )
+    from dippouch.web.server import SERVER_LIMITS, GuardedHttpTools
+
     uvicorn.run(
         application,
         host=host,
@@ -123,4 +125,6 @@ def serve(
         log_level="warning",
         proxy_headers=forwarded_allow_ips is not None,
         forwarded_allow_ips=forwarded_allow_ips,
+        http=GuardedHttpTools,  # limits on request heads and the time to send them (dippouch.web.server)
+        **SERVER_LIMITS,
     )

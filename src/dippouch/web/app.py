@@ -8,6 +8,7 @@ Policy forbids it.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
@@ -25,7 +26,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dippouch.core.errors import DippouchError
@@ -63,6 +64,8 @@ minute: hundreds of ordinary checks, a handful of worst cases."""
 
 
 TOO_LARGE = f"request body too large (at most {MAX_BODY:,} bytes)"
+BODY_TIMEOUT = 10.0
+SLOW_BODY = f"the request body stopped arriving (nothing for {BODY_TIMEOUT:g} seconds)"
 
 
 class _Headers:
@@ -82,15 +85,26 @@ class _Headers:
                 await resp(scope, receive, send)
                 return
         received = 0
+        more = True
 
         async def counted() -> Message:
-            nonlocal received
-            message = await receive()
+            nonlocal received, more
+            if more:  # the body is still arriving: each part must come within BODY_TIMEOUT (slow clients)
+                try:
+                    message = await asyncio.wait_for(receive(), BODY_TIMEOUT)
+                except TimeoutError:
+                    more = False
+                    raise StarletteHTTPException(408, SLOW_BODY) from None
+            else:  # after the body, receive() waits for a disconnect for as long as the answer takes
+                message = await receive()
             if message["type"] == "http.request":
+                more = bool(message.get("more_body", False))
                 received += len(message.get("body", b""))
                 if received > MAX_BODY:
                     # An HTTPException: FastAPI passes it through its body parsing to the app's handler.
                     raise StarletteHTTPException(413, TOO_LARGE)
+            else:
+                more = False
             return message
 
         extra = security_headers()
@@ -249,6 +263,12 @@ def create_app(
     @app.exception_handler(UnicodeError)
     async def _unicode(request: Request, exc: UnicodeError) -> Response:
         return _answer(request, 400, "the request contains text that is not valid Unicode")
+
+    @app.exception_handler(ClientDisconnect)
+    async def _gone(request: Request, exc: ClientDisconnect) -> Response:
+        # The client went away while sending (an aborted upload): nobody to answer, nothing to report.
+        log.debug("client disconnected during %s %s", request.method, request.url.path)
+        return Response(status_code=400)
 
     @app.exception_handler(Exception)
     async def _bug(request: Request, exc: Exception) -> Response:
