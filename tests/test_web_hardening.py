@@ -108,17 +108,17 @@ def test_order_text_too_long_or_too_many_lines_is_refused_with_the_limit(site: S
     r = site.api(f, "/api/games/g/powers/France/check", {"text": long_line})
     assert r.status_code == 400
     assert r.json()["error"] == "line 1 is 20,000 characters long; an order line has at most 300 (one order a line)"
-    many = "\n".join(f"A Parisxq{i} - Burgandyz{i}" for i in range(201))
+    many = "\n".join(f"A Parisxq{i} - Burgandyz{i}" for i in range(101))
     r = site.api(f, "/api/games/g/powers/France/check", {"text": many})
-    assert r.status_code == 400 and "201 lines of orders; at most 200" in r.json()["error"]
+    assert r.status_code == 400 and "101 lines of orders; at most 100" in r.json()["error"]
     r = site.api(f, "/api/games/g/powers/France/orders", {"text": many})
-    assert r.status_code == 400 and "at most 200" in r.json()["error"]
+    assert r.status_code == 400 and "at most 100" in r.json()["error"]
     r = site.post_form(f, "/games/g/play/France/orders", {"orders": "A par H\n" + "x" * 400})
     assert r.status_code == 400 and "line 2 is 400 characters long" in r.text
     assert f.get("/api/games/g/powers/France").json()["versions"] == []  # nothing recorded
     # Within the bounds every line is checked as before.
-    ok = site.api(f, "/api/games/g/powers/France/check", {"text": "\n".join(["A par H"] * 200)})
-    assert ok.status_code == 200 and len(ok.json()["lines"]) == 200
+    ok = site.api(f, "/api/games/g/powers/France/check", {"text": "\n".join(["A par H"] * 100)})
+    assert ok.status_code == 200 and len(ok.json()["lines"]) == 100
 
 
 def test_adjudicate_over_http_bounds_the_orders_of_a_request(site: Site) -> None:
@@ -167,9 +167,9 @@ def test_each_address_has_a_budget_of_expensive_work(site: Site) -> None:
 def test_expensive_work_runs_one_at_a_time_and_a_full_queue_answers_busy() -> None:
     import threading
 
-    from dippouch.web.security import Busy, WorkBudget
+    from dippouch.web.security import Busy, TooMany, WorkBudget
 
-    budget = WorkBudget(100.0, 60.0, lanes=1, queue=1)
+    budget = WorkBudget(100.0, 60.0, lanes=1, queue=1, per_client=1)
     inside, release = threading.Event(), threading.Event()
 
     def hold() -> str:
@@ -187,6 +187,8 @@ def test_expensive_work_runs_one_at_a_time_and_a_full_queue_answers_busy() -> No
         threading.Event().wait(0.01)
     with pytest.raises(Busy, match="busy"):
         budget.run("c", lambda: "third")  # the queue is full: refused at once, no thread held
+    with pytest.raises(TooMany, match="in hand"):
+        budget.run("a", lambda: "fourth")  # "a" has its one request in hand
     release.set()
     first.join(10)
     second.join(10)

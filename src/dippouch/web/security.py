@@ -308,9 +308,11 @@ class WorkBudget:
         *,
         lanes: int = 1,
         queue: int = 4,
+        per_client: int = 2,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.seconds, self.window, self.queue = seconds, window, queue
+        self.seconds, self.window, self.queue, self.per_client = seconds, window, queue, per_client
+        self.active: dict[str, int] = {}
         self.clock = clock
         self.spent: dict[str, deque[tuple[float, float]]] = {}
         self.lock = threading.Lock()
@@ -338,26 +340,39 @@ class WorkBudget:
                 )
 
     def run(self, client: str, work: Callable[[], T]) -> T:
-        """Run ``work`` (in the calling thread) in a lane, charging its CPU time to ``client``."""
+        """Run ``work`` (in the calling thread) in a lane, charging its CPU time to ``client``. An address has
+        at most :attr:`per_client` such requests in hand at once (its budget is charged when each ends, so
+        many at once would overdraw it)."""
         self.check(client)
         with self.lock:
+            if self.active.get(client, 0) >= self.per_client:
+                raise TooMany(
+                    f"you already have {self.per_client} expensive requests in hand; wait for their answers", 1
+                )
             if self.waiting >= self.queue:
                 raise Busy("the server is busy with other expensive requests; try again in a few seconds", 2)
             self.waiting += 1
+            self.active[client] = self.active.get(client, 0) + 1
         try:
-            self.lanes.acquire()
+            try:
+                self.lanes.acquire()
+            finally:
+                with self.lock:
+                    self.waiting -= 1
+            started = time.thread_time()
+            try:
+                return work()
+            finally:
+                self.lanes.release()
+                cost = time.thread_time() - started
+                now = self.clock()
+                with self.lock:
+                    self._used(client, now).append((now, cost))
         finally:
             with self.lock:
-                self.waiting -= 1
-        started = time.thread_time()
-        try:
-            return work()
-        finally:
-            self.lanes.release()
-            cost = time.thread_time() - started
-            now = self.clock()
-            with self.lock:
-                self._used(client, now).append((now, cost))
+                self.active[client] -= 1
+                if not self.active[client]:
+                    del self.active[client]
                 if len(self.spent) > 100_000:
                     for key in [k for k, v in self.spent.items() if not v][:50_000]:
                         del self.spent[key]
@@ -366,8 +381,8 @@ class WorkBudget:
 MAX_ORDER_LINE = 300
 """Characters in one order line: the longest order written out in full names is under 150."""
 
-MAX_ORDER_LINES = 200
-"""Lines of orders sent or checked at once (W3K's largest power has a few dozen units; comments count)."""
+MAX_ORDER_LINES = 100
+"""Lines of orders sent or checked at once (W3K's largest power has about twenty units; comments count)."""
 
 
 def bound_orders(text: str) -> None:
