@@ -8,8 +8,9 @@ Starts `dippouch serve` (rate limits on, as deployed) on a fresh SQLite database
 - **map.pdf**: the same anonymous request five times in a row (a pure function of the phase: drawn once?);
 - **compression**: the W3K game page's size as sent with and without ``Accept-Encoding``;
 - **cheap page under attack**: a visitor fetching ``/games/w`` every 50 ms, first alone, then while four
-  clients each send adjudications of 900 misspelt W3K orders and line checks of 200 misspelt lines as fast
-  as the server answers; the visitor's p50/p90/max, and what the attackers got.
+  clients each send adjudications of 900 misspelt W3K orders and line checks of 200 misspelt lines (or
+  ``--orders``/``--lines``) as fast as the server answers; the visitor's p50/p90/max, and what the
+  attackers got.
 """
 
 from __future__ import annotations
@@ -60,6 +61,10 @@ def _visitor(base: str, seconds: float) -> list[float]:
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--seconds", type=float, default=20.0)
+    ap.add_argument(
+        "--orders", type=int, default=900, help="misspelt orders per adjudication (300: the most now allowed)"
+    )
+    ap.add_argument("--lines", type=int, default=200, help="misspelt lines per check (100: the most now allowed)")
     args = ap.parse_args()
     from dippouch.core.variant import load_variant
     from dippouch.store import GameStore
@@ -108,8 +113,10 @@ def main() -> None:
         )
         stop = threading.Event()
         got: dict[str, list[tuple[int, float]]] = {"adjudicate": [], "check": []}
-        adj = json.dumps({"variant": "w3k", "orders": {power: [f"A Parisxq{i} - Burgandyz{i}" for i in range(900)]}})
-        check = json.dumps({"text": "\n".join(f"A Parisxq{i} - Burgandyz{i}" for i in range(200))})
+        adj = json.dumps(
+            {"variant": "w3k", "orders": {power: [f"A Parisxq{i} - Burgandyz{i}" for i in range(args.orders)]}}
+        )
+        check = json.dumps({"text": "\n".join(f"A Parisxq{i} - Burgandyz{i}" for i in range(args.lines))})
 
         def attacker(kind: str) -> None:
             with httpx.Client(base_url=base, timeout=120) as c:
