@@ -14,6 +14,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from dippouch.core.calendar import Calendar, PhaseKind
+from dippouch.core.errors import PhaseError
 from dippouch.core.results import OrderResult, Outcome
 from dippouch.core.variant import Variant
 from dippouch.game import Settings, adjustment_delta, as_utc, position_from_data
@@ -242,7 +243,7 @@ def upcoming_deadlines(
     out: list[tuple[str, datetime]] = []
     try:
         at = calendar.parse(phase)
-    except Exception:  # a phase name of another calendar: nothing to forecast
+    except PhaseError:  # a phase name of another calendar: nothing to forecast
         return out
     due = as_utc(deadline)
     for _ in range(count):
