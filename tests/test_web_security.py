@@ -249,15 +249,27 @@ def test_forms_need_the_csrf_token(game: Site) -> None:
         assert html.count('name="csrf"') >= html.count('<form method="post"')
 
 
-def test_sign_in_is_rate_limited(tmp_path: Path) -> None:
+def test_failed_sign_ins_are_limited_without_locking_out_a_right_key(tmp_path: Path) -> None:
+    """Guessing is refused after the limit, but a player behind the same address as the guesser (a school,
+    an office, a mobile network) still signs in with their right key, by link, form or bearer key."""
     site = Site(f"sqlite:///{tmp_path / 'w.db'}", limits={"signin": (5, 60.0)})
     c = site.browser()
     for _ in range(6):  # signing in with a good key is not limited
-        assert c.get(f"/k/{site.coordinator_key}", follow_redirects=False).status_code == 303
+        assert site.browser(site.coordinator_key).get("/coordinate").status_code == 200
     codes = [site.post_form(c, "/signin", {"key": f"dp_guess{i:040d}"}).status_code for i in range(7)]
     assert codes == [404] * 5 + [429] * 2
     assert "too many failed sign-ins" in site.post_form(c, "/signin", {"key": "x"}).text
-    assert c.get(f"/k/{site.coordinator_key}", follow_redirects=False).status_code == 429  # even a good key, for now
+    assert c.get(f"/k/dp_guess{0:040d}", follow_redirects=False).status_code == 429  # guessing by link too
+    # The right key from the same address: accepted by link, by the sign-in form and as a bearer key.
+    r = c.get(f"/k/{site.coordinator_key}", headers={"Sec-Fetch-Site": "none"}, follow_redirects=False)
+    assert r.status_code == 303
+    other = site.browser()
+    assert site.post_form(other, "/signin", {"key": site.coordinator_key}).status_code == 303
+    assert other.get("/coordinate").status_code == 200
+    bearer = {"Authorization": f"Bearer {site.coordinator_key}"}
+    assert site.browser().get("/api/games", headers=bearer).status_code == 200
+    # ...and the guessing goes on being refused.
+    assert site.post_form(c, "/signin", {"key": f"dp_guess{99:040d}"}).status_code == 429
 
 
 def test_guessing_keys_through_the_api_is_rate_limited_too(tmp_path: Path) -> None:
@@ -266,9 +278,115 @@ def test_guessing_keys_through_the_api_is_rate_limited_too(tmp_path: Path) -> No
     c = site.browser()
     codes = [c.get("/api/games", headers={"Authorization": f"Bearer dp_guess{i:040d}"}).status_code for i in range(7)]
     assert codes == [403] * 5 + [429] * 2
-    r = c.get("/api/games", headers={"Authorization": f"Bearer {site.coordinator_key}"})
+    r = c.get("/api/games", headers={"Authorization": "Bearer dp_guess"})
     assert r.status_code == 429 and "Retry-After" in r.headers
+    assert c.get("/api/games", headers={"Authorization": f"Bearer {site.coordinator_key}"}).status_code == 200
     assert site.browser().get("/api/games").status_code == 200  # anonymous reading is not a sign-in
+
+
+# --------------------------------------------------------------------------------------------------
+# Sessions: fixation, login CSRF, tokens bound to the session, __Host- cookies
+
+
+def test_signing_in_issues_a_new_session_so_a_planted_one_gains_nothing(game: Site) -> None:
+    """Session fixation: an attacker plants their own live session in the victim's browser; the victim
+    opens their link; the attacker's session must not gain the victim's power."""
+    attacker_key = game.seat("g", "Italy", "Mallory")
+    attacker = game.browser(attacker_key)
+    planted = attacker.cookies.get("dp_session")
+    assert planted
+    victim_key = game.seat("g", "England", "Edith")  # the coordinator seats (and mails) a new link
+    victim = game.browser()
+    victim.cookies.set("dp_session", planted, domain="testserver.local")
+    r = victim.get(f"/k/{victim_key}", headers={"Sec-Fetch-Site": "none"}, follow_redirects=False)
+    assert r.status_code == 303
+    issued = re.search(r"dp_session=([\w-]+)", r.headers["set-cookie"])
+    assert issued and issued.group(1) != planted  # a new session secret at sign-in
+    assert victim.get("/games/g/play/England").status_code == 200
+    assert attacker.get("/games/g/play/England").status_code == 403  # the planted session gained nothing
+    grants = game.web.access.session_grants(planted, now=game.clock()) or []
+    assert "England" not in [g.power for g in grants]
+    # A browser that already held a key keeps it under its new session (a coordinator who also plays).
+    assert victim.get("/games/g/play/Italy").status_code == 200
+
+
+def test_a_link_opened_from_another_site_asks_before_signing_in(game: Site) -> None:
+    """Login CSRF: a page elsewhere must not sign a browser in by making it GET a link. Opened from a mail
+    program (Sec-Fetch-Site: none) the link signs in at once; from another site, or from a browser that
+    does not say, it shows a "Sign in as ..." button that posts with the CSRF token."""
+    key = game.seat("g", "Austria", "Anna")
+    for headers in ({"Sec-Fetch-Site": "cross-site"}, {"Sec-Fetch-Site": "same-site"}, {}):
+        b = game.browser()
+        r = b.get(f"/k/{key}", headers=headers, follow_redirects=False)
+        assert r.status_code == 200, headers
+        assert "dp_session" not in r.headers.get("set-cookie", "")
+        assert "Sign in as Austria in g" in r.text and 'action="/signin"' in r.text
+        assert b.get("/games/g/play/Austria").status_code == 403  # not signed in by the GET
+        token = re.search(r'name="csrf" value="([^"]+)"', r.text)
+        assert token
+        # A forged post from the other site is refused; the button on our page signs in.
+        forged = b.post(
+            "/signin", data={"key": key, "csrf": token.group(1)}, headers={"Origin": "https://evil.example"}
+        )
+        assert forged.status_code == 403
+        assert b.post("/signin", data={"key": key, "csrf": "x" * 43}, follow_redirects=False).status_code == 403
+        ok = b.post("/signin", data={"key": key, "csrf": token.group(1)}, follow_redirects=False)
+        assert ok.status_code == 303 and b.get("/games/g/play/Austria").status_code == 200
+    assert game.browser().get("/k/dp_nope", headers={"Sec-Fetch-Site": "cross-site"}).status_code == 404
+
+
+def test_the_csrf_token_is_bound_to_the_session(game: Site) -> None:
+    """A token from another browser (or planted in this one's CSRF cookie with a matching form field) does
+    not fit this browser's session; every page carries the token freshly masked (BREACH)."""
+    f = game.france  # type: ignore[attr-defined]
+    mallory = game.player("g", "Italy", "Mallory")
+    theirs = game.csrf(mallory)
+    url = "/games/g/play/France/orders"
+    f.cookies.set("dp_csrf", theirs)  # planted (a cookie set from a neighbouring host, or over plain http)
+    r = f.post(url, data={"orders": "A par H", "csrf": theirs}, follow_redirects=False)
+    assert r.status_code == 403 and "CSRF" in r.text
+    anon = game.browser()
+    r = f.post(url, data={"orders": "A par H", "csrf": game.csrf(anon)}, follow_redirects=False)
+    assert r.status_code == 403
+    # The page's own tokens work, and differ on each page (masked), and the token changes at sign-in.
+    page1, page2 = f.get("/games/g/play/France").text, f.get("/games/g/play/France").text
+    t1 = re.search(r'name="csrf" value="([^"]+)"', page1)
+    t2 = re.search(r'name="csrf" value="([^"]+)"', page2)
+    assert t1 and t2 and t1.group(1) != t2.group(1)
+    for t in (t1.group(1), t2.group(1)):
+        assert f.post(url, data={"orders": "A par H", "csrf": t}, follow_redirects=False).status_code == 303
+    before = game.csrf(anon)
+    anon.get(f"/k/{game.seat('g', 'Russia', 'Rurik')}", headers={"Sec-Fetch-Site": "none"})
+    anon.get("/")
+    assert game.csrf(anon) != before
+
+
+def test_cookies_over_https_carry_the_host_prefix(game: Site) -> None:
+    """Over https the session and CSRF cookies are __Host- cookies (Secure, Path=/, no Domain), and a plain
+    dp_session planted beside them is not read; plain http on localhost keeps working (every other test)."""
+    from fastapi.testclient import TestClient
+
+    key = game.seat("g", "Turkey", "Tariq")
+    c = TestClient(game.app, base_url="https://testserver", raise_server_exceptions=False)
+    r = c.get(f"/k/{key}", headers={"Sec-Fetch-Site": "none"}, follow_redirects=False)
+    assert r.status_code == 303
+    cookie = next(v for k, v in r.headers.multi_items() if k == "set-cookie" and "dp_session" in v)
+    assert cookie.startswith("__Host-dp_session=")
+    assert "Secure" in cookie and "Path=/" in cookie and "domain" not in cookie.lower()
+    csrf = next(v for k, v in r.headers.multi_items() if k == "set-cookie" and "dp_csrf" in v)
+    assert csrf.startswith("__Host-dp_csrf=") and "Secure" in csrf and "Path=/" in csrf
+    page = c.get("/games/g/play/Turkey")
+    assert page.status_code == 200
+    token = re.search(r'name="csrf" value="([^"]+)"', page.text)
+    assert token
+    r = c.post(
+        "/games/g/play/Turkey/orders", data={"orders": "A con H", "csrf": token.group(1)}, follow_redirects=False
+    )
+    assert r.status_code == 303
+    # A session cookie without the prefix (which a subdomain or a plain-http page could plant) is ignored.
+    tossed = TestClient(game.app, base_url="https://testserver", raise_server_exceptions=False)
+    tossed.cookies.set("dp_session", str(c.cookies.get("__Host-dp_session")))
+    assert tossed.get("/games/g/play/Turkey").status_code == 403
 
 
 def test_submissions_are_rate_limited(tmp_path: Path) -> None:
@@ -328,7 +446,7 @@ def test_security_headers_and_no_inline_script(game: Site) -> None:
 
 
 def test_session_cookies_are_httponly(site: Site) -> None:
-    r = site.browser().get(f"/k/{site.coordinator_key}", follow_redirects=False)
+    r = site.browser().get(f"/k/{site.coordinator_key}", headers={"Sec-Fetch-Site": "none"}, follow_redirects=False)
     cookie = r.headers["set-cookie"]
     assert "dp_session=" in cookie and "HttpOnly" in cookie and "SameSite=lax" in cookie
 

@@ -36,14 +36,21 @@ def test_run_command_serves_the_app(tmp_path: Path) -> None:
         assert proc.stdout is not None
         # scripts/run sets up first (quiet unless it has something to install); then the server speaks.
         lines: list[str] = []
-        while not any("/k/dp_" in line for line in lines):
+        while not any("readable only by you" in line or "/k/dp_" in line for line in lines):
             line = proc.stdout.readline()
             assert line, "".join(lines)
             lines.append(line)
         out = "".join(lines)
         assert f"at http://localhost:{port}/" in out, out
-        link = re.search(r"(http://localhost:\d+/k/dp_[\w-]+)", out)
-        assert link, out  # a fresh database gets a first coordinator key, shown once
+        # A fresh database gets a first coordinator key. This output is a pipe (a log, not a terminal), so
+        # the link is not in it but in a file beside the database that only its owner can read.
+        assert "/k/dp_" not in out, out
+        written = re.search(r"Its link is in (\S+) \(readable only by you\)", out)
+        assert written, out
+        path = Path(written.group(1))
+        assert path.parent == tmp_path and path.stat().st_mode & 0o777 == 0o600
+        link = re.search(r"(http://localhost:\d+/k/dp_[\w-]+)", path.read_text())
+        assert link, path.read_text()
         deadline = time.monotonic() + 30
         while True:
             try:
@@ -54,12 +61,45 @@ def test_run_command_serves_the_app(tmp_path: Path) -> None:
                 time.sleep(0.2)
         assert r.status_code == 200 and "Diplomacy games" in r.text
         with httpx.Client(base_url=f"http://127.0.0.1:{port}") as c:
-            r = c.get(link.group(1).replace("localhost", "127.0.0.1"), follow_redirects=True)
+            opened = {"Sec-Fetch-Site": "none"}  # as a browser says of a link opened from a mail program
+            r = c.get(link.group(1).replace("localhost", "127.0.0.1"), headers=opened, follow_redirects=True)
             assert r.status_code == 200 and "New game" in r.text
         assert (tmp_path / "served.db").exists()
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(timeout=30)
+
+
+def test_the_first_link_is_printed_on_a_terminal_only(tmp_path: Path) -> None:
+    """On a terminal (someone at the keyboard) the link is printed as before; nothing is written."""
+    import pty
+    import sys
+
+    port = _free_port()
+    code = "from dippouch.cli import main; main()"
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, "serve", "--db", f"sqlite:///{tmp_path / 't.db'}", "--port", str(port)],
+        stdout=follower,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    os.close(follower)
+    try:
+        out = b""
+        deadline = time.monotonic() + 60
+        while b"/k/dp_" not in out or not out.endswith(b"\n"):
+            assert time.monotonic() < deadline, out
+            try:
+                out += os.read(leader, 4096)
+            except OSError:
+                break
+        assert re.search(rb"http://localhost:\d+/k/dp_[\w-]{43}", out), out
+        assert not (tmp_path / "dippouch-coordinator-link.txt").exists()
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+        os.close(leader)
 
 
 def test_the_cli_does_not_import_the_web_stack_until_serve_runs() -> None:

@@ -28,9 +28,11 @@ from dippouch.core.results import OrderResult
 from dippouch.core.variant import Variant
 
 __all__ = [
+    "MAX_ORDER_LENGTH",
     "MAX_ORDER_LINES",
     "MAX_ORDER_TEXT",
     "MAX_REQUEST",
+    "MAX_WEB_ORDERS",
     "RequestError",
     "handle_line",
     "handle_request",
@@ -46,6 +48,14 @@ MAX_ORDER_LINES = 1_000
 
 MAX_ORDER_TEXT = 64_000
 """Characters of order text a power may send in one request (the same limit as a game submission)."""
+
+MAX_ORDER_LENGTH = 300
+"""Characters in one order: the longest written out in full names is under 150, and a misspelt one costs a
+"did you mean" search that grows with its length."""
+
+MAX_WEB_ORDERS = 300
+"""Orders in one request over HTTP (``POST /api/adjudicate``), all powers together: every power of W3K with
+every unit ordered is well under it; each misspelt order costs milliseconds of searching for what was meant."""
 
 
 class RequestError(DippouchError):
@@ -75,8 +85,9 @@ def encode_response(response: dict[str, Any]) -> str:
     return text
 
 
-def handle_line(line: str) -> dict[str, Any]:
-    """One request line -> one response object; never raises."""
+def handle_line(line: str, *, max_orders: int | None = None) -> dict[str, Any]:
+    """One request line -> one response object; never raises. ``max_orders``: at most this many orders, all
+    powers together (the web's bound; the command line has only :data:`MAX_ORDER_LINES` per power)."""
     if len(line) > MAX_REQUEST:
         return {"error": f"request of {len(line):,} characters; the limit is {MAX_REQUEST:,} (one phase per line)"}
     try:
@@ -88,7 +99,7 @@ def handle_line(line: str) -> dict[str, Any]:
     except ValueError:  # Python refuses integers of more than 4,300 digits
         return {"error": "not accepted: a number in the request has more than 4,300 digits"}
     try:
-        return handle_request(request)
+        return handle_request(request, max_orders=max_orders)
     except (DippouchError, KeyError, ValueError) as e:
         message = e.args[0] if isinstance(e, KeyError) and e.args else str(e)
         return {"error": str(message)}
@@ -98,7 +109,7 @@ def handle_line(line: str) -> dict[str, Any]:
         return {"error": f"internal error ({type(e).__name__}); please report this request"}
 
 
-def handle_request(request: Any) -> dict[str, Any]:
+def handle_request(request: Any, *, max_orders: int | None = None) -> dict[str, Any]:
     """Adjudicate one request object (the contract's shape) and build the response object."""
     if not isinstance(request, Mapping):
         raise RequestError(f"a request must be a JSON object, not {type(request).__name__}")
@@ -115,7 +126,10 @@ def handle_request(request: Any) -> dict[str, Any]:
     position = position_from_json(variant, request)
     kind = variant.calendar.kind(position.phase)
 
-    submitted = _orders(variant, request.get("orders"), kind)
+    submitted = list(_orders(variant, request.get("orders"), kind))
+    total = sum(len(texts) for _, texts in submitted)
+    if max_orders is not None and total > max_orders:
+        raise RequestError(f"{total:,} orders in one request; the limit here is {max_orders:,} (all powers together)")
     parsed: dict[str, list[Order]] = {}
     # (power, index in the adjudicator's list or None, input text, parse error)
     slots: list[tuple[str, int | None, str, OrderParseError | None]] = []
@@ -228,6 +242,12 @@ def _orders(variant: Variant, value: Any, kind: PhaseKind) -> Iterator[tuple[str
             texts = [t for t in (_COMMENT.sub("", line).strip() for line in texts.splitlines()) if t]
         if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
             raise JsonInputError(f"orders.{name}", "must be a list of order texts")
+        for i, t in enumerate(texts):
+            if len(t) > MAX_ORDER_LENGTH:
+                raise JsonInputError(
+                    f"orders.{name}[{i}]",
+                    f"an order of {len(t):,} characters; the limit is {MAX_ORDER_LENGTH} (one order an entry)",
+                )
         yield power, texts
 
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from dippouch.core.calendar import PhaseKind
+from dippouch.core.calendar import Calendar, PhaseKind
+from dippouch.core.errors import PhaseError
 from dippouch.core.results import OrderResult, Outcome
 from dippouch.core.variant import Variant
 from dippouch.game import Settings, adjustment_delta, as_utc, position_from_data
@@ -253,12 +254,44 @@ def calendar_rows(phases: Iterable[Any]) -> list[tuple[int, str, datetime, datet
     return [(r.id, r.name, r.deadline, r.processed_at) for r in phases if r.status != "abandoned" and r.deadline]
 
 
+EVENT_LENGTH = timedelta(minutes=30)
+"""How long a deadline's event lasts, from the deadline: RFC 5545 gives an event whose DTEND equals its DTSTART
+no time at all, which some calendar programs hide or refuse to import."""
+
+UPCOMING = 6
+"""How many phases after the open one the feed forecasts."""
+
+
+def upcoming_deadlines(
+    calendar: Calendar, settings: Settings, phase: str, deadline: datetime, count: int = UPCOMING
+) -> list[tuple[str, datetime]]:
+    """The phases after the open one (``phase``, due at ``deadline``) with the deadlines they would get if each
+    opened when the one before it is due: what the game's deadline settings promise, not a fixed schedule.
+
+    Retreat phases are left out (they happen only when a unit is dislodged, and each that happens moves what
+    follows by its own time); phases processed early move them too. The feed marks them tentative."""
+    out: list[tuple[str, datetime]] = []
+    try:
+        at = calendar.parse(phase)
+    except PhaseError:  # a phase name of another calendar: nothing to forecast
+        return out
+    due = as_utc(deadline)
+    for _ in range(count):
+        at = calendar.following(at, (PhaseKind.MOVEMENT, PhaseKind.ADJUSTMENTS))
+        if calendar.last_year is not None and at.year > calendar.last_year:
+            break
+        due = settings.deadline(calendar.kind(at), due)
+        out.append((calendar.name(at), due))
+    return out
+
+
 def deadlines_ical(
     game: str,
     settings: Settings,
     deadlines: Sequence[tuple[int, str, datetime] | tuple[int, str, datetime, datetime | None]],
     *,
     stamp: datetime | None = None,
+    upcoming: Sequence[tuple[str, datetime]] = (),
 ) -> bytes:
     """An iCalendar feed of a game's deadlines, for players to subscribe to (the W3K "calendar feed").
 
@@ -268,7 +301,9 @@ def deadlines_ical(
     regenerations, so a calendar program updates a moved deadline instead of adding one; ``DTSTAMP`` is when
     the feed was made (``stamp``, default now), as RFC 5545 asks. Times are written in UTC, which every
     calendar program converts to its user's own zone; the game's zone is named in ``X-WR-TIMEZONE`` and in
-    each description.
+    each description. Each event lasts :data:`EVENT_LENGTH` from its deadline (RFC 5545 gives an event whose
+    end is its start no duration). ``upcoming`` (:func:`upcoming_deadlines`) adds the phases to come, each
+    ``STATUS:TENTATIVE`` with a UID of its phase name, so a calendar program moves it as the game goes.
     """
     import icalendar
 
@@ -291,8 +326,23 @@ def deadlines_ical(
             at = deadline
             text = f"Deadline for {name} in game {game}: {settings.describe(deadline)}."
         ev.add("dtstart", at)
-        ev.add("dtend", at)
+        ev.add("dtend", at + EVENT_LENGTH)
         ev.add("dtstamp", made)
         ev.add("description", text)
+        cal.add_component(ev)
+    for name, due in upcoming:
+        due = as_utc(due)
+        ev = icalendar.Event()
+        ev.add("uid", f"{game}-next-{name.replace(' ', '-')}@dippouch")
+        ev.add("summary", f"{game}: orders due, {name} (expected)")
+        ev.add("status", "TENTATIVE")
+        ev.add("dtstart", due)
+        ev.add("dtend", due + EVENT_LENGTH)
+        ev.add("dtstamp", made)
+        ev.add(
+            "description",
+            f"Expected deadline for {name} in game {game}: {settings.describe(due)}, if every phase before it runs "
+            "its full time (a retreat phase, an early processing, a pause or an extension moves it).",
+        )
         cal.add_component(ev)
     return bytes(cal.to_ical())

@@ -2,9 +2,36 @@
 
 from __future__ import annotations
 
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
 import typer
 
 from dippouch.cli import app, keep_running
+
+LINK_FILE = "dippouch-coordinator-link.txt"
+
+
+def _link_dir(url: Any) -> Path:
+    """Where the first coordinator link is written when it is not printed: beside an SQLite database
+    file, else the working directory."""
+    if url.get_backend_name() == "sqlite" and url.database and url.database != ":memory:":
+        return Path(url.database).resolve().parent
+    return Path.cwd()
+
+
+def write_link_file(directory: Path, link: str) -> Path:
+    """Write ``link`` to a file in ``directory`` that only its owner may read (0600, also when it existed)."""
+    path = directory / LINK_FILE
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+        os.write(fd, (link + "\n").encode())
+    finally:
+        os.close(fd)
+    return path
 
 
 @app.command()
@@ -46,8 +73,6 @@ def serve(
 
     if not 0 < port < 65536:
         raise DippouchError(f"port {port} is out of range (1-65535)")
-    import os
-
     if scheduler and os.environ.get("DIPPOUCH_WORKERS", "").strip().lower() in ("1", "true", "yes", "on"):
         scheduler = False  # deadline workers are configured: processing is theirs
         typer.echo("DIPPOUCH_WORKERS is set: phases are processed by `dippouch worker`, not by this server")
@@ -77,12 +102,22 @@ def serve(
     if new_key or access.coordinator_key_count() == 0:
         _, secret = access.create_key("coordinator", label="made by dippouch serve", now=datetime.now(UTC))
         why = "As asked" if new_key else "No coordinator key existed"
-        typer.echo(f"{why}, a coordinator key was made. Open this link to coordinate (it is shown only now):")
-        typer.echo(f"  {base}/k/{secret}")
+        link = f"{base}/k/{secret}"
+        if sys.stdout.isatty():
+            typer.echo(f"{why}, a coordinator key was made. Open this link to coordinate (it is shown only now):")
+            typer.echo(f"  {link}")
+        else:
+            # Not a terminal: this output goes to a journal, a container log or a file, which others read and
+            # which is kept. The link goes to a file only its owner can read, and the output names the file.
+            path = write_link_file(_link_dir(store.engine.url), link)
+            typer.echo(f"{why}, a coordinator key was made. Its link is in {path} (readable only by you);")
+            typer.echo("  it is not printed here because this output is not a terminal and may be kept in logs.")
     keep_running()
     application = create_app(
         store=store, scheduler=scheduler, scheduler_interval=interval, limits=None if rate_limits else {}
     )
+    from dippouch.web.server import SERVER_LIMITS, GuardedHttpTools
+
     uvicorn.run(
         application,
         host=host,
@@ -90,4 +125,6 @@ def serve(
         log_level="warning",
         proxy_headers=forwarded_allow_ips is not None,
         forwarded_allow_ips=forwarded_allow_ips,
+        http=GuardedHttpTools,  # limits on request heads and the time to send them (dippouch.web.server)
+        **SERVER_LIMITS,
     )

@@ -17,7 +17,7 @@ from starlette.responses import Response
 
 from dippouch.catalog import load_variant, variant_names
 from dippouch.web.deps import viewer_of, web_of
-from dippouch.web.security import CSRF_HEADER, BadInput, Viewer, check_csrf, client_id
+from dippouch.web.security import CSRF_HEADER, BadInput, NeedsKey, Viewer, check_csrf, client_id
 
 router = APIRouter(prefix="/api", tags=["api"])
 
@@ -25,6 +25,11 @@ router = APIRouter(prefix="/api", tags=["api"])
 def _writer(request: Request) -> Viewer:
     """The caller of a state-changing call; cookie callers must prove the call came from our page."""
     viewer = viewer_of(request)
+    if not viewer.signed_in:
+        raise NeedsKey(
+            "this call needs a key: send a player's or coordinator's key as 'Authorization: Bearer dp_...' "
+            "(or sign in with its link, and send the page's token in X-CSRF-Token)"
+        )
     if not viewer.by_bearer:
         check_csrf(request, request.headers.get(CSRF_HEADER))
     return viewer
@@ -140,7 +145,10 @@ def check(request: Request, name: str, power: str, body: CheckIn) -> dict[str, A
     note and subject (the province of the unit or site it orders), and the units left without an order."""
     viewer = _writer(request)
     request.app.state.limiter.hit("check", f"{client_id(request)}", "line checks")
-    return web_of(request).check_view(name, power, body.text, viewer)
+    answer: dict[str, Any] = request.app.state.budget.run(
+        client_id(request), lambda: web_of(request).check_view(name, power, body.text, viewer)
+    )
+    return answer
 
 
 @router.post("/games/{name}/powers/{power}/orders")
@@ -287,15 +295,20 @@ async def adjudicate(request: Request) -> Response:
     """The adjudication contract over HTTP: the same request and response objects as `dippouch adjudicate`
     (docs/adjudication-contract.md), answered by the same code (:mod:`dippouch.contract`); a bad request
     answers ``{"error": ...}`` with status 400."""
-    from dippouch.contract import encode_response, handle_line
+    from dippouch.contract import MAX_WEB_ORDERS, encode_response, handle_line
 
-    request.app.state.limiter.hit("adjudicate", client_id(request), "adjudication requests")
+    client = client_id(request)
+    request.app.state.limiter.hit("adjudicate", client, "adjudication requests")
+    request.app.state.budget.check(client)
     raw = await request.body()
     try:
         line = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise BadInput("the request body is not UTF-8 text") from None
-    answer = await run_in_threadpool(handle_line, line.replace("\n", " "))
+    text = line.replace("\n", " ")
+    answer = await run_in_threadpool(
+        request.app.state.budget.run, client, lambda: handle_line(text, max_orders=MAX_WEB_ORDERS)
+    )
     return Response(
         encode_response(answer), status_code=400 if "error" in answer else 200, media_type="application/json"
     )

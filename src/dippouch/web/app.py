@@ -8,6 +8,7 @@ Policy forbids it.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
@@ -24,7 +25,7 @@ from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dippouch import __version__
@@ -32,9 +33,12 @@ from dippouch.core.errors import DippouchError
 from dippouch.store.repository import GameStore
 from dippouch.web.deps import render
 from dippouch.web.security import (
+    Busy,
+    NeedsKey,
     RateLimiter,
     TooMany,
     WebError,
+    WorkBudget,
     security_headers,
 )
 from dippouch.web.service import Web, web_words
@@ -51,9 +55,14 @@ DEFAULT_LIMITS: dict[str, tuple[int, float]] = {
     "adjudicate": (60, 60.0),
 }
 MAX_BODY = 2_000_000
+WORK_SECONDS = 10.0
+"""CPU seconds of expensive work (adjudications, line checks, first drawings of PDF maps) an address may use a
+minute: hundreds of ordinary checks, a handful of worst cases."""
 
 
 TOO_LARGE = f"request body too large (at most {MAX_BODY:,} bytes)"
+BODY_TIMEOUT = 10.0
+SLOW_BODY = f"the request body stopped arriving (nothing for {BODY_TIMEOUT:g} seconds)"
 
 
 class _Headers:
@@ -73,15 +82,26 @@ class _Headers:
                 await resp(scope, receive, send)
                 return
         received = 0
+        more = True
 
         async def counted() -> Message:
-            nonlocal received
-            message = await receive()
+            nonlocal received, more
+            if more:  # the body is still arriving: each part must come within BODY_TIMEOUT (slow clients)
+                try:
+                    message = await asyncio.wait_for(receive(), BODY_TIMEOUT)
+                except TimeoutError:
+                    more = False
+                    raise StarletteHTTPException(408, SLOW_BODY) from None
+            else:  # after the body, receive() waits for a disconnect for as long as the answer takes
+                message = await receive()
             if message["type"] == "http.request":
+                more = bool(message.get("more_body", False))
                 received += len(message.get("body", b""))
                 if received > MAX_BODY:
                     # An HTTPException: FastAPI passes it through its body parsing to the app's handler.
                     raise StarletteHTTPException(413, TOO_LARGE)
+            else:
+                more = False
             return message
 
         extra = security_headers()
@@ -168,6 +188,9 @@ def create_app(
     )
     app.state.web = web
     app.state.limiter = RateLimiter(DEFAULT_LIMITS if limits is None else limits)
+    # Expensive requests: a share of CPU time per address, one at a time (off with the rate limits, for load
+    # tests, but for the lane).
+    app.state.budget = WorkBudget(float("inf") if limits == {} else WORK_SECONDS, 60.0)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.globals["quote"] = quote
     app.state.templates = templates
@@ -189,7 +212,9 @@ def create_app(
 
     @app.exception_handler(WebError)
     async def _web_error(request: Request, exc: WebError) -> Response:
-        headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, TooMany) else None
+        headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, TooMany | Busy) else None
+        if isinstance(exc, NeedsKey):
+            headers = {"WWW-Authenticate": 'Bearer realm="dippouch"'}
         return _answer(request, exc.status, exc.message, headers)
 
     @app.exception_handler(DippouchError)
@@ -236,6 +261,12 @@ def create_app(
     async def _unicode(request: Request, exc: UnicodeError) -> Response:
         return _answer(request, 400, "the request contains text that is not valid Unicode")
 
+    @app.exception_handler(ClientDisconnect)
+    async def _gone(request: Request, exc: ClientDisconnect) -> Response:
+        # The client went away while sending (an aborted upload): nobody to answer, nothing to report.
+        log.debug("client disconnected during %s %s", request.method, request.url.path)
+        return Response(status_code=400)
+
     @app.exception_handler(Exception)
     async def _bug(request: Request, exc: Exception) -> Response:
         log.exception("internal error on %s", request.url.path)
@@ -245,12 +276,16 @@ def create_app(
 
     @app.get("/healthz", include_in_schema=False)
     def healthz() -> Response:
-        """200 while the database answers; 503 (with the reason) when it does not."""
+        """200 while the database answers; 503 when it does not. Anyone may ask, so the answer says only
+        "database unavailable"; the database's own text (file paths, host names, user names) goes to the log."""
         try:
             with store.engine.connect() as conn:
                 conn.execute(sa.select(sa.literal(1)).select_from(sa.table("alembic_version")).limit(1))
-        except OperationalError as e:
-            return JSONResponse({"status": "unhealthy", "role": "web", "error": str(e.orig)}, status_code=503)
+        except sa.exc.SQLAlchemyError as e:
+            log.warning("health check: database unavailable: %s: %s", type(e).__name__, getattr(e, "orig", e))
+            return JSONResponse(
+                {"status": "unhealthy", "role": "web", "error": "database unavailable"}, status_code=503
+            )
         return JSONResponse({"status": "ok", "role": "web", "scheduler": scheduler})
 
     @app.get("/metrics", include_in_schema=False)
@@ -258,6 +293,14 @@ def create_app(
         """Prometheus metrics: request latency, and phases processed when the in-process scheduler runs."""
         return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
 
+    from starlette_compress import CompressMiddleware
+
+    # Innermost: compressed answers are counted and given their security headers like any other. BREACH
+    # (a secret guessed from compressed sizes when attacker-chosen text is reflected beside it): the CSRF
+    # token on every page is masked afresh each time (security.csrf_field); the session cookie is SameSite,
+    # so a page elsewhere cannot make the browser fetch our signed-in pages for it to measure; and a new link
+    # (secret.html) is a different random secret on every answer.
+    app.add_middleware(CompressMiddleware, minimum_size=1000)
     app.add_middleware(_Latency)
     app.add_middleware(_Headers)
     return app

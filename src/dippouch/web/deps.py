@@ -15,12 +15,14 @@ from fastapi.templating import Jinja2Templates
 from starlette.requests import Request
 
 from dippouch.web.security import (
-    CSRF_COOKIE,
-    SESSION_COOKIE,
+    Forbidden,
     RateLimiter,
     Viewer,
     WebError,
-    csrf_token,
+    client_id,
+    csrf_cookie,
+    csrf_field,
+    session_token,
 )
 from dippouch.web.service import Web
 
@@ -40,18 +42,16 @@ def viewer_of(request: Request) -> Viewer:
     auth = request.headers.get("authorization", "")
     viewer = Viewer()
     if auth.lower().startswith("bearer "):
-        from dippouch.web.security import Forbidden, client_id
-
-        # A bearer key is a sign-in: wrong keys count against the sign-in limit, as wrong links do.
+        # A bearer key is a sign-in: wrong keys count against the sign-in limit, as wrong links do, and a
+        # right one is accepted even from an address over that limit (only guessing is limited).
         limiter: RateLimiter = request.app.state.limiter
-        limiter.hit("signin", client_id(request), "failed sign-ins", count_it=False)
         grant = web.access.find_key(auth[7:].strip())
         if grant is None:
-            limiter.note("signin", client_id(request))
+            limiter.failed("signin", client_id(request), "failed sign-ins")
             raise Forbidden("the bearer key is unknown or revoked")
         viewer = Viewer([grant], by_bearer=True)
     else:
-        token = request.cookies.get(SESSION_COOKIE)
+        token = session_token(request)
         if token:
             grants = web.access.session_grants(token, now=web.now())
             if grants is not None:
@@ -74,7 +74,7 @@ def render(
     except WebError:
         viewer = Viewer()
     flash = request.cookies.get("dp_flash")
-    ctx = {"viewer": viewer, "csrf": csrf_token(request), "flash": unquote(flash)[:400] if flash else None, **context}
+    ctx = {"viewer": viewer, "csrf": csrf_field(request), "flash": unquote(flash)[:400] if flash else None, **context}
     resp = templates.TemplateResponse(request, template, ctx, status_code=status, headers=headers)
     if flash:
         resp.delete_cookie("dp_flash", path="/")
@@ -92,7 +92,7 @@ def render_html(request: Request, template: str, context: dict[str, Any]) -> str
 def set_csrf_cookie(request: Request, resp: Response) -> None:
     if getattr(request.state, "csrf_new", False):
         resp.set_cookie(
-            CSRF_COOKIE,
+            csrf_cookie(request),
             request.state.csrf,
             httponly=True,
             samesite="strict",

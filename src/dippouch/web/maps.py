@@ -13,6 +13,7 @@ province's shape, ``unit-ABBR`` / ``dislodged-ABBR`` for units, ``label-ABBR`` f
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import threading
 from collections import OrderedDict
@@ -22,7 +23,7 @@ from typing import Any
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 
-__all__ = ["map_available", "phase_pdf", "phase_svg", "position_svg"]
+__all__ = ["cached_pdf", "map_available", "phase_pdf", "phase_svg", "position_svg"]
 
 log = logging.getLogger("dippouch.web.maps")
 
@@ -118,10 +119,42 @@ def position_svg(variant: Variant, key: tuple[Any, ...], position: Position, tit
     return _cached(key, draw)
 
 
+_PDFS: OrderedDict[str, bytes] = OrderedDict()
+_PDF_BYTES = 64_000_000
+"""The PDF cache's bound, in bytes (a W3K map's PDF is a few hundred KB): the least recently used go first."""
+
+
+def _pdf_key(svg: str) -> str:
+    return hashlib.sha256(svg.encode()).hexdigest()
+
+
+def cached_pdf(svg: str) -> bytes | None:
+    """The PDF of ``svg`` if it was made before (cheap: no drawing)."""
+    key = _pdf_key(svg)
+    with _LOCK:
+        pdf = _PDFS.get(key)
+        if pdf is not None:
+            _PDFS.move_to_end(key)
+        return pdf
+
+
 def phase_pdf(svg: str) -> bytes | None:
-    """The map as a PDF page (cairosvg, through the renderer), or None where it cannot be made."""
+    """The map as a PDF page (cairosvg, through the renderer), or None where it cannot be made.
+
+    Cached by the picture's own text: a PDF is a pure function of its SVG, which is itself the cached picture
+    of one phase and view, so every visitor after the first gets the same bytes without a second of drawing.
+    """
+    pdf = cached_pdf(svg)
+    if pdf is not None:
+        return pdf
     try:
         from dippouch.render import svg_to_pdf
     except ImportError:
         return None
-    return bytes(svg_to_pdf(svg))
+    pdf = bytes(svg_to_pdf(svg))
+    with _LOCK:
+        _PDFS[_pdf_key(svg)] = pdf
+        total = sum(len(v) for v in _PDFS.values())
+        while total > _PDF_BYTES and len(_PDFS) > 1:
+            total -= len(_PDFS.popitem(last=False)[1])
+    return pdf

@@ -17,16 +17,19 @@ from starlette.requests import Request
 
 from dippouch.catalog import variant_names
 from dippouch.core.errors import DippouchError
+from dippouch.store.access import Grant
 from dippouch.web.deps import render, render_html, set_csrf_cookie, set_flash, viewer_of, web_of
 from dippouch.web.security import (
     CSRF_FIELD,
-    SESSION_COOKIE,
     BadInput,
     NotFound,
     WebError,
     check_csrf,
     client_id,
-    csrf_token,
+    csrf_field,
+    csrf_for_session,
+    session_cookie,
+    session_token,
 )
 from dippouch.web.service import PAGE_TTL, web_words
 
@@ -89,30 +92,43 @@ def signin_form(request: Request) -> Response:
     return render(request, "signin.html", {})
 
 
-def _sign_in(request: Request, secret: str) -> Response:
-    web = web_of(request)
-    limiter = request.app.state.limiter
-    limiter.hit("signin", client_id(request), "failed sign-ins", count_it=False)
-    grant = web.access.find_key(secret.strip())
+def _find_key(request: Request, secret: str) -> Grant:
+    """The live key ``secret`` opens. Only failures count against the sign-in limit, and a right key is
+    accepted even from an address over it: a guesser behind the same address as a player (a school, an
+    office, a mobile network) must not lock the player out; the guesses themselves are refused (429)."""
+    grant = web_of(request).access.find_key(secret.strip())
     if grant is None:
-        limiter.note("signin", client_id(request))  # only failures count: guessing is what is limited
+        request.app.state.limiter.failed("signin", client_id(request), "failed sign-ins")
         raise NotFound("that key or link is unknown, mistyped or revoked; ask your coordinator for a new link")
+    return grant
+
+
+def _who(grant: Grant) -> str:
+    if grant.role == "player" and grant.game and grant.power:
+        return f"{grant.power} in {grant.game}"
+    return f"coordinator of {grant.game}" if grant.game else "coordinator"
+
+
+def _sign_in(request: Request, grant: Grant) -> Response:
+    """Sign the browser in with ``grant`` under a new session secret (never the one it arrived with: a
+    session planted in the browser beforehand must not gain the key), keeping the keys it already held
+    (a coordinator who also plays); the old session ends."""
+    web = web_of(request)
     now = web.now()
-    token = request.cookies.get(SESSION_COOKIE)
-    if not (token and web.access.add_to_session(token, grant.key_id, now=now)):
-        token = web.access.start_session([grant.key_id], now=now)
+    old = session_token(request)
+    held = web.access.session_grants(old, now=now) if old else None
+    token = web.access.start_session([*(g.key_id for g in held or []), grant.key_id], now=now)
+    if old and held is not None:
+        web.access.end_session(old, now=now)
     if grant.role == "player" and grant.game and grant.power:
         url = f"{_game_url(grant.game)}/play/{grant.power}"
-        msg = f"Signed in as {grant.power} in {grant.game}."
     elif grant.game:
         url = f"{_game_url(grant.game)}/coordinate"
-        msg = f"Signed in as coordinator of {grant.game}."
     else:
         url = "/coordinate"
-        msg = "Signed in as coordinator."
-    resp = _redirect(url, msg)
+    resp = _redirect(url, f"Signed in as {_who(grant)}.")
     resp.set_cookie(
-        SESSION_COOKIE,
+        session_cookie(request),
         token,
         httponly=True,
         samesite="lax",
@@ -120,30 +136,47 @@ def _sign_in(request: Request, secret: str) -> Response:
         path="/",
         max_age=60 * 60 * 24 * 30,
     )
+    request.state.csrf, request.state.csrf_new = csrf_for_session(token), True  # the new session's token
+    set_csrf_cookie(request, resp)
     return resp
 
 
 @router.post("/signin")
 async def signin(request: Request) -> Response:
     form = await _form(request)
-    return await run_in_threadpool(_sign_in, request, _s(form, "key"))
+    secret = _s(form, "key")
+    grant = await run_in_threadpool(_find_key, request, secret)
+    return await run_in_threadpool(_sign_in, request, grant)
+
+
+#: Sec-Fetch-Site values of a navigation the user made themselves: typed or pasted, a bookmark, a link
+#: opened from a mail program (``none``), or a link on our own pages (``same-origin``).
+USER_NAVIGATION = ("none", "same-origin")
 
 
 @router.get("/k/{secret}")
 def link(request: Request, secret: str) -> Response:
-    """A player's or coordinator's link: signs this browser in and goes to the right page."""
-    return _sign_in(request, secret)
+    """A player's or coordinator's link: signs this browser in and goes to the right page, in one click
+    when the browser says the user opened it themselves (from a mail program, pasted, or one of our pages).
+    Opened from another site (a web mail's page, or a page forging a sign-in: login CSRF), or by a browser
+    that does not say, it shows a "Sign in as ..." button instead, which posts with the CSRF token."""
+    grant = _find_key(request, secret)
+    if request.headers.get("sec-fetch-site", "") in USER_NAVIGATION:
+        return _sign_in(request, grant)
+    resp = render(request, "signin_link.html", {"who": _who(grant), "key": secret.strip()})
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
 
 
 @router.post("/signout")
 async def signout(request: Request) -> Response:
     await _form(request)
     web = web_of(request)
-    token = request.cookies.get(SESSION_COOKIE)
+    token = session_token(request)
     if token:
         await run_in_threadpool(web.access.end_session, token, now=web.now())
     resp = _redirect("/", "Signed out.")
-    resp.delete_cookie(SESSION_COOKIE, path="/")
+    resp.delete_cookie(session_cookie(request), path="/", secure=request.url.scheme == "https")
     return resp
 
 
@@ -156,14 +189,11 @@ PLACEHOLDER = "__dippouch_csrf_placeholder__"
 
 def _anonymous(request: Request) -> bool:
     """A visitor whose page is the same as every other anonymous visitor's (but for the CSRF token)."""
-    return not (
-        request.cookies.get(SESSION_COOKIE) or request.headers.get("authorization") or request.cookies.get("dp_flash")
-    )
+    return not (session_token(request) or request.headers.get("authorization") or request.cookies.get("dp_flash"))
 
 
 def _from_cache(request: Request, html: str) -> Response:
-    token = csrf_token(request)
-    resp = HTMLResponse(html.replace(PLACEHOLDER, token))
+    resp = HTMLResponse(html.replace(PLACEHOLDER, csrf_field(request)))
     set_csrf_cookie(request, resp)
     return resp
 
@@ -277,9 +307,11 @@ def phase_map(request: Request, name: str, phase_id: int, view: str) -> Response
 
 @router.get("/games/{name}/map.pdf")
 def map_pdf(request: Request, name: str, phase: int | None = None) -> Response:
-    from dippouch.web.maps import phase_pdf
+    from dippouch.web.maps import cached_pdf, phase_pdf
 
-    pdf = phase_pdf(_svg(request, name, phase))
+    svg = _svg(request, name, phase)
+    # A first drawing takes seconds: it is charged to the address's work budget and runs in the work lane.
+    pdf = cached_pdf(svg) or request.app.state.budget.run(client_id(request), lambda: phase_pdf(svg))
     if pdf is None:
         raise NotFound("PDF maps need the map renderer, which is not installed")
     return Response(
@@ -549,6 +581,8 @@ def moves_page(request: Request, name: str, q: str = "") -> Response:
 def api_docs(request: Request) -> Response:
     """The JSON API described from its OpenAPI document, as a plain page: FastAPI's own docs page loads
     Swagger UI from a CDN (and runs an inline script), both of which this app refuses."""
+    from dippouch.web.docstrings import docstring_html
+
     spec = request.app.openapi()
     schemas = spec.get("components", {}).get("schemas", {})
     ops = []
@@ -580,7 +614,7 @@ def api_docs(request: Request) -> Response:
                     "method": method.upper(),
                     "path": path,
                     "summary": op.get("summary", ""),
-                    "description": op.get("description", ""),
+                    "description": docstring_html(op.get("description") or op.get("summary", "")),
                     "params": [
                         {"name": p["name"], "in": p["in"], "required": p.get("required", False)}
                         for p in op.get("parameters", [])

@@ -6,6 +6,8 @@ answer with the same plain message, never a traceback.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import hmac
 import secrets
 import threading
@@ -13,6 +15,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from starlette.requests import Request
 
@@ -22,18 +25,34 @@ __all__ = [
     "CSRF_COOKIE",
     "SESSION_COOKIE",
     "BadInput",
+    "Busy",
     "Forbidden",
+    "NeedsKey",
     "NotFound",
     "RateLimiter",
     "TooMany",
     "Viewer",
     "WebError",
+    "WorkBudget",
+    "bound_orders",
     "check_csrf",
+    "csrf_cookie",
+    "csrf_field",
+    "csrf_for_session",
     "security_headers",
+    "session_cookie",
+    "session_token",
 ]
+
+T = TypeVar("T")
 
 SESSION_COOKIE = "dp_session"
 CSRF_COOKIE = "dp_csrf"
+HOST_PREFIX = "__Host-"
+"""Over https the cookies are named ``__Host-dp_session`` and ``__Host-dp_csrf``: a browser keeps such a
+cookie only if it was set Secure, with Path=/ and no Domain, by this very host, so a neighbouring subdomain
+or a plain-http page on the network cannot plant one (cookie tossing). Plain http (a localhost server) keeps
+the plain names, which browsers refuse to prefix."""
 CSRF_FIELD = "csrf"
 CSRF_HEADER = "x-csrf-token"
 
@@ -52,6 +71,13 @@ class BadInput(WebError):
 
 class Forbidden(WebError):
     status = 403
+
+
+class NeedsKey(WebError):
+    """A call that acts for someone, made with no key and no session: 401, before any CSRF check (there is
+    nothing to protect, and "needs a key" is what the caller has to hear)."""
+
+    status = 401
 
 
 class NotFound(WebError):
@@ -98,18 +124,96 @@ class Viewer:
 
 
 # --------------------------------------------------------------------------------------------------
-# CSRF: a random cookie echoed in every form (and in a header for script requests), and same-origin checks
+# Cookies
+
+
+def _https(request: Request) -> bool:
+    return request.url.scheme == "https"
+
+
+def session_cookie(request: Request) -> str:
+    """The session cookie's name for this request (``__Host-`` prefixed over https)."""
+    return HOST_PREFIX + SESSION_COOKIE if _https(request) else SESSION_COOKIE
+
+
+def csrf_cookie(request: Request) -> str:
+    return HOST_PREFIX + CSRF_COOKIE if _https(request) else CSRF_COOKIE
+
+
+def session_token(request: Request) -> str | None:
+    """The browser's session secret, from the cookie of this scheme's name only: over https a plain
+    ``dp_session`` (which anyone on the same site could have planted) is not read."""
+    return request.cookies.get(session_cookie(request)) or None
+
+
+# --------------------------------------------------------------------------------------------------
+# CSRF: a token every form echoes (and script requests send in a header), and same-origin checks.
+#
+# A signed-in browser's token is derived from its session secret (an HMAC keyed by it), so it is bound to
+# the session: a token read or planted elsewhere does not fit another session, and it changes at every
+# sign-in. A browser without a session (the sign-in form) gets a random token in a cookie to echo. Forms
+# carry the token masked with a fresh random pad on every page, so a compressed page never repeats the
+# same secret bytes (BREACH); the unmasked token is accepted too (scripts that read the cookie).
+
+_CSRF_LABEL = b"dippouch csrf token v1"
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _unb64(text: str) -> bytes | None:
+    try:
+        return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (ValueError, TypeError):
+        return None
+
+
+def csrf_for_session(session: str) -> str:
+    """The CSRF token of the session whose secret is ``session``."""
+    return _b64(hmac.new(session.encode(), _CSRF_LABEL, hashlib.sha256).digest())
 
 
 def csrf_token(request: Request) -> str:
-    """This browser's CSRF token (the cookie's value, or a new one the response will set)."""
+    """This browser's CSRF token: its session's, else the CSRF cookie's value, else a new one the response
+    will set. The CSRF cookie is (re)set to the token when it differs."""
     token = getattr(request.state, "csrf", None)
     if token is None:
-        cookie = request.cookies.get(CSRF_COOKIE, "")
-        token = cookie if 30 <= len(cookie) <= 100 and cookie.isascii() else secrets.token_urlsafe(32)
+        cookie = request.cookies.get(csrf_cookie(request), "")
+        session = session_token(request)
+        if session:
+            token = csrf_for_session(session)
+        else:
+            token = cookie if 30 <= len(cookie) <= 100 and cookie.isascii() else secrets.token_urlsafe(32)
         request.state.csrf = token
         request.state.csrf_new = token != cookie
     return str(token)
+
+
+def csrf_field(request: Request) -> str:
+    """The token as a form or page carries it: masked with a new random pad each time (BREACH)."""
+    raw = csrf_token(request).encode()
+    pad = secrets.token_bytes(len(raw))
+    return "m." + _b64(pad + bytes(a ^ b for a, b in zip(pad, raw, strict=True)))
+
+
+def _unmask(sent: str) -> str:
+    if not sent.startswith("m.") or len(sent) > 300:
+        return sent
+    data = _unb64(sent[2:])
+    if not data or len(data) % 2:
+        return sent
+    half = len(data) // 2
+    pad, masked = data[:half], data[half:]
+    return bytes(a ^ b for a, b in zip(pad, masked, strict=True)).decode("latin-1")
+
+
+def _expected_csrf(request: Request) -> str | None:
+    session = session_token(request)
+    if session:
+        return csrf_for_session(session)
+    cookie = request.cookies.get(csrf_cookie(request), "")
+    return cookie or None
 
 
 def _same_origin(request: Request) -> bool:
@@ -129,8 +233,8 @@ def check_csrf(request: Request, sent: str | None) -> None:
             f"this request came from another site (Origin {request.headers.get('origin')!r}, "
             f"host {request.headers.get('host')!r}); it was refused"
         )
-    cookie = request.cookies.get(CSRF_COOKIE, "")
-    if not cookie or not sent or not hmac.compare_digest(cookie.encode(), str(sent).encode()):
+    expected = _expected_csrf(request)
+    if not expected or not sent or not hmac.compare_digest(expected.encode(), _unmask(str(sent)).encode()):
         raise Forbidden(
             "the form's security token is missing or out of date (CSRF check); reload the page and send it again"
         )
@@ -169,10 +273,130 @@ class RateLimiter:
                 for key in [k for k, v in self.hits.items() if not v or v[-1] <= now - window][:50_000]:
                     del self.hits[key]
 
+    def failed(self, bucket: str, client: str, what: str) -> None:
+        """Count a failure (a wrong key): refused (429) once the client has used up its allowance, so
+        guessing stops there while right keys, which never reach here, are still accepted."""
+        self.hit(bucket, client, what, count_it=False)
+        self.note(bucket, client)
+
     def note(self, bucket: str, client: str) -> None:
         if bucket in self.limits:
             with self.lock:
                 self.hits.setdefault((bucket, client), deque()).append(self.clock())
+
+
+class Busy(WebError):
+    status = 503
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class WorkBudget:
+    """What keeps cheap pages fast while some clients send expensive requests (adjudications, line checks of
+    many misspelt orders, PDF maps): each address may spend ``seconds`` of the server's CPU time in any
+    ``window`` on them (measured, not estimated: the thread's CPU time), and at most ``lanes`` such requests
+    run at once, with at most ``queue`` more waiting; beyond that the answer is 503 at once, so waiting
+    requests never take the threads the cheap pages need. Drawing is pure Python: two heavy requests at once
+    would only share the interpreter lock with every page."""
+
+    def __init__(
+        self,
+        seconds: float = 10.0,
+        window: float = 60.0,
+        *,
+        lanes: int = 1,
+        queue: int = 4,
+        per_client: int = 2,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.seconds, self.window, self.queue, self.per_client = seconds, window, queue, per_client
+        self.active: dict[str, int] = {}
+        self.clock = clock
+        self.spent: dict[str, deque[tuple[float, float]]] = {}
+        self.lock = threading.Lock()
+        self.lanes = threading.BoundedSemaphore(lanes)
+        self.waiting = 0
+
+    def _used(self, client: str, now: float) -> deque[tuple[float, float]]:
+        q = self.spent.setdefault(client, deque())
+        while q and q[0][0] <= now - self.window:
+            q.popleft()
+        return q
+
+    def check(self, client: str) -> None:
+        """Refuse (429) an address that has used its share in the window."""
+        now = self.clock()
+        with self.lock:
+            q = self._used(client, now)
+            used = sum(c for _, c in q)
+            if used >= self.seconds:
+                wait = max(1, int(q[0][0] + self.window - now + 1))
+                raise TooMany(
+                    f"you have used your share of the server's work ({used:.1f} s of computing in "
+                    f"{int(self.window)} s, at most {self.seconds:g}); try again in {wait} s",
+                    wait,
+                )
+
+    def run(self, client: str, work: Callable[[], T]) -> T:
+        """Run ``work`` (in the calling thread) in a lane, charging its CPU time to ``client``. An address has
+        at most :attr:`per_client` such requests in hand at once (its budget is charged when each ends, so
+        many at once would overdraw it)."""
+        self.check(client)
+        with self.lock:
+            if self.active.get(client, 0) >= self.per_client:
+                raise TooMany(
+                    f"you already have {self.per_client} expensive requests in hand; wait for their answers", 1
+                )
+            if self.waiting >= self.queue:
+                raise Busy("the server is busy with other expensive requests; try again in a few seconds", 2)
+            self.waiting += 1
+            self.active[client] = self.active.get(client, 0) + 1
+        try:
+            try:
+                self.lanes.acquire()
+            finally:
+                with self.lock:
+                    self.waiting -= 1
+            started = time.thread_time()
+            try:
+                return work()
+            finally:
+                self.lanes.release()
+                cost = time.thread_time() - started
+                now = self.clock()
+                with self.lock:
+                    self._used(client, now).append((now, cost))
+        finally:
+            with self.lock:
+                self.active[client] -= 1
+                if not self.active[client]:
+                    del self.active[client]
+                if len(self.spent) > 100_000:
+                    for key in [k for k, v in self.spent.items() if not v][:50_000]:
+                        del self.spent[key]
+
+
+MAX_ORDER_LINE = 300
+"""Characters in one order line: the longest order written out in full names is under 150."""
+
+MAX_ORDER_LINES = 100
+"""Lines of orders sent or checked at once (W3K's largest power has about twenty units; comments count)."""
+
+
+def bound_orders(text: str) -> None:
+    """Refuse order text that no player writes and whose every misspelt line costs a "did you mean" search
+    over the variant's names: too many lines, or a line too long; the message says which and the limit."""
+    lines = text.splitlines()
+    if len(lines) > MAX_ORDER_LINES:
+        raise BadInput(f"{len(lines):,} lines of orders; at most {MAX_ORDER_LINES} lines are sent or checked at once")
+    for n, line in enumerate(lines, 1):
+        if len(line) > MAX_ORDER_LINE:
+            raise BadInput(
+                f"line {n} is {len(line):,} characters long; an order line has at most {MAX_ORDER_LINE} "
+                "(one order a line)"
+            )
 
 
 def client_id(request: Request) -> str:

@@ -46,7 +46,7 @@ from dippouch.store.access import VISIBILITIES, AccessStore
 from dippouch.store.models import GameRow, PhaseRow
 from dippouch.store.repository import GameStore, phase_record_of
 from dippouch.web.maps import map_available, phase_svg, position_svg
-from dippouch.web.security import BadInput, Forbidden, NotFound, Viewer
+from dippouch.web.security import BadInput, Forbidden, NotFound, Viewer, bound_orders
 
 MAP_VIEWS = ("board", "orders", "after", "after-orders")
 """The pictures of a phase: its position (board), with its orders and results drawn (orders, once processed),
@@ -110,6 +110,7 @@ def _text(value: str, what: str = "order text") -> str:
         raise BadInput(f"the {what} is {len(value):,} characters long; at most {MAX_ORDER_TEXT:,} are accepted")
     if any(0xD800 <= ord(c) <= 0xDFFF for c in value) or "\x00" in value:
         raise BadInput(f"the {what} contains characters that are not text (NUL or lone surrogates)")
+    bound_orders(value)  # lines and line length: what keeps a check of misspelt orders from taking seconds
     return value
 
 
@@ -604,12 +605,15 @@ class Web:
         return row is not None and is_sealed(row[0], row[1], self.now())
 
     def calendar_ics(self, name: str, viewer: Viewer) -> bytes:
-        from dippouch.report import calendar_rows, deadlines_ical
+        from dippouch.report import calendar_rows, deadlines_ical, upcoming_deadlines
 
         self.require_visible(name, viewer)
         st = self.read.status(name, now=self.now())
         rows = calendar_rows(self.access.phases(name))
-        return deadlines_ical(name, st.settings, rows)
+        upcoming = []
+        if st.state == "active" and st.phase and st.deadline and st.game_variant is not None:
+            upcoming = upcoming_deadlines(st.game_variant.calendar, st.settings, st.phase, st.deadline)
+        return deadlines_ical(name, st.settings, rows, upcoming=upcoming)
 
     def export(self, name: str, viewer: Viewer, *, unsealed: bool = False, reason: str = "") -> dict[str, Any]:
         """The game file (:meth:`GameStore.game_file`): anyone who may see the game gets it without

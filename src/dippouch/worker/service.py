@@ -275,9 +275,10 @@ class Worker:
                 failures = 0
             except Exception as e:  # the database may be down or restarting: wait and try again
                 failures += 1
-                self.last_error = f"{type(e).__name__}: {e}"
+                # /healthz says what kind of failure, never its text (addresses, user names, SQL): the log has it.
+                self.last_error = "database unavailable" if isinstance(e, SQLAlchemyError) else "look failed"
                 metrics.WORKER_ERRORS.inc()
-                log.error("look for due phases failed (%d in a row): %s", failures, self.last_error)
+                log.error("look for due phases failed (%d in a row): %s: %s", failures, type(e).__name__, e)
                 if once:
                     raise
             if once:

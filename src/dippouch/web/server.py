@@ -1,0 +1,102 @@
+"""The HTTP server's own defences for ``dippouch serve`` without a proxy in front (uvicorn with httptools).
+
+uvicorn limits neither the size nor the number of a request's headers, nor how long a client may take to
+send them: one client could send an 8 MB header, 5,000 headers, or hold thousands of connections open with
+half a request each. :class:`GuardedHttpTools` refuses a request head over :data:`MAX_HEAD` bytes (431) or
+with more than :data:`MAX_HEADERS` headers (400), and closes a connection whose request head has not arrived
+within :data:`HEAD_TIMEOUT` seconds of its first byte (or of the connection). Slow bodies are the app's to
+time out (``app._Headers``). Imported only by ``dippouch serve``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+__all__ = ["HEAD_TIMEOUT", "MAX_HEAD", "MAX_HEADERS", "SERVER_LIMITS", "GuardedHttpTools"]
+
+MAX_HEAD = 32_768
+"""Bytes of a request's line and headers (a browser's are under 8 KB, cookies included)."""
+MAX_HEADERS = 100
+"""Headers in one request (a browser sends about 20)."""
+HEAD_TIMEOUT = 10.0
+"""Seconds a client has to send a whole request head."""
+
+SERVER_LIMITS: dict[str, Any] = {
+    "limit_concurrency": 1000,  # connections and requests at once; beyond that new requests get 503
+    "timeout_keep_alive": 5,  # an idle keep-alive connection is closed after this many seconds
+    "backlog": 2048,
+}
+
+_TOO_LARGE = (
+    b"HTTP/1.1 431 Request Header Fields Too Large\r\ncontent-type: text/plain; charset=utf-8\r\n"
+    b"connection: close\r\ncontent-length: %d\r\n\r\n%s"
+)
+
+
+class _TooManyHeaders(Exception):
+    pass
+
+
+class GuardedHttpTools(HttpToolsProtocol):
+    """uvicorn's httptools protocol with limits on the request head and the time it may take."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._in_head = True
+        self._head_bytes = 0
+        self._head_timer: asyncio.TimerHandle | None = None
+
+    def _start_head_timer(self) -> None:
+        if self._head_timer is None:
+            self._head_timer = self.loop.call_later(HEAD_TIMEOUT, self._head_too_slow)
+
+    def _stop_head_timer(self) -> None:
+        if self._head_timer is not None:
+            self._head_timer.cancel()
+            self._head_timer = None
+
+    def _head_too_slow(self) -> None:
+        self._head_timer = None
+        if self._in_head and not self.transport.is_closing():
+            self.transport.close()  # nothing is owed to a client that never finished asking
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._start_head_timer()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_head_timer()
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self._in_head:
+            self._start_head_timer()
+            self._head_bytes += len(data)
+            if self._head_bytes > MAX_HEAD:
+                body = f"request headers over {MAX_HEAD:,} bytes\n".encode()
+                self.transport.write(_TOO_LARGE % (len(body), body))
+                self.transport.close()
+                return
+        super().data_received(data)
+
+    def on_message_begin(self) -> None:
+        self._in_head = True
+        super().on_message_begin()
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        super().on_header(name, value)
+        if len(self.headers) > MAX_HEADERS:
+            raise _TooManyHeaders  # httptools turns it into a parser error: uvicorn answers 400 and closes
+
+    def on_headers_complete(self) -> None:
+        self._in_head = False
+        self._stop_head_timer()
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        super().on_message_complete()
+        self._in_head = True  # what comes next on this connection is the next request's head
+        self._head_bytes = 0

@@ -1,0 +1,161 @@
+"""`dippouch serve` without a proxy in front, attacked over real sockets: oversized and overnumerous
+headers, half-sent requests and bodies held open, uploads aborted halfway. Each is refused or closed, the
+log stays quiet, and the server goes on answering."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from dippouch.web.server import HEAD_TIMEOUT, MAX_HEAD
+
+SERVE = [sys.executable, "-c", "from dippouch.cli import main; main()", "serve"]
+
+#: The server under test, as `dippouch serve` starts it (its output kept in a file, to read the log).
+Server = tuple[int, Path]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _status(port: int, path: str = "/healthz") -> int | None:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+            s.sendall(f"GET {path} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".encode())
+            head = s.recv(100)
+        return int(head.split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    port = _free_port()
+    log = tmp_path / "serve.log"
+    with log.open("w") as out:
+        proc = subprocess.Popen(
+            [*SERVE, "--db", f"sqlite:///{tmp_path / 's.db'}", "--port", str(port), "--no-scheduler"],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        deadline = time.monotonic() + 60
+        while _status(port) != 200:
+            assert proc.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, "the server did not answer within 60 s"
+            time.sleep(0.2)
+        yield port, log
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(timeout=30)
+
+
+def _send_until_answered(port: int, head: bytes, more: bytes, total: int) -> bytes:
+    """Send ``head`` then ``more`` repeatedly up to ``total`` bytes, stopping when the server answers or
+    closes; the answer (empty if it closed without one)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(head)
+        sent = len(head)
+        s.setblocking(False)
+        answer = b""
+        while sent < total:
+            try:
+                answer += s.recv(4096)
+                if answer:
+                    break
+            except BlockingIOError:
+                pass
+            try:
+                sent += s.send(more)
+            except BlockingIOError:
+                time.sleep(0.01)
+            except OSError:  # closed by the server
+                break
+        s.setblocking(True)
+        s.settimeout(10)
+        try:
+            while chunk := s.recv(4096):
+                answer += chunk
+        except OSError:
+            pass
+        return answer
+
+
+def test_an_8_mb_header_is_refused(server: Server) -> None:
+    port, _ = server
+    answer = _send_until_answered(port, b"GET / HTTP/1.1\r\nHost: t\r\nX-Big: ", b"a" * 65536, 8_000_000)
+    assert answer.startswith(b"HTTP/1.1 431"), answer[:200]
+    assert f"{MAX_HEAD:,}".encode() in answer
+    assert _status(port, "/") == 200
+
+
+def test_five_thousand_headers_are_refused(server: Server) -> None:
+    port, _ = server
+    headers = b"a:b\r\n" * 5000  # 25,000 bytes: under the size limit, so the count is what refuses them
+    assert len(headers) < MAX_HEAD - 100
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.sendall(b"GET / HTTP/1.1\r\nHost: t\r\n" + headers + b"\r\n")
+        answer = s.recv(4096)
+    assert answer.startswith(b"HTTP/1.1 400"), answer[:200]
+    assert _status(port, "/") == 200
+
+
+def test_half_sent_requests_and_stalled_bodies_are_closed(server: Server) -> None:
+    """Many clients each sending half a request head (slowloris), and one sending half a body, are cut off
+    after the time limits instead of holding their connections (and the server's) for ever."""
+    port, log = server
+    heads = []
+    for _ in range(200):
+        s = socket.create_connection(("127.0.0.1", port), timeout=HEAD_TIMEOUT + 15)
+        s.sendall(b"GET / HTTP/1.1\r\nHost: t\r\nX-Slow: ")
+        heads.append(s)
+    body = socket.create_connection(("127.0.0.1", port), timeout=HEAD_TIMEOUT + 15)
+    body.sendall(b"POST /api/adjudicate HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n")
+    body.sendall(b"Content-Length: 1000\r\n\r\n" + b'{"variant": ')
+    started = time.monotonic()
+    assert _status(port, "/") == 200  # meanwhile everyone else is served
+    try:
+        for s in heads:
+            assert s.recv(100) == b""  # closed by the server
+        answer = body.recv(4096)
+        assert answer.startswith(b"HTTP/1.1 408"), answer[:300]
+        assert b"stopped arriving" in answer
+        assert time.monotonic() - started < HEAD_TIMEOUT + 10
+    finally:
+        for s in [*heads, body]:
+            s.close()
+    assert _status(port, "/") == 200
+    assert "Traceback" not in log.read_text()
+
+
+def test_aborted_uploads_are_not_logged_as_bugs(server: Server) -> None:
+    port, log = server
+    for path, ctype in (
+        ("/api/adjudicate", "application/json"),
+        ("/signin", "application/x-www-form-urlencoded"),
+        ("/api/games/g/powers/France/check", "application/json"),
+    ):
+        for _ in range(3):
+            with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+                s.sendall(
+                    f"POST {path} HTTP/1.1\r\nHost: t\r\nContent-Type: {ctype}\r\nContent-Length: 100000\r\n\r\n".encode()
+                    + json.dumps({"variant": "standard", "orders": {}}).encode()[:20]
+                )
+                time.sleep(0.05)
+    time.sleep(1)
+    assert _status(port, "/") == 200
+    text = log.read_text()
+    assert "this is a bug" not in text and "Traceback" not in text and "internal error" not in text, text[-3000:]
