@@ -30,7 +30,15 @@ from sqlalchemy.orm import Session
 
 from dippouch.core.errors import DippouchError
 from dippouch.core.variant import Variant
-from dippouch.game import GameError, Settings, as_utc, position_from_data
+from dippouch.game import (
+    GameError,
+    Settings,
+    as_utc,
+    check_orders,
+    position_from_data,
+    read_version_lines,
+    submission_stands,
+)
 from dippouch.mail import compose
 from dippouch.mail.message import Inbound, clean_body, parse_message, received_time, strip_sheet
 from dippouch.mail.outbox import queue
@@ -38,6 +46,7 @@ from dippouch.mail.subject import GameNames, Reading, power_names, read_subject,
 from dippouch.store import GameStore
 from dippouch.store.models import GameRow, PhaseRow, SubmissionRow
 from dippouch.store.models_mail import GameMailRow, MailAttachmentRow, MailMessageRow
+from dippouch.store.review import processed_phase
 
 __all__ = ["Outcome", "apply_held", "game_config", "game_names", "take_in"]
 
@@ -326,7 +335,9 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
             else f"{power} in {names.title} has no registered e-mail address"
         )
         why += "; held for the coordinator, nothing applied"
-        _record(store, mail_id, status="held", reason=why, game_id=g.id, power=power, reading=base)
+        # For the open phase: it holds that phase for the coordinator's review (store/review.py).
+        held_phase = ph.id if ph is not None and names.phase is not None and reading.phase == names.phase else None
+        _record(store, mail_id, status="held", reason=why, game_id=g.id, phase_id=held_phase, power=power, reading=base)
         n = _reply(
             store,
             msg,
@@ -368,11 +379,24 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
     next_v = _next_version(store, ph.id, power)
     suggestion = suggest_subject(names, power, next_v)
     if reading.phase < names.phase:
+        done = processed_phase(store, g.id, phase_name)
+        status = "late"
         why = f"{phase_name} has already been processed; the game is now in {current_name}"
+        if done is not None and done.deadline is not None and when <= done.deadline:
+            # It came in time; it was taken in only after the phase was processed (nobody fetched before).
+            status = "missed"
+            why = (
+                f"it arrived on time ({when:%Y-%m-%d %H:%M} UTC, before the deadline of {phase_name}, "
+                f"{done.deadline:%Y-%m-%d %H:%M} UTC), but {phase_name} was processed at "
+                f"{done.processed_at:%Y-%m-%d %H:%M} UTC, before this message was fetched, so it was not used; "
+                "the coordinator has it and only a rollback of the game could use it now"
+                if done.processed_at is not None
+                else f"it arrived on time but {phase_name} was processed before it was fetched, so it was not used"
+            )
         out = _refuse(
-            store, msg, mail_id, now, why, suggestion, status="late", reading=reading, game_id=g.id, registered=True
+            store, msg, mail_id, now, why, suggestion, status=status, reading=reading, game_id=g.id, registered=True
         )
-        return Outcome("late", why, game=names.title, power=power, phase=phase_name, replies=out.replies)
+        return Outcome(status, why, game=names.title, power=power, phase=phase_name, replies=out.replies)
     if reading.phase > names.phase:
         why = f"{phase_name} is not open yet; the game is in {current_name}"
         out = _refuse(store, msg, mail_id, now, why, suggestion, reading=reading, game_id=g.id, registered=True)
@@ -404,6 +428,20 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
                 text, used_attachment = t, a.filename
                 notes.append(f"orders read from the attachment {a.filename}")
                 break
+    if text.strip() and msg.images():
+        # Beside a photograph, a body with no order in it ("Dear Coordinator, my orders are attached") is
+        # not a submission: the rulebook's Coordinator ignores the text of these e-mails.
+        pos = position_from_data(v, ph.position)
+        checked = check_orders(v, pos, power, read_version_lines(text).text)
+        if not submission_stands(checked):
+            shown = [ln.strip() for ln in text.splitlines() if ln.strip()]
+            notes.append(
+                "the text beside the photograph(s) has no order in it, so it is not a submission: ignored ("
+                + "; ".join(repr(x) for x in shown[:3])
+                + ("; ..." if len(shown) > 3 else "")
+                + ")"
+            )
+            text = ""
     kept = [
         f"{a.filename} ({a.content_type}, {max(1, len(a.data) // 1024)} kB)"
         for a in msg.attachments
@@ -417,7 +455,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
             why = (
                 "photograph(s) received after the deadline: recorded as late, not used"
                 if late
-                else "photograph(s) kept sealed; the coordinator transcribes them after the deadline"
+                else "photograph(s) kept sealed; the coordinator reviews them after the deadline"
             )
             _record(store, mail_id, status=status, reason=why, game_id=g.id, phase_id=ph.id, power=power, reading=base)
             body_text = (
@@ -426,10 +464,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
                 + (
                     "It arrived AFTER THE DEADLINE: it is recorded as late and is not used.\n\n"
                     if late
-                    else "It has no orders in text, only photograph(s). They are kept sealed with your submission; after "
-                    "the deadline the coordinator transcribes them (a proposed reading is checked line by line and "
-                    "applied only when the coordinator confirms it). A version sent later in text still counts "
-                    "over an earlier one.\n\n"
+                    else photo_promise(_cfg)
                 )
                 + "Kept:\n"
                 + "".join(f"  {k}\n" for k in kept)
@@ -448,7 +483,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
                 game_id=g.id,
                 phase_id=ph.id,
             )
-            return Outcome(status, why, game=names.title, power=power, phase=current_name, replies=n)
+            return Outcome(status, why, game=names.title, power=power, phase=current_name, replies=n, notes=notes)
         why = "no orders found in the message (its text, after quoted lines and the signature, was empty) and no photograph"
         return _refuse(store, msg, mail_id, now, why, suggestion, reading=reading, game_id=g.id, registered=True)
 
@@ -501,6 +536,8 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
         next_subject=suggest_subject(names, power, result.version + 1),
         notes=notes,
         attachments=kept,
+        variant=v,
+        kind=v.calendar.kind(names.phase),
     )
     n = _reply(
         store,
@@ -516,6 +553,24 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
     )
     return Outcome(
         status, why, game=names.title, power=power, phase=current_name, version=result.version, replies=n, notes=notes
+    )
+
+
+def photo_promise(cfg: dict[str, Any]) -> str:
+    """What happens to photographed orders sent on time, as the player is told it (receipts, reminders):
+    the phase waits for the coordinator's review (store/review.py), or for the game's review wait."""
+    wait = cfg.get("review_wait")
+    after = (
+        f"If the coordinator has not reviewed them {wait} after the deadline, the phase is processed without "
+        "them and the results say so."
+        if wait
+        else "The phase is not processed until the coordinator has reviewed them."
+    )
+    return (
+        "It has no orders in text, only photograph(s). They are kept sealed; after the deadline the coordinator "
+        "reads them (a proposed transcription is checked line by line) and confirms your orders as a version "
+        f"received when this message arrived. {after} A version received later (in text or photographed) "
+        "counts over this one.\n\n"
     )
 
 

@@ -65,6 +65,7 @@ from dippouch.game import (
     submission_stands,
     unordered,
 )
+from dippouch.store import review
 from dippouch.store.db import make_engine, upgrade
 from dippouch.store.models import EventRow, GameRow, PhaseRow, PlayerRow, SubmissionRow, VoteRow
 
@@ -933,6 +934,8 @@ class GameStore:
         """``cd``: the powers in civil disorder, when the caller has them already."""
         if g.status != "active":
             return False
+        if review.holds(s, ph, now):
+            return False  # photographs or held mail wait for the coordinator (store/review.py)
         if ph.deadline is not None and now >= ph.deadline:
             return True
         pos = self._position(v, ph)
@@ -1117,6 +1120,9 @@ class GameStore:
             )
             base = sa.select(*cols).join(GameRow, GameRow.id == PhaseRow.game_id)
             base = base.where(PhaseRow.status == "open", GameRow.status == "active")
+            held = review.held_phase_ids(s, now)
+            if held:
+                base = base.where(PhaseRow.id.not_in(held))
             overdue = (
                 s.execute(
                     base.where(PhaseRow.deadline <= now).order_by(PhaseRow.deadline, PhaseRow.id).limit(limit)
@@ -1146,11 +1152,13 @@ class GameStore:
         """How many open phases of active games are past their deadline: the workers' queue depth."""
         with self.session() as s:
             now = self._db_now(s) if now is None else as_utc(now)
+            held = review.held_phase_ids(s, now)
             q = (
                 sa.select(sa.func.count())
                 .select_from(PhaseRow)
                 .join(GameRow, GameRow.id == PhaseRow.game_id)
                 .where(PhaseRow.status == "open", GameRow.status == "active", PhaseRow.deadline <= now)
+                .where(PhaseRow.id.not_in(held) if held else sa.true())
             )
             return int(s.execute(q).scalar_one())
 
@@ -1209,6 +1217,8 @@ class GameStore:
                 with self.session() as s, s.begin():
                     pg = s.get_bind().dialect.name == "postgresql"
                     at = (sa.func.clock_timestamp() if pg else self._db_now(s)) if now is None else as_utc(now)
+                    held = review.held_phase_ids(s, self._db_now(s) if now is None else as_utc(now))
+                    skip = [*skip, *held]
                     q = (
                         sa.select(
                             PhaseRow.id, GameRow.id, GameRow.name, GameRow.variant, PhaseRow.name, PhaseRow.deadline
@@ -1273,7 +1283,8 @@ class GameStore:
             used[power] = [format_order(v, o, phase_kind=kind) for o in parsed]
         must = powers_to_act(v, pos)
         # A power with a standing submission on time has taken part ("no orders" counts; chat does not).
-        missed = [p for p in must if p not in latest]
+        sent_photos = review.photo_powers(s, ph)  # taken part, whatever the coordinator made of them
+        missed = [p for p in must if p not in latest and p not in sent_photos]
         resolution = adjudicate(v, pos, orders)
         results = [_result_to_data(v, r, kind) for r in resolution.results]
         nxt = resolution.next
