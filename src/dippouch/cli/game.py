@@ -416,9 +416,21 @@ def status(game: str, db: str | None = DbOption, now: str | None = NowOption) ->
         }
         due = why.get(st.due_why or "", " (due now)") if st.due else ""
         out.print(f"Deadline: {_when(st.settings, st.deadline)}{due}.")
+    from dippouch.store.review import review_state
+
+    review = review_state(store, game, now=_now(now))
+    if review.held and review.deadline is not None and _now(now) >= review.deadline:
+        out.print(
+            f"AWAITING REVIEW: {len(review.items)} photograph(s) or held message(s) wait for the coordinator; "
+            f"the phase is processed once they are settled: `dippouch mail review {game}`.",
+            markup=False,
+        )
     table = Table("power", "player", "units", "centres", "orders", "ready", "notes")
     for p in st.powers:
-        if p.version is None:
+        photos = review.photos.get(p.power, [])
+        if p.version is None and photos:
+            orders = f"{len(photos)} photo(s), to be reviewed"
+        elif p.version is None:
             # A power that need not act may still have sent orders (W3K builds for supply it may be sent).
             orders = "none yet" if p.must_act else "-"
         else:
@@ -434,6 +446,8 @@ def status(game: str, db: str | None = DbOption, now: str | None = NowOption) ->
             notes.append("latest is late")
         if p.draw_vote:
             notes.append("votes draw")
+        if photos and p.version is not None:
+            notes.append(f"{len(photos)} photo(s) to be reviewed")
         table.add_row(
             p.power,
             p.player or "(nobody)",
@@ -481,6 +495,8 @@ def process(
         for name in games:
             total += _process_one(store, name, now, force=False, quiet=True, full=not abbrev)
         out.print(f"Processed {total} phase(s) in {len(games)} active game(s).")
+        for name in games:
+            _say_awaiting_review(store, name, now)
         return
     _process_one(store, game, now, force=force, quiet=False, full=not abbrev)
 
@@ -495,6 +511,8 @@ def _process_one(store: GameStore, game: str, now: str | None, *, force: bool, q
             out.print(
                 f"Nothing to process: {game} is paused ({st.phase}); `dippouch resume {game}` restarts the clock."
             )
+        elif _say_awaiting_review(store, game, now):
+            pass
         else:
             out.print(f"Nothing to process: {st.phase} is due {_when(st.settings, st.deadline)}.")
         return 0
@@ -503,6 +521,21 @@ def _process_one(store: GameStore, game: str, now: str | None, *, force: bool, q
         out.print(store.report(game, phase_id=by_name[name], full=full), end="", markup=False)
         out.print()
     return len(done)
+
+
+def _say_awaiting_review(store: GameStore, game: str, now: str | None) -> bool:
+    """Say so if the game's phase waits for the coordinator's review (photographs or held mail)."""
+    from dippouch.store.review import review_state
+
+    review = review_state(store, game, now=_now(now))
+    if not review.held or review.deadline is None or _now(now) < review.deadline:
+        return False
+    out.print(
+        f"{game}: {review.phase} AWAITS REVIEW ({len(review.items)} photograph(s) or held message(s)): "
+        f"`dippouch mail review {game}`.",
+        markup=False,
+    )
+    return True
 
 
 @app.command()

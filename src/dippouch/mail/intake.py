@@ -42,13 +42,14 @@ from dippouch.game import (
 from dippouch.mail import compose
 from dippouch.mail.message import Inbound, clean_body, parse_message, received_time, strip_sheet
 from dippouch.mail.outbox import queue
+from dippouch.mail.settings import ServerSettings
 from dippouch.mail.subject import GameNames, Reading, power_names, read_subject, suggest_subject
 from dippouch.store import GameStore
 from dippouch.store.models import GameRow, PhaseRow, SubmissionRow
 from dippouch.store.models_mail import GameMailRow, MailAttachmentRow, MailMessageRow
-from dippouch.store.review import processed_phase
+from dippouch.store.review import processed_phase, review_state
 
-__all__ = ["Outcome", "apply_held", "game_config", "game_names", "take_in"]
+__all__ = ["Outcome", "apply_held", "fetch_mailbox", "game_config", "game_names", "take_in"]
 
 
 @dataclass
@@ -210,6 +211,17 @@ def take_in(
     out.sender = msg.sender
     out.received = when
     return out
+
+
+def fetch_mailbox(store: GameStore, settings: ServerSettings, *, now: datetime) -> list[Outcome]:
+    """Take in every new message of an IMAP mailbox (``dippouch mail fetch``, and the workers before they
+    process a due phase, so that mail which came on time is never fetched after its phase was processed)."""
+    from dippouch.mail.sources import imap_messages
+
+    return [
+        take_in(store, raw, now=now, received=received, origin=origin)
+        for raw, received, origin in imap_messages(store, settings)
+    ]
 
 
 def _record(store: GameStore, mail_id: int, **values: Any) -> None:
@@ -583,6 +595,46 @@ def _suggest_version(
     return None
 
 
+def _apply_held_photo(store: GameStore, mail_id: int, game: str, power: str, *, now: datetime) -> Outcome:
+    """A held message whose orders are photographs: on the coordinator's word it becomes the power's
+    photograph for the open phase (as if from the registered address), to be reviewed like any other."""
+    st = review_state(store, game, now=now)
+    if st.phase_id is None:
+        raise GameError(f"game {game!r} has no open phase for the photographs of message #{mail_id}")
+    powers = store.variant(game).power_names
+    match = next((p for p in powers if p.lower() == power.strip().lower()), None)
+    if match is None:
+        raise GameError(f"no power {power!r} in {game}; powers: {', '.join(powers)}")
+    power = match
+    with store.session() as s:
+        row = s.get(MailMessageRow, mail_id)
+        assert row is not None
+        for_phase = s.get(PhaseRow, row.phase_id) if row.phase_id is not None else None
+        received = row.received_at
+        if for_phase is not None and for_phase.name != st.phase:
+            raise GameError(
+                f"message #{mail_id} was for {for_phase.name}, which has been processed; it cannot be used now"
+            )
+    if st.deadline is not None and received > st.deadline:
+        raise GameError(
+            f"message #{mail_id} arrived {received:%Y-%m-%d %H:%M} UTC, after the deadline of {st.phase}; it is not used"
+        )
+    _record(
+        store,
+        mail_id,
+        status="photo",
+        reason=f"applied by the coordinator as {power}'s photograph(s); they wait for review (`dippouch mail review {game}`)",
+        phase_id=st.phase_id,
+        power=power,
+    )
+    return Outcome(
+        "photo",
+        f"{power}'s photograph(s) for {st.phase}: review them with `dippouch mail review {game}`",
+        mail_id=mail_id,
+        power=power,
+    )
+
+
 def apply_held(store: GameStore, mail_id: int, *, now: datetime, power: str | None = None) -> Outcome:
     """The coordinator's word: apply a held message as if it came from the registered address (its orders
     become a version received when the message arrived). ``power`` overrides the subject's reading."""
@@ -611,7 +663,9 @@ def apply_held(store: GameStore, mail_id: int, *, now: datetime, power: str | No
                 body = t
                 break
     if not body.strip():
-        raise GameError(f"message #{mail_id} has no text orders (photographs are transcribed with `dippouch mail ocr`)")
+        if msg.images():
+            return _apply_held_photo(store, mail_id, gname, who, now=now)
+        raise GameError(f"message #{mail_id} has no text orders and no photograph; nothing in it can be applied")
     result = store.submit(gname, who, body, now=when, source="mail")
     with store.session() as s:
         sub_id = s.scalars(

@@ -65,7 +65,6 @@ from dippouch.game import (
     submission_stands,
     unordered,
 )
-from dippouch.store import review
 from dippouch.store.db import make_engine, upgrade
 from dippouch.store.models import EventRow, GameRow, PhaseRow, PlayerRow, SubmissionRow, VoteRow
 
@@ -86,6 +85,14 @@ IDLE_PHASES = 6
 """How many phases in a row one ``process`` call runs before their deadlines because nobody has anything to
 decide in them; the rest wait for their deadlines (or the next call)."""
 GAME_FILE_VERSION = 1
+
+
+def _review() -> Any:
+    """store/review.py, imported when a phase's due-ness is first asked: it maps the mail tables, which a
+    command that only submits never needs (tests/test_cli_startup.py). It never imports this module."""
+    from dippouch.store import review
+
+    return review
 
 
 def _crash_point(name: str) -> None:
@@ -934,7 +941,7 @@ class GameStore:
         """``cd``: the powers in civil disorder, when the caller has them already."""
         if g.status != "active":
             return False
-        if review.holds(s, ph, now):
+        if _review().holds(s, ph, now):
             return False  # photographs or held mail wait for the coordinator (store/review.py)
         if ph.deadline is not None and now >= ph.deadline:
             return True
@@ -1120,7 +1127,7 @@ class GameStore:
             )
             base = sa.select(*cols).join(GameRow, GameRow.id == PhaseRow.game_id)
             base = base.where(PhaseRow.status == "open", GameRow.status == "active")
-            held = review.held_phase_ids(s, now)
+            held = _review().held_phase_ids(s, now)
             if held:
                 base = base.where(PhaseRow.id.not_in(held))
             overdue = (
@@ -1152,7 +1159,7 @@ class GameStore:
         """How many open phases of active games are past their deadline: the workers' queue depth."""
         with self.session() as s:
             now = self._db_now(s) if now is None else as_utc(now)
-            held = review.held_phase_ids(s, now)
+            held = _review().held_phase_ids(s, now)
             q = (
                 sa.select(sa.func.count())
                 .select_from(PhaseRow)
@@ -1217,7 +1224,7 @@ class GameStore:
                 with self.session() as s, s.begin():
                     pg = s.get_bind().dialect.name == "postgresql"
                     at = (sa.func.clock_timestamp() if pg else self._db_now(s)) if now is None else as_utc(now)
-                    held = review.held_phase_ids(s, self._db_now(s) if now is None else as_utc(now))
+                    held = _review().held_phase_ids(s, self._db_now(s) if now is None else as_utc(now))
                     skip = [*skip, *held]
                     q = (
                         sa.select(
@@ -1283,7 +1290,7 @@ class GameStore:
             used[power] = [format_order(v, o, phase_kind=kind) for o in parsed]
         must = powers_to_act(v, pos)
         # A power with a standing submission on time has taken part ("no orders" counts; chat does not).
-        sent_photos = review.photo_powers(s, ph)  # taken part, whatever the coordinator made of them
+        sent_photos = _review().photo_powers(s, ph)  # taken part, whatever the coordinator made of them
         missed = [p for p in must if p not in latest and p not in sent_photos]
         resolution = adjudicate(v, pos, orders)
         results = [_result_to_data(v, r, kind) for r in resolution.results]

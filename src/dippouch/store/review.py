@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 __all__ = [
     "Pending",
     "ReviewState",
+    "attachment_data",
+    "game_of_attachment",
+    "game_of_message",
     "held_phase_ids",
     "holds",
     "left_unreviewed",
@@ -335,3 +338,26 @@ def left_unreviewed(store: GameStore, phase_id: int) -> list[str]:
             for a, m in aside
         ]
         return out
+
+
+def attachment_data(store: GameStore, attachment_id: int) -> bytes:
+    """The bytes of an attachment (the coordinator looks at a photograph: ``mail review --save``)."""
+    with store.session() as s:
+        row = s.get(MailAttachmentRow, attachment_id)
+        if row is None:
+            raise GameError(f"no attachment #{attachment_id} (see `dippouch mail review GAME`)")
+        return bytes(row.data)
+
+
+def game_of_message(store: GameStore, mail_id: int) -> str:
+    """The name of the game a message was for ("" if none)."""
+    with store.session() as s:
+        m = s.get(MailMessageRow, mail_id)
+        g = s.get(GameRow, m.game_id) if m is not None and m.game_id is not None else None
+        return g.name if g is not None else ""
+
+
+def game_of_attachment(store: GameStore, attachment_id: int) -> str:
+    with store.session() as s:
+        a = s.get(MailAttachmentRow, attachment_id)
+        return game_of_message(store, a.mail_id) if a is not None else ""
