@@ -312,6 +312,12 @@ def submit(
     from dippouch.names import order_text, unit_text
 
     text = "" if stands is not None and file is None else _read_text(file)
+    heading: list[str] = []
+    if source in ("post", "photo") and text.strip():
+        # A letter's heading (Annexe 3: name, position, game, "Autumn 1642 Movement Orders") is not orders.
+        from dippouch.mail.intake import strip_letter_heading
+
+        text, heading = strip_letter_heading(_store(db), game, power, text)
     typed = _now(now)
     when = parse_time(received) if received else typed
     if when > typed:
@@ -337,6 +343,8 @@ def submit(
         f"{' (ready)' if r.ready else ''}.",
         markup=False,
     )
+    if heading:
+        out.print(f"Heading lines taken off (not orders): {'; '.join(heading)}", markup=False)
     if r.reinstates is not None:
         out.print(f"Version instruction: version {r.reinstates} stands.")
     for line in r.lines:
@@ -427,9 +435,9 @@ def status(game: str, db: str | None = DbOption, now: str | None = NowOption) ->
         )
     table = Table("power", "player", "units", "centres", "orders", "ready", "notes")
     for p in st.powers:
-        photos = review.photos.get(p.power, [])
+        photos = [i for i in review.items if i.kind == "photo" and i.power == p.power]
         if p.version is None and photos:
-            orders = f"{len(photos)} photo(s), to be reviewed"
+            orders = "photo"
         elif p.version is None:
             # A power that need not act may still have sent orders (W3K builds for supply it may be sent).
             orders = "none yet" if p.must_act else "-"
@@ -447,7 +455,7 @@ def status(game: str, db: str | None = DbOption, now: str | None = NowOption) ->
         if p.draw_vote:
             notes.append("votes draw")
         if photos and p.version is not None:
-            notes.append(f"{len(photos)} photo(s) to be reviewed")
+            notes.append("photo")
         table.add_row(
             p.power,
             p.player or "(nobody)",
@@ -458,6 +466,17 @@ def status(game: str, db: str | None = DbOption, now: str | None = NowOption) ->
             ", ".join(notes),
         )
     out.print(table)
+    waiting = [i for i in review.items if i.kind == "photo"]
+    if waiting:
+        sealed = review.deadline is None or _now(now) < review.deadline
+        out.print(
+            "Photographed orders to be reviewed by the coordinator "
+            + ("after the deadline (sealed until then)" if sealed else "now (`dippouch mail review`)")
+            + ": "
+            + "; ".join(f"{i.power} received {i.received:%Y-%m-%d %H:%M} UTC" for i in waiting)
+            + ".",
+            markup=False,
+        )
     if any(p.borrowed for p in st.powers):
         out.print("borrowed: orders for another power's units; they count only if that power hands them over.")
     left = [(p.power, p.unordered) for p in st.powers if p.unordered]

@@ -49,7 +49,7 @@ from dippouch.store.models import GameRow, PhaseRow, SubmissionRow
 from dippouch.store.models_mail import GameMailRow, MailAttachmentRow, MailMessageRow
 from dippouch.store.review import processed_phase, review_state
 
-__all__ = ["Outcome", "apply_held", "fetch_mailbox", "game_config", "game_names", "take_in"]
+__all__ = ["Outcome", "apply_held", "fetch_mailbox", "game_config", "game_names", "strip_letter_heading", "take_in"]
 
 
 @dataclass
@@ -77,6 +77,27 @@ def game_config(store: GameStore, game_id: int) -> dict[str, Any]:
     with store.session() as s:
         row = s.get(GameMailRow, game_id)
         return dict(row.config) if row is not None else {}
+
+
+def strip_letter_heading(store: GameStore, game: str, power: str, text: str) -> tuple[str, list[str]]:
+    """A letter or photographed sheet typed in (``submit --source post``) without the heading the rulebook's
+    Annexe 3 suggests (real name, position, game, "Autumn 1642 Movement Orders") and its greetings: those
+    lines are not orders, and would otherwise be kept as rejected lines. Returns the text and the lines
+    taken off (version lines stay: they are instructions)."""
+    v = store.variant(game)
+    with store.session() as s:
+        gid = s.scalars(sa.select(GameRow.id).where(GameRow.name == game)).first()
+    cfg = game_config(store, gid) if gid is not None else {}
+    names = GameNames(
+        game,
+        v,
+        None,
+        titles=tuple(str(t) for t in cfg.get("titles", [])),
+        power_aliases={str(k): list(vs) for k, vs in dict(cfg.get("aliases", {})).items()},
+    )
+    wanted = power.strip().lower()
+    players = [name for p, _current, history in store.players(game) if p.lower() == wanted for name, *_ in history]
+    return strip_sheet(text, [game, *names.titles, *power_names(names).keys(), *players])
 
 
 def _variant(store: GameStore, g: GameRow) -> Variant:

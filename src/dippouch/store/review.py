@@ -360,4 +360,6 @@ def game_of_message(store: GameStore, mail_id: int) -> str:
 def game_of_attachment(store: GameStore, attachment_id: int) -> str:
     with store.session() as s:
         a = s.get(MailAttachmentRow, attachment_id)
-        return game_of_message(store, a.mail_id) if a is not None else ""
+        m = s.get(MailMessageRow, a.mail_id) if a is not None else None
+        g = s.get(GameRow, m.game_id) if m is not None and m.game_id is not None else None
+        return g.name if g is not None else ""
