@@ -554,6 +554,11 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
     )
     if result.notes:
         notes.append("version lines: " + "; ".join(repr(n) for n in result.notes))
+    if msg.images() and not result.late:
+        notes.append(
+            "the photograph(s) with it are reviewed by the coordinator after the deadline; orders confirmed from "
+            "them count over this message's text (the phase waits for that review)"
+        )
     body_text = compose.receipt_text(
         game_title=names.title,
         power=power,
