@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
-from sqlalchemy.orm import Session, aliased
+from sqlalchemy.orm import Session
 
 from dippouch.game import GameError, as_utc, parse_duration
 from dippouch.store.models import GameRow, PhaseRow
@@ -137,29 +137,34 @@ def holds(s: Session, ph: PhaseRow, now: datetime) -> bool:
 
 
 def held_phase_ids(s: Session, now: datetime) -> list[int]:
-    """The open phases that wait for the coordinator now: the workers' scans leave them out."""
-    op = aliased(PhaseRow)
-    same = sa.and_(PhaseRow.game_id == op.game_id, PhaseRow.seq == op.seq, PhaseRow.name == op.name)
+    """The open phases that wait for the coordinator now: the workers' scans leave them out.
+
+    Asked from the mail's side (messages for phases that are open, or set aside by a rollback onto the same
+    phase), so a database with no photographs or held mail answers at once however many games it holds:
+    the workers ask before every phase they take."""
+    live = PhaseRow.status.in_(("open", "abandoned"))
     with_photos = (
-        sa.select(op.id)
-        .join(PhaseRow, same)
+        sa.select(PhaseRow.game_id, PhaseRow.seq, PhaseRow.name)
         .join(MailMessageRow, MailMessageRow.phase_id == PhaseRow.id)
         .join(MailAttachmentRow, MailAttachmentRow.mail_id == MailMessageRow.id)
-        .where(op.status == "open", *_photo_filter())
+        .where(live, *_photo_filter())
     )
     with_held = (
-        sa.select(op.id)
-        .join(PhaseRow, same)
+        sa.select(PhaseRow.game_id, PhaseRow.seq, PhaseRow.name)
         .join(MailMessageRow, MailMessageRow.phase_id == PhaseRow.id)
-        .where(op.status == "open", MailMessageRow.status == "held")
+        .where(live, MailMessageRow.status == "held")
     )
-    ids = set(s.scalars(with_photos)) | set(s.scalars(with_held))
+    keys = {tuple(r) for r in s.execute(with_photos.union(with_held)).all()}
     out = []
-    for pid in sorted(ids):
-        ph = s.get(PhaseRow, pid)
+    for game_id, seq, name in sorted(keys):
+        ph = s.scalars(
+            sa.select(PhaseRow).where(
+                PhaseRow.game_id == game_id, PhaseRow.seq == seq, PhaseRow.name == name, PhaseRow.status == "open"
+            )
+        ).first()
         if ph is not None and holds(s, ph, now):
-            out.append(pid)
-    return out
+            out.append(ph.id)
+    return sorted(out)
 
 
 def photo_powers(s: Session, ph: PhaseRow) -> set[str]:
