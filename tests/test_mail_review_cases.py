@@ -241,3 +241,23 @@ def test_with_a_review_wait_the_phase_goes_ahead_without_unreviewed_photos(tmp_p
     queue_notices(store, DEADLINE + timedelta(hours=25), maps=lambda *_: [])
     (results,) = _bodies(store, "results", "jane@example.org")
     assert "from England" in results and "not reviewed (not used)" in results
+
+
+def test_serves_scheduler_fetches_first_and_waits_while_the_mailbox_cannot_be_read(tmp_path: Path) -> None:
+    from dippouch.web.scheduler import DeadlineScheduler
+    from websupport import Site
+
+    site = Site(f"sqlite:///{tmp_path / 'web.db'}")
+    site.new_game("s", movement="1h")
+    sched = DeadlineScheduler(site.web)
+    fetched: list[datetime] = []
+
+    def down(_store: GameStore, _now: datetime) -> None:
+        raise ConnectionRefusedError("IMAP server down")
+
+    sched.fetch = down
+    site.clock.advance(hours=2)
+    assert sched.tick() == []  # mail that came on time may be in the mailbox: the phase waits
+    sched.fetch = lambda _store, now: fetched.append(now)
+    assert sched.tick() == ["s: Spring 1901 Movement"]
+    assert len(fetched) == 1
