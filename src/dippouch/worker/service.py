@@ -157,7 +157,28 @@ def default_fetch() -> Task | None:
     mailbox is set up: :func:`mail_fetch_task`)."""
     import importlib.util
 
-    return mail_fetch_task if importlib.util.find_spec("dippouch.mail") is not None else None
+    return MailFetch() if importlib.util.find_spec("dippouch.mail") is not None else None
+
+
+class MailFetch:
+    """:func:`mail_fetch_task` whenever a phase is due, and otherwise at most every ``every`` seconds (so
+    receipts still go out promptly): a worker looks every few seconds, and logging in to the IMAP server
+    that often would be rude to it."""
+
+    def __init__(self, every: float = 60.0) -> None:
+        self.every = every
+        self.last: float | None = None
+
+    def __call__(self, store: GameStore, now: datetime) -> None:
+        from dippouch.mail.settings import load_settings
+
+        if not load_settings("imap").host:
+            return
+        recent = self.last is not None and time.monotonic() - self.last < self.every
+        if recent and store.due_count(now=now) == 0:
+            return
+        mail_fetch_task(store, now)
+        self.last = time.monotonic()
 
 
 def mail_fetch_task(store: GameStore, now: datetime) -> None:
