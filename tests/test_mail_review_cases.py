@@ -261,3 +261,29 @@ def test_serves_scheduler_fetches_first_and_waits_while_the_mailbox_cannot_be_re
     sched.fetch = lambda _store, now: fetched.append(now)
     assert sched.tick() == ["s: Spring 1901 Movement"]
     assert len(fetched) == 1
+
+
+def test_the_coordinators_decisions_are_refused_with_the_reason(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    after = DEADLINE + timedelta(minutes=1)
+    take_in(store, _mail("jane@example.org", SUBJECT, "", sheet()), now=T0 + timedelta(hours=1))
+    held = take_in(store, _mail("jane@holiday.example", SUBJECT, "", sheet()), now=T0 + timedelta(hours=2))
+    empty = take_in(store, _mail("fran@holiday.example", "demo - France - Spring 1901 Movement", ""), now=T0)
+    assert held.status == "held" and empty.status == "held"
+    photo_item = next(i for i in review_state(store, "demo", now=after).items if i.kind == "photo")
+    assert photo_item.attachment_id is not None
+    confirm(store, photo_item.attachment_id, now=after, text="A lvp - yor")
+    with pytest.raises(GameError, match="confirmed already; it is not set aside"):
+        set_aside(store, photo_item.attachment_id, now=after)
+    with pytest.raises(GameError, match="no power 'Narnia' in demo; powers: Austria"):
+        apply_held(store, held.mail_id or 0, now=after, power="Narnia")
+    with pytest.raises(GameError, match="no text orders and no photograph"):
+        apply_held(store, empty.mail_id or 0, now=after)
+    store.pause("demo", now=after)
+    with pytest.raises(GameError, match="is paused; resume it before releasing"):
+        release(store, "demo", now=after)
+    store.resume("demo", now=after)
+    release(store, "demo", now=DEADLINE + timedelta(days=2))
+    assert store.process("demo", now=DEADLINE + timedelta(days=2)) == ["Spring 1901 Movement"]
+    with pytest.raises(GameError, match="was for Spring 1901 Movement, which has been processed"):
+        apply_held(store, held.mail_id or 0, now=DEADLINE + timedelta(days=2))
