@@ -125,7 +125,7 @@ def test_orders_in_a_text_attachment_or_html_only(tmp_path: Path) -> None:
     with store.session() as s:
         receipts = {r.to_addr: r.body for r in s.query(OutboxRow) if r.kind == "receipt"}
     assert "orders read from the attachment orders.txt" in receipts[ADDR["France"]]
-    assert "accepted  A mun - ruh" in receipts[ADDR["Germany"]]
+    assert "accepted  A Munich - Ruhr" in receipts[ADDR["Germany"]]
 
 
 def test_orders_by_mail_for_a_phase_processed_meanwhile_are_refused_not_moved(

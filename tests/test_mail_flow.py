@@ -125,7 +125,7 @@ def test_a_season_by_mail(tmp_path: Path, imap: ImapServer, smtp_tls: SmtpServer
     body = receipt.get_content()
     assert receipt["Subject"] == "Receipt: Powick Bridge - Montrose - Summer 1642 Movement - version 2"
     assert "recorded as version 2" in body
-    assert "accepted  A tev - nhb" in body and "accepted  F edi - fth" in body
+    assert "accepted  A Teviotdale & Liddesdale - Northumberland" in body and "accepted  F Edinburgh - Forth" in body
     assert "REJECTED  A twd - edinburg" in body and "did you mean" in body
     assert "Deadline: 2025-01-18 09:00 UTC" in body
     assert "read 'powik bridge' as the game Powick Bridge" in body and "read 'sumer' as Summer" in body
@@ -179,6 +179,12 @@ def test_a_season_by_mail(tmp_path: Path, imap: ImapServer, smtp_tls: SmtpServer
     # After the deadline the coordinator may read everything.
     shown = run("show", GAME, "Summer 1642 Movement", "--now", at(12.6))
     assert "A tev - nhb" in shown and "LATE" in shown
+    # Argyll's held message waits for the coordinator: the phase is not processed until it is settled.
+    out = run("process", GAME, "--now", at(12.7))
+    assert "AWAITS REVIEW" in out and f"mail review {GAME}" in out
+    out = run("mail", "review", GAME, "--now", at(12.7))
+    assert "held message #2 from argyll.holiday@example.net for Argyll" in out and "mail dismiss 2" in out
+    out = run("mail", "dismiss", "2")
     run("process", GAME, "--now", at(12.7))
     run("mail", "send", "--now", at(12.8))
 

@@ -313,6 +313,12 @@ def submit(
     from dippouch.names import order_text, unit_text
 
     text = "" if stands is not None and file is None else _read_text(file)
+    heading: list[str] = []
+    if source in ("post", "photo") and text.strip():
+        # A letter's heading (Annexe 3: name, position, game, "Autumn 1642 Movement Orders") is not orders.
+        from dippouch.mail.intake import strip_letter_heading
+
+        text, heading = strip_letter_heading(_store(db), game, power, text)
     typed = _now(now)
     when = parse_time(received) if received else typed
     if when > typed:
@@ -339,6 +345,8 @@ def submit(
         f"{' (ready)' if r.ready else ''}.",
         markup=False,
     )
+    if heading:
+        out.print(f"Heading lines taken off (not orders): {'; '.join(heading)}", markup=False)
     if r.reinstates is not None:
         out.print(f"Version instruction: version {r.reinstates} stands.")
     for line in r.lines:
@@ -418,9 +426,21 @@ def status(game: str, db: str | None = DbOption, now: str | None = NowOption) ->
         }
         due = why.get(st.due_why or "", " (due now)") if st.due else ""
         out.print(f"Deadline: {_when(st.settings, st.deadline)}{due}.")
+    from dippouch.store.review import review_state
+
+    review = review_state(store, game, now=_now(now))
+    if review.held and review.deadline is not None and _now(now) >= review.deadline:
+        out.print(
+            f"AWAITING REVIEW: {len(review.items)} photograph(s) or held message(s) wait for the coordinator; "
+            f"the phase is processed once they are settled: `dippouch mail review {game}`.",
+            markup=False,
+        )
     table = Table("power", "player", "units", "centres", "orders", "ready", "notes")
     for p in st.powers:
-        if p.version is None:
+        photos = [i for i in review.items if i.kind == "photo" and i.power == p.power]
+        if p.version is None and photos:
+            orders = "photo"
+        elif p.version is None:
             # A power that need not act may still have sent orders (W3K builds for supply it may be sent).
             orders = "none yet" if p.must_act else "-"
         else:
@@ -436,6 +456,8 @@ def status(game: str, db: str | None = DbOption, now: str | None = NowOption) ->
             notes.append("latest is late")
         if p.draw_vote:
             notes.append("votes draw")
+        if photos and p.version is not None:
+            notes.append("photo")
         table.add_row(
             p.power,
             p.player or "(nobody)",
@@ -446,6 +468,17 @@ def status(game: str, db: str | None = DbOption, now: str | None = NowOption) ->
             ", ".join(notes),
         )
     out.print(table)
+    waiting = [i for i in review.items if i.kind == "photo"]
+    if waiting:
+        sealed = review.deadline is None or _now(now) < review.deadline
+        out.print(
+            "Photographed orders to be reviewed by the coordinator "
+            + ("after the deadline (sealed until then)" if sealed else "now (`dippouch mail review`)")
+            + ": "
+            + "; ".join(f"{i.power} received {i.received:%Y-%m-%d %H:%M} UTC" for i in waiting)
+            + ".",
+            markup=False,
+        )
     if any(p.borrowed for p in st.powers):
         out.print("borrowed: orders for another power's units; they count only if that power hands them over.")
     left = [(p.power, p.unordered) for p in st.powers if p.unordered]
@@ -483,6 +516,8 @@ def process(
         for name in games:
             total += _process_one(store, name, now, force=False, quiet=True, full=not abbrev)
         out.print(f"Processed {total} phase(s) in {len(games)} active game(s).")
+        for name in games:
+            _say_awaiting_review(store, name, now)
         return
     _process_one(store, game, now, force=force, quiet=False, full=not abbrev)
 
@@ -497,6 +532,8 @@ def _process_one(store: GameStore, game: str, now: str | None, *, force: bool, q
             out.print(
                 f"Nothing to process: {game} is paused ({st.phase}); `dippouch resume {game}` restarts the clock."
             )
+        elif _say_awaiting_review(store, game, now):
+            pass
         else:
             out.print(f"Nothing to process: {st.phase} is due {_when(st.settings, st.deadline)}.")
         return 0
@@ -505,6 +542,21 @@ def _process_one(store: GameStore, game: str, now: str | None, *, force: bool, q
         out.print(store.report(game, phase_id=by_name[name], full=full), end="", markup=False)
         out.print()
     return len(done)
+
+
+def _say_awaiting_review(store: GameStore, game: str, now: str | None) -> bool:
+    """Say so if the game's phase waits for the coordinator's review (photographs or held mail)."""
+    from dippouch.store.review import review_state
+
+    review = review_state(store, game, now=_now(now))
+    if not review.held or review.deadline is None or _now(now) < review.deadline:
+        return False
+    out.print(
+        f"{game}: {review.phase} AWAITS REVIEW ({len(review.items)} photograph(s) or held message(s)): "
+        f"`dippouch mail review {game}`.",
+        markup=False,
+    )
+    return True
 
 
 @app.command()

@@ -60,11 +60,17 @@ def setup(
     maps: str | None = typer.Option(None, "--maps", help="Attach maps to results: winter (default), every, none."),
     observer: list[str] | None = ObserverOption,
     disable: bool = typer.Option(False, "--disable", help="Stop results, reminders and notices for this game."),
+    review_wait: str | None = typer.Option(
+        None,
+        "--review-wait",
+        help="How long after a deadline a phase with photographs waits for your review before it is processed "
+        "without them (e.g. 24h; 'none': until you release it, the default).",
+    ),
     db: str | None = DbOption,
     now: str | None = NowOption,
 ) -> None:
-    """Set up a game's mail: the names subjects may use, reminders, maps, observers. Results and notices are
-    mailed for what happens from now on."""
+    """Set up a game's mail: the names subjects may use, reminders, maps, observers, the review wait. Results
+    and notices are mailed for what happens from now on."""
     from dippouch.game import GameError
     from dippouch.mail.notices import setup as do_setup
     from dippouch.store.repository import clean_address
@@ -95,6 +101,15 @@ def setup(
         changes["observers"] = [clean_address(o) for o in observer]
     if disable:
         changes["enabled"] = False
+    if review_wait is not None:
+        from dippouch.game import parse_duration
+
+        text = review_wait.strip().lower()
+        if text in ("none", "off", "0", ""):
+            changes["review_wait"] = ""
+        else:
+            parse_duration(text)  # a clear error for "24 hours", "tomorrow"...
+            changes["review_wait"] = text
     cfg = do_setup(store, game, now=_now(now), changes=changes)
     out.print(f"Mail for {game}: {'on' if cfg.get('enabled', True) else 'OFF'} since {cfg['since']}.", markup=False)
     out.print(f"  subjects may call it: {', '.join([game, *cfg.get('titles', [])])}", markup=False)
@@ -102,6 +117,16 @@ def setup(
         out.print(f"  {p} also: {', '.join(names)}", markup=False)
     out.print(f"  reminders: {', '.join(cfg.get('reminders', ['48h', '12h']))} before each deadline", markup=False)
     out.print(f"  maps with results: {cfg.get('maps', 'winter')}", markup=False)
+    wait = cfg.get("review_wait")
+    out.print(
+        "  photographs at a deadline: the phase waits "
+        + (
+            f"up to {wait} for your review, then goes ahead without them"
+            if wait
+            else "for your review (`dippouch mail review`)"
+        ),
+        markup=False,
+    )
     if cfg.get("observers"):
         out.print(f"  observers: {', '.join(cfg['observers'])}", markup=False)
     missing = [p for p, (_, addr) in store.emails(game).items() if not addr]
@@ -157,6 +182,12 @@ def fetch(
         f"{total} message(s) from {where}: {summary}. Replies and receipts are queued: `dippouch mail send`.",
         markup=False,
     )
+    if counts.get("missed"):
+        out.print(
+            "Messages marked missed came on time but were fetched after their phase was processed: fetch before "
+            "processing (workers and `serve` do it themselves when IMAP is set up).",
+            markup=False,
+        )
 
 
 @mail_app.command("send")
@@ -309,8 +340,13 @@ def apply(
     """Apply a held message (from an address not registered for the power) on your word as coordinator."""
     from dippouch.mail.intake import apply_held
 
-    o = apply_held(_store(db), mail_id, now=_now(now), power=power)
+    store = _store(db)
+    moment = _now(now)
+    o = apply_held(store, mail_id, now=moment, power=power)
     out.print(f"Message #{mail_id} applied: {o.reason}.", markup=False)
+    from dippouch.store.review import game_of_message
+
+    _after_decision(store, game_of_message(store, mail_id), moment)
 
 
 @mail_app.command("dismiss")
@@ -330,6 +366,9 @@ def dismiss(mail_id: int, db: str | None = DbOption) -> None:
         m.status = "dismissed"
         m.reason = "dismissed by the coordinator"
     out.print(f"Message #{mail_id} dismissed.", markup=False)
+    from dippouch.store.review import game_of_message
+
+    _after_decision(store, game_of_message(store, mail_id), _now(None))
 
 
 @mail_app.command("outbox")
@@ -428,7 +467,199 @@ def confirm_(
     from dippouch.mail.ocr import confirm
 
     text = _read_text(file) if file else None
-    power, version = confirm(_store(db), attachment, now=_now(now), text=text)
+    store = _store(db)
+    moment = _now(now)
+    power, version = confirm(store, attachment, now=moment, text=text)
     out.print(
         f"Transcription of attachment #{attachment} recorded as {power} version {version} (source photo).", markup=False
     )
+    from dippouch.store.review import game_of_attachment
+
+    _after_decision(store, game_of_attachment(store, attachment), moment)
+
+
+def _verdicts(game_variant: Any, kind: Any, lines: Any) -> list[str]:
+    """Each line of a proposed transcription with its verdict, orders in the map's full names."""
+    from dippouch.names import order_text
+
+    shown = []
+    for ln in lines:
+        if ln.accepted:
+            shown.append(
+                f"    line {ln.line:>2}  ok        {order_text(game_variant, ln.order, kind) if ln.order else ''}"
+            )
+        else:
+            shown.append(f"    line {ln.line:>2}  REJECTED  {ln.text.strip()}: {ln.error}")
+    return shown
+
+
+@mail_app.command("review")
+@friendly
+def review(
+    game: str,
+    save: str | None = typer.Option(None, "--save", help="Also write each photograph to this folder, to look at."),
+    db: str | None = DbOption,
+    now: str | None = NowOption,
+) -> None:
+    """What waits for you in the open phase: each photograph with its proposed transcription and every
+    line's verdict, and held messages; whether the phase waits for you; what to type next. Before the
+    deadline: who sent photographs and when, never what."""
+    from pathlib import Path
+
+    from dippouch.mail.ocr import proposals, tesseract_missing
+    from dippouch.store.review import review_state
+
+    store = _store(db)
+    moment = _now(now)
+    st = review_state(store, game, now=moment)
+    if st.phase is None:
+        out.print(f"{st.game} has no open phase.", markup=False)
+        return
+    deadline = f"{st.deadline:%Y-%m-%d %H:%M} UTC" if st.deadline else "none (paused)"
+    before = st.deadline is None or moment < st.deadline
+    out.print(f"{st.game}, {st.phase}: deadline {deadline}{' (not yet)' if before else ' (passed)'}.", markup=False)
+    if before:
+        for power, times in sorted(st.photos.items()):
+            out.print(
+                f"  {power}: {len(times)} photograph(s), received {', '.join(f'{t:%Y-%m-%d %H:%M}' for t in times)} "
+                "UTC (sealed until the deadline)",
+                markup=False,
+            )
+        held = [item for item in st.items if item.kind == "held"]
+        for item in held:
+            out.print(
+                f"  {item.describe()}: `dippouch mail apply {item.mail_id}` or `dippouch mail dismiss {item.mail_id}`",
+                markup=False,
+            )
+        if not st.photos and not held:
+            out.print("Nothing waits for review.", markup=False)
+        else:
+            out.print("The review comes after the deadline; the phase waits for it then.", markup=False)
+        return
+    why = tesseract_missing()
+    if why:
+        err.print(f"OCR is not available: {why}. Look at the photographs (--save DIR) and type them in.", markup=False)
+    found = proposals(store, game, now=moment, run=why is None)
+    v = store.variant(game)
+    kind = v.calendar.kind(v.calendar.parse(st.phase))
+    folder = Path(save) if save else None
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+    for p in found:
+        if p.confirmed_as:
+            state = f"confirmed as version {p.confirmed_as}"
+        elif p.set_aside:
+            state = f"set aside ({p.set_aside})"
+        else:
+            state = "WAITS FOR YOU"
+        out.print(
+            f"photograph #{p.attachment_id} ({p.filename}, {p.content_type}) from {p.power}, received "
+            f"{p.received:%Y-%m-%d %H:%M} UTC: {state}",
+            markup=False,
+        )
+        if folder is not None:
+            target = folder / f"{p.attachment_id}-{Path(p.filename).name or 'photo'}"
+            target.write_bytes(_attachment_bytes(store, p.attachment_id))
+            out.print(f"  saved as {target}", markup=False)
+        if p.problem:
+            out.print(f"  could not be read: {p.problem}", markup=False)
+        elif p.text is not None and not p.confirmed_as and not p.set_aside:
+            out.print("  proposed transcription:", markup=False)
+            for line in _verdicts(v, kind, p.lines):
+                out.print(line, markup=False)
+        if not p.confirmed_as and not p.set_aside:
+            read = f"`dippouch mail confirm {p.attachment_id}` (as read) or " if p.text is not None else ""
+            out.print(
+                f"  next: {read}`dippouch mail confirm {p.attachment_id} --file corrected.txt`; "
+                f"`dippouch mail set-aside {p.attachment_id}` if it holds no orders",
+                markup=False,
+            )
+    for item in st.items:
+        if item.kind == "held":
+            out.print(
+                f"{item.describe()}: WAITS FOR YOU; next: `dippouch mail apply {item.mail_id}` (on your word) or "
+                f"`dippouch mail dismiss {item.mail_id}`",
+                markup=False,
+            )
+    if st.released:
+        out.print(f"Released: {st.phase} is processed with what stands, at the next look.", markup=False)
+    elif st.held:
+        until = (
+            f" It goes ahead without them at {st.wait_until:%Y-%m-%d %H:%M} UTC (the game's review wait)."
+            if st.wait_until is not None
+            else ""
+        )
+        out.print(
+            f"AWAITING REVIEW: {st.phase} is not processed until each item above is settled.{until} "
+            f"To process it now, leaving the rest unreviewed (named in the results): `dippouch mail release {game}`.",
+            markup=False,
+        )
+    elif found or st.items:
+        out.print(
+            f"Nothing waits for you any more: {st.phase} is processed at the next `dippouch process` or worker look.",
+            markup=False,
+        )
+    else:
+        out.print("No photographs or held messages for this phase.", markup=False)
+
+
+def _attachment_bytes(store: Any, attachment_id: int) -> bytes:
+    from dippouch.store.review import attachment_data
+
+    return attachment_data(store, attachment_id)
+
+
+@mail_app.command("release")
+@friendly
+def release_(game: str, db: str | None = DbOption, now: str | None = NowOption) -> None:
+    """End the review of the open phase (after its deadline): it is processed with what stands at the next
+    `dippouch process` or worker look; photographs and held messages still unreviewed are named in its
+    results and not used."""
+    from dippouch.store.review import release
+
+    st = release(_store(db), game, now=_now(now))
+    out.print(
+        f"{st.phase} of {st.game} is released: it is processed at the next `dippouch process` or worker look.",
+        markup=False,
+    )
+    for item in st.items:
+        out.print(f"  unreviewed, not used: {item.describe()}", markup=False)
+
+
+@mail_app.command("set-aside")
+@friendly
+def set_aside_(
+    attachment: int,
+    why: str = typer.Option("", "--why", help="Why (it is named in the results)."),
+    db: str | None = DbOption,
+    now: str | None = NowOption,
+) -> None:
+    """A photograph that holds no orders (after the deadline): it no longer holds the phase for review."""
+    from dippouch.store.review import set_aside
+
+    store = _store(db)
+    moment = _now(now)
+    game, power = set_aside(store, attachment, now=moment, why=why)
+    out.print(f"Photograph #{attachment} from {power} set aside.", markup=False)
+    _after_decision(store, game, moment)
+
+
+def _after_decision(store: Any, game: str, moment: Any) -> None:
+    """Say what happens next once the coordinator has settled an item of the review."""
+    from dippouch.store.review import review_state
+
+    if not game:
+        return
+    st = review_state(store, game, now=moment)
+    if st.phase is None or st.deadline is None or moment < st.deadline:
+        return
+    if st.items and not st.released and st.held:
+        out.print(
+            f"Still waiting for you in {st.phase}: {len(st.items)} item(s) (`dippouch mail review {game}`).",
+            markup=False,
+        )
+    elif not st.items:
+        out.print(
+            f"Nothing waits for review any more: {st.phase} is processed at the next `dippouch process` or worker look.",
+            markup=False,
+        )

@@ -9,7 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from dippouch.core.calendar import PhaseKind
+from dippouch.core.variant import Variant
 from dippouch.game import LineCheck, Settings
+from dippouch.names import order_text
 
 __all__ = ["FORM", "receipt_text", "refusal_text"]
 
@@ -21,11 +24,16 @@ def _when(settings: Settings, dt: datetime | None) -> str:
     return settings.describe(dt) if dt is not None else "none while the game is paused"
 
 
-def lines_text(lines: Sequence[LineCheck]) -> list[str]:
+def lines_text(
+    lines: Sequence[LineCheck], variant: Variant | None = None, kind: PhaseKind | str | None = None
+) -> list[str]:
+    """Each line's verdict; accepted orders in the map's full names when the variant is given (a player
+    reads "A Teviotdale & Liddesdale - Northumberland", not the program's "A tev - nhb")."""
     out = []
     for ln in lines:
         if ln.accepted:
-            out.append(f"  line {ln.line:>2}  accepted  {ln.order}")
+            shown = order_text(variant, ln.order, kind) if variant is not None and ln.order else ln.order
+            out.append(f"  line {ln.line:>2}  accepted  {shown}")
         else:
             out.append(f"  line {ln.line:>2}  REJECTED  {ln.text.strip()}")
             out.append(f"            {ln.error}")
@@ -49,6 +57,8 @@ def receipt_text(
     notes: Sequence[str] = (),
     attachments: Sequence[str] = (),
     source: str = "e-mail",
+    variant: Variant | None = None,
+    kind: PhaseKind | str | None = None,
 ) -> str:
     yours = f" (your v{label})" if label and label != str(version) else ""
     out = [
@@ -60,7 +70,7 @@ def receipt_text(
         out += [f"It is a version instruction: version {reinstates} stands.", ""]
     elif lines:
         accepted = sum(1 for ln in lines if ln.accepted)
-        out += ["Line by line:", *lines_text(lines), ""]
+        out += ["Line by line:", *lines_text(lines, variant, kind), ""]
         out.append(f"{accepted} order(s) accepted, {len(lines) - accepted} rejected.")
         if accepted < len(lines):
             out.append("A rejected line is not carried out. Send a new version with it corrected.")

@@ -30,16 +30,26 @@ from sqlalchemy.orm import Session
 
 from dippouch.core.errors import DippouchError
 from dippouch.core.variant import Variant
-from dippouch.game import GameError, Settings, as_utc, position_from_data
+from dippouch.game import (
+    GameError,
+    Settings,
+    as_utc,
+    check_orders,
+    position_from_data,
+    read_version_lines,
+    submission_stands,
+)
 from dippouch.mail import compose
 from dippouch.mail.message import Inbound, clean_body, parse_message, received_time, strip_sheet
 from dippouch.mail.outbox import queue
+from dippouch.mail.settings import ServerSettings
 from dippouch.mail.subject import GameNames, Reading, power_names, read_subject, suggest_subject
 from dippouch.store import GameStore
 from dippouch.store.models import GameRow, PhaseRow, SubmissionRow
 from dippouch.store.models_mail import GameMailRow, MailAttachmentRow, MailMessageRow
+from dippouch.store.review import processed_phase, review_state
 
-__all__ = ["Outcome", "apply_held", "game_config", "game_names", "take_in"]
+__all__ = ["Outcome", "apply_held", "fetch_mailbox", "game_config", "game_names", "strip_letter_heading", "take_in"]
 
 
 @dataclass
@@ -67,6 +77,27 @@ def game_config(store: GameStore, game_id: int) -> dict[str, Any]:
     with store.session() as s:
         row = s.get(GameMailRow, game_id)
         return dict(row.config) if row is not None else {}
+
+
+def strip_letter_heading(store: GameStore, game: str, power: str, text: str) -> tuple[str, list[str]]:
+    """A letter or photographed sheet typed in (``submit --source post``) without the heading the rulebook's
+    Annexe 3 suggests (real name, position, game, "Autumn 1642 Movement Orders") and its greetings: those
+    lines are not orders, and would otherwise be kept as rejected lines. Returns the text and the lines
+    taken off (version lines stay: they are instructions)."""
+    v = store.variant(game)
+    with store.session() as s:
+        gid = s.scalars(sa.select(GameRow.id).where(GameRow.name == game)).first()
+    cfg = game_config(store, gid) if gid is not None else {}
+    names = GameNames(
+        game,
+        v,
+        None,
+        titles=tuple(str(t) for t in cfg.get("titles", [])),
+        power_aliases={str(k): list(vs) for k, vs in dict(cfg.get("aliases", {})).items()},
+    )
+    wanted = power.strip().lower()
+    players = [name for p, _current, history in store.players(game) if p.lower() == wanted for name, *_ in history]
+    return strip_sheet(text, [game, *names.titles, *power_names(names).keys(), *players])
 
 
 def _variant(store: GameStore, g: GameRow) -> Variant:
@@ -203,6 +234,17 @@ def take_in(
     return out
 
 
+def fetch_mailbox(store: GameStore, settings: ServerSettings, *, now: datetime) -> list[Outcome]:
+    """Take in every new message of an IMAP mailbox (``dippouch mail fetch``, and the workers before they
+    process a due phase, so that mail which came on time is never fetched after its phase was processed)."""
+    from dippouch.mail.sources import imap_messages
+
+    return [
+        take_in(store, raw, now=now, received=received, origin=origin)
+        for raw, received, origin in imap_messages(store, settings)
+    ]
+
+
 def _record(store: GameStore, mail_id: int, **values: Any) -> None:
     with store.session() as s, s.begin():
         row = s.get(MailMessageRow, mail_id)
@@ -326,7 +368,9 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
             else f"{power} in {names.title} has no registered e-mail address"
         )
         why += "; held for the coordinator, nothing applied"
-        _record(store, mail_id, status="held", reason=why, game_id=g.id, power=power, reading=base)
+        # For the open phase: it holds that phase for the coordinator's review (store/review.py).
+        held_phase = ph.id if ph is not None and names.phase is not None and reading.phase == names.phase else None
+        _record(store, mail_id, status="held", reason=why, game_id=g.id, phase_id=held_phase, power=power, reading=base)
         n = _reply(
             store,
             msg,
@@ -368,11 +412,24 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
     next_v = _next_version(store, ph.id, power)
     suggestion = suggest_subject(names, power, next_v)
     if reading.phase < names.phase:
+        done = processed_phase(store, g.id, phase_name)
+        status = "late"
         why = f"{phase_name} has already been processed; the game is now in {current_name}"
+        if done is not None and done.deadline is not None and when <= done.deadline:
+            # It came in time; it was taken in only after the phase was processed (nobody fetched before).
+            status = "missed"
+            why = (
+                f"it arrived on time ({when:%Y-%m-%d %H:%M} UTC, before the deadline of {phase_name}, "
+                f"{done.deadline:%Y-%m-%d %H:%M} UTC), but {phase_name} was processed at "
+                f"{done.processed_at:%Y-%m-%d %H:%M} UTC, before this message was fetched, so it was not used; "
+                "the coordinator has it and only a rollback of the game could use it now"
+                if done.processed_at is not None
+                else f"it arrived on time but {phase_name} was processed before it was fetched, so it was not used"
+            )
         out = _refuse(
-            store, msg, mail_id, now, why, suggestion, status="late", reading=reading, game_id=g.id, registered=True
+            store, msg, mail_id, now, why, suggestion, status=status, reading=reading, game_id=g.id, registered=True
         )
-        return Outcome("late", why, game=names.title, power=power, phase=phase_name, replies=out.replies)
+        return Outcome(status, why, game=names.title, power=power, phase=phase_name, replies=out.replies)
     if reading.phase > names.phase:
         why = f"{phase_name} is not open yet; the game is in {current_name}"
         out = _refuse(store, msg, mail_id, now, why, suggestion, reading=reading, game_id=g.id, registered=True)
@@ -404,6 +461,20 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
                 text, used_attachment = t, a.filename
                 notes.append(f"orders read from the attachment {a.filename}")
                 break
+    if text.strip() and msg.images():
+        # Beside a photograph, a body with no order in it ("Dear Coordinator, my orders are attached") is
+        # not a submission: the rulebook's Coordinator ignores the text of these e-mails.
+        pos = position_from_data(v, ph.position)
+        checked = check_orders(v, pos, power, read_version_lines(text).text)
+        if not submission_stands(checked):
+            shown = [ln.strip() for ln in text.splitlines() if ln.strip()]
+            notes.append(
+                "the text beside the photograph(s) has no order in it, so it is not a submission: ignored ("
+                + "; ".join(repr(x) for x in shown[:3])
+                + ("; ..." if len(shown) > 3 else "")
+                + ")"
+            )
+            text = ""
     kept = [
         f"{a.filename} ({a.content_type}, {max(1, len(a.data) // 1024)} kB)"
         for a in msg.attachments
@@ -417,7 +488,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
             why = (
                 "photograph(s) received after the deadline: recorded as late, not used"
                 if late
-                else "photograph(s) kept sealed; the coordinator transcribes them after the deadline"
+                else "photograph(s) kept sealed; the coordinator reviews them after the deadline"
             )
             _record(store, mail_id, status=status, reason=why, game_id=g.id, phase_id=ph.id, power=power, reading=base)
             body_text = (
@@ -426,10 +497,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
                 + (
                     "It arrived AFTER THE DEADLINE: it is recorded as late and is not used.\n\n"
                     if late
-                    else "It has no orders in text, only photograph(s). They are kept sealed with your submission; after "
-                    "the deadline the coordinator transcribes them (a proposed reading is checked line by line and "
-                    "applied only when the coordinator confirms it). A version sent later in text still counts "
-                    "over an earlier one.\n\n"
+                    else photo_promise(_cfg)
                 )
                 + "Kept:\n"
                 + "".join(f"  {k}\n" for k in kept)
@@ -448,7 +516,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
                 game_id=g.id,
                 phase_id=ph.id,
             )
-            return Outcome(status, why, game=names.title, power=power, phase=current_name, replies=n)
+            return Outcome(status, why, game=names.title, power=power, phase=current_name, replies=n, notes=notes)
         why = "no orders found in the message (its text, after quoted lines and the signature, was empty) and no photograph"
         return _refuse(store, msg, mail_id, now, why, suggestion, reading=reading, game_id=g.id, registered=True)
 
@@ -486,6 +554,11 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
     )
     if result.notes:
         notes.append("version lines: " + "; ".join(repr(n) for n in result.notes))
+    if msg.images() and not result.late:
+        notes.append(
+            "the photograph(s) with it are reviewed by the coordinator after the deadline; orders confirmed from "
+            "them count over this message's text (the phase waits for that review)"
+        )
     body_text = compose.receipt_text(
         game_title=names.title,
         power=power,
@@ -501,6 +574,8 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
         next_subject=suggest_subject(names, power, result.version + 1),
         notes=notes,
         attachments=kept,
+        variant=v,
+        kind=v.calendar.kind(names.phase),
     )
     n = _reply(
         store,
@@ -519,6 +594,24 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
     )
 
 
+def photo_promise(cfg: dict[str, Any]) -> str:
+    """What happens to photographed orders sent on time, as the player is told it (receipts, reminders):
+    the phase waits for the coordinator's review (store/review.py), or for the game's review wait."""
+    wait = cfg.get("review_wait")
+    after = (
+        f"If the coordinator has not reviewed them {wait} after the deadline, the phase is processed without "
+        "them and the results say so."
+        if wait
+        else "The phase is not processed until the coordinator has reviewed them."
+    )
+    return (
+        "It has no orders in text, only photograph(s). They are kept sealed; after the deadline the coordinator "
+        "reads them (a proposed transcription is checked line by line) and confirms your orders as a version "
+        f"received when this message arrived. {after} A version received later (in text or photographed) "
+        "counts over this one.\n\n"
+    )
+
+
 def _suggest_version(
     store: GameStore, games: Sequence[tuple[GameNames, GameRow, PhaseRow | None, dict[str, Any]]], game: str, power: str
 ) -> int | None:
@@ -526,6 +619,46 @@ def _suggest_version(
         if names.name == game and ph is not None:
             return _next_version(store, ph.id, power)
     return None
+
+
+def _apply_held_photo(store: GameStore, mail_id: int, game: str, power: str, *, now: datetime) -> Outcome:
+    """A held message whose orders are photographs: on the coordinator's word it becomes the power's
+    photograph for the open phase (as if from the registered address), to be reviewed like any other."""
+    st = review_state(store, game, now=now)
+    if st.phase_id is None:
+        raise GameError(f"game {game!r} has no open phase for the photographs of message #{mail_id}")
+    powers = store.variant(game).power_names
+    match = next((p for p in powers if p.lower() == power.strip().lower()), None)
+    if match is None:
+        raise GameError(f"no power {power!r} in {game}; powers: {', '.join(powers)}")
+    power = match
+    with store.session() as s:
+        row = s.get(MailMessageRow, mail_id)
+        assert row is not None
+        for_phase = s.get(PhaseRow, row.phase_id) if row.phase_id is not None else None
+        received = row.received_at
+        if for_phase is not None and for_phase.name != st.phase:
+            raise GameError(
+                f"message #{mail_id} was for {for_phase.name}, which has been processed; it cannot be used now"
+            )
+    if st.deadline is not None and received > st.deadline:
+        raise GameError(
+            f"message #{mail_id} arrived {received:%Y-%m-%d %H:%M} UTC, after the deadline of {st.phase}; it is not used"
+        )
+    _record(
+        store,
+        mail_id,
+        status="photo",
+        reason=f"applied by the coordinator as {power}'s photograph(s); they wait for review (`dippouch mail review {game}`)",
+        phase_id=st.phase_id,
+        power=power,
+    )
+    return Outcome(
+        "photo",
+        f"{power}'s photograph(s) for {st.phase}: review them with `dippouch mail review {game}`",
+        mail_id=mail_id,
+        power=power,
+    )
 
 
 def apply_held(store: GameStore, mail_id: int, *, now: datetime, power: str | None = None) -> Outcome:
@@ -556,7 +689,9 @@ def apply_held(store: GameStore, mail_id: int, *, now: datetime, power: str | No
                 body = t
                 break
     if not body.strip():
-        raise GameError(f"message #{mail_id} has no text orders (photographs are transcribed with `dippouch mail ocr`)")
+        if msg.images():
+            return _apply_held_photo(store, mail_id, gname, who, now=now)
+        raise GameError(f"message #{mail_id} has no text orders and no photograph; nothing in it can be applied")
     result = store.submit(gname, who, body, now=when, source="mail")
     with store.session() as s:
         sub_id = s.scalars(

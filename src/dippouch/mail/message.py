@@ -22,7 +22,31 @@ from html.parser import HTMLParser
 
 from dippouch.game import as_utc
 
-__all__ = ["Attachment", "Inbound", "clean_body", "parse_message", "strip_sheet"]
+__all__ = ["Attachment", "Inbound", "clean_body", "parse_message", "sniff_image", "strip_sheet"]
+
+
+_HEIF_BRANDS = (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"hevm", b"hevs", b"mif1", b"msf1")
+
+
+def sniff_image(data: bytes) -> str | None:
+    """The image type the bytes themselves say (a phone or a mail program often sends a photograph as
+    ``application/octet-stream``), or ``None`` if they are not an image we know."""
+    head = data[:16]
+    if head.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "image/png"
+    if head.startswith(b"\xff\xd8\xff"):
+        return "image/jpeg"
+    if head.startswith((b"GIF87a", b"GIF89a")):
+        return "image/gif"
+    if head.startswith((b"II*\x00", b"MM\x00*")):
+        return "image/tiff"
+    if head.startswith(b"BM"):
+        return "image/bmp"
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return "image/webp"
+    if head[4:8] == b"ftyp" and head[8:12] in _HEIF_BRANDS:
+        return "image/heic"
+    return None
 
 
 @dataclass(frozen=True)
@@ -216,7 +240,10 @@ def parse_message(raw: bytes) -> Inbound:
             continue
     body = "\n".join(body_plain) if body_plain else "\n".join(body_html)
     mid = _header(msg, "Message-ID").strip() or None
-    attachments = [Attachment(printable(a.filename), a.content_type, a.data) for a in attachments]
+    # The bytes decide what an attachment is: a JPEG sent as application/octet-stream is a photograph.
+    attachments = [
+        Attachment(printable(a.filename), sniff_image(a.data) or a.content_type, a.data) for a in attachments
+    ]
     return Inbound(
         raw,
         printable(sender),

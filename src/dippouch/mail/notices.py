@@ -23,12 +23,25 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from dippouch.core.calendar import PhaseKind
-from dippouch.game import GameError, LineCheck, Settings, as_utc, parse_duration, position_from_data, powers_to_act
+from dippouch.core.position import Position
+from dippouch.core.variant import Variant
+from dippouch.game import (
+    GameError,
+    LineCheck,
+    Settings,
+    as_utc,
+    parse_duration,
+    position_from_data,
+    powers_to_act,
+    unordered,
+)
 from dippouch.mail import compose
 from dippouch.mail.outbox import OutFile, queue
+from dippouch.names import joined, unit_text
 from dippouch.store import GameStore
 from dippouch.store.models import EventRow, GameRow, PhaseRow
 from dippouch.store.models_mail import GameMailRow, MailNoticeRow
+from dippouch.store.review import left_unreviewed, photo_powers
 
 __all__ = ["DEFAULT_REMINDERS", "MapAttacher", "queue_notices", "queue_reminders", "queue_results"]
 
@@ -132,6 +145,12 @@ def queue_results(store: GameStore, now: datetime, *, maps: MapAttacher | None =
                 todo.append((g.id, g.name, ph.id, ph.name, ph.kind, cfg))
     for game_id, name, phase_id, phase_name, kind, cfg in todo:
         report = store.report(name, phase_id=phase_id)
+        left = left_unreviewed(store, phase_id)
+        if left:
+            report += (
+                "\nPhotographs and mail processed without the coordinator's review (the phase was released, or "
+                "its review wait ran out):\n" + "".join(f"  {x}\n" for x in left)
+            )
         mode = str(cfg.get("maps", "winter"))
         files: Sequence[OutFile] = []
         if mode == "every" or (mode == "winter" and kind == PhaseKind.ADJUSTMENTS.value):
@@ -197,9 +216,10 @@ def queue_reminders(store: GameStore, now: datetime) -> Queued:
             settings = Settings.from_data(g.settings)
             pos = position_from_data(v, ph.position)
             title = _title(g, cfg)
+            photographed = photo_powers(s, ph)
             for power in powers_to_act(v, pos):
-                if _has_orders(ph, power):
-                    continue
+                if _has_orders(ph, power) or power in photographed:
+                    continue  # a photograph waits for the coordinator's review: it is not "no orders"
                 addr = next((r.email for r in g.players if r.power == power and r.replaced_at is None), None)
                 if not addr:
                     continue
@@ -211,7 +231,7 @@ def queue_reminders(store: GameStore, now: datetime) -> Queued:
                     f"{title}: {ph.name}. The deadline is {settings.describe(ph.deadline)}, "
                     f"{_left(left)} from now.\n\n"
                     f"No orders have been received for {power} yet (or none of the lines sent could be carried out).\n"
-                    f"Without orders your units hold; missing phases in a row puts a power in civil disorder.\n\n"
+                    f"{_without_orders(v, pos, power, settings)}\n\n"
                     f"Send your orders with the subject:\n  {title} - {power} - {ph.name}\n\n{compose.SIGN}\n"
                 )
                 count += queue(
@@ -228,6 +248,20 @@ def queue_reminders(store: GameStore, now: datetime) -> Queued:
                 )
                 done.append(key)
     return Queued(done, count)
+
+
+def _without_orders(v: Variant, pos: Position, power: str, settings: Settings) -> str:
+    """What happens without orders, as the adjudicator will do it (:func:`dippouch.game.unordered`):
+    units hold in movement, dislodged units are disbanded in retreats, builds are waived and removals made
+    by the rules in adjustments; and, for movement, what missing phases leads to."""
+    what = [
+        f"{joined([unit_text(v, u) for u in units])}: {happens}" if units else happens
+        for units, happens in unordered(v, pos, power, [])
+    ]
+    text = "Without orders: " + "; ".join(what) + "." if what else "Without orders nothing of yours changes."
+    if v.calendar.kind(pos.phase) == PhaseKind.MOVEMENT and settings.missed_limit > 0:
+        text += f"\nMissing {settings.missed_limit} movement phase(s) in a row puts a power in civil disorder."
+    return text
 
 
 def _left(td: timedelta) -> str:

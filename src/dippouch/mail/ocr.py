@@ -22,7 +22,7 @@ import sqlalchemy as sa
 
 from dippouch.core.variant import Variant
 from dippouch.game import GameError, LineCheck, as_utc, check_orders, position_from_data, read_version_lines
-from dippouch.mail.message import clean_body, strip_sheet
+from dippouch.mail.message import clean_body, sniff_image, strip_sheet
 from dippouch.mail.subject import GameNames, power_names
 from dippouch.store import GameStore
 from dippouch.store.models import GameRow, PhaseRow
@@ -52,12 +52,17 @@ def _prepare(data: bytes) -> bytes:
 
     Only an image goes to tesseract: given a file that is not one, tesseract reads it as a list of image
     files to open, so an attachment holding a path would have it read any picture on this machine."""
+    heic = sniff_image(data) == "image/heic"
     try:
         from PIL import Image, ImageFilter, ImageOps
     except ImportError:
+        if heic:
+            raise _not_an_image(f"a HEIC photograph; {_HEIC_NEEDS}") from None
         if not data.startswith(_IMAGE_MAGIC) and not (data[:4] == b"RIFF" and data[8:12] == b"WEBP"):
             raise _not_an_image() from None
         return data
+    if heic and not _heif_opener():
+        raise _not_an_image(f"a HEIC photograph; {_HEIC_NEEDS}")
     try:
         opened = Image.open(io.BytesIO(data))
         opened.load()
@@ -76,6 +81,19 @@ def _prepare(data: bytes) -> bytes:
         return out.getvalue()
     except OSError:
         return data
+
+
+_HEIC_NEEDS = "reading it needs pillow-heif (pip install 'dippouch[ocr]')"
+
+
+def _heif_opener() -> bool:
+    """Teach Pillow to open HEIC/HEIF, the format iPhones photograph in, if pillow-heif is installed."""
+    try:
+        import pillow_heif
+    except ImportError:
+        return False
+    pillow_heif.register_heif_opener()
+    return True
 
 
 def read_image(data: bytes, *, timeout: float = 120) -> str:
@@ -158,6 +176,9 @@ class Proposal:
     lines: list[LineCheck]
     confirmed_as: int | None
     problem: str | None = None
+    set_aside: str | None = None
+    """Why the coordinator set it aside (``mail set-aside``), if they did."""
+    content_type: str = ""
 
 
 def _sheet_text(text: str, names: list[str]) -> str:
@@ -190,17 +211,27 @@ def proposals(store: GameStore, game: str, *, now: datetime, run: bool = True) -
             .order_by(MailMessageRow.received_at, MailAttachmentRow.id)
         ).all()
         items = [
-            (a.id, m.id, m.power, a.filename, a.content_type, m.received_at, a.ocr_text, a.submission_id)
+            (
+                a.id,
+                m.id,
+                m.power,
+                a.filename,
+                a.content_type,
+                m.received_at,
+                a.ocr_text,
+                a.submission_id,
+                a.set_aside_why,
+            )
             for a, m in rows
         ]
         gnames = GameNames(g.name, v, pos.phase)
         players = {r.power: r.name for r in g.players if r.replaced_at is None}
     out = []
-    for aid, mid, power, filename, ctype, received, text, confirmed in items:
+    for aid, mid, power, filename, ctype, received, text, confirmed, aside in items:
         if not ctype.startswith("image/") or power is None:
             continue
         problem = None
-        if text is None and run:
+        if text is None and run and aside is None:
             with store.session() as s:
                 row = s.get(MailAttachmentRow, aid)
                 assert row is not None
@@ -220,7 +251,7 @@ def proposals(store: GameStore, game: str, *, now: datetime, run: bool = True) -
             names = [g.name, *power_names(gnames).keys(), players.get(power, "")]
             shown = _sheet_text(text, names)
             lines = check_orders(v, pos, power, read_version_lines(shown).text)
-        out.append(Proposal(aid, mid, power, filename, received, shown, lines, confirmed, problem))
+        out.append(Proposal(aid, mid, power, filename, received, shown, lines, confirmed, problem, aside, ctype))
     return out
 
 

@@ -37,7 +37,7 @@ class MailMessageRow(Base):
     received_at: Mapped[datetime]
     fetched_at: Mapped[datetime]
     game_id: Mapped[int | None] = mapped_column(sa.ForeignKey("games.id"), index=True)
-    phase_id: Mapped[int | None] = mapped_column(sa.ForeignKey("phases.id"))
+    phase_id: Mapped[int | None] = mapped_column(sa.ForeignKey("phases.id"), index=True)
     power: Mapped[str | None] = mapped_column(sa.String(100))
     submission_id: Mapped[int | None] = mapped_column(sa.ForeignKey("submissions.id"))
     status: Mapped[str] = mapped_column(sa.String(20))
@@ -64,6 +64,21 @@ class MailAttachmentRow(Base):
     ocr_at: Mapped[datetime | None] = mapped_column(default=None)
     submission_id: Mapped[int | None] = mapped_column(sa.ForeignKey("submissions.id"), default=None)
     """The submission the coordinator made of it (confirmed transcription)."""
+    set_aside_at: Mapped[datetime | None] = mapped_column(default=None)
+    """When the coordinator looked at it and decided it holds no orders (``mail set-aside``): it no longer
+    holds its phase for review."""
+    set_aside_why: Mapped[str | None] = mapped_column(sa.Text, default=None)
+
+
+class MailReviewRow(Base):
+    """The coordinator's release of a phase held for review (photographs or held mail waiting at its
+    deadline): from then on the phase is processed with what stands, whatever is still unreviewed."""
+
+    __tablename__ = "mail_reviews"
+
+    phase_id: Mapped[int] = mapped_column(sa.ForeignKey("phases.id"), primary_key=True)
+    released_at: Mapped[datetime]
+    note: Mapped[str] = mapped_column(sa.Text, default="")
 
 
 class OutboxRow(Base):

@@ -86,6 +86,14 @@ decide in them; the rest wait for their deadlines (or the next call)."""
 GAME_FILE_VERSION = 1
 
 
+def _review() -> Any:
+    """store/review.py, imported when a phase's due-ness is first asked: it maps the mail tables, which a
+    command that only submits never needs (tests/test_cli_startup.py). It never imports this module."""
+    from dippouch.store import review
+
+    return review
+
+
 def _crash_point(name: str) -> None:
     """Die here, abruptly, when ``DIPPOUCH_CRASH_AT`` names this point: the crash tests' kill switch.
 
@@ -967,6 +975,8 @@ class GameStore:
         """``cd``: the powers in civil disorder, when the caller has them already."""
         if g.status != "active":
             return False
+        if _review().holds(s, ph, now):
+            return False  # photographs or held mail wait for the coordinator (store/review.py)
         if ph.deadline is not None and now >= ph.deadline:
             return True
         pos = self._position(v, ph)
@@ -1151,6 +1161,9 @@ class GameStore:
             )
             base = sa.select(*cols).join(GameRow, GameRow.id == PhaseRow.game_id)
             base = base.where(PhaseRow.status == "open", GameRow.status == "active")
+            held = _review().held_phase_ids(s, now)
+            if held:
+                base = base.where(PhaseRow.id.not_in(held))
             overdue = (
                 s.execute(
                     base.where(PhaseRow.deadline <= now).order_by(PhaseRow.deadline, PhaseRow.id).limit(limit)
@@ -1180,11 +1193,13 @@ class GameStore:
         """How many open phases of active games are past their deadline: the workers' queue depth."""
         with self.session() as s:
             now = self._db_now(s) if now is None else as_utc(now)
+            held = _review().held_phase_ids(s, now)
             q = (
                 sa.select(sa.func.count())
                 .select_from(PhaseRow)
                 .join(GameRow, GameRow.id == PhaseRow.game_id)
                 .where(PhaseRow.status == "open", GameRow.status == "active", PhaseRow.deadline <= now)
+                .where(PhaseRow.id.not_in(held) if held else sa.true())
             )
             return int(s.execute(q).scalar_one())
 
@@ -1243,6 +1258,8 @@ class GameStore:
                 with self.session() as s, s.begin():
                     pg = s.get_bind().dialect.name == "postgresql"
                     at = (sa.func.clock_timestamp() if pg else self._db_now(s)) if now is None else as_utc(now)
+                    held = _review().held_phase_ids(s, self._db_now(s) if now is None else as_utc(now))
+                    skip = [*skip, *held]
                     q = (
                         sa.select(
                             PhaseRow.id, GameRow.id, GameRow.name, GameRow.variant, PhaseRow.name, PhaseRow.deadline
@@ -1307,7 +1324,8 @@ class GameStore:
             used[power] = [format_order(v, o, phase_kind=kind) for o in parsed]
         must = powers_to_act(v, pos)
         # A power with a standing submission on time has taken part ("no orders" counts; chat does not).
-        missed = [p for p in must if p not in latest]
+        sent_photos = _review().photo_powers(s, ph)  # taken part, whatever the coordinator made of them
+        missed = [p for p in must if p not in latest and p not in sent_photos]
         resolution = adjudicate(v, pos, orders)
         results = [_result_to_data(v, r, kind) for r in resolution.results]
         nxt = resolution.next

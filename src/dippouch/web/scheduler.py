@@ -15,7 +15,7 @@ import logging
 import threading
 
 from dippouch.web.service import Web
-from dippouch.worker.service import ScanMemory
+from dippouch.worker.service import ScanMemory, default_fetch
 
 __all__ = ["DeadlineScheduler"]
 
@@ -28,6 +28,7 @@ class DeadlineScheduler:
         self.interval = interval
         self._stop = threading.Event()
         self.memory = ScanMemory()
+        self.fetch = default_fetch()
         self._thread = threading.Thread(target=self._run, name="dippouch-deadlines", daemon=True)
 
     def start(self) -> None:
@@ -39,11 +40,13 @@ class DeadlineScheduler:
 
     def tick(self) -> list[str]:
         """Process every phase that is due; ``"game: phase"`` for each processed."""
-        from dippouch.worker.service import process_due
+        from dippouch.worker.service import fetch_then_process_as_of, process_due
 
         now = self.web.now() if self.web.clock_given else None
         done: list[str] = []
-        while not self._stop.is_set():
+        # Mail first (where an IMAP mailbox is set up): orders that came on time are in before processing.
+        now, failed = fetch_then_process_as_of(self.web.store, self.fetch, now)
+        while not self._stop.is_set() and not failed:
             batch = process_due(self.web.store, now=now, stop=self._stop.is_set, memory=self.memory)
             for p in batch:
                 self.web.touched(p.game)

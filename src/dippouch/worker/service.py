@@ -152,6 +152,69 @@ def process_due(
     return done
 
 
+def default_fetch() -> Task | None:
+    """Mail intake before processing, when the mail side is installed (it fetches only where an IMAP
+    mailbox is set up: :func:`mail_fetch_task`)."""
+    import importlib.util
+
+    return MailFetch() if importlib.util.find_spec("dippouch.mail") is not None else None
+
+
+class MailFetch:
+    """:func:`mail_fetch_task` whenever a phase is due, and otherwise at most every ``every`` seconds (so
+    receipts still go out promptly): a worker looks every few seconds, and logging in to the IMAP server
+    that often would be rude to it."""
+
+    def __init__(self, every: float = 60.0) -> None:
+        self.every = every
+        self.last: float | None = None
+
+    def __call__(self, store: GameStore, now: datetime) -> None:
+        from dippouch.mail.settings import load_settings
+
+        if not load_settings("imap").host:
+            return
+        recent = self.last is not None and time.monotonic() - self.last < self.every
+        if recent and store.due_count(now=now) == 0:
+            return
+        mail_fetch_task(store, now)
+        self.last = time.monotonic()
+
+
+def mail_fetch_task(store: GameStore, now: datetime) -> None:
+    """Take in the new mail of the installation's IMAP mailbox (``DIPPOUCH_IMAP_HOST`` or the mail settings
+    file), if one is set up: run before due phases are processed, so an order that came on time is in the
+    database before its phase is adjudicated. Raises if the mailbox is set up but cannot be read."""
+    from dippouch.mail.intake import fetch_mailbox
+    from dippouch.mail.settings import load_settings
+
+    settings = load_settings("imap")
+    if not settings.host:
+        return
+    for outcome in fetch_mailbox(store, settings.check(), now=now):
+        log.info("mail %s", outcome.line())
+
+
+def fetch_then_process_as_of(store: GameStore, fetch: Task | None, now: datetime | None) -> tuple[datetime | None, str]:
+    """Fetch the mail; then the moment due phases are to be processed "as of": the fetch's start, so a
+    phase whose deadline passes during the fetch waits for the next look, whose fetch has its mail.
+    ``(None, why)`` when the fetch failed: nothing should then be processed, as the mailbox may hold orders
+    that came on time (the worker's health reports ``why``)."""
+    if fetch is None:
+        return now, ""
+    at = store.clock() if now is None else now
+    try:
+        fetch(store, at)
+    except Exception as e:  # the mail server is down or misconfigured: logged, counted, processing waits
+        if isinstance(e, SQLAlchemyError):
+            raise
+        metrics.WORKER_ERRORS.inc()
+        why = f"mail fetch failed ({type(e).__name__}: {e}); due phases wait until the mailbox can be read"
+        log.error("%s", why)
+        return None, why
+    return at, ""
+
+
 def default_tasks() -> list[Task]:
     """The periodic jobs besides processing: the mail (issue 14), when the mail side is installed."""
     import importlib.util
@@ -209,8 +272,12 @@ class Worker:
         interval: float = 5.0,
         batch: int = 100,
         tasks: Sequence[Task] | None = None,
+        fetch: Task | bool | None = True,
     ) -> None:
+        """``fetch``: what takes mail in before each look's processing (default :func:`default_fetch`;
+        ``None`` or ``False``: nothing)."""
         self.store = store
+        self.fetch: Task | None = default_fetch() if fetch is True else (fetch or None)
         self.interval = interval
         self.batch = batch
         self.tasks = list(default_tasks() if tasks is None else tasks)
@@ -240,8 +307,9 @@ class Worker:
         """One look: process due phases until none is left or a stop is asked, then run the tasks."""
         done: list[Processed] = []
         retries = 0
-        while not self.stopping.is_set():
-            batch = process_due(self.store, limit=self.batch, stop=self.stopping.is_set, memory=self.memory)
+        as_of, fetch_failed = fetch_then_process_as_of(self.store, self.fetch, None)
+        while not self.stopping.is_set() and not fetch_failed:
+            batch = process_due(self.store, now=as_of, limit=self.batch, stop=self.stopping.is_set, memory=self.memory)
             done.extend(batch)
             if not batch:
                 retries += 1
@@ -262,7 +330,7 @@ class Worker:
                     log.error("%s failed: %s: %s", getattr(task, "__name__", "task"), type(e).__name__, e)
         self.processed += len(done)
         self.last_ok = time.monotonic()
-        self.last_error = None
+        self.last_error = fetch_failed or None
         metrics.WORKER_LAST_LOOP.set_to_current_time()
         return done
 

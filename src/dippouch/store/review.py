@@ -1,0 +1,370 @@
+"""Phases held for the coordinator's review: photographs (and held mail) that wait at a deadline.
+
+The W3K rulebook has revisions e-mailed as photographs that the Coordinator reads only after the deadline
+("collate those photographs for the Coordinator's review when determining the results of a season"). A
+phase with such photographs cannot be adjudicated at its deadline without losing them, so it waits, in a
+visible "awaiting review" state, until every photograph is confirmed (a transcription became a version)
+or set aside (it holds no orders) and every held message is applied or dismissed, or until the coordinator
+releases it (``mail release``), or until the game's review wait (``mail setup --review-wait 24h``) has run
+out after the deadline. Whatever is then still unreviewed is named in the results.
+
+Every processing path asks here (:func:`holds` under the game's lock, :func:`held_phase_ids` in the
+workers' scans), so ``process``, ``worker``, ``serve``'s scheduler and "everyone is ready" agree. Only
+the store runs SQL; this module never imports the repository (which imports it), so the public functions
+take any object with a ``session()`` method.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from dippouch.game import GameError, as_utc, parse_duration
+from dippouch.store.models import GameRow, PhaseRow
+from dippouch.store.models_mail import GameMailRow, MailAttachmentRow, MailMessageRow, MailReviewRow
+
+if TYPE_CHECKING:
+    from dippouch.store.repository import GameStore
+
+__all__ = [
+    "Pending",
+    "ReviewState",
+    "attachment_data",
+    "game_of_attachment",
+    "game_of_message",
+    "held_phase_ids",
+    "holds",
+    "left_unreviewed",
+    "pending",
+    "photo_powers",
+    "processed_phase",
+    "release",
+    "review_state",
+    "set_aside",
+]
+
+PHOTO_STATUSES = ("photo", "accepted")
+"""Messages whose image attachments are the power's photographed orders (``accepted``: text orders too)."""
+
+
+@dataclass(frozen=True)
+class Pending:
+    """One thing that waits for the coordinator: a photograph (``kind="photo"``) or a held message."""
+
+    kind: str
+    mail_id: int
+    attachment_id: int | None
+    power: str | None
+    sender: str
+    received: datetime
+    filename: str | None = None
+
+    def describe(self) -> str:
+        when = f"{self.received:%Y-%m-%d %H:%M} UTC"
+        if self.kind == "photo":
+            return f"photograph #{self.attachment_id} ({self.filename}) from {self.power}, received {when}"
+        return f"held message #{self.mail_id} from {self.sender} for {self.power or 'no power'}, received {when}"
+
+
+def _same_phase(ph: PhaseRow) -> sa.Select[int]:
+    """The ids of ``ph`` and of earlier openings of the same phase (a rollback onto a phase opens it again as
+    a new row): mail sent before the rollback was sent for the phase that is open now."""
+    return sa.select(PhaseRow.id).where(
+        PhaseRow.game_id == ph.game_id, PhaseRow.seq == ph.seq, PhaseRow.name == ph.name
+    )
+
+
+def _photo_filter() -> tuple[sa.ColumnElement[bool], ...]:
+    return (
+        MailMessageRow.status.in_(PHOTO_STATUSES),
+        MailAttachmentRow.content_type.like("image/%"),
+        MailAttachmentRow.submission_id.is_(None),
+        MailAttachmentRow.set_aside_at.is_(None),
+    )
+
+
+def pending(s: Session, ph: PhaseRow) -> list[Pending]:
+    """What waits for the coordinator in ``ph``: unconfirmed photographs sent on time, held messages."""
+    same = _same_phase(ph)
+    photos = s.execute(
+        sa.select(MailAttachmentRow, MailMessageRow)
+        .join(MailMessageRow, MailMessageRow.id == MailAttachmentRow.mail_id)
+        .where(MailMessageRow.phase_id.in_(same), *_photo_filter())
+        .order_by(MailMessageRow.received_at, MailAttachmentRow.id)
+    ).all()
+    out = [
+        Pending("photo", m.id, a.id, m.power, m.sender, m.received_at, a.filename)
+        for a, m in photos
+        if ph.deadline is None or m.received_at <= ph.deadline
+    ]
+    held = s.scalars(
+        sa.select(MailMessageRow)
+        .where(MailMessageRow.phase_id.in_(same), MailMessageRow.status == "held")
+        .order_by(MailMessageRow.received_at, MailMessageRow.id)
+    )
+    out += [Pending("held", m.id, None, m.power, m.sender, m.received_at) for m in held]
+    return out
+
+
+def review_wait(s: Session, game_id: int) -> timedelta | None:
+    """The game's review wait (``mail setup --review-wait``): how long after the deadline a phase waits for
+    the coordinator before it is processed with its photographs unreviewed; ``None``: until released."""
+    row = s.get(GameMailRow, game_id)
+    text = dict(row.config).get("review_wait") if row is not None else None
+    if not text:
+        return None
+    try:
+        return parse_duration(str(text))
+    except GameError:
+        return None
+
+
+def holds(s: Session, ph: PhaseRow, now: datetime) -> bool:
+    """Whether ``ph`` waits for the coordinator now (it is then not due, before or after its deadline)."""
+    if ph.status != "open" or s.get(MailReviewRow, ph.id) is not None:
+        return False
+    if not pending(s, ph):
+        return False
+    if ph.deadline is not None and now >= ph.deadline:
+        wait = review_wait(s, ph.game_id)
+        if wait is not None and now >= ph.deadline + wait:
+            return False
+    return True
+
+
+def held_phase_ids(s: Session, now: datetime) -> list[int]:
+    """The open phases that wait for the coordinator now: the workers' scans leave them out.
+
+    Asked from the mail's side (messages for phases that are open, or set aside by a rollback onto the same
+    phase), so a database with no photographs or held mail answers at once however many games it holds:
+    the workers ask before every phase they take."""
+    live = PhaseRow.status.in_(("open", "abandoned"))
+    with_photos = (
+        sa.select(PhaseRow.game_id, PhaseRow.seq, PhaseRow.name)
+        .join(MailMessageRow, MailMessageRow.phase_id == PhaseRow.id)
+        .join(MailAttachmentRow, MailAttachmentRow.mail_id == MailMessageRow.id)
+        .where(live, *_photo_filter())
+    )
+    with_held = (
+        sa.select(PhaseRow.game_id, PhaseRow.seq, PhaseRow.name)
+        .join(MailMessageRow, MailMessageRow.phase_id == PhaseRow.id)
+        .where(live, MailMessageRow.status == "held")
+    )
+    keys = {tuple(r) for r in s.execute(with_photos.union(with_held)).all()}
+    out = []
+    for game_id, seq, name in sorted(keys):
+        ph = s.scalars(
+            sa.select(PhaseRow).where(
+                PhaseRow.game_id == game_id, PhaseRow.seq == seq, PhaseRow.name == name, PhaseRow.status == "open"
+            )
+        ).first()
+        if ph is not None and holds(s, ph, now):
+            out.append(ph.id)
+    return sorted(out)
+
+
+def photo_powers(s: Session, ph: PhaseRow) -> set[str]:
+    """Powers that sent photographed orders on time for ``ph`` (not set aside): they took part in the phase,
+    whatever the coordinator has made of the photographs yet."""
+    rows = s.execute(
+        sa.select(MailMessageRow.power, MailMessageRow.received_at)
+        .join(MailAttachmentRow, MailAttachmentRow.mail_id == MailMessageRow.id)
+        .where(
+            MailMessageRow.phase_id.in_(_same_phase(ph)),
+            MailMessageRow.status.in_(PHOTO_STATUSES),
+            MailAttachmentRow.content_type.like("image/%"),
+            MailAttachmentRow.set_aside_at.is_(None),
+        )
+    ).all()
+    return {p for p, at in rows if p is not None and (ph.deadline is None or at <= ph.deadline)}
+
+
+@dataclass(frozen=True)
+class ProcessedPhase:
+    phase_id: int
+    deadline: datetime | None
+    processed_at: datetime | None
+
+
+def processed_phase(store: GameStore, game_id: int, phase: str) -> ProcessedPhase | None:
+    """The processed phase of that name in the game's line of play (the newest, after a rollback): whether
+    mail for it arrived before its deadline, and when it was processed."""
+    with store.session() as s:
+        row = s.scalars(
+            sa.select(PhaseRow)
+            .where(PhaseRow.game_id == game_id, PhaseRow.name == phase, PhaseRow.status == "processed")
+            .order_by(PhaseRow.id.desc())
+            .limit(1)
+        ).first()
+        return None if row is None else ProcessedPhase(row.id, row.deadline, row.processed_at)
+
+
+# -- the coordinator's view and decisions ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReviewState:
+    game: str
+    phase: str | None
+    phase_id: int | None
+    deadline: datetime | None
+    items: list[Pending]
+    """What waits for the coordinator (photographs not confirmed or set aside, held messages)."""
+    held: bool
+    """The phase waits for the coordinator now (not processed at its deadline)."""
+    released: bool
+    wait: timedelta | None
+    photos: dict[str, list[datetime]] = field(default_factory=dict)
+    """Power -> arrival times of its photographs sent on time for the phase (confirmed or not)."""
+
+    @property
+    def wait_until(self) -> datetime | None:
+        return self.deadline + self.wait if self.deadline is not None and self.wait is not None else None
+
+
+def _open_phase(s: Session, game: str) -> tuple[GameRow, PhaseRow | None]:
+    g = s.scalars(sa.select(GameRow).where(GameRow.name == game)).first()
+    if g is None:
+        names = list(s.scalars(sa.select(GameRow.name).order_by(GameRow.name)))
+        raise GameError(f"no game {game!r}" + (f"; games: {', '.join(names)}" if names else ""))
+    ph = s.scalars(sa.select(PhaseRow).where(PhaseRow.game_id == g.id, PhaseRow.status == "open")).first()
+    return g, ph
+
+
+def _photo_times(s: Session, ph: PhaseRow) -> dict[str, list[datetime]]:
+    rows = s.execute(
+        sa.select(MailMessageRow.power, MailMessageRow.received_at)
+        .join(MailAttachmentRow, MailAttachmentRow.mail_id == MailMessageRow.id)
+        .where(
+            MailMessageRow.phase_id.in_(_same_phase(ph)),
+            MailMessageRow.status.in_(PHOTO_STATUSES),
+            MailAttachmentRow.content_type.like("image/%"),
+            MailAttachmentRow.set_aside_at.is_(None),
+        )
+        .order_by(MailMessageRow.received_at)
+    ).all()
+    out: dict[str, list[datetime]] = {}
+    for power, at in rows:
+        if power is not None and (ph.deadline is None or at <= ph.deadline):
+            out.setdefault(power, []).append(at)
+    return out
+
+
+def review_state(store: GameStore, game: str, *, now: datetime) -> ReviewState:
+    """The open phase's review: what waits, and whether the phase waits for it now."""
+    now = as_utc(now)
+    with store.session() as s:
+        g, ph = _open_phase(s, game)
+        if ph is None:
+            return ReviewState(g.name, None, None, None, [], False, False, None)
+        return ReviewState(
+            g.name,
+            ph.name,
+            ph.id,
+            ph.deadline,
+            pending(s, ph),
+            held=g.status == "active" and holds(s, ph, now),
+            released=s.get(MailReviewRow, ph.id) is not None,
+            wait=review_wait(s, g.id),
+            photos=_photo_times(s, ph),
+        )
+
+
+def release(store: GameStore, game: str, *, now: datetime) -> ReviewState:
+    """The coordinator's word that the review is over: the phase is processed with what stands; whatever is
+    still unreviewed is named in its results. Refused before the deadline (nothing may be read yet)."""
+    now = as_utc(now)
+    with store.session() as s, s.begin():
+        _g, ph = _open_phase(s, game)
+        if ph is None:
+            raise GameError(f"game {game!r} has no open phase to release")
+        if ph.deadline is None:
+            raise GameError(f"game {game!r} is paused; resume it before releasing {ph.name}")
+        if now < ph.deadline:
+            raise GameError(
+                f"{ph.name} is sealed until its deadline ({ph.deadline:%Y-%m-%d %H:%M} UTC); the review comes after it"
+            )
+        if s.get(MailReviewRow, ph.id) is None:
+            left = pending(s, ph)
+            note = "; ".join(p.describe() for p in left) if left else ""
+            s.add(MailReviewRow(phase_id=ph.id, released_at=now, note=note))
+    return review_state(store, game, now=now)
+
+
+def set_aside(store: GameStore, attachment_id: int, *, now: datetime, why: str = "") -> tuple[str, str]:
+    """The coordinator looked at a photograph and found no orders in it: it no longer holds the phase.
+    Returns (game, power). Refused before the deadline, once confirmed, and once the phase is processed."""
+    now = as_utc(now)
+    with store.session() as s, s.begin():
+        row = s.get(MailAttachmentRow, attachment_id)
+        if row is None:
+            raise GameError(f"no attachment #{attachment_id} (see `dippouch mail review GAME`)")
+        msg = s.get(MailMessageRow, row.mail_id)
+        assert msg is not None
+        ph = s.get(PhaseRow, msg.phase_id) if msg.phase_id is not None else None
+        g = s.get(GameRow, msg.game_id) if msg.game_id is not None else None
+        if ph is None or g is None or msg.power is None:
+            raise GameError(f"attachment #{attachment_id} belongs to no power's submission")
+        if row.submission_id is not None:
+            raise GameError(f"attachment #{attachment_id} was confirmed already; it is not set aside")
+        if row.set_aside_at is not None:
+            raise GameError(f"attachment #{attachment_id} was set aside already")
+        _, current = _open_phase(s, g.name)
+        if current is None or (current.seq, current.name) != (ph.seq, ph.name):
+            raise GameError(f"{ph.name} has been processed; its photographs can no longer be set aside")
+        if current.deadline is None or now < current.deadline:
+            raise GameError(f"{ph.name} is sealed until its deadline; photographs are reviewed after it")
+        row.set_aside_at, row.set_aside_why = now, why or "set aside by the coordinator"
+        return g.name, msg.power
+
+
+def left_unreviewed(store: GameStore, phase_id: int) -> list[str]:
+    """For a processed phase's results: the photographs and held messages the phase was processed without
+    (unreviewed when it was released or its review wait ran out), and the photographs set aside."""
+    with store.session() as s:
+        ph = s.get(PhaseRow, phase_id)
+        if ph is None:
+            return []
+        out = [
+            f"{p.describe()}: not reviewed (not used)" if p.kind == "photo" else f"{p.describe()}: not applied"
+            for p in pending(s, ph)
+        ]
+        aside = s.execute(
+            sa.select(MailAttachmentRow, MailMessageRow)
+            .join(MailMessageRow, MailMessageRow.id == MailAttachmentRow.mail_id)
+            .where(MailMessageRow.phase_id.in_(_same_phase(ph)), MailAttachmentRow.set_aside_at.is_not(None))
+        ).all()
+        out += [
+            f"photograph #{a.id} ({a.filename}) from {m.power}: set aside by the coordinator ({a.set_aside_why})"
+            for a, m in aside
+        ]
+        return out
+
+
+def attachment_data(store: GameStore, attachment_id: int) -> bytes:
+    """The bytes of an attachment (the coordinator looks at a photograph: ``mail review --save``)."""
+    with store.session() as s:
+        row = s.get(MailAttachmentRow, attachment_id)
+        if row is None:
+            raise GameError(f"no attachment #{attachment_id} (see `dippouch mail review GAME`)")
+        return bytes(row.data)
+
+
+def game_of_message(store: GameStore, mail_id: int) -> str:
+    """The name of the game a message was for ("" if none)."""
+    with store.session() as s:
+        m = s.get(MailMessageRow, mail_id)
+        g = s.get(GameRow, m.game_id) if m is not None and m.game_id is not None else None
+        return g.name if g is not None else ""
+
+
+def game_of_attachment(store: GameStore, attachment_id: int) -> str:
+    with store.session() as s:
+        a = s.get(MailAttachmentRow, attachment_id)
+        m = s.get(MailMessageRow, a.mail_id) if a is not None else None
+        g = s.get(GameRow, m.game_id) if m is not None and m.game_id is not None else None
+        return g.name if g is not None else ""
