@@ -66,7 +66,7 @@ def main() -> None:
     )
     ap.add_argument("--lines", type=int, default=200, help="misspelt lines per check (100: the most now allowed)")
     args = ap.parse_args()
-    from dippouch.core.variant import load_variant
+    from dippouch.catalog import load_variant
     from dippouch.store import GameStore
     from dippouch.store.access import AccessStore
 

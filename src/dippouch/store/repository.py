@@ -89,9 +89,9 @@ GAME_FILE_VERSION = 1
 def _review() -> Any:
     """store/review.py, imported when a phase's due-ness is first asked: it maps the mail tables, which a
     command that only submits never needs (tests/test_cli_startup.py). It never imports this module."""
-    from dippouch.store import review
+    import dippouch.store.review
 
-    return review
+    return dippouch.store.review
 
 
 def _crash_point(name: str) -> None:
