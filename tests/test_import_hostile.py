@@ -140,7 +140,7 @@ HOSTILE: list[tuple[str, Callable[[Data], None], str]] = [
     ("submission-version-zero", _set(_sub, "version", 0), "version: expected a whole number from 1"),
     ("reinstates-nothing", _set(_sub, "reinstates", 7), "has no version 7"),
     ("carried-from-nothing", _set(_sub, "carried_from", 424242), "carried_from: names no submission"),
-    ("sealed-submission", _sealed, "--unsealed"),
+    ("sealed-submission", _sealed, "exported with the open phase's orders sealed; export it again"),
     ("bad-position", _bad_position, "position"),
     ("phase-name-mismatch", _set(_open, "name", "Spring 1950 Movement"), "are not those of its position"),
     ("open-without-deadline", _set(_open, "deadline", None), "needs one"),

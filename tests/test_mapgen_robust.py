@@ -11,7 +11,7 @@ import pytest
 from shapely.errors import GEOSException
 from typer.testing import CliRunner
 
-import dippouch.render.mapgen.build as build_module
+import dippouch.render.mapgen.pipeline as build_module
 from dippouch.cli import _register, app, main
 
 runner = CliRunner()

@@ -97,7 +97,7 @@ def _context(browser: Any, size: dict[str, int], phone: bool = False) -> Any:
         timezone_id="Europe/Paris",
         locale="en-GB",
     )
-    ctx.set_default_timeout(15_000)
+    ctx.set_default_timeout(30_000)
     return ctx
 
 

@@ -324,7 +324,10 @@ def test_a_secret_ballot_shows_a_vote_to_its_voter_only_until_the_phase_is_proce
     r = bearer.get("/api/games/s", headers={"Authorization": f"Bearer {italy_key}"})
     assert not any(p["draw_vote"] for p in r.json()["powers"])
     # Moving the game on purpose (the coordinator, unsealed) keeps the votes.
-    assert [v["power"] for v in site.coordinator.get("/api/games/s/export?unsealed=1").json()["votes"]] == ["France"]
+    assert [
+        v["power"]
+        for v in site.coordinator.get("/api/games/s/export?unsealed=1&reason=moving+the+game").json()["votes"]
+    ] == ["France"]
     # Once the phase is processed, the vote is revealed.
     site.clock.advance(hours=1)
     site.post_form(site.coordinator, "/games/s/coordinate/process", {"confirm": "yes"})
