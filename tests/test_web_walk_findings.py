@@ -1,0 +1,31 @@
+"""What walking a W3K season in the browser turned up, each pinned by a fast test: the notes a player reads
+about builds left unordered count supply sent away, and the click-entry bar offers only what the phase
+allows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dippouch.catalog import load_variant
+from dippouch.game import check_orders, position_from_data, unordered
+
+WINTER = {
+    "phase": "Winter 1642 Adjustments",
+    "units": [{"power": "Protectorate", "unit": "F enn"}, {"power": "Protectorate", "unit": "A dep"}],
+    "supply_centers": {"Protectorate": ["ayl", "brs", "cty", "dep", "enn", "sut"]},
+}
+
+
+def _left(text: str, data: dict[str, Any] = WINTER) -> list[tuple[list[str], str]]:
+    v = load_variant("w3k")
+    pos = position_from_data(v, data)
+    lines = check_orders(v, pos, "Protectorate", text)
+    assert all(ln.accepted for ln in lines), [(ln.text, ln.error) for ln in lines]
+    return unordered(v, pos, "Protectorate", lines)
+
+
+def test_supply_sent_away_counts_against_the_builds_left_unordered() -> None:
+    """Four builds to the good: two sent to allies and two built use them all; nothing is 'waived'."""
+    assert _left("Send 1 supply to Crown\nSend 1 supply to Argyll\nBuild A ayl\nBuild F brs") == []
+    assert _left("Send 2 supply to Crown\nBuild A ayl") == [([], "1 build(s) not ordered: waived")]
+    assert _left("Send 1 supply to Crown") == [([], "3 build(s) not ordered: waived")]
