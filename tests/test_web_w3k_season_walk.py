@@ -208,6 +208,7 @@ def test_a_w3k_season_walked_by_ten_players_and_their_coordinator(server: dict[s
     _check_page_matches_store(server, pages, "Summer 1642 Movement", [p for p in POWERS if p != "Irish Confederacy"])
     _shot(pages["Crown"], "player-sent-desktop")
 
+    coord.goto(f"{base}/games/{GAME}/coordinate")
     _shot(coord, "desk-before-processing-desktop")
     _process(coord, base, "Summer 1642 Movement")
     report = _report_orders(coord, base, "Crown")
@@ -265,6 +266,7 @@ def test_a_w3k_season_walked_by_ten_players_and_their_coordinator(server: dict[s
     assert "sta" in centres["Crown"] and "lan" in centres["Cumberland"] and "che" in centres["Cumberland"]
     cumberland.reload()
     assert "Winter 1643 Adjustments" in _phase(cumberland)
+    assert cumberland.locator("#adjust").inner_text().startswith("You may build 2 unit(s) this Winter")
     _pick(cumberland, "den", "Send 1 supply to Crown")
     _pick(cumberland, "fur", "Build F fur")
     _shot(cumberland, "player-winter-desktop")
@@ -277,6 +279,8 @@ def test_a_w3k_season_walked_by_ten_players_and_their_coordinator(server: dict[s
     assert "Version 1 recorded" in _send(hamilton)
     _shot(hamilton, "player-winter-phone")
     _check_page_matches_store(server, pages, "Winter 1643 Adjustments", ["Cumberland", "Crown", "Hamilton"])
+    # The supply sent and the build made use both of Cumberland's builds: nothing is said to be waived.
+    expect(cumberland.locator("#unordered")).to_be_hidden()
     _process(coord, base, "Winter 1643 Adjustments")
     assert _status(coord, base) == "Spring 1643 Movement"
     rec = store.phase_record(GAME, "Winter 1643 Adjustments")
