@@ -54,3 +54,14 @@ def test_a_winter_page_says_how_many_builds_and_offers_no_support_or_convoy_clic
     (tmp_path / "owes").mkdir()
     owes = {**WINTER, "supply_centers": {"Protectorate": ["enn"]}}
     assert "You must remove 1 unit(s)" in _winter_page(tmp_path / "owes", owes)
+
+
+def test_the_pick_list_of_a_build_counts_build_sites_not_units(tmp_path: Any) -> None:
+    one_site = {
+        **WINTER,
+        "units": [{"power": "Protectorate", "unit": u} for u in ("F brs", "A cty", "A dep", "F enn", "A sut")],
+    }
+    page = _winter_page(tmp_path, one_site)
+    assert "Pick from the legal orders (1 build site)" in page and "(1 unit)" not in page
+    (tmp_path / "four").mkdir()
+    assert "Pick from the legal orders (4 build sites)" in _winter_page(tmp_path / "four", WINTER)
