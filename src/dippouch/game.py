@@ -19,7 +19,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError, PhaseError
 from dippouch.core.lookup import load_rule_modules
-from dippouch.core.orders import Build, Disband, Order, Waive
+from dippouch.core.orders import Build, Disband, Order
 from dippouch.core.position import Dislodged, Position, Unit
 from dippouch.core.rules.base import DRAW_HOOKS, VICTORY_HOOKS, hooks_for
 from dippouch.core.variant import Variant
@@ -597,9 +597,7 @@ def unordered(
     delta = adjustment_delta(variant, position, power)
     hooks = hooks_for(variant)
     if delta > 0:
-        used = sum(
-            hooks.unit_cost(o.kind) if isinstance(o, Build) else 1 for o in orders if isinstance(o, Build | Waive)
-        )
+        used = sum(hooks.builds_used(o) for o in orders)
         if used < delta:
             return [([], f"{delta - used} build(s) not ordered: waived")]
     elif delta < 0:

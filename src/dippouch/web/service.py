@@ -34,6 +34,7 @@ from dippouch.core.variant import Variant
 from dippouch.game import (
     LineCheck,
     Settings,
+    adjustment_delta,
     as_utc,
     check_orders,
     draw_needs,
@@ -723,6 +724,8 @@ class Web:
             must_act=me["must_act"],
             example="\n".join(example),
             unordered=_left_out(v, pos, power, own["lines"] if own else []) if me["must_act"] else _no_left_out(),
+            # Builds (positive) or removals owed: a Winter's task, which the map alone does not tell.
+            adjust=adjustment_delta(v, pos, power) if kind == PhaseKind.ADJUSTMENTS.value else 0,
         )
         return out
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from dippouch.core.derived import Derived
 from dippouch.core.lookup import BEHAVIOUR_SOURCE, HOOK_POINTS, NAME_SOURCES
 from dippouch.core.mapdata import ProvinceKind
-from dippouch.core.orders import Hold, Order
+from dippouch.core.orders import Build, Hold, Order, Waive
 from dippouch.core.position import Position, Unit
 
 if TYPE_CHECKING:
@@ -410,6 +410,14 @@ class RuleHooks:
     def unit_cost(self, unit_kind: str) -> int:
         """Supply centres a unit of this kind needs (1000 AD: ``unit_costs = {D = 2}``)."""
         return self._costs.get(unit_kind, 1)
+
+    def builds_used(self, order: Order) -> int:
+        """How much of a power's build allowance an adjustment order uses, so that the note on what is left
+        unordered agrees with the adjudicator: a build its unit's cost, a waived build one. W3K: a supply
+        transfer the supply it sends."""
+        if isinstance(order, Build):
+            return self.unit_cost(order.kind)
+        return 1 if isinstance(order, Waive) else 0
 
     def adjustment_delta(self, position: Position, power: str) -> int:
         """Builds allowed (positive) or removals owed (negative): owned centres minus unit costs.

@@ -495,6 +495,9 @@ class W3KHooks(RuleHooks):
         """Owned centres minus units, with the mercy position and this Winter's supply transfers."""
         return self._own_delta(position, power) + int(position.state.get(_SUPPLY, {}).get(power, 0))
 
+    def builds_used(self, order: Order) -> int:
+        return order.count if isinstance(order, SendSupply) else super().builds_used(order)
+
     def adjustment_order(self, ctx: AdjustmentContext, power: str, order: Order) -> tuple[str, str] | None:
         return None  # transfers are decided in prepare_orders; anything else is illegal
 
