@@ -136,7 +136,10 @@ def _split(name: str, box: Box, paper: str, scale: float, pad: float) -> list[Sh
     out = []
     for j in range(ny):
         for i in range(nx):
-            part = (x + i * w / nx - pad, y + j * h / ny - pad, w / nx + 2 * pad, h / ny + 2 * pad)
+            # Overlapping its neighbours by ``pad``, never reaching past the box (the heading, the paper).
+            x0, y0 = max(x, x + i * w / nx - pad), max(y, y + j * h / ny - pad)
+            x1, y1 = min(x + w, x + (i + 1) * w / nx + pad), min(y + h, y + (j + 1) * h / ny + pad)
+            part = (x0, y0, x1 - x0, y1 - y0)
             out.append(Sheet(f"{name} ({j * nx + i + 1} of {nx * ny})", part))
     return out
 
