@@ -4,6 +4,7 @@ drawn as adjudicated (a failed removal is not drawn as removed; the legend count
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import shutil
 import subprocess
@@ -193,3 +194,33 @@ def test_a_carried_out_removal_is_drawn_and_counted(w3k: Variant) -> None:
     assert len(removed) == 2 and all("#b2182b" in body for body in removed)
     legend = re.search(r'data-power="Crown">.*?(\d+) centres?, (\d+) units?', svg)
     assert legend is not None and int(legend.group(2)) == 1 == len(res.next.units_of("Crown"))
+
+
+def with_sheets(v: Variant, sheets: dict[str, object]) -> Variant:
+    data = dict(v.data)
+    data["drawing"] = {**dict(v.data.get("drawing") or {}), "sheets": sheets}
+    return dataclasses.replace(v, data=data)
+
+
+def test_sheets_by_provinces_cover_those_provinces(w3k: Variant) -> None:
+    svg = render_svg(w3k, w3k.start)
+    (sheet,) = sheets_for(with_sheets(w3k, {"Kent": {"provinces": ["cty", "sus"]}}), svg)
+    assert sheet.name == "Kent"
+    label = re.search(r'id="label-cty"[^>]* x="([\d.]+)" y="([\d.]+)"', svg)
+    assert label is not None
+    top = float(re.search(r'data-board="0 ([\d.]+)', svg).group(1))  # type: ignore[union-attr]
+    x, y = float(label.group(1)), float(label.group(2)) + top
+    assert sheet.box[0] < x < sheet.box[0] + sheet.box[2] and sheet.box[1] < y < sheet.box[1] + sheet.box[3]
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ({"box": [1, 2, 3]}, "'Bad': box needs four numbers [x0, y0, x1, y1], not [1, 2, 3]"),
+        ({"provinces": ["atlantis"]}, "'Bad' needs a box [x0, y0, x1, y1] or provinces that are on the map"),
+        ({}, "'Bad' needs a box"),
+    ],
+)
+def test_a_bad_sheet_is_refused_by_name(w3k: Variant, spec: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        sheets_for(with_sheets(w3k, {"Bad": spec}), render_svg(w3k, w3k.start))

@@ -159,6 +159,10 @@ def sheets_for(variant: Variant, svg: str, paper: str = "a4", geometry: Geometry
         for name, spec in table.items():
             spec = spec if isinstance(spec, Mapping) else {}
             if spec.get("box"):
+                if len(spec["box"]) != 4:
+                    raise ValueError(
+                        f"[drawing.sheets] {name!r}: box needs four numbers [x0, y0, x1, y1], not {spec['box']!r}"
+                    )
                 x0, y0, x1, y1 = (float(v) for v in spec["box"])
                 box = (min(x0, x1), min(y0, y1), abs(x1 - x0), abs(y1 - y0))
             else:
@@ -168,7 +172,9 @@ def sheets_for(variant: Variant, svg: str, paper: str = "a4", geometry: Geometry
                     boxes = _province_boxes(geometry or load_geometry(variant))
                 got = [boxes[str(p).lower()] for p in spec.get("provinces", []) if str(p).lower() in boxes]
                 if not got:
-                    raise ValueError(f"[drawing.sheets.{name}] needs `box` or `provinces` that are on the map")
+                    raise ValueError(
+                        f"[drawing.sheets] {name!r} needs a box [x0, y0, x1, y1] or provinces that are on the map"
+                    )
                 x0, y0 = min(b[0] for b in got) - pad, min(b[1] for b in got) - pad
                 x1, y1 = max(b[0] + b[2] for b in got) + pad, max(b[1] + b[3] for b in got) + pad
                 box = (x0, y0, x1 - x0, y1 - y0)
