@@ -142,6 +142,13 @@ def test_a_variant_without_sheets_gets_tiles_only_when_its_names_would_be_too_sm
     assert sheets_for(hundred3, render_svg(hundred3, hundred3.start), "a3") == []
 
 
+def test_a_map_pdf_is_titled_from_the_drawing_by_default(w3k: Variant, tmp_path: Path) -> None:
+    path = tmp_path / "t.pdf"
+    path.write_bytes(map_pdf(render_svg(w3k, w3k.start)))
+    text = subprocess.run(["pdftotext", "-l", "1", str(path), "-"], capture_output=True, text=True, check=True)
+    assert "Wars of the Three Kingdoms: Summer 1642 Movement" in text.stdout
+
+
 def test_unknown_paper_is_refused_with_the_sizes_there_are(w3k: Variant) -> None:
     with pytest.raises(ValueError, match=r"unknown paper size 'a5'; use one of: a4, a3, letter"):
         map_pdf(render_svg(w3k, w3k.start), "t", "a5")

@@ -12,7 +12,7 @@ import io
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
-from xml.sax.saxutils import escape
+from xml.sax.saxutils import escape, unescape
 
 from dippouch.render.atlas import PAPERS, atlas_pages, map_page, page_size
 
@@ -77,9 +77,12 @@ def svg_to_pdf(svg: str) -> bytes:
     return bytes(cs.svg2pdf(bytestring=svg.encode("utf-8")))
 
 
-def map_pdf(svg: str, title: str, paper: str = "a4") -> bytes:
+def map_pdf(svg: str, title: str | None = None, paper: str = "a4") -> bytes:
     """The map on one page of ``paper`` (a4, a3 or letter; portrait or landscape, whichever shows it
-    larger), scaled to fit within margins, under ``title``."""
+    larger), scaled to fit within margins, under ``title`` (default: the drawing's own ``<title>``)."""
+    if title is None:
+        m = re.search(r"<title>([^<]*)</title>", svg)
+        title = unescape(m.group(1)) if m else ""
     return pdf_pages([map_page(svg, title, paper)])
 
 
