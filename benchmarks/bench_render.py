@@ -8,7 +8,9 @@
   of the picture (cached per process after it);
 - SVG, warm: a phase with every unit ordered (W3K's Summer 1642: 70 units, moves, supports, convoys, holds,
   proxies where drawn, one illegal order), geometry and static parts ready; target under 30 ms;
-- PNG: cairosvg converting that SVG at its own size (1200 pixels wide) and at scale 2; target under 1 s.
+- PNG: cairosvg converting that SVG at its own size (1200 pixels wide) and at scale 2; target under 1 s;
+- atlas PDF: that SVG printed as the results PDF's atlas on A4 (the overview and, for W3K, its seven
+  regional sheets; render/atlas.py), every page drawn by Cairo.
 
 Times are wall-clock medians (and the fastest and slowest) of --repeat runs in this process, with the
 process CPU time beside them: the machine is shared, and CPU time moves less with the load. Not a test.
@@ -97,6 +99,13 @@ def main() -> None:
     print(line("PNG, 1x", wall, cpu, 1000) + f"  {len(png):,} bytes")
     wall, cpu = measure(lambda: svg_to_png(svg, scale=2.0), reps)
     print(line("PNG, 2x", wall, cpu, 1000))
+    from dippouch.render import atlas_pdf
+    from dippouch.render.atlas import sheets_for
+
+    wall, cpu = measure(lambda: atlas_pdf(v, svg, "benchmark"), reps)
+    pdf = atlas_pdf(v, svg, "benchmark")
+    pages = 1 + len(sheets_for(v, svg))
+    print(line(f"atlas PDF, A4, {pages} pages", wall, cpu) + f"  {len(pdf):,} bytes")
 
 
 if __name__ == "__main__":

@@ -93,6 +93,15 @@ def test_map_as_pdf_and_report_pdf(played: str, tmp_path: Path) -> None:
     run(played, "map", "--game", "g", "--phase", "Spring 1901 Movement", "--out", str(out))
     info = subprocess.run(["pdfinfo", str(out)], capture_output=True, text=True, check=True).stdout
     assert re.search(r"^Pages:\s+1$", info, re.M)
+    assert "841.89 x 595.276 pts (A4)" in info  # the standard board is wider than tall: A4 landscape
+
+    w3k = tmp_path / "w3k.pdf"
+    run(played, "map", "w3k", "--paper", "a3", "--out", str(w3k))
+    info = subprocess.run(["pdfinfo", str(w3k)], capture_output=True, text=True, check=True).stdout
+    assert "841.89 x 1190.55 pts (A3)" in info  # W3K's board is taller than wide: A3 portrait
+    run(played, "map", "w3k", "--atlas", "--out", str(w3k))
+    info = subprocess.run(["pdfinfo", str(w3k)], capture_output=True, text=True, check=True).stdout
+    assert re.search(r"^Pages:\s+8$", info, re.M)  # the overview and the seven sheets of [drawing.sheets]
 
     rep = tmp_path / "r.pdf"
     assert "wrote" in run(played, "report", "g", "Spring 1901 Movement", "--pdf", str(rep), "--paper", "letter")
@@ -118,6 +127,8 @@ def test_map_as_pdf_and_report_pdf(played: str, tmp_path: Path) -> None:
         (("map", "--game", "g", "--phase", "Spring 1999 Movement", "--out", "x.svg"), "Spring 1999"),
         (("map", "standard", "--names", "long", "--out", "x.svg"), "--names must be auto, abbr or full"),
         (("report", "g", "--pdf", "x.pdf", "--paper", "a5"), "a5"),
+        (("map", "standard", "--paper", "a5", "--out", "x.pdf"), "--paper must be a4, a3 or letter, not 'a5'"),
+        (("map", "standard", "--paper", "a3", "--out", "x.svg"), "--paper and --atlas are for a PDF"),
     ],
 )
 def test_bad_input_is_one_line(played: str, tmp_path: Path, monkeypatch, args: tuple[str, ...], message: str) -> None:

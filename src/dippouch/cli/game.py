@@ -567,9 +567,11 @@ def report(
     phase_id: int | None = typer.Option(None, "--id", help="Phase id from `dippouch history` (abandoned phases too)."),
     abbrev: bool = AbbrevOption,
     pdf: str | None = typer.Option(
-        None, "--pdf", help="Write a printable PDF instead: a landscape page with the map, then the results text."
+        None,
+        "--pdf",
+        help="Write a printable PDF instead: the map as an atlas (overview, regional sheets), then the results text.",
     ),
-    paper: str = typer.Option("a4", "--paper", help="Paper for --pdf: a4 or letter."),
+    paper: str = typer.Option("a4", "--paper", help="Paper for --pdf: a4, a3 or letter."),
     db: str | None = DbOption,
 ) -> None:
     """A phase's results in the Judge's plain-text layout (places by their full names; --abbrev for short)."""
@@ -578,14 +580,15 @@ def report(
     if pdf is None:
         out.print(text, end="", markup=False)
         return
-    if paper.lower() not in ("a4", "letter"):
-        raise typer.BadParameter(f"use a4 or letter, not {paper!r}", param_hint="--paper")
+    if paper.lower() not in ("a4", "a3", "letter"):
+        raise typer.BadParameter(f"use a4, a3 or letter, not {paper!r}", param_hint="--paper")
     try:
         from dippouch.render import render_phase_svg, results_pdf
 
         rec = store.phase_record(game, phase, phase_id)
-        svg = render_phase_svg(store.variant(game), rec, orders=rec.get("status") != "open")
-        data = results_pdf(svg, f"{rec['game']}: {rec['name']}", text, paper=paper)
+        variant = store.variant(game)
+        svg = render_phase_svg(variant, rec, orders=rec.get("status") != "open")
+        data = results_pdf(svg, f"{rec['game']}: {rec['name']}", text, paper=paper, variant=variant)
     except ImportError as e:
         err.print(f"[red]error:[/red] {escape(str(e))}")
         raise typer.Exit(2) from None

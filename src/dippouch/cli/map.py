@@ -9,10 +9,14 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from dippouch.cli import app
+
+if TYPE_CHECKING:
+    from dippouch.core.variant import Variant
 
 _FORMATS = (".svg", ".png", ".pdf")
 
@@ -35,6 +39,10 @@ def map_command(
     after: bool = typer.Option(False, "--after", help="Draw the position the phase led to."),
     names: str = typer.Option("auto", "--names", help="auto (full names where they fit), abbr or full."),
     scale: float = typer.Option(1.5, "--scale", help="PNG size as a multiple of the map's own size."),
+    paper: str = typer.Option("a4", "--paper", help="PDF paper: a4, a3 or letter (turned to fit the map best)."),
+    atlas: bool = typer.Option(
+        False, "--atlas", help="PDF: the overview and regional sheets where the map is too big to read on one page."
+    ),
     db: str | None = typer.Option(None, "--db", help="Database URL (with --game)."),
 ) -> None:
     """Draw a map: a variant's opening, or a game's phase (with orders and results), as SVG, PNG or PDF."""
@@ -47,11 +55,15 @@ def map_command(
         _fail(f"--names must be auto, abbr or full, not {names!r}")
     if not 0.1 <= scale <= 10:
         _fail(f"--scale must be between 0.1 and 10, not {scale}")
+    if paper.lower() not in ("a4", "a3", "letter"):
+        _fail(f"--paper must be a4, a3 or letter, not {paper!r}")
+    if suffix != ".pdf" and (atlas or paper.lower() != "a4"):
+        _fail(f"--paper and --atlas are for a PDF; name the file .pdf, not {out!r}")
     from dippouch.cli.errors import user_problem
 
     try:
-        svg = _draw(variant, game, phase, phase_id, orders, after, names, db)
-        data = _convert(svg, suffix, scale)
+        svg, v, title = _draw(variant, game, phase, phase_id, orders, after, names, db)
+        data = _convert(svg, suffix, scale, paper.lower(), v if atlas else None, title)
         Path(out).write_bytes(data)
     except typer.Exit:
         raise
@@ -74,7 +86,8 @@ def _draw(
     after: bool,
     names: str,
     db: str | None,
-) -> str:
+) -> tuple[str, Variant, str]:
+    """The drawing, its variant and a title for its page."""
     from dippouch.render import RenderOptions, render_phase_svg, render_svg
 
     options = RenderOptions(names=names)
@@ -83,7 +96,7 @@ def _draw(
 
         assert variant is not None
         v = load_variant(variant)
-        return render_svg(v, v.start, options=options)
+        return render_svg(v, v.start, options=options), v, f"{v.title}: {v.calendar.name(v.start.phase)}"
     from dippouch.store import GameStore
 
     store = GameStore(db)
@@ -98,12 +111,16 @@ def _draw(
     record = store.phase_record(game, phase, phase_id)
     v = store.variant(game)
     show = orders and record.get("status") != "open"
-    return render_phase_svg(v, record, after=after, orders=show, options=options)
+    svg = render_phase_svg(v, record, after=after, orders=show, options=options)
+    return svg, v, f"{game}: {record['name']}" + (" (after)" if after else "")
 
 
-def _convert(svg: str, suffix: str, scale: float) -> bytes:
+def _convert(svg: str, suffix: str, scale: float, paper: str, atlas: Variant | None, title: str) -> bytes:
+    """The file's bytes; a PDF is on a standard paper size (``paper``), as an atlas when ``atlas`` is given."""
     if suffix == ".svg":
         return svg.encode("utf-8")
-    from dippouch.render import svg_to_pdf, svg_to_png
+    from dippouch.render import atlas_pdf, map_pdf, svg_to_png
 
-    return svg_to_png(svg, scale=scale) if suffix == ".png" else svg_to_pdf(svg)
+    if suffix == ".png":
+        return svg_to_png(svg, scale=scale)
+    return atlas_pdf(atlas, svg, title, paper) if atlas is not None else map_pdf(svg, title, paper)

@@ -476,6 +476,18 @@ DRAWING = Table(
             doc="Where a supply centre's marker is drawn, `[lon, lat]` of its town (default: the province's "
             "`point`); read when the map is drawn, so no `dippouch mapgen` is needed.",
         ),
+        "sheets": MapOf(
+            key="sheet name",
+            value=Table(
+                doc="One regional sheet of the printed atlas: the provinces it must show, or its box.",
+                fields={
+                    "provinces": ListOf(item=Province(), doc="The provinces the sheet shows (their shapes' box)."),
+                    "box": ListOf(item=Num(), doc="`[x0, y0, x1, y1]` in map (picture) coordinates."),
+                },
+            ),
+            doc="Regional sheets of the printed atlas (`report --pdf`), in order; read when the map is printed, "
+            "so no `dippouch mapgen` is needed. Default: a grid of tiles where the whole map would print too small.",
+        ),
     },
 )
 

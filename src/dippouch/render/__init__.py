@@ -8,6 +8,8 @@ Drawing is a pure function of the variant, its built geometry and a position, in
 - :class:`RenderOptions` says how: heading, names or abbreviations, legend, sizes.
 - :func:`svg_to_png`, :func:`svg_to_pdf` and :func:`results_pdf` (map page plus the results text) convert
   with cairosvg, imported only when called.
+- :func:`map_pdf` puts a map on one page of a standard paper size; :func:`atlas_pdf` prints a big board as
+  an overview plus regional sheets where names and units are readable (:mod:`dippouch.render.atlas`).
 - :func:`phase_map_file` is the mail's attachment of a processed phase.
 
 The shapes come from :mod:`dippouch.render.geometry` (built by ``dippouch mapgen``).
@@ -15,12 +17,14 @@ The shapes come from :mod:`dippouch.render.geometry` (built by ``dippouch mapgen
 
 from __future__ import annotations
 
-from dippouch.render.output import pdf_pages, phase_map_file, results_pdf, svg_to_pdf, svg_to_png
+from dippouch.render.output import atlas_pdf, map_pdf, pdf_pages, phase_map_file, results_pdf, svg_to_pdf, svg_to_png
 from dippouch.render.svg import RenderOptions, draw_svg, render_phase_svg, render_svg
 
 __all__ = [
     "RenderOptions",
+    "atlas_pdf",
     "draw_svg",
+    "map_pdf",
     "pdf_pages",
     "phase_map_file",
     "render_phase_svg",

@@ -12,18 +12,29 @@ import io
 import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
-from xml.sax.saxutils import escape
+from xml.sax.saxutils import escape, unescape
+
+from dippouch.render.atlas import PAPERS, atlas_pages, map_page, page_size
 
 if TYPE_CHECKING:
+    from dippouch.core.variant import Variant
     from dippouch.store.repository import GameStore
 
-__all__ = ["PAGE_SIZES", "pdf_pages", "phase_map_file", "results_pdf", "svg_to_pdf", "svg_to_png"]
+__all__ = [
+    "PAGE_SIZES",
+    "atlas_pdf",
+    "map_pdf",
+    "pdf_pages",
+    "phase_map_file",
+    "results_pdf",
+    "svg_to_pdf",
+    "svg_to_png",
+]
 
-PAGE_SIZES: dict[str, tuple[float, float]] = {"a4": (297.0, 210.0), "letter": (279.4, 215.9)}
-"""Landscape page sizes in millimetres."""
+PAGE_SIZES: dict[str, tuple[float, float]] = {name: (h, w) for name, (w, h) in PAPERS.items()}
+"""Landscape page sizes in millimetres (the results text's pages)."""
 
 _PX_PER_MM = 96 / 25.4
-_VIEWBOX = re.compile(r'viewBox="([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+)"')
 
 
 def _cairosvg() -> Any:
@@ -66,8 +77,23 @@ def svg_to_pdf(svg: str) -> bytes:
     return bytes(cs.svg2pdf(bytestring=svg.encode("utf-8")))
 
 
+def map_pdf(svg: str, title: str | None = None, paper: str = "a4") -> bytes:
+    """The map on one page of ``paper`` (a4, a3 or letter; portrait or landscape, whichever shows it
+    larger), scaled to fit within margins, under ``title`` (default: the drawing's own ``<title>``)."""
+    if title is None:
+        m = re.search(r"<title>([^<]*)</title>", svg)
+        title = unescape(m.group(1)) if m else ""
+    return pdf_pages([map_page(svg, title, paper)])
+
+
+def atlas_pdf(variant: Variant, svg: str, title: str, paper: str = "a4") -> bytes:
+    """The map as an atlas on ``paper``: the overview with the sheets' outlines, then each regional sheet at
+    a scale where names and units are readable (:mod:`dippouch.render.atlas`); one page for a small board."""
+    return pdf_pages(atlas_pages(variant, svg, title, paper))
+
+
 def pdf_pages(pages: Sequence[str]) -> bytes:
-    """Several SVG documents of the same page size as one PDF, a page each.
+    """Several SVG documents as one PDF, a page each (each page its own document's size).
 
     cairosvg draws one document per surface; here every page is drawn onto one shared Cairo PDF surface,
     which is simpler and sturdier than joining finished PDF files (and needs no other library)."""
@@ -83,6 +109,8 @@ def pdf_pages(pages: Sequence[str]) -> bytes:
         def _create_surface(self, width: float, height: float) -> tuple[Any, float, float]:
             if not shared:
                 shared.append(cairocffi.PDFSurface(out, width, height))
+            else:
+                shared[0].set_size(width, height)  # pages may differ: portrait sheets, landscape text
             return shared[0], width, height
 
     for page in pages:
@@ -91,23 +119,6 @@ def pdf_pages(pages: Sequence[str]) -> bytes:
         surface.context.show_page()
     shared[0].finish()
     return out.getvalue()
-
-
-def _root(svg: str) -> tuple[int, tuple[str, str, str, str] | None]:
-    """Where the document's root ``<svg ...>`` tag ends, and its viewBox numbers (None without one)."""
-    head_end = svg.index(">", svg.index("<svg")) + 1
-    m = _VIEWBOX.search(svg[:head_end])
-    return head_end, (m.group(1), m.group(2), m.group(3), m.group(4)) if m else None
-
-
-def _embed(svg: str, x: float, y: float, w: float, h: float) -> str:
-    """A whole SVG document as a nested ``<svg>`` filling the box (kept in proportion, centred)."""
-    head_end, box = _root(svg)
-    viewbox = " ".join(box) if box else f"0 0 {w} {h}"
-    return (
-        f'<svg x="{x:.1f}" y="{y:.1f}" width="{w:.1f}" height="{h:.1f}" viewBox="{viewbox}" '
-        f'preserveAspectRatio="xMidYMid meet">{svg[head_end:]}'
-    )
 
 
 def _page(width: float, height: float, body: str) -> str:
@@ -132,36 +143,26 @@ def _wrap(lines: Sequence[str], width: int) -> list[str]:
     return out
 
 
-def results_pdf(map_svg: str, title: str, text: str, *, paper: str = "a4") -> bytes:
-    """A printable PDF on landscape pages: the map first, the results text beside it where the map leaves
-    room (a tall map such as W3K's leaves half the page), then on further pages in two columns.
+def results_pdf(map_svg: str, title: str, text: str, *, paper: str = "a4", variant: Variant | None = None) -> bytes:
+    """A printable PDF: the map (with ``variant``, as its atlas: the overview and the regional sheets; else
+    the map on one page), each page turned to fit it best, then the results text in two columns on
+    landscape pages.
 
-    ``paper`` is ``a4`` or ``letter``."""
-    try:
-        mm_w, mm_h = PAGE_SIZES[paper.lower()]
-    except KeyError:
-        raise ValueError(f"unknown paper size {paper!r}; use one of: {', '.join(PAGE_SIZES)}") from None
+    ``paper`` is ``a4``, ``a3`` or ``letter``."""
+    page_size(paper)
+    mm_w, mm_h = PAGE_SIZES[paper.lower()]
+    maps = atlas_pages(variant, map_svg, title, paper) if variant is not None else [map_page(map_svg, title, paper)]
     pw, ph = mm_w * _PX_PER_MM, mm_h * _PX_PER_MM
     margin = 12 * _PX_PER_MM
     gap = 8 * _PX_PER_MM
     top = margin + 22
     fs = 9.5
     line_h = fs * 1.3
-    _, box = _root(map_svg)
-    aspect = float(box[2]) / float(box[3]) if box and float(box[3]) > 0 else 1.0
     box_h = ph - margin - top
-    map_w = min(pw - 2 * margin, box_h * aspect)
-    # Text columns: (x, width) on each page; the first page's column is whatever the map leaves, if enough.
-    first: list[tuple[float, float]] = []
-    room = pw - 2 * margin - map_w - gap
-    if room >= 70 * _PX_PER_MM:
-        first.append((margin + map_w + gap, room))
     col_w = (pw - 2 * margin - gap) / 2
-    later = [(margin, col_w), (margin + col_w + gap, col_w)]
+    columns = [(margin, col_w), (margin + col_w + gap, col_w)]
     per_col = max(5, int(box_h / line_h))
-    # Wrap for the narrowest column so a line never runs off its column.
-    narrowest = min([w for _, w in first + later])
-    lines = _wrap(text.splitlines(), max(20, int(narrowest / (fs * 0.602))))
+    lines = _wrap(text.splitlines(), max(20, int(col_w / (fs * 0.602))))
 
     def column(x: float, chunk: Sequence[str]) -> str:
         return "".join(
@@ -177,16 +178,10 @@ def results_pdf(map_svg: str, title: str, text: str, *, paper: str = "a4") -> by
             f"{escape(words)}</text>"
         )
 
-    body = heading(title) + _embed(map_svg, margin, top - 6, map_w, box_h + 6)
-    for x, _w in first:
-        body += column(x, lines[:per_col])
-        lines = lines[per_col:]
-    pages = [_page(pw, ph, body)]
-    n = 1
+    pages = list(maps)
     while lines:
-        n += 1
-        body = heading(f"{title}: results, continued")
-        for x, _w in later:
+        body = heading(f"{title}: results")
+        for x, _w in columns:
             body += column(x, lines[:per_col])
             lines = lines[per_col:]
         pages.append(_page(pw, ph, body))
@@ -197,7 +192,8 @@ def phase_map_file(store: GameStore, game: str, phase_id: int, fmt: str) -> tupl
     """The map of a processed phase for a mail attachment: (file name, content type, bytes).
 
     The picture shows the phase's orders and results on the position it was played from (builds drawn as
-    the new units, removals crossed out), which is the updated board a Winter's results promise."""
+    the new units, removals crossed out), which is the updated board a Winter's results promise. A PDF is
+    the printable atlas on A4 (:func:`atlas_pdf`): the Coordinator prints and posts it."""
     from dippouch.render.svg import render_phase_svg
 
     fmt = fmt.lower()
@@ -208,5 +204,6 @@ def phase_map_file(store: GameStore, game: str, phase_id: int, fmt: str) -> tupl
     svg = render_phase_svg(variant, record, orders=True)
     stem = re.sub(r"[^A-Za-z0-9]+", "-", f"{game} {record['name']}").strip("-").lower() or "map"
     if fmt == "pdf":
-        return f"{stem}.pdf", "application/pdf", svg_to_pdf(svg)
+        title = f"{record['game']}: {record['name']}"
+        return f"{stem}.pdf", "application/pdf", atlas_pdf(variant, svg, title)
     return f"{stem}.png", "image/png", svg_to_png(svg, width=1600)

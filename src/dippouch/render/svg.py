@@ -648,13 +648,19 @@ def draw_svg(
     # -- assemble
     top = st.font * 2.3 if options.header else 0.0
     legend_rows, legend_h = (
-        _legend(variant, position, st, geo.width, colour, layers.notes, bool(drawn)) if options.legend else ([], 0.0)
+        _legend(
+            variant, position, st, geo.width, colour, layers.notes, bool(drawn), _unit_changes(kind, drawn, results)
+        )
+        if options.legend
+        else ([], 0.0)
     )
     width, height = geo.width, geo.height + top + legend_h
     heading = _heading(variant, position, options, st, width) if options.header else ""
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_f(width)} {_f(height)}" width="{_f(width)}"'
-        f' height="{_f(height)}" class="dippouch-map" font-family="{FONT}" role="img">',
+        f' height="{_f(height)}" class="dippouch-map" font-family="{FONT}" role="img"'
+        # Read back by the printed atlas (render/atlas.py): where the board is and how big a unit is.
+        f' data-board="0 {_f(top)} {_f(geo.width)} {_f(geo.height)}" data-unit-radius="{r:.2f}">',
         f"<title>{escape(_title_text(variant, position, options))}</title>",
         f'<rect class="paper" x="0" y="0" width="{_f(width)}" height="{_f(height)}" fill="#fbfaf6"/>',
         heading,
@@ -710,6 +716,7 @@ def _legend(
     colour: Mapping[str, Rgb],
     notes: Sequence[str],
     key: bool = False,
+    changes: Mapping[str, int] | None = None,
 ) -> tuple[list[str], float]:
     fs = st.font
     r = fs * 0.55
@@ -719,6 +726,8 @@ def _legend(
         counts_c[pw] = counts_c.get(pw, 0) + 1
     for u in position.units.values():
         counts_u[u.power] = counts_u.get(u.power, 0) + 1
+    for power, change in (changes or {}).items():
+        counts_u[power] = counts_u.get(power, 0) + change
     entries = [
         (p, f"{p.name}", f"{_count(counts_c.get(p.name, 0), 'centre')}, {_count(counts_u.get(p.name, 0), 'unit')}")
         for p in variant.powers
@@ -760,6 +769,25 @@ def _legend(
         out.append(rows_svg)
         h += kh
     return out, h
+
+
+def _unit_changes(
+    kind: PhaseKind, drawn: Sequence[_Drawn], results: Sequence[Mapping[str, Any]] | None
+) -> dict[str, int]:
+    """How the adjudicated adjustments change each power's unit count: the legend of a Winter drawn with its
+    results counts the units the phase left (the board a Winter's results promise), not those it began with.
+    Only what succeeded counts; orders drawn without results (not yet judged) change nothing."""
+    if kind != PhaseKind.ADJUSTMENTS or not results:
+        return {}
+    out: dict[str, int] = {}
+    for d in drawn:
+        if d.status != "ok":
+            continue
+        if isinstance(d.order, Build):
+            out[d.power] = out.get(d.power, 0) + 1
+        elif isinstance(d.order, Disband):
+            out[d.power] = out.get(d.power, 0) - 1
+    return out
 
 
 def _count(n: int, word: str) -> str:
@@ -1019,7 +1047,13 @@ def _draw_order(
         if a is None:
             return
         cls = "disband" if kind_retreat else "remove"
-        layers.top.append(_group(cls, d, _removal(a, r * 2.6)))
+        if d.status == "ok":
+            layers.top.append(_group(cls, d, _removal(a, r * 2.6)))
+        else:
+            # A removal the adjudicator did not carry out leaves the unit on the board: no barred ring (that
+            # says "gone"), only the failure's cross beside the unit, in the paler group of a failed order.
+            layers.top.append(_group(cls, d, ""))
+            mark_failed.append((a[0] + r * 1.3, a[1] - r * 1.3))
     elif isinstance(o, Build):
         a = at(o.loc)
         if a is None:

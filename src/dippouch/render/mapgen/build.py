@@ -473,8 +473,9 @@ def map_hash(variant: Variant, graph: BorderGraph | None = None) -> str:
         "land": sorted(graph.land),
         "sea": sorted(graph.sea),
         "shape": {k: v.get("shape") for k, v in sorted(variant.data.get("provinces", {}).items()) if "shape" in v},
-        # Towns place the centre markers when the map is drawn: they shape nothing, so they are left out.
-        "drawing": {k: v for k, v in drawing_table(variant).items() if k != "towns"},
+        # Towns (centre markers) and sheets (the printed atlas) are read when the map is drawn: they shape
+        # nothing, so they are left out.
+        "drawing": {k: v for k, v in drawing_table(variant).items() if k not in ("towns", "sheets")},
         "sea_areas": variant.data.get("sea_areas", {}),
     }
     return hashlib.sha256(json.dumps(doc, sort_keys=True, separators=(",", ":")).encode()).hexdigest()

@@ -1,0 +1,264 @@
+"""Maps on paper: one page of a standard size, or for a board too big to read on one page an atlas (an
+overview page plus regional sheets, each a crop of the same drawing).
+
+Why an atlas: W3K's map printed whole on A4 has names of about 1.7 pt and units of 1.6 mm. A sheet is a
+window (the SVG's viewBox) onto the very same drawing, scaled so the smallest name is at least
+:data:`MIN_NAME_PT` and a unit at least :data:`MIN_UNIT_MM` across. The regions are data: the variant's
+optional ``[drawing.sheets]`` table (a name with the provinces it shows or a box in map coordinates); a
+variant without sheets whose overview would print names under the minimum gets a grid of tiles. A sheet
+too big to print at that scale is cut into parts, so every sheet meets the minimum whatever the data says.
+
+Pages are SVG documents in millimetres (``viewBox`` = the paper in mm), converted by
+:func:`dippouch.render.output.pdf_pages`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+from xml.sax.saxutils import escape
+
+if TYPE_CHECKING:
+    from dippouch.core.variant import Variant
+    from dippouch.render.geometry import Geometry
+
+__all__ = [
+    "MIN_NAME_PT",
+    "MIN_UNIT_MM",
+    "PAPERS",
+    "Sheet",
+    "atlas_pages",
+    "map_page",
+    "page_size",
+    "sheets_for",
+]
+
+PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "a3": (297.0, 420.0), "letter": (215.9, 279.4)}
+"""Portrait paper sizes in millimetres; a page is turned to landscape where the map fits it better."""
+
+MIN_NAME_PT = 6.0
+"""The smallest name on a sheet, in points (a printed map's small print)."""
+MIN_UNIT_MM = 4.0
+"""The smallest unit on a sheet, in millimetres across."""
+MARGIN_MM = 10.0
+TITLE_MM = 9.0
+"""The band above a page's map for its title."""
+TITLE_PT = 13.0
+_PT_MM = 25.4 / 72
+_FONT = "DejaVu Sans, Verdana, sans-serif"
+
+_VIEWBOX = re.compile(r'viewBox="([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+)"')
+_LABEL_SIZE = re.compile(r'class="label"[^>]*font-size="([\d.]+)"')
+_BOARD = re.compile(r'data-board="([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+)"')
+_RADIUS = re.compile(r'data-unit-radius="([\d.]+)"')
+
+Box = tuple[float, float, float, float]
+"""x, y, width, height in the drawing's own coordinates."""
+
+
+@dataclass(frozen=True, slots=True)
+class Sheet:
+    """One regional sheet: its title and the part of the drawing it shows (document coordinates)."""
+
+    name: str
+    box: Box
+
+
+def page_size(paper: str) -> tuple[float, float]:
+    """The portrait size of ``paper`` in mm; a ValueError naming the sizes there are otherwise."""
+    try:
+        return PAPERS[paper.lower()]
+    except KeyError:
+        raise ValueError(f"unknown paper size {paper!r}; use one of: {', '.join(PAPERS)}") from None
+
+
+def _fit(paper: str, w: float, h: float) -> tuple[float, float, float]:
+    """The page (width, height in mm, portrait or landscape) on which a ``w`` x ``h`` drawing prints
+    largest under a title band, and that scale in mm per drawing unit."""
+    pw, ph = page_size(paper)
+    best: tuple[float, float, float] | None = None
+    for a, b in ((pw, ph), (ph, pw)):
+        s = min((a - 2 * MARGIN_MM) / w, (b - 2 * MARGIN_MM - TITLE_MM) / h)
+        if best is None or s > best[2] + 1e-9:
+            best = (a, b, s)
+    assert best is not None
+    return best
+
+
+def _measures(svg: str) -> tuple[Box, Box, float, float]:
+    """(the whole document's box, the board's box, the smallest name's size, the unit radius), read from a
+    drawing of :func:`dippouch.render.svg.draw_svg`."""
+    head = svg[: svg.index(">", svg.index("<svg")) + 1]
+    m = _VIEWBOX.search(head)
+    if m is None:
+        raise ValueError("the map has no viewBox to crop")
+    doc: Box = (float(m.group(1)), float(m.group(2)), float(m.group(3)), float(m.group(4)))
+    b = _BOARD.search(head)
+    board: Box = (float(b.group(1)), float(b.group(2)), float(b.group(3)), float(b.group(4))) if b else doc
+    rm = _RADIUS.search(head)
+    r = float(rm.group(1)) if rm else doc[2] / 150
+    sizes = [float(x) for x in _LABEL_SIZE.findall(svg)]
+    return doc, board, min(sizes) if sizes else r, r
+
+
+def _min_scale(name_size: float, r: float) -> float:
+    """mm per drawing unit at which the smallest name is MIN_NAME_PT and a unit MIN_UNIT_MM across."""
+    return max(MIN_NAME_PT * _PT_MM / name_size, MIN_UNIT_MM / (2 * r))
+
+
+def _province_boxes(geo: Geometry) -> dict[str, Box]:
+    from dippouch.render.geometry import path_rings
+
+    out: dict[str, Box] = {}
+    for abbr, shape in geo.provinces.items():
+        pts = [p for ring in path_rings(shape.d) for p in ring]
+        if pts:
+            xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+            out[abbr] = (min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+    return out
+
+
+def _split(name: str, box: Box, paper: str, scale: float, pad: float) -> list[Sheet]:
+    """``box`` as one sheet if it prints at ``scale`` on a page, else cut into the fewest equal parts that do
+    (each widened by ``pad`` so a place on a cut is whole on one of them)."""
+    x, y, w, h = box
+    best: tuple[int, int] | None = None
+    for nx in range(1, 12):
+        for ny in range(1, 12):
+            s = _fit(paper, w / nx + 2 * pad, h / ny + 2 * pad)[2]
+            if s >= scale and (best is None or nx * ny < best[0] * best[1]):
+                best = (nx, ny)
+    nx, ny = best or (12, 12)
+    if nx * ny == 1:
+        return [Sheet(name, box)]
+    out = []
+    for j in range(ny):
+        for i in range(nx):
+            # Overlapping its neighbours by ``pad``, never reaching past the box (the heading, the paper).
+            x0, y0 = max(x, x + i * w / nx - pad), max(y, y + j * h / ny - pad)
+            x1, y1 = min(x + w, x + (i + 1) * w / nx + pad), min(y + h, y + (j + 1) * h / ny + pad)
+            part = (x0, y0, x1 - x0, y1 - y0)
+            out.append(Sheet(f"{name} ({j * nx + i + 1} of {nx * ny})", part))
+    return out
+
+
+def sheets_for(variant: Variant, svg: str, paper: str = "a4", geometry: Geometry | None = None) -> list[Sheet]:
+    """The regional sheets of the atlas for a drawing of ``variant``: its ``[drawing.sheets]``, else a grid
+    of tiles where the whole map would print names under :data:`MIN_NAME_PT` or units under
+    :data:`MIN_UNIT_MM`, else none (the overview is readable by itself)."""
+    doc, board, name_size, r = _measures(svg)
+    need = _min_scale(name_size, r)
+    pad = r * 2.5
+    drawing = variant.data.get("drawing")
+    table = drawing.get("sheets") if isinstance(drawing, Mapping) else None
+    out: list[Sheet] = []
+    if isinstance(table, Mapping) and table:
+        boxes: dict[str, Box] | None = None
+        for name, spec in table.items():
+            spec = spec if isinstance(spec, Mapping) else {}
+            if spec.get("box"):
+                if len(spec["box"]) != 4:
+                    raise ValueError(
+                        f"[drawing.sheets] {name!r}: box needs four numbers [x0, y0, x1, y1], not {spec['box']!r}"
+                    )
+                x0, y0, x1, y1 = (float(v) for v in spec["box"])
+                box = (min(x0, x1), min(y0, y1), abs(x1 - x0), abs(y1 - y0))
+            else:
+                if boxes is None:
+                    from dippouch.render.geometry import load_geometry
+
+                    boxes = _province_boxes(geometry or load_geometry(variant))
+                got = [boxes[str(p).lower()] for p in spec.get("provinces", []) if str(p).lower() in boxes]
+                if not got:
+                    raise ValueError(
+                        f"[drawing.sheets] {name!r} needs a box [x0, y0, x1, y1] or provinces that are on the map"
+                    )
+                x0, y0 = min(b[0] for b in got) - pad, min(b[1] for b in got) - pad
+                x1, y1 = max(b[0] + b[2] for b in got) + pad, max(b[1] + b[3] for b in got) + pad
+                box = (x0, y0, x1 - x0, y1 - y0)
+            out += _split(str(name), (box[0] + board[0], box[1] + board[1], box[2], box[3]), paper, need, 0.0)
+        return out
+    if _fit(paper, doc[2], doc[3])[2] >= need:
+        return []
+    tiles = _split("Sheet", board, paper, need, pad)
+    return tiles
+
+
+def _nested(svg: str, view: Box, x: float, y: float, w: float, h: float, extra: str = "") -> str:
+    """The drawing as a nested ``<svg>`` showing ``view`` (its own coordinates) in the page's box, clipped
+    to the box (a crop), kept in proportion."""
+    head_end = svg.index(">", svg.index("<svg")) + 1
+    body = svg[head_end : svg.rindex("</svg>")]
+    vb = " ".join(f"{v:.2f}" for v in view)
+    return (
+        f'<svg x="{x:.2f}" y="{y:.2f}" width="{w:.2f}" height="{h:.2f}" viewBox="{vb}" overflow="hidden"'
+        f' preserveAspectRatio="xMidYMid meet" font-family="{_FONT}">{body}{extra}</svg>'
+    )
+
+
+def _page(w: float, h: float, title: str, body: str) -> str:
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.1f}mm" height="{h:.1f}mm" viewBox="0 0 {w:.1f} {h:.1f}"'
+        f' font-family="{_FONT}"><rect x="0" y="0" width="{w:.1f}" height="{h:.1f}" fill="#ffffff"/>'
+        f'<text class="page-title" x="{MARGIN_MM:.1f}" y="{MARGIN_MM + TITLE_MM * 0.6:.1f}"'
+        f' font-size="{TITLE_PT * _PT_MM:.3f}" font-weight="bold" fill="#000000">{escape(title)}</text>'
+        f"{body}</svg>"
+    )
+
+
+def map_page(svg: str, title: str, paper: str = "a4", sheets: Sequence[Sheet] = ()) -> str:
+    """The whole drawing on one page of ``paper`` (turned to fit it best, with margins), with the outlines
+    and names of ``sheets`` drawn over it (the atlas's overview)."""
+    doc, _, _, _ = _measures(svg)
+    pw, ph, s = _fit(paper, doc[2], doc[3])
+    w, h = doc[2] * s, doc[3] * s
+    x = (pw - w) / 2
+    y = MARGIN_MM + TITLE_MM
+    marks = ""
+    if sheets:
+        line = 0.5 / s  # half a millimetre on paper, in drawing units
+        fs = 3.2 / s  # 9 pt
+        parts = []
+        for i, sh in enumerate(sheets):
+            bx, by, bw, bh = sh.box
+            parts.append(
+                f'<rect x="{bx:.1f}" y="{by:.1f}" width="{bw:.1f}" height="{bh:.1f}" fill="none" stroke="#b2182b"'
+                f' stroke-width="{line:.2f}" stroke-dasharray="{line * 6:.1f} {line * 3:.1f}"/>'
+                f'<text x="{bx + line * 2:.1f}" y="{by + fs * 1.05:.1f}" font-size="{fs:.1f}" font-weight="bold"'
+                f' fill="#ffffff" stroke="#ffffff" stroke-width="{fs * 0.25:.2f}" stroke-linejoin="round">'
+                f"{i + 2}. {escape(sh.name)}</text>"
+                f'<text x="{bx + line * 2:.1f}" y="{by + fs * 1.05:.1f}" font-size="{fs:.1f}" font-weight="bold"'
+                f' fill="#b2182b">{i + 2}. {escape(sh.name)}</text>'
+            )
+        marks = f'<g class="sheet-outlines">{"".join(parts)}</g>'
+    return _page(pw, ph, title, _nested(svg, doc, x, y, w, h, marks))
+
+
+def sheet_page(svg: str, sheet: Sheet, title: str, paper: str = "a4") -> str:
+    """One sheet on its page: the sheet's box as large as the page allows (never under the atlas's scale,
+    which :func:`sheets_for` made sure of), widened to fill the page round it."""
+    bx, by, bw, bh = sheet.box
+    pw, ph, s = _fit(paper, bw, bh)
+    aw, ah = pw - 2 * MARGIN_MM, ph - 2 * MARGIN_MM - TITLE_MM
+    vw, vh = aw / s, ah / s
+    view = (bx + bw / 2 - vw / 2, by + bh / 2 - vh / 2, vw, vh)
+    return _page(pw, ph, title, _nested(svg, view, MARGIN_MM, MARGIN_MM + TITLE_MM, aw, ah))
+
+
+def atlas_pages(variant: Variant, svg: str, title: str, paper: str = "a4") -> list[str]:
+    """The overview page then a page per sheet (:func:`sheets_for`); one page where the map reads whole."""
+    sheets = sheets_for(variant, svg, paper)
+    pages = [map_page(svg, title + (": overview" if sheets else ""), paper, sheets)]
+    for i, sh in enumerate(sheets):
+        pages.append(sheet_page(svg, sh, f"{title}: {i + 2}. {sh.name}", paper))
+    return pages
+
+
+def scale_of(page_svg: str) -> float:
+    """mm on paper per drawing unit of a page made here (the nested drawing's width over its view's)."""
+    m = re.search(r'<svg x="[-\d.]+" y="[-\d.]+" width="([\d.]+)" height="[\d.]+" viewBox="([-\d. ]+)"', page_svg)
+    if not m:
+        raise ValueError("not a page of the atlas")
+    return float(m.group(1)) / float(m.group(2).split()[2])

@@ -1,0 +1,233 @@
+"""Maps on paper, measured from the PDF itself: standard page sizes (pdfinfo), the atlas's sheets with names
+of at least 6 pt (pdftohtml's font sizes) and units of at least 4 mm (the page's scale), and a judged Winter
+drawn as adjudicated (a failed removal is not drawn as removed; the legend counts the units it left)."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from dippouch.catalog import load_variant
+from dippouch.core.adjudicator import adjudicate
+from dippouch.core.calendar import PhaseKind
+from dippouch.core.jsonio import result_to_json
+from dippouch.core.legal import legal_orders
+from dippouch.core.rules.w3k import SendSupply
+from dippouch.core.variant import Variant
+from dippouch.render import atlas_pdf, map_pdf, render_svg, results_pdf
+from dippouch.render.atlas import MIN_NAME_PT, MIN_UNIT_MM, atlas_pages, scale_of, sheets_for
+from dippouch.render.sample import sample_phases
+from helpers import board, prov
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("pdfinfo") is None or shutil.which("pdftohtml") is None,
+    reason="poppler-utils not installed (scripts/setup)",
+)
+
+A4 = (595.3, 841.9)
+A3 = (841.9, 1190.6)
+
+
+@pytest.fixture(scope="module")
+def w3k() -> Variant:
+    return load_variant("w3k")
+
+
+@pytest.fixture(scope="module")
+def busy_svg(w3k: Variant) -> str:
+    """W3K's busiest sample phase (70 units, every one ordered), as the benchmark draws it."""
+    phase = sample_phases(w3k, seed=2, phases=1)[0]
+    return render_svg(w3k, phase.position, phase.orders, phase.results)
+
+
+def page_sizes(path: Path) -> list[tuple[float, float]]:
+    info = subprocess.run(
+        ["pdfinfo", "-f", "1", "-l", "99", str(path)], capture_output=True, text=True, check=True
+    ).stdout
+    return [(float(w), float(h)) for w, h in re.findall(r"Page +\d+ size: +([\d.]+) x ([\d.]+) pts", info)]
+
+
+def is_paper(size: tuple[float, float], paper: tuple[float, float]) -> bool:
+    w, h = size
+    return any(abs(w - a) < 1 and abs(h - b) < 1 for a, b in (paper, paper[::-1]))
+
+
+def text_sizes(path: Path, page: int) -> list[tuple[float, str]]:
+    """(font size in points, text) of every text on a page, as poppler reads the PDF: pdftohtml's sizes are
+    whole numbers at its largest zoom, 3, so each is known to 1/6 pt."""
+    xml = subprocess.run(
+        ["pdftohtml", "-xml", "-stdout", "-i", "-zoom", "3", "-f", str(page), "-l", str(page), str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    height = float(re.search(r'<page number="\d+"[^>]* height="(\d+)"', xml).group(1))  # type: ignore[union-attr]
+    pts = max(page_sizes(path)[page - 1])
+    zoom = height / pts if height > 0 else 3.0
+    fonts = {m[0]: int(m[1]) for m in re.findall(r'<fontspec id="(\d+)" size="(\d+)"', xml)}
+    return [
+        (fonts[f] / zoom, re.sub(r"<[^>]+>", "", t))
+        for f, t in re.findall(r'<text [^>]*font="(\d+)"[^>]*>(.*?)</text>', xml)
+        if re.sub(r"<[^>]+>", "", t).strip()
+    ]
+
+
+def test_a_map_pdf_is_on_a4_or_a3_turned_to_fit(w3k: Variant, tmp_path: Path) -> None:
+    standard = load_variant("standard")
+    for variant, paper, want, portrait in (
+        (w3k, "a4", A4, True),
+        (w3k, "a3", A3, True),
+        (standard, "a4", A4, False),
+    ):
+        path = tmp_path / f"{variant.name}-{paper}.pdf"
+        path.write_bytes(map_pdf(render_svg(variant, variant.start), "t", paper))
+        (size,) = page_sizes(path)
+        assert is_paper(size, want), (variant.name, paper, size)
+        assert (size[0] < size[1]) is portrait, (variant.name, size)
+
+
+def test_w3k_results_pdf_is_an_atlas_with_readable_sheets(w3k: Variant, busy_svg: str, tmp_path: Path) -> None:
+    path = tmp_path / "r.pdf"
+    path.write_bytes(results_pdf(busy_svg, "g: Summer 1642 Movement", "results\n" * 30, variant=w3k))
+    sizes = page_sizes(path)
+    sheets = sheets_for(w3k, busy_svg)
+    # The W3K file's seven regions, each on one page; the overview first and the text last.
+    assert [s.name for s in sheets] == [
+        "Scotland",
+        "Ireland",
+        "The North",
+        "Wales and the Midlands",
+        "The South",
+        "The Channel and Brittany",
+        "The Low Countries",
+    ]
+    assert len(sizes) == 1 + len(sheets) + 1
+    assert all(is_paper(s, A4) for s in sizes), sizes
+    # The overview prints the names far under 6 pt: that is why there are sheets.
+    overview = [size for size, text in text_sizes(path, 1) if not text.startswith("g:")]
+    assert min(overview) < 3.0
+    pages = atlas_pages(w3k, busy_svg, "g: Summer 1642 Movement")
+    radius = float(re.search(r'data-unit-radius="([\d.]+)"', busy_svg).group(1))  # type: ignore[union-attr]
+    for n in range(2, 2 + len(sheets)):
+        texts = [(size, text) for size, text in text_sizes(path, n) if not text.startswith("g:")]
+        assert len(texts) > 40, n  # the names are there as text
+        smallest = min(texts)
+        # pdftohtml knows a size to 1/6 pt.
+        assert smallest[0] >= MIN_NAME_PT - 1 / 6, (n, smallest)
+        assert 2 * radius * scale_of(pages[n - 1]) >= MIN_UNIT_MM, n
+
+
+def test_a_variant_without_sheets_gets_tiles_only_when_its_names_would_be_too_small(tmp_path: Path) -> None:
+    standard = load_variant("standard")
+    svg = render_svg(standard, standard.start)
+    tiles = sheets_for(standard, svg, "a4")
+    assert tiles and all(t.name.startswith("Sheet") for t in tiles)
+    # Every part of the board is on some tile.
+    board_w, board_h = 1200.0, 873.4
+    for x in range(0, int(board_w), 50):
+        for y in range(40, int(board_h), 50):
+            assert any(t.box[0] <= x <= t.box[0] + t.box[2] and t.box[1] <= y <= t.box[1] + t.box[3] for t in tiles)
+    path = tmp_path / "s.pdf"
+    path.write_bytes(atlas_pdf(standard, svg, "standard", "a4"))
+    for n in range(2, 2 + len(tiles)):
+        assert min(size for size, _ in text_sizes(path, n)) >= MIN_NAME_PT - 1 / 6
+    # Bigger paper, fewer tiles; a map whose names read whole on the page gets none (hundred3 on A3).
+    assert len(sheets_for(standard, svg, "a3")) < len(tiles)
+    hundred3 = load_variant("hundred3")
+    assert sheets_for(hundred3, render_svg(hundred3, hundred3.start), "a3") == []
+
+
+def test_a_map_pdf_is_titled_from_the_drawing_by_default(w3k: Variant, tmp_path: Path) -> None:
+    path = tmp_path / "t.pdf"
+    path.write_bytes(map_pdf(render_svg(w3k, w3k.start)))
+    text = subprocess.run(["pdftotext", "-l", "1", str(path), "-"], capture_output=True, text=True, check=True)
+    assert "Wars of the Three Kingdoms: Summer 1642 Movement" in text.stdout
+
+
+def test_unknown_paper_is_refused_with_the_sizes_there_are(w3k: Variant) -> None:
+    with pytest.raises(ValueError, match=r"unknown paper size 'a5'; use one of: a4, a3, letter"):
+        map_pdf(render_svg(w3k, w3k.start), "t", "a5")
+
+
+def winter_with_failed_removals(v: Variant) -> tuple[object, list[dict[str, object]], object]:
+    """The Crown owes two removals (one centre, three units) and lists both; Argyll sends two units' supply,
+    which covers them, so both fail ("no removal needed") and the units stay."""
+    pos = board(
+        v,
+        "Winter 1643",
+        {"Argyll": ["A edi", "F kis"], "Crown": ["A oxf", "A wor", "A lon"]},
+        {"Argyll": ["edi", "kis", "ftw", "gla", "ipo", "inv"], "Crown": ["oxf"]},
+        homes={p: frozenset() for p in v.power_names},
+    )
+    removals = [legal_orders(v, pos, "Crown")[prov(v, c)][0] for c in ("lon", "wor")]
+    res = adjudicate(v, pos, {"Argyll": [SendSupply(2, "Crown")], "Crown": removals})
+    results = [result_to_json(v, r, PhaseKind.ADJUSTMENTS) for r in res.results]
+    return pos, results, res.next
+
+
+def test_a_failed_removal_is_not_drawn_as_removed_and_the_legend_counts_after(w3k: Variant) -> None:
+    pos, results, nxt = winter_with_failed_removals(w3k)
+    crown = [r for r in results if r["power"] == "Crown"]
+    assert sorted(str(r["result"]) for r in crown) == ["fails", "fails"]
+    svg = render_svg(w3k, pos, results=results)  # type: ignore[arg-type]
+    removals = re.findall(r'<g id="order-\d+" data-power="Crown" class="order remove (\w+)"[^>]*>(.*?)</g>', svg)
+    assert [fate for fate, _ in removals] == ["failed", "failed"]
+    # The barred ring of a removal (stroke #b2182b) is drawn for neither.
+    assert all("#b2182b" not in body for _, body in removals)
+    assert svg.count('class="fail-mark failed"') == 2
+    legend = re.search(r'data-power="Crown">.*?(\d+) centres?, (\d+) units?', svg)
+    assert legend is not None
+    assert int(legend.group(2)) == len(nxt.units_of("Crown")) == 3  # type: ignore[attr-defined]
+
+
+def test_a_carried_out_removal_is_drawn_and_counted(w3k: Variant) -> None:
+    pos = board(
+        w3k,
+        "Winter 1643",
+        {"Crown": ["A oxf", "A wor", "A lon"]},
+        {"Crown": ["oxf"]},
+        homes={p: frozenset() for p in w3k.power_names},
+    )
+    removals = [legal_orders(w3k, pos, "Crown")[prov(w3k, c)][0] for c in ("lon", "wor")]
+    res = adjudicate(w3k, pos, {"Crown": removals})
+    results = [result_to_json(w3k, r, PhaseKind.ADJUSTMENTS) for r in res.results]
+    svg = render_svg(w3k, pos, results=results)
+    removed = re.findall(r'class="order remove ok"[^>]*>(.*?)</g>', svg)
+    assert len(removed) == 2 and all("#b2182b" in body for body in removed)
+    legend = re.search(r'data-power="Crown">.*?(\d+) centres?, (\d+) units?', svg)
+    assert legend is not None and int(legend.group(2)) == 1 == len(res.next.units_of("Crown"))
+
+
+def with_sheets(v: Variant, sheets: dict[str, object]) -> Variant:
+    data = dict(v.data)
+    data["drawing"] = {**dict(v.data.get("drawing") or {}), "sheets": sheets}
+    return dataclasses.replace(v, data=data)
+
+
+def test_sheets_by_provinces_cover_those_provinces(w3k: Variant) -> None:
+    svg = render_svg(w3k, w3k.start)
+    (sheet,) = sheets_for(with_sheets(w3k, {"Kent": {"provinces": ["cty", "sus"]}}), svg)
+    assert sheet.name == "Kent"
+    label = re.search(r'id="label-cty"[^>]* x="([\d.]+)" y="([\d.]+)"', svg)
+    assert label is not None
+    top = float(re.search(r'data-board="0 ([\d.]+)', svg).group(1))  # type: ignore[union-attr]
+    x, y = float(label.group(1)), float(label.group(2)) + top
+    assert sheet.box[0] < x < sheet.box[0] + sheet.box[2] and sheet.box[1] < y < sheet.box[1] + sheet.box[3]
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ({"box": [1, 2, 3]}, "'Bad': box needs four numbers [x0, y0, x1, y1], not [1, 2, 3]"),
+        ({"provinces": ["atlantis"]}, "'Bad' needs a box [x0, y0, x1, y1] or provinces that are on the map"),
+        ({}, "'Bad' needs a box"),
+    ],
+)
+def test_a_bad_sheet_is_refused_by_name(w3k: Variant, spec: dict[str, object], message: str) -> None:
+    with pytest.raises(ValueError, match=re.escape(message)):
+        sheets_for(with_sheets(w3k, {"Bad": spec}), render_svg(w3k, w3k.start))
