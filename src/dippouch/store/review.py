@@ -170,17 +170,7 @@ def held_phase_ids(s: Session, now: datetime) -> list[int]:
 def photo_powers(s: Session, ph: PhaseRow) -> set[str]:
     """Powers that sent photographed orders on time for ``ph`` (not set aside): they took part in the phase,
     whatever the coordinator has made of the photographs yet."""
-    rows = s.execute(
-        sa.select(MailMessageRow.power, MailMessageRow.received_at)
-        .join(MailAttachmentRow, MailAttachmentRow.mail_id == MailMessageRow.id)
-        .where(
-            MailMessageRow.phase_id.in_(_same_phase(ph)),
-            MailMessageRow.status.in_(PHOTO_STATUSES),
-            MailAttachmentRow.content_type.like("image/%"),
-            MailAttachmentRow.set_aside_at.is_(None),
-        )
-    ).all()
-    return {p for p, at in rows if p is not None and (ph.deadline is None or at <= ph.deadline)}
+    return set(_photo_times(s, ph))
 
 
 @dataclass(frozen=True)
