@@ -870,12 +870,16 @@ def calendar(
     db: str | None = DbOption,
 ) -> None:
     """The game's deadlines as an iCalendar (.ics) feed players can subscribe to."""
-    from dippouch.report import calendar_rows, deadlines_ical
+    from dippouch.report import calendar_rows, deadlines_ical, upcoming_deadlines
 
     store = _store(db)
     st = store.status(game, now=datetime.now(UTC))
     rows = calendar_rows(store.history(game))
-    data = deadlines_ical(game, st.settings, rows)
+    upcoming: list[tuple[str, datetime]] = []
+    if st.state == "active" and st.phase and st.deadline and st.game_variant is not None:
+        # The same feed as the web's: the deadlines to come, marked tentative.
+        upcoming = list(upcoming_deadlines(st.game_variant.calendar, st.settings, st.phase, st.deadline))
+    data = deadlines_ical(game, st.settings, rows, upcoming=upcoming)
     if file is None or file == "-":
         sys.stdout.write(data.decode("utf-8"))
     else:
