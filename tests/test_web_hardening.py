@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from datetime import timedelta
 from pathlib import Path
 
@@ -201,17 +202,19 @@ def test_a_pdf_map_is_drawn_once_per_picture(site: Site, monkeypatch: pytest.Mon
     import dippouch.render
 
     calls: list[int] = []
-    real = dippouch.render.svg_to_pdf
+    real = dippouch.render.map_pdf
 
     def counted(svg: str) -> bytes:
         calls.append(1)
         return bytes(real(svg))
 
-    monkeypatch.setattr(dippouch.render, "svg_to_pdf", counted)
+    monkeypatch.setattr(dippouch.render, "map_pdf", counted)
     site.new_game("g")
     pdfs = [site.browser().get("/games/g/map.pdf") for _ in range(3)]
     assert all(r.status_code == 200 and r.content.startswith(b"%PDF") for r in pdfs)
     assert len({r.content for r in pdfs}) == 1
+    size = subprocess.run(["pdfinfo", "-"], input=pdfs[0].content, capture_output=True, check=True).stdout
+    assert b"A4" in size, size  # on paper, not the drawing's own odd size
     assert len(calls) == 1
     site.clock.advance(days=5)
     site.web.store.process("g", now=site.clock(), force=True)

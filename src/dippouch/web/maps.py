@@ -139,7 +139,8 @@ def cached_pdf(svg: str) -> bytes | None:
 
 
 def phase_pdf(svg: str) -> bytes | None:
-    """The map as a PDF page (cairosvg, through the renderer), or None where it cannot be made.
+    """The map on one A4 page (cairosvg, through the renderer's :func:`map_pdf`: the paper size every map
+    PDF is printed on), or None where it cannot be made.
 
     Cached by the picture's own text: a PDF is a pure function of its SVG, which is itself the cached picture
     of one phase and view, so every visitor after the first gets the same bytes without a second of drawing.
@@ -148,10 +149,10 @@ def phase_pdf(svg: str) -> bytes | None:
     if pdf is not None:
         return pdf
     try:
-        from dippouch.render import svg_to_pdf
+        from dippouch.render import map_pdf
     except ImportError:
         return None
-    pdf = bytes(svg_to_pdf(svg))
+    pdf = bytes(map_pdf(svg))
     with _LOCK:
         _PDFS[_pdf_key(svg)] = pdf
         total = sum(len(v) for v in _PDFS.values())
