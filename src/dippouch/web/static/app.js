@@ -153,13 +153,21 @@
   });
   // With the script on, picked orders go into the box at once, so the form must not add them again; a pick
   // still waiting for the line check is written into the box before the form goes.
-  var form = document.getElementById("orders-form");
+  // A double click (or an impatient second click) on Send sends once: the first submission is the one that
+  // goes; a page restored from the back/forward cache may send again.
+  var form = document.getElementById("orders-form"), sent = false;
   if (form) form.addEventListener("submit", function (ev) {
+    if (sent) { ev.preventDefault(); return; }
+    sent = true;
+    form.classList.add("sending");
     form.querySelectorAll("select[name^='pick:']").forEach(function (s) { s.value = ""; });
     if (pending) {
       ev.preventDefault();
       queue.then(function () { form.submit(); });
     }
+  });
+  window.addEventListener("pageshow", function (ev) {
+    if (ev.persisted && form) { sent = false; form.classList.remove("sending"); }
   });
 
   // ------------------------------------------------------------------ map zoom
