@@ -219,3 +219,27 @@ def test_the_full_screen_button_gives_a_phone_the_whole_screen_to_the_map(server
     assert all(_inside(e, got["frame"]) for e in got["els"])
     assert got["frame"]["b"] - got["frame"]["t"] > PHONE["height"] * 0.8, got["frame"]
     page.screenshot(path=str(ARTIFACTS / "viewer-fullscreen-phone.png"))
+
+
+@pytest.mark.slow
+def test_two_fingers_pinch_the_map_about_their_middle(server: dict[str, Any], browser: Any) -> None:
+    """On a phone two fingers moving apart about Gloucester's army enlarge the map, the army staying between
+    them, and add no order."""
+    _, secret = _game(server, "w3k", "Crown")
+    page = _page(browser, server, secret, PHONE, True)
+    a = _centre(page, "#unit-glo")
+    cdp = page.context.new_cdp_session(page)
+
+    def fingers(kind: str, spread: float) -> None:
+        pts = [{"x": a["x"] - spread, "y": a["y"], "id": 1}, {"x": a["x"] + spread, "y": a["y"], "id": 2}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [] if kind == "touchEnd" else pts})
+
+    fingers("touchStart", 20)
+    for i in range(1, 11):
+        fingers("touchMove", 20 + 4 * i)
+    fingers("touchEnd", 60)
+    b = _centre(page, "#unit-glo")
+    assert b["w"] > a["w"] * 2, (a, b)  # the fingers' distance tripled
+    assert abs(b["x"] - a["x"]) <= 4 and abs(b["y"] - a["y"]) <= 4, (a, b)
+    assert page.locator("#orders").input_value().strip() == ""
+    page.screenshot(path=str(ARTIFACTS / "viewer-pinch-phone.png"))
