@@ -291,7 +291,7 @@ def test_orders_picked_while_the_check_is_still_out_are_sent_with_the_form(
 def _point_in(page: Any, province: str, *, under: str | None = None) -> dict[str, float]:
     """A point of the viewport where ``province``'s shape is the topmost province shape (and, with ``under``,
     that element is drawn over it), scrolled into view: where a player would tap to mean that province."""
-    page.locator(f"[data-interactive] #r-{province}").scroll_into_view_if_needed()
+    _into_view(page, f"#{under}" if under else f"#r-{province}")
     pt = page.evaluate(
         """([prov, under]) => {
           const fig = document.querySelector('[data-interactive]');
@@ -320,6 +320,23 @@ def _point_in(page: Any, province: str, *, under: str | None = None) -> dict[str
     return pt
 
 
+def _into_view(page: Any, selector: str) -> None:
+    """The map scrolled into the window and, when ``selector`` lies outside the map's view (zoomed in), the
+    view brought over it, as a player drags the map to what they want to click."""
+    page.locator(f"[data-interactive] {selector}").scroll_into_view_if_needed()
+    page.evaluate(
+        """sel => {
+          const fig = document.querySelector('[data-interactive]'), el = fig.querySelector(sel);
+          const f = fig.querySelector('.map-viewport').getBoundingClientRect(), r = el.getBoundingClientRect();
+          if (fig.mapCentre && (r.left < f.left || r.right > f.right || r.top < f.top || r.bottom > f.bottom)) {
+            fig.mapCentre(el);
+          }
+        }""",
+        selector,
+    )
+    page.locator(f"[data-interactive] {selector}").scroll_into_view_if_needed()
+
+
 def _tap(page: Any, pt: dict[str, float], phone: bool) -> None:
     if phone:
         page.touchscreen.tap(pt["x"], pt["y"])
@@ -329,7 +346,7 @@ def _tap(page: Any, pt: dict[str, float], phone: bool) -> None:
 
 def _click_unit(page: Any, province: str, phone: bool) -> None:
     unit = page.locator(f"[data-interactive] #unit-{province}")
-    unit.scroll_into_view_if_needed()
+    _into_view(page, f"#unit-{province}")
     b = unit.bounding_box()
     _tap(page, {"x": b["x"] + b["width"] / 2, "y": b["y"] + b["height"] / 2}, phone)
 

@@ -554,6 +554,7 @@ def draw_svg(
     occupant: dict[str, str] = {gmap.provinces[p].abbr: u.power for p, u in position.units.items()}
     shapes: list[str] = []
     nested: list[str] = []
+    names = {p.abbr: p.name for p in gmap.provinces}  # the web viewer shows a region's full name on hover or tap
     for abbr, shape in geo.provinces.items():
         if shape.kind == "sea":
             fill = st.sea_fill.get(abbr, WATER)
@@ -567,7 +568,8 @@ def draw_svg(
         else:
             fill, stroke = NEUTRAL_LAND, BORDER
         el = (
-            f'<path id="r-{escape(abbr)}" data-province="{escape(abbr)}" class="region {shape.kind}" '
+            f'<path id="r-{escape(abbr)}" data-province="{escape(abbr)}" data-name={quoteattr(names.get(abbr, abbr))}'
+            f' class="region {shape.kind}" '
             f'fill="{fill}" stroke="{stroke}" d="{shape.d}"/>'
         )
         (nested if shape.nested else shapes).append(el)
