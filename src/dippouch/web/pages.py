@@ -350,7 +350,7 @@ def _refused_page(request: Request, name: str, power: str, text: str, message: s
     lines: list[dict[str, Any]] = []
     if pv["open"] and pv["must_act"]:
         try:
-            checked, _ = web.check(name, power, text, viewer)
+            checked = web.check_lines(name, power, text, viewer)
             lines = [ln.to_data() for ln in checked]
         except (WebError, DippouchError):
             lines = []  # the text itself is what was refused (too long, not text): the message says so

@@ -731,15 +731,9 @@ class Web:
 
     def check_lines(self, name: str, power: str, text: str, viewer: Viewer) -> list[LineCheck]:
         """The arrival check, without recording anything: the very verdicts a submission would get."""
-        return self.check(name, power, text, viewer)[0]
-
-    def check(self, name: str, power: str, text: str, viewer: Viewer) -> tuple[list[LineCheck], dict[str, Any]]:
-        """The line verdicts and what these lines leave without an order (:func:`_left_out`)."""
         _, power = self.require_player(name, power, viewer)
-        text = _text(text)
         _, v, pos, _, _ = self.open_phase(name)
-        lines = check_orders(v, pos, power, text)
-        return lines, _left_out(v, pos, power, [ln.to_data() for ln in lines])
+        return check_orders(v, pos, power, _text(text))
 
     def check_view(self, name: str, power: str, text: str, viewer: Viewer) -> dict[str, Any]:
         """The line check as the order page shows it: each line's verdict (and note) with its subject (see
