@@ -285,7 +285,7 @@ def report(ours: Timings | None, mila: Timings | None) -> None:
         )
     header = f"{'':32}" + "".join(f"{t.engine:>18}" for t in rows) + ("   ratio" if len(rows) == 2 else "")
     print(header)
-    lines = [
+    lines: list[tuple[str, Callable[[Any], float]]] = [
         ("(a) adjudication", lambda t: _rate(t.phases, t.best_adjudication)),
         ("(b) legal-order generation", lambda t: _rate(t.phases, t.legal)),
         ("(c) both", lambda t: _rate(t.phases, t.best_adjudication + t.legal)),

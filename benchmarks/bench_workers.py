@@ -242,6 +242,7 @@ def run_config(url: str, variant: str, games: int, workers: int, rounds: int, se
                 time.sleep(0.2)
             cpu1 = sum(_cpu(p.pid) for p in procs)
             server1 = _server_cpu(postmaster)
+            assert last is not None  # at least one phase has been processed by now
             last = last.replace(tzinfo=due_at.tzinfo) if last.tzinfo is None else last
             if k > 0:  # round 0 warms the workers up (each loads the variant once), and is not reported
                 wal = _wal(store) - wal0

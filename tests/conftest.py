@@ -13,6 +13,9 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
+# The local mail servers' fixtures (smtp, imap) for any test that names them.
+pytest_plugins = ["mailservers"]
+
 
 def pytest_configure(config: pytest.Config) -> None:
     """The tests see the built-in variants only: not the folders of whoever runs them (their settings file

@@ -106,7 +106,7 @@ def canonical(res: Resolution) -> tuple[Any, ...]:
     )
 
 
-def comparable_game_file(data: dict) -> dict:
+def comparable_game_file(data: dict[str, Any]) -> dict[str, Any]:
     """A game file without the database's own ids: phase and submission ids go, and a carried submission
     names the one it was carried from by (branch, seq, power, version), which survives an import."""
     where = {

@@ -26,7 +26,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from email import message_from_bytes
-from email.message import Message
+from email.message import EmailMessage
 from pathlib import Path
 from typing import Any
 
@@ -70,7 +70,7 @@ def need(tool: str, why: str) -> None:
 class SmtpServer:
     host: str
     port: int
-    messages: list[Message] = field(default_factory=list)
+    messages: list[EmailMessage] = field(default_factory=list)
     refuse: int = 0
     """Answer 451 (try later) to this many RCPT commands before accepting."""
     refused: int = 0
@@ -79,7 +79,7 @@ class SmtpServer:
     def ids(self) -> list[str]:
         return [str(m["Message-ID"]) for m in self.messages]
 
-    def to(self, addr: str) -> list[Message]:
+    def to(self, addr: str) -> list[EmailMessage]:
         return [m for m in self.messages if str(m["To"]).lower() == addr.lower()]
 
 
@@ -95,7 +95,9 @@ class _Handler:
         return "250 OK"
 
     async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
-        self.server.messages.append(message_from_bytes(envelope.content, policy=email.policy.default))
+        parsed = message_from_bytes(envelope.content, policy=email.policy.default)
+        assert isinstance(parsed, EmailMessage)  # the default policy makes EmailMessage objects
+        self.server.messages.append(parsed)
         return "250 Message accepted for delivery"
 
 

@@ -105,8 +105,8 @@ def candidate_orders(v: Variant, position: Position, power: str, rng: random.Ran
             dest = rng.choice(near) if near and rng.random() < 0.6 else rng.choice(locs)
             out.append(Move(given, here, dest, rng.random() < 0.2))
         elif pick < 0.85:
-            dest = rng.choice([None, rng.choice(provs)])
-            out.append(Support(given, here, rng.choice([other.kind, None]), other.loc, dest))
+            supported_to = rng.choice([None, rng.choice(provs)])
+            out.append(Support(given, here, rng.choice([other.kind, None]), other.loc, supported_to))
         else:
             out.append(Convoy(given, here, other.loc, rng.choice(provs)))
     return out

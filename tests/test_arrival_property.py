@@ -118,7 +118,7 @@ def test_what_the_check_accepts_the_adjudicator_carries_out(name: str, data: st.
         assert format_order(v, o, phase_kind=kind) == c.order
         loc = o.unit_loc
         unit_kind = getattr(o, "kind", None)
-        if loc is not None and unit_kind is not None and not c.order.startswith("Build"):  # type: ignore[union-attr]
+        if loc is not None and unit_kind is not None and not c.order.startswith("Build"):
             prov = v.map.province_of(loc)
             unit = position.dislodged[prov].unit if kind == PhaseKind.RETREATS else position.units.get(prov)
             assert unit is not None and unit.kind == unit_kind and unit.loc == loc, f"{where}: echo {c.order}"

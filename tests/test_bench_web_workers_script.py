@@ -9,6 +9,7 @@ import os
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,7 @@ from conftest import in_ci
 SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_web_workers.py"
 
 
-def _bench():  # type: ignore[no-untyped-def]
+def _bench() -> Any:
     spec = importlib.util.spec_from_file_location("bench_web_workers", SCRIPT)
     assert spec is not None and spec.loader is not None
     bench = importlib.util.module_from_spec(spec)

@@ -7,6 +7,7 @@ import itertools
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -35,7 +36,7 @@ def test_recorded_phases_replay_to_the_same_positions() -> None:
     bench = _load()
     from dippouch.core.adjudicator import adjudicate
 
-    recorded: list[tuple[object, object]] = []
+    recorded: list[tuple[Any, Any]] = []
     timings = bench.play_dippouch([7], 1902, record=recorded)
     assert timings.phases == len(recorded) >= 5
     variant = bench._VARIANTS["standard"]

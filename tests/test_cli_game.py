@@ -11,6 +11,7 @@ import json
 import os
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -91,7 +92,7 @@ VARIANTS = ["standard"] + [n for n in ("hundred", "1897") if n in variant_names(
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
-def test_a_whole_game_through_the_cli(variant: str, db_url: str, tmp_path: Path):
+def test_a_whole_game_through_the_cli(variant: str, db_url: str, tmp_path: Path) -> None:
     cli = Cli(db_url)
     v = load_variant(variant)
     pos, winner, other, origin, target = _quick_win(v)
@@ -176,14 +177,14 @@ def test_a_whole_game_through_the_cli(variant: str, db_url: str, tmp_path: Path)
         assert f"{winner} wins" in out
 
 
-def _comparable(data: dict) -> dict:
+def _comparable(data: dict[str, Any]) -> dict[str, Any]:
     from helpers import comparable_game_file
 
     game = {k: v for k, v in data["game"].items() if k != "name"}
     return {**comparable_game_file(data), "game": game}
 
 
-def test_civil_disorder_and_replacement_through_the_cli(tmp_path: Path):
+def test_civil_disorder_and_replacement_through_the_cli(tmp_path: Path) -> None:
     cli = Cli(f"sqlite:///{tmp_path / 'g.db'}")
     cli("new", "g", "--missed", "1", now=T0)
     cli("players", "assign", "g", "England", "Ann", now=T0)
@@ -196,7 +197,7 @@ def test_civil_disorder_and_replacement_through_the_cli(tmp_path: Path):
     assert lines and "CIVIL DISORDER" not in lines[0] and "Bea" in lines[0]
 
 
-def test_pause_extend_resume_and_draw_through_the_cli(tmp_path: Path):
+def test_pause_extend_resume_and_draw_through_the_cli(tmp_path: Path) -> None:
     cli = Cli(f"sqlite:///{tmp_path / 'g.db'}")
     cli("new", "g", "--movement", "2d", now=T0)
     assert "2026-03-04 09:00" in cli("extend", "g", "1d", now=T0)
@@ -234,14 +235,14 @@ def test_pause_extend_resume_and_draw_through_the_cli(tmp_path: Path):
         (("players", "assign", "g", "Atlantis", "Zed"), "no power 'Atlantis'"),
     ],
 )
-def test_user_errors_are_messages_not_tracebacks(tmp_path: Path, args: tuple[str, ...], message: str):
+def test_user_errors_are_messages_not_tracebacks(tmp_path: Path, args: tuple[str, ...], message: str) -> None:
     cli = Cli(f"sqlite:///{tmp_path / 'g.db'}")
     cli("new", "g", now=T0)
     out = cli(*args, code=2)
     assert "error:" in out and message in out
 
 
-def test_import_rejects_files_that_are_not_games(tmp_path: Path):
+def test_import_rejects_files_that_are_not_games(tmp_path: Path) -> None:
     cli = Cli(f"sqlite:///{tmp_path / 'g.db'}")
     bad = tmp_path / "bad.json"
     bad.write_text("{not json")
@@ -260,7 +261,9 @@ def test_import_rejects_files_that_are_not_games(tmp_path: Path):
     assert "position: units: must be a list, not int" in cli("new", "g", "--position", str(bad), code=2)
 
 
-def test_default_database_is_a_file_here_and_the_environment_can_name_another(tmp_path: Path, monkeypatch):
+def test_default_database_is_a_file_here_and_the_environment_can_name_another(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("DIPPOUCH_DATABASE_URL", raising=False)
     runner = CliRunner()
@@ -273,7 +276,7 @@ def test_default_database_is_a_file_here_and_the_environment_can_name_another(tm
     assert "No games yet" in r.output and other.is_file()
 
 
-def test_the_installed_command_prints_errors_without_traceback(tmp_path: Path):
+def test_the_installed_command_prints_errors_without_traceback(tmp_path: Path) -> None:
     import subprocess
     import sys
 
@@ -286,7 +289,7 @@ def test_the_installed_command_prints_errors_without_traceback(tmp_path: Path):
     assert "error: no game 'nope'" in r.stderr and "Traceback" not in r.stderr
 
 
-def test_process_all_games_for_cron(tmp_path: Path):
+def test_process_all_games_for_cron(tmp_path: Path) -> None:
     cli = Cli(f"sqlite:///{tmp_path / 'g.db'}")
     cli("new", "a", "--movement", "1d", now=T0)
     cli("new", "b", "--movement", "5d", now=T0)
@@ -299,7 +302,7 @@ def test_process_all_games_for_cron(tmp_path: Path):
     assert "name a game, or pass --all" in cli("process", code=2)
 
 
-def test_calendar_feed_of_deadlines(tmp_path: Path):
+def test_calendar_feed_of_deadlines(tmp_path: Path) -> None:
     import icalendar
 
     cli = Cli(f"sqlite:///{tmp_path / 'g.db'}")

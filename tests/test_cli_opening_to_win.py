@@ -168,7 +168,9 @@ CASES = [
 
 
 @pytest.mark.parametrize(("variant", "bot", "quitter", "limit"), CASES)
-def test_from_the_opening_to_a_win(variant: str, bot: str, quitter: str, limit: int, db_url: str, tmp_path: Path):
+def test_from_the_opening_to_a_win(
+    variant: str, bot: str, quitter: str, limit: int, db_url: str, tmp_path: Path
+) -> None:
     cli = Cli(db_url)
     v = load_variant(variant)
     now = T0

@@ -9,6 +9,7 @@ import pytest
 from dippouch.catalog import load_variant
 from dippouch.core.calendar import Phase
 from dippouch.core.position import Position, Unit
+from dippouch.core.variant import Variant
 from dippouch.game import (
     GameError,
     Settings,
@@ -27,11 +28,11 @@ from dippouch.game import (
 
 
 @pytest.fixture(scope="module")
-def std():
+def std() -> Variant:
     return load_variant("standard")
 
 
-def test_durations():
+def test_durations() -> None:
     assert parse_duration("12d") == timedelta(days=12)
     assert parse_duration("1d12h") == timedelta(days=1, hours=12)
     assert parse_duration("90m") == timedelta(minutes=90)
@@ -42,7 +43,7 @@ def test_durations():
             parse_duration(bad)
 
 
-def test_parse_time_defaults_to_utc_and_reads_offsets():
+def test_parse_time_defaults_to_utc_and_reads_offsets() -> None:
     assert parse_time("2026-11-21T07:00") == datetime(2026, 11, 21, 7, tzinfo=UTC)
     assert parse_time("2026-11-21T07:00Z") == datetime(2026, 11, 21, 7, tzinfo=UTC)
     assert parse_time("2026-11-21T08:00+01:00") == datetime(2026, 11, 21, 7, tzinfo=UTC)
@@ -50,7 +51,7 @@ def test_parse_time_defaults_to_utc_and_reads_offsets():
         parse_time("yesterday")
 
 
-def test_deadline_rounds_up_to_local_time_of_day_across_dst():
+def test_deadline_rounds_up_to_local_time_of_day_across_dst() -> None:
     # W3K: days end at 7 am London time. 12 days from 2026-03-20 10:00 UTC is 2026-04-01 10:00 UTC;
     # the next 07:00 London (BST since 29 March) is 2026-04-02 07:00 BST = 06:00 UTC.
     s = Settings(timezone="Europe/London", time_of_day="07:00")
@@ -65,7 +66,7 @@ def test_deadline_rounds_up_to_local_time_of_day_across_dst():
     assert plain.deadline("movement", start) == start + timedelta(hours=36)
 
 
-def test_settings_validation_and_round_trip():
+def test_settings_validation_and_round_trip() -> None:
     s = Settings(deadlines={"movement": "3d", "retreats": "1d", "adjustments": "1d"}, timezone="America/Mexico_City")
     assert Settings.from_data(s.to_data()) == s
     with pytest.raises(GameError, match="unknown time zone"):
@@ -77,7 +78,7 @@ def test_settings_validation_and_round_trip():
     assert "GMT" in Settings(timezone="Europe/London").describe(datetime(2026, 12, 1, 7, tzinfo=UTC))
 
 
-def test_position_data_round_trip(std):
+def test_position_data_round_trip(std: Variant) -> None:
     data = position_to_data(std, std.start)
     assert data["phase"] == "Spring 1901 Movement"
     assert {"power": "Russia", "unit": "F stp/sc"} in data["units"]
@@ -89,7 +90,7 @@ def test_position_data_round_trip(std):
         position_from_data(std, {**data, "units": [{"power": "France", "unit": "A xyz"}]})
 
 
-def test_check_orders_accepts_and_rejects_line_by_line(std):
+def test_check_orders_accepts_and_rejects_line_by_line(std: Variant) -> None:
     text = "\n".join(
         [
             "# France's opening",
@@ -106,16 +107,17 @@ def test_check_orders_accepts_and_rejects_line_by_line(std):
     verdict = {ln.line: (ln.order, ln.error) for ln in lines}
     assert verdict[2] == ("A par - bur", None)
     assert verdict[3] == ("A mar S A par - bur", None)
+    errors = {ln.line: ln.error or "" for ln in lines}
     # The adjudicator's own reason, with the closest legal orders as a hint.
-    assert verdict[4][1].startswith("F Brest cannot reach London") and "F Brest - English Channel" in verdict[4][1]
-    assert "already has an order on line 2" in verdict[5][1]
-    assert "A Berlin belongs to Germany; France cannot order it" in verdict[6][1]
-    assert "xyzzy" in verdict[7][1]
-    assert "movement phase" in verdict[8][1]
+    assert errors[4].startswith("F Brest cannot reach London") and "F Brest - English Channel" in errors[4]
+    assert "already has an order on line 2" in errors[5]
+    assert "A Berlin belongs to Germany; France cannot order it" in errors[6]
+    assert "xyzzy" in errors[7]
+    assert "movement phase" in errors[8]
     assert [ln.line for ln in lines if ln.accepted] == [2, 3]
 
 
-def test_retreat_and_adjustment_checks(std):
+def test_retreat_and_adjustment_checks(std: Variant) -> None:
     # A dislodged French army in Burgundy that may retreat to Picardy or Gascony.
     from dippouch.core.position import Dislodged
 
@@ -143,7 +145,7 @@ def test_retreat_and_adjustment_checks(std):
     assert powers_to_act(std, winter) == ["France"]
 
 
-def _owning(std, power: str, n: int) -> Position:
+def _owning(std: Variant, power: str, n: int) -> Position:
     m = std.map
     centres = dict(std.start.centres)
     for c in m.supply_centres:
@@ -154,7 +156,7 @@ def _owning(std, power: str, n: int) -> Position:
     return std.start.with_(centres=centres)
 
 
-def test_victory_needs_the_variant_count_and_a_single_leader(std):
+def test_victory_needs_the_variant_count_and_a_single_leader(std: Variant) -> None:
     assert check_victory(std, std.start) is None
     assert check_victory(std, _owning(std, "France", 17)) is None
     win = _owning(std, "France", 18)
@@ -163,7 +165,7 @@ def test_victory_needs_the_variant_count_and_a_single_leader(std):
     assert ending is not None and ending.kind == "victory" and ending.powers == ("France",)
 
 
-def test_last_year_ends_the_game(std):
+def test_last_year_ends_the_game(std: Variant) -> None:
     import dataclasses
 
     short = dataclasses.replace(std, calendar=dataclasses.replace(std.calendar, last_year=1905))
@@ -172,7 +174,7 @@ def test_last_year_ends_the_game(std):
     assert ending is not None and ending.kind == "last_year" and "Russia" in ending.powers
 
 
-def test_draw_needs_every_surviving_power(std):
+def test_draw_needs_every_surviving_power(std: Variant) -> None:
     s = Settings()
     everyone = dict.fromkeys(std.power_names, True)
     assert draw_reached(std, std.start, s, everyone) is not None
@@ -187,18 +189,18 @@ def test_draw_needs_every_surviving_power(std):
     assert draw_reached(std, std.start, Settings(draws=False), everyone) is None
 
 
-def test_civil_disorder_streak():
+def test_civil_disorder_streak() -> None:
     assert civil_disorder_streak([]) == 0
     assert civil_disorder_streak([True, True, False]) == 0
     assert civil_disorder_streak([False, True, True]) == 2
 
 
-def test_a_variant_can_name_its_own_victory_test(std):
+def test_a_variant_can_name_its_own_victory_test(std: Variant) -> None:
     import dataclasses
 
     from dippouch.game import VICTORY_HOOKS
 
-    def capitals(variant, position):
+    def capitals(variant: Variant, position: Position) -> str | None:
         # e.g. W3K: a power wins holding particular provinces, whatever its count.
         m = variant.map
         owners = {position.centres.get(m.province_of(m.loc(c))) for c in ("lon", "par")}
@@ -217,7 +219,7 @@ def test_a_variant_can_name_its_own_victory_test(std):
         del VICTORY_HOOKS["test_capitals"]
 
 
-def test_orders_without_unit_type_are_stored_canonically(std):
+def test_orders_without_unit_type_are_stored_canonically(std: Variant) -> None:
     """A player may leave out the unit type; what is stored and reported is the canonical form."""
     checks = check_orders(std, std.start, "France", "Par - Bur\nmar h\n")
     assert [c.order for c in checks] == ["A par - bur", "A mar H"]

@@ -16,6 +16,7 @@ import os
 import re
 import stat
 import subprocess
+from datetime import datetime
 from pathlib import Path
 
 import pytest
@@ -70,7 +71,7 @@ def test_the_store_gives_the_public_view_without_addresses(db_url: str) -> None:
     store.close()
 
 
-def _t():  # type: ignore[no-untyped-def]
+def _t() -> datetime:
     from dippouch.game import parse_time
 
     return parse_time(NOW)

@@ -21,8 +21,8 @@ from typer.testing import CliRunner
 
 import dippouch.cli.game  # noqa: F401  (registers the commands)
 from dippouch.cli import app
+from dippouch.core.variant import content_hash
 from dippouch.store import GameStore
-from dippouch.store.repository import content_hash
 from websupport import Site
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
@@ -43,15 +43,18 @@ def _base(store: GameStore) -> Data:
 
 
 def _game(d: Data) -> Data:
-    return d["game"]
+    game: Data = d["game"]
+    return game
 
 
 def _open(d: Data) -> Data:
-    return next(ph for ph in d["phases"] if ph["status"] == "open")
+    phase: Data = next(ph for ph in d["phases"] if ph["status"] == "open")
+    return phase
 
 
 def _sub(d: Data) -> Data:
-    return _open(d)["submissions"][0]
+    sub: Data = _open(d)["submissions"][0]
+    return sub
 
 
 def _set(path: Callable[[Data], Data], key: str, value: Any) -> Callable[[Data], None]:

@@ -59,8 +59,8 @@ def _imports(name: str, path: Path, *, outside: bool = False) -> set[str]:
                 )
             found.add(base)
             found.update(f"{base}.{alias.name}" for alias in node.names)
-        for child in ast.iter_child_nodes(node):
-            visit(child)
+        for inner in ast.iter_child_nodes(node):
+            visit(inner)
 
     visit(tree)
     if outside:

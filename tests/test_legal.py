@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 
 import pytest
 
@@ -11,7 +12,7 @@ from dippouch.core.calendar import Phase, PhaseKind
 from dippouch.core.legal import all_legal_orders, legal_orders
 from dippouch.core.mapdata import ProvinceKind
 from dippouch.core.notation import format_order, parse_order
-from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Retreat, Support, Waive
+from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
 from dippouch.core.paths import fleet_on_proper_route
 from dippouch.core.position import Dislodged, Position, Unit
 
@@ -32,8 +33,8 @@ def position(units: list[tuple[str, str, str]], *, step: int = 0, **kw: object) 
     return V.start.with_(phase=Phase(1901, step), units=placed, **kw)
 
 
-def texts(orders: dict[int, list[object]], loc: str) -> list[str]:
-    return [format_order(V, o) for o in orders[L(loc)]]  # type: ignore[arg-type]
+def texts(orders: Mapping[int, Sequence[Order]], loc: str) -> list[str]:
+    return [format_order(V, o) for o in orders[L(loc)]]
 
 
 def test_england_opening_by_hand() -> None:
@@ -343,7 +344,7 @@ def test_variant_extra_orders_only_where_the_rules_enable_them() -> None:
 
     @register_hooks("test_waits")
     class Waits(RuleHooks):
-        def extra_legal_orders(self, position, power, orders, standard):  # type: ignore[no-untyped-def]
+        def extra_legal_orders(self, position, power, orders, standard) -> None:  # type: ignore[no-untyped-def]
             for loc, listed in orders.items():
                 listed.append(Hold(None, loc))  # a stand-in for a variant order kind
 

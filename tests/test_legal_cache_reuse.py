@@ -6,6 +6,7 @@ armies around the seas step by step in one process and hold every step against t
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 
 import pytest
 
@@ -60,7 +61,7 @@ def _step(rng: random.Random, units: dict[int, Unit]) -> dict[int, Unit]:
     return units
 
 
-def _as_sets(everyone: dict[str, dict[int, list[object]]]) -> dict[str, dict[int, frozenset[str]]]:
+def _as_sets(everyone: Mapping[str, Mapping[int, Sequence[object]]]) -> dict[str, dict[int, frozenset[str]]]:
     return {pw: {loc: frozenset(map(repr, orders)) for loc, orders in got.items()} for pw, got in everyone.items()}
 
 

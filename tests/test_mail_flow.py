@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import calendar
 import email.utils
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
@@ -20,7 +21,7 @@ from typer.testing import CliRunner
 import dippouch.cli.game
 import dippouch.cli.mail  # noqa: F401
 from dippouch.cli import app
-from mailservers import ImapServer, SmtpServer, imap, start_smtp  # noqa: F401
+from mailservers import ImapServer, SmtpServer, start_smtp
 
 # In the past: Dovecot keeps an APPEND date (INTERNALDATE) only if it is not in the future.
 T0 = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
@@ -53,7 +54,7 @@ def epoch(days: float) -> float:
 
 
 @pytest.fixture
-def smtp_tls(tmp_path: Path):
+def smtp_tls(tmp_path: Path) -> Iterator[SmtpServer]:
     server = start_smtp(tls_dir=tmp_path, user="dippouch", password="smtp-pass")
     yield server
     server.controller.stop()
@@ -65,7 +66,9 @@ def run(*args: str) -> str:
     return result.output
 
 
-def test_a_season_by_mail(tmp_path: Path, imap: ImapServer, smtp_tls: SmtpServer, monkeypatch) -> None:  # noqa: F811
+def test_a_season_by_mail(
+    tmp_path: Path, imap: ImapServer, smtp_tls: SmtpServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     db = f"sqlite:///{tmp_path / 'w3k.db'}"
     pw = tmp_path / "imap-password"
     pw.write_text(imap.password + "\n")
@@ -210,7 +213,7 @@ def test_password_is_never_an_option(tmp_path: Path) -> None:
         assert "hunter2" not in result.output
 
 
-def test_settings_file_may_not_hold_a_password(tmp_path: Path, monkeypatch) -> None:
+def test_settings_file_may_not_hold_a_password(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     cfg = tmp_path / "mail.toml"
     cfg.write_text('[smtp]\nhost = "127.0.0.1"\npassword = "hunter2"\n')
     result = CliRunner().invoke(app, ["mail", "send", "--config", str(cfg), "--db", f"sqlite:///{tmp_path / 'g.db'}"])
@@ -218,7 +221,7 @@ def test_settings_file_may_not_hold_a_password(tmp_path: Path, monkeypatch) -> N
     assert "a password is not kept in a settings file" in result.output
 
 
-def test_plain_imap_is_refused_off_this_machine(tmp_path: Path, monkeypatch) -> None:
+def test_plain_imap_is_refused_off_this_machine(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DIPPOUCH_IMAP_PASSWORD", "x")
     result = CliRunner().invoke(
         app,
@@ -229,7 +232,9 @@ def test_plain_imap_is_refused_off_this_machine(tmp_path: Path, monkeypatch) -> 
     assert "password in clear" in result.output
 
 
-def test_plain_imap_on_this_machine_and_fetch_once(tmp_path: Path, imap: ImapServer, monkeypatch) -> None:  # noqa: F811
+def test_plain_imap_on_this_machine_and_fetch_once(
+    tmp_path: Path, imap: ImapServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Plain IMAP to localhost works; each message is taken once, however often fetch runs."""
     monkeypatch.setenv("DIPPOUCH_IMAP_PASSWORD", imap.password)
     db = f"sqlite:///{tmp_path / 'g.db'}"

@@ -13,7 +13,7 @@ from dippouch.mail.outbox import queue, send_due
 from dippouch.mail.settings import ServerSettings
 from dippouch.store import GameStore
 from dippouch.store.models_mail import OutboxRow
-from mailservers import SmtpServer, free_port, smtp  # noqa: F401
+from mailservers import SmtpServer, free_port
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 
@@ -45,7 +45,7 @@ def test_queuing_twice_is_one_message(db_url: str) -> None:
     assert states(store) == {"pending": 3}
 
 
-def test_server_down_then_refusing_then_accepting(db_url: str, smtp: SmtpServer) -> None:  # noqa: F811
+def test_server_down_then_refusing_then_accepting(db_url: str, smtp: SmtpServer) -> None:
     store = GameStore(db_url)
     fill(store, 4)
     # Nothing listens on this port: every message waits, none is lost or failed.
@@ -79,7 +79,7 @@ def _sender(db_url: str, port: int, now: datetime, crash: str | None) -> subproc
     return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
 
 
-def test_a_killed_sender_loses_nothing_and_sends_nothing_twice(db_url: str, smtp: SmtpServer) -> None:  # noqa: F811
+def test_a_killed_sender_loses_nothing_and_sends_nothing_twice(db_url: str, smtp: SmtpServer) -> None:
     store = GameStore(db_url)
     fill(store, 8)
     # Killed right after claiming its first message, before talking to the server.
@@ -98,7 +98,7 @@ def test_a_killed_sender_loses_nothing_and_sends_nothing_twice(db_url: str, smtp
     assert sorted(str(m["Subject"]) for m in smtp.messages) == sorted(f"message {i}" for i in range(8))
 
 
-def test_several_senders_at_once_send_each_message_once(db_url: str, smtp: SmtpServer, tmp_path: Path) -> None:  # noqa: F811
+def test_several_senders_at_once_send_each_message_once(db_url: str, smtp: SmtpServer, tmp_path: Path) -> None:
     store = GameStore(db_url)
     fill(store, 30)
     code = (

@@ -14,6 +14,7 @@ import email.utils
 import os
 import subprocess
 import sys
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
@@ -25,7 +26,7 @@ import dippouch.cli.game
 import dippouch.cli.mail  # noqa: F401
 from dippouch.cli import app
 from dippouch.store import GameStore
-from mailservers import ImapServer, SmtpServer, imap, start_smtp  # noqa: F401
+from mailservers import ImapServer, SmtpServer, start_smtp
 from test_mail_ocr_post import need_tesseract, photo
 
 GAME = "Powick Bridge"
@@ -59,8 +60,12 @@ def mail(
     return m.as_bytes()
 
 
+# The IMAP server, the SMTP server and the environment the commands run in.
+Servers = tuple[ImapServer, SmtpServer, dict[str, str]]
+
+
 @pytest.fixture
-def servers(tmp_path: Path, imap: ImapServer, monkeypatch: pytest.MonkeyPatch):  # noqa: F811
+def servers(tmp_path: Path, imap: ImapServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[Servers]:
     smtp = start_smtp(tls_dir=tmp_path, user="dippouch", password="smtp-pass")
     pw = tmp_path / "imap-password"
     pw.write_text(imap.password + "\n")
@@ -112,7 +117,7 @@ def _montrose_orders(db: str) -> list[str]:
         store.close()
 
 
-def test_a_photographed_revision_counts_when_cron_fetches_then_processes(servers) -> None:
+def test_a_photographed_revision_counts_when_cron_fetches_then_processes(servers: Servers) -> None:
     need_tesseract()
     mailbox, smtp, env = servers
     run("new", GAME, "--variant", "w3k", "--movement", "12d", "--now", at(0))
@@ -188,7 +193,7 @@ def _dippouch(env: dict[str, str], *args: str) -> str:
     return done.stdout + done.stderr
 
 
-def test_a_photographed_revision_counts_when_a_worker_processes_the_phase(servers) -> None:
+def test_a_photographed_revision_counts_when_a_worker_processes_the_phase(servers: Servers) -> None:
     """``worker --once`` by the database's clock: it fetches the mail itself before the phase is due, the
     phase waits for review, and the coordinator's confirmation and release are what it then carries out."""
     need_tesseract()

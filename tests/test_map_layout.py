@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -123,7 +124,7 @@ def test_centre_markers_stand_at_their_towns() -> None:
     assert math.dist(st.sc["ber"].at, st.sc["osl"].at) > st.r * 6
 
 
-def test_a_town_given_in_the_drawing_table_moves_the_marker(tmp_path) -> None:
+def test_a_town_given_in_the_drawing_table_moves_the_marker(tmp_path: Path) -> None:
     """``[drawing.towns]`` overrides the province's point; the marker goes there (the shapes are not rebuilt:
     the town is drawing, read when the map is drawn)."""
     v = load_variant("standard")

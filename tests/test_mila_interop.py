@@ -6,6 +6,7 @@ import itertools
 import json
 import random
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -14,7 +15,9 @@ from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.notation import parse_order
-from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Retreat, Support, Waive
+from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
+from dippouch.core.position import Position
+from dippouch.core.variant import Variant
 from dippouch.interop.mila import (
     MilaFormatError,
     PhaseRecord,
@@ -32,7 +35,7 @@ from diplomacy.utils.game_phase_data import GamePhaseData  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def std():
+def std() -> Variant:
     return load_variant("standard")
 
 
@@ -76,37 +79,31 @@ def play_mila_random(seed: int, last_phase: str) -> Any:
 # --- orders ----------------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("kind", "text", "expected"),
-    [
-        (PhaseKind.MOVEMENT, "A PAR H", Hold("A", "par")),
-        (PhaseKind.MOVEMENT, "A PAR - BUR", Move("A", "par", "bur")),
-        (PhaseKind.MOVEMENT, "F STP/SC - BOT", Move("F", "stp/sc", "bot")),
-        (PhaseKind.MOVEMENT, "F MAO - SPA/NC", Move("F", "mao", "spa/nc")),
-        (PhaseKind.MOVEMENT, "A LON - BEL VIA", Move("A", "lon", "bel", True)),
-        (PhaseKind.MOVEMENT, "A MUN S A SIL - BER", Support("A", "mun", "A", "sil", "ber")),
-        (PhaseKind.MOVEMENT, "A MUN S A BER", Support("A", "mun", "A", "ber", None)),
-        (PhaseKind.MOVEMENT, "F NTH C A LON - BEL", Convoy("F", "nth", "lon", "bel")),
-        (PhaseKind.RETREATS, "A MUN R BOH", Retreat("A", "mun", "boh")),
-        (PhaseKind.RETREATS, "A MUN D", Disband("A", "mun")),
-        (PhaseKind.ADJUSTMENTS, "A PAR B", Build("A", "par")),
-        (PhaseKind.ADJUSTMENTS, "F STP/NC B", Build("F", "stp/nc")),
-        (PhaseKind.ADJUSTMENTS, "F LON D", Disband("F", "lon")),
-        (PhaseKind.ADJUSTMENTS, "WAIVE", Waive()),
-    ],
-)
-def test_orders_read_and_write_mila_syntax(std, kind, text, expected):
-    m = std.map
+# Orders as a table of (phase kind, MILA text, the order with locations by abbreviation); ``_ids`` turns the
+# abbreviations into the map's location ids, which is what the parser returns.
+ORDER_TABLE: list[tuple[PhaseKind, str, Callable[[Callable[[str], int]], Order]]] = [
+    (PhaseKind.MOVEMENT, "A PAR H", lambda i: Hold("A", i("par"))),
+    (PhaseKind.MOVEMENT, "A PAR - BUR", lambda i: Move("A", i("par"), i("bur"))),
+    (PhaseKind.MOVEMENT, "F STP/SC - BOT", lambda i: Move("F", i("stp/sc"), i("bot"))),
+    (PhaseKind.MOVEMENT, "F MAO - SPA/NC", lambda i: Move("F", i("mao"), i("spa/nc"))),
+    (PhaseKind.MOVEMENT, "A LON - BEL VIA", lambda i: Move("A", i("lon"), i("bel"), True)),
+    (PhaseKind.MOVEMENT, "A MUN S A SIL - BER", lambda i: Support("A", i("mun"), "A", i("sil"), i("ber"))),
+    (PhaseKind.MOVEMENT, "A MUN S A BER", lambda i: Support("A", i("mun"), "A", i("ber"), None)),
+    (PhaseKind.MOVEMENT, "F NTH C A LON - BEL", lambda i: Convoy("F", i("nth"), i("lon"), i("bel"))),
+    (PhaseKind.RETREATS, "A MUN R BOH", lambda i: Retreat("A", i("mun"), i("boh"))),
+    (PhaseKind.RETREATS, "A MUN D", lambda i: Disband("A", i("mun"))),
+    (PhaseKind.ADJUSTMENTS, "A PAR B", lambda i: Build("A", i("par"))),
+    (PhaseKind.ADJUSTMENTS, "F STP/NC B", lambda i: Build("F", i("stp/nc"))),
+    (PhaseKind.ADJUSTMENTS, "F LON D", lambda i: Disband("F", i("lon"))),
+    (PhaseKind.ADJUSTMENTS, "WAIVE", lambda i: Waive()),
+]
 
-    def ids(order):
-        # The table names locations by abbreviation; turn them into the map's ids.
-        fields = {}
-        for name in getattr(order, "__slots__", ()):
-            value = getattr(order, name)
-            fields[name] = m.loc(value) if name in ("loc", "target", "dest") and isinstance(value, str) else value
-        return type(order)(**fields)
 
-    want = ids(expected)
+@pytest.mark.parametrize(("kind", "text", "expected"), ORDER_TABLE, ids=[t[1] for t in ORDER_TABLE])
+def test_orders_read_and_write_mila_syntax(
+    std: Variant, kind: PhaseKind, text: str, expected: Callable[[Callable[[str], int]], Order]
+) -> None:
+    want = expected(std.map.loc)
     got = order_from_mila(std, kind, text)
     assert got == want
     position = std.start.with_(
@@ -115,7 +112,7 @@ def test_orders_read_and_write_mila_syntax(std, kind, text, expected):
     assert order_to_mila(std, position, got) == text
 
 
-def test_order_without_unit_type_takes_it_from_the_board(std):
+def test_order_without_unit_type_takes_it_from_the_board(std: Variant) -> None:
     par, bur, mun, ber = (std.map.loc(x) for x in ("par", "bur", "mun", "ber"))
     assert order_to_mila(std, std.start, Move(None, par, bur)) == "A PAR - BUR"
     assert order_to_mila(std, std.start, Support(None, mun, None, ber)) == "A MUN S A BER"
@@ -131,7 +128,7 @@ def test_order_without_unit_type_takes_it_from_the_board(std):
         ("A PAR R BUR", "not a MILA order"),
     ],
 )
-def test_bad_orders_say_what_is_wrong(std, text, fragment):
+def test_bad_orders_say_what_is_wrong(std: Variant, text: str, fragment: str) -> None:
     with pytest.raises(MilaFormatError) as e:
         order_from_mila(std, PhaseKind.MOVEMENT, text, "phases[3].orders.FRANCE")
     assert fragment in str(e.value)
@@ -141,7 +138,7 @@ def test_bad_orders_say_what_is_wrong(std, text, fragment):
 # --- whole games -----------------------------------------------------------------------------------------
 
 
-def test_mila_game_survives_a_round_trip_through_dippouch(std):
+def test_mila_game_survives_a_round_trip_through_dippouch(std: Variant) -> None:
     game = play_mila_random(seed=7, last_phase="S1905M")
     saved = json.loads(json.dumps(to_saved_game_format(game)))
     records = from_mila_saved_game(std, saved)
@@ -162,7 +159,7 @@ def test_mila_game_survives_a_round_trip_through_dippouch(std):
     assert _sorted_lists(reloaded.get_centers()) == _sorted_lists(game.get_centers())
 
 
-def test_finished_games_keep_their_final_position(std):
+def test_finished_games_keep_their_final_position(std: Variant) -> None:
     drawn = Game()
     drawn.process()
     drawn.draw()
@@ -181,7 +178,7 @@ def test_finished_games_keep_their_final_position(std):
     assert {std.map.locations[u.loc].abbr for u in records[-1].position.units_of("France")} == {"pic", "bur", "mao"}
 
 
-def test_import_rejects_other_maps_and_broken_files(std):
+def test_import_rejects_other_maps_and_broken_files(std: Variant) -> None:
     with pytest.raises(MilaFormatError, match="only 'standard'"):
         from_mila_saved_game(std, {"map": "ancmed", "phases": []})
     with pytest.raises(MilaFormatError, match="no 'phases'"):
@@ -207,7 +204,7 @@ def _paths(node: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return out
 
 
-def test_damaged_files_give_a_clear_error_never_a_crash(std):
+def test_damaged_files_give_a_clear_error_never_a_crash(std: Variant) -> None:
     """Any one value of a saved game replaced by junk: the import succeeds or raises MilaFormatError."""
     game = play_mila_random(seed=5, last_phase="W1901A")
     pristine = json.dumps(to_saved_game_format(game))
@@ -231,7 +228,7 @@ def test_damaged_files_give_a_clear_error_never_a_crash(std):
     assert outcomes["refused"] > 50, outcomes
 
 
-def test_only_the_standard_board_converts():
+def test_only_the_standard_board_converts() -> None:
     hundred = load_variant("hundred")
     with pytest.raises(MilaFormatError, match="standard map and powers"):
         to_mila_saved_game(hundred, [PhaseRecord(hundred.start, {})])
@@ -267,7 +264,7 @@ SCRIPT = {
 }
 
 
-def play_dippouch_script(std) -> list[PhaseRecord]:
+def play_dippouch_script(std: Variant) -> list[PhaseRecord]:
     records: list[PhaseRecord] = []
     position = std.start
     for phase_name, texts in SCRIPT.items():
@@ -281,7 +278,7 @@ def play_dippouch_script(std) -> list[PhaseRecord]:
     return records
 
 
-def test_dippouch_game_replays_identically_in_mila(std):
+def test_dippouch_game_replays_identically_in_mila(std: Variant) -> None:
     records = play_dippouch_script(std)
     names = [phase_to_mila(std, r.position.phase) for r in records]
     assert names == ["S1901M", "F1901M", "F1901R", "W1901A", "S1902M"]
@@ -310,7 +307,7 @@ def test_dippouch_game_replays_identically_in_mila(std):
     assert saved["phases"][3]["results"]["F STP/NC"] == ["void"]  # Russia's third build: only two were due
 
 
-def _board(position) -> tuple[object, ...]:
+def _board(position: Position) -> tuple[object, ...]:
     return (
         position.phase,
         dict(position.units),
@@ -320,7 +317,7 @@ def _board(position) -> tuple[object, ...]:
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4])
-def test_mila_game_imports_and_dippouch_adjudicates_it_the_same(std, seed):
+def test_mila_game_imports_and_dippouch_adjudicates_it_the_same(std: Variant, seed: int) -> None:
     game = play_mila_random(seed=seed, last_phase="S1907M")
     records = from_mila_saved_game(std, json.loads(json.dumps(to_saved_game_format(game))))
     assert len(records) > 10

@@ -118,7 +118,7 @@ def full_adjustment_orders(v: Variant, position: Position, rng: random.Random) -
         if need > 0:
             # Build while the budget lasts (a unit may cost more than one centre: 1000 AD's D).
             hooks = hooks_for(v)
-            picks = []
+            picks: list[Order] = []
             for p in places:
                 affordable = [o for o in legal[p] if isinstance(o, Build) and hooks.unit_cost(o.kind) <= need]
                 if affordable:

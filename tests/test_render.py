@@ -14,6 +14,7 @@ import subprocess
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -384,7 +385,7 @@ def test_png_has_its_size_and_every_power_colour(standard: Variant) -> None:
     m = re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', svg)
     assert m is not None
     assert abs(img.size[0] - float(m.group(1))) <= 1 and abs(img.size[1] - float(m.group(2))) <= 1
-    counts = {px: n for n, px in img.getcolors(1 << 24) or []}
+    counts: dict[Any, int] = {px: n for n, px in img.getcolors(1 << 24) or []}
     for p in standard.powers:
         c = parse_colour(p.colour)
         hits = sum(n for px, n in counts.items() if _near(px, c))
@@ -403,7 +404,7 @@ needs_poppler = pytest.mark.skipif(
 
 
 @needs_poppler
-def test_pdf_opens_in_poppler(standard: Variant, tmp_path) -> None:
+def test_pdf_opens_in_poppler(standard: Variant, tmp_path: Path) -> None:
     svg = render_svg(standard, standard.start, geometry=grid_geometry(standard))
     path = tmp_path / "map.pdf"
     path.write_bytes(svg_to_pdf(svg))
@@ -414,7 +415,7 @@ def test_pdf_opens_in_poppler(standard: Variant, tmp_path) -> None:
 @needs_poppler
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_results_pdf_is_a_landscape_map_page_then_the_text(
-    standard: Variant, game: list[SamplePhase], tmp_path, paper: str
+    standard: Variant, game: list[SamplePhase], tmp_path: Path, paper: str
 ) -> None:
     ph = game[0]
     svg = render_svg(standard, ph.position, ph.orders, ph.results, geometry=grid_geometry(standard))

@@ -131,7 +131,9 @@ def test_map_as_pdf_and_report_pdf(played: str, tmp_path: Path) -> None:
         (("map", "standard", "--paper", "a3", "--out", "x.svg"), "--paper and --atlas are for a PDF"),
     ],
 )
-def test_bad_input_is_one_line(played: str, tmp_path: Path, monkeypatch, args: tuple[str, ...], message: str) -> None:
+def test_bad_input_is_one_line(
+    played: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...], message: str
+) -> None:
     monkeypatch.chdir(tmp_path)
     r = CliRunner().invoke(app, [*args, "--db", played] if "--game" in args or args[0] == "report" else list(args))
     assert r.exit_code == 2, r.output
@@ -181,7 +183,7 @@ def test_winter_results_mail_carries_the_map_as_pdf(tmp_path: Path) -> None:
         assert "Winter 1901 Adjustments" in text and "England" in text
 
 
-def test_results_go_without_the_map_when_none_can_be_drawn(tmp_path: Path, monkeypatch) -> None:
+def test_results_go_without_the_map_when_none_can_be_drawn(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No geometry for the variant: the Winter results are still queued, as text alone."""
     from dippouch.mail.notices import queue_results
     from dippouch.store import GameStore

@@ -7,6 +7,7 @@ import io
 import math
 import xml.etree.ElementTree as ET
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -79,7 +80,7 @@ def test_png_of_a_variant_shows_every_power(name: str) -> None:
     svg = render_svg(v, ph.position, ph.orders, ph.results, RenderOptions(title="test"))
     img = Image.open(io.BytesIO(svg_to_png(svg))).convert("RGB")
     assert img.size[0] == round(load_geometry(v).width)
-    counts = {px: n for n, px in img.getcolors(1 << 24) or []}
+    counts: dict[Any, int] = {px: n for n, px in img.getcolors(1 << 24) or []}
     for p in v.powers:
         c = parse_colour(p.colour)
         hits = sum(n for px, n in counts.items() if all(abs(px[i] - round(c[i] * 255)) <= 10 for i in range(3)))

@@ -12,10 +12,13 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
 
+from dippouch.core.position import Position
+from dippouch.core.variant import Variant
 from dippouch.game import GameError, Settings
 from dippouch.store import GameStore
 
@@ -29,12 +32,12 @@ def store(db_url: str) -> Iterator[GameStore]:
     s.close()
 
 
-def _new(store: GameStore, name: str = "g", movement: str = "12d", **settings) -> None:
+def _new(store: GameStore, name: str = "g", movement: str = "12d", **settings: Any) -> None:
     deadlines = {"movement": movement, "retreats": "2d", "adjustments": "2d"}
     store.create_game(name, "standard", now=T0, settings=Settings(deadlines=deadlines, **settings))
 
 
-def test_schema_matches_models_after_migrations(db_url: str, store: GameStore):
+def test_schema_matches_models_after_migrations(db_url: str, store: GameStore) -> None:
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
@@ -63,12 +66,12 @@ def test_schema_matches_models_after_migrations(db_url: str, store: GameStore):
     )
 
 
-def _harmless(diff) -> bool:
+def _harmless(diff: object) -> bool:
     # SQLite reports no server-side type details for our UTC wrapper; nothing else may differ.
     return isinstance(diff, list) and all(d[0] == "modify_type" for d in diff)
 
 
-def test_submissions_are_versioned_and_the_latest_on_time_counts(store: GameStore):
+def test_submissions_are_versioned_and_the_latest_on_time_counts(store: GameStore) -> None:
     _new(store, movement="2d")
     deadline = T0 + timedelta(days=2)
     r1 = store.submit("g", "france", "A par - bur\nF bre - mao", now=T0 + timedelta(hours=1))
@@ -89,7 +92,7 @@ def test_submissions_are_versioned_and_the_latest_on_time_counts(store: GameStor
     assert "France" not in rec["missed"] and "England" in rec["missed"]
 
 
-def test_submit_errors(store: GameStore):
+def test_submit_errors(store: GameStore) -> None:
     _new(store, "demo")
     with pytest.raises(GameError, match="no game 'deme'; did you mean 'demo'"):
         store.submit("deme", "France", "A par H", now=T0)
@@ -100,7 +103,7 @@ def test_submit_errors(store: GameStore):
         _new(store)
 
 
-def test_everyone_ready_processes_early_and_processing_twice_is_harmless(store: GameStore, db_url: str):
+def test_everyone_ready_processes_early_and_processing_twice_is_harmless(store: GameStore, db_url: str) -> None:
     _new(store)
     for p in ("Austria", "England", "France", "Germany", "Italy", "Russia"):
         store.submit("g", p, "no orders", now=T0, ready=True)
@@ -117,7 +120,7 @@ def test_everyone_ready_processes_early_and_processing_twice_is_harmless(store: 
     assert [(h.name, h.status) for h in hist] == [("Spring 1901 Movement", "processed"), ("Fall 1901 Movement", "open")]
 
 
-def test_pause_extend_resume(store: GameStore):
+def test_pause_extend_resume(store: GameStore) -> None:
     _new(store, movement="3d", timezone="Europe/London", time_of_day="07:00")
     st = store.status("g", now=T0)
     assert st.deadline == datetime(2026, 1, 9, 7, 0, tzinfo=UTC)
@@ -134,7 +137,7 @@ def test_pause_extend_resume(store: GameStore):
         store.resume("g", now=T0)
 
 
-def test_missed_phases_lead_to_civil_disorder_until_replaced(store: GameStore):
+def test_missed_phases_lead_to_civil_disorder_until_replaced(store: GameStore) -> None:
     _new(store, missed_limit=2)
     store.assign("g", "England", "Ann", now=T0)
     others = ("Austria", "France", "Germany", "Italy", "Russia", "Turkey")
@@ -161,7 +164,7 @@ def test_missed_phases_lead_to_civil_disorder_until_replaced(store: GameStore):
         store.assign("g", "England", "Cid", now=t)
 
 
-def test_draw_by_unanimous_vote(store: GameStore):
+def test_draw_by_unanimous_vote(store: GameStore) -> None:
     _new(store)
     for p in ("Austria", "England", "France", "Germany", "Italy", "Russia"):
         assert store.vote("g", p, True, now=T0) is None
@@ -177,7 +180,7 @@ def test_draw_by_unanimous_vote(store: GameStore):
     assert store.status("g", now=T0).ending is None
 
 
-def test_rollback_keeps_abandoned_phases_and_export_import_round_trips(store: GameStore):
+def test_rollback_keeps_abandoned_phases_and_export_import_round_trips(store: GameStore) -> None:
     _new(store)
     store.submit("g", "France", "A par - bur", now=T0)
     store.process("g", now=T0, force=True)
@@ -211,7 +214,7 @@ def test_rollback_keeps_abandoned_phases_and_export_import_round_trips(store: Ga
         store.import_game({"format": "dippouch-game", "game": {"name": "x"}}, name="x")
 
 
-def _without_ids(data):
+def _without_ids(data: dict[str, Any]) -> dict[str, Any]:
     from helpers import comparable_game_file
 
     return comparable_game_file(data)
@@ -228,7 +231,7 @@ print("not reached")
 
 
 @pytest.mark.parametrize("point", ["process:after-results", "process:before-commit"])
-def test_a_crash_mid_processing_leaves_the_game_before_the_phase(store: GameStore, db_url: str, point: str):
+def test_a_crash_mid_processing_leaves_the_game_before_the_phase(store: GameStore, db_url: str, point: str) -> None:
     _new(store)
     store.submit("g", "France", "A par - bur", now=T0)
     before = store.export_game("g")
@@ -255,7 +258,7 @@ os._exit(0)  # die at once after the acknowledgement: no clean shutdown
 """
 
 
-def test_an_acknowledged_submission_is_durable(store: GameStore, db_url: str):
+def test_an_acknowledged_submission_is_durable(store: GameStore, db_url: str) -> None:
     _new(store)
     proc = subprocess.run([sys.executable, "-c", SUBMIT_SCRIPT, db_url], capture_output=True, text=True, timeout=60)
     assert proc.stdout.strip() == "acknowledged 1", proc.stderr
@@ -265,13 +268,13 @@ def test_an_acknowledged_submission_is_durable(store: GameStore, db_url: str):
     assert [(s["power"], s["version"], s["text"]) for s in rec["submissions"]] == [("France", 1, "A par - bur")]
 
 
-def _data(v, pos):
+def _data(v: Variant, pos: Position) -> dict[str, Any]:
     from dippouch.game import position_to_data
 
     return position_to_data(v, pos)
 
 
-def test_missed_orders_units_hold_retreats_disband_removals_by_civil_disorder_builds_waived(store: GameStore):
+def test_missed_orders_units_hold_retreats_disband_removals_by_civil_disorder_builds_waived(store: GameStore) -> None:
     from dippouch.catalog import load_variant
     from dippouch.core.calendar import Phase
     from dippouch.core.position import Dislodged, Unit
@@ -311,7 +314,7 @@ def test_missed_orders_units_hold_retreats_disband_removals_by_civil_disorder_bu
     assert sorted(rec["missed"]) == ["France", "Germany"]
 
 
-def test_two_processors_at_once_process_a_phase_once(store: GameStore, db_url: str):
+def test_two_processors_at_once_process_a_phase_once(store: GameStore, db_url: str) -> None:
     import threading
 
     _new(store)

@@ -38,7 +38,8 @@ def _new(store: GameStore, variant: str = "standard") -> None:
 
 def _standing_orders(store: GameStore) -> list[str]:
     store.process("g", now=T0 + timedelta(days=3))
-    return store.phase_record("g", "Spring 1901 Movement")["orders"].get("France", [])
+    orders: list[str] = store.phase_record("g", "Spring 1901 Movement")["orders"].get("France", [])
+    return orders
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import tomllib
+from typing import Any
 
 import tomli_w
 from hypothesis import given, settings
@@ -21,7 +22,7 @@ values = st.recursive(
 )
 
 
-def _paths(data: dict, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+def _paths(data: dict[str, Any], prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
     out = []
     for k, v in data.items():
         out.append((*prefix, k))
@@ -32,7 +33,7 @@ def _paths(data: dict, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
 
 @settings(max_examples=200, deadline=None)
 @given(st.dictionaries(keys, values, max_size=5))
-def test_every_key_is_found_on_the_line_that_writes_it(data: dict) -> None:
+def test_every_key_is_found_on_the_line_that_writes_it(data: dict[str, Any]) -> None:
     text = tomli_w.dumps(data)
     assert tomllib.loads(text) == data
     lines = key_lines(text)

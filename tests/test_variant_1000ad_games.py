@@ -25,9 +25,9 @@ def _check(position: Position) -> None:
         assert len(ds) <= 1, (power, ds)
         for d in ds:
             assert M.province_of(d.loc) in V.homelands[power], (power, M.locations[d.loc].abbr)
-    for d in position.dislodged.values():
-        if d.unit.kind == "D":
-            assert d.retreats <= V.homelands[d.unit.power]
+    for gone in position.dislodged.values():
+        if gone.unit.kind == "D":
+            assert gone.retreats <= V.homelands[gone.unit.power]
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -37,7 +37,9 @@ def test_random_game_keeps_the_rules(seed: int) -> None:
     # Winter 999: every power places a random selection of its legal builds, D included.
     orders: dict[str, list[Order]] = {}
     for power in V.power_names:
-        builds = [o for os_ in legal_orders(V, position, power).values() for o in os_ if isinstance(o, Build)]
+        builds: list[Order] = [
+            o for os_ in legal_orders(V, position, power).values() for o in os_ if isinstance(o, Build)
+        ]
         rng.shuffle(builds)
         orders[power] = builds[:15]
     res = adjudicate(V, position, orders)

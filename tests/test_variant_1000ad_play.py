@@ -7,6 +7,7 @@ import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,7 +22,7 @@ T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
 V = load_variant("1000ad")
 
 
-def ask(*requests: dict[str, object]) -> list[dict[str, object]]:
+def ask(*requests: dict[str, Any]) -> list[dict[str, Any]]:
     out = io.StringIO()
     serve_stream([json.dumps(r) for r in requests], out)
     return [json.loads(line) for line in out.getvalue().splitlines()]
@@ -38,7 +39,7 @@ def test_contract_winter_999_placements_then_a_defensive_army_in_spring() -> Non
             },
         }
     )
-    results = {r["input"]: r["result"] for r in first["results"]}  # type: ignore[union-attr,index]
+    results = {r["input"]: r["result"] for r in first["results"]}
     assert results == {
         "Build 3D Mercia": "succeeds",
         "Build F London": "succeeds",
@@ -56,7 +57,7 @@ def test_contract_winter_999_placements_then_a_defensive_army_in_spring() -> Non
     # Spring 1000: the D may not leave the homeland; the army may.
     nxt["orders"] = {"Magyars and Polacks": ["D vie - dra"], "British": ["D mer - yor", "A yor - dum"]}
     (second,) = ask(nxt)
-    got = {r["input"]: r["result"] for r in second["results"]}  # type: ignore[union-attr,index]
+    got = {r["input"]: r["result"] for r in second["results"]}
     assert got["D vie - dra"] == "illegal"
     assert got["D mer - yor"] == "succeeds"
     assert got["A yor - dum"] == "succeeds"
@@ -80,7 +81,7 @@ def test_contract_rule_8_reduced_support() -> None:
         },
     }
     (res,) = ask(request)
-    by_input = {r["input"]: r for r in res["results"]}  # type: ignore[union-attr,index]
+    by_input = {r["input"]: r for r in res["results"]}
     # One unsupported attack on the D leaves a support of 2: London holds with 3 against 3.
     assert by_input["3D Mercia S A London"]["result"] == "given"
     assert by_input["F enc - lon"]["result"] == "fails"
@@ -117,7 +118,7 @@ def test_contract_anarchy_state_round_trips() -> None:
     assert nxt["state"] == {"anarchy": {"Moors": "disorder"}}
     nxt["orders"] = {"Moors": ["A nav - ara"]}
     (res,) = ask(nxt)
-    assert res["results"][0]["result"] == "illegal"  # type: ignore[index]
+    assert res["results"][0]["result"] == "illegal"
 
 
 @pytest.fixture

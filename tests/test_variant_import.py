@@ -276,7 +276,7 @@ def _diplicity_json(v: Variant) -> dict[str, Any]:
         for c in p.coasts:
             loc = m.locations[c]
             subs[loc.coast or ""] = {
-                "Name": loc.coast,
+                "Name": loc.coast or "",
                 "Edges": {m.locations[t].abbr: {"Flags": {"Sea": True}} for t in m.fleet_adj[c]},
                 "ReverseEdges": {},
                 "Flags": {"Sea": True},

@@ -10,7 +10,7 @@ from dippouch.contract import handle_line
 def ask(request: dict) -> dict:  # type: ignore[type-arg]
     answer = handle_line(json.dumps(request))
     assert "error" not in answer, answer
-    return answer  # type: ignore[no-any-return]
+    return answer
 
 
 def test_proxy_and_conversion_through_the_contract() -> None:

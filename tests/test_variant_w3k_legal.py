@@ -295,7 +295,7 @@ def test_only_the_removals_beyond_what_is_still_owed_fail(v: Variant) -> None:
     )
     removals = [legal_orders(v, pos, "Crown")[prov(v, c)][0] for c in ("lon", "wor")]
     res = adjudicate(v, pos, {"Argyll": [SendSupply(1, "Crown")], "Crown": removals})
-    assert [r.result for r in sorted((r for r in res.results if r.power == "Crown"), key=lambda r: r.index)] == [
+    assert [r.result for r in sorted((r for r in res.results if r.power == "Crown"), key=lambda r: r.index or 0)] == [
         Outcome.SUCCEEDS,
         Outcome.FAILS,
     ]

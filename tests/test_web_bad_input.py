@@ -126,7 +126,7 @@ def test_bad_json_bodies(site: Site) -> None:
                 _clean(r, f"{url} {str(body)[:60]}")
 
 
-FORM_POSTS = {
+FORM_POSTS: dict[str, list[dict[str, str]]] = {
     "/signin": [{"key": "x" * 10000}, {"key": ""}, {}],
     "/games/g/play/France/orders": [
         {"orders": "x" * 30000},

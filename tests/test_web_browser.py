@@ -204,7 +204,7 @@ def test_a_phase_in_the_browser(server: dict[str, Any], browser: Any) -> None:
     assert visitor.locator("pre.report").count() == 1
     # On a phone: the phase and its countdown first, then the map, then the board, the report, links, history.
     tops = [
-        visitor.locator(sel).first.bounding_box()["y"]  # type: ignore[index]
+        visitor.locator(sel).first.bounding_box()["y"]
         for sel in (".side-col > .card >> nth=0", "figure.map", "dl.board", "pre.report", "ol.history")
     ]
     assert tops == sorted(tops), tops

@@ -295,7 +295,7 @@ def _point_in(page: Any, province: str, *, under: str | None = None) -> dict[str
     """A point of the viewport where ``province``'s shape is the topmost province shape (and, with ``under``,
     that element is drawn over it), scrolled into view: where a player would tap to mean that province."""
     _into_view(page, f"#{under}" if under else f"#r-{province}")
-    pt = page.evaluate(
+    pt: dict[str, float] | None = page.evaluate(
         """([prov, under]) => {
           const fig = document.querySelector('[data-interactive]');
           const shape = fig.querySelector('[id="r-' + prov + '"]');

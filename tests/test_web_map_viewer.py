@@ -28,7 +28,7 @@ def _page(browser: Any, server: dict[str, Any], secret: str, size: dict[str, int
 
 def _rects(page: Any, selector: str) -> dict[str, Any]:
     """The frame's rectangle and those of the elements matching ``selector`` inside the map."""
-    return page.evaluate(
+    rects: dict[str, Any] = page.evaluate(
         """sel => {
           const r = e => { const b = e.getBoundingClientRect(); return {l: b.left, t: b.top, r: b.right, b: b.bottom}; };
           const fig = document.querySelector('[data-map]');
@@ -37,10 +37,11 @@ def _rects(page: Any, selector: str) -> dict[str, Any]:
         }""",
         selector,
     )
+    return rects
 
 
 def _inside(el: dict[str, Any], frame: dict[str, Any], slack: float = 1.0) -> bool:
-    return (
+    return bool(
         el["l"] >= frame["l"] - slack
         and el["r"] <= frame["r"] + slack
         and el["t"] >= frame["t"] - slack

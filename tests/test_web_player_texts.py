@@ -11,7 +11,7 @@ from urllib.parse import unquote
 import pytest
 
 from dippouch.catalog import load_variant
-from mailservers import SmtpServer, smtp  # noqa: F401  (the fixture)
+from mailservers import SmtpServer
 from websupport import Site
 
 
@@ -358,7 +358,7 @@ def _seat_form(rows: dict[str, tuple[str, str]]) -> dict[str, str]:
 
 def test_seating_several_players_at_once_mails_their_links(
     site: Site,
-    smtp: SmtpServer,  # noqa: F811  (the fixture)
+    smtp: SmtpServer,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     from dippouch.mail.outbox import send_due

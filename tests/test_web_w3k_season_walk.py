@@ -88,7 +88,7 @@ def _status(page: Any, base: str) -> str:
 def _report_orders(page: Any, base: str, power: str) -> str:
     """The lines of the game page's results report under ``power``."""
     page.goto(f"{base}/games/{GAME}")
-    report = page.locator("pre.report").inner_text()
+    report: str = page.locator("pre.report").inner_text()
     return report
 
 

@@ -12,7 +12,7 @@ import signal
 import subprocess
 import urllib.error
 import urllib.request
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, tzinfo
 from pathlib import Path
 
 import pytest
@@ -101,7 +101,7 @@ def test_the_database_clock_decides_not_the_workers(store: GameStore, monkeypatc
 
     class FastClock(datetime):
         @classmethod
-        def now(cls, tz=None):  # type: ignore[no-untyped-def, override]
+        def now(cls, tz: tzinfo | None = None) -> datetime:  # type: ignore[override]
             return real.now(tz) + timedelta(hours=1)
 
     _game(store, "g", opened=store.clock() - timedelta(minutes=30))

@@ -12,7 +12,7 @@ from dippouch.mail.outbox import queue
 from dippouch.store import GameStore
 from dippouch.store.models_mail import OutboxRow
 from dippouch.worker.service import Worker, default_tasks, mail_task
-from mailservers import SmtpServer, smtp  # noqa: F401
+from mailservers import SmtpServer
 
 
 def _fill(store: GameStore, n: int) -> None:
@@ -35,7 +35,7 @@ def _queued_metric() -> float | None:
     return REGISTRY.get_sample_value("dippouch_mail_queued")
 
 
-def test_a_look_sends_the_queue_once(db_url: str, smtp: SmtpServer, monkeypatch: pytest.MonkeyPatch) -> None:  # noqa: F811
+def test_a_look_sends_the_queue_once(db_url: str, smtp: SmtpServer, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DIPPOUCH_SMTP_HOST", "127.0.0.1")
     monkeypatch.setenv("DIPPOUCH_SMTP_PORT", str(smtp.port))
     monkeypatch.setenv("DIPPOUCH_SMTP_SECURITY", "none")
@@ -57,7 +57,7 @@ def test_a_look_sends_the_queue_once(db_url: str, smtp: SmtpServer, monkeypatch:
 
 def test_a_message_the_server_defers_is_counted_and_stays_queued(
     db_url: str,
-    smtp: SmtpServer,  # noqa: F811
+    smtp: SmtpServer,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv("DIPPOUCH_SMTP_HOST", "127.0.0.1")
