@@ -86,7 +86,7 @@ def test_position_data_round_trip(std: Variant) -> None:
     assert dict(back.units) == dict(std.start.units)
     assert dict(back.centres) == dict(std.start.centres)
     assert {k: set(v) for k, v in back.homes.items()} == {k: set(v) for k, v in std.start.homes.items()}
-    with pytest.raises(GameError, match="no province or coast 'xyz'"):
+    with pytest.raises(GameError, match=r"units\[0\]\.unit: no province 'xyz'"):
         position_from_data(std, {**data, "units": [{"power": "France", "unit": "A xyz"}]})
 
 

@@ -17,10 +17,11 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dippouch.core.calendar import PhaseKind
-from dippouch.core.errors import DippouchError, PhaseError
+from dippouch.core.errors import DippouchError
+from dippouch.core.jsonio import JsonInputError, position_from_json, position_to_json
 from dippouch.core.lookup import load_rule_modules
 from dippouch.core.orders import Build, Disband, Order
-from dippouch.core.position import Dislodged, Position, Unit
+from dippouch.core.position import Position
 from dippouch.core.rules.base import DRAW_HOOKS, VICTORY_HOOKS, hooks_for
 from dippouch.core.variant import Variant
 
@@ -242,84 +243,24 @@ class Settings:
 
 
 def position_to_data(variant: Variant, position: Position) -> dict[str, Any]:
-    m = variant.map
-    centres: dict[str, list[str]] = {}
-    for prov, owner in sorted(position.centres.items()):
-        centres.setdefault(owner, []).append(m.provinces[prov].abbr)
-    data: dict[str, Any] = {
-        "phase": variant.calendar.name(position.phase),
-        "units": [
-            {"power": u.power, "unit": f"{u.kind} {m.locations[u.loc].abbr}"} for _, u in sorted(position.units.items())
-        ],
-        "supply_centers": centres,
-        "home_centers": {p: sorted(m.provinces[h].abbr for h in hs) for p, hs in sorted(position.homes.items())},
-    }
-    if position.dislodged:
-        data["dislodged"] = [
-            {
-                "power": d.unit.power,
-                "unit": f"{d.unit.kind} {m.locations[d.unit.loc].abbr}",
-                "retreats": sorted(m.locations[r].abbr for r in d.retreats),
-                **({"attacker_from": m.provinces[d.attacker_from].abbr} if d.attacker_from is not None else {}),
-            }
-            for _, d in sorted(position.dislodged.items())
-        ]
-    if position.state:
-        data["state"] = dict(position.state)
-    return data
+    """A position as games store it: the adjudication contract's JSON shape, so there is one serialisation."""
+    return position_to_json(variant, position)
 
 
-def _unit(variant: Variant, power: str, text: str) -> Unit:
-    kind, _, where = str(text).strip().partition(" ")
-    try:
-        loc = variant.map.loc(where)
-    except KeyError as e:
-        raise GameError(f"position: {e.args[0]} (unit {text!r} of {power})") from None
-    return Unit(variant.power(power).name, kind.upper(), loc)
+# What a stored position leaves out is empty, not the variant's start (the contract's reading default).
+_STORED_DEFAULTS: dict[str, Any] = {"units": [], "supply_centers": {}, "home_centers": {}, "state": {}}
 
 
 def position_from_data(variant: Variant, data: Mapping[str, Any]) -> Position:
     """Read a stored or imported position; wrong names give a :class:`GameError`, not a traceback."""
     if not isinstance(data, Mapping):
         raise GameError("a position is a JSON object with 'phase', 'units', 'supply_centers' and 'home_centers'")
+    if data.get("phase") is None:
+        raise GameError("position: bad or missing phase (no 'phase')")
     try:
-        return _position_from_data(variant, data)
-    except (TypeError, AttributeError, ValueError) as e:
-        raise GameError(f"position: damaged or in the wrong shape ({type(e).__name__}: {e})") from None
-
-
-def _position_from_data(variant: Variant, data: Mapping[str, Any]) -> Position:
-    m = variant.map
-    try:
-        phase = variant.calendar.parse(str(data["phase"]))
-    except (KeyError, PhaseError) as e:
-        raise GameError(f"position: bad or missing phase ({e})") from None
-    try:
-        units: dict[int, Unit] = {}
-        for u in data.get("units", []):
-            unit = _unit(variant, u["power"], u["unit"])
-            units[m.province_of(unit.loc)] = unit
-        centres = {
-            m.province_of(m.loc(c)): variant.power(p).name
-            for p, cs in data.get("supply_centers", {}).items()
-            for c in cs
-        }
-        homes = {
-            variant.power(p).name: frozenset(m.province_of(m.loc(c)) for c in cs)
-            for p, cs in data.get("home_centers", {}).items()
-        }
-        dislodged: dict[int, Dislodged] = {}
-        for d in data.get("dislodged", []):
-            unit = _unit(variant, d["power"], d["unit"])
-            att = d.get("attacker_from")
-            dislodged[m.province_of(unit.loc)] = Dislodged(
-                unit, frozenset(m.loc(r) for r in d.get("retreats", [])), m.province_of(m.loc(att)) if att else None
-            )
-    except KeyError as e:
-        raise GameError(f"position: {e.args[0] if e.args else e}") from None
-    for p in variant.power_names:
-        homes.setdefault(p, frozenset())
-    return Position(phase, units, centres, homes, dislodged, dict(data.get("state", {})))
+        return position_from_json(variant, {**_STORED_DEFAULTS, **data})
+    except JsonInputError as e:
+        raise GameError(f"position: {e}") from None
 
 
 # --------------------------------------------------------------------------------------------------

@@ -57,7 +57,7 @@ def position_to_json(variant: Variant, position: Position) -> dict[str, Any]:
             "retreats": sorted(gmap.locations[r].abbr for r in d.retreats),
         }
         if d.attacker_from is not None:
-            entry["attacker_from"] = gmap.locations[d.attacker_from].abbr
+            entry["attacker_from"] = gmap.provinces[d.attacker_from].abbr
         dislodged.append(entry)
 
     def centre_lists(owners: Mapping[int, str]) -> dict[str, list[str]]:
@@ -139,7 +139,11 @@ def position_from_json(variant: Variant, data: Mapping[str, Any]) -> Position:
             _location(variant, r, f"{where}.retreats[{j}]") for j, r in enumerate(_list(entry["retreats"], where))
         )
         attacker = entry.get("attacker_from")
-        attacker_id = _location(variant, attacker, f"{where}.attacker_from") if attacker is not None else None
+        attacker_id = (
+            variant.map.province_of(_location(variant, attacker, f"{where}.attacker_from"))
+            if attacker is not None
+            else None
+        )
         dislodged[prov] = Dislodged(u, retreats, attacker_id)
 
     centres: dict[int, str] = dict(start.centres)
