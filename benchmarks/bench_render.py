@@ -1,4 +1,4 @@
-"""Map drawing speed (issue 12's benchmark): geometry load, SVG of a busy W3K phase, PNG of it.
+"""Map drawing speed: geometry load, SVG of a busy W3K phase, PNG of it.
 
     .venv/bin/python benchmarks/bench_render.py [--variant w3k] [--repeat 30]
 

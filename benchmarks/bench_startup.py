@@ -1,4 +1,4 @@
-"""Start-up time of the ``dippouch`` command, as a coordinator feels it (issue 11, finding 9).
+"""Start-up time of the ``dippouch`` command, as a coordinator feels it.
 
 Targets: ``dippouch --help`` and the commands that touch no database under 0.3 s; a W3K ``submit`` under
 0.6 s. Each command runs as its own process, as typed at a shell, ``--repeat`` times after one warm-up run;

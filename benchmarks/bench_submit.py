@@ -1,4 +1,4 @@
-"""What one order submission costs the store as versions pile up in a phase (issue 13's submission target).
+"""What one order submission costs the store as versions pile up in a phase.
 
 A game's open phase is filled with versions from every power (round robin), then France submits again 20
 times and the CPU time per submission is printed. It should not grow with the versions stored: a submission

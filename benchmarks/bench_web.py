@@ -1,4 +1,4 @@
-"""Web load: 50 concurrent clients against one `dippouch serve` process on SQLite (issue 13's benchmark).
+"""Web load: 50 concurrent clients against one `dippouch serve` process on SQLite.
 
     .venv/bin/python benchmarks/bench_web.py [--games 1 100 10000] [--clients 50] [--seconds 20]
 

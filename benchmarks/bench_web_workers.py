@@ -1,4 +1,4 @@
-"""Web load while deadline workers advance 1,000 games on PostgreSQL (issue 15's second benchmark).
+"""Web load while deadline workers advance 1,000 games on PostgreSQL.
 
     source scripts/postgres
     .venv/bin/python benchmarks/bench_web_workers.py [--games 1000] [--phase-seconds 30] [--workers 2]

@@ -119,7 +119,7 @@ def test_extra_build_centres_while_owned(tmp_path: Path) -> None:
 
 
 def test_unknown_behaviour_is_a_clear_error_when_the_file_is_loaded(tmp_path: Path) -> None:
-    # Issue 16 (4): a misspelt behaviour used to pass loading and fail only at adjudication, and the list
+    # A misspelt behaviour used to pass loading and fail only at adjudication, and the list
     # of known values left out "owned". Now loading refuses it, with the closest name and every known one.
     with pytest.raises(VariantError) as e:
         make_variant(tmp_path, "typo", 'build_sites = "owend"')

@@ -1,4 +1,4 @@
-"""The check on arrival says what the adjudicator will do (issue 11, findings 1 and 2).
+"""The check on arrival says what the adjudicator will do.
 
 Each case was seen in play: an order accepted on arrival and then judged illegal (or failed), or echoed as
 an order the adjudicator would not carry out. The arrival check now asks the adjudicator's own legality

@@ -1,4 +1,4 @@
-"""The check on arrival and the adjudicator agree, on random positions of all six variants (issue 11).
+"""The check on arrival and the adjudicator agree, on random positions of all six variants.
 
 Hypothesis draws a position (every phase kind; see tests/order_positions.py), a power, and order lines:
 legal orders, random orders of every kind, and both mutated as players mistype them (the wrong unit letter,

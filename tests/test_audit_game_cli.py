@@ -1,13 +1,13 @@
-"""What an audit of issues 11 and 16 found still broken when the CLI was used as a coordinator would.
+"""The CLI used as a coordinator would use it: bounded work, clear refusals, a game that keeps its variant.
 
-* Issue 11 (8): a deadline of zero (or one too far off to be a date) is refused; a board where no power
+* A deadline of zero (or one too far off to be a date) is refused; a board where no power
   has a unit or a centre ends the game; one forced ``process`` stops instead of running a thousand
   empty phases.
-* Issue 11 (10): ``show`` on a new game shows the open phase; the .ics feed dates a phase processed early
+* ``show`` on a new game shows the open phase; the .ics feed dates a phase processed early
   by when it was processed and stamps each event with the time the feed was made; ``status`` tells a
   borrowed unit's order apart from the power's own and names the units without orders; "(due now)"
   before the deadline says why.
-* Issue 16 (7): every command on a game of a user variant works without the variant's folder (the
+* Every command on a game of a user variant works without the variant's folder (the
   receipt of ``submit`` and ``show`` read the game's stored copy, not the file).
 """
 
@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from dippouch.cli import _register, app
+from dippouch.cli import register_commands, app
 from dippouch.game import GameError, Settings
 from dippouch.store import GameStore
 
-_register()
+register_commands()
 runner = CliRunner()
 T0 = datetime(2026, 1, 1, tzinfo=UTC)
 
@@ -39,7 +39,7 @@ def db(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'games.db'}"
 
 
-# -- issue 11 (8): bounded work ---------------------------------------------------------------------------
+# -- bounded work ---------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("opt", ["--movement", "--retreats", "--adjustments"])
@@ -98,7 +98,7 @@ def test_process_is_bounded_when_phases_need_nobody(db_url: str) -> None:
         store.close()
 
 
-# -- issue 11 (10): smaller things ------------------------------------------------------------------------
+# -- smaller things ------------------------------------------------------------------------
 
 
 def test_show_on_a_new_game_shows_its_open_phase(db: str) -> None:
@@ -147,7 +147,7 @@ def test_due_now_before_the_deadline_says_everyone_is_ready(db: str) -> None:
     assert "every power is ready" in " ".join(out.split())
 
 
-# -- issue 16 (7): a game keeps its variant, in every command ----------------------------------------------
+# -- a game keeps its variant, in every command ----------------------------------------------
 
 V1898 = """[variant]
 name = "v1898"
@@ -187,7 +187,7 @@ def test_every_command_on_a_user_variant_game_works_without_its_folder(
         assert code == 0 and "error:" not in out, (args, out)
 
 
-# -- issue 11 (10): scripts/run keeps the caller's directory ------------------------------------------------
+# -- scripts/run keeps the caller's directory ------------------------------------------------
 
 
 def test_scripts_run_reads_relative_paths_from_where_it_is_called(tmp_path: Path) -> None:
@@ -210,7 +210,7 @@ def test_scripts_run_reads_relative_paths_from_where_it_is_called(tmp_path: Path
     assert "mine" in done.stdout
 
 
-# -- issue 11 (9): a database already at the newest schema opens without Alembic ----------------------------
+# -- a database already at the newest schema opens without Alembic ----------------------------
 
 
 def test_head_revision_read_from_the_scripts_is_alembics(tmp_path: Path) -> None:
@@ -236,7 +236,7 @@ def test_a_command_on_an_up_to_date_database_does_not_load_alembic(tmp_path: Pat
     assert done.stdout.strip() == "[]", done.stdout
 
 
-# -- issue 11 (10): no input is read without a size limit ---------------------------------------------------
+# -- no input is read without a size limit ---------------------------------------------------
 
 
 def test_a_submission_too_big_to_be_orders_is_refused_quickly(db: str, tmp_path: Path) -> None:
@@ -260,7 +260,7 @@ def test_a_submission_too_big_to_be_orders_is_refused_quickly(db: str, tmp_path:
     assert code == 0 and "accepted  A Paris - Burgundy" in out, out
 
 
-# -- issue 11 (7): Ctrl-C, even during start-up, is a quiet stop ---------------------------------------------
+# -- Ctrl-C, even during start-up, is a quiet stop ---------------------------------------------
 
 
 def test_ctrl_c_during_start_up_is_quiet(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
@@ -269,7 +269,7 @@ def test_ctrl_c_during_start_up_is_quiet(monkeypatch: pytest.MonkeyPatch, capsys
     def interrupted(*args: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "_register", interrupted)
+    monkeypatch.setattr(cli, "register_commands", interrupted)
     with pytest.raises(SystemExit) as e:
         cli.main()
     assert e.value.code == 130

@@ -1,6 +1,6 @@
-"""Issue 16, "every problem in a file reported at once": a misspelt power's table is still checked.
+"""Every problem in a file reported at once: a misspelt power's table is still checked.
 
-The audit found that a table under a misspelt power (``[powers.Frnace]`` beside France) was reported as the
+A table under a misspelt power (``[powers.Frnace]`` beside France) was reported as the
 slip it is, but everything written in it was then dropped unchecked: ``centers`` (for ``centres``) and a
 fleet on a split coast without its coast came to light only after the author fixed the name.
 """
@@ -39,10 +39,10 @@ def test_an_on_off_option_takes_true_or_false_only(value: object) -> None:
 def test_the_cli_and_the_contract_refuse_a_non_boolean_option() -> None:
     from typer.testing import CliRunner
 
-    from dippouch.cli import _register, app
+    from dippouch.cli import register_commands, app
     from dippouch.contract import handle_line
 
-    _register()
+    register_commands()
     r = CliRunner().invoke(app, ["new", "g", "-v", "hundred3", "-o", "judge_calendar=maybe", "--db", "sqlite://"])
     assert r.exit_code == 2 and "write true or false" in r.output, r.output
     answer = handle_line('{"variant": "hundred3", "options": {"judge_calendar": 1}, "orders": {}}')

@@ -1,4 +1,4 @@
-"""What keeps ``dippouch`` quick to start (issue 11: "commands import only what they use").
+"""What keeps ``dippouch`` quick to start.
 
 Speed itself is measured by benchmarks/bench_startup.py, not asserted here; these tests hold the mechanisms
 that give it: a command imports only its own module, database-free commands never load SQLAlchemy, no
@@ -51,9 +51,9 @@ def env(tmp_path: Path) -> dict[str, str]:
 
 
 def test_command_table_matches_what_the_modules_register() -> None:
-    from dippouch.cli import _COMMAND_HOME, _register, app
+    from dippouch.cli import _COMMAND_HOME, register_commands, app
 
-    _register()
+    register_commands()
     found: dict[str, str] = {}
     for c in app.registered_commands:
         assert c.callback is not None
@@ -251,9 +251,9 @@ def test_running_one_command_leaves_every_command_registered(monkeypatch: pytest
     callers in the same process)."""
     import gc
 
-    from dippouch.cli import _register, app, main
+    from dippouch.cli import register_commands, app, main
 
-    _register()
+    register_commands()
     before = (len(app.registered_commands), len(app.registered_groups))
     monkeypatch.setattr(sys, "argv", ["dippouch", "variants"])
     was = gc.isenabled()

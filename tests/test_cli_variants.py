@@ -8,10 +8,10 @@ import sys
 from typer.testing import CliRunner
 
 from dippouch.catalog import variant_names
-from dippouch.cli import _register, app
+from dippouch.cli import register_commands, app
 
 runner = CliRunner()
-_register()
+register_commands()
 
 
 def test_lists_every_variant_with_its_victory_condition() -> None:
@@ -31,7 +31,7 @@ def test_shows_one_variant() -> None:
         "75 provinces, 34 supply centres (22 owned at the start, 12 neutral), 111 army and 141 fleet borders"
         in out.output
     )
-    # Issue 16 (9): the centres owned at the start, per power.
+    # The centres owned at the start, per power.
     assert "centres at the start" in out.output
     assert "Moscow, Sevastopol, St Petersburg, Warsaw" in out.output
     assert "starts Spring 1901 Movement" in out.output
@@ -49,7 +49,7 @@ def test_unknown_variant_is_a_message_not_a_traceback() -> None:
     assert "Traceback" not in proc.stderr
 
 
-# ------------------------------------------------------------------------------------- issue 16: authors
+# ------------------------------------------------------------------------------------- authors
 
 from pathlib import Path  # noqa: E402
 
@@ -130,7 +130,7 @@ def test_a_broken_user_file_never_hides_the_others(user_env: Path) -> None:
 
 
 def test_a_user_file_does_not_shadow_a_builtin_unless_asked(user_env: Path, tmp_path: Path) -> None:
-    # Issue 16 (6): a user standard.toml silently replaced the real one and broke 1897.
+    # A user standard.toml silently replaced the real one and broke 1897.
     text = (Path(__file__).resolve().parent.parent / "src/dippouch/variants/standard.toml").read_text()
     (user_env / "standard.toml").write_text(text.replace('title = "Standard Diplomacy"', 'title = "My standard"'))
     assert load_variant("standard").title == "Standard Diplomacy"

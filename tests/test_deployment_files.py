@@ -31,13 +31,13 @@ def _compose() -> dict[str, Any]:
 
 def _parse(argv: list[str]) -> Any:
     """Parse a dippouch command line as the CLI would (its click context), without running it."""
-    from dippouch.cli import _register, app
+    from dippouch.cli import register_commands, app
 
-    _register()
+    register_commands()
     group: Any = typer.main.get_command(app)  # typer's own (vendored) click group
     name, *args = argv
     if name == "serve" and importlib.util.find_spec("dippouch.cli.serve") is None:
-        pytest.skip("`dippouch serve` is not in this checkout yet (the web app, issue 13)")
+        pytest.skip("`dippouch serve` is not in this checkout yet (the web app)")
     root = group.context_class(group, info_name="dippouch")
     command = group.get_command(root, name)
     assert command is not None, f"no dippouch command {name!r}; commands: {sorted(group.list_commands(root))}"

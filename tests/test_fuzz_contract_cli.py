@@ -1,4 +1,4 @@
-"""Fuzzing kept in the test suite (issue 11): the adjudication contract's JSON requests and the CLI's arguments.
+"""Fuzzing kept in the test suite: the adjudication contract's JSON requests and the CLI's arguments.
 
 Order text is fuzzed in test_notation.py (the reader) and test_arrival_property.py (the arrival check
 against the adjudicator, all six variants). Here, with a fixed budget and derandomized so CI runs the same
@@ -22,10 +22,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from dippouch.cli import _register, app
+from dippouch.cli import register_commands, app
 from dippouch.contract import encode_response, handle_line
 
-_register()
+register_commands()
 runner = CliRunner()
 
 BUDGET = settings(

@@ -1,4 +1,4 @@
-"""Issue 16 (7, 8): a game keeps its variant, a changed file is reported and upgraded only on request,
+"""A game keeps its variant, a changed file is reported and upgraded only on request,
 old databases keep working, and ``new --position`` reads the contract's request shape with its defaults.
 """
 
@@ -14,14 +14,14 @@ import sqlalchemy as sa
 from typer.testing import CliRunner
 
 from dippouch.catalog import load_variant
-from dippouch.cli import _register, app
+from dippouch.cli import register_commands, app
 from dippouch.core.variant import content_hash
 from dippouch.game import GameError
 from dippouch.store import GameStore
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 runner = CliRunner()
-_register()
+register_commands()
 
 V1898 = """[variant]
 name = "v1898"
@@ -216,7 +216,7 @@ def test_a_database_from_before_the_migration_keeps_working(folder: Path, tmp_pa
 
 
 def test_new_position_in_the_contract_shape_fills_home_centres_from_the_variant(folder: Path, store: GameStore) -> None:
-    # Issue 16 (8): without home_centers the powers used to get no home centres.
+    # Without home_centers the powers used to get no home centres.
     position = {"phase": "Winter 1901 Adjustments", "units": [{"power": "France", "unit": "A par"}]}
     store.create_game("g", "standard", now=T0, position=position)
     st = store.status("g", now=T0)

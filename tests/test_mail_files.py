@@ -131,7 +131,7 @@ def test_orders_in_a_text_attachment_or_html_only(tmp_path: Path) -> None:
 def test_orders_by_mail_for_a_phase_processed_meanwhile_are_refused_not_moved(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The race of issue 15 by mail: the phase is processed after the subject was read and before the orders
+    """The processing race, by mail: the phase is processed after the subject was read and before the orders
     are recorded. They must not slip into the next phase; the sender is told why."""
     from dippouch.store import GameStore
 

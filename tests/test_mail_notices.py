@@ -1,4 +1,4 @@
-"""Notices by mail (issue 14): a power in civil disorder, a pause, a resumption, an extension and a rollback
+"""Notices by mail: a power in civil disorder, a pause, a resumption, an extension and a rollback
 each go once to every player with an address and every observer, as plain text that says what happened and
 when orders are now due; reminders and results follow the game's own settings."""
 
@@ -113,7 +113,7 @@ def _to_winter(store: GameStore) -> list[str]:
 
 def test_maps_go_with_winter_results_or_every_phase_as_the_game_says(tmp_path: Path) -> None:
     """Our side of the map seam: which results carry the map (Winter by default, every phase, or none) and
-    that the text goes first, complete without it. The renderer's own files are the maps issue's."""
+    that the text goes first, complete without it. The renderer's own files are tested with the renderer."""
     from dippouch.mail.outbox import OutFile, build_message
 
     calls: list[int] = []

@@ -19,7 +19,7 @@ import pytest
 from typer.testing import CliRunner
 
 from dippouch.catalog import builtin_names, load_variant
-from dippouch.cli import _register, app
+from dippouch.cli import register_commands, app
 from dippouch.core.legal import legal_orders
 from dippouch.core.notation import format_order
 from dippouch.mapcheck import check_drawing
@@ -235,7 +235,7 @@ def test_one_units_supply_is_singular() -> None:
 
 
 def test_mapcheck_counts_misplaced_names_and_refuses_an_unknown_names_choice() -> None:
-    _register()
+    register_commands()
     runner = CliRunner()
     ok = runner.invoke(app, ["mapcheck", "hundred3", "--strict-geometry"])
     assert ok.exit_code == 0, ok.output

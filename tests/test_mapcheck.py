@@ -7,7 +7,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from dippouch.catalog import load_variant
-from dippouch.cli import _register, app
+from dippouch.cli import register_commands, app
 from dippouch.mapcheck import check_map, edge_key, format_report, great_circle_km
 
 
@@ -100,7 +100,7 @@ def test_home_centre_outside_homeland_and_missing_point(tmp_path: Path) -> None:
 
 
 def test_cli_exit_codes(tmp_path: Path) -> None:
-    _register()
+    register_commands()
     runner = CliRunner()
     ok = runner.invoke(app, ["mapcheck", "standard"])
     assert ok.exit_code == 0, ok.output

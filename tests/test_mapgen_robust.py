@@ -12,10 +12,10 @@ from shapely.errors import GEOSException
 from typer.testing import CliRunner
 
 import dippouch.render.mapgen.pipeline as build_module
-from dippouch.cli import _register, app, main
+from dippouch.cli import register_commands, app, main
 
 runner = CliRunner()
-_register()
+register_commands()
 
 W3K_BRABANT = """[variant]
 name = "brabant"

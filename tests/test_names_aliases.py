@@ -1,4 +1,4 @@
-"""Names players use are understood (issue 11, finding 6), and no name means two places.
+"""Names players use are understood, and no name means two places.
 
 Every W3K and 1000 AD region was reviewed for the short and historic names players write (county
 abbreviations, county towns, older spellings); they are aliases in the variant files. The parser folds

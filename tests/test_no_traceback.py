@@ -1,4 +1,4 @@
-"""Issue 11, finding 7: bad input gets one clear message, never a traceback, and the contract's stream goes on.
+"""Finding 7: bad input gets one clear message, never a traceback, and the contract's stream goes on.
 
 Each case was a traceback, an "internal error" answer or a stream that died before these fixes.
 """

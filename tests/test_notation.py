@@ -1,4 +1,4 @@
-"""Order notation: every spelling issue 2 lists, DATC's long form, errors with suggestions, round trips."""
+"""Order notation: every spelling players use, DATC's long form, errors with suggestions, round trips."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Reports people can read (issue 11, findings 5 and 6): full names, and what W3K's own rules did, in words."""
+"""Reports people can read: full names, and what W3K's own rules did, in words."""
 
 from __future__ import annotations
 

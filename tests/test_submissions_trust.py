@@ -1,4 +1,4 @@
-"""Nothing a player sent is replaced or lost without their word (issue 11, findings 3 and 4, "ready means ready").
+"""Nothing a player sent is replaced or lost without their word.
 
 * A submission with no order line (chat, an empty file) or whose lines all fail is recorded but does not
   replace the standing orders, unless it says "no orders" (or is sent with --replace-with-nothing).

@@ -1,4 +1,4 @@
-"""Issue 16: ``dippouch variants check FILE`` also checks the drawn map and writes a picture beside the file.
+"""``dippouch variants check FILE`` also checks the drawn map and writes a picture beside the file.
 
 A variant on a built-in map takes that map's geometry at once; a changed map is built on request
 (``--build``) or gets a note saying how; geometry and picture go beside the author's file, never into the
@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from dippouch.cli import _register, app
+from dippouch.cli import register_commands, app
 from dippouch.render.geometry import GEOMETRY_DIR
 
 runner = CliRunner()
-_register()
+register_commands()
 PNG = b"\x89PNG\r\n\x1a\n"
 
 

@@ -1,4 +1,4 @@
-"""Issue 16: importers from DPjudge/MILA ``.map`` files and Diplicity's variant JSON.
+"""Importers from DPjudge/MILA ``.map`` files and Diplicity's variant JSON.
 
 Every input file is written by the test itself, in the documented format: the standard map is written out
 from our own data (so the import must give back exactly the same borders and start), and small files
@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from dippouch.catalog import load_variant
-from dippouch.cli import _register, app
+from dippouch.cli import register_commands, app
 from dippouch.core.mapdata import ProvinceKind
 from dippouch.core.variant import Variant, build_variant
 from dippouch.interop.diplicity import import_diplicity
@@ -24,7 +24,7 @@ from dippouch.interop.dpjudge import ImportError_, _calendar, import_dpjudge
 from dippouch.interop.variant_toml import dumps_variant
 
 runner = CliRunner()
-_register()
+register_commands()
 
 
 def _edges(v: Variant) -> tuple[set[tuple[str, str]], set[tuple[str, str]]]:

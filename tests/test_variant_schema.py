@@ -1,4 +1,4 @@
-"""Issue 16: mistakes in a variant file are errors with file, line and the closest valid key, all at once.
+"""Mistakes in a variant file are errors with file, line and the closest valid key, all at once.
 
 Each test writes the kind of file a new variant author writes (extending standard, outside the package)
 with one or more typical mistakes, and checks the message says where and what was meant.

@@ -181,7 +181,7 @@ def test_a_phase_in_the_browser(server: dict[str, Any], browser: Any) -> None:
     assert "Processed Spring 1901 Movement" in coord.locator(".flash").inner_text()
     coord.goto(f"{base}/games/e2e")
     report = coord.locator("pre.report").inner_text()
-    # Reports name places by abbreviation or (issue 11) by full name.
+    # Reports name places by abbreviation or by full name.
     assert re.search(r"France:\s+A (par|Paris) - (bur|Burgundy)", report), report
     assert re.search(r"Germany:\s+A (mun|Munich) - (ruh|Ruhr)", report), report
     assert (

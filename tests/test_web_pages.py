@@ -45,7 +45,7 @@ def test_a_game_from_creation_to_processing(db_url: str) -> None:
     assert r.status_code == 303
     game = site.browser().get("/games/demo").text
     assert "Fall 1901 Movement" in game
-    # The report, revealed (places by abbreviation or, since issue 11, by full name).
+    # The report, revealed (places by abbreviation or by full name).
     assert re.search(r"France:\s+A (par|Paris) - (bur|Burgundy)", game)
     assert re.search(r"Germany:\s+A (mun|Munich) - (ruh|Ruhr)", game)
 

@@ -1,4 +1,4 @@
-"""The game page's map is its own resource, kept by the browser for good (issue 15's web load): the page is
+"""The game page's map is its own resource, kept by the browser for good: the page is
 small and made without drawing. Cached pictures must never show a viewer orders not yet revealed to them:
 a power's own standing orders are drawn on that power's page only, and the pictures with orders of a phase
 exist only once it is processed.

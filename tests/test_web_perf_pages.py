@@ -1,4 +1,4 @@
-"""The anonymous game page cache under change (issue 13/15 load): a change made by another process (a
+"""The anonymous game page cache under change: a change made by another process (a
 worker) shows on the next request once the cache's second has passed; while one request remakes a busy
 game's page the others are answered with the page as it was instead of waiting; a game made private is
 never answered from the cache."""

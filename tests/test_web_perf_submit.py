@@ -1,5 +1,4 @@
-"""A submission reads a bounded number of rows however many versions its power has sent (issue 13's
-submission target), and still picks the same standing version as the rule over every version does.
+"""A submission reads a bounded number of rows however many versions its power has sent, and still picks the same standing version as the rule over every version does.
 
 Counted, not timed: an ORM "load" event counts the submission rows built from the database, and a cursor
 event counts the SQL statements, so the test fails if ``GameStore.submit`` goes back to loading every earlier

@@ -1,4 +1,4 @@
-"""The web app from an attacker's side: every refusal the issue asks for is a test that expects it."""
+"""The web app from an attacker's side: every refusal is a test that expects it."""
 
 from __future__ import annotations
 

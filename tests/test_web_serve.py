@@ -107,7 +107,7 @@ def test_the_cli_does_not_import_the_web_stack_until_serve_runs() -> None:
     import sys
 
     code = (
-        "import sys; from dippouch.cli import _register; _register(); "
+        "import sys; from dippouch.cli import register_commands; register_commands(); "
         "import dippouch.cli.serve; "
         "print(sorted(m for m in ('fastapi', 'uvicorn', 'jinja2', 'starlette', 'dippouch.web.app') if m in sys.modules))"
     )

@@ -6,7 +6,7 @@ of play is checked whole (:func:`workersupport.check_ledger`). The second test k
 at random moments, some of them in the middle of a phase (a crash point just before the commit), starts
 new ones in their place, and checks the same.
 
-PostgreSQL gets the issue's full size (4 workers, 200 games); SQLite, whose single write lock makes
+PostgreSQL gets the full size (4 workers, 200 games); SQLite, whose single write lock makes
 several workers safe but not faster, a smaller round with 2 workers.
 """
 

@@ -117,7 +117,7 @@ def _root(
     """Run games of Diplomacy variants: adjudicate, coordinate, report."""
 
 
-def _register(argv: list[str] | None = None) -> None:
+def register_commands(argv: list[str] | None = None) -> None:
     """Import the command modules: only the one that defines the command named in ``argv`` when it names a
     known command; all of them otherwise (``--help``, no command, or a misspelt one, which gets typer's
     "did you mean" from the full list)."""
@@ -185,7 +185,7 @@ def keep_running() -> None:
 
 def _run() -> None:
     try:
-        _register(sys.argv[1:])
+        register_commands(sys.argv[1:])
         with _only(sys.argv[1:]):
             app()
     except KeyboardInterrupt:
