@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from dippouch.cli import register_commands, app
+from dippouch.cli import app, register_commands
 from dippouch.game import GameError, Settings
 from dippouch.store import GameStore
 

@@ -39,7 +39,7 @@ def test_an_on_off_option_takes_true_or_false_only(value: object) -> None:
 def test_the_cli_and_the_contract_refuse_a_non_boolean_option() -> None:
     from typer.testing import CliRunner
 
-    from dippouch.cli import register_commands, app
+    from dippouch.cli import app, register_commands
     from dippouch.contract import handle_line
 
     register_commands()

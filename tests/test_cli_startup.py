@@ -51,7 +51,7 @@ def env(tmp_path: Path) -> dict[str, str]:
 
 
 def test_command_table_matches_what_the_modules_register() -> None:
-    from dippouch.cli import _COMMAND_HOME, register_commands, app
+    from dippouch.cli import _COMMAND_HOME, app, register_commands
 
     register_commands()
     found: dict[str, str] = {}
@@ -251,7 +251,7 @@ def test_running_one_command_leaves_every_command_registered(monkeypatch: pytest
     callers in the same process)."""
     import gc
 
-    from dippouch.cli import register_commands, app, main
+    from dippouch.cli import app, main, register_commands
 
     register_commands()
     before = (len(app.registered_commands), len(app.registered_groups))

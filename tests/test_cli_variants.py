@@ -8,7 +8,7 @@ import sys
 from typer.testing import CliRunner
 
 from dippouch.catalog import variant_names
-from dippouch.cli import register_commands, app
+from dippouch.cli import app, register_commands
 
 runner = CliRunner()
 register_commands()

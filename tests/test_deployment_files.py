@@ -31,7 +31,7 @@ def _compose() -> dict[str, Any]:
 
 def _parse(argv: list[str]) -> Any:
     """Parse a dippouch command line as the CLI would (its click context), without running it."""
-    from dippouch.cli import register_commands, app
+    from dippouch.cli import app, register_commands
 
     register_commands()
     group: Any = typer.main.get_command(app)  # typer's own (vendored) click group

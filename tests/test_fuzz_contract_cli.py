@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from dippouch.cli import register_commands, app
+from dippouch.cli import app, register_commands
 from dippouch.contract import encode_response, handle_line
 
 register_commands()

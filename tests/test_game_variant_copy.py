@@ -14,7 +14,7 @@ import sqlalchemy as sa
 from typer.testing import CliRunner
 
 from dippouch.catalog import load_variant
-from dippouch.cli import register_commands, app
+from dippouch.cli import app, register_commands
 from dippouch.core.variant import content_hash
 from dippouch.game import GameError
 from dippouch.store import GameStore

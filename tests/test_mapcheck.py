@@ -7,7 +7,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from dippouch.catalog import load_variant
-from dippouch.cli import register_commands, app
+from dippouch.cli import app, register_commands
 from dippouch.mapcheck import check_map, edge_key, format_report, great_circle_km
 
 

@@ -12,7 +12,7 @@ from shapely.errors import GEOSException
 from typer.testing import CliRunner
 
 import dippouch.render.mapgen.pipeline as build_module
-from dippouch.cli import register_commands, app, main
+from dippouch.cli import app, main, register_commands
 
 runner = CliRunner()
 register_commands()

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from dippouch.cli import register_commands, app
+from dippouch.cli import app, register_commands
 from dippouch.render.geometry import GEOMETRY_DIR
 
 runner = CliRunner()

@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from dippouch.catalog import load_variant
-from dippouch.cli import register_commands, app
+from dippouch.cli import app, register_commands
 from dippouch.core.mapdata import ProvinceKind
 from dippouch.core.variant import Variant, build_variant
 from dippouch.interop.diplicity import import_diplicity
