@@ -21,8 +21,8 @@ from typer.testing import CliRunner
 
 import dippouch.cli.game  # noqa: F401  (registers the commands)
 from dippouch.cli import app
+from dippouch.core.variant import content_hash
 from dippouch.store import GameStore
-from dippouch.store.repository import content_hash
 from websupport import Site
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
