@@ -15,6 +15,8 @@ __all__ = ["extend", "pause", "resume", "set_deadlines"]
 
 
 def extend(db: Database, name: str, by: timedelta, *, now: datetime) -> datetime | timedelta:
+    """Give the open phase more time (a paused game: more of the time it gets back when it resumes); returns
+    the new deadline, or the time left while paused."""
     now = as_utc(now)
     with db.session() as s, s.begin():
         g = game_row(s, name, lock=True)
@@ -42,6 +44,7 @@ def set_deadlines(db: Database, name: str, deadlines: Mapping[str, str], *, now:
 
 
 def pause(db: Database, name: str, *, now: datetime) -> timedelta:
+    """Stop the clock: the open phase loses its deadline, and the game keeps the time that was left."""
     now = as_utc(now)
     with db.session() as s, s.begin():
         g = game_row(s, name, lock=True)

@@ -42,6 +42,7 @@ def civil_disorder(s: Session, g: GameRow, v: Variant) -> set[str]:
 
 
 def missed_streaks(s: Session, g: GameRow, v: Variant) -> dict[str, int]:
+    """Power -> movement phases missed in a row since its current player took over."""
     # Only the columns the streak needs: every status (a game page after each change) reads this, and
     # a long game's positions, orders and results are most of its phases' bytes.
     q = (

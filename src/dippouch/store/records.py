@@ -17,10 +17,12 @@ __all__ = ["iso_time", "phase_record_of", "phase_to_data", "read_time", "result_
 
 
 def iso_time(dt: datetime | None) -> str | None:
+    """A time as the game file writes it."""
     return dt.isoformat() if dt is not None else None
 
 
 def read_time(text: str | None) -> datetime | None:
+    """A time the game file wrote, back as an aware UTC time."""
     return as_utc(datetime.fromisoformat(text)) if text else None
 
 
@@ -49,6 +51,7 @@ def phase_record_of(
 
 
 def phase_to_data(p: PhaseRow, *, submissions: bool = True) -> dict[str, Any]:
+    """A phase, with its submissions unless not ``submissions``, as the game file and the records hold it."""
     return {
         "id": p.id,
         "branch": p.branch,
@@ -87,6 +90,7 @@ def phase_to_data(p: PhaseRow, *, submissions: bool = True) -> dict[str, Any]:
 
 
 def result_data(v: Variant, r: Any, kind: PhaseKind) -> dict[str, Any]:
+    """An adjudication result in the adjudication contract's shape (:func:`dippouch.core.jsonio.result_to_json`)."""
     from dippouch.core.jsonio import result_to_json
 
     return result_to_json(v, r, kind)

@@ -83,6 +83,7 @@ def game_variant(g: GameRow) -> Variant:
 
 
 def game_settings(g: GameRow) -> Settings:
+    """The game's rules of procedure (deadlines, draws, missed-phase limit)."""
     return Settings.from_data(g.settings)
 
 

@@ -228,6 +228,7 @@ def lock_power(s: Session, phase_id: int, power: str) -> None:
 
 
 def version_name(r: SubmissionRow) -> str:
+    """A version as the player knows it: our number, and theirs when it differs."""
     return f"{r.version}" + (f" (your v{r.label})" if r.label and r.label != str(r.version) else "")
 
 

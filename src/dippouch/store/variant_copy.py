@@ -133,6 +133,7 @@ def upgrade_variant(
 
 
 def options_of(db: Database, name: str) -> dict[str, Any]:
+    """The variant options the game was created with."""
     with db.session() as s:
         return dict(game_row(s, name).options)
 

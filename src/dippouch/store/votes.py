@@ -56,6 +56,7 @@ def vote_history(db: Database, name: str) -> list[tuple[str, bool, datetime]]:
 
 
 def current_votes(s: Session, g: GameRow) -> dict[str, bool]:
+    """Power -> its latest draw vote (yes or no), for the powers that have voted."""
     out: dict[str, bool] = {}
     for r in s.scalars(sa.select(VoteRow).where(VoteRow.game_id == g.id).order_by(VoteRow.id)):
         out[r.power] = r.draw
