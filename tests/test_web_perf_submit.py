@@ -19,7 +19,7 @@ import sqlalchemy as sa
 from dippouch.game import GameError
 from dippouch.store import GameStore
 from dippouch.store.models import SubmissionRow
-from dippouch.store.repository import _standing
+from dippouch.store.standing import standing as _standing
 
 T0 = datetime(2026, 3, 1, tzinfo=UTC)
 ORDERS = "A par - bur\nA mar - spa\nF bre - mao"

@@ -95,7 +95,7 @@ def test_a_broken_game_is_skipped_and_the_others_go_on(store: GameStore, caplog:
 def test_the_database_clock_decides_not_the_workers(store: GameStore, monkeypatch: pytest.MonkeyPatch) -> None:
     """A worker whose clock runs an hour fast must not process a phase due in half an hour (PostgreSQL:
     the server's clock decides). SQLite has no server clock: its workers share the one machine's clock."""
-    import dippouch.store.repository as repository
+    import dippouch.store.db as db
 
     real = datetime
 
@@ -105,7 +105,7 @@ def test_the_database_clock_decides_not_the_workers(store: GameStore, monkeypatc
             return real.now(tz) + timedelta(hours=1)
 
     _game(store, "g", opened=store.clock() - timedelta(minutes=30))
-    monkeypatch.setattr(repository, "datetime", FastClock)
+    monkeypatch.setattr(db, "datetime", FastClock)
     done = process_due(store)
     if store.engine.dialect.name == "postgresql":
         assert done == []

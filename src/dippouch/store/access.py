@@ -274,22 +274,6 @@ class AccessStore:
             )
             return list(s.scalars(q))
 
-    def due_games(self, now: datetime) -> list[str]:
-        """Active games whose open phase's deadline has passed (readiness is checked when orders arrive)."""
-        with self.reader.session() as s:
-            q = (
-                sa.select(GameRow.name)
-                .join(PhaseRow, PhaseRow.game_id == GameRow.id)
-                .where(
-                    GameRow.status == "active",
-                    PhaseRow.status == "open",
-                    PhaseRow.deadline.is_not(None),
-                    PhaseRow.deadline <= as_utc(now),
-                )
-                .order_by(PhaseRow.deadline)
-            )
-            return list(s.scalars(q))
-
 
 def _marker_query() -> sa.Select[Any]:
     """Built once: constructing this statement costs more than running it."""

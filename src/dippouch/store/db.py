@@ -1,7 +1,8 @@
 """Engines and schema: SQLite by default with no configuration, PostgreSQL (or any SQLAlchemy URL) by choice.
 
 The schema is created and upgraded by Alembic the first time a database is opened, so a coordinator never
-runs a migration by hand; the migration scripts ship inside the package.
+runs a migration by hand; the migration scripts ship inside the package. :class:`Database` is one open
+database: its engine, its sessions and its clock (the game store is a :class:`Database` with the games).
 """
 
 from __future__ import annotations
@@ -12,16 +13,23 @@ import re
 import shlex
 import stat
 import sys
+from collections import OrderedDict
+from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Self
 
 import sqlalchemy as sa
+from sqlalchemy.orm import Session, sessionmaker
 
 from dippouch.core.errors import DippouchError
+from dippouch.game import GameError, as_utc
 
 if TYPE_CHECKING:
     from alembic.config import Config
+
+    from dippouch.core.position import Position
+    from dippouch.core.variant import Variant
 
 DEFAULT_URL = "sqlite:///dippouch.db"
 SUPPORTED = (
@@ -31,6 +39,14 @@ SUPPORTED = (
 
 class DatabaseURLError(DippouchError):
     """A database URL dippouch cannot use: unreadable, of an unknown kind, or without its driver."""
+
+
+DatabaseError = sa.exc.SQLAlchemyError
+"""Any failure of the database itself (unreachable, busy, a statement refused): what a caller above the store
+catches to say "database unavailable" instead of failing, without speaking SQLAlchemy itself."""
+
+DatabaseBusy = sa.exc.OperationalError
+"""The database is busy or cannot be reached right now (a lock not granted in time, a connection lost)."""
 
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
@@ -220,3 +236,64 @@ def _at_head(engine: sa.Engine) -> bool:
     except sa.exc.DBAPIError:
         return False  # no version table yet: a new database
     return rows == [head]
+
+
+class Database:
+    """One open game database: its engine, its sessions and its clock.
+
+    Opening it creates or upgrades the schema (:func:`upgrade`). The game store
+    (:class:`dippouch.store.repository.GameStore`) is a :class:`Database` with the games; the store's
+    modules take a :class:`Database` as their first argument, so none of them needs the store itself.
+    """
+
+    engine: sa.Engine
+    session: sessionmaker[Session]
+    positions: OrderedDict[int, tuple[Variant, Position]]
+    """Phase id -> (variant, its parsed starting position): :func:`dippouch.store.rows.phase_position`'s."""
+
+    def __init__(self, url: str | None = None) -> None:
+        self._connect(make_engine(url))
+        try:
+            upgrade(self.engine)
+        except sa.exc.OperationalError as e:
+            raise GameError(f"cannot open the game database {self.engine.url!r}: {e.orig}") from None
+
+    def _connect(self, engine: sa.Engine) -> None:
+        self.engine = engine
+        self.session = sessionmaker(engine, expire_on_commit=False)
+        self.positions = OrderedDict()
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def reader(self) -> Self:
+        """A second store on the same database for reads only (a busy web server's pages): on SQLite its
+        transactions do not take the write lock, so readers neither wait for writers nor hold them up.
+        Use it only for methods that do not write; the schema is already at head (this store made sure)."""
+        other = type(self).__new__(type(self))
+        other._connect(make_engine(str(self.engine.url.render_as_string(hide_password=False)), write_lock=False))
+        return other
+
+    def clock(self) -> datetime:
+        """Now, by the database's clock: what decides whether a deadline has passed, whichever machine asks.
+
+        PostgreSQL's ``clock_timestamp()`` (one clock for every web server and worker, so a machine whose
+        clock is behind or ahead never processes early or late). SQLite has no server: its processes all
+        run on one machine, and the local clock is that machine's clock.
+        """
+        with self.session() as s:
+            return self.db_now(s)
+
+    @staticmethod
+    def db_now(s: Session) -> datetime:
+        """:meth:`clock`, inside a session already open."""
+        if s.get_bind().dialect.name == "postgresql":
+            moment: datetime = s.execute(sa.select(sa.func.clock_timestamp())).scalar_one()
+            return as_utc(moment)
+        return datetime.now(UTC)
+
+    def ping(self) -> None:
+        """Ask the database whether it answers and holds a dippouch schema (the health check's question);
+        raises :data:`DatabaseError` when it does not."""
+        with self.engine.connect() as conn:
+            conn.execute(sa.select(sa.literal(1)).select_from(sa.table("alembic_version")).limit(1))

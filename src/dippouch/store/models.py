@@ -1,7 +1,7 @@
 """Tables of a game database. One game has players, phases (with their submissions) and an event log.
 
-Times are stored as UTC. SQLite hands back naive datetimes, so :class:`UTCDateTime` puts the zone back on
-the way out; code above the store only ever sees aware UTC times.
+Times are stored as UTC (:class:`dippouch.store.base.UTCDateTime`); code above the store only ever sees
+aware UTC times. The declarative base is :mod:`dippouch.store.base`'s.
 
 Phases are never deleted: a rollback marks the phases it undoes ``abandoned`` and opens a new *branch*,
 so ``(game, branch, seq)`` is unique and the whole history, abandoned lines included, stays readable.
@@ -11,38 +11,17 @@ the ~90 columns' types would be read back from a string by SQLAlchemy on every s
 command a coordinator types. Only the relationships' forward references are strings.
 """
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from dippouch.store.base import Base
 
-class UTCDateTime(sa.types.TypeDecorator[datetime]):
-    impl = sa.DateTime(timezone=True)
-    cache_ok = True
-
-    def process_bind_param(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
-        if value is None:
-            return None
-        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
-
-    def process_result_value(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
-        if value is None:
-            return None
-        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
-
-
-class Base(DeclarativeBase):
-    metadata = sa.MetaData(
-        naming_convention={
-            "ix": "ix_%(column_0_label)s",
-            "uq": "uq_%(table_name)s_%(column_0_name)s",
-            "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
-            "pk": "pk_%(table_name)s",
-        }
-    )
-    type_annotation_map = {datetime: UTCDateTime, dict[str, Any]: sa.JSON, list[Any]: sa.JSON}  # noqa: RUF012
+# Base is handed on: the web's and the mail's tables import it from here, which also maps the game tables
+# their foreign keys point to.
+__all__ = ["Base", "EventRow", "GameRow", "PhaseRow", "PlayerRow", "SubmissionRow", "VoteRow"]
 
 
 class GameRow(Base):

@@ -12,7 +12,7 @@ import sqlalchemy as sa
 
 import dippouch.store.models_mail
 import dippouch.store.models_web  # noqa: F401  (mapped on import)
-from dippouch.store.models import Base
+from dippouch.store.base import Base
 
 __all__ = ["load_all"]
 

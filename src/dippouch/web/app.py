@@ -17,19 +17,18 @@ from datetime import datetime
 from pathlib import Path
 from urllib.parse import quote
 
-import sqlalchemy as sa
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
-from sqlalchemy.exc import OperationalError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect, Request
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dippouch import __version__
 from dippouch.core.errors import DippouchError
+from dippouch.store.db import DatabaseBusy, DatabaseError
 from dippouch.store.repository import GameStore
 from dippouch.web.deps import render
 from dippouch.web.security import (
@@ -242,8 +241,8 @@ def create_app(
         )
         return _answer(request, exc.status_code, message)
 
-    @app.exception_handler(OperationalError)
-    async def _db(request: Request, exc: OperationalError) -> Response:
+    @app.exception_handler(DatabaseBusy)
+    async def _db(request: Request, exc: DatabaseBusy) -> Response:
         log.warning("database busy or unavailable: %s", exc.orig)
         return _answer(
             request, 503, "the game database is busy or unavailable; try again in a moment", {"Retry-After": "2"}
@@ -279,9 +278,8 @@ def create_app(
         """200 while the database answers; 503 when it does not. Anyone may ask, so the answer says only
         "database unavailable"; the database's own text (file paths, host names, user names) goes to the log."""
         try:
-            with store.engine.connect() as conn:
-                conn.execute(sa.select(sa.literal(1)).select_from(sa.table("alembic_version")).limit(1))
-        except sa.exc.SQLAlchemyError as e:
+            store.ping()
+        except DatabaseError as e:
             log.warning("health check: database unavailable: %s: %s", type(e).__name__, getattr(e, "orig", e))
             return JSONResponse(
                 {"status": "unhealthy", "role": "web", "error": "database unavailable"}, status_code=503

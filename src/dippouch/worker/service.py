@@ -29,11 +29,9 @@ from datetime import datetime
 from types import FrameType
 from typing import Any
 
-import sqlalchemy as sa
-from sqlalchemy.exc import SQLAlchemyError
-
 from dippouch.store import GameStore
-from dippouch.store.models_mail import OutboxRow
+from dippouch.store.db import DatabaseError
+from dippouch.store.queues import mail_queue_depth
 from dippouch.store.repository import DuePhase, PhaseFailed
 from dippouch.worker import metrics
 
@@ -139,7 +137,7 @@ def process_due(
             if not store.process_phase(due.phase_id, now=now, only_if_due=True, claim=True):
                 continue  # another process has it (or had it)
         except Exception as e:  # one broken game must not stop the others (a database error stops the look)
-            if isinstance(e, SQLAlchemyError):
+            if isinstance(e, DatabaseError):
                 raise
             memory.failed[due.phase_id] = started
             metrics.WORKER_ERRORS.inc()
@@ -206,7 +204,7 @@ def fetch_then_process_as_of(store: GameStore, fetch: Task | None, now: datetime
     try:
         fetch(store, at)
     except Exception as e:  # the mail server is down or misconfigured: logged, counted, processing waits
-        if isinstance(e, SQLAlchemyError):
+        if isinstance(e, DatabaseError):
             raise
         metrics.WORKER_ERRORS.inc()
         why = f"mail fetch failed ({type(e).__name__}: {e}); due phases wait until the mailbox can be read"
@@ -248,12 +246,6 @@ def mail_task(store: GameStore, now: datetime) -> None:
             log.warning("SMTP server not taking mail (%s); the queue waits", report.server_down)
     finally:
         metrics.MAIL_QUEUED.set(mail_queue_depth(store))
-
-
-def mail_queue_depth(store: GameStore) -> int:
-    """Messages in the outbox still to be sent (due now or waiting for a retry): one indexed count."""
-    with store.session() as s:
-        return int(s.scalar(sa.select(sa.func.count()).where(OutboxRow.status == "pending")) or 0)
 
 
 class Worker:
@@ -324,7 +316,7 @@ class Worker:
                 try:
                     task(self.store, now)
                 except Exception as e:  # mail trouble must not stop deadline processing: logged, counted
-                    if isinstance(e, SQLAlchemyError):
+                    if isinstance(e, DatabaseError):
                         raise
                     metrics.WORKER_ERRORS.inc()
                     log.error("%s failed: %s: %s", getattr(task, "__name__", "task"), type(e).__name__, e)
@@ -344,7 +336,7 @@ class Worker:
             except Exception as e:  # the database may be down or restarting: wait and try again
                 failures += 1
                 # /healthz says what kind of failure, never its text (addresses, user names, SQL): the log has it.
-                self.last_error = "database unavailable" if isinstance(e, SQLAlchemyError) else "look failed"
+                self.last_error = "database unavailable" if isinstance(e, DatabaseError) else "look failed"
                 metrics.WORKER_ERRORS.inc()
                 log.error("look for due phases failed (%d in a row): %s: %s", failures, type(e).__name__, e)
                 if once:

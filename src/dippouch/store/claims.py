@@ -1,0 +1,183 @@
+"""What deadline workers find and claim: open phases that are due (or may be), their count, and the claim
+of the oldest one due, processed in the same transaction.
+
+Workers claim a game for processing by locking its row with ``SKIP LOCKED`` (:func:`process_next_due`),
+so they never wait for each other; a worker that dies mid-phase releases its claim with its transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+
+from dippouch.game import GameError, as_utc
+from dippouch.store.db import Database
+from dippouch.store.models import GameRow, PhaseRow, PlayerRow, SubmissionRow
+from dippouch.store.processing import process_locked
+from dippouch.store.readiness import phase_due, review
+from dippouch.store.rows import game_variant
+
+__all__ = ["DuePhase", "PhaseFailed", "due_count", "due_phases", "is_due", "process_next_due"]
+
+
+@dataclass(frozen=True)
+class DuePhase:
+    """An open phase that is, or may be, due: what a worker's scan finds (see :meth:`GameStore.due_phases`)."""
+
+    phase_id: int
+    game: str
+    variant: str
+    phase: str
+    deadline: datetime | None
+    past_deadline: bool
+    """True: due by the clock. False: some power is ready, so everyone may be (checked under the lock)."""
+    stamp: tuple[int, int]
+    """(newest submission id, newest player id): readiness can only change when one of these does."""
+
+
+class PhaseFailed(GameError):
+    """Processing one phase failed with an error (rolled back): which phase, and why."""
+
+    def __init__(self, phase_id: int, game: str, phase: str, error: BaseException) -> None:
+        super().__init__(f"cannot process {game}: {phase}: {type(error).__name__}: {error}")
+        self.phase_id = phase_id
+        self.game = game
+        self.phase = phase
+
+
+def due_phases(
+    db: Database, *, now: datetime | None = None, limit: int = 100, past: bool = True, ready: bool = True
+) -> list[DuePhase]:
+    """Open phases of active games that are due by the clock (``past``), oldest deadline first, then
+    (``ready``) phases in which some power has said it is ready (candidates for "everyone is ready";
+    only :func:`is_due` or processing with ``only_if_due`` decides). ``now=None``: the database's clock.
+
+    One indexed query each, however many games there are; nothing is locked.
+    """
+    with db.session() as s:
+        now = db.db_now(s) if now is None else as_utc(now)
+        newest_sub = (
+            sa.select(sa.func.coalesce(sa.func.max(SubmissionRow.id), 0))
+            .where(SubmissionRow.phase_id == PhaseRow.id)
+            .scalar_subquery()
+        )
+        newest_player = (
+            sa.select(sa.func.coalesce(sa.func.max(PlayerRow.id), 0))
+            .where(PlayerRow.game_id == GameRow.id)
+            .scalar_subquery()
+        )
+        cols = (
+            PhaseRow.id,
+            GameRow.name,
+            GameRow.variant,
+            PhaseRow.name,
+            PhaseRow.deadline,
+            newest_sub,
+            newest_player,
+        )
+        base = sa.select(*cols).join(GameRow, GameRow.id == PhaseRow.game_id)
+        base = base.where(PhaseRow.status == "open", GameRow.status == "active")
+        held = review().held_phase_ids(s, now)
+        if held:
+            base = base.where(PhaseRow.id.not_in(held))
+        overdue = (
+            s.execute(base.where(PhaseRow.deadline <= now).order_by(PhaseRow.deadline, PhaseRow.id).limit(limit)).all()
+            if past
+            else []
+        )
+        ready_sub = sa.exists().where(
+            SubmissionRow.phase_id == PhaseRow.id,
+            SubmissionRow.ready.is_(True),
+            SubmissionRow.submitted_at <= PhaseRow.deadline,
+        )
+        early = (
+            s.execute(
+                base.where(PhaseRow.deadline > now, ready_sub).order_by(PhaseRow.deadline, PhaseRow.id).limit(limit)
+            ).all()
+            if ready
+            else []
+        )
+        return [
+            DuePhase(r[0], r[1], r[2], r[3], r[4], past_deadline=flag, stamp=(int(r[5]), int(r[6])))
+            for rows, flag in ((overdue, True), (early, False))
+            for r in rows
+        ]
+
+
+def due_count(db: Database, *, now: datetime | None = None) -> int:
+    """How many open phases of active games are past their deadline: the workers' queue depth."""
+    with db.session() as s:
+        now = db.db_now(s) if now is None else as_utc(now)
+        held = review().held_phase_ids(s, now)
+        q = (
+            sa.select(sa.func.count())
+            .select_from(PhaseRow)
+            .join(GameRow, GameRow.id == PhaseRow.game_id)
+            .where(PhaseRow.status == "open", GameRow.status == "active", PhaseRow.deadline <= now)
+            .where(PhaseRow.id.not_in(held) if held else sa.true())
+        )
+        return int(s.execute(q).scalar_one())
+
+
+def is_due(db: Database, phase_id: int, *, now: datetime | None = None) -> bool:
+    """Whether this phase is open and due (deadline passed, or everyone who must act is ready)."""
+    with db.session() as s:
+        now = db.db_now(s) if now is None else as_utc(now)
+        ph = s.get(PhaseRow, phase_id)
+        if ph is None or ph.status != "open":
+            return False
+        g = s.get(GameRow, ph.game_id)
+        assert g is not None
+        return phase_due(db, s, g, game_variant(g), ph, now)
+
+
+def process_next_due(db: Database, *, now: datetime | None = None, skip: Sequence[int] = ()) -> DuePhase | None:
+    """Claim the open phase with the oldest deadline that has passed and is not in another process's
+    hands, and process it, in one transaction; the phase processed, or ``None`` if there was none.
+
+    The claim is one query, ``SELECT ... ORDER BY deadline LIMIT 1 FOR UPDATE OF games SKIP LOCKED``
+    on PostgreSQL: several workers calling this at once each get a different game, with no waiting and
+    no wasted attempts, and a worker that dies mid-phase releases its claim with its transaction.
+    (SQLite: the transaction's write lock lets one process in at a time.) ``now=None``: the database's
+    clock, read in the query itself. ``skip``: phase ids to leave alone (ones that failed just now).
+
+    A phase that cannot be processed (a game whose variant no longer loads, a bug) raises
+    :class:`PhaseFailed` naming it, so the caller can skip it and go on with the others.
+    """
+    while True:
+        try:
+            with db.session() as s, s.begin():
+                pg = s.get_bind().dialect.name == "postgresql"
+                at = (sa.func.clock_timestamp() if pg else db.db_now(s)) if now is None else as_utc(now)
+                held = review().held_phase_ids(s, db.db_now(s) if now is None else as_utc(now))
+                skip = [*skip, *held]
+                q = (
+                    sa.select(PhaseRow.id, GameRow.id, GameRow.name, GameRow.variant, PhaseRow.name, PhaseRow.deadline)
+                    .join(GameRow, GameRow.id == PhaseRow.game_id)
+                    .where(PhaseRow.status == "open", GameRow.status == "active", PhaseRow.deadline <= at)
+                    .where(PhaseRow.id.not_in(list(skip)) if skip else sa.true())
+                    .order_by(PhaseRow.deadline, PhaseRow.id)
+                    .limit(1)
+                    .with_for_update(of=GameRow, skip_locked=True)
+                )
+                row = s.execute(q).first()
+                if row is None:
+                    return None
+                phase_id, game_id, game, variant, phase, deadline = row
+                g = s.get(GameRow, game_id, populate_existing=True)  # locked by the query above
+                assert g is not None
+                try:
+                    ok = process_locked(db, s, g, phase_id, now, only_if_due=True)
+                except (sa.exc.SQLAlchemyError, PhaseFailed):
+                    raise
+                except Exception as e:  # rolled back; the caller skips this phase and goes on
+                    raise PhaseFailed(phase_id, game, phase, e) from e
+                if ok:
+                    return DuePhase(phase_id, game, variant, phase, deadline, past_deadline=True, stamp=(0, 0))
+            # Lost a race: the phase was processed between the query's snapshot and its lock. Next one.
+        except IntegrityError:
+            continue

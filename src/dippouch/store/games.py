@@ -1,0 +1,184 @@
+"""Games and their seats: creating a game at its variant's start (or a given position), listing games,
+and who plays each power (seating, handing over, e-mail addresses).
+
+A game stores the variant it was created with (:mod:`dippouch.store.variant_copy`); a seat is never
+overwritten: handing a power over closes the old player's row and opens a new one.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+
+from dippouch.catalog import load_variant
+from dippouch.core.variant import Variant, content_hash
+from dippouch.game import GameError, Settings, as_utc, position_to_data
+from dippouch.store.db import Database
+from dippouch.store.gamefile import check_new_game, clean_address
+from dippouch.store.models import GameRow, PlayerRow
+from dippouch.store.rows import current_phase, game_row, game_variant, log_event, open_phase, power_name
+
+__all__ = ["assign", "create_game", "emails", "games", "players", "set_email", "start_position"]
+
+
+_POSITION_KEYS = (
+    "variant",
+    "options",
+    "phase",
+    "units",
+    "dislodged",
+    "supply_centers",
+    "home_centers",
+    "state",
+    "orders",
+)
+
+
+def start_position(v: Variant, data: Any) -> Any:
+    """Read a starting position in the adjudication contract's request shape (docs/coordinator.md).
+
+    What is omitted comes from the variant's start, as ``dippouch adjudicate`` does: without
+    ``home_centers`` each power keeps its home centres, without ``supply_centers`` the starting owners.
+    """
+    from dippouch.core.jsonio import JsonInputError, position_from_json
+
+    if not isinstance(data, Mapping):
+        raise GameError('a position is a JSON object like {"phase": "Spring 1901 Movement", "units": [...]}')
+    for key in data:
+        if key not in _POSITION_KEYS:
+            close = difflib.get_close_matches(str(key), _POSITION_KEYS, n=1)
+            hint = f"; did you mean {close[0]!r}?" if close else ""
+            raise GameError(f"position: unknown key {key!r}{hint} Keys: {', '.join(_POSITION_KEYS)}")
+    named = data.get("variant")
+    if named is not None and str(named).lower() != v.name.lower():
+        raise GameError(
+            f"position: it is a position of {named!r}, but the game plays {v.name!r} (use --variant {named})"
+        )
+    opts = data.get("options")
+    if opts and dict(opts) != {k: val for k, val in v.options.items() if k in dict(opts)}:
+        raise GameError(f"position: its options {dict(opts)} differ from the game's; pass them with -o KEY=VALUE")
+    if data.get("orders"):
+        raise GameError(
+            'position: a starting position has no orders; remove "orders" (or start from a request\'s "next")'
+        )
+    try:
+        return position_from_json(v, data)
+    except JsonInputError as e:
+        raise GameError(f"position: {e}") from None
+
+
+def create_game(
+    db: Database,
+    name: str,
+    variant: str,
+    *,
+    now: datetime,
+    options: Mapping[str, Any] | None = None,
+    settings: Settings | None = None,
+    position: Mapping[str, Any] | None = None,
+) -> str:
+    """Create a game at the variant's start (or at ``position``, in the stored-position shape). The
+    checks of a new game are those an imported one gets (:func:`dippouch.store.gamefile.check_new_game`)."""
+    now = as_utc(now)
+    v = load_variant(variant, options)
+    name, settings = check_new_game(name, v, settings or Settings())
+    start = start_position(v, position) if position is not None else v.start
+    data = dict(v.data)
+    with db.session() as s, s.begin():
+        if s.scalars(sa.select(GameRow.id).where(GameRow.name == name)).first() is not None:
+            raise GameError(f"a game named {name!r} already exists; choose another name")
+        g = GameRow(
+            name=name,
+            variant=v.name,
+            variant_data=data,
+            variant_hash=content_hash(data),
+            options=dict(v.options),
+            settings=settings.to_data(),
+            status="active",
+            ending=None,
+            branch=0,
+            paused_remaining=None,
+            created_at=now,
+        )
+        s.add(g)
+        s.flush()
+        open_phase(s, g, v, settings, start_data=position_to_data(v, start), seq=0, now=now)
+        log_event(s, g, now, "created", variant=v.name, options=dict(v.options), variant_hash=g.variant_hash)
+    return name
+
+
+def games(db: Database) -> list[tuple[str, str, str, str | None]]:
+    """(name, variant, state, current phase) for every game."""
+    with db.session() as s:
+        out = []
+        for g in s.scalars(sa.select(GameRow).order_by(GameRow.name)):
+            ph = current_phase(s, g)
+            out.append((g.name, g.variant, g.status, ph.name if ph else None))
+        return out
+
+
+def players(db: Database, name: str) -> list[tuple[str, str | None, list[tuple[str, datetime, datetime | None]]]]:
+    """(power, current player, full list of (player, from, until)) for every power."""
+    with db.session() as s:
+        g = game_row(s, name)
+        v = game_variant(g)
+        out = []
+        for p in v.power_names:
+            rows = [r for r in g.players if r.power == p]
+            current = next((r.name for r in rows if r.replaced_at is None), None)
+            out.append((p, current, [(r.name, r.assigned_at, r.replaced_at) for r in rows]))
+        return out
+
+
+def assign(
+    db: Database, name: str, power: str, player: str, *, now: datetime, replace: bool = False, email: str | None = None
+) -> str:
+    """Give ``power`` to ``player``. ``replace`` hands it over from the current player (or from civil
+    disorder), which is how a power in civil disorder comes back into the game."""
+    now = as_utc(now)
+    player = player.strip()
+    if not player:
+        raise GameError("a player needs a name")
+    address = clean_address(email) if email is not None else None
+    with db.session() as s, s.begin():
+        g = game_row(s, name, lock=True)
+        v = game_variant(g)
+        power = power_name(v, power)
+        current = [r for r in g.players if r.power == power and r.replaced_at is None]
+        if current and not replace:
+            raise GameError(
+                f"{power} is already played by {current[0].name}; use `dippouch players replace` to hand it over"
+            )
+        if not current and replace:
+            pass  # taking over an unassigned power (e.g. one left in civil disorder) is a replacement too
+        for r in current:
+            r.replaced_at = now
+        s.add(PlayerRow(game_id=g.id, power=power, name=player, assigned_at=now, replaced_at=None, email=address))
+        log_event(s, g, now, "replace" if replace else "assign", power=power, player=player)
+    return power
+
+
+def set_email(db: Database, name: str, power: str, email: str | None, *, now: datetime) -> str:
+    """Give the current player of ``power`` an e-mail address (``None`` removes it)."""
+    now = as_utc(now)
+    address = clean_address(email) if email else None
+    with db.session() as s, s.begin():
+        g = game_row(s, name, lock=True)
+        power = power_name(game_variant(g), power)
+        current = [r for r in g.players if r.power == power and r.replaced_at is None]
+        if not current:
+            raise GameError(f"nobody plays {power} in {g.name}; seat a player first (`dippouch players assign`)")
+        current[0].email = address
+        log_event(s, g, now, "email", power=power, player=current[0].name)
+        return power
+
+
+def emails(db: Database, name: str) -> dict[str, tuple[str, str | None]]:
+    """Power -> (current player, e-mail address) for every seated power."""
+    with db.session() as s:
+        g = game_row(s, name)
+        return {r.power: (r.name, r.email) for r in g.players if r.replaced_at is None}

@@ -1,0 +1,178 @@
+"""Processing a phase: read, adjudicate and write in one transaction, then open the next phase.
+
+A crash anywhere leaves the game before the phase or after it; processing an already processed phase is a
+no-op, and the unique ``(game, branch, seq)`` key stops two processes from both writing the next phase.
+Whatever processes a game locks its ``games`` row first, so a submission and the processing of its phase
+never interleave. What deadline workers find and claim is :mod:`dippouch.store.claims`'s.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from dippouch.game import (
+    GameError,
+    LineCheck,
+    as_utc,
+    game_end,
+    position_from_data,
+    position_to_data,
+    powers_to_act,
+)
+from dippouch.store.db import Database
+from dippouch.store.faults import crash_point, pause_point
+from dippouch.store.models import GameRow, PhaseRow
+from dippouch.store.readiness import phase_due, review
+from dippouch.store.records import result_data
+from dippouch.store.rows import (
+    current_phase,
+    game_row,
+    game_settings,
+    game_variant,
+    log_event,
+    open_phase,
+    phase_position,
+    require_current,
+)
+from dippouch.store.standing import standing_versions
+
+__all__ = ["IDLE_PHASES", "process", "process_locked", "process_phase"]
+
+IDLE_PHASES = 6
+"""How many phases in a row one ``process`` call runs before their deadlines because nobody has anything to
+decide in them; the rest wait for their deadlines (or the next call)."""
+
+
+def process(db: Database, name: str, *, now: datetime, force: bool = False, limit: int = 1000) -> list[str]:
+    """Process every phase that is due (deadline passed, or everyone who must act is ready).
+
+    ``force`` processes the current phase even if it is not due (the coordinator's call). Returns the
+    names of the phases processed, in order. Whether a phase is due is checked again under the game's
+    lock, so a deadline extended meanwhile is respected.
+    """
+    now = as_utc(now)
+    done: list[str] = []
+    idle = 0
+    for _ in range(limit):
+        with db.session() as s:
+            g = game_row(s, name)
+            if g.status == "paused" and force and not done:
+                raise GameError(f"game {name!r} is paused; resume it before processing")
+            ph = current_phase(s, g)
+            if ph is None:
+                if not done and force:
+                    require_current(s, g)
+                break
+            v = game_variant(g)
+            forced = force and not done
+            if not forced and not phase_due(db, s, g, v, ph, now):
+                break
+            if not forced and (ph.deadline is None or now < ph.deadline):
+                # Due early because nobody has anything to decide (or everyone is ready). A board where
+                # nobody can ever act again would otherwise run phase after phase to the end of time:
+                # a few such phases in a row are normal (an empty retreat, an empty Winter), more wait.
+                if not powers_to_act(v, phase_position(db, v, ph)):
+                    idle += 1
+                    if idle > IDLE_PHASES:
+                        break
+                else:
+                    idle = 0
+            phase_id, phase_name = ph.id, ph.name
+        if process_phase(db, phase_id, now=now, only_if_due=not forced):
+            done.append(phase_name)
+        else:
+            break
+    return done
+
+
+def process_phase(
+    db: Database, phase_id: int, *, now: datetime | None = None, only_if_due: bool = False, claim: bool = False
+) -> bool:
+    """Adjudicate one open phase and open the next, in one transaction. True if this call processed it.
+
+    Locks the game's row, then the phase's (every writer locks the game first, so no two wait for
+    each other in a circle), and checks under those locks that the phase is still open and, with
+    ``only_if_due``, due. ``now=None`` reads the database's clock once the locks are held.
+
+    ``claim`` is for deadline workers: the game's row is locked with ``SKIP LOCKED`` (PostgreSQL), so
+    a game another process is processing (or writing to) is skipped at once instead of waited for.
+    """
+    try:
+        with db.session() as s, s.begin():
+            game_id = s.scalar(sa.select(PhaseRow.game_id).where(PhaseRow.id == phase_id))
+            if game_id is None:
+                return False
+            q = sa.select(GameRow).where(GameRow.id == game_id).execution_options(populate_existing=True)
+            g = s.scalars(q.with_for_update(skip_locked=claim)).first()
+            if g is None:
+                return False  # claimed by another process (only with ``claim``)
+            return process_locked(db, s, g, phase_id, now, only_if_due=only_if_due)
+    except IntegrityError:
+        # Another process wrote the next phase first: the phase has been processed, which is what we wanted.
+        return False
+
+
+def process_locked(
+    db: Database, s: Session, g: GameRow, phase_id: int, now: datetime | None, *, only_if_due: bool
+) -> bool:
+    """Process the phase of a game whose row this transaction has locked (see :func:`process_phase`)."""
+    from dippouch.core.adjudicator import adjudicate
+    from dippouch.core.notation import OrderParseError, format_order, parse_order
+
+    ph = s.get(PhaseRow, phase_id, with_for_update=True, populate_existing=True)
+    if ph is None or ph.status != "open" or ph.game_id != g.id:
+        return False
+    now = db.db_now(s) if now is None else as_utc(now)
+    v = game_variant(g)
+    if only_if_due and not phase_due(db, s, g, v, ph, now):
+        return False
+    pause_point("process:locked")
+    settings = game_settings(g)
+    pos = position_from_data(v, ph.position)
+    kind = v.calendar.kind(pos.phase)
+    latest = standing_versions(ph, on_time_only=True)
+    orders: dict[str, list[Any]] = {}
+    used: dict[str, list[str]] = {}
+    for power, sub in sorted(latest.items()):
+        accepted = [LineCheck.from_data(d) for d in sub.lines]
+        parsed = []
+        for line in accepted:
+            if not line.accepted or line.order is None:
+                continue
+            try:
+                parsed.append(parse_order(v, line.order, phase_kind=kind))
+            except OrderParseError:  # pragma: no cover - a canonical order always reads back
+                continue
+        orders[power] = parsed
+        used[power] = [format_order(v, o, phase_kind=kind) for o in parsed]
+    must = powers_to_act(v, pos)
+    # A power with a standing submission on time has taken part ("no orders" counts; chat does not).
+    sent_photos = review().photo_powers(s, ph)  # taken part, whatever the coordinator made of them
+    missed = [p for p in must if p not in latest and p not in sent_photos]
+    resolution = adjudicate(v, pos, orders)
+    results = [result_data(v, r, kind) for r in resolution.results]
+    nxt = resolution.next
+    ph.status = "processed"
+    ph.processed_at = now
+    ph.orders = used
+    ph.results = results
+    ph.next_position = position_to_data(v, nxt)
+    ph.missed = missed
+    s.flush()
+    crash_point("process:after-results")
+    ending = game_end(v, nxt)
+    if ending is not None:
+        g.status = "finished"
+        g.ending = ending.to_data()
+    else:
+        open_phase(s, g, v, settings, start_data=ph.next_position, seq=ph.seq + 1, now=now)
+    log_event(s, g, now, "processed", phase=ph.name, seq=ph.seq, branch=ph.branch)
+    s.flush()
+    crash_point("process:before-commit")
+    pause_point("process:before-commit")
+    return True

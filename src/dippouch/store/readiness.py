@@ -1,0 +1,85 @@
+"""Whether a phase is due before its deadline, and who no longer holds it up: readiness and civil disorder.
+
+A phase is due when its deadline has passed, when every power that must act (and is not in civil disorder)
+says it is ready, or when nobody has anything to decide; and never while photographs or held mail wait for
+the coordinator (:mod:`dippouch.store.review`). A power is in civil disorder after missing ``missed_limit``
+movement phases in a row since its current player took over.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session, load_only
+
+from dippouch.core.calendar import PhaseKind
+from dippouch.core.variant import Variant
+from dippouch.game import civil_disorder_streak, powers_to_act
+from dippouch.store.db import Database
+from dippouch.store.models import GameRow, PhaseRow
+from dippouch.store.rows import game_settings, phase_position
+from dippouch.store.standing import standing_versions
+
+__all__ = ["civil_disorder", "missed_streaks", "phase_due", "review"]
+
+
+def review() -> Any:
+    """store/review.py, imported when a phase's due-ness is first asked: it maps the mail tables, which a
+    command that only submits never needs (tests/test_cli_startup.py). It never imports this module."""
+    import dippouch.store.review
+
+    return dippouch.store.review
+
+
+def civil_disorder(s: Session, g: GameRow, v: Variant) -> set[str]:
+    """Powers that missed ``missed_limit`` movement phases in a row since their current player took over."""
+    limit = game_settings(g).missed_limit
+    if limit <= 0:
+        return set()
+    return {p for p, n in missed_streaks(s, g, v).items() if n >= limit}
+
+
+def missed_streaks(s: Session, g: GameRow, v: Variant) -> dict[str, int]:
+    """Power -> movement phases missed in a row since its current player took over."""
+    # Only the columns the streak needs: every status (a game page after each change) reads this, and
+    # a long game's positions, orders and results are most of its phases' bytes.
+    q = (
+        sa.select(PhaseRow)
+        .options(load_only(PhaseRow.seq, PhaseRow.processed_at, PhaseRow.missed))
+        .where(
+            PhaseRow.game_id == g.id,
+            PhaseRow.status == "processed",
+            PhaseRow.kind == PhaseKind.MOVEMENT.value,
+        )
+        .order_by(PhaseRow.seq)
+    )
+    phases = list(s.scalars(q))
+    out = {}
+    for power in v.power_names:
+        since = max((r.assigned_at for r in g.players if r.power == power and r.replaced_at is None), default=None)
+        relevant = [p for p in phases if since is None or (p.processed_at is not None and p.processed_at > since)]
+        out[power] = civil_disorder_streak(power in (p.missed or []) for p in relevant)
+    return out
+
+
+def phase_due(
+    db: Database, s: Session, g: GameRow, v: Variant, ph: PhaseRow, now: datetime, *, cd: set[str] | None = None
+) -> bool:
+    """``cd``: the powers in civil disorder, when the caller has them already."""
+    if g.status != "active":
+        return False
+    if review().holds(s, ph, now):
+        return False  # photographs or held mail wait for the coordinator (store/review.py)
+    if ph.deadline is not None and now >= ph.deadline:
+        return True
+    pos = phase_position(db, v, ph)
+    cd = civil_disorder(s, g, v) if cd is None else cd
+    latest = standing_versions(ph, on_time_only=True)
+    must = powers_to_act(v, pos)
+    if not must:
+        return True  # nobody has anything to decide
+    voters = [p for p in must if p not in cd]
+    # Powers in civil disorder do not hold the game up, but they alone never make it run early.
+    return bool(voters) and all(p in latest and latest[p].ready for p in voters)

@@ -1,0 +1,203 @@
+"""Finding a game's rows and reading what they mean: the game by name, the variant it plays, its settings,
+its open phase, a power's name; and the two writes every action shares (an event in the log, a new phase).
+
+Every function takes the session its caller opened, so the caller's transaction (and its locks) covers it.
+"""
+
+from __future__ import annotations
+
+import difflib
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session, defer
+
+from dippouch.catalog import built_variant, load_variant, variant_from_data
+from dippouch.core.errors import DippouchError, VariantError
+from dippouch.core.position import Position
+from dippouch.core.variant import Variant
+from dippouch.game import Ending, GameError, Settings, position_from_data
+from dippouch.store.db import Database
+from dippouch.store.models import EventRow, GameRow, PhaseRow
+
+__all__ = [
+    "active_phases",
+    "current_phase",
+    "game_row",
+    "game_settings",
+    "game_variant",
+    "log_event",
+    "open_phase",
+    "phase_position",
+    "power_name",
+    "require_current",
+    "require_current_for",
+]
+
+KEPT_POSITIONS = 4096
+"""How many phases' parsed positions a store keeps (:func:`phase_position`)."""
+
+
+def game_row(s: Session, name: str, *, lock: bool = False, share: bool = False) -> GameRow:
+    """The game's row; ``lock`` locks it alone (processing, votes, coordinator actions), ``share``
+    together with other ``share`` holders (submissions), so both wait for a phase being processed."""
+    # The variant's stored copy (kilobytes of JSON) is read only when the variant is not built already
+    # (:func:`game_variant`): every submission and status reads this row.
+    q = sa.select(GameRow).options(defer(GameRow.variant_data)).where(GameRow.name == name)
+    if lock:
+        q = q.with_for_update()
+    elif share:
+        q = q.with_for_update(read=True)
+    g = s.scalars(q).first()
+    if g is None:
+        names = list(s.scalars(sa.select(GameRow.name)))
+        close = difflib.get_close_matches(name, names, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else "."
+        known = (
+            f" Games: {', '.join(sorted(names))}"
+            if names
+            else " There are no games yet: create one with `dippouch new`."
+        )
+        raise GameError(f"no game {name!r}{hint}{known}")
+    return g
+
+
+def game_variant(g: GameRow) -> Variant:
+    """The game's own variant: the copy stored at creation, or (older games without one) its file. Built
+    once per stored copy and options (its hash names the copy), without reading the copy again."""
+    hit = built_variant(g.variant_hash, g.options) if g.variant_hash else None
+    if hit is not None:
+        return hit
+    if g.variant_data is None:
+        return load_variant(g.variant, g.options)
+    try:
+        return variant_from_data(
+            g.variant_data, g.options, source=f"{g.variant} (the copy stored with {g.name})", digest=g.variant_hash
+        )
+    except VariantError as e:
+        raise GameError(
+            f"the copy of variant {g.variant!r} stored with game {g.name!r} no longer loads: {e}; "
+            f"`dippouch upgrade-variant {g.name}` switches the game to the variant file"
+        ) from None
+
+
+def game_settings(g: GameRow) -> Settings:
+    """The game's rules of procedure (deadlines, draws, missed-phase limit)."""
+    return Settings.from_data(g.settings)
+
+
+def active_phases(s: Session, g: GameRow) -> list[PhaseRow]:
+    """The game's current line of play (abandoned phases left out), in order."""
+    q = sa.select(PhaseRow).where(PhaseRow.game_id == g.id, PhaseRow.status != "abandoned").order_by(PhaseRow.seq)
+    return list(s.scalars(q))
+
+
+def current_phase(s: Session, g: GameRow, *, lock: bool = False) -> PhaseRow | None:
+    """The game's open phase (``None``: the game is over)."""
+    q = sa.select(PhaseRow).where(PhaseRow.game_id == g.id, PhaseRow.status == "open")
+    if lock:
+        q = q.with_for_update()
+    return s.scalars(q).first()
+
+
+def require_current(s: Session, g: GameRow) -> PhaseRow:
+    """The open phase, or a clear error when the game is over."""
+    ph = current_phase(s, g)
+    if ph is None:
+        ending = Ending.from_data(g.ending) if g.ending else None
+        raise GameError(f"game {g.name!r} is over{': ' + ending.text if ending else ''} (roll back to reopen it)")
+    return ph
+
+
+def require_current_for(s: Session, g: GameRow, v: Variant, phase: str | None) -> PhaseRow:
+    """The open phase, which must be ``phase`` when one is named."""
+    if phase is None:
+        return require_current(s, g)
+    try:
+        wanted = v.calendar.name(v.calendar.parse(phase))
+    except DippouchError as e:
+        raise GameError(f"cannot read the phase {phase!r}: {e}") from None
+    ph = current_phase(s, g)
+    if ph is not None and ph.name == wanted:
+        return ph
+    done = s.scalars(
+        sa.select(PhaseRow)
+        .where(PhaseRow.game_id == g.id, PhaseRow.branch == g.branch, PhaseRow.name == wanted)
+        .order_by(PhaseRow.seq.desc())
+    ).first()
+    if ph is None:
+        now_open = f"game {g.name!r} is over (roll back to reopen it)"
+    else:
+        when = f", deadline {ph.deadline:%Y-%m-%d %H:%M} UTC" if ph.deadline else " (paused)"
+        now_open = f"the open phase is {ph.name}{when}; send orders for that phase"
+    if done is not None and done.status == "processed":
+        at = f" at {done.processed_at:%Y-%m-%d %H:%M:%S} UTC" if done.processed_at else ""
+        raise GameError(
+            f"{wanted} was processed{at}, before these orders arrived; they were not recorded. {now_open[0].upper()}{now_open[1:]}."
+        )
+    raise GameError(
+        f"{wanted} is not open in game {g.name!r}; these orders were not recorded. {now_open[0].upper()}{now_open[1:]}."
+    )
+
+
+def power_name(v: Variant, text: str) -> str:
+    """The power ``text`` names, by its canonical name, or a clear error naming the closest one."""
+    try:
+        return v.power(text).name
+    except KeyError as e:
+        raise GameError(str(e.args[0])) from None
+
+
+def log_event(s: Session, g: GameRow, now: datetime, kind: str, **detail: Any) -> None:
+    """Add an entry to the game's event log (in the caller's transaction)."""
+    s.add(EventRow(game_id=g.id, at=now, kind=kind, detail=detail))
+
+
+def open_phase(
+    s: Session,
+    g: GameRow,
+    v: Variant,
+    settings: Settings,
+    *,
+    start_data: dict[str, Any],
+    seq: int,
+    now: datetime,
+) -> PhaseRow:
+    """Open the game's next phase from ``start_data`` (a stored position); a paused game's phase gets no
+    deadline, and the game keeps the phase's whole time for when it resumes."""
+    pos = position_from_data(v, start_data)
+    kind = v.calendar.kind(pos.phase)
+    ph = PhaseRow(
+        game_id=g.id,
+        branch=g.branch,
+        seq=seq,
+        name=v.calendar.name(pos.phase),
+        kind=kind.value,
+        status="open",
+        position=start_data,
+        opened_at=now,
+        deadline=None if g.status == "paused" else settings.deadline(kind, now),
+    )
+    if g.status == "paused":
+        g.paused_remaining = settings.duration(kind).total_seconds()
+    s.add(ph)
+    s.flush()
+    return ph
+
+
+def phase_position(db: Database, v: Variant, ph: PhaseRow) -> Position:
+    """The position a phase starts from, parsed once per phase (and variant): a phase's position never
+    changes, and every submission and status reads it (parsing a standard position costs a millisecond).
+    For reading only: callers must not change the Position."""
+    if ph.id is None:  # not flushed yet
+        return position_from_data(v, ph.position)
+    kept = db.positions
+    hit = kept.get(ph.id)
+    if hit is not None and hit[0] is v:
+        return hit[1]
+    pos = position_from_data(v, ph.position)
+    kept[ph.id] = (v, pos)
+    while len(kept) > KEPT_POSITIONS:
+        kept.popitem(last=False)
+    return pos

@@ -1,0 +1,237 @@
+"""Moving a game between databases: the game file (our JSON) as each reader may have it, and importing one.
+
+``public`` leaves out submissions and addresses, ``coordinator`` seals the open phase's orders, and
+``unsealed`` has everything (opening the seal is recorded). An import gets the checks a new game gets
+(:func:`dippouch.store.gamefile.check_new_game`) and those only a file can fail
+(:func:`dippouch.store.gamefile.check_game_file`) before anything is written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+
+from dippouch.catalog import load_variant, variant_from_data
+from dippouch.core.errors import DippouchError
+from dippouch.core.variant import content_hash
+from dippouch.game import GameError, as_utc
+from dippouch.store.db import Database
+from dippouch.store.gamefile import check_game_file, check_new_game, check_variant_name
+from dippouch.store.models import EventRow, GameRow, PhaseRow, PlayerRow, SubmissionRow, VoteRow
+from dippouch.store.records import iso_time, phase_to_data, read_time
+from dippouch.store.rows import game_row, power_name
+from dippouch.store.sealing import record_unsealing, seal_export
+
+__all__ = ["GAME_FILE_FORMAT", "GAME_FILE_VERSION", "export_game", "game_file", "import_game"]
+
+GAME_FILE_FORMAT = "dippouch-game"
+GAME_FILE_VERSION = 1
+
+
+def game_file(
+    db: Database, name: str, *, view: str, now: datetime, who: str | None = None, reason: str | None = None
+) -> dict[str, Any]:
+    """The game file as each reader may have it; every front end's export comes from here.
+
+    ``public``: no submission and no player's e-mail address (anyone who may see the game gets it).
+    ``coordinator``: everything, but the open phase's submissions sealed until its deadline (who sent
+    which version and when, not what). ``unsealed``: everything, to move a running game; while the
+    open phase is sealed this opens the seal, which is recorded in the game's event log (``who``, when,
+    ``reason``: required) for the players to see, in the same transaction as the file is read.
+    """
+    now = as_utc(now)
+    if view == "public":
+        data = export_game(db, name)
+        for r in data["players"]:
+            r.pop("email", None)
+        for ph in data["phases"]:
+            ph["submissions"] = []
+        data["sealed"] = "submissions and players' addresses are left out; the coordinator's export has them"
+        return data
+    if view == "coordinator":
+        data = export_game(db, name)
+        if seal_export(data, now):
+            data["sealed"] = (
+                "the open phase's submissions are sealed until its deadline; an unsealed export (with a "
+                "reason, shown to the players) has them"
+            )
+        return data
+    if view != "unsealed":
+        raise GameError(f"unknown view of a game file {view!r}; choose public, coordinator or unsealed")
+    record_unsealing(db, name, who=who or "the coordinator", reason=reason, now=now, what="unsealed export")
+    return export_game(db, name)
+
+
+def export_game(db: Database, name: str) -> dict[str, Any]:
+    """The whole game as JSON-ready data: settings, players, every phase with its submissions, votes, log."""
+    with db.session() as s:
+        g = game_row(s, name)
+        phases = list(s.scalars(sa.select(PhaseRow).where(PhaseRow.game_id == g.id).order_by(PhaseRow.id)))
+        votes = s.scalars(sa.select(VoteRow).where(VoteRow.game_id == g.id).order_by(VoteRow.id))
+        events = s.scalars(sa.select(EventRow).where(EventRow.game_id == g.id).order_by(EventRow.id))
+        return {
+            "format": GAME_FILE_FORMAT,
+            "version": GAME_FILE_VERSION,
+            "game": {
+                "name": g.name,
+                "variant": g.variant,
+                "variant_data": g.variant_data,
+                "variant_hash": g.variant_hash,
+                "options": g.options,
+                "settings": g.settings,
+                "status": g.status,
+                "ending": g.ending,
+                "branch": g.branch,
+                "paused_remaining": g.paused_remaining,
+                "created_at": g.created_at.isoformat(),
+            },
+            "players": [
+                {
+                    "power": r.power,
+                    "name": r.name,
+                    "assigned_at": r.assigned_at.isoformat(),
+                    "replaced_at": iso_time(r.replaced_at),
+                    "email": r.email,
+                }
+                for r in g.players
+            ],
+            "phases": [phase_to_data(p) for p in phases],
+            "votes": [{"power": r.power, "draw": r.draw, "at": r.at.isoformat()} for r in votes],
+            "events": [{"at": r.at.isoformat(), "kind": r.kind, "detail": r.detail} for r in events],
+        }
+
+
+def import_game(db: Database, data: Mapping[str, Any], *, name: str | None = None) -> str:
+    """Recreate a game from :func:`export_game`'s data (under ``name`` if given)."""
+    if not isinstance(data, Mapping) or data.get("format") != GAME_FILE_FORMAT:
+        raise GameError(f'not a dippouch game file (expected "format": "{GAME_FILE_FORMAT}")')
+    version = data.get("version", GAME_FILE_VERSION)
+    if isinstance(version, bool) or not isinstance(version, int) or version < 1:
+        raise GameError(f"game file: version {version!r} is not a game file version (this dippouch writes 1)"[:200])
+    if version > GAME_FILE_VERSION:
+        raise GameError(f"game file version {version} is newer than this dippouch understands")
+    try:
+        gd = data.get("game")
+        if not isinstance(gd, Mapping):
+            raise GameError('game file: no "game" object (name, variant, settings, status)')
+        if gd.get("variant") is None:
+            raise GameError("game.variant: missing; a game file names the variant its game plays (like standard)")
+        try:
+            named = check_variant_name(gd.get("variant"))
+        except GameError as e:
+            raise GameError(f"game.variant: {e}") from None
+        options = gd.get("options") or {}
+        if not isinstance(options, Mapping):
+            raise GameError("game.options: expected an object of variant options")
+        stored = gd.get("variant_data")
+        try:
+            if stored is not None:
+                # The game's own copy travels with it: a game of a user variant imports without the file.
+                if not isinstance(stored, Mapping):
+                    raise GameError("game.variant_data: expected the variant as an object")
+                if gd.get("variant_hash") is not None and content_hash(stored) != gd["variant_hash"]:
+                    raise GameError("game file: its variant data does not match its variant_hash (edited or damaged)")
+                v = variant_from_data(stored, options, source=f"{named} (from the game file)")
+            else:
+                v = load_variant(named, options)
+        except GameError:
+            raise
+        except DippouchError as e:
+            raise GameError(f"game file: its variant {named!r} does not load: {e}") from None
+        if v.name != named:
+            raise GameError(f"game.variant: the file says {named!r}, but its variant data is {v.name!r}")
+        # The checks a game created here gets, then what only a file can get wrong; nothing is written
+        # before both have passed.
+        new_name, settings = check_new_game(name if name is not None else gd.get("name"), v, gd.get("settings", {}))
+        check_game_file(data, v)
+        with db.session() as s, s.begin():
+            if s.scalars(sa.select(GameRow.id).where(GameRow.name == new_name)).first() is not None:
+                raise GameError(f"a game named {new_name!r} already exists; import it with --name NEW")
+            data_v = dict(v.data)
+            g = GameRow(
+                name=new_name,
+                variant=v.name,
+                variant_data=data_v,
+                variant_hash=content_hash(data_v),
+                options=dict(v.options),
+                settings=settings.to_data(),
+                status=gd["status"],
+                ending=gd.get("ending"),
+                branch=int(gd.get("branch", 0)),
+                paused_remaining=float(gd["paused_remaining"]) if gd.get("paused_remaining") is not None else None,
+                created_at=read_time(gd["created_at"]),
+            )
+            s.add(g)
+            s.flush()
+            for r in data.get("players", []):
+                s.add(
+                    PlayerRow(
+                        game_id=g.id,
+                        power=power_name(v, r["power"]),
+                        name=r["name"].strip(),
+                        assigned_at=read_time(r["assigned_at"]),
+                        replaced_at=read_time(r.get("replaced_at")),
+                        email=r.get("email"),
+                    )
+                )
+            new_ids: dict[int, int] = {}  # submission id in the file -> id here (for carried_from)
+            for p in data["phases"]:
+                row = PhaseRow(
+                    game_id=g.id,
+                    branch=int(p["branch"]),
+                    seq=int(p["seq"]),
+                    name=p["name"],
+                    kind=p["kind"],
+                    status=p["status"],
+                    position=p["position"],
+                    opened_at=read_time(p["opened_at"]),
+                    deadline=read_time(p.get("deadline")),
+                    processed_at=read_time(p.get("processed_at")),
+                    orders=p.get("orders"),
+                    results=p.get("results"),
+                    next_position=p.get("next_position"),
+                    missed=p.get("missed"),
+                )
+                s.add(row)
+                s.flush()
+                for sub in p.get("submissions", []):
+                    if sub.get("sealed"):
+                        raise GameError(
+                            "this game file was exported with the open phase's orders sealed; export it again "
+                            "with `dippouch export --unsealed` to move a running game"
+                        )
+                    old_from = sub.get("carried_from")
+                    copy = SubmissionRow(
+                        phase_id=row.id,
+                        power=sub["power"],
+                        version=int(sub["version"]),
+                        submitted_at=read_time(sub["submitted_at"]),
+                        text=sub["text"],
+                        lines=sub["lines"],
+                        ready=bool(sub.get("ready", False)),
+                        stands=bool(sub.get("stands", True)),
+                        carried_from=new_ids.get(int(old_from)) if old_from is not None else None,
+                        source=str(sub.get("source", "cli")),
+                        recorded_at=read_time(sub.get("recorded_at")),
+                        label=sub.get("label"),
+                        reinstates=sub.get("reinstates"),
+                    )
+                    s.add(copy)
+                    if sub.get("id") is not None:
+                        s.flush()
+                        new_ids[int(sub["id"])] = copy.id
+            for r in data.get("votes", []):
+                s.add(VoteRow(game_id=g.id, power=r["power"], draw=bool(r["draw"]), at=read_time(r["at"])))
+            for r in data.get("events", []):
+                s.add(EventRow(game_id=g.id, at=read_time(r["at"]), kind=r["kind"], detail=r.get("detail", {})))
+        return new_name
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as e:
+        raise GameError(f"game file is incomplete or damaged: {type(e).__name__} {e}"[:300]) from None
+    except IntegrityError:
+        raise GameError(f"a game named {new_name!r} already exists; import it with --name NEW") from None
+    except sa.exc.SQLAlchemyError as e:
+        raise GameError(f"the game file could not be stored ({type(e).__name__}); nothing was imported") from None

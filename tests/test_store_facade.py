@@ -1,0 +1,91 @@
+"""The game store is a facade: each of its methods is a function of one of the store's modules, and the
+helpers that read a game's rows inside a caller's session answer there under public names.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+
+import dippouch.store.db
+from dippouch.game import Settings
+from dippouch.store import GameStore
+
+T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[GameStore]:
+    s = GameStore(f"sqlite:///{tmp_path / 'games.db'}")
+    yield s
+    s.close()
+
+
+def _methods() -> dict[str, object]:
+    own = {name: value for name, value in vars(GameStore).items() if not name.startswith("__")}
+    return {name: value.__func__ if isinstance(value, staticmethod) else value for name, value in own.items()}
+
+
+def test_every_method_is_a_store_modules_function_with_its_docstring() -> None:
+    methods = _methods()
+    assert len(methods) > 40
+    homeless = {name: getattr(f, "__module__", None) for name, f in methods.items()}
+    homeless = {name: m for name, m in homeless.items() if not str(m).startswith("dippouch.store.")}
+    assert homeless == {}
+    # Written in the facade itself, a method would have this module as its home: none is.
+    assert not [name for name, f in methods.items() if getattr(f, "__module__", "") == GameStore.__module__]
+    undocumented = sorted(name for name, f in methods.items() if not inspect.getdoc(f))
+    assert undocumented == []
+
+
+def test_the_database_part_is_the_open_database() -> None:
+    assert issubclass(GameStore, dippouch.store.db.Database)
+    for name in ("clock", "reader", "close", "ping"):
+        assert name not in vars(GameStore) and hasattr(GameStore, name)
+
+
+def test_old_private_names_are_the_public_ones() -> None:
+    """Other areas still call the private names; they are the same functions, not copies."""
+    pairs = {
+        "_game": "game_row",
+        "_variant": "game_variant",
+        "_current": "current_phase",
+        "_position": "phase_position",
+        "_civil_disorder": "civil_disorder",
+        "_latest": "standing_versions",
+    }
+    methods = _methods()
+    assert {old: methods[old] is methods[new] for old, new in pairs.items()} == dict.fromkeys(pairs, True)
+
+
+def test_the_row_helpers_answer_inside_the_callers_session(store: GameStore) -> None:
+    store.create_game("g", "standard", now=T0, settings=Settings(missed_limit=1))
+    store.submit("g", "France", "A par - bur", now=T0, ready=True)
+    with store.session() as s:
+        g = store.game_row(s, "g")
+        v = store.game_variant(g)
+        ph = store.current_phase(s, g)
+        assert ph is not None and ph.name == "Spring 1901 Movement"
+        assert store.phase_position(v, ph) is store.phase_position(v, ph)  # parsed once per phase
+        assert [sub.power for sub in store.standing_versions(ph, on_time_only=True).values()] == ["France"]
+        assert store.civil_disorder(s, g, v) == set()
+    store.process("g", now=T0, force=True)
+    with store.session() as s:
+        g = store.game_row(s, "g")
+        # Everyone but France missed the first movement phase; a limit of one puts them in civil disorder.
+        assert "France" not in store.civil_disorder(s, g, store.game_variant(g))
+        assert "England" in store.civil_disorder(s, g, store.game_variant(g))
+
+
+def test_ping_answers_on_a_dippouch_database_and_fails_without_its_schema(store: GameStore, tmp_path: Path) -> None:
+    store.ping()
+    broken = GameStore(f"sqlite:///{tmp_path / 'other.db'}")
+    with broken.engine.begin() as conn:
+        conn.exec_driver_sql("DROP TABLE alembic_version")
+    with pytest.raises(dippouch.store.db.DatabaseError):
+        broken.ping()
+    broken.close()
