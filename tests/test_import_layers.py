@@ -164,7 +164,6 @@ SQL_OUTSIDE_THE_STORE = {
     "dippouch.mail.outbox",
     "dippouch.mail.sources",
     "dippouch.web.app",
-    "dippouch.web.service",
     "dippouch.worker.service",
 }
 
