@@ -33,7 +33,7 @@ class Headers:
             return
         for k, v in scope.get("headers", []):
             if k == b"content-length" and (not v.isdigit() or int(v) > MAX_BODY):
-                resp = JSONResponse({"error": TOO_LARGE}, status_code=413)
+                resp = JSONResponse({"error": TOO_LARGE, "status": 413}, status_code=413)
                 await resp(scope, receive, send)
                 return
         received = 0

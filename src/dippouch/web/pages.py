@@ -601,22 +601,7 @@ def api_docs(request: Request) -> Response:
             body = None
             ref = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {}).get("$ref")
             if ref:
-                name = ref.rsplit("/", 1)[-1]
-                schema = schemas.get(name, {})
-                body = {
-                    "name": name,
-                    "fields": [
-                        {
-                            "name": k,
-                            "type": f.get("type") or "/".join(x.get("type", "?") for x in f.get("anyOf", [])) or "any",
-                            "required": k in schema.get("required", []),
-                            "limit": f"max {f['maxLength']}" if "maxLength" in f else "",
-                            "default": f.get("default"),
-                            "description": f.get("description", ""),
-                        }
-                        for k, f in schema.get("properties", {}).items()
-                    ],
-                }
+                body = _shape(ref, schemas)
             elif "requestBody" in op:
                 body = {"name": "JSON object", "fields": []}
             ops.append(
@@ -630,6 +615,49 @@ def api_docs(request: Request) -> Response:
                         for p in op.get("parameters", [])
                     ],
                     "body": body,
+                    "answer": _answer_shape(op, schemas),
                 }
             )
     return render(request, "api_docs.html", {"ops": ops, "title": spec.get("info", {}).get("title", "dippouch")})
+
+
+def _type_name(f: dict[str, Any]) -> str:
+    """A field's type as the docs page names it: a model by its name, a list of them as ``[Name]``."""
+    if "$ref" in f:
+        return str(f["$ref"]).rsplit("/", 1)[-1]
+    if f.get("type") == "array" and isinstance(f.get("items"), dict) and f["items"]:
+        return f"[{_type_name(f['items'])}]"
+    if "anyOf" in f:
+        return "/".join(_type_name(x) for x in f["anyOf"])
+    return str(f.get("type") or "any")
+
+
+def _shape(ref: str, schemas: dict[str, Any]) -> dict[str, Any]:
+    """A model of the OpenAPI document as the docs page lists it: its name and its fields."""
+    name = ref.rsplit("/", 1)[-1]
+    schema = schemas.get(name, {})
+    return {
+        "name": name,
+        "fields": [
+            {
+                "name": k,
+                "type": _type_name(f),
+                "required": k in schema.get("required", []),
+                "limit": f"max {f['maxLength']}" if "maxLength" in f else "",
+                "default": f.get("default"),
+                "description": f.get("description", ""),
+            }
+            for k, f in schema.get("properties", {}).items()
+        ],
+    }
+
+
+def _answer_shape(op: dict[str, Any], schemas: dict[str, Any]) -> dict[str, Any] | None:
+    """What a call answers when it succeeds (a list of a model shown as ``[Name]``)."""
+    schema = op.get("responses", {}).get("200", {}).get("content", {}).get("application/json", {}).get("schema", {})
+    many = schema.get("type") == "array"
+    ref = (schema.get("items", {}) if many else schema).get("$ref")
+    if not ref:
+        return None
+    shape = _shape(ref, schemas)
+    return {**shape, "name": f"[{shape['name']}]" if many else shape["name"]}

@@ -86,9 +86,6 @@ class Web:
     # ----------------------------------------------------------------------------------------------
     # Change markers
 
-    def game_exists(self, name: str) -> bool:
-        return game_exists(self.read, name)
-
     def state(self, name: str, *, fresh: bool = False) -> tuple[str, Any] | None:
         """(visibility, change marker) of a game, or None; read at most once a second per game unless
         ``fresh`` (this process drops a game's entry whenever it changes the game itself)."""
@@ -105,13 +102,6 @@ class Web:
                     self._state.clear()
                 self._state[name] = (now, got)
         return got
-
-    def fresh_state(self, name: str) -> tuple[str, Any] | None:
-        """The cached (visibility, marker) if read within the last second, else None (no database access)."""
-        hit = self._state.get(name)
-        if hit is not None and time.monotonic() - hit[0] < STATE_TTL:
-            return hit[1]
-        return None
 
     def touched(self, name: str, *, structural: bool = True) -> None:
         """This process just changed ``name``: read its marker afresh next time. A structural change (a
