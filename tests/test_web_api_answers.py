@@ -138,3 +138,24 @@ def test_the_api_docs_page_shows_what_each_call_answers(site: Site) -> None:
     assert page.text.count("Answers: <code>") == len([r for r in api.router.routes if isinstance(r, APIRoute)])
     assert "Answers: <code>[GameListing]</code>" in page.text and "Answers: <code>PlayerView</code>" in page.text
     assert "<code>marker</code>" in page.text  # the fields, one by one
+
+
+def test_lines_a_game_file_left_short_are_answered_as_stored(site: Site) -> None:
+    """A game file's lines may leave out their empty verdict fields (the import checks their types only): the
+    API answers them as stored, rather than refusing its own data."""
+    co = site.coordinator
+    site.api(co, "/api/games", {"name": "g", "variant": "standard"})
+    france = site.browser(site.api(co, "/api/games/g/players", {"power": "France", "player": "Fay"}).json()["key"])
+    site.api(france, "/api/games/g/powers/France/orders", {"text": "A par - bur"})
+    assert site.api(co, "/api/games/g/actions", {"action": "process"}).status_code == 200
+    data = co.get("/api/games/g/export").json()
+    done = next(ph for ph in data["phases"] if ph["status"] == "processed")
+    for sub in done["submissions"]:
+        sub["lines"] = [{k: v for k, v in ln.items() if v is not None} for ln in sub["lines"]]
+    assert site.api(co, "/api/games/import?name=copy", data).json() == {"name": "copy"}
+    pid = next(ph["id"] for ph in co.get("/api/games/copy/export").json()["phases"] if ph["status"] == "processed")
+    r = co.get(f"/api/games/copy/phases/{pid}")
+    assert r.status_code == 200, r.text[:300]
+    assert r.json()["submissions"]["submissions"][0]["lines"] == [
+        {"line": 1, "text": "A par - bur", "order": "A par - bur"}
+    ]

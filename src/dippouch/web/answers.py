@@ -171,8 +171,9 @@ class LineVerdict(Answer):
 
     line: int
     text: str
-    order: str | None = Field(description="The order read, in canonical notation; None if the line was refused.")
-    error: str | None = Field(description="Why the line was refused (with the closest valid name).")
+    # Defaults: a game file may leave out a line's empty verdict fields (its import checks their types only).
+    order: str | None = Field(None, description="The order read, in canonical notation; None if the line was refused.")
+    error: str | None = Field(None, description="Why the line was refused (with the closest valid name).")
     note: str | None = None
 
 
