@@ -163,7 +163,6 @@ SQL_OUTSIDE_THE_STORE = {
     "dippouch.mail.ocr",
     "dippouch.mail.outbox",
     "dippouch.mail.sources",
-    "dippouch.web.service",
 }
 
 

@@ -231,10 +231,11 @@ def test_click_entry_on_the_map(server: dict[str, Any], browser: Any) -> None:
     web = server["web"]
     from playwright.sync_api import expect
 
+    from dippouch.web.new_games import create_game
     from dippouch.web.security import Viewer
 
     grants = [g for g in [web.access.find_key(server["key"])] if g]
-    web.create_game(Viewer(grants), {"name": "clicks", "variant": "standard"})
+    create_game(web, Viewer(grants), {"name": "clicks", "variant": "standard"})
     _, secret = web.access.create_key("player", game="clicks", power="Italy", now=datetime.now(UTC))
     page = _context(browser, DESKTOP).new_page()
     page.goto(f"{server['base']}/k/{secret}")
@@ -277,13 +278,15 @@ def test_the_move_browser_brings_the_chosen_territory_into_view(server: dict[str
 def test_every_page_fits_a_phone_and_loads_nothing_from_elsewhere(server: dict[str, Any], browser: Any) -> None:
     """On a 390-pixel phone no page scrolls sideways (the coordinator's desk included), and no page, at
     either size, asks for anything from another site (no CDN) or logs an error."""
+    from dippouch.web.games import game_view
+    from dippouch.web.new_games import create_game
     from dippouch.web.security import Viewer
 
     web, base = server["web"], server["base"]
     grants = [g for g in [web.access.find_key(server["key"])] if g]
-    web.create_game(Viewer(grants), {"name": "fit", "variant": "w3k"})
+    create_game(web, Viewer(grants), {"name": "fit", "variant": "w3k"})
     _, secret = web.access.create_key("player", game="fit", power="Montrose", now=datetime.now(UTC))
-    pid = web.game_view("fit", Viewer(grants))["phase_id"]
+    pid = game_view(web, "fit", Viewer(grants))["phase_id"]
     pages = [
         "/",
         "/signin",

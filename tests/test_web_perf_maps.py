@@ -105,12 +105,44 @@ def test_bad_map_addresses_answer_a_clear_404(game: Site) -> None:
 def test_the_pages_report_is_the_stores_report(game: Site) -> None:
     """The game page makes the last report from rows it has loaded (and keeps it while nothing it shows
     changes): the same text as ``GameStore.report``, also after the next deadline moves."""
+    from dippouch.web.games import game_view
     from dippouch.web.security import Viewer
 
     game.post_form(game.france, "/games/g/play/France/orders", {"orders": "A par - bur"})  # type: ignore[attr-defined]
     assert game.post_form(game.coordinator, "/games/g/coordinate/process", {"confirm": "yes"}).status_code == 303
     web = game.web
-    assert web.game_view("g", Viewer())["last_report"] == web.store.report("g")
+    assert game_view(web, "g", Viewer())["last_report"] == web.store.report("g")
     assert game.post_form(game.coordinator, "/games/g/coordinate/extend", {"by": "1d"}).status_code == 303
-    report = web.game_view("g", Viewer())["last_report"]
+    report = game_view(web, "g", Viewer())["last_report"]
     assert report == web.store.report("g") and "orders are due by" in report
+
+
+def test_each_database_draws_its_own_games(tmp_path: Path) -> None:
+    """Pictures are kept by the app that reads the database, not by the process: a game of the same name in
+    another database, whose first phase has the same id, is drawn from its own position (a cache shared by
+    the process served it the first database's picture)."""
+    first = Site(f"sqlite:///{tmp_path / 'first.db'}")
+    second = Site(f"sqlite:///{tmp_path / 'second.db'}")
+    first.new_game("g", "standard")
+    second.new_game("g", "hundred3")
+    board = first.browser().get("/games/g/map.svg").text
+    other = second.browser().get("/games/g/map.svg").text
+    assert 'id="r-stp"' in board and 'id="r-stp"' not in other
+    assert _map_url(first.browser().get("/games/g").text) == _map_url(second.browser().get("/games/g").text)
+
+
+def test_a_dropped_app_frees_its_pictures(tmp_path: Path) -> None:
+    """The pictures and PDFs go with the app that drew them (nothing is left in a module-level cache)."""
+    import gc
+    import weakref
+
+    site = Site(f"sqlite:///{tmp_path / 'web.db'}")
+    site.new_game("g")
+    assert site.browser().get("/games/g/map.pdf").status_code == 200
+    kept = weakref.ref(site.web.maps)
+    assert kept() is not None and kept().cached_pdf(site.browser().get("/games/g/map.svg").text) is not None  # type: ignore[union-attr]
+    site.web.store.engine.dispose()
+    site.web.read.engine.dispose()
+    del site
+    gc.collect()
+    assert kept() is None

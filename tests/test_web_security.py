@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from dippouch.catalog import load_variant
+from dippouch.web.desk import new_coordinator_key
 from websupport import Site
 
 
@@ -127,7 +128,7 @@ def test_players_cannot_use_coordinator_actions(game: Site) -> None:
 def test_a_game_coordinator_cannot_touch_another_game(site: Site) -> None:
     site.new_game("a")
     site.new_game("b")
-    key = site.web.new_coordinator_key("a", _coordinator(site), "co")
+    key = new_coordinator_key(site.web, "a", _coordinator(site), "co")
     co = site.browser(key)
     assert co.get("/games/a/coordinate").status_code == 200
     assert co.get("/games/b/coordinate").status_code == 403

@@ -12,6 +12,10 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+from pydantic import BaseModel, TypeAdapter
+from starlette.routing import Match
+
+from dippouch.web.answers import ErrorAnswer
 from dippouch.web.app import create_app
 
 START = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
@@ -28,6 +32,68 @@ class Clock:
         self.at += timedelta(**kw)
 
 
+def _route(method: str, path: str) -> Any:
+    """The JSON API's route that answers ``method path`` (None for any other address)."""
+    from dippouch.web import api
+
+    scope = {"type": "http", "method": method, "path": path, "root_path": "", "query_string": b"", "headers": []}
+    for route in api.router.routes:
+        match, _ = route.matches(scope)
+        if match == Match.FULL:
+            return route
+    return None
+
+
+def declared_answer(method: str, path: str, status: int) -> Any:
+    """The model the API's route for ``method path`` declares for an answer of ``status`` (None: not an API
+    route). Refusals of any address under /api/ have the error's shape."""
+    route = _route(method, path)
+    if route is None:
+        return ErrorAnswer if status >= 400 and path.startswith("/api/") else None
+    declared = route.responses or {}
+    if status in declared and "model" in declared[status]:
+        return declared[status]["model"]
+    if 200 <= status < 300:
+        return route.response_model or declared.get(200, {}).get("model")
+    return ErrorAnswer
+
+
+def unnamed_fields(value: Any, where: str = "") -> list[str]:
+    """Fields of an answer that its model does not name (kept by ``extra="allow"``, but undocumented)."""
+    if isinstance(value, BaseModel):
+        out = [f"{where or type(value).__name__}.{k}" for k in value.model_extra or {}]
+        for k in type(value).model_fields:
+            out += unnamed_fields(getattr(value, k), f"{where or type(value).__name__}.{k}")
+        return out
+    if isinstance(value, list | tuple):
+        return [x for i, item in enumerate(value) for x in unnamed_fields(item, f"{where}[{i}]")]
+    if isinstance(value, dict):
+        return [x for k, item in value.items() for x in unnamed_fields(item, f"{where}[{k!r}]")]
+    return []
+
+
+def check_answer(model: Any, data: Any) -> None:
+    """``data`` has the shape ``model`` declares: it validates, every field is named, and it is the same data
+    once validated (nothing coerced, nothing added)."""
+    adapter: TypeAdapter[Any] = TypeAdapter(model)
+    got = adapter.validate_python(data, strict=False)
+    assert unnamed_fields(got) == [], f"fields the answer's model ({model}) does not name: {unnamed_fields(got)}"
+    again = adapter.dump_python(got, mode="json", exclude_unset=True)
+    assert again == data, f"the answer changes when read as {model}"
+
+
+def check_api_answer(response: Any) -> None:
+    """An answer of the JSON API, as a test client receives it, checked against its route's declared model."""
+    if not response.headers.get("content-type", "").startswith("application/json"):
+        return
+    request = response.request
+    model = declared_answer(request.method, request.url.path, response.status_code)
+    if model is None:
+        return
+    response.read()
+    check_answer(model, response.json())
+
+
 class Site:
     def __init__(self, db_url: str, limits: dict[str, tuple[int, float]] | None = None) -> None:
         self.clock = Clock()
@@ -39,6 +105,8 @@ class Site:
     def browser(self, key: str | None = None) -> TestClient:
         """A new browser (its own cookies); signed in with ``key`` if given."""
         c = TestClient(self.app, raise_server_exceptions=False)
+        # Every answer of the JSON API, in every test that uses this site, is checked against its declared shape.
+        c.event_hooks = {"request": [], "response": [check_api_answer]}
         if key is not None:
             # Opened as from a mail program: browsers say so (Sec-Fetch-Site: none), and the link signs in.
             r = c.get(f"/k/{key}", headers={"Sec-Fetch-Site": "none"}, follow_redirects=False)

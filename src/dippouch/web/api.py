@@ -16,10 +16,55 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from dippouch.catalog import load_variant, variant_names
+from dippouch.web import desk, history, new_games, player_page, variant_pages
+from dippouch.web import games as game_pages
+from dippouch.web.answers import (
+    ActionAnswer,
+    AdjudicationAnswer,
+    CheckAnswer,
+    CoordinatorView,
+    CreatedAnswer,
+    ErrorAnswer,
+    GameFile,
+    GameListing,
+    GameView,
+    KeyAnswer,
+    MovesAnswer,
+    PhaseView,
+    Place,
+    PlayerView,
+    Receipt,
+    RevokedAnswer,
+    SeatAnswer,
+    VariantListing,
+    VariantView,
+    VoteAnswer,
+)
+from dippouch.web.checks import check_view
 from dippouch.web.deps import viewer_of, web_of
 from dippouch.web.security import CSRF_HEADER, BadInput, NeedsKey, Viewer, check_csrf, client_id
 
-router = APIRouter(prefix="/api", tags=["api"])
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorAnswer, "description": what}
+    for status, what in (
+        (400, "The request was refused as it stands (what is wrong, and the closest valid alternative)."),
+        (401, "The call needs a key."),
+        (403, "The key does not allow this call (or the CSRF token is missing)."),
+        (404, "No such game, phase, power or variant (or one the caller may not see)."),
+        (413, "The request body is too large."),
+        (422, "The request is not in the expected shape."),
+        (429, "Too many requests from this address: try again after Retry-After seconds."),
+        (503, "Busy: try again after Retry-After seconds."),
+    )
+}
+
+router = APIRouter(prefix="/api", tags=["api"], responses=ERRORS)
+
+
+def _answers(model: Any) -> dict[str, Any]:
+    """A route's answer: ``model`` in the OpenAPI document, each answer checked against it, with exactly the
+    fields its data has (a field the data leaves out is not added as null)."""
+    return {"response_model": model, "response_model_exclude_unset": True}
 
 
 def _writer(request: Request) -> Viewer:
@@ -92,45 +137,45 @@ class ActionIn(BaseModel):
 # Reading
 
 
-@router.get("/games")
+@router.get("/games", **_answers(list[GameListing]))
 def games(request: Request) -> list[dict[str, Any]]:
     """Listed games (and the caller's own)."""
-    return web_of(request).games_list(viewer_of(request))
+    return game_pages.games_list(web_of(request), viewer_of(request))
 
 
-@router.get("/games/{name}")
+@router.get("/games/{name}", **_answers(GameView))
 def game(request: Request, name: str) -> dict[str, Any]:
     """A game's public state: phase, deadline, who has sent orders and who is ready (never what), centres, last report."""
-    g = web_of(request).game_view(name, viewer_of(request))
+    g = game_pages.game_view(web_of(request), name, viewer_of(request))
     g.pop("map_svg", None)
     return g
 
 
-@router.get("/games/{name}/phases/{phase_id}")
+@router.get("/games/{name}/phases/{phase_id}", **_answers(PhaseView))
 def phase(request: Request, name: str, phase_id: int) -> dict[str, Any]:
     """One phase of the history: position, orders and results once processed, report, neighbours; for the
     game's coordinator also every version each power sent (sealed until the deadline)."""
     web, viewer = web_of(request), viewer_of(request)
-    ph = web.phase_view(name, phase_id, viewer)
+    ph = history.phase_view(web, name, phase_id, viewer)
     ph.pop("map_svg", None)
     ph.pop("after_svg", None)
-    subs = web.phase_submissions(name, phase_id, viewer)
+    subs = history.phase_submissions(web, name, phase_id, viewer)
     if subs is not None:
         ph["submissions"] = subs
     return ph
 
 
-@router.get("/games/{name}/export")
+@router.get("/games/{name}/export", **_answers(GameFile))
 def export(request: Request, name: str, unsealed: bool = False, reason: str = "") -> dict[str, Any]:
     """The game file (submissions only for the coordinator; the open phase's sealed until its deadline
     unless the coordinator asks for unsealed=1 to move a running game)."""
-    return web_of(request).export(name, viewer_of(request), unsealed=unsealed, reason=reason)
+    return history.export(web_of(request), name, viewer_of(request), unsealed=unsealed, reason=reason)
 
 
-@router.get("/games/{name}/powers/{power}")
+@router.get("/games/{name}/powers/{power}", **_answers(PlayerView))
 def player(request: Request, name: str, power: str) -> dict[str, Any]:
     """The player's view: units, legal orders per unit, submitted versions, ready flag (own power only)."""
-    pv = web_of(request).player_view(name, power, viewer_of(request))
+    pv = player_page.player_view(web_of(request), name, power, viewer_of(request))
     pv["game"] = {k: v for k, v in pv["game"].items() if k != "map_svg"}
     return pv
 
@@ -139,46 +184,46 @@ def player(request: Request, name: str, power: str) -> dict[str, Any]:
 # Orders
 
 
-@router.post("/games/{name}/powers/{power}/check")
+@router.post("/games/{name}/powers/{power}/check", **_answers(CheckAnswer))
 def check(request: Request, name: str, power: str, body: CheckIn) -> dict[str, Any]:
     """Check order lines as they would be checked on arrival, without recording anything: each line's verdict,
     note and subject (the province of the unit or site it orders), and the units left without an order."""
     viewer = _writer(request)
     request.app.state.limiter.hit("check", f"{client_id(request)}", "line checks")
     answer: dict[str, Any] = request.app.state.budget.run(
-        client_id(request), lambda: web_of(request).check_view(name, power, body.text, viewer)
+        client_id(request), lambda: check_view(web_of(request), name, power, body.text, viewer)
     )
     return answer
 
 
-@router.post("/games/{name}/powers/{power}/orders")
+@router.post("/games/{name}/powers/{power}/orders", **_answers(Receipt))
 def submit(request: Request, name: str, power: str, body: OrdersIn) -> dict[str, Any]:
     """Submit a new version of the power's orders (checked line by line, as on arrival)."""
     viewer = _writer(request)
     request.app.state.limiter.hit("submit", f"{client_id(request)}:{name}:{power}", "submissions")
-    return web_of(request).submit(name, power, body.text, body.ready, viewer, phase=body.phase)
+    return player_page.submit(web_of(request), name, power, body.text, body.ready, viewer, phase=body.phase)
 
 
-@router.post("/games/{name}/powers/{power}/vote")
+@router.post("/games/{name}/powers/{power}/vote", **_answers(VoteAnswer))
 def vote(request: Request, name: str, power: str, body: VoteIn) -> dict[str, Any]:
     """Vote for a draw (or withdraw the vote); answers the game's ending if every surviving power agreed."""
     viewer = _writer(request)
-    return {"ending": web_of(request).vote(name, power, body.draw, viewer)}
+    return {"ending": player_page.vote(web_of(request), name, power, body.draw, viewer)}
 
 
 # --------------------------------------------------------------------------------------------------
 # Coordination
 
 
-@router.get("/games/{name}/coordinate")
+@router.get("/games/{name}/coordinate", **_answers(CoordinatorView))
 def coordinator(request: Request, name: str) -> dict[str, Any]:
     """The coordinator's view: players, keys, submissions (contents only after the deadline)."""
-    cv = web_of(request).coordinator_view(name, viewer_of(request))
+    cv = desk.coordinator_view(web_of(request), name, viewer_of(request))
     cv["game"] = {k: v for k, v in cv["game"].items() if k != "map_svg"}
     return cv
 
 
-@router.post("/games")
+@router.post("/games", **_answers(CreatedAnswer))
 def create(request: Request, body: dict[str, Any] = Body(...)) -> dict[str, Any]:  # noqa: B008
     """Create a game: {"name", "variant", "movement", "retreats", "adjustments", "timezone", "time_of_day",
     "missed", "draws", "visibility", "option_KEY": value}."""
@@ -186,14 +231,14 @@ def create(request: Request, body: dict[str, Any] = Body(...)) -> dict[str, Any]
     form = {
         k: (v if isinstance(v, str) else str(v).lower() if isinstance(v, bool) else str(v)) for k, v in body.items()
     }
-    return {"name": web_of(request).create_game(viewer, form)}
+    return {"name": new_games.create_game(web_of(request), viewer, form)}
 
 
-@router.post("/games/{name}/players")
+@router.post("/games/{name}/players", **_answers(SeatAnswer))
 def seat(request: Request, name: str, body: PlayerIn) -> dict[str, Any]:
     """Assign (or replace) a power's player; answers the player's new secret key (shown once)."""
     viewer = _writer(request)
-    power, secret = web_of(request).assign(name, viewer, body.power, body.player, body.replace, body.email)
+    power, secret = desk.assign(web_of(request), name, viewer, body.power, body.player, body.replace, body.email)
     return {"power": power, "key": secret, "link": f"{str(request.base_url).rstrip('/')}/k/{secret}"}
 
 
@@ -201,22 +246,22 @@ class EmailIn(BaseModel):
     email: str = Field(max_length=320, description="The address; empty removes it.")
 
 
-@router.post("/games/{name}/players/{power}/email")
+@router.post("/games/{name}/players/{power}/email", **_answers(ActionAnswer))
 def set_email(request: Request, name: str, power: str, body: EmailIn) -> dict[str, Any]:
     """Change the address a seated player's orders by mail must come from."""
     viewer = _writer(request)
-    return {"message": web_of(request).set_email(name, viewer, power, body.email)}
+    return {"message": desk.set_email(web_of(request), name, viewer, power, body.email)}
 
 
-@router.post("/games/{name}/keys")
+@router.post("/games/{name}/keys", **_answers(KeyAnswer))
 def new_key(request: Request, name: str, body: KeyIn) -> dict[str, Any]:
     """A new link for a seated power's player, or for a co-coordinator of this game (shown once)."""
     viewer = _writer(request)
     web = web_of(request)
     if body.role == "player":
-        power, secret = web.new_player_link(name, viewer, body.power, body.reason)
+        power, secret = desk.new_player_link(web, name, viewer, body.power, body.reason)
     elif body.role == "coordinator":
-        power, secret = "", web.new_coordinator_key(name, viewer, body.label)
+        power, secret = "", desk.new_coordinator_key(web, name, viewer, body.label)
     else:
         raise BadInput("role must be player or coordinator")
     return {
@@ -227,40 +272,40 @@ def new_key(request: Request, name: str, body: KeyIn) -> dict[str, Any]:
     }
 
 
-@router.post("/games/{name}/deadlines")
+@router.post("/games/{name}/deadlines", **_answers(ActionAnswer))
 def deadlines(request: Request, name: str, body: DeadlinesIn) -> dict[str, Any]:
     """The time each kind of phase gets, for phases opened from now on."""
     viewer = _writer(request)
-    return {"message": web_of(request).set_deadlines(name, viewer, body.model_dump())}
+    return {"message": desk.set_deadlines(web_of(request), name, viewer, body.model_dump())}
 
 
-@router.post("/games/{name}/keys/{key_id}/revoke")
+@router.post("/games/{name}/keys/{key_id}/revoke", **_answers(RevokedAnswer))
 def revoke(request: Request, name: str, key_id: int) -> dict[str, Any]:
     """Revoke a key of this game (its links stop working at once, in every browser signed in with it)."""
     viewer = _writer(request)
-    web_of(request).revoke(name, viewer, key_id)
+    desk.revoke(web_of(request), name, viewer, key_id)
     return {"revoked": key_id}
 
 
-@router.post("/games/{name}/actions")
+@router.post("/games/{name}/actions", **_answers(ActionAnswer))
 def action(request: Request, name: str, body: ActionIn) -> dict[str, Any]:
     """extend / pause / resume / process / rollback / visibility."""
     viewer = _writer(request)
-    return {"message": web_of(request).clock_action(name, viewer, body.action, body.arg)}
+    return {"message": desk.clock_action(web_of(request), name, viewer, body.action, body.arg)}
 
 
-@router.post("/games/import")
+@router.post("/games/import", **_answers(CreatedAnswer))
 def import_game(request: Request, body: dict[str, Any] = Body(...), name: str | None = None) -> dict[str, Any]:  # noqa: B008
     """Import a game file (dippouch JSON, as exported), under ``?name=`` if given."""
     viewer = _writer(request)
-    return {"name": web_of(request).import_game(viewer, body, name)}
+    return {"name": new_games.import_game(web_of(request), viewer, body, name)}
 
 
 # --------------------------------------------------------------------------------------------------
 # Variants and adjudication
 
 
-@router.get("/variants")
+@router.get("/variants", **_answers(list[VariantListing]))
 def variants() -> list[dict[str, Any]]:
     """The variants: name, title, powers, number of supply centres."""
     out = []
@@ -270,27 +315,37 @@ def variants() -> list[dict[str, Any]]:
     return out
 
 
-@router.get("/variants/{name}")
+@router.get("/variants/{name}", **_answers(VariantView))
 def variant(request: Request, name: str) -> dict[str, Any]:
     """A variant: rules in brief, powers, centres, options, and the key from abbreviation to full name."""
-    vv = web_of(request).variant_view(name)
+    vv = variant_pages.variant_view(name)
     vv.pop("map_svg", None)
     return vv
 
 
-@router.get("/variants/{name}/moves")
+@router.get("/variants/{name}/moves", **_answers(MovesAnswer))
 def moves(request: Request, name: str, q: str = "") -> dict[str, Any]:
     """Every valid move from a territory (by abbreviation, full name or alias) for each unit that can stand there."""
-    return web_of(request).moves(name, q)
+    return variant_pages.moves(name, q)
 
 
-@router.get("/variants/{name}/search")
+@router.get("/variants/{name}/search", **_answers(list[Place]))
 def search(request: Request, name: str, q: str = "") -> list[dict[str, str]]:
     """Territories whose name, abbreviation or alias matches ``q`` (for pick lists)."""
-    return web_of(request).search(name, q)
+    return variant_pages.search(name, q)
 
 
-@router.post("/adjudicate")
+@router.post(
+    "/adjudicate",
+    response_model=None,
+    responses={
+        200: {"model": AdjudicationAnswer, "description": "Each order's resolution and the next phase."},
+        400: {
+            "model": AdjudicationAnswer,
+            "description": "The request was refused: its error, as the contract says it.",
+        },
+    },
+)
 async def adjudicate(request: Request) -> Response:
     """The adjudication contract over HTTP: the same request and response objects as `dippouch adjudicate`
     (docs/adjudication-contract.md), answered by the same code (:mod:`dippouch.contract`); a bad request

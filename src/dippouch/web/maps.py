@@ -1,6 +1,6 @@
 """The board picture on the web pages: one small module between the pages and the map renderer.
 
-The renderer (:mod:`dippouch.render`, the maps issue) draws a position, or a stored phase with its orders
+The renderer (:mod:`dippouch.render`) draws a position, or a stored phase with its orders
 and results, as SVG. Where a variant has no geometry built (a user variant never run through `dippouch
 mapgen`) or a stale one, these functions answer ``None`` and the pages show a plain "map not yet available" panel and the board in words; nothing
 else in the web app knows how maps are drawn. Pictures are cached: a processed phase never changes, and
@@ -18,25 +18,24 @@ import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, cast
 
-from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 
-__all__ = ["cached_pdf", "map_available", "phase_pdf", "phase_svg", "position_svg"]
+__all__ = ["MapCache", "map_available", "opening_svg"]
 
 log = logging.getLogger("dippouch.web.maps")
 
-_CACHE: OrderedDict[tuple[Any, ...], str | None] = OrderedDict()
-_LOCK = threading.Lock()
 _DRAWING = threading.Lock()
 """One drawing at a time: drawing is pure Python (the GIL lets no two run at once anyway), and a server
 that starts under load would otherwise have every thread draw the same first map, and each make the
 renderer's map-wide parts (a third of a second) for itself, at once."""
-_CACHE_SIZE = 256
 
 #: The keys of a stored phase record the renderer reads; submissions are never passed (they are sealed).
 _RECORD_KEYS = ("game", "name", "status", "position", "next_position", "orders", "results")
+
+_OPENING = "dippouch.web.maps.opening"
+"""The name under which a variant keeps its opening picture (:attr:`Variant.derived`)."""
 
 
 def map_available(variant: Variant) -> bool:
@@ -50,112 +49,133 @@ def map_available(variant: Variant) -> bool:
     return True
 
 
-def _cached(key: tuple[Any, ...], draw: Callable[[], str | None]) -> str | None:
-    with _LOCK:
-        if key in _CACHE:
-            _CACHE.move_to_end(key)
-            return _CACHE[key]
-    with _DRAWING:
-        with _LOCK:
-            if key in _CACHE:  # drawn by the thread this one waited for
-                return _CACHE[key]
-        return _draw(key, draw)
-
-
-def _draw(key: tuple[Any, ...], draw: Callable[[], str | None]) -> str | None:
+def _draw(draw: Callable[[], str | None]) -> str | None:
     try:
-        svg = draw()
+        return draw()
     except ImportError as e:  # the renderer, or one of its libraries, is not installed
         log.info("no map: %s", e)
-        svg = None
     except FileNotFoundError as e:  # no geometry built for this variant yet
         log.info("no map: %s", e)
-        svg = None
     except ValueError as e:  # a geometry file of another format or version: rebuild it (dippouch mapgen)
         log.warning("no map: %s", e)
-        svg = None
-    with _LOCK:
-        _CACHE[key] = svg
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
-    return svg
+    return None
 
 
-def phase_svg(
-    variant: Variant,
-    key: tuple[Any, ...],
-    record: Mapping[str, Any],
-    *,
-    after: bool = False,
-    orders: bool = True,
-    draft: Mapping[str, list[str]] | None = None,
-) -> str | None:
-    """A stored phase (``GameStore.phase_record`` shape) drawn with its orders and results, or the position
-    it led to (``after``); None when no map can be drawn. An open phase is drawn without orders, except
-    ``draft``: one power's own orders (canonical texts), for that power's eyes only."""
-    rec = {k: record.get(k) for k in _RECORD_KEYS}
-    if draft:
-        rec["orders"], rec["results"] = dict(draft), None
-        show = True
-    else:
-        show = orders and rec.get("status") != "open" and bool(rec.get("results") or rec.get("orders"))
+class MapCache:
+    """The pictures of one game database's phases, and their PDFs, kept by the web app that reads it.
 
-    def draw() -> str | None:
-        from dippouch.render import render_phase_svg
+    A key names a game, one of its phases and the view, which always means the same picture in that
+    database: a processed phase never changes, and an open phase is drawn from its position only (orders stay
+    sealed until processing). Kept with the app (not in the module): another database in the same process has
+    its own game of the same name and phase of the same id, and dropping the app frees its pictures.
+    """
 
-        return str(render_phase_svg(variant, rec, after=after, orders=show))
+    SIZE = 256
+    """Pictures kept (the least recently used go first)."""
 
-    return _cached((*key, after, show), draw)
+    PDF_BYTES = 64_000_000
+    """The PDF cache's bound, in bytes (a W3K map's PDF is a few hundred KB): the least recently used go first."""
+
+    def __init__(self) -> None:
+        self._svgs: OrderedDict[tuple[Any, ...], str | None] = OrderedDict()
+        self._pdfs: OrderedDict[str, bytes] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def _cached(self, key: tuple[Any, ...], draw: Callable[[], str | None]) -> str | None:
+        with self._lock:
+            if key in self._svgs:
+                self._svgs.move_to_end(key)
+                return self._svgs[key]
+        with _DRAWING:
+            with self._lock:
+                if key in self._svgs:  # drawn by the thread this one waited for
+                    return self._svgs[key]
+            svg = _draw(draw)
+            with self._lock:
+                self._svgs[key] = svg
+                while len(self._svgs) > self.SIZE:
+                    self._svgs.popitem(last=False)
+            return svg
+
+    def phase_svg(
+        self,
+        variant: Variant,
+        key: tuple[Any, ...],
+        record: Mapping[str, Any],
+        *,
+        after: bool = False,
+        orders: bool = True,
+        draft: Mapping[str, list[str]] | None = None,
+    ) -> str | None:
+        """A stored phase (``GameStore.phase_record`` shape) drawn with its orders and results, or the position
+        it led to (``after``); None when no map can be drawn. An open phase is drawn without orders, except
+        ``draft``: one power's own orders (canonical texts), for that power's eyes only."""
+        rec = {k: record.get(k) for k in _RECORD_KEYS}
+        if draft:
+            rec["orders"], rec["results"] = dict(draft), None
+            show = True
+        else:
+            show = orders and rec.get("status") != "open" and bool(rec.get("results") or rec.get("orders"))
+
+        def draw() -> str | None:
+            from dippouch.render import render_phase_svg
+
+            return str(render_phase_svg(variant, rec, after=after, orders=show))
+
+        return self._cached((*key, after, show), draw)
+
+    @staticmethod
+    def _pdf_key(svg: str) -> str:
+        return hashlib.sha256(svg.encode()).hexdigest()
+
+    def cached_pdf(self, svg: str) -> bytes | None:
+        """The PDF of ``svg`` if it was made before (cheap: no drawing)."""
+        key = self._pdf_key(svg)
+        with self._lock:
+            pdf = self._pdfs.get(key)
+            if pdf is not None:
+                self._pdfs.move_to_end(key)
+            return pdf
+
+    def phase_pdf(self, svg: str) -> bytes | None:
+        """The map on one A4 page (cairosvg, through the renderer's :func:`map_pdf`: the paper size every map
+        PDF is printed on), or None where it cannot be made.
+
+        Cached by the picture's own text: a PDF is a pure function of its SVG, which is itself the cached
+        picture of one phase and view, so every visitor after the first gets the same bytes without a second
+        of drawing.
+        """
+        pdf = self.cached_pdf(svg)
+        if pdf is not None:
+            return pdf
+        try:
+            from dippouch.render import map_pdf
+        except ImportError:
+            return None
+        pdf = bytes(map_pdf(svg))
+        with self._lock:
+            self._pdfs[self._pdf_key(svg)] = pdf
+            total = sum(len(v) for v in self._pdfs.values())
+            while total > self.PDF_BYTES and len(self._pdfs) > 1:
+                total -= len(self._pdfs.popitem(last=False)[1])
+        return pdf
 
 
-def position_svg(variant: Variant, key: tuple[Any, ...], position: Position, title: str | None = None) -> str | None:
-    """A position with no orders (a variant's opening, say); None when no map can be drawn."""
+def opening_svg(variant: Variant) -> str | None:
+    """The variant's opening position with no orders, None when no map can be drawn; kept on the variant
+    (:attr:`Variant.derived`), so it goes when the variant goes, and a variant loaded afresh (its file
+    edited) is drawn afresh."""
+    kept = variant.derived
+    if _OPENING in kept:
+        return cast("str | None", kept[_OPENING])
 
     def draw() -> str | None:
         from dippouch.render import RenderOptions, render_svg
 
-        return str(render_svg(variant, position, options=RenderOptions(title=title)))
+        title = f"{variant.title}: the opening position"
+        return str(render_svg(variant, variant.start, options=RenderOptions(title=title)))
 
-    return _cached(key, draw)
-
-
-_PDFS: OrderedDict[str, bytes] = OrderedDict()
-_PDF_BYTES = 64_000_000
-"""The PDF cache's bound, in bytes (a W3K map's PDF is a few hundred KB): the least recently used go first."""
-
-
-def _pdf_key(svg: str) -> str:
-    return hashlib.sha256(svg.encode()).hexdigest()
-
-
-def cached_pdf(svg: str) -> bytes | None:
-    """The PDF of ``svg`` if it was made before (cheap: no drawing)."""
-    key = _pdf_key(svg)
-    with _LOCK:
-        pdf = _PDFS.get(key)
-        if pdf is not None:
-            _PDFS.move_to_end(key)
-        return pdf
-
-
-def phase_pdf(svg: str) -> bytes | None:
-    """The map on one A4 page (cairosvg, through the renderer's :func:`map_pdf`: the paper size every map
-    PDF is printed on), or None where it cannot be made.
-
-    Cached by the picture's own text: a PDF is a pure function of its SVG, which is itself the cached picture
-    of one phase and view, so every visitor after the first gets the same bytes without a second of drawing.
-    """
-    pdf = cached_pdf(svg)
-    if pdf is not None:
-        return pdf
-    try:
-        from dippouch.render import map_pdf
-    except ImportError:
-        return None
-    pdf = bytes(map_pdf(svg))
-    with _LOCK:
-        _PDFS[_pdf_key(svg)] = pdf
-        total = sum(len(v) for v in _PDFS.values())
-        while total > _PDF_BYTES and len(_PDFS) > 1:
-            total -= len(_PDFS.popitem(last=False)[1])
-    return pdf
+    with _DRAWING:
+        if _OPENING not in kept:
+            kept[_OPENING] = _draw(draw)
+        return cast("str | None", kept[_OPENING])

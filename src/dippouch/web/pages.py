@@ -18,7 +18,10 @@ from starlette.requests import Request
 from dippouch.catalog import variant_names
 from dippouch.core.errors import DippouchError
 from dippouch.store.access import Grant
+from dippouch.web import desk, games, history, new_games, player_page, variant_pages
+from dippouch.web.checks import check_lines
 from dippouch.web.deps import render, render_html, set_csrf_cookie, set_flash, viewer_of, web_of
+from dippouch.web.inputs import web_words
 from dippouch.web.security import (
     CSRF_FIELD,
     BadInput,
@@ -31,7 +34,7 @@ from dippouch.web.security import (
     session_cookie,
     session_token,
 )
-from dippouch.web.service import PAGE_TTL, web_words
+from dippouch.web.service import PAGE_TTL
 
 router = APIRouter(include_in_schema=False)
 
@@ -84,7 +87,7 @@ def home(request: Request) -> Response:
     from dippouch.catalog import load_variant
 
     variants = [(n, load_variant(n).title) for n in variant_names()]
-    return render(request, "index.html", {"games": web.games_list(viewer), "variants": variants})
+    return render(request, "index.html", {"games": games.games_list(web, viewer), "variants": variants})
 
 
 @router.get("/signin", response_class=HTMLResponse)
@@ -216,7 +219,7 @@ def _game_page(request: Request, name: str) -> Response:
     viewer = viewer_of(request)
     anonymous = _anonymous(request) and not viewer.grants
     if not anonymous:
-        g = web.game_view(name, viewer)
+        g = games.game_view(web, name, viewer)
         ctx = {"g": g, "my_powers": viewer.powers(name), "coordinator": viewer.coordinates(name)}
         return render(request, "game.html", ctx)
     st = web.state(name)
@@ -240,7 +243,7 @@ def _game_page(request: Request, name: str) -> Response:
         page = web.pages.get(("game", name))
         if st is not None and page is not None and st[0] != "private" and page[1] == st[1]:
             return _from_cache(request, page[3])  # made by the request this one waited for
-        g = web.game_view(name, viewer)
+        g = games.game_view(web, name, viewer)
         ctx = {"g": g, "my_powers": [], "coordinator": False, "csrf": PLACEHOLDER}
         html = render_html(request, "game.html", ctx)
         web.pages[("game", name)] = (time.monotonic(), g["marker"], g["visibility"], html)
@@ -253,21 +256,21 @@ def _game_page(request: Request, name: str) -> Response:
 def phase_page(request: Request, name: str, phase_id: int) -> Response:
     web = web_of(request)
     viewer = viewer_of(request)
-    ph = web.phase_view(name, phase_id, viewer)
-    g = web.game_view(name, viewer)
-    subs = web.phase_submissions(name, phase_id, viewer)
+    ph = history.phase_view(web, name, phase_id, viewer)
+    g = games.game_view(web, name, viewer)
+    subs = history.phase_submissions(web, name, phase_id, viewer)
     return render(request, "phase.html", {"ph": ph, "g": g, "subs": subs})
 
 
 @router.get("/games/{name}/calendar.ics")
 def calendar(request: Request, name: str) -> Response:
-    data = web_of(request).calendar_ics(name, viewer_of(request))
+    data = history.calendar_ics(web_of(request), name, viewer_of(request))
     return Response(data, media_type="text/calendar; charset=utf-8")
 
 
 @router.get("/games/{name}/export.json")
 def export(request: Request, name: str, unsealed: bool = False, reason: str = "") -> Response:
-    data = web_of(request).export(name, viewer_of(request), unsealed=unsealed, reason=reason)
+    data = history.export(web_of(request), name, viewer_of(request), unsealed=unsealed, reason=reason)
     return Response(
         json.dumps(data, ensure_ascii=False, indent=1),
         media_type="application/json",
@@ -278,7 +281,9 @@ def export(request: Request, name: str, unsealed: bool = False, reason: str = ""
 def _svg(request: Request, name: str, phase: int | None) -> str:
     web = web_of(request)
     viewer = viewer_of(request)
-    svg = web.game_map(name, viewer) if phase is None else web.phase_view(name, phase, viewer)["map_svg"]
+    svg = (
+        games.game_map(web, name, viewer) if phase is None else history.phase_view(web, name, phase, viewer)["map_svg"]
+    )
     if svg is None:
         raise NotFound("no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)")
     return str(svg)
@@ -302,16 +307,15 @@ def phase_map(request: Request, name: str, phase_id: int, view: str) -> Response
     headers = {"ETag": etag, "Cache-Control": "private, max-age=31536000, immutable"}
     if etag in request.headers.get("if-none-match", ""):
         return Response(status_code=304, headers=headers)
-    return Response(web.phase_map(name, phase_id, view, viewer), media_type="image/svg+xml", headers=headers)
+    return Response(games.phase_map(web, name, phase_id, view, viewer), media_type="image/svg+xml", headers=headers)
 
 
 @router.get("/games/{name}/map.pdf")
 def map_pdf(request: Request, name: str, phase: int | None = None) -> Response:
-    from dippouch.web.maps import cached_pdf, phase_pdf
-
+    maps = web_of(request).maps
     svg = _svg(request, name, phase)
     # A first drawing takes seconds: it is charged to the address's work budget and runs in the work lane.
-    pdf = cached_pdf(svg) or request.app.state.budget.run(client_id(request), lambda: phase_pdf(svg))
+    pdf = maps.cached_pdf(svg) or request.app.state.budget.run(client_id(request), lambda: maps.phase_pdf(svg))
     if pdf is None:
         raise NotFound("PDF maps need the map renderer, which is not installed")
     return Response(
@@ -330,7 +334,7 @@ def _ascii(name: str) -> str:
 @router.get("/games/{name}/play/{power}", response_class=HTMLResponse)
 def play_page(request: Request, name: str, power: str) -> Response:
     web = web_of(request)
-    pv = web.player_view(name, power, viewer_of(request))
+    pv = player_page.player_view(web, name, power, viewer_of(request))
     return render(request, "play.html", {"p": pv, "g": pv["game"]})
 
 
@@ -346,11 +350,11 @@ def _refused_page(request: Request, name: str, power: str, text: str, message: s
     this is all a player sees; a separate error page lost the text)."""
     web = web_of(request)
     viewer = viewer_of(request)
-    pv = web.player_view(name, power, viewer)
+    pv = player_page.player_view(web, name, power, viewer)
     lines: list[dict[str, Any]] = []
     if pv["open"] and pv["must_act"]:
         try:
-            checked = web.check_lines(name, power, text, viewer)
+            checked = check_lines(web, name, power, text, viewer)
             lines = [ln.to_data() for ln in checked]
         except (WebError, DippouchError):
             lines = []  # the text itself is what was refused (too long, not text): the message says so
@@ -376,7 +380,9 @@ async def play_submit(request: Request, name: str, power: str) -> Response:
     ready = _s(form, "ready", "") in ("1", "on", "true")
     phase = _s(form, "phase", "").strip() or None  # the phase the form was for: refused if processed since
     try:
-        res = await run_in_threadpool(functools.partial(web.submit, name, power, text, ready, viewer, phase=phase))
+        res = await run_in_threadpool(
+            functools.partial(player_page.submit, web, name, power, text, ready, viewer, phase=phase)
+        )
     except (BadInput, DippouchError) as e:
         message = e.message if isinstance(e, BadInput) else web_words(str(e))
         return await run_in_threadpool(_refused_page, request, name, power, text, message, e_status(e))
@@ -406,7 +412,7 @@ async def play_vote(request: Request, name: str, power: str) -> Response:
     form = await _form(request)
     web = web_of(request)
     draw = _s(form, "draw") in ("1", "yes", "on", "true")
-    ending = await run_in_threadpool(web.vote, name, power, draw, viewer_of(request))
+    ending = await run_in_threadpool(player_page.vote, web, name, power, draw, viewer_of(request))
     msg = ending or ("You vote for a draw." if draw else "Your draw vote is withdrawn.")
     return _redirect(_play_url(name, power), msg)
 
@@ -426,14 +432,14 @@ def coordinate_home(request: Request) -> Response:
     for n in variant_names():
         v = load_variant(n)
         variants.append({"name": n, "title": v.title, "options": v.data.get("options", {})})
-    return render(request, "coordinate_home.html", {"games": web.games_list(viewer), "variants": variants})
+    return render(request, "coordinate_home.html", {"games": games.games_list(web, viewer), "variants": variants})
 
 
 @router.post("/coordinate/new")
 async def coordinate_new(request: Request) -> Response:
     form = await _form(request)
     web = web_of(request)
-    name = await run_in_threadpool(web.create_game, viewer_of(request), form)
+    name = await run_in_threadpool(new_games.create_game, web, viewer_of(request), form)
     return _redirect(
         f"{_game_url(name)}/coordinate", f"Created game {name}. Seat the players and send them their links."
     )
@@ -453,14 +459,14 @@ async def coordinate_import(request: Request) -> Response:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise BadInput(f"the file is not JSON text ({type(e).__name__}: {e})") from None
-    name = await run_in_threadpool(web.import_game, viewer_of(request), data, _s(form, "name") or None)
+    name = await run_in_threadpool(new_games.import_game, web, viewer_of(request), data, _s(form, "name") or None)
     return _redirect(f"{_game_url(name)}/coordinate", f"Imported game {name}.")
 
 
 @router.get("/games/{name}/coordinate", response_class=HTMLResponse)
 def coordinate_page(request: Request, name: str) -> Response:
     web = web_of(request)
-    cv = web.coordinator_view(name, viewer_of(request))
+    cv = desk.coordinator_view(web, name, viewer_of(request))
     return render(request, "coordinate.html", {"c": cv, "g": cv["game"]})
 
 
@@ -478,41 +484,48 @@ async def coordinate_action(request: Request, name: str, action: str) -> Respons
     if action in CONFIRMED and _s(form, "confirm") != "yes":
         # Cannot be taken back: a page says what will happen and asks again (no JavaScript needed).
         arg = _s(form, "key") if action == "revoke" else _s(form, "phase")
-        what = await run_in_threadpool(web.confirm_view, name, viewer, action, arg)
+        what = await run_in_threadpool(desk.confirm_view, web, name, viewer, action, arg)
         return render(request, "confirm.html", {"c": what, "game": name, "action": action, "back": back})
     if action in ("assign", "replace", "link"):
         if action == "link":
             power, secret = await run_in_threadpool(
-                web.new_player_link, name, viewer, _s(form, "power"), _s(form, "reason")
+                desk.new_player_link, web, name, viewer, _s(form, "power"), _s(form, "reason")
             )
         else:
             power, secret = await run_in_threadpool(
-                web.assign, name, viewer, _s(form, "power"), _s(form, "player"), action == "replace", _s(form, "email")
+                desk.assign,
+                web,
+                name,
+                viewer,
+                _s(form, "power"),
+                _s(form, "player"),
+                action == "replace",
+                _s(form, "email"),
             )
         return _secret_page(request, name, f"{power}'s link", secret, back)
     if action == "seat-many":
         powers = [k.removeprefix("player:") for k in form if k.startswith("player:")]
         rows = [(pw, _s(form, f"player:{pw}"), _s(form, f"email:{pw}")) for pw in powers]
         base = str(request.base_url).rstrip("/")
-        got = await run_in_threadpool(web.seat_many, name, viewer, rows, base)
+        got = await run_in_threadpool(desk.seat_many, web, name, viewer, rows, base)
         return render(request, "seated.html", {"game": name, "s": got, "back": back})
     if action == "coordinator-key":
-        secret = await run_in_threadpool(web.new_coordinator_key, name, viewer, _s(form, "label"))
+        secret = await run_in_threadpool(desk.new_coordinator_key, web, name, viewer, _s(form, "label"))
         return _secret_page(request, name, "a coordinator's link", secret, back)
     if action == "revoke":
         key = _s(form, "key")
         if not key.isdigit() or len(key) > 12:
             raise BadInput("which key? (its number)")
-        await run_in_threadpool(web.revoke, name, viewer, int(key))
+        await run_in_threadpool(desk.revoke, web, name, viewer, int(key))
         return _redirect(back, f"Key {key} revoked: its links no longer work.")
     if action == "email":
-        msg = await run_in_threadpool(web.set_email, name, viewer, _s(form, "power"), _s(form, "email"))
+        msg = await run_in_threadpool(desk.set_email, web, name, viewer, _s(form, "power"), _s(form, "email"))
         return _redirect(back, msg)
     if action == "deadlines":
-        msg = await run_in_threadpool(web.set_deadlines, name, viewer, form)
+        msg = await run_in_threadpool(desk.set_deadlines, web, name, viewer, form)
         return _redirect(back, msg)
     arg = _s(form, "by") or _s(form, "phase") or _s(form, "visibility")
-    msg = await run_in_threadpool(web.clock_action, name, viewer, action, arg)
+    msg = await run_in_threadpool(desk.clock_action, web, name, viewer, action, arg)
     return _redirect(back, msg)
 
 
@@ -548,16 +561,14 @@ def variants_page(request: Request) -> Response:
 
 @router.get("/variants/{name}", response_class=HTMLResponse)
 def variant_page(request: Request, name: str) -> Response:
-    vv = web_of(request).variant_view(name)
+    vv = variant_pages.variant_view(name)
     return render(request, "variant.html", {"v": vv})
 
 
 @router.get("/variants/{name}/powers.css")
 def powers_css(request: Request, name: str) -> Response:
     """Power colours as classes (``pw-0`` ...): the CSP allows no inline styles."""
-    from dippouch.web.service import _variant
-
-    v = _variant(name)
+    v = variant_pages.find_variant(name)
     rules = []
     for i, p in enumerate(v.powers):
         colour = p.colour if re.fullmatch(r"#[0-9a-fA-F]{3,8}", p.colour) else "#888888"
@@ -567,9 +578,8 @@ def powers_css(request: Request, name: str) -> Response:
 
 @router.get("/variants/{name}/moves", response_class=HTMLResponse)
 def moves_page(request: Request, name: str, q: str = "") -> Response:
-    web = web_of(request)
-    mv = web.moves(name, q)
-    vv = web.variant_view(name)
+    mv = variant_pages.moves(name, q)
+    vv = variant_pages.variant_view(name)
     return render(request, "moves.html", {"mv": mv, "v": vv})
 
 
@@ -591,22 +601,7 @@ def api_docs(request: Request) -> Response:
             body = None
             ref = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {}).get("$ref")
             if ref:
-                name = ref.rsplit("/", 1)[-1]
-                schema = schemas.get(name, {})
-                body = {
-                    "name": name,
-                    "fields": [
-                        {
-                            "name": k,
-                            "type": f.get("type") or "/".join(x.get("type", "?") for x in f.get("anyOf", [])) or "any",
-                            "required": k in schema.get("required", []),
-                            "limit": f"max {f['maxLength']}" if "maxLength" in f else "",
-                            "default": f.get("default"),
-                            "description": f.get("description", ""),
-                        }
-                        for k, f in schema.get("properties", {}).items()
-                    ],
-                }
+                body = _shape(ref, schemas)
             elif "requestBody" in op:
                 body = {"name": "JSON object", "fields": []}
             ops.append(
@@ -620,6 +615,49 @@ def api_docs(request: Request) -> Response:
                         for p in op.get("parameters", [])
                     ],
                     "body": body,
+                    "answer": _answer_shape(op, schemas),
                 }
             )
     return render(request, "api_docs.html", {"ops": ops, "title": spec.get("info", {}).get("title", "dippouch")})
+
+
+def _type_name(f: dict[str, Any]) -> str:
+    """A field's type as the docs page names it: a model by its name, a list of them as ``[Name]``."""
+    if "$ref" in f:
+        return str(f["$ref"]).rsplit("/", 1)[-1]
+    if f.get("type") == "array" and isinstance(f.get("items"), dict) and f["items"]:
+        return f"[{_type_name(f['items'])}]"
+    if "anyOf" in f:
+        return "/".join(_type_name(x) for x in f["anyOf"])
+    return str(f.get("type") or "any")
+
+
+def _shape(ref: str, schemas: dict[str, Any]) -> dict[str, Any]:
+    """A model of the OpenAPI document as the docs page lists it: its name and its fields."""
+    name = ref.rsplit("/", 1)[-1]
+    schema = schemas.get(name, {})
+    return {
+        "name": name,
+        "fields": [
+            {
+                "name": k,
+                "type": _type_name(f),
+                "required": k in schema.get("required", []),
+                "limit": f"max {f['maxLength']}" if "maxLength" in f else "",
+                "default": f.get("default"),
+                "description": f.get("description", ""),
+            }
+            for k, f in schema.get("properties", {}).items()
+        ],
+    }
+
+
+def _answer_shape(op: dict[str, Any], schemas: dict[str, Any]) -> dict[str, Any] | None:
+    """What a call answers when it succeeds (a list of a model shown as ``[Name]``)."""
+    schema = op.get("responses", {}).get("200", {}).get("content", {}).get("application/json", {}).get("schema", {})
+    many = schema.get("type") == "array"
+    ref = (schema.get("items", {}) if many else schema).get("$ref")
+    if not ref:
+        return None
+    shape = _shape(ref, schemas)
+    return {**shape, "name": f"[{shape['name']}]" if many else shape["name"]}

@@ -5,7 +5,7 @@ send them: one client could send an 8 MB header, 5,000 headers, or hold thousand
 half a request each. :class:`GuardedHttpTools` refuses a request head over :data:`MAX_HEAD` bytes (431) or
 with more than :data:`MAX_HEADERS` headers (400), and closes a connection whose request head has not arrived
 within :data:`HEAD_TIMEOUT` seconds of its first byte (or of the connection). Slow bodies are the app's to
-time out (``app._Headers``). Imported only by ``dippouch serve``.
+time out (``middleware.Headers``). Imported only by ``dippouch serve``.
 """
 
 from __future__ import annotations

@@ -1,0 +1,531 @@
+"""The shapes of the JSON API's answers, so its OpenAPI document (``/api/openapi.json``, shown at ``/api/docs``)
+says what every call answers, field by field.
+
+The rooms of the web app (:mod:`dippouch.web.games`, :mod:`~dippouch.web.player_page` ...) build plain data,
+which the HTML templates read too; these models describe that data and FastAPI checks each answer against
+them. Every model allows fields it does not name (``extra="allow"``), so an answer is never cut short in
+production by a field added without its description; the API tests fail on any such field instead
+(tests/test_web_api_answers.py), and the routes answer only the fields the data has
+(``response_model_exclude_unset``), as they did before the models.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+__all__ = [
+    "ActionAnswer",
+    "AdjudicationAnswer",
+    "CheckAnswer",
+    "CoordinatorView",
+    "CreatedAnswer",
+    "ErrorAnswer",
+    "GameFile",
+    "GameListing",
+    "GameView",
+    "KeyAnswer",
+    "MovesAnswer",
+    "PhaseView",
+    "Place",
+    "PlayerView",
+    "Receipt",
+    "RevokedAnswer",
+    "SeatAnswer",
+    "VariantListing",
+    "VariantView",
+    "VoteAnswer",
+]
+
+
+class Answer(BaseModel):
+    """Every answer's base: fields not named here are kept, never dropped (see the module's docstring)."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class ErrorAnswer(Answer):
+    """Every refusal: what is wrong and what to do, with the HTTP status repeated."""
+
+    error: str
+    status: int
+
+
+# --------------------------------------------------------------------------------------------------
+# Lists
+
+
+class GameListing(Answer):
+    name: str
+    variant: str
+    state: str = Field(description="active, paused or finished")
+    phase: str | None = Field(description="The open phase (None once the game is over).")
+    deadline: str | None = Field(description="ISO 8601, UTC; None for unlisted games shown to their members.")
+    listed: bool = Field(description="Listed publicly (otherwise shown because the caller belongs to it).")
+    mine: bool = Field(description="The caller plays or coordinates it.")
+
+
+class VariantListing(Answer):
+    name: str
+    title: str
+    powers: list[str]
+    centres: int = Field(description="Number of supply centres.")
+
+
+class Place(Answer):
+    abbr: str
+    name: str
+
+
+# --------------------------------------------------------------------------------------------------
+# The game page
+
+
+class BoardPower(Answer):
+    power: str
+    units: list[str] = Field(description="Full names, e.g. 'Army Paris'; dislodged ones marked '(dislodged)'.")
+    centres: list[str]
+
+
+class PowerState(Answer):
+    """A power as everyone may see it: who plays it, whether it has sent orders and is ready (never what)."""
+
+    power: str
+    colour: str
+    player: str | None
+    must_act: bool
+    submitted: bool
+    ready: bool
+    units: int
+    centres: int
+    civil_disorder: bool
+    draw_vote: bool = Field(
+        description="Under a secret ballot, the vote as it stood when the last phase was processed."
+    )
+
+
+class DrawState(Answer):
+    possible: bool
+    why_not: str | None
+    secret: bool
+    voters: int
+    missing_count: int
+    missing: list[str] | None = Field(description="Who has not voted yes (None under a secret ballot).")
+
+
+class HistoryEntry(Answer):
+    id: int
+    name: str
+    status: str = Field(description="open, processed or abandoned (rolled back)")
+    processed_at: str | None
+
+
+class Unsealing(Answer):
+    """A time the coordinator opened sealed orders: the players are shown who, when and why."""
+
+    at: str
+    at_text: str
+    phase: str | None
+    who: str | None
+    what: str | None
+    reason: str | None
+
+
+class GameView(Answer):
+    """Everything public about a game."""
+
+    name: str
+    variant: str
+    variant_title: str
+    state: str
+    phase: str | None
+    phase_id: int | None
+    kind: str | None = Field(description="movement, retreats or adjustments")
+    deadline: str | None = Field(description="ISO 8601, UTC")
+    deadline_text: str | None = Field(description="The deadline in the game's time zone, for reading.")
+    paused_remaining: str | None
+    timezone: str
+    powers: list[PowerState]
+    board: list[BoardPower]
+    draw: DrawState | None
+    ending: str | None
+    last_report: str | None
+    last_processed_id: int | None
+    history: list[HistoryEntry]
+    map_url: str | None = Field(description="The picture of the phase shown (SVG); None where none can be drawn.")
+    map_phase: tuple[int, str] = Field(description="(phase id, view) of that picture.")
+    visibility: str = Field(description="public, unlisted or private")
+    settings: dict[str, Any] = Field(description="Deadlines per phase kind, time zone, missed-phase limit, draws.")
+    unsealings: list[Unsealing]
+    marker: tuple[int, int, int, int] = Field(description="Changes whenever anything shown here changes.")
+    map_svg: str | None = None
+
+
+# --------------------------------------------------------------------------------------------------
+# Phases and the game file
+
+
+class LineVerdict(Answer):
+    """One line of a submission as checked on arrival."""
+
+    line: int
+    text: str
+    # Defaults: a game file may leave out a line's empty verdict fields (its import checks their types only).
+    order: str | None = Field(None, description="The order read, in canonical notation; None if the line was refused.")
+    error: str | None = Field(None, description="Why the line was refused (with the closest valid name).")
+    note: str | None = None
+
+
+class CheckedLine(LineVerdict):
+    subject: str | None = Field(
+        description="The province of the unit or site the order is about (None for orders about none)."
+    )
+
+
+class Submission(Answer):
+    """A version a power sent (text and lines are None while sealed)."""
+
+    id: int | None = None
+    power: str
+    version: int
+    submitted_at: str
+    text: str | None = None
+    lines: list[LineVerdict] | None = None
+    ready: bool
+    late: bool
+    source: str | None = Field(None, description="web, mail, post, photo ...")
+    recorded_at: str | None = None
+    label: str | None = None
+    reinstates: int | None = None
+    stands: bool | None = None
+    carried_from: Any = None
+    sealed: bool | None = None
+
+
+class PhaseSubmissions(Answer):
+    sealed: bool
+    submissions: list[Submission]
+
+
+class PhaseView(Answer):
+    """One phase of the history."""
+
+    game: str
+    id: int
+    name: str
+    status: str
+    kind: str
+    deadline: str | None
+    processed_at: str | None
+    orders: dict[str, Any] | None = Field(description="The orders carried out, by power (None until processed).")
+    results: list[Any] | None = Field(description="Each order's resolution (None until processed).")
+    missed: list[Any] | None
+    report: str | None
+    prev: int | None
+    next: int | None
+    position: dict[str, Any]
+    next_position: dict[str, Any] | None
+    submissions: PhaseSubmissions | None = Field(
+        None, description="For the game's coordinator only: every version each power sent."
+    )
+
+
+class GameFileGame(Answer):
+    name: str
+    variant: str
+    variant_data: Any = None
+    variant_hash: str | None = None
+    options: dict[str, Any] | None = None
+    settings: dict[str, Any] | None = None
+    status: str
+    ending: dict[str, Any] | None = None
+    branch: int | None = None
+    paused_remaining: Any = None
+    created_at: str
+
+
+class GameFilePlayer(Answer):
+    power: str
+    name: str
+    assigned_at: str
+    replaced_at: str | None
+    email: str | None = Field(None, description="Left out of the public file.")
+
+
+class GameFilePhase(Answer):
+    id: int
+    branch: int
+    seq: int
+    name: str
+    kind: str
+    status: str
+    position: dict[str, Any]
+    opened_at: str
+    deadline: str | None
+    processed_at: str | None
+    orders: dict[str, Any] | None
+    results: list[Any] | None
+    next_position: dict[str, Any] | None
+    missed: list[Any] | None
+    submissions: list[Submission]
+
+
+class GameFileVote(Answer):
+    power: str
+    draw: bool
+    at: str
+
+
+class GameFileEvent(Answer):
+    at: str
+    kind: str
+    detail: Any
+
+
+class GameFile(Answer):
+    """The game file (``dippouch export``'s format), which ``POST /api/games/import`` takes back."""
+
+    format: str
+    version: int
+    game: GameFileGame
+    players: list[GameFilePlayer]
+    phases: list[GameFilePhase]
+    votes: list[GameFileVote]
+    events: list[GameFileEvent]
+    sealed: str | None = Field(None, description="What was left out, and why.")
+    votes_sealed: str | None = Field(None, description="Draw votes left out under a secret ballot, and why.")
+
+
+# --------------------------------------------------------------------------------------------------
+# A power's page and orders
+
+
+class UnitEntry(Answer):
+    unit: str = Field(description="Short form, e.g. 'A par'.")
+    name: str = Field(description="Full form, e.g. 'Army Paris'.")
+    loc: str
+
+
+class LegalOrder(Answer):
+    """A legal order as the click-entry script needs it: its text, kind and the provinces it names."""
+
+    text: str
+    type: str
+    subject: str | None
+    dest: str | None
+    target: str | None
+    via: bool
+    coast: str | None = Field(None, description="The coast's name, when the destination is one.")
+
+
+class UnitOrders(Answer):
+    loc: str
+    province: str
+    label: str
+    orders: list[LegalOrder]
+
+
+class LeftOut(Answer):
+    units: list[str]
+    notes: list[str]
+
+
+class PlayerVersion(Submission):
+    counts: bool = Field(description="This is the version that stands.")
+
+
+class PlayerView(Answer):
+    """A power's own page: its units, legal orders, the versions it sent (its own only)."""
+
+    game: GameView
+    power: str
+    variant: str
+    me: PowerState
+    colour: str
+    power_index: int
+    open: bool
+    units: list[UnitEntry]
+    legal: list[UnitOrders]
+    versions: list[PlayerVersion]
+    latest_text: str
+    must_act: bool
+    example: str
+    unordered: LeftOut
+    phase_id: int | None = None
+    phase: str | None = None
+    kind: str | None = None
+    ready: bool | None = None
+    adjust: int | None = Field(None, description="Builds (positive) or removals (negative) owed this Winter.")
+
+
+class CheckAnswer(Answer):
+    lines: list[CheckedLine]
+    unordered: list[str] = Field(description="The power's units these lines give no order (full names).")
+    unordered_notes: list[str] = Field(description="What happens to them, and builds or removals not ordered.")
+
+
+class Receipt(Answer):
+    """A recorded version of a power's orders."""
+
+    phase: str
+    power: str
+    version: int
+    late: bool
+    ready: bool
+    lines: list[LineVerdict]
+    stands: bool = Field(description="Whether this version replaced the earlier ones.")
+    standing: int | None = Field(description="The version that stands now.")
+    ready_refused: str | None = Field(description="Why 'ready' was refused (the version is recorded, not ready).")
+    accepted: int
+    rejected: int
+    processed: list[str] = Field(description="Phases processed at once because every power was ready.")
+    unordered: list[str]
+    unordered_notes: list[str]
+
+
+class VoteAnswer(Answer):
+    ending: str | None = Field(description="The game's ending, if every surviving power has now agreed.")
+
+
+# --------------------------------------------------------------------------------------------------
+# The coordinator's desk
+
+
+class SeatedPlayer(Answer):
+    power: str
+    player: str | None
+    email: str | None
+    history: list[tuple[str, str, str | None]] = Field(description="(player, assigned at, replaced at)")
+
+
+class KeyEntry(Answer):
+    id: int
+    role: str
+    power: str | None
+    label: str | None
+    created_at: str
+    revoked: bool
+
+
+class DeskSubmission(Answer):
+    power: str
+    version: int
+    submitted_at: str
+    ready: bool
+    late: bool
+    source: str | None
+    count: int
+    text: str | None = Field(None, description="Only once the deadline has passed.")
+    lines: list[LineVerdict] | None = None
+
+
+class CoordinatorView(Answer):
+    game: GameView
+    players: list[SeatedPlayer]
+    keys: list[KeyEntry]
+    submissions: list[DeskSubmission]
+    sealed: bool
+    visibilities: list[str]
+    unseated: list[str]
+    mail_unavailable: str | None
+
+
+class CreatedAnswer(Answer):
+    name: str
+
+
+class SeatAnswer(Answer):
+    power: str
+    key: str = Field(description="The player's secret key, shown once.")
+    link: str
+
+
+class KeyAnswer(Answer):
+    role: str
+    power: str | None
+    key: str = Field(description="The secret key, shown once.")
+    link: str
+
+
+class ActionAnswer(Answer):
+    message: str
+
+
+class RevokedAnswer(Answer):
+    revoked: int
+
+
+# --------------------------------------------------------------------------------------------------
+# Variants
+
+
+class VariantPower(Answer):
+    name: str
+    adjective: str
+    letter: str
+    colour: str
+    homes: list[str]
+    units: list[str]
+    centres: int
+
+
+class KeyPlace(Answer):
+    abbr: str
+    name: str
+    kind: str
+    centre: bool
+    coasts: list[str]
+    aliases: list[str]
+    owner: str | None
+
+
+class VariantOption(Answer):
+    key: str
+    default: Any
+    description: str
+    values: list[str]
+
+
+class VariantView(Answer):
+    name: str
+    title: str
+    description: str
+    summary: list[str]
+    powers: list[VariantPower]
+    builds_anywhere: bool
+    centres: list[str]
+    key: list[KeyPlace]
+    options: list[VariantOption]
+    map_svg: str | None = None
+
+
+class Province(Answer):
+    abbr: str
+    name: str
+    kind: str
+    centre: bool
+
+
+class UnitMoves(Answer):
+    unit: str
+    location: str
+    label: str
+    moves: list[Place]
+
+
+class MovesAnswer(Answer):
+    variant: str
+    query: str
+    province: Province | None
+    matches: list[Place]
+    units: list[UnitMoves]
+    suggestions: list[str] | None = None
+
+
+class AdjudicationAnswer(Answer):
+    """docs/adjudication-contract.md: each order's resolution and the next phase's request (or an error)."""
+
+    results: list[dict[str, Any]] | None = None
+    next: dict[str, Any] | None = None
+    error: str | None = None

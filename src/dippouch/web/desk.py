@@ -1,0 +1,307 @@
+"""The coordinator's desk: a game's players, keys and submissions (sealed until the deadline), seating players
+and handing out their links, the clock (extend, pause, resume, process now, roll back), deadlines and
+visibility, and the page that asks before an action that cannot be taken back."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from typing import Any
+
+from dippouch.mail.notices import mail_unavailable, queue_player_link
+from dippouch.store.access import VISIBILITIES
+from dippouch.web.games import game_view
+from dippouch.web.inputs import duration, duration_text, names
+from dippouch.web.security import BadInput, NotFound, Viewer
+from dippouch.web.service import Web
+
+__all__ = [
+    "assign",
+    "clock_action",
+    "confirm_view",
+    "coordinator_view",
+    "new_coordinator_key",
+    "new_player_link",
+    "revoke",
+    "seat_many",
+    "set_deadlines",
+    "set_email",
+]
+
+
+def coordinator_view(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
+    web.require_coordinator(name, viewer)
+    now = web.now()
+    game = game_view(web, name, viewer)
+    players = web.read.players(name)
+    emails = web.read.emails(name)
+    keys = web.access.keys(name)
+    subs: list[dict[str, Any]] = []
+    sealed = False
+    if game["phase_id"] is not None:
+        rec = web.read.phase_record(name, phase_id=game["phase_id"])
+        deadline = rec["deadline"]
+        # Sealed until the deadline (the W3K rulebook): who and when, never what.
+        sealed = deadline is None or now < datetime.fromisoformat(deadline)
+        for sub in rec["submissions"]:
+            entry = {k: sub[k] for k in ("power", "version", "submitted_at", "ready", "late", "source")}
+            entry["count"] = len(sub["lines"])
+            if not sealed:
+                entry["text"] = sub["text"]
+                entry["lines"] = sub["lines"]
+            subs.append(entry)
+    return {
+        "game": game,
+        "players": [
+            {
+                "power": p,
+                "player": cur,
+                "email": emails.get(p, (None, None))[1],
+                "history": [(n, a.isoformat(), r.isoformat() if r else None) for n, a, r in hist],
+            }
+            for p, cur, hist in players
+        ],
+        "keys": [
+            {
+                "id": k.id,
+                "role": k.role,
+                "power": k.power,
+                "label": k.label,
+                "created_at": k.created_at.isoformat(),
+                "revoked": k.revoked_at is not None,
+            }
+            for k in keys
+        ],
+        "submissions": subs,
+        "sealed": sealed,
+        "visibilities": list(VISIBILITIES),
+        "unseated": [p for p, cur, _ in players if not cur],
+        "mail_unavailable": mail_unavailable(),
+    }
+
+
+def assign(
+    web: Web, name: str, viewer: Viewer, power: str, player: str, replace: bool, email: str = ""
+) -> tuple[str, str]:
+    """Seat a player and hand out their link (a replacement's old links are revoked). ``email`` is the
+    address their orders by mail must come from (optional)."""
+    web.require_coordinator(name, viewer)
+    power, _, secret = _assign(web, name, power, player, replace, email)
+    return power, secret
+
+
+def _assign(web: Web, name: str, power: str, player: str, replace: bool, email: str) -> tuple[str, int, str]:
+    player = names(player, "the player's name", 200)
+    address = names(email, "the e-mail address", 320) if email.strip() else None
+    v = web.variant_of(name)
+    try:
+        power = v.power(power).name
+    except KeyError as e:
+        raise BadInput(str(e.args[0])) from None
+    now = web.now()
+    web.store.assign(name, power, player, now=now, replace=replace, email=address)
+    web.touched(name)
+    if replace:
+        web.access.revoke_power_keys(name, power, now=now)
+    key_id, secret = web.access.create_key("player", game=name, power=power, label=player, now=now)
+    return power, int(key_id), secret
+
+
+def seat_many(web: Web, name: str, viewer: Viewer, rows: list[tuple[str, str, str]], base: str) -> dict[str, Any]:
+    """Seat several powers at once from (power, player, e-mail) rows (rows without a player are skipped).
+    Every row is checked before anyone is seated, so a mistake seats nobody. Each new link is shown once;
+    where an address is given it is also queued to it through the mail outbox (when mail is configured;
+    otherwise the answer says so and the coordinator sends the links)."""
+    web.require_coordinator(name, viewer)
+    v = web.variant_of(name)
+    seated = {p for p, cur, _ in web.read.players(name) if cur}
+    todo: list[tuple[str, str, str]] = []
+    for power, player, email in rows:
+        if not player.strip():
+            continue
+        try:
+            power = v.power(power).name
+        except KeyError as e:
+            raise BadInput(str(e.args[0])) from None
+        names(player, f"{power}'s player's name", 200)
+        if email.strip():
+            address = names(email, f"{power}'s e-mail address", 320)
+            if "@" not in address.strip("@") or any(c.isspace() for c in address):
+                raise BadInput(f"{power}'s e-mail address {address!r} is not an address (name@example.org)")
+        if power in seated:
+            raise BadInput(f"{power} is already played; use Replace in its row to hand it over. Nobody was seated.")
+        todo.append((power, player, email.strip()))
+    if not todo:
+        raise BadInput("give a player's name for at least one power")
+    no_mail = mail_unavailable() if any(e for _, _, e in todo) else None
+    out = []
+    for power, player, email in todo:
+        power, key_id, secret = _assign(web, name, power, player, False, email)
+        link = f"{base}/k/{secret}"
+        mailed = False
+        if email and no_mail is None:
+            mailed = queue_player_link(web.store, name, power, player, email, link, key_id, web.now())
+        out.append(
+            {
+                "power": power,
+                "player": player,
+                "email": email or None,
+                "link": link,
+                "key": secret,
+                "mailed": mailed,
+            }
+        )
+    return {"seated": out, "mail_unavailable": no_mail}
+
+
+def set_email(web: Web, name: str, viewer: Viewer, power: str, email: str) -> str:
+    """Change (or, empty, remove) the address a seated player's orders by mail must come from."""
+    web.require_coordinator(name, viewer)
+    address = names(email, "the e-mail address", 320) if email.strip() else None
+    power = web.store.set_email(name, power, address, now=web.now())
+    web.touched(name)
+    return f"{power}'s orders by mail now come from {address}." if address else f"{power} has no address now."
+
+
+def new_player_link(web: Web, name: str, viewer: Viewer, power: str, reason: str = "") -> tuple[str, str]:
+    """A new key for a power's player. For a seated power while the phase is sealed, the key reads the
+    player's orders before the deadline: it needs a reason, recorded and shown to the players."""
+    web.require_coordinator(name, viewer)
+    v = web.variant_of(name)
+    try:
+        power = v.power(power).name
+    except KeyError as e:
+        raise BadInput(str(e.args[0])) from None
+    try:
+        web.store.record_unsealing(
+            name,
+            who=web.who(name, viewer),
+            reason=reason,
+            now=web.now(),
+            what=f"new key for {power}'s player",
+            power=power,
+            seated_only=True,
+        )
+    finally:
+        web.touched(name)
+    players = dict((p, cur) for p, cur, _ in web.read.players(name))
+    _, secret = web.access.create_key("player", game=name, power=power, label=players.get(power) or "", now=web.now())
+    return power, secret
+
+
+def new_coordinator_key(web: Web, name: str, viewer: Viewer, label: str) -> str:
+    web.require_coordinator(name, viewer)
+    _, secret = web.access.create_key("coordinator", game=name, label=label[:200], now=web.now())
+    return secret
+
+
+def revoke(web: Web, name: str, viewer: Viewer, key_id: int) -> None:
+    web.require_coordinator(name, viewer)
+    web.access.revoke_key(key_id, game=name, now=web.now())
+
+
+def clock_action(web: Web, name: str, viewer: Viewer, action: str, arg: str = "") -> str:
+    """extend / pause / resume / process / rollback / visibility: one line saying what happened."""
+    web.require_coordinator(name, viewer)
+    try:
+        return _clock_action(web, name, action, arg)
+    finally:
+        web.touched(name)
+
+
+def _clock_action(web: Web, name: str, action: str, arg: str) -> str:
+    now = web.now()
+    s = web.store
+    if action == "extend":
+        by = duration(arg, "the extension")
+        if by <= timedelta(0) or by > timedelta(days=365):
+            raise BadInput("an extension is between one second and a year")
+        got = s.extend(name, by, now=now)
+        return f"Deadline extended to {got:%Y-%m-%d %H:%M} UTC." if isinstance(got, datetime) else "Extended."
+    if action == "pause":
+        left = s.pause(name, now=now)
+        return f"Paused with {duration_text(left)} left on the clock."
+    if action == "resume":
+        due = s.resume(name, now=now)
+        return f"Resumed; due {due:%Y-%m-%d %H:%M} UTC."
+    if action == "process":
+        done = s.process(name, now=now, force=True)
+        return f"Processed {', '.join(done)}." if done else "Nothing was processed."
+    if action == "rollback":
+        phase = names(arg, "the phase", 100)
+        rolled: Any = s.rollback(name, phase, now=now)
+        back, carried = rolled if isinstance(rolled, tuple) else (rolled, [])
+        kept = f" {len(carried)} submission(s) carried forward." if carried else ""
+        return f"Rolled back to {back}; its orders are due again.{kept}"
+    if action == "visibility":
+        web.access.set_visibility(name, arg)
+        return f"The game is now {arg}."
+    raise NotFound(f"no coordinator action {action!r}")
+
+
+def confirm_view(web: Web, name: str, viewer: Viewer, action: str, arg: str) -> dict[str, Any]:
+    """What a coordinator's action that cannot be taken back (process now, roll back, revoke) will do, for
+    the page that asks them to confirm it. Checked as the action itself would be (a key of another game, a
+    phase that does not exist are refused here already), but nothing is changed."""
+    web.require_coordinator(name, viewer)
+    game = game_view(web, name, viewer)
+    if action == "process":
+        if game["phase_id"] is None:
+            raise BadInput(f"game {name!r} has no open phase to process (it is over)")
+        waiting = [p["power"] for p in game["powers"] if p["must_act"] and not p["submitted"]]
+        lines = [f"{game['phase']} will be adjudicated now, before its deadline ({game['deadline_text'] or 'none'})."]
+        lines.append(
+            f"No orders yet from {', '.join(waiting)}: their units hold, retreats are disbanded and builds "
+            "waived, as at the deadline."
+            if waiting
+            else "Every power that must act has sent orders."
+        )
+        lines.append("This cannot be undone except by rolling the game back to this phase.")
+        return {"title": f"Process {game['phase']} now?", "lines": lines, "button": "Process now", "fields": {}}
+    if action == "rollback":
+        phase = names(arg, "the phase", 100)
+        rec = web.read.phase_record(name, phase, submissions=False)
+        lines = [
+            f"{rec['name']} opens again with its position as it was; the phases played after it stay in the "
+            "history, marked rolled back.",
+            "Each power's orders for it are carried into it again (not ready); draw votes lapse.",
+        ]
+        return {
+            "title": f"Roll back to {rec['name']}?",
+            "lines": lines,
+            "button": "Roll back",
+            "fields": {"phase": rec["name"]},
+        }
+    if action == "revoke":
+        if not arg.isdigit() or len(arg) > 12:
+            raise BadInput("which key? (its number)")
+        key = next((k for k in web.access.keys(name) if k.id == int(arg)), None)
+        if key is None:
+            raise BadInput(f"no key {arg} in this game")
+        holder = f"{key.power}'s player" if key.power else "a coordinator"
+        label = f" ({key.label})" if key.label else ""
+        lines = [
+            f"Key {key.id}, for {holder}{label}: its links stop working at once, in every browser signed in with it.",
+            "A player who still needs a link gets a new one with New link.",
+        ]
+        if key.revoked_at is not None:
+            lines = [f"Key {key.id} is revoked already."]
+        return {
+            "title": f"Revoke key {key.id}?",
+            "lines": lines,
+            "button": "Revoke",
+            "fields": {"key": str(key.id)},
+        }
+    raise NotFound(f"no coordinator action {action!r} to confirm")
+
+
+def set_deadlines(web: Web, name: str, viewer: Viewer, form: Mapping[str, Any]) -> str:
+    web.require_coordinator(name, viewer)
+    deadlines = {k: str(form.get(k) or "").strip() for k in ("movement", "retreats", "adjustments")}
+    deadlines = {k: t for k, t in deadlines.items() if t}
+    for k, t in deadlines.items():
+        if duration(t, f"the {k} deadline") < timedelta(minutes=1):
+            raise BadInput(f"the {k} deadline must be at least one minute")
+    web.store.set_deadlines(name, deadlines, now=web.now())
+    web.touched(name)
+    return "Deadlines for the phases to come: " + ", ".join(f"{k} {t}" for k, t in deadlines.items()) + "."

@@ -1,0 +1,319 @@
+"""The game page: what anyone who may see a game is shown (phase, deadline, who has sent orders but never what,
+the board, the last report, the history), the pictures of its phases, and the list of games."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import quote
+
+from dippouch.game import as_utc, draw_needs, position_from_data
+from dippouch.report import phase_report
+from dippouch.store.models import PhaseRow
+from dippouch.store.repository import phase_record_of
+from dippouch.store.web_queries import game_phase
+from dippouch.web.inputs import duration_text
+from dippouch.web.maps import map_available
+from dippouch.web.security import NotFound, Viewer
+from dippouch.web.service import Web
+
+__all__ = ["MAP_VIEWS", "game_map", "game_view", "games_list", "kind_name", "phase_map", "record"]
+
+MAP_VIEWS = ("board", "orders", "after", "after-orders")
+"""The pictures of a phase: its position (board), with its orders and results drawn (orders, once processed),
+and the position it led to (after), with those orders (after-orders)."""
+
+
+@dataclass
+class _Cached:
+    marker: Any
+    data: Any
+
+
+@dataclass
+class _Caches:
+    """What the game page keeps between requests (per app: :meth:`Web.kept`)."""
+
+    views: dict[str, _Cached] = field(default_factory=dict)
+    building: dict[str, threading.Lock] = field(default_factory=dict)
+    reports: dict[tuple[Any, ...], str] = field(default_factory=dict)
+
+
+def _caches(web: Web) -> _Caches:
+    return web.kept(__name__, _Caches)
+
+
+def games_list(web: Web, viewer: Viewer) -> list[dict[str, Any]]:
+    listed = {r[0]: r for r in web.access.listed_games()}
+    # A signed-in player or coordinator also sees the unlisted and private games they belong to.
+    mine = {g.game for g in viewer.grants if g.game} | (
+        {n for n, *_ in web.read.games()} if viewer.coordinates(None) else set()
+    )
+    rows = dict(listed)
+    if mine - set(listed):
+        for name, variant, state, phase in web.read.games():
+            if name in mine and name not in rows:
+                rows[name] = (name, variant, state, phase, None)
+    return [
+        {
+            "name": n,
+            "variant": r[1],
+            "state": r[2],
+            "phase": r[3],
+            "deadline": r[4].isoformat() if r[4] else None,
+            "listed": n in listed,
+            "mine": n in mine,
+        }
+        for n, r in sorted(rows.items())
+    ]
+
+
+def game_view(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
+    """Everything public about a game: phase, deadline, who has sent orders (never what), centres,
+    the last report, the history. Cached until anything in the game changes."""
+    visibility, marker = web.require_visible(name, viewer)
+    caches = _caches(web)
+    hit = caches.views.get(name)
+    if hit is not None and hit.marker == marker:
+        return dict(hit.data)
+    # One thread builds a game's view at a time; the others that arrive meanwhile wait and take it
+    # (after a change, every reader of a busy game would otherwise rebuild it at once).
+    with web.lock:
+        building = caches.building.setdefault(name, threading.Lock())
+    with building:
+        hit = caches.views.get(name)
+        if hit is not None and hit.marker == marker:
+            return dict(hit.data)
+        data = _build_game_view(web, name, visibility)
+        data["marker"] = marker
+        v = data.pop("_variant")
+        if v is not None:  # the page's map, asked for next, draws with it
+            web.keep_variant(name, marker[0], v)
+        with web.lock:
+            if len(caches.views) > 5000:
+                caches.views.clear()
+                caches.building.clear()
+            caches.views[name] = _Cached(marker, data)
+    return dict(data)
+
+
+def _build_game_view(web: Web, name: str, visibility: str) -> dict[str, Any]:
+    now = web.now()
+    st = web.read.status(name, now=now, drift=False, due=False)
+    v = st.game_variant or web.variant_of(name)  # the status read the game's variant already
+    hist = web.access.phases(name)
+    line = [h for h in hist if h.status != "abandoned"]
+    processed = [h for h in line if h.status == "processed" and h.next_position is not None]
+    current = next((h for h in hist if h.status == "open"), None)
+    colours = {p.name: p.colour for p in v.powers}
+    secret = bool(st.settings.secret_ballot) and st.state != "finished"
+    shown_votes = _shown_votes(web, name, current) if secret else {}
+    powers = [
+        {
+            "power": p.power,
+            "colour": colours.get(p.power, "#888"),
+            "player": p.player,
+            "must_act": p.must_act,
+            "submitted": p.version is not None,
+            "ready": p.ready,
+            "units": p.units,
+            "centres": p.centres,
+            "civil_disorder": p.civil_disorder,
+            # A secret ballot shows each vote as it stood when the last phase was processed.
+            "draw_vote": shown_votes.get(p.power, False) if secret else p.draw_vote,
+        }
+        for p in st.powers
+    ]
+    last_report = _report(web, name, st, hist, processed[-1]) if processed else None
+    shown = current if current is not None else line[-1]
+    after = current is None and shown.next_position is not None
+    position = shown.next_position if after and shown.next_position is not None else shown.position
+    # The map is its own resource (MAP_VIEWS), fetched by the page: the page stays small and is remade
+    # after a change without drawing, and the picture, the same for as long as the phase exists, is
+    # kept by the browser.
+    view = "after" if after else "board"
+    map_url = f"/games/{quote(name, safe='')}/phases/{shown.id}/map-{view}.svg" if map_available(v) else None
+    pos = web.position_of(v, shown)[0] if not after else position_from_data(v, position)
+    m = v.map
+    board = [
+        {
+            "power": p,
+            "units": [
+                f"{kind_name(u.kind)} {m.locations[u.loc].name}"
+                for u in sorted(pos.units_of(p), key=lambda u: m.locations[u.loc].name)
+            ]
+            + [
+                f"{kind_name(d.unit.kind)} {m.locations[d.unit.loc].name} (dislodged)"
+                for d in pos.dislodged.values()
+                if d.unit.power == p
+            ],
+            "centres": sorted(m.provinces[c].name for c in pos.centres_of(p)),
+        }
+        for p in v.power_names
+    ]
+    draw = None
+    if current is not None and st.state != "finished":
+        needs = draw_needs(
+            v,
+            pos,
+            st.settings,
+            {p.power: p.draw_vote for p in st.powers},
+            [p.power for p in st.powers if p.civil_disorder],
+        )
+        draw = {
+            "possible": needs.possible,
+            "why_not": needs.why_not,
+            "secret": secret,
+            "voters": len(needs.voters),
+            "missing_count": len(needs.missing),
+            # Who has not voted yes, unless the ballot is secret (then only how many).
+            "missing": None if secret else list(needs.missing),
+        }
+    return {
+        "_variant": v,
+        "board": board,
+        "draw": draw,
+        "name": name,
+        "variant": v.name,
+        "variant_title": v.title,
+        "state": st.state,
+        "phase": st.phase,
+        "phase_id": current.id if current else None,
+        "kind": st.kind,
+        "deadline": st.deadline.isoformat() if st.deadline else None,
+        "deadline_text": st.settings.describe(st.deadline) if st.deadline else None,
+        "paused_remaining": duration_text(st.paused_remaining) if st.paused_remaining is not None else None,
+        "timezone": st.settings.timezone,
+        "powers": powers,
+        "ending": st.ending.text if st.ending else None,
+        "last_report": last_report,
+        "last_processed_id": processed[-1].id if processed else None,
+        "history": [
+            {
+                "id": h.id,
+                "name": h.name,
+                "status": h.status,
+                "processed_at": h.processed_at.isoformat() if h.processed_at else None,
+            }
+            for h in hist
+        ],
+        "map_url": map_url,
+        "map_phase": (shown.id, view),
+        "visibility": visibility,
+        "settings": st.settings.to_data(),
+        # Every time the coordinator opened sealed orders: the players are told who, when and why.
+        "unsealings": [
+            {
+                "at": u["at"].isoformat(),
+                "at_text": st.settings.describe(u["at"]),
+                "phase": u.get("phase"),
+                "who": u.get("who"),
+                "what": u.get("what"),
+                "reason": u.get("reason"),
+            }
+            for u in web.read.unsealings(name)
+        ],
+    }
+
+
+def _shown_votes(web: Web, name: str, current: PhaseRow | None) -> dict[str, bool]:
+    """Each power's draw vote as others may see it under a secret ballot: as it stood when the open phase
+    opened (the votes of a processed phase are revealed; those cast since are the voter's alone)."""
+    opened = current.opened_at if current is not None else None
+    out: dict[str, bool] = {}
+    for power, yes, at in web.read.vote_history(name):
+        if opened is not None and at >= as_utc(opened):
+            break
+        out[power] = yes
+    return out
+
+
+def _report(web: Web, name: str, st: Any, hist: list[PhaseRow], ph: PhaseRow) -> str:
+    """A processed phase's report, made once: it reads every version sent in the phase, and the game page
+    is rebuilt after every submission. It changes only with what it shows besides the phase itself: the
+    next phase and its deadline (extended, paused), the game's ending, its settings (time zone)."""
+    nxt = next((h for h in hist if h.branch == ph.branch and h.seq == ph.seq + 1), None)
+    key = (
+        name,
+        ph.id,
+        ph.status,
+        ph.processed_at,
+        (nxt.id, nxt.name, nxt.deadline) if nxt is not None else None,
+        st.ending.text if st.ending is not None else None,
+        repr(st.settings.to_data()),
+    )
+    reports = _caches(web).reports
+    hit = reports.get(key)
+    if hit is None:
+        # The record GameStore.report reads, made of the rows the page has loaded already (the phase, the
+        # next one) and the status (settings, ending), without the five queries it would take again.
+        rec = phase_record_of(
+            name,
+            ph,
+            nxt,
+            settings=st.settings.to_data(),
+            ending=st.ending.to_data() if st.ending is not None else None,
+            submissions=False,
+        )
+        # The versions sent, read once per phase: the report names the lines that were not accepted.
+        rec["submissions"] = web.read.phase_record(name, phase_id=ph.id)["submissions"]
+        hit = phase_report(st.game_variant or web.variant_of(name), rec)
+        with web.lock:
+            if len(reports) > 2000:
+                reports.clear()
+            reports[key] = hit
+    return hit
+
+
+def phase_map(web: Web, name: str, phase_id: int, view: str, viewer: Viewer) -> str:
+    """One picture of a phase (:data:`MAP_VIEWS`) as SVG, for anyone who may see the game. Never a
+    power's own orders before processing (those are drawn only on that power's page), and never any
+    orders of a phase still open: those views do not exist until it is processed (404). So each address
+    always answers the same picture once it answers at all, and may be cached for good."""
+    web.require_visible(name, viewer)
+    if view not in MAP_VIEWS:
+        raise NotFound(f"no map view {view[:40]!r}; views: {', '.join(MAP_VIEWS)}")
+    h = game_phase(web.read, name, phase_id)
+    if h is None:
+        raise NotFound(f"game {name!r} has no phase with id {phase_id}")
+    return _phase_map(web, name, h, view)
+
+
+def _phase_map(web: Web, name: str, h: PhaseRow, view: str) -> str:
+    orders = view in ("orders", "after-orders")
+    after = view in ("after", "after-orders")
+    if orders and h.status == "open":
+        raise NotFound(f"the orders of {h.name} are sealed until it is processed; its map is map-board.svg")
+    if after and h.next_position is None:
+        raise NotFound(f"{h.name} has not been processed: there is no position after it yet")
+    svg = web.maps.phase_svg(web.variant_of(name), (name, h.id, h.status), record(name, h), after=after, orders=orders)
+    if svg is None:
+        raise NotFound("no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)")
+    return svg
+
+
+def game_map(web: Web, name: str, viewer: Viewer) -> str | None:
+    """The game page's map as SVG (None where none can be drawn)."""
+    g = game_view(web, name, viewer)
+    if g["map_url"] is None:
+        return None
+    phase_id, view = g["map_phase"]
+    return phase_map(web, name, phase_id, view, viewer)
+
+
+def record(game: str, ph: PhaseRow) -> dict[str, Any]:
+    """A phase as the renderer reads it (``GameStore.phase_record``'s keys), never with its submissions."""
+    return {
+        "game": game,
+        "name": ph.name,
+        "status": ph.status,
+        "position": ph.position,
+        "next_position": ph.next_position,
+        "orders": ph.orders,
+        "results": ph.results,
+    }
+
+
+def kind_name(kind: str) -> str:
+    return {"A": "Army", "F": "Fleet", "D": "Defensive army"}.get(kind, kind)

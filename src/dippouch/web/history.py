@@ -1,0 +1,120 @@
+"""A game's past, for whoever may see it: one phase of the history (its maps, orders, results and report),
+every version each power sent in it (for the coordinator, once it may be read), the game file to download,
+and the deadline calendar."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from dippouch.game import as_utc
+from dippouch.report import calendar_rows, deadlines_ical, upcoming_deadlines
+from dippouch.store.repository import seal_submission
+from dippouch.store.web_queries import open_phase_sealed
+from dippouch.web.games import record
+from dippouch.web.security import NotFound, Viewer
+from dippouch.web.service import Web
+
+__all__ = ["calendar_ics", "export", "phase_submissions", "phase_view"]
+
+
+def phase_view(web: Web, name: str, phase_id: int, viewer: Viewer) -> dict[str, Any]:
+    """One phase of the history: its map with orders and results drawn, its report, prev/next."""
+    web.require_visible(name, viewer)
+    hist = web.access.phases(name)
+    ids = [h.id for h in hist]
+    if phase_id not in ids:
+        raise NotFound(f"game {name!r} has no phase with id {phase_id}")
+    h = hist[ids.index(phase_id)]
+    v = web.variant_of(name)
+    i = ids.index(phase_id)
+    revealed = h.status != "open"
+    report = web.read.report(name, phase_id=phase_id) if h.processed_at is not None else None
+    rec = record(name, h)
+    svg = web.maps.phase_svg(v, (name, h.id, h.status), rec, orders=revealed)
+    after = web.maps.phase_svg(v, (name, h.id, h.status), rec, after=True) if h.next_position else None
+    return {
+        "game": name,
+        "id": h.id,
+        "name": h.name,
+        "status": h.status,
+        "kind": h.kind,
+        "deadline": h.deadline.isoformat() if h.deadline else None,
+        "processed_at": h.processed_at.isoformat() if h.processed_at else None,
+        "orders": h.orders if revealed else None,
+        "results": h.results if revealed else None,
+        "missed": h.missed,
+        "report": report,
+        "map_svg": svg,
+        "after_svg": after,
+        "prev": ids[i - 1] if i > 0 else None,
+        "next": ids[i + 1] if i + 1 < len(ids) else None,
+        "position": h.position,
+        "next_position": h.next_position,
+    }
+
+
+def phase_submissions(web: Web, name: str, phase_id: int, viewer: Viewer) -> dict[str, Any] | None:
+    """Every version each power sent in a phase, for its coordinator (None for anyone else): who, when,
+    how (web, mail, post, photo) and, once the deadline has passed, the text with its line verdicts."""
+    if not viewer.coordinates(name):
+        return None
+    rec = web.read.phase_record(name, phase_id=phase_id, sealed_at=web.now(), open_ok=True)
+    sealed = bool(rec.get("sealed"))
+    if not sealed and _set_aside_unprocessed(rec) and open_phase_sealed(web.read, name, web.now()):
+        rec["submissions"] = [seal_submission(sub) for sub in rec["submissions"]]
+        sealed = True
+    keep = ("power", "version", "label", "submitted_at", "source", "ready", "late", "stands", "text", "lines")
+    subs = [{k: sub.get(k) for k in keep} for sub in rec["submissions"]]
+    return {"sealed": sealed, "submissions": subs}
+
+
+def calendar_ics(web: Web, name: str, viewer: Viewer) -> bytes:
+    web.require_visible(name, viewer)
+    st = web.read.status(name, now=web.now())
+    rows = calendar_rows(web.access.phases(name))
+    upcoming = []
+    if st.state == "active" and st.phase and st.deadline and st.game_variant is not None:
+        upcoming = upcoming_deadlines(st.game_variant.calendar, st.settings, st.phase, st.deadline)
+    return deadlines_ical(name, st.settings, rows, upcoming=upcoming)
+
+
+def export(web: Web, name: str, viewer: Viewer, *, unsealed: bool = False, reason: str = "") -> dict[str, Any]:
+    """The game file (:meth:`GameStore.game_file`): anyone who may see the game gets it without
+    submissions or players' addresses; a coordinator gets them, but the open phase's only as who and
+    when until its deadline (the W3K rule, as `dippouch export` keeps it), unless they ask for them
+    ``unsealed`` with a ``reason``, which is recorded and shown to the players."""
+    web.require_visible(name, viewer)
+    if not viewer.coordinates(name) or not unsealed:
+        view = "coordinator" if viewer.coordinates(name) else "public"
+        sealed = web.read.game_file(name, view=view, now=web.now())
+        _seal_votes(sealed)
+        return sealed
+    try:
+        data = web.store.game_file(name, view="unsealed", now=web.now(), who=web.who(name, viewer), reason=reason)
+    finally:
+        web.touched(name)
+    return data
+
+
+def _seal_votes(data: dict[str, Any]) -> None:
+    """A game file under a secret ballot, for anyone but a coordinator moving it (``unsealed``): the draw
+    votes cast since the open phase opened are left out, as the pages leave them out."""
+    settings = (data.get("game") or {}).get("settings") or {}
+    if not settings.get("secret_ballot") or (data.get("game") or {}).get("status") == "finished":
+        return
+    open_phase = next((ph for ph in data.get("phases", []) if ph.get("status") == "open"), None)
+    if open_phase is None:
+        return
+    opened = as_utc(datetime.fromisoformat(open_phase["opened_at"]))
+    votes = data.get("votes") or []
+    kept = [v for v in votes if as_utc(datetime.fromisoformat(v["at"])) < opened]
+    if len(kept) != len(votes):
+        data["votes"] = kept
+        data["votes_sealed"] = "secret ballot: the draw votes cast in the open phase are left out until it is processed"
+
+
+def _set_aside_unprocessed(ph: Mapping[str, Any]) -> bool:
+    """A phase set aside by a rollback before it was processed: its orders were never revealed."""
+    return ph.get("status") == "abandoned" and ph.get("processed_at") is None

@@ -1,0 +1,89 @@
+"""What the web takes from its visitors and says back to them in words: names, order text and durations
+checked at the door (refused with what is wrong, before any work is done), and the game layer's messages
+with the web's own page and button for what the command line would do."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from dippouch.game import parse_duration
+from dippouch.web.security import BadInput, bound_orders
+
+__all__ = ["MAX_ORDER_TEXT", "duration", "duration_text", "names", "order_text", "web_words"]
+
+MAX_ORDER_TEXT = 20_000
+"""Characters of order text accepted in one submission (a W3K power's orders are under 3,000)."""
+
+
+# The game layer's messages end with what to do at the command line; on the web each says what to do there.
+_WEB_WORDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), words)
+    for pattern, words in (
+        (
+            r"use `dippouch players replace` to hand it over",
+            "use Replace on the game's coordinator page to hand it over",
+        ),
+        (
+            r"seat a player first \(`dippouch players assign`\)",
+            "seat a player first (Seat, on the game's coordinator page)",
+        ),
+        (r"create one with `dippouch new`", "create one on the Coordinate page"),
+        (r"import it with --name NEW", 'import it under another name (the form\'s "As name")'),
+        (
+            r"export it again with `dippouch export --unsealed(?: --reason TEXT)?`",
+            "export it again from that game's coordinator page with \"Export with this phase's orders unsealed\" (export.json?unsealed=1 with a reason, which its players are shown)",
+        ),
+        (r"`dippouch upgrade-variant [^`]*`", "the game's coordinator runs upgrade-variant on the server"),
+        (r" \(see `dippouch history`\)", " (the game page's history lists its phases)"),
+        (r" \(use --variant ([\w-]+)\)", r" (create the game with variant \1)"),
+    )
+)
+
+
+def web_words(message: str) -> str:
+    """A game layer message as a web visitor should read it: a command-line hint becomes the page and button
+    that do the same on the web (the rule and the refusal stay the game layer's own words)."""
+    for pattern, words in _WEB_WORDS:
+        message = pattern.sub(words, message)
+    return message
+
+
+def names(value: str, what: str, limit: int = 100) -> str:
+    text = str(value).strip()
+    if not text or len(text) > limit:
+        raise BadInput(f"{what} must be 1 to {limit} characters")
+    if any(ord(c) < 32 for c in text) or any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+        raise BadInput(f"{what} contains control characters")
+    return text
+
+
+def order_text(value: str, what: str = "order text") -> str:
+    if len(value) > MAX_ORDER_TEXT:
+        raise BadInput(f"the {what} is {len(value):,} characters long; at most {MAX_ORDER_TEXT:,} are accepted")
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in value) or "\x00" in value:
+        raise BadInput(f"the {what} contains characters that are not text (NUL or lone surrogates)")
+    bound_orders(value)  # lines and line length: what keeps a check of misspelt orders from taking seconds
+    return value
+
+
+def duration(text: str, what: str) -> timedelta:
+    try:
+        td = parse_duration(names(text, what, 20))
+    except OverflowError:
+        raise BadInput(f"{what} {text!r} is far too long") from None
+    if td > timedelta(days=3650):
+        raise BadInput(f"{what} {text!r} is more than ten years")
+    return td
+
+
+def duration_text(td: timedelta) -> str:
+    total = int(td.total_seconds())
+    days, rest = divmod(total, 86400)
+    hours, rest = divmod(rest, 3600)
+    minutes = rest // 60
+    parts = [f"{days}d"] if days else []
+    if hours or days:
+        parts.append(f"{hours}h")
+    parts.append(f"{minutes}m")
+    return " ".join(parts)

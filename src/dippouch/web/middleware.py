@@ -1,0 +1,99 @@
+"""The web app's ASGI layers, around every request: security headers and a bound on request bodies (their size,
+and how long each part may take to arrive), and request latency by route for the metrics."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from dippouch.web.security import security_headers
+
+__all__ = ["BODY_TIMEOUT", "MAX_BODY", "Headers", "Latency"]
+
+MAX_BODY = 2_000_000
+TOO_LARGE = f"request body too large (at most {MAX_BODY:,} bytes)"
+BODY_TIMEOUT = 10.0
+SLOW_BODY = f"the request body stopped arriving (nothing for {BODY_TIMEOUT:g} seconds)"
+
+
+class Headers:
+    """Security headers on every answer, and a size limit on request bodies: refused before reading when
+    Content-Length says so, and counted as they arrive when it is absent (a chunked body has none)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for k, v in scope.get("headers", []):
+            if k == b"content-length" and (not v.isdigit() or int(v) > MAX_BODY):
+                resp = JSONResponse({"error": TOO_LARGE, "status": 413}, status_code=413)
+                await resp(scope, receive, send)
+                return
+        received = 0
+        more = True
+
+        async def counted() -> Message:
+            nonlocal received, more
+            if more:  # the body is still arriving: each part must come within BODY_TIMEOUT (slow clients)
+                try:
+                    message = await asyncio.wait_for(receive(), BODY_TIMEOUT)
+                except TimeoutError:
+                    more = False
+                    raise StarletteHTTPException(408, SLOW_BODY) from None
+            else:  # after the body, receive() waits for a disconnect for as long as the answer takes
+                message = await receive()
+            if message["type"] == "http.request":
+                more = bool(message.get("more_body", False))
+                received += len(message.get("body", b""))
+                if received > MAX_BODY:
+                    # An HTTPException: FastAPI passes it through its body parsing to the app's handler.
+                    raise StarletteHTTPException(413, TOO_LARGE)
+            else:
+                more = False
+            return message
+
+        extra = security_headers()
+
+        async def send_with(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", []), *extra]
+            await send(message)
+
+        await self.app(scope, counted, send_with)
+
+
+class Latency:
+    """Request latency by route, as a plain ASGI layer (Starlette's BaseHTTPMiddleware would run the app
+    in a task group and turn an exception raised while the body is read into an ExceptionGroup: a 500)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        from dippouch.web.metrics import REQUEST_SECONDS
+
+        started = time.perf_counter()
+        status = 500
+
+        async def send_status(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = int(message["status"])
+            await send(message)
+
+        try:
+            await self.app(scope, receive, send_status)
+        finally:
+            # The route's pattern (/games/{name}), not the address: one series per page, not per game.
+            path = getattr(scope.get("route"), "path", None) or "unmatched"
+            REQUEST_SECONDS.labels(scope.get("method", ""), path, str(status)).observe(time.perf_counter() - started)

@@ -1,0 +1,230 @@
+"""A power's own page: its units, the legal orders of each (for pick lists and click entry), the versions it
+sent, its orders drawn on the map for its eyes only; submitting orders and voting for a draw."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from dippouch.core.calendar import PhaseKind
+from dippouch.core.legal import legal_orders
+from dippouch.core.notation import format_order
+from dippouch.core.orders import Move, Retreat
+from dippouch.core.position import Position
+from dippouch.core.variant import Variant
+from dippouch.game import adjustment_delta
+from dippouch.web.checks import left_out, left_out_of, no_left_out, order_subject
+from dippouch.web.games import game_map, game_view, kind_name, phase_map
+from dippouch.web.inputs import order_text
+from dippouch.web.security import Viewer
+from dippouch.web.service import Web
+
+__all__ = ["player_view", "submit", "vote"]
+
+
+def player_view(web: Web, name: str, power: str, viewer: Viewer) -> dict[str, Any]:
+    v, power = web.require_player(name, power, viewer)
+    game = game_view(web, name, viewer)
+    out: dict[str, Any] = {"game": game, "power": power, "variant": v.name}
+    me = next(p for p in game["powers"] if p["power"] == power)
+    if game.get("draw") and game["draw"]["secret"]:
+        # The voter sees their own vote, as it stands now (the game page shows others' as processed).
+        my_votes = [yes for p, yes, _ in web.read.vote_history(name) if p == power]
+        me = {**me, "draw_vote": bool(my_votes and my_votes[-1])}
+    out["me"] = me
+    out["colour"] = me["colour"]
+    out["power_index"] = v.power_names.index(power)
+    if game["phase_id"] is None:
+        out["game"] = {**game, "map_svg": game_map(web, name, viewer)}
+        out.update(
+            open=False,
+            units=[],
+            legal=[],
+            versions=[],
+            latest_text="",
+            must_act=False,
+            example="",
+            unordered=no_left_out(),
+        )
+        return out
+    pid, _, pos, pname, kind = web.open_phase(name)
+    m = v.map
+    units = _units_of(v, pos, power, kind)
+    legal: list[dict[str, Any]] = []
+    example: list[str] = []
+    if me["must_act"]:
+        table = legal_orders(v, pos, power)
+        example = _example_orders(v, table, kind)
+        for loc, orders in sorted(table.items(), key=lambda kv: m.locations[kv[0]].abbr):
+            label = _unit_label(v, pos, loc, kind)
+            legal.append(
+                {
+                    "loc": m.locations[loc].abbr,
+                    "province": m.provinces[m.province_of(loc)].abbr,
+                    "label": label,
+                    "orders": [_order_entry(v, o, kind, format_order) for o in orders],
+                }
+            )
+    rec = web.read.phase_record(name, phase_id=pid)
+    mine = [sub for sub in rec["submissions"] if sub["power"] == power]
+    standing = [sub for sub in mine if sub.get("stands", True) and not sub["late"]]
+    for sub in mine:
+        sub["counts"] = bool(standing) and sub is standing[-1]
+    # The player's own standing orders drawn on the map (theirs only: the others' stay sealed).
+    own = standing[-1] if standing else None
+    drafts = [ln["order"] for ln in own["lines"] if ln.get("order") and not ln.get("error")] if own else []
+    # Inline (click entry finds provinces and units in the page), and never cached where another viewer
+    # could be served it: the draft's key names the power and version, and only this page asks for it.
+    svg: str | None = None
+    if drafts and own is not None:
+        ph_rec = {"game": name, "name": pname, "status": "open", "position": rec["position"]}
+        svg = web.maps.phase_svg(v, (name, pid, "draft", power, own["version"]), ph_rec, draft={power: drafts})
+    if svg is None and game["map_url"] is not None:
+        svg = phase_map(web, name, game["map_phase"][0], game["map_phase"][1], viewer)
+    out["game"] = game = {**game, "map_svg": svg}
+    out.update(
+        open=True,
+        phase_id=pid,
+        phase=pname,
+        kind=kind,
+        units=units,
+        legal=legal,
+        versions=list(reversed(mine)),
+        latest_text=(standing[-1] if standing else mine[-1])["text"] if mine else "",
+        ready=bool(standing and standing[-1]["ready"]),
+        must_act=me["must_act"],
+        example="\n".join(example),
+        unordered=left_out(v, pos, power, own["lines"] if own else []) if me["must_act"] else no_left_out(),
+        # Builds (positive) or removals owed: a Winter's task, which the map alone does not tell.
+        adjust=adjustment_delta(v, pos, power) if kind == PhaseKind.ADJUSTMENTS.value else 0,
+    )
+    return out
+
+
+def submit(
+    web: Web, name: str, power: str, text: str, ready: bool, viewer: Viewer, *, phase: str | None = None
+) -> dict[str, Any]:
+    """``phase``: the phase the orders were written for; processed meanwhile, they are refused (GameError
+    saying so and naming the open phase), never moved to the next phase unseen."""
+    _, power = web.require_player(name, power, viewer)
+    text = order_text(text)
+    # The arrival time is the store's, read once this submission holds the power's lock (a time read
+    # here, before queueing for it, could make a later version older than an earlier one).
+    given = web.now() if web.clock_given else None
+    with web.writes:
+        res = web.store.submit(name, power, text, now=given, ready=ready, source="web", phase=phase or None)
+    now = given or res.received or web.now()
+    processed: list[str] = []
+    if ready:
+        with web.writes:
+            processed = web.store.process(name, now=now)  # only if every power that must act is ready
+    web.touched(name, structural=bool(processed))
+    return {
+        "phase": res.phase,
+        "power": res.power,
+        "version": res.version,
+        "late": res.late,
+        "ready": res.ready,
+        "lines": [ln.to_data() for ln in res.lines],
+        # Fields of the store's newer receipts, when it gives them: whether this version
+        # replaced the earlier ones, which version stands, and why "ready" was refused.
+        "stands": bool(getattr(res, "stands", True)),
+        "standing": getattr(res, "standing", res.version),
+        "ready_refused": getattr(res, "ready_refused", None),
+        "accepted": sum(1 for ln in res.lines if ln.accepted),
+        "rejected": sum(1 for ln in res.lines if not ln.accepted),
+        "processed": processed,
+        # What the standing version leaves without an order, as the store's receipt counts it.
+        **left_out_of(res.game_variant or web.variant_of(name), res.unordered),
+    }
+
+
+def vote(web: Web, name: str, power: str, draw: bool, viewer: Viewer) -> str | None:
+    _, power = web.require_player(name, power, viewer)
+    with web.writes:
+        ending = web.store.vote(name, power, draw, now=web.now())
+    web.touched(name, structural=ending is not None)
+    return ending.text if ending else None
+
+
+def _unit_label(v: Variant, pos: Position, loc: int, kind: str) -> str:
+    m = v.map
+    prov = m.province_of(loc)
+    if kind == PhaseKind.ADJUSTMENTS.value and prov not in pos.units:
+        return f"Build site {m.provinces[prov].name}"
+    unit = (
+        pos.dislodged[prov].unit if kind == PhaseKind.RETREATS.value and prov in pos.dislodged else pos.units.get(prov)
+    )
+    if unit is None:
+        return m.locations[loc].name
+    return f"{kind_name(unit.kind)} {m.locations[unit.loc].name}"
+
+
+def _order_entry(v: Variant, o: Any, kind: str, fmt: Callable[..., str]) -> dict[str, Any]:
+    """A legal order as the click-entry script needs it: its text, kind, and the provinces it names."""
+    m = v.map
+
+    def prov(loc: int | None) -> str | None:
+        return None if loc is None else m.provinces[m.province_of(loc)].abbr
+
+    entry: dict[str, Any] = {
+        "text": fmt(v, o, phase_kind=kind),
+        "type": type(o).__name__.lower(),
+        "subject": order_subject(v, o),
+        "dest": prov(getattr(o, "dest", None)),
+        "target": prov(getattr(o, "target", None)),
+        "via": bool(getattr(o, "via_convoy", False)),
+    }
+    if isinstance(o, Move | Retreat) and m.locations[o.dest].coast is not None:
+        # A click on a province cannot say which coast: the page offers the coasts by these names.
+        entry["coast"] = m.locations[o.dest].name
+    return entry
+
+
+_EXAMPLE_KINDS = {
+    PhaseKind.MOVEMENT.value: ("Move", "Support", "Hold"),
+    PhaseKind.RETREATS.value: ("Retreat", "Disband"),
+    PhaseKind.ADJUSTMENTS.value: ("Build", "Disband", "Waive"),
+}
+
+
+def _example_orders(v: Variant, table: Mapping[int, Any], kind: str, most: int = 3) -> list[str]:
+    """A few real orders of this power now, for the order box's example: one per unit or site (the first
+    legal order of the kind that phase is about: a move, a retreat, a build or a removal), in full names."""
+    prefer = _EXAMPLE_KINDS.get(kind, ())
+    out: list[str] = []
+    for _, orders in sorted(table.items(), key=lambda kv: v.map.locations[kv[0]].abbr):
+        plain = [o for o in orders if not getattr(o, "via_convoy", False)]
+        for wanted in prefer:
+            got = next((o for o in plain if type(o).__name__ == wanted), None)
+            if got is not None:
+                out.append(format_order(v, got, phase_kind=kind, full=True))
+                break
+        if len(out) >= most:
+            break
+    return out
+
+
+def _units_of(v: Variant, pos: Position, power: str, kind: str) -> list[dict[str, str]]:
+    m = v.map
+    units = pos.units_of(power)
+    out = [
+        {
+            "unit": f"{u.kind} {m.locations[u.loc].abbr}",
+            "name": f"{kind_name(u.kind)} {m.locations[u.loc].name}",
+            "loc": m.locations[u.loc].abbr,
+        }
+        for u in sorted(units, key=lambda u: m.locations[u.loc].abbr)
+    ]
+    if kind == PhaseKind.RETREATS.value:
+        for d in pos.dislodged.values():
+            if d.unit.power == power:
+                u = d.unit
+                out.append(
+                    {
+                        "unit": f"{u.kind} {m.locations[u.loc].abbr}",
+                        "name": f"{kind_name(u.kind)} {m.locations[u.loc].name} (dislodged)",
+                        "loc": m.locations[u.loc].abbr,
+                    }
+                )
+    return out
