@@ -66,11 +66,23 @@ def setup(
         help="How long after a deadline a phase with photographs waits for your review before it is processed "
         "without them (e.g. 24h; 'none': until you release it, the default).",
     ),
+    proof: str | None = typer.Option(
+        None,
+        "--proof",
+        help="required (default): mail must carry the player's token or pass DKIM/SPF at a trusted server, "
+        "else it is held; from-address: the From header alone (only for a mail system that enforces it).",
+    ),
+    trust_auth: list[str] | None = typer.Option(  # noqa: B008
+        None,
+        "--trust-auth",
+        help="Your receiving server's name in Authentication-Results (its authserv-id): its DKIM/SPF passes "
+        "prove a sender (repeatable; 'none' clears).",
+    ),
     db: str | None = DbOption,
     now: str | None = NowOption,
 ) -> None:
-    """Set up a game's mail: the names subjects may use, reminders, maps, observers, the review wait. Results
-    and notices are mailed for what happens from now on."""
+    """Set up a game's mail: the names subjects may use, reminders, maps, observers, the review wait, what
+    proves a sender. Results and notices are mailed for what happens from now on."""
     from dippouch.game import GameError
     from dippouch.mail.notices import setup as do_setup
     from dippouch.store.repository import clean_address
@@ -110,6 +122,19 @@ def setup(
         else:
             parse_duration(text)  # a clear error for "24 hours", "tomorrow"...
             changes["review_wait"] = text
+    if proof is not None:
+        from dippouch.mail.intake import PROOF_MODES
+
+        mode = proof.strip().lower()
+        if mode not in PROOF_MODES:
+            raise GameError(f"--proof {proof!r}: choose {' or '.join(PROOF_MODES)}")
+        changes["proof"] = mode
+    if trust_auth:
+        names = [t.strip().lower() for t in trust_auth if t.strip()]
+        bad = [t for t in names if t != "none" and not all(c.isalnum() or c in ".-_" for c in t)]
+        if bad:
+            raise GameError(f"--trust-auth {bad[0]!r} is not a server name (e.g. --trust-auth mx.w3k.uk)")
+        changes["trust_auth"] = [t for t in names if t != "none"]
     cfg = do_setup(store, game, now=_now(now), changes=changes)
     out.print(f"Mail for {game}: {'on' if cfg.get('enabled', True) else 'OFF'} since {cfg['since']}.", markup=False)
     out.print(f"  subjects may call it: {', '.join([game, *cfg.get('titles', [])])}", markup=False)
@@ -129,11 +154,39 @@ def setup(
     )
     if cfg.get("observers"):
         out.print(f"  observers: {', '.join(cfg['observers'])}", markup=False)
+    from dippouch.mail.intake import proof_mode
+
+    if proof_mode(cfg) == "required":
+        trusted = ", ".join(cfg.get("trust_auth", [])) or "no server (`--trust-auth NAME`)"
+        out.print(
+            "  a sender is proven by their token (taught in receipts; `dippouch mail tokens`) or by DKIM/SPF "
+            f"passed at {trusted}; other mail is held until the player confirms it",
+            markup=False,
+        )
+    else:
+        out.print("  a sender is proven by the From header alone (--proof from-address)", markup=False)
     missing = [p for p, (_, addr) in store.emails(game).items() if not addr]
     if missing:
         out.print(
             f"  no address yet for: {', '.join(missing)} (`dippouch players email {game} POWER ADDRESS`)", markup=False
         )
+
+
+@mail_app.command("tokens")
+@friendly
+def tokens(game: str, db: str | None = DbOption, now: str | None = NowOption) -> None:
+    """Each player's token (their proof that mail is theirs), to hand to them yourself, e.g. by post.
+    Receipts teach it too. A token belongs to the registered address: a new address gets a new one."""
+    from dippouch.store.mailbox import game_id as find_game
+    from dippouch.store.mailbox import player_token
+
+    store = _store(db)
+    game_id = find_game(store, game)
+    for power, (_name, addr) in sorted(store.emails(game).items()):
+        if not addr:
+            out.print(f"  {power}: no address (`dippouch players email {game} {power} ADDRESS`)", markup=False)
+            continue
+        out.print(f"  {power} <{addr}>: {player_token(store, game_id, power, addr, now=_now(now))}", markup=False)
 
 
 @mail_app.command("fetch")

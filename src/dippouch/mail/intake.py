@@ -42,9 +42,11 @@ from dippouch.game import (
 from dippouch.mail import compose
 from dippouch.mail.message import Inbound, clean_body, parse_message, received_time, strip_sheet
 from dippouch.mail.outbox import queue
+from dippouch.mail.proof import confirmation_code, find_confirmation, proof_of_sender, strip_token
 from dippouch.mail.settings import ServerSettings
 from dippouch.mail.subject import GameNames, Reading, power_names, read_subject, suggest_subject
 from dippouch.store import GameStore
+from dippouch.store.mailbox import held_by_confirmation, known_token, player_token
 from dippouch.store.models import GameRow, PhaseRow, SubmissionRow
 from dippouch.store.models_mail import GameMailRow, MailAttachmentRow, MailMessageRow
 from dippouch.store.review import processed_phase, review_state
@@ -332,8 +334,13 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
     if "@" not in msg.sender:
         _record(store, mail_id, status="ignored", reason="no sender address to answer")
         return Outcome("ignored", "no sender address to answer")
+    code = find_confirmation(msg.subject, msg.body)
+    if code is not None:
+        held_id = held_by_confirmation(store, msg.sender, code)
+        if held_id is not None:
+            return _confirm_held(store, msg, mail_id, held_id, now)
     games = game_names(store)
-    reading = read_subject(msg.subject, [n for n, *_ in games])
+    reading = read_subject(strip_token(msg.subject), [n for n, *_ in games])
     mine = _sender_powers(games, msg.sender)
     if reading.problem or reading.game is None:
         why = reading.problem or "the subject could not be read"
@@ -402,6 +409,19 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
             )
         return Outcome("held", why, game=names.title, power=power, phase=phase_name, replies=n)
 
+    # The sender: the From header is the sender's own word; a token or our server's DKIM/SPF proves it.
+    proof = proof_of_sender(
+        msg.raw,
+        sender=msg.sender,
+        subject=msg.subject,
+        body=msg.body,
+        token=known_token(store, g.id, power, registered),
+        trusted=[str(x) for x in _cfg.get("trust_auth", [])],
+    )
+    if proof is None and proof_mode(_cfg) == "required":
+        return _hold_unproven(store, msg, mail_id, now, names, g, ph, power, registered, reading)
+    token_note = _token_note(store, g.id, power, registered, now)
+
     # The phase: the game's current one, or a late or early message.
     if ph is None or names.phase is None:
         why = f"{names.title} is over"
@@ -436,7 +456,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
         return Outcome("refused", why, game=names.title, power=power, phase=phase_name, replies=out.replies)
 
     # The orders: the body (cleaned), else text attachments; photographs are kept for transcription.
-    body, dropped = clean_body(msg.body)
+    body, dropped = clean_body(strip_token(msg.body))
     sheet_names = [
         names.name,
         *names.titles,
@@ -451,6 +471,8 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
         notes.append("ignored " + "; ".join(dropped))
     if heading:
         notes.append("ignored heading lines: " + "; ".join(repr(h) for h in heading))
+    if proof is not None:
+        notes.append(f"sender proven: {proof.detail}")
     text = body
     used_attachment = None
     if not body.strip():
@@ -501,7 +523,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
                 )
                 + "Kept:\n"
                 + "".join(f"  {k}\n" for k in kept)
-                + ("\nNotes:\n" + "".join(f"  {n}\n" for n in notes) if notes else "")
+                + ("\nNotes:\n" + "".join(f"  {n}\n" for n in [*notes, token_note]))
                 + f"\nDeadline: {deadline}.\n\nTo send a new version, use the subject:\n  {suggestion}\n\n{compose.SIGN}\n"
             )
             n = _reply(
@@ -572,7 +594,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
         reinstates=result.reinstates,
         deadline=deadline,
         next_subject=suggest_subject(names, power, result.version + 1),
-        notes=notes,
+        notes=[*notes, token_note],
         attachments=kept,
         variant=v,
         kind=v.calendar.kind(names.phase),
@@ -592,6 +614,139 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
     return Outcome(
         status, why, game=names.title, power=power, phase=current_name, version=result.version, replies=n, notes=notes
     )
+
+
+def proof_mode(cfg: dict[str, Any]) -> str:
+    """``required`` (the default: mail proves its sender or is held) or ``from-address`` (the From header
+    alone, for a closed mail system that enforces it): the game's ``mail setup --proof``, else the
+    installation's ``DIPPOUCH_MAIL_PROOF``."""
+    import os
+
+    mode = str(cfg.get("proof") or os.environ.get("DIPPOUCH_MAIL_PROOF") or "required").strip().lower()
+    return mode if mode in PROOF_MODES else "required"
+
+
+PROOF_MODES = ("required", "from-address")
+
+
+def _orders_address(token: str) -> str | None:
+    from dippouch.mail.settings import load_settings
+
+    try:
+        sender = load_settings("smtp").sender or ""
+    except DippouchError:
+        sender = ""
+    local, at, domain = sender.partition("@")
+    return f"{local.partition('+')[0]}+{token}@{domain}" if at and local and domain else None
+
+
+def _token_note(store: GameStore, game_id: int, power: str, address: str, now: datetime) -> str:
+    """What a receipt teaches the player: their token, and their own orders address where there is one."""
+    token = player_token(store, game_id, power, address, now=now)
+    own = _orders_address(token)
+    return (
+        f"your token for {power} is {token}: put it in the subject or the text of every message for {power}"
+        + (f", or send your orders to {own}" if own else "")
+        + "; mail without it is held until you confirm it (it proves the mail is yours: keep it to yourself)"
+    )
+
+
+def _hold_unproven(
+    store: GameStore,
+    msg: Inbound,
+    mail_id: int,
+    now: datetime,
+    names: GameNames,
+    g: GameRow,
+    ph: PhaseRow | None,
+    power: str,
+    registered: str,
+    reading: Reading,
+) -> Outcome:
+    """From the registered address but without proof (no token, no passing DKIM/SPF from a trusted server):
+    held, nothing applied. Only the registered address is told, with a code whose reply confirms it, so a
+    forger learns nothing and gets nothing applied."""
+    code = confirmation_code()
+    why = (
+        f"nothing proves that {power}'s player sent it (no token, no DKIM/SPF pass from a trusted server); "
+        "held until the player confirms it, nothing applied"
+    )
+    held_phase = ph.id if ph is not None and names.phase is not None and reading.phase == names.phase else None
+    _record(
+        store,
+        mail_id,
+        status="held",
+        reason=why,
+        game_id=g.id,
+        phase_id=held_phase,
+        power=power,
+        reading={"subject": reading.to_data(names.variant), "unproven": True, "confirm": code},
+    )
+    token_note = _token_note(store, g.id, power, registered, now)
+    n = _reply(
+        store,
+        msg,
+        mail_id,
+        to=registered,
+        kind="confirm",
+        subject=f"{names.title}: did you send this? [confirm {code}]",
+        body=(
+            f"A message with the subject\n  {msg.subject}\nwas received for {power} in {names.title} from this "
+            "address, but without your token, so nothing proves it is yours. It is held and nothing in it has "
+            "been applied.\n\n"
+            f"If you sent it, reply to this message keeping 'confirm {code}' in the subject: it is then applied "
+            "as received when it arrived. If you did not, do nothing (the coordinator sees it held).\n\n"
+            f"From now on: {token_note}.\n\n" + compose.SIGN + "\n"
+        ),
+        now=now,
+        game_id=g.id,
+    )
+    return Outcome(
+        "held",
+        why,
+        game=names.title,
+        power=power,
+        phase=names.variant.calendar.name(reading.phase) if reading.phase else None,
+        replies=n,
+    )
+
+
+def _confirm_held(store: GameStore, msg: Inbound, mail_id: int, held_id: int, now: datetime) -> Outcome:
+    """The player's reply with a held message's code (sent only to the registered address): the held
+    message is applied as if proven, received when it arrived."""
+    try:
+        applied = apply_held(store, held_id, now=now, by="the player's confirmation")
+    except GameError as e:
+        why = f"it confirms held message #{held_id}, which cannot be applied: {e}"
+        _record(store, mail_id, status="refused", reason=why)
+        n = _reply(
+            store,
+            msg,
+            mail_id,
+            to=msg.sender,
+            kind="reply",
+            subject=f"Not applied: {msg.subject}",
+            body=compose.refusal_text(subject=msg.subject, why=why, suggestion=None, registered=True),
+            now=now,
+        )
+        return Outcome("refused", why, replies=n)
+    why = f"confirms held message #{held_id}: {applied.reason}"
+    _record(store, mail_id, status="confirmation", reason=why, power=applied.power)
+    n = _reply(
+        store,
+        msg,
+        mail_id,
+        to=msg.sender,
+        kind="receipt",
+        subject=f"Confirmed: {msg.subject}",
+        body=(
+            f"Thank you: held message #{held_id} is applied as {applied.reason}, received when it arrived.\n\n"
+            + compose.SIGN
+            + "\n"
+        ),
+        now=now,
+    )
+    return Outcome("confirmation", why, power=applied.power, version=applied.version, replies=n)
 
 
 def photo_promise(cfg: dict[str, Any]) -> str:
@@ -621,7 +776,9 @@ def _suggest_version(
     return None
 
 
-def _apply_held_photo(store: GameStore, mail_id: int, game: str, power: str, *, now: datetime) -> Outcome:
+def _apply_held_photo(
+    store: GameStore, mail_id: int, game: str, power: str, *, now: datetime, by: str = "the coordinator"
+) -> Outcome:
     """A held message whose orders are photographs: on the coordinator's word it becomes the power's
     photograph for the open phase (as if from the registered address), to be reviewed like any other."""
     st = review_state(store, game, now=now)
@@ -649,7 +806,7 @@ def _apply_held_photo(store: GameStore, mail_id: int, game: str, power: str, *, 
         store,
         mail_id,
         status="photo",
-        reason=f"applied by the coordinator as {power}'s photograph(s); they wait for review (`dippouch mail review {game}`)",
+        reason=f"applied on {by}'s word as {power}'s photograph(s); they wait for review (`dippouch mail review {game}`)",
         phase_id=st.phase_id,
         power=power,
     )
@@ -661,7 +818,9 @@ def _apply_held_photo(store: GameStore, mail_id: int, game: str, power: str, *, 
     )
 
 
-def apply_held(store: GameStore, mail_id: int, *, now: datetime, power: str | None = None) -> Outcome:
+def apply_held(
+    store: GameStore, mail_id: int, *, now: datetime, power: str | None = None, by: str = "the coordinator"
+) -> Outcome:
     """The coordinator's word: apply a held message as if it came from the registered address (its orders
     become a version received when the message arrived). ``power`` overrides the subject's reading."""
     now = as_utc(now)
@@ -680,7 +839,7 @@ def apply_held(store: GameStore, mail_id: int, *, now: datetime, power: str | No
     who = power or held_power
     if who is None:
         raise GameError(f"message #{mail_id} names no power; say which with --power")
-    body, _ = clean_body(msg.body)
+    body, _ = clean_body(strip_token(msg.body))
     body, _ = strip_sheet(body, [gname, who])
     if not body.strip():
         for a in msg.text_attachments():
@@ -690,7 +849,7 @@ def apply_held(store: GameStore, mail_id: int, *, now: datetime, power: str | No
                 break
     if not body.strip():
         if msg.images():
-            return _apply_held_photo(store, mail_id, gname, who, now=now)
+            return _apply_held_photo(store, mail_id, gname, who, now=now, by=by)
         raise GameError(f"message #{mail_id} has no text orders and no photograph; nothing in it can be applied")
     result = store.submit(gname, who, body, now=when, source="mail")
     with store.session() as s:
@@ -708,7 +867,7 @@ def apply_held(store: GameStore, mail_id: int, *, now: datetime, power: str | No
         store,
         mail_id,
         status="applied",
-        reason=f"applied by the coordinator as {result.power} version {result.version}",
+        reason=f"applied on {by}'s word as {result.power} version {result.version}",
         submission_id=sub_id,
         power=result.power,
     )

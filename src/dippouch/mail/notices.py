@@ -362,6 +362,9 @@ def setup(store: GameStore, game: str, *, now: datetime, changes: dict[str, Any]
         g = store._game(s, game, lock=True)
         row = s.get(GameMailRow, g.id)
         cfg: dict[str, Any] = dict(row.config) if row is not None else {"since": now.isoformat(), "enabled": True}
+        if cfg.pop("set_up", True) is False:
+            # A row made only to keep players' tokens (store/mailbox.py): mail starts now.
+            cfg["since"], cfg["enabled"] = now.isoformat(), True
         for k, val in changes.items():
             if val is None:
                 continue
