@@ -92,7 +92,6 @@ def game(tmp_path: Path, imap: ImapServer, monkeypatch: pytest.MonkeyPatch):  # 
     }.items():
         monkeypatch.setenv(k, v)
     monkeypatch.delenv("DIPPOUCH_MAIL_PROOF", raising=False)
-    monkeypatch.setenv("COLUMNS", "250")
     run("new", GAME, "--variant", "standard", "--movement", "10d", "--now", at(0))
     run("players", "assign", GAME, "France", "Fran", "--email", FRANCE, "--now", at(0))
     run("players", "assign", GAME, "England", "Eng", "--email", ENGLAND, "--now", at(0))
@@ -134,8 +133,8 @@ def test_a_forged_message_with_only_the_players_from_is_held_never_applied(game)
     notices = smtp.to(FRANCE)
     assert len(notices) == 1 and "[confirm " in str(notices[0]["Subject"])
     assert smtp.to(ENGLAND) == []
-    listed = run("mail", "list", GAME, "--status", "held")
-    assert FRANCE in listed
+    review = run("mail", "review", GAME, "--now", at(1))
+    assert f"held message #1 from {FRANCE} for France" in review
 
 
 def test_the_player_confirms_a_held_message_with_the_code_only_they_were_sent(game) -> None:

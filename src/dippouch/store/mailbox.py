@@ -86,6 +86,18 @@ def known_token(store: GameStore, game_id: int, power: str, address: str) -> str
     return None
 
 
+def dismiss_held(store: GameStore, mail_id: int) -> None:
+    """The coordinator sets a held message aside for good (it stays in the record, dismissed)."""
+    with store.session() as s, s.begin():
+        m = s.get(MailMessageRow, mail_id)
+        if m is None:
+            raise GameError(f"no message #{mail_id} (see `dippouch mail list`)")
+        if m.status != "held":
+            raise GameError(f"message #{mail_id} is {m.status}, not held")
+        m.status = "dismissed"
+        m.reason = "dismissed by the coordinator"
+
+
 def held_by_confirmation(store: GameStore, sender: str, code: str) -> int | None:
     """The held message (unproven, from ``sender``) whose confirmation code is ``code``, if any."""
     with store.session() as s:

@@ -1609,12 +1609,19 @@ class GameStore:
             data = self.export_game(name)
             for r in data["players"]:
                 r.pop("email", None)
+            data.pop("mail", None)  # addresses, tokens, orders in photographs: the coordinator's only
             for ph in data["phases"]:
                 ph["submissions"] = []
             data["sealed"] = "submissions and players' addresses are left out; the coordinator's export has them"
             return data
         if view == "coordinator":
             data = self.export_game(name)
+            from dippouch.store.mailbox import seal_mail_record  # mail tables only where a file is made
+
+            open_sealed = any(is_sealed(str(p["status"]), _dt(p.get("deadline")), now) for p in data["phases"])
+            seal_mail_record(
+                data, {i for i, p in enumerate(data["phases"]) if open_sealed and p["status"] != "processed"}
+            )
             if seal_export(data, now):
                 data["sealed"] = (
                     "the open phase's submissions are sealed until its deadline; an unsealed export (with a "
@@ -1667,12 +1674,15 @@ class GameStore:
             return [{"at": r.at, **r.detail} for r in rows]
 
     def export_game(self, name: str) -> dict[str, Any]:
-        """The whole game as JSON-ready data: settings, players, every phase with its submissions, votes, log."""
+        """The whole game as JSON-ready data: settings, players, every phase with its submissions, votes, log,
+        and its mail record (store/mailbox.py)."""
+        from dippouch.store.mailbox import export_mail_record  # mail tables only where a file is made
+
         with self.session() as s:
             g = self._game(s, name)
             phases = list(s.scalars(sa.select(PhaseRow).where(PhaseRow.game_id == g.id).order_by(PhaseRow.id)))
             votes = s.scalars(sa.select(VoteRow).where(VoteRow.game_id == g.id).order_by(VoteRow.id))
-            events = s.scalars(sa.select(EventRow).where(EventRow.game_id == g.id).order_by(EventRow.id))
+            events = list(s.scalars(sa.select(EventRow).where(EventRow.game_id == g.id).order_by(EventRow.id)))
             return {
                 "format": GAME_FILE_FORMAT,
                 "version": GAME_FILE_VERSION,
@@ -1702,10 +1712,13 @@ class GameStore:
                 "phases": [_phase_to_data(p) for p in phases],
                 "votes": [{"power": r.power, "draw": r.draw, "at": r.at.isoformat()} for r in votes],
                 "events": [{"at": r.at.isoformat(), "kind": r.kind, "detail": r.detail} for r in events],
+                "mail": export_mail_record(s, g.id, [p.id for p in phases], [r.id for r in events]),
             }
 
     def import_game(self, data: Mapping[str, Any], *, name: str | None = None) -> str:
         """Recreate a game from :meth:`export_game`'s data (under ``name`` if given)."""
+        from dippouch.store.mailbox import import_mail_record  # mail tables only where a file is read
+
         if not isinstance(data, Mapping) or data.get("format") != GAME_FILE_FORMAT:
             raise GameError(f'not a dippouch game file (expected "format": "{GAME_FILE_FORMAT}")')
         version = data.get("version", GAME_FILE_VERSION)
@@ -1780,6 +1793,7 @@ class GameStore:
                         )
                     )
                 new_ids: dict[int, int] = {}  # submission id in the file -> id here (for carried_from)
+                new_phases: list[int] = []
                 for p in data["phases"]:
                     row = PhaseRow(
                         game_id=g.id,
@@ -1799,6 +1813,7 @@ class GameStore:
                     )
                     s.add(row)
                     s.flush()
+                    new_phases.append(row.id)
                     for sub in p.get("submissions", []):
                         if sub.get("sealed"):
                             raise GameError(
@@ -1827,8 +1842,13 @@ class GameStore:
                             new_ids[int(sub["id"])] = copy.id
                 for r in data.get("votes", []):
                     s.add(VoteRow(game_id=g.id, power=r["power"], draw=bool(r["draw"]), at=_dt(r["at"])))
-                for r in data.get("events", []):
-                    s.add(EventRow(game_id=g.id, at=_dt(r["at"]), kind=r["kind"], detail=r.get("detail", {})))
+                new_events = [
+                    EventRow(game_id=g.id, at=_dt(r["at"]), kind=r["kind"], detail=r.get("detail", {}))
+                    for r in data.get("events", [])
+                ]
+                s.add_all(new_events)
+                s.flush()
+                import_mail_record(s, g.id, data.get("mail"), new_phases, [e.id for e in new_events], new_ids)
             return new_name
         except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as e:
             raise GameError(f"game file is incomplete or damaged: {type(e).__name__} {e}"[:300]) from None
