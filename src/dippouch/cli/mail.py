@@ -519,9 +519,9 @@ def confirm_(
     from dippouch.cli.game import _read_text
     from dippouch.mail.ocr import confirm
 
-    text = _read_text(file) if file else None
     store = _store(db)
     moment = _now(now)
+    text = _read_text(file) if file else _as_shown(store, attachment, moment)
     power, version = confirm(store, attachment, now=moment, text=text)
     out.print(
         f"Transcription of attachment #{attachment} recorded as {power} version {version} (source photo).", markup=False
@@ -529,6 +529,24 @@ def confirm_(
     from dippouch.store.review import game_of_attachment
 
     _after_decision(store, game_of_attachment(store, attachment), moment)
+
+
+def _as_shown(store: Any, attachment: int, moment: Any) -> str | None:
+    """The transcription exactly as `mail ocr` and `mail review` show it (their proposal's text, heading
+    lines taken off the same way), so that confirming "as read" records what the coordinator saw. ``None``
+    where there is none to show (not read yet, or no such photograph): `confirm` then says why."""
+    from dippouch.game import GameError
+    from dippouch.mail.ocr import proposals
+    from dippouch.store.review import game_of_attachment
+
+    game = game_of_attachment(store, attachment)
+    if not game:
+        return None
+    try:
+        shown = next((p for p in proposals(store, game, now=moment, run=False) if p.attachment_id == attachment), None)
+    except GameError:
+        return None  # sealed, or no open phase: `confirm` refuses with the reason
+    return shown.text if shown is not None else None
 
 
 def _verdicts(game_variant: Any, kind: Any, lines: Any) -> list[str]:

@@ -851,6 +851,7 @@ class Web:
             "visibilities": list(VISIBILITIES),
             "unseated": [p for p, cur, _ in players if not cur],
             "mail_unavailable": _mail_unavailable(),
+            "mail": _mail_desk(self.store, name, now),
         }
 
     def create_game(self, viewer: Viewer, form: Mapping[str, Any]) -> str:
@@ -1337,6 +1338,13 @@ def _full_unit(v: Variant, text: str) -> str:
     except OrderParseError:
         return text
     return f"{kind_word(v, kind or '').capitalize()} {format_place(v, loc, full=True)}" if kind else text
+
+
+def _mail_desk(store: Any, name: str, now: datetime) -> dict[str, Any]:
+    """The mail review's summary for the desk (web/review.py)."""
+    from dippouch.web.review import desk_summary
+
+    return desk_summary(store, name, now)
 
 
 def _no_left_out() -> dict[str, Any]:
