@@ -115,6 +115,7 @@ def test_before_the_deadline_the_page_says_who_and_when_never_what(site: Site) -
     # The desk shows the power whose only submission is a photograph.
     desk = site.coordinator.get("/games/g/coordinate").text
     assert "photograph only" in desk and "Review mail" in desk
+    assert "Reviewed after the deadline" in desk and "Awaiting review" not in desk
 
 
 def test_only_the_coordinator_sees_the_review(site: Site) -> None:

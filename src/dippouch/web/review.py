@@ -370,6 +370,7 @@ def desk_summary(store: Any, name: str, now: datetime) -> dict[str, Any]:
             for p, times in sorted(st.photos.items())
         ],
         "waiting": len(st.items),
-        "held": st.held,
+        "after_deadline": st.deadline is not None and now >= st.deadline,
+        "held": st.held and st.deadline is not None and now >= st.deadline,
         "released": st.released,
     }
