@@ -299,33 +299,22 @@ def list_(
 ) -> None:
     """Messages taken in: who sent what for which power and phase, when, and what became of it. Never
     their content (sealed until the deadline; `mail show` after it)."""
-    import sqlalchemy as sa
     from rich.table import Table
 
-    from dippouch.store.models import GameRow
-    from dippouch.store.models_mail import MailMessageRow
+    from dippouch.store.mailbox import messages
 
-    store = _store(db)
-    with store.session() as s:
-        q = sa.select(MailMessageRow, GameRow.name).outerjoin(GameRow, GameRow.id == MailMessageRow.game_id)
-        if game is not None:
-            g = store._game(s, game)
-            q = q.where(MailMessageRow.game_id == g.id)
-        if status is not None:
-            q = q.where(MailMessageRow.status == status)
-        rows = s.execute(q.order_by(MailMessageRow.id)).all()
-        table = Table("#", "received (UTC)", "from", "game", "power", "status", "attachments", "why")
-        for m, gname in rows:
-            table.add_row(
-                str(m.id),
-                f"{m.received_at:%Y-%m-%d %H:%M}",
-                m.sender,
-                gname or "-",
-                m.power or "-",
-                m.status,
-                str(len(m.attachments)),
-                m.reason,
-            )
+    table = Table("#", "received (UTC)", "from", "game", "power", "status", "attachments", "why")
+    for m in messages(_store(db), game=game, status=status):
+        table.add_row(
+            str(m.id),
+            f"{m.received_at:%Y-%m-%d %H:%M}",
+            m.sender,
+            m.game or "-",
+            m.power or "-",
+            m.status,
+            str(len(m.attachments)),
+            m.reason,
+        )
     out.print(table)
 
 
@@ -341,43 +330,23 @@ def show(
 ) -> None:
     """One message in full, once the deadline of the phase it may concern has passed (before it: who,
     when, what became of it). A message for no known phase is sealed while any game's phase is."""
-    import sqlalchemy as sa
-
-    from dippouch.game import GameError
     from dippouch.mail.message import parse_message
-    from dippouch.store.models import PhaseRow
-    from dippouch.store.models_mail import MailMessageRow
+    from dippouch.store.mailbox import message_and_phases
     from dippouch.store.repository import is_sealed
 
-    store = _store(db)
     moment = _now(now)
-    with store.session() as s:
-        m = s.get(MailMessageRow, mail_id)
-        if m is None:
-            raise GameError(f"no message #{mail_id} (see `dippouch mail list`)")
-        if m.phase_id is not None:
-            phases = [s.get(PhaseRow, m.phase_id)]
-            first = phases[0]
-            if first is not None and first.status == "abandoned" and first.processed_at is None:
-                # Set aside unprocessed (rolled back onto itself): its orders live on in the open phase.
-                q_open = sa.select(PhaseRow).where(PhaseRow.game_id == first.game_id, PhaseRow.status == "open")
-                phases += list(s.scalars(q_open))
-        else:
-            q = sa.select(PhaseRow).where(PhaseRow.status == "open")
-            if m.game_id is not None:
-                q = q.where(PhaseRow.game_id == m.game_id)
-            phases = list(s.scalars(q))
-        ph = next((p for p in phases if p is not None and is_sealed(p.status, p.deadline, moment)), None)
-        sealed = ph is not None and not (unseal and m.game_id is None)
-        out.print(f"#{m.id} from {m.sender}, received {m.received_at:%Y-%m-%d %H:%M} UTC: {m.status}", markup=False)
-        out.print(f"Subject: {m.subject}", markup=False)
-        out.print(f"What became of it: {m.reason}", markup=False)
-        for a in m.attachments:
-            out.print(f"  attachment #{a.id}: {a.filename} ({a.content_type}, {len(a.data)} bytes)", markup=False)
-        if sealed:
-            out.print(f"Its content is sealed until the deadline of {ph.name if ph else 'its phase'}.", markup=False)
-            return
-        msg = parse_message(m.raw)
+    m, phases = message_and_phases(_store(db), mail_id)
+    ph = next((p for p in phases if is_sealed(p.status, p.deadline, moment)), None)
+    sealed = ph is not None and not (unseal and m.game_id is None)
+    out.print(f"#{m.id} from {m.sender}, received {m.received_at:%Y-%m-%d %H:%M} UTC: {m.status}", markup=False)
+    out.print(f"Subject: {m.subject}", markup=False)
+    out.print(f"What became of it: {m.reason}", markup=False)
+    for aid, filename, ctype, size in m.attachments:
+        out.print(f"  attachment #{aid}: {filename} ({ctype}, {size} bytes)", markup=False)
+    if sealed:
+        out.print(f"Its content is sealed until the deadline of {ph.name if ph else 'its phase'}.", markup=False)
+        return
+    msg = parse_message(m.raw)
     out.print("", markup=False)
     out.print(msg.body, markup=False)
 
@@ -406,18 +375,10 @@ def apply(
 @friendly
 def dismiss(mail_id: int, db: str | None = DbOption) -> None:
     """Set a held message aside for good (it stays in the record)."""
-    from dippouch.game import GameError
-    from dippouch.store.models_mail import MailMessageRow
+    from dippouch.store.mailbox import dismiss_held
 
     store = _store(db)
-    with store.session() as s, s.begin():
-        m = s.get(MailMessageRow, mail_id)
-        if m is None:
-            raise GameError(f"no message #{mail_id} (see `dippouch mail list`)")
-        if m.status != "held":
-            raise GameError(f"message #{mail_id} is {m.status}, not held")
-        m.status = "dismissed"
-        m.reason = "dismissed by the coordinator"
+    dismiss_held(store, mail_id)
     out.print(f"Message #{mail_id} dismissed.", markup=False)
     from dippouch.store.review import game_of_message
 
@@ -431,29 +392,23 @@ def outbox(
     db: str | None = DbOption,
 ) -> None:
     """The outbound queue: to whom, what about, its state. Never the bodies (receipts repeat orders)."""
-    import sqlalchemy as sa
     from rich.table import Table
 
-    from dippouch.store.models_mail import OutboxRow
+    from dippouch.store.mailbox import outbox_entries
 
-    store = _store(db)
-    with store.session() as s:
-        q = sa.select(OutboxRow).order_by(OutboxRow.id)
-        if not show_all:
-            q = q.where(OutboxRow.status != "sent")
-        table = Table("#", "kind", "to", "subject", "status", "tries", "next try / sent (UTC)", "last error")
-        for r in s.scalars(q):
-            when = r.sent_at if r.status == "sent" else r.next_attempt_at
-            table.add_row(
-                str(r.id),
-                r.kind,
-                r.to_addr,
-                r.subject,
-                r.status,
-                str(r.attempts),
-                f"{when:%Y-%m-%d %H:%M}" if when else "-",
-                r.last_error or "",
-            )
+    table = Table("#", "kind", "to", "subject", "status", "tries", "next try / sent (UTC)", "last error")
+    for r in outbox_entries(_store(db), include_sent=show_all):
+        when = r.sent_at if r.status == "sent" else r.next_attempt_at
+        table.add_row(
+            str(r.id),
+            r.kind,
+            r.to_addr,
+            r.subject,
+            r.status,
+            str(r.attempts),
+            f"{when:%Y-%m-%d %H:%M}" if when else "-",
+            r.last_error or "",
+        )
     out.print(table)
 
 
@@ -461,17 +416,9 @@ def outbox(
 @friendly
 def retry(outbox_id: int, db: str | None = DbOption, now: str | None = NowOption) -> None:
     """Queue a message the server refused (or one waiting for its next try) to go at the next `mail send`."""
-    from dippouch.game import GameError
-    from dippouch.store.models_mail import OutboxRow
+    from dippouch.store.mailbox import retry_outbox
 
-    store = _store(db)
-    with store.session() as s, s.begin():
-        r = s.get(OutboxRow, outbox_id)
-        if r is None:
-            raise GameError(f"no queued message #{outbox_id} (see `dippouch mail outbox`)")
-        if r.status == "sent":
-            raise GameError(f"message #{outbox_id} was sent at {r.sent_at:%Y-%m-%d %H:%M} UTC; it is not sent twice")
-        r.status, r.next_attempt_at, r.claimed_until, r.claimed_by = "pending", _now(now), None, None
+    retry_outbox(_store(db), outbox_id, _now(now))
     out.print(f"Message #{outbox_id} goes at the next `dippouch mail send`.", markup=False)
 
 

@@ -24,12 +24,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-import sqlalchemy as sa
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
-
 from dippouch.core.errors import DippouchError
-from dippouch.core.variant import Variant
 from dippouch.game import (
     GameError,
     Settings,
@@ -41,14 +36,26 @@ from dippouch.game import (
 )
 from dippouch.mail import compose
 from dippouch.mail.message import Inbound, clean_body, parse_message, received_time, strip_sheet
-from dippouch.mail.outbox import queue
 from dippouch.mail.proof import confirmation_code, find_confirmation, proof_of_sender, strip_token
 from dippouch.mail.settings import ServerSettings
 from dippouch.mail.subject import GameNames, Reading, power_names, read_subject, suggest_subject
 from dippouch.store import GameStore
-from dippouch.store.mailbox import held_by_confirmation, known_token, player_token
-from dippouch.store.models import GameRow, PhaseRow, SubmissionRow
-from dippouch.store.models_mail import GameMailRow, MailAttachmentRow, MailMessageRow
+from dippouch.store.mailbox import (
+    GameView,
+    PhaseView,
+    games_for_mail,
+    held_by_confirmation,
+    known_token,
+    mail_config,
+    message_record,
+    next_version,
+    player_token,
+    queue_mail,
+    record_message,
+    store_message,
+    submission_id,
+)
+from dippouch.store.mailbox import game_id as find_game
 from dippouch.store.review import processed_phase, review_state
 
 __all__ = ["Outcome", "apply_held", "fetch_mailbox", "game_config", "game_names", "strip_letter_heading", "take_in"]
@@ -76,9 +83,7 @@ class Outcome:
 
 
 def game_config(store: GameStore, game_id: int) -> dict[str, Any]:
-    with store.session() as s:
-        row = s.get(GameMailRow, game_id)
-        return dict(row.config) if row is not None else {}
+    return mail_config(store, game_id)
 
 
 def strip_letter_heading(store: GameStore, game: str, power: str, text: str) -> tuple[str, list[str]]:
@@ -87,9 +92,10 @@ def strip_letter_heading(store: GameStore, game: str, power: str, text: str) -> 
     lines are not orders, and would otherwise be kept as rejected lines. Returns the text and the lines
     taken off (version lines stay: they are instructions)."""
     v = store.variant(game)
-    with store.session() as s:
-        gid = s.scalars(sa.select(GameRow.id).where(GameRow.name == game)).first()
-    cfg = game_config(store, gid) if gid is not None else {}
+    try:
+        cfg = game_config(store, find_game(store, game))
+    except GameError:
+        cfg = {}
     names = GameNames(
         game,
         v,
@@ -102,33 +108,26 @@ def strip_letter_heading(store: GameStore, game: str, power: str, text: str) -> 
     return strip_sheet(text, [game, *names.titles, *power_names(names).keys(), *players])
 
 
-def _variant(store: GameStore, g: GameRow) -> Variant:
-    return store._variant(g)
-
-
-def game_names(store: GameStore) -> list[tuple[GameNames, GameRow, PhaseRow | None, dict[str, Any]]]:
+def game_names(store: GameStore) -> list[tuple[GameNames, GameView, PhaseView | None, dict[str, Any]]]:
     """Every game mail can reach, with what a subject may call it and its current phase."""
     out = []
-    with store.session() as s:
-        for g in s.scalars(sa.select(GameRow).order_by(GameRow.id)):
-            v = _variant(store, g)
-            ph = store._current(s, g)
-            cfg_row = s.get(GameMailRow, g.id)
-            cfg = dict(cfg_row.config) if cfg_row is not None else {}
-            phase = position_from_data(v, ph.position).phase if ph is not None else None
-            names = GameNames(
-                g.name,
-                v,
-                phase,
-                titles=tuple(str(t) for t in cfg.get("titles", [])),
-                power_aliases={str(k): list(vs) for k, vs in dict(cfg.get("aliases", {})).items()},
-            )
-            _ = list(g.players)
-            out.append((names, g, ph, cfg))
+    for g in games_for_mail(store):
+        v = g.variant
+        ph = g.phase
+        cfg = g.config
+        phase = position_from_data(v, ph.position).phase if ph is not None else None
+        names = GameNames(
+            g.name,
+            v,
+            phase,
+            titles=tuple(str(t) for t in cfg.get("titles", [])),
+            power_aliases={str(k): list(vs) for k, vs in dict(cfg.get("aliases", {})).items()},
+        )
+        out.append((names, g, ph, cfg))
     return out
 
 
-def _registered(g: GameRow, power: str) -> str | None:
+def _registered(g: GameView, power: str) -> str | None:
     for r in g.players:
         if r.power == power and r.replaced_at is None:
             return r.email
@@ -136,7 +135,7 @@ def _registered(g: GameRow, power: str) -> str | None:
 
 
 def _sender_powers(
-    games: Sequence[tuple[GameNames, GameRow, PhaseRow | None, dict[str, Any]]], sender: str
+    games: Sequence[tuple[GameNames, GameView, PhaseView | None, dict[str, Any]]], sender: str
 ) -> list[tuple[GameNames, str]]:
     out = []
     for names, g, _, _ in games:
@@ -157,13 +156,7 @@ def _from_domain(store: GameStore) -> str:
 
 
 def _next_version(store: GameStore, phase_id: int, power: str) -> int:
-    with store.session() as s:
-        n = s.scalars(
-            sa.select(sa.func.max(SubmissionRow.version)).where(
-                SubmissionRow.phase_id == phase_id, SubmissionRow.power == power
-            )
-        ).first()
-        return (n or 0) + 1
+    return next_version(store, phase_id, power)
 
 
 def _content(msg: Inbound) -> tuple[object, ...]:
@@ -172,17 +165,6 @@ def _content(msg: Inbound) -> tuple[object, ...]:
     body = "\n".join(line.rstrip() for line in msg.body.replace("\r\n", "\n").strip().split("\n"))
     files = sorted((a.filename, hashlib.sha256(a.data).hexdigest()) for a in msg.attachments)
     return (msg.message_id, msg.sender.lower(), msg.subject.strip(), body, files)
-
-
-def _same_message_taken(s: Session, msg: Inbound) -> bool:
-    """Another copy of ``msg`` taken in before (a message in two downloaded files, or fetched and downloaded)."""
-    mine = _content(msg)
-    rows = s.scalars(
-        sa.select(MailMessageRow.raw).where(
-            MailMessageRow.message_id == (msg.message_id or "")[:998], MailMessageRow.sender == msg.sender[:320]
-        )
-    )
-    return any(_content(parse_message(raw)) == mine for raw in rows)
 
 
 def take_in(
@@ -197,38 +179,24 @@ def take_in(
     now = as_utc(now)
     msg = parse_message(raw)
     when, how = received_time(msg, received, now)
-    digest = hashlib.sha256(raw).hexdigest()
+    mine = _content(msg)
     # Claim the message first: the same message fetched twice, or by two processes, is taken once.
-    try:
-        with store.session() as s, s.begin():
-            if s.scalars(sa.select(MailMessageRow.id).where(MailMessageRow.digest == digest)).first() is not None:
-                return Outcome("duplicate", "taken in before", sender=msg.sender, received=when)
-            if msg.message_id and _same_message_taken(s, msg):
-                return Outcome("duplicate", "taken in before (another copy of it)", sender=msg.sender, received=when)
-            row = MailMessageRow(
-                digest=digest,
-                message_id=(msg.message_id or "")[:998] or None,
-                origin=origin[:500],
-                sender=msg.sender[:320],
-                subject=msg.subject,
-                received_at=when,
-                fetched_at=now,
-                status="received",
-                reason="",
-                reading={"received_from": how},
-                raw=raw,
-            )
-            s.add(row)
-            s.flush()
-            mail_id = row.id
-            for a in msg.attachments:
-                s.add(
-                    MailAttachmentRow(
-                        mail_id=mail_id, filename=a.filename[:500], content_type=a.content_type, data=a.data
-                    )
-                )
-    except IntegrityError:
-        return Outcome("duplicate", "taken in before (by another process)", sender=msg.sender, received=when)
+    claimed = store_message(
+        store,
+        raw=raw,
+        message_id=msg.message_id,
+        sender=msg.sender,
+        subject=msg.subject,
+        origin=origin,
+        received_at=when,
+        fetched_at=now,
+        reading={"received_from": how},
+        attachments=msg.attachments,
+        is_copy=lambda stored: _content(parse_message(stored)) == mine,
+    )
+    if isinstance(claimed, str):
+        return Outcome("duplicate", claimed, sender=msg.sender, received=when)
+    mail_id = claimed
     out = _decide(store, msg, mail_id, when, now)
     out.mail_id = mail_id
     out.sender = msg.sender
@@ -248,14 +216,7 @@ def fetch_mailbox(store: GameStore, settings: ServerSettings, *, now: datetime) 
 
 
 def _record(store: GameStore, mail_id: int, **values: Any) -> None:
-    with store.session() as s, s.begin():
-        row = s.get(MailMessageRow, mail_id)
-        assert row is not None
-        reading = dict(row.reading)
-        reading.update(values.pop("reading", {}))
-        row.reading = reading
-        for k, v in values.items():
-            setattr(row, k, v)
+    record_message(store, mail_id, **values)
 
 
 def _reply(
@@ -272,20 +233,19 @@ def _reply(
     phase_id: int | None = None,
     key: str | None = None,
 ) -> int:
-    with store.session() as s, s.begin():
-        made = queue(
-            s,
-            key=key or f"{kind}:{mail_id}:{to}",
-            to=to,
-            subject=subject,
-            body=body,
-            kind=kind,
-            now=now,
-            sender_domain=_from_domain(store),
-            game_id=game_id,
-            phase_id=phase_id,
-            in_reply_to=msg.message_id,
-        )
+    made = queue_mail(
+        store,
+        key=key or f"{kind}:{mail_id}:{to}",
+        to=to,
+        subject=subject,
+        body=body,
+        kind=kind,
+        now=now,
+        sender_domain=_from_domain(store),
+        game_id=game_id,
+        phase_id=phase_id,
+        in_reply_to=msg.message_id,
+    )
     return int(made)
 
 
@@ -550,12 +510,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
     except GameError as e:
         out = _refuse(store, msg, mail_id, now, str(e), suggestion, reading=reading, game_id=g.id, registered=True)
         return Outcome("refused", str(e), game=names.title, power=power, phase=current_name, replies=out.replies)
-    with store.session() as s:
-        sub_id = s.scalars(
-            sa.select(SubmissionRow.id).where(
-                SubmissionRow.phase_id == ph.id, SubmissionRow.power == power, SubmissionRow.version == result.version
-            )
-        ).first()
+    sub_id = submission_id(store, power, result.version, phase_id=ph.id)
     status = "late" if result.late else "accepted"
     why = (
         f"version {result.version} recorded after the deadline: late, not used"
@@ -657,8 +612,8 @@ def _hold_unproven(
     mail_id: int,
     now: datetime,
     names: GameNames,
-    g: GameRow,
-    ph: PhaseRow | None,
+    g: GameView,
+    ph: PhaseView | None,
     power: str,
     registered: str,
     reading: Reading,
@@ -768,7 +723,10 @@ def photo_promise(cfg: dict[str, Any]) -> str:
 
 
 def _suggest_version(
-    store: GameStore, games: Sequence[tuple[GameNames, GameRow, PhaseRow | None, dict[str, Any]]], game: str, power: str
+    store: GameStore,
+    games: Sequence[tuple[GameNames, GameView, PhaseView | None, dict[str, Any]]],
+    game: str,
+    power: str,
 ) -> int | None:
     for names, _, ph, _ in games:
         if names.name == game and ph is not None:
@@ -789,15 +747,10 @@ def _apply_held_photo(
     if match is None:
         raise GameError(f"no power {power!r} in {game}; powers: {', '.join(powers)}")
     power = match
-    with store.session() as s:
-        row = s.get(MailMessageRow, mail_id)
-        assert row is not None
-        for_phase = s.get(PhaseRow, row.phase_id) if row.phase_id is not None else None
-        received = row.received_at
-        if for_phase is not None and for_phase.name != st.phase:
-            raise GameError(
-                f"message #{mail_id} was for {for_phase.name}, which has been processed; it cannot be used now"
-            )
+    row = message_record(store, mail_id)
+    received = row.received_at
+    if row.phase is not None and row.phase != st.phase:
+        raise GameError(f"message #{mail_id} was for {row.phase}, which has been processed; it cannot be used now")
     if st.deadline is not None and received > st.deadline:
         raise GameError(
             f"message #{mail_id} arrived {received:%Y-%m-%d %H:%M} UTC, after the deadline of {st.phase}; it is not used"
@@ -824,17 +777,13 @@ def apply_held(
     """The coordinator's word: apply a held message as if it came from the registered address (its orders
     become a version received when the message arrived). ``power`` overrides the subject's reading."""
     now = as_utc(now)
-    with store.session() as s:
-        row = s.get(MailMessageRow, mail_id)
-        if row is None:
-            raise GameError(f"no message #{mail_id} (see `dippouch mail list`)")
-        if row.status != "held":
-            raise GameError(f"message #{mail_id} is {row.status}, not held; only held messages are applied")
-        raw, game_id, held_power, when = row.raw, row.game_id, row.power, row.received_at
-        g = s.get(GameRow, game_id) if game_id is not None else None
-        if g is None:
-            raise GameError(f"message #{mail_id} is for no game")
-        gname = g.name
+    row = message_record(store, mail_id)
+    if row.status != "held":
+        raise GameError(f"message #{mail_id} is {row.status}, not held; only held messages are applied")
+    raw, game_id, held_power, when = row.raw, row.game_id, row.power, row.received_at
+    if row.game is None:
+        raise GameError(f"message #{mail_id} is for no game")
+    gname = row.game
     msg = parse_message(raw)
     who = power or held_power
     if who is None:
@@ -852,17 +801,7 @@ def apply_held(
             return _apply_held_photo(store, mail_id, gname, who, now=now, by=by)
         raise GameError(f"message #{mail_id} has no text orders and no photograph; nothing in it can be applied")
     result = store.submit(gname, who, body, now=when, source="mail")
-    with store.session() as s:
-        sub_id = s.scalars(
-            sa.select(SubmissionRow.id)
-            .join(PhaseRow, PhaseRow.id == SubmissionRow.phase_id)
-            .where(
-                PhaseRow.game_id == game_id,
-                PhaseRow.status == "open",
-                SubmissionRow.power == result.power,
-                SubmissionRow.version == result.version,
-            )
-        ).first()
+    sub_id = submission_id(store, result.power, result.version, game_id=game_id)
     _record(
         store,
         mail_id,

@@ -31,7 +31,7 @@ from dippouch.names import order_text, unit_text
 from dippouch.web.deps import render, set_flash, viewer_of, web_of
 from dippouch.web.security import CSRF_FIELD, BadInput, NotFound, check_csrf
 
-__all__ = ["PhotoReview", "desk_summary", "router"]
+__all__ = ["PhotoReview", "router"]
 
 router = APIRouter(include_in_schema=False)
 
@@ -353,24 +353,3 @@ def _release(request: Request, name: str) -> Response:
         return _redirect(back, str(e))
     left = f" Unreviewed, not used: {len(st.items)}." if st.items else ""
     return _redirect(back, f"{st.phase} is released: it is processed at the next look.{left}")
-
-
-def desk_summary(store: Any, name: str, now: datetime) -> dict[str, Any]:
-    """For the coordinator's desk: the powers whose photographs came on time this phase (some with no other
-    submission), how many items wait for review, whether the phase waits for it."""
-    from dippouch.store.review import review_state
-
-    try:
-        st = review_state(store, name, now=now)
-    except GameError:
-        return {"photos": [], "waiting": 0, "held": False}
-    return {
-        "photos": [
-            {"power": p, "count": len(times), "last": times[-1].strftime("%Y-%m-%d %H:%M UTC")}
-            for p, times in sorted(st.photos.items())
-        ],
-        "waiting": len(st.items),
-        "after_deadline": st.deadline is not None and now >= st.deadline,
-        "held": st.held and st.deadline is not None and now >= st.deadline,
-        "released": st.released,
-    }

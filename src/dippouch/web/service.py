@@ -1342,7 +1342,7 @@ def _full_unit(v: Variant, text: str) -> str:
 
 def _mail_desk(store: Any, name: str, now: datetime) -> dict[str, Any]:
     """The mail review's summary for the desk (web/review.py)."""
-    from dippouch.web.review import desk_summary
+    from dippouch.web.mail_desk import desk_summary
 
     return desk_summary(store, name, now)
 
