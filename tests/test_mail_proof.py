@@ -242,3 +242,16 @@ def test_from_address_alone_is_an_explicit_choice(game) -> None:
     run("mail", "setup", GAME, "--proof", "from-address")
     out = fetch(box, mail(FRANCE, SUBJECT, "A par - bur\n"), 1)
     assert "accepted" in out and versions(db, "France") == 1
+
+
+def test_a_confirmation_after_the_phase_was_processed_applies_nothing_to_the_next_phase(game) -> None:
+    box, smtp, db = game
+    fetch(box, mail(FRANCE, SUBJECT, "A par - bur\n"), 1)
+    run("mail", "send", "--now", at(1))
+    code = re.search(r"confirm ([0-9a-f]{8})", str(smtp.to(FRANCE)[0]["Subject"]))
+    assert code is not None
+    run("mail", "release", GAME, "--now", at(11))
+    run("process", GAME, "--now", at(11))
+    out = fetch(box, mail(FRANCE, f"Re: confirm {code.group(1)}", "yes"), 11.5)
+    assert "refused" in out and "Spring 1901 Movement, which has been processed" in out
+    assert versions(db, "France") is None

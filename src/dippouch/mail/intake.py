@@ -784,6 +784,11 @@ def apply_held(
     if row.game is None:
         raise GameError(f"message #{mail_id} is for no game")
     gname = row.game
+    if row.phase is not None:
+        # Held for a phase: once that phase is processed, its orders would land in the next one.
+        open_now = review_state(store, gname, now=now).phase
+        if open_now != row.phase:
+            raise GameError(f"message #{mail_id} was for {row.phase}, which has been processed; it cannot be used now")
     msg = parse_message(raw)
     who = power or held_power
     if who is None:
