@@ -15,6 +15,14 @@ from hypothesis import strategies as st
 from dippouch.mail.intake import take_in
 from dippouch.store import GameStore
 
+
+@pytest.fixture(autouse=True)
+def _from_address_proves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests are about what mail becomes once its sender is taken as proven; proof of the sender
+    (tokens, DKIM/SPF, held mail confirmed by the player) is tested in test_mail_proof.py."""
+    monkeypatch.setenv("DIPPOUCH_MAIL_PROOF", "from-address")
+
+
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 STATUSES = {"accepted", "held", "refused", "late", "photo", "duplicate", "ignored", "automatic"}
 GOOD = (

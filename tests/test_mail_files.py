@@ -18,6 +18,14 @@ import dippouch.cli.game
 import dippouch.cli.mail  # noqa: F401
 from dippouch.cli import app
 
+
+@pytest.fixture(autouse=True)
+def _from_address_proves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests are about what mail becomes once its sender is taken as proven; proof of the sender
+    (tokens, DKIM/SPF, held mail confirmed by the player) is tested in test_mail_proof.py."""
+    monkeypatch.setenv("DIPPOUCH_MAIL_PROOF", "from-address")
+
+
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 ADDR = {"France": "fr@example.org", "Germany": "de@example.org", "Italy": "it@example.org", "Russia": "ru@example.org"}
 

@@ -23,6 +23,14 @@ import dippouch.cli.mail  # noqa: F401
 from dippouch.cli import app
 from mailservers import ImapServer, SmtpServer, start_smtp
 
+
+@pytest.fixture(autouse=True)
+def _from_address_proves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests are about what mail becomes once its sender is taken as proven; proof of the sender
+    (tokens, DKIM/SPF, held mail confirmed by the player) is tested in test_mail_proof.py."""
+    monkeypatch.setenv("DIPPOUCH_MAIL_PROOF", "from-address")
+
+
 # In the past: Dovecot keeps an APPEND date (INTERNALDATE) only if it is not in the future.
 T0 = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
 GAME = "Powick Bridge"

@@ -18,6 +18,14 @@ from dippouch.mail.intake import take_in
 from dippouch.mail.ocr import confirm, proposals, repair_line, transcribe
 from dippouch.store import GameStore
 
+
+@pytest.fixture(autouse=True)
+def _from_address_proves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests are about what mail becomes once its sender is taken as proven; proof of the sender
+    (tokens, DKIM/SPF, held mail confirmed by the player) is tested in test_mail_proof.py."""
+    monkeypatch.setenv("DIPPOUCH_MAIL_PROOF", "from-address")
+
+
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 ORDERS = ["A lon - wal", "F edi - nth", "A lvp - yor"]
 EXECUTED = ["F lon - wal", "F edi - nth", "A lvp - yor"]

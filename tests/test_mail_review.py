@@ -29,6 +29,14 @@ from dippouch.store import GameStore
 from mailservers import ImapServer, SmtpServer, start_smtp
 from test_mail_ocr_post import need_tesseract, photo
 
+
+@pytest.fixture(autouse=True)
+def _from_address_proves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests are about what mail becomes once its sender is taken as proven; proof of the sender
+    (tokens, DKIM/SPF, held mail confirmed by the player) is tested in test_mail_proof.py."""
+    monkeypatch.setenv("DIPPOUCH_MAIL_PROOF", "from-address")
+
+
 GAME = "Powick Bridge"
 ADDR = {"Montrose": "montrose@example.org", "Argyll": "argyll@example.org", "Ormond": "ormond@example.org"}
 # In the past: Dovecot keeps an APPEND date (INTERNALDATE) only if it is not in the future.

@@ -26,6 +26,14 @@ from dippouch.store.review import release, review_state, set_aside
 from dippouch.worker.service import Worker
 from test_mail_ocr_post import need_tesseract, photo
 
+
+@pytest.fixture(autouse=True)
+def _from_address_proves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests are about what mail becomes once its sender is taken as proven; proof of the sender
+    (tokens, DKIM/SPF, held mail confirmed by the player) is tested in test_mail_proof.py."""
+    monkeypatch.setenv("DIPPOUCH_MAIL_PROOF", "from-address")
+
+
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 DEADLINE = T0 + timedelta(days=12)
 SUBJECT = "demo - England - Spring 1901 Movement - v1"

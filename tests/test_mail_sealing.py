@@ -6,10 +6,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 import dippouch.cli.game  # noqa: F401
 from dippouch.cli import app
+
+
+@pytest.fixture(autouse=True)
+def _from_address_proves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests are about what mail becomes once its sender is taken as proven; proof of the sender
+    (tokens, DKIM/SPF, held mail confirmed by the player) is tested in test_mail_proof.py."""
+    monkeypatch.setenv("DIPPOUCH_MAIL_PROOF", "from-address")
 
 
 def run(*args: str) -> str:

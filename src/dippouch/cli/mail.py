@@ -66,11 +66,23 @@ def setup(
         help="How long after a deadline a phase with photographs waits for your review before it is processed "
         "without them (e.g. 24h; 'none': until you release it, the default).",
     ),
+    proof: str | None = typer.Option(
+        None,
+        "--proof",
+        help="required (default): mail must carry the player's token or pass DKIM/SPF at a trusted server, "
+        "else it is held; from-address: the From header alone (only for a mail system that enforces it).",
+    ),
+    trust_auth: list[str] | None = typer.Option(  # noqa: B008
+        None,
+        "--trust-auth",
+        help="Your receiving server's name in Authentication-Results (its authserv-id): its DKIM/SPF passes "
+        "prove a sender (repeatable; 'none' clears).",
+    ),
     db: str | None = DbOption,
     now: str | None = NowOption,
 ) -> None:
-    """Set up a game's mail: the names subjects may use, reminders, maps, observers, the review wait. Results
-    and notices are mailed for what happens from now on."""
+    """Set up a game's mail: the names subjects may use, reminders, maps, observers, the review wait, what
+    proves a sender. Results and notices are mailed for what happens from now on."""
     from dippouch.game import GameError
     from dippouch.mail.notices import setup as do_setup
     from dippouch.store.repository import clean_address
@@ -110,6 +122,19 @@ def setup(
         else:
             parse_duration(text)  # a clear error for "24 hours", "tomorrow"...
             changes["review_wait"] = text
+    if proof is not None:
+        from dippouch.mail.intake import PROOF_MODES
+
+        mode = proof.strip().lower()
+        if mode not in PROOF_MODES:
+            raise GameError(f"--proof {proof!r}: choose {' or '.join(PROOF_MODES)}")
+        changes["proof"] = mode
+    if trust_auth:
+        names = [t.strip().lower() for t in trust_auth if t.strip()]
+        bad = [t for t in names if t != "none" and not all(c.isalnum() or c in ".-_" for c in t)]
+        if bad:
+            raise GameError(f"--trust-auth {bad[0]!r} is not a server name (e.g. --trust-auth mx.w3k.uk)")
+        changes["trust_auth"] = [t for t in names if t != "none"]
     cfg = do_setup(store, game, now=_now(now), changes=changes)
     out.print(f"Mail for {game}: {'on' if cfg.get('enabled', True) else 'OFF'} since {cfg['since']}.", markup=False)
     out.print(f"  subjects may call it: {', '.join([game, *cfg.get('titles', [])])}", markup=False)
@@ -129,11 +154,39 @@ def setup(
     )
     if cfg.get("observers"):
         out.print(f"  observers: {', '.join(cfg['observers'])}", markup=False)
+    from dippouch.mail.intake import proof_mode
+
+    if proof_mode(cfg) == "required":
+        trusted = ", ".join(cfg.get("trust_auth", [])) or "no server (`--trust-auth NAME`)"
+        out.print(
+            "  a sender is proven by their token (taught in receipts; `dippouch mail tokens`) or by DKIM/SPF "
+            f"passed at {trusted}; other mail is held until the player confirms it",
+            markup=False,
+        )
+    else:
+        out.print("  a sender is proven by the From header alone (--proof from-address)", markup=False)
     missing = [p for p, (_, addr) in store.emails(game).items() if not addr]
     if missing:
         out.print(
             f"  no address yet for: {', '.join(missing)} (`dippouch players email {game} POWER ADDRESS`)", markup=False
         )
+
+
+@mail_app.command("tokens")
+@friendly
+def tokens(game: str, db: str | None = DbOption, now: str | None = NowOption) -> None:
+    """Each player's token (their proof that mail is theirs), to hand to them yourself, e.g. by post.
+    Receipts teach it too. A token belongs to the registered address: a new address gets a new one."""
+    from dippouch.store.mailbox import game_id as find_game
+    from dippouch.store.mailbox import player_token
+
+    store = _store(db)
+    game_id = find_game(store, game)
+    for power, (_name, addr) in sorted(store.emails(game).items()):
+        if not addr:
+            out.print(f"  {power}: no address (`dippouch players email {game} {power} ADDRESS`)", markup=False)
+            continue
+        out.print(f"  {power} <{addr}>: {player_token(store, game_id, power, addr, now=_now(now))}", markup=False)
 
 
 @mail_app.command("fetch")
@@ -246,33 +299,22 @@ def list_(
 ) -> None:
     """Messages taken in: who sent what for which power and phase, when, and what became of it. Never
     their content (sealed until the deadline; `mail show` after it)."""
-    import sqlalchemy as sa
     from rich.table import Table
 
-    from dippouch.store.models import GameRow
-    from dippouch.store.models_mail import MailMessageRow
+    from dippouch.store.mailbox import messages
 
-    store = _store(db)
-    with store.session() as s:
-        q = sa.select(MailMessageRow, GameRow.name).outerjoin(GameRow, GameRow.id == MailMessageRow.game_id)
-        if game is not None:
-            g = store._game(s, game)
-            q = q.where(MailMessageRow.game_id == g.id)
-        if status is not None:
-            q = q.where(MailMessageRow.status == status)
-        rows = s.execute(q.order_by(MailMessageRow.id)).all()
-        table = Table("#", "received (UTC)", "from", "game", "power", "status", "attachments", "why")
-        for m, gname in rows:
-            table.add_row(
-                str(m.id),
-                f"{m.received_at:%Y-%m-%d %H:%M}",
-                m.sender,
-                gname or "-",
-                m.power or "-",
-                m.status,
-                str(len(m.attachments)),
-                m.reason,
-            )
+    table = Table("#", "received (UTC)", "from", "game", "power", "status", "attachments", "why")
+    for m in messages(_store(db), game=game, status=status):
+        table.add_row(
+            str(m.id),
+            f"{m.received_at:%Y-%m-%d %H:%M}",
+            m.sender,
+            m.game or "-",
+            m.power or "-",
+            m.status,
+            str(len(m.attachments)),
+            m.reason,
+        )
     out.print(table)
 
 
@@ -288,43 +330,23 @@ def show(
 ) -> None:
     """One message in full, once the deadline of the phase it may concern has passed (before it: who,
     when, what became of it). A message for no known phase is sealed while any game's phase is."""
-    import sqlalchemy as sa
-
-    from dippouch.game import GameError
     from dippouch.mail.message import parse_message
-    from dippouch.store.models import PhaseRow
-    from dippouch.store.models_mail import MailMessageRow
+    from dippouch.store.mailbox import message_and_phases
     from dippouch.store.repository import is_sealed
 
-    store = _store(db)
     moment = _now(now)
-    with store.session() as s:
-        m = s.get(MailMessageRow, mail_id)
-        if m is None:
-            raise GameError(f"no message #{mail_id} (see `dippouch mail list`)")
-        if m.phase_id is not None:
-            phases = [s.get(PhaseRow, m.phase_id)]
-            first = phases[0]
-            if first is not None and first.status == "abandoned" and first.processed_at is None:
-                # Set aside unprocessed (rolled back onto itself): its orders live on in the open phase.
-                q_open = sa.select(PhaseRow).where(PhaseRow.game_id == first.game_id, PhaseRow.status == "open")
-                phases += list(s.scalars(q_open))
-        else:
-            q = sa.select(PhaseRow).where(PhaseRow.status == "open")
-            if m.game_id is not None:
-                q = q.where(PhaseRow.game_id == m.game_id)
-            phases = list(s.scalars(q))
-        ph = next((p for p in phases if p is not None and is_sealed(p.status, p.deadline, moment)), None)
-        sealed = ph is not None and not (unseal and m.game_id is None)
-        out.print(f"#{m.id} from {m.sender}, received {m.received_at:%Y-%m-%d %H:%M} UTC: {m.status}", markup=False)
-        out.print(f"Subject: {m.subject}", markup=False)
-        out.print(f"What became of it: {m.reason}", markup=False)
-        for a in m.attachments:
-            out.print(f"  attachment #{a.id}: {a.filename} ({a.content_type}, {len(a.data)} bytes)", markup=False)
-        if sealed:
-            out.print(f"Its content is sealed until the deadline of {ph.name if ph else 'its phase'}.", markup=False)
-            return
-        msg = parse_message(m.raw)
+    m, phases = message_and_phases(_store(db), mail_id)
+    ph = next((p for p in phases if is_sealed(p.status, p.deadline, moment)), None)
+    sealed = ph is not None and not (unseal and m.game_id is None)
+    out.print(f"#{m.id} from {m.sender}, received {m.received_at:%Y-%m-%d %H:%M} UTC: {m.status}", markup=False)
+    out.print(f"Subject: {m.subject}", markup=False)
+    out.print(f"What became of it: {m.reason}", markup=False)
+    for aid, filename, ctype, size in m.attachments:
+        out.print(f"  attachment #{aid}: {filename} ({ctype}, {size} bytes)", markup=False)
+    if sealed:
+        out.print(f"Its content is sealed until the deadline of {ph.name if ph else 'its phase'}.", markup=False)
+        return
+    msg = parse_message(m.raw)
     out.print("", markup=False)
     out.print(msg.body, markup=False)
 
@@ -353,18 +375,10 @@ def apply(
 @friendly
 def dismiss(mail_id: int, db: str | None = DbOption) -> None:
     """Set a held message aside for good (it stays in the record)."""
-    from dippouch.game import GameError
-    from dippouch.store.models_mail import MailMessageRow
+    from dippouch.store.mailbox import dismiss_held
 
     store = _store(db)
-    with store.session() as s, s.begin():
-        m = s.get(MailMessageRow, mail_id)
-        if m is None:
-            raise GameError(f"no message #{mail_id} (see `dippouch mail list`)")
-        if m.status != "held":
-            raise GameError(f"message #{mail_id} is {m.status}, not held")
-        m.status = "dismissed"
-        m.reason = "dismissed by the coordinator"
+    dismiss_held(store, mail_id)
     out.print(f"Message #{mail_id} dismissed.", markup=False)
     from dippouch.store.review import game_of_message
 
@@ -378,29 +392,23 @@ def outbox(
     db: str | None = DbOption,
 ) -> None:
     """The outbound queue: to whom, what about, its state. Never the bodies (receipts repeat orders)."""
-    import sqlalchemy as sa
     from rich.table import Table
 
-    from dippouch.store.models_mail import OutboxRow
+    from dippouch.store.mailbox import outbox_entries
 
-    store = _store(db)
-    with store.session() as s:
-        q = sa.select(OutboxRow).order_by(OutboxRow.id)
-        if not show_all:
-            q = q.where(OutboxRow.status != "sent")
-        table = Table("#", "kind", "to", "subject", "status", "tries", "next try / sent (UTC)", "last error")
-        for r in s.scalars(q):
-            when = r.sent_at if r.status == "sent" else r.next_attempt_at
-            table.add_row(
-                str(r.id),
-                r.kind,
-                r.to_addr,
-                r.subject,
-                r.status,
-                str(r.attempts),
-                f"{when:%Y-%m-%d %H:%M}" if when else "-",
-                r.last_error or "",
-            )
+    table = Table("#", "kind", "to", "subject", "status", "tries", "next try / sent (UTC)", "last error")
+    for r in outbox_entries(_store(db), include_sent=show_all):
+        when = r.sent_at if r.status == "sent" else r.next_attempt_at
+        table.add_row(
+            str(r.id),
+            r.kind,
+            r.to_addr,
+            r.subject,
+            r.status,
+            str(r.attempts),
+            f"{when:%Y-%m-%d %H:%M}" if when else "-",
+            r.last_error or "",
+        )
     out.print(table)
 
 
@@ -408,17 +416,9 @@ def outbox(
 @friendly
 def retry(outbox_id: int, db: str | None = DbOption, now: str | None = NowOption) -> None:
     """Queue a message the server refused (or one waiting for its next try) to go at the next `mail send`."""
-    from dippouch.game import GameError
-    from dippouch.store.models_mail import OutboxRow
+    from dippouch.store.mailbox import retry_outbox
 
-    store = _store(db)
-    with store.session() as s, s.begin():
-        r = s.get(OutboxRow, outbox_id)
-        if r is None:
-            raise GameError(f"no queued message #{outbox_id} (see `dippouch mail outbox`)")
-        if r.status == "sent":
-            raise GameError(f"message #{outbox_id} was sent at {r.sent_at:%Y-%m-%d %H:%M} UTC; it is not sent twice")
-        r.status, r.next_attempt_at, r.claimed_until, r.claimed_by = "pending", _now(now), None, None
+    retry_outbox(_store(db), outbox_id, _now(now))
     out.print(f"Message #{outbox_id} goes at the next `dippouch mail send`.", markup=False)
 
 
@@ -466,9 +466,9 @@ def confirm_(
     from dippouch.cli.game import _read_text
     from dippouch.mail.ocr import confirm
 
-    text = _read_text(file) if file else None
     store = _store(db)
     moment = _now(now)
+    text = _read_text(file) if file else _as_shown(store, attachment, moment)
     power, version = confirm(store, attachment, now=moment, text=text)
     out.print(
         f"Transcription of attachment #{attachment} recorded as {power} version {version} (source photo).", markup=False
@@ -476,6 +476,24 @@ def confirm_(
     from dippouch.store.review import game_of_attachment
 
     _after_decision(store, game_of_attachment(store, attachment), moment)
+
+
+def _as_shown(store: Any, attachment: int, moment: Any) -> str | None:
+    """The transcription exactly as `mail ocr` and `mail review` show it (their proposal's text, heading
+    lines taken off the same way), so that confirming "as read" records what the coordinator saw. ``None``
+    where there is none to show (not read yet, or no such photograph): `confirm` then says why."""
+    from dippouch.game import GameError
+    from dippouch.mail.ocr import proposals
+    from dippouch.store.review import game_of_attachment
+
+    game = game_of_attachment(store, attachment)
+    if not game:
+        return None
+    try:
+        shown = next((p for p in proposals(store, game, now=moment, run=False) if p.attachment_id == attachment), None)
+    except GameError:
+        return None  # sealed, or no open phase: `confirm` refuses with the reason
+    return shown.text if shown is not None else None
 
 
 def _verdicts(game_variant: Any, kind: Any, lines: Any) -> list[str]:

@@ -24,12 +24,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-import sqlalchemy as sa
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
-
 from dippouch.core.errors import DippouchError
-from dippouch.core.variant import Variant
 from dippouch.game import (
     GameError,
     Settings,
@@ -41,12 +36,26 @@ from dippouch.game import (
 )
 from dippouch.mail import compose
 from dippouch.mail.message import Inbound, clean_body, parse_message, received_time, strip_sheet
-from dippouch.mail.outbox import queue
+from dippouch.mail.proof import confirmation_code, find_confirmation, proof_of_sender, strip_token
 from dippouch.mail.settings import ServerSettings
 from dippouch.mail.subject import GameNames, Reading, power_names, read_subject, suggest_subject
 from dippouch.store import GameStore
-from dippouch.store.models import GameRow, PhaseRow, SubmissionRow
-from dippouch.store.models_mail import GameMailRow, MailAttachmentRow, MailMessageRow
+from dippouch.store.mailbox import (
+    GameView,
+    PhaseView,
+    games_for_mail,
+    held_by_confirmation,
+    known_token,
+    mail_config,
+    message_record,
+    next_version,
+    player_token,
+    queue_mail,
+    record_message,
+    store_message,
+    submission_id,
+)
+from dippouch.store.mailbox import game_id as find_game
 from dippouch.store.review import processed_phase, review_state
 
 __all__ = ["Outcome", "apply_held", "fetch_mailbox", "game_config", "game_names", "strip_letter_heading", "take_in"]
@@ -74,9 +83,7 @@ class Outcome:
 
 
 def game_config(store: GameStore, game_id: int) -> dict[str, Any]:
-    with store.session() as s:
-        row = s.get(GameMailRow, game_id)
-        return dict(row.config) if row is not None else {}
+    return mail_config(store, game_id)
 
 
 def strip_letter_heading(store: GameStore, game: str, power: str, text: str) -> tuple[str, list[str]]:
@@ -85,9 +92,10 @@ def strip_letter_heading(store: GameStore, game: str, power: str, text: str) -> 
     lines are not orders, and would otherwise be kept as rejected lines. Returns the text and the lines
     taken off (version lines stay: they are instructions)."""
     v = store.variant(game)
-    with store.session() as s:
-        gid = s.scalars(sa.select(GameRow.id).where(GameRow.name == game)).first()
-    cfg = game_config(store, gid) if gid is not None else {}
+    try:
+        cfg = game_config(store, find_game(store, game))
+    except GameError:
+        cfg = {}
     names = GameNames(
         game,
         v,
@@ -100,33 +108,26 @@ def strip_letter_heading(store: GameStore, game: str, power: str, text: str) -> 
     return strip_sheet(text, [game, *names.titles, *power_names(names).keys(), *players])
 
 
-def _variant(store: GameStore, g: GameRow) -> Variant:
-    return store._variant(g)
-
-
-def game_names(store: GameStore) -> list[tuple[GameNames, GameRow, PhaseRow | None, dict[str, Any]]]:
+def game_names(store: GameStore) -> list[tuple[GameNames, GameView, PhaseView | None, dict[str, Any]]]:
     """Every game mail can reach, with what a subject may call it and its current phase."""
     out = []
-    with store.session() as s:
-        for g in s.scalars(sa.select(GameRow).order_by(GameRow.id)):
-            v = _variant(store, g)
-            ph = store._current(s, g)
-            cfg_row = s.get(GameMailRow, g.id)
-            cfg = dict(cfg_row.config) if cfg_row is not None else {}
-            phase = position_from_data(v, ph.position).phase if ph is not None else None
-            names = GameNames(
-                g.name,
-                v,
-                phase,
-                titles=tuple(str(t) for t in cfg.get("titles", [])),
-                power_aliases={str(k): list(vs) for k, vs in dict(cfg.get("aliases", {})).items()},
-            )
-            _ = list(g.players)
-            out.append((names, g, ph, cfg))
+    for g in games_for_mail(store):
+        v = g.variant
+        ph = g.phase
+        cfg = g.config
+        phase = position_from_data(v, ph.position).phase if ph is not None else None
+        names = GameNames(
+            g.name,
+            v,
+            phase,
+            titles=tuple(str(t) for t in cfg.get("titles", [])),
+            power_aliases={str(k): list(vs) for k, vs in dict(cfg.get("aliases", {})).items()},
+        )
+        out.append((names, g, ph, cfg))
     return out
 
 
-def _registered(g: GameRow, power: str) -> str | None:
+def _registered(g: GameView, power: str) -> str | None:
     for r in g.players:
         if r.power == power and r.replaced_at is None:
             return r.email
@@ -134,7 +135,7 @@ def _registered(g: GameRow, power: str) -> str | None:
 
 
 def _sender_powers(
-    games: Sequence[tuple[GameNames, GameRow, PhaseRow | None, dict[str, Any]]], sender: str
+    games: Sequence[tuple[GameNames, GameView, PhaseView | None, dict[str, Any]]], sender: str
 ) -> list[tuple[GameNames, str]]:
     out = []
     for names, g, _, _ in games:
@@ -155,13 +156,7 @@ def _from_domain(store: GameStore) -> str:
 
 
 def _next_version(store: GameStore, phase_id: int, power: str) -> int:
-    with store.session() as s:
-        n = s.scalars(
-            sa.select(sa.func.max(SubmissionRow.version)).where(
-                SubmissionRow.phase_id == phase_id, SubmissionRow.power == power
-            )
-        ).first()
-        return (n or 0) + 1
+    return next_version(store, phase_id, power)
 
 
 def _content(msg: Inbound) -> tuple[object, ...]:
@@ -170,17 +165,6 @@ def _content(msg: Inbound) -> tuple[object, ...]:
     body = "\n".join(line.rstrip() for line in msg.body.replace("\r\n", "\n").strip().split("\n"))
     files = sorted((a.filename, hashlib.sha256(a.data).hexdigest()) for a in msg.attachments)
     return (msg.message_id, msg.sender.lower(), msg.subject.strip(), body, files)
-
-
-def _same_message_taken(s: Session, msg: Inbound) -> bool:
-    """Another copy of ``msg`` taken in before (a message in two downloaded files, or fetched and downloaded)."""
-    mine = _content(msg)
-    rows = s.scalars(
-        sa.select(MailMessageRow.raw).where(
-            MailMessageRow.message_id == (msg.message_id or "")[:998], MailMessageRow.sender == msg.sender[:320]
-        )
-    )
-    return any(_content(parse_message(raw)) == mine for raw in rows)
 
 
 def take_in(
@@ -195,38 +179,24 @@ def take_in(
     now = as_utc(now)
     msg = parse_message(raw)
     when, how = received_time(msg, received, now)
-    digest = hashlib.sha256(raw).hexdigest()
+    mine = _content(msg)
     # Claim the message first: the same message fetched twice, or by two processes, is taken once.
-    try:
-        with store.session() as s, s.begin():
-            if s.scalars(sa.select(MailMessageRow.id).where(MailMessageRow.digest == digest)).first() is not None:
-                return Outcome("duplicate", "taken in before", sender=msg.sender, received=when)
-            if msg.message_id and _same_message_taken(s, msg):
-                return Outcome("duplicate", "taken in before (another copy of it)", sender=msg.sender, received=when)
-            row = MailMessageRow(
-                digest=digest,
-                message_id=(msg.message_id or "")[:998] or None,
-                origin=origin[:500],
-                sender=msg.sender[:320],
-                subject=msg.subject,
-                received_at=when,
-                fetched_at=now,
-                status="received",
-                reason="",
-                reading={"received_from": how},
-                raw=raw,
-            )
-            s.add(row)
-            s.flush()
-            mail_id = row.id
-            for a in msg.attachments:
-                s.add(
-                    MailAttachmentRow(
-                        mail_id=mail_id, filename=a.filename[:500], content_type=a.content_type, data=a.data
-                    )
-                )
-    except IntegrityError:
-        return Outcome("duplicate", "taken in before (by another process)", sender=msg.sender, received=when)
+    claimed = store_message(
+        store,
+        raw=raw,
+        message_id=msg.message_id,
+        sender=msg.sender,
+        subject=msg.subject,
+        origin=origin,
+        received_at=when,
+        fetched_at=now,
+        reading={"received_from": how},
+        attachments=msg.attachments,
+        is_copy=lambda stored: _content(parse_message(stored)) == mine,
+    )
+    if isinstance(claimed, str):
+        return Outcome("duplicate", claimed, sender=msg.sender, received=when)
+    mail_id = claimed
     out = _decide(store, msg, mail_id, when, now)
     out.mail_id = mail_id
     out.sender = msg.sender
@@ -246,14 +216,7 @@ def fetch_mailbox(store: GameStore, settings: ServerSettings, *, now: datetime) 
 
 
 def _record(store: GameStore, mail_id: int, **values: Any) -> None:
-    with store.session() as s, s.begin():
-        row = s.get(MailMessageRow, mail_id)
-        assert row is not None
-        reading = dict(row.reading)
-        reading.update(values.pop("reading", {}))
-        row.reading = reading
-        for k, v in values.items():
-            setattr(row, k, v)
+    record_message(store, mail_id, **values)
 
 
 def _reply(
@@ -270,20 +233,19 @@ def _reply(
     phase_id: int | None = None,
     key: str | None = None,
 ) -> int:
-    with store.session() as s, s.begin():
-        made = queue(
-            s,
-            key=key or f"{kind}:{mail_id}:{to}",
-            to=to,
-            subject=subject,
-            body=body,
-            kind=kind,
-            now=now,
-            sender_domain=_from_domain(store),
-            game_id=game_id,
-            phase_id=phase_id,
-            in_reply_to=msg.message_id,
-        )
+    made = queue_mail(
+        store,
+        key=key or f"{kind}:{mail_id}:{to}",
+        to=to,
+        subject=subject,
+        body=body,
+        kind=kind,
+        now=now,
+        sender_domain=_from_domain(store),
+        game_id=game_id,
+        phase_id=phase_id,
+        in_reply_to=msg.message_id,
+    )
     return int(made)
 
 
@@ -332,8 +294,13 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
     if "@" not in msg.sender:
         _record(store, mail_id, status="ignored", reason="no sender address to answer")
         return Outcome("ignored", "no sender address to answer")
+    code = find_confirmation(msg.subject, msg.body)
+    if code is not None:
+        held_id = held_by_confirmation(store, msg.sender, code)
+        if held_id is not None:
+            return _confirm_held(store, msg, mail_id, held_id, now)
     games = game_names(store)
-    reading = read_subject(msg.subject, [n for n, *_ in games])
+    reading = read_subject(strip_token(msg.subject), [n for n, *_ in games])
     mine = _sender_powers(games, msg.sender)
     if reading.problem or reading.game is None:
         why = reading.problem or "the subject could not be read"
@@ -402,6 +369,19 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
             )
         return Outcome("held", why, game=names.title, power=power, phase=phase_name, replies=n)
 
+    # The sender: the From header is the sender's own word; a token or our server's DKIM/SPF proves it.
+    proof = proof_of_sender(
+        msg.raw,
+        sender=msg.sender,
+        subject=msg.subject,
+        body=msg.body,
+        token=known_token(store, g.id, power, registered),
+        trusted=[str(x) for x in _cfg.get("trust_auth", [])],
+    )
+    if proof is None and proof_mode(_cfg) == "required":
+        return _hold_unproven(store, msg, mail_id, now, names, g, ph, power, registered, reading)
+    token_note = _token_note(store, g.id, power, registered, now)
+
     # The phase: the game's current one, or a late or early message.
     if ph is None or names.phase is None:
         why = f"{names.title} is over"
@@ -436,7 +416,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
         return Outcome("refused", why, game=names.title, power=power, phase=phase_name, replies=out.replies)
 
     # The orders: the body (cleaned), else text attachments; photographs are kept for transcription.
-    body, dropped = clean_body(msg.body)
+    body, dropped = clean_body(strip_token(msg.body))
     sheet_names = [
         names.name,
         *names.titles,
@@ -451,6 +431,8 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
         notes.append("ignored " + "; ".join(dropped))
     if heading:
         notes.append("ignored heading lines: " + "; ".join(repr(h) for h in heading))
+    if proof is not None:
+        notes.append(f"sender proven: {proof.detail}")
     text = body
     used_attachment = None
     if not body.strip():
@@ -501,7 +483,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
                 )
                 + "Kept:\n"
                 + "".join(f"  {k}\n" for k in kept)
-                + ("\nNotes:\n" + "".join(f"  {n}\n" for n in notes) if notes else "")
+                + ("\nNotes:\n" + "".join(f"  {n}\n" for n in [*notes, token_note]))
                 + f"\nDeadline: {deadline}.\n\nTo send a new version, use the subject:\n  {suggestion}\n\n{compose.SIGN}\n"
             )
             n = _reply(
@@ -528,12 +510,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
     except GameError as e:
         out = _refuse(store, msg, mail_id, now, str(e), suggestion, reading=reading, game_id=g.id, registered=True)
         return Outcome("refused", str(e), game=names.title, power=power, phase=current_name, replies=out.replies)
-    with store.session() as s:
-        sub_id = s.scalars(
-            sa.select(SubmissionRow.id).where(
-                SubmissionRow.phase_id == ph.id, SubmissionRow.power == power, SubmissionRow.version == result.version
-            )
-        ).first()
+    sub_id = submission_id(store, power, result.version, phase_id=ph.id)
     status = "late" if result.late else "accepted"
     why = (
         f"version {result.version} recorded after the deadline: late, not used"
@@ -572,7 +549,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
         reinstates=result.reinstates,
         deadline=deadline,
         next_subject=suggest_subject(names, power, result.version + 1),
-        notes=notes,
+        notes=[*notes, token_note],
         attachments=kept,
         variant=v,
         kind=v.calendar.kind(names.phase),
@@ -594,6 +571,139 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
     )
 
 
+def proof_mode(cfg: dict[str, Any]) -> str:
+    """``required`` (the default: mail proves its sender or is held) or ``from-address`` (the From header
+    alone, for a closed mail system that enforces it): the game's ``mail setup --proof``, else the
+    installation's ``DIPPOUCH_MAIL_PROOF``."""
+    import os
+
+    mode = str(cfg.get("proof") or os.environ.get("DIPPOUCH_MAIL_PROOF") or "required").strip().lower()
+    return mode if mode in PROOF_MODES else "required"
+
+
+PROOF_MODES = ("required", "from-address")
+
+
+def _orders_address(token: str) -> str | None:
+    from dippouch.mail.settings import load_settings
+
+    try:
+        sender = load_settings("smtp").sender or ""
+    except DippouchError:
+        sender = ""
+    local, at, domain = sender.partition("@")
+    return f"{local.partition('+')[0]}+{token}@{domain}" if at and local and domain else None
+
+
+def _token_note(store: GameStore, game_id: int, power: str, address: str, now: datetime) -> str:
+    """What a receipt teaches the player: their token, and their own orders address where there is one."""
+    token = player_token(store, game_id, power, address, now=now)
+    own = _orders_address(token)
+    return (
+        f"your token for {power} is {token}: put it in the subject or the text of every message for {power}"
+        + (f", or send your orders to {own}" if own else "")
+        + "; mail without it is held until you confirm it (it proves the mail is yours: keep it to yourself)"
+    )
+
+
+def _hold_unproven(
+    store: GameStore,
+    msg: Inbound,
+    mail_id: int,
+    now: datetime,
+    names: GameNames,
+    g: GameView,
+    ph: PhaseView | None,
+    power: str,
+    registered: str,
+    reading: Reading,
+) -> Outcome:
+    """From the registered address but without proof (no token, no passing DKIM/SPF from a trusted server):
+    held, nothing applied. Only the registered address is told, with a code whose reply confirms it, so a
+    forger learns nothing and gets nothing applied."""
+    code = confirmation_code()
+    why = (
+        f"nothing proves that {power}'s player sent it (no token, no DKIM/SPF pass from a trusted server); "
+        "held until the player confirms it, nothing applied"
+    )
+    held_phase = ph.id if ph is not None and names.phase is not None and reading.phase == names.phase else None
+    _record(
+        store,
+        mail_id,
+        status="held",
+        reason=why,
+        game_id=g.id,
+        phase_id=held_phase,
+        power=power,
+        reading={"subject": reading.to_data(names.variant), "unproven": True, "confirm": code},
+    )
+    token_note = _token_note(store, g.id, power, registered, now)
+    n = _reply(
+        store,
+        msg,
+        mail_id,
+        to=registered,
+        kind="confirm",
+        subject=f"{names.title}: did you send this? [confirm {code}]",
+        body=(
+            f"A message with the subject\n  {msg.subject}\nwas received for {power} in {names.title} from this "
+            "address, but without your token, so nothing proves it is yours. It is held and nothing in it has "
+            "been applied.\n\n"
+            f"If you sent it, reply to this message keeping 'confirm {code}' in the subject: it is then applied "
+            "as received when it arrived. If you did not, do nothing (the coordinator sees it held).\n\n"
+            f"From now on: {token_note}.\n\n" + compose.SIGN + "\n"
+        ),
+        now=now,
+        game_id=g.id,
+    )
+    return Outcome(
+        "held",
+        why,
+        game=names.title,
+        power=power,
+        phase=names.variant.calendar.name(reading.phase) if reading.phase else None,
+        replies=n,
+    )
+
+
+def _confirm_held(store: GameStore, msg: Inbound, mail_id: int, held_id: int, now: datetime) -> Outcome:
+    """The player's reply with a held message's code (sent only to the registered address): the held
+    message is applied as if proven, received when it arrived."""
+    try:
+        applied = apply_held(store, held_id, now=now, by="the player's confirmation")
+    except GameError as e:
+        why = f"it confirms held message #{held_id}, which cannot be applied: {e}"
+        _record(store, mail_id, status="refused", reason=why)
+        n = _reply(
+            store,
+            msg,
+            mail_id,
+            to=msg.sender,
+            kind="reply",
+            subject=f"Not applied: {msg.subject}",
+            body=compose.refusal_text(subject=msg.subject, why=why, suggestion=None, registered=True),
+            now=now,
+        )
+        return Outcome("refused", why, replies=n)
+    why = f"confirms held message #{held_id}: {applied.reason}"
+    _record(store, mail_id, status="confirmation", reason=why, power=applied.power)
+    n = _reply(
+        store,
+        msg,
+        mail_id,
+        to=msg.sender,
+        kind="receipt",
+        subject=f"Confirmed: {msg.subject}",
+        body=(
+            f"Thank you: held message #{held_id} is applied as {applied.reason}, received when it arrived.\n\n"
+            + compose.SIGN
+            + "\n"
+        ),
+        now=now,
+    )
+    return Outcome("confirmation", why, power=applied.power, version=applied.version, replies=n)
+
+
 def photo_promise(cfg: dict[str, Any]) -> str:
     """What happens to photographed orders sent on time, as the player is told it (receipts, reminders):
     the phase waits for the coordinator's review (store/review.py), or for the game's review wait."""
@@ -613,7 +723,10 @@ def photo_promise(cfg: dict[str, Any]) -> str:
 
 
 def _suggest_version(
-    store: GameStore, games: Sequence[tuple[GameNames, GameRow, PhaseRow | None, dict[str, Any]]], game: str, power: str
+    store: GameStore,
+    games: Sequence[tuple[GameNames, GameView, PhaseView | None, dict[str, Any]]],
+    game: str,
+    power: str,
 ) -> int | None:
     for names, _, ph, _ in games:
         if names.name == game and ph is not None:
@@ -621,7 +734,9 @@ def _suggest_version(
     return None
 
 
-def _apply_held_photo(store: GameStore, mail_id: int, game: str, power: str, *, now: datetime) -> Outcome:
+def _apply_held_photo(
+    store: GameStore, mail_id: int, game: str, power: str, *, now: datetime, by: str = "the coordinator"
+) -> Outcome:
     """A held message whose orders are photographs: on the coordinator's word it becomes the power's
     photograph for the open phase (as if from the registered address), to be reviewed like any other."""
     st = review_state(store, game, now=now)
@@ -632,15 +747,10 @@ def _apply_held_photo(store: GameStore, mail_id: int, game: str, power: str, *, 
     if match is None:
         raise GameError(f"no power {power!r} in {game}; powers: {', '.join(powers)}")
     power = match
-    with store.session() as s:
-        row = s.get(MailMessageRow, mail_id)
-        assert row is not None
-        for_phase = s.get(PhaseRow, row.phase_id) if row.phase_id is not None else None
-        received = row.received_at
-        if for_phase is not None and for_phase.name != st.phase:
-            raise GameError(
-                f"message #{mail_id} was for {for_phase.name}, which has been processed; it cannot be used now"
-            )
+    row = message_record(store, mail_id)
+    received = row.received_at
+    if row.phase is not None and row.phase != st.phase:
+        raise GameError(f"message #{mail_id} was for {row.phase}, which has been processed; it cannot be used now")
     if st.deadline is not None and received > st.deadline:
         raise GameError(
             f"message #{mail_id} arrived {received:%Y-%m-%d %H:%M} UTC, after the deadline of {st.phase}; it is not used"
@@ -649,7 +759,7 @@ def _apply_held_photo(store: GameStore, mail_id: int, game: str, power: str, *, 
         store,
         mail_id,
         status="photo",
-        reason=f"applied by the coordinator as {power}'s photograph(s); they wait for review (`dippouch mail review {game}`)",
+        reason=f"applied on {by}'s word as {power}'s photograph(s); they wait for review (`dippouch mail review {game}`)",
         phase_id=st.phase_id,
         power=power,
     )
@@ -661,26 +771,29 @@ def _apply_held_photo(store: GameStore, mail_id: int, game: str, power: str, *, 
     )
 
 
-def apply_held(store: GameStore, mail_id: int, *, now: datetime, power: str | None = None) -> Outcome:
+def apply_held(
+    store: GameStore, mail_id: int, *, now: datetime, power: str | None = None, by: str = "the coordinator"
+) -> Outcome:
     """The coordinator's word: apply a held message as if it came from the registered address (its orders
     become a version received when the message arrived). ``power`` overrides the subject's reading."""
     now = as_utc(now)
-    with store.session() as s:
-        row = s.get(MailMessageRow, mail_id)
-        if row is None:
-            raise GameError(f"no message #{mail_id} (see `dippouch mail list`)")
-        if row.status != "held":
-            raise GameError(f"message #{mail_id} is {row.status}, not held; only held messages are applied")
-        raw, game_id, held_power, when = row.raw, row.game_id, row.power, row.received_at
-        g = s.get(GameRow, game_id) if game_id is not None else None
-        if g is None:
-            raise GameError(f"message #{mail_id} is for no game")
-        gname = g.name
+    row = message_record(store, mail_id)
+    if row.status != "held":
+        raise GameError(f"message #{mail_id} is {row.status}, not held; only held messages are applied")
+    raw, game_id, held_power, when = row.raw, row.game_id, row.power, row.received_at
+    if row.game is None:
+        raise GameError(f"message #{mail_id} is for no game")
+    gname = row.game
+    if row.phase is not None:
+        # Held for a phase: once that phase is processed, its orders would land in the next one.
+        open_now = review_state(store, gname, now=now).phase
+        if open_now != row.phase:
+            raise GameError(f"message #{mail_id} was for {row.phase}, which has been processed; it cannot be used now")
     msg = parse_message(raw)
     who = power or held_power
     if who is None:
         raise GameError(f"message #{mail_id} names no power; say which with --power")
-    body, _ = clean_body(msg.body)
+    body, _ = clean_body(strip_token(msg.body))
     body, _ = strip_sheet(body, [gname, who])
     if not body.strip():
         for a in msg.text_attachments():
@@ -690,25 +803,15 @@ def apply_held(store: GameStore, mail_id: int, *, now: datetime, power: str | No
                 break
     if not body.strip():
         if msg.images():
-            return _apply_held_photo(store, mail_id, gname, who, now=now)
+            return _apply_held_photo(store, mail_id, gname, who, now=now, by=by)
         raise GameError(f"message #{mail_id} has no text orders and no photograph; nothing in it can be applied")
     result = store.submit(gname, who, body, now=when, source="mail")
-    with store.session() as s:
-        sub_id = s.scalars(
-            sa.select(SubmissionRow.id)
-            .join(PhaseRow, PhaseRow.id == SubmissionRow.phase_id)
-            .where(
-                PhaseRow.game_id == game_id,
-                PhaseRow.status == "open",
-                SubmissionRow.power == result.power,
-                SubmissionRow.version == result.version,
-            )
-        ).first()
+    sub_id = submission_id(store, result.power, result.version, game_id=game_id)
     _record(
         store,
         mail_id,
         status="applied",
-        reason=f"applied by the coordinator as {result.power} version {result.version}",
+        reason=f"applied on {by}'s word as {result.power} version {result.version}",
         submission_id=sub_id,
         power=result.power,
     )

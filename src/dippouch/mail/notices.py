@@ -18,16 +18,11 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-import sqlalchemy as sa
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
-
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 from dippouch.game import (
     GameError,
-    LineCheck,
     Settings,
     as_utc,
     parse_duration,
@@ -36,12 +31,24 @@ from dippouch.game import (
     unordered,
 )
 from dippouch.mail import compose
-from dippouch.mail.outbox import OutFile, queue
+from dippouch.mail.outbox import OutFile
 from dippouch.names import joined, unit_text
 from dippouch.store import GameStore
-from dippouch.store.models import EventRow, GameRow, PhaseRow
-from dippouch.store.models_mail import GameMailRow, MailNoticeRow
-from dippouch.store.review import left_unreviewed, photo_powers
+from dippouch.store.mailbox import (
+    GameView,
+    Notice,
+    civil_disorder,
+    events_since,
+    mail_games,
+    notice_claimed,
+    open_phase,
+    processed_since,
+    queue_mail,
+    queue_notices_once,
+    update_mail_config,
+)
+from dippouch.store.mailbox import game_id as find_game
+from dippouch.store.review import left_unreviewed
 
 __all__ = ["DEFAULT_REMINDERS", "MapAttacher", "queue_notices", "queue_reminders", "queue_results"]
 
@@ -69,19 +76,7 @@ def _domain() -> str:
         return "dippouch.invalid"
 
 
-def _claim_notice(s: Session, key: str, game_id: int | None, now: datetime) -> bool:
-    if s.get(MailNoticeRow, key) is not None:
-        return False
-    try:
-        with s.begin_nested():
-            s.add(MailNoticeRow(key=key, game_id=game_id, at=now))
-            s.flush()
-    except IntegrityError:
-        return False
-    return True
-
-
-def _recipients(g: GameRow, cfg: dict[str, Any]) -> list[tuple[str, str | None]]:
+def _recipients(g: GameView, cfg: dict[str, Any]) -> list[tuple[str, str | None]]:
     """(address, power) of every current player with an address, then the observers (power None)."""
     out: list[tuple[str, str | None]] = []
     seen: set[str] = set()
@@ -96,16 +91,11 @@ def _recipients(g: GameRow, cfg: dict[str, Any]) -> list[tuple[str, str | None]]
     return out
 
 
-def _mail_games(s: Session) -> list[tuple[GameRow, dict[str, Any]]]:
-    rows = s.execute(sa.select(GameRow, GameMailRow).join(GameMailRow, GameMailRow.game_id == GameRow.id)).all()
-    return [(g, dict(m.config)) for g, m in rows if dict(m.config).get("enabled", True)]
-
-
 def _since(cfg: dict[str, Any]) -> datetime:
     return as_utc(datetime.fromisoformat(str(cfg["since"])))
 
 
-def _title(g: GameRow, cfg: dict[str, Any]) -> str:
+def _title(g: GameView, cfg: dict[str, Any]) -> str:
     titles = cfg.get("titles") or []
     return str(titles[0]) if titles else g.name
 
@@ -131,19 +121,14 @@ def queue_results(store: GameStore, now: datetime, *, maps: MapAttacher | None =
     attach = maps or default_maps
     done: list[str] = []
     count = 0
-    with store.session() as s:
-        todo = []
-        for g, cfg in _mail_games(s):
-            since = _since(cfg)
-            for ph in s.scalars(
-                sa.select(PhaseRow)
-                .where(PhaseRow.game_id == g.id, PhaseRow.status == "processed", PhaseRow.processed_at >= since)
-                .order_by(PhaseRow.id)
-            ):
-                if ph.next_position is None or s.get(MailNoticeRow, f"results:{ph.id}") is not None:
-                    continue
-                todo.append((g.id, g.name, ph.id, ph.name, ph.kind, cfg))
+    todo = []
+    games = {g.id: g for g in mail_games(store)}
+    for g in games.values():
+        for phase_id, phase_name, kind in processed_since(store, g.id, _since(g.config)):
+            todo.append((g.id, g.name, phase_id, phase_name, kind, g.config))
     for game_id, name, phase_id, phase_name, kind, cfg in todo:
+        if notice_claimed(store, f"results:{phase_id}"):
+            continue
         report = store.report(name, phase_id=phase_id)
         left = left_unreviewed(store, phase_id)
         if left:
@@ -155,39 +140,31 @@ def queue_results(store: GameStore, now: datetime, *, maps: MapAttacher | None =
         files: Sequence[OutFile] = []
         if mode == "every" or (mode == "winter" and kind == PhaseKind.ADJUSTMENTS.value):
             files = attach(store, name, phase_id, "pdf")
-        with store.session() as s, s.begin():
-            if not _claim_notice(s, f"results:{phase_id}", game_id, now):
-                continue
-            game_row = s.get(GameRow, game_id)
-            assert game_row is not None
-            title = _title(game_row, cfg)
-            note = (
-                f"\nThe map is attached ({', '.join(f.filename for f in files)}); this text has everything it shows.\n"
-                if files
-                else ""
-            )
-            for addr, _power in _recipients(game_row, cfg):
-                count += queue(
-                    s,
-                    key=f"results:{phase_id}:{addr.lower()}",
-                    to=addr,
-                    subject=f"{title}: {phase_name} results",
-                    body=report + note + "\n" + compose.SIGN + "\n",
-                    kind="results",
-                    now=now,
-                    sender_domain=_domain(),
-                    game_id=game_id,
-                    phase_id=phase_id,
-                    files=files,
-                )
-            done.append(f"results:{phase_id}")
+        game = games[game_id]
+        title = _title(game, cfg)
+        note = (
+            f"\nThe map is attached ({', '.join(f.filename for f in files)}); this text has everything it shows.\n"
+            if files
+            else ""
+        )
+        messages = [
+            {
+                "key": f"results:{phase_id}:{addr.lower()}",
+                "to": addr,
+                "subject": f"{title}: {phase_name} results",
+                "body": report + note + "\n" + compose.SIGN + "\n",
+                "kind": "results",
+                "sender_domain": _domain(),
+                "game_id": game_id,
+                "phase_id": phase_id,
+                "files": files,
+            }
+            for addr, _power in _recipients(game, cfg)
+        ]
+        keys, n = queue_notices_once(store, [Notice(f"results:{phase_id}", game_id, messages)], now)
+        done += keys
+        count += n
     return Queued(done, count)
-
-
-def _has_orders(ph: PhaseRow, power: str) -> bool:
-    """Has the power a standing version with at least one accepted order? (Sealed: only the player hears.)"""
-    standing = GameStore._latest(ph, on_time_only=True).get(power)
-    return standing is not None and any(LineCheck.from_data(d).accepted for d in standing.lines)
 
 
 def queue_reminders(store: GameStore, now: datetime) -> Queued:
@@ -197,56 +174,53 @@ def queue_reminders(store: GameStore, now: datetime) -> Queued:
     now = as_utc(now)
     done: list[str] = []
     count = 0
-    with store.session() as s, s.begin():
-        for g, cfg in _mail_games(s):
-            if g.status != "active":
+    notices: list[Notice] = []
+    for g in mail_games(store):
+        cfg = g.config
+        if g.status != "active":
+            continue
+        ph = open_phase(store, g.id)
+        if ph is None or ph.deadline is None or now >= ph.deadline:
+            continue
+        try:
+            leads = sorted((parse_duration(x) for x in cfg.get("reminders", DEFAULT_REMINDERS)), reverse=True)
+        except GameError:
+            continue
+        reached = [lead for lead in leads if ph.deadline - lead <= now]
+        if not reached:
+            continue
+        lead = reached[-1]
+        v = g.variant
+        settings = Settings.from_data(g.settings)
+        pos = position_from_data(v, ph.position)
+        title = _title(g, cfg)
+        for power in powers_to_act(v, pos):
+            if power in ph.with_orders or power in ph.photographed:
+                continue  # a photograph waits for the coordinator's review: it is not "no orders"
+            addr = next((r.email for r in g.players if r.power == power and r.replaced_at is None), None)
+            if not addr:
                 continue
-            ph = s.scalars(sa.select(PhaseRow).where(PhaseRow.game_id == g.id, PhaseRow.status == "open")).first()
-            if ph is None or ph.deadline is None or now >= ph.deadline:
-                continue
-            try:
-                leads = sorted((parse_duration(x) for x in cfg.get("reminders", DEFAULT_REMINDERS)), reverse=True)
-            except GameError:
-                continue
-            reached = [lead for lead in leads if ph.deadline - lead <= now]
-            if not reached:
-                continue
-            lead = reached[-1]
-            v = store._variant(g)
-            settings = Settings.from_data(g.settings)
-            pos = position_from_data(v, ph.position)
-            title = _title(g, cfg)
-            photographed = photo_powers(s, ph)
-            for power in powers_to_act(v, pos):
-                if _has_orders(ph, power) or power in photographed:
-                    continue  # a photograph waits for the coordinator's review: it is not "no orders"
-                addr = next((r.email for r in g.players if r.power == power and r.replaced_at is None), None)
-                if not addr:
-                    continue
-                key = f"reminder:{ph.id}:{power}:{int(lead.total_seconds())}"
-                if not _claim_notice(s, key, g.id, now):
-                    continue
-                left = ph.deadline - now
-                body = (
-                    f"{title}: {ph.name}. The deadline is {settings.describe(ph.deadline)}, "
-                    f"{_left(left)} from now.\n\n"
-                    f"No orders have been received for {power} yet (or none of the lines sent could be carried out).\n"
-                    f"{_without_orders(v, pos, power, settings)}\n\n"
-                    f"Send your orders with the subject:\n  {title} - {power} - {ph.name}\n\n{compose.SIGN}\n"
-                )
-                count += queue(
-                    s,
-                    key=key,
-                    to=addr,
-                    subject=f"{title}: reminder, {power} orders for {ph.name} due in {_left(left)}",
-                    body=body,
-                    kind="reminder",
-                    now=now,
-                    sender_domain=_domain(),
-                    game_id=g.id,
-                    phase_id=ph.id,
-                )
-                done.append(key)
+            key = f"reminder:{ph.id}:{power}:{int(lead.total_seconds())}"
+            left = ph.deadline - now
+            body = (
+                f"{title}: {ph.name}. The deadline is {settings.describe(ph.deadline)}, "
+                f"{_left(left)} from now.\n\n"
+                f"No orders have been received for {power} yet (or none of the lines sent could be carried out).\n"
+                f"{_without_orders(v, pos, power, settings)}\n\n"
+                f"Send your orders with the subject:\n  {title} - {power} - {ph.name}\n\n{compose.SIGN}\n"
+            )
+            message = {
+                "key": key,
+                "to": addr,
+                "subject": f"{title}: reminder, {power} orders for {ph.name} due in {_left(left)}",
+                "body": body,
+                "kind": "reminder",
+                "sender_domain": _domain(),
+                "game_id": g.id,
+                "phase_id": ph.id,
+            }
+            notices.append(Notice(key, g.id, [message]))
+    done, count = queue_notices_once(store, notices, now)
     return Queued(done, count)
 
 
@@ -288,93 +262,78 @@ def queue_notices(store: GameStore, now: datetime, *, maps: MapAttacher | None =
     results = queue_results(store, now, maps=maps)
     done = list(results.notices)
     count = results.messages
-    with store.session() as s, s.begin():
-        for g, cfg in _mail_games(s):
-            since = _since(cfg)
-            title = _title(g, cfg)
-            settings = Settings.from_data(g.settings)
-            ph = s.scalars(sa.select(PhaseRow).where(PhaseRow.game_id == g.id, PhaseRow.status == "open")).first()
-            for ev in s.scalars(
-                sa.select(EventRow)
-                .where(EventRow.game_id == g.id, EventRow.at >= since, EventRow.kind.in_(list(_EVENT_TEXT)))
-                .order_by(EventRow.id)
-            ):
-                key = f"event:{ev.id}"
-                if not _claim_notice(s, key, g.id, now):
-                    continue
-                text = _EVENT_TEXT[ev.kind]
-                phase = ev.detail.get("phase", "")
-                extra = ""
-                if ph is not None:
-                    extra = (
-                        f" {ph.name}: orders are due by {settings.describe(ph.deadline)}."
-                        if ph.deadline is not None
-                        else f" {ph.name}: no deadline while the game is paused."
-                    )
-                if ev.kind == "rollback":
-                    text = f"The coordinator has rolled the game back to {phase}; the phases after it are set aside."
-                body = f"{title}: {text}{extra}\n\n{compose.SIGN}\n"
-                for addr, _ in _recipients(g, cfg):
-                    count += queue(
-                        s,
-                        key=f"{key}:{addr.lower()}",
-                        to=addr,
-                        subject=f"{title}: {ev.kind} ({phase})",
-                        body=body,
-                        kind="notice",
-                        now=now,
-                        sender_domain=_domain(),
-                        game_id=g.id,
-                    )
-                done.append(key)
-            v = store._variant(g)
-            for power in sorted(store._civil_disorder(s, g, v)):
-                player = next((r for r in g.players if r.power == power and r.replaced_at is None), None)
-                tenure = player.assigned_at.isoformat() if player is not None else "none"
-                key = f"cd:{g.id}:{power}:{tenure}"
-                if not _claim_notice(s, key, g.id, now):
-                    continue
-                body = (
-                    f"{title}: {power} is now in civil disorder (no orders for {settings.missed_limit} movement "
-                    f"phases in a row). Its units hold and its removals are made for it until a player takes it over.\n\n"
-                    f"{compose.SIGN}\n"
+    notices: list[Notice] = []
+    for g in mail_games(store):
+        cfg = g.config
+        since = _since(cfg)
+        title = _title(g, cfg)
+        settings = Settings.from_data(g.settings)
+        ph = g.phase
+        for ev_id, ev_kind, detail in events_since(store, g.id, since, list(_EVENT_TEXT)):
+            key = f"event:{ev_id}"
+            text = _EVENT_TEXT[ev_kind]
+            phase = detail.get("phase", "")
+            extra = ""
+            if ph is not None:
+                extra = (
+                    f" {ph.name}: orders are due by {settings.describe(ph.deadline)}."
+                    if ph.deadline is not None
+                    else f" {ph.name}: no deadline while the game is paused."
                 )
-                for addr, _ in _recipients(g, cfg):
-                    count += queue(
-                        s,
-                        key=f"{key}:{addr.lower()}",
-                        to=addr,
-                        subject=f"{title}: {power} in civil disorder",
-                        body=body,
-                        kind="notice",
-                        now=now,
-                        sender_domain=_domain(),
-                        game_id=g.id,
-                    )
-                done.append(key)
+            if ev_kind == "rollback":
+                text = f"The coordinator has rolled the game back to {phase}; the phases after it are set aside."
+            body = f"{title}: {text}{extra}\n\n{compose.SIGN}\n"
+            messages = [
+                {
+                    "key": f"{key}:{addr.lower()}",
+                    "to": addr,
+                    "subject": f"{title}: {ev_kind} ({phase})",
+                    "body": body,
+                    "kind": "notice",
+                    "sender_domain": _domain(),
+                    "game_id": g.id,
+                }
+                for addr, _ in _recipients(g, cfg)
+            ]
+            notices.append(Notice(key, g.id, messages))
+        for power in civil_disorder(store, g.id):
+            player = next((r for r in g.players if r.power == power and r.replaced_at is None), None)
+            tenure = player.assigned_at.isoformat() if player is not None else "none"
+            key = f"cd:{g.id}:{power}:{tenure}"
+            body = (
+                f"{title}: {power} is now in civil disorder (no orders for {settings.missed_limit} movement "
+                f"phases in a row). Its units hold and its removals are made for it until a player takes it over.\n\n"
+                f"{compose.SIGN}\n"
+            )
+            messages = [
+                {
+                    "key": f"{key}:{addr.lower()}",
+                    "to": addr,
+                    "subject": f"{title}: {power} in civil disorder",
+                    "body": body,
+                    "kind": "notice",
+                    "sender_domain": _domain(),
+                    "game_id": g.id,
+                }
+                for addr, _ in _recipients(g, cfg)
+            ]
+            notices.append(Notice(key, g.id, messages))
+    keys, n = queue_notices_once(store, notices, now)
+    done += keys
+    count += n
     return Queued(done, count)
 
 
 def setup(store: GameStore, game: str, *, now: datetime, changes: dict[str, Any]) -> dict[str, Any]:
     """Create or change a game's mail settings; the first call marks the moment mail starts."""
-    now = as_utc(now)
-    with store.session() as s, s.begin():
-        g = store._game(s, game, lock=True)
-        row = s.get(GameMailRow, g.id)
-        cfg: dict[str, Any] = dict(row.config) if row is not None else {"since": now.isoformat(), "enabled": True}
-        for k, val in changes.items():
-            if val is None:
-                continue
-            cfg[k] = val
+
+    def check(cfg: dict[str, Any]) -> None:
         for x in list(cfg.get("reminders") or []):
             parse_duration(str(x))
         if cfg.get("maps", "winter") not in ("winter", "every", "none"):
             raise GameError(f"maps {cfg['maps']!r}: choose winter, every or none")
-        if row is None:
-            s.add(GameMailRow(game_id=g.id, config=cfg))
-        else:
-            row.config = cfg
-        return cfg
+
+    return update_mail_config(store, game, now, changes, check)
 
 
 def mail_unavailable() -> str | None:
@@ -398,25 +357,23 @@ def queue_player_link(
 ) -> bool:
     """Queue a new player's link to their address (the outbox sends it: a mail server that is down delays it,
     never loses it). One message per key: seating again makes a new key and a new message."""
-    with store.session() as s, s.begin():
-        g = s.scalars(sa.select(GameRow).where(GameRow.name == game)).first()
-        if g is None:
-            raise GameError(f"no game {game!r}")
-        body = (
-            f"Dear {player},\n\nyou play {power} in the game {game}. This link signs you in to your orders page "
-            f"(keep it to yourself: anyone with it can act for {power}):\n\n  {link}\n\n"
-            "Open it, type or pick your orders and send them before the deadline the page shows.\n\n"
-            + compose.SIGN
-            + "\n"
-        )
-        return queue(
-            s,
-            key=f"link:{key_id}",
-            to=address,
-            subject=f"{game}: your link to play {power}",
-            body=body,
-            kind="link",
-            now=now,
-            sender_domain=_domain(),
-            game_id=g.id,
-        )
+    try:
+        gid = find_game(store, game)
+    except GameError:
+        raise GameError(f"no game {game!r}") from None
+    body = (
+        f"Dear {player},\n\nyou play {power} in the game {game}. This link signs you in to your orders page "
+        f"(keep it to yourself: anyone with it can act for {power}):\n\n  {link}\n\n"
+        "Open it, type or pick your orders and send them before the deadline the page shows.\n\n" + compose.SIGN + "\n"
+    )
+    return queue_mail(
+        store,
+        key=f"link:{key_id}",
+        to=address,
+        subject=f"{game}: your link to play {power}",
+        body=body,
+        kind="link",
+        now=now,
+        sender_domain=_domain(),
+        game_id=gid,
+    )

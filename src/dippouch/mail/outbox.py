@@ -21,33 +21,24 @@ from __future__ import annotations
 import os
 import socket
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from email.utils import format_datetime
-
-import sqlalchemy as sa
-from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from typing import Any
 
 from dippouch.game import as_utc
 from dippouch.mail.settings import ServerSettings
 from dippouch.store import GameStore
-from dippouch.store.models_mail import OutboxFileRow, OutboxRow
+from dippouch.store.mailbox import OutboxEntry, OutFile, claim_outbox, finish_outbox, outbox_entry
+from dippouch.store.mailbox import queue_in as queue
 
 __all__ = ["BACKOFF", "OutFile", "SendReport", "build_message", "queue", "send_due"]
 
 BACKOFF = (60, 300, 900, 1800, 3600, 3600 * 2, 3600 * 4, 3600 * 6)
 """Seconds to wait after the 1st, 2nd, ... failed attempt (the last repeats)."""
 LEASE = timedelta(minutes=5)
-
-
-@dataclass(frozen=True)
-class OutFile:
-    filename: str
-    content_type: str
-    data: bytes
 
 
 @dataclass
@@ -63,53 +54,7 @@ def _crash_point(name: str) -> None:
         os._exit(70)
 
 
-def queue(
-    s: Session,
-    *,
-    key: str,
-    to: str,
-    subject: str,
-    body: str,
-    kind: str,
-    now: datetime,
-    sender_domain: str = "dippouch.invalid",
-    game_id: int | None = None,
-    phase_id: int | None = None,
-    in_reply_to: str | None = None,
-    files: Sequence[OutFile] = (),
-) -> bool:
-    """Queue one message in the caller's transaction; False if a message with this key is already queued."""
-    if s.scalars(sa.select(OutboxRow.id).where(OutboxRow.key == key)).first() is not None:
-        return False
-    now = as_utc(now)
-    row = OutboxRow(
-        key=key,
-        game_id=game_id,
-        phase_id=phase_id,
-        kind=kind,
-        to_addr=to,
-        subject=subject,
-        body=body,
-        header_id=f"<dippouch.{uuid.uuid4().hex}@{sender_domain}>",
-        in_reply_to=in_reply_to,
-        status="pending",
-        attempts=0,
-        created_at=now,
-        next_attempt_at=now,
-    )
-    try:
-        with s.begin_nested():
-            s.add(row)
-            s.flush()
-            for f in files:
-                s.add(OutboxFileRow(outbox_id=row.id, filename=f.filename, content_type=f.content_type, data=f.data))
-            s.flush()
-    except IntegrityError:
-        return False  # another process queued it first
-    return True
-
-
-def build_message(row: OutboxRow, sender: str, now: datetime) -> EmailMessage:
+def build_message(row: OutboxEntry | Any, sender: str, now: datetime) -> EmailMessage:
     """The message as sent: plain text (everything readable without the attachments), files after it."""
     msg = EmailMessage()
     msg["From"] = sender
@@ -131,38 +76,6 @@ def build_message(row: OutboxRow, sender: str, now: datetime) -> EmailMessage:
     # leading space. The body and attachments are encoded already, in lines of 76.
     msg.policy = msg.policy.clone(max_line_length=998)
     return msg
-
-
-def _claim(store: GameStore, now: datetime, worker: str, lease: timedelta) -> int | None:
-    with store.session() as s, s.begin():
-        q = (
-            sa.select(OutboxRow)
-            .where(
-                OutboxRow.status == "pending",
-                OutboxRow.next_attempt_at <= now,
-                sa.or_(OutboxRow.claimed_until.is_(None), OutboxRow.claimed_until < now),
-            )
-            .order_by(OutboxRow.next_attempt_at, OutboxRow.id)
-            .limit(1)
-        )
-        if s.bind is not None and s.get_bind().dialect.name == "postgresql":
-            q = q.with_for_update(skip_locked=True)
-        row = s.scalars(q).first()
-        if row is None:
-            return None
-        row.claimed_by = worker
-        row.claimed_until = now + lease
-        row.attempts += 1
-        return row.id
-
-
-def _finish(store: GameStore, row_id: int, worker: str, **values: object) -> None:
-    with store.session() as s, s.begin():
-        s.execute(
-            sa.update(OutboxRow)
-            .where(OutboxRow.id == row_id, OutboxRow.claimed_by == worker)
-            .values(claimed_by=None, claimed_until=None, **values)
-        )
 
 
 def backoff(attempts: int) -> timedelta:
@@ -198,25 +111,23 @@ def send_due(
     conn: SmtpConnection | None = None
     try:
         for _ in range(limit):
-            row_id = _claim(store, now, worker, lease)
+            row_id = claim_outbox(store, now, worker, lease)
             if row_id is None:
                 break
             _crash_point("mail:after-claim")
-            with store.session() as s:
-                row = s.get(OutboxRow, row_id)
-                assert row is not None
-                msg = build_message(row, settings.sender, now)
-                to, attempts = row.to_addr, row.attempts
+            row = outbox_entry(store, row_id)
+            msg = build_message(row, settings.sender, now)
+            to, attempts = row.to_addr, row.attempts
             try:
                 if conn is None:
                     conn = SmtpConnection(settings).__enter__()
                 conn.send(msg, to)
             except SendFailure as e:
                 if e.permanent and not e.server_down:
-                    _finish(store, row_id, worker, status="failed", last_error=str(e))
+                    finish_outbox(store, row_id, worker, status="failed", last_error=str(e))
                     report.failed.append((row_id, str(e)))
                 else:
-                    _finish(store, row_id, worker, next_attempt_at=now + backoff(attempts), last_error=str(e))
+                    finish_outbox(store, row_id, worker, next_attempt_at=now + backoff(attempts), last_error=str(e))
                     report.retry.append((row_id, str(e)))
                 if e.server_down:
                     report.server_down = str(e)
@@ -226,7 +137,7 @@ def send_due(
                     break  # the server is not there: leave the rest for the next run
                 continue
             _crash_point("mail:after-smtp")
-            _finish(store, row_id, worker, status="sent", sent_at=now, last_error=None)
+            finish_outbox(store, row_id, worker, status="sent", sent_at=now, last_error=None)
             report.sent.append(row_id)
             _crash_point(f"mail:after-sent:{len(report.sent)}")
     finally:

@@ -18,13 +18,11 @@ from datetime import datetime
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 
-import sqlalchemy as sa
-
 from dippouch.game import GameError, as_utc
 from dippouch.mail.settings import ServerSettings
 from dippouch.mail.smtp import tls_context
 from dippouch.store import GameStore
-from dippouch.store.models_mail import FetchStateRow
+from dippouch.store.mailbox import fetched_up_to, forget_fetched, record_fetched
 
 __all__ = ["file_messages", "imap_messages"]
 
@@ -95,9 +93,7 @@ def imap_messages(store: GameStore, s: ServerSettings) -> Iterator[tuple[bytes, 
             raise GameError(f"IMAP mailbox {s.mailbox!r} cannot be opened on {s.where()}: {data}")
         typ, data = conn.response("UIDVALIDITY")
         validity = int(data[0]) if data and data[0] else 0
-        with store.session() as ses:
-            state = ses.get(FetchStateRow, origin)
-            last = state.last_uid if state is not None and state.uidvalidity == validity else 0
+        last = fetched_up_to(store, origin, validity)
         typ, data = conn.uid("SEARCH", f"UID {last + 1}:*")
         uids = sorted(int(u) for u in (data[0] or b"").split() if int(u) > last)
         for uid in uids:
@@ -115,17 +111,9 @@ def imap_messages(store: GameStore, s: ServerSettings) -> Iterator[tuple[bytes, 
             if raw is None:
                 continue
             yield raw, when, f"{origin};uid={uid}"
-            with store.session() as ses, ses.begin():
-                state = ses.get(FetchStateRow, origin)
-                if state is None:
-                    ses.add(FetchStateRow(origin=origin, uidvalidity=validity, last_uid=uid))
-                else:
-                    state.uidvalidity = validity
-                    state.last_uid = max(uid, state.last_uid if state.uidvalidity == validity else 0)
+            record_fetched(store, origin, validity, uid)
         if not uids:
-            with store.session() as ses, ses.begin():
-                if ses.get(FetchStateRow, origin) is None:
-                    ses.add(FetchStateRow(origin=origin, uidvalidity=validity, last_uid=0))
+            record_fetched(store, origin, validity, 0)
     finally:
         with contextlib.suppress(OSError, imaplib.IMAP4.error):
             conn.logout()
@@ -142,5 +130,5 @@ def _imap_date(text: str) -> str:
 
 
 def forget(store: GameStore, origin: str) -> None:
-    with store.session() as s, s.begin():
-        s.execute(sa.delete(FetchStateRow).where(FetchStateRow.origin == origin))
+    """Read the mailbox ``origin`` from its start again at the next fetch."""
+    forget_fetched(store, origin)

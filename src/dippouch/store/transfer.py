@@ -24,7 +24,7 @@ from dippouch.store.gamefile import check_game_file, check_new_game, check_varia
 from dippouch.store.models import EventRow, GameRow, PhaseRow, PlayerRow, SubmissionRow, VoteRow
 from dippouch.store.records import iso_time, phase_to_data, read_time
 from dippouch.store.rows import game_row, power_name
-from dippouch.store.sealing import record_unsealing, seal_export
+from dippouch.store.sealing import is_sealed, record_unsealing, seal_export
 
 __all__ = ["GAME_FILE_FORMAT", "GAME_FILE_VERSION", "export_game", "game_file", "import_game"]
 
@@ -48,12 +48,17 @@ def game_file(
         data = export_game(db, name)
         for r in data["players"]:
             r.pop("email", None)
+        data.pop("mail", None)  # addresses, tokens, orders in photographs: the coordinator's only
         for ph in data["phases"]:
             ph["submissions"] = []
         data["sealed"] = "submissions and players' addresses are left out; the coordinator's export has them"
         return data
     if view == "coordinator":
         data = export_game(db, name)
+        from dippouch.store.mailbox import seal_mail_record  # mail tables only where a file is made
+
+        open_sealed = any(is_sealed(str(p["status"]), read_time(p.get("deadline")), now) for p in data["phases"])
+        seal_mail_record(data, {i for i, p in enumerate(data["phases"]) if open_sealed and p["status"] != "processed"})
         if seal_export(data, now):
             data["sealed"] = (
                 "the open phase's submissions are sealed until its deadline; an unsealed export (with a "
@@ -67,12 +72,15 @@ def game_file(
 
 
 def export_game(db: Database, name: str) -> dict[str, Any]:
-    """The whole game as JSON-ready data: settings, players, every phase with its submissions, votes, log."""
+    """The whole game as JSON-ready data: settings, players, every phase with its submissions, votes, log,
+    and its mail record (store/mailbox.py)."""
+    from dippouch.store.mailbox import export_mail_record  # mail tables only where a file is made
+
     with db.session() as s:
         g = game_row(s, name)
         phases = list(s.scalars(sa.select(PhaseRow).where(PhaseRow.game_id == g.id).order_by(PhaseRow.id)))
         votes = s.scalars(sa.select(VoteRow).where(VoteRow.game_id == g.id).order_by(VoteRow.id))
-        events = s.scalars(sa.select(EventRow).where(EventRow.game_id == g.id).order_by(EventRow.id))
+        events = list(s.scalars(sa.select(EventRow).where(EventRow.game_id == g.id).order_by(EventRow.id)))
         return {
             "format": GAME_FILE_FORMAT,
             "version": GAME_FILE_VERSION,
@@ -102,11 +110,14 @@ def export_game(db: Database, name: str) -> dict[str, Any]:
             "phases": [phase_to_data(p) for p in phases],
             "votes": [{"power": r.power, "draw": r.draw, "at": r.at.isoformat()} for r in votes],
             "events": [{"at": r.at.isoformat(), "kind": r.kind, "detail": r.detail} for r in events],
+            "mail": export_mail_record(s, g.id, [p.id for p in phases], [r.id for r in events]),
         }
 
 
 def import_game(db: Database, data: Mapping[str, Any], *, name: str | None = None) -> str:
     """Recreate a game from :func:`export_game`'s data (under ``name`` if given)."""
+    from dippouch.store.mailbox import import_mail_record  # mail tables only where a file is read
+
     if not isinstance(data, Mapping) or data.get("format") != GAME_FILE_FORMAT:
         raise GameError(f'not a dippouch game file (expected "format": "{GAME_FILE_FORMAT}")')
     version = data.get("version", GAME_FILE_VERSION)
@@ -179,6 +190,7 @@ def import_game(db: Database, data: Mapping[str, Any], *, name: str | None = Non
                     )
                 )
             new_ids: dict[int, int] = {}  # submission id in the file -> id here (for carried_from)
+            new_phases: list[int] = []
             for p in data["phases"]:
                 row = PhaseRow(
                     game_id=g.id,
@@ -198,6 +210,7 @@ def import_game(db: Database, data: Mapping[str, Any], *, name: str | None = Non
                 )
                 s.add(row)
                 s.flush()
+                new_phases.append(row.id)
                 for sub in p.get("submissions", []):
                     if sub.get("sealed"):
                         raise GameError(
@@ -226,8 +239,13 @@ def import_game(db: Database, data: Mapping[str, Any], *, name: str | None = Non
                         new_ids[int(sub["id"])] = copy.id
             for r in data.get("votes", []):
                 s.add(VoteRow(game_id=g.id, power=r["power"], draw=bool(r["draw"]), at=read_time(r["at"])))
-            for r in data.get("events", []):
-                s.add(EventRow(game_id=g.id, at=read_time(r["at"]), kind=r["kind"], detail=r.get("detail", {})))
+            new_events = [
+                EventRow(game_id=g.id, at=read_time(r["at"]), kind=r["kind"], detail=r.get("detail", {}))
+                for r in data.get("events", [])
+            ]
+            s.add_all(new_events)
+            s.flush()
+            import_mail_record(s, g.id, data.get("mail"), new_phases, [e.id for e in new_events], new_ids)
         return new_name
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as e:
         raise GameError(f"game file is incomplete or damaged: {type(e).__name__} {e}"[:300]) from None

@@ -109,10 +109,11 @@ def create_app(
 
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
-    from dippouch.web import api, pages
+    from dippouch.web import api, pages, review
 
     app.include_router(api.router)
     app.include_router(pages.router)
+    app.include_router(review.router)
 
     def _is_api(request: Request) -> bool:
         return request.url.path.startswith("/api/") or request.headers.get("accept", "").startswith("application/json")

@@ -12,6 +12,7 @@ from dippouch.mail.notices import mail_unavailable, queue_player_link
 from dippouch.store.access import VISIBILITIES
 from dippouch.web.games import game_view
 from dippouch.web.inputs import duration, duration_text, names
+from dippouch.web.mail_desk import desk_summary
 from dippouch.web.security import BadInput, NotFound, Viewer
 from dippouch.web.service import Web
 
@@ -77,6 +78,7 @@ def coordinator_view(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
         "visibilities": list(VISIBILITIES),
         "unseated": [p for p, cur, _ in players if not cur],
         "mail_unavailable": mail_unavailable(),
+        "mail": desk_summary(web.store, name, now),
     }
 
 

@@ -1,0 +1,355 @@
+"""The coordinator's review of mail on the web desk: each photograph beside its proposed transcription, every
+line with its verdict, the units the lines leave without an order, lines to edit and accept one by one,
+then confirm; held messages to apply or dismiss; the release of a phase that waits for its review.
+
+What is confirmed is exactly what the page showed: the form carries a digest of the lines and choices whose
+verdicts were on the page, and a confirmation whose lines differ (an edit, a line taken out) shows the new
+lines with their verdicts instead, to be confirmed in turn. Before the deadline the page says who sent
+photographs and when, never what (nothing is read before it, as the rulebook has it).
+
+The transcription is :func:`dippouch.mail.ocr.proposals`' output as it is; confirming goes through
+:func:`dippouch.mail.ocr.confirm` with the text shown, so the CLI and the desk record the same thing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import APIRouter
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from starlette.requests import Request
+
+from dippouch.game import GameError, LineCheck, check_orders, position_from_data, read_version_lines, unordered
+from dippouch.names import order_text, unit_text
+from dippouch.web.deps import render, set_flash, viewer_of, web_of
+from dippouch.web.security import CSRF_FIELD, BadInput, NotFound, check_csrf
+
+__all__ = ["PhotoReview", "router"]
+
+router = APIRouter(include_in_schema=False)
+
+MAX_LINES = 200
+
+
+@dataclass
+class Line:
+    n: int
+    text: str
+    taken: bool
+    verdict: str
+    """``ok``, ``rejected``, ``instruction`` (a version line) or ``left out`` (not taken)."""
+    shown: str
+    """The order as it will be carried out (full names), or why it is refused."""
+
+
+@dataclass
+class PhotoReview:
+    attachment_id: int
+    power: str
+    filename: str
+    content_type: str
+    received: datetime
+    state: str
+    problem: str | None
+    lines: list[Line] = field(default_factory=list)
+    unordered: list[str] = field(default_factory=list)
+    digest: str = ""
+    changed: bool = False
+
+    @property
+    def text(self) -> str:
+        """The text a confirmation records: the lines taken, as shown."""
+        return "\n".join(ln.text for ln in self.lines if ln.taken)
+
+
+def _digest(attachment_id: int, rows: list[tuple[str, bool]]) -> str:
+    return hashlib.sha256(json.dumps([attachment_id, rows], ensure_ascii=False).encode()).hexdigest()
+
+
+def _judge(
+    web: Any, game: str, attachment_id: int, power: str, rows: list[tuple[str, bool]]
+) -> tuple[list[Line], list[str]]:
+    """Each line's verdict, judged on exactly the lines taken (what a confirmation would record), by the
+    one check every submission gets; and what those lines leave without an order."""
+    from dippouch.store.review import review_state
+
+    store = web.store
+    v = store.variant(game)
+    rec = store.phase_record(game, phase_id=review_state(store, game, now=web.now()).phase_id)
+    pos = position_from_data(v, rec["position"])
+    kind = v.calendar.kind(pos.phase)
+    taken_text = "\n".join(text if taken else "" for text, taken in rows)
+    version = read_version_lines(taken_text)
+    checks = {c.line: c for c in check_orders(v, pos, power, version.text)}
+    lines: list[Line] = []
+    for i, (text, taken) in enumerate(rows, start=1):
+        c = checks.get(i)
+        if not taken:
+            lines.append(Line(i, text, False, "left out", "not in the confirmation"))
+        elif c is None:
+            lines.append(Line(i, text, True, "instruction", "a version line (an instruction, not an order)"))
+        elif c.accepted:
+            shown = order_text(v, c.order, kind) if c.order else "no orders"
+            lines.append(Line(i, text, True, "ok", shown + (f" ({c.note})" if c.note else "")))
+        else:
+            lines.append(Line(i, text, True, "rejected", str(c.error)))
+    left: list[str] = []
+    for units, what in unordered(v, pos, power, [c for c in checks.values() if isinstance(c, LineCheck)]):
+        names = [unit_text(v, u) for u in units]
+        left.append(f"{', '.join(names)}: {what}" if names else what[0].upper() + what[1:])
+    return lines, left
+
+
+def _reviews(web: Any, game: str, now: datetime) -> list[PhotoReview]:
+    from dippouch.mail.ocr import proposals, tesseract_missing
+
+    out = []
+    for p in proposals(web.store, game, now=now, run=tesseract_missing() is None):
+        state = (
+            f"confirmed as version {p.confirmed_as}"
+            if p.confirmed_as
+            else (f"set aside ({p.set_aside})" if p.set_aside else "waits for you")
+        )
+        r = PhotoReview(p.attachment_id, p.power, p.filename, p.content_type, p.received, state, p.problem)
+        if p.text is not None and not p.confirmed_as and not p.set_aside:
+            rows = [(" ".join(t.split()), True) for t in p.text.split("\n")]
+            _fill(web, game, r, rows)
+        out.append(r)
+    return out
+
+
+def _fill(web: Any, game: str, r: PhotoReview, rows: list[tuple[str, bool]]) -> None:
+    # Blank lines keep their numbers (the verdicts' line numbers are the sheet's), but are not shown.
+    r.lines, r.unordered = _judge(web, game, r.attachment_id, r.power, rows)
+    r.lines = [ln for ln in r.lines if ln.text]
+    r.digest = _digest(r.attachment_id, [(ln.text, ln.taken) for ln in r.lines])
+
+
+def _game_url(name: str) -> str:
+    return "/games/" + quote(name, safe="")
+
+
+def _page(request: Request, name: str, *, edited: PhotoReview | None = None, note: str | None = None) -> Response:
+    from dippouch.mail.ocr import tesseract_missing
+    from dippouch.store.review import review_state
+
+    web = web_of(request)
+    web.require_coordinator(name, viewer_of(request))
+    now = web.now()
+    st = review_state(web.store, name, now=now)
+    before = st.deadline is None or now < st.deadline
+    photos: list[PhotoReview] = []
+    if st.phase is not None and not before:
+        photos = _reviews(web, name, now)
+        if edited is not None:
+            photos = [edited if p.attachment_id == edited.attachment_id else p for p in photos]
+    return render(
+        request,
+        "review.html",
+        {
+            "game": name,
+            "gurl": _game_url(name),
+            "st": st,
+            "before": before,
+            "photos": photos,
+            "held": [i for i in st.items if i.kind == "held"],
+            "ocr_missing": tesseract_missing(),
+            "note": note,
+        },
+    )
+
+
+@router.get("/games/{name}/review", response_class=HTMLResponse)
+async def review_page(request: Request, name: str) -> Response:
+    return await run_in_threadpool(_page, request, name)
+
+
+@router.get("/games/{name}/review/photo/{attachment_id}")
+async def review_photo(request: Request, name: str, attachment_id: int) -> Response:
+    """The photograph itself, after the deadline, for the game's coordinator only (never cached)."""
+    return await run_in_threadpool(_photo, request, name, attachment_id)
+
+
+def _photo(request: Request, name: str, attachment_id: int) -> Response:
+    from dippouch.store.review import attachment_data, game_of_attachment, review_state
+
+    web = web_of(request)
+    web.require_coordinator(name, viewer_of(request))
+    now = web.now()
+    if game_of_attachment(web.store, attachment_id) != name:
+        raise NotFound(f"no photograph #{attachment_id} in {name}")
+    st = review_state(web.store, name, now=now)
+    if st.deadline is None or now < st.deadline:
+        raise BadInput(f"the photographs of {st.phase} are sealed until its deadline")
+    data = attachment_data(web.store, attachment_id)
+    ctype, data = _displayable(data)
+    return Response(
+        data, media_type=ctype, headers={"Cache-Control": "no-store, private", "X-Content-Type-Options": "nosniff"}
+    )
+
+
+_SHOWN = {"image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp"}
+
+
+def _displayable(data: bytes) -> tuple[str, bytes]:
+    """The photograph as a browser shows it: as it came where browsers read it, else (HEIC, TIFF) turned
+    into a JPEG with Pillow (and pillow-heif), else refused by name."""
+    from dippouch.mail.message import sniff_image
+
+    kind = sniff_image(data)
+    if kind in _SHOWN:
+        return kind or "image/png", data
+    try:
+        from PIL import Image
+
+        if kind == "image/heic":
+            import pillow_heif
+
+            pillow_heif.register_heif_opener()
+        img = Image.open(io.BytesIO(data))
+        out = io.BytesIO()
+        img.convert("RGB").save(out, format="JPEG", quality=90)
+        return "image/jpeg", out.getvalue()
+    except Exception:  # no Pillow/pillow-heif, or bytes it cannot read: say so instead of failing the page
+        raise BadInput(
+            f"this photograph ({kind or 'not an image'}) cannot be shown in a browser here; "
+            "save it with `dippouch mail review GAME --save DIR`"
+        ) from None
+
+
+async def _form(request: Request) -> dict[str, str]:
+    form = await request.form(max_fields=2 * MAX_LINES + 20, max_files=0, max_part_size=100_000)
+    data: dict[str, str] = {}
+    for k, v in form.multi_items():
+        if isinstance(v, str):
+            data.setdefault(k, v)
+    check_csrf(request, data.get(CSRF_FIELD))
+    return data
+
+
+def _redirect(url: str, flash: str) -> Response:
+    resp = RedirectResponse(url, status_code=303)
+    set_flash(resp, flash)
+    return resp
+
+
+@router.post("/games/{name}/review/{attachment_id}", response_class=HTMLResponse)
+async def review_photo_action(request: Request, name: str, attachment_id: int) -> Response:
+    form = await _form(request)
+    return await run_in_threadpool(_photo_action, request, name, attachment_id, form)
+
+
+def _rows(form: dict[str, str]) -> list[tuple[str, bool]]:
+    count = form.get("lines", "0")
+    if not count.isdigit() or int(count) > MAX_LINES:
+        raise BadInput(f"a transcription has at most {MAX_LINES} lines")
+    rows = []
+    for i in range(int(count)):
+        text = " ".join(form.get(f"line:{i}", "").split())
+        if len(text) > 500:
+            raise BadInput(f"line {i + 1} is longer than 500 characters")
+        rows.append((text, form.get(f"take:{i}") == "on"))
+    extra = " ".join(form.get("extra", "").split())
+    if extra:
+        rows.append((extra[:500], True))
+    return rows
+
+
+def _photo_action(request: Request, name: str, attachment_id: int, form: dict[str, str]) -> Response:
+    from dippouch.mail.ocr import confirm
+    from dippouch.store.review import game_of_attachment, set_aside
+
+    web = web_of(request)
+    web.require_coordinator(name, viewer_of(request))
+    now = web.now()
+    back = f"{_game_url(name)}/review"
+    if game_of_attachment(web.store, attachment_id) != name:
+        raise NotFound(f"no photograph #{attachment_id} in {name}")
+    do = form.get("do", "")
+    try:
+        if do == "set-aside":
+            _game, power = set_aside(web.store, attachment_id, now=now, why=form.get("why", "")[:500])
+            return _redirect(back, f"Photograph #{attachment_id} from {power} set aside.")
+        if do not in ("check", "confirm"):
+            raise BadInput("choose Check, Confirm or Set aside")
+        photo = next((p for p in _reviews(web, name, now) if p.attachment_id == attachment_id), None)
+        if photo is None:
+            raise NotFound(f"no photograph #{attachment_id} waits for review in {name}")
+        if photo.state != "waits for you":
+            raise BadInput(f"photograph #{attachment_id} is {photo.state}")
+        rows = _rows(form)
+        if do == "confirm" and form.get("shown") == _digest(attachment_id, rows):
+            text = "\n".join(t for t, taken in rows if taken and t)
+            if not text:
+                raise BadInput("no line is taken: take at least one, or set the photograph aside")
+            power, version = confirm(web.store, attachment_id, now=now, text=text)
+            return _redirect(
+                back, f"Photograph #{attachment_id} confirmed as {power} version {version}, exactly as shown."
+            )
+        # Edited, or lines taken out: show their verdicts; the coordinator confirms what is then shown.
+        _fill(web, name, photo, [(t, taken) for t, taken in rows if t])
+        photo.changed = True
+        note = (
+            f"Photograph #{attachment_id}: the lines changed since their verdicts were shown. Here they are "
+            "judged as they are now; confirm them if they are right."
+            if do == "confirm"
+            else f"Photograph #{attachment_id}: the lines as they are now, judged."
+        )
+        return _page(request, name, edited=photo, note=note)
+    except GameError as e:
+        return _redirect(back, str(e))
+
+
+@router.post("/games/{name}/review/held/{mail_id}", response_class=HTMLResponse)
+async def review_held_action(request: Request, name: str, mail_id: int) -> Response:
+    form = await _form(request)
+    return await run_in_threadpool(_held_action, request, name, mail_id, form)
+
+
+def _held_action(request: Request, name: str, mail_id: int, form: dict[str, str]) -> Response:
+    from dippouch.mail.intake import apply_held
+    from dippouch.store.mailbox import dismiss_held
+    from dippouch.store.review import game_of_message
+
+    web = web_of(request)
+    web.require_coordinator(name, viewer_of(request))
+    back = f"{_game_url(name)}/review"
+    if game_of_message(web.store, mail_id) != name:
+        raise NotFound(f"no message #{mail_id} in {name}")
+    try:
+        if form.get("do") == "apply":
+            o = apply_held(web.store, mail_id, now=web.now())
+            return _redirect(back, f"Message #{mail_id} applied: {o.reason}.")
+        if form.get("do") == "dismiss":
+            dismiss_held(web.store, mail_id)
+            return _redirect(back, f"Message #{mail_id} dismissed.")
+        raise BadInput("choose Apply or Dismiss")
+    except GameError as e:
+        return _redirect(back, str(e))
+
+
+@router.post("/games/{name}/review-release", response_class=HTMLResponse)
+async def review_release(request: Request, name: str) -> Response:
+    await _form(request)
+    return await run_in_threadpool(_release, request, name)
+
+
+def _release(request: Request, name: str) -> Response:
+    from dippouch.store.review import release
+
+    web = web_of(request)
+    web.require_coordinator(name, viewer_of(request))
+    back = f"{_game_url(name)}/review"
+    try:
+        st = release(web.store, name, now=web.now())
+    except GameError as e:
+        return _redirect(back, str(e))
+    left = f" Unreviewed, not used: {len(st.items)}." if st.items else ""
+    return _redirect(back, f"{st.phase} is released: it is processed at the next look.{left}")
