@@ -295,6 +295,11 @@ class GameFile(Answer):
     events: list[GameFileEvent]
     sealed: str | None = Field(None, description="What was left out, and why.")
     votes_sealed: str | None = Field(None, description="Draw votes left out under a secret ballot, and why.")
+    mail: dict[str, Any] | None = Field(
+        None,
+        description="The mail record (settings, messages, photographs, held mail, notices): the coordinator's "
+        "file only; the open phase's mail is sealed until its deadline.",
+    )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -429,6 +434,10 @@ class CoordinatorView(Answer):
     visibilities: list[str]
     unseated: list[str]
     mail_unavailable: str | None
+    mail: dict[str, Any] = Field(
+        description="The mail review's summary: powers with photographs this phase, items waiting, whether the "
+        "phase waits for the review."
+    )
 
 
 class CreatedAnswer(Answer):
