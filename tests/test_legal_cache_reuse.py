@@ -10,8 +10,8 @@ import random
 import pytest
 
 from dippouch.catalog import load_variant
-from dippouch.core import legal
-from dippouch.core.legal import all_legal_orders
+from dippouch.core import legal_orders as legal
+from dippouch.core.legal_orders import all_legal_orders
 from dippouch.core.mapdata import ProvinceKind
 from dippouch.core.position import Unit
 

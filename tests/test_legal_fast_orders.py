@@ -6,7 +6,7 @@ from __future__ import annotations
 import pickle
 
 from dippouch.catalog import load_variant
-from dippouch.core import legal
+from dippouch.core import legal_orders as legal
 from dippouch.core.notation import format_order
 from dippouch.core.orders import Convoy, Hold, Move, Order, Support
 

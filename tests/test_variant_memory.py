@@ -15,9 +15,9 @@ import random
 
 from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
-from dippouch.core.legal import all_legal_orders, prepare
-from dippouch.core.legality import check_submission
+from dippouch.core.legal_orders import all_legal_orders, prepare
 from dippouch.core.notation import format_order, parse_orders
+from dippouch.core.order_checks import check_submission
 from dippouch.core.variant import Variant, build_variant
 
 

@@ -3,7 +3,7 @@
 :func:`tables` compiles a map's look-ups to plain tuples once (the movement resolver's hot loop does no
 attribute or enum work); :class:`BoardRoutes` answers the two convoy questions legality asks (is there a
 route, is this fleet on a proper one) over the fleets of one board, remembering the answers for the phase.
-Both :mod:`~dippouch.core.movement` and :mod:`~dippouch.core.legality` use them, so an order is judged
+Both :mod:`~dippouch.core.movement` and :mod:`~dippouch.core.order_checks` use them, so an order is judged
 against the same routes whether it is checked on arrival or adjudicated.
 """
 

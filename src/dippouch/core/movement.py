@@ -22,8 +22,8 @@ from typing import NamedTuple, overload
 from dippouch.core.board import BoardRoutes as _BoardRoutes
 from dippouch.core.board import Tables as _Tables
 from dippouch.core.board import tables as _tables
-from dippouch.core.legality import Judgement, movement_problem
 from dippouch.core.mapdata import GameMap
+from dippouch.core.order_checks import Judgement, movement_problem
 from dippouch.core.orders import Convoy, Disband, Hold, Move, Order, Support
 from dippouch.core.paths import convoy_path_exists
 from dippouch.core.position import SHARED_UNITS, Dislodged, Position, Unit, fresh_dict, shared_unit

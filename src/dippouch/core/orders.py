@@ -60,7 +60,7 @@ class Support(Order):
     dest: int | None = None
     target_power: str | None = None
     """The power the order names as the supported unit's owner ("supports the Crown Army Ashby"), or None.
-    When named, the unit there must be that power's (:mod:`~dippouch.core.legality`)."""
+    When named, the unit there must be that power's (:mod:`~dippouch.core.order_checks`)."""
 
 
 @dataclass(frozen=True, slots=True)

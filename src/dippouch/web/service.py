@@ -3,7 +3,7 @@
 Both front ends (HTML in :mod:`dippouch.web.pages`, JSON in :mod:`dippouch.web.api`) call these, so
 they cannot drift apart, and every rule of the game comes from the game layer: the line check is
 :func:`dippouch.game.check_orders`, the very function :meth:`GameStore.submit` runs on arrival; legal
-orders come from :func:`dippouch.core.legal.legal_orders`; reports from :mod:`dippouch.report`.
+orders come from :func:`dippouch.core.legal_orders.legal_orders`; reports from :mod:`dippouch.report`.
 Permissions are checked here too, once, for both front ends.
 """
 
@@ -649,7 +649,7 @@ class Web:
     # The player page
 
     def player_view(self, name: str, power: str, viewer: Viewer) -> dict[str, Any]:
-        from dippouch.core.legal import legal_orders
+        from dippouch.core.legal_orders import legal_orders
         from dippouch.core.notation import format_order
 
         v, power = self.require_player(name, power, viewer)
@@ -1470,7 +1470,7 @@ def _movement_phase(v: Variant) -> Any:
 
 def _moves_from(v: Variant, prov: int) -> list[dict[str, Any]]:
     """Moves of a lone unit, as the legal-order generator lists them (so variant rules apply)."""
-    from dippouch.core.legal import legal_orders
+    from dippouch.core.legal_orders import legal_orders
     from dippouch.core.orders import Move
 
     m = v.map

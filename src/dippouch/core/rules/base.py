@@ -350,7 +350,7 @@ class RuleHooks:
         """Why an order of a variant's own kind is illegal judged from the board alone, or ``None``.
 
         Asked before the phase is resolved, by the adjudicator and by the check on arrival alike
-        (:func:`dippouch.core.legality.movement_problem`); an order refused here is reported illegal and its
+        (:func:`dippouch.core.order_checks.movement_problem`); an order refused here is reported illegal and its
         unit holds. W3K: a conversion outside a coastal supply centre its owner owns.
         """
         return None
@@ -378,7 +378,7 @@ class RuleHooks:
     ) -> None:
         """Add the variant's own order kinds to ``power``'s legal orders (``orders``, changed in place).
 
-        Called by :func:`dippouch.core.legal.legal_orders` after it has listed the standard orders;
+        Called by :func:`dippouch.core.legal_orders.legal_orders` after it has listed the standard orders;
         ``standard(position)`` lists the standard orders of every power in another position, for a hook
         that needs them (W3K: the orders of a unit handed over, as its owner would have them). Passed in, so
         that rule modules never import the legal-order generator. Standard: nothing to add.
