@@ -47,6 +47,7 @@ __all__ = [
     "behaviour_names",
     "closest",
     "drawing_of",
+    "legal_order_makers",
     "load_rule_modules",
     "register_order_kind",
     "register_unit_badge",
@@ -183,6 +184,9 @@ class OrderKind:
     draw: Callable[[Any], Drawing | None]
     key: tuple[str, str] | None = None
     """(label, shape) of the sample the map's key shows when the rule is on, or None."""
+    legal: Callable[..., None] | None = None
+    """``legal(hooks, position, power, orders, standard)``: add the kind's legal orders to ``power``'s lists
+    (``orders``, changed in place), as :meth:`RuleHooks.extra_legal_orders` is asked; None: none are listed."""
 
 
 #: Order class -> its drawing and key sample, the standard orders' included (:mod:`dippouch.core.orders`).
@@ -195,9 +199,17 @@ def register_order_kind(
     *,
     rule: str | None = None,
     key: tuple[str, str] | None = None,
+    legal: Callable[..., None] | None = None,
 ) -> None:
-    """Register how orders of ``cls`` are drawn (``None``: not drawn), and the key's sample for them."""
-    ORDER_KINDS[cls] = OrderKind(cls, rule, draw, key)
+    """Register how orders of ``cls`` are drawn (``None``: not drawn), the key's sample for them, and (for a
+    variant's own kind) how its legal orders are listed. Kinds are kept in registration order, which is the
+    order their legal orders are added to a unit's list and their samples shown in the key."""
+    ORDER_KINDS[cls] = OrderKind(cls, rule, draw, key, legal)
+
+
+def legal_order_makers(rules: Mapping[str, Any]) -> list[Callable[..., None]]:
+    """The legal-order makers of the order kinds a variant's ``[rules]`` bring in, in registration order."""
+    return [k.legal for k in ORDER_KINDS.values() if k.legal is not None and k.rule is not None and rules.get(k.rule)]
 
 
 def drawing_of(order: Order) -> Drawing | None:

@@ -11,10 +11,11 @@ conversion at the end of a phase, the report's sentences) is in :mod:`.hooks`, w
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from dippouch.core.calendar import PhaseKind
 from dippouch.core.lookup import Drawing, register_order_kind, register_unit_badge
 from dippouch.core.mapdata import ProvinceKind
 from dippouch.core.notation import (
@@ -28,12 +29,12 @@ from dippouch.core.notation import (
 from dippouch.core.orders import Order
 from dippouch.core.position import Position, Unit
 from dippouch.core.rules.base import mapping_of, state_key
-from dippouch.core.rules.w3k.common import CONVERTING, ORDERS_RULE, province_key
+from dippouch.core.rules.w3k.common import CONVERTING, ORDERS_RULE, PROXIES, province_key
 
 if TYPE_CHECKING:
     from dippouch.core.variant import Variant
 
-__all__ = ["Convert", "convert_problem", "legal_converts"]
+__all__ = ["Convert", "add_legal_converts", "convert_problem", "legal_converts"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +72,26 @@ def legal_converts(variant: Variant, position: Position, unit: Unit) -> list[Ord
     coasts = gmap.provinces[prov].coasts if unit.kind == "A" else ()
     candidates = [Convert(unit.kind, unit.loc, c) for c in coasts] if coasts else [Convert(unit.kind, unit.loc)]
     return [c for c in candidates if convert_problem(variant, position, c) is None]
+
+
+def add_legal_converts(
+    hooks: Any,
+    position: Position,
+    power: str,
+    orders: dict[int, list[Order]],
+    standard: Callable[[Position], Mapping[str, Mapping[int, Sequence[Order]]]],
+) -> None:
+    """Movement: add a Convert for each of ``power``'s units in a coastal centre it owns (one per coast for
+    an army in a province with split coasts), unless it is handed to another power this season: its owner
+    may then only hand it over (:func:`.hand_over.add_legal_hand_overs`)."""
+    variant = hooks.variant
+    if variant.calendar.kind(position.phase) != PhaseKind.MOVEMENT:
+        return
+    provinces = variant.map.provinces
+    handed: Mapping[str, str] = position.state.get(PROXIES) or {}
+    for prov, unit in position.units.items():
+        if unit.power == power and handed.get(provinces[prov].abbr, power) == power:
+            orders.setdefault(unit.loc, []).extend(legal_converts(variant, position, unit))
 
 
 # -- notation
@@ -141,6 +162,10 @@ def _check_converting(variant: Variant, value: Any) -> str | None:
 register_syntax(ORDERS_RULE, _read_convert, verbs=("convert",))
 register_format(Convert, _format_convert)
 register_order_kind(
-    Convert, lambda o: Drawing("ring", "convert", unit=o.loc), rule=ORDERS_RULE, key=("convert", "ring")
+    Convert,
+    lambda o: Drawing("ring", "convert", unit=o.loc),
+    rule=ORDERS_RULE,
+    key=("convert", "ring"),
+    legal=add_legal_converts,
 )
 register_unit_badge(_converting)

@@ -14,10 +14,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from dippouch.core.calendar import PhaseKind
 from dippouch.core.lookup import Drawing, register_order_kind
 from dippouch.core.notation import OrderParseError, OrderReader, format_unit, register_format, register_syntax
 from dippouch.core.orders import Order
-from dippouch.core.position import Position, Unit
+from dippouch.core.position import Position
 from dippouch.core.rules.base import mapping_of, state_key
 from dippouch.core.rules.w3k.common import ORDERS_RULE, PROXIES, power_name, province_key, without
 
@@ -40,20 +41,22 @@ class Proxy(Order):
 
 
 def add_legal_hand_overs(
-    variant: Variant,
+    hooks: Any,
     position: Position,
     power: str,
     orders: dict[int, list[Order]],
     standard: Callable[[Position], Mapping[str, Mapping[int, Sequence[Order]]]],
-    own_extras: Callable[[Unit], list[Order]],
 ) -> None:
-    """Add the hand-overs of each of ``power``'s units to every other power, after the unit's ``own_extras``
-    (its conversions), to its movement orders.
+    """Movement: add a hand-over of each of ``power``'s units to every other power, after the unit's other
+    orders (its conversions, added before: :func:`.convert.add_legal_converts`).
 
     A hand-over already decided (``position.state["w3k_proxies"]``, as :meth:`W3KHooks.prepare_orders`
     records it, so a game layer can show the orders the owner has sent so far) moves the unit's orders to
     the recipient, and leaves the owner only its hand-overs: its own orders for the unit would be illegal.
     """
+    variant = hooks.variant
+    if variant.calendar.kind(position.phase) != PhaseKind.MOVEMENT:
+        return
     gmap = variant.map
     others = [p for p in variant.power_names if p != power]
     handed: Mapping[str, str] = position.state.get(PROXIES) or {}
@@ -65,9 +68,7 @@ def add_legal_hand_overs(
             if to is not None and to != power:
                 orders[unit.loc] = proxies
                 continue
-            listed = orders.setdefault(unit.loc, [])
-            listed.extend(own_extras(unit))
-            listed.extend(proxies)
+            orders.setdefault(unit.loc, []).extend(proxies)
         elif to == power:
             # The unit's ordinary orders (and conversion) as its owner would have them without the hand-over;
             # only the owner may hand it on.
@@ -127,4 +128,5 @@ register_order_kind(
     lambda o: Drawing("hand_over", "proxy", unit=o.loc, power=o.to),
     rule=ORDERS_RULE,
     key=("proxy", "hand_over"),
+    legal=add_legal_hand_overs,
 )

@@ -14,14 +14,15 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from dippouch.core.calendar import PhaseKind
+from dippouch.core.lookup import legal_order_makers
 from dippouch.core.orders import Build, Disband, Order
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import Outcome
 from dippouch.core.rules.base import AdjustmentContext, MovementSummary, RuleHooks, register_hooks
 from dippouch.core.rules.w3k.common import CONVERTING, FLIP, PROXIES, SUPPLY, WORD, A
-from dippouch.core.rules.w3k.convert import Convert, convert_problem, legal_converts
-from dippouch.core.rules.w3k.hand_over import Proxy, add_legal_hand_overs
-from dippouch.core.rules.w3k.transfer import SendSupply, add_legal_transfers
+from dippouch.core.rules.w3k.convert import Convert, convert_problem
+from dippouch.core.rules.w3k.hand_over import Proxy
+from dippouch.core.rules.w3k.transfer import SendSupply
 
 if TYPE_CHECKING:
     from dippouch.core.results import OrderResult
@@ -237,21 +238,12 @@ class W3KHooks(RuleHooks):
         orders: dict[int, list[Order]],
         standard: Callable[[Position], Mapping[str, Mapping[int, Sequence[Order]]]],
     ) -> None:
-        """Add W3K's own orders to ``power``'s legal orders, each kind's from its module.
-
-        Movement: a Convert for each unit in a coastal centre its power owns (one per coast for an army in a
-        province with split coasts), and a hand-over of each of the power's units to every other power
-        (:func:`.hand_over.add_legal_hand_overs`, which also gives a handed unit's orders to its recipient).
-        Winter: supply transfers (:func:`.transfer.add_legal_transfers`).
-        """
-        kind = self.variant.calendar.kind(position.phase)
-        if kind == PhaseKind.MOVEMENT:
-            variant = self.variant
-            add_legal_hand_overs(
-                variant, position, power, orders, standard, lambda unit: legal_converts(variant, position, unit)
-            )
-        elif kind == PhaseKind.ADJUSTMENTS:
-            add_legal_transfers(self.variant, position, power, orders, self._own_delta(position, power))
+        """Add W3K's own orders to ``power``'s legal orders: each order kind's module registered how
+        (:func:`.convert.add_legal_converts`, :func:`.hand_over.add_legal_hand_overs`,
+        :func:`.transfer.add_legal_transfers`), and they are asked in registration order, so a unit's list
+        has its conversions before its hand-overs."""
+        for add in legal_order_makers(self.variant.rules):
+            add(self, position, power, orders, standard)
 
     # -- adjustments
 

@@ -9,9 +9,11 @@ is drawn (a line under the legend: a transfer has no place on the map), and the 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from dippouch.core.calendar import PhaseKind
 from dippouch.core.lookup import Drawing, register_order_kind
 from dippouch.core.notation import OrderReader, register_format, register_syntax
 from dippouch.core.orders import Build, Order
@@ -38,11 +40,20 @@ class SendSupply(Order):
 
 
 def add_legal_transfers(
-    variant: Variant, position: Position, power: str, orders: dict[int, list[Order]], excess: int
+    hooks: Any,
+    position: Position,
+    power: str,
+    orders: dict[int, list[Order]],
+    standard: Callable[[Position], Mapping[str, Mapping[int, Sequence[Order]]]],
 ) -> None:
-    """Add every amount of supply from one up to the power's own ``excess``, to every other power, listed with
-    each vacant build site as an alternative to building there (like ``Waive``); a power with excess supply
-    and nowhere to build lists them under the first centre it owns. Received supply cannot be sent on."""
+    """Winter: add every amount of supply from one up to the power's own excess, to every other power,
+    listed with each vacant build site as an alternative to building there (like ``Waive``); a power with
+    excess supply and nowhere to build lists them under the first centre it owns. Received supply cannot
+    be sent on (the excess is the power's own: :meth:`W3KHooks._own_delta`)."""
+    variant = hooks.variant
+    if variant.calendar.kind(position.phase) != PhaseKind.ADJUSTMENTS:
+        return
+    excess = hooks._own_delta(position, power)
     if excess < 1:
         return
     names = variant.power_names
@@ -112,4 +123,4 @@ def _check_supply(variant: Variant, value: Any) -> str | None:
 register_syntax(ORDERS_RULE, _read_send, verbs=("send",))
 register_syntax(ORDERS_RULE, _read_build)
 register_format(SendSupply, _format_send)
-register_order_kind(SendSupply, _drawing, rule=ORDERS_RULE)
+register_order_kind(SendSupply, _drawing, rule=ORDERS_RULE, legal=add_legal_transfers)
