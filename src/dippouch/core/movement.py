@@ -11,7 +11,10 @@ Before resolution every order is classified as DATC v3.2 asks (issue 4.E.1): *il
 judged from the board alone; ignored, the unit holds and may be supported to hold), *invalid* (legal,
 but it does not match the orders it needs, e.g. a support of a move not ordered), or valid.
 
-Everything here works on province ids held in lists; the map's adjacency was compiled to frozensets.
+Everything here works on province ids held in lists; the map's adjacency was compiled to frozensets
+(:func:`dippouch.core.board.tables`). This module is the readable judgement of every order
+(:meth:`_Judge.general`); under the standard rules the usual orders of a phase are settled before
+resolution by the fast loop in :mod:`dippouch.core.fast.movement`, which hands everything else back here.
 """
 
 from __future__ import annotations
