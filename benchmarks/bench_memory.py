@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
 
         from dippouch.catalog import KEPT_VARIANTS, load_variant
         from dippouch.core.adjudicator import adjudicate
-        from dippouch.core.legal import all_legal_orders
+        from dippouch.core.legal_orders import all_legal_orders
         from dippouch.core.notation import format_order, parse_orders
         from dippouch.core.variant import Variant
 

@@ -16,7 +16,7 @@ Three timers per engine, reported as phases per second:
 
 Neither engine's map set-up is timed: MILA builds its map (and loads its convoy-path cache) when a ``Game`` is
 made, dippouch compiles the variant and, unless ``--lazy-tables``, builds its per-map legal-order tables
-(``legal.prepare``: each unit's hold, moves and supports of its neighbours, facts of the map alone). Caches
+(``legal_orders.prepare``: each unit's hold, moves and supports of its neighbours, facts of the map alone). Caches
 that depend on positions (dippouch's convoy caches, keyed by where fleets stand) start empty in every run.
 
 A fourth line, the whole game loop (choice of orders and MILA's order submission included), is informative.
@@ -40,7 +40,7 @@ END_YEAR = 1920
 #: CPU time of this process by default: the figures then hold on a busy machine (wall time with --wall).
 CLOCK = time.process_time
 _VARIANTS: dict[str, Any] = {}
-#: Build dippouch's per-map legal-order tables (``legal.prepare``) when the variant is loaded, before any timer,
+#: Build dippouch's per-map legal-order tables (``legal_orders.prepare``) when the variant is loaded, before any timer,
 #: as MILA builds its map when a ``Game`` is made, before its timers. ``--lazy-tables`` turns it off.
 PREPARE = True
 
@@ -81,7 +81,7 @@ def play_dippouch(
     from dippouch.catalog import load_variant
     from dippouch.core.adjudicator import adjudicate
     from dippouch.core.calendar import PhaseKind
-    from dippouch.core.legal import legal_orders, prepare
+    from dippouch.core.legal_orders import legal_orders, prepare
     from dippouch.core.orders import Build, Order, Waive
 
     variant = _VARIANTS.get("standard")
@@ -155,7 +155,7 @@ def profile_dippouch(seeds: list[int], end_year: int) -> None:
     import pstats
 
     from dippouch.core.adjudicator import adjudicate
-    from dippouch.core.legal import legal_orders
+    from dippouch.core.legal_orders import legal_orders
 
     recorded: list[tuple[Any, Any]] = []
     play_dippouch(seeds, end_year, record=recorded)

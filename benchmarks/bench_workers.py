@@ -133,7 +133,7 @@ def submit_random_orders(store: GameStore, rng: random.Random) -> int:
     the number of open phases."""
     from dippouch.catalog import load_variant
     from dippouch.core.calendar import PhaseKind
-    from dippouch.core.legal import legal_orders
+    from dippouch.core.legal_orders import legal_orders
     from dippouch.core.notation import format_order
     from dippouch.game import check_orders, position_from_data, powers_to_act
     from dippouch.store.models import GameRow, SubmissionRow

@@ -12,7 +12,7 @@ from functools import cache
 from dippouch.catalog import load_variant, variant_names
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.calendar import PhaseKind
-from dippouch.core.legal import legal_orders
+from dippouch.core.legal_orders import legal_orders
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant

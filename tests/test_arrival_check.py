@@ -2,7 +2,7 @@
 
 Each case was seen in play: an order accepted on arrival and then judged illegal (or failed), or echoed as
 an order the adjudicator would not carry out. The arrival check now asks the adjudicator's own legality
-rules (core/legality.py), so every case here is checked both ways: the verdict on arrival, and the
+rules (core/order_checks.py), so every case here is checked both ways: the verdict on arrival, and the
 adjudicator's result for the same line.
 """
 

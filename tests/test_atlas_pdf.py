@@ -16,7 +16,7 @@ from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.jsonio import result_to_json
-from dippouch.core.legal import legal_orders
+from dippouch.core.legal_orders import legal_orders
 from dippouch.core.rules.w3k import SendSupply
 from dippouch.core.variant import Variant
 from dippouch.render import atlas_pdf, map_pdf, render_svg, results_pdf

@@ -21,7 +21,7 @@ import dippouch.cli.game  # noqa: F401  (registers the commands)
 from dippouch.catalog import load_variant
 from dippouch.cli import app
 from dippouch.core.calendar import PhaseKind
-from dippouch.core.legal import legal_orders
+from dippouch.core.legal_orders import legal_orders
 from dippouch.core.notation import format_order
 from dippouch.core.orders import Build, Hold, Move, Order, Support
 from dippouch.core.position import Position

@@ -125,8 +125,8 @@ def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_the_reader_sees_the_imports() -> None:
     """The static reading finds what it must (otherwise the checks below would pass vacuously)."""
-    assert "dippouch.core.legality" in GRAPH["dippouch.core.movement"]
-    assert "dippouch.core.rules.base" in GRAPH["dippouch.core.rules.w3k"]
+    assert "dippouch.core.order_checks" in GRAPH["dippouch.core.movement"]
+    assert "dippouch.core.rules.base" in GRAPH["dippouch.core.rules.w3k.hooks"]
     assert "dippouch.core.rules.w3k" in GRAPH["dippouch.core.rules"]
     assert "dippouch.web.api" in GRAPH["dippouch.web.app"]  # imported inside create_app
     assert "dippouch.store.repository" in GRAPH["dippouch.web.service"]
@@ -182,6 +182,19 @@ def test_rule_modules_are_loaded_one_way() -> None:
         if "import_module(" in path.read_text(encoding="utf-8") and name != "dippouch.core.lookup"
     )
     assert by_name == []
+
+
+def test_the_renderer_imports_no_rule_module() -> None:
+    """The renderer draws a variant's orders by the shapes their kinds registered (``core.lookup``), never
+    by naming a variant's order classes: no module under render/ imports a rule module, even inside a
+    function, nor names one in its text."""
+    rules = {name for name in MODULES if name.startswith("dippouch.core.rules")}
+    render = sorted(name for name in MODULES if name.startswith("dippouch.render"))
+    assert render and rules
+    importers = {name: sorted(GRAPH[name] & rules) for name in render if GRAPH[name] & rules}
+    assert importers == {}
+    naming = sorted(name for name in render if "core.rules" in MODULES[name].read_text(encoding="utf-8"))
+    assert naming == []
 
 
 @pytest.mark.parametrize("module", CORE_MODULES)

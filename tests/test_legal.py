@@ -9,7 +9,7 @@ import pytest
 
 from dippouch.catalog import load_variant
 from dippouch.core.calendar import Phase, PhaseKind
-from dippouch.core.legal import all_legal_orders, legal_orders
+from dippouch.core.legal_orders import all_legal_orders, legal_orders
 from dippouch.core.mapdata import ProvinceKind
 from dippouch.core.notation import format_order, parse_order
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
@@ -310,7 +310,7 @@ def test_convoy_orders_match_the_adjudicators_route_rule(seed: int) -> None:
 @pytest.mark.parametrize("seed", range(40))
 def test_fast_path_matches_the_general_one(seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """The standard rules' cached fast path lists exactly what the hook-calling general path lists."""
-    import dippouch.core.legal as legal
+    import dippouch.core.legal_orders as legal
 
     rng = random.Random(seed)
     pos = _random_position(rng)
@@ -358,7 +358,7 @@ def test_variant_extra_orders_only_where_the_rules_enable_them() -> None:
 @pytest.mark.parametrize("seed", range(20))
 def test_standard_adjustments_in_one_pass_match_the_hooks(seed: int) -> None:
     """The one-pass adjustments of the standard rules list what asking the rule hooks power by power lists."""
-    import dippouch.core.legal as legal
+    import dippouch.core.legal_orders as legal
 
     rng = random.Random(seed)
     step = next(i for i, s in enumerate(V.calendar.steps) if s.kind == PhaseKind.ADJUSTMENTS)

@@ -11,8 +11,8 @@ from collections.abc import Mapping, Sequence
 import pytest
 
 from dippouch.catalog import load_variant
-from dippouch.core import legal
-from dippouch.core.legal import all_legal_orders
+from dippouch.core import legal_orders as legal
+from dippouch.core.legal_orders import all_legal_orders
 from dippouch.core.mapdata import ProvinceKind
 from dippouch.core.position import Unit
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pickle
 
 from dippouch.catalog import load_variant
-from dippouch.core import legal
+from dippouch.core.fast import legal_orders as fast
 from dippouch.core.notation import format_order
 from dippouch.core.orders import Convoy, Hold, Move, Order, Support
 
@@ -25,13 +25,13 @@ def _same(made: Order, usual: Order) -> None:
 
 def test_made_orders_equal_the_usual_ones() -> None:
     lon, nth, bel, yor = (V.map.loc(n) for n in ("lon", "nth", "bel", "yor"))
-    _same(legal._hold("F", lon), Hold("F", lon))
-    _same(legal._move("F", lon, nth), Move("F", lon, nth))
-    _same(legal._move("A", lon, bel, True), Move("A", lon, bel, True))
-    _same(legal._move("A", lon, bel, False), Move("A", lon, bel))
-    _same(legal._support("F", nth, "A", lon, None), Support("F", nth, "A", lon, None))
-    _same(legal._support("F", nth, "A", lon, yor), Support("F", nth, "A", lon, yor))
-    _same(legal._convoy(nth, lon, bel), Convoy("F", nth, lon, bel))
+    _same(fast.new_hold("F", lon), Hold("F", lon))
+    _same(fast.new_move("F", lon, nth), Move("F", lon, nth))
+    _same(fast.new_move("A", lon, bel, True), Move("A", lon, bel, True))
+    _same(fast.new_move("A", lon, bel, False), Move("A", lon, bel))
+    _same(fast.new_support("F", nth, "A", lon, None), Support("F", nth, "A", lon, None))
+    _same(fast.new_support("F", nth, "A", lon, yor), Support("F", nth, "A", lon, yor))
+    _same(fast.new_convoy(nth, lon, bel), Convoy("F", nth, lon, bel))
 
 
 def test_made_orders_stay_frozen() -> None:
@@ -39,8 +39,8 @@ def test_made_orders_stay_frozen() -> None:
 
     import pytest
 
-    o = legal._move("F", 1, 2)
+    o = fast.new_move("F", 1, 2)
     with pytest.raises(dataclasses.FrozenInstanceError):
         o.dest = 3  # type: ignore[misc]
-    assert o != legal._move("F", 1, 3)
+    assert o != fast.new_move("F", 1, 3)
     assert o != Hold("F", 1)  # type: ignore[comparison-overlap]  # a move never equals a hold

@@ -1,4 +1,4 @@
-"""``legal.prepare`` builds the per-map tables up front; what ``legal_orders`` lists must not depend on whether
+"""``legal_orders.prepare`` builds the per-map tables up front; what ``legal_orders`` lists must not depend on whether
 they were built that way or as units first came up."""
 
 from __future__ import annotations
@@ -8,10 +8,10 @@ import random
 import pytest
 
 from dippouch.catalog import load_variant
-from dippouch.core import legal
+from dippouch.core import legal_orders as legal
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.calendar import PhaseKind
-from dippouch.core.legal import all_legal_orders, prepare
+from dippouch.core.legal_orders import all_legal_orders, prepare
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 

@@ -10,7 +10,7 @@ import pytest
 from dippouch.catalog import load_variant, variant_names
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.calendar import PhaseKind
-from dippouch.core.legal import legal_orders
+from dippouch.core.legal_orders import legal_orders
 from dippouch.core.notation import format_order, parse_order
 from dippouch.core.orders import Order
 from dippouch.core.results import Outcome

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 
 from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
-from dippouch.core.legal import all_legal_orders, legal_orders
+from dippouch.core.legal_orders import all_legal_orders, legal_orders
 from dippouch.core.position import Position
 
 V = load_variant("standard")

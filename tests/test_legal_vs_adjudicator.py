@@ -6,7 +6,7 @@ Forward: no generated order is judged illegal. Backward: a sample of orders that
 supports and convoys between random places) are judged illegal, so the generator misses nothing.
 
 On positions of every phase kind of all six variants, against the one legality decision the adjudicator and
-the arrival check share (core/legality.py), both ways.
+the arrival check share (core/order_checks.py), both ways.
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ import pytest
 
 from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
-from dippouch.core.legal import legal_orders
-from dippouch.core.legality import check_submission
+from dippouch.core.legal_orders import legal_orders
 from dippouch.core.mapdata import ProvinceKind
 from dippouch.core.notation import format_order
+from dippouch.core.order_checks import check_submission
 from dippouch.core.orders import Convoy, Move, Order, Support, Waive
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import Outcome
@@ -95,7 +95,7 @@ def test_orders_not_generated_are_illegal(seed: int) -> None:
     assert checked > 100
 
 
-# --- every variant: the legal-order lists and the one legality decision (core/legality.py) agree ----------
+# --- every variant: the legal-order lists and the one legality decision (core/order_checks.py) agree ----------
 
 
 def _same_order(a: Order, b: Order) -> bool:

@@ -20,7 +20,7 @@ from typer.testing import CliRunner
 
 from dippouch.catalog import builtin_names, load_variant
 from dippouch.cli import app, register_commands
-from dippouch.core.legal import legal_orders
+from dippouch.core.legal_orders import legal_orders
 from dippouch.core.notation import format_order
 from dippouch.mapcheck import check_drawing
 from dippouch.render import RenderOptions, render_svg

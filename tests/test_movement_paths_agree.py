@@ -15,7 +15,7 @@ import pytest
 from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.calendar import PhaseKind
-from dippouch.core.legal import legal_orders
+from dippouch.core.legal_orders import legal_orders
 from dippouch.core.orders import Build, Convoy, Hold, Move, Order, Support, Waive
 from dippouch.core.position import Position, Unit
 from dippouch.core.rules.base import RuleHooks, hooks_for, register_hooks

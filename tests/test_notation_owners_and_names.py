@@ -12,8 +12,8 @@ import pytest
 
 from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
-from dippouch.core.legality import check_submission
 from dippouch.core.notation import OrderParseError, format_order, parse_order
+from dippouch.core.order_checks import check_submission
 from dippouch.core.orders import Convoy, Move, Support
 from dippouch.core.results import Outcome
 from dippouch.core.rules.w3k import Proxy

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from dippouch.catalog import load_variant, variant_names
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.calendar import Phase, PhaseKind
-from dippouch.core.legal import legal_orders
+from dippouch.core.legal_orders import legal_orders
 from dippouch.core.orders import Build, Move, Order, Retreat, Support
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import Resolution

@@ -21,7 +21,7 @@ import pytest
 
 from dippouch.catalog import builtin_names, load_variant
 from dippouch.core.calendar import PhaseKind
-from dippouch.core.legal import legal_orders
+from dippouch.core.legal_orders import legal_orders
 from dippouch.core.notation import format_order
 from dippouch.core.position import Unit
 from dippouch.core.rules.w3k import Convert, Proxy, SendSupply

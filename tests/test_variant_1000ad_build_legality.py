@@ -19,7 +19,7 @@ import pytest
 from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.calendar import Phase, PhaseKind
-from dippouch.core.legal import legal_orders
+from dippouch.core.legal_orders import legal_orders
 from dippouch.core.orders import Build, Order
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import Outcome

@@ -9,7 +9,7 @@ import pytest
 from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.calendar import PhaseKind
-from dippouch.core.legal import legal_orders
+from dippouch.core.legal_orders import legal_orders
 from dippouch.core.orders import Build, Order
 from dippouch.core.position import Position
 from dippouch.core.results import Outcome

@@ -8,7 +8,7 @@ import pytest
 
 from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
-from dippouch.core.legal import all_legal_orders, legal_orders
+from dippouch.core.legal_orders import all_legal_orders, legal_orders
 from dippouch.core.notation import format_order, parse_order
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import Outcome, Resolution

@@ -15,9 +15,9 @@ import random
 
 from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
-from dippouch.core.legal import all_legal_orders, prepare
-from dippouch.core.legality import check_submission
+from dippouch.core.legal_orders import all_legal_orders, prepare
 from dippouch.core.notation import format_order, parse_orders
+from dippouch.core.order_checks import check_submission
 from dippouch.core.variant import Variant, build_variant
 
 
@@ -67,3 +67,21 @@ def test_the_catalog_keeps_what_it_caches_and_no_more() -> None:
         _use(variant, rng)
         del variant
     assert _alive(before) <= catalog.KEPT_VARIANTS + 3
+
+
+def test_variants_drawn_and_dropped_are_freed() -> None:
+    """The renderer keeps the parts of a picture that depend only on the map and the options on the variant
+    drawn, so they go with it (a module cache keyed by ``id()`` held the last 64 variants drawn)."""
+    from dippouch.render import render_svg
+    from dippouch.render.geometry import load_geometry
+
+    standard = load_variant("standard")
+    geo = load_geometry(standard)
+    data = dict(standard.data)
+    gc.collect()
+    before = {id(o) for o in gc.get_objects() if isinstance(o, Variant)}
+    for i in range(20):
+        variant = build_variant(data, f"standard #{i}", None, {})
+        assert "<svg" in render_svg(variant, variant.start, geometry=geo)
+        del variant
+    assert _alive(before) <= 3

@@ -13,9 +13,9 @@ from collections.abc import Mapping, Sequence
 import pytest
 
 from dippouch.catalog import load_variant
-from dippouch.core import legal
+from dippouch.core import legal_orders as legal
 from dippouch.core.adjudicator import adjudicate
-from dippouch.core.legal import all_legal_orders, legal_orders
+from dippouch.core.legal_orders import all_legal_orders, legal_orders
 from dippouch.core.notation import format_order, parse_order
 from dippouch.core.orders import Build, Hold, Move, Order, Support, Waive
 from dippouch.core.position import Position, Unit
@@ -255,9 +255,9 @@ def test_every_generated_order_at_the_start_reads_back(v: Variant) -> None:
 
 
 def test_registered_even_when_core_legal_is_imported_first() -> None:
-    """``core.legal`` imports the rule package, which imports ``w3k``: the registration must not be circular."""
+    """``core.legal_orders`` imports the rule package, which imports ``w3k``: the registration must not be circular."""
     code = (
-        "from dippouch.core.legal import legal_orders\n"
+        "from dippouch.core.legal_orders import legal_orders\n"
         "from dippouch.catalog import load_variant\n"
         "v = load_variant('w3k')\n"
         "print(sum(type(o).__name__ == 'Convert' for os_ in legal_orders(v, v.start, 'Crown').values() for o in os_))\n"

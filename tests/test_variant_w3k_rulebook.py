@@ -18,8 +18,8 @@ import pytest
 
 from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
-from dippouch.core.legality import check_submission
 from dippouch.core.notation import parse_order, parse_unit
+from dippouch.core.order_checks import check_submission
 from dippouch.core.orders import Disband, Order
 from dippouch.core.position import Position
 from dippouch.core.results import Outcome, Resolution

@@ -482,7 +482,7 @@ def property_page(server: dict[str, Any], browser: Any) -> Iterator[tuple[Any, s
 
 def _protectorate_actions() -> list[tuple[str, str, str]]:
     """Every pick the Protectorate's lists offer at the start of W3K, and every move it can click."""
-    from dippouch.core.legal import legal_orders
+    from dippouch.core.legal_orders import legal_orders
     from dippouch.core.notation import format_order
     from dippouch.core.orders import Move
 

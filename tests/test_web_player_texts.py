@@ -114,7 +114,7 @@ def _placeholder(page: str) -> str:
 
 @pytest.mark.parametrize("variant", ["w3k", "1000ad", "standard"])
 def test_the_order_box_example_is_a_real_order_of_this_power_now(site: Site, variant: str) -> None:
-    from dippouch.core.legal import legal_orders
+    from dippouch.core.legal_orders import legal_orders
     from dippouch.core.notation import format_order
 
     site.new_game("g", variant=variant)

@@ -393,7 +393,7 @@ def read_version_lines(text: str) -> VersionLines:
 
 
 def _legal_table(variant: Variant, position: Position, power: str) -> Mapping[int, Sequence[Order]]:
-    from dippouch.core.legal import legal_orders
+    from dippouch.core.legal_orders import legal_orders
 
     return legal_orders(variant, position, power)
 
@@ -423,15 +423,15 @@ def _check_size(text: str) -> None:
 def check_orders(variant: Variant, position: Position, power: str, text: str) -> list[LineCheck]:
     """Check a submission line by line, as it arrives, so the player sees at once what will be executed.
 
-    Every order line is judged by :func:`dippouch.core.legality.check_submission`, the adjudicator's own
+    Every order line is judged by :func:`dippouch.core.order_checks.check_submission`, the adjudicator's own
     rules applied to this power's orders in the order given: a line is refused when it cannot be read, is
     headed for another power, or the adjudicator would not carry it out (illegal, a second order for a unit,
     a build beyond the count, a failure certain from the board). An accepted line is echoed as it will be
     carried out (unit type and coasts from the board). A refused movement order gets the closest legal
     orders as a hint.
     """
-    from dippouch.core.legality import check_submission
     from dippouch.core.notation import format_order, parse_orders
+    from dippouch.core.order_checks import check_submission
 
     _check_size(text)
     kind = variant.calendar.kind(position.phase)

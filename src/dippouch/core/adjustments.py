@@ -11,8 +11,8 @@ import collections
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
-from dippouch.core.legality import adjustment_verdict as _one
 from dippouch.core.mapdata import GameMap, ProvinceKind
+from dippouch.core.order_checks import adjustment_verdict as _one
 from dippouch.core.orders import Build, Disband, Order, Waive
 from dippouch.core.position import SHARED_UNITS, Position, Unit, fresh_dict, shared_unit
 from dippouch.core.results import OrderResult, Outcome
@@ -113,7 +113,7 @@ def standard_count(units: Mapping[int, Unit], centres: Mapping[int, str]) -> dic
     """Centres owned minus units, per power (a fresh dict; only powers owning or holding something).
 
     The same board is counted three times in a row: after a Fall, to see whether an adjustment phase is
-    needed, by :func:`legal.legal_orders <dippouch.core.legal.legal_orders>` for that phase, and by the
+    needed, by :func:`legal.legal_orders <dippouch.core.legal_orders.legal_orders>` for that phase, and by the
     phase itself. The last count is kept with copies of its mappings, and a count of equal
     mappings is copied from it: comparing two dicts runs in C (and the units compare by identity, being
     shared values), about a tenth of counting them again in Python. Copies rather than the mappings

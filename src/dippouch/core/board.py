@@ -1,9 +1,11 @@
-"""The board as the adjudicator and the legality check read it: per-map tables and per-phase convoy routes.
+"""The board as the adjudicator, the order checks and legal-order listing read it: per-map tables and
+per-phase convoy routes.
 
-:func:`tables` compiles a map's look-ups to plain tuples once (the movement resolver's hot loop does no
-attribute or enum work); :class:`BoardRoutes` answers the two convoy questions legality asks (is there a
+:func:`tables` compiles a map's look-ups to plain tuples once, the one per-map table type of the core (the
+movement resolver's hot loop does no attribute or enum work, and legal orders are listed from the same
+tables); :class:`BoardRoutes` answers the two convoy questions legality asks (is there a
 route, is this fleet on a proper one) over the fleets of one board, remembering the answers for the phase.
-Both :mod:`~dippouch.core.movement` and :mod:`~dippouch.core.legality` use them, so an order is judged
+Both :mod:`~dippouch.core.movement` and :mod:`~dippouch.core.order_checks` use them, so an order is judged
 against the same routes whether it is checked on arrival or adjudicated.
 """
 
@@ -17,7 +19,11 @@ from dippouch.core.paths import convoy_path_exists, fleet_on_proper_route
 from dippouch.core.position import Unit
 from dippouch.core.results import Reason
 
-__all__ = ["BoardRoutes", "Tables", "tables"]
+__all__ = ["CONVOY", "HOLD", "MOVE", "NONE", "SUPPORT", "BoardRoutes", "Tables", "tables"]
+
+#: Order codes of the movement resolver (:mod:`dippouch.core.movement`) and its fast loop
+#: (:mod:`dippouch.core.fast.movement`): what a province's unit carries out, NONE while it has no order.
+NONE, HOLD, MOVE, SUPPORT, CONVOY = -1, 0, 1, 2, 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +54,16 @@ class Tables:
     """``(target location, target kind, support destination or None)`` -> why a support of that unit matches
     no order. Most supports in a phase match nothing, and the reason depends on the map alone: one shared
     ``Reason`` per case instead of one made per support and phase."""
+    # Ascending tuples for listing legal orders (:mod:`dippouch.core.legal_orders`): walked in a stable order,
+    # where the adjudicator asks the sets above for membership.
+    army_adj_list: tuple[tuple[int, ...], ...]
+    fleet_adj_list: tuple[tuple[int, ...], ...]
+    fleet_reach_list: tuple[tuple[int, ...], ...]
+    seas_next_to_list: tuple[tuple[int, ...], ...]
+    sea_adj: tuple[tuple[int, ...], ...]
+    """Sea province -> the sea provinces a fleet there may move to (convoy chains); empty for other provinces."""
+    shore_of: tuple[frozenset[int], ...]
+    """Province -> the coastal provinces a fleet there may move to (where a convoy may land)."""
 
 
 def tables(gmap: GameMap) -> Tables:
@@ -55,9 +71,10 @@ def tables(gmap: GameMap) -> Tables:
     got: Tables | None = gmap.derived.get("board.tables")
     if got is not None:
         return got
+    sea = tuple(p.kind == ProvinceKind.SEA for p in gmap.provinces)
     t = Tables(
         loc_prov=tuple(loc.province for loc in gmap.locations),
-        sea=tuple(p.kind == ProvinceKind.SEA for p in gmap.provinces),
+        sea=sea,
         army_adj=gmap.army_adj,
         fleet_adj=gmap.fleet_adj,
         fleet_reach=gmap.fleet_reach,
@@ -81,6 +98,17 @@ def tables(gmap: GameMap) -> Tables:
         between={},
         seas=frozenset(s for s, p in enumerate(gmap.provinces) if p.kind == ProvinceKind.SEA),
         unmatched={},
+        army_adj_list=tuple(tuple(sorted(a)) for a in gmap.army_adj),
+        fleet_adj_list=tuple(tuple(sorted(a)) for a in gmap.fleet_adj),
+        fleet_reach_list=tuple(tuple(sorted(a)) for a in gmap.fleet_reach),
+        seas_next_to_list=tuple(tuple(sorted(s)) for s in gmap.seas_next_to),
+        sea_adj=tuple(
+            tuple(sorted(q for q in gmap.fleet_reach[p] if sea[q])) if sea[p] else () for p in range(len(sea))
+        ),
+        shore_of=tuple(
+            frozenset(q for q in gmap.fleet_reach[p] if gmap.provinces[q].kind == ProvinceKind.COAST)
+            for p in range(len(sea))
+        ),
     )
     gmap.derived["board.tables"] = t
     return t

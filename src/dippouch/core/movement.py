@@ -11,19 +11,24 @@ Before resolution every order is classified as DATC v3.2 asks (issue 4.E.1): *il
 judged from the board alone; ignored, the unit holds and may be supported to hold), *invalid* (legal,
 but it does not match the orders it needs, e.g. a support of a move not ordered), or valid.
 
-Everything here works on province ids held in lists; the map's adjacency was compiled to frozensets.
+Everything here works on province ids held in lists; the map's adjacency was compiled to frozensets
+(:func:`dippouch.core.board.tables`). This module is the readable judgement of every order
+(:meth:`_Judge.general`); under the standard rules the usual orders of a phase are settled before
+resolution by the fast loop in :mod:`dippouch.core.fast.movement`, which hands everything else back here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from typing import NamedTuple, overload
+from typing import Any, NamedTuple, overload
 
+from dippouch.core.board import CONVOY, HOLD, MOVE, NONE, SUPPORT
 from dippouch.core.board import BoardRoutes as _BoardRoutes
 from dippouch.core.board import Tables as _Tables
 from dippouch.core.board import tables as _tables
-from dippouch.core.legality import Judgement, movement_problem
+from dippouch.core.fast.movement import settle_standard_orders
 from dippouch.core.mapdata import GameMap
+from dippouch.core.order_checks import Judgement, movement_problem
 from dippouch.core.orders import Convoy, Disband, Hold, Move, Order, Support
 from dippouch.core.paths import convoy_path_exists
 from dippouch.core.position import SHARED_UNITS, Dislodged, Position, Unit, fresh_dict, shared_unit
@@ -45,8 +50,7 @@ _INVALID = Outcome.INVALID
 _STANDS = Outcome.STANDS
 _SUCCEEDS = Outcome.SUCCEEDS
 
-# Order codes of the resolver.
-NONE, HOLD, MOVE, SUPPORT, CONVOY = -1, 0, 1, 2, 3
+# Order codes of the resolver (NONE, HOLD, MOVE, SUPPORT, CONVOY) are in core.board, shared with the fast loop.
 # Decision states.
 _UNRESOLVED, _GUESSING, _RESOLVED = 0, 1, 2
 
@@ -576,6 +580,22 @@ class _Judge:
             self.holds.append(prov)
 
 
+class _LateJudge:
+    """A :class:`_Judge` made on first need: most phases under the standard rules need none."""
+
+    __slots__ = ("args", "judge")
+
+    def __init__(self, *args: Any) -> None:
+        self.args = args
+        self.judge: _Judge | None = None
+
+    def general(self, power: str, i: int, order: Order) -> None:
+        judge = self.judge
+        if judge is None:
+            judge = self.judge = _Judge(*self.args)
+        judge.general(power, i, order)
+
+
 def adjudicate_movement(
     gmap: GameMap,
     hooks: RuleHooks,
@@ -591,19 +611,11 @@ def adjudicate_movement(
     if setup is None or setup[0] is not gmap:
         setup = hooks.derived["movement.setup"] = (gmap, _tables(gmap), *_fast_flags(hooks))
     tab, std, plain_order = setup[1], setup[2], setup[3]
-    loc_prov, army_adj, fleet_adj, fleet_reach, sea, army_ok = (
-        tab.loc_prov,
-        tab.army_adj,
-        tab.fleet_adj,
-        tab.fleet_reach,
-        tab.sea,
-        tab.army_ok,
-    )
+    loc_prov = tab.loc_prov
     mk = hooks.movement_kind
     # One entry per submitted order (see _EntryT): the order its unit carries out is judged at the end,
     # anything else is decided on the spot.
     entries: list[_EntryT] = []
-    add = entries.append
     stand_in: dict[int, Order] = {}
     word: list[Outcome | None] = [None] * n
     """Slot -> outcome. For a province, of the order its unit carries out, once known: set for orders settled
@@ -616,7 +628,7 @@ def adjudicate_movement(
     wrong_coast: dict[int, str] = {}
     routes = _BoardRoutes(gmap, units, tab, std, mk)
     r = _Resolver(gmap, units, hooks, n, std)
-    code, dest, sup_dest, dest_loc, at, convoyed = r.code, r.dest, r.sup_dest, r.dest_loc, r.at, r.convoyed
+    code, dest, dest_loc, at, convoyed = r.code, r.dest, r.dest_loc, r.at, r.convoyed
     for p, u in units.items():
         at[p] = u
     if not std:
@@ -632,115 +644,19 @@ def adjudicate_movement(
     convoys: list[tuple[int, Convoy]] = []
     holds: list[int] = []
 
-    judge: _Judge | None = None
-
     # 1. Board legality of each order; the first legal order of a unit is the one it carries out.
     if std and plain_order:
-        # The standard fast loop: a legal hold, move, support or convoy for a unit of the ordering power
-        # with no order yet is settled inline. Anything else (illegal, repeated or foreign orders, extra
-        # order kinds) goes through ``general``, which judges it in full and says why; the fast loop only
-        # ever accepts what ``general`` would accept.
-        for power, olist in orders.items():
-            for i, order in enumerate(olist):
-                t = type(order)
-                if t is Support:
-                    so: Support = order  # type: ignore[assignment]
-                    prov = loc_prov[so.loc]
-                    unit = at[prov]
-                    if unit is not None and unit.power == power and code[prov] < 0:
-                        tp = loc_prov[so.target]
-                        tu = at[tp]
-                        # An owner named in the order must be the unit's (else legality says why).
-                        if tu is not None and tp != prov and (so.target_power is None or so.target_power == tu.power):
-                            # A unit that is no fleet supports by army adjacency, as _illegal_reason judges it.
-                            reach = fleet_reach[unit.loc] if unit.kind == "F" else army_adj[prov]
-                            sd = so.dest
-                            if sd is None:
-                                d = -1
-                                ok = tp in reach
-                            else:
-                                # Tests as statements, not one boolean expression: a comparison followed by
-                                # a conditional jump runs a specialised instruction, one whose value is
-                                # kept runs the generic comparison.
-                                d = loc_prov[sd]
-                                ok = False
-                                if d != prov and d != tp and d in reach:
-                                    tk = tu.kind
-                                    if tk == "A":
-                                        ok = d in army_adj[tp] or (army_ok[d] and routes.exists(tp, d, prov))
-                                    elif tk == "F":
-                                        ok = d in fleet_reach[tu.loc]
-                            if ok:
-                                entry = (power, i, order, prov)
-                                add(entry)
-                                code[prov] = SUPPORT
-                                sup_dest[prov] = d
-                                supports.append(entry)
-                                continue
-                elif t is Move:
-                    mo: Move = order  # type: ignore[assignment]
-                    prov = loc_prov[mo.loc]
-                    unit = at[prov]
-                    if unit is not None and unit.power == power and code[prov] < 0:
-                        dl = mo.dest
-                        d = loc_prov[dl]
-                        kind = unit.kind
-                        if kind == "A":
-                            if not mo.via_convoy and d in army_adj[prov]:
-                                ok = True
-                            elif d != prov and army_ok[d] and routes.exists(prov, d, -1):
-                                ok = convoyed[prov] = True
-                            else:
-                                ok = False
-                        elif kind == "F" and not mo.via_convoy and dl in fleet_adj[unit.loc]:
-                            ok = True
-                            dest_loc[prov] = dl
-                        else:
-                            ok = False
-                        if ok:
-                            add((power, i, order, prov))
-                            code[prov] = MOVE
-                            dest[prov] = d
-                            moves.append(prov)
-                            continue
-                elif t is Hold:
-                    prov = loc_prov[order.loc]  # type: ignore[attr-defined]
-                    unit = at[prov]
-                    if unit is not None and unit.power == power and code[prov] < 0:
-                        add((power, i, order, prov))
-                        code[prov] = HOLD
-                        holds.append(prov)
-                        continue
-                elif t is Convoy:
-                    co: Convoy = order  # type: ignore[assignment]
-                    prov = loc_prov[co.loc]
-                    unit = at[prov]
-                    if unit is not None and unit.power == power and code[prov] < 0 and unit.kind == "F" and sea[prov]:
-                        tp = loc_prov[co.target]
-                        tu = at[tp]
-                        d = loc_prov[co.dest]
-                        if (
-                            tu is not None
-                            and tu.kind == "A"
-                            and d != tp
-                            and (co.target_power is None or co.target_power == tu.power)
-                            and routes.proper(tp, d, prov)
-                        ):
-                            add((power, i, order, prov))
-                            code[prov] = CONVOY
-                            got_fleets = convoy_orders.get((tp, d))
-                            if got_fleets is None:
-                                convoy_orders[(tp, d)] = [prov]
-                            else:
-                                got_fleets.append(prov)
-                            convoys.append((prov, co))
-                            continue
-                if judge is None:
-                    judge = _Judge(
-                        gmap, hooks, position, tab, routes, r, std, plain_order, entries, spot, word, reasons,
-                        wrong_coast, stand_in, moves, supports, convoy_orders, convoys, holds,
-                    )  # fmt: skip
-                judge.general(power, i, order)
+        # The standard fast loop (dippouch.core.fast.movement): a legal hold, move, support or convoy for a unit
+        # of the ordering power with no order yet is settled there. Anything else (illegal, repeated or
+        # foreign orders, extra order kinds) comes back to ``general``, which judges it in full and says why;
+        # the fast loop only ever accepts what ``general`` would accept.
+        late = _LateJudge(
+            gmap, hooks, position, tab, routes, r, std, plain_order, entries, spot, word, reasons, wrong_coast,
+            stand_in, moves, supports, convoy_orders, convoys, holds,
+        )  # fmt: skip
+        settle_standard_orders(
+            orders, tab, routes, r, entries, supports, moves, holds, convoy_orders, convoys, late.general
+        )
     else:
         judge = _Judge(
             gmap, hooks, position, tab, routes, r, std, plain_order, entries, spot, word, reasons, wrong_coast,

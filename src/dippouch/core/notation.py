@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, NoReturn, TypeVar
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError
+from dippouch.core.lookup import FORMATS, SYNTAX, SYNTAX_GENERATION
 from dippouch.core.mapdata import ProvinceKind
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
 
@@ -156,7 +157,7 @@ def _name_forms(key: tuple[str, ...], sea: bool) -> list[tuple[str, ...]]:
 def _lexicon(variant: Variant) -> _Lexicon:
     # Kept on the variant (it goes with it), with the syntax registrations it was made under.
     hit: tuple[int, _Lexicon] | None = variant.derived.get("notation.lexicon")
-    if hit is not None and hit[0] == _SYNTAX_GENERATION[0]:
+    if hit is not None and hit[0] == SYNTAX_GENERATION[0]:
         return hit[1]
     gmap = variant.map
     names: dict[tuple[str, ...], int] = {}
@@ -215,8 +216,9 @@ def _lexicon(variant: Variant) -> _Lexicon:
                 continue
             owners.setdefault(key, (power.name, False))
             owners.setdefault((*key[:-1], key[-1] + "s"), (power.name, True))
-    syntax = tuple(fn for rule, fn in _SYNTAX.items() if variant.rules.get(rule))
-    verbs = tuple(v for rule, words in _SYNTAX_VERBS.items() if variant.rules.get(rule) for v in words)
+    active = [entry for rule, entries in SYNTAX.items() if variant.rules.get(rule) for entry in entries]
+    syntax = tuple(fn for fn, _ in active)
+    verbs = tuple(v for _, words in active for v in words)
     lex = _Lexicon(
         names=names,
         longest=max((len(k) for k in names), default=1),
@@ -228,18 +230,14 @@ def _lexicon(variant: Variant) -> _Lexicon:
         verbs=verbs,
         owners=owners,
     )
-    variant.derived["notation.lexicon"] = (_SYNTAX_GENERATION[0], lex)
+    variant.derived["notation.lexicon"] = (SYNTAX_GENERATION[0], lex)
     return lex
 
 
 # --------------------------------------------------------------------------------------------------
 # Extension points
 
-_SYNTAX: dict[str, Callable[[OrderReader], Order | None]] = {}
-_SYNTAX_VERBS: dict[str, tuple[str, ...]] = {}
-_FORMATS: dict[type[Order], Callable[[Variant, Order, bool], str]] = {}
-_SYNTAX_GENERATION = [0]
-"""Counts :func:`register_syntax` calls: a lexicon made before the latest one is made again."""
+# The registries of extra syntax and formats are kept in core.lookup (SYNTAX, FORMATS), the core's one registry.
 
 
 def register_syntax(rule: str, parser: Callable[[OrderReader], Order | None], verbs: Iterable[str] = ()) -> None:
@@ -249,16 +247,17 @@ def register_syntax(rule: str, parser: Callable[[OrderReader], Order | None], ve
     when the text is not its kind (the reader is then rewound and the standard grammar tried). It may raise
     :class:`OrderParseError` when the text clearly is its kind but is wrong. ``verbs`` are the words that
     name the new kinds, one each (``convert``): messages list them, and a misspelt one is recognised.
+    A rule may have several parsers (a module per order kind registers its own), tried in the order they
+    were registered.
     """
-    _SYNTAX[rule] = parser
-    _SYNTAX_VERBS[rule] = tuple(verbs)
-    _SYNTAX_GENERATION[0] += 1
+    SYNTAX.setdefault(rule, []).append((parser, tuple(verbs)))
+    SYNTAX_GENERATION[0] += 1
 
 
 def register_format(order_type: type[Order], formatter: Callable[[Variant, Order, bool], str]) -> None:
     """Teach :func:`format_order` to write a variant's extra order class: ``formatter(variant, order, full)``,
     ``full`` asking for places by their full names (:func:`format_place`)."""
-    _FORMATS[order_type] = formatter
+    FORMATS[order_type] = formatter
 
 
 # --------------------------------------------------------------------------------------------------
@@ -878,7 +877,7 @@ def format_order(
     if isinstance(order, Waive):
         return "Waive"
     for cls in type(order).__mro__:
-        fmt = _FORMATS.get(cls)
+        fmt = FORMATS.get(cls)
         if fmt is not None:
             return fmt(variant, order, full)
     return repr(order)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from dippouch.core.lookup import Drawing, register_order_kind
+
 __all__ = [
     "Build",
     "Convoy",
@@ -58,7 +60,7 @@ class Support(Order):
     dest: int | None = None
     target_power: str | None = None
     """The power the order names as the supported unit's owner ("supports the Crown Army Ashby"), or None.
-    When named, the unit there must be that power's (:mod:`~dippouch.core.legality`)."""
+    When named, the unit there must be that power's (:mod:`~dippouch.core.order_checks`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,3 +102,23 @@ class Waive(Order):
     @property
     def unit_loc(self) -> int | None:
         return None
+
+
+# How the standard orders are drawn (the renderer draws by shape, never by order class; see lookup.Drawing).
+register_order_kind(Hold, lambda o: Drawing("hold", "hold", unit=o.loc))
+register_order_kind(Move, lambda o: Drawing("move", "move", unit=o.loc, dest=o.dest, dashed=o.via_convoy))
+register_order_kind(Retreat, lambda o: Drawing("retreat", "retreat", unit=o.loc, dest=o.dest, dislodged=True))
+register_order_kind(
+    Support,
+    lambda o: Drawing(
+        "support",
+        "support support-hold" if o.dest is None else "support support-move",
+        unit=o.loc,
+        target=o.target,
+        dest=o.dest,
+    ),
+)
+register_order_kind(Convoy, lambda o: Drawing("convoy", "convoy", unit=o.loc, target=o.target, dest=o.dest))
+register_order_kind(Disband, lambda o: Drawing("remove", "remove", unit=o.loc, dislodged=True))
+register_order_kind(Build, lambda o: Drawing("build", "build", unit=o.loc, kind=o.kind))
+register_order_kind(Waive, lambda o: None)

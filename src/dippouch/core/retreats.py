@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from dippouch.core.legality import retreat_problem
 from dippouch.core.mapdata import GameMap
+from dippouch.core.order_checks import retreat_problem
 from dippouch.core.orders import Disband, Order
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import OrderResult, Outcome

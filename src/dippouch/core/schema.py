@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dippouch.core.errors import VariantProblem
-from dippouch.core.lookup import BEHAVIOUR_SOURCE, HOOK_POINTS, NAME_SOURCES, closest, load_rule_modules
+from dippouch.core.lookup import HOOK_POINTS, behaviour_names, closest, load_rule_modules, registered_names
 
 __all__ = [
     "ROOT",
@@ -193,22 +193,13 @@ class Overrides(Spec):
 # ------------------------------------------------------------------------------------------ registries
 
 
-# NAME_SOURCES and BEHAVIOUR_SOURCE (dippouch.core.lookup): names from the core's registries, provided by
-# the modules that own them, so that this module imports none of them.
+# The names are read from core.lookup, the core's one registry (registered_names is imported from there).
 
 
 def known_behaviours(point: str) -> list[str]:
     """Every name ``[rules] <point>`` may take: the built-in ones and those rule modules registered."""
     load_rule_modules()
-    return BEHAVIOUR_SOURCE[0](point) if BEHAVIOUR_SOURCE else []
-
-
-def registered_names(registry: str) -> list[str]:
-    load_rule_modules()
-    source = NAME_SOURCES.get(registry)
-    if source is None:
-        raise ValueError(f"no registry {registry!r}")
-    return source()
+    return behaviour_names(point)
 
 
 # ----------------------------------------------------------------------------------------- the format

@@ -13,7 +13,7 @@ import difflib
 import hashlib
 import json
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -21,7 +21,7 @@ from typing import Any
 from dippouch.core.calendar import Calendar
 from dippouch.core.derived import Derived
 from dippouch.core.errors import VariantError, VariantProblem
-from dippouch.core.lookup import NAME_SOURCES, closest, load_rule_modules
+from dippouch.core.lookup import MAP_HOOKS, closest, load_rule_modules
 from dippouch.core.mapdata import GameMap, compile_map
 from dippouch.core.position import Position, Unit
 from dippouch.core.tomllines import key_lines
@@ -40,10 +40,9 @@ __all__ = [
     "play_hash",
 ]
 
-#: Hooks a variant file may name under ``[variant] hooks``: name -> function(raw data) -> extra fleet
-#: edges. Registered by modules in ``dippouch.core.rules`` (W3K derives its sea adjacency this way).
-MAP_HOOKS: dict[str, Callable[[Mapping[str, Any]], Iterable[tuple[str, str]]]] = {}
-NAME_SOURCES["map_hooks"] = lambda: sorted(MAP_HOOKS)  # the schema checks [variant] map_hooks against it
+# MAP_HOOKS, the hooks a variant file may name under ``[variant] map_hooks`` (name -> function(raw data) ->
+# extra fleet edges, registered by rule modules: W3K derives its sea adjacency this way), is kept in
+# core.lookup, the core's one registry.
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from typing import Any
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.jsonio import result_to_json
-from dippouch.core.legal import legal_orders
+from dippouch.core.legal_orders import legal_orders
 from dippouch.core.notation import format_order
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Support
 from dippouch.core.position import Position

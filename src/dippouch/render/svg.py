@@ -17,19 +17,18 @@ unit they point at; the cross of a failed order sits on top of everything).
 from __future__ import annotations
 
 import math
-import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 from xml.sax.saxutils import escape, quoteattr
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError
+from dippouch.core.lookup import ORDER_KINDS, UNIT_BADGES, Drawing, drawing_of
 from dippouch.core.mapdata import ProvinceKind
 from dippouch.core.notation import parse_order
-from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
+from dippouch.core.orders import Build, Disband, Hold, Order
 from dippouch.core.position import Position
-from dippouch.core.rules.w3k import Convert, Proxy, SendSupply
 from dippouch.core.variant import Variant
 from dippouch.render.colours import Rgb, hex_colour, ink_on, mix, parse_colour
 from dippouch.render.geometry import Geometry, load_geometry, project
@@ -124,25 +123,25 @@ class _Static:
     """Dislodged units' spots, moved clear of the unit spot likewise."""
 
 
-_STATIC: dict[tuple[Any, ...], tuple[Geometry, Variant, _Static]] = {}
-
-
-_STATIC_LOCK = threading.Lock()
-
-
 def _static(variant: Variant, geo: Geometry, options: RenderOptions) -> _Static:
-    """The parts of a picture that depend only on the map and the options, made once (the web app draws from
-    several threads: the cache is locked, the making is not; two threads may make the same part once each)."""
-    key = (id(geo), id(variant), options.names, options.labels, options.unit_scale, options.label_scale, options.coasts)
-    with _STATIC_LOCK:
-        hit = _STATIC.get(key)
-    if hit is not None and hit[0] is geo and hit[1] is variant:
-        return hit[2]
+    """The parts of a picture that depend only on the map and the options, made once per variant, geometry and
+    options and kept on the variant (``variant.derived``), so they go when the variant goes.
+
+    The web app draws from several threads: a dictionary's get and set are atomic, the making is not locked;
+    two threads may make the same part once each. The geometry is kept beside its parts, so the ``id()`` in the
+    key stays its own.
+    """
+    kept: dict[tuple[Any, ...], tuple[Geometry, _Static]] | None = variant.derived.get("render.static")
+    if kept is None:
+        kept = variant.derived.setdefault("render.static", {})
+    key = (id(geo), options.names, options.labels, options.unit_scale, options.label_scale, options.coasts)
+    hit = kept.get(key)
+    if hit is not None and hit[0] is geo:
+        return hit[1]
     st = _make_static(variant, geo, options)
-    with _STATIC_LOCK:
-        while len(_STATIC) >= 64:
-            _STATIC.pop(next(iter(_STATIC)))
-        _STATIC[key] = (geo, variant, st)
+    if len(kept) >= 16:  # a few option sets per variant are used; more is a caller trying every scale
+        kept.clear()
+    kept[key] = (geo, st)
     return st
 
 
@@ -600,8 +599,9 @@ def draw_svg(
         _draw_order(variant, geo, position, d, r, colour, powers, layers, builds, st.dislodged)
 
     # -- units
-    converting = position.state.get("w3k_converting")
-    converting = converting if isinstance(converting, Mapping) else {}
+    badges: dict[str, tuple[str, str]] = {}
+    for badge in UNIT_BADGES:  # marks a variant's state asks for beside units (a conversion under way)
+        badges.update(badge(variant, position))
     unit_svg: list[str] = []
     for prov, u in position.units.items():
         pt = _unit_point(variant, geo, u.loc)
@@ -609,13 +609,13 @@ def draw_svg(
             continue
         abbr = gmap.provinces[prov].abbr
         extra = ""
-        if abbr in converting:
-            new = "F" if u.kind == "A" else "A"
+        if abbr in badges:
+            css, letter = badges[abbr]
             bx, by = pt[0] + r * 1.0, pt[1] - r * 0.95
             extra = (
-                f'<g class="converting"><circle cx="{_f(bx)}" cy="{_f(by)}" r="{_f(r * 0.55)}" fill="#ffffff"'
+                f'<g class="{escape(css)}"><circle cx="{_f(bx)}" cy="{_f(by)}" r="{_f(r * 0.55)}" fill="#ffffff"'
                 f' stroke="{CASING}" stroke-width="{_f(r * 0.1)}"/><text x="{_f(bx)}" y="{_f(by + r * 0.27)}"'
-                f' font-size="{_f(r * 0.75)}" font-weight="bold" text-anchor="middle" fill="#000000">{new}</text></g>'
+                f' font-size="{_f(r * 0.75)}" font-weight="bold" text-anchor="middle" fill="#000000">{escape(letter)}</text></g>'
             )
         unit_svg.append(
             _unit_svg(
@@ -765,9 +765,7 @@ def _legend(
         h += fs * (1.3 * len(notes) + 0.6)
     kinds = _extra_kinds(variant)
     if key or kinds:
-        rules = variant.data.get("rules")
-        w3k = bool(rules.get("w3k_orders")) if isinstance(rules, Mapping) else False
-        rows_svg, kh = _key(st, width, h, orders=key, kinds=kinds, w3k_orders=w3k)
+        rows_svg, kh = _key(st, width, h, orders=key, kinds=kinds, extra=_key_samples(variant))
         out.append(rows_svg)
         h += kh
     return out, h
@@ -815,6 +813,15 @@ def _extra_kinds(variant: Variant) -> list[tuple[str, str]]:
     return out
 
 
+def _key_samples(variant: Variant) -> list[tuple[str, str]]:
+    """(label, shape) of the key's samples for the order kinds a variant's rules bring in (W3K's convert and
+    proxy), as their modules registered them (:func:`dippouch.core.lookup.register_order_kind`)."""
+    rules = variant.data.get("rules")
+    if not isinstance(rules, Mapping):
+        return []
+    return [k.key for k in ORDER_KINDS.values() if k.key is not None and k.rule is not None and rules.get(k.rule)]
+
+
 def _key(
     st: _Static,
     width: float,
@@ -822,11 +829,11 @@ def _key(
     *,
     orders: bool = True,
     kinds: Sequence[tuple[str, str]] = (),
-    w3k_orders: bool = False,
+    extra: Sequence[tuple[str, str]] = (),
 ) -> tuple[str, float]:
     """A line of samples saying how orders and their fates are drawn, under the powers: the unit kinds
-    first when a variant has more than armies and fleets, W3K's convert and proxy marks when its orders
-    exist."""
+    first when a variant has more than armies and fleets, the marks of a variant's own order kinds
+    (``extra``: label and shape) when its orders exist."""
     fs = st.font * 0.85
     r = fs * 0.45
     pen = _Pen(r, "#6b6b6b", "ok")
@@ -861,23 +868,21 @@ def _key(
         ),
         ("removed", _removal((sw / 2, 0.0), r * 2.2)),
     ]
-    if w3k_orders:
-        ring = r * 1.3
-        samples += [
-            (
-                "convert",
-                f'<circle cx="{_f(sw / 2)}" cy="0" r="{_f(ring)}" fill="none" stroke="#6b6b6b"'
-                f' stroke-width="{_f(r * 0.3)}" stroke-dasharray="{_f(ring * 0.6)} {_f(ring * 0.2)} {_f(ring * 0.1)}'
-                f' {_f(ring * 0.2)}"/>',
-            ),
-            (
-                "proxy",
-                f'<circle cx="{_f(sw / 2)}" cy="0" r="{_f(ring)}" fill="none" stroke="#6b6b6b"'
-                f' stroke-width="{_f(r * 0.35)}"/><rect x="{_f(sw / 2 - ring * 1.6)}" y="{_f(-ring * 1.3)}"'
-                f' width="{_f(ring * 0.9)}" height="{_f(ring * 0.9)}" rx="{_f(ring * 0.15)}" fill="#6b6b6b"'
-                f' stroke="{CASING}" stroke-width="{_f(r * 0.1)}"/>',
-            ),
-        ]
+    ring = r * 1.3
+    shape_samples = {
+        "ring": (
+            f'<circle cx="{_f(sw / 2)}" cy="0" r="{_f(ring)}" fill="none" stroke="#6b6b6b"'
+            f' stroke-width="{_f(r * 0.3)}" stroke-dasharray="{_f(ring * 0.6)} {_f(ring * 0.2)} {_f(ring * 0.1)}'
+            f' {_f(ring * 0.2)}"/>'
+        ),
+        "hand_over": (
+            f'<circle cx="{_f(sw / 2)}" cy="0" r="{_f(ring)}" fill="none" stroke="#6b6b6b"'
+            f' stroke-width="{_f(r * 0.35)}"/><rect x="{_f(sw / 2 - ring * 1.6)}" y="{_f(-ring * 1.3)}"'
+            f' width="{_f(ring * 0.9)}" height="{_f(ring * 0.9)}" rx="{_f(ring * 0.15)}" fill="#6b6b6b"'
+            f' stroke="{CASING}" stroke-width="{_f(r * 0.1)}"/>'
+        ),
+    }
+    samples += [(label, shape_samples[shape]) for label, shape in extra if shape in shape_samples]
     if not orders:
         samples = []
     if kinds:
@@ -917,6 +922,77 @@ def _removal(at: Point, size: float) -> str:
     )
 
 
+class _Order:
+    """One order being drawn: what a shape's drawing function needs, and where its units stand."""
+
+    __slots__ = (
+        "builds",
+        "colour",
+        "d",
+        "desc",
+        "geo",
+        "layers",
+        "pc",
+        "pen",
+        "position",
+        "powers",
+        "r",
+        "retreats",
+        "spots",
+        "variant",
+    )
+
+    def __init__(
+        self,
+        variant: Variant,
+        geo: Geometry,
+        position: Position,
+        d: _Drawn,
+        desc: Drawing,
+        r: float,
+        colour: Mapping[str, Rgb],
+        powers: Mapping[str, Any],
+        layers: _Layers,
+        builds: list[str],
+        spots: Mapping[str, Point],
+    ) -> None:
+        self.variant = variant
+        self.geo = geo
+        self.position = position
+        self.d = d
+        self.desc = desc
+        self.r = r
+        self.colour = colour
+        self.powers = powers
+        self.layers = layers
+        self.builds = builds
+        self.spots = spots
+        # An order for another power's unit (or the power's own proxy) is drawn in the colour of the power
+        # that sent it: the line says who gave the order.
+        self.pc: Rgb = colour.get(d.power, (0.5, 0.5, 0.5))
+        self.pen = _Pen(r, hex_colour(self.pc), d.status)
+        self.retreats = variant.calendar.kind(position.phase) == PhaseKind.RETREATS
+
+    def at(self, loc: int | None) -> Point | None:
+        return None if loc is None else _unit_point(self.variant, self.geo, loc)
+
+    def unit_at(self, loc: int | None) -> Point | None:
+        """Where the ordered unit is drawn: its spot, or for a dislodged unit its spot beside the province."""
+        if loc is None:
+            return None
+        gmap = self.variant.map
+        prov = gmap.province_of(loc)
+        if prov in self.position.dislodged and self.desc.dislodged and self.retreats:
+            return self.spots.get(gmap.provinces[prov].abbr)
+        u = self.position.units.get(prov)
+        return self.at(u.loc) if u is not None else self.at(loc)
+
+    def beside(self, a: Point) -> Point:
+        """Where a failure's cross goes beside a unit's mark."""
+        r = self.r
+        return (a[0] + r * 1.3, a[1] - r * 1.3)
+
+
 def _draw_order(
     variant: Variant,
     geo: Geometry,
@@ -929,189 +1005,219 @@ def _draw_order(
     builds: list[str],
     spots: Mapping[str, Point],
 ) -> None:
-    gmap = variant.map
-    o = d.order
-    # An order for another power's unit (or the power's own proxy) is drawn in the colour of the power
-    # that sent it: the line says who gave the order.
-    pc = colour.get(d.power, (0.5, 0.5, 0.5))
-    pen = _Pen(r, hex_colour(pc), d.status)
-    w = r * 0.34
-    kind_retreat = variant.calendar.kind(position.phase) == PhaseKind.RETREATS
-
-    def at(loc: int) -> Point | None:
-        return _unit_point(variant, geo, loc)
-
-    def unit_at(loc: int) -> Point | None:
-        """Where the ordered unit is drawn: its spot, or for a dislodged unit its spot beside the province."""
-        prov = gmap.province_of(loc)
-        if prov in position.dislodged and isinstance(o, (Retreat, Disband)) and kind_retreat:
-            return spots.get(gmap.provinces[prov].abbr)
-        u = position.units.get(prov)
-        return at(u.loc) if u is not None else at(loc)
-
-    mark_failed: list[Point] = []
-
-    if isinstance(o, Move | Retreat):
-        a, b = unit_at(o.loc), at(o.dest)
-        if a is None or b is None:
-            return
-        c = _curve(a, b, r * 1.15, r * 1.3)
-        head = r * 1.05
-        if c is None:
-            # Unit spots too close for the usual gaps (tiny neighbours): a short arrow between them.
-            span = math.dist(a, b)
-            if span < 1e-6:
-                return
-            c = _curve(a, b, span * 0.2, span * 0.2)
-            head = min(head, span * 0.3)
-            if c is None:
-                return
-        tip = c[2]
-        base = _toward(tip, c[1], head * 0.8)
-        body = pen.path(_qd((c[0], c[1], base)), w, inner=isinstance(o, Retreat)) + pen.head(tip, c[1], head)
-        if isinstance(o, Move) and o.via_convoy:
-            body = pen.path(_qd((c[0], c[1], base)), w, dash=f"{_f(r * 1.2)} {_f(r * 0.4)}") + pen.head(tip, c[1], head)
-        layers.lines.append(_group("retreat" if isinstance(o, Retreat) else "move", d, body))
-        if d.status != "ok":
-            # Near the head, where the move stopped: the middle is where supports of the move end, and a
-            # cross there would say the support failed.
-            mark_failed.append(_at(c, MOVE_CROSS_AT))
-    elif isinstance(o, Support):
-        a = unit_at(o.loc)
-        tgt = at(o.target)
-        if a is None or tgt is None:
-            return
-        dash = f"{_f(r * 0.55)} {_f(r * 0.35)}"
-        if o.dest is None:
-            end = _toward(tgt, a, r * 1.5)
-            s = _toward(a, tgt, r * 1.15)
-            if math.dist(a, tgt) < r * 3.0:
-                # Supporter and supported stand close: a short stub between them, still pointing the right way.
-                span = math.dist(a, tgt)
-                s, end = _toward(a, tgt, span * 0.2), _toward(tgt, a, span * 0.2)
-            base = _toward(end, s, min(r * 0.5, math.dist(s, end) * 0.4))
-            ring = (
-                f'<circle cx="{_f(tgt[0])}" cy="{_f(tgt[1])}" r="{_f(r * 1.5)}" fill="none" stroke="{pen.colour}"'
-                f' stroke-width="{_f(r * 0.14)}" stroke-dasharray="{dash}"/>'
-            )
-            body = pen.path(f"M{_f(s[0])} {_f(s[1])}L{_f(base[0])} {_f(base[1])}", r * 0.2, dash) + pen.head(
-                end, s, r * 0.7
-            )
-            layers.under.append(_group("support support-hold", d, body + ring))
-            if d.status != "ok":
-                mark_failed.append(((s[0] + end[0]) / 2, (s[1] + end[1]) / 2))
-        else:
-            dst = at(o.dest)
-            if dst is None:
-                return
-            mc = _curve(tgt, dst, r * 1.15, r * 1.3)
-            goal = _at(mc, SUPPORT_GOAL_AT) if mc is not None else ((tgt[0] + dst[0]) / 2, (tgt[1] + dst[1]) / 2)
-            s = _toward(a, goal, r * 1.15)
-            if math.dist(a, goal) < r * 1.9 and mc is not None:
-                # The supporter stands by the middle of the move it supports: aim further along the move.
-                here: Point = a
-                goal = max((_at(mc, t) for t in (0.2, 0.8)), key=lambda p: math.dist(here, p))
-                s = _toward(a, goal, min(r * 1.15, math.dist(a, goal) * 0.4))
-            base = _toward(goal, s, min(r * 0.5, math.dist(s, goal) * 0.4))
-            body = pen.path(f"M{_f(s[0])} {_f(s[1])}L{_f(base[0])} {_f(base[1])}", r * 0.2, dash) + pen.head(
-                goal, s, r * 0.7
-            )
-            layers.under.append(_group("support support-move", d, body))
-            if d.status != "ok":
-                mark_failed.append(((s[0] + goal[0]) / 2, (s[1] + goal[1]) / 2))
-    elif isinstance(o, Convoy):
-        f, army, dst = unit_at(o.loc), at(o.target), at(o.dest)
-        if f is None or army is None or dst is None:
-            return
-        s = _toward(army, f, r * 1.15)
-        e = _toward(dst, f, r * 1.3)
-        base = _toward(e, f, r * 0.5)
-        dash = f"{_f(r * 0.05)} {_f(r * 0.45)}"
-        d_path = f"M{_f(s[0])} {_f(s[1])}L{_f(f[0])} {_f(f[1])}L{_f(base[0])} {_f(base[1])}"
-        body = pen.path(d_path, r * 0.26, dash) + pen.head(e, f, r * 0.7)
-        layers.under.append(_group("convoy", d, body))
-        if d.status != "ok":
-            mark_failed.append(f)
-    elif isinstance(o, Hold):
-        a = unit_at(o.loc)
-        if a is None:
-            return
-        body = (
-            f'<circle cx="{_f(a[0])}" cy="{_f(a[1])}" r="{_f(r * 1.45)}" fill="none" stroke="{CASING}"'
-            f' stroke-width="{_f(r * 0.36)}"/><circle cx="{_f(a[0])}" cy="{_f(a[1])}" r="{_f(r * 1.45)}" fill="none"'
-            f' stroke="{pen.colour}" stroke-width="{_f(r * 0.22)}"/>'
-        )
-        layers.lines.append(_group("hold", d, body))
-        if d.status != "ok":
-            mark_failed.append((a[0] + r * 1.3, a[1] - r * 1.3))
-    elif isinstance(o, Disband):
-        a = unit_at(o.loc)
-        if a is None:
-            return
-        cls = "disband" if kind_retreat else "remove"
-        if d.status == "ok":
-            layers.top.append(_group(cls, d, _removal(a, r * 2.6)))
-        else:
-            # A removal the adjudicator did not carry out leaves the unit on the board: no barred ring (that
-            # says "gone"), only the failure's cross beside the unit, in the paler group of a failed order.
-            layers.top.append(_group(cls, d, ""))
-            mark_failed.append((a[0] + r * 1.3, a[1] - r * 1.3))
-    elif isinstance(o, Build):
-        a = at(o.loc)
-        if a is None:
-            return
-        letter = powers[d.power].letter if d.power in powers else d.power[:1]
-        ring = (
-            f'<circle cx="{_f(a[0])}" cy="{_f(a[1])}" r="{_f(r * 1.6)}" fill="#ffffff" fill-opacity="0.55"'
-            f' stroke="{CASING}" stroke-width="{_f(r * 0.14)}" stroke-dasharray="{_f(r * 0.4)} {_f(r * 0.25)}"/>'
-        )
-        unit = _unit_svg(o.kind, a, r, pc if d.status == "ok" else mix(pc, WHITE, 0.6), letter, cls="unit built")
-        builds.append(_group("build", d, ring + unit))
-        if d.status != "ok":
-            mark_failed.append(a)
-    elif isinstance(o, Convert):
-        a = unit_at(o.loc)
-        if a is None:
-            return
-        arc = (
-            f'<circle cx="{_f(a[0])}" cy="{_f(a[1])}" r="{_f(r * 1.5)}" fill="none" stroke="{pen.colour}"'
-            f' stroke-width="{_f(r * 0.22)}" stroke-dasharray="{_f(r * 0.9)} {_f(r * 0.3)} {_f(r * 0.15)} {_f(r * 0.3)}"/>'
-        )
-        layers.lines.append(_group("convert", d, arc))
-        if d.status != "ok":
-            mark_failed.append((a[0] + r * 1.3, a[1] - r * 1.3))
-    elif isinstance(o, Proxy):
-        a = unit_at(o.loc)
-        if a is None:
-            return
-        to = colour.get(o.to, (0.5, 0.5, 0.5))
-        letter = powers[o.to].letter if o.to in powers else o.to[:1]
-        tx, ty = a[0] - r * 1.25, a[1] - r * 1.1
-        body = (
-            f'<circle cx="{_f(a[0])}" cy="{_f(a[1])}" r="{_f(r * 1.5)}" fill="none" stroke="{hex_colour(to)}"'
-            f' stroke-width="{_f(r * 0.3)}"/><g class="proxy-tag"><rect x="{_f(tx - r * 0.6)}" y="{_f(ty - r * 0.6)}"'
-            f' width="{_f(r * 1.2)}" height="{_f(r * 1.2)}" rx="{_f(r * 0.2)}" fill="{hex_colour(to)}" stroke="{CASING}"'
-            f' stroke-width="{_f(r * 0.1)}"/><text x="{_f(tx)}" y="{_f(ty + r * 0.3)}" font-size="{_f(r * 0.85)}"'
-            f' font-weight="bold" text-anchor="middle" fill="{ink_on(to)}">{escape(letter)}</text></g>'
-        )
-        layers.top.append(_group("proxy", d, body))
-        if d.status != "ok":
-            mark_failed.append(a)
-    elif isinstance(o, SendSupply):
-        mark = "" if d.status == "ok" else " (failed)" if d.status == "failed" else " (illegal)"
-        supply = "1 unit's supply" if o.count == 1 else f"{o.count} units' supply"
-        layers.notes.append(f"{d.power} sends {supply} to {o.to}{mark}")
-        layers.top.append(_group("supply", d, ""))
-    elif isinstance(o, Waive):
+    """Draw one order by the shape its kind registered (:func:`dippouch.core.lookup.drawing_of`): the
+    renderer knows shapes, never a variant's order classes."""
+    desc = drawing_of(d.order)
+    draw = _SHAPES.get(desc.shape) if desc is not None else None
+    if desc is None or draw is None:
         return
+    o = _Order(variant, geo, position, d, desc, r, colour, powers, layers, builds, spots)
+    mark_failed = draw(o)
+    if mark_failed is None:
+        return  # a place of the order has no spot on this map: nothing drawn
     for pt in mark_failed:
         layers.top.append(
             f'<g class="fail-mark {d.status}">{_cross(pt, r * 1.1, "#d7191c" if d.status == "failed" else "#444444")}</g>'
         )
     if d.dislodged:
-        a = unit_at(o.unit_loc) if o.unit_loc is not None else None
+        a = o.unit_at(d.order.unit_loc)
         if a is not None:
             layers.top.append(
                 f'<circle class="dislodged-mark" cx="{_f(a[0])}" cy="{_f(a[1])}" r="{_f(r * 1.25)}" fill="none"'
                 f' stroke="#d7191c" stroke-width="{_f(r * 0.18)}" stroke-dasharray="{_f(r * 0.35)} {_f(r * 0.2)}"/>'
             )
+
+
+# Each shape's drawing: the marks go into the layers; returns where failure crosses go (an empty list when
+# the order succeeded), or None when a place it names has no spot on the map (then nothing is drawn).
+
+
+def _draw_arrow(o: _Order) -> list[Point] | None:
+    """A move or a retreat (``"move"``, ``"retreat"``): a curved arrow, dashed for a move by convoy."""
+    r, d, desc, pen = o.r, o.d, o.desc, o.pen
+    w = r * 0.34
+    a, b = o.unit_at(desc.unit), o.at(desc.dest)
+    if a is None or b is None:
+        return None
+    c = _curve(a, b, r * 1.15, r * 1.3)
+    head = r * 1.05
+    if c is None:
+        # Unit spots too close for the usual gaps (tiny neighbours): a short arrow between them.
+        span = math.dist(a, b)
+        if span < 1e-6:
+            return None
+        c = _curve(a, b, span * 0.2, span * 0.2)
+        head = min(head, span * 0.3)
+        if c is None:
+            return None
+    tip = c[2]
+    base = _toward(tip, c[1], head * 0.8)
+    retreat = desc.shape == "retreat"
+    body = pen.path(_qd((c[0], c[1], base)), w, inner=retreat) + pen.head(tip, c[1], head)
+    if desc.dashed:
+        body = pen.path(_qd((c[0], c[1], base)), w, dash=f"{_f(r * 1.2)} {_f(r * 0.4)}") + pen.head(tip, c[1], head)
+    o.layers.lines.append(_group(desc.css, d, body))
+    # Near the head, where the move stopped: the middle is where supports of the move end, and a cross there
+    # would say the support failed.
+    return [_at(c, MOVE_CROSS_AT)] if d.status != "ok" else []
+
+
+def _draw_support(o: _Order) -> list[Point] | None:
+    """A support to hold (a short arrow and a ring round the supported unit) or to move (an arrow to the move)."""
+    r, d, desc, pen = o.r, o.d, o.desc, o.pen
+    a = o.unit_at(desc.unit)
+    tgt = o.at(desc.target)
+    if a is None or tgt is None:
+        return None
+    dash = f"{_f(r * 0.55)} {_f(r * 0.35)}"
+    if desc.dest is None:
+        end = _toward(tgt, a, r * 1.5)
+        s = _toward(a, tgt, r * 1.15)
+        if math.dist(a, tgt) < r * 3.0:
+            # Supporter and supported stand close: a short stub between them, still pointing the right way.
+            span = math.dist(a, tgt)
+            s, end = _toward(a, tgt, span * 0.2), _toward(tgt, a, span * 0.2)
+        base = _toward(end, s, min(r * 0.5, math.dist(s, end) * 0.4))
+        ring = (
+            f'<circle cx="{_f(tgt[0])}" cy="{_f(tgt[1])}" r="{_f(r * 1.5)}" fill="none" stroke="{pen.colour}"'
+            f' stroke-width="{_f(r * 0.14)}" stroke-dasharray="{dash}"/>'
+        )
+        body = pen.path(f"M{_f(s[0])} {_f(s[1])}L{_f(base[0])} {_f(base[1])}", r * 0.2, dash) + pen.head(
+            end, s, r * 0.7
+        )
+        o.layers.under.append(_group(desc.css, d, body + ring))
+        return [((s[0] + end[0]) / 2, (s[1] + end[1]) / 2)] if d.status != "ok" else []
+    dst = o.at(desc.dest)
+    if dst is None:
+        return None
+    mc = _curve(tgt, dst, r * 1.15, r * 1.3)
+    goal = _at(mc, SUPPORT_GOAL_AT) if mc is not None else ((tgt[0] + dst[0]) / 2, (tgt[1] + dst[1]) / 2)
+    s = _toward(a, goal, r * 1.15)
+    if math.dist(a, goal) < r * 1.9 and mc is not None:
+        # The supporter stands by the middle of the move it supports: aim further along the move.
+        here: Point = a
+        goal = max((_at(mc, t) for t in (0.2, 0.8)), key=lambda p: math.dist(here, p))
+        s = _toward(a, goal, min(r * 1.15, math.dist(a, goal) * 0.4))
+    base = _toward(goal, s, min(r * 0.5, math.dist(s, goal) * 0.4))
+    body = pen.path(f"M{_f(s[0])} {_f(s[1])}L{_f(base[0])} {_f(base[1])}", r * 0.2, dash) + pen.head(goal, s, r * 0.7)
+    o.layers.under.append(_group(desc.css, d, body))
+    return [((s[0] + goal[0]) / 2, (s[1] + goal[1]) / 2)] if d.status != "ok" else []
+
+
+def _draw_convoy(o: _Order) -> list[Point] | None:
+    """A convoy: a dotted line from the army through the fleet to where it lands."""
+    r, d, desc, pen = o.r, o.d, o.desc, o.pen
+    f, army, dst = o.unit_at(desc.unit), o.at(desc.target), o.at(desc.dest)
+    if f is None or army is None or dst is None:
+        return None
+    s = _toward(army, f, r * 1.15)
+    e = _toward(dst, f, r * 1.3)
+    base = _toward(e, f, r * 0.5)
+    dash = f"{_f(r * 0.05)} {_f(r * 0.45)}"
+    d_path = f"M{_f(s[0])} {_f(s[1])}L{_f(f[0])} {_f(f[1])}L{_f(base[0])} {_f(base[1])}"
+    body = pen.path(d_path, r * 0.26, dash) + pen.head(e, f, r * 0.7)
+    o.layers.under.append(_group(desc.css, d, body))
+    return [f] if d.status != "ok" else []
+
+
+def _draw_hold(o: _Order) -> list[Point] | None:
+    """A hold: a ring round the unit."""
+    r, d, a = o.r, o.d, o.unit_at(o.desc.unit)
+    if a is None:
+        return None
+    body = (
+        f'<circle cx="{_f(a[0])}" cy="{_f(a[1])}" r="{_f(r * 1.45)}" fill="none" stroke="{CASING}"'
+        f' stroke-width="{_f(r * 0.36)}"/><circle cx="{_f(a[0])}" cy="{_f(a[1])}" r="{_f(r * 1.45)}" fill="none"'
+        f' stroke="{o.pen.colour}" stroke-width="{_f(r * 0.22)}"/>'
+    )
+    o.layers.lines.append(_group(o.desc.css, d, body))
+    return [o.beside(a)] if d.status != "ok" else []
+
+
+def _draw_remove(o: _Order) -> list[Point] | None:
+    """A disbanded (retreat phase) or removed unit: a barred ring."""
+    r, d, a = o.r, o.d, o.unit_at(o.desc.unit)
+    if a is None:
+        return None
+    cls = "disband" if o.retreats else o.desc.css
+    if d.status == "ok":
+        o.layers.top.append(_group(cls, d, _removal(a, r * 2.6)))
+        return []
+    # A removal the adjudicator did not carry out leaves the unit on the board: no barred ring (that says
+    # "gone"), only the failure's cross beside the unit, in the paler group of a failed order.
+    o.layers.top.append(_group(cls, d, ""))
+    return [o.beside(a)]
+
+
+def _draw_build(o: _Order) -> list[Point] | None:
+    """A build: the new unit, paler, in a dashed ring."""
+    r, d, desc, pc = o.r, o.d, o.desc, o.pc
+    a = o.at(desc.unit)
+    if a is None:
+        return None
+    letter = o.powers[d.power].letter if d.power in o.powers else d.power[:1]
+    ring = (
+        f'<circle cx="{_f(a[0])}" cy="{_f(a[1])}" r="{_f(r * 1.6)}" fill="#ffffff" fill-opacity="0.55"'
+        f' stroke="{CASING}" stroke-width="{_f(r * 0.14)}" stroke-dasharray="{_f(r * 0.4)} {_f(r * 0.25)}"/>'
+    )
+    kind = desc.kind or "A"
+    unit = _unit_svg(kind, a, r, pc if d.status == "ok" else mix(pc, WHITE, 0.6), letter, cls="unit built")
+    o.builds.append(_group(desc.css, d, ring + unit))
+    return [a] if d.status != "ok" else []
+
+
+def _draw_ring(o: _Order) -> list[Point] | None:
+    """A dash-dotted ring round the unit (a unit changing, as W3K's conversion)."""
+    r, d, a = o.r, o.d, o.unit_at(o.desc.unit)
+    if a is None:
+        return None
+    arc = (
+        f'<circle cx="{_f(a[0])}" cy="{_f(a[1])}" r="{_f(r * 1.5)}" fill="none" stroke="{o.pen.colour}"'
+        f' stroke-width="{_f(r * 0.22)}" stroke-dasharray="{_f(r * 0.9)} {_f(r * 0.3)} {_f(r * 0.15)} {_f(r * 0.3)}"/>'
+    )
+    o.layers.lines.append(_group(o.desc.css, d, arc))
+    return [o.beside(a)] if d.status != "ok" else []
+
+
+def _draw_hand_over(o: _Order) -> list[Point] | None:
+    """A unit handed to another power: a ring in that power's colour and a tag with its letter."""
+    r, d, a = o.r, o.d, o.unit_at(o.desc.unit)
+    if a is None:
+        return None
+    power = o.desc.power or ""
+    to = o.colour.get(power, (0.5, 0.5, 0.5))
+    letter = o.powers[power].letter if power in o.powers else power[:1]
+    tx, ty = a[0] - r * 1.25, a[1] - r * 1.1
+    body = (
+        f'<circle cx="{_f(a[0])}" cy="{_f(a[1])}" r="{_f(r * 1.5)}" fill="none" stroke="{hex_colour(to)}"'
+        f' stroke-width="{_f(r * 0.3)}"/><g class="proxy-tag"><rect x="{_f(tx - r * 0.6)}" y="{_f(ty - r * 0.6)}"'
+        f' width="{_f(r * 1.2)}" height="{_f(r * 1.2)}" rx="{_f(r * 0.2)}" fill="{hex_colour(to)}" stroke="{CASING}"'
+        f' stroke-width="{_f(r * 0.1)}"/><text x="{_f(tx)}" y="{_f(ty + r * 0.3)}" font-size="{_f(r * 0.85)}"'
+        f' font-weight="bold" text-anchor="middle" fill="{ink_on(to)}">{escape(letter)}</text></g>'
+    )
+    o.layers.top.append(_group(o.desc.css, d, body))
+    return [a] if d.status != "ok" else []
+
+
+def _draw_note(o: _Order) -> list[Point] | None:
+    """No mark on the map: a line under the legend, with the ordering power's name and the order's fate."""
+    d = o.d
+    mark = "" if d.status == "ok" else " (failed)" if d.status == "failed" else " (illegal)"
+    o.layers.notes.append(f"{d.power} {o.desc.text}{mark}")
+    o.layers.top.append(_group(o.desc.css, d, ""))
+    return []
+
+
+_SHAPES: dict[str, Callable[[_Order], list[Point] | None]] = {
+    "move": _draw_arrow,
+    "retreat": _draw_arrow,
+    "support": _draw_support,
+    "convoy": _draw_convoy,
+    "hold": _draw_hold,
+    "remove": _draw_remove,
+    "build": _draw_build,
+    "ring": _draw_ring,
+    "hand_over": _draw_hand_over,
+    "note": _draw_note,
+}
+"""The renderer's vocabulary of shapes (:class:`dippouch.core.lookup.Drawing`): shape -> its drawing."""

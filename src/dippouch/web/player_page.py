@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from dippouch.core.calendar import PhaseKind
-from dippouch.core.legal import legal_orders
+from dippouch.core.legal_orders import legal_orders
 from dippouch.core.notation import format_order
 from dippouch.core.orders import Move, Retreat
 from dippouch.core.position import Position

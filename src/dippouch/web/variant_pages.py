@@ -12,7 +12,7 @@ from typing import Any
 from dippouch.catalog import load_variant, variant_names
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError
-from dippouch.core.legal import legal_orders
+from dippouch.core.legal_orders import legal_orders
 from dippouch.core.mapdata import ProvinceKind
 from dippouch.core.notation import OrderParseError, parse_unit
 from dippouch.core.orders import Move

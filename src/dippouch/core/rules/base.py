@@ -23,7 +23,17 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from dippouch.core.derived import Derived
-from dippouch.core.lookup import BEHAVIOUR_SOURCE, HOOK_POINTS, NAME_SOURCES
+from dippouch.core.lookup import (
+    BEHAVIOURS,
+    BUILTIN_BEHAVIOURS,
+    DESCRIPTIONS,
+    DRAW_HOOKS,
+    HOOK_POINTS,
+    HOOK_SETS,
+    STATE_KEYS,
+    VICTORY_HOOKS,
+    behaviour_names,
+)
 from dippouch.core.mapdata import ProvinceKind
 from dippouch.core.orders import Build, Hold, Order, Waive
 from dippouch.core.position import Position, Unit
@@ -33,11 +43,15 @@ if TYPE_CHECKING:
     from dippouch.core.variant import Variant
 
 __all__ = [
+    "BUILTIN_BEHAVIOURS",
+    "DRAW_HOOKS",
     "HOOK_POINTS",
+    "VICTORY_HOOKS",
     "AdjustmentContext",
     "MovementSummary",
     "RuleHooks",
     "behaviour",
+    "behaviour_names",
     "description",
     "hooks_for",
     "register_hooks",
@@ -45,25 +59,12 @@ __all__ = [
     "state_problems",
 ]
 
-# HOOK_POINTS (the hook points a ``[rules]`` key may name a behaviour for; the method of the same name is
-# replaced) is defined once, in core.lookup, which the schema reads too.
-_BEHAVIOURS: dict[str, dict[str, Callable[..., Any]]] = {p: {} for p in HOOK_POINTS}
-_CLASSES: dict[str, type[RuleHooks]] = {}
-#: What a registered behaviour, hook set, victory test or draw condition does, in a player's words, by
-#: (point, name): the variant pages describe a variant's rules with these (never by the variant's name).
-#: Points: the hook points, ``"hooks"`` (hook sets), ``"victory"`` and ``"draw"``.
-_DESCRIPTIONS: dict[tuple[str, str], str] = {}
-
-#: Names a hook point understands without a rule module: ``build_sites = "home"`` (the standard rule) and
-#: ``"owned"`` (any owned centre).
-BUILTIN_BEHAVIOURS: dict[str, tuple[str, ...]] = {"build_sites": ("home", "owned")}
-
-#: Victory tests a variant names with ``[victory] hook = "name"``: (variant, position) -> winner or None,
-#: for conditions beyond a centre count (W3K's capitals). Rule modules register with :func:`register_victory`.
-VICTORY_HOOKS: dict[str, Callable[[Variant, Position], str | None]] = {}
-#: Draw conditions a variant names with ``[victory] draw_hook = "name"``: (variant, position) -> the powers
-#: that may share a draw now, or None when no draw is possible (W3K: only between kingdoms' holders).
-DRAW_HOOKS: dict[str, Callable[[Variant, Position], list[str] | None]] = {}
+# The registries (hook points, behaviours, hook sets, descriptions, victory and draw tests, state keys) are
+# kept in core.lookup, the core's one registry, which the schema reads too; the functions that fill them,
+# with their checks, are here.
+_BEHAVIOURS = BEHAVIOURS
+_CLASSES = HOOK_SETS
+_DESCRIPTIONS = DESCRIPTIONS
 
 
 def register_victory(
@@ -92,21 +93,9 @@ def description(point: str, name: str) -> str | None:
     return _DESCRIPTIONS.get((point, name))
 
 
-def behaviour_names(point: str) -> list[str]:
-    """Every name ``[rules] <point>`` may take, built-in ones first (the schema and the errors list them)."""
-    return [*BUILTIN_BEHAVIOURS.get(point, ()), *sorted(_BEHAVIOURS.get(point, {}))]
-
-
 def hook_set_names() -> list[str]:
     """Names of the registered ``RuleHooks`` subclasses (``[rules] hooks = "<name>"``)."""
     return sorted(_CLASSES)
-
-
-# The variant schema checks [rules] and [victory] names against these registries.
-NAME_SOURCES["hook_sets"] = hook_set_names
-NAME_SOURCES["victory_hooks"] = lambda: sorted(VICTORY_HOOKS)
-NAME_SOURCES["draw_hooks"] = lambda: sorted(DRAW_HOOKS)
-BEHAVIOUR_SOURCE[:] = [behaviour_names]
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -144,7 +133,7 @@ def register_hooks(name: str, describe: str | None = None) -> Callable[[C], C]:
 
 
 StateCheck = Callable[["Variant", Any], str | None]
-_STATE_KEYS: dict[str, StateCheck] = {}
+_STATE_KEYS = STATE_KEYS
 
 
 def state_key(key: str) -> Callable[[StateCheck], StateCheck]:
@@ -361,7 +350,7 @@ class RuleHooks:
         """Why an order of a variant's own kind is illegal judged from the board alone, or ``None``.
 
         Asked before the phase is resolved, by the adjudicator and by the check on arrival alike
-        (:func:`dippouch.core.legality.movement_problem`); an order refused here is reported illegal and its
+        (:func:`dippouch.core.order_checks.movement_problem`); an order refused here is reported illegal and its
         unit holds. W3K: a conversion outside a coastal supply centre its owner owns.
         """
         return None
@@ -389,7 +378,7 @@ class RuleHooks:
     ) -> None:
         """Add the variant's own order kinds to ``power``'s legal orders (``orders``, changed in place).
 
-        Called by :func:`dippouch.core.legal.legal_orders` after it has listed the standard orders;
+        Called by :func:`dippouch.core.legal_orders.legal_orders` after it has listed the standard orders;
         ``standard(position)`` lists the standard orders of every power in another position, for a hook
         that needs them (W3K: the orders of a unit handed over, as its owner would have them). Passed in, so
         that rule modules never import the legal-order generator. Standard: nothing to add.

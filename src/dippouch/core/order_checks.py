@@ -12,7 +12,7 @@ is not on, 6.B.11). Every such decision is made here, and only here:
   accept orders these functions accept; tests hold them together);
 * the game layer's check on arrival asks :func:`check_submission`, which runs the same functions over one
   power's orders in the order given, as the adjudicator will;
-* the legal-order lists (:mod:`~dippouch.core.legal`) are tested against :func:`check_submission`.
+* the legal-order lists (:mod:`~dippouch.core.legal_orders`) are tested against :func:`check_submission`.
 
 A variant's own order kinds are judged by its hooks (:meth:`RuleHooks.order_problem`,
 :meth:`RuleHooks.prepare_orders`, :meth:`RuleHooks.adjustment_order`), called from here. What only the
