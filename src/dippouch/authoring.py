@@ -274,7 +274,7 @@ def check_drawing(v: Variant, path: Path, rep: CheckReport, *, build: bool) -> N
         from dippouch.mapcheck import check_geometry
         from dippouch.render import RenderOptions, render_svg, svg_to_png
         from dippouch.render.geometry import geometry_path, load_geometry
-        from dippouch.render.mapgen.build import dumps, map_hash
+        from dippouch.render.mapgen.build import MapgenError, clip_gap, dumps, map_hash
         from dippouch.render.mapgen.checks import format_geo_report
         from dippouch.render.mapgen.pipeline import build as build_geometry
     except ModuleNotFoundError as e:
@@ -302,7 +302,14 @@ def check_drawing(v: Variant, path: Path, rep: CheckReport, *, build: bool) -> N
             except (DippouchError, FileNotFoundError, ValueError, KeyError):
                 continue
         if doc is None and build:
-            doc = build_geometry(v)
+            gap = clip_gap(v)
+            if gap:
+                rep.notes.append(f"drawing: {gap}")
+            try:
+                doc = build_geometry(v)
+            except MapgenError as e:
+                rep.problems.append(f"drawing: {e}")
+                return
             rep.notes.append(f"drawing: map geometry built from {path.name}")
         if doc is None:
             why = "is out of date" if have else "was never built"

@@ -443,6 +443,12 @@ DRAWING = Table(
             "default: the box of the points with a margin.",
         ),
         "centre": Point(doc="Centre of the map's projection; default: the middle of the points."),
+        "coastline": Str(
+            choices=("clip", "provinces"),
+            doc="Where land and sea come from: `clip`, the real coastline; `provinces`, each province's point "
+            "and kind (a map with no real geography: an imported picture's coordinates or a graph layout).",
+            default='"clip" (or "provinces" where the clip does not cover the board)',
+        ),
         "margin": Num(doc="Margin round the points when there is no `board`, as a share of its size.", default="0.06"),
         "water": ListOf(
             item=_RING, doc="Water patches, each a ring of `[lon, lat]` (historical water: the Zuiderzee, estuaries)."
