@@ -15,7 +15,7 @@ from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 
-from dippouch.catalog import variant_names
+from dippouch.catalog import variants_usable
 from dippouch.core.errors import DippouchError
 from dippouch.store.access import Grant
 from dippouch.web.deps import render, render_html, set_csrf_cookie, set_flash, viewer_of, web_of
@@ -81,9 +81,8 @@ def _game_url(name: str) -> str:
 def home(request: Request) -> Response:
     web = web_of(request)
     viewer = viewer_of(request)
-    from dippouch.catalog import load_variant
-
-    variants = [(n, load_variant(n).title) for n in variant_names()]
+    good, _broken = variants_usable()
+    variants = [(v.name, v.title) for v in good]
     return render(request, "index.html", {"games": web.games_list(viewer), "variants": variants})
 
 
@@ -420,13 +419,13 @@ def coordinate_home(request: Request) -> Response:
     web = web_of(request)
     viewer = viewer_of(request)
     web.require_coordinator(None, viewer)
-    from dippouch.catalog import load_variant
-
-    variants = []
-    for n in variant_names():
-        v = load_variant(n)
-        variants.append({"name": n, "title": v.title, "options": v.data.get("options", {})})
-    return render(request, "coordinate_home.html", {"games": web.games_list(viewer), "variants": variants})
+    good, broken = variants_usable()
+    variants = [{"name": v.name, "title": v.title, "options": v.data.get("options", {})} for v in good]
+    return render(
+        request,
+        "coordinate_home.html",
+        {"games": web.games_list(viewer), "variants": variants, "broken": broken},
+    )
 
 
 @router.post("/coordinate/new")
@@ -529,21 +528,19 @@ def _secret_page(request: Request, game: str, what: str, secret: str, back: str)
 
 @router.get("/variants", response_class=HTMLResponse)
 def variants_page(request: Request) -> Response:
-    from dippouch.catalog import load_variant
-
+    good, broken = variants_usable()
     rows = []
-    for n in variant_names():
-        v = load_variant(n)
+    for v in good:
         rows.append(
             {
-                "name": n,
+                "name": v.name,
                 "title": v.title,
                 "description": v.description,
                 "powers": len(v.powers),
                 "centres": len(v.map.supply_centres),
             }
         )
-    return render(request, "variants.html", {"variants": rows})
+    return render(request, "variants.html", {"variants": rows, "broken": broken})
 
 
 @router.get("/variants/{name}", response_class=HTMLResponse)
