@@ -359,3 +359,40 @@ def test_cli_import_writes_a_loadable_file_with_the_report_on_top(tmp_path: Path
     got = runner.invoke(app, ["variants", "import", str(js), "--to", str(tmp_path / "classical.toml")])
     assert got.exit_code == 0, got.output
     assert load_variant(str(tmp_path / "classical.toml")).title == "Standard Diplomacy"
+
+
+# --------------------------------------------------------------------------- power names alike, both real
+
+ALIKE = """[variant]
+name = "alike"
+title = "Russia and Prussia"
+extends = "standard"
+
+[powers.Prussia]
+letter = "P"
+home_centres = ["ber", "kie"]
+units = ["A ber", "F kie"]
+
+[powers.Germany]
+home_centres = ["mun"]
+units = ["A mun"]
+"""
+
+
+def test_two_declared_powers_with_names_alike_are_both_kept_and_the_check_warns(tmp_path: Path) -> None:
+    """Russia and Prussia (or East and West, North and South Vietnam) are real powers when each table says
+    where the power starts: both load, and `variants check` points the likeness out instead of refusing."""
+    path = tmp_path / "alike.toml"
+    path.write_text(ALIKE, encoding="utf-8")
+    v = load_variant(str(path))
+    assert {"Russia", "Prussia"} <= set(v.power_names)
+    out = runner.invoke(app, ["variants", "check", "--no-picture", str(path)], env={"COLUMNS": "250"})
+    assert "Prussia and Russia have names alike" in out.output or "Russia and Prussia have names alike" in out.output
+    assert "did you mean" not in out.output, out.output
+
+
+def test_a_table_that_only_changes_a_value_beside_a_near_namesake_is_still_a_slip(tmp_path: Path) -> None:
+    path = tmp_path / "slip.toml"
+    path.write_text('[variant]\nname = "slip"\nextends = "standard"\n\n[powers.Frnace]\ncentres = ["bel"]\n')
+    out = runner.invoke(app, ["variants", "check", "--no-picture", str(path)], env={"COLUMNS": "250"})
+    assert out.exit_code == 1 and "did you mean France" in out.output, out.output

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from dippouch.catalog import builtin_names, load_variant
 from dippouch.core.errors import DippouchError, UnknownVariantError, VariantError, VariantProblem
+from dippouch.core.schema import look_alike_powers
 from dippouch.core.variant import Variant
 
 __all__ = ["NAME_RE", "CheckReport", "check_file", "skeleton", "write_skeleton"]
@@ -236,6 +237,11 @@ def check_file(path: Path, *, factor: float = 1.6, picture: bool = False, build:
         rep.problems.append(str(VariantProblem("variant.extends", str(e))))
         return rep
     rep.variant = v
+    rep.notes.extend(
+        f"powers: {a} and {b} have names alike; both are declared, so both are kept: make sure neither is a "
+        "misspelling of the other, and expect players to mix them up in orders and messages"
+        for a, b in look_alike_powers(list(v.power_names))
+    )
     mc = check_map(v, factor=factor)
     pointless = [p.split(" ", 1)[0] for p in mc.problems if p.endswith("has no point [longitude, latitude]")]
     if len(pointless) > 5:
