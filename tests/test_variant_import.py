@@ -396,3 +396,97 @@ def test_a_table_that_only_changes_a_value_beside_a_near_namesake_is_still_a_sli
     path.write_text('[variant]\nname = "slip"\nextends = "standard"\n\n[powers.Frnace]\ncentres = ["bel"]\n')
     out = runner.invoke(app, ["variants", "check", "--no-picture", str(path)], env={"COLUMNS": "250"})
     assert out.exit_code == 1 and "did you mean France" in out.output, out.output
+
+
+# ------------------------------------------------------------------ real files from other judges (samples)
+
+SAMPLES = Path(__file__).parent / "data" / "import"
+
+
+def _import_and_load(tmp_path: Path, src: Path, name: str) -> tuple[Variant, list[str]]:
+    """Import, write, and load the written file with our own loader: the importer never writes a file the
+    loader refuses."""
+    got = import_dpjudge(src, name)
+    path = tmp_path / f"{name}.toml"
+    path.write_text(dumps_variant(got.data, got.report), encoding="utf-8")
+    return load_variant(str(path)), got.report
+
+
+def test_mila_unplayed_with_commas_removes_every_name(tmp_path: Path) -> None:
+    v, report = _import_and_load(tmp_path, SAMPLES / "mila" / "france_austria.map", "fa")
+    assert set(v.power_names) == {"Austria", "France"}
+    assert any("UNPLAYED England, Germany, Italy, Russia, Turkey: removed" in line for line in report), report
+
+
+def test_dpjudge_notify_is_not_a_power_and_east_west_are(tmp_path: Path) -> None:
+    v, report = _import_and_load(tmp_path, SAMPLES / "dpjudge" / "sailho.map", "sailho")
+    assert set(v.power_names) == {"North", "South", "East", "West"}
+    assert not any("@" in p.abbr for p in v.map.provinces)
+    assert any("NOTIFY" in line for line in report), report
+
+
+def test_dpjudge_renames_keep_the_references_made_before_them(tmp_path: Path) -> None:
+    """Renaissance lists its powers' homes (BUL, SPA, EDI...) before renaming those provinces (Sofia,
+    Madrid, Scotland): every home and neutral centre follows the rename."""
+    v, _ = _import_and_load(tmp_path, SAMPLES / "dpjudge" / "renaissance.map", "renaissance")
+    assert len(v.map.supply_centres) == 35  # the standard 34 and Switzerland
+    for power in v.powers:
+        assert v.start.homes.get(power.name), f"{power.name} has no home centres"
+        assert v.start.units_of(power.name), f"{power.name} has no units"
+    homes = {v.map.provinces[p].abbr for p in v.start.homes["OttomanTurk"]}
+    assert homes == {"sof", "smy", "con", "ank"}, homes
+    assert "sco" in {v.map.provinces[p].abbr for p in v.map.supply_centres}
+
+
+def test_dpjudge_years_before_christ_count_as_negative_years(tmp_path: Path) -> None:
+    v, report = _import_and_load(tmp_path, SAMPLES / "dpjudge" / "classical.map", "classical")
+    assert v.start.phase.year == -273
+    assert v.calendar.name(v.start.phase) == "B.C. -273 Movement"
+    assert any("count down (B.C.)" in line for line in report), report
+
+
+def test_dpjudge_letters_that_are_not_letters_get_free_ones(tmp_path: Path) -> None:
+    v, report = _import_and_load(tmp_path, SAMPLES / "dpjudge" / "void.map", "void")
+    letters = [p.letter for p in v.powers]
+    assert len(set(letters)) == len(letters) and all(ch.isalnum() for ch in letters)
+    assert any("letter '+' is not a letter or digit" in line for line in report), report
+
+
+def test_dpjudge_self_borders_are_left_out_and_reported(tmp_path: Path) -> None:
+    v, report = _import_and_load(tmp_path, SAMPLES / "dpjudge" / "empire.map", "empire")
+    assert "B.C." in v.power_names
+    assert any("borders of a province with itself left out" in line for line in report), report
+
+
+def test_dpjudge_one_power_written_two_ways_is_one_power(tmp_path: Path) -> None:
+    """DPjudge's Imperial names the Union `U+S+A` on its power line and `USA` where it lists its units."""
+    src = tmp_path / "usa.map"
+    src.write_text(
+        "LAND WAS ABUTS NYO\nLAND NYO ABUTS WAS\nWashington = was\nNew+York = nyo\n\n"
+        "U+S+A (Union) WAS NYO\n\nUSA\nA WAS\nA NYO\n",
+        encoding="utf-8",
+    )
+    v, _ = _import_and_load(tmp_path, src, "usa")
+    assert v.power_names == ("USA",) or list(v.power_names) == ["USA"]
+    assert len(v.start.units_of("USA")) == 2
+
+
+def test_many_powers_without_letters_get_distinct_ones(tmp_path: Path) -> None:
+    """Nations whose names' letters are all taken (A, B, AB, BA) were all given X."""
+    nations = ["A", "B", "AB", "BA"]
+    others = ["aaa", "bbb", "ccc", "ddd"]
+    nodes = {
+        p: {
+            "Subs": {"": {"Flags": {"Land": True}, "Edges": {q: {"Flags": {"Land": True}} for q in others if q != p}}},
+            "SC": n,
+        }
+        for p, n in zip(others, nations, strict=True)
+    }
+    doc = {"Name": "Four", "Nations": nations, "Graph": {"Nodes": nodes}, "Start": {"Year": 1901}}
+    src = tmp_path / "twox.json"
+    src.write_text(json.dumps(doc), encoding="utf-8")
+    got = import_diplicity(src, "twox")
+    path = tmp_path / "twox.toml"
+    path.write_text(dumps_variant(got.data, got.report), encoding="utf-8")
+    v = load_variant(str(path))
+    assert len({p.letter for p in v.powers}) == 4

@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from dippouch.interop.dpjudge import ImportError_, ImportResult, _drop_clashing_names
+from dippouch.interop.dpjudge import ImportError_, ImportResult, _drop_clashing_names, pick_letter
 
 __all__ = ["import_diplicity"]
 
@@ -138,8 +138,7 @@ def import_diplicity(path: Path, name: str) -> ImportResult:
     powers: dict[str, dict[str, Any]] = {}
     letters: set[str] = set()
     for n in nations:
-        letter = next((ch for ch in n.upper() if ch.isalnum() and ch not in letters), "X")
-        letters.add(letter)
+        letter = pick_letter(n[:1], n, n, letters, report)
         entry = {"adjective": n, "letter": letter, "home_centres": sorted(homes.get(n, []))}
         colour = colours.get(n)
         if isinstance(colour, str) and re.fullmatch(r"#[0-9a-fA-F]{6}", colour):
