@@ -319,9 +319,9 @@ def test_diplicity_round_trip_of_the_standard_map(envelope: bool, tmp_path: Path
     assert v.calendar.name(v.start.phase) == "Spring 1901 Movement"
     assert [p.colour for p in v.powers] == [p.colour for p in ours.powers]
     assert v.map.province("stp").name == "St Petersburg" and v.map.loc("bul/ec") is not None
-    report = "\n".join(got.report)
-    assert "victory condition is code" in report and "centres = 18" in report
-    assert "Rules text is not read" in report
+    assert v.victory["centres"] == 18  # stated in the Rules text: "First to 18 supply centers wins."
+    assert not any("victory" in g for g in got.guesses), got.guesses
+    assert any("build rule" in g for g in got.guesses) and any("year advances by 1" in g for g in got.guesses)
 
 
 def test_diplicity_refusals(tmp_path: Path) -> None:
@@ -331,6 +331,13 @@ def test_diplicity_refusals(tmp_path: Path) -> None:
         import_diplicity(bad, "x")
     bad.write_text(json.dumps({"Name": "x"}))
     with pytest.raises(ImportError_, match=r"no Graph\.Nodes"):
+        import_diplicity(bad, "x")
+    # What diplicity-react keeps of a variant: names and nations, no borders.
+    bad.write_text(json.dumps({"Name": "Classical", "Nations": ["Austria"], "ProvinceLongNames": {"adr": "Adriatic"}}))
+    with pytest.raises(ImportError_, match=r"without its borders .*diplicity-react.*Diplicity's variant service"):
+        import_diplicity(bad, "x")
+    bad.write_text(json.dumps({"id": "classical", "provinces": [], "nations": []}))
+    with pytest.raises(ImportError_, match=r"diplicity-react's own JSON format"):
         import_diplicity(bad, "x")
     bad.write_text(json.dumps({"Properties": [{"Name": "Classical"}, {"Name": "Hundred"}]}))
     with pytest.raises(ImportError_, match="lists 2 variants \\(Classical, Hundred\\)"):
@@ -490,3 +497,66 @@ def test_many_powers_without_letters_get_distinct_ones(tmp_path: Path) -> None:
     path.write_text(dumps_variant(got.data, got.report), encoding="utf-8")
     v = load_variant(str(path))
     assert len({p.letter for p in v.powers}) == 4
+
+
+# ------------------------------------------------------------------ Diplicity: what the Rules text states
+
+
+def _small_diplicity(rules: str) -> dict[str, Any]:
+    nodes = {
+        p: {
+            "Subs": {"": {"Flags": {"Land": True}, "Edges": {q: {"Flags": {"Land": True}} for q in "abcd" if q != p}}},
+            "SC": n,
+        }
+        for p, n in zip("abcd", ["East", "West", "Neutral", "Neutral"], strict=True)
+    }
+    return {
+        "Name": "Four Corners",
+        "Nations": ["East", "West"],
+        "Seasons": ["Spring", "Fall"],
+        "PhaseTypes": ["Movement", "Retreat", "Adjustment"],
+        "Rules": rules,
+        "Graph": {"Nodes": nodes},
+        "Start": {"Year": 1425, "Season": "Spring", "Type": "Movement", "SCs": {"a": "East", "b": "West"}, "Units": {}},
+    }
+
+
+def test_diplicity_victory_build_rule_and_turn_length_come_from_the_rules_text(tmp_path: Path) -> None:
+    """godip's Hundred builds anywhere owned with five-year turns, Cold War's solo is 17 of 32: where the
+    Rules text states these, they are taken from it; nothing is guessed."""
+    src = tmp_path / "four.json"
+    src.write_text(
+        json.dumps(
+            _small_diplicity(
+                "The first to 3 supply centers wins. Players may build in any owned supply center. "
+                "Each turn is five years."
+            )
+        )
+    )
+    got = import_diplicity(src, "four")
+    v = _load(got.data, tmp_path)
+    assert v.victory["centres"] == 3
+    assert got.data["rules"]["build_sites"] == "owned"
+    assert v.calendar.cycle_years == 5
+    assert got.guesses == []
+    assert "Each turn is five years." in v.description
+
+
+def test_diplicity_what_the_rules_text_does_not_state_is_listed_as_a_guess(tmp_path: Path) -> None:
+    src = tmp_path / "four.json"
+    src.write_text(json.dumps(_small_diplicity("Armies may cross the river.")))
+    got = import_diplicity(src, "four")
+    guesses = "\n".join(got.guesses)
+    assert "[victory] centres = 3" in guesses and "build rule" in guesses and "year advances by 1" in guesses
+
+
+def test_cli_import_of_a_long_file_name_shortens_the_name_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    src = tmp_path / ("Youngstown Redux with Variable Centres and Extra Seas" + ".json")
+    src.write_text(json.dumps(_small_diplicity("The first to 3 supply centers wins.")))
+    out = runner.invoke(app, ["variants", "import", str(src)], env={"COLUMNS": "250"})
+    name = "youngstown-redux-with-variable-centres-a"
+    assert (tmp_path / f"{name}.toml").is_file(), out.output
+    assert "longer than 40 characters" in out.output, out.output

@@ -252,10 +252,19 @@ def import_(
 
     src = Path(file)
     target = Path(to) if to else None
-    vname = (name or (target.stem if target else re.sub(r"[^a-z0-9_-]", "", src.stem.lower()))).lower()
+    shortened = ""
+    if name or target:
+        vname = (name or (target.stem if target else "")).lower()
+    else:
+        vname = re.sub(r"[^a-z0-9_-]+", "-", src.stem.lower()).strip("-_")
+        if len(vname) > 40:
+            shortened, vname = vname, vname[:40].rstrip("-_")
     try:
         if not NAME_RE.match(vname):
-            raise DippouchError(f"{vname!r} is not a variant name (lower-case letters, digits, - and _); give --name")
+            raise DippouchError(
+                f"{vname!r} is not a variant name (1 to 40 lower-case letters, digits, - and _, starting with a "
+                "letter or digit); give --name"
+            )
         target = target or Path.cwd() / f"{vname}.toml"
         if target.stem.lower() != vname:
             raise DippouchError(f"the file name must be the variant's name: --to {target.parent / (vname + '.toml')}")
@@ -277,18 +286,26 @@ def import_(
     except DippouchError as e:
         raise _fail(e) from None
     out = _console()
+    if shortened:
+        result.guesses.insert(0, f"the name {shortened!r} is longer than 40 characters: the variant is named {vname!r}")
     header = [
         f"{vname}: imported by `dippouch variants import` from {src.name} ({kind}).",
         "Facts only (provinces, borders, powers, centres, units, calendar); check them against the variant's rules.",
         "",
-        "Not carried over:" if result.report else "Everything was carried over.",
+        "Not carried over, or changed to fit:" if result.report else "Everything was carried over.",
         *[f"  - {line}" for line in result.report],
     ]
+    if result.guesses:
+        header += ["", "Guessed (the source does not say; confirm or correct):", *[f"  - {g}" for g in result.guesses]]
     target.write_text(dumps_variant(result.data, header), encoding="utf-8")
     out.print(f"Wrote {target}.")
     if result.report:
-        out.print("Not carried over (also written at the top of the file):")
+        out.print("Not carried over, or changed to fit (also written at the top of the file):")
         for line in result.report:
+            out.print(f"  - {line}")
+    if result.guesses:
+        out.print("Guessed, because the source does not say (also at the top of the file):")
+        for line in result.guesses:
             out.print(f"  - {line}")
     rep = check_file(target)
     for line in rep.summary:

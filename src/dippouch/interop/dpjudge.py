@@ -33,6 +33,9 @@ class ImportResult:
 
     data: dict[str, Any]
     report: list[str] = field(default_factory=list)
+    """What could not be carried over (losses)."""
+    guesses: list[str] = field(default_factory=list)
+    """What the source does not state and was filled in by a guess the author should confirm."""
 
 
 _TERRAIN = {"LAND": "land", "WATER": "sea", "COAST": "coast", "PORT": "coast", "SHUT": "impassable"}
