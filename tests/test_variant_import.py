@@ -21,6 +21,7 @@ from dippouch.core.mapdata import ProvinceKind
 from dippouch.core.variant import Variant, build_variant
 from dippouch.interop.diplicity import import_diplicity
 from dippouch.interop.dpjudge import ImportError_, _calendar, import_dpjudge
+from dippouch.interop.pictures import PALETTE
 from dippouch.interop.variant_toml import dumps_variant
 
 runner = CliRunner()
@@ -120,7 +121,7 @@ def test_dpjudge_round_trip_of_our_own_maps(name: str, tmp_path: Path) -> None:
     if name == "standard":
         assert _start(v) == _start(ours)
     assert v.calendar.name(v.start.phase) == "Spring 1901 Movement"
-    assert any("no representative points" in line for line in got.report)
+    assert any("layout of its borders" in line for line in got.report)
 
 
 SMALL_GEO = """# a five-province map in DPjudge syntax, with the case rules
@@ -182,6 +183,7 @@ def test_dpjudge_directives_and_the_report(tmp_path: Path) -> None:
         "adjective": "Northern",
         "letter": "N",
         "home_centres": ["nor", "mid"],
+        "colour": PALETTE[0],  # the source names no colour: a palette
         "units": ["A mid", "F nor"],
     }
     assert d["powers"]["South"].get("centres", ["sou"]) == ["sou"]  # mid is North's (reported)
@@ -354,8 +356,8 @@ def test_cli_import_writes_a_loadable_file_with_the_report_on_top(tmp_path: Path
     assert got.exit_code == 0, got.output
     text = target.read_text()
     assert text.startswith("# mystd: imported by `dippouch variants import` from roundtrip.map (dpjudge).")
-    assert "#   - no representative points" in text
-    assert "75 provinces have no point" in got.output
+    assert "#   - the map's points come from a layout of its borders" in text
+    assert "have no point" not in got.output
     assert load_variant(str(target)).name == "mystd"
     again = runner.invoke(app, ["variants", "import", str(main), "--to", str(target)])
     assert again.exit_code == 2 and "already exists" in again.output
@@ -560,3 +562,46 @@ def test_cli_import_of_a_long_file_name_shortens_the_name_and_says_so(
     name = "youngstown-redux-with-variable-centres-a"
     assert (tmp_path / f"{name}.toml").is_file(), out.output
     assert "longer than 40 characters" in out.output, out.output
+
+
+# ---------------------------------------------------------------------------- the source's picture
+
+
+def test_dpjudge_points_and_colours_come_from_the_ps_picture(tmp_path: Path) -> None:
+    v, report = _import_and_load(tmp_path, SAMPLES / "dpjudge" / "standard.map", "dpstd")
+    assert all(p.point is not None for p in v.map.provinces), [p.abbr for p in v.map.provinces if p.point is None]
+    assert v.data["drawing"]["coastline"] == "provinces"
+    m = v.map
+    # The picture's layout is kept: London west of Berlin, Tunis south of Naples.
+    assert m.province("lon").point[0] < m.province("ber").point[0]  # type: ignore[index]
+    assert m.province("tun").point[1] < m.province("nap").point[1]  # type: ignore[index]
+    assert v.power("Austria").colour == "#ff0000" and v.power("England").colour == "#0000ff"
+    assert any("spots of standard.ps" in line for line in report), report
+
+
+def test_a_map_without_a_picture_is_laid_out_from_its_borders_and_coloured(tmp_path: Path) -> None:
+    src = tmp_path / "pure.map"
+    src.write_text((SAMPLES / "dpjudge" / "pure.map").read_text(encoding="utf-8"), encoding="utf-8")
+    v, report = _import_and_load(tmp_path, src, "pure")
+    assert all(p.point is not None for p in v.map.provinces)
+    assert len({p.colour for p in v.powers}) == len(v.powers)
+    assert any("layout of its borders" in line for line in report), report
+
+
+def test_an_imported_map_is_drawn(tmp_path: Path) -> None:
+    """Imported Pure with its picture's spots builds (plain shapes, quick) into a drawing where every
+    province has a shape, and the picture is written."""
+    src = SAMPLES / "dpjudge" / "pure.map"
+    got = import_dpjudge(src, "pure")
+    path = tmp_path / "pure.toml"
+    path.write_text(dumps_variant(got.data, got.report), encoding="utf-8")
+    out = runner.invoke(app, ["mapgen", "--plain", str(path)])
+    assert out.exit_code == 0, out.output
+    assert "coastline clip covers" not in out.output  # the file says coastline = "provinces" itself
+    from dippouch.render.geometry import load_geometry
+
+    geo = load_geometry(load_variant(str(path)))
+    assert set(geo.provinces) == {p.abbr for p in load_variant(str(path)).map.provinces}
+    assert all(s.d for s in geo.provinces.values())
+    checked = runner.invoke(app, ["variants", "check", str(path)])
+    assert (tmp_path / "pure.png").is_file(), checked.output

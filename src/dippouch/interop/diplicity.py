@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from dippouch.interop.dpjudge import ImportError_, ImportResult, _drop_clashing_names, pick_letter
+from dippouch.interop.pictures import PALETTE, place_provinces
 
 __all__ = ["import_diplicity"]
 
@@ -145,6 +146,12 @@ def import_diplicity(path: Path, name: str) -> ImportResult:
         colour = colours.get(n)
         if isinstance(colour, str) and re.fullmatch(r"#[0-9a-fA-F]{6}", colour):
             entry["colour"] = colour
+        else:
+            entry["colour"] = PALETTE[len(powers) % len(PALETTE)]
+            if not colours:
+                note = "power colours: NationColors names none; a palette of distinct colours was used"
+                if note not in report:
+                    report.append(note)
         mine = sorted(owned.get(n, []))
         if start.get("SCs") is not None and mine != entry["home_centres"]:
             entry["centres"] = mine
@@ -219,8 +226,10 @@ def import_diplicity(path: Path, name: str) -> ImportResult:
         )
     if raw.get("ExtraDominanceRules"):
         report.append("ExtraDominanceRules (civil disorder behaviour) are not carried over")
+    place_provinces(provinces, None, y_up=True, source="", report=report)
     report.append(
-        "no representative points ([longitude, latitude]): add `point` to each province for the map picture and mapcheck"
+        "the variant's SVG map is not read (Diplicity serves it apart from this JSON): the drawing is a layout "
+        "of the borders"
     )
     description = str(raw.get("Description") or f"Imported from {path.name} (Diplicity variant JSON).")
     if rules_text:
@@ -232,6 +241,7 @@ def import_diplicity(path: Path, name: str) -> ImportResult:
     }
     if rules:
         data["rules"] = rules
+    data["drawing"] = {"coastline": "provinces"}
     data["powers"] = powers
     data["provinces"] = provinces
     _drop_clashing_names(data["provinces"], report)

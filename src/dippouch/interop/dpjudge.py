@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from dippouch.core.errors import DippouchError
+from dippouch.interop.pictures import PALETTE, place_provinces, read_mila_svg, read_ps
 
 __all__ = ["ImportError_", "ImportResult", "import_dpjudge"]
 
@@ -91,6 +92,8 @@ class _Reader:
         self.self_borders: list[str] = []
         self.current: _Power | None = None
         self.reading: list[Path] = []
+        self.files: list[Path] = []
+        """Every file read, the one imported first: where to look for the map's picture."""
 
     def resolve(self, written: str) -> str:
         """A location as written anywhere in the file, after the file's renames (``EDI -> Scotland = sco``
@@ -130,6 +133,8 @@ class _Reader:
         except OSError as e:
             raise ImportError_(f"cannot read {path}: {e.strerror or e}") from None
         self.reading.append(path)
+        if path not in self.files:
+            self.files.append(path)
         skipping: str | None = None
         for lineno, raw in enumerate(text.splitlines(), 1):
             line = raw.strip()
@@ -434,6 +439,26 @@ def pick_letter(wanted: str, name: str, adjective: str, taken: set[str], report:
     return free
 
 
+def _picture(r: _Reader) -> tuple[dict[str, tuple[float, float]], dict[str, str], Path | None]:
+    """The spots and power colours of the map's picture, found beside the files read (the imported file's
+    own first): DPjudge's NAME.ps, MILA's svg/NAME.svg or NAME.svg."""
+    for f in r.files:
+        for pic in (f.with_suffix(".ps"), f.parent / "svg" / f"{f.stem}.svg", f.with_suffix(".svg")):
+            if not pic.is_file():
+                continue
+            try:
+                if pic.suffix == ".ps":
+                    spots, colours = read_ps(pic)
+                else:
+                    spots, colours = read_mila_svg(pic), {}
+            except (OSError, ValueError):
+                continue
+            resolved = {r.resolve(a): xy for a, xy in spots.items() if "/" not in a}
+            if len(resolved) >= 3:
+                return resolved, colours, pic
+    return {}, {}, None
+
+
 def _follow_renames(r: _Reader) -> None:
     """Every reference to a location (homes, centres, units, neutral centres) by the name it has at the end."""
     if not r.renamed:
@@ -573,6 +598,7 @@ def import_dpjudge(path: Path, name: str) -> ImportResult:
             provinces[c]["sc"] = True
         else:
             report.append(f"centre {c}: no such province; left out")
+    spots, colours, picture = _picture(r)
     mobilize = "MOBILIZE" in r.rules
     powers: dict[str, dict[str, Any]] = {}
     letters: set[str] = set()
@@ -592,6 +618,8 @@ def import_dpjudge(path: Path, name: str) -> ImportResult:
                 continue
             owned.append(c)
         entry = {"adjective": power.adjective, "letter": letter, "home_centres": homes}
+        colour = colours.get(_power_key(power.name)) or PALETTE[len(powers) % len(PALETTE)]
+        entry["colour"] = colour
         if mobilize:
             entry["centres"] = []
         elif owned != homes:
@@ -627,9 +655,17 @@ def import_dpjudge(path: Path, name: str) -> ImportResult:
         rules.setdefault("phase_end", []).append("homes_from_owned")
         if len(r.newhomes) > 1:
             report.append(f"NEWHOMES {' '.join(map(str, r.newhomes))}: only the first year is carried over")
-    report.append(
-        "no representative points ([longitude, latitude]): add `point` to each province for the map picture and mapcheck"
-    )
+    if picture is not None and not colours:
+        report.append(f"power colours: {picture.name} names none; a palette of distinct colours was used")
+    elif picture is None:
+        report.append("power colours: the source has no picture naming them; a palette of distinct colours was used")
+    if picture is None:
+        report.append(
+            "no picture beside the file (a DPjudge .ps, or a MILA svg/NAME.svg): put it beside the .map and "
+            "import again to draw the map as its source does"
+        )
+    y_up = picture is not None and picture.suffix == ".ps"
+    place_provinces(provinces, spots, y_up=y_up, source=picture.name if picture else "", report=report)
 
     data: dict[str, Any] = {
         "variant": {"name": name, "title": name, "description": f"Imported from {path.name} (DPjudge map file)."},
@@ -638,6 +674,7 @@ def import_dpjudge(path: Path, name: str) -> ImportResult:
     }
     if rules:
         data["rules"] = rules
+    data["drawing"] = {"coastline": "provinces"}
     data["powers"] = powers
     data["provinces"] = {k: provinces[k] for k in sorted(provinces)}
     _drop_clashing_names(data["provinces"], report)
