@@ -605,3 +605,33 @@ def test_an_imported_map_is_drawn(tmp_path: Path) -> None:
     assert all(s.d for s in geo.provinces.values())
     checked = runner.invoke(app, ["variants", "check", str(path)])
     assert (tmp_path / "pure.png").is_file(), checked.output
+
+
+# ---------------------------------------------------------------------------- the report: losses and guesses
+
+
+def test_no_draw_is_carried_over_and_a_missing_victory_line_is_a_guess(tmp_path: Path) -> None:
+    src = tmp_path / "nodraw.map"
+    src.write_text(
+        "LAND AAA ABUTS BBB\nLAND BBB ABUTS AAA\nAlpha = aaa\nBeta = bbb\nRULE NO_DRAW\n\nONE (First) AAA\nA AAA\n",
+        encoding="utf-8",
+    )
+    got = import_dpjudge(src, "nodraw")
+    assert got.data["victory"]["draws"] is False
+    assert not any("NO_DRAW" in line for line in got.report), got.report
+    assert any("no VICTORY line" in g for g in got.guesses), got.guesses
+
+
+def test_renames_are_not_listed_as_losses(tmp_path: Path) -> None:
+    got = import_dpjudge(SAMPLES / "dpjudge" / "renaissance.map", "renaissance")
+    assert not any("renamed" in line for line in got.report), got.report
+
+
+def test_cli_import_of_a_file_named_like_a_built_in_is_not_shadowed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    out = runner.invoke(app, ["variants", "import", str(SAMPLES / "dpjudge" / "standard.map")], env={"COLUMNS": "250"})
+    assert (tmp_path / "standard-imported.toml").is_file(), out.output
+    assert not (tmp_path / "standard.toml").exists()
+    assert "is a built-in variant's" in out.output

@@ -24,6 +24,9 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Site:
     folder = tmp_path / "variants"
     folder.mkdir()
     (folder / "wrecked.toml").write_text(BROKEN, encoding="utf-8")
+    (folder / "undrawn.toml").write_text(
+        '[variant]\nname = "undrawn"\ntitle = "Undrawn"\nextends = "standard"\n', encoding="utf-8"
+    )
     monkeypatch.setenv("DIPPOUCH_VARIANT_PATH", str(folder))
     monkeypatch.setenv("DIPPOUCH_SETTINGS", str(tmp_path / "settings.toml"))
     return Site(f"sqlite:///{tmp_path / 'web.db'}")
@@ -48,3 +51,10 @@ def test_a_broken_variant_file_leaves_the_desk_and_the_lists_working(site: Site)
     assert site.browser().get("/").status_code == 200
     site.new_game("still-works", variant="standard")
     assert site.browser().get("/api/games/still-works").json()["phase"] == "Spring 1901 Movement"
+
+
+def test_a_variant_without_a_built_map_says_so_not_that_the_renderer_is_missing(site: Site) -> None:
+    site.new_game("words", variant="undrawn")
+    page = site.browser().get("/games/words").text
+    assert "renderer is not installed" not in page
+    assert "No picture of this variant&#39;s map has been built" in page or "No picture of this variant's map" in page

@@ -253,12 +253,18 @@ def import_(
     src = Path(file)
     target = Path(to) if to else None
     shortened = ""
+    shadowed = ""
     if name or target:
         vname = (name or (target.stem if target else "")).lower()
     else:
         vname = re.sub(r"[^a-z0-9_-]+", "-", src.stem.lower()).strip("-_")
         if len(vname) > 40:
             shortened, vname = vname, vname[:40].rstrip("-_")
+        from dippouch.catalog import builtin_names
+
+        if vname in builtin_names():
+            # A user file named like a built-in is never used by that name: never write one unawares.
+            shadowed, vname = vname, f"{vname}-imported"
     try:
         if not NAME_RE.match(vname):
             raise DippouchError(
@@ -286,6 +292,12 @@ def import_(
     except DippouchError as e:
         raise _fail(e) from None
     out = _console()
+    if shadowed:
+        result.guesses.insert(
+            0,
+            f"the name {shadowed!r} is a built-in variant's, which a file of that name never replaces: the "
+            f"variant is named {vname!r} (choose another with --name)",
+        )
     if shortened:
         result.guesses.insert(0, f"the name {shortened!r} is longer than 40 characters: the variant is named {vname!r}")
     header = [

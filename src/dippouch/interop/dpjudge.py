@@ -261,7 +261,6 @@ class _Reader:
             del self.names[old]
         for loc in self.locs.values():
             loc.abuts = [re.sub(rf"(?i)(?<![a-z0-9/]){re.escape(old)}(?![a-z0-9])", new.upper(), a) for a in loc.abuts]
-        self.note(f"{where}: {old} renamed {new}")
 
     def terrain(self, words: list[str], where: str) -> None:
         head = words[0].upper()
@@ -634,7 +633,13 @@ def import_dpjudge(path: Path, name: str) -> ImportResult:
     report.extend(cal_notes)
 
     n_centres = sum(1 for p in provinces.values() if p.get("sc"))
-    victory = {"centres": r.victory[0] if r.victory else n_centres // 2 + 1}
+    victory: dict[str, Any] = {"centres": r.victory[0] if r.victory else n_centres // 2 + 1}
+    guesses = []
+    if not r.victory:
+        guesses.append(
+            f"no VICTORY line: [victory] centres = {n_centres // 2 + 1} (one more than half the {n_centres} "
+            "centres, DPjudge's own default) was written"
+        )
     if len(r.victory) > 1:
         report.append(
             f"VICTORY {' '.join(map(str, r.victory))}: targets by year are not carried over; {r.victory[0]} is used"
@@ -646,6 +651,8 @@ def import_dpjudge(path: Path, name: str) -> ImportResult:
         elif rule == "MOBILIZE":
             rules.update(adjustment_delta="opening_builds", build_sites="chosen_homes", opening_builds=1)
             rules.setdefault("phase_end", []).append("opening_builds_own")
+        elif rule == "NO_DRAW":
+            victory["draws"] = False
         elif rule.startswith("!"):
             continue
         else:
@@ -678,7 +685,7 @@ def import_dpjudge(path: Path, name: str) -> ImportResult:
     data["powers"] = powers
     data["provinces"] = {k: provinces[k] for k in sorted(provinces)}
     _drop_clashing_names(data["provinces"], report)
-    return ImportResult(data, report)
+    return ImportResult(data, report, guesses)
 
 
 def _drop_clashing_names(provinces: dict[str, dict[str, Any]], report: list[str]) -> None:
