@@ -635,3 +635,14 @@ def test_cli_import_of_a_file_named_like_a_built_in_is_not_shadowed(
     assert (tmp_path / "standard-imported.toml").is_file(), out.output
     assert not (tmp_path / "standard.toml").exists()
     assert "is a built-in variant's" in out.output
+
+
+def test_a_river_coast_is_a_note_not_a_problem(tmp_path: Path) -> None:
+    """Empire's Arkansas is a coast on the Mississippi: fleets reach it from other coasts, never from a
+    sea, as DPjudge, MILA and godip all have it. The map check notes it instead of failing the map."""
+    from dippouch.mapcheck import check_map
+
+    v, _ = _import_and_load(tmp_path, SAMPLES / "dpjudge" / "empire.map", "empire")
+    rep = check_map(v)
+    assert not any("no sea neighbour" in p for p in rep.problems), rep.problems
+    assert any("coastal ark" in n and "only coasts" in n for n in rep.notes), rep.notes
