@@ -8,6 +8,7 @@ exercise each directive and what cannot be carried over.
 from __future__ import annotations
 
 import json
+import re
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -646,3 +647,61 @@ def test_a_river_coast_is_a_note_not_a_problem(tmp_path: Path) -> None:
     rep = check_map(v)
     assert not any("no sea neighbour" in p for p in rep.problems), rep.problems
     assert any("coastal ark" in n and "only coasts" in n for n in rep.notes), rep.notes
+
+
+# ------------------------------------------------------- done when: imports, checks, draws and plays a year
+
+
+def _play_a_year(v: Variant) -> None:
+    import random
+
+    from dippouch.core.adjudicator import adjudicate
+    from dippouch.core.calendar import PhaseKind
+    from dippouch.core.legal import legal_orders
+    from dippouch.core.orders import Order
+    from dippouch.core.results import Outcome
+
+    rng = random.Random(1)
+    pos = v.start
+    for _ in range(len(v.calendar.steps)):
+        kind = v.calendar.kind(pos.phase)
+        orders: dict[str, list[Order]] = {}
+        for power in v.power_names:
+            for choices in legal_orders(v, pos, power).values():
+                orders.setdefault(power, []).append(rng.choice(choices))
+            if kind == PhaseKind.ADJUSTMENTS and orders.get(power):
+                orders[power] = [rng.choice(orders[power])]
+        res = adjudicate(v, pos, orders, rng=random.Random(1))
+        assert not [r for r in res.results if r.result == Outcome.ILLEGAL]
+        pos = res.next
+
+
+@pytest.mark.parametrize(
+    "sample",
+    ["dpjudge/pure.map", "dpjudge/sailho.map", "dpjudge/classical.map", "mila/france_austria.map", "diplicity"],
+)
+def test_a_sample_of_each_format_imports_checks_draws_and_plays_a_year(sample: str, tmp_path: Path) -> None:
+    from dippouch.authoring import check_drawing, check_file
+    from dippouch.render.mapgen.build import dumps
+    from dippouch.render.mapgen.pipeline import build
+
+    name = re.sub(r"[^a-z0-9]+", "-", sample.lower()).strip("-")
+    if sample == "diplicity":
+        src = tmp_path / "classical.json"
+        src.write_text(json.dumps(_diplicity_json(load_variant("standard"))), encoding="utf-8")
+        got = import_diplicity(src, name)
+    else:
+        got = import_dpjudge(SAMPLES / sample, name)
+    path = tmp_path / f"{name}.toml"
+    path.write_text(dumps_variant(got.data, [*got.report, *got.guesses]), encoding="utf-8")
+    rep = check_file(path)
+    assert rep.problems == [], rep.problems
+    v = load_variant(str(path))
+    doc = build(v, fit=False)  # the quick build; `variants check --build` fits the shapes too
+    doc["variant"] = v.name
+    (tmp_path / "geometry").mkdir()
+    (tmp_path / "geometry" / f"{name}.json").write_text(dumps(doc), encoding="utf-8")
+    drawn = check_file(path)
+    check_drawing(v, path, drawn, build=False)
+    assert path.with_suffix(".png").stat().st_size > 10_000, drawn.notes
+    _play_a_year(v)
