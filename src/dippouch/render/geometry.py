@@ -108,11 +108,14 @@ def geometry_path(variant: Variant) -> Path:
 
 
 def _mapgen_argument(variant: Variant) -> str:
-    """What to give ``dippouch mapgen`` for this variant: a user's file by its path (its name alone is only
-    found when its folder is on the variant path), a built-in by name."""
+    """What to give ``dippouch mapgen`` for this variant: its name where the name finds it (a built-in, or a
+    file in a folder on the variant path), else its file's path."""
     src = Path(variant.source) if variant.source else None
     if src is not None and src.suffix == ".toml" and variant.name not in builtin_names():
-        return str(src)
+        on_path = any(
+            f.name == variant.name and f.status == "used" and f.path.resolve() == src.resolve() for f in variant_files()
+        )
+        return variant.name if on_path else str(src)
     return variant.name
 
 
