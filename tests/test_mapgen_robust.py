@@ -135,3 +135,25 @@ def test_a_board_outside_the_coastline_clip_is_drawn_from_its_provinces_and_chec
     checked = runner.invoke(app, ["variants", "check", str(path)])
     assert checked.exception is None or isinstance(checked.exception, SystemExit), checked.exception
     assert "Traceback" not in checked.output
+
+
+def test_report_pdf_of_a_variant_without_a_map_writes_the_text_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game of a variant whose map was never built still gets its printable results."""
+    import dippouch.cli.game  # noqa: F401 - registers the game commands
+
+    folder = tmp_path / "variants"
+    folder.mkdir()
+    (folder / "undrawn.toml").write_text('[variant]\nname = "undrawn"\nextends = "standard"\ntitle = "Undrawn"\n')
+    monkeypatch.setenv("DIPPOUCH_VARIANT_PATH", str(folder))
+    monkeypatch.setenv("DIPPOUCH_SETTINGS", str(tmp_path / "settings.toml"))
+    db = f"sqlite:///{tmp_path / 'g.db'}"
+    made = runner.invoke(app, ["new", "g", "--variant", "undrawn", "--db", db])
+    assert made.exit_code == 0, made.output
+    done = runner.invoke(app, ["process", "g", "--force", "--db", db])
+    assert done.exit_code == 0, done.output
+    pdf = tmp_path / "r.pdf"
+    got = runner.invoke(app, ["report", "g", "--pdf", str(pdf), "--db", db])
+    assert got.exit_code == 0, got.output
+    assert "results text only" in got.output and pdf.read_bytes().startswith(b"%PDF")
