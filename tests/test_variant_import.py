@@ -705,3 +705,30 @@ def test_a_sample_of_each_format_imports_checks_draws_and_plays_a_year(sample: s
     check_drawing(v, path, drawn, build=False)
     assert path.with_suffix(".png").stat().st_size > 10_000, drawn.notes
     _play_a_year(v)
+
+
+def test_diplicity_points_come_from_the_godip_map_svg(tmp_path: Path) -> None:
+    """godip draws each province as a path or polygon whose id is its abbreviation (relative path commands,
+    translated groups): their middles give the points, in the picture's layout (y downwards)."""
+    src = tmp_path / "four.json"
+    src.write_text(json.dumps(_small_diplicity("The first to 3 supply centers wins.")))
+    svg = tmp_path / "fourmap.svg"
+    svg.write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg"><g id="provinces">'
+        '<path id="a" d="m 0,0 10,0 0,10 -10,0 z"/>'
+        '<polygon id="b" points="100,0 110,0 110,10 100,10"/>'
+        '<path id="c" transform="translate(0,100)" d="M 0,0 L 10,0 L 10,10 Z"/>'
+        '<path id="d" d="M 100,100 h 10 v 10 h -10 z"/></g></svg>',
+        encoding="utf-8",
+    )
+    got = import_diplicity(src, "four")  # the SVG beside the JSON, named NAMEmap.svg, is found
+    p = {k: got.data["provinces"][k]["point"] for k in "abcd"}
+    assert p["a"][0] < p["b"][0] and p["c"][0] < p["d"][0]  # west to east
+    assert p["a"][1] > p["c"][1] and p["b"][1] > p["d"][1]  # the picture's top is north
+    assert any("spots of fourmap.svg" in line for line in got.report), got.report
+    out = runner.invoke(
+        app,
+        ["variants", "import", str(src), "--to", str(tmp_path / "four.toml"), "--picture", str(svg)],
+        env={"COLUMNS": "250"},
+    )
+    assert out.exit_code == 0 and "spots of fourmap.svg" in out.output, out.output

@@ -242,6 +242,9 @@ def import_(
     name: str | None = typer.Option(None, "--name", help="The new variant's name (default: from --to or FILE)."),
     fmt: str = typer.Option("auto", "--format", help="dpjudge, diplicity, or auto (from the file's ending)."),
     force: bool = typer.Option(False, "--force", help="Replace an existing file."),
+    picture: str | None = typer.Option(
+        None, "--picture", help="Diplicity: the variant's map SVG (godip's NAMEmap.svg), to draw the map from."
+    ),
 ) -> None:
     """Turn another judge's variant file into ours, with a report of what could not be carried over."""
     import re
@@ -286,7 +289,7 @@ def import_(
         elif kind == "diplicity":
             from dippouch.interop.diplicity import import_diplicity
 
-            result = import_diplicity(src, vname)
+            result = import_diplicity(src, vname, Path(picture) if picture else None)
         else:
             raise DippouchError(f"unknown --format {fmt!r}; use dpjudge, diplicity or auto")
     except DippouchError as e:

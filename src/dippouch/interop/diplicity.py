@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from dippouch.interop.dpjudge import ImportError_, ImportResult, _drop_clashing_names, pick_letter
-from dippouch.interop.pictures import PALETTE, place_provinces
+from dippouch.interop.pictures import PALETTE, place_provinces, read_godip_svg
 
 __all__ = ["import_diplicity"]
 
@@ -39,8 +39,9 @@ def _flags(obj: Any) -> set[str]:
     return set()
 
 
-def import_diplicity(path: Path, name: str) -> ImportResult:
-    """Read ``path`` (Diplicity variant JSON) into variant data named ``name``."""
+def import_diplicity(path: Path, name: str, picture: Path | None = None) -> ImportResult:
+    """Read ``path`` (Diplicity variant JSON) into variant data named ``name``; the map's spots come from
+    ``picture`` (godip's map SVG) or an SVG beside the file named like it (``NAME.svg``, ``NAMEmap.svg``)."""
     if not path.is_file():
         raise ImportError_(f"no file {str(path)!r}")
     try:
@@ -226,11 +227,21 @@ def import_diplicity(path: Path, name: str) -> ImportResult:
         )
     if raw.get("ExtraDominanceRules"):
         report.append("ExtraDominanceRules (civil disorder behaviour) are not carried over")
-    place_provinces(provinces, None, y_up=True, source="", report=report)
-    report.append(
-        "the variant's SVG map is not read (Diplicity serves it apart from this JSON): the drawing is a layout "
-        "of the borders"
+    pic = picture or next(
+        (p for p in (path.with_suffix(".svg"), path.with_name(f"{path.stem}map.svg")) if p.is_file()), None
     )
+    spots = {}
+    if pic is not None:
+        try:
+            spots = read_godip_svg(pic)
+        except OSError as e:
+            raise ImportError_(f"cannot read the picture {pic}: {e.strerror or e}") from None
+    place_provinces(provinces, spots, y_up=False, source=pic.name if pic else "", report=report)
+    if pic is None:
+        report.append(
+            "no map SVG given (Diplicity serves it apart from this JSON; godip keeps it as "
+            "variants/NAME/svg/NAMEmap.svg): pass it with --picture to draw the map as its source does"
+        )
     description = str(raw.get("Description") or f"Imported from {path.name} (Diplicity variant JSON).")
     if rules_text:
         description = f"{description}\n\nRules (from the source): {rules_text}"

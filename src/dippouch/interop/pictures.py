@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-__all__ = ["PALETTE", "graph_layout", "read_mila_svg", "read_ps", "to_degrees"]
+__all__ = ["PALETTE", "graph_layout", "place_provinces", "read_godip_svg", "read_mila_svg", "read_ps", "to_degrees"]
 
 #: Span of the longer side of an imported picture, in degrees about 0°N 0°E (about 2200 km): small enough
 #: that the projection keeps the picture's shapes, large enough for the builder's kilometre thresholds.
@@ -95,6 +95,86 @@ def read_mila_svg(path: Path) -> dict[str, tuple[float, float]]:
     for m in re.finditer(pat, text):
         points.setdefault(m.group(1).lower().replace("-", "/"), (float(m.group(2)), float(m.group(3))))
     return points
+
+
+_PATH_TOKEN = re.compile(r"[MmLlHhVvCcSsQqTtAaZz]|-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_ARGS = {"m": 2, "l": 2, "h": 1, "v": 1, "c": 6, "s": 4, "q": 4, "t": 2, "a": 7, "z": 0}
+
+
+def path_points(d: str) -> list[tuple[float, float]]:
+    """The end points of an SVG path's segments (absolute and relative commands), enough for its middle."""
+    pts: list[tuple[float, float]] = []
+    x = y = 0.0
+    start = (0.0, 0.0)
+    cmd = "M"
+    nums: list[float] = []
+
+    def flush() -> None:
+        nonlocal x, y, start, cmd
+        low = cmd.lower()
+        n = _ARGS[low]
+        if n == 0:
+            x, y = start
+            return
+        while len(nums) >= n:
+            a = nums[:n]
+            del nums[:n]
+            rel = cmd.islower()
+            if low == "h":
+                x = x + a[0] if rel else a[0]
+            elif low == "v":
+                y = y + a[0] if rel else a[0]
+            else:
+                nx, ny = a[-2], a[-1]
+                x, y = (x + nx, y + ny) if rel else (nx, ny)
+            pts.append((x, y))
+            if low == "m":
+                start = (x, y)
+                cmd = "l" if rel else "L"  # further pairs after a move are lines
+
+    for tok in _PATH_TOKEN.findall(d):
+        if tok.isalpha():
+            flush()
+            nums.clear()
+            cmd = tok
+            if tok in "Zz":
+                flush()
+        else:
+            nums.append(float(tok))
+            if len(nums) >= _ARGS[cmd.lower()] > 0:
+                flush()
+    return pts
+
+
+def read_godip_svg(path: Path) -> dict[str, tuple[float, float]]:
+    """The middle (of the bounding box) of each province's outline, by lower-case id (y downwards), from a
+    godip map SVG, whose provinces are paths with the province's abbreviation as their id."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    spots: dict[str, tuple[float, float]] = {}
+    for m in re.finditer(r"<(path|polygon|polyline)\b([^>]*)>", text):
+        attrs = m.group(2)
+        pid = re.search(r'\bid="([^"]+)"', attrs)
+        if not pid:
+            continue
+        if m.group(1) == "path":
+            d = re.search(r'\bd="([^"]+)"', attrs)
+            pts = path_points(d.group(1)) if d else []
+        else:
+            got = re.search(r'\bpoints="([^"]+)"', attrs)
+            nums = (
+                [float(v) for v in re.findall(r"-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?", got.group(1))] if got else []
+            )
+            pts = list(zip(nums[0::2], nums[1::2], strict=False))
+        shift = re.search(r'\btransform="translate\(\s*([-\d.eE]+)[\s,]+([-\d.eE]+)\s*\)"', attrs)
+        if "transform=" in attrs and not shift:
+            continue  # a rotation or a matrix: its spot would be misplaced; the province goes among its neighbours
+        dx, dy = (float(shift.group(1)), float(shift.group(2))) if shift else (0.0, 0.0)
+        if len(pts) < 3:
+            continue
+        xs = [p[0] + dx for p in pts]
+        ys = [p[1] + dy for p in pts]
+        spots.setdefault(pid.group(1).lower(), ((min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2))
+    return spots
 
 
 def to_degrees(points: Mapping[str, tuple[float, float]], *, y_up: bool) -> dict[str, list[float]]:
