@@ -49,3 +49,111 @@ def test_a_geometry_library_failure_is_one_line(
     err = capsys.readouterr().err
     assert err.startswith("error: building the map of 'standard' failed in the geometry library"), err
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+# A map with no geography (Pure: seven provinces, every one next to every other).
+PURE = """[variant]
+name = "{name}"
+title = "Pure"
+
+[calendar]
+start_year = 1901
+phases = [{{ season = "Spring", kind = "movement" }}, {{ season = "Fall", kind = "movement" }}, {{ season = "Winter", kind = "adjustments" }}]
+
+[victory]
+centres = 4
+{powers}
+{provinces}"""
+
+_PURE_NAMES = ("ber", "con", "lon", "mos", "par", "rom", "vie")
+
+
+def _pure(tmp_path: Path, name: str, points: dict[str, tuple[float, float]] | None = None) -> Path:
+    powers = "".join(
+        f'\n[powers.P{a.upper()}]\nletter = "{a[0].upper() if i < 6 else "X"}"\nhome_centres = ["{a}"]\nunits = ["A {a}"]\n'
+        for i, a in enumerate(_PURE_NAMES)
+    )
+    provinces = ""
+    for a in _PURE_NAMES:
+        army = ", ".join(f'"{b}"' for b in _PURE_NAMES if b != a)
+        point = f"point = [{points[a][0]}, {points[a][1]}]\n" if points else ""
+        provinces += f'\n[provinces.{a}]\nname = "{a.title()}"\ntype = "land"\nsc = true\narmy = [{army}]\n{point}'
+    path = tmp_path / f"{name}.toml"
+    path.write_text(PURE.format(name=name, powers=powers, provinces=provinces), encoding="utf-8")
+    return path
+
+
+def test_mapgen_of_a_map_without_points_says_which_points_are_missing(tmp_path: Path) -> None:
+    path = _pure(tmp_path, "pure")
+    got = runner.invoke(app, ["mapgen", str(path)])
+    assert got.exit_code != 0
+    assert not isinstance(got.exception, ValueError), got.exception
+    text = got.output + str(got.exception or "")
+    assert "7 province(s) have no point" in text and "ber con lon mos par rom vie" in text, text
+
+
+def test_check_build_of_a_map_without_points_is_a_problem_not_a_traceback(tmp_path: Path) -> None:
+    path = _pure(tmp_path, "pure")
+    got = runner.invoke(app, ["variants", "check", "--build", str(path)])
+    assert got.exception is None or isinstance(got.exception, SystemExit), got.exception
+    assert got.exit_code == 1 and "have no point" in got.output, got.output
+
+
+def test_the_map_command_names_the_file_to_build(tmp_path: Path) -> None:
+    path = _pure(tmp_path, "pure")
+    got = runner.invoke(app, ["map", str(path), "-o", str(tmp_path / "p.svg")])
+    assert got.exit_code != 0
+    assert f"dippouch mapgen {path}" in got.output + str(got.exception or ""), got.output
+
+
+EAST_ASIA = {
+    "ber": (135.0, 35.0),
+    "con": (139.0, 36.0),
+    "lon": (130.0, 33.0),
+    "mos": (141.0, 40.0),
+    "par": (133.0, 34.0),
+    "rom": (137.0, 36.0),
+    "vie": (132.0, 35.0),
+}
+
+
+def test_a_board_outside_the_coastline_clip_is_drawn_from_its_provinces_and_checked(tmp_path: Path) -> None:
+    """East Asia lies outside the committed clip: the builder says so and draws land from the provinces'
+    points (never an all-sea board), and the check that follows runs instead of failing in the geometry
+    library."""
+    path = _pure(tmp_path, "pure", EAST_ASIA)
+    got = runner.invoke(app, ["mapgen", "--plain", str(path)])
+    assert got.exit_code == 0, got.output
+    assert "coastline clip covers longitude -60..85" in got.output, got.output
+    from dippouch.catalog import load_variant
+    from dippouch.render.geometry import load_geometry
+
+    geo = load_geometry(load_variant(str(path)))
+    assert all(shape.d for shape in geo.provinces.values()), "a province drawn empty (all sea)"
+    checked = runner.invoke(app, ["variants", "check", "--no-picture", str(path)])
+    assert checked.exception is None or isinstance(checked.exception, SystemExit), checked.exception
+    checked = runner.invoke(app, ["variants", "check", str(path)])
+    assert checked.exception is None or isinstance(checked.exception, SystemExit), checked.exception
+    assert "Traceback" not in checked.output
+
+
+def test_report_pdf_of_a_variant_without_a_map_writes_the_text_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game of a variant whose map was never built still gets its printable results."""
+    import dippouch.cli.game  # noqa: F401 - registers the game commands
+
+    folder = tmp_path / "variants"
+    folder.mkdir()
+    (folder / "undrawn.toml").write_text('[variant]\nname = "undrawn"\nextends = "standard"\ntitle = "Undrawn"\n')
+    monkeypatch.setenv("DIPPOUCH_VARIANT_PATH", str(folder))
+    monkeypatch.setenv("DIPPOUCH_SETTINGS", str(tmp_path / "settings.toml"))
+    db = f"sqlite:///{tmp_path / 'g.db'}"
+    made = runner.invoke(app, ["new", "g", "--variant", "undrawn", "--db", db])
+    assert made.exit_code == 0, made.output
+    done = runner.invoke(app, ["process", "g", "--force", "--db", db])
+    assert done.exit_code == 0, done.output
+    pdf = tmp_path / "r.pdf"
+    got = runner.invoke(app, ["report", "g", "--pdf", str(pdf), "--db", db])
+    assert got.exit_code == 0, got.output
+    assert "results text only" in got.output and pdf.read_bytes().startswith(b"%PDF")

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from dippouch.catalog import builtin_names, load_variant
 from dippouch.core.errors import DippouchError, UnknownVariantError, VariantError, VariantProblem
+from dippouch.core.schema import look_alike_powers
 from dippouch.core.variant import Variant
 
 __all__ = ["NAME_RE", "CheckReport", "check_file", "skeleton", "write_skeleton"]
@@ -236,6 +237,11 @@ def check_file(path: Path, *, factor: float = 1.6, picture: bool = False, build:
         rep.problems.append(str(VariantProblem("variant.extends", str(e))))
         return rep
     rep.variant = v
+    rep.notes.extend(
+        f"powers: {a} and {b} have names alike; both are declared, so both are kept: make sure neither is a "
+        "misspelling of the other, and expect players to mix them up in orders and messages"
+        for a, b in look_alike_powers(list(v.power_names))
+    )
     mc = check_map(v, factor=factor)
     pointless = [p.split(" ", 1)[0] for p in mc.problems if p.endswith("has no point [longitude, latitude]")]
     if len(pointless) > 5:
@@ -274,7 +280,7 @@ def check_drawing(v: Variant, path: Path, rep: CheckReport, *, build: bool) -> N
         from dippouch.mapcheck import check_geometry
         from dippouch.render import RenderOptions, render_svg, svg_to_png
         from dippouch.render.geometry import geometry_path, load_geometry
-        from dippouch.render.mapgen.build import dumps, map_hash
+        from dippouch.render.mapgen.build import MapgenError, clip_gap, dumps, map_hash
         from dippouch.render.mapgen.checks import format_geo_report
         from dippouch.render.mapgen.pipeline import build as build_geometry
     except ModuleNotFoundError as e:
@@ -302,7 +308,14 @@ def check_drawing(v: Variant, path: Path, rep: CheckReport, *, build: bool) -> N
             except (DippouchError, FileNotFoundError, ValueError, KeyError):
                 continue
         if doc is None and build:
-            doc = build_geometry(v)
+            gap = clip_gap(v)
+            if gap:
+                rep.notes.append(f"drawing: {gap}")
+            try:
+                doc = build_geometry(v)
+            except MapgenError as e:
+                rep.problems.append(f"drawing: {e}")
+                return
             rep.notes.append(f"drawing: map geometry built from {path.name}")
         if doc is None:
             why = "is out of date" if have else "was never built"

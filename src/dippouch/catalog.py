@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from dippouch import compiled
-from dippouch.core.errors import UnknownVariantError, VariantError, VariantProblem
+from dippouch.core.errors import DippouchError, UnknownVariantError, VariantError, VariantProblem
 from dippouch.core.lookup import load_rule_modules
 from dippouch.core.tomllines import key_lines
 from dippouch.core.variant import (
@@ -40,6 +40,7 @@ __all__ = [
     "PACKAGE_VARIANTS",
     "PATH_ENV",
     "SETTINGS_ENV",
+    "BrokenVariant",
     "VariantFile",
     "VariantFolder",
     "built_variant",
@@ -52,6 +53,7 @@ __all__ = [
     "variant_folders",
     "variant_from_data",
     "variant_names",
+    "variants_usable",
 ]
 
 PACKAGE_VARIANTS = Path(__file__).resolve().parent / "variants"
@@ -232,6 +234,34 @@ def _scan_files(folders: list[VariantFolder], allowed: set[str]) -> list[Variant
 
 def variant_names() -> list[str]:
     return sorted({f.name for f in variant_files() if f.status == "used"})
+
+
+@dataclass(frozen=True, slots=True)
+class BrokenVariant:
+    """A variant file that does not load: its name, file and every problem, for a list that names it."""
+
+    name: str
+    path: Path
+    problems: tuple[str, ...]
+
+
+def variants_usable() -> tuple[list[Variant], list[BrokenVariant]]:
+    """Every variant that loads, and every one that does not with its problems.
+
+    One broken file in a user's folder must not take the others down with it: pages and commands that list
+    variants show the broken ones with their errors and keep offering the rest.
+    """
+    good: list[Variant] = []
+    broken: list[BrokenVariant] = []
+    files = {f.name: f.path for f in variant_files() if f.status == "used"}
+    for name in sorted(files):
+        try:
+            good.append(load_variant(name))
+        except VariantError as e:
+            broken.append(BrokenVariant(name, files[name], tuple(str(p) for p in e.problems) or (str(e),)))
+        except (DippouchError, OSError, ValueError) as e:
+            broken.append(BrokenVariant(name, files[name], (str(e),)))
+    return good, broken
 
 
 def _find_file(name: str, *, builtin_only: bool = False, skip: Path | None = None, near: Path | None = None) -> Path:

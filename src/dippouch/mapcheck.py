@@ -147,7 +147,15 @@ def check_map(variant: Variant, *, factor: float = 1.6, min_km: float = 0.0) -> 
         locs = m.fleet_locations(p.id)
         if p.kind == ProvinceKind.COAST:
             for loc in locs:
-                if not any(m.provinces[q].kind == ProvinceKind.SEA for q in m.fleet_reach[loc]):
+                if any(m.provinces[q].kind == ProvinceKind.SEA for q in m.fleet_reach[loc]):
+                    continue
+                if m.fleet_reach[loc]:
+                    # A river or lake shore: fleets move along it from coast to coast (Empire's Mississippi,
+                    # Ancient Med's Nile), as the source maps have it. Worth a look, not an error.
+                    rep.notes.append(
+                        f"coastal {m.locations[loc].abbr} ({p.name}) has no sea neighbour, only coasts (a river?)"
+                    )
+                else:
                     rep.problems.append(f"coastal {m.locations[loc].abbr} ({p.name}) has no sea neighbour")
         elif p.kind == ProvinceKind.SEA and not any(
             m.provinces[q].kind == ProvinceKind.COAST for q in m.fleet_reach[p.id]

@@ -587,7 +587,11 @@ def report(
 
         rec = store.phase_record(game, phase, phase_id)
         variant = store.variant(game)
-        svg = render_phase_svg(variant, rec, orders=rec.get("status") != "open")
+        try:
+            svg: str | None = render_phase_svg(variant, rec, orders=rec.get("status") != "open")
+        except FileNotFoundError as e:  # the variant's map was never built: the results still print
+            err.print(f"note: {e}; the PDF holds the results text only", markup=False)
+            svg = None
         data = results_pdf(svg, f"{rec['game']}: {rec['name']}", text, paper=paper, variant=variant)
     except ImportError as e:
         err.print(f"[red]error:[/red] {escape(str(e))}")

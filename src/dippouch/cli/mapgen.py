@@ -29,7 +29,7 @@ def mapgen(
         from shapely.errors import GEOSException
 
         from dippouch.render.geometry import geometry_path
-        from dippouch.render.mapgen.build import dumps
+        from dippouch.render.mapgen.build import clip_gap, dumps
         from dippouch.render.mapgen.pipeline import build
     except ModuleNotFoundError as e:
         raise DippouchError(
@@ -39,6 +39,9 @@ def mapgen(
     stale = []
     for name in names:
         v = load_variant(name)
+        gap = clip_gap(v)
+        if gap:
+            typer.echo(f"{v.name}: note: {gap}", err=True)
         t0 = time.perf_counter()
         try:
             text = dumps(build(v, fit=not plain))

@@ -242,6 +242,9 @@ def import_(
     name: str | None = typer.Option(None, "--name", help="The new variant's name (default: from --to or FILE)."),
     fmt: str = typer.Option("auto", "--format", help="dpjudge, diplicity, or auto (from the file's ending)."),
     force: bool = typer.Option(False, "--force", help="Replace an existing file."),
+    picture: str | None = typer.Option(
+        None, "--picture", help="Diplicity: the variant's map SVG (godip's NAMEmap.svg), to draw the map from."
+    ),
 ) -> None:
     """Turn another judge's variant file into ours, with a report of what could not be carried over."""
     import re
@@ -252,10 +255,25 @@ def import_(
 
     src = Path(file)
     target = Path(to) if to else None
-    vname = (name or (target.stem if target else re.sub(r"[^a-z0-9_-]", "", src.stem.lower()))).lower()
+    shortened = ""
+    shadowed = ""
+    if name or target:
+        vname = (name or (target.stem if target else "")).lower()
+    else:
+        vname = re.sub(r"[^a-z0-9_-]+", "-", src.stem.lower()).strip("-_")
+        if len(vname) > 40:
+            shortened, vname = vname, vname[:40].rstrip("-_")
+        from dippouch.catalog import builtin_names
+
+        if vname in builtin_names():
+            # A user file named like a built-in is never used by that name: never write one unawares.
+            shadowed, vname = vname, f"{vname}-imported"
     try:
         if not NAME_RE.match(vname):
-            raise DippouchError(f"{vname!r} is not a variant name (lower-case letters, digits, - and _); give --name")
+            raise DippouchError(
+                f"{vname!r} is not a variant name (1 to 40 lower-case letters, digits, - and _, starting with a "
+                "letter or digit); give --name"
+            )
         target = target or Path.cwd() / f"{vname}.toml"
         if target.stem.lower() != vname:
             raise DippouchError(f"the file name must be the variant's name: --to {target.parent / (vname + '.toml')}")
@@ -271,24 +289,38 @@ def import_(
         elif kind == "diplicity":
             from dippouch.interop.diplicity import import_diplicity
 
-            result = import_diplicity(src, vname)
+            result = import_diplicity(src, vname, Path(picture) if picture else None)
         else:
             raise DippouchError(f"unknown --format {fmt!r}; use dpjudge, diplicity or auto")
     except DippouchError as e:
         raise _fail(e) from None
     out = _console()
+    if shadowed:
+        result.guesses.insert(
+            0,
+            f"the name {shadowed!r} is a built-in variant's, which a file of that name never replaces: the "
+            f"variant is named {vname!r} (choose another with --name)",
+        )
+    if shortened:
+        result.guesses.insert(0, f"the name {shortened!r} is longer than 40 characters: the variant is named {vname!r}")
     header = [
         f"{vname}: imported by `dippouch variants import` from {src.name} ({kind}).",
         "Facts only (provinces, borders, powers, centres, units, calendar); check them against the variant's rules.",
         "",
-        "Not carried over:" if result.report else "Everything was carried over.",
+        "Not carried over, or changed to fit:" if result.report else "Everything was carried over.",
         *[f"  - {line}" for line in result.report],
     ]
+    if result.guesses:
+        header += ["", "Guessed (the source does not say; confirm or correct):", *[f"  - {g}" for g in result.guesses]]
     target.write_text(dumps_variant(result.data, header), encoding="utf-8")
     out.print(f"Wrote {target}.")
     if result.report:
-        out.print("Not carried over (also written at the top of the file):")
+        out.print("Not carried over, or changed to fit (also written at the top of the file):")
         for line in result.report:
+            out.print(f"  - {line}")
+    if result.guesses:
+        out.print("Guessed, because the source does not say (also at the top of the file):")
+        for line in result.guesses:
             out.print(f"  - {line}")
     rep = check_file(target)
     for line in rep.summary:

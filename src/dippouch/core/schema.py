@@ -27,6 +27,7 @@ __all__ = [
     "Checker",
     "check_document",
     "closest",
+    "look_alike_powers",
     "schema_markdown",
 ]
 
@@ -434,6 +435,12 @@ DRAWING = Table(
             "default: the box of the points with a margin.",
         ),
         "centre": Point(doc="Centre of the map's projection; default: the middle of the points."),
+        "coastline": Str(
+            choices=("clip", "provinces"),
+            doc="Where land and sea come from: `clip`, the real coastline; `provinces`, each province's point "
+            "and kind (a map with no real geography: an imported picture's coordinates or a graph layout).",
+            default='"clip" (or "provinces" where the clip does not cover the board)',
+        ),
         "margin": Num(doc="Margin round the points when there is no `board`, as a share of its size.", default="0.06"),
         "water": ListOf(
             item=_RING, doc="Water patches, each a ring of `[lon, lat]` (historical water: the Zuiderzee, estuaries)."
@@ -747,6 +754,26 @@ def check_document(data: Mapping[str, Any], where: Callable[[Path], str]) -> tup
     return cleaned, chk
 
 
+_POWER_DECLARING = {"home_centres", "units", *(k for k, v in POWER.synonyms.items() if v in ("home_centres", "units"))}
+
+
+def _declares_power(table: Any) -> bool:
+    """A table that says where a power starts (its home centres or its units) declares a power of its own;
+    one that only changes a value (``centres``, ``colour``) beside a near-namesake is the slip of a pen."""
+    return isinstance(table, Mapping) and any(k in _POWER_DECLARING for k in table)
+
+
+def look_alike_powers(names: Sequence[str]) -> list[tuple[str, str]]:
+    """Pairs of power names close enough to be taken for one another (Russia and Prussia): both are kept
+    when both are declared, and ``variants check`` says so, so an author sees it and a reader is warned."""
+    out = []
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            if difflib.SequenceMatcher(None, a.lower(), b.lower()).ratio() >= 0.75:
+                out.append((a, b))
+    return out
+
+
 def _misspelt_powers(powers: Mapping[str, Any], chk: Checker) -> set[str]:
     """Powers whose names are near-copies of another's (``Frnace`` beside ``France``): a slip, not a power.
 
@@ -761,6 +788,8 @@ def _misspelt_powers(powers: Mapping[str, Any], chk: Checker) -> set[str]:
                 continue
             if difflib.SequenceMatcher(None, a.lower(), b.lower()).ratio() < 0.75:
                 continue
+            if _declares_power(powers[a]) and _declares_power(powers[b]):
+                continue  # Russia and Prussia, East and West: two whole powers, not a slip (variants check warns)
             size_a = len(powers[a]) if isinstance(powers[a], Mapping) else 0
             size_b = len(powers[b]) if isinstance(powers[b], Mapping) else 0
             slip, meant = (a, b) if size_a < size_b else (b, a)

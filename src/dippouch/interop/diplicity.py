@@ -16,7 +16,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from dippouch.interop.dpjudge import ImportError_, ImportResult, _drop_clashing_names
+from dippouch.interop.dpjudge import ImportError_, ImportResult, _drop_clashing_names, pick_letter
+from dippouch.interop.pictures import PALETTE, place_provinces, read_godip_svg
 
 __all__ = ["import_diplicity"]
 
@@ -38,8 +39,9 @@ def _flags(obj: Any) -> set[str]:
     return set()
 
 
-def import_diplicity(path: Path, name: str) -> ImportResult:
-    """Read ``path`` (Diplicity variant JSON) into variant data named ``name``."""
+def import_diplicity(path: Path, name: str, picture: Path | None = None) -> ImportResult:
+    """Read ``path`` (Diplicity variant JSON) into variant data named ``name``; the map's spots come from
+    ``picture`` (godip's map SVG) or an SVG beside the file named like it (``NAME.svg``, ``NAMEmap.svg``)."""
     if not path.is_file():
         raise ImportError_(f"no file {str(path)!r}")
     try:
@@ -56,8 +58,10 @@ def import_diplicity(path: Path, name: str) -> ImportResult:
     start: dict[str, Any] = raw["Start"] if isinstance(raw.get("Start"), dict) else {}
     graph = raw.get("Graph") or start.get("Graph")
     if not isinstance(graph, dict) or not isinstance(graph.get("Nodes"), dict):
-        raise ImportError_(f"{path} has no Graph.Nodes (the adjacency graph): is it a Diplicity variant?")
+        raise ImportError_(_no_graph(path, raw))
     report: list[str] = []
+    guesses: list[str] = []
+    rules_text = str(raw.get("Rules") or "")
     long_names = raw.get("ProvinceLongNames") or {}
     nodes: dict[str, Any] = {str(k).lower(): v for k, v in graph["Nodes"].items()}
 
@@ -138,12 +142,17 @@ def import_diplicity(path: Path, name: str) -> ImportResult:
     powers: dict[str, dict[str, Any]] = {}
     letters: set[str] = set()
     for n in nations:
-        letter = next((ch for ch in n.upper() if ch.isalnum() and ch not in letters), "X")
-        letters.add(letter)
+        letter = pick_letter(n[:1], n, n, letters, report)
         entry = {"adjective": n, "letter": letter, "home_centres": sorted(homes.get(n, []))}
         colour = colours.get(n)
         if isinstance(colour, str) and re.fullmatch(r"#[0-9a-fA-F]{6}", colour):
             entry["colour"] = colour
+        else:
+            entry["colour"] = PALETTE[len(powers) % len(PALETTE)]
+            if not colours:
+                note = "power colours: NationColors names none; a palette of distinct colours was used"
+                if note not in report:
+                    report.append(note)
         mine = sorted(owned.get(n, []))
         if start.get("SCs") is not None and mine != entry["home_centres"]:
             entry["centres"] = mine
@@ -166,6 +175,8 @@ def import_diplicity(path: Path, name: str) -> ImportResult:
                 "Diplicity's Fall Adjustment phase is called Winter Adjustments here, as in the built-in variants"
             )
     year = int(start.get("Year") or 1901)
+    if not start.get("Year"):
+        guesses.append("the starting year is not given (Start.Year): 1901 was written")
     want_kind = _KINDS.get(str(start.get("Type", "Movement")).lower(), "movement")
     want_season = str(start.get("Season") or seasons[0])
     step = next(
@@ -180,28 +191,149 @@ def import_diplicity(path: Path, name: str) -> ImportResult:
     if step:
         calendar["start_step"] = step
     calendar["phases"] = phases
+    years = stated_years_per_turn(rules_text)
+    if years and years > 1:
+        calendar["cycle_years"] = years
+        report.append(f"the year advances by {years} each turn, as the Rules text states")
+    elif years is None:
+        guesses.append(
+            "the year advances by 1 each turn (Seasons "
+            f"{', '.join(seasons)}): Diplicity's calendar is code, and the Rules text says nothing of it"
+        )
     n_centres = sum(1 for p in provinces.values() if p.get("sc"))
-    report.append(
-        f"the victory condition is code in Diplicity, not data: [victory] centres = {n_centres // 2 + 1} "
-        "(one more than half the centres) was written; correct it from the variant's rules"
-    )
-    if raw.get("Rules"):
-        report.append("the Rules text is not read: compare it with the [rules] of this file")
+    solo = stated_solo(rules_text)
+    if solo is not None:
+        victory: dict[str, Any] = {"centres": solo}
+    else:
+        victory = {"centres": n_centres // 2 + 1}
+        guesses.append(
+            f"the victory condition is code in Diplicity, not data, and the Rules text states no target: "
+            f"[victory] centres = {n_centres // 2 + 1} (one more than half the {n_centres} centres) was written"
+        )
+    rules: dict[str, Any] = {}
+    build = stated_build_rule(rules_text)
+    if build is not None:
+        if build != "home":
+            rules["build_sites"] = build
+    else:
+        guesses.append(
+            "builds on owned home centres (the standard rule): Diplicity's build rule is code, and the Rules "
+            "text says nothing of it"
+        )
+    if rules_text:
+        report.append(
+            "the Rules text is kept in the description; any rule in it other than the victory target, the "
+            "build rule and the length of a turn is not carried over: compare it with this file"
+        )
     if raw.get("ExtraDominanceRules"):
         report.append("ExtraDominanceRules (civil disorder behaviour) are not carried over")
-    report.append(
-        "no representative points ([longitude, latitude]): add `point` to each province for the map picture and mapcheck"
+    pic = picture or next(
+        (p for p in (path.with_suffix(".svg"), path.with_name(f"{path.stem}map.svg")) if p.is_file()), None
     )
+    spots = {}
+    if pic is not None:
+        try:
+            spots = read_godip_svg(pic)
+        except OSError as e:
+            raise ImportError_(f"cannot read the picture {pic}: {e.strerror or e}") from None
+    place_provinces(provinces, spots, y_up=False, source=pic.name if pic else "", report=report)
+    if pic is None:
+        report.append(
+            "no map SVG given (Diplicity serves it apart from this JSON; godip keeps it as "
+            "variants/NAME/svg/NAMEmap.svg): pass it with --picture to draw the map as its source does"
+        )
+    description = str(raw.get("Description") or f"Imported from {path.name} (Diplicity variant JSON).")
+    if rules_text:
+        description = f"{description}\n\nRules (from the source): {rules_text}"
     data: dict[str, Any] = {
-        "variant": {
-            "name": name,
-            "title": str(raw.get("Name") or name),
-            "description": str(raw.get("Description") or f"Imported from {path.name} (Diplicity variant JSON)."),
-        },
+        "variant": {"name": name, "title": str(raw.get("Name") or name), "description": description},
         "calendar": calendar,
-        "victory": {"centres": n_centres // 2 + 1},
-        "powers": powers,
-        "provinces": provinces,
+        "victory": victory,
     }
+    if rules:
+        data["rules"] = rules
+    data["drawing"] = {"coastline": "provinces"}
+    data["powers"] = powers
+    data["provinces"] = provinces
     _drop_clashing_names(data["provinces"], report)
-    return ImportResult(data, report)
+    return ImportResult(data, report, guesses)
+
+
+_NUMBERS = {
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+}
+_CENTRES = r"(?:supply[ -]?cent(?:er|re)s?|SCs?\b|cent(?:er|re)s)"
+
+
+def stated_solo(rules: str) -> int | None:
+    """The number of centres that wins, where the Rules text states one ("The first to 18 Supply Centers
+    (SC) is the winner", "... wins with 17 SCs", "control 25 supply centers"), else None. Several different
+    numbers in winning sentences are no statement: the author reads them."""
+    found: set[int] = set()
+    for sentence in re.split(r"(?<=[.!?])\s+|\n", rules):
+        if not re.search(r"\b(win|wins|winner|won|victory|solo|first to|control)", sentence, re.I):
+            continue
+        for m in re.finditer(rf"(\d+)\s*(?:\(\w+\)\s*)?{_CENTRES}", sentence, re.I):
+            found.add(int(m.group(1)))
+    return found.pop() if len(found) == 1 else None
+
+
+def stated_build_rule(rules: str) -> str | None:
+    """``owned`` where the Rules text says builds may be made in any owned centre, ``home`` where it says
+    home centres only, else None."""
+    if re.search(
+        rf"build\w*\s+(?:\w+\s+){{0,4}}(?:in|on|at)\s+any\s+(?:owned\s+|of\s+(?:their|its|your)\s+)?"
+        rf"(?:{_CENTRES}|owned)|build\w*\s+anywhere",
+        rules,
+        re.I,
+    ):
+        return "owned"
+    if re.search(r"build\w*\s+(?:\w+\s+){0,4}(?:only\s+)?(?:in|on|at)\s+(?:their\s+|its\s+)?home", rules, re.I):
+        return "home"
+    return None
+
+
+def stated_years_per_turn(rules: str) -> int | None:
+    """Years a turn (one pass through the seasons) covers where the Rules text says so ("each turn is five
+    years", "5-year turns"), 1 where it says a year, else None."""
+    pats = (
+        r"(?:each|every|one)\s+(?:turn|game\s+year|year\s+of\s+play|round)\s+(?:is|represents|lasts|covers|equals)\s+(\w+)\s+years",
+        r"(\w+)[- ]year\s+(?:turns|rounds)",
+        r"years?\s+(?:advance|advances|increase|increases|move|moves)\s+by\s+(\w+)",
+    )
+    for pat in pats:
+        m = re.search(pat, rules, re.I)
+        if m:
+            word = m.group(1).lower()
+            n = int(word) if word.isdigit() else _NUMBERS.get(word)
+            if n:
+                return n
+    return None
+
+
+def _no_graph(path: Path, raw: dict[str, Any]) -> str:
+    """Why a JSON object without ``Graph.Nodes`` cannot be imported, naming the JSON that can."""
+    meant = (
+        "dippouch imports the variant JSON of Diplicity's variant service (godip's variants as a Diplicity "
+        "server serves them, e.g. one entry of its /Variants answer), whose Graph.Nodes holds the borders"
+    )
+    if isinstance(raw.get("provinces"), list) and isinstance(raw.get("nations"), list):
+        return (
+            f"{path} is a variant in diplicity-react's own JSON format (lower-case 'provinces' and 'nations'), "
+            f"which this importer does not read; {meant}"
+        )
+    if any(k in raw for k in ("ProvinceLongNames", "Provinces", "Nations", "Flags", "Colors")):
+        return (
+            f"{path} describes a variant without its borders (names, nations and colours, as Diplicity's web "
+            f"app diplicity-react lists variants, but no Graph.Nodes): no map can be made from it; {meant}"
+        )
+    return f"{path} has no Graph.Nodes (the adjacency graph), so it is not a Diplicity variant; {meant}"

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from dippouch.core.errors import DippouchError
+from dippouch.interop.pictures import PALETTE, place_provinces, read_mila_svg, read_ps
 
 __all__ = ["ImportError_", "ImportResult", "import_dpjudge"]
 
@@ -33,6 +34,9 @@ class ImportResult:
 
     data: dict[str, Any]
     report: list[str] = field(default_factory=list)
+    """What could not be carried over (losses)."""
+    guesses: list[str] = field(default_factory=list)
+    """What the source does not state and was filled in by a guess the author should confirm."""
 
 
 _TERRAIN = {"LAND": "land", "WATER": "sea", "COAST": "coast", "PORT": "coast", "SHUT": "impassable"}
@@ -47,6 +51,7 @@ _IGNORED = {
     "FLAG": "FLAG (flag pictures)",
     "RESERVES": "RESERVES (extra units)",
     "MILITIA": "MILITIA (extra units)",
+    "NOTIFY": "NOTIFY (an address the judge mails about games of this map)",
 }
 
 
@@ -82,8 +87,35 @@ class _Reader:
         self.rules: list[str] = []
         self.newhomes: list[int] = []
         self.report: list[str] = []
+        self.renamed: dict[str, str] = {}
+        """Old abbreviation -> new, from ``OLD -> New = new ...`` lines: earlier references follow them."""
+        self.self_borders: list[str] = []
         self.current: _Power | None = None
         self.reading: list[Path] = []
+        self.files: list[Path] = []
+        """Every file read, the one imported first: where to look for the map's picture."""
+
+    def resolve(self, written: str) -> str:
+        """A location as written anywhere in the file, after the file's renames (``EDI -> Scotland = sco``
+        makes an earlier or later ``EDI`` mean ``sco``) and, failing that, its aliases."""
+        n = written.lower()
+        if n in self.locs:
+            return n
+        seen: set[str] = set()
+        while n in self.renamed and n not in seen and n not in self.locs:
+            seen.add(n)
+            n = self.renamed[n]
+        if n in self.locs:
+            return n
+        if "/" in n:
+            base, _, coast = n.partition("/")
+            b = self.resolve(base)
+            if f"{b}/{coast}" in self.locs:
+                return f"{b}/{coast}"
+        for abbr, (_full, aliases) in self.names.items():
+            if n in aliases and abbr in self.locs:
+                return abbr
+        return n
 
     def note(self, text: str) -> None:
         if text not in self.report:
@@ -101,6 +133,8 @@ class _Reader:
         except OSError as e:
             raise ImportError_(f"cannot read {path}: {e.strerror or e}") from None
         self.reading.append(path)
+        if path not in self.files:
+            self.files.append(path)
         skipping: str | None = None
         for lineno, raw in enumerate(text.splitlines(), 1):
             line = raw.strip()
@@ -220,13 +254,13 @@ class _Reader:
         self.names[abbr] = (left.strip(), aliases)
 
     def rename(self, old: str, new: str, where: str) -> None:
+        self.renamed[old] = new
         if old in self.locs:
             self.locs[new] = self.locs.pop(old)
         if old in self.names:
             del self.names[old]
         for loc in self.locs.values():
             loc.abuts = [re.sub(rf"(?i)(?<![a-z0-9/]){re.escape(old)}(?![a-z0-9])", new.upper(), a) for a in loc.abuts]
-        self.note(f"{where}: {old} renamed {new}")
 
     def terrain(self, words: list[str], where: str) -> None:
         head = words[0].upper()
@@ -259,17 +293,20 @@ class _Reader:
             raise ValueError("not a power line")
         old, raw, paren, rest = m.groups()
         name = _power_name(raw)
+        key = _power_key(raw)
+        if not key:
+            raise ValueError("a power line needs a name")
         if old:
-            prev = self.powers.pop(_power_name(old), None)
+            prev = self.powers.pop(_power_key(old), None)
             if prev:
                 prev.name = name
-                self.powers[name] = prev
-        power = self.powers.get(name)
+                self.powers[key] = prev
+        power = self.powers.get(key)
         if power is None:
             own, _, letter = (paren or "").partition(":")
             adjective = own.replace("+", " ").strip().title() if own.strip() else name
             power = _Power(name, adjective, letter.strip().upper() or None)
-            self.powers[name] = power
+            self.powers[key] = power
         elif paren:
             own, _, letter = paren.partition(":")
             if own.strip():
@@ -337,23 +374,34 @@ class _Reader:
                 self.home_word(power, c, where)
 
     def unplayed(self, args: list[str], where: str) -> None:
-        names = [_power_name(a) for a in args if a.upper() not in ("ALL", "EXCEPT")]
+        args = [w for a in args for w in a.split(",") if w]  # MILA writes UNPLAYED ENGLAND, GERMANY, ITALY
         upper = [a.upper() for a in args]
+        keys = [_power_key(a) for a in args if a.upper() not in ("ALL", "EXCEPT")]
         if not args:
-            gone = [self.current.name] if self.current else []
+            gone = [_power_key(self.current.name)] if self.current else []
         elif "ALL" in upper and "EXCEPT" in upper:
-            gone = [p for p in self.powers if p not in names]
+            gone = [p for p in self.powers if p not in keys]
         elif "ALL" in upper:
             gone = list(self.powers)
         else:
-            gone = names
+            gone = keys
+            unknown = [a for a in args if _power_key(a) not in self.powers]
+            if unknown:
+                self.note(f"{where}: UNPLAYED {', '.join(unknown)}: no such power; ignored")
+        removed = []
         for p in gone:
             power = self.powers.pop(p, None)
             if power:
+                removed.append(power.name)
                 self.unowned.extend(h for h in power.homes if h not in self.unowned)
-        if gone:
-            self.note(f"{where}: UNPLAYED {', '.join(gone)}: removed; their home centres stay as neutral centres")
+        if removed:
+            self.note(f"{where}: UNPLAYED {', '.join(removed)}: removed; their home centres stay as neutral centres")
         self.current = None
+
+
+def _power_key(raw: str) -> str:
+    """How a power is known across lines: ``U+S+A`` and ``USA`` (and ``_USA``) are one power."""
+    return re.sub(r"[^A-Z0-9]", "", raw.upper())
 
 
 def _power_name(raw: str) -> str:
@@ -364,9 +412,63 @@ def _power_name(raw: str) -> str:
         if ch == "+":
             upper_next = True
             continue
+        if ch in "-.":
+            out.append(ch)
+            upper_next = True
+            continue
         out.append(ch.upper() if upper_next else ch.lower())
         upper_next = False
     return "".join(out)
+
+
+def pick_letter(wanted: str, name: str, adjective: str, taken: set[str], report: list[str]) -> str:
+    """A letter no other power has, as our loader requires (one letter or digit, unique): the one the source
+    gives if it can be used, else the first free one of the name, the adjective, then the alphabet; any
+    change is reported. ``taken`` gets the letter."""
+    w = wanted.strip().upper()
+    if len(w) == 1 and w.isalnum() and w not in taken:
+        taken.add(w)
+        return w
+    pool = [ch for ch in (name + adjective).upper() if ch.isascii() and ch.isalnum()]
+    pool += list("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+    free = next(ch for ch in pool if ch not in taken)
+    why = "is taken" if w in taken else "is not a letter or digit"
+    report.append(f"{name}: letter {w or '(none)'!r} {why}; given {free}")
+    taken.add(free)
+    return free
+
+
+def _picture(r: _Reader) -> tuple[dict[str, tuple[float, float]], dict[str, str], Path | None]:
+    """The spots and power colours of the map's picture, found beside the files read (the imported file's
+    own first): DPjudge's NAME.ps, MILA's svg/NAME.svg or NAME.svg."""
+    for f in r.files:
+        for pic in (f.with_suffix(".ps"), f.parent / "svg" / f"{f.stem}.svg", f.with_suffix(".svg")):
+            if not pic.is_file():
+                continue
+            try:
+                if pic.suffix == ".ps":
+                    spots, colours = read_ps(pic)
+                else:
+                    spots, colours = read_mila_svg(pic), {}
+            except (OSError, ValueError):
+                continue
+            resolved = {r.resolve(a): xy for a, xy in spots.items() if "/" not in a}
+            if len(resolved) >= 3:
+                return resolved, colours, pic
+    return {}, {}, None
+
+
+def _follow_renames(r: _Reader) -> None:
+    """Every reference to a location (homes, centres, units, neutral centres) by the name it has at the end."""
+    if not r.renamed:
+        return
+    for power in r.powers.values():
+        power.homes = list(dict.fromkeys(r.resolve(h) for h in power.homes))
+        if power.owns is not None:
+            power.owns = list(dict.fromkeys(r.resolve(c) for c in power.owns))
+        power.units = [(k, r.resolve(loc)) for k, loc in power.units]
+    r.unowned = list(dict.fromkeys(r.resolve(c) for c in r.unowned))
+    r.not_centres = {r.resolve(c) for c in r.not_centres}
 
 
 def _entry(raw: str) -> tuple[str, str] | None:
@@ -397,6 +499,7 @@ def import_dpjudge(path: Path, name: str) -> ImportResult:
     if not r.locs:
         raise ImportError_(f"{path} has no terrain lines (LAND/WATER/COAST ... ABUTS ...): is it a DPjudge .map file?")
     report = r.report
+    _follow_renames(r)
     provinces: dict[str, dict[str, Any]] = {}
     bases = sorted({k.split("/")[0] for k in r.locs})
     for base in bases:
@@ -441,16 +544,24 @@ def import_dpjudge(path: Path, name: str) -> ImportResult:
             target, cls = got
             if raw.strip("~*") != raw:
                 special.append(f"{key}-{target.lower()}")
-            t = target.lower()
+            t = r.resolve(target.lower())
             tbase = t.split("/")[0]
             if tbase not in provinces:
                 report.append(f"{key} ABUTS {raw}: no such location; left out")
+                continue
+            if tbase == base:
+                r.self_borders.append(key)
                 continue
             if cls in ("both", "army") and "/" not in key and "/" not in t and base in army_ok and tbase in army_ok:
                 army.add((base, tbase))
             land_end = "land" in (provinces[tbase]["type"], provinces[base]["type"])
             if cls in ("both", "fleet") and key in fleet_ok and t in fleet_ok and not land_end:
                 fleet.add((key, t))
+    if r.self_borders:
+        report.append(
+            f"borders of a province with itself left out (a province always borders itself): "
+            f"{', '.join(sorted(set(r.self_borders)))}"
+        )
     if restricted:
         report.append(
             f"{len(restricted)} border(s) open only to some powers or to owners of some centres (e.g. "
@@ -486,6 +597,7 @@ def import_dpjudge(path: Path, name: str) -> ImportResult:
             provinces[c]["sc"] = True
         else:
             report.append(f"centre {c}: no such province; left out")
+    spots, colours, picture = _picture(r)
     mobilize = "MOBILIZE" in r.rules
     powers: dict[str, dict[str, Any]] = {}
     letters: set[str] = set()
@@ -494,13 +606,8 @@ def import_dpjudge(path: Path, name: str) -> ImportResult:
         for c in power.owns if power.owns is not None else power.homes:
             owner.setdefault(c, power.name)
     for power in r.powers.values():
-        letter = power.letter or power.adjective[:1].upper()
-        if letter in letters:
-            free = next((ch for ch in power.name.upper() if ch.isalpha() and ch not in letters), None)
-            report.append(f"{power.name}: letter {letter} is taken; given {free}")
-            letter = free or letter
-        letters.add(letter)
-        homes = [h for h in power.homes if h in provinces]
+        letter = pick_letter(power.letter or power.adjective[:1].upper(), power.name, power.adjective, letters, report)
+        homes = list(dict.fromkeys(h for h in power.homes if h in provinces))
         owned = []
         for c in power.owns if power.owns is not None else power.homes:
             if c not in provinces:
@@ -510,6 +617,8 @@ def import_dpjudge(path: Path, name: str) -> ImportResult:
                 continue
             owned.append(c)
         entry = {"adjective": power.adjective, "letter": letter, "home_centres": homes}
+        colour = colours.get(_power_key(power.name)) or PALETTE[len(powers) % len(PALETTE)]
+        entry["colour"] = colour
         if mobilize:
             entry["centres"] = []
         elif owned != homes:
@@ -524,7 +633,13 @@ def import_dpjudge(path: Path, name: str) -> ImportResult:
     report.extend(cal_notes)
 
     n_centres = sum(1 for p in provinces.values() if p.get("sc"))
-    victory = {"centres": r.victory[0] if r.victory else n_centres // 2 + 1}
+    victory: dict[str, Any] = {"centres": r.victory[0] if r.victory else n_centres // 2 + 1}
+    guesses = []
+    if not r.victory:
+        guesses.append(
+            f"no VICTORY line: [victory] centres = {n_centres // 2 + 1} (one more than half the {n_centres} "
+            "centres, DPjudge's own default) was written"
+        )
     if len(r.victory) > 1:
         report.append(
             f"VICTORY {' '.join(map(str, r.victory))}: targets by year are not carried over; {r.victory[0]} is used"
@@ -536,6 +651,8 @@ def import_dpjudge(path: Path, name: str) -> ImportResult:
         elif rule == "MOBILIZE":
             rules.update(adjustment_delta="opening_builds", build_sites="chosen_homes", opening_builds=1)
             rules.setdefault("phase_end", []).append("opening_builds_own")
+        elif rule == "NO_DRAW":
+            victory["draws"] = False
         elif rule.startswith("!"):
             continue
         else:
@@ -545,9 +662,17 @@ def import_dpjudge(path: Path, name: str) -> ImportResult:
         rules.setdefault("phase_end", []).append("homes_from_owned")
         if len(r.newhomes) > 1:
             report.append(f"NEWHOMES {' '.join(map(str, r.newhomes))}: only the first year is carried over")
-    report.append(
-        "no representative points ([longitude, latitude]): add `point` to each province for the map picture and mapcheck"
-    )
+    if picture is not None and not colours:
+        report.append(f"power colours: {picture.name} names none; a palette of distinct colours was used")
+    elif picture is None:
+        report.append("power colours: the source has no picture naming them; a palette of distinct colours was used")
+    if picture is None:
+        report.append(
+            "no picture beside the file (a DPjudge .ps, or a MILA svg/NAME.svg): put it beside the .map and "
+            "import again to draw the map as its source does"
+        )
+    y_up = picture is not None and picture.suffix == ".ps"
+    place_provinces(provinces, spots, y_up=y_up, source=picture.name if picture else "", report=report)
 
     data: dict[str, Any] = {
         "variant": {"name": name, "title": name, "description": f"Imported from {path.name} (DPjudge map file)."},
@@ -556,10 +681,11 @@ def import_dpjudge(path: Path, name: str) -> ImportResult:
     }
     if rules:
         data["rules"] = rules
+    data["drawing"] = {"coastline": "provinces"}
     data["powers"] = powers
     data["provinces"] = {k: provinces[k] for k in sorted(provinces)}
     _drop_clashing_names(data["provinces"], report)
-    return ImportResult(data, report)
+    return ImportResult(data, report, guesses)
 
 
 def _drop_clashing_names(provinces: dict[str, dict[str, Any]], report: list[str]) -> None:
@@ -633,6 +759,13 @@ def _calendar(begin: tuple[str, int, str] | None, flow: list[str]) -> tuple[dict
                 continue
         else:
             seq.append((*v, year))
+    if seq[-1][2] < seq[0][2]:
+        # Years counting down (B.C.): our calendar counts up, so they are written as negative years.
+        seq = [(season, kind, -y) for season, kind, y in seq]
+        notes.append(
+            f"the years count down (B.C.) in the source; here they are negative years counting up: "
+            f"{-seq[0][2]} B.C. is year {seq[0][2]}"
+        )
     # The cycle: the smallest period after which the steps repeat with a constant gap in years.
     n = len(seq)
     for p in range(1, n // 2 + 1):

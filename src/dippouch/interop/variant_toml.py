@@ -54,7 +54,7 @@ def dumps_variant(data: Mapping[str, Any], comments: Sequence[str] = ()) -> str:
     lines = [f"# {c}".rstrip() for c in comments]
     if lines:
         lines.append("")
-    for section in ("variant", "calendar", "victory", "rules"):
+    for section in ("variant", "calendar", "victory", "rules", "drawing"):
         if section in data:
             _table(lines, section, data[section], inline_tables=("by_power", "opening_sites", "extra_build_centres"))
     for section in ("powers", "provinces"):

@@ -107,6 +107,18 @@ def geometry_path(variant: Variant) -> Path:
     return GEOMETRY_DIR / f"{variant.name}.json"
 
 
+def _mapgen_argument(variant: Variant) -> str:
+    """What to give ``dippouch mapgen`` for this variant: its name where the name finds it (a built-in, or a
+    file in a folder on the variant path), else its file's path."""
+    src = Path(variant.source) if variant.source else None
+    if src is not None and src.suffix == ".toml" and variant.name not in builtin_names():
+        on_path = any(
+            f.name == variant.name and f.status == "used" and f.path.resolve() == src.resolve() for f in variant_files()
+        )
+        return variant.name if on_path else str(src)
+    return variant.name
+
+
 def load_geometry(variant: Variant) -> Geometry:
     """The variant's geometry, read once per file version (kept while the file is unchanged on disk).
 
@@ -118,7 +130,7 @@ def load_geometry(variant: Variant) -> Geometry:
     except OSError:
         raise FileNotFoundError(
             f"no map geometry for variant {variant.name!r}: {path} does not exist; "
-            f"build it with `dippouch mapgen {variant.name}`"
+            f"build it with `dippouch mapgen {_mapgen_argument(variant)}`"
         ) from None
     stamp = (st.st_mtime_ns, st.st_size)
     key = str(path)

@@ -143,15 +143,22 @@ def _wrap(lines: Sequence[str], width: int) -> list[str]:
     return out
 
 
-def results_pdf(map_svg: str, title: str, text: str, *, paper: str = "a4", variant: Variant | None = None) -> bytes:
+def results_pdf(
+    map_svg: str | None, title: str, text: str, *, paper: str = "a4", variant: Variant | None = None
+) -> bytes:
     """A printable PDF: the map (with ``variant``, as its atlas: the overview and the regional sheets; else
     the map on one page), each page turned to fit it best, then the results text in two columns on
-    landscape pages.
+    landscape pages. ``map_svg`` None (a variant whose map was never built): the text alone.
 
     ``paper`` is ``a4``, ``a3`` or ``letter``."""
     page_size(paper)
     mm_w, mm_h = PAGE_SIZES[paper.lower()]
-    maps = atlas_pages(variant, map_svg, title, paper) if variant is not None else [map_page(map_svg, title, paper)]
+    if map_svg is None:
+        maps: list[str] = []
+    elif variant is not None:
+        maps = list(atlas_pages(variant, map_svg, title, paper))
+    else:
+        maps = [map_page(map_svg, title, paper)]
     pw, ph = mm_w * _PX_PER_MM, mm_h * _PX_PER_MM
     margin = 12 * _PX_PER_MM
     gap = 8 * _PX_PER_MM

@@ -67,10 +67,15 @@ class GameListing(Answer):
 
 
 class VariantListing(Answer):
+    """A variant, or a variant file that does not load (``broken``, with its problems, and nothing else)."""
+
     name: str
-    title: str
-    powers: list[str]
-    centres: int = Field(description="Number of supply centres.")
+    title: str | None = None
+    powers: list[str] | None = None
+    centres: int | None = Field(None, description="Number of supply centres.")
+    broken: bool | None = Field(None, description="True for a file that does not load; the others stay usable.")
+    file: str | None = Field(None, description="The broken file's path.")
+    problems: list[str] | None = Field(None, description="What is wrong with the broken file.")
 
 
 class Place(Answer):

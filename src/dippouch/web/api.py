@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from starlette.requests import Request
 from starlette.responses import Response
 
-from dippouch.catalog import load_variant, variant_names
+from dippouch.catalog import variants_usable
 from dippouch.web import desk, history, new_games, player_page, variant_pages
 from dippouch.web import games as game_pages
 from dippouch.web.answers import (
@@ -307,12 +307,15 @@ def import_game(request: Request, body: dict[str, Any] = Body(...), name: str | 
 
 @router.get("/variants", **_answers(list[VariantListing]))
 def variants() -> list[dict[str, Any]]:
-    """The variants: name, title, powers, number of supply centres."""
-    out = []
-    for n in variant_names():
-        v = load_variant(n)
-        out.append({"name": n, "title": v.title, "powers": list(v.power_names), "centres": len(v.map.supply_centres)})
-    return out
+    """The variants: name, title, powers, number of supply centres; a file that does not load is listed
+    with ``"broken": true`` and its problems, and the others stay usable."""
+    good, broken = variants_usable()
+    out: list[dict[str, Any]] = [
+        {"name": v.name, "title": v.title, "powers": list(v.power_names), "centres": len(v.map.supply_centres)}
+        for v in good
+    ]
+    out += [{"name": b.name, "broken": True, "file": str(b.path), "problems": list(b.problems)} for b in broken]
+    return sorted(out, key=lambda row: str(row["name"]))
 
 
 @router.get("/variants/{name}", **_answers(VariantView))

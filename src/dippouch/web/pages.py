@@ -15,7 +15,7 @@ from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 
-from dippouch.catalog import variant_names
+from dippouch.catalog import variants_usable
 from dippouch.core.errors import DippouchError
 from dippouch.store.access import Grant
 from dippouch.web import desk, games, history, new_games, player_page, variant_pages
@@ -84,9 +84,8 @@ def _game_url(name: str) -> str:
 def home(request: Request) -> Response:
     web = web_of(request)
     viewer = viewer_of(request)
-    from dippouch.catalog import load_variant
-
-    variants = [(n, load_variant(n).title) for n in variant_names()]
+    good, _broken = variants_usable()
+    variants = [(v.name, v.title) for v in good]
     return render(request, "index.html", {"games": games.games_list(web, viewer), "variants": variants})
 
 
@@ -426,13 +425,13 @@ def coordinate_home(request: Request) -> Response:
     web = web_of(request)
     viewer = viewer_of(request)
     web.require_coordinator(None, viewer)
-    from dippouch.catalog import load_variant
-
-    variants = []
-    for n in variant_names():
-        v = load_variant(n)
-        variants.append({"name": n, "title": v.title, "options": v.data.get("options", {})})
-    return render(request, "coordinate_home.html", {"games": games.games_list(web, viewer), "variants": variants})
+    good, broken = variants_usable()
+    variants = [{"name": v.name, "title": v.title, "options": v.data.get("options", {})} for v in good]
+    return render(
+        request,
+        "coordinate_home.html",
+        {"games": games.games_list(web, viewer), "variants": variants, "broken": broken},
+    )
 
 
 @router.post("/coordinate/new")
@@ -542,21 +541,19 @@ def _secret_page(request: Request, game: str, what: str, secret: str, back: str)
 
 @router.get("/variants", response_class=HTMLResponse)
 def variants_page(request: Request) -> Response:
-    from dippouch.catalog import load_variant
-
+    good, broken = variants_usable()
     rows = []
-    for n in variant_names():
-        v = load_variant(n)
+    for v in good:
         rows.append(
             {
-                "name": n,
+                "name": v.name,
                 "title": v.title,
                 "description": v.description,
                 "powers": len(v.powers),
                 "centres": len(v.map.supply_centres),
             }
         )
-    return render(request, "variants.html", {"variants": rows})
+    return render(request, "variants.html", {"variants": rows, "broken": broken})
 
 
 @router.get("/variants/{name}", response_class=HTMLResponse)

@@ -28,9 +28,10 @@ from shapely.geometry import LineString, MultiPoint, MultiPolygon, Point, Polygo
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import polylabel
 
+from dippouch.core.errors import DippouchError
 from dippouch.core.variant import Variant
 from dippouch.render.geometry import FORMAT, VERSION
-from dippouch.render.mapgen.coastline import clip_hash, load_land, polygons_of, valid_parts
+from dippouch.render.mapgen.coastline import CLIP_BBOX, clip_hash, load_land, polygons_of, valid_parts
 from dippouch.render.mapgen.graph import BorderGraph, border_graph, drawing_table
 from dippouch.render.mapgen.project import Laea
 
@@ -96,10 +97,23 @@ def _project_geom(proj: Laea, geom: BaseGeometry) -> BaseGeometry:
     return shapely.transform(geom, tf)
 
 
+class MapgenError(DippouchError):
+    """A map that cannot be built as it stands; says why and what to add."""
+
+
 def make_board(variant: Variant) -> Board:
     drawing = drawing_table(variant)
     graph = border_graph(variant)
     provs = [p for p in variant.map.provinces if p.point is not None]
+    missing = sorted(
+        p.abbr for p in variant.map.provinces if p.point is None and graph.kinds.get(p.abbr) != "impassable"
+    )
+    if missing:
+        raise MapgenError(
+            f"the map of {variant.name!r} cannot be built: {len(missing)} province(s) have no point "
+            f"[longitude, latitude]: {' '.join(missing[:12])}{' ...' if len(missing) > 12 else ''}; "
+            "add `point = [lon, lat]` to each (the shapes grow round the points)"
+        )
     lons = [p.point[0] for p in provs if p.point]
     lats = [p.point[1] for p in provs if p.point]
     if "centre" in drawing:
@@ -119,10 +133,13 @@ def make_board(variant: Variant) -> Board:
     km_per_unit = (frame.bounds[2] - frame.bounds[0]) / PICTURE_WIDTH
     # Land: the clip, cut to the frame, with the variant's water patches and land patches.
     lon_min, lat_min, lon_max, lat_max = _frame_lonlat(proj, frame)
-    window = box(lon_min - 1, lat_min - 1, lon_max + 1, lat_max + 1)
-    clipped = [p.intersection(window) for p in load_land() if p.intersects(window)]
-    projected = valid_parts([q for p in clipped for q in polygons_of(_project_geom(proj, p))])
-    land = shapely.union_all(projected).intersection(frame.buffer(1.0))
+    if drawing.get("coastline", "clip") == "provinces" or clip_gap(variant) is not None:
+        land = _land_of_provinces(points, graph.kinds, frame)
+    else:
+        window = box(lon_min - 1, lat_min - 1, lon_max + 1, lat_max + 1)
+        clipped = [p.intersection(window) for p in load_land() if p.intersects(window)]
+        projected = valid_parts([q for p in clipped for q in polygons_of(_project_geom(proj, p))])
+        land = shapely.union_all(projected).intersection(frame.buffer(1.0))
     for ring in drawing.get("land", []):
         land = land.union(_lonlat_poly(proj, ring))
     for ring in drawing.get("water", []):
@@ -158,6 +175,43 @@ def make_board(variant: Variant) -> Board:
         island_km2=float(drawing.get("island_km2", 2500.0)),
         island_km=float(drawing.get("island_km", 60.0)),
     )
+
+
+def clip_gap(variant: Variant) -> str | None:
+    """Why the committed coastline clip cannot draw this board (it covers only part of the world), or None.
+
+    Such a board is drawn with land and sea from the provinces' own points and kinds instead, never as an
+    all-sea picture; the builder's callers show this text so the author knows why the coasts are not real.
+    """
+    if drawing_table(variant).get("coastline", "clip") == "provinces":
+        return None
+    pts = [p.point for p in variant.map.provinces if p.point is not None]
+    if not pts:
+        return None
+    lon0, lat0, lon1, lat1 = CLIP_BBOX
+    los = [float(p[0]) for p in pts]
+    las = [float(p[1]) for p in pts]
+    if min(los) >= lon0 and max(los) <= lon1 and min(las) >= lat0 and max(las) <= lat1:
+        return None
+    return (
+        f"the coastline clip covers longitude {lon0:g}..{lon1:g}, latitude {lat0:g}..{lat1:g}, and this map's "
+        f"points reach longitude {min(los):g}..{max(los):g}, latitude {min(las):g}..{max(las):g}: land and sea "
+        "are drawn from the provinces' points and kinds instead of real coastlines "
+        '(`[drawing] coastline = "provinces"` says so and silences this note)'
+    )
+
+
+def _land_of_provinces(
+    points: Mapping[str, tuple[float, float]], kinds: Mapping[str, str], frame: Polygon
+) -> BaseGeometry:
+    """Land for a map with no real geography: the Voronoi cells of the land and coast provinces' points
+    among all the points (a map with no sea at all is land everywhere)."""
+    names = sorted(points)
+    if not any(kinds.get(n) == "sea" for n in names):
+        return frame.buffer(1.0)
+    cells = _voronoi([Seed(n, *points[n]) for n in names], frame)
+    land = [c for n, c in zip(names, cells, strict=True) if kinds.get(n) in ("land", "coast")]
+    return shapely.union_all(land).intersection(frame.buffer(1.0)) if land else Polygon()
 
 
 def _frame_lonlat(proj: Laea, frame: Polygon) -> tuple[float, float, float, float]:

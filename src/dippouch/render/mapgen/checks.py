@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+import numpy as np
 import shapely
 from shapely.geometry import Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
@@ -121,7 +122,7 @@ def measure(
         if s < need_km:
             rep.sea_apart.append((a, b, round(s, 1)))
     tree = shapely.STRtree(geoms)
-    pairs = tree.query(geoms, predicate="intersects")
+    pairs = tree.query(geoms, predicate="intersects") if geoms else np.zeros((2, 0), dtype=int)
     declared = graph.land | graph.connectors
     for i, j in zip(pairs[0].tolist(), pairs[1].tolist(), strict=True):
         a, b = names[i], names[j]
