@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.calendar import PhaseKind
+from dippouch.core.errors import DippouchError
 from dippouch.core.jsonio import position_to_json
 from dippouch.core.legal import all_legal_orders, legal_orders, prepare
 from dippouch.core.legality import check_submission
@@ -24,6 +25,7 @@ from dippouch.game import adjustment_delta, game_end, powers_to_act
 __all__ = [
     "Build",
     "Convoy",
+    "DippouchError",
     "Disband",
     "GameMap",
     "Hold",

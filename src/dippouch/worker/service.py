@@ -32,6 +32,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import SQLAlchemyError
 
+from dippouch.bots.seats import play_seats
 from dippouch.store import GameStore
 from dippouch.store.models_mail import OutboxRow
 from dippouch.store.repository import DuePhase, PhaseFailed
@@ -90,6 +91,8 @@ def process_due(
     """
     memory = memory if memory is not None else ScanMemory()
     memory.contended = 0
+    # Bots send their orders first (they never hold a phase up): a phase they complete is then due.
+    play_seats(store, now=store.clock() if now is None else now)
     done: list[Processed] = []
     started = time.monotonic()
 
