@@ -7,6 +7,7 @@ one by level name.
 from __future__ import annotations
 
 from dippouch.bots.base import Bot, HoldBot, RandomBot
+from dippouch.bots.engine import DippouchError
 from dippouch.bots.heuristic import HeuristicBot
 from dippouch.bots.search import SearchBot
 
@@ -16,7 +17,7 @@ LEVELS = ("hold", "random", "heuristic", "search")
 """The bot levels, weakest first."""
 
 
-class BotError(ValueError):
+class BotError(DippouchError):
     """An unknown level or a bad bot setting, with what would have been accepted."""
 
 

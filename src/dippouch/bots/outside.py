@@ -47,7 +47,7 @@ MAX_LINE = 1_000_000
 """The longest answer line read (characters); a longer one is refused, not read into memory whole."""
 
 
-class OutsideBotError(RuntimeError):
+class OutsideBotError(DippouchError):
     """The program could not be started."""
 
 
