@@ -6,6 +6,8 @@ one by level name.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from dippouch.bots.base import Bot, HoldBot, RandomBot
 from dippouch.bots.engine import DippouchError
 from dippouch.bots.heuristic import HeuristicBot
@@ -21,8 +23,9 @@ class BotError(DippouchError):
     """An unknown level or a bad bot setting, with what would have been accepted."""
 
 
-def make_bot(level: str, *, budget: float | None = None) -> Bot:
-    """The bot of ``level``; ``budget`` is the search level's seconds per movement decision."""
+def make_bot(level: str, *, budget: float | None = None, clock: Callable[[], float] | None = None) -> Bot:
+    """The bot of ``level``; ``budget`` is the search level's seconds per movement decision, measured by
+    ``clock`` (wall time by default)."""
     name = str(level).strip().lower()
     if name == "hold":
         return HoldBot()
@@ -31,5 +34,10 @@ def make_bot(level: str, *, budget: float | None = None) -> Bot:
     if name == "heuristic":
         return HeuristicBot()
     if name == "search":
-        return SearchBot() if budget is None else SearchBot(budget=budget)
+        bot = SearchBot()
+        if budget is not None:
+            bot.budget = budget
+        if clock is not None:
+            bot.clock = clock
+        return bot
     raise BotError(f"unknown bot level {level!r}; the levels are {', '.join(LEVELS)}")

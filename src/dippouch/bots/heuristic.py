@@ -61,7 +61,7 @@ class _Graph:
 
     army: tuple[tuple[int, ...], ...]
     fleet: tuple[tuple[int, ...], ...]
-    centres: tuple[int, ...]
+    centres: frozenset[int]
 
 
 def _graph(gmap: GameMap) -> _Graph:
@@ -75,7 +75,7 @@ def _graph(gmap: GameMap) -> _Graph:
     g = _Graph(
         tuple(tuple(sorted(a)) for a in gmap.army_adj),
         tuple(tuple(sorted(f)) for f in fleet),
-        gmap.supply_centres,
+        frozenset(gmap.supply_centres),
     )
     gmap.derived["bots.graph"] = g
     return g
@@ -105,7 +105,7 @@ class Values:
                 threat[q] += strength
         self.threat = threat
         base = [0.0] * n
-        for sc in g.centres:
+        for sc in sorted(g.centres):
             holder = position.centres.get(sc)
             if holder == power:
                 base[sc] = 0.5 + min(threat[sc], 3.5)
@@ -120,6 +120,20 @@ class Values:
     def of(self, unit_kind: str, prov: int) -> float:
         """The value of ``prov`` for a unit of ``unit_kind`` (its movement kind: a 1000 AD D moves as an army)."""
         return self.fleet[prov] if self.hooks.movement_kind(unit_kind) == "F" else self.army[prov]
+
+
+def _captures(variant: Variant, position: Position) -> bool:
+    """Whether centres change hands after this movement phase (an adjustment phase comes before the next
+    movement phase): then standing on a centre matters more than standing well."""
+    steps = variant.calendar.steps
+    i = position.phase.step
+    for k in range(1, len(steps) + 1):
+        kind = steps[(i + k) % len(steps)].kind
+        if kind is PhaseKind.ADJUSTMENTS:
+            return True
+        if kind is PhaseKind.MOVEMENT:
+            return False
+    return False
 
 
 def _spread(base: list[float], adj: Sequence[Sequence[int]], gmap: GameMap, skip: ProvinceKind | None) -> list[float]:
@@ -182,6 +196,7 @@ class HeuristicBot:
     ) -> list[Order]:
         gmap = variant.map
         prov_of = gmap.province_of
+        capture = _captures(variant, position)
         plans: list[_Plan] = []
         for loc, options in legal.items():
             prov = prov_of(loc)
@@ -190,6 +205,8 @@ class HeuristicBot:
                 continue
             hold = next((o for o in options if isinstance(o, Hold)), options[0])
             stay = v.of(unit.kind, prov) * (1.2 if prov in position.centres and v.threat[prov] else 0.8)
+            if capture and prov in v.graph.centres and position.centres.get(prov) != power:
+                stay *= 2.0  # standing on another's centre as the year ends takes it
             plans.append(_Plan(unit, options, hold, prov, stay * self._jitter(rng)))
         # Units that can gain most choose first.
         candidates: list[tuple[float, int, Order, int]] = []
@@ -201,8 +218,8 @@ class HeuristicBot:
                     other = position.units.get(dest)
                     if other is not None and other.power != power:
                         score *= 0.55
-                    if dest in gmap.supply_centres and position.centres.get(dest) != power:
-                        score *= 1.15
+                    if dest in v.graph.centres and position.centres.get(dest) != power:
+                        score *= 1.6 if capture else 1.15
                     candidates.append((score * self._jitter(rng), i, o, dest))
         candidates.sort(key=lambda t: -t[0])
         taken: dict[int, int] = {}  # destination province -> plan index
@@ -225,6 +242,7 @@ class HeuristicBot:
             if i not in moved:
                 taken.setdefault(plan.dest, i)
         self._supports(position, power, plans, moved, v, gmap)
+        self._movers_support(position, power, plans, moved, v, gmap)
         self._conversions(position, plans, moved, v)
         return [p.order for p in plans]
 
@@ -286,6 +304,43 @@ class HeuristicBot:
                 plan.order = best[1]
                 support_count[prov_of(best[1].target)] = support_count.get(prov_of(best[1].target), 0) + 1
                 moved.add(k)
+
+    def _movers_support(
+        self, position: Position, power: str, plans: list[_Plan], moved: set[int], v: Values, gmap: GameMap
+    ) -> None:
+        """A unit whose own move gains little supports an own attack on a province another power holds
+        instead, when nobody supports its move and no own unit is moving into the province it stands in."""
+        prov_of = gmap.province_of
+        entering = {p.dest for p in plans if isinstance(p.order, Move)}
+        supported = {prov_of(p.order.target) for p in plans if isinstance(p.order, Support)}
+        attacks = {
+            p.dest: p
+            for p in plans
+            if isinstance(p.order, Move)
+            and position.units.get(p.dest) is not None
+            and position.units[p.dest].power != power
+        }
+        for plan in plans:
+            order = plan.order
+            if not isinstance(order, Move) or prov_of(plan.unit.loc) in supported:
+                continue
+            here = prov_of(plan.unit.loc)
+            if here in entering:
+                continue
+            best: tuple[float, Support] | None = None
+            for o in plan.options:
+                if not isinstance(o, Support) or o.dest is None or o.dest not in attacks:
+                    continue
+                mover = attacks[o.dest]
+                if mover is plan or prov_of(mover.unit.loc) != prov_of(o.target):
+                    continue
+                worth = v.of(mover.unit.kind, o.dest) * 1.3
+                if best is None or worth > best[0]:
+                    best = (worth, o)
+            if best is not None and best[0] > 1.2 * plan.score:
+                entering.discard(plan.dest)
+                plan.order, plan.dest = best[1], here
+                supported.add(prov_of(best[1].target))
 
     def _conversions(self, position: Position, plans: list[_Plan], moved: set[int], v: Values) -> None:
         """A unit with little to do that may become the other kind where it stands (an extra order about the
@@ -359,7 +414,7 @@ class HeuristicBot:
                 prov = gmap.province_of(o.loc)
                 unit_at = position.units.get(prov)
                 kind = unit_at.kind if unit_at is not None else "A"
-                return v.of(kind, prov) + 2.0 * v.threat[prov] * (prov in gmap.supply_centres)
+                return v.of(kind, prov) + 2.0 * v.threat[prov] * (prov in v.graph.centres)
             return 0.0
 
         return choose_adjustments(variant, position, power, legal, score)
