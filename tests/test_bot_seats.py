@@ -128,3 +128,25 @@ def test_an_unknown_level_is_refused_before_anything_is_stored(tmp_path: Path) -
         set_disorder_bot(store, "g", "smart", now=T0)
     assert bot_seats(store, "g") == {}
     assert games_with_bots(store) == []
+
+
+def test_the_coordinator_seats_a_bot_and_sets_the_policy_through_the_json_api(tmp_path: Path) -> None:
+    from websupport import Site
+
+    site = Site(f"sqlite:///{tmp_path / 'web.db'}")
+    site.new_game("w")
+    r = site.api(site.coordinator, "/api/games/w/bots", {"power": "turkey", "level": "heuristic"})
+    assert r.status_code == 200, r.text
+    assert r.json() == {"power": "Turkey", "player": "bot:heuristic", "version": 1}
+    r = site.api(site.coordinator, "/api/games/w/bots", {"power": "Turkey", "level": "genius"})
+    assert r.status_code == 400 and "unknown bot level 'genius'; the levels are" in r.text
+    r = site.api(site.coordinator, "/api/games/w/bots", {"power": "Prussia", "level": "random"})
+    assert r.status_code == 400 and "Prussia" in r.text
+    r = site.api(site.coordinator, "/api/games/w/bot-policy", {"level": "random"})
+    assert r.status_code == 200 and "handed to a random bot" in r.json()["message"]
+    # A player's link is not a coordinator's: refused.
+    france = site.player("w", "France")
+    r = site.api(france, "/api/games/w/bots", {"power": "France", "level": "random"})
+    assert r.status_code in (401, 403)
+    page = site.coordinator.get("/games/w").text
+    assert "bot:heuristic" in page  # shown as a bot

@@ -923,6 +923,37 @@ class Web:
         key_id, secret = self.access.create_key("player", game=name, power=power, label=player, now=now)
         return power, int(key_id), secret
 
+    def seat_bot(self, name: str, viewer: Viewer, power: str, level: str) -> dict[str, Any]:
+        """Seat a bot on a power (docs/bots.md): the power's player links are revoked, and the bot sends its
+        orders for the open phase at once."""
+        from dippouch.bots.seats import play_seats
+        from dippouch.store.bots import bot_player, seat_bot
+
+        self.require_coordinator(name, viewer)
+        v = self._variant_of(name)
+        try:
+            power = v.power(power).name
+        except KeyError as e:
+            raise BadInput(str(e.args[0])) from None
+        now = self.now()
+        seat_bot(self.store, name, power, level, now=now)
+        self.access.revoke_power_keys(name, power, now=now)
+        moves = play_seats(self.store, now=now, games=[name])
+        self.touched(name)
+        sent = next((m for m in moves if m.power == power and m.version is not None), None)
+        return {"power": power, "player": bot_player(level), "version": sent.version if sent else None}
+
+    def set_bot_policy(self, name: str, viewer: Viewer, level: str | None) -> str:
+        """Hand powers in civil disorder to a bot of ``level`` (``None``: no longer)."""
+        from dippouch.store.bots import set_disorder_bot
+
+        self.require_coordinator(name, viewer)
+        chosen = set_disorder_bot(self.store, name, level, now=self.now())
+        self.touched(name)
+        if chosen is None:
+            return "Powers in civil disorder are no longer handed to a bot."
+        return f"Powers in civil disorder are handed to a {chosen} bot until a person takes the seat."
+
     def seat_many(self, name: str, viewer: Viewer, rows: list[tuple[str, str, str]], base: str) -> dict[str, Any]:
         """Seat several powers at once from (power, player, e-mail) rows (rows without a player are skipped).
         Every row is checked before anyone is seated, so a mistake seats nobody. Each new link is shown once;
