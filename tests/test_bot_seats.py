@@ -150,3 +150,21 @@ def test_the_coordinator_seats_a_bot_and_sets_the_policy_through_the_json_api(tm
     assert r.status_code in (401, 403)
     page = site.coordinator.get("/games/w").text
     assert "bot:heuristic" in page  # shown as a bot
+
+
+def test_the_coordinators_desk_seats_a_bot_and_sets_the_policy(tmp_path: Path) -> None:
+    from websupport import Site
+
+    site = Site(f"sqlite:///{tmp_path / 'web.db'}")
+    site.new_game("d")
+    page = site.coordinator.get("/games/d/coordinate").text
+    assert 'action="/games/d/coordinate/seat-bot"' in page and 'action="/games/d/coordinate/bot-policy"' in page
+    r = site.post_form(site.coordinator, "/games/d/coordinate/seat-bot", {"power": "Russia", "level": "random"})
+    assert r.status_code == 303, r.text
+    r = site.post_form(site.coordinator, "/games/d/coordinate/bot-policy", {"level": "search"})
+    assert r.status_code == 303, r.text
+    page = site.coordinator.get("/games/d/coordinate").text
+    assert "bot:random" in page
+    assert '<option value="search" selected>a search bot</option>' in page
+    r = site.post_form(site.coordinator, "/games/d/coordinate/seat-bot", {"power": "Russia", "level": "wizard"})
+    assert r.status_code == 400 and "unknown bot level &#39;wizard&#39;" in r.text

@@ -461,7 +461,9 @@ async def coordinate_import(request: Request) -> Response:
 def coordinate_page(request: Request, name: str) -> Response:
     web = web_of(request)
     cv = web.coordinator_view(name, viewer_of(request))
-    return render(request, "coordinate.html", {"c": cv, "g": cv["game"]})
+    from dippouch.bots import LEVELS
+
+    return render(request, "coordinate.html", {"c": cv, "g": cv["game"], "bot_levels": LEVELS})
 
 
 CONFIRMED = ("process", "rollback", "revoke")
@@ -507,6 +509,14 @@ async def coordinate_action(request: Request, name: str, action: str) -> Respons
         return _redirect(back, f"Key {key} revoked: its links no longer work.")
     if action == "email":
         msg = await run_in_threadpool(web.set_email, name, viewer, _s(form, "power"), _s(form, "email"))
+        return _redirect(back, msg)
+    if action == "seat-bot":
+        got = await run_in_threadpool(web.seat_bot, name, viewer, _s(form, "power"), _s(form, "level"))
+        sent = f"; it sent version {got['version']}" if got["version"] else ""
+        return _redirect(back, f"{got['player']} now plays {got['power']}{sent}.")
+    if action == "bot-policy":
+        level = _s(form, "level")
+        msg = await run_in_threadpool(web.set_bot_policy, name, viewer, None if level in ("", "off") else level)
         return _redirect(back, msg)
     if action == "deadlines":
         msg = await run_in_threadpool(web.set_deadlines, name, viewer, form)
