@@ -145,7 +145,7 @@ def _ms(values: list[float]) -> str:
 
 def report(figures: VariantFigures, out: list[str]) -> None:
     out.append(f"\n== {figures.name}: {figures.games} games, illegal orders: {figures.illegal}")
-    out.append(f"  {'level':<10} {'mean centres':>12} {'solo rate':>10}   time per move (mean / worst)")
+    out.append(f"  {'level':<10} {'mean centres':>12} {'solo rate':>10}   CPU time per move (mean / worst)")
     for level in ("hold", "random", "heuristic", "search"):
         f = figures.levels.get(level)
         if f is None:

@@ -6,9 +6,12 @@ import random
 
 import pytest
 
-from dippouch.bots import LEVELS, BotError, HeuristicBot, RandomBot, SearchBot, make_bot
+from dippouch.bots import LEVELS, BotError, make_bot
+from dippouch.bots.base import RandomBot
 from dippouch.bots.engine import Build, Disband, PhaseKind, adjudicate, adjustment_delta, hooks_for, legal_orders
+from dippouch.bots.heuristic import HeuristicBot
 from dippouch.bots.play import play_game
+from dippouch.bots.search import SearchBot
 from dippouch.catalog import load_variant, variant_names
 
 VARIANTS = ("standard", "hundred3", "hundred", "1897", "1000ad", "w3k")

@@ -21,7 +21,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from dippouch.bots import LEVELS, Bot, make_bot
+from dippouch.bots import LEVELS, make_bot
+from dippouch.bots.base import Bot
 from dippouch.bots.engine import format_order
 from dippouch.game import GameError, position_from_data
 from dippouch.store.bots import bot_level, games_with_bots, seat_bot

@@ -32,8 +32,8 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import SQLAlchemyError
 
-from dippouch.bots.seats import play_seats
 from dippouch.store import GameStore
+from dippouch.store.bots import games_with_bots
 from dippouch.store.models_mail import OutboxRow
 from dippouch.store.repository import DuePhase, PhaseFailed
 from dippouch.worker import metrics
@@ -91,8 +91,13 @@ def process_due(
     """
     memory = memory if memory is not None else ScanMemory()
     memory.contended = 0
-    # Bots send their orders first (they never hold a phase up): a phase they complete is then due.
-    play_seats(store, now=store.clock() if now is None else now)
+    # Bots send their orders first (they never hold a phase up): a phase they complete is then due. The bots
+    # themselves are imported only when some game has one.
+    with_bots = games_with_bots(store)
+    if with_bots:
+        from dippouch.bots.seats import play_seats
+
+        play_seats(store, now=store.clock() if now is None else now, games=with_bots)
     done: list[Processed] = []
     started = time.monotonic()
 
