@@ -101,7 +101,7 @@ class SearchBot:
             if len(seen) < self.candidates:
                 c = self.noisy.orders_from(variant, position, power, mine, rng)
             else:
-                c = _neighbour(best, mine, variant, rng)
+                c = _neighbour(best, mine, variant, values, rng)
             key = frozenset(c)
             if key in seen:
                 continue
@@ -115,12 +115,14 @@ class SearchBot:
 
 
 def _neighbour(
-    orders: list[Order], legal: Mapping[int, Sequence[Order]], variant: Variant, rng: random.Random
+    orders: list[Order], legal: Mapping[int, Sequence[Order]], variant: Variant, values: Values, rng: random.Random
 ) -> list[Order]:
     """``orders`` with one unit's order changed to another of its legal orders (moves, holds and supports of
     own units; never a hand-over or other variant order, which the heuristic weighs by itself)."""
     prov_of = variant.map.province_of
-    i = rng.randrange(len(orders))
+    # Units at the front (another power's unit within reach) are where a change can alter an adjudication.
+    front = [k for k, o in enumerate(orders) if o.unit_loc is not None and values.threat[prov_of(o.unit_loc)] > 0]
+    i = rng.choice(front) if front and rng.random() < 0.85 else rng.randrange(len(orders))
     loc = orders[i].unit_loc
     options = next((os_ for lloc, os_ in legal.items() if loc is not None and prov_of(lloc) == prov_of(loc)), ())
     own_places = {prov_of(o.unit_loc) for o in orders if o.unit_loc is not None}
