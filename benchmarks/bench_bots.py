@@ -17,17 +17,21 @@ anchored at random = 1000; ``--markdown`` prints it as the table in docs/bots.md
 
     .venv/bin/python benchmarks/bench_bots.py                      # the default run, a few minutes
     .venv/bin/python benchmarks/bench_bots.py --games 2 --years 2 --variants standard --budget 0.05
+    .venv/bin/python benchmarks/bench_bots.py --variants w3k --save w3k.json   # one variant a process, then
+    .venv/bin/python benchmarks/bench_bots.py --ladder-from *.json --markdown  # the ladder of them all
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
 import sys
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from dippouch.bots import make_bot
 from dippouch.bots.engine import prepare
@@ -115,26 +119,29 @@ def _count(
             results.append((levels[a], levels[b], 1.0 if ca > cb else 0.0 if ca < cb else 0.5))
 
 
-def elo(results: list[tuple[str, str, float]], anchor: str = "random", rounds: int = 2000) -> dict[str, float]:
-    """Ratings that best explain the pairwise scores (logistic, 400-point scale), by gradient steps on the
-    log-likelihood. One virtual draw between every two levels that met (a common prior) keeps a level that
-    never lost finite."""
+def elo(results: list[tuple[str, str, float]], anchor: str = "random", rounds: int = 500) -> dict[str, float]:
+    """Elo ratings that best explain the pairwise scores: the Bradley-Terry model fitted by its MM iteration
+    (Hunter 2004; a draw counts half a win to each side), shown on Elo's scale (400 points = odds of 10 to 1).
+    One virtual draw between every two levels that met (a common prior) keeps a level that never lost finite."""
     levels = sorted({x for a, b, _ in results for x in (a, b)})
     met = {tuple(sorted((a, b))) for a, b, _ in results}
     results = [*results, *((a, b, 0.5) for a, b in met)]
-    r = dict.fromkeys(levels, 0.0)
-    scale = math.log(10) / 400
+    wins: dict[str, float] = dict.fromkeys(levels, 0.0)
+    games: dict[tuple[str, str], int] = defaultdict(int)
+    for a, b, score in results:
+        wins[a] += score
+        wins[b] += 1.0 - score
+        games[(a, b)] += 1
+        games[(b, a)] += 1
+    gamma = dict.fromkeys(levels, 1.0)
     for _ in range(rounds):
-        grad = dict.fromkeys(levels, 0.0)
-        for a, b, s in results:
-            e = 1 / (1 + math.exp(-scale * (r[a] - r[b])))
-            grad[a] += s - e
-            grad[b] -= s - e
-        n = max(1, len(results))
+        new = {}
         for lv in levels:
-            r[lv] += 4000 * (grad[lv] / n)
-    base = r.get(anchor, 0.0)
-    return {lv: round(1000 + v - base) for lv, v in r.items()}
+            denominator = sum(n / (gamma[lv] + gamma[other]) for (one, other), n in games.items() if one == lv)
+            new[lv] = wins[lv] / denominator if denominator else gamma[lv]
+        norm = new.get(anchor, 1.0) or 1.0
+        gamma = {lv: g / norm for lv, g in new.items()}
+    return {lv: round(1000 + 400 * math.log10(max(g, 1e-12))) for lv, g in gamma.items()}
 
 
 def _ms(values: list[float]) -> str:
@@ -195,7 +202,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--variants", default=",".join(VARIANTS), help="comma-separated variants")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--markdown", action="store_true", help="print the ladder as a Markdown table")
+    ap.add_argument("--save", metavar="FILE", help="also write the pairwise results to FILE (JSON)")
+    ap.add_argument(
+        "--ladder-from", metavar="FILE", nargs="+", help="play nothing: the ladder of results saved by --save"
+    )
     args = ap.parse_args(argv)
+    if args.ladder_from:
+        saved: list[tuple[str, str, float]] = []
+        for path in args.ladder_from:
+            saved += [(str(a), str(b), float(x)) for a, b, x in json.loads(Path(path).read_text())["results"]]
+        print(f"== ladder (Elo, random = 1000; {len(saved)} pairwise results from {len(args.ladder_from)} file(s))")
+        print("\n".join(ladder_lines(elo(saved), saved, args.markdown)))
+        return 0
     names = [v.strip() for v in args.variants.split(",") if v.strip()]
     unknown = [v for v in names if v not in VARIANTS]
     if unknown or args.games < 1 or args.years < 1 or args.budget <= 0:
@@ -210,6 +228,8 @@ def main(argv: list[str] | None = None) -> int:
         total_illegal += figures.illegal
         report(figures, out)
         print("\n".join(out), flush=True)
+    if args.save:
+        Path(args.save).write_text(json.dumps({"variants": names, "results": results}))
     ratings = elo(results)
     print(f"\n== ladder (Elo, random = 1000; {len(results)} pairwise results, all variants)")
     print("\n".join(ladder_lines(ratings, results, args.markdown)))

@@ -41,6 +41,28 @@ def test_the_ladder_ranks_a_level_that_always_wins_above_one_that_always_loses()
     assert ratings["a"] > ratings["b"] == 1000 > ratings["c"]
 
 
+def test_the_ladder_is_on_elos_scale() -> None:
+    """Three wins in four is about 190 Elo points (400 * log10(3)); nine in ten about 380 (the virtual draw
+    of the prior pulls each a little towards even)."""
+    bench = _load()
+    ratings = bench.elo(
+        [("a", "b", 1.0)] * 75 + [("a", "b", 0.0)] * 25 + [("b", "c", 1.0)] * 90 + [("b", "c", 0.0)] * 10, anchor="b"
+    )
+    assert 180 <= ratings["a"] - 1000 <= 192
+    assert 365 <= 1000 - ratings["c"] <= 382
+
+
+def test_saved_results_of_separate_runs_make_one_ladder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _load()
+    saved = tmp_path / "hundred3.json"
+    args = ["--games", "2", "--years", "1", "--variants", "hundred3", "--budget", "0.02", "--save", str(saved)]
+    assert bench.main(args) == 0
+    capsys.readouterr()
+    assert bench.main(["--ladder-from", str(saved), str(saved), "--markdown"]) == 0
+    out = capsys.readouterr().out
+    assert "from 2 file(s)" in out and "| `random` | 1000 |" in out
+
+
 def test_bad_arguments_are_refused_with_the_choices(capsys: pytest.CaptureFixture[str]) -> None:
     bench = _load()
     with pytest.raises(SystemExit):
