@@ -655,10 +655,9 @@ def test_a_river_coast_is_a_note_not_a_problem(tmp_path: Path) -> None:
 def _play_a_year(v: Variant) -> None:
     import random
 
-    from dippouch.core.legal_orders import legal_orders
-
     from dippouch.core.adjudicator import adjudicate
     from dippouch.core.calendar import PhaseKind
+    from dippouch.core.legal_orders import legal_orders
     from dippouch.core.orders import Order
     from dippouch.core.results import Outcome
 

@@ -158,6 +158,9 @@ class Settings:
     """Movement phases missed in a row that put a power in civil disorder; 0 never does."""
     draws: bool = True
     """Whether the surviving powers may agree a draw (and the variant must allow it too)."""
+    disorder_bot: str | None = None
+    """A bot level (``heuristic``...) that takes over a power in civil disorder until a person takes the seat
+    (docs/bots.md); ``None``: a power in civil disorder holds and is removed from as the rules say."""
     secret_ballot: bool = False
     """Draw votes are secret: nobody but the voter sees a vote until the draw passes or the phase it was cast
     in is processed (others see only how many votes the draw still needs). The rulebooks say nothing of
@@ -224,6 +227,7 @@ class Settings:
             "missed_limit": self.missed_limit,
             "draws": self.draws,
             **({"secret_ballot": True} if self.secret_ballot else {}),
+            **({"disorder_bot": self.disorder_bot} if self.disorder_bot else {}),
         }
 
     @classmethod
@@ -235,6 +239,7 @@ class Settings:
             missed_limit=int(data.get("missed_limit", 2)),
             draws=bool(data.get("draws", True)),
             secret_ballot=bool(data.get("secret_ballot", False)),
+            disorder_bot=str(data["disorder_bot"]) if data.get("disorder_bot") else None,
         )
 
 

@@ -57,7 +57,18 @@ app = command_group(
     add_completion=False,
 )
 
-_COMMAND_MODULES = ("variants", "adjudicate", "game", "serve", "mapcheck", "mail", "worker", "map", "mapgen")
+_COMMAND_MODULES = (
+    "variants",
+    "adjudicate",
+    "game",
+    "serve",
+    "mapcheck",
+    "mail",
+    "worker",
+    "map",
+    "mapgen",
+    "bots",
+)
 """Modules under ``dippouch.cli`` whose import registers commands; a missing optional one is skipped."""
 
 _COMMAND_HOME = {
@@ -93,6 +104,7 @@ _COMMAND_HOME = {
     "worker": "worker",
     "map": "map",
     "mapgen": "mapgen",
+    **dict.fromkeys(["seat-bot", "bot-policy", "bot"], "bots"),
 }
 """Which module registers each top-level command, so that ``dippouch submit`` imports and builds one module's
 commands instead of all of them (typer builds every registered command's parser before it runs one: 25 ms,

@@ -523,7 +523,9 @@ def process(
 
 
 def _process_one(store: GameStore, game: str, now: str | None, *, force: bool, quiet: bool, full: bool = True) -> int:
-    done = store.process(game, now=_now(now), force=force)
+    from dippouch.bots.seats import process_with_bots
+
+    done = process_with_bots(store, game, now=_now(now), force=force)
     if not done:
         if quiet:
             return 0

@@ -36,7 +36,7 @@ MAX_PAUSED_SECONDS = 10 * 366 * 86400
 """Time left on a paused game's clock: a year at a time, extended at most a year at a time (ten is plenty)."""
 GAME_STATES = ("active", "paused", "finished")
 PHASE_STATES = ("open", "processed", "abandoned")
-SOURCES = ("cli", "post", "mail", "photo", "web")
+SOURCES = ("cli", "post", "mail", "photo", "web", "bot")
 """Where a submission came from: typed by the coordinator, a letter, an e-mail, a confirmed transcription of
 a photograph, the web app."""
 _SLASHES = re.compile(r"[/\\]+")

@@ -242,6 +242,29 @@ def seat(request: Request, name: str, body: PlayerIn) -> dict[str, Any]:
     return {"power": power, "key": secret, "link": f"{str(request.base_url).rstrip('/')}/k/{secret}"}
 
 
+class BotIn(BaseModel):
+    power: str = Field(max_length=100)
+    level: str = Field(max_length=40, description="hold, random, heuristic or search")
+
+
+@router.post("/games/{name}/bots")
+def seat_bot(request: Request, name: str, body: BotIn) -> dict[str, Any]:
+    """Seat a bot on a power; it sends orders as each phase opens (its version is answered when it sent one)."""
+    viewer = _writer(request)
+    return desk.seat_bot(web_of(request), name, viewer, body.power, body.level)
+
+
+class BotPolicyIn(BaseModel):
+    level: str | None = Field(default=None, max_length=40, description="a bot level, or null for none")
+
+
+@router.post("/games/{name}/bot-policy")
+def bot_policy(request: Request, name: str, body: BotPolicyIn) -> dict[str, Any]:
+    """Hand powers in civil disorder to a bot of ``level`` until a person takes the seat (null: no longer)."""
+    viewer = _writer(request)
+    return {"message": desk.set_bot_policy(web_of(request), name, viewer, body.level)}
+
+
 class EmailIn(BaseModel):
     email: str = Field(max_length=320, description="The address; empty removes it.")
 

@@ -8,8 +8,11 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
+from dippouch.bots.seats import play_seats
 from dippouch.mail.notices import mail_unavailable, queue_player_link
 from dippouch.store.access import VISIBILITIES
+from dippouch.store.bots import bot_player, set_disorder_bot
+from dippouch.store.bots import seat_bot as seat_bot_in_store
 from dippouch.web.games import game_view
 from dippouch.web.inputs import duration, duration_text, names
 from dippouch.web.mail_desk import desk_summary
@@ -24,7 +27,9 @@ __all__ = [
     "new_coordinator_key",
     "new_player_link",
     "revoke",
+    "seat_bot",
     "seat_many",
+    "set_bot_policy",
     "set_deadlines",
     "set_email",
 ]
@@ -307,3 +312,31 @@ def set_deadlines(web: Web, name: str, viewer: Viewer, form: Mapping[str, Any]) 
     web.store.set_deadlines(name, deadlines, now=web.now())
     web.touched(name)
     return "Deadlines for the phases to come: " + ", ".join(f"{k} {t}" for k, t in deadlines.items()) + "."
+
+
+def seat_bot(web: Web, name: str, viewer: Viewer, power: str, level: str) -> dict[str, Any]:
+    """Seat a bot on a power (docs/bots.md): the power's player links are revoked, and the bot sends its
+    orders for the open phase at once."""
+    web.require_coordinator(name, viewer)
+    v = web.variant_of(name)
+    try:
+        power = v.power(power).name
+    except KeyError as e:
+        raise BadInput(str(e.args[0])) from None
+    now = web.now()
+    seat_bot_in_store(web.store, name, power, level, now=now)
+    web.access.revoke_power_keys(name, power, now=now)
+    moves = play_seats(web.store, now=now, games=[name])
+    web.touched(name)
+    sent = next((m for m in moves if m.power == power and m.version is not None), None)
+    return {"power": power, "player": bot_player(level), "version": sent.version if sent else None}
+
+
+def set_bot_policy(web: Web, name: str, viewer: Viewer, level: str | None) -> str:
+    """Hand powers in civil disorder to a bot of ``level`` (``None``: no longer)."""
+    web.require_coordinator(name, viewer)
+    chosen = set_disorder_bot(web.store, name, level, now=web.now())
+    web.touched(name)
+    if chosen is None:
+        return "Powers in civil disorder are no longer handed to a bot."
+    return f"Powers in civil disorder are handed to a {chosen} bot until a person takes the seat."

@@ -15,6 +15,7 @@ from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 
+from dippouch.bots import LEVELS
 from dippouch.catalog import variants_usable
 from dippouch.core.errors import DippouchError
 from dippouch.store.access import Grant
@@ -466,7 +467,7 @@ async def coordinate_import(request: Request) -> Response:
 def coordinate_page(request: Request, name: str) -> Response:
     web = web_of(request)
     cv = desk.coordinator_view(web, name, viewer_of(request))
-    return render(request, "coordinate.html", {"c": cv, "g": cv["game"]})
+    return render(request, "coordinate.html", {"c": cv, "g": cv["game"], "bot_levels": LEVELS})
 
 
 CONFIRMED = ("process", "rollback", "revoke")
@@ -519,6 +520,14 @@ async def coordinate_action(request: Request, name: str, action: str) -> Respons
         return _redirect(back, f"Key {key} revoked: its links no longer work.")
     if action == "email":
         msg = await run_in_threadpool(desk.set_email, web, name, viewer, _s(form, "power"), _s(form, "email"))
+        return _redirect(back, msg)
+    if action == "seat-bot":
+        got = await run_in_threadpool(desk.seat_bot, web, name, viewer, _s(form, "power"), _s(form, "level"))
+        sent = f"; it sent version {got['version']}" if got["version"] else ""
+        return _redirect(back, f"{got['player']} now plays {got['power']}{sent}.")
+    if action == "bot-policy":
+        level = _s(form, "level")
+        msg = await run_in_threadpool(desk.set_bot_policy, web, name, viewer, None if level in ("", "off") else level)
         return _redirect(back, msg)
     if action == "deadlines":
         msg = await run_in_threadpool(desk.set_deadlines, web, name, viewer, form)

@@ -30,6 +30,7 @@ from types import FrameType
 from typing import Any
 
 from dippouch.store import GameStore
+from dippouch.store.bots import games_with_bots
 from dippouch.store.db import DatabaseError
 from dippouch.store.queues import mail_queue_depth
 from dippouch.store.repository import DuePhase, PhaseFailed
@@ -88,6 +89,13 @@ def process_due(
     """
     memory = memory if memory is not None else ScanMemory()
     memory.contended = 0
+    # Bots send their orders first (they never hold a phase up): a phase they complete is then due. The bots
+    # themselves are imported only when some game has one.
+    with_bots = games_with_bots(store)
+    if with_bots:
+        from dippouch.bots.seats import play_seats
+
+        play_seats(store, now=store.clock() if now is None else now, games=with_bots)
     done: list[Processed] = []
     started = time.monotonic()
 

@@ -1,0 +1,54 @@
+"""Bots that play any variant through its own rules: ``hold``, ``random``, ``heuristic`` and ``search``.
+
+See docs/bots.md. Every bot chooses among the engine's legal orders for its power; :func:`make_bot` makes
+one by level name. This module itself imports nothing heavy (the store and the worker read ``LEVELS`` at
+start-up); the levels live in :mod:`dippouch.bots.base`, :mod:`~dippouch.bots.heuristic` and
+:mod:`~dippouch.bots.search`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from dippouch.core.errors import DippouchError
+
+if TYPE_CHECKING:
+    from dippouch.bots.base import Bot
+
+__all__ = ["LEVELS", "BotError", "make_bot"]
+
+LEVELS = ("hold", "random", "heuristic", "search")
+"""The bot levels, weakest first."""
+
+
+class BotError(DippouchError):
+    """An unknown level or a bad bot setting, with what would have been accepted."""
+
+
+def make_bot(level: str, *, budget: float | None = None, clock: Callable[[], float] | None = None) -> Bot:
+    """The bot of ``level``; ``budget`` is the search level's seconds per movement decision, measured by
+    ``clock`` (wall time by default)."""
+    name = str(level).strip().lower()
+    if name == "hold":
+        from dippouch.bots.base import HoldBot
+
+        return HoldBot()
+    if name == "random":
+        from dippouch.bots.base import RandomBot
+
+        return RandomBot()
+    if name == "heuristic":
+        from dippouch.bots.heuristic import HeuristicBot
+
+        return HeuristicBot()
+    if name == "search":
+        from dippouch.bots.search import SearchBot
+
+        bot = SearchBot()
+        if budget is not None:
+            bot.budget = budget
+        if clock is not None:
+            bot.clock = clock
+        return bot
+    raise BotError(f"unknown bot level {level!r}; the levels are {', '.join(LEVELS)}")

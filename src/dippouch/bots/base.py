@@ -1,0 +1,127 @@
+"""What every bot level shares: the interface, the adjustment counts and the baselines (``hold``, ``random``).
+
+A bot is asked for one power's orders in one phase and answers with orders taken from the engine's legal
+orders for that power (never made up), so a bot cannot send an order the adjudicator would call illegal
+for its shape. Counts that legality alone does not settle (how many builds, how many removals) come from
+the variant's own adjustment rule through :func:`~dippouch.bots.engine.adjustment_delta` and the rule
+hooks' ``builds_used`` and ``unit_cost``, never from centres minus units.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Protocol
+
+from dippouch.bots.engine import (
+    Build,
+    Disband,
+    Hold,
+    Order,
+    PhaseKind,
+    Position,
+    Variant,
+    adjustment_delta,
+    check_submission,
+    hooks_for,
+    legal_orders,
+)
+
+Legal = Mapping[int, Sequence[Order]]
+"""Location (or build site) id -> the legal orders there, as :func:`legal_orders` lists them."""
+
+
+class Bot(Protocol):
+    """One level of play. ``orders`` is called once per power and phase; it must be deterministic for a
+    given ``rng`` state so that fixed-seed games replay."""
+
+    name: str
+
+    def orders(self, variant: Variant, position: Position, power: str, rng: random.Random) -> list[Order]: ...
+
+
+def choose_adjustments(
+    variant: Variant,
+    position: Position,
+    power: str,
+    legal: Legal,
+    score: Callable[[Order], float],
+) -> list[Order]:
+    """Builds or removals up to exactly what the variant's adjustment rule allows, best ``score`` first.
+
+    Builds: one order per site, each using ``builds_used`` of the allowance (a 1000 AD triple army uses two),
+    never more than the allowance; orders that build nothing (waive, W3K's supply transfers) are left out, so
+    builds not chosen are waived by the rules. A build is kept only if the arrival check accepts it after the
+    ones chosen before it (:func:`check_submission`): limits on a set of builds (1000 AD's one triple army at a
+    time) are rules of the set, not of one site. Removals: units of lowest score first until their cost covers
+    what is owed.
+    """
+    delta = adjustment_delta(variant, position, power)
+    hooks = hooks_for(variant)
+    chosen: list[Order] = []
+    if delta > 0:
+        ranked = sorted(
+            ((score(o), site, o) for site, options in legal.items() for o in options if isinstance(o, Build)),
+            key=lambda t: -t[0],
+        )
+        used_sites: set[int] = set()
+        left = delta
+        for _, site, order in ranked:
+            if site in used_sites:
+                continue
+            cost = hooks.builds_used(order)
+            if 0 < cost <= left:
+                if not check_submission(variant, position, power, [*chosen, order])[-1].accepted:
+                    continue
+                chosen.append(order)
+                used_sites.add(site)
+                left -= cost
+            if left <= 0:
+                break
+    elif delta < 0:
+        removals = sorted(
+            (o for options in legal.values() for o in options if isinstance(o, Disband)),
+            key=score,
+        )
+        owed = -delta
+        for removal in removals:
+            if owed <= 0:
+                break
+            unit = position.units.get(variant.map.province_of(removal.loc))
+            chosen.append(removal)
+            owed -= hooks.unit_cost(unit.kind) if unit is not None else 1
+    return chosen
+
+
+class HoldBot:
+    """Every unit holds, every dislodged unit disbands, builds are waived and removals left to the rules."""
+
+    name = "hold"
+
+    def orders(self, variant: Variant, position: Position, power: str, rng: random.Random) -> list[Order]:
+        kind = variant.calendar.kind(position.phase)
+        legal = legal_orders(variant, position, power)
+        out: list[Order] = []
+        for options in legal.values():
+            pick = (
+                next((o for o in options if isinstance(o, Hold)), None)
+                if kind is PhaseKind.MOVEMENT
+                else next((o for o in options if isinstance(o, Disband)), None)
+                if kind is PhaseKind.RETREATS
+                else None
+            )
+            if pick is not None:
+                out.append(pick)
+        return out
+
+
+class RandomBot:
+    """A uniformly random legal order for every unit; in adjustments random sites and kinds, to the count."""
+
+    name = "random"
+
+    def orders(self, variant: Variant, position: Position, power: str, rng: random.Random) -> list[Order]:
+        legal = legal_orders(variant, position, power)
+        if variant.calendar.kind(position.phase) is PhaseKind.ADJUSTMENTS:
+            return choose_adjustments(variant, position, power, legal, lambda o: rng.random())
+        return [rng.choice(list(legal[loc])) for loc in sorted(legal) if legal[loc]]

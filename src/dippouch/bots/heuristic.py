@@ -1,0 +1,420 @@
+"""The ``heuristic`` level: province values spread over the map, then coordinated orders (DumbBot's family
+of published ideas -- value centres by who owns them and how strong the owner is, spread the values to the
+provinces around so that units are drawn towards them, move greedily without bouncing off each other,
+support and convoy one's own moves -- written afresh for any variant's map and rules).
+
+Values (:class:`Values`), worked out once per power and position:
+
+- a centre owned by nobody is worth most (it is the easiest to take), a centre of another power the more the
+  larger that power is, an own centre as much as the enemy units next to it threaten it;
+- each province then takes part of its best neighbours' values, a few rounds over the army graph and over the
+  fleet graph apart, so a value is felt several moves away and each kind of unit follows its own roads.
+
+Orders: units in order of how much they can gain move to their best free destination (a bounce with one's own
+unit is never planned; a province held by another power is worth less unless a support is found); the units
+left standing support the moves into contested provinces, or hold threatened centres, or convoy an own army.
+Variant orders are weighed by what they do, not by name: an order that changes a unit's kind where it stands
+(W3K's conversion) is chosen when the other kind would find far more to do from there; orders that give
+things away (hand-overs, supply transfers) are never chosen. Retreats go to the best free province, builds to
+the most valuable sites in the kind that suits them best (strength per cost), removals take the least useful
+units, all to the counts of the variant's own adjustment rule.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from dippouch.bots.base import Legal, choose_adjustments
+from dippouch.bots.engine import (
+    Build,
+    Convoy,
+    Disband,
+    GameMap,
+    Hold,
+    Move,
+    Order,
+    PhaseKind,
+    Position,
+    ProvinceKind,
+    Retreat,
+    RuleHooks,
+    Support,
+    Unit,
+    Variant,
+    hooks_for,
+    legal_orders,
+)
+
+ROUNDS = 4
+"""How many rounds values spread over the graph (a centre is felt about this many moves away)."""
+SPREAD = 0.45
+"""The share of its best neighbour's value a province takes each round."""
+NEUTRAL = 3.0
+"""The value of a centre nobody owns (the enemy's is 2 to 4 by its owner's size, one's own 0.5 to 4 by threat)."""
+
+
+@dataclass(frozen=True)
+class _Graph:
+    """Province neighbours for armies and for fleets (coasts merged), made once per map."""
+
+    army: tuple[tuple[int, ...], ...]
+    fleet: tuple[tuple[int, ...], ...]
+    centres: frozenset[int]
+
+
+def _graph(gmap: GameMap) -> _Graph:
+    got = gmap.derived.get("bots.graph")
+    if isinstance(got, _Graph):
+        return got
+    n = gmap.province_count
+    fleet: list[set[int]] = [set() for _ in range(n)]
+    for loc in range(len(gmap.locations)):
+        fleet[gmap.province_of(loc)].update(gmap.fleet_reach[loc])
+    g = _Graph(
+        tuple(tuple(sorted(a)) for a in gmap.army_adj),
+        tuple(tuple(sorted(f)) for f in fleet),
+        frozenset(gmap.supply_centres),
+    )
+    gmap.derived["bots.graph"] = g
+    return g
+
+
+class Values:
+    """Province values for one power in one position, for armies and for fleets."""
+
+    def __init__(self, variant: Variant, position: Position, power: str) -> None:
+        gmap = variant.map
+        g = _graph(gmap)
+        self.gmap = gmap
+        self.graph = g
+        self.hooks: RuleHooks = hooks_for(variant)
+        n = gmap.province_count
+        sizes: dict[str, int] = {}
+        for owner in position.centres.values():
+            sizes[owner] = sizes.get(owner, 0) + 1
+        biggest = max(sizes.values(), default=1)
+        threat = [0.0] * n
+        for prov, unit in position.units.items():
+            if unit.power == power:
+                continue
+            strength = self.hooks.unit_strength(unit)
+            near = g.army[prov] if self.hooks.movement_kind(unit.kind) != "F" else g.fleet[prov]
+            for q in near:
+                threat[q] += strength
+        self.threat = threat
+        base = [0.0] * n
+        for sc in sorted(g.centres):
+            holder = position.centres.get(sc)
+            if holder == power:
+                base[sc] = 0.5 + min(threat[sc], 3.5)
+            elif holder is None:
+                base[sc] = NEUTRAL
+            else:
+                base[sc] = 2.0 + 2.0 * sizes.get(holder, 0) / biggest
+        self.base = base
+        self.army = _spread(base, g.army, gmap, ProvinceKind.SEA)
+        self.fleet = _spread(base, g.fleet, gmap, None)
+
+    def of(self, unit_kind: str, prov: int) -> float:
+        """The value of ``prov`` for a unit of ``unit_kind`` (its movement kind: a 1000 AD D moves as an army)."""
+        return self.fleet[prov] if self.hooks.movement_kind(unit_kind) == "F" else self.army[prov]
+
+
+def _captures(variant: Variant, position: Position) -> bool:
+    """Whether centres change hands after this movement phase (an adjustment phase comes before the next
+    movement phase): then standing on a centre matters more than standing well."""
+    steps = variant.calendar.steps
+    i = position.phase.step
+    for k in range(1, len(steps) + 1):
+        kind = steps[(i + k) % len(steps)].kind
+        if kind is PhaseKind.ADJUSTMENTS:
+            return True
+        if kind is PhaseKind.MOVEMENT:
+            return False
+    return False
+
+
+def _spread(base: list[float], adj: Sequence[Sequence[int]], gmap: GameMap, skip: ProvinceKind | None) -> list[float]:
+    values = list(base)
+    kinds = [p.kind for p in gmap.provinces]
+    for _ in range(ROUNDS):
+        nxt = list(base)
+        for i, near in enumerate(adj):
+            if kinds[i] == skip or not near:
+                continue
+            best = max(values[j] for j in near)
+            nxt[i] = base[i] + SPREAD * best
+        values = nxt
+    return values
+
+
+@dataclass
+class _Plan:
+    unit: Unit
+    options: Sequence[Order]
+    order: Order
+    dest: int
+    """Province the unit will be in if its order succeeds."""
+    score: float
+
+
+class HeuristicBot:
+    """Coordinated orders from spread province values; ``noise`` > 0 varies them (the search level's candidates)."""
+
+    name = "heuristic"
+
+    def __init__(self, noise: float = 0.0) -> None:
+        self.noise = noise
+
+    def orders(self, variant: Variant, position: Position, power: str, rng: random.Random) -> list[Order]:
+        legal = legal_orders(variant, position, power)
+        if not legal:
+            return []
+        return self.orders_from(variant, position, power, legal, rng)
+
+    def orders_from(
+        self, variant: Variant, position: Position, power: str, legal: Legal, rng: random.Random
+    ) -> list[Order]:
+        """Orders chosen from ``legal`` (the caller's lists, for the search level that already has them)."""
+        values = Values(variant, position, power)
+        kind = variant.calendar.kind(position.phase)
+        if kind is PhaseKind.MOVEMENT:
+            return self._movement(variant, position, power, legal, values, rng)
+        if kind is PhaseKind.RETREATS:
+            return self._retreats(variant, position, legal, values, rng)
+        return self._adjustments(variant, position, power, legal, values, rng)
+
+    # -- movement
+
+    def _jitter(self, rng: random.Random) -> float:
+        return 1.0 + self.noise * (rng.random() - 0.5) * 2 if self.noise else 1.0
+
+    def _movement(
+        self, variant: Variant, position: Position, power: str, legal: Legal, v: Values, rng: random.Random
+    ) -> list[Order]:
+        gmap = variant.map
+        prov_of = gmap.province_of
+        capture = _captures(variant, position)
+        plans: list[_Plan] = []
+        for loc, options in legal.items():
+            prov = prov_of(loc)
+            unit = position.units.get(prov)
+            if unit is None or not options:
+                continue
+            hold = next((o for o in options if isinstance(o, Hold)), options[0])
+            stay = v.of(unit.kind, prov) * (1.2 if prov in position.centres and v.threat[prov] else 0.8)
+            if capture and prov in v.graph.centres and position.centres.get(prov) != power:
+                stay *= 2.0  # standing on another's centre as the year ends takes it
+            plans.append(_Plan(unit, options, hold, prov, stay * self._jitter(rng)))
+        # Units that can gain most choose first.
+        candidates: list[tuple[float, int, Order, int]] = []
+        for i, plan in enumerate(plans):
+            for o in plan.options:
+                if isinstance(o, Move):
+                    dest = prov_of(o.dest)
+                    score = v.of(plan.unit.kind, dest)
+                    other = position.units.get(dest)
+                    if other is not None and other.power != power:
+                        score *= 0.55
+                    if dest in v.graph.centres and position.centres.get(dest) != power:
+                        score *= 1.6 if capture else 1.15
+                    candidates.append((score * self._jitter(rng), i, o, dest))
+        candidates.sort(key=lambda t: -t[0])
+        taken: dict[int, int] = {}  # destination province -> plan index
+        moved: set[int] = set()
+        for score, i, order, dest in candidates:
+            plan = plans[i]
+            if i in moved or dest in taken or score <= plan.score:
+                continue
+            occupant = position.units.get(dest)
+            if occupant is not None and occupant.power == power:
+                j = next((k for k, p in enumerate(plans) if p.unit.loc == occupant.loc), None)
+                if j is None or j not in moved or plans[j].dest == prov_of(plan.unit.loc):
+                    continue  # never plan to bounce off one's own unit that stays, nor to swap with it
+            if self._needs_convoy(gmap, plan.unit, dest) and not self._convoy(plans, moved, plan, order, taken):
+                continue
+            plan.order, plan.dest, plan.score = order, dest, score
+            moved.add(i)
+            taken[dest] = i
+        for i, plan in enumerate(plans):
+            if i not in moved:
+                taken.setdefault(plan.dest, i)
+        self._supports(position, power, plans, moved, v, gmap)
+        self._movers_support(position, power, plans, moved, v, gmap)
+        self._conversions(position, plans, moved, v)
+        return [p.order for p in plans]
+
+    @staticmethod
+    def _needs_convoy(gmap: GameMap, unit: Unit, dest: int) -> bool:
+        return unit.kind != "F" and dest not in gmap.army_adj[gmap.province_of(unit.loc)]
+
+    @staticmethod
+    def _convoy(plans: list[_Plan], moved: set[int], plan: _Plan, order: Order, taken: dict[int, int]) -> bool:
+        """Order own idle fleets to convoy ``order``; False when none of them can (it would need others' fleets)."""
+        assert isinstance(order, Move)
+        found = False
+        for k, other in enumerate(plans):
+            if k in moved or other is plan:
+                continue
+            for o in other.options:
+                if isinstance(o, Convoy) and o.target == plan.unit.loc and o.dest == order.dest:
+                    other.order, other.score = o, 0.0
+                    moved.add(k)
+                    found = True
+                    break
+        return found
+
+    def _supports(
+        self, position: Position, power: str, plans: list[_Plan], moved: set[int], v: Values, gmap: GameMap
+    ) -> None:
+        """Units left standing support own moves into contested provinces, or own units on threatened centres."""
+        prov_of = gmap.province_of
+        moving_to = {plans[i].dest: plans[i] for i in moved if isinstance(plans[i].order, Move)}
+        holders = {p.dest: p for k, p in enumerate(plans) if k not in moved}
+        support_count: dict[int, int] = {}
+        for k, plan in enumerate(plans):
+            if k in moved:
+                continue
+            best: tuple[float, Support] | None = None
+            for o in plan.options:
+                if not isinstance(o, Support):
+                    continue
+                target = prov_of(o.target)
+                if o.dest is None:
+                    held = holders.get(target)
+                    if held is None or held is plan or not v.threat[target]:
+                        continue
+                    worth = v.base[target] * min(v.threat[target], 2.0) * 0.6
+                else:
+                    mover = moving_to.get(o.dest)
+                    if mover is None or prov_of(mover.unit.loc) != target:
+                        continue
+                    contested = v.threat[o.dest] or (
+                        position.units.get(o.dest) is not None and position.units[o.dest].power != power
+                    )
+                    worth = v.of(mover.unit.kind, o.dest) * (1.5 if contested else 0.3)
+                worth /= 1 + support_count.get(prov_of(o.target), 0)
+                if best is None or worth > best[0]:
+                    best = (worth, o)
+            # A supporter standing on a threatened centre keeps it by standing there too; a support is held
+            # there as well, but it is worth leaving the centre open only if the support is worth more.
+            if best is not None and best[0] > 0.5 * plan.score:
+                plan.order = best[1]
+                support_count[prov_of(best[1].target)] = support_count.get(prov_of(best[1].target), 0) + 1
+                moved.add(k)
+
+    def _movers_support(
+        self, position: Position, power: str, plans: list[_Plan], moved: set[int], v: Values, gmap: GameMap
+    ) -> None:
+        """A unit whose own move gains little supports an own attack on a province another power holds
+        instead, when nobody supports its move and no own unit is moving into the province it stands in."""
+        prov_of = gmap.province_of
+        entering = {p.dest for p in plans if isinstance(p.order, Move)}
+        supported = {prov_of(p.order.target) for p in plans if isinstance(p.order, Support)}
+        attacks = {
+            p.dest: p
+            for p in plans
+            if isinstance(p.order, Move)
+            and position.units.get(p.dest) is not None
+            and position.units[p.dest].power != power
+        }
+        for plan in plans:
+            order = plan.order
+            if not isinstance(order, Move) or prov_of(plan.unit.loc) in supported:
+                continue
+            here = prov_of(plan.unit.loc)
+            if here in entering:
+                continue
+            best: tuple[float, Support] | None = None
+            for o in plan.options:
+                if not isinstance(o, Support) or o.dest is None or o.dest not in attacks:
+                    continue
+                mover = attacks[o.dest]
+                if mover is plan or prov_of(mover.unit.loc) != prov_of(o.target):
+                    continue
+                worth = v.of(mover.unit.kind, o.dest) * 1.3
+                if best is None or worth > best[0]:
+                    best = (worth, o)
+            if best is not None and best[0] > 1.2 * plan.score:
+                entering.discard(plan.dest)
+                plan.order, plan.dest = best[1], here
+                supported.add(prov_of(best[1].target))
+
+    def _conversions(self, position: Position, plans: list[_Plan], moved: set[int], v: Values) -> None:
+        """A unit with little to do that may become the other kind where it stands (an extra order about the
+        unit that neither moves it nor hands it to anyone) converts when the other kind finds far more to do."""
+        g = v.graph
+        for k, plan in enumerate(plans):
+            if k in moved:
+                continue
+            extra = [
+                o
+                for o in plan.options
+                if not isinstance(o, Hold | Move | Support | Convoy)
+                and getattr(o, "loc", None) == plan.unit.loc
+                and not hasattr(o, "to")
+            ]
+            if not extra:
+                continue
+            prov = v.gmap.province_of(plan.unit.loc)
+            as_fleet = v.hooks.movement_kind(plan.unit.kind) == "F"
+            now = max((v.of(plan.unit.kind, q) for q in (g.fleet if as_fleet else g.army)[prov]), default=0.0)
+            other_adj = g.army[prov] if as_fleet else g.fleet[prov]
+            other_values = v.army if as_fleet else v.fleet
+            then = max((other_values[q] for q in other_adj), default=0.0)
+            if then > 1.6 * now + 0.5:
+                plan.order = extra[0]
+                moved.add(k)
+
+    # -- retreats and adjustments
+
+    def _retreats(
+        self, variant: Variant, position: Position, legal: Legal, v: Values, rng: random.Random
+    ) -> list[Order]:
+        prov_of = variant.map.province_of
+        out: list[Order] = []
+        taken: set[int] = set()
+        for loc in sorted(legal):
+            options = legal[loc]
+            dislodged = position.dislodged.get(prov_of(loc))
+            kind = dislodged.unit.kind if dislodged is not None else "A"
+            best: tuple[float, Order] | None = None
+            for o in options:
+                if isinstance(o, Retreat) and prov_of(o.dest) not in taken:
+                    score = v.of(kind, prov_of(o.dest)) * self._jitter(rng)
+                    if best is None or score > best[0]:
+                        best = (score, o)
+            if best is not None:
+                taken.add(prov_of(best[1].dest))  # type: ignore[attr-defined]
+                out.append(best[1])
+            else:
+                out.extend(o for o in options[:1] if isinstance(o, Disband))
+        return out
+
+    def _adjustments(
+        self, variant: Variant, position: Position, power: str, legal: Legal, v: Values, rng: random.Random
+    ) -> list[Order]:
+        gmap = variant.map
+        hooks = v.hooks
+        units = position.units_of(power)
+        fleets = sum(1 for u in units if hooks.movement_kind(u.kind) == "F")
+        fleet_share = fleets / max(1, len(units))
+
+        def score(o: Order) -> float:
+            if isinstance(o, Build):
+                prov = gmap.province_of(o.loc)
+                unit = Unit(power, o.kind, o.loc)
+                value = v.of(o.kind, prov) * hooks.unit_strength(unit) / max(1, hooks.unit_cost(o.kind))
+                if hooks.movement_kind(o.kind) == "F" and fleet_share > 0.5:
+                    value *= 0.7
+                return value * self._jitter(rng)
+            if isinstance(o, Disband):
+                prov = gmap.province_of(o.loc)
+                unit_at = position.units.get(prov)
+                kind = unit_at.kind if unit_at is not None else "A"
+                return v.of(kind, prov) + 2.0 * v.threat[prov] * (prov in v.graph.centres)
+            return 0.0
+
+        return choose_adjustments(variant, position, power, legal, score)

@@ -1,0 +1,90 @@
+"""Whole games played by bots, phase by phase, with the figures the benchmark and the tests need.
+
+Each power's orders are asked of its seat's bot, checked to be among the engine's legal orders (a bot that
+sent anything else would be a bug: it is counted, never silently sent), adjudicated, and the game ends by
+the variant's own rules (:func:`~dippouch.bots.engine.game_end`) or at a year limit.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from dippouch.bots.base import Bot
+from dippouch.bots.engine import (
+    Order,
+    Outcome,
+    PhaseKind,
+    Position,
+    Variant,
+    adjudicate,
+    all_legal_orders,
+    game_end,
+)
+
+
+@dataclass
+class GameRecord:
+    """What one game came to."""
+
+    seats: dict[str, str]
+    """Power -> the level that played it."""
+    centres: dict[str, int] = field(default_factory=dict)
+    winner: str | None = None
+    ending: str = "year limit"
+    years: int = 0
+    phases: int = 0
+    illegal: int = 0
+    """Orders a bot sent that were not among the legal orders, plus results the adjudicator judged illegal."""
+    move_seconds: dict[str, list[float]] = field(default_factory=dict)
+    """Level -> seconds each of its movement-phase decisions took (one power, one phase)."""
+    final: Position | None = None
+
+
+def play_game(
+    variant: Variant,
+    seats: Mapping[str, Bot],
+    seed: int,
+    *,
+    max_years: int = 10,
+    clock: Callable[[], float] = time.perf_counter,
+) -> GameRecord:
+    """Play from the variant's start until it ends by its rules or ``max_years`` game years have been played
+    (a game year is a turn of the calendar: Hundred's five-year turns count one each)."""
+    rng = random.Random(seed)
+    record = GameRecord({p: seats[p].name for p in variant.power_names})
+    position = variant.start
+    first_year = position.phase.year
+    cycle = max(1, variant.calendar.cycle_years)
+    tick = clock
+    while position.phase.year < first_year + max_years * cycle:
+        kind = variant.calendar.kind(position.phase)
+        legal = all_legal_orders(variant, position)
+        orders: dict[str, list[Order]] = {}
+        for power in variant.power_names:
+            if not legal.get(power):
+                continue
+            bot = seats[power]
+            started = tick()
+            chosen = bot.orders(variant, position, power, random.Random(rng.getrandbits(64)))
+            if kind is PhaseKind.MOVEMENT:
+                record.move_seconds.setdefault(bot.name, []).append(tick() - started)
+            allowed = {o for options in legal[power].values() for o in options}
+            record.illegal += sum(1 for o in chosen if o not in allowed)
+            orders[power] = [o for o in chosen if o in allowed]
+        resolution = adjudicate(variant, position, orders, rng=random.Random(rng.getrandbits(64)))
+        record.illegal += sum(1 for r in resolution.results if r.result is Outcome.ILLEGAL and not r.automatic)
+        position = resolution.next
+        record.phases += 1
+        ending = game_end(variant, position)
+        if ending is not None:
+            record.ending = ending.kind
+            if ending.kind == "victory":
+                record.winner = ending.powers[0]
+            break
+    record.years = (position.phase.year - first_year) // cycle
+    record.centres = {p: len(position.centres_of(p)) for p in variant.power_names}
+    record.final = position
+    return record

@@ -1,0 +1,152 @@
+"""The ``search`` level: the heuristic's order sets, weighed by adjudicating them against sampled replies.
+
+In a movement phase it samples replies for every other power (the heuristic's own orders for that power,
+then variations with its values jittered, each from that power's own point of view), and weighs candidate
+order sets for its power by adjudicating each against every reply with the real adjudicator and scoring
+the positions they lead to. The candidates are the heuristic's own set, then variations of it, then, until
+the time budget runs out, the best set so far with one unit's order changed (a hill climb over the legal
+orders against the sampled replies). Every candidate is weighed against the same replies; one the budget
+cut short is not counted. Retreats and adjustments are the heuristic's (there is little to search there).
+
+The score of a position for a power: centres it owns or stands on, minus centres it owns that another
+power stands on, plus the spread value of the provinces its units reach, minus its dislodged units.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+
+from dippouch.bots.engine import (
+    Hold,
+    Move,
+    Order,
+    PhaseKind,
+    Position,
+    Support,
+    Variant,
+    adjudicate,
+    all_legal_orders,
+)
+from dippouch.bots.heuristic import HeuristicBot, Values
+
+CENTRE = 10.0
+LOST = 6.0
+DISLODGED = 5.0
+
+
+class SearchBot:
+    """Sampled look-ahead over the heuristic's candidates within ``budget`` seconds a movement decision."""
+
+    name = "search"
+
+    def __init__(
+        self,
+        budget: float = 0.5,
+        candidates: int = 10,
+        replies: int = 6,
+        noise: float = 0.4,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        self.budget = budget
+        self.clock = clock
+        """What the budget is measured by: wall time in play; the benchmark gives CPU time, so that its
+        figures do not depend on how busy the machine is."""
+        self.candidates = candidates
+        self.replies = replies
+        self.plain = HeuristicBot()
+        self.noisy = HeuristicBot(noise=noise)
+        self.last_evaluations = 0
+        """Adjudications the last decision made (for the benchmark)."""
+
+    def orders(self, variant: Variant, position: Position, power: str, rng: random.Random) -> list[Order]:
+        started = self.clock()
+        deadline = started + self.budget
+        if variant.calendar.kind(position.phase) is not PhaseKind.MOVEMENT:
+            return self.plain.orders(variant, position, power, rng)
+        legal = all_legal_orders(variant, position)
+        mine = legal.get(power)
+        if not mine:
+            return []
+        own = self.plain.orders_from(variant, position, power, mine, rng)
+        self.last_evaluations = 0
+        # Replies first (the plain heuristic's, then jittered ones), with at most 40% of the budget.
+        others = [p for p in variant.power_names if p != power and legal.get(p)]
+        replies: list[dict[str, list[Order]]] = []
+        for r in range(self.replies):
+            if replies and self.clock() > started + 0.4 * self.budget:
+                break
+            bot = self.plain if r == 0 else self.noisy
+            replies.append({p: bot.orders_from(variant, position, p, legal[p], rng) for p in others})
+        values = Values(variant, position, power)
+
+        def weigh(c: list[Order]) -> float | None:
+            total = 0.0
+            for reply in replies:
+                if self.clock() > deadline:
+                    return None  # weighed against only some replies: not comparable with the others
+                total += _score(adjudicate(variant, position, {**reply, power: c}).next, power, values)
+                self.last_evaluations += 1
+            return total
+
+        best, best_score = own, weigh(own)
+        if best_score is None:
+            return own
+        seen = {frozenset(own)}
+        # Then the heuristic's variations, and then changes of one unit's order in the best set so far.
+        tries = 0
+        while self.clock() < deadline and tries < 40 * self.candidates:
+            tries += 1
+            if len(seen) < self.candidates:
+                c = self.noisy.orders_from(variant, position, power, mine, rng)
+            else:
+                c = _neighbour(best, mine, variant, values, rng)
+            key = frozenset(c)
+            if key in seen:
+                continue
+            seen.add(key)
+            score = weigh(c)
+            if score is None:
+                break
+            if score > best_score:
+                best, best_score = c, score
+        return best
+
+
+def _neighbour(
+    orders: list[Order], legal: Mapping[int, Sequence[Order]], variant: Variant, values: Values, rng: random.Random
+) -> list[Order]:
+    """``orders`` with one unit's order changed to another of its legal orders (moves, holds and supports of
+    own units; never a hand-over or other variant order, which the heuristic weighs by itself)."""
+    prov_of = variant.map.province_of
+    # Units at the front (another power's unit within reach) are where a change can alter an adjudication.
+    front = [k for k, o in enumerate(orders) if o.unit_loc is not None and values.threat[prov_of(o.unit_loc)] > 0]
+    i = rng.choice(front) if front and rng.random() < 0.85 else rng.randrange(len(orders))
+    loc = orders[i].unit_loc
+    options = next((os_ for lloc, os_ in legal.items() if loc is not None and prov_of(lloc) == prov_of(loc)), ())
+    own_places = {prov_of(o.unit_loc) for o in orders if o.unit_loc is not None}
+    choices = [
+        o for o in options if isinstance(o, Hold | Move) or (isinstance(o, Support) and prov_of(o.target) in own_places)
+    ]
+    if not choices:
+        return orders
+    return [*orders[:i], rng.choice(choices), *orders[i + 1 :]]
+
+
+def _score(after: Position, power: str, values: Values) -> float:
+    gmap = values.gmap
+    centres: Mapping[int, str] = after.centres
+    score = 0.0
+    held: set[int] = set()
+    for prov, unit in after.units.items():
+        if unit.power == power:
+            score += values.of(unit.kind, prov)
+            if gmap.provinces[prov].supply_centre:
+                held.add(prov)
+        elif centres.get(prov) == power:
+            score -= LOST
+    owned = {p for p, o in centres.items() if o == power}
+    score += CENTRE * len(owned | held)
+    dislodged: Sequence[object] = [d for d in after.dislodged.values() if d.unit.power == power]
+    return score - DISLODGED * len(dislodged)

@@ -1,0 +1,143 @@
+"""Bots in seats of stored games: they send orders like players, as soon as a phase opens.
+
+:func:`play_seats` looks at the games where bots play (:func:`~dippouch.store.bots.games_with_bots`) and, for
+every power a bot plays that must act and has sent nothing in the open phase, asks the bot for orders and
+submits them through :meth:`GameStore.submit` like any player (a version, source ``bot``, marked ready,
+checked line by line on arrival), so a bot never holds a phase up. A bot sees what any player of its power
+sees: the phase's public position, never anyone's orders. A power in civil disorder in a game whose policy
+names a bot level is first handed to a bot of that level (the seat's history shows it), which plays it until
+a person takes the seat back (``dippouch players replace``).
+
+The worker and the web app's deadline scheduler call :func:`play_seats` before they process due phases;
+``dippouch process`` calls :func:`process_with_bots`, which lets the bots act in each phase it opens.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from dippouch.bots import LEVELS, make_bot
+from dippouch.bots.base import Bot
+from dippouch.bots.engine import format_order
+from dippouch.game import GameError, position_from_data
+from dippouch.store.bots import bot_level, games_with_bots, seat_bot
+from dippouch.store.repository import GameStore
+
+__all__ = ["BotMove", "play_outside", "play_seats", "process_with_bots"]
+
+log = logging.getLogger("dippouch.bots")
+
+
+@dataclass(frozen=True)
+class BotMove:
+    """One submission a bot made (or the seat it took over)."""
+
+    game: str
+    phase: str
+    power: str
+    level: str
+    version: int | None
+    """The submission's version; ``None`` when the bot only took the seat (nothing to order yet)."""
+    took_seat: bool = False
+
+
+def _seed(game: str, phase: str, power: str) -> int:
+    """The bot's random numbers depend on the game, phase and power only: a phase replayed gets the same orders."""
+    return int.from_bytes(hashlib.sha256(f"{game}|{phase}|{power}".encode()).digest()[:8], "big")
+
+
+def play_seats(store: GameStore, *, now: datetime, games: Iterable[str] | None = None) -> list[BotMove]:
+    """Let every bot that owes orders in an open phase send them; the moves made."""
+    names = list(games) if games is not None else games_with_bots(store)
+    done: list[BotMove] = []
+    for name in names:
+        try:
+            done.extend(_play_game(store, name, now))
+        except Exception:  # one game's trouble must not keep the bots of others (or the processing) waiting
+            log.exception("bots of game %s could not play", name)
+    return done
+
+
+def _play_game(store: GameStore, name: str, now: datetime) -> list[BotMove]:
+    st = store.status(name, now=now, drift=False, due=False)
+    if st.state != "active" or st.phase is None or st.game_variant is None:
+        return []
+    variant = st.game_variant
+    policy = st.settings.disorder_bot if st.settings.disorder_bot in LEVELS else None
+    moves: list[BotMove] = []
+    position = None
+    for ps in st.powers:
+        level = bot_level(ps.player)
+        took = False
+        if level is None and policy is not None and ps.civil_disorder:
+            seat_bot(store, name, ps.power, policy, now=now)
+            level, took = policy, True
+            log.info("%s: a %s bot takes over %s (civil disorder)", name, policy, ps.power)
+        if level is None:
+            continue
+        if not ps.must_act or ps.version is not None:
+            if took:
+                moves.append(BotMove(name, st.phase, ps.power, level, None, took_seat=True))
+            continue
+        if position is None:
+            record = store.phase_record(name, st.phase, open_ok=True, submissions=False)
+            position = position_from_data(variant, record["position"])
+        kind = variant.calendar.kind(position.phase)
+        orders = make_bot(level).orders(variant, position, ps.power, random.Random(_seed(name, st.phase, ps.power)))
+        text = "\n".join(format_order(variant, o, phase_kind=kind) for o in orders)
+        result = store.submit(
+            name,
+            ps.power,
+            text,
+            now=now,
+            ready=True,
+            phase=st.phase,
+            source="bot",
+            replace_with_nothing=not orders,
+        )
+        moves.append(BotMove(name, st.phase, ps.power, level, result.version, took_seat=took))
+    return moves
+
+
+def process_with_bots(
+    store: GameStore, game: str, *, now: datetime, force: bool = False, limit: int = 1000
+) -> list[str]:
+    """:meth:`GameStore.process` one phase at a time, the bots sending their orders in each phase it opens
+    (``force`` processes the first phase even before its deadline, as ``dippouch process --force``). A game
+    of bots alone goes on phase after phase (every power is ready at once): at most ``limit`` phases a call."""
+    done: list[str] = []
+    first = True
+    while len(done) < limit:
+        play_seats(store, now=now, games=[game])
+        step = store.process(game, now=now, force=force and first, limit=1)
+        first = False
+        if not step:
+            return done
+        done.extend(step)
+    return done
+
+
+def play_outside(store: GameStore, game: str, power: str, bot: Bot, *, now: datetime) -> BotMove | None:
+    """Let ``bot`` (an outside program) send ``power``'s orders for the open phase of a stored game, like a
+    player (source ``bot``, ready); ``None`` when the power has nothing to order now."""
+    st = store.status(game, now=now, drift=False, due=False)
+    if st.phase is None or st.game_variant is None:
+        raise GameError(f"game {game!r} has no open phase")
+    variant = st.game_variant
+    row = next((ps for ps in st.powers if ps.power == variant.power(power).name), None)
+    if row is None or not row.must_act:
+        return None
+    record = store.phase_record(game, st.phase, open_ok=True, submissions=False)
+    position = position_from_data(variant, record["position"])
+    kind = variant.calendar.kind(position.phase)
+    orders = bot.orders(variant, position, row.power, random.Random(_seed(game, st.phase, row.power)))
+    text = "\n".join(format_order(variant, o, phase_kind=kind) for o in orders)
+    result = store.submit(
+        game, row.power, text, now=now, ready=True, phase=st.phase, source="bot", replace_with_nothing=not orders
+    )
+    return BotMove(game, st.phase, row.power, "outside", result.version)

@@ -1,0 +1,170 @@
+"""Bots in the seats of stored games: seated by the coordinator, taking over civil disorder, handed back."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import dippouch.cli.bots
+import dippouch.cli.game  # noqa: F401  (register the commands)
+from dippouch.bots.seats import play_seats, process_with_bots
+from dippouch.catalog import load_variant
+from dippouch.cli import app
+from dippouch.game import GameError, Settings
+from dippouch.store import GameStore
+from dippouch.store.bots import bot_seats, games_with_bots, seat_bot, set_disorder_bot
+from dippouch.worker.service import process_due
+
+T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+
+
+def _game(url: str, name: str = "g", variant: str = "standard", missed_limit: int = 1) -> GameStore:
+    store = GameStore(url)
+    store.create_game(name, variant, settings=Settings(missed_limit=missed_limit), now=T0)
+    return store
+
+
+def _sources(store: GameStore, game: str, phase: str) -> dict[str, list[tuple[int, str, bool]]]:
+    rec = store.phase_record(game, phase, open_ok=True)
+    out: dict[str, list[tuple[int, str, bool]]] = {}
+    for sub in rec["submissions"]:
+        out.setdefault(sub["power"], []).append((sub["version"], sub["source"], sub["ready"]))
+    return out
+
+
+def test_a_seated_bot_submits_like_a_player_as_soon_as_the_phase_opens(db_url: str) -> None:
+    store = _game(db_url)
+    seat_bot(store, "g", "France", "heuristic", now=T0)
+    moves = play_seats(store, now=T0 + timedelta(minutes=1))
+    assert [(m.power, m.level, m.version) for m in moves] == [("France", "heuristic", 1)]
+    assert _sources(store, "g", "Spring 1901 Movement") == {"France": [(1, "bot", True)]}
+    st = store.status("g", now=T0 + timedelta(minutes=2))
+    france = next(p for p in st.powers if p.power == "France")
+    assert france.player == "bot:heuristic" and france.accepted == 3 and france.rejected == 0
+    # Asked again in the same phase, the bot has nothing more to send: one version, never replaced.
+    assert play_seats(store, now=T0 + timedelta(minutes=3)) == []
+    assert bot_seats(store, "g") == {"France": "heuristic"}
+
+
+def test_a_power_in_civil_disorder_is_played_by_a_bot_until_a_person_takes_the_seat(db_url: str) -> None:
+    store = _game(db_url, missed_limit=1)
+    for power in ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"):
+        store.assign("g", power, f"player-{power}", now=T0)
+    set_disorder_bot(store, "g", "heuristic", now=T0)
+    assert games_with_bots(store) == ["g"]
+    now = T0
+    # Everyone but England sends orders; England misses Spring 1901 and falls into civil disorder.
+    for power in ("Austria", "France", "Germany", "Italy", "Russia", "Turkey"):
+        store.submit("g", power, "", now=now, replace_with_nothing=True, ready=True)
+    now += timedelta(days=13)
+    assert store.process("g", now=now) == ["Spring 1901 Movement"]  # processed without the bots' turn
+    st = store.status("g", now=now)
+    england = next(p for p in st.powers if p.power == "England")
+    assert england.civil_disorder and england.player == "player-England"
+    moves = play_seats(store, now=now)
+    assert [(m.power, m.took_seat) for m in moves] == [("England", True)]
+    st = store.status("g", now=now)
+    england = next(p for p in st.powers if p.power == "England")
+    assert england.player == "bot:heuristic" and england.version == 1 and england.ready
+    assert _sources(store, "g", st.phase or "")["England"] == [(1, "bot", True)]
+    history = dict((p, h) for p, _, h in store.players("g"))["England"]
+    assert [name for name, _, _ in history] == ["player-England", "bot:heuristic"]
+
+    # A person takes the seat back: the bot sends nothing more for England.
+    store.assign("g", "England", "Alice", now=now, replace=True)
+    for power in ("Austria", "France", "Germany", "Italy", "Russia", "Turkey"):
+        store.submit("g", power, "", now=now, replace_with_nothing=True, ready=True)
+    now += timedelta(days=13)
+    process_with_bots(store, "g", now=now)
+    st = store.status("g", now=now)
+    england = next(p for p in st.powers if p.power == "England")
+    assert england.player == "Alice" and england.version is None
+    assert play_seats(store, now=now) == []
+    assert "England" not in bot_seats(store, "g")
+
+
+def test_a_game_of_bots_alone_is_played_by_the_worker_without_waiting_for_deadlines(db_url: str) -> None:
+    store = _game(db_url, variant="hundred3")
+    for power in load_variant("hundred3").power_names:
+        seat_bot(store, "g", power, "random", now=T0)
+    now = T0 + timedelta(minutes=1)
+    processed = []
+    for _ in range(6):
+        processed += process_due(store, now=now)
+    assert len(processed) >= 6  # every phase due as soon as the bots are ready, no deadline passed
+    rec = store.phase_record("g", processed[0].phase)
+    assert {s["source"] for s in rec["submissions"]} == {"bot"}
+
+
+def test_seat_bot_and_bot_policy_commands(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path}/cli.db"
+    runner = CliRunner()
+    r = runner.invoke(app, ["new", "c", "--variant", "standard", "--db", db, "--now", T0.isoformat()])
+    assert r.exit_code == 0, r.output
+    r = runner.invoke(app, ["seat-bot", "c", "Italy", "search", "--db", db, "--now", T0.isoformat()])
+    assert r.exit_code == 0, r.output
+    assert "bot:search now plays Italy in c; it sent version 1 for Spring 1901 Movement." in r.output
+    r = runner.invoke(app, ["players", "list", "c", "--db", db])
+    assert "bot:search" in r.output
+    r = runner.invoke(app, ["seat-bot", "c", "Italy", "clever", "--db", db])
+    assert r.exit_code == 2
+    assert "unknown bot level 'clever'; the levels are hold, random, heuristic, search" in r.output
+    r = runner.invoke(app, ["bot-policy", "c", "random", "--db", db])
+    assert r.exit_code == 0 and "handed to a random bot" in r.output
+    r = runner.invoke(app, ["bot-policy", "nosuch", "random", "--db", db])
+    assert r.exit_code == 2 and "no game 'nosuch'; games: c" in r.output
+    r = runner.invoke(app, ["bot-policy", "c", "off", "--db", db])
+    assert r.exit_code == 0 and "no longer handed to a bot" in r.output
+
+
+def test_an_unknown_level_is_refused_before_anything_is_stored(tmp_path: Path) -> None:
+    store = _game(f"sqlite:///{tmp_path}/x.db")
+    with pytest.raises(GameError, match="unknown bot level 'smart'"):
+        seat_bot(store, "g", "France", "smart", now=T0)
+    with pytest.raises(GameError, match="unknown bot level 'smart'"):
+        set_disorder_bot(store, "g", "smart", now=T0)
+    assert bot_seats(store, "g") == {}
+    assert games_with_bots(store) == []
+
+
+def test_the_coordinator_seats_a_bot_and_sets_the_policy_through_the_json_api(tmp_path: Path) -> None:
+    from websupport import Site
+
+    site = Site(f"sqlite:///{tmp_path / 'web.db'}")
+    site.new_game("w")
+    r = site.api(site.coordinator, "/api/games/w/bots", {"power": "turkey", "level": "heuristic"})
+    assert r.status_code == 200, r.text
+    assert r.json() == {"power": "Turkey", "player": "bot:heuristic", "version": 1}
+    r = site.api(site.coordinator, "/api/games/w/bots", {"power": "Turkey", "level": "genius"})
+    assert r.status_code == 400 and "unknown bot level 'genius'; the levels are" in r.text
+    r = site.api(site.coordinator, "/api/games/w/bots", {"power": "Prussia", "level": "random"})
+    assert r.status_code == 400 and "Prussia" in r.text
+    r = site.api(site.coordinator, "/api/games/w/bot-policy", {"level": "random"})
+    assert r.status_code == 200 and "handed to a random bot" in r.json()["message"]
+    # A player's link is not a coordinator's: refused.
+    france = site.player("w", "France")
+    r = site.api(france, "/api/games/w/bots", {"power": "France", "level": "random"})
+    assert r.status_code in (401, 403)
+    page = site.coordinator.get("/games/w").text
+    assert "bot:heuristic" in page  # shown as a bot
+
+
+def test_the_coordinators_desk_seats_a_bot_and_sets_the_policy(tmp_path: Path) -> None:
+    from websupport import Site
+
+    site = Site(f"sqlite:///{tmp_path / 'web.db'}")
+    site.new_game("d")
+    page = site.coordinator.get("/games/d/coordinate").text
+    assert 'action="/games/d/coordinate/seat-bot"' in page and 'action="/games/d/coordinate/bot-policy"' in page
+    r = site.post_form(site.coordinator, "/games/d/coordinate/seat-bot", {"power": "Russia", "level": "random"})
+    assert r.status_code == 303, r.text
+    r = site.post_form(site.coordinator, "/games/d/coordinate/bot-policy", {"level": "search"})
+    assert r.status_code == 303, r.text
+    page = site.coordinator.get("/games/d/coordinate").text
+    assert "bot:random" in page
+    assert '<option value="search" selected>a search bot</option>' in page
+    r = site.post_form(site.coordinator, "/games/d/coordinate/seat-bot", {"power": "Russia", "level": "wizard"})
+    assert r.status_code == 400 and "unknown bot level &#39;wizard&#39;" in r.text
