@@ -80,7 +80,7 @@ def test_builds_are_what_the_variants_adjustment_rule_allows(name: str) -> None:
     for power in variant.power_names:  # type: ignore[attr-defined]
         delta = adjustment_delta(variant, position, power)  # type: ignore[arg-type]
         orders = bot.orders(variant, position, power, random.Random(2))  # type: ignore[arg-type]
-        legal = legal_orders(variant, position, power)
+        legal = legal_orders(variant, position, power)  # type: ignore[arg-type]
         if delta > 0 and any(isinstance(o, Build) for os_ in legal.values() for o in os_):
             used = sum(hooks.builds_used(o) for o in orders)
             assert 0 < used <= delta, (power, delta, orders)

@@ -466,6 +466,12 @@ class ActionAnswer(Answer):
     message: str
 
 
+class BotSeatAnswer(Answer):
+    power: str
+    player: str = Field(description='The bot as a player: "bot:LEVEL".')
+    version: int | None = Field(description="The version the bot sent for the open phase, if it sent one.")
+
+
 class RevokedAnswer(Answer):
     revoked: int
 

@@ -21,6 +21,7 @@ from dippouch.web import games as game_pages
 from dippouch.web.answers import (
     ActionAnswer,
     AdjudicationAnswer,
+    BotSeatAnswer,
     CheckAnswer,
     CoordinatorView,
     CreatedAnswer,
@@ -247,7 +248,7 @@ class BotIn(BaseModel):
     level: str = Field(max_length=40, description="hold, random, heuristic or search")
 
 
-@router.post("/games/{name}/bots")
+@router.post("/games/{name}/bots", **_answers(BotSeatAnswer))
 def seat_bot(request: Request, name: str, body: BotIn) -> dict[str, Any]:
     """Seat a bot on a power; it sends orders as each phase opens (its version is answered when it sent one)."""
     viewer = _writer(request)
@@ -258,7 +259,7 @@ class BotPolicyIn(BaseModel):
     level: str | None = Field(default=None, max_length=40, description="a bot level, or null for none")
 
 
-@router.post("/games/{name}/bot-policy")
+@router.post("/games/{name}/bot-policy", **_answers(ActionAnswer))
 def bot_policy(request: Request, name: str, body: BotPolicyIn) -> dict[str, Any]:
     """Hand powers in civil disorder to a bot of ``level`` until a person takes the seat (null: no longer)."""
     viewer = _writer(request)
