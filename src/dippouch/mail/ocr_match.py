@@ -26,6 +26,7 @@ from functools import lru_cache
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.legal import legal_orders
+from dippouch.core.mapdata import Location
 from dippouch.core.notation import OrderParseError, format_order, parse_order
 from dippouch.core.orders import Order
 from dippouch.core.position import Position
@@ -68,53 +69,30 @@ class LineReading:
 # Folding: the characters OCR confuses become one character, on both sides of every comparison.
 
 _MULTI = (("rn", "m"), ("vv", "w"), ("cl", "d"), ("ii", "u"))
-_SINGLE = str.maketrans(
-    {
-        "0": "o",
-        "1": "l",
-        "i": "l",
-        "j": "l",
-        "|": "l",
-        "!": "l",
-        "5": "s",
-        "$": "s",
-        "8": "b",
-        "6": "b",
-        "2": "z",
-        "_": " ",
-        "(": " ",
-        ")": " ",
-        "[": " ",
-        "]": " ",
-        "{": " ",
-        "}": " ",
-        ",": " ",
-        ";": " ",
-        ":": " ",
-        ".": " ",
-        "'": "",
-        "\u2019": "",
-        "\u2018": "",
-        "`": "",
-        '"': "",
-        "*": " ",
-        "~": "-",
-        "=": "-",
-    }
+_LOOKALIKE = str.maketrans({"0": "o", "1": "l", "i": "l", "j": "l", "|": "l", "!": "l", "5": "s", "$": "s", "8": "b",
+                            "6": "b", "2": "z"})  # fmt: skip
+_PUNCTUATION = str.maketrans(
+    {c: " " for c in "_()[]{},;:.*"} | {c: "" for c in "'\u2019\u2018`\""} | {"~": "-", "=": "-"}
 )
 
 
-def fold(text: str) -> str:
-    """Lower case, accents off, look-alike characters made one (``I``/``l``/``1``, ``O``/``0``, ``rn``/``m``),
-    punctuation that OCR scatters dropped, every dash a spaced ``-``."""
+def light(text: str) -> str:
+    """Lower case, accents off, punctuation OCR scatters dropped, every dash a spaced ``-``: the line as
+    written, for looking names up as they are spelt."""
     if not text.isascii():
         text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
     text = text.lower().replace("->", " - ").replace("\u2192", " - ").replace("\u2013", "-").replace("\u2014", "-")
+    text = re.sub(r"-+", " - ", text.translate(_PUNCTUATION))
+    return " ".join(text.split())
+
+
+def fold(text: str) -> str:
+    """:func:`light`, and look-alike characters made one (``I``/``l``/``1``, ``O``/``0``, ``rn``/``m``): on
+    both sides of every comparison, so a look-alike read for another costs nothing."""
+    text = light(text)
     for bad, good in _MULTI:
         text = text.replace(bad, good)
-    text = text.translate(_SINGLE)
-    text = re.sub(r"-+", " - ", text)
-    return " ".join(text.split())
+    return text.translate(_LOOKALIKE)
 
 
 def _fold_digits_kept(text: str) -> str:
@@ -194,8 +172,11 @@ _DROP_AFTER_MOVE = frozenset({"to", "into", "enter"})
 
 @dataclass(frozen=True, slots=True)
 class _Names:
+    plain: Mapping[str, str]
+    """Name, alias or abbreviation as spelt (:func:`light`) -> the place's folded full name."""
     exact: Mapping[str, str]
-    """Folded name, alias or abbreviation -> the place's folded full name (one spelling per place, long
+    """Folded name, alias or abbreviation (of one place only: ``ion`` and ``lon`` fold alike) -> the place's
+    folded full name (one spelling per place, long
     enough that two places differ by more than a slip, as abbreviations often do not: ``wwk``, ``brk``)."""
     pool: tuple[str, ...]
     """The keys of ``exact``, for the nearest-name search."""
@@ -208,18 +189,36 @@ def _names(variant: Variant) -> _Names:
     if hit is not None:
         return hit
     gmap = variant.map
-    exact: dict[str, str] = {}
-    for text, lid in gmap.names.items():
+    spellings = [(text, lid) for text, lid in gmap.names.items()]
+    spellings += [(t, loc.id) for loc in gmap.locations for t in (loc.name, loc.abbr)]
+    plain: dict[str, str] = {}
+    folded: dict[str, set[str]] = {}
+    for text, lid in spellings:
+        full = _code(gmap.locations[lid])
+        plain.setdefault(light(text), full)
         key = fold(text)
-        if key and len(key) >= 3:
-            exact.setdefault(key, fold(gmap.locations[lid].name))
-    for loc in gmap.locations:
-        exact.setdefault(fold(loc.name), fold(loc.name))
-        exact.setdefault(fold(loc.abbr), fold(loc.name))
+        if len(key) >= 3:
+            folded.setdefault(key, set()).add(full)
+    exact = {k: next(iter(v)) for k, v in folded.items() if len(v) == 1}
     words = {fold(w): s for w, s in _WORDS.items()}
-    got = _Names(exact, tuple(exact), words)
+    got = _Names(plain, exact, tuple(exact), words)
     variant.derived["ocr.names"] = got
     return got
+
+
+_PLACE = 0xE000
+
+
+def _code(loc: Location) -> str:
+    """A place as the matcher compares it: its province as three characters of Unicode's private use area,
+    and its coast as a fourth. Another place costs three edits whatever the spelling of the two (``London``
+    and ``Wales`` differ by as much as ``lon`` and ``lvp``); another coast one."""
+    head = chr(_PLACE + loc.province) * 3
+    return head + chr(_PLACE + 0x1000 + loc.id) if loc.coast else head
+
+
+def _is_place(tok: str) -> bool:
+    return bool(tok) and ord(tok[0]) >= _PLACE
 
 
 def _allowed(n: int) -> int:
@@ -248,13 +247,14 @@ def _near(key: str, pool: Sequence[str]) -> str | None:
     return best[0] if len(best) == 1 else None
 
 
-def canonical(variant: Variant, folded: str) -> str:
-    """A folded line with every name it recognises written as its full name, unit words and verbs in their
-    short forms: ``army lon moves to wales`` -> ``a london - wales``. Unrecognised words stay, but for a short
+def canonical(variant: Variant, raw: str) -> str:
+    """A folded line with every name it recognises written as the place's code (:func:`_code`), unit words
+    and verbs in their short forms: ``army lon moves to wales`` and ``A London - Wales`` alike. Unrecognised words stay, but for a short
     unknown word before a place (a unit letter read as ``K``, ``IN``, ``E``), which becomes ``?``: as far from
     ``a`` as from ``f``."""
     names = _names(variant)
-    toks = folded.split()
+    spelt = light(raw).split()
+    toks = [fold(t) for t in spelt]
     out: list[str] = []
     i = 0
     while i < len(toks):
@@ -267,34 +267,43 @@ def canonical(variant: Variant, folded: str) -> str:
                 while i < len(toks) and toks[i] in _DROP_AFTER_MOVE:
                     i += 1
             continue
-        done = False
-        for n in range(min(5, len(toks) - i), 0, -1):
-            key = " ".join(toks[i : i + n])
-            hit = names.exact.get(key)
-            if hit is None and len(key) >= 5 and not (n == 1 and key in names.words):
-                near = _near(key, names.pool)
-                hit = names.exact[near] if near is not None else None
+        # The longest run of words that is a name as it stands; failing that, the longest within a slip or
+        # two of one (never across a dash or a verb: ``lon - wal`` is two names, not ``Ionian Sea``).
+        span = min(5, len(toks) - i)
+        hit, used = None, 0
+        for n in range(span, 0, -1):
+            hit = names.plain.get(" ".join(spelt[i : i + n])) or names.exact.get(" ".join(toks[i : i + n]))
             if hit is not None:
-                out.append(hit)
-                i += n
-                done = True
+                used = n
                 break
-        if done:
+        if hit is None:
+            for n in range(span, 0, -1):
+                window = toks[i : i + n]
+                key = " ".join(window)
+                if len(key) < 5 or any(t == "-" or t in names.words for t in window):
+                    continue
+                near = _near(key, names.pool)
+                if near is not None:
+                    hit, used = names.exact[near], n
+                    break
+        if hit is not None:
+            out.append(hit)
+            i += used
             continue
         near_word = _near(tok, tuple(names.words)) if len(tok) >= 5 else None
         out.append(names.words[near_word] if near_word is not None else tok)
         i += 1
-    return " ".join(_unit_slots(out, set(names.exact.values())))
+    return " ".join(_unit_slots(out))
 
 
-def _unit_slots(toks: list[str], places: set[str]) -> list[str]:
+def _unit_slots(toks: list[str]) -> list[str]:
     out = list(toks)
     for j, tok in enumerate(toks[:-1]):
         before = toks[j - 1] if j else None
         if (
             len(tok) <= 2
             and tok not in ("a", "f", "-")
-            and toks[j + 1] in places
+            and _is_place(toks[j + 1])
             and before in (None, "s", "c", "build")
         ):
             out[j] = "?"
@@ -333,7 +342,7 @@ class _Candidate:
     forms: tuple[str, ...]
     """Folded forms compared with the line as read."""
     canon: str
-    """The folded full form, compared with the line as canonicalised."""
+    """The order as :func:`canonical` writes it, compared with the line canonicalised."""
 
 
 def _tight(folded: str) -> str:
@@ -350,7 +359,7 @@ def _candidates(variant: Variant, position: Position, power: str) -> list[_Candi
             full = format_order(variant, o, phase_kind=kind, full=True)
             ffull = fold(full)
             forms = tuple(dict.fromkeys(_tight(f) for f in (fold(short), ffull, _spelled(ffull))))
-            out.append(_Candidate(o, full, forms, _tight(ffull)))
+            out.append(_Candidate(o, full, forms, _tight(canonical(variant, full))))
     return out
 
 
@@ -449,13 +458,13 @@ def _match_line(
     variant: Variant, kind: PhaseKind, cands: Sequence[_Candidate], raw: str
 ) -> tuple[_Candidate | None, float, str | None]:
     folded = fold(raw)
-    queries: list[tuple[str, bool]] = [(_tight(folded), False), (_tight(canonical(variant, folded)), True)]
+    queries: list[tuple[str, bool]] = [(_tight(folded), False), (_tight(canonical(variant, raw)), True)]
     try:
         parsed = parse_order(variant, raw, phase_kind=kind)
     except (OrderParseError, ValueError, KeyError):
         parsed = None
     if parsed is not None:
-        queries.append((_tight(fold(format_order(variant, parsed, phase_kind=kind, full=True))), True))
+        queries.append((_tight(canonical(variant, format_order(variant, parsed, phase_kind=kind, full=True))), True))
     if not cands:
         return None, 0.0, "no order of this power's was expected in this phase"
     # Each way of reading the line (as written; with its names recognised; as the parser reads it) is
