@@ -8,8 +8,11 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
+import dippouch.cli.mail  # noqa: F401  (registers the mail commands)
 from dippouch.catalog import load_variant
+from dippouch.cli import app
 from dippouch.mail.intake import take_in
 from dippouch.mail.ocr import confirm, proposals, read_sheet
 from dippouch.mail.ocr_engines import available_engines, read_lines
@@ -60,6 +63,10 @@ def test_a_wrong_looking_photographed_line_is_flagged_and_not_applied(tmp_path: 
     )
     assert [ln.order for ln in p.lines if ln.accepted] == ["F edi - nth", "F lon - eng"]
     assert p.unordered == [(["A lvp"], "no order, it holds")]
+    db = f"sqlite:///{tmp_path / 'g.db'}"
+    shown = CliRunner().invoke(app, ["mail", "ocr", "demo", "--db", db, "--now", after.isoformat()]).output
+    assert "line  6  REJECTED  A lvp - lon: not read with confidence" in shown, shown
+    assert "left out: A lvp: no order, it holds" in shown, shown
     assert confirm(store, p.attachment_id, now=after) == ("England", 1)
     store.process("demo", now=after)
     carried_out = store.phase_record("demo", "Spring 1901 Movement")["orders"]["England"]
