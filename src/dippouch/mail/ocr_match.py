@@ -380,12 +380,17 @@ def _heading_vocabulary(names: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(sorted(words))
 
 
-def _heading(folded: str, vocabulary: tuple[str, ...]) -> bool:
-    """A line of the sheet's heading: every word (all but one in a long line) a known name's word, a season,
-    a submission type or a year, allowing for OCR's slips."""
+def _heading(folded: str, vocabulary: tuple[str, ...], whole: tuple[str, ...], loose: bool) -> bool:
+    """A line of the sheet's heading: the whole line a known name (the player's, the game's, a power's), or
+    every word (all but one in a long line) a known name's word, a season, a submission type or a year,
+    allowing for OCR's slips. ``loose`` (above the first order and below the last, where Annexe 3 puts the
+    heading and the closing): half the words, with more slips allowed."""
     words = [w for w in folded.replace("-", " ").split() if w]
     if not words:
         return False
+    tight = _tight(folded)
+    if tight in whole or (len(tight) >= 5 and _near(tight, whole) is not None):
+        return True
     known = 0
     for w in words:
         if (
@@ -393,9 +398,16 @@ def _heading(folded: str, vocabulary: tuple[str, ...]) -> bool:
             or (w.isdigit() and len(w) in (3, 4))
             or re.fullmatch(r"[l1o0-9]{4}", w)
             or (len(w) >= 5 and _near(w, vocabulary) is not None)
+            or (loose and len(w) >= 3 and _within(w, vocabulary, 1 if len(w) < 5 else 2))
         ):
             known += 1
+    if loose:
+        return known * 2 >= len(words)
     return known == len(words) or (len(words) >= 4 and known >= len(words) - 1)
+
+
+def _within(word: str, pool: Sequence[str], limit: int) -> bool:
+    return any(distance(word, w) <= limit for w in pool)
 
 
 def _version(raw: str) -> str | None:
@@ -404,6 +416,9 @@ def _version(raw: str) -> str | None:
     words = text.split()
     if not words:
         return None
+    glued = re.fullmatch(r"([a-z]{5,8})(\d{1,3})", words[0])  # "Version2"
+    if glued:
+        words = [glued.group(1), glued.group(2), *words[1:]]
     head = words[0]
     if re.fullmatch(r"v\d{1,3}", head):
         return f"Version {int(head[1:])}" if len(words) == 1 else None
@@ -451,7 +466,9 @@ def _score(d1: int, d2: int, length: int) -> float:
     quality = max(0.0, 1 - d1 / length)
     if d1 == 0:
         return quality if d2 >= 2 else 0.9 * quality
-    return quality * min(1.0, (d2 - d1) / (d1 + 1))
+    # How much further the next order is, against the slips already made: two more edits for a clean
+    # reading, more for a rough one (a long line read roughly has its slips spread over many letters).
+    return quality * min(1.0, (d2 - d1) / (2 + d1 / 2))
 
 
 def _match_line(
@@ -487,37 +504,40 @@ def match_lines(
     power = variant.power(power).name
     cands = _candidates(variant, position, power)
     vocab = _heading_vocabulary(tuple(sorted({*names, power, *(p.name for p in variant.powers)})))
-    out: list[LineReading] = []
+    whole = tuple(sorted({_tight(fold(n)) for n in (*names, power) if n}))
+    decided: list[tuple[int, str, str | None, _Candidate | None, float, str | None]] = []
     for number, alternatives in enumerate(lines, start=1):
         alts = [alternatives] if isinstance(alternatives, str) else list(alternatives)
         alts = [a.strip() for a in alts if a and a.strip()]
         if not alts:
             continue
-        raw = alts[0]
-        version = _version(raw)
+        version = _version(alts[0])
         if version is not None:
-            out.append(LineReading(number, raw, "version", version, 1.0))
+            decided.append((number, alts[0], version, None, 1.0, None))
             continue
-        chosen: tuple[str, _Candidate | None, float, str | None] | None = None
+        chosen: tuple[int, str, str | None, _Candidate | None, float, str | None] | None = None
         for alt in alts:
             best, conf, why = _match_line(variant, kind, cands, alt)
-            if chosen is None or (why is None, conf) > (chosen[3] is None, chosen[2]):
-                chosen = (alt, best, conf, why)
+            if chosen is None or (why is None, conf) > (chosen[5] is None, chosen[4]):
+                chosen = (number, alt, None, best, conf, why)
         assert chosen is not None
-        alt, best, conf, why = chosen
-        folded = fold(alt)
-        if why is None and best is not None:
+        decided.append(chosen)
+    sure = [i for i, d in enumerate(decided) if d[5] is None and d[3] is not None]
+    first, last = (sure[0], sure[-1]) if sure else (len(decided), -1)
+    out: list[LineReading] = []
+    for i, (number, alt, version, best, conf, why) in enumerate(decided):
+        if version is not None:
+            out.append(LineReading(number, alt, "version", version, 1.0))
+        elif why is None and best is not None:
             out.append(LineReading(number, alt, "order", best.full, round(conf, 2), None, best.order.unit_loc))
-            continue
-        if _heading(folded, vocab):
+        elif _heading(fold(alt), vocab, whole, loose=i < first or i > last):
             out.append(LineReading(number, alt, "heading", "", round(conf, 2)))
-            continue
-        if sum(ch.isalnum() for ch in alt) < 3:
+        elif sum(ch.isalnum() for ch in alt) < 3:
             out.append(LineReading(number, alt, "noise", "", 0.0))
-            continue
-        guess = best.full if best is not None else ""
-        loc = best.order.unit_loc if best is not None else None
-        out.append(LineReading(number, alt, "flagged", guess, round(conf, 2), why, loc))
+        else:
+            guess = best.full if best is not None else ""
+            loc = best.order.unit_loc if best is not None else None
+            out.append(LineReading(number, alt, "flagged", guess, round(conf, 2), why, loc))
     return _one_order_a_unit(variant, out)
 
 
