@@ -156,3 +156,43 @@ def test_read_sheet_proposes_only_the_sure_lines_and_lists_the_units_left_out() 
     assert r.text == "\nA Liverpool - Yorkshire"  # line 1 a heading, line 3 flagged: both blank
     assert [(ln.line, ln.accepted) for ln in r.lines] == [(2, True), (3, False)]
     assert r.unordered == [(["F edi", "F lon"], "no order, they hold")]
+
+
+def _sheet_in_shadow(angle: float) -> object:
+    """Typed lines on paper darkened from left to right down to a third of its brightness, turned."""
+    import numpy as np
+    from PIL import Image, ImageDraw, ImageFont
+
+    font_path = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+    font = ImageFont.truetype(font_path, 40) if Path(font_path).exists() else ImageFont.load_default(size=40)
+    text = "A Liverpool - Yorkshire, F Edinburgh - North Sea"
+    img = Image.new("L", (int(font.getlength(text)) + 100, 700), 240)
+    draw = ImageDraw.Draw(img)
+    for i in range(6):
+        draw.text((50, 60 + 100 * i), text, fill=30, font=font)
+    shade = np.linspace(1.0, 0.33, img.width)[None, :]
+    img = Image.fromarray((np.asarray(img, dtype=np.float64) * shade).astype(np.uint8))
+    return img.rotate(angle, resample=Image.Resampling.BICUBIC, expand=True, fillcolor=240)
+
+
+def test_binarisation_keeps_a_shadowed_page_white_and_its_letters_black() -> None:
+    """A fixed threshold turns the shadowed side of the page black; the local one keeps paper paper."""
+    import numpy as np
+
+    from dippouch.mail.ocr_engines import sauvola
+
+    img = _sheet_in_shadow(0)
+    grey = np.asarray(img)
+    shadow = (slice(0, grey.shape[0]), slice(grey.shape[1] - 300, grey.shape[1]))
+    fixed = grey[shadow] > 150
+    local = np.asarray(sauvola(img))[shadow] > 0  # type: ignore[arg-type]
+    assert fixed.mean() < 0.1  # a global threshold: the shadowed strip is black
+    assert local.mean() > 0.8 and local.mean() < 0.99  # paper white, letters still black
+
+
+@pytest.mark.parametrize("angle", [-3.0, 2.0])
+def test_deskew_finds_the_angle_the_sheet_was_turned_by(angle: float) -> None:
+    from dippouch.mail.ocr_engines import sauvola, skew_angle
+
+    found = skew_angle(sauvola(_sheet_in_shadow(angle)))  # type: ignore[arg-type]
+    assert abs(found + angle) <= 0.5, found
