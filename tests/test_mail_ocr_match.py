@@ -196,3 +196,24 @@ def test_deskew_finds_the_angle_the_sheet_was_turned_by(angle: float) -> None:
 
     found = skew_angle(sauvola(_sheet_in_shadow(angle)))  # type: ignore[arg-type]
     assert abs(found + angle) <= 0.5, found
+
+
+def test_winter_builds_and_supply_transfers_are_matched_from_the_legal_orders() -> None:
+    """Argyll has supply to spare in Winter: its builds and its transfers to other powers are what a sheet
+    may carry, read through look-alike characters."""
+    from dippouch.core.notation import format_order
+    from dippouch.core.rules.w3k import SendSupply
+    from helpers import board
+
+    v = load_variant("w3k")
+    pos = board(
+        v,
+        "Winter 1643",
+        {"Argyll": ["A edi", "F kis"], "Crown": ["A oxf", "A wor"]},
+        {"Argyll": ["edi", "kis", "ftw", "gla", "ipo"], "Crown": ["oxf", "wor"]},
+        homes={p: frozenset() for p in v.power_names},
+    )
+    transfer = format_order(v, SendSupply(2, "Crown"), full=True)
+    build = "Build A " + v.map.locations[v.map.loc("gla")].name
+    got = match_lines(v, pos, "Argyll", [transfer.replace("l", "1").replace("o", "0"), build.replace("i", "l")])
+    assert [(r.verdict, r.text) for r in got] == [("order", transfer), ("order", build)], got
