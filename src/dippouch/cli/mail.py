@@ -448,6 +448,8 @@ def ocr(game: str, db: str | None = DbOption, now: str | None = NowOption) -> No
         for ln in p.lines:
             verdict = f"ok        {ln.order}" if ln.accepted else f"REJECTED  {ln.text.strip()}: {ln.error}"
             out.print(f"  line {ln.line:>2}  {verdict}", markup=False)
+        for units, what in p.unordered:
+            out.print(f"  left out: {', '.join(units) + ': ' if units else ''}{what}", markup=False)
     if found:
         out.print(
             "Confirm one with `dippouch mail confirm ATTACHMENT` (or --file with your corrected text).", markup=False

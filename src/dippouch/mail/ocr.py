@@ -1,121 +1,63 @@
-"""Proposed transcriptions of photographed typed orders, with tesseract (Debian's ``tesseract-ocr``).
+"""Proposed transcriptions of photographed orders, decided against what the power can order.
 
 The rulebook lets the Coordinator interpret only lexically, and orders stay sealed until the deadline, so a
-photograph is read only after the deadline, and what tesseract reads is a *proposal*: shown with the
-parser's verdict on every line, and applied (as a version received when the message arrived) only when the
-coordinator confirms it, as read or corrected. OCR is optional: without tesseract the photographs are kept
-and the coordinator types them in.
+photograph is read only after the deadline, and what is read is a *proposal*: each line read by an OCR
+engine (:mod:`.ocr_engines`: RapidOCR or tesseract, after adaptive binarisation and deskew) is decided
+against the legal orders of the power's units (:mod:`.ocr_match`), with a confidence; a line read with too
+little confidence is flagged for the coordinator, never applied; the sheet's heading lines are dropped as
+headings; the units left without an order are listed. Confirming applies exactly the lines proposed (as
+a version received when the message arrived), or the coordinator's corrected text. OCR is optional:
+without an engine the photographs are kept and the coordinator types them in.
 """
 
 from __future__ import annotations
 
-import io
 import re
-import shutil
-import subprocess
-import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
-from pathlib import Path
 
 import sqlalchemy as sa
 
+from dippouch.core.position import Position
 from dippouch.core.variant import Variant
-from dippouch.game import GameError, LineCheck, as_utc, check_orders, position_from_data, read_version_lines
-from dippouch.mail.message import clean_body, sniff_image, strip_sheet
+from dippouch.game import GameError, LineCheck, as_utc, check_orders, position_from_data, unordered
+from dippouch.mail.ocr_engines import available_engines, read_lines, unavailable
+from dippouch.mail.ocr_match import LineReading, match_lines
 from dippouch.mail.subject import GameNames, power_names
 from dippouch.store import GameStore
 from dippouch.store.models import GameRow, PhaseRow
 from dippouch.store.models_mail import MailAttachmentRow, MailMessageRow
 from dippouch.store.repository import is_sealed
 
-__all__ = ["Proposal", "confirm", "proposals", "read_image", "repair_line", "tesseract_missing", "transcribe"]
+__all__ = [
+    "LineReading",
+    "Proposal",
+    "Reading",
+    "confirm",
+    "ocr_missing",
+    "proposals",
+    "read_image",
+    "read_sheet",
+    "repair_line",
+    "tesseract_missing",
+    "transcribe",
+]
 
 
-def tesseract_missing() -> str | None:
-    """Why OCR cannot run here, or None."""
-    if shutil.which("tesseract") is None:
-        return "tesseract is not installed (Debian: apt-get install tesseract-ocr)"
-    return None
+def ocr_missing() -> str | None:
+    """Why no OCR engine can run here, or None."""
+    if available_engines():
+        return None
+    return f"no OCR engine is installed: {unavailable('rapidocr')}; {unavailable('tesseract')}"
 
 
-_IMAGE_MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff", b"GIF87a", b"GIF89a", b"II*\x00", b"MM\x00*", b"BM")
+tesseract_missing = ocr_missing
+"""The former name of :func:`ocr_missing` (tesseract was the only engine)."""
 
 
-def _not_an_image(why: str = "") -> GameError:
-    return GameError(f"the attachment is not an image tesseract can read{f' ({why})' if why else ''}")
-
-
-def _prepare(data: bytes) -> bytes:
-    """Greyscale, specks filtered out, contrast stretched, black and white, small photographs enlarged: what
-    tesseract reads best. Without Pillow the image goes to tesseract as it is.
-
-    Only an image goes to tesseract: given a file that is not one, tesseract reads it as a list of image
-    files to open, so an attachment holding a path would have it read any picture on this machine."""
-    heic = sniff_image(data) == "image/heic"
-    try:
-        from PIL import Image, ImageFilter, ImageOps
-    except ImportError:
-        if heic:
-            raise _not_an_image(f"a HEIC photograph; {_HEIC_NEEDS}") from None
-        if not data.startswith(_IMAGE_MAGIC) and not (data[:4] == b"RIFF" and data[8:12] == b"WEBP"):
-            raise _not_an_image() from None
-        return data
-    if heic and not _heif_opener():
-        raise _not_an_image(f"a HEIC photograph; {_HEIC_NEEDS}")
-    try:
-        opened = Image.open(io.BytesIO(data))
-        opened.load()
-    except (OSError, ValueError, Image.DecompressionBombError) as e:
-        raise _not_an_image(type(e).__name__) from None
-    try:
-        img: Image.Image = ImageOps.exif_transpose(opened).convert("L")
-        if img.width < 1500:
-            factor = 1500 / img.width
-            img = img.resize((int(img.width * factor), int(img.height * factor)), Image.Resampling.LANCZOS)
-        img = img.filter(ImageFilter.MedianFilter(3))  # specks from the camera or the scanner
-        img = ImageOps.autocontrast(img, cutoff=1)
-        img = img.point(lambda v: 255 if v > 150 else 0)
-        out = io.BytesIO()
-        img.save(out, format="PNG")
-        return out.getvalue()
-    except OSError:
-        return data
-
-
-_HEIC_NEEDS = "reading it needs pillow-heif (pip install 'dippouch[ocr]')"
-
-
-def _heif_opener() -> bool:
-    """Teach Pillow to open HEIC/HEIF, the format iPhones photograph in, if pillow-heif is installed."""
-    try:
-        import pillow_heif
-    except ImportError:
-        return False
-    pillow_heif.register_heif_opener()
-    return True
-
-
-def read_image(data: bytes, *, timeout: float = 120) -> str:
-    """The text tesseract reads in an image (a page of typed lines: page segmentation mode 6)."""
-    why = tesseract_missing()
-    if why:
-        raise GameError(why)
-    with tempfile.TemporaryDirectory(prefix="dippouch-ocr-") as d:
-        path = Path(d) / "page.png"
-        path.write_bytes(_prepare(data))
-        try:
-            done = subprocess.run(
-                ["tesseract", str(path), "stdout", "--psm", "6", "-l", "eng", "-c", "preserve_interword_spaces=1"],
-                capture_output=True,
-                timeout=timeout,
-                check=False,
-            )
-        except subprocess.TimeoutExpired:
-            raise GameError(f"tesseract took longer than {timeout:.0f} s on this image") from None
-        if done.returncode != 0:
-            raise GameError(f"tesseract could not read the image: {done.stderr.decode('utf-8', 'replace').strip()}")
-        return done.stdout.decode("utf-8", "replace").replace("\x0c", "").strip()
+def read_image(data: bytes, *, timeout: float = 120, engine: str | None = None) -> str:
+    """The text an OCR engine reads in an image, one line of the picture a line."""
+    return "\n".join(read_lines(data, engine=engine, timeout=timeout))
 
 
 _CONFUSED = (("I", "l"), ("l", "I"), ("1", "l"), ("0", "o"), ("rn", "m"), ("vv", "w"), ("5", "s"))
@@ -160,8 +102,48 @@ def repair_line(variant: Variant, line: str) -> str:
 
 
 def transcribe(variant: Variant, data: bytes) -> str:
-    """What tesseract reads in a photograph of typed orders, with OCR's usual slips repaired."""
-    return "\n".join(repair_line(variant, ln) for ln in read_image(data).splitlines())
+    """What the OCR engine reads in a photograph, with OCR's usual slips in names repaired line by line (no
+    order matching: :func:`read_sheet` decides the lines against the legal orders)."""
+    return "\n".join(repair_line(variant, ln) for ln in read_lines(data))
+
+
+@dataclass
+class Reading:
+    """A photographed sheet decided against the power's legal orders."""
+
+    readings: list[LineReading]
+    """Every line read, with its verdict and confidence."""
+    text: str
+    """The proposed transcription: the lines proposed (orders in full names, version instructions), each on
+    the line it was read from; flagged lines, headings and noise left blank. Confirming applies this."""
+    lines: list[LineCheck]
+    """The line check of ``text``, and each flagged line as a refused line saying why."""
+    unordered: list[tuple[list[str], str]]
+    """What the proposed orders leave out: (units, what happens to them), as :func:`dippouch.game.unordered`."""
+
+
+def read_sheet(variant: Variant, position: Position, power: str, read: str, names: list[str]) -> Reading:
+    """Decide the lines of ``read`` (what the OCR engine read) against ``power``'s legal orders."""
+    from dippouch.game import read_version_lines
+
+    readings = match_lines(variant, position, power, read.split("\n"), names)
+    rows = [""] * max((r.line for r in readings), default=0)
+    for r in readings:
+        if r.proposed:
+            rows[r.line - 1] = r.text
+    text = "\n".join(rows).rstrip("\n")
+    checked = check_orders(variant, position, power, read_version_lines(text).text)
+    flagged = [LineCheck(r.line, r.read, error=_flag_message(r)) for r in readings if r.verdict == "flagged"]
+    lines = sorted([*checked, *flagged], key=lambda ln: ln.line)
+    return Reading(readings, text, lines, unordered(variant, position, power, checked))
+
+
+def _flag_message(r: LineReading) -> str:
+    guess = f"; nearest legal order: {r.text}" if r.text else ""
+    return (
+        f"not read with confidence ({r.confidence:.0%}: {r.why}){guess}; "
+        "not applied: type the line in (confirm with your corrected text) if it is an order"
+    )
 
 
 @dataclass
@@ -172,19 +154,28 @@ class Proposal:
     filename: str
     received: datetime
     text: str | None
-    """What tesseract read, with the sheet's heading lines taken off (``None``: not read yet)."""
+    """The proposed transcription, what confirming applies (``None``: not read yet): every line read that
+    was decided to be an order of the power's (in full names) or a version instruction."""
     lines: list[LineCheck]
+    """The verdict on every line: proposed orders as the line check echoes them, flagged lines refused
+    with the reason and the nearest legal order."""
     confirmed_as: int | None
     problem: str | None = None
     set_aside: str | None = None
     """Why the coordinator set it aside (``mail set-aside``), if they did."""
     content_type: str = ""
+    readings: list[LineReading] = field(default_factory=list)
+    """Every line as the engine read it, with its verdict (order, flagged, heading, version, noise) and
+    confidence."""
+    unordered: list[tuple[list[str], str]] = field(default_factory=list)
+    """The units the proposed orders leave without an order, and what happens to them."""
+    read: str | None = None
+    """What the OCR engine read, as it read it."""
 
 
-def _sheet_text(text: str, names: list[str]) -> str:
-    body, _ = clean_body(text)
-    body, _ = strip_sheet(body, names)
-    return body.strip("\n")
+def _names(g: GameRow, v: Variant, player: str | None) -> list[str]:
+    """The names a sheet's heading may carry: the game's, the power's names, the player's."""
+    return [g.name, *power_names(GameNames(g.name, v, None)).keys(), player or ""]
 
 
 def proposals(store: GameStore, game: str, *, now: datetime, run: bool = True) -> list[Proposal]:
@@ -224,8 +215,8 @@ def proposals(store: GameStore, game: str, *, now: datetime, run: bool = True) -
             )
             for a, m in rows
         ]
-        gnames = GameNames(g.name, v, pos.phase)
         players = {r.power: r.name for r in g.players if r.replaced_at is None}
+        names = {power: _names(g, v, players.get(power)) for power in v.power_names}
     out = []
     for aid, mid, power, filename, ctype, received, text, confirmed, aside in items:
         if not ctype.startswith("image/") or power is None:
@@ -237,7 +228,7 @@ def proposals(store: GameStore, game: str, *, now: datetime, run: bool = True) -
                 assert row is not None
                 data = row.data
             try:
-                text = transcribe(v, data)
+                text = read_image(data)
             except GameError as e:
                 problem = str(e)
             if text is not None:
@@ -245,13 +236,16 @@ def proposals(store: GameStore, game: str, *, now: datetime, run: bool = True) -
                     row = s.get(MailAttachmentRow, aid)
                     assert row is not None
                     row.ocr_text, row.ocr_at = text, now
-        lines: list[LineCheck] = []
-        shown = None
-        if text is not None:
-            names = [g.name, *power_names(gnames).keys(), players.get(power, "")]
-            shown = _sheet_text(text, names)
-            lines = check_orders(v, pos, power, read_version_lines(shown).text)
-        out.append(Proposal(aid, mid, power, filename, received, shown, lines, confirmed, problem, aside, ctype))
+        if text is None:
+            out.append(Proposal(aid, mid, power, filename, received, None, [], confirmed, problem, aside, ctype))
+            continue
+        r = read_sheet(v, pos, power, text, names[power])
+        out.append(
+            Proposal(
+                aid, mid, power, filename, received, r.text, r.lines, confirmed, problem, aside, ctype,
+                r.readings, r.unordered, text,
+            )
+        )  # fmt: skip
     return out
 
 
@@ -293,9 +287,16 @@ def confirm(store: GameStore, attachment_id: int, *, now: datetime, text: str | 
                 raise GameError(
                     f"attachment #{attachment_id} has not been read; run `dippouch mail ocr {g.name}` or give the text"
                 )
+            # Exactly what `proposals` showed: the same reading decided against the same phase's orders.
             v = store._variant(g)
-            names = [g.name, *power_names(GameNames(g.name, v, None)).keys()]
-            text = _sheet_text(row.ocr_text, names)
+            pos = position_from_data(v, ph.position)
+            player = next((p.name for p in g.players if p.power == msg.power and p.replaced_at is None), None)
+            text = read_sheet(v, pos, msg.power, row.ocr_text, _names(g, v, player)).text
+            if not text.strip():
+                raise GameError(
+                    f"attachment #{attachment_id}: no line was read with confidence; give the text (--file) "
+                    "as you read the photograph"
+                )
         game, power, received, phase_id = g.name, msg.power, msg.received_at, ph.id
     result = store.submit(game, power, text, now=received, source="photo", recorded_at=max(now, received))
     with store.session() as s, s.begin():
