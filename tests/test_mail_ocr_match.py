@@ -19,6 +19,14 @@ from dippouch.mail.ocr_engines import available_engines, read_lines
 from dippouch.mail.ocr_match import ACCEPT, match_lines
 from test_mail_ocr_post import T0, _store, need_tesseract, photo
 
+
+@pytest.fixture(autouse=True)
+def _from_address_proves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests are about reading photographs once their sender is taken as proven; proof of the sender
+    (tokens, DKIM/SPF, held mail confirmed by the player) is tested in test_mail_proof.py."""
+    monkeypatch.setenv("DIPPOUCH_MAIL_PROOF", "from-address")
+
+
 HEADING = ["Jane Smith", "England", "demo", "Spring 1901 Movement Orders"]
 
 
