@@ -32,7 +32,7 @@ def _methods() -> dict[str, object]:
 
 def test_every_method_is_a_store_modules_function_with_its_docstring() -> None:
     methods = _methods()
-    assert len(methods) > 40
+    assert len(methods) > 35
     homeless = {name: getattr(f, "__module__", None) for name, f in methods.items()}
     homeless = {name: m for name, m in homeless.items() if not str(m).startswith("dippouch.store.")}
     assert homeless == {}
@@ -48,18 +48,9 @@ def test_the_database_part_is_the_open_database() -> None:
         assert name not in vars(GameStore) and hasattr(GameStore, name)
 
 
-def test_old_private_names_are_the_public_ones() -> None:
-    """Other areas still call the private names; they are the same functions, not copies."""
-    pairs = {
-        "_game": "game_row",
-        "_variant": "game_variant",
-        "_current": "current_phase",
-        "_position": "phase_position",
-        "_civil_disorder": "civil_disorder",
-        "_latest": "standing_versions",
-    }
-    methods = _methods()
-    assert {old: methods[old] is methods[new] for old, new in pairs.items()} == dict.fromkeys(pairs, True)
+def test_no_private_name_is_left_for_callers() -> None:
+    """Every caller outside the store uses the public names; the private aliases they once needed are gone."""
+    assert [name for name in vars(GameStore) if name.startswith("_") and not name.startswith("__")] == []
 
 
 def test_the_row_helpers_answer_inside_the_callers_session(store: GameStore) -> None:

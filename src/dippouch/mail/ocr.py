@@ -16,8 +16,6 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
-import sqlalchemy as sa
-
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 from dippouch.game import GameError, LineCheck, as_utc, check_orders, position_from_data, unordered
@@ -25,9 +23,7 @@ from dippouch.mail.ocr_engines import available_engines, read_lines, unavailable
 from dippouch.mail.ocr_match import LineReading, match_lines
 from dippouch.mail.subject import GameNames, power_names
 from dippouch.store import GameStore
-from dippouch.store.models import GameRow, PhaseRow
-from dippouch.store.models_mail import MailAttachmentRow, MailMessageRow
-from dippouch.store.repository import is_sealed
+from dippouch.store.photos import confirm_target, link_confirmed, open_phase_photos, photo_bytes, record_reading
 
 __all__ = [
     "LineReading",
@@ -173,143 +169,67 @@ class Proposal:
     """What the OCR engine read, as it read it."""
 
 
-def _names(g: GameRow, v: Variant, player: str | None) -> list[str]:
+def _names(game: str, v: Variant, player: str | None) -> list[str]:
     """The names a sheet's heading may carry: the game's, the power's names, the player's."""
-    return [g.name, *power_names(GameNames(g.name, v, None)).keys(), player or ""]
+    return [game, *power_names(GameNames(game, v, None)).keys(), player or ""]
 
 
 def proposals(store: GameStore, game: str, *, now: datetime, run: bool = True) -> list[Proposal]:
     """Photographs sent for the game's open phase, read (``run``) once its deadline has passed, each with
     the parser's verdict on every line. Before the deadline they are sealed: refused with the reason."""
     now = as_utc(now)
-    with store.session() as s:
-        g = store._game(s, game)
-        v = store._variant(g)
-        ph = store._current(s, g)
-        if ph is None:
-            raise GameError(f"game {game!r} has no open phase")
-        if is_sealed(ph.status, ph.deadline, now):
-            when = ph.deadline.isoformat() if ph.deadline else "the deadline (the game is paused)"
-            raise GameError(f"the photographs of {ph.name} are sealed until {when}; transcriptions come after it")
-        pos = position_from_data(v, ph.position)
-        rows = s.execute(
-            sa.select(MailAttachmentRow, MailMessageRow)
-            .join(MailMessageRow, MailMessageRow.id == MailAttachmentRow.mail_id)
-            .where(
-                MailMessageRow.phase_id.in_(_same_phase(ph)),
-                MailMessageRow.status.in_(["photo", "accepted"]),
-            )
-            .order_by(MailMessageRow.received_at, MailAttachmentRow.id)
-        ).all()
-        items = [
-            (
-                a.id,
-                m.id,
-                m.power,
-                a.filename,
-                a.content_type,
-                m.received_at,
-                a.ocr_text,
-                a.submission_id,
-                a.set_aside_why,
-            )
-            for a, m in rows
-        ]
-        players = {r.power: r.name for r in g.players if r.replaced_at is None}
-        names = {power: _names(g, v, players.get(power)) for power in v.power_names}
+    phase = open_phase_photos(store, game, now=now)
+    v = phase.variant
+    pos = position_from_data(v, phase.position)
+    names = {power: _names(phase.game, v, phase.players.get(power)) for power in v.power_names}
     out = []
-    for aid, mid, power, filename, ctype, received, text, confirmed, aside in items:
-        if not ctype.startswith("image/") or power is None:
+    for it in phase.items:
+        if not it.content_type.startswith("image/") or it.power is None:
             continue
         problem = None
-        if text is None and run and aside is None:
-            with store.session() as s:
-                row = s.get(MailAttachmentRow, aid)
-                assert row is not None
-                data = row.data
+        text = it.ocr_text
+        if text is None and run and it.set_aside is None:
             try:
-                text = read_image(data)
+                text = read_image(photo_bytes(store, it.attachment))
             except GameError as e:
                 problem = str(e)
             if text is not None:
-                with store.session() as s, s.begin():
-                    row = s.get(MailAttachmentRow, aid)
-                    assert row is not None
-                    row.ocr_text, row.ocr_at = text, now
+                record_reading(store, it.attachment, text, now=now)
+        common = (it.attachment, it.message, it.power, it.filename, it.received)
         if text is None:
-            out.append(Proposal(aid, mid, power, filename, received, None, [], confirmed, problem, aside, ctype))
+            out.append(Proposal(*common, None, [], it.submission, problem, it.set_aside, it.content_type))
             continue
-        r = read_sheet(v, pos, power, text, names[power])
+        r = read_sheet(v, pos, it.power, text, names[it.power])
         out.append(
             Proposal(
-                aid, mid, power, filename, received, r.text, r.lines, confirmed, problem, aside, ctype,
+                *common, r.text, r.lines, it.submission, problem, it.set_aside, it.content_type,
                 r.readings, r.unordered, text,
             )
         )  # fmt: skip
     return out
 
 
-def _same_phase(ph: PhaseRow) -> sa.Select[int]:
-    """The ids of ``ph`` and of the earlier openings of the same phase (a rollback onto a phase opens it again
-    as a new row): a photograph sent before the rollback was sent for the phase that is open now."""
-    return sa.select(PhaseRow.id).where(
-        PhaseRow.game_id == ph.game_id, PhaseRow.seq == ph.seq, PhaseRow.name == ph.name
-    )
-
-
 def confirm(store: GameStore, attachment_id: int, *, now: datetime, text: str | None = None) -> tuple[str, int]:
     """The coordinator's confirmation: the transcription (as read, or ``text`` as corrected) becomes a
     version of the power's submission, received when the message arrived. Returns (power, version)."""
     now = as_utc(now)
-    with store.session() as s:
-        row = s.get(MailAttachmentRow, attachment_id)
-        if row is None:
-            raise GameError(f"no attachment #{attachment_id} (see `dippouch mail ocr GAME`)")
-        msg = s.get(MailMessageRow, row.mail_id)
-        assert msg is not None
-        if row.submission_id is not None:
-            raise GameError(f"attachment #{attachment_id} was confirmed already")
-        ph = s.get(PhaseRow, msg.phase_id) if msg.phase_id is not None else None
-        g = s.get(GameRow, msg.game_id) if msg.game_id is not None else None
-        if ph is None or g is None or msg.power is None:
-            raise GameError(f"attachment #{attachment_id} belongs to no power's submission")
-        if ph.status == "abandoned":
-            # Sent for a phase the coordinator has since reopened (rolled back onto): the same phase, open again.
-            current = store._current(s, g)
-            if current is not None and (current.seq, current.name) == (ph.seq, ph.name):
-                ph = current
-        if ph.status != "open":
-            raise GameError(f"{ph.name} has been processed; a transcription can no longer be applied")
-        if is_sealed(ph.status, ph.deadline, now):
-            raise GameError(f"{ph.name} is sealed until its deadline; transcriptions are confirmed after it")
-        if text is None:
-            if row.ocr_text is None:
-                raise GameError(
-                    f"attachment #{attachment_id} has not been read; run `dippouch mail ocr {g.name}` or give the text"
-                )
-            # Exactly what `proposals` showed: the same reading decided against the same phase's orders.
-            v = store._variant(g)
-            pos = position_from_data(v, ph.position)
-            player = next((p.name for p in g.players if p.power == msg.power and p.replaced_at is None), None)
-            text = read_sheet(v, pos, msg.power, row.ocr_text, _names(g, v, player)).text
-            if not text.strip():
-                raise GameError(
-                    f"attachment #{attachment_id}: no line was read with confidence; give the text (--file) "
-                    "as you read the photograph"
-                )
-        game, power, received, phase_id = g.name, msg.power, msg.received_at, ph.id
-    result = store.submit(game, power, text, now=received, source="photo", recorded_at=max(now, received))
-    with store.session() as s, s.begin():
-        from dippouch.store.models import SubmissionRow
-
-        sub_id = s.scalars(
-            sa.select(SubmissionRow.id).where(
-                SubmissionRow.phase_id == phase_id,
-                SubmissionRow.power == power,
-                SubmissionRow.version == result.version,
+    target = confirm_target(store, attachment_id, now=now)
+    if text is None:
+        if target.ocr_text is None:
+            raise GameError(
+                f"attachment #{attachment_id} has not been read; run `dippouch mail ocr {target.game}` or give the text"
             )
-        ).first()
-        row = s.get(MailAttachmentRow, attachment_id)
-        assert row is not None
-        row.submission_id = sub_id
-    return power, result.version
+        # Exactly what `proposals` showed: the same reading decided against the same phase's orders.
+        v = target.variant
+        pos = position_from_data(v, target.position)
+        text = read_sheet(v, pos, target.power, target.ocr_text, _names(target.game, v, target.player)).text
+        if not text.strip():
+            raise GameError(
+                f"attachment #{attachment_id}: no line was read with confidence; give the text (--file) "
+                "as you read the photograph"
+            )
+    result = store.submit(
+        target.game, target.power, text, now=target.received, source="photo", recorded_at=max(now, target.received)
+    )
+    link_confirmed(store, attachment_id, target.phase_id, target.power, result.version)
+    return target.power, result.version

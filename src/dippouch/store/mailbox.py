@@ -745,13 +745,13 @@ def games_for_mail(store: GameStore, *, set_up_only: bool = False) -> list[GameV
             cfg_row = s.get(GameMailRow, g.id)
             if set_up_only and (cfg_row is None or not dict(cfg_row.config).get("enabled", True)):
                 continue
-            ph = store._current(s, g)
+            ph = store.current_phase(s, g)
             out.append(
                 GameView(
                     g.id,
                     g.name,
                     g.status,
-                    store._variant(g),
+                    store.game_variant(g),
                     dict(g.settings),
                     [PlayerView(r.power, r.name, r.email, r.replaced_at, r.assigned_at) for r in g.players],
                     PhaseView(ph.id, ph.name, ph.position, ph.deadline) if ph is not None else None,
@@ -923,7 +923,7 @@ def open_phase(store: GameStore, game_id: int) -> OpenPhase | None:
         ph = s.scalars(sa.select(PhaseRow).where(PhaseRow.game_id == game_id, PhaseRow.status == "open")).first()
         if ph is None:
             return None
-        standing = store._latest(ph, on_time_only=True)
+        standing = store.standing_versions(ph, on_time_only=True)
         with_orders = frozenset(
             p for p, sub in standing.items() if any(LineCheck.from_data(d).accepted for d in sub.lines)
         )
@@ -964,7 +964,7 @@ def civil_disorder(store: GameStore, game_id: int) -> list[str]:
         g = s.get(GameRow, game_id)
         if g is None:
             return []
-        return sorted(store._civil_disorder(s, g, store._variant(g)))
+        return sorted(store.civil_disorder(s, g, store.game_variant(g)))
 
 
 def update_mail_config(
@@ -974,7 +974,7 @@ def update_mail_config(
     starts (a row kept only for tokens starts then too). ``check(cfg)`` refuses settings that make no sense."""
     now = as_utc(now)
     with store.session() as s, s.begin():
-        g = store._game(s, game, lock=True)
+        g = store.game_row(s, game, lock=True)
         row = s.get(GameMailRow, g.id)
         cfg: dict[str, Any] = dict(row.config) if row is not None else {"since": now.isoformat(), "enabled": True}
         if cfg.pop("set_up", True) is False:

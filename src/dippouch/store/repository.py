@@ -156,11 +156,3 @@ class GameStore(Database):
     phase_position = rows.phase_position
     civil_disorder = staticmethod(readiness.civil_disorder)
     standing_versions = staticmethod(standing.standing_versions)
-
-    # The names the above had when they were private; mail/, cli/mail.py and web/service.py still call them.
-    _game = game_row
-    _variant = game_variant
-    _current = current_phase
-    _position = phase_position
-    _civil_disorder = civil_disorder
-    _latest = standing_versions

@@ -1,0 +1,179 @@
+"""Photographed orders in the database: the photographs sent for a game's open phase, what the OCR engine
+read from each, and the link from a confirmed photograph to the version it became.
+
+Reading and matching (mail/ocr.py) need no SQL: they get plain records from here. The seal is applied here,
+where the phase's deadline is read, so a photograph is never handed out before it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+import sqlalchemy as sa
+
+from dippouch.core.variant import Variant
+from dippouch.game import GameError
+from dippouch.store.models import GameRow, PhaseRow, SubmissionRow
+from dippouch.store.models_mail import MailAttachmentRow, MailMessageRow
+from dippouch.store.rows import current_phase, game_row, game_variant
+from dippouch.store.sealing import is_sealed
+
+if TYPE_CHECKING:
+    from dippouch.store.repository import GameStore
+
+__all__ = [
+    "ConfirmTarget",
+    "PhotoItem",
+    "PhotoPhase",
+    "confirm_target",
+    "link_confirmed",
+    "open_phase_photos",
+    "photo_bytes",
+    "record_reading",
+]
+
+
+@dataclass(frozen=True)
+class PhotoItem:
+    """One attachment of a message sent for the open phase, and what has become of it so far."""
+
+    attachment: int
+    message: int
+    power: str | None
+    filename: str
+    content_type: str
+    received: datetime
+    ocr_text: str | None
+    submission: int | None
+    set_aside: str | None
+
+
+@dataclass(frozen=True)
+class PhotoPhase:
+    """The open phase a game's photographs are read against."""
+
+    game: str
+    variant: Variant
+    position: dict[str, Any]
+    players: dict[str, str]
+    """Power -> the name of its current player (for the headings a sheet may carry)."""
+    items: list[PhotoItem]
+
+
+@dataclass(frozen=True)
+class ConfirmTarget:
+    """Where a confirmed photograph goes: the power's submission in the phase open now."""
+
+    game: str
+    power: str
+    received: datetime
+    phase_id: int
+    variant: Variant
+    position: dict[str, Any]
+    player: str | None
+    ocr_text: str | None
+
+
+def _same_phase(ph: PhaseRow) -> sa.Select[int]:
+    """The ids of ``ph`` and of the earlier openings of the same phase (a rollback onto a phase opens it again
+    as a new row): a photograph sent before the rollback was sent for the phase that is open now."""
+    return sa.select(PhaseRow.id).where(
+        PhaseRow.game_id == ph.game_id, PhaseRow.seq == ph.seq, PhaseRow.name == ph.name
+    )
+
+
+def open_phase_photos(store: GameStore, game: str, *, now: datetime) -> PhotoPhase:
+    """The attachments of mail sent for the game's open phase (photographs and accepted mail), oldest first.
+    Before the deadline they are sealed: refused with the reason."""
+    with store.session() as s:
+        g = game_row(s, game)
+        v = game_variant(g)
+        ph = current_phase(s, g)
+        if ph is None:
+            raise GameError(f"game {game!r} has no open phase")
+        if is_sealed(ph.status, ph.deadline, now):
+            when = ph.deadline.isoformat() if ph.deadline else "the deadline (the game is paused)"
+            raise GameError(f"the photographs of {ph.name} are sealed until {when}; transcriptions come after it")
+        rows = s.execute(
+            sa.select(MailAttachmentRow, MailMessageRow)
+            .join(MailMessageRow, MailMessageRow.id == MailAttachmentRow.mail_id)
+            .where(MailMessageRow.phase_id.in_(_same_phase(ph)), MailMessageRow.status.in_(["photo", "accepted"]))
+            .order_by(MailMessageRow.received_at, MailAttachmentRow.id)
+        ).all()
+        items = [
+            PhotoItem(
+                a.id,
+                m.id,
+                m.power,
+                a.filename,
+                a.content_type,
+                m.received_at,
+                a.ocr_text,
+                a.submission_id,
+                a.set_aside_why,
+            )
+            for a, m in rows
+        ]
+        players = {r.power: r.name for r in g.players if r.replaced_at is None}
+        return PhotoPhase(g.name, v, dict(ph.position), players, items)
+
+
+def photo_bytes(store: GameStore, attachment: int) -> bytes:
+    with store.session() as s:
+        row = s.get(MailAttachmentRow, attachment)
+        if row is None:
+            raise GameError(f"no attachment #{attachment}")
+        return bytes(row.data)
+
+
+def record_reading(store: GameStore, attachment: int, text: str, *, now: datetime) -> None:
+    """Keep what the OCR engine read, so a photograph is read once however often it is shown."""
+    with store.session() as s, s.begin():
+        row = s.get(MailAttachmentRow, attachment)
+        if row is None:
+            raise GameError(f"no attachment #{attachment}")
+        row.ocr_text, row.ocr_at = text, now
+
+
+def confirm_target(store: GameStore, attachment: int, *, now: datetime) -> ConfirmTarget:
+    """Where the coordinator's confirmation of ``attachment`` goes, or why it cannot go anywhere."""
+    with store.session() as s:
+        row = s.get(MailAttachmentRow, attachment)
+        if row is None:
+            raise GameError(f"no attachment #{attachment} (see `dippouch mail ocr GAME`)")
+        msg = s.get(MailMessageRow, row.mail_id)
+        assert msg is not None
+        if row.submission_id is not None:
+            raise GameError(f"attachment #{attachment} was confirmed already")
+        ph = s.get(PhaseRow, msg.phase_id) if msg.phase_id is not None else None
+        g = s.get(GameRow, msg.game_id) if msg.game_id is not None else None
+        if ph is None or g is None or msg.power is None:
+            raise GameError(f"attachment #{attachment} belongs to no power's submission")
+        if ph.status == "abandoned":
+            # Sent for a phase the coordinator has since reopened (rolled back onto): the same phase, open again.
+            current = current_phase(s, g)
+            if current is not None and (current.seq, current.name) == (ph.seq, ph.name):
+                ph = current
+        if ph.status != "open":
+            raise GameError(f"{ph.name} has been processed; a transcription can no longer be applied")
+        if is_sealed(ph.status, ph.deadline, now):
+            raise GameError(f"{ph.name} is sealed until its deadline; transcriptions are confirmed after it")
+        player = next((p.name for p in g.players if p.power == msg.power and p.replaced_at is None), None)
+        return ConfirmTarget(
+            g.name, msg.power, msg.received_at, ph.id, game_variant(g), dict(ph.position), player, row.ocr_text
+        )
+
+
+def link_confirmed(store: GameStore, attachment: int, phase_id: int, power: str, version: int) -> None:
+    """Mark ``attachment`` as confirmed: it became ``power``'s ``version`` in the phase."""
+    with store.session() as s, s.begin():
+        sub_id = s.scalars(
+            sa.select(SubmissionRow.id).where(
+                SubmissionRow.phase_id == phase_id, SubmissionRow.power == power, SubmissionRow.version == version
+            )
+        ).first()
+        row = s.get(MailAttachmentRow, attachment)
+        assert row is not None
+        row.submission_id = sub_id
