@@ -152,6 +152,25 @@ def test_the_photo_beside_its_lines_and_confirm_records_exactly_what_was_shown(s
     assert "confirmed as version 1" in after
 
 
+def test_a_flagged_line_is_shown_untaken_with_what_was_read_and_left_out_of_the_confirmation(site: Site) -> None:
+    """Marseilles to London is no legal order: the reading flags it. The page shows it beside the sure lines,
+    not taken, with what the engine read and how sure the match was, so the coordinator can correct it there;
+    confirming without taking it records the sure lines only."""
+    _take(site, photo_mail("g", photo(["A par - bur", "A mar - lon", "F bre - mao"])))
+    site.clock.advance(days=13)
+    page = site.coordinator.get("/games/g/review").text
+    aid = _attachment(page)
+    form = _form_of(page, aid)
+    rows = [(form[f"line:{i}"], f"take:{i}" in form) for i in range(int(form["lines"]))]
+    untaken = [text for text, taken in rows if not taken]
+    assert len(untaken) == 1 and "mar" in untaken[0].lower(), rows
+    assert "flagged, not taken: read" in page and "% sure" in page
+    r = site.post_form(site.coordinator, f"/games/g/review/{aid}", {**form, "do": "confirm"})
+    assert r.status_code == 303, r.text
+    assert _france_text(site) == "\n".join(text for text, taken in rows if taken)
+    assert "mar" not in _france_text(site).lower()
+
+
 def test_an_edited_line_is_judged_and_shown_before_it_is_confirmed(site: Site) -> None:
     _take(site, photo_mail("g", photo(LINES)))
     site.clock.advance(days=13)

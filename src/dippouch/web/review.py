@@ -47,6 +47,8 @@ class Line:
     """``ok``, ``rejected``, ``instruction`` (a version line) or ``left out`` (not taken)."""
     shown: str
     """The order as it will be carried out (full names), or why it is refused."""
+    reading: str = ""
+    """How the line was read from the photograph: what the engine saw and how sure the match is."""
 
 
 @dataclass
@@ -119,15 +121,32 @@ def _reviews(web: Any, game: str, now: datetime) -> list[PhotoReview]:
         )
         r = PhotoReview(p.attachment_id, p.power, p.filename, p.content_type, p.received, state, p.problem)
         if p.text is not None and not p.confirmed_as and not p.set_aside:
-            rows = [(" ".join(t.split()), True) for t in p.text.split("\n")]
-            _fill(web, game, r, rows)
+            if p.readings:
+                # Every line read that could be an order: the sure ones taken, the flagged ones shown untaken
+                # with their best guess, so the coordinator corrects them here instead of typing them out.
+                kept = [rd for rd in p.readings if rd.verdict in ("order", "version", "flagged")]
+                rows = [(" ".join((rd.text or rd.read).split()), rd.verdict != "flagged") for rd in kept]
+                notes = [_reading_note(rd.read, rd.verdict, rd.confidence, rd.why) for rd in kept]
+            else:
+                rows = [(" ".join(t.split()), True) for t in p.text.split("\n")]
+                notes = []
+            _fill(web, game, r, rows, notes)
         out.append(r)
     return out
 
 
-def _fill(web: Any, game: str, r: PhotoReview, rows: list[tuple[str, bool]]) -> None:
+def _reading_note(read: str, verdict: str, confidence: float, why: str | None) -> str:
+    sure = f"{confidence:.0%} sure"
+    if verdict == "flagged":
+        return f"flagged, not taken: read \u201c{read}\u201d ({sure}){': ' + why if why else ''}"
+    return f"read \u201c{read}\u201d ({sure})"
+
+
+def _fill(web: Any, game: str, r: PhotoReview, rows: list[tuple[str, bool]], notes: list[str] | None = None) -> None:
     # Blank lines keep their numbers (the verdicts' line numbers are the sheet's), but are not shown.
     r.lines, r.unordered = _judge(web, game, r.attachment_id, r.power, rows)
+    for ln, note in zip(r.lines, notes or [], strict=False):
+        ln.reading = note
     r.lines = [ln for ln in r.lines if ln.text]
     r.digest = _digest(r.attachment_id, [(ln.text, ln.taken) for ln in r.lines])
 
