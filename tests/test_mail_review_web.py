@@ -119,6 +119,18 @@ def test_before_the_deadline_the_page_says_who_and_when_never_what(site: Site) -
     assert "Reviewed after the deadline" in desk and "Awaiting review" not in desk
 
 
+def test_process_now_tells_the_coordinator_which_powers_sent_only_photographs(site: Site) -> None:
+    """Forcing the phase through before the review carries out none of a photograph's orders: the
+    confirmation page says so for France, apart from the powers that sent nothing at all."""
+    _take(site, photo_mail("g", photo(LINES)))
+    site.clock.advance(days=13)
+    r = site.post_form(site.coordinator, "/games/g/coordinate/process")
+    assert r.status_code == 200 and 'name="confirm" value="yes"' in r.text
+    assert "France sent only photographs, not yet confirmed" in r.text and "Review mail first" in r.text
+    silent = r.text.split("No orders yet from", 1)[1].split(":", 1)[0]
+    assert "France" not in silent and "Austria" in silent
+
+
 def test_only_the_coordinator_sees_the_review(site: Site) -> None:
     _take(site, photo_mail("g", photo(LINES)))
     player = site.player("g", "Italy", "Ines")

@@ -255,13 +255,28 @@ def confirm_view(web: Web, name: str, viewer: Viewer, action: str, arg: str) -> 
     if action == "process":
         if game["phase_id"] is None:
             raise BadInput(f"game {name!r} has no open phase to process (it is over)")
-        waiting = [p["power"] for p in game["powers"] if p["must_act"] and not p["submitted"]]
+        silent = [p["power"] for p in game["powers"] if p["must_act"] and not p["submitted"]]
+        # A power whose only orders are photographs not yet confirmed is told apart: processing now carries
+        # out nothing of them, and the coordinator can review them first.
+        photographed = {p["power"] for p in desk_summary(web.store, name, web.now())["photos"]}
+        photo_only = [p for p in silent if p in photographed]
+        waiting = [p for p in silent if p not in photographed]
         lines = [f"{game['phase']} will be adjudicated now, before its deadline ({game['deadline_text'] or 'none'})."]
+        if photo_only:
+            lines.append(
+                f"{', '.join(photo_only)} sent only photographs, not yet confirmed: processing now carries out "
+                "none of them (their units hold, retreats are disbanded, builds waived). Review mail first to "
+                "confirm them."
+            )
         lines.append(
             f"No orders yet from {', '.join(waiting)}: their units hold, retreats are disbanded and builds "
             "waived, as at the deadline."
             if waiting
-            else "Every power that must act has sent orders."
+            else (
+                "Every other power that must act has sent orders."
+                if photo_only
+                else "Every power that must act has sent orders."
+            )
         )
         lines.append("This cannot be undone except by rolling the game back to this phase.")
         return {"title": f"Process {game['phase']} now?", "lines": lines, "button": "Process now", "fields": {}}
