@@ -413,7 +413,7 @@ MAX_ORDER_LINES = 1_000
 
 def _check_size(text: str) -> None:
     """Refuse a submission too big to be orders before reading it: misspelt lines cost a search each for the
-    closest names, and 40,000 of them took half a minute (issue 11, finding 10)."""
+    closest names, and 40,000 of them took half a minute."""
     if len(text) > MAX_TEXT:
         raise GameError(f"the submission is {len(text):,} characters long; at most {MAX_TEXT:,} are read")
     lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith(">")]

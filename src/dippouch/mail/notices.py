@@ -6,7 +6,7 @@ so whichever process runs these functions, and however often, each notice goes o
 concern games whose mail has been set up (``dippouch mail setup GAME``), and only what happened after
 that: setting up mail in the middle of a game does not mail its whole history.
 
-The workers (issue 15) call :func:`queue_notices` and :func:`queue_reminders` on a timer, then
+The deadline workers call :func:`queue_notices` and :func:`queue_reminders` on a timer, then
 :func:`dippouch.mail.outbox.send_due`.
 """
 

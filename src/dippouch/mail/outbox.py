@@ -31,6 +31,7 @@ from typing import Any
 from dippouch.game import as_utc
 from dippouch.mail.settings import ServerSettings
 from dippouch.store import GameStore
+from dippouch.store.faults import crash_point
 from dippouch.store.mailbox import OutboxEntry, OutFile, claim_outbox, finish_outbox, outbox_entry
 from dippouch.store.mailbox import queue_in as queue
 
@@ -47,11 +48,6 @@ class SendReport:
     retry: list[tuple[int, str]] = field(default_factory=list)
     failed: list[tuple[int, str]] = field(default_factory=list)
     server_down: str | None = None
-
-
-def _crash_point(name: str) -> None:
-    if os.environ.get("DIPPOUCH_CRASH_AT") == name:
-        os._exit(70)
 
 
 def build_message(row: OutboxEntry | Any, sender: str, now: datetime) -> EmailMessage:
@@ -95,7 +91,7 @@ def send_due(
     """Send every queued message that is due at ``now`` (at most ``limit``). Safe to run in several
     processes at once: each row is claimed before it is sent and sent once (see the module's notes).
 
-    The workers (issue 15) call this on a timer; ``dippouch mail send`` calls it once.
+    The deadline workers call this on a timer; ``dippouch mail send`` calls it once.
     """
     from dippouch.mail.settings import load_settings
     from dippouch.mail.smtp import SendFailure, SmtpConnection
@@ -114,7 +110,7 @@ def send_due(
             row_id = claim_outbox(store, now, worker, lease)
             if row_id is None:
                 break
-            _crash_point("mail:after-claim")
+            crash_point("mail:after-claim")
             row = outbox_entry(store, row_id)
             msg = build_message(row, settings.sender, now)
             to, attempts = row.to_addr, row.attempts
@@ -136,10 +132,10 @@ def send_due(
                     conn = None
                     break  # the server is not there: leave the rest for the next run
                 continue
-            _crash_point("mail:after-smtp")
+            crash_point("mail:after-smtp")
             finish_outbox(store, row_id, worker, status="sent", sent_at=now, last_error=None)
             report.sent.append(row_id)
-            _crash_point(f"mail:after-sent:{len(report.sent)}")
+            crash_point(f"mail:after-sent:{len(report.sent)}")
     finally:
         if conn is not None:
             conn.__exit__(None, None, None)

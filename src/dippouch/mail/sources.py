@@ -22,7 +22,7 @@ from dippouch.game import GameError, as_utc
 from dippouch.mail.settings import ServerSettings
 from dippouch.mail.smtp import tls_context
 from dippouch.store import GameStore
-from dippouch.store.mailbox import fetched_up_to, forget_fetched, record_fetched
+from dippouch.store.mailbox import fetched_up_to, record_fetched
 
 __all__ = ["file_messages", "imap_messages"]
 
@@ -127,8 +127,3 @@ def _imap_date(text: str) -> str:
     """IMAP's ``22-Nov-2026 11:42:36 +0000`` as an RFC 2822 date."""
     day, mon, rest = text.strip().split("-", 2)
     return f"{day} {mon} {rest}"
-
-
-def forget(store: GameStore, origin: str) -> None:
-    """Read the mailbox ``origin`` from its start again at the next fetch."""
-    forget_fetched(store, origin)

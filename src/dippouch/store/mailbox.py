@@ -606,11 +606,6 @@ def record_fetched(store: GameStore, origin: str, validity: int, uid: int) -> No
             state.uidvalidity = validity
 
 
-def forget_fetched(store: GameStore, origin: str) -> None:
-    with store.session() as s, s.begin():
-        s.execute(sa.delete(FetchStateRow).where(FetchStateRow.origin == origin))
-
-
 # -- the coordinator's views of messages -------------------------------------------------------------------
 
 

@@ -1,1 +1,1 @@
-"""Deadline workers: processing due phases from any number of processes and machines (issue 15)."""
+"""Deadline workers: processing due phases from any number of processes and machines."""

@@ -222,7 +222,7 @@ def fetch_then_process_as_of(store: GameStore, fetch: Task | None, now: datetime
 
 
 def default_tasks() -> list[Task]:
-    """The periodic jobs besides processing: the mail (issue 14), when the mail side is installed."""
+    """The periodic jobs besides processing: the mail, when the mail side is installed."""
     import importlib.util
 
     return [mail_task] if importlib.util.find_spec("dippouch.mail") is not None else []

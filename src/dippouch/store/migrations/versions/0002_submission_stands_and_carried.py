@@ -1,7 +1,7 @@
 """Submissions: whether a version stands (replaced the earlier ones), and which one a rollback carried forward.
 
 A submission with no order line, or whose lines all failed, is recorded but does not replace the earlier
-orders unless the sender says so (issue 11); ``stands`` says which versions did. A rollback carries each
+orders unless the sender says so; ``stands`` says which versions did. A rollback carries each
 power's standing version into the reopened phase; ``carried_from`` is the submission it copies.
 
 Revision ID: 0002
