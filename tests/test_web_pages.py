@@ -230,12 +230,12 @@ def test_export_and_import(site: Site) -> None:
     r = site.post_form(
         site.coordinator, "/coordinate/import", {"name": "e3"}, files={"file": ("e.json", json.dumps(sealed))}
     )
-    assert r.status_code == 400 and "export.json?unsealed=1" in r.text and "--unsealed" not in r.text
-    r = site.coordinator.get("/games/e/export.json?unsealed=1")
+    assert r.status_code == 400 and "orders unsealed" in r.text and "--unsealed" not in r.text
+    r = site.post_form(site.coordinator, "/games/e/export.json", {"reason": ""})
     assert r.status_code == 400 and "give the reason" in r.text  # opening the seal is never silent
-    full = site.coordinator.get("/games/e/export.json?unsealed=1&reason=moving+the+game").json()
+    full = site.post_form(site.coordinator, "/games/e/export.json", {"reason": "moving the game"}).json()
     assert full["phases"][0]["submissions"][0]["text"] == "A par - bur"
-    public = site.browser().get("/games/e/export.json?unsealed=1").json()
+    public = site.post_form(site.browser(), "/games/e/export.json", {"reason": "x"}).json()
     assert all(not ph["submissions"] for ph in public["phases"])
     r = site.post_form(
         site.coordinator,

@@ -326,7 +326,7 @@ def test_a_secret_ballot_shows_a_vote_to_its_voter_only_until_the_phase_is_proce
     # Moving the game on purpose (the coordinator, unsealed) keeps the votes.
     assert [
         v["power"]
-        for v in site.coordinator.get("/api/games/s/export?unsealed=1&reason=moving+the+game").json()["votes"]
+        for v in site.api(site.coordinator, "/api/games/s/export", {"reason": "moving the game"}).json()["votes"]
     ] == ["France"]
     # Once the phase is processed, the vote is revealed.
     site.clock.advance(hours=1)

@@ -481,6 +481,7 @@ def test_the_coordinators_export_is_sealed_until_the_deadline(game: Site) -> Non
     # A player cannot unseal anything by asking.
     f = game.france  # type: ignore[attr-defined]
     assert "mun - tyr" not in f.get("/api/games/g/export?unsealed=1").text
+    assert "mun - tyr" not in game.api(f, "/api/games/g/export", {"reason": "please"}).text
     game.clock.advance(days=3)
     data = co.get("/api/games/g/export").json()
     (open_phase,) = [ph for ph in data["phases"] if ph["status"] == "open"]

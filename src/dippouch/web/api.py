@@ -167,10 +167,27 @@ def phase(request: Request, name: str, phase_id: int) -> dict[str, Any]:
 
 
 @router.get("/games/{name}/export", **_answers(GameFile))
-def export(request: Request, name: str, unsealed: bool = False, reason: str = "") -> dict[str, Any]:
-    """The game file (submissions only for the coordinator; the open phase's sealed until its deadline
-    unless the coordinator asks for unsealed=1 to move a running game)."""
-    return history.export(web_of(request), name, viewer_of(request), unsealed=unsealed, reason=reason)
+def export(request: Request, name: str, unsealed: bool = False) -> dict[str, Any]:
+    """The game file (submissions only for the coordinator; the open phase's sealed until its deadline:
+    to move a running game the coordinator asks for it unsealed with ``POST``, giving the reason)."""
+    if unsealed:
+        raise BadInput(
+            "an unsealed export opens the seal, which the players are shown: POST to this address with "
+            '{"reason": "..."}; a GET changes nothing'
+        )
+    return history.export(web_of(request), name, viewer_of(request))
+
+
+class UnsealIn(BaseModel):
+    reason: str = Field(max_length=500, description="why the sealed orders are opened: shown to the players")
+
+
+@router.post("/games/{name}/export", **_answers(GameFile))
+def export_unsealed(request: Request, name: str, body: UnsealIn) -> dict[str, Any]:
+    """The coordinator's game file with the open phase's orders unsealed, to move a running game; the
+    opening is recorded with the reason and shown to the players."""
+    viewer = _writer(request)
+    return history.export(web_of(request), name, viewer, unsealed=True, reason=body.reason)
 
 
 @router.get("/games/{name}/powers/{power}", **_answers(PlayerView))

@@ -32,7 +32,7 @@ _WEB_WORDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"import it with --name NEW", 'import it under another name (the form\'s "As name")'),
         (
             r"export it again with `dippouch export --unsealed(?: --reason TEXT)?`",
-            "export it again from that game's coordinator page with \"Export with this phase's orders unsealed\" (export.json?unsealed=1 with a reason, which its players are shown)",
+            "export it again from that game's coordinator page with \"Export with this phase's orders unsealed\" (with a reason, which its players are shown)",
         ),
         (r"`dippouch upgrade-variant [^`]*`", "the game's coordinator runs upgrade-variant on the server"),
         (r" \(see `dippouch history`\)", " (the game page's history lists its phases)"),

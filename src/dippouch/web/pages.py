@@ -268,9 +268,32 @@ def calendar(request: Request, name: str) -> Response:
     return Response(data, media_type="text/calendar; charset=utf-8")
 
 
+UNSEALED_BY_POST = (
+    "an unsealed export opens the seal, which the players are shown: ask for it with the desk's form "
+    "\u201cExport with this phase's orders unsealed\u201d (a POST with the reason), not a link"
+)
+
+
 @router.get("/games/{name}/export.json")
-def export(request: Request, name: str, unsealed: bool = False, reason: str = "") -> Response:
-    data = history.export(web_of(request), name, viewer_of(request), unsealed=unsealed, reason=reason)
+def export(request: Request, name: str, unsealed: bool = False) -> Response:
+    if unsealed:
+        # A GET must change nothing: a link (on another site, too) must not open the seal.
+        raise BadInput(UNSEALED_BY_POST)
+    return _game_file(request, name, history.export(web_of(request), name, viewer_of(request)))
+
+
+@router.post("/games/{name}/export.json")
+async def export_unsealed(request: Request, name: str) -> Response:
+    """The coordinator's file with the open phase's orders unsealed, to move a running game; the reason is
+    recorded and shown to the players."""
+    form = await _form(request)
+    web, viewer = web_of(request), viewer_of(request)
+    reason = _s(form, "reason")
+    data = await run_in_threadpool(history.export, web, name, viewer, unsealed=True, reason=reason)
+    return _game_file(request, name, data)
+
+
+def _game_file(request: Request, name: str, data: dict[str, Any]) -> Response:
     return Response(
         json.dumps(data, ensure_ascii=False, indent=1),
         media_type="application/json",
