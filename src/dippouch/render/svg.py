@@ -32,7 +32,7 @@ from dippouch.core.position import Position
 from dippouch.core.rules.w3k import Convert, Proxy, SendSupply
 from dippouch.core.variant import Variant
 from dippouch.render.colours import Rgb, hex_colour, ink_on, mix, parse_colour
-from dippouch.render.geometry import Geometry, load_geometry, project
+from dippouch.render.geometry import Geometry, load_geometry, project, unit_radius
 from dippouch.render.placement import Label, Marker, place
 from dippouch.render.text import BASELINE, text_width
 
@@ -46,6 +46,7 @@ WATER = "#b9d3e3"
 PRIMARY_SEA = "#a7c6dc"
 LOCAL_SEA = "#cfe2ee"
 OFFBOARD = "#e3e0d8"
+OFFBOARD_WATER = "#d3dbe0"  # water off the board: greyed, so it reads as out of play
 NEUTRAL_LAND = "#f1e9d6"
 IMPASSABLE = "#bdb7ab"
 BORDER = "#6b6558"
@@ -147,13 +148,8 @@ def _static(variant: Variant, geo: Geometry, options: RenderOptions) -> _Static:
 
 
 def _unit_radius(geo: Geometry) -> float:
-    sides = sorted(
-        math.sqrt(max(p.area_km2, 1.0)) / max(geo.km_per_unit, 1e-9)
-        for p in geo.provinces.values()
-        if p.kind != "sea" and not p.nested and p.area_km2 > 0
-    )
-    side = sides[len(sides) // 4] if sides else min(geo.width, geo.height) / 20
-    return max(min(0.24 * side, geo.width / 95), geo.width / 220)
+    areas = [p.area_km2 for p in geo.provinces.values() if p.kind != "sea" and not p.nested and p.area_km2 > 0]
+    return unit_radius(areas, geo.km_per_unit, geo.width, geo.height)
 
 
 def _make_static(variant: Variant, geo: Geometry, options: RenderOptions) -> _Static:
@@ -669,6 +665,8 @@ def draw_svg(
         f'<g class="board" transform="translate(0 {_f(top)})">',
         f'<rect class="water" x="0" y="0" width="{_f(geo.width)}" height="{_f(geo.height)}" fill="{WATER}"/>',
     ]
+    if geo.background_offboard:  # a sea off the board (1000 AD's Black Sea): greyed, no province's
+        parts.append(f'<path class="offboard-water" fill="{OFFBOARD_WATER}" d="{geo.background_offboard}"/>')
     if geo.background_land:
         parts.append(
             f'<path class="offboard" fill="{OFFBOARD}" stroke="#c9c4b8" stroke-width="{_f(r * 0.08)}" d="{geo.background_land}"/>'
