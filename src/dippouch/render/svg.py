@@ -32,7 +32,7 @@ from dippouch.core.position import Position
 from dippouch.core.rules.w3k import Convert, Proxy, SendSupply
 from dippouch.core.variant import Variant
 from dippouch.render.colours import Rgb, hex_colour, ink_on, mix, parse_colour
-from dippouch.render.geometry import Geometry, load_geometry, project, unit_radius
+from dippouch.render.geometry import Geometry, load_geometry, path_rings, project, unit_radius
 from dippouch.render.placement import Label, Marker, place
 from dippouch.render.text import BASELINE, text_width
 
@@ -455,6 +455,20 @@ def _unit_shape(kind: str, x: float, y: float, r: float, fill: str, stroke: str,
     )
 
 
+def _unit_size(geo: Geometry, abbr: str, r: float) -> float:
+    """A unit's radius in its province: smaller in a castle or city drawn as a small circle (W3K's nested
+    places), so a ring of the place (its owner's colour, its outline) shows round the unit instead of
+    being hidden under it; never below 0.6 of the usual radius."""
+    shape = geo.provinces.get(abbr)
+    if shape is None or not shape.nested:
+        return r
+    pts = [p for ring in path_rings(shape.d) for p in ring]
+    if not pts:
+        return r
+    place = min(max(p[0] for p in pts) - min(p[0] for p in pts), max(p[1] for p in pts) - min(p[1] for p in pts)) / 2
+    return r if place >= r * 1.25 else max(r * 0.6, min(r, place - r * 0.2))
+
+
 def _unit_svg(
     kind: str,
     at: Point,
@@ -617,7 +631,7 @@ def draw_svg(
             _unit_svg(
                 u.kind,
                 pt,
-                r,
+                _unit_size(geo, abbr, r),
                 colour.get(u.power, (0.5, 0.5, 0.5)),
                 powers[u.power].letter if u.power in powers else u.power[:1],
                 ident=f'id="unit-{escape(abbr)}" data-unit="{escape(abbr)}" data-power={quoteattr(u.power)} ',
