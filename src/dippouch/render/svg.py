@@ -233,16 +233,19 @@ def _labels_svg(geo: Geometry, labels: Sequence[Label], r: float) -> str:
         if sea:
             attrs += ' font-style="italic"'
         t = escape(lab.text)
-        halo.append(f"<text {attrs}>{t}</text>")
+        # data-for ties a name's halo and leader to it (the web viewer hides names too small to read).
+        mine = f'data-for="{escape(lab.abbr)}"'
+        halo.append(f"<text {mine} {attrs}>{t}</text>")
         fill = "#1f4a66" if sea else "#222222"
         ink.append(f'<text id="label-{escape(lab.abbr)}" class="label" fill="{fill}" {attrs}>{t}</text>')
         if lab.leader is not None:
             (x0, y0), (x1, y1) = lab.leader
             d = f"M{_f(x0)} {_f(y0)}L{_f(x1)} {_f(y1)}"
             leaders.append(
-                f'<path d="{d}" stroke="#ffffff" stroke-width="{_f(r * 0.24)}" opacity="0.8"/>'
-                f'<path id="leader-{escape(lab.abbr)}" class="leader" d="{d}" stroke="{fill}"'
-                f' stroke-width="{_f(r * 0.09)}"/><circle cx="{_f(x1)}" cy="{_f(y1)}" r="{_f(r * 0.16)}" fill="{fill}"/>'
+                f'<path {mine} d="{d}" stroke="#ffffff" stroke-width="{_f(r * 0.24)}" opacity="0.8"/>'
+                f'<path id="leader-{escape(lab.abbr)}" class="leader" d="{d}" {mine} stroke="{fill}"'
+                f' stroke-width="{_f(r * 0.09)}"/>'
+                f'<circle {mine} cx="{_f(x1)}" cy="{_f(y1)}" r="{_f(r * 0.16)}" fill="{fill}"/>'
             )
     return (
         f'<g class="leaders" fill="none" stroke-linecap="round">{"".join(leaders)}</g>'
