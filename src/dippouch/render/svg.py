@@ -483,15 +483,19 @@ def _unit_svg(
     cls: str = "unit",
     outline: str = CASING,
     extra: str = "",
+    body: float | None = None,
 ) -> str:
+    """A unit's mark: its body of radius ``body`` (default ``r``; smaller in a castle or city) with its
+    power's letter sized by ``r`` (so a letter is never smaller than the print's readable minimum)."""
     x, y = at
     fill = hex_colour(colour)
     ink = ink_on(colour)
-    sw = r * (0.2 if outline != CASING else 0.13)
+    b = r if body is None else body
+    sw = b * (0.2 if outline != CASING else 0.13)
     ty = y + r * 0.38 if kind != "F" else y + r * 0.35
     fs = r * (1.05 if kind != "F" else 0.95)
     return (
-        f'<g {ident}class="{cls} kind-{escape(kind)}">{_unit_shape(kind, x, y, r, fill, outline, sw)}'
+        f'<g {ident}class="{cls} kind-{escape(kind)}">{_unit_shape(kind, x, y, b, fill, outline, sw)}'
         f'<text x="{_f(x)}" y="{_f(ty)}" font-size="{_f(fs)}" font-weight="bold" text-anchor="middle"'
         f' fill="{ink}">{escape(letter)}</text>{extra}</g>'
     )
@@ -634,11 +638,12 @@ def draw_svg(
             _unit_svg(
                 u.kind,
                 pt,
-                _unit_size(geo, abbr, r),
+                r,
                 colour.get(u.power, (0.5, 0.5, 0.5)),
                 powers[u.power].letter if u.power in powers else u.power[:1],
                 ident=f'id="unit-{escape(abbr)}" data-unit="{escape(abbr)}" data-power={quoteattr(u.power)} ',
                 extra=extra,
+                body=_unit_size(geo, abbr, r),
             )
         )
     for prov, dl in position.dislodged.items():
