@@ -649,7 +649,12 @@ def to_json(variant: Variant, b: Board, shapes: Shapes) -> dict[str, Any]:
                 pc = shapely.ops.nearest_points(units_geo[c], via[-1])[0]
             else:
                 pa, pc = shapely.ops.nearest_points(units_geo[a], units_geo[c])
-            connectors.append({"a": a, "b": c, "d": _route_d([pa, *via, pc], _to_units(b, b.frame))})
+            d = (
+                _route_d([pa, *via, pc], _to_units(b, b.frame))
+                if via
+                else f"M{_fmt(_r(pa.x))} {_fmt(_r(pa.y))}L{_fmt(_r(pc.x))} {_fmt(_r(pc.y))}"  # shapes that touch: a dot
+            )
+            connectors.append({"a": a, "b": c, "d": d})
     _separate_units(
         provinces, coasts, units_geo, b.nested, unit_radius_of(provinces, b.km_per_unit, (size_u[0], size_u[1]))
     )
