@@ -244,3 +244,83 @@ def test_two_fingers_pinch_the_map_about_their_middle(server: dict[str, Any], br
     assert abs(b["x"] - a["x"]) <= 4 and abs(b["y"] - a["y"]) <= 4, (a, b)
     assert page.locator("#orders").input_value().strip() == ""
     page.screenshot(path=str(ARTIFACTS / "viewer-pinch-phone.png"))
+
+
+def _names_shown(page: Any) -> list[float]:
+    """Heights on screen of the names in view that are shown (the viewer hides names too small to read)."""
+    heights: list[float] = page.evaluate(
+        """() => {
+          const fig = document.querySelector('[data-map]');
+          const f = fig.querySelector('.map-viewport').getBoundingClientRect();
+          return Array.from(fig.querySelectorAll("text[id^='label-']")).filter(t => {
+            const b = t.getBoundingClientRect();
+            return getComputedStyle(t).visibility !== 'hidden' && b.left >= f.left - 1 && b.right <= f.right + 1
+              && b.top >= f.top - 1 && b.bottom <= Math.min(f.bottom, innerHeight) + 1;
+          }).map(t => t.getBoundingClientRect().height);
+        }"""
+    )
+    return heights
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("power", ["Crown", "Protectorate"])
+def test_on_a_laptop_every_own_unit_is_in_view_and_every_name_shown_reads(
+    server: dict[str, Any], browser: Any, power: str
+) -> None:
+    """At 1366x768, the default view holds all of the power's units (the Protectorate's are spread from
+    Ulster to Brest) and every name shown in view is at least 9 px tall; names too small at this zoom are
+    hidden, and zooming in shows more of them."""
+    _, secret = _game(server, "w3k", power)
+    page = _page(browser, server, secret, DESKTOP, False)
+    got = _rects(page, f"[id^='unit-'][data-power='{power}']")
+    assert len(got["els"]) == 6, got
+    seen_frame = dict(got["frame"], b=min(got["frame"]["b"], DESKTOP["height"]))
+    assert all(_inside(e, seen_frame) for e in got["els"]), (got, seen_frame)
+    shown = _names_shown(page)
+    assert len(shown) >= 8, shown
+    assert min(shown) >= 9 - 0.01, sorted(shown)[:10]  # (heights read back as 8.9999 for 9)
+    hidden = "() => document.querySelectorAll(\"[data-map] text[id^='label-'].name-small\").length"
+    at_open = page.evaluate(hidden)
+    page.locator("[data-map] [data-zoom=fit]").click()
+    at_fit = page.evaluate(hidden)
+    assert all(h >= 9 - 0.01 for h in _names_shown(page))  # W3K whole at 1366 px: names on hover, or zoom in
+    page.locator("[data-map] [data-zoom=in]").click()
+    page.locator("[data-map] [data-zoom=in]").click()
+    assert at_fit > page.evaluate(hidden), (at_open, at_fit)  # zooming in shows the names again
+    assert page.errors == [], page.errors
+    page.screenshot(path=str(ARTIFACTS / f"viewer-laptop-{power.lower()}.png"))
+
+
+@pytest.mark.slow
+def test_the_public_game_page_gets_the_viewer_and_keeps_its_picture_without_script(
+    server: dict[str, Any], browser: Any
+) -> None:
+    """The game's public page sends its map as a picture; with the script it becomes the same viewer as a
+    player's (zoom at the pointer, Fit, names on hover), without it the picture stays."""
+    name, _ = _game(server, "w3k", "Crown")
+    page = _context(browser, DESKTOP).new_page()
+    page.errors = _errors(page)
+    page.goto(f"{server['base']}/games/{name}")
+    page.locator("[data-map].viewer svg").wait_for()
+    assert page.locator("[data-map] img").count() == 0
+    got = _rects(page, "path[id^='r-']")
+    assert len(got["els"]) > 100 and all(_inside(e, got["frame"]) for e in got["els"])  # opens whole
+    before = _centre(page, "#r-glo")
+    page.mouse.move(before["x"], before["y"])
+    page.mouse.wheel(0, -400)
+    page.wait_for_timeout(100)
+    after = _centre(page, "#r-glo")
+    assert after["w"] > before["w"] * 1.3 and abs(after["x"] - before["x"]) < before["w"], (before, after)
+    page.mouse.move(after["x"], after["y"])
+    page.locator("[data-map] .map-name").wait_for(state="visible")
+    assert "Gloucester" in page.locator("[data-map] .map-name").inner_text()
+    page.locator("[data-map] [data-zoom=fit]").click()
+    got = _rects(page, "path[id^='r-']")
+    assert all(_inside(e, got["frame"]) for e in got["els"])
+    assert page.errors == [], page.errors
+    page.screenshot(path=str(ARTIFACTS / "viewer-public-game.png"))
+    plain = browser.new_context(viewport=DESKTOP, java_script_enabled=False).new_page()
+    plain.goto(f"{server['base']}/games/{name}")
+    img = plain.locator("[data-map] img")
+    assert img.count() == 1 and img.evaluate("i => i.complete && i.naturalWidth > 0")
+    assert plain.locator("[data-map] svg").count() == 0

@@ -446,6 +446,11 @@ DRAWING = Table(
             item=_RING, doc="Water patches, each a ring of `[lon, lat]` (historical water: the Zuiderzee, estuaries)."
         ),
         "land": ListOf(item=_RING, doc="Land patches, each a ring of `[lon, lat]` (water that was land)."),
+        "offboard": ListOf(
+            item=_RING,
+            doc="Off-board patches, each a ring of `[lon, lat]`: a sea not in play and the land round it, "
+            "inside the board's box but given to no province (drawn neutral; its outline is no shore).",
+        ),
         "rivers": ListOf(
             item=_RING,
             doc="Navigable rivers to river ports, each a line of `[lon, lat]` from the port to the sea, "
@@ -455,6 +460,12 @@ DRAWING = Table(
         "connectors": ListOf(
             item=ListOf(item=Province()),
             doc='Borders that cross water by rule, `[["lon", "cal"], ...]`: drawn as connectors, not shared borders.',
+        ),
+        "routes": MapOf(
+            key='connector `"a-b"`',
+            value=_RING,
+            doc="Where a connector is drawn: `[lon, lat]` waypoints between its ends (default: a straight "
+            "line between their nearest points), to keep it off the land of other provinces.",
         ),
         "nested": ListOf(
             item=Province(), doc="Places drawn as small circles inside another province (castles, cities)."

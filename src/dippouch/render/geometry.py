@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -84,6 +84,17 @@ class Geometry:
     sea_areas: Mapping[str, SeaArea]
     projection: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     """How longitude/latitude became picture units (the builder's; the checks place points with it)."""
+    background_offboard: str = ""
+    """Off-board parts of the frame (a sea not in play and the land round it): drawn neutral."""
+
+
+def unit_radius(land_areas_km2: Sequence[float], km_per_unit: float, width: float, height: float) -> float:
+    """A unit's radius in picture units: about a quarter of a small land province's side (the lower
+    quartile), kept between width/220 and width/95. One rule for the renderer and the builder (which keeps
+    units of neighbouring places apart)."""
+    sides = sorted(math.sqrt(max(a, 1.0)) / max(km_per_unit, 1e-9) for a in land_areas_km2)
+    side = sides[len(sides) // 4] if sides else min(width, height) / 20
+    return max(min(0.24 * side, width / 95), width / 220)
 
 
 def geometry_path(variant: Variant) -> Path:
@@ -234,6 +245,7 @@ def parse_geometry(data: Mapping[str, Any], where: str = "geometry") -> Geometry
         height=float(data["height"]),
         km_per_unit=float(data["km_per_unit"]),
         background_land=str(data.get("background", {}).get("land", "")),
+        background_offboard=str(data.get("background", {}).get("offboard", "")),
         provinces=MappingProxyType(provinces),
         coasts=MappingProxyType(coasts),
         connectors=connectors,

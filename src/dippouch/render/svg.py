@@ -31,7 +31,7 @@ from dippouch.core.orders import Build, Disband, Hold, Order
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 from dippouch.render.colours import Rgb, hex_colour, ink_on, mix, parse_colour
-from dippouch.render.geometry import Geometry, load_geometry, project
+from dippouch.render.geometry import Geometry, load_geometry, path_rings, project, unit_radius
 from dippouch.render.placement import Label, Marker, place
 from dippouch.render.text import BASELINE, text_width
 
@@ -45,6 +45,7 @@ WATER = "#b9d3e3"
 PRIMARY_SEA = "#a7c6dc"
 LOCAL_SEA = "#cfe2ee"
 OFFBOARD = "#e3e0d8"
+OFFBOARD_WATER = "#d3dbe0"  # water off the board: greyed, so it reads as out of play
 NEUTRAL_LAND = "#f1e9d6"
 IMPASSABLE = "#bdb7ab"
 BORDER = "#6b6558"
@@ -146,13 +147,8 @@ def _static(variant: Variant, geo: Geometry, options: RenderOptions) -> _Static:
 
 
 def _unit_radius(geo: Geometry) -> float:
-    sides = sorted(
-        math.sqrt(max(p.area_km2, 1.0)) / max(geo.km_per_unit, 1e-9)
-        for p in geo.provinces.values()
-        if p.kind != "sea" and not p.nested and p.area_km2 > 0
-    )
-    side = sides[len(sides) // 4] if sides else min(geo.width, geo.height) / 20
-    return max(min(0.24 * side, geo.width / 95), geo.width / 220)
+    areas = [p.area_km2 for p in geo.provinces.values() if p.kind != "sea" and not p.nested and p.area_km2 > 0]
+    return unit_radius(areas, geo.km_per_unit, geo.width, geo.height)
 
 
 def _make_static(variant: Variant, geo: Geometry, options: RenderOptions) -> _Static:
@@ -236,16 +232,19 @@ def _labels_svg(geo: Geometry, labels: Sequence[Label], r: float) -> str:
         if sea:
             attrs += ' font-style="italic"'
         t = escape(lab.text)
-        halo.append(f"<text {attrs}>{t}</text>")
+        # data-for ties a name's halo and leader to it (the web viewer hides names too small to read).
+        mine = f'data-for="{escape(lab.abbr)}"'
+        halo.append(f"<text {mine} {attrs}>{t}</text>")
         fill = "#1f4a66" if sea else "#222222"
         ink.append(f'<text id="label-{escape(lab.abbr)}" class="label" fill="{fill}" {attrs}>{t}</text>')
         if lab.leader is not None:
             (x0, y0), (x1, y1) = lab.leader
             d = f"M{_f(x0)} {_f(y0)}L{_f(x1)} {_f(y1)}"
             leaders.append(
-                f'<path d="{d}" stroke="#ffffff" stroke-width="{_f(r * 0.24)}" opacity="0.8"/>'
-                f'<path id="leader-{escape(lab.abbr)}" class="leader" d="{d}" stroke="{fill}"'
-                f' stroke-width="{_f(r * 0.09)}"/><circle cx="{_f(x1)}" cy="{_f(y1)}" r="{_f(r * 0.16)}" fill="{fill}"/>'
+                f'<path {mine} d="{d}" stroke="#ffffff" stroke-width="{_f(r * 0.24)}" opacity="0.8"/>'
+                f'<path id="leader-{escape(lab.abbr)}" class="leader" d="{d}" {mine} stroke="{fill}"'
+                f' stroke-width="{_f(r * 0.09)}"/>'
+                f'<circle {mine} cx="{_f(x1)}" cy="{_f(y1)}" r="{_f(r * 0.16)}" fill="{fill}"/>'
             )
     return (
         f'<g class="leaders" fill="none" stroke-linecap="round">{"".join(leaders)}</g>'
@@ -458,6 +457,20 @@ def _unit_shape(kind: str, x: float, y: float, r: float, fill: str, stroke: str,
     )
 
 
+def _unit_size(geo: Geometry, abbr: str, r: float) -> float:
+    """A unit's radius in its province: smaller in a castle or city drawn as a small circle (W3K's nested
+    places), so a ring of the place (its owner's colour, its outline) shows round the unit instead of
+    being hidden under it; never below 0.6 of the usual radius."""
+    shape = geo.provinces.get(abbr)
+    if shape is None or not shape.nested:
+        return r
+    pts = [p for ring in path_rings(shape.d) for p in ring]
+    if not pts:
+        return r
+    place = min(max(p[0] for p in pts) - min(p[0] for p in pts), max(p[1] for p in pts) - min(p[1] for p in pts)) / 2
+    return r if place >= r * 1.25 else max(r * 0.6, min(r, place - r * 0.2))
+
+
 def _unit_svg(
     kind: str,
     at: Point,
@@ -469,15 +482,19 @@ def _unit_svg(
     cls: str = "unit",
     outline: str = CASING,
     extra: str = "",
+    body: float | None = None,
 ) -> str:
+    """A unit's mark: its body of radius ``body`` (default ``r``; smaller in a castle or city) with its
+    power's letter sized by ``r`` (so a letter is never smaller than the print's readable minimum)."""
     x, y = at
     fill = hex_colour(colour)
     ink = ink_on(colour)
-    sw = r * (0.2 if outline != CASING else 0.13)
+    b = r if body is None else body
+    sw = b * (0.2 if outline != CASING else 0.13)
     ty = y + r * 0.38 if kind != "F" else y + r * 0.35
     fs = r * (1.05 if kind != "F" else 0.95)
     return (
-        f'<g {ident}class="{cls} kind-{escape(kind)}">{_unit_shape(kind, x, y, r, fill, outline, sw)}'
+        f'<g {ident}class="{cls} kind-{escape(kind)}">{_unit_shape(kind, x, y, b, fill, outline, sw)}'
         f'<text x="{_f(x)}" y="{_f(ty)}" font-size="{_f(fs)}" font-weight="bold" text-anchor="middle"'
         f' fill="{ink}">{escape(letter)}</text>{extra}</g>'
     )
@@ -626,6 +643,7 @@ def draw_svg(
                 powers[u.power].letter if u.power in powers else u.power[:1],
                 ident=f'id="unit-{escape(abbr)}" data-unit="{escape(abbr)}" data-power={quoteattr(u.power)} ',
                 extra=extra,
+                body=_unit_size(geo, abbr, r),
             )
         )
     for prov, dl in position.dislodged.items():
@@ -669,6 +687,8 @@ def draw_svg(
         f'<g class="board" transform="translate(0 {_f(top)})">',
         f'<rect class="water" x="0" y="0" width="{_f(geo.width)}" height="{_f(geo.height)}" fill="{WATER}"/>',
     ]
+    if geo.background_offboard:  # a sea off the board (1000 AD's Black Sea): greyed, no province's
+        parts.append(f'<path class="offboard-water" fill="{OFFBOARD_WATER}" d="{geo.background_offboard}"/>')
     if geo.background_land:
         parts.append(
             f'<path class="offboard" fill="{OFFBOARD}" stroke="#c9c4b8" stroke-width="{_f(r * 0.08)}" d="{geo.background_land}"/>'

@@ -20,6 +20,7 @@ import hashlib
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -30,7 +31,7 @@ from shapely.ops import polylabel
 
 from dippouch.core.errors import DippouchError
 from dippouch.core.variant import Variant
-from dippouch.render.geometry import FORMAT, VERSION
+from dippouch.render.geometry import FORMAT, VERSION, unit_radius
 from dippouch.render.mapgen.coastline import CLIP_BBOX, clip_hash, load_land, polygons_of, valid_parts
 from dippouch.render.mapgen.graph import BorderGraph, border_graph, drawing_table
 from dippouch.render.mapgen.project import Laea
@@ -67,6 +68,11 @@ class Board:
     reach: float
     island_km2: float
     island_km: float
+    offboard: BaseGeometry = field(default_factory=Polygon)
+    """Parts of the frame that are off the board (km): a sea not in play and the land round it, given to no
+    province and drawn neutral; the checks count it with off-board land, so a coast along it is no shore."""
+    routes: dict[tuple[str, str], list[tuple[float, float]]] = field(default_factory=dict)
+    """Connectors drawn through waypoints (km), keyed by the sorted pair."""
 
 
 @dataclass
@@ -130,6 +136,10 @@ def make_board(variant: Variant) -> Board:
         margin = float(drawing.get("margin", 0.06)) * max(max(xs) - min(xs), max(ys) - min(ys))
         board = box(min(xs) - margin, min(ys) - margin, max(xs) + margin, max(ys) + margin)
     frame = box(*board.bounds)
+    rings = [_lonlat_poly(proj, ring) for ring in drawing.get("offboard", [])]
+    offboard = shapely.union_all(rings).intersection(frame) if rings else Polygon()
+    if not offboard.is_empty:
+        board = board.difference(offboard)
     km_per_unit = (frame.bounds[2] - frame.bounds[0]) / PICTURE_WIDTH
     # Land: the clip, cut to the frame, with the variant's water patches and land patches.
     lon_min, lat_min, lon_max, lat_max = _frame_lonlat(proj, frame)
@@ -156,6 +166,17 @@ def make_board(variant: Variant) -> Board:
         for pt in raw[abbr].get("shape", []) if isinstance(raw[abbr], Mapping) else []:
             x, y = proj.point(float(pt[0]), float(pt[1]))
             hand.append(Seed(abbr, x, y))
+    if not offboard.is_empty:
+        # Water cut off between the off-board patch and the coast (its ring runs offshore) is off the board
+        # too, unless a sea holds a point there: else a sea in play would get it as a stray piece.
+        sea_pts = [Point(points[k]) for k in points if graph.kinds.get(k) == "sea"] + [
+            Point(s.x, s.y) for s in hand if graph.kinds.get(s.prov) == "sea"
+        ]
+        near = offboard.buffer(km_per_unit)
+        for piece in polygons_of(board.difference(land)):
+            if piece.intersects(near) and not any(piece.contains(q) for q in sea_pts):
+                offboard = offboard.union(piece)
+        board = board.difference(offboard)
     sizes = drawing.get("nested_units", {})
     nested = {
         k: (float(sizes[k]) * km_per_unit if k in sizes else v or 7.0 * km_per_unit) for k, v in graph.nested.items()
@@ -174,6 +195,11 @@ def make_board(variant: Variant) -> Board:
         reach=float(drawing.get("reach", 3.0)),
         island_km2=float(drawing.get("island_km2", 2500.0)),
         island_km=float(drawing.get("island_km", 60.0)),
+        offboard=offboard,
+        routes={
+            _route_key(str(key)): [proj.point(float(p[0]), float(p[1])) for p in pts]
+            for key, pts in sorted(drawing.get("routes", {}).items())
+        },
     )
 
 
@@ -212,6 +238,11 @@ def _land_of_provinces(
     cells = _voronoi([Seed(n, *points[n]) for n in names], frame)
     land = [c for n, c in zip(names, cells, strict=True) if kinds.get(n) in ("land", "coast")]
     return shapely.union_all(land).intersection(frame.buffer(1.0)) if land else Polygon()
+
+
+def _route_key(key: str) -> tuple[str, str]:
+    a, _, c = key.lower().partition("-")
+    return (a, c) if a < c else (c, a)
 
 
 def _frame_lonlat(proj: Laea, frame: Polygon) -> tuple[float, float, float, float]:
@@ -488,6 +519,93 @@ def _spots(shape: BaseGeometry, unit_r: float) -> dict[str, Any]:
     return {"label": _pt(label), "label_size": _r(size), "unit": _pt(unit), "dislodged": _pt(disl), "sc": _pt(sc)}
 
 
+def _route_d(line: Sequence[Point], frame: Polygon) -> str:
+    """A connector's path through its waypoints, cut to the picture: legs off the board are not drawn (the
+    Atlantic and the Mediterranean meet off the board at Gibraltar: two stubs leaving the board's edge,
+    not a line over Spain)."""
+    out: list[str] = []
+    for a, c in pairwise(line):
+        seen = LineString([a, c]).intersection(frame)
+        for piece in getattr(seen, "geoms", [seen]):
+            coords = list(piece.coords) if isinstance(piece, LineString) else []
+            if len(coords) >= 2 and piece.length > 0:
+                out.append("M" + "L".join(f"{_fmt(_r(x))} {_fmt(_r(y))}" for x, y in coords))
+    return "".join(out)
+
+
+def unit_radius_of(provinces: Mapping[str, Mapping[str, Any]], km_per_unit: float, size: tuple[float, float]) -> float:
+    """The drawn unit radius (as the renderer works it out from the built provinces' areas)."""
+    areas = [
+        float(p["area_km2"]) for p in provinces.values() if p["kind"] != "sea" and not p["nested"] and p["area_km2"] > 0
+    ]
+    return unit_radius(areas, km_per_unit, *size)
+
+
+def _separate_units(
+    provinces: dict[str, dict[str, Any]],
+    coasts: dict[str, dict[str, Any]],
+    shapes: Mapping[str, BaseGeometry],
+    nested: Mapping[str, float],
+    r: float,
+) -> None:
+    """Move unit spots of different provinces that would draw their units over each other (Stornoway's fleet
+    on Lewis's east coast): the county's spot (a split coast's along its shore), never the nested place's,
+    goes to the nearest spot in its shape at least ``2.1 r`` from every other province's."""
+    want = 2.1 * r
+
+    def owner(k: str) -> str:
+        return k.split("/")[0]
+
+    def spots() -> dict[str, Point]:
+        out = {k: Point(v["unit"]) for k, v in provinces.items() if not shapes.get(k, Polygon()).is_empty}
+        out.update({k: Point(v["unit"]) for k, v in coasts.items()})
+        return out
+
+    for _ in range(3):
+        at = spots()
+        keys = sorted(at)
+        moved = False
+        for i, a in enumerate(keys):
+            for c in keys[i + 1 :]:
+                if owner(a) == owner(c) or at[a].distance(at[c]) >= want:
+                    continue
+                # The mover: not a nested place, else the larger shape.
+                mover = max((a, c), key=lambda k: (owner(k) not in nested, shapes[owner(k)].area, k))
+                new = _clear_spot(mover, at, shapes[owner(mover)], r, want, owner)
+                if new is not None:
+                    (coasts if "/" in mover else provinces)[mover]["unit"] = _pt(new)
+                    at[mover] = new
+                    moved = True
+        if not moved:
+            break
+
+
+def _clear_spot(
+    key: str, at: Mapping[str, Point], shape: BaseGeometry, r: float, want: float, owner: Any
+) -> Point | None:
+    others = [p for k, p in at.items() if owner(k) != owner(key)]
+    here = at[key]
+    inner = shape.buffer(-0.6 * r)
+    area = inner if not inner.is_empty else shape
+    x0, y0, x1, y1 = area.bounds
+    step = max(r / 3, (x1 - x0 + y1 - y0) / 400)
+    xs = np.arange(x0, x1 + step, step)
+    ys = np.arange(y0, y1 + step, step)
+    cands = shapely.points(np.array([(x, y) for x in xs for y in ys]))
+    cands = cands[shapely.contains(area, cands)]
+    if "/" in key:  # a split coast's spot stays by its shore
+        cands = cands[shapely.distance(cands, here) < 4 * r]
+    if not len(cands):
+        return None
+    clear = np.min([shapely.distance(cands, o) for o in others], axis=0) if others else np.full(len(cands), want)
+    ok = clear >= want
+    if ok.any():
+        pool = cands[ok]
+        return Point(pool[int(np.argmin(shapely.distance(pool, here)))])
+    best = int(np.argmax(clear))
+    return Point(cands[best]) if clear[best] > min(o.distance(here) for o in others) else None
+
+
 def _inside(poly: Polygon, p: Point, fallback: Point) -> Point:
     if poly.contains(p):
         return p
@@ -547,6 +665,7 @@ def to_json(variant: Variant, b: Board, shapes: Shapes) -> dict[str, Any]:
         for k, g in shapes.provinces.items()
     }
     units_geo = {k: _to_units(b, g) for k, g in closed.items()}
+    size_u = _to_units(b, b.frame).bounds[2:]
     for p in sorted(gm.provinces, key=lambda p: p.abbr):
         g = units_geo.get(p.abbr, Polygon())
         spots = _spots(g, unit_r)
@@ -578,10 +697,21 @@ def to_json(variant: Variant, b: Board, shapes: Shapes) -> dict[str, Any]:
     connectors = []
     for a, c in sorted(b.graph.connectors):
         if a in units_geo and c in units_geo:
-            pa, pc = shapely.ops.nearest_points(units_geo[a], units_geo[c])
-            connectors.append(
-                {"a": a, "b": c, "d": f"M{_fmt(_r(pa.x))} {_fmt(_r(pa.y))}L{_fmt(_r(pc.x))} {_fmt(_r(pc.y))}"}
+            via = [_to_units(b, Point(x, y)) for x, y in b.routes.get((a, c), [])]
+            if via:  # drawn through its waypoints, from the nearest point of each end (round the land between)
+                pa = shapely.ops.nearest_points(units_geo[a], via[0])[0]
+                pc = shapely.ops.nearest_points(units_geo[c], via[-1])[0]
+            else:
+                pa, pc = shapely.ops.nearest_points(units_geo[a], units_geo[c])
+            d = (
+                _route_d([pa, *via, pc], _to_units(b, b.frame))
+                if via
+                else f"M{_fmt(_r(pa.x))} {_fmt(_r(pa.y))}L{_fmt(_r(pc.x))} {_fmt(_r(pc.y))}"  # shapes that touch: a dot
             )
+            connectors.append({"a": a, "b": c, "d": d})
+    _separate_units(
+        provinces, coasts, units_geo, b.nested, unit_radius_of(provinces, b.km_per_unit, (size_u[0], size_u[1]))
+    )
     sea_areas: dict[str, Any] = {}
     raw = variant.data.get("provinces", {})
     for key, area in sorted(variant.data.get("sea_areas", {}).items()):
@@ -613,7 +743,10 @@ def to_json(variant: Variant, b: Board, shapes: Shapes) -> dict[str, Any]:
             "y0": round(b.frame.bounds[3], 3),
             "scale": round(1.0 / b.km_per_unit, 6),
         },
-        "background": {"land": path_d(_to_units(b, shapes.background))},
+        "background": {
+            "land": path_d(_to_units(b, shapes.background)),
+            **({"offboard": path_d(_to_units(b, b.offboard))} if not b.offboard.is_empty else {}),
+        },
         "provinces": provinces,
         "coasts": coasts,
         "connectors": connectors,

@@ -17,22 +17,25 @@ on the ground) and visible (a few units on the picture):
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 import shapely
-from shapely.geometry import Point, Polygon, box
+from shapely.geometry import LineString, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import polylabel
 
 from dippouch.core.variant import Variant
-from dippouch.render.geometry import load_geometry, path_rings
+from dippouch.render.geometry import load_geometry, path_rings, unit_radius
 from dippouch.render.mapgen.coastline import polygons_of
 from dippouch.render.mapgen.graph import BorderGraph, border_graph
 from dippouch.render.mapgen.project import Laea
 
 MIN_CLICK_UNITS = 3.0
+UNITS_APART = 1.85
+"""Unit spots of two provinces closer than this many unit radii draw one unit over the other."""
 
 
 @dataclass
@@ -54,6 +57,14 @@ class GeoReport:
     """Shapes too small to click (abbr, radius of the largest circle inside, in picture units)."""
     connectors: list[tuple[str, str]] = field(default_factory=list)
     """Declared links across water: drawn as connectors, counted as explained."""
+    connectors_over_land: list[tuple[str, str, float]] = field(default_factory=list)
+    """Connectors drawn across other provinces' land (a, b, picture units over land): a link across water
+    must not read as a border through a third province (Hundred's Atlantic-Mediterranean over Spain)."""
+    units_crowded: list[tuple[str, str, float]] = field(default_factory=list)
+    """Unit spots of different provinces closer than ``UNITS_APART`` unit radii (a, b, distance in radii):
+    one unit would hide the other (Lewis's fleet on Stornoway's)."""
+    offboard_taken: list[tuple[str, float]] = field(default_factory=list)
+    """Provinces reaching into an off-board patch (abbr, km²): a sea not in play drawn as part of one that is."""
 
     def counts(self) -> dict[str, int]:
         return {
@@ -65,6 +76,9 @@ class GeoReport:
             "wrong_side": len(self.wrong_side),
             "too_small": len(self.too_small),
             "connectors": len(self.connectors),
+            "connectors_over_land": len(self.connectors_over_land),
+            "units_crowded": len(self.units_crowded),
+            "offboard_taken": len(self.offboard_taken),
         }
 
     @property
@@ -210,9 +224,10 @@ def check_geometry(variant: Variant) -> GeoReport:
             x, y = laea.point(*p.point)
             points[p.abbr] = ((x - x0) * scale, (y0 - y) * scale)
     shapes = {k: parse_path(s.d) for k, s in geo.provinces.items()}
-    background = parse_path(geo.background_land)
+    # Off-board water counts with off-board land: a coast along it is no shore (1000 AD's Black Sea).
+    background = parse_path(geo.background_land).union(parse_path(geo.background_offboard))
     graph = border_graph(variant)
-    return measure(
+    rep = measure(
         shapes,
         graph,
         geo.km_per_unit,
@@ -221,6 +236,33 @@ def check_geometry(variant: Variant) -> GeoReport:
         box(0, 0, geo.width, geo.height),
         unit_scale=geo.km_per_unit,
     )
+    frame = box(0, 0, geo.width, geo.height)
+    land = {k: g for k, g in shapes.items() if graph.kinds.get(k) not in ("sea", None) and not g.is_empty}
+    for c in geo.connectors:
+        ends = shapely.union_all([shapes.get(c.a, Polygon()), shapes.get(c.b, Polygon())]).buffer(1.0)
+        drawn = shapely.union_all([LineString(ring) for ring in path_rings(c.d) if len(ring) >= 2]).intersection(frame)
+        over = sum(float(drawn.intersection(g).difference(ends).length) for k, g in land.items() if k not in (c.a, c.b))
+        if over > 2.0:
+            rep.connectors_over_land.append((c.a, c.b, round(over, 1)))
+    r = unit_radius(
+        [p.area_km2 for p in geo.provinces.values() if p.kind != "sea" and not p.nested and p.area_km2 > 0],
+        geo.km_per_unit,
+        geo.width,
+        geo.height,
+    )
+    spots = [(k, p.unit) for k, p in sorted(geo.provinces.items())] + sorted(geo.coasts.items())
+    for i, (a, pa) in enumerate(spots):
+        for b, pb in spots[i + 1 :]:
+            d = math.dist(pa, pb)
+            if a.split("/")[0] != b.split("/")[0] and d < UNITS_APART * r:
+                rep.units_crowded.append((a, b, round(d / r, 2)))
+    off = parse_path(geo.background_offboard)
+    if not off.is_empty:
+        for k, g in sorted(shapes.items()):
+            km2 = float(g.intersection(off).area) * geo.km_per_unit**2
+            if km2 > geo.km_per_unit**2 * 4:
+                rep.offboard_taken.append((k, round(km2, 0)))
+    return rep
 
 
 def format_geo_report(rep: GeoReport, variant: str) -> str:
@@ -237,6 +279,9 @@ def format_geo_report(rep: GeoReport, variant: str) -> str:
         ("sea borders not meeting", rep.sea_apart),
         ("points outside their shape (wrong side of the coast)", rep.wrong_side),
         ("too small to click", rep.too_small),
+        ("connectors across other provinces' land", rep.connectors_over_land),
+        ("units of different provinces drawn over each other (distance in unit radii)", rep.units_crowded),
+        ("provinces reaching off the board", rep.offboard_taken),
     ):
         if items:
             lines.append(f"  {title} ({len(items)}):")

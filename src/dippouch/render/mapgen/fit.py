@@ -36,7 +36,9 @@ MAX_TRIES = 8
 
 
 def evaluate(b: Board, shapes: Shapes) -> GeoReport:
-    return measure(shapes.provinces, b.graph, b.km_per_unit, shapes.background, b.points, b.frame, unit_scale=1.0)
+    return measure(
+        shapes.provinces, b.graph, b.km_per_unit, shapes.background.union(b.offboard), b.points, b.frame, unit_scale=1.0
+    )
 
 
 def fit_seeds(

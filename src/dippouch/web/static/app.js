@@ -199,7 +199,30 @@
       }
     });
     var fit = null;
-    if (!svg) {  // a map drawn as a picture: zoom by its width
+    if (!svg) {
+      // A map sent as a picture (the public game page, light to load and readable without this script):
+      // its SVG is fetched and put in the picture's place, so it gets the same viewer. Failing that, the
+      // picture zooms by its width.
+      var img = vp.querySelector("img[data-svg]");
+      if (img && window.fetch && window.DOMParser) {
+        fetch(img.getAttribute("src"), { credentials: "same-origin" }).then(function (r) {
+          if (!r.ok) throw new Error("map " + r.status);
+          return r.text();
+        }).then(function (text) {
+          var el = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
+          if (!el || el.nodeName.toLowerCase() !== "svg") throw new Error("not a map");
+          el = document.importNode(el, true);
+          el.setAttribute("aria-label", img.getAttribute("alt") || "the map");
+          img.parentNode.replaceChild(el, img);
+          viewer(el);
+        }).catch(function () { pictureZoom(); });
+      } else {
+        pictureZoom();
+      }
+      return;
+    }
+    viewer(svg);
+    function pictureZoom() {
       fig.querySelectorAll("[data-zoom]").forEach(function (b) {
         if (b === full) return;
         b.addEventListener("click", function () {
@@ -208,191 +231,219 @@
           vp.style.setProperty("--zoom", zoom);
         });
       });
-      return;
     }
-    var vb = (svg.getAttribute("viewBox") || "0 0 1000 1000").split(/[\s,]+/).map(Number);
-    var board = { x: vb[0], y: vb[1], w: vb[2], h: vb[3] };
-    fig.classList.add("viewer");
-    vp.style.aspectRatio = board.w + " / " + board.h;
-    svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
-    var view = { x: board.x, y: board.y, w: board.w, h: board.h };
-    function size() { var r = vp.getBoundingClientRect(); return { w: r.width || 1, h: r.height || 1, r: r }; }
-    function show() { svg.setAttribute("viewBox", [view.x, view.y, view.w, view.h].join(" ")); }
-    // A view of at least the rectangle (x, y, w, h), shaped like the frame, centred on it.
-    function frame(x, y, w, h) {
-      var s = size(), a = s.w / s.h;
-      if (w / h < a) { var nw = h * a; x -= (nw - w) / 2; w = nw; } else { var nh = w / a; y -= (nh - h) / 2; h = nh; }
-      view = { x: x, y: y, w: w, h: h };
-      show();
-    }
-    fit = function () { frame(board.x, board.y, board.w, board.h); };
-    function fitWidth() { var s = size(); return Math.max(board.w, board.h * s.w / s.h); }
-    // Keep the view's middle on the board and its zoom between the whole board and 16 times closer.
-    function clamp() {
-      var s = size(), a = s.w / s.h, maxW = fitWidth(), minW = maxW / 16;
-      var w = Math.min(maxW, Math.max(minW, view.w)), h = w / a;
-      var cx = view.x + view.w / 2, cy = view.y + view.h / 2;
-      cx = Math.min(board.x + board.w, Math.max(board.x, cx));
-      cy = Math.min(board.y + board.h, Math.max(board.y, cy));
-      if (w >= board.w) cx = board.x + board.w / 2;
-      if (h >= board.h) cy = board.y + board.h / 2;
-      view = { x: cx - w / 2, y: cy - h / 2, w: w, h: h };
-      show();
-    }
-    function toMap(cx, cy) {
-      var s = size();
-      return { x: view.x + (cx - s.r.left) / s.w * view.w, y: view.y + (cy - s.r.top) / s.h * view.h };
-    }
-    // Zoom by k about the screen point (cx, cy): the map point under it stays under it.
-    function zoomAt(k, cx, cy) {
-      var s = size(), p = toMap(cx, cy), fx = (cx - s.r.left) / s.w, fy = (cy - s.r.top) / s.h;
-      var maxW = fitWidth(), w = Math.min(maxW, Math.max(maxW / 16, view.w / k)), h = w * s.h / s.w;
-      view = { x: p.x - fx * w, y: p.y - fy * h, w: w, h: h };
-      show();
-    }
-    // The map box (in map units) of some elements, read from the screen at the present view.
-    function boxOf(els) {
-      var s = size(), x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-      els.forEach(function (e) {
-        var r = e.getBoundingClientRect();
-        if (!r.width && !r.height) return;
-        var a = toMap(r.left, r.top), b = toMap(r.right, r.bottom);
-        x0 = Math.min(x0, a.x); y0 = Math.min(y0, a.y); x1 = Math.max(x1, b.x); y1 = Math.max(y1, b.y);
+    function viewer(svg) {
+      var vb = (svg.getAttribute("viewBox") || "0 0 1000 1000").split(/[\s,]+/).map(Number);
+      var board = { x: vb[0], y: vb[1], w: vb[2], h: vb[3] };
+      fig.classList.add("viewer");
+      vp.style.aspectRatio = board.w + " / " + board.h;
+      svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+      var view = { x: board.x, y: board.y, w: board.w, h: board.h };
+      function size() { var r = vp.getBoundingClientRect(); return { w: r.width || 1, h: r.height || 1, r: r }; }
+      function show() { svg.setAttribute("viewBox", [view.x, view.y, view.w, view.h].join(" ")); names(); }
+      // Names smaller than 9 px at the present zoom are hidden with their halo and leader line (a
+      // board of unreadable specks helps no one); zooming in brings them back, and hover or a tap gives any
+      // region's full name.
+      var READABLE = 9.2, perPx = 0, labels = [];  // 9 px, with room for rounding
+      svg.querySelectorAll("text[id^='label-']").forEach(function (t) {
+        var abbr = t.id.slice(6);
+        labels.push({ el: t, size: parseFloat(t.getAttribute("font-size")) || 0, small: false,
+          parts: svg.querySelectorAll("[data-for='" + abbr.replace(/'/g, "") + "']") });
       });
-      return x0 < x1 ? { x: x0, y: y0, w: x1 - x0, h: y1 - y0, s: s } : null;
-    }
-    // The height on screen of a region's name at the present view (the median name).
-    function nameHeight() {
-      var hs = [];
-      svg.querySelectorAll("text[id^='label-']").forEach(function (t) { var r = t.getBoundingClientRect(); if (r.height) hs.push(r.height); });
-      hs.sort(function (a, b) { return a - b; });
-      return hs.length ? hs[hs.length >> 1] : 12;
-    }
-    function opening() {
-      fit();
-      var power = fig.getAttribute("data-focus-power");
-      if (!power) return;
-      var readable = 11, nh = nameHeight();
-      if (nh >= readable) return;  // the whole board reads well as it is
-      var own = [];
-      svg.querySelectorAll("[id^='unit-'], [id^='dislodged-']").forEach(function (u) {
-        if (u.getAttribute("data-power") === power) own.push(u);
-      });
-      var b = boxOf(own);
-      if (!b) return;
-      // Padded by a few unit widths; no closer than names at twice the readable size.
-      var pad = Math.max(b.w, b.h) * 0.12 + view.w * 0.03;
-      var x = b.x - pad, y = b.y - pad, w = b.w + 2 * pad, h = b.h + 2 * pad;
-      var s = size(), minW = view.w * nh / (readable * 2), a = s.w / s.h;
-      if (w < minW && h * a < minW) { x -= (minW - w) / 2; w = minW; }
-      frame(x, y, w, h);
-      clamp();
-    }
-    opening();
-    window.addEventListener("resize", function () {  // the same middle and width, shaped like the new frame
-      var s = size(), cx = view.x + view.w / 2, cy = view.y + view.h / 2, h = view.w * s.h / s.w;
-      view = { x: cx - view.w / 2, y: cy - h / 2, w: view.w, h: h };
-      clamp();
-    });
-    fig.querySelectorAll("[data-zoom]").forEach(function (b) {
-      if (b === full) return;
-      b.addEventListener("click", function () {
-        var how = b.getAttribute("data-zoom"), s = size();
-        if (how === "fit") { fit(); return; }
-        zoomAt(how === "in" ? 1.5 : 1 / 1.5, s.r.left + s.w / 2, s.r.top + s.h / 2);
-      });
-    });
-    vp.addEventListener("wheel", function (ev) {
-      ev.preventDefault();
-      var d = ev.deltaMode === 1 ? ev.deltaY * 16 : ev.deltaY;
-      zoomAt(Math.pow(1.0015, -d), ev.clientX, ev.clientY);
-    }, { passive: false });
-    // Pointers: one drags, two pinch. A pointer that moved more than a few pixels made a drag, not a click.
-    var ptrs = {}, moved = false, pinch = null, start = null;
-    vp.addEventListener("pointerdown", function (ev) {
-      if (ev.button && ev.button !== 0) return;
-      if (ev.target.closest && ev.target.closest(".chooser")) return;
-      ptrs[ev.pointerId] = { x: ev.clientX, y: ev.clientY };
-      var ids = Object.keys(ptrs);
-      if (ids.length === 1) { moved = false; start = { x: ev.clientX, y: ev.clientY }; }
-      if (ids.length === 2) {
-        var a = ptrs[ids[0]], b = ptrs[ids[1]];
-        pinch = { d: Math.hypot(a.x - b.x, a.y - b.y) || 1 };
-        moved = true;
+      function names() {
+        var k = size().w / view.w;
+        if (!perPx) {  // a name's height on screen per unit of font size at one pixel a unit, measured once
+          for (var i = 0; i < labels.length && !perPx; i++) {
+            var h = labels[i].el.getBoundingClientRect().height;
+            if (h && labels[i].size) perPx = h / (labels[i].size * k);
+          }
+          if (!perPx) return;
+        }
+        labels.forEach(function (l) {
+          var small = l.size * k * perPx < READABLE;
+          if (small === l.small) return;
+          l.small = small;
+          l.el.classList.toggle("name-small", small);
+          l.parts.forEach(function (p) { p.classList.toggle("name-small", small); });
+        });
       }
-    });
-    vp.addEventListener("pointermove", function (ev) {
-      var p = ptrs[ev.pointerId];
-      if (!p) { hover(ev); return; }
-      var ids = Object.keys(ptrs);
-      if (ids.length === 2 && pinch) {
+      // A view of at least the rectangle (x, y, w, h), shaped like the frame, centred on it.
+      function frame(x, y, w, h) {
+        var s = size(), a = s.w / s.h;
+        if (w / h < a) { var nw = h * a; x -= (nw - w) / 2; w = nw; } else { var nh = w / a; y -= (nh - h) / 2; h = nh; }
+        view = { x: x, y: y, w: w, h: h };
+        show();
+      }
+      fit = function () { frame(board.x, board.y, board.w, board.h); };
+      function fitWidth() { var s = size(); return Math.max(board.w, board.h * s.w / s.h); }
+      // Keep the view's middle on the board and its zoom between the whole board and 16 times closer.
+      function clamp() {
+        var s = size(), a = s.w / s.h, maxW = fitWidth(), minW = maxW / 16;
+        var w = Math.min(maxW, Math.max(minW, view.w)), h = w / a;
+        var cx = view.x + view.w / 2, cy = view.y + view.h / 2;
+        cx = Math.min(board.x + board.w, Math.max(board.x, cx));
+        cy = Math.min(board.y + board.h, Math.max(board.y, cy));
+        if (w >= board.w) cx = board.x + board.w / 2;
+        if (h >= board.h) cy = board.y + board.h / 2;
+        view = { x: cx - w / 2, y: cy - h / 2, w: w, h: h };
+        show();
+      }
+      function toMap(cx, cy) {
+        var s = size();
+        return { x: view.x + (cx - s.r.left) / s.w * view.w, y: view.y + (cy - s.r.top) / s.h * view.h };
+      }
+      // Zoom by k about the screen point (cx, cy): the map point under it stays under it.
+      function zoomAt(k, cx, cy) {
+        var s = size(), p = toMap(cx, cy), fx = (cx - s.r.left) / s.w, fy = (cy - s.r.top) / s.h;
+        var maxW = fitWidth(), w = Math.min(maxW, Math.max(maxW / 16, view.w / k)), h = w * s.h / s.w;
+        view = { x: p.x - fx * w, y: p.y - fy * h, w: w, h: h };
+        show();
+      }
+      // The map box (in map units) of some elements, read from the screen at the present view.
+      function boxOf(els) {
+        var s = size(), x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+        els.forEach(function (e) {
+          var r = e.getBoundingClientRect();
+          if (!r.width && !r.height) return;
+          var a = toMap(r.left, r.top), b = toMap(r.right, r.bottom);
+          x0 = Math.min(x0, a.x); y0 = Math.min(y0, a.y); x1 = Math.max(x1, b.x); y1 = Math.max(y1, b.y);
+        });
+        return x0 < x1 ? { x: x0, y: y0, w: x1 - x0, h: y1 - y0, s: s } : null;
+      }
+      // The height on screen of a region's name at the present view (the median name).
+      function nameHeight() {
+        var hs = [];
+        svg.querySelectorAll("text[id^='label-']").forEach(function (t) { var r = t.getBoundingClientRect(); if (r.height) hs.push(r.height); });
+        hs.sort(function (a, b) { return a - b; });
+        return hs.length ? hs[hs.length >> 1] : 12;
+      }
+      function opening() {
+        fit();
+        var power = fig.getAttribute("data-focus-power");
+        if (!power) return;
+        var readable = 11, nh = nameHeight();
+        if (nh >= readable) return;  // the whole board reads well as it is
+        var own = [];
+        svg.querySelectorAll("[id^='unit-'], [id^='dislodged-']").forEach(function (u) {
+          if (u.getAttribute("data-power") === power) own.push(u);
+        });
+        var b = boxOf(own);
+        if (!b) return;
+        // Padded by a few unit widths; no closer than names at twice the readable size.
+        var pad = Math.max(b.w, b.h) * 0.12 + view.w * 0.03;
+        var x = b.x - pad, y = b.y - pad, w = b.w + 2 * pad, h = b.h + 2 * pad;
+        var s = size(), minW = view.w * nh / (readable * 2), a = s.w / s.h;
+        if (w < minW && h * a < minW) { x -= (minW - w) / 2; w = minW; }
+        frame(x, y, w, h);
+        clamp();
+      }
+      opening();
+      window.addEventListener("resize", function () {  // the same middle and width, shaped like the new frame
+        var s = size(), cx = view.x + view.w / 2, cy = view.y + view.h / 2, h = view.w * s.h / s.w;
+        view = { x: cx - view.w / 2, y: cy - h / 2, w: view.w, h: h };
+        clamp();
+      });
+      fig.querySelectorAll("[data-zoom]").forEach(function (b) {
+        if (b === full) return;
+        b.addEventListener("click", function () {
+          var how = b.getAttribute("data-zoom"), s = size();
+          if (how === "fit") { fit(); return; }
+          zoomAt(how === "in" ? 1.5 : 1 / 1.5, s.r.left + s.w / 2, s.r.top + s.h / 2);
+        });
+      });
+      vp.addEventListener("wheel", function (ev) {
+        ev.preventDefault();
+        var d = ev.deltaMode === 1 ? ev.deltaY * 16 : ev.deltaY;
+        zoomAt(Math.pow(1.0015, -d), ev.clientX, ev.clientY);
+      }, { passive: false });
+      // Pointers: one drags, two pinch. A pointer that moved more than a few pixels made a drag, not a click.
+      var ptrs = {}, moved = false, pinch = null, start = null;
+      vp.addEventListener("pointerdown", function (ev) {
+        if (ev.button && ev.button !== 0) return;
+        if (ev.target.closest && ev.target.closest(".chooser")) return;
         ptrs[ev.pointerId] = { x: ev.clientX, y: ev.clientY };
-        var a = ptrs[ids[0]], b = ptrs[ids[1]], d = Math.hypot(a.x - b.x, a.y - b.y) || 1;
-        var mx = (a.x + b.x) / 2, my = (a.y + b.y) / 2;
-        var pm = { x: (p.x + (ev.pointerId == ids[0] ? b.x : a.x)) / 2, y: (p.y + (ev.pointerId == ids[0] ? b.y : a.y)) / 2 };
-        panBy(mx - pm.x, my - pm.y);
-        zoomAt(d / pinch.d, mx, my);
-        pinch.d = d;
-        return;
+        var ids = Object.keys(ptrs);
+        if (ids.length === 1) { moved = false; start = { x: ev.clientX, y: ev.clientY }; }
+        if (ids.length === 2) {
+          var a = ptrs[ids[0]], b = ptrs[ids[1]];
+          pinch = { d: Math.hypot(a.x - b.x, a.y - b.y) || 1 };
+          moved = true;
+        }
+      });
+      vp.addEventListener("pointermove", function (ev) {
+        var p = ptrs[ev.pointerId];
+        if (!p) { hover(ev); return; }
+        var ids = Object.keys(ptrs);
+        if (ids.length === 2 && pinch) {
+          ptrs[ev.pointerId] = { x: ev.clientX, y: ev.clientY };
+          var a = ptrs[ids[0]], b = ptrs[ids[1]], d = Math.hypot(a.x - b.x, a.y - b.y) || 1;
+          var mx = (a.x + b.x) / 2, my = (a.y + b.y) / 2;
+          var pm = { x: (p.x + (ev.pointerId == ids[0] ? b.x : a.x)) / 2, y: (p.y + (ev.pointerId == ids[0] ? b.y : a.y)) / 2 };
+          panBy(mx - pm.x, my - pm.y);
+          zoomAt(d / pinch.d, mx, my);
+          pinch.d = d;
+          return;
+        }
+        if (!moved && Math.hypot(ev.clientX - start.x, ev.clientY - start.y) > 6) {
+          moved = true;
+          try { vp.setPointerCapture(ev.pointerId); } catch (e) { /* the pointer is gone */ }
+          vp.classList.add("dragging");
+        }
+        if (moved) { panBy(ev.clientX - p.x, ev.clientY - p.y); }
+        ptrs[ev.pointerId] = { x: ev.clientX, y: ev.clientY };
+      });
+      function panBy(dx, dy) {
+        var s = size();
+        view.x -= dx / s.w * view.w; view.y -= dy / s.h * view.h;
+        clamp();
       }
-      if (!moved && Math.hypot(ev.clientX - start.x, ev.clientY - start.y) > 6) {
-        moved = true;
-        try { vp.setPointerCapture(ev.pointerId); } catch (e) { /* the pointer is gone */ }
-        vp.classList.add("dragging");
+      function up(ev) {
+        if (!ptrs[ev.pointerId]) return;
+        delete ptrs[ev.pointerId];
+        if (Object.keys(ptrs).length < 2) pinch = null;
+        if (!Object.keys(ptrs).length) vp.classList.remove("dragging");
+        if (!moved && ev.type === "pointerup" && ev.pointerType !== "mouse") tapName(ev);
       }
-      if (moved) { panBy(ev.clientX - p.x, ev.clientY - p.y); }
-      ptrs[ev.pointerId] = { x: ev.clientX, y: ev.clientY };
-    });
-    function panBy(dx, dy) {
-      var s = size();
-      view.x -= dx / s.w * view.w; view.y -= dy / s.h * view.h;
-      clamp();
-    }
-    function up(ev) {
-      if (!ptrs[ev.pointerId]) return;
-      delete ptrs[ev.pointerId];
-      if (Object.keys(ptrs).length < 2) pinch = null;
-      if (!Object.keys(ptrs).length) vp.classList.remove("dragging");
-      if (!moved && ev.type === "pointerup" && ev.pointerType !== "mouse") tapName(ev);
-    }
-    vp.addEventListener("pointerup", up);
-    vp.addEventListener("pointercancel", up);
-    vp.addEventListener("click", function (ev) {
-      if (moved) { ev.stopImmediatePropagation(); ev.preventDefault(); moved = false; }
-    }, true);
-    // A region's full name: under the mouse (desktop) or where a finger tapped (phone).
-    var label = vp.querySelector(".map-name"), hideTimer = null;
-    function nameAt(x, y) {
-      var els = document.elementsFromPoint(x, y);
-      for (var i = 0; i < els.length; i++) {
-        var n = els[i].getAttribute && els[i].getAttribute("data-name");
-        if (n && vp.contains(els[i])) return n;
+      vp.addEventListener("pointerup", up);
+      vp.addEventListener("pointercancel", up);
+      vp.addEventListener("click", function (ev) {
+        if (moved) { ev.stopImmediatePropagation(); ev.preventDefault(); moved = false; }
+      }, true);
+      // A region's full name: under the mouse (desktop) or where a finger tapped (phone).
+      var label = vp.querySelector(".map-name"), hideTimer = null;
+      function nameAt(x, y) {
+        var els = document.elementsFromPoint(x, y);
+        for (var i = 0; i < els.length; i++) {
+          var n = els[i].getAttribute && els[i].getAttribute("data-name");
+          if (n && vp.contains(els[i])) return n;
+        }
+        return null;
       }
-      return null;
+      function say(n, x, y) {
+        if (!label) return;
+        if (!n) { label.hidden = true; return; }
+        label.textContent = n;
+        label.hidden = false;
+        var s = size(), w = label.offsetWidth, h = label.offsetHeight;
+        label.style.left = Math.max(2, Math.min(x - s.r.left + 12, s.w - w - 2)) + "px";
+        label.style.top = Math.max(2, Math.min(y - s.r.top - h - 10, s.h - h - 2)) + "px";
+      }
+      function hover(ev) { if (ev.pointerType === "mouse") say(nameAt(ev.clientX, ev.clientY), ev.clientX, ev.clientY); }
+      function tapName(ev) {
+        say(nameAt(ev.clientX, ev.clientY), ev.clientX, ev.clientY);
+        clearTimeout(hideTimer);
+        hideTimer = setTimeout(function () { if (label) label.hidden = true; }, 2500);
+      }
+      vp.addEventListener("pointerleave", function (ev) { if (ev.pointerType === "mouse" && label) label.hidden = true; });
+      // Others (the move browser) bring a place into the middle of the view.
+      fig.mapCentre = function (el) {
+        var b = boxOf([el]);
+        if (!b) return;
+        view.x = b.x + b.w / 2 - view.w / 2; view.y = b.y + b.h / 2 - view.h / 2;
+        clamp();
+      };
+      fig.setAttribute("data-viewer-ready", "");
     }
-    function say(n, x, y) {
-      if (!label) return;
-      if (!n) { label.hidden = true; return; }
-      label.textContent = n;
-      label.hidden = false;
-      var s = size(), w = label.offsetWidth, h = label.offsetHeight;
-      label.style.left = Math.max(2, Math.min(x - s.r.left + 12, s.w - w - 2)) + "px";
-      label.style.top = Math.max(2, Math.min(y - s.r.top - h - 10, s.h - h - 2)) + "px";
-    }
-    function hover(ev) { if (ev.pointerType === "mouse") say(nameAt(ev.clientX, ev.clientY), ev.clientX, ev.clientY); }
-    function tapName(ev) {
-      say(nameAt(ev.clientX, ev.clientY), ev.clientX, ev.clientY);
-      clearTimeout(hideTimer);
-      hideTimer = setTimeout(function () { if (label) label.hidden = true; }, 2500);
-    }
-    vp.addEventListener("pointerleave", function (ev) { if (ev.pointerType === "mouse" && label) label.hidden = true; });
-    // Others (the move browser) bring a place into the middle of the view.
-    fig.mapCentre = function (el) {
-      var b = boxOf([el]);
-      if (!b) return;
-      view.x = b.x + b.w / 2 - view.w / 2; view.y = b.y + b.h / 2 - view.h / 2;
-      clamp();
-    };
   });
 
   // ------------------------------------------------------------------ click entry on the map
