@@ -3,7 +3,7 @@
 A game's open phase is filled with versions from every power (round robin), then France submits again 20
 times and the CPU time per submission is printed. It should not grow with the versions stored: a submission
 reads its next version number by SQL max and only the standing (and named) version, never every earlier one
-(tests/test_web_perf_submit.py counts the rows). Before, it loaded every version of the phase (then every
+(tests/web/test_web_perf_submit.py counts the rows). Before, it loaded every version of the phase (then every
 version of its power) with its text and line checks.
 
     .venv/bin/python benchmarks/bench_submit.py [--sizes 10,100,400] [--repeat 20]

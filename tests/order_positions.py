@@ -1,13 +1,15 @@
 """Positions of every phase kind on all six variants, and orders (legal, illegal, of every kind) to try on them.
 
 Shared by the tests that hold the arrival check, the legal-order lists and the adjudicator together
-(tests/test_legal_vs_adjudicator.py, tests/test_arrival_property.py). Everything is built from fixed seeds.
+(tests/core/test_legal_vs_adjudicator.py, tests/core/test_arrival_property.py). Everything is built from fixed seeds.
 """
 
 from __future__ import annotations
 
 import random
 from functools import cache
+
+from test_properties import random_orders, random_position
 
 from dippouch.catalog import load_variant, variant_names
 from dippouch.core.adjudicator import adjudicate
@@ -16,7 +18,6 @@ from dippouch.core.legal_orders import legal_orders
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
-from test_properties import random_orders, random_position
 
 VARIANTS = variant_names()
 

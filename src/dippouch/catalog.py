@@ -60,7 +60,7 @@ PACKAGE_VARIANTS = Path(__file__).resolve().parent / "variants"
 
 KEPT_VARIANTS = 64
 """Built variants kept in memory by each of the two caches here (by file, by data hash), the oldest let go
-first. A variant let go is freed, with every table the core derived from it (tests/test_variant_memory.py)."""
+first. A variant let go is freed, with every table the core derived from it (tests/variants/test_variant_memory.py)."""
 
 SETTINGS_ENV = "DIPPOUCH_SETTINGS"
 PATH_ENV = "DIPPOUCH_VARIANT_PATH"

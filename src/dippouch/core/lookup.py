@@ -244,6 +244,6 @@ def load_rule_modules() -> None:
     The rule modules are plugins: they import the core (hooks, notation, variants) to register what they
     provide, and no core module imports them. They are loaded here by name, as a plugin host loads its
     plugins, before a variant is built, its file checked or a game's victory judged, so that every registry is
-    complete when it is read, and the core's imports only point down (tests/test_import_layers.py).
+    complete when it is read, and the core's imports only point down (tests/project/test_import_layers.py).
     """
     importlib.import_module(RULE_MODULES)

@@ -1,7 +1,7 @@
 """How long the mail queue is, for a worker's metrics: a count the worker reports after each round.
 
 Apart from the game store (:class:`dippouch.store.repository.GameStore` never needs the mail tables): a
-command that only submits orders does not map them (tests/test_cli_startup.py).
+command that only submits orders does not map them (tests/cli/test_cli_startup.py).
 """
 
 from __future__ import annotations

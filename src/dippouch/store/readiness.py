@@ -27,7 +27,7 @@ __all__ = ["civil_disorder", "missed_streaks", "phase_due", "review"]
 
 def review() -> Any:
     """store/review.py, imported when a phase's due-ness is first asked: it maps the mail tables, which a
-    command that only submits never needs (tests/test_cli_startup.py). It never imports this module."""
+    command that only submits never needs (tests/cli/test_cli_startup.py). It never imports this module."""
     import dippouch.store.review
 
     return dippouch.store.review

@@ -3,7 +3,7 @@
 The web's tables (:mod:`dippouch.store.models_web`) and the mail's (:mod:`dippouch.store.models_mail`) extend
 the game's (:mod:`dippouch.store.models`) and are mapped only by the commands that use them. Gathering them
 here, rather than in ``models`` itself, keeps the imports one way: the extensions import ``models``, and
-nothing they import imports them back (tests/test_import_layers.py).
+nothing they import imports them back (tests/project/test_import_layers.py).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ The rooms of the web app (:mod:`dippouch.web.games`, :mod:`~dippouch.web.player_
 which the HTML templates read too; these models describe that data and FastAPI checks each answer against
 them. Every model allows fields it does not name (``extra="allow"``), so an answer is never cut short in
 production by a field added without its description; the API tests fail on any such field instead
-(tests/test_web_api_answers.py), and the routes answer only the fields the data has
+(tests/web/test_web_api_answers.py), and the routes answer only the fields the data has
 (``response_model_exclude_unset``), as they did before the models.
 """
 

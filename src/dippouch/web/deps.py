@@ -2,7 +2,7 @@
 
 Kept apart from :mod:`dippouch.web.app`, which builds the application and includes the routers
 (:mod:`dippouch.web.api`, :mod:`dippouch.web.pages`): the routers import these helpers from here, so no
-module of the web imports the one that imports it (tests/test_import_layers.py).
+module of the web imports the one that imports it (tests/project/test_import_layers.py).
 """
 
 from __future__ import annotations

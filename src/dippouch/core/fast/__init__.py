@@ -9,7 +9,7 @@ the benchmark take them from here instead:
   accept, accepted without the general judgement);
 - :mod:`.legal_orders`: a position's legal orders joined from per-map and per-group caches.
 
-Each is held to its readable twin by agreement tests: tests/test_movement_paths_agree.py,
-tests/test_adjustment_paths_agree.py, tests/test_legal.py (the fast and general listings),
-tests/test_legal_vs_adjudicator.py and the DATC cases, which run both ways.
+Each is held to its readable twin by agreement tests: tests/core/test_movement_paths_agree.py,
+tests/core/test_adjustment_paths_agree.py, tests/core/test_legal.py (the fast and general listings),
+tests/core/test_legal_vs_adjudicator.py and the DATC cases, which run both ways.
 """

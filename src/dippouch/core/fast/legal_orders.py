@@ -9,8 +9,8 @@ fact of the map: a unit's hold, moves and supports of each neighbour are made on
 what they depend on, so a phase mostly joins cached tuples (:func:`movement_orders`). The caches make orders
 without the dataclasses' ``__init__`` (see :func:`new_support`).
 
-Both ways list the same orders: tests/test_legal.py and tests/test_legal_cache_reuse.py run the general
-way (``legal_orders._FORCE_GENERAL``) beside this one, and tests/test_legal_vs_adjudicator.py holds both
+Both ways list the same orders: tests/core/test_legal.py and tests/core/test_legal_cache_reuse.py run the general
+way (``legal_orders._FORCE_GENERAL``) beside this one, and tests/core/test_legal_vs_adjudicator.py holds both
 to the adjudicator.
 """
 

@@ -6,7 +6,7 @@ the resolver's lists. Under the standard rules, most orders of a phase are a leg
 convoy for a unit of the ordering power with no order yet; this loop settles those with a few list
 look-ups, and hands anything else (illegal, repeated or foreign orders, extra order kinds) to ``general``,
 which judges it in full and says why. The loop only ever accepts what ``general`` would accept:
-tests/test_movement_paths_agree.py plays positions both ways and compares every result, and the DATC cases
+tests/core/test_movement_paths_agree.py plays positions both ways and compares every result, and the DATC cases
 run both ways.
 
 A function of its own, called once a phase, rather than inlined in

@@ -2,7 +2,7 @@
 
 Kept apart from :mod:`dippouch.render.mapgen.build` (the board, shapes and document) and
 :mod:`dippouch.render.mapgen.fit` (moving seeds until the checks pass), since fitting uses the build's shapes:
-this module imports both, and neither imports the other back (tests/test_import_layers.py).
+this module imports both, and neither imports the other back (tests/project/test_import_layers.py).
 """
 
 from __future__ import annotations

@@ -1,0 +1,89 @@
+"""benchmarks/bench_web_workers.py runs end to end (tiny: 12 games with 3-second phases, 2 workers, a few
+seconds of load): the figures in benchmarks/README.md come from a script that works, and what it counts as
+an error or a stale page is counted."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import in_ci
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_web_workers.py"
+
+
+def _bench() -> Any:
+    spec = importlib.util.spec_from_file_location("bench_web_workers", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    bench = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = bench
+    spec.loader.exec_module(bench)
+    return bench
+
+
+def test_bench_web_workers_runs_and_reports(capsys: pytest.CaptureFixture[str]) -> None:
+    admin = os.environ.get("DIPPOUCH_TEST_POSTGRES_URL")
+    if not admin:
+        if in_ci():
+            pytest.fail("DIPPOUCH_TEST_POSTGRES_URL is not set: CI must run the PostgreSQL tests")
+        pytest.skip("no PostgreSQL server: set DIPPOUCH_TEST_POSTGRES_URL or run scripts/test")
+    args = ["--postgres", admin, "--games", "12", "--keyed", "2", "--phase-seconds", "3", "--seconds", "5"]
+    args += ["--warmup", "1", "--clients", "6", "--page-rate", "20", "--submit-rate", "4", "--check-pages", "5"]
+    code = _bench().main(args)
+    out = capsys.readouterr().out
+    assert code == 0, out
+    page = re.search(r"^game page .* \((\d+) requests, (\d+) errors", out, re.M)
+    post = re.search(r"^submission .* \((\d+) requests, (\d+) errors, (\d+) refused", out, re.M)
+    assert page and post, out
+    assert int(page.group(1)) > 50 and int(page.group(2)) == 0
+    assert int(post.group(1)) > 10 and int(post.group(2)) == 0
+    # The pages' maps, fetched as a browser does (each address once: they are marked immutable).
+    maps = re.search(r"^its map .* \((\d+) requests, (\d+) errors", out, re.M)
+    assert maps and int(maps.group(1)) > 0 and int(maps.group(2)) == 0, out
+    done = re.search(r"^workers: (\d+) phases processed", out, re.M)
+    assert done and int(done.group(1)) >= 12, out  # every game advanced at least once during the round
+    assert "pages afterwards: 5 of 5 show the phase the database has open" in out
+
+
+def test_an_error_answer_is_counted_as_an_error() -> None:
+    """The tally's rules: a refusal for a power with nothing to order is counted apart, anything else is an
+    error (so "0 errors" above means something)."""
+    import asyncio
+
+    bench = _bench()
+    tally = bench.Tally()
+
+    async def serve_and_ask() -> None:
+        answers = iter(
+            [
+                (400, b'{"error": "France has nothing to order in Winter 1901 Adjustments"}'),
+                (400, b'{"error": "no province \'xyz\'"}'),
+                (500, b'{"error": "internal error"}'),
+                (200, b"ok"),
+            ]
+        )
+
+        async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            while await reader.readline() not in (b"\r\n", b""):
+                pass
+            status, body = next(answers)
+            writer.write(b"HTTP/1.1 %d X\r\nContent-Length: %d\r\n\r\n%s" % (status, len(body), body))
+            await writer.drain()
+            writer.close()
+
+        server = await asyncio.start_server(handle, "127.0.0.1", 0)
+        port = server.sockets[0].getsockname()[1]
+        async with server:
+            for _ in range(4):
+                await bench.open_loop([port], 1, 0.05, 20.0, [("GET", "/x", b"", {})], 5.0, tally)
+
+    asyncio.run(serve_and_ask())
+    assert tally.refused == 1
+    assert len(tally.errors) == 2 and "500" in tally.errors[1], tally.errors
+    assert len(tally.latencies) == 4

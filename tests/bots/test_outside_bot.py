@@ -1,0 +1,112 @@
+"""Outside bots: a program speaking JSON lines plays a power with the engine's legal orders only."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+import dippouch.cli.bots  # noqa: F401  (registers the commands)
+from dippouch.bots.engine import legal_orders
+from dippouch.bots.outside import OutsideBot, request
+from dippouch.bots.seats import play_outside
+from dippouch.catalog import load_variant
+from dippouch.cli import app
+from dippouch.store import GameStore
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "json_bot.py"
+T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
+
+
+def _program(tmp_path: Path, body: str) -> list[str]:
+    path = tmp_path / "bot.py"
+    path.write_text("import json, sys, time\n" + body, encoding="utf-8")
+    return [sys.executable, str(path)]
+
+
+def test_the_request_lists_the_position_and_every_legal_order_in_canonical_notation() -> None:
+    variant = load_variant("standard")
+    message, by_text = request(variant, variant.start, "France")
+    assert message["type"] == "orders" and message["power"] == "France" and message["kind"] == "movement"
+    assert message["phase"] == "Spring 1901 Movement"
+    assert "A par - bur" in message["legal"]["par"] and "F bre - mao" in message["legal"]["bre"]
+    assert len(by_text) == sum(len(v) for v in legal_orders(variant, variant.start, "France").values())
+    assert {"power": "France", "unit": "A par"} in message["position"]["units"]
+    assert "bel" in message["centres"]
+    json.dumps(message)  # JSON through and through
+
+
+def test_the_example_bot_plays_france_with_legal_orders() -> None:
+    variant = load_variant("standard")
+    bot = OutsideBot([sys.executable, str(EXAMPLE)], timeout=20)
+    try:
+        orders = bot.orders(variant, variant.start, "France", random.Random(0))
+    finally:
+        bot.close()
+    legal = {o for os_ in legal_orders(variant, variant.start, "France").values() for o in os_}
+    assert len(orders) == 3 and all(o in legal for o in orders)
+    assert bot.dropped == [] and bot.silent == 0
+
+
+def test_dippouch_bot_plays_a_practice_game_with_the_example_program() -> None:
+    r = CliRunner().invoke(
+        app, ["bot", "--variant", "hundred3", "--years", "1", "--power", "England", "--", sys.executable, str(EXAMPLE)]
+    )
+    assert r.exit_code == 0, r.output
+    assert "England" in r.output and "(program)" in r.output and "(heuristic)" in r.output
+    assert "dropped" not in r.output and "no usable answer" not in r.output
+
+
+def test_orders_that_are_not_legal_are_dropped_and_reported_never_sent(tmp_path: Path) -> None:
+    cmd = _program(
+        tmp_path,
+        "for line in sys.stdin:\n"
+        "    r = json.loads(line)\n"
+        "    if r['type'] != 'orders': break\n"
+        "    print(json.dumps({'orders': ['A par - mun', 'A Paris nowhere', 'A mar - spa']}), flush=True)\n",
+    )
+    variant = load_variant("standard")
+    bot = OutsideBot(cmd, timeout=20)
+    try:
+        orders = bot.orders(variant, variant.start, "France", random.Random(0))
+    finally:
+        bot.close()
+    assert len(orders) == 1  # A mar - spa
+    assert bot.dropped[0] == "'A par - mun': not a legal order for France now"
+    assert bot.dropped[1].startswith("'A Paris nowhere': ")
+
+
+def test_a_silent_program_gives_no_orders_after_its_timeout(tmp_path: Path) -> None:
+    cmd = _program(tmp_path, "for line in sys.stdin:\n    time.sleep(30)\n")
+    variant = load_variant("standard")
+    bot = OutsideBot(cmd, timeout=0.5)
+    try:
+        assert bot.orders(variant, variant.start, "France", random.Random(0)) == []
+    finally:
+        bot.close()
+    assert bot.silent == 1
+
+
+def test_a_program_that_cannot_start_is_a_clear_error() -> None:
+    r = CliRunner().invoke(app, ["bot", "--", "/no/such/bot-program"])
+    assert r.exit_code == 2
+    assert "cannot start the bot program '/no/such/bot-program'" in r.output
+    assert "Traceback" not in r.output
+
+
+def test_an_outside_bot_sends_a_stored_games_orders_as_a_bot_version(tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path}/g.db"
+    store = GameStore(db)
+    store.create_game("g", "standard", now=T0)
+    bot = OutsideBot([sys.executable, str(EXAMPLE)], timeout=20)
+    try:
+        move = play_outside(store, "g", "germany", bot, now=T0)
+    finally:
+        bot.close()
+    assert move is not None and move.power == "Germany" and move.version == 1
+    sub = store.phase_record("g", "Spring 1901 Movement", open_ok=True)["submissions"][0]
+    assert sub["source"] == "bot" and sub["ready"] and sub["power"] == "Germany"

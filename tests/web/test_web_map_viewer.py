@@ -1,0 +1,325 @@
+"""The map viewer in a real browser (Chromium, desktop 1366x768 and phone 390x844): a W3K player page opens
+on the player's own units with names big enough to read, the wheel zooms about the pointer, a drag pans the
+map and adds no order (a tap still does), "Fit" shows every region, and a region's full name is shown on
+hover (desktop) and on tap (phone). Screenshots go to test-artifacts/web/viewer-*.png.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from test_web_browser import ARTIFACTS, PHONE, _context, _errors, browser, server
+from test_web_entry_browser import DESKTOP, SIZES, _game, _point_in, _tap
+
+__all__ = ["browser", "server"]  # the fixtures, shared with the other browser tests
+
+VIEW = "[data-map] .map-viewport"
+
+
+def _page(browser: Any, server: dict[str, Any], secret: str, size: dict[str, int], phone: bool) -> Any:
+    page = _context(browser, size, phone=phone).new_page()
+    page.errors = _errors(page)
+    page.goto(f"{server['base']}/k/{secret}")
+    page.locator("[data-map].viewer").wait_for()
+    return page
+
+
+def _rects(page: Any, selector: str) -> dict[str, Any]:
+    """The frame's rectangle and those of the elements matching ``selector`` inside the map."""
+    rects: dict[str, Any] = page.evaluate(
+        """sel => {
+          const r = e => { const b = e.getBoundingClientRect(); return {l: b.left, t: b.top, r: b.right, b: b.bottom}; };
+          const fig = document.querySelector('[data-map]');
+          return {frame: r(fig.querySelector('.map-viewport')),
+                  els: Array.from(fig.querySelectorAll(sel)).map(e => Object.assign({id: e.id}, r(e)))};
+        }""",
+        selector,
+    )
+    return rects
+
+
+def _inside(el: dict[str, Any], frame: dict[str, Any], slack: float = 1.0) -> bool:
+    return bool(
+        el["l"] >= frame["l"] - slack
+        and el["r"] <= frame["r"] + slack
+        and el["t"] >= frame["t"] - slack
+        and el["b"] <= frame["b"] + slack
+    )
+
+
+def _centre(page: Any, selector: str) -> dict[str, float]:
+    b = page.locator(f"{VIEW} {selector}").bounding_box()
+    return {"x": b["x"] + b["width"] / 2, "y": b["y"] + b["height"] / 2, "w": b["width"]}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("power", ["Crown", "Protectorate"])
+@pytest.mark.parametrize("size", SIZES)
+def test_a_southern_power_opens_on_its_own_units_with_names_to_read(
+    server: dict[str, Any], browser: Any, size: tuple[dict[str, int], bool], power: str
+) -> None:
+    """W3K's board is tall, Scotland at its top: a southern power's page opens with every one of its units
+    inside the frame (and the window) and, on the desktop, the Crown's names in view at least 9 px tall."""
+    size_, phone = size
+    _, secret = _game(server, "w3k", power)
+    page = _page(browser, server, secret, size_, phone)
+    got = _rects(page, f"[id^='unit-'][data-power='{power}']")
+    assert len(got["els"]) == 6, got
+    seen_frame = dict(got["frame"], b=min(got["frame"]["b"], size_["height"]))  # and in the window
+    outside = [e["id"] for e in got["els"] if not _inside(e, seen_frame)]
+    assert not outside, (outside, seen_frame)
+    names = _rects(page, "text[id^='label-']")
+    seen = sorted(e["b"] - e["t"] for e in names["els"] if _inside(e, names["frame"]))
+    assert seen, "no names in view"
+    if not phone and power == "Crown":  # the Protectorate holds Enniskillen and Brest too: the units come first
+        assert seen[len(seen) // 2] >= 9, seen  # the median name in view
+    assert page.errors == [], page.errors
+    page.screenshot(path=str(ARTIFACTS / f"viewer-open-{power.lower()}-{'phone' if phone else 'desktop'}.png"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", SIZES)
+def test_fit_shows_every_region(server: dict[str, Any], browser: Any, size: tuple[dict[str, int], bool]) -> None:
+    """After zooming in, "Fit" brings back the whole W3K board: every region's shape inside the frame."""
+    size_, phone = size
+    _, secret = _game(server, "w3k", "Crown")
+    page = _page(browser, server, secret, size_, phone)
+    for _ in range(3):
+        page.locator("[data-map] [data-zoom=in]").click()
+    got = _rects(page, "path[id^='r-']")
+    assert any(not _inside(e, got["frame"]) for e in got["els"]), "zoomed in, some region is out of view"
+    page.locator("[data-map] [data-zoom=fit]").click()
+    got = _rects(page, "path[id^='r-']")
+    assert len(got["els"]) > 100, len(got["els"])
+    outside = [e["id"] for e in got["els"] if not _inside(e, got["frame"])]
+    assert not outside, outside
+    assert got["frame"]["r"] <= size_["width"] + 0.5 and got["frame"]["b"] - got["frame"]["t"] <= size_["height"]
+    page.screenshot(path=str(ARTIFACTS / f"viewer-fit-{'phone' if phone else 'desktop'}.png"))
+
+
+@pytest.mark.slow
+def test_the_public_pages_open_on_the_whole_board(server: dict[str, Any], browser: Any) -> None:
+    """Without a power of one's own (the variant's page here), the map opens on the whole board."""
+    page = _context(browser, DESKTOP).new_page()
+    page.goto(f"{server['base']}/variants/w3k")
+    page.locator("[data-map].viewer").wait_for()
+    got = _rects(page, "path[id^='r-']")
+    assert len(got["els"]) > 100
+    assert all(_inside(e, got["frame"]) for e in got["els"])
+
+
+@pytest.mark.slow
+def test_the_wheel_zooms_about_the_pointer(server: dict[str, Any], browser: Any) -> None:
+    """A wheel turn over Gloucester's army enlarges the map and leaves the army under the pointer."""
+    _, secret = _game(server, "w3k", "Crown")
+    page = _page(browser, server, secret, DESKTOP, False)
+    before = _centre(page, "#unit-glo")
+    page.mouse.move(before["x"] + 3, before["y"] - 2)
+    page.mouse.wheel(0, -400)
+    page.wait_for_timeout(100)
+    after = _centre(page, "#unit-glo")
+    assert after["w"] > before["w"] * 1.3, (before, after)
+    assert abs(after["x"] - before["x"]) <= 3 + 3 * (after["w"] / before["w"] - 1), (before, after)
+    assert abs(after["y"] - before["y"]) <= 3 + 2 * (after["w"] / before["w"] - 1), (before, after)
+    # The + button zooms about the view's middle: the middle's map point stays where it was.
+    mid = page.evaluate(
+        "() => { const b = document.querySelector('[data-map] svg').viewBox.baseVal; return [b.x + b.width / 2, b.y + b.height / 2, b.width]; }"
+    )
+    page.locator("[data-map] [data-zoom=in]").click()
+    mid2 = page.evaluate(
+        "() => { const b = document.querySelector('[data-map] svg').viewBox.baseVal; return [b.x + b.width / 2, b.y + b.height / 2, b.width]; }"
+    )
+    assert mid2[2] < mid[2] / 1.4 and abs(mid2[0] - mid[0]) < 0.01 * mid[2] and abs(mid2[1] - mid[1]) < 0.01 * mid[2]
+    page.screenshot(path=str(ARTIFACTS / "viewer-wheel-desktop.png"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", SIZES)
+def test_a_drag_pans_the_map_and_adds_no_order_but_a_tap_still_does(
+    server: dict[str, Any], browser: Any, size: tuple[dict[str, int], bool]
+) -> None:
+    """Dragging from Gloucester's army moves the map with the pointer and neither picks the unit nor adds an
+    order; two taps afterwards (the army, then the army again) still make a hold."""
+    from playwright.sync_api import expect
+
+    size_, phone = size
+    _, secret = _game(server, "w3k", "Crown")
+    page = _page(browser, server, secret, size_, phone)
+    a = _centre(page, "#unit-glo")
+    if phone:
+        _touch_drag(page, a["x"], a["y"], a["x"] + 60, a["y"] + 40)
+    else:
+        page.mouse.move(a["x"], a["y"])
+        page.mouse.down()
+        for i in range(1, 9):
+            page.mouse.move(a["x"] + 60 * i / 8, a["y"] + 40 * i / 8)
+        page.mouse.up()
+    b = _centre(page, "#unit-glo")
+    assert abs(b["x"] - a["x"] - 60) <= 3 and abs(b["y"] - a["y"] - 40) <= 3, (a, b)
+    assert page.locator("#orders").input_value().strip() == ""
+    assert page.locator("#click-status").inner_text().strip() == ""
+    assert page.locator("[data-map] .picked").count() == 0
+    for _ in range(2):
+        b = _centre(page, "#unit-glo")
+        _tap(page, b, phone)
+    expect(page.locator("#orders")).to_have_value("A glo H")
+    assert page.errors == [], page.errors
+
+
+def _touch_drag(page: Any, x0: float, y0: float, x1: float, y1: float) -> None:
+    """One finger from (x0, y0) to (x1, y1), as the phone's touch screen reports it."""
+    cdp = page.context.new_cdp_session(page)
+
+    def touch(kind: str, x: float, y: float) -> None:
+        pts = [] if kind == "touchEnd" else [{"x": x, "y": y, "id": 1}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": pts})
+
+    touch("touchStart", x0, y0)
+    for i in range(1, 9):
+        touch("touchMove", x0 + (x1 - x0) * i / 8, y0 + (y1 - y0) * i / 8)
+    touch("touchEnd", x1, y1)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", SIZES)
+def test_a_regions_full_name_is_shown_on_hover_and_on_tap(
+    server: dict[str, Any], browser: Any, size: tuple[dict[str, int], bool]
+) -> None:
+    """Over Gloucester (the mouse on the desktop, a tap on the phone) a label says "Gloucester" in full."""
+    from playwright.sync_api import expect
+
+    size_, phone = size
+    _, secret = _game(server, "w3k", "Crown")
+    page = _page(browser, server, secret, size_, phone)
+    name = page.locator("[data-map] #r-wil").get_attribute("data-name")
+    assert name and len(name) > 3, name
+    pt = _point_in(page, "wil")
+    if phone:
+        page.touchscreen.tap(pt["x"], pt["y"])
+    else:
+        page.mouse.move(pt["x"], pt["y"])
+    label = page.locator("[data-map] .map-name")
+    expect(label).to_be_visible()
+    expect(label).to_have_text(name)
+    page.screenshot(path=str(ARTIFACTS / f"viewer-name-{'phone' if phone else 'desktop'}.png"))
+
+
+@pytest.mark.slow
+def test_the_full_screen_button_gives_a_phone_the_whole_screen_to_the_map(server: dict[str, Any], browser: Any) -> None:
+    """On a phone the full-screen button makes the map cover the screen, and "Fit" there shows every region."""
+    _, secret = _game(server, "w3k", "Crown")
+    page = _page(browser, server, secret, PHONE, True)
+    page.locator("[data-map] [data-zoom=full]").tap()
+    page.wait_for_timeout(300)
+    fig = page.locator("[data-map]").bounding_box()
+    assert fig["width"] >= PHONE["width"] - 1 and fig["height"] >= PHONE["height"] - 1, fig
+    page.locator("[data-map] [data-zoom=fit]").tap()
+    got = _rects(page, "path[id^='r-']")
+    assert all(_inside(e, got["frame"]) for e in got["els"])
+    assert got["frame"]["b"] - got["frame"]["t"] > PHONE["height"] * 0.8, got["frame"]
+    page.screenshot(path=str(ARTIFACTS / "viewer-fullscreen-phone.png"))
+
+
+@pytest.mark.slow
+def test_two_fingers_pinch_the_map_about_their_middle(server: dict[str, Any], browser: Any) -> None:
+    """On a phone two fingers moving apart about Gloucester's army enlarge the map, the army staying between
+    them, and add no order."""
+    _, secret = _game(server, "w3k", "Crown")
+    page = _page(browser, server, secret, PHONE, True)
+    a = _centre(page, "#unit-glo")
+    cdp = page.context.new_cdp_session(page)
+
+    def fingers(kind: str, spread: float) -> None:
+        pts = [{"x": a["x"] - spread, "y": a["y"], "id": 1}, {"x": a["x"] + spread, "y": a["y"], "id": 2}]
+        cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": [] if kind == "touchEnd" else pts})
+
+    fingers("touchStart", 20)
+    for i in range(1, 11):
+        fingers("touchMove", 20 + 4 * i)
+    fingers("touchEnd", 60)
+    b = _centre(page, "#unit-glo")
+    assert b["w"] > a["w"] * 2, (a, b)  # the fingers' distance tripled
+    assert abs(b["x"] - a["x"]) <= 4 and abs(b["y"] - a["y"]) <= 4, (a, b)
+    assert page.locator("#orders").input_value().strip() == ""
+    page.screenshot(path=str(ARTIFACTS / "viewer-pinch-phone.png"))
+
+
+def _names_shown(page: Any) -> list[float]:
+    """Heights on screen of the names in view that are shown (the viewer hides names too small to read)."""
+    heights: list[float] = page.evaluate(
+        """() => {
+          const fig = document.querySelector('[data-map]');
+          const f = fig.querySelector('.map-viewport').getBoundingClientRect();
+          return Array.from(fig.querySelectorAll("text[id^='label-']")).filter(t => {
+            const b = t.getBoundingClientRect();
+            return getComputedStyle(t).visibility !== 'hidden' && b.left >= f.left - 1 && b.right <= f.right + 1
+              && b.top >= f.top - 1 && b.bottom <= Math.min(f.bottom, innerHeight) + 1;
+          }).map(t => t.getBoundingClientRect().height);
+        }"""
+    )
+    return heights
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("power", ["Crown", "Protectorate"])
+def test_on_a_laptop_every_own_unit_is_in_view_and_every_name_shown_reads(
+    server: dict[str, Any], browser: Any, power: str
+) -> None:
+    """At 1366x768, the default view holds all of the power's units (the Protectorate's are spread from
+    Ulster to Brest) and every name shown in view is at least 9 px tall; names too small at this zoom are
+    hidden, and zooming in shows more of them."""
+    _, secret = _game(server, "w3k", power)
+    page = _page(browser, server, secret, DESKTOP, False)
+    got = _rects(page, f"[id^='unit-'][data-power='{power}']")
+    assert len(got["els"]) == 6, got
+    seen_frame = dict(got["frame"], b=min(got["frame"]["b"], DESKTOP["height"]))
+    assert all(_inside(e, seen_frame) for e in got["els"]), (got, seen_frame)
+    shown = _names_shown(page)
+    assert len(shown) >= 8, shown
+    assert min(shown) >= 9 - 0.01, sorted(shown)[:10]  # (heights read back as 8.9999 for 9)
+    hidden = "() => document.querySelectorAll(\"[data-map] text[id^='label-'].name-small\").length"
+    at_open = page.evaluate(hidden)
+    page.locator("[data-map] [data-zoom=fit]").click()
+    at_fit = page.evaluate(hidden)
+    assert all(h >= 9 - 0.01 for h in _names_shown(page))  # W3K whole at 1366 px: names on hover, or zoom in
+    page.locator("[data-map] [data-zoom=in]").click()
+    page.locator("[data-map] [data-zoom=in]").click()
+    assert at_fit > page.evaluate(hidden), (at_open, at_fit)  # zooming in shows the names again
+    assert page.errors == [], page.errors
+    page.screenshot(path=str(ARTIFACTS / f"viewer-laptop-{power.lower()}.png"))
+
+
+@pytest.mark.slow
+def test_the_public_game_page_gets_the_viewer_and_keeps_its_picture_without_script(
+    server: dict[str, Any], browser: Any
+) -> None:
+    """The game's public page sends its map as a picture; with the script it becomes the same viewer as a
+    player's (zoom at the pointer, Fit, names on hover), without it the picture stays."""
+    name, _ = _game(server, "w3k", "Crown")
+    page = _context(browser, DESKTOP).new_page()
+    page.errors = _errors(page)
+    page.goto(f"{server['base']}/games/{name}")
+    page.locator("[data-map].viewer svg").wait_for()
+    assert page.locator("[data-map] img").count() == 0
+    got = _rects(page, "path[id^='r-']")
+    assert len(got["els"]) > 100 and all(_inside(e, got["frame"]) for e in got["els"])  # opens whole
+    before = _centre(page, "#r-glo")
+    page.mouse.move(before["x"], before["y"])
+    page.mouse.wheel(0, -400)
+    page.wait_for_timeout(100)
+    after = _centre(page, "#r-glo")
+    assert after["w"] > before["w"] * 1.3 and abs(after["x"] - before["x"]) < before["w"], (before, after)
+    page.mouse.move(after["x"], after["y"])
+    page.locator("[data-map] .map-name").wait_for(state="visible")
+    assert "Gloucester" in page.locator("[data-map] .map-name").inner_text()
+    page.locator("[data-map] [data-zoom=fit]").click()
+    got = _rects(page, "path[id^='r-']")
+    assert all(_inside(e, got["frame"]) for e in got["els"])
+    assert page.errors == [], page.errors
+    page.screenshot(path=str(ARTIFACTS / "viewer-public-game.png"))
+    plain = browser.new_context(viewport=DESKTOP, java_script_enabled=False).new_page()
+    plain.goto(f"{server['base']}/games/{name}")
+    img = plain.locator("[data-map] img")
+    assert img.count() == 1 and img.evaluate("i => i.complete && i.naturalWidth > 0")
+    assert plain.locator("[data-map] svg").count() == 0
