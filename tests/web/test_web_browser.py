@@ -133,7 +133,7 @@ def test_a_phase_in_the_browser(server: dict[str, Any], browser: Any) -> None:
     for power, player in (("France", "Bruno Roy"), ("Germany", "Carla Weiss")):
         row = coord.locator("tr", has=coord.locator(f"td:text-is('{power}')"))
         row.locator("input[name=player]").fill(player)
-        row.locator("button", has_text="Seat").click()
+        row.get_by_role("button", name="Seat", exact=True).click()
         link = coord.locator("#secret-link").input_value()
         assert re.fullmatch(rf"{re.escape(base)}/k/dp_[\w-]{{43}}", link)
         links[power] = link
@@ -188,9 +188,11 @@ def test_a_phase_in_the_browser(server: dict[str, Any], browser: Any) -> None:
         "Fall 1901 Movement" in coord.locator("h1 + p, .side-col h2").first.inner_text()
         or "Fall 1901" in coord.content()
     )
-    # The game page's map is an image of its own (kept by the browser); it must have loaded and be drawn.
-    assert coord.locator(".map img").count() == 1
-    assert coord.locator(".map img").evaluate("img => img.complete && img.naturalWidth > 0")
+    # The game page's map is a picture of its own (kept by the browser), which the script turns into the map
+    # viewer: it must have loaded and be drawn.
+    coord.locator("[data-map].viewer svg").wait_for()
+    assert coord.locator(".map img").count() == 0
+    assert coord.locator("[data-map].viewer svg").evaluate("svg => svg.getBoundingClientRect().width > 300")
     assert coord.locator(".map-tools").first.is_visible()
     _shoot(coord, "game-desktop")
     coord.click("text=Orders and results on the map")
@@ -338,7 +340,7 @@ def test_a_phase_without_javascript(server: dict[str, Any], browser: Any) -> Non
     assert coord.url.endswith("/games/nojs/coordinate")
     row = coord.locator("tr", has=coord.locator("td:text-is('Italy')"))
     row.locator("input[name=player]").fill("Ines")
-    row.locator("button", has_text="Seat").click()
+    row.get_by_role("button", name="Seat", exact=True).click()
     link = coord.locator("#secret-link").input_value()
 
     player_ctx = browser.new_context(viewport=PHONE, java_script_enabled=False, is_mobile=True)

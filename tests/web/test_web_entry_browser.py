@@ -411,14 +411,14 @@ def test_a_unit_token_over_a_small_province_does_not_take_the_click_meant_for_th
     server: dict[str, Any], browser: Any, size: tuple[dict[str, int], bool]
 ) -> None:
     """W3K: the army in Deptford is drawn over part of London. Deptford, then London where the token covers
-    it, is a move to London (not a hold), on the desktop and on a phone zoomed in five times."""
+    it, is a move to London (not a hold), on the desktop and on a phone, zoomed in five times (the city's
+    unit is drawn small, so the part of London under it is a few pixels at the whole board's scale)."""
     from playwright.sync_api import expect
 
     size_, phone = size
     game, secret = _game(server, "w3k", "Protectorate")
     page = _open(browser, server, secret, size_ if not phone else PHONE, phone)
-    if phone:
-        _zoom(page, 4)  # 1.5 ** 4: about five times
+    _zoom(page, 4)  # 1.5 ** 4: about five times
     _click_unit(page, "dep", phone)
     _click_unit(page, "dep", phone)  # the token's middle lies in Deptford: a hold
     expect(page.locator("#orders")).to_have_value("A dep H")
