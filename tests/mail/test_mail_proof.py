@@ -141,6 +141,24 @@ def test_a_forged_message_with_only_the_players_from_is_held_never_applied(game:
     assert f"held message #1 from {FRANCE} for France" in review
 
 
+def test_a_forged_message_does_not_stop_the_phase_at_its_deadline(game: Game) -> None:
+    """Anyone who knows a player's address can write in their name: what they send waits for the player's
+    confirmation, never for the coordinator, so it cannot hold the game up. The phase is processed at its
+    deadline as if the forgery had never come, and the review lists it as the player's to confirm."""
+    box, _smtp, db = game
+    fetch(box, mail(FRANCE, SUBJECT, "A par - bur\n"), 1)
+    review = run("mail", "review", GAME, "--now", at(11))
+    assert "waits for the player's confirmation" in review, review
+    out = run("process", GAME, "--now", at(11))
+    assert "Spring 1901 Movement" in out, out
+    store = GameStore(db)
+    try:
+        rec = store.phase_record(GAME, "Spring 1901 Movement")
+        assert rec["status"] == "processed" and "France" not in rec["orders"], rec["orders"]
+    finally:
+        store.close()
+
+
 def test_the_player_confirms_a_held_message_with_the_code_only_they_were_sent(game: Game) -> None:
     box, smtp, db = game
     fetch(box, mail(FRANCE, SUBJECT, "A par - bur\n"), 1)

@@ -62,12 +62,19 @@ class Pending:
     sender: str
     received: datetime
     filename: str | None = None
+    holds_phase: bool = True
+    """Whether the phase waits for it. Mail from a player's own address that lacks its proof waits for the
+    player's confirmation, not the coordinator's: it never holds the phase, or anyone who knows a player's
+    address could stop a game by writing in their name."""
 
     def describe(self) -> str:
         when = f"{self.received:%Y-%m-%d %H:%M} UTC"
         if self.kind == "photo":
             return f"photograph #{self.attachment_id} ({self.filename}) from {self.power}, received {when}"
-        return f"held message #{self.mail_id} from {self.sender} for {self.power or 'no power'}, received {when}"
+        waits = "" if self.holds_phase else " (unproven: waits for the player's confirmation, not the phase)"
+        return (
+            f"held message #{self.mail_id} from {self.sender} for {self.power or 'no power'}, received {when}" + waits
+        )
 
 
 def _same_phase(ph: PhaseRow) -> sa.Select[int]:
@@ -106,7 +113,18 @@ def pending(s: Session, ph: PhaseRow) -> list[Pending]:
         .where(MailMessageRow.phase_id.in_(same), MailMessageRow.status == "held")
         .order_by(MailMessageRow.received_at, MailMessageRow.id)
     )
-    out += [Pending("held", m.id, None, m.power, m.sender, m.received_at) for m in held]
+    out += [
+        Pending(
+            "held",
+            m.id,
+            None,
+            m.power,
+            m.sender,
+            m.received_at,
+            holds_phase=not (isinstance(m.reading, dict) and m.reading.get("unproven")),
+        )
+        for m in held
+    ]
     return out
 
 
@@ -127,7 +145,7 @@ def holds(s: Session, ph: PhaseRow, now: datetime) -> bool:
     """Whether ``ph`` waits for the coordinator now (it is then not due, before or after its deadline)."""
     if ph.status != "open" or s.get(MailReviewRow, ph.id) is not None:
         return False
-    if not pending(s, ph):
+    if not any(p.holds_phase for p in pending(s, ph)):
         return False
     if ph.deadline is not None and now >= ph.deadline:
         wait = review_wait(s, ph.game_id)
