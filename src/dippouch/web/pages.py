@@ -123,9 +123,10 @@ async def practice_new(request: Request) -> Response:
         ),
     )
     grant = await run_in_threadpool(_find_key, request, started.secret)
+    base = str(request.base_url).rstrip("/")
     flash = (
         f"Practice game {started.game}: you play {started.power}; every other power is a bot, and they have sent "
-        f"their orders. Keep your link to come back from another browser: /k/{started.secret}"
+        f"their orders. Keep your link to come back from another browser: {base}/k/{started.secret}"
     )
     return await run_in_threadpool(_sign_in, request, grant, flash)
 
