@@ -51,7 +51,7 @@ def test_a_practice_game_starts_in_one_click_from_the_home_page(
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     print(f"\nscreenshots: {ARTIFACTS}")
     with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS, headless=True)
+        browser: Any = pw.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS, headless=True)
         ctx = browser.new_context(viewport=size, device_scale_factor=1, is_mobile=phone, has_touch=phone)
         ctx.set_default_timeout(60_000)
         page = ctx.new_page()
