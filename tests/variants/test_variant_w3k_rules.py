@@ -582,3 +582,18 @@ def test_the_game_layer_accepts_w3k_submissions(v: Variant) -> None:
     assert [c.error for c in checks] == [None, None]  # the second build counts on Argyll's supply
     checks = check_orders(v, winter, "Argyll", "\n".join(PLAYER_A))
     assert [c.error for c in checks] == [None] * 4
+
+
+def test_a_waiver_that_counts_only_with_supply_leaves_the_removal_owed_to_be_ordered(v: Variant) -> None:
+    """Manchester owes a removal; a Waive counts only if supply is sent, so it must not use up the removal:
+    the check accepts "Remove A cam" after it, and the adjudicator (no supply sent) carries that out."""
+    from dippouch.game import check_orders
+
+    pos = supply_position(v)
+    lines = ["Waive", "Remove A cam"]
+    waive, remove = check_orders(v, pos, "Manchester", "\n".join(lines))
+    assert waive.accepted and waive.note is not None and "counts only if another power sends" in waive.note
+    assert remove.accepted, remove.error
+    res = run(v, pos, {"Manchester": lines}, rng=random.Random(1))
+    assert result(v, res, "Manchester", 0) == Outcome.ILLEGAL
+    assert result(v, res, "Manchester", 1) == Outcome.SUCCEEDS

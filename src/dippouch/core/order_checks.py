@@ -602,6 +602,11 @@ def _check_adjustments(
             ctx.delta[power] = had
             out[i] = Checked(order, why or f"the order {word}")
             continue
+        if note is not None:
+            # A build that counts only if supply is sent spends none of the power's own count: without the
+            # supply the adjudicator judges it illegal, and the power's other lines (the removals it owes,
+            # its other builds) must be judged as they will be then.
+            ctx.delta[power] = had
         out[i] = Checked(_as_built(gmap, before, units, order), note=note)
 
 
