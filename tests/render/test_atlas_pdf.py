@@ -122,6 +122,57 @@ def test_w3k_results_pdf_is_an_atlas_with_readable_sheets(w3k: Variant, busy_svg
         assert 2 * radius * scale_of(pages[n - 1]) >= MIN_UNIT_MM, n
 
 
+def unit_widths(svg: str) -> list[tuple[str, float, float, float]]:
+    """(id, x, y, width across in drawing units) of every unit drawn, by its body: an army's disc, a fleet's
+    hull (2.4 radii wide, so counted at 2/2.4 of it), a fort's square; where it sits on the board."""
+    import xml.etree.ElementTree as ET
+
+    ns = "{http://www.w3.org/2000/svg}"
+    root = ET.fromstring(svg)
+    top = float(root.get("data-board", "0 0").split()[1])
+    out = []
+    for g in root.iter(f"{ns}g"):
+        ident = g.get("id") or ""
+        if not ident.startswith(("unit-", "dislodged-")):
+            continue
+        body = next(e for e in g if e.tag in (f"{ns}circle", f"{ns}polygon", f"{ns}rect"))
+        if body.tag == f"{ns}circle":
+            x, y, w = float(body.get("cx", 0)), float(body.get("cy", 0)), 2 * float(body.get("r", 0))
+        elif body.tag == f"{ns}rect":
+            w = float(body.get("width", 0)) / 0.95
+            x, y = float(body.get("x", 0)) + w / 2, float(body.get("y", 0)) + w / 2
+        else:
+            pts = [tuple(map(float, p.split(","))) for p in (body.get("points") or "").split()]
+            xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+            x, y, w = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2, (max(xs) - min(xs)) / 1.2
+        out.append((ident, x, y + top, w))
+    return out
+
+
+def test_every_unit_on_the_atlas_sheets_is_at_least_4_mm(w3k: Variant, busy_svg: str) -> None:
+    """Every unit as drawn (not the map's usual size: a unit in a castle or city too), on each A4 sheet it
+    appears on, by the scale at which that page prints the drawing."""
+    pages = atlas_pages(w3k, busy_svg, "g")
+    sheets = sheets_for(w3k, busy_svg)
+    units = unit_widths(busy_svg)
+    assert len(units) >= 60
+    seen: set[str] = set()
+    small = []
+    for sheet, page in zip(sheets, pages[1:], strict=True):  # the overview (page 1) is not a sheet
+        s = scale_of(page)
+        # The part of the drawing the page shows (the sheet's box widened to fill the page).
+        view = re.search(r'<svg x="[-\d.]+" y="[-\d.]+" width="[\d.]+" height="[\d.]+" viewBox="([-\d. ]+)"', page)
+        assert view is not None, sheet.name
+        bx, by, bw, bh = map(float, view.group(1).split())
+        for ident, x, y, w in units:
+            if bx <= x <= bx + bw and by <= y <= by + bh:
+                seen.add(ident)
+                if w * s < MIN_UNIT_MM - 0.01:
+                    small.append((sheet.name, ident, round(w * s, 2)))
+    assert small == []
+    assert len(seen) == len(units)  # every unit is on some sheet
+
+
 def test_a_variant_without_sheets_gets_tiles_only_when_its_names_would_be_too_small(tmp_path: Path) -> None:
     standard = load_variant("standard")
     svg = render_svg(standard, standard.start)

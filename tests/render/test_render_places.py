@@ -1,6 +1,7 @@
 """Castles and cities are not hidden by the units standing in them, nor centre markers by any unit: read
 back from the drawn SVG of each variant's busiest sample phase (W3K's has units in London, Deptford,
-Bristol, Stornoway, Kisimul and Gylen)."""
+Bristol, Stornoway, Kisimul and Gylen). A unit in a castle or city keeps its full size; the place shows as
+a ring round it."""
 
 from __future__ import annotations
 
@@ -42,28 +43,57 @@ def _body(g: ET.Element) -> Polygon:
     raise AssertionError("a unit without a body")
 
 
+def _rings(root: ET.Element) -> dict[str, Polygon]:
+    """Each place drawn again round its unit (a disc wider than the unit), out to its edge's outer side."""
+    return {
+        c.get("data-place") or "": Point(_num(c, "cx"), _num(c, "cy")).buffer(
+            _num(c, "r") + _num(c, "stroke-width") / 2
+        )
+        for c in root.iter(f"{NS}circle")
+        if "place-ring" in (c.get("class") or "").split()
+    }
+
+
 def hidden_places(variant: str) -> list[tuple[str, float]]:
-    """Nested places (castles, cities) less than a quarter of which shows round the unit standing there."""
+    """Nested places (castles, cities) with a unit standing there of which less than a quarter shows round
+    every unit's body (the place's own shape and the ring drawn round its unit, if any)."""
     root = _drawn(variant)
     geo = load_geometry(load_variant(variant))
     shapes = {k: parse_path(e.get("d") or "") for k, e in _ids(root, "r-").items()}
+    rings = _rings(root)
+    bodies = [_body(g) for g in _ids(root, "unit-").values()]
     out = []
-    for abbr, g in _ids(root, "unit-").items():
+    for abbr in _ids(root, "unit-"):
         if not geo.provinces[abbr].nested:
             continue
-        place = shapes[abbr]
-        shown = place.difference(_body(g)).area / place.area
-        if shown < 0.25:
-            out.append((abbr, round(shown, 2)))
+        place = shapes[abbr].union(rings[abbr]) if abbr in rings else shapes[abbr]
+        shown = place
+        for b in bodies:
+            shown = shown.difference(b)
+        if shown.area / place.area < 0.25:
+            out.append((abbr, round(shown.area / place.area, 2)))
     return out
 
 
-def test_units_in_castles_and_cities_leave_the_place_in_sight() -> None:
+def test_units_in_castles_and_cities_leave_the_place_in_sight_at_full_size() -> None:
     root = _drawn("w3k")
     geo = load_geometry(load_variant("w3k"))
-    standing = [a for a in _ids(root, "unit-") if geo.provinces[a].nested]
+    r = float(root.get("data-unit-radius") or 0)
+    standing = {a: g for a, g in _ids(root, "unit-").items() if geo.provinces[a].nested}
     assert len(standing) >= 5, standing  # the sample phase does put units in them
     assert hidden_places("w3k") == []
+    # Each of those units is as large as any other: an army's disc of the map's radius, a fleet's hull 2.4
+    # radii wide (a unit drawn smaller to let the place show prints under 4 mm in the atlas).
+    for abbr, g in standing.items():
+        x0, _, x1, _ = _body(g).bounds
+        assert x1 - x0 >= 2 * r - 0.01, (abbr, x1 - x0, 2 * r)
+    # And a place too small to show round its unit is drawn as a ring wider than the unit, under it.
+    rings = _rings(root)
+    for abbr, g in standing.items():
+        x0, y0, x1, y1 = parse_path(_ids(root, "r-")[abbr].get("d") or "").bounds
+        if min(x1 - x0, y1 - y0) < 3 * r:
+            assert abbr in rings, abbr
+            assert rings[abbr].contains(_body(g)), abbr
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

@@ -9,7 +9,8 @@ width is a presentation attribute; the page's own stylesheet adds the ``picked``
 Element ids follow the geometry contract: ``r-ABBR`` (shape, with ``data-province``), ``unit-ABBR`` and
 ``dislodged-ABBR`` (with ``data-unit``), ``label-ABBR``, ``sc-ABBR``.
 
-Layers, bottom to top: water and off-board land, provinces, sea-area outlines and connectors, centre
+Layers, bottom to top: water and off-board land, provinces (a castle or city with a unit in it drawn again
+as a ``place-ring`` disc wider than the unit), sea-area outlines and connectors, centre
 markers, names, order lines, units, then the marks that must stay visible (arrowheads stop short of the
 unit they point at; the cross of a failed order sits on top of everything).
 """
@@ -457,18 +458,30 @@ def _unit_shape(kind: str, x: float, y: float, r: float, fill: str, stroke: str,
     )
 
 
-def _unit_size(geo: Geometry, abbr: str, r: float) -> float:
-    """A unit's radius in its province: smaller in a castle or city drawn as a small circle (W3K's nested
-    places), so a ring of the place (its owner's colour, its outline) shows round the unit instead of
-    being hidden under it; never below 0.6 of the usual radius."""
+PLACE_RING = 1.5
+"""The radius of the ring drawn round a unit standing in a castle or city, in unit radii: wider than a
+fleet's hull (1.2 radii and its outline), so the place shows round the unit at full size."""
+
+
+def _place_ring(geo: Geometry, abbr: str, at: Point, r: float, fill: str) -> str:
+    """A castle or city drawn as a small circle (W3K's nested places) drawn again round the unit standing
+    there: the place's own shape is smaller than the unit and would be hidden under it, so it is drawn as a
+    disc wider than the unit, as the place is drawn (its owner's tint, a dark edge) and unlike the coloured
+    rings of a conversion. The unit keeps its full size (the printed atlas's 4 mm)."""
     shape = geo.provinces.get(abbr)
     if shape is None or not shape.nested:
-        return r
+        return ""
     pts = [p for ring in path_rings(shape.d) for p in ring]
-    if not pts:
-        return r
-    place = min(max(p[0] for p in pts) - min(p[0] for p in pts), max(p[1] for p in pts) - min(p[1] for p in pts)) / 2
-    return r if place >= r * 1.25 else max(r * 0.6, min(r, place - r * 0.2))
+    if pts:
+        half = min(max(p[0] for p in pts) - min(p[0] for p in pts), max(p[1] for p in pts) - min(p[1] for p in pts)) / 2
+        if half >= r * PLACE_RING:
+            return ""  # the place is large enough to show round the unit by itself
+    x, y = at
+    a = escape(abbr)
+    return (
+        f'<circle class="place-ring" data-place="{a}" data-province="{a}" cx="{_f(x)}" cy="{_f(y)}"'
+        f' r="{_f(r * PLACE_RING)}" fill="{fill}" stroke="{CASING}" stroke-width="{_f(r * 0.18)}"/>'
+    )
 
 
 def _unit_svg(
@@ -482,19 +495,15 @@ def _unit_svg(
     cls: str = "unit",
     outline: str = CASING,
     extra: str = "",
-    body: float | None = None,
 ) -> str:
-    """A unit's mark: its body of radius ``body`` (default ``r``; smaller in a castle or city) with its
-    power's letter sized by ``r`` (so a letter is never smaller than the print's readable minimum)."""
     x, y = at
     fill = hex_colour(colour)
     ink = ink_on(colour)
-    b = r if body is None else body
-    sw = b * (0.2 if outline != CASING else 0.13)
+    sw = r * (0.2 if outline != CASING else 0.13)
     ty = y + r * 0.38 if kind != "F" else y + r * 0.35
     fs = r * (1.05 if kind != "F" else 0.95)
     return (
-        f'<g {ident}class="{cls} kind-{escape(kind)}">{_unit_shape(kind, x, y, b, fill, outline, sw)}'
+        f'<g {ident}class="{cls} kind-{escape(kind)}">{_unit_shape(kind, x, y, r, fill, outline, sw)}'
         f'<text x="{_f(x)}" y="{_f(ty)}" font-size="{_f(fs)}" font-weight="bold" text-anchor="middle"'
         f' fill="{ink}">{escape(letter)}</text>{extra}</g>'
     )
@@ -570,6 +579,7 @@ def draw_svg(
     occupant: dict[str, str] = {gmap.provinces[p].abbr: u.power for p, u in position.units.items()}
     shapes: list[str] = []
     nested: list[str] = []
+    fills: dict[str, str] = {}
     names = {p.abbr: p.name for p in gmap.provinces}  # the web viewer shows a region's full name on hover or tap
     for abbr, shape in geo.provinces.items():
         if shape.kind == "sea":
@@ -583,6 +593,7 @@ def draw_svg(
             fill, stroke = faint[occupant[abbr]], BORDER
         else:
             fill, stroke = NEUTRAL_LAND, BORDER
+        fills[abbr] = fill
         el = (
             f'<path id="r-{escape(abbr)}" data-province="{escape(abbr)}" data-name={quoteattr(names.get(abbr, abbr))}'
             f' class="region {shape.kind}" '
@@ -620,11 +631,13 @@ def draw_svg(
     for badge in UNIT_BADGES:  # marks a variant's state asks for beside units (a conversion under way)
         badges.update(badge(variant, position))
     unit_svg: list[str] = []
+    rings: list[str] = []
     for prov, u in position.units.items():
         pt = _unit_point(variant, geo, u.loc)
         if pt is None:
             continue
         abbr = gmap.provinces[prov].abbr
+        rings.append(_place_ring(geo, abbr, pt, r, fills.get(abbr, NEUTRAL_LAND)))
         extra = ""
         if abbr in badges:
             css, letter = badges[abbr]
@@ -643,7 +656,6 @@ def draw_svg(
                 powers[u.power].letter if u.power in powers else u.power[:1],
                 ident=f'id="unit-{escape(abbr)}" data-unit="{escape(abbr)}" data-power={quoteattr(u.power)} ',
                 extra=extra,
-                body=_unit_size(geo, abbr, r),
             )
         )
     for prov, dl in position.dislodged.items():
@@ -696,6 +708,7 @@ def draw_svg(
     parts.append(f'<g class="regions" stroke-width="{_f(r * 0.09)}" stroke-linejoin="round">')
     parts.extend(shapes)
     parts.extend(nested)
+    parts.extend(rings)
     parts.append("</g>")
     parts.append(st.extra_svg)
     parts.append(st.coast_svg)
