@@ -479,7 +479,9 @@ def _place_ring(geo: Geometry, abbr: str, at: Point, r: float, fill: str) -> str
     x, y = at
     a = escape(abbr)
     return (
-        f'<circle class="place-ring" data-place="{a}" data-province="{a}" cx="{_f(x)}" cy="{_f(y)}"'
+        # Only a picture of the place: a click or tap goes through it to the province shapes beneath, so the
+        # unit standing there and the neighbour it overlaps keep the hit-testing players rely on.
+        f'<circle class="place-ring" data-place="{a}" cx="{_f(x)}" cy="{_f(y)}" pointer-events="none"'
         f' r="{_f(r * PLACE_RING)}" fill="{fill}" stroke="{CASING}" stroke-width="{_f(r * 0.18)}"/>'
     )
 
