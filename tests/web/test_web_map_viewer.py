@@ -178,6 +178,11 @@ def _touch_drag(page: Any, x0: float, y0: float, x1: float, y1: float) -> None:
     touch("touchStart", x0, y0)
     for i in range(1, 9):
         touch("touchMove", x0 + (x1 - x0) * i / 8, y0 + (y1 - y0) * i / 8)
+    # The finger rests before it lifts: a finger lifted while moving flings, and Chromium swallows the next
+    # tap as the one that stops the fling (as a phone does), which is the browser's doing, not the viewer's.
+    for _ in range(3):
+        touch("touchMove", x1, y1)
+    page.wait_for_timeout(150)
     touch("touchEnd", x1, y1)
 
 
