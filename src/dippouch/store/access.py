@@ -19,7 +19,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from dippouch.game import GameError, as_utc
-from dippouch.store.models import EventRow, GameRow, PhaseRow, SubmissionRow, VoteRow
+from dippouch.store.models import EventRow, GameRow, PersonRow, PhaseRow, PlayerRow, SubmissionRow, VoteRow
 from dippouch.store.models_web import AccessKeyRow, GameWebRow, SessionKeyRow, WebSessionRow
 from dippouch.store.repository import GameStore
 
@@ -160,18 +160,30 @@ class AccessStore:
     # ----------------------------------------------------------------------------------------------
     # Sessions
 
-    def start_session(self, key_ids: Iterable[int], *, now: datetime) -> str:
+    def start_session(self, key_ids: Iterable[int], *, now: datetime, person_id: int | None = None) -> str:
+        """A new session holding these keys (seat grants, key id 0, are not keys and are left out), signed
+        in as ``person_id`` when given."""
         token = new_secret()
         now = as_utc(now)
         with self.session() as s, s.begin():
             row = WebSessionRow(
-                token_hash=hash_secret(token), created_at=now, expires_at=now + SESSION_LIFETIME, revoked_at=None
+                token_hash=hash_secret(token),
+                created_at=now,
+                expires_at=now + SESSION_LIFETIME,
+                revoked_at=None,
+                person_id=person_id,
             )
             s.add(row)
             s.flush()
-            for k in set(key_ids):
+            for k in {k for k in key_ids if k > 0}:
                 s.add(SessionKeyRow(session_id=row.id, key_id=k))
         return token
+
+    def session_person(self, token: str, *, now: datetime) -> int | None:
+        """The person signed in on a live session, or None."""
+        with self.reader.session() as s:
+            row = self._live_session(s, token, now)
+            return None if row is None else row.person_id
 
     def _live_session(self, s: sa.orm.Session, token: str, now: datetime) -> WebSessionRow | None:
         if not token.startswith(SECRET_PREFIX) or len(token) > 200:
@@ -193,6 +205,12 @@ class AccessStore:
 
     def session_grants(self, token: str, *, now: datetime) -> list[Grant] | None:
         """The live grants of a session (revoked keys drop out at once); None if no such live session."""
+        info = self.session_info(token, now=now)
+        return None if info is None else info[0]
+
+    def session_info(self, token: str, *, now: datetime) -> tuple[list[Grant], int | None] | None:
+        """(grants, person signed in) of a live session, in one read; None if no such live session. The
+        grants are the session's live keys and, for a person, the seats they play now."""
         with self.reader.session() as s:
             row = self._live_session(s, token, now)
             if row is None:
@@ -204,7 +222,24 @@ class AccessStore:
                 .where(SessionKeyRow.session_id == row.id, AccessKeyRow.revoked_at.is_(None))
                 .order_by(AccessKeyRow.id)
             )
-            return [Grant(k.id, k.role, name, k.power) for k, name in s.execute(q)]
+            grants = [Grant(k.id, k.role, name, k.power) for k, name in s.execute(q)]
+            if row.person_id is not None:
+                grants += self._seat_grants(s, row.person_id, grants)
+            return grants, row.person_id
+
+    @staticmethod
+    def _seat_grants(s: sa.orm.Session, person_id: int, held: list[Grant]) -> list[Grant]:
+        """A signed-in person's seats as player grants (key id 0: no key stands behind them), besides the
+        session's keys. A person whose data is deleted has none."""
+        q = (
+            sa.select(GameRow.name, PlayerRow.power)
+            .join(GameRow, GameRow.id == PlayerRow.game_id)
+            .join(PersonRow, PersonRow.id == PlayerRow.person_id)
+            .where(PlayerRow.person_id == person_id, PlayerRow.replaced_at.is_(None), PersonRow.deleted_at.is_(None))
+            .order_by(GameRow.name, PlayerRow.power)
+        )
+        have = {(g.game, g.power) for g in held if g.role == "player"}
+        return [Grant(0, "player", game, power) for game, power in s.execute(q) if (game, power) not in have]
 
     def end_session(self, token: str, *, now: datetime) -> None:
         with self.session() as s, s.begin():

@@ -21,7 +21,7 @@ from dippouch.store.base import Base
 
 # Base is handed on: the web's and the mail's tables import it from here, which also maps the game tables
 # their foreign keys point to.
-__all__ = ["Base", "EventRow", "GameRow", "PhaseRow", "PlayerRow", "SubmissionRow", "VoteRow"]
+__all__ = ["Base", "EventRow", "GameRow", "PersonRow", "PhaseRow", "PlayerRow", "SubmissionRow", "VoteRow"]
 
 
 class GameRow(Base):
@@ -50,6 +50,27 @@ class GameRow(Base):
     phases: Mapped[list["PhaseRow"]] = relationship(back_populates="game", order_by="PhaseRow.id")
 
 
+class PersonRow(Base):
+    """A person who signs in once and plays seats in several games (migration 0008).
+
+    Until people existed dippouch knew powers and keys only; a seat (:class:`PlayerRow`) may now name the
+    person who plays it, and a signed-in browser may belong to a person
+    (:class:`~dippouch.store.models_web.WebSessionRow`), whose seats then open their power pages without a
+    key per game. Keys stay: scripts and players without e-mail use them. Here beside the seats rather than
+    in a module of its own, so every command that maps a seat also maps what its foreign key points to.
+    """
+
+    __tablename__ = "people"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(sa.String(200))
+    email: Mapped[str | None] = mapped_column(sa.String(320), unique=True)
+    """Lower-cased; ``None`` for a person known only by name (no sign-in by mail)."""
+    created_at: Mapped[datetime]
+    deleted_at: Mapped[datetime | None]
+    """Set when the person deleted their data: the row stays, emptied, so seats keep their history."""
+
+
 class PlayerRow(Base):
     __tablename__ = "players"
 
@@ -61,6 +82,8 @@ class PlayerRow(Base):
     replaced_at: Mapped[datetime | None]
     email: Mapped[str | None] = mapped_column(sa.String(320), default=None)
     """Where the player's mail goes, and the only sender whose orders mail intake applies for the power."""
+    person_id: Mapped[int | None] = mapped_column(sa.ForeignKey("people.id"), index=True, default=None)
+    """The person playing this seat (:mod:`dippouch.store.models_people`), when the seat was taken by one."""
 
     game: Mapped["GameRow"] = relationship(back_populates="players")
 

@@ -52,6 +52,8 @@ class WebSessionRow(Base):
     created_at: Mapped[datetime]
     expires_at: Mapped[datetime]
     revoked_at: Mapped[datetime | None]
+    person_id: Mapped[int | None] = mapped_column(sa.ForeignKey("people.id"), index=True, default=None)
+    """The person signed in on this browser, if any: their seats are granted besides the session's keys."""
 
 
 class SessionKeyRow(Base):

@@ -53,9 +53,9 @@ def viewer_of(request: Request) -> Viewer:
     else:
         token = session_token(request)
         if token:
-            grants = web.access.session_grants(token, now=web.now())
-            if grants is not None:
-                viewer = Viewer(grants, session_token=token)
+            info = web.access.session_info(token, now=web.now())
+            if info is not None:
+                viewer = Viewer(info[0], session_token=token, person_id=info[1])
     request.state.viewer = viewer
     return viewer
 

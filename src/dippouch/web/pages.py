@@ -119,8 +119,9 @@ def _sign_in(request: Request, grant: Grant) -> Response:
     web = web_of(request)
     now = web.now()
     old = session_token(request)
-    held = web.access.session_grants(old, now=now) if old else None
-    token = web.access.start_session([*(g.key_id for g in held or []), grant.key_id], now=now)
+    info = web.access.session_info(old, now=now) if old else None
+    held, person_id = info if info is not None else (None, None)
+    token = web.access.start_session([*(g.key_id for g in held or []), grant.key_id], now=now, person_id=person_id)
     if old and held is not None:
         web.access.end_session(old, now=now)
     if grant.role == "player" and grant.game and grant.power:

@@ -99,10 +99,13 @@ class Viewer:
     grants: list[Grant] = field(default_factory=list)
     session_token: str | None = None
     by_bearer: bool = False
+    person_id: int | None = None
+    """The person signed in on this browser (their seats are among ``grants``), if any."""
 
     @property
     def signed_in(self) -> bool:
-        return bool(self.grants)
+        """Holding any key or seat, or signed in as a person (who may have neither yet)."""
+        return bool(self.grants) or self.person_id is not None
 
     def plays(self, game: str, power: str) -> bool:
         return any(g.role == "player" and g.game == game and g.power == power for g in self.grants)

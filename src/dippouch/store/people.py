@@ -1,0 +1,151 @@
+"""People as stored: a person, the seats they play, and finding them by their address.
+
+A person is known by a name and, optionally, an e-mail address (sign-in links go there). A seat names its
+person in ``players.person_id``; a signed-in browser in ``web_sessions.person_id``
+(:mod:`dippouch.store.access`). Nothing here reads the clock: every write takes ``now``.
+
+Only the store speaks SQL; the web, the mail and the CLI call these functions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+import sqlalchemy as sa
+
+from dippouch.game import GameError, as_utc
+from dippouch.store.db import Database
+from dippouch.store.gamefile import clean_address
+from dippouch.store.models import GameRow, PersonRow, PhaseRow, PlayerRow
+from dippouch.store.rows import game_row, game_variant, log_event, power_name
+
+__all__ = [
+    "MAX_NAME",
+    "Person",
+    "Seat",
+    "create_person",
+    "person",
+    "person_by_email",
+    "rename_person",
+    "seat_person",
+    "seats_of",
+]
+
+MAX_NAME = 200
+
+
+@dataclass(frozen=True)
+class Person:
+    id: int
+    name: str
+    email: str | None
+    created_at: datetime
+    deleted: bool
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A seat a person plays now: the game, its power, and what the game is doing."""
+
+    game: str
+    variant: str
+    power: str
+    status: str
+    """The game's state (``active``, ``paused``, ``finished``...)."""
+    phase: str | None
+    """The open phase's name, if one is open."""
+    deadline: datetime | None
+    since: datetime
+
+
+def _person(r: PersonRow) -> Person:
+    return Person(r.id, r.name, r.email, r.created_at, r.deleted_at is not None)
+
+
+def _clean_name(name: str) -> str:
+    name = " ".join(str(name).split())
+    if not name:
+        raise GameError("a person needs a name")
+    if len(name) > MAX_NAME:
+        raise GameError(f"a name is at most {MAX_NAME} characters (this one has {len(name)})")
+    return name
+
+
+def create_person(db: Database, name: str, *, now: datetime, email: str | None = None) -> int:
+    """A new person; their e-mail address (lower-cased) must not be another person's."""
+    name = _clean_name(name)
+    address = clean_address(email).lower() if email else None
+    with db.session() as s, s.begin():
+        if address is not None and s.scalar(sa.select(PersonRow.id).where(PersonRow.email == address)) is not None:
+            raise GameError(f"{address} already belongs to a person: sign in with a link mailed there instead")
+        row = PersonRow(name=name, email=address, created_at=as_utc(now), deleted_at=None)
+        s.add(row)
+        s.flush()
+        return row.id
+
+
+def person(db: Database, person_id: int) -> Person | None:
+    with db.session() as s:
+        r = s.get(PersonRow, person_id)
+        return None if r is None else _person(r)
+
+
+def person_by_email(db: Database, email: str) -> Person | None:
+    """The live person whose address this is (case ignored), or None."""
+    try:
+        address = clean_address(email).lower()
+    except GameError:
+        return None
+    with db.session() as s:
+        r = s.scalars(sa.select(PersonRow).where(PersonRow.email == address, PersonRow.deleted_at.is_(None))).first()
+        return None if r is None else _person(r)
+
+
+def rename_person(db: Database, person_id: int, name: str) -> None:
+    name = _clean_name(name)
+    with db.session() as s, s.begin():
+        r = s.get(PersonRow, person_id)
+        if r is None or r.deleted_at is not None:
+            raise GameError(f"no person {person_id}")
+        r.name = name
+
+
+def seat_person(db: Database, game: str, power: str, person_id: int, *, now: datetime) -> str:
+    """Name ``person_id`` as the player of the seat ``power`` holds now (seated already, by name)."""
+    with db.session() as s, s.begin():
+        g = game_row(s, game, lock=True)
+        power = power_name(game_variant(g), power)
+        p = s.get(PersonRow, person_id)
+        if p is None or p.deleted_at is not None:
+            raise GameError(f"no person {person_id}")
+        current = [r for r in g.players if r.power == power and r.replaced_at is None]
+        if not current:
+            raise GameError(f"nobody plays {power} in {g.name}; seat a player first (`dippouch players assign`)")
+        current[0].person_id = person_id
+        log_event(s, g, as_utc(now), "person", power=power, player=current[0].name)
+        return power
+
+
+def seats_of(db: Database, person_id: int) -> list[Seat]:
+    """The seats ``person_id`` plays now, by game name."""
+    open_phase = (
+        sa.select(PhaseRow.game_id, PhaseRow.name, PhaseRow.deadline).where(PhaseRow.status == "open").subquery()
+    )
+    q = (
+        sa.select(
+            GameRow.name,
+            GameRow.variant,
+            PlayerRow.power,
+            GameRow.status,
+            open_phase.c.name,
+            open_phase.c.deadline,
+            PlayerRow.assigned_at,
+        )
+        .join(GameRow, GameRow.id == PlayerRow.game_id)
+        .outerjoin(open_phase, open_phase.c.game_id == GameRow.id)
+        .where(PlayerRow.person_id == person_id, PlayerRow.replaced_at.is_(None))
+        .order_by(GameRow.name, PlayerRow.power)
+    )
+    with db.session() as s:
+        return [Seat(*row) for row in s.execute(q)]
