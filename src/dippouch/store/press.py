@@ -55,6 +55,7 @@ __all__ = [
     "PAGE",
     "ChannelPage",
     "Message",
+    "NoChannel",
     "PressRefused",
     "Sent",
     "Thread",
@@ -63,6 +64,7 @@ __all__ = [
     "blocks",
     "channel_page",
     "export_press",
+    "is_finished",
     "mark_read",
     "messages_since",
     "press_rules",
@@ -88,6 +90,10 @@ class PressRefused(GameError):
     def __init__(self, why: Refusal) -> None:
         super().__init__(f"not sent ({why.rule}): {why.message}")
         self.refusal = why
+
+
+class NoChannel(GameError):
+    """A channel that does not exist or that the reader may not read: the same words either way."""
 
 
 @dataclass(frozen=True)
@@ -496,7 +502,7 @@ def _thread_of(
         )
     ):
         # The same answer whether it does not exist or is not the reader's: an id tells nothing.
-        raise GameError(f"no press channel {channel_id} in {g.name} that you may read")
+        raise NoChannel(f"no press channel {channel_id} in {g.name} that you may read")
     return row
 
 
@@ -603,6 +609,12 @@ def messages_since(
             q = q.where(PressMessageRow.sender.not_in(hidden))
         finished = g.status == "finished"
         return [_message(m, rules, power, finished) for m in s.scalars(q.order_by(PressMessageRow.id).limit(500))]
+
+
+def is_finished(db: Database, name: str) -> bool:
+    """Whether the game is over (its press then opens, and grey senders and anonymous players are named)."""
+    with db.session() as s:
+        return game_row(s, name).status == "finished"
 
 
 def latest_id(db: Database, name: str) -> int:
