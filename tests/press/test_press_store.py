@@ -160,3 +160,18 @@ def test_export_carries_private_press_only_once_the_game_is_over_and_open(store:
     press.send(store, "g", "England", OTHERS, "public", now=T0)
     data = press.export_press(store, "g", coordinator=True)
     assert data is not None and [m["text"] for m in data["messages"]] == ["public"]
+
+
+def test_the_game_file_carries_press_only_as_the_rules_allow(store: GameStore) -> None:
+    press.send(store, "g", "England", ["France"], "private", now=T0)
+    press.send(store, "g", "England", OTHERS, "public", now=T0)
+    public = store.game_file("g", view="public", now=T0)
+    assert "press" not in public
+    coordinator = store.game_file("g", view="coordinator", now=T0)
+    assert [m["text"] for m in coordinator["press"]["messages"]] == ["public"]
+    for p in ["England", *OTHERS]:
+        store.vote("g", p, True, now=T0)
+    after = store.game_file("g", view="public", now=T0)
+    assert [m["text"] for m in after["press"]["messages"]] == ["private", "public"]
+    press.set_press_rules(store, "g", {"open_after_end": False}, now=T0)
+    assert "press" not in store.game_file("g", view="public", now=T0)
