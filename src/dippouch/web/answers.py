@@ -316,6 +316,11 @@ class GameFile(Answer):
         description="The mail record (settings, messages, photographs, held mail, notices): the coordinator's "
         "file only; the open phase's mail is sealed until its deadline.",
     )
+    press: dict[str, Any] | None = Field(
+        None,
+        description="The press the game's rules let this reader have (rules, channels, messages); left out when "
+        "there is none.",
+    )
 
 
 # --------------------------------------------------------------------------------------------------
