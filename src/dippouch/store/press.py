@@ -107,6 +107,9 @@ class Message:
     held: bool
     """Postal press not yet released (only its sender sees it)."""
     mine: bool
+    kind: str = ""
+    """The channel's kind, and its members (for a page that has not shown the channel yet)."""
+    members: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -506,7 +509,13 @@ def _thread_of(
     return row
 
 
-def _message(m: PressMessageRow, rules: PressRules, power: str | None, finished: bool) -> Message:
+def _message(
+    m: PressMessageRow,
+    rules: PressRules,
+    power: str | None,
+    finished: bool,
+    channel: tuple[str, list[str]] | None = None,
+) -> Message:
     return Message(
         id=m.id,
         channel_id=m.channel_id,
@@ -515,6 +524,8 @@ def _message(m: PressMessageRow, rules: PressRules, power: str | None, finished:
         sent_at=as_utc(m.sent_at),
         held=m.released_at is None,
         mine=power is not None and m.sender == power,
+        kind=channel[0] if channel else "",
+        members=tuple(channel[1]) if channel else (),
     )
 
 
@@ -544,8 +555,9 @@ def channel_page(
         got = list(s.scalars(q.order_by(PressMessageRow.id.desc()).limit(limit + 1)))
         more = len(got) > limit
         finished = g.status == "finished"
-        msgs = [_message(m, rules, power, finished) for m in reversed(got[:limit])]
         powers = game_variant(g).power_names
+        where = (row.kind, _members(row, powers))
+        msgs = [_message(m, rules, power, finished, where) for m in reversed(got[:limit])]
         thread = Thread(
             id=row.id,
             kind=row.kind,
@@ -608,7 +620,12 @@ def messages_since(
         if hidden:
             q = q.where(PressMessageRow.sender.not_in(hidden))
         finished = g.status == "finished"
-        return [_message(m, rules, power, finished) for m in s.scalars(q.order_by(PressMessageRow.id).limit(500))]
+        powers = game_variant(g).power_names
+        kinds = {r.id: (r.kind, _members(r, powers)) for r in rows}
+        return [
+            _message(m, rules, power, finished, kinds[m.channel_id])
+            for m in s.scalars(q.order_by(PressMessageRow.id).limit(500))
+        ]
 
 
 def is_finished(db: Database, name: str) -> bool:

@@ -579,6 +579,8 @@ class PressMessage(Answer):
     sent_at: str
     held: bool = Field(description="Postal press waiting for its phase's results (seen by its sender only).")
     mine: bool
+    kind: str = Field(description="The channel's kind: private, group, public or announcement.")
+    members: list[str] = Field(description="The channel's powers.")
 
 
 class PressThread(Answer):

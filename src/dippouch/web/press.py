@@ -81,6 +81,8 @@ def _message(m: store_press.Message) -> dict[str, Any]:
         "sent_at": m.sent_at.isoformat(),
         "held": m.held,
         "mine": m.mine,
+        "kind": m.kind,
+        "members": list(m.members),
     }
 
 
@@ -370,10 +372,11 @@ def channel_page(request: Request, name: str, power: str, channel_id: int, befor
     web = web_of(request)
     viewer = viewer_of(request)
     ch = _channel(web, name, power, channel_id, viewer, before)
-    pnl = panel(web, name, power, viewer)
+    _, power = web.require_player(name, power, viewer)
     if ch["messages"] and before is None:
         with web.writes:
-            store_press.mark_read(web.store, name, channel_id, pnl["power"], ch["messages"][-1]["id"])
+            store_press.mark_read(web.store, name, channel_id, power, ch["messages"][-1]["id"])
+    pnl = panel(web, name, power, viewer)
     return render(request, "press_channel.html", {"ch": ch, "press": pnl, "name": name, "power": pnl["power"]})
 
 

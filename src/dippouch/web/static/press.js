@@ -5,6 +5,7 @@
   var panel = document.querySelector("[data-press-events]");
   if (!panel || !window.EventSource) return;
   var base = panel.getAttribute("data-press-base");
+  var me = panel.getAttribute("data-press-me");
   var csrf = (document.querySelector('meta[name="csrf"]') || {}).content || "";
   var list = document.getElementById("press-messages");
   var live = document.getElementById("press-live");
@@ -38,6 +39,13 @@
       });
     }
   }
+  // The same words as the page's thread list (templates/_press.html).
+  function label(m) {
+    if (m.kind === "announcement") return "Announcements from the coordinator";
+    if (m.kind === "public") return "Everyone (public)";
+    var others = m.members.filter(function (p) { return p !== me; }).join(", ");
+    return m.kind === "group" ? others + " (group)" : others;
+  }
   function bump(m) {
     var threads = document.getElementById("press-threads");
     if (!threads) return;
@@ -45,7 +53,7 @@
     if (!li) {
       li = el("li");
       li.setAttribute("data-channel", m.channel);
-      var a = el("a", null, m.sender === "Coordinator" ? "Announcements from the coordinator" : "New conversation with " + m.sender);
+      var a = el("a", null, label(m));
       a.href = base + "/press/" + m.channel + "#press";
       li.appendChild(a);
       li.appendChild(document.createTextNode(" "));
