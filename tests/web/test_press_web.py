@@ -163,3 +163,33 @@ def test_mute_block_and_report(site: Site) -> None:
     assert site.api(de, _p("Germany") + f"/messages/{mid}/report", {"reason": "x"}).status_code == 400
     reports = site.coordinator.get("/api/games/demo/press").json()["reports"]
     assert [(x["by"], x["message"]["text"]) for x in reports] == [("France", "rude")]
+
+
+def test_the_coordinators_press_page_announces_and_declares_rules(site: Site) -> None:
+    en = site.player("demo", "England")
+    page = site.coordinator.get("/games/demo/coordinate/press")
+    assert page.status_code == 200 and "Press rules" in page.text
+    assert 'href="/games/demo/coordinate/press"' in site.coordinator.get("/games/demo/coordinate").text
+    r = site.post_form(site.coordinator, "/games/demo/coordinate/press", {"text": "Welcome, all"})
+    assert r.status_code == 303
+    assert [m["text"] for m in en.get(_p("England") + "/since/0").json()["messages"]] == ["Welcome, all"]
+    r = site.post_form(
+        site.coordinator,
+        "/games/demo/coordinate/press",
+        {"kind": "white", "channels": "public", "coordinator_reads_private": "on"},
+    )
+    assert r.status_code == 303
+    view = en.get(_p("England")).json()
+    assert view["rules"]["channels"] == ["public"] and view["rules"]["coordinator_reads_private"] is True
+    assert "The coordinator may read private and group press." in en.get("/games/demo/play/England").text
+    # A player cannot use the coordinator's page.
+    assert site.post_form(en, "/games/demo/coordinate/press", {"text": "I rule"}).status_code == 403
+
+
+def test_a_w3k_game_has_no_in_app_press_by_its_variant_file(site: Site) -> None:
+    site.new_game("kingdoms", variant="w3k")
+    crown = site.player("kingdoms", "Crown")
+    r = site.api(crown, "/api/games/kingdoms/powers/Crown/press", {"to": ["all"], "text": "God save the King"})
+    assert r.status_code == 400 and r.json()["error"].startswith("not sent (no press)")
+    page = crown.get("/games/kingdoms/play/Crown").text
+    assert "No press (gunboat)" in page and 'id="press-compose"' not in page
