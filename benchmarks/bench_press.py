@@ -40,7 +40,7 @@ from dippouch.store import GameStore
 from dippouch.store.access import AccessStore
 
 POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
-T0 = datetime.now(UTC) - timedelta(hours=1)
+T0 = datetime.now(UTC) - timedelta(hours=2)
 
 
 def pct(values: list[float], p: float) -> float:
@@ -76,7 +76,7 @@ def setup(url: str, clients: int, fill: int) -> tuple[list[tuple[str, str, str]]
     channel = 0
     rng = random.Random(1)
     for i in range(fill):
-        at = T0 + timedelta(milliseconds=i)
+        at = T0 + timedelta(milliseconds=100 * i)  # under the rate rule: at most ~150 a minute from one power
         if i % 2 == 0:
             sender, to = ("England", ["France"]) if i % 4 == 0 else ("France", ["England"])
         else:
