@@ -172,3 +172,55 @@ def test_players_talk_in_the_browser(server: dict[str, Any], browser: Any) -> No
 
     for errors in (en_err, fr_err, de_err):
         assert [e for e in errors if "favicon" not in e] == []
+
+
+def test_a_reply_by_email_arrives_on_the_open_page(
+    server: dict[str, Any], browser: Any, smtp: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """England writes on the web; France, who plays by mail, answers the copy from a real mail server; the
+    answer appears on England's open channel page."""
+    import email.utils
+    from email.message import EmailMessage
+
+    from playwright.sync_api import expect
+
+    from dippouch.mail.intake import take_in
+    from dippouch.mail.outbox import send_due
+    from dippouch.mail.settings import load_settings
+
+    for k, v in {
+        "DIPPOUCH_SMTP_HOST": smtp.host,
+        "DIPPOUCH_SMTP_PORT": str(smtp.port),
+        "DIPPOUCH_SMTP_SECURITY": "none",
+        "DIPPOUCH_MAIL_FROM": "press@dippouch.example",
+    }.items():
+        monkeypatch.setenv(k, v)
+    store = server["web"].store
+    store.create_game("letters", "standard", now=T0)
+    store.assign("letters", "England", "Ann", now=T0)
+    store.assign("letters", "France", "Bea", now=T0)
+    store.set_email("letters", "France", "bea@example.org", now=T0)
+    _, key = server["web"].access.create_key("player", game="letters", power="England", now=T0)
+    server["keys"]["letters"] = key
+    ctx = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    ctx.set_default_timeout(30_000)
+    en = ctx.new_page()
+    en.goto(f"{server['base']}/k/{key}")
+    en.goto(f"{server['base']}/games/letters/play/England")
+    _send(en, ["France"], "Will you write back by post?")
+    expect(en.locator("#press-messages")).to_contain_text("Will you write back by post?")
+
+    report = send_due(store, datetime.now(UTC), load_settings("smtp"))
+    assert report.server_down is None and not report.failed
+    (copy,) = smtp.to("bea@example.org")
+    reply = EmailMessage()
+    reply["From"] = "bea@example.org"
+    reply["To"] = str(copy["From"])
+    reply["Subject"] = "Re: " + str(copy["Subject"])
+    reply["Message-ID"] = email.utils.make_msgid(domain="example.org")
+    reply.set_content("By mail, gladly.\n\n> Will you write back by post?\n")
+    outcome = take_in(store, reply.as_bytes(), now=datetime.now(UTC))
+    assert outcome.status == "accepted", outcome.line()
+    expect(en.locator("#press-messages")).to_contain_text("By mail, gladly.")
+    _shoot(en, "press-mail-reply-desktop")
+    ctx.close()
