@@ -129,6 +129,8 @@ class ChannelPage:
     messages: list[Message]
     """Oldest first; ``more`` says whether older ones are left."""
     more: bool
+    read_up_to: int = 0
+    """The last message the reader had read (a page marks the channel read only when there is more)."""
 
 
 @dataclass(frozen=True)
@@ -212,11 +214,12 @@ def _channel(s: Session, g: GameRow, kind: str, members: Iterable[str], now: dat
     return row
 
 
-def _blocking(s: Session, g: GameRow, sender: str) -> frozenset[str]:
-    q = sa.select(PressBlockRow.power).where(
-        PressBlockRow.game_id == g.id, PressBlockRow.other == sender, PressBlockRow.kind == "block"
+def _against(s: Session, g: GameRow, sender: str) -> dict[str, str]:
+    """Power -> ``mute`` or ``block``, for the powers that mute or block ``sender``."""
+    q = sa.select(PressBlockRow.power, PressBlockRow.kind).where(
+        PressBlockRow.game_id == g.id, PressBlockRow.other == sender
     )
-    return frozenset(s.scalars(q))
+    return {p: k for p, k in s.execute(q)}
 
 
 def send(
@@ -261,6 +264,8 @@ def send(
                 )
                 or 0
             )
+        # Who mutes or blocks the sender: blocks refuse private messages, both keep copies from going out.
+        against = _against(s, g, sender) if sender != COORDINATOR else {}
         attempt = Attempt(
             sender=sender,
             recipients=powers if sender == COORDINATOR else recipients,
@@ -268,7 +273,7 @@ def send(
             phase_kind=ph.kind if ph is not None else None,
             text=text,
             sent_last_minute=sent_lately,
-            blocked_by=_blocking(s, g, sender) if sender != COORDINATOR else frozenset(),
+            blocked_by=frozenset(p for p, k in against.items() if k == "block"),
         )
         why = refusal(rules, attempt)
         if why is not None:
@@ -290,7 +295,7 @@ def send(
         s.flush()
         if sender != COORDINATOR:
             _read_up_to(s, ch.id, sender, msg.id)
-        mailed = 0 if held else _mail_copies(s, g, rules, ch, msg, powers, now)
+        mailed = 0 if held else _mail_copies(s, g, rules, ch, msg, powers, now, set(against))
         return Sent(id=msg.id, channel_id=ch.id, kind=kind, held=held, mailed=mailed)
 
 
@@ -314,14 +319,17 @@ def _mail_copies(
     msg: PressMessageRow,
     powers: Sequence[str],
     now: datetime,
+    muted: set[str] | None = None,
 ) -> int:
-    """Queue a copy for every recipient whose player has an e-mail address (in the sender's transaction)."""
+    """Queue a copy for every recipient whose player has an e-mail address (in the sender's transaction);
+    ``muted``: the powers that mute or block the sender, if the caller knows them already."""
     addresses = {
         p.power: p.email
         for p in s.scalars(sa.select(PlayerRow).where(PlayerRow.game_id == g.id, PlayerRow.replaced_at.is_(None)))
         if p.email
     }
-    muted = _muted_by(s, g, msg.sender)
+    if muted is None:
+        muted = _muted_by(s, g, msg.sender)
     members = _members(ch, powers)
     n = 0
     for power in members:
@@ -566,7 +574,8 @@ def channel_page(
             last_id=msgs[-1].id if msgs else 0,
             last_at=msgs[-1].sent_at if msgs else None,
         )
-        return ChannelPage(thread=thread, messages=msgs, more=more)
+        mark = s.get(PressReadRow, (row.id, power)) if power is not None else None
+        return ChannelPage(thread=thread, messages=msgs, more=more, read_up_to=mark.last_read if mark else 0)
 
 
 def _read_up_to(s: Session, channel_id: int, power: str, up_to: int) -> None:

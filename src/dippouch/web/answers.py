@@ -607,6 +607,7 @@ class PressChannelView(Answer):
     thread: PressThread
     messages: list[PressMessage]
     more: bool = Field(description="Older messages are left: ask again with before=the first id.")
+    read_up_to: int = Field(description="The last message id the reader had read in this channel.")
 
 
 class PressMessages(Answer):

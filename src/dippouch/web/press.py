@@ -126,7 +126,12 @@ def _channel(web: Web, name: str, power: str, channel_id: int, viewer: Viewer, b
         page = store_press.channel_page(web.read, name, channel_id, power=power, before=before)
     except store_press.NoChannel as e:
         raise NotFound(str(e)) from None
-    return {"thread": _thread(page.thread), "messages": [_message(m) for m in page.messages], "more": page.more}
+    return {
+        "thread": _thread(page.thread),
+        "messages": [_message(m) for m in page.messages],
+        "more": page.more,
+        "read_up_to": page.read_up_to,
+    }
 
 
 def _recipients(web: Web, name: str, power: str, to: list[str]) -> list[str]:
@@ -373,7 +378,7 @@ def channel_page(request: Request, name: str, power: str, channel_id: int, befor
     viewer = viewer_of(request)
     ch = _channel(web, name, power, channel_id, viewer, before)
     _, power = web.require_player(name, power, viewer)
-    if ch["messages"] and before is None:
+    if ch["messages"] and before is None and ch["messages"][-1]["id"] > ch["read_up_to"]:
         with web.writes:
             store_press.mark_read(web.store, name, channel_id, power, ch["messages"][-1]["id"])
     pnl = panel(web, name, power, viewer)
