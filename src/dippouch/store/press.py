@@ -452,34 +452,39 @@ def threads(db: Database, name: str, *, power: str | None, coordinator: bool = F
         last: dict[int, tuple[int, datetime]] = {}
         unread: dict[int, int] = {}
         if ids:
-            q = (
-                sa.select(
-                    PressMessageRow.channel_id, sa.func.max(PressMessageRow.id), sa.func.max(PressMessageRow.sent_at)
-                )
-                .where(PressMessageRow.channel_id.in_(ids), _released_for(power))
-                .group_by(PressMessageRow.channel_id)
-            )
-            last = {c: (int(i), as_utc(t)) for c, i, t in s.execute(q)}
+            # One statement of per-channel subqueries, each walking the (channel, id) index from its newest
+            # message: a game of many messages costs what its unread ones do, not a scan of all of them.
+            newest = [
+                sa.select(PressMessageRow.id)
+                .where(PressMessageRow.channel_id == c, _released_for(power))
+                .order_by(PressMessageRow.id.desc())
+                .limit(1)
+                .scalar_subquery()
+                for c in ids
+            ]
+            tops = {c: int(i) for c, i in zip(ids, s.execute(sa.select(*newest)).one(), strict=True) if i}
+            if tops:
+                at = sa.select(PressMessageRow.id, PressMessageRow.sent_at).where(PressMessageRow.id.in_(tops.values()))
+                when = {int(i): as_utc(t) for i, t in s.execute(at)}
+                last = {c: (i, when[i]) for c, i in tops.items()}
             if power is not None:
                 marks = sa.select(PressReadRow.channel_id, PressReadRow.last_read).where(PressReadRow.power == power)
                 read = {c: int(n) for c, n in s.execute(marks) if c in set(ids)}
-                conds = [
-                    sa.and_(PressMessageRow.channel_id == c, PressMessageRow.id > read.get(c, 0))
-                    for c in ids
-                    if last.get(c, (0,))[0] > read.get(c, 0)
-                ]
-                if conds:
-                    uq = (
-                        sa.select(PressMessageRow.channel_id, sa.func.count())
-                        .where(
-                            sa.or_(*conds),
-                            PressMessageRow.released_at.is_not(None),
-                            PressMessageRow.sender != power,
-                            PressMessageRow.sender.not_in(hidden) if hidden else sa.true(),
-                        )
-                        .group_by(PressMessageRow.channel_id)
+                behind = [c for c in ids if tops.get(c, 0) > read.get(c, 0)]
+                counts = [
+                    sa.select(sa.func.count())
+                    .where(
+                        PressMessageRow.channel_id == c,
+                        PressMessageRow.id > read.get(c, 0),
+                        PressMessageRow.released_at.is_not(None),
+                        PressMessageRow.sender != power,
+                        PressMessageRow.sender.not_in(hidden) if hidden else sa.true(),
                     )
-                    unread = {c: int(n) for c, n in s.execute(uq)}
+                    .scalar_subquery()
+                    for c in behind
+                ]
+                if counts:
+                    unread = dict(zip(behind, (int(n) for n in s.execute(sa.select(*counts)).one()), strict=True))
         out = [
             Thread(
                 id=r.id,
