@@ -511,6 +511,19 @@ MAPCHECK = Table(
     },
 )
 
+PRESS = Table(
+    doc="The press rules a game of this variant has unless its coordinator declares others (dippouch.press.rules).",
+    fields={
+        "kind": Str(
+            choices=("none", "white", "grey", "public", "postal"), doc="`none` is gunboat (W3K: letters by post)."
+        ),
+        "channels": ListOf(item=Str(choices=("private", "group", "public")), doc="Channel kinds players may write in."),
+        "quiet_phases": ListOf(
+            item=Str(choices=("movement", "retreats", "adjustments")), doc="Phase kinds without press."
+        ),
+    },
+)
+
 ROOT = Table(
     doc="A variant file.",
     fields={
@@ -525,6 +538,7 @@ ROOT = Table(
         "mapcheck": MAPCHECK,
         "drawing": DRAWING,
         "state": AnyValue(doc="Variant state at the start (JSON-like table, read by rule hooks)."),
+        "press": PRESS,
     },
     synonyms={
         "powers_": "powers",

@@ -36,6 +36,7 @@ from dippouch.game import (
 )
 from dippouch.mail import compose
 from dippouch.mail.message import Inbound, clean_body, parse_message, received_time, strip_sheet
+from dippouch.mail.press import press_token, take_reply
 from dippouch.mail.proof import confirmation_code, find_confirmation, proof_of_sender, strip_token
 from dippouch.mail.settings import ServerSettings
 from dippouch.mail.subject import GameNames, Reading, power_names, read_subject, suggest_subject
@@ -294,6 +295,9 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
     if "@" not in msg.sender:
         _record(store, mail_id, status="ignored", reason="no sender address to answer")
         return Outcome("ignored", "no sender address to answer")
+    if press_token(msg) is not None:  # a reply to a press message (mail/press.py), not orders
+        got = take_reply(store, msg, mail_id, now)
+        return Outcome(got.status, got.reason, game=got.game, power=got.power, replies=got.replies)
     code = find_confirmation(msg.subject, msg.body)
     if code is not None:
         held_id = held_by_confirmation(store, msg.sender, code)

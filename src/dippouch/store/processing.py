@@ -172,6 +172,10 @@ def process_locked(
     else:
         open_phase(s, g, v, settings, start_data=ph.next_position, seq=ph.seq + 1, now=now)
     log_event(s, g, now, "processed", phase=ph.name, seq=ph.seq, branch=ph.branch)
+    # Postal press written in this phase goes out with its results, in this same transaction.
+    import dippouch.store.press
+
+    dippouch.store.press.release_held(s, g, ph, now)
     s.flush()
     crash_point("process:before-commit")
     pause_point("process:before-commit")

@@ -52,6 +52,7 @@ def game_file(
         for ph in data["phases"]:
             ph["submissions"] = []
         data["sealed"] = "submissions and players' addresses are left out; the coordinator's export has them"
+        _with_press(db, name, data, coordinator=False)
         return data
     if view == "coordinator":
         data = export_game(db, name)
@@ -59,6 +60,7 @@ def game_file(
 
         open_sealed = any(is_sealed(str(p["status"]), read_time(p.get("deadline")), now) for p in data["phases"])
         seal_mail_record(data, {i for i, p in enumerate(data["phases"]) if open_sealed and p["status"] != "processed"})
+        _with_press(db, name, data, coordinator=True)
         if seal_export(data, now):
             data["sealed"] = (
                 "the open phase's submissions are sealed until its deadline; an unsealed export (with a "
@@ -68,7 +70,18 @@ def game_file(
     if view != "unsealed":
         raise GameError(f"unknown view of a game file {view!r}; choose public, coordinator or unsealed")
     record_unsealing(db, name, who=who or "the coordinator", reason=reason, now=now, what="unsealed export")
-    return export_game(db, name)
+    data = export_game(db, name)
+    _with_press(db, name, data, coordinator=True)
+    return data
+
+
+def _with_press(db: Database, name: str, data: dict[str, Any], *, coordinator: bool) -> None:
+    """The press the game's rules let this reader have (store/press.py decides), under ``press``."""
+    from dippouch.store.press import export_press  # press tables only where a file is made
+
+    found = export_press(db, name, coordinator=coordinator)
+    if found is not None:
+        data["press"] = found
 
 
 def export_game(db: Database, name: str) -> dict[str, Any]:

@@ -11,12 +11,13 @@ from typing import Any
 
 from fastapi import APIRouter, Body
 from fastapi.concurrency import run_in_threadpool
+from fastapi.routing import APIRoute
 from pydantic import BaseModel, Field
 from starlette.requests import Request
 from starlette.responses import Response
 
 from dippouch.catalog import variants_usable
-from dippouch.web import desk, history, new_games, player_page, variant_pages
+from dippouch.web import desk, history, new_games, player_page, press, variant_pages
 from dippouch.web import games as game_pages
 from dippouch.web.answers import (
     ActionAnswer,
@@ -411,3 +412,12 @@ async def adjudicate(request: Request) -> Response:
     return Response(
         encode_response(answer), status_code=400 if "error" in answer else 200, media_type="application/json"
     )
+
+
+# Press (web/press.py): its JSON calls are the API's, with the API's prefix and error answers (added one by
+# one: an included router would stay a router of its own inside this one).
+for _route in press.api_router.routes:
+    if isinstance(_route, APIRoute):
+        router.add_api_route(
+            _route.path, _route.endpoint, methods=sorted(_route.methods or ()), **_answers(_route.response_model)
+        )

@@ -109,9 +109,10 @@ def create_app(
 
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
-    from dippouch.web import api, pages, review
+    from dippouch.web import api, pages, press, review
 
     app.include_router(api.router)
+    app.include_router(press.router)  # before pages: /games/{name}/coordinate/press is its own
     app.include_router(pages.router)
     app.include_router(review.router)
 

@@ -19,7 +19,7 @@ from dippouch.bots import LEVELS
 from dippouch.catalog import variants_usable
 from dippouch.core.errors import DippouchError
 from dippouch.store.access import Grant
-from dippouch.web import desk, games, history, new_games, player_page, variant_pages
+from dippouch.web import desk, games, history, new_games, player_page, press, variant_pages
 from dippouch.web.checks import check_lines
 from dippouch.web.deps import render, render_html, set_csrf_cookie, set_flash, viewer_of, web_of
 from dippouch.web.inputs import web_words
@@ -359,7 +359,8 @@ def _ascii(name: str) -> str:
 def play_page(request: Request, name: str, power: str) -> Response:
     web = web_of(request)
     pv = player_page.player_view(web, name, power, viewer_of(request))
-    return render(request, "play.html", {"p": pv, "g": pv["game"]})
+    panel = press.panel(web, name, power, viewer_of(request))
+    return render(request, "play.html", {"p": pv, "g": pv["game"], "press": panel})
 
 
 def e_status(e: Exception) -> int:

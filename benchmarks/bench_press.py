@@ -1,0 +1,179 @@
+"""Press under load, through a real ``dippouch serve`` process: sending with many clients at once, and reading
+a channel of a game that holds many messages.
+
+    .venv/bin/python benchmarks/bench_press.py [--clients 50] [--messages 10] [--fill 10000] [--db sqlite|postgres]
+    source scripts/postgres && .venv/bin/python benchmarks/bench_press.py --db postgres
+
+- **send**: ``--clients`` players (seven a game, each with their own key, over keep-alive connections) each
+  send ``--messages`` private messages through ``POST /api/games/G/powers/P/press``, a random pause of up to
+  ``--pause`` seconds between two; the latency of every send (wall time, as the client sees it).
+- **channel page**: a game filled with ``--fill`` messages (half of them in England and France's channel,
+  the rest spread over the other pairs and the public channel), then ``--reads`` reads of that channel's
+  latest page (JSON API and HTML page) and of England's press panel (threads with unread counts).
+
+The rate rule is raised for the benchmark (``per_minute``) so that no send is refused. Figures are printed;
+nothing is asserted (docs/press.md has the numbers of a run).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_web import Conn
+from bench_web_workers import start_web
+from bench_workers import fresh_database
+
+import dippouch.store.press as press
+from dippouch.store import GameStore
+from dippouch.store.access import AccessStore
+
+POWERS = ["Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"]
+T0 = datetime.now(UTC) - timedelta(hours=2)
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
+
+
+def line(name: str, ms: list[float]) -> str:
+    return (
+        f"{name:<28} n={len(ms):<5} p50={statistics.median(ms):7.1f} ms  p99={pct(ms, 99):7.1f} ms  "
+        f"max={max(ms):7.1f} ms"
+    )
+
+
+def setup(url: str, clients: int, fill: int) -> tuple[list[tuple[str, str, str]], str, int]:
+    """Games, players and keys for the senders; the filled game; its England-France channel."""
+    store = GameStore(url)
+    access = AccessStore(store)
+    seats: list[tuple[str, str, str]] = []
+    for g in range((clients + len(POWERS) - 1) // len(POWERS)):
+        name = f"send{g}"
+        store.create_game(name, "standard", now=T0)
+        press.set_press_rules(store, name, {"per_minute": 1000}, now=T0)
+        for p in POWERS:
+            if len(seats) < clients:
+                store.assign(name, p, f"{p} {g}", now=T0)
+                _, key = access.create_key("player", game=name, power=p, now=T0)
+                seats.append((name, p, key))
+    store.create_game("big", "standard", now=T0)
+    press.set_press_rules(store, "big", {"per_minute": 1000}, now=T0)
+    _, reader = access.create_key("player", game="big", power="England", now=T0)
+    started = time.perf_counter()
+    channel = 0
+    rng = random.Random(1)
+    for i in range(fill):
+        at = T0 + timedelta(milliseconds=100 * i)  # under the rate rule: at most ~150 a minute from one power
+        if i % 2 == 0:
+            sender, to = ("England", ["France"]) if i % 4 == 0 else ("France", ["England"])
+        else:
+            sender = rng.choice(POWERS)
+            to = [p for p in POWERS if p != sender] if i % 10 == 1 else [rng.choice([p for p in POWERS if p != sender])]
+        sent = press.send(store, "big", sender, to, f"message {i}: " + "words " * rng.randint(3, 40), now=at)
+        if sender in ("England", "France") and to in (["France"], ["England"]):
+            channel = sent.channel_id
+    print(f"filled a game with {fill} messages in {time.perf_counter() - started:.0f} s")
+    store.close()
+    return seats, reader, channel
+
+
+async def sender(port: int, seat: tuple[str, str, str], n: int, pause: float, out: list[float], bad: list[str]) -> None:
+    game, power, key = seat
+    conn = Conn(port)
+    others = [p for p in POWERS if p != power]
+    rng = random.Random(hash(seat))
+    await asyncio.sleep(rng.random() * pause)
+    for i in range(n):
+        body = json.dumps({"to": [rng.choice(others)], "text": f"{power} says {i}: shall we?"}).encode()
+        headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+        t = time.perf_counter()
+        status, answer = await conn.request("POST", f"/api/games/{game}/powers/{power}/press", body, headers)
+        out.append((time.perf_counter() - t) * 1000)
+        if status != 200:
+            bad.append(f"{status} {answer[:200]!r}")
+        await asyncio.sleep(rng.random() * pause)
+    conn.close()
+
+
+async def reads(port: int, key: str, paths: list[str], n: int) -> dict[str, list[float]]:
+    conn = Conn(port)
+    out: dict[str, list[float]] = {p: [] for p in paths}
+    headers = {"Authorization": f"Bearer {key}"}
+    for _ in range(n):
+        for p in paths:
+            t = time.perf_counter()
+            status, answer = await conn.request("GET", p, headers=headers)
+            out[p].append((time.perf_counter() - t) * 1000)
+            assert status == 200, (p, status, answer[:300])
+    conn.close()
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--clients", type=int, default=50)
+    ap.add_argument("--messages", type=int, default=10, help="messages each client sends")
+    ap.add_argument("--pause", type=float, default=2.0, help="longest pause between a client's sends (s)")
+    ap.add_argument("--fill", type=int, default=10_000, help="messages in the game whose channel is read")
+    ap.add_argument("--reads", type=int, default=200)
+    ap.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
+    ap.add_argument("--postgres", help="admin URL of a PostgreSQL server (default: $DIPPOUCH_TEST_POSTGRES_URL)")
+    args = ap.parse_args()
+    admin = args.postgres or os.environ.get("DIPPOUCH_TEST_POSTGRES_URL")
+    if args.db == "postgres" and not admin:
+        ap.error("needs a PostgreSQL server: --postgres URL or DIPPOUCH_TEST_POSTGRES_URL (source scripts/postgres)")
+    with fresh_database(args.db, admin) as url, tempfile.TemporaryDirectory() as d:
+        seats, reader, channel = setup(url, args.clients, args.fill)
+        proc, port = start_web(url, Path(d) / "web.log")
+        try:
+            lat: list[float] = []
+            bad: list[str] = []
+
+            async def all_senders() -> None:
+                # Each game's variant is built once per server process, on its first request: not a send's cost.
+                warm = await reads(port, reader, ["/api/games/big/powers/England/press"], 1)
+                for game in sorted({s[0] for s in seats}):
+                    key = next(s[2] for s in seats if s[0] == game)
+                    power = next(s[1] for s in seats if s[0] == game)
+                    warm = await reads(port, key, [f"/api/games/{game}/powers/{power}/press"], 1)
+                del warm
+                await asyncio.gather(*(sender(port, s, args.messages, args.pause, lat, bad) for s in seats))
+
+            started = time.perf_counter()
+            asyncio.run(all_senders())
+            took = time.perf_counter() - started
+            print(
+                f"database: {args.db}; {len(seats)} clients, {args.messages} messages each, pauses up to {args.pause} s"
+            )
+            print(line("send (POST .../press)", lat) + f"  {len(lat) / took:.0f}/s  refused={len(bad)}")
+            if bad:
+                print("  first refusal:", bad[0])
+            paths = [
+                f"/api/games/big/powers/England/press/channels/{channel}",
+                f"/games/big/play/England/press/{channel}",
+                "/api/games/big/powers/England/press",
+            ]
+            got = asyncio.run(reads(port, reader, paths, args.reads))
+            names = ["channel page (API, 50 msgs)", "channel page (HTML)", "press panel (API, unread)"]
+            for name, p in zip(names, paths, strict=True):
+                print(line(name, got[p]))
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,119 @@
+"""A reply by mail to a press message: it lands in the same channel, under the same press rules, or is refused.
+
+Each copy of a press message went to one recipient's address with that recipient's own token in its subject
+(``[press pr-...]``, made by :mod:`dippouch.store.press`). A reply carrying it is the recipient's word only if:
+
+- the token is one we made (a made-up or mistyped token proves nothing);
+- the ``From:`` address is the one the token was sent to (another power's token, sent from your own address,
+  is refused: it was not sent to you), and it is still the address registered for that power (a replaced
+  player's token no longer speaks for the power).
+
+The token is the proof (it reached that address only), as the orders token is in :mod:`dippouch.mail.proof`;
+what the reply says then goes through :func:`dippouch.store.press.send` like a message typed on the page, so
+the game's press rules decide, and a refusal is answered with the rule's words. Nothing is stored as press
+from a reply that fails any of these; the mail itself is kept in the mail record with the reason.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+import dippouch.store.press as store_press
+from dippouch.core.errors import DippouchError
+from dippouch.mail.message import Inbound
+from dippouch.press.mailtext import find_token, reply_text
+from dippouch.store import GameStore
+from dippouch.store.mailbox import queue_mail, record_message
+
+__all__ = ["PressReply", "press_token", "take_reply"]
+
+
+@dataclass(frozen=True)
+class PressReply:
+    """What became of a reply (intake makes its outcome of it)."""
+
+    status: str
+    """``accepted`` (in the channel, or held as postal press) or ``refused``."""
+    reason: str
+    game: str | None = None
+    power: str | None = None
+    replies: int = 0
+
+
+def press_token(msg: Inbound) -> str | None:
+    """The press reply token a message carries in its subject, if any (mail for the press, not orders)."""
+    return find_token(msg.subject)
+
+
+def _answer(store: GameStore, msg: Inbound, mail_id: int, now: datetime, subject: str, body: str) -> int:
+    return int(
+        queue_mail(
+            store,
+            key=f"press-reply:{mail_id}:{msg.sender.lower()}",
+            to=msg.sender,
+            subject=subject,
+            body=body,
+            kind="reply",
+            now=now,
+            in_reply_to=msg.message_id,
+        )
+    )
+
+
+def _refuse(
+    store: GameStore, msg: Inbound, mail_id: int, now: datetime, why: str, game: str | None = None
+) -> PressReply:
+    record_message(store, mail_id, status="refused", reason=why, reading={"press": True})
+    n = _answer(
+        store,
+        msg,
+        mail_id,
+        now,
+        f"Not sent: {msg.subject}",
+        f"Your message was not passed on: {why}.\n\nNothing was sent to the other powers.",
+    )
+    return PressReply("refused", why, game=game, replies=n)
+
+
+def take_reply(store: GameStore, msg: Inbound, mail_id: int, now: datetime) -> PressReply:
+    """Put a reply into its channel if it proves its sender and the press rules allow it; else refuse it."""
+    token = press_token(msg)
+    owner = store_press.token_owner(store, token) if token else None
+    sender = msg.sender.strip().lower()
+    if owner is None:
+        return _refuse(store, msg, mail_id, now, "the press code in the subject is not one we sent")
+    if sender != owner.address:
+        # Either someone else's copy was forwarded, or the From header was made up: the code was not sent to
+        # this address, so it proves nothing about who wrote this.
+        return _refuse(
+            store, msg, mail_id, now, "the press code in the subject was not sent to this address", owner.game
+        )
+    registered = {p: a for p, (_, a) in store.emails(owner.game).items()}
+    if (registered.get(owner.power) or "").lower() != sender:
+        return _refuse(
+            store,
+            msg,
+            mail_id,
+            now,
+            f"{msg.sender} is no longer the address of {owner.power} in {owner.game}",
+            owner.game,
+        )
+    text = reply_text(msg.body)
+    try:
+        sent = store_press.send(
+            store, owner.game, owner.power, [], text, now=now, via="mail", in_channel=owner.channel_id
+        )
+    except DippouchError as e:
+        return _refuse(store, msg, mail_id, now, str(e), owner.game)
+    how = "held until the phase's results (postal press)" if sent.held else "passed on"
+    record_message(store, mail_id, status="accepted", reason=f"press {how}", power=owner.power, reading={"press": True})
+    n = _answer(
+        store,
+        msg,
+        mail_id,
+        now,
+        f"Sent: {msg.subject}",
+        f"Your message was {how} in {owner.game}, as {owner.power}.",
+    )
+    return PressReply("accepted", f"press {how}", game=owner.game, power=owner.power, replies=n)

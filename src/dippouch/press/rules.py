@@ -1,0 +1,319 @@
+"""A game's press rules as data, and the one place that decides whether a message may be sent.
+
+Every way in (the web page, the JSON API, a reply by mail) asks :func:`refusal` before anything is stored, so
+one rule never has two readings. The rules a game declares (:class:`PressRules`) are kept with the game; a game
+that declares none takes its variant's ``[press]`` table (W3K's press is letters by post, so its file says
+``kind = "none"``) and otherwise white press on every channel.
+
+The kinds, after the judges and web sites players know (njudge, webDiplomacy, Diplicity):
+
+- ``none``: gunboat, no press at all (the coordinator's announcements still reach everyone);
+- ``white``: the sender is named;
+- ``grey``: the sender is hidden from the readers (the store keeps it, for conduct reports);
+- ``public``: only messages to every power;
+- ``postal``: messages are held and delivered with the results of the phase they were written in.
+
+This module is pure: no clock, no database; the caller hands in what it counted (messages in the last
+minute, who blocks the sender).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from dippouch.core.errors import DippouchError
+
+__all__ = [
+    "ANNOUNCEMENT",
+    "CHANNEL_KINDS",
+    "COORDINATOR",
+    "KINDS",
+    "Attempt",
+    "PressRules",
+    "PressRulesError",
+    "Refusal",
+    "channel_kind",
+    "describe",
+    "may_read",
+    "refusal",
+    "rules_for",
+    "shown_sender",
+]
+
+KINDS = ("none", "white", "grey", "public", "postal")
+CHANNEL_KINDS = ("private", "group", "public")
+ANNOUNCEMENT = "announcement"
+"""The coordinator's channel: every power reads it, only the coordinator writes in it."""
+COORDINATOR = "Coordinator"
+"""The sender name of the coordinator's announcements (no power has it: power names are the variant's)."""
+PHASE_KINDS = ("movement", "retreats", "adjustments")
+MAX_LENGTH = 5000
+"""Characters a message may hold unless the game says otherwise: a long letter, not a file."""
+PER_MINUTE = 10
+"""Messages a power may send a minute unless the game says otherwise: talk, never a flood."""
+
+
+class PressRulesError(DippouchError):
+    """Press rules a game cannot have (an unknown kind, a channel that does not exist...)."""
+
+
+@dataclass(frozen=True)
+class PressRules:
+    """What a game allows. The defaults are white press on every channel, in every phase."""
+
+    kind: str = "white"
+    channels: frozenset[str] = frozenset(CHANNEL_KINDS)
+    """Which channel kinds players may write in (partial press)."""
+    quiet_phases: frozenset[str] = frozenset()
+    """Phase kinds without press (``retreats``, ``adjustments``: many house rules keep them silent)."""
+    open_after_end: bool = True
+    """Once the game is over every channel is open to every reader (players, coordinator, visitors)."""
+    anonymous: bool = False
+    """Players' names are hidden in the press until the game ends (powers are named, people are not)."""
+    coordinator_reads_private: bool = False
+    """Whether the coordinator may read private and group press; the players are shown this declaration."""
+    max_length: int = MAX_LENGTH
+    per_minute: int = PER_MINUTE
+
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise PressRulesError(f"unknown press kind {self.kind!r}{_closest(self.kind, KINDS)}")
+        for c in self.channels:
+            if c not in CHANNEL_KINDS:
+                raise PressRulesError(f"unknown channel kind {c!r}{_closest(c, CHANNEL_KINDS)}")
+        for p in self.quiet_phases:
+            if p not in PHASE_KINDS:
+                raise PressRulesError(f"unknown phase kind {p!r} in quiet_phases{_closest(p, PHASE_KINDS)}")
+        if not 1 <= self.max_length <= 100_000:
+            raise PressRulesError(f"max_length must be between 1 and 100000 characters (it was {self.max_length})")
+        if not 1 <= self.per_minute <= 1000:
+            raise PressRulesError(f"per_minute must be between 1 and 1000 messages (it was {self.per_minute})")
+
+    def to_data(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "channels": sorted(self.channels),
+            "quiet_phases": sorted(self.quiet_phases),
+            "open_after_end": self.open_after_end,
+            "anonymous": self.anonymous,
+            "coordinator_reads_private": self.coordinator_reads_private,
+            "max_length": self.max_length,
+            "per_minute": self.per_minute,
+        }
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any], base: PressRules | None = None) -> PressRules:
+        """Rules from a game's (or a variant's) table; keys left out keep ``base``'s values."""
+        base = base or cls()
+        known = set(base.to_data())
+        for key in data:
+            if key not in known:
+                raise PressRulesError(f"unknown press setting {key!r}{_closest(str(key), sorted(known))}")
+
+        def flag(key: str, default: bool) -> bool:
+            value = data.get(key, default)
+            if not isinstance(value, bool):
+                raise PressRulesError(f"press setting {key!r} must be true or false (it was {value!r})")
+            return value
+
+        def number(key: str, default: int) -> int:
+            value = data.get(key, default)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise PressRulesError(f"press setting {key!r} must be a whole number (it was {value!r})")
+            return value
+
+        def names(key: str, default: frozenset[str]) -> frozenset[str]:
+            value = data.get(key, sorted(default))
+            if isinstance(value, str):
+                value = [v for v in value.replace(",", " ").split() if v]
+            if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
+                raise PressRulesError(f"press setting {key!r} must be a list of names (it was {value!r})")
+            return frozenset(v.strip().lower() for v in value)
+
+        kind = data.get("kind", base.kind)
+        if not isinstance(kind, str):
+            raise PressRulesError(f"press kind must be one of {', '.join(KINDS)} (it was {kind!r})")
+        return cls(
+            kind=kind.strip().lower(),
+            channels=names("channels", base.channels),
+            quiet_phases=names("quiet_phases", base.quiet_phases),
+            open_after_end=flag("open_after_end", base.open_after_end),
+            anonymous=flag("anonymous", base.anonymous),
+            coordinator_reads_private=flag("coordinator_reads_private", base.coordinator_reads_private),
+            max_length=number("max_length", base.max_length),
+            per_minute=number("per_minute", base.per_minute),
+        )
+
+
+def rules_for(game_rules: Mapping[str, Any] | None, variant_data: Mapping[str, Any] | None) -> PressRules:
+    """The rules a game plays by: what it declared, over its variant's ``[press]`` table, over the defaults."""
+    base = PressRules.from_data(dict((variant_data or {}).get("press") or {}))
+    return PressRules.from_data(dict(game_rules or {}), base) if game_rules else base
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why a message may not be sent: ``rule`` names the rule (a stable word for programs), ``message`` says
+    it for people, with what would be allowed instead."""
+
+    rule: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One message someone wants to send, with what the store counted for it."""
+
+    sender: str
+    """A power's name, or :data:`COORDINATOR` for an announcement."""
+    recipients: tuple[str, ...]
+    """The powers it is for (the sender left out); every power for an announcement."""
+    powers: tuple[str, ...]
+    """Every power of the game."""
+    phase_kind: str | None
+    """The open phase's kind; ``None`` once the game is over."""
+    text: str
+    sent_last_minute: int = 0
+    """Messages the sender sent in the minute before this one."""
+    blocked_by: frozenset[str] = field(default_factory=frozenset)
+    """Recipients who block the sender."""
+
+
+def channel_kind(sender: str, recipients: Iterable[str], powers: Iterable[str]) -> str:
+    """``private`` (one other power), ``public`` (every other power), ``group`` (some), or the announcements."""
+    if sender == COORDINATOR:
+        return ANNOUNCEMENT
+    others = set(powers) - {sender}
+    chosen = set(recipients) - {sender}
+    if chosen == others:
+        return "public"
+    return "private" if len(chosen) == 1 else "group"
+
+
+def refusal(rules: PressRules, a: Attempt) -> Refusal | None:
+    """Whether the message may be sent: ``None``, or the first rule that refuses it. The only such decision."""
+    text = a.text.strip()
+    if not text:
+        return Refusal("empty", "the message is empty: write something to send")
+    if len(a.text) > rules.max_length:
+        return Refusal(
+            "length",
+            f"the message is {len(a.text)} characters long; this game allows at most {rules.max_length}: "
+            "shorten it or send it in parts",
+        )
+    if a.sender == COORDINATOR:
+        return None  # the coordinator's announcements reach everyone whatever the press
+    if a.sender not in a.powers:
+        return Refusal("sender", f"{a.sender!r} is not a power of this game")
+    unknown = [r for r in a.recipients if r not in a.powers]
+    if unknown:
+        return Refusal(
+            "recipients",
+            f"no power {unknown[0]!r} in this game{_closest(unknown[0], a.powers)}",
+        )
+    chosen = set(a.recipients) - {a.sender}
+    if not chosen:
+        return Refusal("recipients", "choose at least one other power (or all) to send to")
+    kind = channel_kind(a.sender, chosen, a.powers)
+    if rules.kind == "none":
+        return Refusal(
+            "no press",
+            "this game is played without press (gunboat): powers cannot send each other messages; "
+            "only the coordinator's announcements are shown",
+        )
+    if a.phase_kind is None:
+        if kind != "public":
+            return Refusal(
+                "game over",
+                "the game is over: only messages to all powers are sent now (every channel is open to read)",
+            )
+    elif a.phase_kind in rules.quiet_phases:
+        return Refusal(
+            "quiet phase",
+            f"no press during {a.phase_kind} phases in this game; write again when the next movement phase opens",
+        )
+    if rules.kind == "public" and kind != "public":
+        return Refusal(
+            "public press only",
+            f"this game allows only public press: send the message to all powers, not as {kind} press",
+        )
+    if kind not in rules.channels:
+        allowed = ", ".join(c for c in CHANNEL_KINDS if c in rules.channels) or "none"
+        return Refusal(
+            "channel kind",
+            f"this game does not allow {kind} press (allowed: {allowed})",
+        )
+    if kind == "private" and a.blocked_by & chosen:
+        return Refusal("blocked", f"{sorted(a.blocked_by & chosen)[0]} does not take private messages from you")
+    if a.sent_last_minute >= rules.per_minute:
+        return Refusal(
+            "rate",
+            f"you sent {a.sent_last_minute} messages in the last minute; this game allows {rules.per_minute} "
+            "a minute: wait a moment and send again",
+        )
+    return None
+
+
+def may_read(
+    rules: PressRules,
+    kind: str,
+    members: Iterable[str],
+    *,
+    power: str | None,
+    coordinator: bool,
+    finished: bool,
+) -> bool:
+    """Whether a reader (a power's player, the coordinator, or a visitor: neither) may read a channel."""
+    if finished and rules.open_after_end:
+        return True
+    if kind in (ANNOUNCEMENT, "public"):
+        return coordinator or power is not None
+    if power is not None and power in set(members):
+        return True
+    return coordinator and rules.coordinator_reads_private
+
+
+def shown_sender(rules: PressRules, sender: str, *, reader: str | None, finished: bool) -> str:
+    """The sender as a reader sees it: grey press hides it from everyone but the sender until the game ends."""
+    if sender == COORDINATOR or rules.kind != "grey" or finished or reader == sender:
+        return sender
+    return "Anonymous"
+
+
+def describe(rules: PressRules) -> list[str]:
+    """The rules in words, as the players are shown them (the coordinator's reading of private press too)."""
+    kinds = {
+        "none": "No press (gunboat): only the coordinator's announcements.",
+        "white": "White press: every message names its sender.",
+        "grey": "Grey press: senders are not shown to readers until the game ends.",
+        "public": "Public press only: every message goes to all powers.",
+        "postal": "Postal press: messages are delivered with the results of the phase they were written in.",
+    }
+    out = [kinds[rules.kind]]
+    if rules.kind not in ("none", "public") and set(rules.channels) != set(CHANNEL_KINDS):
+        out.append("Allowed channels: " + ", ".join(c for c in CHANNEL_KINDS if c in rules.channels) + ".")
+    if rules.quiet_phases:
+        out.append("No press during " + " and ".join(sorted(rules.quiet_phases)) + " phases.")
+    out.append(
+        "The coordinator may read private and group press."
+        if rules.coordinator_reads_private
+        else "The coordinator does not read private or group press."
+    )
+    if rules.anonymous:
+        out.append("Players' names are hidden until the game ends.")
+    if rules.open_after_end:
+        out.append("When the game ends, all press is open to everyone.")
+    out.append(f"At most {rules.max_length} characters a message and {rules.per_minute} messages a minute.")
+    return out
+
+
+def _closest(word: str, choices: Iterable[str]) -> str:
+    import difflib
+
+    options = list(choices)
+    near = difflib.get_close_matches(word, options, n=1, cutoff=0.5)
+    if near:
+        return f"; did you mean {near[0]!r}?"
+    return f"; choose one of: {', '.join(options)}" if options else ""

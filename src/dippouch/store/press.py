@@ -1,0 +1,773 @@
+"""Press in the database: channels, messages, read marks, mutes and blocks, reports, copies by mail.
+
+Every message, whichever way it came (web page, JSON API, reply by mail), goes through :func:`send`, which
+asks :func:`dippouch.press.rules.refusal` (the one decision) with what it counted in the same transaction, and
+stores the message and its copies by mail (the outbox, :mod:`dippouch.store.mailbox`) together: a message is
+never stored without its copies being queued, nor a copy queued twice (its key names message and recipient).
+
+Who may read what is :func:`dippouch.press.rules.may_read`'s; a channel a reader may not read answers as if it
+did not exist (its id tells nothing).
+
+For notifications (e-mail, push, webhooks): :func:`messages_since` lists what a power has received after a
+message id; a notifier keeps the last id it handled per power and asks again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from dippouch.game import GameError, as_utc
+from dippouch.press.mailtext import copy_body, copy_subject, new_token
+from dippouch.press.rules import (
+    ANNOUNCEMENT,
+    COORDINATOR,
+    Attempt,
+    PressRules,
+    Refusal,
+    channel_kind,
+    describe,
+    may_read,
+    refusal,
+    rules_for,
+    shown_sender,
+)
+from dippouch.store.db import Database
+from dippouch.store.mailbox import queue_in
+from dippouch.store.models import GameRow, PhaseRow, PlayerRow
+from dippouch.store.models_press import (
+    PressBlockRow,
+    PressChannelRow,
+    PressMessageRow,
+    PressReadRow,
+    PressReportRow,
+    PressSettingsRow,
+    PressTokenRow,
+)
+from dippouch.store.rows import current_phase, game_row, game_variant, log_event
+
+__all__ = [
+    "PAGE",
+    "ChannelPage",
+    "Message",
+    "NoChannel",
+    "PressRefused",
+    "Sent",
+    "Thread",
+    "TokenOwner",
+    "announce",
+    "blocks",
+    "channel_page",
+    "export_press",
+    "is_finished",
+    "mark_read",
+    "messages_since",
+    "press_rules",
+    "release_held",
+    "report",
+    "reports",
+    "send",
+    "set_block",
+    "set_press_rules",
+    "threads",
+    "token_owner",
+]
+
+PAGE = 50
+"""Messages a channel page shows at once (older ones by ``before``)."""
+PUBLIC, ANNOUNCEMENTS = "*", "@"
+"""The member keys of a game's public channel and of its announcements."""
+
+
+class PressRefused(GameError):
+    """A message the press rules refuse: ``refusal.rule`` names the rule, the message says it."""
+
+    def __init__(self, why: Refusal) -> None:
+        super().__init__(f"not sent ({why.rule}): {why.message}")
+        self.refusal = why
+
+
+class NoChannel(GameError):
+    """A channel that does not exist or that the reader may not read: the same words either way."""
+
+
+@dataclass(frozen=True)
+class Message:
+    id: int
+    channel_id: int
+    sender: str
+    """As this reader sees it (grey press: ``Anonymous``)."""
+    text: str
+    sent_at: datetime
+    held: bool
+    """Postal press not yet released (only its sender sees it)."""
+    mine: bool
+    kind: str = ""
+    """The channel's kind, and its members (for a page that has not shown the channel yet)."""
+    members: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Thread:
+    id: int
+    kind: str
+    members: list[str]
+    """The powers in it (every power for public channels and announcements)."""
+    unread: int
+    last_id: int
+    last_at: datetime | None
+
+
+@dataclass(frozen=True)
+class ChannelPage:
+    thread: Thread
+    messages: list[Message]
+    """Oldest first; ``more`` says whether older ones are left."""
+    more: bool
+    read_up_to: int = 0
+    """The last message the reader had read (a page marks the channel read only when there is more)."""
+
+
+@dataclass(frozen=True)
+class Sent:
+    id: int
+    channel_id: int
+    kind: str
+    held: bool
+    mailed: int
+    """Copies queued for recipients with an e-mail address."""
+
+
+@dataclass(frozen=True)
+class TokenOwner:
+    game: str
+    power: str
+    address: str
+    channel_id: int
+
+
+# --------------------------------------------------------------------------------------------------
+# Rules
+
+
+def _rules(s: Session, g: GameRow) -> PressRules:
+    row = s.get(PressSettingsRow, g.id)
+    return rules_for(row.rules if row is not None else None, game_variant(g).data)
+
+
+def press_rules(db: Database, name: str) -> PressRules:
+    """The press rules of a game: those it declared, else its variant's, else white press."""
+    with db.session() as s:
+        return _rules(s, game_row(s, name))
+
+
+def set_press_rules(db: Database, name: str, data: Mapping[str, Any], *, now: datetime) -> PressRules:
+    """Declare a game's press rules (keys left out keep the rules now); the change is in the game's log."""
+    with db.session() as s, s.begin():
+        g = game_row(s, name, lock=True)
+        rules = PressRules.from_data(dict(data), _rules(s, g))
+        row = s.get(PressSettingsRow, g.id)
+        if row is None:
+            s.add(PressSettingsRow(game_id=g.id, rules=rules.to_data()))
+        else:
+            row.rules = rules.to_data()
+        log_event(s, g, as_utc(now), "press-rules", rules=rules.to_data())
+        return rules
+
+
+# --------------------------------------------------------------------------------------------------
+# Sending
+
+
+def _members_key(kind: str, members: Iterable[str]) -> str:
+    if kind == "public":
+        return PUBLIC
+    if kind == ANNOUNCEMENT:
+        return ANNOUNCEMENTS
+    return "\n".join(sorted(set(members)))
+
+
+def _members(row: PressChannelRow, powers: Sequence[str]) -> list[str]:
+    return list(powers) if row.members in (PUBLIC, ANNOUNCEMENTS) else row.members.split("\n")
+
+
+def _channel(s: Session, g: GameRow, kind: str, members: Iterable[str], now: datetime) -> PressChannelRow:
+    key = _members_key(kind, members)
+    q = sa.select(PressChannelRow).where(PressChannelRow.game_id == g.id, PressChannelRow.members == key)
+    row = s.scalars(q).first()
+    if row is not None:
+        return row
+    row = PressChannelRow(game_id=g.id, kind=kind, members=key, created_at=now)
+    try:
+        with s.begin_nested():
+            s.add(row)
+            s.flush()
+    except sa.exc.IntegrityError:  # made at the same moment by another sender
+        found = s.scalars(q).first()
+        assert found is not None
+        return found
+    return row
+
+
+def _against(s: Session, g: GameRow, sender: str) -> dict[str, str]:
+    """Power -> ``mute`` or ``block``, for the powers that mute or block ``sender``."""
+    q = sa.select(PressBlockRow.power, PressBlockRow.kind).where(
+        PressBlockRow.game_id == g.id, PressBlockRow.other == sender
+    )
+    return {p: k for p, k in s.execute(q)}
+
+
+def send(
+    db: Database,
+    name: str,
+    sender: str,
+    recipients: Sequence[str],
+    text: str,
+    *,
+    now: datetime,
+    via: str = "web",
+    in_channel: int | None = None,
+) -> Sent:
+    """Send a message from ``sender`` (a power, or :data:`COORDINATOR`) to ``recipients`` (powers), or into
+    channel ``in_channel`` (a reply: to that channel's members); refused with :class:`PressRefused`, nothing
+    stored, when the press rules say no."""
+    now = as_utc(now)
+    with db.session() as s, s.begin():
+        # Shared with submissions, so a message waits for a phase being processed and is held for the
+        # right phase (postal press), never for one that has just closed.
+        g = game_row(s, name, share=True)
+        v = game_variant(g)
+        powers = tuple(v.power_names)
+        rules = _rules(s, g)
+        if in_channel is not None:
+            row = s.get(PressChannelRow, in_channel)
+            if row is None or row.game_id != g.id or row.kind == ANNOUNCEMENT or sender not in _members(row, powers):
+                raise PressRefused(Refusal("channel", f"no channel {in_channel} of {sender} in {g.name}"))
+            recipients = [p for p in _members(row, powers) if p != sender]
+        recipients = tuple(dict.fromkeys(_power(v, r) for r in recipients))
+        ph = current_phase(s, g) if g.status != "finished" else None
+        since = now - timedelta(minutes=1)
+        sent_lately = 0
+        if sender != COORDINATOR:
+            sent_lately = int(
+                s.scalar(
+                    sa.select(sa.func.count()).where(
+                        PressMessageRow.game_id == g.id,
+                        PressMessageRow.sender == sender,
+                        PressMessageRow.sent_at > since,
+                    )
+                )
+                or 0
+            )
+        # Who mutes or blocks the sender: blocks refuse private messages, both keep copies from going out.
+        against = _against(s, g, sender) if sender != COORDINATOR else {}
+        attempt = Attempt(
+            sender=sender,
+            recipients=powers if sender == COORDINATOR else recipients,
+            powers=powers,
+            phase_kind=ph.kind if ph is not None else None,
+            text=text,
+            sent_last_minute=sent_lately,
+            blocked_by=frozenset(p for p, k in against.items() if k == "block"),
+        )
+        why = refusal(rules, attempt)
+        if why is not None:
+            raise PressRefused(why)
+        kind = channel_kind(sender, recipients, powers)
+        ch = _channel(s, g, kind, (*recipients, sender), now)
+        held = rules.kind == "postal" and kind != ANNOUNCEMENT and ph is not None
+        msg = PressMessageRow(
+            game_id=g.id,
+            channel_id=ch.id,
+            sender=sender,
+            body=text.strip(),
+            sent_at=now,
+            phase_id=ph.id if ph is not None else None,
+            via=via,
+            released_at=None if held else now,
+        )
+        s.add(msg)
+        s.flush()
+        if sender != COORDINATOR:
+            _read_up_to(s, ch.id, sender, msg.id)
+        mailed = 0 if held else _mail_copies(s, g, rules, ch, msg, powers, now, set(against))
+        return Sent(id=msg.id, channel_id=ch.id, kind=kind, held=held, mailed=mailed)
+
+
+def announce(db: Database, name: str, text: str, *, now: datetime, via: str = "web") -> Sent:
+    """The coordinator's announcement to every power (shown whatever the press rules)."""
+    return send(db, name, COORDINATOR, [], text, now=now, via=via)
+
+
+def _power(v: Any, text: str) -> str:
+    try:
+        return str(v.power(text).name)
+    except KeyError:
+        return text  # the rules name it as unknown, with the closest power
+
+
+def _mail_copies(
+    s: Session,
+    g: GameRow,
+    rules: PressRules,
+    ch: PressChannelRow,
+    msg: PressMessageRow,
+    powers: Sequence[str],
+    now: datetime,
+    muted: set[str] | None = None,
+) -> int:
+    """Queue a copy for every recipient whose player has an e-mail address (in the sender's transaction);
+    ``muted``: the powers that mute or block the sender, if the caller knows them already."""
+    addresses = {
+        p.power: p.email
+        for p in s.scalars(sa.select(PlayerRow).where(PlayerRow.game_id == g.id, PlayerRow.replaced_at.is_(None)))
+        if p.email
+    }
+    if muted is None:
+        muted = _muted_by(s, g, msg.sender)
+    members = _members(ch, powers)
+    n = 0
+    for power in members:
+        if power == msg.sender or power not in addresses or power in muted:
+            continue
+        address = str(addresses[power])
+        token = _token(s, g, ch, power, address)
+        shown = shown_sender(rules, msg.sender, reader=power, finished=False)
+        made = queue_in(
+            s,
+            key=f"press:{msg.id}:{power}",
+            to=address,
+            subject=copy_subject(g.name, shown, ch.kind, token),
+            body=copy_body(shown, members, msg.body, ch.kind),
+            kind="press",
+            now=now,
+            game_id=g.id,
+        )
+        n += int(made)
+    return n
+
+
+def _token(s: Session, g: GameRow, ch: PressChannelRow, power: str, address: str) -> str:
+    row = s.scalars(
+        sa.select(PressTokenRow).where(PressTokenRow.channel_id == ch.id, PressTokenRow.power == power)
+    ).first()
+    if row is not None and row.address == address.lower():
+        return row.token
+    if row is not None:  # a new player at the power: the last one's token no longer proves anything
+        s.delete(row)
+        s.flush()
+    row = PressTokenRow(token=new_token(), game_id=g.id, channel_id=ch.id, power=power, address=address.lower())
+    s.add(row)
+    s.flush()
+    return row.token
+
+
+def token_owner(db: Database, token: str) -> TokenOwner | None:
+    """Whose reply token this is (game, power, the address it went to, the channel), or ``None``."""
+    with db.session() as s:
+        row = s.get(PressTokenRow, token.lower())
+        if row is None:
+            return None
+        g = s.get(GameRow, row.game_id)
+        assert g is not None
+        return TokenOwner(game=g.name, power=row.power, address=row.address, channel_id=row.channel_id)
+
+
+def release_held(s: Session, g: GameRow, phase: PhaseRow, now: datetime) -> int:
+    """Release the postal press written in ``phase`` (its results are out), queuing its copies by mail; in the
+    processing transaction, so results and press go out together or not at all."""
+    held = list(
+        s.scalars(
+            sa.select(PressMessageRow)
+            .where(PressMessageRow.phase_id == phase.id, PressMessageRow.released_at.is_(None))
+            .order_by(PressMessageRow.id)
+        )
+    )
+    if not held:
+        return 0
+    rules = _rules(s, g)
+    powers = tuple(game_variant(g).power_names)
+    for msg in held:
+        msg.released_at = now
+        ch = s.get(PressChannelRow, msg.channel_id)
+        assert ch is not None
+        _mail_copies(s, g, rules, ch, msg, powers, now)
+    return len(held)
+
+
+# --------------------------------------------------------------------------------------------------
+# Reading
+
+
+def _muted_by(s: Session, g: GameRow, sender: str) -> set[str]:
+    """Powers that mute or block ``sender``."""
+    return set(
+        s.scalars(sa.select(PressBlockRow.power).where(PressBlockRow.game_id == g.id, PressBlockRow.other == sender))
+    )
+
+
+def _hidden_for(s: Session, g: GameRow, power: str | None) -> set[str]:
+    """Senders ``power`` mutes or blocks."""
+    if power is None:
+        return set()
+    q = sa.select(PressBlockRow.other).where(PressBlockRow.game_id == g.id, PressBlockRow.power == power)
+    return set(s.scalars(q))
+
+
+def _visible(s: Session, g: GameRow, rules: PressRules, power: str | None, coordinator: bool) -> list[PressChannelRow]:
+    powers = game_variant(g).power_names
+    finished = g.status == "finished"
+    rows = s.scalars(sa.select(PressChannelRow).where(PressChannelRow.game_id == g.id).order_by(PressChannelRow.id))
+    return [
+        r
+        for r in rows
+        if may_read(rules, r.kind, _members(r, powers), power=power, coordinator=coordinator, finished=finished)
+    ]
+
+
+def _released_for(power: str | None) -> Any:
+    """Released messages, and the reader's own held ones."""
+    if power is None:
+        return PressMessageRow.released_at.is_not(None)
+    return sa.or_(PressMessageRow.released_at.is_not(None), PressMessageRow.sender == power)
+
+
+def threads(db: Database, name: str, *, power: str | None, coordinator: bool = False) -> list[Thread]:
+    """The channels a reader may read, with what ``power`` has not read yet (muted senders left out), the
+    most recent first. The announcements are always there, so every player finds them."""
+    with db.session() as s:
+        g = game_row(s, name)
+        rules = _rules(s, g)
+        powers = game_variant(g).power_names
+        rows = _visible(s, g, rules, power, coordinator)
+        if not any(r.kind == ANNOUNCEMENT for r in rows) and (power is not None or coordinator):
+            rows.insert(0, PressChannelRow(id=0, game_id=g.id, kind=ANNOUNCEMENT, members=ANNOUNCEMENTS))
+        ids = [r.id for r in rows if r.id]
+        hidden = _hidden_for(s, g, power)
+        last: dict[int, tuple[int, datetime]] = {}
+        unread: dict[int, int] = {}
+        if ids:
+            # One statement of per-channel subqueries, each walking the (channel, id) index from its newest
+            # message: a game of many messages costs what its unread ones do, not a scan of all of them.
+            newest = [
+                sa.select(PressMessageRow.id)
+                .where(PressMessageRow.channel_id == c, _released_for(power))
+                .order_by(PressMessageRow.id.desc())
+                .limit(1)
+                .scalar_subquery()
+                for c in ids
+            ]
+            tops = {c: int(i) for c, i in zip(ids, s.execute(sa.select(*newest)).one(), strict=True) if i}
+            if tops:
+                at = sa.select(PressMessageRow.id, PressMessageRow.sent_at).where(PressMessageRow.id.in_(tops.values()))
+                when = {int(i): as_utc(t) for i, t in s.execute(at)}
+                last = {c: (i, when[i]) for c, i in tops.items()}
+            if power is not None:
+                marks = sa.select(PressReadRow.channel_id, PressReadRow.last_read).where(PressReadRow.power == power)
+                read = {c: int(n) for c, n in s.execute(marks) if c in set(ids)}
+                behind = [c for c in ids if tops.get(c, 0) > read.get(c, 0)]
+                counts = [
+                    sa.select(sa.func.count())
+                    .where(
+                        PressMessageRow.channel_id == c,
+                        PressMessageRow.id > read.get(c, 0),
+                        PressMessageRow.released_at.is_not(None),
+                        PressMessageRow.sender != power,
+                        PressMessageRow.sender.not_in(hidden) if hidden else sa.true(),
+                    )
+                    .scalar_subquery()
+                    for c in behind
+                ]
+                if counts:
+                    unread = dict(zip(behind, (int(n) for n in s.execute(sa.select(*counts)).one()), strict=True))
+        out = [
+            Thread(
+                id=r.id,
+                kind=r.kind,
+                members=_members(r, powers),
+                unread=unread.get(r.id, 0),
+                last_id=last.get(r.id, (0, None))[0],
+                last_at=last.get(r.id, (0, None))[1],
+            )
+            for r in rows
+        ]
+        out.sort(key=lambda t: (t.kind != ANNOUNCEMENT, -t.last_id))
+        return out
+
+
+def _thread_of(
+    s: Session, g: GameRow, rules: PressRules, channel_id: int, power: str | None, coordinator: bool
+) -> PressChannelRow:
+    row = s.get(PressChannelRow, channel_id) if channel_id > 0 else None
+    powers = game_variant(g).power_names
+    if (
+        row is None
+        or row.game_id != g.id
+        or not may_read(
+            rules,
+            row.kind,
+            _members(row, powers),
+            power=power,
+            coordinator=coordinator,
+            finished=g.status == "finished",
+        )
+    ):
+        # The same answer whether it does not exist or is not the reader's: an id tells nothing.
+        raise NoChannel(f"no press channel {channel_id} in {g.name} that you may read")
+    return row
+
+
+def _message(
+    m: PressMessageRow,
+    rules: PressRules,
+    power: str | None,
+    finished: bool,
+    channel: tuple[str, list[str]] | None = None,
+) -> Message:
+    return Message(
+        id=m.id,
+        channel_id=m.channel_id,
+        sender=shown_sender(rules, m.sender, reader=power, finished=finished),
+        text=m.body,
+        sent_at=as_utc(m.sent_at),
+        held=m.released_at is None,
+        mine=power is not None and m.sender == power,
+        kind=channel[0] if channel else "",
+        members=tuple(channel[1]) if channel else (),
+    )
+
+
+def channel_page(
+    db: Database,
+    name: str,
+    channel_id: int,
+    *,
+    power: str | None,
+    coordinator: bool = False,
+    before: int | None = None,
+    limit: int = PAGE,
+) -> ChannelPage:
+    """A channel's latest ``limit`` messages (before message ``before``), oldest first, for a reader who may
+    read it (else a refusal that says the same as for a channel that does not exist)."""
+    limit = max(1, min(limit, 200))
+    with db.session() as s:
+        g = game_row(s, name)
+        rules = _rules(s, g)
+        row = _thread_of(s, g, rules, channel_id, power, coordinator)
+        hidden = _hidden_for(s, g, power)
+        q = sa.select(PressMessageRow).where(PressMessageRow.channel_id == row.id, _released_for(power))
+        if hidden:
+            q = q.where(PressMessageRow.sender.not_in(hidden))
+        if before is not None:
+            q = q.where(PressMessageRow.id < before)
+        got = list(s.scalars(q.order_by(PressMessageRow.id.desc()).limit(limit + 1)))
+        more = len(got) > limit
+        finished = g.status == "finished"
+        powers = game_variant(g).power_names
+        where = (row.kind, _members(row, powers))
+        msgs = [_message(m, rules, power, finished, where) for m in reversed(got[:limit])]
+        thread = Thread(
+            id=row.id,
+            kind=row.kind,
+            members=_members(row, powers),
+            unread=0,
+            last_id=msgs[-1].id if msgs else 0,
+            last_at=msgs[-1].sent_at if msgs else None,
+        )
+        mark = s.get(PressReadRow, (row.id, power)) if power is not None else None
+        return ChannelPage(thread=thread, messages=msgs, more=more, read_up_to=mark.last_read if mark else 0)
+
+
+def _read_up_to(s: Session, channel_id: int, power: str, up_to: int) -> None:
+    row = s.get(PressReadRow, (channel_id, power))
+    if row is None:
+        try:
+            with s.begin_nested():
+                s.add(PressReadRow(channel_id=channel_id, power=power, last_read=up_to))
+                s.flush()
+        except sa.exc.IntegrityError:
+            row = s.get(PressReadRow, (channel_id, power), populate_existing=True)
+    if row is not None and row.last_read < up_to:
+        row.last_read = up_to
+
+
+def mark_read(db: Database, name: str, channel_id: int, power: str, up_to: int | None = None) -> int:
+    """``power`` has read the channel up to message ``up_to`` (default: all of it); returns that id."""
+    with db.session() as s, s.begin():
+        g = game_row(s, name)
+        rules = _rules(s, g)
+        row = _thread_of(s, g, rules, channel_id, power, False)
+        top = s.scalar(
+            sa.select(sa.func.max(PressMessageRow.id)).where(
+                PressMessageRow.channel_id == row.id, PressMessageRow.released_at.is_not(None)
+            )
+        )
+        mark = min(int(top or 0), up_to) if up_to is not None else int(top or 0)
+        _read_up_to(s, row.id, power, mark)
+        return mark
+
+
+def messages_since(
+    db: Database, name: str, power: str | None, after: int, *, coordinator: bool = False
+) -> list[Message]:
+    """Every message a reader may read with an id above ``after`` (released, not from a muted sender), oldest
+    first: what live pages stream, and the hook for notifications ("a message was received")."""
+    with db.session() as s:
+        g = game_row(s, name)
+        rules = _rules(s, g)
+        rows = _visible(s, g, rules, power, coordinator)
+        ids = [r.id for r in rows]
+        if not ids:
+            return []
+        q = sa.select(PressMessageRow).where(
+            PressMessageRow.game_id == g.id,
+            PressMessageRow.id > after,
+            PressMessageRow.channel_id.in_(ids),
+            _released_for(power),
+        )
+        hidden = _hidden_for(s, g, power)
+        if hidden:
+            q = q.where(PressMessageRow.sender.not_in(hidden))
+        finished = g.status == "finished"
+        powers = game_variant(g).power_names
+        kinds = {r.id: (r.kind, _members(r, powers)) for r in rows}
+        return [
+            _message(m, rules, power, finished, kinds[m.channel_id])
+            for m in s.scalars(q.order_by(PressMessageRow.id).limit(500))
+        ]
+
+
+def is_finished(db: Database, name: str) -> bool:
+    """Whether the game is over (its press then opens, and grey senders and anonymous players are named)."""
+    with db.session() as s:
+        return game_row(s, name).status == "finished"
+
+
+def latest_id(db: Database, name: str) -> int:
+    """The game's newest message id (where a live page starts listening)."""
+    with db.session() as s:
+        g = game_row(s, name)
+        return int(s.scalar(sa.select(sa.func.max(PressMessageRow.id)).where(PressMessageRow.game_id == g.id)) or 0)
+
+
+# --------------------------------------------------------------------------------------------------
+# Conduct
+
+
+def set_block(db: Database, name: str, power: str, other: str, kind: str | None, *, now: datetime) -> None:
+    """``power`` mutes (``mute``), blocks (``block``) or lets through again (``None``) the power ``other``."""
+    if kind not in ("mute", "block", None):
+        raise GameError(f"unknown choice {kind!r}: mute, block or none")
+    with db.session() as s, s.begin():
+        g = game_row(s, name)
+        v = game_variant(g)
+        try:
+            other = v.power(other).name
+        except KeyError as e:
+            raise GameError(str(e.args[0])) from None
+        if other == power:
+            raise GameError("you cannot mute or block yourself")
+        row = s.get(PressBlockRow, (g.id, power, other))
+        if kind is None:
+            if row is not None:
+                s.delete(row)
+            return
+        if row is None:
+            s.add(PressBlockRow(game_id=g.id, power=power, other=other, kind=kind, at=as_utc(now)))
+        else:
+            row.kind = kind
+            row.at = as_utc(now)
+
+
+def blocks(db: Database, name: str, power: str) -> dict[str, str]:
+    """Other power -> ``mute`` or ``block``, as ``power`` chose."""
+    with db.session() as s:
+        g = game_row(s, name)
+        q = sa.select(PressBlockRow).where(PressBlockRow.game_id == g.id, PressBlockRow.power == power)
+        return {r.other: r.kind for r in s.scalars(q)}
+
+
+def report(db: Database, name: str, power: str, message_id: int, reason: str, *, now: datetime) -> int:
+    """``power`` reports a message it may read to the coordinator; the report's id."""
+    reason = reason.strip()
+    if len(reason) > 2000:
+        raise GameError(f"the reason is {len(reason)} characters long; at most 2000")
+    with db.session() as s, s.begin():
+        g = game_row(s, name)
+        rules = _rules(s, g)
+        m = s.get(PressMessageRow, message_id)
+        if m is None or m.game_id != g.id or m.released_at is None:
+            raise GameError(f"no message {message_id} in {g.name} that you may read")
+        _thread_of(s, g, rules, m.channel_id, power, False)
+        row = PressReportRow(game_id=g.id, message_id=m.id, power=power, reason=reason, at=as_utc(now))
+        s.add(row)
+        s.flush()
+        log_event(s, g, as_utc(now), "press-report", power=power, message=m.id)
+        return row.id
+
+
+def reports(db: Database, name: str) -> list[dict[str, Any]]:
+    """Reported messages for the coordinator: who reported, why, and the message itself (the coordinator
+    reads a reported message whatever the rules on private press: the reporter showed it)."""
+    with db.session() as s:
+        g = game_row(s, name)
+        q = (
+            sa.select(PressReportRow, PressMessageRow)
+            .join(PressMessageRow, PressMessageRow.id == PressReportRow.message_id)
+            .where(PressReportRow.game_id == g.id)
+            .order_by(PressReportRow.id)
+        )
+        return [
+            {
+                "id": r.id,
+                "by": r.power,
+                "reason": r.reason,
+                "at": as_utc(r.at).isoformat(),
+                "message": {"id": m.id, "sender": m.sender, "text": m.body, "sent_at": as_utc(m.sent_at).isoformat()},
+            }
+            for r, m in s.execute(q)
+        ]
+
+
+# --------------------------------------------------------------------------------------------------
+# The game file
+
+
+def export_press(db: Database, name: str, *, coordinator: bool) -> dict[str, Any] | None:
+    """The press a game file carries, as the rules allow: every channel once the game is over and its press
+    open; before that, the public channel and announcements (and, for a coordinator the game lets read
+    private press, the rest). ``None`` when there is nothing the file may carry."""
+    with db.session() as s:
+        g = game_row(s, name)
+        rules = _rules(s, g)
+        rows = _visible(s, g, rules, None, coordinator)
+        if not rows:
+            return None
+        powers = game_variant(g).power_names
+        ids = [r.id for r in rows]
+        finished = g.status == "finished"
+        msgs = s.scalars(
+            sa.select(PressMessageRow)
+            .where(PressMessageRow.channel_id.in_(ids), PressMessageRow.released_at.is_not(None))
+            .order_by(PressMessageRow.id)
+        )
+        return {
+            "rules": rules.to_data(),
+            "rules_text": describe(rules),
+            "channels": [{"id": r.id, "kind": r.kind, "members": _members(r, powers)} for r in rows],
+            "messages": [
+                {
+                    "id": m.id,
+                    "channel": m.channel_id,
+                    "sender": shown_sender(rules, m.sender, reader=None, finished=finished),
+                    "text": m.body,
+                    "sent_at": as_utc(m.sent_at).isoformat(),
+                }
+                for m in msgs
+            ],
+        }

@@ -1,0 +1,478 @@
+"""Press on the web: the press panel of a player's page, a channel's page, the forms that send, mute, block
+and report, the coordinator's announcements and rules, the live stream of arriving messages (server-sent
+events), and the JSON API for all of it (bots and clients).
+
+Every send goes through :func:`dippouch.store.press.send`, which asks the press rules; a refusal answers 400
+with the rule's name and words (``not sent (public press only): ...``). Message text is plain text: the
+templates escape it and the page's script inserts it as text, never as HTML.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import json
+from collections.abc import AsyncIterator
+from dataclasses import asdict
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import APIRouter
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
+from pydantic import BaseModel, Field
+from starlette.requests import Request
+
+import dippouch.store.press as store_press
+from dippouch.core.errors import DippouchError
+from dippouch.press.rules import describe
+from dippouch.web.answers import (
+    PressBlocks,
+    PressChannelView,
+    PressDesk,
+    PressMessages,
+    PressRead,
+    PressReport,
+    PressRulesAnswer,
+    PressSent,
+    PressView,
+)
+from dippouch.web.deps import render, set_flash, viewer_of, web_of
+from dippouch.web.inputs import web_words
+from dippouch.web.security import CSRF_FIELD, CSRF_HEADER, BadInput, NeedsKey, NotFound, Viewer, check_csrf
+from dippouch.web.service import Web
+
+__all__ = ["api_router", "panel", "router"]
+
+api_router = APIRouter()
+"""Included in the JSON API's router (``/api`` prefix, its error answers)."""
+router = APIRouter(include_in_schema=False)
+"""The pages and forms."""
+
+STREAM_POLL = 1.0
+"""Seconds between the live stream's looks for new messages (one indexed query each)."""
+STREAM_LIFE = 300.0
+"""Seconds a stream stays open; the browser reconnects by itself, from the last id it got."""
+
+
+def _answers(model: Any) -> dict[str, Any]:
+    return {"response_model": model, "response_model_exclude_unset": True}
+
+
+def _writer(request: Request) -> Viewer:
+    viewer = viewer_of(request)
+    if not viewer.signed_in:
+        raise NeedsKey("this call needs a key: send a player's or coordinator's key as 'Authorization: Bearer dp_...'")
+    if not viewer.by_bearer:
+        check_csrf(request, request.headers.get(CSRF_HEADER))
+    return viewer
+
+
+# --------------------------------------------------------------------------------------------------
+# What the pages and the API share
+
+
+def _message(m: store_press.Message) -> dict[str, Any]:
+    return {
+        "id": m.id,
+        "channel": m.channel_id,
+        "sender": m.sender,
+        "text": m.text,
+        "sent_at": m.sent_at.isoformat(),
+        "held": m.held,
+        "mine": m.mine,
+        "kind": m.kind,
+        "members": list(m.members),
+    }
+
+
+def _thread(t: store_press.Thread) -> dict[str, Any]:
+    d = asdict(t)
+    d["last_at"] = t.last_at.isoformat() if t.last_at else None
+    return d
+
+
+def _powers(web: Web, name: str, anonymous: bool, finished: bool) -> list[dict[str, Any]]:
+    out = []
+    for power, player, _ in web.read.players(name):
+        entry: dict[str, Any] = {"power": power}
+        if player and not (anonymous and not finished):
+            entry["player"] = player
+        out.append(entry)
+    return out
+
+
+def panel(web: Web, name: str, power: str, viewer: Viewer) -> dict[str, Any]:
+    """The press panel of ``power``'s page (and the API's view): rules, powers, threads with unread counts."""
+    _, power = web.require_player(name, power, viewer)
+    rules = store_press.press_rules(web.read, name)
+    finished = store_press.is_finished(web.read, name)
+    threads = store_press.threads(web.read, name, power=power)
+    return {
+        "game": name,
+        "power": power,
+        "rules": rules.to_data(),
+        "rules_text": describe(rules),
+        "powers": _powers(web, name, rules.anonymous, finished),
+        "threads": [_thread(t) for t in threads],
+        "blocks": store_press.blocks(web.read, name, power),
+        "latest": max((t.last_id for t in threads), default=0),
+    }
+
+
+def _channel(web: Web, name: str, power: str, channel_id: int, viewer: Viewer, before: int | None) -> dict[str, Any]:
+    _, power = web.require_player(name, power, viewer)
+    try:
+        page = store_press.channel_page(web.read, name, channel_id, power=power, before=before)
+    except store_press.NoChannel as e:
+        raise NotFound(str(e)) from None
+    return {
+        "thread": _thread(page.thread),
+        "messages": [_message(m) for m in page.messages],
+        "more": page.more,
+        "read_up_to": page.read_up_to,
+    }
+
+
+def _recipients(web: Web, name: str, power: str, to: list[str]) -> list[str]:
+    """``all`` (any case) means every power; the rest are power names as typed (the rules name unknown ones)."""
+    if any(t.strip().lower() == "all" for t in to):
+        return [p for p in web.variant_of(name).power_names if p != power]
+    return [t.strip() for t in to if t.strip()]
+
+
+def _send(
+    web: Web, name: str, power: str, viewer: Viewer, to: list[str], text: str, via: str, channel: int | None = None
+) -> dict[str, Any]:
+    _, power = web.require_player(name, power, viewer)
+    with web.writes:
+        sent = store_press.send(
+            web.store,
+            name,
+            power,
+            _recipients(web, name, power, to),
+            text,
+            now=web.now(),
+            via=via,
+            in_channel=channel,
+        )
+    return {"id": sent.id, "channel": sent.channel_id, "kind": sent.kind, "held": sent.held, "mailed": sent.mailed}
+
+
+# --------------------------------------------------------------------------------------------------
+# The JSON API (a player's)
+
+
+class PressIn(BaseModel):
+    to: list[str] = Field(max_length=50, description='Power names, or ["all"] for every power.')
+    text: str = Field(max_length=100_000, description="Plain text; the game's rules bound its length.")
+
+
+class ReplyIn(BaseModel):
+    text: str = Field(max_length=100_000)
+
+
+class ReadIn(BaseModel):
+    up_to: int | None = Field(None, description="The last message id read (default: all of the channel).")
+
+
+class BlockIn(BaseModel):
+    power: str = Field(max_length=100)
+    choice: str = Field(description="mute, block or none", max_length=10)
+
+
+class ReportIn(BaseModel):
+    reason: str = Field("", max_length=2000)
+
+
+class RulesIn(BaseModel):
+    rules: dict[str, Any] = Field(description="Press settings to change (kind, channels, quiet_phases, ...).")
+
+
+class AnnounceIn(BaseModel):
+    text: str = Field(max_length=100_000)
+
+
+_P = "/games/{name}/powers/{power}/press"
+
+
+@api_router.get(_P, **_answers(PressView))
+def api_panel(request: Request, name: str, power: str) -> dict[str, Any]:
+    """The power's press: the game's rules (in words too), the powers, channels with unread counts."""
+    return panel(web_of(request), name, power, viewer_of(request))
+
+
+@api_router.get(_P + "/channels/{channel_id}", **_answers(PressChannelView))
+def api_channel(request: Request, name: str, power: str, channel_id: int, before: int | None = None) -> dict[str, Any]:
+    """A channel's latest messages (50, oldest first; ``before`` pages back). Another pair's channel answers
+    404 like one that does not exist."""
+    return _channel(web_of(request), name, power, channel_id, viewer_of(request), before)
+
+
+@api_router.get(_P + "/since/{after}", **_answers(PressMessages))
+def api_since(request: Request, name: str, power: str, after: int) -> dict[str, Any]:
+    """Every message the power may read with an id above ``after`` (at most 500): polling for bots."""
+    web = web_of(request)
+    _, power = web.require_player(name, power, viewer_of(request))
+    return {"messages": [_message(m) for m in store_press.messages_since(web.read, name, power, after)]}
+
+
+@api_router.post(_P, **_answers(PressSent))
+def api_send(request: Request, name: str, power: str, body: PressIn) -> dict[str, Any]:
+    """Send a message to one power (private), several (group) or all (public), as the game's rules allow."""
+    viewer = _writer(request)
+    return _send(web_of(request), name, power, viewer, body.to, body.text, "api")
+
+
+@api_router.post(_P + "/channels/{channel_id}", **_answers(PressSent))
+def api_reply(request: Request, name: str, power: str, channel_id: int, body: ReplyIn) -> dict[str, Any]:
+    """Write in a channel the power is in (to its members)."""
+    viewer = _writer(request)
+    return _send(web_of(request), name, power, viewer, [], body.text, "api", channel_id)
+
+
+@api_router.post(_P + "/channels/{channel_id}/read", **_answers(PressRead))
+def api_read(request: Request, name: str, power: str, channel_id: int, body: ReadIn) -> dict[str, Any]:
+    """Mark a channel read (up to a message)."""
+    viewer = _writer(request)
+    web = web_of(request)
+    _, power = web.require_player(name, power, viewer)
+    with web.writes:
+        mark = store_press.mark_read(web.store, name, channel_id, power, body.up_to)
+    return {"channel": channel_id, "read_up_to": mark}
+
+
+@api_router.post(_P + "/blocks", **_answers(PressBlocks))
+def api_block(request: Request, name: str, power: str, body: BlockIn) -> dict[str, Any]:
+    """Mute (hide their messages), block (hide them and take no private message from them) or let through."""
+    viewer = _writer(request)
+    web = web_of(request)
+    _, power = web.require_player(name, power, viewer)
+    choice = body.choice.strip().lower()
+    with web.writes:
+        store_press.set_block(
+            web.store, name, power, body.power, None if choice in ("none", "") else choice, now=web.now()
+        )
+    return {"blocks": store_press.blocks(web.store, name, power)}
+
+
+@api_router.post(_P + "/messages/{message_id}/report", **_answers(PressReport))
+def api_report(request: Request, name: str, power: str, message_id: int, body: ReportIn) -> dict[str, Any]:
+    """Report a message the power may read to the coordinator."""
+    viewer = _writer(request)
+    web = web_of(request)
+    _, power = web.require_player(name, power, viewer)
+    with web.writes:
+        rid = store_press.report(web.store, name, power, message_id, body.reason, now=web.now())
+    return {"report": rid}
+
+
+# --------------------------------------------------------------------------------------------------
+# The JSON API (the coordinator's)
+
+
+def _desk(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
+    web.require_coordinator(name, viewer)
+    rules = store_press.press_rules(web.read, name)
+    threads = store_press.threads(web.read, name, power=None, coordinator=True)
+    return {
+        "game": name,
+        "rules": rules.to_data(),
+        "rules_text": describe(rules),
+        "threads": [_thread(t) for t in threads],
+        "reports": store_press.reports(web.read, name),
+    }
+
+
+@api_router.get("/games/{name}/press", **_answers(PressDesk))
+def api_desk(request: Request, name: str) -> dict[str, Any]:
+    """The coordinator's press: the rules, the channels the rules let them read, and reported messages."""
+    return _desk(web_of(request), name, viewer_of(request))
+
+
+@api_router.post("/games/{name}/press/rules", **_answers(PressRulesAnswer))
+def api_rules(request: Request, name: str, body: RulesIn) -> dict[str, Any]:
+    """Declare the game's press rules (settings left out stay as they are)."""
+    viewer = _writer(request)
+    web = web_of(request)
+    web.require_coordinator(name, viewer)
+    with web.writes:
+        rules = store_press.set_press_rules(web.store, name, body.rules, now=web.now())
+    return {"rules": rules.to_data(), "rules_text": describe(rules)}
+
+
+@api_router.post("/games/{name}/press/announce", **_answers(PressSent))
+def api_announce(request: Request, name: str, body: AnnounceIn) -> dict[str, Any]:
+    """An announcement from the coordinator to every power."""
+    viewer = _writer(request)
+    web = web_of(request)
+    web.require_coordinator(name, viewer)
+    with web.writes:
+        sent = store_press.announce(web.store, name, body.text, now=web.now())
+    return {"id": sent.id, "channel": sent.channel_id, "kind": sent.kind, "held": sent.held, "mailed": sent.mailed}
+
+
+# --------------------------------------------------------------------------------------------------
+# Pages and forms
+
+
+def _play(name: str, power: str) -> str:
+    return f"/games/{quote(name, safe='')}/play/{quote(power, safe='')}"
+
+
+def _redirect(url: str, flash: str | None = None) -> RedirectResponse:
+    resp = RedirectResponse(url, status_code=303)
+    if flash:
+        set_flash(resp, flash)
+    return resp
+
+
+async def _form(request: Request) -> dict[str, Any]:
+    try:
+        form = await request.form(max_fields=100, max_files=0, max_part_size=200_000)
+    except Exception as e:
+        raise BadInput(f"the form could not be read ({type(e).__name__})") from None
+    data: dict[str, Any] = {}
+    for k, v in form.multi_items():
+        if not isinstance(v, str):
+            raise BadInput(f"field {k!r} must be text")
+        data.setdefault(k, []).append(v)
+    token = data.get(CSRF_FIELD, [None])[0]
+    check_csrf(request, token)
+    return data
+
+
+def _one(form: dict[str, Any], key: str) -> str:
+    return str(form.get(key, [""])[0])
+
+
+@router.post("/games/{name}/play/{power}/press")
+async def form_send(request: Request, name: str, power: str) -> Response:
+    """The compose form: to the powers ticked (or all), or into a channel (a reply)."""
+    form = await _form(request)
+    web = web_of(request)
+    viewer = viewer_of(request)
+    to = list(form.get("to", []))
+    if _one(form, "all") in ("1", "on"):
+        to = ["all"]
+    channel = _one(form, "channel")
+    text = _one(form, "text")
+    back = _play(name, power) + ("/press/" + channel if channel.isdigit() else "") + "#press"
+    try:
+        sent = await run_in_threadpool(
+            functools.partial(
+                _send, web, name, power, viewer, to, text, "web", int(channel) if channel.isdigit() else None
+            )
+        )
+    except DippouchError as e:
+        return _redirect(back, web_words(str(e)))
+    if not channel.isdigit():
+        back = _play(name, power) + f"/press/{sent['channel']}#press"
+    note = "Held until the phase's results (postal press)." if sent["held"] else "Sent."
+    return _redirect(back, note)
+
+
+@router.get("/games/{name}/play/{power}/press/{channel_id}", response_class=HTMLResponse)
+def channel_page(request: Request, name: str, power: str, channel_id: int, before: int | None = None) -> Response:
+    web = web_of(request)
+    viewer = viewer_of(request)
+    ch = _channel(web, name, power, channel_id, viewer, before)
+    _, power = web.require_player(name, power, viewer)
+    if ch["messages"] and before is None and ch["messages"][-1]["id"] > ch["read_up_to"]:
+        with web.writes:
+            store_press.mark_read(web.store, name, channel_id, power, ch["messages"][-1]["id"])
+    pnl = panel(web, name, power, viewer)
+    return render(request, "press_channel.html", {"ch": ch, "press": pnl, "name": name, "power": pnl["power"]})
+
+
+@router.post("/games/{name}/play/{power}/press-blocks")
+async def form_block(request: Request, name: str, power: str) -> Response:
+    form = await _form(request)
+    web = web_of(request)
+    viewer = viewer_of(request)
+    _, power = web.require_player(name, power, viewer)
+    other, choice = _one(form, "other"), _one(form, "choice").strip().lower()
+    try:
+        with web.writes:
+            store_press.set_block(
+                web.store, name, power, other, None if choice in ("", "none") else choice, now=web.now()
+            )
+    except DippouchError as e:
+        return _redirect(_play(name, power) + "#press", web_words(str(e)))
+    said = {"mute": "muted", "block": "blocked"}.get(choice, "let through")
+    return _redirect(_play(name, power) + "#press", f"{other} is {said}.")
+
+
+@router.post("/games/{name}/play/{power}/press-report/{message_id}")
+async def form_report(request: Request, name: str, power: str, message_id: int) -> Response:
+    form = await _form(request)
+    web = web_of(request)
+    viewer = viewer_of(request)
+    _, power = web.require_player(name, power, viewer)
+    try:
+        with web.writes:
+            store_press.report(web.store, name, power, message_id, _one(form, "reason"), now=web.now())
+    except DippouchError as e:
+        return _redirect(_play(name, power) + "#press", web_words(str(e)))
+    return _redirect(_play(name, power) + "#press", "Reported to the coordinator.")
+
+
+@router.post("/games/{name}/coordinate/press")
+async def form_announce(request: Request, name: str) -> Response:
+    form = await _form(request)
+    web = web_of(request)
+    web.require_coordinator(name, viewer_of(request))
+    back = f"/games/{quote(name, safe='')}/coordinate/press"
+    try:
+        with web.writes:
+            if _one(form, "kind"):
+                data = {
+                    "kind": _one(form, "kind"),
+                    "coordinator_reads_private": _one(form, "coordinator_reads_private") == "on",
+                    "anonymous": _one(form, "anonymous") == "on",
+                    "channels": list(form.get("channels", [])),
+                    "quiet_phases": list(form.get("quiet_phases", [])),
+                }
+                store_press.set_press_rules(web.store, name, data, now=web.now())
+                return _redirect(back, "Press rules saved.")
+            store_press.announce(web.store, name, _one(form, "text"), now=web.now())
+    except DippouchError as e:
+        return _redirect(back, web_words(str(e)))
+    return _redirect(back, "Announcement sent.")
+
+
+@router.get("/games/{name}/coordinate/press", response_class=HTMLResponse)
+def desk_page(request: Request, name: str) -> Response:
+    web = web_of(request)
+    return render(request, "press_desk.html", {"d": _desk(web, name, viewer_of(request)), "name": name})
+
+
+@router.get("/games/{name}/play/{power}/press-events")
+async def events(request: Request, name: str, power: str, after: int = 0) -> Response:
+    """Messages as they arrive (server-sent events): each an ``event: press`` with the message as JSON and
+    its id, so a browser that reconnects (``Last-Event-ID``) misses nothing and gets nothing twice."""
+    web = web_of(request)
+    viewer = viewer_of(request)
+    _, power = await run_in_threadpool(web.require_player, name, power, viewer)
+    last = request.headers.get("last-event-id", "")
+    start = int(last) if last.isdigit() else max(after, 0)
+
+    async def stream() -> AsyncIterator[str]:
+        seen = start
+        yield "retry: 2000\n\n"
+        waited = 0.0
+        while waited < STREAM_LIFE:
+            if await request.is_disconnected():
+                return
+            got = await run_in_threadpool(store_press.messages_since, web.read, name, power, seen)
+            for m in got:
+                seen = max(seen, m.id)
+                yield f"id: {m.id}\nevent: press\ndata: {json.dumps(_message(m))}\n\n"
+            if not got:
+                yield ": waiting\n\n"
+            await asyncio.sleep(STREAM_POLL)
+            waited += STREAM_POLL
+
+    return StreamingResponse(
+        stream(), media_type="text/event-stream", headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+    )

@@ -1,0 +1,141 @@
+"""The press rules decide, in one place, whether a message may be sent and who may read it; each refusal names
+its rule."""
+
+from __future__ import annotations
+
+import pytest
+
+from dippouch.catalog import load_variant
+from dippouch.press.rules import (
+    COORDINATOR,
+    Attempt,
+    PressRules,
+    PressRulesError,
+    channel_kind,
+    describe,
+    may_read,
+    refusal,
+    rules_for,
+    shown_sender,
+)
+
+POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
+
+
+def _try(rules: PressRules, to: tuple[str, ...], text: str = "hello", **kw: object) -> str | None:
+    a = Attempt(sender="England", recipients=to, powers=POWERS, phase_kind=kw.pop("phase", "movement"), text=text, **kw)  # type: ignore[arg-type]
+    r = refusal(rules, a)
+    return None if r is None else r.rule
+
+
+def test_channel_kinds_follow_the_recipients() -> None:
+    assert channel_kind("England", ["France"], POWERS) == "private"
+    assert channel_kind("England", ["France", "Germany"], POWERS) == "group"
+    assert channel_kind("England", [p for p in POWERS if p != "England"], POWERS) == "public"
+    assert channel_kind(COORDINATOR, POWERS, POWERS) == "announcement"
+
+
+def test_white_press_allows_every_channel() -> None:
+    rules = PressRules()
+    assert _try(rules, ("France",)) is None
+    assert _try(rules, ("France", "Germany")) is None
+    assert _try(rules, POWERS) is None
+
+
+def test_gunboat_refuses_every_message_but_the_coordinators() -> None:
+    rules = PressRules(kind="none")
+    assert _try(rules, ("France",)) == "no press"
+    assert _try(rules, POWERS) == "no press"
+    a = Attempt(sender=COORDINATOR, recipients=POWERS, powers=POWERS, phase_kind="movement", text="deadline moved")
+    assert refusal(rules, a) is None
+
+
+def test_public_only_refuses_private_and_group_press() -> None:
+    rules = PressRules(kind="public")
+    assert _try(rules, ("France",)) == "public press only"
+    assert _try(rules, ("France", "Italy")) == "public press only"
+    assert _try(rules, POWERS) is None
+
+
+def test_partial_press_refuses_channel_kinds_not_allowed() -> None:
+    rules = PressRules(channels=frozenset({"private", "public"}))
+    assert _try(rules, ("France", "Italy")) == "channel kind"
+    assert _try(rules, ("France",)) is None
+
+
+def test_quiet_phases_refuse_press_during_retreats_and_adjustments() -> None:
+    rules = PressRules(quiet_phases=frozenset({"retreats", "adjustments"}))
+    assert _try(rules, ("France",), phase="retreats") == "quiet phase"
+    assert _try(rules, ("France",), phase="adjustments") == "quiet phase"
+    assert _try(rules, ("France",), phase="movement") is None
+
+
+def test_after_the_end_only_public_messages_are_sent() -> None:
+    assert _try(PressRules(), ("France",), phase=None) == "game over"
+    assert _try(PressRules(), POWERS, phase=None) is None
+
+
+def test_length_rate_empty_unknown_and_blocked_are_refused() -> None:
+    rules = PressRules(max_length=10, per_minute=3)
+    assert _try(rules, ("France",), text="x" * 11) == "length"
+    assert _try(rules, ("France",), text="   ") == "empty"
+    assert _try(rules, ("France",), sent_last_minute=3) == "rate"
+    assert _try(rules, ("Frence",)) == "recipients"
+    assert _try(rules, ("England",)) == "recipients"
+    assert _try(rules, ("France",), blocked_by=frozenset({"France"})) == "blocked"
+    a = Attempt(sender="Spain", recipients=("France",), powers=POWERS, phase_kind="movement", text="hi")
+    r = refusal(rules, a)
+    assert r is not None and r.rule == "sender"
+
+
+def test_a_refusal_says_what_is_allowed_instead() -> None:
+    a = Attempt(sender="England", recipients=("Frence",), powers=POWERS, phase_kind="movement", text="hi")
+    r = refusal(PressRules(), a)
+    assert r is not None and "did you mean 'France'" in r.message
+    r = refusal(PressRules(kind="public"), Attempt("England", ("France",), POWERS, "movement", "hi"))
+    assert r is not None and "send the message to all powers" in r.message
+
+
+def test_private_press_is_read_by_its_members_and_the_coordinator_only_when_declared() -> None:
+    rules = PressRules()
+    members = ("England", "France")
+    assert may_read(rules, "private", members, power="France", coordinator=False, finished=False)
+    assert not may_read(rules, "private", members, power="Germany", coordinator=False, finished=False)
+    assert not may_read(rules, "private", members, power=None, coordinator=True, finished=False)
+    declared = PressRules(coordinator_reads_private=True)
+    assert may_read(declared, "private", members, power=None, coordinator=True, finished=False)
+    assert may_read(rules, "private", members, power=None, coordinator=False, finished=True)
+    closed = PressRules(open_after_end=False)
+    assert not may_read(closed, "private", members, power="Germany", coordinator=False, finished=True)
+    assert not may_read(rules, "public", (), power=None, coordinator=False, finished=False)
+
+
+def test_grey_press_hides_the_sender_until_the_end() -> None:
+    grey = PressRules(kind="grey")
+    assert shown_sender(grey, "England", reader="France", finished=False) == "Anonymous"
+    assert shown_sender(grey, "England", reader="England", finished=False) == "England"
+    assert shown_sender(grey, "England", reader="France", finished=True) == "England"
+    assert shown_sender(PressRules(), "England", reader="France", finished=False) == "England"
+
+
+def test_rules_from_data_refuse_unknown_settings_with_the_closest_name() -> None:
+    with pytest.raises(PressRulesError, match="did you mean 'grey'"):
+        PressRules.from_data({"kind": "gray"})
+    with pytest.raises(PressRulesError, match="did you mean 'anonymous'"):
+        PressRules.from_data({"anonymus": True})
+    with pytest.raises(PressRulesError, match="true or false"):
+        PressRules.from_data({"anonymous": "yes"})
+    r = PressRules.from_data({"kind": "grey", "channels": "private, public"})
+    assert PressRules.from_data(r.to_data()) == r
+
+
+def test_w3k_defaults_to_no_press_from_its_variant_file_and_standard_to_white() -> None:
+    assert rules_for(None, load_variant("w3k").data).kind == "none"
+    assert rules_for(None, load_variant("standard").data).kind == "white"
+    # What a game declares is over the variant's table.
+    assert rules_for({"kind": "public"}, load_variant("w3k").data).kind == "public"
+
+
+def test_the_players_are_told_whether_the_coordinator_reads_private_press() -> None:
+    assert "The coordinator does not read private or group press." in describe(PressRules())
+    assert "The coordinator may read private and group press." in describe(PressRules(coordinator_reads_private=True))

@@ -1,0 +1,177 @@
+"""Press in the store, on SQLite and PostgreSQL: channels, unread counts, the rules applied on every send,
+postal press released with the phase's results, mutes and blocks, reports, copies by mail in the outbox."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import sqlalchemy as sa
+
+import dippouch.store.press as press
+from dippouch.game import GameError
+from dippouch.press.rules import COORDINATOR
+from dippouch.store import GameStore
+from dippouch.store.models_mail import OutboxRow
+
+T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+OTHERS = ["Austria", "France", "Germany", "Italy", "Russia", "Turkey"]
+
+
+@pytest.fixture
+def store(db_url: str) -> Iterator[GameStore]:
+    s = GameStore(db_url)
+    s.create_game("g", "standard", now=T0)
+    for p in ["England", *OTHERS]:
+        s.assign("g", p, f"{p} player", now=T0)
+    yield s
+    s.close()
+
+
+def _outbox(store: GameStore) -> list[OutboxRow]:
+    with store.session() as s:
+        return list(s.scalars(sa.select(OutboxRow).where(OutboxRow.kind == "press").order_by(OutboxRow.id)))
+
+
+def test_private_group_and_public_channels_with_unread_counts(store: GameStore) -> None:
+    a = press.send(store, "g", "England", ["France"], "Channel?", now=T0)
+    b = press.send(store, "g", "France", ["England"], "Agreed.", now=T0)
+    assert a.channel_id == b.channel_id and a.kind == "private"
+    g = press.send(store, "g", "England", ["France", "Germany"], "Triple?", now=T0)
+    assert g.kind == "group" and g.channel_id != a.channel_id
+    p = press.send(store, "g", "Italy", [*OTHERS, "England"], "Peace to all", now=T0)
+    assert p.kind == "public"
+    england = {t.id: t.unread for t in press.threads(store, "g", power="England")}
+    assert england[a.channel_id] == 1 and england[g.channel_id] == 0 and england[p.channel_id] == 1
+    germany = {t.id: t.unread for t in press.threads(store, "g", power="Germany")}
+    assert a.channel_id not in germany and germany[g.channel_id] == 1
+    press.mark_read(store, "g", a.channel_id, "England")
+    assert {t.id: t.unread for t in press.threads(store, "g", power="England")}[a.channel_id] == 0
+
+
+def test_another_pairs_channel_reads_as_if_it_did_not_exist(store: GameStore) -> None:
+    a = press.send(store, "g", "England", ["France"], "secret", now=T0)
+    with pytest.raises(GameError, match="that you may read") as seen:
+        press.channel_page(store, "g", a.channel_id, power="Germany")
+    with pytest.raises(GameError) as missing:
+        press.channel_page(store, "g", 9999, power="Germany")
+    assert str(seen.value).replace(str(a.channel_id), "N") == str(missing.value).replace("9999", "N")
+    assert press.messages_since(store, "g", "Germany", 0) == []
+    # The coordinator does not read it unless the game declares so.
+    with pytest.raises(GameError):
+        press.channel_page(store, "g", a.channel_id, power=None, coordinator=True)
+    press.set_press_rules(store, "g", {"coordinator_reads_private": True}, now=T0)
+    page = press.channel_page(store, "g", a.channel_id, power=None, coordinator=True)
+    assert [m.text for m in page.messages] == ["secret"]
+
+
+def test_a_reply_into_a_channel_is_only_for_its_members(store: GameStore) -> None:
+    a = press.send(store, "g", "England", ["France"], "hi", now=T0)
+    with pytest.raises(press.PressRefused):
+        press.send(store, "g", "Germany", [], "let me in", now=T0, in_channel=a.channel_id)
+    r = press.send(store, "g", "France", [], "hello", now=T0, in_channel=a.channel_id)
+    assert r.channel_id == a.channel_id
+
+
+def test_the_rules_refuse_in_the_store_and_nothing_is_stored(store: GameStore) -> None:
+    press.set_press_rules(store, "g", {"kind": "public"}, now=T0)
+    with pytest.raises(press.PressRefused) as e:
+        press.send(store, "g", "England", ["France"], "psst", now=T0)
+    assert e.value.refusal.rule == "public press only"
+    assert press.messages_since(store, "g", "France", 0) == []
+    press.set_press_rules(store, "g", {"kind": "none"}, now=T0)
+    with pytest.raises(press.PressRefused, match="no press"):
+        press.send(store, "g", "England", OTHERS, "hello all", now=T0)
+    # The coordinator's announcements reach everyone, even in a gunboat game.
+    press.announce(store, "g", "Deadline moved", now=T0)
+    got = press.messages_since(store, "g", "France", 0)
+    assert [(m.sender, m.text) for m in got] == [(COORDINATOR, "Deadline moved")]
+
+
+def test_flooding_is_refused_after_the_rate_per_minute(store: GameStore) -> None:
+    press.set_press_rules(store, "g", {"per_minute": 3}, now=T0)
+    for i in range(3):
+        press.send(store, "g", "England", ["France"], f"m{i}", now=T0 + timedelta(seconds=i))
+    with pytest.raises(press.PressRefused) as e:
+        press.send(store, "g", "England", ["France"], "m3", now=T0 + timedelta(seconds=5))
+    assert e.value.refusal.rule == "rate"
+    press.send(store, "g", "England", ["France"], "later", now=T0 + timedelta(seconds=70))
+
+
+def test_postal_press_is_held_until_the_phase_is_processed(store: GameStore) -> None:
+    store.set_email("g", "France", "france@example.org", now=T0)
+    press.set_press_rules(store, "g", {"kind": "postal"}, now=T0)
+    sent = press.send(store, "g", "England", ["France"], "By post", now=T0)
+    assert sent.held and sent.mailed == 0
+    assert press.messages_since(store, "g", "France", 0) == []
+    mine = press.messages_since(store, "g", "England", 0)
+    assert [(m.text, m.held) for m in mine] == [("By post", True)]
+    assert _outbox(store) == []
+    store.process("g", now=T0 + timedelta(days=30), force=True)
+    got = press.messages_since(store, "g", "France", 0)
+    assert [(m.text, m.held) for m in got] == [("By post", False)]
+    assert [r.to_addr for r in _outbox(store)] == ["france@example.org"]
+
+
+def test_grey_press_hides_the_sender(store: GameStore) -> None:
+    press.set_press_rules(store, "g", {"kind": "grey"}, now=T0)
+    press.send(store, "g", "England", ["France"], "guess who", now=T0)
+    assert [m.sender for m in press.messages_since(store, "g", "France", 0)] == ["Anonymous"]
+    assert [m.sender for m in press.messages_since(store, "g", "England", 0)] == ["England"]
+
+
+def test_mute_hides_and_block_refuses_private_messages(store: GameStore) -> None:
+    press.set_block(store, "g", "France", "England", "mute", now=T0)
+    press.send(store, "g", "England", ["France"], "muted", now=T0)
+    assert press.messages_since(store, "g", "France", 0) == []
+    press.set_block(store, "g", "France", "England", "block", now=T0)
+    with pytest.raises(press.PressRefused) as e:
+        press.send(store, "g", "England", ["France"], "again", now=T0)
+    assert e.value.refusal.rule == "blocked"
+    press.set_block(store, "g", "France", "England", None, now=T0)
+    assert [m.text for m in press.messages_since(store, "g", "France", 0)] == ["muted"]
+
+
+def test_a_report_reaches_the_coordinator_with_the_message(store: GameStore) -> None:
+    a = press.send(store, "g", "England", ["France"], "rude words", now=T0)
+    with pytest.raises(GameError):
+        press.report(store, "g", "Germany", a.id, "not mine to see", now=T0)
+    press.report(store, "g", "France", a.id, "abusive", now=T0)
+    (r,) = press.reports(store, "g")
+    assert r["by"] == "France" and r["message"]["text"] == "rude words"
+
+
+def test_each_recipient_with_an_address_gets_one_copy_with_its_own_token(store: GameStore) -> None:
+    store.set_email("g", "France", "france@example.org", now=T0)
+    store.set_email("g", "Germany", "germany@example.org", now=T0)
+    sent = press.send(store, "g", "England", ["France", "Germany"], "hello both", now=T0)
+    assert sent.mailed == 2
+    rows = _outbox(store)
+    assert sorted(r.to_addr for r in rows) == ["france@example.org", "germany@example.org"]
+    tokens = {r.to_addr: r.subject.rsplit("[press ", 1)[1].rstrip("]") for r in rows}
+    assert len(set(tokens.values())) == 2
+    owner = press.token_owner(store, tokens["france@example.org"])
+    assert owner is not None and (owner.power, owner.channel_id) == ("France", sent.channel_id)
+
+
+def test_export_carries_private_press_only_once_the_game_is_over_and_open(store: GameStore) -> None:
+    press.send(store, "g", "England", ["France"], "private", now=T0)
+    press.send(store, "g", "England", OTHERS, "public", now=T0)
+    data = press.export_press(store, "g", coordinator=True)
+    assert data is not None and [m["text"] for m in data["messages"]] == ["public"]
+
+
+def test_the_game_file_carries_press_only_as_the_rules_allow(store: GameStore) -> None:
+    press.send(store, "g", "England", ["France"], "private", now=T0)
+    press.send(store, "g", "England", OTHERS, "public", now=T0)
+    public = store.game_file("g", view="public", now=T0)
+    assert "press" not in public
+    coordinator = store.game_file("g", view="coordinator", now=T0)
+    assert [m["text"] for m in coordinator["press"]["messages"]] == ["public"]
+    for p in ["England", *OTHERS]:
+        store.vote("g", p, True, now=T0)
+    after = store.game_file("g", view="public", now=T0)
+    assert [m["text"] for m in after["press"]["messages"]] == ["private", "public"]
+    press.set_press_rules(store, "g", {"open_after_end": False}, now=T0)
+    assert "press" not in store.game_file("g", view="public", now=T0)

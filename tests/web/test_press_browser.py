@@ -1,0 +1,226 @@
+"""Press in a real browser (Debian's Chromium through Playwright, against a real server): three players in
+separate sessions talk privately, in a group and in public; unread counts and messages arrive without
+reloading; script in a message stays text; a refused message names its rule; postal press arrives with the
+phase's results; an anonymous game hides players' names. Screenshots at desktop and phone sizes."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import dippouch.store.press as press
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = Path(os.environ.get("DIPPOUCH_ARTIFACTS", ROOT / "test-artifacts")) / "web"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
+DESKTOP = {"width": 1366, "height": 900}
+PHONE = {"width": 390, "height": 844}
+T0 = datetime.now(UTC)
+
+
+def _chromium() -> str:
+    path = os.environ.get("DIPPOUCH_CHROMIUM") or shutil.which("chromium") or ""
+    if not path:
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail("Chromium is not installed: CI must run the browser tests (source scripts/chromium)")
+        pytest.skip("Debian's chromium is not installed (scripts/test installs it)")
+    return path
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    import uvicorn
+
+    from dippouch.web.app import create_app
+
+    db = tmp_path_factory.mktemp("press") / "press.db"
+    app = create_app(f"sqlite:///{db}", limits={})
+    web = app.state.web
+    web.store.create_game("talk", "standard", now=T0)
+    keys = {}
+    for power in ("England", "France", "Germany"):
+        web.store.assign("talk", power, f"{power} Player", now=T0)
+        _, keys[power] = web.access.create_key("player", game="talk", power=power, now=T0)
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not srv.started:
+        assert time.monotonic() < deadline, "server did not start"
+        time.sleep(0.05)
+    yield {"base": f"http://127.0.0.1:{port}", "keys": keys, "web": web}
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser(server: dict[str, Any]) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+def _player(browser: Any, server: dict[str, Any], power: str, size: dict[str, int] = DESKTOP) -> tuple[Any, list[str]]:
+    phone = size is PHONE
+    ctx = browser.new_context(viewport=size, is_mobile=phone, has_touch=phone, locale="en-GB")
+    ctx.set_default_timeout(30_000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.on("dialog", lambda d: errors.append(f"dialog: {d.message}"))
+    page.goto(f"{server['base']}/k/{server['keys'][power]}")
+    page.goto(f"{server['base']}/games/talk/play/{power}")
+    return page, errors
+
+
+def _send(page: Any, to: list[str], text: str) -> None:
+    form = page.locator("#press-compose")
+    for p in to:
+        form.locator(f"input[name=to][value={p}]").check()
+    form.locator("#press-text").fill(text)
+    form.locator("#press-send").click()
+
+
+def _thread(page: Any, label: str) -> Any:
+    return page.locator("#press-threads li", has=page.get_by_text(label, exact=True))
+
+
+def _shoot(page: Any, name: str) -> None:
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+
+
+def test_players_talk_in_the_browser(server: dict[str, Any], browser: Any) -> None:
+    from playwright.sync_api import expect
+
+    en, en_err = _player(browser, server, "England")
+    fr, fr_err = _player(browser, server, "France")
+    de, de_err = _player(browser, server, "Germany", PHONE)
+    expect(fr.locator("#press-rules")).to_contain_text("The coordinator does not read private or group press.")
+    expect(fr.locator("#press-compose")).to_contain_text("England Player")
+
+    # Private: France's page, open and not reloaded, shows the unread message as it arrives.
+    _send(en, ["France"], "Shall we keep the Channel empty?")
+    expect(en.locator("#press-messages")).to_contain_text("Shall we keep the Channel empty?")
+    expect(_thread(fr, "England").locator(".unread")).to_have_text("1 unread")
+    expect(fr.locator("#press-live")).to_have_text("New message from England.")
+    expect(de.locator("#press-threads")).not_to_contain_text("England")
+    _shoot(fr, "press-unread-desktop")
+    fr.locator("#press-threads a", has_text="England").click()
+    expect(fr.locator("#press-messages")).to_contain_text("Shall we keep the Channel empty?")
+    expect(_thread(fr, "England").locator(".unread")).to_be_hidden()
+
+    # The reply arrives on England's open channel page without reloading.
+    fr.locator("#press-reply").fill("Agreed, and Belgium?")
+    fr.locator("#press-reply-send").click()
+    expect(en.locator("#press-messages")).to_contain_text("Agreed, and Belgium?")
+
+    # Group, then public: Germany (on a phone) sees both arrive.
+    en.goto(f"{server['base']}/games/talk/play/England")
+    _send(en, ["France", "Germany"], "Triple alliance?")
+    expect(_thread(de, "France, England (group)").or_(_thread(de, "England, France (group)"))).to_contain_text(
+        "1 unread"
+    )
+    de.locator("#press-all").check()
+    de.locator("#press-text").fill("Germany wants peace with all.")
+    de.locator("#press-send").click()
+    expect(_thread(en, "Everyone (public)").locator(".unread")).to_have_text("1 unread")
+    _shoot(de, "press-channel-phone")
+
+    # Script in a message is text: no dialog, no element made of it.
+    _send(en, ["France"], '<img src=x onerror="alert(1)"><script>alert(2)</script>')
+    fr.goto(fr.url)
+    expect(fr.locator("#press-messages")).to_contain_text('<img src=x onerror="alert(1)">')
+    assert fr.locator("#press-messages img").count() == 0
+
+    # A refused message names the rule.
+    press.set_press_rules(server["web"].store, "talk", {"kind": "public", "anonymous": True}, now=T0)
+    en.goto(f"{server['base']}/games/talk/play/England")
+    expect(en.locator("#press-compose")).not_to_contain_text("France Player")  # anonymous: names hidden
+    _send(en, ["France"], "Just between us")
+    expect(en.locator(".flash")).to_contain_text("not sent (public press only)")
+    _shoot(en, "press-refused-desktop")
+
+    # Postal press: held, then delivered with the phase's results.
+    press.set_press_rules(server["web"].store, "talk", {"kind": "postal", "anonymous": False}, now=T0)
+    en.goto(f"{server['base']}/games/talk/play/England")
+    _send(en, ["France"], "By the next post")
+    expect(en.locator(".flash")).to_contain_text("Held until the phase's results")
+    fr.goto(f"{server['base']}/games/talk/play/France")
+    time.sleep(2.5)  # a few of the stream's looks: nothing arrives before the results
+    expect(fr.locator("#press-live")).to_have_text("")
+    server["web"].store.process("talk", now=datetime.now(UTC), force=True)
+    expect(fr.locator("#press-live")).to_have_text("New message from England.")
+    expect(_thread(fr, "England").locator(".unread")).to_have_text("1 unread")
+    _shoot(fr, "press-postal-desktop")
+
+    for errors in (en_err, fr_err, de_err):
+        assert [e for e in errors if "favicon" not in e] == []
+
+
+def test_a_reply_by_email_arrives_on_the_open_page(
+    server: dict[str, Any], browser: Any, smtp: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """England writes on the web; France, who plays by mail, answers the copy from a real mail server; the
+    answer appears on England's open channel page."""
+    import email.utils
+    from email.message import EmailMessage
+
+    from playwright.sync_api import expect
+
+    from dippouch.mail.intake import take_in
+    from dippouch.mail.outbox import send_due
+    from dippouch.mail.settings import load_settings
+
+    for k, v in {
+        "DIPPOUCH_SMTP_HOST": smtp.host,
+        "DIPPOUCH_SMTP_PORT": str(smtp.port),
+        "DIPPOUCH_SMTP_SECURITY": "none",
+        "DIPPOUCH_MAIL_FROM": "press@dippouch.example",
+    }.items():
+        monkeypatch.setenv(k, v)
+    store = server["web"].store
+    store.create_game("letters", "standard", now=T0)
+    store.assign("letters", "England", "Ann", now=T0)
+    store.assign("letters", "France", "Bea", now=T0)
+    store.set_email("letters", "France", "bea@example.org", now=T0)
+    _, key = server["web"].access.create_key("player", game="letters", power="England", now=T0)
+    server["keys"]["letters"] = key
+    ctx = browser.new_context(viewport=DESKTOP, locale="en-GB")
+    ctx.set_default_timeout(30_000)
+    en = ctx.new_page()
+    en.goto(f"{server['base']}/k/{key}")
+    en.goto(f"{server['base']}/games/letters/play/England")
+    _send(en, ["France"], "Will you write back by post?")
+    expect(en.locator("#press-messages")).to_contain_text("Will you write back by post?")
+
+    report = send_due(store, datetime.now(UTC), load_settings("smtp"))
+    assert report.server_down is None and not report.failed
+    (copy,) = smtp.to("bea@example.org")
+    reply = EmailMessage()
+    reply["From"] = "bea@example.org"
+    reply["To"] = str(copy["From"])
+    reply["Subject"] = "Re: " + str(copy["Subject"])
+    reply["Message-ID"] = email.utils.make_msgid(domain="example.org")
+    reply.set_content("By mail, gladly.\n\n> Will you write back by post?\n")
+    outcome = take_in(store, reply.as_bytes(), now=datetime.now(UTC))
+    assert outcome.status == "accepted", outcome.line()
+    expect(en.locator("#press-messages")).to_contain_text("By mail, gladly.")
+    _shoot(en, "press-mail-reply-desktop")
+    ctx.close()
