@@ -1,7 +1,7 @@
 """Press: channels between powers, messages, read marks, mutes and blocks, reports, reply tokens by mail.
 
 Revision ID: 0009
-Revises: 0007
+Revises: 0008
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0009"
-down_revision = "0007"
+down_revision = "0008"
 branch_labels = None
 depends_on = None
 
