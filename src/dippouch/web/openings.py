@@ -234,7 +234,9 @@ def _answers(model: Any) -> dict[str, Any]:
 def _writer(request: Request) -> Viewer:
     viewer = viewer_of(request)
     if not viewer.signed_in:
-        raise NeedsKey("this call needs a person signed in (or a coordinator's key)")
+        raise NeedsKey(
+            "sign in first: this call needs a person signed in (a link mailed to you) or a coordinator's key"
+        )
     if not viewer.by_bearer:
         check_csrf(request, request.headers.get(CSRF_HEADER))
     return viewer
