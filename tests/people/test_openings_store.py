@@ -148,31 +148,6 @@ def _play_movement_phases(store: GameStore, game: str, n: int) -> None:
             done += "Movement" in name
 
 
-def test_reliability_counts_on_time_late_and_missed_phases_and_an_abandoned_seat(store: GameStore) -> None:
-    ann, bo = _people(store, "Ann", "Bo")
-    _game(store, "g1", "standard")
-    store.assign("g1", "France", "Ann", now=T0)
-    seat_person(store, "g1", "France", ann, now=T0)
-    store.assign("g1", "Italy", "Bo", now=T0)
-    seat_person(store, "g1", "Italy", bo, now=T0)
-    # Spring: France sends (on time), Italy sends after the deadline (late; it counts as missed for the game).
-    store.submit("g1", "France", "A Par H", now=T0 + timedelta(hours=1))
-    store.submit("g1", "Italy", "A Rom H", now=T0 + timedelta(days=2, hours=1))
-    store.process("g1", now=T0 + timedelta(days=2, hours=2))
-    rec = record_of(store, ann)
-    assert (rec.on_time, rec.late, rec.missed, rec.seats, rec.abandoned) == (1, 0, 0, 1, 0)
-    rec = record_of(store, bo)
-    assert (rec.on_time, rec.late, rec.missed) == (0, 1, 0)
-    got = profile(store, bo)
-    assert got is not None and got.reliability == 50 and got.games == 1
-    # Fall: both miss; Italy has now missed two movement phases in a row: civil disorder, an abandoned seat.
-    store.process("g1", now=T0 + timedelta(days=10), force=True)
-    rec = record_of(store, bo)
-    assert (rec.late, rec.missed, rec.abandoned) == (1, 1, 1)
-    assert profile(store, bo).reliability == (50 // 7)  # type: ignore[union-attr]
-    assert profile(store, 12345) is None
-
-
 def test_a_freed_seat_goes_to_the_first_claim_and_keeps_the_games_history(store: GameStore) -> None:
     game = _game(store)
     open_game(store, game, now=T0, mode="coordinator")
