@@ -381,7 +381,6 @@ def sign_up(db: Database, game: str, person_id: int, preferences: Sequence[str],
             row.preferences, row.withdrawn_at, row.seated_as = wishes, None, None
             row.signed_at = now
         fill = o.mode == "preferences" and (waiting or 0) + 1 == len(empty)
-        log_event(s, g, now, "signup", person=person_id)
     if fill:
         fill_from_preferences(db, game, now=now)
     got = opening(db, game)
@@ -404,7 +403,6 @@ def withdraw(db: Database, game: str, person_id: int, *, now: datetime) -> None:
         if row.seated_as is not None:
             raise GameError(f"you play {row.seated_as} in {g.name} already; ask its coordinator to free the seat")
         row.withdrawn_at = as_utc(now)
-        log_event(s, g, as_utc(now), "withdrawn", person=person_id)
 
 
 def fill_from_preferences(db: Database, game: str, *, now: datetime, seed: int | None = None) -> dict[int, str]:
@@ -437,7 +435,9 @@ def fill_from_preferences(db: Database, game: str, *, now: datetime, seed: int |
             "powers": {str(k): v for k, v in sorted(got.powers.items())},
             "ranks": {str(k): v for k, v in sorted(got.ranks.items())},
         }
-        log_event(s, g, now, "drawn", seed=seed, powers=o.draw["powers"])
+        # The log (part of the game file) says which powers were drawn and with what seed, not who wished
+        # for what: sign-ups are shown to the coordinator only.
+        log_event(s, g, now, "drawn", seed=seed, powers=sorted(got.powers.values()))
     for person_id, power in sorted(got.powers.items()):
         seat_power(db, game, power, names[person_id], now=now)
         seat_person(db, game, power, person_id, now=now)
@@ -518,7 +518,7 @@ def claim_seat(db: Database, game: str, power: str, person_id: int, *, now: date
             row.claimed_by, row.claimed_at = person_id, now
             s.flush()
             player = p.name
-            log_event(s, g, now, "claimed", power=power, person=person_id)
+            log_event(s, g, now, "claimed", power=power, reason=row.reason)
     except IntegrityError:
         raise GameError(f"{power} in {game} was just claimed by someone else") from None
     seat_power(db, game, power, player, now=now, replace=True)
