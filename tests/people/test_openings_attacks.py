@@ -119,6 +119,7 @@ def test_a_coordinator_of_another_game_cannot_open_assign_or_free(site: Site) ->
         ("/api/games/hy/opening/assign", {"person": ann, "power": "France"}),
         ("/api/games/hy/opening/free", {"power": "England"}),
         ("/api/games/hy/opening", {"mode": "preferences"}),
+        ("/api/games/hy/opening/draw", None),
     ):
         r = site.api(mallory, url, body)
         assert r.status_code == 403 and "coordinator's key to coordinate hy" in r.json()["error"], url
@@ -152,6 +153,7 @@ POSTS = [
     ("/games/hy/opening/open", {"mode": "coordinator"}, "coordinator"),
     ("/games/hy/opening/assign", {"person": "1", "power": "France"}, "coordinator"),
     ("/games/hy/opening/free", {"power": "England"}, "coordinator"),
+    ("/games/hy/opening/draw", {}, "coordinator"),
     ("/games/hy/opening/signup", {"wish1": "France"}, "person"),
     ("/games/hy/opening/withdraw", {}, "person"),
     ("/games/hy/opening/claim", {"power": "England"}, "person"),
@@ -160,6 +162,7 @@ API_POSTS = [
     ("/api/games/hy/opening", {"mode": "coordinator"}, "coordinator"),
     ("/api/games/hy/opening/assign", {"person": 1, "power": "France"}, "coordinator"),
     ("/api/games/hy/opening/free", {"power": "England"}, "coordinator"),
+    ("/api/games/hy/opening/draw", None, "coordinator"),
     ("/api/games/hy/signup", {"preferences": ["France"]}, "person"),
     ("/api/games/hy/withdraw", None, "person"),
     ("/api/games/hy/claim", {"power": "England"}, "person"),

@@ -156,3 +156,22 @@ def test_a_persons_page_shows_name_games_and_reliability_and_never_an_address(si
     assert "ann.secret" not in page.text and "example.org" not in page.text
     assert visitor.get("/people/999").status_code == 404
     assert visitor.get("/api/people/999").status_code == 404
+
+
+def test_the_coordinator_draws_for_those_waiting_before_the_game_is_full(site: Site) -> None:
+    open_game(site)
+    ann, a = person_browser(site, "Ann")
+    site.api(a, "/api/games/hy/signup", {"preferences": ["France"]})
+    r = site.post_form(site.coordinator, "/games/hy/opening/draw")
+    assert r.status_code == 303, r.text
+    assert [s.power for s in seats_of(site.web.store, ann)] == ["France"]
+    desk = site.coordinator.get("/api/games/hy/opening").json()
+    assert desk["draw"]["powers"] == {str(ann): "France"} and desk["open"] is True
+    r = site.api(site.coordinator, "/api/games/hy/opening/draw")
+    assert r.status_code == 400 and r.json()["error"] == "nobody is waiting for a power in hy"
+    bo, b = person_browser(site, "Bo")
+    site.api(b, "/api/games/hy/signup", {"preferences": []})
+    r = site.api(site.coordinator, "/api/games/hy/opening/draw")
+    assert r.status_code == 200 and list(r.json()["seated"]) == [str(bo)]
+    desk = site.coordinator.get("/api/games/hy/opening").json()
+    assert desk["draw"]["earlier"][0]["powers"] == {str(ann): "France"}

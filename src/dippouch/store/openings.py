@@ -217,11 +217,12 @@ def _offers(s: Session, g: GameRow, o: OpeningRow | None) -> list[tuple[str, str
     return out
 
 
-def offered_seats(db: Database) -> list[Offer]:
-    """The replacement pool: every listed game's abandoned seats waiting for a player."""
+def offered_seats(db: Database, game: str | None = None) -> list[Offer]:
+    """The replacement pool: every listed game's abandoned seats waiting for a player (or ``game``'s only)."""
+    q = _listed() if game is None else _listed().where(GameRow.name == game)
     with db.session() as s:
         out = []
-        for o, g in s.execute(_listed()):
+        for o, g in s.execute(q):
             ph = current_phase(s, g)
             for power, reason, _ in _offers(s, g, o):
                 out.append(
@@ -429,11 +430,15 @@ def fill_from_preferences(db: Database, game: str, *, now: datetime, seed: int |
         names = {r.person_id: name for r, name in rows}
         for r, _ in rows:
             r.seated_as = got.powers[r.person_id]
+        earlier = (
+            [] if o.draw is None else [*o.draw.get("earlier", []), {k: v for k, v in o.draw.items() if k != "earlier"}]
+        )
         o.draw = {
             "seed": seed,
             "at": now.isoformat(),
             "powers": {str(k): v for k, v in sorted(got.powers.items())},
             "ranks": {str(k): v for k, v in sorted(got.ranks.items())},
+            **({"earlier": earlier} if earlier else {}),
         }
         # The log (part of the game file) says which powers were drawn and with what seed, not who wished
         # for what: sign-ups are shown to the coordinator only.

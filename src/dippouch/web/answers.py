@@ -22,6 +22,7 @@ __all__ = [
     "ClaimAnswer",
     "CoordinatorView",
     "CreatedAnswer",
+    "DrawAnswer",
     "ErrorAnswer",
     "GameFile",
     "GameListing",
@@ -659,3 +660,8 @@ class SignupAnswer(Answer):
 class ClaimAnswer(Answer):
     game: str
     power: str
+
+
+class DrawAnswer(Answer):
+    game: str
+    seated: dict[str, str] = Field(description="Person (id) -> the power drawn for them.")

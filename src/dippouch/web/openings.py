@@ -25,6 +25,7 @@ from dippouch.store import openings as store_openings
 from dippouch.store.reliability import profile
 from dippouch.web.answers import (
     ClaimAnswer,
+    DrawAnswer,
     ErrorAnswer,
     OpeningView,
     OpenList,
@@ -128,7 +129,7 @@ def opening_view(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
         raise NotFound(f"{name} is not open for players")
     data = _opening_data(o, desk=viewer.coordinates(name), me=viewer.person_id)
     data["opened"] = True
-    data["replacements"] = [x.power for x in store_openings.offered_seats(web.read) if x.game == name]
+    data["replacements"] = [x.power for x in store_openings.offered_seats(web.read, name)]
     return data
 
 
@@ -201,6 +202,18 @@ def assign(web: Web, name: str, viewer: Viewer, person: int, power: str) -> dict
         power = store_openings.assign_signup(web.store, name, person, power, now=web.now())
     web.touched(name)
     return {"game": name, "power": power}
+
+
+def draw(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
+    """The coordinator draws the powers for the people waiting now, before the game is full (the rest of
+    the empty powers stay open for sign-up)."""
+    web.require_coordinator(name, viewer)
+    with web.writes:
+        got = store_openings.fill_from_preferences(web.store, name, now=web.now())
+    web.touched(name)
+    if not got:
+        raise BadInput(f"nobody is waiting for a power in {name}")
+    return {"game": name, "seated": {str(k): v for k, v in sorted(got.items())}}
 
 
 def free(web: Web, name: str, viewer: Viewer, power: str) -> dict[str, Any]:
@@ -315,6 +328,12 @@ def api_assign(request: Request, name: str, body: AssignIn) -> dict[str, Any]:
     return assign(web_of(request), name, _writer(request), body.person, body.power)
 
 
+@api.post("/games/{name}/opening/draw", **_answers(DrawAnswer))
+def api_draw(request: Request, name: str) -> dict[str, Any]:
+    """Draw the empty powers for the people waiting now, from their wishes (the game's coordinator)."""
+    return draw(web_of(request), name, _writer(request))
+
+
 @api.post("/games/{name}/opening/free", **_answers(ClaimAnswer))
 def api_free(request: Request, name: str, body: PowerIn) -> dict[str, Any]:
     """Offer a played seat to the replacement pool (the game's coordinator)."""
@@ -410,6 +429,9 @@ async def opening_action(request: Request, name: str, action: str) -> Response:
         person = _int(form.get("person", ""), "the person", 1, 10**12)
         got = await run_in_threadpool(assign, web, name, viewer, person, form.get("power", ""))
         return _back(back, f"{got['power']} is given.")
+    if action == "draw":
+        got = await run_in_threadpool(draw, web, name, viewer)
+        return _back(back, "Drawn: " + ", ".join(sorted(got["seated"].values())) + ".")
     if action == "free":
         got = await run_in_threadpool(free, web, name, viewer, form.get("power", ""))
         return _back(back, f"{got['power']}'s seat is offered to the replacement pool.")
@@ -418,7 +440,7 @@ async def opening_action(request: Request, name: str, action: str) -> Response:
         return _back(
             f"/games/{quote(name, safe='')}/play/{quote(got['power'], safe='')}", f"You play {got['power']} now."
         )
-    raise NotFound(f"no action {action!r} here: open, signup, withdraw, assign, free or claim")
+    raise NotFound(f"no action {action!r} here: open, signup, withdraw, assign, draw, free or claim")
 
 
 def _rank(key: str) -> int:
