@@ -131,7 +131,8 @@ def _empty(g: GameRow, powers: Sequence[str]) -> list[str]:
     return [p for p in powers if p not in seated]
 
 
-def _opening(s: Session, g: GameRow, o: OpeningRow) -> Opening:
+def _opening(s: Session, g: GameRow, o: OpeningRow, *, scores: bool = True) -> Opening:
+    """``scores``: read each sign-up's reliability (the desk shows it; the public list does not)."""
     v = game_variant(g)
     ph = current_phase(s, g)
     rows = list(
@@ -142,7 +143,7 @@ def _opening(s: Session, g: GameRow, o: OpeningRow) -> Opening:
             .order_by(SignupRow.signed_at, SignupRow.id)
         )
     )
-    scores = scores_in(s, [r.person_id for r, _ in rows]) if rows else {}
+    found = scores_in(s, [r.person_id for r, _ in rows]) if rows and scores else {}
     return Opening(
         game=g.name,
         variant=g.variant,
@@ -156,19 +157,19 @@ def _opening(s: Session, g: GameRow, o: OpeningRow) -> Opening:
         deadlines=dict(game_settings(g).deadlines),
         deadline=ph.deadline if ph is not None else None,
         signups=[
-            SignUp(r.person_id, name, list(r.preferences), r.signed_at, scores.get(r.person_id), r.seated_as)
+            SignUp(r.person_id, name, list(r.preferences), r.signed_at, found.get(r.person_id), r.seated_as)
             for r, name in rows
         ],
         draw=o.draw,
     )
 
 
-def opening(db: Database, game: str) -> Opening | None:
-    """The game's opening, or ``None`` if it was never opened."""
+def opening(db: Database, game: str, *, scores: bool = True) -> Opening | None:
+    """The game's opening, or ``None`` if it was never opened (``scores``: with the sign-ups' reliability)."""
     with db.session() as s:
         g = game_row(s, game)
         o = _opening_row(s, g)
-        return None if o is None else _opening(s, g, o)
+        return None if o is None else _opening(s, g, o, scores=scores)
 
 
 def _listed() -> sa.Select[OpeningRow, GameRow]:
@@ -189,7 +190,7 @@ def open_games(db: Database) -> list[Opening]:
     with db.session() as s:
         out = []
         for o, g in s.execute(_listed().where(OpeningRow.closed_at.is_(None))):
-            got = _opening(s, g, o)
+            got = _opening(s, g, o, scores=False)
             if got.empty:
                 out.append(got)
         return out
@@ -384,7 +385,7 @@ def sign_up(db: Database, game: str, person_id: int, preferences: Sequence[str],
         fill = o.mode == "preferences" and (waiting or 0) + 1 == len(empty)
     if fill:
         fill_from_preferences(db, game, now=now)
-    got = opening(db, game)
+    got = opening(db, game, scores=False)
     assert got is not None
     return got
 
