@@ -19,14 +19,19 @@ __all__ = [
     "ActionAnswer",
     "AdjudicationAnswer",
     "CheckAnswer",
+    "ClaimAnswer",
     "CoordinatorView",
     "CreatedAnswer",
+    "DrawAnswer",
     "ErrorAnswer",
     "GameFile",
     "GameListing",
     "GameView",
     "KeyAnswer",
     "MovesAnswer",
+    "OpenList",
+    "OpeningView",
+    "PersonProfile",
     "PhaseView",
     "Place",
     "PlayerView",
@@ -44,6 +49,7 @@ __all__ = [
     "Receipt",
     "RevokedAnswer",
     "SeatAnswer",
+    "SignupAnswer",
     "VariantListing",
     "VariantView",
     "VoteAnswer",
@@ -646,3 +652,112 @@ class PressDesk(Answer):
     rules_text: list[str]
     threads: list[PressThread]
     reports: list[dict[str, Any]]
+
+
+# Open games, the replacement pool and people's profiles (dippouch.web.openings)
+
+
+class OpenGame(Answer):
+    """A game opened for players, as anyone sees it."""
+
+    game: str
+    variant: str
+    press: str = Field(description="The press rules, as the coordinator wrote them.")
+    min_reliability: int = Field(description="Percent a player's reliability must reach (0: none asked).")
+    mode: str = Field(description="coordinator (the coordinator assigns) or preferences (drawn when full)")
+    deadlines: dict[str, str] = Field(description="Phase lengths by kind (movement, retreats, adjustments).")
+    deadline: str | None = Field(description="The open phase's deadline (null while the clock is held).")
+    seats_total: int
+    seats_taken: int = Field(description="Powers played, plus sign-ups waiting in a game that draws powers.")
+    empty: list[str] = Field(description="Powers nobody plays yet.")
+    powers: list[str]
+    signups: int = Field(description="Sign-ups waiting for a power.")
+    open: bool = Field(description="Whether sign-up is open.")
+    signed_up: bool = Field(description="Whether the signed-in person is among the sign-ups.")
+    my_wishes: list[str] | None = None
+
+
+class Replacement(Answer):
+    """A seat in the replacement pool."""
+
+    game: str
+    variant: str
+    power: str
+    reason: str = Field(description="disorder (its power fell into civil disorder) or freed (by the coordinator)")
+    min_reliability: int
+    deadline: str | None
+
+
+class OpenList(Answer):
+    games: list[OpenGame]
+    replacements: list[Replacement]
+
+
+class WaitingSignup(Answer):
+    """A sign-up as the game's coordinator sees it."""
+
+    person: int
+    name: str
+    preferences: list[str]
+    reliability: int | None = Field(description="Percent; null for a person with no record yet.")
+    signed_at: str
+
+
+class OpeningView(Answer):
+    """A game's opening (as :class:`OpenGame` says, field by field); for its coordinator also the sign-ups and
+    the draw. A game not opened yet answers its coordinator only its name, its powers and ``opened: false``."""
+
+    game: str
+    opened: bool
+    powers: list[str]
+    variant: str | None = None
+    press: str | None = None
+    min_reliability: int | None = None
+    mode: str | None = None
+    deadlines: dict[str, str] | None = None
+    deadline: str | None = None
+    seats_total: int | None = None
+    seats_taken: int | None = None
+    empty: list[str] | None = None
+    signups: int | None = None
+    open: bool | None = None
+    signed_up: bool | None = None
+    my_wishes: list[str] | None = None
+    replacements: list[str] | None = Field(None, description="Powers of this game in the replacement pool.")
+    waiting: list[WaitingSignup] | None = None
+    draw: dict[str, Any] | None = Field(None, description="The automatic draw: seed, powers and ranks by person.")
+
+
+class PersonRecord(Answer):
+    on_time: int
+    late: int
+    missed: int
+    seats: int
+    abandoned: int = Field(description="Seats left in civil disorder or freed from them by a coordinator.")
+
+
+class PersonProfile(Answer):
+    """A person as anyone sees them: never an address."""
+
+    id: int
+    name: str
+    games: int
+    reliability: int | None = Field(description="Percent; null for a person with no record yet.")
+    record: PersonRecord
+
+
+class SignupAnswer(Answer):
+    game: str
+    signed_up: bool
+    seated_as: str | None = Field(description="The power given, when this sign-up filled the game.")
+    seats_taken: int | None = None
+
+
+class ClaimAnswer(Answer):
+    game: str
+    power: str
+
+
+class DrawAnswer(Answer):
+    game: str
+    seated: dict[str, str] = Field(description="Person (id) -> the power drawn for them.")

@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from dippouch.catalog import variants_usable
-from dippouch.web import desk, history, new_games, player_page, press, variant_pages
+from dippouch.web import desk, history, new_games, openings, player_page, press, variant_pages
 from dippouch.web import games as game_pages
 from dippouch.web.answers import (
     ActionAnswer,
@@ -61,6 +61,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 router = APIRouter(prefix="/api", tags=["api"], responses=ERRORS)
+router.routes.extend(openings.api.routes)  # open games and the replacement pool (web/openings.py)
 
 
 def _answers(model: Any) -> dict[str, Any]:

@@ -109,12 +109,13 @@ def create_app(
 
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
-    from dippouch.web import api, pages, press, review
+    from dippouch.web import api, openings, pages, press, review
 
     app.include_router(api.router)
     app.include_router(press.router)  # before pages: /games/{name}/coordinate/press is its own
     app.include_router(pages.router)
     app.include_router(review.router)
+    app.include_router(openings.pages)
 
     def _is_api(request: Request) -> bool:
         return request.url.path.startswith("/api/") or request.headers.get("accept", "").startswith("application/json")

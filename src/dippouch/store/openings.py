@@ -1,0 +1,584 @@
+"""Open games as stored: a game a coordinator opened for sign-up, the people who signed up with their power
+wishes, the powers given out (by the coordinator, or by the game from the wishes when it is full), and the
+replacement pool of abandoned seats.
+
+Seats are given with the game's own :func:`~dippouch.store.games.assign` and named with
+:func:`~dippouch.store.people.seat_person`, so a seat taken here is an ordinary seat: the game's history
+(who played what, when) is the same as a coordinator's. Every check that decides who may take a seat runs
+under the game's row lock, so two people never get one seat, and only the first of two claims wins.
+Nothing here reads the clock: every write takes ``now``.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from dippouch.game import GameError, as_utc
+from dippouch.people.assign import ANY, assign_powers
+from dippouch.people.reliability import meets
+from dippouch.store.db import Database
+from dippouch.store.deadlines import pause, resume
+from dippouch.store.games import assign as seat_power
+from dippouch.store.models import GameRow, PersonRow, PhaseRow, PlayerRow
+from dippouch.store.models_openings import OpeningRow, SignupRow, VacancyRow
+from dippouch.store.models_web import GameWebRow
+from dippouch.store.people import seat_person
+from dippouch.store.readiness import civil_disorder
+from dippouch.store.reliability import reliabilities, scores_in
+from dippouch.store.rows import current_phase, game_row, game_settings, game_variant, log_event, power_name
+
+__all__ = [
+    "MAX_PRESS",
+    "MODES",
+    "Offer",
+    "Opening",
+    "SignUp",
+    "assign_signup",
+    "claim_seat",
+    "export_person",
+    "fill_from_preferences",
+    "forget_person",
+    "free_seat",
+    "offered_seats",
+    "open_game",
+    "open_games",
+    "opening",
+    "sign_up",
+    "withdraw",
+]
+
+MODES = ("coordinator", "preferences")
+"""How an open game's powers are given out: by its coordinator, or by the game from the wishes when full."""
+
+MAX_PRESS = 2000
+"""Characters of press rules (a paragraph or two: the press engine will read its own settings)."""
+
+
+@dataclass(frozen=True)
+class SignUp:
+    person_id: int
+    name: str
+    preferences: list[str]
+    signed_at: datetime
+    reliability: int | None
+    seated_as: str | None
+
+
+@dataclass(frozen=True)
+class Opening:
+    """An open game as its list and its desk show it."""
+
+    game: str
+    variant: str
+    press: str
+    min_reliability: int
+    mode: str
+    opened_at: datetime
+    closed_at: datetime | None
+    powers: list[str]
+    empty: list[str]
+    """Powers nobody plays yet: the seats sign-up is for."""
+    deadlines: dict[str, str]
+    """The game's phase lengths by kind (``movement: 3d``...)."""
+    deadline: datetime | None
+    """The open phase's deadline (``None`` while the clock is held)."""
+    signups: list[SignUp] = field(default_factory=list)
+    draw: dict[str, Any] | None = None
+
+    @property
+    def waiting(self) -> list[SignUp]:
+        """Sign-ups not seated yet."""
+        return [x for x in self.signups if x.seated_as is None]
+
+    @property
+    def taken(self) -> int:
+        """Seats played or promised: the powers played, and those waiting in an automatic game."""
+        played = len(self.powers) - len(self.empty)
+        return played + (len(self.waiting) if self.mode == "preferences" else 0)
+
+
+@dataclass(frozen=True)
+class Offer:
+    """A seat in the replacement pool."""
+
+    game: str
+    variant: str
+    power: str
+    reason: str
+    """``disorder`` or ``freed``."""
+    min_reliability: int
+    deadline: datetime | None
+
+
+# --------------------------------------------------------------------------------------------------
+# Reading
+
+
+def _opening_row(s: Session, g: GameRow) -> OpeningRow | None:
+    return s.get(OpeningRow, g.id)
+
+
+def _empty(g: GameRow, powers: Sequence[str]) -> list[str]:
+    seated = {r.power for r in g.players if r.replaced_at is None}
+    return [p for p in powers if p not in seated]
+
+
+def _opening(s: Session, g: GameRow, o: OpeningRow, *, scores: bool = True) -> Opening:
+    """``scores``: read each sign-up's reliability (the desk shows it; the public list does not)."""
+    v = game_variant(g)
+    ph = current_phase(s, g)
+    rows = list(
+        s.execute(
+            sa.select(SignupRow, PersonRow.name)
+            .join(PersonRow, PersonRow.id == SignupRow.person_id)
+            .where(SignupRow.game_id == g.id, SignupRow.withdrawn_at.is_(None))
+            .order_by(SignupRow.signed_at, SignupRow.id)
+        )
+    )
+    found = scores_in(s, [r.person_id for r, _ in rows]) if rows and scores else {}
+    return Opening(
+        game=g.name,
+        variant=g.variant,
+        press=o.press,
+        min_reliability=o.min_reliability,
+        mode=o.mode,
+        opened_at=o.opened_at,
+        closed_at=o.closed_at,
+        powers=list(v.power_names),
+        empty=_empty(g, v.power_names),
+        deadlines=dict(game_settings(g).deadlines),
+        deadline=ph.deadline if ph is not None else None,
+        signups=[
+            SignUp(r.person_id, name, list(r.preferences), r.signed_at, found.get(r.person_id), r.seated_as)
+            for r, name in rows
+        ],
+        draw=o.draw,
+    )
+
+
+def opening(db: Database, game: str, *, scores: bool = True) -> Opening | None:
+    """The game's opening, or ``None`` if it was never opened (``scores``: with the sign-ups' reliability)."""
+    with db.session() as s:
+        g = game_row(s, game)
+        o = _opening_row(s, g)
+        return None if o is None else _opening(s, g, o, scores=scores)
+
+
+def _listed() -> sa.Select[OpeningRow, GameRow]:
+    """Openings of live games that are not private (a private game is never listed, even as open)."""
+    return (
+        sa.select(OpeningRow, GameRow)
+        .join(GameRow, GameRow.id == OpeningRow.game_id)
+        .outerjoin(GameWebRow, GameWebRow.game_id == GameRow.id)
+        .where(
+            GameRow.status != "finished", sa.or_(GameWebRow.visibility.is_(None), GameWebRow.visibility != "private")
+        )
+        .order_by(OpeningRow.opened_at, GameRow.name)
+    )
+
+
+def open_games(db: Database) -> list[Opening]:
+    """Games waiting for players: opened, sign-up not ended, seats still empty."""
+    with db.session() as s:
+        out = []
+        for o, g in s.execute(_listed().where(OpeningRow.closed_at.is_(None))):
+            got = _opening(s, g, o, scores=False)
+            if got.empty:
+                out.append(got)
+        return out
+
+
+def _offers(s: Session, g: GameRow, o: OpeningRow | None) -> list[tuple[str, str, PlayerRow]]:
+    """(power, reason, seat) of the game's seats in the pool now: freed by the coordinator and not claimed,
+    or (in an opened game) its power in civil disorder, unless a claim on that very seat is under way."""
+    current = {r.power: r for r in g.players if r.replaced_at is None}
+    if not current:
+        return []
+    rows = {
+        r.player_id: r
+        for r in s.scalars(sa.select(VacancyRow).where(VacancyRow.player_id.in_([r.id for r in current.values()])))
+    }
+    out = []
+    cd = civil_disorder(s, g, game_variant(g)) if o is not None and g.status == "active" else set()
+    for power, seat in sorted(current.items()):
+        row = rows.get(seat.id)
+        if row is not None:
+            if row.claimed_at is None:
+                out.append((power, row.reason, seat))
+        elif power in cd:
+            out.append((power, "disorder", seat))
+    return out
+
+
+def offered_seats(db: Database, game: str | None = None) -> list[Offer]:
+    """The replacement pool: every listed game's abandoned seats waiting for a player (or ``game``'s only)."""
+    q = _listed() if game is None else _listed().where(GameRow.name == game)
+    with db.session() as s:
+        out = []
+        for o, g in s.execute(q):
+            ph = current_phase(s, g)
+            for power, reason, _ in _offers(s, g, o):
+                out.append(
+                    Offer(g.name, g.variant, power, reason, o.min_reliability, ph.deadline if ph is not None else None)
+                )
+        return out
+
+
+# --------------------------------------------------------------------------------------------------
+# The coordinator
+
+
+def open_game(
+    db: Database,
+    game: str,
+    *,
+    now: datetime,
+    press: str = "",
+    min_reliability: int = 0,
+    mode: str = "coordinator",
+) -> Opening:
+    """Open ``game`` for players (or change what its opening asks). A game that has not played a phase yet
+    has its clock held until its seats are filled, so nobody misses the first deadline waiting for others."""
+    now = as_utc(now)
+    press = str(press).strip()
+    if len(press) > MAX_PRESS:
+        raise GameError(f"the press rules are {len(press)} characters; at most {MAX_PRESS}")
+    if mode not in MODES:
+        raise GameError(f"unknown assignment mode {mode!r}: choose {' or '.join(MODES)}")
+    if not 0 <= int(min_reliability) <= 100:
+        raise GameError(f"the minimum reliability is a percentage from 0 to 100, not {min_reliability}")
+    hold = False
+    with db.session() as s, s.begin():
+        g = game_row(s, game, lock=True)
+        if g.status == "finished":
+            raise GameError(f"{g.name} is over: it cannot be opened for players")
+        o = _opening_row(s, g)
+        if o is None:
+            played = s.scalar(
+                sa.select(sa.func.count()).where(PhaseRow.game_id == g.id, PhaseRow.status == "processed")
+            )
+            hold = g.status == "active" and not played and bool(_empty(g, game_variant(g).power_names))
+            o = OpeningRow(game_id=g.id, opened_at=now, closed_at=None, held_clock=hold, draw=None)
+            s.add(o)
+        elif o.closed_at is not None and _empty(g, game_variant(g).power_names):
+            o.closed_at = None  # reopened: seats are empty again
+        if o.mode != mode and o.draw is not None:
+            raise GameError("the powers were already drawn from the wishes; the mode cannot change now")
+        o.press, o.min_reliability, o.mode = press, int(min_reliability), mode
+        log_event(s, g, now, "opened", mode=mode, min_reliability=int(min_reliability))
+    if hold:
+        pause(db, game, now=now)
+    got = opening(db, game)
+    assert got is not None
+    return got
+
+
+def _require_opening(s: Session, g: GameRow) -> OpeningRow:
+    o = _opening_row(s, g)
+    if o is None:
+        raise GameError(f"{g.name} is not open for players")
+    return o
+
+
+def _finish_if_full(db: Database, game: str, *, now: datetime) -> None:
+    """Sign-up ends when every power is played; a clock held by the opening restarts."""
+    restart = False
+    with db.session() as s, s.begin():
+        g = game_row(s, game, lock=True)
+        o = _require_opening(s, g)
+        if o.closed_at is None and not _empty(g, game_variant(g).power_names):
+            o.closed_at = as_utc(now)
+            restart, o.held_clock = o.held_clock, False
+    if restart:
+        resume(db, game, now=now)
+
+
+def assign_signup(db: Database, game: str, person_id: int, power: str, *, now: datetime) -> str:
+    """The coordinator gives ``power`` (empty) to a person who signed up."""
+    now = as_utc(now)
+    with db.session() as s, s.begin():
+        g = game_row(s, game, lock=True)
+        o = _require_opening(s, g)
+        power = power_name(game_variant(g), power)
+        row = s.scalars(
+            sa.select(SignupRow).where(
+                SignupRow.game_id == o.game_id, SignupRow.person_id == person_id, SignupRow.withdrawn_at.is_(None)
+            )
+        ).first()
+        if row is None:
+            raise GameError(f"person {person_id} has not signed up to {g.name} (or withdrew)")
+        if row.seated_as is not None:
+            raise GameError(f"they already play {row.seated_as} in {g.name}")
+        if power not in _empty(g, game_variant(g).power_names):
+            raise GameError(f"{power} is already played in {g.name}; choose an empty power")
+        name = s.get(PersonRow, person_id)
+        assert name is not None
+        player = name.name
+        row.seated_as = power
+    seat_power(db, game, power, player, now=now)
+    seat_person(db, game, power, person_id, now=now)
+    _finish_if_full(db, game, now=now)
+    return power
+
+
+def sign_up(db: Database, game: str, person_id: int, preferences: Sequence[str], *, now: datetime) -> Opening:
+    """Sign ``person_id`` up with ranked power wishes (``any`` for the rest); signing up again changes the
+    wishes. In an automatic game the sign-up that fills the empty seats draws the powers at once."""
+    now = as_utc(now)
+    score = reliabilities(db, [person_id]).get(person_id)
+    fill = False
+    with db.session() as s, s.begin():
+        g = game_row(s, game, lock=True)
+        o = _require_opening(s, g)
+        v = game_variant(g)
+        p = s.get(PersonRow, person_id)
+        if p is None or p.deleted_at is not None:
+            raise GameError(f"no person {person_id}")
+        if o.closed_at is not None:
+            raise GameError(f"sign-up to {g.name} has ended: every power is played")
+        if any(r.person_id == person_id and r.replaced_at is None for r in g.players):
+            raise GameError(f"you already play a power in {g.name}")
+        if not meets(score, o.min_reliability):
+            have = "no record yet" if score is None else f"{score}%"
+            raise GameError(
+                f"{g.name} asks a reliability of at least {o.min_reliability}%; yours is {have} "
+                "(orders on time in other games raise it)"
+            )
+        wishes: list[str] = []
+        for text in preferences:
+            text = str(text).strip()
+            if not text:
+                continue
+            name = ANY if text.lower() == ANY else power_name(v, text)
+            if name in wishes:
+                raise GameError(f"{name} is in your wishes twice; rank each power once")
+            if name != ANY and name not in v.power_names:
+                raise GameError(f"no power {text!r} in {g.name}")
+            wishes.append(name)
+        empty = _empty(g, v.power_names)
+        row = s.scalars(
+            sa.select(SignupRow).where(SignupRow.game_id == o.game_id, SignupRow.person_id == person_id)
+        ).first()
+        waiting = s.scalar(
+            sa.select(sa.func.count()).where(
+                SignupRow.game_id == o.game_id,
+                SignupRow.withdrawn_at.is_(None),
+                SignupRow.seated_as.is_(None),
+                SignupRow.person_id != person_id,
+            )
+        )
+        if o.mode == "preferences" and waiting is not None and waiting >= len(empty):
+            raise GameError(f"{g.name} is full: its {len(empty)} empty seats are being given out")
+        if row is None:
+            s.add(SignupRow(game_id=o.game_id, person_id=person_id, preferences=wishes, signed_at=now))
+        else:
+            row.preferences, row.withdrawn_at, row.seated_as = wishes, None, None
+            row.signed_at = now
+        fill = o.mode == "preferences" and (waiting or 0) + 1 == len(empty)
+    if fill:
+        fill_from_preferences(db, game, now=now)
+    got = opening(db, game, scores=False)
+    assert got is not None
+    return got
+
+
+def withdraw(db: Database, game: str, person_id: int, *, now: datetime) -> None:
+    """Take back a sign-up not yet seated."""
+    with db.session() as s, s.begin():
+        g = game_row(s, game, lock=True)
+        o = _require_opening(s, g)
+        row = s.scalars(
+            sa.select(SignupRow).where(
+                SignupRow.game_id == o.game_id, SignupRow.person_id == person_id, SignupRow.withdrawn_at.is_(None)
+            )
+        ).first()
+        if row is None:
+            raise GameError(f"you have not signed up to {g.name}")
+        if row.seated_as is not None:
+            raise GameError(f"you play {row.seated_as} in {g.name} already; ask its coordinator to free the seat")
+        row.withdrawn_at = as_utc(now)
+
+
+def fill_from_preferences(db: Database, game: str, *, now: datetime, seed: int | None = None) -> dict[int, str]:
+    """Draw the empty powers for the waiting sign-ups from their wishes (:func:`assign_powers`) and seat
+    them. The seed (new at random unless given) and the outcome are recorded with the opening."""
+    now = as_utc(now)
+    seed = secrets.randbits(32) if seed is None else seed
+    with db.session() as s, s.begin():
+        g = game_row(s, game, lock=True)
+        o = _require_opening(s, g)
+        rows = list(
+            s.execute(
+                sa.select(SignupRow, PersonRow.name)
+                .join(PersonRow, PersonRow.id == SignupRow.person_id)
+                .where(SignupRow.game_id == o.game_id, SignupRow.withdrawn_at.is_(None), SignupRow.seated_as.is_(None))
+            )
+        )
+        empty = _empty(g, game_variant(g).power_names)
+        if not rows:
+            return {}
+        if len(rows) > len(empty):
+            raise GameError(f"{len(rows)} people wait for {len(empty)} empty powers in {g.name}")
+        got = assign_powers(empty, {r.person_id: list(r.preferences) for r, _ in rows}, seed)
+        names = {r.person_id: name for r, name in rows}
+        for r, _ in rows:
+            r.seated_as = got.powers[r.person_id]
+        earlier = (
+            [] if o.draw is None else [*o.draw.get("earlier", []), {k: v for k, v in o.draw.items() if k != "earlier"}]
+        )
+        o.draw = {
+            "seed": seed,
+            "at": now.isoformat(),
+            "powers": {str(k): v for k, v in sorted(got.powers.items())},
+            "ranks": {str(k): v for k, v in sorted(got.ranks.items())},
+            **({"earlier": earlier} if earlier else {}),
+        }
+        # The log (part of the game file) says which powers were drawn and with what seed, not who wished
+        # for what: sign-ups are shown to the coordinator only.
+        log_event(s, g, now, "drawn", seed=seed, powers=sorted(got.powers.values()))
+    for person_id, power in sorted(got.powers.items()):
+        seat_power(db, game, power, names[person_id], now=now)
+        seat_person(db, game, power, person_id, now=now)
+    _finish_if_full(db, game, now=now)
+    return dict(got.powers)
+
+
+# --------------------------------------------------------------------------------------------------
+# The replacement pool
+
+
+def free_seat(db: Database, game: str, power: str, *, now: datetime) -> str:
+    """The coordinator offers a played seat to the pool (the player left, or asked to be replaced). The
+    player keeps it until someone claims it: the game never has a power without a player for this."""
+    now = as_utc(now)
+    with db.session() as s, s.begin():
+        g = game_row(s, game, lock=True)
+        _require_opening(s, g)
+        power = power_name(game_variant(g), power)
+        seat = next((r for r in g.players if r.power == power and r.replaced_at is None), None)
+        if seat is None:
+            raise GameError(f"nobody plays {power} in {g.name}: an empty power is filled by sign-up, not the pool")
+        if s.scalar(sa.select(VacancyRow.id).where(VacancyRow.player_id == seat.id)) is not None:
+            raise GameError(f"{power}'s seat is in the pool already")
+        s.add(
+            VacancyRow(
+                game_id=g.id,
+                power=power,
+                player_id=seat.id,
+                reason="freed",
+                from_person_id=seat.person_id,
+                offered_at=now,
+            )
+        )
+        log_event(s, g, now, "freed", power=power, player=seat.name)
+        return power
+
+
+def claim_seat(db: Database, game: str, power: str, person_id: int, *, now: datetime) -> str:
+    """``person_id`` takes a seat from the pool: the first claim wins (checked under the game's lock, and by
+    the one pool row a seat may have), and the seat is handed over as a replacement, so the game keeps its
+    history. The caller revokes the old player's keys for the power."""
+    now = as_utc(now)
+    score = reliabilities(db, [person_id]).get(person_id)
+    try:
+        with db.session() as s, s.begin():
+            g = game_row(s, game, lock=True)
+            o = _opening_row(s, g)
+            power = power_name(game_variant(g), power)
+            p = s.get(PersonRow, person_id)
+            if p is None or p.deleted_at is not None:
+                raise GameError(f"no person {person_id}")
+            seat = next((r for r in g.players if r.power == power and r.replaced_at is None), None)
+            offered = {pw: (reason, st) for pw, reason, st in _offers(s, g, o)}
+            if power not in offered or seat is None:
+                raise GameError(f"{power} in {g.name} is not offered to the replacement pool (or was just taken)")
+            if seat.person_id == person_id:
+                raise GameError(f"you are {power}'s player already: send orders to take it back")
+            if any(r.person_id == person_id and r.replaced_at is None for r in g.players):
+                raise GameError(f"you already play a power in {g.name}")
+            minimum = o.min_reliability if o is not None else 0
+            if not meets(score, minimum):
+                have = "no record yet" if score is None else f"{score}%"
+                raise GameError(f"{g.name} asks a reliability of at least {minimum}%; yours is {have}")
+            row = s.scalars(sa.select(VacancyRow).where(VacancyRow.player_id == seat.id)).first()
+            if row is None:
+                row = VacancyRow(
+                    game_id=g.id,
+                    power=power,
+                    player_id=seat.id,
+                    reason=offered[power][0],
+                    from_person_id=seat.person_id,
+                    offered_at=now,
+                )
+                s.add(row)
+            # The seat's one pool row, set only where nobody set it: a second claim finds it claimed, or
+            # (a race on a seat in civil disorder) fails to insert the row the first made.
+            row.claimed_by, row.claimed_at = person_id, now
+            s.flush()
+            player = p.name
+            log_event(s, g, now, "claimed", power=power, reason=row.reason)
+    except IntegrityError:
+        raise GameError(f"{power} in {game} was just claimed by someone else") from None
+    seat_power(db, game, power, player, now=now, replace=True)
+    seat_person(db, game, power, person_id, now=now)
+    return power
+
+
+# --------------------------------------------------------------------------------------------------
+# Privacy
+
+
+def export_person(db: Database, person_id: int) -> dict[str, Any]:
+    """The person's own data here: their sign-ups with their wishes, and the seats they took from or gave
+    to the pool (for "download my data")."""
+    with db.session() as s:
+        signups = [
+            {
+                "game": name,
+                "preferences": list(r.preferences),
+                "signed_at": r.signed_at.isoformat(),
+                "withdrawn_at": r.withdrawn_at.isoformat() if r.withdrawn_at else None,
+                "seated_as": r.seated_as,
+            }
+            for r, name in s.execute(
+                sa.select(SignupRow, GameRow.name)
+                .join(GameRow, GameRow.id == SignupRow.game_id)
+                .where(SignupRow.person_id == person_id)
+                .order_by(SignupRow.id)
+            )
+        ]
+        pool = [
+            {
+                "game": name,
+                "power": r.power,
+                "left": r.from_person_id == person_id,
+                "claimed": r.claimed_by == person_id,
+                "reason": r.reason,
+                "offered_at": r.offered_at.isoformat(),
+                "claimed_at": r.claimed_at.isoformat() if r.claimed_at else None,
+            }
+            for r, name in s.execute(
+                sa.select(VacancyRow, GameRow.name)
+                .join(GameRow, GameRow.id == VacancyRow.game_id)
+                .where(sa.or_(VacancyRow.from_person_id == person_id, VacancyRow.claimed_by == person_id))
+                .order_by(VacancyRow.id)
+            )
+        ]
+        return {"signups": signups, "replacement_pool": pool}
+
+
+def forget_person(db: Database, person_id: int, *, now: datetime) -> None:
+    """Delete the person's sign-ups (with their wishes) and their name on pool rows; the seats themselves
+    stay the games' history (the person's row is emptied by the accounts' own deletion)."""
+    with db.session() as s, s.begin():
+        s.execute(sa.delete(SignupRow).where(SignupRow.person_id == person_id))
+        s.execute(sa.update(VacancyRow).where(VacancyRow.from_person_id == person_id).values(from_person_id=None))
+        s.execute(sa.update(VacancyRow).where(VacancyRow.claimed_by == person_id).values(claimed_by=None))

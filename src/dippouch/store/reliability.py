@@ -1,0 +1,132 @@
+"""A person's reliability, read from what the games store already: for every seat they held, the phases it
+had to act in (on time, late, missed) and whether they left it in civil disorder.
+
+The arithmetic is :mod:`dippouch.people.reliability`'s; this module only gathers the counts. Nothing is
+stored for it: a rollback or a coordinator's correction changes the record as it changes the game.
+
+A phase counts for a seat when it was processed while the seat was held and its power either had orders that
+stood by the deadline (on time) or is among the phase's ``missed`` powers (late when something came after the
+deadline, else missed). A seat counts as abandoned when its last movement phases were missed in a row up to
+the game's civil-disorder limit, or when the coordinator freed it from the player
+(:func:`dippouch.store.openings.free_seat`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+
+from dippouch.core.calendar import PhaseKind
+from dippouch.game import civil_disorder_streak
+from dippouch.people.reliability import Mark, Record, score, tally
+from dippouch.store.db import Database
+from dippouch.store.models import GameRow, PersonRow, PhaseRow, PlayerRow, SubmissionRow
+from dippouch.store.models_openings import VacancyRow
+from dippouch.store.rows import game_settings
+
+__all__ = ["Profile", "profile", "record_of", "reliabilities", "scores_in"]
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What anyone may see of a person: their name, how many games they played, and their record. Never an
+    address of any kind."""
+
+    id: int
+    name: str
+    games: int
+    record: Record
+    reliability: int | None
+
+
+def _seat_record(s: sa.orm.Session, seat: PlayerRow, game: GameRow, freed: bool) -> Record:
+    end = seat.replaced_at
+    q = sa.select(PhaseRow.id, PhaseRow.kind, PhaseRow.deadline, PhaseRow.missed).where(
+        PhaseRow.game_id == seat.game_id,
+        PhaseRow.status == "processed",
+        PhaseRow.processed_at > seat.assigned_at,
+    )
+    if end is not None:
+        q = q.where(PhaseRow.processed_at <= end)
+    phases = list(s.execute(q.order_by(PhaseRow.seq)))
+    if not phases:
+        return Record(seats=1, abandoned=1 if freed else 0)
+    sent: dict[int, tuple[bool, bool]] = {}
+    subs = s.execute(
+        sa.select(SubmissionRow.phase_id, SubmissionRow.submitted_at, SubmissionRow.stands).where(
+            SubmissionRow.phase_id.in_([p.id for p in phases]), SubmissionRow.power == seat.power
+        )
+    )
+    deadlines = {p.id: p.deadline for p in phases}
+    for phase_id, at, stands in subs:
+        deadline = deadlines[phase_id]
+        on_time, late = sent.get(phase_id, (False, False))
+        if deadline is None or at <= deadline:
+            on_time = on_time or bool(stands)
+        else:
+            late = True
+        sent[phase_id] = (on_time, late)
+    marks: list[Mark] = []
+    movement: list[bool] = []
+    for p in phases:
+        missed = seat.power in (p.missed or [])
+        on_time, late = sent.get(p.id, (False, False))
+        if missed:
+            marks.append(Mark(False, late))
+        elif on_time:
+            marks.append(Mark(True, False))
+        if p.kind == PhaseKind.MOVEMENT.value:
+            movement.append(missed)
+    limit = game_settings(game).missed_limit
+    disorder = limit > 0 and civil_disorder_streak(movement) >= limit
+    return tally(marks, abandoned=disorder or freed)
+
+
+def _records(s: sa.orm.Session, person_ids: Iterable[int]) -> dict[int, tuple[Record, int]]:
+    ids = list(set(person_ids))
+    out: dict[int, tuple[Record, int]] = {p: (Record(), 0) for p in ids}
+    if not ids:
+        return out
+    seats = list(s.scalars(sa.select(PlayerRow).where(PlayerRow.person_id.in_(ids)).order_by(PlayerRow.id)))
+    freed = set(
+        s.scalars(
+            sa.select(VacancyRow.player_id).where(
+                VacancyRow.reason == "freed", VacancyRow.player_id.in_([r.id for r in seats])
+            )
+        )
+    )
+    games: dict[int, set[int]] = {p: set() for p in ids}
+    for seat in seats:
+        assert seat.person_id is not None
+        rec, _ = out[seat.person_id]
+        out[seat.person_id] = (rec + _seat_record(s, seat, seat.game, seat.id in freed), 0)
+        games[seat.person_id].add(seat.game_id)
+    return {p: (rec, len(games[p])) for p, (rec, _) in out.items()}
+
+
+def record_of(db: Database, person_id: int) -> Record:
+    with db.session() as s:
+        return _records(s, [person_id])[person_id][0]
+
+
+def reliabilities(db: Database, person_ids: Iterable[int]) -> dict[int, int | None]:
+    """Person -> reliability in percent (``None``: no record yet), for lists of sign-ups."""
+    with db.session() as s:
+        return scores_in(s, person_ids)
+
+
+def scores_in(s: sa.orm.Session, person_ids: Iterable[int]) -> dict[int, int | None]:
+    """:func:`reliabilities` inside a session the caller holds (on SQLite a second one would wait for it)."""
+    return {p: score(rec) for p, (rec, _) in _records(s, person_ids).items()}
+
+
+def profile(db: Database, person_id: int) -> Profile | None:
+    """A person's public profile, or ``None`` for nobody (or someone who deleted their data)."""
+    with db.session() as s:
+        p = s.get(PersonRow, person_id)
+        if p is None or p.deleted_at is not None:
+            return None
+        rec, games = _records(s, [person_id])[person_id]
+        return Profile(p.id, p.name, games, rec, score(rec))
