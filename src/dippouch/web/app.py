@@ -113,8 +113,7 @@ def create_app(
 
     from dippouch.web import accounts, api, pages, review
 
-    app.include_router(api.router)
-    app.include_router(accounts.api_router)
+    app.include_router(api.router)  # with the JSON calls of accounts (imported first: they join api.router)
     app.include_router(accounts.router)
     app.include_router(pages.router)
     app.include_router(review.router)
