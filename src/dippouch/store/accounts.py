@@ -83,6 +83,12 @@ class LinkInfo:
     """The name given when asking (sign-up), or the person's name."""
 
 
+def _mail_key(row: SigninLinkRow) -> str:
+    """The outbox key of a link's mail: by its hash, not its row id, which a database may hand out again
+    after a person's links are deleted (the queue would take the new mail for one already queued)."""
+    return f"signin:{row.token_hash[:40]}"
+
+
 def _rows(result: Any) -> int:
     """Rows an UPDATE changed (a CursorResult's count; the generic Result type does not declare it)."""
     return int(result.rowcount)
@@ -130,7 +136,7 @@ def create_signin_link(
         s.add(row)
         s.flush()
         subject, body = compose(token, person.name if person is not None else name, known)
-        queue_in(s, key=f"signin:{row.id}", to=address, subject=subject, body=body, kind="signin", now=now)
+        queue_in(s, key=_mail_key(row), to=address, subject=subject, body=body, kind="signin", now=now)
 
 
 def _live_link(s: sa.orm.Session, token: str, now: datetime) -> SigninLinkRow:
@@ -174,7 +180,7 @@ def use_link(db: Database, token: str, *, now: datetime, name: str | None = None
         if _rows(taken) != 1:
             raise LinkError("that sign-in link was used already (each works once); ask for a new one")
         # The queued mail held the token in clear until it was sent (nothing lost); spent, it goes.
-        mail = s.scalars(sa.select(OutboxRow).where(OutboxRow.key == f"signin:{row.id}")).first()
+        mail = s.scalars(sa.select(OutboxRow).where(OutboxRow.key == _mail_key(row))).first()
         if mail is not None:
             mail.body = mail.body.replace(token, "(used)")
         if p is not None:
