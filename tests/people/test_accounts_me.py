@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from accounts_support import sign_in_by_mail
@@ -20,7 +21,7 @@ def site(tmp_path: Path) -> Site:
     return s
 
 
-def _ann_playing_france(site: Site, smtp: SmtpServer) -> object:
+def _ann_playing_france(site: Site, smtp: SmtpServer) -> Any:
     france = site.player("demo", "France", "Ann")
     c = sign_in_by_mail(site, smtp, "ann@example.org", name="Ann", browser=france)
     key_id = c.get("/api/me").json()["keys_to_add"][0]["key_id"]
