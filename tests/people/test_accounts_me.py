@@ -111,3 +111,27 @@ def test_the_calendar_feed_lists_every_deadline_and_its_address_can_be_renewed_a
     assert anyone.get(m2.group(1)).status_code == 404
     r = site.post_form(c, "/me/calendar", {"action": "explode"})
     assert r.status_code == 400 and "use &#39;renew&#39;" in r.text
+
+
+def test_the_coordinator_seats_a_person_by_their_address(site: Site, smtp: SmtpServer) -> None:
+    c = sign_in_by_mail(site, smtp, "ann@example.org", name="Ann")
+    r = site.post_form(
+        site.coordinator,
+        "/games/demo/coordinate/assign",
+        {"power": "Italy", "player": "Ann", "email": "ANN@example.org"},
+    )
+    assert r.status_code == 200, r.text
+    assert [s["power"] for s in c.get("/api/me").json()["seats"]] == ["Italy"]
+    assert c.get("/games/demo/play/Italy").status_code == 200
+
+
+def test_a_signed_in_person_opening_a_player_link_is_offered_the_seat(site: Site, smtp: SmtpServer) -> None:
+    c = sign_in_by_mail(site, smtp, "ann@example.org", name="Ann")
+    key = site.seat("demo", "Russia", "Ann")
+    r = c.get(f"/k/{key}", headers={"Sec-Fetch-Site": "none"}, follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/me#add-seats"
+    page = c.get("/me").text
+    assert "Add this seat to my account" in page and "Russia in demo" in page
+    # Without a person, the link goes to the power's page as before.
+    r = site.browser().get(f"/k/{key}", headers={"Sec-Fetch-Site": "none"}, follow_redirects=False)
+    assert r.headers["location"] == "/games/demo/play/Russia"
