@@ -17,7 +17,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from dippouch.game import GameError, as_utc, position_from_data, powers_to_act
+from dippouch.game import GameError, as_utc, powers_to_act
 from dippouch.store.access import hash_secret
 from dippouch.store.db import Database
 from dippouch.store.gamefile import clean_address
@@ -27,7 +27,7 @@ from dippouch.store.models_accounts import CalendarFeedRow, PasskeyChallengeRow,
 from dippouch.store.models_mail import OutboxRow
 from dippouch.store.models_web import WebSessionRow
 from dippouch.store.people import create_person, seat_person
-from dippouch.store.rows import game_variant
+from dippouch.store.rows import game_variant, phase_position
 
 __all__ = [
     "CHALLENGE_LIFETIME",
@@ -278,7 +278,8 @@ class SeatDue:
 
 def orders_due(db: Database, person_id: int) -> dict[tuple[str, str], str]:
     """For each seat the person plays, whether their orders for the open phase are in, missing or not needed:
-    one read of the open phases and one of their submissions, then each phase's position once."""
+    one read of the open phases and one of their submissions; each phase's position is parsed once per
+    process (:func:`phase_position` keeps it: a page's worth of parsing otherwise)."""
     with db.session() as s:
         seats = s.execute(
             sa.select(GameRow, PlayerRow.power, PhaseRow)
@@ -301,7 +302,7 @@ def orders_due(db: Database, person_id: int) -> dict[tuple[str, str], str]:
         for g, power, ph in seats:
             if ph.id not in acting:
                 v = game_variant(g)
-                acting[ph.id] = powers_to_act(v, position_from_data(v, ph.position))
+                acting[ph.id] = powers_to_act(v, phase_position(db, v, ph))
             if (ph.id, power) in sent:
                 out[(g.name, power)] = "in"
             else:

@@ -189,7 +189,7 @@ async def signin_mail(request: Request) -> Response:
 def _peek(request: Request, token: str) -> store_accounts.LinkInfo:
     web = web_of(request)
     try:
-        return store_accounts.peek_link(web.store, token, now=web.now())
+        return store_accounts.peek_link(web.read, token, now=web.now())
     except LinkError as e:
         request.app.state.limiter.failed("signin", client_id(request), "failed sign-ins")
         raise NotFound(str(e)) from None
@@ -224,7 +224,7 @@ async def signin_link_use(request: Request, token: str) -> Response:
     except LinkError as e:
         request.app.state.limiter.failed("signin", client_id(request), "failed sign-ins")
         raise NotFound(str(e)) from None
-    p = people.person(web.store, pid)
+    p = people.person(web.read, pid)
     return await run_in_threadpool(sign_in_person, request, pid, "/me", f"Signed in as {p.name if p else 'you'}.")
 
 
@@ -297,14 +297,19 @@ def me_api(request: Request) -> dict[str, Any]:
 async def me_calendar(request: Request) -> Response:
     """Make (or renew: the old address stops working) or revoke the secret address of the feed."""
     form = await _form(request)
+    return await run_in_threadpool(_calendar_action, request, form.get("action", ""))
+
+
+def _calendar_action(request: Request, action: str) -> Response:
     web, viewer, pid = _person(request)
-    action = form.get("action", "")
     if action == "revoke":
-        store_accounts.revoke_calendar(web.store, pid, now=web.now())
+        with web.writes:
+            store_accounts.revoke_calendar(web.store, pid, now=web.now())
         return _redirect("/me", "Your calendar address no longer works.")
     if action != "renew":
         raise BadInput(f"unknown calendar action {action!r}; use 'renew' or 'revoke'")
-    token = store_accounts.new_calendar_token(web.store, pid, now=web.now())
+    with web.writes:
+        token = store_accounts.new_calendar_token(web.store, pid, now=web.now())
     url = f"{_site(request)}/me/calendar/{token}.ics"
     resp = render(request, "me.html", {"me": me_view(web, viewer, pid), "new_calendar": url})
     resp.headers["Cache-Control"] = "no-store"
@@ -355,9 +360,13 @@ async def me_add_seat(request: Request) -> Response:
     """A seat this browser holds by its key (the player's link) becomes the person's: only a key the session
     holds, only the power's current player link, and never a seat another person plays."""
     form = await _form(request)
+    return await run_in_threadpool(_add_seat, request, form.get("key_id", ""))
+
+
+def _add_seat(request: Request, key_text: str) -> Response:
     web, viewer, pid = _person(request)
     try:
-        key_id = int(form.get("key_id", ""))
+        key_id = int(key_text)
     except ValueError:
         raise BadInput("key_id must be the number of a key this browser holds") from None
     grant = next((g for g in viewer.grants if g.key_id == key_id and g.role == "player" and key_id > 0), None)
@@ -378,7 +387,7 @@ async def me_add_seat(request: Request) -> Response:
 @router.get("/me/data.json")
 def me_data(request: Request) -> Response:
     web, _, pid = _person(request)
-    data = people_data.export_all(web.store, pid)
+    data = people_data.export_all(web.read, pid)
     import json
 
     body = json.dumps(data, indent=1, ensure_ascii=False, default=str)
@@ -398,7 +407,7 @@ def me_delete_page(request: Request) -> Response:
 @router.post("/me/delete")
 async def me_delete(request: Request) -> Response:
     form = await _form(request)
-    web, _, pid = _person(request)
+    web, _, pid = await run_in_threadpool(_person, request)
     if form.get("confirm", "") != "delete":
         raise BadInput("type the word delete in the box to confirm; nothing was deleted")
 
@@ -439,7 +448,7 @@ def passkey_register_options(request: Request) -> JSONResponse:
 
     _api_csrf(request)
     web, _, pid = _person(request)
-    p = people.person(web.store, pid)
+    p = people.person(web.read, pid)
     assert p is not None
     challenge = store_accounts.new_challenge(web.store, "register", now=web.now(), person_id=pid)
     rp_id, _ = _rp(request)
@@ -457,7 +466,7 @@ def passkey_register_options(request: Request) -> JSONResponse:
         ),
         exclude_credentials=[
             PublicKeyCredentialDescriptor(id=base64url_to_bytes(k.credential_id))
-            for k in store_accounts.passkeys_of(web.store, pid)
+            for k in store_accounts.passkeys_of(web.read, pid)
         ],
     )
     return JSONResponse({"options": json.loads(options_to_json(opts))})
@@ -529,7 +538,7 @@ def passkey_signin(request: Request, credential: dict[str, Any] = Body(...)) -> 
     rp_id, origin = _rp(request)
     challenge = _client_challenge(credential)
     cred_id = str(credential.get("id") or credential.get("rawId") or "")
-    key = store_accounts.passkey(web.store, cred_id)
+    key = store_accounts.passkey(web.read, cred_id)
     if key is None:
         request.app.state.limiter.failed("signin", client_id(request), "failed sign-ins")
         raise Forbidden("this passkey is not registered here (or its account was deleted)")
@@ -558,9 +567,14 @@ def passkey_signin(request: Request, credential: dict[str, Any] = Body(...)) -> 
 @router.post("/me/passkeys/{passkey_id}/remove")
 async def passkey_remove(request: Request, passkey_id: int) -> Response:
     await _form(request)
-    web, _, pid = _person(request)
-    store_accounts.remove_passkey(web.store, pid, passkey_id)
-    return _redirect("/me", "The passkey is removed.")
+
+    def remove() -> Response:
+        web, _, pid = _person(request)
+        with web.writes:
+            store_accounts.remove_passkey(web.store, pid, passkey_id)
+        return _redirect("/me", "The passkey is removed.")
+
+    return await run_in_threadpool(remove)
 
 
 def _b64d(text: str) -> bytes:
