@@ -160,3 +160,13 @@ def test_links_asked_for_from_one_client_are_limited(site: Site) -> None:
         assert ask_link(site, c, f"p{n}@example.org", "P").status_code == 200
     r = ask_link(site, c, "one-more@example.org", "P")
     assert r.status_code == 429 and "sign-in links asked for from you" in r.text
+
+
+def test_a_refused_name_does_not_spend_the_link(site: Site, smtp: SmtpServer) -> None:
+    c = site.browser()
+    ask_link(site, c, "bo@example.org")
+    deliver(site, smtp)
+    path = link_in(smtp, "bo@example.org")
+    r = site.post_form(c, path, {"name": "x" * 201})
+    assert r.status_code == 400 and "at most 200 characters" in r.text
+    assert site.post_form(c, path, {"name": "Bo"}).status_code == 303

@@ -16,6 +16,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy.exc import IntegrityError
 
 from dippouch.game import GameError, as_utc, powers_to_act
 from dippouch.store.access import hash_secret
@@ -26,7 +27,7 @@ from dippouch.store.models import GameRow, PersonRow, PhaseRow, PlayerRow, Submi
 from dippouch.store.models_accounts import CalendarFeedRow, PasskeyChallengeRow, PasskeyRow, SigninLinkRow
 from dippouch.store.models_mail import OutboxRow
 from dippouch.store.models_web import WebSessionRow
-from dippouch.store.people import create_person, seat_person
+from dippouch.store.people import clean_name, seat_person
 from dippouch.store.rows import game_variant, phase_position
 
 __all__ = [
@@ -163,36 +164,48 @@ def peek_link(db: Database, token: str, *, now: datetime) -> LinkInfo:
 
 def use_link(db: Database, token: str, *, now: datetime, name: str | None = None) -> int:
     """Use a link once: the person whose address it went to (created now, with ``name`` or the name given
-    when asking, if nobody has it yet). :class:`LinkError` if it is not live, :class:`NeedsName` if a new
-    person has no name yet (the link stays unused)."""
+    when asking, if nobody has it yet), in one transaction with spending the link, so a link is never spent
+    without its person. :class:`LinkError` if it is not live, :class:`NeedsName` if a new person has no name
+    yet (the link stays unused)."""
     now = as_utc(now)
-    with db.session() as s, s.begin():
-        row = _live_link(s, token, now)
-        p = s.scalars(sa.select(PersonRow).where(PersonRow.email == row.email, PersonRow.deleted_at.is_(None))).first()
-        given = " ".join((name or "").split()) or row.name
-        if p is None and not given:
-            raise NeedsName("give the name other players will see to finish signing up")
-        taken = s.execute(
-            sa.update(SigninLinkRow)
-            .where(SigninLinkRow.id == row.id, SigninLinkRow.used_at.is_(None))
-            .values(used_at=now)
-        )
-        if _rows(taken) != 1:
-            raise LinkError("that sign-in link was used already (each works once); ask for a new one")
-        # The queued mail held the token in clear until it was sent (nothing lost); spent, it goes.
-        mail = s.scalars(sa.select(OutboxRow).where(OutboxRow.key == _mail_key(row))).first()
-        if mail is not None:
-            mail.body = mail.body.replace(token, "(used)")
-        if p is not None:
-            return p.id
-        # Unused links to the same address die with this one: the address is proven now.
-        s.execute(
-            sa.update(SigninLinkRow)
-            .where(SigninLinkRow.email == row.email, SigninLinkRow.used_at.is_(None))
-            .values(used_at=now)
-        )
-    assert given is not None
-    return create_person(db, given, now=now, email=row.email)
+    try:
+        with db.session() as s, s.begin():
+            row = _live_link(s, token, now)
+            p = s.scalars(
+                sa.select(PersonRow).where(PersonRow.email == row.email, PersonRow.deleted_at.is_(None))
+            ).first()
+            given = " ".join((name or "").split()) or row.name
+            if p is None and not given:
+                raise NeedsName("give the name other players will see to finish signing up")
+            clean = None if p is not None else clean_name(given or "")  # refused before the link is spent
+            taken = s.execute(
+                sa.update(SigninLinkRow)
+                .where(SigninLinkRow.id == row.id, SigninLinkRow.used_at.is_(None))
+                .values(used_at=now)
+            )
+            if _rows(taken) != 1:
+                raise LinkError("that sign-in link was used already (each works once); ask for a new one")
+            # The queued mail held the token in clear until it was sent (nothing lost); spent, it goes.
+            mail = s.scalars(sa.select(OutboxRow).where(OutboxRow.key == _mail_key(row))).first()
+            if mail is not None:
+                mail.body = mail.body.replace(token, "(used)")
+            if p is not None:
+                return p.id
+            # Unused links to the same address die with this one: the address is proven now.
+            s.execute(
+                sa.update(SigninLinkRow)
+                .where(SigninLinkRow.email == row.email, SigninLinkRow.used_at.is_(None))
+                .values(used_at=now)
+            )
+            person_row = PersonRow(name=clean, email=row.email, created_at=now, deleted_at=None)
+            s.add(person_row)
+            s.flush()
+            return person_row.id
+    except IntegrityError:
+        # Another link to the same new address made its person at the same moment: nothing was spent here.
+        raise LinkError(
+            "an account for this address was made a moment ago by another link; ask for a new link to sign in"
+        ) from None
 
 
 def claim_seat(db: Database, game: str, power: str, person_id: int, *, now: datetime) -> str:
