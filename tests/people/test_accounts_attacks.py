@@ -4,6 +4,7 @@ the player and coordinator keys working as before."""
 
 from __future__ import annotations
 
+import base64
 import secrets
 from pathlib import Path
 from typing import Any
@@ -182,3 +183,26 @@ def test_player_and_coordinator_keys_work_as_before(site: Site, smtp: SmtpServer
     sign_in_by_mail(site, smtp, "ann@example.org", name="Ann", browser=france)
     assert france.get("/games/demo/play/France").status_code == 200
     assert site.browser().get("/games/demo/play/France").status_code in (401, 403)
+
+
+def test_passkey_calls_refuse_strangers_forgeries_and_unknown_keys(site: Site, smtp: SmtpServer) -> None:
+    anonymous = site.browser()
+    r = site.api(anonymous, "/api/me/passkeys/options", {})
+    assert r.status_code == 401 and "sign in first" in r.json()["error"]
+    r = site.api(anonymous, "/api/me/passkeys", {"response": {"clientDataJSON": "e30"}})
+    assert r.status_code == 401
+    forged = '{"type":"webauthn.create","challenge":"' + "A" * 43 + '","origin":"http://testserver"}'
+    client_data = base64.urlsafe_b64encode(forged.encode()).rstrip(b"=").decode()
+    r = site.api(anonymous, "/api/signin/passkey", {"id": "nope", "response": {"clientDataJSON": client_data}})
+    assert r.status_code == 403 and "not registered here" in r.json()["error"]
+    r = site.api(anonymous, "/api/signin/passkey", {"id": "nope"})
+    assert r.status_code == 400 and "clientDataJSON" in r.json()["error"]
+    options = site.api(anonymous, "/api/signin/passkey/options", {}).json()["options"]
+    assert (options["challenge"] and options["rpId"] == "testserver" and "allowCredentials" not in options) or not (
+        options.get("allowCredentials")
+    )
+    # A registration answer with a challenge the server never gave is refused before any checking.
+    ann = sign_in_by_mail(site, smtp, "ann@example.org", name="Ann")
+    r = site.api(ann, "/api/me/passkeys", {"id": "x", "response": {"clientDataJSON": client_data}})
+    assert r.status_code == 400 and "challenge is unknown" in r.json()["error"]
+    assert _count(site, "passkeys") == 0
