@@ -170,3 +170,16 @@ def test_a_refused_name_does_not_spend_the_link(site: Site, smtp: SmtpServer) ->
     r = site.post_form(c, path, {"name": "x" * 201})
     assert r.status_code == 400 and "at most 200 characters" in r.text
     assert site.post_form(c, path, {"name": "Bo"}).status_code == 303
+
+
+def test_sign_up_sign_in_and_delete_on_either_database(db_url: str, smtp: SmtpServer) -> None:
+    """The whole round on SQLite and PostgreSQL alike: sign up, sign in again elsewhere, the link spent, delete."""
+    site = Site(db_url)
+    first = sign_in_by_mail(site, smtp, "ann@example.org", name="Ann")
+    used = link_in(smtp, "ann@example.org")
+    second = sign_in_by_mail(site, smtp, "ann@example.org")
+    assert second.get("/api/me").json()["name"] == "Ann"
+    assert site.post_form(site.browser(), used, {}).status_code == 404
+    assert site.post_form(first, "/me/delete", {"confirm": "delete"}).status_code == 303
+    assert second.get("/api/me").status_code == 401
+    site.web.store.close()
