@@ -24,6 +24,7 @@ __all__ = [
     "MAX_NAME",
     "Person",
     "Seat",
+    "clean_name",
     "create_person",
     "person",
     "person_by_email",
@@ -63,7 +64,8 @@ def _person(r: PersonRow) -> Person:
     return Person(r.id, r.name, r.email, r.created_at, r.deleted_at is not None)
 
 
-def _clean_name(name: str) -> str:
+def clean_name(name: str) -> str:
+    """A person's name as stored: spaces folded, 1 to :data:`MAX_NAME` characters, or a clear error."""
     name = " ".join(str(name).split())
     if not name:
         raise GameError("a person needs a name")
@@ -74,7 +76,7 @@ def _clean_name(name: str) -> str:
 
 def create_person(db: Database, name: str, *, now: datetime, email: str | None = None) -> int:
     """A new person; their e-mail address (lower-cased) must not be another person's."""
-    name = _clean_name(name)
+    name = clean_name(name)
     address = clean_address(email).lower() if email else None
     with db.session() as s, s.begin():
         if address is not None and s.scalar(sa.select(PersonRow.id).where(PersonRow.email == address)) is not None:
@@ -103,7 +105,7 @@ def person_by_email(db: Database, email: str) -> Person | None:
 
 
 def rename_person(db: Database, person_id: int, name: str) -> None:
-    name = _clean_name(name)
+    name = clean_name(name)
     with db.session() as s, s.begin():
         r = s.get(PersonRow, person_id)
         if r is None or r.deleted_at is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import sqlalchemy as sa
 
+import dippouch.store.models_accounts
 import dippouch.store.models_mail
 import dippouch.store.models_openings
 import dippouch.store.models_press

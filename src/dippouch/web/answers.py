@@ -680,6 +680,13 @@ class OpenGame(Answer):
 class Replacement(Answer):
     """A seat in the replacement pool."""
 
+
+# Accounts (web/accounts.py)
+
+
+class MySeat(Answer):
+    """A seat the signed-in person plays, and whether their orders for the open phase are in."""
+
     game: str
     variant: str
     power: str
@@ -761,3 +768,48 @@ class ClaimAnswer(Answer):
 class DrawAnswer(Answer):
     game: str
     seated: dict[str, str] = Field(description="Person (id) -> the power drawn for them.")
+    state: str
+    phase: str | None
+    deadline: str | None
+    orders: str
+    """``in``, ``missing``, ``not needed``, or ``none`` (no open phase)."""
+    url: str
+
+
+class KeySeat(Answer):
+    """A seat the browser holds by its player key only: it may be added to the account."""
+
+    key_id: int
+    game: str | None
+    power: str | None
+
+
+class MyPasskey(Answer):
+    id: int
+    label: str
+    created_at: str | None
+    last_used_at: str | None
+
+
+class MeView(Answer):
+    """The signed-in person's own page: never another's."""
+
+    name: str
+    email: str | None
+    seats: list[MySeat]
+    coordinates: list[str]
+    """Games they coordinate by key (``""``: the whole installation)."""
+    keys_to_add: list[KeySeat]
+    calendar_since: str | None
+    passkeys: list[MyPasskey]
+
+
+class PasskeyOptions(Answer):
+    """WebAuthn options for the browser (``PublicKeyCredentialCreationOptionsJSON`` or ``...RequestOptionsJSON``)."""
+
+    options: dict[str, Any]
+
+
+class SignedIn(Answer):
+    ok: bool
+    url: str

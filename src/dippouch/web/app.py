@@ -50,6 +50,8 @@ DEFAULT_LIMITS: dict[str, tuple[int, float]] = {
     "submit": (30, 60.0),
     "check": (240, 60.0),
     "adjudicate": (60, 60.0),
+    "signin_mail": (20, 3600.0),  # sign-in links asked for, per client (web/accounts.py)
+    "signin_mail_address": (5, 3600.0),  # ... and per e-mail address
 }
 WORK_SECONDS = 10.0
 """CPU seconds of expensive work (adjudications, line checks, first drawings of PDF maps) an address may use a
@@ -109,9 +111,10 @@ def create_app(
 
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
-    from dippouch.web import api, openings, pages, press, review
+    from dippouch.web import accounts, api, openings, pages, press, review
 
-    app.include_router(api.router)
+    app.include_router(api.router)  # with the JSON calls of accounts (imported first: they join api.router)
+    app.include_router(accounts.router)
     app.include_router(press.router)  # before pages: /games/{name}/coordinate/press is its own
     app.include_router(pages.router)
     app.include_router(review.router)

@@ -13,6 +13,7 @@ from dippouch.mail.notices import mail_unavailable, queue_player_link
 from dippouch.store.access import VISIBILITIES
 from dippouch.store.bots import bot_player, set_disorder_bot
 from dippouch.store.bots import seat_bot as seat_bot_in_store
+from dippouch.store.people import person_by_email, seat_person
 from dippouch.web.games import game_view
 from dippouch.web.inputs import duration, duration_text, names
 from dippouch.web.mail_desk import desk_summary
@@ -107,6 +108,8 @@ def _assign(web: Web, name: str, power: str, player: str, replace: bool, email: 
         raise BadInput(str(e.args[0])) from None
     now = web.now()
     web.store.assign(name, power, player, now=now, replace=replace, email=address)
+    if address is not None and (person := person_by_email(web.store, address)) is not None:
+        seat_person(web.store, name, power, person.id, now=now)  # the address is a person's: the seat is theirs
     web.touched(name)
     if replace:
         web.access.revoke_power_keys(name, power, now=now)

@@ -130,6 +130,13 @@ def _sign_in(request: Request, grant: Grant) -> Response:
         url = f"{_game_url(grant.game)}/coordinate"
     else:
         url = "/coordinate"
+    if (
+        person_id is not None
+        and grant.role == "player"
+        and (grant.game, grant.power)
+        not in {(g.game, g.power) for g in held or [] if g.role == "player" and g.key_id == 0}
+    ):
+        url = "/me#add-seats"  # a signed-in person is offered the seat for their account (web/accounts.py)
     resp = _redirect(url, f"Signed in as {_who(grant)}.")
     resp.set_cookie(
         session_cookie(request),

@@ -1,0 +1,59 @@
+"""The registry of a person's data across modules: "download my data" and "delete my data" ask every module
+that keeps something about a person, through the functions registered here.
+
+Each module that stores personal data (accounts, postal addresses, absences, sign-ups, notification
+settings...) gives an ``export_person(db, person_id) -> dict`` and a ``forget_person(db, person_id, *, now)``
+and registers them under its name. The accounts' own pair is registered here and runs last on forgetting:
+the others may still need the person's row (their address) while they forget.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from dippouch.store import accounts
+from dippouch.store.db import Database
+
+__all__ = ["ExportFn", "ForgetFn", "export_all", "forget_all", "register", "registered"]
+
+ExportFn = Callable[[Database, int], dict[str, Any]]
+ForgetFn = Callable[..., None]
+"""``forget(db, person_id, *, now)``."""
+
+_lock = threading.Lock()
+_registry: dict[str, tuple[ExportFn, ForgetFn]] = {}
+
+
+def register(name: str, export_fn: ExportFn, forget_fn: ForgetFn) -> None:
+    """Add (or replace, by ``name``: registering twice on re-import is harmless) a module's pair."""
+    if name == "account":
+        raise ValueError("'account' is the accounts' own section")
+    with _lock:
+        _registry[name] = (export_fn, forget_fn)
+
+
+def registered() -> list[str]:
+    with _lock:
+        return sorted(_registry)
+
+
+def export_all(db: Database, person_id: int) -> dict[str, Any]:
+    """The person's data, one section per module (``account`` first), as "download my data" hands it out."""
+    out: dict[str, Any] = {"account": accounts.export_person(db, person_id)}
+    with _lock:
+        pairs = sorted(_registry.items())
+    for name, (export_fn, _) in pairs:
+        out[name] = export_fn(db, person_id)
+    return out
+
+
+def forget_all(db: Database, person_id: int, *, now: datetime) -> None:
+    """Every module forgets the person, the accounts last (they empty the person's row)."""
+    with _lock:
+        pairs = sorted(_registry.items())
+    for _, (_, forget_fn) in pairs:
+        forget_fn(db, person_id, now=now)
+    accounts.forget_person(db, person_id, now=now)

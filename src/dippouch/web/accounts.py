@@ -1,0 +1,597 @@
+"""A person's account on the web: sign-up and sign-in by a link mailed, passkeys, "my games" (``/me``) with a
+personal calendar feed, adding a seat held by key to one's account, and downloading or deleting one's data.
+
+The link is mailed through the outbox (:mod:`dippouch.mail.outbox`: a queued row, sent by the worker, nothing
+lost or sent twice). Asking for a link answers the same words whether or not the address belongs to someone,
+and does the same work either way (one link, one message): what differs is only the mail, which only the
+address's owner reads. A link opened shows a button; the POST (with the CSRF token) uses it, so a mail
+scanner that fetches links does not spend it, and a page elsewhere cannot sign a browser in (login CSRF).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import APIRouter, Body
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.requests import Request
+
+from dippouch.game import GameError
+from dippouch.store import accounts as store_accounts
+from dippouch.store import people, people_data
+from dippouch.store.accounts import LINK_LIFETIME, LinkError, NeedsName
+from dippouch.store.gamefile import clean_address
+from dippouch.web.answers import MeView, PasskeyOptions, SignedIn
+from dippouch.web.api import router as api_router
+from dippouch.web.deps import render, set_csrf_cookie, set_flash, viewer_of, web_of
+from dippouch.web.security import (
+    CSRF_FIELD,
+    CSRF_HEADER,
+    BadInput,
+    Forbidden,
+    NeedsKey,
+    NotFound,
+    Viewer,
+    check_csrf,
+    client_id,
+    csrf_for_session,
+    session_cookie,
+    session_token,
+)
+from dippouch.web.service import Web
+
+__all__ = ["LIMITS", "api_router", "router"]
+
+router = APIRouter(include_in_schema=False)
+# The JSON calls join the API's own router (imported before the app includes it, web/app.py), so they are
+# documented, listed on /api/docs and checked against their answer models like every other call.
+
+LIMITS = ("signin_mail", "signin_mail_address")
+"""The app's rate-limit buckets for links asked for, per client and per e-mail address (web/app.py gives 20 and
+5 an hour; its ``signin`` bucket counts failed uses): enough for a player who lost a mail or two, too few to
+flood an inbox from one place."""
+
+
+# --------------------------------------------------------------------------------------------------
+# Helpers
+
+
+async def _form(request: Request) -> dict[str, str]:
+    try:
+        form = await request.form(max_fields=20, max_files=0, max_part_size=10_000)
+    except Exception as e:
+        raise BadInput(f"the form could not be read ({type(e).__name__})") from None
+    data = {k: v for k, v in form.items() if isinstance(v, str)}
+    check_csrf(request, data.get(CSRF_FIELD))
+    return data
+
+
+def _redirect(url: str, flash: str | None = None) -> RedirectResponse:
+    resp = RedirectResponse(url, status_code=303)
+    if flash:
+        set_flash(resp, flash)
+    return resp
+
+
+def _limit(request: Request, bucket: str, who: str, what: str) -> None:
+    """Count a request against the app's limiter (its buckets include :data:`LIMITS`)."""
+    request.app.state.limiter.hit(bucket, who, what)
+
+
+def _person(request: Request) -> tuple[Web, Viewer, int]:
+    """The signed-in person (by their browser's session: a bearer key is no person), or 401."""
+    viewer = viewer_of(request)
+    if viewer.person_id is None:
+        raise NeedsKey("sign in first: ask for a link by e-mail on the sign-in page (/signin)")
+    p = people.person(web_of(request).read, viewer.person_id)
+    if p is None or p.deleted:
+        raise NeedsKey("this account was deleted; sign in again")
+    return web_of(request), viewer, viewer.person_id
+
+
+def _api_csrf(request: Request) -> None:
+    check_csrf(request, request.headers.get(CSRF_HEADER))
+
+
+def sign_in_person(request: Request, person_id: int, url: str, flash: str) -> Response:
+    """Sign the browser in as ``person_id`` under a new session secret (never the one it arrived with),
+    keeping the keys it held; the old session ends."""
+    web = web_of(request)
+    now = web.now()
+    old = session_token(request)
+    info = web.access.session_info(old, now=now) if old else None
+    held = info[0] if info is not None else []
+    token = web.access.start_session([g.key_id for g in held], now=now, person_id=person_id)
+    if old and info is not None:
+        web.access.end_session(old, now=now)
+    resp = _redirect(url, flash)
+    resp.set_cookie(
+        session_cookie(request),
+        token,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+        path="/",
+        max_age=60 * 60 * 24 * 30,
+    )
+    request.state.csrf, request.state.csrf_new = csrf_for_session(token), True
+    set_csrf_cookie(request, resp)
+    return resp
+
+
+def _site(request: Request) -> str:
+    return str(request.base_url).rstrip("/")
+
+
+def _composer(request: Request) -> Callable[[str, str | None, bool], tuple[str, str]]:
+    site = _site(request)
+    minutes = int(LINK_LIFETIME.total_seconds() // 60)
+
+    def compose(token: str, name: str | None, known: bool) -> tuple[str, str]:
+        link = f"{site}/signin/link/{token}"
+        if known:
+            return (
+                "Your dippouch sign-in link",
+                f"Hello {name},\n\nOpen this link to sign in to dippouch at {site}:\n\n{link}\n\n"
+                f"It works once, for {minutes} minutes. If you did not ask for it, ignore this mail: "
+                "nothing happens until the link is used.\n",
+            )
+        hello = f"Hello {name},\n\n" if name else "Hello,\n\n"
+        return (
+            "Sign up to dippouch",
+            f"{hello}Someone (you, we hope) asked to sign in to dippouch at {site} with this address. No account "
+            f"uses it yet: open this link to make one{' as ' + name if name else ''}:\n\n{link}\n\n"
+            f"It works once, for {minutes} minutes. If you did not ask for it, ignore this mail: no account is "
+            "made until the link is used.\n",
+        )
+
+    return compose
+
+
+# --------------------------------------------------------------------------------------------------
+# Sign-in by a mailed link
+
+
+SENT_TEXT = (
+    "If that address can be used here, a link to sign in (or, for a new address, to sign up) is on its way "
+    "there now. It works once, for {minutes} minutes. Nothing arrived? Look in the spam folder, then ask again."
+)
+
+
+@router.post("/signin/mail", response_class=HTMLResponse)
+async def signin_mail(request: Request) -> Response:
+    form = await _form(request)
+    email = form.get("email", "").strip()
+    name = form.get("name", "").strip()
+    web = web_of(request)
+    _limit(request, "signin_mail", client_id(request), "sign-in links asked for")
+    try:
+        address = clean_address(email).lower()
+    except GameError as e:
+        raise BadInput(str(e)) from None
+    if len(name) > people.MAX_NAME:
+        raise BadInput(f"a name is at most {people.MAX_NAME} characters (this one has {len(name)})")
+    _limit(request, "signin_mail_address", address, "sign-in links asked for this address")
+
+    def make() -> None:
+        with web.writes:
+            store_accounts.create_signin_link(web.store, address, now=web.now(), name=name, compose=_composer(request))
+
+    await run_in_threadpool(make)
+    minutes = int(LINK_LIFETIME.total_seconds() // 60)
+    return render(request, "signin_sent.html", {"email": address, "text": SENT_TEXT.format(minutes=minutes)})
+
+
+def _peek(request: Request, token: str) -> store_accounts.LinkInfo:
+    web = web_of(request)
+    try:
+        return store_accounts.peek_link(web.read, token, now=web.now())
+    except LinkError as e:
+        request.app.state.limiter.failed("signin", client_id(request), "failed sign-ins")
+        raise NotFound(str(e)) from None
+
+
+@router.get("/signin/link/{token}", response_class=HTMLResponse)
+def signin_link(request: Request, token: str) -> Response:
+    """The mailed link: a page with one button (and the name, for a new person), never a sign-in by GET."""
+    info = _peek(request, token)
+    resp = render(request, "signin_mail_link.html", {"info": info, "token": token})
+    resp.headers["Cache-Control"] = "no-store"
+    resp.headers["Referrer-Policy"] = "no-referrer"
+    return resp
+
+
+@router.post("/signin/link/{token}")
+async def signin_link_use(request: Request, token: str) -> Response:
+    form = await _form(request)
+    web = web_of(request)
+    name = form.get("name", "").strip()
+    if len(name) > people.MAX_NAME:
+        raise BadInput(f"a name is at most {people.MAX_NAME} characters (this one has {len(name)})")
+
+    def use() -> int:
+        with web.writes:
+            return store_accounts.use_link(web.store, token, now=web.now(), name=name or None)
+
+    try:
+        pid = await run_in_threadpool(use)
+    except NeedsName as e:
+        raise BadInput(str(e)) from None
+    except LinkError as e:
+        request.app.state.limiter.failed("signin", client_id(request), "failed sign-ins")
+        raise NotFound(str(e)) from None
+    p = people.person(web.read, pid)
+    return await run_in_threadpool(sign_in_person, request, pid, "/me", f"Signed in as {p.name if p else 'you'}.")
+
+
+# --------------------------------------------------------------------------------------------------
+# My games
+
+
+def _iso(dt: datetime | None) -> str | None:
+    return None if dt is None else dt.astimezone(UTC).isoformat()
+
+
+def me_view(web: Web, viewer: Viewer, person_id: int) -> dict[str, Any]:
+    """What /me shows and /api/me answers: the person, their seats and what each waits for, the games they
+    coordinate, seats their browser holds by key that are not on the account yet, their passkeys."""
+    p = people.person(web.read, person_id)
+    assert p is not None
+    seats = people.seats_of(web.read, person_id)
+    due = store_accounts.orders_due(web.read, person_id)
+    mine = {(s.game, s.power) for s in seats}
+    offers = [
+        {"key_id": g.key_id, "game": g.game, "power": g.power}
+        for g in viewer.grants
+        if g.role == "player" and g.key_id > 0 and (g.game, g.power) not in mine
+    ]
+    return {
+        "name": p.name,
+        "email": p.email,
+        "seats": [
+            {
+                "game": s.game,
+                "variant": s.variant,
+                "power": s.power,
+                "state": s.status,
+                "phase": s.phase,
+                "deadline": _iso(s.deadline),
+                "orders": due.get((s.game, s.power), "none") if s.phase else "none",
+                "url": f"/games/{quote(s.game, safe='')}/play/{quote(s.power, safe='')}",
+            }
+            for s in seats
+        ],
+        "coordinates": sorted(
+            {g.game or "" for g in viewer.grants if g.role == "coordinator"}, key=lambda x: (x != "", x)
+        ),
+        "keys_to_add": offers,
+        "calendar_since": _iso(store_accounts.has_calendar(web.read, person_id)),
+        "passkeys": [
+            {"id": k.id, "label": k.label, "created_at": _iso(k.created_at), "last_used_at": _iso(k.last_used_at)}
+            for k in store_accounts.passkeys_of(web.read, person_id)
+        ],
+    }
+
+
+@router.get("/me", response_class=HTMLResponse)
+def me_page(request: Request) -> Response:
+    web, viewer, pid = _person(request)
+    resp = render(request, "me.html", {"me": me_view(web, viewer, pid), "new_calendar": None})
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@api_router.get("/me", response_model=MeView)
+def me_api(request: Request) -> dict[str, Any]:
+    """The signed-in person: their seats (game, power, phase, deadline, whether their orders are in), the
+    games they coordinate, seats their browser holds by key only, their passkeys."""
+    web, viewer, pid = _person(request)
+    return me_view(web, viewer, pid)
+
+
+@router.post("/me/calendar", response_class=HTMLResponse)
+async def me_calendar(request: Request) -> Response:
+    """Make (or renew: the old address stops working) or revoke the secret address of the feed."""
+    form = await _form(request)
+    return await run_in_threadpool(_calendar_action, request, form.get("action", ""))
+
+
+def _calendar_action(request: Request, action: str) -> Response:
+    web, viewer, pid = _person(request)
+    if action == "revoke":
+        with web.writes:
+            store_accounts.revoke_calendar(web.store, pid, now=web.now())
+        return _redirect("/me", "Your calendar address no longer works.")
+    if action != "renew":
+        raise BadInput(f"unknown calendar action {action!r}; use 'renew' or 'revoke'")
+    with web.writes:
+        token = store_accounts.new_calendar_token(web.store, pid, now=web.now())
+    url = f"{_site(request)}/me/calendar/{token}.ics"
+    resp = render(request, "me.html", {"me": me_view(web, viewer, pid), "new_calendar": url})
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@router.get("/me/calendar/{token}.ics")
+def me_calendar_feed(request: Request, token: str) -> Response:
+    """Every deadline of the person's seats in one feed: each game's feed, as the game page's
+    (:func:`dippouch.web.history.calendar_ics`), merged."""
+    import icalendar
+
+    from dippouch.web import history
+
+    web = web_of(request)
+    pid = store_accounts.calendar_person(web.read, token)
+    if pid is None:
+        request.app.state.limiter.failed("signin", client_id(request), "failed sign-ins")
+        raise NotFound("no such calendar: the address is mistyped, renewed or revoked; see your page (/me)")
+    cal = icalendar.Calendar()
+    cal.add("prodid", "-//dippouch//my deadlines//EN")
+    cal.add("version", "2.0")
+    cal.add("x-wr-calname", "dippouch: my deadlines")
+    insider = Viewer()
+    for seat in people.seats_of(web.read, pid):
+        # The person plays the seat: they may see the game, whatever its visibility.
+        insider.grants.append(_grant(seat.game, seat.power))
+        one = icalendar.Calendar.from_ical(history.calendar_ics(web, seat.game, insider))
+        for ev in one.walk("VEVENT"):
+            ev["summary"] = f"{seat.power}: {ev.get('summary', '')}"
+            ev["uid"] = f"{seat.power}-{ev.get('uid')}"
+            cal.add_component(ev)
+    return Response(cal.to_ical(), media_type="text/calendar; charset=utf-8", headers={"Cache-Control": "no-store"})
+
+
+def _grant(game: str, power: str) -> Any:
+    from dippouch.store.access import Grant
+
+    return Grant(0, "player", game, power)
+
+
+# --------------------------------------------------------------------------------------------------
+# Adding a seat held by key to the account
+
+
+@router.post("/me/seats/add")
+async def me_add_seat(request: Request) -> Response:
+    """A seat this browser holds by its key (the player's link) becomes the person's: only a key the session
+    holds, only the power's current player link, and never a seat another person plays."""
+    form = await _form(request)
+    return await run_in_threadpool(_add_seat, request, form.get("key_id", ""))
+
+
+def _add_seat(request: Request, key_text: str) -> Response:
+    web, viewer, pid = _person(request)
+    try:
+        key_id = int(key_text)
+    except ValueError:
+        raise BadInput("key_id must be the number of a key this browser holds") from None
+    grant = next((g for g in viewer.grants if g.key_id == key_id and g.role == "player" and key_id > 0), None)
+    if grant is None or grant.game is None or grant.power is None:
+        raise Forbidden("this browser holds no player key of that number; open the player's link first")
+    try:
+        with web.writes:
+            store_accounts.claim_seat(web.store, grant.game, grant.power, pid, now=web.now())
+    finally:
+        web.touched(grant.game)
+    return _redirect("/me", f"{grant.power} in {grant.game} is now on your account.")
+
+
+# --------------------------------------------------------------------------------------------------
+# My data
+
+
+@router.get("/me/data.json")
+def me_data(request: Request) -> Response:
+    web, _, pid = _person(request)
+    data = people_data.export_all(web.read, pid)
+    import json
+
+    body = json.dumps(data, indent=1, ensure_ascii=False, default=str)
+    return Response(
+        body,
+        media_type="application/json",
+        headers={"Content-Disposition": 'attachment; filename="my-dippouch-data.json"', "Cache-Control": "no-store"},
+    )
+
+
+@router.get("/me/delete", response_class=HTMLResponse)
+def me_delete_page(request: Request) -> Response:
+    web, viewer, pid = _person(request)
+    return render(request, "me_delete.html", {"me": me_view(web, viewer, pid)})
+
+
+@router.post("/me/delete")
+async def me_delete(request: Request) -> Response:
+    form = await _form(request)
+    web, _, pid = await run_in_threadpool(_person, request)
+    if form.get("confirm", "") != "delete":
+        raise BadInput("type the word delete in the box to confirm; nothing was deleted")
+
+    def forget() -> None:
+        with web.writes:
+            people_data.forget_all(web.store, pid, now=web.now())
+
+    await run_in_threadpool(forget)
+    resp = _redirect(
+        "/", "Your account and its data are deleted; your seats stay with the games under the player's name."
+    )
+    resp.delete_cookie(session_cookie(request), path="/", secure=request.url.scheme == "https")
+    return resp
+
+
+# --------------------------------------------------------------------------------------------------
+# Passkeys (WebAuthn, with py_webauthn)
+
+
+def _rp(request: Request) -> tuple[str, str]:
+    """(relying party id, origin): the host the browser sees (the id is the host without its port)."""
+    origin = f"{request.url.scheme}://{request.headers.get('host', request.url.netloc)}"
+    return (request.url.hostname or "localhost"), origin
+
+
+@api_router.post("/me/passkeys/options", response_model=PasskeyOptions)
+def passkey_register_options(request: Request) -> JSONResponse:
+    """Options for the browser's ``navigator.credentials.create`` (a signed-in person adds a passkey)."""
+    import json
+
+    from webauthn import generate_registration_options, options_to_json
+    from webauthn.helpers.structs import (
+        AuthenticatorSelectionCriteria,
+        PublicKeyCredentialDescriptor,
+        ResidentKeyRequirement,
+        UserVerificationRequirement,
+    )
+
+    _api_csrf(request)
+    web, _, pid = _person(request)
+    p = people.person(web.read, pid)
+    assert p is not None
+    challenge = store_accounts.new_challenge(web.store, "register", now=web.now(), person_id=pid)
+    rp_id, _ = _rp(request)
+    from webauthn.helpers import base64url_to_bytes
+
+    opts = generate_registration_options(
+        rp_id=rp_id,
+        rp_name="dippouch",
+        user_id=f"dippouch-person-{pid}".encode(),
+        user_name=p.email or p.name,
+        user_display_name=p.name,
+        challenge=challenge,
+        authenticator_selection=AuthenticatorSelectionCriteria(
+            resident_key=ResidentKeyRequirement.REQUIRED, user_verification=UserVerificationRequirement.PREFERRED
+        ),
+        exclude_credentials=[
+            PublicKeyCredentialDescriptor(id=base64url_to_bytes(k.credential_id))
+            for k in store_accounts.passkeys_of(web.read, pid)
+        ],
+    )
+    return JSONResponse({"options": json.loads(options_to_json(opts))})
+
+
+@api_router.post("/me/passkeys", response_model=SignedIn)
+def passkey_register(request: Request, credential: dict[str, Any] = Body(...)) -> dict[str, Any]:  # noqa: B008
+    """The browser's new credential: checked (challenge ours, unused, this person's; origin and RP id ours)
+    and kept."""
+    from webauthn import verify_registration_response
+    from webauthn.helpers import bytes_to_base64url
+    from webauthn.helpers.exceptions import InvalidRegistrationResponse
+
+    _api_csrf(request)
+    web, _, pid = _person(request)
+    rp_id, origin = _rp(request)
+    challenge = _client_challenge(credential)
+    store_accounts.take_challenge(web.store, challenge, "register", now=web.now(), person_id=pid)
+    try:
+        v = verify_registration_response(
+            credential=credential,
+            expected_challenge=_b64d(challenge),
+            expected_rp_id=rp_id,
+            expected_origin=origin,
+        )
+    except (InvalidRegistrationResponse, ValueError, KeyError, TypeError) as e:
+        raise BadInput(f"the passkey could not be checked: {e}") from None
+    label = str(credential.get("label") or "passkey")[:200]
+    store_accounts.add_passkey(
+        web.store,
+        pid,
+        bytes_to_base64url(v.credential_id),
+        v.credential_public_key,
+        v.sign_count,
+        label=label,
+        now=web.now(),
+    )
+    return {"ok": True, "url": "/me"}
+
+
+@api_router.post("/signin/passkey/options", response_model=PasskeyOptions)
+def passkey_signin_options(request: Request) -> JSONResponse:
+    """Options for ``navigator.credentials.get``: a fresh challenge, no credential named (the browser offers
+    the passkeys it has for this site: nobody learns whose they are)."""
+    import json
+
+    from webauthn import generate_authentication_options, options_to_json
+    from webauthn.helpers.structs import UserVerificationRequirement
+
+    _api_csrf(request)
+    web = web_of(request)
+    _limit(request, "signin_mail", client_id(request), "sign-in attempts")
+    challenge = store_accounts.new_challenge(web.store, "signin", now=web.now())
+    rp_id, _ = _rp(request)
+    opts = generate_authentication_options(
+        rp_id=rp_id, challenge=challenge, user_verification=UserVerificationRequirement.PREFERRED
+    )
+    return JSONResponse({"options": json.loads(options_to_json(opts))})
+
+
+@api_router.post("/signin/passkey", response_model=SignedIn)
+def passkey_signin(request: Request, credential: dict[str, Any] = Body(...)) -> Response:  # noqa: B008
+    """An assertion from a passkey: its challenge ours and unused, its signature by a registered key."""
+    from webauthn import verify_authentication_response
+    from webauthn.helpers.exceptions import InvalidAuthenticationResponse
+
+    _api_csrf(request)
+    web = web_of(request)
+    rp_id, origin = _rp(request)
+    challenge = _client_challenge(credential)
+    cred_id = str(credential.get("id") or credential.get("rawId") or "")
+    key = store_accounts.passkey(web.read, cred_id)
+    if key is None:
+        request.app.state.limiter.failed("signin", client_id(request), "failed sign-ins")
+        raise Forbidden("this passkey is not registered here (or its account was deleted)")
+    store_accounts.take_challenge(web.store, challenge, "signin", now=web.now())
+    try:
+        v = verify_authentication_response(
+            credential=credential,
+            expected_challenge=_b64d(challenge),
+            expected_rp_id=rp_id,
+            expected_origin=origin,
+            credential_public_key=key.public_key,
+            credential_current_sign_count=key.sign_count,
+        )
+    except (InvalidAuthenticationResponse, ValueError, KeyError, TypeError) as e:
+        request.app.state.limiter.failed("signin", client_id(request), "failed sign-ins")
+        raise Forbidden(f"the passkey's answer could not be checked: {e}") from None
+    store_accounts.touch_passkey(web.store, key.id, v.new_sign_count, now=web.now())
+    redirect = sign_in_person(request, key.person_id, "/me", "Signed in with your passkey.")
+    resp = JSONResponse({"ok": True, "url": "/me"})
+    for name, value in redirect.raw_headers:
+        if name == b"set-cookie":
+            resp.raw_headers.append((name, value))
+    return resp
+
+
+@router.post("/me/passkeys/{passkey_id}/remove")
+async def passkey_remove(request: Request, passkey_id: int) -> Response:
+    await _form(request)
+
+    def remove() -> Response:
+        web, _, pid = _person(request)
+        with web.writes:
+            store_accounts.remove_passkey(web.store, pid, passkey_id)
+        return _redirect("/me", "The passkey is removed.")
+
+    return await run_in_threadpool(remove)
+
+
+def _b64d(text: str) -> bytes:
+    from webauthn.helpers import base64url_to_bytes
+
+    try:
+        return base64url_to_bytes(text)
+    except (ValueError, TypeError):
+        raise BadInput("the passkey's answer is not in the expected shape") from None
+
+
+def _client_challenge(credential: dict[str, Any]) -> str:
+    """The challenge the browser signed, read from its clientDataJSON (checked again by the library)."""
+    import json
+
+    try:
+        client = json.loads(_b64d(str(credential["response"]["clientDataJSON"])))
+        return str(client["challenge"])
+    except (KeyError, TypeError, ValueError):
+        raise BadInput("the passkey's answer is not in the expected shape (no clientDataJSON)") from None
