@@ -1,0 +1,35 @@
+"""The press benchmark runs end to end on a small load and prints its figures (a smoke test: no timing asserted)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_press.py"
+
+
+def test_bench_press_prints_send_and_read_figures() -> None:
+    out = subprocess.run(
+        [
+            sys.executable,
+            str(SCRIPT),
+            "--clients",
+            "3",
+            "--messages",
+            "2",
+            "--fill",
+            "20",
+            "--reads",
+            "2",
+            "--pause",
+            "0",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    ).stdout
+    assert "refused=0" in out, out
+    for name in ("send (POST .../press)", "channel page (API, 50 msgs)", "channel page (HTML)", "press panel"):
+        assert name in out, out
