@@ -56,6 +56,7 @@ __all__ = [
     "ChannelPage",
     "Message",
     "NoChannel",
+    "Overview",
     "PressRefused",
     "Sent",
     "Thread",
@@ -67,6 +68,7 @@ __all__ = [
     "is_finished",
     "mark_read",
     "messages_since",
+    "overview",
     "press_rules",
     "release_held",
     "report",
@@ -442,62 +444,95 @@ def threads(db: Database, name: str, *, power: str | None, coordinator: bool = F
     most recent first. The announcements are always there, so every player finds them."""
     with db.session() as s:
         g = game_row(s, name)
+        return _threads(s, g, _rules(s, g), power, coordinator)
+
+
+@dataclass(frozen=True)
+class Overview:
+    """What a power's press panel shows, read in one transaction."""
+
+    rules: PressRules
+    finished: bool
+    threads: list[Thread]
+    blocks: dict[str, str]
+    players: dict[str, str]
+    """Power -> its current player's name."""
+
+
+def overview(db: Database, name: str, power: str) -> Overview:
+    """A power's press panel: the rules, whether the game is over, its threads, its mutes and blocks, players."""
+    with db.session() as s:
+        g = game_row(s, name)
         rules = _rules(s, g)
-        powers = game_variant(g).power_names
-        rows = _visible(s, g, rules, power, coordinator)
-        if not any(r.kind == ANNOUNCEMENT for r in rows) and (power is not None or coordinator):
-            rows.insert(0, PressChannelRow(id=0, game_id=g.id, kind=ANNOUNCEMENT, members=ANNOUNCEMENTS))
-        ids = [r.id for r in rows if r.id]
-        hidden = _hidden_for(s, g, power)
-        last: dict[int, tuple[int, datetime]] = {}
-        unread: dict[int, int] = {}
-        if ids:
-            # One statement of per-channel subqueries, each walking the (channel, id) index from its newest
-            # message: a game of many messages costs what its unread ones do, not a scan of all of them.
-            newest = [
-                sa.select(PressMessageRow.id)
-                .where(PressMessageRow.channel_id == c, _released_for(power))
-                .order_by(PressMessageRow.id.desc())
-                .limit(1)
-                .scalar_subquery()
-                for c in ids
-            ]
-            tops = {c: int(i) for c, i in zip(ids, s.execute(sa.select(*newest)).one(), strict=True) if i}
-            if tops:
-                at = sa.select(PressMessageRow.id, PressMessageRow.sent_at).where(PressMessageRow.id.in_(tops.values()))
-                when = {int(i): as_utc(t) for i, t in s.execute(at)}
-                last = {c: (i, when[i]) for c, i in tops.items()}
-            if power is not None:
-                marks = sa.select(PressReadRow.channel_id, PressReadRow.last_read).where(PressReadRow.power == power)
-                read = {c: int(n) for c, n in s.execute(marks) if c in set(ids)}
-                behind = [c for c in ids if tops.get(c, 0) > read.get(c, 0)]
-                counts = [
-                    sa.select(sa.func.count())
-                    .where(
-                        PressMessageRow.channel_id == c,
-                        PressMessageRow.id > read.get(c, 0),
-                        PressMessageRow.released_at.is_not(None),
-                        PressMessageRow.sender != power,
-                        PressMessageRow.sender.not_in(hidden) if hidden else sa.true(),
-                    )
-                    .scalar_subquery()
-                    for c in behind
-                ]
-                if counts:
-                    unread = dict(zip(behind, (int(n) for n in s.execute(sa.select(*counts)).one()), strict=True))
-        out = [
-            Thread(
-                id=r.id,
-                kind=r.kind,
-                members=_members(r, powers),
-                unread=unread.get(r.id, 0),
-                last_id=last.get(r.id, (0, None))[0],
-                last_at=last.get(r.id, (0, None))[1],
-            )
-            for r in rows
+        q = sa.select(PressBlockRow).where(PressBlockRow.game_id == g.id, PressBlockRow.power == power)
+        players = s.execute(
+            sa.select(PlayerRow.power, PlayerRow.name).where(PlayerRow.game_id == g.id, PlayerRow.replaced_at.is_(None))
+        )
+        return Overview(
+            rules=rules,
+            finished=g.status == "finished",
+            threads=_threads(s, g, rules, power, False),
+            blocks={r.other: r.kind for r in s.scalars(q)},
+            players={p: n for p, n in players},
+        )
+
+
+def _threads(s: Session, g: GameRow, rules: PressRules, power: str | None, coordinator: bool) -> list[Thread]:
+    powers = game_variant(g).power_names
+    rows = _visible(s, g, rules, power, coordinator)
+    if not any(r.kind == ANNOUNCEMENT for r in rows) and (power is not None or coordinator):
+        rows.insert(0, PressChannelRow(id=0, game_id=g.id, kind=ANNOUNCEMENT, members=ANNOUNCEMENTS))
+    ids = [r.id for r in rows if r.id]
+    hidden = _hidden_for(s, g, power)
+    last: dict[int, tuple[int, datetime]] = {}
+    unread: dict[int, int] = {}
+    if ids:
+        # One statement of per-channel subqueries, each walking the (channel, id) index from its newest
+        # message: a game of many messages costs what its unread ones do, not a scan of all of them.
+        newest = [
+            sa.select(PressMessageRow.id)
+            .where(PressMessageRow.channel_id == c, _released_for(power))
+            .order_by(PressMessageRow.id.desc())
+            .limit(1)
+            .scalar_subquery()
+            for c in ids
         ]
-        out.sort(key=lambda t: (t.kind != ANNOUNCEMENT, -t.last_id))
-        return out
+        tops = {c: int(i) for c, i in zip(ids, s.execute(sa.select(*newest)).one(), strict=True) if i}
+        if tops:
+            at = sa.select(PressMessageRow.id, PressMessageRow.sent_at).where(PressMessageRow.id.in_(tops.values()))
+            when = {int(i): as_utc(t) for i, t in s.execute(at)}
+            last = {c: (i, when[i]) for c, i in tops.items()}
+        if power is not None:
+            marks = sa.select(PressReadRow.channel_id, PressReadRow.last_read).where(PressReadRow.power == power)
+            read = {c: int(n) for c, n in s.execute(marks) if c in set(ids)}
+            behind = [c for c in ids if tops.get(c, 0) > read.get(c, 0)]
+            counts = [
+                sa.select(sa.func.count())
+                .where(
+                    PressMessageRow.channel_id == c,
+                    PressMessageRow.id > read.get(c, 0),
+                    PressMessageRow.released_at.is_not(None),
+                    PressMessageRow.sender != power,
+                    PressMessageRow.sender.not_in(hidden) if hidden else sa.true(),
+                )
+                .scalar_subquery()
+                for c in behind
+            ]
+            if counts:
+                unread = dict(zip(behind, (int(n) for n in s.execute(sa.select(*counts)).one()), strict=True))
+    out = [
+        Thread(
+            id=r.id,
+            kind=r.kind,
+            members=_members(r, powers),
+            unread=unread.get(r.id, 0),
+            last_id=last.get(r.id, (0, None))[0],
+            last_at=last.get(r.id, (0, None))[1],
+        )
+        for r in rows
+    ]
+    out.sort(key=lambda t: (t.kind != ANNOUNCEMENT, -t.last_id))
+    return out
 
 
 def _thread_of(

@@ -92,31 +92,22 @@ def _thread(t: store_press.Thread) -> dict[str, Any]:
     return d
 
 
-def _powers(web: Web, name: str, anonymous: bool, finished: bool) -> list[dict[str, Any]]:
-    out = []
-    for power, player, _ in web.read.players(name):
-        entry: dict[str, Any] = {"power": power}
-        if player and not (anonymous and not finished):
-            entry["player"] = player
-        out.append(entry)
-    return out
-
-
 def panel(web: Web, name: str, power: str, viewer: Viewer) -> dict[str, Any]:
     """The press panel of ``power``'s page (and the API's view): rules, powers, threads with unread counts."""
-    _, power = web.require_player(name, power, viewer)
-    rules = store_press.press_rules(web.read, name)
-    finished = store_press.is_finished(web.read, name)
-    threads = store_press.threads(web.read, name, power=power)
+    v, power = web.require_player(name, power, viewer)
+    o = store_press.overview(web.read, name, power)
+    hide = o.rules.anonymous and not o.finished
     return {
         "game": name,
         "power": power,
-        "rules": rules.to_data(),
-        "rules_text": describe(rules),
-        "powers": _powers(web, name, rules.anonymous, finished),
-        "threads": [_thread(t) for t in threads],
-        "blocks": store_press.blocks(web.read, name, power),
-        "latest": max((t.last_id for t in threads), default=0),
+        "rules": o.rules.to_data(),
+        "rules_text": describe(o.rules),
+        "powers": [
+            {"power": p, **({"player": o.players[p]} if p in o.players and not hide else {})} for p in v.power_names
+        ],
+        "threads": [_thread(t) for t in o.threads],
+        "blocks": o.blocks,
+        "latest": max((t.last_id for t in o.threads), default=0),
     }
 
 
