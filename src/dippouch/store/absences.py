@@ -1,0 +1,485 @@
+"""Absences as stored: a person's holidays (recorded once, for all their games), each game's policy for a
+player away at a deadline, and the deadline worker's pass that applies it (:func:`apply_absences`).
+
+The policy itself (how long an extension is, what "away" means) is :mod:`dippouch.people.absences`'; here it is
+read, applied once per phase and power (``absence_uses`` is unique on them, and the game's row is locked), and
+recorded. Games show the days a player is away, never the reason, which stays the person's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from dippouch.game import GameError, LineCheck, as_utc, check_orders, may_submit
+from dippouch.people.absences import (
+    DEFAULT_BUDGET_DAYS,
+    MAX_BUDGET_DAYS,
+    POLICIES,
+    Away,
+    away_on,
+    back_on,
+    extension,
+)
+from dippouch.people.dates import short_range
+from dippouch.store.db import Database
+from dippouch.store.models import GameRow, PersonRow, PhaseRow, PlayerRow, SubmissionRow
+from dippouch.store.models_roster import AbsenceRow, AbsenceUseRow, GameRosterRow
+from dippouch.store.rows import game_row, game_variant, log_event, phase_position
+from dippouch.store.standing import standing_in_sql
+
+__all__ = [
+    "Absence",
+    "AbsencePolicy",
+    "Applied",
+    "GameAway",
+    "Use",
+    "absence_policy",
+    "absence_uses",
+    "absences_of",
+    "apply_absences",
+    "export_person",
+    "forget_person",
+    "game_absences",
+    "record_absence",
+    "remove_absence",
+    "set_absence_policy",
+    "stand_in_seats",
+]
+
+MAX_REASON = 200
+MAX_ABSENCE_DAYS = 366
+MAX_ABSENCES = 40
+STANDING_LABEL = "standing orders (away)"
+
+
+@dataclass(frozen=True)
+class Absence:
+    id: int
+    first_day: date
+    last_day: date
+    reason: str
+
+    @property
+    def text(self) -> str:
+        return "away " + short_range(self.first_day, self.last_day)
+
+
+@dataclass(frozen=True)
+class AbsencePolicy:
+    policy: str
+    budget_days: int
+    stand_in_person_id: int | None
+    stand_in_name: str | None
+    proxy_orders: bool
+    """The variant's rules let an absent player's allies order their units (W3K's proxy orders)."""
+
+
+@dataclass(frozen=True)
+class GameAway:
+    """A player of the game away now or later: the days, never the reason."""
+
+    power: str
+    player: str
+    first_day: date
+    last_day: date
+    text: str
+    now: bool
+
+
+@dataclass(frozen=True)
+class Use:
+    phase: str
+    power: str
+    policy: str
+    days: float
+    detail: dict[str, Any]
+    applied_at: datetime
+
+
+@dataclass(frozen=True)
+class Applied:
+    game: str
+    phase: str
+    power: str
+    policy: str
+    detail: dict[str, Any]
+
+
+def _live_person(s: Session, person_id: int) -> PersonRow:
+    p = s.get(PersonRow, person_id)
+    if p is None or p.deleted_at is not None:
+        raise GameError(f"no person {person_id}")
+    return p
+
+
+def _mark_games(s: Session, person_id: int, now: datetime, kind: str, **detail: Any) -> None:
+    """An event in each game the person plays: the game pages, remade when a game's events change, then show
+    the absence (its days only)."""
+    seats = s.execute(
+        sa.select(GameRow, PlayerRow.power)
+        .join(PlayerRow, PlayerRow.game_id == GameRow.id)
+        .where(PlayerRow.person_id == person_id, PlayerRow.replaced_at.is_(None))
+    ).all()
+    for g, power in seats:
+        log_event(s, g, now, kind, power=power, **detail)
+
+
+def record_absence(
+    db: Database, person_id: int, first_day: date, last_day: date, *, now: datetime, reason: str = ""
+) -> int:
+    """A holiday of the person, for every game they play (days inclusive)."""
+    reason = " ".join(str(reason).split())
+    if len(reason) > MAX_REASON:
+        raise GameError(f"reason: at most {MAX_REASON} characters (this one has {len(reason)})")
+    if last_day < first_day:
+        raise GameError(
+            f"to: {last_day.isoformat()} is before 'from' ({first_day.isoformat()}); did you mean from "
+            f"{last_day.isoformat()} to {first_day.isoformat()}?"
+        )
+    if (last_day - first_day).days + 1 > MAX_ABSENCE_DAYS:
+        raise GameError(
+            f"an absence is at most {MAX_ABSENCE_DAYS} days (this one is {(last_day - first_day).days + 1}); "
+            "for longer, hand your seats over"
+        )
+    now = as_utc(now)
+    if last_day < now.date():
+        raise GameError(f"to: {last_day.isoformat()} has passed; record an absence that is still to come")
+    with db.session() as s, s.begin():
+        _live_person(s, person_id)
+        count = s.scalar(
+            sa.select(sa.func.count()).where(AbsenceRow.person_id == person_id, AbsenceRow.last_day >= now.date())
+        )
+        if (count or 0) >= MAX_ABSENCES:
+            raise GameError(f"you have {count} absences to come already (at most {MAX_ABSENCES})")
+        row = AbsenceRow(person_id=person_id, first_day=first_day, last_day=last_day, reason=reason, created_at=now)
+        s.add(row)
+        s.flush()
+        _mark_games(s, person_id, now, "away", first=first_day.isoformat(), last=last_day.isoformat())
+        return row.id
+
+
+def remove_absence(db: Database, person_id: int, absence_id: int, *, now: datetime) -> None:
+    with db.session() as s, s.begin():
+        row = s.get(AbsenceRow, absence_id)
+        if row is None or row.person_id != person_id:
+            raise GameError(f"you have no absence #{absence_id}")
+        s.delete(row)
+        _mark_games(s, person_id, as_utc(now), "away_removed")
+
+
+def absences_of(db: Database, person_id: int) -> list[Absence]:
+    with db.session() as s:
+        q = sa.select(AbsenceRow).where(AbsenceRow.person_id == person_id).order_by(AbsenceRow.first_day)
+        return [Absence(r.id, r.first_day, r.last_day, r.reason) for r in s.scalars(q)]
+
+
+# ------------------------------------------------------------------------------------------------ policy
+
+
+def _policy_of(s: Session, g: GameRow) -> AbsencePolicy:
+    row = s.get(GameRosterRow, g.id)
+    proxy = bool(game_variant(g).rules.get("proxy_orders"))
+    if row is None:
+        return AbsencePolicy("none", DEFAULT_BUDGET_DAYS, None, None, proxy)
+    name = None
+    if row.stand_in_person_id is not None:
+        p = s.get(PersonRow, row.stand_in_person_id)
+        name = p.name if p is not None and p.deleted_at is None else None
+    return AbsencePolicy(row.absence_policy, row.budget_days, row.stand_in_person_id, name, proxy)
+
+
+def absence_policy(db: Database, game: str) -> AbsencePolicy:
+    with db.session() as s:
+        return _policy_of(s, game_row(s, game))
+
+
+def set_absence_policy(
+    db: Database,
+    game: str,
+    policy: str,
+    *,
+    now: datetime,
+    budget_days: int | None = None,
+    stand_in_person_id: int | None = None,
+) -> AbsencePolicy:
+    """The coordinator's choice for players away at a deadline (see :mod:`dippouch.people.absences`)."""
+    policy = str(policy).strip().lower().replace("-", "_")
+    if policy not in POLICIES:
+        raise GameError(f"absence_policy: {policy!r} is not a choice; choose one of {', '.join(POLICIES)}")
+    if budget_days is not None and not 0 <= budget_days <= MAX_BUDGET_DAYS:
+        raise GameError(f"budget_days: {budget_days} is out of range; give 0 to {MAX_BUDGET_DAYS} days")
+    with db.session() as s, s.begin():
+        g = game_row(s, game, lock=True)
+        if policy == "stand_in":
+            if stand_in_person_id is None:
+                raise GameError("stand_in: name the person who stands in (their e-mail address)")
+            _live_person(s, stand_in_person_id)
+        row = s.get(GameRosterRow, g.id)
+        if row is None:
+            row = GameRosterRow(game_id=g.id, roster_visibility=None, absence_policy="none", budget_days=14)
+            s.add(row)
+        row.absence_policy = policy
+        if budget_days is not None:
+            row.budget_days = budget_days
+        row.stand_in_person_id = stand_in_person_id if policy == "stand_in" else None
+        log_event(s, g, as_utc(now), "absence_policy", policy=policy, budget_days=row.budget_days)
+        s.flush()
+        return _policy_of(s, g)
+
+
+def _aways(s: Session, person_ids: list[int], since: date) -> dict[int, list[Away]]:
+    out: dict[int, list[Away]] = {}
+    if person_ids:
+        q = sa.select(AbsenceRow).where(AbsenceRow.person_id.in_(person_ids), AbsenceRow.last_day >= since)
+        for r in s.scalars(q):
+            out.setdefault(r.person_id, []).append(Away(r.id, r.first_day, r.last_day))
+    return out
+
+
+def game_absences(db: Database, game: str, today: date) -> list[GameAway]:
+    """The game's players away now or later (days only), by first day."""
+    with db.session() as s:
+        g = game_row(s, game)
+        seats = s.execute(
+            sa.select(PlayerRow.power, PersonRow.name, PersonRow.id)
+            .join(PersonRow, PersonRow.id == PlayerRow.person_id)
+            .where(PlayerRow.game_id == g.id, PlayerRow.replaced_at.is_(None), PersonRow.deleted_at.is_(None))
+        ).all()
+        aways = _aways(s, [pid for *_, pid in seats], today)
+        out = [
+            GameAway(
+                power, name, a.first_day, a.last_day, "away " + short_range(a.first_day, a.last_day), a.covers(today)
+            )
+            for power, name, pid in seats
+            for a in aways.get(pid, [])
+        ]
+    return sorted(out, key=lambda a: (a.first_day, a.power))
+
+
+def absence_uses(db: Database, game: str) -> list[Use]:
+    with db.session() as s:
+        g = game_row(s, game)
+        q = (
+            sa.select(AbsenceUseRow, PhaseRow.name)
+            .join(PhaseRow, PhaseRow.id == AbsenceUseRow.phase_id)
+            .where(AbsenceUseRow.game_id == g.id)
+            .order_by(AbsenceUseRow.id)
+        )
+        return [Use(name, u.power, u.policy, u.days, dict(u.detail), u.applied_at) for u, name in s.execute(q)]
+
+
+def stand_in_seats(db: Database, person_id: int, today: date) -> list[tuple[str, str]]:
+    """(game, power) of the seats ``person_id`` stands in for today: games whose policy names them, whose
+    player is away today."""
+    with db.session() as s:
+        rows = s.execute(
+            sa.select(GameRow.name, PlayerRow.power, PlayerRow.person_id)
+            .join(GameRosterRow, GameRosterRow.game_id == GameRow.id)
+            .join(PlayerRow, PlayerRow.game_id == GameRow.id)
+            .where(
+                GameRosterRow.absence_policy == "stand_in",
+                GameRosterRow.stand_in_person_id == person_id,
+                PlayerRow.replaced_at.is_(None),
+                PlayerRow.person_id.is_not(None),
+                GameRow.status != "finished",
+            )
+        ).all()
+        aways = _aways(s, sorted({pid for *_, pid in rows if pid is not None}), today)
+        return [(game, power) for game, power, pid in rows if pid is not None and away_on(aways.get(pid, []), today)]
+
+
+# ------------------------------------------------------------------------------------------------ the deadline
+
+
+def _budget_used(s: Session, game_id: int, person_id: int) -> float:
+    used = s.scalar(
+        sa.select(sa.func.coalesce(sa.func.sum(AbsenceUseRow.days), 0.0)).where(
+            AbsenceUseRow.game_id == game_id, AbsenceUseRow.person_id == person_id, AbsenceUseRow.policy == "extend"
+        )
+    )
+    return float(used or 0.0)
+
+
+def _last_orders(s: Session, ph: PhaseRow, power: str) -> str | None:
+    """The text of the orders that stood for ``power`` in the latest processed phase of the same kind on the
+    game's line of play."""
+    earlier = s.scalars(
+        sa.select(PhaseRow)
+        .where(
+            PhaseRow.game_id == ph.game_id,
+            PhaseRow.kind == ph.kind,
+            PhaseRow.status == "processed",
+            PhaseRow.id < ph.id,
+        )
+        .order_by(PhaseRow.id.desc())
+        .limit(5)
+    )
+    for prev in earlier:
+        sub = standing_in_sql(s, prev.id, prev.deadline, power=power).get(power)
+        if sub is not None:
+            orders = [LineCheck.from_data(d).order for d in sub.lines]
+            kept = [o for o in orders if o]
+            if kept:
+                return "\n".join(kept)
+    return None
+
+
+def _apply_standing(db: Database, s: Session, g: GameRow, ph: PhaseRow, power: str) -> dict[str, Any]:
+    v = game_variant(g)
+    pos = phase_position(db, v, ph)
+    text = _last_orders(s, ph, power)
+    assert ph.deadline is not None
+    if text is None:
+        return {"carried": [], "note": "no earlier orders: every unit holds"}
+    lines = check_orders(v, pos, power, text)
+    carried = [ln.order for ln in lines if ln.accepted and ln.order]
+    version = (
+        s.scalar(
+            sa.select(sa.func.max(SubmissionRow.version)).where(
+                SubmissionRow.phase_id == ph.id, SubmissionRow.power == power
+            )
+        )
+        or 0
+    ) + 1
+    if carried:
+        s.add(
+            SubmissionRow(
+                phase_id=ph.id,
+                power=power,
+                version=version,
+                submitted_at=ph.deadline,
+                text=text,
+                lines=[ln.to_data() for ln in lines],
+                ready=False,
+                stands=True,
+                source="cli",
+                label=STANDING_LABEL,
+            )
+        )
+    return {"carried": carried, "dropped": [ln.text for ln in lines if not ln.accepted]}
+
+
+def _apply_game(db: Database, s: Session, g: GameRow, ph: PhaseRow, now: datetime) -> list[Applied]:
+    policy = _policy_of(s, g)
+    assert ph.deadline is not None
+    deadline = ph.deadline
+    seats = s.execute(
+        sa.select(PlayerRow.power, PlayerRow.person_id).where(
+            PlayerRow.game_id == g.id, PlayerRow.replaced_at.is_(None), PlayerRow.person_id.is_not(None)
+        )
+    ).all()
+    aways = _aways(s, [pid for _, pid in seats if pid is not None], deadline.date())
+    if not aways:
+        return []
+    v = game_variant(g)
+    pos = phase_position(db, v, ph)
+    standing = standing_in_sql(s, ph.id, deadline)
+    done = set(s.scalars(sa.select(AbsenceUseRow.power).where(AbsenceUseRow.phase_id == ph.id)))
+    out: list[Applied] = []
+    longest = timedelta(0)
+    for power, pid in seats:
+        assert pid is not None
+        mine = aways.get(pid, [])
+        away = away_on(mine, deadline.date())
+        if away is None or power in done or power in standing or not may_submit(v, pos, power):
+            continue
+        detail: dict[str, Any] = {"first": away.first_day.isoformat(), "last": away.last_day.isoformat()}
+        days = 0.0
+        if policy.policy == "extend":
+            left = policy.budget_days - _budget_used(s, g.id, pid)
+            ext = extension(deadline, mine, left)
+            back = back_on(mine, deadline.date())
+            if ext is None:
+                detail["note"] = f"budget spent ({policy.budget_days} days): the deadline stands"
+            else:
+                days = ext.total_seconds() / 86400
+                longest = max(longest, ext)
+                detail["deadline"] = (deadline + ext).isoformat()
+                if back is not None and deadline.date() + ext < back:
+                    detail["note"] = f"budget runs out: {days:g} of the days away given"
+        elif policy.policy == "standing":
+            detail.update(_apply_standing(db, s, g, ph, power))
+        elif policy.policy == "stand_in":
+            detail["stand_in"] = policy.stand_in_name
+        s.add(
+            AbsenceUseRow(
+                game_id=g.id,
+                phase_id=ph.id,
+                power=power,
+                person_id=pid,
+                policy=policy.policy,
+                days=days,
+                detail=detail,
+                applied_at=now,
+            )
+        )
+        log_event(s, g, now, "absence", phase=ph.name, power=power, policy=policy.policy, **detail)
+        out.append(Applied(g.name, ph.name, power, policy.policy, detail))
+    if longest > timedelta(0):
+        ph.deadline = deadline + longest
+        log_event(s, g, now, "extend", phase=ph.name, by=longest.total_seconds(), deadline=ph.deadline.isoformat())
+    return out
+
+
+def apply_absences(db: Database, *, now: datetime | None = None, limit: int = 100) -> list[Applied]:
+    """The deadline worker's pass before it processes: for each phase past its deadline in a game with an
+    absence policy, each player away on the deadline's day who must act and has sent nothing that stands
+    gets the policy, once (the game's row is locked; a second worker skips it or finds it done).
+
+    An extended phase is no longer due, so the processing that follows leaves it; carried standing orders
+    are a version received at the deadline, so the processing that follows uses them."""
+    out: list[Applied] = []
+    with db.session() as s:
+        at = db.db_now(s) if now is None else as_utc(now)
+        due = s.execute(
+            sa.select(PhaseRow.id, GameRow.id)
+            .join(GameRow, GameRow.id == PhaseRow.game_id)
+            .join(GameRosterRow, GameRosterRow.game_id == GameRow.id)
+            .where(
+                PhaseRow.status == "open",
+                GameRow.status == "active",
+                PhaseRow.deadline <= at,
+                GameRosterRow.absence_policy != "none",
+            )
+            .order_by(PhaseRow.deadline)
+            .limit(limit)
+        ).all()
+    for phase_id, game_id in due:
+        with db.session() as s, s.begin():
+            g = s.scalars(sa.select(GameRow).where(GameRow.id == game_id).with_for_update(skip_locked=True)).first()
+            ph = s.get(PhaseRow, phase_id, populate_existing=True)
+            if g is None or ph is None or ph.status != "open" or ph.deadline is None or ph.deadline > at:
+                continue
+            out += _apply_game(db, s, g, ph, at)
+    return out
+
+
+# ------------------------------------------------------------------------------------------------ privacy
+
+
+def export_person(db: Database, person_id: int) -> dict[str, Any]:
+    """The person's absences (with their reasons), for "download my data"."""
+    return {
+        "absences": [
+            {"id": a.id, "from": a.first_day.isoformat(), "to": a.last_day.isoformat(), "reason": a.reason}
+            for a in absences_of(db, person_id)
+        ]
+    }
+
+
+def forget_person(db: Database, person_id: int, *, now: datetime) -> None:
+    """Delete the person's absences ("delete my data"). What games did for them at past deadlines stays in
+    the games' history, without the person."""
+    with db.session() as s, s.begin():
+        s.execute(sa.delete(AbsenceRow).where(AbsenceRow.person_id == person_id))
+        s.execute(sa.update(AbsenceUseRow).where(AbsenceUseRow.person_id == person_id).values(person_id=None))
+        s.execute(
+            sa.update(GameRosterRow)
+            .where(GameRosterRow.stand_in_person_id == person_id)
+            .values(stand_in_person_id=None)
+        )
