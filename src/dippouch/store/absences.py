@@ -49,6 +49,7 @@ __all__ = [
     "remove_absence",
     "set_absence_policy",
     "stand_in_seats",
+    "stand_in_seats_in",
 ]
 
 MAX_REASON = 200
@@ -277,20 +278,27 @@ def stand_in_seats(db: Database, person_id: int, today: date) -> list[tuple[str,
     """(game, power) of the seats ``person_id`` stands in for today: games whose policy names them, whose
     player is away today."""
     with db.session() as s:
-        rows = s.execute(
-            sa.select(GameRow.name, PlayerRow.power, PlayerRow.person_id)
-            .join(GameRosterRow, GameRosterRow.game_id == GameRow.id)
-            .join(PlayerRow, PlayerRow.game_id == GameRow.id)
-            .where(
-                GameRosterRow.absence_policy == "stand_in",
-                GameRosterRow.stand_in_person_id == person_id,
-                PlayerRow.replaced_at.is_(None),
-                PlayerRow.person_id.is_not(None),
-                GameRow.status != "finished",
-            )
-        ).all()
-        aways = _aways(s, sorted({pid for *_, pid in rows if pid is not None}), today)
-        return [(game, power) for game, power, pid in rows if pid is not None and away_on(aways.get(pid, []), today)]
+        return stand_in_seats_in(s, person_id, today)
+
+
+def stand_in_seats_in(s: Session, person_id: int, today: date) -> list[tuple[str, str]]:
+    """:func:`stand_in_seats` in the caller's session (a sign-in reads it with the session's other grants)."""
+    rows = s.execute(
+        sa.select(GameRow.name, PlayerRow.power, PlayerRow.person_id)
+        .join(GameRosterRow, GameRosterRow.game_id == GameRow.id)
+        .join(PlayerRow, PlayerRow.game_id == GameRow.id)
+        .where(
+            GameRosterRow.absence_policy == "stand_in",
+            GameRosterRow.stand_in_person_id == person_id,
+            PlayerRow.replaced_at.is_(None),
+            PlayerRow.person_id.is_not(None),
+            GameRow.status != "finished",
+        )
+    ).all()
+    if not rows:
+        return []
+    aways = _aways(s, sorted({pid for *_, pid in rows if pid is not None}), today)
+    return [(game, power) for game, power, pid in rows if pid is not None and away_on(aways.get(pid, []), today)]
 
 
 # ------------------------------------------------------------------------------------------------ the deadline

@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from dippouch.catalog import variants_usable
-from dippouch.web import desk, history, new_games, player_page, variant_pages
+from dippouch.web import desk, history, new_games, player_page, roster, variant_pages
 from dippouch.web import games as game_pages
 from dippouch.web.answers import (
     ActionAnswer,
@@ -411,3 +411,8 @@ async def adjudicate(request: Request) -> Response:
     return Response(
         encode_response(answer), status_code=400 if "error" in answer else 200, media_type="application/json"
     )
+
+
+# The player list's and absences' calls (dippouch.web.roster), under /api with the rest, so the API's checks
+# (a declared answer for every route) cover them too.
+roster.add_api_routes(router)
