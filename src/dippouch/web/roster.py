@@ -473,7 +473,7 @@ def _add_absence(request: Request, data: dict[str, str]) -> Response:
     except (GameError, DateError) as e:
         return _absences_page(request, error=str(e), typed=data)
     for seat in _seats(web, pid):
-        web.touched(seat, structural=False)
+        web.touched(seat)
     return _redirect("/me/absences", f"Away {short_range(first, last)}: recorded for all your games.")
 
 
@@ -490,7 +490,7 @@ async def delete_absence_form(request: Request, absence_id: int) -> Response:
     pid = _person(viewer_of(request))
     await run_in_threadpool(absence_store.remove_absence, web.store, pid, absence_id, now=web.now())
     for game in _seats(web, pid):
-        web.touched(game, structural=False)
+        web.touched(game)
     return _redirect("/me/absences", "Absence removed.")
 
 
@@ -581,7 +581,7 @@ def _apply_settings(web: Web, name: str, viewer: Viewer, data: dict[str, Any]) -
         absence_store.set_absence_policy(
             web.store, name, policy, budget_days=budget, stand_in_person_id=stand_in_id, now=now
         )
-    web.touched(name, structural=False)
+    web.touched(name)
     return _settings_view(web, name)
 
 
@@ -690,7 +690,7 @@ def api_add_absence(request: Request, body: AbsenceIn) -> dict[str, Any]:
         raise _api_error(e) from None
     new = absence_store.record_absence(web.store, pid, first, last, reason=body.reason, now=web.now())
     for game in _seats(web, pid):
-        web.touched(game, structural=False)
+        web.touched(game)
     return next(a for a in _absences_view(web, pid)["absences"] if a["id"] == new)
 
 
@@ -701,7 +701,7 @@ def api_remove_absence(request: Request, absence_id: int) -> dict[str, Any]:
     pid = _person(viewer)
     absence_store.remove_absence(web.store, pid, absence_id, now=web.now())
     for game in _seats(web, pid):
-        web.touched(game, structural=False)
+        web.touched(game)
     return {"message": f"absence #{absence_id} removed"}
 
 
