@@ -23,7 +23,7 @@ def site(tmp_path: Path) -> Site:
 
 def _deadline(site: Site, game: str) -> datetime:
     d = site.web.store.status(game, now=site.clock()).deadline
-    assert d is not None
+    assert isinstance(d, datetime)
     return d
 
 
