@@ -127,8 +127,8 @@ def test_a_stand_in_holds_the_seat_only_while_its_player_is_away(store: GameStor
     bo = create_person(store, "Bo", now=T0, email="bo@example.org")
     with pytest.raises(GameError, match="stand_in: name the person who stands in"):
         B.set_absence_policy(store, "g", "stand_in", now=T0)
-    with pytest.raises(GameError, match="absence_policy: 'proxy' is not a choice; choose one of none, extend"):
-        B.set_absence_policy(store, "g", "proxy", now=T0)
+    with pytest.raises(GameError, match="absence_policy: 'deputy' is not a choice; choose one of none, extend"):
+        B.set_absence_policy(store, "g", "deputy", now=T0)
     pol = B.set_absence_policy(store, "g", "stand_in", stand_in_person_id=bo, now=T0)
     assert pol.stand_in_name == "Bo" and not pol.proxy_orders
     B.record_absence(store, pid, date(2026, 8, 3), date(2026, 8, 5), now=T0)
@@ -144,5 +144,42 @@ def test_a_persons_absences_are_in_their_data_and_gone_when_they_delete_it(store
     process_due(store, now=T0 + timedelta(days=2, minutes=1))
     assert B.export_person(store, pid)["absences"][0]["reason"] == "wedding"
     B.forget_person(store, pid, now=T0)
-    assert B.absences_of(store, pid) == [] and B.export_person(store, pid) == {"absences": []}
+    assert B.absences_of(store, pid) == [] and B.export_person(store, pid) == {"absences": [], "proxy_allies": {}}
     assert [u.power for u in B.absence_uses(store, "g")] == ["Austria"]  # the game's history stays
+
+
+def test_in_w3k_an_absent_players_units_go_to_the_ally_they_named_by_proxy_orders(store: GameStore) -> None:
+    store.create_game("w", "w3k", now=T0, settings=Settings(deadlines=DEADLINES))
+    ann = create_person(store, "Ann", now=T0)
+    store.assign("w", "Crown", "Ann", now=T0)
+    seat_person(store, "w", "Crown", ann, now=T0)
+    store.assign("w", "Cumberland", "Bo", now=T0)
+    B.set_absence_policy(store, "w", "proxy", now=T0)
+    with pytest.raises(GameError, match=r"ally: Crown is your own power; name another \(Cumberland, "):
+        B.set_proxy_ally(store, ann, "w", "crown", now=T0)
+    assert B.set_proxy_ally(store, ann, "w", "cumberland", now=T0) == "Cumberland"
+    B.record_absence(store, ann, date(2026, 8, 2), date(2026, 8, 5), now=T0)
+    # The ally orders Crown's fleet in Bristol with their own orders, as the rulebook's proxies do.
+    store.submit("w", "Cumberland", "F bri - som", now=T0)
+    done = process_due(store, now=T0 + timedelta(days=2, minutes=1))
+    assert [p.phase for p in done] == ["Summer 1642 Movement"]
+    rec = store.phase_record("w", "Summer 1642 Movement")
+    assert "F bri under orders of Cumberland" in rec["orders"]["Crown"]
+    moved = [r for r in rec["results"] if r["order"] == "F bri - som"]
+    assert moved and moved[0]["result"] == "succeeds"
+    (use,) = B.absence_uses(store, "w")
+    assert use.policy == "proxy" and use.detail["ally"] == "Cumberland"
+    assert B.export_person(store, ann)["proxy_allies"] == {"w": "Cumberland"}
+    B.forget_person(store, ann, now=T0)
+    assert B.proxy_allies(store, ann) == {}
+
+
+def test_proxy_orders_are_offered_only_where_the_variants_rules_have_them(store: GameStore) -> None:
+    pid = _game(store, "g")
+    with pytest.raises(GameError, match="absence_policy: standard's rules have no proxy orders; choose extend"):
+        B.set_absence_policy(store, "g", "proxy", now=T0)
+    with pytest.raises(GameError, match="ally: standard's rules have no proxy orders"):
+        B.set_proxy_ally(store, pid, "g", "France", now=T0)
+    store.create_game("w", "w3k", now=T0, settings=Settings(deadlines=DEADLINES))
+    with pytest.raises(GameError, match="you play no seat in w"):
+        B.set_proxy_ally(store, pid, "w", "Cumberland", now=T0)

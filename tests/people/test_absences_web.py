@@ -121,3 +121,37 @@ def test_a_stand_in_plays_the_seat_only_while_its_player_is_away(site: Site) -> 
     assert "France (Ann): away 2–3 Dec" in page and "stand-in orders the seat (Bo)" in page
     site.clock.advance(days=2)  # 4 December: Ann is back
     assert person_browser(site, bo_id).get("/games/g/play/France").status_code == 403
+
+
+def test_in_w3k_a_player_names_the_ally_who_gives_proxy_orders_while_they_are_away(site: Site) -> None:
+    site.new_game("powick", "w3k", movement="2d")
+    site.new_game("edgehill", "standard", movement="2d")
+    _, ann = seated_person(site, "powick", "Crown", "Ann")
+    r = site.post_form(site.coordinator, "/games/edgehill/roster/settings", {"absence_policy": "proxy"})
+    assert r.status_code == 400 and "absence_policy: standard&#39;s rules have no proxy orders" in r.text
+    assert 'value="proxy"' not in site.coordinator.get("/games/edgehill/roster").text
+    assert 'value="proxy"' in site.coordinator.get("/games/powick/roster").text
+    assert (
+        site.post_form(site.coordinator, "/games/powick/roster/settings", {"absence_policy": "proxy"}).status_code
+        == 303
+    )
+    page = ann.get("/me/absences").text
+    assert (
+        "an ally the player names orders their units (proxy orders)" in page and "<option>Cumberland</option>" in page
+    )
+    r = site.post_form(ann, "/me/absences/ally", {"game": "powick", "ally": "Crown"})
+    assert r.status_code == 400 and "powick: ally: Crown is your own power; name another" in r.text
+    r = site.post_form(ann, "/me/absences/ally", {"game": "powick", "ally": "Cumberland"})
+    assert r.status_code == 303
+    assert "<option selected>Cumberland</option>" in ann.get("/me/absences").text
+    got = ann.get("/api/me/absences").json()["games"]
+    assert [(g["game"], g["ally"]) for g in got] == [("powick", "Cumberland")]
+    # Someone who plays no seat there names no ally for it.
+    eve = person_browser(site, create_person(site.web.store, "Eve", now=site.clock()))
+    r = _api(site, eve, "POST", "/api/me/absences/ally", {"game": "powick", "ally": "Cumberland"})
+    assert r.status_code == 400 and r.json()["error"] == "you play no seat in powick"
+    assert site.browser().post("/api/me/absences/ally", json={"game": "powick"}).status_code == 401
+    assert _api(site, ann, "POST", "/api/me/absences/ally", {"game": "powick", "ally": ""}).json() == {
+        "game": "powick",
+        "ally": None,
+    }

@@ -10,6 +10,10 @@ A person records a holiday once (first and last day, inclusive); each game they 
 - ``standing``: the orders the player last sent for a phase of the same kind are sent again, each line
   checked against the position as every submission is: the lines that still fit carry, the units left without
   an order hold (or whatever the rules do with them);
+- ``proxy`` (a variant whose rules allow proxy orders, W3K): each unit of the player is handed over to the ally
+  they named in that game, as the rulebook's holiday advice has it ("their allies will be providing proxy
+  orders for their troops"): the hand-overs are sent at the deadline, and the ally's orders for those units,
+  sent with the ally's own, then count;
 - ``none``: nothing (missed orders are missed).
 
 The policy applies only to a player who must act and has sent nothing that stands for the phase: nothing a
@@ -22,14 +26,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
 
-__all__ = ["DEFAULT_BUDGET_DAYS", "POLICIES", "Away", "away_on", "extension"]
+__all__ = ["DEFAULT_BUDGET_DAYS", "NEEDS_PROXY_ORDERS", "POLICIES", "Away", "away_on", "extension"]
 
 POLICIES = {
     "none": "nothing: missed orders are missed",
     "extend": "extend the deadline from the player's budget of days",
     "stand_in": "a named stand-in orders the seat",
     "standing": "the player's last orders of that kind carry; units without one hold",
+    "proxy": "an ally the player names orders their units (proxy orders)",
 }
+NEEDS_PROXY_ORDERS = frozenset({"proxy"})
+"""Policies only a variant whose rules allow proxy orders (``[rules] proxy_orders``, W3K) may choose."""
 DEFAULT_BUDGET_DAYS = 14
 MAX_BUDGET_DAYS = 366
 

@@ -15,10 +15,14 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from dippouch.game import GameError, LineCheck, as_utc, check_orders, may_submit
+from dippouch.core.legal_orders import legal_orders
+from dippouch.core.lookup import ORDER_KINDS
+from dippouch.core.notation import format_order
+from dippouch.game import GameError, LineCheck, as_utc, check_orders, may_submit, position_from_data
 from dippouch.people.absences import (
     DEFAULT_BUDGET_DAYS,
     MAX_BUDGET_DAYS,
+    NEEDS_PROXY_ORDERS,
     POLICIES,
     Away,
     away_on,
@@ -28,8 +32,8 @@ from dippouch.people.absences import (
 from dippouch.people.dates import short_range
 from dippouch.store.db import Database
 from dippouch.store.models import GameRow, PersonRow, PhaseRow, PlayerRow, SubmissionRow
-from dippouch.store.models_roster import AbsenceRow, AbsenceUseRow, GameRosterRow
-from dippouch.store.rows import game_row, game_variant, log_event, phase_position
+from dippouch.store.models_roster import AbsenceRow, AbsenceUseRow, GameRosterRow, ProxyAllyRow
+from dippouch.store.rows import game_row, game_variant, log_event, phase_position, power_name
 from dippouch.store.standing import standing_in_sql
 
 __all__ = [
@@ -45,9 +49,11 @@ __all__ = [
     "export_person",
     "forget_person",
     "game_absences",
+    "proxy_allies",
     "record_absence",
     "remove_absence",
     "set_absence_policy",
+    "set_proxy_ally",
     "stand_in_seats",
     "stand_in_seats_in",
 ]
@@ -56,6 +62,7 @@ MAX_REASON = 200
 MAX_ABSENCE_DAYS = 366
 MAX_ABSENCES = 40
 STANDING_LABEL = "standing orders (away)"
+PROXY_LABEL = "proxy orders (away)"
 
 
 @dataclass(frozen=True)
@@ -216,6 +223,10 @@ def set_absence_policy(
         raise GameError(f"budget_days: {budget_days} is out of range; give 0 to {MAX_BUDGET_DAYS} days")
     with db.session() as s, s.begin():
         g = game_row(s, game, lock=True)
+        if policy in NEEDS_PROXY_ORDERS and not game_variant(g).rules.get("proxy_orders"):
+            raise GameError(
+                f"absence_policy: {g.variant}'s rules have no proxy orders; choose extend, stand_in or standing"
+            )
         if policy == "stand_in":
             if stand_in_person_id is None:
                 raise GameError("stand_in: name the person who stands in (their e-mail address)")
@@ -301,6 +312,48 @@ def stand_in_seats_in(s: Session, person_id: int, today: date) -> list[tuple[str
     return [(game, power) for game, power, pid in rows if pid is not None and away_on(aways.get(pid, []), today)]
 
 
+def set_proxy_ally(db: Database, person_id: int, game: str, ally: str | None, *, now: datetime) -> str | None:
+    """The ally who orders the person's units in ``game`` while they are away (policy ``proxy``); None clears
+    it. The person must play a seat there, and the game's rules must allow proxy orders."""
+    with db.session() as s, s.begin():
+        g = game_row(s, game, lock=True)
+        v = game_variant(g)
+        if not v.rules.get("proxy_orders"):
+            raise GameError(f"ally: {g.variant}'s rules have no proxy orders, so no ally can order your units")
+        seat = s.scalars(
+            sa.select(PlayerRow).where(
+                PlayerRow.game_id == g.id, PlayerRow.person_id == person_id, PlayerRow.replaced_at.is_(None)
+            )
+        ).first()
+        if seat is None:
+            raise GameError(f"you play no seat in {game}")
+        row = s.get(ProxyAllyRow, (g.id, seat.power))
+        if ally is None or not ally.strip():
+            if row is not None:
+                s.delete(row)
+            return None
+        name = power_name(v, ally.strip())
+        if name == seat.power:
+            others = ", ".join(p for p in v.power_names if p != seat.power)
+            raise GameError(f"ally: {name} is your own power; name another ({others})")
+        if row is None:
+            s.add(ProxyAllyRow(game_id=g.id, power=seat.power, ally=name, person_id=person_id, set_at=as_utc(now)))
+        else:
+            row.ally, row.person_id, row.set_at = name, person_id, as_utc(now)
+        return name
+
+
+def proxy_allies(db: Database, person_id: int) -> dict[str, str]:
+    """Game -> the ally the person named there."""
+    with db.session() as s:
+        q = (
+            sa.select(GameRow.name, ProxyAllyRow.ally)
+            .join(GameRow, GameRow.id == ProxyAllyRow.game_id)
+            .where(ProxyAllyRow.person_id == person_id)
+        )
+        return {game: ally for game, ally in s.execute(q)}
+
+
 # ------------------------------------------------------------------------------------------------ the deadline
 
 
@@ -346,6 +399,38 @@ def _apply_standing(db: Database, s: Session, g: GameRow, ph: PhaseRow, power: s
         return {"carried": [], "note": "no earlier orders: every unit holds"}
     lines = check_orders(v, pos, power, text)
     carried = [ln.order for ln in lines if ln.accepted and ln.order]
+    if carried:
+        _add_version(s, ph, power, text, lines, STANDING_LABEL)
+    return {"carried": carried, "dropped": [ln.text for ln in lines if not ln.accepted]}
+
+
+def _hands_over_to(order: Any, ally: str) -> bool:
+    """Whether ``order`` hands its unit to ``ally``: known by the drawing its order kind registers (the core's
+    one registry), so no rule module is named here."""
+    kind = ORDER_KINDS.get(type(order))
+    drawing = kind.draw(order) if kind is not None else None
+    return drawing is not None and drawing.shape == "hand_over" and drawing.power == ally
+
+
+def _apply_proxy(s: Session, g: GameRow, ph: PhaseRow, power: str) -> dict[str, Any]:
+    """Hand each unit of the absent ``power`` over to the ally its player named (W3K's proxy orders), as a
+    version received at the deadline; the ally's orders for those units then count."""
+    row = s.get(ProxyAllyRow, (g.id, power))
+    if row is None:
+        return {"note": "no ally named: the units follow the rules for units without orders"}
+    v = game_variant(g)
+    pos = position_from_data(v, ph.position)
+    orders = [o for choices in legal_orders(v, pos, power).values() for o in choices if _hands_over_to(o, row.ally)]
+    if not orders:
+        return {"ally": row.ally, "note": "nothing to hand over this phase"}
+    text = "\n".join(format_order(v, o, phase_kind=ph.kind) for o in orders)
+    lines = check_orders(v, pos, power, text)
+    _add_version(s, ph, power, text, lines, PROXY_LABEL)
+    return {"ally": row.ally, "handed": [ln.order for ln in lines if ln.accepted and ln.order]}
+
+
+def _add_version(s: Session, ph: PhaseRow, power: str, text: str, lines: list[LineCheck], label: str) -> None:
+    """A version of ``power``'s orders received at the deadline (so it counts, and stands as the last)."""
     version = (
         s.scalar(
             sa.select(sa.func.max(SubmissionRow.version)).where(
@@ -354,22 +439,20 @@ def _apply_standing(db: Database, s: Session, g: GameRow, ph: PhaseRow, power: s
         )
         or 0
     ) + 1
-    if carried:
-        s.add(
-            SubmissionRow(
-                phase_id=ph.id,
-                power=power,
-                version=version,
-                submitted_at=ph.deadline,
-                text=text,
-                lines=[ln.to_data() for ln in lines],
-                ready=False,
-                stands=True,
-                source="cli",
-                label=STANDING_LABEL,
-            )
+    s.add(
+        SubmissionRow(
+            phase_id=ph.id,
+            power=power,
+            version=version,
+            submitted_at=ph.deadline,
+            text=text,
+            lines=[ln.to_data() for ln in lines],
+            ready=False,
+            stands=True,
+            source="cli",
+            label=label,
         )
-    return {"carried": carried, "dropped": [ln.text for ln in lines if not ln.accepted]}
+    )
 
 
 def _apply_game(db: Database, s: Session, g: GameRow, ph: PhaseRow, now: datetime) -> list[Applied]:
@@ -414,6 +497,8 @@ def _apply_game(db: Database, s: Session, g: GameRow, ph: PhaseRow, now: datetim
             detail.update(_apply_standing(db, s, g, ph, power))
         elif policy.policy == "stand_in":
             detail["stand_in"] = policy.stand_in_name
+        elif policy.policy == "proxy":
+            detail.update(_apply_proxy(s, g, ph, power))
         s.add(
             AbsenceUseRow(
                 game_id=g.id,
@@ -476,7 +561,8 @@ def export_person(db: Database, person_id: int) -> dict[str, Any]:
         "absences": [
             {"id": a.id, "from": a.first_day.isoformat(), "to": a.last_day.isoformat(), "reason": a.reason}
             for a in absences_of(db, person_id)
-        ]
+        ],
+        "proxy_allies": proxy_allies(db, person_id),
     }
 
 
@@ -485,6 +571,7 @@ def forget_person(db: Database, person_id: int, *, now: datetime) -> None:
     the games' history, without the person."""
     with db.session() as s, s.begin():
         s.execute(sa.delete(AbsenceRow).where(AbsenceRow.person_id == person_id))
+        s.execute(sa.delete(ProxyAllyRow).where(ProxyAllyRow.person_id == person_id))
         s.execute(sa.update(AbsenceUseRow).where(AbsenceUseRow.person_id == person_id).values(person_id=None))
         s.execute(
             sa.update(GameRosterRow)

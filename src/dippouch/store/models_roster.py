@@ -14,7 +14,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from dippouch.store.models import Base
 
-__all__ = ["AbsenceRow", "AbsenceUseRow", "GameRosterRow", "PostalAddressRow"]
+__all__ = ["AbsenceRow", "AbsenceUseRow", "GameRosterRow", "PostalAddressRow", "ProxyAllyRow"]
 
 
 class PostalAddressRow(Base):
@@ -57,6 +57,20 @@ class GameRosterRow(Base):
     """Days of extension each player may take in this game (policy ``extend``)."""
     stand_in_person_id: Mapped[int | None] = mapped_column(sa.ForeignKey("people.id"), default=None)
     """Who orders an absent player's seat (policy ``stand_in``)."""
+
+
+class ProxyAllyRow(Base):
+    """The ally a player names, in a game whose rules allow proxy orders (W3K), to order their units while they
+    are away: at a deadline they miss, their units are handed over to that power (the rulebook's proxy orders)."""
+
+    __tablename__ = "proxy_allies"
+
+    game_id: Mapped[int] = mapped_column(sa.ForeignKey("games.id"), primary_key=True)
+    power: Mapped[str] = mapped_column(sa.String(100), primary_key=True)
+    ally: Mapped[str] = mapped_column(sa.String(100))
+    person_id: Mapped[int] = mapped_column(sa.ForeignKey("people.id"), index=True)
+    """Who named the ally (the seat's person then): their choice, deleted with their data."""
+    set_at: Mapped[datetime]
 
 
 class AbsenceUseRow(Base):

@@ -23,6 +23,7 @@ __all__ = [
     "AddressAnswer",
     "AddressesAnswer",
     "AdjudicationAnswer",
+    "AllyAnswer",
     "AppliedAnswer",
     "AwayAnswer",
     "CheckAnswer",
@@ -602,6 +603,14 @@ class AbsenceGame(Answer):
     power: str
     policy: str
     policy_text: str
+    proxy_orders: bool = Field(description="The game's rules let an ally order your units (W3K).")
+    ally: str | None = Field(description="The ally you named there, if any.")
+    powers: list[str] | None = Field(None, description="The powers you may name as ally (where proxy orders exist).")
+
+
+class AllyAnswer(Answer):
+    game: str
+    ally: str | None
 
 
 class AbsencesAnswer(Answer):

@@ -36,6 +36,7 @@ from dippouch.web.answers import (
     AbsencesAnswer,
     AddressAnswer,
     AddressesAnswer,
+    AllyAnswer,
     DoneAnswer,
     ErrorAnswer,
     GameAbsencesAnswer,
@@ -236,11 +237,20 @@ def _absences_view(web: Web, person_id: int) -> dict[str, Any]:
     from dippouch.store.people import seats_of
 
     games = []
+    allies = absence_store.proxy_allies(web.store, person_id)
     for seat in seats_of(web.store, person_id):
         pol = absence_store.absence_policy(web.store, seat.game)
-        games.append(
-            {"game": seat.game, "power": seat.power, "policy": pol.policy, "policy_text": POLICIES[pol.policy]}
-        )
+        game: dict[str, Any] = {
+            "game": seat.game,
+            "power": seat.power,
+            "policy": pol.policy,
+            "policy_text": POLICIES[pol.policy],
+            "proxy_orders": pol.proxy_orders,
+            "ally": allies.get(seat.game),
+        }
+        if pol.proxy_orders:
+            game["powers"] = [p for p in web.variant_of(seat.game).power_names if p != seat.power]
+        games.append(game)
     return {
         "today": today.isoformat(),
         "absences": [
@@ -481,6 +491,25 @@ def _seats(web: Web, pid: int) -> list[str]:
     from dippouch.store.people import seats_of
 
     return sorted({s.game for s in seats_of(web.store, pid)})
+
+
+@router.post("/me/absences/ally")
+async def ally_form(request: Request) -> Response:
+    data = await _form(request)
+    return await run_in_threadpool(_ally, request, data)
+
+
+def _ally(request: Request, data: dict[str, str]) -> Response:
+    web = web_of(request)
+    pid = _person(viewer_of(request))
+    game = data.get("game", "")
+    try:
+        ally = absence_store.set_proxy_ally(web.store, pid, game, data.get("ally") or None, now=web.now())
+    except GameError as e:
+        return _absences_page(request, error=f"{game}: {e}", typed=data)
+    return _redirect(
+        "/me/absences", f"{game}: {ally or 'nobody'} gives proxy orders for your units while you are away."
+    )
 
 
 @router.post("/me/absences/{absence_id}/delete")
@@ -730,3 +759,19 @@ def api_roster_settings(request: Request, name: str, body: RosterSettingsIn) -> 
     """The coordinator sets who reads the roster's addresses and what the game does for absent players."""
     viewer = _writer(request)
     return _apply_settings(web_of(request), name, viewer, body.model_dump())
+
+
+class AllyIn(BaseModel):
+    game: str = Field(max_length=100)
+    ally: str = Field(
+        "", max_length=100, description="The power that orders your units while you are away; empty: none."
+    )
+
+
+@api_router.post("/me/absences/ally", **_answers(AllyAnswer))
+def api_ally(request: Request, body: AllyIn) -> dict[str, Any]:
+    """In a game whose rules allow proxy orders (W3K), name the ally who orders your units while you are away."""
+    viewer = _writer(request)
+    web = web_of(request)
+    ally = absence_store.set_proxy_ally(web.store, _person(viewer), body.game, body.ally or None, now=web.now())
+    return {"game": body.game, "ally": ally}

@@ -56,6 +56,18 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("game_id", name=op.f("pk_game_roster")),
     )
     op.create_table(
+        "proxy_allies",
+        sa.Column("game_id", sa.Integer(), nullable=False),
+        sa.Column("power", sa.String(length=100), nullable=False),
+        sa.Column("ally", sa.String(length=100), nullable=False),
+        sa.Column("person_id", sa.Integer(), nullable=False),
+        sa.Column("set_at", sa.DateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(["game_id"], ["games.id"], name=op.f("fk_proxy_allies_game_id_games")),
+        sa.ForeignKeyConstraint(["person_id"], ["people.id"], name=op.f("fk_proxy_allies_person_id_people")),
+        sa.PrimaryKeyConstraint("game_id", "power", name=op.f("pk_proxy_allies")),
+    )
+    op.create_index(op.f("ix_proxy_allies_person_id"), "proxy_allies", ["person_id"], unique=False)
+    op.create_table(
         "absence_uses",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("game_id", sa.Integer(), nullable=False),
@@ -80,6 +92,8 @@ def downgrade() -> None:
     op.drop_index(op.f("ix_absence_uses_person_id"), table_name="absence_uses")
     op.drop_index(op.f("ix_absence_uses_game_id"), table_name="absence_uses")
     op.drop_table("absence_uses")
+    op.drop_index(op.f("ix_proxy_allies_person_id"), table_name="proxy_allies")
+    op.drop_table("proxy_allies")
     op.drop_table("game_roster")
     op.drop_index(op.f("ix_absences_last_day"), table_name="absences")
     op.drop_index(op.f("ix_absences_person_id"), table_name="absences")
