@@ -1,5 +1,5 @@
 """Absences as stored: a person's holidays (recorded once, for all their games), each game's policy for a
-player away at a deadline, and the deadline worker's pass that applies it (:func:`apply_absences`).
+player away at a deadline, and its application at the deadline, under the deadline worker's claim (:func:`apply_locked`).
 
 The policy itself (how long an extension is, what "away" means) is :mod:`dippouch.people.absences`'; here it is
 read, applied once per phase and power (``absence_uses`` is unique on them, and the game's row is locked), and
@@ -45,7 +45,7 @@ __all__ = [
     "absence_policy",
     "absence_uses",
     "absences_of",
-    "apply_absences",
+    "apply_locked",
     "export_person",
     "forget_person",
     "game_absences",
@@ -519,37 +519,21 @@ def _apply_game(db: Database, s: Session, g: GameRow, ph: PhaseRow, now: datetim
     return out
 
 
-def apply_absences(db: Database, *, now: datetime | None = None, limit: int = 100) -> list[Applied]:
-    """The deadline worker's pass before it processes: for each phase past its deadline in a game with an
-    absence policy, each player away on the deadline's day who must act and has sent nothing that stands
-    gets the policy, once (the game's row is locked; a second worker skips it or finds it done).
+def apply_locked(db: Database, s: Session, g: GameRow, phase_id: int, now: datetime) -> list[Applied]:
+    """Apply the game's absence policy at the deadline of ``phase_id``, in the caller's transaction, with the
+    game's row locked (:func:`dippouch.store.claims.process_next_due`, the deadline workers' claim): each
+    player away on the deadline's day who must act and has sent nothing that stands gets the policy, once
+    per phase and power (``absence_uses`` is unique on them).
 
-    An extended phase is no longer due, so the processing that follows leaves it; carried standing orders
-    are a version received at the deadline, so the processing that follows uses them."""
-    out: list[Applied] = []
-    with db.session() as s:
-        at = db.db_now(s) if now is None else as_utc(now)
-        due = s.execute(
-            sa.select(PhaseRow.id, GameRow.id)
-            .join(GameRow, GameRow.id == PhaseRow.game_id)
-            .join(GameRosterRow, GameRosterRow.game_id == GameRow.id)
-            .where(
-                PhaseRow.status == "open",
-                GameRow.status == "active",
-                PhaseRow.deadline <= at,
-                GameRosterRow.absence_policy != "none",
-            )
-            .order_by(PhaseRow.deadline)
-            .limit(limit)
-        ).all()
-    for phase_id, game_id in due:
-        with db.session() as s, s.begin():
-            g = s.scalars(sa.select(GameRow).where(GameRow.id == game_id).with_for_update(skip_locked=True)).first()
-            ph = s.get(PhaseRow, phase_id, populate_existing=True)
-            if g is None or ph is None or ph.status != "open" or ph.deadline is None or ph.deadline > at:
-                continue
-            out += _apply_game(db, s, g, ph, at)
-    return out
+    An extended phase is no longer due, so the processing that follows in the same transaction leaves it;
+    standing or proxy orders are a version received at the deadline, so that processing uses them."""
+    row = s.get(GameRosterRow, g.id)
+    if row is None or row.absence_policy == "none":
+        return []
+    ph = s.get(PhaseRow, phase_id)
+    if ph is None or ph.status != "open" or ph.deadline is None or ph.deadline > as_utc(now):
+        return []
+    return _apply_game(db, s, g, ph, as_utc(now))
 
 
 # ------------------------------------------------------------------------------------------------ privacy

@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from dippouch.game import GameError, as_utc
+from dippouch.store.absences import apply_locked
 from dippouch.store.db import Database
 from dippouch.store.models import GameRow, PhaseRow, PlayerRow, SubmissionRow
 from dippouch.store.processing import process_locked
@@ -171,6 +172,9 @@ def process_next_due(db: Database, *, now: datetime | None = None, skip: Sequenc
                 g = s.get(GameRow, game_id, populate_existing=True)  # locked by the query above
                 assert g is not None
                 try:
+                    # Players away at the deadline get the game's absence policy first, under the same lock: an
+                    # extended phase is then not due, and standing or proxy orders are a version at the deadline.
+                    apply_locked(db, s, g, phase_id, db.db_now(s) if now is None else as_utc(now))
                     ok = process_locked(db, s, g, phase_id, now, only_if_due=True)
                 except (sa.exc.SQLAlchemyError, PhaseFailed):
                     raise

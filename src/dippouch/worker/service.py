@@ -30,7 +30,6 @@ from types import FrameType
 from typing import Any
 
 from dippouch.store import GameStore
-from dippouch.store.absences import apply_absences
 from dippouch.store.bots import games_with_bots
 from dippouch.store.db import DatabaseError
 from dippouch.store.queues import mail_queue_depth
@@ -97,10 +96,6 @@ def process_due(
         from dippouch.bots.seats import play_seats
 
         play_seats(store, now=store.clock() if now is None else now, games=with_bots)
-    # Players away at a deadline get their game's absence policy before the phase is claimed (an extended
-    # phase is no longer due; standing orders carried are a version received at the deadline).
-    for applied in apply_absences(store, now=now, limit=limit):
-        log.info("absence in %s: %s: %s (%s)", applied.game, applied.phase, applied.power, applied.policy)
     done: list[Processed] = []
     started = time.monotonic()
 
