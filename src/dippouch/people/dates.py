@@ -7,7 +7,6 @@ Pure: the caller says which field it reads and, for ranges, hands both days in.
 from __future__ import annotations
 
 import calendar
-import difflib
 import re
 from datetime import date
 
@@ -49,6 +48,8 @@ def parse_day(text: str, field: str) -> date:
     if m := re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)?\s+([A-Za-z]+)\.?,?\s+(\d{4})", raw):
         month = MONTHS.get(m[2].lower())
         if month is None:
+            import difflib  # only for a month misspelt
+
             close = difflib.get_close_matches(m[2].capitalize(), [n for n in calendar.month_name if n], 1, 0.6)
             hint = f"; did you mean {close[0]}?" if close else f"; write it as {EXAMPLE}"
             raise DateError(f"{field}: no month {m[2]!r} in {raw!r}{hint}")

@@ -15,9 +15,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from dippouch.core.legal_orders import legal_orders
 from dippouch.core.lookup import ORDER_KINDS
-from dippouch.core.notation import format_order
 from dippouch.game import GameError, LineCheck, as_utc, check_orders, may_submit, position_from_data
 from dippouch.people.absences import (
     DEFAULT_BUDGET_DAYS,
@@ -418,6 +416,9 @@ def _apply_proxy(s: Session, g: GameRow, ph: PhaseRow, power: str) -> dict[str, 
     row = s.get(ProxyAllyRow, (g.id, power))
     if row is None:
         return {"note": "no ally named: the units follow the rules for units without orders"}
+    from dippouch.core.legal_orders import legal_orders  # the proxy policy's only use: loaded when needed
+    from dippouch.core.notation import format_order
+
     v = game_variant(g)
     pos = position_from_data(v, ph.position)
     orders = [o for choices in legal_orders(v, pos, power).values() for o in choices if _hands_over_to(o, row.ally)]

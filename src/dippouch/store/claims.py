@@ -15,7 +15,6 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
 from dippouch.game import GameError, as_utc
-from dippouch.store.absences import apply_locked
 from dippouch.store.db import Database
 from dippouch.store.models import GameRow, PhaseRow, PlayerRow, SubmissionRow
 from dippouch.store.processing import process_locked
@@ -149,6 +148,9 @@ def process_next_due(db: Database, *, now: datetime | None = None, skip: Sequenc
     A phase that cannot be processed (a game whose variant no longer loads, a bug) raises
     :class:`PhaseFailed` naming it, so the caller can skip it and go on with the others.
     """
+    # Imported here: only deadline workers apply absences, and a coordinator's command need not load them.
+    from dippouch.store.absences import apply_locked
+
     while True:
         try:
             with db.session() as s, s.begin():
