@@ -243,3 +243,48 @@ def test_only_the_coordinator_changes_the_roster_settings_and_bad_ones_are_named
         "stand_in": None,
         "proxy_orders": True,
     }
+
+
+def test_every_roster_and_absence_route_refuses_a_visitor_and_a_player_of_another_game(site: Site) -> None:
+    """Every route of web/roster.py, found by reading its routers (a new route is covered without being listed),
+    asked by a visitor and by a player of another game (by their key): refused, or (their own installation
+    roster) answered without this game; no address, e-mail address or reason in any answer. The one public
+    route, a game's absences, carries days only."""
+    from fastapi.routing import APIRoute
+
+    from dippouch.web import roster
+
+    powers = _w3k(site)
+    _, ann = seated_person(site, "powick", powers[0], "Ann", email=SECRET_MAIL)
+    site.post_form(ann, "/me/addresses", {"address": HOME})
+    site.post_form(ann, "/me/absences", {"from": "2026-12-03", "to": "2026-12-21", "reason": "wedding"})
+    site.new_game("edgehill", "standard", movement="2d")
+    elsewhere = site.player("edgehill", "France", "Eve")
+    routes = [(r.path, m) for r in roster.router.routes if isinstance(r, APIRoute) for m in r.methods or ()]
+    routes += [
+        ("/api" + r.path, m) for r in roster.api_router.routes if isinstance(r, APIRoute) for m in r.methods or ()
+    ]
+    assert len(routes) >= 25
+    public = {("/api/games/{name}/absences", "GET")}
+    own = {"/roster", "/roster.csv", "/roster.pdf", "/api/roster"}  # the caller's own games only
+    body = {"address": "x", "first_day": "2026-12-05", "last_day": "2026-12-06", "game": "powick"}
+    for path, method in routes:
+        url = path.replace("{name}", "powick").replace("{address_id}", "1").replace("{absence_id}", "1")
+        for who, c in (("visitor", site.browser()), ("player elsewhere", elsewhere)):
+            if method == "GET":
+                r = c.get(url)
+            elif path.startswith("/api/"):
+                r = c.request(method, url, json=body, headers={"X-CSRF-Token": site.csrf(c)})
+            else:
+                r = site.post_form(c, url, {"address": "x", "from": "2026-12-05", "to": "2026-12-06", "game": "powick"})
+            where = (who, method, url, r.status_code)
+            assert "Powick Lane" not in r.text and SECRET_MAIL not in r.text and "wedding" not in r.text, where
+            if (path, method) in public:
+                assert r.status_code == 200, where
+            elif who == "player elsewhere" and url in own:
+                assert r.status_code == 200 and (url.endswith(".pdf") or "powick" not in r.text), where
+            else:
+                assert r.status_code in (401, 403), where
+    # Nothing changed for Ann.
+    assert [a["address"] for a in ann.get("/api/me/addresses").json()["addresses"]] == [HOME]
+    assert [a["reason"] for a in ann.get("/api/me/absences").json()["absences"]] == ["wedding"]
