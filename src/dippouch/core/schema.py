@@ -500,6 +500,18 @@ DRAWING = Table(
     },
 )
 
+ROSTER = Table(
+    doc="The game's player list (the W3K rulebook's roster of players' postal addresses): who may read it.",
+    fields={
+        "visibility": Str(
+            choices=("coordinator", "co-players", "nobody"),
+            doc="Who sees the players' postal addresses by default: the game's coordinator only, every player of "
+            "the game (W3K, as its rulebook's shared document), or nobody; a coordinator may change it per game.",
+            default='"coordinator"',
+        ),
+    },
+)
+
 MAPCHECK = Table(
     doc="Notes for `dippouch mapcheck`.",
     fields={
@@ -535,6 +547,7 @@ ROOT = Table(
         "powers": MapOf(key="power name", value=POWER, doc="The powers, each a table under its name.", required=True),
         "provinces": MapOf(key="abbreviation", value=PROVINCE, doc="The map.", required=True),
         "sea_areas": MapOf(key="area", value=SEA_AREA, doc="W3K sea areas (see Sea areas below)."),
+        "roster": ROSTER,
         "mapcheck": MAPCHECK,
         "drawing": DRAWING,
         "state": AnyValue(doc="Variant state at the start (JSON-like table, read by rule hooks)."),

@@ -19,6 +19,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from dippouch.game import GameError, as_utc
+from dippouch.store.absences import stand_in_seats_in
 from dippouch.store.models import EventRow, GameRow, PersonRow, PhaseRow, PlayerRow, SubmissionRow, VoteRow
 from dippouch.store.models_web import AccessKeyRow, GameWebRow, SessionKeyRow, WebSessionRow
 from dippouch.store.repository import GameStore
@@ -225,6 +226,10 @@ class AccessStore:
             grants = [Grant(k.id, k.role, name, k.power) for k, name in s.execute(q)]
             if row.person_id is not None:
                 grants += self._seat_grants(s, row.person_id, grants)
+                # A stand-in plays the seats of players away today, in games whose absence policy names them.
+                have = {(g.game, g.power) for g in grants if g.role == "player"}
+                stand_ins = stand_in_seats_in(s, row.person_id, as_utc(now).date())
+                grants += [Grant(0, "player", game, power) for game, power in stand_ins if (game, power) not in have]
             return grants, row.person_id
 
     @staticmethod

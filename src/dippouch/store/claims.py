@@ -148,6 +148,9 @@ def process_next_due(db: Database, *, now: datetime | None = None, skip: Sequenc
     A phase that cannot be processed (a game whose variant no longer loads, a bug) raises
     :class:`PhaseFailed` naming it, so the caller can skip it and go on with the others.
     """
+    # Imported here: only deadline workers apply absences, and a coordinator's command need not load them.
+    from dippouch.store.absences import apply_locked
+
     while True:
         try:
             with db.session() as s, s.begin():
@@ -171,6 +174,9 @@ def process_next_due(db: Database, *, now: datetime | None = None, skip: Sequenc
                 g = s.get(GameRow, game_id, populate_existing=True)  # locked by the query above
                 assert g is not None
                 try:
+                    # Players away at the deadline get the game's absence policy first, under the same lock: an
+                    # extended phase is then not due, and standing or proxy orders are a version at the deadline.
+                    apply_locked(db, s, g, phase_id, db.db_now(s) if now is None else as_utc(now))
                     ok = process_locked(db, s, g, phase_id, now, only_if_due=True)
                 except (sa.exc.SQLAlchemyError, PhaseFailed):
                     raise

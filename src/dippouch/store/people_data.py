@@ -14,7 +14,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from dippouch.store import accounts
+from dippouch.store import absences, accounts, addresses, openings
 from dippouch.store.db import Database
 
 __all__ = ["ExportFn", "ForgetFn", "export_all", "forget_all", "register", "registered"]
@@ -24,7 +24,13 @@ ForgetFn = Callable[..., None]
 """``forget(db, person_id, *, now)``."""
 
 _lock = threading.Lock()
-_registry: dict[str, tuple[ExportFn, ForgetFn]] = {}
+_registry: dict[str, tuple[ExportFn, ForgetFn]] = {
+    # The store's own modules, named here rather than registering themselves on import: a module that was
+    # never imported in this process would otherwise be left out of a download or a deletion.
+    "absences": (absences.export_person, absences.forget_person),
+    "addresses": (addresses.export_person, addresses.forget_person),
+    "openings": (openings.export_person, openings.forget_person),
+}
 
 
 def register(name: str, export_fn: ExportFn, forget_fn: ForgetFn) -> None:

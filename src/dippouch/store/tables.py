@@ -14,6 +14,7 @@ import dippouch.store.models_accounts
 import dippouch.store.models_mail
 import dippouch.store.models_openings
 import dippouch.store.models_press
+import dippouch.store.models_roster
 import dippouch.store.models_web  # noqa: F401  (mapped on import)
 from dippouch.store.base import Base
 

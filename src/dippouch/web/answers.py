@@ -16,14 +16,24 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 __all__ = [
+    "AbsenceAnswer",
+    "AbsenceGame",
+    "AbsencesAnswer",
     "ActionAnswer",
+    "AddressAnswer",
+    "AddressesAnswer",
     "AdjudicationAnswer",
+    "AllyAnswer",
+    "AppliedAnswer",
+    "AwayAnswer",
     "CheckAnswer",
     "ClaimAnswer",
     "CoordinatorView",
     "CreatedAnswer",
+    "DoneAnswer",
     "DrawAnswer",
     "ErrorAnswer",
+    "GameAbsencesAnswer",
     "GameFile",
     "GameListing",
     "GameView",
@@ -48,6 +58,10 @@ __all__ = [
     "PressView",
     "Receipt",
     "RevokedAnswer",
+    "RosterAnswer",
+    "RosterChange",
+    "RosterEntryAnswer",
+    "RosterSettingsAnswer",
     "SeatAnswer",
     "SignupAnswer",
     "VariantListing",
@@ -182,6 +196,9 @@ class GameView(Answer):
     unsealings: list[Unsealing]
     marker: tuple[int, int, int, int] = Field(description="Changes whenever anything shown here changes.")
     map_svg: str | None = None
+    absences: GameAbsencesAnswer | None = Field(
+        None, description="Who is away (days only), the game's policy for them and what it did at past deadlines."
+    )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -813,3 +830,115 @@ class PasskeyOptions(Answer):
 class SignedIn(Answer):
     ok: bool
     url: str
+
+
+# ------------------------------------------------------------------------------------------------ the roster
+
+
+class AddressAnswer(Answer):
+    id: int
+    address: str = Field(description="One line of the envelope a line.")
+    primary: bool
+    first_day: str | None = Field(description="First day an alternate is preferred (None: the primary).")
+    last_day: str | None = Field(description="Last day it is preferred, inclusive.")
+    when: str = Field(description='"primary" or the days, as "3-21 Aug".')
+    in_force: bool = Field(description="The address correspondence goes to today.")
+
+
+class AddressesAnswer(Answer):
+    today: str
+    addresses: list[AddressAnswer]
+
+
+class DoneAnswer(Answer):
+    message: str
+
+
+class AbsenceAnswer(Answer):
+    id: int
+    first_day: str
+    last_day: str = Field(description="Inclusive.")
+    text: str = Field(description='How games show it: "away 3-21 Aug".')
+    reason: str = Field(description="The person's own note; never shown to a game.")
+
+
+class AbsenceGame(Answer):
+    game: str
+    power: str
+    policy: str
+    policy_text: str
+    proxy_orders: bool = Field(description="The game's rules let an ally order your units (W3K).")
+    ally: str | None = Field(description="The ally you named there, if any.")
+    powers: list[str] | None = Field(None, description="The powers you may name as ally (where proxy orders exist).")
+
+
+class AllyAnswer(Answer):
+    game: str
+    ally: str | None
+
+
+class AbsencesAnswer(Answer):
+    today: str
+    absences: list[AbsenceAnswer]
+    games: list[AbsenceGame] = Field(description="Each game the person plays, with its policy for absent players.")
+
+
+class RosterChange(Answer):
+    first_day: str = Field(description="The day this address comes into force.")
+    address: str | None
+
+
+class RosterEntryAnswer(Answer):
+    power: str
+    player: str
+    away: str | None = Field(None, description='"away 3-21 Aug" while or before the player is away.')
+    emails: list[str] | None = Field(None, description="Only for those the game lets read addresses.")
+    address: str | None = Field(None, description="The postal address in force today (same rule).")
+    until: str | None = Field(None, description="The last day of the alternate in force, if one is.")
+    changes: list[RosterChange] | None = Field(None, description="Upcoming changes of the address in force.")
+
+
+class RosterAnswer(Answer):
+    game: str
+    variant: str
+    status: str
+    visibility: str = Field(description="Who reads addresses: coordinator, co-players or nobody.")
+    visibility_text: str
+    addresses_shown: bool = Field(description="Whether this caller reads the addresses.")
+    day: str
+    entries: list[RosterEntryAnswer]
+
+
+class AwayAnswer(Answer):
+    power: str
+    player: str
+    text: str
+    now: bool
+
+
+class AppliedAnswer(Answer):
+    phase: str
+    power: str
+    policy: str
+    days: float
+    text: str
+
+
+class GameAbsencesAnswer(Answer):
+    policy: str
+    policy_text: str
+    budget_days: int
+    stand_in: str | None
+    away: list[AwayAnswer]
+    applied: list[AppliedAnswer] = Field(description="What the game did at past deadlines for absent players.")
+
+
+class RosterSettingsAnswer(Answer):
+    roster_visibility: str
+    absence_policy: str
+    budget_days: int
+    stand_in: str | None
+    proxy_orders: bool = Field(description="The variant lets allies order an absent player's units (W3K).")
+
+
+GameView.model_rebuild()  # its absences are described below it

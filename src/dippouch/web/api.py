@@ -17,7 +17,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from dippouch.catalog import variants_usable
-from dippouch.web import desk, history, new_games, openings, player_page, press, variant_pages
+from dippouch.web import desk, history, new_games, openings, player_page, press, roster, variant_pages
 from dippouch.web import games as game_pages
 from dippouch.web.answers import (
     ActionAnswer,
@@ -422,3 +422,7 @@ for _route in press.api_router.routes:
         router.add_api_route(
             _route.path, _route.endpoint, methods=sorted(_route.methods or ()), **_answers(_route.response_model)
         )
+
+# The player list's and absences' calls (dippouch.web.roster), under /api with the rest, so the API's checks
+# (a declared answer for every route) cover them too.
+roster.add_api_routes(router)

@@ -111,7 +111,7 @@ def create_app(
 
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
-    from dippouch.web import accounts, api, openings, pages, press, review
+    from dippouch.web import accounts, api, openings, pages, press, review, roster
 
     app.include_router(api.router)  # with the JSON calls of accounts (imported first: they join api.router)
     app.include_router(accounts.router)
@@ -119,6 +119,7 @@ def create_app(
     app.include_router(pages.router)
     app.include_router(review.router)
     app.include_router(openings.pages)
+    app.include_router(roster.router)
 
     def _is_api(request: Request) -> bool:
         return request.url.path.startswith("/api/") or request.headers.get("accept", "").startswith("application/json")

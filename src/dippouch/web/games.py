@@ -15,6 +15,7 @@ from dippouch.store.repository import phase_record_of
 from dippouch.store.web_queries import game_phase
 from dippouch.web.inputs import duration_text
 from dippouch.web.maps import map_available
+from dippouch.web.roster import game_absences_view
 from dippouch.web.security import NotFound, Viewer
 from dippouch.web.service import Web
 
@@ -172,6 +173,7 @@ def _build_game_view(web: Web, name: str, visibility: str) -> dict[str, Any]:
         }
     return {
         "_variant": v,
+        "absences": game_absences_view(web, name),
         "board": board,
         "draw": draw,
         "name": name,

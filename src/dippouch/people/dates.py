@@ -1,0 +1,84 @@
+"""Days as people type them ("2026-08-03", "3 August 2026", "3 Aug 2026"), read with messages that say what
+was wrong, in which field, and the closest form that works.
+
+Pure: the caller says which field it reads and, for ranges, hands both days in.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from datetime import date
+
+__all__ = ["DateError", "day_range", "parse_day", "short_range"]
+
+MONTHS = {name.lower(): i for i, name in enumerate(calendar.month_name) if name}
+MONTHS.update({name.lower(): i for i, name in enumerate(calendar.month_abbr) if name})
+MONTHS["sept"] = 9
+
+EXAMPLE = "2026-08-03 (year-month-day) or 3 August 2026"
+
+
+class DateError(ValueError):
+    """A day that cannot be read, or a range whose days do not fit: the message names the field and a form
+    that works."""
+
+
+def _make(year: int, month: int, day: int, text: str, field: str) -> date:
+    if not 1 <= month <= 12:
+        raise DateError(f"{field}: {text!r} has month {month}; months run from 1 to 12 (write it as {EXAMPLE})")
+    last = calendar.monthrange(year, month)[1]
+    if not 1 <= day <= last:
+        raise DateError(
+            f"{field}: {text!r} is not a day: {calendar.month_name[month]} {year} has {last} days "
+            f"(closest: {date(year, month, min(max(day, 1), last)).isoformat()})"
+        )
+    if not 1900 <= year <= 9999:
+        raise DateError(f"{field}: {text!r} has year {year}; write the full year, as in {EXAMPLE}")
+    return date(year, month, day)
+
+
+def parse_day(text: str, field: str) -> date:
+    """The day ``text`` names; ``field`` is the form field's name, for the message."""
+    raw = " ".join(str(text).split())
+    if not raw:
+        raise DateError(f"{field}: a day is needed, as in {EXAMPLE}")
+    if m := re.fullmatch(r"(\d{4})-(\d{1,2})-(\d{1,2})", raw):
+        return _make(int(m[1]), int(m[2]), int(m[3]), raw, field)
+    if m := re.fullmatch(r"(\d{1,2})(?:st|nd|rd|th)?\s+([A-Za-z]+)\.?,?\s+(\d{4})", raw):
+        month = MONTHS.get(m[2].lower())
+        if month is None:
+            import difflib  # only for a month misspelt
+
+            close = difflib.get_close_matches(m[2].capitalize(), [n for n in calendar.month_name if n], 1, 0.6)
+            hint = f"; did you mean {close[0]}?" if close else f"; write it as {EXAMPLE}"
+            raise DateError(f"{field}: no month {m[2]!r} in {raw!r}{hint}")
+        return _make(int(m[3]), month, int(m[1]), raw, field)
+    if re.fullmatch(r"\d{1,2}[/.]\d{1,2}[/.]\d{2,4}", raw):
+        raise DateError(
+            f"{field}: {raw!r} could be read day-first or month-first; write it as {EXAMPLE} so it means one day"
+        )
+    raise DateError(f"{field}: {raw!r} is not a day this form reads; write it as {EXAMPLE}")
+
+
+def day_range(first: str, last: str) -> tuple[date, date]:
+    """Two days read from the fields ``from`` and ``to``; the last may not come before the first."""
+    a = parse_day(first, "from")
+    b = parse_day(last, "to")
+    if b < a:
+        raise DateError(
+            f"to: {b.isoformat()} is before 'from' ({a.isoformat()}); did you mean from {b.isoformat()} "
+            f"to {a.isoformat()}?"
+        )
+    return a, b
+
+
+def short_range(first: date, last: date) -> str:
+    """ "3-21 Aug", "28 Jul-4 Aug", "30 Dec 2026-2 Jan 2027": as short as reads unambiguously."""
+    if first == last:
+        return f"{first.day} {first:%b}"
+    if first.year != last.year:
+        return f"{first.day} {first:%b} {first.year}\u2013{last.day} {last:%b} {last.year}"
+    if first.month != last.month:
+        return f"{first.day} {first:%b}\u2013{last.day} {last:%b}"
+    return f"{first.day}\u2013{last.day} {last:%b}"

@@ -1,0 +1,777 @@
+"""The player list on the web: a person's postal addresses and holidays (their own pages), the rosters of a game
+and of the installation (page, CSV, PDF), each game's roster and absence settings, and the JSON API for all of it.
+
+Who reads addresses is decided here and only here (:func:`may_read_addresses`), from the game's
+``roster_visibility`` and the caller's grants: the game's coordinator always when it says ``coordinator`` or
+``co-players``, its players when it says ``co-players``, nobody when it says ``nobody``. Everyone else gets the
+roster without a single address or e-mail address, whatever the format; a caller with no part in the game gets
+no roster at all. The game page shows who is away (days, never the reason) through :mod:`dippouch.web.games`.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from datetime import date
+from html import escape
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import APIRouter
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.routing import APIRoute
+from pydantic import BaseModel, Field
+from starlette.requests import Request
+
+from dippouch.game import GameError
+from dippouch.people.absences import POLICIES
+from dippouch.people.addresses import address_in_force
+from dippouch.people.dates import DateError, day_range, short_range
+from dippouch.store import absences as absence_store
+from dippouch.store import addresses as address_store
+from dippouch.store.people import person_by_email
+from dippouch.web.answers import (
+    AbsenceAnswer,
+    AbsencesAnswer,
+    AddressAnswer,
+    AddressesAnswer,
+    AllyAnswer,
+    DoneAnswer,
+    ErrorAnswer,
+    GameAbsencesAnswer,
+    RosterAnswer,
+    RosterSettingsAnswer,
+)
+from dippouch.web.deps import render, set_flash, viewer_of, web_of
+from dippouch.web.security import CSRF_FIELD, CSRF_HEADER, BadInput, Forbidden, NeedsKey, NotFound, Viewer, check_csrf
+from dippouch.web.service import Web
+
+__all__ = ["add_api_routes", "api_router", "game_absences_view", "may_read_addresses", "router"]
+
+router = APIRouter(include_in_schema=False)
+api_router = APIRouter()
+"""Its routes are added to :data:`dippouch.web.api.router` (under ``/api``) by :func:`add_api_routes`, so the
+API's own checks cover them."""
+
+
+def add_api_routes(router: APIRouter) -> None:
+    """Add this module's API routes to the API's router, as its own routes (under its prefix)."""
+    for r in api_router.routes:
+        if isinstance(r, APIRoute):
+            router.add_api_route(
+                r.path,
+                r.endpoint,
+                methods=sorted(r.methods or ()),
+                response_model=r.response_model,
+                response_model_exclude_unset=True,
+                responses=r.responses,
+                description=r.description,
+                name=r.name,
+            )
+
+
+_ERRORS: dict[int | str, dict[str, Any]] = {s: {"model": ErrorAnswer} for s in (400, 401, 403, 404, 422)}
+MAX_FORM = 20_000
+
+
+def _answers(model: Any) -> dict[str, Any]:
+    return {"response_model": model, "response_model_exclude_unset": True, "responses": _ERRORS}
+
+
+# ------------------------------------------------------------------------------------------------ who
+
+
+def _person(viewer: Viewer) -> int:
+    if viewer.person_id is None:
+        raise NeedsKey(
+            "your addresses and holidays are kept for a person: sign in with the link mailed to you "
+            "(a player's or coordinator's key alone has no person behind it)"
+        )
+    return viewer.person_id
+
+
+def may_read_addresses(viewer: Viewer, game: str, visibility: str) -> bool:
+    """Whether ``viewer`` reads the postal and e-mail addresses in ``game``'s roster."""
+    if visibility == "coordinator":
+        return viewer.coordinates(game)
+    if visibility == "co-players":
+        return viewer.coordinates(game) or bool(viewer.powers(game))
+    return False
+
+
+def _in_game(viewer: Viewer, game: str) -> bool:
+    return viewer.in_game(game) or viewer.coordinates(None)
+
+
+def _require_roster(viewer: Viewer, game: str) -> None:
+    if not viewer.signed_in:
+        raise NeedsKey(f"the roster of {game} is for its players and coordinator: sign in first")
+    if not _in_game(viewer, game):
+        raise Forbidden(f"the roster of {game} is for its players and coordinator")
+
+
+def _writer(request: Request) -> Viewer:
+    """The caller of a state-changing API call; cookie callers must prove the call came from our page."""
+    viewer = viewer_of(request)
+    if not viewer.signed_in:
+        raise NeedsKey("this call needs a sign-in: a person's session (with X-CSRF-Token) or a bearer key")
+    if not viewer.by_bearer:
+        check_csrf(request, request.headers.get(CSRF_HEADER))
+    return viewer
+
+
+# ------------------------------------------------------------------------------------------------ views
+
+
+def _address_view(a: Any, in_force: Any) -> dict[str, Any]:
+    return {
+        "id": a.id,
+        "address": a.text,
+        "primary": a.primary,
+        "first_day": a.first_day.isoformat() if a.first_day else None,
+        "last_day": a.last_day.isoformat() if a.last_day else None,
+        "when": "primary" if a.primary else short_range(a.first_day, a.last_day),
+        "in_force": in_force is not None and in_force.id == a.id,
+    }
+
+
+def addresses_view(web: Web, person_id: int) -> dict[str, Any]:
+    mine = address_store.addresses_of(web.store, person_id)
+    today = web.now().date()
+    now = address_in_force(mine, today)
+    return {"today": today.isoformat(), "addresses": [_address_view(a, now) for a in mine]}
+
+
+def _entry(e: address_store.RosterEntry, shown: bool, away: dict[str, str]) -> dict[str, Any]:
+    out: dict[str, Any] = {"power": e.power, "player": e.player}
+    if e.power in away:
+        out["away"] = away[e.power]
+    if shown:
+        out["emails"] = list(e.emails)
+        out["address"] = e.address
+        out["until"] = e.until.isoformat() if e.until else None
+        out["changes"] = [{"first_day": d.isoformat(), "address": text} for d, text in e.changes]
+    return out
+
+
+def _roster_views(web: Web, viewer: Viewer, games: list[str] | None) -> list[dict[str, Any]]:
+    today = web.now().date()
+    out = []
+    for r in address_store.roster(web.store, games, today):
+        if not _in_game(viewer, r.game):
+            continue
+        shown = may_read_addresses(viewer, r.game, r.visibility)
+        away = {a.power: a.text for a in absence_store.game_absences(web.store, r.game, today)}
+        out.append(
+            {
+                "game": r.game,
+                "variant": r.variant,
+                "status": r.status,
+                "visibility": r.visibility,
+                "visibility_text": address_store.VISIBILITIES[r.visibility],
+                "addresses_shown": shown,
+                "day": today.isoformat(),
+                "entries": [_entry(e, shown, away) for e in r.entries],
+            }
+        )
+    return out
+
+
+def game_roster(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
+    _require_roster(viewer, name)
+    got = _roster_views(web, viewer, [name])
+    if not got:
+        raise NotFound(f"no game {name!r}")
+    return got[0]
+
+
+def installation_roster(web: Web, viewer: Viewer) -> list[dict[str, Any]]:
+    if not viewer.signed_in:
+        raise NeedsKey("the roster is for the games' players and coordinators: sign in first")
+    return _roster_views(web, viewer, None)
+
+
+def game_absences_view(web: Web, name: str) -> dict[str, Any]:
+    """What the game page and the API show of absences: the policy, who is away (days only), what was done."""
+    pol = absence_store.absence_policy(web.store, name)
+    today = web.now().date()
+    return {
+        "policy": pol.policy,
+        "policy_text": POLICIES.get(pol.policy, pol.policy),
+        "budget_days": pol.budget_days,
+        "stand_in": pol.stand_in_name,
+        "away": [
+            {"power": a.power, "player": a.player, "text": a.text, "now": a.now}
+            for a in absence_store.game_absences(web.store, name, today)
+        ],
+        "applied": [
+            {
+                "phase": u.phase,
+                "power": u.power,
+                "policy": u.policy,
+                "days": u.days,
+                "text": _use_text(u),
+            }
+            for u in absence_store.absence_uses(web.store, name)
+        ],
+    }
+
+
+def _use_text(u: absence_store.Use) -> str:
+    d = u.detail
+    if u.policy == "extend":
+        if "deadline" in d:
+            return f"{u.power} was away: deadline extended by {u.days:g} days to {d['deadline'][:16].replace('T', ' ')} UTC"
+        return f"{u.power} was away: {d.get('note', 'no extension')}"
+    if u.policy == "standing":
+        carried = d.get("carried") or []
+        return f"{u.power} was away: {len(carried)} standing order{'s' if len(carried) != 1 else ''} carried, other units hold"
+    if u.policy == "stand_in":
+        return f"{u.power} was away: {d.get('stand_in') or 'the stand-in'} could order for them"
+    return f"{u.power} was away"
+
+
+def _absences_view(web: Web, person_id: int) -> dict[str, Any]:
+    today = web.now().date()
+    from dippouch.store.people import seats_of
+
+    games = []
+    allies = absence_store.proxy_allies(web.store, person_id)
+    for seat in seats_of(web.store, person_id):
+        pol = absence_store.absence_policy(web.store, seat.game)
+        game: dict[str, Any] = {
+            "game": seat.game,
+            "power": seat.power,
+            "policy": pol.policy,
+            "policy_text": POLICIES[pol.policy],
+            "proxy_orders": pol.proxy_orders,
+            "ally": allies.get(seat.game),
+        }
+        if pol.proxy_orders:
+            game["powers"] = [p for p in web.variant_of(seat.game).power_names if p != seat.power]
+        games.append(game)
+    return {
+        "today": today.isoformat(),
+        "absences": [
+            {
+                "id": a.id,
+                "first_day": a.first_day.isoformat(),
+                "last_day": a.last_day.isoformat(),
+                "text": a.text,
+                "reason": a.reason,
+            }
+            for a in absence_store.absences_of(web.store, person_id)
+            if a.last_day >= today
+        ],
+        "games": games,
+    }
+
+
+# ------------------------------------------------------------------------------------------------ files
+
+
+def roster_csv(views: list[dict[str, Any]]) -> str:
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\r\n")
+    shown = any(v["addresses_shown"] for v in views)
+    head = ["game", "power", "player", "away"]
+    if shown:
+        head += ["e-mail", "address in force", "until", "upcoming changes"]
+    w.writerow(head)
+    for v in views:
+        for e in v["entries"]:
+            row = [v["game"], e["power"], e["player"], e.get("away", "")]
+            if shown:
+                if v["addresses_shown"]:
+                    changes = "; ".join(
+                        f"from {c['first_day']}: {(c['address'] or 'no address').replace(chr(10), ', ')}"
+                        for c in e["changes"]
+                    )
+                    row += [
+                        " ".join(e["emails"]),
+                        (e["address"] or "").replace("\n", ", "),
+                        e["until"] or "",
+                        changes,
+                    ]
+                else:
+                    row += ["", "", "", ""]
+            w.writerow(row)
+    return out.getvalue()
+
+
+_PX = 96 / 25.4
+
+
+def _lines(views: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """(style, text) lines of the printed roster: ``h`` a game's heading, ``b`` a player, ``t`` text."""
+    out: list[tuple[str, str]] = []
+    for v in views:
+        out.append(("h", f"{v['game']} ({v['variant']})"))
+        if not v["addresses_shown"]:
+            out.append(("t", f"Addresses are read by {v['visibility_text']}."))
+        for e in v["entries"]:
+            out.append(("b", f"{e['power']}: {e['player']}" + (f" ({e['away']})" if e.get("away") else "")))
+            if v["addresses_shown"]:
+                if e["emails"]:
+                    out.append(("t", "    " + ", ".join(e["emails"])))
+                for line in (e["address"] or "no postal address given").split("\n"):
+                    out.append(("t", "    " + line))
+                if e["until"]:
+                    out.append(("t", f"    (until {e['until']})"))
+                for c in e["changes"]:
+                    where = (c["address"] or "no address").replace("\n", ", ")
+                    out.append(("t", f"    from {c['first_day']}: {where}"))
+        out.append(("t", ""))
+    return out
+
+
+def roster_pdf(title: str, views: list[dict[str, Any]]) -> bytes:
+    """The roster on A4 pages, drawn as SVG and turned into PDF as the results are (cairosvg)."""
+    from dippouch.render.output import pdf_pages
+
+    width, height = 210 * _PX, 297 * _PX
+    margin, step, top = 15 * _PX, 15.0, 15 * _PX + 34
+    per_page = int((height - top - margin) / step)
+    lines = [(style, text[:110]) for style, text in _lines(views)] or [("t", "No games.")]
+    pages = []
+    for start in range(0, len(lines), per_page):
+        body = [
+            f'<text x="{margin:.1f}" y="{margin + 12:.1f}" font-size="16" font-weight="bold">{escape(title)}</text>'
+        ]
+        for row, (style, text) in enumerate(lines[start : start + per_page]):
+            weight = ' font-weight="bold"' if style in ("h", "b") else ""
+            size = 13 if style == "h" else 10.5
+            body.append(
+                f'<text x="{margin:.1f}" y="{top + row * step:.1f}" font-size="{size}"{weight} xml:space="preserve">'
+                f"{escape(text)}</text>"
+            )
+        pages.append(
+            f'<svg xmlns="http://www.w3.org/2000/svg" width="210mm" height="297mm" viewBox="0 0 {width:.1f} {height:.1f}"'
+            f' font-family="DejaVu Sans, Verdana, sans-serif"><rect width="100%" height="100%" fill="#ffffff"/>'
+            + "".join(body)
+            + "</svg>"
+        )
+    return pdf_pages(pages)
+
+
+_PRIVATE = {"Cache-Control": "no-store, private", "X-Content-Type-Options": "nosniff"}
+
+
+def _file(data: str | bytes, media: str, filename: str) -> Response:
+    return Response(
+        data, media_type=media, headers={**_PRIVATE, "Content-Disposition": f'attachment; filename="{filename}"'}
+    )
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_" else "_" for c in name)[:60] or "game"
+
+
+# ------------------------------------------------------------------------------------------------ pages
+
+
+def _gurl(name: str) -> str:
+    return "/games/" + quote(name, safe="")
+
+
+async def _form(request: Request) -> dict[str, str]:
+    form = await request.form(max_fields=40, max_files=0, max_part_size=MAX_FORM)
+    data = {k: v for k, v in form.multi_items() if isinstance(v, str)}
+    check_csrf(request, data.get(CSRF_FIELD))
+    return data
+
+
+def _redirect(url: str, flash: str) -> Response:
+    resp = RedirectResponse(url, status_code=303)
+    set_flash(resp, flash)
+    return resp
+
+
+def _days_of(data: dict[str, str]) -> tuple[date | None, date | None]:
+    first, last = data.get("from", "").strip(), data.get("to", "").strip()
+    if not first and not last:
+        return None, None
+    if not first or not last:
+        raise DateError(
+            ("from" if not first else "to") + ": give both days of an alternate address (or neither, for the primary)"
+        )
+    return day_range(first, last)
+
+
+def _addresses_page(request: Request, *, error: str | None = None, typed: dict[str, str] | None = None) -> Response:
+    web = web_of(request)
+    pid = _person(viewer_of(request))
+    ctx = {"v": addresses_view(web, pid), "error": error, "typed": typed or {}}
+    return render(request, "addresses.html", ctx, status=400 if error else 200)
+
+
+@router.get("/me/addresses", response_class=HTMLResponse)
+def addresses_page(request: Request) -> Response:
+    return _addresses_page(request)
+
+
+@router.post("/me/addresses")
+async def add_address_form(request: Request) -> Response:
+    data = await _form(request)
+    return await run_in_threadpool(_add_address, request, data)
+
+
+def _add_address(request: Request, data: dict[str, str]) -> Response:
+    web = web_of(request)
+    pid = _person(viewer_of(request))
+    try:
+        first, last = _days_of(data)
+        address_store.add_address(
+            web.store, pid, data.get("address", ""), first_day=first, last_day=last, now=web.now()
+        )
+    except (GameError, DateError) as e:
+        return _addresses_page(request, error=str(e), typed=data)
+    return _redirect("/me/addresses", "Address added.")
+
+
+@router.post("/me/addresses/{address_id}")
+async def edit_address_form(request: Request, address_id: int) -> Response:
+    data = await _form(request)
+    return await run_in_threadpool(_edit_address, request, address_id, data)
+
+
+def _edit_address(request: Request, address_id: int, data: dict[str, str]) -> Response:
+    web = web_of(request)
+    pid = _person(viewer_of(request))
+    try:
+        first, last = _days_of(data)
+        address_store.edit_address(web.store, pid, address_id, data.get("address", ""), first_day=first, last_day=last)
+    except (GameError, DateError) as e:
+        return _addresses_page(request, error=f"address #{address_id}: {e}", typed={**data, "id": str(address_id)})
+    return _redirect("/me/addresses", "Address saved.")
+
+
+@router.post("/me/addresses/{address_id}/delete")
+async def delete_address_form(request: Request, address_id: int) -> Response:
+    await _form(request)
+    web = web_of(request)
+    pid = _person(viewer_of(request))
+    await run_in_threadpool(address_store.remove_address, web.store, pid, address_id)
+    return _redirect("/me/addresses", "Address removed.")
+
+
+def _absences_page(request: Request, *, error: str | None = None, typed: dict[str, str] | None = None) -> Response:
+    web = web_of(request)
+    pid = _person(viewer_of(request))
+    ctx = {"v": _absences_view(web, pid), "error": error, "typed": typed or {}}
+    return render(request, "absences.html", ctx, status=400 if error else 200)
+
+
+@router.get("/me/absences", response_class=HTMLResponse)
+def absences_page(request: Request) -> Response:
+    return _absences_page(request)
+
+
+@router.post("/me/absences")
+async def add_absence_form(request: Request) -> Response:
+    data = await _form(request)
+    return await run_in_threadpool(_add_absence, request, data)
+
+
+def _add_absence(request: Request, data: dict[str, str]) -> Response:
+    web = web_of(request)
+    pid = _person(viewer_of(request))
+    try:
+        first, last = day_range(data.get("from", ""), data.get("to", ""))
+        absence_store.record_absence(web.store, pid, first, last, reason=data.get("reason", ""), now=web.now())
+    except (GameError, DateError) as e:
+        return _absences_page(request, error=str(e), typed=data)
+    for seat in _seats(web, pid):
+        web.touched(seat)
+    return _redirect("/me/absences", f"Away {short_range(first, last)}: recorded for all your games.")
+
+
+def _seats(web: Web, pid: int) -> list[str]:
+    from dippouch.store.people import seats_of
+
+    return sorted({s.game for s in seats_of(web.store, pid)})
+
+
+@router.post("/me/absences/ally")
+async def ally_form(request: Request) -> Response:
+    data = await _form(request)
+    return await run_in_threadpool(_ally, request, data)
+
+
+def _ally(request: Request, data: dict[str, str]) -> Response:
+    web = web_of(request)
+    pid = _person(viewer_of(request))
+    game = data.get("game", "")
+    try:
+        ally = absence_store.set_proxy_ally(web.store, pid, game, data.get("ally") or None, now=web.now())
+    except GameError as e:
+        return _absences_page(request, error=f"{game}: {e}", typed=data)
+    return _redirect(
+        "/me/absences", f"{game}: {ally or 'nobody'} gives proxy orders for your units while you are away."
+    )
+
+
+@router.post("/me/absences/{absence_id}/delete")
+async def delete_absence_form(request: Request, absence_id: int) -> Response:
+    await _form(request)
+    web = web_of(request)
+    pid = _person(viewer_of(request))
+    await run_in_threadpool(absence_store.remove_absence, web.store, pid, absence_id, now=web.now())
+    for game in _seats(web, pid):
+        web.touched(game)
+    return _redirect("/me/absences", "Absence removed.")
+
+
+def _roster_page(request: Request, name: str | None, *, error: str | None = None) -> Response:
+    web, viewer = web_of(request), viewer_of(request)
+    views = [game_roster(web, name, viewer)] if name is not None else installation_roster(web, viewer)
+    ctx: dict[str, Any] = {"views": views, "game": name, "error": error, "gurl": _gurl(name) if name else None}
+    if name is not None and viewer.coordinates(name):
+        ctx["settings"] = _settings_view(web, name)
+        ctx["visibilities"] = address_store.VISIBILITIES
+        ctx["policies"] = POLICIES
+    return render(request, "roster.html", ctx, status=400 if error else 200)
+
+
+@router.get("/games/{name}/roster", response_class=HTMLResponse)
+def game_roster_page(request: Request, name: str) -> Response:
+    return _roster_page(request, name)
+
+
+@router.get("/roster", response_class=HTMLResponse)
+def roster_page(request: Request) -> Response:
+    return _roster_page(request, None)
+
+
+@router.get("/games/{name}/roster.csv")
+def game_roster_csv(request: Request, name: str) -> Response:
+    views = [game_roster(web_of(request), name, viewer_of(request))]
+    return _file(roster_csv(views), "text/csv; charset=utf-8", f"roster-{_safe(name)}.csv")
+
+
+@router.get("/roster.csv")
+def roster_csv_file(request: Request) -> Response:
+    views = installation_roster(web_of(request), viewer_of(request))
+    return _file(roster_csv(views), "text/csv; charset=utf-8", "roster.csv")
+
+
+@router.get("/games/{name}/roster.pdf")
+async def game_roster_pdf(request: Request, name: str) -> Response:
+    view = await run_in_threadpool(game_roster, web_of(request), name, viewer_of(request))
+    data = await run_in_threadpool(roster_pdf, f"{name}: players", [view])
+    return _file(data, "application/pdf", f"roster-{_safe(name)}.pdf")
+
+
+@router.get("/roster.pdf")
+async def roster_pdf_file(request: Request) -> Response:
+    views = await run_in_threadpool(installation_roster, web_of(request), viewer_of(request))
+    data = await run_in_threadpool(roster_pdf, "Players of every game", views)
+    return _file(data, "application/pdf", "roster.pdf")
+
+
+def _settings_view(web: Web, name: str) -> dict[str, Any]:
+    pol = absence_store.absence_policy(web.store, name)
+    return {
+        "roster_visibility": address_store.roster_visibility(web.store, name),
+        "absence_policy": pol.policy,
+        "budget_days": pol.budget_days,
+        "stand_in": pol.stand_in_name,
+        "proxy_orders": pol.proxy_orders,
+    }
+
+
+def _apply_settings(web: Web, name: str, viewer: Viewer, data: dict[str, Any]) -> dict[str, Any]:
+    web.require_coordinator(name, viewer)
+    now = web.now()
+    visibility = str(data.get("roster_visibility") or "").strip()
+    policy = str(data.get("absence_policy") or "").strip()
+    budget_text = str(data.get("budget_days") if data.get("budget_days") is not None else "").strip()
+    stand_in = str(data.get("stand_in") or "").strip()
+    budget: int | None = None
+    if budget_text:
+        try:
+            budget = int(budget_text)
+        except ValueError:
+            raise BadInput(f"budget_days: {budget_text!r} is not a whole number of days; write e.g. 14") from None
+    stand_in_id: int | None = None
+    if policy.replace("-", "_") == "stand_in":
+        if not stand_in:
+            raise BadInput("stand_in: give the e-mail address of the person who stands in for absent players")
+        who = person_by_email(web.store, stand_in)
+        if who is None:
+            raise BadInput(
+                f"stand_in: nobody has signed up with {stand_in!r}; ask them to sign in once, then name them here"
+            )
+        stand_in_id = who.id
+    if visibility:
+        address_store.set_roster_visibility(web.store, name, visibility, now=now)
+    if policy:
+        absence_store.set_absence_policy(
+            web.store, name, policy, budget_days=budget, stand_in_person_id=stand_in_id, now=now
+        )
+    web.touched(name)
+    return _settings_view(web, name)
+
+
+@router.post("/games/{name}/roster/settings")
+async def settings_form(request: Request, name: str) -> Response:
+    data = await _form(request)
+    web, viewer = web_of(request), viewer_of(request)
+    try:
+        await run_in_threadpool(_apply_settings, web, name, viewer, data)
+    except (GameError, BadInput) as e:
+        message = e.message if isinstance(e, BadInput) else str(e)
+        if message.startswith("no game"):
+            raise
+        return await run_in_threadpool(lambda: _roster_page(request, name, error=message))
+    return _redirect(_gurl(name) + "/roster", "Settings saved.")
+
+
+# ------------------------------------------------------------------------------------------------ API
+
+
+class AddressIn(BaseModel):
+    address: str = Field(max_length=2000, description="The address, one line of the envelope a line.")
+    first_day: str = Field("", max_length=40, description="First day (2026-08-03); empty: the primary.")
+    last_day: str = Field("", max_length=40, description="Last day, inclusive; empty: the primary.")
+
+
+class AbsenceIn(BaseModel):
+    first_day: str = Field(max_length=40, description="First day away (2026-08-03).")
+    last_day: str = Field(max_length=40, description="Last day away, inclusive.")
+    reason: str = Field("", max_length=200, description="For you only; games show the days.")
+
+
+class RosterSettingsIn(BaseModel):
+    roster_visibility: str = Field("", max_length=20, description="coordinator, co-players or nobody")
+    absence_policy: str = Field("", max_length=20, description="none, extend, stand_in or standing")
+    budget_days: int | None = Field(None, description="Days of extension each player may take (extend).")
+    stand_in: str = Field("", max_length=320, description="The stand-in's e-mail address (stand_in).")
+
+
+def _api_error(e: DateError) -> BadInput:
+    """A day's message with the API's field names (the forms say from and to)."""
+    text = str(e)
+    for form, api in (("from", "first_day"), ("to", "last_day")):
+        if text.startswith(form + ":"):
+            text = api + text[len(form) :]
+    return BadInput(text.replace("'from'", "'first_day'"))
+
+
+def _api_days(first: str, last: str) -> tuple[date | None, date | None]:
+    try:
+        return _days_of({"from": first, "to": last})
+    except DateError as e:
+        raise _api_error(e) from None
+
+
+@api_router.get("/me/addresses", **_answers(AddressesAnswer))
+def api_addresses(request: Request) -> dict[str, Any]:
+    """The signed-in person's postal addresses, with the one in force today."""
+    return addresses_view(web_of(request), _person(viewer_of(request)))
+
+
+@api_router.post("/me/addresses", **_answers(AddressAnswer))
+def api_add_address(request: Request, body: AddressIn) -> dict[str, Any]:
+    """Add a postal address: the primary (no days) or an alternate preferred from ``from`` to ``to``."""
+    viewer = _writer(request)
+    pid = _person(viewer)
+    web = web_of(request)
+    first, last = _api_days(body.first_day, body.last_day)
+    new = address_store.add_address(web.store, pid, body.address, first_day=first, last_day=last, now=web.now())
+    return next(a for a in addresses_view(web, pid)["addresses"] if a["id"] == new)
+
+
+@api_router.post("/me/addresses/{address_id}", **_answers(AddressAnswer))
+def api_edit_address(request: Request, address_id: int, body: AddressIn) -> dict[str, Any]:
+    """Change one of the signed-in person's addresses."""
+    viewer = _writer(request)
+    pid = _person(viewer)
+    web = web_of(request)
+    first, last = _api_days(body.first_day, body.last_day)
+    address_store.edit_address(web.store, pid, address_id, body.address, first_day=first, last_day=last)
+    return next(a for a in addresses_view(web, pid)["addresses"] if a["id"] == address_id)
+
+
+@api_router.delete("/me/addresses/{address_id}", **_answers(DoneAnswer))
+def api_remove_address(request: Request, address_id: int) -> dict[str, Any]:
+    viewer = _writer(request)
+    address_store.remove_address(web_of(request).store, _person(viewer), address_id)
+    return {"message": f"address #{address_id} removed"}
+
+
+@api_router.get("/me/absences", **_answers(AbsencesAnswer))
+def api_absences(request: Request) -> dict[str, Any]:
+    """The signed-in person's holidays to come, and each of their games' policy for them."""
+    return _absences_view(web_of(request), _person(viewer_of(request)))
+
+
+@api_router.post("/me/absences", **_answers(AbsenceAnswer))
+def api_add_absence(request: Request, body: AbsenceIn) -> dict[str, Any]:
+    """Record a holiday once, for every game the person plays."""
+    viewer = _writer(request)
+    pid = _person(viewer)
+    web = web_of(request)
+    try:
+        first, last = day_range(body.first_day, body.last_day)
+    except DateError as e:
+        raise _api_error(e) from None
+    new = absence_store.record_absence(web.store, pid, first, last, reason=body.reason, now=web.now())
+    for game in _seats(web, pid):
+        web.touched(game)
+    return next(a for a in _absences_view(web, pid)["absences"] if a["id"] == new)
+
+
+@api_router.delete("/me/absences/{absence_id}", **_answers(DoneAnswer))
+def api_remove_absence(request: Request, absence_id: int) -> dict[str, Any]:
+    viewer = _writer(request)
+    web = web_of(request)
+    pid = _person(viewer)
+    absence_store.remove_absence(web.store, pid, absence_id, now=web.now())
+    for game in _seats(web, pid):
+        web.touched(game)
+    return {"message": f"absence #{absence_id} removed"}
+
+
+@api_router.get("/games/{name}/roster", **_answers(RosterAnswer))
+def api_game_roster(request: Request, name: str) -> dict[str, Any]:
+    """The game's roster: every power and its player; addresses only for those the game's setting allows."""
+    return game_roster(web_of(request), name, viewer_of(request))
+
+
+@api_router.get("/roster", **_answers(list[RosterAnswer]))
+def api_roster(request: Request) -> list[dict[str, Any]]:
+    """The rosters of every game the caller plays or coordinates."""
+    return installation_roster(web_of(request), viewer_of(request))
+
+
+@api_router.get("/games/{name}/absences", **_answers(GameAbsencesAnswer))
+def api_game_absences(request: Request, name: str) -> dict[str, Any]:
+    """Who is away (days only), the game's policy and what it did at past deadlines: as public as the game."""
+    web = web_of(request)
+    web.require_visible(name, viewer_of(request))
+    return game_absences_view(web, name)
+
+
+@api_router.post("/games/{name}/roster/settings", **_answers(RosterSettingsAnswer))
+def api_roster_settings(request: Request, name: str, body: RosterSettingsIn) -> dict[str, Any]:
+    """The coordinator sets who reads the roster's addresses and what the game does for absent players."""
+    viewer = _writer(request)
+    return _apply_settings(web_of(request), name, viewer, body.model_dump())
+
+
+class AllyIn(BaseModel):
+    game: str = Field(max_length=100)
+    ally: str = Field(
+        "", max_length=100, description="The power that orders your units while you are away; empty: none."
+    )
+
+
+@api_router.post("/me/absences/ally", **_answers(AllyAnswer))
+def api_ally(request: Request, body: AllyIn) -> dict[str, Any]:
+    """In a game whose rules allow proxy orders (W3K), name the ally who orders your units while you are away."""
+    viewer = _writer(request)
+    web = web_of(request)
+    ally = absence_store.set_proxy_ally(web.store, _person(viewer), body.game, body.ally or None, now=web.now())
+    return {"game": body.game, "ally": ally}
