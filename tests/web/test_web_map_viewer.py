@@ -328,3 +328,74 @@ def test_the_public_game_page_gets_the_viewer_and_keeps_its_picture_without_scri
     img = plain.locator("[data-map] img")
     assert img.count() == 1 and img.evaluate("i => i.complete && i.naturalWidth > 0")
     assert plain.locator("[data-map] svg").count() == 0
+
+
+def _default_view(page: Any, power: str) -> dict[str, Any]:
+    """What the default view shows: the frame (cut to the window), the power's units, and every name shown
+    that reaches into the frame with its rendered font size (its font-size times the screen's scale, its own
+    enlargement included) and its box on screen."""
+    got: dict[str, Any] = page.evaluate(
+        """power => {
+          const fig = document.querySelector('[data-map]');
+          const f = fig.querySelector('.map-viewport').getBoundingClientRect();
+          const frame = {l: f.left, t: f.top, r: f.right, b: Math.min(f.bottom, innerHeight)};
+          const box = e => { const b = e.getBoundingClientRect(); return {l: b.left, t: b.top, r: b.right, b: b.bottom}; };
+          const units = Array.from(fig.querySelectorAll(`[id^='unit-'][data-power='${power}']`))
+            .map(u => Object.assign({id: u.id}, box(u)));
+          const names = Array.from(fig.querySelectorAll("text[id^='label-']")).filter(t => {
+            const b = t.getBoundingClientRect();
+            return getComputedStyle(t).visibility !== 'hidden' && b.right > frame.l && b.left < frame.r
+              && b.bottom > frame.t && b.top < frame.b;
+          }).map(t => Object.assign({id: t.id, px: parseFloat(t.getAttribute('font-size')) * t.getScreenCTM().a}, box(t)));
+          return {frame, units, names};
+        }""",
+        power,
+    )
+    return got
+
+
+def _overlaps(names: list[dict[str, Any]], slack: float = 0.5) -> list[tuple[str, str]]:
+    out = []
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            if (
+                a["l"] + slack < b["r"]
+                and b["l"] + slack < a["r"]
+                and a["t"] + slack < b["b"]
+                and b["t"] + slack < a["b"]
+            ):
+                out.append((a["id"], b["id"]))
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["w3k", "standard", "hundred3", "hundred", "1897", "1000ad"])
+def test_the_default_view_shows_every_powers_units_and_readable_names_apart(
+    server: dict[str, Any], browser: Any, variant: str
+) -> None:
+    """For every power of the variant, at 1366x768 and on a phone (390x844), the page opens with all of the
+    power's units in view and names to read: every name shown in view at least 9 px (names are drawn
+    larger where the zoom would make them smaller) and no two shown names overlapping (a name that would
+    overlap a more important one waits for a closer zoom). W3K's powers are spread the length of the
+    islands, so its default views are the widest."""
+    from dippouch.catalog import load_variant
+
+    powers = [p.name for p in load_variant(variant).powers]
+    for size_, phone in [(DESKTOP, False), (PHONE, True)]:
+        for power in powers:
+            _, secret = _game(server, variant, power)
+            page = _page(browser, server, secret, size_, phone)
+            got = _default_view(page, power)
+            where = (variant, power, "phone" if phone else "desktop")
+            outside = [u["id"] for u in got["units"] if not _inside(u, got["frame"])]
+            assert not outside, (where, outside, got["frame"])
+            assert len(got["names"]) >= 3, (where, got["names"])
+            small = [(n["id"], round(n["px"], 2)) for n in got["names"] if n["px"] < 9 - 0.01]
+            assert not small, (where, small)
+            assert not _overlaps(got["names"]), (where, _overlaps(got["names"]))
+            assert page.errors == [], page.errors
+            if variant == "w3k" and power in ("Protectorate", "Manchester"):
+                page.screenshot(
+                    path=str(ARTIFACTS / f"viewer-default-{power.lower()}-{'phone' if phone else 'desktop'}.png")
+                )
+            page.context.close()
