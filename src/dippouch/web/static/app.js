@@ -57,7 +57,32 @@
     });
     return el;
   }
+  // The orders in the box drawn on the map as they are typed, before they are sent: the line check answers
+  // each accepted line with the renderer's own drawing of it (the marks of a sent order, with a white
+  // casing); this only puts them on the board, over the orders already drawn, and replaces them at each check.
+  var SVGNS = "http://www.w3.org/2000/svg";
+  function drawDrafts(lines) {
+    var board = document.querySelector("[data-interactive] svg g.board") || document.querySelector("[data-map] svg g.board");
+    if (!board || !window.DOMParser) return;
+    var layer = board.querySelector("g.drafts");
+    if (!layer) {
+      layer = document.createElementNS(SVGNS, "g");
+      layer.setAttribute("class", "drafts");
+      board.appendChild(layer);
+    }
+    layer.textContent = "";
+    lines.forEach(function (ln) {
+      if (!ln.draft) return;
+      var doc = new DOMParser().parseFromString('<svg xmlns="' + SVGNS + '">' + ln.draft + "</svg>", "image/svg+xml");
+      var g = doc.documentElement.firstElementChild;
+      if (!g || doc.getElementsByTagName("parsererror").length) return;
+      g = document.importNode(g, true);
+      g.setAttribute("data-line", ln.line);
+      layer.appendChild(g);
+    });
+  }
   function showChecks(res) {
+    drawDrafts(res.lines);
     checks.textContent = "";
     res.lines.forEach(function (ln) {
       var parts = ln.error
