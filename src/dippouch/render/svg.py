@@ -487,6 +487,23 @@ def _place_ring(geo: Geometry, abbr: str, at: Point, r: float, fill: str) -> str
     )
 
 
+def _unit_callout(abbr: str, at: Point, to: Point, r: float, fill: str) -> str:
+    """A unit standing beside a place too small for it (``[drawing] unit_spots``): the place drawn again
+    round the unit as a disc of its tint, which takes clicks for the place (``data-province``), and a leader
+    line from the disc to the place itself."""
+    a = escape(abbr)
+    x, y = at
+    sx, sy = _toward(at, to, r * PLACE_RING)
+    d = f"M{_f(sx)} {_f(sy)}L{_f(to[0])} {_f(to[1])}"
+    return (
+        f'<path class="leader unit-leader" data-unit-leader="{a}" d="{d}" stroke="{CASING}"'
+        f' stroke-width="{_f(r * 0.14)}" stroke-linecap="round"/>'
+        f'<circle cx="{_f(to[0])}" cy="{_f(to[1])}" r="{_f(r * 0.22)}" fill="{CASING}" pointer-events="none"/>'
+        f'<circle class="place-ring callout" data-place="{a}" data-province="{a}" cx="{_f(x)}" cy="{_f(y)}"'
+        f' r="{_f(r * PLACE_RING)}" fill="{fill}" stroke="{CASING}" stroke-width="{_f(r * 0.18)}"/>'
+    )
+
+
 def _unit_svg(
     kind: str,
     at: Point,
@@ -640,7 +657,11 @@ def draw_svg(
         if pt is None:
             continue
         abbr = gmap.provinces[prov].abbr
-        rings.append(_place_ring(geo, abbr, pt, r, fills.get(abbr, NEUTRAL_LAND)))
+        here = geo.provinces.get(abbr)
+        if here is not None and here.unit_leader is not None and pt == here.unit:
+            rings.append(_unit_callout(abbr, pt, here.unit_leader, r, fills.get(abbr, NEUTRAL_LAND)))
+        else:
+            rings.append(_place_ring(geo, abbr, pt, r, fills.get(abbr, NEUTRAL_LAND)))
         extra = ""
         if abbr in badges:
             css, letter = badges[abbr]
