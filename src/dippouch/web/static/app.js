@@ -302,10 +302,18 @@
           if (!l.box) l.box = measure(l.el);
           var b = l.box;
           if (!b || !l.size) return;
-          var sc = Math.max(1, READABLE / (l.size * k)), cx = b.x + b.w / 2, cy = b.y + b.h / 2;
+          // The enlargement in steps of 4%, rounded up (a name is never below the readable size): a
+          // small zoom rewrites no name.
+          var need = READABLE / (l.size * k), sc = need <= 1 ? 1 : Math.pow(1.04, Math.ceil(Math.log(need) / Math.log(1.04)));
+          var cx = b.x + b.w / 2, cy = b.y + b.h / 2;
           var hw = b.w * sc / 2 + gap, hh = b.h * sc / 2 + gap;
-          var me = [cx - hw, cy - hh, cx + hw, cy + hh], hide = false;
+          var me = [cx - hw, cy - hh, cx + hw, cy + hh], hide = l.hidden;
+          var big = Math.max(sc, l.scale), bw = b.w * big / 2 + gap, bh = b.h * big / 2 + gap;
+          // A name out of view, drawn as it is or as it will be, is left alone (it is not seen): it is
+          // drawn anew when it comes into view.
+          if (!(cx + bw > vx0 && cx - bw < vx1 && cy + bh > vy0 && cy - bh < vy1)) return;
           if (me[2] > vx0 && me[0] < vx1 && me[3] > vy0 && me[1] < vy1) {
+            hide = false;
             for (var i = 0; i < shown.length && !hide; i++) {
               var o = shown[i];
               hide = me[0] < o[2] && o[0] < me[2] && me[1] < o[3] && o[1] < me[3];
