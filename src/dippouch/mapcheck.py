@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dippouch.core.lookup import closest
@@ -23,6 +23,7 @@ from dippouch.core.variant import Variant
 __all__ = [
     "LongEdge",
     "MapReport",
+    "check_crowding",
     "check_drawing",
     "check_geometry",
     "check_map",
@@ -298,6 +299,77 @@ def check_drawing(variant: Variant, *, names: str = "auto") -> Any:
     ph = busiest_phase(variant)
     svg = render_svg(variant, ph.position, ph.orders, ph.results, RenderOptions(names=names))
     return audit_svg(svg)
+
+
+def check_crowding(variant: Variant, *, names: str = "auto") -> Any:
+    """Units over each other or over names, wherever they may stand: every kind of unit a province can hold
+    (an army, a fleet on each of its coasts), drawn at its spot as the map draws it, against every such
+    unit of every other province and every name of the empty board. A :class:`LayoutReport` with
+    ``units_crowded`` (pairs of provinces) and ``units_on_names`` ((province, name)) filled in, each pair
+    once. FileNotFoundError when no geometry was built."""
+    import xml.etree.ElementTree as ET
+
+    from dippouch.render import RenderOptions, render_svg
+    from dippouch.render.audit import LayoutReport, label_box, mark_box, marks_touch, unit_marks
+    from dippouch.render.geometry import load_geometry
+    from dippouch.render.svg import _static, _unit_point, _unit_svg
+    from dippouch.render.text import BASELINE
+
+    geo = load_geometry(variant)
+    opts = RenderOptions(names=names)
+    r = _static(variant, geo, opts).r
+    gmap = variant.map
+    kinds = ["A", "F", *sorted({u.kind for u in variant.start.units.values()} - {"A", "F"})]
+    marks: list[tuple[str, Any, Any]] = []
+    for p in gmap.provinces:
+        for loc in [p.id, *p.coasts]:
+            for kind in kinds:
+                if not gmap.can_hold("A" if kind not in ("A", "F") else kind, loc):
+                    continue
+                pt = _unit_point(variant, geo, loc)
+                if pt is None:
+                    continue
+                el = ET.fromstring(
+                    _unit_svg(kind, pt, r, (0.5, 0.5, 0.5), "X").replace(
+                        "<g ", '<g xmlns="http://www.w3.org/2000/svg" ', 1
+                    )
+                )
+                m = unit_marks(el)
+                box = mark_box(m)
+                if box is not None:
+                    marks.append((p.abbr, m, box))
+    crowded: set[tuple[str, str]] = set()
+    for i, (a, ma, ba) in enumerate(marks):
+        for b, mb, bb in marks[i + 1 :]:
+            if (
+                a != b
+                and (min(a, b), max(a, b)) not in crowded
+                and ba[0] < bb[2]
+                and bb[0] < ba[2]
+                and ba[1] < bb[3]
+                and bb[1] < ba[3]
+            ) and marks_touch(ma, mb):
+                crowded.add((min(a, b), max(a, b)))
+    board = replace(variant.start, units={}, dislodged={})
+    root = ET.fromstring(render_svg(variant, board, options=RenderOptions(names=names, header=False, legend=False)))
+    on_names: set[tuple[str, str]] = set()
+    for e in root.iter("{http://www.w3.org/2000/svg}text"):
+        ident = e.get("id") or ""
+        if not ident.startswith("label-"):
+            continue
+        size = float(e.get("font-size", "0"))
+        nb = label_box(e.text or "", float(e.get("x", "0")), float(e.get("y", "0")) - size * BASELINE, size)
+        poly = [(nb[0], nb[1]), (nb[2], nb[1]), (nb[2], nb[3]), (nb[0], nb[3])]
+        for a, m, box in marks:
+            if (
+                box[0] < nb[2]
+                and nb[0] < box[2]
+                and box[1] < nb[3]
+                and nb[1] < box[3]
+                and marks_touch(m, ([poly], 0.0))
+            ):
+                on_names.add((a, ident[6:]))
+    return LayoutReport(units_crowded=sorted(crowded), units_on_names=sorted(on_names))
 
 
 def format_report(rep: MapReport) -> str:

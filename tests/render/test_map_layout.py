@@ -72,7 +72,7 @@ def test_audit_finds_a_name_in_another_province() -> None:
     # Burgundy's name on Munich, under Munich's unit spot: astray, and over another's mark.
     moved = _move_attrs(svg, "label-bur", x=mx, y=my)
     rep = audit_svg(moved)
-    assert rep.names_astray == ["bur"] and rep.misplaced == 1
+    assert rep.names_astray == ["bur"] and rep.units_on_names == [("mun", "bur")] and rep.misplaced == 2
     assert ("bur", "mun") in rep.names_on_marks
 
 
@@ -259,3 +259,49 @@ def test_audit_finds_a_marker_leader_ending_outside_its_place() -> None:
     x, y = load_geometry(v).provinces["mdx"].unit
     broken = svg[:d_start] + f"{first}L{x} {y}" + svg[d_end:]
     assert audit_svg(broken).markers_astray == ["lon"]
+
+
+# -- units over each other
+
+
+@pytest.mark.parametrize("name", builtin_names())
+def test_no_unit_is_drawn_over_another_or_over_a_name(name: str) -> None:
+    """Every kind of unit each province can hold, at its spot (an army, a fleet on each coast), against
+    every other province's and every name: no two marks overlap (W3K's London and Deptford, Lewis and
+    Stornoway did; the standard map's Apulia and Naples, Clyde and Edinburgh fleets touched)."""
+    from dippouch.mapcheck import check_crowding
+
+    rep = check_crowding(load_variant(name))
+    assert rep.units_crowded == [], rep.units_crowded
+    assert rep.units_on_names == [], rep.units_on_names
+
+
+def test_the_audit_finds_a_unit_drawn_over_another() -> None:
+    svg = _standard_svg()
+    assert audit_svg(svg).units_crowded == []
+    v = load_variant("standard")
+    ex, ey = load_geometry(v).provinces["edi"].unit
+    start = svg.index('id="unit-lvp"')
+    end = svg.index("</g>", start)
+    piece = re.sub(r'cx="[-\d.]+" cy="[-\d.]+"', f'cx="{ex + 9}" cy="{ey + 3}"', svg[start:end], count=1)
+    rep = audit_svg(svg[:start] + piece + svg[end:])
+    assert rep.units_crowded == [("edi", "lvp")], rep.units_crowded
+    assert rep.misplaced >= 1
+
+
+def test_deptfords_unit_stands_beside_it_with_a_leader_line_and_a_disc_that_takes_clicks() -> None:
+    """Deptford (5 km from London, where a unit is 17 km across) has its unit drawn south of it, clear of
+    London's: a disc of Deptford's colour round it, with ``data-province`` (a click there means Deptford),
+    and a leader line ending inside Deptford's shape. Without the line the audit calls the unit astray."""
+    v = load_variant("w3k")
+    pos = board(v, "Summer 1642 Movement", {"Crown": ["A lon", "A dep"]})
+    svg = render_svg(v, pos)
+    rep = audit_svg(svg)
+    assert rep.units_astray == [] and rep.units_crowded == [], rep.summary()
+    root = ET.fromstring(svg)
+    ring = next(e for e in root.iter(f"{NS}circle") if e.get("data-province") == "dep")
+    assert "callout" in (ring.get("class") or "") and ring.get("pointer-events") is None
+    leader = next(e for e in root.iter(f"{NS}path") if e.get("data-unit-leader") == "dep")
+    assert leader.get("d")
+    without = re.sub(r'<path class="leader unit-leader"[^>]*/>', "", svg)
+    assert audit_svg(without).units_astray == ["dep"]

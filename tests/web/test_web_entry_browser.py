@@ -410,23 +410,29 @@ def test_a_click_on_a_province_with_two_coasts_offers_the_coasts(
 def test_a_unit_token_over_a_small_province_does_not_take_the_click_meant_for_the_province_beneath(
     server: dict[str, Any], browser: Any, size: tuple[dict[str, int], bool]
 ) -> None:
-    """W3K: the army in Deptford is drawn over part of London. Deptford, then London where the token covers
-    it, is a move to London (not a hold), on the desktop and on a phone, zoomed in five times (the city's
-    unit is drawn small, so the part of London under it is a few pixels at the whole board's scale)."""
+    """W3K: an army in London (a city smaller than a unit) is drawn over part of Middlesex. London, then
+    Middlesex where the token covers it, is a move to Middlesex (not a hold), on the desktop and on a phone,
+    zoomed in five times (the city's unit is drawn small, so the part of Middlesex under it is a few pixels
+    at the whole board's scale)."""
     from playwright.sync_api import expect
 
     size_, phone = size
-    game, secret = _game(server, "w3k", "Protectorate")
+    position = {
+        "phase": "Summer 1642 Movement",
+        "units": [{"power": "Protectorate", "unit": "A lon"}],
+        "supply_centers": {"Protectorate": ["ayl", "brs", "cty", "dep", "enn", "sut"]},
+    }
+    game, secret = _game(server, "w3k", "Protectorate", position)
     page = _open(browser, server, secret, size_ if not phone else PHONE, phone)
     _zoom(page, 4)  # 1.5 ** 4: about five times
-    _click_unit(page, "dep", phone)
-    _click_unit(page, "dep", phone)  # the token's middle lies in Deptford: a hold
-    expect(page.locator("#orders")).to_have_value("A dep H")
-    _click_unit(page, "dep", phone)
-    _tap(page, _point_in(page, "lon", under="unit-dep"), phone)
-    expect(page.locator("#orders")).to_have_value("A dep - lon")
+    _click_unit(page, "lon", phone)
+    _click_unit(page, "lon", phone)  # the token's middle lies in London: a hold
+    expect(page.locator("#orders")).to_have_value("A lon H")
+    _click_unit(page, "lon", phone)
+    _tap(page, _point_in(page, "mdx", under="unit-lon"), phone)
+    expect(page.locator("#orders")).to_have_value("A lon - mdx")
     page.screenshot(path=str(ARTIFACTS / f"entry-small-province-{'phone' if phone else 'desktop'}.png"))
-    _sent_exactly(page, server, game, "Protectorate", ["A dep - lon"])
+    _sent_exactly(page, server, game, "Protectorate", ["A lon - mdx"])
 
 
 # ---------------------------------------------------------------------------------------------- notes

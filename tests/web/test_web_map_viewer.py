@@ -6,11 +6,14 @@ hover (desktop) and on tap (phone). Screenshots go to test-artifacts/web/viewer-
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 from test_web_browser import ARTIFACTS, PHONE, _context, _errors, browser, server
 from test_web_entry_browser import DESKTOP, SIZES, _game, _point_in, _tap
+
+from websupport import Site
 
 __all__ = ["browser", "server"]  # the fixtures, shared with the other browser tests
 
@@ -328,3 +331,150 @@ def test_the_public_game_page_gets_the_viewer_and_keeps_its_picture_without_scri
     img = plain.locator("[data-map] img")
     assert img.count() == 1 and img.evaluate("i => i.complete && i.naturalWidth > 0")
     assert plain.locator("[data-map] svg").count() == 0
+
+
+def _default_view(page: Any, power: str) -> dict[str, Any]:
+    """What the default view shows: the frame (cut to the window), the power's units, and every name shown
+    that reaches into the frame with its rendered font size (its font-size times the screen's scale, its own
+    enlargement included) and its box on screen."""
+    got: dict[str, Any] = page.evaluate(
+        """power => {
+          const fig = document.querySelector('[data-map]');
+          const f = fig.querySelector('.map-viewport').getBoundingClientRect();
+          const frame = {l: f.left, t: f.top, r: f.right, b: Math.min(f.bottom, innerHeight)};
+          const box = e => { const b = e.getBoundingClientRect(); return {l: b.left, t: b.top, r: b.right, b: b.bottom}; };
+          const units = Array.from(fig.querySelectorAll(`[id^='unit-'][data-power='${power}']`))
+            .map(u => Object.assign({id: u.id}, box(u)));
+          const names = Array.from(fig.querySelectorAll("text[id^='label-']")).filter(t => {
+            const b = t.getBoundingClientRect();
+            return getComputedStyle(t).visibility !== 'hidden' && b.right > frame.l && b.left < frame.r
+              && b.bottom > frame.t && b.top < frame.b;
+          }).map(t => Object.assign({id: t.id, px: parseFloat(t.getAttribute('font-size')) * t.getScreenCTM().a}, box(t)));
+          return {frame, units, names};
+        }""",
+        power,
+    )
+    return got
+
+
+def _overlaps(names: list[dict[str, Any]], slack: float = 0.5) -> list[tuple[str, str]]:
+    out = []
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            if (
+                a["l"] + slack < b["r"]
+                and b["l"] + slack < a["r"]
+                and a["t"] + slack < b["b"]
+                and b["t"] + slack < a["b"]
+            ):
+                out.append((a["id"], b["id"]))
+    return out
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["w3k", "standard", "hundred3", "hundred", "1897", "1000ad"])
+def test_the_default_view_shows_every_powers_units_and_readable_names_apart(
+    server: dict[str, Any], browser: Any, variant: str
+) -> None:
+    """For every power of the variant, at 1366x768 and on a phone (390x844), the page opens with all of the
+    power's units in view and names to read: every name shown in view at least 9 px (names are drawn
+    larger where the zoom would make them smaller) and no two shown names overlapping (a name that would
+    overlap a more important one waits for a closer zoom). W3K's powers are spread the length of the
+    islands, so its default views are the widest."""
+    from dippouch.catalog import load_variant
+
+    powers = [p.name for p in load_variant(variant).powers]
+    for size_, phone in [(DESKTOP, False), (PHONE, True)]:
+        for power in powers:
+            _, secret = _game(server, variant, power)
+            page = _page(browser, server, secret, size_, phone)
+            got = _default_view(page, power)
+            where = (variant, power, "phone" if phone else "desktop")
+            outside = [u["id"] for u in got["units"] if not _inside(u, got["frame"])]
+            assert not outside, (where, outside, got["frame"])
+            assert len(got["names"]) >= 3, (where, got["names"])
+            small = [(n["id"], round(n["px"], 2)) for n in got["names"] if n["px"] < 9 - 0.01]
+            assert not small, (where, small)
+            assert not _overlaps(got["names"]), (where, _overlaps(got["names"]))
+            assert page.errors == [], page.errors
+            if variant == "w3k" and power in ("Protectorate", "Manchester"):
+                page.screenshot(
+                    path=str(ARTIFACTS / f"viewer-default-{power.lower()}-{'phone' if phone else 'desktop'}.png")
+                )
+            page.context.close()
+
+
+def _drafts(page: Any) -> list[dict[str, Any]]:
+    """The orders drawn as typed: each draft's kind and provinces (its data attributes), and whether its
+    line starts in the unit's province and, for a move, its arrowhead lies in the destination's shape."""
+    got: list[dict[str, Any]] = page.evaluate(
+        """() => Array.from(document.querySelectorAll('[data-interactive] svg g.drafts > g.draft')).map(g => {
+          const fig = document.querySelector('[data-interactive]');
+          const shape = a => fig.querySelector('[id="r-' + a + '"]');
+          const inside = (a, x, y) => { const s = shape(a); const p = fig.querySelector('svg').createSVGPoint();
+            p.x = x; p.y = y; return !!s && s.isPointInFill(p); };
+          const path = g.querySelector('path'), head = g.querySelector('polygon');
+          const start = path ? path.getPointAtLength(0) : null;
+          const hb = head ? head.getBBox() : null;
+          return {cls: g.getAttribute('class'), order: g.dataset.order, unit: g.dataset.unit, dest: g.dataset.dest,
+                  line: g.dataset.line, starts_in_unit: !!start && inside(g.dataset.unit, start.x, start.y),
+                  head_in_dest: !!hb && inside(g.dataset.dest, hb.x + hb.width / 2, hb.y + hb.height / 2)};
+        })"""
+    )
+    return got
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", SIZES)
+def test_orders_are_drawn_on_the_map_as_they_are_typed(
+    server: dict[str, Any], browser: Any, size: tuple[dict[str, int], bool]
+) -> None:
+    """Typing "A glo - wil" into the order box draws a draft arrow from Gloucester into Wiltshire before
+    anything is sent; changing the line to Herefordshire moves the arrow there; a hold is drawn beside it;
+    a line that does not read, and a move the rules refuse, draw nothing; emptying the box takes the
+    drafts away. Nothing is sent: the page's own drawn orders (class ``order``) stay as they were."""
+    from playwright.sync_api import expect
+
+    size_, phone = size
+    _, secret = _game(server, "w3k", "Crown")
+    page = _page(browser, server, secret, size_, phone)
+    sent_before = page.locator("[data-interactive] svg g.order").count()
+    drafts = page.locator("[data-interactive] svg g.drafts > g.draft")
+    box = page.locator("#orders")
+    box.fill("A glo - wil")
+    expect(drafts).to_have_count(1)
+    got = _drafts(page)
+    assert got[0]["cls"] == "draft move" and got[0]["unit"] == "glo" and got[0]["dest"] == "wil", got
+    assert got[0]["starts_in_unit"] and got[0]["head_in_dest"], got
+    box.fill("A glo - hfd")
+    expect(page.locator("[data-interactive] g.draft[data-dest='hfd']")).to_have_count(1)
+    got = _drafts(page)
+    assert [(d["unit"], d["dest"]) for d in got] == [("glo", "hfd")], got
+    assert got[0]["starts_in_unit"] and got[0]["head_in_dest"], got
+    box.fill("A glo - hfd\nA wil H\nA nowhere - x\nA bri - ham")  # the last two refused: not drawn
+    expect(page.locator("#checks li.bad")).to_have_count(2)
+    expect(drafts).to_have_count(2)
+    got = _drafts(page)
+    assert sorted((d["cls"], d["unit"], d["line"]) for d in got) == [
+        ("draft hold", "wil", "2"),
+        ("draft move", "glo", "1"),
+    ], got
+    page.locator("[data-interactive] #unit-glo").scroll_into_view_if_needed()
+    page.screenshot(path=str(ARTIFACTS / f"viewer-draft-{'phone' if phone else 'desktop'}.png"))
+    box.fill("")
+    expect(drafts).to_have_count(0)
+    assert page.locator("[data-interactive] svg g.order").count() == sent_before
+    assert page.errors == [], page.errors
+
+
+def test_the_line_check_answers_each_accepted_line_with_its_drawing(tmp_path: Path) -> None:
+    """The line check gives the page each accepted line drawn by the renderer (``draft``), and nothing for
+    a line it could not read or the rules refused: the page only places what it is given."""
+    site = Site(f"sqlite:///{tmp_path / 'web.db'}")
+    site.new_game("g")
+    fr = site.player("g", "France")
+    text = "A par - bur\nBurgandy\nA mar - mun\nF bre H"
+    lines = site.api(fr, "/api/games/g/powers/France/check", {"text": text}).json()["lines"]
+    assert [ln["draft"] is not None for ln in lines] == [True, False, False, True], lines
+    assert 'class="draft move"' in lines[0]["draft"] and 'data-dest="bur"' in lines[0]["draft"]
+    assert 'class="draft hold"' in lines[3]["draft"] and 'data-unit="bre"' in lines[3]["draft"]

@@ -81,4 +81,14 @@ def _drawing_report(v: object, names: str) -> bool:
     typer.echo(f"drawing check ({names} names, the sample game's busiest phase as drawn):")
     typer.echo(rep.summary())
     typer.echo(f"misplaced: {rep.misplaced}")
-    return bool(rep.misplaced)
+    from dippouch.mapcheck import check_crowding
+
+    crowd = check_crowding(v, names=names)  # type: ignore[arg-type]
+    typer.echo("every unit a province can hold, at its spot:")
+    typer.echo(f"  units over each other {len(crowd.units_crowded)}" + _pairs(crowd.units_crowded))
+    typer.echo(f"  units over names {len(crowd.units_on_names)}" + _pairs(crowd.units_on_names))
+    return bool(rep.misplaced or crowd.units_crowded or crowd.units_on_names)
+
+
+def _pairs(pairs: list[tuple[str, str]]) -> str:
+    return (": " + " ".join("-".join(p) for p in pairs)) if pairs else ""

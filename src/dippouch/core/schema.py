@@ -474,6 +474,13 @@ DRAWING = Table(
             key="province", value=Num(), doc="Radius of particular nested places' circles, in picture units."
         ),
         "nested_km": Num(doc="Radius of the nested places' circles in km; default: 7 picture units."),
+        "unit_spots": MapOf(
+            key="province",
+            value=Point(),
+            doc="Where a province's unit is drawn, `[lon, lat]` (default: inside its shape, clear of the others'): "
+            "for a place too small for a unit beside another as small; outside the shape, the unit gets a "
+            "leader line to it.",
+        ),
         "reach": Num(
             doc="A cell reaches at most this many times the distance to the nearest other point.", default="3.0"
         ),

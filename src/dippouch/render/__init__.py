@@ -5,6 +5,7 @@ Drawing is a pure function of the variant, its built geometry and a position, in
 
 - :func:`render_svg` draws a position with orders (canonical texts per power) or stored results;
   :func:`render_phase_svg` draws a stored phase (``GameStore.phase_record``), or the position it led to.
+- :func:`draft_order_svg` draws one order as it is typed, before it is sent (the player's page).
 - :class:`RenderOptions` says how: heading, names or abbreviations, legend, sizes.
 - :func:`svg_to_png`, :func:`svg_to_pdf` and :func:`results_pdf` (map page plus the results text) convert
   with cairosvg, imported only when called.
@@ -18,11 +19,12 @@ The shapes come from :mod:`dippouch.render.geometry` (built by ``dippouch mapgen
 from __future__ import annotations
 
 from dippouch.render.output import atlas_pdf, map_pdf, pdf_pages, phase_map_file, results_pdf, svg_to_pdf, svg_to_png
-from dippouch.render.svg import RenderOptions, draw_svg, render_phase_svg, render_svg
+from dippouch.render.svg import RenderOptions, draft_order_svg, draw_svg, render_phase_svg, render_svg
 
 __all__ = [
     "RenderOptions",
     "atlas_pdf",
+    "draft_order_svg",
     "draw_svg",
     "map_pdf",
     "pdf_pages",

@@ -14,10 +14,15 @@ What is counted:
   ends inside that shape;
 - a centre marker is astray when its middle lies outside its own province's shape and no leader line (a
   ``path`` of class ``leader`` in the marker's group) runs from it to a point inside that shape;
-- a unit is astray when its middle lies outside its own province's shape;
+- a unit is astray when its middle lies outside its own province's shape and no leader line (a ``path``
+  with ``data-unit-leader``, drawn for a unit standing beside a place too small for it) ends inside it;
 - two names *overlap* when their text boxes do, and *run together* when they stand on one line with less
   than a third of a letter between them (they read as one word: "SCHOBO");
-- a name is *on a mark* when its box covers another province's unit spot or centre marker.
+- a name is *on a mark* when its box covers another province's unit spot or centre marker;
+- two units are *crowded* when their marks (an army's disc, a fleet's hull and mast, a fort's square, as
+  drawn) overlap, and a unit is *on a name* when its mark overlaps a name's box: a name half under a unit
+  cannot be read, nor two units one over the other (``dippouch mapcheck`` draws every spot of the board
+  occupied to find them, :func:`dippouch.mapcheck.check_crowding`).
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from dataclasses import dataclass, field
 from dippouch.render.geometry import path_rings
 from dippouch.render.text import BASELINE, LABEL_DOWN, LABEL_UP, text_width
 
-__all__ = ["LayoutReport", "audit_svg", "inside", "label_box"]
+__all__ = ["LayoutReport", "audit_svg", "inside", "label_box", "mark_box", "marks_touch", "unit_marks"]
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -79,6 +84,10 @@ class LayoutReport:
     unnamed: list[str] = field(default_factory=list)
     bad_leaders: list[str] = field(default_factory=list)
     """Leader lines that do not start at their name or do not end inside their province."""
+    units_crowded: list[tuple[str, str]] = field(default_factory=list)
+    """Pairs of units whose marks overlap."""
+    units_on_names: list[tuple[str, str]] = field(default_factory=list)
+    """(unit, name): the unit's mark overlaps the name's box."""
 
     @property
     def misplaced(self) -> int:
@@ -89,6 +98,8 @@ class LayoutReport:
             + len(self.overlaps)
             + len(self.bad_leaders)
             + len(self.units_astray)
+            + len(self.units_crowded)
+            + len(self.units_on_names)
         )
 
     def summary(self) -> str:
@@ -108,6 +119,8 @@ class LayoutReport:
                 f"  names running together {len(self.run_together)}{some(self.run_together)}",
                 f"  names over another's unit or centre {len(self.names_on_marks)}{some(self.names_on_marks)}",
                 f"  provinces without a name {len(self.unnamed)}{some(self.unnamed)}",
+                f"  units over each other {len(self.units_crowded)}{some(self.units_crowded)}",
+                f"  units over names {len(self.units_on_names)}{some(self.units_on_names)}",
             ]
         )
 
@@ -129,6 +142,89 @@ def _unit_middle(g: ET.Element) -> Point | None:
             # The hull reaches 0.5 radius above the spot and 0.65 below it.
             return ((min(xs) + max(xs)) / 2, min(ys) + (max(ys) - min(ys)) * 0.5 / 1.15)
     return None
+
+
+Poly = list[Point]
+
+
+def unit_marks(g: ET.Element) -> tuple[list[Poly], float]:
+    """A unit's mark as drawn, as convex outlines (an army's disc as a 24-gon, a fleet's hull and its mast,
+    a fort's square) and half the width of their outline; the letter lies inside, and the badges and leader
+    lines beside it are left out."""
+    polys: list[Poly] = []
+    pad = 0.0
+    for e in g:
+        if e.tag == f"{NS}circle":
+            cx, cy, r = _num(e, "cx"), _num(e, "cy"), _num(e, "r")
+            polys.append(
+                [(cx + r * math.cos(i * math.pi / 12), cy + r * math.sin(i * math.pi / 12)) for i in range(24)]
+            )
+        elif e.tag == f"{NS}rect":
+            x, y, w, h = _num(e, "x"), _num(e, "y"), _num(e, "width"), _num(e, "height")
+            polys.append([(x, y), (x + w, y), (x + w, y + h), (x, y + h)])
+        elif e.tag == f"{NS}polygon":
+            polys.append([(float(p.split(",")[0]), float(p.split(",")[1])) for p in (e.get("points") or "").split()])
+        elif e.tag == f"{NS}path" and "leader" not in (e.get("class") or "").split():
+            polys += [list(ring) for ring in path_rings(e.get("d") or "") if len(ring) >= 3]
+        else:
+            continue
+        pad = max(pad, _num(e, "stroke-width") / 2)
+    return polys, pad
+
+
+def _seg_dist(p: Point, a: Point, b: Point) -> float:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    n = dx * dx + dy * dy
+    t = 0.0 if n == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / n))
+    return math.dist(p, (a[0] + t * dx, a[1] + t * dy))
+
+
+def _apart(a: Poly, b: Poly) -> bool:
+    """Whether two convex outlines are separated by a line (they do not overlap)."""
+    for poly in (a, b):
+        for i in range(len(poly)):
+            (x0, y0), (x1, y1) = poly[i], poly[(i + 1) % len(poly)]
+            nx, ny = y0 - y1, x1 - x0
+            pa = [nx * x + ny * y for x, y in a]
+            pb = [nx * x + ny * y for x, y in b]
+            if max(pa) < min(pb) or max(pb) < min(pa):
+                return True
+    return False
+
+
+def marks_touch(a: tuple[list[Poly], float], b: tuple[list[Poly], float]) -> bool:
+    """Whether two units' marks, outlines included, overlap."""
+    gap = a[1] + b[1]
+    for pa in a[0]:
+        for pb in b[0]:
+            if not _apart(pa, pb):
+                return True
+            d = min(
+                min(_seg_dist(p, q[i], q[(i + 1) % len(q)]) for p in s for i in range(len(q)))
+                for s, q in ((pa, pb), (pb, pa))
+            )
+            if d < gap:
+                return True
+    return False
+
+
+def mark_box(mark: tuple[list[Poly], float]) -> Box | None:
+    pts = [p for poly in mark[0] for p in poly]
+    if not pts:
+        return None
+    pad = mark[1]
+    return (
+        min(p[0] for p in pts) - pad,
+        min(p[1] for p in pts) - pad,
+        max(p[0] for p in pts) + pad,
+        max(p[1] for p in pts) + pad,
+    )
+
+
+def _unit_r(g: ET.Element) -> float:
+    """About a unit's radius: half the width of its mark."""
+    box = mark_box(unit_marks(g))
+    return 0.0 if box is None else (box[2] - box[0]) / 2
 
 
 def _ids(root: ET.Element, prefix: str) -> dict[str, ET.Element]:
@@ -184,12 +280,23 @@ def audit_svg(svg: str) -> LayoutReport:
                 rep.markers_astray.append(abbr)
         elif not inside(shapes.get(abbr, []), pt):
             rep.markers_astray.append(abbr)
+    unit_leaders = {e.get("data-unit-leader") or "": e for e in root.iter(f"{NS}path") if e.get("data-unit-leader")}
+    drawn_units: list[tuple[str, tuple[list[Poly], float], Box]] = []
     for abbr, g in _ids(root, "unit-").items():
+        um = unit_marks(g)
+        ub = mark_box(um)
+        if ub is not None:
+            drawn_units.append((abbr, um, ub))
         mid_pt = _unit_middle(g)
         if mid_pt is None:
             continue
         marks.append((abbr, mid_pt))
-        if not inside(shapes.get(abbr, []), mid_pt):
+        tie = unit_leaders.get(abbr)
+        if tie is not None:
+            pts = [p for ring in path_rings(tie.get("d") or "") for p in ring]
+            if not pts or not inside(shapes.get(abbr, []), pts[-1]) or math.dist(pts[0], mid_pt) > 3 * _unit_r(g):
+                rep.units_astray.append(abbr)
+        elif not inside(shapes.get(abbr, []), mid_pt):
             rep.units_astray.append(abbr)
     items = sorted(boxes.items())
     for i, (a, (ba, sa, ma)) in enumerate(items):
@@ -204,6 +311,17 @@ def audit_svg(svg: str) -> LayoutReport:
         for m, pt in marks:
             if m != a and ba[0] < pt[0] < ba[2] and ba[1] < pt[1] < ba[3]:
                 rep.names_on_marks.append((a, m))
+    drawn_units.sort(key=lambda u: u[0])
+    box_poly = [[(nb[0], nb[1]), (nb[2], nb[1]), (nb[2], nb[3]), (nb[0], nb[3])] for _, (nb, _, _) in items]
+    for i, (ua, uma, uba) in enumerate(drawn_units):
+        rep.units_crowded += [
+            (ua, ub) for ub, umb, ubb in drawn_units[i + 1 :] if _overlap(uba, ubb) and marks_touch(uma, umb)
+        ]
+        rep.units_on_names += [
+            (ua, n)
+            for (n, (nb, _, _)), poly in zip(items, box_poly, strict=True)
+            if _overlap(uba, nb) and marks_touch(uma, ([poly], 0.0))
+        ]
     for lst in (rep.names_astray, rep.markers_astray, rep.units_astray, rep.bad_leaders):
         lst.sort()
     return rep

@@ -53,6 +53,9 @@ class ProvinceShape:
     sc: Point | None
     nested: bool
     area_km2: float
+    unit_leader: Point | None = None
+    """Where the leader line of a unit standing beside its place ends, inside the place (``[drawing]
+    unit_spots`` put the unit's spot outside a place too small for it); None for a unit on its place."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -232,6 +235,7 @@ def parse_geometry(data: Mapping[str, Any], where: str = "geometry") -> Geometry
             sc=None if p.get("sc") is None else _pt(p["sc"]),
             nested=bool(p.get("nested", False)),
             area_km2=float(p.get("area_km2", 0.0)),
+            unit_leader=None if p.get("unit_leader") is None else _pt(p["unit_leader"]),
         )
     coasts = {k: _pt(v["unit"]) for k, v in data.get("coasts", {}).items()}
     connectors = tuple(Connector(str(c["a"]), str(c["b"]), str(c["d"])) for c in data.get("connectors", []))

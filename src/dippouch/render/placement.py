@@ -342,7 +342,7 @@ class _Placer:
                 continue
             shape = self.outline(p.abbr)
             raw = self.towns.get(p.abbr)
-            fallback = p.sc if shape.inside(p.sc) else p.unit
+            fallback = p.sc if shape.inside(p.sc) else p.unit if p.unit_leader is None else p.unit_leader
             # A town just outside its shape (a river port whose river is drawn as water): the nearest spot
             # inside is searched from the town itself; one far outside (a wrong point) is not followed.
             b = shape.box
@@ -394,7 +394,8 @@ class _Placer:
     def _in_small_place(self, pt: Point) -> bool:
         """Whether ``pt`` lies in a nested place (a castle's circle): a marker there would be read as its."""
         for a, p in self.geo.provinces.items():
-            if p.nested and math.dist(pt, p.unit) < self.r * 1.5 and self.outline(a).inside(pt):
+            home = p.unit if p.unit_leader is None else p.unit_leader
+            if p.nested and math.dist(pt, home) < self.r * 1.5 and self.outline(a).inside(pt):
                 return True
         return False
 
@@ -506,10 +507,11 @@ class _Placer:
 
     def beside(self, p: ProvinceShape) -> Label | None:
         """The abbreviation just outside a province too small for it, with a leader line into it: the
-        nearest free spot, over the sea rather than over another province's land."""
+        nearest free spot, over the sea rather than over another province's land. Measured from the place
+        itself (for a unit standing beside its place, ``unit_leader``, not the unit's spot)."""
         r = self.r
         shape = self.outline(p.abbr)
-        ux, uy = p.unit
+        ux, uy = p.unit if p.unit_leader is None else p.unit_leader
         abbr = p.abbr.upper()
         smallest = r * 0.75 * self.label_scale
         middle = (r * 1.3 * self.label_scale + smallest) / 2

@@ -18,6 +18,7 @@ unit they point at; the cross of a failed order sits on top of everything).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -38,7 +39,7 @@ from dippouch.render.text import BASELINE, text_width
 
 _text_width = text_width  # the name the tests and older callers use
 
-__all__ = ["RenderOptions", "draw_svg", "render_phase_svg", "render_svg"]
+__all__ = ["RenderOptions", "draft_order_svg", "draw_svg", "render_phase_svg", "render_svg"]
 
 Point = tuple[float, float]
 
@@ -486,6 +487,23 @@ def _place_ring(geo: Geometry, abbr: str, at: Point, r: float, fill: str) -> str
     )
 
 
+def _unit_callout(abbr: str, at: Point, to: Point, r: float, fill: str) -> str:
+    """A unit standing beside a place too small for it (``[drawing] unit_spots``): the place drawn again
+    round the unit as a disc of its tint, which takes clicks for the place (``data-province``), and a leader
+    line from the disc to the place itself."""
+    a = escape(abbr)
+    x, y = at
+    sx, sy = _toward(at, to, r * PLACE_RING)
+    d = f"M{_f(sx)} {_f(sy)}L{_f(to[0])} {_f(to[1])}"
+    return (
+        f'<path class="leader unit-leader" data-unit-leader="{a}" d="{d}" stroke="{CASING}"'
+        f' stroke-width="{_f(r * 0.14)}" stroke-linecap="round"/>'
+        f'<circle cx="{_f(to[0])}" cy="{_f(to[1])}" r="{_f(r * 0.22)}" fill="{CASING}" pointer-events="none"/>'
+        f'<circle class="place-ring callout" data-place="{a}" data-province="{a}" cx="{_f(x)}" cy="{_f(y)}"'
+        f' r="{_f(r * PLACE_RING)}" fill="{fill}" stroke="{CASING}" stroke-width="{_f(r * 0.18)}"/>'
+    )
+
+
 def _unit_svg(
     kind: str,
     at: Point,
@@ -639,7 +657,11 @@ def draw_svg(
         if pt is None:
             continue
         abbr = gmap.provinces[prov].abbr
-        rings.append(_place_ring(geo, abbr, pt, r, fills.get(abbr, NEUTRAL_LAND)))
+        here = geo.provinces.get(abbr)
+        if here is not None and here.unit_leader is not None and pt == here.unit:
+            rings.append(_unit_callout(abbr, pt, here.unit_leader, r, fills.get(abbr, NEUTRAL_LAND)))
+        else:
+            rings.append(_place_ring(geo, abbr, pt, r, fills.get(abbr, NEUTRAL_LAND)))
         extra = ""
         if abbr in badges:
             css, letter = badges[abbr]
@@ -724,6 +746,57 @@ def draw_svg(
         parts.append(f'<g class="legend" transform="translate(0 {_f(top + geo.height)})">{"".join(legend_rows)}</g>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+DRAFT_CASING = "#ffffff"
+"""The casing of an order drawn while it is typed, before it is sent: white where a sent order's is dark."""
+DRAFT_OPACITY = 0.85
+_SENT_GROUP = re.compile(
+    r"""<g id="order--1" data-power=(?:"[^"]*"|'[^']*') class="order ([^"]*) ok" data-order=(?:"[^"]*"|'[^']*')>"""
+)
+
+
+def draft_order_svg(
+    variant: Variant, position: Position, power: str, text: str, *, geometry: Geometry | None = None
+) -> str | None:
+    """One order as the player's page draws it while it is typed, before it is sent: the very marks of a
+    sent order (one drawing of each kind of order), with a white casing and a little transparency so a
+    draft is not mistaken for what was sent, in a ``g`` of class ``draft`` and the order's kind, saying the
+    provinces it names (``data-unit``, ``data-target``, ``data-dest``: abbreviations, empty when the order
+    names none) so the page and its tests can tell where it goes. Coordinates are the board's (the ``g``
+    of class ``board`` of a map drawn with the default options). ``None`` when the text does not read as an
+    order or has no mark on the map (a W3K supply transfer is a line under the legend)."""
+    geo = geometry if geometry is not None else load_geometry(variant)
+    st = _static(variant, geo, RenderOptions())
+    try:
+        order = parse_order(variant, text, phase_kind=variant.calendar.kind(position.phase))
+    except (DippouchError, KeyError, ValueError):
+        return None
+    desc = drawing_of(order)
+    if desc is None or desc.shape == "note":
+        return None
+    colour = {p.name: parse_colour(p.colour) for p in variant.powers}
+    powers = {p.name: p for p in variant.powers}
+    layers = _Layers()
+    builds: list[str] = []
+    d = _Drawn(power, order, "ok", text, number=-1)
+    _draw_order(variant, geo, position, d, st.r, colour, powers, layers, builds, st.dislodged)
+    body = "".join(layers.under + layers.lines + builds + layers.top)
+    if not body:
+        return None
+    # The inner groups lose what names a sent order (its id, class ``order``, data-order), so pages and
+    # tools counting the orders drawn never count a draft.
+    body = _SENT_GROUP.sub(r'<g class="\1">', body).replace(f'stroke="{CASING}"', f'stroke="{DRAFT_CASING}"')
+    gmap = variant.map
+
+    def abbr(loc: int | None) -> str:
+        return "" if loc is None else escape(gmap.provinces[gmap.province_of(loc)].abbr)
+
+    return (
+        f'<g class="draft {escape(desc.css)}" data-order={quoteattr(text)} data-power={quoteattr(power)}'
+        f' data-unit="{abbr(desc.unit)}" data-target="{abbr(desc.target)}" data-dest="{abbr(desc.dest)}"'
+        f' opacity="{DRAFT_OPACITY}">{body}</g>'
+    )
 
 
 def _title_text(variant: Variant, position: Position, options: RenderOptions) -> str:

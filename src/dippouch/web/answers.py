@@ -220,6 +220,12 @@ class CheckedLine(LineVerdict):
     subject: str | None = Field(
         description="The province of the unit or site the order is about (None for orders about none)."
     )
+    draft: str | None = Field(
+        default=None,
+        description="The accepted order as the map draws it before it is sent: an SVG group of class "
+        "`draft` in the board's coordinates, with data-unit, data-target, data-dest (None for a refused line, "
+        "one that does not read, or one without a mark on the map).",
+    )
 
 
 class Submission(Answer):

@@ -13,6 +13,7 @@ from dippouch.core.variant import Variant
 from dippouch.game import LineCheck, check_orders, unordered
 from dippouch.names import kind_word
 from dippouch.web.inputs import order_text
+from dippouch.web.maps import draft_svg
 from dippouch.web.security import Viewer
 from dippouch.web.service import Web
 
@@ -40,6 +41,8 @@ def check_view(web: Web, name: str, power: str, text: str, viewer: Viewer) -> di
         # The canonical text parses back to the order (the arrival check wrote it); a line that could
         # not be read has none, and no subject.
         data["subject"] = None if ln.order is None else order_subject(v, parse_order(v, ln.order, phase_kind=kind))
+        # The order as the map draws it, for the page to show while it is typed (the page only places it).
+        data["draft"] = None if ln.order is None or ln.error else draft_svg(v, pos, power, ln.order)
         out.append(data)
     # ``unordered``: the power's units these lines give no order (full names); ``unordered_notes``: what
     # happens to them, and builds or removals not ordered.

@@ -20,9 +20,10 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
+from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 
-__all__ = ["MapCache", "map_available", "opening_svg"]
+__all__ = ["MapCache", "draft_svg", "map_available", "opening_svg"]
 
 log = logging.getLogger("dippouch.web.maps")
 
@@ -59,6 +60,19 @@ def _draw(draw: Callable[[], str | None]) -> str | None:
     except ValueError as e:  # a geometry file of another format or version: rebuild it (dippouch mapgen)
         log.warning("no map: %s", e)
     return None
+
+
+def draft_svg(variant: Variant, position: Position, power: str, order: str) -> str | None:
+    """One accepted line of the order box as the map draws it while it is typed, before it is sent
+    (:func:`dippouch.render.draft_order_svg`); the page's script only places it on the map. ``None`` where
+    the variant has no drawn map."""
+
+    def draw() -> str | None:
+        from dippouch.render import draft_order_svg
+
+        return draft_order_svg(variant, position, power, order)
+
+    return _draw(draw)
 
 
 class MapCache:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from typing import Any
@@ -541,17 +541,50 @@ def unit_radius_of(provinces: Mapping[str, Mapping[str, Any]], km_per_unit: floa
     return unit_radius(areas, km_per_unit, *size)
 
 
+APART_X = 2.55
+APART_Y = 2.3
+"""Two unit spots are surely clear of each other when this many unit radii apart across or up and down:
+a fleet's hull is 2.4 radii wide, and a fleet's mast reaches 1.15 radii above its spot while an army's
+disc reaches one radius below (with their outlines)."""
+
+
+def _kinds_at(key: str, provinces: Mapping[str, Mapping[str, Any]]) -> tuple[str, ...]:
+    if "/" in key:
+        return ("F",)
+    kind = provinces[key]["kind"]
+    return ("F",) if kind == "sea" else ("A",) if kind == "land" else ("A", "F")
+
+
+def _marks_touch(a: Point, ka: tuple[str, ...], b: Point, kb: tuple[str, ...], r: float) -> bool:
+    """Whether units standing on two spots would be drawn over each other, for any kinds they may be: the
+    marks as the map draws them, read back by the drawing's own audit."""
+    import xml.etree.ElementTree as ET
+
+    from dippouch.render.audit import marks_touch, unit_marks
+    from dippouch.render.svg import _unit_svg
+
+    def mark(kind: str, at: Point) -> Any:
+        svg = _unit_svg(kind, (at.x, at.y), r, (0.5, 0.5, 0.5), "X")
+        return unit_marks(ET.fromstring(svg.replace("<g ", '<g xmlns="http://www.w3.org/2000/svg" ', 1)))
+
+    if abs(a.x - b.x) >= APART_X * r or abs(a.y - b.y) >= APART_Y * r:
+        return False
+    return any(marks_touch(mark(x, a), mark(y, b)) for x in ka for y in kb)
+
+
 def _separate_units(
     provinces: dict[str, dict[str, Any]],
     coasts: dict[str, dict[str, Any]],
     shapes: Mapping[str, BaseGeometry],
     nested: Mapping[str, float],
     r: float,
+    fixed: Iterable[str] = (),
 ) -> None:
-    """Move unit spots of different provinces that would draw their units over each other (Stornoway's fleet
-    on Lewis's east coast): the county's spot (a split coast's along its shore), never the nested place's,
-    goes to the nearest spot in its shape at least ``2.1 r`` from every other province's."""
-    want = 2.1 * r
+    """Move unit spots of different provinces whose units would be drawn over each other (Stornoway's fleet
+    on Lewis's east coast), for any kinds of unit they may hold: the county's spot (a split coast's along
+    its shore), never the nested place's nor one the variant places itself (``fixed``), goes to the nearest
+    spot in its shape clear of every other province's."""
+    keep = set(fixed)
 
     def owner(k: str) -> str:
         return k.split("/")[0]
@@ -567,11 +600,17 @@ def _separate_units(
         moved = False
         for i, a in enumerate(keys):
             for c in keys[i + 1 :]:
-                if owner(a) == owner(c) or at[a].distance(at[c]) >= want:
+                if owner(a) == owner(c) or not _marks_touch(
+                    at[a], _kinds_at(a, provinces), at[c], _kinds_at(c, provinces), r
+                ):
                     continue
-                # The mover: not a nested place, else the larger shape.
-                mover = max((a, c), key=lambda k: (owner(k) not in nested, shapes[owner(k)].area, k))
-                new = _clear_spot(mover, at, shapes[owner(mover)], r, want, owner)
+                # The mover: not one the variant placed, not a nested place, else the larger shape.
+                mover = max(
+                    (a, c), key=lambda k: (owner(k) not in keep, owner(k) not in nested, shapes[owner(k)].area, k)
+                )
+                if owner(mover) in keep:
+                    continue
+                new = _clear_spot(mover, at, shapes[owner(mover)], r, owner)
                 if new is not None:
                     (coasts if "/" in mover else provinces)[mover]["unit"] = _pt(new)
                     at[mover] = new
@@ -580,9 +619,9 @@ def _separate_units(
             break
 
 
-def _clear_spot(
-    key: str, at: Mapping[str, Point], shape: BaseGeometry, r: float, want: float, owner: Any
-) -> Point | None:
+def _clear_spot(key: str, at: Mapping[str, Point], shape: BaseGeometry, r: float, owner: Any) -> Point | None:
+    """The nearest spot in ``shape`` at least ``APART_X`` radii across or ``APART_Y`` up and down from every
+    other province's spot; failing that, the clearest one if it is clearer than where the spot is."""
     others = [p for k, p in at.items() if owner(k) != owner(key)]
     here = at[key]
     inner = shape.buffer(-0.6 * r)
@@ -597,13 +636,19 @@ def _clear_spot(
         cands = cands[shapely.distance(cands, here) < 4 * r]
     if not len(cands):
         return None
-    clear = np.min([shapely.distance(cands, o) for o in others], axis=0) if others else np.full(len(cands), want)
-    ok = clear >= want
+    cx, cy = shapely.get_x(cands), shapely.get_y(cands)
+
+    def sep(x: Any, y: Any, o: Point) -> Any:
+        return np.maximum(np.abs(x - o.x) / (APART_X * r), np.abs(y - o.y) / (APART_Y * r))
+
+    clear = np.min([sep(cx, cy, o) for o in others], axis=0) if others else np.full(len(cands), 1.0)
+    ok = clear >= 1.0
     if ok.any():
         pool = cands[ok]
         return Point(pool[int(np.argmin(shapely.distance(pool, here)))])
     best = int(np.argmax(clear))
-    return Point(cands[best]) if clear[best] > min(o.distance(here) for o in others) else None
+    now = min(float(sep(np.array(here.x), np.array(here.y), o)) for o in others)
+    return Point(cands[best]) if clear[best] > now else None
 
 
 def _inside(poly: Polygon, p: Point, fallback: Point) -> Point:
@@ -709,8 +754,26 @@ def to_json(variant: Variant, b: Board, shapes: Shapes) -> dict[str, Any]:
                 else f"M{_fmt(_r(pa.x))} {_fmt(_r(pa.y))}L{_fmt(_r(pc.x))} {_fmt(_r(pc.y))}"  # shapes that touch: a dot
             )
             connectors.append({"a": a, "b": c, "d": d})
+    # Unit spots the variant places itself (``[drawing] unit_spots``, longitude and latitude): a place too
+    # small for a unit beside a neighbour as small (London and Deptford, 5 km apart where a unit is 17 km
+    # across) has its unit stand beside it, with a leader line from the unit to its spot inside the place.
+    given = drawing_table(variant).get("unit_spots", {})
+    for k, lonlat in sorted(given.items()):
+        if k not in provinces:
+            continue
+        x, y = b.proj.point(float(lonlat[0]), float(lonlat[1]))
+        spot = _to_units(b, Point(x, y))
+        home = Point(provinces[k]["unit"])
+        provinces[k]["unit"] = _pt(spot)
+        if not units_geo.get(k, Polygon()).contains(spot):
+            provinces[k]["unit_leader"] = _pt(home)
     _separate_units(
-        provinces, coasts, units_geo, b.nested, unit_radius_of(provinces, b.km_per_unit, (size_u[0], size_u[1]))
+        provinces,
+        coasts,
+        units_geo,
+        b.nested,
+        unit_radius_of(provinces, b.km_per_unit, (size_u[0], size_u[1])),
+        fixed=[k for k in given if k in provinces],
     )
     sea_areas: dict[str, Any] = {}
     raw = variant.data.get("provinces", {})

@@ -57,7 +57,32 @@
     });
     return el;
   }
+  // The orders in the box drawn on the map as they are typed, before they are sent: the line check answers
+  // each accepted line with the renderer's own drawing of it (the marks of a sent order, with a white
+  // casing); this only puts them on the board, over the orders already drawn, and replaces them at each check.
+  var SVGNS = "http://www.w3.org/2000/svg";
+  function drawDrafts(lines) {
+    var board = document.querySelector("[data-interactive] svg g.board") || document.querySelector("[data-map] svg g.board");
+    if (!board || !window.DOMParser) return;
+    var layer = board.querySelector("g.drafts");
+    if (!layer) {
+      layer = document.createElementNS(SVGNS, "g");
+      layer.setAttribute("class", "drafts");
+      board.appendChild(layer);
+    }
+    layer.textContent = "";
+    lines.forEach(function (ln) {
+      if (!ln.draft) return;
+      var doc = new DOMParser().parseFromString('<svg xmlns="' + SVGNS + '">' + ln.draft + "</svg>", "image/svg+xml");
+      var g = doc.documentElement.firstElementChild;
+      if (!g || doc.getElementsByTagName("parsererror").length) return;
+      g = document.importNode(g, true);
+      g.setAttribute("data-line", ln.line);
+      layer.appendChild(g);
+    });
+  }
   function showChecks(res) {
+    drawDrafts(res.lines);
     checks.textContent = "";
     res.lines.forEach(function (ln) {
       var parts = ln.error
@@ -241,30 +266,70 @@
       var view = { x: board.x, y: board.y, w: board.w, h: board.h };
       function size() { var r = vp.getBoundingClientRect(); return { w: r.width || 1, h: r.height || 1, r: r }; }
       function show() { svg.setAttribute("viewBox", [view.x, view.y, view.w, view.h].join(" ")); names(); }
-      // Names smaller than 9 px at the present zoom are hidden with their halo and leader line (a
-      // board of unreadable specks helps no one); zooming in brings them back, and hover or a tap gives any
-      // region's full name.
-      var READABLE = 9.2, perPx = 0, labels = [];  // 9 px, with room for rounding
+      // Names keep a readable size on screen: where the zoom would make a name smaller than 9 px, it is
+      // drawn larger about its middle (its halo with it), so names stay as big on screen as the zoom needs.
+      // Names so enlarged would run into each other and onto units, so they are shown by rank (supply
+      // centres first, then the bigger names, which the renderer gives the larger regions), each only
+      // where it overlaps no name already shown and no unit; the others are hidden until zooming in makes
+      // room, and hover or a tap gives any region's full name.
+      var READABLE = 9.2, labels = [], units = [];  // 9 px, with room for rounding
+      var boardTop = parseFloat((svg.getAttribute("data-board") || "0 0").split(/\s+/)[1]) || 0;
       svg.querySelectorAll("text[id^='label-']").forEach(function (t) {
-        var abbr = t.id.slice(6);
-        labels.push({ el: t, size: parseFloat(t.getAttribute("font-size")) || 0, small: false,
-          parts: svg.querySelectorAll("[data-for='" + abbr.replace(/'/g, "") + "']") });
+        var abbr = t.id.slice(6), texts = [t], parts = [t];
+        svg.querySelectorAll("[data-for='" + abbr.replace(/'/g, "") + "']").forEach(function (p) {
+          parts.push(p);
+          if (p.tagName.toLowerCase() === "text") texts.push(p);
+        });
+        labels.push({ el: t, size: parseFloat(t.getAttribute("font-size")) || 0, centre: !!svg.getElementById("sc-" + abbr),
+          texts: texts, parts: parts, box: null, scale: 1, hidden: false });
       });
+      labels.sort(function (a, b) { return (b.centre - a.centre) || (b.size - a.size); });
+      svg.querySelectorAll("[id^='unit-'], [id^='dislodged-']").forEach(function (u) { units.push({ el: u, box: null }); });
+      function measure(el) {  // in map units (the board's own, shifted to the viewBox's), once
+        try { var b = el.getBBox(); } catch (e) { return null; }
+        return b.width ? { x: b.x, y: b.y + boardTop, w: b.width, h: b.height } : null;
+      }
       function names() {
-        var k = size().w / view.w;
-        if (!perPx) {  // a name's height on screen per unit of font size at one pixel a unit, measured once
-          for (var i = 0; i < labels.length && !perPx; i++) {
-            var h = labels[i].el.getBoundingClientRect().height;
-            if (h && labels[i].size) perPx = h / (labels[i].size * k);
-          }
-          if (!perPx) return;
-        }
+        var s = size(), k = Math.min(s.w / view.w, s.h / view.h), gap = 1.5 / k;
+        var vx0 = view.x, vy0 = view.y, vx1 = view.x + view.w, vy1 = view.y + view.h;
+        var shown = [];
+        units.forEach(function (u) {
+          if (!u.box) u.box = measure(u.el);
+          var b = u.box;
+          if (b && b.x + b.w > vx0 && b.x < vx1 && b.y + b.h > vy0 && b.y < vy1) shown.push([b.x, b.y, b.x + b.w, b.y + b.h]);
+        });
         labels.forEach(function (l) {
-          var small = l.size * k * perPx < READABLE;
-          if (small === l.small) return;
-          l.small = small;
-          l.el.classList.toggle("name-small", small);
-          l.parts.forEach(function (p) { p.classList.toggle("name-small", small); });
+          if (!l.box) l.box = measure(l.el);
+          var b = l.box;
+          if (!b || !l.size) return;
+          // The enlargement in steps of 4%, rounded up (a name is never below the readable size): a
+          // small zoom rewrites no name.
+          var need = READABLE / (l.size * k), sc = need <= 1 ? 1 : Math.pow(1.04, Math.ceil(Math.log(need) / Math.log(1.04)));
+          var cx = b.x + b.w / 2, cy = b.y + b.h / 2;
+          var hw = b.w * sc / 2 + gap, hh = b.h * sc / 2 + gap;
+          var me = [cx - hw, cy - hh, cx + hw, cy + hh], hide = l.hidden;
+          var big = Math.max(sc, l.scale), bw = b.w * big / 2 + gap, bh = b.h * big / 2 + gap;
+          // A name out of view, drawn as it is or as it will be, is left alone (it is not seen): it is
+          // drawn anew when it comes into view.
+          if (!(cx + bw > vx0 && cx - bw < vx1 && cy + bh > vy0 && cy - bh < vy1)) return;
+          if (me[2] > vx0 && me[0] < vx1 && me[3] > vy0 && me[1] < vy1) {
+            hide = false;
+            for (var i = 0; i < shown.length && !hide; i++) {
+              var o = shown[i];
+              hide = me[0] < o[2] && o[0] < me[2] && me[1] < o[3] && o[1] < me[3];
+            }
+            if (!hide) shown.push(me);
+          }
+          if (Math.abs(sc - l.scale) > 0.002 * sc) {
+            l.scale = sc;
+            var ty = cy - boardTop, t = sc === 1 ? null
+              : "translate(" + cx + " " + ty + ") scale(" + sc + ") translate(" + (-cx) + " " + (-ty) + ")";
+            l.texts.forEach(function (e) { if (t) e.setAttribute("transform", t); else e.removeAttribute("transform"); });
+          }
+          if (hide !== l.hidden) {
+            l.hidden = hide;
+            l.parts.forEach(function (p) { p.classList.toggle("name-small", hide); });
+          }
         });
       }
       // A view of at least the rectangle (x, y, w, h), shaped like the frame, centred on it.
@@ -310,10 +375,10 @@
         });
         return x0 < x1 ? { x: x0, y: y0, w: x1 - x0, h: y1 - y0, s: s } : null;
       }
-      // The height on screen of a region's name at the present view (the median name).
+      // The height on screen of a region's name at its drawn size at the present view (the median name).
       function nameHeight() {
-        var hs = [];
-        svg.querySelectorAll("text[id^='label-']").forEach(function (t) { var r = t.getBoundingClientRect(); if (r.height) hs.push(r.height); });
+        var s = size(), k = Math.min(s.w / view.w, s.h / view.h), hs = [];
+        labels.forEach(function (l) { if (l.box) hs.push(l.box.h * k); });
         hs.sort(function (a, b) { return a - b; });
         return hs.length ? hs[hs.length >> 1] : 12;
       }
