@@ -11,6 +11,7 @@ from __future__ import annotations
 import sqlalchemy as sa
 
 import dippouch.store.models_mail
+import dippouch.store.models_notify
 import dippouch.store.models_web  # noqa: F401  (mapped on import)
 from dippouch.store.base import Base
 
