@@ -109,11 +109,12 @@ def create_app(
 
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
-    from dippouch.web import api, pages, review
+    from dippouch.web import api, notify, pages, review  # notify adds its JSON calls to api.router
 
     app.include_router(api.router)
     app.include_router(pages.router)
     app.include_router(review.router)
+    app.include_router(notify.router)
 
     def _is_api(request: Request) -> bool:
         return request.url.path.startswith("/api/") or request.headers.get("accept", "").startswith("application/json")
