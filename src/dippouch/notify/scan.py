@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from dippouch.game import as_utc
-from dippouch.notify.events import MAX_DEADLINE_HOURS, preferences
+from dippouch.notify.events import DEFAULT_DEADLINE_HOURS, preferences
 from dippouch.notify.queue import items_for
 from dippouch.store import notify as stored
 from dippouch.store.repository import GameStore
@@ -53,10 +53,21 @@ def _left(td: timedelta) -> str:
     return f"{max(1, int(td.total_seconds() // 60))} minutes"
 
 
-def scan(store: GameStore, now: datetime) -> ScanReport:
+def scan(store: GameStore, now: datetime, *, slow: bool = True) -> ScanReport:
+    """Queue what is found at ``now``. ``slow=False``: only processed phases (one indexed query when there
+    is nothing new), for every look; games starting and deadlines ask each seated person's choices, so the
+    worker looks for them less often (:class:`dippouch.notify.task.NotifyTask`)."""
     now = as_utc(now)
     since = max(stored.first_mark(store, "notify:started", now), now - LOOK_BACK)
     report = ScanReport()
+    _processed(store, now, since, report)
+    if slow:
+        _starting(store, now, report)
+        _deadlines(store, now, report)
+    return report
+
+
+def _processed(store: GameStore, now: datetime, since: datetime, report: ScanReport) -> None:
     for ph in stored.processed_phases(store, since):
         items = []
         nxt = store.status(ph.game, now=now, drift=False, due=False)
@@ -71,6 +82,9 @@ def scan(store: GameStore, now: datetime) -> ScanReport:
                 store, pid, "phase_processed", key=str(ph.phase_id), facts={**facts, "power": power}, game_id=ph.game_id
             )
         report.processed += stored.queue_deliveries(store, items, now=now, mark=f"phase_processed:{ph.phase_id}")
+
+
+def _starting(store: GameStore, now: datetime, report: ScanReport) -> None:
     for ph in stored.starting_games(store, now - LOOK_BACK):
         for pid, power in stored.seated_people(store, ph.game_id):
             mark = f"game_starting:{ph.game_id}:{pid}"
@@ -79,7 +93,11 @@ def scan(store: GameStore, now: datetime) -> ScanReport:
             facts = {"game": ph.game, "power": power, "phase": ph.phase, "deadline": _when(store, ph.deadline, ph.game)}
             items = items_for(store, pid, "game_starting", key=str(ph.game_id), facts=facts, game_id=ph.game_id)
             report.starting += stored.queue_deliveries(store, items, now=now, mark=mark)
-    for ph in stored.phases_due_within(store, now, timedelta(hours=MAX_DEADLINE_HOURS)):
+
+
+def _deadlines(store: GameStore, now: datetime, report: ScanReport) -> None:
+    horizon = timedelta(hours=stored.longest_lead(store, DEFAULT_DEADLINE_HOURS))
+    for ph in stored.phases_due_within(store, now, horizon):
         assert ph.deadline is not None
         missing: set[str] | None = None
         for pid, power in stored.seated_people(store, ph.game_id):
@@ -105,4 +123,3 @@ def scan(store: GameStore, now: datetime) -> ScanReport:
             key = f"{ph.phase_id}:{power}:{hours}"
             items = items_for(store, pid, "deadline", key=key, facts=facts, game_id=ph.game_id, prefs=prefs)
             report.deadline += stored.queue_deliveries(store, items, now=now, mark=mark)
-    return report

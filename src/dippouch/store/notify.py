@@ -415,6 +415,13 @@ def seated_people(db: Database, game_id: int) -> list[tuple[int, str]]:
         return [(int(pid or 0), str(power)) for pid, power in s.execute(q)]
 
 
+def longest_lead(db: Database, default: int) -> int:
+    """The longest deadline lead anyone chose (or ``default``): how far ahead the deadline scan looks."""
+    with db.session() as s:
+        got = s.scalar(sa.select(sa.func.max(NotifySettingsRow.deadline_hours)))
+        return max(default, int(got or 0))
+
+
 def live_person(db: Database, person_id: int) -> bool:
     with db.session() as s:
         p = s.get(PersonRow, person_id)

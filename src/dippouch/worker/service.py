@@ -225,9 +225,9 @@ def default_tasks() -> list[Task]:
     """The periodic jobs besides processing: notifications, then the mail (when the mail side is installed)."""
     import importlib.util
 
-    from dippouch.notify.task import notify_task
+    from dippouch.notify.task import NotifyTask
 
-    return [notify_task, *([mail_task] if importlib.util.find_spec("dippouch.mail") is not None else [])]
+    return [NotifyTask(), *([mail_task] if importlib.util.find_spec("dippouch.mail") is not None else [])]
 
 
 def mail_task(store: GameStore, now: datetime) -> None:
