@@ -13,6 +13,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import time
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from dippouch.notify.texts import compose
 from dippouch.notify.transports import Failure, deliver
 from dippouch.store import notify as stored
 from dippouch.store.db import DatabaseError
+from dippouch.store.notify import Delivery
 from dippouch.store.repository import GameStore
 
 __all__ = ["BACKOFF", "LEASE", "DrainReport", "deliver_due", "enqueue", "items_for"]
@@ -37,6 +39,9 @@ BACKOFF = (30, 120, 600, 1800, 3600, 3600 * 3, 3600 * 6)
 """Seconds to wait after the 1st, 2nd, ... failed attempt (the last repeats): a chat service that is down
 for a day gets a post every six hours, never none."""
 LEASE = timedelta(minutes=2)
+BATCH = 10
+"""Deliveries claimed in one transaction. A delivery's receiver has 10 s (:data:`transports.TIMEOUT`), so a
+batch of 10 is sent within 100 s, inside the lease; past half the lease the rest is given back."""
 MAX_KEY = 200
 
 
@@ -113,6 +118,32 @@ def enqueue(
     return stored.queue_deliveries(db, items, now=now)
 
 
+def _deliver_one(
+    db: GameStore, d: Delivery, now: datetime, worker: str, http: httpx.Client, report: DrainReport
+) -> None:
+    try:
+        deliver(db, d, now, http)
+    except Failure as e:
+        if e.permanent:
+            stored.finish_delivery(db, d.id, worker, status="failed", last_error=str(e))
+            report.failed.append((d.id, str(e)))
+            log.warning("notification #%d refused for good: %s", d.id, e)
+        else:
+            stored.finish_delivery(db, d.id, worker, next_attempt_at=now + backoff(d.attempts), last_error=str(e))
+            report.retry.append((d.id, str(e)))
+        return
+    except Exception as e:  # a bug or a library's surprise: recorded and retried, never dropped
+        if isinstance(e, DatabaseError):
+            raise
+        why = f"{type(e).__name__}: {e}"[:500]
+        stored.finish_delivery(db, d.id, worker, next_attempt_at=now + backoff(d.attempts), last_error=why)
+        report.retry.append((d.id, why))
+        log.error("notification #%d failed: %s", d.id, why)
+        return
+    stored.finish_delivery(db, d.id, worker, status="sent", sent_at=now, last_error=None)
+    report.sent.append(d.id)
+
+
 def deliver_due(
     db: GameStore,
     now: datetime,
@@ -129,34 +160,25 @@ def deliver_due(
     report = DrainReport()
     own = client is None
     http = client or httpx.Client(trust_env=False)
+    start = time.monotonic()
     try:
-        for _ in range(limit):
-            d = stored.claim_delivery(db, now, worker, lease)
-            if d is None:
+        while len(report.sent) + len(report.failed) + len(report.retry) < limit:
+            # Each claim's lease runs from the moment it is taken, not from the start of a long drain (whose
+            # ``now`` would leave later claims already run out for the other workers).
+            at = now + timedelta(seconds=time.monotonic() - start)
+            batch = stored.claim_deliveries(
+                db, at, worker, lease, min(BATCH, limit - len(report.sent) - len(report.failed) - len(report.retry))
+            )
+            if not batch:
                 break
-            try:
-                deliver(db, d, now, http)
-            except Failure as e:
-                if e.permanent:
-                    stored.finish_delivery(db, d.id, worker, status="failed", last_error=str(e))
-                    report.failed.append((d.id, str(e)))
-                    log.warning("notification #%d refused for good: %s", d.id, e)
-                else:
-                    stored.finish_delivery(
-                        db, d.id, worker, next_attempt_at=now + backoff(d.attempts), last_error=str(e)
-                    )
-                    report.retry.append((d.id, str(e)))
-                continue
-            except Exception as e:  # a bug or a library's surprise: recorded and retried, never dropped
-                if isinstance(e, DatabaseError):
-                    raise
-                why = f"{type(e).__name__}: {e}"[:500]
-                stored.finish_delivery(db, d.id, worker, next_attempt_at=now + backoff(d.attempts), last_error=why)
-                report.retry.append((d.id, why))
-                log.error("notification #%d failed: %s", d.id, why)
-                continue
-            stored.finish_delivery(db, d.id, worker, status="sent", sent_at=now, last_error=None)
-            report.sent.append(d.id)
+            claimed = time.monotonic()
+            for i, d in enumerate(batch):
+                if time.monotonic() - claimed > lease.total_seconds() / 2:
+                    # Slow receivers ate half the lease: give the rest back before another worker may take
+                    # them (a claim that ran out could be sent twice).
+                    stored.release_deliveries(db, [x.id for x in batch[i:]], worker)
+                    break
+                _deliver_one(db, d, now, worker, http, report)
     finally:
         if own:
             http.close()

@@ -291,8 +291,10 @@ def _delivery(s: Any, r: NotifyDeliveryRow) -> Delivery:
     )
 
 
-def claim_delivery(db: Database, now: datetime, worker: str, lease: timedelta) -> Delivery | None:
-    """Claim the next delivery due (one worker sends it; PostgreSQL skips rows another holds)."""
+def claim_deliveries(db: Database, now: datetime, worker: str, lease: timedelta, count: int = 1) -> list[Delivery]:
+    """Claim up to ``count`` deliveries due, in one transaction (one commit for the batch: on SQLite a commit
+    is most of a delivery's cost). No other worker takes them until the lease runs out, so the caller must
+    send them well within it. PostgreSQL skips rows another worker holds."""
     now = as_utc(now)
     with db.session() as s, s.begin():
         q = (
@@ -303,18 +305,33 @@ def claim_delivery(db: Database, now: datetime, worker: str, lease: timedelta) -
                 sa.or_(NotifyDeliveryRow.claimed_until.is_(None), NotifyDeliveryRow.claimed_until < now),
             )
             .order_by(NotifyDeliveryRow.next_attempt_at, NotifyDeliveryRow.id)
-            .limit(1)
+            .limit(count)
         )
         if s.get_bind().dialect.name == "postgresql":
             q = q.with_for_update(skip_locked=True)
-        row = s.scalars(q).first()
-        if row is None:
-            return None
-        row.claimed_by = worker
-        row.claimed_until = now + lease
-        row.attempts += 1
+        rows = list(s.scalars(q))
+        for row in rows:
+            row.claimed_by = worker
+            row.claimed_until = now + lease
+            row.attempts += 1
         s.flush()
-        return _delivery(s, row)
+        return [_delivery(s, row) for row in rows]
+
+
+def claim_delivery(db: Database, now: datetime, worker: str, lease: timedelta) -> Delivery | None:
+    """Claim the next delivery due (one worker sends it; PostgreSQL skips rows another holds)."""
+    got = claim_deliveries(db, now, worker, lease, 1)
+    return got[0] if got else None
+
+
+def release_deliveries(db: Database, ids: list[int], worker: str) -> None:
+    """Give back claimed deliveries that were not tried (the claim's attempt is not counted)."""
+    with db.session() as s, s.begin():
+        s.execute(
+            sa.update(NotifyDeliveryRow)
+            .where(NotifyDeliveryRow.id.in_(ids), NotifyDeliveryRow.claimed_by == worker)
+            .values(claimed_by=None, claimed_until=None, attempts=NotifyDeliveryRow.attempts - 1)
+        )
 
 
 def finish_delivery(db: Database, delivery_id: int, worker: str, **values: object) -> bool:
