@@ -31,6 +31,9 @@ __all__ = ["router"]
 
 router = APIRouter(include_in_schema=False)
 
+SHORT = {"email": "E-mail", "push": "Push", "webhook": "Chat"}
+"""The channels as the table's heads name them (short enough for a phone's width)."""
+
 NEED_PERSON = "notifications belong to a person: sign in with the link mailed to you (a game key alone is not a person)"
 
 
@@ -69,7 +72,7 @@ def notifications_page(request: Request) -> Response:
     return render(
         request,
         "notifications.html",
-        {"s": _settings(request, pid), "channels": CHANNELS, "kinds": WEBHOOK_KINDS},
+        {"s": _settings(request, pid), "channels": CHANNELS, "short": SHORT, "kinds": WEBHOOK_KINDS},
     )
 
 
