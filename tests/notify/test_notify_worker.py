@@ -134,3 +134,34 @@ def test_a_queue_kept_while_the_receiver_is_down_is_delivered_when_it_is_back(
     (d,) = deliveries(store)
     assert d.status == "pending" and "could not be reached" in (d.last_error or "")
     store.close()
+
+
+def test_the_notify_command_lists_the_queue_without_secrets_and_refuses_a_bad_limit(
+    db_url: str, chat: ChatReceiver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DIPPOUCH_NOTIFY_ALLOW_PRIVATE", "1")
+    store = GameStore(db_url)
+    now = store.clock()
+    pid = create_person(store, "Ann", now=now)
+    save_preferences(store, pid, {(e, c): c == "webhook" for e in notify.EVENTS for c in notify.CHANNELS}, None)
+    add_webhook(store, pid, "discord", url=f"{chat.base}/discord/1/very-secret", now=now)
+    notify.enqueue(store, pid, "seat_offered", key="o", now=now, facts={"game": "demo", "power": "Italy"})
+    store.close()
+    listed = subprocess.run(
+        [*dippouch_command(), "notify", "--db", db_url, "--list"],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert listed.returncode == 0, listed.stderr
+    assert f"#1 pending seat_offered by webhook to person {pid}, tried 0" in listed.stdout
+    assert "very-secret" not in listed.stdout + listed.stderr and chat.received == []
+    bad = subprocess.run(
+        [*dippouch_command(), "notify", "--db", db_url, "--limit", "0"],
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert bad.returncode != 0 and "--limit must be at least 1 (got 0); try 500" in bad.stdout + bad.stderr
