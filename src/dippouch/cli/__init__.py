@@ -68,6 +68,7 @@ _COMMAND_MODULES = (
     "map",
     "mapgen",
     "bots",
+    "notify",
 )
 """Modules under ``dippouch.cli`` whose import registers commands; a missing optional one is skipped."""
 
@@ -105,6 +106,7 @@ _COMMAND_HOME = {
     "map": "map",
     "mapgen": "mapgen",
     **dict.fromkeys(["seat-bot", "bot-policy", "bot"], "bots"),
+    "notify": "notify",
 }
 """Which module registers each top-level command, so that ``dippouch submit`` imports and builds one module's
 commands instead of all of them (typer builds every registered command's parser before it runs one: 25 ms,

@@ -111,7 +111,16 @@ def create_app(
 
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
-    from dippouch.web import accounts, api, openings, pages, press, review, roster
+    from dippouch.web import (  # notify, accounts, press and roster add their JSON calls to api.router
+        accounts,
+        api,
+        notify,
+        openings,
+        pages,
+        press,
+        review,
+        roster,
+    )
 
     app.include_router(api.router)  # with the JSON calls of accounts (imported first: they join api.router)
     app.include_router(accounts.router)
@@ -120,6 +129,7 @@ def create_app(
     app.include_router(review.router)
     app.include_router(openings.pages)
     app.include_router(roster.router)
+    app.include_router(notify.router)
 
     def _is_api(request: Request) -> bool:
         return request.url.path.startswith("/api/") or request.headers.get("accept", "").startswith("application/json")

@@ -222,10 +222,12 @@ def fetch_then_process_as_of(store: GameStore, fetch: Task | None, now: datetime
 
 
 def default_tasks() -> list[Task]:
-    """The periodic jobs besides processing: the mail, when the mail side is installed."""
+    """The periodic jobs besides processing: notifications, then the mail (when the mail side is installed)."""
     import importlib.util
 
-    return [mail_task] if importlib.util.find_spec("dippouch.mail") is not None else []
+    from dippouch.notify.task import NotifyTask
+
+    return [NotifyTask(), *([mail_task] if importlib.util.find_spec("dippouch.mail") is not None else [])]
 
 
 def mail_task(store: GameStore, now: datetime) -> None:

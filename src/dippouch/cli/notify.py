@@ -1,0 +1,47 @@
+"""``dippouch notify``: find events and deliver the notification queue once (the worker does it every look)."""
+
+from __future__ import annotations
+
+import typer
+
+from dippouch.cli import app
+
+
+@app.command()
+def notify(
+    db: str | None = typer.Option(
+        None, "--db", help="Database URL (default: $DIPPOUCH_DATABASE_URL or sqlite:///dippouch.db)."
+    ),
+    limit: int = typer.Option(500, "--limit", help="Deliver at most this many notifications."),
+    show: bool = typer.Option(False, "--list", help="List the queue (without secrets) instead of delivering."),
+) -> None:
+    """Deliver due notifications (push, chat webhooks, e-mail into the mail outbox) once; safe beside workers.
+
+    Each notification is claimed before it is delivered, so any number of these and of `dippouch worker`
+    may run at once: each is delivered once. Failures are kept and retried later with back-off.
+    """
+    from dippouch.core.errors import DippouchError
+    from dippouch.notify.task import run_once
+    from dippouch.store import GameStore
+    from dippouch.store.notify import deliveries
+
+    if limit < 1:
+        raise DippouchError(f"--limit must be at least 1 (got {limit}); try 500")
+    store = GameStore(db)
+    try:
+        if show:
+            for d in deliveries(store):
+                err = f"  ({d.last_error})" if d.last_error else ""
+                typer.echo(
+                    f"#{d.id} {d.status} {d.event} by {d.channel} to person {d.person_id}, tried {d.attempts}{err}"
+                )
+            return
+        found, report = run_once(store, store.clock(), limit=limit)
+    finally:
+        store.close()
+    typer.echo(
+        f"notifications: {found.queued} queued, {len(report.sent)} delivered, {len(report.retry)} to retry, "
+        f"{len(report.failed)} refused"
+    )
+    for row_id, why in report.retry + report.failed:
+        typer.echo(f"  #{row_id}: {why}")

@@ -1,0 +1,80 @@
+"""The events a person can be told about, the channels, and what each person gets when they chose nothing.
+
+Choices are stored per (person, event, channel) (:mod:`dippouch.store.notify`); an unstored pair takes the
+default here: everything by every channel the person has, except messages by e-mail (press can be many
+messages a day, and mail is the slowest way to read them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from dippouch.game import GameError
+from dippouch.store import notify as stored
+from dippouch.store.db import Database
+
+__all__ = [
+    "CHANNELS",
+    "DEFAULT_DEADLINE_HOURS",
+    "EVENTS",
+    "MAX_DEADLINE_HOURS",
+    "Preferences",
+    "preferences",
+    "save_preferences",
+]
+
+EVENTS: dict[str, str] = {
+    "phase_processed": "Results ready (a phase of your game was processed)",
+    "deadline": "Deadline near and your orders missing",
+    "game_starting": "Your game is starting",
+    "seat_offered": "A seat is offered to you (a replacement is wanted)",
+    "message_received": "A message (press) for you",
+}
+"""Event kind -> how the settings page names it."""
+
+CHANNELS: dict[str, str] = {
+    "email": "E-mail",
+    "push": "Browser push",
+    "webhook": "Chat webhooks (Discord, Slack, Matrix)",
+}
+
+DEFAULT_DEADLINE_HOURS = 12
+MAX_DEADLINE_HOURS = 168
+"""A week: the longest lead a reminder can have (and how far ahead the worker's scan looks)."""
+
+_DEFAULT_OFF = {("message_received", "email")}
+
+
+@dataclass(frozen=True)
+class Preferences:
+    choices: dict[tuple[str, str], bool]
+    """Every (event, channel), stored or default."""
+    deadline_hours: int
+
+    def wants(self, event: str, channel: str) -> bool:
+        return self.choices.get((event, channel), False)
+
+
+def preferences(db: Database, person_id: int) -> Preferences:
+    """The person's choices, defaults filled in."""
+    got, hours = stored.stored_preferences(db, person_id)
+    choices = {(e, c): got.get((e, c), (e, c) not in _DEFAULT_OFF) for e in EVENTS for c in CHANNELS}
+    return Preferences(choices, DEFAULT_DEADLINE_HOURS if hours is None else hours)
+
+
+def save_preferences(
+    db: Database, person_id: int, choices: Mapping[tuple[str, str], bool], deadline_hours: int | None
+) -> None:
+    """Store choices after checking every name and the lead time (a refusal names what is wrong)."""
+    for event, channel in choices:
+        if event not in EVENTS:
+            raise GameError(f"no event {event!r}; events: {', '.join(EVENTS)}")
+        if channel not in CHANNELS:
+            raise GameError(f"no channel {channel!r}; channels: {', '.join(CHANNELS)}")
+    if deadline_hours is not None and not 1 <= deadline_hours <= MAX_DEADLINE_HOURS:
+        raise GameError(
+            f"the deadline reminder is from 1 to {MAX_DEADLINE_HOURS} hours before the deadline "
+            f"(got {deadline_hours}); try {DEFAULT_DEADLINE_HOURS}"
+        )
+    stored.set_preferences(db, person_id, choices, deadline_hours)

@@ -1,0 +1,87 @@
+"""Taking a person's push subscription or chat webhook: every field checked before it is kept, with a
+refusal that says what is wrong (an address inside the network, a key that is not a P-256 point...)."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from datetime import datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+from dippouch.game import GameError
+from dippouch.notify.safety import check_url
+from dippouch.store import notify as stored
+from dippouch.store.repository import GameStore
+
+__all__ = ["WEBHOOK_KINDS", "add_push", "add_webhook", "remove_target"]
+
+WEBHOOK_KINDS = {"discord": "Discord", "slack": "Slack", "matrix": "Matrix"}
+MAX_LABEL = 100
+MAX_TOKEN = 500
+
+
+def _unb64url(text: object, what: str) -> bytes:
+    if not isinstance(text, str) or len(text) > 200:
+        raise GameError(f"the subscription's {what} key is missing or too long")
+    try:
+        return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+    except (binascii.Error, ValueError):
+        raise GameError(f"the subscription's {what} key is not base64url") from None
+
+
+def add_push(db: GameStore, person_id: int, subscription: dict[str, Any], *, now: datetime, label: str = "") -> int:
+    """Keep a browser's push subscription (``PushSubscription.toJSON()``: endpoint, keys p256dh and auth);
+    the same endpoint again replaces its keys."""
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    endpoint = check_url(str(subscription.get("endpoint") or ""), "push endpoint")
+    keys = subscription.get("keys")
+    if not isinstance(keys, dict):
+        raise GameError("the subscription has no keys (p256dh and auth)")
+    p256dh = _unb64url(keys.get("p256dh"), "p256dh")
+    auth = _unb64url(keys.get("auth"), "auth")
+    try:
+        ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), p256dh)
+    except ValueError:
+        raise GameError("the subscription's p256dh key is not a P-256 public key") from None
+    if len(auth) != 16:
+        raise GameError(f"the subscription's auth secret is {len(auth)} bytes; a browser's is 16")
+    config = {"endpoint": endpoint, "keys": {"p256dh": keys["p256dh"], "auth": keys["auth"]}}
+    label = (label or f"browser ({urlsplit(endpoint).hostname})")[:MAX_LABEL]
+    return stored.add_target(
+        db, person_id, channel="push", kind="push", config=config, label=label, now=now, same="endpoint"
+    )
+
+
+def add_webhook(
+    db: GameStore,
+    person_id: int,
+    kind: str,
+    *,
+    url: str,
+    now: datetime,
+    room: str = "",
+    token: str = "",
+    label: str = "",
+) -> int:
+    """Keep a chat webhook: Discord's or Slack's incoming-webhook address, or for Matrix the homeserver's
+    address, a room id (``!abc:example.org``) and an access token of the account that posts."""
+    if kind not in WEBHOOK_KINDS:
+        raise GameError(f"no webhook kind {kind!r}; choose {', '.join(WEBHOOK_KINDS)}")
+    what = "Matrix homeserver address" if kind == "matrix" else f"{WEBHOOK_KINDS[kind]} webhook address"
+    url = check_url(url, what)
+    config: dict[str, Any] = {"url": url}
+    if kind == "matrix":
+        room, token = room.strip(), token.strip()
+        if not (room.startswith("!") and ":" in room and len(room) <= 255 and " " not in room):
+            raise GameError(f"a Matrix room id looks like !abc123:example.org (got {room[:60]!r})")
+        if not token or len(token) > MAX_TOKEN or any(c.isspace() for c in token):
+            raise GameError(f"a Matrix access token is 1 to {MAX_TOKEN} characters without spaces")
+        config = {"homeserver": url, "room": room, "token": token}
+    label = " ".join(str(label).split())[:MAX_LABEL] or f"{WEBHOOK_KINDS[kind]} ({urlsplit(url).hostname})"
+    return stored.add_target(db, person_id, channel="webhook", kind=kind, config=config, label=label, now=now)
+
+
+def remove_target(db: GameStore, person_id: int, target_id: int) -> None:
+    stored.remove_target(db, person_id, target_id)

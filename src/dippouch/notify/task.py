@@ -1,0 +1,52 @@
+"""The worker's task: scan for events, then deliver what is due. ``dippouch worker`` runs it every look,
+before the mail task (so e-mail notifications handed to the outbox go out in the same look)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import datetime
+
+from dippouch.notify.queue import DrainReport, deliver_due
+from dippouch.notify.scan import ScanReport, scan
+from dippouch.store.repository import GameStore
+
+__all__ = ["NotifyTask", "notify_task", "run_once"]
+
+log = logging.getLogger("dippouch.notify")
+
+
+def run_once(store: GameStore, now: datetime, *, limit: int = 500, slow: bool = True) -> tuple[ScanReport, DrainReport]:
+    """Scan (``slow``: games starting and deadlines too, not only results), then deliver what is due."""
+    found = scan(store, now, slow=slow)
+    report = deliver_due(store, now, limit=limit)
+    if found.queued or report.sent or report.failed or report.retry:
+        log.info(
+            "notifications: %d queued, %d delivered, %d to retry, %d refused",
+            found.queued,
+            len(report.sent),
+            len(report.retry),
+            len(report.failed),
+        )
+    return found, report
+
+
+def notify_task(store: GameStore, now: datetime) -> None:
+    run_once(store, now)
+
+
+class NotifyTask:
+    """The worker's task: results and the queue every look (a few seconds); games starting and deadline
+    reminders at most every ``every`` seconds, since they read every seated person's choices and a
+    reminder a minute late is still on time."""
+
+    def __init__(self, every: float = 60.0) -> None:
+        self.every = every
+        self.last: float | None = None
+        self.__name__ = "notify_task"
+
+    def __call__(self, store: GameStore, now: datetime) -> None:
+        slow = self.last is None or time.monotonic() - self.last >= self.every
+        run_once(store, now, slow=slow)
+        if slow:
+            self.last = time.monotonic()

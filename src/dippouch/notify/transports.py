@@ -1,0 +1,219 @@
+"""The three ways out: e-mail (into the mail outbox, which has the guarantees of its own), browser push
+(Web Push, RFC 8030, signed with the installation's VAPID key, RFC 8292, payload encrypted aes128gcm for
+the browser, RFC 8291) and chat webhooks in each service's own format.
+
+Each transport either returns (delivered: the receiver said yes) or raises :class:`Failure`, which says
+whether trying again later can help (a timeout, a 5xx, a 429) or not (the subscription is gone, 404/410;
+the webhook refuses, other 4xx). Nothing is retried here: the queue decides when.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from datetime import datetime
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from dippouch.game import GameError
+from dippouch.notify.safety import check_url, public_url, vapid_subject
+from dippouch.notify.texts import cut
+from dippouch.store import mailbox
+from dippouch.store import notify as stored
+from dippouch.store.notify import Delivery
+from dippouch.store.repository import GameStore
+
+__all__ = ["Failure", "deliver", "make_vapid_key", "send_push", "send_webhook", "vapid_public_key"]
+
+TIMEOUT = 10.0
+PUSH_PAYLOAD = 3000
+"""Bytes of the push payload before encryption (push services take 4,096 after it)."""
+LIMITS = {"discord": 2000, "slack": 3000, "matrix": 4000}
+"""Characters of a chat post: Discord refuses content over 2,000; the others are kept to a screen."""
+
+
+class Failure(Exception):
+    def __init__(self, message: str, *, permanent: bool) -> None:
+        super().__init__(message)
+        self.permanent = permanent
+
+
+def _link(url: str) -> str:
+    return url if "://" in url or not public_url() else public_url() + url
+
+
+def _text(d: Delivery) -> str:
+    return f"{d.title}\n{d.body}" + (f"\n{_link(d.url)}" if d.url and (public_url() or "://" in d.url) else "")
+
+
+def _http_failure(status: int, body: str, where: str) -> Failure:
+    words = f"{where} answered {status}: {cut(body, 300)}"
+    # A redirect is not followed (it could lead inside the network) and is not retried: it is an address to fix.
+    return Failure(words, permanent=300 <= status < 500 and status not in (408, 425, 429))
+
+
+# -- e-mail ------------------------------------------------------------------------------------------------
+
+
+def send_email(db: GameStore, d: Delivery, now: datetime) -> None:
+    """Hand the notification to the mail outbox (one message per delivery key: a second hand-over after a
+    crash queues nothing). The outbox sends it, retrying while the mail server is away."""
+    if not d.email:
+        raise Failure("the person has no e-mail address", permanent=True)
+    from dippouch.mail.settings import load_settings
+
+    try:
+        domain = (load_settings("smtp").sender or "").rpartition("@")[2] or "dippouch.invalid"
+    except Exception:  # an unreadable mail config must not stop notifications; the outbox reports it
+        domain = "dippouch.invalid"
+    body = (
+        d.body
+        + (f"\n\n{_link(d.url)}" if d.url and public_url() else "")
+        + (
+            "\n\nYou get this because of your notification settings on dippouch; change them on its Notifications page.\n"
+        )
+    )
+    mailbox.queue_mail(
+        db,
+        key=f"notify:{hashlib.sha256(d.key.encode()).hexdigest()[:40]}",
+        to=d.email,
+        subject=d.title,
+        body=body,
+        kind="notify",
+        now=now,
+        sender_domain=domain,
+    )
+
+
+# -- browser push ------------------------------------------------------------------------------------------
+
+
+def _b64url(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
+
+
+def make_vapid_key() -> tuple[str, str]:
+    """A new VAPID key pair: (private key PEM, public key as browsers take it)."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    pem = key.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    ).decode("ascii")
+    raw = key.public_key().public_bytes(serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint)
+    return pem, _b64url(raw)
+
+
+def vapid_public_key(db: GameStore, now: datetime) -> str:
+    """The installation's public VAPID key (made and kept on first need), for the subscribe page."""
+    return stored.vapid_key(db, make_vapid_key, now=now)[1]
+
+
+def send_push(db: GameStore, d: Delivery, now: datetime) -> None:
+    from py_vapid import Vapid
+    from pywebpush import WebPushException, webpush
+
+    target = d.target
+    if target is None:
+        raise Failure("the push subscription was removed", permanent=True)
+    endpoint = str(target.config.get("endpoint", ""))
+    try:
+        check_url(endpoint, "push endpoint")
+    except GameError as e:
+        raise Failure(str(e), permanent=True) from None
+    pem, _ = stored.vapid_key(db, make_vapid_key, now=now)
+    payload = json.dumps({"title": d.title, "body": d.body, "url": d.url}, ensure_ascii=False)
+    if len(payload.encode()) > PUSH_PAYLOAD:
+        body = d.body
+        while len(payload.encode()) > PUSH_PAYLOAD and body:
+            body = body[: len(body) * 3 // 4]
+            payload = json.dumps({"title": d.title, "body": body + "…", "url": d.url}, ensure_ascii=False)
+    info = {"endpoint": endpoint, "keys": dict(target.config.get("keys") or {})}
+    import requests
+
+    session = requests.Session()
+    session.max_redirects = 0  # a redirect could lead inside the network: refused, as for webhooks
+    session.trust_env = False
+    try:
+        webpush(
+            info,
+            payload,
+            vapid_private_key=Vapid.from_pem(pem.encode("ascii")),
+            vapid_claims={"sub": vapid_subject()},
+            ttl=24 * 3600,
+            timeout=TIMEOUT,
+            requests_session=session,
+        )
+    except requests.TooManyRedirects:
+        raise Failure("the push service answered with a redirect, which is not followed", permanent=True) from None
+    except WebPushException as e:
+        status = e.status_code or 0
+        text = getattr(e.response, "text", "") if e.response is not None else e.message
+        if status:
+            raise _http_failure(status, str(text), "the push service") from None
+        raise Failure(f"the push service could not be reached: {cut(e.message, 300)}", permanent=False) from None
+    except Exception as e:  # requests' connection errors, a key the library cannot use
+        raise Failure(f"push failed: {type(e).__name__}: {cut(str(e), 300)}", permanent=False) from None
+    finally:
+        session.close()
+
+
+# -- chat webhooks -----------------------------------------------------------------------------------------
+
+
+def webhook_request(d: Delivery) -> tuple[str, str, dict[str, Any], dict[str, str]]:
+    """(method, url, JSON body, headers) of the post, in the target service's own format."""
+    target = d.target
+    assert target is not None
+    text = _text(d)
+    kind = target.kind
+    cfg = target.config
+    if kind == "discord":
+        return "POST", str(cfg["url"]), {"content": cut(text, LIMITS["discord"])}, {}
+    if kind == "slack":
+        return "POST", str(cfg["url"]), {"text": cut(text, LIMITS["slack"])}, {}
+    if kind == "matrix":
+        # The client-server API's send: the transaction id is the delivery's own, so a second send of the
+        # same delivery (after a crash between the server's yes and our record of it) is dropped by Matrix.
+        txn = hashlib.sha256(d.key.encode()).hexdigest()[:32]
+        url = (
+            f"{str(cfg['homeserver']).rstrip('/')}/_matrix/client/v3/rooms/{quote(str(cfg['room']), safe='')}"
+            f"/send/m.room.message/{txn}"
+        )
+        body = {"msgtype": "m.text", "body": cut(text, LIMITS["matrix"])}
+        return "PUT", url, body, {"Authorization": f"Bearer {cfg['token']}"}
+    raise Failure(f"no webhook kind {kind!r}", permanent=True)
+
+
+def send_webhook(d: Delivery, client: httpx.Client) -> None:
+    if d.target is None:
+        raise Failure("the webhook was removed", permanent=True)
+    method, url, body, headers = webhook_request(d)
+    try:
+        check_url(url, "webhook address")
+    except GameError as e:
+        raise Failure(str(e), permanent=True) from None
+    try:
+        r = client.request(method, url, json=body, headers=headers, timeout=TIMEOUT, follow_redirects=False)
+    except httpx.HTTPError as e:
+        raise Failure(
+            f"the {d.target.kind} webhook could not be reached: {type(e).__name__}", permanent=False
+        ) from None
+    if not 200 <= r.status_code < 300:
+        raise _http_failure(r.status_code, r.text, f"the {d.target.kind} webhook")
+
+
+def deliver(db: GameStore, d: Delivery, now: datetime, client: httpx.Client) -> None:
+    """Deliver ``d`` by its channel, or raise :class:`Failure`."""
+    if d.channel == "email":
+        send_email(db, d, now)
+    elif d.channel == "push":
+        send_push(db, d, now)
+    elif d.channel == "webhook":
+        send_webhook(d, client)
+    else:
+        raise Failure(f"no channel {d.channel!r}", permanent=True)

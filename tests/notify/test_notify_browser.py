@@ -1,0 +1,175 @@
+"""The Notifications page in a real browser (Debian's Chromium through Playwright, a real server): a
+signed-in person changes a choice, adds a webhook (shown by its host only), and asks for push in this
+browser: the packaged service worker is registered, and a push carrying what the queue sends (decrypted by
+the test's push service from a real Web Push request) is shown by it as a notification. Desktop and phone
+screenshots go to the artifacts folder."""
+
+from __future__ import annotations
+
+import socket
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dippouch import notify
+from dippouch.notify.events import preferences, save_preferences
+from dippouch.notify.targets import add_push
+from dippouch.store.people import create_person
+from notifysupport import ChatReceiver, PushService, start_chat, start_push
+from websupport import Site
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
+from test_web_browser import ARTIFACTS, CHROMIUM_ARGS, PHONE, _chromium, _context, _errors, _shoot
+
+DESKTOP = {"width": 1366, "height": 768}
+
+
+@pytest.fixture
+def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Site, str]]:
+    import uvicorn
+
+    monkeypatch.setenv("DIPPOUCH_NOTIFY_ALLOW_PRIVATE", "1")
+    site = Site(f"sqlite:///{tmp_path / 'notify.db'}")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    srv = uvicorn.Server(uvicorn.Config(site.app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    until = time.monotonic() + 20
+    while not srv.started:
+        assert time.monotonic() < until, "server did not start"
+        time.sleep(0.05)
+    yield site, f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    exe = _chromium()
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS, headless=True)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def chat() -> Iterator[ChatReceiver]:
+    r = start_chat()
+    yield r
+    r.stop()
+
+
+@pytest.fixture
+def push() -> Iterator[PushService]:
+    r = start_push()
+    yield r
+    r.stop()
+
+
+def _signed_in(browser: Any, site: Site, base: str, pid: int, size: dict[str, int], phone: bool) -> Any:
+    ctx = _context(browser, size, phone)
+    token = site.web.access.start_session([], now=site.clock(), person_id=pid)
+    ctx.add_cookies([{"name": "dp_session", "value": token, "url": base}])
+    return ctx
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_person_sets_up_notifications_in_the_browser(
+    served: tuple[Site, str], browser: Any, chat: ChatReceiver, size: str
+) -> None:
+    from playwright.sync_api import expect
+
+    site, base = served
+    pid = create_person(site.web.store, "Ann", now=site.clock(), email="ann@example.org")
+    ctx = _signed_in(browser, site, base, pid, PHONE if size == "phone" else DESKTOP, size == "phone")
+    page = ctx.new_page()
+    errors = _errors(page)
+    page.goto(f"{base}/")
+    page.get_by_role("link", name="Notifications").click()
+    expect(page.get_by_role("heading", name="Notifications")).to_be_visible()
+    _shoot(page, f"notifications-{size}")
+
+    page.get_by_label("A message (press) for you: E-mail").check()
+    page.get_by_label("Remind me this many hours").fill("24")
+    page.get_by_role("button", name="Save choices").click()
+    expect(page.locator(".flash")).to_contain_text("choices are saved")
+    p = preferences(site.web.store, pid)
+    assert p.wants("message_received", "email") and p.deadline_hours == 24
+
+    page.get_by_label("Service").select_option("slack")
+    page.get_by_label("Webhook address").fill(f"{chat.base}/slack/T0/B0/secret-part")
+    page.get_by_label("Name for it").fill("Our alliance")
+    page.get_by_role("button", name="Add webhook").click()
+    expect(page.locator(".notify-targets")).to_contain_text("Our alliance")
+    assert "secret-part" not in page.content()
+    _shoot(page, f"notifications-webhook-{size}")
+    assert errors == []
+    ctx.close()
+
+
+def test_the_service_worker_registers_and_shows_what_the_queue_pushes(
+    served: tuple[Site, str], browser: Any, push: PushService
+) -> None:
+    """Headless Chromium has no push service of its own (it would use Google's), so the subscription the
+    button asks for is refused (headless Chromium denies push), and the page says so. The service worker it registered is real: it is
+    handed (through the DevTools protocol) exactly the text our push service decrypted from a real Web Push
+    request of the queue, and shows it."""
+    from playwright.sync_api import expect
+
+    site, base = served
+    store = site.web.store
+    pid = create_person(store, "Ann", now=site.clock())
+    ctx = _signed_in(browser, site, base, pid, DESKTOP, False)
+    ctx.grant_permissions(["notifications"], origin=base)
+    page = ctx.new_page()
+    cdp = ctx.new_cdp_session(page)
+    registrations: list[str] = []
+    cdp.on(
+        "ServiceWorker.workerRegistrationUpdated",
+        lambda e: registrations.extend(r["registrationId"] for r in e["registrations"] if not r.get("isDeleted")),
+    )
+    cdp.send("ServiceWorker.enable")
+    page.goto(f"{base}/notifications")
+    page.get_by_role("button", name="Get notifications in this browser").click()
+    expect(page.locator("#notify-push-status")).to_contain_text("Not subscribed", timeout=30_000)
+    # The worker's scope is its folder (it intercepts nothing); the page is outside it, so ask for it there.
+    scope = page.evaluate("navigator.serviceWorker.getRegistration('/static/').then(r => r && r.active && r.scope)")
+    assert scope == f"{base}/static/"
+    assert registrations
+
+    # What the queue sends, as a push service receives and a browser decrypts it.
+    save_preferences(store, pid, {(e, c): c == "push" for e in notify.EVENTS for c in notify.CHANNELS}, None)
+    add_push(store, pid, push.subscribe().as_browser_sends_it(), now=site.clock())
+    notify.enqueue(store, pid, "seat_offered", key="o1", now=site.clock(), facts={"game": "demo", "power": "France"})
+    assert len(notify.deliver_due(store, site.clock()).sent) == 1
+    (got,) = push.received
+    assert got.text is not None
+    cdp.send(
+        "ServiceWorker.deliverPushMessage", {"origin": base, "registrationId": registrations[-1], "data": got.text}
+    )
+    page.wait_for_function(
+        "navigator.serviceWorker.getRegistration('/static/').then(r => r.getNotifications()).then(n => n.length > 0)",
+        timeout=30_000,
+    )
+    shown = page.evaluate(
+        "navigator.serviceWorker.getRegistration('/static/').then(r => r.getNotifications())"
+        ".then(ns => ns.map(n => [n.title, n.body, n.data.url]))"
+    )
+    assert shown == [
+        [
+            "demo: a seat is offered to you",
+            "France in demo needs a player. Open the link to take the seat.",
+            "/games/demo",
+        ]
+    ]
+    ctx.close()
