@@ -12,11 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from urllib.parse import quote
 
 from dippouch.game import as_utc
 from dippouch.notify.events import DEFAULT_DEADLINE_HOURS, preferences
 from dippouch.notify.queue import items_for
 from dippouch.store import notify as stored
+from dippouch.store import openings, press
 from dippouch.store.repository import GameStore
 
 __all__ = ["LOOK_BACK", "ScanReport", "scan"]
@@ -29,10 +31,12 @@ class ScanReport:
     processed: int = 0
     deadline: int = 0
     starting: int = 0
+    messages: int = 0
+    offers: int = 0
 
     @property
     def queued(self) -> int:
-        return self.processed + self.deadline + self.starting
+        return self.processed + self.deadline + self.starting + self.messages + self.offers
 
 
 def _when(store: GameStore, at: datetime | None, game: str) -> str:
@@ -64,7 +68,57 @@ def scan(store: GameStore, now: datetime, *, slow: bool = True) -> ScanReport:
     if slow:
         _starting(store, now, report)
         _deadlines(store, now, report)
+        _messages(store, now, since, report)
+        _offers(store, now, since, report)
     return report
+
+
+EXCERPT = 200
+"""Characters of a message quoted in its notification."""
+
+POOL_LOOK_BACK = timedelta(days=60)
+"""A seat in the replacement pool is offered to people who signed up for an open game this recently."""
+
+
+def _messages(store: GameStore, now: datetime, since: datetime, report: ScanReport) -> None:
+    """A message received: each seated person, for each message their power may read (the press rules,
+    mutes and postal release decide, through :func:`dippouch.store.press.messages_since`), not their own."""
+    for game, game_id, first in press.games_with_press_since(store, since):
+        for pid, power in stored.seated_people(store, game_id):
+            for m in press.messages_since(store, game, power, first - 1):
+                mark = f"message_received:{m.id}:{pid}"
+                if m.mine or stored.marked(store, mark):
+                    continue
+                facts = {
+                    "game": game,
+                    "power": power,
+                    "sender": m.sender,
+                    "excerpt": " ".join(m.text.split())[:EXCERPT],
+                    "url": f"/games/{quote(game, safe='')}/play/{quote(power, safe='')}/press/{m.channel_id}",
+                }
+                items = items_for(store, pid, "message_received", key=str(m.id), facts=facts, game_id=game_id)
+                report.messages += stored.queue_deliveries(store, items, now=now, mark=mark)
+
+
+def _offers(store: GameStore, now: datetime, since: datetime, report: ScanReport) -> None:
+    """A seat offered: each seat in the replacement pool, to the people who want to play
+    (:func:`dippouch.store.openings.pool_people`), once per seat and person."""
+    for offer in openings.offered_seats(store):
+        people = openings.pool_people(store, offer.game, since=now - POOL_LOOK_BACK, minimum=offer.min_reliability)
+        for pid in people:
+            mark = f"seat_offered:{offer.game}:{offer.power}:{offer.reason}:{pid}"
+            if stored.marked(store, mark):
+                continue
+            facts = {
+                "game": offer.game,
+                "power": offer.power,
+                "note": "Its player stopped sending orders." if offer.reason == "disorder" else "",
+                "deadline": _when(store, offer.deadline, offer.game),
+                "url": "/open",
+            }
+            key = f"{offer.game}:{offer.power}:{offer.reason}"
+            items = items_for(store, pid, "seat_offered", key=key, facts=facts)
+            report.offers += stored.queue_deliveries(store, items, now=now, mark=mark)
 
 
 def _processed(store: GameStore, now: datetime, since: datetime, report: ScanReport) -> None:

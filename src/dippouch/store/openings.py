@@ -232,6 +232,28 @@ def offered_seats(db: Database, game: str | None = None) -> list[Offer]:
         return out
 
 
+def pool_people(db: Database, game: str, *, since: datetime, minimum: int = 0) -> list[int]:
+    """Who a seat of ``game`` in the replacement pool is offered to: people who signed up for an open game
+    since ``since`` (they want to play) and did not withdraw, do not play in ``game`` already, are not
+    deleted, and reach the game's minimum reliability."""
+    with db.session() as s:
+        g = game_row(s, game)
+        seated = {r.person_id for r in g.players if r.replaced_at is None and r.person_id is not None}
+        q = (
+            sa.select(SignupRow.person_id)
+            .join(PersonRow, PersonRow.id == SignupRow.person_id)
+            .where(
+                SignupRow.signed_at >= as_utc(since), SignupRow.withdrawn_at.is_(None), PersonRow.deleted_at.is_(None)
+            )
+            .distinct()
+        )
+        people = sorted({int(p) for p in s.scalars(q)} - seated)
+        if minimum <= 0 or not people:
+            return people
+        scores = scores_in(s, people)
+        return [p for p in people if meets(scores.get(p), minimum)]
+
+
 # --------------------------------------------------------------------------------------------------
 # The coordinator
 

@@ -677,6 +677,21 @@ def messages_since(
         ]
 
 
+def games_with_press_since(db: Database, since: datetime) -> list[tuple[str, int, int]]:
+    """(game, game id, first message id) of every game with messages released since ``since``: where the
+    notifications' scan looks for "a message was received" (each reader's share then by
+    :func:`messages_since`, which applies the press rules, mutes and postal release)."""
+    q = (
+        sa.select(GameRow.name, GameRow.id, sa.func.min(PressMessageRow.id))
+        .join(GameRow, GameRow.id == PressMessageRow.game_id)
+        .where(PressMessageRow.released_at >= as_utc(since))
+        .group_by(GameRow.name, GameRow.id)
+        .order_by(GameRow.name)
+    )
+    with db.session() as s:
+        return [(str(a), int(b), int(c)) for a, b, c in s.execute(q)]
+
+
 def is_finished(db: Database, name: str) -> bool:
     """Whether the game is over (its press then opens, and grey senders and anonymous players are named)."""
     with db.session() as s:

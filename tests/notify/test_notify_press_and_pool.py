@@ -1,0 +1,108 @@
+"""The worker's scan tells people of press they may read and of seats offered to the pool: each once, by
+their choices, through the same queue as results and reminders (real webhook receiver on this machine)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from dippouch import notify
+from dippouch.game import Settings
+from dippouch.notify.events import save_preferences
+from dippouch.notify.scan import scan
+from dippouch.notify.targets import add_webhook
+from dippouch.store import GameStore, openings, press
+from dippouch.store.people import create_person, seat_person
+from notifysupport import ChatReceiver, start_chat
+
+T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+def store(db_url: str, monkeypatch: pytest.MonkeyPatch) -> Iterator[GameStore]:
+    monkeypatch.setenv("DIPPOUCH_NOTIFY_ALLOW_PRIVATE", "1")  # the receiver is on this machine
+    s = GameStore(db_url)
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def chat() -> Iterator[ChatReceiver]:
+    r = start_chat()
+    yield r
+    r.stop()
+
+
+def _person(store: GameStore, name: str, chat: ChatReceiver) -> int:
+    pid = create_person(store, name, now=T0)
+    save_preferences(
+        store, pid, {(e, c): c == "webhook" for e in notify.EVENTS for c in notify.CHANNELS}, deadline_hours=None
+    )
+    add_webhook(store, pid, "slack", url=f"{chat.base}/slack/{pid}", now=T0)
+    return pid
+
+
+def _titles(chat: ChatReceiver) -> dict[str, list[str]]:
+    out: dict[str, list[str]] = {}
+    for r in chat.received:
+        out.setdefault(r.path.rsplit("/", 1)[1], []).append(r.json["text"].split("\n")[0])
+    return out
+
+
+def _game(store: GameStore, seats: dict[str, int]) -> None:
+    deadlines = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
+    store.create_game("demo", "standard", now=T0, settings=Settings(deadlines=deadlines))
+    for power, pid in seats.items():
+        store.assign("demo", power, f"player {pid}", now=T0)
+        seat_person(store, "demo", power, pid, now=T0)
+
+
+def test_a_message_is_told_to_the_people_who_may_read_it_once_and_never_to_its_sender(
+    store: GameStore, chat: ChatReceiver
+) -> None:
+    ann, bo, cy = (_person(store, n, chat) for n in ("Ann", "Bo", "Cy"))
+    _game(store, {"France": ann, "England": bo, "Germany": cy})
+    scan(store, T0)  # the game's start, told now, out of the way
+    notify.deliver_due(store, T0)
+    chat.received.clear()
+
+    press.send(store, "demo", "France", ["England"], "Channel?  Shall we\nshare it", now=T0 + timedelta(minutes=5))
+    found = scan(store, T0 + timedelta(minutes=6))
+    assert found.messages == 1  # Bo only: Cy may not read a private message, Ann wrote it
+    assert scan(store, T0 + timedelta(minutes=7)).messages == 0  # once, however often the worker looks
+    notify.deliver_due(store, T0 + timedelta(minutes=7))
+    assert _titles(chat) == {str(bo): ["demo: a message from France"]}
+    assert "Channel? Shall we" in chat.received[0].json["text"]
+
+    chat.received.clear()
+    press.send(store, "demo", "Germany", ["France", "England", "Germany"], "To all", now=T0 + timedelta(minutes=8))
+    assert scan(store, T0 + timedelta(minutes=9)).messages == 2
+    notify.deliver_due(store, T0 + timedelta(minutes=9))
+    assert sorted(_titles(chat)) == sorted([str(ann), str(bo)])
+
+
+def test_a_seat_in_the_pool_is_offered_to_people_who_want_to_play_and_not_to_its_players(
+    store: GameStore, chat: ChatReceiver
+) -> None:
+    ann, bo, keen, gone = (_person(store, n, chat) for n in ("Ann", "Bo", "Keen", "Withdrawn"))
+    _game(store, {"France": ann, "England": bo})
+    openings.open_game(store, "demo", now=T0)
+    # Two people signed up for another open game: one still wants to play, one withdrew.
+    deadlines = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
+    store.create_game("other", "standard", now=T0, settings=Settings(deadlines=deadlines))
+    openings.open_game(store, "other", now=T0)
+    openings.sign_up(store, "other", keen, ["any"], now=T0)
+    openings.sign_up(store, "other", gone, ["any"], now=T0)
+    openings.withdraw(store, "other", gone, now=T0)
+    scan(store, T0)
+    notify.deliver_due(store, T0)
+    chat.received.clear()
+
+    openings.free_seat(store, "demo", "England", now=T0 + timedelta(hours=1))
+    found = scan(store, T0 + timedelta(hours=1, minutes=1))
+    assert found.offers == 1
+    assert scan(store, T0 + timedelta(hours=1, minutes=2)).offers == 0
+    notify.deliver_due(store, T0 + timedelta(hours=1, minutes=2))
+    assert _titles(chat) == {str(keen): ["demo: a seat is offered to you"]}
