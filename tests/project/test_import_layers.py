@@ -192,3 +192,19 @@ def test_the_renderer_imports_no_rule_module() -> None:
 def test_each_core_module_imports_on_its_own(module: str) -> None:
     done = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr[-2000:]
+
+
+def test_the_rules_about_people_and_press_are_pure() -> None:
+    """dippouch.people and dippouch.press decide (an address in force, an absence's effect, a reliability, an
+    assignment from wishes, whether a message may be sent) from what they are handed: they import nothing of
+    the shell but the core's errors, and nothing that does I/O, so the web, mail and bots all ask one truth."""
+    pure = [n for n in MODULES if n.split(".")[:2] in (["dippouch", "people"], ["dippouch", "press"])]
+    assert len(pure) >= 4
+    shell = {
+        n: sorted(m for m in GRAPH[n] if not m.startswith(("dippouch.core", "dippouch.people", "dippouch.press")))
+        for n in pure
+    }
+    assert {k: v for k, v in shell.items() if v} == {}
+    io = {"os", "pathlib", "socket", "subprocess", "sqlite3", "sqlalchemy", "urllib", "http", "threading"}
+    found = {n: sorted(_imports(n, MODULES[n], outside=True) & io) for n in pure}
+    assert {k: v for k, v in found.items() if v} == {}
