@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from dippouch.interop.dpjudge import ImportError_, ImportResult, _drop_clashing_names, pick_letter
-from dippouch.interop.pictures import PALETTE, place_provinces, read_godip_svg
+from dippouch.interop.pictures import PALETTE, Ring, place_provinces, read_godip_svg
 
 __all__ = ["import_diplicity"]
 
@@ -230,13 +230,18 @@ def import_diplicity(path: Path, name: str, picture: Path | None = None) -> Impo
     pic = picture or next(
         (p for p in (path.with_suffix(".svg"), path.with_name(f"{path.stem}map.svg")) if p.is_file()), None
     )
-    spots = {}
+    spots: dict[str, tuple[float, float]] = {}
+    outlines: dict[str, list[Ring]] = {}
     if pic is not None:
         try:
-            spots = read_godip_svg(pic)
+            spots, outlines = read_godip_svg(pic)
         except OSError as e:
             raise ImportError_(f"cannot read the picture {pic}: {e.strerror or e}") from None
-    place_provinces(provinces, spots, y_up=False, source=pic.name if pic else "", report=report)
+        except ValueError as e:
+            raise ImportError_(f"cannot read the picture {pic}: {e}") from None
+    drawn = place_provinces(
+        provinces, spots, y_up=False, source=pic.name if pic else "", report=report, outlines=outlines
+    )
     if pic is None:
         report.append(
             "no map SVG given (Diplicity serves it apart from this JSON; godip keeps it as "
@@ -252,7 +257,7 @@ def import_diplicity(path: Path, name: str, picture: Path | None = None) -> Impo
     }
     if rules:
         data["rules"] = rules
-    data["drawing"] = {"coastline": "provinces"}
+    data["drawing"] = {"coastline": "provinces", **({"outlines": drawn} if drawn else {})}
     data["powers"] = powers
     data["provinces"] = provinces
     _drop_clashing_names(data["provinces"], report)

@@ -73,6 +73,8 @@ class Board:
     province and drawn neutral; the checks count it with off-board land, so a coast along it is no shore."""
     routes: dict[tuple[str, str], list[tuple[float, float]]] = field(default_factory=dict)
     """Connectors drawn through waypoints (km), keyed by the sorted pair."""
+    outlines: dict[str, BaseGeometry] = field(default_factory=dict)
+    """Shapes given outright (``[drawing] outlines``, km): drawn as given, not grown from seeds."""
 
 
 @dataclass
@@ -128,8 +130,14 @@ def make_board(variant: Variant) -> Board:
         lon0, lat0 = (min(lons) + max(lons)) / 2, (min(lats) + max(lats)) / 2
     proj = Laea(round(lon0, 3), round(lat0, 3))
     points = {p.abbr: proj.point(*p.point) for p in provs if p.point}
+    outlines = _outlines(proj, drawing.get("outlines", {}), set(points))
     if "board" in drawing:
         board = _lonlat_poly(proj, drawing["board"])
+    elif outlines:  # the picture's shapes, whole
+        given = shapely.union_all(list(outlines.values()))
+        xs = [p[0] for p in points.values()] + [given.bounds[0], given.bounds[2]]
+        ys = [p[1] for p in points.values()] + [given.bounds[1], given.bounds[3]]
+        board = box(min(xs), min(ys), max(xs), max(ys))
     else:
         xs = [p[0] for p in points.values()]
         ys = [p[1] for p in points.values()]
@@ -143,7 +151,9 @@ def make_board(variant: Variant) -> Board:
     km_per_unit = (frame.bounds[2] - frame.bounds[0]) / PICTURE_WIDTH
     # Land: the clip, cut to the frame, with the variant's water patches and land patches.
     lon_min, lat_min, lon_max, lat_max = _frame_lonlat(proj, frame)
-    if drawing.get("coastline", "clip") == "provinces" or clip_gap(variant) is not None:
+    if outlines:
+        land = _land_of_provinces(points, graph.kinds, frame, outlines)
+    elif drawing.get("coastline", "clip") == "provinces" or clip_gap(variant) is not None:
         land = _land_of_provinces(points, graph.kinds, frame)
     else:
         window = box(lon_min - 1, lat_min - 1, lon_max + 1, lat_max + 1)
@@ -200,7 +210,29 @@ def make_board(variant: Variant) -> Board:
             _route_key(str(key)): [proj.point(float(p[0]), float(p[1])) for p in pts]
             for key, pts in sorted(drawing.get("routes", {}).items())
         },
+        outlines=outlines,
     )
+
+
+def _outlines(proj: Laea, raw: Mapping[str, Any], known: set[str]) -> dict[str, BaseGeometry]:
+    """``[drawing] outlines`` projected (km), each made valid (a ring that crosses itself is mended, rings
+    of one province are joined: a hole is not kept, since a source picture draws an island in a sea as a
+    shape of its own on top)."""
+    out: dict[str, BaseGeometry] = {}
+    for abbr in sorted(raw):
+        if abbr not in known:
+            continue
+        parts: list[Polygon] = []
+        for ring in raw[abbr]:
+            if len(ring) < 3:
+                continue
+            xs, ys = proj.forward([float(p[0]) for p in ring], [float(p[1]) for p in ring])
+            poly = Polygon(list(zip(xs.tolist(), ys.tolist(), strict=True)))
+            parts.extend(polygons_of(poly if poly.is_valid else shapely.make_valid(poly)))
+        geom = shapely.union_all(parts) if parts else Polygon()
+        if not geom.is_empty and geom.area > 0:
+            out[abbr] = geom
+    return out
 
 
 def clip_gap(variant: Variant) -> str | None:
@@ -228,16 +260,26 @@ def clip_gap(variant: Variant) -> str | None:
 
 
 def _land_of_provinces(
-    points: Mapping[str, tuple[float, float]], kinds: Mapping[str, str], frame: Polygon
+    points: Mapping[str, tuple[float, float]],
+    kinds: Mapping[str, str],
+    frame: Polygon,
+    outlines: Mapping[str, BaseGeometry] | None = None,
 ) -> BaseGeometry:
     """Land for a map with no real geography: the Voronoi cells of the land and coast provinces' points
-    among all the points (a map with no sea at all is land everywhere)."""
+    among all the points (a map with no sea at all is land everywhere). Where provinces have outlines,
+    theirs: the land and coast outlines are land, the sea outlines water, and the Voronoi cells only fill
+    what no outline covers."""
     names = sorted(points)
     if not any(kinds.get(n) == "sea" for n in names):
         return frame.buffer(1.0)
     cells = _voronoi([Seed(n, *points[n]) for n in names], frame)
-    land = [c for n, c in zip(names, cells, strict=True) if kinds.get(n) in ("land", "coast")]
-    return shapely.union_all(land).intersection(frame.buffer(1.0)) if land else Polygon()
+    land = [c for n, c in zip(names, cells, strict=True) if kinds.get(n) in ("land", "coast", "impassable")]
+    voronoi = shapely.union_all(land).intersection(frame.buffer(1.0)) if land else Polygon()
+    if not outlines:
+        return voronoi
+    given = shapely.union_all(list(outlines.values()))
+    shaped_land = shapely.union_all([g for n, g in outlines.items() if kinds.get(n) != "sea"])
+    return shaped_land.union(voronoi.difference(given)).intersection(frame.buffer(1.0))
 
 
 def _route_key(key: str) -> tuple[str, str]:
@@ -453,6 +495,47 @@ def plain_shapes(b: Board, seeds: list[Seed]) -> Shapes:
     background = b.land.intersection(b.frame).difference(covered)
     background = background.union(land_bg) if not land_bg.is_empty else background
     return Shapes(provinces=provinces, background=background, seeds=seeds)
+
+
+def outline_shapes(b: Board, seeds: list[Seed]) -> Shapes:
+    """Shapes of a map whose provinces have outlines (an imported picture's): each outlined province is
+    its outline, less any smaller outline laid over it (an island drawn on a sea); provinces without one
+    are grown round their seeds in what the outlines leave; a sliver left between outlines (under 25
+    square units) goes to the province it shares most border with, larger gaps are drawn neutral."""
+    order = sorted(b.outlines, key=lambda k: (b.outlines[k].area, k))
+    provinces: dict[str, BaseGeometry] = {}
+    taken: BaseGeometry = Polygon()
+    for k in order:
+        geom = b.outlines[k].intersection(b.board)
+        own = geom.difference(taken) if not taken.is_empty else geom
+        provinces[k] = shapely.union_all(polygons_of(own)) if polygons_of(own) else Polygon()
+        taken = taken.union(geom)
+    rest = [s for s in seeds if s.prov not in b.outlines and s.prov not in b.nested]
+    free = b.board.difference(taken)
+    if rest:
+        land_rest = [s for s in rest if b.kinds.get(s.prov) != "sea"]
+        sea_rest = [s for s in rest if b.kinds.get(s.prov) == "sea"]
+        grown, _ = _surface_shapes(land_rest, free.intersection(b.land), b, None, False)
+        grown_sea, _ = _surface_shapes(sea_rest, free.difference(b.land), b, None, False)
+        provinces.update({k: shapely.union_all(polygons_of(g)) for k, g in {**grown, **grown_sea}.items()})
+        free = free.difference(shapely.union_all([g for g in [*grown.values(), *grown_sea.values()] if not g.is_empty]))
+    eps = b.km_per_unit * 0.05
+    background: list[Polygon] = []
+    keys = sorted(k for k, g in provinces.items() if not g.is_empty)
+    tree = shapely.STRtree([provinces[k] for k in keys])
+    for piece in sorted(polygons_of(free), key=lambda p: (-p.area, p.bounds)):
+        if piece.area > 25 * b.km_per_unit**2:
+            background.append(piece)
+            continue
+        near = [keys[int(i)] for i in tree.query(piece.buffer(eps, quad_segs=1), predicate="intersects")]
+        best = max(near, key=lambda k: (_shared(piece, provinces[k], eps), k), default=None)
+        if best is None:
+            background.append(piece)
+        else:
+            provinces[best] = shapely.union_all([*polygons_of(provinces[best]), piece])
+    return Shapes(
+        provinces=provinces, background=shapely.union_all(background) if background else Polygon(), seeds=seeds
+    )
 
 
 # ------------------------------------------------------------------------------------------- output
