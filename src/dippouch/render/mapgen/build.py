@@ -32,7 +32,15 @@ from shapely.ops import polylabel
 from dippouch.core.errors import DippouchError
 from dippouch.core.variant import Variant
 from dippouch.render.geometry import FORMAT, VERSION, unit_radius
-from dippouch.render.mapgen.coastline import CLIP_BBOX, clip_hash, load_land, polygons_of, valid_parts
+from dippouch.render.mapgen.coastline import (
+    CLIP_BBOX,
+    clip_hash,
+    load_land,
+    load_world,
+    polygons_of,
+    valid_parts,
+    world_hash,
+)
 from dippouch.render.mapgen.graph import BorderGraph, border_graph, drawing_table
 from dippouch.render.mapgen.project import Laea
 
@@ -153,11 +161,12 @@ def make_board(variant: Variant) -> Board:
     lon_min, lat_min, lon_max, lat_max = _frame_lonlat(proj, frame)
     if outlines:
         land = _land_of_provinces(points, graph.kinds, frame, outlines)
-    elif drawing.get("coastline", "clip") == "provinces" or clip_gap(variant) is not None:
+    elif drawing.get("coastline", "clip") == "provinces" or (clip_gap(variant) is not None and not load_world()):
         land = _land_of_provinces(points, graph.kinds, frame)
     else:
         window = box(lon_min - 1, lat_min - 1, lon_max + 1, lat_max + 1)
-        clipped = [p.intersection(window) for p in load_land() if p.intersects(window)]
+        source = load_world() if clip_gap(variant) is not None else load_land()
+        clipped = [p.intersection(window) for p in source if p.intersects(window)]
         projected = valid_parts([q for p in clipped for q in polygons_of(_project_geom(proj, p))])
         land = shapely.union_all(projected).intersection(frame.buffer(1.0))
     for ring in drawing.get("land", []):
@@ -238,8 +247,9 @@ def _outlines(proj: Laea, raw: Mapping[str, Any], known: set[str]) -> dict[str, 
 def clip_gap(variant: Variant) -> str | None:
     """Why the committed coastline clip cannot draw this board (it covers only part of the world), or None.
 
-    Such a board is drawn with land and sea from the provinces' own points and kinds instead, never as an
-    all-sea picture; the builder's callers show this text so the author knows why the coasts are not real.
+    Such a board is drawn with the world coastline (coarser); failing that (its file missing), with land
+    and sea from the provinces' own points and kinds, never as an all-sea picture. The builder's callers
+    show this text so the author knows where the coasts come from.
     """
     if drawing_table(variant).get("coastline", "clip") == "provinces":
         return None
@@ -251,10 +261,18 @@ def clip_gap(variant: Variant) -> str | None:
     las = [float(p[1]) for p in pts]
     if min(los) >= lon0 and max(los) <= lon1 and min(las) >= lat0 and max(las) <= lat1:
         return None
-    return (
+    where = (
         f"the coastline clip covers longitude {lon0:g}..{lon1:g}, latitude {lat0:g}..{lat1:g}, and this map's "
-        f"points reach longitude {min(los):g}..{max(los):g}, latitude {min(las):g}..{max(las):g}: land and sea "
-        "are drawn from the provinces' points and kinds instead of real coastlines "
+        f"points reach longitude {min(los):g}..{max(los):g}, latitude {min(las):g}..{max(las):g}: "
+    )
+    if load_world():
+        return where + (
+            "the coasts come from the world coastline (Natural Earth 1:50m simplified to about 3 km, coarser "
+            "than the clip's 1:10m); small islands and narrow straits may be missing"
+        )
+    return where + (
+        "WARNING: the world coastline (render/data/world.json.gz) is missing, so land and sea are drawn from "
+        "the provinces' points and kinds instead of real coastlines "
         '(`[drawing] coastline = "provinces"` says so and silences this note)'
     )
 
@@ -733,6 +751,8 @@ def map_hash(variant: Variant, graph: BorderGraph | None = None) -> str:
         "drawing": {k: v for k, v in drawing_table(variant).items() if k not in ("towns", "sheets")},
         "sea_areas": variant.data.get("sea_areas", {}),
     }
+    if clip_gap(variant) is not None:  # drawn from the world coastline (only then, so other maps keep their hash)
+        doc["world"] = world_hash()
     return hashlib.sha256(json.dumps(doc, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
