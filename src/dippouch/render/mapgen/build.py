@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 import shapely
+from shapely.errors import GEOSException
 from shapely.geometry import LineString, MultiPoint, MultiPolygon, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import polylabel
@@ -46,6 +47,8 @@ from dippouch.render.mapgen.project import Laea
 
 BUILDER_VERSION = 1
 PICTURE_WIDTH = 1200.0
+#: How wide a gap between two provinces' outlines (picture units) is closed, so they share a border.
+OUTLINE_GAP_UNITS = 2.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,6 +163,7 @@ def make_board(variant: Variant) -> Board:
     # Land: the clip, cut to the frame, with the variant's water patches and land patches.
     lon_min, lat_min, lon_max, lat_max = _frame_lonlat(proj, frame)
     if outlines:
+        outlines = _close_gaps(outlines, board, OUTLINE_GAP_UNITS * km_per_unit)
         land = _land_of_provinces(points, graph.kinds, frame, outlines)
     elif drawing.get("coastline", "clip") == "provinces" or (clip_gap(variant) is not None and not load_world()):
         land = _land_of_provinces(points, graph.kinds, frame)
@@ -223,6 +227,31 @@ def make_board(variant: Variant) -> Board:
     )
 
 
+def _close_gaps(outlines: Mapping[str, BaseGeometry], board: Polygon, width: float) -> dict[str, BaseGeometry]:
+    """Outlines grown across the thin gaps a source picture leaves between neighbours (its shapes are
+    drawn with a stroke over the seam, so their edges seldom coincide): each takes the gap within
+    ``width`` of it that no other has taken (smallest first), so neighbours then share one border."""
+    order = sorted(outlines, key=lambda k: (outlines[k].area, k))
+    taken = shapely.union_all(list(outlines.values()))
+    gaps = board.difference(taken)
+    out = dict(outlines)
+    if gaps.is_empty:
+        return out
+    tiles = Tiles(gaps, box(*board.bounds))
+    for k in order:
+        try:
+            extra = tiles.clip(outlines[k].buffer(width, quad_segs=2))
+            extra = shapely.make_valid(extra.difference(taken)) if not extra.is_empty else extra
+            if extra.is_empty or extra.area <= 0:
+                continue
+            grown = shapely.union_all([*polygons_of(outlines[k]), *polygons_of(extra)])
+            taken = taken.union(extra)
+        except GEOSException:
+            continue  # an outline the geometry library cannot overlay here keeps its gap (drawn, noted by the checks)
+        out[k] = grown
+    return out
+
+
 def _outlines(proj: Laea, raw: Mapping[str, Any], known: set[str]) -> dict[str, BaseGeometry]:
     """``[drawing] outlines`` projected (km), each made valid (a ring that crosses itself is mended, rings
     of one province are joined: a hole is not kept, since a source picture draws an island in a sea as a
@@ -238,7 +267,9 @@ def _outlines(proj: Laea, raw: Mapping[str, Any], known: set[str]) -> dict[str, 
             xs, ys = proj.forward([float(p[0]) for p in ring], [float(p[1]) for p in ring])
             poly = Polygon(list(zip(xs.tolist(), ys.tolist(), strict=True)))
             parts.extend(polygons_of(poly if poly.is_valid else shapely.make_valid(poly)))
-        geom = shapely.union_all(parts) if parts else Polygon()
+        # on a 1 m grid, so that overlaying outlines that nearly coincide does not trip the geometry library
+        geom = shapely.make_valid(shapely.set_precision(shapely.union_all(parts), 0.001)) if parts else Polygon()
+        geom = shapely.union_all(polygons_of(geom)) if polygons_of(geom) else Polygon()
         if not geom.is_empty and geom.area > 0:
             out[abbr] = geom
     return out
