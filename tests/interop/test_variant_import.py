@@ -546,6 +546,22 @@ def test_diplicity_victory_build_rule_and_turn_length_come_from_the_rules_text(t
     assert "Each turn is five years." in v.description
 
 
+def test_diplicity_solo_stated_as_so_many_of_the_centres_and_home_builds_in_own_words() -> None:
+    """godip's 1908 says "18 of 40 supply centers are required for victory" and "Units can only be built
+    on your own starting supply centers": the target is 18 (not the map's 40), builds are at home."""
+    from dippouch.interop.diplicity import stated_build_rule, stated_solo
+
+    rules = (
+        "Units can only be built on your own starting supply centers.\n"
+        "18 of 40 supply centers are required for victory. If the two leading players are tied then the game "
+        "will continue for another year."
+    )
+    assert stated_solo(rules) == 18
+    assert stated_solo("A player wins with 25 out of the 50 SCs.") == 25
+    assert stated_build_rule(rules) == "home"
+    assert stated_build_rule("Players may build in any owned supply center.") == "owned"
+
+
 def test_diplicity_what_the_rules_text_does_not_state_is_listed_as_a_guess(tmp_path: Path) -> None:
     src = tmp_path / "four.json"
     src.write_text(json.dumps(_small_diplicity("Armies may cross the river.")))

@@ -287,6 +287,10 @@ def stated_solo(rules: str) -> int | None:
     for sentence in re.split(r"(?<=[.!?])\s+|\n", rules):
         if not re.search(r"\b(win|wins|winner|won|victory|solo|first to|control)", sentence, re.I):
             continue
+        # "18 of 40 supply centers are required": the first number is the target, the second the map's count
+        sentence = re.sub(
+            rf"(\d+)\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?\d+\s*(?={_CENTRES})", r"\1 ", sentence, flags=re.I
+        )
         for m in re.finditer(rf"(\d+)\s*(?:\(\w+\)\s*)?{_CENTRES}", sentence, re.I):
             found.add(int(m.group(1)))
     return found.pop() if len(found) == 1 else None
@@ -302,7 +306,12 @@ def stated_build_rule(rules: str) -> str | None:
         re.I,
     ):
         return "owned"
-    if re.search(r"build\w*\s+(?:\w+\s+){0,4}(?:only\s+)?(?:in|on|at)\s+(?:their\s+|its\s+)?home", rules, re.I):
+    if re.search(
+        rf"buil(?:d|t)\w*\s+(?:\w+\s+){{0,4}}(?:only\s+)?(?:in|on|at)\s+(?:their\s+|its\s+|your\s+)?"
+        rf"(?:home|own\s+(?:starting\s+|original\s+|home\s+)?{_CENTRES})",
+        rules,
+        re.I,
+    ):
         return "home"
     return None
 
