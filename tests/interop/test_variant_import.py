@@ -872,3 +872,40 @@ def test_path_rings_reads_subpaths_and_curves() -> None:
     assert quad[0] == (0.0, 50.0) and (10.0, 50.0) in quad and (20.0, 50.0) in quad
     # Q bulges up (to y 45 at its middle), T mirrors its control point: the second arc bulges down
     assert min(y for _, y in quad[:5]) == 45.0 and max(y for _, y in quad[5:9]) == 55.0
+
+
+def test_a_province_the_godip_picture_leaves_out_is_grown_and_reported(tmp_path: Path) -> None:
+    src = tmp_path / "four.json"
+    src.write_text(json.dumps(_small_diplicity("The first to 3 supply centers wins.")))
+    (tmp_path / "fourmap.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg"><g id="provinces">'
+        '<path id="a" d="M 0,0 H 100 V 100 H 0 Z"/><path id="b" d="M 100,0 H 200 V 100 H 100 Z"/>'
+        '<path id="c" d="M 0,100 H 100 V 200 H 0 Z"/></g></svg>',
+        encoding="utf-8",
+    )
+    got = import_diplicity(src, "four")
+    assert sorted(got.data["drawing"]["outlines"]) == ["a", "b", "c"]
+    line = next(x for x in got.report if "province outlines taken from" in x)
+    assert "for 3 of 4 provinces" in line and "1 without one are drawn round their points: d" in line, line
+    from dippouch.render.mapgen.pipeline import build
+
+    doc = build(_load(got.data, tmp_path), fit=False)
+    assert doc["provinces"]["d"]["d"], "the province without an outline has a shape"
+
+
+def test_an_unreadable_picture_is_refused_or_reported(tmp_path: Path) -> None:
+    """A godip SVG that is not XML is refused with the file's name; a MILA SVG whose spots can be read but
+    whose XML is broken keeps its spots and says its outlines were not taken."""
+    src = tmp_path / "four.json"
+    src.write_text(json.dumps(_small_diplicity("The first to 3 supply centers wins.")))
+    (tmp_path / "fourmap.svg").write_text("<svg><g id='provinces'><path id='a' d='M 0 0'></svg>", encoding="utf-8")
+    with pytest.raises(ImportError_, match=r"cannot read the picture .*fourmap\.svg: fourmap\.svg is not readable SVG"):
+        import_diplicity(src, "four")
+    (tmp_path / "pure.map").write_text((SAMPLES / "dpjudge" / "pure.map").read_text(encoding="utf-8"))
+    _mila_pure_svg(tmp_path)
+    svg = tmp_path / "svg" / "pure.svg"
+    svg.write_text(svg.read_text(encoding="utf-8").replace("</svg>", ""), encoding="utf-8")
+    got = import_dpjudge(tmp_path / "pure.map", "pure")
+    assert "outlines" not in got.data["drawing"]
+    assert any("spots of pure.svg" in x for x in got.report), got.report
+    assert any("pure.svg is not readable SVG" in x and "no province outlines taken" in x for x in got.report)

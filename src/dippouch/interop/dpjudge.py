@@ -454,9 +454,13 @@ def _picture(
                     spots, colours = read_ps(pic)
                 else:
                     spots, colours = read_mila_svg(pic), {}
-                    outlines = read_outlines(pic, "MapLayer")
             except (OSError, ValueError):
                 continue
+            if pic.suffix == ".svg":
+                try:
+                    outlines = read_outlines(pic, "MapLayer")
+                except ValueError as e:
+                    r.note(f"{e}: no province outlines taken from it (shapes are grown round its spots)")
             resolved = {r.resolve(a): xy for a, xy in spots.items() if "/" not in a}
             if len(resolved) >= 3:
                 shapes: dict[str, list[Ring]] = {}
