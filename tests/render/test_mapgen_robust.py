@@ -226,3 +226,14 @@ def test_without_the_world_coastline_the_land_is_drawn_plainly_with_a_warning(
         assert all(shape.d for shape in load_geometry(load_variant(str(path))).provinces.values())
     finally:
         coastline.load_world.cache_clear()
+
+
+def test_a_drawn_shape_with_a_flat_ring_is_read_back_as_a_polygon() -> None:
+    """A shape with a ring of no area (a spike out and back along a line, as a picture's outline can leave)
+    is read as its polygon alone: the geometric checks measure its outline instead of failing on a
+    collection of polygons and lines."""
+    from dippouch.render.mapgen.checks import parse_path
+
+    got = parse_path("M0 0L10 0L10 10L0 10ZM20 20L21 21L22 22L21 21Z")
+    assert got.geom_type == "Polygon" and got.boundary is not None
+    assert got.area == 100.0
