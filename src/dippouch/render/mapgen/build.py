@@ -238,16 +238,22 @@ def _close_gaps(outlines: Mapping[str, BaseGeometry], board: Polygon, width: flo
     if gaps.is_empty:
         return out
     tiles = Tiles(gaps, box(*board.bounds))
+    claimed: list[BaseGeometry] = []
     for k in order:
         try:
             extra = tiles.clip(outlines[k].buffer(width, quad_segs=2))
-            extra = shapely.make_valid(extra.difference(taken)) if not extra.is_empty else extra
+            if extra.is_empty:
+                continue
+            # the parts of the gap already taken by a neighbour nearby (one growing union would be slow)
+            over = [c for c in claimed if c.intersects(extra)]
+            if over:
+                extra = shapely.make_valid(extra.difference(shapely.union_all(over)))
             if extra.is_empty or extra.area <= 0:
                 continue
             grown = shapely.union_all([*polygons_of(outlines[k]), *polygons_of(extra)])
-            taken = taken.union(extra)
         except GEOSException:
             continue  # an outline the geometry library cannot overlay here keeps its gap (drawn, noted by the checks)
+        claimed.append(extra)
         out[k] = grown
     return out
 
@@ -553,12 +559,15 @@ def outline_shapes(b: Board, seeds: list[Seed]) -> Shapes:
     square units) goes to the province it shares most border with, larger gaps are drawn neutral."""
     order = sorted(b.outlines, key=lambda k: (b.outlines[k].area, k))
     provinces: dict[str, BaseGeometry] = {}
-    taken: BaseGeometry = Polygon()
+    placed: list[BaseGeometry] = []
     for k in order:
         geom = b.outlines[k].intersection(b.board)
-        own = geom.difference(taken) if not taken.is_empty else geom
+        # only the smaller outlines that touch this one are taken from it (one growing union would be slow)
+        over = [g for g in placed if g.intersects(geom)]
+        own = geom.difference(shapely.union_all(over)) if over else geom
         provinces[k] = shapely.union_all(polygons_of(own)) if polygons_of(own) else Polygon()
-        taken = taken.union(geom)
+        placed.append(geom)
+    taken = shapely.union_all(placed) if placed else Polygon()
     rest = [s for s in seeds if s.prov not in b.outlines and s.prov not in b.nested]
     free = b.board.difference(taken)
     if rest:
@@ -572,6 +581,7 @@ def outline_shapes(b: Board, seeds: list[Seed]) -> Shapes:
     background: list[Polygon] = []
     keys = sorted(k for k, g in provinces.items() if not g.is_empty)
     tree = shapely.STRtree([provinces[k] for k in keys])
+    slivers: dict[str, list[Polygon]] = {}
     for piece in sorted(polygons_of(free), key=lambda p: (-p.area, p.bounds)):
         if piece.area > 25 * b.km_per_unit**2:
             background.append(piece)
@@ -581,7 +591,9 @@ def outline_shapes(b: Board, seeds: list[Seed]) -> Shapes:
         if best is None:
             background.append(piece)
         else:
-            provinces[best] = shapely.union_all([*polygons_of(provinces[best]), piece])
+            slivers.setdefault(best, []).append(piece)
+    for k, pieces in slivers.items():  # one union per province
+        provinces[k] = shapely.union_all([*polygons_of(provinces[k]), *pieces])
     return Shapes(
         provinces=provinces, background=shapely.union_all(background) if background else Polygon(), seeds=seeds
     )
