@@ -1,7 +1,11 @@
 // Writes each godip variant as Diplicity's variant service describes it (Properties of a variant
 // resource): the variant's plain fields, its start (year, season, type, SCs, units) and its graph, one
 // NAME.json per variant in the folder given. The inputs counted in docs/import.md; see there for how to run
-// it against a checkout of github.com/zond/godip (GPL-3.0: read, nothing of it is copied here).
+// it against a checkout of github.com/zond/godip (GPL-3.0: read, nothing of it is copied here):
+//
+//	go mod edit -replace github.com/zond/godip=/path/to/godip && GOFLAGS=-mod=mod go run . OUT_DIR
+//
+// then put each variant's map SVG (godip's variants/NAME/svg/*map.svg) beside its JSON as NAMEmap.svg.
 package main
 
 import (

@@ -909,3 +909,22 @@ def test_an_unreadable_picture_is_refused_or_reported(tmp_path: Path) -> None:
     assert "outlines" not in got.data["drawing"]
     assert any("spots of pure.svg" in x for x in got.report), got.report
     assert any("pure.svg is not readable SVG" in x and "no province outlines taken" in x for x in got.report)
+
+
+def test_godip_provinces_drawn_as_circles_are_outlined(tmp_path: Path) -> None:
+    """godip's Pure draws each province as a circle in its provinces group."""
+    import math
+
+    from dippouch.interop.pictures import read_godip_svg
+
+    svg = tmp_path / "puremap.svg"
+    svg.write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg"><g id="provinces"><circle id="ber" cx="100" cy="50" r="20"/>'
+        '<ellipse id="lon" cx="10" cy="10" rx="5" ry="3"/><rect id="par" x="0" y="100" width="10" height="20"/>'
+        "</g></svg>",
+        encoding="utf-8",
+    )
+    spots, outlines = read_godip_svg(svg)
+    assert sorted(outlines) == ["ber", "lon", "par"]
+    assert all(math.isclose(math.dist(p, (100, 50)), 20) for p in outlines["ber"][0])
+    assert spots["ber"] == (100.0, 50.0) and spots["par"] == (5.0, 110.0)

@@ -232,6 +232,23 @@ def _shape_rings(el: ET.Element) -> list[Ring]:
         nums = [float(v) for v in _NUMBER.findall(el.get("points") or "")]
         pts = list(zip(nums[0::2], nums[1::2], strict=False))
         return [pts] if len(pts) >= 3 else []
+    if tag in ("circle", "ellipse", "rect"):  # godip's Pure draws its provinces as circles
+        try:
+            if tag == "rect":
+                x, y = float(el.get("x") or 0), float(el.get("y") or 0)
+                w, h = float(el.get("width") or 0), float(el.get("height") or 0)
+                return [[(x, y), (x + w, y), (x + w, y + h), (x, y + h)]] if w > 0 and h > 0 else []
+            cx, cy = float(el.get("cx") or 0), float(el.get("cy") or 0)
+            rx = float(el.get("r") or el.get("rx") or 0)
+            ry = float(el.get("r") or el.get("ry") or 0)
+        except ValueError:
+            return []
+        n = 32
+        return (
+            [[(cx + rx * math.cos(2 * math.pi * i / n), cy + ry * math.sin(2 * math.pi * i / n)) for i in range(n)]]
+            if rx > 0 and ry > 0
+            else []
+        )
     return []
 
 
