@@ -7,6 +7,7 @@ exercise each directive and what cannot be carried over.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import tomllib
@@ -545,6 +546,22 @@ def test_diplicity_victory_build_rule_and_turn_length_come_from_the_rules_text(t
     assert "Each turn is five years." in v.description
 
 
+def test_diplicity_solo_stated_as_so_many_of_the_centres_and_home_builds_in_own_words() -> None:
+    """godip's 1908 says "18 of 40 supply centers are required for victory" and "Units can only be built
+    on your own starting supply centers": the target is 18 (not the map's 40), builds are at home."""
+    from dippouch.interop.diplicity import stated_build_rule, stated_solo
+
+    rules = (
+        "Units can only be built on your own starting supply centers.\n"
+        "18 of 40 supply centers are required for victory. If the two leading players are tied then the game "
+        "will continue for another year."
+    )
+    assert stated_solo(rules) == 18
+    assert stated_solo("A player wins with 25 out of the 50 SCs.") == 25
+    assert stated_build_rule(rules) == "home"
+    assert stated_build_rule("Players may build in any owned supply center.") == "owned"
+
+
 def test_diplicity_what_the_rules_text_does_not_state_is_listed_as_a_guess(tmp_path: Path) -> None:
     src = tmp_path / "four.json"
     src.write_text(json.dumps(_small_diplicity("Armies may cross the river.")))
@@ -732,3 +749,182 @@ def test_diplicity_points_come_from_the_godip_map_svg(tmp_path: Path) -> None:
         env={"COLUMNS": "250"},
     )
     assert out.exit_code == 0 and "spots of fourmap.svg" in out.output, out.output
+
+
+# ------------------------------------------------------------------ province outlines from the picture
+
+_PURE = ["vie", "lon", "par", "ber", "rom", "mos", "con"]
+
+
+def _wedges() -> dict[str, list[tuple[float, float]]]:
+    """Seven wedges of a disc of radius 400 about (500, 500), as MILA's picture of Pure has them, with a
+    thin gap between neighbours (at most 1.2 pixels), as a picture's stroked seams leave."""
+    import math
+
+    out = {}
+    for i, abbr in enumerate(_PURE):
+        a0, a1 = 2 * math.pi * i / 7 + 0.0015, 2 * math.pi * (i + 1) / 7 - 0.0015
+        arc = [
+            (500 + 400 * math.cos(a0 + (a1 - a0) * t / 8), 500 + 400 * math.sin(a0 + (a1 - a0) * t / 8))
+            for t in range(9)
+        ]
+        out[abbr] = [(500.0, 500.0), *arc]
+    return out
+
+
+def _mila_pure_svg(folder: Path) -> None:
+    """A MILA-style picture: the shapes in the ``MapLayer`` group (ids ``_vie``..., the layer translated),
+    the unit spots in ``jdipNS:PROVINCE`` elements in the picture's own frame."""
+    import math
+
+    shapes = "".join(
+        f'<polygon id="_{a}" points="{" ".join(f"{x + 50:.1f},{y + 30:.1f}" for x, y in ring)}"/>'
+        for a, ring in _wedges().items()
+    )
+    spots = "".join(
+        f'<jdipNS:PROVINCE name="{a}"><jdipNS:UNIT x="{500 + 250 * math.cos(2 * math.pi * (i + 0.5) / 7):.1f}" '
+        f'y="{500 + 250 * math.sin(2 * math.pi * (i + 0.5) / 7):.1f}"/></jdipNS:PROVINCE>'
+        for i, a in enumerate(_PURE)
+    )
+    (folder / "svg").mkdir()
+    (folder / "svg" / "pure.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:jdipNS="svg.dtd"><jdipNS:DISPLAY>'
+        f"<jdipNS:PROVINCE_DATA>{spots}</jdipNS:PROVINCE_DATA></jdipNS:DISPLAY>"
+        f'<g id="MapLayer" transform="translate(-50 -30)">{shapes}</g>'
+        '<g id="MouseLayer"><polygon id="vie" points="0,0 1,0 1,1"/></g></svg>',
+        encoding="utf-8",
+    )
+
+
+def test_mila_province_outlines_become_the_drawn_shapes(tmp_path: Path) -> None:
+    """A MILA picture's province shapes (its MapLayer, with the layer's transform) are carried into
+    ``[drawing] outlines`` in the points' plane, and the built map draws each province as that shape."""
+    import math
+
+    from shapely.geometry import Polygon
+
+    from dippouch.interop.pictures import path_rings
+    from dippouch.render.mapgen.pipeline import build
+
+    (tmp_path / "pure.map").write_text((SAMPLES / "dpjudge" / "pure.map").read_text(encoding="utf-8"))
+    _mila_pure_svg(tmp_path)
+    got = import_dpjudge(tmp_path / "pure.map", "pure")
+    outlines = got.data["drawing"]["outlines"]
+    assert sorted(outlines) == sorted(_PURE)
+    assert any("province outlines taken from pure.svg for 7 of 7" in line for line in got.report), got.report
+    v = _load(got.data, tmp_path)
+    doc = build(v, fit=False)
+    shapes = {a: Polygon(max(path_rings(doc["provinces"][a]["d"]), key=len)) for a in _PURE}
+    areas = {a: g.area for a, g in shapes.items()}
+    # The seven shapes together are the source's disc, not the board's rectangle (as cells round the
+    # points would be), and the seven are equal, as the wedges are.
+    whole = sum(areas.values())
+    x0 = min(g.bounds[0] for g in shapes.values())
+    x1 = max(g.bounds[2] for g in shapes.values())
+    assert abs(whole / (math.pi * ((x1 - x0) / 2) ** 2) - 1) < 0.03, whole
+    # the seams are closed: each wedge shares its whole straight side with the next
+    for a, b in itertools.pairwise([*_PURE, _PURE[0]]):
+        assert shapes[a].boundary.intersection(shapes[b].buffer(0.3)).length > 0.3 * (x1 - x0), (a, b)
+    # seven equal wedges, equal areas
+    assert max(areas.values()) / min(areas.values()) < 1.05, areas  # the projection of a 20° patch
+
+
+def test_godip_province_outlines_come_through_with_their_groups_transforms(tmp_path: Path) -> None:
+    """godip's provinces group: each path's outline (relative moves, curves cut into pieces, a translated
+    and scaled group) is carried into ``[drawing] outlines``, and the built map draws it: the triangle
+    ``c`` is half the size of the square ``a``."""
+    from shapely.geometry import Polygon
+
+    from dippouch.interop.pictures import path_rings
+    from dippouch.render.mapgen.pipeline import build
+
+    src = tmp_path / "four.json"
+    src.write_text(json.dumps(_small_diplicity("The first to 3 supply centers wins.")))
+    svg = tmp_path / "fourmap.svg"
+    svg.write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg"><path id="a" d="M 900,900 h 5 v 5 z"/>'
+        '<g id="provinces" transform="translate(10,10)">'
+        '<path id="a" d="m 0,0 100,0 0,100 -100,0 z"/>'
+        '<g transform="scale(2)"><polygon id="b" points="50,0 100,0 100,50 50,50"/></g>'
+        '<path id="c" d="M 0,100 L 100,100 L 0,200 Z"/>'
+        '<path id="d" d="M 100,100 C 150,100 200,100 200,100 L 200,200 L 100,200 Z"/></g></svg>',
+        encoding="utf-8",
+    )
+    got = import_diplicity(src, "four")
+    outlines = got.data["drawing"]["outlines"]
+    assert sorted(outlines) == ["a", "b", "c", "d"]
+    assert len(outlines["a"]) == 1  # the square outside the provinces group is not a province's
+    doc = build(_load(got.data, tmp_path), fit=False)
+    area = {k: Polygon(max(path_rings(doc["provinces"][k]["d"]), key=len)).area for k in "abcd"}
+    assert abs(area["c"] / area["a"] - 0.5) < 0.03, area
+    assert abs(area["b"] / area["a"] - 1.0) < 0.03, area  # 50 x 50 drawn twice as large
+    assert abs(area["d"] / area["a"] - 1.0) < 0.03, area  # a straight "curve"
+    assert any("province outlines taken from fourmap.svg for 4 of 4" in line for line in got.report)
+
+
+def test_path_rings_reads_subpaths_and_curves() -> None:
+    from dippouch.interop.pictures import path_rings
+
+    rings = path_rings("M0 0 L10 0 L10 10 Z m 20,0 h 10 v 10 h -10 z M 0 50 Q 5 40 10 50 T 20 50 L 10 60 Z")
+    assert len(rings) == 3
+    assert rings[1][0] == (20.0, 0.0) and (30.0, 10.0) in rings[1]
+    quad = rings[2]
+    assert quad[0] == (0.0, 50.0) and (10.0, 50.0) in quad and (20.0, 50.0) in quad
+    # Q bulges up (to y 45 at its middle), T mirrors its control point: the second arc bulges down
+    assert min(y for _, y in quad[:5]) == 45.0 and max(y for _, y in quad[5:9]) == 55.0
+
+
+def test_a_province_the_godip_picture_leaves_out_is_grown_and_reported(tmp_path: Path) -> None:
+    src = tmp_path / "four.json"
+    src.write_text(json.dumps(_small_diplicity("The first to 3 supply centers wins.")))
+    (tmp_path / "fourmap.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg"><g id="provinces">'
+        '<path id="a" d="M 0,0 H 100 V 100 H 0 Z"/><path id="b" d="M 100,0 H 200 V 100 H 100 Z"/>'
+        '<path id="c" d="M 0,100 H 100 V 200 H 0 Z"/></g></svg>',
+        encoding="utf-8",
+    )
+    got = import_diplicity(src, "four")
+    assert sorted(got.data["drawing"]["outlines"]) == ["a", "b", "c"]
+    line = next(x for x in got.report if "province outlines taken from" in x)
+    assert "for 3 of 4 provinces" in line and "1 without one are drawn round their points: d" in line, line
+    from dippouch.render.mapgen.pipeline import build
+
+    doc = build(_load(got.data, tmp_path), fit=False)
+    assert doc["provinces"]["d"]["d"], "the province without an outline has a shape"
+
+
+def test_an_unreadable_picture_is_refused_or_reported(tmp_path: Path) -> None:
+    """A godip SVG that is not XML is refused with the file's name; a MILA SVG whose spots can be read but
+    whose XML is broken keeps its spots and says its outlines were not taken."""
+    src = tmp_path / "four.json"
+    src.write_text(json.dumps(_small_diplicity("The first to 3 supply centers wins.")))
+    (tmp_path / "fourmap.svg").write_text("<svg><g id='provinces'><path id='a' d='M 0 0'></svg>", encoding="utf-8")
+    with pytest.raises(ImportError_, match=r"cannot read the picture .*fourmap\.svg: fourmap\.svg is not readable SVG"):
+        import_diplicity(src, "four")
+    (tmp_path / "pure.map").write_text((SAMPLES / "dpjudge" / "pure.map").read_text(encoding="utf-8"))
+    _mila_pure_svg(tmp_path)
+    svg = tmp_path / "svg" / "pure.svg"
+    svg.write_text(svg.read_text(encoding="utf-8").replace("</svg>", ""), encoding="utf-8")
+    got = import_dpjudge(tmp_path / "pure.map", "pure")
+    assert "outlines" not in got.data["drawing"]
+    assert any("spots of pure.svg" in x for x in got.report), got.report
+    assert any("pure.svg is not readable SVG" in x and "no province outlines taken" in x for x in got.report)
+
+
+def test_godip_provinces_drawn_as_circles_are_outlined(tmp_path: Path) -> None:
+    """godip's Pure draws each province as a circle in its provinces group."""
+    import math
+
+    from dippouch.interop.pictures import read_godip_svg
+
+    svg = tmp_path / "puremap.svg"
+    svg.write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg"><g id="provinces"><circle id="ber" cx="100" cy="50" r="20"/>'
+        '<ellipse id="lon" cx="10" cy="10" rx="5" ry="3"/><rect id="par" x="0" y="100" width="10" height="20"/>'
+        "</g></svg>",
+        encoding="utf-8",
+    )
+    spots, outlines = read_godip_svg(svg)
+    assert sorted(outlines) == ["ber", "lon", "par"]
+    assert all(math.isclose(math.dist(p, (100, 50)), 20) for p in outlines["ber"][0])
+    assert spots["ber"] == (100.0, 50.0) and spots["par"] == (5.0, 110.0)

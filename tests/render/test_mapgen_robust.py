@@ -117,14 +117,15 @@ EAST_ASIA = {
 }
 
 
-def test_a_board_outside_the_coastline_clip_is_drawn_from_its_provinces_and_checked(tmp_path: Path) -> None:
-    """East Asia lies outside the committed clip: the builder says so and draws land from the provinces'
-    points (never an all-sea board), and the check that follows runs instead of failing in the geometry
+def test_a_board_outside_the_coastline_clip_is_drawn_with_the_world_coastline_and_checked(tmp_path: Path) -> None:
+    """East Asia lies outside the committed clip: the builder says so and draws it with the world
+    coastline (never an all-sea board), and the check that follows runs instead of failing in the geometry
     library."""
     path = _pure(tmp_path, "pure", EAST_ASIA)
     got = runner.invoke(app, ["mapgen", "--plain", str(path)])
     assert got.exit_code == 0, got.output
     assert "coastline clip covers longitude -60..85" in got.output, got.output
+    assert "the coasts come from the world coastline (Natural Earth 1:50m" in got.output, got.output
     from dippouch.catalog import load_variant
     from dippouch.render.geometry import load_geometry
 
@@ -157,3 +158,82 @@ def test_report_pdf_of_a_variant_without_a_map_writes_the_text_alone(
     got = runner.invoke(app, ["report", "g", "--pdf", str(pdf), "--db", db])
     assert got.exit_code == 0, got.output
     assert "results text only" in got.output and pdf.read_bytes().startswith(b"%PDF")
+
+
+def _japan(tmp_path: Path) -> Path:
+    """Kyushu, Honshu and Korea round the Sea of Japan: real places, east of the clip."""
+    lands = {"kyu": (130.7, 32.8), "hon": (138.5, 36.0), "kor": (127.5, 37.0)}
+    text = PURE.format(name="japan", powers="", provinces="").replace("centres = 4", "centres = 2")
+    text += '\n[powers.East]\nletter = "E"\nhome_centres = ["hon"]\nunits = ["A hon"]\n'
+    text += '\n[powers.West]\nletter = "W"\nhome_centres = ["kor"]\nunits = ["A kor"]\n'
+    for a, (lon, lat) in lands.items():
+        others = ", ".join(f'"{b}"' for b in lands if b != a)
+        text += (
+            f'\n[provinces.{a}]\ntype = "coast"\nsc = true\narmy = [{others}]\nfleet = ["soj", {others}]\n'
+            f"point = [{lon}, {lat}]\n"
+        )
+    text += (
+        '\n[provinces.soj]\nname = "Sea of Japan"\ntype = "sea"\nfleet = ["kyu", "hon", "kor"]\npoint = [134.0, 40.0]\n'
+    )
+    path = tmp_path / "japan.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_an_east_asian_board_has_real_coasts(tmp_path: Path) -> None:
+    """The Korea Strait is sea and the middle of Honshu land, as on the globe: land and sea come from the
+    world coastline, not from the provinces' points (whose cells would make the strait Kyushu's land)."""
+    from shapely.geometry import Point
+
+    from dippouch.catalog import load_variant
+    from dippouch.render.geometry import load_geometry, project
+    from dippouch.render.mapgen.build import make_board
+
+    path = _japan(tmp_path)
+    b = make_board(load_variant(str(path)))
+    for (lon, lat), land in [
+        ((129.3, 34.6), False),
+        ((137.5, 36.0), True),
+        ((131.2, 33.3), True),
+        ((134.5, 39.0), False),
+    ]:
+        assert b.land.contains(Point(b.proj.point(lon, lat))) is land, (lon, lat)
+    got = runner.invoke(app, ["mapgen", "--plain", str(path)])
+    assert got.exit_code == 0, got.output
+    geo = load_geometry(load_variant(str(path)))
+    assert project(geo, 137.5, 36.0) is not None
+    assert all(shape.d for shape in geo.provinces.values())
+
+
+def test_without_the_world_coastline_the_land_is_drawn_plainly_with_a_warning(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Should the world coastline be missing, the board is still drawn (land from the provinces' points)
+    and the builder warns that its coasts are not real."""
+    import dippouch.render.mapgen.coastline as coastline
+
+    monkeypatch.setattr(coastline, "WORLD", tmp_path / "missing.json.gz")
+    coastline.load_world.cache_clear()
+    try:
+        assert coastline.load_world() == ()
+        path = _japan(tmp_path)
+        got = runner.invoke(app, ["mapgen", "--plain", str(path)])
+        assert got.exit_code == 0, got.output
+        assert "WARNING: the world coastline (render/data/world.json.gz) is missing" in got.output, got.output
+        from dippouch.catalog import load_variant
+        from dippouch.render.geometry import load_geometry
+
+        assert all(shape.d for shape in load_geometry(load_variant(str(path))).provinces.values())
+    finally:
+        coastline.load_world.cache_clear()
+
+
+def test_a_drawn_shape_with_a_flat_ring_is_read_back_as_a_polygon() -> None:
+    """A shape with a ring of no area (a spike out and back along a line, as a picture's outline can leave)
+    is read as its polygon alone: the geometric checks measure its outline instead of failing on a
+    collection of polygons and lines."""
+    from dippouch.render.mapgen.checks import parse_path
+
+    got = parse_path("M0 0L10 0L10 10L0 10ZM20 20L21 21L22 22L21 21Z")
+    assert got.geom_type == "Polygon" and got.boundary is not None
+    assert got.area == 100.0

@@ -442,6 +442,12 @@ DRAWING = Table(
             default='"clip" (or "provinces" where the clip does not cover the board)',
         ),
         "margin": Num(doc="Margin round the points when there is no `board`, as a share of its size.", default="0.06"),
+        "outlines": MapOf(
+            key="province",
+            value=ListOf(item=_RING),
+            doc="Province shapes given outright, rings of `[lon, lat]` (an imported map's outlines from its "
+            "source picture): such a province is drawn as given, not grown round its point.",
+        ),
         "water": ListOf(
             item=_RING, doc="Water patches, each a ring of `[lon, lat]` (historical water: the Zuiderzee, estuaries)."
         ),

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from dippouch.interop.dpjudge import ImportError_, ImportResult, _drop_clashing_names, pick_letter
-from dippouch.interop.pictures import PALETTE, place_provinces, read_godip_svg
+from dippouch.interop.pictures import PALETTE, Ring, place_provinces, read_godip_svg
 
 __all__ = ["import_diplicity"]
 
@@ -230,13 +230,18 @@ def import_diplicity(path: Path, name: str, picture: Path | None = None) -> Impo
     pic = picture or next(
         (p for p in (path.with_suffix(".svg"), path.with_name(f"{path.stem}map.svg")) if p.is_file()), None
     )
-    spots = {}
+    spots: dict[str, tuple[float, float]] = {}
+    outlines: dict[str, list[Ring]] = {}
     if pic is not None:
         try:
-            spots = read_godip_svg(pic)
+            spots, outlines = read_godip_svg(pic)
         except OSError as e:
             raise ImportError_(f"cannot read the picture {pic}: {e.strerror or e}") from None
-    place_provinces(provinces, spots, y_up=False, source=pic.name if pic else "", report=report)
+        except ValueError as e:
+            raise ImportError_(f"cannot read the picture {pic}: {e}") from None
+    drawn = place_provinces(
+        provinces, spots, y_up=False, source=pic.name if pic else "", report=report, outlines=outlines
+    )
     if pic is None:
         report.append(
             "no map SVG given (Diplicity serves it apart from this JSON; godip keeps it as "
@@ -252,7 +257,7 @@ def import_diplicity(path: Path, name: str, picture: Path | None = None) -> Impo
     }
     if rules:
         data["rules"] = rules
-    data["drawing"] = {"coastline": "provinces"}
+    data["drawing"] = {"coastline": "provinces", **({"outlines": drawn} if drawn else {})}
     data["powers"] = powers
     data["provinces"] = provinces
     _drop_clashing_names(data["provinces"], report)
@@ -282,6 +287,10 @@ def stated_solo(rules: str) -> int | None:
     for sentence in re.split(r"(?<=[.!?])\s+|\n", rules):
         if not re.search(r"\b(win|wins|winner|won|victory|solo|first to|control)", sentence, re.I):
             continue
+        # "18 of 40 supply centers are required": the first number is the target, the second the map's count
+        sentence = re.sub(
+            rf"(\d+)\s+(?:out\s+)?of\s+(?:the\s+|all\s+)?\d+\s*(?={_CENTRES})", r"\1 ", sentence, flags=re.I
+        )
         for m in re.finditer(rf"(\d+)\s*(?:\(\w+\)\s*)?{_CENTRES}", sentence, re.I):
             found.add(int(m.group(1)))
     return found.pop() if len(found) == 1 else None
@@ -297,7 +306,12 @@ def stated_build_rule(rules: str) -> str | None:
         re.I,
     ):
         return "owned"
-    if re.search(r"build\w*\s+(?:\w+\s+){0,4}(?:only\s+)?(?:in|on|at)\s+(?:their\s+|its\s+)?home", rules, re.I):
+    if re.search(
+        rf"buil(?:d|t)\w*\s+(?:\w+\s+){{0,4}}(?:only\s+)?(?:in|on|at)\s+(?:their\s+|its\s+|your\s+)?"
+        rf"(?:home|own\s+(?:starting\s+|original\s+|home\s+)?{_CENTRES})",
+        rules,
+        re.I,
+    ):
         return "home"
     return None
 

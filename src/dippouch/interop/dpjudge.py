@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from dippouch.core.errors import DippouchError
-from dippouch.interop.pictures import PALETTE, place_provinces, read_mila_svg, read_ps
+from dippouch.interop.pictures import PALETTE, Ring, place_provinces, read_mila_svg, read_outlines, read_ps
 
 __all__ = ["ImportError_", "ImportResult", "import_dpjudge"]
 
@@ -438,13 +438,17 @@ def pick_letter(wanted: str, name: str, adjective: str, taken: set[str], report:
     return free
 
 
-def _picture(r: _Reader) -> tuple[dict[str, tuple[float, float]], dict[str, str], Path | None]:
-    """The spots and power colours of the map's picture, found beside the files read (the imported file's
-    own first): DPjudge's NAME.ps, MILA's svg/NAME.svg or NAME.svg."""
+def _picture(
+    r: _Reader,
+) -> tuple[dict[str, tuple[float, float]], dict[str, str], Path | None, dict[str, list[Ring]]]:
+    """The spots, power colours and province outlines of the map's picture, found beside the files read
+    (the imported file's own first): DPjudge's NAME.ps (spots only: its shapes are PostScript procedures),
+    MILA's svg/NAME.svg or NAME.svg (outlines from its ``MapLayer``)."""
     for f in r.files:
         for pic in (f.with_suffix(".ps"), f.parent / "svg" / f"{f.stem}.svg", f.with_suffix(".svg")):
             if not pic.is_file():
                 continue
+            outlines: dict[str, list[Ring]] = {}
             try:
                 if pic.suffix == ".ps":
                     spots, colours = read_ps(pic)
@@ -452,10 +456,19 @@ def _picture(r: _Reader) -> tuple[dict[str, tuple[float, float]], dict[str, str]
                     spots, colours = read_mila_svg(pic), {}
             except (OSError, ValueError):
                 continue
+            if pic.suffix == ".svg":
+                try:
+                    outlines = read_outlines(pic, "MapLayer")
+                except ValueError as e:
+                    r.note(f"{e}: no province outlines taken from it (shapes are grown round its spots)")
             resolved = {r.resolve(a): xy for a, xy in spots.items() if "/" not in a}
             if len(resolved) >= 3:
-                return resolved, colours, pic
-    return {}, {}, None
+                shapes: dict[str, list[Ring]] = {}
+                for a, rings in outlines.items():
+                    if "/" not in a:
+                        shapes.setdefault(r.resolve(a), []).extend(rings)
+                return resolved, colours, pic, shapes
+    return {}, {}, None, {}
 
 
 def _follow_renames(r: _Reader) -> None:
@@ -597,7 +610,7 @@ def import_dpjudge(path: Path, name: str) -> ImportResult:
             provinces[c]["sc"] = True
         else:
             report.append(f"centre {c}: no such province; left out")
-    spots, colours, picture = _picture(r)
+    spots, colours, picture, outlines = _picture(r)
     mobilize = "MOBILIZE" in r.rules
     powers: dict[str, dict[str, Any]] = {}
     letters: set[str] = set()
@@ -672,7 +685,9 @@ def import_dpjudge(path: Path, name: str) -> ImportResult:
             "import again to draw the map as its source does"
         )
     y_up = picture is not None and picture.suffix == ".ps"
-    place_provinces(provinces, spots, y_up=y_up, source=picture.name if picture else "", report=report)
+    drawn = place_provinces(
+        provinces, spots, y_up=y_up, source=picture.name if picture else "", report=report, outlines=outlines
+    )
 
     data: dict[str, Any] = {
         "variant": {"name": name, "title": name, "description": f"Imported from {path.name} (DPjudge map file)."},
@@ -681,7 +696,7 @@ def import_dpjudge(path: Path, name: str) -> ImportResult:
     }
     if rules:
         data["rules"] = rules
-    data["drawing"] = {"coastline": "provinces"}
+    data["drawing"] = {"coastline": "provinces", **({"outlines": drawn} if drawn else {})}
     data["powers"] = powers
     data["provinces"] = {k: provinces[k] for k in sorted(provinces)}
     _drop_clashing_names(data["provinces"], report)

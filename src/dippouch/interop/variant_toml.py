@@ -37,6 +37,9 @@ def _table(lines: list[str], header: str, body: Mapping[str, Any], *, inline_tab
         if isinstance(v, Mapping) and k not in inline_tables and all(isinstance(x, Mapping) for x in v.values()) and v:
             nested.append((k, v))
             continue
+        if k == "outlines" and isinstance(v, Mapping):  # one line per province, not one line for all
+            nested.append((k, {"": v}))
+            continue
         if k == "phases" and isinstance(v, list):
             lines.append("phases = [")
             lines.extend(f"  {_value(p)}," for p in v)
@@ -46,7 +49,7 @@ def _table(lines: list[str], header: str, body: Mapping[str, Any], *, inline_tab
     lines.append("")
     for k, v in nested:
         for sub, val in v.items():
-            _table(lines, f"{header}.{_key(k)}.{_key(str(sub))}", val)
+            _table(lines, f"{header}.{_key(k)}" + (f".{_key(str(sub))}" if sub else ""), val)
 
 
 def dumps_variant(data: Mapping[str, Any], comments: Sequence[str] = ()) -> str:

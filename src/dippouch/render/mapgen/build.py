@@ -25,6 +25,7 @@ from typing import Any
 
 import numpy as np
 import shapely
+from shapely.errors import GEOSException
 from shapely.geometry import LineString, MultiPoint, MultiPolygon, Point, Polygon, box
 from shapely.geometry.base import BaseGeometry
 from shapely.ops import polylabel
@@ -32,12 +33,22 @@ from shapely.ops import polylabel
 from dippouch.core.errors import DippouchError
 from dippouch.core.variant import Variant
 from dippouch.render.geometry import FORMAT, VERSION, unit_radius
-from dippouch.render.mapgen.coastline import CLIP_BBOX, clip_hash, load_land, polygons_of, valid_parts
+from dippouch.render.mapgen.coastline import (
+    CLIP_BBOX,
+    clip_hash,
+    load_land,
+    load_world,
+    polygons_of,
+    valid_parts,
+    world_hash,
+)
 from dippouch.render.mapgen.graph import BorderGraph, border_graph, drawing_table
 from dippouch.render.mapgen.project import Laea
 
 BUILDER_VERSION = 1
 PICTURE_WIDTH = 1200.0
+#: How wide a gap between two provinces' outlines (picture units) is closed, so they share a border.
+OUTLINE_GAP_UNITS = 2.5
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +84,8 @@ class Board:
     province and drawn neutral; the checks count it with off-board land, so a coast along it is no shore."""
     routes: dict[tuple[str, str], list[tuple[float, float]]] = field(default_factory=dict)
     """Connectors drawn through waypoints (km), keyed by the sorted pair."""
+    outlines: dict[str, BaseGeometry] = field(default_factory=dict)
+    """Shapes given outright (``[drawing] outlines``, km): drawn as given, not grown from seeds."""
 
 
 @dataclass
@@ -128,8 +141,14 @@ def make_board(variant: Variant) -> Board:
         lon0, lat0 = (min(lons) + max(lons)) / 2, (min(lats) + max(lats)) / 2
     proj = Laea(round(lon0, 3), round(lat0, 3))
     points = {p.abbr: proj.point(*p.point) for p in provs if p.point}
+    outlines = _outlines(proj, drawing.get("outlines", {}), set(points))
     if "board" in drawing:
         board = _lonlat_poly(proj, drawing["board"])
+    elif outlines:  # the picture's shapes, whole
+        given = shapely.union_all(list(outlines.values()))
+        xs = [p[0] for p in points.values()] + [given.bounds[0], given.bounds[2]]
+        ys = [p[1] for p in points.values()] + [given.bounds[1], given.bounds[3]]
+        board = box(min(xs), min(ys), max(xs), max(ys))
     else:
         xs = [p[0] for p in points.values()]
         ys = [p[1] for p in points.values()]
@@ -143,11 +162,15 @@ def make_board(variant: Variant) -> Board:
     km_per_unit = (frame.bounds[2] - frame.bounds[0]) / PICTURE_WIDTH
     # Land: the clip, cut to the frame, with the variant's water patches and land patches.
     lon_min, lat_min, lon_max, lat_max = _frame_lonlat(proj, frame)
-    if drawing.get("coastline", "clip") == "provinces" or clip_gap(variant) is not None:
+    if outlines:
+        outlines = _close_gaps(outlines, board, OUTLINE_GAP_UNITS * km_per_unit)
+        land = _land_of_provinces(points, graph.kinds, frame, outlines)
+    elif drawing.get("coastline", "clip") == "provinces" or (clip_gap(variant) is not None and not load_world()):
         land = _land_of_provinces(points, graph.kinds, frame)
     else:
         window = box(lon_min - 1, lat_min - 1, lon_max + 1, lat_max + 1)
-        clipped = [p.intersection(window) for p in load_land() if p.intersects(window)]
+        source = load_world() if clip_gap(variant) is not None else load_land()
+        clipped = [p.intersection(window) for p in source if p.intersects(window)]
         projected = valid_parts([q for p in clipped for q in polygons_of(_project_geom(proj, p))])
         land = shapely.union_all(projected).intersection(frame.buffer(1.0))
     for ring in drawing.get("land", []):
@@ -200,14 +223,70 @@ def make_board(variant: Variant) -> Board:
             _route_key(str(key)): [proj.point(float(p[0]), float(p[1])) for p in pts]
             for key, pts in sorted(drawing.get("routes", {}).items())
         },
+        outlines=outlines,
     )
+
+
+def _close_gaps(outlines: Mapping[str, BaseGeometry], board: Polygon, width: float) -> dict[str, BaseGeometry]:
+    """Outlines grown across the thin gaps a source picture leaves between neighbours (its shapes are
+    drawn with a stroke over the seam, so their edges seldom coincide): each takes the gap within
+    ``width`` of it that no other has taken (smallest first), so neighbours then share one border."""
+    order = sorted(outlines, key=lambda k: (outlines[k].area, k))
+    taken = shapely.union_all(list(outlines.values()))
+    gaps = board.difference(taken)
+    out = dict(outlines)
+    if gaps.is_empty:
+        return out
+    tiles = Tiles(gaps, box(*board.bounds))
+    claimed: list[BaseGeometry] = []
+    for k in order:
+        try:
+            extra = tiles.clip(outlines[k].buffer(width, quad_segs=2))
+            if extra.is_empty:
+                continue
+            # the parts of the gap already taken by a neighbour nearby (one growing union would be slow)
+            over = [c for c in claimed if c.intersects(extra)]
+            if over:
+                extra = shapely.make_valid(extra.difference(shapely.union_all(over)))
+            if extra.is_empty or extra.area <= 0:
+                continue
+            grown = shapely.union_all([*polygons_of(outlines[k]), *polygons_of(extra)])
+        except GEOSException:
+            continue  # an outline the geometry library cannot overlay here keeps its gap (drawn, noted by the checks)
+        claimed.append(extra)
+        out[k] = grown
+    return out
+
+
+def _outlines(proj: Laea, raw: Mapping[str, Any], known: set[str]) -> dict[str, BaseGeometry]:
+    """``[drawing] outlines`` projected (km), each made valid (a ring that crosses itself is mended, rings
+    of one province are joined: a hole is not kept, since a source picture draws an island in a sea as a
+    shape of its own on top)."""
+    out: dict[str, BaseGeometry] = {}
+    for abbr in sorted(raw):
+        if abbr not in known:
+            continue
+        parts: list[Polygon] = []
+        for ring in raw[abbr]:
+            if len(ring) < 3:
+                continue
+            xs, ys = proj.forward([float(p[0]) for p in ring], [float(p[1]) for p in ring])
+            poly = Polygon(list(zip(xs.tolist(), ys.tolist(), strict=True)))
+            parts.extend(polygons_of(poly if poly.is_valid else shapely.make_valid(poly)))
+        # on a 1 m grid, so that overlaying outlines that nearly coincide does not trip the geometry library
+        geom = shapely.make_valid(shapely.set_precision(shapely.union_all(parts), 0.001)) if parts else Polygon()
+        geom = shapely.union_all(polygons_of(geom)) if polygons_of(geom) else Polygon()
+        if not geom.is_empty and geom.area > 0:
+            out[abbr] = geom
+    return out
 
 
 def clip_gap(variant: Variant) -> str | None:
     """Why the committed coastline clip cannot draw this board (it covers only part of the world), or None.
 
-    Such a board is drawn with land and sea from the provinces' own points and kinds instead, never as an
-    all-sea picture; the builder's callers show this text so the author knows why the coasts are not real.
+    Such a board is drawn with the world coastline (coarser); failing that (its file missing), with land
+    and sea from the provinces' own points and kinds, never as an all-sea picture. The builder's callers
+    show this text so the author knows where the coasts come from.
     """
     if drawing_table(variant).get("coastline", "clip") == "provinces":
         return None
@@ -219,25 +298,43 @@ def clip_gap(variant: Variant) -> str | None:
     las = [float(p[1]) for p in pts]
     if min(los) >= lon0 and max(los) <= lon1 and min(las) >= lat0 and max(las) <= lat1:
         return None
-    return (
+    where = (
         f"the coastline clip covers longitude {lon0:g}..{lon1:g}, latitude {lat0:g}..{lat1:g}, and this map's "
-        f"points reach longitude {min(los):g}..{max(los):g}, latitude {min(las):g}..{max(las):g}: land and sea "
-        "are drawn from the provinces' points and kinds instead of real coastlines "
+        f"points reach longitude {min(los):g}..{max(los):g}, latitude {min(las):g}..{max(las):g}: "
+    )
+    if load_world():
+        return where + (
+            "the coasts come from the world coastline (Natural Earth 1:50m simplified to about 3 km, coarser "
+            "than the clip's 1:10m); small islands and narrow straits may be missing"
+        )
+    return where + (
+        "WARNING: the world coastline (render/data/world.json.gz) is missing, so land and sea are drawn from "
+        "the provinces' points and kinds instead of real coastlines "
         '(`[drawing] coastline = "provinces"` says so and silences this note)'
     )
 
 
 def _land_of_provinces(
-    points: Mapping[str, tuple[float, float]], kinds: Mapping[str, str], frame: Polygon
+    points: Mapping[str, tuple[float, float]],
+    kinds: Mapping[str, str],
+    frame: Polygon,
+    outlines: Mapping[str, BaseGeometry] | None = None,
 ) -> BaseGeometry:
     """Land for a map with no real geography: the Voronoi cells of the land and coast provinces' points
-    among all the points (a map with no sea at all is land everywhere)."""
+    among all the points (a map with no sea at all is land everywhere). Where provinces have outlines,
+    theirs: the land and coast outlines are land, the sea outlines water, and the Voronoi cells only fill
+    what no outline covers."""
     names = sorted(points)
     if not any(kinds.get(n) == "sea" for n in names):
         return frame.buffer(1.0)
     cells = _voronoi([Seed(n, *points[n]) for n in names], frame)
-    land = [c for n, c in zip(names, cells, strict=True) if kinds.get(n) in ("land", "coast")]
-    return shapely.union_all(land).intersection(frame.buffer(1.0)) if land else Polygon()
+    land = [c for n, c in zip(names, cells, strict=True) if kinds.get(n) in ("land", "coast", "impassable")]
+    voronoi = shapely.union_all(land).intersection(frame.buffer(1.0)) if land else Polygon()
+    if not outlines:
+        return voronoi
+    given = shapely.union_all(list(outlines.values()))
+    shaped_land = shapely.union_all([g for n, g in outlines.items() if kinds.get(n) != "sea"])
+    return shaped_land.union(voronoi.difference(given)).intersection(frame.buffer(1.0))
 
 
 def _route_key(key: str) -> tuple[str, str]:
@@ -453,6 +550,53 @@ def plain_shapes(b: Board, seeds: list[Seed]) -> Shapes:
     background = b.land.intersection(b.frame).difference(covered)
     background = background.union(land_bg) if not land_bg.is_empty else background
     return Shapes(provinces=provinces, background=background, seeds=seeds)
+
+
+def outline_shapes(b: Board, seeds: list[Seed]) -> Shapes:
+    """Shapes of a map whose provinces have outlines (an imported picture's): each outlined province is
+    its outline, less any smaller outline laid over it (an island drawn on a sea); provinces without one
+    are grown round their seeds in what the outlines leave; a sliver left between outlines (under 25
+    square units) goes to the province it shares most border with, larger gaps are drawn neutral."""
+    order = sorted(b.outlines, key=lambda k: (b.outlines[k].area, k))
+    provinces: dict[str, BaseGeometry] = {}
+    placed: list[BaseGeometry] = []
+    for k in order:
+        geom = b.outlines[k].intersection(b.board)
+        # only the smaller outlines that touch this one are taken from it (one growing union would be slow)
+        over = [g for g in placed if g.intersects(geom)]
+        own = geom.difference(shapely.union_all(over)) if over else geom
+        provinces[k] = shapely.union_all(polygons_of(own)) if polygons_of(own) else Polygon()
+        placed.append(geom)
+    taken = shapely.union_all(placed) if placed else Polygon()
+    rest = [s for s in seeds if s.prov not in b.outlines and s.prov not in b.nested]
+    free = b.board.difference(taken)
+    if rest:
+        land_rest = [s for s in rest if b.kinds.get(s.prov) != "sea"]
+        sea_rest = [s for s in rest if b.kinds.get(s.prov) == "sea"]
+        grown, _ = _surface_shapes(land_rest, free.intersection(b.land), b, None, False)
+        grown_sea, _ = _surface_shapes(sea_rest, free.difference(b.land), b, None, False)
+        provinces.update({k: shapely.union_all(polygons_of(g)) for k, g in {**grown, **grown_sea}.items()})
+        free = free.difference(shapely.union_all([g for g in [*grown.values(), *grown_sea.values()] if not g.is_empty]))
+    eps = b.km_per_unit * 0.05
+    background: list[Polygon] = []
+    keys = sorted(k for k, g in provinces.items() if not g.is_empty)
+    tree = shapely.STRtree([provinces[k] for k in keys])
+    slivers: dict[str, list[Polygon]] = {}
+    for piece in sorted(polygons_of(free), key=lambda p: (-p.area, p.bounds)):
+        if piece.area > 25 * b.km_per_unit**2:
+            background.append(piece)
+            continue
+        near = [keys[int(i)] for i in tree.query(piece.buffer(eps, quad_segs=1), predicate="intersects")]
+        best = max(near, key=lambda k: (_shared(piece, provinces[k], eps), k), default=None)
+        if best is None:
+            background.append(piece)
+        else:
+            slivers.setdefault(best, []).append(piece)
+    for k, pieces in slivers.items():  # one union per province
+        provinces[k] = shapely.union_all([*polygons_of(provinces[k]), *pieces])
+    return Shapes(
+        provinces=provinces, background=shapely.union_all(background) if background else Polygon(), seeds=seeds
+    )
 
 
 # ------------------------------------------------------------------------------------------- output
@@ -695,6 +839,8 @@ def map_hash(variant: Variant, graph: BorderGraph | None = None) -> str:
         "drawing": {k: v for k, v in drawing_table(variant).items() if k not in ("towns", "sheets")},
         "sea_areas": variant.data.get("sea_areas", {}),
     }
+    if clip_gap(variant) is not None:  # drawn from the world coastline (only then, so other maps keep their hash)
+        doc["world"] = world_hash()
     return hashlib.sha256(json.dumps(doc, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 

@@ -207,9 +207,13 @@ def parse_path(d: str) -> BaseGeometry:
     rings = [r for r in path_rings(d) if len(r) >= 3]
     out: BaseGeometry = Polygon()
     for r in rings:
-        p = shapely.make_valid(Polygon(r))
-        out = out.symmetric_difference(p)
-    return out
+        # a ring that touches itself is mended into polygons and stray lines: the lines are dropped, so
+        # every shape is polygonal (a collection has no outline to measure)
+        parts = polygons_of(shapely.make_valid(Polygon(r)))
+        if parts:
+            out = out.symmetric_difference(shapely.union_all(parts))
+    parts = polygons_of(out)
+    return shapely.union_all(parts) if parts else Polygon()
 
 
 def check_geometry(variant: Variant) -> GeoReport:

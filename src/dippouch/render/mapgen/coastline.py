@@ -33,6 +33,13 @@ UNIT = 0.005
 #: Islands smaller than this (square degrees, about 0.3 km² at 55°N) are dropped.
 MIN_AREA = 0.00005
 
+#: The world coastline, for boards the clip does not cover (East Asia, the Americas): Natural Earth 1:50m,
+#: simplified by 0.03° (about 3 km), islands under 0.01 square degrees dropped, rounded to 0.01°.
+WORLD = DATA_DIR / "world.json.gz"
+WORLD_UNIT = 0.01
+WORLD_SIMPLIFY = 0.03
+WORLD_MIN_AREA = 0.01
+
 
 def _decode_topojson(data: dict[str, Any], name: str = "land") -> list[Polygon]:
     """Polygons of a TopoJSON object: arcs are delta-encoded quantized points; a negative arc index ~i means
@@ -97,12 +104,19 @@ def make_clip(topojson: Path, out: Path = LAND_CLIP) -> str:
     land = shapely.union_all(pieces)
     land = shapely.simplify(land, UNIT * 0.6, preserve_topology=True)
     parts = [p for p in polygons_of(land) if p.area >= MIN_AREA]
-    parts.sort(key=lambda p: (round(p.bounds[0], 4), round(p.bounds[1], 4), -p.area))
+    blob = _encode(parts, UNIT, CLIP_BBOX)
+    out.write_bytes(blob)
+    return hashlib.sha256(blob).hexdigest()
+
+
+def _encode(parts: list[Polygon], unit: float, bbox: tuple[float, float, float, float]) -> bytes:
+    """The clip format's bytes (gzip time stamp 0, so they are reproducible)."""
+    parts = sorted(parts, key=lambda p: (round(p.bounds[0], 4), round(p.bounds[1], 4), -p.area))
     encoded = []
     for p in parts:
         rings = []
         for r in [p.exterior, *p.interiors]:
-            q = [(round(x / UNIT), round(y / UNIT)) for x, y in r.coords[:-1]]
+            q = [(round(x / unit), round(y / unit)) for x, y in r.coords[:-1]]
             dedup = [pt for i, pt in enumerate(q) if i == 0 or pt != q[i - 1]]
             if len(dedup) < 3:
                 continue
@@ -112,10 +126,21 @@ def make_clip(topojson: Path, out: Path = LAND_CLIP) -> str:
             rings.append(flat)
         if rings:
             encoded.append(rings)
-    doc = {"format": "dippouch-land", "unit": UNIT, "bbox": list(CLIP_BBOX), "polygons": encoded}
+    doc = {"format": "dippouch-land", "unit": unit, "bbox": list(bbox), "polygons": encoded}
     raw = json.dumps(doc, separators=(",", ":")).encode("ascii")
-    blob = gzip.compress(raw, compresslevel=9, mtime=0)
-    out.write_bytes(blob)
+    return gzip.compress(raw, compresslevel=9, mtime=0)
+
+
+def make_world(topojson: Path, out: Path | None = None) -> str:
+    """Write the world coastline from world-atlas's ``land-50m.json``: the whole globe, simplified by
+    ``WORLD_SIMPLIFY`` degrees (topology kept), islands under ``WORLD_MIN_AREA`` square degrees dropped,
+    rounded to ``WORLD_UNIT``; returns its SHA-256."""
+    parts = []
+    for p in _decode_topojson(json.loads(topojson.read_text(encoding="utf-8"))):
+        g = shapely.simplify(shapely.make_valid(p), WORLD_SIMPLIFY, preserve_topology=True)
+        parts += [q for q in polygons_of(g) if q.area >= WORLD_MIN_AREA]
+    blob = _encode(parts, WORLD_UNIT, (-180.0, -90.0, 180.0, 90.0))
+    (out or WORLD).write_bytes(blob)
     return hashlib.sha256(blob).hexdigest()
 
 
@@ -128,7 +153,26 @@ def clip_hash() -> str:
 def load_land() -> tuple[Polygon, ...]:
     """The committed land clip's polygons (each valid; neighbours may touch after rounding) in
     longitude/latitude."""
-    doc = json.loads(gzip.decompress(LAND_CLIP.read_bytes()))
+    return _decode(LAND_CLIP)
+
+
+def world_hash() -> str | None:
+    """SHA-256 of the committed world coastline, or None when it is missing."""
+    return hashlib.sha256(WORLD.read_bytes()).hexdigest() if WORLD.is_file() else None
+
+
+@lru_cache(maxsize=1)
+def load_world() -> tuple[Polygon, ...]:
+    """The committed world coastline's polygons in longitude/latitude (empty when the file is missing or
+    unreadable: the builder then draws land from the provinces and says so)."""
+    try:
+        return _decode(WORLD)
+    except (OSError, ValueError, KeyError, IndexError, EOFError):
+        return ()
+
+
+def _decode(path: Path) -> tuple[Polygon, ...]:
+    doc = json.loads(gzip.decompress(path.read_bytes()))
     unit = float(doc["unit"])
     polys = []
     for rings in doc["polygons"]:
@@ -148,4 +192,7 @@ def load_land() -> tuple[Polygon, ...]:
 if __name__ == "__main__":  # pragma: no cover - run by hand to remake the clip
     import sys
 
-    print(make_clip(Path(sys.argv[1])))
+    if len(sys.argv) > 2 and sys.argv[1] == "--world":
+        print(make_world(Path(sys.argv[2])))
+    else:
+        print(make_clip(Path(sys.argv[1])))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from dippouch.core.variant import Variant
-from dippouch.render.mapgen.build import base_seeds, make_board, plain_shapes, to_json
+from dippouch.render.mapgen.build import base_seeds, make_board, outline_shapes, plain_shapes, to_json
 from dippouch.render.mapgen.fit import fit_seeds
 
 __all__ = ["build"]
@@ -19,5 +19,6 @@ __all__ = ["build"]
 def build(variant: Variant, *, fit: bool = True) -> dict[str, Any]:
     b = make_board(variant)
     seeds = base_seeds(b)
-    shapes = fit_seeds(b, seeds) if fit else plain_shapes(b, seeds)
+    # An imported picture's own shapes are drawn as given: nothing to fit.
+    shapes = outline_shapes(b, seeds) if b.outlines else fit_seeds(b, seeds) if fit else plain_shapes(b, seeds)
     return to_json(variant, b, shapes)
