@@ -235,6 +235,23 @@ def test_the_review_refuses_what_cannot_be_done_yet(tmp_path: Path) -> None:
     assert "set aside by the coordinator (a picture of a cat)" in results
 
 
+def test_mail_from_a_stranger_holds_the_phase_a_day_at_most_when_no_review_wait_is_set(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    o = take_in(store, _mail("eve@elsewhere.example", SUBJECT, "A lvp - wal"), now=T0 + timedelta(hours=1))
+    assert o.status == "held"
+    assert store.process("demo", now=DEADLINE + timedelta(hours=23)) == []  # waits for the coordinator a while
+    assert review_state(store, "demo", now=DEADLINE + timedelta(hours=23)).held
+    assert store.process("demo", now=DEADLINE + timedelta(hours=24)) == ["Spring 1901 Movement"]
+    rec = store.phase_record("demo", "Spring 1901 Movement")
+    assert "England" not in rec["orders"] and "England" in rec["missed"]  # the stranger's orders were not applied
+
+
+def test_a_photograph_keeps_the_phase_waiting_for_review_without_a_review_wait(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    take_in(store, _mail("jane@example.org", SUBJECT, "", sheet()), now=T0 + timedelta(hours=1))
+    assert store.process("demo", now=DEADLINE + timedelta(days=30)) == []
+
+
 def test_with_a_review_wait_the_phase_goes_ahead_without_unreviewed_photos(tmp_path: Path) -> None:
     store = _store(tmp_path)
     setup(store, "demo", now=T0, changes={"review_wait": "24h"})

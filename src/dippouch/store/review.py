@@ -128,6 +128,14 @@ def pending(s: Session, ph: PhaseRow) -> list[Pending]:
     return out
 
 
+STRANGER_WAIT = timedelta(hours=24)
+"""How long after its deadline a phase waits, at most, for the coordinator to decide on mail held because it
+came from an address not registered for its power, when the game sets no review wait. The rulebook's player
+writing from a second address needs the coordinator's word; but without a limit anyone who knows a game's
+subject line could hold it up for as long as the coordinator is away. The message is kept either way, and
+the registered player was told to send it again from their own address."""
+
+
 def review_wait(s: Session, game_id: int) -> timedelta | None:
     """The game's review wait (``mail setup --review-wait``): how long after the deadline a phase waits for
     the coordinator before it is processed with its photographs unreviewed; ``None``: until released."""
@@ -145,10 +153,13 @@ def holds(s: Session, ph: PhaseRow, now: datetime) -> bool:
     """Whether ``ph`` waits for the coordinator now (it is then not due, before or after its deadline)."""
     if ph.status != "open" or s.get(MailReviewRow, ph.id) is not None:
         return False
-    if not any(p.holds_phase for p in pending(s, ph)):
+    holding = [p for p in pending(s, ph) if p.holds_phase]
+    if not holding:
         return False
     if ph.deadline is not None and now >= ph.deadline:
         wait = review_wait(s, ph.game_id)
+        if wait is None and all(p.kind == "held" for p in holding):
+            wait = STRANGER_WAIT
         if wait is not None and now >= ph.deadline + wait:
             return False
     return True
