@@ -28,6 +28,7 @@ __all__ = [
     "bot_seats",
     "check_level",
     "games_with_bots",
+    "open_practice_games",
     "seat_bot",
     "set_disorder_bot",
 ]
@@ -107,3 +108,15 @@ def games_with_bots(store: GameStore) -> list[str]:
             if isinstance(settings, dict) and settings.get("disorder_bot"):
                 seated.add(name)
     return sorted(seated)
+
+
+def open_practice_games(store: GameStore) -> dict[str, str]:
+    """Game -> client tag of every practice game against bots not yet over (active or paused): what the web's
+    caps on practice games count, in one query whatever the number of games."""
+    out: dict[str, str] = {}
+    with store.session() as s:
+        rows = s.execute(sa.select(GameRow.name, GameRow.settings).where(GameRow.status.in_(("active", "paused"))))
+        for name, settings in rows:
+            if isinstance(settings, dict) and settings.get("practice"):
+                out[name] = str(settings["practice"])
+    return out

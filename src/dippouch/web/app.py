@@ -50,6 +50,7 @@ DEFAULT_LIMITS: dict[str, tuple[int, float]] = {
     "submit": (30, 60.0),
     "check": (240, 60.0),
     "adjudicate": (60, 60.0),
+    "practice": (6, 600.0),
 }
 WORK_SECONDS = 10.0
 """CPU seconds of expensive work (adjudications, line checks, first drawings of PDF maps) an address may use a
