@@ -39,6 +39,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
     thread.join(timeout=10)
 
 
+def _top(locator: Any) -> float:
+    """Where an element's top edge is on the page (not the viewport): it changes only if the layout moves it."""
+    return float(locator.evaluate("el => el.getBoundingClientRect().top + window.scrollY"))
+
+
 @pytest.mark.parametrize(
     ("label", "size", "phone"),
     [("desktop", {"width": 1366, "height": 768}, False), ("phone", {"width": 390, "height": 844}, True)],
@@ -46,7 +51,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
 def test_a_practice_game_starts_in_one_click_from_the_home_page(
     server: dict[str, Any], label: str, size: dict[str, int], phone: bool
 ) -> None:
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     print(f"\nscreenshots: {ARTIFACTS}")
@@ -75,9 +80,18 @@ def test_a_practice_game_starts_in_one_click_from_the_home_page(
         assert sum(1 for p in st.powers if p.version is not None) == 6  # the bots have sent their orders
         assert power == "France"
         # Orders marked ready move the game on at once: the bots are always ready.
+        # The Send button stays where it is while the line check's verdicts arrive (they come after it), so a
+        # finger on a phone does not land on the verdict list; Send is pressed once every verdict is in.
+        send = page.locator("#send")
+        send.scroll_into_view_if_needed()
+        before = _top(send)
         page.locator("textarea[name=orders]").fill("A par - bur\nA mar - spa\nF bre - mao")
         page.locator("input[name=ready]").check()
-        page.locator("#send").click()
+        expect(page.locator("#checks li.ok")).to_have_count(3)
+        expect(page.locator("#checks li.bad")).to_have_count(0)
+        assert _top(send) == before, "the verdicts moved the Send button"
+        page.screenshot(path=str(ARTIFACTS / f"practice-verdicts-{label}.png"), full_page=False)
+        send.click()
         page.wait_for_url("**/play/France")
         assert page.get_by_text("Spring 1901 Movement has been processed").is_visible()
         assert web.store.status(game, now=web.now()).phase == "Fall 1901 Movement"
