@@ -3,13 +3,20 @@ takes them to their player page; the refusals (bad variant or power, no CSRF tok
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote
 
 import pytest
 
-from dippouch.store.bots import bot_seats, open_practice_games
+from dippouch.game import Settings
+from dippouch.store.bots import bot_seats, open_practice_games, practice_idle, stop_left_practice_games
+from dippouch.web.practice import client_tag
+from dippouch.worker.service import process_due
 from websupport import Site
 
 
@@ -131,3 +138,85 @@ def test_starting_practice_games_too_fast_is_refused_by_the_rate_limit(tmp_path:
     _start(site)
     r = site.post_form(site.browser(), "/practice", {})
     assert r.status_code == 429 and "too many practice games started from you: at most 1 in 600 seconds" in r.text
+
+
+def _fire(sites: list[Site], per_site: int, caps: tuple[int, int]) -> list[int]:
+    """``per_site`` visitors on each server (each a Site: its own app, store and connection pool, as separate
+    processes have) post at the same moment; the status codes, in any order."""
+    visitors = []
+    for site in sites:
+        site.app.state.practice_caps = caps
+        visitors += [(site, site.browser()) for _ in range(per_site)]
+    barrier = threading.Barrier(len(visitors))
+
+    def go(pair: tuple[Site, Any]) -> int:
+        site, visitor = pair
+        barrier.wait()
+        r = site.post_form(visitor, "/practice", {"variant": "hundred3", "level": "hold"})
+        return int(r.status_code)
+
+    with ThreadPoolExecutor(len(visitors)) as pool:
+        return list(pool.map(go, visitors))
+
+
+@pytest.mark.parametrize("db_url", ["postgres"], indirect=True)
+def test_concurrent_starts_on_several_servers_keep_the_caps_on_postgresql(db_url: str) -> None:
+    unlimited = {"practice": (100, 600.0)}  # the rate limit is not what this test is about
+    sites = [Site(db_url, limits=unlimited) for _ in range(3)]
+    # Every request comes from one address: two may start a game, however many arrive at once.
+    codes = _fire(sites, 3, caps=(2, 100))
+    assert sorted(codes) == [303] * 2 + [429] * 7, codes
+    assert len(open_practice_games(sites[0].web.store)) == 2
+    # The site's cap holds the same way.
+    codes = _fire(sites, 3, caps=(100, 5))
+    assert sorted(codes) == [303] * 3 + [429] * 6, codes
+    assert len(open_practice_games(sites[0].web.store)) == 5
+
+
+def test_concurrent_starts_on_one_server_keep_the_cap(db_url: str) -> None:
+    site = Site(db_url, limits={"practice": (100, 600.0)})
+    codes = _fire([site], 6, caps=(2, 100))
+    assert sorted(codes) == [303] * 2 + [429] * 4, codes
+
+
+def test_the_client_tag_is_keyed_by_a_secret_of_the_installation(tmp_path: Path) -> None:
+    address = "203.0.113.9"
+    one = Site(f"sqlite:///{tmp_path / 'one.db'}")
+    tag = client_tag(one.web, address)
+    assert tag not in hashlib.sha256(f"dippouch practice|{address}".encode()).hexdigest()
+    assert tag not in hashlib.sha256(address.encode()).hexdigest()
+    # The same installation (another process, a restart) tags the address the same way; another does not.
+    assert client_tag(Site(f"sqlite:///{tmp_path / 'one.db'}").web, address) == tag
+    assert client_tag(Site(f"sqlite:///{tmp_path / 'two.db'}").web, address) != tag
+    assert client_tag(one.web, "203.0.113.10") != tag
+
+
+def test_how_long_a_left_practice_game_runs_on_follows_its_pace() -> None:
+    def idle(deadline: str) -> timedelta:
+        return practice_idle(Settings(deadlines={"movement": deadline, "retreats": deadline, "adjustments": deadline}))
+
+    assert idle("2m") == timedelta(hours=1)
+    assert idle("10m") == timedelta(minutes=100)
+    assert idle("1d") == timedelta(days=7)
+    assert idle("7d") == timedelta(days=7)
+
+
+def test_a_practice_game_its_person_left_is_stopped_and_leaves_the_caps(db_url: str) -> None:
+    site = Site(db_url)
+    site.app.state.practice_caps = (1, 100)
+    store = site.web.store
+    visitor, game, power = _start(site, variant="standard", power="France", pace="1d", level="hold")
+    assert site.post_form(site.browser(), "/practice", {}).status_code == 429  # one at a time for this address
+    site.clock.advance(days=6)
+    assert stop_left_practice_games(store, now=site.clock()) == []
+    assert visitor.get(f"/games/{game}/play/{power}").status_code == 200  # the person comes back on day 6
+    site.clock.advance(days=6)
+    assert stop_left_practice_games(store, now=site.clock()) == []  # 12 days old, seen 6 days ago
+    site.clock.advance(days=1, minutes=1)
+    # The worker's pass (the deadline scheduler's too) stops it before it would process its due phase.
+    assert [p.game for p in process_due(store, now=site.clock())] == []
+    st = store.status(game, now=site.clock())
+    assert st.state == "paused" and st.phase == "Spring 1901 Movement"
+    assert open_practice_games(store) == {}
+    # The address may start another now.
+    _start(site, variant="hundred3", level="hold")

@@ -399,6 +399,7 @@ def _ascii(name: str) -> str:
 def play_page(request: Request, name: str, power: str) -> Response:
     web = web_of(request)
     pv = player_page.player_view(web, name, power, viewer_of(request))
+    practice.note_visit(web, name)  # a practice game its person still comes to is not stopped
     return render(request, "play.html", {"p": pv, "g": pv["game"]})
 
 

@@ -12,6 +12,7 @@ to the address's work budget by the caller.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -22,11 +23,12 @@ from dippouch.bots.seats import play_seats
 from dippouch.catalog import load_variant, variants_usable
 from dippouch.core.errors import DippouchError
 from dippouch.game import Settings
-from dippouch.store.bots import check_level, open_practice_games, seat_bot
+from dippouch.store.bots import check_level, note_practice_visit, open_practice_games, practice_slot, seat_bot
+from dippouch.store.installation import installation_secret
 from dippouch.web.security import BadInput, TooMany
 from dippouch.web.service import Web
 
-__all__ = ["PACES", "PER_CLIENT", "TOTAL", "Practice", "client_tag", "start_practice"]
+__all__ = ["PACES", "PER_CLIENT", "TOTAL", "Practice", "client_tag", "note_visit", "start_practice"]
 
 #: The paces a visitor may choose: a label, and the time a movement, retreat and adjustment phase each get.
 #: "ready": the phase is processed as soon as the visitor's orders are marked ready (bots are always ready);
@@ -53,9 +55,17 @@ class Practice:
     secret: str
 
 
-def client_tag(client: str) -> str:
-    """What a practice game keeps of the address that started it: a hash, enough to count, not to show."""
-    return hashlib.sha256(f"dippouch practice|{client}".encode()).hexdigest()[:20]
+def client_tag(web: Web, client: str) -> str:
+    """What a practice game keeps of the address that started it: enough to count, not to show. An HMAC
+    keyed with the installation's own secret: a plain hash of an address could be undone by hashing every
+    address there is (IPv4 has four billion) by anyone who sees a game's settings (an export, a backup)."""
+    key = installation_secret(web.store, "practice-client")
+    return hmac.new(key, client.encode(), hashlib.sha256).hexdigest()[:20]
+
+
+def note_visit(web: Web, game: str) -> None:
+    """The person playing ``game`` came to their page (for a practice game: it is not left, so not stopped)."""
+    note_practice_visit(web.store, game, now=web.now())
 
 
 def practice_games(web: Web) -> set[str]:
@@ -96,14 +106,17 @@ def start_practice(
     pace = _field(form, "pace", DEFAULT_PACE)
     if pace not in PACES:
         raise BadInput(f"no pace {pace!r}; choose one of " + ", ".join(f"{k} ({v[0]})" for k, v in PACES.items()))
-    tag = client_tag(client)
-    with web.writes:
+    tag = client_tag(web, client)
+    # Counted and created in one turn (practice_slot): concurrent requests, in any process, cannot both see
+    # room under a cap and both create.
+    with web.writes, practice_slot(web.store):
         open_games = open_practice_games(web.store)
         mine = sum(1 for t in open_games.values() if t == tag)
         if mine >= per_client:
             raise TooMany(
                 f"you already have {mine} practice games going (at most {per_client} at once); "
-                "finish or leave one of them first (it ends when the game ends)",
+                "finish one of them first, or leave it: a practice game its player has left stops after a while "
+                "(ten of its movement phases, at least an hour, at most a week)",
                 600,
             )
         if len(open_games) >= total:
