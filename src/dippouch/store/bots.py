@@ -36,6 +36,7 @@ __all__ = [
     "open_practice_games",
     "practice_idle",
     "practice_slot",
+    "practice_visit_due",
     "seat_bot",
     "set_disorder_bot",
     "stop_left_practice_games",
@@ -174,18 +175,27 @@ def practice_idle(settings: Settings) -> timedelta:
     return min(max(10 * settings.duration("movement"), timedelta(hours=1)), timedelta(days=7))
 
 
+def practice_visit_due(store: GameStore, game: str, *, now: datetime) -> bool:
+    """Whether a visit to ``game`` now is one to write down: it is a running practice game whose last visit
+    written is older than :data:`PRACTICE_SEEN_EVERY`. Reads only (give it a reader store: on SQLite a page
+    view then takes no write lock)."""
+    with store.session() as s:
+        row = s.execute(sa.select(GameRow.status, GameRow.settings).where(GameRow.name == game)).first()
+    if row is None or row.status != "active" or not isinstance(row.settings, dict):
+        return False
+    if not row.settings.get("practice"):
+        return False
+    seen = row.settings.get("practice_seen")
+    return not seen or as_utc(now) - as_utc(datetime.fromisoformat(str(seen))) >= PRACTICE_SEEN_EVERY
+
+
 def note_practice_visit(store: GameStore, game: str, *, now: datetime) -> None:
     """The person playing the practice game ``game`` came to it now (nothing for any other game)."""
-    now = as_utc(now)
     with store.session() as s, s.begin():
-        g = s.scalars(sa.select(GameRow).where(GameRow.name == game)).first()
-        if g is None or g.status != "active" or not isinstance(g.settings, dict) or not g.settings.get("practice"):
+        g = s.scalars(sa.select(GameRow).where(GameRow.name == game).with_for_update()).first()
+        if g is None or not isinstance(g.settings, dict) or not g.settings.get("practice"):
             return
-        seen = g.settings.get("practice_seen")
-        if seen and now - as_utc(datetime.fromisoformat(str(seen))) < PRACTICE_SEEN_EVERY:
-            return
-        g = s.scalars(sa.select(GameRow).where(GameRow.id == g.id).with_for_update()).one()
-        settings = dataclasses.replace(Settings.from_data(g.settings), practice_seen=now.isoformat())
+        settings = dataclasses.replace(Settings.from_data(g.settings), practice_seen=as_utc(now).isoformat())
         g.settings = settings.to_data()
 
 

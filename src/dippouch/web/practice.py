@@ -23,7 +23,14 @@ from dippouch.bots.seats import play_seats
 from dippouch.catalog import load_variant, variants_usable
 from dippouch.core.errors import DippouchError
 from dippouch.game import Settings
-from dippouch.store.bots import check_level, note_practice_visit, open_practice_games, practice_slot, seat_bot
+from dippouch.store.bots import (
+    check_level,
+    note_practice_visit,
+    open_practice_games,
+    practice_slot,
+    practice_visit_due,
+    seat_bot,
+)
 from dippouch.store.installation import installation_secret
 from dippouch.web.security import BadInput, TooMany
 from dippouch.web.service import Web
@@ -65,7 +72,10 @@ def client_tag(web: Web, client: str) -> str:
 
 def note_visit(web: Web, game: str) -> None:
     """The person playing ``game`` came to their page (for a practice game: it is not left, so not stopped)."""
-    note_practice_visit(web.store, game, now=web.now())
+    now = web.now()
+    if practice_visit_due(web.read, game, now=now):  # a read: most page views write nothing
+        with web.writes:
+            note_practice_visit(web.store, game, now=now)
 
 
 def practice_games(web: Web) -> set[str]:
@@ -109,35 +119,38 @@ def start_practice(
     tag = client_tag(web, client)
     # Counted and created in one turn (practice_slot): concurrent requests, in any process, cannot both see
     # room under a cap and both create.
-    with web.writes, practice_slot(web.store):
-        open_games = open_practice_games(web.store)
-        mine = sum(1 for t in open_games.values() if t == tag)
-        if mine >= per_client:
-            raise TooMany(
-                f"you already have {mine} practice games going (at most {per_client} at once); "
-                "finish one of them first, or leave it: a practice game its player has left stops after a while "
-                "(ten of its movement phases, at least an hour, at most a week)",
-                600,
+    with web.writes:
+        with practice_slot(web.store):
+            open_games = open_practice_games(web.store)
+            mine = sum(1 for t in open_games.values() if t == tag)
+            if mine >= per_client:
+                raise TooMany(
+                    f"you already have {mine} practice games going (at most {per_client} at once); "
+                    "finish one of them first, or leave it: a practice game its player has left stops after a while "
+                    "(ten of its movement phases, at least an hour, at most a week)",
+                    600,
+                )
+            if len(open_games) >= total:
+                raise TooMany(
+                    f"the site has {len(open_games)} practice games going, its limit ({total}); try again later", 600
+                )
+            name = f"practice-{secrets.token_hex(5)}"
+            deadline = PACES[pace][1]
+            settings = Settings(
+                deadlines={"movement": deadline, "retreats": deadline, "adjustments": deadline},
+                missed_limit=0,  # the visitor's power never falls into civil disorder: the game waits for them
+                practice=tag,
             )
-        if len(open_games) >= total:
-            raise TooMany(
-                f"the site has {len(open_games)} practice games going, its limit ({total}); try again later", 600
-            )
-        name = f"practice-{secrets.token_hex(5)}"
-        deadline = PACES[pace][1]
-        settings = Settings(
-            deadlines={"movement": deadline, "retreats": deadline, "adjustments": deadline},
-            missed_limit=0,  # the visitor's power never falls into civil disorder: the game waits for them
-            practice=tag,
-        )
-        now = web.now()
-        web.store.create_game(name, variant_name, now=now, settings=settings)
-        web.access.set_visibility(name, "unlisted")
-        for other in powers:
-            if other != power:
-                seat_bot(web.store, name, other, level, now=now)
-        web.store.assign(name, power, PLAYER, now=now)
-        _, secret = web.access.create_key("player", game=name, power=power, label=PLAYER, now=now)
+            now = web.now()
+            web.store.create_game(name, variant_name, now=now, settings=settings)
+            web.access.set_visibility(name, "unlisted")
+            for other in powers:
+                if other != power:
+                    seat_bot(web.store, name, other, level, now=now)
+            web.store.assign(name, power, PLAYER, now=now)
+            _, secret = web.access.create_key("player", game=name, power=power, label=PLAYER, now=now)
+        # The bots' first orders after the turn: the caps are settled, and a slow level must not hold up
+        # everyone else's start.
         play_seats(web.store, now=now, games=[name])
     web.touched(name)
     return Practice(name, power, secret)
