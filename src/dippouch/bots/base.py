@@ -135,10 +135,9 @@ def settle(variant: Variant) -> None:
     Builds the per-map legal-order tables now (:func:`prepare`), then hands every object alive to the
     garbage collector's permanent generation (``gc.freeze``, after a full collection so no garbage is kept).
     Why: the tables are tens of thousands of objects that live as long as the process, and every full
-    collection walked all of them again (20 to 70 ms on W3K with the search level's look-ahead in the heap,
-    against a heuristic decision of 2 ms typical, 15 ms at worst; one falling inside a decision is the
-    likely cause of the benchmark's 112 ms outlier). Frozen, they are left out of every later collection
-    (1 to 4 ms then). Done once per variant copy (the store builds one per stored copy), so a worker freezes
+    collection walked all of them again (18 to 67 ms on W3K with the search level's look-ahead in the heap,
+    against a heuristic decision of 2 ms typical: one falling inside a decision multiplies its time).
+    Frozen, they are left out of every later collection (1 to 4 ms then). Done once per variant copy (the store builds one per stored copy), so a worker freezes
     a bounded amount."""
     if variant.derived.get("bots.settled"):
         return
