@@ -165,6 +165,12 @@ class Settings:
     """Draw votes are secret: nobody but the voter sees a vote until the draw passes or the phase it was cast
     in is processed (others see only how many votes the draw still needs). The rulebooks say nothing of
     secret votes, so votes are public unless the coordinator chooses this."""
+    practice: str | None = None
+    """A practice game against bots started from the web: a tag of the client that started it (a hash, never
+    its address), so open practice games can be counted per client and kept out of the public list."""
+    practice_seen: str | None = None
+    """When the person playing a practice game last came to it (ISO time; ``None``: not since it started): a
+    practice game they have left is stopped after a while (docs/bots.md)."""
 
     def __post_init__(self) -> None:
         for kind, text in self.deadlines.items():
@@ -228,6 +234,8 @@ class Settings:
             "draws": self.draws,
             **({"secret_ballot": True} if self.secret_ballot else {}),
             **({"disorder_bot": self.disorder_bot} if self.disorder_bot else {}),
+            **({"practice": self.practice} if self.practice else {}),
+            **({"practice_seen": self.practice_seen} if self.practice_seen else {}),
         }
 
     @classmethod
@@ -240,6 +248,8 @@ class Settings:
             draws=bool(data.get("draws", True)),
             secret_ballot=bool(data.get("secret_ballot", False)),
             disorder_bot=str(data["disorder_bot"]) if data.get("disorder_bot") else None,
+            practice=str(data["practice"]) if data.get("practice") else None,
+            practice_seen=str(data["practice_seen"]) if data.get("practice_seen") else None,
         )
 
 

@@ -222,6 +222,14 @@ class HeuristicBot:
                         score *= 1.6 if capture else 1.15
                     candidates.append((score * self._jitter(rng), i, o, dest))
         candidates.sort(key=lambda t: -t[0])
+        # Own fleets' convoy orders by what they would carry where, gathered once: a big power's candidate
+        # moves that need a convoy each looked through every order of every unit otherwise (a W3K power of 21
+        # units: 7,400 orders, 425 times, 70 ms of a decision).
+        convoys: dict[tuple[int, int], list[tuple[int, Convoy]]] = {}
+        for k, plan in enumerate(plans):
+            for o in plan.options:
+                if isinstance(o, Convoy):
+                    convoys.setdefault((o.target, o.dest), []).append((k, o))
         taken: dict[int, int] = {}  # destination province -> plan index
         moved: set[int] = set()
         for score, i, order, dest in candidates:
@@ -233,7 +241,7 @@ class HeuristicBot:
                 j = next((k for k, p in enumerate(plans) if p.unit.loc == occupant.loc), None)
                 if j is None or j not in moved or plans[j].dest == prov_of(plan.unit.loc):
                     continue  # never plan to bounce off one's own unit that stays, nor to swap with it
-            if self._needs_convoy(gmap, plan.unit, dest) and not self._convoy(plans, moved, plan, order, taken):
+            if self._needs_convoy(gmap, plan.unit, dest) and not self._convoy(plans, moved, plan, order, convoys):
                 continue
             plan.order, plan.dest, plan.score = order, dest, score
             moved.add(i)
@@ -251,19 +259,24 @@ class HeuristicBot:
         return unit.kind != "F" and dest not in gmap.army_adj[gmap.province_of(unit.loc)]
 
     @staticmethod
-    def _convoy(plans: list[_Plan], moved: set[int], plan: _Plan, order: Order, taken: dict[int, int]) -> bool:
-        """Order own idle fleets to convoy ``order``; False when none of them can (it would need others' fleets)."""
+    def _convoy(
+        plans: list[_Plan],
+        moved: set[int],
+        plan: _Plan,
+        order: Order,
+        convoys: dict[tuple[int, int], list[tuple[int, Convoy]]],
+    ) -> bool:
+        """Order own idle fleets to convoy ``order``; False when none of them can (it would need others' fleets).
+        ``convoys``: every own unit's convoy orders by (army's location, destination), in plan order."""
         assert isinstance(order, Move)
         found = False
-        for k, other in enumerate(plans):
+        for k, o in convoys.get((plan.unit.loc, order.dest), ()):
+            other = plans[k]
             if k in moved or other is plan:
                 continue
-            for o in other.options:
-                if isinstance(o, Convoy) and o.target == plan.unit.loc and o.dest == order.dest:
-                    other.order, other.score = o, 0.0
-                    moved.add(k)
-                    found = True
-                    break
+            other.order, other.score = o, 0.0
+            moved.add(k)  # a fleet's first matching convoy is its order; later ones of it are skipped
+            found = True
         return found
 
     def _supports(

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from dippouch.bots import LEVELS, make_bot
-from dippouch.bots.base import Bot
+from dippouch.bots.base import Bot, settle
 from dippouch.bots.engine import format_order
 from dippouch.game import GameError, position_from_data
 from dippouch.store.bots import bot_level, games_with_bots, seat_bot
@@ -85,6 +85,7 @@ def _play_game(store: GameStore, name: str, now: datetime) -> list[BotMove]:
                 moves.append(BotMove(name, st.phase, ps.power, level, None, took_seat=True))
             continue
         if position is None:
+            settle(variant)  # once per variant in this process: its tables out of the collector's way
             record = store.phase_record(name, st.phase, open_ok=True, submissions=False)
             position = position_from_data(variant, record["position"])
         kind = variant.calendar.kind(position.phase)

@@ -61,3 +61,15 @@ class SessionKeyRow(Base):
 
     session_id: Mapped[int] = mapped_column(sa.ForeignKey("web_sessions.id"), primary_key=True)
     key_id: Mapped[int] = mapped_column(sa.ForeignKey("access_keys.id"), primary_key=True)
+
+
+class InstallationSecretRow(Base):
+    """A random secret of this installation, made on first use and kept (migration 0008): a key for HMACs
+    that must stay the same across restarts and processes (the practice games' tag of a client's address).
+    Unlike the keys above it is stored itself, as it is never shown to anyone."""
+
+    __tablename__ = "installation_secrets"
+
+    name: Mapped[str] = mapped_column(sa.String(100), primary_key=True)
+    value: Mapped[str] = mapped_column(sa.String(200))
+    created_at: Mapped[datetime]

@@ -52,6 +52,7 @@ DEFAULT_LIMITS: dict[str, tuple[int, float]] = {
     "adjudicate": (60, 60.0),
     "signin_mail": (20, 3600.0),  # sign-in links asked for, per client (web/accounts.py)
     "signin_mail_address": (5, 3600.0),  # ... and per e-mail address
+    "practice": (6, 600.0),
 }
 WORK_SECONDS = 10.0
 """CPU seconds of expensive work (adjudications, line checks, first drawings of PDF maps) an address may use a

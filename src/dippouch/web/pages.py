@@ -19,7 +19,7 @@ from dippouch.bots import LEVELS
 from dippouch.catalog import variants_usable
 from dippouch.core.errors import DippouchError
 from dippouch.store.access import Grant
-from dippouch.web import desk, games, history, new_games, player_page, press, variant_pages
+from dippouch.web import desk, games, history, new_games, player_page, practice, press, variant_pages
 from dippouch.web.checks import check_lines
 from dippouch.web.deps import render, render_html, set_csrf_cookie, set_flash, viewer_of, web_of
 from dippouch.web.inputs import web_words
@@ -87,7 +87,48 @@ def home(request: Request) -> Response:
     viewer = viewer_of(request)
     good, _broken = variants_usable()
     variants = [(v.name, v.title) for v in good]
-    return render(request, "index.html", {"games": games.games_list(web, viewer), "variants": variants})
+    listed = games.games_list(web, viewer)
+    mine_practice = {g["name"] for g in listed if g["mine"]} & practice.practice_games(web) if viewer.grants else set()
+    return render(
+        request,
+        "index.html",
+        {
+            "games": [g for g in listed if g["name"] not in mine_practice],
+            "practice_games": [g for g in listed if g["name"] in mine_practice],
+            "variants": variants,
+            "practice": practice.form_choices(),
+        },
+    )
+
+
+@router.post("/practice")
+async def practice_new(request: Request) -> Response:
+    """A practice game against bots in one click: created, the visitor signed in on their power (as their
+    player link would), and sent to their player page."""
+    form = await _form(request)
+    client = client_id(request)
+    request.app.state.limiter.hit("practice", client, "practice games started")
+    web = web_of(request)
+    caps = getattr(request.app.state, "practice_caps", (practice.PER_CLIENT, practice.TOTAL))
+    started = await run_in_threadpool(
+        request.app.state.budget.run,
+        client,
+        functools.partial(
+            practice.start_practice,
+            web,
+            form,
+            client,
+            per_client=caps[0],
+            total=caps[1],
+        ),
+    )
+    grant = await run_in_threadpool(_find_key, request, started.secret)
+    base = str(request.base_url).rstrip("/")
+    flash = (
+        f"Practice game {started.game}: you play {started.power}; every other power is a bot, and they have sent "
+        f"their orders. Keep your link to come back from another browser: {base}/k/{started.secret}"
+    )
+    return await run_in_threadpool(_sign_in, request, grant, flash)
 
 
 @router.get("/signin", response_class=HTMLResponse)
@@ -112,7 +153,7 @@ def _who(grant: Grant) -> str:
     return f"coordinator of {grant.game}" if grant.game else "coordinator"
 
 
-def _sign_in(request: Request, grant: Grant) -> Response:
+def _sign_in(request: Request, grant: Grant, flash: str | None = None) -> Response:
     """Sign the browser in with ``grant`` under a new session secret (never the one it arrived with: a
     session planted in the browser beforehand must not gain the key), keeping the keys it already held
     (a coordinator who also plays); the old session ends."""
@@ -137,7 +178,7 @@ def _sign_in(request: Request, grant: Grant) -> Response:
         not in {(g.game, g.power) for g in held or [] if g.role == "player" and g.key_id == 0}
     ):
         url = "/me#add-seats"  # a signed-in person is offered the seat for their account (web/accounts.py)
-    resp = _redirect(url, f"Signed in as {_who(grant)}.")
+    resp = _redirect(url, flash or f"Signed in as {_who(grant)}.")
     resp.set_cookie(
         session_cookie(request),
         token,
@@ -366,6 +407,7 @@ def _ascii(name: str) -> str:
 def play_page(request: Request, name: str, power: str) -> Response:
     web = web_of(request)
     pv = player_page.player_view(web, name, power, viewer_of(request))
+    practice.note_visit(web, name)  # a practice game its person still comes to is not stopped
     panel = press.panel(web, name, power, viewer_of(request))
     return render(request, "play.html", {"p": pv, "g": pv["game"], "press": panel})
 

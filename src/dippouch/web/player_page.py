@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from dippouch.bots.seats import process_with_bots
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.legal_orders import legal_orders
 from dippouch.core.notation import format_order
@@ -13,6 +14,7 @@ from dippouch.core.orders import Move, Retreat
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 from dippouch.game import adjustment_delta
+from dippouch.store.bots import bot_seats
 from dippouch.web.checks import left_out, left_out_of, no_left_out, order_subject
 from dippouch.web.games import game_map, game_view, kind_name, phase_map
 from dippouch.web.inputs import order_text
@@ -118,6 +120,11 @@ def submit(
     if ready:
         with web.writes:
             processed = web.store.process(name, now=now)  # only if every power that must act is ready
+            if processed and bot_seats(web.store, name):
+                # The bots send their orders in the phase just opened, and a phase they alone must act in
+                # (the person has nothing to order) is processed too: a practice game "when I'm ready" goes
+                # on at once rather than at the scheduler's next tick.
+                processed += process_with_bots(web.store, name, now=now, limit=20)
     web.touched(name, structural=bool(processed))
     return {
         "phase": res.phase,

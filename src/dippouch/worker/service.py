@@ -30,7 +30,7 @@ from types import FrameType
 from typing import Any
 
 from dippouch.store import GameStore
-from dippouch.store.bots import games_with_bots
+from dippouch.store.bots import games_with_bots, stop_left_practice_games
 from dippouch.store.db import DatabaseError
 from dippouch.store.queues import mail_queue_depth
 from dippouch.store.repository import DuePhase, PhaseFailed
@@ -91,6 +91,8 @@ def process_due(
     memory.contended = 0
     # Bots send their orders first (they never hold a phase up): a phase they complete is then due. The bots
     # themselves are imported only when some game has one.
+    # A practice game its person has left stops first (paused), so its bots do not play on against nobody.
+    stop_left_practice_games(store, now=store.clock() if now is None else now)
     with_bots = games_with_bots(store)
     if with_bots:
         from dippouch.bots.seats import play_seats
