@@ -681,6 +681,7 @@ class PressDesk(Answer):
     reports: list[dict[str, Any]]
 
 
+# --------------------------------------------------------------------------------------------------
 # Open games, the replacement pool and people's profiles (dippouch.web.openings)
 
 
@@ -706,13 +707,6 @@ class OpenGame(Answer):
 
 class Replacement(Answer):
     """A seat in the replacement pool."""
-
-
-# Accounts (web/accounts.py)
-
-
-class MySeat(Answer):
-    """A seat the signed-in person plays, and whether their orders for the open phase are in."""
 
     game: str
     variant: str
@@ -795,6 +789,18 @@ class ClaimAnswer(Answer):
 class DrawAnswer(Answer):
     game: str
     seated: dict[str, str] = Field(description="Person (id) -> the power drawn for them.")
+
+
+# --------------------------------------------------------------------------------------------------
+# Accounts (web/accounts.py)
+
+
+class MySeat(Answer):
+    """A seat the signed-in person plays, and whether their orders for the open phase are in."""
+
+    game: str
+    variant: str
+    power: str
     state: str
     phase: str | None
     deadline: str | None
@@ -952,6 +958,9 @@ class RosterSettingsAnswer(Answer):
 
 
 GameView.model_rebuild()  # its absences are described below it
+
+
+# --------------------------------------------------------------------------------------------------
 # Notifications (web/notify.py): a signed-in person's own choices and targets
 
 
