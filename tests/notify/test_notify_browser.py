@@ -95,6 +95,7 @@ def test_a_person_sets_up_notifications_in_the_browser(
     page = ctx.new_page()
     errors = _errors(page)
     page.goto(f"{base}/")
+    page.get_by_role("link", name="My games").click()
     page.get_by_role("link", name="Notifications").click()
     expect(page.get_by_role("heading", name="Notifications")).to_be_visible()
     _shoot(page, f"notifications-{size}")
