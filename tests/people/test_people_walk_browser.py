@@ -171,9 +171,15 @@ def _pushes(push: PushService, endpoint: str) -> list[str]:
         return [str(r.json["title"]) for r in push.received if r.path == f"/push/{sid}"]
 
 
-def _any(found: Callable[[Any, str], list[str]], receiver: Any, who: str) -> Callable[[], bool]:
-    """Whether ``found`` finds anything yet (for :func:`wait_until`)."""
-    return lambda: bool(found(receiver, who))
+def _starting(found: Callable[[Any, str], list[str]], receiver: Any, who: str) -> Callable[[], bool]:
+    """Whether ``who`` was told the game is starting, and only that (for :func:`wait_until`)."""
+
+    def told() -> bool:
+        got = found(receiver, who)
+        assert all(x.startswith("pool is starting") for x in got), got
+        return bool(got)
+
+    return told
 
 
 def _ics_stamp(at: datetime) -> str:
@@ -275,10 +281,8 @@ def test_people_walk_from_mailed_link_to_printed_roster(
 
             # "Game starting", by webhook and by push, from the worker's scan.
             for who in ("ann", "bo"):
-                wait_until(f"{who}'s webhook post", _any(_posts, chat, who), every=0.5, timeout=240)
-                wait_until(f"{who}'s push", _any(_pushes, push, subs[who]), every=0.5, timeout=60)
-                assert _posts(chat, who)[0].startswith("pool is starting"), _posts(chat, who)
-                assert _pushes(push, subs[who]) == ["pool is starting"]
+                wait_until(f"{who}'s webhook post", _starting(_posts, chat, who), every=0.5, timeout=240)
+                wait_until(f"{who}'s push", _starting(_pushes, push, subs[who]), every=0.5, timeout=60)
             assert "you play France" in _posts(chat, "ann")[0]
             assert push.refused == [] and chat.refused == []
             assert _posts(chat, "cy") == []
