@@ -38,8 +38,6 @@ from mailservers import SmtpServer
 from notifysupport import ChatReceiver, PushService, start_chat, start_push
 from workersupport import start_worker, stop, wait_until
 
-pytestmark = pytest.mark.slow
-
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("DIPPOUCH_ARTIFACTS", ROOT / "test-artifacts")) / "people"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
@@ -186,6 +184,35 @@ def _ics_stamp(at: datetime) -> str:
     return at.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
 
 
+def test_a_game_that_waited_days_for_its_players_still_tells_them_it_is_starting(db_url: str) -> None:
+    """Its first phase opened when the game was made; its clock, held by the opening, starts when it fills.
+    "Starting" is when the clock starts, not when the phase opened: nothing is told while it waits."""
+    from dippouch.notify.scan import scan
+    from dippouch.store import GameStore
+    from dippouch.store import openings as O
+    from dippouch.store.people import create_person
+
+    t0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+    store = GameStore(db_url)
+    try:
+        store.create_game("slow", "hundred3", now=t0, settings=Settings(deadlines={"movement": "2d"}))
+        store.assign("slow", "England", "Eve", now=t0)
+        O.open_game(store, "slow", now=t0, mode="coordinator")
+        ann = create_person(store, "Ann", now=t0)
+        bo = create_person(store, "Bo", now=t0)
+        O.sign_up(store, "slow", ann, ["France"], now=t0 + timedelta(days=1))
+        O.assign_signup(store, "slow", ann, "France", now=t0 + timedelta(days=1))
+        waiting = scan(store, t0 + timedelta(days=1, minutes=1))
+        assert waiting.starting == 0  # Ann is seated, but the clock waits for Burgundy's player
+        O.sign_up(store, "slow", bo, ["Burgundy"], now=t0 + timedelta(days=5))
+        O.assign_signup(store, "slow", bo, "Burgundy", now=t0 + timedelta(days=5))
+        assert store.status("slow", now=t0 + timedelta(days=5)).deadline == t0 + timedelta(days=7)
+        assert scan(store, t0 + timedelta(days=5, minutes=1)).starting == 2  # Ann and Bo, five days on
+    finally:
+        store.close()
+
+
+@pytest.mark.slow
 def test_people_walk_from_mailed_link_to_printed_roster(
     site: dict[str, Any], smtp: SmtpServer, chat: ChatReceiver, push: PushService
 ) -> None:
