@@ -38,6 +38,7 @@ from dippouch.store.models_notify import (
     NotifySettingsRow,
     NotifyTargetRow,
 )
+from dippouch.store.models_openings import OpeningRow
 
 __all__ = [
     "MAX_TARGETS",
@@ -390,11 +391,20 @@ def processed_phases(db: Database, since: datetime) -> list[PhaseFact]:
 
 
 def starting_games(db: Database, since: datetime) -> list[PhaseFact]:
-    """Games whose first phase opened since ``since`` and is still open (a game starting)."""
+    """Games whose first phase is open and whose clock started since ``since`` (a game starting): when the
+    phase opened, or, for a game whose opening held its clock until its seats were filled, when it filled
+    (which may be days after the phase opened). A game not running (waiting for players) is not starting."""
+    since = as_utc(since)
+    filled = sa.select(OpeningRow.closed_at).where(OpeningRow.game_id == GameRow.id).scalar_subquery()
     q = (
         sa.select(PhaseRow.id, GameRow.id, GameRow.name, PhaseRow.name, PhaseRow.deadline, PhaseRow.opened_at)
         .join(GameRow, GameRow.id == PhaseRow.game_id)
-        .where(PhaseRow.status == "open", PhaseRow.seq == 0, PhaseRow.opened_at >= as_utc(since))
+        .where(
+            PhaseRow.status == "open",
+            PhaseRow.seq == 0,
+            GameRow.status == "active",
+            sa.or_(PhaseRow.opened_at >= since, filled >= since),
+        )
         .order_by(PhaseRow.id)
     )
     with db.session() as s:
