@@ -85,6 +85,7 @@ def test_add_a_passkey_then_sign_in_with_it(server: dict[str, Any]) -> None:
         assert "Signed in as" in page.content()
         page.click("#passkey-add")
         page.wait_for_selector("#passkeys li")
+        page.wait_for_load_state("load")  # the page the script went to, whole, before signing out from it
         assert len(web.access.store.engine.connect().exec_driver_sql("select id from passkeys").all()) == 1
         page.click("header form button")  # sign out
         page.wait_for_url(server["base"] + "/")
