@@ -86,7 +86,10 @@ def test_add_a_passkey_then_sign_in_with_it(server: dict[str, Any]) -> None:
         page.click("#passkey-add")
         page.wait_for_selector("#passkeys li")
         page.wait_for_load_state("load")  # the page the script went to, whole, before signing out from it
-        assert len(web.access.store.engine.connect().exec_driver_sql("select id from passkeys").all()) == 1
+        # A connection closed at once: on SQLite every transaction takes the write lock at its start, and a
+        # connection left to the garbage collector would keep the server's sign-out waiting for it.
+        with web.access.store.engine.connect() as conn:
+            assert len(conn.exec_driver_sql("select id from passkeys").all()) == 1
         page.click("header form button")  # sign out
         page.wait_for_url(server["base"] + "/")
         page.goto(server["base"] + "/signin")

@@ -36,7 +36,8 @@ def test_a_known_address_gets_a_sign_in_link_and_the_same_person(site: Site, smt
     again = sign_in_by_mail(site, smtp, "ANN@example.org")
     assert smtp.to("ann@example.org")[-1]["Subject"] == "Your dippouch sign-in link"
     assert again.get("/api/me").json()["name"] == "Ann"
-    assert site.web.store.engine.connect().exec_driver_sql("select count(*) from people").scalar() == 1
+    with site.web.store.engine.connect() as conn:  # closed at once: it holds SQLite's write lock while open
+        assert conn.exec_driver_sql("select count(*) from people").scalar() == 1
 
 
 def test_a_new_address_without_a_name_is_asked_for_one_when_the_link_is_used(site: Site, smtp: SmtpServer) -> None:
