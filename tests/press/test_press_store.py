@@ -3,6 +3,7 @@ postal press released with the phase's results, mutes and blocks, reports, copie
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
@@ -175,3 +176,43 @@ def test_the_game_file_carries_press_only_as_the_rules_allow(store: GameStore) -
     assert [m["text"] for m in after["press"]["messages"]] == ["private", "public"]
     press.set_press_rules(store, "g", {"open_after_end": False}, now=T0)
     assert "press" not in store.game_file("g", view="public", now=T0)
+
+
+def test_every_power_sending_at_once_is_stored_once_with_each_senders_own_mark(store: GameStore) -> None:
+    """Seven powers write to everyone at the same moment, the public channel not made yet: each message is
+    stored, one channel is made, and each sender has read up to their own last message (the read marks are
+    moved by many writers at once)."""
+    powers = ["England", *OTHERS]
+    start = threading.Barrier(len(powers))
+    errors: list[BaseException] = []
+
+    def talk(power: str) -> None:
+        start.wait()
+        try:
+            for i in range(4):
+                press.send(store, "g", power, [p for p in powers if p != power], f"{power} {i}", now=T0)
+        except BaseException as e:  # handed to the test's thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=talk, args=(p,)) for p in powers]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    channels = {t.id for p in powers for t in press.threads(store, "g", power=p) if t.kind == "public"}
+    assert len(channels) == 1
+    everything = press.messages_since(store, "g", "England", 0)
+    assert len(everything) == 4 * len(powers)
+    for p in powers:
+        (thread,) = [t for t in press.threads(store, "g", power=p) if t.kind == "public"]
+        last_own = max(m.id for m in everything if m.sender == p)
+        assert thread.unread == sum(1 for m in everything if m.sender != p and m.id > last_own)
+
+
+def test_a_read_mark_never_moves_back(store: GameStore) -> None:
+    a = press.send(store, "g", "France", ["England"], "one", now=T0)
+    press.send(store, "g", "France", ["England"], "two", now=T0)
+    assert press.mark_read(store, "g", a.channel_id, "England") > a.id
+    press.mark_read(store, "g", a.channel_id, "England", up_to=a.id)
+    assert {t.id: t.unread for t in press.threads(store, "g", power="England")}[a.channel_id] == 0

@@ -151,7 +151,7 @@ class AccessStore:
         """The live key a secret opens, or None (unknown, malformed or revoked: the caller cannot tell which)."""
         if not secret.startswith(SECRET_PREFIX) or not 20 <= len(secret) <= 200:
             return None
-        with self.reader.engine.connect() as conn:
+        with self.reader.one_read.connect() as conn:
             hit = conn.execute(_KEY, {"h": hash_secret(secret)}).first()
             conn.rollback()
         if hit is None:
@@ -295,7 +295,7 @@ class AccessStore:
         submissions, votes), so a page can be served from a cache while it stands still, even when
         another process (the coordinator's CLI, a worker) changed the game.
         """
-        with self.reader.engine.connect() as conn:
+        with self.reader.one_read.connect() as conn:
             row = conn.execute(_MARKER, {"game": game}).first()
             conn.rollback()
         if row is None:

@@ -78,7 +78,7 @@ def _engine(text: str) -> sa.Engine:
         raise DatabaseURLError(f"cannot read the database URL {shown}; write it like {SUPPORTED}") from None
     kind = parsed.get_backend_name()
     try:
-        return sa.create_engine(parsed)
+        return sa.create_engine(parsed, **(_pool_size() if kind == "postgresql" else {}))
     except sa.exc.NoSuchModuleError:
         raise DatabaseURLError(
             f"unknown kind of database {kind!r} in {shown}; dippouch works with sqlite and postgresql, e.g. {SUPPORTED}"
@@ -90,6 +90,32 @@ def _engine(text: str) -> sa.Engine:
         ) from None
     except (sa.exc.ArgumentError, TypeError, ValueError) as e:
         raise DatabaseURLError(f"cannot use the database URL {shown}: {e}") from None
+
+
+POOL_SIZE = 5
+"""Connections a process keeps open to PostgreSQL (``DIPPOUCH_DB_POOL``); under load it opens up to
+:data:`POOL_OVERFLOW` more and closes them again when they are returned."""
+POOL_OVERFLOW = 10
+
+
+def _pool_size() -> dict[str, int]:
+    """``DIPPOUCH_DB_POOL``: how many connections to keep (``20``), or kept and extra (``20,10``). A busy web
+    process serves up to 40 requests at once; connections beyond those kept are opened and closed again on
+    every burst, which costs a PostgreSQL backend each time (docs/deployment.md sizes ``max_connections``)."""
+    text = os.environ.get("DIPPOUCH_DB_POOL", "").strip()
+    if not text:
+        return {"pool_size": POOL_SIZE, "max_overflow": POOL_OVERFLOW}
+    parts = [p.strip() for p in text.split(",")]
+    try:
+        numbers = [int(p) for p in parts]
+    except ValueError:
+        numbers = []
+    if len(numbers) not in (1, 2) or not 1 <= numbers[0] <= 500 or not 0 <= numbers[-1] <= 500:
+        raise DatabaseURLError(
+            f"DIPPOUCH_DB_POOL={text!r} is not a pool size: write the connections to keep (1-500), e.g. 20, or "
+            "kept and extra under load, e.g. 20,10"
+        )
+    return {"pool_size": numbers[0], "max_overflow": numbers[1] if len(numbers) == 2 else POOL_OVERFLOW}
 
 
 def _shown(text: str) -> str:
@@ -247,6 +273,10 @@ class Database:
     """
 
     engine: sa.Engine
+    one_read: sa.Engine
+    """The engine (same pool) for a read of one statement: on PostgreSQL outside a transaction, so the read is
+    one round trip instead of three (BEGIN, the read, ROLLBACK); one statement sees one snapshot anyway. The
+    key lookup of every API request and the pages' change markers read this way."""
     session: sessionmaker[Session]
     positions: OrderedDict[int, tuple[Variant, Position]]
     """Phase id -> (variant, its parsed starting position): :func:`dippouch.store.rows.phase_position`'s."""
@@ -260,6 +290,9 @@ class Database:
 
     def _connect(self, engine: sa.Engine) -> None:
         self.engine = engine
+        self.one_read = (
+            engine.execution_options(isolation_level="AUTOCOMMIT") if engine.dialect.name == "postgresql" else engine
+        )
         self.session = sessionmaker(engine, expire_on_commit=False)
         self.positions = OrderedDict()
 

@@ -44,6 +44,7 @@ class PressMessageRow(Base):
     __table_args__ = (
         sa.Index("ix_press_messages_channel_id_id", "channel_id", "id"),
         sa.Index("ix_press_messages_sender_sent", "game_id", "sender", "sent_at"),
+        sa.Index("ix_press_messages_released_at", "released_at"),
     )
 
     id: Mapped[int] = mapped_column(primary_key=True)

@@ -1,0 +1,41 @@
+"""How many PostgreSQL connections a process keeps: ``DIPPOUCH_DB_POOL``, and the words for a wrong value."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+import sqlalchemy as sa
+
+from dippouch.store import GameStore
+from dippouch.store.db import POOL_OVERFLOW, POOL_SIZE, DatabaseURLError, make_engine
+
+
+def _pool(engine: sa.Engine) -> tuple[int, int]:
+    pool = engine.pool
+    assert isinstance(pool, sa.pool.QueuePool)
+    return pool.size(), pool._max_overflow
+
+
+def test_a_postgresql_pool_keeps_the_connections_the_setting_asks_for(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    if not db_url.startswith("postgresql"):
+        pytest.skip("SQLite keeps no pool of server connections")
+    assert _pool(make_engine(db_url)) == (POOL_SIZE, POOL_OVERFLOW)
+    monkeypatch.setenv("DIPPOUCH_DB_POOL", "20")
+    assert _pool(make_engine(db_url)) == (20, POOL_OVERFLOW)
+    monkeypatch.setenv("DIPPOUCH_DB_POOL", " 30, 0 ")
+    store = GameStore(db_url)
+    try:
+        assert _pool(store.engine) == (30, 0)
+        store.create_game("g", "standard", now=datetime.now(UTC))  # and it works
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("wrong", ["many", "0", "20,10,5", "-3", "20,x", "600"])
+def test_a_pool_size_that_is_not_one_is_refused_with_an_example(wrong: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DIPPOUCH_DB_POOL", wrong)
+    with pytest.raises(DatabaseURLError, match=r"DIPPOUCH_DB_POOL=.* is not a pool size: .* e\.g\. 20"):
+        make_engine("postgresql://dippouch@127.0.0.1:1/nothing")
