@@ -11,6 +11,7 @@ from dippouch.core.notation import format_order, parse_order
 from dippouch.core.order_checks import check_submission
 from dippouch.core.orders import Order
 from dippouch.core.variant import Variant
+from helpers import board
 
 
 def _texts(v: Variant, table: Mapping[int, Sequence[Order]], loc: int) -> list[str]:
@@ -52,3 +53,22 @@ def test_without_orders_decided_before_the_phase_the_lists_are_the_plain_legal_o
     got = legal_orders_given(v, v.start, "France", sent)
     want = legal_orders(v, v.start, "France")
     assert {k: _texts(v, got, k) for k in want} == {k: _texts(v, want, k) for k in want}
+
+
+def test_supply_sent_in_winter_is_counted_in_the_recipients_builds() -> None:
+    v = load_variant("w3k")
+    crown = ["A bri", "A glo", "A wil", "A oxf", "A gla", "A wwk"]  # six units on six centres: no build
+    winter = board(
+        v,
+        "Winter 1643 Adjustments",
+        {"Crown": crown, "Protectorate": ["F enn", "A dep"]},
+        {
+            "Crown": ["bri", "gla", "glo", "oxf", "wil", "wor"],
+            "Protectorate": ["ayl", "brs", "cty", "dep", "enn", "sut"],
+        },
+    )
+    assert legal_orders(v, winter, "Crown") == {}
+    sent = {"Protectorate": [parse_order(v, "Send 2 supply to Crown", phase_kind="adjustments")]}
+    got = legal_orders_given(v, winter, "Crown", sent)
+    assert [v.map.provinces[k].abbr for k in got] == ["wor"]
+    assert "Build A wor" in _texts(v, got, v.map.loc("wor"))
