@@ -172,6 +172,9 @@ class OutsideBot:
             return f"bot {self.label} answered with something other than a JSON object: {shown!r}"
         return data
 
+    def _too_long(self) -> str:
+        return f"bot {self.label} answered with a line longer than {MAX_LINE:,} bytes"
+
     def _stopped(self) -> str:
         code = self.proc.poll()
         return f"bot {self.label} has stopped" + (f" (exit code {code})" if code is not None else "")
@@ -188,15 +191,15 @@ class OutsideBot:
             while end >= 0:
                 line, self._buffer = self._buffer[:end], self._buffer[end + 1 :]
                 if not self._owed:
-                    return line
+                    return line if len(line) <= MAX_LINE else self._too_long()
                 self._owed -= 1
                 end = self._buffer.find(b"\n")
             if self._owed:
                 self._buffer = b""  # the rest of a late answer: not kept
             elif len(self._buffer) > MAX_LINE:
                 self._buffer = b""
-                self._owed += 1
-                return f"bot {self.label} answered with a line longer than {MAX_LINE:,} bytes"
+                self._owed += 1  # the rest of this line, when it comes
+                return self._too_long()
             left = deadline - time.monotonic()
             ready = select.select([fd], [], [], left)[0] if left > 0 else []
             if not ready:
