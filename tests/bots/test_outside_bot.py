@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sys
 from datetime import UTC, datetime
 from pathlib import Path
@@ -11,7 +12,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 import dippouch.cli.bots  # noqa: F401  (registers the commands)
-from dippouch.bots.engine import legal_orders
+from dippouch.bots.engine import Order, format_order, legal_orders
 from dippouch.bots.outside import OutsideBot, request
 from dippouch.bots.seats import play_outside
 from dippouch.catalog import load_variant
@@ -26,6 +27,15 @@ def _program(tmp_path: Path, body: str) -> list[str]:
     path = tmp_path / "bot.py"
     path.write_text("import json, sys, time\n" + body, encoding="utf-8")
     return [sys.executable, str(path)]
+
+
+def _france_opening(bot: OutsideBot) -> list[Order]:
+    """The program's orders for France at the start of a standard game; the program is closed after."""
+    variant = load_variant("standard")
+    try:
+        return bot.orders(variant, variant.start, "France", random.Random(0))
+    finally:
+        bot.close()
 
 
 def test_the_request_lists_the_position_and_every_legal_order_in_canonical_notation() -> None:
@@ -89,6 +99,69 @@ def test_a_silent_program_gives_no_orders_after_its_timeout(tmp_path: Path) -> N
     finally:
         bot.close()
     assert bot.silent == 1
+
+
+ANSWER = json.dumps({"orders": ["A par - bur", "A mar - spa", "F bre - mao"]})
+
+
+def test_a_program_that_trickles_its_answer_is_cut_off_at_the_deadline_and_its_units_hold(tmp_path: Path) -> None:
+    # A byte every 0.2 s: the whole answer would take 15 s; the deadline is for the whole answer, not its first byte.
+    cmd = _program(
+        tmp_path,
+        f"answer = {ANSWER!r} + '\\n'\n"
+        "for line in sys.stdin:\n"
+        "    for ch in answer:\n"
+        "        sys.stdout.write(ch); sys.stdout.flush(); time.sleep(0.2)\n",
+    )
+    bot = OutsideBot(cmd, timeout=3)
+    assert _france_opening(bot) == []
+    assert bot.silent == 1
+    [why] = bot.failures
+    assert re.fullmatch(
+        r"bot python\S* bot\.py answered too slowly: \d+\.\d s, limit 3 s \([\d,]+ bytes of its answer had come\)", why
+    ), why
+
+
+def test_a_late_answer_is_skipped_not_taken_as_the_answer_to_the_next_request(tmp_path: Path) -> None:
+    # The first answer stops half-way for 4 s (past the 1 s deadline); the second comes at once.
+    cmd = _program(
+        tmp_path,
+        "first = True\n"
+        "for line in sys.stdin:\n"
+        "    if json.loads(line)['type'] != 'orders': break\n"
+        "    if first:\n"
+        '        sys.stdout.write(\'{"orders": ["A par\'); sys.stdout.flush(); time.sleep(4)\n'
+        "        sys.stdout.write(' - bur\"]}\\n'); sys.stdout.flush(); first = False\n"
+        "    else:\n"
+        "        print(json.dumps({'orders': ['A par - pic']}), flush=True)\n",
+    )
+    variant = load_variant("standard")
+    bot = OutsideBot(cmd, timeout=1)
+    try:
+        assert bot.orders(variant, variant.start, "France", random.Random(0)) == []
+        bot.timeout = 30
+        second = bot.orders(variant, variant.start, "France", random.Random(0))
+    finally:
+        bot.close()
+    assert [format_order(variant, o) for o in second] == ["A par - pic"]
+    assert len(bot.failures) == 1 and "answered too slowly" in bot.failures[0]
+
+
+def test_an_answer_line_over_the_size_cap_is_refused(tmp_path: Path) -> None:
+    cmd = _program(
+        tmp_path,
+        "for line in sys.stdin:\n    sys.stdout.write('x' * 1_500_000 + '\\n'); sys.stdout.flush()\n",
+    )
+    bot = OutsideBot(cmd, timeout=30)
+    assert _france_opening(bot) == []
+    assert bot.failures == [f"bot {bot.label} answered with a line longer than 1,000,000 bytes"]
+
+
+def test_dippouch_bot_reports_why_the_program_gave_no_orders(tmp_path: Path) -> None:
+    cmd = _program(tmp_path, "for line in sys.stdin:\n    print('not json', flush=True)\n")
+    r = CliRunner().invoke(app, ["bot", "--variant", "standard", "--years", "1", "--power", "France", "--", *cmd])
+    assert r.exit_code == 0, r.output
+    assert "answered with something other than a JSON object: 'not json'" in r.output
 
 
 def test_a_program_that_cannot_start_is_a_clear_error() -> None:

@@ -13,6 +13,7 @@ import pytest
 from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.notation import parse_order
+from dippouch.core.orders import Order
 from dippouch.core.position import Position
 from dippouch.core.results import Outcome
 from dippouch.core.variant import Variant
@@ -192,3 +193,35 @@ def test_two_retreats_to_one_province_are_accepted_with_a_warning(std: Variant) 
     assert all(ln.accepted and "both fail" in (ln.note or "") for ln in lines)
     res = adjudicate(std, pos, {"France": [parse_order(std, ln.order or "", phase_kind="retreats") for ln in lines]})
     assert [r.result for r in res.results if not r.automatic] == [Outcome.FAILS, Outcome.FAILS]
+
+
+def test_a_second_order_for_a_unit_is_refused_and_points_at_the_first_in_movement_and_retreats(std: Variant) -> None:
+    from dippouch.core.order_checks import check_submission
+    from dippouch.core.position import Dislodged, Unit
+
+    m = std.map
+    spring = std.start
+    orders = [parse_order(std, t) for t in ("A par - bur", "A mar H", "A par - pic")]
+    first, _, second = check_submission(std, spring, "France", orders)
+    assert first.accepted and second.first == 0
+    assert second.problem == "A Paris already has an order; the first one counts"
+    assert judged_all(std, spring, "France", orders)[2] == Outcome.ILLEGAL
+
+    retreats = board(std, "Spring 1901", {"France": []}).with_(
+        phase=std.calendar.parse("Spring 1901 Retreats"),
+        dislodged={
+            m.province_of(m.loc("bur")): Dislodged(Unit("France", "A", m.loc("bur")), frozenset({m.loc("pic")}))
+        },
+    )
+    orders = [parse_order(std, t, phase_kind="retreats") for t in ("A bur R pic", "A bur D")]
+    first, second = check_submission(std, retreats, "France", orders)
+    assert first.accepted and second.first == 0
+    assert second.problem == "A Burgundy already has an order; the first one counts"
+    assert judged_all(std, retreats, "France", orders)[1] == Outcome.ILLEGAL
+
+
+def judged_all(v: Variant, pos: Position, power: str, orders: list[Order]) -> list[Outcome]:
+    """The adjudicator's results for one power's orders, in the order given."""
+    res = adjudicate(v, pos, {power: orders})
+    got = {r.index: r.result for r in res.results if r.power == power and not r.automatic}
+    return [got[i] for i in range(len(orders))]

@@ -13,14 +13,19 @@ input::
 web's pick lists show; ``centres`` lists the map's supply centres; ``builds`` is what the variant's adjustment rule allows (positive: builds,
 negative: removals owed). The program answers with one line, ``{"orders": ["A par - bur", ...]}``. Each
 order must be one of the ``legal`` strings, or read to one of those orders (any notation dippouch reads);
-anything else is dropped and counted, never sent. A program that answers late (``timeout``), not in JSON, or
-not at all, gives no orders for that phase (its units hold), so it never holds a game up. At the end
-dippouch writes ``{"type": "end", ...}`` and closes the program's input.
+anything else is dropped and counted, never sent. A program that answers late, not in JSON, or not at all,
+gives no orders for that phase (its units hold), so it never holds a game up; why is recorded in
+:attr:`OutsideBot.failures`. ``timeout`` is a deadline for the whole answer line, not for its first byte: a
+program that trickles its answer a byte at a time is cut off at the deadline like a silent one, and an
+answer line longer than :data:`MAX_LINE` bytes is refused without being kept in memory. A late answer that
+arrives after all is skipped, so each request is paired with its own answer. At the end dippouch writes
+``{"type": "end", ...}`` and closes the program's input.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
 import select
 import subprocess
@@ -44,7 +49,8 @@ __all__ = ["PROTOCOL", "OutsideBot", "OutsideBotError", "request"]
 
 PROTOCOL = 1
 MAX_LINE = 1_000_000
-"""The longest answer line read (characters); a longer one is refused, not read into memory whole."""
+"""The longest answer line read (bytes); a longer one is refused, not read into memory whole."""
+_CHUNK = 65_536
 
 
 class OutsideBotError(DippouchError):
@@ -92,30 +98,33 @@ class OutsideBot:
                 list(command),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                text=True,
-                encoding="utf-8",
-                bufsize=1,
             )
         except OSError as e:
             raise OutsideBotError(f"cannot start the bot program {command[0]!r}: {e.strerror or e}") from None
         self.timeout = timeout
+        self.label = " ".join(os.path.basename(a) if os.sep in a else a for a in command)[:80]
+        """The program as named in :attr:`failures` (paths shortened to their last part)."""
         self.dropped: list[str] = []
         """Orders the program sent that were not legal (with why), in the order sent."""
         self.silent = 0
         """Decisions the program did not answer in time or in JSON."""
+        self.failures: list[str] = []
+        """Why each of those decisions had no answer, in order ("bot X answered too slowly: ...")."""
+        self._buffer = b""
+        """Bytes read from the program that no answer has taken yet."""
+        self._owed = 0
+        """Answer lines still to come for requests already given up on: skipped, not taken as answers."""
 
     def orders(self, variant: Variant, position: Position, power: str, rng: random.Random) -> list[Order]:
         message, by_text = request(variant, position, power)
         if not by_text:
             return []
         answer = self._ask(message)
-        if answer is None:
-            self.silent += 1
-            return []
+        if isinstance(answer, str):
+            return self._failed(answer)
         raw = answer.get("orders")
         if not isinstance(raw, list):
-            self.silent += 1
-            return []
+            return self._failed(f'bot {self.label} answered without an "orders" list')
         kind = variant.calendar.kind(position.phase)
         legal = set(by_text.values())
         chosen: list[Order] = []
@@ -134,31 +143,83 @@ class OutsideBot:
             chosen.append(order)
         return chosen
 
-    def _ask(self, message: dict[str, Any]) -> dict[str, Any] | None:
+    def _failed(self, why: str) -> list[Order]:
+        """No orders this decision (the power's units hold), and why, recorded."""
+        self.silent += 1
+        self.failures.append(why)
+        return []
+
+    def _ask(self, message: dict[str, Any]) -> dict[str, Any] | str:
+        """The program's answer to ``message`` as a JSON object, or why there is none."""
         stdin, stdout = self.proc.stdin, self.proc.stdout
         if stdin is None or stdout is None or self.proc.poll() is not None:
-            return None
+            return self._stopped()
+        started = time.monotonic()
         try:
-            stdin.write(json.dumps(message, separators=(",", ":")) + "\n")
+            stdin.write(json.dumps(message, separators=(",", ":")).encode("utf-8") + b"\n")
             stdin.flush()
         except (BrokenPipeError, OSError):
-            return None
-        deadline = time.monotonic() + self.timeout
-        ready, _, _ = select.select([stdout], [], [], max(0.0, deadline - time.monotonic()))
-        if not ready:
-            return None
-        line = stdout.readline(MAX_LINE)
+            return f"bot {self.label} has stopped reading its requests"
+        line = self._answer_line(stdout.fileno(), started)
+        if isinstance(line, str):
+            return line
         try:
             data = json.loads(line)
         except ValueError:
-            return None
-        return data if isinstance(data, dict) else None
+            data = None
+        if not isinstance(data, dict):
+            shown = line[:60].decode("utf-8", "replace")
+            return f"bot {self.label} answered with something other than a JSON object: {shown!r}"
+        return data
+
+    def _too_long(self) -> str:
+        return f"bot {self.label} answered with a line longer than {MAX_LINE:,} bytes"
+
+    def _stopped(self) -> str:
+        code = self.proc.poll()
+        return f"bot {self.label} has stopped" + (f" (exit code {code})" if code is not None else "")
+
+    def _answer_line(self, fd: int, started: float) -> bytes | str:
+        """The next answer line (without its newline), or why there is none by ``started + timeout``.
+
+        The deadline is for the whole line: the program's output is read as it comes, never waiting past the
+        deadline for the rest of a line. A request given up on still owes its line; that line is skipped
+        when it comes, so that the next request is not answered by the one before."""
+        deadline = started + self.timeout
+        while True:
+            end = self._buffer.find(b"\n")
+            while end >= 0:
+                line, self._buffer = self._buffer[:end], self._buffer[end + 1 :]
+                if not self._owed:
+                    return line if len(line) <= MAX_LINE else self._too_long()
+                self._owed -= 1
+                end = self._buffer.find(b"\n")
+            if self._owed:
+                self._buffer = b""  # the rest of a late answer: not kept
+            elif len(self._buffer) > MAX_LINE:
+                self._buffer = b""
+                self._owed += 1  # the rest of this line, when it comes
+                return self._too_long()
+            left = deadline - time.monotonic()
+            ready = select.select([fd], [], [], left)[0] if left > 0 else []
+            if not ready:
+                waited = time.monotonic() - started
+                had = len(self._buffer) if not self._owed else 0
+                self._owed += 1
+                return (
+                    f"bot {self.label} answered too slowly: {waited:.1f} s, limit {self.timeout:g} s "
+                    f"({had:,} bytes of its answer had come)"
+                )
+            chunk = os.read(fd, _CHUNK)
+            if not chunk:
+                return self._stopped()
+            self._buffer += chunk
 
     def close(self, summary: dict[str, Any] | None = None) -> None:
         """Tell the program the game is over and let it go (it is ended if it does not stop within a second)."""
         try:
             if self.proc.stdin is not None and self.proc.poll() is None:
-                self.proc.stdin.write(json.dumps({"type": "end", **(summary or {})}) + "\n")
+                self.proc.stdin.write(json.dumps({"type": "end", **(summary or {})}).encode("utf-8") + b"\n")
                 self.proc.stdin.close()
         except (BrokenPipeError, OSError):
             pass

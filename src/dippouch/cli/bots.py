@@ -99,6 +99,8 @@ def bot(
                 out.print(f"  {p:<28} {record.centres[p]:>3} centres  ({who})")
         for line in outside.dropped:
             err.print(f"dropped an order the program sent: {line}", markup=False)
+        for line in outside.failures:
+            err.print(line, markup=False)
         if outside.silent:
             err.print(f"the program gave no usable answer {outside.silent} time(s) (its units held)")
     finally:

@@ -22,7 +22,7 @@ starts with its hold; the order of the rest follows the caches and is not part o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from operator import attrgetter
 
 from dippouch.core.adjustments import standard_count
@@ -34,7 +34,7 @@ from dippouch.core.position import Position, Unit
 from dippouch.core.rules.base import RuleHooks, hooks_for
 from dippouch.core.variant import Variant
 
-__all__ = ["all_legal_orders", "legal_orders", "prepare"]
+__all__ = ["all_legal_orders", "legal_orders", "legal_orders_given", "prepare"]
 
 
 #: Tests set this to check the standard rules' fast path against the general one.
@@ -90,6 +90,27 @@ def legal_orders(variant: Variant, position: Position, power: str) -> dict[int, 
         else:
             out = _adjustments(variant, position, power)
     return _with_extras(variant, position, power, out)
+
+
+def legal_orders_given(
+    variant: Variant, position: Position, power: str, sent: Mapping[str, Sequence[Order]]
+) -> dict[int, list[Order]]:
+    """:func:`legal_orders` for ``power`` once the orders the other powers have sent so far (``sent``, power
+    -> orders) are counted: what they decide before the phase is judged (:meth:`RuleHooks.prepare_orders`)
+    can change what ``power`` may order. W3K: a unit its owner hands to ``power`` this season (a proxy order)
+    is listed with its orders, so a player can pick orders for it as for their own; supply another power
+    sends in Winter counts towards ``power``'s builds.
+
+    ``power``'s own orders in ``sent`` are left out: its own draft does not narrow its list (a hand-over it
+    has written can still be replaced by an order for the unit). Variants that decide nothing before the
+    phase is judged get :func:`legal_orders` unchanged.
+    """
+    hooks = hooks_for(variant)
+    others = {p: list(orders) for p, orders in sent.items() if p != power and orders}
+    if not others or hooks.is_standard("prepare_orders"):
+        return legal_orders(variant, position, power)
+    judged, _ = hooks.prepare_orders(position, others)
+    return legal_orders(variant, judged, power)
 
 
 def prepare(variant: Variant) -> None:

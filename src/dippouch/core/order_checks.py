@@ -516,13 +516,10 @@ def _check_movement(
             out[i] = Checked(order, j.wrong_coast)
             continue
         assert unit is not None
-        prov = gmap.province_of(unit.loc)
-        if prov in taken:
-            first = taken[prov]
-            why = f"{gmap.unit_label(unit.kind, unit.loc)} already has an order; the first one counts"
-            out[i] = Checked(order, why, first=first)
+        again = _ordered_before(gmap, taken, unit, order, i)
+        if again is not None:
+            out[i] = again
             continue
-        taken[prov] = i
         done = _as_carried_out(gmap, position, order, unit, j.dest_loc)
         out[i] = Checked(done, note=_joined(note, _kind_note(gmap, position, order, unit)))
 
@@ -546,11 +543,10 @@ def _check_retreats(
             out[i] = Checked(order, why)
             continue
         unit = position.dislodged[prov].unit
-        if prov in taken:
-            why = f"{gmap.unit_label(unit.kind, unit.loc)} already has an order; the first one counts"
-            out[i] = Checked(order, why, first=taken[prov])
+        again = _ordered_before(gmap, taken, unit, order, i)
+        if again is not None:
+            out[i] = again
             continue
-        taken[prov] = i
         done: Order = Retreat(unit.kind, unit.loc, to) if to >= 0 else Disband(unit.kind, unit.loc)
         note = _kind_note(gmap, position, order, unit)
         if to >= 0:
@@ -566,6 +562,18 @@ def _check_retreats(
             else:
                 going[q] = i
         out[i] = Checked(done, note=note)
+
+
+def _ordered_before(gmap: GameMap, taken: dict[int, int], unit: Unit, order: Order, i: int) -> Checked | None:
+    """The refusal of order ``i`` when ``unit`` already has an earlier order (the first one counts, as in the
+    adjudicator), pointing at that order; ``None`` when it is the unit's first, which ``taken`` then records."""
+    prov = gmap.province_of(unit.loc)
+    first = taken.setdefault(prov, i)
+    if first == i:
+        return None
+    return Checked(
+        order, f"{gmap.unit_label(unit.kind, unit.loc)} already has an order; the first one counts", first=first
+    )
 
 
 def _check_adjustments(

@@ -22,7 +22,7 @@ import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from dippouch.core.errors import DippouchError
 from dippouch.game import (
@@ -339,39 +339,28 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
             else f"{power} in {names.title} has no registered e-mail address"
         )
         why += "; held for the coordinator, nothing applied"
-        # For the open phase: it holds that phase for the coordinator's review (store/review.py).
-        held_phase = ph.id if ph is not None and names.phase is not None and reading.phase == names.phase else None
-        _record(store, mail_id, status="held", reason=why, game_id=g.id, phase_id=held_phase, power=power, reading=base)
-        n = _reply(
-            store,
-            msg,
-            mail_id,
-            to=msg.sender,
-            kind="held",
-            subject=f"Held for the coordinator: {msg.subject}",
-            body=compose.refusal_text(subject=msg.subject, why=why, suggestion=None, registered=True),
-            now=now,
-            game_id=g.id,
-        )
+        notices = [
+            _Notice(
+                msg.sender,
+                "held",
+                f"Held for the coordinator: {msg.subject}",
+                compose.refusal_text(subject=msg.subject, why=why, suggestion=None, registered=True),
+            )
+        ]
         if registered:
-            n += _reply(
-                store,
-                msg,
-                mail_id,
-                to=registered,
-                kind="held-notice",
-                subject=f"{names.title}: a message for {power} came from another address",
-                body=(
+            notices.append(
+                _Notice(
+                    registered,
+                    "held-notice",
+                    f"{names.title}: a message for {power} came from another address",
                     f"A message with the subject\n  {msg.subject}\ncame from {msg.sender}, not from this address, "
                     f"which is the one registered for {power} in {names.title}.\nIt is held for the coordinator and "
                     "nothing in it has been applied. If it was you, send it again from this address.\n\n"
                     + compose.SIGN
-                    + "\n"
-                ),
-                now=now,
-                game_id=g.id,
+                    + "\n",
+                )
             )
-        return Outcome("held", why, game=names.title, power=power, phase=phase_name, replies=n)
+        return _hold(store, msg, mail_id, now, names, g, ph, power, reading, why, base, notices)
 
     # The sender: the From header is the sender's own word; a token or our server's DKIM/SPF proves it.
     proof = proof_of_sender(
@@ -630,44 +619,58 @@ def _hold_unproven(
         f"nothing proves that {power}'s player sent it (no token, no DKIM/SPF pass from a trusted server); "
         "held until the player confirms it, nothing applied"
     )
+    token_note = _token_note(store, g.id, power, registered, now)
+    notice = _Notice(
+        registered,
+        "confirm",
+        f"{names.title}: did you send this? [confirm {code}]",
+        f"A message with the subject\n  {msg.subject}\nwas received for {power} in {names.title} from this "
+        "address, but without your token, so nothing proves it is yours. It is held and nothing in it has "
+        "been applied.\n\n"
+        f"If you sent it, reply to this message keeping 'confirm {code}' in the subject: it is then applied "
+        "as received when it arrived. If you did not, do nothing (the coordinator sees it held).\n\n"
+        f"From now on: {token_note}.\n\n" + compose.SIGN + "\n",
+    )
+    reading_data = {"subject": reading.to_data(names.variant), "unproven": True, "confirm": code}
+    return _hold(store, msg, mail_id, now, names, g, ph, power, reading, why, reading_data, [notice])
+
+
+class _Notice(NamedTuple):
+    """A mail sent about a held message: to whom, its kind in the mail log, subject and text."""
+
+    to: str
+    kind: str
+    subject: str
+    body: str
+
+
+def _hold(
+    store: GameStore,
+    msg: Inbound,
+    mail_id: int,
+    now: datetime,
+    names: GameNames,
+    g: GameView,
+    ph: PhaseView | None,
+    power: str,
+    reading: Reading,
+    why: str,
+    reading_data: dict[str, Any],
+    notices: list[_Notice],
+) -> Outcome:
+    """Hold a message for ``power`` with nothing applied, and send ``notices``.
+
+    A message held for the open phase holds that phase for the coordinator's review (store/review.py);
+    one for another phase is kept for the record only."""
     held_phase = ph.id if ph is not None and names.phase is not None and reading.phase == names.phase else None
     _record(
-        store,
-        mail_id,
-        status="held",
-        reason=why,
-        game_id=g.id,
-        phase_id=held_phase,
-        power=power,
-        reading={"subject": reading.to_data(names.variant), "unproven": True, "confirm": code},
+        store, mail_id, status="held", reason=why, game_id=g.id, phase_id=held_phase, power=power, reading=reading_data
     )
-    token_note = _token_note(store, g.id, power, registered, now)
-    n = _reply(
-        store,
-        msg,
-        mail_id,
-        to=registered,
-        kind="confirm",
-        subject=f"{names.title}: did you send this? [confirm {code}]",
-        body=(
-            f"A message with the subject\n  {msg.subject}\nwas received for {power} in {names.title} from this "
-            "address, but without your token, so nothing proves it is yours. It is held and nothing in it has "
-            "been applied.\n\n"
-            f"If you sent it, reply to this message keeping 'confirm {code}' in the subject: it is then applied "
-            "as received when it arrived. If you did not, do nothing (the coordinator sees it held).\n\n"
-            f"From now on: {token_note}.\n\n" + compose.SIGN + "\n"
-        ),
-        now=now,
-        game_id=g.id,
-    )
-    return Outcome(
-        "held",
-        why,
-        game=names.title,
-        power=power,
-        phase=names.variant.calendar.name(reading.phase) if reading.phase else None,
-        replies=n,
-    )
+    n = 0
+    for x in notices:
+        n += _reply(store, msg, mail_id, to=x.to, kind=x.kind, subject=x.subject, body=x.body, now=now, game_id=g.id)
+    phase = names.variant.calendar.name(reading.phase) if reading.phase is not None else None
+    return Outcome("held", why, game=names.title, power=power, phase=phase, replies=n)
 
 
 def _confirm_held(store: GameStore, msg: Inbound, mail_id: int, held_id: int, now: datetime) -> Outcome:

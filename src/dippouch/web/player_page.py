@@ -8,9 +8,10 @@ from typing import Any
 
 from dippouch.bots.seats import process_with_bots
 from dippouch.core.calendar import PhaseKind
-from dippouch.core.legal_orders import legal_orders
-from dippouch.core.notation import format_order
-from dippouch.core.orders import Move, Retreat
+from dippouch.core.errors import DippouchError
+from dippouch.core.legal_orders import legal_orders_given
+from dippouch.core.notation import format_order, parse_order
+from dippouch.core.orders import Move, Order, Retreat
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 from dippouch.game import adjustment_delta
@@ -54,11 +55,16 @@ def player_view(web: Web, name: str, power: str, viewer: Viewer) -> dict[str, An
     units = _units_of(v, pos, power, kind)
     legal: list[dict[str, Any]] = []
     example: list[str] = []
+    rec = web.read.phase_record(name, phase_id=pid)
     if me["must_act"]:
-        table = legal_orders(v, pos, power)
+        # Where the rules let a power order another's unit (W3K's proxy orders), the lists count what the other
+        # powers have sent so far: a unit handed to this power is offered with its orders. Only this power's
+        # own legal orders come out of it; the others' orders are not shown.
+        sent = _sent_by_others(v, rec["submissions"], power, kind) if v.rules.get("proxy_orders") else {}
+        table = legal_orders_given(v, pos, power, sent)
         example = _example_orders(v, table, kind)
         for loc, orders in sorted(table.items(), key=lambda kv: m.locations[kv[0]].abbr):
-            label = _unit_label(v, pos, loc, kind)
+            label = _unit_label(v, pos, power, loc, kind)
             legal.append(
                 {
                     "loc": m.locations[loc].abbr,
@@ -67,7 +73,6 @@ def player_view(web: Web, name: str, power: str, viewer: Viewer) -> dict[str, An
                     "orders": [_order_entry(v, o, kind, format_order) for o in orders],
                 }
             )
-    rec = web.read.phase_record(name, phase_id=pid)
     mine = [sub for sub in rec["submissions"] if sub["power"] == power]
     standing = [sub for sub in mine if sub.get("stands", True) and not sub["late"]]
     for sub in mine:
@@ -154,7 +159,25 @@ def vote(web: Web, name: str, power: str, draw: bool, viewer: Viewer) -> str | N
     return ending.text if ending else None
 
 
-def _unit_label(v: Variant, pos: Position, loc: int, kind: str) -> str:
+def _sent_by_others(v: Variant, submissions: list[dict[str, Any]], power: str, kind: str) -> dict[str, list[Order]]:
+    """Each other power's standing orders of the open phase (the accepted lines of its last version that
+    stands, in the order of the record's submissions, oldest first)."""
+    out: dict[str, list[Order]] = {}
+    for sub in submissions:
+        if sub["power"] == power or not sub.get("stands", True) or sub["late"]:
+            continue
+        orders: list[Order] = []
+        for ln in sub["lines"]:
+            if ln.get("order") and not ln.get("error"):
+                try:
+                    orders.append(parse_order(v, ln["order"], phase_kind=kind))
+                except DippouchError:
+                    continue  # a line the store accepted reads again; one that does not decides nothing
+        out[sub["power"]] = orders
+    return out
+
+
+def _unit_label(v: Variant, pos: Position, power: str, loc: int, kind: str) -> str:
     m = v.map
     prov = m.province_of(loc)
     if kind == PhaseKind.ADJUSTMENTS.value and prov not in pos.units:
@@ -164,7 +187,10 @@ def _unit_label(v: Variant, pos: Position, loc: int, kind: str) -> str:
     )
     if unit is None:
         return m.locations[loc].name
-    return f"{kind_name(unit.kind)} {m.locations[unit.loc].name}"
+    label = f"{kind_name(unit.kind)} {m.locations[unit.loc].name}"
+    if unit.power != power:
+        return f"{label} ({unit.power}'s, handed to {power} this season)"
+    return label
 
 
 def _order_entry(v: Variant, o: Any, kind: str, fmt: Callable[..., str]) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable
 from datetime import date
 from html import escape
 from typing import Any
@@ -414,46 +415,41 @@ def addresses_page(request: Request) -> Response:
 @router.post("/me/addresses")
 async def add_address_form(request: Request) -> Response:
     data = await _form(request)
-    return await run_in_threadpool(_add_address, request, data)
 
-
-def _add_address(request: Request, data: dict[str, str]) -> Response:
-    web = web_of(request)
-    pid = _person(viewer_of(request))
-    try:
+    def add(web: Web, pid: int) -> str:
         first, last = _days_of(data)
         address_store.add_address(
             web.store, pid, data.get("address", ""), first_day=first, last_day=last, now=web.now()
         )
-    except (GameError, DateError) as e:
-        return _addresses_page(request, error=str(e), typed=data)
-    return _redirect("/me/addresses", "Address added.")
+        return "Address added."
+
+    return await run_in_threadpool(_change, request, add, _addresses_page, "/me/addresses", typed=data)
 
 
 @router.post("/me/addresses/{address_id}")
 async def edit_address_form(request: Request, address_id: int) -> Response:
     data = await _form(request)
-    return await run_in_threadpool(_edit_address, request, address_id, data)
 
-
-def _edit_address(request: Request, address_id: int, data: dict[str, str]) -> Response:
-    web = web_of(request)
-    pid = _person(viewer_of(request))
-    try:
+    def edit(web: Web, pid: int) -> str:
         first, last = _days_of(data)
         address_store.edit_address(web.store, pid, address_id, data.get("address", ""), first_day=first, last_day=last)
-    except (GameError, DateError) as e:
-        return _addresses_page(request, error=f"address #{address_id}: {e}", typed={**data, "id": str(address_id)})
-    return _redirect("/me/addresses", "Address saved.")
+        return "Address saved."
+
+    typed = {**data, "id": str(address_id)}
+    return await run_in_threadpool(
+        _change, request, edit, _addresses_page, "/me/addresses", typed=typed, where=f"address #{address_id}"
+    )
 
 
 @router.post("/me/addresses/{address_id}/delete")
 async def delete_address_form(request: Request, address_id: int) -> Response:
     await _form(request)
-    web = web_of(request)
-    pid = _person(viewer_of(request))
-    await run_in_threadpool(address_store.remove_address, web.store, pid, address_id)
-    return _redirect("/me/addresses", "Address removed.")
+
+    def remove(web: Web, pid: int) -> str:
+        address_store.remove_address(web.store, pid, address_id)
+        return "Address removed."
+
+    return await run_in_threadpool(_change, request, remove, _addresses_page, "/me/addresses")
 
 
 def _absences_page(request: Request, *, error: str | None = None, typed: dict[str, str] | None = None) -> Response:
@@ -471,56 +467,69 @@ def absences_page(request: Request) -> Response:
 @router.post("/me/absences")
 async def add_absence_form(request: Request) -> Response:
     data = await _form(request)
-    return await run_in_threadpool(_add_absence, request, data)
 
-
-def _add_absence(request: Request, data: dict[str, str]) -> Response:
-    web = web_of(request)
-    pid = _person(viewer_of(request))
-    try:
+    def add(web: Web, pid: int) -> str:
         first, last = day_range(data.get("from", ""), data.get("to", ""))
         absence_store.record_absence(web.store, pid, first, last, reason=data.get("reason", ""), now=web.now())
-    except (GameError, DateError) as e:
-        return _absences_page(request, error=str(e), typed=data)
-    for seat in _seats(web, pid):
-        web.touched(seat)
-    return _redirect("/me/absences", f"Away {short_range(first, last)}: recorded for all your games.")
+        _touch_seats(web, pid)
+        return f"Away {short_range(first, last)}: recorded for all your games."
 
-
-def _seats(web: Web, pid: int) -> list[str]:
-    from dippouch.store.people import seats_of
-
-    return sorted({s.game for s in seats_of(web.store, pid)})
+    return await run_in_threadpool(_change, request, add, _absences_page, "/me/absences", typed=data)
 
 
 @router.post("/me/absences/ally")
 async def ally_form(request: Request) -> Response:
     data = await _form(request)
-    return await run_in_threadpool(_ally, request, data)
-
-
-def _ally(request: Request, data: dict[str, str]) -> Response:
-    web = web_of(request)
-    pid = _person(viewer_of(request))
     game = data.get("game", "")
-    try:
+
+    def name_ally(web: Web, pid: int) -> str:
         ally = absence_store.set_proxy_ally(web.store, pid, game, data.get("ally") or None, now=web.now())
-    except GameError as e:
-        return _absences_page(request, error=f"{game}: {e}", typed=data)
-    return _redirect(
-        "/me/absences", f"{game}: {ally or 'nobody'} gives proxy orders for your units while you are away."
-    )
+        return f"{game}: {ally or 'nobody'} gives proxy orders for your units while you are away."
+
+    return await run_in_threadpool(_change, request, name_ally, _absences_page, "/me/absences", typed=data, where=game)
 
 
 @router.post("/me/absences/{absence_id}/delete")
 async def delete_absence_form(request: Request, absence_id: int) -> Response:
     await _form(request)
+
+    def remove(web: Web, pid: int) -> str:
+        absence_store.remove_absence(web.store, pid, absence_id, now=web.now())
+        _touch_seats(web, pid)
+        return "Absence removed."
+
+    return await run_in_threadpool(_change, request, remove, _absences_page, "/me/absences")
+
+
+def _change(
+    request: Request,
+    change: Callable[[Web, int], str],
+    page: Callable[..., Response],
+    url: str,
+    *,
+    typed: dict[str, str] | None = None,
+    where: str = "",
+) -> Response:
+    """A form on the signed-in person's own page (addresses, absences): ``change`` alters their record and
+    says what it did, shown on ``url``'s page after a redirect (so a reload does not send the form again). A
+    refusal (bad input, another person's record) shows the same page again with why (prefixed with
+    ``where``, the record it concerns) and the form as they typed it, status 400: nothing is stored, and
+    nothing they typed is lost."""
     web = web_of(request)
     pid = _person(viewer_of(request))
-    await run_in_threadpool(absence_store.remove_absence, web.store, pid, absence_id, now=web.now())
-    for game in _seats(web, pid):
+    try:
+        flash = change(web, pid)
+    except (GameError, DateError) as e:
+        return page(request, error=f"{where}: {e}" if where else str(e), typed=typed)
+    return _redirect(url, flash)
+
+
+def _touch_seats(web: Web, pid: int) -> None:
+    """A person's absences show on the pages of every game they play: those pages are drawn again."""
+    from dippouch.store.people import seats_of
+
+    for game in sorted({s.game for s in seats_of(web.store, pid)}):
         web.touched(game)
-    return _redirect("/me/absences", "Absence removed.")
 
 
 def _roster_page(request: Request, name: str | None, *, error: str | None = None) -> Response:
@@ -718,8 +727,7 @@ def api_add_absence(request: Request, body: AbsenceIn) -> dict[str, Any]:
     except DateError as e:
         raise _api_error(e) from None
     new = absence_store.record_absence(web.store, pid, first, last, reason=body.reason, now=web.now())
-    for game in _seats(web, pid):
-        web.touched(game)
+    _touch_seats(web, pid)
     return next(a for a in _absences_view(web, pid)["absences"] if a["id"] == new)
 
 
@@ -729,8 +737,7 @@ def api_remove_absence(request: Request, absence_id: int) -> dict[str, Any]:
     web = web_of(request)
     pid = _person(viewer)
     absence_store.remove_absence(web.store, pid, absence_id, now=web.now())
-    for game in _seats(web, pid):
-        web.touched(game)
+    _touch_seats(web, pid)
     return {"message": f"absence #{absence_id} removed"}
 
 
