@@ -102,11 +102,12 @@ def _messages(store: GameStore, now: datetime, since: datetime, report: ScanRepo
 
 def _offers(store: GameStore, now: datetime, since: datetime, report: ScanReport) -> None:
     """A seat offered: each seat in the replacement pool, to the people who want to play
-    (:func:`dippouch.store.openings.pool_people`), once per seat and person."""
+    (:func:`dippouch.store.openings.pool_people`), once per vacancy and person. A vacancy is the player's
+    row given up (``offer.seat``): a seat claimed and abandoned again is offered again, to the same people."""
     for offer in openings.offered_seats(store):
         people = openings.pool_people(store, offer.game, since=now - POOL_LOOK_BACK, minimum=offer.min_reliability)
         for pid in people:
-            mark = f"seat_offered:{offer.game}:{offer.power}:{offer.reason}:{pid}"
+            mark = f"seat_offered:{offer.game}:{offer.power}:{offer.reason}:{offer.seat}:{pid}"
             if stored.marked(store, mark):
                 continue
             facts = {
@@ -116,7 +117,7 @@ def _offers(store: GameStore, now: datetime, since: datetime, report: ScanReport
                 "deadline": _when(store, offer.deadline, offer.game),
                 "url": "/open",
             }
-            key = f"{offer.game}:{offer.power}:{offer.reason}"
+            key = f"{offer.game}:{offer.power}:{offer.reason}:{offer.seat}"
             items = items_for(store, pid, "seat_offered", key=key, facts=facts)
             report.offers += stored.queue_deliveries(store, items, now=now, mark=mark)
 

@@ -116,6 +116,9 @@ class Offer:
     """``disorder`` or ``freed``."""
     min_reliability: int
     deadline: datetime | None
+    seat: int = 0
+    """The player's row given up (``players.id``): each vacancy of a power has its own, so a seat taken and
+    abandoned again is a new offer (the notifications' mark is per vacancy)."""
 
 
 # --------------------------------------------------------------------------------------------------
@@ -225,9 +228,17 @@ def offered_seats(db: Database, game: str | None = None) -> list[Offer]:
         out = []
         for o, g in s.execute(q):
             ph = current_phase(s, g)
-            for power, reason, _ in _offers(s, g, o):
+            for power, reason, seat in _offers(s, g, o):
                 out.append(
-                    Offer(g.name, g.variant, power, reason, o.min_reliability, ph.deadline if ph is not None else None)
+                    Offer(
+                        g.name,
+                        g.variant,
+                        power,
+                        reason,
+                        o.min_reliability,
+                        ph.deadline if ph is not None else None,
+                        seat=seat.id,
+                    )
                 )
         return out
 
