@@ -17,6 +17,7 @@ from dippouch.mail.settings import ServerSettings
 from dippouch.notify.events import preferences, save_preferences
 from dippouch.notify.scan import scan
 from dippouch.notify.targets import add_push, add_webhook
+from dippouch.notify.task import run_once
 from dippouch.notify.transports import vapid_public_key
 from dippouch.store import GameStore
 from dippouch.store.notify import deliveries, export_person, forget_person, targets
@@ -236,6 +237,29 @@ def test_the_scan_finds_a_game_starting_a_deadline_with_orders_missing_and_resul
         str(ann): ["demo is starting", "demo: Spring 1901 Movement processed"],
         str(bo): ["demo is starting", "demo: orders for England missing", "demo: Spring 1901 Movement processed"],
     }
+
+
+def test_a_first_phase_processed_before_the_scan_looked_is_told_as_the_games_start_then_its_results(
+    store: GameStore, chat: ChatReceiver
+) -> None:
+    ann = create_person(store, "Ann", now=T0)
+    only(store, ann, "webhook")
+    add_webhook(store, ann, "slack", url=f"{chat.base}/slack/{ann}", now=T0)
+    assert scan(store, T0 - timedelta(days=1)).queued == 0  # notifications were on before the game began
+    _game(store, ("France", ann))
+    # No look found the first phase open (the worker was down, or runs now and then with --once): the worker's
+    # claim processes it at the deadline, then its notification task looks, as in one look of `dippouch worker`.
+    at = T0 + timedelta(days=2, minutes=1)
+    done = store.process_next_due(now=at)
+    assert done is not None and done.game == "demo"
+    found, _ = run_once(store, at)
+    assert (found.starting, found.processed) == (1, 1)
+    assert scan(store, at + timedelta(minutes=1)).queued == 0  # once
+    assert [r.json["text"].split("\n")[0] for r in chat.received] == [
+        "demo is starting",
+        "demo: Spring 1901 Movement processed",
+    ]
+    assert "Orders are due" not in chat.received[0].json["text"]  # the first deadline has passed
 
 
 def test_choices_are_kept_per_event_and_channel_and_checked(store: GameStore) -> None:

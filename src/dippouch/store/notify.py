@@ -375,12 +375,22 @@ class PhaseFact:
     phase: str
     deadline: datetime | None
     at: datetime | None
+    seq: int | None = None
+    """The phase's place in its game (0: the first), where the query reads it."""
 
 
 def processed_phases(db: Database, since: datetime) -> list[PhaseFact]:
     """Phases processed since ``since`` (on the game's line of play) whose notification is not queued yet."""
     q = (
-        sa.select(PhaseRow.id, GameRow.id, GameRow.name, PhaseRow.name, PhaseRow.deadline, PhaseRow.processed_at)
+        sa.select(
+            PhaseRow.id,
+            GameRow.id,
+            GameRow.name,
+            PhaseRow.name,
+            PhaseRow.deadline,
+            PhaseRow.processed_at,
+            PhaseRow.seq,
+        )
         .join(GameRow, GameRow.id == PhaseRow.game_id)
         .outerjoin(NotifyMarkRow, NotifyMarkRow.key == sa.literal("phase_processed:") + sa.cast(PhaseRow.id, sa.String))
         .where(PhaseRow.status == "processed", PhaseRow.processed_at >= as_utc(since), NotifyMarkRow.key.is_(None))
