@@ -19,7 +19,8 @@ from dippouch.notify.scan import scan
 from dippouch.notify.targets import add_push, add_webhook
 from dippouch.notify.task import run_once
 from dippouch.notify.transports import vapid_public_key
-from dippouch.store import GameStore
+from dippouch.store import GameStore, people_data
+from dippouch.store.mailbox import outbox_entries
 from dippouch.store.notify import deliveries, export_person, forget_person, targets
 from dippouch.store.people import create_person, seat_person
 from mailservers import SmtpServer
@@ -188,6 +189,33 @@ def test_email_goes_through_the_outbox_to_the_smtp_server(store: GameStore, smtp
     (msg,) = smtp.to("ann@example.org")
     assert msg["Subject"] == "demo: a seat is offered to you"
     assert "France in demo needs a player." in msg.get_content()
+
+
+def test_deleting_my_data_takes_my_unsent_notification_mail_out_of_the_outbox(
+    store: GameStore, smtp: SmtpServer
+) -> None:
+    ann = create_person(store, "Ann", now=T0, email="ann@example.org")
+    bo = create_person(store, "Bo", now=T0, email="bo@example.org")
+    for pid in (ann, bo):
+        only(store, pid, "email")
+    settings = ServerSettings(
+        "smtp", host=smtp.host, port=smtp.port, security="none", sender="dp@w3k.example", timeout=5
+    )
+    notify.enqueue(store, ann, "seat_offered", key="sent", now=T0, facts=FACTS)
+    notify.deliver_due(store, T0)
+    assert len(send_due(store, T0, settings).sent) == 1  # one went out before the deletion
+    for pid in (ann, bo):
+        notify.enqueue(store, pid, "game_starting", key="waiting", now=T0, facts=FACTS)
+    assert len(notify.deliver_due(store, T0).sent) == 2  # handed to the outbox, not yet sent
+
+    people_data.forget_all(store, ann, now=T0 + timedelta(minutes=1))
+    left = outbox_entries(store, include_sent=True)
+    assert "ann@example.org" not in {e.to_addr for e in left}
+    assert not any("ann" in e.body.lower() or ("starting" in e.subject and e.to_addr != "bo@example.org") for e in left)
+    assert [(e.to_addr, e.status) for e in left if e.status != "sent"] == [("bo@example.org", "pending")]
+    assert len(send_due(store, T0 + timedelta(minutes=2), settings).sent) == 1
+    assert len(smtp.to("ann@example.org")) == 1  # only the one sent before
+    assert len(smtp.to("bo@example.org")) == 1
 
 
 def test_a_person_without_an_address_gets_no_email_and_the_reason_is_kept(store: GameStore) -> None:
