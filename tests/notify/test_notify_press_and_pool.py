@@ -106,3 +106,31 @@ def test_a_seat_in_the_pool_is_offered_to_people_who_want_to_play_and_not_to_its
     assert scan(store, T0 + timedelta(hours=1, minutes=2)).offers == 0
     notify.deliver_due(store, T0 + timedelta(hours=1, minutes=2))
     assert _titles(chat) == {str(keen): ["demo: a seat is offered to you"]}
+
+
+def test_a_seat_claimed_and_abandoned_again_is_offered_again_to_the_same_people(
+    store: GameStore, chat: ChatReceiver
+) -> None:
+    ann, bo, keen, lee = (_person(store, n, chat) for n in ("Ann", "Bo", "Keen", "Lee"))
+    _game(store, {"France": ann, "England": bo})
+    openings.open_game(store, "demo", now=T0)
+    deadlines = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
+    store.create_game("other", "standard", now=T0, settings=Settings(deadlines=deadlines))
+    openings.open_game(store, "other", now=T0)
+    for pid in (keen, lee):
+        openings.sign_up(store, "other", pid, ["any"], now=T0)
+    scan(store, T0)
+    notify.deliver_due(store, T0)
+    chat.received.clear()
+
+    openings.free_seat(store, "demo", "England", now=T0 + timedelta(hours=1))
+    assert scan(store, T0 + timedelta(hours=1, minutes=1)).offers == 2  # Keen and Lee
+    openings.claim_seat(store, "demo", "England", keen, now=T0 + timedelta(hours=2))
+    notify.deliver_due(store, T0 + timedelta(hours=2))
+    chat.received.clear()
+    # Keen gives the seat up in turn: a new vacancy of the same power, for the same reason.
+    openings.free_seat(store, "demo", "England", now=T0 + timedelta(days=1))
+    assert scan(store, T0 + timedelta(days=1, minutes=1)).offers == 1  # Lee again; Keen still holds it
+    assert scan(store, T0 + timedelta(days=1, minutes=2)).offers == 0  # and once
+    notify.deliver_due(store, T0 + timedelta(days=1, minutes=2))
+    assert _titles(chat) == {str(lee): ["demo: a seat is offered to you"]}

@@ -17,8 +17,10 @@ from dippouch.mail.settings import ServerSettings
 from dippouch.notify.events import preferences, save_preferences
 from dippouch.notify.scan import scan
 from dippouch.notify.targets import add_push, add_webhook
+from dippouch.notify.task import run_once
 from dippouch.notify.transports import vapid_public_key
-from dippouch.store import GameStore
+from dippouch.store import GameStore, people_data
+from dippouch.store.mailbox import outbox_entries
 from dippouch.store.notify import deliveries, export_person, forget_person, targets
 from dippouch.store.people import create_person, seat_person
 from mailservers import SmtpServer
@@ -189,6 +191,33 @@ def test_email_goes_through_the_outbox_to_the_smtp_server(store: GameStore, smtp
     assert "France in demo needs a player." in msg.get_content()
 
 
+def test_deleting_my_data_takes_my_unsent_notification_mail_out_of_the_outbox(
+    store: GameStore, smtp: SmtpServer
+) -> None:
+    ann = create_person(store, "Ann", now=T0, email="ann@example.org")
+    bo = create_person(store, "Bo", now=T0, email="bo@example.org")
+    for pid in (ann, bo):
+        only(store, pid, "email")
+    settings = ServerSettings(
+        "smtp", host=smtp.host, port=smtp.port, security="none", sender="dp@w3k.example", timeout=5
+    )
+    notify.enqueue(store, ann, "seat_offered", key="sent", now=T0, facts=FACTS)
+    notify.deliver_due(store, T0)
+    assert len(send_due(store, T0, settings).sent) == 1  # one went out before the deletion
+    for pid in (ann, bo):
+        notify.enqueue(store, pid, "game_starting", key="waiting", now=T0, facts=FACTS)
+    assert len(notify.deliver_due(store, T0).sent) == 2  # handed to the outbox, not yet sent
+
+    people_data.forget_all(store, ann, now=T0 + timedelta(minutes=1))
+    left = outbox_entries(store, include_sent=True)
+    assert "ann@example.org" not in {e.to_addr for e in left}
+    assert not any("ann" in e.body.lower() or ("starting" in e.subject and e.to_addr != "bo@example.org") for e in left)
+    assert [(e.to_addr, e.status) for e in left if e.status != "sent"] == [("bo@example.org", "pending")]
+    assert len(send_due(store, T0 + timedelta(minutes=2), settings).sent) == 1
+    assert len(smtp.to("ann@example.org")) == 1  # only the one sent before
+    assert len(smtp.to("bo@example.org")) == 1
+
+
 def test_a_person_without_an_address_gets_no_email_and_the_reason_is_kept(store: GameStore) -> None:
     pid = create_person(store, "Bo", now=T0)
     only(store, pid, "email")
@@ -236,6 +265,29 @@ def test_the_scan_finds_a_game_starting_a_deadline_with_orders_missing_and_resul
         str(ann): ["demo is starting", "demo: Spring 1901 Movement processed"],
         str(bo): ["demo is starting", "demo: orders for England missing", "demo: Spring 1901 Movement processed"],
     }
+
+
+def test_a_first_phase_processed_before_the_scan_looked_is_told_as_the_games_start_then_its_results(
+    store: GameStore, chat: ChatReceiver
+) -> None:
+    ann = create_person(store, "Ann", now=T0)
+    only(store, ann, "webhook")
+    add_webhook(store, ann, "slack", url=f"{chat.base}/slack/{ann}", now=T0)
+    assert scan(store, T0 - timedelta(days=1)).queued == 0  # notifications were on before the game began
+    _game(store, ("France", ann))
+    # No look found the first phase open (the worker was down, or runs now and then with --once): the worker's
+    # claim processes it at the deadline, then its notification task looks, as in one look of `dippouch worker`.
+    at = T0 + timedelta(days=2, minutes=1)
+    done = store.process_next_due(now=at)
+    assert done is not None and done.game == "demo"
+    found, _ = run_once(store, at)
+    assert (found.starting, found.processed) == (1, 1)
+    assert scan(store, at + timedelta(minutes=1)).queued == 0  # once
+    assert [r.json["text"].split("\n")[0] for r in chat.received] == [
+        "demo is starting",
+        "demo: Spring 1901 Movement processed",
+    ]
+    assert "Orders are due" not in chat.received[0].json["text"]  # the first deadline has passed
 
 
 def test_choices_are_kept_per_event_and_channel_and_checked(store: GameStore) -> None:

@@ -58,7 +58,9 @@ def test_deleting_my_data_empties_me_ends_my_sessions_and_keeps_the_seat_history
     p = person_by_email(site.web.store, "ann@example.org")
     assert p is not None
     add_passkey(site.web.store, p.id, "cred-1", b"\x01\x02", 0, label="laptop", now=site.clock())
-    assert c.get("/me/delete").status_code == 200
+    page = c.get("/me/delete")
+    assert page.status_code == 200
+    assert "not yet sent are taken out of the mail queue" in " ".join(page.text.split())
     r = site.post_form(c, "/me/delete", {"confirm": "yes"})
     assert r.status_code == 400 and "type the word delete" in r.text
     assert person(site.web.store, p.id) is not None and not person(site.web.store, p.id).deleted  # type: ignore[union-attr]

@@ -69,6 +69,37 @@ def test_a_full_automatic_game_draws_every_power_from_the_wishes_and_restarts_it
     assert open_games(store) == []
 
 
+def test_seating_the_last_powers_by_hand_starts_the_game_as_a_draw_does(store: GameStore) -> None:
+    game = _game(store)
+    open_game(store, game, now=T0, mode="coordinator")
+    ann = _people(store, "Ann")[0]
+    sign_up(store, game, ann, ["England"], now=T0)
+    assign_signup(store, game, ann, "England", now=T0)
+    # The coordinator seats the other two powers on the game's desk (no sign-up behind them).
+    store.assign(game, "France", "Bo", now=T0 + timedelta(hours=1))
+    assert store.status(game, now=T0 + timedelta(hours=1)).deadline is None  # still held: Burgundy is empty
+    store.assign(game, "Burgundy", "Cy", now=T0 + timedelta(hours=3))
+    st = store.status(game, now=T0 + timedelta(hours=3))
+    assert st.state == "active" and st.deadline == T0 + timedelta(hours=3, days=2)  # restarted with the time it had
+    got = opening(store, game)
+    assert got is not None and got.closed_at == T0 + timedelta(hours=3)
+    assert open_games(store) == []
+    with pytest.raises(GameError, match="sign-up to hy has ended"):
+        sign_up(store, game, _people(store, "Di")[0], ["England"], now=T0 + timedelta(hours=4))
+
+
+def test_a_clock_resumed_by_hand_before_the_last_seat_is_left_running(store: GameStore) -> None:
+    game = _game(store)
+    open_game(store, game, now=T0, mode="coordinator")
+    store.resume(game, now=T0 + timedelta(hours=1))
+    deadline = store.status(game, now=T0 + timedelta(hours=1)).deadline
+    for power, player in (("England", "Ann"), ("France", "Bo"), ("Burgundy", "Cy")):
+        store.assign(game, power, player, now=T0 + timedelta(hours=2))
+    assert store.status(game, now=T0 + timedelta(hours=2)).deadline == deadline
+    got = opening(store, game)
+    assert got is not None and got.closed_at == T0 + timedelta(hours=2)
+
+
 def test_the_recorded_seed_draws_the_same_powers_again(store: GameStore) -> None:
     for name in ("a1", "a2"):
         _game(store, name)

@@ -5,12 +5,14 @@ many workers scan.
 
 Results are notified for phases processed after notifications started on this database (its first scan)
 and in the last two days: turning notifications on does not send a game's whole history. A game starting
-is one whose first phase opened in the last two days and is still open (its players have yet to order).
+is one whose first phase opened (or whose held clock started) in the last two days and is still open (its
+players have yet to order); a first phase found processed before a look saw it open has its game's start
+told just before its results, so the start never depends on the look's timing.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from urllib.parse import quote
 
@@ -102,11 +104,12 @@ def _messages(store: GameStore, now: datetime, since: datetime, report: ScanRepo
 
 def _offers(store: GameStore, now: datetime, since: datetime, report: ScanReport) -> None:
     """A seat offered: each seat in the replacement pool, to the people who want to play
-    (:func:`dippouch.store.openings.pool_people`), once per seat and person."""
+    (:func:`dippouch.store.openings.pool_people`), once per vacancy and person. A vacancy is the player's
+    row given up (``offer.seat``): a seat claimed and abandoned again is offered again, to the same people."""
     for offer in openings.offered_seats(store):
         people = openings.pool_people(store, offer.game, since=now - POOL_LOOK_BACK, minimum=offer.min_reliability)
         for pid in people:
-            mark = f"seat_offered:{offer.game}:{offer.power}:{offer.reason}:{pid}"
+            mark = f"seat_offered:{offer.game}:{offer.power}:{offer.reason}:{offer.seat}:{pid}"
             if stored.marked(store, mark):
                 continue
             facts = {
@@ -116,13 +119,18 @@ def _offers(store: GameStore, now: datetime, since: datetime, report: ScanReport
                 "deadline": _when(store, offer.deadline, offer.game),
                 "url": "/open",
             }
-            key = f"{offer.game}:{offer.power}:{offer.reason}"
+            key = f"{offer.game}:{offer.power}:{offer.reason}:{offer.seat}"
             items = items_for(store, pid, "seat_offered", key=key, facts=facts)
             report.offers += stored.queue_deliveries(store, items, now=now, mark=mark)
 
 
 def _processed(store: GameStore, now: datetime, since: datetime, report: ScanReport) -> None:
     for ph in stored.processed_phases(store, since):
+        if ph.seq == 0:
+            # A first phase processed before any slow look saw it open (a worker that was down, a game whose
+            # players were all ready at once, ``worker --once`` run now and then): the game's start is told
+            # first, once per person as ever, so nobody gets results of a game they were never told began.
+            _tell_starting(store, now, replace(ph, deadline=None), report)  # its deadline has passed
         items = []
         nxt = store.status(ph.game, now=now, drift=False, due=False)
         facts = {
@@ -140,13 +148,18 @@ def _processed(store: GameStore, now: datetime, since: datetime, report: ScanRep
 
 def _starting(store: GameStore, now: datetime, report: ScanReport) -> None:
     for ph in stored.starting_games(store, now - LOOK_BACK):
-        for pid, power in stored.seated_people(store, ph.game_id):
-            mark = f"game_starting:{ph.game_id}:{pid}"
-            if stored.marked(store, mark):
-                continue
-            facts = {"game": ph.game, "power": power, "phase": ph.phase, "deadline": _when(store, ph.deadline, ph.game)}
-            items = items_for(store, pid, "game_starting", key=str(ph.game_id), facts=facts, game_id=ph.game_id)
-            report.starting += stored.queue_deliveries(store, items, now=now, mark=mark)
+        _tell_starting(store, now, ph, report)
+
+
+def _tell_starting(store: GameStore, now: datetime, ph: stored.PhaseFact, report: ScanReport) -> None:
+    """Tell each person seated in ``ph``'s game (``ph``: its first phase) that it started, once."""
+    for pid, power in stored.seated_people(store, ph.game_id):
+        mark = f"game_starting:{ph.game_id}:{pid}"
+        if stored.marked(store, mark):
+            continue
+        facts = {"game": ph.game, "power": power, "phase": ph.phase, "deadline": _when(store, ph.deadline, ph.game)}
+        items = items_for(store, pid, "game_starting", key=str(ph.game_id), facts=facts, game_id=ph.game_id)
+        report.starting += stored.queue_deliveries(store, items, now=now, mark=mark)
 
 
 def _deadlines(store: GameStore, now: datetime, report: ScanReport) -> None:

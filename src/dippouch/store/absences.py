@@ -456,10 +456,10 @@ def _add_version(s: Session, ph: PhaseRow, power: str, text: str, lines: list[Li
     )
 
 
-def _apply_game(db: Database, s: Session, g: GameRow, ph: PhaseRow, now: datetime) -> list[Applied]:
+def _apply_game(db: Database, s: Session, g: GameRow, ph: PhaseRow, now: datetime, deadline: datetime) -> list[Applied]:
+    """``deadline``: the moment the phase's orders are taken (its deadline, or now for a coordinator's
+    process-now); the players away on its day get the policy."""
     policy = _policy_of(s, g)
-    assert ph.deadline is not None
-    deadline = ph.deadline
     seats = s.execute(
         sa.select(PlayerRow.power, PlayerRow.person_id).where(
             PlayerRow.game_id == g.id, PlayerRow.replaced_at.is_(None), PlayerRow.person_id.is_not(None)
@@ -520,21 +520,35 @@ def _apply_game(db: Database, s: Session, g: GameRow, ph: PhaseRow, now: datetim
     return out
 
 
-def apply_locked(db: Database, s: Session, g: GameRow, phase_id: int, now: datetime) -> list[Applied]:
+def apply_locked(
+    db: Database, s: Session, g: GameRow, phase_id: int, now: datetime, *, forced: bool = False
+) -> list[Applied]:
     """Apply the game's absence policy at the deadline of ``phase_id``, in the caller's transaction, with the
-    game's row locked (:func:`dippouch.store.claims.process_next_due`, the deadline workers' claim): each
-    player away on the deadline's day who must act and has sent nothing that stands gets the policy, once
-    per phase and power (``absence_uses`` is unique on them).
+    game's row locked (the deadline workers' claim, :func:`dippouch.store.claims.process_next_due`, and
+    :func:`dippouch.store.processing.process`, the coordinator's and the command line's): each player away on
+    the deadline's day who must act and has sent nothing that stands gets the policy, once per phase and
+    power (``absence_uses`` is unique on them).
 
     An extended phase is no longer due, so the processing that follows in the same transaction leaves it;
-    standing or proxy orders are a version received at the deadline, so that processing uses them."""
+    standing or proxy orders are a version received at the deadline, so that processing uses them.
+
+    ``forced``: the coordinator processes the phase now, before its deadline ("process now"). The orders are
+    taken now, so the players away today get the policy, as at a deadline, except ``extend``: the
+    coordinator chose not to wait, and their choice comes first (the confirmation page says so before)."""
     row = s.get(GameRosterRow, g.id)
     if row is None or row.absence_policy == "none":
         return []
     ph = s.get(PhaseRow, phase_id)
-    if ph is None or ph.status != "open" or ph.deadline is None or ph.deadline > as_utc(now):
+    if ph is None or ph.status != "open":
         return []
-    return _apply_game(db, s, g, ph, as_utc(now))
+    now = as_utc(now)
+    if forced:
+        if row.absence_policy == "extend":
+            return []  # the phase is processed now whatever its deadline: an extension would be a false record
+        return _apply_game(db, s, g, ph, now, now if ph.deadline is None else min(ph.deadline, now))
+    if ph.deadline is None or ph.deadline > now:
+        return []
+    return _apply_game(db, s, g, ph, now, ph.deadline)
 
 
 # ------------------------------------------------------------------------------------------------ privacy

@@ -148,7 +148,7 @@ def process_next_due(db: Database, *, now: datetime | None = None, skip: Sequenc
     A phase that cannot be processed (a game whose variant no longer loads, a bug) raises
     :class:`PhaseFailed` naming it, so the caller can skip it and go on with the others.
     """
-    # Imported here: only deadline workers apply absences, and a coordinator's command need not load them.
+    # Imported here, as in processing.process_phase: loaded when a phase is claimed.
     from dippouch.store.absences import apply_locked
 
     while True:

@@ -18,8 +18,10 @@ from dippouch.catalog import load_variant
 from dippouch.core.variant import Variant, content_hash
 from dippouch.game import GameError, Settings, as_utc, position_to_data
 from dippouch.store.db import Database
+from dippouch.store.deadlines import resume
 from dippouch.store.gamefile import check_new_game, clean_address
 from dippouch.store.models import GameRow, PlayerRow
+from dippouch.store.models_openings import OpeningRow
 from dippouch.store.rows import current_phase, game_row, game_variant, log_event, open_phase, power_name
 
 __all__ = ["assign", "create_game", "emails", "games", "players", "set_email", "start_position"]
@@ -138,7 +140,11 @@ def assign(
     db: Database, name: str, power: str, player: str, *, now: datetime, replace: bool = False, email: str | None = None
 ) -> str:
     """Give ``power`` to ``player``. ``replace`` hands it over from the current player (or from civil
-    disorder), which is how a power in civil disorder comes back into the game."""
+    disorder), which is how a power in civil disorder comes back into the game.
+
+    Every seat is made here, by the desk, the command line, a sign-up or a draw alike, so this is where a
+    game opened for players (:mod:`dippouch.store.openings`) ends its sign-up when its last empty power is
+    filled, and restarts the clock its opening held: the game starts the same way whoever filled it."""
     now = as_utc(now)
     player = player.strip()
     if not player:
@@ -159,7 +165,25 @@ def assign(
             r.replaced_at = now
         s.add(PlayerRow(game_id=g.id, power=power, name=player, assigned_at=now, replaced_at=None, email=address))
         log_event(s, g, now, "replace" if replace else "assign", power=power, player=player)
+        restart = _fill_opening(s, g, v, power, now)
+    if restart:
+        resume(db, name, now=now)
     return power
+
+
+def _fill_opening(s: sa.orm.Session, g: GameRow, v: Variant, seated_now: str, now: datetime) -> bool:
+    """Close the game's opening if ``seated_now`` filled its last empty power; True when the clock the
+    opening held is to restart (it still is held: a coordinator may have resumed it by hand meanwhile)."""
+    o = s.get(OpeningRow, g.id)
+    if o is None or o.closed_at is not None:
+        return False
+    seated = {r.power for r in g.players if r.replaced_at is None} | {seated_now}
+    if any(p not in seated for p in v.power_names):
+        return False
+    o.closed_at = now
+    restart = bool(o.held_clock) and g.status == "paused"
+    o.held_clock = False
+    return restart
 
 
 def set_email(db: Database, name: str, power: str, email: str | None, *, now: datetime) -> str:

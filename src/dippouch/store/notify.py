@@ -30,6 +30,7 @@ from sqlalchemy.exc import IntegrityError
 from dippouch.game import GameError, as_utc
 from dippouch.store.db import Database
 from dippouch.store.models import GameRow, PersonRow, PhaseRow, PlayerRow
+from dippouch.store.models_mail import OutboxFileRow, OutboxRow
 from dippouch.store.models_notify import (
     NotifyDeliveryRow,
     NotifyKeyRow,
@@ -375,12 +376,22 @@ class PhaseFact:
     phase: str
     deadline: datetime | None
     at: datetime | None
+    seq: int | None = None
+    """The phase's place in its game (0: the first), where the query reads it."""
 
 
 def processed_phases(db: Database, since: datetime) -> list[PhaseFact]:
     """Phases processed since ``since`` (on the game's line of play) whose notification is not queued yet."""
     q = (
-        sa.select(PhaseRow.id, GameRow.id, GameRow.name, PhaseRow.name, PhaseRow.deadline, PhaseRow.processed_at)
+        sa.select(
+            PhaseRow.id,
+            GameRow.id,
+            GameRow.name,
+            PhaseRow.name,
+            PhaseRow.deadline,
+            PhaseRow.processed_at,
+            PhaseRow.seq,
+        )
         .join(GameRow, GameRow.id == PhaseRow.game_id)
         .outerjoin(NotifyMarkRow, NotifyMarkRow.key == sa.literal("phase_processed:") + sa.cast(PhaseRow.id, sa.String))
         .where(PhaseRow.status == "processed", PhaseRow.processed_at >= as_utc(since), NotifyMarkRow.key.is_(None))
@@ -533,8 +544,25 @@ def export_person(db: Database, person_id: int) -> dict[str, Any]:
 
 def forget_person(db: Database, person_id: int, *, now: datetime) -> None:
     """Delete everything stored about the person's notifications, for "delete my data": choices, targets
-    (secrets with them) and deliveries, sent or not (nothing more is sent to them)."""
+    (secrets with them) and deliveries, sent or not (nothing more is sent to them).
+
+    Notification e-mails already handed to the mail outbox are the outbox's rows, addressed to the person's
+    address: those not sent yet are removed (a retry would otherwise send them after the deletion), and
+    those sent keep only that a message went (address and words gone), as the accounts do with sign-in mail.
+    Runs before the accounts forget, while the person's row still has the address."""
     del now  # nothing is kept to say when: the rows are gone
     with db.session() as s, s.begin():
         for model in (NotifyDeliveryRow, NotifyTargetRow, NotifyPrefRow, NotifySettingsRow):
             s.execute(sa.delete(model).where(model.person_id == person_id))
+        p = s.get(PersonRow, person_id)
+        if p is not None and p.email:
+            mine = sa.and_(OutboxRow.kind == "notify", OutboxRow.to_addr == p.email)
+            unsent = list(s.scalars(sa.select(OutboxRow.id).where(mine, OutboxRow.status != "sent")))
+            if unsent:
+                s.execute(sa.delete(OutboxFileRow).where(OutboxFileRow.outbox_id.in_(unsent)))
+                s.execute(sa.delete(OutboxRow).where(OutboxRow.id.in_(unsent)))
+            s.execute(
+                sa.update(OutboxRow)
+                .where(mine, OutboxRow.status == "sent")
+                .values(to_addr="deleted@dippouch.invalid", subject="(deleted with the account)", body="")
+            )

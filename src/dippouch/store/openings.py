@@ -25,7 +25,7 @@ from dippouch.game import GameError, as_utc
 from dippouch.people.assign import ANY, assign_powers
 from dippouch.people.reliability import meets
 from dippouch.store.db import Database
-from dippouch.store.deadlines import pause, resume
+from dippouch.store.deadlines import pause
 from dippouch.store.games import assign as seat_power
 from dippouch.store.models import GameRow, PersonRow, PhaseRow, PlayerRow
 from dippouch.store.models_openings import OpeningRow, SignupRow, VacancyRow
@@ -116,6 +116,9 @@ class Offer:
     """``disorder`` or ``freed``."""
     min_reliability: int
     deadline: datetime | None
+    seat: int = 0
+    """The player's row given up (``players.id``): each vacancy of a power has its own, so a seat taken and
+    abandoned again is a new offer (the notifications' mark is per vacancy)."""
 
 
 # --------------------------------------------------------------------------------------------------
@@ -225,9 +228,17 @@ def offered_seats(db: Database, game: str | None = None) -> list[Offer]:
         out = []
         for o, g in s.execute(q):
             ph = current_phase(s, g)
-            for power, reason, _ in _offers(s, g, o):
+            for power, reason, seat in _offers(s, g, o):
                 out.append(
-                    Offer(g.name, g.variant, power, reason, o.min_reliability, ph.deadline if ph is not None else None)
+                    Offer(
+                        g.name,
+                        g.variant,
+                        power,
+                        reason,
+                        o.min_reliability,
+                        ph.deadline if ph is not None else None,
+                        seat=seat.id,
+                    )
                 )
         return out
 
@@ -310,19 +321,6 @@ def _require_opening(s: Session, g: GameRow) -> OpeningRow:
     return o
 
 
-def _finish_if_full(db: Database, game: str, *, now: datetime) -> None:
-    """Sign-up ends when every power is played; a clock held by the opening restarts."""
-    restart = False
-    with db.session() as s, s.begin():
-        g = game_row(s, game, lock=True)
-        o = _require_opening(s, g)
-        if o.closed_at is None and not _empty(g, game_variant(g).power_names):
-            o.closed_at = as_utc(now)
-            restart, o.held_clock = o.held_clock, False
-    if restart:
-        resume(db, game, now=now)
-
-
 def assign_signup(db: Database, game: str, person_id: int, power: str, *, now: datetime) -> str:
     """The coordinator gives ``power`` (empty) to a person who signed up."""
     now = as_utc(now)
@@ -345,9 +343,8 @@ def assign_signup(db: Database, game: str, person_id: int, power: str, *, now: d
         assert name is not None
         player = name.name
         row.seated_as = power
-    seat_power(db, game, power, player, now=now)
+    seat_power(db, game, power, player, now=now)  # the last empty power ends sign-up and restarts a held clock
     seat_person(db, game, power, person_id, now=now)
-    _finish_if_full(db, game, now=now)
     return power
 
 
@@ -467,9 +464,8 @@ def fill_from_preferences(db: Database, game: str, *, now: datetime, seed: int |
         # for what: sign-ups are shown to the coordinator only.
         log_event(s, g, now, "drawn", seed=seed, powers=sorted(got.powers.values()))
     for person_id, power in sorted(got.powers.items()):
-        seat_power(db, game, power, names[person_id], now=now)
+        seat_power(db, game, power, names[person_id], now=now)  # the last one ends sign-up (store.games.assign)
         seat_person(db, game, power, person_id, now=now)
-    _finish_if_full(db, game, now=now)
     return dict(got.powers)
 
 

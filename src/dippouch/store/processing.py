@@ -83,7 +83,7 @@ def process(db: Database, name: str, *, now: datetime, force: bool = False, limi
                 else:
                     idle = 0
             phase_id, phase_name = ph.id, ph.name
-        if process_phase(db, phase_id, now=now, only_if_due=not forced):
+        if process_phase(db, phase_id, now=now, only_if_due=not forced, absences=True):
             done.append(phase_name)
         else:
             break
@@ -91,7 +91,13 @@ def process(db: Database, name: str, *, now: datetime, force: bool = False, limi
 
 
 def process_phase(
-    db: Database, phase_id: int, *, now: datetime | None = None, only_if_due: bool = False, claim: bool = False
+    db: Database,
+    phase_id: int,
+    *,
+    now: datetime | None = None,
+    only_if_due: bool = False,
+    claim: bool = False,
+    absences: bool = False,
 ) -> bool:
     """Adjudicate one open phase and open the next, in one transaction. True if this call processed it.
 
@@ -101,6 +107,10 @@ def process_phase(
 
     ``claim`` is for deadline workers: the game's row is locked with ``SKIP LOCKED`` (PostgreSQL), so
     a game another process is processing (or writing to) is skipped at once instead of waited for.
+
+    ``absences``: apply the game's absence policy first, under the same lock, as the deadline workers' claim
+    does (:func:`dippouch.store.absences.apply_locked`; without ``only_if_due`` it is the coordinator's
+    process-now, and the players away today get it).
     """
     try:
         with db.session() as s, s.begin():
@@ -111,6 +121,10 @@ def process_phase(
             g = s.scalars(q.with_for_update(skip_locked=claim)).first()
             if g is None:
                 return False  # claimed by another process (only with ``claim``)
+            if absences:
+                from dippouch.store.absences import apply_locked  # loaded when a game may need it, as claims does
+
+                apply_locked(db, s, g, phase_id, db.db_now(s) if now is None else as_utc(now), forced=not only_if_due)
             return process_locked(db, s, g, phase_id, now, only_if_due=only_if_due)
     except IntegrityError:
         # Another process wrote the next phase first: the phase has been processed, which is what we wanted.

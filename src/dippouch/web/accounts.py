@@ -417,7 +417,9 @@ async def me_delete(request: Request) -> Response:
 
     await run_in_threadpool(forget)
     resp = _redirect(
-        "/", "Your account and its data are deleted; your seats stay with the games under the player's name."
+        "/",
+        "Your account and its data are deleted, and notification e-mails not yet sent to you are taken out of the "
+        "mail queue; your seats stay with the games under the player's name.",
     )
     resp.delete_cookie(session_cookie(request), path="/", secure=request.url.scheme == "https")
     return resp

@@ -492,6 +492,11 @@ class CoordinatorView(Answer):
         description="The mail review's summary: powers with photographs this phase, items waiting, whether the "
         "phase waits for the review."
     )
+    away: list[str] = Field(
+        default_factory=list,
+        description="Players away today, each with what the game's absence policy does if the phase is "
+        "processed now (as the confirmation of 'process now' says).",
+    )
 
 
 class CreatedAnswer(Answer):

@@ -10,6 +10,7 @@ from typing import Any
 
 from dippouch.bots.seats import play_seats
 from dippouch.mail.notices import mail_unavailable, queue_player_link
+from dippouch.store import absences as absence_store
 from dippouch.store.access import VISIBILITIES
 from dippouch.store.bots import bot_player, set_disorder_bot
 from dippouch.store.bots import seat_bot as seat_bot_in_store
@@ -22,6 +23,7 @@ from dippouch.web.service import Web
 
 __all__ = [
     "assign",
+    "away_now",
     "clock_action",
     "confirm_view",
     "coordinator_view",
@@ -85,7 +87,36 @@ def coordinator_view(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
         "unseated": [p for p, cur, _ in players if not cur],
         "mail_unavailable": mail_unavailable(),
         "mail": desk_summary(web.store, name, now),
+        "away": away_now(web, name, now),
     }
+
+
+_AT_PROCESS_NOW = {
+    "none": "no absence policy: if they send nothing, their units hold, as at the deadline",
+    "extend": (
+        "policy extend: at the deadline it would move to the day they are back, but processing now does not "
+        "wait for them (your choice comes first; Extend the deadline instead to wait)"
+    ),
+    "standing": (
+        "policy standing: if they have sent nothing, their last orders of this kind are carried, each checked "
+        "against the position, as at the deadline"
+    ),
+    "stand_in": "policy stand-in: {stand_in} may order for them; what stands when it is processed counts",
+    "proxy": "policy proxy: if they send nothing, their units go under the orders of the ally they named",
+}
+
+
+def away_now(web: Web, name: str, now: datetime) -> list[str]:
+    """Each player away today, with what the game's absence policy does if the phase is processed now
+    (:func:`dippouch.store.absences.apply_locked` with ``forced``): shown on the desk and on the page that
+    confirms "process now", before the coordinator presses it."""
+    aways = [a for a in absence_store.game_absences(web.store, name, now.date()) if a.now]
+    if not aways:
+        return []
+    policy = absence_store.absence_policy(web.store, name)
+    effect = _AT_PROCESS_NOW.get(policy.policy, f"policy {policy.policy}")
+    effect = effect.format(stand_in=policy.stand_in_name or "the stand-in")
+    return [f"{a.power} ({a.player}) is {a.text}; {effect}." for a in aways]
 
 
 def assign(
@@ -265,6 +296,7 @@ def confirm_view(web: Web, name: str, viewer: Viewer, action: str, arg: str) -> 
         photo_only = [p for p in silent if p in photographed]
         waiting = [p for p in silent if p not in photographed]
         lines = [f"{game['phase']} will be adjudicated now, before its deadline ({game['deadline_text'] or 'none'})."]
+        lines += away_now(web, name, web.now())
         if photo_only:
             lines.append(
                 f"{', '.join(photo_only)} sent only photographs, not yet confirmed: processing now carries out "

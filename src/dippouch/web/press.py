@@ -39,7 +39,16 @@ from dippouch.web.answers import (
 )
 from dippouch.web.deps import render, set_flash, viewer_of, web_of
 from dippouch.web.inputs import web_words
-from dippouch.web.security import CSRF_FIELD, CSRF_HEADER, BadInput, NeedsKey, NotFound, Viewer, check_csrf
+from dippouch.web.security import (
+    CSRF_FIELD,
+    CSRF_HEADER,
+    BadInput,
+    NeedsKey,
+    NotFound,
+    Viewer,
+    WebError,
+    check_csrf,
+)
 from dippouch.web.service import Web
 
 __all__ = ["api_router", "panel", "router"]
@@ -53,6 +62,9 @@ STREAM_POLL = 1.0
 """Seconds between the live stream's looks for new messages (one indexed query each)."""
 STREAM_LIFE = 300.0
 """Seconds a stream stays open; the browser reconnects by itself, from the last id it got."""
+STREAM_RECHECK = 2.0
+"""Seconds between the live stream's looks at its grant while nothing arrives (it is looked at before any
+message is sent too): a key revoked or a session signed out ends the stream within this."""
 
 
 def _answers(model: Any) -> dict[str, Any]:
@@ -438,10 +450,36 @@ def desk_page(request: Request, name: str) -> Response:
     return render(request, "press_desk.html", {"d": _desk(web, name, viewer_of(request)), "name": name})
 
 
+def _still_plays(web: Web, request: Request, name: str, power: str, viewer: Viewer) -> bool:
+    """Whether the caller's credentials, read again from the database, still open ``power``'s press: the
+    bearer key not revoked, the session not signed out or expired, the seat still theirs. The viewer the
+    request started with is a snapshot; a stream outlives it."""
+    if viewer.by_bearer:
+        auth = request.headers.get("authorization", "")
+        grant = web.access.find_key(auth[7:].strip()) if auth.lower().startswith("bearer ") else None
+        fresh = None if grant is None else Viewer([grant], by_bearer=True)
+    elif viewer.session_token:
+        info = web.access.session_info(viewer.session_token, now=web.now())
+        fresh = None if info is None else Viewer(info[0], session_token=viewer.session_token, person_id=info[1])
+    else:
+        fresh = None
+    if fresh is None:
+        return False
+    try:
+        web.require_player(name, power, fresh)
+    except WebError:
+        return False
+    return True
+
+
 @router.get("/games/{name}/play/{power}/press-events")
 async def events(request: Request, name: str, power: str, after: int = 0) -> Response:
     """Messages as they arrive (server-sent events): each an ``event: press`` with the message as JSON and
-    its id, so a browser that reconnects (``Last-Event-ID``) misses nothing and gets nothing twice."""
+    its id, so a browser that reconnects (``Last-Event-ID``) misses nothing and gets nothing twice.
+
+    The grant is read again before any message is sent and every :data:`STREAM_RECHECK` seconds: a key
+    revoked or a session signed out ends the stream (with an ``event: denied``) and nothing is sent after
+    it; the browser's reconnect is then refused like any request without the grant."""
     web = web_of(request)
     viewer = viewer_of(request)
     _, power = await run_in_threadpool(web.require_player, name, power, viewer)
@@ -452,10 +490,17 @@ async def events(request: Request, name: str, power: str, after: int = 0) -> Res
         seen = start
         yield "retry: 2000\n\n"
         waited = 0.0
+        checked = 0.0
         while waited < STREAM_LIFE:
             if await request.is_disconnected():
                 return
             got = await run_in_threadpool(store_press.messages_since, web.read, name, power, seen)
+            # Looked at after the read: a grant found standing now stood when the messages were read.
+            if got or waited - checked >= STREAM_RECHECK:
+                if not await run_in_threadpool(_still_plays, web, request, name, power, viewer):
+                    yield "event: denied\ndata: {}\n\n"
+                    return
+                checked = waited
             for m in got:
                 seen = max(seen, m.id)
                 yield f"id: {m.id}\nevent: press\ndata: {json.dumps(_message(m))}\n\n"

@@ -76,4 +76,9 @@
     else bump(m);
     if (live && !m.mine) live.textContent = "New message from " + m.sender + ".";
   });
+  // The server ends the stream when the key was revoked or the session signed out: no reconnecting.
+  source.addEventListener("denied", function () {
+    source.close();
+    if (live) live.textContent = "Live press stopped: sign in again to see new messages.";
+  });
 })();
