@@ -22,7 +22,7 @@ from dippouch.game import GameError, as_utc, powers_to_act
 from dippouch.store.access import hash_secret
 from dippouch.store.db import Database
 from dippouch.store.gamefile import clean_address
-from dippouch.store.mailbox import queue_in
+from dippouch.store.mailbox import forget_mail_to, queue_in
 from dippouch.store.models import GameRow, PersonRow, PhaseRow, PlayerRow, SubmissionRow
 from dippouch.store.models_accounts import CalendarFeedRow, PasskeyChallengeRow, PasskeyRow, SigninLinkRow
 from dippouch.store.models_mail import OutboxRow
@@ -511,8 +511,7 @@ def forget_person(db: Database, person_id: int, *, now: datetime) -> None:
             raise GameError(f"no person {person_id}")
         if p.email:
             s.execute(sa.delete(SigninLinkRow).where(SigninLinkRow.email == p.email))
-            for mail in s.scalars(sa.select(OutboxRow).where(OutboxRow.kind == "signin", OutboxRow.to_addr == p.email)):
-                mail.body, mail.to_addr = "(deleted with the account)", "deleted@dippouch.invalid"
+            forget_mail_to(s, p.email, "signin")
         s.execute(
             sa.update(WebSessionRow)
             .where(WebSessionRow.person_id == person_id, WebSessionRow.revoked_at.is_(None))

@@ -983,3 +983,19 @@ def update_mail_config(
         else:
             row.config = cfg
         return cfg
+
+
+def forget_mail_to(s: Session, address: str, kind: str) -> None:
+    """ "Delete my data" for the outbox: mail of ``kind`` to ``address`` not sent yet is removed (a retry would
+    otherwise send it after the deletion); mail already sent keeps only that a message went (its address and
+    words gone)."""
+    mine = sa.and_(OutboxRow.kind == kind, OutboxRow.to_addr == address)
+    unsent = list(s.scalars(sa.select(OutboxRow.id).where(mine, OutboxRow.status != "sent")))
+    if unsent:
+        s.execute(sa.delete(OutboxFileRow).where(OutboxFileRow.outbox_id.in_(unsent)))
+        s.execute(sa.delete(OutboxRow).where(OutboxRow.id.in_(unsent)))
+    s.execute(
+        sa.update(OutboxRow)
+        .where(mine, OutboxRow.status == "sent")
+        .values(to_addr="deleted@dippouch.invalid", subject="(deleted with the account)", body="")
+    )

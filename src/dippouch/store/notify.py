@@ -29,8 +29,8 @@ from sqlalchemy.exc import IntegrityError
 
 from dippouch.game import GameError, as_utc
 from dippouch.store.db import Database
+from dippouch.store.mailbox import forget_mail_to
 from dippouch.store.models import GameRow, PersonRow, PhaseRow, PlayerRow
-from dippouch.store.models_mail import OutboxFileRow, OutboxRow
 from dippouch.store.models_notify import (
     NotifyDeliveryRow,
     NotifyKeyRow,
@@ -556,13 +556,4 @@ def forget_person(db: Database, person_id: int, *, now: datetime) -> None:
             s.execute(sa.delete(model).where(model.person_id == person_id))
         p = s.get(PersonRow, person_id)
         if p is not None and p.email:
-            mine = sa.and_(OutboxRow.kind == "notify", OutboxRow.to_addr == p.email)
-            unsent = list(s.scalars(sa.select(OutboxRow.id).where(mine, OutboxRow.status != "sent")))
-            if unsent:
-                s.execute(sa.delete(OutboxFileRow).where(OutboxFileRow.outbox_id.in_(unsent)))
-                s.execute(sa.delete(OutboxRow).where(OutboxRow.id.in_(unsent)))
-            s.execute(
-                sa.update(OutboxRow)
-                .where(mine, OutboxRow.status == "sent")
-                .values(to_addr="deleted@dippouch.invalid", subject="(deleted with the account)", body="")
-            )
+            forget_mail_to(s, p.email, "notify")
