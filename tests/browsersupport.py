@@ -51,12 +51,13 @@ def watch_errors(page: Any, into: list[str] | None = None) -> list[str]:
     return found
 
 
-def shoot(page: Any, folder: str, name: str) -> Path:
-    """A full-page screenshot into the artifacts' ``folder`` (test-artifacts/<folder>/<name>.png)."""
+def shoot(page: Any, folder: str, name: str, *, full_page: bool = True) -> Path:
+    """A screenshot (of the full page, or of what is in view) into the artifacts' ``folder``
+    (test-artifacts/<folder>/<name>.png)."""
     out = ARTIFACTS / folder
     out.mkdir(parents=True, exist_ok=True)
     path = out / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
+    page.screenshot(path=str(path), full_page=full_page)
     return path
 
 
