@@ -266,6 +266,11 @@ def test_postal_grey_and_anonymous_press_and_the_end_of_the_game(live_site: Live
     white = Player(site, "post", "Germany")
     expect(white.open().locator("#press-rules")).to_contain_text("The coordinator does not read private")
 
+    visitor = site.context(DESKTOP).new_page()
+    visitor.goto(f"{site.base}/games/grey/press")
+    expect(visitor.locator("#press-closed")).to_contain_text("not open to readers")
+    assert "Guess who" not in visitor.content()
+
     # The game ends (a draw): senders and players are named, and a visitor reads every channel.
     for power in ALL:
         site.store.vote("grey", power, True, now=_now())
@@ -274,7 +279,13 @@ def test_postal_grey_and_anonymous_press_and_the_end_of_the_game(live_site: Live
     assert msg is not None
     expect(msg.locator(".press-sender")).to_have_text("England")
     expect(fr.page.locator("#press-compose")).to_contain_text("England Player")
-    visitor = site.context(DESKTOP).new_page()
+    visitor.goto(f"{site.base}/games/grey")
+    visitor.get_by_role("link", name="Press", exact=True).click()
+    channel = visitor.locator(".press-channel", has_text="England, France (private)")
+    expect(channel.locator(".press-msg")).to_have_count(1)
+    expect(channel.locator(".press-sender")).to_have_text("England")
+    expect(channel.locator(".press-text")).to_have_text("Guess who")
+    shoot(visitor, "web", "press-open-after-end-desktop")
     visitor.goto(f"{site.base}/games/grey")
     with visitor.expect_download() as got:
         visitor.get_by_role("link", name="Game file (JSON)").click()
