@@ -148,9 +148,12 @@ class LiveSite:
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Any]:
     """Debian's Chromium, launched once per test module (each test opens its own contexts)."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
     exe = chromium_path()
+    # What a page shows after a live message or a navigation, waited for as long as a loaded machine needs
+    # (two cores for the whole suite: Playwright's 5 s lapsed once while a stream's message was on its way).
+    expect.set_options(timeout=15_000)
     with sync_playwright() as pw:
         b = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS, headless=True)
         try:
