@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
-# The local mail servers' fixtures (smtp, imap) for any test that names them.
-pytest_plugins = ["mailservers"]
+# The local mail servers' fixtures (smtp, imap) and the browser tests' (chromium, live_site) for any test that
+# names them.
+pytest_plugins = ["mailservers", "browsersupport"]
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -6,60 +6,23 @@ screenshots go to the artifacts folder."""
 
 from __future__ import annotations
 
-import socket
-import sys
-import threading
-import time
 from collections.abc import Iterator
-from pathlib import Path
-from typing import Any
 
 import pytest
 
+from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
 from dippouch import notify
 from dippouch.notify.events import preferences, save_preferences
 from dippouch.notify.targets import add_push
 from dippouch.store.people import create_person
 from notifysupport import ChatReceiver, PushService, start_chat, start_push
-from websupport import Site
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "web"))
-from test_web_browser import ARTIFACTS, CHROMIUM_ARGS, PHONE, _chromium, _context, _errors, _shoot
-
-DESKTOP = {"width": 1366, "height": 768}
 
 
 @pytest.fixture
-def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Site, str]]:
-    import uvicorn
-
+def site(live_site: LiveSite, monkeypatch: pytest.MonkeyPatch) -> LiveSite:
+    """The site, allowed to post to the receivers on this machine."""
     monkeypatch.setenv("DIPPOUCH_NOTIFY_ALLOW_PRIVATE", "1")
-    site = Site(f"sqlite:///{tmp_path / 'notify.db'}")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(site.app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    until = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < until, "server did not start"
-        time.sleep(0.05)
-    yield site, f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
-
-
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    exe = _chromium()
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS, headless=True)
-        yield b
-        b.close()
+    return live_site
 
 
 @pytest.fixture
@@ -76,29 +39,20 @@ def push() -> Iterator[PushService]:
     r.stop()
 
 
-def _signed_in(browser: Any, site: Site, base: str, pid: int, size: dict[str, int], phone: bool) -> Any:
-    ctx = _context(browser, size, phone)
-    token = site.web.access.start_session([], now=site.clock(), person_id=pid)
-    ctx.add_cookies([{"name": "dp_session", "value": token, "url": base}])
-    return ctx
-
-
 @pytest.mark.parametrize("size", ["desktop", "phone"])
-def test_a_person_sets_up_notifications_in_the_browser(
-    served: tuple[Site, str], browser: Any, chat: ChatReceiver, size: str
-) -> None:
+def test_a_person_sets_up_notifications_in_the_browser(site: LiveSite, chat: ChatReceiver, size: str) -> None:
     from playwright.sync_api import expect
 
-    site, base = served
-    pid = create_person(site.web.store, "Ann", now=site.clock(), email="ann@example.org")
-    ctx = _signed_in(browser, site, base, pid, PHONE if size == "phone" else DESKTOP, size == "phone")
+    base = site.base
+    pid = create_person(site.web.store, "Ann", now=site.now(), email="ann@example.org")
+    ctx = site.person(pid, PHONE if size == "phone" else DESKTOP, device_scale_factor=1, timezone_id="Europe/Paris")
     page = ctx.new_page()
-    errors = _errors(page)
+    errors = watch_errors(page)
     page.goto(f"{base}/")
     page.get_by_role("link", name="My games").click()
     page.get_by_role("link", name="Notifications").click()
     expect(page.get_by_role("heading", name="Notifications")).to_be_visible()
-    _shoot(page, f"notifications-{size}")
+    shoot(page, "web", f"notifications-{size}")
 
     page.get_by_label("A message (press) for you: E-mail").check()
     page.get_by_label("Remind me this many hours").fill("24")
@@ -113,24 +67,22 @@ def test_a_person_sets_up_notifications_in_the_browser(
     page.get_by_role("button", name="Add webhook").click()
     expect(page.locator(".notify-targets")).to_contain_text("Our alliance")
     assert "secret-part" not in page.content()
-    _shoot(page, f"notifications-webhook-{size}")
+    shoot(page, "web", f"notifications-webhook-{size}")
     assert errors == []
     ctx.close()
 
 
-def test_the_service_worker_registers_and_shows_what_the_queue_pushes(
-    served: tuple[Site, str], browser: Any, push: PushService
-) -> None:
+def test_the_service_worker_registers_and_shows_what_the_queue_pushes(site: LiveSite, push: PushService) -> None:
     """Headless Chromium has no push service of its own (it would use Google's), so the subscription the
     button asks for is refused (headless Chromium denies push), and the page says so. The service worker it registered is real: it is
     handed (through the DevTools protocol) exactly the text our push service decrypted from a real Web Push
     request of the queue, and shows it."""
     from playwright.sync_api import expect
 
-    site, base = served
+    base = site.base
     store = site.web.store
-    pid = create_person(store, "Ann", now=site.clock())
-    ctx = _signed_in(browser, site, base, pid, DESKTOP, False)
+    pid = create_person(store, "Ann", now=site.now())
+    ctx = site.person(pid, DESKTOP, device_scale_factor=1, timezone_id="Europe/Paris")
     ctx.grant_permissions(["notifications"], origin=base)
     page = ctx.new_page()
     cdp = ctx.new_cdp_session(page)
@@ -150,9 +102,9 @@ def test_the_service_worker_registers_and_shows_what_the_queue_pushes(
 
     # What the queue sends, as a push service receives and a browser decrypts it.
     save_preferences(store, pid, {(e, c): c == "push" for e in notify.EVENTS for c in notify.CHANNELS}, None)
-    add_push(store, pid, push.subscribe().as_browser_sends_it(), now=site.clock())
-    notify.enqueue(store, pid, "seat_offered", key="o1", now=site.clock(), facts={"game": "demo", "power": "France"})
-    assert len(notify.deliver_due(store, site.clock()).sent) == 1
+    add_push(store, pid, push.subscribe().as_browser_sends_it(), now=site.now())
+    notify.enqueue(store, pid, "seat_offered", key="o1", now=site.now(), facts={"game": "demo", "power": "France"})
+    assert len(notify.deliver_due(store, site.now()).sent) == 1
     (got,) = push.received
     assert got.text is not None
     cdp.send(

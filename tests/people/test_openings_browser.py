@@ -5,77 +5,25 @@ page are saved beside the web app's (test-artifacts/web/openings-*.png)."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import threading
-import time
-from collections.abc import Iterator
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
-import pytest
-
+from browsersupport import LiveSite, shoot, watch_errors
 from dippouch.game import Settings
 from dippouch.store.people import create_person, seats_of
 
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = Path(os.environ.get("DIPPOUCH_ARTIFACTS", ROOT / "test-artifacts")) / "web"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
-
-
-def _chromium() -> str:
-    path = os.environ.get("DIPPOUCH_CHROMIUM") or shutil.which("chromium") or ""
-    if not path:
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail("Chromium is not installed: CI must run the browser tests (source scripts/chromium)")
-        pytest.skip("Debian's chromium is not installed (scripts/test installs it)")
-    return path
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[dict[str, Any]]:
-    import uvicorn
-
-    from dippouch.web.app import create_app
-
-    app = create_app(f"sqlite:///{tmp_path / 'open.db'}", limits={})
-    web = app.state.web
-    _, key = web.access.create_key("coordinator", label="e2e", now=datetime.now(UTC))
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline, "server did not start"
-        time.sleep(0.05)
-    yield {"base": f"http://127.0.0.1:{port}", "key": key, "web": web}
-    srv.should_exit = True
-    thread.join(timeout=10)
+SIZE = {"width": 1200, "height": 900}
 
 
 def _shoot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"openings-{name}.png"), full_page=True)
+    shoot(page, "web", f"openings-{name}")
 
 
-def _person(browser: Any, server: dict[str, Any], name: str) -> tuple[int, Any, list[str]]:
+def _person(site: LiveSite, name: str) -> tuple[int, Any, list[str]]:
     """A person and a page signed in as them (the cookie the mailed sign-in link leaves behind)."""
-    web = server["web"]
-    pid = create_person(web.store, name, now=datetime.now(UTC))
-    token = web.access.start_session([], now=datetime.now(UTC), person_id=pid)
-    ctx = browser.new_context(viewport={"width": 1200, "height": 900}, locale="en-GB")
-    ctx.set_default_timeout(30_000)
-    ctx.add_cookies([{"name": "dp_session", "value": token, "url": server["base"]}])
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    return pid, page, errors
+    pid = create_person(site.store, name, now=datetime.now(UTC))
+    page = site.person(pid, SIZE).new_page()
+    return pid, page, watch_errors(page)
 
 
 def _hold_everything(page: Any, base: str, power: str) -> None:
@@ -94,89 +42,84 @@ def _movement(web: Any) -> bool:
     return "movement" in (web.store.status("pool", now=datetime.now(UTC)).kind or "")
 
 
-def test_sign_up_fill_drop_and_replace_in_the_browser(server: dict[str, Any]) -> None:
-    from playwright.sync_api import expect, sync_playwright
+def test_sign_up_fill_drop_and_replace_in_the_browser(live_site: LiveSite) -> None:
+    from playwright.sync_api import expect
 
-    base, web = server["base"], server["web"]
+    site = live_site
+    base, web = site.base, site.web
     deadlines = {"movement": "3d", "retreats": "1d", "adjustments": "1d"}
     web.store.create_game("pool", "hundred3", now=datetime.now(UTC), settings=Settings(deadlines=deadlines))
     web.store.assign("pool", "England", "Eve", now=datetime.now(UTC))  # seated by the coordinator, with a key
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS, headless=True)
-        try:
-            coord = browser.new_context(viewport={"width": 1200, "height": 900}).new_page()
-            coord.goto(f"{base}/k/{server['key']}")
-            coord.goto(f"{base}/games/pool/opening")
-            coord.fill("textarea[name=press]", "Full press, in English")
-            coord.select_option("select[name=mode]", "preferences")
-            coord.click("text=Open for players")
-            assert "pool is open for players" in coord.locator(".flash").inner_text()
-            _shoot(coord, "desk-opened")
+    coord = site.key_page(site.coordinator_key, SIZE)
+    coord.goto(f"{base}/games/pool/opening")
+    coord.fill("textarea[name=press]", "Full press, in English")
+    coord.select_option("select[name=mode]", "preferences")
+    coord.click("text=Open for players")
+    assert "pool is open for players" in coord.locator(".flash").inner_text()
+    _shoot(coord, "desk-opened")
 
-            ann, a, a_errors = _person(browser, server, "Ann")
-            bo, b, b_errors = _person(browser, server, "Bo")
-            a.goto(f"{base}/open")
-            row = a.locator("#open-games tr", has_text="pool")
-            expect(row).to_contain_text("Full press, in English")
-            expect(row).to_contain_text("1/3")
-            _shoot(a, "list")
-            row.get_by_role("link", name="pool").click()
-            a.select_option("select[name=wish1]", "France")
-            a.get_by_role("button", name="Sign up").click()
-            expect(a.locator("#signed-up")).to_contain_text("wishes: France")
-            _shoot(a, "signed-up")
-            a.set_viewport_size({"width": 390, "height": 844})
-            _shoot(a, "signed-up-phone")
-            a.set_viewport_size({"width": 1200, "height": 900})
-            coord.goto(f"{base}/games/pool/opening")
-            expect(coord.locator("#signups")).to_contain_text("Ann")
-            expect(coord.locator("#signups")).to_contain_text("no record")
-            _shoot(coord, "desk-signups")
+    ann, a, a_errors = _person(site, "Ann")
+    bo, b, b_errors = _person(site, "Bo")
+    a.goto(f"{base}/open")
+    row = a.locator("#open-games tr", has_text="pool")
+    expect(row).to_contain_text("Full press, in English")
+    expect(row).to_contain_text("1/3")
+    _shoot(a, "list")
+    row.get_by_role("link", name="pool").click()
+    a.select_option("select[name=wish1]", "France")
+    a.get_by_role("button", name="Sign up").click()
+    expect(a.locator("#signed-up")).to_contain_text("wishes: France")
+    _shoot(a, "signed-up")
+    a.set_viewport_size({"width": 390, "height": 844})
+    _shoot(a, "signed-up-phone")
+    a.set_viewport_size({"width": 1200, "height": 900})
+    coord.goto(f"{base}/games/pool/opening")
+    expect(coord.locator("#signups")).to_contain_text("Ann")
+    expect(coord.locator("#signups")).to_contain_text("no record")
+    _shoot(coord, "desk-signups")
 
-            b.goto(f"{base}/games/pool/opening")
-            b.select_option("select[name=wish1]", "France")
-            b.select_option("select[name=wish2]", "any")
-            b.get_by_role("button", name="Sign up").click()
-            # The sign-up that filled the game drew the powers: Ann's only wish, Bo's "any" after France.
-            assert "you play Burgundy" in b.locator(".flash").inner_text()
-            assert [s.power for s in seats_of(web.store, ann)] == ["France"]
-            assert [s.power for s in seats_of(web.store, bo)] == ["Burgundy"]
-            a.goto(f"{base}/open")
-            expect(a.locator("#open-games")).to_have_count(0)
+    b.goto(f"{base}/games/pool/opening")
+    b.select_option("select[name=wish1]", "France")
+    b.select_option("select[name=wish2]", "any")
+    b.get_by_role("button", name="Sign up").click()
+    # The sign-up that filled the game drew the powers: Ann's only wish, Bo's "any" after France.
+    assert "you play Burgundy" in b.locator(".flash").inner_text()
+    assert [s.power for s in seats_of(web.store, ann)] == ["France"]
+    assert [s.power for s in seats_of(web.store, bo)] == ["Burgundy"]
+    a.goto(f"{base}/open")
+    expect(a.locator("#open-games")).to_have_count(0)
 
-            # Ann plays; Bo never sends orders: two movement phases missed put Burgundy in civil disorder.
-            movements = 0
-            while movements < 2:
-                if _movement(web):
-                    _hold_everything(a, base, "France")
-                    movements += 1
-                web.store.process("pool", now=datetime.now(UTC), force=True)
-                web.touched("pool")
-            cy, c, c_errors = _person(browser, server, "Cy")
-            c.goto(f"{base}/open")
-            wanted = c.locator("#replacements tr", has_text="Burgundy")
-            expect(wanted).to_contain_text("civil disorder")
-            _shoot(c, "replacement-wanted")
-            c.set_viewport_size({"width": 390, "height": 844})
-            _shoot(c, "replacement-wanted-phone")
-            wanted.get_by_role("button", name="Claim Burgundy in pool").click()
-            assert c.url.endswith("/games/pool/play/Burgundy")
-            assert "You play Burgundy now" in c.locator(".flash").inner_text()
-            while not _movement(web):
-                web.store.process("pool", now=datetime.now(UTC), force=True)
-                web.touched("pool")
-            _hold_everything(c, base, "Burgundy")
-            _shoot(c, "replacement-plays")
-            assert [s.power for s in seats_of(web.store, cy)] == ["Burgundy"]
-            assert seats_of(web.store, bo) == []
-            assert b_errors == []
-            b.goto(f"{base}/games/pool/play/Burgundy")  # refused (403): Bo's seat is Cy's now
-            assert "not signed in as Burgundy" in b.content()
-            history = {p: hist for p, _, hist in web.store.players("pool")}["Burgundy"]
-            assert [h[0] for h in history] == ["Bo", "Cy"]
-            c.goto(f"{base}/people/{bo}")
-            expect(c.locator("#reliability")).to_have_text("0%")
-            _shoot(c, "person-dropped")
-            assert a_errors == [] and c_errors == []
-        finally:
-            browser.close()
+    # Ann plays; Bo never sends orders: two movement phases missed put Burgundy in civil disorder.
+    movements = 0
+    while movements < 2:
+        if _movement(web):
+            _hold_everything(a, base, "France")
+            movements += 1
+        web.store.process("pool", now=datetime.now(UTC), force=True)
+        web.touched("pool")
+    cy, c, c_errors = _person(site, "Cy")
+    c.goto(f"{base}/open")
+    wanted = c.locator("#replacements tr", has_text="Burgundy")
+    expect(wanted).to_contain_text("civil disorder")
+    _shoot(c, "replacement-wanted")
+    c.set_viewport_size({"width": 390, "height": 844})
+    _shoot(c, "replacement-wanted-phone")
+    wanted.get_by_role("button", name="Claim Burgundy in pool").click()
+    assert c.url.endswith("/games/pool/play/Burgundy")
+    assert "You play Burgundy now" in c.locator(".flash").inner_text()
+    while not _movement(web):
+        web.store.process("pool", now=datetime.now(UTC), force=True)
+        web.touched("pool")
+    _hold_everything(c, base, "Burgundy")
+    _shoot(c, "replacement-plays")
+    assert [s.power for s in seats_of(web.store, cy)] == ["Burgundy"]
+    assert seats_of(web.store, bo) == []
+    assert b_errors == []
+    b.goto(f"{base}/games/pool/play/Burgundy")  # refused (403): Bo's seat is Cy's now
+    assert "not signed in as Burgundy" in b.content()
+    history = {p: hist for p, _, hist in web.store.players("pool")}["Burgundy"]
+    assert [h[0] for h in history] == ["Bo", "Cy"]
+    c.goto(f"{base}/people/{bo}")
+    expect(c.locator("#reliability")).to_have_text("0%")
+    _shoot(c, "person-dropped")
+    assert a_errors == [] and c_errors == []

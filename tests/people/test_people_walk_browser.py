@@ -19,11 +19,7 @@ import csv
 import io
 import os
 import re
-import shutil
-import socket
 import subprocess
-import threading
-import time
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -31,6 +27,7 @@ from typing import Any
 
 import pytest
 
+from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
 from dippouch.game import Settings
 from dippouch.store import absences as B
 from dippouch.store.people import person_by_email, seats_of
@@ -38,23 +35,9 @@ from mailservers import SmtpServer
 from notifysupport import ChatReceiver, PushService, start_chat, start_push
 from workersupport import start_worker, stop, wait_until
 
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = Path(os.environ.get("DIPPOUCH_ARTIFACTS", ROOT / "test-artifacts")) / "people"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
-DESKTOP = {"width": 1366, "height": 900}
-PHONE = {"width": 390, "height": 844}
 LINK = re.compile(r"http://[^/\s]+(/signin/link/dl_[A-Za-z0-9_-]+)")
 FIRST_DEADLINE = "45s"
 """The first movement phase's time: long enough for the walk to reach it, short enough not to wait long."""
-
-
-def _chromium() -> str:
-    path = os.environ.get("DIPPOUCH_CHROMIUM") or shutil.which("chromium") or ""
-    if not path:
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail("Chromium is not installed: CI must run the browser tests (source scripts/chromium)")
-        pytest.skip("Debian's chromium is not installed (scripts/test installs it)")
-    return path
 
 
 @pytest.fixture
@@ -72,27 +55,11 @@ def push() -> Iterator[PushService]:
 
 
 @pytest.fixture
-def site(tmp_path: Path, smtp: SmtpServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, Any]]:
+def site(
+    live_site: LiveSite, tmp_path: Path, smtp: SmtpServer, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[dict[str, Any]]:
     """The app on a port and ``dippouch worker`` on the same database, sending mail to ``smtp``."""
-    import uvicorn
-
-    from dippouch.web.app import create_app
-
     monkeypatch.setenv("DIPPOUCH_NOTIFY_ALLOW_PRIVATE", "1")  # the receivers are on this machine
-    url = f"sqlite:///{tmp_path / 'walk.db'}"
-    app = create_app(url, limits={})
-    web = app.state.web
-    _, key = web.access.create_key("coordinator", label="walk", now=datetime.now(UTC))
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    until = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < until, "server did not start"
-        time.sleep(0.05)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("DIPPOUCH_SMTP", "DIPPOUCH_IMAP", "DIPPOUCH_MAIL"))}
     env |= {
         "DIPPOUCH_NOTIFY_ALLOW_PRIVATE": "1",
@@ -102,27 +69,22 @@ def site(tmp_path: Path, smtp: SmtpServer, monkeypatch: pytest.MonkeyPatch) -> I
         "DIPPOUCH_MAIL_FROM": "games@dippouch.example",
     }
     log = tmp_path / "worker.log"
-    worker = start_worker(url, "--interval", "1", env=env, log=log)
+    worker = start_worker(live_site.db_url, "--interval", "1", env=env, log=log)
     try:
-        yield {"base": f"http://127.0.0.1:{port}", "key": key, "web": web, "worker": worker, "log": log}
+        yield {"live": live_site, "base": live_site.base, "web": live_site.web, "worker": worker, "log": log}
     finally:
         stop(worker)
-        srv.should_exit = True
-        thread.join(timeout=10)
 
 
 def _shoot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"walk-{name}.png"), full_page=True)
+    shoot(page, "people", f"walk-{name}")
 
 
-def _page(browser: Any, size: dict[str, int], errors: list[str]) -> Any:
-    phone = size["width"] < 500
-    ctx = browser.new_context(viewport=size, is_mobile=phone, has_touch=phone, locale="en-GB", timezone_id="UTC")
+def _page(site: dict[str, Any], size: dict[str, int], errors: list[str]) -> Any:
+    ctx = site["live"].context(size, timezone_id="UTC")
     ctx.set_default_timeout(60_000)
     page = ctx.new_page()
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    watch_errors(page, errors)
     return page
 
 
@@ -216,7 +178,7 @@ def test_a_game_that_waited_days_for_its_players_still_tells_them_it_is_starting
 def test_people_walk_from_mailed_link_to_printed_roster(
     site: dict[str, Any], smtp: SmtpServer, chat: ChatReceiver, push: PushService
 ) -> None:
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
     from dippouch.notify.targets import add_push
 
@@ -229,161 +191,156 @@ def test_people_walk_from_mailed_link_to_printed_roster(
     store.create_game("pool", "hundred3", now=datetime.now(UTC), settings=Settings(deadlines=deadlines))
     store.assign("pool", "England", "Eve", now=datetime.now(UTC))  # seated by the coordinator, with a key
     store.create_game("next", "standard", now=datetime.now(UTC))
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS, headless=True)
-        try:
-            errors: list[str] = []
-            coord = _page(browser, DESKTOP, errors)
-            coord.goto(f"{base}/k/{site['key']}")
+    errors: list[str] = []
+    coord = _page(site, DESKTOP, errors)
+    coord.goto(f"{base}/k/{site['live'].coordinator_key}")
 
-            # Three people sign up by the link mailed to them (Ann on her phone).
-            a = _page(browser, PHONE, errors)
-            b = _page(browser, DESKTOP, errors)
-            c = _page(browser, DESKTOP, errors)
-            ann = _sign_up_by_mail(a, site, smtp, "ann@example.org", "Ann Lee")
-            _shoot(a, "me-phone")
-            bo = _sign_up_by_mail(b, site, smtp, "bo@example.org", "Bo Diddley")
-            cy = _sign_up_by_mail(c, site, smtp, "cy@example.org", "Cy Young")
+    # Three people sign up by the link mailed to them (Ann on her phone).
+    a = _page(site, PHONE, errors)
+    b = _page(site, DESKTOP, errors)
+    c = _page(site, DESKTOP, errors)
+    ann = _sign_up_by_mail(a, site, smtp, "ann@example.org", "Ann Lee")
+    _shoot(a, "me-phone")
+    bo = _sign_up_by_mail(b, site, smtp, "bo@example.org", "Bo Diddley")
+    cy = _sign_up_by_mail(c, site, smtp, "cy@example.org", "Cy Young")
 
-            # Their notification channels: a webhook typed into the page, and a push subscription handed to
-            # the server as a browser's PushManager would (headless Chromium has no push service of its own).
-            subs = {}
-            for page, who, pid in ((a, "ann", ann), (b, "bo", bo), (c, "cy", cy)):
-                _add_webhook(page, base, chat, who)
-                sub = push.subscribe()
-                add_push(store, pid, sub.as_browser_sends_it(), now=datetime.now(UTC))
-                subs[who] = sub.endpoint
-            _shoot(a, "notifications-phone")
+    # Their notification channels: a webhook typed into the page, and a push subscription handed to
+    # the server as a browser's PushManager would (headless Chromium has no push service of its own).
+    subs = {}
+    for page, who, pid in ((a, "ann", ann), (b, "bo", bo), (c, "cy", cy)):
+        _add_webhook(page, base, chat, who)
+        sub = push.subscribe()
+        add_push(store, pid, sub.as_browser_sends_it(), now=datetime.now(UTC))
+        subs[who] = sub.endpoint
+    _shoot(a, "notifications-phone")
 
-            # Ann's address (for the roster) and her holiday, today and tomorrow, recorded before she joins.
-            a.goto(f"{base}/me/addresses")
-            a.fill("#add-address textarea[name=address]", "1 Powick Lane\nWorcester WR2 4QR")
-            a.click("#add-address button")
-            expect(a.locator(".flash")).to_contain_text("Address added.")
-            a.goto(f"{base}/me/absences")
-            a.fill("#add-absence input[name=from]", today.isoformat())
-            a.fill("#add-absence input[name=to]", (today + timedelta(days=1)).isoformat())
-            a.fill("#add-absence input[name=reason]", "a wedding in Brest")
-            a.click("#add-absence button")
-            expect(a.locator(".flash")).to_contain_text("recorded for all your games")
+    # Ann's address (for the roster) and her holiday, today and tomorrow, recorded before she joins.
+    a.goto(f"{base}/me/addresses")
+    a.fill("#add-address textarea[name=address]", "1 Powick Lane\nWorcester WR2 4QR")
+    a.click("#add-address button")
+    expect(a.locator(".flash")).to_contain_text("Address added.")
+    a.goto(f"{base}/me/absences")
+    a.fill("#add-absence input[name=from]", today.isoformat())
+    a.fill("#add-absence input[name=to]", (today + timedelta(days=1)).isoformat())
+    a.fill("#add-absence input[name=reason]", "a wedding in Brest")
+    a.click("#add-absence button")
+    expect(a.locator(".flash")).to_contain_text("recorded for all your games")
 
-            # The coordinator: absent players get extensions (10 days each), addresses for the coordinator
-            # only; then both games open for sign-up by wishes.
-            coord.goto(f"{base}/games/pool/roster")
-            coord.select_option("#roster-settings select[name=absence_policy]", "extend")
-            coord.fill("#roster-settings input[name=budget_days]", "10")
-            coord.select_option("#roster-settings select[name=roster_visibility]", "coordinator")
-            coord.click("#roster-settings button")
-            expect(coord.locator(".flash")).to_contain_text("Settings saved.")
-            policy = B.absence_policy(store, "pool")
-            assert (policy.policy, policy.budget_days) == ("extend", 10)
-            for game in ("pool", "next"):
-                coord.goto(f"{base}/games/{game}/opening")
-                coord.fill("textarea[name=press]", "Full press, in English")
-                coord.select_option("select[name=mode]", "preferences")
-                coord.click("text=Open for players")
-                expect(coord.locator(".flash")).to_contain_text(f"{game} is open for players")
-            _shoot(coord, "opened-desktop")
+    # The coordinator: absent players get extensions (10 days each), addresses for the coordinator
+    # only; then both games open for sign-up by wishes.
+    coord.goto(f"{base}/games/pool/roster")
+    coord.select_option("#roster-settings select[name=absence_policy]", "extend")
+    coord.fill("#roster-settings input[name=budget_days]", "10")
+    coord.select_option("#roster-settings select[name=roster_visibility]", "coordinator")
+    coord.click("#roster-settings button")
+    expect(coord.locator(".flash")).to_contain_text("Settings saved.")
+    policy = B.absence_policy(store, "pool")
+    assert (policy.policy, policy.budget_days) == ("extend", 10)
+    for game in ("pool", "next"):
+        coord.goto(f"{base}/games/{game}/opening")
+        coord.fill("textarea[name=press]", "Full press, in English")
+        coord.select_option("select[name=mode]", "preferences")
+        coord.click("text=Open for players")
+        expect(coord.locator(".flash")).to_contain_text(f"{game} is open for players")
+    _shoot(coord, "opened-desktop")
 
-            # Cy wants to play, but in the bigger game; Ann and Bo sign up for the small one, which fills.
-            c.goto(f"{base}/games/next/opening")
-            c.select_option("select[name=wish1]", "Italy")
-            c.get_by_role("button", name="Sign up").click()
-            expect(c.locator("#signed-up")).to_contain_text("wishes: Italy")
-            a.goto(f"{base}/open")
-            a.locator("#open-games tr", has_text="pool").get_by_role("link", name="pool").click()
-            a.select_option("select[name=wish1]", "France")
-            a.get_by_role("button", name="Sign up").click()
-            expect(a.locator("#signed-up")).to_contain_text("wishes: France")
-            _shoot(a, "signed-up-phone")
-            b.goto(f"{base}/games/pool/opening")
-            b.select_option("select[name=wish1]", "France")
-            b.select_option("select[name=wish2]", "any")
-            b.get_by_role("button", name="Sign up").click()
-            expect(b.locator(".flash")).to_contain_text("you play Burgundy")
-            assert [s.power for s in seats_of(store, ann)] == ["France"]
-            assert [s.power for s in seats_of(store, bo)] == ["Burgundy"]
-            first = store.status("pool", now=datetime.now(UTC)).deadline
-            assert first is not None
+    # Cy wants to play, but in the bigger game; Ann and Bo sign up for the small one, which fills.
+    c.goto(f"{base}/games/next/opening")
+    c.select_option("select[name=wish1]", "Italy")
+    c.get_by_role("button", name="Sign up").click()
+    expect(c.locator("#signed-up")).to_contain_text("wishes: Italy")
+    a.goto(f"{base}/open")
+    a.locator("#open-games tr", has_text="pool").get_by_role("link", name="pool").click()
+    a.select_option("select[name=wish1]", "France")
+    a.get_by_role("button", name="Sign up").click()
+    expect(a.locator("#signed-up")).to_contain_text("wishes: France")
+    _shoot(a, "signed-up-phone")
+    b.goto(f"{base}/games/pool/opening")
+    b.select_option("select[name=wish1]", "France")
+    b.select_option("select[name=wish2]", "any")
+    b.get_by_role("button", name="Sign up").click()
+    expect(b.locator(".flash")).to_contain_text("you play Burgundy")
+    assert [s.power for s in seats_of(store, ann)] == ["France"]
+    assert [s.power for s in seats_of(store, bo)] == ["Burgundy"]
+    first = store.status("pool", now=datetime.now(UTC)).deadline
+    assert first is not None
 
-            # "Game starting", by webhook and by push, from the worker's scan.
-            for who in ("ann", "bo"):
-                wait_until(f"{who}'s webhook post", _starting(_posts, chat, who), every=0.5, timeout=240)
-                wait_until(f"{who}'s push", _starting(_pushes, push, subs[who]), every=0.5, timeout=60)
-            assert "you play France" in _posts(chat, "ann")[0]
-            assert push.refused == [] and chat.refused == []
-            assert _posts(chat, "cy") == []
+    # "Game starting", by webhook and by push, from the worker's scan.
+    for who in ("ann", "bo"):
+        wait_until(f"{who}'s webhook post", _starting(_posts, chat, who), every=0.5, timeout=240)
+        wait_until(f"{who}'s push", _starting(_pushes, push, subs[who]), every=0.5, timeout=60)
+    assert "you play France" in _posts(chat, "ann")[0]
+    assert push.refused == [] and chat.refused == []
+    assert _posts(chat, "cy") == []
 
-            # The first deadline passes while Ann is away: the worker extends it to the day she is back.
-            wait_until(
-                "the worker's extension for Ann",
-                lambda: [u.power for u in B.absence_uses(store, "pool")] == ["France"],
-                every=0.5,
-                timeout=240,
-            )
-            new = store.status("pool", now=datetime.now(UTC)).deadline
-            assert new is not None and new == first + timedelta(days=2), (first, new)
-            assert [r.name for r in store.history("pool") if r.status == "processed"] == []
-            a.goto(f"{base}/games/pool")
-            assert new.strftime("%Y-%m-%d %H:%M") in a.inner_text("body"), new
-            _shoot(a, "extended-phone")
-            a.goto(f"{base}/me")
-            a.get_by_role("button", name="Make my calendar address").click()
-            feed = a.input_value("#calendar-url")
-            ics = a.context.request.get(feed).text()
-            assert _ics_stamp(new) in ics and _ics_stamp(first) not in ics, ics
+    # The first deadline passes while Ann is away: the worker extends it to the day she is back.
+    wait_until(
+        "the worker's extension for Ann",
+        lambda: [u.power for u in B.absence_uses(store, "pool")] == ["France"],
+        every=0.5,
+        timeout=240,
+    )
+    new = store.status("pool", now=datetime.now(UTC)).deadline
+    assert new is not None and new == first + timedelta(days=2), (first, new)
+    assert [r.name for r in store.history("pool") if r.status == "processed"] == []
+    a.goto(f"{base}/games/pool")
+    assert new.strftime("%Y-%m-%d %H:%M") in a.inner_text("body"), new
+    _shoot(a, "extended-phone")
+    a.goto(f"{base}/me")
+    a.get_by_role("button", name="Make my calendar address").click()
+    feed = a.input_value("#calendar-url")
+    ics = a.context.request.get(feed).text()
+    assert _ics_stamp(new) in ics and _ics_stamp(first) not in ics, ics
 
-            # Bo sends nothing; the coordinator offers Burgundy to the replacement pool, and Cy is told.
-            coord.goto(f"{base}/games/pool/opening")
-            coord.select_option("select[name=power]", "Burgundy")
-            coord.get_by_role("button", name="Offer").click()
-            wait_until("Cy's seat offer", lambda: bool(_posts(chat, "cy")), every=0.5, timeout=240)
-            assert "Burgundy" in _posts(chat, "cy")[0] and "pool" in _posts(chat, "cy")[0], _posts(chat, "cy")
-            wait_until("Cy's push", lambda: bool(_pushes(push, subs["cy"])), every=0.5, timeout=60)
-            assert _pushes(push, subs["cy"]) == ["pool: a seat is offered to you"]
-            c.goto(f"{base}/open")
-            wanted = c.locator("#replacements tr", has_text="Burgundy")
-            _shoot(c, "seat-offered-desktop")
-            wanted.get_by_role("button", name="Claim Burgundy in pool").click()
-            assert c.url.endswith("/games/pool/play/Burgundy")
-            expect(c.locator(".flash")).to_contain_text("You play Burgundy now")
-            units = c.context.request.get(f"{base}/api/games/pool/powers/Burgundy").json()["units"]
-            c.fill("#orders", "\n".join(f"{u['unit']} H" for u in units))
-            expect(c.locator("#checks li.ok")).to_have_count(len(units))
-            c.click("#send")
-            expect(c.locator(".flash")).to_contain_text(f"{len(units)} order(s) accepted, 0 rejected")
-            assert [s.power for s in seats_of(store, cy)] == ["Burgundy"] and seats_of(store, bo) == []
+    # Bo sends nothing; the coordinator offers Burgundy to the replacement pool, and Cy is told.
+    coord.goto(f"{base}/games/pool/opening")
+    coord.select_option("select[name=power]", "Burgundy")
+    coord.get_by_role("button", name="Offer").click()
+    wait_until("Cy's seat offer", lambda: bool(_posts(chat, "cy")), every=0.5, timeout=240)
+    assert "Burgundy" in _posts(chat, "cy")[0] and "pool" in _posts(chat, "cy")[0], _posts(chat, "cy")
+    wait_until("Cy's push", lambda: bool(_pushes(push, subs["cy"])), every=0.5, timeout=60)
+    assert _pushes(push, subs["cy"]) == ["pool: a seat is offered to you"]
+    c.goto(f"{base}/open")
+    wanted = c.locator("#replacements tr", has_text="Burgundy")
+    _shoot(c, "seat-offered-desktop")
+    wanted.get_by_role("button", name="Claim Burgundy in pool").click()
+    assert c.url.endswith("/games/pool/play/Burgundy")
+    expect(c.locator(".flash")).to_contain_text("You play Burgundy now")
+    units = c.context.request.get(f"{base}/api/games/pool/powers/Burgundy").json()["units"]
+    c.fill("#orders", "\n".join(f"{u['unit']} H" for u in units))
+    expect(c.locator("#checks li.ok")).to_have_count(len(units))
+    c.click("#send")
+    expect(c.locator(".flash")).to_contain_text(f"{len(units)} order(s) accepted, 0 rejected")
+    assert [s.power for s in seats_of(store, cy)] == ["Burgundy"] and seats_of(store, bo) == []
 
-            # A co-player reads addresses only once the game lets co-players read them.
-            c.goto(f"{base}/games/pool/roster")
-            assert "Powick Lane" not in c.content()
-            coord.goto(f"{base}/games/pool/roster")
-            coord.select_option("#roster-settings select[name=roster_visibility]", "co-players")
-            coord.click("#roster-settings button")
-            expect(coord.locator(".flash")).to_contain_text("Settings saved.")
-            c.set_viewport_size(PHONE)
-            c.goto(f"{base}/games/pool/roster")
-            expect(c.locator(".roster-table")).to_contain_text("1 Powick Lane")
-            _shoot(c, "roster-co-player-phone")
+    # A co-player reads addresses only once the game lets co-players read them.
+    c.goto(f"{base}/games/pool/roster")
+    assert "Powick Lane" not in c.content()
+    coord.goto(f"{base}/games/pool/roster")
+    coord.select_option("#roster-settings select[name=roster_visibility]", "co-players")
+    coord.click("#roster-settings button")
+    expect(coord.locator(".flash")).to_contain_text("Settings saved.")
+    c.set_viewport_size(PHONE)
+    c.goto(f"{base}/games/pool/roster")
+    expect(c.locator(".roster-table")).to_contain_text("1 Powick Lane")
+    _shoot(c, "roster-co-player-phone")
 
-            # The coordinator prints the roster: a PDF with the players' names, a CSV with their rows.
-            coord.goto(f"{base}/games/pool/roster")
-            _shoot(coord, "roster-desktop")
-            with coord.expect_download() as got:
-                coord.click("text=PDF")
-            pdf = got.value.path()
-            assert pdf.read_bytes().startswith(b"%PDF")
-            text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
-            for name in ("Ann Lee", "Cy Young", "1 Powick Lane"):
-                assert name in text, text
-            csv_text = coord.context.request.get(f"{base}/games/pool/roster.csv").text()
-            head, *lines = list(csv.reader(io.StringIO(csv_text)))
-            assert head[:3] == ["game", "power", "player"], head
-            rows = {r[1]: r for r in lines}
-            assert set(rows) == {"England", "France", "Burgundy"}, csv_text
-            assert rows["France"][2] == "Ann Lee" and rows["Burgundy"][2] == "Cy Young", csv_text
-            assert "1 Powick Lane" in ",".join(rows["France"]), csv_text
-            assert errors == [], errors
-        finally:
-            browser.close()
+    # The coordinator prints the roster: a PDF with the players' names, a CSV with their rows.
+    coord.goto(f"{base}/games/pool/roster")
+    _shoot(coord, "roster-desktop")
+    with coord.expect_download() as got:
+        coord.click("text=PDF")
+    pdf = got.value.path()
+    assert pdf.read_bytes().startswith(b"%PDF")
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    for name in ("Ann Lee", "Cy Young", "1 Powick Lane"):
+        assert name in text, text
+    csv_text = coord.context.request.get(f"{base}/games/pool/roster.csv").text()
+    head, *lines = list(csv.reader(io.StringIO(csv_text)))
+    assert head[:3] == ["game", "power", "player"], head
+    rows = {r[1]: r for r in lines}
+    assert set(rows) == {"England", "France", "Burgundy"}, csv_text
+    assert rows["France"][2] == "Ann Lee" and rows["Burgundy"][2] == "Cy Young", csv_text
+    assert "1 Powick Lane" in ",".join(rows["France"]), csv_text
+    assert errors == [], errors
     assert site["worker"].poll() is None, site["log"].read_text()

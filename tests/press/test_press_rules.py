@@ -96,6 +96,35 @@ def test_a_refusal_says_what_is_allowed_instead() -> None:
     assert r is not None and "send the message to all powers" in r.message
 
 
+def test_refusals_of_partial_press_blocks_rate_and_quiet_phases_say_what_to_do_instead() -> None:
+    def words(
+        rules: PressRules,
+        to: tuple[str, ...],
+        phase: str = "movement",
+        sent_last_minute: int = 0,
+        blocked_by: frozenset[str] = frozenset(),
+    ) -> str:
+        a = Attempt("England", to, POWERS, phase, "hi", sent_last_minute=sent_last_minute, blocked_by=blocked_by)
+        r = refusal(rules, a)
+        assert r is not None
+        return r.message
+
+    partial = PressRules(channels=frozenset({"group", "public"}))
+    assert words(partial, ("France",)) == (
+        "this game does not allow private press (allowed: group, public): "
+        "choose two or more powers or send it to all powers"
+    )
+    assert words(PressRules(), ("France",), blocked_by=frozenset({"France"})) == (
+        "France blocked you and takes no private messages from you; a group or public message still reaches them"
+    )
+    assert words(PressRules(per_minute=3), ("France",), sent_last_minute=3).endswith(
+        "this game allows 3 a minute: send again a minute after the first of them"
+    )
+    quiet = PressRules(quiet_phases=frozenset({"retreats", "adjustments"}))
+    assert words(quiet, ("France",), phase="retreats").startswith("no press during retreat phases in this game")
+    assert "next movement phase" in words(quiet, ("France",), phase="adjustments")
+
+
 def test_private_press_is_read_by_its_members_and_the_coordinator_only_when_declared() -> None:
     rules = PressRules()
     members = ("England", "France")

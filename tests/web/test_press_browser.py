@@ -5,88 +5,31 @@ phase's results; an anonymous game hides players' names. Screenshots at desktop 
 
 from __future__ import annotations
 
-import os
-import shutil
-import socket
-import threading
 import time
-from collections.abc import Iterator
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 import dippouch.store.press as press
+from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
 
-ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = Path(os.environ.get("DIPPOUCH_ARTIFACTS", ROOT / "test-artifacts")) / "web"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
-DESKTOP = {"width": 1366, "height": 900}
-PHONE = {"width": 390, "height": 844}
 T0 = datetime.now(UTC)
 
 
-def _chromium() -> str:
-    path = os.environ.get("DIPPOUCH_CHROMIUM") or shutil.which("chromium") or ""
-    if not path:
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail("Chromium is not installed: CI must run the browser tests (source scripts/chromium)")
-        pytest.skip("Debian's chromium is not installed (scripts/test installs it)")
-    return path
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    import uvicorn
-
-    from dippouch.web.app import create_app
-
-    db = tmp_path_factory.mktemp("press") / "press.db"
-    app = create_app(f"sqlite:///{db}", limits={})
-    web = app.state.web
-    web.store.create_game("talk", "standard", now=T0)
-    keys = {}
+@pytest.fixture
+def talk(live_site: LiveSite) -> LiveSite:
+    """The site with a standard game, talk, whose England, France and Germany have players."""
+    live_site.store.create_game("talk", "standard", now=T0)
     for power in ("England", "France", "Germany"):
-        web.store.assign("talk", power, f"{power} Player", now=T0)
-        _, keys[power] = web.access.create_key("player", game="talk", power=power, now=T0)
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline, "server did not start"
-        time.sleep(0.05)
-    yield {"base": f"http://127.0.0.1:{port}", "keys": keys, "web": web}
-    srv.should_exit = True
-    thread.join(timeout=10)
+        live_site.store.assign("talk", power, f"{power} Player", now=T0)
+    return live_site
 
 
-@pytest.fixture(scope="module")
-def browser(server: dict[str, Any]) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS, headless=True)
-        yield b
-        b.close()
-
-
-def _player(browser: Any, server: dict[str, Any], power: str, size: dict[str, int] = DESKTOP) -> tuple[Any, list[str]]:
-    phone = size is PHONE
-    ctx = browser.new_context(viewport=size, is_mobile=phone, has_touch=phone, locale="en-GB")
-    ctx.set_default_timeout(30_000)
-    page = ctx.new_page()
-    errors: list[str] = []
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: errors.append(str(e)))
+def _player(site: LiveSite, power: str, size: dict[str, int] = DESKTOP) -> tuple[Any, list[str]]:
+    page = site.player("talk", power, size)
+    errors = watch_errors(page)
     page.on("dialog", lambda d: errors.append(f"dialog: {d.message}"))
-    page.goto(f"{server['base']}/k/{server['keys'][power]}")
-    page.goto(f"{server['base']}/games/talk/play/{power}")
     return page, errors
 
 
@@ -103,15 +46,15 @@ def _thread(page: Any, label: str) -> Any:
 
 
 def _shoot(page: Any, name: str) -> None:
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
+    shoot(page, "web", name)
 
 
-def test_players_talk_in_the_browser(server: dict[str, Any], browser: Any) -> None:
+def test_players_talk_in_the_browser(talk: LiveSite) -> None:
     from playwright.sync_api import expect
 
-    en, en_err = _player(browser, server, "England")
-    fr, fr_err = _player(browser, server, "France")
-    de, de_err = _player(browser, server, "Germany", PHONE)
+    en, en_err = _player(talk, "England")
+    fr, fr_err = _player(talk, "France")
+    de, de_err = _player(talk, "Germany", PHONE)
     expect(fr.locator("#press-rules")).to_contain_text("The coordinator does not read private or group press.")
     expect(fr.locator("#press-compose")).to_contain_text("England Player")
 
@@ -132,7 +75,7 @@ def test_players_talk_in_the_browser(server: dict[str, Any], browser: Any) -> No
     expect(en.locator("#press-messages")).to_contain_text("Agreed, and Belgium?")
 
     # Group, then public: Germany (on a phone) sees both arrive.
-    en.goto(f"{server['base']}/games/talk/play/England")
+    en.goto(f"{talk.base}/games/talk/play/England")
     _send(en, ["France", "Germany"], "Triple alliance?")
     expect(_thread(de, "France, England (group)").or_(_thread(de, "England, France (group)"))).to_contain_text(
         "1 unread"
@@ -150,22 +93,22 @@ def test_players_talk_in_the_browser(server: dict[str, Any], browser: Any) -> No
     assert fr.locator("#press-messages img").count() == 0
 
     # A refused message names the rule.
-    press.set_press_rules(server["web"].store, "talk", {"kind": "public", "anonymous": True}, now=T0)
-    en.goto(f"{server['base']}/games/talk/play/England")
+    press.set_press_rules(talk.web.store, "talk", {"kind": "public", "anonymous": True}, now=T0)
+    en.goto(f"{talk.base}/games/talk/play/England")
     expect(en.locator("#press-compose")).not_to_contain_text("France Player")  # anonymous: names hidden
     _send(en, ["France"], "Just between us")
     expect(en.locator(".flash")).to_contain_text("not sent (public press only)")
     _shoot(en, "press-refused-desktop")
 
     # Postal press: held, then delivered with the phase's results.
-    press.set_press_rules(server["web"].store, "talk", {"kind": "postal", "anonymous": False}, now=T0)
-    en.goto(f"{server['base']}/games/talk/play/England")
+    press.set_press_rules(talk.web.store, "talk", {"kind": "postal", "anonymous": False}, now=T0)
+    en.goto(f"{talk.base}/games/talk/play/England")
     _send(en, ["France"], "By the next post")
     expect(en.locator(".flash")).to_contain_text("Held until the phase's results")
-    fr.goto(f"{server['base']}/games/talk/play/France")
+    fr.goto(f"{talk.base}/games/talk/play/France")
     time.sleep(2.5)  # a few of the stream's looks: nothing arrives before the results
     expect(fr.locator("#press-live")).to_have_text("")
-    server["web"].store.process("talk", now=datetime.now(UTC), force=True)
+    talk.web.store.process("talk", now=datetime.now(UTC), force=True)
     expect(fr.locator("#press-live")).to_have_text("New message from England.")
     expect(_thread(fr, "England").locator(".unread")).to_have_text("1 unread")
     _shoot(fr, "press-postal-desktop")
@@ -175,7 +118,7 @@ def test_players_talk_in_the_browser(server: dict[str, Any], browser: Any) -> No
 
 
 def test_a_reply_by_email_arrives_on_the_open_page(
-    server: dict[str, Any], browser: Any, smtp: Any, monkeypatch: pytest.MonkeyPatch
+    live_site: LiveSite, smtp: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """England writes on the web; France, who plays by mail, answers the copy from a real mail server; the
     answer appears on England's open channel page."""
@@ -195,18 +138,15 @@ def test_a_reply_by_email_arrives_on_the_open_page(
         "DIPPOUCH_MAIL_FROM": "press@dippouch.example",
     }.items():
         monkeypatch.setenv(k, v)
-    store = server["web"].store
+    store = live_site.web.store
     store.create_game("letters", "standard", now=T0)
     store.assign("letters", "England", "Ann", now=T0)
     store.assign("letters", "France", "Bea", now=T0)
     store.set_email("letters", "France", "bea@example.org", now=T0)
-    _, key = server["web"].access.create_key("player", game="letters", power="England", now=T0)
-    server["keys"]["letters"] = key
-    ctx = browser.new_context(viewport=DESKTOP, locale="en-GB")
-    ctx.set_default_timeout(30_000)
-    en = ctx.new_page()
-    en.goto(f"{server['base']}/k/{key}")
-    en.goto(f"{server['base']}/games/letters/play/England")
+    _, key = live_site.web.access.create_key("player", game="letters", power="England", now=T0)
+    en = live_site.key_page(key)
+    ctx = en.context
+    en.goto(f"{live_site.base}/games/letters/play/England")
     _send(en, ["France"], "Will you write back by post?")
     expect(en.locator("#press-messages")).to_contain_text("Will you write back by post?")
 

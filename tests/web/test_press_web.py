@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from fastapi.routing import APIRoute
 
+import dippouch.store.press as store_press
 from dippouch.web import api
 from dippouch.web import press as web_press
 from websupport import Site
@@ -193,3 +194,21 @@ def test_a_w3k_game_has_no_in_app_press_by_its_variant_file(site: Site) -> None:
     assert r.status_code == 400 and r.json()["error"].startswith("not sent (no press)")
     page = crown.get("/games/kingdoms/play/Crown").text
     assert "No press (gunboat)" in page and 'id="press-compose"' not in page
+
+
+def test_a_visitor_reads_the_press_page_only_once_the_game_is_over_and_its_press_open(site: Site) -> None:
+    en = site.player("demo", "England", "Ann")
+    assert site.api(en, _p("England"), {"to": ["France"], "text": "Between us"}).status_code == 200
+    visitor = site.browser()
+    closed = visitor.get("/games/demo/press")
+    assert closed.status_code == 200 and "not open to readers" in closed.text and "Between us" not in closed.text
+    assert visitor.get("/games/nosuch/press").status_code == 404
+    store = site.web.store
+    for p in ["England", *OTHERS]:
+        store.vote("demo", p, True, now=site.clock())
+    site.web.touched("demo")
+    page = visitor.get("/games/demo/press")
+    assert "England, France (private)" in page.text and "Between us" in page.text
+    assert 'href="/games/demo/press"' in visitor.get("/games/demo").text
+    store_press.set_press_rules(store, "demo", {"open_after_end": False}, now=site.clock())
+    assert "Between us" not in visitor.get("/games/demo/press").text

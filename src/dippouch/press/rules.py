@@ -232,7 +232,8 @@ def refusal(rules: PressRules, a: Attempt) -> Refusal | None:
     elif a.phase_kind in rules.quiet_phases:
         return Refusal(
             "quiet phase",
-            f"no press during {a.phase_kind} phases in this game; write again when the next movement phase opens",
+            f"no press during {_PHASE_WORDS.get(a.phase_kind, a.phase_kind)} phases in this game; "
+            "write again when the next movement phase opens",
         )
     if rules.kind == "public" and kind != "public":
         return Refusal(
@@ -243,17 +244,31 @@ def refusal(rules: PressRules, a: Attempt) -> Refusal | None:
         allowed = ", ".join(c for c in CHANNEL_KINDS if c in rules.channels) or "none"
         return Refusal(
             "channel kind",
-            f"this game does not allow {kind} press (allowed: {allowed})",
+            f"this game does not allow {kind} press (allowed: {allowed}){_instead(rules.channels)}",
         )
     if kind == "private" and a.blocked_by & chosen:
-        return Refusal("blocked", f"{sorted(a.blocked_by & chosen)[0]} does not take private messages from you")
+        return Refusal(
+            "blocked",
+            f"{sorted(a.blocked_by & chosen)[0]} blocked you and takes no private messages from you; "
+            "a group or public message still reaches them",
+        )
     if a.sent_last_minute >= rules.per_minute:
         return Refusal(
             "rate",
             f"you sent {a.sent_last_minute} messages in the last minute; this game allows {rules.per_minute} "
-            "a minute: wait a moment and send again",
+            "a minute: send again a minute after the first of them",
         )
     return None
+
+
+_PHASE_WORDS = {"retreats": "retreat", "adjustments": "adjustment"}
+
+
+def _instead(channels: frozenset[str]) -> str:
+    """What a refused sender may do instead under partial press: the allowed channels, as recipients to tick."""
+    ways = {"private": "choose one power", "group": "choose two or more powers", "public": "send it to all powers"}
+    allowed = [ways[c] for c in CHANNEL_KINDS if c in channels]
+    return ": " + " or ".join(allowed) if allowed else ""
 
 
 def may_read(

@@ -472,6 +472,26 @@ def _still_plays(web: Web, request: Request, name: str, power: str, viewer: View
     return True
 
 
+def _open_press(web: Web, name: str) -> list[dict[str, Any]] | None:
+    """Every channel a visitor may read, each with its messages (``None``: none yet). The store decides what
+    is open (the game over and its press open after the end), as for the public game file."""
+    data = store_press.export_press(web.read, name, coordinator=False)
+    if data is None:
+        return None
+    said: dict[int, list[dict[str, Any]]] = {}
+    for m in data["messages"]:
+        said.setdefault(m["channel"], []).append(m)
+    return [{**c, "messages": said.get(c["id"], [])} for c in data["channels"]]
+
+
+@router.get("/games/{name}/press", response_class=HTMLResponse)
+def open_press_page(request: Request, name: str) -> Response:
+    """A game's press as anyone reads it once the game is over (when its rules open it then)."""
+    web = web_of(request)
+    channels = _open_press(web, name)
+    return render(request, "press_open.html", {"name": name, "channels": channels})
+
+
 @router.get("/games/{name}/play/{power}/press-events")
 async def events(request: Request, name: str, power: str, after: int = 0) -> Response:
     """Messages as they arrive (server-sent events): each an ``event: press`` with the message as JSON and

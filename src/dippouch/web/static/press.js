@@ -1,5 +1,67 @@
 /* dippouch press: messages arrive without reloading (server-sent events). Every page works without this file.
    Message text is only ever set as text (textContent), never as HTML. */
+/* Sending: a form goes once (a second click while the first is on its way would send the message twice),
+   and a refused message's text comes back into its box and its powers ticked again (the page after a refusal
+   is a fresh one, whose box would be empty: the player's words are not lost). */
+(function () {
+  "use strict";
+  var KEY = "dippouch-press-draft";
+  var flash = document.querySelector(".flash");
+  var refused = !!flash && /^not sent \(/.test(flash.textContent);
+  var saved = null;
+  var keep = null;
+  try {
+    keep = window.sessionStorage;
+    saved = JSON.parse(keep.getItem(KEY) || "null");
+    keep.removeItem(KEY);
+  } catch (e) {
+    keep = null;
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("form.press-compose"), function (form) {
+    var box = form.querySelector("textarea[name=text]");
+    var button = form.querySelector("button");
+    if (refused && saved && box && saved.form === form.id && saved.page === location.pathname && !box.value) {
+      box.value = saved.text;
+      Array.prototype.forEach.call(form.querySelectorAll("input[type=checkbox]"), function (c) {
+        c.checked = saved.ticked.indexOf(c.name + "=" + c.value) >= 0;
+      });
+      // The page opens at the press panel, far below the flash at its top: the refusal is said here too,
+      // beside the words it refused, and the flash (green, as for a message sent) is hidden.
+      var note = document.createElement("p");
+      note.className = "press-refusal";
+      note.setAttribute("role", "alert");
+      note.textContent = flash.textContent;
+      form.insertBefore(note, form.firstChild);
+      flash.hidden = true;
+    }
+    form.addEventListener("submit", function (ev) {
+      if (form.getAttribute("data-sending")) {
+        ev.preventDefault();
+        return;
+      }
+      form.setAttribute("data-sending", "1");
+      if (button) button.setAttribute("aria-disabled", "true");
+      if (keep && box) {
+        var ticked = [];
+        Array.prototype.forEach.call(form.querySelectorAll("input[type=checkbox]:checked"), function (c) {
+          ticked.push(c.name + "=" + c.value);
+        });
+        try {
+          keep.setItem(KEY, JSON.stringify({ form: form.id, page: location.pathname, text: box.value, ticked: ticked }));
+        } catch (e) { /* full or refused: the page still sends */ }
+      }
+    });
+  });
+  // Back to this page from the browser's history: the form may send again.
+  window.addEventListener("pageshow", function (ev) {
+    if (!ev.persisted) return;
+    Array.prototype.forEach.call(document.querySelectorAll("form.press-compose[data-sending]"), function (form) {
+      form.removeAttribute("data-sending");
+      var button = form.querySelector("button");
+      if (button) button.removeAttribute("aria-disabled");
+    });
+  });
+})();
 (function () {
   "use strict";
   var panel = document.querySelector("[data-press-events]");

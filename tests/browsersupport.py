@@ -1,0 +1,179 @@
+"""The browser tests' shared setup: the app served on a port of this machine on a fresh database, Debian's
+Chromium driven by Playwright (through its executable path; no browser is ever downloaded), and pages signed
+in as a person (the session cookie a mailed sign-in link leaves behind) or as a player (through their key's
+link, as opened from a mail program), at desktop or phone size.
+
+Loaded as a plugin by conftest.py: any test may name the fixtures ``chromium`` (one browser per test module)
+and ``live_site`` (a fresh app and database per test)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = Path(os.environ.get("DIPPOUCH_ARTIFACTS", ROOT / "test-artifacts"))
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--no-first-run"]
+DESKTOP = {"width": 1366, "height": 768}
+PHONE = {"width": 390, "height": 844}
+
+
+def chromium_path() -> str:
+    """Debian's Chromium (scripts/chromium exports its path). CI must run the browser tests; elsewhere a
+    machine without it skips them."""
+    path = os.environ.get("DIPPOUCH_CHROMIUM") or shutil.which("chromium") or ""
+    if not path:
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail("Chromium is not installed: CI must run the browser tests (source scripts/chromium)")
+        pytest.skip("Debian's chromium is not installed (scripts/test installs it)")
+    return path
+
+
+def is_phone(size: dict[str, int]) -> bool:
+    return size["width"] < 500
+
+
+def watch_errors(page: Any, into: list[str] | None = None) -> list[str]:
+    """The page's script errors and console errors, as they happen (the list returned, or ``into``)."""
+    found: list[str] = [] if into is None else into
+    page.on("console", lambda m: found.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: found.append(str(e)))
+    return found
+
+
+def shoot(page: Any, folder: str, name: str, *, full_page: bool = True) -> Path:
+    """A screenshot (of the full page, or of what is in view) into the artifacts' ``folder``
+    (test-artifacts/<folder>/<name>.png)."""
+    out = ARTIFACTS / folder
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page)
+    return path
+
+
+@contextmanager
+def served(app: Any) -> Iterator[int]:
+    """``app`` served by uvicorn in a thread on a free port of 127.0.0.1 (the port), until the block ends."""
+    import uvicorn
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = int(s.getsockname()[1])
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    until = time.monotonic() + 20
+    while not srv.started:
+        assert time.monotonic() < until, "server did not start"
+        time.sleep(0.05)
+    try:
+        yield port
+    finally:
+        srv.should_exit = True
+        thread.join(timeout=10)
+
+
+class LiveSite:
+    """A running app, its store, and a way to open browser contexts on it.
+
+    ``base`` names the host ``localhost``, not 127.0.0.1: a passkey's relying party is a domain name, never an
+    address, and one name for every test keeps cookies and links alike."""
+
+    def __init__(self, app: Any, port: int, db_url: str, chromium: Any | None) -> None:
+        self.app = app
+        self.web = app.state.web
+        self.store = self.web.store
+        self.db_url = db_url
+        self.base = f"http://localhost:{port}"
+        self.chromium = chromium
+        self._coordinator_key: str | None = None
+
+    @property
+    def coordinator_key(self) -> str:
+        """A coordinator's key (made the first time it is asked for)."""
+        if self._coordinator_key is None:
+            _, self._coordinator_key = self.web.access.create_key("coordinator", label="browser", now=self.now())
+        return self._coordinator_key
+
+    @staticmethod
+    def now() -> datetime:
+        return datetime.now(UTC)
+
+    def player_key(self, game: str, power: str) -> str:
+        """A player's key for ``power`` in ``game`` (the power already seated)."""
+        _, key = self.web.access.create_key("player", game=game, power=power, now=self.now())
+        return str(key)
+
+    def context(self, size: dict[str, int] = DESKTOP, **options: Any) -> Any:
+        """A new browser context (its own cookies) at ``size``; a phone's size gets touch and the mobile
+        viewport too."""
+        assert self.chromium is not None, "the test names the chromium fixture"
+        phone = is_phone(size)
+        settings: dict[str, Any] = {"viewport": size, "is_mobile": phone, "has_touch": phone, "locale": "en-GB"}
+        ctx = self.chromium.new_context(**(settings | options))
+        ctx.set_default_timeout(30_000)
+        return ctx
+
+    def person(self, pid: int, size: dict[str, int] = DESKTOP, **options: Any) -> Any:
+        """A context signed in as person ``pid``: the session cookie their mailed sign-in link leaves."""
+        ctx = self.context(size, **options)
+        token = self.web.access.start_session([], now=self.now(), person_id=pid)
+        ctx.add_cookies([{"name": "dp_session", "value": token, "url": self.base}])
+        return ctx
+
+    def key_page(self, key: str, size: dict[str, int] = DESKTOP, **options: Any) -> Any:
+        """A page of a new context that opened ``key``'s link, as from a mail program (a coordinator's or a
+        player's key)."""
+        page = self.context(size, **options).new_page()
+        page.goto(f"{self.base}/k/{key}")
+        return page
+
+    def player(self, game: str, power: str, size: dict[str, int] = DESKTOP, **options: Any) -> Any:
+        """A page signed in by a new key for ``power`` of ``game``, left on the power's play page."""
+        page = self.key_page(self.player_key(game, power), size, **options)
+        page.goto(f"{self.base}/games/{game}/play/{power}")
+        return page
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """Debian's Chromium, launched once per test module (each test opens its own contexts)."""
+    from playwright.sync_api import expect, sync_playwright
+
+    exe = chromium_path()
+    # What a page shows after a live message or a navigation, waited for as long as a loaded machine needs
+    # (two cores for the whole suite: Playwright's 5 s lapsed once while a stream's message was on its way).
+    expect.set_options(timeout=15_000)
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS, headless=True)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@contextmanager
+def running_site(db_url: str, chromium: Any | None = None, **app_options: Any) -> Iterator[LiveSite]:
+    """The app on ``db_url`` served on a port, for as long as the block runs."""
+    from dippouch.web.app import create_app
+
+    app = create_app(db_url, **({"limits": {}} | app_options))
+    with served(app) as port:
+        yield LiveSite(app, port, db_url, chromium)
+
+
+@pytest.fixture
+def live_site(tmp_path: Path, chromium: Any) -> Iterator[LiveSite]:
+    """The app on a fresh SQLite database, served on a port, with the module's Chromium to open pages."""
+    with running_site(f"sqlite:///{tmp_path / 'site.db'}", chromium) as site:
+        yield site
