@@ -122,6 +122,47 @@ def test_grey_press_hides_the_sender(store: GameStore) -> None:
     assert [m.sender for m in press.messages_since(store, "g", "England", 0)] == ["England"]
 
 
+def test_grey_press_does_not_name_the_sender_through_the_channel(store: GameStore) -> None:
+    """A private channel named "England, France" would tell France who wrote: in grey press the channel is
+    the starter's, its other members see the starter as Anonymous everywhere (threads, pages, the live
+    stream, the copy by mail); a letter the other way is another channel; the end of the game names all."""
+    press.set_press_rules(store, "g", {"kind": "grey"}, now=T0)
+    store.set_email("g", "France", "france@example.org", now=T0)
+    a = press.send(store, "g", "England", ["France"], "guess who", now=T0)
+    g = press.send(store, "g", "England", ["France", "Germany"], "and a group", now=T0)
+
+    def members(power: str) -> dict[int, list[str]]:
+        return {t.id: t.members for t in press.threads(store, "g", power=power) if t.kind != "announcement"}
+
+    assert members("France") == {
+        a.channel_id: ["France", "Anonymous"],
+        g.channel_id: ["France", "Germany", "Anonymous"],
+    }
+    assert members("England") == {a.channel_id: ["England", "France"], g.channel_id: ["England", "France", "Germany"]}
+    page = press.channel_page(store, "g", a.channel_id, power="France")
+    assert page.thread.members == ["France", "Anonymous"] and [m.sender for m in page.messages] == ["Anonymous"]
+    assert {m.members for m in press.messages_since(store, "g", "France", 0)} == {
+        ("France", "Anonymous"),
+        ("France", "Germany", "Anonymous"),
+    }
+    copies = " ".join(r.subject + r.body for r in _outbox(store))
+    assert "England" not in copies
+    # France answers in the channel: the same channel; France's own letter to England is another.
+    reply = press.send(store, "g", "France", [], "not telling", now=T0, in_channel=a.channel_id)
+    assert reply.channel_id == a.channel_id
+    back = press.send(store, "g", "France", ["England"], "and who are you?", now=T0)
+    assert back.channel_id not in (a.channel_id, g.channel_id)
+    assert members("England")[back.channel_id] == ["England", "Anonymous"]
+    assert members("France")[back.channel_id] == ["England", "France"]
+    for power in ["England", *OTHERS]:  # a draw all vote for ends the game
+        store.vote("g", power, True, now=T0)
+    assert members("France")[a.channel_id] == ["England", "France"]
+    assert [m.sender for m in press.channel_page(store, "g", a.channel_id, power="France").messages] == [
+        "England",
+        "France",
+    ]
+
+
 def test_mute_hides_and_block_refuses_private_messages(store: GameStore) -> None:
     press.set_block(store, "g", "France", "England", "mute", now=T0)
     press.send(store, "g", "England", ["France"], "muted", now=T0)

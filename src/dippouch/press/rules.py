@@ -27,6 +27,7 @@ from dippouch.core.errors import DippouchError
 
 __all__ = [
     "ANNOUNCEMENT",
+    "ANONYMOUS",
     "CHANNEL_KINDS",
     "COORDINATOR",
     "KINDS",
@@ -39,6 +40,7 @@ __all__ = [
     "may_read",
     "refusal",
     "rules_for",
+    "shown_members",
     "shown_sender",
 ]
 
@@ -46,6 +48,8 @@ KINDS = ("none", "white", "grey", "public", "postal")
 CHANNEL_KINDS = ("private", "group", "public")
 ANNOUNCEMENT = "announcement"
 """The coordinator's channel: every power reads it, only the coordinator writes in it."""
+ANONYMOUS = "Anonymous"
+"""How grey press names a hidden sender (no power has this name: power names are the variant's)."""
 COORDINATOR = "Coordinator"
 """The sender name of the coordinator's announcements (no power has it: power names are the variant's)."""
 PHASE_KINDS = ("movement", "retreats", "adjustments")
@@ -294,7 +298,19 @@ def shown_sender(rules: PressRules, sender: str, *, reader: str | None, finished
     """The sender as a reader sees it: grey press hides it from everyone but the sender until the game ends."""
     if sender == COORDINATOR or rules.kind != "grey" or finished or reader == sender:
         return sender
-    return "Anonymous"
+    return ANONYMOUS
+
+
+def shown_members(
+    rules: PressRules, members: Iterable[str], *, reader: str | None, starter: str | None, finished: bool
+) -> list[str]:
+    """A channel's members as a reader sees them. In grey press a private or group channel belongs to the
+    power that started it (``starter``), and its other members see everyone in it but that power, who is
+    :data:`ANONYMOUS`: a private channel named "England, France" would tell France who wrote to it. The
+    starter chose the others, so sees them all; once the game is over everyone is named."""
+    if starter is None or rules.kind != "grey" or finished or reader == starter:
+        return list(members)
+    return [m for m in members if m != starter] + [ANONYMOUS]
 
 
 def describe(rules: PressRules) -> list[str]:

@@ -37,6 +37,7 @@ from dippouch.press.rules import (
     may_read,
     refusal,
     rules_for,
+    shown_members,
     shown_sender,
 )
 from dippouch.store.db import Database
@@ -188,16 +189,36 @@ def set_press_rules(db: Database, name: str, data: Mapping[str, Any], *, now: da
 # Sending
 
 
-def _members_key(kind: str, members: Iterable[str]) -> str:
+STARTER = ">"
+"""Marks the first line of a grey press channel's member key: the power that started it (see
+:func:`dippouch.press.rules.shown_members`). Its key differs from the same powers' channel started by another of
+them, so England's grey letter to France and France's to England are two channels."""
+
+
+def _members_key(kind: str, members: Iterable[str], starter: str | None = None) -> str:
     if kind == "public":
         return PUBLIC
     if kind == ANNOUNCEMENT:
         return ANNOUNCEMENTS
-    return "\n".join(sorted(set(members)))
+    key = "\n".join(sorted(set(members)))
+    return f"{STARTER}{starter}\n{key}" if starter else key
 
 
 def _members(row: PressChannelRow, powers: Sequence[str]) -> list[str]:
-    return list(powers) if row.members in (PUBLIC, ANNOUNCEMENTS) else row.members.split("\n")
+    if row.members in (PUBLIC, ANNOUNCEMENTS):
+        return list(powers)
+    return [m for m in row.members.split("\n") if not m.startswith(STARTER)]
+
+
+def _starter(row: PressChannelRow) -> str | None:
+    first = row.members.split("\n", 1)[0]
+    return first[len(STARTER) :] if first.startswith(STARTER) else None
+
+
+def _shown_members(
+    rules: PressRules, row: PressChannelRow, powers: Sequence[str], reader: str | None, finished: bool
+) -> list[str]:
+    return shown_members(rules, _members(row, powers), reader=reader, starter=_starter(row), finished=finished)
 
 
 _CHANNEL = sa.select(PressChannelRow).where(
@@ -205,8 +226,10 @@ _CHANNEL = sa.select(PressChannelRow).where(
 )
 
 
-def _channel(s: Session, g: GameRow, kind: str, members: Iterable[str], now: datetime) -> PressChannelRow:
-    key = _members_key(kind, members)
+def _channel(
+    s: Session, g: GameRow, kind: str, members: Iterable[str], now: datetime, starter: str | None = None
+) -> PressChannelRow:
+    key = _members_key(kind, members, starter)
     row = s.scalars(_CHANNEL, {"game": g.id, "key": key}).first()
     if row is not None:
         return row
@@ -321,11 +344,17 @@ def send(
         g = it.game
         v = game_variant(g)
         powers = tuple(v.power_names)
+        answered: PressChannelRow | None = None
         if in_channel is not None:
-            row = s.get(PressChannelRow, in_channel)
-            if row is None or row.game_id != g.id or row.kind == ANNOUNCEMENT or sender not in _members(row, powers):
+            answered = s.get(PressChannelRow, in_channel)
+            if (
+                answered is None
+                or answered.game_id != g.id
+                or answered.kind == ANNOUNCEMENT
+                or sender not in _members(answered, powers)
+            ):
                 raise PressRefused(Refusal("channel", f"no channel {in_channel} of {sender} in {g.name}"))
-            recipients = [p for p in _members(row, powers) if p != sender]
+            recipients = [p for p in _members(answered, powers) if p != sender]
         recipients = tuple(dict.fromkeys(_power(v, r) for r in recipients))
         attempt = Attempt(
             sender=sender,
@@ -340,7 +369,11 @@ def send(
         if why is not None:
             raise PressRefused(why)
         kind = channel_kind(sender, recipients, powers)
-        ch = _channel(s, g, kind, (*recipients, sender), now)
+        if answered is not None:
+            ch = answered  # a reply: into the channel it answers (a grey channel's key names who started it)
+        else:
+            grey = it.rules.kind == "grey" and kind in ("private", "group") and sender != COORDINATOR
+            ch = _channel(s, g, kind, (*recipients, sender), now, starter=sender if grey else None)
         held = it.rules.kind == "postal" and kind != ANNOUNCEMENT and it.phase_id is not None
         msg = PressMessageRow(
             game_id=g.id,
@@ -409,7 +442,7 @@ def _mail_copies(
             key=f"press:{msg.id}:{power}",
             to=address,
             subject=copy_subject(g.name, shown, ch.kind, token),
-            body=copy_body(shown, members, msg.body, ch.kind),
+            body=copy_body(shown, _shown_members(rules, ch, powers, power, False), msg.body, ch.kind),
             kind="press",
             now=now,
             game_id=g.id,
@@ -588,7 +621,7 @@ def _threads(s: Session, g: GameRow, rules: PressRules, power: str | None, coord
         Thread(
             id=r.id,
             kind=r.kind,
-            members=_members(r, powers),
+            members=_shown_members(rules, r, powers, power, g.status == "finished"),
             unread=unread.get(r.id, 0),
             last_id=last.get(r.id, (0, None))[0],
             last_at=last.get(r.id, (0, None))[1],
@@ -668,12 +701,12 @@ def channel_page(
         more = len(got) > limit
         finished = g.status == "finished"
         powers = game_variant(g).power_names
-        where = (row.kind, _members(row, powers))
+        where = (row.kind, _shown_members(rules, row, powers, power, finished))
         msgs = [_message(m, rules, power, finished, where) for m in reversed(got[:limit])]
         thread = Thread(
             id=row.id,
             kind=row.kind,
-            members=_members(row, powers),
+            members=list(where[1]),
             unread=0,
             last_id=msgs[-1].id if msgs else 0,
             last_at=msgs[-1].sent_at if msgs else None,
@@ -741,7 +774,7 @@ def messages_since(
             q = q.where(PressMessageRow.sender.not_in(hidden))
         finished = g.status == "finished"
         powers = game_variant(g).power_names
-        kinds = {r.id: (r.kind, _members(r, powers)) for r in rows}
+        kinds = {r.id: (r.kind, _shown_members(rules, r, powers, power, finished)) for r in rows}
         return [
             _message(m, rules, power, finished, kinds[m.channel_id])
             for m in s.scalars(q.order_by(PressMessageRow.id).limit(500))
@@ -880,7 +913,9 @@ def export_press(db: Database, name: str, *, coordinator: bool) -> dict[str, Any
         return {
             "rules": rules.to_data(),
             "rules_text": describe(rules),
-            "channels": [{"id": r.id, "kind": r.kind, "members": _members(r, powers)} for r in rows],
+            "channels": [
+                {"id": r.id, "kind": r.kind, "members": _shown_members(rules, r, powers, None, finished)} for r in rows
+            ],
             "messages": [
                 {
                     "id": m.id,
