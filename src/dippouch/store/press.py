@@ -14,6 +14,7 @@ message id; a notifier keeps the last id it handled per power and asks again.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -40,6 +41,7 @@ from dippouch.press.rules import (
 from dippouch.store.db import Database
 from dippouch.store.mailbox import queue_in
 from dippouch.store.models import GameRow, PhaseRow, PlayerRow
+from dippouch.store.models_mail import GameMailRow, OutboxRow
 from dippouch.store.models_press import (
     PressBlockRow,
     PressChannelRow,
@@ -49,7 +51,8 @@ from dippouch.store.models_press import (
     PressSettingsRow,
     PressTokenRow,
 )
-from dippouch.store.rows import current_phase, game_row, game_variant, log_event
+from dippouch.store.notify import press_by_mail
+from dippouch.store.rows import current_phase, game_row, game_settings, game_variant, log_event
 
 __all__ = [
     "PAGE",
@@ -64,8 +67,10 @@ __all__ = [
     "announce",
     "blocks",
     "channel_page",
+    "copied",
     "export_press",
     "is_finished",
+    "mail_copies_for",
     "mark_read",
     "messages_since",
     "overview",
@@ -158,8 +163,12 @@ class TokenOwner:
 
 
 def _rules(s: Session, g: GameRow) -> PressRules:
+    """The press rules, ``anonymous`` read from the game's own setting (one truth for every page, not the
+    press's alone); a value a stored table or the variant's ``[press]`` still holds is not read."""
     row = s.get(PressSettingsRow, g.id)
-    return rules_for(row.rules if row is not None else None, game_variant(g).data)
+    stored = {k: v for k, v in (row.rules if row is not None else {}).items() if k != "anonymous"}
+    rules = rules_for(stored or None, game_variant(g).data)
+    return dataclasses.replace(rules, anonymous=game_settings(g).anonymous)
 
 
 def press_rules(db: Database, name: str) -> PressRules:
@@ -173,11 +182,15 @@ def set_press_rules(db: Database, name: str, data: Mapping[str, Any], *, now: da
     with db.session() as s, s.begin():
         g = game_row(s, name, lock=True)
         rules = PressRules.from_data(dict(data), _rules(s, g))
+        settings = game_settings(g)
+        if rules.anonymous != settings.anonymous:  # the game's setting, which every page reads
+            g.settings = dataclasses.replace(settings, anonymous=rules.anonymous).to_data()
+        kept = {k: v for k, v in rules.to_data().items() if k != "anonymous"}
         row = s.get(PressSettingsRow, g.id)
         if row is None:
-            s.add(PressSettingsRow(game_id=g.id, rules=rules.to_data()))
+            s.add(PressSettingsRow(game_id=g.id, rules=kept))
         else:
-            row.rules = rules.to_data()
+            row.rules = kept
         log_event(s, g, as_utc(now), "press-rules", rules=rules.to_data())
         return rules
 
@@ -323,13 +336,11 @@ def _mail_copies(
     now: datetime,
     muted: set[str] | None = None,
 ) -> int:
-    """Queue a copy for every recipient whose player has an e-mail address (in the sender's transaction);
-    ``muted``: the powers that mute or block the sender, if the caller knows them already."""
-    addresses = {
-        p.power: p.email
-        for p in s.scalars(sa.select(PlayerRow).where(PlayerRow.game_id == g.id, PlayerRow.replaced_at.is_(None)))
-        if p.email
-    }
+    """Queue a copy for every recipient who takes press by e-mail (:func:`_copy_addresses`), in the sender's
+    transaction; ``muted``: the powers that mute or block the sender, if the caller knows them already."""
+    addresses = _copy_addresses(s, g)
+    if not addresses:
+        return 0
     if muted is None:
         muted = _muted_by(s, g, msg.sender)
     members = _members(ch, powers)
@@ -352,6 +363,43 @@ def _mail_copies(
         )
         n += int(made)
     return n
+
+
+def _mail_takes_replies(s: Session, g: GameRow) -> bool:
+    """Whether the game's mail is set up (``dippouch mail setup``, not disabled): only then is a reply to a
+    copy read, so only then is a copy with a reply code sent."""
+    row = s.get(GameMailRow, g.id)
+    return row is not None and bool(dict(row.config).get("enabled", True))
+
+
+def _copy_addresses(s: Session, g: GameRow) -> dict[str, str]:
+    """Power -> the address its copies go to: the seat's address, in a game whose mail takes replies, for a
+    seat whose person chose press by e-mail (the notification choice "a message for you" by e-mail, off
+    unless chosen: :data:`dippouch.store.notify.PRESS_BY_MAIL`) or that has no person (a player the
+    coordinator seated with an address only: mail is their way in). Nobody else gets a copy, so nobody gets
+    two e-mails for one message: the notification e-mail goes where no copy went."""
+    if not _mail_takes_replies(s, g):
+        return {}
+    seats = [
+        p
+        for p in s.scalars(sa.select(PlayerRow).where(PlayerRow.game_id == g.id, PlayerRow.replaced_at.is_(None)))
+        if p.email
+    ]
+    wants = press_by_mail(s, [p.person_id for p in seats if p.person_id is not None])
+    return {p.power: str(p.email) for p in seats if p.person_id is None or p.person_id in wants}
+
+
+def copied(db: Database, message_id: int, power: str) -> bool:
+    """Whether a copy of the message was queued for ``power`` (the notifier then sends no e-mail of its own)."""
+    with db.session() as s:
+        q = sa.select(OutboxRow.id).where(OutboxRow.key == f"press:{int(message_id)}:{power}")
+        return s.scalars(q).first() is not None
+
+
+def mail_copies_for(db: Database, name: str, power: str) -> str | None:
+    """The address ``power``'s copies go to now, or ``None`` (for the press panel: what the player is told)."""
+    with db.session() as s:
+        return _copy_addresses(s, game_row(s, name)).get(power)
 
 
 def _token(s: Session, g: GameRow, ch: PressChannelRow, power: str, address: str) -> str:
