@@ -14,10 +14,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 
+from dippouch import notify
+from dippouch.mail.notices import setup as mail_setup
+from dippouch.notify.events import save_preferences
+from dippouch.notify.scan import scan
 from dippouch.store import press as store_press
 from dippouch.store.absences import record_absence
 from dippouch.store.addresses import add_address, set_roster_visibility
+from dippouch.store.models_mail import OutboxRow
+from dippouch.store.notify import deliveries
 from dippouch.store.people import create_person, seat_person
 from websupport import Site, check_api_answer
 
@@ -102,9 +109,18 @@ def _setup(site: Site) -> dict[str, Any]:
     renew = site.post_form(blaise, "/me/calendar", {"action": "renew"})
     token = re.search(r"/me/calendar/([A-Za-z0-9_.-]+)\.ics", renew.text)
     assert token, renew.text
+    # Notifications and press copies too: the game's mail takes replies, and its people take press by e-mail.
+    mail_setup(store, GAME, now=now, changes={})
+    for pid in ids.values():
+        save_preferences(store, pid, {(e, c): True for e in notify.EVENTS for c in notify.CHANNELS}, None)
+    scan(store, now)
+    site.clock.advance(minutes=1)
+    now = site.clock()
     store_press.send(store, GAME, "England", ["France"], "Meet me in the Channel", now=now)
     store_press.send(store, GAME, "France", ["England", "Germany", "Italy"], "A group of three", now=now)
     store_press.send(store, GAME, "Germany", list(site.web.store.variant(GAME).power_names), "Hello all", now=now)
+    site.clock.advance(minutes=1)
+    scan(store, site.clock())  # each message is mailed as a copy, so told by no second e-mail
     return {"ids": ids, "blaise": blaise, "calendar": token.group(1).removesuffix(".ics")}
 
 
@@ -174,11 +190,20 @@ def test_no_route_names_the_players_of_an_anonymous_game_until_it_ends(site: Sit
         leaks = _leaks(site, reader, people_urls, [GAME, "England", "Germany"])
         assert not leaks, leaks
 
+    # What is mailed and notified to the players (press copies, "a message for you") names powers only.
+    with site.web.store.session() as s:
+        mailed = [f"{r.subject}\n{r.body}" for r in s.scalars(sa.select(OutboxRow).where(OutboxRow.kind == "press"))]
+    told = [f"{d.title}\n{d.body}" for d in deliveries(site.web.store)]
+    assert len(mailed) >= 3 and any("is starting" in t for t in told)
+    for text in mailed + told:
+        assert not [n for n in everyone if n in text], text
+
     # Each player still sees their own name, and the coordinator every name and address.
     assert BLAISE in blaise.get(f"/games/{GAME}/roster").text
     assert BLAISE in blaise.get(f"/api/games/{GAME}").text
     desk = site.coordinator.get(f"/games/{GAME}/roster").text
     assert ADA in desk and ADA_HOME in desk and CARL_MAIL in desk
+    assert ADA_HOME in _text(site.coordinator.get(f"/games/{GAME}/roster.pdf"))  # the PDF's words are read
     assert ADA in site.coordinator.get(f"/games/{GAME}").text
     assert ADA in site.coordinator.get(f"/api/games/{GAME}/export").text
 
