@@ -198,6 +198,9 @@ def test_no_route_names_the_players_of_an_anonymous_game_until_it_ends(site: Sit
     for text in mailed + told:
         assert not [n for n in everyone if n in text], text
 
+    assert "the players' names are shown when it ends" in visitor.get(f"/games/{GAME}").text
+    assert visitor.get(f"/api/games/{GAME}").json()["names_hidden"] is True
+
     # Each player still sees their own name, and the coordinator every name and address.
     assert BLAISE in blaise.get(f"/games/{GAME}/roster").text
     assert BLAISE in blaise.get(f"/api/games/{GAME}").text
@@ -211,7 +214,8 @@ def test_no_route_names_the_players_of_an_anonymous_game_until_it_ends(site: Sit
     for power in site.web.store.variant(GAME).power_names:
         site.web.store.vote(GAME, power, True, now=site.clock())
     site.web.touched(GAME)
-    assert ADA in visitor.get(f"/games/{GAME}").text
+    page = visitor.get(f"/games/{GAME}").text
+    assert ADA in page and "the players' names are shown when it ends" not in page
     assert CARL in visitor.get(f"/api/games/{GAME}").text
     assert ADA in visitor.get(f"/games/{GAME}/export.json").text
     assert ADA_MAIL not in visitor.get(f"/games/{GAME}/export.json").text  # addresses: never public

@@ -61,7 +61,7 @@ def game_view_seen(view: Mapping[str, Any], seen: frozenset[str] | None) -> dict
     """The game page's data (:func:`dippouch.web.games.game_view`, cached for every reader) for this reader."""
     if seen is None:
         return dict(view)
-    out = {**view, "powers": without_hidden(view.get("powers", []), seen, ("player",))}
+    out = {**view, "names_hidden": True, "powers": without_hidden(view.get("powers", []), seen, ("player",))}
     if isinstance(view.get("absences"), Mapping):
         out["absences"] = absences_seen(view["absences"], seen)
     return out

@@ -203,6 +203,9 @@ class GameView(Answer):
     absences: GameAbsencesAnswer | None = Field(
         None, description="Who is away (days only), the game's policy for them and what it did at past deadlines."
     )
+    names_hidden: bool | None = Field(
+        None, description="An anonymous game before its end: players' names are left out (but the reader's own)."
+    )
 
 
 # --------------------------------------------------------------------------------------------------
