@@ -201,6 +201,10 @@ def test_no_route_names_the_players_of_an_anonymous_game_until_it_ends(site: Sit
     assert "the players' names are shown when it ends" in visitor.get(f"/games/{GAME}").text
     assert visitor.get(f"/api/games/{GAME}").json()["names_hidden"] is True
 
+    # The press panel tells the player where their copies go (they chose press by e-mail; the game takes replies).
+    assert blaise.get(f"/api/games/{GAME}/powers/France/press").json()["by_mail"] == BLAISE_MAIL
+    assert f"each message for you is mailed to {BLAISE_MAIL}" in blaise.get(f"/games/{GAME}/play/France").text
+
     # Each player still sees their own name, and the coordinator every name and address.
     assert BLAISE in blaise.get(f"/games/{GAME}/roster").text
     assert BLAISE in blaise.get(f"/api/games/{GAME}").text
