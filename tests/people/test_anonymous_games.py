@@ -245,3 +245,24 @@ def test_anonymity_is_the_games_setting_and_the_press_rules_read_it(site: Site) 
     store_press.set_press_rules(site.web.store, "open", {"anonymous": False}, now=site.clock())
     site.web.touched("open")
     assert ADA in anyone.get("/games/open").text
+
+
+def test_a_coordinator_makes_a_game_anonymous_from_the_command_line(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    import dippouch.cli.game  # noqa: F401  (registers the commands)
+    from dippouch.cli import app
+
+    db = f"sqlite:///{tmp_path / 'cli.db'}"
+    r = CliRunner().invoke(app, ["new", "quiet", "--anonymous", "--db", db])
+    assert r.exit_code == 0, r.output
+    r = CliRunner().invoke(app, ["new", "loud", "--variant", "w3k", "--db", db])
+    assert r.exit_code == 0, r.output
+    from dippouch.store import GameStore
+
+    store = GameStore(db)
+    try:
+        assert store_press.press_rules(store, "quiet").anonymous
+        assert not store_press.press_rules(store, "loud").anonymous  # W3K: names shared, as its rulebook has it
+    finally:
+        store.close()
