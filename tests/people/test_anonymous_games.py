@@ -198,6 +198,14 @@ def test_no_route_names_the_players_of_an_anonymous_game_until_it_ends(site: Sit
     for text in mailed + told:
         assert not [n for n in everyone if n in text], text
 
+    # A holiday shows the same days at the same moment in every game its person plays: beside a game that names
+    # them, it would name England's player here. Nobody but the coordinator (and Ada) sees it before the end.
+    for reader in (visitor, blaise):
+        assert reader.get(f"/api/games/{GAME}/absences").json()["away"] == []
+        events = reader.get(f"/api/games/{GAME}/export").json()["events"]
+        assert not [e for e in events if e["kind"].startswith("away")]
+        assert "away" not in blaise.get(f"/api/games/{GAME}/roster").text
+    assert [a["power"] for a in site.coordinator.get(f"/api/games/{GAME}/absences").json()["away"]] == ["England"]
     assert "the players' names are shown when it ends" in visitor.get(f"/games/{GAME}").text
     assert visitor.get(f"/api/games/{GAME}").json()["names_hidden"] is True
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import Any
 
-__all__ = ["HIDDEN", "PLAYER_FIELDS", "names_hidden", "redact_events", "redact_game_file"]
+__all__ = ["HIDDEN", "PERSONAL_EVENTS", "PLAYER_FIELDS", "names_hidden", "redact_events", "redact_game_file"]
 
 HIDDEN = "(anonymous)"
 """What a reader who may not know a player is shown in a player's place, where a place must be filled."""
@@ -27,12 +27,20 @@ def names_hidden(settings: Mapping[str, Any] | None, status: str) -> bool:
     return bool((settings or {}).get("anonymous")) and status != "finished"
 
 
+PERSONAL_EVENTS = ("away", "away_removed")
+"""Events a person's own act writes in every game they play at once (a holiday recorded): the same days at
+the same moment in a game that names them would tell who plays the power here."""
+
+
 def redact_events(events: list[dict[str, Any]], own: Collection[str] = ()) -> list[dict[str, Any]]:
     """A game's event log without the names of players other than ``own`` powers' (assignments, hand-overs,
-    e-mail changes, seats freed: the log keeps who played what, and an anonymous game's readers may not)."""
+    e-mail changes, seats freed: the log keeps who played what, and an anonymous game's readers may not),
+    and without their :data:`PERSONAL_EVENTS`."""
     out = []
     for e in events:
         detail = e.get("detail")
+        if e.get("kind") in PERSONAL_EVENTS and isinstance(detail, Mapping) and detail.get("power") not in own:
+            continue
         if isinstance(detail, Mapping) and detail.get("power") not in own and any(k in detail for k in PLAYER_FIELDS):
             e = {**e, "detail": {k: v for k, v in detail.items() if k not in PLAYER_FIELDS}}
         out.append(e)

@@ -39,8 +39,10 @@ def without_hidden(
 
 
 def absences_seen(view: Mapping[str, Any], seen: frozenset[str] | None) -> dict[str, Any]:
-    """A game's absences (:func:`dippouch.web.roster.game_absences_view`) as the reader may see them: who is
-    away stays (by power, with the days), whose player and which stand-in does not."""
+    """A game's absences (:func:`dippouch.web.roster.game_absences_view`) as the reader may see them: what
+    the game did at past deadlines stays (by power); who is away now does not, but for the reader's own seats
+    (a person's holiday shows the same days in every game they play: beside a game that names them, the days
+    would name the player here); nor does the stand-in."""
     if seen is None:
         return dict(view)
     applied = [
@@ -52,7 +54,7 @@ def absences_seen(view: Mapping[str, Any], seen: frozenset[str] | None) -> dict[
     return {
         **view,
         "stand_in": None,
-        "away": without_hidden(view.get("away", []), seen, ("player",)),
+        "away": [dict(a) for a in view.get("away", []) if a.get("power") in seen],
         "applied": applied,
     }
 

@@ -157,9 +157,10 @@ def _entry(e: address_store.RosterEntry, shown: bool, away: dict[str, str]) -> d
     return out
 
 
-def _hidden_entry(e: address_store.RosterEntry, away: dict[str, str]) -> dict[str, Any]:
-    """A seat of an anonymous game whose player the reader may not know: the power, and whether it is away."""
-    return {"power": e.power, "player": None, **({"away": away[e.power]} if e.power in away else {})}
+def _hidden_entry(e: address_store.RosterEntry) -> dict[str, Any]:
+    """A seat of an anonymous game whose player the reader may not know: the power only (not even its days
+    away, which a game naming the player would show too: :func:`dippouch.web.anonymity.absences_seen`)."""
+    return {"power": e.power, "player": None}
 
 
 def _roster_views(web: Web, viewer: Viewer, games: list[str] | None) -> list[dict[str, Any]]:
@@ -184,8 +185,7 @@ def _roster_views(web: Web, viewer: Viewer, games: list[str] | None) -> list[dic
                 "addresses_shown": shown,
                 "day": today.isoformat(),
                 "entries": [
-                    _entry(e, shown, away) if seen is None or e.power in seen else _hidden_entry(e, away)
-                    for e in r.entries
+                    _entry(e, shown, away) if seen is None or e.power in seen else _hidden_entry(e) for e in r.entries
                 ],
             }
         )
