@@ -165,6 +165,11 @@ class Settings:
     """Draw votes are secret: nobody but the voter sees a vote until the draw passes or the phase it was cast
     in is processed (others see only how many votes the draw still needs). The rulebooks say nothing of
     secret votes, so votes are public unless the coordinator chooses this."""
+    anonymous: bool = False
+    """Players' names (and their addresses, person pages, anything that tells who they are) are shown only to
+    the coordinator and to each player for their own seat until the game is finished; then to everyone as
+    usual. The press rules read it (one truth: :func:`dippouch.store.press` fills ``PressRules.anonymous``
+    from here). Off unless the coordinator chooses it, for every variant."""
     practice: str | None = None
     """A practice game against bots started from the web: a tag of the client that started it (a hash, never
     its address), so open practice games can be counted per client and kept out of the public list."""
@@ -233,6 +238,7 @@ class Settings:
             "missed_limit": self.missed_limit,
             "draws": self.draws,
             **({"secret_ballot": True} if self.secret_ballot else {}),
+            **({"anonymous": True} if self.anonymous else {}),
             **({"disorder_bot": self.disorder_bot} if self.disorder_bot else {}),
             **({"practice": self.practice} if self.practice else {}),
             **({"practice_seen": self.practice_seen} if self.practice_seen else {}),
@@ -247,6 +253,7 @@ class Settings:
             missed_limit=int(data.get("missed_limit", 2)),
             draws=bool(data.get("draws", True)),
             secret_ballot=bool(data.get("secret_ballot", False)),
+            anonymous=bool(data.get("anonymous", False)),
             disorder_bot=str(data["disorder_bot"]) if data.get("disorder_bot") else None,
             practice=str(data["practice"]) if data.get("practice") else None,
             practice_seen=str(data["practice_seen"]) if data.get("practice_seen") else None,

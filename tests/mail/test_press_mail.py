@@ -1,6 +1,7 @@
-"""Press by mail through real local servers (aiosmtpd for what we send, Dovecot for what comes back): each
-recipient with an address gets one copy carrying their own reply code, a reply lands in the same channel under
-the same rules, and a spoofed reply (a made-up code, another power's code, a forged From) is refused."""
+"""Press by mail through real local servers (aiosmtpd for what we send, Dovecot for what comes back): in a game
+whose mail takes replies, each recipient who takes press by e-mail gets one copy carrying their own reply code,
+a reply lands in the same channel under the same rules, and a spoofed reply (a made-up code, another power's
+code, a forged From) is refused; nobody gets two e-mails for one message."""
 
 from __future__ import annotations
 
@@ -13,10 +14,15 @@ from pathlib import Path
 import pytest
 
 import dippouch.store.press as press
+from dippouch import notify
 from dippouch.mail.intake import fetch_mailbox
+from dippouch.mail.notices import setup as mail_setup
 from dippouch.mail.outbox import send_due
 from dippouch.mail.settings import load_settings
+from dippouch.notify.events import save_preferences
+from dippouch.notify.scan import scan
 from dippouch.store import GameStore
+from dippouch.store.people import create_person, seat_person
 from mailservers import ImapServer, SmtpServer
 
 T0 = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
@@ -47,6 +53,7 @@ def store(tmp_path: Path, smtp: SmtpServer, imap: ImapServer, monkeypatch: pytes
         s.assign("g", p, f"{p} player", now=T0)
     for p, a in ADDR.items():
         s.set_email("g", p, a, now=T0)
+    mail_setup(s, "g", now=T0, changes={})  # the game's mail takes replies: copies go
     yield s
     s.close()
 
@@ -127,3 +134,63 @@ def test_a_reply_by_mail_obeys_the_press_rules(store: GameStore, smtp: SmtpServe
     ]
     _send(store, T0 + timedelta(minutes=6))
     assert "public press only" in smtp.to(ADDR["France"])[-1].get_content()
+
+
+def _press_by_mail(store: GameStore, pid: int, on: bool) -> None:
+    choices = {(e, c): c == "email" and (e != "message_received" or on) for e in notify.EVENTS for c in notify.CHANNELS}
+    save_preferences(store, pid, choices, deadline_hours=None)
+
+
+def _mails_for(smtp: SmtpServer, address: str, text: str) -> list[EmailMessage]:
+    return [m for m in smtp.to(address) if text in str(m.get_content())]
+
+
+def test_one_email_per_message_the_copy_where_mail_takes_replies_else_the_notification(
+    store: GameStore, smtp: SmtpServer
+) -> None:
+    scan(store, T0)  # notifications start here (the game's start is told and out of the way)
+    # Germany's seat is a person's who chose press by e-mail; Italy's a person's who did not (the default).
+    gerd = create_person(store, "Gerd", now=T0, email=ADDR["Germany"])
+    seat_person(store, "g", "Germany", gerd, now=T0)
+    _press_by_mail(store, gerd, True)
+    ida = create_person(store, "Ida", now=T0, email="ida@example.org")
+    store.set_email("g", "Italy", "ida@example.org", now=T0)
+    seat_person(store, "g", "Italy", ida, now=T0)
+
+    sent = press.send(store, "g", "England", ["France", "Germany", "Italy"], "Three of us", now=T0)
+    assert sent.mailed == 2  # France (an address, no person: mail is their way in) and Germany (chose it)
+    scan(store, T0 + timedelta(minutes=1))
+    notify.deliver_due(store, T0 + timedelta(minutes=1))
+    _send(store, T0 + timedelta(minutes=1))
+    to_germany = _mails_for(smtp, ADDR["Germany"], "Three of us")
+    assert len(to_germany) == 1 and "[press pr-" in str(to_germany[0]["Subject"])  # the copy, not a notification too
+    assert len(_mails_for(smtp, ADDR["France"], "Three of us")) == 1
+    assert _mails_for(smtp, "ida@example.org", "Three of us") == []  # Ida chose no press by e-mail
+
+    # A game whose mail is not set up: no copy (a reply would not be read); the notification is the e-mail.
+    store.create_game("h", "standard", now=T0)
+    for p in ("England", "France", "Germany", "Italy", "Austria", "Russia", "Turkey"):
+        store.assign("h", p, f"{p} player", now=T0)
+    store.set_email("h", "France", ADDR["France"], now=T0)
+    store.set_email("h", "Germany", ADDR["Germany"], now=T0)
+    seat_person(store, "h", "Germany", gerd, now=T0)
+    t = T0 + timedelta(minutes=10)
+    later = press.send(store, "h", "England", ["France", "Germany"], "Not by reply", now=t)
+    assert later.mailed == 0
+    scan(store, t + timedelta(minutes=1))
+    notify.deliver_due(store, t + timedelta(minutes=1))
+    _send(store, t + timedelta(minutes=1))
+    to_germany = _mails_for(smtp, ADDR["Germany"], "Not by reply")
+    assert len(to_germany) == 1 and "[press pr-" not in str(to_germany[0]["Subject"])
+    assert "a message from England" in str(to_germany[0]["Subject"])
+    assert _mails_for(smtp, ADDR["France"], "Not by reply") == []  # no person, no choice: the page tells them
+
+    # Germany changes their mind: no press by e-mail, neither copy nor notification.
+    _press_by_mail(store, gerd, False)
+    t2 = t + timedelta(minutes=10)
+    press.send(store, "g", "England", ["Germany"], "Quiet now", now=t2)
+    press.send(store, "h", "England", ["Germany"], "Quiet here too", now=t2)
+    scan(store, t2 + timedelta(minutes=1))
+    notify.deliver_due(store, t2 + timedelta(minutes=1))
+    _send(store, t2 + timedelta(minutes=1))
+    assert _mails_for(smtp, ADDR["Germany"], "Quiet") == []

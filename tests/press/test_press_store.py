@@ -12,9 +12,12 @@ import sqlalchemy as sa
 
 import dippouch.store.press as press
 from dippouch.game import GameError
+from dippouch.mail.notices import setup as mail_setup
+from dippouch.notify.events import save_preferences
 from dippouch.press.rules import COORDINATOR
 from dippouch.store import GameStore
 from dippouch.store.models_mail import OutboxRow
+from dippouch.store.people import create_person, seat_person
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 OTHERS = ["Austria", "France", "Germany", "Italy", "Russia", "Turkey"]
@@ -26,6 +29,7 @@ def store(db_url: str) -> Iterator[GameStore]:
     s.create_game("g", "standard", now=T0)
     for p in ["England", *OTHERS]:
         s.assign("g", p, f"{p} player", now=T0)
+    mail_setup(s, "g", now=T0, changes={})  # the game's mail takes replies: copies go
     yield s
     s.close()
 
@@ -145,8 +149,9 @@ def test_grey_press_does_not_name_the_sender_through_the_channel(store: GameStor
         ("France", "Anonymous"),
         ("France", "Germany", "Anonymous"),
     }
-    copies = " ".join(r.subject + r.body for r in _outbox(store))
-    assert "England" not in copies
+    copies = [r.subject + r.body for r in _outbox(store)]
+    assert len(copies) == 2 and all("guess who" in c or "and a group" in c for c in copies)
+    assert not any("England" in c for c in copies)
     # France answers in the channel: the same channel; France's own letter to England is another.
     reply = press.send(store, "g", "France", [], "not telling", now=T0, in_channel=a.channel_id)
     assert reply.channel_id == a.channel_id
@@ -195,6 +200,29 @@ def test_each_recipient_with_an_address_gets_one_copy_with_its_own_token(store: 
     assert len(set(tokens.values())) == 2
     owner = press.token_owner(store, tokens["france@example.org"])
     assert owner is not None and (owner.power, owner.channel_id) == ("France", sent.channel_id)
+
+
+def test_copies_go_only_where_the_games_mail_takes_replies_and_to_those_who_take_press_by_mail(
+    store: GameStore,
+) -> None:
+    store.create_game("nomail", "standard", now=T0)
+    store.assign("nomail", "France", "Fran", now=T0)
+    store.set_email("nomail", "France", "france@example.org", now=T0)
+    sent = press.send(store, "nomail", "England", ["France"], "no replies read here", now=T0)
+    assert sent.mailed == 0 and _outbox(store) == []
+    assert press.mail_copies_for(store, "nomail", "France") is None
+    # In the game whose mail is set up: a seat with an address and no person gets copies; a person's seat
+    # only by their choice of press by e-mail (off until chosen).
+    store.set_email("g", "France", "france@example.org", now=T0)
+    store.set_email("g", "Germany", "germany@example.org", now=T0)
+    gerd = create_person(store, "Gerd", now=T0)
+    seat_person(store, "g", "Germany", gerd, now=T0)
+    assert press.mail_copies_for(store, "g", "France") == "france@example.org"
+    assert press.mail_copies_for(store, "g", "Germany") is None
+    assert press.send(store, "g", "England", ["France", "Germany"], "one copy", now=T0).mailed == 1
+    save_preferences(store, gerd, {("message_received", "email"): True}, deadline_hours=None)
+    assert press.mail_copies_for(store, "g", "Germany") == "germany@example.org"
+    assert press.send(store, "g", "England", ["France", "Germany"], "two copies", now=T0).mailed == 2
 
 
 def test_export_carries_private_press_only_once_the_game_is_over_and_open(store: GameStore) -> None:

@@ -96,6 +96,13 @@ def test_players_talk_in_the_browser(talk: LiveSite) -> None:
     press.set_press_rules(talk.web.store, "talk", {"kind": "public", "anonymous": True}, now=T0)
     en.goto(f"{talk.base}/games/talk/play/England")
     expect(en.locator("#press-compose")).not_to_contain_text("France Player")  # anonymous: names hidden
+    # Anonymity is the game's: its page names England's player to England only, and says why the rest are not.
+    en.goto(f"{talk.base}/games/talk")
+    expect(en.locator("#names-hidden")).to_be_visible()
+    expect(en.locator("main")).to_contain_text("England Player")
+    expect(en.locator("main")).not_to_contain_text("France Player")
+    _shoot(en, "anonymous-game-desktop")
+    en.goto(f"{talk.base}/games/talk/play/England")
     _send(en, ["France"], "Just between us")
     expect(en.locator(".flash")).to_contain_text("not sent (public press only)")
     _shoot(en, "press-refused-desktop")
@@ -128,6 +135,7 @@ def test_a_reply_by_email_arrives_on_the_open_page(
     from playwright.sync_api import expect
 
     from dippouch.mail.intake import take_in
+    from dippouch.mail.notices import setup as mail_setup
     from dippouch.mail.outbox import send_due
     from dippouch.mail.settings import load_settings
 
@@ -143,6 +151,7 @@ def test_a_reply_by_email_arrives_on_the_open_page(
     store.assign("letters", "England", "Ann", now=T0)
     store.assign("letters", "France", "Bea", now=T0)
     store.set_email("letters", "France", "bea@example.org", now=T0)
+    mail_setup(store, "letters", now=T0, changes={})  # the game's mail takes replies: copies go
     _, key = live_site.web.access.create_key("player", game="letters", power="England", now=T0)
     en = live_site.key_page(key)
     ctx = en.context

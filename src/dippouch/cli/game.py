@@ -120,6 +120,9 @@ def new(
     time_of_day: str | None = typer.Option(None, "--at", help="Round deadlines up to this local time, e.g. 07:00."),
     missed: int = typer.Option(2, help="Movement phases missed in a row before civil disorder (0: never)."),
     draws: bool = typer.Option(True, "--draws/--no-draws", help="Allow draws by unanimous vote."),
+    anonymous: bool = typer.Option(
+        False, "--anonymous", help="Hide players' names from all but you and each player until the game ends."
+    ),
     position: str | None = typer.Option(
         None,
         help="Start from this position instead of the variant's: a JSON file in the adjudication contract's "
@@ -143,6 +146,7 @@ def new(
         time_of_day=time_of_day,
         missed_limit=missed,
         draws=draws,
+        anonymous=anonymous,
     )
     start = None
     if position is not None:

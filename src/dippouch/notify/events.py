@@ -43,7 +43,8 @@ DEFAULT_DEADLINE_HOURS = 12
 MAX_DEADLINE_HOURS = 168
 """A week: the longest lead a reminder can have (and how far ahead the worker's scan looks)."""
 
-_DEFAULT_OFF = {("message_received", "email")}
+_DEFAULT_OFF = set() if stored.PRESS_BY_MAIL_DEFAULT else {stored.PRESS_BY_MAIL}
+"""Choices off until made: press by e-mail (one truth with the press's copies, :mod:`dippouch.store.notify`)."""
 
 
 @dataclass(frozen=True)

@@ -99,6 +99,9 @@ def _messages(store: GameStore, now: datetime, since: datetime, report: ScanRepo
                     "url": f"/games/{quote(game, safe='')}/play/{quote(power, safe='')}/press/{m.channel_id}",
                 }
                 items = items_for(store, pid, "message_received", key=str(m.id), facts=facts, game_id=game_id)
+                if any(i["channel"] == "email" for i in items) and press.copied(store, m.id, power):
+                    # The copy with its reply code is this message's e-mail: never two for one message.
+                    items = [i for i in items if i["channel"] != "email"]
                 report.messages += stored.queue_deliveries(store, items, now=now, mark=mark)
 
 

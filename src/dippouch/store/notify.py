@@ -43,6 +43,8 @@ from dippouch.store.models_openings import OpeningRow
 
 __all__ = [
     "MAX_TARGETS",
+    "PRESS_BY_MAIL",
+    "PRESS_BY_MAIL_DEFAULT",
     "Delivery",
     "Target",
     "add_target",
@@ -52,6 +54,7 @@ __all__ = [
     "finish_delivery",
     "forget_person",
     "notify_queue_depth",
+    "press_by_mail",
     "queue_deliveries",
     "remove_target",
     "set_preferences",
@@ -102,6 +105,27 @@ def _target(r: NotifyTargetRow) -> Target:
 
 
 # -- choices -----------------------------------------------------------------------------------------------
+
+
+PRESS_BY_MAIL = ("message_received", "email")
+"""The choice "a message (press) for you, by e-mail": a person's one choice of press by e-mail, honoured by the
+copies with a reply code (:mod:`dippouch.store.press`) and by the notification e-mail alike."""
+PRESS_BY_MAIL_DEFAULT = False
+"""Off unless the person chooses it: a message is talk, and e-mail for each would flood an inbox."""
+
+
+def press_by_mail(s: Any, person_ids: Iterable[int]) -> set[int]:
+    """Those of ``person_ids`` whose choice is press by e-mail (stored, else :data:`PRESS_BY_MAIL_DEFAULT`),
+    in the caller's session (the sender's transaction)."""
+    ids = set(person_ids)
+    if not ids:
+        return set()
+    event, channel = PRESS_BY_MAIL
+    q = sa.select(NotifyPrefRow.person_id, NotifyPrefRow.enabled).where(
+        NotifyPrefRow.person_id.in_(ids), NotifyPrefRow.event == event, NotifyPrefRow.channel == channel
+    )
+    stored = {pid: bool(on) for pid, on in s.execute(q)}
+    return {pid for pid in ids if stored.get(pid, PRESS_BY_MAIL_DEFAULT)}
 
 
 def stored_preferences(db: Database, person_id: int) -> tuple[dict[tuple[str, str], bool], int | None]:

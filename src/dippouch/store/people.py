@@ -15,6 +15,7 @@ from datetime import datetime
 import sqlalchemy as sa
 
 from dippouch.game import GameError, as_utc
+from dippouch.people import anonymity
 from dippouch.store.db import Database
 from dippouch.store.gamefile import clean_address
 from dippouch.store.models import GameRow, PersonRow, PhaseRow, PlayerRow
@@ -26,6 +27,7 @@ __all__ = [
     "Seat",
     "clean_name",
     "create_person",
+    "names_hidden",
     "person",
     "person_by_email",
     "rename_person",
@@ -151,3 +153,11 @@ def seats_of(db: Database, person_id: int) -> list[Seat]:
     )
     with db.session() as s:
         return [Seat(*row) for row in s.execute(q)]
+
+
+def names_hidden(db: Database, game: str) -> bool:
+    """Whether ``game`` hides its players' names now (anonymous and not finished:
+    :func:`dippouch.people.anonymity.names_hidden`); an unknown game hides nothing (it shows nothing)."""
+    with db.session() as s:
+        row = s.execute(sa.select(GameRow.settings, GameRow.status).where(GameRow.name == game)).first()
+    return row is not None and anonymity.names_hidden(row.settings, str(row.status))

@@ -14,6 +14,7 @@ message id; a notifier keeps the last id it handled per power and asks again.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -43,6 +44,7 @@ from dippouch.press.rules import (
 from dippouch.store.db import Database
 from dippouch.store.mailbox import queue_in
 from dippouch.store.models import GameRow, PhaseRow, PlayerRow
+from dippouch.store.models_mail import GameMailRow, OutboxRow
 from dippouch.store.models_press import (
     PressBlockRow,
     PressChannelRow,
@@ -52,7 +54,8 @@ from dippouch.store.models_press import (
     PressSettingsRow,
     PressTokenRow,
 )
-from dippouch.store.rows import game_row, game_variant, log_event
+from dippouch.store.notify import press_by_mail
+from dippouch.store.rows import game_row, game_settings, game_variant, log_event
 
 __all__ = [
     "PAGE",
@@ -67,8 +70,10 @@ __all__ = [
     "announce",
     "blocks",
     "channel_page",
+    "copied",
     "export_press",
     "is_finished",
+    "mail_copies_for",
     "mark_read",
     "messages_since",
     "overview",
@@ -162,7 +167,16 @@ class TokenOwner:
 
 def _rules(s: Session, g: GameRow) -> PressRules:
     row = s.get(PressSettingsRow, g.id)
-    return rules_for(row.rules if row is not None else None, game_variant(g).data)
+    return _rules_of(g, row.rules if row is not None else None)
+
+
+def _rules_of(g: GameRow, declared: Mapping[str, Any] | None) -> PressRules:
+    """The press rules from what the game declared, ``anonymous`` read from the game's own setting (one truth
+    for every page, not the press's alone); a value a stored table or the variant's ``[press]`` still holds is
+    not read."""
+    stored = {k: v for k, v in (declared or {}).items() if k != "anonymous"}
+    rules = rules_for(stored or None, game_variant(g).data)
+    return dataclasses.replace(rules, anonymous=game_settings(g).anonymous)
 
 
 def press_rules(db: Database, name: str) -> PressRules:
@@ -176,11 +190,15 @@ def set_press_rules(db: Database, name: str, data: Mapping[str, Any], *, now: da
     with db.session() as s, s.begin():
         g = game_row(s, name, lock=True)
         rules = PressRules.from_data(dict(data), _rules(s, g))
+        settings = game_settings(g)
+        if rules.anonymous != settings.anonymous:  # the game's setting, which every page reads
+            g.settings = dataclasses.replace(settings, anonymous=rules.anonymous).to_data()
+        kept = {k: v for k, v in rules.to_data().items() if k != "anonymous"}
         row = s.get(PressSettingsRow, g.id)
         if row is None:
-            s.add(PressSettingsRow(game_id=g.id, rules=rules.to_data()))
+            s.add(PressSettingsRow(game_id=g.id, rules=kept))
         else:
-            row.rules = rules.to_data()
+            row.rules = kept
         log_event(s, g, as_utc(now), "press-rules", rules=rules.to_data())
         return rules
 
@@ -315,7 +333,7 @@ def _situation(s: Session, name: str, sender: str, now: datetime) -> _Situation:
             addresses[power] = email
     return _Situation(
         game=g,
-        rules=rules_for(declared, game_variant(g).data),
+        rules=_rules_of(g, declared),
         phase_id=None if finished else phase_id,
         phase_kind=None if finished else phase_kind,
         sent_last_minute=0 if sender == COORDINATOR else int(sent or 0),
@@ -390,8 +408,8 @@ def send(
         if sender != COORDINATOR:
             _read_up_to(s, ch.id, sender, msg.id)
         mailed = 0
-        if not held and it.addresses:
-            mailed = _mail_copies(s, g, it.rules, ch, msg, powers, now, set(it.against), it.addresses)
+        if not held and it.addresses:  # someone has an address: whether they take copies is _mail_copies's
+            mailed = _mail_copies(s, g, it.rules, ch, msg, powers, now, set(it.against))
         return Sent(id=msg.id, channel_id=ch.id, kind=kind, held=held, mailed=mailed)
 
 
@@ -416,17 +434,12 @@ def _mail_copies(
     powers: Sequence[str],
     now: datetime,
     muted: set[str] | None = None,
-    addresses: Mapping[str, str] | None = None,
 ) -> int:
-    """Queue a copy for every recipient whose player has an e-mail address (in the sender's transaction);
-    ``muted``: the powers that mute or block the sender, ``addresses`` the players' addresses by power, if the
-    caller knows them already."""
-    if addresses is None:
-        addresses = {
-            p.power: p.email
-            for p in s.scalars(sa.select(PlayerRow).where(PlayerRow.game_id == g.id, PlayerRow.replaced_at.is_(None)))
-            if p.email
-        }
+    """Queue a copy for every recipient who takes press by e-mail (:func:`_copy_addresses`), in the sender's
+    transaction; ``muted``: the powers that mute or block the sender, if the caller knows them already."""
+    addresses = _copy_addresses(s, g)
+    if not addresses:
+        return 0
     if muted is None:
         muted = _muted_by(s, g, msg.sender)
     members = _members(ch, powers)
@@ -449,6 +462,43 @@ def _mail_copies(
         )
         n += int(made)
     return n
+
+
+def _mail_takes_replies(s: Session, g: GameRow) -> bool:
+    """Whether the game's mail is set up (``dippouch mail setup``, not disabled): only then is a reply to a
+    copy read, so only then is a copy with a reply code sent."""
+    row = s.get(GameMailRow, g.id)
+    return row is not None and bool(dict(row.config).get("enabled", True))
+
+
+def _copy_addresses(s: Session, g: GameRow) -> dict[str, str]:
+    """Power -> the address its copies go to: the seat's address, in a game whose mail takes replies, for a
+    seat whose person chose press by e-mail (the notification choice "a message for you" by e-mail, off
+    unless chosen: :data:`dippouch.store.notify.PRESS_BY_MAIL`) or that has no person (a player the
+    coordinator seated with an address only: mail is their way in). Nobody else gets a copy, so nobody gets
+    two e-mails for one message: the notification e-mail goes where no copy went."""
+    if not _mail_takes_replies(s, g):
+        return {}
+    seats = [
+        p
+        for p in s.scalars(sa.select(PlayerRow).where(PlayerRow.game_id == g.id, PlayerRow.replaced_at.is_(None)))
+        if p.email
+    ]
+    wants = press_by_mail(s, [p.person_id for p in seats if p.person_id is not None])
+    return {p.power: str(p.email) for p in seats if p.person_id is None or p.person_id in wants}
+
+
+def copied(db: Database, message_id: int, power: str) -> bool:
+    """Whether a copy of the message was queued for ``power`` (the notifier then sends no e-mail of its own)."""
+    with db.session() as s:
+        q = sa.select(OutboxRow.id).where(OutboxRow.key == f"press:{int(message_id)}:{power}")
+        return s.scalars(q).first() is not None
+
+
+def mail_copies_for(db: Database, name: str, power: str) -> str | None:
+    """The address ``power``'s copies go to now, or ``None`` (for the press panel: what the player is told)."""
+    with db.session() as s:
+        return _copy_addresses(s, game_row(s, name)).get(power)
 
 
 def _token(s: Session, g: GameRow, ch: PressChannelRow, power: str, address: str) -> str:

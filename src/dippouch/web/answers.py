@@ -203,6 +203,9 @@ class GameView(Answer):
     absences: GameAbsencesAnswer | None = Field(
         None, description="Who is away (days only), the game's policy for them and what it did at past deadlines."
     )
+    names_hidden: bool | None = Field(
+        None, description="An anonymous game before its end: players' names are left out (but the reader's own)."
+    )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -344,6 +347,9 @@ class GameFile(Answer):
     events: list[GameFileEvent]
     sealed: str | None = Field(None, description="What was left out, and why.")
     votes_sealed: str | None = Field(None, description="Draw votes left out under a secret ballot, and why.")
+    anonymous: str | None = Field(
+        None, description="An anonymous game before its end: the players' names left out (but the reader's own)."
+    )
     mail: dict[str, Any] | None = Field(
         None,
         description="The mail record (settings, messages, photographs, held mail, notices): the coordinator's "
@@ -639,6 +645,11 @@ class PressView(Answer):
     threads: list[PressThread]
     blocks: dict[str, str] = Field(description="Powers this player mutes or blocks.")
     latest: int = Field(description="The newest message id this reader may read (where to listen from).")
+    by_mail: str | None = Field(
+        None,
+        description="Where copies of this power's messages are mailed (with a reply code), or null: none are "
+        "(the game's mail does not take replies, the seat has no address, or its person chose no press by e-mail).",
+    )
 
 
 class PressChannelView(Answer):
@@ -911,7 +922,9 @@ class RosterChange(Answer):
 
 class RosterEntryAnswer(Answer):
     power: str
-    player: str
+    player: str | None = Field(
+        description="None in an anonymous game before its end, but for the reader's own seats (and the coordinator)."
+    )
     away: str | None = Field(None, description='"away 3-21 Aug" while or before the player is away.')
     emails: list[str] | None = Field(None, description="Only for those the game lets read addresses.")
     address: str | None = Field(None, description="The postal address in force today (same rule).")
@@ -926,13 +939,16 @@ class RosterAnswer(Answer):
     visibility: str = Field(description="Who reads addresses: coordinator, co-players or nobody.")
     visibility_text: str
     addresses_shown: bool = Field(description="Whether this caller reads the addresses.")
+    names_hidden: bool | None = Field(
+        None, description="An anonymous game before its end: other players' rows carry their power only."
+    )
     day: str
     entries: list[RosterEntryAnswer]
 
 
 class AwayAnswer(Answer):
     power: str
-    player: str
+    player: str | None = Field(description="None where the game is anonymous and the reader may not know.")
     text: str
     now: bool
 

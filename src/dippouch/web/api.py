@@ -246,7 +246,7 @@ def coordinator(request: Request, name: str) -> dict[str, Any]:
 @router.post("/games", **_answers(CreatedAnswer))
 def create(request: Request, body: dict[str, Any] = Body(...)) -> dict[str, Any]:  # noqa: B008
     """Create a game: {"name", "variant", "movement", "retreats", "adjustments", "timezone", "time_of_day",
-    "missed", "draws", "visibility", "option_KEY": value}."""
+    "missed", "draws", "secret_ballot", "anonymous", "visibility", "option_KEY": value}."""
     viewer = _writer(request)
     form = {
         k: (v if isinstance(v, str) else str(v).lower() if isinstance(v, bool) else str(v)) for k, v in body.items()

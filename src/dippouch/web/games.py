@@ -13,6 +13,7 @@ from dippouch.report import phase_report
 from dippouch.store.models import PhaseRow
 from dippouch.store.repository import phase_record_of
 from dippouch.store.web_queries import game_phase
+from dippouch.web.anonymity import game_view_seen, seen_powers
 from dippouch.web.inputs import duration_text
 from dippouch.web.maps import map_available
 from dippouch.web.roster import game_absences_view
@@ -72,7 +73,13 @@ def games_list(web: Web, viewer: Viewer) -> list[dict[str, Any]]:
 
 def game_view(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
     """Everything public about a game: phase, deadline, who has sent orders (never what), centres,
-    the last report, the history. Cached until anything in the game changes."""
+    the last report, the history. Cached until anything in the game changes; players' names as the reader
+    may see them (an anonymous game: :mod:`dippouch.web.anonymity`)."""
+    data = _game_view(web, name, viewer)
+    return game_view_seen(data, seen_powers(web, name, viewer))
+
+
+def _game_view(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
     visibility, marker = web.require_visible(name, viewer)
     caches = _caches(web)
     hit = caches.views.get(name)

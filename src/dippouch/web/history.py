@@ -9,9 +9,11 @@ from datetime import datetime
 from typing import Any
 
 from dippouch.game import as_utc
+from dippouch.people.anonymity import redact_game_file
 from dippouch.report import calendar_rows, deadlines_ical, upcoming_deadlines
 from dippouch.store.repository import seal_submission
 from dippouch.store.web_queries import open_phase_sealed
+from dippouch.web.anonymity import seen_powers
 from dippouch.web.games import record
 from dippouch.web.security import NotFound, Viewer
 from dippouch.web.service import Web
@@ -90,6 +92,9 @@ def export(web: Web, name: str, viewer: Viewer, *, unsealed: bool = False, reaso
         view = "coordinator" if viewer.coordinates(name) else "public"
         sealed = web.read.game_file(name, view=view, now=web.now())
         _seal_votes(sealed)
+        seen = seen_powers(web, name, viewer)
+        if seen is not None:  # an anonymous game: nobody's name but the reader's own seats' until the end
+            redact_game_file(sealed, seen)
         return sealed
     try:
         data = web.store.game_file(name, view="unsealed", now=web.now(), who=web.who(name, viewer), reason=reason)

@@ -50,6 +50,7 @@ def create_game(web: Web, viewer: Viewer, form: Mapping[str, Any]) -> str:
         missed_limit=int(missed),
         draws=str(form.get("draws", "on")).lower() in ("1", "true", "on", "yes"),
         secret_ballot=str(form.get("secret_ballot", "")).lower() in ("1", "true", "on", "yes"),
+        anonymous=str(form.get("anonymous", "")).lower() in ("1", "true", "on", "yes"),
     )
     for k in ("movement", "retreats", "adjustments"):
         if duration(settings.deadlines[k], f"the {k} deadline") < timedelta(minutes=1):

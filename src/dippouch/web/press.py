@@ -109,17 +109,19 @@ def panel(web: Web, name: str, power: str, viewer: Viewer) -> dict[str, Any]:
     v, power = web.require_player(name, power, viewer)
     o = store_press.overview(web.read, name, power)
     hide = o.rules.anonymous and not o.finished
+    seen = {power} if hide and not viewer.coordinates(name) else set(v.power_names)  # your own name is yours
     return {
         "game": name,
         "power": power,
         "rules": o.rules.to_data(),
         "rules_text": describe(o.rules),
         "powers": [
-            {"power": p, **({"player": o.players[p]} if p in o.players and not hide else {})} for p in v.power_names
+            {"power": p, **({"player": o.players[p]} if p in o.players and p in seen else {})} for p in v.power_names
         ],
         "threads": [_thread(t) for t in o.threads],
         "blocks": o.blocks,
         "latest": max((t.last_id for t in o.threads), default=0),
+        "by_mail": store_press.mail_copies_for(web.read, name, power),
     }
 
 
@@ -301,6 +303,7 @@ def api_rules(request: Request, name: str, body: RulesIn) -> dict[str, Any]:
     web.require_coordinator(name, viewer)
     with web.writes:
         rules = store_press.set_press_rules(web.store, name, body.rules, now=web.now())
+    web.touched(name)  # anonymity is the game's: its page names players, or no longer
     return {"rules": rules.to_data(), "rules_text": describe(rules)}
 
 
@@ -437,6 +440,7 @@ async def form_announce(request: Request, name: str) -> Response:
                     "quiet_phases": list(form.get("quiet_phases", [])),
                 }
                 store_press.set_press_rules(web.store, name, data, now=web.now())
+                web.touched(name)  # anonymity is the game's: its page names players, or no longer
                 return _redirect(back, "Press rules saved.")
             store_press.announce(web.store, name, _one(form, "text"), now=web.now())
     except DippouchError as e:

@@ -28,10 +28,12 @@ from starlette.requests import Request
 from dippouch.game import GameError
 from dippouch.people.absences import POLICIES
 from dippouch.people.addresses import address_in_force
+from dippouch.people.anonymity import HIDDEN
 from dippouch.people.dates import DateError, day_range, short_range
 from dippouch.store import absences as absence_store
 from dippouch.store import addresses as address_store
 from dippouch.store.people import person_by_email
+from dippouch.web.anonymity import absences_seen, seen_powers
 from dippouch.web.answers import (
     AbsenceAnswer,
     AbsencesAnswer,
@@ -156,6 +158,12 @@ def _entry(e: address_store.RosterEntry, shown: bool, away: dict[str, str]) -> d
     return out
 
 
+def _hidden_entry(e: address_store.RosterEntry) -> dict[str, Any]:
+    """A seat of an anonymous game whose player the reader may not know: the power only (not even its days
+    away, which a game naming the player would show too: :func:`dippouch.web.anonymity.absences_seen`)."""
+    return {"power": e.power, "player": None}
+
+
 def _roster_views(web: Web, viewer: Viewer, games: list[str] | None) -> list[dict[str, Any]]:
     today = web.now().date()
     out = []
@@ -164,8 +172,12 @@ def _roster_views(web: Web, viewer: Viewer, games: list[str] | None) -> list[dic
             continue
         shown = may_read_addresses(viewer, r.game, r.visibility)
         away = {a.power: a.text for a in absence_store.game_absences(web.store, r.game, today)}
+        # An anonymous game before its end: a co-player reads their own row only (whose address is whose
+        # would name the players); the coordinator reads every row as the setting says.
+        seen = seen_powers(web, r.game, viewer)
         out.append(
             {
+                **({"names_hidden": True} if seen is not None else {}),
                 "game": r.game,
                 "variant": r.variant,
                 "status": r.status,
@@ -173,7 +185,9 @@ def _roster_views(web: Web, viewer: Viewer, games: list[str] | None) -> list[dic
                 "visibility_text": address_store.VISIBILITIES[r.visibility],
                 "addresses_shown": shown,
                 "day": today.isoformat(),
-                "entries": [_entry(e, shown, away) for e in r.entries],
+                "entries": [
+                    _entry(e, shown, away) if seen is None or e.power in seen else _hidden_entry(e) for e in r.entries
+                ],
             }
         )
     return out
@@ -282,9 +296,9 @@ def roster_csv(views: list[dict[str, Any]]) -> str:
     w.writerow(head)
     for v in views:
         for e in v["entries"]:
-            row = [v["game"], e["power"], e["player"], e.get("away", "")]
+            row = [v["game"], e["power"], e["player"] or HIDDEN, e.get("away", "")]
             if shown:
-                if v["addresses_shown"]:
+                if v["addresses_shown"] and "emails" in e:
                     changes = "; ".join(
                         f"from {c['first_day']}: {(c['address'] or 'no address').replace(chr(10), ', ')}"
                         for c in e["changes"]
@@ -312,8 +326,9 @@ def _lines(views: list[dict[str, Any]]) -> list[tuple[str, str]]:
         if not v["addresses_shown"]:
             out.append(("t", f"Addresses are read by {v['visibility_text']}."))
         for e in v["entries"]:
-            out.append(("b", f"{e['power']}: {e['player']}" + (f" ({e['away']})" if e.get("away") else "")))
-            if v["addresses_shown"]:
+            who = e["player"] or HIDDEN
+            out.append(("b", f"{e['power']}: {who}" + (f" ({e['away']})" if e.get("away") else "")))
+            if v["addresses_shown"] and "emails" in e:
                 if e["emails"]:
                     out.append(("t", "    " + ", ".join(e["emails"])))
                 for line in (e["address"] or "no postal address given").split("\n"):
@@ -756,9 +771,9 @@ def api_roster(request: Request) -> list[dict[str, Any]]:
 @api_router.get("/games/{name}/absences", **_answers(GameAbsencesAnswer))
 def api_game_absences(request: Request, name: str) -> dict[str, Any]:
     """Who is away (days only), the game's policy and what it did at past deadlines: as public as the game."""
-    web = web_of(request)
-    web.require_visible(name, viewer_of(request))
-    return game_absences_view(web, name)
+    web, viewer = web_of(request), viewer_of(request)
+    web.require_visible(name, viewer)
+    return absences_seen(game_absences_view(web, name), seen_powers(web, name, viewer))
 
 
 @api_router.post("/games/{name}/roster/settings", **_answers(RosterSettingsAnswer))

@@ -1,0 +1,69 @@
+"""Which players' names a web reader may see in an anonymous game (:mod:`dippouch.people.anonymity`).
+
+Every route that names a player asks :func:`seen_powers`: ``None`` when the reader may see every name (the
+game is not anonymous, or is over, or the reader coordinates it), else the powers whose players the reader may
+see (their own seats; none for a visitor). The answer's shape stays the same: a hidden player's place is
+empty (or :data:`~dippouch.people.anonymity.HIDDEN` where a text must be filled), so a program reading the
+API needs no second format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from dippouch.store.people import names_hidden
+from dippouch.web.security import Viewer
+from dippouch.web.service import Web
+
+__all__ = ["absences_seen", "game_view_seen", "seen_powers", "without_hidden"]
+
+
+def seen_powers(web: Web, name: str, viewer: Viewer) -> frozenset[str] | None:
+    """``None``: every name may be shown to ``viewer``; else the powers whose players they may see."""
+    if viewer.coordinates(name) or not names_hidden(web.read, name):
+        return None
+    return frozenset(viewer.powers(name))
+
+
+def without_hidden(
+    rows: Iterable[Mapping[str, Any]], seen: frozenset[str] | None, fields: Iterable[str]
+) -> list[dict[str, Any]]:
+    """Rows (each with a ``power``) with ``fields`` emptied where their player is hidden from the reader."""
+    keys = tuple(fields)
+    if seen is None:
+        return [dict(r) for r in rows]
+    return [
+        dict(r) if r.get("power") in seen else {**r, **dict.fromkeys((k for k in keys if k in r), None)} for r in rows
+    ]
+
+
+def absences_seen(view: Mapping[str, Any], seen: frozenset[str] | None) -> dict[str, Any]:
+    """A game's absences (:func:`dippouch.web.roster.game_absences_view`) as the reader may see them: what
+    the game did at past deadlines stays (by power); who is away now does not, but for the reader's own seats
+    (a person's holiday shows the same days in every game they play: beside a game that names them, the days
+    would name the player here); nor does the stand-in."""
+    if seen is None:
+        return dict(view)
+    applied = [
+        u
+        if u.get("power") in seen or u.get("policy") != "stand_in"
+        else {**u, "text": f"{u.get('power')} was away: a stand-in could order for them"}
+        for u in view.get("applied", [])
+    ]
+    return {
+        **view,
+        "stand_in": None,
+        "away": [dict(a) for a in view.get("away", []) if a.get("power") in seen],
+        "applied": applied,
+    }
+
+
+def game_view_seen(view: Mapping[str, Any], seen: frozenset[str] | None) -> dict[str, Any]:
+    """The game page's data (:func:`dippouch.web.games.game_view`, cached for every reader) for this reader."""
+    if seen is None:
+        return dict(view)
+    out = {**view, "names_hidden": True, "powers": without_hidden(view.get("powers", []), seen, ("player",))}
+    if isinstance(view.get("absences"), Mapping):
+        out["absences"] = absences_seen(view["absences"], seen)
+    return out
