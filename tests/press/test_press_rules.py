@@ -118,7 +118,7 @@ def test_refusals_of_partial_press_blocks_rate_and_quiet_phases_say_what_to_do_i
         "France blocked you and takes no private messages from you; a group or public message still reaches them"
     )
     assert words(PressRules(per_minute=3), ("France",), sent_last_minute=3).endswith(
-        "this game allows 3 a minute: send again a minute after the first of them"
+        "this game allows 3 a minute: send again in 60 seconds"
     )
     quiet = PressRules(quiet_phases=frozenset({"retreats", "adjustments"}))
     assert words(quiet, ("France",), phase="retreats").startswith("no press during retreat phases in this game")

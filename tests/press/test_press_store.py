@@ -99,9 +99,13 @@ def test_flooding_is_refused_after_the_rate_per_minute(store: GameStore) -> None
     for i in range(3):
         press.send(store, "g", "England", ["France"], f"m{i}", now=T0 + timedelta(seconds=i))
     with pytest.raises(press.PressRefused) as e:
-        press.send(store, "g", "England", ["France"], "m3", now=T0 + timedelta(seconds=5))
+        press.send(store, "g", "England", ["France"], "m3", now=T0 + timedelta(seconds=5.5))
     assert e.value.refusal.rule == "rate"
-    press.send(store, "g", "England", ["France"], "later", now=T0 + timedelta(seconds=70))
+    # The first of the three leaves the minute at T0 + 60 s: 54.5 s from the refused send, said rounded up.
+    assert "send again in 55 seconds" in str(e.value)
+    with pytest.raises(press.PressRefused, match=r"send again in 1 second$"):
+        press.send(store, "g", "England", ["France"], "m3", now=T0 + timedelta(seconds=59.5))
+    press.send(store, "g", "England", ["France"], "on time", now=T0 + timedelta(seconds=60))
 
 
 def test_postal_press_is_held_until_the_phase_is_processed(store: GameStore) -> None:

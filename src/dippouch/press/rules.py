@@ -181,6 +181,8 @@ class Attempt:
     text: str
     sent_last_minute: int = 0
     """Messages the sender sent in the minute before this one."""
+    free_in: int = 60
+    """Seconds until the first of those leaves the minute (when one more may be sent), rounded up."""
     blocked_by: frozenset[str] = field(default_factory=frozenset)
     """Recipients who block the sender."""
 
@@ -260,9 +262,14 @@ def refusal(rules: PressRules, a: Attempt) -> Refusal | None:
         return Refusal(
             "rate",
             f"you sent {a.sent_last_minute} messages in the last minute; this game allows {rules.per_minute} "
-            "a minute: send again a minute after the first of them",
+            f"a minute: send again in {_seconds(a.free_in)}",
         )
     return None
+
+
+def _seconds(n: int) -> str:
+    n = max(1, n)
+    return "1 second" if n == 1 else f"{n} seconds"
 
 
 _PHASE_WORDS = {"retreats": "retreat", "adjustments": "adjustment"}

@@ -15,6 +15,7 @@ message id; a notifier keeps the last id it handled per power and asks again.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -264,25 +265,36 @@ def _channel(
 
 
 # A send's two reads, built once (building a statement costs more than running it; see :func:`_situation`).
-_LATELY = (
-    sa.select(sa.func.count())
-    .where(
-        PressMessageRow.game_id == GameRow.id,
-        PressMessageRow.sender == sa.bindparam("sender"),
-        PressMessageRow.sent_at > sa.bindparam("since"),
+def _lately(what: Any) -> Any:
+    return (
+        sa.select(what)
+        .where(
+            PressMessageRow.game_id == GameRow.id,
+            PressMessageRow.sender == sa.bindparam("sender"),
+            PressMessageRow.sent_at > sa.bindparam("since"),
+        )
+        .correlate(GameRow)
+        .scalar_subquery()
     )
-    .correlate(GameRow)
-    .scalar_subquery()
-)
+
+
 _SITUATION = (
-    sa.select(GameRow, PressSettingsRow.rules, PhaseRow.id, PhaseRow.kind, _LATELY)
+    sa.select(
+        GameRow,
+        PressSettingsRow.rules,
+        PhaseRow.id,
+        PhaseRow.kind,
+        _lately(sa.func.count()),
+        _lately(sa.func.min(PressMessageRow.sent_at)),
+    )
     .options(defer(GameRow.variant_data))
     .outerjoin(PressSettingsRow, PressSettingsRow.game_id == GameRow.id)
     .outerjoin(PhaseRow, sa.and_(PhaseRow.game_id == GameRow.id, PhaseRow.status == "open"))
     .where(GameRow.name == sa.bindparam("name"))
     .with_for_update(read=True, of=GameRow)
 )
-"""The game (locked for sharing), its declared press rules, its open phase, the sender's last minute."""
+"""The game (locked for sharing), its declared press rules, its open phase, the sender's messages in the last
+minute and the first of them."""
 _ABOUT: sa.CompoundSelect[Any] = sa.union_all(
     sa.select(PressBlockRow.power, PressBlockRow.kind, sa.cast(sa.null(), sa.String)).where(
         PressBlockRow.game_id == sa.bindparam("game"), PressBlockRow.other == sa.bindparam("sender")
@@ -304,6 +316,8 @@ class _Situation:
     phase_id: int | None
     phase_kind: str | None
     sent_last_minute: int
+    free_in: int
+    """Seconds until the first message of the sender's last minute leaves it."""
     against: dict[str, str]
     """Power -> ``mute`` or ``block``, for the powers that mute or block the sender."""
     addresses: dict[str, str]
@@ -322,7 +336,7 @@ def _situation(s: Session, name: str, sender: str, now: datetime) -> _Situation:
     if row is None:
         game_row(s, name)  # raises, naming the games there are
         raise AssertionError("unreachable")
-    g, declared, phase_id, phase_kind, sent = row
+    g, declared, phase_id, phase_kind, sent, first = row
     finished = g.status == "finished"
     against: dict[str, str] = {}
     addresses: dict[str, str] = {}
@@ -337,6 +351,7 @@ def _situation(s: Session, name: str, sender: str, now: datetime) -> _Situation:
         phase_id=None if finished else phase_id,
         phase_kind=None if finished else phase_kind,
         sent_last_minute=0 if sender == COORDINATOR else int(sent or 0),
+        free_in=60 if first is None else math.ceil((as_utc(first) + timedelta(minutes=1) - now).total_seconds()),
         against={} if sender == COORDINATOR else against,
         addresses=addresses,
     )
@@ -381,6 +396,7 @@ def send(
             phase_kind=it.phase_kind,
             text=text,
             sent_last_minute=it.sent_last_minute,
+            free_in=it.free_in,
             blocked_by=frozenset(p for p, k in it.against.items() if k == "block"),
         )
         why = refusal(it.rules, attempt)
