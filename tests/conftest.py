@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
+from dippouch.store import GameStore
+
 # The local mail servers' fixtures (smtp, imap) and the browser tests' (chromium, live_site) for any test that
 # names them.
 pytest_plugins = ["mailservers", "browsersupport"]
@@ -29,6 +31,14 @@ def pytest_configure(config: pytest.Config) -> None:
     cache = tempfile.mkdtemp(prefix="dippouch-test-cache-")
     os.environ["DIPPOUCH_CACHE_DIR"] = cache
     atexit.register(shutil.rmtree, cache, True)
+
+
+@pytest.fixture
+def store(db_url: str) -> Iterator[GameStore]:
+    """An empty game store on each database the tests run on (a test file may define its own ``store``)."""
+    s = GameStore(db_url)
+    yield s
+    s.close()
 
 
 def in_ci() -> bool:

@@ -4,11 +4,8 @@ to process now (the confirmation page says so before they press it)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-
-import pytest
 
 from dippouch.game import Settings
 from dippouch.store import GameStore
@@ -18,13 +15,6 @@ from websupport import Site
 
 T0 = datetime(2026, 8, 1, 12, 0, tzinfo=UTC)
 DEADLINES = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
-
-
-@pytest.fixture
-def store(db_url: str) -> Iterator[GameStore]:
-    s = GameStore(db_url)
-    yield s
-    s.close()
 
 
 def _game(store: GameStore, policy: str) -> int:

@@ -5,7 +5,6 @@ test_absences_worker.py)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
@@ -18,13 +17,6 @@ from dippouch.worker.service import process_due
 
 T0 = datetime(2026, 8, 1, 12, 0, tzinfo=UTC)  # Spring 1901's deadline: 3 Aug 12:00; Fall's: 5 Aug 12:00
 DEADLINES = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
-
-
-@pytest.fixture
-def store(db_url: str) -> Iterator[GameStore]:
-    s = GameStore(db_url)
-    yield s
-    s.close()
 
 
 def _game(store: GameStore, name: str, power: str = "Austria", who: str = "Ann") -> int:

@@ -4,10 +4,7 @@ another game's absent player has their standing orders carried into the phase th
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import timedelta
-
-import pytest
 
 from dippouch.game import Settings
 from dippouch.store import GameStore
@@ -17,13 +14,6 @@ from dippouch.worker.service import process_due
 from workersupport import check_ledger, start_worker
 
 DEADLINES = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
-
-
-@pytest.fixture
-def store(db_url: str) -> Iterator[GameStore]:
-    s = GameStore(db_url)
-    yield s
-    s.close()
 
 
 def test_the_worker_extends_an_absent_players_deadline_and_carries_anothers_standing_orders(

@@ -4,7 +4,6 @@ wait for (in, missing, not needed), challenges used once, and forgetting."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -28,13 +27,6 @@ from dippouch.store.accounts import (
 from dippouch.store.people import create_person, person, seat_person
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def store(db_url: str) -> Iterator[GameStore]:
-    s = GameStore(db_url)
-    yield s
-    s.close()
 
 
 def _link(store: GameStore, email: str, name: str | None = None) -> str:

@@ -5,7 +5,6 @@ and a person's data exported and forgotten."""
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -31,13 +30,6 @@ from dippouch.store.reliability import profile, record_of
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 DEADLINES = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
-
-
-@pytest.fixture
-def store(db_url: str) -> Iterator[GameStore]:
-    s = GameStore(db_url)
-    yield s
-    s.close()
 
 
 def _game(store: GameStore, name: str = "hy", variant: str = "hundred3") -> str:

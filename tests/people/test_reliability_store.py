@@ -4,10 +4,7 @@ as abandoned; the public profile says name, games and reliability."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-
-import pytest
 
 from dippouch.game import Settings
 from dippouch.store import GameStore
@@ -16,13 +13,6 @@ from dippouch.store.reliability import profile, record_of, reliabilities
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 DEADLINES = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
-
-
-@pytest.fixture
-def store(db_url: str) -> Iterator[GameStore]:
-    s = GameStore(db_url)
-    yield s
-    s.close()
 
 
 def _game(store: GameStore, name: str) -> None:

@@ -3,7 +3,6 @@ variant's data), and a person's addresses in "download my data" and gone after "
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, date, datetime
 
 import pytest
@@ -15,13 +14,6 @@ from dippouch.store.people import create_person, seat_person
 
 T0 = datetime(2026, 8, 1, 12, 0, tzinfo=UTC)
 DEADLINES = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
-
-
-@pytest.fixture
-def store(db_url: str) -> Iterator[GameStore]:
-    s = GameStore(db_url)
-    yield s
-    s.close()
 
 
 def _seat(store: GameStore, game: str, power: str, pid: int, name: str) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -13,13 +12,6 @@ from dippouch.store.access import AccessStore, Grant
 from dippouch.store.people import create_person, person, person_by_email, rename_person, seat_person, seats_of
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def store(db_url: str) -> Iterator[GameStore]:
-    s = GameStore(db_url)
-    yield s
-    s.close()
 
 
 def _game(store: GameStore, name: str) -> None:

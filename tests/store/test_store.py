@@ -10,7 +10,6 @@ import json
 import os
 import subprocess
 import sys
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -23,13 +22,6 @@ from dippouch.game import GameError, Settings
 from dippouch.store import GameStore
 
 T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def store(db_url: str) -> Iterator[GameStore]:
-    s = GameStore(db_url)
-    yield s
-    s.close()
 
 
 def _new(store: GameStore, name: str = "g", movement: str = "12d", **settings: Any) -> None:

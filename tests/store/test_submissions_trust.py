@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -23,13 +22,6 @@ from dippouch.store import GameStore
 from helpers import board
 
 T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
-
-
-@pytest.fixture
-def store(db_url: str) -> Iterator[GameStore]:
-    s = GameStore(db_url)
-    yield s
-    s.close()
 
 
 def _new(store: GameStore, variant: str = "standard") -> None:
