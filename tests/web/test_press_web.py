@@ -212,3 +212,24 @@ def test_a_visitor_reads_the_press_page_only_once_the_game_is_over_and_its_press
     assert 'href="/games/demo/press"' in visitor.get("/games/demo").text
     store_press.set_press_rules(store, "demo", {"open_after_end": False}, now=site.clock())
     assert "Between us" not in visitor.get("/games/demo/press").text
+
+
+def test_a_channel_marks_where_each_phases_talk_begins(site: Site) -> None:
+    """Talk read months later needs its context: the channel page and the API say the phase each message was
+    written in, and the page draws a mark where a new phase's talk begins."""
+    en, fr = site.player("demo", "England"), site.player("demo", "France")
+    r = site.api(en, _p("England"), {"to": ["France"], "text": "Spring words"})
+    channel = r.json()["channel"]
+    site.api(fr, _p("France") + f"/channels/{channel}", {"text": "Spring answer"})
+    site.web.store.process("demo", now=site.web.now(), force=True)
+    site.api(en, _p("England"), {"to": ["France"], "text": "Autumn words"})
+    page = fr.get(_p("France") + f"/channels/{channel}").json()
+    assert [(m["text"], m["phase"]) for m in page["messages"]] == [
+        ("Spring words", "Spring 1901 Movement"),
+        ("Spring answer", "Spring 1901 Movement"),
+        ("Autumn words", "Fall 1901 Movement"),
+    ]
+    html = fr.get(f"/games/demo/play/France/press/{channel}").text
+    marks = [ln for ln in html.splitlines() if 'class="press-phase"' in ln]
+    assert len(marks) == 2 and "Spring 1901 Movement" in marks[0] and "Fall 1901 Movement" in marks[1]
+    assert html.index("Spring answer") < html.index("Fall 1901 Movement") < html.index("Autumn words")

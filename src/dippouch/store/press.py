@@ -121,6 +121,8 @@ class Message:
     kind: str = ""
     """The channel's kind, and its members (for a page that has not shown the channel yet)."""
     members: tuple[str, ...] = ()
+    phase: str = ""
+    """The phase it was written in ("" once the game was over): pages mark where a phase's talk begins."""
 
 
 @dataclass(frozen=True)
@@ -720,12 +722,21 @@ def _thread_of(
     return row
 
 
+def _phase_names(s: Session, messages: Sequence[PressMessageRow]) -> dict[int, str]:
+    """Phase id -> its name, for the phases these messages were written in (one read)."""
+    ids = {m.phase_id for m in messages if m.phase_id is not None}
+    if not ids:
+        return {}
+    return {int(i): str(n) for i, n in s.execute(sa.select(PhaseRow.id, PhaseRow.name).where(PhaseRow.id.in_(ids)))}
+
+
 def _message(
     m: PressMessageRow,
     rules: PressRules,
     power: str | None,
     finished: bool,
     channel: tuple[str, list[str]] | None = None,
+    phases: Mapping[int, str] | None = None,
 ) -> Message:
     return Message(
         id=m.id,
@@ -737,6 +748,7 @@ def _message(
         mine=power is not None and m.sender == power,
         kind=channel[0] if channel else "",
         members=tuple(channel[1]) if channel else (),
+        phase=(phases or {}).get(m.phase_id, "") if m.phase_id is not None else "",
     )
 
 
@@ -768,7 +780,9 @@ def channel_page(
         finished = g.status == "finished"
         powers = game_variant(g).power_names
         where = (row.kind, _shown_members(rules, row, powers, power, finished))
-        msgs = [_message(m, rules, power, finished, where) for m in reversed(got[:limit])]
+        shown = got[:limit]
+        names = _phase_names(s, shown)
+        msgs = [_message(m, rules, power, finished, where, names) for m in reversed(shown)]
         thread = Thread(
             id=row.id,
             kind=row.kind,
@@ -841,10 +855,9 @@ def messages_since(
         finished = g.status == "finished"
         powers = game_variant(g).power_names
         kinds = {r.id: (r.kind, _shown_members(rules, r, powers, power, finished)) for r in rows}
-        return [
-            _message(m, rules, power, finished, kinds[m.channel_id])
-            for m in s.scalars(q.order_by(PressMessageRow.id).limit(500))
-        ]
+        got = list(s.scalars(q.order_by(PressMessageRow.id).limit(500)))
+        names = _phase_names(s, got)
+        return [_message(m, rules, power, finished, kinds[m.channel_id], names) for m in got]
 
 
 def games_with_press_since(db: Database, since: datetime) -> list[tuple[str, int, int]]:

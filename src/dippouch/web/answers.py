@@ -625,6 +625,7 @@ class PressMessage(Answer):
     mine: bool
     kind: str = Field(description="The channel's kind: private, group, public or announcement.")
     members: list[str] = Field(description="The channel's powers.")
+    phase: str = Field("", description='The phase it was written in ("" when written after the game ended).')
 
 
 class PressThread(Answer):

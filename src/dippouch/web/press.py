@@ -95,6 +95,7 @@ def _message(m: store_press.Message) -> dict[str, Any]:
         "mine": m.mine,
         "kind": m.kind,
         "members": list(m.members),
+        "phase": m.phase,
     }
 
 

@@ -81,6 +81,15 @@
   }
   function appendMessage(m) {
     if (list.querySelector('[data-id="' + m.id + '"]')) return;
+    // A new phase's first message gets the phase's mark, as the page draws it (templates/_press.html).
+    var marks = list.querySelectorAll("li.press-phase");
+    var lastPhase = marks.length ? marks[marks.length - 1].getAttribute("data-phase") : null;
+    if (m.phase !== undefined && m.phase !== lastPhase) {
+      var mark = el("li", "press-phase", m.phase || "After the game");
+      mark.setAttribute("role", "separator");
+      mark.setAttribute("data-phase", m.phase);
+      list.appendChild(mark);
+    }
     var li = el("li", "press-msg" + (m.mine ? " mine" : ""));
     li.setAttribute("data-id", m.id);
     var meta = el("p", "press-meta");
