@@ -1,6 +1,6 @@
 """The printed atlas and the map page: what a W3K player waits for on paper and on screen.
 
-    source scripts/chromium && .venv/bin/python benchmarks/bench_map_page.py [--repeat 5]
+    source scripts/chromium && .venv/bin/python benchmarks/bench_map_page.py [--repeat 5] [--no-atlas]
 
 - atlas PDF: the Winter results' map printed as the atlas (overview and regional sheets, render/atlas.py)
   on A4 and on A3, from the SVG of W3K's busiest sample phase: time, pages, bytes;
@@ -177,11 +177,13 @@ def pages(repeat: int) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--no-atlas", action="store_true", help="Leave out the atlas PDF (the page and browser only).")
     args = ap.parse_args()
     print(
         f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f}; {args.repeat} runs"
     )
-    atlas(max(1, args.repeat // 2))
+    if not args.no_atlas:
+        atlas(max(1, args.repeat // 2))
     pages(args.repeat)
 
 

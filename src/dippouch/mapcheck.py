@@ -14,11 +14,15 @@ import math
 import statistics
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING
 
 from dippouch.core.lookup import closest
 from dippouch.core.mapdata import GameMap, ProvinceKind
 from dippouch.core.variant import Variant
+
+if TYPE_CHECKING:  # the renderer and the builder are imported when a check runs, not with this module
+    from dippouch.render.audit import Box, LayoutReport, Mark
+    from dippouch.render.mapgen.checks import GeoReport
 
 __all__ = [
     "LongEdge",
@@ -277,7 +281,7 @@ def check_map(variant: Variant, *, factor: float = 1.6, min_km: float = 0.0) -> 
     return rep
 
 
-def check_geometry(variant: Variant) -> Any:
+def check_geometry(variant: Variant) -> GeoReport:
     """The geometric checks on the variant's built map (drawn borders against the border graph, shores,
     points on the wrong side of the coast, shapes too small to click), as a
     :class:`dippouch.render.mapgen.checks.GeoReport`. Needs the builder's dependencies (shapely);
@@ -287,7 +291,7 @@ def check_geometry(variant: Variant) -> Any:
     return run(variant)
 
 
-def check_drawing(variant: Variant, *, names: str = "auto") -> Any:
+def check_drawing(variant: Variant, *, names: str = "auto") -> LayoutReport:
     """Where the drawn map puts names, centre markers and units, read back from the SVG itself (a
     :class:`dippouch.render.audit.LayoutReport`): the busiest phase of the seeded sample game that
     ``scripts/mapshots`` draws, with names as ``names`` (``auto``, ``full`` or ``abbr``). Needs no shapely;
@@ -301,7 +305,7 @@ def check_drawing(variant: Variant, *, names: str = "auto") -> Any:
     return audit_svg(svg)
 
 
-def check_crowding(variant: Variant, *, names: str = "auto") -> Any:
+def check_crowding(variant: Variant, *, names: str = "auto") -> LayoutReport:
     """Units over each other or over names, wherever they may stand: every kind of unit a province can hold
     (an army, a fleet on each of its coasts), drawn at its spot as the map draws it, against every such
     unit of every other province and every name of the empty board. A :class:`LayoutReport` with
@@ -320,7 +324,7 @@ def check_crowding(variant: Variant, *, names: str = "auto") -> Any:
     r = _static(variant, geo, opts).r
     gmap = variant.map
     kinds = ["A", "F", *sorted({u.kind for u in variant.start.units.values()} - {"A", "F"})]
-    marks: list[tuple[str, Any, Any]] = []
+    marks: list[tuple[str, Mark, Box]] = []
     for p in gmap.provinces:
         for loc in [p.id, *p.coasts]:
             for kind in kinds:

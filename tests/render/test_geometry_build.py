@@ -131,3 +131,57 @@ def test_mapgen_bad_variant_is_one_line() -> None:
     lines = p.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: no variant 'standrad'"), p.stderr
     assert "Traceback" not in p.stderr
+
+
+def test_coast_seas_are_the_seas_along_the_coast() -> None:
+    """W3K's primary sea regions reach every coast of their Sea Area by rule: Lewis's east coast reaches the
+    Hebrides region west of the island, but is drawn by the Minch, the sea its own shore faces."""
+    from dippouch.render.mapgen.graph import coast_seas
+
+    v = load_variant("w3k")
+    assert coast_seas(v, v.map.loc("lew/ec")) == ["mch"]
+    assert coast_seas(v, v.map.loc("lew/wc")) == ["heb"]
+    std = load_variant("standard")
+    assert sorted(coast_seas(std, std.map.loc("spa/sc"))) == ["lyo", "mao", "wes"]
+
+
+def test_the_check_counts_a_fleet_on_the_wrong_side_and_units_hiding_a_neighbour() -> None:
+    """The spots the builder and the data gave before: Lewis's east-coast fleet west of Stornoway (by the
+    Hebrides region, the west coast's sea), Deptford's unit south of it over Sutton-at-Hone and Surrey, the
+    Solent's fleet up Southampton Water on Hampshire's land. Each is counted; the committed spots are not."""
+    v = load_variant("w3k")
+    geo = load_geometry(v)
+    provinces = dict(geo.provinces)
+    provinces["dep"] = replace(provinces["dep"], unit=(788.0, 941.0))
+    provinces["spi"] = replace(provinces["spi"], unit=(708.6, 981.7))
+    old = replace(geo, provinces=provinces, coasts={**geo.coasts, "lew/ec": (411.8, 304.1)})
+    rep = check_geometry(v, old)
+    assert rep.coast_wrong_side == [("lew/ec", "lew/wc")]
+    assert [(a, b) for a, b, _, _ in rep.units_over_land] == [("spi", "ham")], rep.units_over_land
+    assert rep.units_over_land[0][3] > 0.8  # nine tenths of the fleet's mark on Hampshire's land
+    # Deptford's unit is explained in the variant ([mapcheck.units_over_land]): shown, with its reason, and
+    # not a mismatch; without the reason it is one.
+    assert [(a, b) for a, b, *_ in rep.units_over_land_justified] == [("dep", "sut")]
+    assert rep.units_over_land_justified[0][2] > 0.3
+    assert rep.mismatches == 2
+    bare = replace(v, data={**v.data, "mapcheck": {}})
+    rep = check_geometry(bare, old)
+    assert [(a, b) for a, b, _, _ in rep.units_over_land] == [("dep", "sut"), ("spi", "ham")]
+    assert rep.mismatches == 3
+    now = check_geometry(v)
+    assert now.coast_wrong_side == [] and now.units_over_land == [] and now.stale_justifications == []
+    assert [(a, b) for a, b, *_ in now.units_over_land_justified] == [("dep", "mdx")]
+    assert now.units_over_land_justified[0][2] < 0.25  # a fifth of Middlesex, none of Surrey or Sutton
+
+
+def test_a_justification_for_a_unit_hiding_nothing_is_stale() -> None:
+    v = load_variant("standard")
+    rep = check_geometry(replace(v, data={**v.data, "mapcheck": {"units_over_land": {"par": "why not"}}}))
+    assert rep.stale_justifications == ["par"] and rep.mismatches == 0
+
+
+def test_the_checks_callout_disc_is_the_renderers() -> None:
+    from dippouch.render.mapgen.checks import CALLOUT_RING
+    from dippouch.render.svg import PLACE_RING
+
+    assert CALLOUT_RING == PLACE_RING

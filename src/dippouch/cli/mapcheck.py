@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict
+from typing import TYPE_CHECKING
 
 import typer
 
 from dippouch.cli import app
+
+if TYPE_CHECKING:
+    from dippouch.core.variant import Variant
 
 
 @app.command()
@@ -50,7 +54,7 @@ def mapcheck(
         raise typer.Exit(1)
 
 
-def _geometry_report(v: object) -> bool:
+def _geometry_report(v: Variant) -> bool:
     """Print the geometric checks; True when they found mismatches. A missing geometry file or a missing
     shapely is one line, not a failure: the map's data checks above stand on their own."""
     from dippouch.mapcheck import check_geometry
@@ -58,23 +62,23 @@ def _geometry_report(v: object) -> bool:
     try:
         from dippouch.render.mapgen.checks import format_geo_report
 
-        geo = check_geometry(v)  # type: ignore[arg-type]
+        geo = check_geometry(v)
     except ModuleNotFoundError as e:
         typer.echo(f"geometry check: skipped ({e.name} is not installed: pip install 'dippouch[mapgen]')")
         return False
     except FileNotFoundError as e:
         typer.echo(f"geometry check: skipped ({e})")
         return False
-    typer.echo(format_geo_report(geo, v.name))  # type: ignore[attr-defined]
+    typer.echo(format_geo_report(geo, v.name))
     return bool(geo.mismatches)
 
 
-def _drawing_report(v: object, names: str) -> bool:
+def _drawing_report(v: Variant, names: str) -> bool:
     """Print where the drawn map puts names and centre markers; True when any is misplaced."""
     from dippouch.mapcheck import check_drawing
 
     try:
-        rep = check_drawing(v, names=names)  # type: ignore[arg-type]
+        rep = check_drawing(v, names=names)
     except FileNotFoundError as e:
         typer.echo(f"drawing check: skipped ({e})")
         return False
@@ -83,7 +87,7 @@ def _drawing_report(v: object, names: str) -> bool:
     typer.echo(f"misplaced: {rep.misplaced}")
     from dippouch.mapcheck import check_crowding
 
-    crowd = check_crowding(v, names=names)  # type: ignore[arg-type]
+    crowd = check_crowding(v, names=names)
     typer.echo("every unit a province can hold, at its spot:")
     typer.echo(f"  units over each other {len(crowd.units_crowded)}" + _pairs(crowd.units_crowded))
     typer.echo(f"  units over names {len(crowd.units_on_names)}" + _pairs(crowd.units_on_names))

@@ -533,6 +533,12 @@ MAPCHECK = Table(
             value=Str(),
             doc='Why a border much longer than its neighbours is right (`"cor-sar" = "rule 10"`).',
         ),
+        "units_over_land": MapOf(
+            key="unit spot (province or coast)",
+            value=Str(),
+            doc="Why a unit's mark may hide part of a neighbouring province (a unit standing beside a place too "
+            "small for it, `[drawing] unit_spots`): shown by `dippouch mapcheck`, not counted as a mismatch.",
+        ),
     },
 )
 

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from dippouch.render.geometry import path_rings
 from dippouch.render.text import BASELINE, LABEL_DOWN, LABEL_UP, text_width
 
-__all__ = ["LayoutReport", "audit_svg", "inside", "label_box", "mark_box", "marks_touch", "unit_marks"]
+__all__ = ["Box", "LayoutReport", "Mark", "audit_svg", "inside", "label_box", "mark_box", "marks_touch", "unit_marks"]
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -145,9 +145,11 @@ def _unit_middle(g: ET.Element) -> Point | None:
 
 
 Poly = list[Point]
+Mark = tuple[list[Poly], float]
+"""A unit's mark as drawn: its convex outlines and half the width of their outline (:func:`unit_marks`)."""
 
 
-def unit_marks(g: ET.Element) -> tuple[list[Poly], float]:
+def unit_marks(g: ET.Element) -> Mark:
     """A unit's mark as drawn, as convex outlines (an army's disc as a 24-gon, a fleet's hull and its mast,
     a fort's square) and half the width of their outline; the letter lies inside, and the badges and leader
     lines beside it are left out."""
@@ -192,7 +194,7 @@ def _apart(a: Poly, b: Poly) -> bool:
     return False
 
 
-def marks_touch(a: tuple[list[Poly], float], b: tuple[list[Poly], float]) -> bool:
+def marks_touch(a: Mark, b: Mark) -> bool:
     """Whether two units' marks, outlines included, overlap."""
     gap = a[1] + b[1]
     for pa in a[0]:
@@ -208,7 +210,7 @@ def marks_touch(a: tuple[list[Poly], float], b: tuple[list[Poly], float]) -> boo
     return False
 
 
-def mark_box(mark: tuple[list[Poly], float]) -> Box | None:
+def mark_box(mark: Mark) -> Box | None:
     pts = [p for poly in mark[0] for p in poly]
     if not pts:
         return None

@@ -263,9 +263,8 @@ def _coast_marks(geo: Geometry, r: float) -> str:
     for key, (x, y) in sorted(geo.coasts.items()):
         coast = key.partition("/")[2]
         out.append(
-            f'<circle class="coast" cx="{_f(x)}" cy="{_f(y)}" r="{_f(r * 0.75)}" fill="none" stroke="#1f4a66" '
-            f'stroke-width="{_f(r * 0.09)}" stroke-dasharray="{_f(r * 0.25)} {_f(r * 0.2)}"/>'
-            f'<text x="{_f(x)}" y="{_f(y + r * 1.55)}">{escape(coast)}</text>'
+            _ring((x, y), r * 0.75, "#1f4a66", r * 0.09, dash=f"{_f(r * 0.25)} {_f(r * 0.2)}", attrs='class="coast" ')
+            + f'<text x="{_f(x)}" y="{_f(y + r * 1.55)}">{escape(coast)}</text>'
         )
     out.append("</g>")
     return "".join(out)
@@ -459,6 +458,28 @@ def _unit_shape(kind: str, x: float, y: float, r: float, fill: str, stroke: str,
     )
 
 
+def _ring(
+    at: Point,
+    radius: float,
+    stroke: str,
+    width: float,
+    *,
+    fill: str = "none",
+    fill_opacity: str | None = None,
+    dash: str | None = None,
+    attrs: str = "",
+) -> str:
+    """A circle round a spot: every ring the map draws (round a unit holding, supported, converting, handed
+    over, built, dislodged or removed; a place drawn again round its unit) is one of these, so they differ
+    only in what is passed here. ``attrs`` go first (class, data), ``dash`` is a stroke-dasharray."""
+    dashes = f' stroke-dasharray="{dash}"' if dash else ""
+    see = f' fill-opacity="{fill_opacity}"' if fill_opacity else ""
+    return (
+        f'<circle {attrs}cx="{_f(at[0])}" cy="{_f(at[1])}" r="{_f(radius)}" fill="{fill}"{see} stroke="{stroke}"'
+        f' stroke-width="{_f(width)}"{dashes}/>'
+    )
+
+
 PLACE_RING = 1.5
 """The radius of the ring drawn round a unit standing in a castle or city, in unit radii: wider than a
 fleet's hull (1.2 radii and its outline), so the place shows round the unit at full size."""
@@ -477,14 +498,14 @@ def _place_ring(geo: Geometry, abbr: str, at: Point, r: float, fill: str) -> str
         half = min(max(p[0] for p in pts) - min(p[0] for p in pts), max(p[1] for p in pts) - min(p[1] for p in pts)) / 2
         if half >= r * PLACE_RING:
             return ""  # the place is large enough to show round the unit by itself
-    x, y = at
-    a = escape(abbr)
-    return (
-        # Only a picture of the place: a click or tap goes through it to the province shapes beneath, so the
-        # unit standing there and the neighbour it overlaps keep the hit-testing players rely on.
-        f'<circle class="place-ring" data-place="{a}" cx="{_f(x)}" cy="{_f(y)}" pointer-events="none"'
-        f' r="{_f(r * PLACE_RING)}" fill="{fill}" stroke="{CASING}" stroke-width="{_f(r * 0.18)}"/>'
-    )
+    # Only a picture of the place: a click or tap goes through it to the province shapes beneath, so the
+    # unit standing there and the neighbour it overlaps keep the hit-testing players rely on.
+    return _place_disc(abbr, at, r, fill, 'class="place-ring" pointer-events="none" ')
+
+
+def _place_disc(abbr: str, at: Point, r: float, fill: str, attrs: str) -> str:
+    """The place drawn again as a disc round its unit (in the place, or beside it): its tint, a dark edge."""
+    return _ring(at, r * PLACE_RING, CASING, r * 0.18, fill=fill, attrs=f'{attrs}data-place="{escape(abbr)}" ')
 
 
 def _unit_callout(abbr: str, at: Point, to: Point, r: float, fill: str) -> str:
@@ -492,15 +513,13 @@ def _unit_callout(abbr: str, at: Point, to: Point, r: float, fill: str) -> str:
     round the unit as a disc of its tint, which takes clicks for the place (``data-province``), and a leader
     line from the disc to the place itself."""
     a = escape(abbr)
-    x, y = at
     sx, sy = _toward(at, to, r * PLACE_RING)
     d = f"M{_f(sx)} {_f(sy)}L{_f(to[0])} {_f(to[1])}"
     return (
         f'<path class="leader unit-leader" data-unit-leader="{a}" d="{d}" stroke="{CASING}"'
         f' stroke-width="{_f(r * 0.14)}" stroke-linecap="round"/>'
         f'<circle cx="{_f(to[0])}" cy="{_f(to[1])}" r="{_f(r * 0.22)}" fill="{CASING}" pointer-events="none"/>'
-        f'<circle class="place-ring callout" data-place="{a}" data-province="{a}" cx="{_f(x)}" cy="{_f(y)}"'
-        f' r="{_f(r * PLACE_RING)}" fill="{fill}" stroke="{CASING}" stroke-width="{_f(r * 0.18)}"/>'
+        + _place_disc(abbr, at, r, fill, f'class="place-ring callout" data-province="{a}" ')
     )
 
 
@@ -947,6 +966,7 @@ def _key(
     pen = _Pen(r, "#6b6b6b", "ok")
     grey = _Pen(r, ILLEGAL, "illegal")
     sw = 2.6 * fs  # width of a sample
+    mid = (sw / 2, 0.0)
 
     def line(p: _Pen, dash: str | None = None, head: bool = True, width: float = r * 0.34) -> str:
         a, b = (0.0, 0.0), (sw, 0.0)
@@ -958,34 +978,25 @@ def _key(
         ("move", line(pen)),
         ("support", line(pen, f"{_f(r * 0.55)} {_f(r * 0.35)}", width=r * 0.2)),
         ("convoy", line(pen, f"{_f(r * 0.05)} {_f(r * 0.45)}", width=r * 0.26)),
-        (
-            "hold",
-            f'<circle cx="{_f(sw / 2)}" cy="0" r="{_f(r * 1.3)}" fill="none" stroke="#6b6b6b" stroke-width="{_f(r * 0.3)}"/>',
-        ),
+        ("hold", _ring(mid, r * 1.3, "#6b6b6b", r * 0.3)),
         ("failed", line(pen) + _cross((sw / 2, 0.0), r * 1.4)),
         ("refused", line(grey) + _cross((sw / 2, 0.0), r * 1.4, "#444444")),
-        (
-            "dislodged",
-            f'<circle cx="{_f(sw / 2)}" cy="0" r="{_f(r)}" fill="#bbbbbb" stroke="#d7191c" stroke-width="{_f(r * 0.25)}"/>',
-        ),
+        ("dislodged", _ring(mid, r, "#d7191c", r * 0.25, fill="#bbbbbb")),
         (
             "build",
-            f'<circle cx="{_f(sw / 2)}" cy="0" r="{_f(r * 1.4)}" fill="none" stroke="{CASING}" stroke-width="{_f(r * 0.14)}"'
-            f' stroke-dasharray="{_f(r * 0.4)} {_f(r * 0.25)}"/><circle cx="{_f(sw / 2)}" cy="0" r="{_f(r * 0.9)}"'
-            ' fill="#bbbbbb" stroke="#1d1d1d"/>',
+            _ring(mid, r * 1.4, CASING, r * 0.14, dash=f"{_f(r * 0.4)} {_f(r * 0.25)}")
+            + f'<circle cx="{_f(sw / 2)}" cy="0" r="{_f(r * 0.9)}" fill="#bbbbbb" stroke="#1d1d1d"/>',
         ),
         ("removed", _removal((sw / 2, 0.0), r * 2.2)),
     ]
     ring = r * 1.3
     shape_samples = {
-        "ring": (
-            f'<circle cx="{_f(sw / 2)}" cy="0" r="{_f(ring)}" fill="none" stroke="#6b6b6b"'
-            f' stroke-width="{_f(r * 0.3)}" stroke-dasharray="{_f(ring * 0.6)} {_f(ring * 0.2)} {_f(ring * 0.1)}'
-            f' {_f(ring * 0.2)}"/>'
+        "ring": _ring(
+            mid, ring, "#6b6b6b", r * 0.3, dash=f"{_f(ring * 0.6)} {_f(ring * 0.2)} {_f(ring * 0.1)} {_f(ring * 0.2)}"
         ),
-        "hand_over": (
-            f'<circle cx="{_f(sw / 2)}" cy="0" r="{_f(ring)}" fill="none" stroke="#6b6b6b"'
-            f' stroke-width="{_f(r * 0.35)}"/><rect x="{_f(sw / 2 - ring * 1.6)}" y="{_f(-ring * 1.3)}"'
+        "hand_over": _ring(mid, ring, "#6b6b6b", r * 0.35)
+        + (
+            f'<rect x="{_f(sw / 2 - ring * 1.6)}" y="{_f(-ring * 1.3)}"'
             f' width="{_f(ring * 0.9)}" height="{_f(ring * 0.9)}" rx="{_f(ring * 0.15)}" fill="#6b6b6b"'
             f' stroke="{CASING}" stroke-width="{_f(r * 0.1)}"/>'
         ),
@@ -1021,12 +1032,11 @@ def _removal(at: Point, size: float) -> str:
     x, y = at
     rr = size / 2
     d = f"M{_f(x - rr * 0.7)} {_f(y + rr * 0.7)}L{_f(x + rr * 0.7)} {_f(y - rr * 0.7)}"
-    ring = f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(rr)}" fill="none"'
     return (
-        f'{ring} stroke="#ffffff" stroke-width="{_f(size * 0.2)}"/>'
-        f'<path d="{d}" stroke="#ffffff" stroke-width="{_f(size * 0.2)}" stroke-linecap="round"/>'
-        f'{ring} stroke="#b2182b" stroke-width="{_f(size * 0.1)}"/>'
-        f'<path d="{d}" stroke="#b2182b" stroke-width="{_f(size * 0.1)}" stroke-linecap="round"/>'
+        _ring(at, rr, "#ffffff", size * 0.2)
+        + f'<path d="{d}" stroke="#ffffff" stroke-width="{_f(size * 0.2)}" stroke-linecap="round"/>'
+        + _ring(at, rr, "#b2182b", size * 0.1)
+        + f'<path d="{d}" stroke="#b2182b" stroke-width="{_f(size * 0.1)}" stroke-linecap="round"/>'
     )
 
 
@@ -1130,10 +1140,8 @@ def _draw_order(
     if d.dislodged:
         a = o.unit_at(d.order.unit_loc)
         if a is not None:
-            layers.top.append(
-                f'<circle class="dislodged-mark" cx="{_f(a[0])}" cy="{_f(a[1])}" r="{_f(r * 1.25)}" fill="none"'
-                f' stroke="#d7191c" stroke-width="{_f(r * 0.18)}" stroke-dasharray="{_f(r * 0.35)} {_f(r * 0.2)}"/>'
-            )
+            dash = f"{_f(r * 0.35)} {_f(r * 0.2)}"
+            layers.top.append(_ring(a, r * 1.25, "#d7191c", r * 0.18, dash=dash, attrs='class="dislodged-mark" '))
 
 
 # Each shape's drawing: the marks go into the layers; returns where failure crosses go (an empty list when
@@ -1186,10 +1194,7 @@ def _draw_support(o: _Order) -> list[Point] | None:
             span = math.dist(a, tgt)
             s, end = _toward(a, tgt, span * 0.2), _toward(tgt, a, span * 0.2)
         base = _toward(end, s, min(r * 0.5, math.dist(s, end) * 0.4))
-        ring = (
-            f'<circle cx="{_f(tgt[0])}" cy="{_f(tgt[1])}" r="{_f(r * 1.5)}" fill="none" stroke="{pen.colour}"'
-            f' stroke-width="{_f(r * 0.14)}" stroke-dasharray="{dash}"/>'
-        )
+        ring = _ring(tgt, r * 1.5, pen.colour, r * 0.14, dash=dash)
         body = pen.path(f"M{_f(s[0])} {_f(s[1])}L{_f(base[0])} {_f(base[1])}", r * 0.2, dash) + pen.head(
             end, s, r * 0.7
         )
@@ -1233,11 +1238,7 @@ def _draw_hold(o: _Order) -> list[Point] | None:
     r, d, a = o.r, o.d, o.unit_at(o.desc.unit)
     if a is None:
         return None
-    body = (
-        f'<circle cx="{_f(a[0])}" cy="{_f(a[1])}" r="{_f(r * 1.45)}" fill="none" stroke="{CASING}"'
-        f' stroke-width="{_f(r * 0.36)}"/><circle cx="{_f(a[0])}" cy="{_f(a[1])}" r="{_f(r * 1.45)}" fill="none"'
-        f' stroke="{o.pen.colour}" stroke-width="{_f(r * 0.22)}"/>'
-    )
+    body = _ring(a, r * 1.45, CASING, r * 0.36) + _ring(a, r * 1.45, o.pen.colour, r * 0.22)
     o.layers.lines.append(_group(o.desc.css, d, body))
     return [o.beside(a)] if d.status != "ok" else []
 
@@ -1264,9 +1265,8 @@ def _draw_build(o: _Order) -> list[Point] | None:
     if a is None:
         return None
     letter = o.powers[d.power].letter if d.power in o.powers else d.power[:1]
-    ring = (
-        f'<circle cx="{_f(a[0])}" cy="{_f(a[1])}" r="{_f(r * 1.6)}" fill="#ffffff" fill-opacity="0.55"'
-        f' stroke="{CASING}" stroke-width="{_f(r * 0.14)}" stroke-dasharray="{_f(r * 0.4)} {_f(r * 0.25)}"/>'
+    ring = _ring(
+        a, r * 1.6, CASING, r * 0.14, fill="#ffffff", fill_opacity="0.55", dash=f"{_f(r * 0.4)} {_f(r * 0.25)}"
     )
     kind = desc.kind or "A"
     unit = _unit_svg(kind, a, r, pc if d.status == "ok" else mix(pc, WHITE, 0.6), letter, cls="unit built")
@@ -1279,10 +1279,7 @@ def _draw_ring(o: _Order) -> list[Point] | None:
     r, d, a = o.r, o.d, o.unit_at(o.desc.unit)
     if a is None:
         return None
-    arc = (
-        f'<circle cx="{_f(a[0])}" cy="{_f(a[1])}" r="{_f(r * 1.5)}" fill="none" stroke="{o.pen.colour}"'
-        f' stroke-width="{_f(r * 0.22)}" stroke-dasharray="{_f(r * 0.9)} {_f(r * 0.3)} {_f(r * 0.15)} {_f(r * 0.3)}"/>'
-    )
+    arc = _ring(a, r * 1.5, o.pen.colour, r * 0.22, dash=f"{_f(r * 0.9)} {_f(r * 0.3)} {_f(r * 0.15)} {_f(r * 0.3)}")
     o.layers.lines.append(_group(o.desc.css, d, arc))
     return [o.beside(a)] if d.status != "ok" else []
 
@@ -1296,9 +1293,8 @@ def _draw_hand_over(o: _Order) -> list[Point] | None:
     to = o.colour.get(power, (0.5, 0.5, 0.5))
     letter = o.powers[power].letter if power in o.powers else power[:1]
     tx, ty = a[0] - r * 1.25, a[1] - r * 1.1
-    body = (
-        f'<circle cx="{_f(a[0])}" cy="{_f(a[1])}" r="{_f(r * 1.5)}" fill="none" stroke="{hex_colour(to)}"'
-        f' stroke-width="{_f(r * 0.3)}"/><g class="proxy-tag"><rect x="{_f(tx - r * 0.6)}" y="{_f(ty - r * 0.6)}"'
+    body = _ring(a, r * 1.5, hex_colour(to), r * 0.3) + (
+        f'<g class="proxy-tag"><rect x="{_f(tx - r * 0.6)}" y="{_f(ty - r * 0.6)}"'
         f' width="{_f(r * 1.2)}" height="{_f(r * 1.2)}" rx="{_f(r * 0.2)}" fill="{hex_colour(to)}" stroke="{CASING}"'
         f' stroke-width="{_f(r * 0.1)}"/><text x="{_f(tx)}" y="{_f(ty + r * 0.3)}" font-size="{_f(r * 0.85)}"'
         f' font-weight="bold" text-anchor="middle" fill="{ink_on(to)}">{escape(letter)}</text></g>'

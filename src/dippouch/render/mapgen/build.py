@@ -42,7 +42,7 @@ from dippouch.render.mapgen.coastline import (
     valid_parts,
     world_hash,
 )
-from dippouch.render.mapgen.graph import BorderGraph, border_graph, drawing_table
+from dippouch.render.mapgen.graph import BorderGraph, border_graph, coast_seas, drawing_table
 from dippouch.render.mapgen.project import Laea
 
 BUILDER_VERSION = 1
@@ -876,11 +876,7 @@ def to_json(variant: Variant, b: Board, shapes: Shapes) -> dict[str, Any]:
     for p in gm.provinces:
         for cid in p.coasts:
             loc = gm.locations[cid]
-            seas = [
-                units_geo[gm.provinces[q].abbr]
-                for q in gm.fleet_reach[cid]
-                if b.kinds.get(gm.provinces[q].abbr) == "sea" and gm.provinces[q].abbr in units_geo
-            ]
+            seas = [units_geo[q] for q in coast_seas(variant, cid) if q in units_geo]
             spot = _coast_spot(units_geo.get(p.abbr, Polygon()), seas, unit_r * 0.8)
             if spot is None:
                 spot = Point(*provinces[p.abbr]["unit"])

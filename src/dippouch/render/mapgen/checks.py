@@ -28,14 +28,22 @@ from shapely.geometry.base import BaseGeometry
 from shapely.ops import polylabel
 
 from dippouch.core.variant import Variant
-from dippouch.render.geometry import load_geometry, path_rings, unit_radius
+from dippouch.render.geometry import Geometry, load_geometry, path_rings, unit_radius
 from dippouch.render.mapgen.coastline import polygons_of
-from dippouch.render.mapgen.graph import BorderGraph, border_graph
+from dippouch.render.mapgen.graph import BorderGraph, border_graph, coast_seas
 from dippouch.render.mapgen.project import Laea
 
 MIN_CLICK_UNITS = 3.0
 UNITS_APART = 1.85
 """Unit spots of two provinces closer than this many unit radii draw one unit over the other."""
+HIDES_NEIGHBOUR = 0.10
+"""A unit's mark hiding more than this share of a neighbouring land province's shape hides that province."""
+STANDS_ON_NEIGHBOUR = 0.5
+"""A unit's mark more than this share over one other province's land reads as standing there (a fleet on
+the land beside a narrow sea)."""
+CALLOUT_RING = 1.5
+"""The radius of the disc drawn round a unit standing beside its place, in unit radii (render.svg's
+``PLACE_RING``; a test holds the two equal, since the renderer is not imported here)."""
 
 
 @dataclass
@@ -65,6 +73,19 @@ class GeoReport:
     one unit would hide the other (Lewis's fleet on Stornoway's)."""
     offboard_taken: list[tuple[str, float]] = field(default_factory=list)
     """Provinces reaching into an off-board patch (abbr, km²): a sea not in play drawn as part of one that is."""
+    coast_wrong_side: list[tuple[str, str]] = field(default_factory=list)
+    """Split coasts whose fleet's spot is nearer the seas along another coast of the province than the seas
+    along its own (coast, the other coast): Lewis's east coast fleet drawn on the island's west side."""
+    units_over_land: list[tuple[str, str, float, float]] = field(default_factory=list)
+    """Unit spots whose mark (a disc of the unit's radius; the place's disc round a unit standing beside
+    its place) hides more than ``HIDES_NEIGHBOUR`` of a neighbouring land province, or stands more than
+    ``STANDS_ON_NEIGHBOUR`` on its land (spot, neighbour, share of the neighbour hidden, share of the mark
+    over it). A unit on a nested place is left out: its ring is the place drawn again, by design."""
+    units_over_land_justified: list[tuple[str, str, float, float, str]] = field(default_factory=list)
+    """The same, for spots the variant explains under ``[mapcheck.units_over_land]`` (with the reason):
+    shown, not counted as mismatches."""
+    stale_justifications: list[str] = field(default_factory=list)
+    """Spots explained under ``[mapcheck.units_over_land]`` whose mark no longer hides anything."""
 
     def counts(self) -> dict[str, int]:
         return {
@@ -79,6 +100,8 @@ class GeoReport:
             "connectors_over_land": len(self.connectors_over_land),
             "units_crowded": len(self.units_crowded),
             "offboard_taken": len(self.offboard_taken),
+            "coast_wrong_side": len(self.coast_wrong_side),
+            "units_over_land": len(self.units_over_land),
         }
 
     @property
@@ -216,9 +239,10 @@ def parse_path(d: str) -> BaseGeometry:
     return shapely.union_all(parts) if parts else Polygon()
 
 
-def check_geometry(variant: Variant) -> GeoReport:
-    """The geometric checks on a variant's committed geometry file (FileNotFoundError when none is built)."""
-    geo = load_geometry(variant)
+def check_geometry(variant: Variant, geo: Geometry | None = None) -> GeoReport:
+    """The geometric checks on a variant's committed geometry file (FileNotFoundError when none is built),
+    or on ``geo``."""
+    geo = geo if geo is not None else load_geometry(variant)
     proj = geo.projection
     laea = Laea(float(proj["lon0"]), float(proj["lat0"]))
     x0, y0, scale = float(proj["x0"]), float(proj["y0"]), float(proj["scale"])
@@ -266,7 +290,66 @@ def check_geometry(variant: Variant) -> GeoReport:
             km2 = float(g.intersection(off).area) * geo.km_per_unit**2
             if km2 > geo.km_per_unit**2 * 4:
                 rep.offboard_taken.append((k, round(km2, 0)))
+    rep.coast_wrong_side = coast_sides(variant, geo, shapes)
+    explained = variant.data.get("mapcheck", {}).get("units_over_land", {})
+    found = units_over_land(geo, shapes, r)
+    for spot, other, hidden, over in found:
+        if spot in explained:
+            rep.units_over_land_justified.append((spot, other, hidden, over, str(explained[spot])))
+        else:
+            rep.units_over_land.append((spot, other, hidden, over))
+    rep.stale_justifications = sorted(set(explained) - {f[0] for f in found})
     return rep
+
+
+def coast_sides(variant: Variant, geo: Geometry, shapes: Mapping[str, BaseGeometry]) -> list[tuple[str, str]]:
+    """Split coasts whose fleet's spot is nearer the seas along another coast of its province (the seas
+    that coast reaches and this one does not) than the seas along its own: a fleet drawn on the wrong side."""
+    gm = variant.map
+    out: list[tuple[str, str]] = []
+    for p in gm.provinces:
+        if len(p.coasts) < 2:
+            continue
+        seas = {c: {s for s in coast_seas(variant, c) if s in shapes and not shapes[s].is_empty} for c in p.coasts}
+        for c in p.coasts:
+            name = gm.locations[c].abbr
+            spot = geo.coasts.get(name)
+            if spot is None or not seas[c]:
+                continue
+            at = Point(spot)
+            mine = min(float(shapes[s].distance(at)) for s in seas[c])
+            for o in p.coasts:
+                theirs = seas[o] - seas[c]
+                if o != c and theirs and min(float(shapes[s].distance(at)) for s in theirs) < mine:
+                    out.append((name, gm.locations[o].abbr))
+                    break
+    return out
+
+
+def units_over_land(geo: Geometry, shapes: Mapping[str, BaseGeometry], r: float) -> list[tuple[str, str, float, float]]:
+    """Unit spots (provinces' and split coasts') whose mark hides a neighbouring land province: more than
+    ``HIDES_NEIGHBOUR`` of its shape, or more than ``STANDS_ON_NEIGHBOUR`` of the mark on its land (the
+    unit would read as standing there). The mark is a disc of the unit's radius (a fleet's hull is about as
+    wide), or of ``CALLOUT_RING`` radii round a unit standing beside its place (the place drawn again)."""
+    land = {k: g for k, g in shapes.items() if not g.is_empty and geo.provinces[k].kind != "sea"}
+    spots: list[tuple[str, str, tuple[float, float], float, bool]] = []
+    for k, p in sorted(geo.provinces.items()):
+        if p.unit_leader is not None:
+            spots.append((k, k, p.unit, r * CALLOUT_RING, True))
+        elif not p.nested:
+            spots.append((k, k, p.unit, r, False))
+    spots += [(k, k.split("/")[0], pt, r, False) for k, pt in sorted(geo.coasts.items())]
+    out: list[tuple[str, str, float, float]] = []
+    for key, owner, pt, rad, callout in spots:
+        disc = Point(pt).buffer(rad, 32)
+        for k, g in sorted(land.items()):
+            if k == owner or not disc.intersects(g):
+                continue
+            area = float(disc.intersection(g).area)
+            hidden, over = area / float(g.area), area / float(disc.area)
+            if hidden > HIDES_NEIGHBOUR or (not callout and over > STANDS_ON_NEIGHBOUR):
+                out.append((key, k, round(hidden, 2), round(over, 2)))
+    return out
 
 
 def format_geo_report(rep: GeoReport, variant: str) -> str:
@@ -286,14 +369,25 @@ def format_geo_report(rep: GeoReport, variant: str) -> str:
         ("connectors across other provinces' land", rep.connectors_over_land),
         ("units of different provinces drawn over each other (distance in unit radii)", rep.units_crowded),
         ("provinces reaching off the board", rep.offboard_taken),
+        ("split coasts' fleets drawn nearer another coast's seas (coast, the other coast)", rep.coast_wrong_side),
+        ("units hiding a neighbouring province (share of it hidden, share of the mark over it)", rep.units_over_land),
+        (
+            "the same, explained by the variant ([mapcheck.units_over_land])",
+            [i[:4] for i in rep.units_over_land_justified],
+        ),
+        ("explained under [mapcheck.units_over_land] but hiding nothing now", rep.stale_justifications),
     ):
         if items:
             lines.append(f"  {title} ({len(items)}):")
             lines.append("    " + "; ".join(_item(i) for i in items))
+    for spot, why in sorted({(i[0], i[4]) for i in rep.units_over_land_justified}):
+        lines.append(f"    {spot}: {why}")
     return "\n".join(lines)
 
 
 def _item(i: object) -> str:
+    if isinstance(i, tuple) and len(i) == 4:
+        return f"{i[0]} over {i[1]}: {i[2]:.0%} of it hidden, {i[3]:.0%} of the mark"
     if isinstance(i, tuple):
         if len(i) == 3:
             return f"{i[0]}-{i[1]} {i[2]} km"

@@ -39,6 +39,26 @@ def drawing_table(variant: Variant) -> Mapping[str, Any]:
     return d if isinstance(d, Mapping) else {}
 
 
+def coast_seas(variant: Variant, loc: int) -> list[str]:
+    """The seas along a coast (a location id), where its fleet's unit is drawn: the seas its fleets reach,
+    less a sea that lists the coasts it ``borders`` without this one. W3K's primary sea regions reach every
+    coast of their Sea Area by rule, so Lewis's east coast reaches the Hebrides region west of the island;
+    drawn by the seas it reaches, its fleet stood on the west side."""
+    gmap = variant.map
+    raw = variant.data.get("provinces", {})
+    name = gmap.locations[loc].abbr.lower()
+    out: list[str] = []
+    for q in gmap.fleet_reach[loc]:
+        sea = gmap.provinces[q]
+        if sea.kind.value != "sea":
+            continue
+        data = raw.get(sea.abbr)
+        if isinstance(data, Mapping) and "borders" in data and name not in {str(b).lower() for b in data["borders"]}:
+            continue
+        out.append(sea.abbr)
+    return out
+
+
 def border_graph(variant: Variant) -> BorderGraph:
     gmap = variant.map
     provs = gmap.provinces

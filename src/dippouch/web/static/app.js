@@ -265,7 +265,10 @@
       svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
       var view = { x: board.x, y: board.y, w: board.w, h: board.h };
       function size() { var r = vp.getBoundingClientRect(); return { w: r.width || 1, h: r.height || 1, r: r }; }
-      function show() { svg.setAttribute("viewBox", [view.x, view.y, view.w, view.h].join(" ")); names(); }
+      // The frame's size is read before the view is written: read after it, it would make the browser lay out
+      // the whole drawing at once (every name's text is laid out again at a new scale), and then again for the
+      // frame with the names' new sizes, which doubled the cost of a zoom.
+      function show(s) { s = s || size(); svg.setAttribute("viewBox", [view.x, view.y, view.w, view.h].join(" ")); names(s); }
       // Names keep a readable size on screen: where the zoom would make a name smaller than 9 px, it is
       // drawn larger about its middle (its halo with it), so names stay as big on screen as the zoom needs.
       // Names so enlarged would run into each other and onto units, so they are shown by rank (supply
@@ -289,17 +292,23 @@
         try { var b = el.getBBox(); } catch (e) { return null; }
         return b.width ? { x: b.x, y: b.y + boardTop, w: b.width, h: b.height } : null;
       }
-      function names() {
-        var s = size(), k = Math.min(s.w / view.w, s.h / view.h), gap = 1.5 / k;
+      // Every box is measured once, all before any name is hidden or moved (reading a box after a change makes
+      // the browser lay the drawing out again, once per name).
+      var measured = false;
+      function names(s) {
+        if (!measured) {
+          measured = true;
+          units.forEach(function (u) { u.box = measure(u.el); });
+          labels.forEach(function (l) { l.box = measure(l.el); });
+        }
+        var k = Math.min(s.w / view.w, s.h / view.h), gap = 1.5 / k;
         var vx0 = view.x, vy0 = view.y, vx1 = view.x + view.w, vy1 = view.y + view.h;
         var shown = [];
         units.forEach(function (u) {
-          if (!u.box) u.box = measure(u.el);
           var b = u.box;
           if (b && b.x + b.w > vx0 && b.x < vx1 && b.y + b.h > vy0 && b.y < vy1) shown.push([b.x, b.y, b.x + b.w, b.y + b.h]);
         });
         labels.forEach(function (l) {
-          if (!l.box) l.box = measure(l.el);
           var b = l.box;
           if (!b || !l.size) return;
           // The enlargement in steps of 4%, rounded up (a name is never below the readable size): a
@@ -320,7 +329,9 @@
             }
             if (!hide) shown.push(me);
           }
-          if (Math.abs(sc - l.scale) > 0.002 * sc) {
+          // A hidden name is taken out of the drawing (display: none, so the browser does not lay it out at
+          // each zoom) and keeps its old size until it is shown again.
+          if (!hide && Math.abs(sc - l.scale) > 0.002 * sc) {
             l.scale = sc;
             var ty = cy - boardTop, t = sc === 1 ? null
               : "translate(" + cx + " " + ty + ") scale(" + sc + ") translate(" + (-cx) + " " + (-ty) + ")";
@@ -337,7 +348,7 @@
         var s = size(), a = s.w / s.h;
         if (w / h < a) { var nw = h * a; x -= (nw - w) / 2; w = nw; } else { var nh = w / a; y -= (nh - h) / 2; h = nh; }
         view = { x: x, y: y, w: w, h: h };
-        show();
+        show(s);
       }
       fit = function () { frame(board.x, board.y, board.w, board.h); };
       function fitWidth() { var s = size(); return Math.max(board.w, board.h * s.w / s.h); }
@@ -351,7 +362,7 @@
         if (w >= board.w) cx = board.x + board.w / 2;
         if (h >= board.h) cy = board.y + board.h / 2;
         view = { x: cx - w / 2, y: cy - h / 2, w: w, h: h };
-        show();
+        show(s);
       }
       function toMap(cx, cy) {
         var s = size();
@@ -362,7 +373,7 @@
         var s = size(), p = toMap(cx, cy), fx = (cx - s.r.left) / s.w, fy = (cy - s.r.top) / s.h;
         var maxW = fitWidth(), w = Math.min(maxW, Math.max(maxW / 16, view.w / k)), h = w * s.h / s.w;
         view = { x: p.x - fx * w, y: p.y - fy * h, w: w, h: h };
-        show();
+        show(s);
       }
       // The map box (in map units) of some elements, read from the screen at the present view.
       function boxOf(els) {
@@ -416,10 +427,17 @@
           zoomAt(how === "in" ? 1.5 : 1 / 1.5, s.r.left + s.w / 2, s.r.top + s.h / 2);
         });
       });
+      // A wheel or touchpad sends many events a frame: they are added up and the view drawn once a frame.
+      var wheel = null;
       vp.addEventListener("wheel", function (ev) {
         ev.preventDefault();
         var d = ev.deltaMode === 1 ? ev.deltaY * 16 : ev.deltaY;
-        zoomAt(Math.pow(1.0015, -d), ev.clientX, ev.clientY);
+        if (!wheel) {
+          wheel = { k: 1 };
+          requestAnimationFrame(function () { var w = wheel; wheel = null; zoomAt(w.k, w.x, w.y); });
+        }
+        wheel.k *= Math.pow(1.0015, -d);
+        wheel.x = ev.clientX; wheel.y = ev.clientY;
       }, { passive: false });
       // Pointers: one drags, two pinch. A pointer that moved more than a few pixels made a drag, not a click.
       var ptrs = {}, moved = false, pinch = null, start = null;
