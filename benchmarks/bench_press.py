@@ -2,11 +2,14 @@
 a channel of a game that holds many messages.
 
     .venv/bin/python benchmarks/bench_press.py [--clients 50] [--messages 10] [--fill 10000] [--db sqlite|postgres]
-    source scripts/postgres && .venv/bin/python benchmarks/bench_press.py --db postgres
+    source scripts/postgres && .venv/bin/python benchmarks/bench_press.py --db postgres [--servers 2]
 
 - **send**: ``--clients`` players (seven a game, each with their own key, over keep-alive connections) each
   send ``--messages`` private messages through ``POST /api/games/G/powers/P/press``, a random pause of up to
   ``--pause`` seconds between two; the latency of every send (wall time, as the client sees it).
+- ``--servers N`` runs N ``dippouch serve`` processes on the database, the clients spread over them in turn as a
+  proxy in front of them would (docs/deployment.md's PostgreSQL deployment runs two behind nginx); the reads
+  go to the first.
 - **channel page**: a game filled with ``--fill`` messages (half of them in England and France's channel,
   the rest spread over the other pairs and the public channel), then ``--reads`` reads of that channel's
   latest page (JSON API and HTML page) and of England's press panel (threads with unread counts).
@@ -130,6 +133,7 @@ def main() -> None:
     ap.add_argument("--fill", type=int, default=10_000, help="messages in the game whose channel is read")
     ap.add_argument("--reads", type=int, default=200)
     ap.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
+    ap.add_argument("--servers", type=int, default=1, help="web processes on the database (clients spread over them)")
     ap.add_argument("--postgres", help="admin URL of a PostgreSQL server (default: $DIPPOUCH_TEST_POSTGRES_URL)")
     args = ap.parse_args()
     admin = args.postgres or os.environ.get("DIPPOUCH_TEST_POSTGRES_URL")
@@ -137,26 +141,34 @@ def main() -> None:
         ap.error("needs a PostgreSQL server: --postgres URL or DIPPOUCH_TEST_POSTGRES_URL (source scripts/postgres)")
     with fresh_database(args.db, admin) as url, tempfile.TemporaryDirectory() as d:
         seats, reader, channel = setup(url, args.clients, args.fill)
-        proc, port = start_web(url, Path(d) / "web.log")
+        servers = [start_web(url, Path(d) / f"web{i}.log") for i in range(args.servers)]
+        port = servers[0][1]
         try:
             lat: list[float] = []
             bad: list[str] = []
 
             async def all_senders() -> None:
                 # Each game's variant is built once per server process, on its first request: not a send's cost.
-                warm = await reads(port, reader, ["/api/games/big/powers/England/press"], 1)
-                for game in sorted({s[0] for s in seats}):
-                    key = next(s[2] for s in seats if s[0] == game)
-                    power = next(s[1] for s in seats if s[0] == game)
-                    warm = await reads(port, key, [f"/api/games/{game}/powers/{power}/press"], 1)
-                del warm
-                await asyncio.gather(*(sender(port, s, args.messages, args.pause, lat, bad) for s in seats))
+                for _, p in servers:
+                    warm = await reads(p, reader, ["/api/games/big/powers/England/press"], 1)
+                    for game in sorted({s[0] for s in seats}):
+                        key = next(s[2] for s in seats if s[0] == game)
+                        power = next(s[1] for s in seats if s[0] == game)
+                        warm = await reads(p, key, [f"/api/games/{game}/powers/{power}/press"], 1)
+                    del warm
+                await asyncio.gather(
+                    *(
+                        sender(servers[i % len(servers)][1], s, args.messages, args.pause, lat, bad)
+                        for i, s in enumerate(seats)
+                    )
+                )
 
             started = time.perf_counter()
             asyncio.run(all_senders())
             took = time.perf_counter() - started
             print(
-                f"database: {args.db}; {len(seats)} clients, {args.messages} messages each, pauses up to {args.pause} s"
+                f"database: {args.db}; {len(servers)} web process(es); {len(seats)} clients, {args.messages} messages "
+                f"each, pauses up to {args.pause} s"
             )
             print(line("send (POST .../press)", lat) + f"  {len(lat) / took:.0f}/s  refused={len(bad)}")
             if bad:
@@ -171,8 +183,10 @@ def main() -> None:
             for name, p in zip(names, paths, strict=True):
                 print(line(name, got[p]))
         finally:
-            proc.terminate()
-            proc.wait(timeout=30)
+            for proc, _ in servers:
+                proc.terminate()
+            for proc, _ in servers:
+                proc.wait(timeout=30)
 
 
 if __name__ == "__main__":

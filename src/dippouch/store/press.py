@@ -309,6 +309,10 @@ _ABOUT: sa.CompoundSelect[Any] = sa.union_all(
 has an address for copies: one round trip for both."""
 
 
+_MESSAGE_COLUMNS = ("game_id", "channel_id", "sender", "body", "sent_at", "phase_id", "via", "released_at")
+_INSERT_MESSAGE = sa.insert(PressMessageRow).returning(PressMessageRow.id)
+
+
 @dataclass(frozen=True)
 class _Situation:
     """What a send must know about its game, counted in its transaction (see :func:`_situation`)."""
@@ -421,8 +425,10 @@ def send(
             via=via,
             released_at=None if held else now,
         )
-        s.add(msg)
-        s.flush()
+        # Inserted by a plain statement, not the session's unit of work (a third of a send's CPU was the
+        # session's bookkeeping); the row object stays outside the session and carries the new id.
+        values = {c: getattr(msg, c) for c in _MESSAGE_COLUMNS}
+        msg.id = int(s.execute(_INSERT_MESSAGE, values).scalar_one())
         if sender != COORDINATOR:
             _read_up_to(s, ch.id, sender, msg.id)
         mailed = 0
