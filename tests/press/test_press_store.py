@@ -251,6 +251,35 @@ def test_the_game_file_carries_press_only_as_the_rules_allow(store: GameStore) -
     assert "press" not in store.game_file("g", view="public", now=T0)
 
 
+def test_one_power_sending_in_parallel_cannot_overrun_the_rate(store: GameStore) -> None:
+    """Twelve sends of one power at the same moment, three a minute allowed: exactly three are stored, each
+    refused send names the rate rule. (On PostgreSQL each send once counted the last minute in its own snapshot,
+    so parallel sends all counted none of the others and every one got through.)"""
+    press.set_press_rules(store, "g", {"per_minute": 3}, now=T0)
+    start = threading.Barrier(12)
+    refused: list[str] = []
+    errors: list[BaseException] = []
+
+    def one(i: int) -> None:
+        start.wait()
+        try:
+            press.send(store, "g", "England", ["France"], f"m{i}", now=T0 + timedelta(seconds=1))
+        except press.PressRefused as e:
+            refused.append(e.refusal.rule)
+        except BaseException as e:  # handed to the test's thread
+            errors.append(e)
+
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(12)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    stored = [m for m in press.messages_since(store, "g", "France", 0) if m.sender == "England"]
+    assert len(stored) == 3
+    assert refused == ["rate"] * 9
+
+
 def test_every_power_sending_at_once_is_stored_once_with_each_senders_own_mark(store: GameStore) -> None:
     """Seven powers write to everyone at the same moment, the public channel not made yet: each message is
     stored, one channel is made, and each sender has read up to their own last message (the read marks are

@@ -15,11 +15,12 @@ message id; a notifier keeps the last id it handled per power and asks again.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -266,51 +267,94 @@ def _channel(
     return row
 
 
-# A send's two reads, built once (building a statement costs more than running it; see :func:`_situation`).
-def _lately(what: Any) -> Any:
-    return (
-        sa.select(what)
-        .where(
-            PressMessageRow.game_id == GameRow.id,
-            PressMessageRow.sender == sa.bindparam("sender"),
-            PressMessageRow.sent_at > sa.bindparam("since"),
-        )
-        .correlate(GameRow)
-        .scalar_subquery()
-    )
-
-
+# A send's two reads and its write, built once (building a statement costs more than running it).
 _SITUATION = (
-    sa.select(
-        GameRow,
-        PressSettingsRow.rules,
-        PhaseRow.id,
-        PhaseRow.kind,
-        _lately(sa.func.count()),
-        _lately(sa.func.min(PressMessageRow.sent_at)),
-    )
+    sa.select(GameRow, PressSettingsRow.rules, PhaseRow.id, PhaseRow.kind)
     .options(defer(GameRow.variant_data))
     .outerjoin(PressSettingsRow, PressSettingsRow.game_id == GameRow.id)
     .outerjoin(PhaseRow, sa.and_(PhaseRow.game_id == GameRow.id, PhaseRow.status == "open"))
     .where(GameRow.name == sa.bindparam("name"))
     .with_for_update(read=True, of=GameRow)
 )
-"""The game (locked for sharing), its declared press rules, its open phase, the sender's messages in the last
-minute and the first of them."""
+"""The game (locked for sharing), its declared press rules and its open phase."""
+_SENDER_LOCK = sa.func.pg_advisory_xact_lock(sa.bindparam("lock", type_=sa.BigInteger))
+_SITUATIONS = {
+    "postgresql": _SITUATION.add_columns(_SENDER_LOCK),
+    "sqlite": _SITUATION,
+}
+"""By dialect. On PostgreSQL the first read also takes a lock on the (game, sender) pair, held to the end of the
+transaction: two sends of one power at the same moment are counted one after the other (:data:`_ABOUT` is the
+next statement, so it sees what the other committed), and the rate rule cannot be overrun by sending in
+parallel. SQLite writes one transaction at a time already."""
+
+_TEXT, _INT, _TIME = sa.String(), sa.Integer(), PressMessageRow.sent_at.type
+
+
+def _typed_null(t: Any) -> Any:
+    return sa.cast(sa.null(), t)
+
+
 _ABOUT: sa.CompoundSelect[Any] = sa.union_all(
-    sa.select(PressBlockRow.power, PressBlockRow.kind, sa.cast(sa.null(), sa.String)).where(
-        PressBlockRow.game_id == sa.bindparam("game"), PressBlockRow.other == sa.bindparam("sender")
-    ),
-    sa.select(PlayerRow.power, sa.cast(sa.null(), sa.String), PlayerRow.email).where(
-        PlayerRow.game_id == sa.bindparam("game"), PlayerRow.replaced_at.is_(None), PlayerRow.email.is_not(None)
+    sa.select(
+        sa.literal("block", _TEXT), PressBlockRow.power, PressBlockRow.kind, _typed_null(_INT), _typed_null(_TIME)
+    ).where(PressBlockRow.game_id == sa.bindparam("game"), PressBlockRow.other == sa.bindparam("sender")),
+    sa.select(
+        sa.literal("address", _TEXT), PlayerRow.power, PlayerRow.email, _typed_null(_INT), _typed_null(_TIME)
+    ).where(PlayerRow.game_id == sa.bindparam("game"), PlayerRow.replaced_at.is_(None), PlayerRow.email.is_not(None)),
+    sa.select(
+        sa.literal("channel", _TEXT),
+        _typed_null(_TEXT),
+        PressChannelRow.members,
+        PressChannelRow.id,
+        _typed_null(_TIME),
+    ).where(PressChannelRow.game_id == sa.bindparam("game"), PressChannelRow.members == sa.bindparam("key")),
+    sa.select(
+        sa.literal("sent", _TEXT),
+        _typed_null(_TEXT),
+        _typed_null(_TEXT),
+        sa.func.count(),
+        sa.func.min(PressMessageRow.sent_at),
+    ).where(
+        PressMessageRow.game_id == sa.bindparam("game"),
+        PressMessageRow.sender == sa.bindparam("sender"),
+        PressMessageRow.sent_at > sa.bindparam("since"),
     ),
 )
-"""Who mutes or blocks the sender (blocks refuse private messages, both keep copies from going out) and who
-has an address for copies: one round trip for both."""
+"""Everything else a send must know, in one round trip: who mutes or blocks the sender (blocks refuse private
+messages, both keep copies from going out), who has an address for copies, the channel the message goes into
+(if it exists yet), and the sender's messages in the last minute with the first of them (the rate rule)."""
 
 
+_MESSAGES = cast(sa.Table, PressMessageRow.__table__)
+_READS = cast(sa.Table, PressReadRow.__table__)
 _MESSAGE_COLUMNS = ("game_id", "channel_id", "sender", "body", "sent_at", "phase_id", "via", "released_at")
-_INSERT_MESSAGE = sa.insert(PressMessageRow).returning(PressMessageRow.id)
+_INSERT_MESSAGE = _MESSAGES.insert().returning(_MESSAGES.c.id)
+
+
+def _insert_and_read_pg() -> Any:
+    message = (
+        _MESSAGES.insert()
+        .values({c: sa.bindparam(c, type_=_MESSAGES.c[c].type) for c in _MESSAGE_COLUMNS})
+        .returning(_MESSAGES.c.id, _MESSAGES.c.channel_id)
+        .cte("message")
+    )
+    new = pg_insert(_READS).from_select(
+        ["channel_id", "power", "last_read"],
+        sa.select(message.c.channel_id, sa.bindparam("reader", type_=_TEXT), message.c.id).where(
+            sa.bindparam("mark", type_=sa.Boolean())
+        ),
+    )
+    mark = new.on_conflict_do_update(
+        index_elements=[_READS.c.channel_id, _READS.c.power],
+        set_={"last_read": new.excluded.last_read},
+        where=_READS.c.last_read < new.excluded.last_read,
+    ).cte("mark")
+    return sa.select(message.c.id).add_cte(mark)
+
+
+_INSERT_AND_READ_PG = _insert_and_read_pg()
+"""PostgreSQL: the message and its sender's read mark in one statement (a data-changing ``WITH``); SQLite has no
+such statement and takes two (each is a call into the library there, not a round trip)."""
 
 
 @dataclass(frozen=True)
@@ -321,6 +365,12 @@ class _Situation:
     rules: PressRules
     phase_id: int | None
     phase_kind: str | None
+
+
+@dataclass(frozen=True)
+class _About:
+    """The rest of what a send must know (see :data:`_ABOUT`)."""
+
     sent_last_minute: int
     free_in: int
     """Seconds until the first message of the sender's last minute leaves it."""
@@ -328,39 +378,80 @@ class _Situation:
     """Power -> ``mute`` or ``block``, for the powers that mute or block the sender."""
     addresses: dict[str, str]
     """Power -> the e-mail address of its player, for the seated players who have one."""
+    channel_id: int | None
+    """The channel the message goes into, if it exists already."""
 
 
-def _situation(s: Session, name: str, sender: str, now: datetime) -> _Situation:
-    """The game (locked for sharing), its press rules, its open phase, the sender's messages of the last
-    minute, who mutes or blocks the sender and the players' addresses: in two statements, not seven.
+def _sender_lock(name: str, sender: str) -> int:
+    """A signed 64-bit number naming the pair (PostgreSQL's advisory locks are numbered)."""
+    digest = hashlib.blake2b(f"press-send\n{name}\n{sender}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+def _situation(s: Session, name: str, sender: str) -> _Situation:
+    """The game (locked for sharing, so a message is held for the right phase, never for one being processed),
+    its press rules and its open phase; on PostgreSQL the (game, sender) lock too (:data:`_SITUATIONS`).
 
     A send is the busiest write of a game (fifty players talking at once), and on PostgreSQL every statement is
     a round trip on which the request's thread gives up the interpreter and must win it back from the other
-    requests; the first statement also takes the shared lock on the game's row, which waits for a phase being
-    processed, so a message is held for the right phase (postal press), never for one that has just closed."""
-    row = s.execute(_SITUATION, {"name": name, "sender": sender, "since": now - timedelta(minutes=1)}).first()
+    requests: a send makes two reads (this and :data:`_ABOUT`), one write and its commit."""
+    dialect = s.get_bind().dialect.name
+    statement = _SITUATIONS.get(dialect, _SITUATION)
+    row = s.execute(statement, {"name": name, "lock": _sender_lock(name, sender)}).first()
     if row is None:
         game_row(s, name)  # raises, naming the games there are
         raise AssertionError("unreachable")
-    g, declared, phase_id, phase_kind, sent, first = row
+    g, declared, phase_id, phase_kind = row[:4]
     finished = g.status == "finished"
-    against: dict[str, str] = {}
-    addresses: dict[str, str] = {}
-    for power, kind, email in s.execute(_ABOUT, {"game": g.id, "sender": sender}):
-        if kind is not None:
-            against[power] = kind
-        elif email:
-            addresses[power] = email
     return _Situation(
         game=g,
         rules=_rules_of(g, declared),
         phase_id=None if finished else phase_id,
         phase_kind=None if finished else phase_kind,
-        sent_last_minute=0 if sender == COORDINATOR else int(sent or 0),
-        free_in=60 if first is None else math.ceil((as_utc(first) + timedelta(minutes=1) - now).total_seconds()),
-        against={} if sender == COORDINATOR else against,
-        addresses=addresses,
     )
+
+
+def _about(s: Session, g: GameRow, sender: str, key: str, now: datetime) -> _About:
+    against: dict[str, str] = {}
+    addresses: dict[str, str] = {}
+    channel_id: int | None = None
+    sent, first = 0, None
+    rows = s.connection().execute(
+        _ABOUT, {"game": g.id, "sender": sender, "key": key, "since": now - timedelta(minutes=1)}
+    )
+    for tag, power, text, number, at in rows:
+        if tag == "block":
+            against[power] = text
+        elif tag == "address":
+            if text:
+                addresses[power] = text
+        elif tag == "channel":
+            channel_id = int(number)
+        else:
+            sent, first = int(number or 0), at
+    coordinator = sender == COORDINATOR
+    return _About(
+        sent_last_minute=0 if coordinator else sent,
+        free_in=60 if first is None else math.ceil((as_utc(first) + timedelta(minutes=1) - now).total_seconds()),
+        against={} if coordinator else against,
+        addresses=addresses,
+        channel_id=channel_id,
+    )
+
+
+def _insert(s: Session, values: dict[str, Any], reader: str | None) -> int:
+    """Store a message and move its sender's read mark past it (``reader``; None for the coordinator's)."""
+    conn = s.connection()
+    if conn.dialect.name == "postgresql":
+        return int(
+            conn.execute(
+                _INSERT_AND_READ_PG, {**values, "reader": reader or "", "mark": reader is not None}
+            ).scalar_one()
+        )
+    new_id = int(conn.execute(_INSERT_MESSAGE, values).scalar_one())
+    if reader is not None:
+        _read_up_to(s, values["channel_id"], reader, new_id)
+    return new_id
 
 
 def send(
@@ -379,7 +470,7 @@ def send(
     stored, when the press rules say no."""
     now = as_utc(now)
     with db.session() as s, s.begin():
-        it = _situation(s, name, sender, now)
+        it = _situation(s, name, sender)
         g = it.game
         v = game_variant(g)
         powers = tuple(v.power_names)
@@ -395,29 +486,36 @@ def send(
                 raise PressRefused(Refusal("channel", f"no channel {in_channel} of {sender} in {g.name}"))
             recipients = [p for p in _members(answered, powers) if p != sender]
         recipients = tuple(dict.fromkeys(_power(v, r) for r in recipients))
+        kind = channel_kind(sender, recipients, powers)
+        grey = it.rules.kind == "grey" and kind in ("private", "group") and sender != COORDINATOR
+        key = (
+            answered.members
+            if answered is not None
+            else _members_key(kind, (*recipients, sender), sender if grey else None)
+        )
+        about = _about(s, g, sender, key, now)
         attempt = Attempt(
             sender=sender,
             recipients=powers if sender == COORDINATOR else recipients,
             powers=powers,
             phase_kind=it.phase_kind,
             text=text,
-            sent_last_minute=it.sent_last_minute,
-            free_in=it.free_in,
-            blocked_by=frozenset(p for p, k in it.against.items() if k == "block"),
+            sent_last_minute=about.sent_last_minute,
+            free_in=about.free_in,
+            blocked_by=frozenset(p for p, k in about.against.items() if k == "block"),
         )
         why = refusal(it.rules, attempt)
         if why is not None:
             raise PressRefused(why)
-        kind = channel_kind(sender, recipients, powers)
-        if answered is not None:
-            ch = answered  # a reply: into the channel it answers (a grey channel's key names who started it)
-        else:
-            grey = it.rules.kind == "grey" and kind in ("private", "group") and sender != COORDINATOR
+        ch: PressChannelRow | None = answered  # a reply: into the channel it answers (a grey key names its starter)
+        if ch is None and about.channel_id is None:
             ch = _channel(s, g, kind, (*recipients, sender), now, starter=sender if grey else None)
+        channel_id = ch.id if ch is not None else about.channel_id
+        assert channel_id is not None
         held = it.rules.kind == "postal" and kind != ANNOUNCEMENT and it.phase_id is not None
         msg = PressMessageRow(
             game_id=g.id,
-            channel_id=ch.id,
+            channel_id=channel_id,
             sender=sender,
             body=text.strip(),
             sent_at=now,
@@ -425,16 +523,15 @@ def send(
             via=via,
             released_at=None if held else now,
         )
-        # Inserted by a plain statement, not the session's unit of work (a third of a send's CPU was the
-        # session's bookkeeping); the row object stays outside the session and carries the new id.
-        values = {c: getattr(msg, c) for c in _MESSAGE_COLUMNS}
-        msg.id = int(s.execute(_INSERT_MESSAGE, values).scalar_one())
-        if sender != COORDINATOR:
-            _read_up_to(s, ch.id, sender, msg.id)
+        # Inserted by a plain statement on the connection, not the session's unit of work (a third of a send's
+        # CPU was the session's bookkeeping); the row object stays outside the session and carries the new id.
+        msg.id = _insert(s, {c: getattr(msg, c) for c in _MESSAGE_COLUMNS}, None if sender == COORDINATOR else sender)
         mailed = 0
-        if not held and it.addresses:  # someone has an address: whether they take copies is _mail_copies's
-            mailed = _mail_copies(s, g, it.rules, ch, msg, powers, now, set(it.against))
-        return Sent(id=msg.id, channel_id=ch.id, kind=kind, held=held, mailed=mailed)
+        if not held and about.addresses:  # someone has an address: whether they take copies is _mail_copies's
+            ch = ch or s.get(PressChannelRow, channel_id)
+            assert ch is not None
+            mailed = _mail_copies(s, g, it.rules, ch, msg, powers, now, set(about.against))
+        return Sent(id=msg.id, channel_id=channel_id, kind=kind, held=held, mailed=mailed)
 
 
 def announce(db: Database, name: str, text: str, *, now: datetime, via: str = "web") -> Sent:
