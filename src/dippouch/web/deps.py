@@ -74,7 +74,10 @@ def render(
     except WebError:
         viewer = Viewer()
     flash = request.cookies.get("dp_flash")
-    ctx = {"viewer": viewer, "csrf": csrf_field(request), "flash": unquote(flash)[:400] if flash else None, **context}
+    # A refusal is flashed with a leading "!" (never in a quoted message): the page announces it as an alert.
+    flash_error = bool(flash and flash.startswith("!"))
+    shown = unquote(flash.removeprefix("!"))[:400] if flash else None
+    ctx = {"viewer": viewer, "csrf": csrf_field(request), "flash": shown, "flash_error": flash_error, **context}
     resp = templates.TemplateResponse(request, template, ctx, status_code=status, headers=headers)
     if flash:
         resp.delete_cookie("dp_flash", path="/")
@@ -85,7 +88,7 @@ def render(
 def render_html(request: Request, template: str, context: dict[str, Any]) -> str:
     """A page as text, for the page cache (no flash, no per-visitor state beyond what ``context`` says)."""
     templates: Jinja2Templates = request.app.state.templates
-    ctx = {"request": request, "viewer": Viewer(), "flash": None, **context}
+    ctx = {"request": request, "viewer": Viewer(), "flash": None, "flash_error": False, **context}
     return templates.get_template(template).render(ctx)
 
 
@@ -102,5 +105,8 @@ def set_csrf_cookie(request: Request, resp: Response) -> None:
         )
 
 
-def set_flash(resp: Response, message: str) -> None:
-    resp.set_cookie("dp_flash", quote(message[:400]), httponly=True, samesite="lax", path="/", max_age=60)
+def set_flash(resp: Response, message: str, *, error: bool = False) -> None:
+    """The message the next page shows once (and announces to a screen reader); ``error`` for a refusal,
+    which it announces as an alert."""
+    value = ("!" if error else "") + quote(message[:400])
+    resp.set_cookie("dp_flash", value, httponly=True, samesite="lax", path="/", max_age=60)

@@ -327,10 +327,10 @@ def _play(name: str, power: str) -> str:
     return f"/games/{quote(name, safe='')}/play/{quote(power, safe='')}"
 
 
-def _redirect(url: str, flash: str | None = None) -> RedirectResponse:
+def _redirect(url: str, flash: str | None = None, *, error: bool = False) -> RedirectResponse:
     resp = RedirectResponse(url, status_code=303)
     if flash:
-        set_flash(resp, flash)
+        set_flash(resp, flash, error=error)
     return resp
 
 
@@ -372,7 +372,7 @@ async def form_send(request: Request, name: str, power: str) -> Response:
             )
         )
     except DippouchError as e:
-        return _redirect(back, web_words(str(e)))
+        return _redirect(back, web_words(str(e)), error=True)
     if not channel.isdigit():
         back = _play(name, power) + f"/press/{sent['channel']}#press"
     note = "Held until the phase's results (postal press)." if sent["held"] else "Sent."
@@ -405,7 +405,7 @@ async def form_block(request: Request, name: str, power: str) -> Response:
                 web.store, name, power, other, None if choice in ("", "none") else choice, now=web.now()
             )
     except DippouchError as e:
-        return _redirect(_play(name, power) + "#press", web_words(str(e)))
+        return _redirect(_play(name, power) + "#press", web_words(str(e)), error=True)
     said = {"mute": "muted", "block": "blocked"}.get(choice, "let through")
     return _redirect(_play(name, power) + "#press", f"{other} is {said}.")
 
@@ -420,7 +420,7 @@ async def form_report(request: Request, name: str, power: str, message_id: int) 
         with web.writes:
             store_press.report(web.store, name, power, message_id, _one(form, "reason"), now=web.now())
     except DippouchError as e:
-        return _redirect(_play(name, power) + "#press", web_words(str(e)))
+        return _redirect(_play(name, power) + "#press", web_words(str(e)), error=True)
     return _redirect(_play(name, power) + "#press", "Reported to the coordinator.")
 
 
@@ -445,7 +445,7 @@ async def form_announce(request: Request, name: str) -> Response:
                 return _redirect(back, "Press rules saved.")
             store_press.announce(web.store, name, _one(form, "text"), now=web.now())
     except DippouchError as e:
-        return _redirect(back, web_words(str(e)))
+        return _redirect(back, web_words(str(e)), error=True)
     return _redirect(back, "Announcement sent.")
 
 

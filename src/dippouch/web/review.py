@@ -253,9 +253,9 @@ async def _form(request: Request) -> dict[str, str]:
     return data
 
 
-def _redirect(url: str, flash: str) -> Response:
+def _redirect(url: str, flash: str, *, error: bool = False) -> Response:
     resp = RedirectResponse(url, status_code=303)
-    set_flash(resp, flash)
+    set_flash(resp, flash, error=error)
     return resp
 
 
@@ -323,7 +323,7 @@ def _photo_action(request: Request, name: str, attachment_id: int, form: dict[st
         )
         return _page(request, name, edited=photo, note=note)
     except GameError as e:
-        return _redirect(back, str(e))
+        return _redirect(back, str(e), error=True)
 
 
 @router.post("/games/{name}/review/held/{mail_id}", response_class=HTMLResponse)
@@ -351,7 +351,7 @@ def _held_action(request: Request, name: str, mail_id: int, form: dict[str, str]
             return _redirect(back, f"Message #{mail_id} dismissed.")
         raise BadInput("choose Apply or Dismiss")
     except GameError as e:
-        return _redirect(back, str(e))
+        return _redirect(back, str(e), error=True)
 
 
 @router.post("/games/{name}/review-release", response_class=HTMLResponse)
@@ -369,6 +369,6 @@ def _release(request: Request, name: str) -> Response:
     try:
         st = release(web.store, name, now=web.now())
     except GameError as e:
-        return _redirect(back, str(e))
+        return _redirect(back, str(e), error=True)
     left = f" Unreviewed, not used: {len(st.items)}." if st.items else ""
     return _redirect(back, f"{st.phase} is released: it is processed at the next look.{left}")

@@ -32,9 +32,35 @@
   }
   if (clocks.length) { tick(); setInterval(tick, 1000); }
 
-  // ------------------------------------------------------------------ flash fades
-  var flash = document.querySelector(".flash");
-  if (flash) setTimeout(function () { flash.classList.add("seen"); }, 8000);
+  // ------------------------------------------------------------------ flash: shown, announced, fades
+  // A screen reader announces what changes in a live region, not what a region holds when the page arrives:
+  // the message ("Sent.", a refusal) is written into the page's empty status region (a refusal into its alert
+  // region) a moment after the page has loaded, once the region is known to the reader. The message shown on
+  // the page is then hidden from the reader, which would otherwise meet it twice.
+  var flash = document.getElementById("flash");
+  if (flash) {
+    setTimeout(function () { flash.classList.add("seen"); }, 8000);
+    var region = document.getElementById(flash.classList.contains("flash-error") ? "announce-alert" : "announce");
+    if (region) setTimeout(function () {
+      region.textContent = flash.textContent;
+      flash.setAttribute("aria-hidden", "true");
+    }, 400);
+  }
+  // Orders refused: what the player must read first, so the keyboard (and the reader) go to it at once.
+  var refusal = document.getElementById("refusal");
+  if (refusal) refusal.focus();
+
+  // ------------------------------------------------------------------ skip link
+  // Following the link moves the keyboard there too (not only the view), in every browser.
+  document.querySelectorAll("a.skip").forEach(function (a) {
+    a.addEventListener("click", function (ev) {
+      var target = document.getElementById(a.getAttribute("href").slice(1));
+      if (!target) return;
+      ev.preventDefault();
+      target.focus();
+      target.scrollIntoView();
+    });
+  });
 
   // ------------------------------------------------------------------ live line check
   var box = document.getElementById("orders");
@@ -102,12 +128,16 @@
       unorderedEl.hidden = !notes.length;
     }
   }
+  // And what each line says in the lists' words (the order the line check read in it), so a line typed in
+  // another notation shows in its unit's list.
+  var orderOf = {};
   function learn(lines) {
     lines.forEach(function (ln) {
       var subject = ln.subject || "";
       subjectOf[ln.text.trim()] = subject;
-      if (ln.order) subjectOf[ln.order] = subject;
+      if (ln.order) { subjectOf[ln.order] = subject; if (!ln.error) orderOf[ln.text.trim()] = ln.order; }
     });
+    syncPicks();
   }
   function ask(text) {
     return fetch(checkUrl, {
@@ -168,14 +198,57 @@
     }).then(function () { place(text, subject); }, function () { place(text, subject); })
       .then(function () { pending--; }, function () { pending--; });
   }
-  document.querySelectorAll("select[name^='pick:']").forEach(function (sel) {
+  // A unit's list shows the order the box holds for it, and nothing picked when the box holds none (or one
+  // the list does not offer): a pick stays shown, and an edit of the box by hand is shown in the lists. A
+  // closed list answers the arrow keys with a change at each step, so every order of a unit is reached by
+  // keyboard, each step replacing that unit's line; "none picked" takes the unit's line out of the box.
+  var picks = document.querySelectorAll("select[name^='pick:']");
+  function subjectOfList(sel) {
+    for (var i = 0; i < sel.options.length; i++) {
+      var s = sel.options[i].getAttribute("data-subject");
+      if (s) return s;
+    }
+    return "";
+  }
+  function syncPicks() {
+    if (!box || !picks) return;
+    var lines = box.value.split("\n").map(function (l) { return l.trim(); }).filter(Boolean);
+    picks.forEach(function (sel) {
+      var value = "";
+      for (var i = 0; i < sel.options.length && !value; i++) {
+        var o = sel.options[i].value;
+        if (!o) continue;
+        for (var j = 0; j < lines.length; j++) {
+          if (lines[j] === o || orderOf[lines[j]] === o) { value = o; break; }
+        }
+      }
+      // A list the player is stepping through while picks wait for the line check is left to them.
+      if (pending && sel === document.activeElement) return;
+      if (sel.value !== value) sel.value = value;
+    });
+  }
+  function dropOrder(subject) {
+    if (!box || !subject) return;
+    var lines = box.value.split("\n"), kept = lines.filter(function (l) { return !l.trim() || subjectOf[l.trim()] !== subject; });
+    if (kept.length === lines.length) return;
+    box.value = kept.join("\n");
+    box.dispatchEvent(new Event("input"));
+  }
+  picks.forEach(function (sel) {
     sel.addEventListener("change", function () {
-      if (!sel.value) return;
+      if (!sel.value) {
+        if (pending) queue = queue.then(function () { dropOrder(subjectOfList(sel)); });
+        else dropOrder(subjectOfList(sel));
+        return;
+      }
       var opt = sel.options[sel.selectedIndex];
       putOrder(sel.value, opt.getAttribute("data-subject") || "");
-      sel.value = "";
     });
   });
+  if (box && picks.length) {
+    box.addEventListener("input", syncPicks);
+    syncPicks();
+  }
   // With the script on, picked orders go into the box at once, so the form must not add them again; a pick
   // still waiting for the line check is written into the box before the form goes.
   // A double click (or an impatient second click) on Send sends once: the first submission is the one that
@@ -185,14 +258,18 @@
     if (sent) { ev.preventDefault(); return; }
     sent = true;
     form.classList.add("sending");
-    form.querySelectorAll("select[name^='pick:']").forEach(function (s) { s.value = ""; });
+    // The lists keep showing what was picked; only browsers without the formdata event clear them.
+    if (typeof FormDataEvent === "undefined") form.querySelectorAll("select[name^='pick:']").forEach(function (s) { s.value = ""; });
     if (pending) {
       ev.preventDefault();
       queue.then(function () { form.submit(); });
     }
   });
+  if (form) form.addEventListener("formdata", function (ev) {
+    Array.from(ev.formData.keys()).forEach(function (k) { if (k.indexOf("pick:") === 0) ev.formData.delete(k); });
+  });
   window.addEventListener("pageshow", function (ev) {
-    if (ev.persisted && form) { sent = false; form.classList.remove("sending"); }
+    if (ev.persisted && form) { sent = false; form.classList.remove("sending"); syncPicks(); }
   });
 
   // ------------------------------------------------------------------ map viewer
