@@ -191,3 +191,37 @@ def test_a_phase_timeline_is_the_same_for_a_visitor_with_or_without_the_game(sit
         k: v for k, v in n.items() if k not in ("id", "name")
     }
     assert _snapshot(visitor, ada)[0].replace(ADA, "X") == _snapshot(visitor, nobody)[0].replace("Nobody", "X")
+
+
+def test_a_holiday_recorded_moves_nothing_a_visitor_reads_of_the_anonymous_game(site: Site) -> None:
+    """A person's holiday is written in every game they play at the same moment (an event each). The game
+    that names them shows it; the anonymous game's change marker (in its JSON) must not move with it, nor
+    take the next event number after the named game's, or it would name England's player."""
+    store = site.web.store
+    ada = create_person(store, ADA, now=site.clock())
+    site.new_game(OPEN, "standard", movement="2d")
+    seat(site, OPEN, "Italy", ADA, ada)
+    site.new_game(HUSH, "standard", movement="2d", anonymous="on")
+    seat(site, HUSH, "England", ADA, ada)
+    blaise_id = create_person(store, BLAISE, now=site.clock())
+    seat(site, HUSH, "France", BLAISE, blaise_id)
+    visitor, blaise = site.browser(), person_browser(site, blaise_id)
+    site.clock.advance(seconds=2)  # the game's marker is read afresh (a second)
+    readers = (("visitor", visitor), ("Blaise", blaise))
+
+    def hush_page(c: Any) -> str:
+        return re.sub(r'name="csrf" (content|value)="[^"]*"', "csrf", c.get(f"/games/{HUSH}").text)
+
+    before = {who: (c.get(f"/api/games/{HUSH}").json(), hush_page(c)) for who, c in readers}
+    ada_browser = person_browser(site, ada)
+    r = site.post_form(ada_browser, "/me/absences", {"from": "2026-12-10", "to": "2026-12-12"})
+    assert r.status_code == 303, r.text
+    site.clock.advance(seconds=2)
+    shown = visitor.get(f"/api/games/{OPEN}").json()
+    assert [a["power"] for a in shown["absences"]["away"]] == ["Italy"]  # the named game shows her away
+    for who, c in readers:
+        after = c.get(f"/api/games/{HUSH}").json()
+        assert after["marker"] == before[who][0]["marker"], who
+        assert (after, hush_page(c)) == before[who], who
+    # The coordinator reads the anonymous game's absences as before (England away).
+    assert [a["power"] for a in site.coordinator.get(f"/api/games/{HUSH}").json()["absences"]["away"]] == ["England"]
