@@ -332,6 +332,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
     registered = _registered(g, power)
     phase_name = v.calendar.name(reading.phase)
     base = {"subject": reading.to_data(v)}
+    held = _Held(store, msg, mail_id, now, names, g, ph, power, reading)
     if registered is None or registered.lower() != msg.sender.lower():
         why = (
             f"{msg.sender} is not the address registered for {power} in {names.title}"
@@ -360,7 +361,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
                     + "\n",
                 )
             )
-        return _hold(store, msg, mail_id, now, names, g, ph, power, reading, why, base, notices)
+        return _hold(held, why, base, notices)
 
     # The sender: the From header is the sender's own word; a token or our server's DKIM/SPF proves it.
     proof = proof_of_sender(
@@ -372,7 +373,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
         trusted=[str(x) for x in _cfg.get("trust_auth", [])],
     )
     if proof is None and proof_mode(_cfg) == "required":
-        return _hold_unproven(store, msg, mail_id, now, names, g, ph, power, registered, reading)
+        return _hold_unproven(held, registered)
     token_note = _token_note(store, g.id, power, registered, now)
 
     # The phase: the game's current one, or a late or early message.
@@ -599,27 +600,34 @@ def _token_note(store: GameStore, game_id: int, power: str, address: str, now: d
     )
 
 
-def _hold_unproven(
-    store: GameStore,
-    msg: Inbound,
-    mail_id: int,
-    now: datetime,
-    names: GameNames,
-    g: GameView,
-    ph: PhaseView | None,
-    power: str,
-    registered: str,
-    reading: Reading,
-) -> Outcome:
+@dataclass(frozen=True)
+class _Held:
+    """A message about to be held for ``power``: where it came from (the mail log's row) and what its subject
+    was read as. Each reason to hold one (another address, no proof of the sender) adds its own why and
+    notices (:func:`_hold`)."""
+
+    store: GameStore
+    msg: Inbound
+    mail_id: int
+    now: datetime
+    names: GameNames
+    g: GameView
+    ph: PhaseView | None
+    power: str
+    reading: Reading
+
+
+def _hold_unproven(held: _Held, registered: str) -> Outcome:
     """From the registered address but without proof (no token, no passing DKIM/SPF from a trusted server):
     held, nothing applied. Only the registered address is told, with a code whose reply confirms it, so a
     forger learns nothing and gets nothing applied."""
+    store, msg, names, power = held.store, held.msg, held.names, held.power
     code = confirmation_code()
     why = (
         f"nothing proves that {power}'s player sent it (no token, no DKIM/SPF pass from a trusted server); "
         "held until the player confirms it, nothing applied"
     )
-    token_note = _token_note(store, g.id, power, registered, now)
+    token_note = _token_note(store, held.g.id, power, registered, held.now)
     notice = _Notice(
         registered,
         "confirm",
@@ -631,8 +639,8 @@ def _hold_unproven(
         "as received when it arrived. If you did not, do nothing (the coordinator sees it held).\n\n"
         f"From now on: {token_note}.\n\n" + compose.SIGN + "\n",
     )
-    reading_data = {"subject": reading.to_data(names.variant), "unproven": True, "confirm": code}
-    return _hold(store, msg, mail_id, now, names, g, ph, power, reading, why, reading_data, [notice])
+    reading_data = {"subject": held.reading.to_data(names.variant), "unproven": True, "confirm": code}
+    return _hold(held, why, reading_data, [notice])
 
 
 class _Notice(NamedTuple):
@@ -644,33 +652,30 @@ class _Notice(NamedTuple):
     body: str
 
 
-def _hold(
-    store: GameStore,
-    msg: Inbound,
-    mail_id: int,
-    now: datetime,
-    names: GameNames,
-    g: GameView,
-    ph: PhaseView | None,
-    power: str,
-    reading: Reading,
-    why: str,
-    reading_data: dict[str, Any],
-    notices: list[_Notice],
-) -> Outcome:
+def _hold(held: _Held, why: str, reading_data: dict[str, Any], notices: list[_Notice]) -> Outcome:
     """Hold a message for ``power`` with nothing applied, and send ``notices``.
 
     A message held for the open phase holds that phase for the coordinator's review (store/review.py);
     one for another phase is kept for the record only."""
+    store, mail_id, names, g, ph, reading = held.store, held.mail_id, held.names, held.g, held.ph, held.reading
     held_phase = ph.id if ph is not None and names.phase is not None and reading.phase == names.phase else None
     _record(
-        store, mail_id, status="held", reason=why, game_id=g.id, phase_id=held_phase, power=power, reading=reading_data
+        store,
+        mail_id,
+        status="held",
+        reason=why,
+        game_id=g.id,
+        phase_id=held_phase,
+        power=held.power,
+        reading=reading_data,
     )
     n = 0
     for x in notices:
-        n += _reply(store, msg, mail_id, to=x.to, kind=x.kind, subject=x.subject, body=x.body, now=now, game_id=g.id)
+        n += _reply(
+            store, held.msg, mail_id, to=x.to, kind=x.kind, subject=x.subject, body=x.body, now=held.now, game_id=g.id
+        )
     phase = names.variant.calendar.name(reading.phase) if reading.phase is not None else None
-    return Outcome("held", why, game=names.title, power=power, phase=phase, replies=n)
+    return Outcome("held", why, game=names.title, power=held.power, phase=phase, replies=n)
 
 
 def _confirm_held(store: GameStore, msg: Inbound, mail_id: int, held_id: int, now: datetime) -> Outcome:

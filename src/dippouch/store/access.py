@@ -19,6 +19,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from dippouch.game import GameError, as_utc
+from dippouch.people.anonymity import PERSONAL_EVENTS
 from dippouch.store.absences import stand_in_seats_in
 from dippouch.store.models import EventRow, GameRow, PersonRow, PhaseRow, PlayerRow, SubmissionRow, VoteRow
 from dippouch.store.models_web import AccessKeyRow, GameWebRow, SessionKeyRow, WebSessionRow
@@ -288,19 +289,22 @@ class AccessStore:
             )
             return [(a, b, c, d, e) for a, b, c, d, e in s.execute(q)]
 
-    def marker(self, game: str) -> tuple[str, tuple[int, int, int, int]] | None:
+    def marker(self, game: str) -> tuple[str, tuple[int, int, int, int, int]] | None:
         """(visibility, marker) of ``game`` in one query, or None if there is no such game.
 
         The marker changes whenever anything a page shows of the game changes (events, phases,
         submissions, votes), so a page can be served from a cache while it stands still, even when
-        another process (the coordinator's CLI, a worker) changed the game.
+        another process (the coordinator's CLI, a worker) changed the game. Its last number is the last
+        event but a person's own (:data:`~dippouch.people.anonymity.PERSONAL_EVENTS`, written in every
+        game they play at once): what a reader of an anonymous game is given in the first's place
+        (:func:`dippouch.web.anonymity.shown_marker`).
         """
         with self.reader.one_read.connect() as conn:
             row = conn.execute(_MARKER, {"game": game}).first()
             conn.rollback()
         if row is None:
             return None
-        return (row[0] or "public", (int(row[1]), int(row[2]), int(row[3]), int(row[4])))
+        return (row[0] or "public", (int(row[1]), int(row[2]), int(row[3]), int(row[4]), int(row[5])))
 
     def phases(self, game: str) -> list[PhaseRow]:
         """Every phase of a game, abandoned ones too, in the order opened, without their submissions
@@ -326,9 +330,17 @@ def _marker_query() -> sa.Select[Any]:
         .where(PhaseRow.game_id == g.c.id, PhaseRow.status == "open")
     )
     vo = sa.select(sa.func.coalesce(sa.func.max(VoteRow.id), 0)).where(VoteRow.game_id == g.c.id)
+    game_ev = sa.select(sa.func.coalesce(sa.func.max(EventRow.id), 0)).where(
+        EventRow.game_id == g.c.id, EventRow.kind.not_in(PERSONAL_EVENTS)
+    )
     vis = sa.select(GameWebRow.visibility).where(GameWebRow.game_id == g.c.id)
     return sa.select(
-        vis.scalar_subquery(), ev.scalar_subquery(), ph.scalar_subquery(), sub.scalar_subquery(), vo.scalar_subquery()
+        vis.scalar_subquery(),
+        ev.scalar_subquery(),
+        ph.scalar_subquery(),
+        sub.scalar_subquery(),
+        vo.scalar_subquery(),
+        game_ev.scalar_subquery(),
     ).where(g.c.name == sa.bindparam("game"))
 
 

@@ -369,7 +369,7 @@ def sign_up(db: Database, game: str, person_id: int, preferences: Sequence[str],
             have = "no record yet" if score is None else f"{score}%"
             raise GameError(
                 f"{g.name} asks a reliability of at least {o.min_reliability}%; yours is {have} "
-                "(orders on time in other games raise it)"
+                "(orders on time in other games raise it; an anonymous game counts once it ends)"
             )
         wishes: list[str] = []
         for text in preferences:

@@ -9,24 +9,39 @@ stood by the deadline (on time) or is among the phase's ``missed`` powers (late 
 deadline, else missed). A seat counts as abandoned when its last movement phases were missed in a row up to
 the game's civil-disorder limit, or when the coordinator freed it from the player
 (:func:`dippouch.store.openings.free_seat`).
+
+A game that hides its players' names (:func:`dippouch.people.anonymity.names_hidden`) counts for nobody's
+public record until it ends: not its seats, not its phases. Else a person's page, watched while the game runs,
+would move as its phases are processed and name its player. Every reading takes ``shown``: the hidden games
+the reader may see counted anyway (the person's own, or those they coordinate; ``None``: all), by default
+none. The public record is also what a game's minimum reliability judges, so a sign-up taken or refused tells
+nothing more than the desk shows.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
+from typing import TypeAlias
 
 import sqlalchemy as sa
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.game import civil_disorder_streak
+from dippouch.people.anonymity import names_hidden
 from dippouch.people.reliability import Mark, Record, score, tally
 from dippouch.store.db import Database
 from dippouch.store.models import GameRow, PersonRow, PhaseRow, PlayerRow, SubmissionRow
 from dippouch.store.models_openings import VacancyRow
 from dippouch.store.rows import game_settings
 
-__all__ = ["Profile", "profile", "record_of", "reliabilities", "scores_in"]
+__all__ = ["ALL", "Profile", "Shown", "profile", "record_of", "reliabilities", "scores_in"]
+
+Shown: TypeAlias = Collection[str] | None
+"""Games hiding their players' names that count for this reader anyway (their names); ``None``: every one."""
+
+ALL: Shown = None
+"""Every game counts: for the person themselves, or the installation's coordinator."""
 
 
 @dataclass(frozen=True)
@@ -39,6 +54,9 @@ class Profile:
     games: int
     record: Record
     reliability: int | None
+    hidden_games: int = 0
+    """Games counted here that hide their players' names (only those ``shown`` to the reader): 0 on the
+    public profile, which never says that anything is left out."""
 
 
 def _seat_record(s: sa.orm.Session, seat: PlayerRow, game: GameRow, freed: bool) -> Record:
@@ -84,12 +102,22 @@ def _seat_record(s: sa.orm.Session, seat: PlayerRow, game: GameRow, freed: bool)
     return tally(marks, abandoned=disorder or freed)
 
 
-def _records(s: sa.orm.Session, person_ids: Iterable[int]) -> dict[int, tuple[Record, int]]:
+def _counts(game: GameRow, shown: Shown) -> bool:
+    """Whether the seats of ``game`` count for this reader now."""
+    return shown is None or game.name in shown or not names_hidden(game.settings, str(game.status))
+
+
+def _records(s: sa.orm.Session, person_ids: Iterable[int], shown: Shown) -> dict[int, tuple[Record, int, int]]:
+    """Person -> (record, games played, of those the games that hide their players' names)."""
     ids = list(set(person_ids))
-    out: dict[int, tuple[Record, int]] = {p: (Record(), 0) for p in ids}
+    out: dict[int, tuple[Record, int, int]] = {p: (Record(), 0, 0) for p in ids}
     if not ids:
         return out
-    seats = list(s.scalars(sa.select(PlayerRow).where(PlayerRow.person_id.in_(ids)).order_by(PlayerRow.id)))
+    seats = [
+        r
+        for r in s.scalars(sa.select(PlayerRow).where(PlayerRow.person_id.in_(ids)).order_by(PlayerRow.id))
+        if _counts(r.game, shown)
+    ]
     freed = set(
         s.scalars(
             sa.select(VacancyRow.player_id).where(
@@ -97,36 +125,40 @@ def _records(s: sa.orm.Session, person_ids: Iterable[int]) -> dict[int, tuple[Re
             )
         )
     )
+    records = {p: Record() for p in ids}
     games: dict[int, set[int]] = {p: set() for p in ids}
+    hidden: dict[int, set[int]] = {p: set() for p in ids}
     for seat in seats:
         assert seat.person_id is not None
-        rec, _ = out[seat.person_id]
-        out[seat.person_id] = (rec + _seat_record(s, seat, seat.game, seat.id in freed), 0)
+        records[seat.person_id] += _seat_record(s, seat, seat.game, seat.id in freed)
         games[seat.person_id].add(seat.game_id)
-    return {p: (rec, len(games[p])) for p, (rec, _) in out.items()}
+        if names_hidden(seat.game.settings, str(seat.game.status)):
+            hidden[seat.person_id].add(seat.game_id)
+    return {p: (records[p], len(games[p]), len(hidden[p])) for p in ids}
 
 
-def record_of(db: Database, person_id: int) -> Record:
+def record_of(db: Database, person_id: int, *, shown: Shown = ()) -> Record:
     with db.session() as s:
-        return _records(s, [person_id])[person_id][0]
+        return _records(s, [person_id], shown)[person_id][0]
 
 
-def reliabilities(db: Database, person_ids: Iterable[int]) -> dict[int, int | None]:
+def reliabilities(db: Database, person_ids: Iterable[int], *, shown: Shown = ()) -> dict[int, int | None]:
     """Person -> reliability in percent (``None``: no record yet), for lists of sign-ups."""
     with db.session() as s:
-        return scores_in(s, person_ids)
+        return scores_in(s, person_ids, shown=shown)
 
 
-def scores_in(s: sa.orm.Session, person_ids: Iterable[int]) -> dict[int, int | None]:
+def scores_in(s: sa.orm.Session, person_ids: Iterable[int], *, shown: Shown = ()) -> dict[int, int | None]:
     """:func:`reliabilities` inside a session the caller holds (on SQLite a second one would wait for it)."""
-    return {p: score(rec) for p, (rec, _) in _records(s, person_ids).items()}
+    return {p: score(rec) for p, (rec, _, _) in _records(s, person_ids, shown).items()}
 
 
-def profile(db: Database, person_id: int) -> Profile | None:
-    """A person's public profile, or ``None`` for nobody (or someone who deleted their data)."""
+def profile(db: Database, person_id: int, *, shown: Shown = ()) -> Profile | None:
+    """A person's profile as a reader sees it (``shown``: the module's note), or ``None`` for nobody (or
+    someone who deleted their data)."""
     with db.session() as s:
         p = s.get(PersonRow, person_id)
         if p is None or p.deleted_at is not None:
             return None
-        rec, games = _records(s, [person_id])[person_id]
-        return Profile(p.id, p.name, games, rec, score(rec))
+        rec, games, hidden = _records(s, [person_id], shown)[person_id]
+        return Profile(p.id, p.name, games, rec, score(rec), hidden)

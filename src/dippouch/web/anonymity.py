@@ -9,14 +9,14 @@ API needs no second format.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from dippouch.store.people import names_hidden
 from dippouch.web.security import Viewer
 from dippouch.web.service import Web
 
-__all__ = ["absences_seen", "game_view_seen", "seen_powers", "without_hidden"]
+__all__ = ["absences_seen", "game_view_seen", "seen_powers", "shown_marker", "without_hidden"]
 
 
 def seen_powers(web: Web, name: str, viewer: Viewer) -> frozenset[str] | None:
@@ -67,3 +67,12 @@ def game_view_seen(view: Mapping[str, Any], seen: frozenset[str] | None) -> dict
     if isinstance(view.get("absences"), Mapping):
         out["absences"] = absences_seen(view["absences"], seen)
     return out
+
+
+def shown_marker(marker: Sequence[int], *, hidden: bool) -> tuple[int, int, int, int]:
+    """The game's change marker as the API gives it to this reader (:meth:`dippouch.store.access.Access.marker`
+    keeps one more number than it shows). A reader from whom an anonymous game's names are ``hidden`` gets the last event but a person's own
+    in the events' place: a holiday is written in every game its person plays at once, with event numbers
+    in a row, so the anonymous game's marker would move with (and next to) the one of a game naming them."""
+    events, phases, submissions, votes, game_events = marker
+    return (game_events if hidden else events, phases, submissions, votes)

@@ -789,6 +789,11 @@ class PersonProfile(Answer):
     games: int
     reliability: int | None = Field(description="Percent; null for a person with no record yet.")
     record: PersonRecord
+    hidden_games: int | None = Field(
+        None,
+        description="Games counted here that hide their players' names until they end: given only to the "
+        "person and those games' coordinators (everyone else's record leaves them out, and says nothing).",
+    )
 
 
 class SignupAnswer(Answer):

@@ -13,7 +13,7 @@ from dippouch.report import phase_report
 from dippouch.store.models import PhaseRow
 from dippouch.store.repository import phase_record_of
 from dippouch.store.web_queries import game_phase
-from dippouch.web.anonymity import game_view_seen, seen_powers
+from dippouch.web.anonymity import game_view_seen, seen_powers, shown_marker
 from dippouch.web.inputs import duration_text
 from dippouch.web.maps import map_available
 from dippouch.web.roster import game_absences_view
@@ -76,7 +76,8 @@ def game_view(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
     the last report, the history. Cached until anything in the game changes; players' names as the reader
     may see them (an anonymous game: :mod:`dippouch.web.anonymity`)."""
     data = _game_view(web, name, viewer)
-    return game_view_seen(data, seen_powers(web, name, viewer))
+    seen = seen_powers(web, name, viewer)
+    return {**game_view_seen(data, seen), "marker": shown_marker(data["marker"], hidden=seen is not None)}
 
 
 def _game_view(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:

@@ -22,7 +22,7 @@ from starlette.requests import Request
 
 from dippouch.people.assign import ANY
 from dippouch.store import openings as store_openings
-from dippouch.store.reliability import profile
+from dippouch.store.reliability import ALL, Shown, profile
 from dippouch.web.answers import (
     ClaimAnswer,
     DrawAnswer,
@@ -133,12 +133,21 @@ def opening_view(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
     return data
 
 
-def person_view(web: Web, person_id: int) -> dict[str, Any]:
-    p = profile(web.read, person_id)
+def _counted_for(viewer: Viewer, person_id: int) -> Shown:
+    """The games hiding their players' names that count on ``person_id``'s page for this reader: all of them
+    for the person themselves (and the installation's coordinator), the ones they coordinate for a game's
+    coordinator, none for anyone else (:mod:`dippouch.store.reliability`)."""
+    if viewer.person_id == person_id or viewer.coordinates(None):
+        return ALL
+    return frozenset(g for g in viewer.coordinated_games() if g is not None)
+
+
+def person_view(web: Web, person_id: int, viewer: Viewer) -> dict[str, Any]:
+    p = profile(web.read, person_id, shown=_counted_for(viewer, person_id))
     if p is None:
         raise NotFound(f"no person {person_id} here")
     r = p.record
-    return {
+    data: dict[str, Any] = {
         "id": p.id,
         "name": p.name,
         "games": p.games,
@@ -151,6 +160,9 @@ def person_view(web: Web, person_id: int) -> dict[str, Any]:
             "abandoned": r.abandoned,
         },
     }
+    if p.hidden_games:
+        data["hidden_games"] = p.hidden_games
+    return data
 
 
 def _person(viewer: Viewer) -> int:
@@ -294,8 +306,9 @@ def api_open(request: Request) -> dict[str, Any]:
 
 @api.get("/people/{person_id}", **_answers(PersonProfile))
 def api_person(request: Request, person_id: int) -> dict[str, Any]:
-    """A person's public profile: name, games played, reliability and the record behind it."""
-    return person_view(web_of(request), person_id)
+    """A person's public profile: name, games played, reliability and the record behind it. An anonymous
+    game counts once it ends; before, only for the person and the game's coordinator (``hidden_games``)."""
+    return person_view(web_of(request), person_id, viewer_of(request))
 
 
 @api.get("/games/{name}/opening", **_answers(OpeningView))
@@ -390,7 +403,7 @@ def open_page(request: Request) -> Response:
 
 @pages.get("/people/{person_id}", response_class=HTMLResponse)
 def person_page(request: Request, person_id: int) -> Response:
-    return render(request, "person.html", {"p": person_view(web_of(request), person_id)})
+    return render(request, "person.html", {"p": person_view(web_of(request), person_id, viewer_of(request))})
 
 
 @pages.get("/games/{name}/opening", response_class=HTMLResponse)

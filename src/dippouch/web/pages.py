@@ -295,7 +295,8 @@ def _game_page(request: Request, name: str) -> Response:
         g = games.game_view(web, name, viewer)
         ctx = {"g": g, "my_powers": [], "coordinator": False, "csrf": PLACEHOLDER}
         html = render_html(request, "game.html", ctx)
-        web.pages[("game", name)] = (time.monotonic(), g["marker"], g["visibility"], html)
+        if st is not None:  # kept under the marker read before it was made (the view's own is the reader's)
+            web.pages[("game", name)] = (time.monotonic(), st[1], g["visibility"], html)
     finally:
         building.release()
     return _from_cache(request, html)
