@@ -91,7 +91,8 @@ def _drawing_report(v: Variant, names: str) -> bool:
     typer.echo("every unit a province can hold, at its spot:")
     typer.echo(f"  units over each other {len(crowd.units_crowded)}" + _pairs(crowd.units_crowded))
     typer.echo(f"  units over names {len(crowd.units_on_names)}" + _pairs(crowd.units_on_names))
-    return bool(rep.misplaced or crowd.units_crowded or crowd.units_on_names)
+    typer.echo(f"  leader lines covered {len(crowd.leaders_covered)}" + _pairs(crowd.leaders_covered))
+    return bool(rep.misplaced or crowd.units_crowded or crowd.units_on_names or crowd.leaders_covered)
 
 
 def _pairs(pairs: list[tuple[str, str]]) -> str:
