@@ -21,6 +21,7 @@ from dippouch.core.mapdata import GameMap, ProvinceKind
 from dippouch.core.variant import Variant
 
 if TYPE_CHECKING:  # the renderer and the builder are imported when a check runs, not with this module
+    from dippouch.render.atlas import PrintReport
     from dippouch.render.audit import Box, LayoutReport, Mark
     from dippouch.render.mapgen.checks import GeoReport
 
@@ -31,6 +32,7 @@ __all__ = [
     "check_drawing",
     "check_geometry",
     "check_map",
+    "check_print",
     "edge_key",
     "format_report",
     "great_circle_km",
@@ -303,6 +305,22 @@ def check_drawing(variant: Variant, *, names: str = "auto") -> LayoutReport:
     ph = busiest_phase(variant)
     svg = render_svg(variant, ph.position, ph.orders, ph.results, RenderOptions(names=names))
     return audit_svg(svg)
+
+
+def check_print(
+    variant: Variant, *, names: str = "auto", papers: Iterable[str] = ("a4", "letter")
+) -> list[PrintReport]:
+    """The map on paper as the post sends it (the atlas: the overview and the sheets), measured page by page
+    for each of ``papers``: names printed under 6 pt, and names on no page at 6 pt or more
+    (:func:`dippouch.render.atlas.print_check`); the busiest phase of the sample game, as
+    :func:`check_drawing` draws it. FileNotFoundError when no geometry was built."""
+    from dippouch.render import RenderOptions, render_svg
+    from dippouch.render.atlas import print_check
+    from dippouch.render.shots import busiest_phase
+
+    ph = busiest_phase(variant)
+    svg = render_svg(variant, ph.position, ph.orders, ph.results, RenderOptions(names=names))
+    return [print_check(variant, svg, paper) for paper in papers]
 
 
 def check_crowding(variant: Variant, *, names: str = "auto") -> LayoutReport:
