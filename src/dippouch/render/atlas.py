@@ -270,13 +270,27 @@ def _without_small_names(svg: str, scale: float) -> tuple[str, int]:
 
 def sheet_page(svg: str, sheet: Sheet, title: str, paper: str = "a4") -> str:
     """One sheet on its page: the sheet's box as large as the page allows (never under the atlas's scale,
-    which :func:`sheets_for` made sure of), widened to fill the page round it."""
+    which :func:`sheets_for` made sure of), widened to fill the page round it, on the board's side of its
+    edges where the board allows (not a strip of the legend or the heading under a sheet at the board's
+    foot: W3K's Western Approaches showed two of the ten powers' entries)."""
     bx, by, bw, bh = sheet.box
     pw, ph, s = _fit(paper, bw, bh)
     aw, ah = pw - 2 * MARGIN_MM, ph - 2 * MARGIN_MM - TITLE_MM
     vw, vh = aw / s, ah / s
-    view = (bx + bw / 2 - vw / 2, by + bh / 2 - vh / 2, vw, vh)
+    _, board, _, _ = _measures(svg)
+    vx, vy = bx + bw / 2 - vw / 2, by + bh / 2 - vh / 2
+    vx = _inside(vx, vw, board[0], board[2], bx, bw)
+    vy = _inside(vy, vh, board[1], board[3], by, bh)
+    view = (vx, vy, vw, vh)
     return _page(pw, ph, title, _nested(svg, view, MARGIN_MM, MARGIN_MM + TITLE_MM, aw, ah))
+
+
+def _inside(v: float, size: float, lo: float, span: float, box: float, box_size: float) -> float:
+    """A view's start along one axis moved so the view stays within [lo, lo + span] where it fits, and
+    always still shows the sheet's box [box, box + box_size]."""
+    if size <= span:
+        v = min(max(v, lo), lo + span - size)
+    return min(max(v, box + box_size - size), box)
 
 
 def atlas_pages(variant: Variant, svg: str, title: str, paper: str = "a4") -> list[str]:
