@@ -40,6 +40,7 @@ __all__ = [
     "page_size",
     "print_check",
     "sheets_for",
+    "smallest_name_pt",
 ]
 
 PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "a3": (297.0, 420.0), "letter": (215.9, 279.4)}
@@ -367,3 +368,10 @@ def print_check(variant: Variant, svg: str, paper: str = "a4") -> PrintReport:
         out.append(PagePrint(t, len(names), small, round(min(sizes), 2) if sizes else 0.0))
     everyone = {m[0] for m in _NAME.findall(svg)}
     return PrintReport(paper, out, sorted(everyone - readable))
+
+
+def smallest_name_pt(svg: str, paper: str = "a4") -> float:
+    """The smallest name of the whole drawing on one page of ``paper`` (:func:`map_page`), in points; 0
+    for a drawing without names."""
+    names, _ = _page_names(map_page(svg, "", paper), _measures(svg)[1][1])
+    return min((pt for _, pt in names), default=0.0)
