@@ -34,6 +34,9 @@ PLACES = [
     # 1000 AD: Bari meets Naples inland at Melfi; Basilicata's Tyrrhenian side is Calabria's (it was Bari's).
     ("1000ad", "Melfi", 15.65, 41.0, "bai"),
     ("1000ad", "Vallo della Lucania, above the Gulf of Policastro", 15.27, 40.23, "caf"),
+    # Standard: Armenia's only sea is the Black Sea; Cilicia's coast is Syria's.
+    ("standard", "Iskenderun", 36.17, 36.59, "syr"),
+    ("standard", "Adana", 35.32, 37.0, "syr"),
     # W3K: the Firth of Clyde east of Kintyre, the Sound of Jura west of it.
     ("w3k", "Kilbrannan Sound, east of Kintyre", -5.45, 55.6, "clf"),
     ("w3k", "off Kintyre's west coast", -5.85, 55.55, "soj"),
@@ -78,11 +81,12 @@ def test_links_units_and_off_board_seas(variant: str) -> None:
 
 
 # Coasts drawn along a sea the province has no fleet edge to, as the check lists them now: each a shape to
-# redraw (the standard map's Armenia on the Gulf of Iskenderun, Rome on the Adriatic). Pinned so the list
-# only shrinks by a deliberate fix: 1000 AD's Bari on the Tyrrhenian (88 km) went with its Melfi point.
+# redraw (the standard map's Rome on the Adriatic, Smyrna on the Black Sea). Pinned so the list only shrinks
+# by a deliberate fix: 1000 AD's Bari on the Tyrrhenian (88 km) went with its Melfi point, the standard map's
+# Armenia on the Gulf of Iskenderun (500 km) with its Sivas point and Syria's at Adana.
 SEA_TOUCHING = {
-    "standard": ["arm-eas", "kie-ska", "rom-adr", "smy-bla", "syr-ion"],
-    "1897": ["arm-eas", "kie-ska", "rom-adr", "smy-bla", "syr-ion"],
+    "standard": ["kie-ska", "rom-adr", "smy-bla", "syr-ion"],
+    "1897": ["kie-ska", "rom-adr", "smy-bla", "syr-ion"],
     "hundred3": ["fri-nth"],
     "hundred": ["fri-nth"],
     "1000ad": ["crn-lig", "gey-ice", "lag-arc", "mer-nth", "rom-adr"],
