@@ -21,6 +21,7 @@ from dippouch.core.mapdata import GameMap, ProvinceKind
 from dippouch.core.variant import Variant
 
 if TYPE_CHECKING:  # the renderer and the builder are imported when a check runs, not with this module
+    from dippouch.render.atlas import PrintReport
     from dippouch.render.audit import Box, LayoutReport, Mark
     from dippouch.render.mapgen.checks import GeoReport
 
@@ -31,6 +32,7 @@ __all__ = [
     "check_drawing",
     "check_geometry",
     "check_map",
+    "check_print",
     "edge_key",
     "format_report",
     "great_circle_km",
@@ -305,26 +307,64 @@ def check_drawing(variant: Variant, *, names: str = "auto") -> LayoutReport:
     return audit_svg(svg)
 
 
+def check_print(
+    variant: Variant, *, names: str = "auto", papers: Iterable[str] = ("a4", "letter")
+) -> list[PrintReport]:
+    """The map on paper as the post sends it (the atlas: the overview and the sheets), measured page by page
+    for each of ``papers``: names printed under 6 pt, and names on no page at 6 pt or more
+    (:func:`dippouch.render.atlas.print_check`); the busiest phase of the sample game, as
+    :func:`check_drawing` draws it. FileNotFoundError when no geometry was built."""
+    from dippouch.render import RenderOptions, render_svg
+    from dippouch.render.atlas import print_check
+    from dippouch.render.shots import busiest_phase
+
+    ph = busiest_phase(variant)
+    svg = render_svg(variant, ph.position, ph.orders, ph.results, RenderOptions(names=names))
+    return [print_check(variant, svg, paper) for paper in papers]
+
+
 def check_crowding(variant: Variant, *, names: str = "auto") -> LayoutReport:
     """Units over each other or over names, wherever they may stand: every kind of unit a province can hold
     (an army, a fleet on each of its coasts), drawn at its spot as the map draws it, against every such
     unit of every other province and every name of the empty board. A :class:`LayoutReport` with
-    ``units_crowded`` (pairs of provinces) and ``units_on_names`` ((province, name)) filled in, each pair
-    once. FileNotFoundError when no geometry was built."""
+    ``units_crowded`` (pairs of provinces), ``units_on_names`` ((province, name)) and ``leaders_covered``
+    (leader lines under another province's unit, place disc or name: :func:`dippouch.render.audit.covered`)
+    filled in, each pair once. FileNotFoundError when no geometry was built."""
     import xml.etree.ElementTree as ET
 
     from dippouch.render import RenderOptions, render_svg
-    from dippouch.render.audit import LayoutReport, label_box, mark_box, marks_touch, unit_marks
+    from dippouch.render.audit import (
+        Cover,
+        LayoutReport,
+        covered,
+        disc_mark,
+        label_box,
+        leader_lines,
+        mark_box,
+        marks_touch,
+        unit_marks,
+    )
     from dippouch.render.geometry import load_geometry
-    from dippouch.render.svg import _static, _unit_point, _unit_svg
+    from dippouch.render.svg import _place_ring, _static, _unit_callout, _unit_point, _unit_svg
     from dippouch.render.text import BASELINE
 
     geo = load_geometry(variant)
     opts = RenderOptions(names=names)
-    r = _static(variant, geo, opts).r
+    st = _static(variant, geo, opts)
+    r = st.r
     gmap = variant.map
     kinds = ["A", "F", *sorted({u.kind for u in variant.start.units.values()} - {"A", "F"})]
     marks: list[tuple[str, Mark, Box]] = []
+    # What a unit in a castle or city adds round it (the place's disc; a unit beside its place, the disc and
+    # the leader line to the place), as the map draws it round any unit standing there.
+    rings = ET.Element("g")
+    for abbr, shape in geo.provinces.items():
+        if shape.unit_leader is not None:
+            extra = _unit_callout(abbr, shape.unit, st.anchors.get(abbr, shape.unit_leader), r, "#ffffff")
+        else:
+            extra = _place_ring(geo, abbr, shape.unit, r, "#ffffff")
+        if extra:
+            rings.extend(ET.fromstring(f'<g xmlns="http://www.w3.org/2000/svg">{extra}</g>'))
     for p in gmap.provinces:
         for loc in [p.id, *p.coasts]:
             for kind in kinds:
@@ -357,6 +397,13 @@ def check_crowding(variant: Variant, *, names: str = "auto") -> LayoutReport:
     board = replace(variant.start, units={}, dislodged={})
     root = ET.fromstring(render_svg(variant, board, options=RenderOptions(names=names, header=False, legend=False)))
     on_names: set[tuple[str, str]] = set()
+    covers: list[Cover] = [(a, f"{a} unit", m) for a, m, _ in marks]
+    for e in rings.iter("{http://www.w3.org/2000/svg}circle"):
+        place = e.get("data-place")
+        if place:
+            covers.append(
+                (place, f"{place} unit", disc_mark(*(float(e.get(k, "0")) for k in ("cx", "cy", "r", "stroke-width"))))
+            )
     for e in root.iter("{http://www.w3.org/2000/svg}text"):
         ident = e.get("id") or ""
         if not ident.startswith("label-"):
@@ -364,6 +411,7 @@ def check_crowding(variant: Variant, *, names: str = "auto") -> LayoutReport:
         size = float(e.get("font-size", "0"))
         nb = label_box(e.text or "", float(e.get("x", "0")), float(e.get("y", "0")) - size * BASELINE, size)
         poly = [(nb[0], nb[1]), (nb[2], nb[1]), (nb[2], nb[3]), (nb[0], nb[3])]
+        covers.append((ident[6:], f"{ident[6:]} name", ([poly], 0.0)))
         for a, m, box in marks:
             if (
                 box[0] < nb[2]
@@ -373,7 +421,10 @@ def check_crowding(variant: Variant, *, names: str = "auto") -> LayoutReport:
                 and marks_touch(m, ([poly], 0.0))
             ):
                 on_names.add((a, ident[6:]))
-    return LayoutReport(units_crowded=sorted(crowded), units_on_names=sorted(on_names))
+    leaders = leader_lines(root) + leader_lines(rings)
+    return LayoutReport(
+        units_crowded=sorted(crowded), units_on_names=sorted(on_names), leaders_covered=covered(leaders, covers)
+    )
 
 
 def format_report(rep: MapReport) -> str:

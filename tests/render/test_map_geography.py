@@ -31,6 +31,12 @@ PLACES = [
     ("1000ad", "Carlisle", -2.93, 54.89, "dum"),
     ("1000ad", "Exeter", -3.53, 50.72, "wwa"),
     ("1000ad", "Winchester", -1.31, 51.06, "lon"),
+    # 1000 AD: Bari meets Naples inland at Melfi; Basilicata's Tyrrhenian side is Calabria's (it was Bari's).
+    ("1000ad", "Melfi", 15.65, 41.0, "bai"),
+    ("1000ad", "Vallo della Lucania, above the Gulf of Policastro", 15.27, 40.23, "caf"),
+    # Standard: Armenia's only sea is the Black Sea; Cilicia's coast is Syria's.
+    ("standard", "Iskenderun", 36.17, 36.59, "syr"),
+    ("standard", "Adana", 35.32, 37.0, "syr"),
     # W3K: the Firth of Clyde east of Kintyre, the Sound of Jura west of it.
     ("w3k", "Kilbrannan Sound, east of Kintyre", -5.45, 55.6, "clf"),
     ("w3k", "off Kintyre's west coast", -5.85, 55.55, "soj"),
@@ -72,6 +78,29 @@ def test_links_units_and_off_board_seas(variant: str) -> None:
     assert rep.connectors_over_land == []
     assert rep.units_crowded == []
     assert rep.offboard_taken == []
+
+
+# Coasts drawn along a sea the province has no fleet edge to, as the check lists them now: each a shape to
+# redraw (the standard map's Rome on the Adriatic, Smyrna on the Black Sea). Pinned so the list only shrinks
+# by a deliberate fix: 1000 AD's Bari on the Tyrrhenian (88 km) went with its Melfi point, the standard map's
+# Armenia on the Gulf of Iskenderun (500 km) with its Sivas point and Syria's at Adana.
+SEA_TOUCHING = {
+    "standard": ["kie-ska", "rom-adr", "smy-bla", "syr-ion"],
+    "1897": ["kie-ska", "rom-adr", "smy-bla", "syr-ion"],
+    "hundred3": ["fri-nth"],
+    "hundred": ["fri-nth"],
+    "1000ad": ["crn-lig", "gey-ice", "lag-arc", "mer-nth", "rom-adr"],
+    "w3k": [
+        "ant-lfy", "bel-iri", "cai-fai", "cty-dov", "dor-por", "fif-fth", "iom-lub", "iow-pob", "ipo-por",
+        "jer-alr", "ker-bnb", "ker-fas", "kty-mal", "lno-por", "mea-dcb", "sky-heb", "zee-tha",
+    ],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("variant", sorted(SEA_TOUCHING))
+def test_coasts_drawn_on_seas_without_a_fleet_edge(variant: str) -> None:
+    rep = check_geometry(load_variant(variant))
+    assert [f"{a}-{b}" for a, b, _ in rep.sea_touching] == SEA_TOUCHING[variant]
 
 
 def test_off_board_sea_is_drawn_and_in_no_province() -> None:

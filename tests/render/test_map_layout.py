@@ -24,8 +24,8 @@ from dippouch.core.legal_orders import legal_orders
 from dippouch.core.notation import format_order
 from dippouch.mapcheck import check_drawing
 from dippouch.render import RenderOptions, render_svg
-from dippouch.render.audit import audit_svg
-from dippouch.render.geometry import load_geometry, project
+from dippouch.render.audit import audit_svg, inside, leader_lines
+from dippouch.render.geometry import load_geometry, path_rings, project
 from dippouch.render.svg import MOVE_CROSS_AT, SUPPORT_GOAL_AT, _static
 from helpers import board
 
@@ -274,6 +274,46 @@ def test_no_unit_is_drawn_over_another_or_over_a_name(name: str) -> None:
     rep = check_crowding(load_variant(name))
     assert rep.units_crowded == [], rep.units_crowded
     assert rep.units_on_names == [], rep.units_on_names
+    # Nor a leader line under another province's unit, place disc or name (before: W3K's Deptford, all three
+    # of its lines under London's unit; the standard map's Picardy, its line through Belgium's name).
+    assert rep.leaders_covered == [], rep.leaders_covered
+
+
+def test_deptfords_lines_show_with_london_held() -> None:
+    """Deptford's name, centre marker and unit each have a leader line into Deptford; with units in London
+    and Deptford, every line ends at a point of Deptford clear of London's unit and the disc round it, and
+    no line runs under them (they ended under London's disc, hidden whenever London was held)."""
+    v = load_variant("w3k")
+    pos = board(v, "Summer 1642 Movement", {"Crown": ["A lon", "A dep"]})
+    svg = render_svg(v, pos)
+    rep = audit_svg(svg)
+    assert rep.leaders_covered == [] and rep.misplaced == 0, rep.summary()
+    root = ET.fromstring(svg)
+    lines = {tag: m for tag, m in leader_lines(root) if tag.startswith("dep ")}
+    assert set(lines) == {"dep name", "dep centre", "dep unit"}
+    disc = next(e for e in root.iter(f"{NS}circle") if e.get("data-place") == "lon")
+    cx, cy, r = (float(disc.get(k, "0")) for k in ("cx", "cy", "r"))
+    dep = load_geometry(v).provinces["dep"]
+    for tag, (polys, _) in lines.items():
+        end = polys[0][-1]
+        assert inside(path_rings(dep.d), end), tag
+        assert math.dist(end, (cx, cy)) > r * 1.1, (tag, end)
+
+
+def test_the_audit_finds_a_leader_line_under_another_unit() -> None:
+    """Deptford's name line, moved to run under London's unit, is counted as covered."""
+    v = load_variant("w3k")
+    pos = board(v, "Summer 1642 Movement", {"Crown": ["A lon", "A dep"]})
+    svg = render_svg(v, pos)
+    x, y = load_geometry(v).provinces["lon"].unit
+    start = svg.index('<path id="leader-dep"')
+    d0 = svg.index(' d="', start) + 4
+    d1 = svg.index('"', d0)
+    end = svg[d0:d1].split("L")[1]
+    broken = svg[:d0] + f"M{x - 12} {y}L{end}" + svg[d1:]
+    rep = audit_svg(broken)
+    assert ("dep name", "lon unit") in rep.leaders_covered, rep.leaders_covered
+    assert rep.misplaced >= 1
 
 
 def test_the_audit_finds_a_unit_drawn_over_another() -> None:

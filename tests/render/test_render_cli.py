@@ -96,12 +96,15 @@ def test_map_as_pdf_and_report_pdf(played: str, tmp_path: Path) -> None:
     assert "841.89 x 595.276 pts (A4)" in info  # the standard board is wider than tall: A4 landscape
 
     w3k = tmp_path / "w3k.pdf"
-    run(played, "map", "w3k", "--paper", "a3", "--out", str(w3k))
+    said = run(played, "map", "w3k", "--paper", "a3", "--out", str(w3k))
     info = subprocess.run(["pdfinfo", str(w3k)], capture_output=True, text=True, check=True).stdout
     assert "841.89 x 1190.55 pts (A3)" in info  # W3K's board is taller than wide: A3 portrait
-    run(played, "map", "w3k", "--atlas", "--out", str(w3k))
+    # One page of A3 prints W3K's smallest names at 3.4 pt: the command says so, and what reads.
+    assert re.search(r"note: on one page of A3 the smallest names print at 3\.\d pt; --atlas prints", said), said
+    said = run(played, "map", "w3k", "--atlas", "--out", str(w3k))
+    assert "note:" not in said
     info = subprocess.run(["pdfinfo", str(w3k)], capture_output=True, text=True, check=True).stdout
-    assert re.search(r"^Pages:\s+8$", info, re.M)  # the overview and the seven sheets of [drawing.sheets]
+    assert re.search(r"^Pages:\s+11$", info, re.M)  # the overview and the ten sheets of [drawing.sheets]
 
     rep = tmp_path / "r.pdf"
     assert "wrote" in run(played, "report", "g", "Spring 1901 Movement", "--pdf", str(rep), "--paper", "letter")

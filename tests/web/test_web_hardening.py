@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 from datetime import timedelta
 from pathlib import Path
@@ -9,6 +10,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from dippouch.core.variant import Variant
 from websupport import START, Site
 
 
@@ -202,19 +204,21 @@ def test_a_pdf_map_is_drawn_once_per_picture(site: Site, monkeypatch: pytest.Mon
     import dippouch.render
 
     calls: list[int] = []
-    real = dippouch.render.map_pdf
+    real = dippouch.render.atlas_pdf
 
-    def counted(svg: str) -> bytes:
+    def counted(variant: Variant, svg: str, title: str, paper: str = "a4") -> bytes:
         calls.append(1)
-        return bytes(real(svg))
+        return bytes(real(variant, svg, title, paper))
 
-    monkeypatch.setattr(dippouch.render, "map_pdf", counted)
+    monkeypatch.setattr(dippouch.render, "atlas_pdf", counted)
     site.new_game("g")
     pdfs = [site.browser().get("/games/g/map.pdf") for _ in range(3)]
     assert all(r.status_code == 200 and r.content.startswith(b"%PDF") for r in pdfs)
     assert len({r.content for r in pdfs}) == 1
     size = subprocess.run(["pdfinfo", "-"], input=pdfs[0].content, capture_output=True, check=True).stdout
     assert b"A4" in size, size  # on paper, not the drawing's own odd size
+    # The atlas: the standard map on one A4 page printed its names at 3.3 pt; the overview and four sheets.
+    assert re.search(rb"Pages:\s+5\n", size), size
     assert len(calls) == 1
     site.clock.advance(days=5)
     site.web.store.process("g", now=site.clock(), force=True)

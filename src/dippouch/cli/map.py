@@ -65,6 +65,8 @@ def map_command(
         svg, v, title = _draw(variant, game, phase, phase_id, orders, after, names, db)
         data = _convert(svg, suffix, scale, paper.lower(), v if atlas else None, title)
         Path(out).write_bytes(data)
+        if suffix == ".pdf" and not atlas:
+            _small_print_note(svg, paper.lower())
     except typer.Exit:
         raise
     except (ImportError, ValueError) as e:
@@ -113,6 +115,18 @@ def _draw(
     show = orders and record.get("status") != "open"
     svg = render_phase_svg(v, record, after=after, orders=show, options=options)
     return svg, v, f"{game}: {record['name']}" + (" (after)" if after else "")
+
+
+def _small_print_note(svg: str, paper: str) -> None:
+    """A line on stderr where the one page prints names too small to read on paper (W3K's at 2.3 pt)."""
+    from dippouch.render.atlas import MIN_NAME_PT, smallest_name_pt
+
+    pt = smallest_name_pt(svg, paper)
+    if 0 < pt < MIN_NAME_PT:
+        sys.stderr.write(
+            f"note: on one page of {paper.upper()} the smallest names print at {pt:.1f} pt;"
+            f" --atlas prints regional sheets where every name is at least {MIN_NAME_PT:g} pt\n"
+        )
 
 
 def _convert(svg: str, suffix: str, scale: float, paper: str, atlas: Variant | None, title: str) -> bytes:

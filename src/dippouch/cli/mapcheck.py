@@ -91,7 +91,23 @@ def _drawing_report(v: Variant, names: str) -> bool:
     typer.echo("every unit a province can hold, at its spot:")
     typer.echo(f"  units over each other {len(crowd.units_crowded)}" + _pairs(crowd.units_crowded))
     typer.echo(f"  units over names {len(crowd.units_on_names)}" + _pairs(crowd.units_on_names))
-    return bool(rep.misplaced or crowd.units_crowded or crowd.units_on_names)
+    typer.echo(f"  leader lines covered {len(crowd.leaders_covered)}" + _pairs(crowd.leaders_covered))
+    from dippouch.mapcheck import check_print
+    from dippouch.render.atlas import MIN_NAME_PT
+
+    small = False
+    for pr in check_print(v, names=names):
+        sheets = len(pr.pages) - 1
+        typer.echo(
+            f"printed on {pr.paper.upper()} ({len(pr.pages)} page{'s' if sheets else ''}"
+            + (f": the overview and {sheets} sheets" if sheets else "")
+            + f"): names under {MIN_NAME_PT:g} pt {pr.small}"
+            + "".join(f", {p.title} {p.small}" for p in pr.pages if p.small)
+            + f"; names on no page at {MIN_NAME_PT:g} pt or more {len(pr.unreadable)}"
+            + (": " + " ".join(pr.unreadable) if pr.unreadable else "")
+        )
+        small = small or bool(pr.small or pr.unreadable)
+    return bool(rep.misplaced or crowd.units_crowded or crowd.units_on_names or crowd.leaders_covered or small)
 
 
 def _pairs(pairs: list[tuple[str, str]]) -> str:

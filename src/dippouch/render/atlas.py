@@ -8,6 +8,10 @@ optional ``[drawing.sheets]`` table (a name with the provinces it shows or a box
 variant without sheets whose overview would print names under the minimum gets a grid of tiles. A sheet
 too big to print at that scale is cut into parts, so every sheet meets the minimum whatever the data says.
 
+The overview of an atlas leaves off the names that would print under :data:`MIN_NAME_PT` there (W3K's, at
+2.3 pt on A4, were specks): each is on a sheet at a readable size, and the page says so. :func:`print_check`
+measures every page as printed (``dippouch mapcheck`` and the tests run it on every variant).
+
 Pages are SVG documents in millimetres (``viewBox`` = the paper in mm), converted by
 :func:`dippouch.render.output.pdf_pages`.
 """
@@ -28,11 +32,15 @@ __all__ = [
     "MIN_NAME_PT",
     "MIN_UNIT_MM",
     "PAPERS",
+    "PagePrint",
+    "PrintReport",
     "Sheet",
     "atlas_pages",
     "map_page",
     "page_size",
+    "print_check",
     "sheets_for",
+    "smallest_name_pt",
 ]
 
 PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "a3": (297.0, 420.0), "letter": (215.9, 279.4)}
@@ -53,6 +61,10 @@ _VIEWBOX = re.compile(r'viewBox="([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+)"')
 _LABEL_SIZE = re.compile(r'class="label"[^>]*font-size="([\d.]+)"')
 _BOARD = re.compile(r'data-board="([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+)"')
 _RADIUS = re.compile(r'data-unit-radius="([\d.]+)"')
+_NAME = re.compile(r'<text id="label-([^"]+)" class="label"[^>]*? x="([-\d.]+)" y="([-\d.]+)" font-size="([\d.]+)"')
+_NAME_PARTS = re.compile(
+    r'<text (?:id="label-|data-for=")([^"]+)"[^>]*>[^<]*</text>|<(?:path|circle) [^>]*?data-for="([^"]+)"[^>]*/>'
+)
 
 Box = tuple[float, float, float, float]
 """x, y, width, height in the drawing's own coordinates."""
@@ -217,7 +229,15 @@ def map_page(svg: str, title: str, paper: str = "a4", sheets: Sequence[Sheet] = 
     x = (pw - w) / 2
     y = MARGIN_MM + TITLE_MM
     marks = ""
+    note = ""
     if sheets:
+        svg, dropped = _without_small_names(svg, s)
+        if dropped:
+            note = (
+                f'<text class="page-note" x="{MARGIN_MM:.1f}" y="{ph - MARGIN_MM / 2:.1f}" font-size="{8 * _PT_MM:.3f}"'
+                f' fill="#000000">Names too small to print on this page are on the sheets that follow'
+                f" ({dropped} of them).</text>"
+            )
         line = 0.5 / s  # half a millimetre on paper, in drawing units
         fs = 3.2 / s  # 9 pt
         parts = []
@@ -233,18 +253,45 @@ def map_page(svg: str, title: str, paper: str = "a4", sheets: Sequence[Sheet] = 
                 f' fill="#b2182b">{i + 2}. {escape(sh.name)}</text>'
             )
         marks = f'<g class="sheet-outlines">{"".join(parts)}</g>'
-    return _page(pw, ph, title, _nested(svg, doc, x, y, w, h, marks))
+    return _page(pw, ph, title, _nested(svg, doc, x, y, w, h, marks) + note)
+
+
+def _without_small_names(svg: str, scale: float) -> tuple[str, int]:
+    """The drawing without the names (their halos, leader lines and dots) that print under
+    :data:`MIN_NAME_PT` at ``scale`` mm per drawing unit, and how many were left off."""
+    small = {m[0] for m in _NAME.findall(svg) if float(m[3]) * scale / _PT_MM < MIN_NAME_PT}
+    if not small:
+        return svg, 0
+
+    def keep(m: re.Match[str]) -> str:
+        return "" if (m.group(1) or m.group(2)) in small else m.group(0)
+
+    return _NAME_PARTS.sub(keep, svg), len(small)
 
 
 def sheet_page(svg: str, sheet: Sheet, title: str, paper: str = "a4") -> str:
     """One sheet on its page: the sheet's box as large as the page allows (never under the atlas's scale,
-    which :func:`sheets_for` made sure of), widened to fill the page round it."""
+    which :func:`sheets_for` made sure of), widened to fill the page round it, on the board's side of its
+    edges where the board allows (not a strip of the legend or the heading under a sheet at the board's
+    foot: W3K's Western Approaches showed two of the ten powers' entries)."""
     bx, by, bw, bh = sheet.box
     pw, ph, s = _fit(paper, bw, bh)
     aw, ah = pw - 2 * MARGIN_MM, ph - 2 * MARGIN_MM - TITLE_MM
     vw, vh = aw / s, ah / s
-    view = (bx + bw / 2 - vw / 2, by + bh / 2 - vh / 2, vw, vh)
+    _, board, _, _ = _measures(svg)
+    vx, vy = bx + bw / 2 - vw / 2, by + bh / 2 - vh / 2
+    vx = _inside(vx, vw, board[0], board[2], bx, bw)
+    vy = _inside(vy, vh, board[1], board[3], by, bh)
+    view = (vx, vy, vw, vh)
     return _page(pw, ph, title, _nested(svg, view, MARGIN_MM, MARGIN_MM + TITLE_MM, aw, ah))
+
+
+def _inside(v: float, size: float, lo: float, span: float, box: float, box_size: float) -> float:
+    """A view's start along one axis moved so the view stays within [lo, lo + span] where it fits, and
+    always still shows the sheet's box [box, box + box_size]."""
+    if size <= span:
+        v = min(max(v, lo), lo + span - size)
+    return min(max(v, box + box_size - size), box)
 
 
 def atlas_pages(variant: Variant, svg: str, title: str, paper: str = "a4") -> list[str]:
@@ -262,3 +309,69 @@ def scale_of(page_svg: str) -> float:
     if not m:
         raise ValueError("not a page of the atlas")
     return float(m.group(1)) / float(m.group(2).split()[2])
+
+
+@dataclass(frozen=True, slots=True)
+class PagePrint:
+    """One page of a map as printed: its title, the names on it and how many print under the minimum."""
+
+    title: str
+    names: int
+    small: int
+    smallest_pt: float
+    """The smallest name on the page in points (0 when none is there)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PrintReport:
+    """A map printed on ``paper`` as the post sends it (:func:`atlas_pages`), measured page by page."""
+
+    paper: str
+    pages: list[PagePrint]
+    unreadable: list[str]
+    """Provinces whose name is on no page at :data:`MIN_NAME_PT` or more."""
+
+    @property
+    def small(self) -> int:
+        return sum(p.small for p in self.pages)
+
+
+def _page_names(page: str, top: float) -> tuple[list[tuple[str, float]], float]:
+    """(province, size in points) of every name a page shows, and the page's scale; ``top`` is where the
+    board starts in the drawing (names are placed on the board)."""
+    m = re.search(r'<svg x="[-\d.]+" y="[-\d.]+" width="([\d.]+)" height="([\d.]+)" viewBox="([-\d. ]+)"', page)
+    if not m:
+        raise ValueError("not a page of the atlas")
+    vx, vy, vw, vh = (float(v) for v in m.group(3).split())
+    s = min(float(m.group(1)) / vw, float(m.group(2)) / vh)
+    out = []
+    for abbr, x, y, size in _NAME.findall(page):
+        px, py = float(x), float(y) + top
+        if vx <= px <= vx + vw and vy <= py <= vy + vh:
+            out.append((abbr, float(size) * s / _PT_MM))
+    return out, s
+
+
+def print_check(variant: Variant, svg: str, paper: str = "a4") -> PrintReport:
+    """Every page of the atlas of ``svg`` on ``paper`` (or its one page), measured as printed: the names on
+    each page and those under :data:`MIN_NAME_PT`, and the names readable on no page at all."""
+    titles = ["overview"] + [sh.name for sh in sheets_for(variant, svg, paper)]
+    pages = atlas_pages(variant, svg, "", paper)
+    top = _measures(svg)[1][1]
+    out: list[PagePrint] = []
+    readable: set[str] = set()
+    for t, page in zip(titles, pages, strict=True):
+        names, _ = _page_names(page, top)
+        sizes = [pt for _, pt in names]
+        small = sum(1 for pt in sizes if pt < MIN_NAME_PT - 1e-6)
+        readable |= {a for a, pt in names if pt >= MIN_NAME_PT - 1e-6}
+        out.append(PagePrint(t, len(names), small, round(min(sizes), 2) if sizes else 0.0))
+    everyone = {m[0] for m in _NAME.findall(svg)}
+    return PrintReport(paper, out, sorted(everyone - readable))
+
+
+def smallest_name_pt(svg: str, paper: str = "a4") -> float:
+    """The smallest name of the whole drawing on one page of ``paper`` (:func:`map_page`), in points; 0
+    for a drawing without names."""
+    names, _ = _page_names(map_page(svg, "", paper), _measures(svg)[1][1])
+    return min((pt for _, pt in names), default=0.0)

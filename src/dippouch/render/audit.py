@@ -22,7 +22,11 @@ What is counted:
 - two units are *crowded* when their marks (an army's disc, a fleet's hull and mast, a fort's square, as
   drawn) overlap, and a unit is *on a name* when its mark overlaps a name's box: a name half under a unit
   cannot be read, nor two units one over the other (``dippouch mapcheck`` draws every spot of the board
-  occupied to find them, :func:`dippouch.mapcheck.check_crowding`).
+  occupied to find them, :func:`dippouch.mapcheck.check_crowding`);
+- a leader line (a name's, a centre marker's or a unit's beside its place) is *covered* when another
+  province's unit, the disc drawn round a unit in a castle or city, or another name (whose white halo is drawn
+  over the lines) lies over any part of it: a line that vanishes under London's unit no longer says which
+  place the name beside it belongs to.
 """
 
 from __future__ import annotations
@@ -35,7 +39,22 @@ from dataclasses import dataclass, field
 from dippouch.render.geometry import path_rings
 from dippouch.render.text import BASELINE, LABEL_DOWN, LABEL_UP, text_width
 
-__all__ = ["Box", "LayoutReport", "Mark", "audit_svg", "inside", "label_box", "mark_box", "marks_touch", "unit_marks"]
+__all__ = [
+    "Box",
+    "Cover",
+    "LayoutReport",
+    "Leader",
+    "Mark",
+    "audit_svg",
+    "covered",
+    "disc_mark",
+    "inside",
+    "label_box",
+    "leader_lines",
+    "mark_box",
+    "marks_touch",
+    "unit_marks",
+]
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -88,6 +107,9 @@ class LayoutReport:
     """Pairs of units whose marks overlap."""
     units_on_names: list[tuple[str, str]] = field(default_factory=list)
     """(unit, name): the unit's mark overlaps the name's box."""
+    leaders_covered: list[tuple[str, str]] = field(default_factory=list)
+    """(leader, what covers it): ``("dep name", "lon unit")``, the leader line of Deptford's name runs under
+    London's unit (or its place's disc); the second may be ``"NAME name"``, another name's box."""
 
     @property
     def misplaced(self) -> int:
@@ -100,6 +122,7 @@ class LayoutReport:
             + len(self.units_astray)
             + len(self.units_crowded)
             + len(self.units_on_names)
+            + len(self.leaders_covered)
         )
 
     def summary(self) -> str:
@@ -121,6 +144,7 @@ class LayoutReport:
                 f"  provinces without a name {len(self.unnamed)}{some(self.unnamed)}",
                 f"  units over each other {len(self.units_crowded)}{some(self.units_crowded)}",
                 f"  units over names {len(self.units_on_names)}{some(self.units_on_names)}",
+                f"  leader lines covered {len(self.leaders_covered)}{some(self.leaders_covered)}",
             ]
         )
 
@@ -208,6 +232,58 @@ def marks_touch(a: Mark, b: Mark) -> bool:
             if d < gap:
                 return True
     return False
+
+
+def disc_mark(cx: float, cy: float, r: float, stroke: float) -> Mark:
+    """A drawn circle (a place's disc round its unit) as a mark: a 24-gon and half its outline's width."""
+    return (
+        [[(cx + r * math.cos(i * math.pi / 12), cy + r * math.sin(i * math.pi / 12)) for i in range(24)]],
+        stroke / 2,
+    )
+
+
+Leader = tuple[str, Mark]
+"""A leader line as ``("dep name", mark)``: whose line it is and what for, and the line as a mark (its two
+ends and half its width)."""
+Cover = tuple[str, str, Mark]
+"""Something drawn over leader lines: its province, what it is (``"lon unit"``) and its mark."""
+
+
+def leader_lines(root: ET.Element) -> list[Leader]:
+    """Every leader line of a drawn map: names' (``leader-ABBR``), centre markers' (in ``sc-ABBR``) and units'
+    standing beside their place (``data-unit-leader``)."""
+    out: list[Leader] = []
+
+    def add(tag: str, e: ET.Element) -> None:
+        for ring in path_rings(e.get("d") or ""):
+            if len(ring) >= 2:
+                out.append((tag, ([[ring[0], ring[-1]]], _num(e, "stroke-width") / 2)))
+
+    for abbr, e in _ids(root, "leader-").items():
+        add(f"{abbr} name", e)
+    for abbr, g in _ids(root, "sc-").items():
+        for e in g:
+            if e.tag == f"{NS}path" and "leader" in (e.get("class") or "").split():
+                add(f"{abbr} centre", e)
+    for e in root.iter(f"{NS}path"):
+        if e.get("data-unit-leader"):
+            add(f"{e.get('data-unit-leader')} unit", e)
+    return out
+
+
+def covered(leaders: Sequence[Leader], covers: Sequence[Cover]) -> list[tuple[str, str]]:
+    """(leader, cover) for every leader line another province's unit, place disc or name lies over."""
+    boxes = [(a, what, m, mark_box(m)) for a, what, m in covers]
+    out: set[tuple[str, str]] = set()
+    for tag, lm in leaders:
+        own = tag.split(" ", 1)[0]
+        lb = mark_box(lm)
+        if lb is None:
+            continue
+        for a, what, m, b in boxes:
+            if a != own and b is not None and _overlap(lb, b) and marks_touch(lm, m):
+                out.add((tag, what))
+    return sorted(out)
 
 
 def mark_box(mark: Mark) -> Box | None:
@@ -324,6 +400,15 @@ def audit_svg(svg: str) -> LayoutReport:
             for (n, (nb, _, _)), poly in zip(items, box_poly, strict=True)
             if _overlap(uba, nb) and marks_touch(uma, ([poly], 0.0))
         ]
+    covers: list[Cover] = [(a, f"{a} unit", m) for a, m, _ in drawn_units]
+    for e in root.iter(f"{NS}circle"):
+        place = e.get("data-place")
+        if place and "place-ring" in (e.get("class") or "").split():
+            covers.append(
+                (place, f"{place} unit", disc_mark(_num(e, "cx"), _num(e, "cy"), _num(e, "r"), _num(e, "stroke-width")))
+            )
+    covers += [(n, f"{n} name", ([poly], 0.0)) for (n, _), poly in zip(items, box_poly, strict=True)]
+    rep.leaders_covered = covered(leader_lines(root), covers)
     for lst in (rep.names_astray, rep.markers_astray, rep.units_astray, rep.bad_leaders):
         lst.sort()
     return rep

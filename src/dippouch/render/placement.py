@@ -14,7 +14,12 @@ saying whose they were. Here every spot is searched, and checked as it is taken:
   of air, so two names never read as one word) is taken. Full names first where they fit at a readable
   size, then the abbreviation; a province too small for any gets its abbreviation beside it, preferably
   over the sea, with a leader line ending inside it;
-- **dislodged spots** beside their province's unit, clear of the other unit spots.
+- **dislodged spots** beside their province's unit, clear of the other unit spots;
+- **leader lines** run clear of every other province's unit (and the disc drawn round a unit in a castle or
+  city) and of every other name, and a place whose unit stands beside it is pointed at a spot inside it that
+  no neighbour's unit covers (:func:`anchors`): W3K's Deptford lies so close to London that the middle of
+  it is under London's unit whenever London is held, and three lines (its name's, its centre's, its unit's)
+  ended there, hidden.
 
 The result is checked again on the finished picture by :mod:`dippouch.render.audit`.
 """
@@ -28,7 +33,11 @@ from dataclasses import dataclass
 from dippouch.render.geometry import Geometry, ProvinceShape, path_rings
 from dippouch.render.text import LABEL_DOWN, LABEL_UP, text_width
 
-__all__ = ["Boxes", "Label", "Marker", "Outline", "Placement", "place"]
+__all__ = ["PLACE_RING", "Boxes", "Label", "Marker", "Outline", "Placement", "anchors", "place", "ring_drawn"]
+
+PLACE_RING = 1.5
+"""The radius of the disc drawn round a unit standing in a castle or city, in unit radii: wider than a
+fleet's hull (1.2 radii and its outline), so the place shows round the unit at full size."""
 
 Point = tuple[float, float]
 Box = tuple[float, float, float, float]
@@ -164,6 +173,77 @@ class Placement:
     labels: Sequence[Label]
     sc: Mapping[str, Marker]
     dislodged: Mapping[str, Point]
+    anchors: Mapping[str, Point]
+    """Where the leader lines of a place whose unit stands beside it end (:func:`anchors`)."""
+
+
+def ring_drawn(p: ProvinceShape, r: float) -> bool:
+    """Whether a unit standing in ``p`` has the place's disc drawn round it (a castle or city smaller than
+    the disc; a larger one shows round the unit by itself)."""
+    if not p.nested:
+        return False
+    pts = [q for ring in path_rings(p.d) for q in ring]
+    if not pts:
+        return False
+    half = min(max(q[0] for q in pts) - min(q[0] for q in pts), max(q[1] for q in pts) - min(q[1] for q in pts)) / 2
+    return half < r * PLACE_RING
+
+
+def _cover_reach(p: ProvinceShape, r: float) -> float:
+    """How far from its spot a unit standing in ``p`` covers the map: its place's disc and outline, else the
+    fleet's hull, the widest mark (1.28 radii with its outline)."""
+    return r * (PLACE_RING + 0.09) if ring_drawn(p, r) else r * 1.3
+
+
+def anchors(geo: Geometry, r: float) -> dict[str, Point]:
+    """For each place whose unit stands beside it (``unit_leader``): the point inside it where its leader
+    lines end. The builder's spot where no other province's unit (or the disc round it) comes near it or
+    near the line from the unit to it; else the spot inside that keeps the line's end, its dot and the
+    unit's line to it furthest from them all, so they show whatever stands next door."""
+    out: dict[str, Point] = {}
+    for abbr, p in geo.provinces.items():
+        if p.unit_leader is None:
+            continue
+        shape = Outline(p.d)
+        b = shape.box
+        near = r * 6 + math.dist(p.unit, p.unit_leader)
+        others = [
+            (q.unit, _cover_reach(q, r))
+            for a, q in geo.provinces.items()
+            if a != abbr and math.dist(q.unit, p.unit_leader) < near
+        ]
+        others += [(c, r * 1.3) for k, c in geo.coasts.items() if k.split("/")[0] != abbr]
+        unit = p.unit
+
+        def room(pt: Point, others: list[tuple[Point, float]] = others, unit: Point = unit) -> float:
+            """How far the line's end (with its dot) and the unit's line to it stay from every other unit."""
+            dx, dy = pt[0] - unit[0], pt[1] - unit[1]
+            n = math.hypot(dx, dy) or 1.0
+            edge = (unit[0] + dx / n * r * PLACE_RING, unit[1] + dy / n * r * PLACE_RING)
+            return min(
+                (min(math.dist(pt, o) - r * 0.25, _seg_dist(o, edge, pt)) - reach for o, reach in others),
+                default=math.inf,
+            )
+
+        home = p.unit_leader
+        if room(home) >= r * 0.3:
+            out[abbr] = home
+            continue
+        step = max(r * 0.05, 0.1)
+        best = (room(home), home)
+        y = b[1] + step / 2
+        while y < b[3]:
+            x = b[0] + step / 2
+            while x < b[2]:
+                pt = (x, y)
+                if shape.holds(_dot_box(pt, r * 0.12)):
+                    got = room(pt)
+                    if got > best[0] + 1e-9:
+                        best = (got, pt)
+                x += step
+            y += step
+        out[abbr] = (round(best[1][0], 1), round(best[1][1], 1))
+    return out
 
 
 def _intersect(a: Sequence[Span], b: Sequence[Span]) -> list[Span]:
@@ -249,6 +329,13 @@ def _unit_boxes(p: Point, r: float) -> list[Box]:
     ]
 
 
+def _seg_dist(p: Point, a: Point, b: Point) -> float:
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    n = dx * dx + dy * dy
+    t = 0.0 if n == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / n))
+    return math.dist(p, (a[0] + t * dx, a[1] + t * dy))
+
+
 def _dot_box(p: Point, half: float) -> Box:
     return (p[0] - half, p[1] - half, p[0] + half, p[1] + half)
 
@@ -322,6 +409,17 @@ class _Placer:
         for x, y in self.spots:
             self.points.add((x, y, x, y))
         self._by_box: list[tuple[Box, str]] = []
+        self.anchors = anchors(geo, r)
+        # What would cover a leader line: every unit as it may stand (the place's disc round a unit in a
+        # castle or city), by province, so a line may pass its own.
+        self.covers: dict[tuple[int, int], list[tuple[Point, float, str]]] = {}
+        spots = [(p.unit, _cover_reach(p, r), a) for a, p in geo.provinces.items()]
+        spots += [(c, r * 1.3, k.split("/")[0]) for k, c in geo.coasts.items()]
+        for at, reach, owner in spots:
+            for key in self.marks._cells((at[0] - reach, at[1] - reach, at[0] + reach, at[1] + reach)):
+                self.covers.setdefault(key, []).append((at, reach, owner))
+        self.name_boxes = Boxes(cell)
+        """Names placed, exactly as drawn (a leader line must not run under another name's halo)."""
 
     def outline(self, abbr: str) -> Outline:
         got = self.outlines.get(abbr)
@@ -342,13 +440,14 @@ class _Placer:
                 continue
             shape = self.outline(p.abbr)
             raw = self.towns.get(p.abbr)
-            fallback = p.sc if shape.inside(p.sc) else p.unit if p.unit_leader is None else p.unit_leader
+            fallback = p.sc if shape.inside(p.sc) and p.unit_leader is None else self.home(p)
             # A town just outside its shape (a river port whose river is drawn as water): the nearest spot
             # inside is searched from the town itself; one far outside (a wrong point) is not followed.
             b = shape.box
             near = raw is not None and b[0] - r * 3 <= raw[0] <= b[2] + r * 3 and b[1] - r * 3 <= raw[1] <= b[3] + r * 3
             town = raw if raw is not None and near else fallback
-            target = town if shape.inside(town) else fallback
+            # A place whose unit stands beside it: the line ends where no neighbour's unit hides it.
+            target = town if shape.inside(town) and p.unit_leader is None else fallback
             own = p.unit
 
             def clear(c: Point, own: Point = own) -> bool:
@@ -376,11 +475,16 @@ class _Placer:
                 # Too small for a marker beside a unit: just outside, with a leader line to the town.
                 for k in (1.6, 1.9, 2.3, 2.8, 3.4):
                     cands = [(own[0] + ex * r * k, own[1] + ey * r * k) for ex, ey in _AROUND]
-                    good = [c for c in cands if clear(c) and not self._in_small_place(c)]
-                    if good:
-                        at = min(good, key=lambda c: (math.dist(c, target), c))
-                        start = _box_exit(_dot_box(at, mark), at, target, r * 0.05)
-                        chosen = Marker(at, (start, _inward(shape, start, target, r * 0.3)))
+                    # Nearest the town, a line clear of other units and names first.
+                    lines: list[tuple[bool, float, Point, Point, Point]] = []
+                    for c in cands:
+                        if clear(c) and not self._in_small_place(c):
+                            start = _box_exit(_dot_box(c, mark), c, target, r * 0.05)
+                            end = _inward(shape, start, target, r * 0.3)
+                            lines.append((not self.line_clear(start, end, p.abbr), math.dist(c, target), c, start, end))
+                    if lines:
+                        _, _, at, start, end = min(lines)
+                        chosen = Marker(at, (start, end))
                         break
             if chosen is None:
                 chosen = Marker(target)
@@ -398,6 +502,30 @@ class _Placer:
             if p.nested and math.dist(pt, home) < self.r * 1.5 and self.outline(a).inside(pt):
                 return True
         return False
+
+    def home(self, p: ProvinceShape) -> Point:
+        """The point a leader line into ``p`` aims at: its unit's spot, or where a unit beside it points."""
+        if p.unit_leader is None:
+            return p.unit
+        return self.anchors.get(p.abbr, p.unit_leader)
+
+    def line_clear(self, a: Point, b: Point, own: str) -> bool:
+        """Whether a leader line from ``a`` to ``b`` runs clear of every other province's unit (as it may
+        stand) and of every name placed (whose halo is drawn over the lines)."""
+        c = self.marks.cell
+        cells = set(self.marks._cells((min(a[0], b[0]), min(a[1], b[1]), max(a[0], b[0]), max(a[1], b[1]))))
+        for key in cells:
+            for at, reach, owner in self.covers.get(key, ()):
+                if owner != own and _seg_dist(at, a, b) < reach + self.r * 0.06:
+                    return False
+        n = max(1, int(math.dist(a, b) / max(c * 0.05, 0.2)))
+        half = self.r * 0.05
+        for k in range(n + 1):
+            t = k / n
+            x, y = a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
+            if self.name_boxes.hits((x - half, y - half, x + half, y + half)):
+                return False
+        return True
 
     def _add_line(self, a: Point, b: Point) -> None:
         n = max(1, int(math.dist(a, b) / (self.r * 0.4)))
@@ -511,7 +639,7 @@ class _Placer:
         itself (for a unit standing beside its place, ``unit_leader``, not the unit's spot)."""
         r = self.r
         shape = self.outline(p.abbr)
-        ux, uy = p.unit if p.unit_leader is None else p.unit_leader
+        ux, uy = self.home(p)
         abbr = p.abbr.upper()
         smallest = r * 0.75 * self.label_scale
         middle = (r * 1.3 * self.label_scale + smallest) / 2
@@ -532,6 +660,9 @@ class _Placer:
                             continue
                         if shape.inside((x, y)):
                             continue  # that would be the inside, where it did not fit
+                        start = _box_exit(box, (x, y), (ux, uy), size * 0.12)
+                        if not self.line_clear(start, _inward(shape, start, (ux, uy), r * 0.35), p.abbr):
+                            continue  # its leader line would run under another's unit or name
                         score = d / size + (0.0 if self._over_sea((x, y)) else 1.5)
                         if best is None or score < best[0]:
                             best = (score, x, y)
@@ -576,9 +707,9 @@ class _Placer:
 
     def _take(self, label: Label) -> None:
         w = text_width(label.text, label.size, True)
-        self.named.add(
-            (label.x - w / 2, label.mid - label.size * LABEL_UP, label.x + w / 2, label.mid + label.size * LABEL_DOWN)
-        )
+        box = (label.x - w / 2, label.mid - label.size * LABEL_UP, label.x + w / 2, label.mid + label.size * LABEL_DOWN)
+        self.named.add(box)
+        self.name_boxes.add(box)
         if label.leader is not None:
             self._add_line(*label.leader)
 
@@ -600,4 +731,4 @@ def place(
     placer = _Placer(geo, names, r, mode, label_scale, towns or {}, labels)
     sc = placer.markers()
     dislodged = placer.dislodged(sc)
-    return Placement(placer.labels() if labels else [], sc, dislodged)
+    return Placement(placer.labels() if labels else [], sc, dislodged, placer.anchors)

@@ -34,7 +34,7 @@ from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 from dippouch.render.colours import Rgb, hex_colour, ink_on, mix, parse_colour
 from dippouch.render.geometry import Geometry, load_geometry, path_rings, project, unit_radius
-from dippouch.render.placement import Label, Marker, place
+from dippouch.render.placement import PLACE_RING, Label, Marker, place
 from dippouch.render.text import BASELINE, text_width
 
 _text_width = text_width  # the name the tests and older callers use
@@ -124,6 +124,8 @@ class _Static:
     """Centre markers at their towns, clear of the unit spot (beside a place too small, with a leader)."""
     dislodged: Mapping[str, Point]
     """Dislodged units' spots, moved clear of the unit spot likewise."""
+    anchors: Mapping[str, Point]
+    """Where the leader lines of a place whose unit stands beside it end (clear of its neighbours' units)."""
 
 
 def _static(variant: Variant, geo: Geometry, options: RenderOptions) -> _Static:
@@ -198,7 +200,17 @@ def _make_static(variant: Variant, geo: Geometry, options: RenderOptions) -> _St
             extra.append(f'<path class="connector" data-a="{escape(c.a)}" data-b="{escape(c.b)}" d="{c.d}"/>')
         extra.append("</g>")
     return _Static(
-        r, font, label_svg, coast_svg, "".join(extra), sea_fill, impassable, names, placed.sc, placed.dislodged
+        r,
+        font,
+        label_svg,
+        coast_svg,
+        "".join(extra),
+        sea_fill,
+        impassable,
+        names,
+        placed.sc,
+        placed.dislodged,
+        placed.anchors,
     )
 
 
@@ -480,11 +492,6 @@ def _ring(
     )
 
 
-PLACE_RING = 1.5
-"""The radius of the ring drawn round a unit standing in a castle or city, in unit radii: wider than a
-fleet's hull (1.2 radii and its outline), so the place shows round the unit at full size."""
-
-
 def _place_ring(geo: Geometry, abbr: str, at: Point, r: float, fill: str) -> str:
     """A castle or city drawn as a small circle (W3K's nested places) drawn again round the unit standing
     there: the place's own shape is smaller than the unit and would be hidden under it, so it is drawn as a
@@ -678,7 +685,8 @@ def draw_svg(
         abbr = gmap.provinces[prov].abbr
         here = geo.provinces.get(abbr)
         if here is not None and here.unit_leader is not None and pt == here.unit:
-            rings.append(_unit_callout(abbr, pt, here.unit_leader, r, fills.get(abbr, NEUTRAL_LAND)))
+            to = st.anchors.get(abbr, here.unit_leader)
+            rings.append(_unit_callout(abbr, pt, to, r, fills.get(abbr, NEUTRAL_LAND)))
         else:
             rings.append(_place_ring(geo, abbr, pt, r, fills.get(abbr, NEUTRAL_LAND)))
         extra = ""

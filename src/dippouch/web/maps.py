@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import re
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any, cast
+from xml.sax.saxutils import unescape
 
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
@@ -151,22 +153,28 @@ class MapCache:
                 self._pdfs.move_to_end(key)
             return pdf
 
-    def phase_pdf(self, svg: str) -> bytes | None:
-        """The map on one A4 page (cairosvg, through the renderer's :func:`map_pdf`: the paper size every map
-        PDF is printed on), or None where it cannot be made.
+    def phase_pdf(self, svg: str, variant: Variant | None = None) -> bytes | None:
+        """The map on A4 (cairosvg, through the renderer: the paper size every map PDF is printed on), or
+        None where it cannot be made: with ``variant``, its atlas (:func:`atlas_pdf`: one page where the map
+        reads whole, else the overview and regional sheets where no name is under 6 pt; W3K's whole map
+        on one page printed them at 2.3 pt, the standard map's at 3.3 pt), else the map on one page.
 
-        Cached by the picture's own text: a PDF is a pure function of its SVG, which is itself the cached
-        picture of one phase and view, so every visitor after the first gets the same bytes without a second
-        of drawing.
+        Cached by the picture's own text: a PDF is a pure function of its SVG (and the variant's sheets,
+        which do not change while it is loaded), which is itself the cached picture of one phase and view,
+        so every visitor after the first gets the same bytes without a second of drawing.
         """
         pdf = self.cached_pdf(svg)
         if pdf is not None:
             return pdf
         try:
-            from dippouch.render import map_pdf
+            from dippouch.render import atlas_pdf, map_pdf
         except ImportError:
             return None
-        pdf = bytes(map_pdf(svg))
+        if variant is not None:
+            m = re.search(r"<title>([^<]*)</title>", svg)
+            pdf = bytes(atlas_pdf(variant, svg, unescape(m.group(1)) if m else variant.title))
+        else:
+            pdf = bytes(map_pdf(svg))
         with self._lock:
             self._pdfs[self._pdf_key(svg)] = pdf
             total = sum(len(v) for v in self._pdfs.values())

@@ -385,10 +385,12 @@ def phase_map(request: Request, name: str, phase_id: int, view: str) -> Response
 
 @router.get("/games/{name}/map.pdf")
 def map_pdf(request: Request, name: str, phase: int | None = None) -> Response:
-    maps = web_of(request).maps
+    web = web_of(request)
+    maps = web.maps
     svg = _svg(request, name, phase)
+    variant = web.variant_of(name)
     # A first drawing takes seconds: it is charged to the address's work budget and runs in the work lane.
-    pdf = maps.cached_pdf(svg) or request.app.state.budget.run(client_id(request), lambda: maps.phase_pdf(svg))
+    pdf = maps.cached_pdf(svg) or request.app.state.budget.run(client_id(request), lambda: maps.phase_pdf(svg, variant))
     if pdf is None:
         raise NotFound("PDF maps need the map renderer, which is not installed")
     return Response(

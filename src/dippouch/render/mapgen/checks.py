@@ -54,6 +54,12 @@ class GeoReport:
     """Declared land/coast borders drawn shorter than the minimum (a, b, shared km)."""
     land_touching: list[tuple[str, str, float]] = field(default_factory=list)
     """Land shapes sharing border with no declared edge (a, b, shared km)."""
+    sea_touching: list[tuple[str, str, float]] = field(default_factory=list)
+    """A coastal province drawn along a sea it has no fleet edge to (coast, sea, shared km): a coast a
+    player reads off the map that the rules do not give (1000 AD's Bari on the Tyrrhenian Sea, 88 km,
+    before its shaping point at Melfi). Listed, not yet counted among the mismatches: the standard map
+    draws five (Armenia on the Eastern Mediterranean, Rome on the Adriatic, ...) that need their shapes
+    redrawn."""
     coast_no_shore: list[tuple[str, float]] = field(default_factory=list)
     inland_shore: list[tuple[str, float]] = field(default_factory=list)
     sea_apart: list[tuple[str, str, float]] = field(default_factory=list)
@@ -171,6 +177,14 @@ def measure(
         if s > touch_km:
             rep.land_touching.append((a, b, round(s, 1)))
     rep.land_touching.sort()
+    for i, j in zip(pairs[0].tolist(), pairs[1].tolist(), strict=True):
+        a, b = names[i], names[j]
+        if kinds.get(a) != "coast" or kinds.get(b) != "sea" or _pair(a, b) in graph.sea | graph.connectors:
+            continue
+        s = shared(a, b)
+        if s > touch_km:
+            rep.sea_touching.append((a, b, round(s, 1)))
+    rep.sea_touching.sort()
     # Shore: where a land shape's outline runs along water (neither another land shape, off-board land,
     # nor the picture's edge).
     landish = shapely.union_all([shapes[k] for k in names if kinds.get(k) != "sea"] + [background])
@@ -211,6 +225,10 @@ def measure(
         if r < MIN_CLICK_UNITS:
             rep.too_small.append((k, round(r, 1)))
     return rep
+
+
+def _pair(a: str, b: str) -> tuple[str, str]:
+    return (a, b) if a <= b else (b, a)
 
 
 def polygons_of_lines(geom: BaseGeometry) -> list[BaseGeometry]:
@@ -361,6 +379,7 @@ def format_geo_report(rep: GeoReport, variant: str) -> str:
     for title, items in (
         ("declared land borders drawn apart", rep.land_apart),
         ("land shapes touching with no border", rep.land_touching),
+        ("coasts drawn along a sea they have no fleet edge to (listed, not counted)", rep.sea_touching),
         ("coasts with no shore", rep.coast_no_shore),
         ("inland provinces with shore", rep.inland_shore),
         ("sea borders not meeting", rep.sea_apart),
