@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from test_mail_ocr_post import need_tesseract, photo
 from typer.testing import CliRunner
 
 import dippouch.cli.game
@@ -25,6 +24,7 @@ from dippouch.store import GameStore
 from dippouch.store.models_mail import MailAttachmentRow, OutboxRow
 from dippouch.store.review import release, review_state, set_aside
 from dippouch.worker.service import Worker
+from photosupport import need_tesseract, photo
 
 
 @pytest.fixture(autouse=True)
