@@ -169,6 +169,9 @@ def test_a_w3k_season_with_the_worker_on(
             raise AssertionError(f"{e}\n--- worker log ---\n{log.read_text()[-6000:]}") from e
         finally:
             code = stop(worker)
+            # The pages' live press streams end with their pages, before the server and the database go.
+            for ctx in list(chromium.contexts):
+                ctx.close()
         assert code == 0, log.read_text()
         assert "Traceback" not in log.read_text(), log.read_text()
         assert errors == [], errors
@@ -343,6 +346,7 @@ def _walk(
     pdfs = [p for p in mail.iter_attachments() if p.get_content_type() == "application/pdf"]
     assert len(pdfs) == 1, [p.get_content_type() for p in mail.iter_attachments()]
     _check_pdf(pdfs[0].get_content(), "Winter 1643")
+    (ARTIFACTS / "web" / "walk-worker-winter-results-map.pdf").write_bytes(pdfs[0].get_content())
 
     crown.reload()
     assert "Spring 1643 Movement" in phase_name(crown)
