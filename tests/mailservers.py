@@ -23,7 +23,7 @@ import ssl
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from email import message_from_bytes
 from email.message import EmailMessage
@@ -75,6 +75,9 @@ class SmtpServer:
     """Answer 451 (try later) to this many RCPT commands before accepting."""
     refused: int = 0
     controller: Any = None
+    deliver: Callable[[str, bytes], None] | None = None
+    """Hand each accepted message on to a mailbox, once per recipient, as a mail server's local delivery
+    does (:meth:`ImapServer.deliver`); otherwise messages are only kept in ``messages``."""
 
     def ids(self) -> list[str]:
         return [str(m["Message-ID"]) for m in self.messages]
@@ -98,6 +101,11 @@ class _Handler:
         parsed = message_from_bytes(envelope.content, policy=email.policy.default)
         assert isinstance(parsed, EmailMessage)  # the default policy makes EmailMessage objects
         self.server.messages.append(parsed)
+        deliver = self.server.deliver
+        if deliver is not None:
+            loop = asyncio.get_running_loop()
+            for rcpt in envelope.rcpt_tos:  # IMAP is blocking: off the server's loop
+                await loop.run_in_executor(None, deliver, rcpt, envelope.content)
         return "250 Message accepted for delivery"
 
 
@@ -136,16 +144,52 @@ class ImapServer:
     password: str
     cert: Path
     pid: int = 0
+    others: dict[str, str] = field(default_factory=dict)
+    """More mailboxes on the same server (address: password): players' own, for tests that read what a
+    player receives as their mail program would."""
 
-    def append(self, raw: bytes, when: float | None = None) -> None:
-        """Deliver a message into the mailbox as the mail server would (INTERNALDATE = ``when``)."""
+    def _login(self, user: str | None) -> imaplib.IMAP4_SSL:
         ctx = ssl.create_default_context(cafile=str(self.cert))
         conn = imaplib.IMAP4_SSL("127.0.0.1", self.tls_port, ssl_context=ctx)
-        conn.login(self.user, self.password)
+        user = user or self.user
+        conn.login(user, self.password if user == self.user else self.others[user])
+        return conn
+
+    def append(self, raw: bytes, when: float | None = None, *, user: str | None = None) -> None:
+        """Deliver a message into the mailbox (``user``'s, by default the orders mailbox) as the mail server
+        would (INTERNALDATE = ``when``)."""
+        conn = self._login(user)
         stamp = imaplib.Time2Internaldate(when if when is not None else time.time())
         typ, data = conn.append("INBOX", None, stamp, raw)
         assert typ == "OK", data
         conn.logout()
+
+    def deliver(self, rcpt: str, raw: bytes) -> None:
+        """Local delivery for :class:`SmtpServer`: a recipient with a mailbox here gets the message, a
+        ``+`` address its base mailbox's (Dovecot's ``recipient_delimiter``); other recipients are not ours."""
+        local, _, domain = rcpt.lower().partition("@")
+        base = f"{local.split('+', 1)[0]}@{domain}"
+        if base == self.user or base in self.others:
+            self.append(raw, user=base)
+
+    def inbox(self, user: str) -> list[EmailMessage]:
+        """Every message in ``user``'s INBOX, oldest first, as their mail program would read them."""
+        conn = self._login(user)
+        try:
+            conn.select("INBOX", readonly=True)
+            typ, data = conn.uid("SEARCH", None, "ALL")  # type: ignore[arg-type]
+            assert typ == "OK", data
+            found = []
+            for uid in data[0].split():
+                typ, parts = conn.uid("FETCH", uid, "(RFC822)")
+                assert typ == "OK", parts
+                raw = next(p[1] for p in parts if isinstance(p, tuple))
+                msg = message_from_bytes(raw, policy=email.policy.default)
+                assert isinstance(msg, EmailMessage)
+                found.append(msg)
+            return found
+        finally:
+            conn.logout()
 
     def stop(self) -> None:
         if self.pid:
@@ -170,7 +214,8 @@ def _dovecot_users() -> tuple[str, str, int, int]:
     return "dovecot", "dovenull", mail.pw_uid, mail.pw_gid
 
 
-def start_dovecot() -> ImapServer:
+def start_dovecot(others: Mapping[str, str] | None = None) -> ImapServer:
+    """Dovecot with the orders mailbox, and ``others`` (address: password) beside it."""
     need("dovecot", "IMAP intake")
     d = Path(tempfile.mkdtemp(prefix="dippouch-imap-"))
     os.chmod(d, 0o755)
@@ -180,7 +225,8 @@ def start_dovecot() -> ImapServer:
     home.mkdir()
     os.chown(home, uid, gid)
     user, password = "orders@w3k.example", "s3cret-imap"
-    (d / "users").write_text(f"{user}:{{PLAIN}}{password}::::\n", encoding="utf-8")
+    accounts = {user: password, **(others or {})}
+    (d / "users").write_text("".join(f"{u}:{{PLAIN}}{p}::::\n" for u, p in accounts.items()), encoding="utf-8")
     os.chmod(d / "users", 0o644)
     port, tls_port = free_port(), free_port()
     conf = d / "dovecot.conf"
@@ -233,7 +279,7 @@ service anvil {{
     if done.returncode != 0:
         log = (d / "dovecot.log").read_text() if (d / "dovecot.log").exists() else ""
         raise RuntimeError(f"dovecot did not start: {(d / 'start.log').read_text()}\n{log}")
-    server = ImapServer(d, port, tls_port, user, password, cert)
+    server = ImapServer(d, port, tls_port, user, password, cert, others=dict(others or {}))
     for _ in range(100):
         pidfile = d / "run" / "master.pid"
         if pidfile.exists():

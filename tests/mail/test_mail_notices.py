@@ -139,3 +139,22 @@ def test_maps_go_with_winter_results_or_every_phase_as_the_game_says(tmp_path: P
                 assert parts == ["text/plain", "application/pdf"]
                 assert "The map is attached" in msg.get_body(("plain",)).get_content()  # type: ignore[union-attr]
         assert with_map == (sorted(phases) if expect is None else expect), mode
+
+
+def test_a_reminder_says_one_hour_and_one_minute_in_the_singular(tmp_path: Path) -> None:
+    """Lead times of an hour and of seconds (a test game's, or a reminder sent late by a worker that was down):
+    "due in 1 hour", "due in 1 minute", never "1 hours" or "1 minutes" (seen walking a season with a worker)."""
+    store = _game(tmp_path)
+    setup(store, "demo", now=T0, changes={"reminders": ["90m", "30s"]})
+    deadline = store.status("demo", now=T0).deadline
+    assert deadline is not None
+    queue_reminders(store, deadline - timedelta(minutes=61))
+    queue_reminders(store, deadline - timedelta(seconds=20))
+    subjects = [r.subject for r in _outbox(store) if r.kind == "reminder" and r.to_addr == ADDR["France"]]
+    assert subjects == [
+        "demo: reminder, France orders for Spring 1901 Movement due in 1 hour",
+        "demo: reminder, France orders for Spring 1901 Movement due in 1 minute",
+    ]
+    bodies = [r.body for r in _outbox(store) if r.kind == "reminder"]
+    assert all("1 hours" not in b and "1 minutes" not in b for b in bodies)
+    assert ", 1 minute from now." in bodies[-1]

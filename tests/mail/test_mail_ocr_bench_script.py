@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from test_mail_ocr_post import need_tesseract
+from photosupport import need_tesseract
 
 SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_ocr.py"
 

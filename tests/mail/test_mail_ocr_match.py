@@ -8,7 +8,7 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from test_mail_ocr_post import T0, _store, need_tesseract, photo
+from test_mail_ocr_post import T0, _store
 from typer.testing import CliRunner
 
 import dippouch.cli.mail  # noqa: F401  (registers the mail commands)
@@ -18,6 +18,7 @@ from dippouch.mail.intake import take_in
 from dippouch.mail.ocr import confirm, proposals, read_sheet
 from dippouch.mail.ocr_engines import available_engines, read_lines
 from dippouch.mail.ocr_match import ACCEPT, match_lines
+from photosupport import need_tesseract, photo
 
 
 @pytest.fixture(autouse=True)

@@ -4,19 +4,17 @@ postal submissions with version instructions."""
 from __future__ import annotations
 
 import io
-import random
-import shutil
 from datetime import UTC, datetime, timedelta
 from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
 
-from conftest import in_ci
 from dippouch.game import GameError, check_orders
 from dippouch.mail.intake import take_in
 from dippouch.mail.ocr import confirm, proposals, repair_line, transcribe
 from dippouch.store import GameStore
+from photosupport import need_tesseract, photo
 
 
 @pytest.fixture(autouse=True)
@@ -31,35 +29,6 @@ ORDERS = ["A lon - wal", "F edi - nth", "A lvp - yor"]
 EXECUTED = ["F lon - wal", "F edi - nth", "A lvp - yor"]
 """The orders as they will be carried out: the player wrote A for the fleet in London (the echo corrects it)."""
 SHEET = ["Jane Smith", "England", "demo", "Spring 1901 Movement Orders", "Version 2", *ORDERS]
-
-
-def need_tesseract() -> None:
-    if shutil.which("tesseract") is None:
-        if in_ci():
-            pytest.fail("tesseract is not installed: CI must run the OCR tests (scripts/setup installs tesseract-ocr)")
-        pytest.skip("tesseract is not installed (apt-get install tesseract-ocr; scripts/setup does it as root)")
-
-
-def photo(lines: list[str], *, angle: float = 1.5, noise: int = 1500, seed: int = 7) -> bytes:
-    """Typed lines on a sheet, turned a little and speckled, as a phone photograph of a typed page."""
-    from PIL import Image, ImageDraw, ImageFont
-
-    font_path = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
-    font = ImageFont.truetype(font_path, 40) if Path(font_path).exists() else ImageFont.load_default(size=40)
-    img = Image.new("L", (1400, 120 + 70 * len(lines)), 245)
-    draw = ImageDraw.Draw(img)
-    for i, line in enumerate(lines):
-        draw.text((80, 60 + 70 * i), line, fill=25, font=font)
-    img = img.rotate(angle, resample=Image.Resampling.BICUBIC, expand=True, fillcolor=245)
-    rnd = random.Random(seed)
-    px = img.load()
-    assert px is not None
-    for _ in range(noise):
-        x, y = rnd.randrange(img.width), rnd.randrange(img.height)
-        px[x, y] = rnd.choice((0, 120, 255))
-    out = io.BytesIO()
-    img.convert("RGB").save(out, format="JPEG", quality=85)
-    return out.getvalue()
 
 
 def test_a_typed_sheet_reads_back_as_the_same_orders() -> None:

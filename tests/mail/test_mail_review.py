@@ -20,7 +20,6 @@ from email.message import EmailMessage
 from pathlib import Path
 
 import pytest
-from test_mail_ocr_post import need_tesseract, photo
 from typer.testing import CliRunner
 
 import dippouch.cli.game
@@ -28,6 +27,7 @@ import dippouch.cli.mail  # noqa: F401
 from dippouch.cli import app
 from dippouch.store import GameStore
 from mailservers import ImapServer, SmtpServer, start_smtp
+from photosupport import need_tesseract, photo
 
 
 @pytest.fixture(autouse=True)

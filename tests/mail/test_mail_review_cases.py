@@ -11,7 +11,6 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from test_mail_ocr_post import need_tesseract, photo
 from typer.testing import CliRunner
 
 import dippouch.cli.game
@@ -25,6 +24,7 @@ from dippouch.store import GameStore
 from dippouch.store.models_mail import MailAttachmentRow, OutboxRow
 from dippouch.store.review import release, review_state, set_aside
 from dippouch.worker.service import Worker
+from photosupport import need_tesseract, photo
 
 
 @pytest.fixture(autouse=True)
@@ -195,6 +195,26 @@ def test_a_polite_body_beside_a_photo_is_not_a_submission(tmp_path: Path) -> Non
                 now=T0 + timedelta(hours=2))  # fmt: skip
     assert o.status == "accepted"
     assert [i.power for i in review_state(store, "demo", now=T0).items] == ["England", "France"]
+
+
+def test_a_photographs_receipt_suggests_a_version_past_it(tmp_path: Path) -> None:
+    """England sent version 1 on the web, then a photograph as v2: the photograph becomes version 2 when it
+    is confirmed, so its receipt's subject for the next version is v3 (it said v2, the version just sent);
+    a second photograph's receipt counts both."""
+    store = _store(tmp_path)
+    store.submit("demo", "England", "A lvp H", now=T0 + timedelta(hours=1), source="web")
+    subject = "demo - England - Spring 1901 Movement - v2"
+    assert (
+        take_in(store, _mail("jane@example.org", subject, "", sheet()), now=T0 + timedelta(hours=2)).status == "photo"
+    )
+    (receipt,) = _bodies(store, "receipt", "jane@example.org")
+    assert "use the subject:\n  demo - England - Spring 1901 Movement - v3\n" in receipt, receipt
+    again = _mail("jane@example.org", "demo - England - Spring 1901 Movement - v3", "", photo(["F edi - nth"]))
+    assert take_in(store, again, now=T0 + timedelta(hours=3)).status == "photo"
+    assert (
+        "use the subject:\n  demo - England - Spring 1901 Movement - v4\n"
+        in _bodies(store, "receipt", "jane@example.org")[-1]
+    )
 
 
 def test_a_receipt_names_places_in_full(tmp_path: Path) -> None:

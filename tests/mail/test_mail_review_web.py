@@ -16,7 +16,6 @@ from typing import Any
 from urllib.parse import unquote
 
 import pytest
-from test_mail_ocr_post import need_tesseract, photo
 from typer.testing import CliRunner
 
 import dippouch.cli.game
@@ -26,6 +25,7 @@ from dippouch.mail.intake import take_in
 from dippouch.mail.message import sniff_image
 from dippouch.mail.ocr import proposals
 from dippouch.store import GameStore
+from photosupport import need_tesseract, photo
 from websupport import Site
 
 FRANCE = "france@example.org"

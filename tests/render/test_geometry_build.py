@@ -182,6 +182,6 @@ def test_a_justification_for_a_unit_hiding_nothing_is_stale() -> None:
 
 def test_the_checks_callout_disc_is_the_renderers() -> None:
     from dippouch.render.mapgen.checks import CALLOUT_RING
-    from dippouch.render.svg import PLACE_RING
+    from dippouch.render.placement import PLACE_RING
 
     assert CALLOUT_RING == PLACE_RING

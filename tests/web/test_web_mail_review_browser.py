@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_mail_ocr_post import need_tesseract, photo
 from test_web_browser import ARTIFACTS, CHROMIUM_ARGS, PHONE, _chromium, _context, _errors, _shoot
 
 from dippouch.mail.intake import take_in
 from dippouch.store.review import review_state
+from photosupport import need_tesseract, photo
 from websupport import Site
 
 DESKTOP = {"width": 1366, "height": 768}

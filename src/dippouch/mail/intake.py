@@ -160,6 +160,14 @@ def _next_version(store: GameStore, phase_id: int, power: str) -> int:
     return next_version(store, phase_id, power)
 
 
+def _photos_waiting(store: GameStore, game: str, power: str, now: datetime) -> int:
+    """The power's messages whose photographs wait for the coordinator in the open phase: each becomes a
+    version when it is confirmed, so a receipt's "subject for the next version" counts them (a receipt for
+    a photograph sent as v2 suggested v2 again)."""
+    st = review_state(store, game, now=now)
+    return len({p.mail_id for p in st.items if p.kind == "photo" and p.power == power})
+
+
 def _content(msg: Inbound) -> tuple[object, ...]:
     """What makes two copies of a message the same message: its Message-ID, sender, subject, text and files.
     The raw bytes differ between copies (an mbox re-encodes headers, servers add Received lines)."""
@@ -467,6 +475,8 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
                 else "photograph(s) kept sealed; the coordinator reviews them after the deadline"
             )
             _record(store, mail_id, status=status, reason=why, game_id=g.id, phase_id=ph.id, power=power, reading=base)
+            if not late:  # this photograph (and any before it) becomes a version when confirmed: the next is past it
+                suggestion = suggest_subject(names, power, next_v + _photos_waiting(store, names.name, power, now))
             body_text = (
                 f"Your message for {power} in {names.title}, {current_name}, was received "
                 f"{settings.describe(when)}.\n\n"

@@ -239,12 +239,15 @@ def _without_orders(v: Variant, pos: Position, power: str, settings: Settings) -
 
 
 def _left(td: timedelta) -> str:
+    """The time left, as a reminder says it: rounded down (a reminder never promises more time than there is;
+    under a minute still says "1 minute"), in the singular for one."""
     hours = int(td.total_seconds() // 3600)
     if hours >= 48:
         return f"{hours // 24} days"
     if hours >= 1:
-        return f"{hours} hours"
-    return f"{max(1, int(td.total_seconds() // 60))} minutes"
+        return f"{hours} hour{'s' if hours != 1 else ''}"
+    minutes = max(1, int(td.total_seconds() // 60))
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"
 
 
 _EVENT_TEXT = {

@@ -206,6 +206,12 @@ class GameView(Answer):
     names_hidden: bool | None = Field(
         None, description="An anonymous game before its end: players' names are left out (but the reader's own)."
     )
+    overdue: str | None = Field(
+        None,
+        description="The deadline has passed and the phase is not processed yet: 'review' while it waits for the "
+        "coordinator's review of mailed photographs or held mail, 'processing' while it waits to be processed; "
+        "None before the deadline (or when the game is not running).",
+    )
 
 
 # --------------------------------------------------------------------------------------------------

@@ -4,7 +4,9 @@ the board, the last report, the history), the pictures of its phases, and the li
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 from urllib.parse import quote
 
@@ -15,6 +17,7 @@ from dippouch.store.repository import phase_record_of
 from dippouch.store.web_queries import game_phase
 from dippouch.web.anonymity import game_view_seen, seen_powers, shown_marker
 from dippouch.web.inputs import duration_text
+from dippouch.web.mail_desk import desk_summary
 from dippouch.web.maps import map_available
 from dippouch.web.roster import game_absences_view
 from dippouch.web.security import NotFound, Viewer
@@ -76,8 +79,23 @@ def game_view(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
     the last report, the history. Cached until anything in the game changes; players' names as the reader
     may see them (an anonymous game: :mod:`dippouch.web.anonymity`)."""
     data = _game_view(web, name, viewer)
+    data["overdue"] = _overdue(web, name, data)
     seen = seen_powers(web, name, viewer)
     return {**game_view_seen(data, seen), "marker": shown_marker(data["marker"], hidden=seen is not None)}
+
+
+def _overdue(web: Web, name: str, data: Mapping[str, Any]) -> str | None:
+    """What a phase whose deadline has passed is waiting for (``review``: the coordinator's review of mailed
+    photographs or held mail, which may take hours; ``processing``: the worker, cron or the coordinator),
+    None before the deadline. Not in the cached view: the deadline passes, and mail is taken in by other
+    processes, without the game changing. Asked only once the deadline has passed (one query then)."""
+    deadline = data.get("deadline")
+    if data.get("state") != "active" or not deadline:
+        return None
+    now = web.now()
+    if as_utc(now) < datetime.fromisoformat(deadline):
+        return None
+    return "review" if desk_summary(web.read, name, now)["held"] else "processing"
 
 
 def _game_view(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
