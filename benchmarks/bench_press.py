@@ -14,6 +14,11 @@ a channel of a game that holds many messages.
   the rest spread over the other pairs and the public channel), then ``--reads`` reads of that channel's
   latest page (JSON API and HTML page) and of England's press panel (threads with unread counts).
 
+The clients run in this process, which imported the store and filled the game: before the clock starts its
+objects are frozen out of the garbage collector (as ``dippouch serve`` does with its own), or a full collection
+of them (about 100 ms) stalls every client at once and is counted as the server's latency. The client's own
+collections over 10 ms are counted and printed.
+
 The rate rule is raised for the benchmark (``per_minute``) so that no send is refused. Figures are printed;
 nothing is asserted (docs/press.md has the numbers of a run).
 """
@@ -22,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -91,6 +97,24 @@ def setup(url: str, clients: int, fill: int) -> tuple[list[tuple[str, str, str]]
     print(f"filled a game with {fill} messages in {time.perf_counter() - started:.0f} s")
     store.close()
     return seats, reader, channel
+
+
+class GcPauses:
+    """The client's collector pauses (``gc.callbacks``): a pause here delays every request in flight."""
+
+    def __init__(self) -> None:
+        self.ms: list[float] = []
+        self._start = 0.0
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._start = time.perf_counter()
+        else:
+            self.ms.append((time.perf_counter() - self._start) * 1000)
+
+    def line(self) -> str:
+        long = [m for m in self.ms if m > 10]
+        return f"client collector: {len(self.ms)} collections, {len(long)} over 10 ms, longest {max(self.ms, default=0):.1f} ms"
 
 
 async def sender(port: int, seat: tuple[str, str, str], n: int, pause: float, out: list[float], bad: list[str]) -> None:
@@ -163,14 +187,20 @@ def main() -> None:
                     )
                 )
 
+            gc.collect()
+            gc.freeze()
+            pauses = GcPauses()
+            gc.callbacks.append(pauses)
             started = time.perf_counter()
             asyncio.run(all_senders())
             took = time.perf_counter() - started
+            gc.callbacks.remove(pauses)
             print(
                 f"database: {args.db}; {len(servers)} web process(es); {len(seats)} clients, {args.messages} messages "
                 f"each, pauses up to {args.pause} s"
             )
             print(line("send (POST .../press)", lat) + f"  {len(lat) / took:.0f}/s  refused={len(bad)}")
+            print(pauses.line())
             if bad:
                 print("  first refusal:", bad[0])
             paths = [

@@ -46,9 +46,15 @@ def is_phone(size: dict[str, int]) -> bool:
 def watch_errors(page: Any, into: list[str] | None = None) -> list[str]:
     """The page's script errors and console errors, as they happen (the list returned, or ``into``)."""
     found: list[str] = [] if into is None else into
-    page.on("console", lambda m: found.append(m.text) if m.type == "error" else None)
+    page.on("console", lambda m: found.append(f"{m.text} ({_where(m)})") if m.type == "error" else None)
     page.on("pageerror", lambda e: found.append(str(e)))
     return found
+
+
+def _where(message: Any) -> str:
+    """The address a console message came from (for a failed load: the resource's), to tell which it was."""
+    location = message.location or {}
+    return str(location.get("url", "")) or "no address"
 
 
 def shoot(page: Any, folder: str, name: str, *, full_page: bool = True) -> Path:

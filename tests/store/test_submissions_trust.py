@@ -197,3 +197,22 @@ def test_chat_alone_is_not_taking_part(store: GameStore) -> None:
     assert not r.stands and r.standing is None
     store.process("g", now=T0 + timedelta(days=3))
     assert "France" in store.phase_record("g", "Spring 1901 Movement")["missed"]
+
+
+def test_a_mail_sent_in_the_same_second_as_a_web_version_comes_after_it(store: GameStore) -> None:
+    """A mail's time is its Date line, to the whole second: sent a moment after the web's version, it carries
+    a time a fraction of a second before it. The mail was read after the web's version, so it stands (the
+    season walk with the worker had the web's orders counted, not the revision mailed after them)."""
+    _new(store)
+    sent = T0 + timedelta(hours=1)
+    store.submit("g", "France", "A Par - Bur", now=sent + timedelta(milliseconds=119), source="web")
+    store.submit("g", "France", "A Par - Pic", now=sent, source="mail")
+    assert "a par - pic" in [o.lower() for o in _standing_orders(store)]
+
+
+def test_a_mail_of_an_earlier_second_still_comes_before_a_later_web_version(store: GameStore) -> None:
+    _new(store)
+    sent = T0 + timedelta(hours=1)
+    store.submit("g", "France", "A Par - Bur", now=sent + timedelta(seconds=1, milliseconds=5), source="web")
+    store.submit("g", "France", "A Par - Pic", now=sent, source="mail")
+    assert "a par - bur" in [o.lower() for o in _standing_orders(store)]

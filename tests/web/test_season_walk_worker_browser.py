@@ -130,6 +130,9 @@ def mail_servers() -> Iterator[tuple[ImapServer, SmtpServer]]:
 
 
 @pytest.mark.slow
+# On PostgreSQL only, the documented database of a game run by workers: the walk takes some three minutes, and
+# the worker's processing on SQLite is walked by tests/mail/test_press_worker.py and tests/worker.
+@pytest.mark.parametrize("db_url", ["postgres"], indirect=True)
 def test_a_w3k_season_with_the_worker_on(
     db_url: str, tmp_path: Path, chromium: Any, mail_servers: tuple[ImapServer, SmtpServer]
 ) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import zlib
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -159,6 +159,8 @@ def submit(
                     f"{target.reinstates} stands); name the version with the orders"
                 )
         version = (s.scalar(sa.select(sa.func.max(SubmissionRow.version)).where(*mine)) or 0) + 1
+        if source == "mail" and now.microsecond == 0:
+            now = _after_same_second(s, mine, now)
         if target is not None:
             # "Version 2 stands" counts as a submission that replaces (it names the orders that stand).
             stands = True
@@ -225,6 +227,19 @@ def lock_power(s: Session, phase_id: int, power: str) -> None:
         sa.text("SELECT pg_advisory_xact_lock(CAST(:phase AS integer), CAST(:power AS integer))"),
         {"phase": phase_id, "power": key},
     )
+
+
+def _after_same_second(s: Session, mine: tuple[sa.ColumnElement[bool], ...], now: datetime) -> datetime:
+    """A mail's time is its Date line, to the whole second. A version we received within that same second
+    (on the web, say) before this mail was read came before it: the mail is placed just after it, still in
+    its own second, or the version sent first would stand (a player who sent orders on the web and their
+    revision by mail a moment later had the web's orders counted)."""
+    last = s.scalar(
+        sa.select(sa.func.max(SubmissionRow.submitted_at)).where(
+            *mine, SubmissionRow.submitted_at >= now, SubmissionRow.submitted_at < now + timedelta(seconds=1)
+        )
+    )
+    return now if last is None else as_utc(last) + timedelta(microseconds=1)
 
 
 def version_name(r: SubmissionRow) -> str:
