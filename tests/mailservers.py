@@ -307,5 +307,24 @@ def imap() -> Iterator[ImapServer]:
     server.stop()
 
 
+def worker_mail_env(imap: ImapServer, smtp: SmtpServer, folder: Path, mail_from: str) -> dict[str, str]:
+    """The environment a ``dippouch worker`` reads its mail settings from, for these servers (plain SMTP; the
+    IMAP password in a file only its owner reads, as the deployment docs have it)."""
+    pw = folder / "imap-password"
+    pw.write_text(imap.password + "\n")
+    pw.chmod(0o600)
+    return {
+        "DIPPOUCH_IMAP_HOST": "127.0.0.1",
+        "DIPPOUCH_IMAP_PORT": str(imap.tls_port),
+        "DIPPOUCH_IMAP_USER": imap.user,
+        "DIPPOUCH_IMAP_PASSWORD_FILE": str(pw),
+        "DIPPOUCH_IMAP_CA_FILE": str(imap.cert),
+        "DIPPOUCH_SMTP_HOST": smtp.host,
+        "DIPPOUCH_SMTP_PORT": str(smtp.port),
+        "DIPPOUCH_SMTP_SECURITY": "none",
+        "DIPPOUCH_MAIL_FROM": mail_from,
+    }
+
+
 def run_async(coro: Any) -> Any:
     return asyncio.run(coro)

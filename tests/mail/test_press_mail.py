@@ -23,7 +23,7 @@ from dippouch.notify.events import save_preferences
 from dippouch.notify.scan import scan
 from dippouch.store import GameStore
 from dippouch.store.people import create_person, seat_person
-from mailservers import ImapServer, SmtpServer
+from mailservers import ImapServer, SmtpServer, worker_mail_env
 
 T0 = datetime(2025, 1, 6, 9, 0, tzinfo=UTC)
 ADDR = {"England": "england@example.org", "France": "france@example.org", "Germany": "germany@example.org"}
@@ -31,20 +31,7 @@ ADDR = {"England": "england@example.org", "France": "france@example.org", "Germa
 
 @pytest.fixture
 def store(tmp_path: Path, smtp: SmtpServer, imap: ImapServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[GameStore]:
-    pw = tmp_path / "imap-password"
-    pw.write_text(imap.password + "\n")
-    pw.chmod(0o600)
-    env = {
-        "DIPPOUCH_IMAP_HOST": "127.0.0.1",
-        "DIPPOUCH_IMAP_PORT": str(imap.tls_port),
-        "DIPPOUCH_IMAP_USER": imap.user,
-        "DIPPOUCH_IMAP_PASSWORD_FILE": str(pw),
-        "DIPPOUCH_IMAP_CA_FILE": str(imap.cert),
-        "DIPPOUCH_SMTP_HOST": smtp.host,
-        "DIPPOUCH_SMTP_PORT": str(smtp.port),
-        "DIPPOUCH_SMTP_SECURITY": "none",
-        "DIPPOUCH_MAIL_FROM": "press@dippouch.example",
-    }
+    env = worker_mail_env(imap, smtp, tmp_path, "press@dippouch.example")
     for k, v in env.items():
         monkeypatch.setenv(k, v)
     s = GameStore(f"sqlite:///{tmp_path / 'g.db'}")

@@ -40,7 +40,7 @@ import dippouch.cli.mail  # noqa: F401 - registers the mail commands
 from browsersupport import ARTIFACTS, LiveSite, running_site, watch_errors
 from dippouch.cli import app
 from dippouch.store.review import review_state
-from mailservers import ImapServer, SmtpServer, start_dovecot, start_smtp
+from mailservers import ImapServer, SmtpServer, start_dovecot, start_smtp, worker_mail_env
 from photosupport import need_tesseract, photo
 from workersupport import start_worker, stop, wait_until
 
@@ -140,20 +140,7 @@ def test_a_w3k_season_with_the_worker_on(
 
     need_tesseract()
     imap, smtp = mail_servers
-    pw = tmp_path / "imap-password"
-    pw.write_text(imap.password + "\n")
-    pw.chmod(0o600)
-    env = {
-        "DIPPOUCH_IMAP_HOST": "127.0.0.1",
-        "DIPPOUCH_IMAP_PORT": str(imap.tls_port),
-        "DIPPOUCH_IMAP_USER": imap.user,
-        "DIPPOUCH_IMAP_PASSWORD_FILE": str(pw),
-        "DIPPOUCH_IMAP_CA_FILE": str(imap.cert),
-        "DIPPOUCH_SMTP_HOST": smtp.host,
-        "DIPPOUCH_SMTP_PORT": str(smtp.port),
-        "DIPPOUCH_SMTP_SECURITY": "none",
-        "DIPPOUCH_MAIL_FROM": "orders@w3k.example",
-    }
+    env = worker_mail_env(imap, smtp, tmp_path, "orders@w3k.example")
     log = tmp_path / "worker.log"
     with running_site(db_url, chromium) as site:
         errors: list[str] = []

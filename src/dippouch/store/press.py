@@ -331,6 +331,16 @@ _MESSAGE_COLUMNS = ("game_id", "channel_id", "sender", "body", "sent_at", "phase
 _INSERT_MESSAGE = _MESSAGES.insert().returning(_MESSAGES.c.id)
 
 
+def _forward_only(new: Any) -> Any:
+    """A read mark's insert that, where the mark exists, moves it forward and never back (both dialects write
+    it the same way; :func:`_read_mark` and the send's :data:`_INSERT_AND_READ_PG` use it)."""
+    return new.on_conflict_do_update(
+        index_elements=[_READS.c.channel_id, _READS.c.power],
+        set_={"last_read": new.excluded.last_read},
+        where=_READS.c.last_read < new.excluded.last_read,
+    )
+
+
 def _insert_and_read_pg() -> Any:
     message = (
         _MESSAGES.insert()
@@ -344,12 +354,7 @@ def _insert_and_read_pg() -> Any:
             sa.bindparam("mark", type_=sa.Boolean())
         ),
     )
-    mark = new.on_conflict_do_update(
-        index_elements=[_READS.c.channel_id, _READS.c.power],
-        set_={"last_read": new.excluded.last_read},
-        where=_READS.c.last_read < new.excluded.last_read,
-    ).cte("mark")
-    return sa.select(message.c.id).add_cte(mark)
+    return sa.select(message.c.id).add_cte(_forward_only(new).cte("mark"))
 
 
 _INSERT_AND_READ_PG = _insert_and_read_pg()
@@ -899,13 +904,10 @@ def channel_page(
 
 
 def _read_mark(insert: Any) -> Any:
-    new = insert(PressReadRow).values(
-        channel_id=sa.bindparam("channel"), power=sa.bindparam("power"), last_read=sa.bindparam("up_to")
-    )
-    return new.on_conflict_do_update(
-        index_elements=[PressReadRow.channel_id, PressReadRow.power],
-        set_={"last_read": new.excluded.last_read},
-        where=PressReadRow.last_read < new.excluded.last_read,
+    return _forward_only(
+        insert(PressReadRow).values(
+            channel_id=sa.bindparam("channel"), power=sa.bindparam("power"), last_read=sa.bindparam("up_to")
+        )
     )
 
 
