@@ -72,7 +72,7 @@ def test_a_practice_game_starts_in_one_click_from_the_home_page(
         page.wait_for_url("**/play/**")
         assert "/games/practice-" in page.url
         game, power = page.url.split("/")[4], page.url.split("/")[6]
-        assert page.get_by_text(f"you play {power}").is_visible()
+        expect(page.locator("#flash")).to_contain_text(f"you play {power}")
         page.screenshot(path=str(ARTIFACTS / f"practice-play-{label}.png"), full_page=False)
         web = server["web"]
         assert len(bot_seats(web.store, game)) == 6
@@ -93,7 +93,8 @@ def test_a_practice_game_starts_in_one_click_from_the_home_page(
         page.screenshot(path=str(ARTIFACTS / f"practice-verdicts-{label}.png"), full_page=False)
         send.click()
         page.wait_for_url("**/play/France")
-        assert page.get_by_text("Spring 1901 Movement has been processed").is_visible()
+        # The flash, not the screen reader's copy of it (written into the status region after load).
+        expect(page.locator("#flash")).to_contain_text("Spring 1901 Movement has been processed")
         assert web.store.status(game, now=web.now()).phase == "Fall 1901 Movement"
         page.screenshot(path=str(ARTIFACTS / f"practice-after-ready-{label}.png"), full_page=False)
         assert errors == []

@@ -35,12 +35,17 @@ __all__ = [
     "PagePrint",
     "PrintReport",
     "Sheet",
+    "Window",
+    "atlas_layout",
     "atlas_pages",
     "map_page",
     "page_size",
     "print_check",
+    "sheet_page",
+    "sheet_window",
     "sheets_for",
     "smallest_name_pt",
+    "whole_drawing",
 ]
 
 PAPERS: dict[str, tuple[float, float]] = {"a4": (210.0, 297.0), "a3": (297.0, 420.0), "letter": (215.9, 279.4)}
@@ -269,7 +274,43 @@ def _without_small_names(svg: str, scale: float) -> tuple[str, int]:
     return _NAME_PARTS.sub(keep, svg), len(small)
 
 
-def sheet_page(svg: str, sheet: Sheet, title: str, paper: str = "a4") -> str:
+@dataclass(frozen=True, slots=True)
+class Window:
+    """A page that shows part of a drawing: the page itself (paper, title) and where the drawing goes on it.
+
+    Why apart: an atlas's sheets are windows onto one drawing, and a PDF can draw that drawing once and show
+    it through every window (W3K's eleven pages took 10 s drawn one by one, the drawing parsed and drawn
+    eleven times); :meth:`whole` is the page as one SVG document, which the checks measure."""
+
+    page: str
+    """The page without the drawing (an SVG document in mm)."""
+    view: Box
+    """The part of the drawing shown (drawing coordinates)."""
+    at: Box
+    """Where on the page (mm): the drawing fills it in proportion, centred, cut to it."""
+
+    def whole(self, svg: str) -> str:
+        """The page with ``svg`` in its window, as one SVG document."""
+        end = self.page.rindex("</svg>")
+        return self.page[:end] + _nested(svg, self.view, *self.at) + self.page[end:]
+
+
+def whole_drawing(svg: str) -> tuple[str, Box]:
+    """The drawing as a document of its own box, a drawing unit to a pixel, in the pages' font (what a PDF
+    draws once and shows through every :class:`Window`), and that box.
+
+    Its text is laid out unhinted (``geometricPrecision``), as on a page: drawn apart from any page, Cairo
+    rounded each letter's advance to the drawing's small units, and "Devon" printed 1.5 pt wider."""
+    x, y, w, h = box = _measures(svg)[0]
+    head_end = svg.index(">", svg.index("<svg")) + 1
+    body = svg[head_end : svg.rindex("</svg>")]
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="{x} {y} {w} {h}"'
+        f' font-family="{_FONT}" text-rendering="geometricPrecision">{body}</svg>'
+    ), box
+
+
+def sheet_window(svg: str, sheet: Sheet, title: str, paper: str = "a4") -> Window:
     """One sheet on its page: the sheet's box as large as the page allows (never under the atlas's scale,
     which :func:`sheets_for` made sure of), widened to fill the page round it, on the board's side of its
     edges where the board allows (not a strip of the legend or the heading under a sheet at the board's
@@ -282,8 +323,12 @@ def sheet_page(svg: str, sheet: Sheet, title: str, paper: str = "a4") -> str:
     vx, vy = bx + bw / 2 - vw / 2, by + bh / 2 - vh / 2
     vx = _inside(vx, vw, board[0], board[2], bx, bw)
     vy = _inside(vy, vh, board[1], board[3], by, bh)
-    view = (vx, vy, vw, vh)
-    return _page(pw, ph, title, _nested(svg, view, MARGIN_MM, MARGIN_MM + TITLE_MM, aw, ah))
+    return Window(_page(pw, ph, title, ""), (vx, vy, vw, vh), (MARGIN_MM, MARGIN_MM + TITLE_MM, aw, ah))
+
+
+def sheet_page(svg: str, sheet: Sheet, title: str, paper: str = "a4") -> str:
+    """One sheet on its page (:func:`sheet_window`) as one SVG document."""
+    return sheet_window(svg, sheet, title, paper).whole(svg)
 
 
 def _inside(v: float, size: float, lo: float, span: float, box: float, box_size: float) -> float:
@@ -294,13 +339,19 @@ def _inside(v: float, size: float, lo: float, span: float, box: float, box_size:
     return min(max(v, box + box_size - size), box)
 
 
-def atlas_pages(variant: Variant, svg: str, title: str, paper: str = "a4") -> list[str]:
-    """The overview page then a page per sheet (:func:`sheets_for`); one page where the map reads whole."""
+def atlas_layout(variant: Variant, svg: str, title: str, paper: str = "a4") -> list[str | Window]:
+    """The overview page (its own drawing: small names left off, the sheets outlined) then a window per
+    sheet (:func:`sheets_for`); one page where the map reads whole."""
     sheets = sheets_for(variant, svg, paper)
-    pages = [map_page(svg, title + (": overview" if sheets else ""), paper, sheets)]
+    pages: list[str | Window] = [map_page(svg, title + (": overview" if sheets else ""), paper, sheets)]
     for i, sh in enumerate(sheets):
-        pages.append(sheet_page(svg, sh, f"{title}: {i + 2}. {sh.name}", paper))
+        pages.append(sheet_window(svg, sh, f"{title}: {i + 2}. {sh.name}", paper))
     return pages
+
+
+def atlas_pages(variant: Variant, svg: str, title: str, paper: str = "a4") -> list[str]:
+    """The pages of :func:`atlas_layout`, each as one SVG document."""
+    return [p if isinstance(p, str) else p.whole(svg) for p in atlas_layout(variant, svg, title, paper)]
 
 
 def scale_of(page_svg: str) -> float:
