@@ -20,6 +20,7 @@ import hashlib
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import pairwise
 from typing import Any
 
@@ -86,6 +87,14 @@ class Board:
     """Connectors drawn through waypoints (km), keyed by the sorted pair."""
     outlines: dict[str, BaseGeometry] = field(default_factory=dict)
     """Shapes given outright (``[drawing] outlines``, km): drawn as given, not grown from seeds."""
+
+    @cached_property
+    def surfaces(self) -> tuple[Tiles, Tiles]:
+        """The land and the water on the board, each cut into tiles: the same in every round of fitting the
+        seeds, and cutting them anew each round was nine tenths of a build (1000 AD: 24 cuts, 145 s)."""
+        return Tiles(self.land.intersection(self.board), self.frame), Tiles(
+            self.board.difference(self.land), self.frame
+        )
 
 
 @dataclass
@@ -423,8 +432,10 @@ def _surface_shapes(
     cut: BaseGeometry | None,
     background_ok: bool,
     nested: Mapping[str, BaseGeometry] | None = None,
+    tiles: Tiles | None = None,
 ) -> tuple[dict[str, BaseGeometry], BaseGeometry]:
-    """Voronoi cells of ``seeds`` on ``surface``, one shape per province, stray pieces reassigned."""
+    """Voronoi cells of ``seeds`` on ``surface`` (cut into ``tiles``, made here if not given), one shape per
+    province, stray pieces reassigned."""
     if not seeds:
         return {}, surface
     cells = _voronoi(seeds, b.frame)
@@ -435,7 +446,7 @@ def _surface_shapes(
     main: dict[str, list[Polygon]] = {}
     stray: list[Polygon] = []
     eps = b.km_per_unit * 0.05
-    tiles = Tiles(surface, b.frame)
+    tiles = tiles or Tiles(surface, b.frame)
     for prov in sorted(per):
         geom = tiles.clip(shapely.union_all(per[prov]))
         if cut is not None:
@@ -533,14 +544,14 @@ def _nested_shapes(b: Board) -> dict[str, BaseGeometry]:
 
 
 def plain_shapes(b: Board, seeds: list[Seed]) -> Shapes:
-    land_board = b.land.intersection(b.board)
-    water_board = b.board.difference(b.land)
+    land_tiles, water_tiles = b.surfaces
+    land_board, water_board = land_tiles.whole, water_tiles.whole
     nested_geoms = _nested_shapes(b)
     cut = shapely.union_all(list(nested_geoms.values())) if nested_geoms else None
     land_seeds = [s for s in seeds if b.kinds.get(s.prov) != "sea" and s.prov not in b.nested]
     sea_seeds = [s for s in seeds if b.kinds.get(s.prov) == "sea" and s.prov not in b.nested]
-    land_shapes, land_bg = _surface_shapes(land_seeds, land_board, b, cut, True, nested_geoms)
-    sea_shapes, _ = _surface_shapes(sea_seeds, water_board, b, cut, False)
+    land_shapes, land_bg = _surface_shapes(land_seeds, land_board, b, cut, True, nested_geoms, land_tiles)
+    sea_shapes, _ = _surface_shapes(sea_seeds, water_board, b, cut, False, tiles=water_tiles)
     provinces: dict[str, BaseGeometry] = {**sea_shapes}
     for k, g in land_shapes.items():
         provinces[k] = g.union(nested_geoms[k]).intersection(b.board) if k in nested_geoms else g
