@@ -285,9 +285,25 @@ def test_ctrl_c_while_a_command_waits_is_quiet(tmp_path: Path) -> None:
 
     command = Path(sys.executable).parent / "dippouch"
     proc = subprocess.Popen(
-        [str(command), "adjudicate"], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        [str(command), "adjudicate"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        # Ctrl-C as a terminal delivers it: to a process that has not inherited an ignored SIGINT.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    time.sleep(3)  # started and waiting for a request on standard input
+    # Started and waiting for a request on standard input: blocked in read(0, ...). A fixed 3 s was not
+    # enough on a loaded machine (the signal came during start-up).
+    syscall = Path(f"/proc/{proc.pid}/syscall")
+    end = time.monotonic() + 60
+    while time.monotonic() < end and syscall.exists():
+        words = syscall.read_text().split()
+        if words[:2] in (["0", "0x0"], ["63", "0x0"]):  # read on fd 0 (x86-64, arm64)
+            break
+        time.sleep(0.05)
+    else:
+        time.sleep(3)
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, (proc.returncode, err)
