@@ -164,6 +164,29 @@ def test_the_photo_beside_its_lines_and_confirm_records_exactly_what_was_shown(s
     assert "confirmed as version 1" in after
 
 
+def test_a_photograph_stays_visible_once_its_phase_is_processed_and_the_next_is_sealed(site: Site) -> None:
+    """A review page opened before the phase was processed asks for its photograph after, when the open
+    phase is the next one, before its own deadline: the photograph is sealed by its own phase, not the
+    game's open one (the season walk's browser met a 400 for it)."""
+    out = _take(site, photo_mail("g", photo(LINES)))
+    site.clock.advance(days=13)
+    page = site.coordinator.get("/games/g/review").text
+    aid = _attachment(page)
+    r = site.post_form(site.coordinator, f"/games/g/review/{aid}", {**_form_of(page, aid), "do": "confirm"})
+    assert r.status_code == 303, r.text
+    site.web.store.process("g", now=site.clock())
+    st = site.web.store.status("g", now=site.clock())
+    assert st.phase == "Fall 1901 Movement" and st.deadline is not None and st.deadline > site.clock()
+    img = site.coordinator.get(f"/games/g/review/photo/{aid}")
+    assert img.status_code == 200 and img.headers["content-type"] == "image/jpeg", img.text
+    # A photograph sent for the phase now open is still sealed until that phase's deadline.
+    raw = photo_mail("g", photo(LINES)).replace(b"Spring 1901 Movement", b"Fall 1901 Movement")
+    later = _take(site, raw)
+    assert later.mail_id != out.mail_id
+    fresh = site.coordinator.get(f"/games/g/review/photo/{aid + 1}")
+    assert fresh.status_code == 400 and "sealed until its deadline" in fresh.text, fresh.text
+
+
 def test_a_flagged_line_is_shown_untaken_with_what_was_read_and_left_out_of_the_confirmation(site: Site) -> None:
     """Marseilles to London is no legal order: the reading flags it. The page shows it beside the sure lines,
     not taken, with what the engine read and how sure the match was, so the coordinator can correct it there;

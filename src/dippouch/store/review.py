@@ -34,6 +34,7 @@ __all__ = [
     "Pending",
     "ReviewState",
     "attachment_data",
+    "attachment_sealed",
     "game_of_attachment",
     "game_of_message",
     "held_phase_ids",
@@ -379,6 +380,32 @@ def game_of_message(store: GameStore, mail_id: int) -> str:
         m = s.get(MailMessageRow, mail_id)
         g = s.get(GameRow, m.game_id) if m is not None and m.game_id is not None else None
         return g.name if g is not None else ""
+
+
+def attachment_sealed(store: GameStore, attachment_id: int, *, now: datetime) -> str | None:
+    """The phase whose deadline still seals a photograph (its name), or None once the coordinator may see it.
+
+    By the photograph's own phase, not the game's open one: a review page opened before the worker processed
+    the phase asks for its photographs after, when the open phase is the next one, still before its deadline
+    (the season walk's browser met a 400 for a photograph of the phase just processed). A mail that named
+    no phase is sealed by the open one, as before."""
+    now = as_utc(now)
+    with store.session() as s:
+        a = s.get(MailAttachmentRow, attachment_id)
+        m = s.get(MailMessageRow, a.mail_id) if a is not None else None
+        if m is None or m.game_id is None:
+            return None
+        ph = s.get(PhaseRow, m.phase_id) if m.phase_id is not None else None
+        if ph is not None and ph.status != "open":  # rolled back: the same phase, opened again, seals it
+            ph = s.scalars(
+                sa.select(PhaseRow).where(PhaseRow.id.in_(_same_phase(ph)), PhaseRow.status == "open")
+            ).first()
+        elif ph is None:
+            g = s.get(GameRow, m.game_id)
+            ph = _open_phase(s, g.name)[1] if g is not None else None
+        if ph is None:
+            return None
+        return ph.name if ph.deadline is None or now < ph.deadline else None
 
 
 def game_of_attachment(store: GameStore, attachment_id: int) -> str:

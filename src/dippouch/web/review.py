@@ -197,16 +197,15 @@ async def review_photo(request: Request, name: str, attachment_id: int) -> Respo
 
 
 def _photo(request: Request, name: str, attachment_id: int) -> Response:
-    from dippouch.store.review import attachment_data, game_of_attachment, review_state
+    from dippouch.store.review import attachment_data, attachment_sealed, game_of_attachment
 
     web = web_of(request)
     web.require_coordinator(name, viewer_of(request))
-    now = web.now()
     if game_of_attachment(web.store, attachment_id) != name:
         raise NotFound(f"no photograph #{attachment_id} in {name}")
-    st = review_state(web.store, name, now=now)
-    if st.deadline is None or now < st.deadline:
-        raise BadInput(f"the photographs of {st.phase} are sealed until its deadline")
+    sealed = attachment_sealed(web.store, attachment_id, now=web.now())
+    if sealed is not None:
+        raise BadInput(f"the photographs of {sealed} are sealed until its deadline")
     data = attachment_data(web.store, attachment_id)
     ctype, data = _displayable(data)
     return Response(
