@@ -33,6 +33,13 @@ def pytest_configure(config: pytest.Config) -> None:
     atexit.register(shutil.rmtree, cache, True)
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The slow tests first, the rest in their order: the run is shared by two workers that steal work
+    from each other (scripts/test), and a walk of two minutes started last kept one worker busy while the
+    other had nothing left (the browser and worker tests come last in the files' order)."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.fixture
 def store(db_url: str) -> Iterator[GameStore]:
     """An empty game store on each database the tests run on (a test file may define its own ``store``)."""

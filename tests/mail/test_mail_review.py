@@ -201,6 +201,7 @@ def _dippouch(env: dict[str, str], *args: str) -> str:
     return done.stdout + done.stderr
 
 
+@pytest.mark.slow
 def test_a_photographed_revision_counts_when_a_worker_processes_the_phase(servers: Servers) -> None:
     """``worker --once`` by the database's clock: it fetches the mail itself before the phase is due, the
     phase waits for review, and the coordinator's confirmation and release are what it then carries out."""

@@ -27,6 +27,7 @@ shape = [[4.85, 51.5]]
 """
 
 
+@pytest.mark.slow
 def test_a_shaping_point_that_once_crashed_the_builder_builds(tmp_path: Path) -> None:
     path = tmp_path / "brabant.toml"
     path.write_text(W3K_BRABANT)

@@ -49,6 +49,7 @@ def _shoot(page: Any, name: str) -> None:
     shoot(page, "web", name)
 
 
+@pytest.mark.slow
 def test_players_talk_in_the_browser(talk: LiveSite) -> None:
     from playwright.sync_api import expect
 

@@ -112,6 +112,7 @@ def _errors(page: Any) -> list[str]:
     return found
 
 
+@pytest.mark.slow
 def test_a_phase_in_the_browser(server: dict[str, Any], browser: Any) -> None:
     from playwright.sync_api import expect
 

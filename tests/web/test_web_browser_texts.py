@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from test_web_browser import ARTIFACTS, _context, browser, server  # noqa: F401  (the fixtures)
 
 DESKTOP = {"width": 1366, "height": 768}
@@ -18,6 +19,7 @@ def _shoot(page: Any, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"texts-{name}.png"), full_page=True)
 
 
+@pytest.mark.slow
 def test_player_and_coordinator_texts_in_the_browser(server: dict[str, Any], browser: Any) -> None:  # noqa: F811
     base = server["base"]
     for size, tag, phone in ((DESKTOP, "desktop", False), (PHONE, "phone", True)):

@@ -120,6 +120,7 @@ def _review_one(page: Any, site: Site, power: str, size: str) -> None:
     assert _recorded(site, power).splitlines()[0] == SHEETS[power][0]
 
 
+@pytest.mark.slow
 def test_the_review_page_in_the_browser(served: tuple[Site, str], browser: Any) -> None:
     from playwright.sync_api import expect
 

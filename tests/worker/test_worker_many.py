@@ -69,6 +69,7 @@ def _assert_whole(url: str, games: int) -> None:
 
 
 @pytest.mark.postgres
+@pytest.mark.slow
 def test_workers_process_every_phase_exactly_once_in_order(db_url: str, tmp_path: Path) -> None:
     games, workers = _size(db_url)
     _games(db_url, games)
@@ -98,6 +99,7 @@ def test_workers_process_every_phase_exactly_once_in_order(db_url: str, tmp_path
 
 
 @pytest.mark.postgres
+@pytest.mark.slow
 def test_workers_killed_at_random_still_process_exactly_once(db_url: str, tmp_path: Path) -> None:
     games, workers = _size(db_url)
     _games(db_url, games)
