@@ -69,13 +69,18 @@ def shoot(page: Any, folder: str, name: str, *, full_page: bool = True) -> Path:
 
 @contextmanager
 def served(app: Any) -> Iterator[int]:
-    """``app`` served by uvicorn in a thread on a free port of 127.0.0.1 (the port), until the block ends."""
+    """``app`` served by uvicorn in a thread on a free port of 127.0.0.1 (the port), until the block ends.
+
+    A page's live press stream stays open until its page goes: the server gives open connections 2 s to end
+    when it stops (the teardowns waited up to 10 s for them)."""
     import uvicorn
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    srv = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=2)
+    )
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
     until = time.monotonic() + 20

@@ -34,10 +34,12 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The slow tests first, the rest in their order: the run is shared by two workers that steal work
-    from each other (scripts/test), and a walk of two minutes started last kept one worker busy while the
-    other had nothing left (the browser and worker tests come last in the files' order)."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+    """The files with slow tests first, each file whole, the rest in their order. Two workers share the run
+    a file at a time (scripts/test: a file's browser and server start once, on one worker), and a file of
+    walks of two minutes started last kept one worker busy while the other had nothing left (the browser
+    and worker tests come last in the files' order)."""
+    slow = {item.path for item in items if item.get_closest_marker("slow") is not None}
+    items.sort(key=lambda item: item.path not in slow)
 
 
 @pytest.fixture

@@ -372,8 +372,10 @@ def _overlaps(names: list[dict[str, Any]], slack: float = 0.5) -> list[tuple[str
     return out
 
 
+#: Not 1897: standard's map and powers, and it opens with no units on the board (the powers build them), so
+#: its default views are standard's without the units to find.
 @pytest.mark.slow
-@pytest.mark.parametrize("variant", ["w3k", "standard", "hundred3", "hundred", "1897", "1000ad"])
+@pytest.mark.parametrize("variant", ["w3k", "standard", "hundred3", "hundred", "1000ad"])
 def test_the_default_view_shows_every_powers_units_and_readable_names_apart(
     server: dict[str, Any], browser: Any, variant: str
 ) -> None:
