@@ -203,11 +203,15 @@ def sheets_for(variant: Variant, svg: str, paper: str = "a4", geometry: Geometry
     return tiles
 
 
+def _body(svg: str) -> str:
+    """What a drawing's root ``<svg>`` holds, without the root itself."""
+    return svg[svg.index(">", svg.index("<svg")) + 1 : svg.rindex("</svg>")]
+
+
 def _nested(svg: str, view: Box, x: float, y: float, w: float, h: float, extra: str = "") -> str:
     """The drawing as a nested ``<svg>`` showing ``view`` (its own coordinates) in the page's box, clipped
     to the box (a crop), kept in proportion."""
-    head_end = svg.index(">", svg.index("<svg")) + 1
-    body = svg[head_end : svg.rindex("</svg>")]
+    body = _body(svg)
     vb = " ".join(f"{v:.2f}" for v in view)
     return (
         f'<svg x="{x:.2f}" y="{y:.2f}" width="{w:.2f}" height="{h:.2f}" viewBox="{vb}" overflow="hidden"'
@@ -302,8 +306,7 @@ def whole_drawing(svg: str) -> tuple[str, Box]:
     Its text is laid out unhinted (``geometricPrecision``), as on a page: drawn apart from any page, Cairo
     rounded each letter's advance to the drawing's small units, and "Devon" printed 1.5 pt wider."""
     x, y, w, h = box = _measures(svg)[0]
-    head_end = svg.index(">", svg.index("<svg")) + 1
-    body = svg[head_end : svg.rindex("</svg>")]
+    body = _body(svg)
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="{x} {y} {w} {h}"'
         f' font-family="{_FONT}" text-rendering="geometricPrecision">{body}</svg>'
