@@ -7,8 +7,9 @@ import random
 import pytest
 
 from dippouch.catalog import load_variant, variant_names
-from dippouch.core.notation import format_order, parse_order, parse_unit
+from dippouch.core.notation import OrderParseError, format_order, parse_order, parse_unit
 from dippouch.core.orders import Build, Convoy, Hold, Move, Order, Retreat, Support
+from dippouch.core.rules.w3k.hand_over import Proxy
 
 
 @pytest.mark.parametrize("name", variant_names())
@@ -43,3 +44,27 @@ def test_orders_with_any_names(name: str) -> None:
             got = parse_order(v, text)
             assert got == want, text
             assert parse_order(v, format_order(v, got)) == got
+
+
+def test_only_the_error_shown_searches_for_what_was_meant(monkeypatch: pytest.MonkeyPatch) -> None:
+    """W3K's syntax for conversions and hand-overs first tries to read a unit; on a build line that try fails,
+    and its error is never shown. Such tries, and readings after the first, do no "did you mean" search (it
+    cost every W3K build line some 15 ms); a misspelt name still gets its suggestion."""
+    import difflib
+
+    v = load_variant("w3k")
+    calls: list[str] = []
+    real = difflib.get_close_matches
+
+    def counted(word: str, possibilities: list[str], n: int = 3, cutoff: float = 0.6) -> list[str]:
+        calls.append(word)
+        return real(word, possibilities, n=n, cutoff=cutoff)
+
+    monkeypatch.setattr(difflib, "get_close_matches", counted)
+    assert parse_order(v, "Build F iom") == Build("F", v.map.names["iom"])
+    assert isinstance(parse_order(v, "Army Deptford is under the orders of Manchester"), Proxy)
+    assert calls == []
+    with pytest.raises(OrderParseError) as e:
+        parse_order(v, "Build F Lancashyre")
+    assert "Lancashire (lan)" in e.value.suggestions, str(e.value)
+    assert calls

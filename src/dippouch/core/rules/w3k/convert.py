@@ -19,7 +19,6 @@ from dippouch.core.calendar import PhaseKind
 from dippouch.core.lookup import Drawing, register_order_kind, register_unit_badge
 from dippouch.core.mapdata import ProvinceKind
 from dippouch.core.notation import (
-    OrderParseError,
     OrderReader,
     format_place,
     format_unit,
@@ -106,10 +105,10 @@ def _read_convert(r: OrderReader) -> Order | None:
         kind, loc = r.unit()
         return _convert_tail(r, kind, loc)
     owner = r.owner()
-    try:
-        kind, loc = r.unit()
-    except OrderParseError:
+    unit = r.unit_or_none()
+    if unit is None:
         return None
+    kind, loc = unit
     if owner is None and r.accept(CONVERT_WORDS):
         return _convert_tail(r, kind, loc)
     return None

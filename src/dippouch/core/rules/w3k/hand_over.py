@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.lookup import Drawing, register_order_kind
-from dippouch.core.notation import OrderParseError, OrderReader, format_unit, register_format, register_syntax
+from dippouch.core.notation import OrderReader, format_unit, register_format, register_syntax
 from dippouch.core.orders import Order
 from dippouch.core.position import Position
 from dippouch.core.rules.base import mapping_of, state_key
@@ -92,10 +92,10 @@ def _read_proxy(r: OrderReader) -> Order | None:
             raise r.fail("write 'Command of Army London is offered to Manchester'")
         return Proxy(kind, loc, power_name(r), owner)
     owner = r.owner()
-    try:
-        kind, loc = r.unit()
-    except OrderParseError:
+    unit = r.unit_or_none()
+    if unit is None:
         return None
+    kind, loc = unit
     r.accept(("is",))
     if r.accept(("under", "proxy")):
         r.accept(("the",))
