@@ -501,6 +501,7 @@
         b.addEventListener("click", function () {
           var how = b.getAttribute("data-zoom"), s = size();
           if (how === "fit") { fit(); return; }
+          if (how === "home") { opening(); return; }  // the view the page opened on: the player's units
           zoomAt(how === "in" ? 1.5 : 1 / 1.5, s.r.left + s.w / 2, s.r.top + s.h / 2);
         });
       });
