@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import warnings
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 with warnings.catch_warnings():
@@ -15,6 +16,7 @@ with warnings.catch_warnings():
 from pydantic import BaseModel, TypeAdapter
 from starlette.routing import Match
 
+from dbsupport import migrated_sqlite
 from dippouch.web.answers import ErrorAnswer
 from dippouch.web.app import create_app
 
@@ -96,6 +98,10 @@ def check_api_answer(response: Any) -> None:
 
 class Site:
     def __init__(self, db_url: str, limits: dict[str, tuple[int, float]] | None = None) -> None:
+        """A site on ``db_url``; a SQLite file not there yet starts as a copy of one at the newest schema."""
+        path = Path(db_url.removeprefix("sqlite:///"))
+        if db_url.startswith("sqlite:///") and not path.exists():
+            migrated_sqlite(path)
         self.clock = Clock()
         self.app = create_app(db_url, clock=self.clock, limits=limits)
         self.web = self.app.state.web

@@ -25,6 +25,8 @@ from dippouch.core.position import Position, Unit
 from dippouch.core.variant import Variant
 from dippouch.game import position_to_data
 
+pytestmark = pytest.mark.empty_database  # from a database with nothing in it: the first command migrates it
+
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)
 
 

@@ -16,9 +16,12 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 import sqlalchemy as sa
 
 from dippouch.store import GameStore
+
+pytestmark = pytest.mark.empty_database  # the first opens of brand-new databases race to migrate them
 
 PROCESSES = 4
 ROUNDS = 3
