@@ -61,14 +61,16 @@ def _pick(page: Any, loc: str, text: str) -> None:
     page.select_option(f"select[name='pick:{loc}']", text)
 
 
-def _process(coord: Any, base: str, phase: str) -> None:
-    """Process now from the desk: the confirmation page says what will happen, and only its button does it."""
+def _process(coord: Any, base: str, phase: str, *, first: bool = False) -> None:
+    """Process now from the desk: the confirmation page says what will happen, and only its button does it
+    (checked the first time: the coordinator leaves the confirmation page, and nothing has happened)."""
     coord.goto(f"{base}/games/{GAME}/coordinate")
     coord.click("text=Process now")
     assert phase in coord.locator("main").inner_text()
-    assert _status(coord, base) == phase  # nothing happened before the second click
-    coord.goto(f"{base}/games/{GAME}/coordinate")
-    coord.click("text=Process now")
+    if first:
+        assert _status(coord, base) == phase  # nothing happened before the second click
+        coord.goto(f"{base}/games/{GAME}/coordinate")
+        coord.click("text=Process now")
     coord.click("main >> text=Process now")
     assert f"Processed {phase}" in coord.locator(".flash").inner_text()
 
@@ -100,10 +102,10 @@ def _standing(server: dict[str, Any], phase: str, power: str) -> list[str]:
 
 
 def _check_page_matches_store(server: dict[str, Any], pages: dict[str, Any], phase: str, powers: list[str]) -> None:
-    """Each player's page, opened afresh, shows exactly the orders of the power's standing version."""
+    """Each player's page, as the server drew it after their last send (or reload), shows exactly the orders of
+    the power's standing version."""
     for power in powers:
         page = pages[power]
-        page.reload()
         assert phase in _phase(page), power
         assert sorted(_shown(page)) == sorted(_standing(server, phase, power)), power
 
@@ -209,7 +211,7 @@ def test_a_w3k_season_walked_by_ten_players_and_their_coordinator(server: dict[s
 
     coord.goto(f"{base}/games/{GAME}/coordinate")
     _shot(coord, "desk-before-processing-desktop")
-    _process(coord, base, "Summer 1642 Movement")
+    _process(coord, base, "Summer 1642 Movement", first=True)
     report = _report_orders(coord, base, "Crown")
     for power, order in (
         ("Crown", "A Worcestershire - Staffordshire"),
@@ -247,7 +249,7 @@ def test_a_w3k_season_walked_by_ten_players_and_their_coordinator(server: dict[s
     assert "Version 1 recorded" in _send(irish)
 
     # ------------------------------------------------------------------ Autumn 1642
-    for power in ("Crown", "Cumberland", "Newcastle", "Protectorate", "Hamilton", "Argyll", "Ormond"):
+    for power in ("Crown", "Newcastle"):  # a desktop and a phone come back to the new phase
         page = pages[power]
         page.reload()
         assert "Autumn 1642 Movement" in _phase(page)
@@ -287,7 +289,7 @@ def test_a_w3k_season_walked_by_ten_players_and_their_coordinator(server: dict[s
     assert {("Cumberland", "F fur"), ("Crown", "A wor"), ("Hamilton", "A elg")} <= units
     coord.goto(f"{base}/games/{GAME}")
     _shot(coord, "game-after-winter-desktop")
-    for power in POWERS:
+    for power in ("Crown", "Ormond"):
         page = pages[power]
         page.reload()
         assert "Spring 1643 Movement" in _phase(page), power
