@@ -149,6 +149,30 @@ async def reads(port: int, key: str, paths: list[str], n: int) -> dict[str, list
     return out
 
 
+def server_sends(port: int) -> str:
+    """How the sends' times looked from inside the web process: its request histogram for the send route
+    (time from the app taking the request to its answer; not the HTTP parsing, nor a wait to be read)."""
+    import re
+    import urllib.request
+
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=30) as r:
+        text = r.read().decode()
+    route = "/api/games/{name}/powers/{power}/press"
+    buckets: dict[float, float] = {}
+    for m in re.finditer(r"^dippouch_http_request_duration_seconds_bucket\{(.*?)\} (\S+)$", text, re.M):
+        labels = dict(re.findall(r'(\w+)="([^"]*)"', m.group(1)))
+        if labels.get("method") == "POST" and labels.get("route") == route and labels.get("status") == "200":
+            le = float("inf") if labels["le"] == "+Inf" else float(labels["le"])
+            buckets[le] = buckets.get(le, 0) + float(m.group(2))
+    total = buckets.get(float("inf"), 0)
+    if not total:
+        return "no sends counted"
+    parts = [
+        f"{100 * (1 - buckets[b] / total):.1f}% over {b * 1000:.0f} ms" for b in (0.025, 0.05, 0.1) if b in buckets
+    ]
+    return f"{total:.0f} sends, " + ", ".join(parts)
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--clients", type=int, default=50)
@@ -201,6 +225,8 @@ def main() -> None:
             )
             print(line("send (POST .../press)", lat) + f"  {len(lat) / took:.0f}/s  refused={len(bad)}")
             print(pauses.line())
+            for i, (_, p) in enumerate(servers):
+                print(f"  web process {i}, inside the app (its /metrics): {server_sends(p)}")
             if bad:
                 print("  first refusal:", bad[0])
             paths = [
