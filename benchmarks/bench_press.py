@@ -225,8 +225,8 @@ def main() -> None:
             )
             print(line("send (POST .../press)", lat) + f"  {len(lat) / took:.0f}/s  refused={len(bad)}")
             print(pauses.line())
-            for i, (_, p) in enumerate(servers):
-                print(f"  web process {i}, inside the app (its /metrics): {server_sends(p)}")
+            for i, (_, web_port) in enumerate(servers):
+                print(f"  web process {i}, inside the app (its /metrics): {server_sends(web_port)}")
             if bad:
                 print("  first refusal:", bad[0])
             paths = [
