@@ -31,5 +31,6 @@ def test_bench_press_prints_send_and_read_figures() -> None:
         timeout=600,
     ).stdout
     assert "refused=0" in out, out
+    assert "inside the app (its /metrics): 6 sends," in out, out  # 3 clients x 2 messages, as the server counted
     for name in ("send (POST .../press)", "channel page (API, 50 msgs)", "channel page (HTML)", "press panel"):
         assert name in out, out
