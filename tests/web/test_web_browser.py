@@ -12,9 +12,6 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -22,6 +19,7 @@ from typing import Any
 
 import pytest
 
+from browsersupport import served
 from dippouch.catalog import load_variant
 from dippouch.web.maps import map_available
 
@@ -51,28 +49,14 @@ def _chromium() -> str:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    import uvicorn
-
     from dippouch.web.app import create_app
 
     db = tmp_path_factory.mktemp("e2e") / "e2e.db"
     app = create_app(f"sqlite:///{db}", limits={})
     web = app.state.web
     _, key = web.access.create_key("coordinator", label="e2e", now=datetime.now(UTC))
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=2)
-    srv = uvicorn.Server(config)
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline, "server did not start"
-        time.sleep(0.05)
-    yield {"base": f"http://127.0.0.1:{port}", "key": key, "web": web}
-    srv.should_exit = True
-    thread.join(timeout=10)
+    with served(app) as port:
+        yield {"base": f"http://127.0.0.1:{port}", "key": key, "web": web}
 
 
 @pytest.fixture(scope="module")

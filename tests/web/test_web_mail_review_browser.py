@@ -8,9 +8,6 @@ screenshots in the artifacts folder.
 from __future__ import annotations
 
 import email.utils
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from email.message import EmailMessage
 from pathlib import Path
@@ -19,6 +16,7 @@ from typing import Any
 import pytest
 from test_web_browser import ARTIFACTS, CHROMIUM_ARGS, PHONE, _chromium, _context, _errors, _shoot
 
+import browsersupport
 from dippouch.mail.intake import take_in
 from dippouch.store.review import review_state
 from photosupport import need_tesseract, photo
@@ -43,8 +41,6 @@ def _mail(power: str, image: bytes) -> bytes:
 
 @pytest.fixture
 def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Site, str]]:
-    import uvicorn
-
     need_tesseract()
     monkeypatch.setenv("DIPPOUCH_MAIL_PROOF", "from-address")  # proof of the sender: test_mail_proof.py
     site = Site(f"sqlite:///{tmp_path / 'review.db'}")
@@ -53,21 +49,8 @@ def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Si
         r = site.api(site.coordinator, "/api/games/g/players", {"power": power, "player": power[:3], "email": addr})
         assert r.status_code == 200, r.text
         assert take_in(site.web.store, _mail(power, photo(SHEETS[power])), now=site.clock()).status == "photo"
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(
-        uvicorn.Config(site.app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=2)
-    )
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    until = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < until, "server did not start"
-        time.sleep(0.05)
-    yield site, f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(timeout=10)
+    with browsersupport.served(site.app) as port:
+        yield site, f"http://127.0.0.1:{port}"
 
 
 @pytest.fixture

@@ -4,41 +4,24 @@ sends orders marked ready and sees the next phase. Screenshots are saved in the 
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from test_web_browser import ARTIFACTS, CHROMIUM_ARGS, _chromium
 
+from browsersupport import served
 from dippouch.store.bots import bot_seats
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
-    import uvicorn
-
     from dippouch.web.app import create_app
 
     db = tmp_path_factory.mktemp("practice") / "practice.db"
     app = create_app(f"sqlite:///{db}")
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(
-        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", timeout_graceful_shutdown=2)
-    )
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not srv.started:
-        assert time.monotonic() < deadline, "server did not start"
-        time.sleep(0.05)
-    yield {"base": f"http://127.0.0.1:{port}", "web": app.state.web}
-    srv.should_exit = True
-    thread.join(timeout=10)
+    with served(app) as port:
+        yield {"base": f"http://127.0.0.1:{port}", "web": app.state.web}
 
 
 def _top(locator: Any) -> float:
