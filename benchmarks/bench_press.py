@@ -152,18 +152,21 @@ async def reads(port: int, key: str, paths: list[str], n: int) -> dict[str, list
 def server_sends(port: int) -> str:
     """How the sends' times looked from inside the web process: its request histogram for the send route
     (time from the app taking the request to its answer; not the HTTP parsing, nor a wait to be read)."""
-    import re
     import urllib.request
+
+    from prometheus_client.parser import text_string_to_metric_families
 
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=30) as r:
         text = r.read().decode()
-    route = "/api/games/{name}/powers/{power}/press"
+    want = {"method": "POST", "route": "/api/games/{name}/powers/{power}/press", "status": "200"}
     buckets: dict[float, float] = {}
-    for m in re.finditer(r"^dippouch_http_request_duration_seconds_bucket\{(.*?)\} (\S+)$", text, re.M):
-        labels = dict(re.findall(r'(\w+)="([^"]*)"', m.group(1)))
-        if labels.get("method") == "POST" and labels.get("route") == route and labels.get("status") == "200":
-            le = float("inf") if labels["le"] == "+Inf" else float(labels["le"])
-            buckets[le] = buckets.get(le, 0) + float(m.group(2))
+    for family in text_string_to_metric_families(text):
+        if family.name != "dippouch_http_request_duration_seconds":
+            continue
+        for sample in family.samples:
+            if sample.name.endswith("_bucket") and want.items() <= sample.labels.items():
+                le = float(sample.labels["le"])  # "+Inf" reads as infinity
+                buckets[le] = buckets.get(le, 0) + sample.value
     total = buckets.get(float("inf"), 0)
     if not total:
         return "no sends counted"

@@ -400,7 +400,7 @@ def test_the_default_view_shows_every_powers_units_and_readable_names_apart(
     islands, so its default views are the widest.
 
     The page is opened once a size, as the first power's: its opening view is checked as it opened, and
-    "Yours" (back to your units) brings the same view back after a zoom and a pan. Every other power's
+    "Yours" (back to your units) brings the same view back after zooming in. Every other power's
     default view is the one "Yours" shows on that page with the map's power set to it: the opening and the
     button are one function of the map's power and its units (a page load per power took 4 s each under the
     whole suite's load)."""

@@ -414,7 +414,7 @@ class OrderReader:
 
     def _unknown_location(self, what: str) -> OrderParseError:
         if self.quiet:
-            return OrderParseError(self.here(), f"no {what} {self.here()!r}")
+            return self.fail(f"no {what} {self.here()!r}")
         pool = self.lex.suggest_pool
         gmap = self.variant.map
         keys = list(pool)
