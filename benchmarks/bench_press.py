@@ -7,6 +7,9 @@ a channel of a game that holds many messages.
 - **send**: ``--clients`` players (seven a game, each with their own key, over keep-alive connections) each
   send ``--messages`` private messages through ``POST /api/games/G/powers/P/press``, a random pause of up to
   ``--pause`` seconds between two; the latency of every send (wall time, as the client sees it).
+- ``--runs N`` sends N rounds one after another on the same server, printing each round's figures and the
+  p99 of all N rounds' sends together: on a shared machine one round's p99 (its 5th-worst send) wanders with
+  the machine, and the pooled figure is the steadier estimate.
 - ``--servers N`` runs N ``dippouch serve`` processes on the database, the clients spread over them in turn as a
   proxy in front of them would (docs/deployment.md's PostgreSQL deployment runs two behind nginx); the reads
   go to the first.
@@ -183,6 +186,9 @@ def main() -> None:
     ap.add_argument("--pause", type=float, default=2.0, help="longest pause between a client's sends (s)")
     ap.add_argument("--fill", type=int, default=10_000, help="messages in the game whose channel is read")
     ap.add_argument("--reads", type=int, default=200)
+    ap.add_argument(
+        "--runs", type=int, default=1, help="send rounds, one after another (their p99 pooled: one run's wanders)"
+    )
     ap.add_argument("--db", choices=("sqlite", "postgres"), default="sqlite")
     ap.add_argument("--servers", type=int, default=1, help="web processes on the database (clients spread over them)")
     ap.add_argument("--postgres", help="admin URL of a PostgreSQL server (default: $DIPPOUCH_TEST_POSTGRES_URL)")
@@ -198,35 +204,43 @@ def main() -> None:
             lat: list[float] = []
             bad: list[str] = []
 
-            async def all_senders() -> None:
+            async def warm_up() -> None:
                 # Each game's variant is built once per server process, on its first request: not a send's cost.
                 for _, p in servers:
-                    warm = await reads(p, reader, ["/api/games/big/powers/England/press"], 1)
+                    await reads(p, reader, ["/api/games/big/powers/England/press"], 1)
                     for game in sorted({s[0] for s in seats}):
                         key = next(s[2] for s in seats if s[0] == game)
                         power = next(s[1] for s in seats if s[0] == game)
-                        warm = await reads(p, key, [f"/api/games/{game}/powers/{power}/press"], 1)
-                    del warm
+                        await reads(p, key, [f"/api/games/{game}/powers/{power}/press"], 1)
+
+            async def all_senders(out: list[float]) -> None:
                 await asyncio.gather(
                     *(
-                        sender(servers[i % len(servers)][1], s, args.messages, args.pause, lat, bad)
+                        sender(servers[i % len(servers)][1], s, args.messages, args.pause, out, bad)
                         for i, s in enumerate(seats)
                     )
                 )
 
+            asyncio.run(warm_up())
             gc.collect()
             gc.freeze()
             pauses = GcPauses()
             gc.callbacks.append(pauses)
-            started = time.perf_counter()
-            asyncio.run(all_senders())
-            took = time.perf_counter() - started
-            gc.callbacks.remove(pauses)
             print(
                 f"database: {args.db}; {len(servers)} web process(es); {len(seats)} clients, {args.messages} messages "
                 f"each, pauses up to {args.pause} s"
             )
-            print(line("send (POST .../press)", lat) + f"  {len(lat) / took:.0f}/s  refused={len(bad)}")
+            for run in range(args.runs):
+                one: list[float] = []
+                started = time.perf_counter()
+                asyncio.run(all_senders(one))
+                took = time.perf_counter() - started
+                name = "send (POST .../press)" if args.runs == 1 else f"send, run {run + 1}"
+                print(line(name, one) + f"  {len(one) / took:.0f}/s  refused={len(bad)}")
+                lat += one
+            if args.runs > 1:
+                print(line(f"send, {args.runs} runs pooled", lat))
+            gc.callbacks.remove(pauses)
             print(pauses.line())
             for i, (_, web_port) in enumerate(servers):
                 print(f"  web process {i}, inside the app (its /metrics): {server_sends(web_port)}")

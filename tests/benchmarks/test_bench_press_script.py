@@ -24,6 +24,8 @@ def test_bench_press_prints_send_and_read_figures() -> None:
             "2",
             "--pause",
             "0",
+            "--runs",
+            "2",
         ],
         capture_output=True,
         text=True,
@@ -31,6 +33,14 @@ def test_bench_press_prints_send_and_read_figures() -> None:
         timeout=600,
     ).stdout
     assert "refused=0" in out, out
-    assert "inside the app (its /metrics): 6 sends," in out, out  # 3 clients x 2 messages, as the server counted
-    for name in ("send (POST .../press)", "channel page (API, 50 msgs)", "channel page (HTML)", "press panel"):
+    assert "inside the app (its /metrics): 12 sends," in out, out  # 3 clients x 2 messages x 2 runs, as counted there
+    assert any(ln.startswith("send, 2 runs pooled") and " n=12 " in ln for ln in out.splitlines()), out
+    for name in (
+        "send, run 1 ",
+        "send, run 2 ",
+        "send, 2 runs pooled",
+        "channel page (API, 50 msgs)",
+        "channel page (HTML)",
+        "press panel",
+    ):
         assert name in out, out

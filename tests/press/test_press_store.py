@@ -312,6 +312,18 @@ def test_every_power_sending_at_once_is_stored_once_with_each_senders_own_mark(s
         assert thread.unread == sum(1 for m in everything if m.sender != p and m.id > last_own)
 
 
+def test_a_channel_made_by_another_sender_in_the_meantime_is_the_one_used(store: GameStore) -> None:
+    """A send's read found no channel, and another sender made it before this send's insert (the race the
+    threads above provoke only sometimes): the insert gives way, and the send uses the channel that exists."""
+    first = press.send(store, "g", "England", ["France"], "hello", now=T0)
+    key = press._members_key("private", ["England", "France"])
+    with store.session() as s, s.begin():
+        game_id = s.scalar(sa.text("SELECT game_id FROM press_channels WHERE id = :id"), {"id": first.channel_id})
+        assert press._new_channel(s, game_id, "private", key, T0) == first.channel_id
+    with store.session() as s:
+        assert s.scalar(sa.text("SELECT count(*) FROM press_channels")) == 1
+
+
 def test_a_read_mark_never_moves_back(store: GameStore) -> None:
     a = press.send(store, "g", "France", ["England"], "one", now=T0)
     press.send(store, "g", "France", ["England"], "two", now=T0)

@@ -243,28 +243,36 @@ def _shown_members(
     return shown_members(rules, _members(row, powers), reader=reader, starter=_starter(row), finished=finished)
 
 
-_CHANNEL = sa.select(PressChannelRow).where(
-    PressChannelRow.game_id == sa.bindparam("game"), PressChannelRow.members == sa.bindparam("key")
+_CHANNELS = cast(sa.Table, PressChannelRow.__table__)
+
+
+def _make_channel(insert: Any) -> Any:
+    values = {c: sa.bindparam(c, type_=_CHANNELS.c[c].type) for c in ("game_id", "kind", "members", "created_at")}
+    return (
+        insert(_CHANNELS)
+        .values(values)
+        .on_conflict_do_nothing(index_elements=[_CHANNELS.c.game_id, _CHANNELS.c.members])
+        .returning(_CHANNELS.c.id)
+    )
+
+
+_MAKE_CHANNEL = {"postgresql": _make_channel(pg_insert), "sqlite": _make_channel(sqlite_insert)}
+_CHANNEL_ID = sa.select(_CHANNELS.c.id).where(
+    _CHANNELS.c.game_id == sa.bindparam("game_id"), _CHANNELS.c.members == sa.bindparam("members")
 )
 
 
-def _channel(
-    s: Session, g: GameRow, kind: str, members: Iterable[str], now: datetime, starter: str | None = None
-) -> PressChannelRow:
-    key = _members_key(kind, members, starter)
-    row = s.scalars(_CHANNEL, {"game": g.id, "key": key}).first()
-    if row is not None:
-        return row
-    row = PressChannelRow(game_id=g.id, kind=kind, members=key, created_at=now)
-    try:
-        with s.begin_nested():
-            s.add(row)
-            s.flush()
-    except sa.exc.IntegrityError:  # made at the same moment by another sender
-        found = s.scalars(_CHANNEL, {"game": g.id, "key": key}).first()
-        assert found is not None
-        return found
-    return row
+def _new_channel(s: Session, game_id: int, kind: str, key: str, now: datetime) -> int:
+    """The id of channel ``key``, which the send's own read (:data:`_ABOUT`) did not find: made by one statement
+    that gives way to a channel another sender made at the same moment, read back only then. (A look-up, a
+    savepoint, the insert and the savepoint's release were four round trips, the slowest sends of a game's
+    first hour: a new channel is a new pair talking.)"""
+    conn = s.connection()
+    values = {"game_id": game_id, "kind": kind, "members": key, "created_at": now}
+    made = conn.execute(_MAKE_CHANNEL[conn.dialect.name], values).scalar()
+    if made is None:
+        made = conn.execute(_CHANNEL_ID, values).scalar_one()
+    return int(made)
 
 
 # A send's two reads and its write, built once (building a statement costs more than running it).
@@ -513,10 +521,9 @@ def send(
         if why is not None:
             raise PressRefused(why)
         ch: PressChannelRow | None = answered  # a reply: into the channel it answers (a grey key names its starter)
-        if ch is None and about.channel_id is None:
-            ch = _channel(s, g, kind, (*recipients, sender), now, starter=sender if grey else None)
-        channel_id = ch.id if ch is not None else about.channel_id
-        assert channel_id is not None
+        channel_id = answered.id if answered is not None else about.channel_id
+        if channel_id is None:
+            channel_id = _new_channel(s, g.id, kind, key, now)
         held = it.rules.kind == "postal" and kind != ANNOUNCEMENT and it.phase_id is not None
         msg = PressMessageRow(
             game_id=g.id,
