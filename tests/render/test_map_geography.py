@@ -89,8 +89,8 @@ def test_links_units_and_off_board_seas(variant: str) -> None:
 SEA_TOUCHING = {
     "standard": ["kie-ska"],
     "1897": ["kie-ska"],
-    "hundred3": ["fri-nth"],
-    "hundred": ["fri-nth"],
+    "hundred3": [],  # Friesland up Jutland to the Skaw on the North Sea: Denmark and the Baltic are off the board
+    "hundred": [],
     "1000ad": ["crn-lig", "gey-ice", "lag-arc", "mer-nth", "rom-adr"],
     "w3k": [
         "ant-lfy", "bel-iri", "cai-fai", "cty-dov", "dor-por", "fif-fth", "iom-lub", "iow-pob", "ipo-por",
