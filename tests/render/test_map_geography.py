@@ -91,7 +91,7 @@ SEA_TOUCHING = {
     "1897": ["kie-ska"],
     "hundred3": [],  # Friesland up Jutland to the Skaw on the North Sea: Denmark and the Baltic are off the board
     "hundred": [],
-    "1000ad": ["crn-lig", "gey-ice", "lag-arc", "mer-nth", "rom-adr"],
+    "1000ad": [],  # Cremona, Geyser, Lagoda, Mercia and Rome redrawn with shaping points
     "w3k": [
         "ant-lfy", "bel-iri", "cai-fai", "cty-dov", "dor-por", "fif-fth", "iom-lub", "iow-pob", "ipo-por",
         "jer-alr", "ker-bnb", "ker-fas", "kty-mal", "lno-por", "mea-dcb", "sky-heb", "zee-tha",
