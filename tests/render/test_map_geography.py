@@ -93,8 +93,8 @@ SEA_TOUCHING = {
     "hundred": [],
     "1000ad": [],  # Cremona, Geyser, Lagoda, Mercia and Rome redrawn with shaping points
     "w3k": [
-        "ant-lfy", "bel-iri", "cai-fai", "cty-dov", "dor-por", "fif-fth", "iom-lub", "iow-pob", "ipo-por",
-        "jer-alr", "ker-bnb", "ker-fas", "kty-mal", "lno-por", "mea-dcb", "sky-heb", "zee-tha",
+        "bel-iri", "cai-fai", "cty-dov", "dor-por", "fif-fth", "iom-lub", "iow-pob", "jer-alr", "ker-bnb",
+        "ker-fas", "kty-mal", "lno-por", "mea-dcb", "sky-heb", "zee-tha",
     ],
 }  # fmt: skip
 
