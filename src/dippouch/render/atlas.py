@@ -59,7 +59,8 @@ MARGIN_MM = 10.0
 TITLE_MM = 9.0
 """The band above a page's map for its title."""
 TITLE_PT = 13.0
-_PT_MM = 25.4 / 72
+MM_PER_PT = 25.4 / 72
+"""A printer's point (1/72 inch) in millimetres: sheets are laid out in millimetres, text sized in points."""
 _FONT = "DejaVu Sans, Verdana, sans-serif"
 
 _VIEWBOX = re.compile(r'viewBox="([-\d.]+) ([-\d.]+) ([-\d.]+) ([-\d.]+)"')
@@ -122,7 +123,7 @@ def _measures(svg: str) -> tuple[Box, Box, float, float]:
 
 def _min_scale(name_size: float, r: float) -> float:
     """mm per drawing unit at which the smallest name is MIN_NAME_PT and a unit MIN_UNIT_MM across."""
-    return max(MIN_NAME_PT * _PT_MM / name_size, MIN_UNIT_MM / (2 * r))
+    return max(MIN_NAME_PT * MM_PER_PT / name_size, MIN_UNIT_MM / (2 * r))
 
 
 def _province_boxes(geo: Geometry) -> dict[str, Box]:
@@ -224,7 +225,7 @@ def _page(w: float, h: float, title: str, body: str) -> str:
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.1f}mm" height="{h:.1f}mm" viewBox="0 0 {w:.1f} {h:.1f}"'
         f' font-family="{_FONT}"><rect x="0" y="0" width="{w:.1f}" height="{h:.1f}" fill="#ffffff"/>'
         f'<text class="page-title" x="{MARGIN_MM:.1f}" y="{MARGIN_MM + TITLE_MM * 0.6:.1f}"'
-        f' font-size="{TITLE_PT * _PT_MM:.3f}" font-weight="bold" fill="#000000">{escape(title)}</text>'
+        f' font-size="{TITLE_PT * MM_PER_PT:.3f}" font-weight="bold" fill="#000000">{escape(title)}</text>'
         f"{body}</svg>"
     )
 
@@ -243,7 +244,7 @@ def map_page(svg: str, title: str, paper: str = "a4", sheets: Sequence[Sheet] = 
         svg, dropped = _without_small_names(svg, s)
         if dropped:
             note = (
-                f'<text class="page-note" x="{MARGIN_MM:.1f}" y="{ph - MARGIN_MM / 2:.1f}" font-size="{8 * _PT_MM:.3f}"'
+                f'<text class="page-note" x="{MARGIN_MM:.1f}" y="{ph - MARGIN_MM / 2:.1f}" font-size="{8 * MM_PER_PT:.3f}"'
                 f' fill="#000000">Names too small to print on this page are on the sheets that follow'
                 f" ({dropped} of them).</text>"
             )
@@ -268,7 +269,7 @@ def map_page(svg: str, title: str, paper: str = "a4", sheets: Sequence[Sheet] = 
 def _without_small_names(svg: str, scale: float) -> tuple[str, int]:
     """The drawing without the names (their halos, leader lines and dots) that print under
     :data:`MIN_NAME_PT` at ``scale`` mm per drawing unit, and how many were left off."""
-    small = {m[0] for m in _NAME.findall(svg) if float(m[3]) * scale / _PT_MM < MIN_NAME_PT}
+    small = {m[0] for m in _NAME.findall(svg) if float(m[3]) * scale / MM_PER_PT < MIN_NAME_PT}
     if not small:
         return svg, 0
 
@@ -402,7 +403,7 @@ def _page_names(page: str, top: float) -> tuple[list[tuple[str, float]], float]:
     for abbr, x, y, size in _NAME.findall(page):
         px, py = float(x), float(y) + top
         if vx <= px <= vx + vw and vy <= py <= vy + vh:
-            out.append((abbr, float(size) * s / _PT_MM))
+            out.append((abbr, float(size) * s / MM_PER_PT))
     return out, s
 
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 from xml.sax.saxutils import escape, unescape
 
-from dippouch.render.atlas import PAPERS, Box, Window, atlas_layout, map_page, page_size, whole_drawing
+from dippouch.render.atlas import MM_PER_PT, PAPERS, Box, Window, atlas_layout, map_page, page_size, whole_drawing
 
 if TYPE_CHECKING:
     from dippouch.core.variant import Variant
@@ -131,7 +131,7 @@ def pdf_pages(pages: Sequence[str | Window], drawing: str | None = None) -> byte
     return out.getvalue()
 
 
-_PT_PER_MM = 72 / 25.4
+_PT_PER_MM = 1 / MM_PER_PT  # cairo draws PDF pages in points
 
 
 def _recording(cs: Any, cairocffi: Any, svg: str) -> tuple[Any, Box, float]:
