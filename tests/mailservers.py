@@ -78,6 +78,10 @@ class SmtpServer:
     deliver: Callable[[str, bytes], None] | None = None
     """Hand each accepted message on to a mailbox, once per recipient, as a mail server's local delivery
     does (:meth:`ImapServer.deliver`); otherwise messages are only kept in ``messages``."""
+    login: tuple[str, str] | None = None
+    """The user and password STARTTLS sessions must log in with (a server started with ``tls_dir``)."""
+    ca_file: Path | None = None
+    """The certificate a client must trust for STARTTLS (self-signed, made by :func:`start_smtp`)."""
 
     def ids(self) -> list[str]:
         return [str(m["Message-ID"]) for m in self.messages]
@@ -126,6 +130,8 @@ def start_smtp(*, tls_dir: Path | None = None, user: str | None = None, password
             return AuthResult(success=ok)
 
         kwargs = {"tls_context": ctx, "require_starttls": True, "authenticator": auth, "auth_required": True}
+        server.login = (user or "", password or "")
+        server.ca_file = cert
     server.controller = Controller(_Handler(server), hostname=server.host, port=server.port, **kwargs)
     server.controller.start()
     return server
@@ -280,12 +286,15 @@ service anvil {{
         log = (d / "dovecot.log").read_text() if (d / "dovecot.log").exists() else ""
         raise RuntimeError(f"dovecot did not start: {(d / 'start.log').read_text()}\n{log}")
     server = ImapServer(d, port, tls_port, user, password, cert, others=dict(others or {}))
+    pidfile = d / "run" / "master.pid"
     for _ in range(100):
-        pidfile = d / "run" / "master.pid"
-        if pidfile.exists():
+        # The pid file is made before its number is written: an empty one is read again (it failed a full run
+        # with "invalid literal for int()").
+        pid = pidfile.read_text().strip() if pidfile.exists() else ""
+        if pid:
             try:
                 with socket.create_connection(("127.0.0.1", tls_port), timeout=0.2):
-                    server.pid = int(pidfile.read_text().strip())
+                    server.pid = int(pid)
                     return server
             except OSError:
                 pass
@@ -308,12 +317,13 @@ def imap() -> Iterator[ImapServer]:
 
 
 def worker_mail_env(imap: ImapServer, smtp: SmtpServer, folder: Path, mail_from: str) -> dict[str, str]:
-    """The environment a ``dippouch worker`` reads its mail settings from, for these servers (plain SMTP; the
-    IMAP password in a file only its owner reads, as the deployment docs have it)."""
+    """The environment a ``dippouch worker`` (or any mail command) reads its mail settings from, for these
+    servers: the IMAP password in a file only its owner reads, as the deployment docs have it; SMTP plain, or
+    STARTTLS with its login and certificate where the server was started with them."""
     pw = folder / "imap-password"
     pw.write_text(imap.password + "\n")
     pw.chmod(0o600)
-    return {
+    env = {
         "DIPPOUCH_IMAP_HOST": "127.0.0.1",
         "DIPPOUCH_IMAP_PORT": str(imap.tls_port),
         "DIPPOUCH_IMAP_USER": imap.user,
@@ -324,6 +334,15 @@ def worker_mail_env(imap: ImapServer, smtp: SmtpServer, folder: Path, mail_from:
         "DIPPOUCH_SMTP_SECURITY": "none",
         "DIPPOUCH_MAIL_FROM": mail_from,
     }
+    if smtp.login is not None:
+        assert smtp.ca_file is not None
+        env |= {
+            "DIPPOUCH_SMTP_SECURITY": "starttls",
+            "DIPPOUCH_SMTP_USER": smtp.login[0],
+            "DIPPOUCH_SMTP_PASSWORD": smtp.login[1],
+            "DIPPOUCH_SMTP_CA_FILE": str(smtp.ca_file),
+        }
+    return env
 
 
 def run_async(coro: Any) -> Any:

@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 import dippouch.cli.game
 import dippouch.cli.mail  # noqa: F401
 from dippouch.cli import app
-from mailservers import ImapServer, SmtpServer, start_smtp
+from mailservers import ImapServer, SmtpServer, start_smtp, worker_mail_env
 
 
 @pytest.fixture(autouse=True)
@@ -78,24 +78,7 @@ def test_a_season_by_mail(
     tmp_path: Path, imap: ImapServer, smtp_tls: SmtpServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     db = f"sqlite:///{tmp_path / 'w3k.db'}"
-    pw = tmp_path / "imap-password"
-    pw.write_text(imap.password + "\n")
-    pw.chmod(0o600)
-    env = {
-        "DIPPOUCH_DATABASE_URL": db,
-        "DIPPOUCH_IMAP_HOST": "127.0.0.1",
-        "DIPPOUCH_IMAP_PORT": str(imap.tls_port),
-        "DIPPOUCH_IMAP_USER": imap.user,
-        "DIPPOUCH_IMAP_PASSWORD_FILE": str(pw),
-        "DIPPOUCH_IMAP_CA_FILE": str(imap.cert),
-        "DIPPOUCH_SMTP_HOST": "127.0.0.1",
-        "DIPPOUCH_SMTP_PORT": str(smtp_tls.port),
-        "DIPPOUCH_SMTP_SECURITY": "starttls",
-        "DIPPOUCH_SMTP_USER": "dippouch",
-        "DIPPOUCH_SMTP_PASSWORD": "smtp-pass",
-        "DIPPOUCH_SMTP_CA_FILE": str(tmp_path / "cert.pem"),
-        "DIPPOUCH_MAIL_FROM": "orders@w3k.example",
-    }
+    env = {"DIPPOUCH_DATABASE_URL": db, **worker_mail_env(imap, smtp_tls, tmp_path, "orders@w3k.example")}
     for k, v in env.items():
         monkeypatch.setenv(k, v)
 

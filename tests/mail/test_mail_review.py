@@ -26,7 +26,7 @@ import dippouch.cli.game
 import dippouch.cli.mail  # noqa: F401
 from dippouch.cli import app
 from dippouch.store import GameStore
-from mailservers import ImapServer, SmtpServer, start_smtp
+from mailservers import ImapServer, SmtpServer, start_smtp, worker_mail_env
 from photosupport import need_tesseract, photo
 
 
@@ -75,23 +75,9 @@ Servers = tuple[ImapServer, SmtpServer, dict[str, str]]
 @pytest.fixture
 def servers(tmp_path: Path, imap: ImapServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[Servers]:
     smtp = start_smtp(tls_dir=tmp_path, user="dippouch", password="smtp-pass")
-    pw = tmp_path / "imap-password"
-    pw.write_text(imap.password + "\n")
-    pw.chmod(0o600)
     env = {
         "DIPPOUCH_DATABASE_URL": f"sqlite:///{tmp_path / 'w3k.db'}",
-        "DIPPOUCH_IMAP_HOST": "127.0.0.1",
-        "DIPPOUCH_IMAP_PORT": str(imap.tls_port),
-        "DIPPOUCH_IMAP_USER": imap.user,
-        "DIPPOUCH_IMAP_PASSWORD_FILE": str(pw),
-        "DIPPOUCH_IMAP_CA_FILE": str(imap.cert),
-        "DIPPOUCH_SMTP_HOST": "127.0.0.1",
-        "DIPPOUCH_SMTP_PORT": str(smtp.port),
-        "DIPPOUCH_SMTP_SECURITY": "starttls",
-        "DIPPOUCH_SMTP_USER": "dippouch",
-        "DIPPOUCH_SMTP_PASSWORD": "smtp-pass",
-        "DIPPOUCH_SMTP_CA_FILE": str(tmp_path / "cert.pem"),
-        "DIPPOUCH_MAIL_FROM": "orders@w3k.example",
+        **worker_mail_env(imap, smtp, tmp_path, "orders@w3k.example"),
     }
     for k, v in env.items():
         monkeypatch.setenv(k, v)
