@@ -9,7 +9,8 @@ a channel of a game that holds many messages.
   ``--pause`` seconds between two; the latency of every send (wall time, as the client sees it).
 - ``--runs N`` sends N rounds one after another on the same server, printing each round's figures and the
   p99 of all N rounds' sends together: on a shared machine one round's p99 (its 5th-worst send) wanders with
-  the machine, and the pooled figure is the steadier estimate.
+  the machine, and the pooled figure is the steadier estimate. Each round prints the machine's CPU too:
+  how busy, and how much of it was stolen (a virtual machine's CPUs given to another guest meanwhile).
 - ``--servers N`` runs N ``dippouch serve`` processes on the database, the clients spread over them in turn as a
   proxy in front of them would (docs/deployment.md's PostgreSQL deployment runs two behind nginx); the reads
   go to the first.
@@ -100,6 +101,26 @@ def setup(url: str, clients: int, fill: int) -> tuple[list[tuple[str, str, str]]
     print(f"filled a game with {fill} messages in {time.perf_counter() - started:.0f} s")
     store.close()
     return seats, reader, channel
+
+
+def cpu_times() -> list[int] | None:
+    """The machine's CPU time so far by kind (/proc/stat's first line; None where there is none)."""
+    try:
+        with open("/proc/stat") as f:
+            return [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+
+
+def machine_share(before: list[int] | None, after: list[int] | None) -> str:
+    """The machine's CPU over a round: busy, and stolen (the hypervisor ran another guest on our CPUs: every
+    process here, the server's too, stood still meanwhile; rounds with a few percent of it have the long tails)."""
+    if not before or not after or len(after) < 8:
+        return ""
+    d = [a - b for a, b in zip(after, before, strict=False)]
+    total = sum(d[:8]) or 1
+    busy = total - d[3] - d[4]  # not idle nor waiting for I/O
+    return f"  cpu {100 * busy / total:.0f}% busy, {100 * d[7] / total:.1f}% stolen"
 
 
 class GcPauses:
@@ -233,10 +254,12 @@ def main() -> None:
             for run in range(args.runs):
                 one: list[float] = []
                 started = time.perf_counter()
+                cpu = cpu_times()
                 asyncio.run(all_senders(one))
                 took = time.perf_counter() - started
                 name = "send (POST .../press)" if args.runs == 1 else f"send, run {run + 1}"
-                print(line(name, one) + f"  {len(one) / took:.0f}/s  refused={len(bad)}")
+                share = machine_share(cpu, cpu_times())
+                print(line(name, one) + f"  {len(one) / took:.0f}/s  refused={len(bad)}{share}")
                 lat += one
             if args.runs > 1:
                 print(line(f"send, {args.runs} runs pooled", lat))

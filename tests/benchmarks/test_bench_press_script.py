@@ -35,6 +35,8 @@ def test_bench_press_prints_send_and_read_figures() -> None:
     assert "refused=0" in out, out
     assert "inside the app (its /metrics): 12 sends," in out, out  # 3 clients x 2 messages x 2 runs, as counted there
     assert any(ln.startswith("send, 2 runs pooled") and " n=12 " in ln for ln in out.splitlines()), out
+    rounds = [ln for ln in out.splitlines() if ln.startswith("send, run ")]
+    assert len(rounds) == 2 and all("% busy, " in ln and "% stolen" in ln for ln in rounds), out  # /proc/stat's
     for name in (
         "send, run 1 ",
         "send, run 2 ",
