@@ -125,8 +125,8 @@ def machine_share(before: list[int] | None, after: list[int] | None) -> tuple[fl
 
 STOLEN = 2.0
 """Percent of the machine's CPU stolen in a round above which its sends are left out of the second pooled
-figure: on this project's virtual machine, rounds with 6-17% stolen had p99s of 69-128 ms, those under 2%
-30-48 ms (2026-11-24)."""
+figure: on this project's virtual machine (2026-11-24), of 39 rounds on PostgreSQL the 8 with 2.3-7.7% stolen had
+p99s of 31-80 ms, five over 50 ms; the 31 under 2% had 19-64 ms, two over 50 ms."""
 
 
 class GcPauses:
