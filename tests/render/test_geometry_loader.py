@@ -117,3 +117,37 @@ def test_loader_imports_no_builder_dependencies() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
+
+
+def test_path_rings_read_steps_as_the_points_they_reach() -> None:
+    absolute = "M10 20L13 16L18.1 22ZM0 0L5 0L5 5Z"
+    assert g.path_rings("M10 20l3-4 5.1 6zM0 0l5 0 0 5z") == g.path_rings(absolute)
+    # After z the pen is back at the ring's start: a relative move is taken from there.
+    assert g.path_rings("M10 20l3-4 5.1 6zm-10-20l5 0 0 5z") == g.path_rings(absolute)
+    assert g.path_rings("M1 1 2 2 3 1Z") == [[(1.0, 1.0), (2.0, 2.0), (3.0, 1.0)]]  # points after M are lines
+
+
+def test_a_long_walk_of_tenths_ends_on_the_corner_written_absolutely() -> None:
+    # 0.1 has no exact float: a thousand steps of it drift, and a corner two provinces share (one reached by
+    # steps, one written absolutely) must still be one point for the checks.
+    d = "M0.3 0.7l" + " ".join(["0.1 0.1"] * 1000) + "z"
+    end = g.path_rings(d)[0][-1]
+    assert end == (100.3, 100.7)
+
+
+def test_the_builders_steps_give_back_its_points() -> None:
+    from shapely.geometry import Polygon
+
+    from dippouch.render.mapgen.build import path_d
+
+    outer = [(0.0, 0.0), (40.25, 0.0), (40.3, 30.04), (-7.1, 29.9)]
+    hole = [(10.0, 10.0), (20.0, 10.0), (20.0, 20.0)]
+    d = path_d(Polygon(outer, [hole]))
+    assert "L" not in d and "l" in d, d  # steps, not absolute points
+    rings = g.path_rings(d)
+    assert sorted(rings) == sorted(
+        [
+            [(0.0, 0.0), (40.2, 0.0), (40.3, 30.0), (-7.1, 29.9)],  # rounded to tenths, as before
+            [(10.0, 10.0), (20.0, 10.0), (20.0, 20.0)],
+        ]
+    ), rings

@@ -166,24 +166,45 @@ _PATH_TOKEN = re.compile(r"[MLZmlz]|-?\d+(?:\.\d+)?(?:[eE]-?\d+)?")
 
 
 def path_rings(d: str) -> list[list[Point]]:
-    """The rings of a shape's path (``d``: absolute M/L/Z commands, as the builder writes them), for the
-    renderer's name placement and the builder's checks alike: a ring starts at each M and ends at Z."""
+    """The rings of a shape's path (``d``: M/L/Z commands, absolute or relative, as the builder writes them:
+    a ring's first point absolute, the rest as steps), for the renderer's name placement and the builder's
+    checks alike: a ring starts at each M and ends at Z. A point reached by steps is rounded to 6 decimals, so
+    the float error of adding tenths does not tell apart two provinces' shared corner."""
     rings: list[list[Point]] = []
     ring: list[Point] = []
-    nums: list[float] = []
+    cmd = "M"
+    x = y = start_x = start_y = 0.0
+    first: float | None = None
     for tok in _PATH_TOKEN.findall(d):
-        if tok in "MmLlZz":
-            if tok in "MmZz" and ring:
-                rings.append(ring)
-                ring = []
+        if tok in _COMMANDS:
+            if tok in "Zz":
+                if ring:
+                    rings.append(ring)
+                    ring = []
+                x, y = start_x, start_y  # after Z the pen is back at the ring's start
+            cmd = tok
             continue
-        nums.append(float(tok))
-        if len(nums) == 2:
-            ring.append((nums[0], nums[1]))
-            nums = []
+        if first is None:
+            first = float(tok)
+            continue
+        px, py = first, float(tok)
+        first = None
+        if cmd in "ml":
+            px, py = round(x + px, 6), round(y + py, 6)
+        if cmd in "Mm":
+            if ring:
+                rings.append(ring)
+            ring = []
+            start_x, start_y = px, py
+            cmd = "L" if cmd == "M" else "l"  # more points after a move are lines, as SVG reads them
+        ring.append((px, py))
+        x, y = px, py
     if ring:
         rings.append(ring)
     return rings
+
+
+_COMMANDS = frozenset("MmLlZz")
 
 
 _R_KM = 6371.0088

@@ -646,8 +646,24 @@ def path_d(geom: BaseGeometry) -> str:
                 pts.pop()
             if len(pts) < 3:
                 continue
-            parts.append("M" + "L".join(f"{_fmt(x)} {_fmt(y)}" for x, y in pts) + "Z")
+            parts.append(_relative_ring(pts))
     return "".join(parts)
+
+
+def _relative_ring(pts: Sequence[tuple[float, float]]) -> str:
+    """A closed ring as SVG path text: the first point absolute, then each as a step from the one before
+    (``M12.5 40l3-1.2 0.4 2z``). The steps are short numbers: a W3K player's page, its map inline, is a fifth
+    smaller and a third smaller compressed than with every point absolute."""
+    x0, y0 = pts[0]
+    out = [f"M{_fmt(x0)} {_fmt(y0)}l"]
+    px, py = x0, y0
+    for i, (x, y) in enumerate(pts[1:]):
+        dx, dy = _fmt(_r(x - px)), _fmt(_r(y - py))
+        out.append(dx if i == 0 or dx[0] == "-" else " " + dx)
+        out.append(dy if dy[0] == "-" else " " + dy)
+        px, py = x, y
+    out.append("z")
+    return "".join(out)
 
 
 def _fmt(v: float) -> str:

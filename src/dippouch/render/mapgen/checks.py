@@ -244,7 +244,8 @@ def polygons_of_lines(geom: BaseGeometry) -> list[BaseGeometry]:
 
 
 def parse_path(d: str) -> BaseGeometry:
-    """A shape from an SVG path of absolute M/L/Z rings (as the builder writes them), even-odd filled."""
+    """A shape from an SVG path of M/L/Z rings, absolute or relative (as the builder writes them), even-odd
+    filled."""
     rings = [r for r in path_rings(d) if len(r) >= 3]
     out: BaseGeometry = Polygon()
     for r in rings:
