@@ -84,6 +84,23 @@ def test_nasty_messages(store: GameStore) -> None:
         assert o.line()  # the line the coordinator sees
 
 
+def test_bytes_that_are_not_ascii_in_a_damaged_header_are_read_not_fatal(store: GameStore) -> None:
+    # Found by the test below: a From line whose address the parser gives up on keeps its byte 0xE5 as a lone
+    # surrogate, which no database takes (the intake stopped with UnicodeEncodeError).
+    from dippouch.mail.message import parse_message
+    from dippouch.store.mailbox import messages
+
+    damaged = (
+        b"From: fr@[\xe5exam\x00ple.org\r\nTo: orders@example.org\r\nSubject: demo - France - v1\r\n"
+        b"Message-ID: <a1filename*=@example.org>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nA par - bur\r\n"
+    )
+    o = take_in(store, damaged, now=T0 + timedelta(hours=2))
+    assert o.status in STATUSES, o
+    assert "fr@[\ufffdexample.org]" in [m.sender for m in messages(store)]  # the store is the module's
+    # UTF-8 bytes in the same damaged line are read as the letters they are.
+    assert parse_message(b"From: fr@[\xc3\x96st.example\r\nSubject: x\r\n\r\nhi").sender == "fr@[\xf6st.example]"
+
+
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(data=st.data())
 def test_mangled_good_messages(store: GameStore, data: st.DataObject) -> None:

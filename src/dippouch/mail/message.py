@@ -135,7 +135,22 @@ def printable(text: str) -> str:
     """Text with control characters taken out (newlines and tabs kept): a stranger's subject, address, file
     name or text is printed on the coordinator's terminal, where an escape sequence would act (clear the
     screen, set the title, write the clipboard)."""
-    return _CONTROL.sub("", text)
+    return _CONTROL.sub("", _unescaped(text))
+
+
+def _unescaped(text: str) -> str:
+    """Text without lone surrogates. Python's mail parser keeps a header's bytes that are not ASCII as lone
+    surrogates (``\\udce5`` for the byte 0xE5) where its grammar fails; such text can be neither stored nor
+    printed (a damaged From line stopped the intake with UnicodeEncodeError). The bytes are read as UTF-8, as
+    a mailer meant them, and what is not UTF-8 becomes U+FFFD."""
+    try:
+        text.encode("utf-8")
+        return text
+    except UnicodeEncodeError:
+        try:
+            return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+        except UnicodeEncodeError:  # a surrogate that stands for no byte
+            return text.encode("utf-8", "replace").decode("utf-8")
 
 
 def _header(msg: EmailMessage, name: str) -> str:
@@ -144,17 +159,17 @@ def _header(msg: EmailMessage, name: str) -> str:
     value is taken as it stands."""
     try:
         value = msg.get(name)
-        return "" if value is None else str(value)
+        return "" if value is None else _unescaped(str(value))
     except Exception:  # any failure of the standard library's parser on damaged mail
         raw = next((v for k, v in msg.raw_items() if k.lower() == name.lower()), "")
-        return str(raw).replace("\r", " ").replace("\n", " ")
+        return _unescaped(str(raw)).replace("\r", " ").replace("\n", " ")
 
 
 def _headers(msg: EmailMessage, name: str) -> list[str]:
     try:
-        return [str(v) for v in msg.get_all(name) or []]
+        return [_unescaped(str(v)) for v in msg.get_all(name) or []]
     except Exception:  # as in _header
-        return [str(v) for k, v in msg.raw_items() if k.lower() == name.lower()]
+        return [_unescaped(str(v)) for k, v in msg.raw_items() if k.lower() == name.lower()]
 
 
 def _content_type(part: EmailMessage) -> str:
