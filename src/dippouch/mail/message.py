@@ -144,13 +144,9 @@ def _unescaped(text: str) -> str:
     printed (a damaged From line stopped the intake with UnicodeEncodeError). The bytes are read as UTF-8, as
     a mailer meant them, and what is not UTF-8 becomes U+FFFD."""
     try:
-        text.encode("utf-8")
-        return text
-    except UnicodeEncodeError:
-        try:
-            return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
-        except UnicodeEncodeError:  # a surrogate that stands for no byte
-            return text.encode("utf-8", "replace").decode("utf-8")
+        return text.encode("utf-8", "surrogateescape").decode("utf-8", "replace")  # clean text comes back as it was
+    except UnicodeEncodeError:  # a surrogate that stands for no byte
+        return text.encode("utf-8", "replace").decode("utf-8")
 
 
 def _header(msg: EmailMessage, name: str) -> str:
