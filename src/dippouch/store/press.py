@@ -1084,9 +1084,10 @@ def reports(db: Database, name: str) -> list[dict[str, Any]]:
 
 
 def export_press(db: Database, name: str, *, coordinator: bool) -> dict[str, Any] | None:
-    """The press a game file carries, as the rules allow: every channel once the game is over and its press
-    open; before that, the public channel and announcements (and, for a coordinator the game lets read
-    private press, the rest). ``None`` when there is nothing the file may carry."""
+    """The press a game file carries, as the rules allow (:func:`may_read`): once the game is over, what its
+    rules open then (public press and announcements; private and group letters only where declared); before
+    that, for a coordinator, the public channel and announcements (and, where the game lets them read private
+    press, the rest). ``None`` when there is nothing the file may carry."""
     with db.session() as s:
         g = game_row(s, name)
         rules = _rules(s, g)
