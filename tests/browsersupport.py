@@ -87,6 +87,12 @@ def served(app: Any) -> Iterator[int]:
     while not srv.started:
         assert time.monotonic() < until, "server did not start"
         time.sleep(0.05)
+    site = getattr(app.state, "site", None)
+    if site is not None and not site.configured:
+        # The app was made before its port was known: its links name the port it was given.
+        from dippouch.settings import Site
+
+        app.state.site = Site.at(f"http://127.0.0.1:{port}", configured=False)
     try:
         yield port
     finally:

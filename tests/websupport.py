@@ -17,8 +17,12 @@ from pydantic import BaseModel, TypeAdapter
 from starlette.routing import Match
 
 from dbsupport import migrated_sqlite
+from dippouch.settings import Site as InstallationSite
 from dippouch.web.answers import ErrorAnswer
 from dippouch.web.app import create_app
+
+TEST_SITE = InstallationSite.at("http://testserver")
+"""The public address of the sites tests make: the test client's own host, as a configured address would be."""
 
 START = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 
@@ -103,7 +107,7 @@ class Site:
         if db_url.startswith("sqlite:///") and not path.exists():
             migrated_sqlite(path)
         self.clock = Clock()
-        self.app = create_app(db_url, clock=self.clock, limits=limits)
+        self.app = create_app(db_url, clock=self.clock, limits=limits, site=TEST_SITE)
         self.web = self.app.state.web
         _, self.coordinator_key = self.web.access.create_key("coordinator", label="test", now=self.clock())
         self.coordinator = self.browser(self.coordinator_key)

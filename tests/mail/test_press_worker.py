@@ -22,6 +22,7 @@ import dippouch.store.press as store_press
 from dippouch.store import GameStore
 from dippouch.store.access import AccessStore
 from dippouch.web.app import create_app
+from websupport import TEST_SITE
 
 ANN, BEA = "ann@example.org", "bea@example.org"
 
@@ -29,7 +30,7 @@ ANN, BEA = "ann@example.org", "bea@example.org"
 @pytest.fixture
 def web(servers: Servers) -> Iterator[tuple[TestClient, GameStore]]:  # noqa: F811 - the imported fixture
     _, _, env = servers
-    app = create_app(env["DIPPOUCH_DATABASE_URL"], limits={})
+    app = create_app(env["DIPPOUCH_DATABASE_URL"], limits={}, site=TEST_SITE)
     with TestClient(app) as client:
         yield client, app.state.web.store
 

@@ -91,6 +91,26 @@ def test_compose_web_command_is_a_real_serve_command_line_that_leaves_deadlines_
     assert f"http://web:{port}" in nginx
 
 
+def test_the_deployment_names_its_public_address_and_passes_no_forgeable_host() -> None:
+    """Links come from DIPPOUCH_PUBLIC_URL in every dippouch process (workers mail links too); the proxy passes
+    the asked-for name for the web processes to check and clears X-Forwarded-Host; Prometheus may read
+    /metrics over the compose network, nobody may through the proxy (security review, finding 1)."""
+    from dippouch.settings import Site, networks
+
+    for name in DIPPOUCH_SERVICES:
+        env = _compose()["services"][name]["environment"]
+        default = re.fullmatch(r"\$\{DIPPOUCH_PUBLIC_URL:-(.+)\}", env["DIPPOUCH_PUBLIC_URL"])
+        assert default, env["DIPPOUCH_PUBLIC_URL"]
+        assert Site.at(default.group(1)).allows("localhost:8000")
+        assert networks(env["DIPPOUCH_METRICS_FROM"], "DIPPOUCH_METRICS_FROM")
+    nginx = (ROOT / "deploy" / "nginx.conf").read_text()
+    assert "proxy_set_header Host $host;" in nginx and "$http_host" not in nginx
+    assert 'proxy_set_header X-Forwarded-Host "";' in nginx
+    assert re.search(r"location = /metrics \{\s*return 404;", nginx)
+    guide = (ROOT / "docs" / "deployment.md").read_text()
+    assert "DIPPOUCH_PUBLIC_URL=https://" in guide and "DIPPOUCH_ALLOWED_HOSTS" in guide
+
+
 def test_files_compose_mounts_and_builds_exist() -> None:
     services = _compose()["services"]
     for svc in services.values():

@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from dippouch.game import Settings
 from dippouch.store import GameStore
 from dippouch.web.app import create_app
+from websupport import TEST_SITE
 from workersupport import dippouch_command, wait_until
 
 
@@ -26,7 +27,8 @@ def _count(text: str, series: str) -> float:
 
 
 def test_healthz_and_request_latency_by_route(tmp_path: Path) -> None:
-    client = TestClient(create_app(f"sqlite:///{tmp_path / 'g.db'}"))
+    # Prometheus on this machine (the default for who may read /metrics)
+    client = TestClient(create_app(f"sqlite:///{tmp_path / 'g.db'}", site=TEST_SITE), client=("127.0.0.1", 9090))
     r = client.get("/healthz")
     assert r.status_code == 200 and r.json() == {"status": "ok", "role": "web", "scheduler": False}
     before = client.get("/metrics").text
@@ -41,9 +43,26 @@ def test_healthz_and_request_latency_by_route(tmp_path: Path) -> None:
     assert "/no/such/page" not in r.text  # addresses are not labels: one series per route
 
 
+def test_metrics_are_no_page_for_clients_elsewhere_and_health_answers_any_host_name(tmp_path: Path) -> None:
+    """/metrics (request counts by route and status) is for the operator's Prometheus: to a client from another
+    network it is a missing page. Health checks and scrapes use internal names (127.0.0.1:8000, web:8000),
+    which the site's host check would refuse: those two paths answer any name."""
+    app = create_app(f"sqlite:///{tmp_path / 'g.db'}", site=TEST_SITE)
+    outside = TestClient(app, client=("203.0.113.9", 5000))
+    r = outside.get("/metrics")
+    assert r.status_code == 404 and "dippouch_http" not in r.text
+    assert TestClient(app, client=("testclient", 5000)).get("/metrics").status_code == 404  # not an address
+    inside = TestClient(app, base_url="http://web:8000", client=("172.18.0.5", 5000))
+    assert inside.get("/healthz").status_code == 200
+    assert inside.get("/metrics").status_code == 404  # a private network is not this machine by default
+    assert inside.get("/").status_code == 400  # and pages still need the site's own name
+    local = TestClient(app, base_url="http://127.0.0.1:8000", client=("127.0.0.1", 5000))
+    assert local.get("/metrics").status_code == 200
+
+
 def test_healthz_says_unhealthy_when_the_database_is_gone(tmp_path: Path) -> None:
     db = tmp_path / "g.db"
-    app = create_app(f"sqlite:///{db}")
+    app = create_app(f"sqlite:///{db}", site=TEST_SITE)
     client = TestClient(app)
     assert client.get("/healthz").status_code == 200
     app.state.web.store.engine.dispose()

@@ -68,6 +68,7 @@ def serve(
     import uvicorn
 
     from dippouch.core.errors import DippouchError
+    from dippouch.settings import use_default_site
     from dippouch.store import GameStore
     from dippouch.store.access import AccessStore
     from dippouch.web.app import create_app
@@ -97,13 +98,21 @@ def serve(
         finally:
             raw.close()
     access = AccessStore(store)
-    shown = "localhost" if host in ("0.0.0.0", "::", "127.0.0.1") else host
-    base = f"http://{shown}:{port}"
+    shown = "localhost" if host in ("0.0.0.0", "::", "127.0.0.1", "::1") else host
+    # Links in mail and on pages are made from the public address: DIPPOUCH_PUBLIC_URL, else this one.
+    site = use_default_site(f"http://{shown if ':' not in shown else '[' + shown + ']'}:{port}")
+    base = site.public_url
     typer.echo(f"dippouch is serving {store.engine.url.render_as_string(hide_password=True)} at {base}/")
+    if not site.configured and host in ("0.0.0.0", "::"):
+        typer.echo(
+            "Listening on every interface, but the links this site makes and the host names it answers are "
+            f"{base}'s: set DIPPOUCH_PUBLIC_URL to the address players open (and DIPPOUCH_ALLOWED_HOSTS for "
+            "other names), e.g. DIPPOUCH_PUBLIC_URL=http://192.0.2.10:8000"
+        )
     if new_key or access.coordinator_key_count() == 0:
         _, secret = access.create_key("coordinator", label="made by dippouch serve", now=datetime.now(UTC))
         why = "As asked" if new_key else "No coordinator key existed"
-        link = f"{base}/k/{secret}"
+        link = site.link(f"/k/{secret}")
         if sys.stdout.isatty():
             typer.echo(f"{why}, a coordinator key was made. Open this link to coordinate (it is shown only now):")
             typer.echo(f"  {link}")
@@ -115,7 +124,11 @@ def serve(
             typer.echo("  it is not printed here because this output is not a terminal and may be kept in logs.")
     keep_running()
     application = create_app(
-        store=store, scheduler=scheduler, scheduler_interval=interval, limits=None if rate_limits else {}
+        store=store,
+        scheduler=scheduler,
+        scheduler_interval=interval,
+        limits=None if rate_limits else {},
+        site=site,
     )
     from dippouch.web.server import SERVER_LIMITS, GuardedHttpTools
 

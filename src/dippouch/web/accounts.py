@@ -27,7 +27,7 @@ from dippouch.store.accounts import LINK_LIFETIME, LinkError, NeedsName
 from dippouch.store.gamefile import clean_address
 from dippouch.web.answers import MeView, PasskeyOptions, SignedIn
 from dippouch.web.api import router as api_router
-from dippouch.web.deps import render, set_csrf_cookie, set_flash, viewer_of, web_of
+from dippouch.web.deps import render, set_csrf_cookie, set_flash, site_of, viewer_of, web_of
 from dippouch.web.security import (
     CSRF_FIELD,
     CSRF_HEADER,
@@ -124,7 +124,7 @@ def sign_in_person(request: Request, person_id: int, url: str, flash: str) -> Re
 
 
 def _site(request: Request) -> str:
-    return str(request.base_url).rstrip("/")
+    return site_of(request).public_url
 
 
 def _composer(request: Request) -> Callable[[str, str | None, bool], tuple[str, str]]:
@@ -430,9 +430,10 @@ async def me_delete(request: Request) -> Response:
 
 
 def _rp(request: Request) -> tuple[str, str]:
-    """(relying party id, origin): the host the browser sees (the id is the host without its port)."""
-    origin = f"{request.url.scheme}://{request.headers.get('host', request.url.netloc)}"
-    return (request.url.hostname or "localhost"), origin
+    """(relying party id, origin): the site's public address, not the request's ``Host`` (a passkey is bound to
+    the name people open; the id is the host without its port)."""
+    site = site_of(request)
+    return site.host, site.origin
 
 
 @api_router.post("/me/passkeys/options", response_model=PasskeyOptions)

@@ -43,7 +43,7 @@ from dippouch.web.answers import (
     VoteAnswer,
 )
 from dippouch.web.checks import check_view
-from dippouch.web.deps import viewer_of, web_of
+from dippouch.web.deps import site_of, viewer_of, web_of
 from dippouch.web.security import CSRF_HEADER, BadInput, NeedsKey, Viewer, check_csrf, client_id
 
 ERRORS: dict[int | str, dict[str, Any]] = {
@@ -259,7 +259,7 @@ def seat(request: Request, name: str, body: PlayerIn) -> dict[str, Any]:
     """Assign (or replace) a power's player; answers the player's new secret key (shown once)."""
     viewer = _writer(request)
     power, secret = desk.assign(web_of(request), name, viewer, body.power, body.player, body.replace, body.email)
-    return {"power": power, "key": secret, "link": f"{str(request.base_url).rstrip('/')}/k/{secret}"}
+    return {"power": power, "key": secret, "link": site_of(request).link(f"/k/{secret}")}
 
 
 class BotIn(BaseModel):
@@ -311,7 +311,7 @@ def new_key(request: Request, name: str, body: KeyIn) -> dict[str, Any]:
         "role": body.role,
         "power": power or None,
         "key": secret,
-        "link": f"{str(request.base_url).rstrip('/')}/k/{secret}",
+        "link": site_of(request).link(f"/k/{secret}"),
     }
 
 

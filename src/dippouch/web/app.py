@@ -25,11 +25,13 @@ from starlette.requests import ClientDisconnect, Request
 
 from dippouch import __version__
 from dippouch.core.errors import DippouchError
+from dippouch.settings import Site, metrics_networks
+from dippouch.settings import site as installation_site
 from dippouch.store.db import DatabaseBusy, DatabaseError
 from dippouch.store.repository import GameStore
 from dippouch.web.deps import render
 from dippouch.web.inputs import web_words
-from dippouch.web.middleware import Headers, Latency
+from dippouch.web.middleware import Headers, Hosts, Latency
 from dippouch.web.security import (
     Busy,
     NeedsKey,
@@ -67,10 +69,13 @@ def create_app(
     scheduler: bool = False,
     scheduler_interval: float = 15.0,
     limits: dict[str, tuple[int, float]] | None = None,
+    site: Site | None = None,
 ) -> FastAPI:
     """The app on the database at ``db_url`` (or an open ``store``).
 
     ``scheduler`` runs the in-process deadline scheduler while the app runs (``dippouch serve`` turns it on).
+    ``site`` is the public address links are made from and the hosts answered (default: the installation's,
+    :func:`dippouch.settings.site`); it is ``app.state.site``, which a server may set once it knows its port.
     """
     store = store or GameStore(db_url)
     web = Web(store, clock)
@@ -102,6 +107,7 @@ def create_app(
         openapi_url="/api/openapi.json",
     )
     app.state.web = web
+    app.state.site = site or installation_site()
     app.state.limiter = RateLimiter(DEFAULT_LIMITS if limits is None else limits)
     # Expensive requests: a share of CPU time per address, one at a time (off with the rate limits, for load
     # tests, but for the lane).
@@ -226,9 +232,22 @@ def create_app(
         return JSONResponse({"status": "ok", "role": "web", "scheduler": scheduler})
 
     @app.get("/metrics", include_in_schema=False)
-    def metrics() -> Response:
-        """Prometheus metrics: request latency, and phases processed when the in-process scheduler runs."""
+    def metrics(request: Request) -> Response:
+        """Prometheus metrics: request latency, and phases processed when the in-process scheduler runs. Only
+        for the networks ``DIPPOUCH_METRICS_FROM`` names (this machine by default): to anyone else it is a page
+        that does not exist."""
+        if not _metrics_client(request):
+            return _answer(request, 404, "no such page")
         return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
+
+    def _metrics_client(request: Request) -> bool:
+        import ipaddress
+
+        try:
+            address = ipaddress.ip_address(request.client.host if request.client else "")
+        except ValueError:
+            return False
+        return any(address in net for net in metrics_networks())
 
     from starlette_compress import CompressMiddleware
 
@@ -239,5 +258,6 @@ def create_app(
     # (secret.html) is a different random secret on every answer.
     app.add_middleware(CompressMiddleware, minimum_size=1000)
     app.add_middleware(Latency)
+    app.add_middleware(Hosts)  # inside Headers: a refused host still gets the security headers
     app.add_middleware(Headers)
     return app

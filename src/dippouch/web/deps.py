@@ -14,6 +14,7 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.requests import Request
 
+from dippouch.settings import Site
 from dippouch.web.security import (
     Forbidden,
     RateLimiter,
@@ -26,11 +27,17 @@ from dippouch.web.security import (
 )
 from dippouch.web.service import Web
 
-__all__ = ["render", "render_html", "set_csrf_cookie", "set_flash", "viewer_of", "web_of"]
+__all__ = ["render", "render_html", "set_csrf_cookie", "set_flash", "site_of", "viewer_of", "web_of"]
 
 
 def web_of(request: Request) -> Web:
     return request.app.state.web  # type: ignore[no-any-return]
+
+
+def site_of(request: Request) -> Site:
+    """The installation's public address and hosts: every absolute link is made from it, never from the
+    request's own headers (dippouch.settings)."""
+    return request.app.state.site  # type: ignore[no-any-return]
 
 
 def viewer_of(request: Request) -> Viewer:

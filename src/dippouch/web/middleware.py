@@ -12,7 +12,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from dippouch.web.security import security_headers
 
-__all__ = ["BODY_TIMEOUT", "MAX_BODY", "Headers", "Latency"]
+__all__ = ["BODY_TIMEOUT", "MAX_BODY", "Headers", "Hosts", "Latency"]
 
 MAX_BODY = 2_000_000
 TOO_LARGE = f"request body too large (at most {MAX_BODY:,} bytes)"
@@ -67,6 +67,45 @@ class Headers:
             await send(message)
 
         await self.app(scope, counted, send_with)
+
+
+class Hosts:
+    """Requests for any host but the site's own are refused before the app sees them (the site is the app's
+    ``state.site``, read at each request, so a test server can name the port it was given).
+
+    Links are made from the configured address, not from ``Host``; this refusal is the second wall, and it
+    keeps a page elsewhere that rebinds its own name to this machine's address from reading our pages as
+    its own origin."""
+
+    UNNAMED = ("/healthz", "/metrics")
+    """Asked for by the machine's own health checks and the operator's Prometheus under internal names
+    (``127.0.0.1:8000``, ``web:8000``); they make no links, and ``/metrics`` checks its client itself."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket") or scope.get("path") in self.UNNAMED:
+            await self.app(scope, receive, send)
+            return
+        site = scope["app"].state.site
+        host = next((v for k, v in scope.get("headers", []) if k == b"host"), b"")
+        try:
+            name = host.decode("ascii")
+        except UnicodeDecodeError:
+            name = ""
+        if not site.allows(name):
+            shown = name[:80] if name.isprintable() else "(unreadable)"
+            resp = JSONResponse(
+                {
+                    "error": f"this server does not answer for host {shown!r}; it is {site.public_url}",
+                    "status": 400,
+                },
+                status_code=400,
+            )
+            await resp(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
 
 
 class Latency:

@@ -21,7 +21,7 @@ from dippouch.core.errors import DippouchError
 from dippouch.store.access import Grant
 from dippouch.web import desk, games, history, new_games, player_page, practice, press, variant_pages
 from dippouch.web.checks import check_lines
-from dippouch.web.deps import render, render_html, set_csrf_cookie, set_flash, viewer_of, web_of
+from dippouch.web.deps import render, render_html, set_csrf_cookie, set_flash, site_of, viewer_of, web_of
 from dippouch.web.inputs import web_words
 from dippouch.web.security import (
     CSRF_FIELD,
@@ -123,7 +123,7 @@ async def practice_new(request: Request) -> Response:
         ),
     )
     grant = await run_in_threadpool(_find_key, request, started.secret)
-    base = str(request.base_url).rstrip("/")
+    base = site_of(request).public_url
     flash = (
         f"Practice game {started.game}: you play {started.power}; every other power is a bot, and they have sent "
         f"their orders. Keep your link to come back from another browser: {base}/k/{started.secret}"
@@ -583,7 +583,7 @@ async def coordinate_action(request: Request, name: str, action: str) -> Respons
     if action == "seat-many":
         powers = [k.removeprefix("player:") for k in form if k.startswith("player:")]
         rows = [(pw, _s(form, f"player:{pw}"), _s(form, f"email:{pw}")) for pw in powers]
-        base = str(request.base_url).rstrip("/")
+        base = site_of(request).public_url
         got = await run_in_threadpool(desk.seat_many, web, name, viewer, rows, base)
         return render(request, "seated.html", {"game": name, "s": got, "back": back})
     if action == "coordinator-key":
@@ -615,7 +615,7 @@ async def coordinate_action(request: Request, name: str, action: str) -> Respons
 
 
 def _secret_page(request: Request, game: str, what: str, secret: str, back: str) -> Response:
-    base = str(request.base_url).rstrip("/")
+    base = site_of(request).public_url
     return render(
         request, "secret.html", {"game": game, "what": what, "link": f"{base}/k/{secret}", "key": secret, "back": back}
     )
