@@ -286,14 +286,30 @@ def _absences_view(web: Web, person_id: int) -> dict[str, Any]:
 # ------------------------------------------------------------------------------------------------ files
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""A cell beginning with one of these is a formula to a spreadsheet (OWASP, "CSV injection")."""
+
+
+def csv_cell(value: object) -> str:
+    """``value`` as a cell no spreadsheet runs: names and addresses are typed by players, and a cell such
+    as ``=HYPERLINK(...)`` in the file the coordinator opens would become a live link or formula. The
+    leading ``'`` makes it text (OWASP's advice); the cell is otherwise unchanged."""
+    text = "" if value is None else str(value)  # as csv.writer writes None
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
 def roster_csv(views: list[dict[str, Any]]) -> str:
     out = io.StringIO()
     w = csv.writer(out, lineterminator="\r\n")
+
+    def write(cells: list[Any]) -> None:
+        w.writerow([csv_cell(c) for c in cells])  # every cell, so none can be forgotten
+
     shown = any(v["addresses_shown"] for v in views)
     head = ["game", "power", "player", "away"]
     if shown:
         head += ["e-mail", "address in force", "until", "upcoming changes"]
-    w.writerow(head)
+    write(head)
     for v in views:
         for e in v["entries"]:
             row = [v["game"], e["power"], e["player"] or HIDDEN, e.get("away", "")]
@@ -311,7 +327,7 @@ def roster_csv(views: list[dict[str, Any]]) -> str:
                     ]
                 else:
                     row += ["", "", "", ""]
-            w.writerow(row)
+            write(row)
     return out.getvalue()
 
 
