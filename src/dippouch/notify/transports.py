@@ -2,6 +2,10 @@
 (Web Push, RFC 8030, signed with the installation's VAPID key, RFC 8292, payload encrypted aes128gcm for
 the browser, RFC 8291) and chat webhooks in each service's own format.
 
+Webhooks and pushes connect only to the addresses :func:`dippouch.notify.safety.resolve_url` checked just
+before (the name is not looked up a second time, so it cannot be re-pointed between check and connection);
+the request still names its host (``Host``, TLS server name), so the certificate is checked for the name.
+
 Each transport either returns (delivered: the receiver said yes) or raises :class:`Failure`, which says
 whether trying again later can help (a timeout, a 5xx, a 429) or not (the subscription is gone, 404/410;
 the webhook refuses, other 4xx). Nothing is retried here: the queue decides when.
@@ -11,22 +15,26 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import ipaddress
 import json
 from datetime import datetime
-from typing import Any
-from urllib.parse import quote
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote, urlsplit
 
 import httpx
 
 from dippouch.game import GameError
-from dippouch.notify.safety import check_url, public_url, vapid_subject
+from dippouch.notify.safety import IPAddress, Resolved, public_url, resolve_url, vapid_subject
 from dippouch.notify.texts import cut
 from dippouch.store import mailbox
 from dippouch.store import notify as stored
 from dippouch.store.notify import Delivery
 from dippouch.store.repository import GameStore
 
-__all__ = ["Failure", "deliver", "make_vapid_key", "send_push", "send_webhook", "vapid_public_key"]
+if TYPE_CHECKING:
+    import requests
+
+__all__ = ["Failure", "deliver", "make_vapid_key", "push_session", "send_push", "send_webhook", "vapid_public_key"]
 
 TIMEOUT = 10.0
 PUSH_PAYLOAD = 3000
@@ -113,6 +121,60 @@ def vapid_public_key(db: GameStore, now: datetime) -> str:
     return stored.vapid_key(db, make_vapid_key, now=now)[1]
 
 
+def _is_literal(host: str) -> bool:
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return True
+
+
+def push_session(checked: Resolved) -> requests.Session:
+    """A requests session for one push: it connects only to ``checked``'s addresses (in order, the next when
+    one cannot be connected to), checks the certificate for the endpoint's name, and follows no redirect."""
+    import requests
+    from requests.adapters import HTTPAdapter
+    from urllib3.exceptions import ConnectTimeoutError, NewConnectionError
+
+    class Pinned(HTTPAdapter):
+        address: IPAddress = checked.addresses[0]
+
+        def build_connection_pool_key_attributes(
+            self, request: requests.PreparedRequest, verify: bool | str | None, cert: Any = None
+        ) -> tuple[dict[str, Any], dict[str, Any]]:
+            host_params, pool_kwargs = super().build_connection_pool_key_attributes(request, verify, cert)
+            name = str(host_params["host"])
+            host_params["host"] = str(self.address)
+            if host_params["scheme"] == "https" and not _is_literal(name):
+                # Part of urllib3's pool key too: a connection made for one name is never lent to another.
+                pool_kwargs["server_hostname"] = name
+                pool_kwargs["assert_hostname"] = name
+            return host_params, pool_kwargs
+
+        def send(self, request: requests.PreparedRequest, *args: Any, **kwargs: Any) -> requests.Response:
+            # urllib3 would name the address it connects to; the service must see the name it was given.
+            request.headers["Host"] = urlsplit(str(request.url)).netloc
+            for i, address in enumerate(checked.addresses):
+                self.address = address
+                try:
+                    return super().send(request, *args, **kwargs)
+                except requests.ConnectionError as e:
+                    reason = getattr(e.args[0] if e.args else None, "reason", None)
+                    if i + 1 == len(checked.addresses) or not isinstance(
+                        reason, NewConnectionError | ConnectTimeoutError
+                    ):
+                        raise
+            raise AssertionError("unreachable: a checked address list is never empty")
+
+    session = requests.Session()
+    session.max_redirects = 0  # a redirect could lead inside the network: refused, as for webhooks
+    session.trust_env = False
+    adapter = Pinned(max_retries=0)
+    session.mount("https://", adapter)
+    session.mount("http://", adapter)
+    return session
+
+
 def send_push(db: GameStore, d: Delivery, now: datetime) -> None:
     from py_vapid import Vapid
     from pywebpush import WebPushException, webpush
@@ -122,7 +184,7 @@ def send_push(db: GameStore, d: Delivery, now: datetime) -> None:
         raise Failure("the push subscription was removed", permanent=True)
     endpoint = str(target.config.get("endpoint", ""))
     try:
-        check_url(endpoint, "push endpoint")
+        checked = resolve_url(endpoint, "push endpoint")
     except GameError as e:
         raise Failure(str(e), permanent=True) from None
     pem, _ = stored.vapid_key(db, make_vapid_key, now=now)
@@ -135,9 +197,7 @@ def send_push(db: GameStore, d: Delivery, now: datetime) -> None:
     info = {"endpoint": endpoint, "keys": dict(target.config.get("keys") or {})}
     import requests
 
-    session = requests.Session()
-    session.max_redirects = 0  # a redirect could lead inside the network: refused, as for webhooks
-    session.trust_env = False
+    session = push_session(checked)
     try:
         webpush(
             info,
@@ -194,15 +254,37 @@ def send_webhook(d: Delivery, client: httpx.Client) -> None:
         raise Failure("the webhook was removed", permanent=True)
     method, url, body, headers = webhook_request(d)
     try:
-        check_url(url, "webhook address")
+        checked = resolve_url(url, "webhook address")
     except GameError as e:
         raise Failure(str(e), permanent=True) from None
-    try:
-        r = client.request(method, url, json=body, headers=headers, timeout=TIMEOUT, follow_redirects=False)
-    except httpx.HTTPError as e:
-        raise Failure(
-            f"the {d.target.kind} webhook could not be reached: {type(e).__name__}", permanent=False
-        ) from None
+    named = httpx.URL(url)
+    headers = {**headers, "Host": named.netloc.decode("ascii")}
+    extensions: dict[str, Any] = {}
+    if not _is_literal(checked.host):
+        if named.scheme == "https":
+            extensions["sni_hostname"] = named.raw_host.decode("ascii")  # the certificate is checked for the name
+        # The client's pool knows connections by address: one opened (and its certificate checked) for this
+        # name must not be lent to another name that resolves to the same address.
+        headers["Connection"] = "close"
+    for i, address in enumerate(checked.addresses):
+        try:
+            r = client.request(
+                method,
+                named.copy_with(host=str(address)),
+                json=body,
+                headers=headers,
+                timeout=TIMEOUT,
+                follow_redirects=False,
+                extensions=extensions,
+            )
+            break
+        except (httpx.ConnectError, httpx.ConnectTimeout) as e:
+            if i + 1 < len(checked.addresses):
+                continue  # nothing was sent: the next address the check approved
+            why = type(e).__name__
+        except httpx.HTTPError as e:
+            why = type(e).__name__
+        raise Failure(f"the {d.target.kind} webhook could not be reached: {why}", permanent=False) from None
     if not 200 <= r.status_code < 300:
         raise _http_failure(r.status_code, r.text, f"the {d.target.kind} webhook")
 
