@@ -19,7 +19,10 @@ loopback addresses); that first line is the arrival, and the attacker controls n
 sender can write in a ``Received:`` line of ours (the HELO name, a quoted recipient) cannot make it look like a
 hand-off: comments, quoted strings and ``<addresses>`` are blanked before the words are read, and any address
 that is not loopback makes it the arrival. A message without such a line (no ``Received:`` at all, or only
-hand-offs) proves nothing by these headers: nothing shows which of them are our server's.
+hand-offs) proves nothing by these headers: nothing shows which of them are our server's. The rule assumes
+that our server's arrival line names the connecting client's address, as Postfix, Exim and Sendmail write it;
+a server that takes internet mail through a proxy on the same machine, so that its arrival reads as loopback,
+must not be trusted (docs/mail.md says so).
 
 Among the headers read, for each method (dkim, spf, dmarc) the topmost one with a trusted authserv-id that
 reports the method is the server's verdict; a lower one cannot turn its ``fail`` (or ``none``, ``neutral``,
