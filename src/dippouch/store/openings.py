@@ -6,11 +6,16 @@ Seats are given with the game's own :func:`~dippouch.store.games.assign` and nam
 :func:`~dippouch.store.people.seat_person`, so a seat taken here is an ordinary seat: the game's history
 (who played what, when) is the same as a coordinator's. Every check that decides who may take a seat runs
 under the game's row lock, so two people never get one seat, and only the first of two claims wins.
-Nothing here reads the clock: every write takes ``now``.
+
+A sign-up with its draw, a claim, or a coordinator's choice is one transaction with the seating it does
+(:func:`_joined`): a process that dies half-way leaves the game as it was, never a seat claimed but not
+handed over or sign-ups given powers nobody was seated in, and a sign-up waiting for the game's lock sees
+the seats the draw before it filled. Nothing here reads the clock: every write takes ``now``.
 """
 
 from __future__ import annotations
 
+import copy
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -19,7 +24,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, sessionmaker
 
 from dippouch.game import GameError, as_utc
 from dippouch.people.assign import ANY, assign_powers
@@ -307,11 +312,23 @@ def open_game(
             raise GameError("the powers were already drawn from the wishes; the mode cannot change now")
         o.press, o.min_reliability, o.mode = press, int(min_reliability), mode
         log_event(s, g, now, "opened", mode=mode, min_reliability=int(min_reliability))
-    if hold:
-        pause(db, game, now=now)
+        if hold:
+            pause(_joined(db, s), game, now=now)
     got = opening(db, game)
     assert got is not None
     return got
+
+
+def _joined(db: Database, s: Session) -> Database:
+    """``db`` inside ``s``'s transaction: every session the seating functions (:func:`seat_power`,
+    :func:`seat_person`, the clock's :func:`pause` and :func:`~dippouch.store.deadlines.resume`) open on it
+    runs on ``s``'s connection as a savepoint, so what they write commits with ``s`` or not at all, and the
+    game's lock ``s`` holds is theirs. ``s`` is flushed first (they read what it wrote) and must not write
+    rows they change afterwards (its copies of them are stale)."""
+    s.flush()
+    inner = copy.copy(db)
+    inner.session = sessionmaker(bind=s.connection(), join_transaction_mode="create_savepoint", expire_on_commit=False)
+    return inner
 
 
 def _require_opening(s: Session, g: GameRow) -> OpeningRow:
@@ -341,10 +358,10 @@ def assign_signup(db: Database, game: str, person_id: int, power: str, *, now: d
             raise GameError(f"{power} is already played in {g.name}; choose an empty power")
         name = s.get(PersonRow, person_id)
         assert name is not None
-        player = name.name
         row.seated_as = power
-    seat_power(db, game, power, player, now=now)  # the last empty power ends sign-up and restarts a held clock
-    seat_person(db, game, power, person_id, now=now)
+        inner = _joined(db, s)
+        seat_power(inner, game, power, name.name, now=now)  # the last empty power ends sign-up, restarts the clock
+        seat_person(inner, game, power, person_id, now=now)
     return power
 
 
@@ -353,7 +370,6 @@ def sign_up(db: Database, game: str, person_id: int, preferences: Sequence[str],
     wishes. In an automatic game the sign-up that fills the empty seats draws the powers at once."""
     now = as_utc(now)
     score = reliabilities(db, [person_id]).get(person_id)
-    fill = False
     with db.session() as s, s.begin():
         g = game_row(s, game, lock=True)
         o = _require_opening(s, g)
@@ -401,9 +417,9 @@ def sign_up(db: Database, game: str, person_id: int, preferences: Sequence[str],
         else:
             row.preferences, row.withdrawn_at, row.seated_as = wishes, None, None
             row.signed_at = now
-        fill = o.mode == "preferences" and (waiting or 0) + 1 == len(empty)
-    if fill:
-        fill_from_preferences(db, game, now=now)
+        if o.mode == "preferences" and (waiting or 0) + 1 == len(empty):
+            # Drawn under the lock this sign-up holds: one waiting for it finds the seats filled.
+            _draw(db, s, g, o, now=now, seed=secrets.randbits(32))
     got = opening(db, game, scores=False)
     assert got is not None
     return got
@@ -433,39 +449,45 @@ def fill_from_preferences(db: Database, game: str, *, now: datetime, seed: int |
     seed = secrets.randbits(32) if seed is None else seed
     with db.session() as s, s.begin():
         g = game_row(s, game, lock=True)
-        o = _require_opening(s, g)
-        rows = list(
-            s.execute(
-                sa.select(SignupRow, PersonRow.name)
-                .join(PersonRow, PersonRow.id == SignupRow.person_id)
-                .where(SignupRow.game_id == o.game_id, SignupRow.withdrawn_at.is_(None), SignupRow.seated_as.is_(None))
-            )
+        return _draw(db, s, g, _require_opening(s, g), now=now, seed=seed)
+
+
+def _draw(db: Database, s: Session, g: GameRow, o: OpeningRow, *, now: datetime, seed: int) -> dict[int, str]:
+    """:func:`fill_from_preferences` in ``s``'s transaction, which holds the game's lock: the powers are
+    marked and seated there, so they are all given or none is."""
+    rows = list(
+        s.execute(
+            sa.select(SignupRow, PersonRow.name)
+            .join(PersonRow, PersonRow.id == SignupRow.person_id)
+            .where(SignupRow.game_id == o.game_id, SignupRow.withdrawn_at.is_(None), SignupRow.seated_as.is_(None))
         )
-        empty = _empty(g, game_variant(g).power_names)
-        if not rows:
-            return {}
-        if len(rows) > len(empty):
-            raise GameError(f"{len(rows)} people wait for {len(empty)} empty powers in {g.name}")
-        got = assign_powers(empty, {r.person_id: list(r.preferences) for r, _ in rows}, seed)
-        names = {r.person_id: name for r, name in rows}
-        for r, _ in rows:
-            r.seated_as = got.powers[r.person_id]
-        earlier = (
-            [] if o.draw is None else [*o.draw.get("earlier", []), {k: v for k, v in o.draw.items() if k != "earlier"}]
-        )
-        o.draw = {
-            "seed": seed,
-            "at": now.isoformat(),
-            "powers": {str(k): v for k, v in sorted(got.powers.items())},
-            "ranks": {str(k): v for k, v in sorted(got.ranks.items())},
-            **({"earlier": earlier} if earlier else {}),
-        }
-        # The log (part of the game file) says which powers were drawn and with what seed, not who wished
-        # for what: sign-ups are shown to the coordinator only.
-        log_event(s, g, now, "drawn", seed=seed, powers=sorted(got.powers.values()))
+    )
+    empty = _empty(g, game_variant(g).power_names)
+    if not rows:
+        return {}
+    if len(rows) > len(empty):
+        raise GameError(f"{len(rows)} people wait for {len(empty)} empty powers in {g.name}")
+    got = assign_powers(empty, {r.person_id: list(r.preferences) for r, _ in rows}, seed)
+    names = {r.person_id: name for r, name in rows}
+    for r, _ in rows:
+        r.seated_as = got.powers[r.person_id]
+    earlier = (
+        [] if o.draw is None else [*o.draw.get("earlier", []), {k: v for k, v in o.draw.items() if k != "earlier"}]
+    )
+    o.draw = {
+        "seed": seed,
+        "at": now.isoformat(),
+        "powers": {str(k): v for k, v in sorted(got.powers.items())},
+        "ranks": {str(k): v for k, v in sorted(got.ranks.items())},
+        **({"earlier": earlier} if earlier else {}),
+    }
+    # The log (part of the game file) says which powers were drawn and with what seed, not who wished
+    # for what: sign-ups are shown to the coordinator only.
+    log_event(s, g, now, "drawn", seed=seed, powers=sorted(got.powers.values()))
+    inner = _joined(db, s)
     for person_id, power in sorted(got.powers.items()):
-        seat_power(db, game, power, names[person_id], now=now)  # the last one ends sign-up (store.games.assign)
-        seat_person(db, game, power, person_id, now=now)
+        seat_power(inner, g.name, power, names[person_id], now=now)  # the last ends sign-up (store.games.assign)
+        seat_person(inner, g.name, power, person_id, now=now)
     return dict(got.powers)
 
 
@@ -506,47 +528,48 @@ def claim_seat(db: Database, game: str, power: str, person_id: int, *, now: date
     history. The caller revokes the old player's keys for the power."""
     now = as_utc(now)
     score = reliabilities(db, [person_id]).get(person_id)
-    try:
-        with db.session() as s, s.begin():
-            g = game_row(s, game, lock=True)
-            o = _opening_row(s, g)
-            power = power_name(game_variant(g), power)
-            p = s.get(PersonRow, person_id)
-            if p is None or p.deleted_at is not None:
-                raise GameError(f"no person {person_id}")
-            seat = next((r for r in g.players if r.power == power and r.replaced_at is None), None)
-            offered = {pw: (reason, st) for pw, reason, st in _offers(s, g, o)}
-            if power not in offered or seat is None:
-                raise GameError(f"{power} in {g.name} is not offered to the replacement pool (or was just taken)")
-            if seat.person_id == person_id:
-                raise GameError(f"you are {power}'s player already: send orders to take it back")
-            if any(r.person_id == person_id and r.replaced_at is None for r in g.players):
-                raise GameError(f"you already play a power in {g.name}")
-            minimum = o.min_reliability if o is not None else 0
-            if not meets(score, minimum):
-                have = "no record yet" if score is None else f"{score}%"
-                raise GameError(f"{g.name} asks a reliability of at least {minimum}%; yours is {have}")
-            row = s.scalars(sa.select(VacancyRow).where(VacancyRow.player_id == seat.id)).first()
-            if row is None:
-                row = VacancyRow(
-                    game_id=g.id,
-                    power=power,
-                    player_id=seat.id,
-                    reason=offered[power][0],
-                    from_person_id=seat.person_id,
-                    offered_at=now,
-                )
-                s.add(row)
-            # The seat's one pool row, set only where nobody set it: a second claim finds it claimed, or
-            # (a race on a seat in civil disorder) fails to insert the row the first made.
-            row.claimed_by, row.claimed_at = person_id, now
+    with db.session() as s, s.begin():
+        g = game_row(s, game, lock=True)
+        o = _opening_row(s, g)
+        power = power_name(game_variant(g), power)
+        p = s.get(PersonRow, person_id)
+        if p is None or p.deleted_at is not None:
+            raise GameError(f"no person {person_id}")
+        seat = next((r for r in g.players if r.power == power and r.replaced_at is None), None)
+        offered = {pw: (reason, st) for pw, reason, st in _offers(s, g, o)}
+        if power not in offered or seat is None:
+            raise GameError(f"{power} in {g.name} is not offered to the replacement pool (or was just taken)")
+        if seat.person_id == person_id:
+            raise GameError(f"you are {power}'s player already: send orders to take it back")
+        if any(r.person_id == person_id and r.replaced_at is None for r in g.players):
+            raise GameError(f"you already play a power in {g.name}")
+        minimum = o.min_reliability if o is not None else 0
+        if not meets(score, minimum):
+            have = "no record yet" if score is None else f"{score}%"
+            raise GameError(f"{g.name} asks a reliability of at least {minimum}%; yours is {have}")
+        row = s.scalars(sa.select(VacancyRow).where(VacancyRow.player_id == seat.id)).first()
+        if row is None:
+            row = VacancyRow(
+                game_id=g.id,
+                power=power,
+                player_id=seat.id,
+                reason=offered[power][0],
+                from_person_id=seat.person_id,
+                offered_at=now,
+            )
+            s.add(row)
+        # The seat's one pool row, set only where nobody set it: a second claim finds it claimed, or
+        # (a race on a seat in civil disorder) fails to insert the row the first made.
+        row.claimed_by, row.claimed_at = person_id, now
+        try:
             s.flush()
-            player = p.name
-            log_event(s, g, now, "claimed", power=power, reason=row.reason)
-    except IntegrityError:
-        raise GameError(f"{power} in {game} was just claimed by someone else") from None
-    seat_power(db, game, power, player, now=now, replace=True)
-    seat_person(db, game, power, person_id, now=now)
+        except IntegrityError:
+            raise GameError(f"{power} in {g.name} was just claimed by someone else") from None
+        log_event(s, g, now, "claimed", power=power, reason=row.reason)
+        # Handed over in the claim's transaction: a claim recorded is a seat handed over.
+        inner = _joined(db, s)
+        seat_power(inner, game, power, p.name, now=now, replace=True)
+        seat_person(inner, game, power, person_id, now=now)
     return power
 
 
