@@ -61,6 +61,7 @@ from dippouch.store.rows import game_row, game_settings, game_variant, log_event
 
 __all__ = [
     "PAGE",
+    "REPORTS_PER_DAY",
     "ChannelPage",
     "Message",
     "NoChannel",
@@ -92,6 +93,9 @@ __all__ = [
 
 PAGE = 50
 """Messages a channel page shows at once (older ones by ``before``)."""
+REPORTS_PER_DAY = 10
+"""Reports one power may make in a game in any 24 hours: enough to report each abusive message of a bad
+day, too few to bury the coordinator's list (each report is a row they read and 2,000 characters)."""
 PUBLIC, ANNOUNCEMENTS = "*", "@"
 """The member keys of a game's public channel and of its announcements."""
 
@@ -1038,21 +1042,40 @@ def blocks(db: Database, name: str, power: str) -> dict[str, str]:
 
 
 def report(db: Database, name: str, power: str, message_id: int, reason: str, *, now: datetime) -> int:
-    """``power`` reports a message it may read to the coordinator; the report's id."""
+    """``power`` reports a message it may read to the coordinator; the report's id. A message is reported
+    once by each power, and a power makes at most :data:`REPORTS_PER_DAY` reports in any 24 hours."""
     reason = reason.strip()
     if len(reason) > 2000:
         raise GameError(f"the reason is {len(reason)} characters long; at most 2000")
+    now = as_utc(now)
     with db.session() as s, s.begin():
-        g = game_row(s, name)
+        # Locked, so two reports sent at once are counted one after the other (no second report of a
+        # message, no report over the day's number, slips in beside the first).
+        g = game_row(s, name, lock=True)
         rules = _rules(s, g)
         m = s.get(PressMessageRow, message_id)
         if m is None or m.game_id != g.id or m.released_at is None:
             raise GameError(f"no message {message_id} in {g.name} that you may read")
         _thread_of(s, g, rules, m.channel_id, power, False)
-        row = PressReportRow(game_id=g.id, message_id=m.id, power=power, reason=reason, at=as_utc(now))
+        mine = (PressReportRow.game_id == g.id, PressReportRow.power == power)
+        earlier = s.scalars(sa.select(PressReportRow.at).where(*mine, PressReportRow.message_id == m.id)).first()
+        if earlier is not None:
+            raise GameError(
+                f"{power} reported message {m.id} already, on {as_utc(earlier):%Y-%m-%d at %H:%M} UTC; the "
+                "coordinator has that report (a message is reported once)"
+            )
+        since = now - timedelta(days=1)
+        recent = list(s.scalars(sa.select(PressReportRow.at).where(*mine, PressReportRow.at > since)))
+        if len(recent) >= REPORTS_PER_DAY:
+            after = min(as_utc(t) for t in recent) + timedelta(days=1)
+            raise GameError(
+                f"{power} has made {len(recent)} reports in the last 24 hours, the most a power may; the next "
+                f"may be made from {after:%Y-%m-%d %H:%M} UTC (or write to the coordinator)"
+            )
+        row = PressReportRow(game_id=g.id, message_id=m.id, power=power, reason=reason, at=now)
         s.add(row)
         s.flush()
-        log_event(s, g, as_utc(now), "press-report", power=power, message=m.id)
+        log_event(s, g, now, "press-report", power=power, message=m.id)
         return row.id
 
 

@@ -30,6 +30,9 @@ __all__ = ["GAME_FILE_FORMAT", "GAME_FILE_VERSION", "export_game", "game_file", 
 
 GAME_FILE_FORMAT = "dippouch-game"
 GAME_FILE_VERSION = 1
+COORDINATOR_EVENTS = frozenset({"press-report"})
+"""Events only the coordinator's files carry: a report of a message is for the coordinator, and the public
+file would tell every reader who reported what."""
 
 
 def game_file(
@@ -37,7 +40,8 @@ def game_file(
 ) -> dict[str, Any]:
     """The game file as each reader may have it; every front end's export comes from here.
 
-    ``public``: no submission and no player's e-mail address (anyone who may see the game gets it).
+    ``public``: no submission, no player's e-mail address and no report of a press message (anyone who
+    may see the game gets it).
     ``coordinator``: everything, but the open phase's submissions sealed until its deadline (who sent
     which version and when, not what). ``unsealed``: everything, to move a running game; while the
     open phase is sealed this opens the seal, which is recorded in the game's event log (``who``, when,
@@ -49,6 +53,7 @@ def game_file(
         for r in data["players"]:
             r.pop("email", None)
         data.pop("mail", None)  # addresses, tokens, orders in photographs: the coordinator's only
+        data["events"] = [e for e in data["events"] if e["kind"] not in COORDINATOR_EVENTS]
         for ph in data["phases"]:
             ph["submissions"] = []
         data["sealed"] = "submissions and players' addresses are left out; the coordinator's export has them"
