@@ -18,6 +18,12 @@ from dippouch.core.errors import PhaseError
 __all__ = ["Calendar", "Phase", "PhaseKind", "Step"]
 
 
+def _year_digits(text: str) -> bool:
+    """Whether ``text`` is a year as typed: ASCII digits (``str.isdigit`` also takes ``'²'``, which ``int``
+    refuses), and few enough that ``int`` is instant (a 5,000-digit "year" is refused, not converted)."""
+    return 0 < len(text) <= 9 and text.isascii() and text.isdigit()
+
+
 class PhaseKind(StrEnum):
     MOVEMENT = "movement"
     RETREATS = "retreats"
@@ -102,14 +108,14 @@ class Calendar:
         if not words:
             raise PhaseError("empty phase name")
         compact = text.strip().upper()
-        if len(words) == 1 and len(compact) >= 2 and compact[:-1].isdigit() and compact[-1] in "MRA":
+        if len(words) == 1 and len(compact) >= 2 and _year_digits(compact[:-1]) and compact[-1] in "MRA":
             # Seasonless short form ("1430A") for calendars whose steps have no season labels.
             kinds = [i for i, s in enumerate(self.steps) if not s.season and s.kind.value[0].upper() == compact[-1]]
             if kinds:
                 return self._in_year(int(compact[:-1]), kinds, text)
-        year_idx = next((i for i, w in enumerate(words) if w.lstrip("-").isdigit()), None)
+        year_idx = next((i for i, w in enumerate(words) if _year_digits(w.lstrip("-"))), None)
         if year_idx is None:
-            if len(compact) >= 3 and compact[1:-1].isdigit():
+            if len(compact) >= 3 and _year_digits(compact[1:-1]):
                 return self._from_short(compact, text)
             raise PhaseError(f"phase {text!r} has no year; expected e.g. {self.name(self.start)!r}")
         year = int(words[year_idx])

@@ -328,7 +328,7 @@ def stated_years_per_turn(rules: str) -> int | None:
         m = re.search(pat, rules, re.I)
         if m:
             word = m.group(1).lower()
-            n = int(word) if word.isdigit() else _NUMBERS.get(word)
+            n = int(word) if word.isascii() and word.isdigit() and len(word) <= 6 else _NUMBERS.get(word)
             if n:
                 return n
     return None

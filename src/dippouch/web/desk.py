@@ -16,7 +16,7 @@ from dippouch.store.bots import bot_player, set_disorder_bot
 from dippouch.store.bots import seat_bot as seat_bot_in_store
 from dippouch.store.people import person_by_email, seat_person
 from dippouch.web.games import game_view
-from dippouch.web.inputs import duration, duration_text, names
+from dippouch.web.inputs import duration, duration_text, names, number_or_none
 from dippouch.web.mail_desk import desk_summary
 from dippouch.web.security import BadInput, NotFound, Viewer
 from dippouch.web.service import Web
@@ -330,9 +330,10 @@ def confirm_view(web: Web, name: str, viewer: Viewer, action: str, arg: str) -> 
             "fields": {"phase": rec["name"]},
         }
     if action == "revoke":
-        if not arg.isdigit() or len(arg) > 12:
-            raise BadInput("which key? (its number)")
-        key = next((k for k in web.access.keys(name) if k.id == int(arg)), None)
+        key_id = number_or_none(arg)
+        if key_id is None:
+            raise BadInput(f"which key? (its number, not {arg[:20]!r})")
+        key = next((k for k in web.access.keys(name) if k.id == key_id), None)
         if key is None:
             raise BadInput(f"no key {arg} in this game")
         holder = f"{key.power}'s player" if key.power else "a coordinator"

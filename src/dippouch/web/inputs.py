@@ -10,7 +10,16 @@ from datetime import timedelta
 from dippouch.game import parse_duration
 from dippouch.web.security import BadInput, bound_orders
 
-__all__ = ["MAX_ORDER_TEXT", "duration", "duration_text", "names", "order_text", "web_words"]
+__all__ = [
+    "MAX_ORDER_TEXT",
+    "duration",
+    "duration_text",
+    "names",
+    "number",
+    "number_or_none",
+    "order_text",
+    "web_words",
+]
 
 MAX_ORDER_TEXT = 20_000
 """Characters of order text accepted in one submission (a W3K power's orders are under 3,000)."""
@@ -56,6 +65,37 @@ def names(value: str, what: str, limit: int = 100) -> str:
     if any(ord(c) < 32 for c in text) or any(0xD800 <= ord(c) <= 0xDFFF for c in text):
         raise BadInput(f"{what} contains control characters")
     return text
+
+
+MAX_DIGITS = 12
+"""Digits a typed number may have: every count, id and year here fits in twelve, and a longer string is refused
+before ``int`` spends time on it (Python limits ``int`` of a long string, but only past 4,300 digits)."""
+
+
+def number_or_none(text: str | None) -> int | None:
+    """``text`` as a whole number of ASCII digits (an optional minus sign), or None when it is not one.
+
+    ``str.isdigit`` also accepts superscripts and other scripts' digits, some of which ``int`` refuses (``'²'``):
+    only ``0-9`` are a number here, so a typed character is a refusal, never a 500."""
+    if text is None:
+        return None
+    t = text.strip()
+    body = t[1:] if t.startswith("-") else t
+    if not body or len(body) > MAX_DIGITS or not (body.isascii() and body.isdigit()):
+        return None
+    return int(t)
+
+
+def number(text: str | None, what: str, *, lo: int = 0, hi: int = 10**MAX_DIGITS - 1) -> int:
+    """``text`` as a whole number from ``lo`` to ``hi``, or :class:`BadInput` saying what was wrong with it: one
+    reading for every number a form, a query or a header brings."""
+    value = number_or_none(text)
+    if value is None:
+        shown = (text or "")[:20] + ("..." if text and len(text) > 20 else "")
+        raise BadInput(f"{what} must be a whole number from {lo} to {hi}, not {shown!r}")
+    if not lo <= value <= hi:
+        raise BadInput(f"{what} must be from {lo} to {hi}, not {value}")
+    return value
 
 
 def order_text(value: str, what: str = "order text") -> str:

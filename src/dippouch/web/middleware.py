@@ -32,7 +32,7 @@ class Headers:
             await self.app(scope, receive, send)
             return
         for k, v in scope.get("headers", []):
-            if k == b"content-length" and (not v.isdigit() or int(v) > MAX_BODY):
+            if k == b"content-length" and (not v.isdigit() or len(v) > 12 or int(v) > MAX_BODY):
                 resp = JSONResponse({"error": TOO_LARGE, "status": 413}, status_code=413)
                 await resp(scope, receive, send)
                 return

@@ -10,7 +10,7 @@ from typing import Any
 from dippouch.catalog import load_variant, variant_names
 from dippouch.game import Settings
 from dippouch.store.access import VISIBILITIES
-from dippouch.web.inputs import duration, names
+from dippouch.web.inputs import duration, names, number
 from dippouch.web.security import BadInput, Viewer
 from dippouch.web.service import Web
 
@@ -38,16 +38,14 @@ def create_game(web: Web, viewer: Viewer, form: Mapping[str, Any]) -> str:
             value = str(raw)
         if value != default:
             options[key] = value
-    missed = str(form.get("missed", "2")).strip() or "2"
-    if not missed.isdigit() or len(missed) > 3:
-        raise BadInput(f"missed phases before civil disorder must be a whole number, not {missed!r}")
+    missed = number(str(form.get("missed", "2")).strip() or "2", "missed phases before civil disorder", hi=999)
     settings = Settings(
         deadlines={
             k: str(form.get(k) or d) for k, d in (("movement", "12d"), ("retreats", "2d"), ("adjustments", "2d"))
         },
         timezone=str(form.get("timezone") or "UTC"),
         time_of_day=str(form["time_of_day"]) if form.get("time_of_day") else None,
-        missed_limit=int(missed),
+        missed_limit=missed,
         draws=str(form.get("draws", "on")).lower() in ("1", "true", "on", "yes"),
         secret_ballot=str(form.get("secret_ballot", "")).lower() in ("1", "true", "on", "yes"),
         anonymous=str(form.get("anonymous", "")).lower() in ("1", "true", "on", "yes"),

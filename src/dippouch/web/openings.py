@@ -33,6 +33,7 @@ from dippouch.web.answers import (
     SignupAnswer,
 )
 from dippouch.web.deps import render, set_flash, viewer_of, web_of
+from dippouch.web.inputs import number, number_or_none
 from dippouch.web.security import (
     CSRF_FIELD,
     CSRF_HEADER,
@@ -390,10 +391,7 @@ def _url(name: str) -> str:
 
 
 def _int(text: str, what: str, lo: int, hi: int) -> int:
-    text = text.strip() or "0"
-    if not text.isdigit() or not lo <= int(text) <= hi:
-        raise BadInput(f"{what} is a whole number from {lo} to {hi}, not {text[:20]!r}")
-    return int(text)
+    return number(text.strip() or "0", what, lo=lo, hi=hi)
 
 
 @pages.get("/open", response_class=HTMLResponse)
@@ -457,5 +455,5 @@ async def opening_action(request: Request, name: str, action: str) -> Response:
 
 
 def _rank(key: str) -> int:
-    tail = key.removeprefix("wish")
-    return int(tail) if tail.isdigit() else 10**6
+    rank = number_or_none(key.removeprefix("wish"))
+    return 10**6 if rank is None else rank

@@ -22,7 +22,7 @@ from dippouch.store.access import Grant
 from dippouch.web import desk, games, history, new_games, player_page, practice, press, variant_pages
 from dippouch.web.checks import check_lines
 from dippouch.web.deps import render, render_html, set_csrf_cookie, set_flash, site_of, viewer_of, web_of
-from dippouch.web.inputs import web_words
+from dippouch.web.inputs import number_or_none, web_words
 from dippouch.web.security import (
     CSRF_FIELD,
     BadInput,
@@ -591,9 +591,10 @@ async def coordinate_action(request: Request, name: str, action: str) -> Respons
         return _secret_page(request, name, "a coordinator's link", secret, back)
     if action == "revoke":
         key = _s(form, "key")
-        if not key.isdigit() or len(key) > 12:
-            raise BadInput("which key? (its number)")
-        await run_in_threadpool(desk.revoke, web, name, viewer, int(key))
+        key_id = number_or_none(key)
+        if key_id is None:
+            raise BadInput(f"which key? (its number, not {key[:20]!r})")
+        await run_in_threadpool(desk.revoke, web, name, viewer, key_id)
         return _redirect(back, f"Key {key} revoked: its links no longer work.")
     if action == "email":
         msg = await run_in_threadpool(desk.set_email, web, name, viewer, _s(form, "power"), _s(form, "email"))

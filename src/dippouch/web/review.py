@@ -29,6 +29,7 @@ from starlette.requests import Request
 from dippouch.game import GameError, LineCheck, check_orders, position_from_data, read_version_lines, unordered
 from dippouch.names import order_text, unit_text
 from dippouch.web.deps import render, set_flash, viewer_of, web_of
+from dippouch.web.inputs import number_or_none
 from dippouch.web.security import CSRF_FIELD, BadInput, NotFound, check_csrf
 
 __all__ = ["PhotoReview", "router"]
@@ -265,11 +266,11 @@ async def review_photo_action(request: Request, name: str, attachment_id: int) -
 
 
 def _rows(form: dict[str, str]) -> list[tuple[str, bool]]:
-    count = form.get("lines", "0")
-    if not count.isdigit() or int(count) > MAX_LINES:
+    count = number_or_none(form.get("lines", "0"))
+    if count is None or not 0 <= count <= MAX_LINES:
         raise BadInput(f"a transcription has at most {MAX_LINES} lines")
     rows = []
-    for i in range(int(count)):
+    for i in range(count):
         text = " ".join(form.get(f"line:{i}", "").split())
         if len(text) > 500:
             raise BadInput(f"line {i + 1} is longer than 500 characters")

@@ -78,7 +78,8 @@ def _read_send(r: OrderReader) -> Order | None:
         return None
     r.pos += 1
     word = r.peek() or ""
-    count = int(word) if word.isdigit() else NUMBER_WORDS.get(word)
+    # ASCII digits only: str.isdigit also takes '²', which int refuses (a typed order is never a traceback)
+    count = int(word) if word.isascii() and word.isdigit() and len(word) <= 6 else NUMBER_WORDS.get(word)
     if count is None:
         raise r.fail("say how many units' supply to send: 'Send 2 units' supply to Manchester'")
     r.pos += 1
