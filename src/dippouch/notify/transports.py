@@ -140,7 +140,7 @@ def push_session(checked: Resolved) -> requests.Session:
         address: IPAddress = checked.addresses[0]
 
         def build_connection_pool_key_attributes(
-            self, request: requests.PreparedRequest, verify: bool | str | None, cert: Any = None
+            self, request: requests.PreparedRequest, verify: bool | str, cert: Any = None
         ) -> tuple[dict[str, Any], dict[str, Any]]:
             host_params, pool_kwargs = super().build_connection_pool_key_attributes(request, verify, cert)
             name = str(host_params["host"])
