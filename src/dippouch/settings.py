@@ -40,6 +40,7 @@ __all__ = [
     "default_site",
     "metrics_networks",
     "networks",
+    "reread",
     "site",
     "use_default_site",
 ]
@@ -153,6 +154,13 @@ def use_default_site(public_url: str) -> Site:
     global _site, _default
     _default = public_url
     _site = None
+    return site()
+
+
+def reread() -> Site:
+    """Read the environment again (a test that sets it, a process told its settings changed)."""
+    global _site, _metrics
+    _site, _metrics = None, None
     return site()
 
 

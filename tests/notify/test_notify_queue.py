@@ -70,8 +70,10 @@ def test_an_event_queued_twice_is_delivered_once_per_channel_and_target(store: G
     assert len(report.sent) == 2 and not report.retry and not report.failed
     assert notify.deliver_due(store, T0 + timedelta(hours=1)).sent == []
     bodies = {r.path.split("/")[1]: r.json for r in chat.received}
+    # The link the text speaks of, at the installation's public address (the embedded default here).
     assert bodies["discord"] == {
         "content": "demo: a seat is offered to you\nFrance in demo needs a player. Open the link to take the seat."
+        "\nhttp://localhost:8000/open/demo/claim/abc"
     }
     assert bodies["slack"]["text"].startswith("demo: a seat is offered to you\n")
     assert chat.refused == []
@@ -94,7 +96,30 @@ def test_matrix_gets_the_client_server_send_with_the_token_and_a_transaction_id(
     assert len(notify.deliver_due(store, T0).sent) == 1
     (got,) = chat.received
     assert got.path.startswith("/_matrix/client/v3/rooms/%21room%3Aexample.org/send/m.room.message/")
-    assert got.json == {"msgtype": "m.text", "body": "demo: a message from England\nEngland wrote in demo: Shall we?"}
+    assert got.json == {
+        "msgtype": "m.text",
+        "body": "demo: a message from England\nEngland wrote in demo: Shall we?\nhttp://localhost:8000/games/demo",
+    }
+
+
+def test_links_in_notifications_are_at_the_configured_public_address(
+    store: GameStore, chat: ChatReceiver, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every link a notification carries is made from DIPPOUCH_PUBLIC_URL (security review, finding 1)."""
+    from dippouch import settings
+
+    monkeypatch.setenv("DIPPOUCH_PUBLIC_URL", "https://dip.example.org/")
+    settings.reread()
+    try:
+        pid = create_person(store, "Ann", now=T0)
+        only(store, pid, "webhook")
+        add_webhook(store, pid, "discord", url=f"{chat.base}/discord/1/secret", now=T0)
+        notify.enqueue(store, pid, "seat_offered", key="opening:1", now=T0, facts=FACTS)
+        assert len(notify.deliver_due(store, T0).sent) == 1
+        assert chat.received[0].json["content"].endswith("\nhttps://dip.example.org/open/demo/claim/abc")
+    finally:
+        monkeypatch.delenv("DIPPOUCH_PUBLIC_URL")
+        settings.reread()
 
 
 def test_a_failing_receiver_is_retried_with_backoff_and_nothing_is_dropped(

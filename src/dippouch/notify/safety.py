@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from dippouch.game import GameError
+from dippouch.settings import site
 
 __all__ = [
     "MAX_URL",
@@ -49,9 +50,9 @@ def allow_private() -> bool:
 
 
 def public_url() -> str:
-    """The web app's address as people reach it (``DIPPOUCH_PUBLIC_URL``), to make links in chat and mail
-    absolute; empty when not set (links stay paths)."""
-    return os.environ.get("DIPPOUCH_PUBLIC_URL", "").strip().rstrip("/")
+    """The web app's address as people reach it, to make links in chat and mail absolute: the installation's
+    one public address (:func:`dippouch.settings.site`), the same the web's own links are made from."""
+    return site().public_url
 
 
 def vapid_subject() -> str:

@@ -189,14 +189,15 @@ def use_link(db: Database, token: str, *, now: datetime, name: str | None = None
             mail = s.scalars(sa.select(OutboxRow).where(OutboxRow.key == _mail_key(row))).first()
             if mail is not None:
                 mail.body = mail.body.replace(token, "(used)")
-            if p is not None:
-                return p.id
-            # Unused links to the same address die with this one: the address is proven now.
+            # Unused links to the same address die with this one: the mailbox has been proven now, and an older
+            # link lying in it (or in a forwarded copy) must not sign anyone in later.
             s.execute(
                 sa.update(SigninLinkRow)
                 .where(SigninLinkRow.email == row.email, SigninLinkRow.used_at.is_(None))
                 .values(used_at=now)
             )
+            if p is not None:
+                return p.id
             person_row = PersonRow(name=clean, email=row.email, created_at=now, deleted_at=None)
             s.add(person_row)
             s.flush()

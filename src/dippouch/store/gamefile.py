@@ -49,9 +49,15 @@ def clean_address(text: str | None) -> str:
 
     _, addr = parseaddr(str(text or "").strip())
     local, at, domain = addr.rpartition("@")
-    if not at or not local or "." not in domain or " " in addr or len(addr) > 320:
+    # A domain's trailing dot names the same mailbox ("example.org." is "example.org"): one stored form, so
+    # limits and accounts keyed on the address cannot be doubled by spelling it twice.
+    domain = domain.lower().removesuffix(".")
+    empty_label = ".." in domain or domain.startswith(".") or domain.endswith(".")
+    if not at or not local or "." not in domain or empty_label or " " in addr:
         raise GameError(f"{text!r} is not an e-mail address; write it like montrose@example.org")
-    return f"{local}@{domain.lower()}"
+    if len(addr) > 320:
+        raise GameError(f"{str(text)[:40]!r}... is not an e-mail address (at most 320 characters)")
+    return f"{local}@{domain}"
 
 
 def _plain(text: str, where: str, limit: int) -> str:

@@ -140,11 +140,12 @@ def _composer(request: Request) -> Callable[[str, str | None, bool], tuple[str, 
                 f"It works once, for {minutes} minutes. If you did not ask for it, ignore this mail: "
                 "nothing happens until the link is used.\n",
             )
-        hello = f"Hello {name},\n\n" if name else "Hello,\n\n"
+        # Whoever asked typed the name, and the mail may go to any address: it is not repeated here, so the
+        # judge's own mail carries no stranger's words (the link's page shows it, to be kept or changed).
         return (
             "Sign up to dippouch",
-            f"{hello}Someone (you, we hope) asked to sign in to dippouch at {site} with this address. No account "
-            f"uses it yet: open this link to make one{' as ' + name if name else ''}:\n\n{link}\n\n"
+            f"Hello,\n\nSomeone (you, we hope) asked to sign in to dippouch at {site} with this address. No "
+            f"account uses it yet: open this link to make one:\n\n{link}\n\n"
             f"It works once, for {minutes} minutes. If you did not ask for it, ignore this mail: no account is "
             "made until the link is used.\n",
         )
