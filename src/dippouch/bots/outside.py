@@ -20,10 +20,17 @@ program that trickles its answer a byte at a time is cut off at the deadline lik
 answer line longer than :data:`MAX_LINE` bytes is refused without being kept in memory. A late answer that
 arrives after all is skipped, so each request is paired with its own answer. At the end dippouch writes
 ``{"type": "end", ...}`` and closes the program's input.
+
+The program cannot keep dippouch waiting or busy past ``timeout``: the deadline covers the whole exchange,
+writing the request (a program that stops reading its input is ended once a request cannot be written in
+time), reading the answer and reading its orders. An answer nested deeper than :data:`MAX_DEPTH`, with more
+orders than the power could use (:func:`order_limit`), or with an order longer than :data:`MAX_ORDER_LENGTH`
+characters is refused or dropped before any costly reading, so each costs no more than a short scan.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -45,12 +52,53 @@ from dippouch.bots.engine import (
     position_to_json,
 )
 
-__all__ = ["PROTOCOL", "OutsideBot", "OutsideBotError", "request"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_LINE",
+    "MAX_ORDER_LENGTH",
+    "PROTOCOL",
+    "OutsideBot",
+    "OutsideBotError",
+    "order_limit",
+    "request",
+]
 
 PROTOCOL = 1
 MAX_LINE = 1_000_000
 """The longest answer line read (bytes); a longer one is refused, not read into memory whole."""
+MAX_DEPTH = 32
+"""The deepest nesting of lists and objects read in an answer: ``{"orders": [...]}`` is two deep, and room is
+left for a program's own notes; deeper nesting only makes the JSON reader recurse (a thousand levels of it
+ended the runner with ``RecursionError``)."""
+MAX_ORDER_LENGTH = 300
+"""Characters in one order read: the longest order written out in full names is under 150 (the same bound as
+the adjudication contract's); a longer one is dropped unread, since each misspelt order costs a "did you
+mean" search that grows with its length."""
 _CHUNK = 65_536
+_STEP = [1 if b in b"[{" else -1 if b in b"]}" else 0 for b in range(256)]
+_NOT_BRACKETS = bytes(b for b in range(256) if b not in b"[]{}")
+
+
+def order_limit(places: int) -> int:
+    """The most orders read from one answer for a power with ``places`` units (or build sites) to order.
+
+    Each unit or site takes one order, so a larger answer is a broken program: twice the count leaves room
+    for one that repeats an order in another notation, and ten more for a power with very few units. Without
+    a bound, 30,000 misspelt orders (500 KB, under :data:`MAX_LINE`) each cost a "did you mean" search:
+    12 s a decision on standard, a minute on W3K."""
+    return 2 * places + 10
+
+
+def _nesting(line: bytes) -> int:
+    """How deep lists and objects nest in the JSON ``line``, found without parsing it (short scans of the
+    bytes, so a line of a million ``[`` costs tens of milliseconds, not a recursion per level).
+
+    String contents are left out: escaped backslashes and quotes are removed first, so every quote left
+    opens or closes a string. On text that is not JSON the figure may be off, but only after the point
+    where the JSON reader would stop anyway, so it is never below the depth the reader would reach."""
+    unescaped = line.replace(b"\\\\", b"").replace(b'\\"', b"")
+    brackets = b"".join(unescaped.split(b'"')[::2]).translate(None, _NOT_BRACKETS)
+    return max(itertools.accumulate(map(_STEP.__getitem__, brackets)), default=0)
 
 
 class OutsideBotError(DippouchError):
@@ -101,6 +149,10 @@ class OutsideBot:
             )
         except OSError as e:
             raise OutsideBotError(f"cannot start the bot program {command[0]!r}: {e.strerror or e}") from None
+        if self.proc.stdin is not None:
+            # Requests are written a piece at a time as the pipe takes them, so that a program that stops
+            # reading cannot block the write past the deadline (the buffered writer is never written to).
+            os.set_blocking(self.proc.stdin.fileno(), False)
         self.timeout = timeout
         self.label = " ".join(os.path.basename(a) if os.sep in a else a for a in command)[:80]
         """The program as named in :attr:`failures` (paths shortened to their last part)."""
@@ -114,24 +166,45 @@ class OutsideBot:
         """Bytes read from the program that no answer has taken yet."""
         self._owed = 0
         """Answer lines still to come for requests already given up on: skipped, not taken as answers."""
+        self._ended = ""
+        """Why dippouch ended the program, if it did (named in each later decision's failure)."""
 
     def orders(self, variant: Variant, position: Position, power: str, rng: random.Random) -> list[Order]:
         message, by_text = request(variant, position, power)
         if not by_text:
             return []
-        answer = self._ask(message)
+        deadline = time.monotonic() + self.timeout
+        answer = self._ask(message, deadline)
         if isinstance(answer, str):
             return self._failed(answer)
         raw = answer.get("orders")
         if not isinstance(raw, list):
             return self._failed(f'bot {self.label} answered without an "orders" list')
+        limit = order_limit(len(message["legal"]))
+        if len(raw) > limit:
+            return self._failed(
+                f"bot {self.label} answered with {len(raw):,} orders; at most {limit} are read for "
+                f"{power}'s {len(message['legal'])} units or sites"
+            )
         kind = variant.calendar.kind(position.phase)
         legal = set(by_text.values())
         chosen: list[Order] = []
-        for item in raw:
+        for n, item in enumerate(raw):
             text = str(item)
+            if len(text) > MAX_ORDER_LENGTH:
+                self.dropped.append(
+                    f"{text[:40]!r}...: {len(text):,} characters; an order has at most {MAX_ORDER_LENGTH}"
+                )
+                continue
             order = by_text.get(text)
             if order is None:
+                # Only an order not in the legal lists costs time (a misspelt one, a "did you mean" search),
+                # so only then can reading the answer overrun the deadline, which holds for the whole exchange.
+                if time.monotonic() > deadline:
+                    return self._failed(
+                        f"bot {self.label} answered too slowly: its orders were not all read within the limit "
+                        f"of {self.timeout:g} s ({n} of {len(raw)} read)"
+                    )
                 try:
                     order = parse_order(variant, text, phase_kind=kind)
                 except DippouchError as e:  # the program's mistake: reported, never sent
@@ -149,43 +222,77 @@ class OutsideBot:
         self.failures.append(why)
         return []
 
-    def _ask(self, message: dict[str, Any]) -> dict[str, Any] | str:
-        """The program's answer to ``message`` as a JSON object, or why there is none."""
+    def _ask(self, message: dict[str, Any], deadline: float) -> dict[str, Any] | str:
+        """The program's answer to ``message`` as a JSON object, or why there is none by ``deadline``."""
         stdin, stdout = self.proc.stdin, self.proc.stdout
         if stdin is None or stdout is None or self.proc.poll() is not None:
             return self._stopped()
         started = time.monotonic()
         try:
-            stdin.write(json.dumps(message, separators=(",", ":")).encode("utf-8") + b"\n")
-            stdin.flush()
-        except (BrokenPipeError, OSError):
+            sent = self._send(json.dumps(message, separators=(",", ":")).encode("utf-8") + b"\n", deadline)
+        except OSError:  # a closed pipe: the program has stopped or closed its input
             return f"bot {self.label} has stopped reading its requests"
-        line = self._answer_line(stdout.fileno(), started)
+        if not sent:
+            # The program has not read the requests before this one (the pipe is full), or this one is half
+            # written: either way the next request could not be read cleanly, so the program is ended.
+            self._ended = f"it did not take a request within {self.timeout:g} s"
+            self._end()
+            return (
+                f"bot {self.label} did not take its request within {self.timeout:g} s (it is not reading its "
+                "input), so it was ended"
+            )
+        line = self._answer_line(stdout.fileno(), started, deadline)
         if isinstance(line, str):
             return line
+        depth = _nesting(line)
+        if depth > MAX_DEPTH:
+            return f"bot {self.label} answered with JSON nested {depth:,} levels deep; at most {MAX_DEPTH} are read"
         try:
             data = json.loads(line)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: a guard, should the scan ever undercount
             data = None
         if not isinstance(data, dict):
             shown = line[:60].decode("utf-8", "replace")
             return f"bot {self.label} answered with something other than a JSON object: {shown!r}"
         return data
 
+    def _send(self, data: bytes, deadline: float) -> bool:
+        """Write ``data`` to the program's input as the pipe takes it; ``False`` when not all of it is written
+        by ``deadline``. A closed pipe raises :class:`OSError`."""
+        assert self.proc.stdin is not None
+        fd = self.proc.stdin.fileno()
+        rest = memoryview(data)
+        while rest:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([], [fd], [], left)[1]:
+                return False
+            try:
+                rest = rest[os.write(fd, rest) :]
+            except BlockingIOError:  # room for less than this piece, which the pipe takes whole or not at all
+                time.sleep(min(0.01, left))
+        return True
+
+    def _end(self) -> None:
+        """End the program now: it is stuck, and waiting for it would hold the game up."""
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
     def _too_long(self) -> str:
         return f"bot {self.label} answered with a line longer than {MAX_LINE:,} bytes"
 
     def _stopped(self) -> str:
+        if self._ended:
+            return f"bot {self.label} was ended earlier: {self._ended}"
         code = self.proc.poll()
         return f"bot {self.label} has stopped" + (f" (exit code {code})" if code is not None else "")
 
-    def _answer_line(self, fd: int, started: float) -> bytes | str:
-        """The next answer line (without its newline), or why there is none by ``started + timeout``.
+    def _answer_line(self, fd: int, started: float, deadline: float) -> bytes | str:
+        """The next answer line (without its newline), or why there is none by ``deadline``.
 
         The deadline is for the whole line: the program's output is read as it comes, never waiting past the
         deadline for the rest of a line. A request given up on still owes its line; that line is skipped
         when it comes, so that the next request is not answered by the one before."""
-        deadline = started + self.timeout
         while True:
             end = self._buffer.find(b"\n")
             while end >= 0:
@@ -216,15 +323,20 @@ class OutsideBot:
             self._buffer += chunk
 
     def close(self, summary: dict[str, Any] | None = None) -> None:
-        """Tell the program the game is over and let it go (it is ended if it does not stop within a second)."""
+        """Tell the program the game is over and let it go (it is ended if it does not stop within a second,
+        or cannot take the last message within one)."""
         try:
             if self.proc.stdin is not None and self.proc.poll() is None:
-                self.proc.stdin.write(json.dumps({"type": "end", **(summary or {})}).encode("utf-8") + b"\n")
+                end = json.dumps({"type": "end", **(summary or {})}).encode("utf-8") + b"\n"
+                self._send(end, time.monotonic() + 1.0)
+        except OSError:
+            pass
+        try:
+            if self.proc.stdin is not None:
                 self.proc.stdin.close()
-        except (BrokenPipeError, OSError):
+        except OSError:
             pass
         try:
             self.proc.wait(timeout=1.0)
         except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+            self._end()
