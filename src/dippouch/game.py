@@ -370,6 +370,8 @@ class VersionLines:
     """"Version 2 stands": the player's number of the version that is to count instead of this one."""
     notes: tuple[str, ...] = ()
     """Lines read as version instructions, for the receipt."""
+    ready: bool = False
+    """A line "Ready" (or "I am ready", "Ready to process"): the web's ready box, for mail, post and files."""
 
 
 def _number(text: str) -> int:
@@ -379,15 +381,26 @@ def _number(text: str) -> int:
     return int(re.sub(r"\D", "", t))
 
 
+_READY_RE = re.compile(r"^\W*(?:i\s+am\s+|i'm\s+|we\s+are\s+)?ready(?:\s+to\s+(?:process|go|adjudicate))?\W*$", re.I)
+
+
 def read_version_lines(text: str) -> VersionLines:
     """Find the version lines of a submission: "Version 2" names it, "Version 2 stands" names the one that
-    counts, "This replaces version 1" is a note (the newest counts anyway). Other lines are left as they are."""
+    counts, "This replaces version 1" is a note (the newest counts anyway), "Ready" marks the power ready as the
+    web's box does (every door takes it, so a letter or a mail can say it too). Other lines are left as they
+    are."""
     out: list[str] = []
     label: str | None = None
     reinstates: int | None = None
     notes: list[str] = []
+    ready = False
     for raw in str(text).splitlines():
         line = raw.strip()
+        if _READY_RE.match(line):
+            ready = True
+            notes.append(line)
+            out.append("")
+            continue
         m = _LABEL_RE.match(line)
         if m:
             label = str(_number(m.group(1)))
@@ -411,7 +424,7 @@ def read_version_lines(text: str) -> VersionLines:
             out.append("")
             continue
         out.append(raw)
-    return VersionLines("\n".join(out), label, reinstates, tuple(notes))
+    return VersionLines("\n".join(out), label, reinstates, tuple(notes), ready)
 
 
 def _legal_table(variant: Variant, position: Position, power: str) -> Mapping[int, Sequence[Order]]:

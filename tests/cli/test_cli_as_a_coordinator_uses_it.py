@@ -136,15 +136,18 @@ def test_status_tells_borrowed_orders_apart_and_lists_units_without_orders(db: s
     assert "Oxfordshire" in flat and "Gloucestershire" in flat  # Crown's units not ordered
 
 
-def test_due_now_before_the_deadline_says_everyone_is_ready(db: str) -> None:
+def test_the_last_power_to_say_ready_makes_the_phase_process_at_once(db: str) -> None:
+    """`submit --ready` does what the web's ready box does: once every power is ready the phase is processed
+    then, not at the deadline (the same use case at every door, dippouch.play.orders)."""
     now = "2026-01-01T00:00"
     _run(db, "new", "g", "--now", now)
-    for p in ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"):
-        _run(db, "submit", "g", p, "--ready", "--replace-with-nothing", "--now", now, stdin="")
+    for p in ("Austria", "England", "France", "Germany", "Italy", "Russia"):
+        code, out = _run(db, "submit", "g", p, "--ready", "--replace-with-nothing", "--now", now, stdin="")
+        assert code == 0 and "processed" not in out, out
+    code, out = _run(db, "submit", "g", "Turkey", "--ready", "--replace-with-nothing", "--now", now, stdin="")
+    assert code == 0 and "Every power was ready: processed Spring 1901 Movement." in out, out
     code, out = _run(db, "status", "g", "--now", now)
-    assert code == 0, out
-    assert "(due now)" not in out
-    assert "every power is ready" in " ".join(out.split())
+    assert code == 0 and "Fall 1901 Movement" in out, out
 
 
 # -- a game keeps its variant, in every command ----------------------------------------------

@@ -151,10 +151,11 @@ def test_a_whole_game_through_the_cli(variant: str, db_url: str, tmp_path: Path)
     old_report = cli("report", "g", "--id", abandoned_id)
     assert "abandoned by a rollback" in old_report and "results" in old_report
     assert first in cli("status", "g", now=now)
-    # This time both players are ready early, so the phase runs before its deadline.
+    # This time both players are ready early, so the phase runs at once, before its deadline (as on the web).
     cli("submit", "g", winner, "--ready", input=f"A {origin} - {target}\n", now=now)
-    cli("submit", "g", other, "--ready", input="no orders\n", now=now)
-    report = cli("process", "g", "--abbrev", now=now + timedelta(minutes=1))
+    out = cli("submit", "g", other, "--ready", input="no orders\n", now=now)
+    assert f"Every power was ready: processed {first}." in out
+    report = cli("report", "g", first, "--abbrev")
     assert f"A {origin} - {target}\n" in report
     cli("replay", "g", first)
     now, _ = _play_to_the_end(cli, "g", now + timedelta(minutes=1), timedelta(days=4))

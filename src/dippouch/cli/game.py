@@ -315,6 +315,7 @@ def submit(
     from dippouch.catalog import load_variant
     from dippouch.game import GameError, parse_time
     from dippouch.names import order_text, unit_text
+    from dippouch.play.orders import send_orders
 
     text = "" if stands is not None and file is None else _read_text(file)
     heading: list[str] = []
@@ -327,18 +328,21 @@ def submit(
     when = parse_time(received) if received else typed
     if when > typed:
         raise GameError(f"--received {received} is later than now ({typed:%Y-%m-%d %H:%M} UTC)")
-    r = _store(db).submit(
+    sent = send_orders(
+        _store(db),
         game,
         power,
         text,
         # Without --now or --received the store stamps the arrival itself, under the power's lock.
-        now=when if (now or received) else None,
+        now=typed if now else None,
+        received=when if received else None,
         ready=ready,
         source=source,
         recorded_at=typed if received else None,
         reinstates=stands,
         replace_with_nothing=replace_with_nothing,
     )
+    r = sent.receipt
     v = r.game_variant if r.game_variant is not None else load_variant(r.variant, r.options)
     kind = v.calendar.kind(v.calendar.parse(r.phase))
     full = not abbrev
@@ -386,6 +390,8 @@ def submit(
         out.print(
             "[yellow]This submission arrived after the deadline: it does not count unless the deadline is extended.[/yellow]"
         )
+    if sent.processed:
+        out.print(f"Every power was ready: processed {', '.join(sent.processed)}.")
     if r.ready_refused:
         err.print(f"[red]error:[/red] {r.ready_refused}")
         raise typer.Exit(2)

@@ -40,6 +40,7 @@ from dippouch.mail.press import press_token, take_reply
 from dippouch.mail.proof import confirmation_code, find_confirmation, proof_of_sender, strip_token
 from dippouch.mail.settings import ServerSettings
 from dippouch.mail.subject import GameNames, Reading, power_names, read_subject, suggest_subject
+from dippouch.play.orders import send_orders
 from dippouch.store import GameStore
 from dippouch.store.mailbox import (
     GameView,
@@ -510,7 +511,11 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
         label = str(reading.version) if reading.version is not None else None
         # Named phase: if the phase is processed between reading the subject and recording the orders, they
         # are refused with the reason instead of landing in the next phase, which they were not written for.
-        result = store.submit(g.name, power, text, now=when, source="mail", label=label, phase=ph.name)
+        # A line "Ready" marks the power ready, as the web's box does: the game goes on now if every power is.
+        sent = send_orders(
+            store, g.name, power, text, now=now, received=when, source="mail", label=label, phase=ph.name
+        )
+        result = sent.receipt
     except GameError as e:
         out = _refuse(store, msg, mail_id, now, str(e), suggestion, reading=reading, game_id=g.id, registered=True)
         return Outcome("refused", str(e), game=names.title, power=power, phase=current_name, replies=out.replies)
@@ -521,6 +526,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
         if result.late
         else f"version {result.version} recorded ({sum(1 for ln in result.lines if ln.accepted)} accepted, "
         f"{sum(1 for ln in result.lines if not ln.accepted)} rejected)"
+        + (f"; every power was ready: {', '.join(sent.processed)} processed" if sent.processed else "")
     )
     _record(
         store,

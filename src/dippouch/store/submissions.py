@@ -130,6 +130,7 @@ def submit(
                 " UTC); check the --received time"
             )
         versions = read_version_lines(text)
+        ready = ready or versions.ready
         label = label if label is not None else versions.label
         wanted = reinstates if reinstates is not None else versions.reinstates
         lines = check_orders(v, pos, power, versions.text)

@@ -1,0 +1,61 @@
+"""Sending a power's orders: a new version recorded and checked line by line, and, when it says the power is
+ready (the web's box, ``--ready``, or a line "Ready" in a mail or a letter), the game goes on at once if every
+power is (:func:`dippouch.play.progress.go_on`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from dippouch.play.progress import go_on
+from dippouch.store.repository import GameStore
+from dippouch.store.submissions import SubmitResult
+
+__all__ = ["Sent", "send_orders"]
+
+
+@dataclass(frozen=True)
+class Sent:
+    """What became of a submission: the store's receipt, and the phases processed because of it."""
+
+    receipt: SubmitResult
+    processed: list[str] = field(default_factory=list)
+
+
+def send_orders(
+    store: GameStore,
+    game: str,
+    power: str,
+    text: str,
+    *,
+    source: str,
+    now: datetime | None = None,
+    ready: bool = False,
+    phase: str | None = None,
+    label: str | None = None,
+    received: datetime | None = None,
+    recorded_at: datetime | None = None,
+    reinstates: int | None = None,
+    replace_with_nothing: bool = False,
+) -> Sent:
+    """Record ``power``'s orders in ``game`` (``phase``: the phase they were written for, refused if processed
+    meanwhile); ``now`` is the arrival time, or None for the store to stamp it under the power's lock.
+    ``received``: when a letter came, if earlier (post). Ready orders make the game go on if every power is."""
+    receipt = store.submit(
+        game,
+        power,
+        text,
+        now=received or now,
+        ready=ready,
+        source=source,
+        phase=phase,
+        label=label,
+        recorded_at=recorded_at,
+        reinstates=reinstates,
+        replace_with_nothing=replace_with_nothing,
+    )
+    if not receipt.ready or receipt.late:
+        return Sent(receipt)
+    when = now or recorded_at or receipt.received  # the time it is now, not a letter's day
+    assert when is not None, "the store stamps every submission it records"
+    return Sent(receipt, go_on(store, game, now=when))

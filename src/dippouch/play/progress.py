@@ -1,0 +1,31 @@
+"""Going on with a game once its powers are ready: the phase is processed now rather than at its deadline, and
+the bots send their orders in each phase that opens, so a game whose remaining powers are bots goes on."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from dippouch.bots.seats import play_seats
+from dippouch.store.bots import bot_seats
+from dippouch.store.repository import GameStore
+
+__all__ = ["MAX_STEPS", "go_on"]
+
+MAX_STEPS = 20
+"""Phases one request may process: a game of bots alone would otherwise run to its end inside one request."""
+
+
+def go_on(store: GameStore, game: str, *, now: datetime, limit: int = MAX_STEPS) -> list[str]:
+    """Process ``game``'s open phase if every power that must act is ready (never before otherwise), then, while
+    bots hold seats, let them order each phase opened and process it when they alone had to act. The phases
+    processed, in order."""
+    processed = store.process(game, now=now)
+    if not processed or not bot_seats(store, game):
+        return processed
+    while len(processed) < limit:
+        play_seats(store, now=now, games=[game])
+        step = store.process(game, now=now, limit=1)
+        if not step:
+            break
+        processed += step
+    return processed
