@@ -217,7 +217,7 @@ def test_a_holiday_recorded_moves_nothing_a_visitor_reads_of_the_anonymous_game(
     r = site.post_form(ada_browser, "/me/absences", {"from": "2026-12-10", "to": "2026-12-12"})
     assert r.status_code == 303, r.text
     site.clock.advance(seconds=2)
-    shown = visitor.get(f"/api/games/{OPEN}").json()
+    shown = site.coordinator.get(f"/api/games/{OPEN}").json()
     assert [a["power"] for a in shown["absences"]["away"]] == ["Italy"]  # the named game shows her away
     for who, c in readers:
         after = c.get(f"/api/games/{HUSH}").json()

@@ -25,11 +25,15 @@ from dippouch.store.models import EventRow, GameRow, PersonRow, PhaseRow, Player
 from dippouch.store.models_web import AccessKeyRow, GameWebRow, SessionKeyRow, WebSessionRow
 from dippouch.store.repository import GameStore
 
-__all__ = ["VISIBILITIES", "AccessStore", "Grant", "KeyInfo", "hash_secret", "new_secret"]
+__all__ = ["STAND_IN", "VISIBILITIES", "AccessStore", "Grant", "KeyInfo", "hash_secret", "new_secret"]
 
 VISIBILITIES = ("public", "unlisted", "private")
 SESSION_LIFETIME = timedelta(days=30)
 SECRET_PREFIX = "dp_"
+STAND_IN = "stand_in"
+"""The role of a stand-in's grant: a seat to order while its player is away, not the player's own. Every check
+of a player (``role == "player"``) leaves it out, so the seat's press, draw votes and sealed orders stay the
+player's; only the pages that order a seat accept it (:func:`dippouch.web.player_page.require_seat`)."""
 
 
 def new_secret() -> str:
@@ -43,7 +47,8 @@ def hash_secret(secret: str) -> str:
 
 @dataclass(frozen=True)
 class Grant:
-    """One thing a signed-in browser may do: play ``power`` in ``game``, or coordinate ``game`` (None: all)."""
+    """One thing a signed-in browser may do: play ``power`` in ``game``, order it as its stand-in
+    (:data:`STAND_IN`), or coordinate ``game`` (None: all)."""
 
     key_id: int
     role: str
@@ -212,7 +217,8 @@ class AccessStore:
 
     def session_info(self, token: str, *, now: datetime) -> tuple[list[Grant], int | None] | None:
         """(grants, person signed in) of a live session, in one read; None if no such live session. The
-        grants are the session's live keys and, for a person, the seats they play now."""
+        grants are the session's live keys and, for a person, the seats they play now and those they stand in
+        for today (:data:`STAND_IN` grants)."""
         with self.reader.session() as s:
             row = self._live_session(s, token, now)
             if row is None:
@@ -227,10 +233,11 @@ class AccessStore:
             grants = [Grant(k.id, k.role, name, k.power) for k, name in s.execute(q)]
             if row.person_id is not None:
                 grants += self._seat_grants(s, row.person_id, grants)
-                # A stand-in plays the seats of players away today, in games whose absence policy names them.
+                # A stand-in orders the seats of players away today, in games whose absence policy names them: a
+                # grant of its own kind, never the player's (whose press, votes and sealed orders stay theirs).
                 have = {(g.game, g.power) for g in grants if g.role == "player"}
                 stand_ins = stand_in_seats_in(s, row.person_id, as_utc(now).date())
-                grants += [Grant(0, "player", game, power) for game, power in stand_ins if (game, power) not in have]
+                grants += [Grant(0, STAND_IN, game, power) for game, power in stand_ins if (game, power) not in have]
             return grants, row.person_id
 
     @staticmethod

@@ -12,9 +12,10 @@ the game's civil-disorder limit, or when the coordinator freed it from the playe
 
 A game that hides its players' names (:func:`dippouch.people.anonymity.names_hidden`) counts for nobody's
 public record until it ends: not its seats, not its phases. Else a person's page, watched while the game runs,
-would move as its phases are processed and name its player. Every reading takes ``shown``: the hidden games
-the reader may see counted anyway (the person's own, or those they coordinate; ``None``: all), by default
-none. The public record is also what a game's minimum reliability judges, so a sign-up taken or refused tells
+would move as its phases are processed and name its player. A private game counts for nobody's public record
+at all, before its end or after: its existence is not shown outside it, and "3 games" where the list shows two
+would show it. Every reading takes ``shown``: the hidden and private games the reader may see counted anyway
+(the person's own, or those they coordinate; ``None``: all), by default none. The public record is also what a game's minimum reliability judges, so a sign-up taken or refused tells
 nothing more than the desk shows.
 """
 
@@ -33,6 +34,7 @@ from dippouch.people.reliability import Mark, Record, score, tally
 from dippouch.store.db import Database
 from dippouch.store.models import GameRow, PersonRow, PhaseRow, PlayerRow, SubmissionRow
 from dippouch.store.models_openings import VacancyRow
+from dippouch.store.models_web import GameWebRow
 from dippouch.store.rows import game_settings
 
 __all__ = ["ALL", "Profile", "Shown", "profile", "record_of", "reliabilities", "scores_in"]
@@ -102,9 +104,11 @@ def _seat_record(s: sa.orm.Session, seat: PlayerRow, game: GameRow, freed: bool)
     return tally(marks, abandoned=disorder or freed)
 
 
-def _counts(game: GameRow, shown: Shown) -> bool:
-    """Whether the seats of ``game`` count for this reader now."""
-    return shown is None or game.name in shown or not names_hidden(game.settings, str(game.status))
+def _counts(game: GameRow, shown: Shown, private: Collection[int]) -> bool:
+    """Whether the seats of ``game`` count for this reader now (``private``: the ids of private games)."""
+    if shown is None or game.name in shown:
+        return True
+    return game.id not in private and not names_hidden(game.settings, str(game.status))
 
 
 def _records(s: sa.orm.Session, person_ids: Iterable[int], shown: Shown) -> dict[int, tuple[Record, int, int]]:
@@ -113,11 +117,17 @@ def _records(s: sa.orm.Session, person_ids: Iterable[int], shown: Shown) -> dict
     out: dict[int, tuple[Record, int, int]] = {p: (Record(), 0, 0) for p in ids}
     if not ids:
         return out
-    seats = [
-        r
-        for r in s.scalars(sa.select(PlayerRow).where(PlayerRow.person_id.in_(ids)).order_by(PlayerRow.id))
-        if _counts(r.game, shown)
-    ]
+    held = list(s.scalars(sa.select(PlayerRow).where(PlayerRow.person_id.in_(ids)).order_by(PlayerRow.id)))
+    private: set[int] = set()
+    if shown is not None and held:
+        private = set(
+            s.scalars(
+                sa.select(GameWebRow.game_id).where(
+                    GameWebRow.game_id.in_({r.game_id for r in held}), GameWebRow.visibility == "private"
+                )
+            )
+        )
+    seats = [r for r in held if _counts(r.game, shown, private)]
     freed = set(
         s.scalars(
             sa.select(VacancyRow.player_id).where(

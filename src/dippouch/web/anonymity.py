@@ -12,11 +12,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from dippouch.store.access import STAND_IN
 from dippouch.store.people import names_hidden
 from dippouch.web.security import Viewer
 from dippouch.web.service import Web
 
-__all__ = ["absences_seen", "game_view_seen", "seen_powers", "shown_marker", "without_hidden"]
+__all__ = [
+    "absences_seen",
+    "game_view_seen",
+    "seen_powers",
+    "shown_marker",
+    "stands_in",
+    "takes_part",
+    "without_hidden",
+]
 
 
 def seen_powers(web: Web, name: str, viewer: Viewer) -> frozenset[str] | None:
@@ -24,6 +33,18 @@ def seen_powers(web: Web, name: str, viewer: Viewer) -> frozenset[str] | None:
     if viewer.coordinates(name) or not names_hidden(web.read, name):
         return None
     return frozenset(viewer.powers(name))
+
+
+def stands_in(viewer: Viewer, name: str, power: str | None = None) -> bool:
+    """Whether ``viewer`` holds a stand-in's grant in ``name`` (for ``power``, when given): a seat to order
+    while its player is away, which no check of a player (:meth:`Viewer.plays`) counts."""
+    return any(g.role == STAND_IN and g.game == name and power in (None, g.power) for g in viewer.grants)
+
+
+def takes_part(viewer: Viewer, name: str) -> bool:
+    """Whether ``viewer`` plays, stands in for a seat of, or coordinates ``name`` (or the installation): who
+    may read the game's own people's matters, such as who is away when."""
+    return viewer.in_game(name) or viewer.coordinates(None) or stands_in(viewer, name)
 
 
 def without_hidden(
@@ -38,11 +59,18 @@ def without_hidden(
     ]
 
 
-def absences_seen(view: Mapping[str, Any], seen: frozenset[str] | None) -> dict[str, Any]:
-    """A game's absences (:func:`dippouch.web.roster.game_absences_view`) as the reader may see them: what
-    the game did at past deadlines stays (by power); who is away now does not, but for the reader's own seats
-    (a person's holiday shows the same days in every game they play: beside a game that names them, the days
-    would name the player here); nor does the stand-in."""
+def absences_seen(view: Mapping[str, Any], seen: frozenset[str] | None, *, member: bool = True) -> dict[str, Any]:
+    """A game's absences (:func:`dippouch.web.roster.game_absences_view`) as the reader may see them.
+
+    Who is away, and when, is for the game's own people (``member``: :func:`takes_part`), as the roster is: a
+    holiday says when a house stands empty, which a visitor has no need to know. Everyone keeps the policy and
+    what the game did at past deadlines (by power: the game's history shows it too).
+
+    In an anonymous game (``seen`` not None) who is away now is shown for the reader's own seats only (a
+    person's holiday shows the same days in every game they play: beside a game that names them, the days
+    would name the player here); nor is the stand-in."""
+    if not member:
+        view = {**view, "away": []}
     if seen is None:
         return dict(view)
     applied = [
@@ -59,13 +87,14 @@ def absences_seen(view: Mapping[str, Any], seen: frozenset[str] | None) -> dict[
     }
 
 
-def game_view_seen(view: Mapping[str, Any], seen: frozenset[str] | None) -> dict[str, Any]:
-    """The game page's data (:func:`dippouch.web.games.game_view`, cached for every reader) for this reader."""
-    if seen is None:
-        return dict(view)
-    out = {**view, "names_hidden": True, "powers": without_hidden(view.get("powers", []), seen, ("player",))}
+def game_view_seen(view: Mapping[str, Any], seen: frozenset[str] | None, *, member: bool) -> dict[str, Any]:
+    """The game page's data (:func:`dippouch.web.games.game_view`, cached for every reader) for this reader
+    (``member``: :func:`takes_part`, who reads who is away)."""
+    out = dict(view)
+    if seen is not None:
+        out.update(names_hidden=True, powers=without_hidden(view.get("powers", []), seen, ("player",)))
     if isinstance(view.get("absences"), Mapping):
-        out["absences"] = absences_seen(view["absences"], seen)
+        out["absences"] = absences_seen(view["absences"], seen, member=member)
     return out
 
 

@@ -15,7 +15,7 @@ from dippouch.report import phase_report
 from dippouch.store.models import PhaseRow
 from dippouch.store.repository import phase_record_of
 from dippouch.store.web_queries import game_phase
-from dippouch.web.anonymity import game_view_seen, seen_powers, shown_marker
+from dippouch.web.anonymity import game_view_seen, seen_powers, shown_marker, stands_in, takes_part
 from dippouch.web.inputs import duration_text
 from dippouch.web.mail_desk import desk_summary
 from dippouch.web.maps import map_available
@@ -23,7 +23,7 @@ from dippouch.web.roster import game_absences_view
 from dippouch.web.security import NotFound, Viewer
 from dippouch.web.service import Web
 
-__all__ = ["MAP_VIEWS", "game_map", "game_view", "games_list", "kind_name", "phase_map", "record"]
+__all__ = ["MAP_VIEWS", "game_map", "game_view", "games_list", "kind_name", "phase_map", "record", "require_visible"]
 
 MAP_VIEWS = ("board", "orders", "after", "after-orders")
 """The pictures of a phase: its position (board), with its orders and results drawn (orders, once processed),
@@ -81,7 +81,18 @@ def game_view(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
     data = _game_view(web, name, viewer)
     data["overdue"] = _overdue(web, name, data)
     seen = seen_powers(web, name, viewer)
-    return {**game_view_seen(data, seen), "marker": shown_marker(data["marker"], hidden=seen is not None)}
+    shown = game_view_seen(data, seen, member=takes_part(viewer, name))
+    return {**shown, "marker": shown_marker(data["marker"], hidden=seen is not None)}
+
+
+def require_visible(web: Web, name: str, viewer: Viewer) -> tuple[str, Any]:
+    """:meth:`Web.require_visible`, where a stand-in's seat opens the game too: a private game's stand-in sees
+    its board for the days they order the seat (their grant is not a player's, which that check counts)."""
+    if stands_in(viewer, name):
+        st = web.state(name)
+        if st is not None:
+            return st
+    return web.require_visible(name, viewer)
 
 
 def _overdue(web: Web, name: str, data: Mapping[str, Any]) -> str | None:
@@ -99,7 +110,7 @@ def _overdue(web: Web, name: str, data: Mapping[str, Any]) -> str | None:
 
 
 def _game_view(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
-    visibility, marker = web.require_visible(name, viewer)
+    visibility, marker = require_visible(web, name, viewer)
     caches = _caches(web)
     hit = caches.views.get(name)
     if hit is not None and hit.marker == marker:
@@ -299,7 +310,7 @@ def phase_map(web: Web, name: str, phase_id: int, view: str, viewer: Viewer) -> 
     power's own orders before processing (those are drawn only on that power's page), and never any
     orders of a phase still open: those views do not exist until it is processed (404). So each address
     always answers the same picture once it answers at all, and may be cached for good."""
-    web.require_visible(name, viewer)
+    require_visible(web, name, viewer)
     if view not in MAP_VIEWS:
         raise NotFound(f"no map view {view[:40]!r}; views: {', '.join(MAP_VIEWS)}")
     h = game_phase(web.read, name, phase_id)

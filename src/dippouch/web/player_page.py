@@ -1,12 +1,17 @@
 """A power's own page: its units, the legal orders of each (for pick lists and click entry), the versions it
-sent, its orders drawn on the map for its eyes only; submitting orders and voting for a draw."""
+sent, its orders drawn on the map for its eyes only; submitting orders and voting for a draw.
+
+A stand-in (:data:`~dippouch.store.access.STAND_IN`) opens this page and orders the seat while its player is
+away (:func:`require_seat`), and sees what ordering needs from now on: the board, the units and their legal
+orders, whether the seat is ready. What the seat's player sealed stays theirs: the versions (their text and
+lines), the orders drawn from them, what they leave unordered, and the player's draw vote (which only the player
+casts: :func:`vote`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from dippouch.bots.seats import process_with_bots
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError
 from dippouch.core.legal_orders import legal_orders_given
@@ -15,22 +20,45 @@ from dippouch.core.orders import Move, Order, Retreat
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 from dippouch.game import adjustment_delta
-from dippouch.store.bots import bot_seats
+from dippouch.play.orders import send_orders
+from dippouch.web.anonymity import stands_in
 from dippouch.web.checks import left_out, left_out_of, no_left_out, order_subject
-from dippouch.web.games import game_map, game_view, kind_name, phase_map
+from dippouch.web.games import game_map, game_view, kind_name, phase_map, require_visible
 from dippouch.web.inputs import order_text
-from dippouch.web.security import Viewer
+from dippouch.web.security import Forbidden, NotFound, Viewer
 from dippouch.web.service import Web
 
-__all__ = ["player_view", "submit", "vote"]
+__all__ = ["player_view", "require_seat", "submit", "vote"]
+
+
+def require_seat(web: Web, name: str, power: str, viewer: Viewer) -> tuple[Variant, str, bool]:
+    """(variant, power, whether as its stand-in) for a viewer who may order ``power``: its player, or its
+    stand-in while the player is away. Everything else of a seat (press, votes) asks :meth:`Web.require_player`,
+    which the stand-in's grant does not pass."""
+    if not stands_in(viewer, name):
+        v, power = web.require_player(name, power, viewer)
+        return v, power, False
+    require_visible(web, name, viewer)
+    v = web.variant_of(name)
+    try:
+        power = v.power(power).name
+    except KeyError as e:
+        raise NotFound(str(e.args[0])) from None
+    if viewer.plays(name, power):
+        return v, power, False
+    if stands_in(viewer, name, power):
+        return v, power, True
+    raise Forbidden(
+        f"you are not signed in as {power} in {name}: open the link your coordinator sent you, or sign in with its key"
+    )
 
 
 def player_view(web: Web, name: str, power: str, viewer: Viewer) -> dict[str, Any]:
-    v, power = web.require_player(name, power, viewer)
+    v, power, stand_in = require_seat(web, name, power, viewer)
     game = game_view(web, name, viewer)
     out: dict[str, Any] = {"game": game, "power": power, "variant": v.name}
     me = next(p for p in game["powers"] if p["power"] == power)
-    if game.get("draw") and game["draw"]["secret"]:
+    if game.get("draw") and game["draw"]["secret"] and not stand_in:
         # The voter sees their own vote, as it stands now (the game page shows others' as processed).
         my_votes = [yes for p, yes, _ in web.read.vote_history(name) if p == power]
         me = {**me, "draw_vote": bool(my_votes and my_votes[-1])}
@@ -77,6 +105,12 @@ def player_view(web: Web, name: str, power: str, viewer: Viewer) -> dict[str, An
     standing = [sub for sub in mine if sub.get("stands", True) and not sub["late"]]
     for sub in mine:
         sub["counts"] = bool(standing) and sub is standing[-1]
+    ready = bool(standing and standing[-1]["ready"])
+    if stand_in:
+        # No version's text, lines or map: the seal is the player's, and the stand-in's own versions are not
+        # told apart from theirs (a submission does not record who sent it). That the seat has sent orders,
+        # and whether they are ready, the game page shows anyone.
+        mine, standing = [], []
     # The player's own standing orders drawn on the map (theirs only: the others' stay sealed).
     own = standing[-1] if standing else None
     drafts = [ln["order"] for ln in own["lines"] if ln.get("order") and not ln.get("error")] if own else []
@@ -97,11 +131,13 @@ def player_view(web: Web, name: str, power: str, viewer: Viewer) -> dict[str, An
         units=units,
         legal=legal,
         versions=list(reversed(mine)),
-        latest_text=(standing[-1] if standing else mine[-1])["text"] if mine else "",
-        ready=bool(standing and standing[-1]["ready"]),
+        latest_text=((standing[-1] if standing else mine[-1])["text"] or "") if mine else "",
+        ready=ready,
         must_act=me["must_act"],
         example="\n".join(example),
-        unordered=left_out(v, pos, power, own["lines"] if own else []) if me["must_act"] else no_left_out(),
+        unordered=left_out(v, pos, power, own["lines"] if own else [])
+        if me["must_act"] and not stand_in
+        else no_left_out(),
         # Builds (positive) or removals owed: a Winter's task, which the map alone does not tell.
         adjust=adjustment_delta(v, pos, power) if kind == PhaseKind.ADJUSTMENTS.value else 0,
     )
@@ -112,24 +148,17 @@ def submit(
     web: Web, name: str, power: str, text: str, ready: bool, viewer: Viewer, *, phase: str | None = None
 ) -> dict[str, Any]:
     """``phase``: the phase the orders were written for; processed meanwhile, they are refused (GameError
-    saying so and naming the open phase), never moved to the next phase unseen."""
-    _, power = web.require_player(name, power, viewer)
+    saying so and naming the open phase), never moved to the next phase unseen. The seat's stand-in orders it
+    too (:func:`require_seat`)."""
+    _, power, stand_in = require_seat(web, name, power, viewer)
     text = order_text(text)
     # The arrival time is the store's, read once this submission holds the power's lock (a time read
     # here, before queueing for it, could make a later version older than an earlier one).
     given = web.now() if web.clock_given else None
     with web.writes:
-        res = web.store.submit(name, power, text, now=given, ready=ready, source="web", phase=phase or None)
-    now = given or res.received or web.now()
-    processed: list[str] = []
-    if ready:
-        with web.writes:
-            processed = web.store.process(name, now=now)  # only if every power that must act is ready
-            if processed and bot_seats(web.store, name):
-                # The bots send their orders in the phase just opened, and a phase they alone must act in
-                # (the person has nothing to order) is processed too: a practice game "when I'm ready" goes
-                # on at once rather than at the scheduler's next tick.
-                processed += process_with_bots(web.store, name, now=now, limit=20)
+        sent = send_orders(web.store, name, power, text, now=given, ready=ready, source="web", phase=phase or None)
+    res, processed = sent.receipt, sent.processed
+    res_stands = res.stands
     web.touched(name, structural=bool(processed))
     return {
         "phase": res.phase,
@@ -138,21 +167,26 @@ def submit(
         "late": res.late,
         "ready": res.ready,
         "lines": [ln.to_data() for ln in res.lines],
-        # Fields of the store's newer receipts, when it gives them: whether this version
-        # replaced the earlier ones, which version stands, and why "ready" was refused.
-        "stands": bool(getattr(res, "stands", True)),
-        "standing": getattr(res, "standing", res.version),
-        "ready_refused": getattr(res, "ready_refused", None),
+        "stands": res_stands,
+        "standing": res.standing,
+        "ready_refused": res.ready_refused,
         "accepted": sum(1 for ln in res.lines if ln.accepted),
         "rejected": sum(1 for ln in res.lines if not ln.accepted),
         "processed": processed,
-        # What the standing version leaves without an order, as the store's receipt counts it.
-        **left_out_of(res.game_variant or web.variant_of(name), res.unordered),
+        # What the standing version leaves without an order, as the store's receipt counts it: not told to a
+        # stand-in whose version did not replace the player's (it would describe the player's sealed orders).
+        **left_out_of(res.game_variant or web.variant_of(name), res.unordered if res_stands or not stand_in else []),
     }
 
 
 def vote(web: Web, name: str, power: str, draw: bool, viewer: Viewer) -> str | None:
-    _, power = web.require_player(name, power, viewer)
+    """A draw vote is the player's own: a stand-in orders the seat but does not end the game for them."""
+    _, power, stand_in = require_seat(web, name, power, viewer)
+    if stand_in:
+        raise Forbidden(
+            f"a draw vote is {power}'s player's own: as their stand-in you order the seat while they are away, "
+            "but do not vote for them"
+        )
     with web.writes:
         ending = web.store.vote(name, power, draw, now=web.now())
     web.touched(name, structural=ending is not None)

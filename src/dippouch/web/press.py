@@ -14,10 +14,10 @@ import functools
 import json
 from collections.abc import AsyncIterator
 from dataclasses import asdict
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import quote
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
@@ -25,7 +25,9 @@ from starlette.requests import Request
 
 import dippouch.store.press as store_press
 from dippouch.core.errors import DippouchError
+from dippouch.core.variant import Variant
 from dippouch.press.rules import describe
+from dippouch.web.anonymity import stands_in
 from dippouch.web.answers import (
     PressBlocks,
     PressChannelView,
@@ -38,11 +40,13 @@ from dippouch.web.answers import (
     PressView,
 )
 from dippouch.web.deps import render, set_flash, viewer_of, web_of
-from dippouch.web.inputs import web_words
+from dippouch.web.inputs import number, web_words
+from dippouch.web.player_page import require_seat
 from dippouch.web.security import (
     CSRF_FIELD,
     CSRF_HEADER,
     BadInput,
+    Forbidden,
     NeedsKey,
     NotFound,
     Viewer,
@@ -58,6 +62,13 @@ api_router = APIRouter()
 router = APIRouter(include_in_schema=False)
 """The pages and forms."""
 
+MAX_ID = 2**63 - 1
+"""The largest message id the live stream starts after: the databases' 64-bit integers. The stream reads after
+its head is sent, when a number the database refuses could only cut it (every other route reads before it
+answers, and the app answers an overflow there with a 400)."""
+After = Annotated[int, Query(ge=-MAX_ID, le=MAX_ID)]
+"""The live stream's ``after`` (422 past :data:`MAX_ID` either way)."""
+
 STREAM_POLL = 1.0
 """Seconds between the live stream's looks for new messages (one indexed query each)."""
 STREAM_LIFE = 300.0
@@ -69,6 +80,18 @@ message is sent too): a key revoked or a session signed out ends the stream with
 
 def _answers(model: Any) -> dict[str, Any]:
     return {"response_model": model, "response_model_exclude_unset": True}
+
+
+def _player(web: Web, name: str, power: str, viewer: Viewer) -> tuple[Variant, str]:
+    """:meth:`Web.require_player` for every press route: the seat's stand-in is refused in words of their
+    own (they order the seat; its letters, before the absence and during it, and its name are the player's)."""
+    v, power, stand_in = require_seat(web, name, power, viewer)
+    if stand_in:
+        raise Forbidden(
+            f"{power}'s press is its player's own: as their stand-in you order the seat while they are away, "
+            "but do not read its letters or write in its name"
+        )
+    return v, power
 
 
 def _writer(request: Request) -> Viewer:
@@ -106,8 +129,14 @@ def _thread(t: store_press.Thread) -> dict[str, Any]:
 
 
 def panel(web: Web, name: str, power: str, viewer: Viewer) -> dict[str, Any]:
-    """The press panel of ``power``'s page (and the API's view): rules, powers, threads with unread counts."""
-    v, power = web.require_player(name, power, viewer)
+    """The press panel of ``power``'s page (and the API's view): rules, powers, threads with unread counts.
+
+    Empty for the seat's stand-in, whose page shows no press: the seat's letters, before the absence and
+    during it, are its player's, and so is what is written in its name. Every press route asks for the
+    player (:meth:`Web.require_player`), which a stand-in's grant does not pass."""
+    if stands_in(viewer, name) and require_seat(web, name, power, viewer)[2]:
+        return {}
+    v, power = _player(web, name, power, viewer)
     o = store_press.overview(web.read, name, power)
     hide = o.rules.anonymous and not o.finished
     seen = {power} if hide and not viewer.coordinates(name) else set(v.power_names)  # your own name is yours
@@ -127,7 +156,7 @@ def panel(web: Web, name: str, power: str, viewer: Viewer) -> dict[str, Any]:
 
 
 def _channel(web: Web, name: str, power: str, channel_id: int, viewer: Viewer, before: int | None) -> dict[str, Any]:
-    _, power = web.require_player(name, power, viewer)
+    _, power = _player(web, name, power, viewer)
     try:
         page = store_press.channel_page(web.read, name, channel_id, power=power, before=before)
     except store_press.NoChannel as e:
@@ -150,7 +179,7 @@ def _recipients(web: Web, name: str, power: str, to: list[str]) -> list[str]:
 def _send(
     web: Web, name: str, power: str, viewer: Viewer, to: list[str], text: str, via: str, channel: int | None = None
 ) -> dict[str, Any]:
-    _, power = web.require_player(name, power, viewer)
+    _, power = _player(web, name, power, viewer)
     with web.writes:
         sent = store_press.send(
             web.store,
@@ -205,7 +234,9 @@ _P = "/games/{name}/powers/{power}/press"
 @api_router.get(_P, **_answers(PressView))
 def api_panel(request: Request, name: str, power: str) -> dict[str, Any]:
     """The power's press: the game's rules (in words too), the powers, channels with unread counts."""
-    return panel(web_of(request), name, power, viewer_of(request))
+    web, viewer = web_of(request), viewer_of(request)
+    _player(web, name, power, viewer)  # a stand-in's empty panel is the page's, not an answer
+    return panel(web, name, power, viewer)
 
 
 @api_router.get(_P + "/channels/{channel_id}", **_answers(PressChannelView))
@@ -219,7 +250,7 @@ def api_channel(request: Request, name: str, power: str, channel_id: int, before
 def api_since(request: Request, name: str, power: str, after: int) -> dict[str, Any]:
     """Every message the power may read with an id above ``after`` (at most 500): polling for bots."""
     web = web_of(request)
-    _, power = web.require_player(name, power, viewer_of(request))
+    _, power = _player(web, name, power, viewer_of(request))
     return {"messages": [_message(m) for m in store_press.messages_since(web.read, name, power, after)]}
 
 
@@ -242,7 +273,7 @@ def api_read(request: Request, name: str, power: str, channel_id: int, body: Rea
     """Mark a channel read (up to a message)."""
     viewer = _writer(request)
     web = web_of(request)
-    _, power = web.require_player(name, power, viewer)
+    _, power = _player(web, name, power, viewer)
     with web.writes:
         mark = store_press.mark_read(web.store, name, channel_id, power, body.up_to)
     return {"channel": channel_id, "read_up_to": mark}
@@ -253,7 +284,7 @@ def api_block(request: Request, name: str, power: str, body: BlockIn) -> dict[st
     """Mute (hide their messages), block (hide them and take no private message from them) or let through."""
     viewer = _writer(request)
     web = web_of(request)
-    _, power = web.require_player(name, power, viewer)
+    _, power = _player(web, name, power, viewer)
     choice = body.choice.strip().lower()
     with web.writes:
         store_press.set_block(
@@ -267,7 +298,7 @@ def api_report(request: Request, name: str, power: str, message_id: int, body: R
     """Report a message the power may read to the coordinator."""
     viewer = _writer(request)
     web = web_of(request)
-    _, power = web.require_player(name, power, viewer)
+    _, power = _player(web, name, power, viewer)
     with web.writes:
         rid = store_press.report(web.store, name, power, message_id, body.reason, now=web.now())
     return {"report": rid}
@@ -362,18 +393,15 @@ async def form_send(request: Request, name: str, power: str) -> Response:
     to = list(form.get("to", []))
     if _one(form, "all") in ("1", "on"):
         to = ["all"]
-    channel = _one(form, "channel")
+    typed = _one(form, "channel").strip()
+    channel = number(typed, "channel", lo=1) if typed else None
     text = _one(form, "text")
-    back = _play(name, power) + ("/press/" + channel if channel.isdigit() else "") + "#press"
+    back = _play(name, power) + (f"/press/{channel}" if channel is not None else "") + "#press"
     try:
-        sent = await run_in_threadpool(
-            functools.partial(
-                _send, web, name, power, viewer, to, text, "web", int(channel) if channel.isdigit() else None
-            )
-        )
+        sent = await run_in_threadpool(functools.partial(_send, web, name, power, viewer, to, text, "web", channel))
     except DippouchError as e:
         return _redirect(back, web_words(str(e)), error=True)
-    if not channel.isdigit():
+    if channel is None:
         back = _play(name, power) + f"/press/{sent['channel']}#press"
     note = "Held until the phase's results (postal press)." if sent["held"] else "Sent."
     return _redirect(back, note)
@@ -384,7 +412,7 @@ def channel_page(request: Request, name: str, power: str, channel_id: int, befor
     web = web_of(request)
     viewer = viewer_of(request)
     ch = _channel(web, name, power, channel_id, viewer, before)
-    _, power = web.require_player(name, power, viewer)
+    _, power = _player(web, name, power, viewer)
     if ch["messages"] and before is None and ch["messages"][-1]["id"] > ch["read_up_to"]:
         with web.writes:
             store_press.mark_read(web.store, name, channel_id, power, ch["messages"][-1]["id"])
@@ -397,7 +425,7 @@ async def form_block(request: Request, name: str, power: str) -> Response:
     form = await _form(request)
     web = web_of(request)
     viewer = viewer_of(request)
-    _, power = web.require_player(name, power, viewer)
+    _, power = _player(web, name, power, viewer)
     other, choice = _one(form, "other"), _one(form, "choice").strip().lower()
     try:
         with web.writes:
@@ -415,7 +443,7 @@ async def form_report(request: Request, name: str, power: str, message_id: int) 
     form = await _form(request)
     web = web_of(request)
     viewer = viewer_of(request)
-    _, power = web.require_player(name, power, viewer)
+    _, power = _player(web, name, power, viewer)
     try:
         with web.writes:
             store_press.report(web.store, name, power, message_id, _one(form, "reason"), now=web.now())
@@ -471,15 +499,18 @@ def _still_plays(web: Web, request: Request, name: str, power: str, viewer: View
     if fresh is None:
         return False
     try:
-        web.require_player(name, power, fresh)
+        _player(web, name, power, fresh)
     except WebError:
         return False
     return True
 
 
-def _open_press(web: Web, name: str) -> list[dict[str, Any]] | None:
-    """Every channel a visitor may read, each with its messages (``None``: none yet). The store decides what
-    is open (the game over and its press open after the end), as for the public game file."""
+def _open_press(web: Web, name: str, viewer: Viewer) -> list[dict[str, Any]] | None:
+    """Every channel a visitor may read, each with its messages (``None``: none yet). A game the viewer may
+    not see answers as one that does not exist, before its end and after (a private game's press is never
+    public, and "not open yet" would tell that it exists). The store decides what is open (the game over and
+    its rules opening its public press, or all of it, after the end), as for the public game file."""
+    web.require_visible(name, viewer)
     data = store_press.export_press(web.read, name, coordinator=False)
     if data is None:
         return None
@@ -491,14 +522,14 @@ def _open_press(web: Web, name: str) -> list[dict[str, Any]] | None:
 
 @router.get("/games/{name}/press", response_class=HTMLResponse)
 def open_press_page(request: Request, name: str) -> Response:
-    """A game's press as anyone reads it once the game is over (when its rules open it then)."""
+    """A game's press as anyone who may see the game reads it once the game is over (what its rules open then)."""
     web = web_of(request)
-    channels = _open_press(web, name)
+    channels = _open_press(web, name, viewer_of(request))
     return render(request, "press_open.html", {"name": name, "channels": channels})
 
 
 @router.get("/games/{name}/play/{power}/press-events")
-async def events(request: Request, name: str, power: str, after: int = 0) -> Response:
+async def events(request: Request, name: str, power: str, after: After = 0) -> Response:
     """Messages as they arrive (server-sent events): each an ``event: press`` with the message as JSON and
     its id, so a browser that reconnects (``Last-Event-ID``) misses nothing and gets nothing twice.
 
@@ -507,9 +538,11 @@ async def events(request: Request, name: str, power: str, after: int = 0) -> Res
     it; the browser's reconnect is then refused like any request without the grant."""
     web = web_of(request)
     viewer = viewer_of(request)
-    _, power = await run_in_threadpool(web.require_player, name, power, viewer)
+    _, power = await run_in_threadpool(_player, web, name, power, viewer)
+    # A browser sends back the id it got last: anything else is refused here, before the stream's head is
+    # sent (after it, an error could only cut the stream).
     last = request.headers.get("last-event-id", "")
-    start = int(last) if last.isdigit() else max(after, 0)
+    start = number(last, "the Last-Event-ID header", lo=0) if last.strip() else max(after, 0)
 
     async def stream() -> AsyncIterator[str]:
         seen = start
