@@ -7,6 +7,7 @@ import pytest
 
 from dippouch.catalog import load_variant
 from dippouch.press.rules import (
+    ANNOUNCEMENT,
     COORDINATOR,
     Attempt,
     PressRules,
@@ -133,9 +134,20 @@ def test_private_press_is_read_by_its_members_and_the_coordinator_only_when_decl
     assert not may_read(rules, "private", members, power=None, coordinator=True, finished=False)
     declared = PressRules(coordinator_reads_private=True)
     assert may_read(declared, "private", members, power=None, coordinator=True, finished=False)
-    assert may_read(rules, "private", members, power=None, coordinator=False, finished=True)
+    # The end opens public press to everyone; a letter stays with its members unless the game declared otherwise.
+    assert may_read(rules, "public", (), power=None, coordinator=False, finished=True)
+    assert may_read(rules, ANNOUNCEMENT, (), power=None, coordinator=False, finished=True)
+    for kind in ("private", "group"):
+        assert not may_read(rules, kind, members, power=None, coordinator=False, finished=True)
+        assert not may_read(rules, kind, members, power="Germany", coordinator=False, finished=True)
+        assert not may_read(rules, kind, members, power=None, coordinator=True, finished=True)
+        assert may_read(rules, kind, members, power="France", coordinator=False, finished=True)
+    declared_open = PressRules(open_private_after_end=True)
+    assert may_read(declared_open, "private", members, power=None, coordinator=False, finished=True)
+    assert not may_read(declared_open, "private", members, power=None, coordinator=False, finished=False)
     closed = PressRules(open_after_end=False)
     assert not may_read(closed, "private", members, power="Germany", coordinator=False, finished=True)
+    assert not may_read(closed, "public", (), power=None, coordinator=False, finished=True)
     assert not may_read(rules, "public", (), power=None, coordinator=False, finished=False)
 
 

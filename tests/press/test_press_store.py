@@ -246,8 +246,11 @@ def test_the_game_file_carries_press_only_as_the_rules_allow(store: GameStore) -
     for p in ["England", *OTHERS]:
         store.vote("g", p, True, now=T0)
     after = store.game_file("g", view="public", now=T0)
-    assert [m["text"] for m in after["press"]["messages"]] == ["private", "public"]
-    press.set_press_rules(store, "g", {"open_after_end": False}, now=T0)
+    assert [m["text"] for m in after["press"]["messages"]] == ["public"]  # a letter stays a letter
+    press.set_press_rules(store, "g", {"open_private_after_end": True}, now=T0)
+    declared = store.game_file("g", view="public", now=T0)
+    assert [m["text"] for m in declared["press"]["messages"]] == ["private", "public"]
+    press.set_press_rules(store, "g", {"open_after_end": False, "open_private_after_end": False}, now=T0)
     assert "press" not in store.game_file("g", view="public", now=T0)
 
 

@@ -199,6 +199,7 @@ def test_a_w3k_game_has_no_in_app_press_by_its_variant_file(site: Site) -> None:
 def test_a_visitor_reads_the_press_page_only_once_the_game_is_over_and_its_press_open(site: Site) -> None:
     en = site.player("demo", "England", "Ann")
     assert site.api(en, _p("England"), {"to": ["France"], "text": "Between us"}).status_code == 200
+    assert site.api(en, _p("England"), {"to": ["all"], "text": "To the world"}).status_code == 200
     visitor = site.browser()
     closed = visitor.get("/games/demo/press")
     assert closed.status_code == 200 and "not open to readers" in closed.text and "Between us" not in closed.text
@@ -208,9 +209,14 @@ def test_a_visitor_reads_the_press_page_only_once_the_game_is_over_and_its_press
         store.vote("demo", p, True, now=site.clock())
     site.web.touched("demo")
     page = visitor.get("/games/demo/press")
-    assert "England, France (private)" in page.text and "Between us" in page.text
+    assert "To the world" in page.text and "Between us" not in page.text  # a letter stays a letter
     assert 'href="/games/demo/press"' in visitor.get("/games/demo").text
-    store_press.set_press_rules(store, "demo", {"open_after_end": False}, now=site.clock())
+    store_press.set_press_rules(store, "demo", {"open_private_after_end": True}, now=site.clock())
+    page = visitor.get("/games/demo/press")
+    assert "England, France (private)" in page.text and "Between us" in page.text
+    store_press.set_press_rules(
+        store, "demo", {"open_after_end": False, "open_private_after_end": False}, now=site.clock()
+    )
     assert "Between us" not in visitor.get("/games/demo/press").text
 
 

@@ -73,7 +73,11 @@ class PressRules:
     quiet_phases: frozenset[str] = frozenset()
     """Phase kinds without press (``retreats``, ``adjustments``: many house rules keep them silent)."""
     open_after_end: bool = True
-    """Once the game is over every channel is open to every reader (players, coordinator, visitors)."""
+    """Once the game is over its public press and announcements are open to every reader who may see the game
+    (visitors too). Private and group letters stay with their members unless :attr:`open_private_after_end`."""
+    open_private_after_end: bool = False
+    """Once the game is over its private and group letters are open to every reader too: only where the game
+    declares it (the players are shown this declaration from the start), never by default."""
     anonymous: bool = False
     """Players' names are hidden in the press until the game ends (powers are named, people are not)."""
     coordinator_reads_private: bool = False
@@ -101,6 +105,7 @@ class PressRules:
             "channels": sorted(self.channels),
             "quiet_phases": sorted(self.quiet_phases),
             "open_after_end": self.open_after_end,
+            "open_private_after_end": self.open_private_after_end,
             "anonymous": self.anonymous,
             "coordinator_reads_private": self.coordinator_reads_private,
             "max_length": self.max_length,
@@ -144,6 +149,7 @@ class PressRules:
             channels=names("channels", base.channels),
             quiet_phases=names("quiet_phases", base.quiet_phases),
             open_after_end=flag("open_after_end", base.open_after_end),
+            open_private_after_end=flag("open_private_after_end", base.open_private_after_end),
             anonymous=flag("anonymous", base.anonymous),
             coordinator_reads_private=flag("coordinator_reads_private", base.coordinator_reads_private),
             max_length=number("max_length", base.max_length),
@@ -233,7 +239,7 @@ def refusal(rules: PressRules, a: Attempt) -> Refusal | None:
         if kind != "public":
             return Refusal(
                 "game over",
-                "the game is over: only messages to all powers are sent now (every channel is open to read)",
+                "the game is over: only messages to all powers are sent now",
             )
     elif a.phase_kind in rules.quiet_phases:
         return Refusal(
@@ -291,8 +297,13 @@ def may_read(
     coordinator: bool,
     finished: bool,
 ) -> bool:
-    """Whether a reader (a power's player, the coordinator, or a visitor: neither) may read a channel."""
-    if finished and rules.open_after_end:
+    """Whether a reader (a power's player, the coordinator, or a visitor: neither) may read a channel.
+
+    The end of the game opens what the rules say it opens: its public press and announcements
+    (``open_after_end``, the default), private and group letters only where the game declared it
+    (``open_private_after_end``). A letter is written for its members; a default would publish it without
+    the writer having been told."""
+    if finished and (rules.open_private_after_end or (rules.open_after_end and kind in (ANNOUNCEMENT, "public"))):
         return True
     if kind in (ANNOUNCEMENT, "public"):
         return coordinator or power is not None
@@ -341,8 +352,10 @@ def describe(rules: PressRules) -> list[str]:
     )
     if rules.anonymous:
         out.append("Players' names are hidden until the game ends.")
-    if rules.open_after_end:
-        out.append("When the game ends, all press is open to everyone.")
+    if rules.open_private_after_end:
+        out.append("When the game ends, all press is open to everyone, private and group letters too.")
+    elif rules.open_after_end:
+        out.append("When the game ends, public press is open to everyone; private and group letters stay private.")
     out.append(f"At most {rules.max_length} characters a message and {rules.per_minute} messages a minute.")
     return out
 
