@@ -10,6 +10,7 @@ from __future__ import annotations
 import email.utils
 from email.message import EmailMessage
 from pathlib import Path
+
 import pytest
 from typer.testing import CliRunner
 
@@ -83,5 +84,8 @@ def test_ready_orders_make_the_game_go_on_whichever_door_they_come_through(
     # France's orders were adjudicated (Paris moved to Burgundy); the six bots ordered the phase that opened.
     assert fall["France"].version is None and fall["France"].units == 3, door
     assert all(fall[p].version is not None and fall[p].ready for p in fall if p != "France"), door
-    assert "'power': 'france', 'unit': 'a bur'" in str(store.phase_record("demo", "Fall 1901 Movement")["position"]).lower()
+    assert (
+        "'power': 'france', 'unit': 'a bur'"
+        in str(store.phase_record("demo", "Fall 1901 Movement")["position"]).lower()
+    )
     assert "processed" in said.lower() or "Spring 1901 Movement" in said, (door, said)
