@@ -43,11 +43,6 @@ def test_a_players_holiday_is_shown_to_the_games_people_not_to_visitors(site: Si
         assert [(a["power"], a["text"]) for a in away] == [("France", "away 3\u201321 Dec")], who
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="GET /api/games/G/absences is web/roster.py's (another engineer's file): it must pass "
-    "member=takes_part(viewer, name) to absences_seen, as the game page does",
-)
 def test_the_absences_call_tells_a_visitor_nobodys_holiday(site: Site) -> None:
     _ann_away(site)
     assert site.coordinator.get("/api/games/g/absences").json()["away"] != []

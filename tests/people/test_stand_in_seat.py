@@ -61,6 +61,10 @@ def test_a_stand_in_orders_the_seat_but_reads_nothing_the_player_sealed(site: Si
     _away_with_stand_in(site, "bo@example.org")
     bo = person_browser(site, bo_id)
     _nothing_sealed(site, bo)
+    # The live line check is the seat's too (the order page's), and only for the seat stood in for.
+    r = _api(site, bo, "POST", f"{G}/powers/France/check", {"text": "A par - pic"})
+    assert r.status_code == 200 and r.json()["lines"][0]["order"] and not r.json()["lines"][0]["error"], r.text
+    assert _api(site, bo, "POST", f"{G}/powers/England/check", {"text": "F lon - nth"}).status_code == 403
     # The seat is theirs to order: a version, ready.
     r = _api(site, bo, "POST", f"{G}/powers/France/orders", {"text": "A par - pic\nA mar h\nF bre h", "ready": True})
     assert r.status_code == 200 and r.json()["version"] == 2 and r.json()["accepted"] == 3, r.text

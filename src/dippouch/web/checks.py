@@ -21,8 +21,9 @@ __all__ = ["check_lines", "check_view", "left_out", "left_out_of", "no_left_out"
 
 
 def check_lines(web: Web, name: str, power: str, text: str, viewer: Viewer) -> list[LineCheck]:
-    """The arrival check, without recording anything: the very verdicts a submission would get."""
-    _, power = web.require_player(name, power, viewer)
+    """The arrival check, without recording anything: the very verdicts a submission would get (for the seat's
+    player or its stand-in, who both may order it)."""
+    _, power, _ = web.require_seat(name, power, viewer)
     _, v, pos, _, _ = web.open_phase(name)
     return check_orders(v, pos, power, order_text(text))
 
@@ -30,7 +31,7 @@ def check_lines(web: Web, name: str, power: str, text: str, viewer: Viewer) -> l
 def check_view(web: Web, name: str, power: str, text: str, viewer: Viewer) -> dict[str, Any]:
     """The line check as the order page shows it: each line's verdict (and note) with its subject (see
     :func:`order_subject`), and what happens to what the orders leave out (units without an order)."""
-    _, power = web.require_player(name, power, viewer)
+    _, power, _ = web.require_seat(name, power, viewer)
     text = order_text(text)
     _, v, pos, _, _ = web.open_phase(name)
     kind = v.calendar.kind(pos.phase)

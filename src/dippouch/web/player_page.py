@@ -21,36 +21,18 @@ from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 from dippouch.game import adjustment_delta
 from dippouch.play.orders import send_orders
-from dippouch.web.anonymity import stands_in
 from dippouch.web.checks import left_out, left_out_of, no_left_out, order_subject
-from dippouch.web.games import game_map, game_view, kind_name, phase_map, require_visible
+from dippouch.web.games import game_map, game_view, kind_name, phase_map
 from dippouch.web.inputs import order_text
-from dippouch.web.security import Forbidden, NotFound, Viewer
+from dippouch.web.security import Forbidden, Viewer
 from dippouch.web.service import Web
 
 __all__ = ["player_view", "require_seat", "submit", "vote"]
 
 
 def require_seat(web: Web, name: str, power: str, viewer: Viewer) -> tuple[Variant, str, bool]:
-    """(variant, power, whether as its stand-in) for a viewer who may order ``power``: its player, or its
-    stand-in while the player is away. Everything else of a seat (press, votes) asks :meth:`Web.require_player`,
-    which the stand-in's grant does not pass."""
-    if not stands_in(viewer, name):
-        v, power = web.require_player(name, power, viewer)
-        return v, power, False
-    require_visible(web, name, viewer)
-    v = web.variant_of(name)
-    try:
-        power = v.power(power).name
-    except KeyError as e:
-        raise NotFound(str(e.args[0])) from None
-    if viewer.plays(name, power):
-        return v, power, False
-    if stands_in(viewer, name, power):
-        return v, power, True
-    raise Forbidden(
-        f"you are not signed in as {power} in {name}: open the link your coordinator sent you, or sign in with its key"
-    )
+    """:meth:`Web.require_seat`: the player, or the seat's stand-in while the player is away."""
+    return web.require_seat(name, power, viewer)
 
 
 def player_view(web: Web, name: str, power: str, viewer: Viewer) -> dict[str, Any]:

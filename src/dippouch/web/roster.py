@@ -33,7 +33,7 @@ from dippouch.people.dates import DateError, day_range, short_range
 from dippouch.store import absences as absence_store
 from dippouch.store import addresses as address_store
 from dippouch.store.people import person_by_email
-from dippouch.web.anonymity import absences_seen, seen_powers
+from dippouch.web.anonymity import absences_seen, seen_powers, takes_part
 from dippouch.web.answers import (
     AbsenceAnswer,
     AbsencesAnswer,
@@ -786,10 +786,11 @@ def api_roster(request: Request) -> list[dict[str, Any]]:
 
 @api_router.get("/games/{name}/absences", **_answers(GameAbsencesAnswer))
 def api_game_absences(request: Request, name: str) -> dict[str, Any]:
-    """Who is away (days only), the game's policy and what it did at past deadlines: as public as the game."""
+    """The game's absence policy and what it did at past deadlines, as public as the game; who is away when, only
+    to those who take part in it (as the game page shows it)."""
     web, viewer = web_of(request), viewer_of(request)
     web.require_visible(name, viewer)
-    return absences_seen(game_absences_view(web, name), seen_powers(web, name, viewer))
+    return absences_seen(game_absences_view(web, name), seen_powers(web, name, viewer), member=takes_part(viewer, name))
 
 
 @api_router.post("/games/{name}/roster/settings", **_answers(RosterSettingsAnswer))

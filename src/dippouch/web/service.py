@@ -24,7 +24,7 @@ from dippouch.core.errors import DippouchError
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 from dippouch.game import position_from_data
-from dippouch.store.access import AccessStore
+from dippouch.store.access import STAND_IN, AccessStore
 from dippouch.store.models import PhaseRow
 from dippouch.store.repository import GameStore
 from dippouch.store.web_queries import game_exists, open_phase_id, phase_by_id
@@ -142,6 +142,27 @@ class Web:
                 f"you are not signed in as {power} in {name}: open the link your coordinator sent you, or sign in with its key"
             )
         return v, power
+
+    def require_seat(self, name: str, power: str, viewer: Viewer) -> tuple[Variant, str, bool]:
+        """(variant, power, whether as its stand-in) for a viewer who may order ``power``: its player, or its
+        stand-in while the player is away. Everything else of a seat (press, votes) asks
+        :meth:`require_player`, which a stand-in's grant does not pass."""
+        if not any(g.role == STAND_IN and g.game == name for g in viewer.grants):
+            v, power = self.require_player(name, power, viewer)
+            return v, power, False
+        self.require_visible(name, viewer)
+        v = self.variant_of(name)
+        try:
+            power = v.power(power).name
+        except KeyError as e:
+            raise NotFound(str(e.args[0])) from None
+        if viewer.plays(name, power):
+            return v, power, False
+        if any(g.role == STAND_IN and g.game == name and g.power == power for g in viewer.grants):
+            return v, power, True
+        raise Forbidden(
+            f"you are not signed in as {power} in {name}: open the link your coordinator sent you, or sign in with its key"
+        )
 
     def require_coordinator(self, name: str | None, viewer: Viewer) -> None:
         if name is not None:
