@@ -384,6 +384,18 @@ def test_cookies_over_https_carry_the_host_prefix(game: Site) -> None:
         "/games/g/play/Turkey/orders", data={"orders": "A con H", "csrf": token.group(1)}, follow_redirects=False
     )
     assert r.status_code == 303
+    # The one-time message is a __Host- cookie too, read once and cleared under that name ...
+    flash = next(v for k, v in r.headers.multi_items() if k == "set-cookie" and "dp_flash" in v)
+    assert flash.startswith("__Host-dp_flash=") and "Secure" in flash and "Path=/" in flash, flash
+    shown = c.get(r.headers["location"])
+    assert "Version 1 recorded" in shown.text
+    cleared = next(v for k, v in shown.headers.multi_items() if k == "set-cookie" and "dp_flash" in v)
+    assert cleared.startswith("__Host-dp_flash=") and "Max-Age=0" in cleared
+    # ... and a plain dp_flash tossed in by another host of the domain puts no words on the page.
+    planted = TestClient(game.app, base_url="https://testserver", raise_server_exceptions=False)
+    planted.cookies.set("__Host-dp_session", str(c.cookies.get("__Host-dp_session")))
+    planted.cookies.set("dp_flash", "Your%20account%20is%20suspended")
+    assert "suspended" not in planted.get("/games/g/play/Turkey").text
     # A session cookie without the prefix (which a subdomain or a plain-http page could plant) is ignored.
     tossed = TestClient(game.app, base_url="https://testserver", raise_server_exceptions=False)
     tossed.cookies.set("dp_session", str(c.cookies.get("__Host-dp_session")))

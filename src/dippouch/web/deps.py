@@ -16,6 +16,7 @@ from starlette.requests import Request
 
 from dippouch.settings import Site
 from dippouch.web.security import (
+    FLASH_COOKIE,
     Forbidden,
     RateLimiter,
     Viewer,
@@ -23,6 +24,7 @@ from dippouch.web.security import (
     client_id,
     csrf_cookie,
     csrf_field,
+    flash_cookie,
     session_token,
 )
 from dippouch.web.service import Web
@@ -80,14 +82,14 @@ def render(
         viewer = viewer_of(request)
     except WebError:
         viewer = Viewer()
-    flash = request.cookies.get("dp_flash")
+    flash = request.cookies.get(flash_cookie(request))
     # A refusal is flashed with a leading "!" (never in a quoted message): the page announces it as an alert.
     flash_error = bool(flash and flash.startswith("!"))
     shown = unquote(flash.removeprefix("!"))[:400] if flash else None
     ctx = {"viewer": viewer, "csrf": csrf_field(request), "flash": shown, "flash_error": flash_error, **context}
     resp = templates.TemplateResponse(request, template, ctx, status_code=status, headers=headers)
     if flash:
-        resp.delete_cookie("dp_flash", path="/")
+        resp.delete_cookie(FLASH_COOKIE, path="/")  # renamed with its prefix over https, as it was set
     set_csrf_cookie(request, resp)
     return resp
 
@@ -116,4 +118,4 @@ def set_flash(resp: Response, message: str, *, error: bool = False) -> None:
     """The message the next page shows once (and announces to a screen reader); ``error`` for a refusal,
     which it announces as an alert."""
     value = ("!" if error else "") + quote(message[:400])
-    resp.set_cookie("dp_flash", value, httponly=True, samesite="lax", path="/", max_age=60)
+    resp.set_cookie(FLASH_COOKIE, value, httponly=True, samesite="lax", path="/", max_age=60)

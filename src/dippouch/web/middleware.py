@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from dippouch.web.security import security_headers
+from dippouch.web.security import host_prefixed, security_headers
 
 __all__ = ["BODY_TIMEOUT", "MAX_BODY", "Headers", "Hosts", "Latency"]
 
@@ -61,9 +61,14 @@ class Headers:
 
         extra = security_headers()
 
+        https = scope.get("scheme") == "https"
+
         async def send_with(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = [*message.get("headers", []), *extra]
+                headers = message.get("headers", [])
+                if https:
+                    headers = [(k, host_prefixed(v) if k == b"set-cookie" else v) for k, v in headers]
+                message["headers"] = [*headers, *extra]
             await send(message)
 
         await self.app(scope, counted, send_with)

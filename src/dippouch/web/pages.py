@@ -32,6 +32,7 @@ from dippouch.web.security import (
     client_id,
     csrf_field,
     csrf_for_session,
+    flash_cookie,
     session_cookie,
     session_token,
 )
@@ -241,7 +242,9 @@ PLACEHOLDER = "__dippouch_csrf_placeholder__"
 
 def _anonymous(request: Request) -> bool:
     """A visitor whose page is the same as every other anonymous visitor's (but for the CSRF token)."""
-    return not (session_token(request) or request.headers.get("authorization") or request.cookies.get("dp_flash"))
+    return not (
+        session_token(request) or request.headers.get("authorization") or request.cookies.get(flash_cookie(request))
+    )
 
 
 def _from_cache(request: Request, html: str) -> Response:

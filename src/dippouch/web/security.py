@@ -19,7 +19,7 @@ from typing import TypeVar
 
 from starlette.requests import Request
 
-from dippouch.store.access import Grant
+from dippouch.store.access import STAND_IN, Grant
 
 __all__ = [
     "CSRF_COOKIE",
@@ -39,6 +39,8 @@ __all__ = [
     "csrf_cookie",
     "csrf_field",
     "csrf_for_session",
+    "flash_cookie",
+    "host_prefixed",
     "security_headers",
     "session_cookie",
     "session_token",
@@ -48,6 +50,7 @@ T = TypeVar("T")
 
 SESSION_COOKIE = "dp_session"
 CSRF_COOKIE = "dp_csrf"
+FLASH_COOKIE = "dp_flash"
 HOST_PREFIX = "__Host-"
 """Over https the cookies are named ``__Host-dp_session`` and ``__Host-dp_csrf``: a browser keeps such a
 cookie only if it was set Secure, with Path=/ and no Domain, by this very host, so a neighbouring subdomain
@@ -123,7 +126,13 @@ class Viewer:
         return [g.game for g in self.grants if g.role == "coordinator"]
 
     def in_game(self, game: str) -> bool:
-        return self.coordinates(game) or bool(self.powers(game))
+        """Plays, coordinates, or stands in for a seat of ``game`` today: who may open a private game's pages
+        (what each may read there is decided by the pages themselves)."""
+        return (
+            self.coordinates(game)
+            or bool(self.powers(game))
+            or any(g.role == STAND_IN and g.game == game for g in self.grants)
+        )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -141,6 +150,23 @@ def session_cookie(request: Request) -> str:
 
 def csrf_cookie(request: Request) -> str:
     return HOST_PREFIX + CSRF_COOKIE if _https(request) else CSRF_COOKIE
+
+
+def flash_cookie(request: Request) -> str:
+    """The one-time message's cookie (``__Host-`` prefixed over https, so a cookie tossed in by another host of
+    the domain cannot put words on our pages). Answers set it as ``dp_flash``; :func:`host_prefixed` renames it
+    on the way out."""
+    return HOST_PREFIX + FLASH_COOKIE if _https(request) else FLASH_COOKIE
+
+
+def host_prefixed(header: bytes) -> bytes:
+    """A ``Set-Cookie`` value for ``dp_flash`` as an https answer sends it: ``__Host-`` prefixed and ``Secure``
+    (the helpers that set it are not handed the request, and need not be)."""
+    name = FLASH_COOKIE.encode() + b"="
+    if not header.startswith(name):
+        return header
+    out = HOST_PREFIX.encode() + header
+    return out if b"; secure" in out.lower() else out + b"; Secure"
 
 
 def session_token(request: Request) -> str | None:
