@@ -1,4 +1,5 @@
-"""The in-process deadline scheduler of ``dippouch serve``: one thread that processes due phases.
+"""The in-process deadline scheduler of ``dippouch serve``: one thread that processes due phases, then tells
+people (notifications, and the mail queue sent when a mail server is set up), as a worker's look does.
 
 Small on purpose: each tick calls :func:`dippouch.worker.service.process_due`, the same function the
 ``dippouch worker`` processes run, so a phase is processed exactly once even if another process (a
@@ -15,7 +16,7 @@ import logging
 import threading
 
 from dippouch.web.service import Web
-from dippouch.worker.service import ScanMemory, default_fetch
+from dippouch.worker.service import ScanMemory, Task, default_fetch, default_tasks
 
 __all__ = ["DeadlineScheduler"]
 
@@ -23,12 +24,14 @@ log = logging.getLogger("dippouch.scheduler")
 
 
 class DeadlineScheduler:
-    def __init__(self, web: Web, interval: float = 15.0) -> None:
+    def __init__(self, web: Web, interval: float = 15.0, tasks: list[Task] | None = None) -> None:
+        """``tasks``: what runs after each look's processing (default: the worker's, notifications and mail)."""
         self.web = web
         self.interval = interval
         self._stop = threading.Event()
         self.memory = ScanMemory()
         self.fetch = default_fetch()
+        self.tasks = default_tasks() if tasks is None else tasks
         self._thread = threading.Thread(target=self._run, name="dippouch-deadlines", daemon=True)
 
     def start(self) -> None:
@@ -53,6 +56,16 @@ class DeadlineScheduler:
                 done.append(f"{p.game}: {p.phase}")
             if not batch:
                 break
+        # Then tell people: without this a server run alone (the embedded default, no workers) never sent a
+        # result, reminder or sign-in mail, however its mail was set up.
+        at = self.web.now() if self.web.clock_given else self.web.store.clock()
+        for task in self.tasks:
+            if self._stop.is_set():
+                break
+            try:
+                task(self.web.store, at)
+            except Exception:  # one task's trouble (a mail server away) must not stop deadlines or the others
+                log.exception("scheduler task %s failed", getattr(task, "__name__", type(task).__name__))
         return done
 
     def _run(self) -> None:
