@@ -25,6 +25,7 @@ from starlette.requests import ClientDisconnect, Request
 
 from dippouch import __version__
 from dippouch.core.errors import DippouchError
+from dippouch.mail.notices import mail_unavailable
 from dippouch.settings import Site, metrics_networks
 from dippouch.settings import site as installation_site
 from dippouch.store.db import DatabaseBusy, DatabaseError
@@ -114,6 +115,8 @@ def create_app(
     app.state.budget = WorkBudget(float("inf") if limits == {} else WORK_SECONDS, 60.0)
     templates = Jinja2Templates(directory=str(HERE / "templates"))
     templates.env.globals["quote"] = quote
+    # Why mail cannot be sent now (None when it can): the sign-in pages say so where a newcomer waits for a link.
+    templates.env.globals["mail_unavailable"] = mail_unavailable
     app.state.templates = templates
 
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
@@ -123,6 +126,7 @@ def create_app(
         api,
         notify,
         openings,
+        outbox,
         pages,
         press,
         review,
@@ -143,6 +147,7 @@ def create_app(
         openings.pages,
         roster.router,
         notify.router,
+        outbox.router,
     ):
         app.router.routes.extend(router.routes)
 
