@@ -3,7 +3,8 @@
 Rule modules (:mod:`dippouch.core.rules`) are plug-ins: when imported they register map hooks, behaviours
 for hook points, hook sets, victory and draw tests, state keys, order syntax, order formats, legal orders
 and drawings of their order kinds. Each registry is a dictionary here, at the bottom of the core (this
-module imports no other core module), so that the modules which read a registry (the variant builder,
+module imports no other core module; the type checker alone reads :mod:`~dippouch.core.position`, which
+imports no registry), so that the modules which read a registry (the variant builder,
 the schema, notation, the rule hooks, the renderer) and the modules which fill it import only this, and
 the imports keep pointing one way. The registering functions with their checks and documentation stay
 with the module whose idea they belong to (:func:`dippouch.core.rules.base.behaviour`,
@@ -12,6 +13,12 @@ is here, once.
 
 Kept out of the schema so that a command playing a variant already built (read back from
 :mod:`dippouch.compiled`) does not import the schema's declarations, which only checking a file needs.
+
+A registry whose entries take a variant or an order types them ``Any``: naming
+:class:`~dippouch.core.variant.Variant` or :class:`~dippouch.core.orders.Order` here, even for the type
+checker only, would make them (they read this module) and this module import each other. The registering
+functions type their arguments in full (:func:`dippouch.core.rules.base.register_victory`,
+:func:`dippouch.core.notation.register_format`...), so what enters a registry is checked where it enters.
 """
 
 from __future__ import annotations
@@ -23,9 +30,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from dippouch.core.orders import Order
     from dippouch.core.position import Position
-    from dippouch.core.variant import Variant
 
 __all__ = [
     "BEHAVIOURS",
@@ -100,12 +105,12 @@ HOOK_SETS: dict[str, type[Any]] = {}
 #: Points: the hook points, ``"hooks"`` (hook sets), ``"victory"`` and ``"draw"``.
 DESCRIPTIONS: dict[tuple[str, str], str] = {}
 #: Victory tests a variant names with ``[victory] hook = "name"``: (variant, position) -> winner or None.
-VICTORY_HOOKS: dict[str, Callable[[Variant, Position], str | None]] = {}
+VICTORY_HOOKS: dict[str, Callable[[Any, Position], str | None]] = {}
 #: Draw conditions a variant names with ``[victory] draw_hook = "name"``: (variant, position) -> the powers
 #: that may share a draw now, or None when no draw is possible.
-DRAW_HOOKS: dict[str, Callable[[Variant, Position], list[str] | None]] = {}
+DRAW_HOOKS: dict[str, Callable[[Any, Position], list[str] | None]] = {}
 #: ``Position.state`` key -> ``check(variant, value) -> problem or None`` (:func:`~dippouch.core.rules.base.state_key`).
-STATE_KEYS: dict[str, Callable[[Variant, Any], str | None]] = {}
+STATE_KEYS: dict[str, Callable[[Any, Any], str | None]] = {}
 #: ``[variant] map_hooks = ["name"]`` -> ``fn(data) -> extra fleet edges`` (read by :mod:`dippouch.core.variant`).
 MAP_HOOKS: dict[str, Callable[[Mapping[str, Any]], Iterable[tuple[str, str]]]] = {}
 
@@ -141,7 +146,7 @@ SYNTAX: dict[str, list[tuple[Callable[..., Any], tuple[str, ...]]]] = {}
 SYNTAX_GENERATION = [0]
 """Counts syntax registrations: a lexicon made before the latest one is made again."""
 #: Order class -> ``formatter(variant, order, full) -> text`` (:func:`dippouch.core.notation.register_format`).
-FORMATS: dict[type[Any], Callable[[Variant, Any, bool], str]] = {}
+FORMATS: dict[type[Any], Callable[[Any, Any, bool], str]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -212,7 +217,7 @@ def legal_order_makers(rules: Mapping[str, Any]) -> list[Callable[..., None]]:
     return [k.legal for k in ORDER_KINDS.values() if k.legal is not None and k.rule is not None and rules.get(k.rule)]
 
 
-def drawing_of(order: Order) -> Drawing | None:
+def drawing_of(order: object) -> Drawing | None:
     """How ``order`` is drawn: by its class's registration (a subclass uses its nearest registered base)."""
     for cls in type(order).__mro__:
         kind = ORDER_KINDS.get(cls)
@@ -223,10 +228,10 @@ def drawing_of(order: Order) -> Drawing | None:
 
 #: Marks beside units that a variant's state asks for: ``fn(variant, position) -> province abbreviation ->
 #: (CSS class, letter)`` (W3K's conversions under way). The renderer draws each as a small lettered disc.
-UNIT_BADGES: list[Callable[[Variant, Position], Mapping[str, tuple[str, str]]]] = []
+UNIT_BADGES: list[Callable[[Any, Position], Mapping[str, tuple[str, str]]]] = []
 
 
-def register_unit_badge(fn: Callable[[Variant, Position], Mapping[str, tuple[str, str]]]) -> None:
+def register_unit_badge(fn: Callable[[Any, Position], Mapping[str, tuple[str, str]]]) -> None:
     UNIT_BADGES.append(fn)
 
 

@@ -26,6 +26,7 @@ from dippouch.core.board import CONVOY, HOLD, MOVE, NONE, SUPPORT
 from dippouch.core.board import BoardRoutes as _BoardRoutes
 from dippouch.core.board import Tables as _Tables
 from dippouch.core.board import tables as _tables
+from dippouch.core.fast.decisions import Entry
 from dippouch.core.fast.movement import settle_standard_orders
 from dippouch.core.mapdata import GameMap
 from dippouch.core.order_checks import Judgement, movement_problem
@@ -63,12 +64,6 @@ class MovementOutcome(NamedTuple):
     """Province -> unit after the phase (dislodged units removed)."""
     dislodged: dict[int, Dislodged]
     """Province -> units that must retreat (those with no retreat already disbanded)."""
-
-
-_EntryT = tuple[str, int, Order, int]
-"""A submitted order: power, index in the power's list, order and slot: the province of its unit for the
-order the unit carries out (judged at the end), or ``province_count + k`` for the k-th order decided on the
-spot (illegal), whose outcome and reason are kept at that slot."""
 
 
 _new_tuple = tuple.__new__
@@ -426,14 +421,14 @@ class _Judge:
         r: _Resolver,
         std: bool,
         plain_order: bool,
-        entries: list[_EntryT],
+        entries: list[Entry],
         spot: list[int],
         word: list[Outcome | None],
         reasons: list[str | Reason],
         wrong_coast: dict[int, str],
         stand_in: dict[int, Order],
         moves: list[int],
-        supports: list[_EntryT],
+        supports: list[Entry],
         convoy_orders: dict[tuple[int, int], list[int]],
         convoys: list[tuple[int, Convoy]],
         holds: list[int],
@@ -613,9 +608,9 @@ def adjudicate_movement(
     tab, std, plain_order = setup[1], setup[2], setup[3]
     loc_prov = tab.loc_prov
     mk = hooks.movement_kind
-    # One entry per submitted order (see _EntryT): the order its unit carries out is judged at the end,
+    # One entry per submitted order (see Entry): the order its unit carries out is judged at the end,
     # anything else is decided on the spot.
-    entries: list[_EntryT] = []
+    entries: list[Entry] = []
     stand_in: dict[int, Order] = {}
     word: list[Outcome | None] = [None] * n
     """Slot -> outcome. For a province, of the order its unit carries out, once known: set for orders settled
@@ -638,7 +633,7 @@ def adjudicate_movement(
     moves: list[int] = []
     """Provinces of the units whose move is carried out, in the order given. (An army's move by convoy is
     marked in the resolver's ``convoyed`` as it is accepted.)"""
-    supports: list[_EntryT] = []
+    supports: list[Entry] = []
     """The supports carried out: their entries (the fast loop's own, shared with ``entries``), with the
     support order the unit carries out. Its destination province (or -1) is in the resolver's ``dest``."""
     convoys: list[tuple[int, Convoy]] = []
@@ -824,13 +819,13 @@ def _finish(
     hooks: RuleHooks,
     position: Position,
     r: _Resolver,
-    entries: list[_EntryT],
+    entries: list[Entry],
     stand_in: dict[int, Order],
     word: list[Outcome | None],
     why: list[str | Reason],
     spot: list[int],
     moves: list[int],
-    supports: list[_EntryT],
+    supports: list[Entry],
     matched: list[int],
     convoys: list[tuple[int, Convoy]],
     holds: list[int],
@@ -918,7 +913,7 @@ def _finish_general(
     hooks: RuleHooks,
     position: Position,
     r: _Resolver,
-    entries: list[_EntryT],
+    entries: list[Entry],
     stand_in: dict[int, Order],
     word: list[Outcome | None],
     why: list[str | Reason],
@@ -1054,7 +1049,7 @@ def _finish_general(
     return _new_tuple(MovementOutcome, (results, new_units, dislodged))
 
 
-def _flagged(entries: list[_EntryT], code: list[int], units: Mapping[int, Unit], spot: list[int]) -> set[int]:
+def _flagged(entries: list[Entry], code: list[int], units: Mapping[int, Unit], spot: list[int]) -> set[int]:
     """Units with no order carried out whose first order of their own power's (an illegal one) stands in for
     it in the results, so they get no automatic hold."""
     flagged: set[int] = set()

@@ -8,6 +8,8 @@ the benchmark take them from here instead:
 - :mod:`.movement`: a movement phase's standard orders settled inline (what ``_Judge.general`` would
   accept, accepted without the general judgement);
 - :mod:`.legal_orders`: a position's legal orders joined from per-map and per-group caches.
+- :mod:`.decisions`: the types the readable resolver and the fast loop share (so neither imports the other
+  for them).
 
 Each is held to its readable twin by agreement tests: tests/core/test_movement_paths_agree.py,
 tests/core/test_adjustment_paths_agree.py, tests/core/test_legal.py (the fast and general listings),

@@ -17,13 +17,10 @@ tables), so moving it costs one call a phase.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from dippouch.core.board import CONVOY, HOLD, MOVE, SUPPORT, BoardRoutes, Tables
+from dippouch.core.fast.decisions import Entry, ResolverLists
 from dippouch.core.orders import Convoy, Hold, Move, Order, Support
-
-if TYPE_CHECKING:
-    from dippouch.core.movement import _EntryT, _Resolver
 
 __all__ = ["settle_standard_orders"]
 
@@ -32,9 +29,9 @@ def settle_standard_orders(
     orders: Mapping[str, Sequence[Order]],
     tab: Tables,
     routes: BoardRoutes,
-    r: _Resolver,
-    entries: list[_EntryT],
-    supports: list[_EntryT],
+    r: ResolverLists,
+    entries: list[Entry],
+    supports: list[Entry],
     moves: list[int],
     holds: list[int],
     convoy_orders: dict[tuple[int, int], list[int]],
