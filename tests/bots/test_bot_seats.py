@@ -10,12 +10,12 @@ from typer.testing import CliRunner
 
 import dippouch.cli.bots
 import dippouch.cli.game  # noqa: F401  (register the commands)
-from dippouch.bots.seats import play_seats, process_with_bots
+from dippouch.bots.seats import bot_seats, play_seats, process_with_bots, seat_bot, set_disorder_bot
 from dippouch.catalog import load_variant
 from dippouch.cli import app
 from dippouch.game import GameError, Settings
 from dippouch.store import GameStore
-from dippouch.store.bots import bot_seats, games_with_bots, seat_bot, set_disorder_bot
+from dippouch.store.bots import games_with_bots
 from dippouch.worker.service import process_due
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=UTC)

@@ -15,11 +15,10 @@ import pytest
 from typer.testing import CliRunner
 
 from dippouch import settings
-from dippouch.bots.seats import play_seats
+from dippouch.bots.seats import play_seats, seat_bot
 from dippouch.cli import app, register_commands
 from dippouch.mail.intake import take_in
 from dippouch.store import GameStore
-from dippouch.store.bots import seat_bot
 from websupport import Site
 
 ORDERS = "A Par - Bur\nA Mar - Spa\nF Bre - Mao\nReady"

@@ -11,7 +11,7 @@ import pytest
 from test_web_browser import ARTIFACTS, CHROMIUM_ARGS, _chromium
 
 from browsersupport import served
-from dippouch.store.bots import bot_seats
+from dippouch.bots.seats import bot_seats
 
 
 @pytest.fixture(scope="module")

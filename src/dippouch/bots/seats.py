@@ -10,6 +10,9 @@ a person takes the seat back (``dippouch players replace``).
 
 The worker and the web app's deadline scheduler call :func:`play_seats` before they process due phases;
 ``dippouch process`` calls :func:`process_with_bots`, which lets the bots act in each phase it opens.
+
+A bot's seat is stored as a player named ``bot:LEVEL`` (:mod:`dippouch.store.bots`); which levels there are
+is the bots' knowledge, so reading a seat's level and checking a level asked for are here.
 """
 
 from __future__ import annotations
@@ -25,12 +28,68 @@ from dippouch.bots import LEVELS, make_bot
 from dippouch.bots.base import Bot, settle
 from dippouch.bots.engine import format_order
 from dippouch.game import GameError, position_from_data
-from dippouch.store.bots import bot_level, games_with_bots, seat_bot
+from dippouch.store.bots import BOT_PREFIX, games_with_bots, save_disorder_bot
 from dippouch.store.repository import GameStore
 
-__all__ = ["BotMove", "play_outside", "play_seats", "process_with_bots"]
+__all__ = [
+    "BotMove",
+    "bot_level",
+    "bot_player",
+    "bot_seats",
+    "check_level",
+    "play_outside",
+    "play_seats",
+    "process_with_bots",
+    "seat_bot",
+    "set_disorder_bot",
+]
 
 log = logging.getLogger("dippouch.bots")
+
+
+def check_level(level: str) -> str:
+    """The level's canonical name, or a clear error listing the levels."""
+    name = str(level).strip().lower()
+    if name.startswith(BOT_PREFIX):
+        name = name[len(BOT_PREFIX) :]
+    if name not in LEVELS:
+        raise GameError(f"unknown bot level {level!r}; the levels are {', '.join(LEVELS)}")
+    return name
+
+
+def bot_player(level: str) -> str:
+    """The player name a bot of ``level`` sits under."""
+    return BOT_PREFIX + check_level(level)
+
+
+def bot_level(player: str | None) -> str | None:
+    """The level of the bot playing as ``player``, or ``None`` for a person (or nobody)."""
+    if player and player.startswith(BOT_PREFIX) and player[len(BOT_PREFIX) :] in LEVELS:
+        return player[len(BOT_PREFIX) :]
+    return None
+
+
+def seat_bot(store: GameStore, game: str, power: str, level: str, *, now: datetime) -> str:
+    """Seat a bot of ``level`` on ``power`` (replacing whoever plays it, or taking an empty seat)."""
+    return store.assign(game, power, bot_player(level), now=now, replace=True)
+
+
+def bot_seats(store: GameStore, game: str) -> dict[str, str]:
+    """Power -> level of every power a bot plays now."""
+    out: dict[str, str] = {}
+    for power, current, _ in store.players(game):
+        level = bot_level(current)
+        if level is not None:
+            out[power] = level
+    return out
+
+
+def set_disorder_bot(store: GameStore, game: str, level: str | None, *, now: datetime) -> str | None:
+    """Set (or with ``None`` clear) the game's policy: a bot of ``level`` takes over powers in civil disorder.
+    Returns the level set."""
+    chosen = check_level(level) if level is not None else None
+    save_disorder_bot(store, game, chosen, now=now)
+    return chosen
 
 
 @dataclass(frozen=True)

@@ -19,8 +19,7 @@ def seat_bot_command(
 ) -> None:
     """Seat a bot of LEVEL on POWER; it sends orders as soon as each phase opens (`players replace` hands the
     seat back to a person)."""
-    from dippouch.bots.seats import play_seats
-    from dippouch.store.bots import bot_player, seat_bot
+    from dippouch.bots.seats import bot_player, play_seats, seat_bot
 
     store = _store(db)
     p = seat_bot(store, game, power, level, now=_now(now))
@@ -39,7 +38,7 @@ def bot_policy(
     now: str | None = NowOption,
 ) -> None:
     """A bot of LEVEL takes over every power of GAME that falls into civil disorder, until a person takes the seat."""
-    from dippouch.store.bots import set_disorder_bot
+    from dippouch.bots.seats import set_disorder_bot
 
     chosen = set_disorder_bot(_store(db), game, None if level.strip().lower() == "off" else level, now=_now(now))
     if chosen is None:

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from dippouch.bots.seats import play_seats
-from dippouch.store.bots import bot_seats
+from dippouch.bots.seats import bot_seats, play_seats
 from dippouch.store.repository import GameStore
 
 __all__ = ["MAX_STEPS", "go_on"]

@@ -8,12 +8,11 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from dippouch.bots.seats import play_seats
+from dippouch.bots.seats import bot_player, play_seats, set_disorder_bot
+from dippouch.bots.seats import seat_bot as seat_bot_in_store
 from dippouch.mail.notices import mail_unavailable, queue_player_link
 from dippouch.store import absences as absence_store
 from dippouch.store.access import VISIBILITIES
-from dippouch.store.bots import bot_player, set_disorder_bot
-from dippouch.store.bots import seat_bot as seat_bot_in_store
 from dippouch.store.people import person_by_email, seat_person
 from dippouch.web.games import game_view
 from dippouch.web.inputs import duration, duration_text, names, number_or_none

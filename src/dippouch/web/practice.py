@@ -19,18 +19,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from dippouch.bots import LEVELS
-from dippouch.bots.seats import play_seats
+from dippouch.bots.practice import practice_visit_due
+from dippouch.bots.seats import check_level, play_seats, seat_bot
 from dippouch.catalog import load_variant, variants_usable
 from dippouch.core.errors import DippouchError
 from dippouch.game import Settings
-from dippouch.store.bots import (
-    check_level,
-    note_practice_visit,
-    open_practice_games,
-    practice_slot,
-    practice_visit_due,
-    seat_bot,
-)
+from dippouch.store.bots import note_practice_visit, open_practice_games, practice_slot
 from dippouch.store.installation import installation_secret
 from dippouch.web.security import BadInput, TooMany
 from dippouch.web.service import Web

@@ -29,8 +29,9 @@ from datetime import datetime
 from types import FrameType
 from typing import Any
 
+from dippouch.bots.practice import stop_left_practice_games
 from dippouch.store import GameStore
-from dippouch.store.bots import games_with_bots, stop_left_practice_games
+from dippouch.store.bots import games_with_bots
 from dippouch.store.db import DatabaseError
 from dippouch.store.queues import mail_queue_depth
 from dippouch.store.repository import DuePhase, PhaseFailed

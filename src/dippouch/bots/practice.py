@@ -1,0 +1,60 @@
+"""Practice games against bots: when a visit is worth writing down, and when a game its person left stops.
+
+A practice game is started from the web (:mod:`dippouch.web.practice`) with bots in every other seat. Its
+person may simply go away; the bots would then play on, and the game hold its place under the caps on
+practice games, for ever. So each visit is noted (at most every :data:`PRACTICE_SEEN_EVERY`), and the
+workers pause a game not visited for :func:`practice_idle`. What is stored, and how, is
+:mod:`dippouch.store.bots`'s.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from dippouch.game import GameError, Settings, as_utc
+from dippouch.store.bots import note_practice_left, practice_game, practice_games
+from dippouch.store.db import Database
+from dippouch.store.repository import GameStore
+
+__all__ = ["PRACTICE_SEEN_EVERY", "practice_idle", "practice_visit_due", "stop_left_practice_games"]
+
+PRACTICE_SEEN_EVERY = timedelta(minutes=10)
+"""A visit is written down at most this often (a page reloaded every few seconds writes nothing)."""
+
+
+def practice_idle(settings: Settings) -> timedelta:
+    """How long a practice game runs on without its person before it is stopped: ten of its movement
+    phases, at least an hour and at most a week (a game "a phase every 2 minutes" would otherwise play
+    itself to the end, bots against nobody; one "when I'm ready" would hold its place under the caps)."""
+    return min(max(10 * settings.duration("movement"), timedelta(hours=1)), timedelta(days=7))
+
+
+def practice_visit_due(db: Database, game: str, *, now: datetime) -> bool:
+    """Whether a visit to ``game`` now is one to write down: it is a running practice game whose last visit
+    written is older than :data:`PRACTICE_SEEN_EVERY`. Reads only (give it a reader store: on SQLite a page
+    view then takes no write lock)."""
+    found = practice_game(db, game)
+    if found is None:
+        return False
+    seen = found.settings.practice_seen
+    return not seen or as_utc(now) - as_utc(datetime.fromisoformat(seen)) >= PRACTICE_SEEN_EVERY
+
+
+def stop_left_practice_games(store: GameStore, *, now: datetime) -> list[str]:
+    """Pause every practice game whose person has not come to it for :func:`practice_idle` (since it started,
+    if never): its bots stop playing, its clock stops, and it leaves the caps. The game and its history stay
+    as they are (the person's link still shows it). The games stopped, by name."""
+    now = as_utc(now)
+    left: list[str] = []
+    for game in practice_games(store):
+        settings = game.settings
+        seen = as_utc(datetime.fromisoformat(settings.practice_seen)) if settings.practice_seen else game.created_at
+        if now - seen < practice_idle(settings):
+            continue
+        try:
+            store.pause(game.name, now=now)
+        except GameError:
+            continue  # paused or over meanwhile (another worker, the game's last phase)
+        note_practice_left(store, game.name, last_seen=seen, now=now)
+        left.append(game.name)
+    return left
