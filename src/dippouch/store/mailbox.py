@@ -1,8 +1,8 @@
 """The mail record's queries: what :mod:`dippouch.mail` and ``dippouch mail ...`` read and write (messages,
 attachments, the outbox, players' tokens), behind public functions so that only the store speaks SQL.
 
-Like :mod:`dippouch.store.review`, this module never imports the repository (which may import it): the
-functions take any object with a ``session()`` method, typed as :class:`GameStore`.
+The functions take the open database (:class:`~dippouch.store.db.Database`), as the store's other modules do,
+and read rows through :mod:`~dippouch.store.rows`, so this module never names the repository that offers them.
 """
 
 from __future__ import annotations
@@ -14,13 +14,14 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from dippouch.game import GameError, as_utc
+from dippouch.store.db import Database
 from dippouch.store.models import EventRow, GameRow, PhaseRow, SubmissionRow
 from dippouch.store.models_mail import (
     FetchStateRow,
@@ -32,9 +33,9 @@ from dippouch.store.models_mail import (
     OutboxFileRow,
     OutboxRow,
 )
-
-if TYPE_CHECKING:
-    from dippouch.store.repository import GameStore
+from dippouch.store.readiness import civil_disorder as disorder_now
+from dippouch.store.rows import current_phase, game_row, game_variant
+from dippouch.store.standing import standing_versions
 
 __all__ = ["game_id", "held_by_confirmation", "known_token", "player_token", "set_up_defaults"]
 
@@ -46,7 +47,7 @@ def new_token() -> str:
     return "dp-" + "".join(secrets.choice(alphabet) for _ in range(10))
 
 
-def game_id(store: GameStore, game: str) -> int:
+def game_id(store: Database, game: str) -> int:
     """The game's id, or a refusal naming the games there are."""
     with store.session() as s:
         gid = s.scalars(sa.select(GameRow.id).where(GameRow.name == game)).first()
@@ -62,7 +63,7 @@ def set_up_defaults(now: datetime) -> dict[str, Any]:
     return {"since": as_utc(now).isoformat(), "enabled": False, "set_up": False}
 
 
-def player_token(store: GameStore, game_id: int, power: str, address: str, *, now: datetime) -> str:
+def player_token(store: Database, game_id: int, power: str, address: str, *, now: datetime) -> str:
     """The power's token for its registered address (made on first use, and anew when the address changes:
     a new player does not inherit the last one's secret). Kept with the game's mail settings."""
     addr = address.strip().lower()
@@ -83,7 +84,7 @@ def player_token(store: GameStore, game_id: int, power: str, address: str, *, no
         return str(mine["token"])
 
 
-def known_token(store: GameStore, game_id: int, power: str, address: str) -> str | None:
+def known_token(store: Database, game_id: int, power: str, address: str) -> str | None:
     """The power's token if one was made for this address (``None``: none taught yet, so none to prove with)."""
     with store.session() as s:
         row = s.get(GameMailRow, game_id)
@@ -93,7 +94,7 @@ def known_token(store: GameStore, game_id: int, power: str, address: str) -> str
     return None
 
 
-def dismiss_held(store: GameStore, mail_id: int) -> None:
+def dismiss_held(store: Database, mail_id: int) -> None:
     """The coordinator sets a held message aside for good (it stays in the record, dismissed)."""
     with store.session() as s, s.begin():
         m = s.get(MailMessageRow, mail_id)
@@ -105,7 +106,7 @@ def dismiss_held(store: GameStore, mail_id: int) -> None:
         m.reason = "dismissed by the coordinator"
 
 
-def held_by_confirmation(store: GameStore, sender: str, code: str) -> int | None:
+def held_by_confirmation(store: Database, sender: str, code: str) -> int | None:
     """The held message (unproven, from ``sender``) whose confirmation code is ``code``, if any."""
     with store.session() as s:
         rows = s.execute(
@@ -452,7 +453,7 @@ def queue_in(
     return True
 
 
-def queue_mail(store: GameStore, **message: Any) -> bool:
+def queue_mail(store: Database, **message: Any) -> bool:
     """:func:`queue_in` in a transaction of its own."""
     with store.session() as s, s.begin():
         return queue_in(s, **message)
@@ -479,12 +480,12 @@ def _claim_notice(s: Session, key: str, game_id: int | None, now: datetime) -> b
     return True
 
 
-def notice_claimed(store: GameStore, key: str) -> bool:
+def notice_claimed(store: Database, key: str) -> bool:
     with store.session() as s:
         return s.get(MailNoticeRow, key) is not None
 
 
-def queue_notices_once(store: GameStore, notices: Sequence[Notice], now: datetime) -> tuple[list[str], int]:
+def queue_notices_once(store: Database, notices: Sequence[Notice], now: datetime) -> tuple[list[str], int]:
     """Record each notice under its key and queue its messages, in one transaction: a notice already
     recorded (by this or another process) queues nothing. Returns the keys recorded now and the count of
     messages queued."""
@@ -518,7 +519,7 @@ def _entry(row: OutboxRow, *, files: bool) -> OutboxEntry:
     )
 
 
-def claim_outbox(store: GameStore, now: datetime, worker: str, lease: timedelta) -> int | None:
+def claim_outbox(store: Database, now: datetime, worker: str, lease: timedelta) -> int | None:
     """Claim the next message due (one process sends it; PostgreSQL skips rows another holds)."""
     with store.session() as s, s.begin():
         q = (
@@ -542,7 +543,7 @@ def claim_outbox(store: GameStore, now: datetime, worker: str, lease: timedelta)
         return row.id
 
 
-def outbox_entry(store: GameStore, row_id: int) -> OutboxEntry:
+def outbox_entry(store: Database, row_id: int) -> OutboxEntry:
     with store.session() as s:
         row = s.get(OutboxRow, row_id)
         if row is None:
@@ -550,7 +551,7 @@ def outbox_entry(store: GameStore, row_id: int) -> OutboxEntry:
         return _entry(row, files=True)
 
 
-def finish_outbox(store: GameStore, row_id: int, worker: str, **values: object) -> None:
+def finish_outbox(store: Database, row_id: int, worker: str, **values: object) -> None:
     """Record what became of a claimed message (only by the process that claimed it)."""
     with store.session() as s, s.begin():
         s.execute(
@@ -560,7 +561,7 @@ def finish_outbox(store: GameStore, row_id: int, worker: str, **values: object) 
         )
 
 
-def outbox_entries(store: GameStore, *, include_sent: bool) -> list[OutboxEntry]:
+def outbox_entries(store: Database, *, include_sent: bool) -> list[OutboxEntry]:
     """The queue for ``mail outbox`` (without the files)."""
     with store.session() as s:
         q = sa.select(OutboxRow).order_by(OutboxRow.id)
@@ -569,12 +570,12 @@ def outbox_entries(store: GameStore, *, include_sent: bool) -> list[OutboxEntry]
         return [_entry(r, files=False) for r in s.scalars(q)]
 
 
-def pending_count(store: GameStore) -> int:
+def pending_count(store: Database) -> int:
     with store.session() as s:
         return int(s.scalar(sa.select(sa.func.count()).where(OutboxRow.status == "pending")) or 0)
 
 
-def retry_outbox(store: GameStore, row_id: int, now: datetime) -> None:
+def retry_outbox(store: Database, row_id: int, now: datetime) -> None:
     """Queue a refused (or waiting) message to go at the next send; a sent one is never sent twice."""
     with store.session() as s, s.begin():
         r = s.get(OutboxRow, row_id)
@@ -588,14 +589,14 @@ def retry_outbox(store: GameStore, row_id: int, now: datetime) -> None:
 # -- how far a mailbox was read ----------------------------------------------------------------------------
 
 
-def fetched_up_to(store: GameStore, origin: str, validity: int) -> int:
+def fetched_up_to(store: Database, origin: str, validity: int) -> int:
     """The last UID taken from the mailbox ``origin`` (0 if none, or if its UIDVALIDITY changed)."""
     with store.session() as s:
         state = s.get(FetchStateRow, origin)
         return state.last_uid if state is not None and state.uidvalidity == validity else 0
 
 
-def record_fetched(store: GameStore, origin: str, validity: int, uid: int) -> None:
+def record_fetched(store: Database, origin: str, validity: int, uid: int) -> None:
     """The mailbox was read up to ``uid`` (0: opened, nothing in it yet)."""
     with store.session() as s, s.begin():
         state = s.get(FetchStateRow, origin)
@@ -643,7 +644,7 @@ def _info(m: MailMessageRow, game: str | None, *, raw: bool) -> MessageInfo:
     )
 
 
-def messages(store: GameStore, *, game: str | None = None, status: str | None = None) -> list[MessageInfo]:
+def messages(store: Database, *, game: str | None = None, status: str | None = None) -> list[MessageInfo]:
     """Messages taken in, oldest first: a game's (refused by name if there is none), of a status."""
     gid = game_id(store, game) if game is not None else None
     with store.session() as s:
@@ -662,7 +663,7 @@ class PhaseSeal:
     deadline: datetime | None
 
 
-def message_and_phases(store: GameStore, mail_id: int) -> tuple[MessageInfo, list[PhaseSeal]]:
+def message_and_phases(store: Database, mail_id: int) -> tuple[MessageInfo, list[PhaseSeal]]:
     """A message (with its raw content) and the phases whose seal covers it: its own phase (and, if that was
     set aside unprocessed by a rollback onto itself, the open phase its orders live on in), else the open
     phases of its game, or of every game for a message that fits none."""
@@ -690,7 +691,7 @@ def message_and_phases(store: GameStore, mail_id: int) -> tuple[MessageInfo, lis
 # -- intake ------------------------------------------------------------------------------------------------
 
 
-def mail_config(store: GameStore, game_id: int) -> dict[str, Any]:
+def mail_config(store: Database, game_id: int) -> dict[str, Any]:
     """A game's mail settings (``mail setup``; empty before)."""
     with store.session() as s:
         row = s.get(GameMailRow, game_id)
@@ -728,7 +729,7 @@ class GameView:
     config: dict[str, Any]
 
 
-def games_for_mail(store: GameStore, *, set_up_only: bool = False) -> list[GameView]:
+def games_for_mail(store: Database, *, set_up_only: bool = False) -> list[GameView]:
     """Every game mail can reach (``set_up_only``: those with mail settings), oldest first, with its
     current phase."""
     out = []
@@ -740,13 +741,13 @@ def games_for_mail(store: GameStore, *, set_up_only: bool = False) -> list[GameV
             cfg_row = s.get(GameMailRow, g.id)
             if set_up_only and (cfg_row is None or not dict(cfg_row.config).get("enabled", True)):
                 continue
-            ph = store.current_phase(s, g)
+            ph = current_phase(s, g)
             out.append(
                 GameView(
                     g.id,
                     g.name,
                     g.status,
-                    store.game_variant(g),
+                    game_variant(g),
                     dict(g.settings),
                     [PlayerView(r.power, r.name, r.email, r.replaced_at, r.assigned_at) for r in g.players],
                     PhaseView(ph.id, ph.name, ph.position, ph.deadline) if ph is not None else None,
@@ -756,7 +757,7 @@ def games_for_mail(store: GameStore, *, set_up_only: bool = False) -> list[GameV
     return out
 
 
-def next_version(store: GameStore, phase_id: int, power: str) -> int:
+def next_version(store: Database, phase_id: int, power: str) -> int:
     with store.session() as s:
         n = s.scalars(
             sa.select(sa.func.max(SubmissionRow.version)).where(
@@ -767,7 +768,7 @@ def next_version(store: GameStore, phase_id: int, power: str) -> int:
 
 
 def submission_id(
-    store: GameStore, power: str, version: int, *, phase_id: int | None = None, game_id: int | None = None
+    store: Database, power: str, version: int, *, phase_id: int | None = None, game_id: int | None = None
 ) -> int | None:
     """The id of a power's version in a phase (``phase_id``), or in a game's open phase (``game_id``)."""
     with store.session() as s:
@@ -782,7 +783,7 @@ def submission_id(
 
 
 def store_message(
-    store: GameStore,
+    store: Database,
     *,
     raw: bytes,
     message_id: str | None,
@@ -837,7 +838,7 @@ def store_message(
         return "taken in before (by another process)"
 
 
-def record_message(store: GameStore, mail_id: int, **values: Any) -> None:
+def record_message(store: Database, mail_id: int, **values: Any) -> None:
     """What became of a message: its status, reason, game, phase, power, submission; ``reading`` is merged."""
     with store.session() as s, s.begin():
         row = s.get(MailMessageRow, mail_id)
@@ -863,7 +864,7 @@ class MessageRecord:
     phase: str | None
 
 
-def message_record(store: GameStore, mail_id: int) -> MessageRecord:
+def message_record(store: Database, mail_id: int) -> MessageRecord:
     with store.session() as s:
         row = s.get(MailMessageRow, mail_id)
         if row is None:
@@ -898,18 +899,18 @@ class OpenPhase:
     """Powers whose photographs came on time (they wait for the coordinator's review)."""
 
 
-def mail_games(store: GameStore) -> list[GameView]:
+def mail_games(store: Database) -> list[GameView]:
     """The games whose mail is set up and on (``mail setup``), with their current phase."""
     return [g for g in games_for_mail(store, set_up_only=True) if g.config.get("since")]
 
 
-def game_status(store: GameStore, game_id: int) -> str:
+def game_status(store: Database, game_id: int) -> str:
     with store.session() as s:
         g = s.get(GameRow, game_id)
         return g.status if g is not None else ""
 
 
-def open_phase(store: GameStore, game_id: int) -> OpenPhase | None:
+def open_phase(store: Database, game_id: int) -> OpenPhase | None:
     """The game's open phase, with which powers have orders standing and which sent photographs."""
     from dippouch.game import LineCheck
     from dippouch.store.review import photo_powers
@@ -918,14 +919,14 @@ def open_phase(store: GameStore, game_id: int) -> OpenPhase | None:
         ph = s.scalars(sa.select(PhaseRow).where(PhaseRow.game_id == game_id, PhaseRow.status == "open")).first()
         if ph is None:
             return None
-        standing = store.standing_versions(ph, on_time_only=True)
+        standing = standing_versions(ph, on_time_only=True)
         with_orders = frozenset(
             p for p, sub in standing.items() if any(LineCheck.from_data(d).accepted for d in sub.lines)
         )
         return OpenPhase(ph.id, ph.name, ph.deadline, ph.position, with_orders, frozenset(photo_powers(s, ph)))
 
 
-def processed_since(store: GameStore, game_id: int, since: datetime) -> list[tuple[int, str, str]]:
+def processed_since(store: Database, game_id: int, since: datetime) -> list[tuple[int, str, str]]:
     """(id, name, kind) of the game's phases processed since ``since`` whose results are not mailed yet."""
     with store.session() as s:
         rows = s.scalars(
@@ -941,7 +942,7 @@ def processed_since(store: GameStore, game_id: int, since: datetime) -> list[tup
 
 
 def events_since(
-    store: GameStore, game_id: int, since: datetime, kinds: Sequence[str]
+    store: Database, game_id: int, since: datetime, kinds: Sequence[str]
 ) -> list[tuple[int, str, dict[str, Any]]]:
     """(id, kind, detail) of the game's events of these kinds since ``since``, oldest first."""
     with store.session() as s:
@@ -953,23 +954,23 @@ def events_since(
         return [(e.id, e.kind, dict(e.detail)) for e in rows]
 
 
-def civil_disorder(store: GameStore, game_id: int) -> list[str]:
+def civil_disorder(store: Database, game_id: int) -> list[str]:
     """The powers in civil disorder now (by the rules the store processes with)."""
     with store.session() as s:
         g = s.get(GameRow, game_id)
         if g is None:
             return []
-        return sorted(store.civil_disorder(s, g, store.game_variant(g)))
+        return sorted(disorder_now(s, g, game_variant(g)))
 
 
 def update_mail_config(
-    store: GameStore, game: str, now: datetime, changes: dict[str, Any], check: Any
+    store: Database, game: str, now: datetime, changes: dict[str, Any], check: Any
 ) -> dict[str, Any]:
     """Create or change a game's mail settings under the game's lock; the first call marks the moment mail
     starts (a row kept only for tokens starts then too). ``check(cfg)`` refuses settings that make no sense."""
     now = as_utc(now)
     with store.session() as s, s.begin():
-        g = store.game_row(s, game, lock=True)
+        g = game_row(s, game, lock=True)
         row = s.get(GameMailRow, g.id)
         cfg: dict[str, Any] = dict(row.config) if row is not None else {"since": now.isoformat(), "enabled": True}
         if cfg.pop("set_up", True) is False:

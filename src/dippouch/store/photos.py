@@ -9,19 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import sqlalchemy as sa
 
 from dippouch.core.variant import Variant
 from dippouch.game import GameError
+from dippouch.store.db import Database
 from dippouch.store.models import GameRow, PhaseRow, SubmissionRow
 from dippouch.store.models_mail import MailAttachmentRow, MailMessageRow
 from dippouch.store.rows import current_phase, game_row, game_variant
 from dippouch.store.sealing import is_sealed
-
-if TYPE_CHECKING:
-    from dippouch.store.repository import GameStore
 
 __all__ = [
     "ConfirmTarget",
@@ -84,7 +82,7 @@ def _same_phase(ph: PhaseRow) -> sa.Select[int]:
     )
 
 
-def open_phase_photos(store: GameStore, game: str, *, now: datetime) -> PhotoPhase:
+def open_phase_photos(store: Database, game: str, *, now: datetime) -> PhotoPhase:
     """The attachments of mail sent for the game's open phase (photographs and accepted mail), oldest first.
     Before the deadline they are sealed: refused with the reason."""
     with store.session() as s:
@@ -120,7 +118,7 @@ def open_phase_photos(store: GameStore, game: str, *, now: datetime) -> PhotoPha
         return PhotoPhase(g.name, v, dict(ph.position), players, items)
 
 
-def photo_bytes(store: GameStore, attachment: int) -> bytes:
+def photo_bytes(store: Database, attachment: int) -> bytes:
     with store.session() as s:
         row = s.get(MailAttachmentRow, attachment)
         if row is None:
@@ -128,7 +126,7 @@ def photo_bytes(store: GameStore, attachment: int) -> bytes:
         return bytes(row.data)
 
 
-def record_reading(store: GameStore, attachment: int, text: str, *, now: datetime) -> None:
+def record_reading(store: Database, attachment: int, text: str, *, now: datetime) -> None:
     """Keep what the OCR engine read, so a photograph is read once however often it is shown."""
     with store.session() as s, s.begin():
         row = s.get(MailAttachmentRow, attachment)
@@ -137,7 +135,7 @@ def record_reading(store: GameStore, attachment: int, text: str, *, now: datetim
         row.ocr_text, row.ocr_at = text, now
 
 
-def confirm_target(store: GameStore, attachment: int, *, now: datetime) -> ConfirmTarget:
+def confirm_target(store: Database, attachment: int, *, now: datetime) -> ConfirmTarget:
     """Where the coordinator's confirmation of ``attachment`` goes, or why it cannot go anywhere."""
     with store.session() as s:
         row = s.get(MailAttachmentRow, attachment)
@@ -166,7 +164,7 @@ def confirm_target(store: GameStore, attachment: int, *, now: datetime) -> Confi
         )
 
 
-def link_confirmed(store: GameStore, attachment: int, phase_id: int, power: str, version: int) -> None:
+def link_confirmed(store: Database, attachment: int, phase_id: int, power: str, version: int) -> None:
     """Mark ``attachment`` as confirmed: it became ``power``'s ``version`` in the phase."""
     with store.session() as s, s.begin():
         sub_id = s.scalars(

@@ -10,25 +10,21 @@ out after the deadline. Whatever is then still unreviewed is named in the result
 
 Every processing path asks here (:func:`holds` under the game's lock, :func:`held_phase_ids` in the
 workers' scans), so ``process``, ``worker``, ``serve``'s scheduler and "everyone is ready" agree. Only
-the store runs SQL; this module never imports the repository (which imports it), so the public functions
-take any object with a ``session()`` method.
+the store runs SQL; the public functions take the open database (:class:`~dippouch.store.db.Database`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from dippouch.game import GameError, as_utc, parse_duration
+from dippouch.store.db import Database
 from dippouch.store.models import GameRow, PhaseRow
 from dippouch.store.models_mail import GameMailRow, MailAttachmentRow, MailMessageRow, MailReviewRow
-
-if TYPE_CHECKING:
-    from dippouch.store.repository import GameStore
 
 __all__ = [
     "Pending",
@@ -210,7 +206,7 @@ class ProcessedPhase:
     processed_at: datetime | None
 
 
-def processed_phase(store: GameStore, game_id: int, phase: str) -> ProcessedPhase | None:
+def processed_phase(store: Database, game_id: int, phase: str) -> ProcessedPhase | None:
     """The processed phase of that name in the game's line of play (the newest, after a rollback): whether
     mail for it arrived before its deadline, and when it was processed."""
     with store.session() as s:
@@ -274,7 +270,7 @@ def _photo_times(s: Session, ph: PhaseRow) -> dict[str, list[datetime]]:
     return out
 
 
-def review_state(store: GameStore, game: str, *, now: datetime) -> ReviewState:
+def review_state(store: Database, game: str, *, now: datetime) -> ReviewState:
     """The open phase's review: what waits, and whether the phase waits for it now."""
     now = as_utc(now)
     with store.session() as s:
@@ -294,7 +290,7 @@ def review_state(store: GameStore, game: str, *, now: datetime) -> ReviewState:
         )
 
 
-def release(store: GameStore, game: str, *, now: datetime) -> ReviewState:
+def release(store: Database, game: str, *, now: datetime) -> ReviewState:
     """The coordinator's word that the review is over: the phase is processed with what stands; whatever is
     still unreviewed is named in its results. Refused before the deadline (nothing may be read yet)."""
     now = as_utc(now)
@@ -315,7 +311,7 @@ def release(store: GameStore, game: str, *, now: datetime) -> ReviewState:
     return review_state(store, game, now=now)
 
 
-def set_aside(store: GameStore, attachment_id: int, *, now: datetime, why: str = "") -> tuple[str, str]:
+def set_aside(store: Database, attachment_id: int, *, now: datetime, why: str = "") -> tuple[str, str]:
     """The coordinator looked at a photograph and found no orders in it: it no longer holds the phase.
     Returns (game, power). Refused before the deadline, once confirmed, and once the phase is processed."""
     now = as_utc(now)
@@ -342,7 +338,7 @@ def set_aside(store: GameStore, attachment_id: int, *, now: datetime, why: str =
         return g.name, msg.power
 
 
-def left_unreviewed(store: GameStore, phase_id: int) -> list[str]:
+def left_unreviewed(store: Database, phase_id: int) -> list[str]:
     """For a processed phase's results: the photographs and held messages the phase was processed without
     (unreviewed when it was released or its review wait ran out), and the photographs set aside."""
     with store.session() as s:
@@ -365,7 +361,7 @@ def left_unreviewed(store: GameStore, phase_id: int) -> list[str]:
         return out
 
 
-def attachment_data(store: GameStore, attachment_id: int) -> bytes:
+def attachment_data(store: Database, attachment_id: int) -> bytes:
     """The bytes of an attachment (the coordinator looks at a photograph: ``mail review --save``)."""
     with store.session() as s:
         row = s.get(MailAttachmentRow, attachment_id)
@@ -374,7 +370,7 @@ def attachment_data(store: GameStore, attachment_id: int) -> bytes:
         return bytes(row.data)
 
 
-def game_of_message(store: GameStore, mail_id: int) -> str:
+def game_of_message(store: Database, mail_id: int) -> str:
     """The name of the game a message was for ("" if none)."""
     with store.session() as s:
         m = s.get(MailMessageRow, mail_id)
@@ -382,7 +378,7 @@ def game_of_message(store: GameStore, mail_id: int) -> str:
         return g.name if g is not None else ""
 
 
-def attachment_sealed(store: GameStore, attachment_id: int, *, now: datetime) -> str | None:
+def attachment_sealed(store: Database, attachment_id: int, *, now: datetime) -> str | None:
     """The phase whose deadline still seals a photograph (its name), or None once the coordinator may see it.
 
     By the photograph's own phase, not the game's open one: a review page opened before the worker processed
@@ -408,7 +404,7 @@ def attachment_sealed(store: GameStore, attachment_id: int, *, now: datetime) ->
         return ph.name if ph.deadline is None or now < ph.deadline else None
 
 
-def game_of_attachment(store: GameStore, attachment_id: int) -> str:
+def game_of_attachment(store: Database, attachment_id: int) -> str:
     with store.session() as s:
         a = s.get(MailAttachmentRow, attachment_id)
         m = s.get(MailMessageRow, a.mail_id) if a is not None else None
