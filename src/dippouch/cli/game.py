@@ -829,7 +829,7 @@ def export_(
                     "(--unsealed --reason TEXT includes them, and the players are told)."
                 )
     elif fmt == "mila":
-        from dippouch.store.mila import export_mila
+        from dippouch.play.mila import export_mila
 
         data = export_mila(store, game)
     else:
@@ -868,7 +868,7 @@ def import_(
     if fmt == "json":
         new_name = store.import_game(data, name=name)
     elif fmt == "mila":
-        from dippouch.store.mila import import_mila
+        from dippouch.play.mila import import_mila
 
         new_name = import_mila(store, data, name=name, now=_now(now))
     else:

@@ -1,4 +1,5 @@
-"""Games to and from MILA ``diplomacy`` saved games, on top of :mod:`dippouch.interop.mila`.
+"""Games to and from MILA ``diplomacy`` saved games: the converter (:mod:`dippouch.interop.mila`) applied to
+stored games, through the store's public methods.
 
 Export writes the current line of play (abandoned phases are not part of a MILA game). Import does not trust
 another engine's results: it replays the saved orders phase by phase through dippouch's own adjudicator, so
