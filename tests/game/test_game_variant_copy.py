@@ -17,6 +17,7 @@ from dippouch.catalog import load_variant
 from dippouch.cli import app, register_commands
 from dippouch.core.variant import content_hash
 from dippouch.game import GameError
+from dippouch.play.reports import stored_report
 from dippouch.store import GameStore
 
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
@@ -90,7 +91,7 @@ def test_a_game_of_a_user_variant_works_without_the_variable(
     assert st.variant_note is not None and "cannot be loaded now" in st.variant_note
     store.submit("g", "Russia", "A stp - mos", now=T0)
     store.process("g", now=T0 + timedelta(days=30), force=True)
-    assert "Russia" in store.report("g")
+    assert "Russia" in stored_report(store, "g")
     ok, diffs = store.replay("g")
     assert ok, diffs
     data = store.export_game("g")

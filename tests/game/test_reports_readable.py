@@ -11,6 +11,7 @@ import pytest
 from dippouch.catalog import load_variant
 from dippouch.core.variant import Variant
 from dippouch.game import Settings, position_to_data
+from dippouch.play.reports import stored_report
 from dippouch.store import GameStore
 from helpers import board
 
@@ -42,12 +43,12 @@ def test_w3k_report_uses_full_names_and_abbreviations_only_on_request(store: Gam
     r = store.submit("g", "Manchester", "F King's Lynn - The Wash\nA Cambridgeshire - Huntingdonshire", now=T0)
     assert all(ln.accepted for ln in r.lines), r.lines
     store.process("g", now=T0, force=True)
-    report = store.report("g")
+    report = stored_report(store, "g")
     # Finding 6: "hpv", "bwk", "Unowned: ang ash ayr ..." -- no player knows the codes.
     leaked = _words(report) & _codes(w3k)
     assert leaked == set(), leaked
     assert "Manchester:        F King's Lynn - The Wash\n" in report
-    short = store.report("g", full=False)
+    short = stored_report(store, "g", full=False)
     assert "F kly - was" in short
     assert short.count("\n") <= report.count("\n")
 
@@ -66,7 +67,7 @@ def test_conversions_begun_completed_disrupted_and_lapsed_in_words(store: GameSt
     store.submit("g", "Crown", "Fleet Bristol converts", now=T0)
     store.submit("g", "Argyll", "F Belfast convert", now=T0)
     store.process("g", now=T0, force=True)
-    summer = store.report("g")
+    summer = stored_report(store, "g")
     assert "Crown:             F Bristol convert  -- conversion begun; order it again next movement season" in summer
     assert "Conversion begun: the Crown fleet in Bristol is converting to an army" in summer
     assert "Conversion begun: the Argyll fleet in Belfast" in summer
@@ -74,7 +75,7 @@ def test_conversions_begun_completed_disrupted_and_lapsed_in_words(store: GameSt
     # Autumn: Bristol completes, Belfast is not ordered again (lapses).
     store.submit("g", "Crown", "F bri convert", now=T0)
     store.process("g", now=T0 + timedelta(hours=1), force=True)
-    autumn = store.report("g")
+    autumn = stored_report(store, "g")
     assert "Conversion completed: the Crown fleet in Bristol is now an army (now A Bristol)" in autumn
     assert "Conversion lapsed: the Argyll fleet in Belfast was not ordered to convert again" in autumn
 
@@ -93,7 +94,7 @@ def test_a_conversion_is_disrupted_and_one_continues_over_winter(store: GameStor
     store.submit("g", "Crown", "F bri convert\nA glo H", now=T0)
     store.submit("g", "Protectorate", "A som - bri", now=T0)
     store.process("g", now=T0, force=True)
-    autumn = store.report("g")
+    autumn = stored_report(store, "g")
     assert (
         "Conversion disrupted: the Crown fleet in Bristol stays a fleet (conversion disrupted by the attack" in autumn
     )
@@ -121,7 +122,7 @@ def test_conversion_under_way_continues_through_winter(store: GameStore, w3k: Va
     assert store.status("g", now=T0).phase == "Winter 1643 Adjustments"
     store.submit("g", "Crown", "Send 1 supply to Manchester\nBuild A Worcestershire", now=T0)
     store.process("g", now=T0, force=True)
-    winter = store.report("g")
+    winter = stored_report(store, "g")
     assert "Conversion continues: the Crown fleet in Bristol is converting to an army" in winter
     assert "Supply sent: Crown gave 1 unit(s) of its supply to Manchester this Winter." in winter
 
@@ -131,7 +132,7 @@ def test_hand_overs_are_reported(store: GameStore, w3k: Variant) -> None:
     store.submit("g", "Protectorate", "Army Deptford is under the orders of Crown", now=T0)
     store.submit("g", "Crown", "A Deptford - London", now=T0)
     store.process("g", now=T0, force=True)
-    report = store.report("g")
+    report = stored_report(store, "g")
     assert "Hand-over: the Protectorate army in Deptford was under Crown's orders this season." in report
     assert "Crown:             A Deptford - London\n" in report
     assert (
@@ -144,5 +145,5 @@ def test_lots_are_reported_with_their_draw(store: GameStore, w3k: Variant) -> No
     winter = board(w3k, "Winter 1643", {"Manchester": ["A cam", "F dea"]}, {"Manchester": ["cam"]}, homes={})
     store.create_game("g", "w3k", now=T0, position=position_to_data(w3k, winter))
     store.process("g", now=T0, force=True)
-    report = store.report("g")
+    report = stored_report(store, "g")
     assert "(automatic)  -- drawn by lots" in report and "A Cambridgeshire, F Port of Deal" in report

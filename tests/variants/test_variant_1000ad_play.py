@@ -16,6 +16,7 @@ from dippouch.contract import serve_stream
 from dippouch.core.position import Position
 from dippouch.core.rules.ad1000 import game_end as core_game_end
 from dippouch.game import game_end
+from dippouch.play.reports import stored_report
 from dippouch.store import GameStore
 
 T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
@@ -142,7 +143,7 @@ def test_game_opens_with_placements_and_keeps_units_back(store: GameStore) -> No
     assert status.phase == "Spring 1000 Movement"
     units = {p.power: p.units for p in status.powers}
     assert units["Byzantines"] == 3 and units["Vikings"] == 1 and units["British"] == 0
-    assert store.report("g", "Winter 999 Adjustments").startswith("Winter 999 Adjustments results")
+    assert stored_report(store, "g", "Winter 999 Adjustments").startswith("Winter 999 Adjustments results")
 
 
 def _owning(spec: dict[str, int]) -> Position:

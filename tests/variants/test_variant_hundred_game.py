@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from dippouch.play.reports import stored_report
 from dippouch.store import GameStore
 
 T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
@@ -45,7 +46,7 @@ def test_hundred_game_follows_the_chosen_calendar(
     store.submit("h", "France", "Remove A par", now=T0)
     assert store.process("h", now=T0, force=True) == [names[2]]
     assert store.status("h", now=T0).phase == names[3]
-    report = store.report("h", names[2])
+    report = stored_report(store, "h", names[2])
     assert report.startswith(f"{names[2]} results, game h (Hundred)")
     assert "Remove A Paris" in report
 
@@ -64,4 +65,4 @@ def test_1897_game_opens_with_winter_builds(store: GameStore) -> None:
     assert status.phase == "Spring 1898 Movement"
     centres = {p.power: p.centres for p in status.powers}
     assert centres["Russia"] == 1 and centres["England"] == 1 and centres["France"] == 0
-    assert store.report("g", "Winter 1897 Adjustments").startswith("Winter 1897 Adjustments results")
+    assert stored_report(store, "g", "Winter 1897 Adjustments").startswith("Winter 1897 Adjustments results")

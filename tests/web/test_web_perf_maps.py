@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from dippouch.catalog import load_variant
+from dippouch.play.reports import stored_report
 from dippouch.web.maps import map_available
 from websupport import Site
 
@@ -104,17 +105,17 @@ def test_bad_map_addresses_answer_a_clear_404(game: Site) -> None:
 
 def test_the_pages_report_is_the_stores_report(game: Site) -> None:
     """The game page makes the last report from rows it has loaded (and keeps it while nothing it shows
-    changes): the same text as ``GameStore.report``, also after the next deadline moves."""
+    changes): the same text as ``stored_report``, also after the next deadline moves."""
     from dippouch.web.games import game_view
     from dippouch.web.security import Viewer
 
     game.post_form(game.france, "/games/g/play/France/orders", {"orders": "A par - bur"})  # type: ignore[attr-defined]
     assert game.post_form(game.coordinator, "/games/g/coordinate/process", {"confirm": "yes"}).status_code == 303
     web = game.web
-    assert game_view(web, "g", Viewer())["last_report"] == web.store.report("g")
+    assert game_view(web, "g", Viewer())["last_report"] == stored_report(web.store, "g")
     assert game.post_form(game.coordinator, "/games/g/coordinate/extend", {"by": "1d"}).status_code == 303
     report = game_view(web, "g", Viewer())["last_report"]
-    assert report == web.store.report("g") and "orders are due by" in report
+    assert report == stored_report(web.store, "g") and "orders are due by" in report
 
 
 def test_each_database_draws_its_own_games(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from urllib.parse import unquote
 import pytest
 
 from dippouch.catalog import load_variant
+from dippouch.play.reports import stored_report
 from mailservers import SmtpServer
 from websupport import Site
 
@@ -44,7 +45,9 @@ def test_report_tells_a_refused_order_from_no_order(site: Site) -> None:
     munich = next(ln for ln in report.splitlines() if ln.startswith("Germany:") and "Munich" in ln)
     assert "no order received" in munich, report
     # The same words in the report the store makes (mail, the command line).
-    assert "sent but not accepted: 'A Paris - Burgandy'" in site.web.store.report("demo", "Spring 1901 Movement")
+    assert "sent but not accepted: 'A Paris - Burgandy'" in stored_report(
+        site.web.store, "demo", "Spring 1901 Movement"
+    )
 
 
 # --------------------------------------------------------------------------------------------------

@@ -534,6 +534,7 @@ def process(
 
 def _process_one(store: GameStore, game: str, now: str | None, *, force: bool, quiet: bool, full: bool = True) -> int:
     from dippouch.bots.seats import process_with_bots
+    from dippouch.play.reports import stored_report
 
     done = process_with_bots(store, game, now=_now(now), force=force)
     if not done:
@@ -551,7 +552,7 @@ def _process_one(store: GameStore, game: str, now: str | None, *, force: bool, q
         return 0
     by_name = {row.name: row.id for row in store.history(game) if row.status == "processed"}
     for name in done:
-        out.print(store.report(game, phase_id=by_name[name], full=full), end="", markup=False)
+        out.print(stored_report(store, game, phase_id=by_name[name], full=full), end="", markup=False)
         out.print()
     return len(done)
 
@@ -587,8 +588,10 @@ def report(
     db: str | None = DbOption,
 ) -> None:
     """A phase's results in the Judge's plain-text layout (places by their full names; --abbrev for short)."""
+    from dippouch.play.reports import stored_report
+
     store = _store(db)
-    text = store.report(game, phase, phase_id, full=not abbrev)
+    text = stored_report(store, game, phase, phase_id, full=not abbrev)
     if pdf is None:
         out.print(text, end="", markup=False)
         return

@@ -33,6 +33,7 @@ from dippouch.game import (
 from dippouch.mail import compose
 from dippouch.mail.outbox import OutFile
 from dippouch.names import joined, unit_text
+from dippouch.play.reports import stored_report
 from dippouch.store import GameStore
 from dippouch.store.mailbox import (
     GameView,
@@ -129,7 +130,7 @@ def queue_results(store: GameStore, now: datetime, *, maps: MapAttacher | None =
     for game_id, name, phase_id, phase_name, kind, cfg in todo:
         if notice_claimed(store, f"results:{phase_id}"):
             continue
-        report = store.report(name, phase_id=phase_id)
+        report = stored_report(store, name, phase_id=phase_id)
         left = left_unreviewed(store, phase_id)
         if left:
             report += (

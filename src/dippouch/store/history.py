@@ -1,5 +1,5 @@
-"""A game's history: every phase ever opened, one phase as a record, its report and its replay, and the
-rollback that reopens an earlier phase.
+"""A game's history: every phase ever opened, one phase as a record (what its report is written from,
+:mod:`dippouch.play.reports`), its replay, and the rollback that reopens an earlier phase.
 
 Nothing is deleted: a rollback marks the phases it undoes ``abandoned`` and opens a new branch, and carries
 each power's standing orders of the reopened phase into it, so nothing sent for the phase is lost.
@@ -34,7 +34,7 @@ from dippouch.store.standing import standing_versions
 from dippouch.store.variant_copy import variant_of
 from dippouch.store.votes import current_votes
 
-__all__ = ["Carried", "find_phase", "history", "phase_record", "replay", "report", "rollback"]
+__all__ = ["Carried", "find_phase", "history", "phase_record", "replay", "rollback"]
 
 
 @dataclass(frozen=True)
@@ -136,15 +136,6 @@ def phase_record(
             rec["submissions"] = [seal_submission(sub) for sub in rec["submissions"]]
             rec["sealed"] = True
         return rec
-
-
-def report(db: Database, name: str, phase: str | None = None, phase_id: int | None = None, *, full: bool = True) -> str:
-    """A phase's report (:func:`dippouch.report.phase_report`): full names, or abbreviations if not ``full``."""
-    from dippouch.report import phase_report
-
-    # With the submissions: a report names the lines a power sent that were not accepted (never the others).
-    rec = phase_record(db, name, phase, phase_id)
-    return phase_report(variant_of(db, name), rec, full=full)
 
 
 def replay(db: Database, name: str, phase: str | None = None, phase_id: int | None = None) -> tuple[bool, list[str]]:

@@ -13,7 +13,7 @@ methods (each takes the store, a :class:`dippouch.store.db.Database`, as its fir
   :mod:`~dippouch.store.status`: a game's state now;
 - :mod:`~dippouch.store.processing`: adjudicating a phase; :mod:`~dippouch.store.claims`: what deadline
   workers find and take; :mod:`~dippouch.store.deadlines`: extending, pausing and resuming the clock;
-- :mod:`~dippouch.store.history`: history, reports, replay and rollback; :mod:`~dippouch.store.sealing`:
+- :mod:`~dippouch.store.history`: history, phase records, replay and rollback; :mod:`~dippouch.store.sealing`:
   the seal on the open phase's orders; :mod:`~dippouch.store.transfer`: the game file, out and in;
 - :mod:`~dippouch.store.faults`: the crash tests' and race tests' stopping points.
 
@@ -134,10 +134,9 @@ class GameStore(Database):
     pause = deadlines.pause
     resume = deadlines.resume
 
-    # History, reports, rollback
+    # History, phase records, rollback
     history = _history.history
     phase_record = _history.phase_record
-    report = _history.report
     replay = _history.replay
     rollback = _history.rollback
 

@@ -10,6 +10,7 @@ from typing import Any
 
 from dippouch.game import as_utc
 from dippouch.people.anonymity import redact_game_file
+from dippouch.play.reports import stored_report
 from dippouch.report import calendar_rows, deadlines_ical, upcoming_deadlines
 from dippouch.store.repository import seal_submission
 from dippouch.store.web_queries import open_phase_sealed
@@ -32,7 +33,7 @@ def phase_view(web: Web, name: str, phase_id: int, viewer: Viewer) -> dict[str, 
     v = web.variant_of(name)
     i = ids.index(phase_id)
     revealed = h.status != "open"
-    report = web.read.report(name, phase_id=phase_id) if h.processed_at is not None else None
+    report = stored_report(web.read, name, phase_id=phase_id) if h.processed_at is not None else None
     rec = record(name, h)
     svg = web.maps.phase_svg(v, (name, h.id, h.status), rec, orders=revealed)
     after = web.maps.phase_svg(v, (name, h.id, h.status), rec, after=True) if h.next_position else None
