@@ -21,9 +21,9 @@ import sqlalchemy as sa
 from dippouch.game import GameError, as_utc
 from dippouch.people.anonymity import PERSONAL_EVENTS
 from dippouch.store.absences import stand_in_seats_in
+from dippouch.store.db import Database
 from dippouch.store.models import EventRow, GameRow, PersonRow, PhaseRow, PlayerRow, SubmissionRow, VoteRow
 from dippouch.store.models_web import AccessKeyRow, GameWebRow, SessionKeyRow, WebSessionRow
-from dippouch.store.repository import GameStore
 
 __all__ = ["STAND_IN", "VISIBILITIES", "AccessStore", "Grant", "KeyInfo", "hash_secret", "new_secret"]
 
@@ -70,7 +70,7 @@ class KeyInfo:
 class AccessStore:
     """Access keys, sessions and per-game web settings, in the game database."""
 
-    def __init__(self, store: GameStore, reader: GameStore | None = None) -> None:
+    def __init__(self, store: Database, reader: Database | None = None) -> None:
         self.store = store
         self.session = store.session
         self.reader = reader or store

@@ -13,16 +13,16 @@ from weakref import WeakKeyDictionary
 
 import sqlalchemy as sa
 
+from dippouch.store.db import Database
 from dippouch.store.models_web import InstallationSecretRow
-from dippouch.store.repository import GameStore
 
 __all__ = ["installation_secret"]
 
-_known: WeakKeyDictionary[GameStore, dict[str, bytes]] = WeakKeyDictionary()
+_known: WeakKeyDictionary[Database, dict[str, bytes]] = WeakKeyDictionary()
 _guard = threading.Lock()
 
 
-def installation_secret(store: GameStore, name: str) -> bytes:
+def installation_secret(store: Database, name: str) -> bytes:
     """The installation's secret called ``name`` (32 random bytes as URL-safe text), made on first use.
 
     Two processes asking at once for a secret not yet made both try to insert one; the primary key keeps
@@ -46,6 +46,6 @@ def installation_secret(store: GameStore, name: str) -> bytes:
     return key
 
 
-def _read(store: GameStore, name: str) -> str | None:
+def _read(store: Database, name: str) -> str | None:
     with store.session() as s:
         return s.scalars(sa.select(InstallationSecretRow.value).where(InstallationSecretRow.name == name)).first()

@@ -11,18 +11,19 @@ from datetime import datetime
 
 import sqlalchemy as sa
 
+from dippouch.store.db import Database
 from dippouch.store.models import GameRow, PhaseRow
-from dippouch.store.repository import GameStore, is_sealed
+from dippouch.store.sealing import is_sealed
 
 __all__ = ["game_exists", "game_phase", "open_phase_id", "open_phase_sealed", "phase_by_id"]
 
 
-def game_exists(store: GameStore, name: str) -> bool:
+def game_exists(store: Database, name: str) -> bool:
     with store.session() as s:
         return s.scalar(sa.select(GameRow.id).where(GameRow.name == name)) is not None
 
 
-def open_phase_id(store: GameStore, name: str) -> int | None:
+def open_phase_id(store: Database, name: str) -> int | None:
     """The id of the game's open phase (None when it is over, not started, or there is no such game): one
     narrow query, so a caller that keeps parsed positions by phase reads the phase's row only when it must."""
     with store.session() as s:
@@ -34,12 +35,12 @@ def open_phase_id(store: GameStore, name: str) -> int | None:
     return None if row is None else int(row[0])
 
 
-def phase_by_id(store: GameStore, phase_id: int) -> PhaseRow | None:
+def phase_by_id(store: Database, phase_id: int) -> PhaseRow | None:
     with store.session() as s:
         return s.get(PhaseRow, phase_id)
 
 
-def game_phase(store: GameStore, name: str, phase_id: int) -> PhaseRow | None:
+def game_phase(store: Database, name: str, phase_id: int) -> PhaseRow | None:
     """Phase ``phase_id`` if it belongs to game ``name`` (an address naming another game's phase finds none)."""
     with store.session() as s:
         return s.scalars(
@@ -49,7 +50,7 @@ def game_phase(store: GameStore, name: str, phase_id: int) -> PhaseRow | None:
         ).first()
 
 
-def open_phase_sealed(store: GameStore, name: str, now: datetime) -> bool:
+def open_phase_sealed(store: Database, name: str, now: datetime) -> bool:
     """Is the game's open phase sealed at ``now`` (before its deadline, or paused)? False without one."""
     with store.session() as s:
         row = s.execute(
