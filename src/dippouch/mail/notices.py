@@ -33,7 +33,7 @@ from dippouch.game import (
 from dippouch.mail import compose
 from dippouch.mail.outbox import OutFile
 from dippouch.names import joined, unit_text
-from dippouch.play.reports import stored_report
+from dippouch.play.reports import phase_map_file, stored_report
 from dippouch.store import GameStore
 from dippouch.store.mailbox import (
     GameView,
@@ -105,8 +105,6 @@ def default_maps(store: GameStore, game: str, phase_id: int, fmt: str) -> Sequen
     """The map of a processed phase, drawn by :func:`dippouch.render.phase_map_file`; none where it cannot
     be drawn (no geometry built for a user variant, a stale geometry file, no Cairo library), since the
     results text is complete without it."""
-    from dippouch.render import phase_map_file  # imported when mail goes out: the renderer is not small
-
     try:
         filename, content_type, data = phase_map_file(store, game, phase_id, fmt)
     except (FileNotFoundError, ImportError, ValueError) as e:

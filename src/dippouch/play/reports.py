@@ -1,6 +1,6 @@
-"""A stored phase's report in the Judge's plain-text layout: the record read from the store, written by
-:func:`dippouch.report.phase_report`. Here, above both, so that the store stores and the report writes, and
-neither imports the other."""
+"""A stored phase's report in the Judge's plain-text layout (:func:`dippouch.report.phase_report`) and its map
+as a file (:func:`dippouch.render.output.phase_map_file`), from the record read from the store. Here, above
+them, so that the store stores, the report writes and the renderer draws, and none imports another."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from dippouch.store.db import Database
 from dippouch.store.history import phase_record
 from dippouch.store.variant_copy import variant_of
 
-__all__ = ["stored_report"]
+__all__ = ["phase_map_file", "stored_report"]
 
 
 def stored_report(
@@ -19,3 +19,12 @@ def stored_report(
     # With the submissions: a report names the lines a power sent that were not accepted (never the others).
     rec = phase_record(db, name, phase, phase_id)
     return phase_report(variant_of(db, name), rec, full=full)
+
+
+def phase_map_file(db: Database, game: str, phase_id: int, fmt: str) -> tuple[str, str, bytes]:
+    """The map of the processed phase ``phase_id`` of ``game`` for a mail attachment: (file name, content type,
+    bytes); ``fmt`` is ``pdf`` or ``png``."""
+    # Imported when a map is asked for: the renderer is not small, and the report alone needs none of it.
+    from dippouch.render.output import phase_map_file as draw_map_file
+
+    return draw_map_file(variant_of(db, game), phase_record(db, game, phase_id=phase_id), fmt)

@@ -18,7 +18,6 @@ from dippouch.render.atlas import MM_PER_PT, PAPERS, Box, Window, atlas_layout, 
 
 if TYPE_CHECKING:
     from dippouch.core.variant import Variant
-    from dippouch.store.repository import GameStore
 
 __all__ = [
     "PAGE_SIZES",
@@ -237,8 +236,9 @@ def results_pdf(
     return pdf_pages(pages, map_svg)
 
 
-def phase_map_file(store: GameStore, game: str, phase_id: int, fmt: str) -> tuple[str, str, bytes]:
-    """The map of a processed phase for a mail attachment: (file name, content type, bytes).
+def phase_map_file(variant: Variant, record: dict[str, Any], fmt: str) -> tuple[str, str, bytes]:
+    """The map of a processed phase (its record, as the store keeps it) for a mail attachment: (file name,
+    content type, bytes).
 
     The picture shows the phase's orders and results on the position it was played from (builds drawn as
     the new units, removals crossed out), which is the updated board a Winter's results promise. A PDF is
@@ -248,10 +248,8 @@ def phase_map_file(store: GameStore, game: str, phase_id: int, fmt: str) -> tupl
     fmt = fmt.lower()
     if fmt not in ("pdf", "png"):
         raise ValueError(f"unknown map format {fmt!r}; use pdf or png")
-    record = store.phase_record(game, phase_id=phase_id)
-    variant = store.variant(game)
     svg = render_phase_svg(variant, record, orders=True)
-    stem = re.sub(r"[^A-Za-z0-9]+", "-", f"{game} {record['name']}").strip("-").lower() or "map"
+    stem = re.sub(r"[^A-Za-z0-9]+", "-", f"{record['game']} {record['name']}").strip("-").lower() or "map"
     if fmt == "pdf":
         title = f"{record['game']}: {record['name']}"
         return f"{stem}.pdf", "application/pdf", atlas_pdf(variant, svg, title)
