@@ -24,6 +24,7 @@ def notify(
     from dippouch.notify.task import run_once
     from dippouch.store import GameStore
     from dippouch.store.notify import deliveries
+    from dippouch.worker.service import mail_sender
 
     if limit < 1:
         raise DippouchError(f"--limit must be at least 1 (got {limit}); try 500")
@@ -36,7 +37,7 @@ def notify(
                     f"#{d.id} {d.status} {d.event} by {d.channel} to person {d.person_id}, tried {d.attempts}{err}"
                 )
             return
-        found, report = run_once(store, store.clock(), limit=limit)
+        found, report = run_once(store, store.clock(), limit=limit, sender=mail_sender)
     finally:
         store.close()
     typer.echo(

@@ -25,7 +25,7 @@ import httpx
 from dippouch.game import GameError, as_utc
 from dippouch.notify.events import CHANNELS, EVENTS, Preferences, preferences
 from dippouch.notify.texts import compose
-from dippouch.notify.transports import Failure, deliver
+from dippouch.notify.transports import Failure, MailSender, deliver, no_mail_sender
 from dippouch.store import notify as stored
 from dippouch.store.db import DatabaseError
 from dippouch.store.notify import Delivery
@@ -119,10 +119,16 @@ def enqueue(
 
 
 def _deliver_one(
-    db: GameStore, d: Delivery, now: datetime, worker: str, http: httpx.Client, report: DrainReport
+    db: GameStore,
+    d: Delivery,
+    now: datetime,
+    worker: str,
+    http: httpx.Client,
+    report: DrainReport,
+    sender: MailSender,
 ) -> None:
     try:
-        deliver(db, d, now, http)
+        deliver(db, d, now, http, sender)
     except Failure as e:
         if e.permanent:
             stored.finish_delivery(db, d.id, worker, status="failed", last_error=str(e))
@@ -152,9 +158,11 @@ def deliver_due(
     worker: str | None = None,
     lease: timedelta = LEASE,
     client: httpx.Client | None = None,
+    sender: MailSender = no_mail_sender,
 ) -> DrainReport:
     """Deliver every notification due at ``now`` (at most ``limit``). Safe to run in several processes at
-    once: each row is claimed before it is sent and sent once."""
+    once: each row is claimed before it is sent and sent once. ``sender``: where the installation's mail
+    comes from (:data:`~dippouch.notify.transports.MailSender`), for e-mails handed to the outbox."""
     now = as_utc(now)
     worker = worker or f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:6]}"
     report = DrainReport()
@@ -178,7 +186,7 @@ def deliver_due(
                     # them (a claim that ran out could be sent twice).
                     stored.release_deliveries(db, [x.id for x in batch[i:]], worker)
                     break
-                _deliver_one(db, d, now, worker, http, report)
+                _deliver_one(db, d, now, worker, http, report, sender)
     finally:
         if own:
             http.close()

@@ -9,6 +9,7 @@ from datetime import datetime
 
 from dippouch.notify.queue import DrainReport, deliver_due
 from dippouch.notify.scan import ScanReport, scan
+from dippouch.notify.transports import MailSender, no_mail_sender
 from dippouch.store.repository import GameStore
 
 __all__ = ["NotifyTask", "notify_task", "run_once"]
@@ -16,10 +17,13 @@ __all__ = ["NotifyTask", "notify_task", "run_once"]
 log = logging.getLogger("dippouch.notify")
 
 
-def run_once(store: GameStore, now: datetime, *, limit: int = 500, slow: bool = True) -> tuple[ScanReport, DrainReport]:
-    """Scan (``slow``: games starting and deadlines too, not only results), then deliver what is due."""
+def run_once(
+    store: GameStore, now: datetime, *, limit: int = 500, slow: bool = True, sender: MailSender = no_mail_sender
+) -> tuple[ScanReport, DrainReport]:
+    """Scan (``slow``: games starting and deadlines too, not only results), then deliver what is due
+    (``sender``: where the installation's mail comes from, :data:`~dippouch.notify.transports.MailSender`)."""
     found = scan(store, now, slow=slow)
-    report = deliver_due(store, now, limit=limit)
+    report = deliver_due(store, now, limit=limit, sender=sender)
     if found.queued or report.sent or report.failed or report.retry:
         log.info(
             "notifications: %d queued, %d delivered, %d to retry, %d refused",
@@ -40,13 +44,14 @@ class NotifyTask:
     reminders at most every ``every`` seconds, since they read every seated person's choices and a
     reminder a minute late is still on time."""
 
-    def __init__(self, every: float = 60.0) -> None:
+    def __init__(self, every: float = 60.0, sender: MailSender = no_mail_sender) -> None:
         self.every = every
+        self.sender = sender
         self.last: float | None = None
         self.__name__ = "notify_task"
 
     def __call__(self, store: GameStore, now: datetime) -> None:
         slow = self.last is None or time.monotonic() - self.last >= self.every
-        run_once(store, now, slow=slow)
+        run_once(store, now, slow=slow, sender=self.sender)
         if slow:
             self.last = time.monotonic()

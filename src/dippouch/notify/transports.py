@@ -17,6 +17,7 @@ import base64
 import hashlib
 import ipaddress
 import json
+from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote, urlsplit
@@ -34,7 +35,17 @@ from dippouch.store.repository import GameStore
 if TYPE_CHECKING:
     import requests
 
-__all__ = ["Failure", "deliver", "make_vapid_key", "push_session", "send_push", "send_webhook", "vapid_public_key"]
+__all__ = [
+    "Failure",
+    "MailSender",
+    "deliver",
+    "make_vapid_key",
+    "no_mail_sender",
+    "push_session",
+    "send_push",
+    "send_webhook",
+    "vapid_public_key",
+]
 
 TIMEOUT = 10.0
 PUSH_PAYLOAD = 3000
@@ -66,15 +77,24 @@ def _http_failure(status: int, body: str, where: str) -> Failure:
 # -- e-mail ------------------------------------------------------------------------------------------------
 
 
-def send_email(db: GameStore, d: Delivery, now: datetime) -> None:
+MailSender = Callable[[], str | None]
+"""Asked for the address the installation's mail comes from (``DIPPOUCH_MAIL_FROM``, or ``from`` in the mail
+settings), whose domain names the messages handed to the outbox. The mail settings belong to the mail side,
+above this package: whoever runs the queue (the worker, ``dippouch notify``) passes this in."""
+
+
+def no_mail_sender() -> str | None:
+    """No address known (mail not set up, or not installed): messages are named under ``dippouch.invalid``."""
+    return None
+
+
+def send_email(db: GameStore, d: Delivery, now: datetime, sender: MailSender = no_mail_sender) -> None:
     """Hand the notification to the mail outbox (one message per delivery key: a second hand-over after a
     crash queues nothing). The outbox sends it, retrying while the mail server is away."""
     if not d.email:
         raise Failure("the person has no e-mail address", permanent=True)
-    from dippouch.mail.settings import load_settings
-
     try:
-        domain = (load_settings("smtp").sender or "").rpartition("@")[2] or "dippouch.invalid"
+        domain = (sender() or "").rpartition("@")[2] or "dippouch.invalid"
     except Exception:  # an unreadable mail config must not stop notifications; the outbox reports it
         domain = "dippouch.invalid"
     body = (
@@ -289,10 +309,12 @@ def send_webhook(d: Delivery, client: httpx.Client) -> None:
         raise _http_failure(r.status_code, r.text, f"the {d.target.kind} webhook")
 
 
-def deliver(db: GameStore, d: Delivery, now: datetime, client: httpx.Client) -> None:
+def deliver(
+    db: GameStore, d: Delivery, now: datetime, client: httpx.Client, sender: MailSender = no_mail_sender
+) -> None:
     """Deliver ``d`` by its channel, or raise :class:`Failure`."""
     if d.channel == "email":
-        send_email(db, d, now)
+        send_email(db, d, now, sender)
     elif d.channel == "push":
         send_push(db, d, now)
     elif d.channel == "webhook":

@@ -230,7 +230,17 @@ def default_tasks() -> list[Task]:
 
     from dippouch.notify.task import NotifyTask
 
-    return [NotifyTask(), *([mail_task] if importlib.util.find_spec("dippouch.mail") is not None else [])]
+    return [
+        NotifyTask(sender=mail_sender),
+        *([mail_task] if importlib.util.find_spec("dippouch.mail") is not None else []),
+    ]
+
+
+def mail_sender() -> str | None:
+    """The address the installation's mail comes from (the notifications' e-mails are named by its domain)."""
+    from dippouch.mail.settings import load_settings
+
+    return load_settings("smtp").sender
 
 
 def mail_task(store: GameStore, now: datetime) -> None:
