@@ -160,6 +160,15 @@ def _room(name: str) -> str:
     return name.split(".")[1] if name.count(".") else ""
 
 
+def test_no_circle_between_rooms() -> None:
+    """The rooms (the packages under dippouch/ and its top-level modules) stack as floors: counting every
+    import, no two rooms import each other, even through others (docs/architecture.md draws the floors)."""
+    rooms: dict[str, set[str]] = {}
+    for name, deps in TYPED_GRAPH.items():
+        rooms.setdefault(_room(name), set()).update(_room(m) for m in deps if _room(m) not in ("", _room(name)))
+    assert _cycles(rooms) == [], "rooms that import each other, module by module"
+
+
 def _reaching(rooms: set[str], above: set[str]) -> dict[str, list[str]]:
     """Module of ``rooms`` -> the modules of ``above`` it imports, TYPE_CHECKING imports counted."""
     found = {
