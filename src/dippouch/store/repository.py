@@ -14,8 +14,11 @@ methods (each takes the store, a :class:`dippouch.store.db.Database`, as its fir
 - :mod:`~dippouch.store.processing`: adjudicating a phase; :mod:`~dippouch.store.claims`: what deadline
   workers find and take; :mod:`~dippouch.store.deadlines`: extending, pausing and resuming the clock;
 - :mod:`~dippouch.store.history`: history, phase records, replay and rollback; :mod:`~dippouch.store.sealing`:
-  the seal on the open phase's orders; :mod:`~dippouch.store.transfer`: the game file, out and in;
-- :mod:`~dippouch.store.faults`: the crash tests' and race tests' stopping points.
+  the seal on the open phase's orders; :mod:`~dippouch.store.transfer`: the game file, out and in.
+
+The store's other rooms (mail, press, people, notifications, bots, the crash tests' stopping points in
+:mod:`~dippouch.store.faults`...) are called as functions with the database first. No room imports this
+facade: each takes the :class:`~dippouch.store.db.Database`, so the facade and its rooms never import each other.
 
 The guarantees the coordinator relies on:
 
