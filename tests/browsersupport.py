@@ -182,10 +182,13 @@ def chromium() -> Iterator[Any]:
 @contextmanager
 def running_site(db_url: str, chromium: Any | None = None, **app_options: Any) -> Iterator[LiveSite]:
     """The app on ``db_url`` served on a port, for as long as the block runs."""
+    from dippouch.settings import Site
     from dippouch.web.app import create_app
 
     app = create_app(db_url, **({"limits": {}} | app_options))
     with served(app) as port:
+        if not app.state.site.configured:  # the name LiveSite's pages open: its links must name it too
+            app.state.site = Site.at(f"http://localhost:{port}", configured=False)
         yield LiveSite(app, port, db_url, chromium)
 
 
