@@ -30,6 +30,7 @@ from dippouch.bots.engine import format_order
 from dippouch.game import GameError, position_from_data
 from dippouch.store.bots import BOT_PREFIX, games_with_bots, save_disorder_bot
 from dippouch.store.repository import GameStore
+from dippouch.store.status import PowerStatus
 
 __all__ = [
     "BotMove",
@@ -105,6 +106,22 @@ class BotMove:
     took_seat: bool = False
 
 
+LAST_PERSON = (
+    "{power} fell into civil disorder and every other power still in the game is played by a bot: the game is "
+    "paused rather than left to bots alone (seat a player or a bot in its place, or end the game)"
+)
+
+
+def people_besides(powers: Iterable[PowerStatus], power: str) -> list[str]:
+    """The powers still in the game, other than ``power``, that a person plays (not a bot, not empty): none
+    left means a bot taking ``power`` over would leave the game to bots alone."""
+    return [
+        ps.power
+        for ps in powers
+        if ps.power != power and (ps.units or ps.centres) and ps.player and bot_level(ps.player) is None
+    ]
+
+
 def _seed(game: str, phase: str, power: str) -> int:
     """The bot's random numbers depend on the game, phase and power only: a phase replayed gets the same orders."""
     return int.from_bytes(hashlib.sha256(f"{game}|{phase}|{power}".encode()).digest()[:8], "big")
@@ -134,6 +151,12 @@ def _play_game(store: GameStore, name: str, now: datetime) -> list[BotMove]:
         level = bot_level(ps.player)
         took = False
         if level is None and policy is not None and ps.civil_disorder:
+            if not people_besides(st.powers, ps.power):
+                # The last person's seat: bots alone would play the game out in seconds, with nobody to play
+                # against. The clock stops instead; the coordinator seats someone, ends it, or resumes.
+                store.pause(name, now=now, why=LAST_PERSON.format(power=ps.power))
+                log.info("%s: paused rather than hand %s, the last person's seat, to a bot", name, ps.power)
+                return moves
             seat_bot(store, name, ps.power, policy, now=now)
             level, took = policy, True
             log.info("%s: a %s bot takes over %s (civil disorder)", name, policy, ps.power)

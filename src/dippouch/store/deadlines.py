@@ -43,8 +43,9 @@ def set_deadlines(db: Database, name: str, deadlines: Mapping[str, str], *, now:
         return new
 
 
-def pause(db: Database, name: str, *, now: datetime) -> timedelta:
-    """Stop the clock: the open phase loses its deadline, and the game keeps the time that was left."""
+def pause(db: Database, name: str, *, now: datetime, why: str | None = None) -> timedelta:
+    """Stop the clock: the open phase loses its deadline, and the game keeps the time that was left. ``why``:
+    the reason, when the game paused itself rather than at a coordinator's word (kept with the event)."""
     now = as_utc(now)
     with db.session() as s, s.begin():
         g = game_row(s, name, lock=True)
@@ -56,7 +57,9 @@ def pause(db: Database, name: str, *, now: datetime) -> timedelta:
         g.status = "paused"
         g.paused_remaining = remaining.total_seconds()
         ph.deadline = None
-        log_event(s, g, now, "pause", phase=ph.name, remaining=remaining.total_seconds())
+        log_event(
+            s, g, now, "pause", phase=ph.name, remaining=remaining.total_seconds(), **({"why": why} if why else {})
+        )
         return remaining
 
 

@@ -499,6 +499,10 @@ class CoordinatorView(Answer):
     sealed: bool
     visibilities: list[str]
     unseated: list[str]
+    people_seats: int = Field(
+        description="Powers a person (not a bot) plays: with one left, a bot policy's takeover of that seat pauses "
+        "the game instead of leaving it to bots alone."
+    )
     mail_unavailable: str | None
     mail: dict[str, Any] = Field(
         description="The mail review's summary: powers with photographs this phase, items waiting, whether the "

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from dippouch.bots.seats import bot_player, play_seats, set_disorder_bot
+from dippouch.bots.seats import bot_level, bot_player, play_seats, set_disorder_bot
 from dippouch.bots.seats import seat_bot as seat_bot_in_store
 from dippouch.mail.notices import mail_unavailable, queue_player_link
 from dippouch.store import absences as absence_store
@@ -84,6 +84,9 @@ def coordinator_view(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
         "sealed": sealed,
         "visibilities": list(VISIBILITIES),
         "unseated": [p for p, cur, _ in players if not cur],
+        # Seats a person plays: with one left, the bot policy would hand the game to bots alone, so a
+        # takeover of that seat pauses the game instead (bots.seats.people_besides); the desk says so.
+        "people_seats": sum(1 for _, cur, _ in players if cur and bot_level(cur) is None),
         "mail_unavailable": mail_unavailable(),
         "mail": desk_summary(web.store, name, now),
         "away": away_now(web, name, now),
