@@ -1,4 +1,5 @@
-"""What the web's routers share: the request's web service and viewer, page rendering, cookies.
+"""What the web's routers share: the request's web service and viewer, the JSON API's writer check and answer
+declaration, page rendering, cookies, and a game's address.
 
 Kept apart from :mod:`dippouch.web.app`, which builds the application and includes the routers
 (:mod:`dippouch.web.api`, :mod:`dippouch.web.pages`): the routers import these helpers from here, so no
@@ -15,12 +16,16 @@ from fastapi.templating import Jinja2Templates
 from starlette.requests import Request
 
 from dippouch.settings import Site
+from dippouch.web.answers import ErrorAnswer
 from dippouch.web.security import (
+    CSRF_HEADER,
     FLASH_COOKIE,
     Forbidden,
+    NeedsKey,
     RateLimiter,
     Viewer,
     WebError,
+    check_csrf,
     client_id,
     csrf_cookie,
     csrf_field,
@@ -29,7 +34,41 @@ from dippouch.web.security import (
 )
 from dippouch.web.service import Web
 
-__all__ = ["render", "render_html", "set_csrf_cookie", "set_flash", "site_of", "viewer_of", "web_of"]
+__all__ = [
+    "ERRORS",
+    "NEEDS_KEY",
+    "answers",
+    "game_url",
+    "render",
+    "render_html",
+    "set_csrf_cookie",
+    "set_flash",
+    "site_of",
+    "viewer_of",
+    "web_of",
+    "writer",
+]
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    status: {"model": ErrorAnswer, "description": what}
+    for status, what in (
+        (400, "The request was refused as it stands (what is wrong, and the closest valid alternative)."),
+        (401, "The call needs a key."),
+        (403, "The key does not allow this call (or the CSRF token is missing)."),
+        (404, "No such game, phase, power or variant (or one the caller may not see)."),
+        (413, "The request body is too large."),
+        (422, "The request is not in the expected shape."),
+        (429, "Too many requests from this address: try again after Retry-After seconds."),
+        (503, "Busy: try again after Retry-After seconds."),
+    )
+}
+"""Every refusal a JSON call may answer, each with the one error shape (:class:`ErrorAnswer`)."""
+
+NEEDS_KEY = (
+    "this call needs a key: send a player's or coordinator's key as 'Authorization: Bearer dp_...' "
+    "(or sign in with its link, and send the page's token in X-CSRF-Token)"
+)
+"""What a state-changing JSON call tells a caller who sent no credentials: both ways in."""
 
 
 def web_of(request: Request) -> Web:
@@ -67,6 +106,30 @@ def viewer_of(request: Request) -> Viewer:
                 viewer = Viewer(info[0], session_token=token, person_id=info[1])
     request.state.viewer = viewer
     return viewer
+
+
+def answers(model: Any) -> dict[str, Any]:
+    """A JSON route's answers: ``model`` in the OpenAPI document, each answer checked against it, with exactly
+    the fields its data has (a field the data leaves out is not added as null), and :data:`ERRORS` for its
+    refusals, wherever the route is later added."""
+    return {"response_model": model, "response_model_exclude_unset": True, "responses": ERRORS}
+
+
+def writer(request: Request, need: str = NEEDS_KEY) -> Viewer:
+    """The caller of a state-changing JSON call: a bearer key, or a signed-in browser that proves with the
+    page's token (``X-CSRF-Token``) that the call came from our page. ``need`` is what a caller with neither
+    is told, for calls that want a particular kind of sign-in."""
+    viewer = viewer_of(request)
+    if not viewer.signed_in:
+        raise NeedsKey(need)
+    if not viewer.by_bearer:
+        check_csrf(request, request.headers.get(CSRF_HEADER))
+    return viewer
+
+
+def game_url(name: str) -> str:
+    """A game's page: its name quoted whole (a slash or ``?`` in a name stays part of it)."""
+    return "/games/" + quote(name, safe="")
 
 
 def render(
