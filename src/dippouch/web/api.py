@@ -26,7 +26,6 @@ from dippouch.web.answers import (
     CheckAnswer,
     CoordinatorView,
     CreatedAnswer,
-    ErrorAnswer,
     GameFile,
     GameListing,
     GameView,
@@ -43,44 +42,11 @@ from dippouch.web.answers import (
     VoteAnswer,
 )
 from dippouch.web.checks import check_view
-from dippouch.web.deps import site_of, viewer_of, web_of
-from dippouch.web.security import CSRF_HEADER, BadInput, NeedsKey, Viewer, check_csrf, client_id
-
-ERRORS: dict[int | str, dict[str, Any]] = {
-    status: {"model": ErrorAnswer, "description": what}
-    for status, what in (
-        (400, "The request was refused as it stands (what is wrong, and the closest valid alternative)."),
-        (401, "The call needs a key."),
-        (403, "The key does not allow this call (or the CSRF token is missing)."),
-        (404, "No such game, phase, power or variant (or one the caller may not see)."),
-        (413, "The request body is too large."),
-        (422, "The request is not in the expected shape."),
-        (429, "Too many requests from this address: try again after Retry-After seconds."),
-        (503, "Busy: try again after Retry-After seconds."),
-    )
-}
+from dippouch.web.deps import ERRORS, answers, site_of, viewer_of, web_of, writer
+from dippouch.web.security import BadInput, client_id
 
 router = APIRouter(prefix="/api", tags=["api"], responses=ERRORS)
 router.routes.extend(openings.api.routes)  # open games and the replacement pool (web/openings.py)
-
-
-def _answers(model: Any) -> dict[str, Any]:
-    """A route's answer: ``model`` in the OpenAPI document, each answer checked against it, with exactly the
-    fields its data has (a field the data leaves out is not added as null)."""
-    return {"response_model": model, "response_model_exclude_unset": True}
-
-
-def _writer(request: Request) -> Viewer:
-    """The caller of a state-changing call; cookie callers must prove the call came from our page."""
-    viewer = viewer_of(request)
-    if not viewer.signed_in:
-        raise NeedsKey(
-            "this call needs a key: send a player's or coordinator's key as 'Authorization: Bearer dp_...' "
-            "(or sign in with its link, and send the page's token in X-CSRF-Token)"
-        )
-    if not viewer.by_bearer:
-        check_csrf(request, request.headers.get(CSRF_HEADER))
-    return viewer
 
 
 class OrdersIn(BaseModel):
@@ -140,13 +106,13 @@ class ActionIn(BaseModel):
 # Reading
 
 
-@router.get("/games", **_answers(list[GameListing]))
+@router.get("/games", **answers(list[GameListing]))
 def games(request: Request) -> list[dict[str, Any]]:
     """Listed games (and the caller's own)."""
     return game_pages.games_list(web_of(request), viewer_of(request))
 
 
-@router.get("/games/{name}", **_answers(GameView))
+@router.get("/games/{name}", **answers(GameView))
 def game(request: Request, name: str) -> dict[str, Any]:
     """A game's public state: phase, deadline, who has sent orders and who is ready (never what), centres, last report."""
     g = game_pages.game_view(web_of(request), name, viewer_of(request))
@@ -154,7 +120,7 @@ def game(request: Request, name: str) -> dict[str, Any]:
     return g
 
 
-@router.get("/games/{name}/phases/{phase_id}", **_answers(PhaseView))
+@router.get("/games/{name}/phases/{phase_id}", **answers(PhaseView))
 def phase(request: Request, name: str, phase_id: int) -> dict[str, Any]:
     """One phase of the history: position, orders and results once processed, report, neighbours; for the
     game's coordinator also every version each power sent (sealed until the deadline)."""
@@ -168,7 +134,7 @@ def phase(request: Request, name: str, phase_id: int) -> dict[str, Any]:
     return ph
 
 
-@router.get("/games/{name}/export", **_answers(GameFile))
+@router.get("/games/{name}/export", **answers(GameFile))
 def export(request: Request, name: str, unsealed: bool = False) -> dict[str, Any]:
     """The game file (submissions only for the coordinator; the open phase's sealed until its deadline:
     to move a running game the coordinator asks for it unsealed with ``POST``, giving the reason)."""
@@ -184,15 +150,15 @@ class UnsealIn(BaseModel):
     reason: str = Field(max_length=500, description="why the sealed orders are opened: shown to the players")
 
 
-@router.post("/games/{name}/export", **_answers(GameFile))
+@router.post("/games/{name}/export", **answers(GameFile))
 def export_unsealed(request: Request, name: str, body: UnsealIn) -> dict[str, Any]:
     """The coordinator's game file with the open phase's orders unsealed, to move a running game; the
     opening is recorded with the reason and shown to the players."""
-    viewer = _writer(request)
+    viewer = writer(request)
     return history.export(web_of(request), name, viewer, unsealed=True, reason=body.reason)
 
 
-@router.get("/games/{name}/powers/{power}", **_answers(PlayerView))
+@router.get("/games/{name}/powers/{power}", **answers(PlayerView))
 def player(request: Request, name: str, power: str) -> dict[str, Any]:
     """The player's view: units, legal orders per unit, submitted versions, ready flag (own power only)."""
     pv = player_page.player_view(web_of(request), name, power, viewer_of(request))
@@ -204,11 +170,11 @@ def player(request: Request, name: str, power: str) -> dict[str, Any]:
 # Orders
 
 
-@router.post("/games/{name}/powers/{power}/check", **_answers(CheckAnswer))
+@router.post("/games/{name}/powers/{power}/check", **answers(CheckAnswer))
 def check(request: Request, name: str, power: str, body: CheckIn) -> dict[str, Any]:
     """Check order lines as they would be checked on arrival, without recording anything: each line's verdict,
     note and subject (the province of the unit or site it orders), and the units left without an order."""
-    viewer = _writer(request)
+    viewer = writer(request)
     request.app.state.limiter.hit("check", f"{client_id(request)}", "line checks")
     answer: dict[str, Any] = request.app.state.budget.run(
         client_id(request), lambda: check_view(web_of(request), name, power, body.text, viewer)
@@ -216,18 +182,18 @@ def check(request: Request, name: str, power: str, body: CheckIn) -> dict[str, A
     return answer
 
 
-@router.post("/games/{name}/powers/{power}/orders", **_answers(Receipt))
+@router.post("/games/{name}/powers/{power}/orders", **answers(Receipt))
 def submit(request: Request, name: str, power: str, body: OrdersIn) -> dict[str, Any]:
     """Submit a new version of the power's orders (checked line by line, as on arrival)."""
-    viewer = _writer(request)
+    viewer = writer(request)
     request.app.state.limiter.hit("submit", f"{client_id(request)}:{name}:{power}", "submissions")
     return player_page.submit(web_of(request), name, power, body.text, body.ready, viewer, phase=body.phase)
 
 
-@router.post("/games/{name}/powers/{power}/vote", **_answers(VoteAnswer))
+@router.post("/games/{name}/powers/{power}/vote", **answers(VoteAnswer))
 def vote(request: Request, name: str, power: str, body: VoteIn) -> dict[str, Any]:
     """Vote for a draw (or withdraw the vote); answers the game's ending if every surviving power agreed."""
-    viewer = _writer(request)
+    viewer = writer(request)
     return {"ending": player_page.vote(web_of(request), name, power, body.draw, viewer)}
 
 
@@ -235,7 +201,7 @@ def vote(request: Request, name: str, power: str, body: VoteIn) -> dict[str, Any
 # Coordination
 
 
-@router.get("/games/{name}/coordinate", **_answers(CoordinatorView))
+@router.get("/games/{name}/coordinate", **answers(CoordinatorView))
 def coordinator(request: Request, name: str) -> dict[str, Any]:
     """The coordinator's view: players, keys, submissions (contents only after the deadline)."""
     cv = desk.coordinator_view(web_of(request), name, viewer_of(request))
@@ -243,21 +209,21 @@ def coordinator(request: Request, name: str) -> dict[str, Any]:
     return cv
 
 
-@router.post("/games", **_answers(CreatedAnswer))
+@router.post("/games", **answers(CreatedAnswer))
 def create(request: Request, body: dict[str, Any] = Body(...)) -> dict[str, Any]:  # noqa: B008
     """Create a game: {"name", "variant", "movement", "retreats", "adjustments", "timezone", "time_of_day",
     "missed", "draws", "secret_ballot", "anonymous", "visibility", "option_KEY": value}."""
-    viewer = _writer(request)
+    viewer = writer(request)
     form = {
         k: (v if isinstance(v, str) else str(v).lower() if isinstance(v, bool) else str(v)) for k, v in body.items()
     }
     return {"name": new_games.create_game(web_of(request), viewer, form)}
 
 
-@router.post("/games/{name}/players", **_answers(SeatAnswer))
+@router.post("/games/{name}/players", **answers(SeatAnswer))
 def seat(request: Request, name: str, body: PlayerIn) -> dict[str, Any]:
     """Assign (or replace) a power's player; answers the player's new secret key (shown once)."""
-    viewer = _writer(request)
+    viewer = writer(request)
     power, secret = desk.assign(web_of(request), name, viewer, body.power, body.player, body.replace, body.email)
     return {"power": power, "key": secret, "link": site_of(request).link(f"/k/{secret}")}
 
@@ -267,10 +233,10 @@ class BotIn(BaseModel):
     level: str = Field(max_length=40, description="hold, random, heuristic or search")
 
 
-@router.post("/games/{name}/bots", **_answers(BotSeatAnswer))
+@router.post("/games/{name}/bots", **answers(BotSeatAnswer))
 def seat_bot(request: Request, name: str, body: BotIn) -> dict[str, Any]:
     """Seat a bot on a power; it sends orders as each phase opens (its version is answered when it sent one)."""
-    viewer = _writer(request)
+    viewer = writer(request)
     return desk.seat_bot(web_of(request), name, viewer, body.power, body.level)
 
 
@@ -278,10 +244,10 @@ class BotPolicyIn(BaseModel):
     level: str | None = Field(default=None, max_length=40, description="a bot level, or null for none")
 
 
-@router.post("/games/{name}/bot-policy", **_answers(ActionAnswer))
+@router.post("/games/{name}/bot-policy", **answers(ActionAnswer))
 def bot_policy(request: Request, name: str, body: BotPolicyIn) -> dict[str, Any]:
     """Hand powers in civil disorder to a bot of ``level`` until a person takes the seat (null: no longer)."""
-    viewer = _writer(request)
+    viewer = writer(request)
     return {"message": desk.set_bot_policy(web_of(request), name, viewer, body.level)}
 
 
@@ -289,17 +255,17 @@ class EmailIn(BaseModel):
     email: str = Field(max_length=320, description="The address; empty removes it.")
 
 
-@router.post("/games/{name}/players/{power}/email", **_answers(ActionAnswer))
+@router.post("/games/{name}/players/{power}/email", **answers(ActionAnswer))
 def set_email(request: Request, name: str, power: str, body: EmailIn) -> dict[str, Any]:
     """Change the address a seated player's orders by mail must come from."""
-    viewer = _writer(request)
+    viewer = writer(request)
     return {"message": desk.set_email(web_of(request), name, viewer, power, body.email)}
 
 
-@router.post("/games/{name}/keys", **_answers(KeyAnswer))
+@router.post("/games/{name}/keys", **answers(KeyAnswer))
 def new_key(request: Request, name: str, body: KeyIn) -> dict[str, Any]:
     """A new link for a seated power's player, or for a co-coordinator of this game (shown once)."""
-    viewer = _writer(request)
+    viewer = writer(request)
     web = web_of(request)
     if body.role == "player":
         power, secret = desk.new_player_link(web, name, viewer, body.power, body.reason)
@@ -315,32 +281,32 @@ def new_key(request: Request, name: str, body: KeyIn) -> dict[str, Any]:
     }
 
 
-@router.post("/games/{name}/deadlines", **_answers(ActionAnswer))
+@router.post("/games/{name}/deadlines", **answers(ActionAnswer))
 def deadlines(request: Request, name: str, body: DeadlinesIn) -> dict[str, Any]:
     """The time each kind of phase gets, for phases opened from now on."""
-    viewer = _writer(request)
+    viewer = writer(request)
     return {"message": desk.set_deadlines(web_of(request), name, viewer, body.model_dump())}
 
 
-@router.post("/games/{name}/keys/{key_id}/revoke", **_answers(RevokedAnswer))
+@router.post("/games/{name}/keys/{key_id}/revoke", **answers(RevokedAnswer))
 def revoke(request: Request, name: str, key_id: int) -> dict[str, Any]:
     """Revoke a key of this game (its links stop working at once, in every browser signed in with it)."""
-    viewer = _writer(request)
+    viewer = writer(request)
     desk.revoke(web_of(request), name, viewer, key_id)
     return {"revoked": key_id}
 
 
-@router.post("/games/{name}/actions", **_answers(ActionAnswer))
+@router.post("/games/{name}/actions", **answers(ActionAnswer))
 def action(request: Request, name: str, body: ActionIn) -> dict[str, Any]:
     """extend / pause / resume / process / rollback / visibility."""
-    viewer = _writer(request)
+    viewer = writer(request)
     return {"message": desk.clock_action(web_of(request), name, viewer, body.action, body.arg)}
 
 
-@router.post("/games/import", **_answers(CreatedAnswer))
+@router.post("/games/import", **answers(CreatedAnswer))
 def import_game(request: Request, body: dict[str, Any] = Body(...), name: str | None = None) -> dict[str, Any]:  # noqa: B008
     """Import a game file (dippouch JSON, as exported), under ``?name=`` if given."""
-    viewer = _writer(request)
+    viewer = writer(request)
     return {"name": new_games.import_game(web_of(request), viewer, body, name)}
 
 
@@ -348,7 +314,7 @@ def import_game(request: Request, body: dict[str, Any] = Body(...), name: str | 
 # Variants and adjudication
 
 
-@router.get("/variants", **_answers(list[VariantListing]))
+@router.get("/variants", **answers(list[VariantListing]))
 def variants() -> list[dict[str, Any]]:
     """The variants: name, title, powers, number of supply centres; a file that does not load is listed
     with ``"broken": true`` and its problems, and the others stay usable."""
@@ -361,7 +327,7 @@ def variants() -> list[dict[str, Any]]:
     return sorted(out, key=lambda row: str(row["name"]))
 
 
-@router.get("/variants/{name}", **_answers(VariantView))
+@router.get("/variants/{name}", **answers(VariantView))
 def variant(request: Request, name: str) -> dict[str, Any]:
     """A variant: rules in brief, powers, centres, options, and the key from abbreviation to full name."""
     vv = variant_pages.variant_view(name)
@@ -369,13 +335,13 @@ def variant(request: Request, name: str) -> dict[str, Any]:
     return vv
 
 
-@router.get("/variants/{name}/moves", **_answers(MovesAnswer))
+@router.get("/variants/{name}/moves", **answers(MovesAnswer))
 def moves(request: Request, name: str, q: str = "") -> dict[str, Any]:
     """Every valid move from a territory (by abbreviation, full name or alias) for each unit that can stand there."""
     return variant_pages.moves(name, q)
 
 
-@router.get("/variants/{name}/search", **_answers(list[Place]))
+@router.get("/variants/{name}/search", **answers(list[Place]))
 def search(request: Request, name: str, q: str = "") -> list[dict[str, str]]:
     """Territories whose name, abbreviation or alias matches ``q`` (for pick lists)."""
     return variant_pages.search(name, q)
@@ -420,7 +386,7 @@ async def adjudicate(request: Request) -> Response:
 for _route in press.api_router.routes:
     if isinstance(_route, APIRoute):
         router.add_api_route(
-            _route.path, _route.endpoint, methods=sorted(_route.methods or ()), **_answers(_route.response_model)
+            _route.path, _route.endpoint, methods=sorted(_route.methods or ()), **answers(_route.response_model)
         )
 
 # The player list's and absences' calls (dippouch.web.roster), under /api with the rest, so the API's checks

@@ -15,9 +15,8 @@ from urllib.parse import quote
 
 from fastapi import APIRouter
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
-from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 
 from dippouch.people.assign import ANY
@@ -26,33 +25,26 @@ from dippouch.store.reliability import ALL, Shown, profile
 from dippouch.web.answers import (
     ClaimAnswer,
     DrawAnswer,
-    ErrorAnswer,
     OpeningView,
     OpenList,
     PersonProfile,
     SignupAnswer,
 )
-from dippouch.web.deps import render, set_flash, viewer_of, web_of
+from dippouch.web.deps import answers, game_url, render, viewer_of, web_of, writer
+from dippouch.web.forms import read_form, redirect
 from dippouch.web.inputs import number, number_or_none
 from dippouch.web.security import (
-    CSRF_FIELD,
-    CSRF_HEADER,
     BadInput,
     NeedsKey,
     NotFound,
     Viewer,
-    check_csrf,
 )
 from dippouch.web.service import Web
 
 __all__ = ["api", "pages"]
 
 pages = APIRouter(include_in_schema=False)
-api = APIRouter(
-    prefix="/api",
-    tags=["open games"],
-    responses={s: {"model": ErrorAnswer} for s in (400, 401, 403, 404, 422, 429)},
-)
+api = APIRouter(prefix="/api", tags=["open games"])
 
 MAX_WISHES = 20
 """Ranked wishes a sign-up may list (W3K has ten powers)."""
@@ -253,19 +245,8 @@ def claim(web: Web, name: str, viewer: Viewer, power: str) -> dict[str, Any]:
 # The JSON API (every answer's shape is in dippouch.web.answers)
 
 
-def _answers(model: Any) -> dict[str, Any]:
-    return {"response_model": model, "response_model_exclude_unset": True}
-
-
-def _writer(request: Request) -> Viewer:
-    viewer = viewer_of(request)
-    if not viewer.signed_in:
-        raise NeedsKey(
-            "sign in first: this call needs a person signed in (a link mailed to you) or a coordinator's key"
-        )
-    if not viewer.by_bearer:
-        check_csrf(request, request.headers.get(CSRF_HEADER))
-    return viewer
+NEED_SIGN_IN = "sign in first: this call needs a person signed in (a link mailed to you) or a coordinator's key"
+"""What a state-changing call here tells a caller with no credentials: sign-ups are a person's, not a key's."""
 
 
 class Strict(BaseModel):
@@ -298,96 +279,74 @@ class PowerIn(Strict):
     power: str = Field(max_length=100)
 
 
-@api.get("/open", **_answers(OpenList))
+@api.get("/open", **answers(OpenList))
 def api_open(request: Request) -> dict[str, Any]:
     """Games waiting for players (variant, deadlines, press, seats, reliability asked) and seats wanting a
     replacement."""
     return open_list(web_of(request))
 
 
-@api.get("/people/{person_id}", **_answers(PersonProfile))
+@api.get("/people/{person_id}", **answers(PersonProfile))
 def api_person(request: Request, person_id: int) -> dict[str, Any]:
     """A person's public profile: name, games played, reliability and the record behind it. An anonymous
     game counts once it ends; before, only for the person and the game's coordinator (``hidden_games``)."""
     return person_view(web_of(request), person_id, viewer_of(request))
 
 
-@api.get("/games/{name}/opening", **_answers(OpeningView))
+@api.get("/games/{name}/opening", **answers(OpeningView))
 def api_opening(request: Request, name: str) -> dict[str, Any]:
     """A game's opening; its coordinator also sees the sign-ups with their wishes and reliability."""
     return opening_view(web_of(request), name, viewer_of(request))
 
 
-@api.post("/games/{name}/opening", **_answers(OpeningView))
+@api.post("/games/{name}/opening", **answers(OpeningView))
 def api_open_game(request: Request, name: str, body: OpeningIn) -> dict[str, Any]:
     """Open the game for players, or change what its opening asks (its coordinator)."""
-    return open_game(web_of(request), name, _writer(request), body.press, body.min_reliability, body.mode)
+    return open_game(web_of(request), name, writer(request, NEED_SIGN_IN), body.press, body.min_reliability, body.mode)
 
 
-@api.post("/games/{name}/signup", **_answers(SignupAnswer))
+@api.post("/games/{name}/signup", **answers(SignupAnswer))
 def api_sign_up(request: Request, name: str, body: SignupIn) -> dict[str, Any]:
     """Sign the signed-in person up with their ranked wishes (again: change them)."""
-    return sign_up(web_of(request), name, _writer(request), body.preferences)
+    return sign_up(web_of(request), name, writer(request, NEED_SIGN_IN), body.preferences)
 
 
-@api.post("/games/{name}/withdraw", **_answers(SignupAnswer))
+@api.post("/games/{name}/withdraw", **answers(SignupAnswer))
 def api_withdraw(request: Request, name: str) -> dict[str, Any]:
     """Take back the signed-in person's sign-up."""
-    return withdraw(web_of(request), name, _writer(request))
+    return withdraw(web_of(request), name, writer(request, NEED_SIGN_IN))
 
 
-@api.post("/games/{name}/opening/assign", **_answers(ClaimAnswer))
+@api.post("/games/{name}/opening/assign", **answers(ClaimAnswer))
 def api_assign(request: Request, name: str, body: AssignIn) -> dict[str, Any]:
     """Seat a person who signed up in an empty power (the game's coordinator)."""
-    return assign(web_of(request), name, _writer(request), body.person, body.power)
+    return assign(web_of(request), name, writer(request, NEED_SIGN_IN), body.person, body.power)
 
 
-@api.post("/games/{name}/opening/draw", **_answers(DrawAnswer))
+@api.post("/games/{name}/opening/draw", **answers(DrawAnswer))
 def api_draw(request: Request, name: str) -> dict[str, Any]:
     """Draw the empty powers for the people waiting now, from their wishes (the game's coordinator)."""
-    return draw(web_of(request), name, _writer(request))
+    return draw(web_of(request), name, writer(request, NEED_SIGN_IN))
 
 
-@api.post("/games/{name}/opening/free", **_answers(ClaimAnswer))
+@api.post("/games/{name}/opening/free", **answers(ClaimAnswer))
 def api_free(request: Request, name: str, body: PowerIn) -> dict[str, Any]:
     """Offer a played seat to the replacement pool (the game's coordinator)."""
-    return free(web_of(request), name, _writer(request), body.power)
+    return free(web_of(request), name, writer(request, NEED_SIGN_IN), body.power)
 
 
-@api.post("/games/{name}/claim", **_answers(ClaimAnswer))
+@api.post("/games/{name}/claim", **answers(ClaimAnswer))
 def api_claim(request: Request, name: str, body: PowerIn) -> dict[str, Any]:
     """Take a seat from the replacement pool as the signed-in person (the first claim wins)."""
-    return claim(web_of(request), name, _writer(request), body.power)
+    return claim(web_of(request), name, writer(request, NEED_SIGN_IN), body.power)
 
 
 # --------------------------------------------------------------------------------------------------
 # Pages
 
 
-async def _posted(request: Request) -> dict[str, str]:
-    """The posted form's text fields, CSRF-checked."""
-    try:
-        form = await request.form(max_fields=100, max_files=0, max_part_size=100_000)
-    except StarletteHTTPException:
-        raise
-    except Exception as e:
-        raise BadInput(f"the form could not be read ({type(e).__name__})") from None
-    data: dict[str, str] = {}
-    for k, v in form.multi_items():
-        if isinstance(v, str):
-            data.setdefault(k, v)
-    check_csrf(request, data.get(CSRF_FIELD))
-    return data
-
-
-def _back(url: str, message: str) -> RedirectResponse:
-    resp = RedirectResponse(url, status_code=303)
-    set_flash(resp, message)
-    return resp
-
-
 def _url(name: str) -> str:
-    return "/games/" + quote(name, safe="") + "/opening"
+    return game_url(name) + "/opening"
 
 
 def _int(text: str, what: str, lo: int, hi: int) -> int:
@@ -413,7 +372,7 @@ def opening_page(request: Request, name: str) -> Response:
 
 @pages.post("/games/{name}/opening/{action}")
 async def opening_action(request: Request, name: str, action: str) -> Response:
-    form = await _posted(request)
+    form = await read_form(request)
     web, viewer = web_of(request), viewer_of(request)
     back = _url(name)
     if action == "open":
@@ -426,31 +385,29 @@ async def opening_action(request: Request, name: str, action: str) -> Response:
             _int(form.get("min_reliability", ""), "the minimum reliability", 0, 100),
             form.get("mode", ""),
         )
-        return _back(back, f"{name} is open for players.")
+        return redirect(back, f"{name} is open for players.")
     if action == "signup":
         wishes = [form[k] for k in sorted((k for k in form if k.startswith("wish")), key=_rank) if form[k]]
         got = await run_in_threadpool(sign_up, web, name, viewer, wishes)
         if got["seated_as"]:
-            return _back(f"/games/{quote(name, safe='')}", f"The game is full: you play {got['seated_as']}.")
-        return _back(back, f"You signed up to {name}.")
+            return redirect(game_url(name), f"The game is full: you play {got['seated_as']}.")
+        return redirect(back, f"You signed up to {name}.")
     if action == "withdraw":
         await run_in_threadpool(withdraw, web, name, viewer)
-        return _back(back, f"You withdrew from {name}.")
+        return redirect(back, f"You withdrew from {name}.")
     if action == "assign":
         person = _int(form.get("person", ""), "the person", 1, 10**12)
         got = await run_in_threadpool(assign, web, name, viewer, person, form.get("power", ""))
-        return _back(back, f"{got['power']} is given.")
+        return redirect(back, f"{got['power']} is given.")
     if action == "draw":
         got = await run_in_threadpool(draw, web, name, viewer)
-        return _back(back, "Drawn: " + ", ".join(sorted(got["seated"].values())) + ".")
+        return redirect(back, "Drawn: " + ", ".join(sorted(got["seated"].values())) + ".")
     if action == "free":
         got = await run_in_threadpool(free, web, name, viewer, form.get("power", ""))
-        return _back(back, f"{got['power']}'s seat is offered to the replacement pool.")
+        return redirect(back, f"{got['power']}'s seat is offered to the replacement pool.")
     if action == "claim":
         got = await run_in_threadpool(claim, web, name, viewer, form.get("power", ""))
-        return _back(
-            f"/games/{quote(name, safe='')}/play/{quote(got['power'], safe='')}", f"You play {got['power']} now."
-        )
+        return redirect(f"{game_url(name)}/play/{quote(got['power'], safe='')}", f"You play {got['power']} now.")
     raise NotFound(f"no action {action!r} here: open, signup, withdraw, assign, draw, free or claim")
 
 

@@ -19,7 +19,7 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Query
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
+from fastapi.responses import HTMLResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 from starlette.requests import Request
 
@@ -39,19 +39,15 @@ from dippouch.web.answers import (
     PressSent,
     PressView,
 )
-from dippouch.web.deps import render, set_flash, viewer_of, web_of
+from dippouch.web.deps import answers, game_url, render, viewer_of, web_of, writer
+from dippouch.web.forms import read_form, redirect
 from dippouch.web.inputs import number, web_words
 from dippouch.web.player_page import require_seat
 from dippouch.web.security import (
-    CSRF_FIELD,
-    CSRF_HEADER,
-    BadInput,
     Forbidden,
-    NeedsKey,
     NotFound,
     Viewer,
     WebError,
-    check_csrf,
 )
 from dippouch.web.service import Web
 
@@ -78,10 +74,6 @@ STREAM_RECHECK = 2.0
 message is sent too): a key revoked or a session signed out ends the stream within this."""
 
 
-def _answers(model: Any) -> dict[str, Any]:
-    return {"response_model": model, "response_model_exclude_unset": True}
-
-
 def _player(web: Web, name: str, power: str, viewer: Viewer) -> tuple[Variant, str]:
     """:meth:`Web.require_player` for every press route: the seat's stand-in is refused in words of their
     own (they order the seat; its letters, before the absence and during it, and its name are the player's)."""
@@ -92,15 +84,6 @@ def _player(web: Web, name: str, power: str, viewer: Viewer) -> tuple[Variant, s
             "but do not read its letters or write in its name"
         )
     return v, power
-
-
-def _writer(request: Request) -> Viewer:
-    viewer = viewer_of(request)
-    if not viewer.signed_in:
-        raise NeedsKey("this call needs a key: send a player's or coordinator's key as 'Authorization: Bearer dp_...'")
-    if not viewer.by_bearer:
-        check_csrf(request, request.headers.get(CSRF_HEADER))
-    return viewer
 
 
 # --------------------------------------------------------------------------------------------------
@@ -231,7 +214,7 @@ class AnnounceIn(BaseModel):
 _P = "/games/{name}/powers/{power}/press"
 
 
-@api_router.get(_P, **_answers(PressView))
+@api_router.get(_P, **answers(PressView))
 def api_panel(request: Request, name: str, power: str) -> dict[str, Any]:
     """The power's press: the game's rules (in words too), the powers, channels with unread counts."""
     web, viewer = web_of(request), viewer_of(request)
@@ -239,14 +222,14 @@ def api_panel(request: Request, name: str, power: str) -> dict[str, Any]:
     return panel(web, name, power, viewer)
 
 
-@api_router.get(_P + "/channels/{channel_id}", **_answers(PressChannelView))
+@api_router.get(_P + "/channels/{channel_id}", **answers(PressChannelView))
 def api_channel(request: Request, name: str, power: str, channel_id: int, before: int | None = None) -> dict[str, Any]:
     """A channel's latest messages (50, oldest first; ``before`` pages back). Another pair's channel answers
     404 like one that does not exist."""
     return _channel(web_of(request), name, power, channel_id, viewer_of(request), before)
 
 
-@api_router.get(_P + "/since/{after}", **_answers(PressMessages))
+@api_router.get(_P + "/since/{after}", **answers(PressMessages))
 def api_since(request: Request, name: str, power: str, after: int) -> dict[str, Any]:
     """Every message the power may read with an id above ``after`` (at most 500): polling for bots."""
     web = web_of(request)
@@ -254,24 +237,24 @@ def api_since(request: Request, name: str, power: str, after: int) -> dict[str, 
     return {"messages": [_message(m) for m in store_press.messages_since(web.read, name, power, after)]}
 
 
-@api_router.post(_P, **_answers(PressSent))
+@api_router.post(_P, **answers(PressSent))
 def api_send(request: Request, name: str, power: str, body: PressIn) -> dict[str, Any]:
     """Send a message to one power (private), several (group) or all (public), as the game's rules allow."""
-    viewer = _writer(request)
+    viewer = writer(request)
     return _send(web_of(request), name, power, viewer, body.to, body.text, "api")
 
 
-@api_router.post(_P + "/channels/{channel_id}", **_answers(PressSent))
+@api_router.post(_P + "/channels/{channel_id}", **answers(PressSent))
 def api_reply(request: Request, name: str, power: str, channel_id: int, body: ReplyIn) -> dict[str, Any]:
     """Write in a channel the power is in (to its members)."""
-    viewer = _writer(request)
+    viewer = writer(request)
     return _send(web_of(request), name, power, viewer, [], body.text, "api", channel_id)
 
 
-@api_router.post(_P + "/channels/{channel_id}/read", **_answers(PressRead))
+@api_router.post(_P + "/channels/{channel_id}/read", **answers(PressRead))
 def api_read(request: Request, name: str, power: str, channel_id: int, body: ReadIn) -> dict[str, Any]:
     """Mark a channel read (up to a message)."""
-    viewer = _writer(request)
+    viewer = writer(request)
     web = web_of(request)
     _, power = _player(web, name, power, viewer)
     with web.writes:
@@ -279,10 +262,10 @@ def api_read(request: Request, name: str, power: str, channel_id: int, body: Rea
     return {"channel": channel_id, "read_up_to": mark}
 
 
-@api_router.post(_P + "/blocks", **_answers(PressBlocks))
+@api_router.post(_P + "/blocks", **answers(PressBlocks))
 def api_block(request: Request, name: str, power: str, body: BlockIn) -> dict[str, Any]:
     """Mute (hide their messages), block (hide them and take no private message from them) or let through."""
-    viewer = _writer(request)
+    viewer = writer(request)
     web = web_of(request)
     _, power = _player(web, name, power, viewer)
     choice = body.choice.strip().lower()
@@ -293,10 +276,10 @@ def api_block(request: Request, name: str, power: str, body: BlockIn) -> dict[st
     return {"blocks": store_press.blocks(web.store, name, power)}
 
 
-@api_router.post(_P + "/messages/{message_id}/report", **_answers(PressReport))
+@api_router.post(_P + "/messages/{message_id}/report", **answers(PressReport))
 def api_report(request: Request, name: str, power: str, message_id: int, body: ReportIn) -> dict[str, Any]:
     """Report a message the power may read to the coordinator."""
-    viewer = _writer(request)
+    viewer = writer(request)
     web = web_of(request)
     _, power = _player(web, name, power, viewer)
     with web.writes:
@@ -321,16 +304,16 @@ def _desk(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
     }
 
 
-@api_router.get("/games/{name}/press", **_answers(PressDesk))
+@api_router.get("/games/{name}/press", **answers(PressDesk))
 def api_desk(request: Request, name: str) -> dict[str, Any]:
     """The coordinator's press: the rules, the channels the rules let them read, and reported messages."""
     return _desk(web_of(request), name, viewer_of(request))
 
 
-@api_router.post("/games/{name}/press/rules", **_answers(PressRulesAnswer))
+@api_router.post("/games/{name}/press/rules", **answers(PressRulesAnswer))
 def api_rules(request: Request, name: str, body: RulesIn) -> dict[str, Any]:
     """Declare the game's press rules (settings left out stay as they are)."""
-    viewer = _writer(request)
+    viewer = writer(request)
     web = web_of(request)
     web.require_coordinator(name, viewer)
     with web.writes:
@@ -339,10 +322,10 @@ def api_rules(request: Request, name: str, body: RulesIn) -> dict[str, Any]:
     return {"rules": rules.to_data(), "rules_text": describe(rules)}
 
 
-@api_router.post("/games/{name}/press/announce", **_answers(PressSent))
+@api_router.post("/games/{name}/press/announce", **answers(PressSent))
 def api_announce(request: Request, name: str, body: AnnounceIn) -> dict[str, Any]:
     """An announcement from the coordinator to every power."""
-    viewer = _writer(request)
+    viewer = writer(request)
     web = web_of(request)
     web.require_coordinator(name, viewer)
     with web.writes:
@@ -355,56 +338,34 @@ def api_announce(request: Request, name: str, body: AnnounceIn) -> dict[str, Any
 
 
 def _play(name: str, power: str) -> str:
-    return f"/games/{quote(name, safe='')}/play/{quote(power, safe='')}"
+    return f"{game_url(name)}/play/{quote(power, safe='')}"
 
 
-def _redirect(url: str, flash: str | None = None, *, error: bool = False) -> RedirectResponse:
-    resp = RedirectResponse(url, status_code=303)
-    if flash:
-        set_flash(resp, flash, error=error)
-    return resp
-
-
-async def _form(request: Request) -> dict[str, Any]:
-    try:
-        form = await request.form(max_fields=100, max_files=0, max_part_size=200_000)
-    except Exception as e:
-        raise BadInput(f"the form could not be read ({type(e).__name__})") from None
-    data: dict[str, Any] = {}
-    for k, v in form.multi_items():
-        if not isinstance(v, str):
-            raise BadInput(f"field {k!r} must be text")
-        data.setdefault(k, []).append(v)
-    token = data.get(CSRF_FIELD, [None])[0]
-    check_csrf(request, token)
-    return data
-
-
-def _one(form: dict[str, Any], key: str) -> str:
-    return str(form.get(key, [""])[0])
+MAX_PART_SIZE = 200_000
+"""Bytes a press form's text may hold (a letter; the store measures it again and says so in words)."""
 
 
 @router.post("/games/{name}/play/{power}/press")
 async def form_send(request: Request, name: str, power: str) -> Response:
     """The compose form: to the powers ticked (or all), or into a channel (a reply)."""
-    form = await _form(request)
+    form = await read_form(request, max_part_size=MAX_PART_SIZE)
     web = web_of(request)
     viewer = viewer_of(request)
-    to = list(form.get("to", []))
-    if _one(form, "all") in ("1", "on"):
+    to = form.all("to")
+    if form.get("all", "") in ("1", "on"):
         to = ["all"]
-    typed = _one(form, "channel").strip()
+    typed = form.get("channel", "").strip()
     channel = number(typed, "channel", lo=1) if typed else None
-    text = _one(form, "text")
+    text = form.get("text", "")
     back = _play(name, power) + (f"/press/{channel}" if channel is not None else "") + "#press"
     try:
         sent = await run_in_threadpool(functools.partial(_send, web, name, power, viewer, to, text, "web", channel))
     except DippouchError as e:
-        return _redirect(back, web_words(str(e)), error=True)
+        return redirect(back, web_words(str(e)), error=True)
     if channel is None:
         back = _play(name, power) + f"/press/{sent['channel']}#press"
     note = "Held until the phase's results (postal press)." if sent["held"] else "Sent."
-    return _redirect(back, note)
+    return redirect(back, note)
 
 
 @router.get("/games/{name}/play/{power}/press/{channel_id}", response_class=HTMLResponse)
@@ -422,59 +383,59 @@ def channel_page(request: Request, name: str, power: str, channel_id: int, befor
 
 @router.post("/games/{name}/play/{power}/press-blocks")
 async def form_block(request: Request, name: str, power: str) -> Response:
-    form = await _form(request)
+    form = await read_form(request, max_part_size=MAX_PART_SIZE)
     web = web_of(request)
     viewer = viewer_of(request)
     _, power = _player(web, name, power, viewer)
-    other, choice = _one(form, "other"), _one(form, "choice").strip().lower()
+    other, choice = form.get("other", ""), form.get("choice", "").strip().lower()
     try:
         with web.writes:
             store_press.set_block(
                 web.store, name, power, other, None if choice in ("", "none") else choice, now=web.now()
             )
     except DippouchError as e:
-        return _redirect(_play(name, power) + "#press", web_words(str(e)), error=True)
+        return redirect(_play(name, power) + "#press", web_words(str(e)), error=True)
     said = {"mute": "muted", "block": "blocked"}.get(choice, "let through")
-    return _redirect(_play(name, power) + "#press", f"{other} is {said}.")
+    return redirect(_play(name, power) + "#press", f"{other} is {said}.")
 
 
 @router.post("/games/{name}/play/{power}/press-report/{message_id}")
 async def form_report(request: Request, name: str, power: str, message_id: int) -> Response:
-    form = await _form(request)
+    form = await read_form(request, max_part_size=MAX_PART_SIZE)
     web = web_of(request)
     viewer = viewer_of(request)
     _, power = _player(web, name, power, viewer)
     try:
         with web.writes:
-            store_press.report(web.store, name, power, message_id, _one(form, "reason"), now=web.now())
+            store_press.report(web.store, name, power, message_id, form.get("reason", ""), now=web.now())
     except DippouchError as e:
-        return _redirect(_play(name, power) + "#press", web_words(str(e)), error=True)
-    return _redirect(_play(name, power) + "#press", "Reported to the coordinator.")
+        return redirect(_play(name, power) + "#press", web_words(str(e)), error=True)
+    return redirect(_play(name, power) + "#press", "Reported to the coordinator.")
 
 
 @router.post("/games/{name}/coordinate/press")
 async def form_announce(request: Request, name: str) -> Response:
-    form = await _form(request)
+    form = await read_form(request, max_part_size=MAX_PART_SIZE)
     web = web_of(request)
     web.require_coordinator(name, viewer_of(request))
-    back = f"/games/{quote(name, safe='')}/coordinate/press"
+    back = f"{game_url(name)}/coordinate/press"
     try:
         with web.writes:
-            if _one(form, "kind"):
+            if form.get("kind", ""):
                 data = {
-                    "kind": _one(form, "kind"),
-                    "coordinator_reads_private": _one(form, "coordinator_reads_private") == "on",
-                    "anonymous": _one(form, "anonymous") == "on",
-                    "channels": list(form.get("channels", [])),
-                    "quiet_phases": list(form.get("quiet_phases", [])),
+                    "kind": form.get("kind", ""),
+                    "coordinator_reads_private": form.get("coordinator_reads_private", "") == "on",
+                    "anonymous": form.get("anonymous", "") == "on",
+                    "channels": form.all("channels"),
+                    "quiet_phases": form.all("quiet_phases"),
                 }
                 store_press.set_press_rules(web.store, name, data, now=web.now())
                 web.touched(name)  # anonymity is the game's: its page names players, or no longer
-                return _redirect(back, "Press rules saved.")
-            store_press.announce(web.store, name, _one(form, "text"), now=web.now())
+                return redirect(back, "Press rules saved.")
+            store_press.announce(web.store, name, form.get("text", ""), now=web.now())
     except DippouchError as e:
-        return _redirect(back, web_words(str(e)), error=True)
-    return _redirect(back, "Announcement sent.")
+        return redirect(back, web_words(str(e)), error=True)
+    return redirect(back, "Announcement sent.")
 
 
 @router.get("/games/{name}/coordinate/press", response_class=HTMLResponse)

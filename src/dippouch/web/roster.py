@@ -11,16 +11,16 @@ no roster at all. The game page shows who is away (days, never the reason) throu
 from __future__ import annotations
 
 import csv
+import functools
 import io
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import date
 from html import escape
 from typing import Any
-from urllib.parse import quote
 
 from fastapi import APIRouter
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from fastapi.routing import APIRoute
 from pydantic import BaseModel, Field
 from starlette.requests import Request
@@ -41,13 +41,13 @@ from dippouch.web.answers import (
     AddressesAnswer,
     AllyAnswer,
     DoneAnswer,
-    ErrorAnswer,
     GameAbsencesAnswer,
     RosterAnswer,
     RosterSettingsAnswer,
 )
-from dippouch.web.deps import render, set_flash, viewer_of, web_of
-from dippouch.web.security import CSRF_FIELD, CSRF_HEADER, BadInput, Forbidden, NeedsKey, NotFound, Viewer, check_csrf
+from dippouch.web.deps import answers, game_url, render, viewer_of, web_of, writer
+from dippouch.web.forms import read_form, redirect
+from dippouch.web.security import BadInput, Forbidden, NeedsKey, NotFound, Viewer
 from dippouch.web.service import Web
 
 __all__ = ["add_api_routes", "api_router", "game_absences_view", "may_read_addresses", "router"]
@@ -74,12 +74,12 @@ def add_api_routes(router: APIRouter) -> None:
             )
 
 
-_ERRORS: dict[int | str, dict[str, Any]] = {s: {"model": ErrorAnswer} for s in (400, 401, 403, 404, 422)}
+MAX_FIELDS = 40
+"""Fields a roster form may post."""
 MAX_FORM = 20_000
-
-
-def _answers(model: Any) -> dict[str, Any]:
-    return {"response_model": model, "response_model_exclude_unset": True, "responses": _ERRORS}
+"""Bytes one of its fields may hold (an address is at most 2,000 characters: the store says so in words)."""
+NEED_SIGN_IN = "this call needs a sign-in: a person's session (with X-CSRF-Token) or a bearer key"
+"""What a state-changing call here tells a caller with no credentials: addresses and absences are a person's."""
 
 
 # ------------------------------------------------------------------------------------------------ who
@@ -112,16 +112,6 @@ def _require_roster(viewer: Viewer, game: str) -> None:
         raise NeedsKey(f"the roster of {game} is for its players and coordinator: sign in first")
     if not _in_game(viewer, game):
         raise Forbidden(f"the roster of {game} is for its players and coordinator")
-
-
-def _writer(request: Request) -> Viewer:
-    """The caller of a state-changing API call; cookie callers must prove the call came from our page."""
-    viewer = viewer_of(request)
-    if not viewer.signed_in:
-        raise NeedsKey("this call needs a sign-in: a person's session (with X-CSRF-Token) or a bearer key")
-    if not viewer.by_bearer:
-        check_csrf(request, request.headers.get(CSRF_HEADER))
-    return viewer
 
 
 # ------------------------------------------------------------------------------------------------ views
@@ -403,24 +393,11 @@ def _safe(name: str) -> str:
 # ------------------------------------------------------------------------------------------------ pages
 
 
-def _gurl(name: str) -> str:
-    return "/games/" + quote(name, safe="")
+_form = functools.partial(read_form, max_fields=MAX_FIELDS, max_part_size=MAX_FORM)
+"""A roster form, read under these limits."""
 
 
-async def _form(request: Request) -> dict[str, str]:
-    form = await request.form(max_fields=40, max_files=0, max_part_size=MAX_FORM)
-    data = {k: v for k, v in form.multi_items() if isinstance(v, str)}
-    check_csrf(request, data.get(CSRF_FIELD))
-    return data
-
-
-def _redirect(url: str, flash: str) -> Response:
-    resp = RedirectResponse(url, status_code=303)
-    set_flash(resp, flash)
-    return resp
-
-
-def _days_of(data: dict[str, str]) -> tuple[date | None, date | None]:
+def _days_of(data: Mapping[str, str]) -> tuple[date | None, date | None]:
     first, last = data.get("from", "").strip(), data.get("to", "").strip()
     if not first and not last:
         return None, None
@@ -431,7 +408,7 @@ def _days_of(data: dict[str, str]) -> tuple[date | None, date | None]:
     return day_range(first, last)
 
 
-def _addresses_page(request: Request, *, error: str | None = None, typed: dict[str, str] | None = None) -> Response:
+def _addresses_page(request: Request, *, error: str | None = None, typed: Mapping[str, str] | None = None) -> Response:
     web = web_of(request)
     pid = _person(viewer_of(request))
     ctx = {"v": addresses_view(web, pid), "error": error, "typed": typed or {}}
@@ -483,7 +460,7 @@ async def delete_address_form(request: Request, address_id: int) -> Response:
     return await run_in_threadpool(_change, request, remove, _addresses_page, "/me/addresses")
 
 
-def _absences_page(request: Request, *, error: str | None = None, typed: dict[str, str] | None = None) -> Response:
+def _absences_page(request: Request, *, error: str | None = None, typed: Mapping[str, str] | None = None) -> Response:
     web = web_of(request)
     pid = _person(viewer_of(request))
     ctx = {"v": _absences_view(web, pid), "error": error, "typed": typed or {}}
@@ -538,7 +515,7 @@ def _change(
     page: Callable[..., Response],
     url: str,
     *,
-    typed: dict[str, str] | None = None,
+    typed: Mapping[str, str] | None = None,
     where: str = "",
 ) -> Response:
     """A form on the signed-in person's own page (addresses, absences): ``change`` alters their record and
@@ -552,7 +529,7 @@ def _change(
         flash = change(web, pid)
     except (GameError, DateError) as e:
         return page(request, error=f"{where}: {e}" if where else str(e), typed=typed)
-    return _redirect(url, flash)
+    return redirect(url, flash)
 
 
 def _touch_seats(web: Web, pid: int) -> None:
@@ -566,7 +543,7 @@ def _touch_seats(web: Web, pid: int) -> None:
 def _roster_page(request: Request, name: str | None, *, error: str | None = None) -> Response:
     web, viewer = web_of(request), viewer_of(request)
     views = [game_roster(web, name, viewer)] if name is not None else installation_roster(web, viewer)
-    ctx: dict[str, Any] = {"views": views, "game": name, "error": error, "gurl": _gurl(name) if name else None}
+    ctx: dict[str, Any] = {"views": views, "game": name, "error": error, "gurl": game_url(name) if name else None}
     if name is not None and viewer.coordinates(name):
         ctx["settings"] = _settings_view(web, name)
         ctx["visibilities"] = address_store.VISIBILITIES
@@ -621,7 +598,7 @@ def _settings_view(web: Web, name: str) -> dict[str, Any]:
     }
 
 
-def _apply_settings(web: Web, name: str, viewer: Viewer, data: dict[str, Any]) -> dict[str, Any]:
+def _apply_settings(web: Web, name: str, viewer: Viewer, data: Mapping[str, Any]) -> dict[str, Any]:
     web.require_coordinator(name, viewer)
     now = web.now()
     visibility = str(data.get("roster_visibility") or "").strip()
@@ -665,7 +642,7 @@ async def settings_form(request: Request, name: str) -> Response:
         if message.startswith("no game"):
             raise
         return await run_in_threadpool(lambda: _roster_page(request, name, error=message))
-    return _redirect(_gurl(name) + "/roster", "Settings saved.")
+    return redirect(game_url(name) + "/roster", "Settings saved.")
 
 
 # ------------------------------------------------------------------------------------------------ API
@@ -706,16 +683,16 @@ def _api_days(first: str, last: str) -> tuple[date | None, date | None]:
         raise _api_error(e) from None
 
 
-@api_router.get("/me/addresses", **_answers(AddressesAnswer))
+@api_router.get("/me/addresses", **answers(AddressesAnswer))
 def api_addresses(request: Request) -> dict[str, Any]:
     """The signed-in person's postal addresses, with the one in force today."""
     return addresses_view(web_of(request), _person(viewer_of(request)))
 
 
-@api_router.post("/me/addresses", **_answers(AddressAnswer))
+@api_router.post("/me/addresses", **answers(AddressAnswer))
 def api_add_address(request: Request, body: AddressIn) -> dict[str, Any]:
     """Add a postal address: the primary (no days) or an alternate preferred from ``from`` to ``to``."""
-    viewer = _writer(request)
+    viewer = writer(request, NEED_SIGN_IN)
     pid = _person(viewer)
     web = web_of(request)
     first, last = _api_days(body.first_day, body.last_day)
@@ -723,10 +700,10 @@ def api_add_address(request: Request, body: AddressIn) -> dict[str, Any]:
     return next(a for a in addresses_view(web, pid)["addresses"] if a["id"] == new)
 
 
-@api_router.post("/me/addresses/{address_id}", **_answers(AddressAnswer))
+@api_router.post("/me/addresses/{address_id}", **answers(AddressAnswer))
 def api_edit_address(request: Request, address_id: int, body: AddressIn) -> dict[str, Any]:
     """Change one of the signed-in person's addresses."""
-    viewer = _writer(request)
+    viewer = writer(request, NEED_SIGN_IN)
     pid = _person(viewer)
     web = web_of(request)
     first, last = _api_days(body.first_day, body.last_day)
@@ -734,23 +711,23 @@ def api_edit_address(request: Request, address_id: int, body: AddressIn) -> dict
     return next(a for a in addresses_view(web, pid)["addresses"] if a["id"] == address_id)
 
 
-@api_router.delete("/me/addresses/{address_id}", **_answers(DoneAnswer))
+@api_router.delete("/me/addresses/{address_id}", **answers(DoneAnswer))
 def api_remove_address(request: Request, address_id: int) -> dict[str, Any]:
-    viewer = _writer(request)
+    viewer = writer(request, NEED_SIGN_IN)
     address_store.remove_address(web_of(request).store, _person(viewer), address_id)
     return {"message": f"address #{address_id} removed"}
 
 
-@api_router.get("/me/absences", **_answers(AbsencesAnswer))
+@api_router.get("/me/absences", **answers(AbsencesAnswer))
 def api_absences(request: Request) -> dict[str, Any]:
     """The signed-in person's holidays to come, and each of their games' policy for them."""
     return _absences_view(web_of(request), _person(viewer_of(request)))
 
 
-@api_router.post("/me/absences", **_answers(AbsenceAnswer))
+@api_router.post("/me/absences", **answers(AbsenceAnswer))
 def api_add_absence(request: Request, body: AbsenceIn) -> dict[str, Any]:
     """Record a holiday once, for every game the person plays."""
-    viewer = _writer(request)
+    viewer = writer(request, NEED_SIGN_IN)
     pid = _person(viewer)
     web = web_of(request)
     try:
@@ -762,9 +739,9 @@ def api_add_absence(request: Request, body: AbsenceIn) -> dict[str, Any]:
     return next(a for a in _absences_view(web, pid)["absences"] if a["id"] == new)
 
 
-@api_router.delete("/me/absences/{absence_id}", **_answers(DoneAnswer))
+@api_router.delete("/me/absences/{absence_id}", **answers(DoneAnswer))
 def api_remove_absence(request: Request, absence_id: int) -> dict[str, Any]:
-    viewer = _writer(request)
+    viewer = writer(request, NEED_SIGN_IN)
     web = web_of(request)
     pid = _person(viewer)
     absence_store.remove_absence(web.store, pid, absence_id, now=web.now())
@@ -772,19 +749,19 @@ def api_remove_absence(request: Request, absence_id: int) -> dict[str, Any]:
     return {"message": f"absence #{absence_id} removed"}
 
 
-@api_router.get("/games/{name}/roster", **_answers(RosterAnswer))
+@api_router.get("/games/{name}/roster", **answers(RosterAnswer))
 def api_game_roster(request: Request, name: str) -> dict[str, Any]:
     """The game's roster: every power and its player; addresses only for those the game's setting allows."""
     return game_roster(web_of(request), name, viewer_of(request))
 
 
-@api_router.get("/roster", **_answers(list[RosterAnswer]))
+@api_router.get("/roster", **answers(list[RosterAnswer]))
 def api_roster(request: Request) -> list[dict[str, Any]]:
     """The rosters of every game the caller plays or coordinates."""
     return installation_roster(web_of(request), viewer_of(request))
 
 
-@api_router.get("/games/{name}/absences", **_answers(GameAbsencesAnswer))
+@api_router.get("/games/{name}/absences", **answers(GameAbsencesAnswer))
 def api_game_absences(request: Request, name: str) -> dict[str, Any]:
     """The game's absence policy and what it did at past deadlines, as public as the game; who is away when, only
     to those who take part in it (as the game page shows it)."""
@@ -793,10 +770,10 @@ def api_game_absences(request: Request, name: str) -> dict[str, Any]:
     return absences_seen(game_absences_view(web, name), seen_powers(web, name, viewer), member=takes_part(viewer, name))
 
 
-@api_router.post("/games/{name}/roster/settings", **_answers(RosterSettingsAnswer))
+@api_router.post("/games/{name}/roster/settings", **answers(RosterSettingsAnswer))
 def api_roster_settings(request: Request, name: str, body: RosterSettingsIn) -> dict[str, Any]:
     """The coordinator sets who reads the roster's addresses and what the game does for absent players."""
-    viewer = _writer(request)
+    viewer = writer(request, NEED_SIGN_IN)
     return _apply_settings(web_of(request), name, viewer, body.model_dump())
 
 
@@ -807,10 +784,10 @@ class AllyIn(BaseModel):
     )
 
 
-@api_router.post("/me/absences/ally", **_answers(AllyAnswer))
+@api_router.post("/me/absences/ally", **answers(AllyAnswer))
 def api_ally(request: Request, body: AllyIn) -> dict[str, Any]:
     """In a game whose rules allow proxy orders (W3K), name the ally who orders your units while you are away."""
-    viewer = _writer(request)
+    viewer = writer(request, NEED_SIGN_IN)
     web = web_of(request)
     ally = absence_store.set_proxy_ally(web.store, _person(viewer), body.game, body.ally or None, now=web.now())
     return {"game": body.game, "ally": ally}
