@@ -10,6 +10,7 @@ scanner that fetches links does not spend it, and a page elsewhere cannot sign a
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -17,7 +18,7 @@ from urllib.parse import quote
 
 from fastapi import APIRouter, Body
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from starlette.requests import Request
 
 from dippouch.game import GameError
@@ -27,9 +28,9 @@ from dippouch.store.accounts import LINK_LIFETIME, LinkError, NeedsName
 from dippouch.store.gamefile import clean_address
 from dippouch.web.answers import MeView, PasskeyOptions, SignedIn
 from dippouch.web.api import router as api_router
-from dippouch.web.deps import render, set_csrf_cookie, set_flash, site_of, viewer_of, web_of
+from dippouch.web.deps import render, set_csrf_cookie, site_of, viewer_of, web_of
+from dippouch.web.forms import read_form, redirect
 from dippouch.web.security import (
-    CSRF_FIELD,
     CSRF_HEADER,
     BadInput,
     Forbidden,
@@ -60,21 +61,8 @@ flood an inbox from one place."""
 # Helpers
 
 
-async def _form(request: Request) -> dict[str, str]:
-    try:
-        form = await request.form(max_fields=20, max_files=0, max_part_size=10_000)
-    except Exception as e:
-        raise BadInput(f"the form could not be read ({type(e).__name__})") from None
-    data = {k: v for k, v in form.items() if isinstance(v, str)}
-    check_csrf(request, data.get(CSRF_FIELD))
-    return data
-
-
-def _redirect(url: str, flash: str | None = None) -> RedirectResponse:
-    resp = RedirectResponse(url, status_code=303)
-    if flash:
-        set_flash(resp, flash)
-    return resp
+_form = functools.partial(read_form, max_fields=20, max_part_size=10_000)
+"""A sign-in or account form: a few short fields, so tight limits (anyone may post the sign-in forms)."""
 
 
 def _limit(request: Request, bucket: str, who: str, what: str) -> None:
@@ -108,7 +96,7 @@ def sign_in_person(request: Request, person_id: int, url: str, flash: str) -> Re
     token = web.access.start_session([g.key_id for g in held], now=now, person_id=person_id)
     if old and info is not None:
         web.access.end_session(old, now=now)
-    resp = _redirect(url, flash)
+    resp = redirect(url, flash)
     resp.set_cookie(
         session_cookie(request),
         token,
@@ -306,7 +294,7 @@ def _calendar_action(request: Request, action: str) -> Response:
     if action == "revoke":
         with web.writes:
             store_accounts.revoke_calendar(web.store, pid, now=web.now())
-        return _redirect("/me", "Your calendar address no longer works.")
+        return redirect("/me", "Your calendar address no longer works.")
     if action != "renew":
         raise BadInput(f"unknown calendar action {action!r}; use 'renew' or 'revoke'")
     with web.writes:
@@ -378,7 +366,7 @@ def _add_seat(request: Request, key_text: str) -> Response:
             store_accounts.claim_seat(web.store, grant.game, grant.power, pid, now=web.now())
     finally:
         web.touched(grant.game)
-    return _redirect("/me", f"{grant.power} in {grant.game} is now on your account.")
+    return redirect("/me", f"{grant.power} in {grant.game} is now on your account.")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -417,7 +405,7 @@ async def me_delete(request: Request) -> Response:
             people_data.forget_all(web.store, pid, now=web.now())
 
     await run_in_threadpool(forget)
-    resp = _redirect(
+    resp = redirect(
         "/",
         "Your account and its data are deleted, and notification e-mails not yet sent to you are taken out of the "
         "mail queue; your seats stay with the games under the player's name.",
@@ -560,9 +548,9 @@ def passkey_signin(request: Request, credential: dict[str, Any] = Body(...)) -> 
         request.app.state.limiter.failed("signin", client_id(request), "failed sign-ins")
         raise Forbidden(f"the passkey's answer could not be checked: {e}") from None
     store_accounts.touch_passkey(web.store, key.id, v.new_sign_count, now=web.now())
-    redirect = sign_in_person(request, key.person_id, "/me", "Signed in with your passkey.")
+    signed_in = sign_in_person(request, key.person_id, "/me", "Signed in with your passkey.")
     resp = JSONResponse({"ok": True, "url": "/me"})
-    for name, value in redirect.raw_headers:
+    for name, value in signed_in.raw_headers:
         if name == b"set-cookie":
             resp.raw_headers.append((name, value))
     return resp
@@ -576,7 +564,7 @@ async def passkey_remove(request: Request, passkey_id: int) -> Response:
         web, _, pid = _person(request)
         with web.writes:
             store_accounts.remove_passkey(web.store, pid, passkey_id)
-        return _redirect("/me", "The passkey is removed.")
+        return redirect("/me", "The passkey is removed.")
 
     return await run_in_threadpool(remove)
 

@@ -11,10 +11,11 @@ imported, so they are in its OpenAPI document with their answers' shapes, like e
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from fastapi import APIRouter
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 from starlette.requests import Request
 
@@ -24,8 +25,9 @@ from dippouch.notify.transports import vapid_public_key
 from dippouch.store.notify import masked, targets
 from dippouch.web.answers import NotifyRemovedAnswer, NotifySettingsAnswer, NotifyTarget
 from dippouch.web.api import router as api_router
-from dippouch.web.deps import render, set_flash, viewer_of, web_of
-from dippouch.web.security import CSRF_FIELD, CSRF_HEADER, BadInput, Forbidden, check_csrf
+from dippouch.web.deps import render, viewer_of, web_of
+from dippouch.web.forms import read_form, redirect
+from dippouch.web.security import CSRF_HEADER, BadInput, Forbidden, check_csrf
 
 __all__ = ["router"]
 
@@ -76,17 +78,14 @@ def notifications_page(request: Request) -> Response:
     )
 
 
-async def _form(request: Request) -> dict[str, str]:
-    form = await request.form(max_fields=100, max_files=0, max_part_size=10_000)
-    data = {k: v for k, v in form.multi_items() if isinstance(v, str)}
-    _person(request, write=True, sent=data.get(CSRF_FIELD, ""))
-    return data
+def _form_token(request: Request, sent: str | None) -> None:
+    """A form's CSRF check here is the person's: a browser without a person is refused as one before its token
+    is read, a bearer caller needs none, and the token is the form's own, never a header's."""
+    _person(request, write=True, sent=sent or "")
 
 
-def _back(flash: str) -> Response:
-    resp = RedirectResponse("/notifications", status_code=303)
-    set_flash(resp, flash)
-    return resp
+_form = functools.partial(read_form, max_part_size=10_000, csrf=_form_token)
+"""A notification form: short fields, checked as the person's."""
 
 
 def _hours(text: str) -> int:
@@ -102,7 +101,7 @@ async def post_preferences(request: Request) -> Response:
     pid = _person(request)
     choices = {(e, c): f"c:{e}:{c}" in data for e in EVENTS for c in CHANNELS}
     save_preferences(web_of(request).store, pid, choices, _hours(data.get("deadline_hours", "12")))
-    return _back("Your notification choices are saved.")
+    return redirect("/notifications", "Your notification choices are saved.")
 
 
 @router.post("/notifications/webhooks")
@@ -120,14 +119,14 @@ async def post_webhook(request: Request) -> Response:
         label=data.get("label", ""),
         now=web.now(),
     )
-    return _back("The webhook is added.")
+    return redirect("/notifications", "The webhook is added.")
 
 
 @router.post("/notifications/targets/{target_id}/remove")
 async def post_remove(request: Request, target_id: int) -> Response:
     await _form(request)
     remove_target(web_of(request).store, _person(request), target_id)
-    return _back("Removed.")
+    return redirect("/notifications", "Removed.")
 
 
 # -- the JSON API ------------------------------------------------------------------------------------------

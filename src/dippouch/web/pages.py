@@ -10,9 +10,7 @@ from typing import Any
 
 from fastapi import APIRouter
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
-from starlette.datastructures import UploadFile
-from starlette.exceptions import HTTPException as StarletteHTTPException
+from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
 from dippouch.bots import LEVELS
@@ -21,14 +19,13 @@ from dippouch.core.errors import DippouchError
 from dippouch.store.access import Grant
 from dippouch.web import desk, games, history, new_games, player_page, practice, press, variant_pages
 from dippouch.web.checks import check_lines
-from dippouch.web.deps import render, render_html, set_csrf_cookie, set_flash, site_of, viewer_of, web_of
+from dippouch.web.deps import game_url, render, render_html, set_csrf_cookie, site_of, viewer_of, web_of
+from dippouch.web.forms import read_form, redirect
 from dippouch.web.inputs import number_or_none, web_words
 from dippouch.web.security import (
-    CSRF_FIELD,
     BadInput,
     NotFound,
     WebError,
-    check_csrf,
     client_id,
     csrf_field,
     csrf_for_session,
@@ -41,41 +38,13 @@ from dippouch.web.service import PAGE_TTL
 router = APIRouter(include_in_schema=False)
 
 MAX_FIELDS = 200
+"""Fields a page's form may post (the coordinator's player table posts two a power)."""
+MAX_PART_SIZE = 1_000_000
+"""Bytes a page's text field may hold: orders are measured and refused in words by the submission itself."""
 
 
-async def _form(request: Request) -> dict[str, Any]:
-    """The posted form, CSRF-checked; values as strings (an uploaded file as its UploadFile)."""
-    try:
-        form = await request.form(max_fields=MAX_FIELDS, max_files=2, max_part_size=1_000_000)
-    except StarletteHTTPException:
-        raise  # the body is too large (counted as it arrives): 413, not "could not be read"
-    except Exception as e:  # malformed multipart or urlencoded body
-        raise BadInput(f"the form could not be read ({type(e).__name__})") from None
-    data: dict[str, Any] = {}
-    for k, v in form.multi_items():
-        data.setdefault(k, v)
-    check_csrf(request, data.get(CSRF_FIELD) if isinstance(data.get(CSRF_FIELD), str) else None)
-    return data
-
-
-def _s(form: dict[str, Any], key: str, default: str = "") -> str:
-    v = form.get(key, default)
-    if not isinstance(v, str):
-        raise BadInput(f"field {key!r} must be text")
-    return v
-
-
-def _redirect(url: str, flash: str | None = None) -> RedirectResponse:
-    resp = RedirectResponse(url, status_code=303)
-    if flash:
-        set_flash(resp, flash)
-    return resp
-
-
-def _game_url(name: str) -> str:
-    from urllib.parse import quote
-
-    return "/games/" + quote(name, safe="")
+_form = functools.partial(read_form, max_fields=MAX_FIELDS, max_part_size=MAX_PART_SIZE)
+"""A page's form, read under these limits (the import form declares its file)."""
 
 
 # --------------------------------------------------------------------------------------------------
@@ -167,9 +136,9 @@ def _sign_in(request: Request, grant: Grant, flash: str | None = None) -> Respon
     if old and held is not None:
         web.access.end_session(old, now=now)
     if grant.role == "player" and grant.game and grant.power:
-        url = f"{_game_url(grant.game)}/play/{grant.power}"
+        url = f"{game_url(grant.game)}/play/{grant.power}"
     elif grant.game:
-        url = f"{_game_url(grant.game)}/coordinate"
+        url = f"{game_url(grant.game)}/coordinate"
     else:
         url = "/coordinate"
     if (
@@ -179,7 +148,7 @@ def _sign_in(request: Request, grant: Grant, flash: str | None = None) -> Respon
         not in {(g.game, g.power) for g in held or [] if g.role == "player" and g.key_id == 0}
     ):
         url = "/me#add-seats"  # a signed-in person is offered the seat for their account (web/accounts.py)
-    resp = _redirect(url, flash or f"Signed in as {_who(grant)}.")
+    resp = redirect(url, flash or f"Signed in as {_who(grant)}.")
     resp.set_cookie(
         session_cookie(request),
         token,
@@ -197,7 +166,7 @@ def _sign_in(request: Request, grant: Grant, flash: str | None = None) -> Respon
 @router.post("/signin")
 async def signin(request: Request) -> Response:
     form = await _form(request)
-    secret = _s(form, "key")
+    secret = form.get("key", "")
     grant = await run_in_threadpool(_find_key, request, secret)
     return await run_in_threadpool(_sign_in, request, grant)
 
@@ -228,7 +197,7 @@ async def signout(request: Request) -> Response:
     token = session_token(request)
     if token:
         await run_in_threadpool(web.access.end_session, token, now=web.now())
-    resp = _redirect("/", "Signed out.")
+    resp = redirect("/", "Signed out.")
     resp.delete_cookie(session_cookie(request), path="/", secure=request.url.scheme == "https")
     return resp
 
@@ -341,7 +310,7 @@ async def export_unsealed(request: Request, name: str) -> Response:
     recorded and shown to the players."""
     form = await _form(request)
     web, viewer = web_of(request), viewer_of(request)
-    reason = _s(form, "reason")
+    reason = form.get("reason", "")
     data = await run_in_threadpool(history.export, web, name, viewer, unsealed=True, reason=reason)
     return _game_file(request, name, data)
 
@@ -443,7 +412,7 @@ def _refused_page(request: Request, name: str, power: str, text: str, message: s
 
 
 def _play_url(name: str, power: str) -> str:
-    return f"{_game_url(name)}/play/{power}"
+    return f"{game_url(name)}/play/{power}"
 
 
 @router.post("/games/{name}/play/{power}/orders")
@@ -452,13 +421,13 @@ async def play_submit(request: Request, name: str, power: str) -> Response:
     web = web_of(request)
     viewer = viewer_of(request)
     request.app.state.limiter.hit("submit", f"{client_id(request)}:{name}:{power}", "submissions")
-    text = _s(form, "orders")
+    text = form.get("orders", "")
     # The pick lists (one select per unit) add their chosen orders below what was typed.
-    picks = [v for k, v in form.items() if k.startswith("pick:") and isinstance(v, str) and v.strip()]
+    picks = [v for k, v in form.items() if k.startswith("pick:") and v.strip()]
     if picks:
         text = "\n".join([text.rstrip(), *picks]).strip("\n")
-    ready = _s(form, "ready", "") in ("1", "on", "true")
-    phase = _s(form, "phase", "").strip() or None  # the phase the form was for: refused if processed since
+    ready = form.get("ready", "") in ("1", "on", "true")
+    phase = form.get("phase", "").strip() or None  # the phase the form was for: refused if processed since
     try:
         res = await run_in_threadpool(
             functools.partial(player_page.submit, web, name, power, text, ready, viewer, phase=phase)
@@ -484,17 +453,17 @@ async def play_submit(request: Request, name: str, power: str) -> Response:
         msg += " It arrived after the deadline and does not count unless the coordinator extends it."
     if res["processed"]:
         msg += f" Everyone was ready: {', '.join(res['processed'])} has been processed."
-    return _redirect(_play_url(name, res["power"]), msg)
+    return redirect(_play_url(name, res["power"]), msg)
 
 
 @router.post("/games/{name}/play/{power}/vote")
 async def play_vote(request: Request, name: str, power: str) -> Response:
     form = await _form(request)
     web = web_of(request)
-    draw = _s(form, "draw") in ("1", "yes", "on", "true")
+    draw = form.get("draw", "") in ("1", "yes", "on", "true")
     ending = await run_in_threadpool(player_page.vote, web, name, power, draw, viewer_of(request))
     msg = ending or ("You vote for a draw." if draw else "Your draw vote is withdrawn.")
-    return _redirect(_play_url(name, power), msg)
+    return redirect(_play_url(name, power), msg)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -520,17 +489,15 @@ async def coordinate_new(request: Request) -> Response:
     form = await _form(request)
     web = web_of(request)
     name = await run_in_threadpool(new_games.create_game, web, viewer_of(request), form)
-    return _redirect(
-        f"{_game_url(name)}/coordinate", f"Created game {name}. Seat the players and send them their links."
-    )
+    return redirect(f"{game_url(name)}/coordinate", f"Created game {name}. Seat the players and send them their links.")
 
 
 @router.post("/coordinate/import")
 async def coordinate_import(request: Request) -> Response:
-    form = await _form(request)
+    form = await _form(request, files=("file",))
     web = web_of(request)
-    upload = form.get("file")
-    if not isinstance(upload, UploadFile):
+    upload = form.file("file")
+    if upload is None:
         raise BadInput("choose a game file (.json) to import")
     raw = await upload.read(5_000_001)
     if len(raw) > 5_000_000:
@@ -539,8 +506,8 @@ async def coordinate_import(request: Request) -> Response:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise BadInput(f"the file is not JSON text ({type(e).__name__}: {e})") from None
-    name = await run_in_threadpool(new_games.import_game, web, viewer_of(request), data, _s(form, "name") or None)
-    return _redirect(f"{_game_url(name)}/coordinate", f"Imported game {name}.")
+    name = await run_in_threadpool(new_games.import_game, web, viewer_of(request), data, form.get("name", "") or None)
+    return redirect(f"{game_url(name)}/coordinate", f"Imported game {name}.")
 
 
 @router.get("/games/{name}/coordinate", response_class=HTMLResponse)
@@ -560,16 +527,16 @@ async def coordinate_action(request: Request, name: str, action: str) -> Respons
     form = await _form(request)
     web = web_of(request)
     viewer = viewer_of(request)
-    back = f"{_game_url(name)}/coordinate"
-    if action in CONFIRMED and _s(form, "confirm") != "yes":
+    back = f"{game_url(name)}/coordinate"
+    if action in CONFIRMED and form.get("confirm", "") != "yes":
         # Cannot be taken back: a page says what will happen and asks again (no JavaScript needed).
-        arg = _s(form, "key") if action == "revoke" else _s(form, "phase")
+        arg = form.get("key", "") if action == "revoke" else form.get("phase", "")
         what = await run_in_threadpool(desk.confirm_view, web, name, viewer, action, arg)
         return render(request, "confirm.html", {"c": what, "game": name, "action": action, "back": back})
     if action in ("assign", "replace", "link"):
         if action == "link":
             power, secret = await run_in_threadpool(
-                desk.new_player_link, web, name, viewer, _s(form, "power"), _s(form, "reason")
+                desk.new_player_link, web, name, viewer, form.get("power", ""), form.get("reason", "")
             )
         else:
             power, secret = await run_in_threadpool(
@@ -577,45 +544,45 @@ async def coordinate_action(request: Request, name: str, action: str) -> Respons
                 web,
                 name,
                 viewer,
-                _s(form, "power"),
-                _s(form, "player"),
+                form.get("power", ""),
+                form.get("player", ""),
                 action == "replace",
-                _s(form, "email"),
+                form.get("email", ""),
             )
         return _secret_page(request, name, f"{power}'s link", secret, back)
     if action == "seat-many":
         powers = [k.removeprefix("player:") for k in form if k.startswith("player:")]
-        rows = [(pw, _s(form, f"player:{pw}"), _s(form, f"email:{pw}")) for pw in powers]
+        rows = [(pw, form.get(f"player:{pw}", ""), form.get(f"email:{pw}", "")) for pw in powers]
         base = site_of(request).public_url
         got = await run_in_threadpool(desk.seat_many, web, name, viewer, rows, base)
         return render(request, "seated.html", {"game": name, "s": got, "back": back})
     if action == "coordinator-key":
-        secret = await run_in_threadpool(desk.new_coordinator_key, web, name, viewer, _s(form, "label"))
+        secret = await run_in_threadpool(desk.new_coordinator_key, web, name, viewer, form.get("label", ""))
         return _secret_page(request, name, "a coordinator's link", secret, back)
     if action == "revoke":
-        key = _s(form, "key")
+        key = form.get("key", "")
         key_id = number_or_none(key)
         if key_id is None:
             raise BadInput(f"which key? (its number, not {key[:20]!r})")
         await run_in_threadpool(desk.revoke, web, name, viewer, key_id)
-        return _redirect(back, f"Key {key} revoked: its links no longer work.")
+        return redirect(back, f"Key {key} revoked: its links no longer work.")
     if action == "email":
-        msg = await run_in_threadpool(desk.set_email, web, name, viewer, _s(form, "power"), _s(form, "email"))
-        return _redirect(back, msg)
+        msg = await run_in_threadpool(desk.set_email, web, name, viewer, form.get("power", ""), form.get("email", ""))
+        return redirect(back, msg)
     if action == "seat-bot":
-        got = await run_in_threadpool(desk.seat_bot, web, name, viewer, _s(form, "power"), _s(form, "level"))
+        got = await run_in_threadpool(desk.seat_bot, web, name, viewer, form.get("power", ""), form.get("level", ""))
         sent = f"; it sent version {got['version']}" if got["version"] else ""
-        return _redirect(back, f"{got['player']} now plays {got['power']}{sent}.")
+        return redirect(back, f"{got['player']} now plays {got['power']}{sent}.")
     if action == "bot-policy":
-        level = _s(form, "level")
+        level = form.get("level", "")
         msg = await run_in_threadpool(desk.set_bot_policy, web, name, viewer, None if level in ("", "off") else level)
-        return _redirect(back, msg)
+        return redirect(back, msg)
     if action == "deadlines":
         msg = await run_in_threadpool(desk.set_deadlines, web, name, viewer, form)
-        return _redirect(back, msg)
-    arg = _s(form, "by") or _s(form, "phase") or _s(form, "visibility")
+        return redirect(back, msg)
+    arg = form.get("by", "") or form.get("phase", "") or form.get("visibility", "")
     msg = await run_in_threadpool(desk.clock_action, web, name, viewer, action, arg)
-    return _redirect(back, msg)
+    return redirect(back, msg)
 
 
 def _secret_page(request: Request, game: str, what: str, secret: str, back: str) -> Response:

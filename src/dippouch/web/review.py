@@ -16,21 +16,22 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
-from urllib.parse import quote
 
 from fastapi import APIRouter
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
 from dippouch.game import GameError, LineCheck, check_orders, position_from_data, read_version_lines, unordered
 from dippouch.names import order_text, unit_text
-from dippouch.web.deps import render, set_flash, viewer_of, web_of
+from dippouch.web.deps import game_url, render, viewer_of, web_of
+from dippouch.web.forms import read_form, redirect
 from dippouch.web.inputs import number_or_none
-from dippouch.web.security import CSRF_FIELD, BadInput, NotFound, check_csrf
+from dippouch.web.security import BadInput, NotFound
 
 __all__ = ["PhotoReview", "router"]
 
@@ -152,10 +153,6 @@ def _fill(web: Any, game: str, r: PhotoReview, rows: list[tuple[str, bool]], not
     r.digest = _digest(r.attachment_id, [(ln.text, ln.taken) for ln in r.lines])
 
 
-def _game_url(name: str) -> str:
-    return "/games/" + quote(name, safe="")
-
-
 def _page(request: Request, name: str, *, edited: PhotoReview | None = None, note: str | None = None) -> Response:
     from dippouch.mail.ocr import tesseract_missing
     from dippouch.store.review import review_state
@@ -175,7 +172,7 @@ def _page(request: Request, name: str, *, edited: PhotoReview | None = None, not
         "review.html",
         {
             "game": name,
-            "gurl": _game_url(name),
+            "gurl": game_url(name),
             "st": st,
             "before": before,
             "photos": photos,
@@ -243,29 +240,17 @@ def _displayable(data: bytes) -> tuple[str, bytes]:
         ) from None
 
 
-async def _form(request: Request) -> dict[str, str]:
-    form = await request.form(max_fields=2 * MAX_LINES + 20, max_files=0, max_part_size=100_000)
-    data: dict[str, str] = {}
-    for k, v in form.multi_items():
-        if isinstance(v, str):
-            data.setdefault(k, v)
-    check_csrf(request, data.get(CSRF_FIELD))
-    return data
-
-
-def _redirect(url: str, flash: str, *, error: bool = False) -> Response:
-    resp = RedirectResponse(url, status_code=303)
-    set_flash(resp, flash, error=error)
-    return resp
+MAX_FIELDS = 2 * MAX_LINES + 20
+"""A transcription posts two fields a line (its text, whether to take it) and a few more."""
 
 
 @router.post("/games/{name}/review/{attachment_id}", response_class=HTMLResponse)
 async def review_photo_action(request: Request, name: str, attachment_id: int) -> Response:
-    form = await _form(request)
+    form = await read_form(request, max_fields=MAX_FIELDS)
     return await run_in_threadpool(_photo_action, request, name, attachment_id, form)
 
 
-def _rows(form: dict[str, str]) -> list[tuple[str, bool]]:
+def _rows(form: Mapping[str, str]) -> list[tuple[str, bool]]:
     count = number_or_none(form.get("lines", "0"))
     if count is None or not 0 <= count <= MAX_LINES:
         raise BadInput(f"a transcription has at most {MAX_LINES} lines")
@@ -281,21 +266,21 @@ def _rows(form: dict[str, str]) -> list[tuple[str, bool]]:
     return rows
 
 
-def _photo_action(request: Request, name: str, attachment_id: int, form: dict[str, str]) -> Response:
+def _photo_action(request: Request, name: str, attachment_id: int, form: Mapping[str, str]) -> Response:
     from dippouch.mail.ocr import confirm
     from dippouch.store.review import game_of_attachment, set_aside
 
     web = web_of(request)
     web.require_coordinator(name, viewer_of(request))
     now = web.now()
-    back = f"{_game_url(name)}/review"
+    back = f"{game_url(name)}/review"
     if game_of_attachment(web.store, attachment_id) != name:
         raise NotFound(f"no photograph #{attachment_id} in {name}")
     do = form.get("do", "")
     try:
         if do == "set-aside":
             _game, power = set_aside(web.store, attachment_id, now=now, why=form.get("why", "")[:500])
-            return _redirect(back, f"Photograph #{attachment_id} from {power} set aside.")
+            return redirect(back, f"Photograph #{attachment_id} from {power} set aside.")
         if do not in ("check", "confirm"):
             raise BadInput("choose Check, Confirm or Set aside")
         photo = next((p for p in _reviews(web, name, now) if p.attachment_id == attachment_id), None)
@@ -309,7 +294,7 @@ def _photo_action(request: Request, name: str, attachment_id: int, form: dict[st
             if not text:
                 raise BadInput("no line is taken: take at least one, or set the photograph aside")
             power, version = confirm(web.store, attachment_id, now=now, text=text)
-            return _redirect(
+            return redirect(
                 back, f"Photograph #{attachment_id} confirmed as {power} version {version}, exactly as shown."
             )
         # Edited, or lines taken out: show their verdicts; the coordinator confirms what is then shown.
@@ -323,40 +308,40 @@ def _photo_action(request: Request, name: str, attachment_id: int, form: dict[st
         )
         return _page(request, name, edited=photo, note=note)
     except GameError as e:
-        return _redirect(back, str(e), error=True)
+        return redirect(back, str(e), error=True)
 
 
 @router.post("/games/{name}/review/held/{mail_id}", response_class=HTMLResponse)
 async def review_held_action(request: Request, name: str, mail_id: int) -> Response:
-    form = await _form(request)
+    form = await read_form(request, max_fields=MAX_FIELDS)
     return await run_in_threadpool(_held_action, request, name, mail_id, form)
 
 
-def _held_action(request: Request, name: str, mail_id: int, form: dict[str, str]) -> Response:
+def _held_action(request: Request, name: str, mail_id: int, form: Mapping[str, str]) -> Response:
     from dippouch.mail.intake import apply_held
     from dippouch.store.mailbox import dismiss_held
     from dippouch.store.review import game_of_message
 
     web = web_of(request)
     web.require_coordinator(name, viewer_of(request))
-    back = f"{_game_url(name)}/review"
+    back = f"{game_url(name)}/review"
     if game_of_message(web.store, mail_id) != name:
         raise NotFound(f"no message #{mail_id} in {name}")
     try:
         if form.get("do") == "apply":
             o = apply_held(web.store, mail_id, now=web.now())
-            return _redirect(back, f"Message #{mail_id} applied: {o.reason}.")
+            return redirect(back, f"Message #{mail_id} applied: {o.reason}.")
         if form.get("do") == "dismiss":
             dismiss_held(web.store, mail_id)
-            return _redirect(back, f"Message #{mail_id} dismissed.")
+            return redirect(back, f"Message #{mail_id} dismissed.")
         raise BadInput("choose Apply or Dismiss")
     except GameError as e:
-        return _redirect(back, str(e), error=True)
+        return redirect(back, str(e), error=True)
 
 
 @router.post("/games/{name}/review-release", response_class=HTMLResponse)
 async def review_release(request: Request, name: str) -> Response:
-    await _form(request)
+    await read_form(request, max_fields=MAX_FIELDS)
     return await run_in_threadpool(_release, request, name)
 
 
@@ -365,10 +350,10 @@ def _release(request: Request, name: str) -> Response:
 
     web = web_of(request)
     web.require_coordinator(name, viewer_of(request))
-    back = f"{_game_url(name)}/review"
+    back = f"{game_url(name)}/review"
     try:
         st = release(web.store, name, now=web.now())
     except GameError as e:
-        return _redirect(back, str(e), error=True)
+        return redirect(back, str(e), error=True)
     left = f" Unreviewed, not used: {len(st.items)}." if st.items else ""
-    return _redirect(back, f"{st.phase} is released: it is processed at the next look.{left}")
+    return redirect(back, f"{st.phase} is released: it is processed at the next look.{left}")
