@@ -102,7 +102,7 @@ def _title(g: GameView, cfg: dict[str, Any]) -> str:
 
 
 def default_maps(store: GameStore, game: str, phase_id: int, fmt: str) -> Sequence[OutFile]:
-    """The map of a processed phase, drawn by :func:`dippouch.render.phase_map_file`; none where it cannot
+    """The map of a processed phase, drawn by :func:`dippouch.play.reports.phase_map_file`; none where it cannot
     be drawn (no geometry built for a user variant, a stale geometry file, no Cairo library), since the
     results text is complete without it."""
     try:

@@ -285,7 +285,7 @@ def _report(web: Web, name: str, st: Any, hist: list[PhaseRow], ph: PhaseRow) ->
     reports = _caches(web).reports
     hit = reports.get(key)
     if hit is None:
-        # The record GameStore.report reads, made of the rows the page has loaded already (the phase, the
+        # The record play.reports.stored_report reads, made of the rows the page has loaded already (the phase, the
         # next one) and the status (settings, ending), without the five queries it would take again.
         rec = phase_record_of(
             name,
