@@ -130,39 +130,37 @@ class Web:
             raise NotFound(f"no game {name!r} here")
         return st
 
-    def require_player(self, name: str, power: str, viewer: Viewer) -> tuple[Variant, str]:
+    def _seat(self, name: str, power: str, viewer: Viewer) -> tuple[Variant, str]:
+        """The game's variant and ``power`` by its own name, for a viewer who may see the game (404 otherwise)."""
         self.require_visible(name, viewer)
         v = self.variant_of(name)
         try:
-            power = v.power(power).name
+            return v, v.power(power).name
         except KeyError as e:
             raise NotFound(str(e.args[0])) from None
+
+    @staticmethod
+    def _not_signed_in(name: str, power: str) -> Forbidden:
+        return Forbidden(
+            f"you are not signed in as {power} in {name}: open the link your coordinator sent you, or sign in with its key"
+        )
+
+    def require_player(self, name: str, power: str, viewer: Viewer) -> tuple[Variant, str]:
+        v, power = self._seat(name, power, viewer)
         if not viewer.plays(name, power):
-            raise Forbidden(
-                f"you are not signed in as {power} in {name}: open the link your coordinator sent you, or sign in with its key"
-            )
+            raise self._not_signed_in(name, power)
         return v, power
 
     def require_seat(self, name: str, power: str, viewer: Viewer) -> tuple[Variant, str, bool]:
         """(variant, power, whether as its stand-in) for a viewer who may order ``power``: its player, or its
         stand-in while the player is away. Everything else of a seat (press, votes) asks
         :meth:`require_player`, which a stand-in's grant does not pass."""
-        if not any(g.role == STAND_IN and g.game == name for g in viewer.grants):
-            v, power = self.require_player(name, power, viewer)
-            return v, power, False
-        self.require_visible(name, viewer)
-        v = self.variant_of(name)
-        try:
-            power = v.power(power).name
-        except KeyError as e:
-            raise NotFound(str(e.args[0])) from None
+        v, power = self._seat(name, power, viewer)
         if viewer.plays(name, power):
             return v, power, False
         if any(g.role == STAND_IN and g.game == name and g.power == power for g in viewer.grants):
             return v, power, True
-        raise Forbidden(
-            f"you are not signed in as {power} in {name}: open the link your coordinator sent you, or sign in with its key"
-        )
+        raise self._not_signed_in(name, power)
 
     def require_coordinator(self, name: str | None, viewer: Viewer) -> None:
         if name is not None:
