@@ -1,12 +1,13 @@
 """Reliability as arithmetic: on time counts whole, late half, missed nothing, an abandoned seat as five
-missed phases; a newcomer has no score, and a minimum other than 0 needs a record."""
+missed phases, an excused phase not at all; a seat is abandoned once whatever the reasons; a newcomer has no
+score, and a minimum other than 0 needs a record."""
 
 from __future__ import annotations
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from dippouch.people.reliability import Mark, Record, meets, score, tally
+from dippouch.people.reliability import Mark, Record, abandoned, meets, score, tally
 
 
 def test_a_clean_record_is_100_and_a_newcomer_has_none() -> None:
@@ -29,6 +30,26 @@ def test_an_abandoned_seat_weighs_as_five_missed_phases() -> None:
 def test_tally_counts_each_phase_once() -> None:
     marks = [Mark(True, False), Mark(False, True), Mark(False, False), Mark(True, True)]
     assert tally(marks, abandoned=True) == Record(on_time=2, late=1, missed=1, seats=1, abandoned=1)
+
+
+def test_an_excused_phase_counts_neither_for_nor_against() -> None:
+    marks = [Mark(True, False), Mark(True, False, excused=True), Mark(False, False, excused=True)]
+    rec = tally(marks)
+    assert rec == Record(on_time=1, seats=1, excused=2)
+    assert (rec.phases, score(rec)) == (1, 100)
+    assert score(tally([Mark(False, False, excused=True)])) is None  # only excused phases: no record yet
+    assert tally(marks) + tally([Mark(False, False)]) == Record(on_time=1, missed=1, seats=2, excused=2)
+
+
+def test_a_seat_is_abandoned_once_for_any_of_its_reasons() -> None:
+    assert not abandoned(False, disorder=False, freed=False, handed_over=True)  # handed over after orders came
+    assert not abandoned(True, disorder=False, freed=False, handed_over=False)  # still theirs, one miss
+    assert abandoned(True, disorder=False, freed=False, handed_over=True)
+    assert abandoned(False, disorder=True, freed=False, handed_over=False)
+    assert abandoned(False, disorder=False, freed=True, handed_over=False)
+    every = abandoned(True, disorder=True, freed=True, handed_over=True)
+    assert tally([Mark(False, False)], abandoned=every).abandoned == 1
+    assert Mark(False, False).missed and not Mark(False, True).missed and not Mark(True, False).missed
 
 
 def test_minimum_zero_lets_everyone_in_and_any_other_needs_a_record() -> None:

@@ -1,5 +1,5 @@
 """A person's reliability, from what the games already store: how often they sent orders on time, late or not
-at all, and how many seats they left in civil disorder.
+at all in the phases they held, and how many seats they abandoned.
 
 Pure arithmetic on counts the store gathers (:mod:`dippouch.store.reliability`), so the rule is written once
 and tested without a database. A person with no phase and no seat behind them has no score (``None``): a
@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-__all__ = ["ABANDON_WEIGHT", "LATE_CREDIT", "Mark", "Record", "meets", "score", "tally"]
+__all__ = ["ABANDON_WEIGHT", "LATE_CREDIT", "Mark", "Record", "abandoned", "meets", "score", "tally"]
 
 LATE_CREDIT = 50
 """Percent of an on-time phase a late one earns: half: the orders came, but the game waited for them (or went on without them)."""
@@ -28,6 +28,15 @@ class Mark:
     """Orders that stood were received by the deadline."""
     late: bool
     """Orders came only after the deadline."""
+    excused: bool = False
+    """The person had recorded, before the orders were taken, that they were away that day: whoever ordered
+    the seat then (a stand-in, standing orders, a proxy ally, or nobody) did it in their absence, and the
+    holiday rules of the rulebooks hold an announced absence against nobody."""
+
+    @property
+    def missed(self) -> bool:
+        """Nothing came at all."""
+        return not self.on_time and not self.late
 
 
 @dataclass(frozen=True)
@@ -40,10 +49,13 @@ class Record:
     seats: int = 0
     """Seats they have held (now or before)."""
     abandoned: int = 0
-    """Seats they left in civil disorder (or the coordinator freed from them)."""
+    """Seats they abandoned (:func:`abandoned`), each once."""
+    excused: int = 0
+    """Phases of their seats that fell in an absence they had announced: counted neither for nor against."""
 
     @property
     def phases(self) -> int:
+        """The phases that judge them: on time, late or missed (never the excused ones)."""
         return self.on_time + self.late + self.missed
 
     def __add__(self, other: Record) -> Record:
@@ -53,20 +65,37 @@ class Record:
             self.missed + other.missed,
             self.seats + other.seats,
             self.abandoned + other.abandoned,
+            self.excused + other.excused,
         )
 
 
 def tally(marks: Iterable[Mark], *, abandoned: bool = False) -> Record:
-    """One seat's record from its phases (each counted once: on time, else late, else missed)."""
-    on_time = late = missed = 0
+    """One seat's record from its phases (each counted once: excused, else on time, else late, else missed)."""
+    on_time = late = missed = excused = 0
     for m in marks:
-        if m.on_time:
+        if m.excused:
+            excused += 1
+        elif m.on_time:
             on_time += 1
         elif m.late:
             late += 1
         else:
             missed += 1
-    return Record(on_time, late, missed, 1, 1 if abandoned else 0)
+    return Record(on_time, late, missed, 1, 1 if abandoned else 0, excused)
+
+
+def abandoned(last_missed: bool, *, disorder: bool, freed: bool, handed_over: bool) -> bool:
+    """Whether a person abandoned a seat; whichever of the reasons hold, the seat counts once.
+
+    ``disorder``: their time on the seat ended (or stands) in civil disorder, the game's own missed-phase
+    limit reached; ``freed``: the coordinator offered it to the replacement pool (the person left, or asked
+    to be replaced); ``handed_over`` with ``last_missed``: the seat was given to someone else (a person, a
+    bot) after a phase they sent nothing for, however the hand-over came. A seat handed over after orders
+    that came is a hand-over, not an abandonment: a coordinator's swap, a game's re-seating.
+
+    Judged on what the game did, absence or not: an absence excuses the phases it covers, not the loss of
+    the seat (what keeps a seat through a holiday is the game's absence policy)."""
+    return disorder or freed or (handed_over and last_missed)
 
 
 def score(record: Record) -> int | None:
@@ -74,7 +103,7 @@ def score(record: Record) -> int | None:
 
     ``(on time + late / 2) / (phases + ABANDON_WEIGHT x seats abandoned)``, in whole numbers (no rounding
     drift): every phase counts, a late one half, and a seat abandoned costs as much as several missed phases even when it was abandoned
-    early (a player who leaves after two turns is not 100 % reliable)."""
+    early (a player who leaves after two turns is not 100 % reliable). Excused phases are in neither part."""
     weight = record.phases + ABANDON_WEIGHT * record.abandoned
     if weight == 0:
         return None

@@ -1,16 +1,30 @@
-"""A person's reliability, read from what the games store already: for every seat they held, the phases it
-had to act in (on time, late, missed) and whether they left it in civil disorder.
+"""A person's reliability, read from what the games store already: for every seat they held, the phases they
+held it in (on time, late, missed, or excused by an absence they announced) and whether they abandoned it.
 
 The arithmetic is :mod:`dippouch.people.reliability`'s; this module only gathers the counts. Nothing is
 stored for it: a rollback or a coordinator's correction changes the record as it changes the game.
 
-A phase counts for a seat when it was processed while the seat was held and its power either had orders that
-stood by the deadline (on time) or is among the phase's ``missed`` powers (late when something came after the
-deadline, else missed). A seat counts as abandoned when its last movement phases were missed in a row up to
-the game's civil-disorder limit, or when the coordinator freed it from the player
-(:func:`dippouch.store.openings.free_seat`).
+**Which phases are a seat's.** A phase is the seat's whose player it was when the phase was processed: from
+the seat's assignment to its hand-over (to a person, a bot, or back to the pool's claimer). The order is read
+from the game's event log (``assign``/``replace`` and ``processed`` events, in the order they were written
+under the game's lock), not from their times: a bot run processes many phases with one "now", the very
+instant its seat was taken, and a window of times would give the bot's phases to the person it replaced. A
+game whose log does not match its seats (an old import) falls back to times, a phase processed at the
+instant of a hand-over going to the seat it was opened under.
 
-A game that hides its players' names (:func:`dippouch.people.anonymity.names_hidden`) counts for nobody's
+A phase counts for the seat when its power had to act: orders that stood by the deadline (on time), or the
+power among the phase's ``missed`` (late when something came after the deadline, else missed). It is
+**excused** instead when the person had recorded, before the orders were taken, an absence covering that
+day, or the game applied its absence policy to them at that deadline (``absence_uses``, except an extension,
+which moved the deadline to a day they were back): a stand-in's or standing orders, or nobody's.
+
+**Abandoned**, once per seat (:func:`dippouch.people.reliability.abandoned`): the person's time on it ended
+(or stands) in civil disorder, the game's ``missed_limit`` of movement phases missed in a row; or the
+coordinator freed it to the replacement pool (:func:`dippouch.store.openings.free_seat`); or it was handed
+to someone else after a phase they sent nothing for.
+
+A **practice game** (against bots) never counts: not its seats, not its phases. A game that hides its
+players' names (:func:`dippouch.people.anonymity.names_hidden`) counts for nobody's
 public record until it ends: not its seats, not its phases. Else a person's page, watched while the game runs,
 would move as its phases are processed and name its player. A private game counts for nobody's public record
 at all, before its end or after: its existence is not shown outside it, and "3 games" where the list shows two
@@ -23,17 +37,19 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TypeAlias
 
 import sqlalchemy as sa
 
 from dippouch.core.calendar import PhaseKind
-from dippouch.game import civil_disorder_streak
+from dippouch.game import as_utc, civil_disorder_streak
 from dippouch.people.anonymity import names_hidden
-from dippouch.people.reliability import Mark, Record, score, tally
+from dippouch.people.reliability import Mark, Record, abandoned, score, tally
 from dippouch.store.db import Database
-from dippouch.store.models import GameRow, PersonRow, PhaseRow, PlayerRow, SubmissionRow
+from dippouch.store.models import EventRow, GameRow, PersonRow, PhaseRow, PlayerRow, SubmissionRow
 from dippouch.store.models_openings import VacancyRow
+from dippouch.store.models_roster import AbsenceRow, AbsenceUseRow
 from dippouch.store.models_web import GameWebRow
 from dippouch.store.rows import game_settings
 
@@ -61,47 +77,170 @@ class Profile:
     public profile, which never says that anything is left out."""
 
 
-def _seat_record(s: sa.orm.Session, seat: PlayerRow, game: GameRow, freed: bool) -> Record:
-    end = seat.replaced_at
-    q = sa.select(PhaseRow.id, PhaseRow.kind, PhaseRow.deadline, PhaseRow.missed).where(
-        PhaseRow.game_id == seat.game_id,
-        PhaseRow.status == "processed",
-        PhaseRow.processed_at > seat.assigned_at,
+@dataclass(frozen=True)
+class _Phase:
+    id: int
+    branch: int
+    seq: int
+    kind: str
+    opened_at: datetime
+    deadline: datetime | None
+    processed_at: datetime
+    missed: frozenset[str]
+
+    @property
+    def taken(self) -> datetime:
+        """When its orders were taken: the deadline, or earlier when the coordinator processed it before."""
+        return self.processed_at if self.deadline is None else min(self.deadline, self.processed_at)
+
+    def before(self, at: datetime) -> bool:
+        """Whether this phase was done before a seat changed hands at ``at``: processed earlier, or in the same
+        instant but opened before it (a phase opened at that instant is the new player's)."""
+        return self.processed_at < at or (self.processed_at == at and self.opened_at < at)
+
+
+_SEATING = ("assign", "replace")
+
+
+def _holders_from_log(
+    s: sa.orm.Session, game_id: int, phases: list[_Phase], seats: dict[str, list[PlayerRow]]
+) -> dict[int, dict[str, int]] | None:
+    """Phase id -> power -> id of the seat that held it when the phase was processed, replayed from the game's
+    event log; ``None`` when the log does not account for every seat and phase (then times decide)."""
+    by_key = {(p.branch, p.seq): p.id for p in phases}
+    taken: dict[str, int] = {}  # power -> how many of its seats the log has made so far
+    holding: dict[str, int] = {}
+    out: dict[int, dict[str, int]] = {}
+    events = s.execute(
+        sa.select(EventRow.kind, EventRow.detail)
+        .where(EventRow.game_id == game_id, EventRow.kind.in_((*_SEATING, "processed")))
+        .order_by(EventRow.id)
     )
-    if end is not None:
-        q = q.where(PhaseRow.processed_at <= end)
-    phases = list(s.execute(q.order_by(PhaseRow.seq)))
-    if not phases:
-        return Record(seats=1, abandoned=1 if freed else 0)
-    sent: dict[int, tuple[bool, bool]] = {}
-    subs = s.execute(
-        sa.select(SubmissionRow.phase_id, SubmissionRow.submitted_at, SubmissionRow.stands).where(
-            SubmissionRow.phase_id.in_([p.id for p in phases]), SubmissionRow.power == seat.power
+    for kind, detail in events:
+        if not isinstance(detail, dict):
+            return None
+        if kind == "processed":
+            branch, seq = detail.get("branch"), detail.get("seq")
+            if not isinstance(branch, int) or not isinstance(seq, int):
+                return None
+            phase = by_key.get((branch, seq))
+            if phase is not None:
+                out[phase] = dict(holding)
+            continue
+        power = detail.get("power")
+        rows = seats.get(power) if isinstance(power, str) else None
+        n = taken.get(str(power), 0)
+        if rows is None or n >= len(rows):
+            return None
+        holding[rows[n].power] = rows[n].id
+        taken[rows[n].power] = n + 1
+    if any(taken.get(power, 0) != len(rows) for power, rows in seats.items()) or len(out) != len(phases):
+        return None
+    return out
+
+
+def _holders_by_time(phases: list[_Phase], seats: dict[str, list[PlayerRow]]) -> dict[int, dict[str, int]]:
+    out: dict[int, dict[str, int]] = {p.id: {} for p in phases}
+    for power, rows in seats.items():
+        for r in rows:
+            start, end = as_utc(r.assigned_at), None if r.replaced_at is None else as_utc(r.replaced_at)
+            for p in phases:
+                if not p.before(start) and (end is None or p.before(end)):
+                    out[p.id][power] = r.id
+    return out
+
+
+def _game_records(
+    s: sa.orm.Session, game: GameRow, mine: list[PlayerRow], freed: set[int], away: dict[int, list[AbsenceRow]]
+) -> dict[int, Record]:
+    """Seat id -> record, for the seats ``mine`` of one game (``freed``: seats the coordinator freed to the
+    pool; ``away``: person -> the absences they recorded)."""
+    phases = [
+        _Phase(
+            r.id,
+            r.branch,
+            r.seq,
+            r.kind,
+            as_utc(r.opened_at),
+            None if r.deadline is None else as_utc(r.deadline),
+            as_utc(r.processed_at),
+            frozenset(str(x) for x in (r.missed or [])),
         )
-    )
-    deadlines = {p.id: p.deadline for p in phases}
-    for phase_id, at, stands in subs:
-        deadline = deadlines[phase_id]
-        on_time, late = sent.get(phase_id, (False, False))
-        if deadline is None or at <= deadline:
-            on_time = on_time or bool(stands)
-        else:
-            late = True
-        sent[phase_id] = (on_time, late)
-    marks: list[Mark] = []
-    movement: list[bool] = []
-    for p in phases:
-        missed = seat.power in (p.missed or [])
-        on_time, late = sent.get(p.id, (False, False))
-        if missed:
-            marks.append(Mark(False, late))
-        elif on_time:
-            marks.append(Mark(True, False))
-        if p.kind == PhaseKind.MOVEMENT.value:
-            movement.append(missed)
+        for r in s.execute(
+            sa.select(
+                PhaseRow.id,
+                PhaseRow.branch,
+                PhaseRow.seq,
+                PhaseRow.kind,
+                PhaseRow.opened_at,
+                PhaseRow.deadline,
+                PhaseRow.processed_at,
+                PhaseRow.missed,
+            )
+            .where(PhaseRow.game_id == game.id, PhaseRow.status == "processed", PhaseRow.processed_at.is_not(None))
+            .order_by(PhaseRow.seq)
+        )
+    ]
+    seats: dict[str, list[PlayerRow]] = {}
+    for r in sorted(game.players, key=lambda r: r.id):
+        seats.setdefault(r.power, []).append(r)
+    holders = _holders_from_log(s, game.id, phases, seats) if phases else {}
+    if holders is None:
+        holders = _holders_by_time(phases, seats)
+    held = {seat.id: [p for p in phases if holders[p.id].get(seat.power) == seat.id] for seat in mine}
+    ids = [p.id for ps in held.values() for p in ps]
+    sent: dict[tuple[int, str], tuple[bool, bool]] = {}
+    excused: set[tuple[int, str]] = set()
+    if ids:
+        deadlines = {p.id: p.deadline for p in phases}
+        subs = s.execute(
+            sa.select(
+                SubmissionRow.phase_id, SubmissionRow.power, SubmissionRow.submitted_at, SubmissionRow.stands
+            ).where(SubmissionRow.phase_id.in_(ids), SubmissionRow.power.in_({seat.power for seat in mine}))
+        )
+        for phase_id, power, at, stands in subs:
+            deadline = deadlines[phase_id]
+            on_time, late = sent.get((phase_id, power), (False, False))
+            if deadline is None or as_utc(at) <= deadline:
+                on_time = on_time or bool(stands)
+            else:
+                late = True
+            sent[(phase_id, power)] = (on_time, late)
+        uses = s.execute(
+            sa.select(AbsenceUseRow.phase_id, AbsenceUseRow.power).where(
+                AbsenceUseRow.phase_id.in_(ids), AbsenceUseRow.policy != "extend"
+            )
+        )
+        excused = {(phase_id, power) for phase_id, power in uses}
     limit = game_settings(game).missed_limit
-    disorder = limit > 0 and civil_disorder_streak(movement) >= limit
-    return tally(marks, abandoned=disorder or freed)
+    out: dict[int, Record] = {}
+    for seat in mine:
+        assert seat.person_id is not None
+        absences = away.get(seat.person_id, [])
+        marks: list[Mark] = []
+        movement: list[bool] = []
+        for p in held[seat.id]:
+            missed = seat.power in p.missed
+            on_time, late = sent.get((p.id, seat.power), (False, False))
+            if not missed and not on_time:
+                continue  # nothing to do for this power in this phase
+            day = p.taken.date()
+            gone = (p.id, seat.power) in excused or any(
+                a.first_day <= day <= a.last_day and as_utc(a.created_at) <= p.taken for a in absences
+            )
+            marks.append(Mark(not missed, missed and late, gone))
+            if p.kind == PhaseKind.MOVEMENT.value:
+                movement.append(missed)
+        after = seats[seat.power][seats[seat.power].index(seat) + 1 :]
+        handed_over = seat.replaced_at is not None and not (after and after[0].person_id == seat.person_id)
+        gave_up = abandoned(
+            bool(marks) and marks[-1].missed,
+            disorder=limit > 0 and civil_disorder_streak(movement) >= limit,
+            freed=seat.id in freed,
+            handed_over=handed_over,
+        )
+        out[seat.id] = tally(marks, abandoned=gave_up)
+    return out
 
 
 def _counts(game: GameRow, shown: Shown, private: Collection[int]) -> bool:
@@ -127,7 +266,7 @@ def _records(s: sa.orm.Session, person_ids: Iterable[int], shown: Shown) -> dict
                 )
             )
         )
-    seats = [r for r in held if _counts(r.game, shown, private)]
+    seats = [r for r in held if _counts(r.game, shown, private) and not game_settings(r.game).practice]
     freed = set(
         s.scalars(
             sa.select(VacancyRow.player_id).where(
@@ -135,15 +274,24 @@ def _records(s: sa.orm.Session, person_ids: Iterable[int], shown: Shown) -> dict
             )
         )
     )
+    away: dict[int, list[AbsenceRow]] = {}
+    for a in s.scalars(sa.select(AbsenceRow).where(AbsenceRow.person_id.in_(ids))):
+        away.setdefault(a.person_id, []).append(a)
+    by_game: dict[int, list[PlayerRow]] = {}
+    for seat in seats:
+        by_game.setdefault(seat.game_id, []).append(seat)
     records = {p: Record() for p in ids}
     games: dict[int, set[int]] = {p: set() for p in ids}
     hidden: dict[int, set[int]] = {p: set() for p in ids}
-    for seat in seats:
-        assert seat.person_id is not None
-        records[seat.person_id] += _seat_record(s, seat, seat.game, seat.id in freed)
-        games[seat.person_id].add(seat.game_id)
-        if names_hidden(seat.game.settings, str(seat.game.status)):
-            hidden[seat.person_id].add(seat.game_id)
+    for mine in by_game.values():
+        game = mine[0].game
+        got = _game_records(s, game, mine, freed, away)
+        for seat in mine:
+            assert seat.person_id is not None
+            records[seat.person_id] += got[seat.id]
+            games[seat.person_id].add(seat.game_id)
+            if names_hidden(game.settings, str(game.status)):
+                hidden[seat.person_id].add(seat.game_id)
     return {p: (records[p], len(games[p]), len(hidden[p])) for p in ids}
 
 
