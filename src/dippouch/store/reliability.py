@@ -267,13 +267,15 @@ def _records(s: sa.orm.Session, person_ids: Iterable[int], shown: Shown) -> dict
             )
         )
     seats = [r for r in held if _counts(r.game, shown, private) and not game_settings(r.game).practice]
-    freed = set(
-        s.scalars(
+    freed = {
+        seat
+        for seat in s.scalars(
             sa.select(VacancyRow.player_id).where(
                 VacancyRow.reason == "freed", VacancyRow.player_id.in_([r.id for r in seats])
             )
         )
-    )
+        if seat is not None
+    }
     away: dict[int, list[AbsenceRow]] = {}
     for a in s.scalars(sa.select(AbsenceRow).where(AbsenceRow.person_id.in_(ids))):
         away.setdefault(a.person_id, []).append(a)
