@@ -406,8 +406,47 @@ class PlayerVersion(Submission):
     counts: bool = Field(description="This is the version that stands.")
 
 
+class TurnResult(Answer):
+    """One order of a processed phase and what became of it, as the phase's public page gives it."""
+
+    power: str
+    order: str = Field(description="The order in full place names, e.g. 'A Paris - Burgundy'.")
+    result: str = Field(
+        description="The adjudicator's word: succeeds, fails, cut, given, stands, dislodged, disrupted, "
+        "available, illegal or invalid."
+    )
+    dislodged: bool = Field(description="The ordered unit was dislodged.")
+    destroyed: bool = Field(description="The unit was dislodged with nowhere to retreat, and is gone.")
+    automatic: bool = Field(description="The rules gave the order (the power sent none for this unit).")
+    reason: str = Field(description="Why, in words (a bounce names the unit bounced with); may be empty.")
+
+
+class DislodgedUnit(Answer):
+    power: str
+    unit: str = Field(description="Full form, e.g. 'Army Munich'.")
+    loc: str = Field(description="Where it was dislodged, short form, e.g. 'mun'.")
+    retreats: list[str] = Field(description="Where it may retreat (full names); empty: it is destroyed.")
+
+
+class LastTurn(Answer):
+    """The game's latest processed phase, as its public page shows it (orders are public once processed)."""
+
+    phase_id: int
+    phase: str
+    kind: str
+    processed_at: str | None = Field(description="ISO 8601, UTC.")
+    report_url: str = Field(description="The phase's page: its report, orders and results, and maps.")
+    map_url: str | None = Field(description="Its map with the orders and results drawn (SVG); None: no map.")
+    results: list[TurnResult] = Field(description="Every order; the seat's own power's first.")
+    dislodged: list[DislodgedUnit] = Field(description="Every unit the phase dislodged.")
+    must_retreat: list[DislodgedUnit] = Field(
+        description="The seat's own units that must retreat (or disband) in the open phase, a retreat phase."
+    )
+
+
 class PlayerView(Answer):
-    """A power's own page: its units, legal orders, the versions it sent (its own only)."""
+    """A power's own page: its units, legal orders, the versions it sent (its own only), and the last phase
+    processed with every power's orders and their results."""
 
     game: GameView
     power: str
@@ -423,6 +462,7 @@ class PlayerView(Answer):
     must_act: bool
     example: str
     unordered: LeftOut
+    last_turn: LastTurn | None = Field(description="The phase processed last (None before the first is).")
     phase_id: int | None = None
     phase: str | None = None
     kind: str | None = None

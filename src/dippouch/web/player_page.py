@@ -9,25 +9,31 @@ casts: :func:`vote`)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError
 from dippouch.core.legal_orders import legal_orders_given
 from dippouch.core.notation import format_order, parse_order
 from dippouch.core.orders import Move, Order, Retreat
-from dippouch.core.position import Position
+from dippouch.core.position import Dislodged, Position
 from dippouch.core.variant import Variant
-from dippouch.game import adjustment_delta
+from dippouch.game import adjustment_delta, position_from_data
+from dippouch.names import order_text as order_words
+from dippouch.names import place_list
 from dippouch.play.orders import send_orders
+from dippouch.store.web_queries import game_phase
 from dippouch.web.checks import left_out, left_out_of, no_left_out, order_subject
 from dippouch.web.games import game_map, game_view, kind_name, phase_map
 from dippouch.web.inputs import order_text
+from dippouch.web.maps import map_available
 from dippouch.web.security import Forbidden, Viewer
 from dippouch.web.service import Web
 
-__all__ = ["player_view", "require_seat", "submit", "vote"]
+__all__ = ["last_turn", "player_view", "require_seat", "submit", "vote"]
 
 
 def require_seat(web: Web, name: str, power: str, viewer: Viewer) -> tuple[Variant, str, bool]:
@@ -48,6 +54,7 @@ def player_view(web: Web, name: str, power: str, viewer: Viewer) -> dict[str, An
     out["colour"] = me["colour"]
     out["power_index"] = v.power_names.index(power)
     if game["phase_id"] is None:
+        out["last_turn"] = last_turn(web, name, v, power, game)
         out["game"] = {**game, "map_svg": game_map(web, name, viewer)}
         out.update(
             open=False,
@@ -61,6 +68,7 @@ def player_view(web: Web, name: str, power: str, viewer: Viewer) -> dict[str, An
         )
         return out
     pid, _, pos, pname, kind = web.open_phase(name)
+    out["last_turn"] = last_turn(web, name, v, power, game, pos if kind == PhaseKind.RETREATS.value else None)
     m = v.map
     units = _units_of(v, pos, power, kind)
     legal: list[dict[str, Any]] = []
@@ -124,6 +132,100 @@ def player_view(web: Web, name: str, power: str, viewer: Viewer) -> dict[str, An
         adjust=adjustment_delta(v, pos, power) if kind == PhaseKind.ADJUSTMENTS.value else 0,
     )
     return out
+
+
+@dataclass
+class _Turns:
+    """The last turns drawn up so far (per app: :meth:`Web.kept`): the same for every seat of a game, read
+    on each visit of a player's page until the next phase is processed."""
+
+    turns: dict[tuple[Any, ...], dict[str, Any]] = field(default_factory=dict)
+
+
+def last_turn(
+    web: Web,
+    name: str,
+    v: Variant,
+    power: str,
+    game: Mapping[str, Any],
+    retreating: Position | None = None,
+) -> dict[str, Any] | None:
+    """The game's latest processed phase for ``power``'s page (None before one is): every power's orders with
+    their results, the units dislodged, and the map's and the report's addresses. Exactly what the phase's
+    public page shows (orders are public once processed, and no player is named), so a stand-in and an
+    anonymous game's player read it alike. ``retreating``: the open phase's position when it is a retreat
+    phase, whose dislodged units of ``power`` must retreat now."""
+    pid = game.get("last_processed_id")
+    if pid is None:
+        return None
+    processed_at = next((h["processed_at"] for h in game.get("history", []) if h["id"] == pid), None)
+    # The game's view changes with every phase processed or rolled back: the phase and when it was processed
+    # name one turn for good.
+    key = (name, pid, processed_at, v.name)
+    kept = web.kept(__name__, _Turns).turns
+    turn = kept.get(key)
+    if turn is None:
+        turn = _turn(web, name, v, pid)
+        if turn is None:
+            return None
+        with web.lock:
+            if len(kept) > 2000:
+                kept.clear()
+            kept[key] = turn
+    # The seat's own orders first (the rest as the phase's page sorts them): what a player looks for first.
+    results = sorted(turn["results"], key=lambda r: r["power"] != power)
+    must = []
+    if retreating is not None:
+        must = _dislodged(v, (d for d in retreating.dislodged.values() if d.unit.power == power))
+    return {**turn, "results": results, "must_retreat": must}
+
+
+def _turn(web: Web, name: str, v: Variant, pid: int) -> dict[str, Any] | None:
+    h = game_phase(web.read, name, pid)
+    if h is None or h.next_position is None:  # rolled back since the game's view was read
+        return None
+    kind = h.kind
+    results = []
+    for r in sorted(h.results or [], key=lambda r: str(r.get("power", ""))):
+        text = r.get("order")
+        results.append(
+            {
+                "power": str(r.get("power", "")),
+                # An order that could not be read is kept as the player wrote it (the phase's page shows it so).
+                "order": order_words(v, str(text), kind) if text else str(r.get("input") or ""),
+                "result": str(r.get("result", "")),
+                "dislodged": bool(r.get("dislodged")),
+                "destroyed": bool(r.get("destroyed")),
+                "automatic": bool(r.get("automatic")),
+                "reason": str(r.get("reason") or ""),
+            }
+        )
+    after = position_from_data(v, h.next_position)
+    base = f"/games/{quote(name, safe='')}/phases/{h.id}"
+    return {
+        "phase_id": h.id,
+        "phase": h.name,
+        "kind": kind,
+        "processed_at": h.processed_at.isoformat() if h.processed_at else None,
+        "report_url": base,
+        "map_url": f"{base}/map-orders.svg" if map_available(v) else None,
+        "results": results,
+        # Units dislodged by a movement phase wait in the next position with where they may go.
+        "dislodged": _dislodged(v, after.dislodged.values()) if kind == PhaseKind.MOVEMENT.value else [],
+    }
+
+
+def _dislodged(v: Variant, units: Iterable[Dislodged]) -> list[dict[str, Any]]:
+    m = v.map
+    return [
+        {
+            "power": d.unit.power,
+            "unit": f"{kind_name(d.unit.kind)} {m.locations[d.unit.loc].name}",
+            "loc": m.locations[d.unit.loc].abbr,
+            "retreats": place_list(v, sorted(d.retreats)),
+        }
+        for d in sorted(units, key=lambda d: (d.unit.power, m.locations[d.unit.loc].name))
+    ]
 
 
 def submit(
