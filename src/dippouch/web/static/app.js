@@ -785,6 +785,14 @@
     });
   });
 
+  // ------------------------------------------------------------------ long lists folded on a phone
+  // A list sent open (readable without this script) that would push what the page is for out of reach on a
+  // narrow screen, such as the last turn's results above the new orders, starts folded there; its summary
+  // opens it.
+  if (window.matchMedia && window.matchMedia("(max-width: 599px)").matches) {
+    document.querySelectorAll("details[data-fold-narrow]").forEach(function (d) { d.open = false; });
+  }
+
   // ------------------------------------------------------------------ move browser: light up the moves on the map
   var moves = document.getElementById("moves");
   var fig = document.querySelector("[data-map]");
