@@ -106,6 +106,7 @@ def test_an_anonymous_games_phases_move_no_public_page_of_its_players_until_it_e
         "on_time": 1,
         "late": 0,
         "missed": 0,
+        "excused": 0,
         "seats": 1,
         "abandoned": 0,
     }
@@ -133,6 +134,7 @@ def test_an_anonymous_games_phases_move_no_public_page_of_its_players_until_it_e
             "on_time": 2,
             "late": 0,
             "missed": 1,
+            "excused": 0,
             "seats": 2,
             "abandoned": 0,
         }

@@ -151,7 +151,7 @@ def test_a_persons_page_shows_name_games_and_reliability_and_never_an_address(si
         "name": "Ann",
         "games": 1,
         "reliability": None,
-        "record": {"on_time": 0, "late": 0, "missed": 0, "seats": 1, "abandoned": 0},
+        "record": {"on_time": 0, "late": 0, "missed": 0, "excused": 0, "seats": 1, "abandoned": 0},
     }
     assert "ann.secret" not in page.text and "example.org" not in page.text
     assert visitor.get("/people/999").status_code == 404

@@ -828,7 +828,13 @@ class PersonRecord(Answer):
     late: int
     missed: int
     seats: int
-    abandoned: int = Field(description="Seats left in civil disorder or freed from them by a coordinator.")
+    excused: int = Field(
+        0, description="Phases of an announced absence or covered by the game's absence policy: for and against nobody."
+    )
+    abandoned: int = Field(
+        description="Seats abandoned: left in civil disorder, freed to the replacement pool by a coordinator, or "
+        "handed to someone else after a phase the person sent nothing for (each seat counted once)."
+    )
 
 
 class PersonProfile(Answer):

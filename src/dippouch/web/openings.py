@@ -149,6 +149,7 @@ def person_view(web: Web, person_id: int, viewer: Viewer) -> dict[str, Any]:
             "on_time": r.on_time,
             "late": r.late,
             "missed": r.missed,
+            "excused": r.excused,
             "seats": r.seats,
             "abandoned": r.abandoned,
         },
