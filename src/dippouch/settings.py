@@ -1,4 +1,23 @@
-"""Where the installation is: its public address, the host names it answers to, and the proxies it believes.
+"""The installation's settings: every ``DIPPOUCH_*`` variable is read here, once per process, and nowhere else.
+
+A setting read wherever it is used is a dependency no one can see: which process needs which variable, what
+a wrong value does, and what the default is were spread over ten modules and re-read on every use (the mail
+settings on every message). Here each variable is parsed into a typed value the first time anything asks for
+it, and kept: a bad value is a :class:`DippouchError` naming the variable, the value and a good example, not
+a traceback somewhere deep in a worker. docs/settings.md is the table of them all (name, type, default, what
+it does, which process reads it); tests/project/test_settings.py fails when a module reads the environment
+itself or the table and the code name different variables. The command line's own options that typer reads
+(``envvar=`` in :mod:`dippouch.cli`) are listed there too.
+
+Plain frozen dataclasses, not pydantic-settings: a command of the command line starts in a tenth of a second
+and never imports pydantic (tests/cli/test_cli_startup.py), and this module is imported by nearly all of them.
+
+Each value is parsed on first use, not all at start: a coordinator's ``dippouch variants`` must not fail on
+a mistyped ``DIPPOUCH_SMTP_PORT`` it never uses. :func:`reread` forgets everything (tests that set the
+environment, a process told its settings changed).
+
+Where the installation is
+-------------------------
 
 Every link dippouch sends or shows (sign-in links, players' links, the coordinator's link, calendar feeds,
 notifications, mail) is made from one configured public address, never from a request's ``Host`` or
@@ -6,8 +25,6 @@ notifications, mail) is made from one configured public address, never from a re
 that points at the sender's host hands Bob's account to the sender. Requests naming any other host are
 refused, which also keeps a page elsewhere from reaching a server on this machine by rebinding its own name
 to 127.0.0.1.
-
-Read once from the environment:
 
 ``DIPPOUCH_PUBLIC_URL``
     The address people open, e.g. ``https://diplomacy.example.org`` (a path is allowed when a proxy serves the
@@ -28,7 +45,10 @@ from __future__ import annotations
 
 import ipaddress
 import os
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
 from urllib.parse import urlsplit
 
 from dippouch.core.errors import DippouchError
@@ -36,7 +56,12 @@ from dippouch.core.errors import DippouchError
 __all__ = [
     "DEFAULT_PUBLIC_URL",
     "LOOPBACK_NAMES",
+    "MailServer",
+    "PoolSize",
+    "Settings",
     "Site",
+    "TestHooks",
+    "current",
     "default_site",
     "metrics_networks",
     "networks",
@@ -144,41 +169,6 @@ class Site:
         return False
 
 
-_site: Site | None = None
-_default = DEFAULT_PUBLIC_URL
-
-
-def use_default_site(public_url: str) -> Site:
-    """Make ``public_url`` the address used when ``DIPPOUCH_PUBLIC_URL`` is unset (``dippouch serve`` calls this
-    with the address it prints, before anything reads the site), and return the site now in force."""
-    global _site, _default
-    _default = public_url
-    _site = None
-    return site()
-
-
-def reread() -> Site:
-    """Read the environment again (a test that sets it, a process told its settings changed)."""
-    global _site, _metrics
-    _site, _metrics = None, None
-    return site()
-
-
-def default_site() -> Site:
-    """The site when nothing is configured and nothing was served: the embedded default's address."""
-    return Site.at(_default, None, configured=False)
-
-
-def site() -> Site:
-    """The installation's site, read from the environment once per process (see the module's docstring)."""
-    global _site
-    if _site is None:
-        configured = os.environ.get("DIPPOUCH_PUBLIC_URL", "").strip()
-        extra = os.environ.get("DIPPOUCH_ALLOWED_HOSTS")
-        _site = Site.at(configured, extra) if configured else Site.at(_default, extra, configured=False)
-    return _site
-
-
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
@@ -195,12 +185,349 @@ def networks(text: str, what: str) -> tuple[Network, ...]:
     return tuple(out)
 
 
-_metrics: tuple[Network, ...] | None = None
+_YES = ("1", "true", "yes", "on")
+_NO = ("", "0", "false", "no", "off")
+SECURITY = ("tls", "starttls", "none")
+PROOF_MODES = ("required", "from-address")
+
+
+def _bad(name: str, raw: str, what: str, example: str) -> DippouchError:
+    return DippouchError(f"{name}={raw!r} is not {what}; e.g. {name}={example}")
+
+
+@dataclass(frozen=True)
+class PoolSize:
+    """``DIPPOUCH_DB_POOL``: PostgreSQL connections a process keeps, and how many more it may open under load
+    (``None``: the store's default)."""
+
+    keep: int
+    extra: int | None
+
+
+@dataclass(frozen=True)
+class MailServer:
+    """The environment's part of an SMTP or IMAP server's settings; each field ``None`` where its variable is
+    unset (the mail config file, then the built-in default, decide: :func:`dippouch.mail.settings.load_settings`)."""
+
+    host: str | None = None
+    port: int | None = None
+    user: str | None = None
+    security: str | None = None
+    ca_file: str | None = None
+    password: str | None = field(default=None, repr=False)
+    """Kept as given, even empty: an empty password is a password (a server that asks for none)."""
+    password_file: str | None = None
+    mailbox: str | None = None
+    """IMAP only: the folder orders are read from."""
+    sender: str | None = None
+    """SMTP only: the From address of everything dippouch sends (``DIPPOUCH_MAIL_FROM``)."""
+
+
+@dataclass(frozen=True)
+class TestHooks:
+    """The crash and pause points of the crash and race tests (:mod:`dippouch.store.faults`); nothing else
+    sets them."""
+
+    __test__ = False  # not a test class, whatever pytest makes of its name
+
+    crash_at: str | None = None
+    crash_chance: float = 1.0
+    crash_sigkill: bool = False
+    pause_at: str | None = None
+    pause_dir: Path | None = None
+
+
+# Every variable is named in full, never assembled (``f"DIPPOUCH_{kind}_HOST"``), so that a search for one
+# finds where it is read and tests/project/test_settings.py can compare the code with docs/settings.md.
+_SERVER_NAMES = {
+    "smtp": {
+        "host": "DIPPOUCH_SMTP_HOST",
+        "port": "DIPPOUCH_SMTP_PORT",
+        "user": "DIPPOUCH_SMTP_USER",
+        "security": "DIPPOUCH_SMTP_SECURITY",
+        "ca_file": "DIPPOUCH_SMTP_CA_FILE",
+        "password": "DIPPOUCH_SMTP_PASSWORD",
+        "password_file": "DIPPOUCH_SMTP_PASSWORD_FILE",
+        "sender": "DIPPOUCH_MAIL_FROM",
+    },
+    "imap": {
+        "host": "DIPPOUCH_IMAP_HOST",
+        "port": "DIPPOUCH_IMAP_PORT",
+        "user": "DIPPOUCH_IMAP_USER",
+        "security": "DIPPOUCH_IMAP_SECURITY",
+        "ca_file": "DIPPOUCH_IMAP_CA_FILE",
+        "password": "DIPPOUCH_IMAP_PASSWORD",
+        "password_file": "DIPPOUCH_IMAP_PASSWORD_FILE",
+        "mailbox": "DIPPOUCH_IMAP_MAILBOX",
+    },
+}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The installation's settings: each attribute read from the environment, parsed and checked the first
+    time it is asked for, then kept. ``Settings(environ)`` reads a mapping of one's own (the tests')."""
+
+    environ: Mapping[str, str] = field(repr=False)
+    """Where the values are read from (``repr=False``: it holds the passwords)."""
+
+    @classmethod
+    def read(cls) -> Settings:
+        """The process's own: each setting is read when first used, not all when this is made, so that a
+        process (or a test) that sets a variable before it uses it is not held to an earlier look at another."""
+        return cls(os.environ)
+
+    def _given(self, name: str) -> str | None:
+        """The variable's value without surrounding blanks; ``None`` when unset or blank."""
+        return self.environ.get(name, "").strip() or None
+
+    def _flag(self, name: str) -> bool:
+        raw = self.environ.get(name, "")
+        value = raw.strip().lower()
+        if value in _YES:
+            return True
+        if value in _NO:
+            return False
+        raise _bad(name, raw, "on or off (1, true, yes, on; or 0, false, no, off)", "1")
+
+    def secret(self, name: str) -> str | None:
+        """The variable a mail config's ``password_env`` names (any name the operator chose)."""
+        return self.environ.get(name)
+
+    # --- where the installation is (read by :func:`site` and :func:`metrics_networks`)
+
+    @cached_property
+    def public_url(self) -> str | None:
+        """``DIPPOUCH_PUBLIC_URL``, checked by :meth:`Site.at` (``None``: the address ``dippouch serve`` prints)."""
+        return self._given("DIPPOUCH_PUBLIC_URL")
+
+    @cached_property
+    def allowed_hosts(self) -> str | None:
+        """``DIPPOUCH_ALLOWED_HOSTS``, checked by :meth:`Site.at`."""
+        return self.environ.get("DIPPOUCH_ALLOWED_HOSTS")
+
+    @cached_property
+    def metrics_from(self) -> tuple[Network, ...]:
+        """``DIPPOUCH_METRICS_FROM``: who may read ``/metrics`` (this machine by default)."""
+        text = self.environ.get("DIPPOUCH_METRICS_FROM") or "127.0.0.0/8,::1"
+        return networks(text, "DIPPOUCH_METRICS_FROM")
+
+    @cached_property
+    def workers(self) -> bool:
+        """``DIPPOUCH_WORKERS``: deadlines are processed by ``dippouch worker`` processes, not by the server's
+        own scheduler."""
+        return self._flag("DIPPOUCH_WORKERS")
+
+    # --- the database
+
+    @cached_property
+    def database_url(self) -> str | None:
+        """``DIPPOUCH_DATABASE_URL`` (``None``: ``dippouch.db`` in the current folder, :mod:`dippouch.store.db`)."""
+        return self._given("DIPPOUCH_DATABASE_URL")
+
+    @cached_property
+    def db_pool(self) -> PoolSize | None:
+        """``DIPPOUCH_DB_POOL``: ``20`` (kept) or ``20,10`` (kept, and extra under load); ``None`` when unset."""
+        text = self._given("DIPPOUCH_DB_POOL")
+        if text is None:
+            return None
+        try:
+            numbers = [int(p.strip()) for p in text.split(",")]
+        except ValueError:
+            numbers = []
+        if len(numbers) not in (1, 2) or not 1 <= numbers[0] <= 500 or not 0 <= numbers[-1] <= 500:
+            raise DippouchError(
+                f"DIPPOUCH_DB_POOL={text!r} is not a pool size: write the connections to keep (1-500), e.g. 20, or "
+                "kept and extra under load, e.g. 20,10"
+            )
+        return PoolSize(numbers[0], numbers[1] if len(numbers) == 2 else None)
+
+    # --- variants
+
+    @cached_property
+    def variant_path(self) -> tuple[Path, ...]:
+        """``DIPPOUCH_VARIANT_PATH``: folders of variant files, searched first, in order."""
+        return tuple(Path(p).expanduser() for p in self.environ.get("DIPPOUCH_VARIANT_PATH", "").split(os.pathsep) if p)
+
+    @cached_property
+    def settings_file(self) -> Path:
+        """``DIPPOUCH_SETTINGS``, else ``$XDG_CONFIG_HOME/dippouch/settings.toml``, else under ``~/.config``."""
+        given = self.environ.get("DIPPOUCH_SETTINGS")
+        if given:
+            return Path(given).expanduser()
+        home = self.environ.get("HOME")
+        base = self.environ.get("XDG_CONFIG_HOME") or str(Path(home) / ".config" if home else Path.home() / ".config")
+        return Path(base) / "dippouch" / "settings.toml"
+
+    @cached_property
+    def cache_dir(self) -> Path | None:
+        """``DIPPOUCH_CACHE_DIR`` (set but empty, ``off``, ``0``, ``no`` or ``false``: no cache), else
+        ``$XDG_CACHE_HOME/dippouch``, else ``~/.cache/dippouch``; ``None`` when off or there is no home folder."""
+        given = self.environ.get("DIPPOUCH_CACHE_DIR")
+        if given is not None:
+            return None if given.strip().lower() in ("", "off", "0", "no", "false") else Path(given).expanduser()
+        base = self.environ.get("XDG_CACHE_HOME")
+        if not base:
+            try:
+                base = str(Path.home() / ".cache")
+            except RuntimeError:  # no home folder (a service account): no cache, not a failure
+                return None
+        return Path(base) / "dippouch"
+
+    # --- mail
+
+    @cached_property
+    def mail_config(self) -> str | None:
+        """``DIPPOUCH_MAIL_CONFIG``: the mail settings file (TOML), read on each use by
+        :func:`dippouch.mail.settings.load_settings`."""
+        return self.environ.get("DIPPOUCH_MAIL_CONFIG") or None
+
+    @cached_property
+    def smtp(self) -> MailServer:
+        return self._server("smtp")
+
+    @cached_property
+    def imap(self) -> MailServer:
+        return self._server("imap")
+
+    def _server(self, kind: str) -> MailServer:
+        names = _SERVER_NAMES[kind]
+
+        def given(key: str) -> str | None:
+            # Blank is unset; a value is kept as written (a path may end in a blank).
+            return self.environ.get(names[key]) or None if key in names else None
+
+        security = given("security")
+        if security is not None and security not in SECURITY:
+            raise _bad(names["security"], security, f"one of {', '.join(SECURITY)}", "starttls")
+        return MailServer(
+            host=given("host"),
+            port=self._port(names["port"]),
+            user=given("user"),
+            security=security,
+            ca_file=given("ca_file"),
+            password=self.environ.get(names["password"]),
+            password_file=given("password_file"),
+            mailbox=given("mailbox"),
+            sender=given("sender"),
+        )
+
+    def _port(self, name: str) -> int | None:
+        raw = self.environ.get(name)
+        if not raw:
+            return None
+        try:
+            port = int(raw)
+        except ValueError:
+            port = 0
+        if not 0 < port < 65536:
+            raise _bad(name, raw, "a port number (1-65535)", "587" if "SMTP" in name else "993")
+        return port
+
+    @cached_property
+    def mail_proof(self) -> str | None:
+        """``DIPPOUCH_MAIL_PROOF``: ``required`` or ``from-address`` (``None``: a game's own choice, else
+        ``required``)."""
+        raw = self.environ.get("DIPPOUCH_MAIL_PROOF", "")
+        mode = raw.strip().lower()
+        if mode and mode not in PROOF_MODES:
+            raise _bad("DIPPOUCH_MAIL_PROOF", raw, f"one of {', '.join(PROOF_MODES)}", "required")
+        return mode or None
+
+    @cached_property
+    def ocr_engine(self) -> str | None:
+        """``DIPPOUCH_OCR_ENGINE``: the engine photographs are read with (``None``: the best one installed).
+        Its name is checked by :mod:`dippouch.mail.ocr_engines`, which knows the engines."""
+        return (self.environ.get("DIPPOUCH_OCR_ENGINE") or "").strip().lower() or None
+
+    # --- notifications
+
+    @cached_property
+    def notify_allow_private(self) -> bool:
+        """``DIPPOUCH_NOTIFY_ALLOW_PRIVATE``: webhooks and push endpoints may be plain http or on a private
+        network (a chat server on the installation's own network; the tests' receivers)."""
+        return self._flag("DIPPOUCH_NOTIFY_ALLOW_PRIVATE")
+
+    @cached_property
+    def vapid_subject(self) -> str | None:
+        """``DIPPOUCH_VAPID_SUBJECT``: whom push services may write to about our pushes (RFC 8292)."""
+        got = self._given("DIPPOUCH_VAPID_SUBJECT")
+        if got is not None and not (got.startswith("mailto:") or got.startswith("https://")):
+            raise _bad("DIPPOUCH_VAPID_SUBJECT", got, "a mailto: or https: address", "mailto:admin@example.org")
+        return got
+
+    # --- the crash and race tests' stopping points
+
+    @cached_property
+    def test_hooks(self) -> TestHooks:
+        raw_chance = self.environ.get("DIPPOUCH_CRASH_CHANCE", "1")
+        try:
+            chance = float(raw_chance)
+        except ValueError:
+            chance = -1.0
+        if not 0 <= chance <= 1:
+            raise _bad("DIPPOUCH_CRASH_CHANCE", raw_chance, "a chance from 0 to 1", "0.02")
+        pause_at = self.environ.get("DIPPOUCH_PAUSE_AT") or None
+        folder = self.environ.get("DIPPOUCH_PAUSE_DIR") or None
+        if pause_at is not None and folder is None:
+            raise DippouchError(
+                f"DIPPOUCH_PAUSE_AT={pause_at!r} needs DIPPOUCH_PAUSE_DIR, the folder the flags are left in; "
+                "e.g. DIPPOUCH_PAUSE_DIR=/tmp/flags"
+            )
+        return TestHooks(
+            crash_at=self.environ.get("DIPPOUCH_CRASH_AT") or None,
+            crash_chance=chance,
+            crash_sigkill=self._flag("DIPPOUCH_CRASH_SIGKILL"),
+            pause_at=pause_at,
+            pause_dir=Path(folder) if folder else None,
+        )
+
+
+_current: Settings | None = None
+_site: Site | None = None
+_default = DEFAULT_PUBLIC_URL
+
+
+def current() -> Settings:
+    """This process's settings, the environment read the first time anything asks."""
+    global _current
+    if _current is None:
+        _current = Settings.read()
+    return _current
+
+
+def reread() -> None:
+    """Forget every setting: the next use reads the environment again (a test that sets it, a process told its
+    settings changed)."""
+    global _current, _site
+    _current, _site = None, None
+
+
+def use_default_site(public_url: str) -> Site:
+    """Make ``public_url`` the address used when ``DIPPOUCH_PUBLIC_URL`` is unset (``dippouch serve`` calls this
+    with the address it prints, before anything reads the site), and return the site now in force."""
+    global _site, _default
+    _default = public_url
+    _site = None
+    return site()
+
+
+def default_site() -> Site:
+    """The site when nothing is configured and nothing was served: the embedded default's address."""
+    return Site.at(_default, None, configured=False)
+
+
+def site() -> Site:
+    """The installation's site (see the module's docstring), read once per process."""
+    global _site
+    if _site is None:
+        given = current()
+        configured = given.public_url
+        extra = given.allowed_hosts
+        _site = Site.at(configured, extra) if configured else Site.at(_default, extra, configured=False)
+    return _site
 
 
 def metrics_networks() -> tuple[Network, ...]:
     """Who may read ``/metrics`` (``DIPPOUCH_METRICS_FROM``; this machine by default)."""
-    global _metrics
-    if _metrics is None:
-        _metrics = networks(os.environ.get("DIPPOUCH_METRICS_FROM") or "127.0.0.0/8,::1", "DIPPOUCH_METRICS_FROM")
-    return _metrics
+    return current().metrics_from
