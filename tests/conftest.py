@@ -14,6 +14,7 @@ import pytest
 import sqlalchemy as sa
 
 from dbsupport import migrated_sqlite
+from dippouch import settings
 from dippouch.store import GameStore
 
 # The local mail servers' fixtures (smtp, imap) and the browser tests' (chromium, live_site) for any test that
@@ -32,6 +33,16 @@ def pytest_configure(config: pytest.Config) -> None:
     cache = tempfile.mkdtemp(prefix="dippouch-test-cache-")
     os.environ["DIPPOUCH_CACHE_DIR"] = cache
     atexit.register(shutil.rmtree, cache, True)
+
+
+@pytest.fixture(autouse=True)
+def _settings_read_afresh() -> Iterator[None]:
+    """A process reads its settings once (dippouch.settings); a test sets the environment it needs before it
+    runs any code, and so each test starts with none read and leaves none behind for the next. A test that
+    changes the environment after code has read it calls ``settings.reread()`` itself."""
+    settings.reread()
+    yield
+    settings.reread()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

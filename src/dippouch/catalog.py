@@ -10,7 +10,6 @@ really lets go: a variant dropped from it is freed, its derived tables with it) 
 from __future__ import annotations
 
 import difflib
-import os
 import threading
 import tomllib
 from collections.abc import Mapping
@@ -20,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from dippouch import compiled
+from dippouch import settings as installation
 from dippouch.core.errors import DippouchError, UnknownVariantError, VariantError, VariantProblem
 from dippouch.core.lookup import load_rule_modules
 from dippouch.core.tomllines import key_lines
@@ -90,16 +90,7 @@ class VariantFile:
 
 def settings_path() -> Path:
     """The user's settings file: ``DIPPOUCH_SETTINGS``, else ``$XDG_CONFIG_HOME/dippouch/settings.toml``."""
-    env = os.environ
-    return _settings_path(env.get(SETTINGS_ENV), env.get("XDG_CONFIG_HOME"), env.get("HOME"))
-
-
-@lru_cache(maxsize=16)
-def _settings_path(given: str | None, xdg: str | None, home: str | None) -> Path:
-    if given:
-        return Path(given).expanduser()
-    base = xdg or str(Path(home) / ".config" if home else Path.home() / ".config")
-    return Path(base) / "dippouch" / "settings.toml"
+    return installation.current().settings_file
 
 
 def read_settings() -> dict[str, Any]:
@@ -150,7 +141,7 @@ def _read_settings(path: Path) -> dict[str, Any]:
 
 def variant_folders(settings: Mapping[str, Any] | None = None) -> list[VariantFolder]:
     """Where variant files are looked for, in order: ``DIPPOUCH_VARIANT_PATH``, the settings file, the package."""
-    out = [VariantFolder(Path(p).expanduser(), PATH_ENV) for p in os.environ.get(PATH_ENV, "").split(os.pathsep) if p]
+    out = [VariantFolder(p, PATH_ENV) for p in installation.current().variant_path]
     if settings is None:
         settings = read_settings()
     where = f"settings file {settings_path()}"

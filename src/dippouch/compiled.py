@@ -28,6 +28,8 @@ import tempfile
 from functools import lru_cache
 from pathlib import Path
 
+from dippouch import settings
+
 __all__ = ["CACHE_ENV", "cache_dir", "fetch", "keep"]
 
 CACHE_ENV = "DIPPOUCH_CACHE_DIR"
@@ -36,17 +38,8 @@ _KEEP = 300
 
 
 def cache_dir() -> Path | None:
-    """Where entries live; ``None`` when the cache is switched off."""
-    given = os.environ.get(CACHE_ENV)
-    if given is not None:
-        return None if given.strip().lower() in ("", "off", "0", "no", "false") else Path(given).expanduser()
-    base = os.environ.get("XDG_CACHE_HOME")
-    if not base:
-        try:
-            base = str(Path.home() / ".cache")
-        except RuntimeError:  # no home folder (a service account): no cache, not a failure
-            return None
-    return Path(base) / "dippouch"
+    """Where entries live; ``None`` when the cache is switched off (:attr:`dippouch.settings.Settings.cache_dir`)."""
+    return settings.current().cache_dir
 
 
 @lru_cache(maxsize=1)

@@ -17,6 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 import dippouch.cli.game  # noqa: F401  (registers the commands)
+from dippouch import settings
 from dippouch.catalog import load_variant, variant_names
 from dippouch.cli import app
 from dippouch.core.calendar import PhaseKind
@@ -275,6 +276,7 @@ def test_default_database_is_a_file_here_and_the_environment_can_name_another(
     assert (tmp_path / "dippouch.db").is_file()
     other = tmp_path / "other.db"
     monkeypatch.setenv("DIPPOUCH_DATABASE_URL", f"sqlite:///{other}")
+    settings.reread()  # a new process, as the next command would be
     r = runner.invoke(app, ["games"])
     assert "No games yet" in r.output and other.is_file()
 

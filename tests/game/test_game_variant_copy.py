@@ -13,6 +13,7 @@ import pytest
 import sqlalchemy as sa
 from typer.testing import CliRunner
 
+from dippouch import settings
 from dippouch.catalog import load_variant
 from dippouch.cli import app, register_commands
 from dippouch.core.variant import content_hash
@@ -84,6 +85,7 @@ def test_a_game_of_a_user_variant_works_without_the_variable(
 ) -> None:
     store.create_game("g", "v1898", now=T0)
     monkeypatch.delenv("DIPPOUCH_VARIANT_PATH")
+    settings.reread()
     with pytest.raises(Exception, match="no variant 'v1898'"):
         load_variant("v1898")  # the file is out of reach now...
     st = store.status("g", now=T0)  # ...but the game has its own copy

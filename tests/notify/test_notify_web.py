@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from dippouch import notify
+from dippouch import notify, settings
 from dippouch.game import GameError
 from dippouch.notify.events import preferences
 from dippouch.notify.safety import check_url
@@ -194,6 +194,7 @@ def test_a_target_made_internal_later_is_refused_when_delivering(
     add_webhook(store, pid, "discord", url=f"{chat.base}/discord/1/x", now=site.clock())
     notify.enqueue(store, pid, "seat_offered", key="o", now=site.clock(), facts={"game": "demo"})
     monkeypatch.delenv("DIPPOUCH_NOTIFY_ALLOW_PRIVATE")
+    settings.reread()  # read once per process: as a worker restarted without the setting would
     report = notify.deliver_due(store, site.clock())
     assert len(report.failed) == 1 and chat.received == []
     (hook,) = [d for d in deliveries(store) if d.channel == "webhook"]

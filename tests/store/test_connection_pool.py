@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 import pytest
 import sqlalchemy as sa
 
+from dippouch import settings
 from dippouch.store import GameStore
 from dippouch.store.db import POOL_OVERFLOW, POOL_SIZE, DatabaseURLError, make_engine
 
@@ -24,8 +25,10 @@ def test_a_postgresql_pool_keeps_the_connections_the_setting_asks_for(
         pytest.skip("SQLite keeps no pool of server connections")
     assert _pool(make_engine(db_url)) == (POOL_SIZE, POOL_OVERFLOW)
     monkeypatch.setenv("DIPPOUCH_DB_POOL", "20")
+    settings.reread()  # the setting was read by the engine above: a process reads it once
     assert _pool(make_engine(db_url)) == (20, POOL_OVERFLOW)
     monkeypatch.setenv("DIPPOUCH_DB_POOL", " 30, 0 ")
+    settings.reread()
     store = GameStore(db_url)
     try:
         assert _pool(store.engine) == (30, 0)

@@ -585,9 +585,9 @@ def proof_mode(cfg: dict[str, Any]) -> str:
     """``required`` (the default: mail proves its sender or is held) or ``from-address`` (the From header
     alone, for a closed mail system that enforces it): the game's ``mail setup --proof``, else the
     installation's ``DIPPOUCH_MAIL_PROOF``."""
-    import os
+    from dippouch.settings import current
 
-    mode = str(cfg.get("proof") or os.environ.get("DIPPOUCH_MAIL_PROOF") or "required").strip().lower()
+    mode = str(cfg.get("proof") or current().mail_proof or "required").strip().lower()
     return mode if mode in PROOF_MODES else "required"
 
 

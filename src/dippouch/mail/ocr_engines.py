@@ -15,7 +15,6 @@ RapidOCR reads handwriting-like sheets far better (benchmarks/README.md), so it 
 from __future__ import annotations
 
 import io
-import os
 import shutil
 import subprocess
 import tempfile
@@ -27,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from dippouch.game import GameError
 from dippouch.mail.message import sniff_image
+from dippouch.settings import current
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -72,7 +72,7 @@ def available_engines() -> list[str]:
 
 def default_engine() -> str | None:
     """The engine proposals are read with: ``DIPPOUCH_OCR_ENGINE`` if set, else the best one installed."""
-    chosen = os.environ.get("DIPPOUCH_OCR_ENGINE", "").strip().lower()
+    chosen = current().ocr_engine
     if chosen:
         return chosen
     found = available_engines()

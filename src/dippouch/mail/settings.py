@@ -5,26 +5,28 @@ Passwords come only from an environment variable or a file, never from the comma
 and the shell's history would show them) and never from the database: a setting names *where* the
 password is (``password_env``, ``password_file``), not what it is.
 
-Environment (``X`` is ``SMTP`` or ``IMAP``): ``DIPPOUCH_X_HOST``, ``_PORT``, ``_USER``, ``_PASSWORD``,
-``_PASSWORD_FILE``, ``_SECURITY`` (``tls``, ``starttls`` or ``none``), ``_CA_FILE``; ``DIPPOUCH_IMAP_MAILBOX``;
-``DIPPOUCH_MAIL_FROM`` (the address mail comes from; replies go back to it). ``DIPPOUCH_MAIL_CONFIG`` names
-a TOML file with ``[smtp]`` and ``[imap]`` tables of the same keys in lower case (``from`` under ``[smtp]``).
+The environment's part (``DIPPOUCH_SMTP_HOST``, ``DIPPOUCH_IMAP_PORT``, ``DIPPOUCH_MAIL_FROM``... each listed
+in docs/settings.md) is read once per process by :mod:`dippouch.settings`. ``DIPPOUCH_MAIL_CONFIG`` names a
+TOML file with ``[smtp]`` and ``[imap]`` tables of the same keys in lower case (``host``, ``port``, ``user``,
+``security``, ``ca_file``, ``password_env``, ``password_file``, ``mailbox``; ``from`` under ``[smtp]``), read
+on each use, so an edit to it is seen without a restart.
 """
 
 from __future__ import annotations
 
-import os
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from dippouch import settings as installation
+from dippouch.core.errors import DippouchError
 from dippouch.game import GameError
 
 __all__ = ["ServerSettings", "load_settings", "read_password"]
 
-SECURITY = ("tls", "starttls", "none")
+SECURITY = installation.SECURITY
 _LOCAL = {"localhost", "127.0.0.1", "::1"}
 
 
@@ -79,7 +81,8 @@ class ServerSettings:
 def read_password(s: ServerSettings) -> str | None:
     """The password from the file or environment variable the settings name (file first)."""
     up = s.kind.upper()
-    path = s.password_file or os.environ.get(f"DIPPOUCH_{up}_PASSWORD_FILE")
+    given = _environment(s.kind)
+    path = s.password_file or given.password_file
     if path:
         p = Path(path).expanduser()
         try:
@@ -87,7 +90,7 @@ def read_password(s: ServerSettings) -> str | None:
         except OSError as e:
             raise GameError(f"cannot read the {s.kind} password file {path}: {e.strerror}") from None
     env = s.password_env or f"DIPPOUCH_{up}_PASSWORD"
-    value = os.environ.get(env)
+    value = installation.current().secret(s.password_env) if s.password_env else given.password
     if value is None and s.user:
         raise GameError(
             f"no {s.kind} password: set {env} (or DIPPOUCH_{up}_PASSWORD_FILE, or password_file in the mail config); "
@@ -127,9 +130,8 @@ def _from_mapping(kind: str, data: Mapping[str, Any], base: ServerSettings) -> S
 def load_settings(kind: str, overrides: Mapping[str, Any] | None = None, config: str | None = None) -> ServerSettings:
     """Settings for ``kind`` (``smtp``/``imap``): the config file, then the environment, then ``overrides``
     (command-line options or a game's own IMAP settings), each over the one before."""
-    up = kind.upper()
     s = ServerSettings(kind)
-    path = config or os.environ.get("DIPPOUCH_MAIL_CONFIG")
+    path = config or installation.current().mail_config
     if path:
         try:
             data = tomllib.loads(Path(path).expanduser().read_text(encoding="utf-8"))
@@ -141,18 +143,18 @@ def load_settings(kind: str, overrides: Mapping[str, Any] | None = None, config:
         if not isinstance(section, Mapping):
             raise GameError(f"mail config {path}: [{kind}] must be a table")
         s = _from_mapping(kind, section, s)
-    env = os.environ
+    env = _environment(kind)
     envmap: dict[str, Any] = {
-        "host": env.get(f"DIPPOUCH_{up}_HOST"),
-        "port": env.get(f"DIPPOUCH_{up}_PORT"),
-        "user": env.get(f"DIPPOUCH_{up}_USER"),
-        "security": env.get(f"DIPPOUCH_{up}_SECURITY"),
-        "ca_file": env.get(f"DIPPOUCH_{up}_CA_FILE"),
+        "host": env.host,
+        "port": env.port,
+        "user": env.user,
+        "security": env.security,
+        "ca_file": env.ca_file,
     }
     if kind == "imap":
-        envmap["mailbox"] = env.get("DIPPOUCH_IMAP_MAILBOX")
+        envmap["mailbox"] = env.mailbox
     else:
-        envmap["from"] = env.get("DIPPOUCH_MAIL_FROM")
+        envmap["from"] = env.sender
     try:
         s = _from_mapping(kind, {k: v for k, v in envmap.items() if v}, s)
         if overrides:
@@ -160,3 +162,11 @@ def load_settings(kind: str, overrides: Mapping[str, Any] | None = None, config:
     except ValueError as e:
         raise GameError(f"{kind} settings: {e}") from None
     return s
+
+
+def _environment(kind: str) -> installation.MailServer:
+    """The environment's settings for ``kind``, a wrong one as a :class:`GameError` (what mail's callers catch)."""
+    try:
+        return installation.current().smtp if kind == "smtp" else installation.current().imap
+    except DippouchError as e:
+        raise GameError(str(e)) from None

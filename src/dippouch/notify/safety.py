@@ -22,13 +22,12 @@ lookup's answer.
 from __future__ import annotations
 
 import ipaddress
-import os
 import socket
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from dippouch.game import GameError
-from dippouch.settings import site
+from dippouch.settings import current, site
 
 __all__ = [
     "MAX_URL",
@@ -46,7 +45,7 @@ MAX_URL = 2000
 
 
 def allow_private() -> bool:
-    return os.environ.get("DIPPOUCH_NOTIFY_ALLOW_PRIVATE", "").strip().lower() in ("1", "true", "yes", "on")
+    return current().notify_allow_private
 
 
 def public_url() -> str:
@@ -57,7 +56,7 @@ def public_url() -> str:
 
 def vapid_subject() -> str:
     """The contact push services may write to about our pushes (RFC 8292: a mailto: or https: address)."""
-    got = os.environ.get("DIPPOUCH_VAPID_SUBJECT", "").strip()
+    got = current().vapid_subject
     if got:
         return got
     return public_url() if public_url().startswith("https://") else "mailto:admin@dippouch.invalid"

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Self
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
+from dippouch import settings
 from dippouch.core.errors import DippouchError
 from dippouch.game import GameError, as_utc
 
@@ -54,7 +55,7 @@ MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 def database_url(url: str | None = None) -> str:
     """The URL given, else ``DIPPOUCH_DATABASE_URL``, else ``dippouch.db`` in the current directory."""
-    return url or os.environ.get("DIPPOUCH_DATABASE_URL") or DEFAULT_URL
+    return url or settings.current().database_url or DEFAULT_URL
 
 
 def _normalise(url: str) -> str:
@@ -102,20 +103,13 @@ def _pool_size() -> dict[str, int]:
     """``DIPPOUCH_DB_POOL``: how many connections to keep (``20``), or kept and extra (``20,10``). A busy web
     process serves up to 40 requests at once; connections beyond those kept are opened and closed again on
     every burst, which costs a PostgreSQL backend each time (docs/deployment.md sizes ``max_connections``)."""
-    text = os.environ.get("DIPPOUCH_DB_POOL", "").strip()
-    if not text:
-        return {"pool_size": POOL_SIZE, "max_overflow": POOL_OVERFLOW}
-    parts = [p.strip() for p in text.split(",")]
     try:
-        numbers = [int(p) for p in parts]
-    except ValueError:
-        numbers = []
-    if len(numbers) not in (1, 2) or not 1 <= numbers[0] <= 500 or not 0 <= numbers[-1] <= 500:
-        raise DatabaseURLError(
-            f"DIPPOUCH_DB_POOL={text!r} is not a pool size: write the connections to keep (1-500), e.g. 20, or "
-            "kept and extra under load, e.g. 20,10"
-        )
-    return {"pool_size": numbers[0], "max_overflow": numbers[1] if len(numbers) == 2 else POOL_OVERFLOW}
+        pool = settings.current().db_pool
+    except DippouchError as e:  # what a caller of the store catches for a database it cannot open
+        raise DatabaseURLError(str(e)) from None
+    if pool is None:
+        return {"pool_size": POOL_SIZE, "max_overflow": POOL_OVERFLOW}
+    return {"pool_size": pool.keep, "max_overflow": POOL_OVERFLOW if pool.extra is None else pool.extra}
 
 
 def _shown(text: str) -> str:

@@ -2,12 +2,15 @@
 
 Processing and submitting call :func:`crash_point` and :func:`pause_point` at the moments a test needs to
 reach (after the results are written, before the commit, with the power's lock held). Unless the tests'
-variables name that point, each is one dictionary lookup.
+variables name that point, each is one comparison: the variables are read once, with every other setting
+(:class:`dippouch.settings.TestHooks`), so the tests set them in the environment of the process they start.
 """
 
 from __future__ import annotations
 
 import os
+
+from dippouch import settings
 
 __all__ = ["crash_point", "pause_point"]
 
@@ -19,9 +22,10 @@ def crash_point(name: str) -> None:
     now and then while they keep going; ``DIPPOUCH_CRASH_SIGKILL=1`` dies by SIGKILL, as the kernel's
     out-of-memory killer or ``kill -9`` would, instead of ``os._exit``.
     """
-    if os.environ.get("DIPPOUCH_CRASH_AT") != name:
+    hooks = settings.current().test_hooks
+    if hooks.crash_at != name:
         return
-    chance = float(os.environ.get("DIPPOUCH_CRASH_CHANCE", "1"))
+    chance = hooks.crash_chance
     if chance < 1:
         import random
 
@@ -30,7 +34,7 @@ def crash_point(name: str) -> None:
     import sys
 
     print(f"dippouch: dying at crash point {name}", file=sys.stderr, flush=True)  # the tests count these
-    if os.environ.get("DIPPOUCH_CRASH_SIGKILL"):
+    if hooks.crash_sigkill:
         import signal
 
         os.kill(os.getpid(), signal.SIGKILL)
@@ -44,12 +48,12 @@ def pause_point(name: str) -> None:
     ``<name>.go`` there, holding whatever locks its transaction holds, so a test can put another action in
     exactly that gap.
     """
-    if os.environ.get("DIPPOUCH_PAUSE_AT") != name:
+    hooks = settings.current().test_hooks
+    if hooks.pause_at != name or hooks.pause_dir is None:  # TestHooks refuses a point without a folder
         return
     import time
-    from pathlib import Path
 
-    folder = Path(os.environ["DIPPOUCH_PAUSE_DIR"])
+    folder = hooks.pause_dir
     safe = name.replace(":", "-")
     (folder / f"{safe}.reached").touch()
     end = time.monotonic() + 120
