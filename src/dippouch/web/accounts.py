@@ -28,7 +28,7 @@ from dippouch.store.accounts import LINK_LIFETIME, LinkError, NeedsName
 from dippouch.store.gamefile import clean_address
 from dippouch.web.answers import MeView, PasskeyOptions, SignedIn
 from dippouch.web.api import router as api_router
-from dippouch.web.deps import render, set_csrf_cookie, site_of, viewer_of, web_of
+from dippouch.web.deps import render, set_session_cookie, site_of, viewer_of, web_of
 from dippouch.web.forms import read_form, redirect
 from dippouch.web.security import (
     CSRF_HEADER,
@@ -39,7 +39,6 @@ from dippouch.web.security import (
     Viewer,
     check_csrf,
     client_id,
-    csrf_for_session,
     session_cookie,
     session_token,
 )
@@ -97,17 +96,7 @@ def sign_in_person(request: Request, person_id: int, url: str, flash: str) -> Re
     if old and info is not None:
         web.access.end_session(old, now=now)
     resp = redirect(url, flash)
-    resp.set_cookie(
-        session_cookie(request),
-        token,
-        httponly=True,
-        samesite="lax",
-        secure=request.url.scheme == "https",
-        path="/",
-        max_age=60 * 60 * 24 * 30,
-    )
-    request.state.csrf, request.state.csrf_new = csrf_for_session(token), True
-    set_csrf_cookie(request, resp)
+    set_session_cookie(request, resp, token)
     return resp
 
 

@@ -29,7 +29,9 @@ from dippouch.web.security import (
     client_id,
     csrf_cookie,
     csrf_field,
+    csrf_for_session,
     flash_cookie,
+    session_cookie,
     session_token,
 )
 from dippouch.web.service import Web
@@ -43,6 +45,7 @@ __all__ = [
     "render_html",
     "set_csrf_cookie",
     "set_flash",
+    "set_session_cookie",
     "site_of",
     "viewer_of",
     "web_of",
@@ -175,6 +178,22 @@ def set_csrf_cookie(request: Request, resp: Response) -> None:
             path="/",
             max_age=60 * 60 * 24 * 30,
         )
+
+
+def set_session_cookie(request: Request, resp: Response, token: str) -> None:
+    """Sign the browser in under session ``token``: its cookie, and the CSRF token that goes with that
+    session (the page it lands on carries the new one; a form from before the sign-in no longer posts)."""
+    resp.set_cookie(
+        session_cookie(request),
+        token,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+        path="/",
+        max_age=60 * 60 * 24 * 30,
+    )
+    request.state.csrf, request.state.csrf_new = csrf_for_session(token), True
+    set_csrf_cookie(request, resp)
 
 
 def set_flash(resp: Response, message: str, *, error: bool = False) -> None:

@@ -19,7 +19,16 @@ from dippouch.core.errors import DippouchError
 from dippouch.store.access import Grant
 from dippouch.web import desk, games, history, new_games, player_page, practice, press, variant_pages
 from dippouch.web.checks import check_lines
-from dippouch.web.deps import game_url, render, render_html, set_csrf_cookie, site_of, viewer_of, web_of
+from dippouch.web.deps import (
+    game_url,
+    render,
+    render_html,
+    set_csrf_cookie,
+    set_session_cookie,
+    site_of,
+    viewer_of,
+    web_of,
+)
 from dippouch.web.forms import read_form, redirect
 from dippouch.web.inputs import number_or_none, web_words
 from dippouch.web.security import (
@@ -28,7 +37,6 @@ from dippouch.web.security import (
     WebError,
     client_id,
     csrf_field,
-    csrf_for_session,
     flash_cookie,
     session_cookie,
     session_token,
@@ -149,17 +157,7 @@ def _sign_in(request: Request, grant: Grant, flash: str | None = None) -> Respon
     ):
         url = "/me#add-seats"  # a signed-in person is offered the seat for their account (web/accounts.py)
     resp = redirect(url, flash or f"Signed in as {_who(grant)}.")
-    resp.set_cookie(
-        session_cookie(request),
-        token,
-        httponly=True,
-        samesite="lax",
-        secure=request.url.scheme == "https",
-        path="/",
-        max_age=60 * 60 * 24 * 30,
-    )
-    request.state.csrf, request.state.csrf_new = csrf_for_session(token), True  # the new session's token
-    set_csrf_cookie(request, resp)
+    set_session_cookie(request, resp, token)
     return resp
 
 
