@@ -33,7 +33,7 @@ def _free_port() -> int:
 def _status(port: int, path: str = "/healthz") -> int | None:
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
-            s.sendall(f"GET {path} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n".encode())
+            s.sendall(f"GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n".encode())
             head = s.recv(100)
         return int(head.split()[1])
     except (OSError, IndexError, ValueError):
@@ -96,7 +96,7 @@ def _send_until_answered(port: int, head: bytes, more: bytes, total: int) -> byt
 
 def test_an_8_mb_header_is_refused(server: Server) -> None:
     port, _ = server
-    answer = _send_until_answered(port, b"GET / HTTP/1.1\r\nHost: t\r\nX-Big: ", b"a" * 65536, 8_000_000)
+    answer = _send_until_answered(port, b"GET / HTTP/1.1\r\nHost: localhost\r\nX-Big: ", b"a" * 65536, 8_000_000)
     assert answer.startswith(b"HTTP/1.1 431"), answer[:200]
     assert f"{MAX_HEAD:,}".encode() in answer
     assert _status(port, "/") == 200
@@ -107,7 +107,7 @@ def test_five_thousand_headers_are_refused(server: Server) -> None:
     headers = b"a:b\r\n" * 5000  # 25,000 bytes: under the size limit, so the count is what refuses them
     assert len(headers) < MAX_HEAD - 100
     with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
-        s.sendall(b"GET / HTTP/1.1\r\nHost: t\r\n" + headers + b"\r\n")
+        s.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\n" + headers + b"\r\n")
         answer = s.recv(4096)
     assert answer.startswith(b"HTTP/1.1 400"), answer[:200]
     assert _status(port, "/") == 200
@@ -120,10 +120,10 @@ def test_half_sent_requests_and_stalled_bodies_are_closed(server: Server) -> Non
     heads = []
     for _ in range(200):
         s = socket.create_connection(("127.0.0.1", port), timeout=HEAD_TIMEOUT + 15)
-        s.sendall(b"GET / HTTP/1.1\r\nHost: t\r\nX-Slow: ")
+        s.sendall(b"GET / HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
         heads.append(s)
     body = socket.create_connection(("127.0.0.1", port), timeout=HEAD_TIMEOUT + 15)
-    body.sendall(b"POST /api/adjudicate HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n")
+    body.sendall(b"POST /api/adjudicate HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n")
     body.sendall(b"Content-Length: 1000\r\n\r\n" + b'{"variant": ')
     started = time.monotonic()
     assert _status(port, "/") == 200  # meanwhile everyone else is served
@@ -153,7 +153,7 @@ def test_aborted_uploads_are_not_logged_as_bugs(server: Server) -> None:
         for _ in range(3):
             with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
                 s.sendall(
-                    f"POST {path} HTTP/1.1\r\nHost: t\r\nContent-Type: {ctype}\r\nContent-Length: 100000\r\n\r\n".encode()
+                    f"POST {path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: {ctype}\r\nContent-Length: 100000\r\n\r\n".encode()
                     + json.dumps({"variant": "standard", "orders": {}}).encode()[:20]
                 )
                 time.sleep(0.05)
