@@ -25,8 +25,6 @@ READERS_ALLOWED: dict[str, set[str] | None] = {
     "settings.py": None,  # the one place (any variable)
     # ``alembic`` run by hand: Alembic loads this file on its own, outside any dippouch process.
     "store/migrations/env.py": {"DIPPOUCH_DATABASE_URL"},
-    # Not yet moved (cli/serve.py was another change's file); settings.current().workers is its replacement.
-    "cli/serve.py": {"DIPPOUCH_WORKERS"},
 }
 """Modules that may read the environment besides settings.py, and the variables each may read. The crash and
 race tests' hooks (store/faults.py) are read by settings.py too: no exemption."""

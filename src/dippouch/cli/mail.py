@@ -123,7 +123,7 @@ def setup(
             parse_duration(text)  # a clear error for "24 hours", "tomorrow"...
             changes["review_wait"] = text
     if proof is not None:
-        from dippouch.mail.intake import PROOF_MODES
+        from dippouch.settings import PROOF_MODES
 
         mode = proof.strip().lower()
         if mode not in PROOF_MODES:

@@ -68,14 +68,14 @@ def serve(
     import uvicorn
 
     from dippouch.core.errors import DippouchError
-    from dippouch.settings import use_default_site
+    from dippouch.settings import current, use_default_site
     from dippouch.store import GameStore
     from dippouch.store.access import AccessStore
     from dippouch.web.app import create_app
 
     if not 0 < port < 65536:
         raise DippouchError(f"port {port} is out of range (1-65535)")
-    if scheduler and os.environ.get("DIPPOUCH_WORKERS", "").strip().lower() in ("1", "true", "yes", "on"):
+    if scheduler and current().workers:
         scheduler = False  # deadline workers are configured: processing is theirs
         typer.echo("DIPPOUCH_WORKERS is set: phases are processed by `dippouch worker`, not by this server")
     import socket

@@ -585,13 +585,10 @@ def proof_mode(cfg: dict[str, Any]) -> str:
     """``required`` (the default: mail proves its sender or is held) or ``from-address`` (the From header
     alone, for a closed mail system that enforces it): the game's ``mail setup --proof``, else the
     installation's ``DIPPOUCH_MAIL_PROOF``."""
-    from dippouch.settings import current
+    from dippouch.settings import PROOF_MODES, current
 
     mode = str(cfg.get("proof") or current().mail_proof or "required").strip().lower()
     return mode if mode in PROOF_MODES else "required"
-
-
-PROOF_MODES = ("required", "from-address")
 
 
 def _orders_address(token: str) -> str | None:
