@@ -42,6 +42,8 @@ def _settings_read_afresh() -> Iterator[None]:
     changes the environment after code has read it calls ``settings.reread()`` itself."""
     settings.reread()
     yield
+    # An in-process `serve` (tests/cli/test_cli_startup.py) names its own address as the default: not the next's.
+    settings.use_default_site(settings.DEFAULT_PUBLIC_URL)
     settings.reread()
 
 

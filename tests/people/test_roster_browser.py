@@ -74,9 +74,11 @@ def test_a_person_fills_in_the_player_list_and_a_co_player_prints_it(live_site: 
         assert pdf.startswith(b"%PDF") and len(pdf) > 1000
         assert errors == []
 
+    # Who is away when is told to those who take part in the game (a co-player), not to every visitor.
+    bo.goto(base + "/games/powick")
+    assert "Crown (Ann Lee): away" in bo.inner_text("#absences") and "wedding" not in bo.content()
     visitor = site.context(DESKTOP, device_scale_factor=1).new_page()
     visitor.goto(base + "/games/powick")
-    away = visitor.inner_text("#absences")
-    assert "Crown (Ann Lee): away" in away and "wedding" not in visitor.content()
+    assert "Ann Lee): away" not in visitor.content() and "wedding" not in visitor.content()
     assert "Powick Lane" not in visitor.content() and "Players and addresses" not in visitor.content()
     _shoot(visitor, "roster-game-page-away-desktop")
