@@ -43,7 +43,7 @@ def _settings_read_afresh() -> Iterator[None]:
     settings.reread()
     yield
     # An in-process `serve` (tests/cli/test_cli_startup.py) names its own address as the default: not the next's.
-    settings.use_default_site(settings.DEFAULT_PUBLIC_URL)
+    settings.set_default_address(settings.DEFAULT_PUBLIC_URL)
     settings.reread()
 
 

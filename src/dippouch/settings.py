@@ -66,6 +66,7 @@ __all__ = [
     "metrics_networks",
     "networks",
     "reread",
+    "set_default_address",
     "site",
     "use_default_site",
 ]
@@ -503,12 +504,17 @@ def reread() -> None:
     _current, _site = None, None
 
 
-def use_default_site(public_url: str) -> Site:
-    """Make ``public_url`` the address used when ``DIPPOUCH_PUBLIC_URL`` is unset (``dippouch serve`` calls this
-    with the address it prints, before anything reads the site), and return the site now in force."""
+def set_default_address(public_url: str) -> None:
+    """Make ``public_url`` the address used when ``DIPPOUCH_PUBLIC_URL`` is unset; read nothing yet."""
     global _site, _default
     _default = public_url
     _site = None
+
+
+def use_default_site(public_url: str) -> Site:
+    """:func:`set_default_address` (``dippouch serve`` calls this with the address it prints, before anything
+    reads the site), and the site now in force."""
+    set_default_address(public_url)
     return site()
 
 
