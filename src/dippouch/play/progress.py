@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from dippouch.bots.seats import bot_seats, play_seats
+from dippouch.bots.seats import bot_seats, process_with_bots
 from dippouch.store.repository import GameStore
 
 __all__ = ["MAX_STEPS", "go_on"]
@@ -16,15 +16,9 @@ MAX_STEPS = 20
 
 def go_on(store: GameStore, game: str, *, now: datetime, limit: int = MAX_STEPS) -> list[str]:
     """Process ``game``'s open phase if every power that must act is ready (never before otherwise), then, while
-    bots hold seats, let them order each phase opened and process it when they alone had to act. The phases
-    processed, in order."""
+    bots hold seats, let them order each phase opened and process it when they alone had to act
+    (:func:`dippouch.bots.seats.process_with_bots`). The phases processed, in order."""
     processed = store.process(game, now=now)
-    if not processed or not bot_seats(store, game):
-        return processed
-    while len(processed) < limit:
-        play_seats(store, now=now, games=[game])
-        step = store.process(game, now=now, limit=1)
-        if not step:
-            break
-        processed += step
+    if processed and bot_seats(store, game):
+        processed += process_with_bots(store, game, now=now, limit=limit - len(processed))
     return processed

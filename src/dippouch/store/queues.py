@@ -40,11 +40,9 @@ def mail_queue_depth(db: Database) -> int:
         return int(s.scalar(sa.select(sa.func.count()).where(OutboxRow.status == "pending")) or 0)
 
 
-def recent_mail(db: Database, *, limit: int = 50, status: str | None = None) -> list[QueuedMail]:
-    """The newest ``limit`` messages of the outbox (of ``status`` only, when given), newest first."""
+def recent_mail(db: Database, *, limit: int = 50) -> list[QueuedMail]:
+    """The newest ``limit`` messages of the outbox, newest first."""
     query = sa.select(OutboxRow).order_by(OutboxRow.id.desc()).limit(limit)
-    if status is not None:
-        query = query.where(OutboxRow.status == status)
     with db.session() as s:
         return [
             QueuedMail(
