@@ -48,7 +48,6 @@ __all__ = [
     "load_variant",
     "read_settings",
     "settings_path",
-    "variant_dirs",
     "variant_files",
     "variant_folders",
     "variant_from_data",
@@ -151,11 +150,6 @@ def variant_folders(settings: Mapping[str, Any] | None = None) -> list[VariantFo
         out.append(VariantFolder(folder if folder.is_absolute() else base / folder, where))
     out.append(VariantFolder(PACKAGE_VARIANTS, "built-in", builtin=True))
     return out
-
-
-def variant_dirs() -> list[Path]:
-    """The folders of :func:`variant_folders`, for callers that only need paths."""
-    return [f.path for f in variant_folders()]
 
 
 @lru_cache(maxsize=1)

@@ -427,9 +427,9 @@ def retry(outbox_id: int, db: str | None = DbOption, now: str | None = NowOption
 def ocr(game: str, db: str | None = DbOption, now: str | None = NowOption) -> None:
     """After the deadline: read the photographs sent for the open phase (tesseract) and show each proposed
     transcription with every line's verdict. Nothing is applied until you confirm it."""
-    from dippouch.mail.ocr import proposals, tesseract_missing
+    from dippouch.mail.ocr import ocr_missing, proposals
 
-    why = tesseract_missing()
+    why = ocr_missing()
     if why:
         err.print(
             f"OCR is not available: {why}. The photographs are kept; type them in with `dippouch submit`.", markup=False
@@ -526,7 +526,7 @@ def review(
     deadline: who sent photographs and when, never what."""
     from pathlib import Path
 
-    from dippouch.mail.ocr import proposals, tesseract_missing
+    from dippouch.mail.ocr import ocr_missing, proposals
     from dippouch.store.review import review_state
 
     store = _store(db)
@@ -556,7 +556,7 @@ def review(
         else:
             out.print("The review comes after the deadline; the phase waits for it then.", markup=False)
         return
-    why = tesseract_missing()
+    why = ocr_missing()
     if why:
         err.print(f"OCR is not available: {why}. Look at the photographs (--save DIR) and type them in.", markup=False)
     found = proposals(store, game, now=moment, run=why is None)

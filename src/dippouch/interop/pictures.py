@@ -185,11 +185,6 @@ def path_rings(d: str, steps: int = 4) -> list[Ring]:
     return rings
 
 
-def path_points(d: str) -> list[tuple[float, float]]:
-    """All the points of an SVG path's outline, enough for its middle."""
-    return [p for r in path_rings(d) for p in r]
-
-
 def _affine(transform: str | None) -> Affine:
     """An SVG ``transform`` attribute as an affine matrix (a b c d e f); unknown parts count as none."""
     out = _IDENTITY

@@ -35,7 +35,6 @@ __all__ = [
     "read_image",
     "read_sheet",
     "repair_line",
-    "tesseract_missing",
     "transcribe",
 ]
 
@@ -45,10 +44,6 @@ def ocr_missing() -> str | None:
     if available_engines():
         return None
     return f"no OCR engine is installed: {unavailable('rapidocr')}; {unavailable('tesseract')}"
-
-
-tesseract_missing = ocr_missing
-"""The former name of :func:`ocr_missing` (tesseract was the only engine)."""
 
 
 def read_image(data: bytes, *, timeout: float = 120, engine: str | None = None) -> str:

@@ -41,7 +41,6 @@ __all__ = [
     "map_page",
     "page_size",
     "print_check",
-    "sheet_page",
     "sheet_window",
     "sheets_for",
     "smallest_name_pt",
@@ -328,11 +327,6 @@ def sheet_window(svg: str, sheet: Sheet, title: str, paper: str = "a4") -> Windo
     vx = _inside(vx, vw, board[0], board[2], bx, bw)
     vy = _inside(vy, vh, board[1], board[3], by, bh)
     return Window(_page(pw, ph, title, ""), (vx, vy, vw, vh), (MARGIN_MM, MARGIN_MM + TITLE_MM, aw, ah))
-
-
-def sheet_page(svg: str, sheet: Sheet, title: str, paper: str = "a4") -> str:
-    """One sheet on its page (:func:`sheet_window`) as one SVG document."""
-    return sheet_window(svg, sheet, title, paper).whole(svg)
 
 
 def _inside(v: float, size: float, lo: float, span: float, box: float, box_size: float) -> float:

@@ -38,7 +38,6 @@ __all__ = [
     "LinkInfo",
     "NeedsName",
     "Passkey",
-    "SeatDue",
     "add_passkey",
     "calendar_person",
     "claim_seat",
@@ -279,15 +278,6 @@ def calendar_person(db: Database, token: str) -> int | None:
 
 # --------------------------------------------------------------------------------------------------
 # What the person's seats wait for
-
-
-@dataclass(frozen=True)
-class SeatDue:
-    game: str
-    power: str
-    orders: str
-    """``in`` (orders stand for the open phase), ``missing`` (the power must act and has sent nothing) or
-    ``not needed`` (nothing to order: no units to move, retreat, build or remove); ``none`` with no open phase."""
 
 
 def orders_due(db: Database, person_id: int) -> dict[tuple[str, str], str]:

@@ -48,7 +48,6 @@ __all__ = [
     "Delivery",
     "Target",
     "add_target",
-    "claim_delivery",
     "deliveries",
     "export_person",
     "finish_delivery",
@@ -342,12 +341,6 @@ def claim_deliveries(db: Database, now: datetime, worker: str, lease: timedelta,
             row.attempts += 1
         s.flush()
         return [_delivery(s, row) for row in rows]
-
-
-def claim_delivery(db: Database, now: datetime, worker: str, lease: timedelta) -> Delivery | None:
-    """Claim the next delivery due (one worker sends it; PostgreSQL skips rows another holds)."""
-    got = claim_deliveries(db, now, worker, lease, 1)
-    return got[0] if got else None
 
 
 def release_deliveries(db: Database, ids: list[int], worker: str) -> None:

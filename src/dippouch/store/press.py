@@ -75,7 +75,6 @@ __all__ = [
     "channel_page",
     "copied",
     "export_press",
-    "is_finished",
     "mail_copies_for",
     "mark_read",
     "messages_since",
@@ -989,19 +988,6 @@ def games_with_press_since(db: Database, since: datetime) -> list[tuple[str, int
     )
     with db.session() as s:
         return [(str(a), int(b), int(c)) for a, b, c in s.execute(q)]
-
-
-def is_finished(db: Database, name: str) -> bool:
-    """Whether the game is over (its press then opens, and grey senders and anonymous players are named)."""
-    with db.session() as s:
-        return game_row(s, name).status == "finished"
-
-
-def latest_id(db: Database, name: str) -> int:
-    """The game's newest message id (where a live page starts listening)."""
-    with db.session() as s:
-        g = game_row(s, name)
-        return int(s.scalar(sa.select(sa.func.max(PressMessageRow.id)).where(PressMessageRow.game_id == g.id)) or 0)
 
 
 # --------------------------------------------------------------------------------------------------

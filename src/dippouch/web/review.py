@@ -112,10 +112,10 @@ def _judge(
 
 
 def _reviews(web: Any, game: str, now: datetime) -> list[PhotoReview]:
-    from dippouch.mail.ocr import proposals, tesseract_missing
+    from dippouch.mail.ocr import ocr_missing, proposals
 
     out = []
-    for p in proposals(web.store, game, now=now, run=tesseract_missing() is None):
+    for p in proposals(web.store, game, now=now, run=ocr_missing() is None):
         state = (
             f"confirmed as version {p.confirmed_as}"
             if p.confirmed_as
@@ -154,7 +154,7 @@ def _fill(web: Any, game: str, r: PhotoReview, rows: list[tuple[str, bool]], not
 
 
 def _page(request: Request, name: str, *, edited: PhotoReview | None = None, note: str | None = None) -> Response:
-    from dippouch.mail.ocr import tesseract_missing
+    from dippouch.mail.ocr import ocr_missing
     from dippouch.store.review import review_state
 
     web = web_of(request)
@@ -177,7 +177,7 @@ def _page(request: Request, name: str, *, edited: PhotoReview | None = None, not
             "before": before,
             "photos": photos,
             "held": [i for i in st.items if i.kind == "held"],
-            "ocr_missing": tesseract_missing(),
+            "ocr_missing": ocr_missing(),
             "note": note,
         },
     )

@@ -93,11 +93,6 @@ def description(point: str, name: str) -> str | None:
     return _DESCRIPTIONS.get((point, name))
 
 
-def hook_set_names() -> list[str]:
-    """Names of the registered ``RuleHooks`` subclasses (``[rules] hooks = "<name>"``)."""
-    return sorted(_CLASSES)
-
-
 F = TypeVar("F", bound=Callable[..., Any])
 C = TypeVar("C", bound="type[RuleHooks]")
 
