@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
-from dippouch.press.mailtext import copy_subject, find_token, new_token, reply_text
+from dippouch.press.mailtext import copy_subject, find_token, press_token_text, reply_text
 
 
 def test_a_copys_subject_carries_the_recipients_code_and_a_reply_brings_it_back() -> None:
-    token = new_token()
+    token = press_token_text()
     subject = copy_subject("demo", "England", "private", token)
     assert find_token("Re: Fwd: " + subject) == token
     assert find_token("Re: demo: press from England") is None
-    assert new_token() != token
+    assert press_token_text() != token
 
 
 def test_a_reply_keeps_only_the_new_text() -> None:

@@ -63,13 +63,13 @@ def test_the_row_helpers_answer_inside_the_callers_session(store: GameStore) -> 
         assert ph is not None and ph.name == "Spring 1901 Movement"
         assert store.phase_position(v, ph) is store.phase_position(v, ph)  # parsed once per phase
         assert [sub.power for sub in store.standing_versions(ph, on_time_only=True).values()] == ["France"]
-        assert store.civil_disorder(s, g, v) == set()
+        assert store.powers_in_civil_disorder(s, g, v) == set()
     store.process("g", now=T0, force=True)
     with store.session() as s:
         g = store.game_row(s, "g")
         # Everyone but France missed the first movement phase; a limit of one puts them in civil disorder.
-        assert "France" not in store.civil_disorder(s, g, store.game_variant(g))
-        assert "England" in store.civil_disorder(s, g, store.game_variant(g))
+        assert "France" not in store.powers_in_civil_disorder(s, g, store.game_variant(g))
+        assert "England" in store.powers_in_civil_disorder(s, g, store.game_variant(g))
 
 
 def test_ping_answers_on_a_dippouch_database_and_fails_without_its_schema(store: GameStore, tmp_path: Path) -> None:

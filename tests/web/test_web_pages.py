@@ -92,7 +92,7 @@ def test_line_check_is_the_arrival_check(site: Site) -> None:
         # The check adds each line's subject (what a pick replaces on the page) and its drawing on the map
         # (``draft``) to the arrival verdicts.
         checked = [{k: v for k, v in ln.items() if k not in ("subject", "draft")} for ln in answer]
-        _, _, pos, _, _ = site.web.open_phase("g")
+        _, _, pos, _, _ = site.web.open_phase_position("g")
         assert checked == [ln.to_data() for ln in check_orders(v, pos, power, text)]
         submitted = site.api(client, f"/api/games/g/powers/{power}/orders", {"text": text}).json()["lines"]
         assert submitted == checked

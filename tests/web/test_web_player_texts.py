@@ -126,7 +126,7 @@ def test_the_order_box_example_is_a_real_order_of_this_power_now(site: Site, var
     page = site.player("g", power).get(f"/games/g/play/{power}").text
     example = _placeholder(page).replace("&#39;", "'").splitlines()
     assert (example and "A Paris - Burgundy" not in example) or (variant == "standard" and power == "France")
-    _, _, pos, _, kind = site.web.open_phase("g")
+    _, _, pos, _, kind = site.web.open_phase_position("g")
     legal = {
         format_order(v, o, phase_kind=kind, full=True) for os_ in legal_orders(v, pos, power).values() for o in os_
     }

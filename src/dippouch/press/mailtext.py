@@ -10,13 +10,13 @@ from __future__ import annotations
 import re
 import secrets
 
-__all__ = ["copy_body", "copy_subject", "find_token", "new_token", "reply_text"]
+__all__ = ["copy_body", "copy_subject", "find_token", "press_token_text", "reply_text"]
 
 _TOKEN_RE = re.compile(r"\bpr-[a-z0-9]{12}\b", re.IGNORECASE)
 _ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
 
 
-def new_token() -> str:
+def press_token_text() -> str:
     """60 bits of secret in letters that cannot be misread (no 0/o, 1/l/i)."""
     return "pr-" + "".join(secrets.choice(_ALPHABET) for _ in range(12))
 

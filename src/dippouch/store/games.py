@@ -22,7 +22,7 @@ from dippouch.store.deadlines import resume
 from dippouch.store.gamefile import check_new_game, clean_address
 from dippouch.store.models import GameRow, PlayerRow
 from dippouch.store.models_openings import OpeningRow
-from dippouch.store.rows import current_phase, game_row, game_variant, log_event, open_phase, power_name
+from dippouch.store.rows import current_phase, game_row, game_variant, log_event, open_next_phase, power_name
 
 __all__ = ["assign", "create_game", "emails", "games", "players", "set_email", "start_position"]
 
@@ -108,7 +108,7 @@ def create_game(
         )
         s.add(g)
         s.flush()
-        open_phase(s, g, v, settings, start_data=position_to_data(v, start), seq=0, now=now)
+        open_next_phase(s, g, v, settings, start_data=position_to_data(v, start), seq=0, now=now)
         log_event(s, g, now, "created", variant=v.name, options=dict(v.options), variant_hash=g.variant_hash)
     return name
 

@@ -28,7 +28,7 @@ from dippouch.game import (
 from dippouch.store.db import Database
 from dippouch.store.models import GameRow, PhaseRow, SubmissionRow, VoteRow
 from dippouch.store.records import phase_record_of, result_data
-from dippouch.store.rows import active_phases, game_row, game_settings, game_variant, log_event, open_phase
+from dippouch.store.rows import active_phases, game_row, game_settings, game_variant, log_event, open_next_phase
 from dippouch.store.sealing import is_sealed, seal_submission
 from dippouch.store.standing import standing_versions
 from dippouch.store.variant_copy import variant_of
@@ -187,7 +187,7 @@ def rollback(db: Database, name: str, phase: str, *, now: datetime) -> tuple[str
             g.status = "active"
         g.ending = None
         s.flush()
-        reopened = open_phase(s, g, v, game_settings(g), start_data=dict(target.position), seq=target.seq, now=now)
+        reopened = open_next_phase(s, g, v, game_settings(g), start_data=dict(target.position), seq=target.seq, now=now)
         pos = position_from_data(v, reopened.position)
         carried: list[Carried] = []
         for sub in carried_subs:

@@ -33,7 +33,7 @@ from dippouch.store.models_mail import (
     OutboxFileRow,
     OutboxRow,
 )
-from dippouch.store.readiness import civil_disorder as disorder_now
+from dippouch.store.readiness import powers_in_civil_disorder as disorder_now
 from dippouch.store.rows import current_phase, game_row, game_variant
 from dippouch.store.standing import standing_versions
 

@@ -36,7 +36,7 @@ from dippouch.store.models import GameRow, PersonRow, PhaseRow, PlayerRow
 from dippouch.store.models_openings import OpeningRow, SignupRow, VacancyRow
 from dippouch.store.models_web import GameWebRow
 from dippouch.store.people import seat_person
-from dippouch.store.readiness import civil_disorder
+from dippouch.store.readiness import powers_in_civil_disorder
 from dippouch.store.reliability import reliabilities, scores_in
 from dippouch.store.rows import current_phase, game_row, game_settings, game_variant, log_event, power_name
 
@@ -215,7 +215,7 @@ def _offers(s: Session, g: GameRow, o: OpeningRow | None) -> list[tuple[str, str
         for r in s.scalars(sa.select(VacancyRow).where(VacancyRow.player_id.in_([r.id for r in current.values()])))
     }
     out = []
-    cd = civil_disorder(s, g, game_variant(g)) if o is not None and g.status == "active" else set()
+    cd = powers_in_civil_disorder(s, g, game_variant(g)) if o is not None and g.status == "active" else set()
     for power, seat in sorted(current.items()):
         row = rows.get(seat.id)
         if row is not None:

@@ -28,7 +28,7 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session, defer
 
 from dippouch.game import GameError, as_utc
-from dippouch.press.mailtext import copy_body, copy_subject, new_token
+from dippouch.press.mailtext import copy_body, copy_subject, press_token_text
 from dippouch.press.rules import (
     ANNOUNCEMENT,
     COORDINATOR,
@@ -646,7 +646,7 @@ def _token(s: Session, g: GameRow, ch: PressChannelRow, power: str, address: str
     if row is not None:  # a new player at the power: the last one's token no longer proves anything
         s.delete(row)
         s.flush()
-    row = PressTokenRow(token=new_token(), game_id=g.id, channel_id=ch.id, power=power, address=address.lower())
+    row = PressTokenRow(token=press_token_text(), game_id=g.id, channel_id=ch.id, power=power, address=address.lower())
     s.add(row)
     s.flush()
     return row.token

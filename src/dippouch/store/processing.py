@@ -35,7 +35,7 @@ from dippouch.store.rows import (
     game_settings,
     game_variant,
     log_event,
-    open_phase,
+    open_next_phase,
     phase_position,
     require_current,
 )
@@ -184,7 +184,7 @@ def process_locked(
         g.status = "finished"
         g.ending = ending.to_data()
     else:
-        open_phase(s, g, v, settings, start_data=ph.next_position, seq=ph.seq + 1, now=now)
+        open_next_phase(s, g, v, settings, start_data=ph.next_position, seq=ph.seq + 1, now=now)
     log_event(s, g, now, "processed", phase=ph.name, seq=ph.seq, branch=ph.branch)
     # Postal press written in this phase goes out with its results, in this same transaction.
     import dippouch.store.press

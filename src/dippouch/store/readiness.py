@@ -22,7 +22,7 @@ from dippouch.store.models import GameRow, PhaseRow
 from dippouch.store.rows import game_settings, phase_position
 from dippouch.store.standing import standing_versions
 
-__all__ = ["civil_disorder", "missed_streaks", "phase_due", "review"]
+__all__ = ["missed_streaks", "phase_due", "powers_in_civil_disorder", "review"]
 
 
 def review() -> Any:
@@ -33,7 +33,7 @@ def review() -> Any:
     return dippouch.store.review
 
 
-def civil_disorder(s: Session, g: GameRow, v: Variant) -> set[str]:
+def powers_in_civil_disorder(s: Session, g: GameRow, v: Variant) -> set[str]:
     """Powers that missed ``missed_limit`` movement phases in a row since their current player took over."""
     limit = game_settings(g).missed_limit
     if limit <= 0:
@@ -75,7 +75,7 @@ def phase_due(
     if ph.deadline is not None and now >= ph.deadline:
         return True
     pos = phase_position(db, v, ph)
-    cd = civil_disorder(s, g, v) if cd is None else cd
+    cd = powers_in_civil_disorder(s, g, v) if cd is None else cd
     latest = standing_versions(ph, on_time_only=True)
     must = powers_to_act(v, pos)
     if not must:

@@ -156,5 +156,5 @@ class GameStore(Database):
     game_variant = staticmethod(rows.game_variant)
     current_phase = staticmethod(rows.current_phase)
     phase_position = rows.phase_position
-    civil_disorder = staticmethod(readiness.civil_disorder)
+    powers_in_civil_disorder = staticmethod(readiness.powers_in_civil_disorder)
     standing_versions = staticmethod(standing.standing_versions)

@@ -28,7 +28,7 @@ __all__ = [
     "game_settings",
     "game_variant",
     "log_event",
-    "open_phase",
+    "open_next_phase",
     "phase_position",
     "power_name",
     "require_current",
@@ -154,7 +154,7 @@ def log_event(s: Session, g: GameRow, now: datetime, kind: str, **detail: Any) -
     s.add(EventRow(game_id=g.id, at=now, kind=kind, detail=detail))
 
 
-def open_phase(
+def open_next_phase(
     s: Session,
     g: GameRow,
     v: Variant,

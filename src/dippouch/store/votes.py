@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from dippouch.game import Ending, GameError, as_utc, draw_needs, draw_reached, position_from_data
 from dippouch.store.db import Database
 from dippouch.store.models import GameRow, PhaseRow, VoteRow
-from dippouch.store.readiness import civil_disorder
+from dippouch.store.readiness import powers_in_civil_disorder
 from dippouch.store.rows import game_row, game_settings, game_variant, log_event, power_name, require_current
 
 __all__ = ["current_votes", "finish", "vote", "vote_history"]
@@ -31,7 +31,7 @@ def vote(db: Database, name: str, power: str, draw: bool, *, now: datetime) -> E
         if draw and not (settings.draws and v.victory.get("draws", True)):
             raise GameError(f"draws are not allowed in game {g.name!r}")
         pos = position_from_data(v, ph.position)
-        cd = civil_disorder(s, g, v)
+        cd = powers_in_civil_disorder(s, g, v)
         needs = draw_needs(v, pos, settings, {}, cd)
         if draw and not needs.possible:
             # A yes that cannot count would be taken for a vote that does (ten W3K powers voted and nothing

@@ -24,7 +24,7 @@ def check_lines(web: Web, name: str, power: str, text: str, viewer: Viewer) -> l
     """The arrival check, without recording anything: the very verdicts a submission would get (for the seat's
     player or its stand-in, who both may order it)."""
     _, power, _ = web.require_seat(name, power, viewer)
-    _, v, pos, _, _ = web.open_phase(name)
+    _, v, pos, _, _ = web.open_phase_position(name)
     return check_orders(v, pos, power, order_text(text))
 
 
@@ -33,7 +33,7 @@ def check_view(web: Web, name: str, power: str, text: str, viewer: Viewer) -> di
     :func:`order_subject`), and what happens to what the orders leave out (units without an order)."""
     _, power, _ = web.require_seat(name, power, viewer)
     text = order_text(text)
-    _, v, pos, _, _ = web.open_phase(name)
+    _, v, pos, _, _ = web.open_phase_position(name)
     kind = v.calendar.kind(pos.phase)
     lines = check_orders(v, pos, power, text)
     out = []

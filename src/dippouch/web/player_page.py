@@ -67,7 +67,7 @@ def player_view(web: Web, name: str, power: str, viewer: Viewer) -> dict[str, An
             unordered=no_left_out(),
         )
         return out
-    pid, _, pos, pname, kind = web.open_phase(name)
+    pid, _, pos, pname, kind = web.open_phase_position(name)
     out["last_turn"] = last_turn(web, name, v, power, game, pos if kind == PhaseKind.RETREATS.value else None)
     m = v.map
     units = _units_of(v, pos, power, kind)

@@ -222,7 +222,7 @@ class Web:
                 self._phase_cache[ph.id] = hit
         return hit[1], hit[2], hit[3]
 
-    def open_phase(self, name: str) -> tuple[int, Variant, Position, str, str]:
+    def open_phase_position(self, name: str) -> tuple[int, Variant, Position, str, str]:
         """The game's open phase: (id, variant, position, name, kind), the position parsed once per phase."""
         pid = open_phase_id(self.read, name)
         if pid is None:
