@@ -22,7 +22,7 @@ from dippouch.game import GameError, as_utc, powers_to_act
 from dippouch.store.access import hash_secret
 from dippouch.store.db import Database
 from dippouch.store.gamefile import clean_address
-from dippouch.store.mailbox import forget_mail_to, queue_in
+from dippouch.store.outbox import forget_mail_to, queue_in
 from dippouch.store.models import GameRow, PersonRow, PhaseRow, PlayerRow, SubmissionRow
 from dippouch.store.models_accounts import CalendarFeedRow, PasskeyChallengeRow, PasskeyRow, SigninLinkRow
 from dippouch.store.models_mail import OutboxRow
