@@ -1,6 +1,6 @@
 """Notifications as stored: each person's choices, their push subscriptions and webhooks, and the one queue.
 
-The queue has the mail outbox's guarantees (:mod:`dippouch.mail.outbox`, :mod:`dippouch.store.mailbox`):
+The queue has the mail outbox's guarantees (:mod:`dippouch.mail.outbox`, :mod:`dippouch.store.outbox`):
 
 - Queuing is idempotent: each delivery has a unique ``key`` (person, event, channel and target), so two
   workers scanning the same processed phase make one row, and an event recorded in ``notify_marks`` in the
@@ -29,7 +29,7 @@ from sqlalchemy.exc import IntegrityError
 
 from dippouch.game import GameError, as_utc
 from dippouch.store.db import Database
-from dippouch.store.mailbox import forget_mail_to
+from dippouch.store.outbox import forget_mail_to
 from dippouch.store.models import GameRow, PersonRow, PhaseRow, PlayerRow
 from dippouch.store.models_notify import (
     NotifyDeliveryRow,
