@@ -27,8 +27,8 @@ import httpx
 from dippouch.game import GameError
 from dippouch.notify.safety import IPAddress, Resolved, public_url, resolve_url, vapid_subject
 from dippouch.notify.texts import cut
-from dippouch.store import mailbox
 from dippouch.store import notify as stored
+from dippouch.store import outbox
 from dippouch.store.notify import Delivery
 from dippouch.store.repository import GameStore
 
@@ -104,7 +104,7 @@ def send_email(db: GameStore, d: Delivery, now: datetime, sender: MailSender = n
             "\n\nYou get this because of your notification settings on dippouch; change them on its Notifications page.\n"
         )
     )
-    mailbox.queue_mail(
+    outbox.queue_mail(
         db,
         key=f"notify:{hashlib.sha256(d.key.encode()).hexdigest()[:40]}",
         to=d.email,
