@@ -35,20 +35,17 @@ from dippouch.mail.outbox import OutFile
 from dippouch.names import joined, unit_text
 from dippouch.play.reports import phase_map_file, stored_report
 from dippouch.store import GameStore
-from dippouch.store.mailbox import (
+from dippouch.store.mail_games import (
     GameView,
-    Notice,
     civil_disorder,
     events_since,
     mail_games,
-    notice_claimed,
     open_phase,
     processed_since,
-    queue_mail,
-    queue_notices_once,
     update_mail_config,
 )
-from dippouch.store.mailbox import game_id as find_game
+from dippouch.store.mail_games import game_id as find_game
+from dippouch.store.outbox import Notice, notice_claimed, queue_mail, queue_notices_once
 from dippouch.store.review import left_unreviewed
 
 __all__ = ["DEFAULT_REMINDERS", "MapAttacher", "queue_notices", "queue_reminders", "queue_results"]
