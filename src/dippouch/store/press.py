@@ -2,7 +2,7 @@
 
 Every message, whichever way it came (web page, JSON API, reply by mail), goes through :func:`send`, which
 asks :func:`dippouch.press.rules.refusal` (the one decision) with what it counted in the same transaction, and
-stores the message and its copies by mail (the outbox, :mod:`dippouch.store.mailbox`) together: a message is
+stores the message and its copies by mail (the outbox, :mod:`dippouch.store.outbox`) together: a message is
 never stored without its copies being queued, nor a copy queued twice (its key names message and recipient).
 
 Who may read what is :func:`dippouch.press.rules.may_read`'s; a channel a reader may not read answers as if it
@@ -44,7 +44,7 @@ from dippouch.press.rules import (
     shown_sender,
 )
 from dippouch.store.db import Database
-from dippouch.store.mailbox import queue_in
+from dippouch.store.outbox import queue_in
 from dippouch.store.models import GameRow, PhaseRow, PlayerRow
 from dippouch.store.models_mail import GameMailRow, OutboxRow
 from dippouch.store.models_press import (
