@@ -31,6 +31,7 @@ from dippouch.settings import site as installation_site
 from dippouch.store.db import DatabaseBusy, DatabaseError
 from dippouch.store.repository import GameStore
 from dippouch.web.deps import render
+from dippouch.web.forms import refused_form
 from dippouch.web.inputs import web_words
 from dippouch.web.middleware import Headers, Hosts, Latency
 from dippouch.web.security import (
@@ -161,6 +162,8 @@ def create_app(
 
     @app.exception_handler(WebError)
     async def _web_error(request: Request, exc: WebError) -> Response:
+        if exc.status == 400 and (back := refused_form(request, exc.message)) is not None:
+            return back
         headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, TooMany | Busy) else None
         if isinstance(exc, NeedsKey):
             headers = {"WWW-Authenticate": 'Bearer realm="dippouch"'}
@@ -170,6 +173,8 @@ def create_app(
     async def _game_error(request: Request, exc: DippouchError) -> Response:
         text = web_words(str(exc))
         status = 404 if text.startswith(("no game ", "no variant ")) else 400
+        if status == 400 and (back := refused_form(request, text)) is not None:
+            return back
         return _answer(request, status, text)
 
     @app.exception_handler(KeyError)

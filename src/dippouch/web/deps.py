@@ -8,6 +8,7 @@ module of the web imports the one that imports it (tests/project/test_import_lay
 
 from __future__ import annotations
 
+import json
 from typing import Any
 from urllib.parse import quote, unquote
 
@@ -20,6 +21,7 @@ from dippouch.web.answers import ErrorAnswer
 from dippouch.web.security import (
     CSRF_HEADER,
     FLASH_COOKIE,
+    HOST_PREFIX,
     Forbidden,
     NeedsKey,
     RateLimiter,
@@ -47,6 +49,8 @@ __all__ = [
     "set_flash",
     "set_session_cookie",
     "site_of",
+    "typed_again",
+    "typed_cookie",
     "viewer_of",
     "web_of",
     "writer",
@@ -152,10 +156,20 @@ def render(
     # A refusal is flashed with a leading "!" (never in a quoted message): the page announces it as an alert.
     flash_error = bool(flash and flash.startswith("!"))
     shown = unquote(flash.removeprefix("!"))[:400] if flash else None
-    ctx = {"viewer": viewer, "csrf": csrf_field(request), "flash": shown, "flash_error": flash_error, **context}
+    typed = typed_again(request)
+    ctx = {
+        "viewer": viewer,
+        "csrf": csrf_field(request),
+        "flash": shown,
+        "flash_error": flash_error,
+        "typed": typed,
+        **context,
+    }
     resp = templates.TemplateResponse(request, template, ctx, status_code=status, headers=headers)
     if flash:
         resp.delete_cookie(FLASH_COOKIE, path="/")  # renamed with its prefix over https, as it was set
+    if typed is not None or request.cookies.get(typed_cookie(request)):
+        forget_typed(request, resp)
     set_csrf_cookie(request, resp)
     return resp
 
@@ -163,7 +177,7 @@ def render(
 def render_html(request: Request, template: str, context: dict[str, Any]) -> str:
     """A page as text, for the page cache (no flash, no per-visitor state beyond what ``context`` says)."""
     templates: Jinja2Templates = request.app.state.templates
-    ctx = {"request": request, "viewer": Viewer(), "flash": None, "flash_error": False, **context}
+    ctx = {"request": request, "viewer": Viewer(), "flash": None, "flash_error": False, "typed": None, **context}
     return templates.get_template(template).render(ctx)
 
 
@@ -201,3 +215,37 @@ def set_flash(resp: Response, message: str, *, error: bool = False) -> None:
     which it announces as an alert."""
     value = ("!" if error else "") + quote(message[:400])
     resp.set_cookie(FLASH_COOKIE, value, httponly=True, samesite="lax", path="/", max_age=60)
+
+
+TYPED_COOKIE = "dp_typed"
+"""What a refused form carried back to its page (dippouch.web.forms.refused_form sets it)."""
+
+
+def typed_cookie(request: Request) -> str:
+    """``__Host-`` prefixed over https, like the flash: another host of the domain cannot fill our forms."""
+    return HOST_PREFIX + TYPED_COOKIE if request.url.scheme == "https" else TYPED_COOKIE
+
+
+def typed_again(request: Request) -> dict[str, Any] | None:
+    """What a refused form carried back, for the page to fill in again (``None`` if nothing, or nothing
+    readable: the cookie is the browser's to send, so its shape is checked, never trusted)."""
+    raw = request.cookies.get(typed_cookie(request))
+    if not raw:
+        return None
+    try:
+        got = json.loads(unquote(raw))
+    except ValueError:
+        return None
+    if not isinstance(got, dict) or not isinstance(got.get("action"), str) or not isinstance(got.get("fields"), dict):
+        return None
+    fields = {
+        str(k): [str(x) for x in v][:100]
+        for k, v in got["fields"].items()
+        if isinstance(v, list) and all(isinstance(x, str) for x in v)
+    }
+    return {"action": got["action"], "fields": fields}
+
+
+def forget_typed(request: Request, resp: Response) -> None:
+    """Shown once: the page that filled the form in drops the cookie."""
+    resp.delete_cookie(typed_cookie(request), path="/", secure=request.url.scheme == "https", httponly=True)

@@ -8,17 +8,19 @@ later, further from its cause.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Collection, Iterator, Mapping
+from urllib.parse import quote, urlsplit
 
 from fastapi.responses import RedirectResponse
 from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 
-from dippouch.web.deps import set_flash
+from dippouch.web.deps import set_flash, typed_cookie
 from dippouch.web.security import CSRF_FIELD, BadInput, WebError, check_csrf
 
-__all__ = ["MAX_FIELDS", "MAX_PART_SIZE", "Form", "read_form", "redirect"]
+__all__ = ["MAX_FIELDS", "MAX_PART_SIZE", "Form", "read_form", "redirect", "refused_form"]
 
 MAX_FIELDS = 100
 """Fields a form may post unless its route says otherwise."""
@@ -50,6 +52,11 @@ class Form(Mapping[str, str]):
     def all(self, key: str) -> list[str]:
         """Every value posted for ``key``, in the order sent (none: an empty list)."""
         return list(self._all.get(key, ()))
+
+    def lists(self) -> Iterator[tuple[str, list[str]]]:
+        """Each field's name with every value posted for it, in the order the fields came."""
+        for key, values in self._all.items():
+            yield key, list(values)
 
     def file(self, key: str) -> UploadFile | None:
         """The first file posted as ``key``, which the route declared a file field; ``None`` if none was."""
@@ -95,6 +102,9 @@ async def read_form(
     except WebError:
         await posted.close()
         raise
+    # Kept where a refusal's answer can find it (request.state lives in the scope the handlers share): a form
+    # refused after this point goes back to its page with what was typed (refused_form).
+    request.state.form = form
     return form
 
 
@@ -104,4 +114,59 @@ def redirect(url: str, flash: str | None = None, *, error: bool = False) -> Redi
     resp = RedirectResponse(url, status_code=303)
     if flash:
         set_flash(resp, flash, error=error)
+    return resp
+
+
+MAX_TYPED = 3000
+"""Bytes of typed fields carried back to a refused form's page (a cookie holds about 4 KB; the fields that do
+not fit are left out, longest first, and the page still says what to change)."""
+_UNSAID = ("password", "secret", "token", "key", CSRF_FIELD)
+"""Fields never carried back: what is secret goes no further than the request that sent it."""
+
+
+def _page_before(request: Request) -> str | None:
+    """The page the form was on, if this site's: the ``Referer`` a browser sends a same-origin form's post
+    (our Referrer-Policy is same-origin). Anything else, another site's address included, is no page of ours
+    to send a person back to."""
+    referer = request.headers.get("referer", "")
+    try:
+        parts = urlsplit(referer)
+    except ValueError:
+        return None
+    if (parts.scheme, parts.netloc) != (request.url.scheme, request.url.netloc):
+        return None
+    if not parts.path.startswith("/") or parts.path.startswith("//") or "\\" in parts.path:
+        return None
+    return parts.path + (f"?{parts.query}" if parts.query else "")
+
+
+def refused_form(request: Request, message: str) -> RedirectResponse | None:
+    """The answer to a browser's form refused for what it said: back to the page it came from, the refusal
+    shown there and the fields filled as they were typed (``None`` when this was not such a form: a script's
+    call, a post without a page of ours before it, a form refused before it was read)."""
+    form = getattr(request.state, "form", None)
+    if request.method != "POST" or not isinstance(form, Form):
+        return None
+    back = _page_before(request)
+    if back is None:
+        return None
+    fields = {k: v for k, v in form.lists() if not any(word in k.lower() for word in _UNSAID)}
+
+    def packed() -> str:
+        return quote(json.dumps({"action": request.url.path, "fields": fields}, separators=(",", ":")), safe="")
+
+    value = packed()
+    while len(value) > MAX_TYPED and fields:
+        del fields[max(fields, key=lambda k: sum(len(v) for v in fields[k]))]
+        value = packed()
+    resp = redirect(back, message, error=True)
+    resp.set_cookie(
+        typed_cookie(request),
+        value,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+        path="/",
+        max_age=60,
+    )
     return resp
