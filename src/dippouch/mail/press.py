@@ -24,7 +24,8 @@ from dippouch.core.errors import DippouchError
 from dippouch.mail.message import Inbound
 from dippouch.press.mailtext import find_token, reply_text
 from dippouch.store import GameStore
-from dippouch.store.mailbox import queue_mail, record_message
+from dippouch.store.inbox import record_message
+from dippouch.store.outbox import queue_mail
 
 __all__ = ["PressReply", "press_token", "take_reply"]
 
