@@ -88,7 +88,7 @@ def test_bytes_that_are_not_ascii_in_a_damaged_header_are_read_not_fatal(store: 
     # Found by the test below: a From line whose address the parser gives up on keeps its byte 0xE5 as a lone
     # surrogate, which no database takes (the intake stopped with UnicodeEncodeError).
     from dippouch.mail.message import parse_message
-    from dippouch.store.mailbox import messages
+    from dippouch.store.inbox import messages
 
     damaged = (
         b"From: fr@[\xe5exam\x00ple.org\r\nTo: orders@example.org\r\nSubject: demo - France - v1\r\n"

@@ -12,7 +12,7 @@ from dippouch import notify
 from dippouch.notify.events import save_preferences
 from dippouch.notify.task import NotifyTask
 from dippouch.store import GameStore
-from dippouch.store.mailbox import outbox_entries
+from dippouch.store.outbox import outbox_entries
 from dippouch.store.people import create_person
 from dippouch.worker.service import default_tasks, mail_sender
 

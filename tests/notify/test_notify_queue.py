@@ -20,8 +20,8 @@ from dippouch.notify.targets import add_push, add_webhook
 from dippouch.notify.task import run_once
 from dippouch.notify.transports import vapid_public_key
 from dippouch.store import GameStore, people_data
-from dippouch.store.mailbox import outbox_entries
 from dippouch.store.notify import deliveries, export_person, forget_person, targets
+from dippouch.store.outbox import outbox_entries
 from dippouch.store.people import create_person, seat_person
 from mailservers import SmtpServer
 from notifysupport import ChatReceiver, PushService, start_chat, start_push

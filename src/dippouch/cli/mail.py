@@ -177,8 +177,8 @@ def setup(
 def tokens(game: str, db: str | None = DbOption, now: str | None = NowOption) -> None:
     """Each player's token (their proof that mail is theirs), to hand to them yourself, e.g. by post.
     Receipts teach it too. A token belongs to the registered address: a new address gets a new one."""
-    from dippouch.store.mailbox import game_id as find_game
-    from dippouch.store.mailbox import player_token
+    from dippouch.store.mail_games import game_id as find_game
+    from dippouch.store.mail_tokens import player_token
 
     store = _store(db)
     game_id = find_game(store, game)
@@ -301,7 +301,7 @@ def list_(
     their content (sealed until the deadline; `mail show` after it)."""
     from rich.table import Table
 
-    from dippouch.store.mailbox import messages
+    from dippouch.store.inbox import messages
 
     table = Table("#", "received (UTC)", "from", "game", "power", "status", "attachments", "why")
     for m in messages(_store(db), game=game, status=status):
@@ -331,7 +331,7 @@ def show(
     """One message in full, once the deadline of the phase it may concern has passed (before it: who,
     when, what became of it). A message for no known phase is sealed while any game's phase is."""
     from dippouch.mail.message import parse_message
-    from dippouch.store.mailbox import message_and_phases
+    from dippouch.store.inbox import message_and_phases
     from dippouch.store.repository import is_sealed
 
     moment = _now(now)
@@ -375,7 +375,7 @@ def apply(
 @friendly
 def dismiss(mail_id: int, db: str | None = DbOption) -> None:
     """Set a held message aside for good (it stays in the record)."""
-    from dippouch.store.mailbox import dismiss_held
+    from dippouch.store.inbox import dismiss_held
 
     store = _store(db)
     dismiss_held(store, mail_id)
@@ -394,7 +394,7 @@ def outbox(
     """The outbound queue: to whom, what about, its state. Never the bodies (receipts repeat orders)."""
     from rich.table import Table
 
-    from dippouch.store.mailbox import outbox_entries
+    from dippouch.store.outbox import outbox_entries
 
     table = Table("#", "kind", "to", "subject", "status", "tries", "next try / sent (UTC)", "last error")
     for r in outbox_entries(_store(db), include_sent=show_all):
@@ -416,7 +416,7 @@ def outbox(
 @friendly
 def retry(outbox_id: int, db: str | None = DbOption, now: str | None = NowOption) -> None:
     """Queue a message the server refused (or one waiting for its next try) to go at the next `mail send`."""
-    from dippouch.store.mailbox import retry_outbox
+    from dippouch.store.outbox import retry_outbox
 
     retry_outbox(_store(db), outbox_id, _now(now))
     out.print(f"Message #{outbox_id} goes at the next `dippouch mail send`.", markup=False)

@@ -42,22 +42,18 @@ from dippouch.mail.settings import ServerSettings
 from dippouch.mail.subject import GameNames, Reading, power_names, read_subject, suggest_subject
 from dippouch.play.orders import send_orders
 from dippouch.store import GameStore
-from dippouch.store.mailbox import (
-    GameView,
-    PhaseView,
-    games_for_mail,
+from dippouch.store.inbox import (
     held_by_confirmation,
-    known_token,
-    mail_config,
     message_record,
     next_version,
-    player_token,
-    queue_mail,
     record_message,
     store_message,
     submission_id,
 )
-from dippouch.store.mailbox import game_id as find_game
+from dippouch.store.mail_games import GameView, PhaseView, games_for_mail, mail_config
+from dippouch.store.mail_games import game_id as find_game
+from dippouch.store.mail_tokens import known_token, player_token
+from dippouch.store.outbox import queue_mail
 from dippouch.store.review import processed_phase, review_state
 
 __all__ = ["Outcome", "apply_held", "fetch_mailbox", "game_config", "game_names", "strip_letter_heading", "take_in"]

@@ -32,8 +32,8 @@ from dippouch.game import as_utc
 from dippouch.mail.settings import ServerSettings
 from dippouch.store import GameStore
 from dippouch.store.faults import crash_point
-from dippouch.store.mailbox import OutboxEntry, OutFile, claim_outbox, finish_outbox, outbox_entry
-from dippouch.store.mailbox import queue_in as queue
+from dippouch.store.outbox import OutboxEntry, OutFile, claim_outbox, finish_outbox, outbox_entry
+from dippouch.store.outbox import queue_in as queue
 
 __all__ = ["BACKOFF", "OutFile", "SendReport", "build_message", "queue", "send_due"]
 

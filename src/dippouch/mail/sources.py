@@ -22,7 +22,7 @@ from dippouch.game import GameError, as_utc
 from dippouch.mail.settings import ServerSettings
 from dippouch.mail.smtp import tls_context
 from dippouch.store import GameStore
-from dippouch.store.mailbox import fetched_up_to, record_fetched
+from dippouch.store.inbox import fetched_up_to, record_fetched
 
 __all__ = ["file_messages", "imap_messages"]
 

@@ -61,7 +61,7 @@ def game_file(
         return data
     if view == "coordinator":
         data = export_game(db, name)
-        from dippouch.store.mailbox import seal_mail_record  # mail tables only where a file is made
+        from dippouch.store.mail_record import seal_mail_record  # mail tables only where a file is made
 
         open_sealed = any(is_sealed(str(p["status"]), read_time(p.get("deadline")), now) for p in data["phases"])
         seal_mail_record(data, {i for i, p in enumerate(data["phases"]) if open_sealed and p["status"] != "processed"})
@@ -91,8 +91,8 @@ def _with_press(db: Database, name: str, data: dict[str, Any], *, coordinator: b
 
 def export_game(db: Database, name: str) -> dict[str, Any]:
     """The whole game as JSON-ready data: settings, players, every phase with its submissions, votes, log,
-    and its mail record (store/mailbox.py)."""
-    from dippouch.store.mailbox import export_mail_record  # mail tables only where a file is made
+    and its mail record (store/mail_record.py)."""
+    from dippouch.store.mail_record import export_mail_record  # mail tables only where a file is made
 
     with db.session() as s:
         g = game_row(s, name)
@@ -134,7 +134,7 @@ def export_game(db: Database, name: str) -> dict[str, Any]:
 
 def import_game(db: Database, data: Mapping[str, Any], *, name: str | None = None) -> str:
     """Recreate a game from :func:`export_game`'s data (under ``name`` if given)."""
-    from dippouch.store.mailbox import import_mail_record  # mail tables only where a file is read
+    from dippouch.store.mail_record import import_mail_record  # mail tables only where a file is read
 
     if not isinstance(data, Mapping) or data.get("format") != GAME_FILE_FORMAT:
         raise GameError(f'not a dippouch game file (expected "format": "{GAME_FILE_FORMAT}")')

@@ -319,7 +319,7 @@ async def review_held_action(request: Request, name: str, mail_id: int) -> Respo
 
 def _held_action(request: Request, name: str, mail_id: int, form: Mapping[str, str]) -> Response:
     from dippouch.mail.intake import apply_held
-    from dippouch.store.mailbox import dismiss_held
+    from dippouch.store.inbox import dismiss_held
     from dippouch.store.review import game_of_message
 
     web = web_of(request)
