@@ -407,10 +407,10 @@ def vote(
     now: str | None = NowOption,
 ) -> None:
     """Record POWER's draw vote; the game ends in a draw when every surviving power votes for it."""
-    ending = _store(db).vote(game, power, draw, now=_now(now))
-    out.print(f"Recorded: {power} votes {'for' if draw else 'against'} a draw.")
-    if ending is not None:
-        out.print(f"THE GAME IS OVER. {ending.text}")
+    from dippouch.play.votes import vote as cast
+
+    voted = cast(_store(db), game, power, draw, now=_now(now))
+    out.print(f"Recorded: {voted.text}")
 
 
 @app.command()

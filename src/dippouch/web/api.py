@@ -194,7 +194,8 @@ def submit(request: Request, name: str, power: str, body: OrdersIn) -> dict[str,
 def vote(request: Request, name: str, power: str, body: VoteIn) -> dict[str, Any]:
     """Vote for a draw (or withdraw the vote); answers the game's ending if every surviving power agreed."""
     viewer = writer(request)
-    return {"ending": player_page.vote(web_of(request), name, power, body.draw, viewer)}
+    voted = player_page.vote(web_of(request), name, power, body.draw, viewer)
+    return {"ending": voted.ending.text if voted.ending else None}
 
 
 # --------------------------------------------------------------------------------------------------

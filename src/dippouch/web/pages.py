@@ -459,8 +459,8 @@ async def play_vote(request: Request, name: str, power: str) -> Response:
     form = await _form(request)
     web = web_of(request)
     draw = form.get("draw", "") in ("1", "yes", "on", "true")
-    ending = await run_in_threadpool(player_page.vote, web, name, power, draw, viewer_of(request))
-    msg = ending or ("You vote for a draw." if draw else "Your draw vote is withdrawn.")
+    voted = await run_in_threadpool(player_page.vote, web, name, power, draw, viewer_of(request))
+    msg = voted.ending.text if voted.ending else ("You vote for a draw." if draw else "Your draw vote is withdrawn.")
     return redirect(_play_url(name, power), msg)
 
 

@@ -24,7 +24,9 @@ from dippouch.core.variant import Variant
 from dippouch.game import adjustment_delta, position_from_data
 from dippouch.names import order_text as order_words
 from dippouch.names import place_list
+from dippouch.play import votes
 from dippouch.play.orders import send_orders
+from dippouch.play.votes import Voted
 from dippouch.store.web_queries import game_phase
 from dippouch.web.checks import left_out, left_out_of, no_left_out, order_subject
 from dippouch.web.games import game_map, game_view, kind_name, phase_map
@@ -263,7 +265,7 @@ def submit(
     }
 
 
-def vote(web: Web, name: str, power: str, draw: bool, viewer: Viewer) -> str | None:
+def vote(web: Web, name: str, power: str, draw: bool, viewer: Viewer) -> Voted:
     """A draw vote is the player's own: a stand-in orders the seat but does not end the game for them."""
     _, power, stand_in = require_seat(web, name, power, viewer)
     if stand_in:
@@ -272,9 +274,9 @@ def vote(web: Web, name: str, power: str, draw: bool, viewer: Viewer) -> str | N
             "but do not vote for them"
         )
     with web.writes:
-        ending = web.store.vote(name, power, draw, now=web.now())
-    web.touched(name, structural=ending is not None)
-    return ending.text if ending else None
+        voted = votes.vote(web.store, name, power, draw, now=web.now())
+    web.touched(name, structural=voted.ending is not None)
+    return voted
 
 
 def _sent_by_others(v: Variant, submissions: list[dict[str, Any]], power: str, kind: str) -> dict[str, list[Order]]:
