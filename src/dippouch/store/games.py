@@ -20,7 +20,7 @@ from dippouch.game import GameError, Settings, as_utc, position_to_data
 from dippouch.store.db import Database
 from dippouch.store.deadlines import resume
 from dippouch.store.gamefile import check_new_game, clean_address
-from dippouch.store.models import GameRow, PlayerRow
+from dippouch.store.models import GameRow, PhaseRow, PlayerRow
 from dippouch.store.models_openings import OpeningRow
 from dippouch.store.rows import current_phase, game_row, game_variant, log_event, open_next_phase, power_name
 
@@ -183,6 +183,11 @@ def _fill_opening(s: sa.orm.Session, g: GameRow, v: Variant, seated_now: str, no
     o.closed_at = now
     restart = bool(o.held_clock) and g.status == "paused"
     o.held_clock = False
+    played = s.scalar(sa.select(sa.func.count()).where(PhaseRow.game_id == g.id, PhaseRow.status == "processed"))
+    if not played:
+        # Every seated person is told the game starts (their page, and the notification channels read the
+        # event), written in the transaction that filled the last power: no start goes untold.
+        log_event(s, g, now, "game_starting", powers=sorted(seated))
     return restart
 
 

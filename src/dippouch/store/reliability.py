@@ -20,7 +20,8 @@ which moved the deadline to a day they were back): a stand-in's or standing orde
 
 **Abandoned**, once per seat (:func:`dippouch.people.reliability.abandoned`): the person's time on it ended
 (or stands) in civil disorder, the game's ``missed_limit`` of movement phases missed in a row; or the
-coordinator freed it to the replacement pool (:func:`dippouch.store.openings.free_seat`); or it was handed
+coordinator freed it to the replacement pool (:func:`dippouch.store.openings.free_seat`), or its player
+resigned it while the game was under way (:func:`dippouch.store.openings.resign`); or it was handed
 to someone else after a phase they sent nothing for.
 
 A **practice game** (against bots) never counts: not its seats, not its phases. A game that hides its
@@ -271,7 +272,7 @@ def _records(s: sa.orm.Session, person_ids: Iterable[int], shown: Shown) -> dict
         seat
         for seat in s.scalars(
             sa.select(VacancyRow.player_id).where(
-                VacancyRow.reason == "freed", VacancyRow.player_id.in_([r.id for r in seats])
+                VacancyRow.reason.in_(("freed", "resigned")), VacancyRow.player_id.in_([r.id for r in seats])
             )
         )
         if seat is not None
