@@ -180,3 +180,26 @@ def test_w3k_defaults_to_no_press_from_its_variant_file_and_standard_to_white() 
 def test_the_players_are_told_whether_the_coordinator_reads_private_press() -> None:
     assert "The coordinator does not read private or group press." in describe(PressRules())
     assert "The coordinator may read private and group press." in describe(PressRules(coordinator_reads_private=True))
+
+
+def test_w3k_press_is_by_post_from_its_variant_file_and_says_where_the_addresses_are() -> None:
+    # The trial: W3K's panel said "No press (gunboat)" and an API send "played without press (gunboat)", though
+    # its rulebook's press is letters by post. The variant's data says so; the words and the refusal follow it.
+    rules = rules_for(None, load_variant("w3k").data)
+    assert rules.kind == "none" and rules.by_post
+    words = " ".join(describe(rules))
+    assert "by post" in words and "roster" in words and "gunboat" not in words
+    assert _try(rules, ("France",)) == "press by post"
+    said = refusal(rules, Attempt("England", ("France",), POWERS, "movement", "hi"))
+    assert said is not None and "roster" in said.message and "gunboat" not in said.message
+    # A game declaring other press over the variant's keeps its own kind.
+    assert rules_for({"kind": "white", "by_post": False}, load_variant("w3k").data).kind == "white"
+
+
+def test_gunboat_and_public_press_list_only_the_rules_that_can_apply() -> None:
+    # The trial: gunboat and public-only panels listed the coordinator's reading of private press, the length
+    # and the rate, none of which can apply there.
+    gunboat = " ".join(describe(PressRules(kind="none")))
+    assert "coordinator does not read" not in gunboat and "characters" not in gunboat
+    public = " ".join(describe(PressRules(kind="public")))
+    assert "private or group" not in public and "characters" in public

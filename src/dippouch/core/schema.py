@@ -552,6 +552,7 @@ PRESS = Table(
         "quiet_phases": ListOf(
             item=Str(choices=("movement", "retreats", "adjustments")), doc="Phase kinds without press."
         ),
+        "by_post": Bool(doc="The players write letters by post, outside the site (W3K); the roster gives addresses."),
     },
 )
 

@@ -3,7 +3,7 @@
 Every way in (the web page, the JSON API, a reply by mail) asks :func:`refusal` before anything is stored, so
 one rule never has two readings. The rules a game declares (:class:`PressRules`) are kept with the game; a game
 that declares none takes its variant's ``[press]`` table (W3K's press is letters by post, so its file says
-``kind = "none"``) and otherwise white press on every channel.
+``kind = "none"`` and ``by_post = true``) and otherwise white press on every channel.
 
 The kinds, after the judges and web sites players know (njudge, webDiplomacy, Diplicity):
 
@@ -84,6 +84,9 @@ class PressRules:
     """Whether the coordinator may read private and group press; the players are shown this declaration."""
     max_length: int = MAX_LENGTH
     per_minute: int = PER_MINUTE
+    by_post: bool = False
+    """The players write to each other by post, outside the site (W3K's rulebook): no press between powers
+    here, and the players are pointed to the game's roster, which carries their addresses."""
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -110,6 +113,7 @@ class PressRules:
             "coordinator_reads_private": self.coordinator_reads_private,
             "max_length": self.max_length,
             "per_minute": self.per_minute,
+            "by_post": self.by_post,
         }
 
     @classmethod
@@ -154,6 +158,7 @@ class PressRules:
             coordinator_reads_private=flag("coordinator_reads_private", base.coordinator_reads_private),
             max_length=number("max_length", base.max_length),
             per_minute=number("per_minute", base.per_minute),
+            by_post=flag("by_post", base.by_post),
         )
 
 
@@ -229,6 +234,12 @@ def refusal(rules: PressRules, a: Attempt) -> Refusal | None:
     if not chosen:
         return Refusal("recipients", "choose at least one other power (or all) to send to")
     kind = channel_kind(a.sender, chosen, a.powers)
+    if rules.kind == "none" and rules.by_post:
+        return Refusal(
+            "press by post",
+            "this game's press is letters by post between the players, not messages here: their addresses "
+            "are on the game's roster",
+        )
     if rules.kind == "none":
         return Refusal(
             "no press",
@@ -340,23 +351,35 @@ def describe(rules: PressRules) -> list[str]:
         "public": "Public press only: every message goes to all powers.",
         "postal": "Postal press: messages are delivered with the results of the phase they were written in.",
     }
+    if rules.kind == "none" and rules.by_post:
+        # Nothing else applies: there are no messages here for the site's limits or the coordinator to read.
+        return [
+            "Press is by post: the players write letters to each other, outside this site; the game's roster "
+            "gives their addresses. Only the coordinator's announcements are shown here."
+        ]
     out = [kinds[rules.kind]]
-    if rules.kind not in ("none", "public") and set(rules.channels) != set(CHANNEL_KINDS):
+    talk = rules.kind != "none"  # gunboat: no message of the players' for a limit, a reader or the end to open
+    letters = talk and rules.kind != "public"  # private and group press exist
+    if letters and set(rules.channels) != set(CHANNEL_KINDS):
         out.append("Allowed channels: " + ", ".join(c for c in CHANNEL_KINDS if c in rules.channels) + ".")
-    if rules.quiet_phases:
+    if talk and rules.quiet_phases:
         out.append("No press during " + " and ".join(sorted(rules.quiet_phases)) + " phases.")
-    out.append(
-        "The coordinator may read private and group press."
-        if rules.coordinator_reads_private
-        else "The coordinator does not read private or group press."
-    )
+    if letters:
+        out.append(
+            "The coordinator may read private and group press."
+            if rules.coordinator_reads_private
+            else "The coordinator does not read private or group press."
+        )
     if rules.anonymous:
         out.append("Players' names are hidden until the game ends.")
-    if rules.open_private_after_end:
+    if letters and rules.open_private_after_end:
         out.append("When the game ends, all press is open to everyone, private and group letters too.")
-    elif rules.open_after_end:
+    elif letters and rules.open_after_end:
         out.append("When the game ends, public press is open to everyone; private and group letters stay private.")
-    out.append(f"At most {rules.max_length} characters a message and {rules.per_minute} messages a minute.")
+    elif talk and rules.open_after_end:
+        out.append("When the game ends, its press is open to everyone.")
+    if talk:
+        out.append(f"At most {rules.max_length} characters a message and {rules.per_minute} messages a minute.")
     return out
 
 
