@@ -49,7 +49,13 @@ def test_a_full_automatic_game_draws_every_power_from_the_wishes_and_restarts_it
     ann, bo, cy = _people(store, "Ann", "Bo", "Cy")
     sign_up(store, game, ann, ["England", "any"], now=T0)
     got = sign_up(store, game, bo, ["france"], now=T0 + timedelta(hours=1))
-    assert got.taken == 2 and got.closed_at is None and store.players(game)[0][1] is None
+    assert (
+        got.taken == 0
+        and len(got.waiting) == 2
+        and got.needed == 1
+        and got.closed_at is None
+        and store.players(game)[0][1] is None
+    )
     got = sign_up(store, game, cy, ["England", "France"], now=T0 + timedelta(hours=2))
     seated = {p: cur for p, cur, _ in store.players(game)}
     # Ann takes "any" power after England; Cy named only England and France: Cy's England costs less.

@@ -23,6 +23,7 @@ from dippouch.people.anonymity import PERSONAL_EVENTS
 from dippouch.store.absences import stand_in_seats_in
 from dippouch.store.db import Database
 from dippouch.store.models import EventRow, GameRow, PersonRow, PhaseRow, PlayerRow, SubmissionRow, VoteRow
+from dippouch.store.models_openings import OpeningRow
 from dippouch.store.models_web import AccessKeyRow, GameWebRow, SessionKeyRow, WebSessionRow
 
 __all__ = ["STAND_IN", "VISIBILITIES", "AccessStore", "Grant", "KeyInfo", "hash_secret", "new_secret"]
@@ -233,6 +234,7 @@ class AccessStore:
             grants = [Grant(k.id, k.role, name, k.power) for k, name in s.execute(q)]
             if row.person_id is not None:
                 grants += self._seat_grants(s, row.person_id, grants)
+                grants += self._creator_grants(s, row.person_id, grants)
                 # A stand-in orders the seats of players away today, in games whose absence policy names them: a
                 # grant of its own kind, never the player's (whose press, votes and sealed orders stay theirs).
                 have = {(g.game, g.power) for g in grants if g.role == "player"}
@@ -253,6 +255,21 @@ class AccessStore:
         )
         have = {(g.game, g.power) for g in held if g.role == "player"}
         return [Grant(0, "player", game, power) for game, power in s.execute(q) if (game, power) not in have]
+
+    @staticmethod
+    def _creator_grants(s: sa.orm.Session, person_id: int, held: list[Grant]) -> list[Grant]:
+        """The games a signed-in person started from a template, as coordinator grants of those games (key id
+        0): the powers a game's coordinator key gives, in every browser they sign in on, and no others (not
+        the installation's: creating or importing other games, the outbox, the settings)."""
+        q = (
+            sa.select(GameRow.name)
+            .join(OpeningRow, OpeningRow.game_id == GameRow.id)
+            .join(PersonRow, PersonRow.id == OpeningRow.creator_id)
+            .where(OpeningRow.creator_id == person_id, PersonRow.deleted_at.is_(None))
+            .order_by(GameRow.name)
+        )
+        have = {g.game for g in held if g.role == "coordinator"}
+        return [Grant(0, "coordinator", game, None) for game in s.scalars(q) if game not in have]
 
     def end_session(self, token: str, *, now: datetime) -> None:
         with self.session() as s, s.begin():

@@ -33,6 +33,12 @@ class OpeningRow(Base):
     """Whether opening paused the game's clock (it restarts when the seats are filled)."""
     draw: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON, default=None)
     """The automatic assignment as made: its seed, and each person's power and rank, for anyone to check."""
+    creator_id: Mapped[int | None] = mapped_column(sa.ForeignKey("people.id"), index=True, default=None)
+    """The signed-in player who started the game from a template (migration 0016): they hold its coordinator's
+    powers as a key would give them; ``None`` for a game a coordinator opened."""
+    invite_hash: Mapped[str | None] = mapped_column(sa.String(64), default=None)
+    """SHA-256 of a private game's invitation link (migration 0016): who holds the link may see the opening
+    and sign up, though the game is listed nowhere. ``None``: no link (a public game needs none)."""
 
 
 class SignupRow(Base):

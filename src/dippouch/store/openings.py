@@ -29,10 +29,11 @@ from sqlalchemy.orm import Session, sessionmaker
 from dippouch.game import GameError, as_utc
 from dippouch.people.assign import ANY, assign_powers
 from dippouch.people.reliability import meets
+from dippouch.store.access import hash_secret, new_secret
 from dippouch.store.db import Database
 from dippouch.store.deadlines import pause
 from dippouch.store.games import assign as seat_power
-from dippouch.store.models import GameRow, PersonRow, PhaseRow, PlayerRow
+from dippouch.store.models import EventRow, GameRow, PersonRow, PhaseRow, PlayerRow
 from dippouch.store.models_openings import OpeningRow, SignupRow, VacancyRow
 from dippouch.store.models_web import GameWebRow
 from dippouch.store.people import seat_person
@@ -41,27 +42,43 @@ from dippouch.store.reliability import reliabilities, scores_in
 from dippouch.store.rows import current_phase, game_row, game_settings, game_variant, log_event, power_name
 
 __all__ = [
+    "MAX_CREATED",
     "MAX_PRESS",
     "MODES",
+    "LeftSeat",
+    "MySignup",
     "Offer",
     "Opening",
+    "Resigned",
     "SignUp",
     "assign_signup",
     "claim_seat",
+    "created_games",
+    "draw_when_full",
     "export_person",
     "fill_from_preferences",
     "forget_person",
     "free_seat",
+    "invited",
+    "new_invitation",
     "offered_seats",
     "open_game",
     "open_games",
     "opening",
+    "resign",
+    "seats_left_by",
     "sign_up",
+    "signups_of",
+    "starting_for",
     "withdraw",
 ]
 
 MODES = ("coordinator", "preferences")
 """How an open game's powers are given out: by its coordinator, or by the game from the wishes when full."""
+
+MAX_CREATED = 3
+"""Games one person may have started from a template and still waiting for players: enough to host a few,
+too few to fill the list of open games alone."""
 
 MAX_PRESS = 2000
 """Characters of press rules (a paragraph or two: the press engine will read its own settings)."""
@@ -97,17 +114,29 @@ class Opening:
     """The open phase's deadline (``None`` while the clock is held)."""
     signups: list[SignUp] = field(default_factory=list)
     draw: dict[str, Any] | None = None
+    creator_id: int | None = None
+    """The person who started it from a template (they coordinate it), or ``None``."""
 
     @property
     def waiting(self) -> list[SignUp]:
-        """Sign-ups not seated yet."""
+        """Sign-ups not seated yet (those beyond the empty powers are its waiting list)."""
         return [x for x in self.signups if x.seated_as is None]
 
     @property
     def taken(self) -> int:
-        """Seats played or promised: the powers played, and those waiting in an automatic game."""
-        played = len(self.powers) - len(self.empty)
-        return played + (len(self.waiting) if self.mode == "preferences" else 0)
+        """Seats filled: powers someone (a person, a named player or a bot) plays now. Sign-ups waiting are
+        counted apart (:attr:`waiting`), never as seats: a sign-up is not a seat until the draw."""
+        return len(self.powers) - len(self.empty)
+
+    @property
+    def needed(self) -> int:
+        """Sign-ups still wanted before every empty power has someone waiting for it (0: it starts now)."""
+        return max(0, len(self.empty) - len(self.waiting))
+
+    @property
+    def waiting_list(self) -> int:
+        """Sign-ups beyond the empty powers: they get a power as one comes free."""
+        return max(0, len(self.waiting) - len(self.empty))
 
 
 @dataclass(frozen=True)
@@ -169,6 +198,7 @@ def _opening(s: Session, g: GameRow, o: OpeningRow, *, scores: bool = True) -> O
             for r, name in rows
         ],
         draw=o.draw,
+        creator_id=o.creator_id,
     )
 
 
@@ -270,6 +300,149 @@ def pool_people(db: Database, game: str, *, since: datetime, minimum: int = 0) -
         return [p for p in people if meets(scores.get(p), minimum)]
 
 
+@dataclass(frozen=True)
+class MySignup:
+    """A person's sign-up waiting for a power, as their own page lists it."""
+
+    game: str
+    variant: str
+    preferences: list[str]
+    signed_at: datetime
+    mode: str
+    empty: int
+    """Powers nobody plays yet."""
+    ahead: int
+    """Sign-ups before this one still waiting: at or beyond :attr:`empty`, it is on the waiting list."""
+
+    @property
+    def on_waiting_list(self) -> bool:
+        return self.ahead >= self.empty
+
+
+def signups_of(db: Database, person_id: int) -> list[MySignup]:
+    """``person_id``'s sign-ups not seated, withdrawn, nor in a finished game, oldest first."""
+    with db.session() as s:
+        out = []
+        rows = s.execute(
+            sa.select(SignupRow, OpeningRow, GameRow)
+            .join(OpeningRow, OpeningRow.game_id == SignupRow.game_id)
+            .join(GameRow, GameRow.id == SignupRow.game_id)
+            .where(
+                SignupRow.person_id == person_id,
+                SignupRow.withdrawn_at.is_(None),
+                SignupRow.seated_as.is_(None),
+                GameRow.status != "finished",
+            )
+            .order_by(SignupRow.signed_at, SignupRow.id)
+        )
+        for r, o, g in rows:
+            ahead = s.scalar(
+                sa.select(sa.func.count()).where(
+                    SignupRow.game_id == o.game_id,
+                    SignupRow.withdrawn_at.is_(None),
+                    SignupRow.seated_as.is_(None),
+                    sa.or_(
+                        SignupRow.signed_at < r.signed_at,
+                        sa.and_(SignupRow.signed_at == r.signed_at, SignupRow.id < r.id),
+                    ),
+                )
+            )
+            empty = len(_empty(g, game_variant(g).power_names))
+            out.append(MySignup(g.name, g.variant, list(r.preferences), r.signed_at, o.mode, empty, int(ahead or 0)))
+        return out
+
+
+@dataclass(frozen=True)
+class LeftSeat:
+    """A seat a person gave up or lost to the pool: why (``resigned``, ``freed`` by the coordinator,
+    ``disorder``), and whether someone took it."""
+
+    game: str
+    power: str
+    reason: str
+    at: datetime
+    taken_at: datetime | None
+
+
+def seats_left_by(db: Database, person_id: int) -> list[LeftSeat]:
+    """The seats ``person_id`` left through the replacement pool, newest first: what their own page tells
+    them (resigned, or replaced after the coordinator freed the seat), never "civil disorder" for a seat the
+    coordinator freed."""
+    with db.session() as s:
+        q = (
+            sa.select(VacancyRow, GameRow.name)
+            .join(GameRow, GameRow.id == VacancyRow.game_id)
+            .where(VacancyRow.from_person_id == person_id)
+            .order_by(VacancyRow.offered_at.desc(), VacancyRow.id.desc())
+        )
+        return [LeftSeat(name, r.power, r.reason, r.offered_at, r.claimed_at) for r, name in s.execute(q)]
+
+
+def starting_for(db: Database, person_id: int) -> dict[str, datetime]:
+    """Games ``person_id`` plays whose sign-up just filled them (a ``game_starting`` event) and that have not
+    played their first phase yet: game -> when it started. Every seated person is told, not only the last to
+    join."""
+    with db.session() as s:
+        q = (
+            sa.select(GameRow.name, sa.func.max(EventRow.at))
+            .join(PlayerRow, PlayerRow.game_id == GameRow.id)
+            .join(EventRow, EventRow.game_id == GameRow.id)
+            .where(
+                PlayerRow.person_id == person_id,
+                PlayerRow.replaced_at.is_(None),
+                EventRow.kind == "game_starting",
+                GameRow.status != "finished",
+                ~sa.exists().where(PhaseRow.game_id == GameRow.id, PhaseRow.status == "processed"),
+            )
+            .group_by(GameRow.name)
+        )
+        return {name: at for name, at in s.execute(q)}
+
+
+def created_games(db: Database, person_id: int) -> list[str]:
+    """Games ``person_id`` started from a template (they coordinate them)."""
+    with db.session() as s:
+        q = (
+            sa.select(GameRow.name)
+            .join(OpeningRow, OpeningRow.game_id == GameRow.id)
+            .where(OpeningRow.creator_id == person_id)
+            .order_by(GameRow.name)
+        )
+        return list(s.scalars(q))
+
+
+def new_invitation(db: Database, game: str) -> str:
+    """A new invitation link's secret for ``game``'s opening (the one before stops working); shown once, kept
+    only as its hash."""
+    secret = new_secret()
+    with db.session() as s, s.begin():
+        g = game_row(s, game, lock=True)
+        _require_opening(s, g).invite_hash = hash_secret(secret)
+    return secret
+
+
+def invited(db: Database, game: str, secret: str | None, person_id: int | None) -> bool:
+    """Whether a reader may see ``game``'s opening though the game is private: they hold its invitation link
+    (``secret``), or they signed up to it already (and wait for their power)."""
+    with db.session() as s:
+        g = s.scalars(sa.select(GameRow).where(GameRow.name == game)).first()
+        o = None if g is None else _opening_row(s, g)
+        if o is None:
+            return False
+        if secret and o.invite_hash is not None and secrets.compare_digest(o.invite_hash, hash_secret(secret)):
+            return True
+        if person_id is None:
+            return False
+        return (
+            s.scalar(
+                sa.select(SignupRow.id).where(
+                    SignupRow.game_id == o.game_id, SignupRow.person_id == person_id, SignupRow.withdrawn_at.is_(None)
+                )
+            )
+            is not None
+        )
+
+
 # --------------------------------------------------------------------------------------------------
 # The coordinator
 
@@ -282,9 +455,12 @@ def open_game(
     press: str = "",
     min_reliability: int = 0,
     mode: str = "coordinator",
+    creator_id: int | None = None,
 ) -> Opening:
     """Open ``game`` for players (or change what its opening asks). A game that has not played a phase yet
-    has its clock held until its seats are filled, so nobody misses the first deadline waiting for others."""
+    has its clock held until its seats are filled, so nobody misses the first deadline waiting for others.
+    ``creator_id``: the person who started it from a template, who coordinates it from then on (at most
+    :data:`MAX_CREATED` of theirs wait for players at once)."""
     now = as_utc(now)
     press = str(press).strip()
     if len(press) > MAX_PRESS:
@@ -304,7 +480,11 @@ def open_game(
                 sa.select(sa.func.count()).where(PhaseRow.game_id == g.id, PhaseRow.status == "processed")
             )
             hold = g.status == "active" and not played and bool(_empty(g, game_variant(g).power_names))
-            o = OpeningRow(game_id=g.id, opened_at=now, closed_at=None, held_clock=hold, draw=None)
+            if creator_id is not None:
+                _check_creator(s, creator_id)
+            o = OpeningRow(
+                game_id=g.id, opened_at=now, closed_at=None, held_clock=hold, draw=None, creator_id=creator_id
+            )
             s.add(o)
         elif o.closed_at is not None and _empty(g, game_variant(g).power_names):
             o.closed_at = None  # reopened: seats are empty again
@@ -317,6 +497,23 @@ def open_game(
     got = opening(db, game)
     assert got is not None
     return got
+
+
+def _check_creator(s: Session, person_id: int) -> None:
+    p = s.get(PersonRow, person_id)
+    if p is None or p.deleted_at is not None:
+        raise GameError(f"no person {person_id}")
+    waiting = s.scalar(
+        sa.select(sa.func.count())
+        .select_from(OpeningRow)
+        .join(GameRow, GameRow.id == OpeningRow.game_id)
+        .where(OpeningRow.creator_id == person_id, OpeningRow.closed_at.is_(None), GameRow.status != "finished")
+    )
+    if (waiting or 0) >= MAX_CREATED:
+        raise GameError(
+            f"you have {waiting} games of your own waiting for players (at most {MAX_CREATED}); "
+            "let one fill up, or end one, before you start another"
+        )
 
 
 def _joined(db: Database, s: Session) -> Database:
@@ -365,9 +562,15 @@ def assign_signup(db: Database, game: str, person_id: int, power: str, *, now: d
     return power
 
 
-def sign_up(db: Database, game: str, person_id: int, preferences: Sequence[str], *, now: datetime) -> Opening:
+def sign_up(
+    db: Database, game: str, person_id: int, preferences: Sequence[str], *, now: datetime, wait: bool = False
+) -> Opening:
     """Sign ``person_id`` up with ranked power wishes (``any`` for the rest); signing up again changes the
-    wishes. In an automatic game the sign-up that fills the empty seats draws the powers at once."""
+    wishes. In an automatic game the sign-up that fills the empty seats draws the powers at once.
+
+    A game whose seats are all played or promised refuses a sign-up unless ``wait``: then the person joins its
+    waiting list, first come first served, for a power that comes free before the game starts (a player
+    resigns), and is offered the seats its players leave later."""
     now = as_utc(now)
     score = reliabilities(db, [person_id]).get(person_id)
     with db.session() as s, s.begin():
@@ -377,8 +580,11 @@ def sign_up(db: Database, game: str, person_id: int, preferences: Sequence[str],
         p = s.get(PersonRow, person_id)
         if p is None or p.deleted_at is not None:
             raise GameError(f"no person {person_id}")
-        if o.closed_at is not None:
-            raise GameError(f"sign-up to {g.name} has ended: every power is played")
+        if o.closed_at is not None and not wait:
+            raise GameError(
+                f"sign-up to {g.name} has ended: every power is played (join its waiting list to be offered a seat "
+                "its player leaves)"
+            )
         if any(r.person_id == person_id and r.replaced_at is None for r in g.players):
             raise GameError(f"you already play a power in {g.name}")
         if not meets(score, o.min_reliability):
@@ -410,14 +616,17 @@ def sign_up(db: Database, game: str, person_id: int, preferences: Sequence[str],
                 SignupRow.person_id != person_id,
             )
         )
-        if o.mode == "preferences" and waiting is not None and waiting >= len(empty):
-            raise GameError(f"{g.name} is full: its {len(empty)} empty seats are being given out")
+        full = o.closed_at is not None or (o.mode == "preferences" and (waiting or 0) >= len(empty))
+        if full and not wait:
+            raise GameError(
+                f"{g.name} is full: its {len(empty)} empty seats are being given out (join its waiting list instead)"
+            )
         if row is None:
             s.add(SignupRow(game_id=o.game_id, person_id=person_id, preferences=wishes, signed_at=now))
         else:
             row.preferences, row.withdrawn_at, row.seated_as = wishes, None, None
             row.signed_at = now
-        if o.mode == "preferences" and (waiting or 0) + 1 == len(empty):
+        if not full and o.mode == "preferences" and (waiting or 0) + 1 == len(empty):
             # Drawn under the lock this sign-up holds: one waiting for it finds the seats filled.
             _draw(db, s, g, o, now=now, seed=secrets.randbits(32))
     got = opening(db, game, scores=False)
@@ -438,7 +647,7 @@ def withdraw(db: Database, game: str, person_id: int, *, now: datetime) -> None:
         if row is None:
             raise GameError(f"you have not signed up to {g.name}")
         if row.seated_as is not None:
-            raise GameError(f"you play {row.seated_as} in {g.name} already; ask its coordinator to free the seat")
+            raise GameError(f"you play {row.seated_as} in {g.name} already: resign to leave the game")
         row.withdrawn_at = as_utc(now)
 
 
@@ -460,13 +669,14 @@ def _draw(db: Database, s: Session, g: GameRow, o: OpeningRow, *, now: datetime,
             sa.select(SignupRow, PersonRow.name)
             .join(PersonRow, PersonRow.id == SignupRow.person_id)
             .where(SignupRow.game_id == o.game_id, SignupRow.withdrawn_at.is_(None), SignupRow.seated_as.is_(None))
+            .order_by(SignupRow.signed_at, SignupRow.id)
         )
     )
     empty = _empty(g, game_variant(g).power_names)
+    # More people than powers: the first to sign up are drawn, the rest stay on the waiting list in order.
+    rows = rows[: len(empty)]
     if not rows:
         return {}
-    if len(rows) > len(empty):
-        raise GameError(f"{len(rows)} people wait for {len(empty)} empty powers in {g.name}")
     got = assign_powers(empty, {r.person_id: list(r.preferences) for r, _ in rows}, seed)
     names = {r.person_id: name for r, name in rows}
     for r, _ in rows:
@@ -489,6 +699,122 @@ def _draw(db: Database, s: Session, g: GameRow, o: OpeningRow, *, now: datetime,
         seat_power(inner, g.name, power, names[person_id], now=now)  # the last ends sign-up (store.games.assign)
         seat_person(inner, g.name, power, person_id, now=now)
     return dict(got.powers)
+
+
+def draw_when_full(db: Database, game: str, *, now: datetime) -> dict[int, str]:
+    """Draw the powers of an automatic game whose empty powers all have someone waiting (a bot or a player
+    the coordinator seated took the last power sign-up was short of): it starts as a sign-up filling it would
+    start it, without a button. Nothing happens otherwise (an empty dict)."""
+    now = as_utc(now)
+    with db.session() as s, s.begin():
+        g = game_row(s, game, lock=True)
+        o = _opening_row(s, g)
+        if o is None or o.mode != "preferences" or o.closed_at is not None or g.status == "finished":
+            return {}
+        empty = _empty(g, game_variant(g).power_names)
+        waiting = s.scalar(
+            sa.select(sa.func.count()).where(
+                SignupRow.game_id == o.game_id, SignupRow.withdrawn_at.is_(None), SignupRow.seated_as.is_(None)
+            )
+        )
+        if not empty or (waiting or 0) < len(empty):
+            return {}
+        return _draw(db, s, g, o, now=now, seed=secrets.randbits(32))
+
+
+# --------------------------------------------------------------------------------------------------
+# Leaving
+
+
+@dataclass(frozen=True)
+class Resigned:
+    """What a resignation did: ``withdrawn`` (a sign-up taken back), ``freed`` (a seat given up before the
+    game started: its power is empty again, or drawn at once for the waiting list) or ``pool`` (a seat given
+    up during the game: offered to the replacement pool; the player keeps it until someone claims it)."""
+
+    game: str
+    power: str | None
+    how: str
+    drawn: dict[int, str] = field(default_factory=dict)
+
+
+def _started(s: Session, g: GameRow, o: OpeningRow | None) -> bool:
+    """A game has started once its sign-up ended (every power filled: its clock runs) or it played a phase."""
+    if o is None or o.closed_at is not None:
+        return True
+    played = s.scalar(sa.select(sa.func.count()).where(PhaseRow.game_id == g.id, PhaseRow.status == "processed"))
+    return bool(played)
+
+
+def resign(db: Database, game: str, person_id: int, *, now: datetime) -> Resigned:
+    """``person_id`` leaves ``game`` of their own will. A sign-up not seated is withdrawn; a seat taken before
+    the game started is freed (the power is empty again and, in an automatic game, drawn for the first on the
+    waiting list); a seat in a game under way goes to the replacement pool and counts as abandoned in the
+    person's reliability (:mod:`dippouch.store.reliability`). A ``resigned`` event is written in the same
+    transaction for the notification channels."""
+    now = as_utc(now)
+    with db.session() as s, s.begin():
+        g = game_row(s, game, lock=True)
+        o = _opening_row(s, g)
+        seat = next((r for r in g.players if r.person_id == person_id and r.replaced_at is None), None)
+        row = (
+            None
+            if o is None
+            else s.scalars(
+                sa.select(SignupRow).where(
+                    SignupRow.game_id == o.game_id, SignupRow.person_id == person_id, SignupRow.withdrawn_at.is_(None)
+                )
+            ).first()
+        )
+        if g.status == "finished":
+            raise GameError(f"{g.name} is over: there is nothing to resign from")
+        if seat is None:
+            if row is None:
+                raise GameError(f"you neither play a power in {g.name} nor signed up to it")
+            row.withdrawn_at = now
+            return Resigned(g.name, None, "withdrawn")
+        if not _started(s, g, o):
+            assert o is not None
+            seat.replaced_at = now
+            if row is not None:
+                row.withdrawn_at = now
+            log_event(s, g, now, "resigned", power=seat.power, person=person_id, player=seat.name, started=False)
+            drawn = (
+                _draw(db, s, g, o, now=now, seed=secrets.randbits(32))
+                if o.mode == "preferences" and _waiting_count(s, o) >= len(_empty(g, game_variant(g).power_names))
+                else {}
+            )
+            return Resigned(g.name, seat.power, "freed", drawn)
+        if o is None:
+            raise GameError(
+                f"{g.name} was not opened for players, so it has no replacement pool: ask its coordinator to hand "
+                f"your seat ({seat.power}) on"
+            )
+        if s.scalar(sa.select(VacancyRow.id).where(VacancyRow.player_id == seat.id)) is not None:
+            raise GameError(f"{seat.power}'s seat is in the replacement pool already: it waits for a new player")
+        s.add(
+            VacancyRow(
+                game_id=g.id,
+                power=seat.power,
+                player_id=seat.id,
+                reason="resigned",
+                from_person_id=person_id,
+                offered_at=now,
+            )
+        )
+        log_event(s, g, now, "resigned", power=seat.power, person=person_id, player=seat.name, started=True)
+        return Resigned(g.name, seat.power, "pool")
+
+
+def _waiting_count(s: Session, o: OpeningRow) -> int:
+    return int(
+        s.scalar(
+            sa.select(sa.func.count()).where(
+                SignupRow.game_id == o.game_id, SignupRow.withdrawn_at.is_(None), SignupRow.seated_as.is_(None)
+            )
+        )
+        or 0
+    )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -566,6 +892,8 @@ def claim_seat(db: Database, game: str, power: str, person_id: int, *, now: date
         except IntegrityError:
             raise GameError(f"{power} in {g.name} was just claimed by someone else") from None
         log_event(s, g, now, "claimed", power=power, reason=row.reason)
+        # For the notification channels: the person whose seat it was is told it has a new player.
+        log_event(s, g, now, "seat_replaced", power=power, reason=row.reason, person=seat.person_id)
         # Handed over in the claim's transaction: a claim recorded is a seat handed over.
         inner = _joined(db, s)
         seat_power(inner, game, power, p.name, now=now, replace=True)
@@ -623,3 +951,4 @@ def forget_person(db: Database, person_id: int, *, now: datetime) -> None:
         s.execute(sa.delete(SignupRow).where(SignupRow.person_id == person_id))
         s.execute(sa.update(VacancyRow).where(VacancyRow.from_person_id == person_id).values(from_person_id=None))
         s.execute(sa.update(VacancyRow).where(VacancyRow.claimed_by == person_id).values(claimed_by=None))
+        s.execute(sa.update(OpeningRow).where(OpeningRow.creator_id == person_id).values(creator_id=None))
