@@ -17,7 +17,7 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from dippouch.core.calendar import PhaseKind
-from dippouch.core.errors import DippouchError
+from dippouch.core.errors import DippouchError, NotFound
 from dippouch.core.jsonio import JsonInputError, position_from_json, position_to_json
 from dippouch.core.lookup import load_rule_modules
 from dippouch.core.orders import Build, Disband, Order
@@ -33,6 +33,7 @@ __all__ = [
     "Ending",
     "GameError",
     "LineCheck",
+    "RecordNotFound",
     "Settings",
     "VersionLines",
     "check_orders",
@@ -57,6 +58,13 @@ DEFAULT_DEADLINES: dict[str, str] = {"movement": "12d", "retreats": "2d", "adjus
 
 class GameError(DippouchError):
     """Something a coordinator or player asked for that the game cannot do (as it stands)."""
+
+
+class RecordNotFound(GameError, NotFound):
+    """A game, person, phase, channel or seat asked for by name or number is not in the database.
+
+    A :class:`GameError` as well, so a caller that turns the game's refusals into its own answer (a mail
+    reply, a coordinator's message) answers this one too; the doors read :class:`NotFound` and say 404."""
 
 
 # --------------------------------------------------------------------------------------------------

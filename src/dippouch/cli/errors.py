@@ -2,7 +2,8 @@
 
 Commands import their heavy libraries (SQLAlchemy, the store, the renderer) only when they run, so this
 module cannot catch those libraries' exceptions by class: it recognises them by the module that defines
-them. Anything it does not recognise is a bug and keeps its traceback.
+them. Anything it does not recognise is a bug and keeps its traceback: a bare ``KeyError`` among them, since a
+name the user got wrong raises :class:`~dippouch.core.errors.NotFound` (a ``DippouchError``).
 """
 
 from __future__ import annotations
@@ -16,8 +17,6 @@ def user_problem(e: BaseException) -> str | None:
 
     if isinstance(e, DippouchError):
         return str(e)
-    if isinstance(e, KeyError):
-        return str(e.args[0]) if e.args else "not found"
     module = type(e).__module__ or ""
     if module.startswith("sqlalchemy"):
         orig = getattr(e, "orig", None)

@@ -13,6 +13,18 @@ class DippouchError(Exception):
     """Base class of every error caused by input rather than by a bug."""
 
 
+class NotFound(DippouchError, KeyError):
+    """A name or number the user gave (a game, person, phase, channel, power, province) names nothing here.
+
+    A ``KeyError`` too, so code that asks "is this name known?" with ``except KeyError`` keeps working; but the
+    doors treat only this class as the user's miss (404, or the CLI's one-line message): a bare ``KeyError`` is
+    a bug and is reported as one."""
+
+    def __str__(self) -> str:
+        # KeyError's own str() quotes its argument as a repr; the message is a sentence for a person.
+        return str(self.args[0]) if self.args else "not found"
+
+
 @dataclass(frozen=True, slots=True)
 class VariantProblem:
     where: str
@@ -33,7 +45,7 @@ class VariantError(DippouchError):
         super().__init__(f"variant {source} has {len(problems)} problem(s):\n{lines}")
 
 
-class UnknownVariantError(DippouchError):
+class UnknownVariantError(NotFound):
     def __init__(self, name: str, known: list[str], suggestion: str | None = None) -> None:
         self.name = name
         hint = f"; did you mean {suggestion!r}?" if suggestion else "."

@@ -18,7 +18,7 @@ from functools import partial
 from typing import Any
 
 from dippouch.core.derived import Derived
-from dippouch.core.errors import VariantProblem
+from dippouch.core.errors import NotFound, VariantProblem
 
 __all__ = [
     "GameMap",
@@ -98,7 +98,7 @@ class GameMap:
         try:
             return self.names[name.strip().lower()]
         except KeyError:
-            raise KeyError(f"no province or coast {name!r} on this map") from None
+            raise NotFound(f"no province or coast {name!r} on this map") from None
 
     def province(self, name: str) -> Province:
         return self.provinces[self.province_of(self.loc(name))]

@@ -20,7 +20,7 @@ from typing import Any
 
 from dippouch.core.calendar import Calendar
 from dippouch.core.derived import Derived
-from dippouch.core.errors import VariantError, VariantProblem
+from dippouch.core.errors import NotFound, VariantError, VariantProblem
 from dippouch.core.lookup import MAP_HOOKS, closest, load_rule_modules
 from dippouch.core.mapdata import GameMap, compile_map
 from dippouch.core.position import Position, Unit
@@ -105,7 +105,7 @@ class Variant:
         hint = ""
         if close:
             hint = f"; did you mean {next(p.name for p in self.powers if p.name.lower() == close[0])}?"
-        raise KeyError(f"no power {text!r} in {self.name}{hint} Powers: {', '.join(self.power_names)}")
+        raise NotFound(f"no power {text!r} in {self.name}{hint} Powers: {', '.join(self.power_names)}")
 
 
 def deep_merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:

@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from dippouch.core.lookup import ORDER_KINDS
-from dippouch.game import GameError, LineCheck, as_utc, check_orders, may_submit, position_from_data
+from dippouch.game import GameError, LineCheck, RecordNotFound, as_utc, check_orders, may_submit, position_from_data
 from dippouch.people.absences import (
     DEFAULT_BUDGET_DAYS,
     MAX_BUDGET_DAYS,
@@ -119,7 +119,7 @@ class Applied:
 def _live_person(s: Session, person_id: int) -> PersonRow:
     p = s.get(PersonRow, person_id)
     if p is None or p.deleted_at is not None:
-        raise GameError(f"no person {person_id}")
+        raise RecordNotFound(f"no person {person_id}")
     return p
 
 

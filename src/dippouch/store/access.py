@@ -18,7 +18,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from dippouch.game import GameError, as_utc
+from dippouch.game import GameError, RecordNotFound, as_utc
 from dippouch.people.anonymity import PERSONAL_EVENTS
 from dippouch.store.absences import stand_in_seats_in
 from dippouch.store.db import Database
@@ -83,7 +83,7 @@ class AccessStore:
     def _game_id(self, s: sa.orm.Session, game: str) -> int:
         gid = s.scalars(sa.select(GameRow.id).where(GameRow.name == game)).first()
         if gid is None:
-            raise GameError(f"no game {game!r}")
+            raise RecordNotFound(f"no game {game!r}")
         return gid
 
     def create_key(

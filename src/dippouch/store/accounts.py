@@ -18,15 +18,15 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from dippouch.game import GameError, as_utc, powers_to_act
+from dippouch.game import GameError, RecordNotFound, as_utc, powers_to_act
 from dippouch.store.access import hash_secret
 from dippouch.store.db import Database
 from dippouch.store.gamefile import clean_address
-from dippouch.store.outbox import forget_mail_to, queue_in
 from dippouch.store.models import GameRow, PersonRow, PhaseRow, PlayerRow, SubmissionRow
 from dippouch.store.models_accounts import CalendarFeedRow, PasskeyChallengeRow, PasskeyRow, SigninLinkRow
 from dippouch.store.models_mail import OutboxRow
 from dippouch.store.models_web import WebSessionRow
+from dippouch.store.outbox import forget_mail_to, queue_in
 from dippouch.store.people import clean_name, seat_person
 from dippouch.store.rows import game_variant, phase_position
 
@@ -439,7 +439,7 @@ def export_person(db: Database, person_id: int) -> dict[str, Any]:
     with db.session() as s:
         p = s.get(PersonRow, person_id)
         if p is None:
-            raise GameError(f"no person {person_id}")
+            raise RecordNotFound(f"no person {person_id}")
         seats = s.execute(
             sa.select(GameRow.name, PlayerRow.power, PlayerRow.name, PlayerRow.assigned_at, PlayerRow.replaced_at)
             .join(GameRow, GameRow.id == PlayerRow.game_id)
@@ -499,7 +499,7 @@ def forget_person(db: Database, person_id: int, *, now: datetime) -> None:
     with db.session() as s, s.begin():
         p = s.get(PersonRow, person_id)
         if p is None:
-            raise GameError(f"no person {person_id}")
+            raise RecordNotFound(f"no person {person_id}")
         if p.email:
             s.execute(sa.delete(SigninLinkRow).where(SigninLinkRow.email == p.email))
             forget_mail_to(s, p.email, "signin")

@@ -17,7 +17,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from dippouch.game import GameError, as_utc
+from dippouch.game import GameError, RecordNotFound, as_utc
 from dippouch.people.addresses import PostalAddress, address_in_force, changes_ahead
 from dippouch.store.db import Database
 from dippouch.store.models import GameRow, PersonRow, PlayerRow
@@ -81,7 +81,7 @@ def _days(first: date | None, last: date | None) -> tuple[date | None, date | No
 def _live_person(s: sa.orm.Session, person_id: int) -> PersonRow:
     p = s.get(PersonRow, person_id, with_for_update=True)
     if p is None or p.deleted_at is not None:
-        raise GameError(f"no person {person_id}")
+        raise RecordNotFound(f"no person {person_id}")
     return p
 
 

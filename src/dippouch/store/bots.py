@@ -23,7 +23,7 @@ from weakref import WeakKeyDictionary
 
 import sqlalchemy as sa
 
-from dippouch.game import GameError, Settings, as_utc
+from dippouch.game import RecordNotFound, Settings, as_utc
 from dippouch.store.db import Database
 from dippouch.store.models import EventRow, GameRow, PlayerRow
 
@@ -51,7 +51,7 @@ def save_disorder_bot(db: Database, game: str, level: str | None, *, now: dateti
         g = s.scalars(sa.select(GameRow).where(GameRow.name == game).with_for_update()).first()
         if g is None:
             names = list(s.scalars(sa.select(GameRow.name).order_by(GameRow.name)))
-            raise GameError(f"no game {game!r}; games: {', '.join(names) or 'none yet'}")
+            raise RecordNotFound(f"no game {game!r}; games: {', '.join(names) or 'none yet'}")
         settings = dataclasses.replace(Settings.from_data(g.settings), disorder_bot=level)
         g.settings = settings.to_data()
         s.add(EventRow(game_id=g.id, at=as_utc(now), kind="bot_policy", detail={"disorder_bot": level}))

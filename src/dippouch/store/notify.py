@@ -27,7 +27,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
-from dippouch.game import GameError, as_utc
+from dippouch.game import GameError, RecordNotFound, as_utc
 from dippouch.store.db import Database
 from dippouch.store.outbox import forget_mail_to
 from dippouch.store.models import GameRow, PersonRow, PhaseRow, PlayerRow
@@ -144,7 +144,7 @@ def set_preferences(
     with db.session() as s, s.begin():
         p = s.get(PersonRow, person_id)
         if p is None or p.deleted_at is not None:
-            raise GameError(f"no person {person_id}")
+            raise RecordNotFound(f"no person {person_id}")
         for (event, channel), on in choices.items():
             row = s.get(NotifyPrefRow, (person_id, event, channel))
             if row is None:
@@ -178,7 +178,7 @@ def add_target(
     with db.session() as s, s.begin():
         p = s.get(PersonRow, person_id)
         if p is None or p.deleted_at is not None:
-            raise GameError(f"no person {person_id}")
+            raise RecordNotFound(f"no person {person_id}")
         mine = list(s.scalars(sa.select(NotifyTargetRow).where(NotifyTargetRow.person_id == person_id)))
         if same is not None:
             for r in mine:

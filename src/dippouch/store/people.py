@@ -14,7 +14,7 @@ from datetime import datetime
 
 import sqlalchemy as sa
 
-from dippouch.game import GameError, as_utc
+from dippouch.game import GameError, RecordNotFound, as_utc
 from dippouch.people import anonymity
 from dippouch.store.db import Database
 from dippouch.store.gamefile import clean_address
@@ -111,7 +111,7 @@ def rename_person(db: Database, person_id: int, name: str) -> None:
     with db.session() as s, s.begin():
         r = s.get(PersonRow, person_id)
         if r is None or r.deleted_at is not None:
-            raise GameError(f"no person {person_id}")
+            raise RecordNotFound(f"no person {person_id}")
         r.name = name
 
 
@@ -122,7 +122,7 @@ def seat_person(db: Database, game: str, power: str, person_id: int, *, now: dat
         power = power_name(game_variant(g), power)
         p = s.get(PersonRow, person_id)
         if p is None or p.deleted_at is not None:
-            raise GameError(f"no person {person_id}")
+            raise RecordNotFound(f"no person {person_id}")
         current = [r for r in g.players if r.power == power and r.replaced_at is None]
         if not current:
             raise GameError(f"nobody plays {power} in {g.name}; seat a player first (`dippouch players assign`)")

@@ -21,7 +21,7 @@ from datetime import datetime, timedelta
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from dippouch.game import GameError, as_utc, parse_duration
+from dippouch.game import GameError, RecordNotFound, as_utc, parse_duration
 from dippouch.store.db import Database
 from dippouch.store.models import GameRow, PhaseRow
 from dippouch.store.models_mail import GameMailRow, MailAttachmentRow, MailMessageRow, MailReviewRow
@@ -246,7 +246,7 @@ def _open_phase(s: Session, game: str) -> tuple[GameRow, PhaseRow | None]:
     g = s.scalars(sa.select(GameRow).where(GameRow.name == game)).first()
     if g is None:
         names = list(s.scalars(sa.select(GameRow.name).order_by(GameRow.name)))
-        raise GameError(f"no game {game!r}" + (f"; games: {', '.join(names)}" if names else ""))
+        raise RecordNotFound(f"no game {game!r}" + (f"; games: {', '.join(names)}" if names else ""))
     ph = s.scalars(sa.select(PhaseRow).where(PhaseRow.game_id == g.id, PhaseRow.status == "open")).first()
     return g, ph
 

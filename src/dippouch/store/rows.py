@@ -17,7 +17,7 @@ from dippouch.catalog import built_variant, load_variant, variant_from_data
 from dippouch.core.errors import DippouchError, VariantError
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
-from dippouch.game import Ending, GameError, Settings, position_from_data
+from dippouch.game import Ending, GameError, RecordNotFound, Settings, position_from_data
 from dippouch.store.db import Database
 from dippouch.store.models import EventRow, GameRow, PhaseRow
 
@@ -59,7 +59,7 @@ def game_row(s: Session, name: str, *, lock: bool = False, share: bool = False) 
             if names
             else " There are no games yet: create one with `dippouch new`."
         )
-        raise GameError(f"no game {name!r}{hint}{known}")
+        raise RecordNotFound(f"no game {name!r}{hint}{known}")
     return g
 
 

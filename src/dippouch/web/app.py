@@ -9,6 +9,7 @@ Policy forbids it.
 from __future__ import annotations
 
 import logging
+import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import datetime
@@ -24,7 +25,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect, Request
 
 from dippouch import __version__
-from dippouch.core.errors import DippouchError
+from dippouch.core.errors import DippouchError, NotFound
 from dippouch.mail.notices import mail_unavailable
 from dippouch.settings import Site, metrics_networks
 from dippouch.settings import site as installation_site
@@ -172,14 +173,10 @@ def create_app(
     @app.exception_handler(DippouchError)
     async def _game_error(request: Request, exc: DippouchError) -> Response:
         text = web_words(str(exc))
-        status = 404 if text.startswith(("no game ", "no variant ")) else 400
+        status = 404 if isinstance(exc, NotFound) else 400
         if status == 400 and (back := refused_form(request, text)) is not None:
             return back
         return _answer(request, status, text)
-
-    @app.exception_handler(KeyError)
-    async def _key_error(request: Request, exc: KeyError) -> Response:
-        return _answer(request, 400, str(exc.args[0]) if exc.args else "unknown name")
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:
@@ -223,8 +220,14 @@ def create_app(
 
     @app.exception_handler(Exception)
     async def _bug(request: Request, exc: Exception) -> Response:
-        log.exception("internal error on %s", request.url.path)
-        return _answer(request, 500, "internal error: this is a bug in dippouch; it has been logged")
+        # A bare KeyError lands here too: a name the user got wrong is a NotFound (404 above), so a KeyError
+        # is a bug. The id ties what the person sees to the log's traceback, and the exception's own text
+        # (a key, perhaps a secret) stays in the log.
+        error_id = secrets.token_hex(6)
+        log.exception("internal error %s on %s %s", error_id, request.method, request.url.path)
+        return _answer(
+            request, 500, f"internal error {error_id}: this is a bug in dippouch; it has been logged under that id"
+        )
 
     from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
