@@ -135,7 +135,7 @@ def submit(
         wanted = reinstates if reinstates is not None else versions.reinstates
         lines = check_orders(v, pos, power, versions.text)
         # Only the rows the version rules need, by indexed lookups: a busy phase holds hundreds of one
-        # power's versions, and loading them all (text and line checks) made each submission O(versions).
+        # power's versions, and loading them all (text and line checks) would make each submission O(versions).
         mine = (SubmissionRow.phase_id == ph.id, SubmissionRow.power == power)
         target: SubmissionRow | None = None
         if wanted is not None:
