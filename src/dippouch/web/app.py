@@ -138,7 +138,7 @@ def create_app(
     # Each router's routes join the app's own list (each route already carries its router's prefix, tags,
     # answers and schema setting), rather than app.include_router: FastAPI matches an included router's
     # routes twice (to pick the router, then the route), each through its bookkeeping, so every request
-    # would walk the routes before its own twice, and a 404 walks them all. A router
+    # would walk the routes before its own twice (a 404: every route, twice). A router
     # that brings a lifespan or start-up handlers would need include_router: none of these does.
     for router in (
         api.router,  # with the JSON calls of accounts (imported first: they join api.router)
