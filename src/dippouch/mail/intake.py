@@ -50,7 +50,7 @@ from dippouch.store.inbox import (
     store_message,
     submission_id,
 )
-from dippouch.store.mail_games import GameView, PhaseView, games_for_mail, mail_config
+from dippouch.store.mail_games import MailGame, MailPhase, games_for_mail, mail_config
 from dippouch.store.mail_games import game_id as find_game
 from dippouch.store.mail_tokens import known_token, player_token
 from dippouch.store.outbox import queue_mail
@@ -106,7 +106,7 @@ def strip_letter_heading(store: GameStore, game: str, power: str, text: str) -> 
     return strip_sheet(text, [game, *names.titles, *power_names(names).keys(), *players])
 
 
-def game_names(store: GameStore) -> list[tuple[GameNames, GameView, PhaseView | None, dict[str, Any]]]:
+def game_names(store: GameStore) -> list[tuple[GameNames, MailGame, MailPhase | None, dict[str, Any]]]:
     """Every game mail can reach, with what a subject may call it and its current phase."""
     out = []
     for g in games_for_mail(store):
@@ -125,7 +125,7 @@ def game_names(store: GameStore) -> list[tuple[GameNames, GameView, PhaseView | 
     return out
 
 
-def _registered(g: GameView, power: str) -> str | None:
+def _registered(g: MailGame, power: str) -> str | None:
     for r in g.players:
         if r.power == power and r.replaced_at is None:
             return r.email
@@ -133,7 +133,7 @@ def _registered(g: GameView, power: str) -> str | None:
 
 
 def _sender_powers(
-    games: Sequence[tuple[GameNames, GameView, PhaseView | None, dict[str, Any]]], sender: str
+    games: Sequence[tuple[GameNames, MailGame, MailPhase | None, dict[str, Any]]], sender: str
 ) -> list[tuple[GameNames, str]]:
     out = []
     for names, g, _, _ in games:
@@ -620,8 +620,8 @@ class _Held:
     mail_id: int
     now: datetime
     names: GameNames
-    g: GameView
-    ph: PhaseView | None
+    g: MailGame
+    ph: MailPhase | None
     power: str
     reading: Reading
 
@@ -745,7 +745,7 @@ def photo_promise(cfg: dict[str, Any]) -> str:
 
 def _suggest_version(
     store: GameStore,
-    games: Sequence[tuple[GameNames, GameView, PhaseView | None, dict[str, Any]]],
+    games: Sequence[tuple[GameNames, MailGame, MailPhase | None, dict[str, Any]]],
     game: str,
     power: str,
 ) -> int | None:

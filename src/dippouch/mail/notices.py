@@ -36,7 +36,7 @@ from dippouch.names import joined, unit_text
 from dippouch.play.reports import phase_map_file, stored_report
 from dippouch.store import GameStore
 from dippouch.store.mail_games import (
-    GameView,
+    MailGame,
     civil_disorder,
     events_since,
     mail_games,
@@ -74,7 +74,7 @@ def _domain() -> str:
         return "dippouch.invalid"
 
 
-def _recipients(g: GameView, cfg: dict[str, Any]) -> list[tuple[str, str | None]]:
+def _recipients(g: MailGame, cfg: dict[str, Any]) -> list[tuple[str, str | None]]:
     """(address, power) of every current player with an address, then the observers (power None)."""
     out: list[tuple[str, str | None]] = []
     seen: set[str] = set()
@@ -93,7 +93,7 @@ def _since(cfg: dict[str, Any]) -> datetime:
     return as_utc(datetime.fromisoformat(str(cfg["since"])))
 
 
-def _title(g: GameView, cfg: dict[str, Any]) -> str:
+def _title(g: MailGame, cfg: dict[str, Any]) -> str:
     titles = cfg.get("titles") or []
     return str(titles[0]) if titles else g.name
 

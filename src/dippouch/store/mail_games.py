@@ -24,10 +24,10 @@ from dippouch.store.rows import current_phase, game_row, game_variant
 from dippouch.store.standing import standing_versions
 
 __all__ = [
-    "GameView",
+    "MailGame",
+    "MailPhase",
+    "MailPlayer",
     "OpenPhase",
-    "PhaseView",
-    "PlayerView",
     "civil_disorder",
     "events_since",
     "game_id",
@@ -61,7 +61,7 @@ def mail_config(store: Database, game_id: int) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class PlayerView:
+class MailPlayer:
     power: str
     name: str
     email: str | None
@@ -70,7 +70,7 @@ class PlayerView:
 
 
 @dataclass(frozen=True)
-class PhaseView:
+class MailPhase:
     id: int
     name: str
     position: dict[str, Any]
@@ -78,7 +78,7 @@ class PhaseView:
 
 
 @dataclass(frozen=True)
-class GameView:
+class MailGame:
     """A game as mail intake reads it: its players, settings, mail settings and open phase."""
 
     id: int
@@ -86,12 +86,12 @@ class GameView:
     status: str
     variant: Any
     settings: dict[str, Any]
-    players: list[PlayerView]
-    phase: PhaseView | None
+    players: list[MailPlayer]
+    phase: MailPhase | None
     config: dict[str, Any]
 
 
-def games_for_mail(store: Database, *, set_up_only: bool = False) -> list[GameView]:
+def games_for_mail(store: Database, *, set_up_only: bool = False) -> list[MailGame]:
     """Every game mail can reach (``set_up_only``: those with mail settings), oldest first, with its
     current phase."""
     out = []
@@ -105,14 +105,14 @@ def games_for_mail(store: Database, *, set_up_only: bool = False) -> list[GameVi
                 continue
             ph = current_phase(s, g)
             out.append(
-                GameView(
+                MailGame(
                     g.id,
                     g.name,
                     g.status,
                     game_variant(g),
                     dict(g.settings),
-                    [PlayerView(r.power, r.name, r.email, r.replaced_at, r.assigned_at) for r in g.players],
-                    PhaseView(ph.id, ph.name, ph.position, ph.deadline) if ph is not None else None,
+                    [MailPlayer(r.power, r.name, r.email, r.replaced_at, r.assigned_at) for r in g.players],
+                    MailPhase(ph.id, ph.name, ph.position, ph.deadline) if ph is not None else None,
                     dict(cfg_row.config) if cfg_row is not None else {},
                 )
             )
@@ -134,7 +134,7 @@ class OpenPhase:
     """Powers whose photographs came on time (they wait for the coordinator's review)."""
 
 
-def mail_games(store: Database) -> list[GameView]:
+def mail_games(store: Database) -> list[MailGame]:
     """The games whose mail is set up and on (``mail setup``), with their current phase."""
     return [g for g in games_for_mail(store, set_up_only=True) if g.config.get("since")]
 
