@@ -533,10 +533,10 @@ def process(
 
 
 def _process_one(store: GameStore, game: str, now: str | None, *, force: bool, quiet: bool, full: bool = True) -> int:
-    from dippouch.bots.seats import process_with_bots
+    from dippouch.play.processing import process_now
     from dippouch.play.reports import stored_report
 
-    done = process_with_bots(store, game, now=_now(now), force=force)
+    done = process_now(store, game, now=_now(now), force=force, limit=1000).phases
     if not done:
         if quiet:
             return 0
@@ -718,7 +718,7 @@ def history(game: str, db: str | None = DbOption) -> None:
             row.status,
             f"{row.deadline:%Y-%m-%d %H:%M}" if row.deadline else "-",
             f"{row.processed_at:%Y-%m-%d %H:%M}" if row.processed_at else "-",
-            str(len(row.submissions)),
+            str(row.versions),
             " ".join(letters.get(p, p) for p in row.missed or []),
         )
     out.print(table)

@@ -24,53 +24,40 @@ import signal
 import threading
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
 from types import FrameType
 from typing import Any
 
-from dippouch.bots.practice import stop_left_practice_games
+from dippouch.play.processing import Processed, ScanMemory
+from dippouch.play.processing import process_due as play_process_due
 from dippouch.store import GameStore
-from dippouch.store.bots import games_with_bots
 from dippouch.store.db import DatabaseError
 from dippouch.store.queues import mail_queue_depth
-from dippouch.store.repository import DuePhase, PhaseFailed
+from dippouch.store.repository import DuePhase
 from dippouch.worker import metrics
 
-__all__ = ["Processed", "Task", "Worker", "default_tasks", "process_due"]
+__all__ = ["Processed", "ScanMemory", "Task", "Worker", "default_tasks", "process_due"]
 
 log = logging.getLogger("dippouch.worker")
 
 Task = Callable[[GameStore, datetime], Any]
 """Other periodic work a worker does after each look for due phases (mail: see :func:`default_tasks`)."""
 
-RETRY_FAILED_AFTER = 300.0
-"""Seconds before a phase whose processing failed with an error is tried again by the same process."""
 
+class _Metrics:
+    """The worker's Prometheus counts of :func:`dippouch.play.processing.process_due`'s work."""
 
-@dataclass(frozen=True)
-class Processed:
-    game: str
-    phase: str
-    phase_id: int
-    seconds: float
-    """Wall time of the processing transaction."""
+    def processed(self, due: DuePhase, seconds: float, late: float | None) -> None:
+        metrics.PHASES_PROCESSED.labels(due.variant).inc()
+        metrics.PHASE_SECONDS.labels(due.variant).observe(seconds)
+        if late is not None:
+            metrics.PHASE_LATENESS.observe(late)
 
+    def failed(self) -> None:
+        metrics.WORKER_ERRORS.inc()
 
-@dataclass
-class ScanMemory:
-    """What one process remembers between looks, so it does not redo work that cannot have changed.
-
-    ``not_ready`` holds phases some power is ready in but not everyone, with the (newest submission,
-    newest player) stamp they had: readiness only changes when a submission arrives or a player is
-    seated, so the phase is checked again only then. ``failed`` holds phases whose processing raised
-    an error, and when, so one broken game cannot make a worker spin on it.
-    """
-
-    not_ready: dict[int, tuple[int, int]] = field(default_factory=dict)
-    failed: dict[int, float] = field(default_factory=dict)
-    contended: int = 0
-    """Phases past their deadline that the last call found in another process's hands (or just done)."""
+    def waiting(self, count: int) -> None:
+        metrics.PHASES_DUE.set(count)
 
 
 def process_due(
@@ -81,84 +68,9 @@ def process_due(
     stop: Callable[[], bool] | None = None,
     memory: ScanMemory | None = None,
 ) -> list[Processed]:
-    """Process due phases (deadline passed, or everyone who must act ready; never paused games), oldest
-    deadline first, at most ``limit`` of them; the phases this call processed, in the order it did.
-
-    Safe to call from any number of processes at once. ``now=None``: the database's clock decides what
-    is due (give ``now`` only to process "as of" a moment, as tests and the coordinator's ``--now`` do).
-    ``stop`` is asked between phases (a worker told to shut down finishes the phase in hand and stops).
-    """
-    memory = memory if memory is not None else ScanMemory()
-    memory.contended = 0
-    # Bots send their orders first (they never hold a phase up): a phase they complete is then due. The bots
-    # themselves are imported only when some game has one.
-    # A practice game its person has left stops first (paused), so its bots do not play on against nobody.
-    stop_left_practice_games(store, now=store.clock() if now is None else now)
-    with_bots = games_with_bots(store)
-    if with_bots:
-        from dippouch.bots.seats import play_seats
-
-        play_seats(store, now=store.clock() if now is None else now, games=with_bots)
-    done: list[Processed] = []
-    started = time.monotonic()
-
-    def record(due: DuePhase, seconds: float) -> None:
-        metrics.PHASES_PROCESSED.labels(due.variant).inc()
-        metrics.PHASE_SECONDS.labels(due.variant).observe(seconds)
-        log.info("processed %s: %s (%.3f s)", due.game, due.phase, seconds)
-        done.append(Processed(due.game, due.phase, due.phase_id, seconds))
-
-    # Past their deadline: claimed one at a time, each by a query that skips games in other hands.
-    while len(done) < limit and not (stop is not None and stop()):
-        t0 = time.perf_counter()
-        skip = [pid for pid, at in memory.failed.items() if started - at < RETRY_FAILED_AFTER]
-        try:
-            due = store.process_next_due(now=now, skip=skip)
-        except PhaseFailed as e:  # one broken game must not stop the others: skipped for a while
-            memory.failed[e.phase_id] = started
-            metrics.WORKER_ERRORS.inc()
-            log.error("%s (tried again in %d s)", e, RETRY_FAILED_AFTER)
-            continue
-        if due is None:
-            break
-        seconds = time.perf_counter() - t0
-        record(due, seconds)
-        if due.deadline is not None:
-            late = (store.clock() if now is None else now) - due.deadline
-            metrics.PHASE_LATENESS.observe(max(0.0, late.total_seconds()))
-    waiting = store.due_count(now=now)
-    metrics.PHASES_DUE.set(waiting)
-    failing = sum(1 for at in memory.failed.values() if started - at < RETRY_FAILED_AFTER)
-    memory.contended = max(0, waiting - failing)  # due, but in other processes' hands: worth another look soon
-
-    # Before their deadline, with some power ready: processed when everyone who must act is.
-    for due in store.due_phases(now=now, limit=limit, past=False):
-        if (stop is not None and stop()) or len(done) >= limit:
-            break
-        failed_at = memory.failed.get(due.phase_id)
-        if failed_at is not None and started - failed_at < RETRY_FAILED_AFTER:
-            continue
-        if memory.not_ready.get(due.phase_id) == due.stamp:
-            continue
-        try:
-            if not store.is_due(due.phase_id, now=now):
-                memory.not_ready[due.phase_id] = due.stamp
-                continue
-            t0 = time.perf_counter()
-            if not store.process_phase(due.phase_id, now=now, only_if_due=True, claim=True):
-                continue  # another process has it (or had it)
-        except Exception as e:  # one broken game must not stop the others (a database error stops the look)
-            if isinstance(e, DatabaseError):
-                raise
-            memory.failed[due.phase_id] = started
-            metrics.WORKER_ERRORS.inc()
-            log.error("cannot process %s: %s: %s", due.game, due.phase, e)
-            continue
-        memory.not_ready.pop(due.phase_id, None)
-        record(due, time.perf_counter() - t0)
-    if len(memory.not_ready) > 10 * limit:  # phases that were processed or abandoned meanwhile
-        memory.not_ready.clear()
-    return done
+    """:func:`dippouch.play.processing.process_due`, counted in the worker's metrics (see the module's notes
+    for its guarantees)."""
+    return play_process_due(store, now=now, limit=limit, stop=stop, memory=memory, meter=_Metrics())
 
 
 def default_fetch() -> Task | None:
@@ -257,7 +169,7 @@ def mail_task(store: GameStore, now: datetime) -> None:
 
     queue_notices(store, now)
     queue_reminders(store, now)
-    settings = load_settings("smtp")
+    settings = load_settings("smtp", store=store)
     try:
         if not settings.host or not settings.sender:
             return

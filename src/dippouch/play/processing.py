@@ -1,0 +1,196 @@
+"""Processing phases: a named game's phase now, on a coordinator's word, and every phase that is due, as the
+workers and the served site's scheduler do at each look.
+
+"Process now" (the coordinator's desk, the JSON API's ``process`` action, ``dippouch process GAME``) goes on as
+a game does after ready orders (:func:`dippouch.play.progress.go_on`): the bots seated in the game send their
+orders in each phase that opens, so a desk's "process now" and the command line's leave the same game behind.
+
+"Process what is due" (:func:`process_due`) is the one function that finds due phases and processes them; its
+guarantees (exactly once, in order, crash-safe, by the database's clock) come from the store's claim
+(:meth:`GameStore.process_next_due`). A door that keeps counts (the worker's metrics) passes a :class:`Meter`.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Protocol
+
+from dippouch.bots.practice import stop_left_practice_games
+from dippouch.play.progress import MAX_STEPS
+from dippouch.store.bots import games_with_bots
+from dippouch.store.db import DatabaseError
+from dippouch.store.repository import DuePhase, GameStore, PhaseFailed
+
+__all__ = [
+    "RETRY_FAILED_AFTER",
+    "Meter",
+    "Processed",
+    "ProcessedNow",
+    "ScanMemory",
+    "process_due",
+    "process_now",
+]
+
+log = logging.getLogger("dippouch.worker")
+
+RETRY_FAILED_AFTER = 300.0
+"""Seconds before a phase whose processing failed with an error is tried again by the same process."""
+
+
+@dataclass(frozen=True)
+class ProcessedNow:
+    """The phases a "process now" processed, in order: the one asked for, then those the bots alone completed."""
+
+    game: str
+    phases: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return f"Processed {', '.join(self.phases)}." if self.phases else "Nothing was processed."
+
+
+def process_now(
+    store: GameStore, game: str, *, now: datetime, force: bool = False, limit: int = MAX_STEPS
+) -> ProcessedNow:
+    """Process ``game``'s open phase: with ``force`` even before its deadline and with powers not ready (the
+    coordinator's word), else only if it is due. The bots order each phase that opens; a phase they alone had
+    to order is processed too, at most ``limit`` phases in all. A paused game is refused (GameError) when
+    ``force`` asks for it."""
+    from dippouch.bots.seats import process_with_bots
+
+    return ProcessedNow(game, tuple(process_with_bots(store, game, now=now, force=force, limit=limit)))
+
+
+@dataclass(frozen=True)
+class Processed:
+    """A phase processed because it was due."""
+
+    game: str
+    phase: str
+    phase_id: int
+    seconds: float
+    """Wall time of the processing transaction."""
+
+
+@dataclass
+class ScanMemory:
+    """What one process remembers between looks, so it does not redo work that cannot have changed.
+
+    ``not_ready`` holds phases some power is ready in but not everyone, with the (newest submission,
+    newest player) stamp they had: readiness only changes when a submission arrives or a player is
+    seated, so the phase is checked again only then. ``failed`` holds phases whose processing raised
+    an error, and when, so one broken game cannot make a worker spin on it.
+    """
+
+    not_ready: dict[int, tuple[int, int]] = field(default_factory=dict)
+    failed: dict[int, float] = field(default_factory=dict)
+    contended: int = 0
+    """Phases past their deadline that the last call found in another process's hands (or just done)."""
+
+
+class Meter(Protocol):
+    """What a door counts of :func:`process_due`'s work (the worker's Prometheus metrics)."""
+
+    def processed(self, due: DuePhase, seconds: float, late: float | None) -> None:
+        """``due`` processed in ``seconds``, ``late`` seconds after its deadline (None: it had none)."""
+
+    def failed(self) -> None:
+        """A phase's processing failed with an error (it is skipped for a while)."""
+
+    def waiting(self, count: int) -> None:
+        """Phases past their deadline and still open after this call."""
+
+
+def process_due(
+    store: GameStore,
+    *,
+    now: datetime | None = None,
+    limit: int = 100,
+    stop: Callable[[], bool] | None = None,
+    memory: ScanMemory | None = None,
+    meter: Meter | None = None,
+) -> list[Processed]:
+    """Process due phases (deadline passed, or everyone who must act ready; never paused games), oldest
+    deadline first, at most ``limit`` of them; the phases this call processed, in the order it did.
+
+    Safe to call from any number of processes at once. ``now=None``: the database's clock decides what
+    is due (give ``now`` only to process "as of" a moment, as tests and the coordinator's ``--now`` do).
+    ``stop`` is asked between phases (a worker told to shut down finishes the phase in hand and stops).
+    """
+    memory = memory if memory is not None else ScanMemory()
+    memory.contended = 0
+    # A practice game its person has left stops first (paused), so its bots do not play on against nobody.
+    # Then the bots send their orders (they never hold a phase up): a phase they complete is then due. The bots
+    # themselves are imported only when some game has one.
+    stop_left_practice_games(store, now=store.clock() if now is None else now)
+    with_bots = games_with_bots(store)
+    if with_bots:
+        from dippouch.bots.seats import play_seats
+
+        play_seats(store, now=store.clock() if now is None else now, games=with_bots)
+    done: list[Processed] = []
+    started = time.monotonic()
+
+    def record(due: DuePhase, seconds: float) -> None:
+        log.info("processed %s: %s (%.3f s)", due.game, due.phase, seconds)
+        done.append(Processed(due.game, due.phase, due.phase_id, seconds))
+        if meter is not None:
+            late = None
+            if due.deadline is not None:
+                late = max(0.0, ((store.clock() if now is None else now) - due.deadline).total_seconds())
+            meter.processed(due, seconds, late)
+
+    # Past their deadline: claimed one at a time, each by a query that skips games in other hands.
+    while len(done) < limit and not (stop is not None and stop()):
+        t0 = time.perf_counter()
+        skip = [pid for pid, at in memory.failed.items() if started - at < RETRY_FAILED_AFTER]
+        try:
+            due = store.process_next_due(now=now, skip=skip)
+        except PhaseFailed as e:  # one broken game must not stop the others: skipped for a while
+            memory.failed[e.phase_id] = started
+            if meter is not None:
+                meter.failed()
+            log.error("%s (tried again in %d s)", e, RETRY_FAILED_AFTER)
+            continue
+        if due is None:
+            break
+        record(due, time.perf_counter() - t0)
+    waiting = store.due_count(now=now)
+    if meter is not None:
+        meter.waiting(waiting)
+    failing = sum(1 for at in memory.failed.values() if started - at < RETRY_FAILED_AFTER)
+    memory.contended = max(0, waiting - failing)  # due, but in other processes' hands: worth another look soon
+
+    # Before their deadline, with some power ready: processed when everyone who must act is.
+    for due in store.due_phases(now=now, limit=limit, past=False):
+        if (stop is not None and stop()) or len(done) >= limit:
+            break
+        failed_at = memory.failed.get(due.phase_id)
+        if failed_at is not None and started - failed_at < RETRY_FAILED_AFTER:
+            continue
+        if memory.not_ready.get(due.phase_id) == due.stamp:
+            continue
+        try:
+            if not store.is_due(due.phase_id, now=now):
+                memory.not_ready[due.phase_id] = due.stamp
+                continue
+            t0 = time.perf_counter()
+            if not store.process_phase(due.phase_id, now=now, only_if_due=True, claim=True):
+                continue  # another process has it (or had it)
+        except Exception as e:  # one broken game must not stop the others (a database error stops the look)
+            if isinstance(e, DatabaseError):
+                raise
+            memory.failed[due.phase_id] = started
+            if meter is not None:
+                meter.failed()
+            log.error("cannot process %s: %s: %s", due.game, due.phase, e)
+            continue
+        memory.not_ready.pop(due.phase_id, None)
+        record(due, time.perf_counter() - t0)
+    if len(memory.not_ready) > 10 * limit:  # phases that were processed or abandoned meanwhile
+        memory.not_ready.clear()
+    return done
