@@ -11,6 +11,8 @@ from typing import Any
 from dippouch.bots.seats import bot_level, bot_player, play_seats, set_disorder_bot
 from dippouch.bots.seats import seat_bot as seat_bot_in_store
 from dippouch.mail.notices import mail_unavailable, queue_player_link
+from dippouch.play.openings import start_when_full
+from dippouch.play.processing import process_now
 from dippouch.store import absences as absence_store
 from dippouch.store.access import VISIBILITIES
 from dippouch.store.people import person_by_email, seat_person
@@ -143,6 +145,7 @@ def _assign(web: Web, name: str, power: str, player: str, replace: bool, email: 
     web.store.assign(name, power, player, now=now, replace=replace, email=address)
     if address is not None and (person := person_by_email(web.store, address)) is not None:
         seat_person(web.store, name, power, person.id, now=now)  # the address is a person's: the seat is theirs
+    start_when_full(web.store, name, now=now)  # the sign-ups waiting now have a power each: the game draws
     web.touched(name)
     if replace:
         web.access.revoke_power_keys(name, power, now=now)
@@ -268,8 +271,7 @@ def _clock_action(web: Web, name: str, action: str, arg: str) -> str:
         due = s.resume(name, now=now)
         return f"Resumed; due {due:%Y-%m-%d %H:%M} UTC."
     if action == "process":
-        done = s.process(name, now=now, force=True)
-        return f"Processed {', '.join(done)}." if done else "Nothing was processed."
+        return process_now(s, name, now=now, force=True).text
     if action == "rollback":
         phase = names(arg, "the phase", 100)
         rolled: Any = s.rollback(name, phase, now=now)
@@ -379,6 +381,7 @@ def seat_bot(web: Web, name: str, viewer: Viewer, power: str, level: str) -> dic
     now = web.now()
     seat_bot_in_store(web.store, name, power, level, now=now)
     web.access.revoke_power_keys(name, power, now=now)
+    start_when_full(web.store, name, now=now)  # the bot took the power the sign-ups waiting were short of
     moves = play_seats(web.store, now=now, games=[name])
     web.touched(name)
     sent = next((m for m in moves if m.power == power and m.version is not None), None)
