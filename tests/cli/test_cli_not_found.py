@@ -7,8 +7,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from click.testing import Result
-from typer.testing import CliRunner
+from typer.testing import CliRunner, Result
 
 from dippouch.cli import app, register_commands
 from dippouch.cli.errors import user_problem
