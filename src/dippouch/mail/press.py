@@ -9,8 +9,8 @@ Each copy of a press message went to one recipient's address with that recipient
   player's token no longer speaks for the power).
 
 The token is the proof (it reached that address only), as the orders token is in :mod:`dippouch.mail.proof`;
-what the reply says then goes through :func:`dippouch.store.press.send` like a message typed on the page, so
-the game's press rules decide, and a refusal is answered with the rule's words. Nothing is stored as press
+what the reply says then goes through :func:`dippouch.play.press.send_press` like a message typed on the page,
+so the game's press rules decide, and a refusal is answered with the rule's words. Nothing is stored as press
 from a reply that fails any of these; the mail itself is kept in the mail record with the reason.
 """
 
@@ -22,6 +22,7 @@ from datetime import datetime
 import dippouch.store.press as store_press
 from dippouch.core.errors import DippouchError
 from dippouch.mail.message import Inbound
+from dippouch.play.press import send_press
 from dippouch.press.mailtext import find_token, reply_text
 from dippouch.store import GameStore
 from dippouch.store.inbox import record_message
@@ -102,9 +103,7 @@ def take_reply(store: GameStore, msg: Inbound, mail_id: int, now: datetime) -> P
         )
     text = reply_text(msg.body)
     try:
-        sent = store_press.send(
-            store, owner.game, owner.power, [], text, now=now, via="mail", in_channel=owner.channel_id
-        )
+        sent = send_press(store, owner.game, owner.power, text, channel=owner.channel_id, now=now, via="mail")
     except DippouchError as e:
         return _refuse(store, msg, mail_id, now, str(e), owner.game)
     how = "held until the phase's results (postal press)" if sent.held else "passed on"

@@ -1,0 +1,72 @@
+"""Sending press: one message from a power to the powers it names (``all`` for every one) or into a channel it is
+in (a reply), under the game's press rules, whichever door it came through (the player's page, the JSON API, a
+reply by mail). The rules' one decision is :func:`dippouch.press.rules.refusal`, asked by the store in the
+transaction that stores the message; this is where the doors' requests become that call and its answer one
+typed result, said in the same words at every door."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+import dippouch.store.press as store_press
+from dippouch.store.db import Database
+
+__all__ = ["MessageSent", "PressRefused", "send_press"]
+
+PressRefused = store_press.PressRefused
+"""A message the rules refuse (nothing stored): ``refusal.rule`` names the rule, the message says it."""
+
+EVERY_POWER = "all"
+"""The word a door may name instead of powers: every other power of the game (public press)."""
+
+
+@dataclass(frozen=True)
+class MessageSent:
+    """What became of a message the rules let through."""
+
+    game: str
+    power: str
+    id: int
+    channel: int
+    kind: str
+    """``private``, ``group`` or ``public``."""
+    held: bool
+    """Postal press: kept until the phase's results, then delivered."""
+    mailed: int
+    """Copies queued for recipients who take press by e-mail."""
+
+    @property
+    def said(self) -> str:
+        """What every door tells the sender."""
+        return "Held until the phase's results (postal press)." if self.held else "Sent."
+
+
+def send_press(
+    db: Database,
+    game: str,
+    power: str,
+    text: str,
+    *,
+    to: Sequence[str] = (),
+    channel: int | None = None,
+    now: datetime,
+    via: str,
+) -> MessageSent:
+    """Send ``text`` from ``power`` to the powers ``to`` names (power names as typed; ``all`` for every other
+    power), or into ``channel`` (a reply to its members); refused with :class:`PressRefused`, nothing stored,
+    when the game's press rules say no. ``via``: the door (``web``, ``api``, ``mail``), kept with the message."""
+    named = [t.strip() for t in to if t.strip()]
+    if any(t.lower() == EVERY_POWER for t in named):
+        named = [p for p in store_press.power_names(db, game) if p != power]
+    sent = store_press.send(db, game, power, named, text, now=now, via=via, in_channel=channel)
+    return MessageSent(
+        game=game,
+        power=power,
+        id=sent.id,
+        channel=sent.channel_id,
+        kind=sent.kind,
+        held=sent.held,
+        mailed=sent.mailed,
+    )
