@@ -38,7 +38,9 @@ def test_a_reply_into_a_channel_by_the_form_still_lands_there(site: Site) -> Non
     en = site.player("demo", "England", "Ann")
     channel = site.api(en, P, {"to": ["France"], "text": "first"}).json()["channel"]
     r = site.post_form(en, "/games/demo/play/England/press", {"channel": f" {channel} ", "text": "second"})
-    assert r.status_code == 303 and r.headers["location"] == f"/games/demo/play/England/press/{channel}#press"
+    assert (
+        r.status_code == 303 and r.headers["location"] == f"/games/demo/play/England?thread={channel}#thread-{channel}"
+    )
     page = en.get(f"{P}/channels/{channel}").json()
     assert [m["text"] for m in page["messages"]] == ["first", "second"]
 

@@ -144,10 +144,13 @@ def test_the_player_page_has_the_press_panel_and_the_form_sends(site: Site) -> N
     page = en.get("/games/demo/play/England")
     assert 'id="press"' in page.text and "The coordinator does not read private or group press." in page.text
     r = site.post_form(en, "/games/demo/play/England/press", {"to": "France", "text": "By form"})
-    assert r.status_code == 303 and "/press/" in r.headers["location"]
+    # Back to the player's page, the thread the message went into open there (inline, beside the board).
+    assert r.status_code == 303 and r.headers["location"].startswith("/games/demo/play/England?thread=")
+    assert "By form" in en.get(r.headers["location"]).text
+    # A refusal: the page again (400), the refusal beside the box and the words still in it.
     r = site.post_form(en, "/games/demo/play/England/press", {"text": "to nobody"})
-    assert r.status_code == 303
-    assert "choose at least one other power" in en.get(r.headers["location"]).text
+    assert r.status_code == 400
+    assert "choose at least one other power" in r.text and ">to nobody</textarea>" in r.text
 
 
 def test_mute_block_and_report(site: Site) -> None:
@@ -187,13 +190,14 @@ def test_the_coordinators_press_page_announces_and_declares_rules(site: Site) ->
     assert site.post_form(en, "/games/demo/coordinate/press", {"text": "I rule"}).status_code == 403
 
 
-def test_a_w3k_game_has_no_in_app_press_by_its_variant_file(site: Site) -> None:
+def test_a_w3k_game_has_its_press_by_post_by_its_variant_file(site: Site) -> None:
     site.new_game("kingdoms", variant="w3k")
     crown = site.player("kingdoms", "Crown")
     r = site.api(crown, "/api/games/kingdoms/powers/Crown/press", {"to": ["all"], "text": "God save the King"})
-    assert r.status_code == 400 and r.json()["error"].startswith("not sent (no press)")
+    assert r.status_code == 400 and r.json()["error"].startswith("not sent (press by post)")
     page = crown.get("/games/kingdoms/play/Crown").text
-    assert "No press (gunboat)" in page and 'id="press-compose"' not in page
+    assert "Press is by post" in page and "gunboat" not in page and 'id="press-compose"' not in page
+    assert 'href="/games/kingdoms/roster"' in page
 
 
 def test_a_visitor_reads_the_press_page_only_once_the_game_is_over_and_its_press_open(site: Site) -> None:

@@ -44,7 +44,6 @@ from dippouch.press.rules import (
     shown_sender,
 )
 from dippouch.store.db import Database
-from dippouch.store.outbox import queue_in
 from dippouch.store.models import GameRow, PhaseRow, PlayerRow
 from dippouch.store.models_mail import GameMailRow, OutboxRow
 from dippouch.store.models_press import (
@@ -57,6 +56,7 @@ from dippouch.store.models_press import (
     PressTokenRow,
 )
 from dippouch.store.notify import press_by_mail
+from dippouch.store.outbox import queue_in
 from dippouch.store.rows import game_row, game_settings, game_variant, log_event
 
 __all__ = [
@@ -79,6 +79,7 @@ __all__ = [
     "mark_read",
     "messages_since",
     "overview",
+    "power_names",
     "press_rules",
     "release_held",
     "report",
@@ -549,6 +550,12 @@ def send(
         return Sent(id=msg.id, channel_id=channel_id, kind=kind, held=held, mailed=mailed)
 
 
+def power_names(db: Database, name: str) -> list[str]:
+    """The game's powers, in its variant's order (whom "all" names)."""
+    with db.session() as s:
+        return list(game_variant(game_row(s, name)).power_names)
+
+
 def announce(db: Database, name: str, text: str, *, now: datetime, via: str = "web") -> Sent:
     """The coordinator's announcement to every power (shown whatever the press rules)."""
     return send(db, name, COORDINATOR, [], text, now=now, via=via)
@@ -740,10 +747,14 @@ class Overview:
     blocks: dict[str, str]
     players: dict[str, str]
     """Power -> its current player's name."""
+    recent: dict[int, list[Message]] = dataclasses.field(default_factory=dict)
+    """Channel id -> its latest messages, oldest first (``recent`` of :func:`overview`), for the panel that
+    shows its threads inline beside the board."""
 
 
-def overview(db: Database, name: str, power: str) -> Overview:
-    """A power's press panel: the rules, whether the game is over, its threads, its mutes and blocks, players."""
+def overview(db: Database, name: str, power: str, *, recent: int = 0) -> Overview:
+    """A power's press panel: the rules, whether the game is over, its threads, its mutes and blocks, players;
+    and, with ``recent``, each thread's latest ``recent`` messages as the power may read them."""
     with db.session() as s:
         g = game_row(s, name)
         rules = _rules(s, g)
@@ -751,13 +762,52 @@ def overview(db: Database, name: str, power: str) -> Overview:
         players = s.execute(
             sa.select(PlayerRow.power, PlayerRow.name).where(PlayerRow.game_id == g.id, PlayerRow.replaced_at.is_(None))
         )
+        threads = _threads(s, g, rules, power, False)
         return Overview(
             rules=rules,
             finished=g.status == "finished",
-            threads=_threads(s, g, rules, power, False),
+            threads=threads,
             blocks={r.other: r.kind for r in s.scalars(q)},
             players={p: n for p, n in players},
+            recent=_recent(s, g, rules, power, threads, recent) if recent > 0 else {},
         )
+
+
+def _recent(
+    s: Session, g: GameRow, rules: PressRules, power: str, threads: Sequence[Thread], n: int
+) -> dict[int, list[Message]]:
+    """Each thread's latest ``n`` messages for ``power`` (released or its own, muted senders left out), in one
+    statement: numbered newest first within each channel, the first ``n`` of each kept."""
+    ids = [t.id for t in threads if t.id]
+    if not ids:
+        return {}
+    hidden = _hidden_for(s, g, power)
+    rank = (
+        sa.func.row_number()
+        .over(partition_by=PressMessageRow.channel_id, order_by=PressMessageRow.id.desc())
+        .label("rank")
+    )
+    inner = sa.select(PressMessageRow.id, rank).where(
+        PressMessageRow.game_id == g.id, PressMessageRow.channel_id.in_(ids), _released_for(power)
+    )
+    if hidden:
+        inner = inner.where(PressMessageRow.sender.not_in(hidden))
+    ranked = inner.subquery()
+    got = list(
+        s.scalars(
+            sa.select(PressMessageRow)
+            .join(ranked, ranked.c.id == PressMessageRow.id)
+            .where(ranked.c.rank <= n)
+            .order_by(PressMessageRow.id)
+        )
+    )
+    finished = g.status == "finished"
+    where = {t.id: (t.kind, list(t.members)) for t in threads}
+    names = _phase_names(s, got)
+    out: dict[int, list[Message]] = {}
+    for m in got:
+        out.setdefault(m.channel_id, []).append(_message(m, rules, power, finished, where[m.channel_id], names))
+    return out
 
 
 def _threads(s: Session, g: GameRow, rules: PressRules, power: str | None, coordinator: bool) -> list[Thread]:

@@ -381,8 +381,8 @@ def play_page(request: Request, name: str, power: str) -> Response:
     web = web_of(request)
     pv = player_page.player_view(web, name, power, viewer_of(request))
     practice.note_visit(web, name)  # a practice game its person still comes to is not stopped
-    panel = press.panel(web, name, power, viewer_of(request))
-    return render(request, "play.html", {"p": pv, "g": pv["game"], "press": panel})
+    shown = press.play_press(request, web, name, power, viewer_of(request), pv)
+    return render(request, "play.html", {"p": pv, "g": pv["game"], **shown})
 
 
 def e_status(e: Exception) -> int:
@@ -406,7 +406,8 @@ def _refused_page(request: Request, name: str, power: str, text: str, message: s
         except (WebError, DippouchError):
             lines = []  # the text itself is what was refused (too long, not text): the message says so
     refused = {"message": message, "text": text, "lines": lines}
-    return render(request, "play.html", {"p": pv, "g": pv["game"], "refused": refused}, status=status)
+    shown = press.play_press(request, web, name, power, viewer, pv)
+    return render(request, "play.html", {"p": pv, "g": pv["game"], **shown, "refused": refused}, status=status)
 
 
 def _play_url(name: str, power: str) -> str:

@@ -12,10 +12,10 @@ from __future__ import annotations
 import asyncio
 import functools
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import asdict
 from typing import Annotated, Any
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 from fastapi import APIRouter, Query
 from fastapi.concurrency import run_in_threadpool
@@ -26,7 +26,8 @@ from starlette.requests import Request
 import dippouch.store.press as store_press
 from dippouch.core.errors import DippouchError
 from dippouch.core.variant import Variant
-from dippouch.press.rules import describe
+from dippouch.play.press import MessageSent, send_press
+from dippouch.press.rules import PressRules, describe
 from dippouch.web.anonymity import stands_in
 from dippouch.web.answers import (
     PressBlocks,
@@ -40,10 +41,11 @@ from dippouch.web.answers import (
     PressView,
 )
 from dippouch.web.deps import answers, game_url, render, viewer_of, web_of, writer
-from dippouch.web.forms import read_form, redirect
-from dippouch.web.inputs import number, web_words
-from dippouch.web.player_page import require_seat
+from dippouch.web.forms import Form, read_form, redirect
+from dippouch.web.inputs import number, number_or_none, web_words
+from dippouch.web.player_page import player_view, require_seat
 from dippouch.web.security import (
+    HOST_PREFIX,
     Forbidden,
     NotFound,
     Viewer,
@@ -51,7 +53,7 @@ from dippouch.web.security import (
 )
 from dippouch.web.service import Web
 
-__all__ = ["api_router", "panel", "router"]
+__all__ = ["api_router", "orders_draft", "panel", "play_press", "router"]
 
 api_router = APIRouter()
 """Included in the JSON API's router (``/api`` prefix, its error answers)."""
@@ -111,8 +113,13 @@ def _thread(t: store_press.Thread) -> dict[str, Any]:
     return d
 
 
-def panel(web: Web, name: str, power: str, viewer: Viewer) -> dict[str, Any]:
-    """The press panel of ``power``'s page (and the API's view): rules, powers, threads with unread counts.
+INLINE = 8
+"""Messages of each thread the player's page shows inline, beside the board (the rest on the thread's page)."""
+
+
+def panel(web: Web, name: str, power: str, viewer: Viewer, *, recent: int = 0) -> dict[str, Any]:
+    """The press panel of ``power``'s page (and the API's view): rules, powers, threads with unread counts;
+    with ``recent``, each thread's latest messages too (the player's page shows them inline).
 
     Empty for the seat's stand-in, whose page shows no press: the seat's letters, before the absence and
     during it, are its player's, and so is what is written in its name. Every press route asks for the
@@ -120,10 +127,10 @@ def panel(web: Web, name: str, power: str, viewer: Viewer) -> dict[str, Any]:
     if stands_in(viewer, name) and require_seat(web, name, power, viewer)[2]:
         return {}
     v, power = _player(web, name, power, viewer)
-    o = store_press.overview(web.read, name, power)
+    o = store_press.overview(web.read, name, power, recent=recent)
     hide = o.rules.anonymous and not o.finished
     seen = {power} if hide and not viewer.coordinates(name) else set(v.power_names)  # your own name is yours
-    return {
+    out = {
         "game": name,
         "power": power,
         "rules": o.rules.to_data(),
@@ -135,6 +142,23 @@ def panel(web: Web, name: str, power: str, viewer: Viewer) -> dict[str, Any]:
         "blocks": o.blocks,
         "latest": max((t.last_id for t in o.threads), default=0),
         "by_mail": store_press.mail_copies_for(web.read, name, power),
+    }
+    if recent:
+        out["recent"] = {c: [_message(m) for m in ms] for c, ms in o.recent.items()}
+        out["sendable"] = _sendable(o.rules, o.finished)
+    return out
+
+
+def _sendable(rules: PressRules, finished: bool) -> dict[str, bool]:
+    """Which ways of writing the compose form offers, from the game's rules (the rules still decide each send:
+    this only leaves out what they would refuse whatever was written, such as ticking one power where only
+    public press is allowed)."""
+    talk = rules.kind != "none"
+    only_public = finished or rules.kind == "public" or not ({"private", "group"} & set(rules.channels))
+    return {
+        "any": talk and (finished or "public" in rules.channels or not only_public),
+        "choose": talk and not only_public,
+        "public": talk and (finished or rules.kind == "public" or "public" in rules.channels),
     }
 
 
@@ -152,29 +176,16 @@ def _channel(web: Web, name: str, power: str, channel_id: int, viewer: Viewer, b
     }
 
 
-def _recipients(web: Web, name: str, power: str, to: list[str]) -> list[str]:
-    """``all`` (any case) means every power; the rest are power names as typed (the rules name unknown ones)."""
-    if any(t.strip().lower() == "all" for t in to):
-        return [p for p in web.variant_of(name).power_names if p != power]
-    return [t.strip() for t in to if t.strip()]
-
-
 def _send(
     web: Web, name: str, power: str, viewer: Viewer, to: list[str], text: str, via: str, channel: int | None = None
-) -> dict[str, Any]:
+) -> MessageSent:
     _, power = _player(web, name, power, viewer)
     with web.writes:
-        sent = store_press.send(
-            web.store,
-            name,
-            power,
-            _recipients(web, name, power, to),
-            text,
-            now=web.now(),
-            via=via,
-            in_channel=channel,
-        )
-    return {"id": sent.id, "channel": sent.channel_id, "kind": sent.kind, "held": sent.held, "mailed": sent.mailed}
+        return send_press(web.store, name, power, text, to=to, channel=channel, now=web.now(), via=via)
+
+
+def _sent(sent: MessageSent) -> dict[str, Any]:
+    return {"id": sent.id, "channel": sent.channel, "kind": sent.kind, "held": sent.held, "mailed": sent.mailed}
 
 
 # --------------------------------------------------------------------------------------------------
@@ -241,14 +252,14 @@ def api_since(request: Request, name: str, power: str, after: int) -> dict[str, 
 def api_send(request: Request, name: str, power: str, body: PressIn) -> dict[str, Any]:
     """Send a message to one power (private), several (group) or all (public), as the game's rules allow."""
     viewer = writer(request)
-    return _send(web_of(request), name, power, viewer, body.to, body.text, "api")
+    return _sent(_send(web_of(request), name, power, viewer, body.to, body.text, "api"))
 
 
 @api_router.post(_P + "/channels/{channel_id}", **answers(PressSent))
 def api_reply(request: Request, name: str, power: str, channel_id: int, body: ReplyIn) -> dict[str, Any]:
     """Write in a channel the power is in (to its members)."""
     viewer = writer(request)
-    return _send(web_of(request), name, power, viewer, [], body.text, "api", channel_id)
+    return _sent(_send(web_of(request), name, power, viewer, [], body.text, "api", channel_id))
 
 
 @api_router.post(_P + "/channels/{channel_id}/read", **answers(PressRead))
@@ -345,9 +356,109 @@ MAX_PART_SIZE = 200_000
 """Bytes a press form's text may hold (a letter; the store measures it again and says so in words)."""
 
 
+DRAFT_COOKIE = "dp_orders_draft"
+"""The orders a player had typed, not sent, when they sent press from their page without JavaScript (the press
+box is part of the orders form then, so they came along): carried back to the page the send returns to."""
+MAX_DRAFT = 3500
+"""Bytes the draft's cookie may take (a browser keeps about 4 KB a cookie); a longer draft is kept by answering
+with the page itself instead of a redirect."""
+DRAFT_LIFE = 3600
+"""Seconds a carried-back draft is offered (it is offered only while the seat's orders stay as they were)."""
+
+
+def _draft_cookie(request: Request) -> str:
+    """``__Host-`` prefixed over https, like the session: another host of the domain cannot fill the order box."""
+    return HOST_PREFIX + DRAFT_COOKIE if request.url.scheme == "https" else DRAFT_COOKIE
+
+
+def _draft_of(form: Form, name: str, power: str) -> dict[str, Any] | None:
+    """The orders draft a press form posted along (its controls belong to the orders form), or ``None``."""
+    if "orders" not in form:
+        return None
+    text = form.get("orders", "")
+    # The pick lists' choices, below the text, as the orders form's own send adds them.
+    picks = [v for k, v in form.items() if k.startswith("pick:") and v.strip()]
+    if picks:
+        text = "\n".join([text.rstrip(), *picks]).strip("\n")
+    return {
+        "game": name,
+        "power": power,
+        "phase": form.get("phase", ""),
+        "based_on": form.get("based_on", ""),
+        "orders": text,
+        "ready": form.get("ready", "") in ("1", "on", "true"),
+    }
+
+
+def orders_draft(request: Request, pv: Mapping[str, Any]) -> dict[str, Any] | None:
+    """The draft a press send carried back for this page (:data:`DRAFT_COOKIE`): only for the seat and phase it
+    was typed for, and while the seat's orders are the ones it was typed over (orders sent since replace it)."""
+    raw = request.cookies.get(_draft_cookie(request))
+    if not raw or not pv.get("open"):
+        return None
+    try:
+        got = json.loads(unquote(raw))
+    except ValueError:
+        return None  # the browser's to send: its shape is checked, never trusted
+    if not isinstance(got, dict) or not all(isinstance(got.get(k), str) for k in ("game", "power", "phase", "orders")):
+        return None
+    versions = pv.get("versions") or []
+    latest = str(versions[0]["version"]) if versions else "0"
+    if (got["game"], got["power"], got["phase"]) != (pv["game"]["name"], pv["power"], pv.get("phase")):
+        return None
+    if str(got.get("based_on", "")) != latest:
+        return None
+    return {"orders": got["orders"], "ready": bool(got.get("ready"))}
+
+
+def play_press(
+    request: Request, web: Web, name: str, power: str, viewer: Viewer, pv: Mapping[str, Any]
+) -> dict[str, Any]:
+    """What the player's page shows of the press: the panel with its threads inline, the thread to open (the
+    one a send from this page went into), and the orders draft a send without JavaScript carried back."""
+    shown = panel(web, name, power, viewer, recent=INLINE)
+    thread = number_or_none(request.query_params.get("thread", ""))
+    return {"press": shown, "press_open": thread, "draft": orders_draft(request, pv) if shown else None}
+
+
+def _press_refused_page(
+    request: Request,
+    web: Web,
+    name: str,
+    power: str,
+    viewer: Viewer,
+    form: Form,
+    channel: int | None,
+    text: str,
+    message: str,
+) -> Response:
+    """A message the rules (or its form) refused, sent from the player's page without JavaScript: the page
+    again, the refusal beside the box it came from, the message, its ticks and the orders as typed (nothing
+    stored; a redirect would have had to carry all of it)."""
+    pv = player_view(web, name, power, viewer)
+    parts = play_press(request, web, name, power, viewer, pv)
+    draft = _draft_of(form, name, power)
+    refused = {
+        "message": message,
+        "text": text,
+        "channel": channel,
+        "to": form.all("to"),
+        "all": form.get("all", "") in ("1", "on"),
+    }
+    ctx = {"p": pv, "g": pv["game"], **parts, "press_refused": refused, "press_open": channel}
+    if draft is not None:
+        ctx["draft"] = {"orders": draft["orders"], "ready": draft["ready"]}
+    return render(request, "play.html", ctx, status=400)
+
+
 @router.post("/games/{name}/play/{power}/press")
 async def form_send(request: Request, name: str, power: str) -> Response:
-    """The compose form: to the powers ticked (or all), or into a channel (a reply)."""
+    """A message from a press form: new (to the powers ticked, or all), or into a channel (a reply).
+
+    From the player's page its controls belong to the orders form, so the orders typed there come along and
+    come back as typed (:func:`orders_draft`): sending press never loses them. The page's script sends in
+    place through the JSON API instead; this is the way without it. From a channel's page (``from=channel``)
+    the answer is that page again."""
     form = await read_form(request, max_part_size=MAX_PART_SIZE)
     web = web_of(request)
     viewer = viewer_of(request)
@@ -356,16 +467,54 @@ async def form_send(request: Request, name: str, power: str) -> Response:
         to = ["all"]
     typed = form.get("channel", "").strip()
     channel = number(typed, "channel", lo=1) if typed else None
-    text = form.get("text", "")
-    back = _play(name, power) + (f"/press/{channel}" if channel is not None else "") + "#press"
+    # A reply box on the player's page is named for its channel (every box of the page posts with the orders).
+    text = form.get(f"text-{channel}", form.get("text", "")) if channel is not None else form.get("text", "")
+    on_channel_page = form.get("from", "") == "channel"
+    play = _play(name, power)
     try:
         sent = await run_in_threadpool(functools.partial(_send, web, name, power, viewer, to, text, "web", channel))
     except DippouchError as e:
-        return redirect(back, web_words(str(e)), error=True)
-    if channel is None:
-        back = _play(name, power) + f"/press/{sent['channel']}#press"
-    note = "Held until the phase's results (postal press)." if sent["held"] else "Sent."
-    return redirect(back, note)
+        if on_channel_page:
+            return redirect(f"{play}/press/{channel}#press-reply-form", web_words(str(e)), error=True)
+        return await run_in_threadpool(
+            _press_refused_page, request, web, name, power, viewer, form, channel, text, web_words(str(e))
+        )
+    if on_channel_page:
+        return redirect(f"{play}/press/{sent.channel}#press-reply-form", sent.said)
+    resp = redirect(f"{play}?thread={sent.channel}#thread-{sent.channel}", sent.said)
+    draft = _draft_of(form, name, power)
+    if draft is not None:
+        value = quote(json.dumps(draft, separators=(",", ":")))
+        if len(value) > MAX_DRAFT:
+            # Too long for a cookie: the page itself answers, with the draft in its box.
+            return await run_in_threadpool(_sent_page, request, web, name, power, viewer, sent, draft)
+        resp.set_cookie(
+            _draft_cookie(request),
+            value,
+            max_age=DRAFT_LIFE,
+            path="/",
+            secure=request.url.scheme == "https",
+            httponly=True,
+            samesite="lax",
+        )
+    return resp
+
+
+def _sent_page(
+    request: Request, web: Web, name: str, power: str, viewer: Viewer, sent: MessageSent, draft: Mapping[str, Any]
+) -> Response:
+    """The player's page after a send whose orders draft does not fit a cookie: shown at once, with the draft."""
+    pv = player_view(web, name, power, viewer)
+    parts = play_press(request, web, name, power, viewer, pv)
+    ctx = {
+        "p": pv,
+        "g": pv["game"],
+        **parts,
+        "press_open": sent.channel,
+        "draft": {"orders": draft["orders"], "ready": draft["ready"]},
+        "flash": sent.said,
+    }
+    return render(request, "play.html", ctx)
 
 
 @router.get("/games/{name}/play/{power}/press/{channel_id}", response_class=HTMLResponse)
