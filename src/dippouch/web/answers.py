@@ -39,6 +39,7 @@ __all__ = [
     "GameView",
     "KeyAnswer",
     "MovesAnswer",
+    "NewGameAnswer",
     "NotifyChoice",
     "NotifyRemovedAnswer",
     "NotifySettingsAnswer",
@@ -61,6 +62,7 @@ __all__ = [
     "PressThread",
     "PressView",
     "Receipt",
+    "ResignAnswer",
     "RevokedAnswer",
     "RosterAnswer",
     "RosterChange",
@@ -763,13 +765,20 @@ class OpenGame(Answer):
     deadlines: dict[str, str] = Field(description="Phase lengths by kind (movement, retreats, adjustments).")
     deadline: str | None = Field(description="The open phase's deadline (null while the clock is held).")
     seats_total: int
-    seats_taken: int = Field(description="Powers played, plus sign-ups waiting in a game that draws powers.")
+    seats_taken: int = Field(description="Seats filled: powers a person, a named player or a bot plays now.")
+    seats_empty: int = Field(description="Powers nobody plays yet (sign-ups waiting are not seats).")
+    needed: int = Field(description="Sign-ups still wanted before every empty power has someone waiting.")
+    waiting_list: int = Field(description="Sign-ups beyond the empty powers: they get a power as one comes free.")
     empty: list[str] = Field(description="Powers nobody plays yet.")
     powers: list[str]
     signups: int = Field(description="Sign-ups waiting for a power.")
     open: bool = Field(description="Whether sign-up is open.")
+    full: bool = Field(description="Every power played or promised: a sign-up joins the waiting list.")
     signed_up: bool = Field(description="Whether the signed-in person is among the sign-ups.")
+    started_by_player: bool = Field(description="Started by a player from a template (who coordinates it).")
+    press_kind: str | None = Field(None, description="The press kind its rules set: none, white, grey, public...")
     my_wishes: list[str] | None = None
+    on_waiting_list: bool | None = None
 
 
 class Replacement(Answer):
@@ -786,6 +795,8 @@ class Replacement(Answer):
 class OpenList(Answer):
     games: list[OpenGame]
     replacements: list[Replacement]
+    filters: dict[str, Any] = Field(description="The filters applied (variant, length, press, soon, seats).")
+    choices: dict[str, Any] = Field(description="What each filter may be set to.")
 
 
 class WaitingSignup(Answer):
@@ -813,11 +824,17 @@ class OpeningView(Answer):
     deadline: str | None = None
     seats_total: int | None = None
     seats_taken: int | None = None
+    seats_empty: int | None = None
+    needed: int | None = None
+    waiting_list: int | None = None
     empty: list[str] | None = None
     signups: int | None = None
     open: bool | None = None
+    full: bool | None = None
     signed_up: bool | None = None
+    started_by_player: bool | None = None
     my_wishes: list[str] | None = None
+    on_waiting_list: bool | None = None
     replacements: list[str] | None = Field(None, description="Powers of this game in the replacement pool.")
     waiting: list[WaitingSignup] | None = None
     draw: dict[str, Any] | None = Field(None, description="The automatic draw: seed, powers and ranks by person.")
@@ -857,6 +874,22 @@ class SignupAnswer(Answer):
     signed_up: bool
     seated_as: str | None = Field(description="The power given, when this sign-up filled the game.")
     seats_taken: int | None = None
+    signups: int | None = Field(None, description="Sign-ups waiting for a power, this one included.")
+    seats_empty: int | None = None
+    waiting_list: bool | None = Field(None, description="Whether this sign-up is on the game's waiting list.")
+    text: str | None = None
+
+
+class ResignAnswer(Answer):
+    game: str
+    power: str | None = Field(description="The power given up (null: a sign-up withdrawn).")
+    how: str = Field(description="withdrawn, freed (before the start: the power is open again) or pool.")
+    text: str
+
+
+class NewGameAnswer(Answer):
+    game: str
+    invitation: str | None = Field(description="A private game's invitation link (shown once), else null.")
 
 
 class ClaimAnswer(Answer):
@@ -885,6 +918,7 @@ class MySeat(Answer):
     orders: str
     """``in``, ``missing``, ``not needed``, or ``none`` (no open phase)."""
     url: str
+    leaving: bool | None = Field(None, description="They resigned it; it waits in the pool for a new player.")
 
 
 class KeySeat(Answer):
@@ -913,6 +947,15 @@ class MeView(Answer):
     keys_to_add: list[KeySeat]
     calendar_since: str | None
     passkeys: list[MyPasskey]
+    signups: list[dict[str, Any]] = Field(
+        default_factory=list, description="Sign-ups waiting for a power: game, variant, wishes, waiting list."
+    )
+    starting: list[dict[str, Any]] = Field(
+        default_factory=list, description="Games of theirs that just filled and start: game, power, when."
+    )
+    left: list[dict[str, Any]] = Field(
+        default_factory=list, description="Seats they left: game, power, why (resigned, freed, disorder), taken."
+    )
 
 
 class PasskeyOptions(Answer):
