@@ -52,6 +52,7 @@ __all__ = [
     "Resigned",
     "SignUp",
     "assign_signup",
+    "check_creator",
     "claim_seat",
     "created_games",
     "draw_when_full",
@@ -65,6 +66,7 @@ __all__ = [
     "open_game",
     "open_games",
     "opening",
+    "players_in",
     "resign",
     "seats_left_by",
     "sign_up",
@@ -497,6 +499,20 @@ def open_game(
     got = opening(db, game)
     assert got is not None
     return got
+
+
+def check_creator(db: Database, person_id: int) -> None:
+    """Refuse ``person_id`` a new game of their own when :data:`MAX_CREATED` of theirs wait for players
+    (checked before a game is made; :func:`open_game` checks again under its lock)."""
+    with db.session() as s:
+        _check_creator(s, person_id)
+
+
+def players_in(db: Database, game: str) -> set[int]:
+    """The people who play a power of ``game`` now."""
+    with db.session() as s:
+        g = game_row(s, game)
+        return {r.person_id for r in g.players if r.replaced_at is None and r.person_id is not None}
 
 
 def _check_creator(s: Session, person_id: int) -> None:

@@ -23,6 +23,7 @@ from starlette.requests import Request
 
 from dippouch.game import GameError
 from dippouch.store import accounts as store_accounts
+from dippouch.store import openings as store_openings
 from dippouch.store import people, people_data
 from dippouch.store.accounts import LINK_LIFETIME, LinkError, NeedsName
 from dippouch.store.gamefile import clean_address
@@ -221,6 +222,8 @@ def me_view(web: Web, viewer: Viewer, person_id: int) -> dict[str, Any]:
     assert p is not None
     seats = people.seats_of(web.read, person_id)
     due = store_accounts.orders_due(web.read, person_id)
+    starting = store_openings.starting_for(web.read, person_id)
+    resigned = {(x.game, x.power) for x in store_openings.seats_left_by(web.read, person_id) if x.taken_at is None}
     mine = {(s.game, s.power) for s in seats}
     offers = [
         {"key_id": g.key_id, "game": g.game, "power": g.power}
@@ -240,8 +243,36 @@ def me_view(web: Web, viewer: Viewer, person_id: int) -> dict[str, Any]:
                 "deadline": _iso(s.deadline),
                 "orders": due.get((s.game, s.power), "none") if s.phase else "none",
                 "url": f"/games/{quote(s.game, safe='')}/play/{quote(s.power, safe='')}",
+                **({"leaving": True} if (s.game, s.power) in resigned else {}),
             }
             for s in seats
+        ],
+        "signups": [
+            {
+                "game": x.game,
+                "variant": x.variant,
+                "wishes": list(x.preferences),
+                "signed_at": _iso(x.signed_at),
+                "waiting_list": x.on_waiting_list,
+                "empty": x.empty,
+                "url": f"/games/{quote(x.game, safe='')}/opening",
+            }
+            for x in store_openings.signups_of(web.read, person_id)
+        ],
+        "starting": [
+            {"game": s.game, "power": s.power, "at": _iso(starting[s.game]), "url": f"/games/{quote(s.game, safe='')}"}
+            for s in seats
+            if s.game in starting
+        ],
+        "left": [
+            {
+                "game": x.game,
+                "power": x.power,
+                "why": x.reason,
+                "at": _iso(x.at),
+                "taken_at": _iso(x.taken_at),
+            }
+            for x in store_openings.seats_left_by(web.read, person_id)[:20]
         ],
         "coordinates": sorted(
             {g.game or "" for g in viewer.grants if g.role == "coordinator"}, key=lambda x: (x != "", x)

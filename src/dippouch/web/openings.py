@@ -9,6 +9,7 @@ Acting as a person needs a browser signed in as that person: a sign-up or a clai
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 from urllib.parse import quote
@@ -19,20 +20,26 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import Request
 
+from dippouch.catalog import variant_names
+from dippouch.game import GameError
 from dippouch.people.assign import ANY
+from dippouch.play import openings as play_openings
+from dippouch.press.rules import KINDS
 from dippouch.store import openings as store_openings
 from dippouch.store.reliability import ALL, Shown, profile
 from dippouch.web.answers import (
     ClaimAnswer,
     DrawAnswer,
+    NewGameAnswer,
     OpeningView,
     OpenList,
     PersonProfile,
+    ResignAnswer,
     SignupAnswer,
 )
 from dippouch.web.deps import answers, game_url, render, viewer_of, web_of, writer
 from dippouch.web.forms import read_form, redirect
-from dippouch.web.inputs import number, number_or_none
+from dippouch.web.inputs import names, number, number_or_none
 from dippouch.web.security import (
     BadInput,
     NeedsKey,
@@ -58,7 +65,9 @@ def _iso(t: datetime | None) -> str | None:
     return t.isoformat() if t is not None else None
 
 
-def _opening_data(o: store_openings.Opening, *, desk: bool, me: int | None) -> dict[str, Any]:
+def _opening_data(
+    o: store_openings.Opening, *, desk: bool, me: int | None, press_kind: str | None = None
+) -> dict[str, Any]:
     data: dict[str, Any] = {
         "game": o.game,
         "variant": o.variant,
@@ -68,17 +77,28 @@ def _opening_data(o: store_openings.Opening, *, desk: bool, me: int | None) -> d
         "deadlines": dict(o.deadlines),
         "deadline": _iso(o.deadline),
         "seats_total": len(o.powers),
+        # Seats filled (a person, a named player or a bot plays the power), sign-ups waiting and empty powers
+        # are three numbers: a sign-up is not a seat until the draw.
         "seats_taken": o.taken,
+        "seats_empty": len(o.empty),
+        "needed": o.needed,
+        "waiting_list": o.waiting_list,
         "empty": list(o.empty),
         "powers": list(o.powers),
         "signups": len(o.waiting),
         "open": o.closed_at is None and bool(o.empty),
+        "full": o.closed_at is not None or (o.mode == "preferences" and o.needed == 0),
         "signed_up": any(s.person_id == me for s in o.waiting) if me is not None else False,
+        "started_by_player": o.creator_id is not None,
     }
+    if press_kind is not None:
+        data["press_kind"] = press_kind
     if me is not None:
         mine = next((s for s in o.waiting if s.person_id == me), None)
         if mine is not None:
             data["my_wishes"] = list(mine.preferences)
+            place = [s.person_id for s in o.waiting].index(me)
+            data["on_waiting_list"] = place >= len(o.empty)
     if desk:
         data["waiting"] = [
             {
@@ -95,10 +115,42 @@ def _opening_data(o: store_openings.Opening, *, desk: bool, me: int | None) -> d
     return data
 
 
-def open_list(web: Web) -> dict[str, Any]:
-    """Games waiting for players, and seats wanting a replacement."""
+def filters_of(query: Mapping[str, str]) -> play_openings.Filters:
+    """The list's filters as a form or a query string gives them (blank: anything)."""
+    seats = (query.get("seats") or "").strip()
+    return play_openings.Filters(
+        variant=(query.get("variant") or "").strip() or None,
+        length=(query.get("length") or "").strip() or None,
+        press=(query.get("press") or "").strip().lower() or None,
+        starts_soon=(query.get("soon") or "") in ("1", "on", "yes", "true"),
+        seats=number(seats, "seats left", lo=0, hi=50) if seats else 0,
+    )
+
+
+def _filters_data(f: play_openings.Filters) -> dict[str, Any]:
     return {
-        "games": [_opening_data(o, desk=False, me=None) for o in store_openings.open_games(web.read)],
+        "variant": f.variant or "",
+        "length": f.length or "",
+        "press": f.press or "",
+        "soon": f.starts_soon,
+        "seats": f.seats or "",
+    }
+
+
+def open_list(web: Web, filters: play_openings.Filters | None = None) -> dict[str, Any]:
+    """Games waiting for players (those these filters let through, starting soonest first), and seats wanting
+    a replacement."""
+    f = filters or play_openings.Filters()
+    found = play_openings.find_games(web.read, f)
+    return {
+        "games": [_opening_data(x.opening, desk=False, me=None, press_kind=x.press) for x in found],
+        "filters": _filters_data(f),
+        "choices": {
+            "variants": list(variant_names()),
+            "lengths": list(play_openings.LENGTHS),
+            "press": list(KINDS),
+            "starts_soon": play_openings.STARTS_SOON,
+        },
         "replacements": [
             {
                 "game": x.game,
@@ -113,8 +165,15 @@ def open_list(web: Web) -> dict[str, Any]:
     }
 
 
-def opening_view(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
+def _visible(web: Web, name: str, viewer: Viewer, invite: str | None) -> None:
+    """A private game's opening is seen with its invitation link, or by those who signed up; else as the game."""
+    if (invite or viewer.person_id is not None) and store_openings.invited(web.read, name, invite, viewer.person_id):
+        return
     web.require_visible(name, viewer)
+
+
+def opening_view(web: Web, name: str, viewer: Viewer, invite: str | None = None) -> dict[str, Any]:
+    _visible(web, name, viewer, invite)
     o = store_openings.opening(web.read, name)
     if o is None:
         if viewer.coordinates(name):
@@ -182,24 +241,81 @@ def open_game(web: Web, name: str, viewer: Viewer, press: str, min_reliability: 
     return opening_view(web, name, viewer)
 
 
-def sign_up(web: Web, name: str, viewer: Viewer, wishes: list[str]) -> dict[str, Any]:
+def _joined(got: play_openings.Joined) -> dict[str, Any]:
+    o = got.opening
+    return {
+        "game": got.game,
+        "signed_up": got.seated_as is None,
+        "seated_as": got.seated_as,
+        "seats_taken": o.taken,
+        "signups": len(o.waiting),
+        "seats_empty": len(o.empty),
+        "waiting_list": got.waiting_list,
+        "text": got.text,
+    }
+
+
+def sign_up(
+    web: Web, name: str, viewer: Viewer, wishes: list[str], *, wait: bool = False, invite: str | None = None
+) -> dict[str, Any]:
     me = _person(viewer)
-    web.require_visible(name, viewer)
+    _visible(web, name, viewer, invite)
     if len(wishes) > MAX_WISHES:
         raise BadInput(f"{len(wishes)} wishes; rank at most {MAX_WISHES} powers")
     with web.writes:
-        o = store_openings.sign_up(web.store, name, me, wishes, now=web.now())
+        got = play_openings.sign_up(web.store, name, me, wishes, now=web.now(), wait=wait)
     web.touched(name)
-    seated = next((s.seated_as for s in o.signups if s.person_id == me and s.seated_as), None)
-    return {"game": name, "signed_up": seated is None, "seated_as": seated, "seats_taken": o.taken}
+    return _joined(got)
+
+
+def quick_play(web: Web, viewer: Viewer, filters: play_openings.Filters) -> dict[str, Any]:
+    """Sign the person up to the open game these filters let through that starts soonest."""
+    me = _person(viewer)
+    with web.writes:
+        got = play_openings.quick_play(web.store, me, filters, now=web.now())
+    web.touched(got.game)
+    return _joined(got)
 
 
 def withdraw(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
     me = _person(viewer)
-    web.require_visible(name, viewer)
+    _visible(web, name, viewer, None)
     with web.writes:
         store_openings.withdraw(web.store, name, me, now=web.now())
     return {"game": name, "signed_up": False, "seated_as": None}
+
+
+def resign(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
+    """The signed-in person leaves ``name``: a sign-up withdrawn, a seat freed before the start, a seat to the
+    replacement pool during the game (counted as abandoned in their reliability)."""
+    me = _person(viewer)
+    _visible(web, name, viewer, None)
+    with web.writes:
+        got = play_openings.resign(web.store, name, me, now=web.now())
+    web.touched(name)
+    return {"game": name, "power": got.power, "how": got.how, "text": play_openings.resign_text(got)}
+
+
+def create(web: Web, viewer: Viewer, choices: play_openings.Choices) -> dict[str, Any]:
+    """A signed-in player starts a game from a template; they coordinate it."""
+    me = _person(viewer)
+    if choices.name:
+        names(choices.name, "the game's name")
+    with web.writes:
+        got = play_openings.create_from_template(web.store, me, choices, now=web.now())
+    web.touched(got.game)
+    data: dict[str, Any] = {"game": got.game, "invitation": None}
+    if got.invitation is not None:
+        data["invitation"] = f"{_url(got.game)}?invite={got.invitation}"
+    return data
+
+
+def invite(web: Web, name: str, viewer: Viewer) -> str:
+    """A new invitation link for the game's opening (its coordinator); the one before stops working."""
+    web.require_coordinator(name, viewer)
+    with web.writes:
+        secret = store_openings.new_invitation(web.store, name)
+    return f"{_url(name)}?invite={secret}"
 
 
 def assign(web: Web, name: str, viewer: Viewer, person: int, power: str) -> dict[str, Any]:
@@ -234,10 +350,8 @@ def claim(web: Web, name: str, viewer: Viewer, power: str) -> dict[str, Any]:
     """Take a seat from the pool; the old player's links for the power stop working."""
     me = _person(viewer)
     web.require_visible(name, viewer)
-    now = web.now()
     with web.writes:
-        power = store_openings.claim_seat(web.store, name, power, me, now=now)
-        web.access.revoke_power_keys(name, power, now=now)
+        power = play_openings.claim(web.store, name, power, me, now=web.now())
     web.touched(name)
     return {"game": name, "power": power}
 
@@ -269,6 +383,37 @@ class SignupIn(Strict):
         max_length=MAX_WISHES,
         description='Power names, best first; "any" for every power not named.',
     )
+    wait: bool = Field(False, description="Join the waiting list if every power is played or promised.")
+    invite: str | None = Field(None, max_length=200, description="A private game's invitation secret.")
+
+
+class FiltersIn(Strict):
+    variant: str = Field("", max_length=100)
+    length: str = Field("", max_length=10, description="Movement phases at most this long: 1h, 1d, 2d or 7d.")
+    press: str = Field("", max_length=20, description="A press kind: none, white, grey, public or postal.")
+    soon: bool = Field(False, description="Only games a few more sign-ups fill.")
+    seats: int = Field(0, ge=0, le=50, description="At least this many powers still open to sign-up.")
+
+    def filters(self) -> play_openings.Filters:
+        return play_openings.Filters(
+            self.variant.strip() or None,
+            self.length.strip() or None,
+            self.press.strip().lower() or None,
+            self.soon,
+            self.seats,
+        )
+
+
+class NewGameIn(Strict):
+    template: str = Field(max_length=100, description="A template's key (GET /api/templates lists them).")
+    name: str = Field("", max_length=100, description="The game's name; blank: made from the variant's.")
+    movement: str | None = Field(None, max_length=20)
+    retreats: str | None = Field(None, max_length=20)
+    adjustments: str | None = Field(None, max_length=20)
+    press: str | None = Field(None, max_length=20, description="A press kind: none, white, grey, public, postal.")
+    anonymous: bool | None = None
+    min_reliability: int | None = Field(None, ge=0, le=100)
+    private: bool | None = Field(None, description="Listed nowhere; found by its invitation link only.")
 
 
 class AssignIn(Strict):
@@ -282,9 +427,30 @@ class PowerIn(Strict):
 
 @api.get("/open", **answers(OpenList))
 def api_open(request: Request) -> dict[str, Any]:
-    """Games waiting for players (variant, deadlines, press, seats, reliability asked) and seats wanting a
-    replacement."""
-    return open_list(web_of(request))
+    """Games waiting for players (variant, deadlines, press, seats, reliability asked), starting soonest first,
+    and seats wanting a replacement. Filters as query parameters: ``variant``, ``length`` (1h, 1d, 2d, 7d: movement
+    at most), ``press`` (a press kind), ``soon=1`` (a few sign-ups fill it), ``seats`` (at least this many open)."""
+    return open_list(web_of(request), filters_of(request.query_params))
+
+
+@api.post("/open/quick", **answers(SignupAnswer))
+def api_quick_play(request: Request, body: FiltersIn) -> dict[str, Any]:
+    """Sign the signed-in person up (any power) to the open game these filters let through that starts soonest."""
+    return quick_play(web_of(request), writer(request, NEED_SIGN_IN), body.filters())
+
+
+@api.post("/games/new", **answers(NewGameAnswer))
+def api_new_game(request: Request, body: NewGameIn) -> dict[str, Any]:
+    """Start a game from a template as the signed-in person, who coordinates it (a private game answers its
+    invitation link, once)."""
+    return create(web_of(request), writer(request, NEED_SIGN_IN), play_openings.Choices(**body.model_dump()))
+
+
+@api.post("/games/{name}/resign", **answers(ResignAnswer))
+def api_resign(request: Request, name: str) -> dict[str, Any]:
+    """Leave the game as the signed-in person: a sign-up withdrawn, a seat freed before the start, or a seat
+    offered to the replacement pool during the game (counted as abandoned)."""
+    return resign(web_of(request), name, writer(request, NEED_SIGN_IN))
 
 
 @api.get("/people/{person_id}", **answers(PersonProfile))
@@ -309,7 +475,8 @@ def api_open_game(request: Request, name: str, body: OpeningIn) -> dict[str, Any
 @api.post("/games/{name}/signup", **answers(SignupAnswer))
 def api_sign_up(request: Request, name: str, body: SignupIn) -> dict[str, Any]:
     """Sign the signed-in person up with their ranked wishes (again: change them)."""
-    return sign_up(web_of(request), name, writer(request, NEED_SIGN_IN), body.preferences)
+    viewer = writer(request, NEED_SIGN_IN)
+    return sign_up(web_of(request), name, viewer, body.preferences, wait=body.wait, invite=body.invite)
 
 
 @api.post("/games/{name}/withdraw", **answers(SignupAnswer))
@@ -356,7 +523,81 @@ def _int(text: str, what: str, lo: int, hi: int) -> int:
 
 @pages.get("/open", response_class=HTMLResponse)
 def open_page(request: Request) -> Response:
-    return render(request, "open.html", {"o": open_list(web_of(request))})
+    web, q = web_of(request), request.query_params
+    try:
+        filters = filters_of(q).checked()
+    except (GameError, BadInput) as e:
+        # A filter with no such choice: the list unfiltered, the refusal above it, the values as typed.
+        o = open_list(web)
+        o["filters"] = {k: q.get(k, "") for k in ("variant", "length", "press", "seats")} | {"soon": "soon" in q}
+        return render(request, "open.html", {"o": o, "refused": str(e)}, status=400)
+    return render(request, "open.html", {"o": open_list(web, filters), "refused": None})
+
+
+@pages.post("/open/quick")
+async def quick_play_action(request: Request) -> Response:
+    form = await read_form(request)
+    web, viewer = web_of(request), viewer_of(request)
+    got = await run_in_threadpool(quick_play, web, viewer, filters_of(form))
+    if got["seated_as"]:
+        return redirect(game_url(got["game"]), got["text"])
+    return redirect(_url(got["game"]), got["text"])
+
+
+@pages.get("/new-game", response_class=HTMLResponse)
+def new_game_page(request: Request) -> Response:
+    viewer = viewer_of(request)
+    _person(viewer)
+    return render(request, "new_game.html", _new_game_data())
+
+
+def _new_game_data() -> dict[str, Any]:
+    return {
+        "templates": [
+            {
+                "key": t.key,
+                "title": t.title,
+                "variant": t.variant,
+                "deadlines": dict(t.deadlines),
+                "press": t.press.get("kind", ""),
+                "anonymous": t.anonymous,
+                "min_reliability": t.min_reliability,
+                "private": t.private,
+            }
+            for t in play_openings.templates()
+        ],
+        "press_kinds": list(KINDS),
+        "max_created": store_openings.MAX_CREATED,
+    }
+
+
+@pages.post("/new-game")
+async def new_game_action(request: Request) -> Response:
+    form = await read_form(request)
+    web, viewer = web_of(request), viewer_of(request)
+
+    def flag(key: str) -> bool | None:
+        value = form.get(key, "")
+        return None if value == "" else value in ("1", "on", "yes", "true")
+
+    reliability = form.get("min_reliability", "").strip()
+    choices = play_openings.Choices(
+        template=form.get("template", ""),
+        name=form.get("name", ""),
+        movement=form.get("movement") or None,
+        retreats=form.get("retreats") or None,
+        adjustments=form.get("adjustments") or None,
+        press=form.get("press") or None,
+        anonymous=flag("anonymous"),
+        min_reliability=_int(reliability, "the minimum reliability", 0, 100) if reliability else None,
+        private=flag("private"),
+    )
+    got = await run_in_threadpool(create, web, viewer, choices)
+    if got["invitation"]:
+        return redirect(
+            got["invitation"], f"Created {got['game']}: send this page's address to the players you invite."
+        )
+    return redirect(_url(got["game"]), f"Created {got['game']}: it is listed on Open games and starts when full.")
 
 
 @pages.get("/people/{person_id}", response_class=HTMLResponse)
@@ -367,8 +608,13 @@ def person_page(request: Request, person_id: int) -> Response:
 @pages.get("/games/{name}/opening", response_class=HTMLResponse)
 def opening_page(request: Request, name: str) -> Response:
     web, viewer = web_of(request), viewer_of(request)
-    data = opening_view(web, name, viewer)
-    return render(request, "opening.html", {"o": data, "any": ANY, "desk": viewer.coordinates(name)})
+    invite_secret = request.query_params.get("invite") or None
+    data = opening_view(web, name, viewer, invite_secret)
+    context = {"o": data, "any": ANY, "desk": viewer.coordinates(name), "invite": invite_secret}
+    resp = render(request, "opening.html", context)
+    if invite_secret:
+        resp.headers["Cache-Control"] = "no-store"
+    return resp
 
 
 @pages.post("/games/{name}/opening/{action}")
@@ -389,13 +635,23 @@ async def opening_action(request: Request, name: str, action: str) -> Response:
         return redirect(back, f"{name} is open for players.")
     if action == "signup":
         wishes = [form[k] for k in sorted((k for k in form if k.startswith("wish")), key=_rank) if form[k]]
-        got = await run_in_threadpool(sign_up, web, name, viewer, wishes)
+        wait = form.get("wait", "") in ("1", "on", "yes", "true")
+        invited = form.get("invite", "") or None
+        got = await run_in_threadpool(sign_up, web, name, viewer, wishes, wait=wait, invite=invited)
         if got["seated_as"]:
-            return redirect(game_url(name), f"The game is full: you play {got['seated_as']}.")
-        return redirect(back, f"You signed up to {name}.")
+            return redirect(game_url(name), got["text"])
+        return redirect(back, got["text"])
     if action == "withdraw":
         await run_in_threadpool(withdraw, web, name, viewer)
         return redirect(back, f"You withdrew from {name}.")
+    if action == "resign":
+        if form.get("confirm", "") != "yes":
+            raise BadInput("tick 'I want to leave this game' to resign: leaving a game under way counts as abandoned")
+        got = await run_in_threadpool(resign, web, name, viewer)
+        return redirect("/me", got["text"])
+    if action == "invite":
+        url = await run_in_threadpool(invite, web, name, viewer)
+        return redirect(url, "A new invitation link: this page's address. The one before no longer works.")
     if action == "assign":
         person = _int(form.get("person", ""), "the person", 1, 10**12)
         got = await run_in_threadpool(assign, web, name, viewer, person, form.get("power", ""))
@@ -409,7 +665,7 @@ async def opening_action(request: Request, name: str, action: str) -> Response:
     if action == "claim":
         got = await run_in_threadpool(claim, web, name, viewer, form.get("power", ""))
         return redirect(f"{game_url(name)}/play/{quote(got['power'], safe='')}", f"You play {got['power']} now.")
-    raise NotFound(f"no action {action!r} here: open, signup, withdraw, assign, draw, free or claim")
+    raise NotFound(f"no action {action!r} here: open, signup, withdraw, resign, invite, assign, draw, free or claim")
 
 
 def _rank(key: str) -> int:

@@ -1,0 +1,348 @@
+"""Starting, finding, joining and leaving games, once for every door: any signed-in player starts a game from a
+template and coordinates it; the open games are found by filters; quick play joins the one that starts
+soonest; sign-up, the waiting list, claiming a seat from the pool and resigning.
+
+The templates are data (:data:`PRESETS`, and one for each variant the catalog holds): a variant, phase lengths,
+press rules, anonymity, the reliability asked, and whether the game is private (found only by its invitation
+link). The web's pages and its JSON API call these functions and show what they return; who is asking (the
+signed-in person) is the door's to know and is passed in as ``person_id``.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from dippouch.catalog import variant_names
+from dippouch.game import GameError, Settings, parse_duration
+from dippouch.people.reliability import meets
+from dippouch.press.rules import KINDS, PressRules
+from dippouch.store import openings as store_openings
+from dippouch.store.access import AccessStore
+from dippouch.store.openings import Opening
+from dippouch.store.press import press_rules, set_press_rules
+from dippouch.store.reliability import reliabilities
+from dippouch.store.repository import GameStore
+
+__all__ = [
+    "LENGTHS",
+    "PRESETS",
+    "STARTS_SOON",
+    "Choices",
+    "Created",
+    "Filters",
+    "Found",
+    "Joined",
+    "Template",
+    "claim",
+    "create_from_template",
+    "find_games",
+    "quick_play",
+    "resign",
+    "resign_text",
+    "sign_up",
+    "start_when_full",
+    "template",
+    "templates",
+]
+
+STARTS_SOON = 2
+"""A game "starts soon" when at most this many more sign-ups fill it (its clock is held until then)."""
+
+LENGTHS = {"1h": timedelta(hours=1), "1d": timedelta(days=1), "2d": timedelta(days=2), "7d": timedelta(days=7)}
+"""The phase-length filter's choices: movement phases at most this long."""
+
+
+@dataclass(frozen=True)
+class Template:
+    """A preset new game: what a player picks on the new-game page before changing any of it."""
+
+    key: str
+    title: str
+    variant: str
+    deadlines: Mapping[str, str]
+    press: Mapping[str, Any] = field(default_factory=dict)
+    """Press rules (:class:`~dippouch.press.rules.PressRules` data); empty: the variant's own."""
+    anonymous: bool = False
+    min_reliability: int = 0
+    private: bool = False
+
+
+PRESETS = (
+    Template(
+        "standard-1d-full",
+        "Standard, 1 day, full press",
+        "standard",
+        {"movement": "1d", "retreats": "12h", "adjustments": "12h"},
+        {"kind": "white"},
+    ),
+    Template(
+        "gunboat-2d",
+        "Gunboat, 2 days",
+        "standard",
+        {"movement": "2d", "retreats": "1d", "adjustments": "1d"},
+        {"kind": "none"},
+        anonymous=True,
+    ),
+    Template(
+        "standard-1h-live",
+        "Standard, 1 hour, full press (a live evening)",
+        "standard",
+        {"movement": "1h", "retreats": "20m", "adjustments": "20m"},
+        {"kind": "white"},
+    ),
+)
+"""Named presets; :func:`templates` adds one per variant."""
+
+VARIANT_DEADLINES = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
+"""Phase lengths of a variant's own template: a game played over a few weeks."""
+
+
+def templates() -> list[Template]:
+    """Every template offered: the presets, then one per variant the catalog holds (its own press rules)."""
+    out = list(PRESETS)
+    for name in variant_names():
+        out.append(Template(f"variant-{name}", f"{name}, 2 days, the variant's press", name, VARIANT_DEADLINES))
+    return out
+
+
+def template(key: str) -> Template:
+    """The template named ``key``; refused with the names there are."""
+    found = {t.key: t for t in templates()}
+    got = found.get(key.strip())
+    if got is None:
+        raise GameError(f"no template {key!r}; choose one of {', '.join(found)}")
+    return got
+
+
+@dataclass(frozen=True)
+class Choices:
+    """What the player changed on the template (``None``: the template's value)."""
+
+    template: str
+    name: str = ""
+    movement: str | None = None
+    retreats: str | None = None
+    adjustments: str | None = None
+    press: str | None = None
+    """A press kind (:data:`~dippouch.press.rules.KINDS`)."""
+    anonymous: bool | None = None
+    min_reliability: int | None = None
+    private: bool | None = None
+
+
+@dataclass(frozen=True)
+class Created:
+    """A game started from a template: its name, and for a private game the invitation link's secret (shown
+    once: the page that shows it is the creator's only copy, until they make a new one)."""
+
+    game: str
+    invitation: str | None
+
+
+_NAME_SAFE = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def _applied(t: Template, c: Choices) -> Template:
+    deadlines = dict(t.deadlines)
+    for kind in ("movement", "retreats", "adjustments"):
+        text = getattr(c, kind)
+        if text is not None and text.strip():
+            length = parse_duration(text)
+            if length < timedelta(minutes=1):
+                raise GameError(f"the {kind} phases must last at least one minute (it was {text!r})")
+            deadlines[kind] = text.strip()
+    press = dict(t.press)
+    if c.press is not None and c.press.strip():
+        kind = c.press.strip().lower()
+        if kind not in KINDS:
+            raise GameError(f"no press kind {c.press!r}; choose one of {', '.join(KINDS)}")
+        press["kind"] = kind
+    minimum = t.min_reliability if c.min_reliability is None else c.min_reliability
+    if not 0 <= minimum <= 100:
+        raise GameError(f"the minimum reliability is a percentage from 0 to 100, not {minimum}")
+    return replace(
+        t,
+        deadlines=deadlines,
+        press=press,
+        anonymous=t.anonymous if c.anonymous is None else c.anonymous,
+        min_reliability=minimum,
+        private=t.private if c.private is None else c.private,
+    )
+
+
+def create_from_template(store: GameStore, person_id: int, choices: Choices, *, now: datetime) -> Created:
+    """Start a game from a template with the player's changes: created, its press rules set, opened for
+    players with its powers drawn from the wishes when full, and ``person_id`` its creator, who coordinates
+    it. Everything is checked before the game is made; a blank name is made from the variant's."""
+    t = _applied(template(choices.template), choices)
+    store_openings.check_creator(store, person_id)
+    Settings(deadlines=t.deadlines, anonymous=t.anonymous)  # refuses bad lengths before anything is stored
+    PressRules.from_data(t.press)
+    name = choices.name.strip() or f"{_NAME_SAFE.sub('-', t.variant)}-{secrets.token_hex(3)}"
+    store.create_game(name, t.variant, now=now, settings=Settings(deadlines=t.deadlines, anonymous=t.anonymous))
+    if t.press:
+        set_press_rules(store, name, t.press, now=now)
+    AccessStore(store).set_visibility(name, "private" if t.private else "public")
+    store_openings.open_game(
+        store, name, now=now, min_reliability=t.min_reliability, mode="preferences", creator_id=person_id
+    )
+    return Created(name, store_openings.new_invitation(store, name) if t.private else None)
+
+
+# --------------------------------------------------------------------------------------------------
+# Finding a game
+
+
+@dataclass(frozen=True)
+class Filters:
+    """What a player looks for (``None`` or empty: anything)."""
+
+    variant: str | None = None
+    length: str | None = None
+    """At most this long a movement phase: a key of :data:`LENGTHS`."""
+    press: str | None = None
+    """A press kind (:data:`~dippouch.press.rules.KINDS`)."""
+    starts_soon: bool = False
+    """Only games that at most :data:`STARTS_SOON` more sign-ups fill."""
+    seats: int = 0
+    """At least this many powers still open to sign-up (a group joining together)."""
+
+    def checked(self) -> Filters:
+        """These filters, or a refusal naming the value there is no such choice for."""
+        if self.length and self.length not in LENGTHS:
+            raise GameError(f"phase length {self.length!r}: choose one of {', '.join(LENGTHS)}")
+        if self.press and self.press not in KINDS:
+            raise GameError(f"no press kind {self.press!r}; choose one of {', '.join(KINDS)}")
+        if not 0 <= self.seats <= 50:
+            raise GameError(f"seats left {self.seats}: a number from 0 to 50")
+        return self
+
+
+@dataclass(frozen=True)
+class Found:
+    """An open game as the list shows it, with what its filters read."""
+
+    opening: Opening
+    press: str
+    """The game's press kind, as its rules say (the one truth every door enforces)."""
+    movement: timedelta
+
+
+def find_games(store: GameStore, filters: Filters = Filters()) -> list[Found]:
+    """The open games these filters let through, those starting soonest first."""
+    f = filters.checked()
+    out = []
+    for o in store_openings.open_games(store):
+        found = Found(o, press_rules(store, o.game).kind, parse_duration(o.deadlines.get("movement", "1d")))
+        if f.variant and o.variant != f.variant:
+            continue
+        if f.length and found.movement > LENGTHS[f.length]:
+            continue
+        if f.press and found.press != f.press:
+            continue
+        if f.starts_soon and o.needed > STARTS_SOON:
+            continue
+        if f.seats and o.needed < f.seats:
+            continue
+        out.append(found)
+    out.sort(key=lambda x: (x.opening.needed, x.opening.opened_at, x.opening.game))
+    return out
+
+
+# --------------------------------------------------------------------------------------------------
+# Joining and leaving
+
+
+@dataclass(frozen=True)
+class Joined:
+    """A sign-up recorded: the game, the power given if it filled the game, and the counts after it."""
+
+    game: str
+    seated_as: str | None
+    opening: Opening
+    waiting_list: bool = False
+    """On the game's waiting list: every power is played or promised."""
+
+    @property
+    def text(self) -> str:
+        """What every door tells the player."""
+        if self.seated_as:
+            return f"{self.game} is full and starts now: you play {self.seated_as}."
+        if self.waiting_list:
+            return f"You are on {self.game}'s waiting list: you get a power if one comes free."
+        return f"You signed up to {self.game}; {self.opening.needed} more sign-ups fill it."
+
+
+def _joined(o: Opening, person_id: int, wait: bool) -> Joined:
+    seated = next((s.seated_as for s in o.signups if s.person_id == person_id and s.seated_as), None)
+    mine = [s.person_id for s in o.waiting]
+    late = wait and person_id in mine and mine.index(person_id) >= len(o.empty)
+    return Joined(o.game, seated, o, waiting_list=late)
+
+
+def sign_up(
+    store: GameStore, game: str, person_id: int, wishes: Sequence[str], *, now: datetime, wait: bool = False
+) -> Joined:
+    """Sign ``person_id`` up with ranked wishes; the sign-up that fills the game draws its powers and starts
+    it. ``wait``: join the waiting list of a game that is full."""
+    o = store_openings.sign_up(store, game, person_id, wishes, now=now, wait=wait)
+    return _joined(o, person_id, wait)
+
+
+def quick_play(store: GameStore, person_id: int, filters: Filters = Filters(), *, now: datetime) -> Joined:
+    """Sign ``person_id`` up (any power) to the open game these filters let through that will start soonest:
+    the fewest sign-ups short of full, then the longest open. Games they are in already, and those asking a
+    reliability they do not have, are passed over."""
+    score = reliabilities(store, [person_id]).get(person_id)
+    for found in find_games(store, filters):
+        o = found.opening
+        if o.needed == 0 or any(s.person_id == person_id for s in o.signups) or not meets(score, o.min_reliability):
+            continue
+        if any(person_id == p for p in store_openings.players_in(store, o.game)):
+            continue
+        return sign_up(store, o.game, person_id, ["any"], now=now)
+    raise GameError(
+        "no open game with these settings has a seat for you now: change the filters, or start one from a "
+        "template (/games/new)"
+    )
+
+
+def claim(store: GameStore, game: str, power: str, person_id: int, *, now: datetime) -> str:
+    """Take a seat from the replacement pool; the old player's links for the power stop working (the old
+    player is told by the ``seat_replaced`` event the claim writes)."""
+    power = store_openings.claim_seat(store, game, power, person_id, now=now)
+    AccessStore(store).revoke_power_keys(game, power, now=now)
+    return power
+
+
+def resign(store: GameStore, game: str, person_id: int, *, now: datetime) -> store_openings.Resigned:
+    """``person_id`` leaves ``game`` (:func:`dippouch.store.openings.resign`); a seat freed before the start
+    takes its links with it."""
+    got = store_openings.resign(store, game, person_id, now=now)
+    if got.how == "freed" and got.power is not None:
+        AccessStore(store).revoke_power_keys(game, got.power, now=now)
+    return got
+
+
+def resign_text(got: store_openings.Resigned) -> str:
+    """What every door tells the person who resigned."""
+    if got.how == "withdrawn":
+        return f"You withdrew from {got.game}."
+    if got.how == "freed":
+        return f"You resigned {got.power} in {got.game} before it started; the power is open to sign-up again."
+    return (
+        f"You resigned {got.power} in {got.game}: the seat is offered to the replacement pool. Until someone takes "
+        "it the game goes on without you (your orders, if you send any, still count)."
+    )
+
+
+def start_when_full(store: GameStore, game: str, *, now: datetime) -> dict[int, str]:
+    """After a power was seated by other means than sign-up (a bot, a player the coordinator named), draw an
+    automatic game whose empty powers all have someone waiting: it starts as a last sign-up would start it,
+    without the coordinator's "Draw now". Person id -> power drawn (empty: nothing to draw)."""
+    return store_openings.draw_when_full(store, game, now=now)
