@@ -25,6 +25,7 @@ from dippouch.store.db import Database
 from dippouch.store.models import EventRow, GameRow, PersonRow, PhaseRow, PlayerRow, SubmissionRow, VoteRow
 from dippouch.store.models_openings import OpeningRow
 from dippouch.store.models_web import AccessKeyRow, GameWebRow, SessionKeyRow, WebSessionRow
+from dippouch.store.records import StoredPhase
 
 __all__ = ["STAND_IN", "VISIBILITIES", "AccessStore", "Grant", "KeyInfo", "hash_secret", "new_secret"]
 
@@ -330,9 +331,9 @@ class AccessStore:
             return None
         return (row[0] or "public", (int(row[1]), int(row[2]), int(row[3]), int(row[4]), int(row[5])))
 
-    def phases(self, game: str) -> list[PhaseRow]:
-        """Every phase of a game, abandoned ones too, in the order opened, without their submissions
-        (``GameStore.history`` loads every version of every phase, which a page does not need)."""
+    def phases(self, game: str) -> list[StoredPhase]:
+        """Every phase of a game, abandoned ones too, in the order opened, without their submissions or a
+        count of them (``GameStore.history`` counts the versions of every phase, which a page does not need)."""
         with self.reader.session() as s:
             q = (
                 sa.select(PhaseRow)
@@ -340,7 +341,7 @@ class AccessStore:
                 .where(GameRow.name == game)
                 .order_by(PhaseRow.id)
             )
-            return list(s.scalars(q))
+            return [StoredPhase.of(row) for row in s.scalars(q)]
 
 
 def _marker_query() -> sa.Select[Any]:

@@ -27,7 +27,7 @@ from dippouch.game import (
 )
 from dippouch.store.db import Database
 from dippouch.store.models import GameRow, PhaseRow, SubmissionRow, VoteRow
-from dippouch.store.records import phase_record_of, result_data
+from dippouch.store.records import StoredPhase, phase_record_of, result_data
 from dippouch.store.rows import active_phases, game_row, game_settings, game_variant, log_event, open_next_phase
 from dippouch.store.sealing import is_sealed, seal_submission
 from dippouch.store.standing import standing_versions
@@ -49,14 +49,22 @@ class Carried:
     late: bool
 
 
-def history(db: Database, name: str) -> list[PhaseRow]:
-    """Every phase ever opened, abandoned ones included, in the order they were opened."""
+def history(db: Database, name: str) -> list[StoredPhase]:
+    """Every phase ever opened, abandoned ones included, in the order they were opened, each with how many
+    versions were sent in it (counted, not loaded: a long game's every version is not read to count them)."""
     with db.session() as s:
         g = game_row(s, name)
-        rows = list(s.scalars(sa.select(PhaseRow).where(PhaseRow.game_id == g.id).order_by(PhaseRow.id)))
-        for r in rows:
-            _ = r.submissions
-        return rows
+        counts: dict[int, int] = {
+            int(pid): int(n)
+            for pid, n in s.execute(
+                sa.select(SubmissionRow.phase_id, sa.func.count())
+                .join(PhaseRow, PhaseRow.id == SubmissionRow.phase_id)
+                .where(PhaseRow.game_id == g.id)
+                .group_by(SubmissionRow.phase_id)
+            )
+        }
+        rows = s.scalars(sa.select(PhaseRow).where(PhaseRow.game_id == g.id).order_by(PhaseRow.id))
+        return [StoredPhase.of(r, versions=counts.get(r.id, 0)) for r in rows]
 
 
 def find_phase(

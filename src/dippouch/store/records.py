@@ -1,10 +1,12 @@
-"""Rows as plain data: a phase as a report and the game file read it, a result as the adjudication
-contract writes it, and times as the game file writes them (ISO 8601, UTC).
+"""Rows as plain data: a phase as a value the rooms above the store read (:class:`StoredPhase`), a phase as a
+report and the game file read it, a result as the adjudication contract writes it, and times as the game file
+writes them (ISO 8601, UTC).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -13,7 +15,56 @@ from dippouch.core.variant import Variant
 from dippouch.game import as_utc
 from dippouch.store.models import PhaseRow
 
-__all__ = ["iso_time", "phase_record_of", "phase_to_data", "read_time", "result_data"]
+__all__ = ["StoredPhase", "iso_time", "phase_record_of", "phase_to_data", "read_time", "result_data"]
+
+
+@dataclass(frozen=True)
+class StoredPhase:
+    """One phase as it leaves the store: what its row holds, read while the session was open, so a page or a
+    command reads it after the session has closed (a row would then raise on what was not loaded)."""
+
+    id: int
+    game_id: int
+    branch: int
+    seq: int
+    """Position in the game's line of play, from 0; a rollback reuses the numbers on a new branch."""
+    name: str
+    kind: str
+    status: str
+    """``open``, ``processed`` or ``abandoned``."""
+    position: dict[str, Any]
+    opened_at: datetime
+    deadline: datetime | None
+    """``None`` while the game is paused."""
+    processed_at: datetime | None
+    orders: dict[str, Any] | None
+    results: list[Any] | None
+    next_position: dict[str, Any] | None
+    missed: list[Any] | None
+    versions: int | None = None
+    """How many versions were sent in the phase, where the read counted them (``history``), else None."""
+
+    @classmethod
+    def of(cls, row: PhaseRow, *, versions: int | None = None) -> StoredPhase:
+        """The row's value (read inside the session that loaded it)."""
+        return cls(
+            row.id,
+            row.game_id,
+            row.branch,
+            row.seq,
+            row.name,
+            row.kind,
+            row.status,
+            row.position,
+            row.opened_at,
+            row.deadline,
+            row.processed_at,
+            row.orders,
+            row.results,
+            row.next_position,
+            row.missed,
+            versions,
+        )
 
 
 def iso_time(dt: datetime | None) -> str | None:
@@ -28,8 +79,8 @@ def read_time(text: str | None) -> datetime | None:
 
 def phase_record_of(
     game: str,
-    ph: PhaseRow,
-    nxt: PhaseRow | None,
+    ph: PhaseRow | StoredPhase,
+    nxt: PhaseRow | StoredPhase | None,
     *,
     settings: Mapping[str, Any],
     ending: Mapping[str, Any] | None,
@@ -50,8 +101,12 @@ def phase_record_of(
     }
 
 
-def phase_to_data(p: PhaseRow, *, submissions: bool = True) -> dict[str, Any]:
-    """A phase, with its submissions unless not ``submissions``, as the game file and the records hold it."""
+def phase_to_data(p: PhaseRow | StoredPhase, *, submissions: bool = True) -> dict[str, Any]:
+    """A phase, with its submissions unless not ``submissions``, as the game file and the records hold it (a
+    :class:`StoredPhase` carries no submissions: it is read with ``submissions=False``)."""
+    if submissions and not isinstance(p, PhaseRow):
+        raise TypeError("a StoredPhase carries no submissions: read it with submissions=False")
+    subs = p.submissions if isinstance(p, PhaseRow) and submissions else []
     return {
         "id": p.id,
         "branch": p.branch,
@@ -84,7 +139,7 @@ def phase_to_data(p: PhaseRow, *, submissions: bool = True) -> dict[str, Any]:
                 "stands": sub.stands,
                 "carried_from": sub.carried_from,
             }
-            for sub in (p.submissions if submissions else ())
+            for sub in subs
         ],
     }
 

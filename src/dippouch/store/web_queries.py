@@ -13,6 +13,7 @@ import sqlalchemy as sa
 
 from dippouch.store.db import Database
 from dippouch.store.models import GameRow, PhaseRow
+from dippouch.store.records import StoredPhase
 from dippouch.store.sealing import is_sealed
 
 __all__ = ["game_exists", "game_phase", "open_phase_id", "open_phase_sealed", "phase_by_id"]
@@ -35,19 +36,21 @@ def open_phase_id(store: Database, name: str) -> int | None:
     return None if row is None else int(row[0])
 
 
-def phase_by_id(store: Database, phase_id: int) -> PhaseRow | None:
+def phase_by_id(store: Database, phase_id: int) -> StoredPhase | None:
     with store.session() as s:
-        return s.get(PhaseRow, phase_id)
+        row = s.get(PhaseRow, phase_id)
+        return StoredPhase.of(row) if row is not None else None
 
 
-def game_phase(store: Database, name: str, phase_id: int) -> PhaseRow | None:
+def game_phase(store: Database, name: str, phase_id: int) -> StoredPhase | None:
     """Phase ``phase_id`` if it belongs to game ``name`` (an address naming another game's phase finds none)."""
     with store.session() as s:
-        return s.scalars(
+        row = s.scalars(
             sa.select(PhaseRow)
             .join(GameRow, GameRow.id == PhaseRow.game_id)
             .where(GameRow.name == name, PhaseRow.id == phase_id)
         ).first()
+        return StoredPhase.of(row) if row is not None else None
 
 
 def open_phase_sealed(store: Database, name: str, now: datetime) -> bool:

@@ -12,7 +12,7 @@ from urllib.parse import quote
 
 from dippouch.game import as_utc, draw_needs, position_from_data
 from dippouch.report import phase_report
-from dippouch.store.models import PhaseRow
+from dippouch.store.records import StoredPhase
 from dippouch.store.repository import phase_record_of
 from dippouch.store.web_queries import game_phase
 from dippouch.web.anonymity import game_view_seen, seen_powers, shown_marker, stands_in, takes_part
@@ -256,7 +256,7 @@ def _build_game_view(web: Web, name: str, visibility: str) -> dict[str, Any]:
     }
 
 
-def _shown_votes(web: Web, name: str, current: PhaseRow | None) -> dict[str, bool]:
+def _shown_votes(web: Web, name: str, current: StoredPhase | None) -> dict[str, bool]:
     """Each power's draw vote as others may see it under a secret ballot: as it stood when the open phase
     opened (the votes of a processed phase are revealed; those cast since are the voter's alone)."""
     opened = current.opened_at if current is not None else None
@@ -268,7 +268,7 @@ def _shown_votes(web: Web, name: str, current: PhaseRow | None) -> dict[str, boo
     return out
 
 
-def _report(web: Web, name: str, st: Any, hist: list[PhaseRow], ph: PhaseRow) -> str:
+def _report(web: Web, name: str, st: Any, hist: list[StoredPhase], ph: StoredPhase) -> str:
     """A processed phase's report, made once: it reads every version sent in the phase, and the game page
     is rebuilt after every submission. It changes only with what it shows besides the phase itself: the
     next phase and its deadline (extended, paused), the game's ending, its settings (time zone)."""
@@ -319,7 +319,7 @@ def phase_map(web: Web, name: str, phase_id: int, view: str, viewer: Viewer) -> 
     return _phase_map(web, name, h, view)
 
 
-def _phase_map(web: Web, name: str, h: PhaseRow, view: str) -> str:
+def _phase_map(web: Web, name: str, h: StoredPhase, view: str) -> str:
     orders = view in ("orders", "after-orders")
     after = view in ("after", "after-orders")
     if orders and h.status == "open":
@@ -341,7 +341,7 @@ def game_map(web: Web, name: str, viewer: Viewer) -> str | None:
     return phase_map(web, name, phase_id, view, viewer)
 
 
-def record(game: str, ph: PhaseRow) -> dict[str, Any]:
+def record(game: str, ph: StoredPhase) -> dict[str, Any]:
     """A phase as the renderer reads it (``GameStore.phase_record``'s keys), never with its submissions."""
     return {
         "game": game,

@@ -25,7 +25,7 @@ from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 from dippouch.game import position_from_data
 from dippouch.store.access import STAND_IN, AccessStore
-from dippouch.store.models import PhaseRow
+from dippouch.store.records import StoredPhase
 from dippouch.store.repository import GameStore
 from dippouch.store.web_queries import game_exists, open_phase_id, phase_by_id
 from dippouch.web.maps import MapCache
@@ -210,7 +210,7 @@ class Web:
                 self._variants.clear()
             self._variants[name] = (events, v)
 
-    def position_of(self, v: Variant, ph: PhaseRow) -> tuple[Position, str, str]:
+    def position_of(self, v: Variant, ph: StoredPhase) -> tuple[Position, str, str]:
         """The position phase ``ph`` starts from, with the phase's name and kind: parsed once per phase (and
         variant). For reading only: callers must not change the Position."""
         hit = self._phase_cache.get(ph.id)
