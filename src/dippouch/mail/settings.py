@@ -1,9 +1,13 @@
 """Mail server settings: per installation (environment or a TOML file); a game with a mailbox of its own is
 fetched with its own file or options (``mail fetch --config``, ``--mailbox``), its position kept per mailbox.
 
-Passwords come only from an environment variable or a file, never from the command line (where ``ps``
-and the shell's history would show them) and never from the database: a setting names *where* the
-password is (``password_env``, ``password_file``), not what it is.
+Passwords come from an environment variable or a file, never from the command line (where ``ps`` and the
+shell's history would show them): a setting names *where* the password is (``password_env``,
+``password_file``), not what it is. The one exception is the SMTP server a coordinator sets up on the desk's
+mail page (:func:`save_smtp`): someone running the embedded default has no environment to edit, so that
+server, its password too, is kept in the installation's database (the database already holds what matters
+more: every game and every order), is never shown back on a page, and is used only while neither the
+environment nor the TOML file names an SMTP host (the operator's own settings win).
 
 The environment's part (``DIPPOUCH_SMTP_HOST``, ``DIPPOUCH_IMAP_PORT``, ``DIPPOUCH_MAIL_FROM``... each listed
 in docs/settings.md) is read once per process by :mod:`dippouch.settings`. ``DIPPOUCH_MAIL_CONFIG`` names a
@@ -15,16 +19,29 @@ on each use, so an edit to it is seen without a restart.
 from __future__ import annotations
 
 import tomllib
+import weakref
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from dippouch import settings as installation
 from dippouch.core.errors import DippouchError
 from dippouch.game import GameError
 
-__all__ = ["ServerSettings", "load_settings", "read_password"]
+if TYPE_CHECKING:
+    from dippouch.store.db import Database
+
+__all__ = [
+    "ServerSettings",
+    "environment_smtp",
+    "load_settings",
+    "read_password",
+    "save_smtp",
+    "smtp_from_form",
+    "stored_smtp",
+    "use_store",
+]
 
 SECURITY = installation.SECURITY
 _LOCAL = {"localhost", "127.0.0.1", "::1"}
@@ -46,6 +63,9 @@ class ServerSettings:
     sender: str | None = None
     """SMTP: the From address of everything dippouch sends."""
     timeout: float = 30.0
+    stored_password: str | None = field(default=None, repr=False)
+    """The password saved with a server set up on the desk's mail page (``None``: read from a file or the
+    environment, as named above)."""
 
     @property
     def default_port(self) -> int:
@@ -79,7 +99,10 @@ class ServerSettings:
 
 
 def read_password(s: ServerSettings) -> str | None:
-    """The password from the file or environment variable the settings name (file first)."""
+    """The password saved on the desk's page, else from the file or environment variable the settings name
+    (file first)."""
+    if s.stored_password is not None:
+        return s.stored_password
     up = s.kind.upper()
     given = _environment(s.kind)
     path = s.password_file or given.password_file
@@ -127,9 +150,27 @@ def _from_mapping(kind: str, data: Mapping[str, Any], base: ServerSettings) -> S
     return out
 
 
-def load_settings(kind: str, overrides: Mapping[str, Any] | None = None, config: str | None = None) -> ServerSettings:
+def load_settings(
+    kind: str, overrides: Mapping[str, Any] | None = None, config: str | None = None, *, store: Database | None = None
+) -> ServerSettings:
     """Settings for ``kind`` (``smtp``/``imap``): the config file, then the environment, then ``overrides``
-    (command-line options or a game's own IMAP settings), each over the one before."""
+    (command-line options or a game's own IMAP settings), each over the one before.
+
+    SMTP with no host from the file or the environment: the server saved on the desk's mail page in ``store``'s
+    database (default: the store :func:`use_store` named), with the file's or the environment's CA file and
+    timeout (trust in a certificate is the machine's setting, not the page's)."""
+    s = _configured(kind, overrides, config)
+    if kind == "smtp" and not s.host:
+        saved = stored_smtp(store)
+        if saved is not None:
+            s = replace(saved, ca_file=s.ca_file or saved.ca_file, timeout=s.timeout)
+            if overrides:
+                s = _from_mapping(kind, {k: v for k, v in overrides.items() if v is not None}, s)
+    return s
+
+
+def _configured(kind: str, overrides: Mapping[str, Any] | None, config: str | None) -> ServerSettings:
+    """The file's, the environment's and ``overrides``' settings, without the desk's saved server."""
     s = ServerSettings(kind)
     path = config or installation.current().mail_config
     if path:
@@ -170,3 +211,135 @@ def _environment(kind: str) -> installation.MailServer:
         return installation.current().smtp if kind == "smtp" else installation.current().imap
     except DippouchError as e:
         raise GameError(str(e)) from None
+
+
+# -- the SMTP server set up on the desk's mail page ----------------------------------------------------------
+
+_store: weakref.ReferenceType[Database] | None = None
+
+
+def use_store(store: Database | None) -> None:
+    """Name the database whose saved SMTP server :func:`load_settings` falls back on when it is given none
+    (the web app does, at its creation: its pages, its in-process worker and the sign-in pages' "mail is not
+    set up" all ask without a store in hand). Held weakly: a closed store is forgotten with it."""
+    global _store
+    _store = weakref.ref(store) if store is not None else None
+
+
+def stored_smtp(store: Database | None = None) -> ServerSettings | None:
+    """The SMTP server saved on the desk's mail page (``None``: none saved, or no database known)."""
+    db = store if store is not None else (_store() if _store is not None else None)
+    if db is None:
+        return None
+    from dippouch.store.installation import installation_values
+
+    got = installation_values(db, "smtp")
+    if not got.get("host"):
+        return None
+    return ServerSettings(
+        "smtp",
+        host=got["host"],
+        port=int(got["port"]) if got.get("port") else None,
+        user=got.get("user") or None,
+        security=got.get("security") or "starttls",
+        sender=got.get("from") or None,
+        stored_password=got.get("password"),
+    )
+
+
+def environment_smtp() -> dict[str, str]:
+    """The SMTP settings the environment or the TOML file gives, by the variable's (or key's) name, when they
+    name a host, and so are used instead of the desk's page (empty: the page's are used). Passwords are named,
+    never shown."""
+    given = _configured("smtp", None, None)
+    if not given.host:
+        return {}
+    env = _environment("smtp")
+    out = {"DIPPOUCH_SMTP_HOST" if env.host else "[smtp] host": given.host}
+    if given.port:
+        out["DIPPOUCH_SMTP_PORT" if env.port else "[smtp] port"] = str(given.port)
+    out["DIPPOUCH_SMTP_SECURITY" if env.security else "security"] = given.security
+    if given.user:
+        out["DIPPOUCH_SMTP_USER" if env.user else "[smtp] user"] = given.user
+    if given.sender:
+        out["DIPPOUCH_MAIL_FROM" if env.sender else "[smtp] from"] = given.sender
+    return out
+
+
+FORM_FIELDS = ("host", "port", "security", "user", "password", "from")
+
+
+def smtp_from_form(form: Mapping[str, str], *, kept_password: str | None) -> ServerSettings:
+    """The server a coordinator typed on the desk's page, checked; a blank password keeps ``kept_password``
+    (the page never shows the saved one back). A :class:`GameError` names the field to fix and how."""
+    from dippouch.store.installation import VALUE_LENGTH
+
+    host = form.get("host", "").strip()
+    if not host:
+        raise GameError("host: the SMTP server's name is missing; e.g. smtp.example.org")
+    if "://" in host or "/" in host or " " in host or ":" in host.strip("[]"):
+        raise GameError(f"host {host!r}: give the server's name only, without a scheme or port; e.g. smtp.example.org")
+    security = form.get("security", "").strip().lower()
+    if security not in SECURITY:
+        raise GameError(f"security {security!r}: choose one of {', '.join(SECURITY)} (STARTTLS on port 587 is usual)")
+    raw_port = form.get("port", "").strip()
+    port: int | None = None
+    if raw_port:
+        try:
+            port = int(raw_port)
+        except ValueError:
+            port = 0
+        if not 0 < port < 65536:
+            raise GameError(
+                f"port {raw_port!r} is not a port number (1-65535); usually 587 for STARTTLS, 465 for TLS, 25 for none"
+            )
+    sender = form.get("from", "").strip()
+    local, at, domain = sender.rpartition("@")
+    if not (at and local and "." in domain and not any(c.isspace() or c in "<>,;\"'" for c in sender)):
+        raise GameError(
+            f"sender address {sender!r}: give the address the site's mail comes from; e.g. games@{_domain(host)}"
+        )
+    user = form.get("user", "").strip() or None
+    password = form.get("password", "")
+    stored_password = password if password else (kept_password if user else None)
+    if user and stored_password is None:
+        raise GameError(f"password: the server's password for {user} is missing")
+    for name, value in (("host", host), ("user", user), ("sender address", sender), ("password", password)):
+        if value and len(value) > VALUE_LENGTH:
+            raise GameError(f"{name}: at most {VALUE_LENGTH} characters (got {len(value)})")
+    machine = _configured("smtp", None, None)  # its CA file and timeout: the machine's, not the page's
+    s = ServerSettings(
+        "smtp",
+        host=host,
+        port=port,
+        user=user,
+        security=security,
+        sender=sender,
+        stored_password=stored_password,
+        ca_file=machine.ca_file,
+        timeout=machine.timeout,
+    )
+    return s.check()
+
+
+def _domain(host: str) -> str:
+    parts = host.split(".")
+    return ".".join(parts[-2:]) if len(parts) >= 2 else "example.org"
+
+
+def save_smtp(store: Database, s: ServerSettings) -> None:
+    """Keep ``s`` (from :func:`smtp_from_form`) as the installation's SMTP server, every field at once."""
+    from dippouch.store.installation import save_installation_values
+
+    save_installation_values(
+        store,
+        "smtp",
+        {
+            "host": s.host,
+            "port": str(s.port) if s.port else None,
+            "security": s.security,
+            "user": s.user,
+            "password": s.stored_password if s.user else None,
+            "from": s.sender,
+        },
+    )

@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import contextlib
 import smtplib
+import socket
 import ssl
 from dataclasses import dataclass
+from datetime import datetime
 from email.message import EmailMessage
+from email.utils import format_datetime, make_msgid
 from types import TracebackType
 
 from dippouch.mail.settings import ServerSettings
 
-__all__ = ["SendFailure", "SmtpConnection", "tls_context"]
+__all__ = ["SendFailure", "SmtpConnection", "send_test_mail", "tls_context"]
 
 
 @dataclass
@@ -59,7 +62,7 @@ class SmtpConnection:
             raise SendFailure(f"SMTP server {s.where()}: {e.smtp_code} {_text(e.smtp_error)}", False, True) from None
         except (OSError, smtplib.SMTPException) as e:
             self._drop()
-            raise SendFailure(f"cannot reach the SMTP server {s.where()}: {e}", False, True) from None
+            raise SendFailure(f"cannot reach the SMTP server {s.where()}: {_why(e, s, port)}", False, True) from None
         return self
 
     def _drop(self) -> None:
@@ -89,6 +92,46 @@ class SmtpConnection:
         if refused:
             code, text = next(iter(refused.values()))
             raise SendFailure(f"{to} refused: {code} {_text(text)}", code >= 500)
+
+
+def _why(e: BaseException, s: ServerSettings, port: int) -> str:
+    """A connection's failure in words a coordinator setting mail up can act on (the page shows them as they
+    are): which of host, port or security to look at."""
+    where = f"{s.host} port {port}"
+    if isinstance(e, ConnectionRefusedError):
+        return f"nothing answers at {where} (connection refused): check the host and the port"
+    if isinstance(e, socket.gaierror):
+        return f"the host name {s.host} is not known: check its spelling"
+    if isinstance(e, TimeoutError | socket.timeout):
+        return f"{where} did not answer within {s.timeout:g} s: a firewall, or the wrong host or port"
+    if isinstance(e, ssl.SSLCertVerificationError):
+        return f"the certificate of {where} is not trusted ({e.verify_message})"
+    if isinstance(e, ssl.SSLError) or (isinstance(e, smtplib.SMTPServerDisconnected) and s.security == "tls"):
+        return (
+            f"no TLS at {where} ({e}): with security TLS the port is usually 465; for a server that starts "
+            "plain and then offers STARTTLS (usually port 587) choose STARTTLS"
+        )
+    if isinstance(e, smtplib.SMTPNotSupportedError):
+        return f"{where} does not offer STARTTLS: choose TLS (port 465), or none on this machine only"
+    return str(e) or type(e).__name__
+
+
+def send_test_mail(s: ServerSettings, to: str, now: datetime) -> None:
+    """Send one short message to ``to`` through ``s`` at once, not through the queue: the desk's mail page
+    shows whether the server took it, or a :class:`SendFailure` saying why not."""
+    msg = EmailMessage()
+    msg["From"] = s.sender or ""
+    msg["To"] = to
+    msg["Subject"] = "dippouch: a test mail"
+    msg["Date"] = format_datetime(now)
+    msg["Message-ID"] = make_msgid(domain=(s.sender or "").rpartition("@")[2] or "dippouch.invalid")
+    msg["Auto-Submitted"] = "auto-generated"
+    msg.set_content(
+        f"This is the test mail sent from dippouch's mail page through {s.where()}.\n\n"
+        "It arrived, so the site's mail (sign-in links, results, reminders) can reach people now.\n"
+    )
+    with SmtpConnection(s) as conn:
+        conn.send(msg, to)
 
 
 def _text(b: bytes | str) -> str:
