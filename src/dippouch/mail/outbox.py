@@ -14,10 +14,19 @@ not be lost because the process that made it died. The guarantees:
 - Temporary failures (server down, 4xx) are retried with back-off (1, 5, 15, 30 minutes, then hourly,
   at most every 6 hours); a message the server refuses for good (5xx) is marked ``failed`` with the
   server's words, kept, and can be queued again with ``dippouch mail retry``.
+
+Mail a person can turn off (notifications, press copies: :data:`UNSUBSCRIBABLE`) carries a one-click
+unsubscribe (RFC 8058): ``List-Unsubscribe`` with the site's ``/unsubscribe/TOKEN`` address,
+``List-Unsubscribe-Post: List-Unsubscribe=One-Click``, and the same link at the end of the text. The token is
+the person's id and the kind of mail, signed with a key of the installation, so a mail program's POST turns
+that mail off without a sign-in and nobody can make a token for someone else.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import os
 import socket
 import uuid
@@ -28,14 +37,28 @@ from email.message import EmailMessage
 from email.utils import format_datetime
 from typing import Any
 
+from dippouch import settings as installation
 from dippouch.game import as_utc
 from dippouch.mail.settings import ServerSettings
 from dippouch.store import GameStore
+from dippouch.store.db import Database
 from dippouch.store.faults import crash_point
+from dippouch.store.installation import installation_secret
 from dippouch.store.outbox import OutboxEntry, OutFile, claim_outbox, finish_outbox, outbox_entry
 from dippouch.store.outbox import queue_in as queue
 
-__all__ = ["BACKOFF", "OutFile", "SendReport", "build_message", "queue", "send_due"]
+__all__ = [
+    "BACKOFF",
+    "UNSUBSCRIBABLE",
+    "OutFile",
+    "SendReport",
+    "build_message",
+    "queue",
+    "read_unsubscribe_token",
+    "send_due",
+    "unsubscribe_link",
+    "unsubscribe_token",
+]
 
 BACKOFF = (60, 300, 900, 1800, 3600, 3600 * 2, 3600 * 4, 3600 * 6)
 """Seconds to wait after the 1st, 2nd, ... failed attempt (the last repeats)."""
@@ -50,8 +73,63 @@ class SendReport:
     server_down: str | None = None
 
 
-def build_message(row: OutboxEntry | Any, sender: str, now: datetime) -> EmailMessage:
-    """The message as sent: plain text (everything readable without the attachments), files after it."""
+UNSUBSCRIBABLE = ("notify", "press")
+"""Outbox kinds a person can turn off, each named in its unsubscribe token: notifications by e-mail
+(``notify``, or ``notify:EVENT`` for one event's) and copies of press (``press``). Sign-in links, receipts and
+replies are answers to what the person sent or asked for, and stop when they stop asking."""
+
+_UNSUBSCRIBE_KEY = "unsubscribe"
+
+
+def _what(kind: str) -> str | None:
+    """The kind of mail an outbox row's kind lets its reader turn off (``None``: none)."""
+    base, _, event = kind.partition(":")
+    if base not in UNSUBSCRIBABLE or (event and (base != "notify" or not event.replace("_", "").isalnum())):
+        return None
+    return kind
+
+
+def _signature(db: Database, person_id: int, what: str) -> str:
+    key = installation_secret(db, _UNSUBSCRIBE_KEY)
+    digest = hmac.new(key, f"unsubscribe:{person_id}:{what}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:18]).decode("ascii")
+
+
+def unsubscribe_token(db: Database, person_id: int, what: str) -> str:
+    """``PERSON.WHAT.SIGNATURE``: who is unsubscribed from which kind of mail, signed (see the module's notes)."""
+    return f"{person_id}.{what}.{_signature(db, person_id, what)}"
+
+
+def read_unsubscribe_token(db: Database, token: str) -> tuple[int, str] | None:
+    """(person id, kind of mail) of a token :func:`unsubscribe_token` made; ``None`` for any other text (a
+    changed person, kind or signature)."""
+    person, _, rest = token.partition(".")
+    what, _, signature = rest.rpartition(".")
+    if not person.isdigit() or len(person) > 18 or _what(what) is None:
+        return None
+    expected = _signature(db, int(person), what)
+    return (int(person), what) if hmac.compare_digest(expected.encode(), signature.encode()) else None
+
+
+def unsubscribe_link(db: GameStore, kind: str, to: str) -> str | None:
+    """The one-click unsubscribe address for a message of ``kind`` to ``to`` (``None``: not a kind one turns
+    off, or no person has that address)."""
+    from dippouch.store.people import person_by_email
+
+    what = _what(kind)
+    if what is None:
+        return None
+    person = person_by_email(db, to)
+    if person is None:
+        return None
+    return installation.site().link(f"/unsubscribe/{unsubscribe_token(db, person.id, what)}")
+
+
+def build_message(
+    row: OutboxEntry | Any, sender: str, now: datetime, *, unsubscribe: str | None = None
+) -> EmailMessage:
+    """The message as sent: plain text (everything readable without the attachments), files after it.
+    ``unsubscribe``: the one-click address (:func:`unsubscribe_link`), in the RFC 8058 headers and the text."""
     msg = EmailMessage()
     msg["From"] = sender
     msg["To"] = row.to_addr
@@ -63,7 +141,12 @@ def build_message(row: OutboxEntry | Any, sender: str, now: datetime) -> EmailMe
     if row.in_reply_to:
         msg["In-Reply-To"] = row.in_reply_to
         msg["References"] = row.in_reply_to
-    msg.set_content(row.body, subtype="plain", charset="utf-8")
+    body = row.body
+    if unsubscribe:
+        msg["List-Unsubscribe"] = f"<{unsubscribe}>"
+        msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+        body = body.rstrip("\n") + f"\n\nTo stop these e-mails with one click: {unsubscribe}\n"
+    msg.set_content(body, subtype="plain", charset="utf-8")
     for f in row.files:
         maintype, _, subtype = f.content_type.partition("/")
         msg.add_attachment(f.data, maintype=maintype, subtype=subtype or "octet-stream", filename=f.filename)
@@ -97,7 +180,7 @@ def send_due(
     from dippouch.mail.smtp import SendFailure, SmtpConnection
 
     now = as_utc(now)
-    settings = settings or load_settings("smtp")
+    settings = settings or load_settings("smtp", store=store)
     if not settings.sender:
         from dippouch.game import GameError
 
@@ -112,7 +195,7 @@ def send_due(
                 break
             crash_point("mail:after-claim")
             row = outbox_entry(store, row_id)
-            msg = build_message(row, settings.sender, now)
+            msg = build_message(row, settings.sender, now, unsubscribe=unsubscribe_link(store, row.kind, row.to_addr))
             to, attempts = row.to_addr, row.attempts
             try:
                 if conn is None:

@@ -1,0 +1,112 @@
+"""One-click unsubscribe (RFC 8058): the address every mail a person can turn off carries
+(:func:`dippouch.mail.outbox.unsubscribe_link`).
+
+A mail program that offers "unsubscribe" POSTs ``List-Unsubscribe=One-Click`` to the address, with no cookie
+and no page in between, so the POST needs no sign-in and no form token: the signed token in the address is
+the proof, as a sign-in link is. Someone who opens the address in a browser (the link at the end of the text)
+gets a page that says what will stop and a button, because a GET must change nothing: mail scanners open
+every link they see.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, Response
+from starlette.requests import Request
+
+from dippouch.game import GameError
+from dippouch.mail.outbox import read_unsubscribe_token
+from dippouch.notify.events import EVENTS, save_preferences
+from dippouch.store import notify as stored
+from dippouch.web.deps import render, web_of
+from dippouch.web.forms import read_form
+
+__all__ = ["router"]
+
+router = APIRouter(include_in_schema=False)
+
+ONE_CLICK = "One-Click"
+
+
+def _turned_off(what: str) -> tuple[str, dict[tuple[str, str], bool]] | None:
+    """What the page calls the mail ``what`` names, and the notification choices that stop it."""
+    if what == "press":
+        return "copies of press (messages) by e-mail", {stored.PRESS_BY_MAIL: False}
+    if what == "notify":
+        return "notifications by e-mail", {(event, "email"): False for event in EVENTS}
+    event = what.removeprefix("notify:")
+    if what.startswith("notify:") and event in EVENTS:
+        return f"e-mails of this kind: {EVENTS[event]}", {(event, "email"): False}
+    return None
+
+
+def _invalid(request: Request) -> Response:
+    return render(
+        request,
+        "unsubscribe.html",
+        {
+            "invalid": True,
+            "message": "This unsubscribe link is not valid (perhaps it was cut short when copied). Open the whole "
+            "link from the e-mail, or sign in and choose what you get on the Notifications page.",
+        },
+        status=404,
+    )
+
+
+def _read(request: Request, token: str) -> tuple[int, str, str, dict[tuple[str, str], bool]] | None:
+    got = read_unsubscribe_token(web_of(request).store, token)
+    if got is None:
+        return None
+    person, what = got
+    stops = _turned_off(what)
+    if stops is None:
+        return None
+    return person, what, *stops
+
+
+@router.get("/unsubscribe/{token}", response_class=HTMLResponse)
+def unsubscribe_page(request: Request, token: str) -> Response:
+    """What the link stops, and the button that stops it (opening the link changes nothing)."""
+    got = _read(request, token)
+    if got is None:
+        return _invalid(request)
+    _, _, what, _ = got
+    resp = render(request, "unsubscribe.html", {"what": what, "token": token, "done": False})
+    resp.headers["Cache-Control"] = "no-store"
+    resp.headers["Referrer-Policy"] = "no-referrer"
+    return resp
+
+
+def _no_token_check(request: Request, sent: str | None) -> None:
+    """The signed address is the proof (see the module's notes): mail programs send no form token."""
+
+
+@router.post("/unsubscribe/{token}", response_class=HTMLResponse)
+async def unsubscribe(request: Request, token: str) -> Response:
+    """Turn the mail off for the person the token names: with ``List-Unsubscribe=One-Click`` in the body, as
+    RFC 8058 asks (a POST without it is refused, so a stray POST to the address stops nothing)."""
+    web = web_of(request)
+    got = _read(request, token)
+    if got is None:
+        return _invalid(request)
+    form = await read_form(request, max_fields=10, csrf=_no_token_check)
+    if form.get("List-Unsubscribe") != ONE_CLICK:
+        return render(
+            request,
+            "unsubscribe.html",
+            {
+                "invalid": True,
+                "message": "An unsubscribe request says List-Unsubscribe=One-Click in its body (RFC 8058); this "
+                "one did not, so nothing was changed. Use the button on this link's page.",
+            },
+            status=400,
+        )
+    person, _, what, choices = got
+    try:
+        await run_in_threadpool(save_preferences, web.store, person, choices, None)
+    except GameError:
+        return _invalid(request)  # the person was deleted since: there is nothing left to send them
+    resp = render(request, "unsubscribe.html", {"what": what, "token": token, "done": True})
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
