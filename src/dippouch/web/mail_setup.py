@@ -1,0 +1,120 @@
+"""The desk's mail page: the installation's coordinator sets up the SMTP server the site sends through, and
+sends a test mail through it to see that it works.
+
+Why a page and not only the environment: on the embedded default (``scripts/run``) a coordinator has no
+environment to edit and no mail leaves (issue 40). What is typed here is kept in the database
+(:func:`dippouch.mail.settings.save_smtp`) and used while neither the environment nor the mail config file
+names a server; when they do, they win and the page says which settings are in force. The saved password is
+never written back into the page: its field is blank and a blank keeps it.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, Response
+from starlette.requests import Request
+
+from dippouch.game import GameError
+from dippouch.mail.notices import mail_unavailable
+from dippouch.mail.settings import (
+    FORM_FIELDS,
+    ServerSettings,
+    environment_smtp,
+    save_smtp,
+    smtp_from_form,
+    stored_smtp,
+)
+from dippouch.mail.smtp import SendFailure, send_test_mail
+from dippouch.web.deps import render, viewer_of, web_of
+from dippouch.web.forms import read_form, redirect
+
+__all__ = ["router"]
+
+router = APIRouter(include_in_schema=False)
+
+PAGE = "/coordinate/mail"
+
+
+def _shown(saved: ServerSettings | None) -> dict[str, str]:
+    """The form's values from the saved server, the password left out (never shown back)."""
+    if saved is None:
+        return {"security": "starttls"}
+    return {
+        "host": saved.host or "",
+        "port": str(saved.port) if saved.port else "",
+        "security": saved.security,
+        "user": saved.user or "",
+        "from": saved.sender or "",
+    }
+
+
+def _page(
+    request: Request,
+    *,
+    values: dict[str, str],
+    refusal: str | None = None,
+    outcome: str | None = None,
+    status: int = 200,
+) -> Response:
+    web = web_of(request)
+    saved = stored_smtp(web.store)
+    resp = render(
+        request,
+        "mail_setup.html",
+        {
+            "values": values,
+            "refusal": refusal,
+            "outcome": outcome,
+            "saved": saved,
+            "password_saved": saved is not None and saved.stored_password is not None,
+            "environment": environment_smtp(),
+            "unavailable": mail_unavailable(),
+        },
+        status=status,
+    )
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+def _coordinator(request: Request) -> None:
+    web_of(request).require_coordinator(None, viewer_of(request))
+
+
+@router.get(PAGE, response_class=HTMLResponse)
+def mail_setup_page(request: Request) -> Response:
+    """The SMTP server in force and the form to set one up (the installation's coordinator only)."""
+    _coordinator(request)
+    return _page(request, values=_shown(stored_smtp(web_of(request).store)))
+
+
+@router.post(PAGE, response_class=HTMLResponse)
+async def mail_setup_post(request: Request) -> Response:
+    """``action=save`` keeps the typed server; ``action=test`` sends a test mail through it first and keeps it
+    only if the server took the mail. A refusal (a field to fix, or the server's own answer) comes back on
+    this page with everything typed but the password, and leaves the saved server as it was."""
+    _coordinator(request)
+    web = web_of(request)
+    form = await read_form(request)
+    typed = {k: form.get(k, "") or "" for k in (*FORM_FIELDS, "to")}
+    values = {k: v for k, v in typed.items() if k != "password"}
+    action = form.get("action", "save")
+    if action not in ("save", "test"):
+        return _page(request, values=values, refusal=f"action {action!r}: choose Save or Send a test mail", status=400)
+    saved = stored_smtp(web.store)
+    try:
+        server = smtp_from_form(typed, kept_password=saved.stored_password if saved is not None else None)
+    except GameError as e:
+        return _page(request, values=values, refusal=str(e), status=400)
+    if action == "test":
+        to = typed["to"].strip() or (server.sender or "")
+        if "@" not in to or any(c.isspace() for c in to):
+            return _page(request, values=values, refusal=f"send the test to {to!r}: give an e-mail address", status=400)
+        try:
+            await run_in_threadpool(send_test_mail, server, to, web.store.clock())
+        except (SendFailure, GameError) as e:
+            return _page(request, values=values, refusal=f"The test mail was not sent: {e}. Nothing was saved.")
+        await run_in_threadpool(save_smtp, web.store, server)
+        return redirect(PAGE, f"The test mail to {to} was taken by {server.where()}, and the server is saved.")
+    await run_in_threadpool(save_smtp, web.store, server)
+    return redirect(PAGE, f"Saved: the site sends through {server.where()}.")

@@ -1,0 +1,187 @@
+"""The desk's mail page against a real SMTP server (aiosmtpd): the installation's coordinator sets the server up,
+a test mail goes through it, the sign-in page stops saying mail is off, and the outbox sends through it; a wrong
+port is refused in plain words with what was typed kept and the saved server untouched; the saved password is
+never shown; the environment wins over the page; nobody else may see or change it (issue 40: on the embedded
+default a coordinator had no way to make mail leave)."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from dippouch import settings
+from dippouch.mail.settings import load_settings, stored_smtp, use_store
+from dippouch.worker.service import mail_task
+from mailservers import SmtpServer, free_port, start_smtp
+from websupport import Site
+
+PAGE = "/coordinate/mail"
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Site]:
+    for name in (
+        "DIPPOUCH_SMTP_HOST",
+        "DIPPOUCH_SMTP_PORT",
+        "DIPPOUCH_SMTP_USER",
+        "DIPPOUCH_SMTP_PASSWORD",
+        "DIPPOUCH_SMTP_SECURITY",
+        "DIPPOUCH_SMTP_CA_FILE",
+        "DIPPOUCH_MAIL_FROM",
+        "DIPPOUCH_MAIL_CONFIG",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    settings.reread()
+    yield Site(f"sqlite:///{tmp_path / 'web.db'}")
+    use_store(None)  # the next test's mail settings are not this database's
+
+
+@pytest.fixture
+def smtp_login(tmp_path: Path) -> Iterator[SmtpServer]:
+    server = start_smtp(tls_dir=tmp_path, user="games", password="s3cret-pass")
+    yield server
+    server.controller.stop()
+
+
+def _text(r: object) -> str:
+    return " ".join(html.unescape(str(getattr(r, "text", ""))).split())
+
+
+def _plain(smtp: SmtpServer, **over: str) -> dict[str, str]:
+    return {"host": "127.0.0.1", "port": str(smtp.port), "security": "none", "from": "games@example.org", **over}
+
+
+def test_the_coordinator_sets_mail_up_and_mail_leaves(site: Site, smtp: SmtpServer) -> None:
+    newcomer = site.browser()
+    assert 'id="mail-off"' in newcomer.get("/signin").text
+    page = site.coordinator.get(PAGE)
+    assert page.status_code == 200 and page.headers["cache-control"] == "no-store"
+    assert 'id="mail-off"' in page.text and 'name="host"' in page.text
+    assert f'href="{PAGE}"' in site.coordinator.get("/coordinate").text
+
+    r = site.post_form(site.coordinator, PAGE, {**_plain(smtp), "to": "coord@example.org", "action": "test"})
+    assert r.status_code == 303 and r.headers["location"] == PAGE
+    [test] = smtp.messages
+    assert test["To"] == "coord@example.org" and test["From"] == "games@example.org"
+    assert test["Subject"] == "dippouch: a test mail"
+    shown = _text(site.coordinator.get(PAGE))
+    assert "The test mail to coord@example.org was taken by smtp://127.0.0.1" in shown
+    assert f"The site sends through smtp://127.0.0.1:{smtp.port}, from games@example.org" in shown
+
+    # The sign-in page no longer says mail is off, and the link a newcomer asks for is mailed.
+    assert 'id="mail-off"' not in newcomer.get("/signin").text
+    r = site.post_form(newcomer, "/signin/mail", {"email": "ann@example.org", "name": "Ann"})
+    assert "Sent to ann@example.org" in _text(r)
+    mail_task(site.web.store, site.clock())
+    [link] = smtp.to("ann@example.org")
+    assert "/signin/link/" in link.get_content() and link["From"] == "games@example.org"
+
+
+def test_a_wrong_port_is_refused_plainly_and_the_saved_server_stays(
+    site: Site, smtp_login: SmtpServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The certificate the test server uses is the machine's trust, not the page's: given without a host, the
+    # environment lends it to the page's server.
+    assert smtp_login.ca_file is not None
+    monkeypatch.setenv("DIPPOUCH_SMTP_CA_FILE", str(smtp_login.ca_file))
+    settings.reread()
+    good = {
+        "host": "127.0.0.1",
+        "port": str(smtp_login.port),
+        "security": "starttls",
+        "user": "games",
+        "password": "s3cret-pass",
+        "from": "games@example.org",
+        "to": "coord@example.org",
+    }
+    r = site.post_form(site.coordinator, PAGE, {**good, "action": "test"})
+    assert r.status_code == 303, _text(r)
+    assert len(smtp_login.messages) == 1
+
+    # The saved password is never shown back; the field says a blank keeps it.
+    page = site.coordinator.get(PAGE).text
+    assert "s3cret-pass" not in page and "leave blank to keep" in page
+
+    wrong = free_port()
+    typed = {**good, "port": str(wrong), "password": "", "user": "games", "from": "other@example.org"}
+    r = site.post_form(site.coordinator, PAGE, {**typed, "action": "test"})
+    shown = _text(r)
+    assert r.status_code == 200
+    assert f"The test mail was not sent: cannot reach the SMTP server smtp://games@127.0.0.1:{wrong}" in shown
+    assert f"nothing answers at 127.0.0.1 port {wrong} (connection refused): check the host and the port" in shown
+    assert "Nothing was saved." in shown
+    # What was typed stays in the form (the password excepted); the saved server is as it was.
+    assert f'name="port" value="{wrong}"' in r.text and 'value="other@example.org"' in r.text
+    assert "s3cret-pass" not in r.text
+    saved = stored_smtp(site.web.store)
+    assert saved is not None and saved.port == smtp_login.port and saved.sender == "games@example.org"
+    assert saved.stored_password == "s3cret-pass"
+    assert len(smtp_login.messages) == 1
+
+    # Saved again with the password left blank: the kept one still logs in.
+    r = site.post_form(site.coordinator, PAGE, {**good, "password": "", "action": "test"})
+    assert r.status_code == 303, _text(r)
+    assert len(smtp_login.messages) == 2
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "said"),
+    [
+        ("port", "58x7", "port '58x7' is not a port number (1-65535); usually 587 for STARTTLS"),
+        ("port", "70000", "port '70000' is not a port number (1-65535)"),
+        ("host", "smtp://mail.example.org", "give the server's name only, without a scheme or port"),
+        ("host", "", "host: the SMTP server's name is missing; e.g. smtp.example.org"),
+        ("from", "games", "sender address 'games': give the address the site's mail comes from"),
+        ("security", "ssl", "security 'ssl': choose one of tls, starttls, none"),
+        ("user", "games", "password: the server's password for games is missing"),
+    ],
+)
+def test_a_field_to_fix_is_named_and_the_form_kept(
+    site: Site, smtp: SmtpServer, field: str, value: str, said: str
+) -> None:
+    typed = {**_plain(smtp), field: value}
+    r = site.post_form(site.coordinator, PAGE, {**typed, "action": "save"})
+    assert r.status_code == 400 and said in _text(r)
+    assert 'value="games@example.org"' in r.text or field == "from"
+    assert stored_smtp(site.web.store) is None
+
+
+def test_plain_text_to_another_machine_with_a_password_is_refused(site: Site) -> None:
+    typed = {"host": "mail.example.org", "security": "none", "user": "games", "password": "pw", "from": "g@example.org"}
+    r = site.post_form(site.coordinator, PAGE, {**typed, "action": "save"})
+    assert r.status_code == 400 and "would send the password in clear to mail.example.org" in _text(r)
+    assert stored_smtp(site.web.store) is None
+
+
+def test_the_environment_wins_and_the_page_says_so(
+    site: Site, smtp: SmtpServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    r = site.post_form(site.coordinator, PAGE, {**_plain(smtp), "action": "save"})
+    assert r.status_code == 303
+    assert load_settings("smtp").port == smtp.port  # the page's server, while the environment names none
+    monkeypatch.setenv("DIPPOUCH_SMTP_HOST", "smtp.operator.example")
+    monkeypatch.setenv("DIPPOUCH_MAIL_FROM", "judge@operator.example")
+    settings.reread()
+    page = _text(site.coordinator.get(PAGE))
+    assert "The server's own settings are in force" in page
+    assert (
+        "<code>DIPPOUCH_SMTP_HOST</code> = smtp.operator.example" in page
+        and "<code>DIPPOUCH_MAIL_FROM</code> = judge@operator.example" in page
+    )
+    s = load_settings("smtp")
+    assert s.host == "smtp.operator.example" and s.sender == "judge@operator.example" and s.port is None
+
+
+def test_only_the_installations_coordinator_sees_or_changes_it(site: Site, smtp: SmtpServer) -> None:
+    site.new_game("g")
+    _, game_key = site.web.access.create_key("coordinator", game="g", label="g's", now=site.clock())
+    player = site.player("g", "France", "Fay")
+    for who, c in (("visitor", site.browser()), ("player", player), ("game coordinator", site.browser(game_key))):
+        r = c.get(PAGE)
+        assert r.status_code == 403 and 'name="host"' not in r.text, who
+        r = site.post_form(c, PAGE, {**_plain(smtp), "to": "x@example.org", "action": "test"})
+        assert r.status_code == 403, who
+    assert stored_smtp(site.web.store) is None and smtp.messages == []
