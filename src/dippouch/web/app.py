@@ -27,6 +27,7 @@ from starlette.requests import ClientDisconnect, Request
 from dippouch import __version__
 from dippouch.core.errors import DippouchError, NotFound
 from dippouch.mail.notices import mail_unavailable
+from dippouch.mail.settings import use_store as use_mail_store
 from dippouch.settings import Site, metrics_networks
 from dippouch.settings import site as installation_site
 from dippouch.store.db import DatabaseBusy, DatabaseError
@@ -81,6 +82,9 @@ def create_app(
     :func:`dippouch.settings.site`); it is ``app.state.site``, which a server may set once it knows its port.
     """
     store = store or GameStore(db_url)
+    # The mail server saved on the desk's mail page is this database's: the pages' "mail is not set up" and
+    # the in-process scheduler's mail task read it (dippouch.mail.settings.load_settings).
+    use_mail_store(store)
     web = Web(store, clock)
 
     @asynccontextmanager
@@ -126,6 +130,7 @@ def create_app(
     from dippouch.web import (  # notify, accounts, press and roster add their JSON calls to api.router
         accounts,
         api,
+        mail_setup,
         notify,
         openings,
         outbox,
@@ -133,6 +138,7 @@ def create_app(
         press,
         review,
         roster,
+        unsubscribe,
     )
 
     # Each router's routes join the app's own list (each route already carries its router's prefix, tags,
@@ -150,6 +156,8 @@ def create_app(
         roster.router,
         notify.router,
         outbox.router,
+        mail_setup.router,
+        unsubscribe.router,
     ):
         app.router.routes.extend(router.routes)
 
