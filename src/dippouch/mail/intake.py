@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, NamedTuple
@@ -52,7 +53,7 @@ from dippouch.store.inbox import (
 )
 from dippouch.store.mail_games import MailGame, MailPhase, games_for_mail, mail_config
 from dippouch.store.mail_games import game_id as find_game
-from dippouch.store.mail_tokens import known_token, player_token
+from dippouch.store.mail_tokens import player_token
 from dippouch.store.outbox import queue_mail
 from dippouch.store.review import processed_phase, review_state
 
@@ -143,14 +144,27 @@ def _sender_powers(
     return out
 
 
-def _from_domain(store: GameStore) -> str:
+_smtp_from: ContextVar[str | None] = ContextVar("smtp_from", default=None)
+"""The installation's From address while one message is taken in (:func:`take_in`): a receipt's sender domain
+and a token's orders address both need it, and each read of the mail settings is a query of the database."""
+
+
+def _smtp_sender() -> str:
+    known = _smtp_from.get()
+    if known is not None:
+        return known
     from dippouch.mail.settings import load_settings
 
     try:
         sender = load_settings("smtp").sender or ""
     except DippouchError:
         sender = ""
-    return sender.rpartition("@")[2] or "dippouch.invalid"
+    _smtp_from.set(sender)
+    return sender
+
+
+def _from_domain() -> str:
+    return _smtp_sender().rpartition("@")[2] or "dippouch.invalid"
 
 
 def _next_version(store: GameStore, phase_id: int, power: str) -> int:
@@ -203,7 +217,11 @@ def take_in(
     if isinstance(claimed, str):
         return Outcome("duplicate", claimed, sender=msg.sender, received=when)
     mail_id = claimed
-    out = _decide(store, msg, mail_id, when, now)
+    scope = _smtp_from.set(None)
+    try:
+        out = _decide(store, msg, mail_id, when, now)
+    finally:
+        _smtp_from.reset(scope)
     out.mail_id = mail_id
     out.sender = msg.sender
     out.received = when
@@ -247,7 +265,7 @@ def _reply(
         body=body,
         kind=kind,
         now=now,
-        sender_domain=_from_domain(store),
+        sender_domain=_from_domain(),
         game_id=game_id,
         phase_id=phase_id,
         in_reply_to=msg.message_id,
@@ -374,12 +392,12 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
         sender=msg.sender,
         subject=msg.subject,
         body=msg.body,
-        token=known_token(store, g.id, power, registered),
+        token=_taught_token(g, power, registered),
         trusted=[str(x) for x in _cfg.get("trust_auth", [])],
     )
     if proof is None and proof_mode(_cfg) == "required":
         return _hold_unproven(held, registered)
-    token_note = _token_note(store, g.id, power, registered, now)
+    token_note = _token_note(store, g, power, registered, now)
 
     # The phase: the game's current one, or a late or early message.
     if ph is None or names.phase is None:
@@ -388,8 +406,12 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
             store, msg, mail_id, now, why, None, status="late", reading=reading, game_id=g.id, registered=True
         )
     current_name = v.calendar.name(names.phase)
-    next_v = _next_version(store, ph.id, power)
-    suggestion = suggest_subject(names, power, next_v)
+    phase_id = ph.id
+
+    def next_subject(waiting: int = 0) -> str:
+        """The subject for the power's next version (a query: only a reply that suggests one asks)."""
+        return suggest_subject(names, power, _next_version(store, phase_id, power) + waiting)
+
     if reading.phase < names.phase:
         done = processed_phase(store, g.id, phase_name)
         status = "late"
@@ -406,12 +428,12 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
                 else f"it arrived on time but {phase_name} was processed before it was fetched, so it was not used"
             )
         out = _refuse(
-            store, msg, mail_id, now, why, suggestion, status=status, reading=reading, game_id=g.id, registered=True
+            store, msg, mail_id, now, why, next_subject(), status=status, reading=reading, game_id=g.id, registered=True
         )
         return Outcome(status, why, game=names.title, power=power, phase=phase_name, replies=out.replies)
     if reading.phase > names.phase:
         why = f"{phase_name} is not open yet; the game is in {current_name}"
-        out = _refuse(store, msg, mail_id, now, why, suggestion, reading=reading, game_id=g.id, registered=True)
+        out = _refuse(store, msg, mail_id, now, why, next_subject(), reading=reading, game_id=g.id, registered=True)
         return Outcome("refused", why, game=names.title, power=power, phase=phase_name, replies=out.replies)
 
     # The orders: the body (cleaned), else text attachments; photographs are kept for transcription.
@@ -472,8 +494,8 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
                 else "photograph(s) kept sealed; the coordinator reviews them after the deadline"
             )
             _record(store, mail_id, status=status, reason=why, game_id=g.id, phase_id=ph.id, power=power, reading=base)
-            if not late:  # this photograph (and any before it) becomes a version when confirmed: the next is past it
-                suggestion = suggest_subject(names, power, next_v + _photos_waiting(store, names.name, power, now))
+            # This photograph (and any before it) becomes a version when confirmed: the next is past it.
+            suggestion = next_subject(0 if late else _photos_waiting(store, names.name, power, now))
             body_text = (
                 f"Your message for {power} in {names.title}, {current_name}, was received "
                 f"{settings.describe(when)}.\n\n"
@@ -501,7 +523,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
             )
             return Outcome(status, why, game=names.title, power=power, phase=current_name, replies=n, notes=notes)
         why = "no orders found in the message (its text, after quoted lines and the signature, was empty) and no photograph"
-        return _refuse(store, msg, mail_id, now, why, suggestion, reading=reading, game_id=g.id, registered=True)
+        return _refuse(store, msg, mail_id, now, why, next_subject(), reading=reading, game_id=g.id, registered=True)
 
     try:
         label = str(reading.version) if reading.version is not None else None
@@ -513,7 +535,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
         )
         result = sent.receipt
     except GameError as e:
-        out = _refuse(store, msg, mail_id, now, str(e), suggestion, reading=reading, game_id=g.id, registered=True)
+        out = _refuse(store, msg, mail_id, now, str(e), next_subject(), reading=reading, game_id=g.id, registered=True)
         return Outcome("refused", str(e), game=names.title, power=power, phase=current_name, replies=out.replies)
     sub_id = submission_id(store, power, result.version, phase_id=ph.id)
     status = "late" if result.late else "accepted"
@@ -588,19 +610,24 @@ def proof_mode(cfg: dict[str, Any]) -> str:
 
 
 def _orders_address(token: str) -> str | None:
-    from dippouch.mail.settings import load_settings
-
-    try:
-        sender = load_settings("smtp").sender or ""
-    except DippouchError:
-        sender = ""
+    sender = _smtp_sender()
     local, at, domain = sender.partition("@")
     return f"{local.partition('+')[0]}+{token}@{domain}" if at and local and domain else None
 
 
-def _token_note(store: GameStore, game_id: int, power: str, address: str, now: datetime) -> str:
+def _taught_token(g: MailGame, power: str, address: str) -> str | None:
+    """The power's token if one was made for this address, as the game's mail settings read with the game
+    hold it (``None``: none taught yet, so none to prove with)."""
+    mine = dict(dict(g.config.get("tokens") or {}).get(power) or {})
+    if mine.get("address") == address.strip().lower() and mine.get("token"):
+        return str(mine["token"])
+    return None
+
+
+def _token_note(store: GameStore, g: MailGame, power: str, address: str, now: datetime) -> str:
     """What a receipt teaches the player: their token, and their own orders address where there is one."""
-    token = player_token(store, game_id, power, address, now=now)
+    # Made (a write) only the first time: the settings read with the game already hold a token taught before.
+    token = _taught_token(g, power, address) or player_token(store, g.id, power, address, now=now)
     own = _orders_address(token)
     return (
         f"your token for {power} is {token}: put it in the subject or the text of every message for {power}"
@@ -636,7 +663,7 @@ def _hold_unproven(held: _Held, registered: str) -> Outcome:
         f"nothing proves that {power}'s player sent it (no token, no DKIM/SPF pass from a trusted server); "
         "held until the player confirms it, nothing applied"
     )
-    token_note = _token_note(store, held.g.id, power, registered, held.now)
+    token_note = _token_note(store, held.g, power, registered, held.now)
     notice = _Notice(
         registered,
         "confirm",
