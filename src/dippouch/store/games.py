@@ -187,7 +187,11 @@ def _fill_opening(s: sa.orm.Session, g: GameRow, v: Variant, seated_now: str, no
     if not played:
         # Every seated person is told the game starts (their page, and the notification channels read the
         # event), written in the transaction that filled the last power: no start goes untold.
-        log_event(s, g, now, "game_starting", powers=sorted(seated))
+        ph = current_phase(s, g)
+        due = ph.deadline.isoformat() if ph is not None and ph.deadline is not None else None
+        log_event(
+            s, g, now, "game_starting", powers=sorted(seated), phase=ph.name if ph is not None else "", deadline=due
+        )
     return restart
 
 
