@@ -32,6 +32,7 @@ from dippouch.settings import Site, metrics_networks
 from dippouch.settings import site as installation_site
 from dippouch.store.db import DatabaseBusy, DatabaseError
 from dippouch.store.repository import GameStore
+from dippouch.web.assets import static_url
 from dippouch.web.deps import render
 from dippouch.web.forms import refused_form
 from dippouch.web.inputs import web_words
@@ -123,6 +124,7 @@ def create_app(
     templates.env.globals["quote"] = quote
     # Why mail cannot be sent now (None when it can): the sign-in pages say so where a newcomer waits for a link.
     templates.env.globals["mail_unavailable"] = mail_unavailable
+    templates.env.globals["static"] = static_url  # /static/NAME?v=HASH: kept a year by browsers
     app.state.templates = templates
 
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
@@ -130,6 +132,7 @@ def create_app(
     from dippouch.web import (  # notify, accounts, press and roster add their JSON calls to api.router
         accounts,
         api,
+        installable,
         mail_setup,
         notify,
         openings,
@@ -158,6 +161,7 @@ def create_app(
         outbox.router,
         mail_setup.router,
         unsubscribe.router,
+        installable.router,
     ):
         app.router.routes.extend(router.routes)
 

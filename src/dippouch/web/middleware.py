@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import time
+from urllib.parse import parse_qs
 
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from dippouch.web.assets import current
 from dippouch.web.security import host_prefixed, security_headers
 
-__all__ = ["BODY_TIMEOUT", "MAX_BODY", "Headers", "Hosts", "Latency"]
+__all__ = ["BODY_TIMEOUT", "IMMUTABLE", "MAX_BODY", "Headers", "Hosts", "Latency", "cache_lifetime"]
 
 MAX_BODY = 2_000_000
 TOO_LARGE = f"request body too large (at most {MAX_BODY:,} bytes)"
@@ -68,10 +70,31 @@ class Headers:
                 headers = message.get("headers", [])
                 if https:
                     headers = [(k, host_prefixed(v) if k == b"set-cookie" else v) for k, v in headers]
-                message["headers"] = [*headers, *extra]
+                lifetime = cache_lifetime(scope, int(message["status"]), headers)
+                message["headers"] = [*headers, *extra, *lifetime]
             await send(message)
 
         await self.app(scope, counted, send_with)
+
+
+IMMUTABLE = b"public, max-age=31536000, immutable"
+"""A static file named by its content's hash (web/assets.py): kept a year, never asked for again."""
+
+
+def cache_lifetime(scope: Scope, status: int, headers: list[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+    """The Cache-Control an answer lacks: a year for a static file whose address carries its own hash; asked
+    again each time (``no-cache``: a 304 while it is unchanged) for a static file named without it, or with an
+    old hash, and for every page (a page shows the game as it is now). An answer that says already is left
+    as it is (the maps' own year, the private pages' no-store)."""
+    if any(k == b"cache-control" for k, _ in headers):
+        return []
+    path = str(scope.get("path", ""))
+    if path.startswith("/static/"):
+        query = parse_qs(scope.get("query_string", b"").decode("latin-1"))
+        fresh = status == 200 and current(path.removeprefix("/static/"), (query.get("v") or [""])[0])
+        return [(b"cache-control", IMMUTABLE if fresh else b"no-cache")]
+    html = any(k == b"content-type" and v.startswith(b"text/html") for k, v in headers)
+    return [(b"cache-control", b"no-cache")] if html else []
 
 
 class Hosts:

@@ -814,3 +814,13 @@
     }
   }
 })();
+
+// The site's one service worker (served from /sw.js, so that it controls every page): the offline page, the
+// static files kept, and push notifications. Browsers register it only on https and on localhost.
+(function () {
+  "use strict";
+  if (!("serviceWorker" in navigator)) return;
+  window.addEventListener("load", function () {
+    navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch(function () { /* no worker: pages work as ever */ });
+  });
+})();

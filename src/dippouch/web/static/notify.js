@@ -1,5 +1,5 @@
 // The notifications page: subscribe this browser to push (Web Push with the installation's VAPID key) and
-// keep the subscription on the server. The service worker (notify-sw.js) shows what arrives.
+// keep the subscription on the server. The site's service worker (/sw.js, which app.js registers) shows what arrives.
 (function () {
   "use strict";
   var button = document.getElementById("notify-push");
@@ -27,7 +27,7 @@
     say("Asking the browser…");
     Notification.requestPermission().then(function (answer) {
       if (answer !== "granted") throw new Error("notifications are not allowed in this browser's settings");
-      return navigator.serviceWorker.register("/static/notify-sw.js");
+      return navigator.serviceWorker.register("/sw.js", { scope: "/" });
     }).then(function (reg) {
       return reg.pushManager.getSubscription().then(function (old) {
         return old || reg.pushManager.subscribe({
