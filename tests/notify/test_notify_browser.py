@@ -95,9 +95,9 @@ def test_the_service_worker_registers_and_shows_what_the_queue_pushes(site: Live
     page.goto(f"{base}/notifications")
     page.get_by_role("button", name="Get notifications in this browser").click()
     expect(page.locator("#notify-push-status")).to_contain_text("Not subscribed", timeout=30_000)
-    # The worker's scope is its folder (it intercepts nothing); the page is outside it, so ask for it there.
-    scope = page.evaluate("navigator.serviceWorker.getRegistration('/static/').then(r => r && r.active && r.scope)")
-    assert scope == f"{base}/static/"
+    # One worker for the whole site (/sw.js: push, the offline page, the static files), so its scope is the root.
+    scope = page.evaluate("navigator.serviceWorker.getRegistration('/').then(r => r && r.active && r.scope)")
+    assert scope == f"{base}/"
     assert registrations
 
     # What the queue sends, as a push service receives and a browser decrypts it.
@@ -111,11 +111,11 @@ def test_the_service_worker_registers_and_shows_what_the_queue_pushes(site: Live
         "ServiceWorker.deliverPushMessage", {"origin": base, "registrationId": registrations[-1], "data": got.text}
     )
     page.wait_for_function(
-        "navigator.serviceWorker.getRegistration('/static/').then(r => r.getNotifications()).then(n => n.length > 0)",
+        "navigator.serviceWorker.getRegistration('/').then(r => r.getNotifications()).then(n => n.length > 0)",
         timeout=30_000,
     )
     shown = page.evaluate(
-        "navigator.serviceWorker.getRegistration('/static/').then(r => r.getNotifications())"
+        "navigator.serviceWorker.getRegistration('/').then(r => r.getNotifications())"
         ".then(ns => ns.map(n => [n.title, n.body, n.data.url]))"
     )
     assert shown == [
