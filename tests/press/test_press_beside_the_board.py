@@ -48,8 +48,8 @@ def test_the_press_controls_belong_to_the_orders_form_and_post_to_the_press(site
     compose = page[page.index('id="press-compose"') :]
     assert '<textarea id="press-text" name="text" rows="3"' in compose and 'form="orders-form"' in compose
     assert 'formaction="/games/demo/play/England/press"' in compose
-    # Beside the board: the panel comes before the orders form in the page's main column.
-    assert page.index('id="press"') < page.index('id="orders-form"')
+    # Beside the board: the panel follows the orders form in the column beside the map, before the rest.
+    assert page.index('id="orders-form"') < page.index('id="press"') < page.index("<h2>Draw</h2>")
 
 
 def test_a_press_send_without_javascript_comes_back_with_the_orders_as_typed(site: Site) -> None:

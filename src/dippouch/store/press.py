@@ -84,6 +84,7 @@ __all__ = [
     "release_held",
     "report",
     "reports",
+    "rules_words",
     "send",
     "set_block",
     "set_press_rules",
@@ -185,6 +186,12 @@ def _rules_of(g: GameRow, declared: Mapping[str, Any] | None) -> PressRules:
     stored = {k: v for k, v in (declared or {}).items() if k != "anonymous"}
     rules = rules_for(stored or None, game_variant(g).data)
     return dataclasses.replace(rules, anonymous=game_settings(g).anonymous)
+
+
+def rules_words(s: Session, g: GameRow) -> list[str]:
+    """The game's press rules in the players' words, read in the caller's session (the lobby's box shows them:
+    what it says is what every door checks)."""
+    return describe(_rules(s, g))
 
 
 def press_rules(db: Database, name: str) -> PressRules:

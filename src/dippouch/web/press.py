@@ -53,7 +53,7 @@ from dippouch.web.security import (
 )
 from dippouch.web.service import Web
 
-__all__ = ["api_router", "orders_draft", "panel", "play_press", "router"]
+__all__ = ["api_router", "orders_draft", "panel", "play_press", "router", "rules_of_form"]
 
 api_router = APIRouter()
 """Included in the JSON API's router (``/api`` prefix, its error answers)."""
@@ -115,6 +115,9 @@ def _thread(t: store_press.Thread) -> dict[str, Any]:
 
 INLINE = 8
 """Messages of each thread the player's page shows inline, beside the board (the rest on the thread's page)."""
+INLINE_THREADS = 12
+"""Threads the player's page shows inline, the most recent first (older ones are links to their pages): each
+has a reply box, which the orders form posts along."""
 
 
 def panel(web: Web, name: str, power: str, viewer: Viewer, *, recent: int = 0) -> dict[str, Any]:
@@ -146,6 +149,7 @@ def panel(web: Web, name: str, power: str, viewer: Viewer, *, recent: int = 0) -
     if recent:
         out["recent"] = {c: [_message(m) for m in ms] for c, ms in o.recent.items()}
         out["sendable"] = _sendable(o.rules, o.finished)
+        out["inline_threads"] = INLINE_THREADS
     return out
 
 
@@ -354,6 +358,9 @@ def _play(name: str, power: str) -> str:
 
 MAX_PART_SIZE = 200_000
 """Bytes a press form's text may hold (a letter; the store measures it again and says so in words)."""
+MAX_FIELDS = 300
+"""Fields a press form may post: from the player's page it is the orders form (its picks, one a unit, and the
+press boxes of the threads shown inline, :data:`INLINE_THREADS` at most)."""
 
 
 DRAFT_COOKIE = "dp_orders_draft"
@@ -459,7 +466,7 @@ async def form_send(request: Request, name: str, power: str) -> Response:
     come back as typed (:func:`orders_draft`): sending press never loses them. The page's script sends in
     place through the JSON API instead; this is the way without it. From a channel's page (``from=channel``)
     the answer is that page again."""
-    form = await read_form(request, max_part_size=MAX_PART_SIZE)
+    form = await read_form(request, max_fields=MAX_FIELDS, max_part_size=MAX_PART_SIZE)
     web = web_of(request)
     viewer = viewer_of(request)
     to = form.all("to")
@@ -571,20 +578,34 @@ async def form_announce(request: Request, name: str) -> Response:
     try:
         with web.writes:
             if form.get("kind", ""):
-                data = {
-                    "kind": form.get("kind", ""),
-                    "coordinator_reads_private": form.get("coordinator_reads_private", "") == "on",
-                    "anonymous": form.get("anonymous", "") == "on",
-                    "channels": form.all("channels"),
-                    "quiet_phases": form.all("quiet_phases"),
-                }
-                store_press.set_press_rules(web.store, name, data, now=web.now())
+                store_press.set_press_rules(web.store, name, rules_of_form(form), now=web.now())
                 web.touched(name)  # anonymity is the game's: its page names players, or no longer
                 return redirect(back, "Press rules saved.")
             store_press.announce(web.store, name, form.get("text", ""), now=web.now())
     except DippouchError as e:
         return redirect(back, web_words(str(e)), error=True)
     return redirect(back, "Announcement sent.")
+
+
+FREE_PRESS_TEXT = (
+    "the opening takes no press text of its own: the lobby shows the game's press rules, which every door "
+    "enforces; set them with the opening's press fields, press_rules in the API (for example "
+    '{"kind": "white", "quiet_phases": ["adjustments"]}) or the game\'s press desk'
+)
+"""Why a free text for the press is refused (the trial: "no press during adjustments", shown in the lobby and
+enforced by nothing, let a Winter message through)."""
+
+
+def rules_of_form(form: Form) -> dict[str, Any]:
+    """The press rules a coordinator's form sets (templates/_press.html ``rules_fields``): the one reading of
+    that form, on the press desk and on the opening's desk, whose rules the lobby shows and every door checks."""
+    return {
+        "kind": form.get("kind", ""),
+        "coordinator_reads_private": form.get("coordinator_reads_private", "") == "on",
+        "anonymous": form.get("anonymous", "") == "on",
+        "channels": form.all("channels"),
+        "quiet_phases": form.all("quiet_phases"),
+    }
 
 
 @router.get("/games/{name}/coordinate/press", response_class=HTMLResponse)
