@@ -37,6 +37,7 @@ from dippouch.store.models import EventRow, GameRow, PersonRow, PhaseRow, Player
 from dippouch.store.models_openings import OpeningRow, SignupRow, VacancyRow
 from dippouch.store.models_web import GameWebRow
 from dippouch.store.people import seat_person
+from dippouch.store.press import rules_words
 from dippouch.store.readiness import powers_in_civil_disorder
 from dippouch.store.reliability import reliabilities, scores_in
 from dippouch.store.rows import current_phase, game_row, game_settings, game_variant, log_event, power_name
@@ -186,7 +187,7 @@ def _opening(s: Session, g: GameRow, o: OpeningRow, *, scores: bool = True) -> O
     return Opening(
         game=g.name,
         variant=g.variant,
-        press=o.press,
+        press=" ".join(rules_words(s, g)),  # the game's rules, which every door checks (not a text of its own)
         min_reliability=o.min_reliability,
         mode=o.mode,
         opened_at=o.opened_at,

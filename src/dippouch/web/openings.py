@@ -24,9 +24,11 @@ from dippouch.catalog import variant_names
 from dippouch.game import GameError
 from dippouch.people.assign import ANY
 from dippouch.play import openings as play_openings
-from dippouch.press.rules import KINDS
+from dippouch.press.rules import KINDS, PressRules
 from dippouch.store import openings as store_openings
+from dippouch.store import press as store_press
 from dippouch.store.reliability import ALL, Shown, profile
+from dippouch.web import press as web_press
 from dippouch.web.answers import (
     ClaimAnswer,
     DrawAnswer,
@@ -231,12 +233,28 @@ def _mode(text: str) -> str:
     return text
 
 
-def open_game(web: Web, name: str, viewer: Viewer, press: str, min_reliability: int, mode: str) -> dict[str, Any]:
+def open_game(
+    web: Web,
+    name: str,
+    viewer: Viewer,
+    press: str,
+    min_reliability: int,
+    mode: str,
+    rules: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """``rules``: press rules to set (the game's one set: the lobby shows them, every door checks them);
+    ``press``, a text of its own, is refused (shown and enforced by nothing, it misled the trial's players)."""
     web.require_coordinator(name, viewer)
+    if press.strip():
+        raise BadInput(web_press.FREE_PRESS_TEXT)
+    if rules is not None:  # checked before anything is stored: a bad setting leaves the opening as it was
+        PressRules.from_data(dict(rules), store_press.press_rules(web.read, name))
     with web.writes:
         store_openings.open_game(
-            web.store, name, now=web.now(), press=press, min_reliability=min_reliability, mode=_mode(mode)
+            web.store, name, now=web.now(), press="", min_reliability=min_reliability, mode=_mode(mode)
         )
+        if rules is not None:
+            store_press.set_press_rules(web.store, name, rules, now=web.now())
     web.touched(name)
     return opening_view(web, name, viewer)
 
@@ -372,7 +390,14 @@ class Strict(BaseModel):
 
 
 class OpeningIn(Strict):
-    press: str = Field("", max_length=store_openings.MAX_PRESS, description="The press rules, as free text.")
+    press: str = Field(
+        "",
+        max_length=store_openings.MAX_PRESS,
+        description="Refused unless empty: the opening shows the game's press rules, set by press_rules.",
+    )
+    press_rules: dict[str, Any] | None = Field(
+        None, description="Press settings to set (kind, channels, quiet_phases, ...): the game's rules."
+    )
     min_reliability: int = Field(0, ge=0, le=100, description="Percent a player's reliability must reach.")
     mode: str = Field("coordinator", max_length=20, description="coordinator or preferences")
 
@@ -469,7 +494,8 @@ def api_opening(request: Request, name: str) -> dict[str, Any]:
 @api.post("/games/{name}/opening", **answers(OpeningView))
 def api_open_game(request: Request, name: str, body: OpeningIn) -> dict[str, Any]:
     """Open the game for players, or change what its opening asks (its coordinator)."""
-    return open_game(web_of(request), name, writer(request, NEED_SIGN_IN), body.press, body.min_reliability, body.mode)
+    viewer = writer(request, NEED_SIGN_IN)
+    return open_game(web_of(request), name, viewer, body.press, body.min_reliability, body.mode, rules=body.press_rules)
 
 
 @api.post("/games/{name}/signup", **answers(SignupAnswer))
@@ -611,6 +637,8 @@ def opening_page(request: Request, name: str) -> Response:
     invite_secret = request.query_params.get("invite") or None
     data = opening_view(web, name, viewer, invite_secret)
     context = {"o": data, "any": ANY, "desk": viewer.coordinates(name), "invite": invite_secret}
+    if context["desk"]:  # the opening's desk sets the game's press rules: its form shows them as they stand
+        context["press_rules"] = store_press.press_rules(web.read, name).to_data()
     resp = render(request, "opening.html", context)
     if invite_secret:
         resp.headers["Cache-Control"] = "no-store"
@@ -631,6 +659,7 @@ async def opening_action(request: Request, name: str, action: str) -> Response:
             form.get("press", ""),
             _int(form.get("min_reliability", ""), "the minimum reliability", 0, 100),
             form.get("mode", ""),
+            web_press.rules_of_form(form) if form.get("kind", "") else None,
         )
         return redirect(back, f"{name} is open for players.")
     if action == "signup":
