@@ -19,11 +19,7 @@ from dippouch.game import GameError
 from dippouch.store.db import Database
 from dippouch.store.mail_games import game_id
 from dippouch.store.models import GameRow, PhaseRow, SubmissionRow
-from dippouch.store.models_mail import (
-    FetchStateRow,
-    MailAttachmentRow,
-    MailMessageRow,
-)
+from dippouch.store.models_mail import FetchStateRow, MailAttachmentRow, MailMessageRow
 
 __all__ = [
     "MessageInfo",

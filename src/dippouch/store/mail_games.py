@@ -15,10 +15,7 @@ import sqlalchemy as sa
 from dippouch.game import GameError, as_utc
 from dippouch.store.db import Database
 from dippouch.store.models import EventRow, GameRow, PhaseRow
-from dippouch.store.models_mail import (
-    GameMailRow,
-    MailNoticeRow,
-)
+from dippouch.store.models_mail import GameMailRow, MailNoticeRow
 from dippouch.store.readiness import powers_in_civil_disorder as disorder_now
 from dippouch.store.rows import current_phase, game_row, game_variant
 from dippouch.store.standing import standing_versions

@@ -13,13 +13,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from dippouch.game import GameError, as_utc
-from dippouch.store.models_mail import (
-    GameMailRow,
-    MailAttachmentRow,
-    MailMessageRow,
-    MailNoticeRow,
-    MailReviewRow,
-)
+from dippouch.store.models_mail import GameMailRow, MailAttachmentRow, MailMessageRow, MailNoticeRow, MailReviewRow
 
 __all__ = ["MAIL_RECORD_LIMIT", "export_mail_record", "import_mail_record", "seal_mail_record"]
 

@@ -16,11 +16,7 @@ from sqlalchemy.orm import Session
 
 from dippouch.game import GameError, as_utc
 from dippouch.store.db import Database
-from dippouch.store.models_mail import (
-    MailNoticeRow,
-    OutboxFileRow,
-    OutboxRow,
-)
+from dippouch.store.models_mail import MailNoticeRow, OutboxFileRow, OutboxRow
 
 __all__ = [
     "Notice",
