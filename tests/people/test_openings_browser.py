@@ -52,7 +52,7 @@ def test_sign_up_fill_drop_and_replace_in_the_browser(live_site: LiveSite) -> No
     web.store.assign("pool", "England", "Eve", now=datetime.now(UTC))  # seated by the coordinator, with a key
     coord = site.key_page(site.coordinator_key, SIZE)
     coord.goto(f"{base}/games/pool/opening")
-    coord.fill("textarea[name=press]", "Full press, in English")
+    coord.select_option("#opening-press select[name=kind]", "grey")  # the game's own press rules
     coord.select_option("select[name=mode]", "preferences")
     coord.click("text=Open for players")
     assert "pool is open for players" in coord.locator(".flash").inner_text()
@@ -62,7 +62,7 @@ def test_sign_up_fill_drop_and_replace_in_the_browser(live_site: LiveSite) -> No
     bo, b, b_errors = _person(site, "Bo")
     a.goto(f"{base}/open")
     row = a.locator("#open-games tr", has_text="pool")
-    expect(row).to_contain_text("Full press, in English")
+    expect(row).to_contain_text("Grey press: senders are not shown to readers until the game ends.")
     expect(row).to_contain_text("1/3")
     _shoot(a, "list")
     row.get_by_role("link", name="pool").click()

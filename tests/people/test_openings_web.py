@@ -38,20 +38,22 @@ def open_game(site: Site, name: str = "hy", variant: str = "hundred3", **body: A
 
 
 def test_the_list_shows_what_an_open_game_asks_as_a_page_and_as_json(site: Site) -> None:
-    open_game(site, press="Gunboat: no messages", min_reliability=0)
+    # The press the list shows is the game's own rules in words (the ones every door checks).
+    open_game(site, press_rules={"kind": "none"}, min_reliability=0)
     visitor = site.browser()
     listing = visitor.get("/api/open").json()
     (g,) = listing["games"]
+    gunboat = "No press (gunboat): only the coordinator's announcements."
     assert (g["game"], g["variant"], g["press"], g["seats_taken"], g["seats_total"]) == (
         "hy",
         "hundred3",
-        "Gunboat: no messages",
+        gunboat,
         0,
         3,
     )
     assert g["deadlines"]["movement"] and g["min_reliability"] == 0 and g["mode"] == "preferences"
     page = visitor.get("/open").text
-    assert "Gunboat: no messages" in page and "0 of 3 played" in page and "/games/hy/opening" in page
+    assert "No press (gunboat)" in page and "0 of 3 played" in page and "/games/hy/opening" in page
 
 
 def test_people_sign_up_with_wishes_and_the_full_game_seats_them(site: Site) -> None:

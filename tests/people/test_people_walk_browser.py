@@ -238,7 +238,7 @@ def test_people_walk_from_mailed_link_to_printed_roster(
     assert (policy.policy, policy.budget_days) == ("extend", 10)
     for game in ("pool", "next"):
         coord.goto(f"{base}/games/{game}/opening")
-        coord.fill("textarea[name=press]", "Full press, in English")
+        coord.select_option("#opening-press select[name=kind]", "white")  # the game's own press rules
         coord.select_option("select[name=mode]", "preferences")
         coord.click("text=Open for players")
         expect(coord.locator(".flash")).to_contain_text(f"{game} is open for players")
