@@ -185,3 +185,38 @@ def test_only_the_installations_coordinator_sees_or_changes_it(site: Site, smtp:
         r = site.post_form(c, PAGE, {**_plain(smtp), "to": "x@example.org", "action": "test"})
         assert r.status_code == 403, who
     assert stored_smtp(site.web.store) is None and smtp.messages == []
+
+
+def test_the_saved_server_is_replaced_whole_and_a_dropped_user_drops_the_password(
+    db_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dippouch.mail.settings import ServerSettings, save_smtp
+    from dippouch.store import GameStore
+
+    for name in ("DIPPOUCH_SMTP_HOST", "DIPPOUCH_MAIL_CONFIG"):
+        monkeypatch.delenv(name, raising=False)
+    settings.reread()
+
+    store = GameStore(db_url)
+    try:
+        assert stored_smtp(store) is None
+        first = ServerSettings(
+            "smtp", host="mail.example.org", port=587, security="starttls", user="games", sender="g@example.org",
+            stored_password="pw 1",
+        )  # fmt: skip
+        save_smtp(store, first)
+        got = stored_smtp(store)
+        assert got is not None and (got.host, got.port, got.user, got.stored_password) == (
+            "mail.example.org", 587, "games", "pw 1"
+        )  # fmt: skip
+        assert load_settings("smtp", store=store).password() == "pw 1"
+        save_smtp(store, ServerSettings("smtp", host="127.0.0.1", security="none", sender="g@example.org"))
+        got = stored_smtp(store)
+        assert got is not None and (got.host, got.port, got.user, got.stored_password) == (
+            "127.0.0.1",
+            None,
+            None,
+            None,
+        )
+    finally:
+        store.close()
