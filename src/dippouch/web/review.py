@@ -8,7 +8,8 @@ lines with their verdicts instead, to be confirmed in turn. Before the deadline 
 photographs and when, never what (nothing is read before it, as the rulebook has it).
 
 The transcription is :func:`dippouch.mail.ocr.proposals`' output as it is; confirming goes through
-:func:`dippouch.mail.ocr.confirm` with the text shown, so the CLI and the desk record the same thing.
+:func:`dippouch.play.photos.confirm_photo` with the text shown, as the CLI's confirmation does, so both record the
+same thing.
 """
 
 from __future__ import annotations
@@ -267,7 +268,7 @@ def _rows(form: Mapping[str, str]) -> list[tuple[str, bool]]:
 
 
 def _photo_action(request: Request, name: str, attachment_id: int, form: Mapping[str, str]) -> Response:
-    from dippouch.mail.ocr import confirm
+    from dippouch.play.photos import confirm_photo
     from dippouch.store.review import game_of_attachment, set_aside
 
     web = web_of(request)
@@ -291,12 +292,8 @@ def _photo_action(request: Request, name: str, attachment_id: int, form: Mapping
         rows = _rows(form)
         if do == "confirm" and form.get("shown") == _digest(attachment_id, rows):
             text = "\n".join(t for t, taken in rows if taken and t)
-            if not text:
-                raise BadInput("no line is taken: take at least one, or set the photograph aside")
-            power, version = confirm(web.store, attachment_id, now=now, text=text)
-            return redirect(
-                back, f"Photograph #{attachment_id} confirmed as {power} version {version}, exactly as shown."
-            )
+            done = confirm_photo(web.store, attachment_id, text=text, now=now)
+            return redirect(back, f"{done.text}, exactly as shown.")
         # Edited, or lines taken out: show their verdicts; the coordinator confirms what is then shown.
         _fill(web, name, photo, [(t, taken) for t, taken in rows if t])
         photo.changed = True
