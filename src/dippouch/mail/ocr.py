@@ -22,8 +22,9 @@ from dippouch.game import GameError, LineCheck, as_utc, check_orders, position_f
 from dippouch.mail.ocr_engines import available_engines, read_lines, unavailable
 from dippouch.mail.ocr_match import LineReading, match_lines
 from dippouch.mail.subject import GameNames, power_names
+from dippouch.play.photos import confirm_photo
 from dippouch.store import GameStore
-from dippouch.store.photos import confirm_target, link_confirmed, open_phase_photos, photo_bytes, record_reading
+from dippouch.store.photos import confirm_target, open_phase_photos, photo_bytes, record_reading
 
 __all__ = [
     "LineReading",
@@ -206,10 +207,11 @@ def proposals(store: GameStore, game: str, *, now: datetime, run: bool = True) -
 
 def confirm(store: GameStore, attachment_id: int, *, now: datetime, text: str | None = None) -> tuple[str, int]:
     """The coordinator's confirmation: the transcription (as read, or ``text`` as corrected) becomes a
-    version of the power's submission, received when the message arrived. Returns (power, version)."""
+    version of the power's submission, received when the message arrived (:func:`dippouch.play.photos.confirm_photo`).
+    Returns (power, version)."""
     now = as_utc(now)
-    target = confirm_target(store, attachment_id, now=now)
     if text is None:
+        target = confirm_target(store, attachment_id, now=now)
         if target.ocr_text is None:
             raise GameError(
                 f"attachment #{attachment_id} has not been read; run `dippouch mail ocr {target.game}` or give the text"
@@ -223,8 +225,5 @@ def confirm(store: GameStore, attachment_id: int, *, now: datetime, text: str | 
                 f"attachment #{attachment_id}: no line was read with confidence; give the text (--file) "
                 "as you read the photograph"
             )
-    result = store.submit(
-        target.game, target.power, text, now=target.received, source="photo", recorded_at=max(now, target.received)
-    )
-    link_confirmed(store, attachment_id, target.phase_id, target.power, result.version)
-    return target.power, result.version
+    done = confirm_photo(store, attachment_id, text=text, now=now)
+    return done.power, done.version
