@@ -161,3 +161,13 @@ def test_resigning_on_the_page_asks_to_be_sure(site: Site) -> None:
     assert "I want to leave this game" in a.get(r.headers["location"]).text
     o = store_openings.opening(site.web.store, "g")
     assert o is not None and len(o.waiting) == 1  # nothing was withdrawn
+
+
+def test_every_seated_person_sees_the_start_on_the_opening_not_only_the_last_to_join(site: Site) -> None:
+    opened(site, "h", "hundred3")
+    people = [person(site, n) for n in ("Ann", "Bo", "Cy")]
+    for _, c in people:
+        site.api(c, "/api/games/h/signup", {"preferences": ["any"]})
+    for _, c in people:
+        page = c.get("/games/h/opening").text
+        assert 'id="started"' in page and "the game is under way and you play" in page
