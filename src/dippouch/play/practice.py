@@ -1,0 +1,155 @@
+"""Starting a practice game against bots (docs/bots.md): a game whose every other power is a bot, its
+person seated on their power with a player key, the bots' first orders sent at once.
+
+The game is unlisted and marked as practice in its settings (so the public list never shows it, and the caps
+can count it). What keeps it from being abused: caps on the practice games not yet over, per client and
+overall, counted and created in one turn (:func:`dippouch.store.bots.practice_slot`), so requests at the same
+moment cannot both see room under a cap; a refusal says which cap and its number. The client is kept as an
+HMAC keyed with the installation's secret (:func:`client_tag`), enough to count, not to show. When a practice
+game its person left stops is :mod:`dippouch.bots.practice`'s.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import hmac
+import secrets
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from dippouch.bots.seats import check_level, play_seats, seat_bot
+from dippouch.catalog import load_variant, variants_usable
+from dippouch.game import GameError, Settings
+from dippouch.store.access import AccessStore
+from dippouch.store.bots import open_practice_games, practice_slot
+from dippouch.store.installation import installation_secret
+from dippouch.store.repository import GameStore
+
+__all__ = [
+    "DEFAULT_LEVEL",
+    "DEFAULT_PACE",
+    "PACES",
+    "PER_CLIENT",
+    "PLAYER",
+    "TOTAL",
+    "PracticeCapReached",
+    "PracticeStarted",
+    "client_tag",
+    "start_practice",
+]
+
+#: The paces one may choose: a label, and the time a movement, retreat and adjustment phase each get.
+#: "ready": the phase is processed as soon as the person's orders are marked ready (bots are always ready);
+#: the long deadline only moves a game its player left.
+PACES: dict[str, tuple[str, str]] = {
+    "ready": ("when I'm ready", "7d"),
+    "2m": ("a phase every 2 minutes", "2m"),
+    "10m": ("a phase every 10 minutes", "10m"),
+    "1d": ("a phase a day", "1d"),
+}
+DEFAULT_PACE = "ready"
+DEFAULT_LEVEL = "heuristic"
+PER_CLIENT = 3
+"""Practice games not yet over that one client may have."""
+TOTAL = 200
+"""Practice games not yet over on the whole site."""
+PLAYER = "you (practice)"
+
+
+class PracticeCapReached(GameError):
+    """A cap on practice games is reached: worth trying again only once one of them is over or left."""
+
+    retry_after = 600
+
+
+@dataclass(frozen=True)
+class PracticeStarted:
+    """A new practice game: its name, the person's power and their player key's secret."""
+
+    game: str
+    power: str
+    secret: str
+
+
+def client_tag(store: GameStore, client: str) -> str:
+    """What a practice game keeps of the client that started it: enough to count, not to show. An HMAC
+    keyed with the installation's own secret: a plain hash of an address could be undone by hashing every
+    address there is (IPv4 has four billion) by anyone who sees a game's settings (an export, a backup)."""
+    key = installation_secret(store, "practice-client")
+    return hmac.new(key, client.encode(), hashlib.sha256).hexdigest()[:20]
+
+
+def _choose(variant_name: str, wanted: str, level: str, pace: str) -> tuple[str, list[str], str, str]:
+    """The variant, its powers, the person's power and the bots' level, or GameError naming what to choose."""
+    good, _broken = variants_usable()
+    usable = [v.name for v in good]
+    if variant_name not in usable:
+        raise GameError(f"no usable variant {variant_name!r}; choose one of {', '.join(usable)}")
+    powers = [p.name for p in load_variant(variant_name).powers]
+    if wanted.lower() == "any":
+        power = secrets.choice(powers)
+    else:
+        match = [p for p in powers if p.lower() == wanted.lower()]
+        if not match:
+            raise GameError(f"{variant_name} has no power {wanted!r}; its powers are {', '.join(powers)}, or any")
+        power = match[0]
+    level = check_level(level)
+    if pace not in PACES:
+        raise GameError(f"no pace {pace!r}; choose one of " + ", ".join(f"{k} ({v[0]})" for k, v in PACES.items()))
+    return variant_name, powers, power, level
+
+
+def start_practice(
+    store: GameStore,
+    access: AccessStore,
+    *,
+    client: str,
+    now: datetime,
+    variant: str = "standard",
+    power: str = "any",
+    level: str = DEFAULT_LEVEL,
+    pace: str = DEFAULT_PACE,
+    per_client: int = PER_CLIENT,
+    total: int = TOTAL,
+    writes: AbstractContextManager[Any] | None = None,
+) -> PracticeStarted:
+    """Check the choices, then the caps (PracticeCapReached), then create the game, seat the bots and the
+    person, and let the bots send their first orders. Nothing is stored when anything is refused. ``writes``:
+    held around the writes (a door that serialises its writers, as the web does on SQLite)."""
+    variant, powers, power, level = _choose(variant, power, level, pace)
+    tag = client_tag(store, client)
+    with writes if writes is not None else contextlib.nullcontext():
+        with practice_slot(store):
+            open_games = open_practice_games(store)
+            mine = sum(1 for t in open_games.values() if t == tag)
+            if mine >= per_client:
+                raise PracticeCapReached(
+                    f"you already have {mine} practice games going (at most {per_client} at once); "
+                    "finish one of them first, or leave it: a practice game its player has left stops after a while "
+                    "(ten of its movement phases, at least an hour, at most a week)"
+                )
+            if len(open_games) >= total:
+                raise PracticeCapReached(
+                    f"the site has {len(open_games)} practice games going, its limit ({total}); try again later"
+                )
+            name = f"practice-{secrets.token_hex(5)}"
+            deadline = PACES[pace][1]
+            settings = Settings(
+                deadlines={"movement": deadline, "retreats": deadline, "adjustments": deadline},
+                missed_limit=0,  # the person's power never falls into civil disorder: the game waits for them
+                practice=tag,
+            )
+            store.create_game(name, variant, now=now, settings=settings)
+            access.set_visibility(name, "unlisted")
+            for other in powers:
+                if other != power:
+                    seat_bot(store, name, other, level, now=now)
+            store.assign(name, power, PLAYER, now=now)
+            _, secret = access.create_key("player", game=name, power=power, label=PLAYER, now=now)
+        # The bots' first orders after the turn: the caps are settled, and a slow level must not hold up
+        # everyone else's start.
+        play_seats(store, now=now, games=[name])
+    return PracticeStarted(name, power, secret)
