@@ -1,8 +1,311 @@
-/* dippouch press: messages arrive without reloading (server-sent events). Every page works without this file.
-   Message text is only ever set as text (textContent), never as HTML. */
-/* Sending: a form goes once (a second click while the first is on its way would send the message twice),
-   and a refused message's text comes back into its box and its powers ticked again (the page after a refusal
-   is a fresh one, whose box would be empty: the player's words are not lost). */
+/* dippouch press: messages sent in place and arriving without reloading (server-sent events). Every page works
+   without this file. Message text is only ever set as text (textContent), never as HTML. */
+(function () {
+  "use strict";
+  var csrf = (document.querySelector('meta[name="csrf"]') || {}).content || "";
+  var panel = document.querySelector("[data-press-base]");
+  var base = panel ? panel.getAttribute("data-press-base") : "";
+  var me = panel ? panel.getAttribute("data-press-me") : "";
+  var api = panel ? panel.getAttribute("data-press-api") : "";
+
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+  // The same words as app.js writes for the server's times (time[data-local]): live and reloaded messages match.
+  function localText(iso) {
+    var d = new Date(iso);
+    if (isNaN(d)) return iso;
+    return d.toLocaleString(undefined, { weekday: "short", day: "numeric", month: "short", year: "numeric",
+      hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
+  }
+  // The same words as the page's thread list (templates/_press.html).
+  function label(kind, members) {
+    if (kind === "announcement") return "Announcements from the coordinator";
+    if (kind === "public") return "Everyone (public)";
+    var others = members.filter(function (p) { return p !== me; }).join(", ");
+    return kind === "group" ? others + " (group)" : others;
+  }
+  // A message as templates/_press.html draws it, with its report form for what others wrote.
+  function messageItem(m) {
+    var li = el("li", "press-msg" + (m.mine ? " mine" : "") + (m.held ? " held" : ""));
+    li.setAttribute("data-id", m.id);
+    var meta = el("p", "press-meta");
+    meta.appendChild(el("strong", "press-sender", m.sender));
+    meta.appendChild(document.createTextNode(" "));
+    var t = el("time", null, localText(m.sent_at));
+    t.setAttribute("datetime", m.sent_at);
+    meta.appendChild(t);
+    if (m.held) {
+      meta.appendChild(document.createTextNode(" "));
+      meta.appendChild(el("span", "tag warn", "held until the phase's results"));
+    }
+    li.appendChild(meta);
+    li.appendChild(el("p", "press-text", m.text));
+    if (!m.mine && !m.held && base) {
+      var d = el("details", "press-report");
+      d.appendChild(el("summary", null, "Report to the coordinator"));
+      var f = el("form");
+      f.method = "post";
+      f.action = base + "/press-report/" + m.id;
+      var h = el("input");
+      h.type = "hidden"; h.name = "csrf"; h.value = csrf;
+      var lab = el("label", null, "Why ");
+      var why = el("input");
+      why.name = "reason"; why.maxLength = 2000;
+      lab.appendChild(why);
+      f.appendChild(h); f.appendChild(lab); f.appendChild(document.createTextNode(" ")); f.appendChild(el("button", null, "Report"));
+      d.appendChild(f);
+      li.appendChild(d);
+    }
+    return li;
+  }
+  function append(list, m) {
+    if (list.querySelector('[data-id="' + m.id + '"]')) return false;
+    // A new phase's first message gets the phase's mark, as the channel's page draws it.
+    var marks = list.querySelectorAll("li.press-phase");
+    if (marks.length || list.id === "press-messages") {
+      var lastPhase = marks.length ? marks[marks.length - 1].getAttribute("data-phase") : null;
+      if (m.phase !== undefined && m.phase !== lastPhase) {
+        var mark = el("li", "press-phase", m.phase || "After the game");
+        mark.setAttribute("role", "separator");
+        mark.setAttribute("data-phase", m.phase);
+        list.appendChild(mark);
+      }
+    }
+    list.appendChild(messageItem(m));
+    return true;
+  }
+  function markRead(channel, id) {
+    if (!api) return;
+    fetch(api + "/channels/" + channel + "/read", {
+      method: "POST", credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+      body: JSON.stringify({ up_to: id })
+    });
+  }
+  function setCount(badge, n) {
+    if (!badge) return;
+    badge.setAttribute("data-count", String(n));
+    badge.textContent = n + " unread";
+    badge.hidden = n <= 0;
+  }
+  function total(delta) {
+    ["press-unread", "press-tab"].forEach(function (id) {
+      var node = document.getElementById(id);
+      if (!node) return;
+      var badge = node.classList.contains("unread") ? node : node.querySelector(".unread");
+      if (!badge && delta > 0) {
+        badge = el("span", "unread", "");
+        badge.setAttribute("data-count", "0");
+        node.appendChild(document.createTextNode(" "));
+        node.appendChild(badge);
+      }
+      if (badge) setCount(badge, Math.max(0, parseInt(badge.getAttribute("data-count") || "0", 10) + delta));
+    });
+  }
+  var threads = document.getElementById("press-threads");
+  var inline = !!(panel && panel.hasAttribute("data-press-inline"));
+
+  // A thread of the player's page (inline: its messages under a summary), made when its first message comes.
+  function thread(channel, kind, members) {
+    var li = threads ? threads.querySelector('li[data-channel="' + channel + '"]') : null;
+    if (li || !threads) return li;
+    var none = kind === "announcement" ? threads.querySelector('li[data-channel="0"]') : null;
+    if (none) none.parentNode.removeChild(none);  // "none yet": the first announcement is here
+    li = el("li");
+    li.setAttribute("data-channel", channel);
+    li.id = "thread-" + channel;
+    if (inline) {
+      var d = el("details", "press-thread");
+      d.setAttribute("data-channel", channel);
+      var s = el("summary");
+      s.appendChild(el("span", "press-thread-label", label(kind, members)));
+      s.appendChild(document.createTextNode(" "));
+      var u = el("span", "unread", "");
+      u.setAttribute("data-count", "0");
+      u.hidden = true;
+      s.appendChild(u);
+      d.appendChild(s);
+      var ol = el("ol", "press-messages");
+      ol.setAttribute("data-channel", channel);
+      d.appendChild(ol);
+      var p = el("p", "small press-whole");
+      var a = el("a", null, "Open this conversation on its own page");
+      a.href = base + "/press/" + channel;
+      p.appendChild(a);
+      d.appendChild(p);
+      // Its reply box, as the page draws one where the rules let players write (the page has a compose box).
+      if (kind !== "announcement" && document.getElementById("press-compose")) {
+        var box = el("div", "press-compose press-reply");
+        box.setAttribute("data-channel", channel);
+        var area = el("textarea");
+        area.rows = 2;
+        area.id = "reply-" + channel;
+        area.setAttribute("aria-label", "Reply to " + label(kind, members));
+        area.placeholder = "Reply to " + label(kind, members);
+        var limit = document.getElementById("press-text");
+        if (limit && limit.maxLength > 0) area.maxLength = limit.maxLength;
+        var send = el("button", "primary", "Send reply");
+        send.setAttribute("data-press-send", "");
+        send.setAttribute("data-channel", channel);
+        send.type = "button";
+        box.appendChild(area);
+        box.appendChild(document.createTextNode(" "));
+        box.appendChild(send);
+        box.appendChild(document.createTextNode(" "));
+        var st = el("span", "press-status small");
+        st.setAttribute("role", "status");
+        box.appendChild(st);
+        d.appendChild(box);
+        bindSend(send);
+      }
+      watch(d);
+      li.appendChild(d);
+    } else {
+      var link = el("a", null, label(kind, members));
+      link.href = base + "/press/" + channel;
+      li.appendChild(link);
+      li.appendChild(document.createTextNode(" "));
+      var badge = el("span", "unread", "");
+      badge.setAttribute("data-count", "0");
+      badge.hidden = true;
+      li.appendChild(badge);
+    }
+    // After the announcements, which stay first.
+    var first = threads.firstElementChild;
+    var after = first && first.getAttribute("data-channel") === "0" ? first.nextSibling : first;
+    threads.insertBefore(li, after);
+    return li;
+  }
+  // An inline thread opened is a thread read: its unread messages are marked read and its badges go down.
+  function watch(d) {
+    d.addEventListener("toggle", function () {
+      if (!d.open) return;
+      var badge = d.querySelector("summary .unread");
+      var n = badge ? parseInt(badge.getAttribute("data-count") || "0", 10) : 0;
+      var last = d.querySelector("ol.press-messages li.press-msg:last-child");
+      if (n > 0 && last) {
+        markRead(d.getAttribute("data-channel"), parseInt(last.getAttribute("data-id"), 10));
+        setCount(badge, 0);
+        total(-n);
+      }
+    });
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("details.press-thread"), function (d) {
+    watch(d);
+    if (d.open) d.dispatchEvent(new Event("toggle"));
+  });
+
+  // What the live stream (below) does with a message: into the open channel's list (a channel's page), or into
+  // its inline thread (the player's page), counted unread unless its thread is open before the reader.
+  window.dippouchPress = {
+    arrive: function (m, list, open) {
+      if (list && String(m.channel) === open) {
+        if (append(list, m) && !m.mine) markRead(m.channel, m.id);
+        return;
+      }
+      var li = thread(m.channel, m.kind, m.members || []);
+      if (!li) return;
+      var inl = li.querySelector("ol.press-messages");
+      var added = inl ? append(inl, m) : true;
+      if (!added || m.mine) return;
+      var det = li.querySelector("details");
+      if (det && det.open) {
+        markRead(m.channel, m.id);
+        return;
+      }
+      var badge = li.querySelector(".unread");
+      setCount(badge, parseInt(badge.getAttribute("data-count") || "0", 10) + 1);
+      total(1);
+    }
+  };
+
+  // With the script the press is sent in place, so the orders form sends its orders only: the press boxes that
+  // belong to it (for the way without the script) stay out of what it posts.
+  var orders = document.getElementById("orders-form");
+  if (orders && panel) orders.addEventListener("formdata", function (ev) {
+    Array.from(ev.formData.keys()).forEach(function (k) {
+      if (k === "text" || k === "to" || k === "all" || k === "channel" || k.indexOf("text-") === 0) ev.formData.delete(k);
+    });
+  });
+
+  // ------------------------------------------------------------------ sending in place
+  // A Send button of the panel sends its box through the JSON API: the page stays, and with it the orders
+  // typed and not sent. A refused message stays in its box with the rule's words beside it.
+  function boxOf(button) {
+    return button.closest(".press-compose");
+  }
+  function say(box, text, refused) {
+    var status = box.querySelector(".press-status");
+    var old = box.querySelector(".press-refusal");
+    if (old) old.parentNode.removeChild(old);
+    if (refused) {
+      var note = el("p", "press-refusal", text);
+      note.setAttribute("role", "alert");
+      box.insertBefore(note, box.firstChild);
+      if (status) status.textContent = "";
+    } else if (status) {
+      status.textContent = text;
+    }
+  }
+  Array.prototype.forEach.call(document.querySelectorAll("[data-press-send]"), bindSend);
+  function bindSend(button) {
+    var box = boxOf(button);
+    if (!box || !api || !window.fetch) return;
+    button.addEventListener("click", function (ev) {
+      ev.preventDefault();
+      if (box.getAttribute("data-sending")) return;
+      var area = box.querySelector("textarea");
+      var channel = button.getAttribute("data-channel");
+      var body, to = [];
+      if (channel) {
+        body = { text: area.value };
+      } else {
+        var all = box.querySelector("input[name=all]");
+        if (all && (all.type === "hidden" || all.checked)) to = ["all"];
+        else Array.prototype.forEach.call(box.querySelectorAll("input[name=to]:checked"), function (c) { to.push(c.value); });
+        body = { to: to, text: area.value };
+      }
+      box.setAttribute("data-sending", "1");
+      button.setAttribute("aria-disabled", "true");
+      fetch(api + (channel ? "/channels/" + channel : ""), {
+        method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+        body: JSON.stringify(body)
+      }).then(function (r) {
+        return r.json().then(function (d) { return { ok: r.ok, d: d }; }, function () { return { ok: false, d: {} }; });
+      }).then(function (got) {
+        if (!got.ok) {
+          say(box, got.d.error || got.d.detail || "Not sent: the site refused the message.", true);
+          return;
+        }
+        var d = got.d;
+        var members = to.indexOf("all") >= 0 ? [] : to.concat([me]);
+        var li = thread(d.channel, d.kind, members);
+        var list = li ? li.querySelector("ol.press-messages") : document.getElementById("press-messages");
+        if (list) {
+          append(list, { id: d.id, channel: d.channel, sender: me, text: area.value.trim(), sent_at: new Date().toISOString(),
+            held: d.held, mine: true, kind: d.kind });
+          var det = list.closest("details");
+          if (det) det.open = true;
+        }
+        area.value = "";
+        Array.prototype.forEach.call(box.querySelectorAll("input[type=checkbox]"), function (c) { c.checked = false; });
+        say(box, d.held ? "Held until the phase's results (postal press)." : "Sent.", false);
+      }).catch(function () {
+        say(box, "Not sent: the site did not answer. Your message is still in the box; send it again.", true);
+      }).then(function () {
+        box.removeAttribute("data-sending");
+        button.removeAttribute("aria-disabled");
+      });
+    });
+  }
+})();
+/* A channel's page: a refused reply's words come back into its box (the page after a refusal is a fresh one,
+   whose box would be empty), and a form goes once. */
 (function () {
   "use strict";
   var KEY = "dippouch-press-draft";
@@ -17,16 +320,11 @@
   } catch (e) {
     keep = null;
   }
-  Array.prototype.forEach.call(document.querySelectorAll("form.press-compose"), function (form) {
+  Array.prototype.forEach.call(document.querySelectorAll("form#press-reply-form"), function (form) {
     var box = form.querySelector("textarea[name=text]");
     var button = form.querySelector("button");
     if (refused && saved && box && saved.form === form.id && saved.page === location.pathname && !box.value) {
       box.value = saved.text;
-      Array.prototype.forEach.call(form.querySelectorAll("input[type=checkbox]"), function (c) {
-        c.checked = saved.ticked.indexOf(c.name + "=" + c.value) >= 0;
-      });
-      // The page opens at the press panel, far below the flash at its top: the refusal is said here too,
-      // beside the words it refused, and the flash (green, as for a message sent) is hidden.
       var note = document.createElement("p");
       note.className = "press-refusal";
       note.setAttribute("role", "alert");
@@ -42,109 +340,34 @@
       form.setAttribute("data-sending", "1");
       if (button) button.setAttribute("aria-disabled", "true");
       if (keep && box) {
-        var ticked = [];
-        Array.prototype.forEach.call(form.querySelectorAll("input[type=checkbox]:checked"), function (c) {
-          ticked.push(c.name + "=" + c.value);
-        });
         try {
-          keep.setItem(KEY, JSON.stringify({ form: form.id, page: location.pathname, text: box.value, ticked: ticked }));
+          keep.setItem(KEY, JSON.stringify({ form: form.id, page: location.pathname, text: box.value }));
         } catch (e) { /* full or refused: the page still sends */ }
       }
     });
   });
-  // Back to this page from the browser's history: the form may send again.
   window.addEventListener("pageshow", function (ev) {
     if (!ev.persisted) return;
-    Array.prototype.forEach.call(document.querySelectorAll("form.press-compose[data-sending]"), function (form) {
+    Array.prototype.forEach.call(document.querySelectorAll("form[data-sending]"), function (form) {
       form.removeAttribute("data-sending");
       var button = form.querySelector("button");
       if (button) button.removeAttribute("aria-disabled");
     });
   });
 })();
+/* Messages as they arrive: into the open channel's list, or the inline thread's, else a thread's unread count. */
 (function () {
   "use strict";
   var panel = document.querySelector("[data-press-events]");
   if (!panel || !window.EventSource) return;
-  var base = panel.getAttribute("data-press-base");
-  var me = panel.getAttribute("data-press-me");
-  var csrf = (document.querySelector('meta[name="csrf"]') || {}).content || "";
-  var list = document.getElementById("press-messages");
   var live = document.getElementById("press-live");
+  var list = document.getElementById("press-messages");
   var open = list ? list.getAttribute("data-channel") : null;
-
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) e.className = cls;
-    if (text !== undefined) e.textContent = text;
-    return e;
-  }
-  function appendMessage(m) {
-    if (list.querySelector('[data-id="' + m.id + '"]')) return;
-    // A new phase's first message gets the phase's mark, as the page draws it (templates/_press.html).
-    var marks = list.querySelectorAll("li.press-phase");
-    var lastPhase = marks.length ? marks[marks.length - 1].getAttribute("data-phase") : null;
-    if (m.phase !== undefined && m.phase !== lastPhase) {
-      var mark = el("li", "press-phase", m.phase || "After the game");
-      mark.setAttribute("role", "separator");
-      mark.setAttribute("data-phase", m.phase);
-      list.appendChild(mark);
-    }
-    var li = el("li", "press-msg" + (m.mine ? " mine" : ""));
-    li.setAttribute("data-id", m.id);
-    var meta = el("p", "press-meta");
-    meta.appendChild(el("strong", "press-sender", m.sender));
-    meta.appendChild(document.createTextNode(" " + new Date(m.sent_at).toLocaleString()));
-    li.appendChild(meta);
-    li.appendChild(el("p", "press-text", m.text));
-    list.appendChild(li);
-    var empty = document.getElementById("press-empty");
-    if (empty) empty.hidden = true;
-    if (!m.mine) {
-      // Read as it arrives on the open channel.
-      var parts = base.split("/");
-      fetch("/api/games/" + parts[2] + "/powers/" + parts[4] + "/press/channels/" + m.channel + "/read", {
-        method: "POST", credentials: "same-origin",
-        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
-        body: JSON.stringify({ up_to: m.id })
-      });
-    }
-  }
-  // The same words as the page's thread list (templates/_press.html).
-  function label(m) {
-    if (m.kind === "announcement") return "Announcements from the coordinator";
-    if (m.kind === "public") return "Everyone (public)";
-    var others = m.members.filter(function (p) { return p !== me; }).join(", ");
-    return m.kind === "group" ? others + " (group)" : others;
-  }
-  function bump(m) {
-    var threads = document.getElementById("press-threads");
-    if (!threads) return;
-    var li = threads.querySelector('[data-channel="' + m.channel + '"]');
-    if (!li) {
-      li = el("li");
-      li.setAttribute("data-channel", m.channel);
-      var a = el("a", null, label(m));
-      a.href = base + "/press/" + m.channel + "#press";
-      li.appendChild(a);
-      li.appendChild(document.createTextNode(" "));
-      var u = el("span", "unread", "");
-      u.setAttribute("data-count", "0");
-      li.appendChild(u);
-      threads.insertBefore(li, threads.firstChild);
-    }
-    if (m.mine) return;
-    var badge = li.querySelector(".unread");
-    var n = parseInt(badge.getAttribute("data-count") || "0", 10) + 1;
-    badge.setAttribute("data-count", String(n));
-    badge.textContent = n + " unread";
-    badge.hidden = false;
-  }
   var source = new EventSource(panel.getAttribute("data-press-events"));
   source.addEventListener("press", function (ev) {
     var m = JSON.parse(ev.data);
-    if (list && String(m.channel) === open) appendMessage(m);
-    else bump(m);
+    var hooks = window.dippouchPress;
+    if (hooks) hooks.arrive(m, list, open);
     if (live && !m.mine) live.textContent = "New message from " + m.sender + ".";
   });
   // The server ends the stream when the key was revoked or the session signed out: no reconnecting.
