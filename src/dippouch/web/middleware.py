@@ -1,5 +1,5 @@
-"""The web app's ASGI layers, around every request: security headers and a bound on request bodies (their size,
-and how long each part may take to arrive), and request latency by route for the metrics."""
+"""The web app's ASGI layers, around every request: security headers, cache lifetimes, and a bound on request
+bodies (their size, and how long each part may take to arrive), and request latency by route for the metrics."""
 
 from __future__ import annotations
 
