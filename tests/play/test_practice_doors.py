@@ -16,7 +16,7 @@ from dippouch.store import GameStore
 from dippouch.store.bots import open_practice_games
 from websupport import Site
 
-BAD = {
+BAD: dict[str, dict[str, str]] = {
     "variant": {"variant": "no-such-variant"},
     "power": {"power": "Atlantis"},
     "level": {"level": "genius"},
@@ -33,7 +33,7 @@ def _started(store: GameStore, game: str, power: str, *, now: object) -> None:
     st = store.status(game, now=now)  # type: ignore[arg-type]
     seats = {ps.power: ps for ps in st.powers}
     assert seats[power].player == PLAYER and seats[power].version is None
-    assert all(ps.player.startswith("bot:hold") and ps.version is not None for p, ps in seats.items() if p != power)
+    assert all(ps.player == "bot:hold" and ps.version is not None for p, ps in seats.items() if p != power)
     assert st.settings.practice and st.settings.deadlines["movement"] == "2m"
 
 
@@ -53,8 +53,18 @@ def test_the_home_page_starts_the_game_the_use_case_starts(site: Site) -> None:
 
 @pytest.mark.parametrize("bad", sorted(BAD))
 def test_a_bad_choice_is_refused_in_the_use_cases_words_on_the_page(site: Site, bad: str) -> None:
+    choice = {"variant": "standard", "power": "any", "level": "hold", "pace": "ready"} | BAD[bad]
     with pytest.raises(DippouchError) as refused:
-        start_practice(site.web.store, site.web.access, client="10.0.0.9", now=site.clock(), **BAD[bad])
+        start_practice(
+            site.web.store,
+            site.web.access,
+            client="10.0.0.9",
+            now=site.clock(),
+            variant=choice["variant"],
+            power=choice["power"],
+            level=choice["level"],
+            pace=choice["pace"],
+        )
     r = site.post_form(site.browser(), "/practice", BAD[bad])
     assert r.status_code == 400, (bad, r.status_code)
     assert str(refused.value) in html.unescape(r.text), (bad, str(refused.value))
