@@ -59,7 +59,7 @@ def test_a_person_chooses_on_the_page_and_the_choices_are_kept(site: Site) -> No
     assert page.status_code == 200
     assert 'name="c:deadline:push" aria-label' in page.text
     assert 'href="/notifications"' in c.get("/me").text  # found from the person's own page
-    assert 'src="/static/notify.js"' in page.text and "<script>" not in page.text  # no inline script (CSP)
+    assert 'src="/static/notify.js?v=' in page.text and "<script>" not in page.text  # no inline script (CSP)
     form = {f"c:{e}:email": "on" for e in notify.EVENTS} | {"deadline_hours": "30"}
     r = site.post_form(c, "/notifications/preferences", form)
     assert r.status_code == 303
