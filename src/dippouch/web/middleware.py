@@ -85,7 +85,8 @@ def cache_lifetime(scope: Scope, status: int, headers: list[tuple[bytes, bytes]]
     """The Cache-Control an answer lacks: a year for a static file whose address carries its own hash; asked
     again each time (``no-cache``: a 304 while it is unchanged) for a static file named without it, or with an
     old hash, and for every page (a page shows the game as it is now). An answer that says already is left
-    as it is (the maps' own year, the private pages' no-store)."""
+    as it is (the maps' own year, the private pages' no-store), and so is a refused page (a 404 says nothing of the
+    address's lifetime: the maps' tests hold it to that)."""
     if any(k == b"cache-control" for k, _ in headers):
         return []
     path = str(scope.get("path", ""))
@@ -94,7 +95,7 @@ def cache_lifetime(scope: Scope, status: int, headers: list[tuple[bytes, bytes]]
         fresh = status == 200 and current(path.removeprefix("/static/"), (query.get("v") or [""])[0])
         return [(b"cache-control", IMMUTABLE if fresh else b"no-cache")]
     html = any(k == b"content-type" and v.startswith(b"text/html") for k, v in headers)
-    return [(b"cache-control", b"no-cache")] if html else []
+    return [(b"cache-control", b"no-cache")] if html and status == 200 else []
 
 
 class Hosts:
