@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from dippouch.store import openings as store_openings
+from dippouch.store.models import EventRow
 from dippouch.store.people import create_person, seats_of
 from dippouch.web.security import SESSION_COOKIE
 from websupport import Site
@@ -171,3 +172,24 @@ def test_every_seated_person_sees_the_start_on_the_opening_not_only_the_last_to_
     for _, c in people:
         page = c.get("/games/h/opening").text
         assert 'id="started"' in page and "the game is under way and you play" in page
+
+
+def test_a_player_whose_seat_the_coordinator_freed_is_told_and_their_page_says_so_not_civil_disorder(
+    site: Site,
+) -> None:
+    opened(site, "league7", "hundred3")
+    people = [person(site, n) for n in ("Ann", "Bo", "Frank")]
+    for _, c in people:
+        site.api(c, "/api/games/league7/signup", {"preferences": ["any"]})
+    frank, f = people[2]
+    (power,) = [s.power for s in seats_of(site.web.store, frank)]
+    assert site.api(site.coordinator, "/api/games/league7/opening/free", {"power": power}).status_code == 200
+    _, h = person(site, "Henry")
+    assert site.api(h, "/api/games/league7/claim", {"power": power}).status_code == 200
+    with site.web.store.session() as s:
+        kinds = {e.kind: e.detail for e in s.query(EventRow).filter(EventRow.kind.in_(("freed", "seat_replaced")))}
+    assert kinds["freed"]["person"] == frank and kinds["seat_replaced"]["person"] == frank
+    page = f.get("/me").text
+    assert "its coordinator freed your seat" in page and "you were replaced" in page
+    assert "civil disorder" not in page
+    assert f.get("/api/me").json()["left"][0]["why"] == "freed"

@@ -861,7 +861,8 @@ def free_seat(db: Database, game: str, power: str, *, now: datetime) -> str:
                 offered_at=now,
             )
         )
-        log_event(s, g, now, "freed", power=power, player=seat.name)
+        # ``person``: whom the channels tell that their seat is offered (an anonymous game's log hides it).
+        log_event(s, g, now, "freed", power=power, player=seat.name, person=seat.person_id)
         return power
 
 
@@ -923,8 +924,8 @@ def claim_seat(db: Database, game: str, power: str, person_id: int, *, now: date
 
 
 def export_person(db: Database, person_id: int) -> dict[str, Any]:
-    """The person's own data here: their sign-ups with their wishes, and the seats they took from or gave
-    to the pool (for "download my data")."""
+    """The person's own data here: their sign-ups with their wishes, the seats they took from or gave to the
+    pool, and the games they started from a template (for "download my data")."""
     with db.session() as s:
         signups = [
             {
@@ -958,7 +959,15 @@ def export_person(db: Database, person_id: int) -> dict[str, Any]:
                 .order_by(VacancyRow.id)
             )
         ]
-        return {"signups": signups, "replacement_pool": pool}
+        created = list(
+            s.scalars(
+                sa.select(GameRow.name)
+                .join(OpeningRow, OpeningRow.game_id == GameRow.id)
+                .where(OpeningRow.creator_id == person_id)
+                .order_by(GameRow.name)
+            )
+        )
+        return {"signups": signups, "replacement_pool": pool, "games_started": created}
 
 
 def forget_person(db: Database, person_id: int, *, now: datetime) -> None:
