@@ -1,4 +1,5 @@
-"""``dippouch notify``: find events and deliver the notification queue once (the worker does it every look)."""
+"""``dippouch notify``: hand what happened to every channel and deliver the notification queue once (the worker
+does it every look)."""
 
 from __future__ import annotations
 
@@ -15,11 +16,14 @@ def notify(
     limit: int = typer.Option(500, "--limit", help="Deliver at most this many notifications."),
     show: bool = typer.Option(False, "--list", help="List the queue (without secrets) instead of delivering."),
 ) -> None:
-    """Deliver due notifications (push, chat webhooks, e-mail into the mail outbox) once; safe beside workers.
+    """Hand new events to every channel, then deliver due notifications (push, chat webhooks, e-mail into the
+    mail outbox) once; safe beside workers.
 
     Each notification is claimed before it is delivered, so any number of these and of `dippouch worker`
     may run at once: each is delivered once. Failures are kept and retried later with back-off.
     """
+    import importlib.util
+
     from dippouch.core.errors import DippouchError
     from dippouch.notify.task import run_once
     from dippouch.store import GameStore
@@ -28,6 +32,8 @@ def notify(
 
     if limit < 1:
         raise DippouchError(f"--limit must be at least 1 (got {limit}); try 500")
+    if importlib.util.find_spec("dippouch.mail") is not None:
+        import dippouch.mail.notices  # noqa: F401  (registers the game mail: every channel has its events)
     store = GameStore(db)
     try:
         if show:

@@ -1,21 +1,24 @@
 """Mail the game sends on its own: results after each processed phase, reminders before deadlines, and
 notices (civil disorder, pause, resume, extension, rollback).
 
-Each notice is recorded under a key (``mail_notices``) in the same transaction as the messages it queues,
-so whichever process runs these functions, and however often, each notice goes out once. They only
-concern games whose mail has been set up (``dippouch mail setup GAME``), and only what happened after
-that: setting up mail in the middle of a game does not mail its whole history.
+The game's mail is one channel of the notification dispatcher (:class:`GameMail`, registered when this
+module is loaded): it is handed the events the game's log records and the deadlines the one reminder policy
+finds, read once for every channel. Each notice is recorded under a key (``mail_notices``) in the same
+transaction as the messages it queues, so whichever process hands it an event, and however often, each
+notice goes out once. Only games whose mail has been set up (``dippouch mail setup GAME``) are concerned,
+and only what happened after that: setting up mail in the middle of a game does not mail its history.
 
-The deadline workers call :func:`queue_notices` and :func:`queue_reminders` on a timer, then
-:func:`dippouch.mail.outbox.send_due`.
+The worker's notification task runs the dispatcher, then its mail task sends the outbox
+(:func:`dippouch.mail.outbox.send_due`); :func:`queue_notices` and :func:`queue_reminders` run the game mail
+alone, for ``dippouch mail send``.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from dippouch.core.calendar import PhaseKind
@@ -27,32 +30,37 @@ from dippouch.game import (
     as_utc,
     parse_duration,
     position_from_data,
-    powers_to_act,
     unordered,
 )
 from dippouch.mail import compose
 from dippouch.mail.outbox import OutFile
 from dippouch.names import joined, unit_text
+from dippouch.notify.dispatch import Event, Look, dispatch, register
+from dippouch.notify.reminders import DEFAULT_REMINDERS, left
 from dippouch.play.reports import phase_map_file, stored_report
 from dippouch.store import GameStore
 from dippouch.store.mail_games import (
     MailGame,
     civil_disorder,
-    events_since,
     mail_games,
     open_phase,
-    processed_since,
     update_mail_config,
 )
 from dippouch.store.mail_games import game_id as find_game
 from dippouch.store.outbox import Notice, notice_claimed, queue_mail, queue_notices_once
 from dippouch.store.review import left_unreviewed
 
-__all__ = ["DEFAULT_REMINDERS", "MapAttacher", "queue_notices", "queue_reminders", "queue_results"]
+__all__ = [
+    "DEFAULT_REMINDERS",
+    "GAME_MAIL",
+    "GameMail",
+    "MapAttacher",
+    "queue_notices",
+    "queue_reminders",
+    "queue_results",
+]
 
 log = logging.getLogger("dippouch.mail.notices")
-
-DEFAULT_REMINDERS = ("48h", "12h")
 
 MapAttacher = Callable[[GameStore, str, int, str], Sequence[OutFile]]
 """(store, game, phase id, format) -> files: the map of a processed phase (the maps issue's renderer)."""
@@ -110,116 +118,6 @@ def default_maps(store: GameStore, game: str, phase_id: int, fmt: str) -> Sequen
     return [OutFile(filename, content_type, data)]
 
 
-def queue_results(store: GameStore, now: datetime, *, maps: MapAttacher | None = None) -> Queued:
-    """Queue the results report of every phase processed since mail was set up, to every player with an
-    address and every observer, with the map of Winter phases (or of every phase, ``maps = "every"``)."""
-    now = as_utc(now)
-    attach = maps or default_maps
-    done: list[str] = []
-    count = 0
-    todo = []
-    games = {g.id: g for g in mail_games(store)}
-    for g in games.values():
-        for phase_id, phase_name, kind in processed_since(store, g.id, _since(g.config)):
-            todo.append((g.id, g.name, phase_id, phase_name, kind, g.config))
-    for game_id, name, phase_id, phase_name, kind, cfg in todo:
-        if notice_claimed(store, f"results:{phase_id}"):
-            continue
-        report = stored_report(store, name, phase_id=phase_id)
-        left = left_unreviewed(store, phase_id)
-        if left:
-            report += (
-                "\nPhotographs and mail processed without the coordinator's review (the phase was released, or "
-                "its review wait ran out):\n" + "".join(f"  {x}\n" for x in left)
-            )
-        mode = str(cfg.get("maps", "winter"))
-        files: Sequence[OutFile] = []
-        if mode == "every" or (mode == "winter" and kind == PhaseKind.ADJUSTMENTS.value):
-            files = attach(store, name, phase_id, "pdf")
-        game = games[game_id]
-        title = _title(game, cfg)
-        note = (
-            f"\nThe map is attached ({', '.join(f.filename for f in files)}); this text has everything it shows.\n"
-            if files
-            else ""
-        )
-        messages = [
-            {
-                "key": f"results:{phase_id}:{addr.lower()}",
-                "to": addr,
-                "subject": f"{title}: {phase_name} results",
-                "body": report + note + "\n" + compose.SIGN + "\n",
-                "kind": "results",
-                "sender_domain": _domain(),
-                "game_id": game_id,
-                "phase_id": phase_id,
-                "files": files,
-            }
-            for addr, _power in _recipients(game, cfg)
-        ]
-        keys, n = queue_notices_once(store, [Notice(f"results:{phase_id}", game_id, messages)], now)
-        done += keys
-        count += n
-    return Queued(done, count)
-
-
-def queue_reminders(store: GameStore, now: datetime) -> Queued:
-    """Remind each power with no valid orders yet, at each lead time before the deadline (default 48 h and
-    12 h; ``mail setup --reminders``). Only the nearest lead time that has been reached is sent: a game set
-    up 10 hours before its deadline gets the 12-hour reminder, not both."""
-    now = as_utc(now)
-    done: list[str] = []
-    count = 0
-    notices: list[Notice] = []
-    for g in mail_games(store):
-        cfg = g.config
-        if g.status != "active":
-            continue
-        ph = open_phase(store, g.id)
-        if ph is None or ph.deadline is None or now >= ph.deadline:
-            continue
-        try:
-            leads = sorted((parse_duration(x) for x in cfg.get("reminders", DEFAULT_REMINDERS)), reverse=True)
-        except GameError:
-            continue
-        reached = [lead for lead in leads if ph.deadline - lead <= now]
-        if not reached:
-            continue
-        lead = reached[-1]
-        v = g.variant
-        settings = Settings.from_data(g.settings)
-        pos = position_from_data(v, ph.position)
-        title = _title(g, cfg)
-        for power in powers_to_act(v, pos):
-            if power in ph.with_orders or power in ph.photographed:
-                continue  # a photograph waits for the coordinator's review: it is not "no orders"
-            addr = next((r.email for r in g.players if r.power == power and r.replaced_at is None), None)
-            if not addr:
-                continue
-            key = f"reminder:{ph.id}:{power}:{int(lead.total_seconds())}"
-            left = ph.deadline - now
-            body = (
-                f"{title}: {ph.name}. The deadline is {settings.describe(ph.deadline)}, "
-                f"{_left(left)} from now.\n\n"
-                f"No orders have been received for {power} yet (or none of the lines sent could be carried out).\n"
-                f"{_without_orders(v, pos, power, settings)}\n\n"
-                f"Send your orders with the subject:\n  {title} - {power} - {ph.name}\n\n{compose.SIGN}\n"
-            )
-            message = {
-                "key": key,
-                "to": addr,
-                "subject": f"{title}: reminder, {power} orders for {ph.name} due in {_left(left)}",
-                "body": body,
-                "kind": "reminder",
-                "sender_domain": _domain(),
-                "game_id": g.id,
-                "phase_id": ph.id,
-            }
-            notices.append(Notice(key, g.id, [message]))
-    done, count = queue_notices_once(store, notices, now)
-    return Queued(done, count)
-
-
 def _without_orders(v: Variant, pos: Position, power: str, settings: Settings) -> str:
     """What happens without orders, as the adjudicator will do it (:func:`dippouch.game.unordered`):
     units hold in movement, dislodged units are disbanded in retreats, builds are waived and removals made
@@ -234,18 +132,7 @@ def _without_orders(v: Variant, pos: Position, power: str, settings: Settings) -
     return text
 
 
-def _left(td: timedelta) -> str:
-    """The time left, as a reminder says it: rounded down (a reminder never promises more time than there is;
-    under a minute still says "1 minute"), in the singular for one."""
-    hours = int(td.total_seconds() // 3600)
-    if hours >= 48:
-        return f"{hours // 24} days"
-    if hours >= 1:
-        return f"{hours} hour{'s' if hours != 1 else ''}"
-    minutes = max(1, int(td.total_seconds() // 60))
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
-
-
+NOTICE_KINDS = ("pause", "resume", "extend", "rollback")
 _EVENT_TEXT = {
     "pause": "The game is paused: no deadline is running.",
     "resume": "The game has resumed.",
@@ -254,48 +141,92 @@ _EVENT_TEXT = {
 }
 
 
-def queue_notices(store: GameStore, now: datetime, *, maps: MapAttacher | None = None) -> Queued:
-    """Results of processed phases, civil disorder, pauses, resumptions, extensions and rollbacks since
-    mail was set up: each queued once to every player with an address and every observer."""
-    now = as_utc(now)
-    results = queue_results(store, now, maps=maps)
-    done = list(results.notices)
-    count = results.messages
-    notices: list[Notice] = []
-    for g in mail_games(store):
+class GameMail:
+    """The game's own mail as a channel of :mod:`dippouch.notify.dispatch`: the results report of each
+    processed phase (with the map of Winter phases, or of every phase, ``maps = "every"``) and the powers it
+    left in civil disorder, pauses, resumptions, extensions and rollbacks, to every player with an address
+    and every observer; and reminders to each power whose orders are missing, by the one reminder policy
+    (:mod:`dippouch.notify.reminders`). Only in games whose mail is set up, and only what happened since.
+
+    Each message is queued under its key in the game's mail record (``results:<phase>``, ``event:<id>``,
+    ``cd:<game>:<power>:<tenure>``, ``reminder:<phase>:<power>:<lead>``: the keys the mail's scans used), so
+    it goes once however many workers hand the same event over, and nothing they queued goes again."""
+
+    name = "game_mail"
+
+    def __init__(self, maps: MapAttacher | None = None, kinds: Iterable[str] | None = None) -> None:
+        self.maps = maps or default_maps
+        self.kinds = frozenset(kinds if kinds is not None else ("phase_processed", "deadline", *NOTICE_KINDS))
+        self.keys: list[str] = []
+        self.messages = 0
+
+    def handle(self, event: Event, look: Look) -> int:
+        games: dict[int, MailGame] = look.once("mail:games", lambda: {g.id: g for g in mail_games(look.store)})
+        g = games.get(event.game_id) if event.game_id is not None else None
+        if g is None:
+            return 0
+        if event.kind == "deadline":
+            return self._queue(look, self._reminders(look, event, g))
+        if event.at < _since(g.config):
+            return 0  # before the game's mail was set up: its history is not mailed
+        if event.kind == "phase_processed":
+            return self._queue(look, self._results(look, event, g)) + self._queue(look, self._disorder(look, g))
+        return self._queue(look, self._notice(event, g))
+
+    def _queue(self, look: Look, notices: list[Notice]) -> int:
+        if not notices:
+            return 0
+        keys, n = queue_notices_once(look.store, notices, look.now)
+        self.keys += keys
+        self.messages += n
+        return n
+
+    def _results(self, look: Look, event: Event, g: MailGame) -> list[Notice]:
+        ph = event.phase
+        assert ph is not None
+        store, cfg = look.store, g.config
+        if notice_claimed(store, f"results:{ph.phase_id}"):
+            return []
+        report = stored_report(store, g.name, phase_id=ph.phase_id)
+        left = left_unreviewed(store, ph.phase_id)
+        if left:
+            report += (
+                "\nPhotographs and mail processed without the coordinator's review (the phase was released, or "
+                "its review wait ran out):\n" + "".join(f"  {x}\n" for x in left)
+            )
+        mode = str(cfg.get("maps", "winter"))
+        files: Sequence[OutFile] = []
+        if mode == "every" or (mode == "winter" and ph.kind == PhaseKind.ADJUSTMENTS.value):
+            files = self.maps(store, g.name, ph.phase_id, "pdf")
+        title = _title(g, cfg)
+        note = (
+            f"\nThe map is attached ({', '.join(f.filename for f in files)}); this text has everything it shows.\n"
+            if files
+            else ""
+        )
+        messages = [
+            {
+                "key": f"results:{ph.phase_id}:{addr.lower()}",
+                "to": addr,
+                "subject": f"{title}: {ph.name} results",
+                "body": report + note + "\n" + compose.SIGN + "\n",
+                "kind": "results",
+                "sender_domain": _domain(),
+                "game_id": g.id,
+                "phase_id": ph.phase_id,
+                "files": files,
+            }
+            for addr, _power in _recipients(g, cfg)
+        ]
+        return [Notice(f"results:{ph.phase_id}", g.id, messages)]
+
+    def _disorder(self, look: Look, g: MailGame) -> list[Notice]:
+        """The powers in civil disorder now (processing is what puts a power there), each told once a tenure."""
         cfg = g.config
-        since = _since(cfg)
         title = _title(g, cfg)
         settings = Settings.from_data(g.settings)
-        ph = g.phase
-        for ev_id, ev_kind, detail in events_since(store, g.id, since, list(_EVENT_TEXT)):
-            key = f"event:{ev_id}"
-            text = _EVENT_TEXT[ev_kind]
-            phase = detail.get("phase", "")
-            extra = ""
-            if ph is not None:
-                extra = (
-                    f" {ph.name}: orders are due by {settings.describe(ph.deadline)}."
-                    if ph.deadline is not None
-                    else f" {ph.name}: no deadline while the game is paused."
-                )
-            if ev_kind == "rollback":
-                text = f"The coordinator has rolled the game back to {phase}; the phases after it are set aside."
-            body = f"{title}: {text}{extra}\n\n{compose.SIGN}\n"
-            messages = [
-                {
-                    "key": f"{key}:{addr.lower()}",
-                    "to": addr,
-                    "subject": f"{title}: {ev_kind} ({phase})",
-                    "body": body,
-                    "kind": "notice",
-                    "sender_domain": _domain(),
-                    "game_id": g.id,
-                }
-                for addr, _ in _recipients(g, cfg)
-            ]
-            notices.append(Notice(key, g.id, messages))
-        for power in civil_disorder(store, g.id):
+        notices = []
+        for power in civil_disorder(look.store, g.id):
             player = next((r for r in g.players if r.power == power and r.replaced_at is None), None)
             tenure = player.assigned_at.isoformat() if player is not None else "none"
             key = f"cd:{g.id}:{power}:{tenure}"
@@ -317,10 +248,105 @@ def queue_notices(store: GameStore, now: datetime, *, maps: MapAttacher | None =
                 for addr, _ in _recipients(g, cfg)
             ]
             notices.append(Notice(key, g.id, messages))
-    keys, n = queue_notices_once(store, notices, now)
-    done += keys
-    count += n
-    return Queued(done, count)
+        return notices
+
+    def _notice(self, event: Event, g: MailGame) -> list[Notice]:
+        assert event.row is not None
+        cfg = g.config
+        title = _title(g, cfg)
+        settings = Settings.from_data(g.settings)
+        ph = g.phase
+        key = f"event:{event.row.id}"
+        text = _EVENT_TEXT[event.kind]
+        phase = event.detail.get("phase", "")
+        extra = ""
+        if ph is not None:
+            extra = (
+                f" {ph.name}: orders are due by {settings.describe(ph.deadline)}."
+                if ph.deadline is not None
+                else f" {ph.name}: no deadline while the game is paused."
+            )
+        if event.kind == "rollback":
+            text = f"The coordinator has rolled the game back to {phase}; the phases after it are set aside."
+        body = f"{title}: {text}{extra}\n\n{compose.SIGN}\n"
+        messages = [
+            {
+                "key": f"{key}:{addr.lower()}",
+                "to": addr,
+                "subject": f"{title}: {event.kind} ({phase})",
+                "body": body,
+                "kind": "notice",
+                "sender_domain": _domain(),
+                "game_id": g.id,
+            }
+            for addr, _ in _recipients(g, cfg)
+        ]
+        return [Notice(key, g.id, messages)]
+
+    def _reminders(self, look: Look, event: Event, g: MailGame) -> list[Notice]:
+        """Each missing power's player, at the game mail's lead the policy found reached."""
+        lead = event.detail.get("mail_lead")
+        ph = open_phase(look.store, g.id)
+        if lead is None or ph is None or ph.id != event.detail.get("phase_id") or ph.deadline is None:
+            return []
+        v = g.variant
+        settings = Settings.from_data(g.settings)
+        pos = position_from_data(v, ph.position)
+        title = _title(g, g.config)
+        notices = []
+        for power in event.detail.get("missing", ()):
+            addr = next((r.email for r in g.players if r.power == power and r.replaced_at is None), None)
+            if not addr:
+                continue
+            key = f"reminder:{ph.id}:{power}:{int(lead.total_seconds())}"
+            due_in = left(ph.deadline - look.now)
+            body = (
+                f"{title}: {ph.name}. The deadline is {settings.describe(ph.deadline)}, {due_in} from now.\n\n"
+                f"No orders have been received for {power} yet (or none of the lines sent could be carried out).\n"
+                f"{_without_orders(v, pos, power, settings)}\n\n"
+                f"Send your orders with the subject:\n  {title} - {power} - {ph.name}\n\n{compose.SIGN}\n"
+            )
+            message = {
+                "key": key,
+                "to": addr,
+                "subject": f"{title}: reminder, {power} orders for {ph.name} due in {due_in}",
+                "body": body,
+                "kind": "reminder",
+                "sender_domain": _domain(),
+                "game_id": g.id,
+                "phase_id": ph.id,
+            }
+            notices.append(Notice(key, g.id, [message]))
+        return notices
+
+
+GAME_MAIL = register(GameMail())
+"""The registered channel: every dispatcher in a process that loads the mail side hands it its events."""
+
+
+def queue_results(store: GameStore, now: datetime, *, maps: MapAttacher | None = None) -> Queued:
+    """Queue the results report of every phase processed since mail was set up and not mailed yet: the
+    dispatcher with the game mail alone (``dippouch mail send`` and the tests; the worker runs every channel)."""
+    ch = GameMail(maps, kinds=("phase_processed",))
+    dispatch(store, as_utc(now), slow=False, only=[ch])
+    return Queued(ch.keys, ch.messages)
+
+
+def queue_reminders(store: GameStore, now: datetime) -> Queued:
+    """Remind each power with no orders yet at the nearest lead time reached before the deadline (default
+    48 h and 12 h; ``mail setup --reminders``), as :mod:`dippouch.notify.reminders` decides for the game mail
+    and the notifications alike."""
+    ch = GameMail(kinds=("deadline",))
+    dispatch(store, as_utc(now), slow=True, only=[ch])
+    return Queued(ch.keys, ch.messages)
+
+
+def queue_notices(store: GameStore, now: datetime, *, maps: MapAttacher | None = None) -> Queued:
+    """Results of processed phases, civil disorder, pauses, resumptions, extensions and rollbacks since
+    mail was set up: each queued once to every player with an address and every observer."""
+    ch = GameMail(maps, kinds=("phase_processed", *NOTICE_KINDS))
+    dispatch(store, as_utc(now), slow=False, only=[ch])
+    return Queued(ch.keys, ch.messages)
 
 
 def setup(store: GameStore, game: str, *, now: datetime, changes: dict[str, Any]) -> dict[str, Any]:

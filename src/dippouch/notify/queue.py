@@ -65,18 +65,22 @@ def items_for(
     facts: Mapping[str, Any],
     game_id: int | None = None,
     prefs: Preferences | None = None,
+    only: str | None = None,
 ) -> list[dict[str, Any]]:
-    """The deliveries ``event`` makes for the person by their choices (not queued yet)."""
+    """The deliveries ``event`` makes for the person by their choices (not queued yet); ``only``: those of one
+    channel (each channel of the dispatcher queues its own)."""
     if event not in EVENTS:
         raise GameError(f"no event {event!r}; events: {', '.join(EVENTS)}")
     if not key or len(key) > MAX_KEY:
         raise GameError(f"an event's key is 1 to {MAX_KEY} characters (got {len(key)})")
     prefs = prefs or preferences(db, person_id)
+    if only is not None and not prefs.wants(event, only):
+        return []
     message = compose(event, facts)
-    kept = stored.targets(db, person_id)
+    kept = stored.targets(db, person_id) if only != "email" else []
     out: list[dict[str, Any]] = []
     for channel in CHANNELS:
-        if not prefs.wants(event, channel):
+        if (only is not None and channel != only) or not prefs.wants(event, channel):
             continue
         ids: list[int | None] = [None] if channel == "email" else [t.id for t in kept if t.channel == channel]
         for target_id in ids:

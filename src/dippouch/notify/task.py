@@ -1,5 +1,6 @@
-"""The worker's task: scan for events, then deliver what is due. ``dippouch worker`` runs it every look,
-before the mail task (so e-mail notifications handed to the outbox go out in the same look)."""
+"""The worker's task: hand what happened to every channel (:mod:`dippouch.notify.dispatch`), then deliver what
+is due. ``dippouch worker`` runs it every look, before the mail task (so the game's mail and the e-mail
+notifications handed to the outbox go out in the same look)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,9 @@ import logging
 import time
 from datetime import datetime
 
+from dippouch.notify.dispatch import dispatch
 from dippouch.notify.queue import DrainReport, deliver_due
-from dippouch.notify.scan import ScanReport, scan
+from dippouch.notify.scan import ScanReport
 from dippouch.notify.transports import MailSender, no_mail_sender
 from dippouch.store.repository import GameStore
 
@@ -20,14 +22,18 @@ log = logging.getLogger("dippouch.notify")
 def run_once(
     store: GameStore, now: datetime, *, limit: int = 500, slow: bool = True, sender: MailSender = no_mail_sender
 ) -> tuple[ScanReport, DrainReport]:
-    """Scan (``slow``: games starting and deadlines too, not only results), then deliver what is due
-    (``sender``: where the installation's mail comes from, :data:`~dippouch.notify.transports.MailSender`)."""
-    found = scan(store, now, slow=slow)
+    """Dispatch (``slow``: games starting, press, seats offered and deadlines too, not only the event log) to
+    every registered channel, then deliver the notifications due (``sender``: where the installation's mail
+    comes from, :data:`~dippouch.notify.transports.MailSender`). The counts are the notifications'; the game
+    mail's messages wait in the mail outbox."""
+    done = dispatch(store, now, slow=slow)
+    found = ScanReport.of(done)
     report = deliver_due(store, now, limit=limit, sender=sender)
-    if found.queued or report.sent or report.failed or report.retry:
+    if done.total or report.sent or report.failed or report.retry:
         log.info(
-            "notifications: %d queued, %d delivered, %d to retry, %d refused",
+            "notifications: %d queued (%d game mail), %d delivered, %d to retry, %d refused",
             found.queued,
+            done.total - found.queued,
             len(report.sent),
             len(report.retry),
             len(report.failed),
@@ -40,9 +46,9 @@ def notify_task(store: GameStore, now: datetime) -> None:
 
 
 class NotifyTask:
-    """The worker's task: results and the queue every look (a few seconds); games starting and deadline
-    reminders at most every ``every`` seconds, since they read every seated person's choices and a
-    reminder a minute late is still on time."""
+    """The worker's task: the event log and the queue every look (a few seconds); games starting, press,
+    seats offered and deadline reminders at most every ``every`` seconds, since they read every seated
+    person's choices and a reminder a minute late is still on time."""
 
     def __init__(self, every: float = 60.0, sender: MailSender = no_mail_sender) -> None:
         self.every = every

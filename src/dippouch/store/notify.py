@@ -29,7 +29,6 @@ from sqlalchemy.exc import IntegrityError
 
 from dippouch.game import GameError, RecordNotFound, as_utc
 from dippouch.store.db import Database
-from dippouch.store.outbox import forget_mail_to
 from dippouch.store.models import GameRow, PersonRow, PhaseRow, PlayerRow
 from dippouch.store.models_notify import (
     NotifyDeliveryRow,
@@ -40,6 +39,7 @@ from dippouch.store.models_notify import (
     NotifyTargetRow,
 )
 from dippouch.store.models_openings import OpeningRow
+from dippouch.store.outbox import forget_mail_to
 
 __all__ = [
     "MAX_TARGETS",
@@ -223,16 +223,25 @@ def remove_target(db: Database, person_id: int, target_id: int) -> None:
 
 
 def queue_deliveries(
-    db: Database, items: Iterable[Mapping[str, Any]], *, now: datetime, mark: str | None = None
+    db: Database,
+    items: Iterable[Mapping[str, Any]],
+    *,
+    now: datetime,
+    mark: str | None = None,
+    unless: Iterable[str] = (),
 ) -> int:
     """Queue deliveries in one transaction; returns how many are new (a key queued before is skipped).
 
     ``mark``: the event's key; recorded with the deliveries, and if it was recorded already (by this or
-    another process) nothing is queued. Each item: key, person_id, event, channel, target_id, game_id, title,
-    body, url."""
+    another process) nothing is queued. ``unless``: other marks that mean the same occurrence was queued
+    already (the whole-event marks of the scan the dispatcher replaced), which queue nothing either. Each
+    item: key, person_id, event, channel, target_id, game_id, title, body, url."""
     now = as_utc(now)
     count = 0
     with db.session() as s, s.begin():
+        before = [k for k in unless if k]
+        if before and s.scalar(sa.select(NotifyMarkRow.key).where(NotifyMarkRow.key.in_(before)).limit(1)):
+            return 0
         if mark is not None:
             if s.get(NotifyMarkRow, mark) is not None:
                 return 0
@@ -273,6 +282,15 @@ def queue_deliveries(
 def marked(db: Database, key: str) -> bool:
     with db.session() as s:
         return s.get(NotifyMarkRow, key) is not None
+
+
+def marked_keys(db: Database, keys: Iterable[str]) -> set[str]:
+    """Those of ``keys`` recorded already (one query, for a whole event's readers)."""
+    wanted = sorted(set(keys))
+    if not wanted:
+        return set()
+    with db.session() as s:
+        return set(s.scalars(sa.select(NotifyMarkRow.key).where(NotifyMarkRow.key.in_(wanted))))
 
 
 def first_mark(db: Database, key: str, now: datetime) -> datetime:
@@ -395,27 +413,6 @@ class PhaseFact:
     at: datetime | None
     seq: int | None = None
     """The phase's place in its game (0: the first), where the query reads it."""
-
-
-def processed_phases(db: Database, since: datetime) -> list[PhaseFact]:
-    """Phases processed since ``since`` (on the game's line of play) whose notification is not queued yet."""
-    q = (
-        sa.select(
-            PhaseRow.id,
-            GameRow.id,
-            GameRow.name,
-            PhaseRow.name,
-            PhaseRow.deadline,
-            PhaseRow.processed_at,
-            PhaseRow.seq,
-        )
-        .join(GameRow, GameRow.id == PhaseRow.game_id)
-        .outerjoin(NotifyMarkRow, NotifyMarkRow.key == sa.literal("phase_processed:") + sa.cast(PhaseRow.id, sa.String))
-        .where(PhaseRow.status == "processed", PhaseRow.processed_at >= as_utc(since), NotifyMarkRow.key.is_(None))
-        .order_by(PhaseRow.id)
-    )
-    with db.session() as s:
-        return [PhaseFact(*r) for r in s.execute(q)]
 
 
 def starting_games(db: Database, since: datetime) -> list[PhaseFact]:

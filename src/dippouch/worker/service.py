@@ -137,15 +137,17 @@ def fetch_then_process_as_of(store: GameStore, fetch: Task | None, now: datetime
 
 
 def default_tasks() -> list[Task]:
-    """The periodic jobs besides processing: notifications, then the mail (when the mail side is installed)."""
+    """The periodic jobs besides processing: the notification dispatcher (every channel: the game's mail
+    with report and map when the mail side is installed, e-mail notifications, push, webhooks), then the
+    mail outbox."""
     import importlib.util
 
     from dippouch.notify.task import NotifyTask
 
-    return [
-        NotifyTask(sender=mail_sender),
-        *([mail_task] if importlib.util.find_spec("dippouch.mail") is not None else []),
-    ]
+    mail = importlib.util.find_spec("dippouch.mail") is not None
+    if mail:
+        import dippouch.mail.notices  # noqa: F401  (registers the game mail as a dispatcher channel)
+    return [NotifyTask(sender=mail_sender), *([mail_task] if mail else [])]
 
 
 def mail_sender() -> str | None:
@@ -156,19 +158,18 @@ def mail_sender() -> str | None:
 
 
 def mail_task(store: GameStore, now: datetime) -> None:
-    """Queue results, notices and reminders that are due (each once, whichever worker gets there), then
-    send the queue (each message claimed before it is sent, so several workers send each once).
+    """Send the mail outbox (each message claimed before it is sent, so several workers send each once). The
+    game's results, notices and reminders are queued before it by the notification dispatcher
+    (:class:`dippouch.notify.task.NotifyTask`, the task before this one), which hands each event to the game
+    mail once for all channels.
 
     SMTP comes from the installation's mail settings (``DIPPOUCH_MAIL_CONFIG`` or ``DIPPOUCH_SMTP_HOST``,
     ``DIPPOUCH_MAIL_FROM``...; see docs on mail). Without a server and a From address nothing is sent:
     messages wait in the queue, which is what the mail side does whenever the server is away.
     """
-    from dippouch.mail.notices import queue_notices, queue_reminders
     from dippouch.mail.outbox import send_due
     from dippouch.mail.settings import load_settings
 
-    queue_notices(store, now)
-    queue_reminders(store, now)
     settings = load_settings("smtp", store=store)
     try:
         if not settings.host or not settings.sender:

@@ -1,0 +1,13 @@
+"""E-mail notifications: handed to the mail outbox when delivered (:mod:`dippouch.notify.transports`)."""
+
+from __future__ import annotations
+
+from dippouch.notify.channels.people import PERSON_KINDS, tell
+from dippouch.notify.registry import Event, Look, channel
+
+name = "email"
+
+
+@channel(name, PERSON_KINDS)
+def handle(event: Event, look: Look) -> int:
+    return tell(event, look, name)

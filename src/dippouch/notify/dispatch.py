@@ -1,0 +1,219 @@
+"""One way of telling people what happened: events read once, handed to every channel that takes them.
+
+What happened comes from three sources, each read once per look and shared by all the channels:
+
+- **the game's event log** (``events``), written in the transaction that made the change: a phase
+  processed (``processed``, with the phase read once for every channel), a pause, a resumption, an
+  extension, a rollback, a game started (``started``, see :data:`ROW_KINDS`);
+- **what no event row records yet**, found by :mod:`dippouch.notify.unlogged` (a game's first phase open,
+  press a power may read, a seat in the replacement pool), on the slow looks;
+- **the clock**: deadlines near, by the one reminder policy (:mod:`dippouch.notify.reminders`), on the
+  slow looks.
+
+A channel is one module and one registration, like the core's order kinds (:func:`register` or the
+:func:`channel` decorator): its ``name``, the event kinds it takes (:data:`KINDS`) and ``handle(event, look)``
+returning how many messages it queued. ``handle`` must queue each occurrence once however often it is
+called (two workers may hand it the same event at the same moment): the channels here queue under a key
+(``notify_marks``, the mail record), which the database keeps unique.
+
+Each channel has its own mark in the database (the last event id it has had with everything before it,
+:func:`dippouch.store.events.dispatch_mark`), so a channel registered late, or missing from one process,
+still gets every event; the log is read from the lowest mark, once, for all of them. An event id can commit
+after a higher one (two processing transactions on PostgreSQL), so a mark stays :data:`GRACE` behind the
+clock, and what was handled past it is recorded per event and channel so that it is not handed over again.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from dippouch.game import as_utc
+from dippouch.notify import channels, reminders, unlogged
+from dippouch.notify.registry import (
+    KINDS,
+    LOOK_BACK,
+    ROW_KINDS,
+    Channel,
+    Event,
+    Look,
+    Reader,
+    channel,
+    register,
+    registered,
+    seated_readers,
+    starting,
+    unregister,
+    when,
+)
+from dippouch.store import events as logged
+from dippouch.store.db import DatabaseError
+from dippouch.store.events import LoggedEvent
+from dippouch.store.repository import GameStore
+
+__all__ = [
+    "BUILT_IN",
+    "GRACE",
+    "KINDS",
+    "LOOK_BACK",
+    "ROW_KINDS",
+    "Channel",
+    "Dispatched",
+    "Event",
+    "Look",
+    "Reader",
+    "channel",
+    "dispatch",
+    "register",
+    "registered",
+    "unregister",
+]
+
+log = logging.getLogger("dippouch.notify")
+
+BUILT_IN = channels.__all__
+"""notify's own channels (e-mail, push, webhooks), registered as the dispatcher is loaded."""
+
+GRACE = timedelta(minutes=10)
+"""How far behind the clock a channel's mark stays: longer than any transaction that writes an event."""
+PAGE = 500
+
+
+@dataclass
+class Dispatched:
+    """What one pass queued: messages by (channel, kind), and the events it read."""
+
+    queued: Counter[tuple[str, str]] = field(default_factory=Counter)
+    events: int = 0
+    failed: list[str] = field(default_factory=list)
+
+    def of(self, kind: str) -> int:
+        return sum(n for (_, k), n in self.queued.items() if k == kind)
+
+    @property
+    def total(self) -> int:
+        return sum(self.queued.values())
+
+
+def _from_rows(look: Look, rows: Sequence[LoggedEvent]) -> list[tuple[int, list[Event]]]:
+    """The log's rows as events; a processed phase is read here, once, for every channel."""
+    phases = logged.processed_phases_of(look.store, rows)
+    out: list[tuple[int, list[Event]]] = []
+    for r in rows:
+        kind = ROW_KINDS[r.kind]
+        if kind == "phase_processed":
+            ph = phases.get(r.id)
+            if ph is None:
+                out.append((r.id, []))  # set aside by a rollback since: its results are no longer the game's
+                continue
+            facts = {
+                "game": r.game,
+                "phase": ph.name,
+                "next": ph.next_name,
+                "deadline": when(r.settings, ph.next_deadline),
+            }
+            mark = f"phase_processed:{ph.phase_id}"
+            events = []
+            if ph.seq == 0:
+                # A first phase processed before any look saw it open (a worker that was down, a game whose
+                # players were all ready at once): its start is told first, so nobody gets results of a game
+                # they were never told began. Its deadline has passed: none is given.
+                events.append(starting(look, r.game_id, r.game, ph.name, "", r.at))
+            readers = seated_readers(look, r.game_id, str(ph.phase_id), facts, None)
+            events.append(Event(kind, r.at, r.game_id, r.game, facts, tuple(readers), mark, ph, r))
+            out.append((r.id, events))
+        elif kind == "game_starting":
+            raw = r.detail.get("deadline")
+            deadline = when(r.settings, as_utc(datetime.fromisoformat(raw))) if isinstance(raw, str) else ""
+            ev = starting(look, r.game_id, r.game, str(r.detail.get("phase", "")), deadline, r.at)
+            out.append((r.id, [Event(ev.kind, ev.at, ev.game_id, ev.game, ev.detail, ev.readers, row=r)]))
+        else:
+            out.append((r.id, [Event(kind, r.at, r.game_id, r.game, r.detail, (), f"event:{r.id}", row=r)]))
+    return out
+
+
+def _hand(ch: Channel, ev: Event, look: Look, report: Dispatched) -> bool:
+    try:
+        n = ch.handle(ev, look)
+    except Exception as e:  # one channel's trouble must not keep the others from the event
+        if isinstance(e, DatabaseError):
+            raise
+        log.error("channel %s could not take %s (%s): %s: %s", ch.name, ev.kind, ev.game, type(e).__name__, e)
+        report.failed.append(f"{ch.name}: {ev.kind} {ev.game}: {type(e).__name__}: {e}")
+        return False
+    report.queued[(ch.name, ev.kind)] += n
+    return True
+
+
+def dispatch(
+    store: GameStore,
+    now: datetime,
+    *,
+    slow: bool = True,
+    only: Sequence[Channel] | None = None,
+) -> Dispatched:
+    """Hand what happened to every registered channel (``only``: to these alone, leaving every channel's mark
+    where it is, as the mail's and the scan's own commands do). ``slow``: also the unlogged scan and the
+    deadline reminders, which read every seated person's choices, so the worker runs them less often."""
+    look = Look(store, as_utc(now))
+    report = Dispatched()
+    full = only is None
+    chans = registered() if only is None else list(only)
+    if not chans:
+        return report
+    wanted = {k for ch in chans for k in ch.kinds}
+    row_kinds = [rk for rk, k in ROW_KINDS.items() if k in wanted]
+    if row_kinds:
+        _dispatch_log(look, chans, row_kinds, full, report)
+    if slow:
+        found = unlogged.found(look, wanted)
+        if "deadline" in wanted:
+            found += reminders.due(look)
+        for ev in found:
+            for ch in chans:
+                if ev.kind in ch.kinds:
+                    _hand(ch, ev, look, report)
+    return report
+
+
+def _dispatch_log(
+    look: Look, chans: Sequence[Channel], row_kinds: Sequence[str], full: bool, report: Dispatched
+) -> None:
+    store = look.store
+    marks = {ch.name: logged.dispatch_mark(store, ch.name) or 0 for ch in chans}
+    done = logged.dispatched(store) if full else set()
+    after = min(marks.values())
+    ok_upto = dict(marks)
+    stuck: set[str] = set()
+    """Channels whose mark can go no further this look: an event failed, or is too recent to pass."""
+    while True:
+        rows = logged.events_after(store, after, row_kinds, limit=PAGE)
+        if not rows:
+            break
+        report.events += len(rows)
+        handled: list[tuple[str, int]] = []
+        due = {ch.name: [r for r in rows if r.id > marks[ch.name] and (ch.name, r.id) not in done] for ch in chans}
+        made = dict(_from_rows(look, sorted({r.id: r for rs in due.values() for r in rs}.values(), key=lambda r: r.id)))
+        for row in rows:
+            for ch in chans:
+                if row.id > marks[ch.name] and (ch.name, row.id) not in done:
+                    if not all([_hand(ch, ev, look, report) for ev in made[row.id] if ev.kind in ch.kinds]):
+                        stuck.add(ch.name)
+                        continue
+                    handled.append((ch.name, row.id))
+                if row.at > look.now - GRACE:
+                    stuck.add(ch.name)
+                if ch.name not in stuck:
+                    ok_upto[ch.name] = max(ok_upto[ch.name], row.id)
+        if full:
+            logged.mark_dispatched(store, handled, now=look.now)
+        after = rows[-1].id
+        if len(rows) < PAGE:
+            break
+    if full:
+        for ch in chans:
+            if ok_upto[ch.name] > marks[ch.name]:
+                logged.advance_mark(store, ch.name, ok_upto[ch.name], now=look.now)

@@ -1,0 +1,213 @@
+"""What the dispatcher hands its channels, and how a channel joins: the event kinds, an :class:`Event` with
+its :class:`Reader` s, the :class:`Look` the channels share, and the registry (:func:`register`,
+:func:`channel`), kept apart from the dispatcher so the sources it reads (:mod:`dippouch.notify.unlogged`,
+:mod:`dippouch.notify.reminders`) and the channels build on it without importing the dispatcher back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, Protocol, TypeVar
+
+from dippouch.game import Settings, as_utc
+from dippouch.notify.events import Preferences, preferences
+from dippouch.store import notify as stored
+from dippouch.store.events import LoggedEvent, ProcessedPhase
+from dippouch.store.repository import GameStore
+
+__all__ = [
+    "KINDS",
+    "LOOK_BACK",
+    "ROW_KINDS",
+    "Channel",
+    "Event",
+    "Look",
+    "Reader",
+    "channel",
+    "register",
+    "registered",
+    "seated_readers",
+    "starting",
+    "unregister",
+    "when",
+]
+
+KINDS: dict[str, str] = {
+    "phase_processed": "a phase was processed (the event log's `processed`)",
+    "game_starting": "a game began (its first phase open; the event log's `started`, else the unlogged scan)",
+    "seat_offered": "a seat is in the replacement pool (the unlogged scan)",
+    "message_received": "press a seated power may read (the unlogged scan)",
+    "deadline": "a deadline is near and orders are missing (the reminder policy, by the clock)",
+    "pause": "the coordinator paused the game (the event log)",
+    "resume": "the game resumed (the event log)",
+    "extend": "the deadline was extended (the event log)",
+    "rollback": "the coordinator rolled the game back (the event log)",
+}
+"""Every kind of event a channel may take."""
+
+ROW_KINDS: dict[str, str] = {
+    "processed": "phase_processed",
+    "started": "game_starting",
+    "pause": "pause",
+    "resume": "resume",
+    "extend": "extend",
+    "rollback": "rollback",
+}
+"""Event log kind -> the kind channels are handed. ``started`` (detail: ``phase``, ``deadline`` as ISO text or
+None) is for the transaction that starts a game (an opening's last seat taken, a game's first phase opened)."""
+
+LOOK_BACK = timedelta(days=2)
+"""Notifications tell only what happened this recently: a worker back after a week does not send a week."""
+
+
+@dataclass(frozen=True)
+class Reader:
+    """A person an event is told to by the notification channels, with the words' facts for them."""
+
+    person_id: int
+    power: str
+    key: str
+    """The occurrence as the person's deliveries name it (their keys are unique per person and channel)."""
+    facts: Mapping[str, Any]
+    prefs: Preferences | None = None
+    mark: str | None = None
+    """The occurrence for this person alone (``game_starting:<game>:<person>``); None: the event's mark."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """One thing that happened, as every channel is handed it."""
+
+    kind: str
+    at: datetime
+    game_id: int | None = None
+    game: str = ""
+    detail: Mapping[str, Any] = field(default_factory=dict)
+    readers: tuple[Reader, ...] = ()
+    """Who the notification channels tell (the seated people, by their choices)."""
+    mark: str | None = None
+    """The occurrence's name for the whole event (``phase_processed:<phase id>``)."""
+    phase: ProcessedPhase | None = None
+    row: LoggedEvent | None = None
+    """The event log's row, for an event that has one."""
+
+
+class Channel(Protocol):
+    """A way of telling people. ``handle`` returns how many messages it queued."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def kinds(self) -> frozenset[str]: ...
+
+    def handle(self, event: Event, look: Look) -> int: ...
+
+
+C = TypeVar("C", bound=Channel)
+
+_CHANNELS: dict[str, Channel] = {}
+
+
+def register(ch: C) -> C:
+    """Add a channel: from the next look it is handed every event of its kinds."""
+    if not ch.name or ":" in ch.name:
+        raise ValueError(f"a channel's name is a word without ':' (got {ch.name!r})")
+    unknown = sorted(set(ch.kinds) - set(KINDS))
+    if unknown:
+        raise ValueError(f"channel {ch.name!r}: no event kind {', '.join(unknown)}; kinds: {', '.join(KINDS)}")
+    if ch.name in _CHANNELS and _CHANNELS[ch.name] is not ch:
+        raise ValueError(f"a channel named {ch.name!r} is registered already; choose another name")
+    _CHANNELS[ch.name] = ch
+    return ch
+
+
+def unregister(name: str) -> None:
+    _CHANNELS.pop(name, None)
+
+
+@dataclass(frozen=True)
+class _FunctionChannel:
+    name: str
+    kinds: frozenset[str]
+    fn: Callable[[Event, Look], int]
+
+    def handle(self, event: Event, look: Look) -> int:
+        return self.fn(event, look)
+
+
+def channel(name: str, kinds: Iterable[str]) -> Callable[[Callable[[Event, Look], int]], Callable[[Event, Look], int]]:
+    """Register a module's ``handle(event, look)`` as the channel ``name`` taking ``kinds``."""
+
+    def wrap(fn: Callable[[Event, Look], int]) -> Callable[[Event, Look], int]:
+        register(_FunctionChannel(name, frozenset(kinds), fn))
+        return fn
+
+    return wrap
+
+
+def registered() -> list[Channel]:
+    """Every channel registered, in the order they were (notify's own are registered when the dispatcher is
+    loaded, :mod:`dippouch.notify.channels`; others when their module is)."""
+    return list(_CHANNELS.values())
+
+
+@dataclass
+class Look:
+    """One pass of the dispatcher: the store, the moment, and what the channels share within it."""
+
+    store: GameStore
+    now: datetime
+    shared: dict[str, Any] = field(default_factory=dict)
+
+    def once(self, key: str, make: Callable[[], Any]) -> Any:
+        """``make()`` the first time ``key`` is asked in this look, then the same answer (the mail's games,
+        the moment notifications started): each read once however many channels ask."""
+        if key not in self.shared:
+            self.shared[key] = make()
+        return self.shared[key]
+
+    def describe(self, game: str, at: datetime) -> str:
+        """``at`` as the game's settings say it (its time zone; the settings read once a look per game)."""
+        try:
+            settings: Settings = self.once(
+                f"settings:{game}", lambda: self.store.status(game, now=self.now, drift=False, due=False).settings
+            )
+            return settings.describe(at)
+        except Exception:  # the game's settings cannot describe it: UTC is always right
+            return f"{as_utc(at):%Y-%m-%d %H:%M} UTC"
+
+    def notify_since(self) -> datetime:
+        """Events before this are not notified: older than :data:`LOOK_BACK`, or from before notifications
+        started on this database (its first look), so turning them on does not send the games' history."""
+        started: datetime = self.once(
+            "notify:started", lambda: stored.first_mark(self.store, "notify:started", self.now)
+        )
+        return max(started, self.now - LOOK_BACK)
+
+
+def when(settings: Mapping[str, Any], at: datetime | None) -> str:
+    """A moment as the game's settings say it (its time zone), or in UTC when they cannot."""
+    if at is None:
+        return ""
+    try:
+        return Settings.from_data(dict(settings)).describe(at)
+    except Exception:  # settings this version cannot read: UTC is always right
+        return f"{as_utc(at):%Y-%m-%d %H:%M} UTC"
+
+
+def seated_readers(look: Look, game_id: int, key: str, facts: Mapping[str, Any], mark: str | None) -> list[Reader]:
+    out = []
+    for pid, power in stored.seated_people(look.store, game_id):
+        person_mark = mark.replace("{person}", str(pid)) if mark else None
+        out.append(Reader(pid, power, key, {**facts, "power": power}, preferences(look.store, pid), person_mark))
+    return out
+
+
+def starting(look: Look, game_id: int, game: str, phase: str, deadline: str, at: datetime) -> Event:
+    """A game began: told once per person (``game_starting:<game>:<person>``), whichever source found it."""
+    facts = {"game": game, "phase": phase, "deadline": deadline}
+    readers = seated_readers(look, game_id, str(game_id), facts, f"game_starting:{game_id}:{{person}}")
+    return Event("game_starting", at, game_id, game, facts, tuple(readers))
