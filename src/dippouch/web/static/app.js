@@ -289,18 +289,22 @@
       } else if (!on && document.fullscreenElement === fig) {
         document.exitFullscreen().catch(function () {});
       }
+      // The frame changes size, not the player's zoom: the view keeps its middle and its scale (a unit as
+      // large on screen), showing more of the board around it, or less (it jumped out to the whole board).
+      var again = keep ? keep() : fit;
       fig.classList.toggle("fullscreen", on);
       full.setAttribute("aria-pressed", on ? "true" : "false");
-      if (fit) requestAnimationFrame(fit);
+      if (again) requestAnimationFrame(again);
     });
     document.addEventListener("fullscreenchange", function () {
       if (!document.fullscreenElement && fig.classList.contains("fullscreen")) {
+        var again = keep ? keep() : fit;
         fig.classList.remove("fullscreen");
         if (full) full.setAttribute("aria-pressed", "false");
-        if (fit) requestAnimationFrame(fit);
+        if (again) requestAnimationFrame(again);
       }
     });
-    var fit = null;
+    var fit = null, keep = null;
     if (!svg) {
       // A map sent as a picture (the public game page, light to load and readable without this script):
       // its SVG is fetched and put in the picture's place, so it gets the same viewer. Failing that, the
@@ -345,7 +349,14 @@
       // The frame's size is read before the view is written: read after it, it would make the browser lay out
       // the whole drawing at once (every name's text is laid out again at a new scale), and then again for the
       // frame with the names' new sizes, which doubled the cost of a zoom.
-      function show(s) { s = s || size(); svg.setAttribute("viewBox", [view.x, view.y, view.w, view.h].join(" ")); names(s); }
+      // A region's name shown for a tap or under the mouse stands over the place it named: when the view moves,
+      // it is taken away (it stayed on top, naming another place, after "Full").
+      function show(s) {
+        s = s || size();
+        svg.setAttribute("viewBox", [view.x, view.y, view.w, view.h].join(" "));
+        names(s);
+        if (label) label.hidden = true;
+      }
       // Names keep a readable size on screen: where the zoom would make a name smaller than 9 px, it is
       // drawn larger about its middle (its halo with it), so names stay as big on screen as the zoom needs.
       // Names so enlarged would run into each other and onto units, so they are shown by rank (supply
@@ -428,6 +439,15 @@
         show(s);
       }
       fit = function () { frame(board.x, board.y, board.w, board.h); };
+      // The view's middle and scale now, and a function that shows them again in the frame as it will be.
+      keep = function () {
+        var s = size(), k = s.w / view.w, cx = view.x + view.w / 2, cy = view.y + view.h / 2;
+        return function () {
+          var t = size(), w = t.w / k, h = t.h / k;
+          view = { x: cx - w / 2, y: cy - h / 2, w: w, h: h };
+          clamp();
+        };
+      };
       function fitWidth() { var s = size(); return Math.max(board.w, board.h * s.w / s.h); }
       // Keep the view's middle on the board and its zoom between the whole board and 16 times closer.
       function clamp() {
