@@ -19,7 +19,7 @@ Outcomes (``mail_messages.status``):
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -38,7 +38,7 @@ from dippouch.game import (
 from dippouch.mail import compose
 from dippouch.mail.message import Inbound, clean_body, parse_message, received_time, strip_sheet
 from dippouch.mail.press import press_token, take_reply
-from dippouch.mail.proof import confirmation_code, find_confirmation, proof_of_sender, strip_token
+from dippouch.mail.proof import Proof, confirmation_code, find_confirmation, proof_of_sender, strip_token
 from dippouch.mail.settings import ServerSettings
 from dippouch.mail.subject import GameNames, Reading, power_names, read_subject, suggest_subject
 from dippouch.play.orders import send_orders
@@ -355,7 +355,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
     registered = _registered(g, power)
     phase_name = v.calendar.name(reading.phase)
     base = {"subject": reading.to_data(v)}
-    held = _Held(store, msg, mail_id, now, names, g, ph, power, reading)
+    held = _ForPower(store, msg, mail_id, now, names, g, ph, power, reading)
     if registered is None or registered.lower() != msg.sender.lower():
         why = (
             f"{msg.sender} is not the address registered for {power} in {names.title}"
@@ -437,91 +437,13 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
         return Outcome("refused", why, game=names.title, power=power, phase=phase_name, replies=out.replies)
 
     # The orders: the body (cleaned), else text attachments; photographs are kept for transcription.
-    body, dropped = clean_body(strip_token(msg.body))
-    sheet_names = [
-        names.name,
-        *names.titles,
-        *power_names(names).keys(),
-        *(r.name for r in g.players if r.power == power),
-    ]
-    body, heading = strip_sheet(body, sheet_names)
-    notes = list(reading.notes)
-    if reading.notes:
-        notes = [f"subject: {n}" for n in reading.notes]
-    if dropped:
-        notes.append("ignored " + "; ".join(dropped))
-    if heading:
-        notes.append("ignored heading lines: " + "; ".join(repr(h) for h in heading))
-    if proof is not None:
-        notes.append(f"sender proven: {proof.detail}")
-    text = body
-    used_attachment = None
-    if not body.strip():
-        for a in msg.text_attachments():
-            t, _ = clean_body(a.data.decode("utf-8", "replace"))
-            t, _head2 = strip_sheet(t, sheet_names)
-            if t.strip():
-                text, used_attachment = t, a.filename
-                notes.append(f"orders read from the attachment {a.filename}")
-                break
-    if text.strip() and msg.images():
-        # Beside a photograph, a body with no order in it ("Dear Coordinator, my orders are attached") is
-        # not a submission: the rulebook's Coordinator ignores the text of these e-mails.
-        pos = position_from_data(v, ph.position)
-        checked = check_orders(v, pos, power, read_version_lines(text).text)
-        if not submission_stands(checked):
-            shown = [ln.strip() for ln in text.splitlines() if ln.strip()]
-            notes.append(
-                "the text beside the photograph(s) has no order in it, so it is not a submission: ignored ("
-                + "; ".join(repr(x) for x in shown[:3])
-                + ("; ..." if len(shown) > 3 else "")
-                + ")"
-            )
-            text = ""
-    kept = [
-        f"{a.filename} ({a.content_type}, {max(1, len(a.data) // 1024)} kB)"
-        for a in msg.attachments
-        if a.filename != used_attachment
-    ]
+    found = _orders_in(msg, names, g, ph, power, reading, proof)
+    text, notes, kept = found.text, found.notes, found.kept
     deadline = compose._when(settings, ph.deadline)
     late = ph.deadline is not None and when > ph.deadline
     if not text.strip():
         if msg.images():
-            status = "late" if late else "photo"
-            why = (
-                "photograph(s) received after the deadline: recorded as late, not used"
-                if late
-                else "photograph(s) kept sealed; the coordinator reviews them after the deadline"
-            )
-            _record(store, mail_id, status=status, reason=why, game_id=g.id, phase_id=ph.id, power=power, reading=base)
-            # This photograph (and any before it) becomes a version when confirmed: the next is past it.
-            suggestion = next_subject(0 if late else _photos_waiting(store, names.name, power, now))
-            body_text = (
-                f"Your message for {power} in {names.title}, {current_name}, was received "
-                f"{settings.describe(when)}.\n\n"
-                + (
-                    "It arrived AFTER THE DEADLINE: it is recorded as late and is not used.\n\n"
-                    if late
-                    else photo_promise(_cfg)
-                )
-                + "Kept:\n"
-                + "".join(f"  {k}\n" for k in kept)
-                + ("\nNotes:\n" + "".join(f"  {n}\n" for n in [*notes, token_note]))
-                + f"\nDeadline: {deadline}.\n\nTo send a new version, use the subject:\n  {suggestion}\n\n{compose.SIGN}\n"
-            )
-            n = _reply(
-                store,
-                msg,
-                mail_id,
-                to=msg.sender,
-                kind="receipt",
-                subject=f"Receipt: {suggest_subject(names, power)}",
-                body=body_text,
-                now=now,
-                game_id=g.id,
-                phase_id=ph.id,
-            )
-            return Outcome(status, why, game=names.title, power=power, phase=current_name, replies=n, notes=notes)
+            return _photo_receipt(held, found, when=when, late=late, token_note=token_note, next_subject=next_subject)
         why = "no orders found in the message (its text, after quoted lines and the signature, was empty) and no photograph"
         return _refuse(store, msg, mail_id, now, why, next_subject(), reading=reading, game_id=g.id, registered=True)
 
@@ -599,6 +521,127 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
     )
 
 
+@dataclass(frozen=True)
+class _Orders:
+    """What a message for a power says, read without the database: the text taken as its orders (empty when
+    there is none), the notes its receipt gives on how it was read, and the attachments kept besides."""
+
+    text: str
+    notes: list[str]
+    kept: list[str]
+
+
+def _orders_in(
+    msg: Inbound, names: GameNames, g: MailGame, ph: MailPhase, power: str, reading: Reading, proof: Proof | None
+) -> _Orders:
+    """The body (cleaned of quotes, signature, token and the sheet's heading), else the first text attachment
+    with orders; a text beside photographs that holds no order is no submission (the photographs are)."""
+    v = names.variant
+    body, dropped = clean_body(strip_token(msg.body))
+    sheet_names = [
+        names.name,
+        *names.titles,
+        *power_names(names).keys(),
+        *(r.name for r in g.players if r.power == power),
+    ]
+    body, heading = strip_sheet(body, sheet_names)
+    notes = list(reading.notes)
+    if reading.notes:
+        notes = [f"subject: {n}" for n in reading.notes]
+    if dropped:
+        notes.append("ignored " + "; ".join(dropped))
+    if heading:
+        notes.append("ignored heading lines: " + "; ".join(repr(h) for h in heading))
+    if proof is not None:
+        notes.append(f"sender proven: {proof.detail}")
+    text = body
+    used_attachment = None
+    if not body.strip():
+        for a in msg.text_attachments():
+            t, _ = clean_body(a.data.decode("utf-8", "replace"))
+            t, _head2 = strip_sheet(t, sheet_names)
+            if t.strip():
+                text, used_attachment = t, a.filename
+                notes.append(f"orders read from the attachment {a.filename}")
+                break
+    if text.strip() and msg.images():
+        # Beside a photograph, a body with no order in it ("Dear Coordinator, my orders are attached") is
+        # not a submission: the rulebook's Coordinator ignores the text of these e-mails.
+        pos = position_from_data(v, ph.position)
+        checked = check_orders(v, pos, power, read_version_lines(text).text)
+        if not submission_stands(checked):
+            shown = [ln.strip() for ln in text.splitlines() if ln.strip()]
+            notes.append(
+                "the text beside the photograph(s) has no order in it, so it is not a submission: ignored ("
+                + "; ".join(repr(x) for x in shown[:3])
+                + ("; ..." if len(shown) > 3 else "")
+                + ")"
+            )
+            text = ""
+    kept = [
+        f"{a.filename} ({a.content_type}, {max(1, len(a.data) // 1024)} kB)"
+        for a in msg.attachments
+        if a.filename != used_attachment
+    ]
+    return _Orders(text, notes, kept)
+
+
+def _photo_receipt(
+    at: _ForPower,
+    found: _Orders,
+    *,
+    when: datetime,
+    late: bool,
+    token_note: str,
+    next_subject: Callable[[int], str],
+) -> Outcome:
+    """A message whose orders are photographs only: recorded (kept sealed for the coordinator's review, or late
+    and not used) and a receipt queued that lists what was kept and the subject for the next version."""
+    store, msg, mail_id, names, g, power = at.store, at.msg, at.mail_id, at.names, at.g, at.power
+    ph = at.ph
+    assert ph is not None and names.phase is not None, "a photograph's receipt is for the open phase"
+    settings = Settings.from_data(g.settings)
+    current_name = names.variant.calendar.name(names.phase)
+    status = "late" if late else "photo"
+    why = (
+        "photograph(s) received after the deadline: recorded as late, not used"
+        if late
+        else "photograph(s) kept sealed; the coordinator reviews them after the deadline"
+    )
+    base = {"subject": at.reading.to_data(names.variant)}
+    _record(store, mail_id, status=status, reason=why, game_id=g.id, phase_id=ph.id, power=power, reading=base)
+    # This photograph (and any before it, counted once it is recorded) becomes a version when confirmed: the next
+    # version is past them all.
+    subject = next_subject(0 if late else _photos_waiting(store, names.name, power, at.now))
+    body_text = (
+        f"Your message for {power} in {names.title}, {current_name}, was received "
+        f"{settings.describe(when)}.\n\n"
+        + (
+            "It arrived AFTER THE DEADLINE: it is recorded as late and is not used.\n\n"
+            if late
+            else photo_promise(g.config)
+        )
+        + "Kept:\n"
+        + "".join(f"  {k}\n" for k in found.kept)
+        + ("\nNotes:\n" + "".join(f"  {n}\n" for n in [*found.notes, token_note]))
+        + f"\nDeadline: {compose._when(settings, ph.deadline)}.\n\nTo send a new version, use the subject:\n"
+        f"  {subject}\n\n{compose.SIGN}\n"
+    )
+    n = _reply(
+        store,
+        msg,
+        mail_id,
+        to=msg.sender,
+        kind="receipt",
+        subject=f"Receipt: {suggest_subject(names, power)}",
+        body=body_text,
+        now=at.now,
+        game_id=g.id,
+        phase_id=ph.id,
+    )
+    return Outcome(status, why, game=names.title, power=power, phase=current_name, replies=n, notes=found.notes)
+
+
 def proof_mode(cfg: dict[str, Any]) -> str:
     """``required`` (the default: mail proves its sender or is held) or ``from-address`` (the From header
     alone, for a closed mail system that enforces it): the game's ``mail setup --proof``, else the
@@ -637,10 +680,11 @@ def _token_note(store: GameStore, g: MailGame, power: str, address: str, now: da
 
 
 @dataclass(frozen=True)
-class _Held:
-    """A message about to be held for ``power``: where it came from (the mail log's row) and what its subject
-    was read as. Each reason to hold one (another address, no proof of the sender) adds its own why and
-    notices (:func:`_hold`)."""
+class _ForPower:
+    """A message for ``power``: where it came from (the mail log's row), what its subject was read as, and the
+    game as read for it. The outcomes that need all of it take it whole: held (each reason to hold one, another
+    address or no proof of the sender, adds its own why and notices: :func:`_hold`), or a photograph's receipt
+    (:func:`_photo_receipt`)."""
 
     store: GameStore
     msg: Inbound
@@ -653,7 +697,7 @@ class _Held:
     reading: Reading
 
 
-def _hold_unproven(held: _Held, registered: str) -> Outcome:
+def _hold_unproven(held: _ForPower, registered: str) -> Outcome:
     """From the registered address but without proof (no token, no passing DKIM/SPF from a trusted server):
     held, nothing applied. Only the registered address is told, with a code whose reply confirms it, so a
     forger learns nothing and gets nothing applied."""
@@ -688,7 +732,7 @@ class _Notice(NamedTuple):
     body: str
 
 
-def _hold(held: _Held, why: str, reading_data: dict[str, Any], notices: list[_Notice]) -> Outcome:
+def _hold(held: _ForPower, why: str, reading_data: dict[str, Any], notices: list[_Notice]) -> Outcome:
     """Hold a message for ``power`` with nothing applied, and send ``notices``.
 
     A message held for the open phase holds that phase for the coordinator's review (store/review.py);
