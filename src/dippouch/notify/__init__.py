@@ -8,8 +8,9 @@ For other parts of dippouch, one call queues an event for a person, by their cho
     notify.enqueue(store, person_id, "seat_offered", key=f"opening:{opening_id}", now=now,
                    facts={"game": "demo", "power": "France", "url": "/open/demo/claim/..."})
 
-The worker (``dippouch worker``) scans for processed phases, deadlines and starting games and drains the
-queue every look; ``dippouch notify`` drains it once.
+The worker (``dippouch worker``) runs the dispatcher (:mod:`dippouch.notify.dispatch`: the game's event log,
+the scan for what it does not record yet and the reminder policy, handed to every registered channel) and
+drains the queue every look; ``dippouch notify`` does it once.
 """
 
 from __future__ import annotations

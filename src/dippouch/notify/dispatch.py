@@ -99,11 +99,17 @@ class Dispatched:
 
 
 def _from_rows(look: Look, rows: Sequence[LoggedEvent]) -> list[tuple[int, list[Event]]]:
-    """The log's rows as events; a processed phase is read here, once, for every channel."""
+    """The log's rows as events; a processed phase is read here, once, for every channel. Readers are found
+    only for events recent enough to be told (:meth:`Look.recent`): a first look on a database with years
+    of history reads no one's choices for them."""
     phases = logged.processed_phases_of(look.store, rows)
     out: list[tuple[int, list[Event]]] = []
     for r in rows:
         kind = ROW_KINDS[r.kind]
+        if kind != "phase_processed" and kind != "game_starting":
+            out.append((r.id, [Event(kind, r.at, r.game_id, r.game, r.detail, (), f"event:{r.id}", row=r)]))
+            continue
+        recent = look.recent(r.at)
         if kind == "phase_processed":
             ph = phases.get(r.id)
             if ph is None:
@@ -121,17 +127,15 @@ def _from_rows(look: Look, rows: Sequence[LoggedEvent]) -> list[tuple[int, list[
                 # A first phase processed before any look saw it open (a worker that was down, a game whose
                 # players were all ready at once): its start is told first, so nobody gets results of a game
                 # they were never told began. Its deadline has passed: none is given.
-                events.append(starting(look, r.game_id, r.game, ph.name, "", r.at))
-            readers = seated_readers(look, r.game_id, str(ph.phase_id), facts, None)
+                events.append(starting(look, r.game_id, r.game, ph.name, "", r.at, readers=recent))
+            readers = seated_readers(look, r.game_id, str(ph.phase_id), facts, None) if recent else []
             events.append(Event(kind, r.at, r.game_id, r.game, facts, tuple(readers), mark, ph, r))
             out.append((r.id, events))
         elif kind == "game_starting":
             raw = r.detail.get("deadline")
             deadline = when(r.settings, as_utc(datetime.fromisoformat(raw))) if isinstance(raw, str) else ""
-            ev = starting(look, r.game_id, r.game, str(r.detail.get("phase", "")), deadline, r.at)
+            ev = starting(look, r.game_id, r.game, str(r.detail.get("phase", "")), deadline, r.at, readers=recent)
             out.append((r.id, [Event(ev.kind, ev.at, ev.game_id, ev.game, ev.detail, ev.readers, row=r)]))
-        else:
-            out.append((r.id, [Event(kind, r.at, r.game_id, r.game, r.detail, (), f"event:{r.id}", row=r)]))
     return out
 
 

@@ -179,6 +179,12 @@ class Look:
         except Exception:  # the game's settings cannot describe it: UTC is always right
             return f"{as_utc(at):%Y-%m-%d %H:%M} UTC"
 
+    def recent(self, at: datetime) -> bool:
+        """Whether something that happened ``at`` may still be told (:meth:`notify_since`), without starting
+        notifications on this database by asking."""
+        started = self.once("notify:started?", lambda: stored.mark_time(self.store, "notify:started"))
+        return at >= max(started or at, self.now - LOOK_BACK)
+
     def notify_since(self) -> datetime:
         """Events before this are not notified: older than :data:`LOOK_BACK`, or from before notifications
         started on this database (its first look), so turning them on does not send the games' history."""
@@ -206,8 +212,11 @@ def seated_readers(look: Look, game_id: int, key: str, facts: Mapping[str, Any],
     return out
 
 
-def starting(look: Look, game_id: int, game: str, phase: str, deadline: str, at: datetime) -> Event:
-    """A game began: told once per person (``game_starting:<game>:<person>``), whichever source found it."""
+def starting(
+    look: Look, game_id: int, game: str, phase: str, deadline: str, at: datetime, *, readers: bool = True
+) -> Event:
+    """A game began: told once per person (``game_starting:<game>:<person>``), whichever source found it
+    (``readers=False``: to no one, for an event too old to be told)."""
     facts = {"game": game, "phase": phase, "deadline": deadline}
-    readers = seated_readers(look, game_id, str(game_id), facts, f"game_starting:{game_id}:{{person}}")
-    return Event("game_starting", at, game_id, game, facts, tuple(readers))
+    found = seated_readers(look, game_id, str(game_id), facts, f"game_starting:{game_id}:{{person}}") if readers else []
+    return Event("game_starting", at, game_id, game, facts, tuple(found))

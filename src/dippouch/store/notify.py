@@ -284,6 +284,13 @@ def marked(db: Database, key: str) -> bool:
         return s.get(NotifyMarkRow, key) is not None
 
 
+def mark_time(db: Database, key: str) -> datetime | None:
+    """When ``key`` was marked, or None."""
+    with db.session() as s:
+        row = s.get(NotifyMarkRow, key)
+        return row.at if row is not None else None
+
+
 def marked_keys(db: Database, keys: Iterable[str]) -> set[str]:
     """Those of ``keys`` recorded already (one query, for a whole event's readers)."""
     wanted = sorted(set(keys))
