@@ -261,6 +261,6 @@ def test_a_persons_data_is_exported_and_forgotten(store: GameStore) -> None:
     assert export_person(store, bo)["replacement_pool"][0]["claimed"] is True
     forget_person(store, ann, now=T0)
     forget_person(store, bo, now=T0)
-    assert export_person(store, ann) == {"signups": [], "replacement_pool": []}
-    assert export_person(store, bo) == {"signups": [], "replacement_pool": []}
+    assert export_person(store, ann) == {"signups": [], "replacement_pool": [], "games_started": []}
+    assert export_person(store, bo) == {"signups": [], "replacement_pool": [], "games_started": []}
     assert offered_seats(store) == []  # a claimed seat stays claimed once the names are gone
