@@ -74,7 +74,8 @@ def events(site: Site, game: str, kind: str) -> list[dict[str, Any]]:
 def test_any_signed_in_player_starts_a_game_from_a_template_and_coordinates_it(site: Site, door: str) -> None:
     ann, a = person(site, "Ann")
     # Before: the coordinator's form was the only way, refused to a player.
-    assert site.post_form(a, "/coordinate/new", {"name": "x", "variant": "standard"}).status_code == 403
+    r = site.post_form(a, "/coordinate/new", {"name": "x", "variant": "standard"})
+    assert r.status_code == 403 and "from a template at /new-game" in r.text
     game = new_game(site, door, a, template="gunboat-2d", name="gb", min_reliability=0)
     assert game == "gb"
     o = store_openings.opening(site.web.store, game)

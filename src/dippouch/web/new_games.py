@@ -11,13 +11,20 @@ from dippouch.catalog import load_variant, variant_names
 from dippouch.game import Settings
 from dippouch.store.access import VISIBILITIES
 from dippouch.web.inputs import duration, names, number
-from dippouch.web.security import BadInput, Viewer
+from dippouch.web.security import BadInput, Forbidden, Viewer
 from dippouch.web.service import Web
 
 __all__ = ["create_game", "import_game"]
 
 
 def create_game(web: Web, viewer: Viewer, form: Mapping[str, Any]) -> str:
+    """The installation coordinator's form, every setting open. A signed-in player starts theirs from a
+    template instead (:func:`dippouch.play.openings.create_from_template`), and is sent there."""
+    if viewer.person_id is not None and not viewer.coordinates(None):
+        raise Forbidden(
+            "this form is the installation coordinator's: start a game of your own from a template at /new-game "
+            "(you coordinate it)"
+        )
     web.require_coordinator(None, viewer)
     name = names(form.get("name", ""), "the game's name")
     if "/" in name or name.startswith("."):
