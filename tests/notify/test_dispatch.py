@@ -284,3 +284,32 @@ def test_queue_notices_leaves_the_channels_marks_where_they_are(store: GameStore
     assert dispatch_mark(store, "game_mail") is None
     run_once(store, T0 + timedelta(days=3, minutes=1))
     assert len(_mail(store, "results")) == 2  # the worker's look after it sends no second report
+
+
+def test_a_channel_that_fails_gets_the_event_again_and_holds_no_other_up(store: GameStore, tally: ModuleType) -> None:
+    _game(store, mail=False)
+    tries: list[str] = []
+
+    class Flaky:
+        name = "flaky"
+        kinds = frozenset({"phase_processed"})
+
+        def handle(self, event: Event, look: Look) -> int:
+            tries.append(event.kind)
+            if len(tries) == 1:
+                raise OSError("the chat service is down")
+            return 1
+
+    register(Flaky())
+    try:
+        store.process("demo", now=T0 + timedelta(days=2, minutes=1))
+        first = dispatch(store, T0 + timedelta(days=3))
+        assert first.failed == ["flaky: phase_processed demo: OSError: the chat service is down"]
+        assert [e.kind for e in tally.received] == ["phase_processed"]  # the others had it at once
+        assert dispatch_mark(store, "flaky") is None  # its mark waits at the event it could not take
+        second = dispatch(store, T0 + timedelta(days=3, minutes=1))
+        assert second.failed == [] and tries == ["phase_processed", "phase_processed"]
+        dispatch(store, T0 + timedelta(days=3, minutes=2))
+        assert len(tries) == 2 and len(tally.received) == 1  # then once, like the rest
+    finally:
+        unregister("flaky")

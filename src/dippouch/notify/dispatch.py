@@ -139,6 +139,11 @@ def _from_rows(look: Look, rows: Sequence[LoggedEvent]) -> list[tuple[int, list[
     return out
 
 
+def _takes(ch: Channel, kind: str) -> bool:
+    """Whether a log row read as ``kind`` concerns ``ch`` (a processed first phase also tells the start)."""
+    return kind in ch.kinds or (kind == "phase_processed" and "game_starting" in ch.kinds)
+
+
 def _hand(ch: Channel, ev: Event, look: Look, report: Dispatched) -> bool:
     try:
         n = ch.handle(ev, look)
@@ -199,12 +204,21 @@ def _dispatch_log(
             break
         report.events += len(rows)
         handled: list[tuple[str, int]] = []
-        due = {ch.name: [r for r in rows if r.id > marks[ch.name] and (ch.name, r.id) not in done] for ch in chans}
-        made = dict(_from_rows(look, sorted({r.id: r for rs in due.values() for r in rs}.values(), key=lambda r: r.id)))
+        due = {
+            ch.name: {
+                r.id
+                for r in rows
+                if r.id > marks[ch.name] and (ch.name, r.id) not in done and _takes(ch, ROW_KINDS[r.kind])
+            }
+            for ch in chans
+        }
+        wanted = set().union(*due.values())
+        made = dict(_from_rows(look, [r for r in rows if r.id in wanted]))
         for row in rows:
             for ch in chans:
-                if row.id > marks[ch.name] and (ch.name, row.id) not in done:
-                    if not all([_hand(ch, ev, look, report) for ev in made[row.id] if ev.kind in ch.kinds]):
+                if row.id in due[ch.name]:
+                    mine = [ev for ev in made[row.id] if ev.kind in ch.kinds]
+                    if not all([_hand(ch, ev, look, report) for ev in mine]):
                         stuck.add(ch.name)
                         continue
                     handled.append((ch.name, row.id))
