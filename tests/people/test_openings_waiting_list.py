@@ -1,6 +1,6 @@
 """The waiting list and leaving, in the store, on SQLite and PostgreSQL: more sign-ups than empty powers are drawn
 first come first served (the coordinator's draw refused outright before: "4 people wait for 3 empty powers"); a
-full game takes a sign-up only onto its waiting list; the one game-starting event is written with the draw; a
+full game takes a sign-up only onto its waiting list; the one ``started`` event is written with the draw; a
 creator may have only so many games waiting; a person forgotten stops coordinating the games they started."""
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ def test_a_draw_with_more_people_than_powers_seats_the_first_to_sign_up(store: G
     (mine,) = signups_of(store, people[3])
     assert mine.game == game and mine.on_waiting_list
     with store.session() as s:
-        starts = s.query(EventRow).filter(EventRow.kind == "game_starting").all()
+        starts = s.query(EventRow).filter(EventRow.kind == "started").all()
         assert len(starts) == 1 and starts[0].detail["powers"] == ["Burgundy", "England", "France"]
 
 

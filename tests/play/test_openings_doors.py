@@ -105,7 +105,7 @@ def test_a_template_game_starts_by_itself_when_full_and_tells_every_seated_perso
     assert r.status_code in (200, 303), r.text
     assert {s.power for pid, _ in people for s in seats_of(site.web.store, pid)} == {"Burgundy", "England", "France"}
     assert site.web.store.status(game, now=site.clock()).deadline is not None  # the clock runs
-    (started,) = events(site, game, "game_starting")
+    (started,) = events(site, game, "started")
     assert started["powers"] == ["Burgundy", "England", "France"]
     # Each of the three, not only the last to join, is told on their own page and in the API.
     for _, c in people:
@@ -223,3 +223,32 @@ def test_resigning_during_a_game_offers_the_seat_counts_as_abandoned_and_the_rep
     page = b.get("/me").text
     assert f"{power} in" in page and "you resigned" in page and "you were replaced" in page
     assert "civil disorder" not in page
+
+
+class _Tally:
+    """A notification channel as the dispatcher takes one: it keeps what it is handed."""
+
+    name = "openings-tally"
+    kinds = frozenset({"game_starting"})
+
+    def __init__(self) -> None:
+        self.got: list[Any] = []
+
+    def handle(self, event: Any, look: Any) -> int:
+        self.got.append(event)
+        return 1
+
+
+def test_the_start_reaches_the_notification_channels_for_every_seated_person(site: Site) -> None:
+    from dippouch.notify.dispatch import dispatch
+
+    _, a = person(site, "Ann")
+    game = new_game(site, "api", a, template="variant-hundred3", name="told")
+    people = [person(site, n) for n in ("Bo", "Cy", "Di")]
+    for _, c in people:
+        sign_up(site, "api", c, game)
+    tally = _Tally()
+    dispatch(site.web.store, site.clock(), slow=False, only=[tally])
+    (ev,) = tally.got
+    assert ev.game == game and ev.detail["phase"]
+    assert sorted(r.person_id for r in ev.readers) == sorted(pid for pid, _ in people)

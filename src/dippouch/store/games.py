@@ -185,13 +185,11 @@ def _fill_opening(s: sa.orm.Session, g: GameRow, v: Variant, seated_now: str, no
     o.held_clock = False
     played = s.scalar(sa.select(sa.func.count()).where(PhaseRow.game_id == g.id, PhaseRow.status == "processed"))
     if not played:
-        # Every seated person is told the game starts (their page, and the notification channels read the
-        # event), written in the transaction that filled the last power: no start goes untold.
+        # Every seated person is told the game starts (their page, and the notification channels, which hand
+        # a ``started`` row on as their ``game_starting``), in the transaction that filled the last power.
         ph = current_phase(s, g)
         due = ph.deadline.isoformat() if ph is not None and ph.deadline is not None else None
-        log_event(
-            s, g, now, "game_starting", powers=sorted(seated), phase=ph.name if ph is not None else "", deadline=due
-        )
+        log_event(s, g, now, "started", powers=sorted(seated), phase=ph.name if ph is not None else "", deadline=due)
     return restart
 
 

@@ -382,7 +382,7 @@ def seats_left_by(db: Database, person_id: int) -> list[LeftSeat]:
 
 
 def starting_for(db: Database, person_id: int) -> dict[str, datetime]:
-    """Games ``person_id`` plays whose sign-up just filled them (a ``game_starting`` event) and that have not
+    """Games ``person_id`` plays whose sign-up just filled them (a ``started`` event) and that have not
     played their first phase yet: game -> when it started. Every seated person is told, not only the last to
     join."""
     with db.session() as s:
@@ -393,7 +393,7 @@ def starting_for(db: Database, person_id: int) -> dict[str, datetime]:
             .where(
                 PlayerRow.person_id == person_id,
                 PlayerRow.replaced_at.is_(None),
-                EventRow.kind == "game_starting",
+                EventRow.kind == "started",
                 GameRow.status != "finished",
                 ~sa.exists().where(PhaseRow.game_id == GameRow.id, PhaseRow.status == "processed"),
             )
