@@ -154,9 +154,13 @@ class GameMail:
 
     name = "game_mail"
 
-    def __init__(self, maps: MapAttacher | None = None, kinds: Iterable[str] | None = None) -> None:
+    def __init__(
+        self, maps: MapAttacher | None = None, kinds: Iterable[str] | None = None, *, disorder: bool = True
+    ) -> None:
+        """``disorder=False``: the results alone, without the civil disorder notices (:func:`queue_results`)."""
         self.maps = maps or default_maps
         self.kinds = frozenset(kinds if kinds is not None else ("phase_processed", "deadline", *NOTICE_KINDS))
+        self.disorder = disorder
         self.keys: list[str] = []
         self.messages = 0
 
@@ -170,7 +174,8 @@ class GameMail:
         if event.at < _since(g.config):
             return 0  # before the game's mail was set up: its history is not mailed
         if event.kind == "phase_processed":
-            return self._queue(look, self._results(look, event, g)) + self._queue(look, self._disorder(look, g))
+            results = self._queue(look, self._results(look, event, g))
+            return results + (self._queue(look, self._disorder(look, g)) if self.disorder else 0)
         return self._queue(look, self._notice(event, g))
 
     def _queue(self, look: Look, notices: list[Notice]) -> int:
@@ -327,7 +332,7 @@ GAME_MAIL = register(GameMail())
 def queue_results(store: GameStore, now: datetime, *, maps: MapAttacher | None = None) -> Queued:
     """Queue the results report of every phase processed since mail was set up and not mailed yet: the
     dispatcher with the game mail alone (``dippouch mail send`` and the tests; the worker runs every channel)."""
-    ch = GameMail(maps, kinds=("phase_processed",))
+    ch = GameMail(maps, kinds=("phase_processed",), disorder=False)
     dispatch(store, as_utc(now), slow=False, only=[ch])
     return Queued(ch.keys, ch.messages)
 
