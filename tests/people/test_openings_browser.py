@@ -63,7 +63,7 @@ def test_sign_up_fill_drop_and_replace_in_the_browser(live_site: LiveSite) -> No
     a.goto(f"{base}/open")
     row = a.locator("#open-games tr", has_text="pool")
     expect(row).to_contain_text("Grey press: senders are not shown to readers until the game ends.")
-    expect(row).to_contain_text("1/3")
+    expect(row).to_contain_text("1 of 3 played · 0 signed up · 2 empty")  # seats apart from sign-ups
     _shoot(a, "list")
     row.get_by_role("link", name="pool").click()
     a.select_option("select[name=wish1]", "France")
