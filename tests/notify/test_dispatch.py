@@ -31,6 +31,7 @@ from dippouch.store.models_mail import OutboxRow
 from dippouch.store.notify import Delivery, deliveries, first_mark, queue_deliveries
 from dippouch.store.outbox import Notice, queue_notices_once
 from dippouch.store.people import create_person, seat_person
+from dippouch.worker.service import default_tasks, mail_task
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 DEADLINES = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
@@ -313,3 +314,18 @@ def test_a_channel_that_fails_gets_the_event_again_and_holds_no_other_up(store: 
         assert len(tries) == 2 and len(tally.received) == 1  # then once, like the rest
     finally:
         unregister("flaky")
+
+
+def test_the_workers_tasks_tell_through_the_dispatcher_and_the_mail_task_only_sends(store: GameStore) -> None:
+    _game(store)
+    first_mark(store, "notify:started", T0)
+    store.process("demo", now=T0 + timedelta(days=2, minutes=1))
+    at = T0 + timedelta(days=2, minutes=2)
+    tasks = default_tasks()
+    assert [getattr(t, "__name__", "") for t in tasks] == ["notify_task", "mail_task"]
+    mail_task(store, at)  # the outbox alone: it queues nothing of its own
+    assert _mail(store, "results") == []
+    for task in tasks:
+        task(store, at)
+    assert sorted(_mail(store, "results")) == ["england@example.org", "france@example.org"]
+    assert len(_notes(store, "phase_processed")) == 2
