@@ -333,3 +333,23 @@ def test_a_read_mark_never_moves_back(store: GameStore) -> None:
     assert press.mark_read(store, "g", a.channel_id, "England") > a.id
     press.mark_read(store, "g", a.channel_id, "England", up_to=a.id)
     assert {t.id: t.unread for t in press.threads(store, "g", power="England")}[a.channel_id] == 0
+
+
+def test_the_panel_reads_each_threads_latest_messages_as_the_reader_may(store: GameStore) -> None:
+    """The player's page shows each thread inline: its latest messages, oldest first, as the reader may read
+    them (muted senders left out), in one read whichever the database."""
+    fr = press.send(store, "g", "England", ["France"], "one", now=T0)
+    for i in range(5):
+        press.send(store, "g", "France", ["England"], f"reply {i}", now=T0 + timedelta(minutes=1 + i))
+    pub = press.send(store, "g", "Germany", list(_OTHERS_OF_GERMANY), "to all", now=T0)
+    press.send(store, "g", "Italy", ["Austria"], "not England's", now=T0)
+    o = press.overview(store, "g", "England", recent=3)
+    assert [m.text for m in o.recent[fr.channel_id]] == ["reply 2", "reply 3", "reply 4"]
+    assert [m.text for m in o.recent[pub.channel_id]] == ["to all"]
+    assert set(o.recent) == {fr.channel_id, pub.channel_id}  # Italy and Austria's letter is not England's
+    press.set_block(store, "g", "England", "Germany", "mute", now=T0)
+    assert pub.channel_id not in press.overview(store, "g", "England", recent=3).recent
+    assert press.overview(store, "g", "England").recent == {}  # only when asked
+
+
+_OTHERS_OF_GERMANY = ("Austria", "England", "France", "Italy", "Russia", "Turkey")
