@@ -1,6 +1,6 @@
 """What the notification channels alone are handed at a moment: the dispatcher (:mod:`dippouch.notify.dispatch`)
-run with e-mail, push and webhooks only, its counts by event as the scan it replaced gave them (``dippouch
-mail``'s commands and the tests ask for them; the worker runs every channel at once).
+run with e-mail, push and webhooks only, its counts by event as the scan it replaced gave them (for callers
+that want the notifications alone; the worker runs every channel at once).
 
 A partial run leaves every channel's mark where it is: what it queued is kept under the channels' own marks
 (``notify_marks``), so the worker's next full look queues none of it again.
