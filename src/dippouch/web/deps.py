@@ -156,19 +156,19 @@ def render(
     # A refusal is flashed with a leading "!" (never in a quoted message): the page announces it as an alert.
     flash_error = bool(flash and flash.startswith("!"))
     shown = unquote(flash.removeprefix("!"))[:400] if flash else None
-    typed = typed_again(request)
+    carried = typed_again(request)
     ctx = {
         "viewer": viewer,
         "csrf": csrf_field(request),
         "flash": shown,
         "flash_error": flash_error,
-        "typed": typed,
+        "carried_form": carried,
         **context,
     }
     resp = templates.TemplateResponse(request, template, ctx, status_code=status, headers=headers)
     if flash:
         resp.delete_cookie(FLASH_COOKIE, path="/")  # renamed with its prefix over https, as it was set
-    if typed is not None or request.cookies.get(typed_cookie(request)):
+    if carried is not None or request.cookies.get(typed_cookie(request)):
         forget_typed(request, resp)
     set_csrf_cookie(request, resp)
     return resp
@@ -177,7 +177,7 @@ def render(
 def render_html(request: Request, template: str, context: dict[str, Any]) -> str:
     """A page as text, for the page cache (no flash, no per-visitor state beyond what ``context`` says)."""
     templates: Jinja2Templates = request.app.state.templates
-    ctx = {"request": request, "viewer": Viewer(), "flash": None, "flash_error": False, "typed": None, **context}
+    ctx = {"request": request, "viewer": Viewer(), "flash": None, "flash_error": False, "carried_form": None, **context}
     return templates.get_template(template).render(ctx)
 
 
