@@ -105,7 +105,11 @@ def test_a_seat_in_the_pool_is_offered_to_people_who_want_to_play_and_not_to_its
     assert found.offers == 1
     assert scan(store, T0 + timedelta(hours=1, minutes=2)).offers == 0
     notify.deliver_due(store, T0 + timedelta(hours=1, minutes=2))
-    assert _titles(chat) == {str(keen): ["demo: a seat is offered to you"]}
+    # Keen is offered the seat; Bo, whose seat it is, is told it is offered (it stays his until it is taken).
+    assert _titles(chat) == {
+        str(keen): ["demo: a seat is offered to you"],
+        str(bo): ["demo: your seat (England) is offered to others"],
+    }
 
 
 def test_a_seat_claimed_and_abandoned_again_is_offered_again_to_the_same_people(
@@ -133,4 +137,32 @@ def test_a_seat_claimed_and_abandoned_again_is_offered_again_to_the_same_people(
     assert scan(store, T0 + timedelta(days=1, minutes=1)).offers == 1  # Lee again; Keen still holds it
     assert scan(store, T0 + timedelta(days=1, minutes=2)).offers == 0  # and once
     notify.deliver_due(store, T0 + timedelta(days=1, minutes=2))
-    assert _titles(chat) == {str(lee): ["demo: a seat is offered to you"]}
+    # Lee is offered it; Keen is told the seat he gave up is offered; Bo hears it was taken from him.
+    assert _titles(chat) == {
+        str(lee): ["demo: a seat is offered to you"],
+        str(keen): ["demo: your seat (England) is offered to others"],
+        str(bo): ["demo: England is no longer yours"],
+    }
+
+
+def test_the_replaced_player_is_told_by_email_once_with_a_link_to_their_games(store: GameStore) -> None:
+    """By default (no choice made) the person whose seat was taken hears it by e-mail, once however often the
+    dispatcher looks, and the one who took it is not told their own claim."""
+    from dippouch.notify.dispatch import dispatch
+    from dippouch.store.notify import deliveries
+
+    bo = create_person(store, "Bo", now=T0, email="bo@example.org")
+    keen = create_person(store, "Keen", now=T0, email="keen@example.org")
+    _game(store, {"England": bo})
+    openings.open_game(store, "demo", now=T0)
+    dispatch(store, T0)  # notifications start here
+    openings.free_seat(store, "demo", "England", now=T0 + timedelta(hours=1))
+    openings.claim_seat(store, "demo", "England", keen, now=T0 + timedelta(hours=2))
+    for minutes in (1, 2):
+        dispatch(store, T0 + timedelta(hours=2, minutes=minutes))
+    lost = [d for d in deliveries(store) if d.event == "seat_lost"]
+    assert sorted((d.person_id, d.channel, d.title) for d in lost) == [
+        (bo, "email", "demo: England is no longer yours"),
+        (bo, "email", "demo: your seat (England) is offered to others"),
+    ]
+    assert all(d.url.endswith("/me") for d in lost)

@@ -33,6 +33,7 @@ from datetime import datetime, timedelta
 
 from dippouch.game import as_utc
 from dippouch.notify import channels, reminders, unlogged
+from dippouch.notify.events import preferences
 from dippouch.notify.registry import (
     KINDS,
     LOOK_BACK,
@@ -106,6 +107,9 @@ def _from_rows(look: Look, rows: Sequence[LoggedEvent]) -> list[tuple[int, list[
     out: list[tuple[int, list[Event]]] = []
     for r in rows:
         kind = ROW_KINDS[r.kind]
+        if kind == "seat_lost":
+            out.append((r.id, [seat_lost(look, r)]))
+            continue
         if kind != "phase_processed" and kind != "game_starting":
             out.append((r.id, [Event(kind, r.at, r.game_id, r.game, r.detail, (), f"event:{r.id}", row=r)]))
             continue
@@ -137,6 +141,17 @@ def _from_rows(look: Look, rows: Sequence[LoggedEvent]) -> list[tuple[int, list[
             ev = starting(look, r.game_id, r.game, str(r.detail.get("phase", "")), deadline, r.at, readers=recent)
             out.append((r.id, [Event(ev.kind, ev.at, ev.game_id, ev.game, ev.detail, ev.readers, row=r)]))
     return out
+
+
+def seat_lost(look: Look, r: LoggedEvent) -> Event:
+    """A seat freed by the coordinator or taken by a replacement, told to the person whose seat it was (named
+    in the row; a row without one, from a seat nobody held by an account, tells no one)."""
+    facts = {"game": r.game, "power": str(r.detail.get("power", "")), "how": r.kind, "url": "/me"}
+    person = r.detail.get("person")
+    readers: tuple[Reader, ...] = ()
+    if isinstance(person, int) and look.recent(r.at):
+        readers = (Reader(person, str(facts["power"]), str(r.id), facts, preferences(look.store, person)),)
+    return Event("seat_lost", r.at, r.game_id, r.game, facts, readers, f"seat_lost:{r.id}", row=r)
 
 
 def _takes(ch: Channel, kind: str) -> bool:

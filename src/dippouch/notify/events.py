@@ -30,6 +30,7 @@ EVENTS: dict[str, str] = {
     "game_starting": "Your game is starting",
     "seat_offered": "A seat is offered to you (a replacement is wanted)",
     "message_received": "A message (press) for you",
+    "seat_lost": "Your seat freed by the coordinator or taken by a replacement",
 }
 """Event kind -> how the settings page names it."""
 

@@ -44,6 +44,8 @@ KINDS: dict[str, str] = {
     "resume": "the game resumed (the event log)",
     "extend": "the deadline was extended (the event log)",
     "rollback": "the coordinator rolled the game back (the event log)",
+    "seat_lost": "a person's seat was freed by the coordinator or taken by a replacement (the event log's "
+    "`freed` and `seat_replaced`, told to that person alone)",
 }
 """Every kind of event a channel may take."""
 
@@ -54,6 +56,8 @@ ROW_KINDS: dict[str, str] = {
     "resume": "resume",
     "extend": "extend",
     "rollback": "rollback",
+    "freed": "seat_lost",
+    "seat_replaced": "seat_lost",
 }
 """Event log kind -> the kind channels are handed. ``started`` (detail: ``phase``, ``deadline`` as ISO text or
 None) is for the transaction that starts a game (an opening's last seat taken, a game's first phase opened)."""

@@ -63,6 +63,17 @@ def compose(event: str, facts: Mapping[str, Any]) -> Message:
         title = f"{game}: a seat is offered to you"
         body = f"{power} in {game} needs a player." + (f" {_fact(facts, 'note')}" if facts.get("note") else "")
         body += " Open the link to take the seat."
+    elif event == "seat_lost":
+        if facts.get("how") == "freed":
+            title = f"{game}: your seat ({power}) is offered to others"
+            body = (
+                f"The coordinator of {game} offered your seat ({power}) to other players: it stays yours "
+                "until one of them takes it."
+            )
+        else:
+            title = f"{game}: {power} is no longer yours"
+            body = f"{power} in {game} is now played by someone else: your seat was taken by a replacement."
+        body += " Your other games are on your page."
     elif event == "message_received":
         sender = _fact(facts, "sender", "someone")
         title = f"{game}: a message from {sender}"

@@ -17,7 +17,9 @@ from dippouch.store import press
 
 __all__ = ["PERSON_KINDS", "tell"]
 
-PERSON_KINDS = frozenset({"phase_processed", "game_starting", "seat_offered", "message_received", "deadline"})
+PERSON_KINDS = frozenset(
+    {"phase_processed", "game_starting", "seat_offered", "message_received", "deadline", "seat_lost"}
+)
 """The events a person chooses to be told about (:data:`dippouch.notify.events.EVENTS`)."""
 
 
