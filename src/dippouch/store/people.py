@@ -31,6 +31,7 @@ __all__ = [
     "person",
     "person_by_email",
     "rename_person",
+    "seat_people",
     "seat_person",
     "seats_of",
 ]
@@ -153,6 +154,20 @@ def seats_of(db: Database, person_id: int) -> list[Seat]:
     )
     with db.session() as s:
         return [Seat(*row) for row in s.execute(q)]
+
+
+def seat_people(db: Database, game: str) -> dict[str, int]:
+    """The person who plays each of ``game``'s seats now, by power: the pages link a player's name to their
+    person page with it. A seat held by a name only (a desk's seat, a bot) or by a person who deleted their
+    data has none; the caller decides who may know (an anonymous game's names are hidden)."""
+    q = (
+        sa.select(PlayerRow.power, PlayerRow.person_id)
+        .join(GameRow, GameRow.id == PlayerRow.game_id)
+        .join(PersonRow, PersonRow.id == PlayerRow.person_id)
+        .where(GameRow.name == game, PlayerRow.replaced_at.is_(None), PersonRow.deleted_at.is_(None))
+    )
+    with db.session() as s:
+        return {str(power): int(pid) for power, pid in s.execute(q)}
 
 
 def names_hidden(db: Database, game: str) -> bool:
