@@ -220,3 +220,38 @@ def test_the_saved_server_is_replaced_whole_and_a_dropped_user_drops_the_passwor
         )
     finally:
         store.close()
+
+
+def test_mail_send_and_a_separate_worker_use_the_saved_server(
+    site: Site, smtp: SmtpServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The server saved on the desk is the database's: `dippouch mail send` and a worker in another process (a
+    fresh store, no web app naming it) send through it and take its sender for the notifications' Message-IDs."""
+    from typer.testing import CliRunner
+
+    import dippouch.cli.mail  # noqa: F401  (registers the mail commands)
+    from dippouch.cli import app as cli
+    from dippouch.store import GameStore
+    from dippouch.store.outbox import outbox_entries
+    from dippouch.worker.service import Worker, mail_sender
+
+    r = site.post_form(site.coordinator, PAGE, {**_plain(smtp), "to": "coord@example.org", "action": "test"})
+    assert r.status_code == 303
+    smtp.messages.clear()
+    site.post_form(site.browser(), "/signin/mail", {"email": "ann@example.org", "name": "Ann"})
+    url = site.web.store.engine.url.render_as_string(hide_password=False)
+    use_store(None)  # as in another process: nothing named
+    got = CliRunner().invoke(cli, ["mail", "send", "--db", url, "--now", site.clock().isoformat()])
+    assert got.exit_code == 0, got.output
+    assert "Sent 1;" in got.output
+    assert [m["To"] for m in smtp.messages] == ["ann@example.org"]
+
+    use_store(None)
+    assert mail_sender() is None  # nobody named the database yet
+    other = GameStore(url)
+    try:
+        Worker(other, fetch=None)
+        assert mail_sender() == "games@example.org"
+    finally:
+        other.close()
+    assert outbox_entries(site.web.store, include_sent=True)

@@ -275,6 +275,7 @@ def send(
         "smtp",
         _overrides(host=host, port=port, user=user, security=security, ca_file=ca_file, **{"from": sender}),
         config,
+        store=store,  # the server saved on the desk's mail page, when neither options, file nor environment name one
     ).check()
     report = send_due(store, moment, settings)
     out.print(

@@ -205,6 +205,11 @@ class Worker:
         """``fetch``: what takes mail in before each look's processing (default :func:`default_fetch`;
         ``None`` or ``False``: nothing)."""
         self.store = store
+        # The server saved on the desk's mail page is this database's: the notifications' sender (their
+        # Message-IDs' domain) is read from it when neither the environment nor the mail config names one.
+        from dippouch.mail.settings import use_store as use_mail_store
+
+        use_mail_store(store)
         self.fetch: Task | None = default_fetch() if fetch is True else (fetch or None)
         self.interval = interval
         self.batch = batch
