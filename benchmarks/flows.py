@@ -1,0 +1,111 @@
+"""How far one request travels: a player's web submission (with and without "ready", which processes the
+phase and lets the bots order the next) measured as the package's modules whose functions ran, the rooms
+(packages) they are in, the distinct room-to-room calls, and the database connections taken from the pool.
+docs/architecture.md quotes these figures; run against another checkout (its ``src`` and ``tests`` first on the
+path) to compare.
+
+    .venv/bin/python benchmarks/flows.py [--tree PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+
+def measure(tree: Path) -> None:
+    sys.path[:0] = [str(tree / "src"), str(tree / "tests")]
+    import sqlalchemy as sa
+
+    import dippouch
+    from websupport import Site  # type: ignore[import-not-found,unused-ignore]
+
+    src = str(Path(dippouch.__file__).parent)
+
+    def module_of(frame: FrameType) -> str | None:
+        f = frame.f_code.co_filename
+        if not f.startswith(src):
+            return None
+        rel = f[len(src) + 1 :].removesuffix(".py").replace("/", ".")
+        return rel.removesuffix(".__init__")
+
+    def room(module: str) -> str:
+        return module.split(".")[0]
+
+    def flow(ready: bool) -> None:
+        site = Site(f"sqlite:///{tempfile.mkdtemp()}/flows.db")
+        site.new_game("g")
+        page = site.player("g", "France")
+        for power in ("Austria", "England", "Germany", "Italy", "Russia", "Turkey"):
+            site.seat("g", power, power)
+            if ready:  # the others ready already: France's "ready" processes the phase
+                site.web.store.submit("g", power, "no orders", now=site.clock(), ready=True)
+        modules: set[str] = set()
+        edges: set[tuple[str, str]] = set()
+        connections = 0
+
+        def checkout(*_: Any) -> None:
+            nonlocal connections
+            connections += 1
+
+        def profile(frame: FrameType, event: str, _arg: object) -> None:
+            if event != "call":
+                return
+            here = module_of(frame)
+            if here is None:
+                return
+            modules.add(here)
+            caller = frame.f_back
+            while caller is not None and module_of(caller) is None:
+                caller = caller.f_back
+            if caller is not None:
+                there = module_of(caller)
+                assert there is not None
+                if room(there) != room(here):
+                    edges.add((room(there), room(here)))
+
+        engine = site.web.store.engine
+        sa.event.listen(engine, "checkout", checkout)
+        form = {"orders": "A par - bur\nA mar - spa\nF bre - mao", **({"ready": "1"} if ready else {})}
+        # The route runs in the test client's own threads, started for the request: each is profiled too.
+        threading.setprofile(profile)
+        sys.setprofile(profile)
+        try:
+            r = site.post_form(page, "/games/g/play/France/orders", form)
+        finally:
+            sys.setprofile(None)
+            threading.setprofile(None)
+            sa.event.remove(engine, "checkout", checkout)
+        assert r.status_code == 303, r.text[:300]
+        phase = site.web.store.status("g", now=site.clock()).phase
+        rooms = sorted({room(m) for m in modules})
+        print(
+            f"web submission{' with ready' if ready else ''}: {len(modules)} modules in {len(rooms)} rooms "
+            f"({', '.join(rooms)}); {len(edges)} distinct room-to-room calls; {connections} connections; "
+            f"the game now at {phase}"
+        )
+        if _listing():
+            print("   ", " ".join(sorted(modules)))
+
+    for ready in (False, True):
+        flow(ready)
+
+
+def _listing() -> bool:
+    return "--list" in sys.argv
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--list", action="store_true", help="name the modules each flow ran")
+    ap.add_argument("--tree", type=Path, default=Path(__file__).resolve().parents[1], help="checkout to measure")
+    measure(ap.parse_args().tree)
+
+
+if __name__ == "__main__":
+    main()
