@@ -296,7 +296,8 @@ def test_every_tab_stop_has_a_focus_ring_of_3_to_1(live_site: LiveSite, size: di
 
 def test_a_message_arriving_with_the_page_is_announced_after_it_loads(live_site: LiveSite) -> None:
     """The live regions are empty when the page's document is ready and the message is written into them
-    after: "Sent." into the status region, a refused message into the alert region."""
+    after: a form's words ("Reported to the coordinator.") into the status region, a refusal into the alert
+    region."""
     from playwright.sync_api import expect
 
     _game(live_site, "said")
@@ -312,25 +313,31 @@ def test_a_message_arriving_with_the_page_is_announced_after_it_loads(live_site:
            });"""
     )
 
-    def sent(to: str, text: str) -> None:
-        page.locator(f"#press-compose input[name=to][value={to}]").check()
-        page.locator("#press-text").fill(text)
-        page.locator("#press-send").click()
+    # A form that goes to the next page with its words: reporting a message (press itself is sent in place).
+    press.send(live_site.web.store, "said", "England", ["France"], "Shall we?", now=T0)
 
-    sent("England", "Shall we?")
-    expect(page.locator(".flash")).to_have_text("Sent.")
+    def report() -> None:
+        page.goto(f"{live_site.base}/games/said/play/France")
+        thread = page.locator("details.press-thread", has_text="Shall we?")
+        if not thread.evaluate("d => d.open"):  # open while its message was unread, then read
+            thread.locator(":scope > summary").click()
+        msg = thread.locator(".press-msg", has_text="Shall we?")
+        msg.locator(".press-report summary").click()
+        msg.locator("input[name=reason]").fill("rude")
+        msg.get_by_role("button", name="Report").click()
+
+    report()
+    expect(page.locator(".flash")).to_have_text("Reported to the coordinator.")
     assert page.evaluate("window.__atReady") == [["status", ""], ["alert", ""]]
     assert page.evaluate("window.__flashRole") is None  # the page's copy is not a live region present at load
-    expect(page.locator("#announce")).to_have_text("Sent.")
+    expect(page.locator("#announce")).to_have_text("Reported to the coordinator.")
     expect(page.locator("#announce-alert")).to_have_text("")
     expect(page.locator(".flash")).to_have_attribute("aria-hidden", "true")
 
-    press.set_press_rules(live_site.web.store, "said", {"kind": "public", "anonymous": False}, now=T0)
-    page.goto(f"{live_site.base}/games/said/play/France")
-    sent("England", "Between us")
-    expect(page.locator(".flash")).to_contain_text("not sent (public press only)")
+    report()  # a message is reported once: refused, into the alert region
+    expect(page.locator(".flash")).to_contain_text("reported message")
     assert page.evaluate("window.__atReady") == [["status", ""], ["alert", ""]]
-    expect(page.locator("#announce-alert")).to_contain_text("not sent (public press only)")
+    expect(page.locator("#announce-alert")).to_contain_text("reported message")
     expect(page.locator("#announce")).to_have_text("")
     assert errors == [], errors
 
