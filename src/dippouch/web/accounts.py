@@ -231,6 +231,7 @@ def me_view(web: Web, viewer: Viewer, person_id: int) -> dict[str, Any]:
         if g.role == "player" and g.key_id > 0 and (g.game, g.power) not in mine
     ]
     return {
+        "person_id": person_id,
         "name": p.name,
         "email": p.email,
         "seats": [

@@ -92,7 +92,7 @@ def game_view_seen(view: Mapping[str, Any], seen: frozenset[str] | None, *, memb
     (``member``: :func:`takes_part`, who reads who is away)."""
     out = dict(view)
     if seen is not None:
-        out.update(names_hidden=True, powers=without_hidden(view.get("powers", []), seen, ("player",)))
+        out.update(names_hidden=True, powers=without_hidden(view.get("powers", []), seen, ("player", "person_id")))
     if isinstance(view.get("absences"), Mapping):
         out["absences"] = absences_seen(view["absences"], seen, member=member)
     return out

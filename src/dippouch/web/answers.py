@@ -136,6 +136,9 @@ class PowerState(Answer):
     power: str
     colour: str
     player: str | None
+    person_id: int | None = Field(
+        None, description="The person playing it (their page: /people/ID), where the reader may see their name."
+    )
     must_act: bool
     submitted: bool
     ready: bool
@@ -508,6 +511,7 @@ class VoteAnswer(Answer):
 class SeatedPlayer(Answer):
     power: str
     player: str | None
+    person_id: int | None = Field(None, description="The person playing it (their page: /people/ID), if a person.")
     email: str | None
     history: list[tuple[str, str, str | None]] = Field(description="(player, assigned at, replaced at)")
 
@@ -939,6 +943,7 @@ class MyPasskey(Answer):
 class MeView(Answer):
     """The signed-in person's own page: never another's."""
 
+    person_id: int | None = Field(None, description="Their person page, /people/ID: their public record.")
     name: str
     email: str | None
     seats: list[MySeat]
@@ -1030,6 +1035,7 @@ class RosterEntryAnswer(Answer):
     player: str | None = Field(
         description="None in an anonymous game before its end, but for the reader's own seats (and the coordinator)."
     )
+    person_id: int | None = Field(None, description="The person playing it (their page: /people/ID), as ``player``.")
     away: str | None = Field(None, description='"away 3-21 Aug" while or before the player is away.')
     emails: list[str] | None = Field(None, description="Only for those the game lets read addresses.")
     address: str | None = Field(None, description="The postal address in force today (same rule).")

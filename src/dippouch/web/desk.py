@@ -15,7 +15,7 @@ from dippouch.play.openings import start_when_full
 from dippouch.play.processing import process_now
 from dippouch.store import absences as absence_store
 from dippouch.store.access import VISIBILITIES
-from dippouch.store.people import person_by_email, seat_person
+from dippouch.store.people import person_by_email, seat_people, seat_person
 from dippouch.web.games import game_view
 from dippouch.web.inputs import duration, duration_text, names, number_or_none
 from dippouch.web.mail_desk import desk_summary
@@ -44,6 +44,7 @@ def coordinator_view(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
     now = web.now()
     game = game_view(web, name, viewer)
     players = web.read.players(name)
+    people = seat_people(web.read, name)
     emails = web.read.emails(name)
     keys = web.access.keys(name)
     subs: list[dict[str, Any]] = []
@@ -66,6 +67,7 @@ def coordinator_view(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
             {
                 "power": p,
                 "player": cur,
+                "person_id": people.get(p) if cur else None,
                 "email": emails.get(p, (None, None))[1],
                 "history": [(n, a.isoformat(), r.isoformat() if r else None) for n, a, r in hist],
             }

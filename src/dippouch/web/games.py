@@ -12,6 +12,7 @@ from urllib.parse import quote
 
 from dippouch.game import as_utc, draw_needs, position_from_data
 from dippouch.report import phase_report
+from dippouch.store.people import seat_people
 from dippouch.store.records import StoredPhase
 from dippouch.store.repository import phase_record_of
 from dippouch.store.web_queries import game_phase
@@ -147,11 +148,13 @@ def _build_game_view(web: Web, name: str, visibility: str) -> dict[str, Any]:
     colours = {p.name: p.colour for p in v.powers}
     secret = bool(st.settings.secret_ballot) and st.state != "finished"
     shown_votes = _shown_votes(web, name, current) if secret else {}
+    people = seat_people(web.read, name)
     powers = [
         {
             "power": p.power,
             "colour": colours.get(p.power, "#888"),
             "player": p.player,
+            "person_id": people.get(p.power),
             "must_act": p.must_act,
             "submitted": p.version is not None,
             "ready": p.ready,

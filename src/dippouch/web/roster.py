@@ -137,7 +137,7 @@ def addresses_view(web: Web, person_id: int) -> dict[str, Any]:
 
 
 def _entry(e: address_store.RosterEntry, shown: bool, away: dict[str, str]) -> dict[str, Any]:
-    out: dict[str, Any] = {"power": e.power, "player": e.player}
+    out: dict[str, Any] = {"power": e.power, "player": e.player, "person_id": e.person_id}
     if e.power in away:
         out["away"] = away[e.power]
     if shown:
@@ -151,7 +151,7 @@ def _entry(e: address_store.RosterEntry, shown: bool, away: dict[str, str]) -> d
 def _hidden_entry(e: address_store.RosterEntry) -> dict[str, Any]:
     """A seat of an anonymous game whose player the reader may not know: the power only (not even its days
     away, which a game naming the player would show too: :func:`dippouch.web.anonymity.absences_seen`)."""
-    return {"power": e.power, "player": None}
+    return {"power": e.power, "player": None, "person_id": None}
 
 
 def _roster_views(web: Web, viewer: Viewer, games: list[str] | None) -> list[dict[str, Any]]:
