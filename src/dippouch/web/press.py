@@ -28,6 +28,7 @@ from dippouch.core.errors import DippouchError
 from dippouch.core.variant import Variant
 from dippouch.play.press import MessageSent, send_press
 from dippouch.press.rules import PressRules, describe
+from dippouch.store.people import seat_people
 from dippouch.web.anonymity import stands_in
 from dippouch.web.answers import (
     PressBlocks,
@@ -133,13 +134,18 @@ def panel(web: Web, name: str, power: str, viewer: Viewer, *, recent: int = 0) -
     o = store_press.overview(web.read, name, power, recent=recent)
     hide = o.rules.anonymous and not o.finished
     seen = {power} if hide and not viewer.coordinates(name) else set(v.power_names)  # your own name is yours
+    people = seat_people(web.read, name)
     out = {
         "game": name,
         "power": power,
         "rules": o.rules.to_data(),
         "rules_text": describe(o.rules),
         "powers": [
-            {"power": p, **({"player": o.players[p]} if p in o.players and p in seen else {})} for p in v.power_names
+            {
+                "power": p,
+                **({"player": o.players[p], "person_id": people.get(p)} if p in o.players and p in seen else {}),
+            }
+            for p in v.power_names
         ],
         "threads": [_thread(t) for t in o.threads],
         "blocks": o.blocks,
