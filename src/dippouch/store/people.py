@@ -167,7 +167,7 @@ def seat_people(db: Database, game: str) -> dict[str, int]:
         .where(GameRow.name == game, PlayerRow.replaced_at.is_(None), PersonRow.deleted_at.is_(None))
     )
     with db.session() as s:
-        return {str(power): int(pid) for power, pid in s.execute(q)}
+        return {str(power): int(pid) for power, pid in s.execute(q) if pid is not None}
 
 
 def names_hidden(db: Database, game: str) -> bool:
