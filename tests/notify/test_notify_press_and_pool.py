@@ -166,3 +166,16 @@ def test_the_replaced_player_is_told_by_email_once_with_a_link_to_their_games(st
         (bo, "email", "demo: your seat (England) is offered to others"),
     ]
     assert all(d.url.endswith("/me") for d in lost)
+
+
+def test_what_is_told_about_ones_own_seat_opens_ones_own_page() -> None:
+    from dippouch.notify.texts import compose
+
+    facts = {"game": "evening tide", "power": "Burgundy", "phase": "Spring 1430", "next": "Fall 1430"}
+    for event in ("phase_processed", "deadline", "game_starting"):
+        assert compose(event, facts).url == "/games/evening%20tide/play/Burgundy", event
+    assert compose("seat_offered", facts).url == "/games/evening%20tide"  # not their seat yet
+    left = compose("seat_lost", {**facts, "how": "seat_replaced", "reason": "resigned", "url": "/me"})
+    assert left.title == "evening tide: Burgundy has a new player" and "which you left" in left.body
+    taken = compose("seat_lost", {**facts, "how": "seat_replaced", "reason": "disorder", "url": "/me"})
+    assert "taken by a replacement" in taken.body and taken.url == "/me"

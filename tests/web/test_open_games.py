@@ -193,3 +193,23 @@ def test_a_player_whose_seat_the_coordinator_freed_is_told_and_their_page_says_s
     assert "its coordinator freed your seat" in page and "you were replaced" in page
     assert "civil disorder" not in page
     assert f.get("/api/me").json()["left"][0]["why"] == "freed"
+
+
+def test_an_old_link_to_a_seat_one_left_shows_ones_games_and_anyone_else_is_still_refused(site: Site) -> None:
+    """A mail from before one was replaced links one's old player page: it leads to /me with why, not to a
+    refusal; a person who never held the seat is refused as before."""
+    opened(site, "league8", "hundred3")
+    people = [person(site, n) for n in ("Ann", "Bo", "Frank")]
+    for _, c in people:
+        site.api(c, "/api/games/league8/signup", {"preferences": ["any"]})
+    frank, f = people[2]
+    (power,) = [s.power for s in seats_of(site.web.store, frank)]
+    assert site.api(site.coordinator, "/api/games/league8/opening/free", {"power": power}).status_code == 200
+    _, h = person(site, "Henry")
+    assert site.api(h, "/api/games/league8/claim", {"power": power}).status_code == 200
+    r = f.get(f"/games/league8/play/{power}", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/me"
+    assert f"You do not play {power} in league8 now" in f.get("/me").text
+    _, stranger = person(site, "Stranger")
+    assert stranger.get(f"/games/league8/play/{power}", follow_redirects=False).status_code == 403
+    assert h.get(f"/games/league8/play/{power}").status_code == 200

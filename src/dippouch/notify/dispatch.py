@@ -146,7 +146,13 @@ def _from_rows(look: Look, rows: Sequence[LoggedEvent]) -> list[tuple[int, list[
 def seat_lost(look: Look, r: LoggedEvent) -> Event:
     """A seat freed by the coordinator or taken by a replacement, told to the person whose seat it was (named
     in the row; a row without one, from a seat nobody held by an account, tells no one)."""
-    facts = {"game": r.game, "power": str(r.detail.get("power", "")), "how": r.kind, "url": "/me"}
+    facts = {
+        "game": r.game,
+        "power": str(r.detail.get("power", "")),
+        "how": r.kind,
+        "reason": str(r.detail.get("reason", "")),
+        "url": "/me",
+    }
     person = r.detail.get("person")
     readers: tuple[Reader, ...] = ()
     if isinstance(person, int) and look.recent(r.at):

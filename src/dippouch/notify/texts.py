@@ -34,6 +34,10 @@ def cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+_AT_THE_SEAT = frozenset({"phase_processed", "deadline", "game_starting"})
+"""Events told to a seated player about their seat."""
+
+
 def _fact(facts: Mapping[str, Any], name: str, default: str = "") -> str:
     return cut(str(facts.get(name, default) or default), _MAX_FACT)
 
@@ -42,7 +46,10 @@ def compose(event: str, facts: Mapping[str, Any]) -> Message:
     """The words for ``event``; facts used: game, phase, power, hours, deadline (text), sender, excerpt, url."""
     game = _fact(facts, "game")
     power = _fact(facts, "power")
-    url = str(facts.get("url") or (f"/games/{quote(game)}" if game else "/"))
+    # What a player is told about their own seat opens their own page: the last turn and the orders are there.
+    own = game and power and event in _AT_THE_SEAT
+    default = f"/games/{quote(game, safe='')}/play/{quote(power, safe='')}" if own else f"/games/{quote(game)}"
+    url = str(facts.get("url") or (default if game else "/"))
     if len(url) > 2000:
         raise GameError("the notification's link is longer than 2,000 characters")
     deadline = _fact(facts, "deadline")
@@ -70,6 +77,9 @@ def compose(event: str, facts: Mapping[str, Any]) -> Message:
                 f"The coordinator of {game} offered your seat ({power}) to other players: it stays yours "
                 "until one of them takes it."
             )
+        elif facts.get("reason") == "resigned":
+            title = f"{game}: {power} has a new player"
+            body = f"{power} in {game}, which you left, is now played by someone else."
         else:
             title = f"{game}: {power} is no longer yours"
             body = f"{power} in {game} is now played by someone else: your seat was taken by a replacement."

@@ -17,6 +17,7 @@ from dippouch.bots import LEVELS
 from dippouch.catalog import variants_usable
 from dippouch.core.errors import DippouchError
 from dippouch.store.access import Grant
+from dippouch.store.openings import seats_left_by
 from dippouch.web import desk, games, history, new_games, player_page, practice, press, variant_pages
 from dippouch.web.checks import check_lines
 from dippouch.web.deps import (
@@ -33,6 +34,7 @@ from dippouch.web.forms import read_form, redirect
 from dippouch.web.inputs import number_or_none, web_words
 from dippouch.web.security import (
     BadInput,
+    Forbidden,
     NotFound,
     WebError,
     client_id,
@@ -379,7 +381,18 @@ def _ascii(name: str) -> str:
 @router.get("/games/{name}/play/{power}", response_class=HTMLResponse)
 def play_page(request: Request, name: str, power: str) -> Response:
     web = web_of(request)
-    pv = player_page.player_view(web, name, power, viewer_of(request))
+    viewer = viewer_of(request)
+    try:
+        pv = player_page.player_view(web, name, power, viewer)
+    except Forbidden:
+        # The person whose seat this was, following an old link (a mail from before they left or were
+        # replaced), is shown their games, not a refusal; anyone else is refused as before.
+        if viewer.person_id is None or not any(
+            s.game == name and s.power.casefold() == power.casefold()
+            for s in seats_left_by(web.store, viewer.person_id)
+        ):
+            raise
+        return redirect("/me", f"You do not play {power} in {name} now; your games are below.")
     practice.note_visit(web, name)  # a practice game its person still comes to is not stopped
     shown = press.play_press(request, web, name, power, viewer_of(request), pv)
     return render(request, "play.html", {"p": pv, "g": pv["game"], **shown})

@@ -26,10 +26,18 @@
     var seen = {};
     Array.prototype.forEach.call(form.elements, function (el) {
       var name = el.name;
-      if (!name || !Object.prototype.hasOwnProperty.call(typed.fields, name)) return;
+      if (!name) return;
+      var type = (el.type || "").toLowerCase();
+      if (!Object.prototype.hasOwnProperty.call(typed.fields, name)) {
+        // A box left unticked is not posted at all: it was unticked, whatever the page ticks by default.
+        if ((type === "checkbox" || type === "radio") && !el.disabled && el.checked) {
+          el.checked = false;
+          told(el, "change");
+        }
+        return;
+      }
       var values = typed.fields[name];
       if (!Array.isArray(values)) return;
-      var type = (el.type || "").toLowerCase();
       if (type === "hidden" || type === "password" || type === "file" || type === "submit" || type === "button") return;
       if (type === "checkbox" || type === "radio") {
         el.checked = values.indexOf(el.value) >= 0;
