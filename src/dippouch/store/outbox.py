@@ -225,6 +225,19 @@ def outbox_entries(store: Database, *, include_sent: bool) -> list[OutboxEntry]:
         return [_entry(r, files=False) for r in s.scalars(q)]
 
 
+def waiting_after(store: Database, after: int, *, limit: int) -> list[OutboxEntry]:
+    """Messages not sent yet whose id is above ``after``, oldest first (at most ``limit``, without files): what
+    the console shows while no mail server is set up, each once."""
+    with store.session() as s:
+        q = (
+            sa.select(OutboxRow)
+            .where(OutboxRow.id > after, OutboxRow.status != "sent")
+            .order_by(OutboxRow.id)
+            .limit(limit)
+        )
+        return [_entry(r, files=False) for r in s.scalars(q)]
+
+
 def retry_outbox(store: Database, row_id: int, now: datetime) -> None:
     """Queue a refused (or waiting) message to go at the next send; a sent one is never sent twice."""
     with store.session() as s, s.begin():

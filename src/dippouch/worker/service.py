@@ -21,12 +21,13 @@ from __future__ import annotations
 
 import logging
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
 from datetime import datetime
 from types import FrameType
-from typing import Any
+from typing import Any, TextIO
 
 from dippouch.play.processing import Processed, ScanMemory
 from dippouch.play.processing import process_due as play_process_due
@@ -157,6 +158,46 @@ def mail_sender() -> str | None:
     return load_settings("smtp").sender
 
 
+class ConsoleMail:
+    """Until a mail server is set up, each message that waits in the outbox is written once to the console
+    that runs the site (as Django's console mail backend does), so whoever started ``scripts/run`` reads the
+    sign-in links there as well as on the desk's Outbox page. It remembers the last message shown of each
+    database (the outbox's ids only grow), so a restart shows what still waits again."""
+
+    SHOWN_LINES = 40
+    """Lines of a message's text shown (results with their report can run long: the Outbox has them whole)."""
+    PER_LOOK = 20
+
+    def __init__(self, out: TextIO | None = None) -> None:
+        self.after: dict[str, int] = {}
+        self.out = out
+
+    def __call__(self, store: GameStore) -> None:
+        from dippouch.store.outbox import waiting_after
+
+        out = self.out or sys.stdout
+        # The words (sign-in links among them) go to a terminal or to the stream a caller chose; a log file
+        # or a journal others may read gets the line that names the message, as serve's own link does.
+        words = self.out is not None or out.isatty()
+        db = store.engine.url.render_as_string(hide_password=True)
+        for e in waiting_after(store, self.after.get(db, 0), limit=self.PER_LOOK):
+            head = f"-- mail #{e.id} not sent (mail is not set up: Coordinate, then Mail setup)"
+            if words:
+                lines = e.body.splitlines()
+                more = len(lines) - self.SHOWN_LINES
+                cut = f"\n[{more} more lines: see the Outbox]" if more > 0 else ""
+                text = "\n".join(lines[: self.SHOWN_LINES]) + cut
+                shown = f"{head} --\nTo: {e.to_addr}\nSubject: {e.subject}\n\n{text}\n-- end of mail #{e.id} --"
+            else:
+                shown = f"{head}: to {e.to_addr}, {e.subject!r}; read it on the Outbox page --"
+            print(shown, file=out, flush=True)
+            self.after[db] = e.id
+
+
+CONSOLE_MAIL = ConsoleMail()
+"""The console of this process: one, however many mail tasks run in it."""
+
+
 def mail_task(store: GameStore, now: datetime) -> None:
     """Send the mail outbox (each message claimed before it is sent, so several workers send each once). The
     game's results, notices and reminders are queued before it by the notification dispatcher
@@ -173,6 +214,7 @@ def mail_task(store: GameStore, now: datetime) -> None:
     settings = load_settings("smtp", store=store)
     try:
         if not settings.host or not settings.sender:
+            CONSOLE_MAIL(store)
             return
         report = send_due(store, now, settings)
         metrics.MAIL_SENT.inc(len(report.sent))
