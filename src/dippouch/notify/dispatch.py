@@ -187,7 +187,8 @@ def dispatch(
 ) -> Dispatched:
     """Hand what happened to every registered channel (``only``: to these alone, leaving every channel's mark
     where it is, as the mail's and the scan's own commands do). ``slow``: also the unlogged scan and the
-    deadline reminders, which read every seated person's choices, so the worker runs them less often."""
+    scans for what the event log does not record yet (games starting, press, seats offered), which read every
+    seated person's choices, so the worker runs them less often; the deadline reminders run every look."""
     look = Look(store, as_utc(now))
     report = Dispatched()
     full = only is None
@@ -198,14 +199,15 @@ def dispatch(
     row_kinds = [rk for rk, k in ROW_KINDS.items() if k in wanted]
     if row_kinds:
         _dispatch_log(look, chans, row_kinds, full, report)
-    if slow:
-        found = unlogged.found(look, wanted)
-        if "deadline" in wanted:
-            found += reminders.due(look)
-        for ev in found:
-            for ch in chans:
-                if ev.kind in ch.kinds:
-                    _hand(ch, ev, look, report)
+    # Reminders every look: a short phase's reminder (a lead of minutes) a look late may come after its
+    # deadline. What has no log row yet is scanned on the slow looks only.
+    found = unlogged.found(look, wanted) if slow else []
+    if "deadline" in wanted:
+        found += reminders.due(look)
+    for ev in found:
+        for ch in chans:
+            if ev.kind in ch.kinds:
+                _hand(ch, ev, look, report)
     return report
 
 

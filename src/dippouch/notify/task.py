@@ -46,9 +46,9 @@ def notify_task(store: GameStore, now: datetime) -> None:
 
 
 class NotifyTask:
-    """The worker's task: the event log and the queue every look (a few seconds); games starting, press,
-    seats offered and deadline reminders at most every ``every`` seconds, since they read every seated
-    person's choices and a reminder a minute late is still on time."""
+    """The worker's task: the event log, the deadline reminders and the queue every look (a few seconds); games
+    starting, press and seats offered at most every ``every`` seconds, since they read every seated person's
+    choices and such news a minute late is still news."""
 
     def __init__(self, every: float = 60.0, sender: MailSender = no_mail_sender) -> None:
         self.every = every
