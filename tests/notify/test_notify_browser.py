@@ -96,7 +96,8 @@ def test_the_service_worker_registers_and_shows_what_the_queue_pushes(site: Live
     page.get_by_role("button", name="Get notifications in this browser").click()
     expect(page.locator("#notify-push-status")).to_contain_text("Not subscribed", timeout=30_000)
     # One worker for the whole site (/sw.js: push, the offline page, the static files), so its scope is the root.
-    scope = page.evaluate("navigator.serviceWorker.getRegistration('/').then(r => r && r.active && r.scope)")
+    # `ready` waits for the worker to be active (installing takes a while on a loaded machine).
+    scope = page.evaluate("navigator.serviceWorker.ready.then(r => r.active && r.scope)")
     assert scope == f"{base}/"
     assert registrations
 

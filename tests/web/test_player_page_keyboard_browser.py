@@ -328,6 +328,7 @@ def test_a_message_arriving_with_the_page_is_announced_after_it_loads(live_site:
 
     report()
     expect(page.locator(".flash")).to_have_text("Reported to the coordinator.")
+    page.wait_for_function("() => window.__atReady !== undefined")  # the page the answer loaded, read once loaded
     assert page.evaluate("window.__atReady") == [["status", ""], ["alert", ""]]
     assert page.evaluate("window.__flashRole") is None  # the page's copy is not a live region present at load
     expect(page.locator("#announce")).to_have_text("Reported to the coordinator.")
@@ -336,6 +337,7 @@ def test_a_message_arriving_with_the_page_is_announced_after_it_loads(live_site:
 
     report()  # a message is reported once: refused, into the alert region
     expect(page.locator(".flash")).to_contain_text("reported message")
+    page.wait_for_function("() => window.__atReady !== undefined")  # the page the answer loaded, read once loaded
     assert page.evaluate("window.__atReady") == [["status", ""], ["alert", ""]]
     expect(page.locator("#announce-alert")).to_contain_text("reported message")
     expect(page.locator("#announce")).to_have_text("")
