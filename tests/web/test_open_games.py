@@ -213,3 +213,19 @@ def test_an_old_link_to_a_seat_one_left_shows_ones_games_and_anyone_else_is_stil
     _, stranger = person(site, "Stranger")
     assert stranger.get(f"/games/league8/play/{power}", follow_redirects=False).status_code == 403
     assert h.get(f"/games/league8/play/{power}").status_code == 200
+
+
+def test_a_seat_to_claim_now_is_offered_without_the_waiting_list_beside_it(site: Site) -> None:
+    """The walk's phone shot: "Join the waiting list" beside "Claim England" after a resignation confused which
+    to press; while a seat can be claimed at once, only the claim is offered."""
+    opened(site, "league9", "hundred3")
+    people = [person(site, n) for n in ("Ann", "Bo", "Frank")]
+    for _, c in people:
+        site.api(c, "/api/games/league9/signup", {"preferences": ["any"]})
+    _, h = person(site, "Henry")
+    assert "Join the waiting list" in h.get("/games/league9/opening").text  # full, nothing to claim
+    frank = people[2][0]
+    (power,) = [s.power for s in seats_of(site.web.store, frank)]
+    assert site.api(site.coordinator, "/api/games/league9/opening/free", {"power": power}).status_code == 200
+    page = h.get("/games/league9/opening").text
+    assert f"Claim {power}" in page and "Join the waiting list" not in page
