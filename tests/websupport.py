@@ -13,6 +13,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from fastapi.testclient import TestClient
 
+from fastapi.routing import APIRoute
 from pydantic import BaseModel, TypeAdapter
 from starlette.routing import Match
 
@@ -38,12 +39,27 @@ class Clock:
         self.at += timedelta(**kw)
 
 
+def json_routes() -> list[APIRoute]:
+    """The JSON API's routes, read off every feature's router in the order they are matched: the routes in the
+    OpenAPI document."""
+    from dippouch.web.app import feature_routers
+
+    return [r for router in feature_routers() for r in router.routes if isinstance(r, APIRoute) and r.include_in_schema]
+
+
+def page_routes() -> list[APIRoute]:
+    """The routes left out of the OpenAPI document: pages, forms, pictures and files."""
+    from dippouch.web.app import feature_routers
+
+    return [
+        r for router in feature_routers() for r in router.routes if isinstance(r, APIRoute) and not r.include_in_schema
+    ]
+
+
 def _route(method: str, path: str) -> Any:
     """The JSON API's route that answers ``method path`` (None for any other address)."""
-    from dippouch.web import api
-
     scope = {"type": "http", "method": method, "path": path, "root_path": "", "query_string": b"", "headers": []}
-    for route in api.router.routes:
+    for route in json_routes():
         match, _ = route.matches(scope)
         if match == Match.FULL:
             return route

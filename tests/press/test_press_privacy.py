@@ -44,9 +44,6 @@ def site(tmp_path: Path) -> Site:
 def _press_routes() -> list[tuple[str, str]]:
     """(method, path) of every press route, the pages' and the API's (under /api), as the routers declare them."""
     out = [(m, r.path) for r in web_press.router.routes if isinstance(r, APIRoute) for m in r.methods or ()]
-    out += [
-        (m, "/api" + r.path) for r in web_press.api_router.routes if isinstance(r, APIRoute) for m in r.methods or ()
-    ]
     return sorted(out)
 
 

@@ -28,8 +28,7 @@ from dippouch.store import people, people_data
 from dippouch.store.accounts import LINK_LIFETIME, LinkError, NeedsName
 from dippouch.store.gamefile import clean_address
 from dippouch.web.answers import MeView, PasskeyOptions, SignedIn
-from dippouch.web.api import router as api_router
-from dippouch.web.deps import render, set_session_cookie, site_of, viewer_of, web_of
+from dippouch.web.deps import answers, render, set_session_cookie, site_of, viewer_of, web_of
 from dippouch.web.forms import read_form, redirect
 from dippouch.web.security import (
     CSRF_HEADER,
@@ -45,9 +44,9 @@ from dippouch.web.security import (
 )
 from dippouch.web.service import Web
 
-__all__ = ["LIMITS", "api_router", "router"]
+__all__ = ["LIMITS", "router"]
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(tags=["api"])
 # The JSON calls join the API's own router (imported before the app includes it, web/app.py), so they are
 # documented, listed on /api/docs and checked against their answer models like every other call.
 
@@ -141,7 +140,7 @@ SENT_TEXT = (
 )
 
 
-@router.post("/signin/mail", response_class=HTMLResponse)
+@router.post("/signin/mail", include_in_schema=False, response_class=HTMLResponse)
 async def signin_mail(request: Request) -> Response:
     form = await _form(request)
     email = form.get("email", "").strip()
@@ -174,7 +173,7 @@ def _peek(request: Request, token: str) -> store_accounts.LinkInfo:
         raise NotFound(str(e)) from None
 
 
-@router.get("/signin/link/{token}", response_class=HTMLResponse)
+@router.get("/signin/link/{token}", include_in_schema=False, response_class=HTMLResponse)
 def signin_link(request: Request, token: str) -> Response:
     """The mailed link: a page with one button (and the name, for a new person), never a sign-in by GET."""
     info = _peek(request, token)
@@ -184,7 +183,7 @@ def signin_link(request: Request, token: str) -> Response:
     return resp
 
 
-@router.post("/signin/link/{token}")
+@router.post("/signin/link/{token}", include_in_schema=False)
 async def signin_link_use(request: Request, token: str) -> Response:
     form = await _form(request)
     web = web_of(request)
@@ -287,7 +286,7 @@ def me_view(web: Web, viewer: Viewer, person_id: int) -> dict[str, Any]:
     }
 
 
-@router.get("/me", response_class=HTMLResponse)
+@router.get("/me", include_in_schema=False, response_class=HTMLResponse)
 def me_page(request: Request) -> Response:
     web, viewer, pid = _person(request)
     resp = render(request, "me.html", {"me": me_view(web, viewer, pid), "new_calendar": None})
@@ -295,7 +294,7 @@ def me_page(request: Request) -> Response:
     return resp
 
 
-@api_router.get("/me", response_model=MeView)
+@router.get("/api/me", **answers(MeView))
 def me_api(request: Request) -> dict[str, Any]:
     """The signed-in person: their seats (game, power, phase, deadline, whether their orders are in), the
     games they coordinate, seats their browser holds by key only, their passkeys."""
@@ -303,7 +302,7 @@ def me_api(request: Request) -> dict[str, Any]:
     return me_view(web, viewer, pid)
 
 
-@router.post("/me/calendar", response_class=HTMLResponse)
+@router.post("/me/calendar", include_in_schema=False, response_class=HTMLResponse)
 async def me_calendar(request: Request) -> Response:
     """Make (or renew: the old address stops working) or revoke the secret address of the feed."""
     form = await _form(request)
@@ -326,7 +325,7 @@ def _calendar_action(request: Request, action: str) -> Response:
     return resp
 
 
-@router.get("/me/calendar/{token}.ics")
+@router.get("/me/calendar/{token}.ics", include_in_schema=False)
 def me_calendar_feed(request: Request, token: str) -> Response:
     """Every deadline of the person's seats in one feed: each game's feed, as the game page's
     (:func:`dippouch.web.history.calendar_ics`), merged."""
@@ -365,7 +364,7 @@ def _grant(game: str, power: str) -> Any:
 # Adding a seat held by key to the account
 
 
-@router.post("/me/seats/add")
+@router.post("/me/seats/add", include_in_schema=False)
 async def me_add_seat(request: Request) -> Response:
     """A seat this browser holds by its key (the player's link) becomes the person's: only a key the session
     holds, only the power's current player link, and never a seat another person plays."""
@@ -394,7 +393,7 @@ def _add_seat(request: Request, key_text: str) -> Response:
 # My data
 
 
-@router.get("/me/data.json")
+@router.get("/me/data.json", include_in_schema=False)
 def me_data(request: Request) -> Response:
     web, _, pid = _person(request)
     data = people_data.export_all(web.read, pid)
@@ -408,13 +407,13 @@ def me_data(request: Request) -> Response:
     )
 
 
-@router.get("/me/delete", response_class=HTMLResponse)
+@router.get("/me/delete", include_in_schema=False, response_class=HTMLResponse)
 def me_delete_page(request: Request) -> Response:
     web, viewer, pid = _person(request)
     return render(request, "me_delete.html", {"me": me_view(web, viewer, pid)})
 
 
-@router.post("/me/delete")
+@router.post("/me/delete", include_in_schema=False)
 async def me_delete(request: Request) -> Response:
     form = await _form(request)
     web, _, pid = await run_in_threadpool(_person, request)
@@ -446,7 +445,7 @@ def _rp(request: Request) -> tuple[str, str]:
     return site.host, site.origin
 
 
-@api_router.post("/me/passkeys/options", response_model=PasskeyOptions)
+@router.post("/api/me/passkeys/options", **answers(PasskeyOptions))
 def passkey_register_options(request: Request) -> JSONResponse:
     """Options for the browser's ``navigator.credentials.create`` (a signed-in person adds a passkey)."""
     import json
@@ -485,7 +484,7 @@ def passkey_register_options(request: Request) -> JSONResponse:
     return JSONResponse({"options": json.loads(options_to_json(opts))})
 
 
-@api_router.post("/me/passkeys", response_model=SignedIn)
+@router.post("/api/me/passkeys", **answers(SignedIn))
 def passkey_register(request: Request, credential: dict[str, Any] = Body(...)) -> dict[str, Any]:  # noqa: B008
     """The browser's new credential: checked (challenge ours, unused, this person's; origin and RP id ours)
     and kept."""
@@ -520,7 +519,7 @@ def passkey_register(request: Request, credential: dict[str, Any] = Body(...)) -
     return {"ok": True, "url": "/me"}
 
 
-@api_router.post("/signin/passkey/options", response_model=PasskeyOptions)
+@router.post("/api/signin/passkey/options", **answers(PasskeyOptions))
 def passkey_signin_options(request: Request) -> JSONResponse:
     """Options for ``navigator.credentials.get``: a fresh challenge, no credential named (the browser offers
     the passkeys it has for this site: nobody learns whose they are)."""
@@ -540,7 +539,7 @@ def passkey_signin_options(request: Request) -> JSONResponse:
     return JSONResponse({"options": json.loads(options_to_json(opts))})
 
 
-@api_router.post("/signin/passkey", response_model=SignedIn)
+@router.post("/api/signin/passkey", **answers(SignedIn))
 def passkey_signin(request: Request, credential: dict[str, Any] = Body(...)) -> Response:  # noqa: B008
     """An assertion from a passkey: its challenge ours and unused, its signature by a registered key."""
     from webauthn import verify_authentication_response
@@ -577,7 +576,7 @@ def passkey_signin(request: Request, credential: dict[str, Any] = Body(...)) -> 
     return resp
 
 
-@router.post("/me/passkeys/{passkey_id}/remove")
+@router.post("/me/passkeys/{passkey_id}/remove", include_in_schema=False)
 async def passkey_remove(request: Request, passkey_id: int) -> Response:
     await _form(request)
 

@@ -16,7 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from urllib.parse import quote
 
-from fastapi import FastAPI
+from fastapi import APIRouter, FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -47,7 +47,7 @@ from dippouch.web.security import (
 )
 from dippouch.web.service import Web
 
-__all__ = ["create_app"]
+__all__ = ["create_app", "feature_routers", "routes"]
 
 HERE = Path(__file__).resolve().parent
 log = logging.getLogger("dippouch.web")
@@ -64,6 +64,57 @@ DEFAULT_LIMITS: dict[str, tuple[int, float]] = {
 WORK_SECONDS = 10.0
 """CPU seconds of expensive work (adjudications, line checks, first drawings of PDF maps) an address may use a
 minute: hundreds of ordinary checks, a handful of worst cases."""
+
+
+def routes(app: FastAPI, *routers: APIRouter) -> None:
+    """The one way routes join the app: each feature's router (its pages and its JSON calls), in the order
+    given, which is the order they are matched in.
+
+    The routes join the app's own list rather than through ``app.include_router``: FastAPI matches an included
+    router's routes twice (to pick the router, then the route), so every request would walk the routes
+    before its own twice (a 404: every route, twice). A router that brought a lifespan or start-up handlers
+    would need ``include_router``: none does (tests/project/test_web_routes.py)."""
+    for router in routers:
+        if router.on_startup or router.on_shutdown:
+            raise ValueError("a router with start-up or shut-down handlers needs app.include_router")
+        app.router.routes.extend(router.routes)
+
+
+def feature_routers() -> tuple[APIRouter, ...]:
+    """Every feature's router, in the order their routes are matched (imported here: each imports the helpers
+    of :mod:`dippouch.web.deps`, never this module)."""
+    from dippouch.web import (
+        accounts,
+        installable,
+        mail_setup,
+        notify,
+        openings,
+        outbox,
+        press,
+        review,
+        roster,
+        unsubscribe,
+    )
+    from dippouch.web.routes import api_docs, coordinate, games, play, signin, variants
+
+    return (
+        openings.router,  # before games: /api/games/new and /open are its own
+        accounts.router,
+        press.router,  # before coordinate: /games/{name}/coordinate/press is its own
+        games.router,
+        play.router,
+        coordinate.router,
+        variants.router,
+        signin.router,
+        api_docs.router,
+        review.router,
+        roster.router,
+        notify.router,
+        outbox.router,
+        mail_setup.router,
+        unsubscribe.router,
+        installable.router,
+    )
 
 
 def create_app(
@@ -129,41 +180,7 @@ def create_app(
 
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 
-    from dippouch.web import (  # notify, accounts, press and roster add their JSON calls to api.router
-        accounts,
-        api,
-        installable,
-        mail_setup,
-        notify,
-        openings,
-        outbox,
-        pages,
-        press,
-        review,
-        roster,
-        unsubscribe,
-    )
-
-    # Each router's routes join the app's own list (each route already carries its router's prefix, tags,
-    # answers and schema setting), rather than app.include_router: FastAPI matches an included router's
-    # routes twice (to pick the router, then the route), each through its bookkeeping, so every request
-    # would walk the routes before its own twice (a 404: every route, twice). A router
-    # that brings a lifespan or start-up handlers would need include_router: none of these does.
-    for router in (
-        api.router,  # with the JSON calls of accounts (imported first: they join api.router)
-        accounts.router,
-        press.router,  # before pages: /games/{name}/coordinate/press is its own
-        pages.router,
-        review.router,
-        openings.pages,
-        roster.router,
-        notify.router,
-        outbox.router,
-        mail_setup.router,
-        unsubscribe.router,
-        installable.router,
-    ):
-        app.router.routes.extend(router.routes)
+    routes(app, *feature_routers())
 
     def _is_api(request: Request) -> bool:
         return request.url.path.startswith("/api/") or request.headers.get("accept", "").startswith("application/json")

@@ -5,8 +5,7 @@ Everything here is the person's own: there is no person id in any address, so no
 choices, and a target id that is not the caller's is refused as a missing one. Webhook addresses and tokens
 are secrets: pages and answers show where a target goes (its host), never the address itself.
 
-The JSON routes are registered on the API's router (:data:`dippouch.web.api.router`) when this module is
-imported, so they are in its OpenAPI document with their answers' shapes, like every other call.
+Its JSON calls are in the API's OpenAPI document with their answers' shapes, like every other call.
 """
 
 from __future__ import annotations
@@ -24,14 +23,13 @@ from dippouch.notify.targets import WEBHOOK_KINDS, add_push, add_webhook, remove
 from dippouch.notify.transports import vapid_public_key
 from dippouch.store.notify import masked, targets
 from dippouch.web.answers import NotifyRemovedAnswer, NotifySettingsAnswer, NotifyTarget
-from dippouch.web.api import router as api_router
-from dippouch.web.deps import render, viewer_of, web_of
+from dippouch.web.deps import answers, render, viewer_of, web_of
 from dippouch.web.forms import read_form, redirect
 from dippouch.web.security import CSRF_HEADER, BadInput, Forbidden, check_csrf
 
 __all__ = ["router"]
 
-router = APIRouter(include_in_schema=False)
+router = APIRouter(tags=["api"])
 
 SHORT = {"email": "E-mail", "push": "Push", "webhook": "Chat"}
 """The channels as the table's heads name them (short enough for a phone's width)."""
@@ -68,7 +66,7 @@ def _settings(request: Request, person_id: int) -> dict[str, Any]:
 # -- the page ----------------------------------------------------------------------------------------------
 
 
-@router.get("/notifications", response_class=HTMLResponse)
+@router.get("/notifications", include_in_schema=False, response_class=HTMLResponse)
 def notifications_page(request: Request) -> Response:
     pid = _person(request)
     return render(
@@ -95,7 +93,7 @@ def _hours(text: str) -> int:
         raise BadInput(f"the deadline reminder is a whole number of hours (got {text[:20]!r}); try 12") from None
 
 
-@router.post("/notifications/preferences")
+@router.post("/notifications/preferences", include_in_schema=False)
 async def post_preferences(request: Request) -> Response:
     data = await _form(request)
     pid = _person(request)
@@ -104,7 +102,7 @@ async def post_preferences(request: Request) -> Response:
     return redirect("/notifications", "Your notification choices are saved.")
 
 
-@router.post("/notifications/webhooks")
+@router.post("/notifications/webhooks", include_in_schema=False)
 async def post_webhook(request: Request) -> Response:
     data = await _form(request)
     pid = _person(request)
@@ -122,7 +120,7 @@ async def post_webhook(request: Request) -> Response:
     return redirect("/notifications", "The webhook is added.")
 
 
-@router.post("/notifications/targets/{target_id}/remove")
+@router.post("/notifications/targets/{target_id}/remove", include_in_schema=False)
 async def post_remove(request: Request, target_id: int) -> Response:
     await _form(request)
     remove_target(web_of(request).store, _person(request), target_id)
@@ -171,13 +169,13 @@ def _target_answer(request: Request, person_id: int, target_id: int) -> dict[str
     raise BadInput(f"no push subscription or webhook #{target_id}")  # removed meanwhile
 
 
-@api_router.get("/notify/settings", response_model=NotifySettingsAnswer, response_model_exclude_unset=True)
+@router.get("/api/notify/settings", **answers(NotifySettingsAnswer))
 def api_settings(request: Request) -> dict[str, Any]:
     """Your notification choices (per event, per channel), the deadline lead, and your targets (masked)."""
     return _settings(request, _person(request))
 
 
-@api_router.post("/notify/settings", response_model=NotifySettingsAnswer, response_model_exclude_unset=True)
+@router.post("/api/notify/settings", **answers(NotifySettingsAnswer))
 def api_save_settings(request: Request, body: SettingsIn) -> dict[str, Any]:
     """Change some choices (those given; the others stay) and, if given, the deadline lead."""
     pid = _person(request, write=True)
@@ -186,7 +184,7 @@ def api_save_settings(request: Request, body: SettingsIn) -> dict[str, Any]:
     return _settings(request, pid)
 
 
-@api_router.post("/notify/push", response_model=NotifyTarget, response_model_exclude_unset=True)
+@router.post("/api/notify/push", **answers(NotifyTarget))
 def api_push(request: Request, body: PushIn) -> dict[str, Any]:
     """Keep this browser's push subscription (the same endpoint again replaces its keys)."""
     pid = _person(request, write=True)
@@ -195,7 +193,7 @@ def api_push(request: Request, body: PushIn) -> dict[str, Any]:
     return _target_answer(request, pid, add_push(web.store, pid, sub, now=web.now()))
 
 
-@api_router.post("/notify/webhooks", response_model=NotifyTarget, response_model_exclude_unset=True)
+@router.post("/api/notify/webhooks", **answers(NotifyTarget))
 def api_webhook(request: Request, body: WebhookIn) -> dict[str, Any]:
     """Add a Discord, Slack or Matrix webhook (its address is kept secret: answers show only its host)."""
     pid = _person(request, write=True)
@@ -206,7 +204,7 @@ def api_webhook(request: Request, body: WebhookIn) -> dict[str, Any]:
     return _target_answer(request, pid, tid)
 
 
-@api_router.delete("/notify/targets/{target_id}", response_model=NotifyRemovedAnswer, response_model_exclude_unset=True)
+@router.delete("/api/notify/targets/{target_id}", **answers(NotifyRemovedAnswer))
 def api_remove(request: Request, target_id: int) -> dict[str, Any]:
     """Remove one of your push subscriptions or webhooks."""
     pid = _person(request, write=True)

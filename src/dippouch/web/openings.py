@@ -50,10 +50,9 @@ from dippouch.web.security import (
 )
 from dippouch.web.service import Web
 
-__all__ = ["api", "pages"]
+__all__ = ["router"]
 
-pages = APIRouter(include_in_schema=False)
-api = APIRouter(prefix="/api", tags=["open games"])
+router = APIRouter(tags=["open games"])
 
 MAX_WISHES = 20
 """Ranked wishes a sign-up may list (W3K has ten powers)."""
@@ -450,7 +449,7 @@ class PowerIn(Strict):
     power: str = Field(max_length=100)
 
 
-@api.get("/open", **answers(OpenList))
+@router.get("/api/open", **answers(OpenList))
 def api_open(request: Request) -> dict[str, Any]:
     """Games waiting for players (variant, deadlines, press, seats, reliability asked), starting soonest first,
     and seats wanting a replacement. Filters as query parameters: ``variant``, ``length`` (1h, 1d, 2d, 7d: movement
@@ -458,78 +457,78 @@ def api_open(request: Request) -> dict[str, Any]:
     return open_list(web_of(request), filters_of(request.query_params))
 
 
-@api.post("/open/quick", **answers(SignupAnswer))
+@router.post("/api/open/quick", **answers(SignupAnswer))
 def api_quick_play(request: Request, body: FiltersIn) -> dict[str, Any]:
     """Sign the signed-in person up (any power) to the open game these filters let through that starts soonest."""
     return quick_play(web_of(request), writer(request, NEED_SIGN_IN), body.filters())
 
 
-@api.post("/games/new", **answers(NewGameAnswer))
+@router.post("/api/games/new", **answers(NewGameAnswer))
 def api_new_game(request: Request, body: NewGameIn) -> dict[str, Any]:
     """Start a game from a template as the signed-in person, who coordinates it (a private game answers its
     invitation link, once)."""
     return create(web_of(request), writer(request, NEED_SIGN_IN), play_openings.Choices(**body.model_dump()))
 
 
-@api.post("/games/{name}/resign", **answers(ResignAnswer))
+@router.post("/api/games/{name}/resign", **answers(ResignAnswer))
 def api_resign(request: Request, name: str) -> dict[str, Any]:
     """Leave the game as the signed-in person: a sign-up withdrawn, a seat freed before the start, or a seat
     offered to the replacement pool during the game (counted as abandoned)."""
     return resign(web_of(request), name, writer(request, NEED_SIGN_IN))
 
 
-@api.get("/people/{person_id}", **answers(PersonProfile))
+@router.get("/api/people/{person_id}", **answers(PersonProfile))
 def api_person(request: Request, person_id: int) -> dict[str, Any]:
     """A person's public profile: name, games played, reliability and the record behind it. An anonymous
     game counts once it ends; before, only for the person and the game's coordinator (``hidden_games``)."""
     return person_view(web_of(request), person_id, viewer_of(request))
 
 
-@api.get("/games/{name}/opening", **answers(OpeningView))
+@router.get("/api/games/{name}/opening", **answers(OpeningView))
 def api_opening(request: Request, name: str) -> dict[str, Any]:
     """A game's opening; its coordinator also sees the sign-ups with their wishes and reliability."""
     return opening_view(web_of(request), name, viewer_of(request))
 
 
-@api.post("/games/{name}/opening", **answers(OpeningView))
+@router.post("/api/games/{name}/opening", **answers(OpeningView))
 def api_open_game(request: Request, name: str, body: OpeningIn) -> dict[str, Any]:
     """Open the game for players, or change what its opening asks (its coordinator)."""
     viewer = writer(request, NEED_SIGN_IN)
     return open_game(web_of(request), name, viewer, body.press, body.min_reliability, body.mode, rules=body.press_rules)
 
 
-@api.post("/games/{name}/signup", **answers(SignupAnswer))
+@router.post("/api/games/{name}/signup", **answers(SignupAnswer))
 def api_sign_up(request: Request, name: str, body: SignupIn) -> dict[str, Any]:
     """Sign the signed-in person up with their ranked wishes (again: change them)."""
     viewer = writer(request, NEED_SIGN_IN)
     return sign_up(web_of(request), name, viewer, body.preferences, wait=body.wait, invite=body.invite)
 
 
-@api.post("/games/{name}/withdraw", **answers(SignupAnswer))
+@router.post("/api/games/{name}/withdraw", **answers(SignupAnswer))
 def api_withdraw(request: Request, name: str) -> dict[str, Any]:
     """Take back the signed-in person's sign-up."""
     return withdraw(web_of(request), name, writer(request, NEED_SIGN_IN))
 
 
-@api.post("/games/{name}/opening/assign", **answers(ClaimAnswer))
+@router.post("/api/games/{name}/opening/assign", **answers(ClaimAnswer))
 def api_assign(request: Request, name: str, body: AssignIn) -> dict[str, Any]:
     """Seat a person who signed up in an empty power (the game's coordinator)."""
     return assign(web_of(request), name, writer(request, NEED_SIGN_IN), body.person, body.power)
 
 
-@api.post("/games/{name}/opening/draw", **answers(DrawAnswer))
+@router.post("/api/games/{name}/opening/draw", **answers(DrawAnswer))
 def api_draw(request: Request, name: str) -> dict[str, Any]:
     """Draw the empty powers for the people waiting now, from their wishes (the game's coordinator)."""
     return draw(web_of(request), name, writer(request, NEED_SIGN_IN))
 
 
-@api.post("/games/{name}/opening/free", **answers(ClaimAnswer))
+@router.post("/api/games/{name}/opening/free", **answers(ClaimAnswer))
 def api_free(request: Request, name: str, body: PowerIn) -> dict[str, Any]:
     """Offer a played seat to the replacement pool (the game's coordinator)."""
     return free(web_of(request), name, writer(request, NEED_SIGN_IN), body.power)
 
 
-@api.post("/games/{name}/claim", **answers(ClaimAnswer))
+@router.post("/api/games/{name}/claim", **answers(ClaimAnswer))
 def api_claim(request: Request, name: str, body: PowerIn) -> dict[str, Any]:
     """Take a seat from the replacement pool as the signed-in person (the first claim wins)."""
     return claim(web_of(request), name, writer(request, NEED_SIGN_IN), body.power)
@@ -547,7 +546,7 @@ def _int(text: str, what: str, lo: int, hi: int) -> int:
     return number(text.strip() or "0", what, lo=lo, hi=hi)
 
 
-@pages.get("/open", response_class=HTMLResponse)
+@router.get("/open", include_in_schema=False, response_class=HTMLResponse)
 def open_page(request: Request) -> Response:
     web, q = web_of(request), request.query_params
     try:
@@ -560,7 +559,7 @@ def open_page(request: Request) -> Response:
     return render(request, "open.html", {"o": open_list(web, filters), "refused": None})
 
 
-@pages.post("/open/quick")
+@router.post("/open/quick", include_in_schema=False)
 async def quick_play_action(request: Request) -> Response:
     form = await read_form(request)
     web, viewer = web_of(request), viewer_of(request)
@@ -570,7 +569,7 @@ async def quick_play_action(request: Request) -> Response:
     return redirect(_url(got["game"]), got["text"])
 
 
-@pages.get("/new-game", response_class=HTMLResponse)
+@router.get("/new-game", include_in_schema=False, response_class=HTMLResponse)
 def new_game_page(request: Request) -> Response:
     viewer = viewer_of(request)
     _person(viewer)
@@ -597,7 +596,7 @@ def _new_game_data() -> dict[str, Any]:
     }
 
 
-@pages.post("/new-game")
+@router.post("/new-game", include_in_schema=False)
 async def new_game_action(request: Request) -> Response:
     form = await read_form(request)
     web, viewer = web_of(request), viewer_of(request)
@@ -626,12 +625,12 @@ async def new_game_action(request: Request) -> Response:
     return redirect(_url(got["game"]), f"Created {got['game']}: it is listed on Open games and starts when full.")
 
 
-@pages.get("/people/{person_id}", response_class=HTMLResponse)
+@router.get("/people/{person_id}", include_in_schema=False, response_class=HTMLResponse)
 def person_page(request: Request, person_id: int) -> Response:
     return render(request, "person.html", {"p": person_view(web_of(request), person_id, viewer_of(request))})
 
 
-@pages.get("/games/{name}/opening", response_class=HTMLResponse)
+@router.get("/games/{name}/opening", include_in_schema=False, response_class=HTMLResponse)
 def opening_page(request: Request, name: str) -> Response:
     web, viewer = web_of(request), viewer_of(request)
     invite_secret = request.query_params.get("invite") or None
@@ -645,7 +644,7 @@ def opening_page(request: Request, name: str) -> Response:
     return resp
 
 
-@pages.post("/games/{name}/opening/{action}")
+@router.post("/games/{name}/opening/{action}", include_in_schema=False)
 async def opening_action(request: Request, name: str, action: str) -> Response:
     form = await read_form(request)
     web, viewer = web_of(request), viewer_of(request)

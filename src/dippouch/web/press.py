@@ -54,12 +54,11 @@ from dippouch.web.security import (
 )
 from dippouch.web.service import Web
 
-__all__ = ["api_router", "orders_draft", "panel", "play_press", "router", "rules_of_form"]
+__all__ = ["orders_draft", "panel", "play_press", "router", "rules_of_form"]
 
-api_router = APIRouter()
 """Included in the JSON API's router (``/api`` prefix, its error answers)."""
-router = APIRouter(include_in_schema=False)
-"""The pages and forms."""
+router = APIRouter(tags=["api"])
+"""The pages and forms, and the JSON calls."""
 
 MAX_ID = 2**63 - 1
 """The largest message id the live stream starts after: the databases' 64-bit integers. The stream reads after
@@ -235,7 +234,7 @@ class AnnounceIn(BaseModel):
 _P = "/games/{name}/powers/{power}/press"
 
 
-@api_router.get(_P, **answers(PressView))
+@router.get("/api" + _P, **answers(PressView))
 def api_panel(request: Request, name: str, power: str) -> dict[str, Any]:
     """The power's press: the game's rules (in words too), the powers, channels with unread counts."""
     web, viewer = web_of(request), viewer_of(request)
@@ -243,14 +242,14 @@ def api_panel(request: Request, name: str, power: str) -> dict[str, Any]:
     return panel(web, name, power, viewer)
 
 
-@api_router.get(_P + "/channels/{channel_id}", **answers(PressChannelView))
+@router.get("/api" + _P + "/channels/{channel_id}", **answers(PressChannelView))
 def api_channel(request: Request, name: str, power: str, channel_id: int, before: int | None = None) -> dict[str, Any]:
     """A channel's latest messages (50, oldest first; ``before`` pages back). Another pair's channel answers
     404 like one that does not exist."""
     return _channel(web_of(request), name, power, channel_id, viewer_of(request), before)
 
 
-@api_router.get(_P + "/since/{after}", **answers(PressMessages))
+@router.get("/api" + _P + "/since/{after}", **answers(PressMessages))
 def api_since(request: Request, name: str, power: str, after: int) -> dict[str, Any]:
     """Every message the power may read with an id above ``after`` (at most 500): polling for bots."""
     web = web_of(request)
@@ -258,21 +257,21 @@ def api_since(request: Request, name: str, power: str, after: int) -> dict[str, 
     return {"messages": [_message(m) for m in store_press.messages_since(web.read, name, power, after)]}
 
 
-@api_router.post(_P, **answers(PressSent))
+@router.post("/api" + _P, **answers(PressSent))
 def api_send(request: Request, name: str, power: str, body: PressIn) -> dict[str, Any]:
     """Send a message to one power (private), several (group) or all (public), as the game's rules allow."""
     viewer = writer(request)
     return _sent(_send(web_of(request), name, power, viewer, body.to, body.text, "api"))
 
 
-@api_router.post(_P + "/channels/{channel_id}", **answers(PressSent))
+@router.post("/api" + _P + "/channels/{channel_id}", **answers(PressSent))
 def api_reply(request: Request, name: str, power: str, channel_id: int, body: ReplyIn) -> dict[str, Any]:
     """Write in a channel the power is in (to its members)."""
     viewer = writer(request)
     return _sent(_send(web_of(request), name, power, viewer, [], body.text, "api", channel_id))
 
 
-@api_router.post(_P + "/channels/{channel_id}/read", **answers(PressRead))
+@router.post("/api" + _P + "/channels/{channel_id}/read", **answers(PressRead))
 def api_read(request: Request, name: str, power: str, channel_id: int, body: ReadIn) -> dict[str, Any]:
     """Mark a channel read (up to a message)."""
     viewer = writer(request)
@@ -283,7 +282,7 @@ def api_read(request: Request, name: str, power: str, channel_id: int, body: Rea
     return {"channel": channel_id, "read_up_to": mark}
 
 
-@api_router.post(_P + "/blocks", **answers(PressBlocks))
+@router.post("/api" + _P + "/blocks", **answers(PressBlocks))
 def api_block(request: Request, name: str, power: str, body: BlockIn) -> dict[str, Any]:
     """Mute (hide their messages), block (hide them and take no private message from them) or let through."""
     viewer = writer(request)
@@ -297,7 +296,7 @@ def api_block(request: Request, name: str, power: str, body: BlockIn) -> dict[st
     return {"blocks": store_press.blocks(web.store, name, power)}
 
 
-@api_router.post(_P + "/messages/{message_id}/report", **answers(PressReport))
+@router.post("/api" + _P + "/messages/{message_id}/report", **answers(PressReport))
 def api_report(request: Request, name: str, power: str, message_id: int, body: ReportIn) -> dict[str, Any]:
     """Report a message the power may read to the coordinator."""
     viewer = writer(request)
@@ -325,13 +324,13 @@ def _desk(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
     }
 
 
-@api_router.get("/games/{name}/press", **answers(PressDesk))
+@router.get("/api/games/{name}/press", **answers(PressDesk))
 def api_desk(request: Request, name: str) -> dict[str, Any]:
     """The coordinator's press: the rules, the channels the rules let them read, and reported messages."""
     return _desk(web_of(request), name, viewer_of(request))
 
 
-@api_router.post("/games/{name}/press/rules", **answers(PressRulesAnswer))
+@router.post("/api/games/{name}/press/rules", **answers(PressRulesAnswer))
 def api_rules(request: Request, name: str, body: RulesIn) -> dict[str, Any]:
     """Declare the game's press rules (settings left out stay as they are)."""
     viewer = writer(request)
@@ -343,7 +342,7 @@ def api_rules(request: Request, name: str, body: RulesIn) -> dict[str, Any]:
     return {"rules": rules.to_data(), "rules_text": describe(rules)}
 
 
-@api_router.post("/games/{name}/press/announce", **answers(PressSent))
+@router.post("/api/games/{name}/press/announce", **answers(PressSent))
 def api_announce(request: Request, name: str, body: AnnounceIn) -> dict[str, Any]:
     """An announcement from the coordinator to every power."""
     viewer = writer(request)
@@ -464,7 +463,7 @@ def _press_refused_page(
     return render(request, "play.html", ctx, status=400)
 
 
-@router.post("/games/{name}/play/{power}/press")
+@router.post("/games/{name}/play/{power}/press", include_in_schema=False)
 async def form_send(request: Request, name: str, power: str) -> Response:
     """A message from a press form: new (to the powers ticked, or all), or into a channel (a reply).
 
@@ -530,7 +529,7 @@ def _sent_page(
     return render(request, "play.html", ctx)
 
 
-@router.get("/games/{name}/play/{power}/press/{channel_id}", response_class=HTMLResponse)
+@router.get("/games/{name}/play/{power}/press/{channel_id}", include_in_schema=False, response_class=HTMLResponse)
 def channel_page(request: Request, name: str, power: str, channel_id: int, before: int | None = None) -> Response:
     web = web_of(request)
     viewer = viewer_of(request)
@@ -543,7 +542,7 @@ def channel_page(request: Request, name: str, power: str, channel_id: int, befor
     return render(request, "press_channel.html", {"ch": ch, "press": pnl, "name": name, "power": pnl["power"]})
 
 
-@router.post("/games/{name}/play/{power}/press-blocks")
+@router.post("/games/{name}/play/{power}/press-blocks", include_in_schema=False)
 async def form_block(request: Request, name: str, power: str) -> Response:
     form = await read_form(request, max_part_size=MAX_PART_SIZE)
     web = web_of(request)
@@ -561,7 +560,7 @@ async def form_block(request: Request, name: str, power: str) -> Response:
     return redirect(_play(name, power) + "#press", f"{other} is {said}.")
 
 
-@router.post("/games/{name}/play/{power}/press-report/{message_id}")
+@router.post("/games/{name}/play/{power}/press-report/{message_id}", include_in_schema=False)
 async def form_report(request: Request, name: str, power: str, message_id: int) -> Response:
     form = await read_form(request, max_part_size=MAX_PART_SIZE)
     web = web_of(request)
@@ -575,7 +574,7 @@ async def form_report(request: Request, name: str, power: str, message_id: int) 
     return redirect(_play(name, power) + "#press", "Reported to the coordinator.")
 
 
-@router.post("/games/{name}/coordinate/press")
+@router.post("/games/{name}/coordinate/press", include_in_schema=False)
 async def form_announce(request: Request, name: str) -> Response:
     form = await read_form(request, max_part_size=MAX_PART_SIZE)
     web = web_of(request)
@@ -614,7 +613,7 @@ def rules_of_form(form: Form) -> dict[str, Any]:
     }
 
 
-@router.get("/games/{name}/coordinate/press", response_class=HTMLResponse)
+@router.get("/games/{name}/coordinate/press", include_in_schema=False, response_class=HTMLResponse)
 def desk_page(request: Request, name: str) -> Response:
     web = web_of(request)
     return render(request, "press_desk.html", {"d": _desk(web, name, viewer_of(request)), "name": name})
@@ -657,7 +656,7 @@ def _open_press(web: Web, name: str, viewer: Viewer) -> list[dict[str, Any]] | N
     return [{**c, "messages": said.get(c["id"], [])} for c in data["channels"]]
 
 
-@router.get("/games/{name}/press", response_class=HTMLResponse)
+@router.get("/games/{name}/press", include_in_schema=False, response_class=HTMLResponse)
 def open_press_page(request: Request, name: str) -> Response:
     """A game's press as anyone who may see the game reads it once the game is over (what its rules open then)."""
     web = web_of(request)
@@ -665,7 +664,7 @@ def open_press_page(request: Request, name: str) -> Response:
     return render(request, "press_open.html", {"name": name, "channels": channels})
 
 
-@router.get("/games/{name}/play/{power}/press-events")
+@router.get("/games/{name}/play/{power}/press-events", include_in_schema=False)
 async def events(request: Request, name: str, power: str, after: After = 0) -> Response:
     """Messages as they arrive (server-sent events): each an ``event: press`` with the message as JSON and
     its id, so a browser that reconnects (``Last-Event-ID``) misses nothing and gets nothing twice.

@@ -21,7 +21,6 @@ from typing import Any
 from fastapi import APIRouter
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
-from fastapi.routing import APIRoute
 from pydantic import BaseModel, Field
 from starlette.requests import Request
 
@@ -50,28 +49,10 @@ from dippouch.web.forms import read_form, redirect
 from dippouch.web.security import BadInput, Forbidden, NeedsKey, NotFound, Viewer
 from dippouch.web.service import Web
 
-__all__ = ["add_api_routes", "api_router", "game_absences_view", "may_read_addresses", "router"]
+__all__ = ["game_absences_view", "may_read_addresses", "router"]
 
-router = APIRouter(include_in_schema=False)
-api_router = APIRouter()
-"""Its routes are added to :data:`dippouch.web.api.router` (under ``/api``) by :func:`add_api_routes`, so the
-API's own checks cover them."""
-
-
-def add_api_routes(router: APIRouter) -> None:
-    """Add this module's API routes to the API's router, as its own routes (under its prefix)."""
-    for r in api_router.routes:
-        if isinstance(r, APIRoute):
-            router.add_api_route(
-                r.path,
-                r.endpoint,
-                methods=sorted(r.methods or ()),
-                response_model=r.response_model,
-                response_model_exclude_unset=True,
-                responses=r.responses,
-                description=r.description,
-                name=r.name,
-            )
+router = APIRouter(tags=["api"])
+"""Its pages, and its JSON calls under ``/api``."""
 
 
 MAX_FIELDS = 40
@@ -415,12 +396,12 @@ def _addresses_page(request: Request, *, error: str | None = None, typed: Mappin
     return render(request, "addresses.html", ctx, status=400 if error else 200)
 
 
-@router.get("/me/addresses", response_class=HTMLResponse)
+@router.get("/me/addresses", include_in_schema=False, response_class=HTMLResponse)
 def addresses_page(request: Request) -> Response:
     return _addresses_page(request)
 
 
-@router.post("/me/addresses")
+@router.post("/me/addresses", include_in_schema=False)
 async def add_address_form(request: Request) -> Response:
     data = await _form(request)
 
@@ -434,7 +415,7 @@ async def add_address_form(request: Request) -> Response:
     return await run_in_threadpool(_change, request, add, _addresses_page, "/me/addresses", typed=data)
 
 
-@router.post("/me/addresses/{address_id}")
+@router.post("/me/addresses/{address_id}", include_in_schema=False)
 async def edit_address_form(request: Request, address_id: int) -> Response:
     data = await _form(request)
 
@@ -449,7 +430,7 @@ async def edit_address_form(request: Request, address_id: int) -> Response:
     )
 
 
-@router.post("/me/addresses/{address_id}/delete")
+@router.post("/me/addresses/{address_id}/delete", include_in_schema=False)
 async def delete_address_form(request: Request, address_id: int) -> Response:
     await _form(request)
 
@@ -467,12 +448,12 @@ def _absences_page(request: Request, *, error: str | None = None, typed: Mapping
     return render(request, "absences.html", ctx, status=400 if error else 200)
 
 
-@router.get("/me/absences", response_class=HTMLResponse)
+@router.get("/me/absences", include_in_schema=False, response_class=HTMLResponse)
 def absences_page(request: Request) -> Response:
     return _absences_page(request)
 
 
-@router.post("/me/absences")
+@router.post("/me/absences", include_in_schema=False)
 async def add_absence_form(request: Request) -> Response:
     data = await _form(request)
 
@@ -485,7 +466,7 @@ async def add_absence_form(request: Request) -> Response:
     return await run_in_threadpool(_change, request, add, _absences_page, "/me/absences", typed=data)
 
 
-@router.post("/me/absences/ally")
+@router.post("/me/absences/ally", include_in_schema=False)
 async def ally_form(request: Request) -> Response:
     data = await _form(request)
     game = data.get("game", "")
@@ -497,7 +478,7 @@ async def ally_form(request: Request) -> Response:
     return await run_in_threadpool(_change, request, name_ally, _absences_page, "/me/absences", typed=data, where=game)
 
 
-@router.post("/me/absences/{absence_id}/delete")
+@router.post("/me/absences/{absence_id}/delete", include_in_schema=False)
 async def delete_absence_form(request: Request, absence_id: int) -> Response:
     await _form(request)
 
@@ -551,36 +532,36 @@ def _roster_page(request: Request, name: str | None, *, error: str | None = None
     return render(request, "roster.html", ctx, status=400 if error else 200)
 
 
-@router.get("/games/{name}/roster", response_class=HTMLResponse)
+@router.get("/games/{name}/roster", include_in_schema=False, response_class=HTMLResponse)
 def game_roster_page(request: Request, name: str) -> Response:
     return _roster_page(request, name)
 
 
-@router.get("/roster", response_class=HTMLResponse)
+@router.get("/roster", include_in_schema=False, response_class=HTMLResponse)
 def roster_page(request: Request) -> Response:
     return _roster_page(request, None)
 
 
-@router.get("/games/{name}/roster.csv")
+@router.get("/games/{name}/roster.csv", include_in_schema=False)
 def game_roster_csv(request: Request, name: str) -> Response:
     views = [game_roster(web_of(request), name, viewer_of(request))]
     return _file(roster_csv(views), "text/csv; charset=utf-8", f"roster-{_safe(name)}.csv")
 
 
-@router.get("/roster.csv")
+@router.get("/roster.csv", include_in_schema=False)
 def roster_csv_file(request: Request) -> Response:
     views = installation_roster(web_of(request), viewer_of(request))
     return _file(roster_csv(views), "text/csv; charset=utf-8", "roster.csv")
 
 
-@router.get("/games/{name}/roster.pdf")
+@router.get("/games/{name}/roster.pdf", include_in_schema=False)
 async def game_roster_pdf(request: Request, name: str) -> Response:
     view = await run_in_threadpool(game_roster, web_of(request), name, viewer_of(request))
     data = await run_in_threadpool(roster_pdf, f"{name}: players", [view])
     return _file(data, "application/pdf", f"roster-{_safe(name)}.pdf")
 
 
-@router.get("/roster.pdf")
+@router.get("/roster.pdf", include_in_schema=False)
 async def roster_pdf_file(request: Request) -> Response:
     views = await run_in_threadpool(installation_roster, web_of(request), viewer_of(request))
     data = await run_in_threadpool(roster_pdf, "Players of every game", views)
@@ -631,7 +612,7 @@ def _apply_settings(web: Web, name: str, viewer: Viewer, data: Mapping[str, Any]
     return _settings_view(web, name)
 
 
-@router.post("/games/{name}/roster/settings")
+@router.post("/games/{name}/roster/settings", include_in_schema=False)
 async def settings_form(request: Request, name: str) -> Response:
     data = await _form(request)
     web, viewer = web_of(request), viewer_of(request)
@@ -683,13 +664,13 @@ def _api_days(first: str, last: str) -> tuple[date | None, date | None]:
         raise _api_error(e) from None
 
 
-@api_router.get("/me/addresses", **answers(AddressesAnswer))
+@router.get("/api/me/addresses", **answers(AddressesAnswer))
 def api_addresses(request: Request) -> dict[str, Any]:
     """The signed-in person's postal addresses, with the one in force today."""
     return addresses_view(web_of(request), _person(viewer_of(request)))
 
 
-@api_router.post("/me/addresses", **answers(AddressAnswer))
+@router.post("/api/me/addresses", **answers(AddressAnswer))
 def api_add_address(request: Request, body: AddressIn) -> dict[str, Any]:
     """Add a postal address: the primary (no days) or an alternate preferred from ``from`` to ``to``."""
     viewer = writer(request, NEED_SIGN_IN)
@@ -700,7 +681,7 @@ def api_add_address(request: Request, body: AddressIn) -> dict[str, Any]:
     return next(a for a in addresses_view(web, pid)["addresses"] if a["id"] == new)
 
 
-@api_router.post("/me/addresses/{address_id}", **answers(AddressAnswer))
+@router.post("/api/me/addresses/{address_id}", **answers(AddressAnswer))
 def api_edit_address(request: Request, address_id: int, body: AddressIn) -> dict[str, Any]:
     """Change one of the signed-in person's addresses."""
     viewer = writer(request, NEED_SIGN_IN)
@@ -711,20 +692,20 @@ def api_edit_address(request: Request, address_id: int, body: AddressIn) -> dict
     return next(a for a in addresses_view(web, pid)["addresses"] if a["id"] == address_id)
 
 
-@api_router.delete("/me/addresses/{address_id}", **answers(DoneAnswer))
+@router.delete("/api/me/addresses/{address_id}", **answers(DoneAnswer))
 def api_remove_address(request: Request, address_id: int) -> dict[str, Any]:
     viewer = writer(request, NEED_SIGN_IN)
     address_store.remove_address(web_of(request).store, _person(viewer), address_id)
     return {"message": f"address #{address_id} removed"}
 
 
-@api_router.get("/me/absences", **answers(AbsencesAnswer))
+@router.get("/api/me/absences", **answers(AbsencesAnswer))
 def api_absences(request: Request) -> dict[str, Any]:
     """The signed-in person's holidays to come, and each of their games' policy for them."""
     return _absences_view(web_of(request), _person(viewer_of(request)))
 
 
-@api_router.post("/me/absences", **answers(AbsenceAnswer))
+@router.post("/api/me/absences", **answers(AbsenceAnswer))
 def api_add_absence(request: Request, body: AbsenceIn) -> dict[str, Any]:
     """Record a holiday once, for every game the person plays."""
     viewer = writer(request, NEED_SIGN_IN)
@@ -739,7 +720,7 @@ def api_add_absence(request: Request, body: AbsenceIn) -> dict[str, Any]:
     return next(a for a in _absences_view(web, pid)["absences"] if a["id"] == new)
 
 
-@api_router.delete("/me/absences/{absence_id}", **answers(DoneAnswer))
+@router.delete("/api/me/absences/{absence_id}", **answers(DoneAnswer))
 def api_remove_absence(request: Request, absence_id: int) -> dict[str, Any]:
     viewer = writer(request, NEED_SIGN_IN)
     web = web_of(request)
@@ -749,19 +730,19 @@ def api_remove_absence(request: Request, absence_id: int) -> dict[str, Any]:
     return {"message": f"absence #{absence_id} removed"}
 
 
-@api_router.get("/games/{name}/roster", **answers(RosterAnswer))
+@router.get("/api/games/{name}/roster", **answers(RosterAnswer))
 def api_game_roster(request: Request, name: str) -> dict[str, Any]:
     """The game's roster: every power and its player; addresses only for those the game's setting allows."""
     return game_roster(web_of(request), name, viewer_of(request))
 
 
-@api_router.get("/roster", **answers(list[RosterAnswer]))
+@router.get("/api/roster", **answers(list[RosterAnswer]))
 def api_roster(request: Request) -> list[dict[str, Any]]:
     """The rosters of every game the caller plays or coordinates."""
     return installation_roster(web_of(request), viewer_of(request))
 
 
-@api_router.get("/games/{name}/absences", **answers(GameAbsencesAnswer))
+@router.get("/api/games/{name}/absences", **answers(GameAbsencesAnswer))
 def api_game_absences(request: Request, name: str) -> dict[str, Any]:
     """The game's absence policy and what it did at past deadlines, as public as the game; who is away when, only
     to those who take part in it (as the game page shows it)."""
@@ -770,7 +751,7 @@ def api_game_absences(request: Request, name: str) -> dict[str, Any]:
     return absences_seen(game_absences_view(web, name), seen_powers(web, name, viewer), member=takes_part(viewer, name))
 
 
-@api_router.post("/games/{name}/roster/settings", **answers(RosterSettingsAnswer))
+@router.post("/api/games/{name}/roster/settings", **answers(RosterSettingsAnswer))
 def api_roster_settings(request: Request, name: str, body: RosterSettingsIn) -> dict[str, Any]:
     """The coordinator sets who reads the roster's addresses and what the game does for absent players."""
     viewer = writer(request, NEED_SIGN_IN)
@@ -784,7 +765,7 @@ class AllyIn(BaseModel):
     )
 
 
-@api_router.post("/me/absences/ally", **answers(AllyAnswer))
+@router.post("/api/me/absences/ally", **answers(AllyAnswer))
 def api_ally(request: Request, body: AllyIn) -> dict[str, Any]:
     """In a game whose rules allow proxy orders (W3K), name the ally who orders your units while you are away."""
     viewer = writer(request, NEED_SIGN_IN)

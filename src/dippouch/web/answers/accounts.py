@@ -1,0 +1,78 @@
+"""The JSON API's answers: a signed-in person's account (dippouch.web.accounts)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from dippouch.web.answers.base import Answer
+
+__all__ = ["KeySeat", "MeView", "MyPasskey", "MySeat", "PasskeyOptions", "SignedIn"]
+
+
+# Accounts (web/accounts.py)
+
+
+class MySeat(Answer):
+    """A seat the signed-in person plays, and whether their orders for the open phase are in."""
+
+    game: str
+    variant: str
+    power: str
+    state: str
+    phase: str | None
+    deadline: str | None
+    orders: str
+    """``in``, ``missing``, ``not needed``, or ``none`` (no open phase)."""
+    url: str
+    leaving: bool | None = Field(None, description="They resigned it; it waits in the pool for a new player.")
+
+
+class KeySeat(Answer):
+    """A seat the browser holds by its player key only: it may be added to the account."""
+
+    key_id: int
+    game: str | None
+    power: str | None
+
+
+class MyPasskey(Answer):
+    id: int
+    label: str
+    created_at: str | None
+    last_used_at: str | None
+
+
+class MeView(Answer):
+    """The signed-in person's own page: never another's."""
+
+    person_id: int | None = Field(None, description="Their person page, /people/ID: their public record.")
+    name: str
+    email: str | None
+    seats: list[MySeat]
+    coordinates: list[str]
+    """Games they coordinate by key (``""``: the whole installation)."""
+    keys_to_add: list[KeySeat]
+    calendar_since: str | None
+    passkeys: list[MyPasskey]
+    signups: list[dict[str, Any]] = Field(
+        default_factory=list, description="Sign-ups waiting for a power: game, variant, wishes, waiting list."
+    )
+    starting: list[dict[str, Any]] = Field(
+        default_factory=list, description="Games of theirs that just filled and start: game, power, when."
+    )
+    left: list[dict[str, Any]] = Field(
+        default_factory=list, description="Seats they left: game, power, why (resigned, freed, disorder), taken."
+    )
+
+
+class PasskeyOptions(Answer):
+    """WebAuthn options for the browser (``PublicKeyCredentialCreationOptionsJSON`` or ``...RequestOptionsJSON``)."""
+
+    options: dict[str, Any]
+
+
+class SignedIn(Answer):
+    ok: bool
+    url: str

@@ -1,0 +1,203 @@
+"""A power's page: orders typed, picked or clicked, checked and sent, and the draw vote; pages and JSON."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, Response
+from pydantic import BaseModel, Field
+from starlette.requests import Request
+
+from dippouch.core.errors import DippouchError
+from dippouch.store.openings import seats_left_by
+from dippouch.web import player_page, practice, press
+from dippouch.web.answers import (
+    CheckAnswer,
+    PlayerView,
+    Receipt,
+    VoteAnswer,
+)
+from dippouch.web.checks import check_lines, check_view
+from dippouch.web.deps import (
+    answers,
+    game_url,
+    render,
+    viewer_of,
+    web_of,
+    writer,
+)
+from dippouch.web.forms import read_form, redirect
+from dippouch.web.inputs import web_words
+from dippouch.web.security import (
+    BadInput,
+    Forbidden,
+    WebError,
+    client_id,
+)
+
+router = APIRouter(tags=["api"])
+
+MAX_FIELDS = 200
+"""Fields a page's form may post (the coordinator's player table posts two a power)."""
+MAX_PART_SIZE = 1_000_000
+"""Bytes a page's text field may hold: orders are measured and refused in words by the submission itself."""
+
+_form = functools.partial(read_form, max_fields=MAX_FIELDS, max_part_size=MAX_PART_SIZE)
+
+
+@router.get("/games/{name}/play/{power}", include_in_schema=False, response_class=HTMLResponse)
+def play_page(request: Request, name: str, power: str) -> Response:
+    web = web_of(request)
+    viewer = viewer_of(request)
+    try:
+        pv = player_page.player_view(web, name, power, viewer)
+    except Forbidden:
+        # The person whose seat this was, following an old link (a mail from before they left or were
+        # replaced), is shown their games, not a refusal; anyone else is refused as before.
+        if viewer.person_id is None or not any(
+            s.game == name and s.power.casefold() == power.casefold()
+            for s in seats_left_by(web.store, viewer.person_id)
+        ):
+            raise
+        return redirect("/me", f"You do not play {power} in {name} now; your games are below.")
+    practice.note_visit(web, name)  # a practice game its person still comes to is not stopped
+    shown = press.play_press(request, web, name, power, viewer_of(request), pv)
+    return render(request, "play.html", {"p": pv, "g": pv["game"], **shown})
+
+
+def e_status(e: Exception) -> int:
+    """The refusal's own status (400 for input refused as it stands, or for orders the game cannot take now:
+    their phase was processed meanwhile, the power has nothing to order), as the API answers it."""
+    return e.status if isinstance(e, WebError) else 400
+
+
+def _refused_page(request: Request, name: str, power: str, text: str, message: str, status: int) -> Response:
+    """A submission that was refused (nothing stored): the player's page again, with what they typed still in
+    the box, why it was refused, and every line's verdict against the phase open now (without JavaScript,
+    this is all a player sees; a separate error page lost the text)."""
+    web = web_of(request)
+    viewer = viewer_of(request)
+    pv = player_page.player_view(web, name, power, viewer)
+    lines: list[dict[str, Any]] = []
+    if pv["open"] and pv["must_act"]:
+        try:
+            checked = check_lines(web, name, power, text, viewer)
+            lines = [ln.to_data() for ln in checked]
+        except (WebError, DippouchError):
+            lines = []  # the text itself is what was refused (too long, not text): the message says so
+    refused = {"message": message, "text": text, "lines": lines}
+    shown = press.play_press(request, web, name, power, viewer, pv)
+    return render(request, "play.html", {"p": pv, "g": pv["game"], **shown, "refused": refused}, status=status)
+
+
+def _play_url(name: str, power: str) -> str:
+    return f"{game_url(name)}/play/{power}"
+
+
+@router.post("/games/{name}/play/{power}/orders", include_in_schema=False)
+async def play_submit(request: Request, name: str, power: str) -> Response:
+    form = await _form(request)
+    web = web_of(request)
+    viewer = viewer_of(request)
+    request.app.state.limiter.hit("submit", f"{client_id(request)}:{name}:{power}", "submissions")
+    text = form.get("orders", "")
+    # The pick lists (one select per unit) add their chosen orders below what was typed.
+    picks = [v for k, v in form.items() if k.startswith("pick:") and v.strip()]
+    if picks:
+        text = "\n".join([text.rstrip(), *picks]).strip("\n")
+    ready = form.get("ready", "") in ("1", "on", "true")
+    phase = form.get("phase", "").strip() or None  # the phase the form was for: refused if processed since
+    try:
+        res = await run_in_threadpool(
+            functools.partial(player_page.submit, web, name, power, text, ready, viewer, phase=phase)
+        )
+    except (BadInput, DippouchError) as e:
+        message = e.message if isinstance(e, BadInput) else web_words(str(e))
+        return await run_in_threadpool(_refused_page, request, name, power, text, message, e_status(e))
+    msg = (
+        f"Version {res['version']} recorded{' (ready)' if res['ready'] else ''}: "
+        f"{res['accepted']} order(s) accepted, {res['rejected']} rejected."
+    )
+    if not res["stands"]:
+        msg += (
+            f" It has no accepted order, so it does not replace your earlier orders: version {res['standing']} stands."
+            if res["standing"]
+            else " It has no accepted order."
+        )
+    if res["unordered_notes"]:
+        msg += " Without an order: " + "; ".join(res["unordered_notes"]) + "."
+    if res["ready_refused"]:
+        msg += f" Not marked ready: {res['ready_refused']}"
+    if res["late"]:
+        msg += " It arrived after the deadline and does not count unless the coordinator extends it."
+    if res["processed"]:
+        msg += f" Everyone was ready: {', '.join(res['processed'])} has been processed."
+    return redirect(_play_url(name, res["power"]), msg)
+
+
+@router.post("/games/{name}/play/{power}/vote", include_in_schema=False)
+async def play_vote(request: Request, name: str, power: str) -> Response:
+    form = await _form(request)
+    web = web_of(request)
+    draw = form.get("draw", "") in ("1", "yes", "on", "true")
+    voted = await run_in_threadpool(player_page.vote, web, name, power, draw, viewer_of(request))
+    msg = voted.ending.text if voted.ending else ("You vote for a draw." if draw else "Your draw vote is withdrawn.")
+    return redirect(_play_url(name, power), msg)
+
+
+class OrdersIn(BaseModel):
+    text: str = Field(max_length=20_000, description="Orders, one a line, in any notation the parser reads.")
+    ready: bool = False
+    phase: str | None = Field(
+        None,
+        max_length=100,
+        description="The phase these orders were written for (e.g. Spring 1901 Movement). If it has been processed "
+        "meanwhile, the orders are refused with the reason instead of going to the phase now open.",
+    )
+
+
+class CheckIn(BaseModel):
+    text: str = Field(max_length=20_000)
+
+
+class VoteIn(BaseModel):
+    draw: bool
+
+
+@router.get("/api/games/{name}/powers/{power}", **answers(PlayerView))
+def api_player(request: Request, name: str, power: str) -> dict[str, Any]:
+    """The player's view: units, legal orders per unit, submitted versions, ready flag (own power only)."""
+    pv = player_page.player_view(web_of(request), name, power, viewer_of(request))
+    pv["game"] = {k: v for k, v in pv["game"].items() if k != "map_svg"}
+    return pv
+
+
+@router.post("/api/games/{name}/powers/{power}/check", **answers(CheckAnswer))
+def api_check(request: Request, name: str, power: str, body: CheckIn) -> dict[str, Any]:
+    """Check order lines as they would be checked on arrival, without recording anything: each line's verdict,
+    note and subject (the province of the unit or site it orders), and the units left without an order."""
+    viewer = writer(request)
+    request.app.state.limiter.hit("check", f"{client_id(request)}", "line checks")
+    answer: dict[str, Any] = request.app.state.budget.run(
+        client_id(request), lambda: check_view(web_of(request), name, power, body.text, viewer)
+    )
+    return answer
+
+
+@router.post("/api/games/{name}/powers/{power}/orders", **answers(Receipt))
+def api_submit(request: Request, name: str, power: str, body: OrdersIn) -> dict[str, Any]:
+    """Submit a new version of the power's orders (checked line by line, as on arrival)."""
+    viewer = writer(request)
+    request.app.state.limiter.hit("submit", f"{client_id(request)}:{name}:{power}", "submissions")
+    return player_page.submit(web_of(request), name, power, body.text, body.ready, viewer, phase=body.phase)
+
+
+@router.post("/api/games/{name}/powers/{power}/vote", **answers(VoteAnswer))
+def api_vote(request: Request, name: str, power: str, body: VoteIn) -> dict[str, Any]:
+    """Vote for a draw (or withdraw the vote); answers the game's ending if every surviving power agreed."""
+    viewer = writer(request)
+    voted = player_page.vote(web_of(request), name, power, body.draw, viewer)
+    return {"ending": voted.ending.text if voted.ending else None}

@@ -1,0 +1,157 @@
+"""Signing in and out: a player's or coordinator's link or key, and a practice game in one click."""
+
+from __future__ import annotations
+
+import functools
+
+from fastapi import APIRouter
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, Response
+from starlette.requests import Request
+
+from dippouch.store.access import Grant
+from dippouch.web import practice
+from dippouch.web.deps import (
+    game_url,
+    render,
+    set_session_cookie,
+    site_of,
+    web_of,
+)
+from dippouch.web.forms import read_form, redirect
+from dippouch.web.security import (
+    NotFound,
+    client_id,
+    session_cookie,
+    session_token,
+)
+
+router = APIRouter(tags=["api"])
+
+MAX_FIELDS = 200
+"""Fields a page's form may post (the coordinator's player table posts two a power)."""
+MAX_PART_SIZE = 1_000_000
+"""Bytes a page's text field may hold: orders are measured and refused in words by the submission itself."""
+
+_form = functools.partial(read_form, max_fields=MAX_FIELDS, max_part_size=MAX_PART_SIZE)
+
+
+@router.post("/practice", include_in_schema=False)
+async def practice_new(request: Request) -> Response:
+    """A practice game against bots in one click: created, the visitor signed in on their power (as their
+    player link would), and sent to their player page."""
+    form = await _form(request)
+    client = client_id(request)
+    request.app.state.limiter.hit("practice", client, "practice games started")
+    web = web_of(request)
+    caps = getattr(request.app.state, "practice_caps", (practice.PER_CLIENT, practice.TOTAL))
+    started = await run_in_threadpool(
+        request.app.state.budget.run,
+        client,
+        functools.partial(
+            practice.start_practice,
+            web,
+            form,
+            client,
+            per_client=caps[0],
+            total=caps[1],
+        ),
+    )
+    grant = await run_in_threadpool(_find_key, request, started.secret)
+    base = site_of(request).public_url
+    flash = (
+        f"Practice game {started.game}: you play {started.power}; every other power is a bot, and they have sent "
+        f"their orders. Keep your link to come back from another browser: {base}/k/{started.secret}"
+    )
+    return await run_in_threadpool(_sign_in, request, grant, flash)
+
+
+@router.get("/signin", include_in_schema=False, response_class=HTMLResponse)
+def signin_form(request: Request) -> Response:
+    return render(request, "signin.html", {})
+
+
+def _find_key(request: Request, secret: str) -> Grant:
+    """The live key ``secret`` opens. Only failures count against the sign-in limit, and a right key is
+    accepted even from an address over it: a guesser behind the same address as a player (a school, an
+    office, a mobile network) must not lock the player out; the guesses themselves are refused (429)."""
+    grant = web_of(request).access.find_key(secret.strip())
+    if grant is None:
+        request.app.state.limiter.failed("signin", client_id(request), "failed sign-ins")
+        raise NotFound("that key or link is unknown, mistyped or revoked; ask your coordinator for a new link")
+    return grant
+
+
+def _who(grant: Grant) -> str:
+    if grant.role == "player" and grant.game and grant.power:
+        return f"{grant.power} in {grant.game}"
+    return f"coordinator of {grant.game}" if grant.game else "coordinator"
+
+
+def _sign_in(request: Request, grant: Grant, flash: str | None = None) -> Response:
+    """Sign the browser in with ``grant`` under a new session secret (never the one it arrived with: a
+    session planted in the browser beforehand must not gain the key), keeping the keys it already held
+    (a coordinator who also plays); the old session ends."""
+    web = web_of(request)
+    now = web.now()
+    old = session_token(request)
+    info = web.access.session_info(old, now=now) if old else None
+    held, person_id = info if info is not None else (None, None)
+    token = web.access.start_session([*(g.key_id for g in held or []), grant.key_id], now=now, person_id=person_id)
+    if old and held is not None:
+        web.access.end_session(old, now=now)
+    if grant.role == "player" and grant.game and grant.power:
+        url = f"{game_url(grant.game)}/play/{grant.power}"
+    elif grant.game:
+        url = f"{game_url(grant.game)}/coordinate"
+    else:
+        url = "/coordinate"
+    if (
+        person_id is not None
+        and grant.role == "player"
+        and (grant.game, grant.power)
+        not in {(g.game, g.power) for g in held or [] if g.role == "player" and g.key_id == 0}
+    ):
+        url = "/me#add-seats"  # a signed-in person is offered the seat for their account (web/accounts.py)
+    resp = redirect(url, flash or f"Signed in as {_who(grant)}.")
+    set_session_cookie(request, resp, token)
+    return resp
+
+
+@router.post("/signin", include_in_schema=False)
+async def signin(request: Request) -> Response:
+    form = await _form(request)
+    secret = form.get("key", "")
+    grant = await run_in_threadpool(_find_key, request, secret)
+    return await run_in_threadpool(_sign_in, request, grant)
+
+
+#: Sec-Fetch-Site values of a navigation the user made themselves: typed or pasted, a bookmark, a link
+#: opened from a mail program (``none``), or a link on our own pages (``same-origin``).
+USER_NAVIGATION = ("none", "same-origin")
+
+
+@router.get("/k/{secret}", include_in_schema=False)
+def link(request: Request, secret: str) -> Response:
+    """A player's or coordinator's link: signs this browser in and goes to the right page, in one click
+    when the browser says the user opened it themselves (from a mail program, pasted, or one of our pages).
+    Opened from another site (a web mail's page, or a page forging a sign-in: login CSRF), or by a browser
+    that does not say, it shows a "Sign in as ..." button instead, which posts with the CSRF token."""
+    grant = _find_key(request, secret)
+    if request.headers.get("sec-fetch-site", "") in USER_NAVIGATION:
+        return _sign_in(request, grant)
+    resp = render(request, "signin_link.html", {"who": _who(grant), "key": secret.strip()})
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@router.post("/signout", include_in_schema=False)
+async def signout(request: Request) -> Response:
+    await _form(request)
+    web = web_of(request)
+    token = session_token(request)
+    if token:
+        await run_in_threadpool(web.access.end_session, token, now=web.now())
+    resp = redirect("/", "Signed out.")
+    resp.delete_cookie(session_cookie(request), path="/", secure=request.url.scheme == "https")
+    return resp

@@ -1,0 +1,150 @@
+"""Variants: their pages, the valid-move browser, place search and the adjudication contract; pages and JSON."""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import Any
+
+from fastapi import APIRouter
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, Response
+from starlette.requests import Request
+
+from dippouch.catalog import variants_usable
+from dippouch.web import variant_pages
+from dippouch.web.answers import (
+    AdjudicationAnswer,
+    MovesAnswer,
+    Place,
+    VariantListing,
+    VariantView,
+)
+from dippouch.web.deps import (
+    ERRORS,
+    answers,
+    render,
+)
+from dippouch.web.forms import read_form
+from dippouch.web.security import (
+    BadInput,
+    client_id,
+)
+
+router = APIRouter(tags=["api"])
+
+MAX_FIELDS = 200
+"""Fields a page's form may post (the coordinator's player table posts two a power)."""
+MAX_PART_SIZE = 1_000_000
+"""Bytes a page's text field may hold: orders are measured and refused in words by the submission itself."""
+
+_form = functools.partial(read_form, max_fields=MAX_FIELDS, max_part_size=MAX_PART_SIZE)
+
+
+@router.get("/variants", include_in_schema=False, response_class=HTMLResponse)
+def variants_page(request: Request) -> Response:
+    good, broken = variants_usable()
+    rows = []
+    for v in good:
+        rows.append(
+            {
+                "name": v.name,
+                "title": v.title,
+                "description": v.description,
+                "powers": len(v.powers),
+                "centres": len(v.map.supply_centres),
+            }
+        )
+    return render(request, "variants.html", {"variants": rows, "broken": broken})
+
+
+@router.get("/variants/{name}", include_in_schema=False, response_class=HTMLResponse)
+def variant_page(request: Request, name: str) -> Response:
+    vv = variant_pages.variant_view(name)
+    return render(request, "variant.html", {"v": vv})
+
+
+@router.get("/variants/{name}/powers.css", include_in_schema=False)
+def powers_css(request: Request, name: str) -> Response:
+    """Power colours as classes (``pw-0`` ...): the CSP allows no inline styles."""
+    v = variant_pages.find_variant(name)
+    rules = []
+    for i, p in enumerate(v.powers):
+        colour = p.colour if re.fullmatch(r"#[0-9a-fA-F]{3,8}", p.colour) else "#888888"
+        rules.append(f".pw-{i}{{--pw:{colour}}}")
+    return Response("\n".join(rules) + "\n", media_type="text/css", headers={"Cache-Control": "max-age=3600"})
+
+
+@router.get("/variants/{name}/moves", include_in_schema=False, response_class=HTMLResponse)
+def moves_page(request: Request, name: str, q: str = "") -> Response:
+    mv = variant_pages.moves(name, q)
+    vv = variant_pages.variant_view(name)
+    return render(request, "moves.html", {"mv": mv, "v": vv})
+
+
+@router.get("/api/variants", **answers(list[VariantListing]))
+def api_variants() -> list[dict[str, Any]]:
+    """The variants: name, title, powers, number of supply centres; a file that does not load is listed
+    with ``"broken": true`` and its problems, and the others stay usable."""
+    good, broken = variants_usable()
+    out: list[dict[str, Any]] = [
+        {"name": v.name, "title": v.title, "powers": list(v.power_names), "centres": len(v.map.supply_centres)}
+        for v in good
+    ]
+    out += [{"name": b.name, "broken": True, "file": str(b.path), "problems": list(b.problems)} for b in broken]
+    return sorted(out, key=lambda row: str(row["name"]))
+
+
+@router.get("/api/variants/{name}", **answers(VariantView))
+def api_variant(request: Request, name: str) -> dict[str, Any]:
+    """A variant: rules in brief, powers, centres, options, and the key from abbreviation to full name."""
+    vv = variant_pages.variant_view(name)
+    vv.pop("map_svg", None)
+    return vv
+
+
+@router.get("/api/variants/{name}/moves", **answers(MovesAnswer))
+def api_moves(request: Request, name: str, q: str = "") -> dict[str, Any]:
+    """Every valid move from a territory (by abbreviation, full name or alias) for each unit that can stand there."""
+    return variant_pages.moves(name, q)
+
+
+@router.get("/api/variants/{name}/search", **answers(list[Place]))
+def api_search(request: Request, name: str, q: str = "") -> list[dict[str, str]]:
+    """Territories whose name, abbreviation or alias matches ``q`` (for pick lists)."""
+    return variant_pages.search(name, q)
+
+
+@router.post(
+    "/api/adjudicate",
+    response_model=None,
+    responses={
+        **ERRORS,
+        200: {"model": AdjudicationAnswer, "description": "Each order's resolution and the next phase."},
+        400: {
+            "model": AdjudicationAnswer,
+            "description": "The request was refused: its error, as the contract says it.",
+        },
+    },
+)
+async def api_adjudicate(request: Request) -> Response:
+    """The adjudication contract over HTTP: the same request and response objects as `dippouch adjudicate`
+    (docs/adjudication-contract.md), answered by the same code (:mod:`dippouch.contract`); a bad request
+    answers ``{"error": ...}`` with status 400."""
+    from dippouch.contract import MAX_WEB_ORDERS, encode_response, handle_line
+
+    client = client_id(request)
+    request.app.state.limiter.hit("adjudicate", client, "adjudication requests")
+    request.app.state.budget.check(client)
+    raw = await request.body()
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadInput("the request body is not UTF-8 text") from None
+    text = line.replace("\n", " ")
+    answer = await run_in_threadpool(
+        request.app.state.budget.run, client, lambda: handle_line(text, max_orders=MAX_WEB_ORDERS)
+    )
+    return Response(
+        encode_response(answer), status_code=400 if "error" in answer else 200, media_type="application/json"
+    )
