@@ -1,5 +1,10 @@
-"""What the web's routers share: the request's web service and viewer, the JSON API's writer check and answer
+"""What the web's routers share: the dependencies a route declares (the web service, the site, the viewer, the
+JSON writer, the signed-in person, a game the viewer may see, the seat they order), the JSON API's answer
 declaration, page rendering, cookies, and a game's address.
+
+A route names what it needs as a parameter (``web: WebDep, viewer: ViewerDep``) and FastAPI hands it over,
+refusing the request before the route runs when the need is not met (no key, a game the viewer may not see, a
+seat they do not hold); the posted form is :data:`dippouch.web.forms.FormDep`.
 
 Kept apart from :mod:`dippouch.web.app`, which builds the application and includes the routers
 (:mod:`dippouch.web.api`, :mod:`dippouch.web.pages`): the routers import these helpers from here, so no
@@ -9,13 +14,16 @@ module of the web imports the one that imports it (tests/project/test_import_lay
 from __future__ import annotations
 
 import json
-from typing import Any
+from dataclasses import dataclass
+from typing import Annotated, Any
 from urllib.parse import quote, unquote
 
+from fastapi import Depends
 from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.requests import Request
 
+from dippouch.core.variant import Variant
 from dippouch.settings import Site
 from dippouch.web.answers import ErrorAnswer
 from dippouch.web.security import (
@@ -41,6 +49,15 @@ from dippouch.web.service import Web
 __all__ = [
     "ERRORS",
     "NEEDS_KEY",
+    "NEED_PERSON",
+    "PersonDep",
+    "Seat",
+    "SeatDep",
+    "SiteDep",
+    "ViewerDep",
+    "VisibleGame",
+    "WebDep",
+    "WriterDep",
     "answers",
     "game_url",
     "render",
@@ -132,6 +149,67 @@ def writer(request: Request, need: str = NEEDS_KEY) -> Viewer:
     if not viewer.by_bearer:
         check_csrf(request, request.headers.get(CSRF_HEADER))
     return viewer
+
+
+NEED_PERSON = (
+    "sign in as a person first: ask for a link by e-mail on the sign-in page (/signin); a player's or "
+    "coordinator's key alone has no person behind it"
+)
+"""What a call that is a person's own (their account, addresses, absences, sign-ups, notifications) tells a
+caller with no person signed in."""
+
+
+def _writer(request: Request) -> Viewer:
+    return writer(request)
+
+
+def person_of(request: Request) -> int:
+    """The signed-in person's id (a session signed in by a mailed link or a passkey; a key alone is no person)."""
+    viewer = viewer_of(request)
+    if viewer.person_id is None:
+        raise NeedsKey(NEED_PERSON)
+    return viewer.person_id
+
+
+def visible_game(request: Request, name: str) -> str:
+    """The game ``name`` in the path, which the viewer may see (404 otherwise: no difference shown between a game
+    that does not exist and a private one)."""
+    web_of(request).require_visible(name, viewer_of(request))
+    return name
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A power the viewer may order in a game: as its player, or as its stand-in while the player is away
+    (``stand_in``); ``power`` is the variant's own spelling of the name in the path."""
+
+    game: str
+    power: str
+    variant: Variant
+    stand_in: bool
+
+
+def seat_of(request: Request, name: str, power: str) -> Seat:
+    """The seat ``name``/``power`` of the path, for a viewer who may order it (403 otherwise, 404 for a game
+    they may not see or a power the variant does not have)."""
+    variant, power, stand_in = web_of(request).require_seat(name, power, viewer_of(request))
+    return Seat(name, power, variant, stand_in)
+
+
+WebDep = Annotated[Web, Depends(web_of)]
+"""The web service on the app's game database."""
+SiteDep = Annotated[Site, Depends(site_of)]
+"""The installation's public address, which absolute links are made from."""
+ViewerDep = Annotated[Viewer, Depends(viewer_of)]
+"""Who is asking (perhaps nobody)."""
+WriterDep = Annotated[Viewer, Depends(_writer)]
+"""The caller of a state-changing JSON call: a bearer key, or a signed-in browser with the page's CSRF token."""
+PersonDep = Annotated[int, Depends(person_of)]
+"""The signed-in person's id."""
+VisibleGame = Annotated[str, Depends(visible_game)]
+"""The game in the path, which the viewer may see."""
+SeatDep = Annotated[Seat, Depends(seat_of)]
+"""The seat in the path (``name``, ``power``), which the viewer may order."""
 
 
 def game_url(name: str) -> str:

@@ -9,9 +9,11 @@ later, further from its cause.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Collection, Iterator, Mapping
+from collections.abc import Awaitable, Callable, Collection, Iterator, Mapping
+from typing import Annotated
 from urllib.parse import quote, urlsplit
 
+from fastapi import Depends
 from fastapi.responses import RedirectResponse
 from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -20,7 +22,7 @@ from starlette.requests import Request
 from dippouch.web.deps import set_flash, typed_cookie
 from dippouch.web.security import CSRF_FIELD, BadInput, WebError, check_csrf
 
-__all__ = ["MAX_FIELDS", "MAX_PART_SIZE", "Form", "read_form", "redirect", "refused_form"]
+__all__ = ["MAX_FIELDS", "MAX_PART_SIZE", "Form", "FormDep", "posted", "read_form", "redirect", "refused_form"]
 
 MAX_FIELDS = 100
 """Fields a form may post unless its route says otherwise."""
@@ -106,6 +108,26 @@ async def read_form(
     # refused after this point goes back to its page with what was typed (refused_form).
     request.state.form = form
     return form
+
+
+def posted(
+    *,
+    max_fields: int = MAX_FIELDS,
+    max_part_size: int = MAX_PART_SIZE,
+    files: Collection[str] = (),
+    csrf: Callable[[Request, str | None], object] = check_csrf,
+) -> Callable[[Request], Awaitable[Form]]:
+    """The posted form as a route's dependency, read under these limits (:func:`read_form`): declared as
+    ``form: Annotated[Form, Depends(posted(max_fields=200))]``, or :data:`FormDep` for the usual limits."""
+
+    async def form(request: Request) -> Form:
+        return await read_form(request, max_fields=max_fields, max_part_size=max_part_size, files=files, csrf=csrf)
+
+    return form
+
+
+FormDep = Annotated[Form, Depends(posted())]
+"""The posted form, CSRF-checked, under the usual limits (:data:`MAX_FIELDS`, :data:`MAX_PART_SIZE`)."""
 
 
 def redirect(url: str, flash: str | None = None, *, error: bool = False) -> RedirectResponse:
