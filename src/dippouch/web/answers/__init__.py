@@ -1,12 +1,11 @@
 """The shapes of the JSON API's answers, so its OpenAPI document (``/api/openapi.json``, shown at ``/api/docs``)
 says what every call answers, field by field.
 
-The rooms of the web app (:mod:`dippouch.web.games`, :mod:`~dippouch.web.player_page` ...) build plain data,
-which the HTML templates read too; these models describe that data and FastAPI checks each answer against
-them. Every model allows fields it does not name (``extra="allow"``), so an answer is never cut short in
-production by a field added without its description; the API tests fail on any such field instead
-(tests/web/test_web_api_answers.py), and the routes answer only the fields the data has
-(``response_model_exclude_unset``), as they did before the models.
+The rooms of the web app (:mod:`dippouch.web.games`, :mod:`~dippouch.web.player_page` ...) build plain data;
+the routes turn it into these models, which the JSON calls answer and the pages' templates read. A model
+refuses a field it does not name (``extra="forbid"``), so what is sent is exactly what the OpenAPI document
+says; a field only a page shows (a map's SVG) is declared left out of the JSON and of the document. Each
+feature's models are in the module of its name; this package names them all.
 """
 
 from __future__ import annotations

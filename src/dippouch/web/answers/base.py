@@ -8,9 +8,10 @@ __all__ = ["Answer", "ErrorAnswer"]
 
 
 class Answer(BaseModel):
-    """Every answer's base: fields not named here are kept, never dropped (see the module's docstring)."""
+    """Every answer's base: a field not named here is refused, so the model is the one description of what is sent
+    (the OpenAPI document says exactly what the answer holds)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="forbid")
 
 
 class ErrorAnswer(Answer):
