@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic import Field
+from pydantic.json_schema import SkipJsonSchema
 
 from dippouch.web.answers.base import Answer
 from dippouch.web.answers.roster import GameAbsencesAnswer
@@ -146,7 +147,9 @@ class GameView(Answer):
     settings: dict[str, Any] = Field(description="Deadlines per phase kind, time zone, missed-phase limit, draws.")
     unsealings: list[Unsealing]
     marker: tuple[int, int, int, int] = Field(description="Changes whenever anything shown here changes.")
-    map_svg: str | None = None
+    # The pages that draw the map in place (the player's page) carry its SVG here; never sent as JSON (the
+    # picture is its own resource, map_url).
+    map_svg: SkipJsonSchema[str | None] = Field(default=None, exclude=True)
     absences: GameAbsencesAnswer | None = Field(
         None, description="Who is away (days only), the game's policy for them and what it did at past deadlines."
     )
@@ -233,6 +236,10 @@ class PhaseView(Answer):
     submissions: PhaseSubmissions | None = Field(
         None, description="For the game's coordinator only: every version each power sent."
     )
+    # The phase page draws its pictures in place; the JSON answer leaves them out (each is its own resource,
+    # /games/{name}/phases/{id}/map-{view}.svg).
+    map_svg: SkipJsonSchema[str | None] = Field(default=None, exclude=True)
+    after_svg: SkipJsonSchema[str | None] = Field(default=None, exclude=True)
 
 
 class GameFileGame(Answer):
