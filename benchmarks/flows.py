@@ -91,6 +91,7 @@ def measure(tree: Path) -> None:
         )
         if _listing():
             print("   ", " ".join(sorted(modules)))
+            print("   ", " ".join(f"{a}->{b}" for a, b in sorted(edges)))
 
     for ready in (False, True):
         flow(ready)
