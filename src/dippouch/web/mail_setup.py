@@ -10,8 +10,9 @@ never written back into the page: its field is blank and a blank keeps it.
 
 from __future__ import annotations
 
-from fastapi import APIRouter
-from fastapi.concurrency import run_in_threadpool
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
 from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
@@ -26,8 +27,9 @@ from dippouch.mail.settings import (
     stored_smtp,
 )
 from dippouch.mail.smtp import SendFailure, send_test_mail
-from dippouch.web.deps import render, viewer_of, web_of
-from dippouch.web.forms import read_form, redirect
+from dippouch.web.deps import ViewerDep, WebDep, render
+from dippouch.web.forms import FormDep, redirect
+from dippouch.web.service import Web
 
 __all__ = ["router"]
 
@@ -51,13 +53,13 @@ def _shown(saved: ServerSettings | None) -> dict[str, str]:
 
 def _page(
     request: Request,
+    web: Web,
     *,
     values: dict[str, str],
     refusal: str | None = None,
     outcome: str | None = None,
     status: int = 200,
 ) -> Response:
-    web = web_of(request)
     saved = stored_smtp(web.store)
     resp = render(
         request,
@@ -77,44 +79,50 @@ def _page(
     return resp
 
 
-def _coordinator(request: Request) -> None:
-    web_of(request).require_coordinator(None, viewer_of(request))
+def _coordinator(web: WebDep, viewer: ViewerDep) -> Web:
+    """The web service, for the installation's coordinator only (anyone else is refused before a form is read)."""
+    web.require_coordinator(None, viewer)
+    return web
+
+
+CoordinatorWeb = Annotated[Web, Depends(_coordinator)]
+"""The web service, once the caller is known to be the installation's coordinator."""
 
 
 @router.get(PAGE, response_class=HTMLResponse)
-def mail_setup_page(request: Request) -> Response:
+def mail_setup_page(request: Request, web: CoordinatorWeb) -> Response:
     """The SMTP server in force and the form to set one up (the installation's coordinator only)."""
-    _coordinator(request)
-    return _page(request, values=_shown(stored_smtp(web_of(request).store)))
+    return _page(request, web, values=_shown(stored_smtp(web.store)))
 
 
 @router.post(PAGE, response_class=HTMLResponse)
-async def mail_setup_post(request: Request) -> Response:
+def mail_setup_post(request: Request, web: CoordinatorWeb, form: FormDep) -> Response:
     """``action=save`` keeps the typed server; ``action=test`` sends a test mail through it first and keeps it
     only if the server took the mail. A refusal (a field to fix, or the server's own answer) comes back on
     this page with everything typed but the password, and leaves the saved server as it was."""
-    _coordinator(request)
-    web = web_of(request)
-    form = await read_form(request)
     typed = {k: form.get(k, "") or "" for k in (*FORM_FIELDS, "to")}
     values = {k: v for k, v in typed.items() if k != "password"}
     action = form.get("action", "save")
     if action not in ("save", "test"):
-        return _page(request, values=values, refusal=f"action {action!r}: choose Save or Send a test mail", status=400)
+        return _page(
+            request, web, values=values, refusal=f"action {action!r}: choose Save or Send a test mail", status=400
+        )
     saved = stored_smtp(web.store)
     try:
         server = smtp_from_form(typed, kept_password=saved.stored_password if saved is not None else None)
     except GameError as e:
-        return _page(request, values=values, refusal=str(e), status=400)
+        return _page(request, web, values=values, refusal=str(e), status=400)
     if action == "test":
         to = typed["to"].strip() or (server.sender or "")
         if "@" not in to or any(c.isspace() for c in to):
-            return _page(request, values=values, refusal=f"send the test to {to!r}: give an e-mail address", status=400)
+            return _page(
+                request, web, values=values, refusal=f"send the test to {to!r}: give an e-mail address", status=400
+            )
         try:
-            await run_in_threadpool(send_test_mail, server, to, web.store.clock())
+            send_test_mail(server, to, web.store.clock())
         except (SendFailure, GameError) as e:
-            return _page(request, values=values, refusal=f"The test mail was not sent: {e}. Nothing was saved.")
-        await run_in_threadpool(save_smtp, web.store, server)
+            return _page(request, web, values=values, refusal=f"The test mail was not sent: {e}. Nothing was saved.")
+        save_smtp(web.store, server)
         return redirect(PAGE, f"The test mail to {to} was taken by {server.where()}, and the server is saved.")
-    await run_in_threadpool(save_smtp, web.store, server)
+    save_smtp(web.store, server)
     return redirect(PAGE, f"Saved: the site sends through {server.where()}.")

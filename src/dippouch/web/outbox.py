@@ -10,7 +10,7 @@ from starlette.requests import Request
 
 from dippouch.mail.notices import mail_unavailable
 from dippouch.store.queues import recent_mail
-from dippouch.web.deps import render, viewer_of, web_of
+from dippouch.web.deps import ViewerDep, WebDep, render
 
 __all__ = ["router"]
 
@@ -20,10 +20,9 @@ SHOWN = 50
 
 
 @router.get("/coordinate/outbox", response_class=HTMLResponse)
-def outbox_page(request: Request) -> Response:
+def outbox_page(request: Request, web: WebDep, viewer: ViewerDep) -> Response:
     """The newest messages, newest first; their texts hold live sign-in links, so only the installation's
     coordinator reads them, and the answer is never stored by a cache."""
-    web, viewer = web_of(request), viewer_of(request)
     web.require_coordinator(None, viewer)
     mails = recent_mail(web.store, limit=SHOWN)
     resp = render(request, "outbox.html", {"mails": mails, "unavailable": mail_unavailable(), "shown": SHOWN})

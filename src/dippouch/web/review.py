@@ -20,19 +20,19 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
-from fastapi.concurrency import run_in_threadpool
+from fastapi import APIRouter, Depends
 from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
 from dippouch.game import GameError, LineCheck, check_orders, position_from_data, read_version_lines, unordered
 from dippouch.names import order_text, unit_text
-from dippouch.web.deps import game_url, render, viewer_of, web_of
-from dippouch.web.forms import read_form, redirect
+from dippouch.web.deps import ViewerDep, WebDep, game_url, render
+from dippouch.web.forms import Form, posted, redirect
 from dippouch.web.inputs import number_or_none
-from dippouch.web.security import BadInput, NotFound
+from dippouch.web.security import BadInput, NotFound, Viewer
+from dippouch.web.service import Web
 
 __all__ = ["PhotoReview", "router"]
 
@@ -154,12 +154,19 @@ def _fill(web: Any, game: str, r: PhotoReview, rows: list[tuple[str, bool]], not
     r.digest = _digest(r.attachment_id, [(ln.text, ln.taken) for ln in r.lines])
 
 
-def _page(request: Request, name: str, *, edited: PhotoReview | None = None, note: str | None = None) -> Response:
+def _page(
+    request: Request,
+    web: Web,
+    viewer: Viewer,
+    name: str,
+    *,
+    edited: PhotoReview | None = None,
+    note: str | None = None,
+) -> Response:
     from dippouch.mail.ocr import ocr_missing
     from dippouch.store.review import review_state
 
-    web = web_of(request)
-    web.require_coordinator(name, viewer_of(request))
+    web.require_coordinator(name, viewer)
     now = web.now()
     st = review_state(web.store, name, now=now)
     before = st.deadline is None or now < st.deadline
@@ -185,21 +192,16 @@ def _page(request: Request, name: str, *, edited: PhotoReview | None = None, not
 
 
 @router.get("/games/{name}/review", response_class=HTMLResponse)
-async def review_page(request: Request, name: str) -> Response:
-    return await run_in_threadpool(_page, request, name)
+def review_page(request: Request, name: str, web: WebDep, viewer: ViewerDep) -> Response:
+    return _page(request, web, viewer, name)
 
 
 @router.get("/games/{name}/review/photo/{attachment_id}")
-async def review_photo(request: Request, name: str, attachment_id: int) -> Response:
+def review_photo(name: str, attachment_id: int, web: WebDep, viewer: ViewerDep) -> Response:
     """The photograph itself, after the deadline, for the game's coordinator only (never cached)."""
-    return await run_in_threadpool(_photo, request, name, attachment_id)
-
-
-def _photo(request: Request, name: str, attachment_id: int) -> Response:
     from dippouch.store.review import attachment_data, attachment_sealed, game_of_attachment
 
-    web = web_of(request)
-    web.require_coordinator(name, viewer_of(request))
+    web.require_coordinator(name, viewer)
     if game_of_attachment(web.store, attachment_id) != name:
         raise NotFound(f"no photograph #{attachment_id} in {name}")
     sealed = attachment_sealed(web.store, attachment_id, now=web.now())
@@ -244,11 +246,9 @@ def _displayable(data: bytes) -> tuple[str, bytes]:
 MAX_FIELDS = 2 * MAX_LINES + 20
 """A transcription posts two fields a line (its text, whether to take it) and a few more."""
 
-
-@router.post("/games/{name}/review/{attachment_id}", response_class=HTMLResponse)
-async def review_photo_action(request: Request, name: str, attachment_id: int) -> Response:
-    form = await read_form(request, max_fields=MAX_FIELDS)
-    return await run_in_threadpool(_photo_action, request, name, attachment_id, form)
+ReviewForm = Annotated[Form, Depends(posted(max_fields=MAX_FIELDS))]
+"""A review form, CSRF-checked: a transcription's lines and choices. The first parameter of each form's route,
+so a post from another site is refused as that before anything else is looked at."""
 
 
 def _rows(form: Mapping[str, str]) -> list[tuple[str, bool]]:
@@ -267,12 +267,14 @@ def _rows(form: Mapping[str, str]) -> list[tuple[str, bool]]:
     return rows
 
 
-def _photo_action(request: Request, name: str, attachment_id: int, form: Mapping[str, str]) -> Response:
+@router.post("/games/{name}/review/{attachment_id}", response_class=HTMLResponse)
+def review_photo_action(
+    request: Request, form: ReviewForm, name: str, attachment_id: int, web: WebDep, viewer: ViewerDep
+) -> Response:
     from dippouch.play.photos import confirm_photo
     from dippouch.store.review import game_of_attachment, set_aside
 
-    web = web_of(request)
-    web.require_coordinator(name, viewer_of(request))
+    web.require_coordinator(name, viewer)
     now = web.now()
     back = f"{game_url(name)}/review"
     if game_of_attachment(web.store, attachment_id) != name:
@@ -303,24 +305,18 @@ def _photo_action(request: Request, name: str, attachment_id: int, form: Mapping
             if do == "confirm"
             else f"Photograph #{attachment_id}: the lines as they are now, judged."
         )
-        return _page(request, name, edited=photo, note=note)
+        return _page(request, web, viewer, name, edited=photo, note=note)
     except GameError as e:
         return redirect(back, str(e), error=True)
 
 
 @router.post("/games/{name}/review/held/{mail_id}", response_class=HTMLResponse)
-async def review_held_action(request: Request, name: str, mail_id: int) -> Response:
-    form = await read_form(request, max_fields=MAX_FIELDS)
-    return await run_in_threadpool(_held_action, request, name, mail_id, form)
-
-
-def _held_action(request: Request, name: str, mail_id: int, form: Mapping[str, str]) -> Response:
+def review_held_action(form: ReviewForm, name: str, mail_id: int, web: WebDep, viewer: ViewerDep) -> Response:
     from dippouch.mail.intake import apply_held
     from dippouch.store.inbox import dismiss_held
     from dippouch.store.review import game_of_message
 
-    web = web_of(request)
-    web.require_coordinator(name, viewer_of(request))
+    web.require_coordinator(name, viewer)
     back = f"{game_url(name)}/review"
     if game_of_message(web.store, mail_id) != name:
         raise NotFound(f"no message #{mail_id} in {name}")
@@ -336,17 +332,16 @@ def _held_action(request: Request, name: str, mail_id: int, form: Mapping[str, s
         return redirect(back, str(e), error=True)
 
 
-@router.post("/games/{name}/review-release", response_class=HTMLResponse)
-async def review_release(request: Request, name: str) -> Response:
-    await read_form(request, max_fields=MAX_FIELDS)
-    return await run_in_threadpool(_release, request, name)
-
-
-def _release(request: Request, name: str) -> Response:
+@router.post(
+    "/games/{name}/review-release",
+    response_class=HTMLResponse,
+    # The form holds nothing but its token: read (and checked) all the same, first, as every form is.
+    dependencies=[Depends(posted(max_fields=MAX_FIELDS))],
+)
+def review_release(name: str, web: WebDep, viewer: ViewerDep) -> Response:
     from dippouch.store.review import release
 
-    web = web_of(request)
-    web.require_coordinator(name, viewer_of(request))
+    web.require_coordinator(name, viewer)
     back = f"{game_url(name)}/review"
     try:
         st = release(web.store, name, now=web.now())

@@ -25,7 +25,9 @@ from dippouch.web.summary import rules_summary
 __all__ = ["find_variant", "moves", "search", "variant_view"]
 
 
-def variant_view(name: str) -> dict[str, Any]:
+def variant_view(name: str, *, with_map: bool = True) -> dict[str, Any]:
+    """A variant's rules in brief, powers, centres, options and key; its opening map only ``with_map`` (the
+    page shows it, the JSON answer never sends it: drawing it is the slow part)."""
     v = find_variant(name)
     m = v.map
     key = [
@@ -75,7 +77,7 @@ def variant_view(name: str) -> dict[str, Any]:
             }
             for k, spec in v.data.get("options", {}).items()
         ],
-        "map_svg": opening_svg(v),
+        **({"map_svg": opening_svg(v)} if with_map else {}),
     }
 
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import Field
+from pydantic.json_schema import SkipJsonSchema
+
 from dippouch.web.answers.base import Answer
 from dippouch.web.answers.games import Place
 
@@ -59,7 +62,8 @@ class VariantView(Answer):
     centres: list[str]
     key: list[KeyPlace]
     options: list[VariantOption]
-    map_svg: str | None = None
+    map_svg: SkipJsonSchema[str | None] = Field(default=None, exclude=True)
+    """The opening position's picture, for the variant's page only: never sent, not in the OpenAPI document."""
 
 
 class Province(Answer):

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import functools
 import json
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Body
+from fastapi import APIRouter, Body, Depends
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
@@ -14,26 +13,28 @@ from starlette.requests import Request
 
 from dippouch.bots import LEVELS
 from dippouch.catalog import variants_usable
+from dippouch.settings import Site
 from dippouch.web import desk, games, new_games
 from dippouch.web.answers import (
     ActionAnswer,
     BotSeatAnswer,
     CoordinatorView,
     CreatedAnswer,
+    GameListing,
     KeyAnswer,
     RevokedAnswer,
     SeatAnswer,
 )
 from dippouch.web.deps import (
+    SiteDep,
+    ViewerDep,
+    WebDep,
+    WriterDep,
     answers,
     game_url,
     render,
-    site_of,
-    viewer_of,
-    web_of,
-    writer,
 )
-from dippouch.web.forms import read_form, redirect
+from dippouch.web.forms import Form, posted, redirect
 from dippouch.web.inputs import number_or_none
 from dippouch.web.security import (
     BadInput,
@@ -46,54 +47,55 @@ MAX_FIELDS = 200
 MAX_PART_SIZE = 1_000_000
 """Bytes a page's text field may hold: orders are measured and refused in words by the submission itself."""
 
-_form = functools.partial(read_form, max_fields=MAX_FIELDS, max_part_size=MAX_PART_SIZE)
+DeskForm = Annotated[Form, Depends(posted(max_fields=MAX_FIELDS, max_part_size=MAX_PART_SIZE))]
+"""A desk form, CSRF-checked, under the desk's limits."""
+ImportForm = Annotated[Form, Depends(posted(max_fields=MAX_FIELDS, max_part_size=MAX_PART_SIZE, files=("file",)))]
+"""The import form: the desk's limits, and its one file field (the game file)."""
+
+MAX_IMPORT = 5_000_000
+"""Bytes a game file posted to the import form may hold."""
+
+
+# The form is the first parameter of every form's route: its CSRF check refuses a post from another site
+# before anything else about the caller is looked at, as when the route read the form itself.
 
 
 @router.get("/coordinate", include_in_schema=False, response_class=HTMLResponse)
-def coordinate_home(request: Request) -> Response:
-    web = web_of(request)
-    viewer = viewer_of(request)
+def coordinate_home(request: Request, web: WebDep, viewer: ViewerDep) -> Response:
     web.require_coordinator(None, viewer)
     good, broken = variants_usable()
     variants = [{"name": v.name, "title": v.title, "options": v.data.get("options", {})} for v in good]
-    return render(
-        request,
-        "coordinate_home.html",
-        {"games": games.games_list(web, viewer), "variants": variants, "broken": broken},
-    )
+    listed = [GameListing.model_validate(g) for g in games.games_list(web, viewer)]
+    return render(request, "coordinate_home.html", {"games": listed, "variants": variants, "broken": broken})
 
 
 @router.post("/coordinate/new", include_in_schema=False)
-async def coordinate_new(request: Request) -> Response:
-    form = await _form(request)
-    web = web_of(request)
-    name = await run_in_threadpool(new_games.create_game, web, viewer_of(request), form)
+def coordinate_new(form: DeskForm, web: WebDep, viewer: ViewerDep) -> Response:
+    name = new_games.create_game(web, viewer, form)
     return redirect(f"{game_url(name)}/coordinate", f"Created game {name}. Seat the players and send them their links.")
 
 
 @router.post("/coordinate/import", include_in_schema=False)
-async def coordinate_import(request: Request) -> Response:
-    form = await _form(request, files=("file",))
-    web = web_of(request)
+async def coordinate_import(form: ImportForm, web: WebDep, viewer: ViewerDep) -> Response:
     upload = form.file("file")
     if upload is None:
         raise BadInput("choose a game file (.json) to import")
-    raw = await upload.read(5_000_001)
-    if len(raw) > 5_000_000:
+    raw = await upload.read(MAX_IMPORT + 1)
+    if len(raw) > MAX_IMPORT:
         raise BadInput("the game file is larger than 5 MB")
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
         raise BadInput(f"the file is not JSON text ({type(e).__name__}: {e})") from None
-    name = await run_in_threadpool(new_games.import_game, web, viewer_of(request), data, form.get("name", "") or None)
+    name = await run_in_threadpool(new_games.import_game, web, viewer, data, form.get("name", "") or None)
     return redirect(f"{game_url(name)}/coordinate", f"Imported game {name}.")
 
 
 @router.get("/games/{name}/coordinate", include_in_schema=False, response_class=HTMLResponse)
-def coordinate_page(request: Request, name: str) -> Response:
-    web = web_of(request)
-    cv = desk.coordinator_view(web, name, viewer_of(request))
-    return render(request, "coordinate.html", {"c": cv, "g": cv["game"], "bot_levels": LEVELS})
+def coordinate_page(request: Request, name: str, web: WebDep, viewer: ViewerDep) -> Response:
+    """The desk reads what ``GET /api/games/{name}/coordinate`` answers, as its model."""
+    cv = CoordinatorView.model_validate(desk.coordinator_view(web, name, viewer))
+    return render(request, "coordinate.html", {"c": cv, "g": cv.game, "bot_levels": LEVELS})
 
 
 CONFIRMED = ("process", "rollback", "revoke")
@@ -103,24 +105,20 @@ from the confirmation page)."""
 
 
 @router.post("/games/{name}/coordinate/{action}", include_in_schema=False, response_class=HTMLResponse)
-async def coordinate_action(request: Request, name: str, action: str) -> Response:
-    form = await _form(request)
-    web = web_of(request)
-    viewer = viewer_of(request)
+def coordinate_action(
+    request: Request, form: DeskForm, name: str, action: str, web: WebDep, viewer: ViewerDep, site: SiteDep
+) -> Response:
     back = f"{game_url(name)}/coordinate"
     if action in CONFIRMED and form.get("confirm", "") != "yes":
         # Cannot be taken back: a page says what will happen and asks again (no JavaScript needed).
         arg = form.get("key", "") if action == "revoke" else form.get("phase", "")
-        what = await run_in_threadpool(desk.confirm_view, web, name, viewer, action, arg)
+        what = desk.confirm_view(web, name, viewer, action, arg)
         return render(request, "confirm.html", {"c": what, "game": name, "action": action, "back": back})
     if action in ("assign", "replace", "link"):
         if action == "link":
-            power, secret = await run_in_threadpool(
-                desk.new_player_link, web, name, viewer, form.get("power", ""), form.get("reason", "")
-            )
+            power, secret = desk.new_player_link(web, name, viewer, form.get("power", ""), form.get("reason", ""))
         else:
-            power, secret = await run_in_threadpool(
-                desk.assign,
+            power, secret = desk.assign(
                 web,
                 name,
                 viewer,
@@ -129,46 +127,42 @@ async def coordinate_action(request: Request, name: str, action: str) -> Respons
                 action == "replace",
                 form.get("email", ""),
             )
-        return _secret_page(request, name, f"{power}'s link", secret, back)
+        return _secret_page(request, site, name, f"{power}'s link", secret, back)
     if action == "seat-many":
         powers = [k.removeprefix("player:") for k in form if k.startswith("player:")]
         rows = [(pw, form.get(f"player:{pw}", ""), form.get(f"email:{pw}", "")) for pw in powers]
-        base = site_of(request).public_url
-        got = await run_in_threadpool(desk.seat_many, web, name, viewer, rows, base)
+        got = desk.seat_many(web, name, viewer, rows, site.public_url)
         return render(request, "seated.html", {"game": name, "s": got, "back": back})
     if action == "coordinator-key":
-        secret = await run_in_threadpool(desk.new_coordinator_key, web, name, viewer, form.get("label", ""))
-        return _secret_page(request, name, "a coordinator's link", secret, back)
+        secret = desk.new_coordinator_key(web, name, viewer, form.get("label", ""))
+        return _secret_page(request, site, name, "a coordinator's link", secret, back)
     if action == "revoke":
         key = form.get("key", "")
         key_id = number_or_none(key)
         if key_id is None:
             raise BadInput(f"which key? (its number, not {key[:20]!r})")
-        await run_in_threadpool(desk.revoke, web, name, viewer, key_id)
+        desk.revoke(web, name, viewer, key_id)
         return redirect(back, f"Key {key} revoked: its links no longer work.")
     if action == "email":
-        msg = await run_in_threadpool(desk.set_email, web, name, viewer, form.get("power", ""), form.get("email", ""))
-        return redirect(back, msg)
+        return redirect(back, desk.set_email(web, name, viewer, form.get("power", ""), form.get("email", "")))
     if action == "seat-bot":
-        got = await run_in_threadpool(desk.seat_bot, web, name, viewer, form.get("power", ""), form.get("level", ""))
-        sent = f"; it sent version {got['version']}" if got["version"] else ""
-        return redirect(back, f"{got['player']} now plays {got['power']}{sent}.")
+        bot = desk.seat_bot(web, name, viewer, form.get("power", ""), form.get("level", ""))
+        sent = f"; it sent version {bot['version']}" if bot["version"] else ""
+        return redirect(back, f"{bot['player']} now plays {bot['power']}{sent}.")
     if action == "bot-policy":
         level = form.get("level", "")
-        msg = await run_in_threadpool(desk.set_bot_policy, web, name, viewer, None if level in ("", "off") else level)
-        return redirect(back, msg)
+        return redirect(back, desk.set_bot_policy(web, name, viewer, None if level in ("", "off") else level))
     if action == "deadlines":
-        msg = await run_in_threadpool(desk.set_deadlines, web, name, viewer, form)
-        return redirect(back, msg)
+        return redirect(back, desk.set_deadlines(web, name, viewer, form))
     arg = form.get("by", "") or form.get("phase", "") or form.get("visibility", "")
-    msg = await run_in_threadpool(desk.clock_action, web, name, viewer, action, arg)
-    return redirect(back, msg)
+    return redirect(back, desk.clock_action(web, name, viewer, action, arg))
 
 
-def _secret_page(request: Request, game: str, what: str, secret: str, back: str) -> Response:
-    base = site_of(request).public_url
+def _secret_page(request: Request, site: Site, game: str, what: str, secret: str, back: str) -> Response:
     return render(
-        request, "secret.html", {"game": game, "what": what, "link": f"{base}/k/{secret}", "key": secret, "back": back}
+        request,
+        "secret.html",
+        {"game": game, "what": what, "link": f"{site.public_url}/k/{secret}", "key": secret, "back": back},
     )
 
 
@@ -207,30 +201,26 @@ class ActionIn(BaseModel):
 
 
 @router.get("/api/games/{name}/coordinate", **answers(CoordinatorView))
-def api_coordinator(request: Request, name: str) -> dict[str, Any]:
+def api_coordinator(name: str, web: WebDep, viewer: ViewerDep) -> CoordinatorView:
     """The coordinator's view: players, keys, submissions (contents only after the deadline)."""
-    cv = desk.coordinator_view(web_of(request), name, viewer_of(request))
-    cv["game"] = {k: v for k, v in cv["game"].items() if k != "map_svg"}
-    return cv
+    return CoordinatorView.model_validate(desk.coordinator_view(web, name, viewer))
 
 
 @router.post("/api/games", **answers(CreatedAnswer))
-def api_create(request: Request, body: dict[str, Any] = Body(...)) -> dict[str, Any]:  # noqa: B008
+def api_create(viewer: WriterDep, web: WebDep, body: dict[str, Any] = Body(...)) -> CreatedAnswer:  # noqa: B008
     """Create a game: {"name", "variant", "movement", "retreats", "adjustments", "timezone", "time_of_day",
     "missed", "draws", "secret_ballot", "anonymous", "visibility", "option_KEY": value}."""
-    viewer = writer(request)
     form = {
         k: (v if isinstance(v, str) else str(v).lower() if isinstance(v, bool) else str(v)) for k, v in body.items()
     }
-    return {"name": new_games.create_game(web_of(request), viewer, form)}
+    return CreatedAnswer(name=new_games.create_game(web, viewer, form))
 
 
 @router.post("/api/games/{name}/players", **answers(SeatAnswer))
-def api_seat(request: Request, name: str, body: PlayerIn) -> dict[str, Any]:
+def api_seat(name: str, body: PlayerIn, viewer: WriterDep, web: WebDep, site: SiteDep) -> SeatAnswer:
     """Assign (or replace) a power's player; answers the player's new secret key (shown once)."""
-    viewer = writer(request)
-    power, secret = desk.assign(web_of(request), name, viewer, body.power, body.player, body.replace, body.email)
-    return {"power": power, "key": secret, "link": site_of(request).link(f"/k/{secret}")}
+    power, secret = desk.assign(web, name, viewer, body.power, body.player, body.replace, body.email)
+    return SeatAnswer(power=power, key=secret, link=site.link(f"/k/{secret}"))
 
 
 class BotIn(BaseModel):
@@ -239,10 +229,9 @@ class BotIn(BaseModel):
 
 
 @router.post("/api/games/{name}/bots", **answers(BotSeatAnswer))
-def api_seat_bot(request: Request, name: str, body: BotIn) -> dict[str, Any]:
+def api_seat_bot(name: str, body: BotIn, viewer: WriterDep, web: WebDep) -> BotSeatAnswer:
     """Seat a bot on a power; it sends orders as each phase opens (its version is answered when it sent one)."""
-    viewer = writer(request)
-    return desk.seat_bot(web_of(request), name, viewer, body.power, body.level)
+    return BotSeatAnswer.model_validate(desk.seat_bot(web, name, viewer, body.power, body.level))
 
 
 class BotPolicyIn(BaseModel):
@@ -250,10 +239,9 @@ class BotPolicyIn(BaseModel):
 
 
 @router.post("/api/games/{name}/bot-policy", **answers(ActionAnswer))
-def api_bot_policy(request: Request, name: str, body: BotPolicyIn) -> dict[str, Any]:
+def api_bot_policy(name: str, body: BotPolicyIn, viewer: WriterDep, web: WebDep) -> ActionAnswer:
     """Hand powers in civil disorder to a bot of ``level`` until a person takes the seat (null: no longer)."""
-    viewer = writer(request)
-    return {"message": desk.set_bot_policy(web_of(request), name, viewer, body.level)}
+    return ActionAnswer(message=desk.set_bot_policy(web, name, viewer, body.level))
 
 
 class EmailIn(BaseModel):
@@ -261,55 +249,48 @@ class EmailIn(BaseModel):
 
 
 @router.post("/api/games/{name}/players/{power}/email", **answers(ActionAnswer))
-def api_set_email(request: Request, name: str, power: str, body: EmailIn) -> dict[str, Any]:
+def api_set_email(name: str, power: str, body: EmailIn, viewer: WriterDep, web: WebDep) -> ActionAnswer:
     """Change the address a seated player's orders by mail must come from."""
-    viewer = writer(request)
-    return {"message": desk.set_email(web_of(request), name, viewer, power, body.email)}
+    return ActionAnswer(message=desk.set_email(web, name, viewer, power, body.email))
 
 
 @router.post("/api/games/{name}/keys", **answers(KeyAnswer))
-def api_new_key(request: Request, name: str, body: KeyIn) -> dict[str, Any]:
+def api_new_key(name: str, body: KeyIn, viewer: WriterDep, web: WebDep, site: SiteDep) -> KeyAnswer:
     """A new link for a seated power's player, or for a co-coordinator of this game (shown once)."""
-    viewer = writer(request)
-    web = web_of(request)
     if body.role == "player":
         power, secret = desk.new_player_link(web, name, viewer, body.power, body.reason)
     elif body.role == "coordinator":
         power, secret = "", desk.new_coordinator_key(web, name, viewer, body.label)
     else:
         raise BadInput("role must be player or coordinator")
-    return {
-        "role": body.role,
-        "power": power or None,
-        "key": secret,
-        "link": site_of(request).link(f"/k/{secret}"),
-    }
+    return KeyAnswer(role=body.role, power=power or None, key=secret, link=site.link(f"/k/{secret}"))
 
 
 @router.post("/api/games/{name}/deadlines", **answers(ActionAnswer))
-def api_deadlines(request: Request, name: str, body: DeadlinesIn) -> dict[str, Any]:
+def api_deadlines(name: str, body: DeadlinesIn, viewer: WriterDep, web: WebDep) -> ActionAnswer:
     """The time each kind of phase gets, for phases opened from now on."""
-    viewer = writer(request)
-    return {"message": desk.set_deadlines(web_of(request), name, viewer, body.model_dump())}
+    return ActionAnswer(message=desk.set_deadlines(web, name, viewer, body.model_dump()))
 
 
 @router.post("/api/games/{name}/keys/{key_id}/revoke", **answers(RevokedAnswer))
-def api_revoke(request: Request, name: str, key_id: int) -> dict[str, Any]:
+def api_revoke(name: str, key_id: int, viewer: WriterDep, web: WebDep) -> RevokedAnswer:
     """Revoke a key of this game (its links stop working at once, in every browser signed in with it)."""
-    viewer = writer(request)
-    desk.revoke(web_of(request), name, viewer, key_id)
-    return {"revoked": key_id}
+    desk.revoke(web, name, viewer, key_id)
+    return RevokedAnswer(revoked=key_id)
 
 
 @router.post("/api/games/{name}/actions", **answers(ActionAnswer))
-def api_action(request: Request, name: str, body: ActionIn) -> dict[str, Any]:
+def api_action(name: str, body: ActionIn, viewer: WriterDep, web: WebDep) -> ActionAnswer:
     """extend / pause / resume / process / rollback / visibility."""
-    viewer = writer(request)
-    return {"message": desk.clock_action(web_of(request), name, viewer, body.action, body.arg)}
+    return ActionAnswer(message=desk.clock_action(web, name, viewer, body.action, body.arg))
 
 
 @router.post("/api/games/import", **answers(CreatedAnswer))
-def api_import_game(request: Request, body: dict[str, Any] = Body(...), name: str | None = None) -> dict[str, Any]:  # noqa: B008
+def api_import_game(
+    viewer: WriterDep,
+    web: WebDep,
+    body: dict[str, Any] = Body(...),  # noqa: B008
+    name: str | None = None,
+) -> CreatedAnswer:
     """Import a game file (dippouch JSON, as exported), under ``?name=`` if given."""
-    viewer = writer(request)
-    return {"name": new_games.import_game(web_of(request), viewer, body, name)}
+    return CreatedAnswer(name=new_games.import_game(web, viewer, body, name))

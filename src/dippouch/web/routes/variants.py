@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import functools
 import re
-from typing import Any
 
 from fastapi import APIRouter
 from fastapi.concurrency import run_in_threadpool
@@ -25,20 +23,12 @@ from dippouch.web.deps import (
     answers,
     render,
 )
-from dippouch.web.forms import read_form
 from dippouch.web.security import (
     BadInput,
     client_id,
 )
 
 router = APIRouter(tags=["api"])
-
-MAX_FIELDS = 200
-"""Fields a page's form may post (the coordinator's player table posts two a power)."""
-MAX_PART_SIZE = 1_000_000
-"""Bytes a page's text field may hold: orders are measured and refused in words by the submission itself."""
-
-_form = functools.partial(read_form, max_fields=MAX_FIELDS, max_part_size=MAX_PART_SIZE)
 
 
 @router.get("/variants", include_in_schema=False, response_class=HTMLResponse)
@@ -60,12 +50,13 @@ def variants_page(request: Request) -> Response:
 
 @router.get("/variants/{name}", include_in_schema=False, response_class=HTMLResponse)
 def variant_page(request: Request, name: str) -> Response:
-    vv = variant_pages.variant_view(name)
+    """The page reads what ``GET /api/variants/{name}`` answers, as its model, with the opening map beside."""
+    vv = VariantView.model_validate(variant_pages.variant_view(name))
     return render(request, "variant.html", {"v": vv})
 
 
 @router.get("/variants/{name}/powers.css", include_in_schema=False)
-def powers_css(request: Request, name: str) -> Response:
+def powers_css(name: str) -> Response:
     """Power colours as classes (``pw-0`` ...): the CSP allows no inline styles."""
     v = variant_pages.find_variant(name)
     rules = []
@@ -77,42 +68,49 @@ def powers_css(request: Request, name: str) -> Response:
 
 @router.get("/variants/{name}/moves", include_in_schema=False, response_class=HTMLResponse)
 def moves_page(request: Request, name: str, q: str = "") -> Response:
-    mv = variant_pages.moves(name, q)
-    vv = variant_pages.variant_view(name)
+    """The move browser reads what ``GET /api/variants/{name}/moves`` answers, and the variant's own answer."""
+    mv = MovesAnswer.model_validate(variant_pages.moves(name, q))
+    vv = VariantView.model_validate(variant_pages.variant_view(name))
     return render(request, "moves.html", {"mv": mv, "v": vv})
 
 
 @router.get("/api/variants", **answers(list[VariantListing]))
-def api_variants() -> list[dict[str, Any]]:
+def api_variants() -> list[VariantListing]:
     """The variants: name, title, powers, number of supply centres; a file that does not load is listed
     with ``"broken": true`` and its problems, and the others stay usable."""
     good, broken = variants_usable()
-    out: list[dict[str, Any]] = [
-        {"name": v.name, "title": v.title, "powers": list(v.power_names), "centres": len(v.map.supply_centres)}
+    # Validated from the fields each kind has, so only those are answered (a usable one has no "broken": null).
+    out = [
+        VariantListing.model_validate(
+            {"name": v.name, "title": v.title, "powers": list(v.power_names), "centres": len(v.map.supply_centres)}
+        )
         for v in good
     ]
-    out += [{"name": b.name, "broken": True, "file": str(b.path), "problems": list(b.problems)} for b in broken]
-    return sorted(out, key=lambda row: str(row["name"]))
+    out += [
+        VariantListing.model_validate(
+            {"name": b.name, "broken": True, "file": str(b.path), "problems": list(b.problems)}
+        )
+        for b in broken
+    ]
+    return sorted(out, key=lambda row: row.name)
 
 
 @router.get("/api/variants/{name}", **answers(VariantView))
-def api_variant(request: Request, name: str) -> dict[str, Any]:
+def api_variant(name: str) -> VariantView:
     """A variant: rules in brief, powers, centres, options, and the key from abbreviation to full name."""
-    vv = variant_pages.variant_view(name)
-    vv.pop("map_svg", None)
-    return vv
+    return VariantView.model_validate(variant_pages.variant_view(name, with_map=False))
 
 
 @router.get("/api/variants/{name}/moves", **answers(MovesAnswer))
-def api_moves(request: Request, name: str, q: str = "") -> dict[str, Any]:
+def api_moves(name: str, q: str = "") -> MovesAnswer:
     """Every valid move from a territory (by abbreviation, full name or alias) for each unit that can stand there."""
-    return variant_pages.moves(name, q)
+    return MovesAnswer.model_validate(variant_pages.moves(name, q))
 
 
 @router.get("/api/variants/{name}/search", **answers(list[Place]))
-def api_search(request: Request, name: str, q: str = "") -> list[dict[str, str]]:
+def api_search(name: str, q: str = "") -> list[Place]:
     """Territories whose name, abbreviation or alias matches ``q`` (for pick lists)."""
-    return variant_pages.search(name, q)
+    return [Place.model_validate(p) for p in variant_pages.search(name, q)]
 
 
 @router.post(
