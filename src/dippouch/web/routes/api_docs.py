@@ -2,26 +2,15 @@
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
-from dippouch.web.deps import (
-    render,
-)
-from dippouch.web.forms import read_form
+from dippouch.web.deps import render
 
 router = APIRouter(tags=["api"])
-
-MAX_FIELDS = 200
-"""Fields a page's form may post (the coordinator's player table posts two a power)."""
-MAX_PART_SIZE = 1_000_000
-"""Bytes a page's text field may hold: orders are measured and refused in words by the submission itself."""
-
-_form = functools.partial(read_form, max_fields=MAX_FIELDS, max_part_size=MAX_PART_SIZE)
 
 
 @router.get("/api/docs", include_in_schema=False, response_class=HTMLResponse)

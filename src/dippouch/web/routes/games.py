@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import functools
 import json
 import time
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
@@ -15,7 +14,6 @@ from starlette.requests import Request
 
 from dippouch.catalog import variants_usable
 from dippouch.web import games, history, practice
-from dippouch.web import games as game_pages
 from dippouch.web.answers import (
     GameFile,
     GameListing,
@@ -23,24 +21,28 @@ from dippouch.web.answers import (
     PhaseView,
 )
 from dippouch.web.deps import (
+    ViewerDep,
+    VisibleGame,
+    WebDep,
+    WriterDep,
     answers,
     render,
     render_html,
     set_csrf_cookie,
     viewer_of,
     web_of,
-    writer,
 )
-from dippouch.web.forms import read_form
+from dippouch.web.forms import Form, posted
 from dippouch.web.security import (
     BadInput,
     NotFound,
+    Viewer,
     client_id,
     csrf_field,
     flash_cookie,
     session_token,
 )
-from dippouch.web.service import PAGE_TTL
+from dippouch.web.service import PAGE_TTL, Web
 
 router = APIRouter(tags=["api"])
 
@@ -49,23 +51,60 @@ MAX_FIELDS = 200
 MAX_PART_SIZE = 1_000_000
 """Bytes a page's text field may hold: orders are measured and refused in words by the submission itself."""
 
-_form = functools.partial(read_form, max_fields=MAX_FIELDS, max_part_size=MAX_PART_SIZE)
+PageForm = Annotated[Form, Depends(posted(max_fields=MAX_FIELDS, max_part_size=MAX_PART_SIZE))]
+"""The posted form of this module's pages (the unsealed export's reason)."""
+
+
+async def _web_at_once(request: Request) -> Web:
+    """The web service, handed over on the event loop. :data:`WebDep` is a plain function, which FastAPI runs
+    in a thread of the pool: the game page served from memory must not wait for one (that is the point of
+    serving it so, while readers of a busy game fill the pool)."""
+    return web_of(request)
+
+
+async def _viewer_at_once(request: Request) -> Viewer:
+    """Who asks, for the game page: found on the event loop when there is nothing to look up (no key, no
+    session: nobody), else in the thread pool (a key or a session is read from the database)."""
+    if request.headers.get("authorization") or session_token(request):
+        return await run_in_threadpool(viewer_of, request)
+    return viewer_of(request)
+
+
+QuickWeb = Annotated[Web, Depends(_web_at_once)]
+"""The web service, without a thread of the pool."""
+QuickViewer = Annotated[Viewer, Depends(_viewer_at_once)]
+"""Who asks, without a thread of the pool unless there is a key or session to look up."""
+
+
+def _listing(web: Web, viewer: Viewer) -> list[GameListing]:
+    return [GameListing.model_validate(g) for g in games.games_list(web, viewer)]
+
+
+def _game(web: Web, name: str, viewer: Viewer) -> GameView:
+    return GameView.model_validate(games.game_view(web, name, viewer))
+
+
+def _phase(web: Web, name: str, phase_id: int, viewer: Viewer) -> PhaseView:
+    """A phase as its page and its JSON call show it: for the game's coordinator, with every version sent."""
+    ph = history.phase_view(web, name, phase_id, viewer)
+    subs = history.phase_submissions(web, name, phase_id, viewer)
+    if subs is not None:
+        ph["submissions"] = subs
+    return PhaseView.model_validate(ph)
 
 
 @router.get("/", include_in_schema=False, response_class=HTMLResponse)
-def home(request: Request) -> Response:
-    web = web_of(request)
-    viewer = viewer_of(request)
+def home(request: Request, web: WebDep, viewer: ViewerDep) -> Response:
     good, _broken = variants_usable()
     variants = [(v.name, v.title) for v in good]
-    listed = games.games_list(web, viewer)
-    mine_practice = {g["name"] for g in listed if g["mine"]} & practice.practice_games(web) if viewer.grants else set()
+    listed = _listing(web, viewer)
+    mine_practice = {g.name for g in listed if g.mine} & practice.practice_games(web) if viewer.grants else set()
     return render(
         request,
         "index.html",
         {
-            "games": [g for g in listed if g["name"] not in mine_practice],
-            "practice_games": [g for g in listed if g["name"] in mine_practice],
+            "games": [g for g in listed if g.name not in mine_practice],
+            "practice_games": [g for g in listed if g.name in mine_practice],
             "variants": variants,
             "practice": practice.form_choices(),
         },
@@ -89,24 +128,22 @@ def _from_cache(request: Request, html: str) -> Response:
 
 
 @router.get("/games/{name}", include_in_schema=False, response_class=HTMLResponse)
-async def game_page(request: Request, name: str) -> Response:
+async def game_page(request: Request, name: str, web: QuickWeb, viewer: QuickViewer) -> Response:
     """The game page. Anonymous visitors (everyone following a game reloads this page: the busiest of a
     site) get a page rendered once per change of the game and served from memory, looked up without
-    the database for :data:`PAGE_TTL` seconds, then confirmed against the game's change marker."""
-    web = web_of(request)
+    the database (nor a thread of the pool) for :data:`PAGE_TTL` seconds, then confirmed against the game's
+    change marker."""
     if _anonymous(request):
         page = web.pages.get(("game", name))
         if page is not None and page[2] != "private" and time.monotonic() - page[0] < PAGE_TTL:
             return _from_cache(request, page[3])
-    return await run_in_threadpool(_game_page, request, name)
+    return await run_in_threadpool(_game_page, request, web, viewer, name)
 
 
-def _game_page(request: Request, name: str) -> Response:
-    web = web_of(request)
-    viewer = viewer_of(request)
+def _game_page(request: Request, web: Web, viewer: Viewer, name: str) -> Response:
     anonymous = _anonymous(request) and not viewer.grants
     if not anonymous:
-        g = games.game_view(web, name, viewer)
+        g = _game(web, name, viewer)
         ctx = {"g": g, "my_powers": viewer.powers(name), "coordinator": viewer.coordinates(name)}
         return render(request, "game.html", ctx)
     st = web.state(name)
@@ -130,29 +167,26 @@ def _game_page(request: Request, name: str) -> Response:
         page = web.pages.get(("game", name))
         if st is not None and page is not None and st[0] != "private" and page[1] == st[1]:
             return _from_cache(request, page[3])  # made by the request this one waited for
-        g = games.game_view(web, name, viewer)
+        g = _game(web, name, viewer)
         ctx = {"g": g, "my_powers": [], "coordinator": False, "csrf": PLACEHOLDER}
         html = render_html(request, "game.html", ctx)
         if st is not None:  # kept under the marker read before it was made (the view's own is the reader's)
-            web.pages[("game", name)] = (time.monotonic(), st[1], g["visibility"], html)
+            web.pages[("game", name)] = (time.monotonic(), st[1], g.visibility, html)
     finally:
         building.release()
     return _from_cache(request, html)
 
 
 @router.get("/games/{name}/phases/{phase_id}", include_in_schema=False, response_class=HTMLResponse)
-def phase_page(request: Request, name: str, phase_id: int) -> Response:
-    web = web_of(request)
-    viewer = viewer_of(request)
-    ph = history.phase_view(web, name, phase_id, viewer)
-    g = games.game_view(web, name, viewer)
-    subs = history.phase_submissions(web, name, phase_id, viewer)
-    return render(request, "phase.html", {"ph": ph, "g": g, "subs": subs})
+def phase_page(request: Request, name: str, phase_id: int, web: WebDep, viewer: ViewerDep) -> Response:
+    ph = _phase(web, name, phase_id, viewer)
+    g = _game(web, name, viewer)
+    return render(request, "phase.html", {"ph": ph, "g": g})
 
 
 @router.get("/games/{name}/calendar.ics", include_in_schema=False)
-def calendar(request: Request, name: str) -> Response:
-    data = history.calendar_ics(web_of(request), name, viewer_of(request))
+def calendar(name: str, web: WebDep, viewer: ViewerDep) -> Response:
+    data = history.calendar_ics(web, name, viewer)
     return Response(data, media_type="text/calendar; charset=utf-8")
 
 
@@ -163,25 +197,23 @@ UNSEALED_BY_POST = (
 
 
 @router.get("/games/{name}/export.json", include_in_schema=False)
-def export(request: Request, name: str, unsealed: bool = False) -> Response:
+def export(name: str, web: WebDep, viewer: ViewerDep, unsealed: bool = False) -> Response:
     if unsealed:
         # A GET must change nothing: a link (on another site, too) must not open the seal.
         raise BadInput(UNSEALED_BY_POST)
-    return _game_file(request, name, history.export(web_of(request), name, viewer_of(request)))
+    return _game_file(name, history.export(web, name, viewer))
 
 
 @router.post("/games/{name}/export.json", include_in_schema=False)
-async def export_unsealed(request: Request, name: str) -> Response:
+def export_unsealed(form: PageForm, name: str, web: WebDep, viewer: ViewerDep) -> Response:
     """The coordinator's file with the open phase's orders unsealed, to move a running game; the reason is
-    recorded and shown to the players."""
-    form = await _form(request)
-    web, viewer = web_of(request), viewer_of(request)
-    reason = form.get("reason", "")
-    data = await run_in_threadpool(history.export, web, name, viewer, unsealed=True, reason=reason)
-    return _game_file(request, name, data)
+    recorded and shown to the players. (The form first: a post from another site is refused as that.)"""
+    data = history.export(web, name, viewer, unsealed=True, reason=form.get("reason", ""))
+    return _game_file(name, data)
 
 
-def _game_file(request: Request, name: str, data: dict[str, Any]) -> Response:
+def _game_file(name: str, data: dict[str, Any]) -> Response:
+    """The game file as a download, written as the store made it (the JSON call answers it as :class:`GameFile`)."""
     return Response(
         json.dumps(data, ensure_ascii=False, indent=1),
         media_type="application/json",
@@ -189,31 +221,32 @@ def _game_file(request: Request, name: str, data: dict[str, Any]) -> Response:
     )
 
 
-def _svg(request: Request, name: str, phase: int | None) -> str:
-    web = web_of(request)
-    viewer = viewer_of(request)
-    svg = (
-        games.game_map(web, name, viewer) if phase is None else history.phase_view(web, name, phase, viewer)["map_svg"]
-    )
+def _svg(web: Web, viewer: Viewer, name: str, phase: int | None) -> str:
+    svg = games.game_map(web, name, viewer) if phase is None else _phase_svg(web, name, phase, viewer)
     if svg is None:
         raise NotFound("no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)")
-    return str(svg)
+    return svg
+
+
+def _phase_svg(web: Web, name: str, phase: int, viewer: Viewer) -> str | None:
+    """A phase's own picture (orders and results drawn once processed), as its page shows it."""
+    svg = history.phase_view(web, name, phase, viewer)["map_svg"]
+    return None if svg is None else str(svg)
 
 
 @router.get("/games/{name}/map.svg", include_in_schema=False)
-def map_svg(request: Request, name: str, phase: int | None = None) -> Response:
-    return Response(_svg(request, name, phase), media_type="image/svg+xml")
+def map_svg(name: str, web: WebDep, viewer: ViewerDep, phase: int | None = None) -> Response:
+    return Response(_svg(web, viewer, name, phase), media_type="image/svg+xml")
 
 
 @router.get("/games/{name}/phases/{phase_id}/map-{view}.svg", include_in_schema=False)
-def phase_map(request: Request, name: str, phase_id: int, view: str) -> Response:
+def phase_map(
+    request: Request, name: VisibleGame, phase_id: int, view: str, web: WebDep, viewer: ViewerDep
+) -> Response:
     """One picture of a phase (``MAP_VIEWS``), the same for as long as it exists: the browser keeps it. Kept
     private (not in shared caches): a game can be made private later."""
     from dippouch import __version__
 
-    web = web_of(request)
-    viewer = viewer_of(request)
-    web.require_visible(name, viewer)
     etag = f'"{phase_id}-{view}-{__version__}"'
     headers = {"ETag": etag, "Cache-Control": "private, max-age=31536000, immutable"}
     if etag in request.headers.get("if-none-match", ""):
@@ -222,10 +255,9 @@ def phase_map(request: Request, name: str, phase_id: int, view: str) -> Response
 
 
 @router.get("/games/{name}/map.pdf", include_in_schema=False)
-def map_pdf(request: Request, name: str, phase: int | None = None) -> Response:
-    web = web_of(request)
+def map_pdf(request: Request, name: str, web: WebDep, viewer: ViewerDep, phase: int | None = None) -> Response:
     maps = web.maps
-    svg = _svg(request, name, phase)
+    svg = _svg(web, viewer, name, phase)
     variant = web.variant_of(name)
     # A first drawing takes seconds: it is charged to the address's work budget and runs in the work lane.
     pdf = maps.cached_pdf(svg) or request.app.state.budget.run(client_id(request), lambda: maps.phase_pdf(svg, variant))
@@ -241,35 +273,26 @@ def _ascii(name: str) -> str:
 
 
 @router.get("/api/games", **answers(list[GameListing]))
-def api_games(request: Request) -> list[dict[str, Any]]:
+def api_games(web: WebDep, viewer: ViewerDep) -> list[GameListing]:
     """Listed games (and the caller's own)."""
-    return game_pages.games_list(web_of(request), viewer_of(request))
+    return _listing(web, viewer)
 
 
 @router.get("/api/games/{name}", **answers(GameView))
-def api_game(request: Request, name: str) -> dict[str, Any]:
+def api_game(name: str, web: WebDep, viewer: ViewerDep) -> GameView:
     """A game's public state: phase, deadline, who has sent orders and who is ready (never what), centres, last report."""
-    g = game_pages.game_view(web_of(request), name, viewer_of(request))
-    g.pop("map_svg", None)
-    return g
+    return _game(web, name, viewer)
 
 
 @router.get("/api/games/{name}/phases/{phase_id}", **answers(PhaseView))
-def api_phase(request: Request, name: str, phase_id: int) -> dict[str, Any]:
+def api_phase(name: str, phase_id: int, web: WebDep, viewer: ViewerDep) -> PhaseView:
     """One phase of the history: position, orders and results once processed, report, neighbours; for the
     game's coordinator also every version each power sent (sealed until the deadline)."""
-    web, viewer = web_of(request), viewer_of(request)
-    ph = history.phase_view(web, name, phase_id, viewer)
-    ph.pop("map_svg", None)
-    ph.pop("after_svg", None)
-    subs = history.phase_submissions(web, name, phase_id, viewer)
-    if subs is not None:
-        ph["submissions"] = subs
-    return ph
+    return _phase(web, name, phase_id, viewer)
 
 
 @router.get("/api/games/{name}/export", **answers(GameFile))
-def api_export(request: Request, name: str, unsealed: bool = False) -> dict[str, Any]:
+def api_export(name: str, web: WebDep, viewer: ViewerDep, unsealed: bool = False) -> GameFile:
     """The game file (submissions only for the coordinator; the open phase's sealed until its deadline:
     to move a running game the coordinator asks for it unsealed with ``POST``, giving the reason)."""
     if unsealed:
@@ -277,7 +300,7 @@ def api_export(request: Request, name: str, unsealed: bool = False) -> dict[str,
             "an unsealed export opens the seal, which the players are shown: POST to this address with "
             '{"reason": "..."}; a GET changes nothing'
         )
-    return history.export(web_of(request), name, viewer_of(request))
+    return GameFile.model_validate(history.export(web, name, viewer))
 
 
 class UnsealIn(BaseModel):
@@ -285,8 +308,7 @@ class UnsealIn(BaseModel):
 
 
 @router.post("/api/games/{name}/export", **answers(GameFile))
-def api_export_unsealed(request: Request, name: str, body: UnsealIn) -> dict[str, Any]:
+def api_export_unsealed(name: str, body: UnsealIn, web: WebDep, viewer: WriterDep) -> GameFile:
     """The coordinator's game file with the open phase's orders unsealed, to move a running game; the
     opening is recorded with the reason and shown to the players."""
-    viewer = writer(request)
-    return history.export(web_of(request), name, viewer, unsealed=True, reason=body.reason)
+    return GameFile.model_validate(history.export(web, name, viewer, unsealed=True, reason=body.reason))
