@@ -10,26 +10,25 @@ scanner that fetches links does not spend it, and a page elsewhere cannot sign a
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, Body
-from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import HTMLResponse, JSONResponse, Response
+from fastapi import APIRouter, Body, Depends
+from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
 from dippouch.game import GameError
+from dippouch.settings import Site
 from dippouch.store import accounts as store_accounts
 from dippouch.store import openings as store_openings
 from dippouch.store import people, people_data
 from dippouch.store.accounts import LINK_LIFETIME, LinkError, NeedsName
 from dippouch.store.gamefile import clean_address
 from dippouch.web.answers import MeView, PasskeyOptions, SignedIn
-from dippouch.web.deps import answers, render, set_session_cookie, site_of, viewer_of, web_of
-from dippouch.web.forms import read_form, redirect
+from dippouch.web.deps import SiteDep, ViewerDep, WebDep, answers, render, set_session_cookie
+from dippouch.web.forms import Form, posted, redirect
 from dippouch.web.security import (
     CSRF_HEADER,
     BadInput,
@@ -60,7 +59,7 @@ flood an inbox from one place."""
 # Helpers
 
 
-_form = functools.partial(read_form, max_fields=20, max_part_size=10_000)
+AccountForm = Annotated[Form, Depends(posted(max_fields=20, max_part_size=10_000))]
 """A sign-in or account form: a few short fields, so tight limits (anyone may post the sign-in forms)."""
 
 
@@ -69,25 +68,38 @@ def _limit(request: Request, bucket: str, who: str, what: str) -> None:
     request.app.state.limiter.hit(bucket, who, what)
 
 
-def _person(request: Request) -> tuple[Web, Viewer, int]:
-    """The signed-in person (by their browser's session: a bearer key is no person), or 401."""
-    viewer = viewer_of(request)
+SIGN_IN_FIRST = "sign in first: ask for a link by e-mail on the sign-in page (/signin)"
+"""What the account's own pages and calls tell a browser with no person signed in (its link is the way in)."""
+
+
+def me_of(web: WebDep, viewer: ViewerDep) -> int:
+    """The signed-in person (by their browser's session: a bearer key is no person), or 401; an account deleted
+    meanwhile is no person either."""
     if viewer.person_id is None:
-        raise NeedsKey("sign in first: ask for a link by e-mail on the sign-in page (/signin)")
-    p = people.person(web_of(request).read, viewer.person_id)
+        raise NeedsKey(SIGN_IN_FIRST)
+    p = people.person(web.read, viewer.person_id)
     if p is None or p.deleted:
         raise NeedsKey("this account was deleted; sign in again")
-    return web_of(request), viewer, viewer.person_id
+    return viewer.person_id
+
+
+MeDep = Annotated[int, Depends(me_of)]
+"""The signed-in person's id, for the account's own pages and calls."""
 
 
 def _api_csrf(request: Request) -> None:
+    """A JSON call here is a browser's (a passkey lives in one): the page's token in ``X-CSRF-Token``, always,
+    checked before anything else (even before the person: an anonymous sign-in by passkey needs it too)."""
     check_csrf(request, request.headers.get(CSRF_HEADER))
 
 
-def sign_in_person(request: Request, person_id: int, url: str, flash: str) -> Response:
-    """Sign the browser in as ``person_id`` under a new session secret (never the one it arrived with),
-    keeping the keys it held; the old session ends."""
-    web = web_of(request)
+CSRF_CHECKED = Depends(_api_csrf)
+"""The route's first dependency: the CSRF header checked."""
+
+
+def _new_session(request: Request, web: Web, person_id: int) -> str:
+    """A new session secret for ``person_id`` (never the one the browser arrived with), keeping the keys it
+    held; the old session ends."""
     now = web.now()
     old = session_token(request)
     info = web.access.session_info(old, now=now) if old else None
@@ -95,17 +107,17 @@ def sign_in_person(request: Request, person_id: int, url: str, flash: str) -> Re
     token = web.access.start_session([g.key_id for g in held], now=now, person_id=person_id)
     if old and info is not None:
         web.access.end_session(old, now=now)
+    return token
+
+
+def sign_in_person(request: Request, web: Web, person_id: int, url: str, flash: str) -> Response:
+    """Sign the browser in as ``person_id`` (:func:`_new_session`) and send it to ``url``."""
     resp = redirect(url, flash)
-    set_session_cookie(request, resp, token)
+    set_session_cookie(request, resp, _new_session(request, web, person_id))
     return resp
 
 
-def _site(request: Request) -> str:
-    return site_of(request).public_url
-
-
-def _composer(request: Request) -> Callable[[str, str | None, bool], tuple[str, str]]:
-    site = _site(request)
+def _composer(site: str) -> Callable[[str, str | None, bool], tuple[str, str]]:
     minutes = int(LINK_LIFETIME.total_seconds() // 60)
 
     def compose(token: str, name: str | None, known: bool) -> tuple[str, str]:
@@ -141,11 +153,9 @@ SENT_TEXT = (
 
 
 @router.post("/signin/mail", include_in_schema=False, response_class=HTMLResponse)
-async def signin_mail(request: Request) -> Response:
-    form = await _form(request)
+def signin_mail(request: Request, form: AccountForm, web: WebDep, site: SiteDep) -> Response:
     email = form.get("email", "").strip()
     name = form.get("name", "").strip()
-    web = web_of(request)
     _limit(request, "signin_mail", client_id(request), "sign-in links asked for")
     try:
         address = clean_address(email).lower()
@@ -155,17 +165,15 @@ async def signin_mail(request: Request) -> Response:
         raise BadInput(f"a name is at most {people.MAX_NAME} characters (this one has {len(name)})")
     _limit(request, "signin_mail_address", address, "sign-in links asked for this address")
 
-    def make() -> None:
-        with web.writes:
-            store_accounts.create_signin_link(web.store, address, now=web.now(), name=name, compose=_composer(request))
-
-    await run_in_threadpool(make)
+    with web.writes:
+        store_accounts.create_signin_link(
+            web.store, address, now=web.now(), name=name, compose=_composer(site.public_url)
+        )
     minutes = int(LINK_LIFETIME.total_seconds() // 60)
     return render(request, "signin_sent.html", {"email": address, "text": SENT_TEXT.format(minutes=minutes)})
 
 
-def _peek(request: Request, token: str) -> store_accounts.LinkInfo:
-    web = web_of(request)
+def _peek(request: Request, web: Web, token: str) -> store_accounts.LinkInfo:
     try:
         return store_accounts.peek_link(web.read, token, now=web.now())
     except LinkError as e:
@@ -174,9 +182,9 @@ def _peek(request: Request, token: str) -> store_accounts.LinkInfo:
 
 
 @router.get("/signin/link/{token}", include_in_schema=False, response_class=HTMLResponse)
-def signin_link(request: Request, token: str) -> Response:
+def signin_link(request: Request, token: str, web: WebDep) -> Response:
     """The mailed link: a page with one button (and the name, for a new person), never a sign-in by GET."""
-    info = _peek(request, token)
+    info = _peek(request, web, token)
     resp = render(request, "signin_mail_link.html", {"info": info, "token": token})
     resp.headers["Cache-Control"] = "no-store"
     resp.headers["Referrer-Policy"] = "no-referrer"
@@ -184,26 +192,21 @@ def signin_link(request: Request, token: str) -> Response:
 
 
 @router.post("/signin/link/{token}", include_in_schema=False)
-async def signin_link_use(request: Request, token: str) -> Response:
-    form = await _form(request)
-    web = web_of(request)
+def signin_link_use(request: Request, token: str, form: AccountForm, web: WebDep) -> Response:
     name = form.get("name", "").strip()
     if len(name) > people.MAX_NAME:
         raise BadInput(f"a name is at most {people.MAX_NAME} characters (this one has {len(name)})")
 
-    def use() -> int:
-        with web.writes:
-            return store_accounts.use_link(web.store, token, now=web.now(), name=name or None)
-
     try:
-        pid = await run_in_threadpool(use)
+        with web.writes:
+            pid = store_accounts.use_link(web.store, token, now=web.now(), name=name or None)
     except NeedsName as e:
         raise BadInput(str(e)) from None
     except LinkError as e:
         request.app.state.limiter.failed("signin", client_id(request), "failed sign-ins")
         raise NotFound(str(e)) from None
     p = people.person(web.read, pid)
-    return await run_in_threadpool(sign_in_person, request, pid, "/me", f"Signed in as {p.name if p else 'you'}.")
+    return sign_in_person(request, web, pid, "/me", f"Signed in as {p.name if p else 'you'}.")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -286,31 +289,30 @@ def me_view(web: Web, viewer: Viewer, person_id: int) -> dict[str, Any]:
     }
 
 
-@router.get("/me", include_in_schema=False, response_class=HTMLResponse)
-def me_page(request: Request) -> Response:
-    web, viewer, pid = _person(request)
-    resp = render(request, "me.html", {"me": me_view(web, viewer, pid), "new_calendar": None})
+def _me_page(request: Request, me: MeView, new_calendar: str | None) -> Response:
+    resp = render(request, "me.html", {"me": me, "new_calendar": new_calendar})
     resp.headers["Cache-Control"] = "no-store"
     return resp
 
 
+@router.get("/me", include_in_schema=False, response_class=HTMLResponse)
+def me_page(request: Request, web: WebDep, viewer: ViewerDep, pid: MeDep) -> Response:
+    return _me_page(request, MeView.model_validate(me_view(web, viewer, pid)), None)
+
+
 @router.get("/api/me", **answers(MeView))
-def me_api(request: Request) -> dict[str, Any]:
+def me_api(web: WebDep, viewer: ViewerDep, pid: MeDep) -> MeView:
     """The signed-in person: their seats (game, power, phase, deadline, whether their orders are in), the
     games they coordinate, seats their browser holds by key only, their passkeys."""
-    web, viewer, pid = _person(request)
-    return me_view(web, viewer, pid)
+    return MeView.model_validate(me_view(web, viewer, pid))
 
 
 @router.post("/me/calendar", include_in_schema=False, response_class=HTMLResponse)
-async def me_calendar(request: Request) -> Response:
+def me_calendar(
+    request: Request, form: AccountForm, web: WebDep, viewer: ViewerDep, site: SiteDep, pid: MeDep
+) -> Response:
     """Make (or renew: the old address stops working) or revoke the secret address of the feed."""
-    form = await _form(request)
-    return await run_in_threadpool(_calendar_action, request, form.get("action", ""))
-
-
-def _calendar_action(request: Request, action: str) -> Response:
-    web, viewer, pid = _person(request)
+    action = form.get("action", "")
     if action == "revoke":
         with web.writes:
             store_accounts.revoke_calendar(web.store, pid, now=web.now())
@@ -319,21 +321,18 @@ def _calendar_action(request: Request, action: str) -> Response:
         raise BadInput(f"unknown calendar action {action!r}; use 'renew' or 'revoke'")
     with web.writes:
         token = store_accounts.new_calendar_token(web.store, pid, now=web.now())
-    url = f"{_site(request)}/me/calendar/{token}.ics"
-    resp = render(request, "me.html", {"me": me_view(web, viewer, pid), "new_calendar": url})
-    resp.headers["Cache-Control"] = "no-store"
-    return resp
+    url = f"{site.public_url}/me/calendar/{token}.ics"
+    return _me_page(request, MeView.model_validate(me_view(web, viewer, pid)), url)
 
 
 @router.get("/me/calendar/{token}.ics", include_in_schema=False)
-def me_calendar_feed(request: Request, token: str) -> Response:
+def me_calendar_feed(request: Request, token: str, web: WebDep) -> Response:
     """Every deadline of the person's seats in one feed: each game's feed, as the game page's
     (:func:`dippouch.web.history.calendar_ics`), merged."""
     import icalendar
 
     from dippouch.web import history
 
-    web = web_of(request)
     pid = store_accounts.calendar_person(web.read, token)
     if pid is None:
         request.app.state.limiter.failed("signin", client_id(request), "failed sign-ins")
@@ -365,15 +364,10 @@ def _grant(game: str, power: str) -> Any:
 
 
 @router.post("/me/seats/add", include_in_schema=False)
-async def me_add_seat(request: Request) -> Response:
+def me_add_seat(form: AccountForm, web: WebDep, viewer: ViewerDep, pid: MeDep) -> Response:
     """A seat this browser holds by its key (the player's link) becomes the person's: only a key the session
     holds, only the power's current player link, and never a seat another person plays."""
-    form = await _form(request)
-    return await run_in_threadpool(_add_seat, request, form.get("key_id", ""))
-
-
-def _add_seat(request: Request, key_text: str) -> Response:
-    web, viewer, pid = _person(request)
+    key_text = form.get("key_id", "")
     try:
         key_id = int(key_text)
     except ValueError:
@@ -394,8 +388,7 @@ def _add_seat(request: Request, key_text: str) -> Response:
 
 
 @router.get("/me/data.json", include_in_schema=False)
-def me_data(request: Request) -> Response:
-    web, _, pid = _person(request)
+def me_data(web: WebDep, pid: MeDep) -> Response:
     data = people_data.export_all(web.read, pid)
     import json
 
@@ -408,23 +401,16 @@ def me_data(request: Request) -> Response:
 
 
 @router.get("/me/delete", include_in_schema=False, response_class=HTMLResponse)
-def me_delete_page(request: Request) -> Response:
-    web, viewer, pid = _person(request)
-    return render(request, "me_delete.html", {"me": me_view(web, viewer, pid)})
+def me_delete_page(request: Request, web: WebDep, viewer: ViewerDep, pid: MeDep) -> Response:
+    return render(request, "me_delete.html", {"me": MeView.model_validate(me_view(web, viewer, pid))})
 
 
 @router.post("/me/delete", include_in_schema=False)
-async def me_delete(request: Request) -> Response:
-    form = await _form(request)
-    web, _, pid = await run_in_threadpool(_person, request)
+def me_delete(request: Request, form: AccountForm, web: WebDep, pid: MeDep) -> Response:
     if form.get("confirm", "") != "delete":
         raise BadInput("type the word delete in the box to confirm; nothing was deleted")
-
-    def forget() -> None:
-        with web.writes:
-            people_data.forget_all(web.store, pid, now=web.now())
-
-    await run_in_threadpool(forget)
+    with web.writes:
+        people_data.forget_all(web.store, pid, now=web.now())
     resp = redirect(
         "/",
         "Your account and its data are deleted, and notification e-mails not yet sent to you are taken out of the "
@@ -438,15 +424,14 @@ async def me_delete(request: Request) -> Response:
 # Passkeys (WebAuthn, with py_webauthn)
 
 
-def _rp(request: Request) -> tuple[str, str]:
+def _rp(site: Site) -> tuple[str, str]:
     """(relying party id, origin): the site's public address, not the request's ``Host`` (a passkey is bound to
     the name people open; the id is the host without its port)."""
-    site = site_of(request)
     return site.host, site.origin
 
 
-@router.post("/api/me/passkeys/options", **answers(PasskeyOptions))
-def passkey_register_options(request: Request) -> JSONResponse:
+@router.post("/api/me/passkeys/options", dependencies=[CSRF_CHECKED], **answers(PasskeyOptions))
+def passkey_register_options(web: WebDep, site: SiteDep, pid: MeDep) -> PasskeyOptions:
     """Options for the browser's ``navigator.credentials.create`` (a signed-in person adds a passkey)."""
     import json
 
@@ -458,12 +443,10 @@ def passkey_register_options(request: Request) -> JSONResponse:
         UserVerificationRequirement,
     )
 
-    _api_csrf(request)
-    web, _, pid = _person(request)
     p = people.person(web.read, pid)
     assert p is not None
     challenge = store_accounts.new_challenge(web.store, "register", now=web.now(), person_id=pid)
-    rp_id, _ = _rp(request)
+    rp_id, _ = _rp(site)
     from webauthn.helpers import base64url_to_bytes
 
     opts = generate_registration_options(
@@ -481,20 +464,23 @@ def passkey_register_options(request: Request) -> JSONResponse:
             for k in store_accounts.passkeys_of(web.read, pid)
         ],
     )
-    return JSONResponse({"options": json.loads(options_to_json(opts))})
+    return PasskeyOptions(options=json.loads(options_to_json(opts)))
 
 
-@router.post("/api/me/passkeys", **answers(SignedIn))
-def passkey_register(request: Request, credential: dict[str, Any] = Body(...)) -> dict[str, Any]:  # noqa: B008
+@router.post("/api/me/passkeys", dependencies=[CSRF_CHECKED], **answers(SignedIn))
+def passkey_register(
+    web: WebDep,
+    site: SiteDep,
+    pid: MeDep,
+    credential: dict[str, Any] = Body(...),  # noqa: B008
+) -> SignedIn:
     """The browser's new credential: checked (challenge ours, unused, this person's; origin and RP id ours)
     and kept."""
     from webauthn import verify_registration_response
     from webauthn.helpers import bytes_to_base64url
     from webauthn.helpers.exceptions import InvalidRegistrationResponse
 
-    _api_csrf(request)
-    web, _, pid = _person(request)
-    rp_id, origin = _rp(request)
+    rp_id, origin = _rp(site)
     challenge = _client_challenge(credential)
     store_accounts.take_challenge(web.store, challenge, "register", now=web.now(), person_id=pid)
     try:
@@ -516,11 +502,11 @@ def passkey_register(request: Request, credential: dict[str, Any] = Body(...)) -
         label=label,
         now=web.now(),
     )
-    return {"ok": True, "url": "/me"}
+    return SignedIn(ok=True, url="/me")
 
 
-@router.post("/api/signin/passkey/options", **answers(PasskeyOptions))
-def passkey_signin_options(request: Request) -> JSONResponse:
+@router.post("/api/signin/passkey/options", dependencies=[CSRF_CHECKED], **answers(PasskeyOptions))
+def passkey_signin_options(request: Request, web: WebDep, site: SiteDep) -> PasskeyOptions:
     """Options for ``navigator.credentials.get``: a fresh challenge, no credential named (the browser offers
     the passkeys it has for this site: nobody learns whose they are)."""
     import json
@@ -528,26 +514,29 @@ def passkey_signin_options(request: Request) -> JSONResponse:
     from webauthn import generate_authentication_options, options_to_json
     from webauthn.helpers.structs import UserVerificationRequirement
 
-    _api_csrf(request)
-    web = web_of(request)
     _limit(request, "signin_mail", client_id(request), "sign-in attempts")
     challenge = store_accounts.new_challenge(web.store, "signin", now=web.now())
-    rp_id, _ = _rp(request)
+    rp_id, _ = _rp(site)
     opts = generate_authentication_options(
         rp_id=rp_id, challenge=challenge, user_verification=UserVerificationRequirement.PREFERRED
     )
-    return JSONResponse({"options": json.loads(options_to_json(opts))})
+    return PasskeyOptions(options=json.loads(options_to_json(opts)))
 
 
-@router.post("/api/signin/passkey", **answers(SignedIn))
-def passkey_signin(request: Request, credential: dict[str, Any] = Body(...)) -> Response:  # noqa: B008
-    """An assertion from a passkey: its challenge ours and unused, its signature by a registered key."""
+@router.post("/api/signin/passkey", dependencies=[CSRF_CHECKED], **answers(SignedIn))
+def passkey_signin(
+    request: Request,
+    response: Response,
+    web: WebDep,
+    site: SiteDep,
+    credential: dict[str, Any] = Body(...),  # noqa: B008
+) -> SignedIn:
+    """An assertion from a passkey: its challenge ours and unused, its signature by a registered key. The
+    session's cookies go out with the answer (on ``response``, which FastAPI merges into it)."""
     from webauthn import verify_authentication_response
     from webauthn.helpers.exceptions import InvalidAuthenticationResponse
 
-    _api_csrf(request)
-    web = web_of(request)
-    rp_id, origin = _rp(request)
+    rp_id, origin = _rp(site)
     challenge = _client_challenge(credential)
     cred_id = str(credential.get("id") or credential.get("rawId") or "")
     key = store_accounts.passkey(web.read, cred_id)
@@ -568,25 +557,15 @@ def passkey_signin(request: Request, credential: dict[str, Any] = Body(...)) -> 
         request.app.state.limiter.failed("signin", client_id(request), "failed sign-ins")
         raise Forbidden(f"the passkey's answer could not be checked: {e}") from None
     store_accounts.touch_passkey(web.store, key.id, v.new_sign_count, now=web.now())
-    signed_in = sign_in_person(request, key.person_id, "/me", "Signed in with your passkey.")
-    resp = JSONResponse({"ok": True, "url": "/me"})
-    for name, value in signed_in.raw_headers:
-        if name == b"set-cookie":
-            resp.raw_headers.append((name, value))
-    return resp
+    set_session_cookie(request, response, _new_session(request, web, key.person_id))
+    return SignedIn(ok=True, url="/me")
 
 
 @router.post("/me/passkeys/{passkey_id}/remove", include_in_schema=False)
-async def passkey_remove(request: Request, passkey_id: int) -> Response:
-    await _form(request)
-
-    def remove() -> Response:
-        web, _, pid = _person(request)
-        with web.writes:
-            store_accounts.remove_passkey(web.store, pid, passkey_id)
-        return redirect("/me", "The passkey is removed.")
-
-    return await run_in_threadpool(remove)
+def passkey_remove(passkey_id: int, form: AccountForm, web: WebDep, pid: MeDep) -> Response:
+    with web.writes:
+        store_accounts.remove_passkey(web.store, pid, passkey_id)
+    return redirect("/me", "The passkey is removed.")
 
 
 def _b64d(text: str) -> bytes:

@@ -10,10 +10,9 @@ Its JSON calls are in the API's OpenAPI document with their answers' shapes, lik
 
 from __future__ import annotations
 
-import functools
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 from starlette.requests import Request
@@ -23,9 +22,10 @@ from dippouch.notify.targets import WEBHOOK_KINDS, add_push, add_webhook, remove
 from dippouch.notify.transports import vapid_public_key
 from dippouch.store.notify import masked, targets
 from dippouch.web.answers import NotifyRemovedAnswer, NotifySettingsAnswer, NotifyTarget
-from dippouch.web.deps import answers, render, viewer_of, web_of
-from dippouch.web.forms import read_form, redirect
-from dippouch.web.security import CSRF_HEADER, BadInput, Forbidden, check_csrf
+from dippouch.web.deps import ViewerDep, WebDep, answers, render, viewer_of
+from dippouch.web.forms import Form, posted, redirect
+from dippouch.web.security import CSRF_HEADER, BadInput, Forbidden, Viewer, check_csrf
+from dippouch.web.service import Web
 
 __all__ = ["router"]
 
@@ -37,17 +37,34 @@ SHORT = {"email": "E-mail", "push": "Push", "webhook": "Chat"}
 NEED_PERSON = "notifications belong to a person: sign in with the link mailed to you (a game key alone is not a person)"
 
 
-def _person(request: Request, *, write: bool = False, sent: str | None = None) -> int:
-    viewer = viewer_of(request)
+def _person_of(viewer: Viewer) -> int:
+    """The signed-in person, or 403: a browser without one is refused as not allowed here (a key alone is a
+    seat, and has no notifications), before any token of theirs is read."""
     if viewer.person_id is None:
         raise Forbidden(NEED_PERSON)
-    if write and not viewer.by_bearer:
-        check_csrf(request, sent if sent is not None else request.headers.get(CSRF_HEADER))
     return int(viewer.person_id)
 
 
-def _settings(request: Request, person_id: int) -> dict[str, Any]:
-    web = web_of(request)
+def _reader(viewer: ViewerDep) -> int:
+    return _person_of(viewer)
+
+
+def _writer(request: Request, viewer: ViewerDep) -> int:
+    """The person changing their notifications by a JSON call: the person first, then (a browser's call) the
+    page's token in ``X-CSRF-Token``."""
+    pid = _person_of(viewer)
+    if not viewer.by_bearer:
+        check_csrf(request, request.headers.get(CSRF_HEADER))
+    return pid
+
+
+ReaderDep = Annotated[int, Depends(_reader)]
+"""The signed-in person reading their notifications (403 otherwise)."""
+WriterDep = Annotated[int, Depends(_writer)]
+"""The signed-in person changing them by a JSON call (403 otherwise, and without the page's token)."""
+
+
+def _settings(web: Web, person_id: int) -> dict[str, Any]:
     prefs = preferences(web.store, person_id)
     return {
         "events": [
@@ -67,23 +84,26 @@ def _settings(request: Request, person_id: int) -> dict[str, Any]:
 
 
 @router.get("/notifications", include_in_schema=False, response_class=HTMLResponse)
-def notifications_page(request: Request) -> Response:
-    pid = _person(request)
+def notifications_page(request: Request, web: WebDep, pid: ReaderDep) -> Response:
+    settings = NotifySettingsAnswer.model_validate(_settings(web, pid))
     return render(
         request,
         "notifications.html",
-        {"s": _settings(request, pid), "channels": CHANNELS, "short": SHORT, "kinds": WEBHOOK_KINDS},
+        {"s": settings, "channels": CHANNELS, "short": SHORT, "kinds": WEBHOOK_KINDS},
     )
 
 
 def _form_token(request: Request, sent: str | None) -> None:
     """A form's CSRF check here is the person's: a browser without a person is refused as one before its token
     is read, a bearer caller needs none, and the token is the form's own, never a header's."""
-    _person(request, write=True, sent=sent or "")
+    viewer = viewer_of(request)
+    _person_of(viewer)
+    if not viewer.by_bearer:
+        check_csrf(request, sent or "")
 
 
-_form = functools.partial(read_form, max_part_size=10_000, csrf=_form_token)
-"""A notification form: short fields, checked as the person's."""
+NotifyForm = Annotated[Form, Depends(posted(max_part_size=10_000, csrf=_form_token))]
+"""A notification form: short fields, checked as the person's (:func:`_form_token`)."""
 
 
 def _hours(text: str) -> int:
@@ -94,19 +114,14 @@ def _hours(text: str) -> int:
 
 
 @router.post("/notifications/preferences", include_in_schema=False)
-async def post_preferences(request: Request) -> Response:
-    data = await _form(request)
-    pid = _person(request)
+def post_preferences(data: NotifyForm, web: WebDep, pid: ReaderDep) -> Response:
     choices = {(e, c): f"c:{e}:{c}" in data for e in EVENTS for c in CHANNELS}
-    save_preferences(web_of(request).store, pid, choices, _hours(data.get("deadline_hours", "12")))
+    save_preferences(web.store, pid, choices, _hours(data.get("deadline_hours", "12")))
     return redirect("/notifications", "Your notification choices are saved.")
 
 
 @router.post("/notifications/webhooks", include_in_schema=False)
-async def post_webhook(request: Request) -> Response:
-    data = await _form(request)
-    pid = _person(request)
-    web = web_of(request)
+def post_webhook(data: NotifyForm, web: WebDep, pid: ReaderDep) -> Response:
     add_webhook(
         web.store,
         pid,
@@ -121,9 +136,8 @@ async def post_webhook(request: Request) -> Response:
 
 
 @router.post("/notifications/targets/{target_id}/remove", include_in_schema=False)
-async def post_remove(request: Request, target_id: int) -> Response:
-    await _form(request)
-    remove_target(web_of(request).store, _person(request), target_id)
+def post_remove(target_id: int, _: NotifyForm, web: WebDep, pid: ReaderDep) -> Response:
+    remove_target(web.store, pid, target_id)
     return redirect("/notifications", "Removed.")
 
 
@@ -162,51 +176,45 @@ class WebhookIn(BaseModel):
     label: str = Field("", max_length=100)
 
 
-def _target_answer(request: Request, person_id: int, target_id: int) -> dict[str, Any]:
-    for t in targets(web_of(request).store, person_id):
+def _target_answer(web: Web, person_id: int, target_id: int) -> NotifyTarget:
+    for t in targets(web.store, person_id):
         if t.id == target_id:
-            return {"id": t.id, "channel": t.channel, "kind": t.kind, "label": t.label, "where": masked(t)}
+            return NotifyTarget(id=t.id, channel=t.channel, kind=t.kind, label=t.label, where=masked(t))
     raise BadInput(f"no push subscription or webhook #{target_id}")  # removed meanwhile
 
 
 @router.get("/api/notify/settings", **answers(NotifySettingsAnswer))
-def api_settings(request: Request) -> dict[str, Any]:
+def api_settings(web: WebDep, pid: ReaderDep) -> NotifySettingsAnswer:
     """Your notification choices (per event, per channel), the deadline lead, and your targets (masked)."""
-    return _settings(request, _person(request))
+    return NotifySettingsAnswer.model_validate(_settings(web, pid))
 
 
 @router.post("/api/notify/settings", **answers(NotifySettingsAnswer))
-def api_save_settings(request: Request, body: SettingsIn) -> dict[str, Any]:
+def api_save_settings(body: SettingsIn, web: WebDep, pid: WriterDep) -> NotifySettingsAnswer:
     """Change some choices (those given; the others stay) and, if given, the deadline lead."""
-    pid = _person(request, write=True)
     choices = {(c.event, c.channel): c.enabled for c in body.choices}
-    save_preferences(web_of(request).store, pid, choices, body.deadline_hours)
-    return _settings(request, pid)
+    save_preferences(web.store, pid, choices, body.deadline_hours)
+    return NotifySettingsAnswer.model_validate(_settings(web, pid))
 
 
 @router.post("/api/notify/push", **answers(NotifyTarget))
-def api_push(request: Request, body: PushIn) -> dict[str, Any]:
+def api_push(body: PushIn, web: WebDep, pid: WriterDep) -> NotifyTarget:
     """Keep this browser's push subscription (the same endpoint again replaces its keys)."""
-    pid = _person(request, write=True)
-    web = web_of(request)
     sub = {"endpoint": body.endpoint, "keys": {"p256dh": body.keys.p256dh, "auth": body.keys.auth}}
-    return _target_answer(request, pid, add_push(web.store, pid, sub, now=web.now()))
+    return _target_answer(web, pid, add_push(web.store, pid, sub, now=web.now()))
 
 
 @router.post("/api/notify/webhooks", **answers(NotifyTarget))
-def api_webhook(request: Request, body: WebhookIn) -> dict[str, Any]:
+def api_webhook(body: WebhookIn, web: WebDep, pid: WriterDep) -> NotifyTarget:
     """Add a Discord, Slack or Matrix webhook (its address is kept secret: answers show only its host)."""
-    pid = _person(request, write=True)
-    web = web_of(request)
     tid = add_webhook(
         web.store, pid, body.kind, url=body.url, room=body.room, token=body.token, label=body.label, now=web.now()
     )
-    return _target_answer(request, pid, tid)
+    return _target_answer(web, pid, tid)
 
 
 @router.delete("/api/notify/targets/{target_id}", **answers(NotifyRemovedAnswer))
-def api_remove(request: Request, target_id: int) -> dict[str, Any]:
+def api_remove(target_id: int, web: WebDep, pid: WriterDep) -> NotifyRemovedAnswer:
     """Remove one of your push subscriptions or webhooks."""
-    pid = _person(request, write=True)
-    remove_target(web_of(request).store, pid, target_id)
-    return {"removed": target_id}
+    remove_target(web.store, pid, target_id)
+    return NotifyRemovedAnswer(removed=target_id)

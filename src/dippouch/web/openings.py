@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 from urllib.parse import quote
 
-from fastapi import APIRouter
-from fastapi.concurrency import run_in_threadpool
+from fastapi import APIRouter, Depends
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import Request
@@ -39,8 +38,17 @@ from dippouch.web.answers import (
     ResignAnswer,
     SignupAnswer,
 )
-from dippouch.web.deps import answers, game_url, render, viewer_of, web_of, writer
-from dippouch.web.forms import read_form, redirect
+from dippouch.web.deps import (
+    NEED_PERSON,
+    PersonDep,
+    ViewerDep,
+    WebDep,
+    answers,
+    game_url,
+    render,
+    writer,
+)
+from dippouch.web.forms import FormDep, redirect
 from dippouch.web.inputs import names, number, number_or_none
 from dippouch.web.security import (
     BadInput,
@@ -219,9 +227,11 @@ def person_view(web: Web, person_id: int, viewer: Viewer) -> dict[str, Any]:
     return data
 
 
-def _person(viewer: Viewer) -> int:
+def _person_of(viewer: Viewer) -> int:
+    """The signed-in person, for the opening's form that acts for a person or a coordinator by its action (the
+    routes that always act for a person declare :data:`PersonDep`, which refuses in the same words)."""
     if viewer.person_id is None:
-        raise NeedsKey("sign in as a person first (a link mailed to you): sign-ups and claims are a person's own")
+        raise NeedsKey(NEED_PERSON)
     return viewer.person_id
 
 
@@ -273,9 +283,16 @@ def _joined(got: play_openings.Joined) -> dict[str, Any]:
 
 
 def sign_up(
-    web: Web, name: str, viewer: Viewer, wishes: list[str], *, wait: bool = False, invite: str | None = None
+    web: Web,
+    name: str,
+    viewer: Viewer,
+    me: int,
+    wishes: list[str],
+    *,
+    wait: bool = False,
+    invite: str | None = None,
 ) -> dict[str, Any]:
-    me = _person(viewer)
+    """Sign the person ``me`` (the viewer's) up to ``name`` with their ranked wishes."""
     _visible(web, name, viewer, invite)
     if len(wishes) > MAX_WISHES:
         raise BadInput(f"{len(wishes)} wishes; rank at most {MAX_WISHES} powers")
@@ -285,27 +302,24 @@ def sign_up(
     return _joined(got)
 
 
-def quick_play(web: Web, viewer: Viewer, filters: play_openings.Filters) -> dict[str, Any]:
+def quick_play(web: Web, me: int, filters: play_openings.Filters) -> dict[str, Any]:
     """Sign the person up to the open game these filters let through that starts soonest."""
-    me = _person(viewer)
     with web.writes:
         got = play_openings.quick_play(web.store, me, filters, now=web.now())
     web.touched(got.game)
     return _joined(got)
 
 
-def withdraw(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
-    me = _person(viewer)
+def withdraw(web: Web, name: str, viewer: Viewer, me: int) -> dict[str, Any]:
     _visible(web, name, viewer, None)
     with web.writes:
         store_openings.withdraw(web.store, name, me, now=web.now())
     return {"game": name, "signed_up": False, "seated_as": None}
 
 
-def resign(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
+def resign(web: Web, name: str, viewer: Viewer, me: int) -> dict[str, Any]:
     """The signed-in person leaves ``name``: a sign-up withdrawn, a seat freed before the start, a seat to the
     replacement pool during the game (counted as abandoned in their reliability)."""
-    me = _person(viewer)
     _visible(web, name, viewer, None)
     with web.writes:
         got = play_openings.resign(web.store, name, me, now=web.now())
@@ -313,9 +327,8 @@ def resign(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
     return {"game": name, "power": got.power, "how": got.how, "text": play_openings.resign_text(got)}
 
 
-def create(web: Web, viewer: Viewer, choices: play_openings.Choices) -> dict[str, Any]:
+def create(web: Web, me: int, choices: play_openings.Choices) -> dict[str, Any]:
     """A signed-in player starts a game from a template; they coordinate it."""
-    me = _person(viewer)
     if choices.name:
         names(choices.name, "the game's name")
     with web.writes:
@@ -363,9 +376,8 @@ def free(web: Web, name: str, viewer: Viewer, power: str) -> dict[str, Any]:
     return {"game": name, "power": power}
 
 
-def claim(web: Web, name: str, viewer: Viewer, power: str) -> dict[str, Any]:
+def claim(web: Web, name: str, viewer: Viewer, me: int, power: str) -> dict[str, Any]:
     """Take a seat from the pool; the old player's links for the power stop working."""
-    me = _person(viewer)
     web.require_visible(name, viewer)
     with web.writes:
         power = play_openings.claim(web.store, name, power, me, now=web.now())
@@ -379,6 +391,15 @@ def claim(web: Web, name: str, viewer: Viewer, power: str) -> dict[str, Any]:
 
 NEED_SIGN_IN = "sign in first: this call needs a person signed in (a link mailed to you) or a coordinator's key"
 """What a state-changing call here tells a caller with no credentials: sign-ups are a person's, not a key's."""
+
+
+def _writer(request: Request) -> Viewer:
+    return writer(request, NEED_SIGN_IN)
+
+
+WriterDep = Annotated[Viewer, Depends(_writer)]
+"""The caller of a state-changing call here (a bearer key, or a browser with the page's token), refused in the
+opening's words; a call that acts for a person declares :data:`PersonDep` after it."""
 
 
 class Strict(BaseModel):
@@ -450,88 +471,88 @@ class PowerIn(Strict):
 
 
 @router.get("/api/open", **answers(OpenList))
-def api_open(request: Request) -> dict[str, Any]:
+def api_open(request: Request, web: WebDep) -> OpenList:
     """Games waiting for players (variant, deadlines, press, seats, reliability asked), starting soonest first,
     and seats wanting a replacement. Filters as query parameters: ``variant``, ``length`` (1h, 1d, 2d, 7d: movement
     at most), ``press`` (a press kind), ``soon=1`` (a few sign-ups fill it), ``seats`` (at least this many open)."""
-    return open_list(web_of(request), filters_of(request.query_params))
+    return OpenList.model_validate(open_list(web, filters_of(request.query_params)))
 
 
 @router.post("/api/open/quick", **answers(SignupAnswer))
-def api_quick_play(request: Request, body: FiltersIn) -> dict[str, Any]:
+def api_quick_play(body: FiltersIn, web: WebDep, _: WriterDep, me: PersonDep) -> SignupAnswer:
     """Sign the signed-in person up (any power) to the open game these filters let through that starts soonest."""
-    return quick_play(web_of(request), writer(request, NEED_SIGN_IN), body.filters())
+    return SignupAnswer.model_validate(quick_play(web, me, body.filters()))
 
 
 @router.post("/api/games/new", **answers(NewGameAnswer))
-def api_new_game(request: Request, body: NewGameIn) -> dict[str, Any]:
+def api_new_game(body: NewGameIn, web: WebDep, _: WriterDep, me: PersonDep) -> NewGameAnswer:
     """Start a game from a template as the signed-in person, who coordinates it (a private game answers its
     invitation link, once)."""
-    return create(web_of(request), writer(request, NEED_SIGN_IN), play_openings.Choices(**body.model_dump()))
+    return NewGameAnswer.model_validate(create(web, me, play_openings.Choices(**body.model_dump())))
 
 
 @router.post("/api/games/{name}/resign", **answers(ResignAnswer))
-def api_resign(request: Request, name: str) -> dict[str, Any]:
+def api_resign(name: str, web: WebDep, viewer: WriterDep, me: PersonDep) -> ResignAnswer:
     """Leave the game as the signed-in person: a sign-up withdrawn, a seat freed before the start, or a seat
     offered to the replacement pool during the game (counted as abandoned)."""
-    return resign(web_of(request), name, writer(request, NEED_SIGN_IN))
+    return ResignAnswer.model_validate(resign(web, name, viewer, me))
 
 
 @router.get("/api/people/{person_id}", **answers(PersonProfile))
-def api_person(request: Request, person_id: int) -> dict[str, Any]:
+def api_person(person_id: int, web: WebDep, viewer: ViewerDep) -> PersonProfile:
     """A person's public profile: name, games played, reliability and the record behind it. An anonymous
     game counts once it ends; before, only for the person and the game's coordinator (``hidden_games``)."""
-    return person_view(web_of(request), person_id, viewer_of(request))
+    return PersonProfile.model_validate(person_view(web, person_id, viewer))
 
 
 @router.get("/api/games/{name}/opening", **answers(OpeningView))
-def api_opening(request: Request, name: str) -> dict[str, Any]:
+def api_opening(name: str, web: WebDep, viewer: ViewerDep) -> OpeningView:
     """A game's opening; its coordinator also sees the sign-ups with their wishes and reliability."""
-    return opening_view(web_of(request), name, viewer_of(request))
+    return OpeningView.model_validate(opening_view(web, name, viewer))
 
 
 @router.post("/api/games/{name}/opening", **answers(OpeningView))
-def api_open_game(request: Request, name: str, body: OpeningIn) -> dict[str, Any]:
+def api_open_game(name: str, body: OpeningIn, web: WebDep, viewer: WriterDep) -> OpeningView:
     """Open the game for players, or change what its opening asks (its coordinator)."""
-    viewer = writer(request, NEED_SIGN_IN)
-    return open_game(web_of(request), name, viewer, body.press, body.min_reliability, body.mode, rules=body.press_rules)
+    got = open_game(web, name, viewer, body.press, body.min_reliability, body.mode, rules=body.press_rules)
+    return OpeningView.model_validate(got)
 
 
 @router.post("/api/games/{name}/signup", **answers(SignupAnswer))
-def api_sign_up(request: Request, name: str, body: SignupIn) -> dict[str, Any]:
+def api_sign_up(name: str, body: SignupIn, web: WebDep, viewer: WriterDep, me: PersonDep) -> SignupAnswer:
     """Sign the signed-in person up with their ranked wishes (again: change them)."""
-    viewer = writer(request, NEED_SIGN_IN)
-    return sign_up(web_of(request), name, viewer, body.preferences, wait=body.wait, invite=body.invite)
+    got = sign_up(web, name, viewer, me, body.preferences, wait=body.wait, invite=body.invite)
+    return SignupAnswer.model_validate(got)
 
 
 @router.post("/api/games/{name}/withdraw", **answers(SignupAnswer))
-def api_withdraw(request: Request, name: str) -> dict[str, Any]:
+def api_withdraw(name: str, web: WebDep, viewer: WriterDep, me: PersonDep) -> SignupAnswer:
     """Take back the signed-in person's sign-up."""
-    return withdraw(web_of(request), name, writer(request, NEED_SIGN_IN))
+    return SignupAnswer.model_validate(withdraw(web, name, viewer, me))
 
 
 @router.post("/api/games/{name}/opening/assign", **answers(ClaimAnswer))
-def api_assign(request: Request, name: str, body: AssignIn) -> dict[str, Any]:
+def api_assign(name: str, body: AssignIn, web: WebDep, viewer: WriterDep) -> ClaimAnswer:
     """Seat a person who signed up in an empty power (the game's coordinator)."""
-    return assign(web_of(request), name, writer(request, NEED_SIGN_IN), body.person, body.power)
+    return ClaimAnswer.model_validate(assign(web, name, viewer, body.person, body.power))
 
 
 @router.post("/api/games/{name}/opening/draw", **answers(DrawAnswer))
-def api_draw(request: Request, name: str) -> dict[str, Any]:
+def api_draw(name: str, web: WebDep, viewer: WriterDep) -> DrawAnswer:
     """Draw the empty powers for the people waiting now, from their wishes (the game's coordinator)."""
-    return draw(web_of(request), name, writer(request, NEED_SIGN_IN))
+    return DrawAnswer.model_validate(draw(web, name, viewer))
 
 
 @router.post("/api/games/{name}/opening/free", **answers(ClaimAnswer))
-def api_free(request: Request, name: str, body: PowerIn) -> dict[str, Any]:
+def api_free(name: str, body: PowerIn, web: WebDep, viewer: WriterDep) -> ClaimAnswer:
     """Offer a played seat to the replacement pool (the game's coordinator)."""
-    return free(web_of(request), name, writer(request, NEED_SIGN_IN), body.power)
+    return ClaimAnswer.model_validate(free(web, name, viewer, body.power))
 
 
 @router.post("/api/games/{name}/claim", **answers(ClaimAnswer))
-def api_claim(request: Request, name: str, body: PowerIn) -> dict[str, Any]:
+def api_claim(name: str, body: PowerIn, web: WebDep, viewer: WriterDep, me: PersonDep) -> ClaimAnswer:
     """Take a seat from the replacement pool as the signed-in person (the first claim wins)."""
-    return claim(web_of(request), name, writer(request, NEED_SIGN_IN), body.power)
+    return ClaimAnswer.model_validate(claim(web, name, viewer, me, body.power))
 
 
 # --------------------------------------------------------------------------------------------------
@@ -547,32 +568,28 @@ def _int(text: str, what: str, lo: int, hi: int) -> int:
 
 
 @router.get("/open", include_in_schema=False, response_class=HTMLResponse)
-def open_page(request: Request) -> Response:
-    web, q = web_of(request), request.query_params
+def open_page(request: Request, web: WebDep) -> Response:
+    q = request.query_params
     try:
         filters = filters_of(q).checked()
     except (GameError, BadInput) as e:
         # A filter with no such choice: the list unfiltered, the refusal above it, the values as typed.
         o = open_list(web)
         o["filters"] = {k: q.get(k, "") for k in ("variant", "length", "press", "seats")} | {"soon": "soon" in q}
-        return render(request, "open.html", {"o": o, "refused": str(e)}, status=400)
-    return render(request, "open.html", {"o": open_list(web, filters), "refused": None})
+        return render(request, "open.html", {"o": OpenList.model_validate(o), "refused": str(e)}, status=400)
+    return render(request, "open.html", {"o": OpenList.model_validate(open_list(web, filters)), "refused": None})
 
 
 @router.post("/open/quick", include_in_schema=False)
-async def quick_play_action(request: Request) -> Response:
-    form = await read_form(request)
-    web, viewer = web_of(request), viewer_of(request)
-    got = await run_in_threadpool(quick_play, web, viewer, filters_of(form))
+def quick_play_action(form: FormDep, web: WebDep, me: PersonDep) -> Response:
+    got = quick_play(web, me, filters_of(form))
     if got["seated_as"]:
         return redirect(game_url(got["game"]), got["text"])
     return redirect(_url(got["game"]), got["text"])
 
 
 @router.get("/new-game", include_in_schema=False, response_class=HTMLResponse)
-def new_game_page(request: Request) -> Response:
-    viewer = viewer_of(request)
-    _person(viewer)
+def new_game_page(request: Request, me: PersonDep) -> Response:
     return render(request, "new_game.html", _new_game_data())
 
 
@@ -597,10 +614,7 @@ def _new_game_data() -> dict[str, Any]:
 
 
 @router.post("/new-game", include_in_schema=False)
-async def new_game_action(request: Request) -> Response:
-    form = await read_form(request)
-    web, viewer = web_of(request), viewer_of(request)
-
+def new_game_action(form: FormDep, web: WebDep, me: PersonDep) -> Response:
     def flag(key: str) -> bool | None:
         value = form.get(key, "")
         return None if value == "" else value in ("1", "on", "yes", "true")
@@ -617,7 +631,7 @@ async def new_game_action(request: Request) -> Response:
         min_reliability=_int(reliability, "the minimum reliability", 0, 100) if reliability else None,
         private=flag("private"),
     )
-    got = await run_in_threadpool(create, web, viewer, choices)
+    got = create(web, me, choices)
     if got["invitation"]:
         return redirect(
             got["invitation"], f"Created {got['game']}: send this page's address to the players you invite."
@@ -626,16 +640,15 @@ async def new_game_action(request: Request) -> Response:
 
 
 @router.get("/people/{person_id}", include_in_schema=False, response_class=HTMLResponse)
-def person_page(request: Request, person_id: int) -> Response:
-    return render(request, "person.html", {"p": person_view(web_of(request), person_id, viewer_of(request))})
+def person_page(request: Request, person_id: int, web: WebDep, viewer: ViewerDep) -> Response:
+    return render(request, "person.html", {"p": PersonProfile.model_validate(person_view(web, person_id, viewer))})
 
 
 @router.get("/games/{name}/opening", include_in_schema=False, response_class=HTMLResponse)
-def opening_page(request: Request, name: str) -> Response:
-    web, viewer = web_of(request), viewer_of(request)
+def opening_page(request: Request, name: str, web: WebDep, viewer: ViewerDep) -> Response:
     invite_secret = request.query_params.get("invite") or None
-    data = opening_view(web, name, viewer, invite_secret)
-    context = {"o": data, "any": ANY, "desk": viewer.coordinates(name), "invite": invite_secret}
+    data = OpeningView.model_validate(opening_view(web, name, viewer, invite_secret))
+    context: dict[str, Any] = {"o": data, "any": ANY, "desk": viewer.coordinates(name), "invite": invite_secret}
     if context["desk"]:  # the opening's desk sets the game's press rules: its form shows them as they stand
         context["press_rules"] = store_press.press_rules(web.read, name).to_data()
     resp = render(request, "opening.html", context)
@@ -645,13 +658,10 @@ def opening_page(request: Request, name: str) -> Response:
 
 
 @router.post("/games/{name}/opening/{action}", include_in_schema=False)
-async def opening_action(request: Request, name: str, action: str) -> Response:
-    form = await read_form(request)
-    web, viewer = web_of(request), viewer_of(request)
+def opening_action(name: str, action: str, form: FormDep, web: WebDep, viewer: ViewerDep) -> Response:
     back = _url(name)
     if action == "open":
-        await run_in_threadpool(
-            open_game,
+        open_game(
             web,
             name,
             viewer,
@@ -665,33 +675,33 @@ async def opening_action(request: Request, name: str, action: str) -> Response:
         wishes = [form[k] for k in sorted((k for k in form if k.startswith("wish")), key=_rank) if form[k]]
         wait = form.get("wait", "") in ("1", "on", "yes", "true")
         invited = form.get("invite", "") or None
-        got = await run_in_threadpool(sign_up, web, name, viewer, wishes, wait=wait, invite=invited)
+        got = sign_up(web, name, viewer, _person_of(viewer), wishes, wait=wait, invite=invited)
         if got["seated_as"]:
             return redirect(game_url(name), got["text"])
         return redirect(back, got["text"])
     if action == "withdraw":
-        await run_in_threadpool(withdraw, web, name, viewer)
+        withdraw(web, name, viewer, _person_of(viewer))
         return redirect(back, f"You withdrew from {name}.")
     if action == "resign":
         if form.get("confirm", "") != "yes":
             raise BadInput("tick 'I want to leave this game' to resign: leaving a game under way counts as abandoned")
-        got = await run_in_threadpool(resign, web, name, viewer)
+        got = resign(web, name, viewer, _person_of(viewer))
         return redirect("/me", got["text"])
     if action == "invite":
-        url = await run_in_threadpool(invite, web, name, viewer)
+        url = invite(web, name, viewer)
         return redirect(url, "A new invitation link: this page's address. The one before no longer works.")
     if action == "assign":
         person = _int(form.get("person", ""), "the person", 1, 10**12)
-        got = await run_in_threadpool(assign, web, name, viewer, person, form.get("power", ""))
+        got = assign(web, name, viewer, person, form.get("power", ""))
         return redirect(back, f"{got['power']} is given.")
     if action == "draw":
-        got = await run_in_threadpool(draw, web, name, viewer)
+        got = draw(web, name, viewer)
         return redirect(back, "Drawn: " + ", ".join(sorted(got["seated"].values())) + ".")
     if action == "free":
-        got = await run_in_threadpool(free, web, name, viewer, form.get("power", ""))
+        got = free(web, name, viewer, form.get("power", ""))
         return redirect(back, f"{got['power']}'s seat is offered to the replacement pool.")
     if action == "claim":
-        got = await run_in_threadpool(claim, web, name, viewer, form.get("power", ""))
+        got = claim(web, name, viewer, _person_of(viewer), form.get("power", ""))
         return redirect(f"{game_url(name)}/play/{quote(got['power'], safe='')}", f"You play {got['power']} now.")
     raise NotFound(f"no action {action!r} here: open, signup, withdraw, resign, invite, assign, draw, free or claim")
 

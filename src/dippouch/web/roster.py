@@ -11,15 +11,13 @@ no roster at all. The game page shows who is away (days, never the reason) throu
 from __future__ import annotations
 
 import csv
-import functools
 import io
 from collections.abc import Callable, Mapping
 from datetime import date
 from html import escape
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
-from fastapi.concurrency import run_in_threadpool
+from fastapi import APIRouter, Depends
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 from starlette.requests import Request
@@ -44,8 +42,8 @@ from dippouch.web.answers import (
     RosterAnswer,
     RosterSettingsAnswer,
 )
-from dippouch.web.deps import answers, game_url, render, viewer_of, web_of, writer
-from dippouch.web.forms import read_form, redirect
+from dippouch.web.deps import PersonDep, ViewerDep, WebDep, answers, game_url, render, writer
+from dippouch.web.forms import Form, posted, redirect
 from dippouch.web.security import BadInput, Forbidden, NeedsKey, NotFound, Viewer
 from dippouch.web.service import Web
 
@@ -62,17 +60,20 @@ MAX_FORM = 20_000
 NEED_SIGN_IN = "this call needs a sign-in: a person's session (with X-CSRF-Token) or a bearer key"
 """What a state-changing call here tells a caller with no credentials: addresses and absences are a person's."""
 
+RosterForm = Annotated[Form, Depends(posted(max_fields=MAX_FIELDS, max_part_size=MAX_FORM))]
+"""A roster form, read under these limits."""
+
+
+def _writer(request: Request) -> Viewer:
+    return writer(request, NEED_SIGN_IN)
+
+
+WriterDep = Annotated[Viewer, Depends(_writer)]
+"""The caller of a state-changing call here, refused in this room's words; a call on a person's own record
+declares :data:`PersonDep` after it."""
+
 
 # ------------------------------------------------------------------------------------------------ who
-
-
-def _person(viewer: Viewer) -> int:
-    if viewer.person_id is None:
-        raise NeedsKey(
-            "your addresses and holidays are kept for a person: sign in with the link mailed to you "
-            "(a player's or coordinator's key alone has no person behind it)"
-        )
-    return viewer.person_id
 
 
 def may_read_addresses(viewer: Viewer, game: str, visibility: str) -> bool:
@@ -374,10 +375,6 @@ def _safe(name: str) -> str:
 # ------------------------------------------------------------------------------------------------ pages
 
 
-_form = functools.partial(read_form, max_fields=MAX_FIELDS, max_part_size=MAX_FORM)
-"""A roster form, read under these limits."""
-
-
 def _days_of(data: Mapping[str, str]) -> tuple[date | None, date | None]:
     first, last = data.get("from", "").strip(), data.get("to", "").strip()
     if not first and not last:
@@ -389,127 +386,114 @@ def _days_of(data: Mapping[str, str]) -> tuple[date | None, date | None]:
     return day_range(first, last)
 
 
-def _addresses_page(request: Request, *, error: str | None = None, typed: Mapping[str, str] | None = None) -> Response:
-    web = web_of(request)
-    pid = _person(viewer_of(request))
-    ctx = {"v": addresses_view(web, pid), "error": error, "typed": typed or {}}
+def _addresses_page(
+    request: Request, web: Web, pid: int, *, error: str | None = None, typed: Mapping[str, str] | None = None
+) -> Response:
+    ctx = {"v": AddressesAnswer.model_validate(addresses_view(web, pid)), "error": error, "typed": typed or {}}
     return render(request, "addresses.html", ctx, status=400 if error else 200)
 
 
 @router.get("/me/addresses", include_in_schema=False, response_class=HTMLResponse)
-def addresses_page(request: Request) -> Response:
-    return _addresses_page(request)
+def addresses_page(request: Request, web: WebDep, pid: PersonDep) -> Response:
+    return _addresses_page(request, web, pid)
 
 
 @router.post("/me/addresses", include_in_schema=False)
-async def add_address_form(request: Request) -> Response:
-    data = await _form(request)
-
-    def add(web: Web, pid: int) -> str:
+def add_address_form(request: Request, data: RosterForm, web: WebDep, pid: PersonDep) -> Response:
+    def add() -> str:
         first, last = _days_of(data)
         address_store.add_address(
             web.store, pid, data.get("address", ""), first_day=first, last_day=last, now=web.now()
         )
         return "Address added."
 
-    return await run_in_threadpool(_change, request, add, _addresses_page, "/me/addresses", typed=data)
+    return _change(add, lambda error: _addresses_page(request, web, pid, error=error, typed=data), "/me/addresses")
 
 
 @router.post("/me/addresses/{address_id}", include_in_schema=False)
-async def edit_address_form(request: Request, address_id: int) -> Response:
-    data = await _form(request)
-
-    def edit(web: Web, pid: int) -> str:
+def edit_address_form(request: Request, address_id: int, data: RosterForm, web: WebDep, pid: PersonDep) -> Response:
+    def edit() -> str:
         first, last = _days_of(data)
         address_store.edit_address(web.store, pid, address_id, data.get("address", ""), first_day=first, last_day=last)
         return "Address saved."
 
     typed = {**data, "id": str(address_id)}
-    return await run_in_threadpool(
-        _change, request, edit, _addresses_page, "/me/addresses", typed=typed, where=f"address #{address_id}"
+    return _change(
+        edit,
+        lambda error: _addresses_page(request, web, pid, error=error, typed=typed),
+        "/me/addresses",
+        where=f"address #{address_id}",
     )
 
 
 @router.post("/me/addresses/{address_id}/delete", include_in_schema=False)
-async def delete_address_form(request: Request, address_id: int) -> Response:
-    await _form(request)
-
-    def remove(web: Web, pid: int) -> str:
+def delete_address_form(request: Request, address_id: int, _: RosterForm, web: WebDep, pid: PersonDep) -> Response:
+    def remove() -> str:
         address_store.remove_address(web.store, pid, address_id)
         return "Address removed."
 
-    return await run_in_threadpool(_change, request, remove, _addresses_page, "/me/addresses")
+    return _change(remove, lambda error: _addresses_page(request, web, pid, error=error), "/me/addresses")
 
 
-def _absences_page(request: Request, *, error: str | None = None, typed: Mapping[str, str] | None = None) -> Response:
-    web = web_of(request)
-    pid = _person(viewer_of(request))
-    ctx = {"v": _absences_view(web, pid), "error": error, "typed": typed or {}}
+def _absences_page(
+    request: Request, web: Web, pid: int, *, error: str | None = None, typed: Mapping[str, str] | None = None
+) -> Response:
+    ctx = {"v": AbsencesAnswer.model_validate(_absences_view(web, pid)), "error": error, "typed": typed or {}}
     return render(request, "absences.html", ctx, status=400 if error else 200)
 
 
 @router.get("/me/absences", include_in_schema=False, response_class=HTMLResponse)
-def absences_page(request: Request) -> Response:
-    return _absences_page(request)
+def absences_page(request: Request, web: WebDep, pid: PersonDep) -> Response:
+    return _absences_page(request, web, pid)
 
 
 @router.post("/me/absences", include_in_schema=False)
-async def add_absence_form(request: Request) -> Response:
-    data = await _form(request)
-
-    def add(web: Web, pid: int) -> str:
+def add_absence_form(request: Request, data: RosterForm, web: WebDep, pid: PersonDep) -> Response:
+    def add() -> str:
         first, last = day_range(data.get("from", ""), data.get("to", ""))
         absence_store.record_absence(web.store, pid, first, last, reason=data.get("reason", ""), now=web.now())
         _touch_seats(web, pid)
         return f"Away {short_range(first, last)}: recorded for all your games."
 
-    return await run_in_threadpool(_change, request, add, _absences_page, "/me/absences", typed=data)
+    return _change(add, lambda error: _absences_page(request, web, pid, error=error, typed=data), "/me/absences")
 
 
 @router.post("/me/absences/ally", include_in_schema=False)
-async def ally_form(request: Request) -> Response:
-    data = await _form(request)
+def ally_form(request: Request, data: RosterForm, web: WebDep, pid: PersonDep) -> Response:
     game = data.get("game", "")
 
-    def name_ally(web: Web, pid: int) -> str:
+    def name_ally() -> str:
         ally = absence_store.set_proxy_ally(web.store, pid, game, data.get("ally") or None, now=web.now())
         return f"{game}: {ally or 'nobody'} gives proxy orders for your units while you are away."
 
-    return await run_in_threadpool(_change, request, name_ally, _absences_page, "/me/absences", typed=data, where=game)
+    return _change(
+        name_ally,
+        lambda error: _absences_page(request, web, pid, error=error, typed=data),
+        "/me/absences",
+        where=game,
+    )
 
 
 @router.post("/me/absences/{absence_id}/delete", include_in_schema=False)
-async def delete_absence_form(request: Request, absence_id: int) -> Response:
-    await _form(request)
-
-    def remove(web: Web, pid: int) -> str:
+def delete_absence_form(request: Request, absence_id: int, _: RosterForm, web: WebDep, pid: PersonDep) -> Response:
+    def remove() -> str:
         absence_store.remove_absence(web.store, pid, absence_id, now=web.now())
         _touch_seats(web, pid)
         return "Absence removed."
 
-    return await run_in_threadpool(_change, request, remove, _absences_page, "/me/absences")
+    return _change(remove, lambda error: _absences_page(request, web, pid, error=error), "/me/absences")
 
 
-def _change(
-    request: Request,
-    change: Callable[[Web, int], str],
-    page: Callable[..., Response],
-    url: str,
-    *,
-    typed: Mapping[str, str] | None = None,
-    where: str = "",
-) -> Response:
+def _change(change: Callable[[], str], page: Callable[[str], Response], url: str, *, where: str = "") -> Response:
     """A form on the signed-in person's own page (addresses, absences): ``change`` alters their record and
     says what it did, shown on ``url``'s page after a redirect (so a reload does not send the form again). A
-    refusal (bad input, another person's record) shows the same page again with why (prefixed with
+    refusal (bad input, another person's record) shows the same page again (``page``) with why (prefixed with
     ``where``, the record it concerns) and the form as they typed it, status 400: nothing is stored, and
     nothing they typed is lost."""
-    web = web_of(request)
-    pid = _person(viewer_of(request))
     try:
-        flash = change(web, pid)
+        flash = change()
     except (GameError, DateError) as e:
-        return page(request, error=f"{where}: {e}" if where else str(e), typed=typed)
+        return page(f"{where}: {e}" if where else str(e))
     return redirect(url, flash)
 
 
@@ -521,10 +505,14 @@ def _touch_seats(web: Web, pid: int) -> None:
         web.touched(game)
 
 
-def _roster_page(request: Request, name: str | None, *, error: str | None = None) -> Response:
-    web, viewer = web_of(request), viewer_of(request)
+def _roster_page(request: Request, web: Web, viewer: Viewer, name: str | None, *, error: str | None = None) -> Response:
     views = [game_roster(web, name, viewer)] if name is not None else installation_roster(web, viewer)
-    ctx: dict[str, Any] = {"views": views, "game": name, "error": error, "gurl": game_url(name) if name else None}
+    ctx: dict[str, Any] = {
+        "views": [RosterAnswer.model_validate(v) for v in views],
+        "game": name,
+        "error": error,
+        "gurl": game_url(name) if name else None,
+    }
     if name is not None and viewer.coordinates(name):
         ctx["settings"] = _settings_view(web, name)
         ctx["visibilities"] = address_store.VISIBILITIES
@@ -533,39 +521,37 @@ def _roster_page(request: Request, name: str | None, *, error: str | None = None
 
 
 @router.get("/games/{name}/roster", include_in_schema=False, response_class=HTMLResponse)
-def game_roster_page(request: Request, name: str) -> Response:
-    return _roster_page(request, name)
+def game_roster_page(request: Request, name: str, web: WebDep, viewer: ViewerDep) -> Response:
+    return _roster_page(request, web, viewer, name)
 
 
 @router.get("/roster", include_in_schema=False, response_class=HTMLResponse)
-def roster_page(request: Request) -> Response:
-    return _roster_page(request, None)
+def roster_page(request: Request, web: WebDep, viewer: ViewerDep) -> Response:
+    return _roster_page(request, web, viewer, None)
 
 
 @router.get("/games/{name}/roster.csv", include_in_schema=False)
-def game_roster_csv(request: Request, name: str) -> Response:
-    views = [game_roster(web_of(request), name, viewer_of(request))]
+def game_roster_csv(name: str, web: WebDep, viewer: ViewerDep) -> Response:
+    views = [game_roster(web, name, viewer)]
     return _file(roster_csv(views), "text/csv; charset=utf-8", f"roster-{_safe(name)}.csv")
 
 
 @router.get("/roster.csv", include_in_schema=False)
-def roster_csv_file(request: Request) -> Response:
-    views = installation_roster(web_of(request), viewer_of(request))
+def roster_csv_file(web: WebDep, viewer: ViewerDep) -> Response:
+    views = installation_roster(web, viewer)
     return _file(roster_csv(views), "text/csv; charset=utf-8", "roster.csv")
 
 
 @router.get("/games/{name}/roster.pdf", include_in_schema=False)
-async def game_roster_pdf(request: Request, name: str) -> Response:
-    view = await run_in_threadpool(game_roster, web_of(request), name, viewer_of(request))
-    data = await run_in_threadpool(roster_pdf, f"{name}: players", [view])
-    return _file(data, "application/pdf", f"roster-{_safe(name)}.pdf")
+def game_roster_pdf(name: str, web: WebDep, viewer: ViewerDep) -> Response:
+    view = game_roster(web, name, viewer)
+    return _file(roster_pdf(f"{name}: players", [view]), "application/pdf", f"roster-{_safe(name)}.pdf")
 
 
 @router.get("/roster.pdf", include_in_schema=False)
-async def roster_pdf_file(request: Request) -> Response:
-    views = await run_in_threadpool(installation_roster, web_of(request), viewer_of(request))
-    data = await run_in_threadpool(roster_pdf, "Players of every game", views)
-    return _file(data, "application/pdf", "roster.pdf")
+def roster_pdf_file(web: WebDep, viewer: ViewerDep) -> Response:
+    views = installation_roster(web, viewer)
+    return _file(roster_pdf("Players of every game", views), "application/pdf", "roster.pdf")
 
 
 def _settings_view(web: Web, name: str) -> dict[str, Any]:
@@ -613,16 +599,14 @@ def _apply_settings(web: Web, name: str, viewer: Viewer, data: Mapping[str, Any]
 
 
 @router.post("/games/{name}/roster/settings", include_in_schema=False)
-async def settings_form(request: Request, name: str) -> Response:
-    data = await _form(request)
-    web, viewer = web_of(request), viewer_of(request)
+def settings_form(request: Request, name: str, data: RosterForm, web: WebDep, viewer: ViewerDep) -> Response:
     try:
-        await run_in_threadpool(_apply_settings, web, name, viewer, data)
+        _apply_settings(web, name, viewer, data)
     except (GameError, BadInput) as e:
         message = e.message if isinstance(e, BadInput) else str(e)
         if message.startswith("no game"):
             raise
-        return await run_in_threadpool(lambda: _roster_page(request, name, error=message))
+        return _roster_page(request, web, viewer, name, error=message)
     return redirect(game_url(name) + "/roster", "Settings saved.")
 
 
@@ -664,98 +648,88 @@ def _api_days(first: str, last: str) -> tuple[date | None, date | None]:
         raise _api_error(e) from None
 
 
+def _address(web: Web, pid: int, address_id: int) -> AddressAnswer:
+    return AddressAnswer.model_validate(next(a for a in addresses_view(web, pid)["addresses"] if a["id"] == address_id))
+
+
 @router.get("/api/me/addresses", **answers(AddressesAnswer))
-def api_addresses(request: Request) -> dict[str, Any]:
+def api_addresses(web: WebDep, pid: PersonDep) -> AddressesAnswer:
     """The signed-in person's postal addresses, with the one in force today."""
-    return addresses_view(web_of(request), _person(viewer_of(request)))
+    return AddressesAnswer.model_validate(addresses_view(web, pid))
 
 
 @router.post("/api/me/addresses", **answers(AddressAnswer))
-def api_add_address(request: Request, body: AddressIn) -> dict[str, Any]:
+def api_add_address(body: AddressIn, web: WebDep, _: WriterDep, pid: PersonDep) -> AddressAnswer:
     """Add a postal address: the primary (no days) or an alternate preferred from ``from`` to ``to``."""
-    viewer = writer(request, NEED_SIGN_IN)
-    pid = _person(viewer)
-    web = web_of(request)
     first, last = _api_days(body.first_day, body.last_day)
     new = address_store.add_address(web.store, pid, body.address, first_day=first, last_day=last, now=web.now())
-    return next(a for a in addresses_view(web, pid)["addresses"] if a["id"] == new)
+    return _address(web, pid, new)
 
 
 @router.post("/api/me/addresses/{address_id}", **answers(AddressAnswer))
-def api_edit_address(request: Request, address_id: int, body: AddressIn) -> dict[str, Any]:
+def api_edit_address(address_id: int, body: AddressIn, web: WebDep, _: WriterDep, pid: PersonDep) -> AddressAnswer:
     """Change one of the signed-in person's addresses."""
-    viewer = writer(request, NEED_SIGN_IN)
-    pid = _person(viewer)
-    web = web_of(request)
     first, last = _api_days(body.first_day, body.last_day)
     address_store.edit_address(web.store, pid, address_id, body.address, first_day=first, last_day=last)
-    return next(a for a in addresses_view(web, pid)["addresses"] if a["id"] == address_id)
+    return _address(web, pid, address_id)
 
 
 @router.delete("/api/me/addresses/{address_id}", **answers(DoneAnswer))
-def api_remove_address(request: Request, address_id: int) -> dict[str, Any]:
-    viewer = writer(request, NEED_SIGN_IN)
-    address_store.remove_address(web_of(request).store, _person(viewer), address_id)
-    return {"message": f"address #{address_id} removed"}
+def api_remove_address(address_id: int, web: WebDep, _: WriterDep, pid: PersonDep) -> DoneAnswer:
+    address_store.remove_address(web.store, pid, address_id)
+    return DoneAnswer(message=f"address #{address_id} removed")
 
 
 @router.get("/api/me/absences", **answers(AbsencesAnswer))
-def api_absences(request: Request) -> dict[str, Any]:
+def api_absences(web: WebDep, pid: PersonDep) -> AbsencesAnswer:
     """The signed-in person's holidays to come, and each of their games' policy for them."""
-    return _absences_view(web_of(request), _person(viewer_of(request)))
+    return AbsencesAnswer.model_validate(_absences_view(web, pid))
 
 
 @router.post("/api/me/absences", **answers(AbsenceAnswer))
-def api_add_absence(request: Request, body: AbsenceIn) -> dict[str, Any]:
+def api_add_absence(body: AbsenceIn, web: WebDep, _: WriterDep, pid: PersonDep) -> AbsenceAnswer:
     """Record a holiday once, for every game the person plays."""
-    viewer = writer(request, NEED_SIGN_IN)
-    pid = _person(viewer)
-    web = web_of(request)
     try:
         first, last = day_range(body.first_day, body.last_day)
     except DateError as e:
         raise _api_error(e) from None
     new = absence_store.record_absence(web.store, pid, first, last, reason=body.reason, now=web.now())
     _touch_seats(web, pid)
-    return next(a for a in _absences_view(web, pid)["absences"] if a["id"] == new)
+    return AbsenceAnswer.model_validate(next(a for a in _absences_view(web, pid)["absences"] if a["id"] == new))
 
 
 @router.delete("/api/me/absences/{absence_id}", **answers(DoneAnswer))
-def api_remove_absence(request: Request, absence_id: int) -> dict[str, Any]:
-    viewer = writer(request, NEED_SIGN_IN)
-    web = web_of(request)
-    pid = _person(viewer)
+def api_remove_absence(absence_id: int, web: WebDep, _: WriterDep, pid: PersonDep) -> DoneAnswer:
     absence_store.remove_absence(web.store, pid, absence_id, now=web.now())
     _touch_seats(web, pid)
-    return {"message": f"absence #{absence_id} removed"}
+    return DoneAnswer(message=f"absence #{absence_id} removed")
 
 
 @router.get("/api/games/{name}/roster", **answers(RosterAnswer))
-def api_game_roster(request: Request, name: str) -> dict[str, Any]:
+def api_game_roster(name: str, web: WebDep, viewer: ViewerDep) -> RosterAnswer:
     """The game's roster: every power and its player; addresses only for those the game's setting allows."""
-    return game_roster(web_of(request), name, viewer_of(request))
+    return RosterAnswer.model_validate(game_roster(web, name, viewer))
 
 
 @router.get("/api/roster", **answers(list[RosterAnswer]))
-def api_roster(request: Request) -> list[dict[str, Any]]:
+def api_roster(web: WebDep, viewer: ViewerDep) -> list[RosterAnswer]:
     """The rosters of every game the caller plays or coordinates."""
-    return installation_roster(web_of(request), viewer_of(request))
+    return [RosterAnswer.model_validate(v) for v in installation_roster(web, viewer)]
 
 
 @router.get("/api/games/{name}/absences", **answers(GameAbsencesAnswer))
-def api_game_absences(request: Request, name: str) -> dict[str, Any]:
+def api_game_absences(name: str, web: WebDep, viewer: ViewerDep) -> GameAbsencesAnswer:
     """The game's absence policy and what it did at past deadlines, as public as the game; who is away when, only
     to those who take part in it (as the game page shows it)."""
-    web, viewer = web_of(request), viewer_of(request)
     web.require_visible(name, viewer)
-    return absences_seen(game_absences_view(web, name), seen_powers(web, name, viewer), member=takes_part(viewer, name))
+    seen = absences_seen(game_absences_view(web, name), seen_powers(web, name, viewer), member=takes_part(viewer, name))
+    return GameAbsencesAnswer.model_validate(seen)
 
 
 @router.post("/api/games/{name}/roster/settings", **answers(RosterSettingsAnswer))
-def api_roster_settings(request: Request, name: str, body: RosterSettingsIn) -> dict[str, Any]:
+def api_roster_settings(name: str, body: RosterSettingsIn, web: WebDep, viewer: WriterDep) -> RosterSettingsAnswer:
     """The coordinator sets who reads the roster's addresses and what the game does for absent players."""
-    viewer = writer(request, NEED_SIGN_IN)
-    return _apply_settings(web_of(request), name, viewer, body.model_dump())
+    return RosterSettingsAnswer.model_validate(_apply_settings(web, name, viewer, body.model_dump()))
 
 
 class AllyIn(BaseModel):
@@ -766,9 +740,7 @@ class AllyIn(BaseModel):
 
 
 @router.post("/api/me/absences/ally", **answers(AllyAnswer))
-def api_ally(request: Request, body: AllyIn) -> dict[str, Any]:
+def api_ally(body: AllyIn, web: WebDep, _: WriterDep, pid: PersonDep) -> AllyAnswer:
     """In a game whose rules allow proxy orders (W3K), name the ally who orders your units while you are away."""
-    viewer = writer(request, NEED_SIGN_IN)
-    web = web_of(request)
-    ally = absence_store.set_proxy_ally(web.store, _person(viewer), body.game, body.ally or None, now=web.now())
-    return {"game": body.game, "ally": ally}
+    ally = absence_store.set_proxy_ally(web.store, pid, body.game, body.ally or None, now=web.now())
+    return AllyAnswer(game=body.game, ally=ally)

@@ -10,8 +10,9 @@ every link they see.
 
 from __future__ import annotations
 
-from fastapi import APIRouter
-from fastapi.concurrency import run_in_threadpool
+from typing import Annotated
+
+from fastapi import APIRouter, Depends
 from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
@@ -19,8 +20,9 @@ from dippouch.game import GameError
 from dippouch.mail.outbox import read_unsubscribe_token
 from dippouch.notify.events import EVENTS, save_preferences
 from dippouch.store import notify as stored
-from dippouch.web.deps import render, web_of
-from dippouch.web.forms import read_form
+from dippouch.web.deps import WebDep, render
+from dippouch.web.forms import Form, posted
+from dippouch.web.service import Web
 
 __all__ = ["router"]
 
@@ -54,8 +56,8 @@ def _invalid(request: Request) -> Response:
     )
 
 
-def _read(request: Request, token: str) -> tuple[int, str, str, dict[tuple[str, str], bool]] | None:
-    got = read_unsubscribe_token(web_of(request).store, token)
+def _read(web: Web, token: str) -> tuple[int, str, str, dict[tuple[str, str], bool]] | None:
+    got = read_unsubscribe_token(web.store, token)
     if got is None:
         return None
     person, what = got
@@ -66,9 +68,9 @@ def _read(request: Request, token: str) -> tuple[int, str, str, dict[tuple[str, 
 
 
 @router.get("/unsubscribe/{token}", response_class=HTMLResponse)
-def unsubscribe_page(request: Request, token: str) -> Response:
+def unsubscribe_page(request: Request, token: str, web: WebDep) -> Response:
     """What the link stops, and the button that stops it (opening the link changes nothing)."""
-    got = _read(request, token)
+    got = _read(web, token)
     if got is None:
         return _invalid(request)
     _, _, what, _ = got
@@ -82,15 +84,17 @@ def _no_token_check(request: Request, sent: str | None) -> None:
     """The signed address is the proof (see the module's notes): mail programs send no form token."""
 
 
+OneClickForm = Annotated[Form, Depends(posted(max_fields=10, csrf=_no_token_check))]
+"""The mail program's post: a field or two, and no form token (:func:`_no_token_check`)."""
+
+
 @router.post("/unsubscribe/{token}", response_class=HTMLResponse)
-async def unsubscribe(request: Request, token: str) -> Response:
+def unsubscribe(request: Request, token: str, form: OneClickForm, web: WebDep) -> Response:
     """Turn the mail off for the person the token names: with ``List-Unsubscribe=One-Click`` in the body, as
     RFC 8058 asks (a POST without it is refused, so a stray POST to the address stops nothing)."""
-    web = web_of(request)
-    got = _read(request, token)
+    got = _read(web, token)
     if got is None:
         return _invalid(request)
-    form = await read_form(request, max_fields=10, csrf=_no_token_check)
     if form.get("List-Unsubscribe") != ONE_CLICK:
         return render(
             request,
@@ -104,7 +108,7 @@ async def unsubscribe(request: Request, token: str) -> Response:
         )
     person, _, what, choices = got
     try:
-        await run_in_threadpool(save_preferences, web.store, person, choices, None)
+        save_preferences(web.store, person, choices, None)
     except GameError:
         return _invalid(request)  # the person was deleted since: there is nothing left to send them
     resp = render(request, "unsubscribe.html", {"what": what, "token": token, "done": True})

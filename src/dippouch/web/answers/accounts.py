@@ -8,7 +8,17 @@ from pydantic import Field
 
 from dippouch.web.answers.base import Answer
 
-__all__ = ["KeySeat", "MeView", "MyPasskey", "MySeat", "PasskeyOptions", "SignedIn"]
+__all__ = [
+    "KeySeat",
+    "MeView",
+    "MyLeftSeat",
+    "MyPasskey",
+    "MySeat",
+    "MySignup",
+    "MyStart",
+    "PasskeyOptions",
+    "SignedIn",
+]
 
 
 # Accounts (web/accounts.py)
@@ -44,6 +54,37 @@ class MyPasskey(Answer):
     last_used_at: str | None
 
 
+class MySignup(Answer):
+    """A sign-up of the person's waiting for a power."""
+
+    game: str
+    variant: str
+    wishes: list[str] = Field(description="The powers they asked for, best first.")
+    signed_at: str | None
+    waiting_list: bool = Field(description="Beyond the empty powers: they get one as one comes free.")
+    empty: int = Field(description="Powers of the game nobody plays yet.")
+    url: str = Field(description="The game's opening page.")
+
+
+class MyStart(Answer):
+    """A game of theirs that just filled and starts."""
+
+    game: str
+    power: str
+    at: str | None = Field(description="When it started.")
+    url: str
+
+
+class MyLeftSeat(Answer):
+    """A seat they left, and whether someone took it."""
+
+    game: str
+    power: str
+    why: str = Field(description="resigned, freed (by the coordinator) or disorder.")
+    at: str | None
+    taken_at: str | None = Field(description="When another player took it (null: it still waits).")
+
+
 class MeView(Answer):
     """The signed-in person's own page: never another's."""
 
@@ -56,15 +97,9 @@ class MeView(Answer):
     keys_to_add: list[KeySeat]
     calendar_since: str | None
     passkeys: list[MyPasskey]
-    signups: list[dict[str, Any]] = Field(
-        default_factory=list, description="Sign-ups waiting for a power: game, variant, wishes, waiting list."
-    )
-    starting: list[dict[str, Any]] = Field(
-        default_factory=list, description="Games of theirs that just filled and start: game, power, when."
-    )
-    left: list[dict[str, Any]] = Field(
-        default_factory=list, description="Seats they left: game, power, why (resigned, freed, disorder), taken."
-    )
+    signups: list[MySignup] = Field(default_factory=list, description="Sign-ups waiting for a power.")
+    starting: list[MyStart] = Field(default_factory=list, description="Games of theirs that just filled and start.")
+    left: list[MyLeftSeat] = Field(default_factory=list, description="Seats they left (the last 20).")
 
 
 class PasskeyOptions(Answer):

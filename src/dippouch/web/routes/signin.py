@@ -3,28 +3,18 @@
 from __future__ import annotations
 
 import functools
+from typing import Annotated
 
-from fastapi import APIRouter
-from fastapi.concurrency import run_in_threadpool
+from fastapi import APIRouter, Depends
 from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
 from dippouch.store.access import Grant
 from dippouch.web import practice
-from dippouch.web.deps import (
-    game_url,
-    render,
-    set_session_cookie,
-    site_of,
-    web_of,
-)
-from dippouch.web.forms import read_form, redirect
-from dippouch.web.security import (
-    NotFound,
-    client_id,
-    session_cookie,
-    session_token,
-)
+from dippouch.web.deps import SiteDep, WebDep, game_url, render, set_session_cookie
+from dippouch.web.forms import Form, posted, redirect
+from dippouch.web.security import NotFound, client_id, session_cookie, session_token
+from dippouch.web.service import Web
 
 router = APIRouter(tags=["api"])
 
@@ -33,20 +23,18 @@ MAX_FIELDS = 200
 MAX_PART_SIZE = 1_000_000
 """Bytes a page's text field may hold: orders are measured and refused in words by the submission itself."""
 
-_form = functools.partial(read_form, max_fields=MAX_FIELDS, max_part_size=MAX_PART_SIZE)
+PageForm = Annotated[Form, Depends(posted(max_fields=MAX_FIELDS, max_part_size=MAX_PART_SIZE))]
+"""A form of these pages, read under the pages' limits."""
 
 
 @router.post("/practice", include_in_schema=False)
-async def practice_new(request: Request) -> Response:
+def practice_new(request: Request, form: PageForm, web: WebDep, site: SiteDep) -> Response:
     """A practice game against bots in one click: created, the visitor signed in on their power (as their
     player link would), and sent to their player page."""
-    form = await _form(request)
     client = client_id(request)
     request.app.state.limiter.hit("practice", client, "practice games started")
-    web = web_of(request)
     caps = getattr(request.app.state, "practice_caps", (practice.PER_CLIENT, practice.TOTAL))
-    started = await run_in_threadpool(
-        request.app.state.budget.run,
+    started = request.app.state.budget.run(
         client,
         functools.partial(
             practice.start_practice,
@@ -57,13 +45,13 @@ async def practice_new(request: Request) -> Response:
             total=caps[1],
         ),
     )
-    grant = await run_in_threadpool(_find_key, request, started.secret)
-    base = site_of(request).public_url
+    grant = _find_key(request, web, started.secret)
+    base = site.public_url
     flash = (
         f"Practice game {started.game}: you play {started.power}; every other power is a bot, and they have sent "
         f"their orders. Keep your link to come back from another browser: {base}/k/{started.secret}"
     )
-    return await run_in_threadpool(_sign_in, request, grant, flash)
+    return _sign_in(request, web, grant, flash)
 
 
 @router.get("/signin", include_in_schema=False, response_class=HTMLResponse)
@@ -71,11 +59,11 @@ def signin_form(request: Request) -> Response:
     return render(request, "signin.html", {})
 
 
-def _find_key(request: Request, secret: str) -> Grant:
+def _find_key(request: Request, web: Web, secret: str) -> Grant:
     """The live key ``secret`` opens. Only failures count against the sign-in limit, and a right key is
     accepted even from an address over it: a guesser behind the same address as a player (a school, an
     office, a mobile network) must not lock the player out; the guesses themselves are refused (429)."""
-    grant = web_of(request).access.find_key(secret.strip())
+    grant = web.access.find_key(secret.strip())
     if grant is None:
         request.app.state.limiter.failed("signin", client_id(request), "failed sign-ins")
         raise NotFound("that key or link is unknown, mistyped or revoked; ask your coordinator for a new link")
@@ -88,11 +76,10 @@ def _who(grant: Grant) -> str:
     return f"coordinator of {grant.game}" if grant.game else "coordinator"
 
 
-def _sign_in(request: Request, grant: Grant, flash: str | None = None) -> Response:
+def _sign_in(request: Request, web: Web, grant: Grant, flash: str | None = None) -> Response:
     """Sign the browser in with ``grant`` under a new session secret (never the one it arrived with: a
     session planted in the browser beforehand must not gain the key), keeping the keys it already held
     (a coordinator who also plays); the old session ends."""
-    web = web_of(request)
     now = web.now()
     old = session_token(request)
     info = web.access.session_info(old, now=now) if old else None
@@ -119,11 +106,9 @@ def _sign_in(request: Request, grant: Grant, flash: str | None = None) -> Respon
 
 
 @router.post("/signin", include_in_schema=False)
-async def signin(request: Request) -> Response:
-    form = await _form(request)
-    secret = form.get("key", "")
-    grant = await run_in_threadpool(_find_key, request, secret)
-    return await run_in_threadpool(_sign_in, request, grant)
+def signin(request: Request, form: PageForm, web: WebDep) -> Response:
+    grant = _find_key(request, web, form.get("key", ""))
+    return _sign_in(request, web, grant)
 
 
 #: Sec-Fetch-Site values of a navigation the user made themselves: typed or pasted, a bookmark, a link
@@ -132,26 +117,24 @@ USER_NAVIGATION = ("none", "same-origin")
 
 
 @router.get("/k/{secret}", include_in_schema=False)
-def link(request: Request, secret: str) -> Response:
+def link(request: Request, secret: str, web: WebDep) -> Response:
     """A player's or coordinator's link: signs this browser in and goes to the right page, in one click
     when the browser says the user opened it themselves (from a mail program, pasted, or one of our pages).
     Opened from another site (a web mail's page, or a page forging a sign-in: login CSRF), or by a browser
     that does not say, it shows a "Sign in as ..." button instead, which posts with the CSRF token."""
-    grant = _find_key(request, secret)
+    grant = _find_key(request, web, secret)
     if request.headers.get("sec-fetch-site", "") in USER_NAVIGATION:
-        return _sign_in(request, grant)
+        return _sign_in(request, web, grant)
     resp = render(request, "signin_link.html", {"who": _who(grant), "key": secret.strip()})
     resp.headers["Cache-Control"] = "no-store"
     return resp
 
 
 @router.post("/signout", include_in_schema=False)
-async def signout(request: Request) -> Response:
-    await _form(request)
-    web = web_of(request)
+def signout(request: Request, _: PageForm, web: WebDep) -> Response:
     token = session_token(request)
     if token:
-        await run_in_threadpool(web.access.end_session, token, now=web.now())
+        web.access.end_session(token, now=web.now())
     resp = redirect("/", "Signed out.")
     resp.delete_cookie(session_cookie(request), path="/", secure=request.url.scheme == "https")
     return resp
