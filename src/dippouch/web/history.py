@@ -22,8 +22,9 @@ from dippouch.web.service import Web
 __all__ = ["calendar_ics", "export", "phase_submissions", "phase_view"]
 
 
-def phase_view(web: Web, name: str, phase_id: int, viewer: Viewer) -> dict[str, Any]:
-    """One phase of the history: its map with orders and results drawn, its report, prev/next."""
+def phase_view(web: Web, name: str, phase_id: int, viewer: Viewer, *, maps: bool = True) -> dict[str, Any]:
+    """One phase of the history: its map with orders and results drawn, its report, prev/next. ``maps``
+    False leaves the pictures undrawn (None), for the JSON answer, which does not carry them."""
     web.require_visible(name, viewer)
     hist = web.access.phases(name)
     ids = [h.id for h in hist]
@@ -35,8 +36,8 @@ def phase_view(web: Web, name: str, phase_id: int, viewer: Viewer) -> dict[str, 
     revealed = h.status != "open"
     report = stored_report(web.read, name, phase_id=phase_id) if h.processed_at is not None else None
     rec = record(name, h)
-    svg = web.maps.phase_svg(v, (name, h.id, h.status), rec, orders=revealed)
-    after = web.maps.phase_svg(v, (name, h.id, h.status), rec, after=True) if h.next_position else None
+    svg = web.maps.phase_svg(v, (name, h.id, h.status), rec, orders=revealed) if maps else None
+    after = web.maps.phase_svg(v, (name, h.id, h.status), rec, after=True) if maps and h.next_position else None
     return {
         "game": name,
         "id": h.id,

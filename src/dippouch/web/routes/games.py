@@ -84,9 +84,10 @@ def _game(web: Web, name: str, viewer: Viewer) -> GameView:
     return GameView.model_validate(games.game_view(web, name, viewer))
 
 
-def _phase(web: Web, name: str, phase_id: int, viewer: Viewer) -> PhaseView:
-    """A phase as its page and its JSON call show it: for the game's coordinator, with every version sent."""
-    ph = history.phase_view(web, name, phase_id, viewer)
+def _phase(web: Web, name: str, phase_id: int, viewer: Viewer, *, maps: bool = True) -> PhaseView:
+    """A phase as its page and its JSON call show it: for the game's coordinator, with every version sent;
+    the pictures drawn for the page only (``maps``)."""
+    ph = history.phase_view(web, name, phase_id, viewer, maps=maps)
     subs = history.phase_submissions(web, name, phase_id, viewer)
     if subs is not None:
         ph["submissions"] = subs
@@ -288,7 +289,7 @@ def api_game(name: str, web: WebDep, viewer: ViewerDep) -> GameView:
 def api_phase(name: str, phase_id: int, web: WebDep, viewer: ViewerDep) -> PhaseView:
     """One phase of the history: position, orders and results once processed, report, neighbours; for the
     game's coordinator also every version each power sent (sealed until the deadline)."""
-    return _phase(web, name, phase_id, viewer)
+    return _phase(web, name, phase_id, viewer, maps=False)
 
 
 @router.get("/api/games/{name}/export", **answers(GameFile))
