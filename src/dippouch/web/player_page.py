@@ -28,6 +28,7 @@ from dippouch.play import votes
 from dippouch.play.orders import send_orders
 from dippouch.play.votes import Voted
 from dippouch.store.web_queries import game_phase
+from dippouch.web.answers import PlayerView
 from dippouch.web.checks import left_out, left_out_of, no_left_out, order_subject
 from dippouch.web.games import game_map, game_view, kind_name, phase_map
 from dippouch.web.inputs import order_text
@@ -35,12 +36,18 @@ from dippouch.web.maps import map_available
 from dippouch.web.security import Forbidden, Viewer
 from dippouch.web.service import Web
 
-__all__ = ["last_turn", "player_view", "require_seat", "submit", "vote"]
+__all__ = ["last_turn", "player_model", "player_view", "require_seat", "submit", "vote"]
 
 
 def require_seat(web: Web, name: str, power: str, viewer: Viewer) -> tuple[Variant, str, bool]:
     """:meth:`Web.require_seat`: the player, or the seat's stand-in while the player is away."""
     return web.require_seat(name, power, viewer)
+
+
+def player_model(web: Web, name: str, power: str, viewer: Viewer) -> PlayerView:
+    """:func:`player_view` as the page and the API both read it: the one model, checked whole (a field the view
+    gains and the model does not name is refused here, not sent unseen)."""
+    return PlayerView.model_validate(player_view(web, name, power, viewer))
 
 
 def player_view(web: Web, name: str, power: str, viewer: Viewer) -> dict[str, Any]:

@@ -10,14 +10,13 @@ templates escape it and the page's script inserts it as text, never as HTML.
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import asdict
 from typing import Annotated, Any
 from urllib.parse import quote, unquote
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Depends, Query
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
@@ -25,12 +24,11 @@ from starlette.requests import Request
 
 import dippouch.store.press as store_press
 from dippouch.core.errors import DippouchError
-from dippouch.core.variant import Variant
 from dippouch.play.press import MessageSent, send_press
 from dippouch.press.rules import PressRules, describe
 from dippouch.store.people import seat_people
-from dippouch.web.anonymity import stands_in
 from dippouch.web.answers import (
+    PlayerView,
     PressBlocks,
     PressChannelView,
     PressDesk,
@@ -41,10 +39,10 @@ from dippouch.web.answers import (
     PressSent,
     PressView,
 )
-from dippouch.web.deps import answers, game_url, render, viewer_of, web_of, writer
-from dippouch.web.forms import Form, read_form, redirect
+from dippouch.web.deps import Seat, SeatDep, ViewerDep, WebDep, WriterDep, answers, game_url, render
+from dippouch.web.forms import Form, posted, redirect
 from dippouch.web.inputs import number, number_or_none, web_words
-from dippouch.web.player_page import player_view, require_seat
+from dippouch.web.player_page import player_model, require_seat
 from dippouch.web.security import (
     HOST_PREFIX,
     Forbidden,
@@ -54,9 +52,8 @@ from dippouch.web.security import (
 )
 from dippouch.web.service import Web
 
-__all__ = ["orders_draft", "panel", "play_press", "router", "rules_of_form"]
+__all__ = ["orders_draft", "panel", "play_context", "play_press", "router", "rules_of_form"]
 
-"""Included in the JSON API's router (``/api`` prefix, its error answers)."""
 router = APIRouter(tags=["api"])
 """The pages and forms, and the JSON calls."""
 
@@ -76,16 +73,30 @@ STREAM_RECHECK = 2.0
 message is sent too): a key revoked or a session signed out ends the stream within this."""
 
 
-def _player(web: Web, name: str, power: str, viewer: Viewer) -> tuple[Variant, str]:
-    """:meth:`Web.require_player` for every press route: the seat's stand-in is refused in words of their
-    own (they order the seat; its letters, before the absence and during it, and its name are the player's)."""
-    v, power, stand_in = require_seat(web, name, power, viewer)
-    if stand_in:
+def _not_stand_in(seat: Seat) -> Seat:
+    """The seat's stand-in is refused in words of their own (they order the seat; its letters, before the
+    absence and during it, and its name are the player's)."""
+    if seat.stand_in:
         raise Forbidden(
-            f"{power}'s press is its player's own: as their stand-in you order the seat while they are away, "
+            f"{seat.power}'s press is its player's own: as their stand-in you order the seat while they are away, "
             "but do not read its letters or write in its name"
         )
-    return v, power
+    return seat
+
+
+def _player(web: Web, name: str, power: str, viewer: Viewer) -> Seat:
+    """:meth:`Web.require_seat` for what is not a route (the stream's look at its grant): its player only."""
+    v, power, stand_in = require_seat(web, name, power, viewer)
+    return _not_stand_in(Seat(name, power, v, stand_in))
+
+
+def player_seat(seat: SeatDep) -> Seat:
+    """The seat of the path for every press route: its player only (:func:`_not_stand_in`)."""
+    return _not_stand_in(seat)
+
+
+PlayerSeat = Annotated[Seat, Depends(player_seat)]
+"""The seat in the path (``name``, ``power``), whose press the viewer reads and writes as its player."""
 
 
 # --------------------------------------------------------------------------------------------------
@@ -120,16 +131,13 @@ INLINE_THREADS = 12
 has a reply box, which the orders form posts along."""
 
 
-def panel(web: Web, name: str, power: str, viewer: Viewer, *, recent: int = 0) -> dict[str, Any]:
-    """The press panel of ``power``'s page (and the API's view): rules, powers, threads with unread counts;
-    with ``recent``, each thread's latest messages too (the player's page shows them inline).
+def panel(web: Web, seat: Seat, viewer: Viewer, *, recent: int = 0) -> PressView:
+    """The press panel of the seat's page (and the API's view): rules, powers, threads with unread counts;
+    with ``recent``, each thread's latest messages too (the player's page shows them inline, and only it).
 
-    Empty for the seat's stand-in, whose page shows no press: the seat's letters, before the absence and
-    during it, are its player's, and so is what is written in its name. Every press route asks for the
-    player (:meth:`Web.require_player`), which a stand-in's grant does not pass."""
-    if stands_in(viewer, name) and require_seat(web, name, power, viewer)[2]:
-        return {}
-    v, power = _player(web, name, power, viewer)
+    For the seat's player (:data:`PlayerSeat`): the seat's letters, before an absence and during it, are its
+    player's, and so is what is written in its name; its stand-in's page shows no press (:func:`play_press`)."""
+    name, power, v = seat.game, seat.power, seat.variant
     o = store_press.overview(web.read, name, power, recent=recent)
     hide = o.rules.anonymous and not o.finished
     seen = {power} if hide and not viewer.coordinates(name) else set(v.power_names)  # your own name is yours
@@ -155,7 +163,7 @@ def panel(web: Web, name: str, power: str, viewer: Viewer, *, recent: int = 0) -
         out["recent"] = {c: [_message(m) for m in ms] for c, ms in o.recent.items()}
         out["sendable"] = _sendable(o.rules, o.finished)
         out["inline_threads"] = INLINE_THREADS
-    return out
+    return PressView.model_validate(out)
 
 
 def _sendable(rules: PressRules, finished: bool) -> dict[str, bool]:
@@ -171,30 +179,28 @@ def _sendable(rules: PressRules, finished: bool) -> dict[str, bool]:
     }
 
 
-def _channel(web: Web, name: str, power: str, channel_id: int, viewer: Viewer, before: int | None) -> dict[str, Any]:
-    _, power = _player(web, name, power, viewer)
+def _channel(web: Web, seat: Seat, channel_id: int, before: int | None) -> PressChannelView:
     try:
-        page = store_press.channel_page(web.read, name, channel_id, power=power, before=before)
+        page = store_press.channel_page(web.read, seat.game, channel_id, power=seat.power, before=before)
     except store_press.NoChannel as e:
         raise NotFound(str(e)) from None
-    return {
-        "thread": _thread(page.thread),
-        "messages": [_message(m) for m in page.messages],
-        "more": page.more,
-        "read_up_to": page.read_up_to,
-    }
+    return PressChannelView.model_validate(
+        {
+            "thread": _thread(page.thread),
+            "messages": [_message(m) for m in page.messages],
+            "more": page.more,
+            "read_up_to": page.read_up_to,
+        }
+    )
 
 
-def _send(
-    web: Web, name: str, power: str, viewer: Viewer, to: list[str], text: str, via: str, channel: int | None = None
-) -> MessageSent:
-    _, power = _player(web, name, power, viewer)
+def _send(web: Web, seat: Seat, to: list[str], text: str, via: str, channel: int | None = None) -> MessageSent:
     with web.writes:
-        return send_press(web.store, name, power, text, to=to, channel=channel, now=web.now(), via=via)
+        return send_press(web.store, seat.game, seat.power, text, to=to, channel=channel, now=web.now(), via=via)
 
 
-def _sent(sent: MessageSent) -> dict[str, Any]:
-    return {"id": sent.id, "channel": sent.channel, "kind": sent.kind, "held": sent.held, "mailed": sent.mailed}
+def _sent(sent: MessageSent) -> PressSent:
+    return PressSent(id=sent.id, channel=sent.channel, kind=sent.kind, held=sent.held, mailed=sent.mailed)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -233,124 +239,111 @@ class AnnounceIn(BaseModel):
 
 _P = "/games/{name}/powers/{power}/press"
 
+# A state-changing call names its caller (WriterDep) before its seat: a caller with no key is told so (401),
+# not that the seat is not theirs.
+
 
 @router.get("/api" + _P, **answers(PressView))
-def api_panel(request: Request, name: str, power: str) -> dict[str, Any]:
+def api_panel(web: WebDep, viewer: ViewerDep, seat: PlayerSeat) -> PressView:
     """The power's press: the game's rules (in words too), the powers, channels with unread counts."""
-    web, viewer = web_of(request), viewer_of(request)
-    _player(web, name, power, viewer)  # a stand-in's empty panel is the page's, not an answer
-    return panel(web, name, power, viewer)
+    return panel(web, seat, viewer)
 
 
 @router.get("/api" + _P + "/channels/{channel_id}", **answers(PressChannelView))
-def api_channel(request: Request, name: str, power: str, channel_id: int, before: int | None = None) -> dict[str, Any]:
+def api_channel(web: WebDep, seat: PlayerSeat, channel_id: int, before: int | None = None) -> PressChannelView:
     """A channel's latest messages (50, oldest first; ``before`` pages back). Another pair's channel answers
     404 like one that does not exist."""
-    return _channel(web_of(request), name, power, channel_id, viewer_of(request), before)
+    return _channel(web, seat, channel_id, before)
 
 
 @router.get("/api" + _P + "/since/{after}", **answers(PressMessages))
-def api_since(request: Request, name: str, power: str, after: int) -> dict[str, Any]:
+def api_since(web: WebDep, seat: PlayerSeat, after: int) -> PressMessages:
     """Every message the power may read with an id above ``after`` (at most 500): polling for bots."""
-    web = web_of(request)
-    _, power = _player(web, name, power, viewer_of(request))
-    return {"messages": [_message(m) for m in store_press.messages_since(web.read, name, power, after)]}
+    got = store_press.messages_since(web.read, seat.game, seat.power, after)
+    return PressMessages.model_validate({"messages": [_message(m) for m in got]})
 
 
 @router.post("/api" + _P, **answers(PressSent))
-def api_send(request: Request, name: str, power: str, body: PressIn) -> dict[str, Any]:
+def api_send(viewer: WriterDep, seat: PlayerSeat, web: WebDep, body: PressIn) -> PressSent:
     """Send a message to one power (private), several (group) or all (public), as the game's rules allow."""
-    viewer = writer(request)
-    return _sent(_send(web_of(request), name, power, viewer, body.to, body.text, "api"))
+    return _sent(_send(web, seat, body.to, body.text, "api"))
 
 
 @router.post("/api" + _P + "/channels/{channel_id}", **answers(PressSent))
-def api_reply(request: Request, name: str, power: str, channel_id: int, body: ReplyIn) -> dict[str, Any]:
+def api_reply(viewer: WriterDep, seat: PlayerSeat, web: WebDep, channel_id: int, body: ReplyIn) -> PressSent:
     """Write in a channel the power is in (to its members)."""
-    viewer = writer(request)
-    return _sent(_send(web_of(request), name, power, viewer, [], body.text, "api", channel_id))
+    return _sent(_send(web, seat, [], body.text, "api", channel_id))
 
 
 @router.post("/api" + _P + "/channels/{channel_id}/read", **answers(PressRead))
-def api_read(request: Request, name: str, power: str, channel_id: int, body: ReadIn) -> dict[str, Any]:
+def api_read(viewer: WriterDep, seat: PlayerSeat, web: WebDep, channel_id: int, body: ReadIn) -> PressRead:
     """Mark a channel read (up to a message)."""
-    viewer = writer(request)
-    web = web_of(request)
-    _, power = _player(web, name, power, viewer)
     with web.writes:
-        mark = store_press.mark_read(web.store, name, channel_id, power, body.up_to)
-    return {"channel": channel_id, "read_up_to": mark}
+        mark = store_press.mark_read(web.store, seat.game, channel_id, seat.power, body.up_to)
+    return PressRead(channel=channel_id, read_up_to=mark)
 
 
 @router.post("/api" + _P + "/blocks", **answers(PressBlocks))
-def api_block(request: Request, name: str, power: str, body: BlockIn) -> dict[str, Any]:
+def api_block(viewer: WriterDep, seat: PlayerSeat, web: WebDep, body: BlockIn) -> PressBlocks:
     """Mute (hide their messages), block (hide them and take no private message from them) or let through."""
-    viewer = writer(request)
-    web = web_of(request)
-    _, power = _player(web, name, power, viewer)
     choice = body.choice.strip().lower()
     with web.writes:
         store_press.set_block(
-            web.store, name, power, body.power, None if choice in ("none", "") else choice, now=web.now()
+            web.store, seat.game, seat.power, body.power, None if choice in ("none", "") else choice, now=web.now()
         )
-    return {"blocks": store_press.blocks(web.store, name, power)}
+    return PressBlocks(blocks=store_press.blocks(web.store, seat.game, seat.power))
 
 
 @router.post("/api" + _P + "/messages/{message_id}/report", **answers(PressReport))
-def api_report(request: Request, name: str, power: str, message_id: int, body: ReportIn) -> dict[str, Any]:
+def api_report(viewer: WriterDep, seat: PlayerSeat, web: WebDep, message_id: int, body: ReportIn) -> PressReport:
     """Report a message the power may read to the coordinator."""
-    viewer = writer(request)
-    web = web_of(request)
-    _, power = _player(web, name, power, viewer)
     with web.writes:
-        rid = store_press.report(web.store, name, power, message_id, body.reason, now=web.now())
-    return {"report": rid}
+        rid = store_press.report(web.store, seat.game, seat.power, message_id, body.reason, now=web.now())
+    return PressReport(report=rid)
 
 
 # --------------------------------------------------------------------------------------------------
 # The JSON API (the coordinator's)
 
 
-def _desk(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
+def _desk(web: Web, name: str, viewer: Viewer) -> PressDesk:
     web.require_coordinator(name, viewer)
     rules = store_press.press_rules(web.read, name)
     threads = store_press.threads(web.read, name, power=None, coordinator=True)
-    return {
-        "game": name,
-        "rules": rules.to_data(),
-        "rules_text": describe(rules),
-        "threads": [_thread(t) for t in threads],
-        "reports": store_press.reports(web.read, name),
-    }
+    return PressDesk.model_validate(
+        {
+            "game": name,
+            "rules": rules.to_data(),
+            "rules_text": describe(rules),
+            "threads": [_thread(t) for t in threads],
+            "reports": store_press.reports(web.read, name),
+        }
+    )
 
 
 @router.get("/api/games/{name}/press", **answers(PressDesk))
-def api_desk(request: Request, name: str) -> dict[str, Any]:
+def api_desk(web: WebDep, viewer: ViewerDep, name: str) -> PressDesk:
     """The coordinator's press: the rules, the channels the rules let them read, and reported messages."""
-    return _desk(web_of(request), name, viewer_of(request))
+    return _desk(web, name, viewer)
 
 
 @router.post("/api/games/{name}/press/rules", **answers(PressRulesAnswer))
-def api_rules(request: Request, name: str, body: RulesIn) -> dict[str, Any]:
+def api_rules(viewer: WriterDep, web: WebDep, name: str, body: RulesIn) -> PressRulesAnswer:
     """Declare the game's press rules (settings left out stay as they are)."""
-    viewer = writer(request)
-    web = web_of(request)
     web.require_coordinator(name, viewer)
     with web.writes:
         rules = store_press.set_press_rules(web.store, name, body.rules, now=web.now())
     web.touched(name)  # anonymity is the game's: its page names players, or no longer
-    return {"rules": rules.to_data(), "rules_text": describe(rules)}
+    return PressRulesAnswer(rules=rules.to_data(), rules_text=describe(rules))
 
 
 @router.post("/api/games/{name}/press/announce", **answers(PressSent))
-def api_announce(request: Request, name: str, body: AnnounceIn) -> dict[str, Any]:
+def api_announce(viewer: WriterDep, web: WebDep, name: str, body: AnnounceIn) -> PressSent:
     """An announcement from the coordinator to every power."""
-    viewer = writer(request)
-    web = web_of(request)
     web.require_coordinator(name, viewer)
     with web.writes:
         sent = store_press.announce(web.store, name, body.text, now=web.now())
-    return {"id": sent.id, "channel": sent.channel_id, "kind": sent.kind, "held": sent.held, "mailed": sent.mailed}
+    return PressSent(id=sent.id, channel=sent.channel_id, kind=sent.kind, held=sent.held, mailed=sent.mailed)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -383,6 +376,12 @@ def _draft_cookie(request: Request) -> str:
     return HOST_PREFIX + DRAFT_COOKIE if request.url.scheme == "https" else DRAFT_COOKIE
 
 
+SendForm = Annotated[Form, Depends(posted(max_fields=MAX_FIELDS, max_part_size=MAX_PART_SIZE))]
+"""A message's form: from the player's page, the orders form with its press boxes (:data:`MAX_FIELDS`)."""
+PressForm = Annotated[Form, Depends(posted(max_part_size=MAX_PART_SIZE))]
+"""The press's other forms (mute or block, report, the coordinator's rules and announcements)."""
+
+
 def _draft_of(form: Form, name: str, power: str) -> dict[str, Any] | None:
     """The orders draft a press form posted along (its controls belong to the orders form), or ``None``."""
     if "orders" not in form:
@@ -402,11 +401,11 @@ def _draft_of(form: Form, name: str, power: str) -> dict[str, Any] | None:
     }
 
 
-def orders_draft(request: Request, pv: Mapping[str, Any]) -> dict[str, Any] | None:
+def orders_draft(request: Request, pv: PlayerView) -> dict[str, Any] | None:
     """The draft a press send carried back for this page (:data:`DRAFT_COOKIE`): only for the seat and phase it
     was typed for, and while the seat's orders are the ones it was typed over (orders sent since replace it)."""
     raw = request.cookies.get(_draft_cookie(request))
-    if not raw or not pv.get("open"):
+    if not raw or not pv.open:
         return None
     try:
         got = json.loads(unquote(raw))
@@ -414,30 +413,45 @@ def orders_draft(request: Request, pv: Mapping[str, Any]) -> dict[str, Any] | No
         return None  # the browser's to send: its shape is checked, never trusted
     if not isinstance(got, dict) or not all(isinstance(got.get(k), str) for k in ("game", "power", "phase", "orders")):
         return None
-    versions = pv.get("versions") or []
-    latest = str(versions[0]["version"]) if versions else "0"
-    if (got["game"], got["power"], got["phase"]) != (pv["game"]["name"], pv["power"], pv.get("phase")):
+    latest = str(pv.versions[0].version) if pv.versions else "0"
+    if (got["game"], got["power"], got["phase"]) != (pv.game.name, pv.power, pv.phase):
         return None
     if str(got.get("based_on", "")) != latest:
         return None
     return {"orders": got["orders"], "ready": bool(got.get("ready"))}
 
 
-def play_press(
-    request: Request, web: Web, name: str, power: str, viewer: Viewer, pv: Mapping[str, Any]
-) -> dict[str, Any]:
-    """What the player's page shows of the press: the panel with its threads inline, the thread to open (the
-    one a send from this page went into), and the orders draft a send without JavaScript carried back."""
-    shown = panel(web, name, power, viewer, recent=INLINE)
+def play_press(request: Request, web: Web, pv: PlayerView, viewer: Viewer) -> dict[str, Any]:
+    """What the player's page shows of the press: the panel with its threads inline (``None`` for the seat's
+    stand-in, whose page shows no press: the seat's letters are its player's), the thread to open (the one a
+    send from this page went into), and the orders draft a send without JavaScript carried back."""
+    name = pv.game.name
+    v, power, stand_in = require_seat(web, name, pv.power, viewer)
+    shown = None if stand_in else panel(web, Seat(name, power, v, False), viewer, recent=INLINE)
     thread = number_or_none(request.query_params.get("thread", ""))
     return {"press": shown, "press_open": thread, "draft": orders_draft(request, pv) if shown else None}
+
+
+def play_context(request: Request, web: Web, pv: PlayerView, viewer: Viewer, **more: Any) -> dict[str, Any]:
+    """What play.html is handed, by every route that shows the player's page (its own, a refused order's, a
+    refused or long press send's): the player's view and its game, the legal orders as the page's script reads
+    them (plain data, as the API sends them), the press (:func:`play_press`) and no refusal unless ``more``
+    (``refused``, ``press_refused``, ``press_open``, ``draft``, ``flash``) says otherwise."""
+    return {
+        "p": pv,
+        "g": pv.game,
+        "legal": [u.model_dump(exclude_unset=True) for u in pv.legal],
+        "refused": None,
+        "press_refused": None,
+        **play_press(request, web, pv, viewer),
+        **more,
+    }
 
 
 def _press_refused_page(
     request: Request,
     web: Web,
-    name: str,
-    power: str,
+    seat: Seat,
     viewer: Viewer,
     form: Form,
     channel: int | None,
@@ -447,9 +461,8 @@ def _press_refused_page(
     """A message the rules (or its form) refused, sent from the player's page without JavaScript: the page
     again, the refusal beside the box it came from, the message, its ticks and the orders as typed (nothing
     stored; a redirect would have had to carry all of it)."""
-    pv = player_view(web, name, power, viewer)
-    parts = play_press(request, web, name, power, viewer, pv)
-    draft = _draft_of(form, name, power)
+    pv = player_model(web, seat.game, seat.power, viewer)
+    draft = _draft_of(form, seat.game, seat.power)
     refused = {
         "message": message,
         "text": text,
@@ -457,23 +470,20 @@ def _press_refused_page(
         "to": form.all("to"),
         "all": form.get("all", "") in ("1", "on"),
     }
-    ctx = {"p": pv, "g": pv["game"], **parts, "press_refused": refused, "press_open": channel}
+    more: dict[str, Any] = {"press_refused": refused, "press_open": channel}
     if draft is not None:
-        ctx["draft"] = {"orders": draft["orders"], "ready": draft["ready"]}
-    return render(request, "play.html", ctx, status=400)
+        more["draft"] = {"orders": draft["orders"], "ready": draft["ready"]}
+    return render(request, "play.html", play_context(request, web, pv, viewer, **more), status=400)
 
 
 @router.post("/games/{name}/play/{power}/press", include_in_schema=False)
-async def form_send(request: Request, name: str, power: str) -> Response:
+def form_send(request: Request, form: SendForm, seat: PlayerSeat, web: WebDep, viewer: ViewerDep) -> Response:
     """A message from a press form: new (to the powers ticked, or all), or into a channel (a reply).
 
     From the player's page its controls belong to the orders form, so the orders typed there come along and
     come back as typed (:func:`orders_draft`): sending press never loses them. The page's script sends in
     place through the JSON API instead; this is the way without it. From a channel's page (``from=channel``)
     the answer is that page again."""
-    form = await read_form(request, max_fields=MAX_FIELDS, max_part_size=MAX_PART_SIZE)
-    web = web_of(request)
-    viewer = viewer_of(request)
     to = form.all("to")
     if form.get("all", "") in ("1", "on"):
         to = ["all"]
@@ -482,24 +492,22 @@ async def form_send(request: Request, name: str, power: str) -> Response:
     # A reply box on the player's page is named for its channel (every box of the page posts with the orders).
     text = form.get(f"text-{channel}", form.get("text", "")) if channel is not None else form.get("text", "")
     on_channel_page = form.get("from", "") == "channel"
-    play = _play(name, power)
+    play = _play(seat.game, seat.power)
     try:
-        sent = await run_in_threadpool(functools.partial(_send, web, name, power, viewer, to, text, "web", channel))
+        sent = _send(web, seat, to, text, "web", channel)
     except DippouchError as e:
         if on_channel_page:
             return redirect(f"{play}/press/{channel}#press-reply-form", web_words(str(e)), error=True)
-        return await run_in_threadpool(
-            _press_refused_page, request, web, name, power, viewer, form, channel, text, web_words(str(e))
-        )
+        return _press_refused_page(request, web, seat, viewer, form, channel, text, web_words(str(e)))
     if on_channel_page:
         return redirect(f"{play}/press/{sent.channel}#press-reply-form", sent.said)
     resp = redirect(f"{play}?thread={sent.channel}#thread-{sent.channel}", sent.said)
-    draft = _draft_of(form, name, power)
+    draft = _draft_of(form, seat.game, seat.power)
     if draft is not None:
         value = quote(json.dumps(draft, separators=(",", ":")))
         if len(value) > MAX_DRAFT:
             # Too long for a cookie: the page itself answers, with the draft in its box.
-            return await run_in_threadpool(_sent_page, request, web, name, power, viewer, sent, draft)
+            return _sent_page(request, web, seat, viewer, sent, draft)
         resp.set_cookie(
             _draft_cookie(request),
             value,
@@ -513,72 +521,59 @@ async def form_send(request: Request, name: str, power: str) -> Response:
 
 
 def _sent_page(
-    request: Request, web: Web, name: str, power: str, viewer: Viewer, sent: MessageSent, draft: Mapping[str, Any]
+    request: Request, web: Web, seat: Seat, viewer: Viewer, sent: MessageSent, draft: Mapping[str, Any]
 ) -> Response:
     """The player's page after a send whose orders draft does not fit a cookie: shown at once, with the draft."""
-    pv = player_view(web, name, power, viewer)
-    parts = play_press(request, web, name, power, viewer, pv)
-    ctx = {
-        "p": pv,
-        "g": pv["game"],
-        **parts,
+    pv = player_model(web, seat.game, seat.power, viewer)
+    more = {
         "press_open": sent.channel,
         "draft": {"orders": draft["orders"], "ready": draft["ready"]},
         "flash": sent.said,
     }
-    return render(request, "play.html", ctx)
+    return render(request, "play.html", play_context(request, web, pv, viewer, **more))
 
 
 @router.get("/games/{name}/play/{power}/press/{channel_id}", include_in_schema=False, response_class=HTMLResponse)
-def channel_page(request: Request, name: str, power: str, channel_id: int, before: int | None = None) -> Response:
-    web = web_of(request)
-    viewer = viewer_of(request)
-    ch = _channel(web, name, power, channel_id, viewer, before)
-    _, power = _player(web, name, power, viewer)
-    if ch["messages"] and before is None and ch["messages"][-1]["id"] > ch["read_up_to"]:
+def channel_page(
+    request: Request, web: WebDep, viewer: ViewerDep, seat: PlayerSeat, channel_id: int, before: int | None = None
+) -> Response:
+    ch = _channel(web, seat, channel_id, before)
+    if ch.messages and before is None and ch.messages[-1].id > ch.read_up_to:
         with web.writes:
-            store_press.mark_read(web.store, name, channel_id, power, ch["messages"][-1]["id"])
-    pnl = panel(web, name, power, viewer)
-    return render(request, "press_channel.html", {"ch": ch, "press": pnl, "name": name, "power": pnl["power"]})
+            store_press.mark_read(web.store, seat.game, channel_id, seat.power, ch.messages[-1].id)
+    pnl = panel(web, seat, viewer)
+    return render(request, "press_channel.html", {"ch": ch, "press": pnl, "name": seat.game, "power": seat.power})
 
 
 @router.post("/games/{name}/play/{power}/press-blocks", include_in_schema=False)
-async def form_block(request: Request, name: str, power: str) -> Response:
-    form = await read_form(request, max_part_size=MAX_PART_SIZE)
-    web = web_of(request)
-    viewer = viewer_of(request)
-    _, power = _player(web, name, power, viewer)
+def form_block(form: PressForm, seat: PlayerSeat, web: WebDep) -> Response:
     other, choice = form.get("other", ""), form.get("choice", "").strip().lower()
+    back = _play(seat.game, seat.power) + "#press"
     try:
         with web.writes:
             store_press.set_block(
-                web.store, name, power, other, None if choice in ("", "none") else choice, now=web.now()
+                web.store, seat.game, seat.power, other, None if choice in ("", "none") else choice, now=web.now()
             )
     except DippouchError as e:
-        return redirect(_play(name, power) + "#press", web_words(str(e)), error=True)
+        return redirect(back, web_words(str(e)), error=True)
     said = {"mute": "muted", "block": "blocked"}.get(choice, "let through")
-    return redirect(_play(name, power) + "#press", f"{other} is {said}.")
+    return redirect(back, f"{other} is {said}.")
 
 
 @router.post("/games/{name}/play/{power}/press-report/{message_id}", include_in_schema=False)
-async def form_report(request: Request, name: str, power: str, message_id: int) -> Response:
-    form = await read_form(request, max_part_size=MAX_PART_SIZE)
-    web = web_of(request)
-    viewer = viewer_of(request)
-    _, power = _player(web, name, power, viewer)
+def form_report(form: PressForm, seat: PlayerSeat, web: WebDep, message_id: int) -> Response:
+    back = _play(seat.game, seat.power) + "#press"
     try:
         with web.writes:
-            store_press.report(web.store, name, power, message_id, form.get("reason", ""), now=web.now())
+            store_press.report(web.store, seat.game, seat.power, message_id, form.get("reason", ""), now=web.now())
     except DippouchError as e:
-        return redirect(_play(name, power) + "#press", web_words(str(e)), error=True)
-    return redirect(_play(name, power) + "#press", "Reported to the coordinator.")
+        return redirect(back, web_words(str(e)), error=True)
+    return redirect(back, "Reported to the coordinator.")
 
 
 @router.post("/games/{name}/coordinate/press", include_in_schema=False)
-async def form_announce(request: Request, name: str) -> Response:
-    form = await read_form(request, max_part_size=MAX_PART_SIZE)
-    web = web_of(request)
-    web.require_coordinator(name, viewer_of(request))
+def form_announce(form: PressForm, web: WebDep, viewer: ViewerDep, name: str) -> Response:
+    web.require_coordinator(name, viewer)
     back = f"{game_url(name)}/coordinate/press"
     try:
         with web.writes:
@@ -614,9 +609,8 @@ def rules_of_form(form: Form) -> dict[str, Any]:
 
 
 @router.get("/games/{name}/coordinate/press", include_in_schema=False, response_class=HTMLResponse)
-def desk_page(request: Request, name: str) -> Response:
-    web = web_of(request)
-    return render(request, "press_desk.html", {"d": _desk(web, name, viewer_of(request)), "name": name})
+def desk_page(request: Request, web: WebDep, viewer: ViewerDep, name: str) -> Response:
+    return render(request, "press_desk.html", {"d": _desk(web, name, viewer), "name": name})
 
 
 def _still_plays(web: Web, request: Request, name: str, power: str, viewer: Viewer) -> bool:
@@ -657,24 +651,21 @@ def _open_press(web: Web, name: str, viewer: Viewer) -> list[dict[str, Any]] | N
 
 
 @router.get("/games/{name}/press", include_in_schema=False, response_class=HTMLResponse)
-def open_press_page(request: Request, name: str) -> Response:
+def open_press_page(request: Request, web: WebDep, viewer: ViewerDep, name: str) -> Response:
     """A game's press as anyone who may see the game reads it once the game is over (what its rules open then)."""
-    web = web_of(request)
-    channels = _open_press(web, name, viewer_of(request))
+    channels = _open_press(web, name, viewer)
     return render(request, "press_open.html", {"name": name, "channels": channels})
 
 
 @router.get("/games/{name}/play/{power}/press-events", include_in_schema=False)
-async def events(request: Request, name: str, power: str, after: After = 0) -> Response:
+async def events(request: Request, web: WebDep, viewer: ViewerDep, seat: PlayerSeat, after: After = 0) -> Response:
     """Messages as they arrive (server-sent events): each an ``event: press`` with the message as JSON and
     its id, so a browser that reconnects (``Last-Event-ID``) misses nothing and gets nothing twice.
 
     The grant is read again before any message is sent and every :data:`STREAM_RECHECK` seconds: a key
     revoked or a session signed out ends the stream (with an ``event: denied``) and nothing is sent after
     it; the browser's reconnect is then refused like any request without the grant."""
-    web = web_of(request)
-    viewer = viewer_of(request)
-    _, power = await run_in_threadpool(_player, web, name, power, viewer)
+    name, power = seat.game, seat.power
     # A browser sends back the id it got last: anything else is refused here, before the stream's head is
     # sent (after it, an error could only cut the stream).
     last = request.headers.get("last-event-id", "")

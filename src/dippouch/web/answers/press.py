@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from pydantic import Field
+from pydantic.json_schema import SkipJsonSchema
 
 from dippouch.web.answers.base import Answer
 
@@ -62,6 +63,10 @@ class PressView(Answer):
         description="Where copies of this power's messages are mailed (with a reply code), or null: none are "
         "(the game's mail does not take replies, the seat has no address, or its person chose no press by e-mail).",
     )
+    # What only the player's page shows (its threads inline, beside the board): never sent by the API.
+    recent: SkipJsonSchema[dict[int, list[PressMessage]] | None] = Field(default=None, exclude=True)
+    sendable: SkipJsonSchema[dict[str, bool] | None] = Field(default=None, exclude=True)
+    inline_threads: SkipJsonSchema[int | None] = Field(default=None, exclude=True)
 
 
 class PressChannelView(Answer):

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import functools
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
-from fastapi.concurrency import run_in_threadpool
+from fastapi import APIRouter, Depends
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 from starlette.requests import Request
@@ -22,38 +20,42 @@ from dippouch.web.answers import (
 )
 from dippouch.web.checks import check_lines, check_view
 from dippouch.web.deps import (
+    Seat,
+    SeatDep,
+    ViewerDep,
+    WebDep,
+    WriterDep,
     answers,
     game_url,
     render,
-    viewer_of,
-    web_of,
-    writer,
 )
-from dippouch.web.forms import read_form, redirect
+from dippouch.web.forms import Form, posted, redirect
 from dippouch.web.inputs import web_words
 from dippouch.web.security import (
     BadInput,
     Forbidden,
+    Viewer,
     WebError,
     client_id,
 )
+from dippouch.web.service import Web
 
 router = APIRouter(tags=["api"])
 
 MAX_FIELDS = 200
-"""Fields a page's form may post (the coordinator's player table posts two a power)."""
+"""Fields the orders form may post (a pick list a unit)."""
 MAX_PART_SIZE = 1_000_000
 """Bytes a page's text field may hold: orders are measured and refused in words by the submission itself."""
 
-_form = functools.partial(read_form, max_fields=MAX_FIELDS, max_part_size=MAX_PART_SIZE)
+PlayForm = Annotated[Form, Depends(posted(max_fields=MAX_FIELDS, max_part_size=MAX_PART_SIZE))]
+"""The orders form and the draw vote's, under the player's page's limits."""
 
 
 @router.get("/games/{name}/play/{power}", include_in_schema=False, response_class=HTMLResponse)
-def play_page(request: Request, name: str, power: str) -> Response:
-    web = web_of(request)
-    viewer = viewer_of(request)
+def play_page(request: Request, web: WebDep, viewer: ViewerDep, name: str, power: str) -> Response:
+    # Not SeatDep: a refused seat is answered below (an old link of the seat's former player), not at once.
     try:
-        pv = player_page.player_view(web, name, power, viewer)
+        pv = player_page.player_model(web, name, power, viewer)
     except Forbidden:
         # The person whose seat this was, following an old link (a mail from before they left or were
         # replaced), is shown their games, not a refusal; anyone else is refused as before.
@@ -64,8 +66,7 @@ def play_page(request: Request, name: str, power: str) -> Response:
             raise
         return redirect("/me", f"You do not play {power} in {name} now; your games are below.")
     practice.note_visit(web, name)  # a practice game its person still comes to is not stopped
-    shown = press.play_press(request, web, name, power, viewer_of(request), pv)
-    return render(request, "play.html", {"p": pv, "g": pv["game"], **shown})
+    return render(request, "play.html", press.play_context(request, web, pv, viewer))
 
 
 def e_status(e: Exception) -> int:
@@ -74,23 +75,22 @@ def e_status(e: Exception) -> int:
     return e.status if isinstance(e, WebError) else 400
 
 
-def _refused_page(request: Request, name: str, power: str, text: str, message: str, status: int) -> Response:
+def _refused_page(
+    request: Request, web: Web, viewer: Viewer, seat: Seat, text: str, message: str, status: int
+) -> Response:
     """A submission that was refused (nothing stored): the player's page again, with what they typed still in
     the box, why it was refused, and every line's verdict against the phase open now (without JavaScript,
     this is all a player sees; a separate error page lost the text)."""
-    web = web_of(request)
-    viewer = viewer_of(request)
-    pv = player_page.player_view(web, name, power, viewer)
+    pv = player_page.player_model(web, seat.game, seat.power, viewer)
     lines: list[dict[str, Any]] = []
-    if pv["open"] and pv["must_act"]:
+    if pv.open and pv.must_act:
         try:
-            checked = check_lines(web, name, power, text, viewer)
+            checked = check_lines(web, seat.game, seat.power, text, viewer)
             lines = [ln.to_data() for ln in checked]
         except (WebError, DippouchError):
             lines = []  # the text itself is what was refused (too long, not text): the message says so
     refused = {"message": message, "text": text, "lines": lines}
-    shown = press.play_press(request, web, name, power, viewer, pv)
-    return render(request, "play.html", {"p": pv, "g": pv["game"], **shown, "refused": refused}, status=status)
+    return render(request, "play.html", press.play_context(request, web, pv, viewer, refused=refused), status=status)
 
 
 def _play_url(name: str, power: str) -> str:
@@ -98,11 +98,8 @@ def _play_url(name: str, power: str) -> str:
 
 
 @router.post("/games/{name}/play/{power}/orders", include_in_schema=False)
-async def play_submit(request: Request, name: str, power: str) -> Response:
-    form = await _form(request)
-    web = web_of(request)
-    viewer = viewer_of(request)
-    request.app.state.limiter.hit("submit", f"{client_id(request)}:{name}:{power}", "submissions")
+def play_submit(request: Request, form: PlayForm, seat: SeatDep, web: WebDep, viewer: ViewerDep) -> Response:
+    request.app.state.limiter.hit("submit", f"{client_id(request)}:{seat.game}:{seat.power}", "submissions")
     text = form.get("orders", "")
     # The pick lists (one select per unit) add their chosen orders below what was typed.
     picks = [v for k, v in form.items() if k.startswith("pick:") and v.strip()]
@@ -111,12 +108,10 @@ async def play_submit(request: Request, name: str, power: str) -> Response:
     ready = form.get("ready", "") in ("1", "on", "true")
     phase = form.get("phase", "").strip() or None  # the phase the form was for: refused if processed since
     try:
-        res = await run_in_threadpool(
-            functools.partial(player_page.submit, web, name, power, text, ready, viewer, phase=phase)
-        )
+        res = player_page.submit(web, seat.game, seat.power, text, ready, viewer, phase=phase)
     except (BadInput, DippouchError) as e:
         message = e.message if isinstance(e, BadInput) else web_words(str(e))
-        return await run_in_threadpool(_refused_page, request, name, power, text, message, e_status(e))
+        return _refused_page(request, web, viewer, seat, text, message, e_status(e))
     msg = (
         f"Version {res['version']} recorded{' (ready)' if res['ready'] else ''}: "
         f"{res['accepted']} order(s) accepted, {res['rejected']} rejected."
@@ -135,17 +130,15 @@ async def play_submit(request: Request, name: str, power: str) -> Response:
         msg += " It arrived after the deadline and does not count unless the coordinator extends it."
     if res["processed"]:
         msg += f" Everyone was ready: {', '.join(res['processed'])} has been processed."
-    return redirect(_play_url(name, res["power"]), msg)
+    return redirect(_play_url(seat.game, res["power"]), msg)
 
 
 @router.post("/games/{name}/play/{power}/vote", include_in_schema=False)
-async def play_vote(request: Request, name: str, power: str) -> Response:
-    form = await _form(request)
-    web = web_of(request)
+def play_vote(form: PlayForm, seat: SeatDep, web: WebDep, viewer: ViewerDep) -> Response:
     draw = form.get("draw", "") in ("1", "yes", "on", "true")
-    voted = await run_in_threadpool(player_page.vote, web, name, power, draw, viewer_of(request))
+    voted = player_page.vote(web, seat.game, seat.power, draw, viewer)
     msg = voted.ending.text if voted.ending else ("You vote for a draw." if draw else "Your draw vote is withdrawn.")
-    return redirect(_play_url(name, power), msg)
+    return redirect(_play_url(seat.game, seat.power), msg)
 
 
 class OrdersIn(BaseModel):
@@ -167,37 +160,38 @@ class VoteIn(BaseModel):
     draw: bool
 
 
+# A state-changing call names its caller (WriterDep) before its seat: a caller with no key is told so (401),
+# not that the seat is not theirs.
+
+
 @router.get("/api/games/{name}/powers/{power}", **answers(PlayerView))
-def api_player(request: Request, name: str, power: str) -> dict[str, Any]:
+def api_player(web: WebDep, viewer: ViewerDep, seat: SeatDep) -> PlayerView:
     """The player's view: units, legal orders per unit, submitted versions, ready flag (own power only)."""
-    pv = player_page.player_view(web_of(request), name, power, viewer_of(request))
-    pv["game"] = {k: v for k, v in pv["game"].items() if k != "map_svg"}
-    return pv
+    return player_page.player_model(web, seat.game, seat.power, viewer)
 
 
 @router.post("/api/games/{name}/powers/{power}/check", **answers(CheckAnswer))
-def api_check(request: Request, name: str, power: str, body: CheckIn) -> dict[str, Any]:
+def api_check(request: Request, viewer: WriterDep, seat: SeatDep, web: WebDep, body: CheckIn) -> CheckAnswer:
     """Check order lines as they would be checked on arrival, without recording anything: each line's verdict,
     note and subject (the province of the unit or site it orders), and the units left without an order."""
-    viewer = writer(request)
     request.app.state.limiter.hit("check", f"{client_id(request)}", "line checks")
     answer: dict[str, Any] = request.app.state.budget.run(
-        client_id(request), lambda: check_view(web_of(request), name, power, body.text, viewer)
+        client_id(request), lambda: check_view(web, seat.game, seat.power, body.text, viewer)
     )
-    return answer
+    return CheckAnswer.model_validate(answer)
 
 
 @router.post("/api/games/{name}/powers/{power}/orders", **answers(Receipt))
-def api_submit(request: Request, name: str, power: str, body: OrdersIn) -> dict[str, Any]:
+def api_submit(request: Request, viewer: WriterDep, seat: SeatDep, web: WebDep, body: OrdersIn) -> Receipt:
     """Submit a new version of the power's orders (checked line by line, as on arrival)."""
-    viewer = writer(request)
-    request.app.state.limiter.hit("submit", f"{client_id(request)}:{name}:{power}", "submissions")
-    return player_page.submit(web_of(request), name, power, body.text, body.ready, viewer, phase=body.phase)
+    request.app.state.limiter.hit("submit", f"{client_id(request)}:{seat.game}:{seat.power}", "submissions")
+    return Receipt.model_validate(
+        player_page.submit(web, seat.game, seat.power, body.text, body.ready, viewer, phase=body.phase)
+    )
 
 
 @router.post("/api/games/{name}/powers/{power}/vote", **answers(VoteAnswer))
-def api_vote(request: Request, name: str, power: str, body: VoteIn) -> dict[str, Any]:
+def api_vote(viewer: WriterDep, seat: SeatDep, web: WebDep, body: VoteIn) -> VoteAnswer:
     """Vote for a draw (or withdraw the vote); answers the game's ending if every surviving power agreed."""
-    viewer = writer(request)
-    voted = player_page.vote(web_of(request), name, power, body.draw, viewer)
-    return {"ending": voted.ending.text if voted.ending else None}
+    voted = player_page.vote(web, seat.game, seat.power, body.draw, viewer)
+    return VoteAnswer(ending=voted.ending.text if voted.ending else None)
