@@ -137,3 +137,23 @@ def test_the_page_only_pictures_are_never_sent_nor_documented() -> None:
         for f in fields:
             assert model.model_fields[f].exclude, (model.__name__, f)
             assert f not in schema["properties"], (model.__name__, f)
+
+
+def test_the_game_page_from_memory_waits_for_no_thread() -> None:
+    """The game page's dependencies are all async: FastAPI runs a plain-function dependency in a thread of the
+    pool, and the anonymous page kept in memory is served on the event loop, while a busy game's readers (or
+    the submissions that change it) hold every thread."""
+    import inspect
+
+    from fastapi.routing import APIRoute
+
+    from dippouch.web.routes.games import router
+
+    route = next(
+        r for r in router.routes if isinstance(r, APIRoute) and r.path == "/games/{name}" and "GET" in r.methods
+    )
+    assert inspect.iscoroutinefunction(route.endpoint)
+    calls = [d.call for d in route.dependant.dependencies]
+    assert calls, "the page declares its web service and viewer"
+    sync = [getattr(c, "__name__", repr(c)) for c in calls if not inspect.iscoroutinefunction(c)]
+    assert not sync, f"dependencies that would take a thread of the pool: {sync}"
