@@ -1,0 +1,182 @@
+"""Ratings from finished games: Ghost Ratings' multi-player update, recomputed from scratch.
+
+The update is the one webDiplomacy publishes for its Ghost Ratings (https://www.webdiplomacy.net/ghostRatings.php,
+the "classic" formula for games of more than two players), applied to every rated player of a game at once,
+from the ratings they brought to it:
+
+    S        = the sum of the game's rated players' ratings
+    expected = rating / S
+    actual   = the player's share of the game's points (their score / the game's total score)
+    change   = S / (17.5 × weight) × (actual − expected)
+
+Under draw-size scoring the share is 1/n for each of n drawers and under sum of squares c² / Σc², exactly the
+"actual score" the page gives for those systems; a solo is 1 and a defeat 0 under every system. A new player
+starts at 100 (TheGhostmaker's choice). Since the shares and the expectations each sum to 1, a game moves
+rating points between its players and never makes or destroys any: the sum of all ratings in a pool is 100 ×
+the players rated in it (``tests/ranking/test_ratings.py`` checks it).
+
+What is not rated: practice games, and bots (dropped from the game before the shares are taken, so the humans
+are rated among themselves); a game with fewer than two rated players, or whose rated players scored nothing
+between them (a bot's solo), tells nothing about them and changes no rating.
+
+Order is the games' end time, then their name: the same games give the same ratings whatever order they are
+handed in.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from types import MappingProxyType
+
+__all__ = [
+    "DIVISOR",
+    "START",
+    "PlayerResult",
+    "RatedGame",
+    "Rating",
+    "RatingError",
+    "Ratings",
+    "compute_ratings",
+    "rate_pool",
+]
+
+START = 100.0
+"""A new player's rating (Ghost Ratings')."""
+
+DIVISOR = 17.5
+"""Ghost Ratings' scale: a game moves at most its rating sum / 17.5 between its players (weight 1)."""
+
+
+class RatingError(ValueError):
+    """Games that cannot be rated as given, with a message a person can act on."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerResult:
+    person: str
+    """The person's stable id (never a display name, which may change)."""
+    power: str
+    score: float
+    """The player's score under the game's scoring system (any system: only shares of the total count)."""
+    bot: bool = False
+    civil_disorder: bool | None = None
+    """Whether the player left the game in civil disorder; None when not known."""
+
+
+@dataclass(frozen=True, slots=True)
+class RatedGame:
+    name: str
+    ended_at: datetime
+    players: tuple[PlayerResult, ...]
+    group: str = ""
+    """The variant group the game counts toward (its own leaderboard beside the overall one)."""
+    practice: bool = False
+    weight: float = 1.0
+    """Ghost Ratings' press × variant modifier: a weight of 4 moves a quarter of the points. At least 1, so no
+    game can take more than 1/17.5 of a player's rating."""
+
+    def __post_init__(self) -> None:
+        if not self.name:
+            raise RatingError("a rated game needs a name (the tiebreak of its end time)")
+        if not self.weight >= 1:
+            raise RatingError(f"game {self.name}: the weight must be at least 1, not {self.weight}")
+        people = [p.person for p in self.players]
+        if len(set(people)) != len(people):
+            raise RatingError(f"game {self.name}: a person holds two seats; rate them once")
+        for p in self.players:
+            if not p.score >= 0:
+                raise RatingError(f"game {self.name}: {p.person}'s score {p.score} is not a share (below 0)")
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    person: str
+    rating: float
+    games: int
+    """Rated games the person played in this pool."""
+    reliability: float | None
+    """The share of those games they finished without civil disorder, over the games where that is known;
+    None when it is known for none (then ``games`` is the only figure beside the rating)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Ratings:
+    overall: Mapping[str, Rating]
+    by_group: Mapping[str, Mapping[str, Rating]]
+
+    def leaderboard(self, group: str | None = None) -> list[Rating]:
+        """Best first; equal ratings by person id, so the order is stable."""
+        pool = self.overall if group is None else self.by_group.get(group, {})
+        return sorted(pool.values(), key=lambda r: (-r.rating, r.person))
+
+
+def _ordered(games: Iterable[RatedGame]) -> list[RatedGame]:
+    out = sorted(games, key=lambda g: (g.ended_at, g.name))
+    seen: set[str] = set()
+    for g in out:
+        if g.name in seen:
+            raise RatingError(f"game {g.name} is listed twice")
+        seen.add(g.name)
+    return out
+
+
+def _rated(game: RatedGame) -> tuple[PlayerResult, ...]:
+    """The players whose ratings this game changes: none for practice, never a bot."""
+    if game.practice:
+        return ()
+    humans = tuple(p for p in game.players if not p.bot)
+    if len(humans) < 2 or math.fsum(p.score for p in humans) <= 0:
+        return ()
+    return humans
+
+
+def _update(ratings: dict[str, float], game: RatedGame, players: tuple[PlayerResult, ...]) -> None:
+    before = [ratings.get(p.person, START) for p in players]
+    # fsum: correctly rounded, so the order of a game's players cannot change a rating's last bit.
+    total = math.fsum(before)
+    points = math.fsum(p.score for p in players)
+    for p, r in zip(players, before, strict=True):
+        ratings[p.person] = r + total / (DIVISOR * game.weight) * (p.score / points - r / total)
+
+
+def rate_pool(games: Iterable[RatedGame]) -> dict[str, Rating]:
+    """One pool's ratings, from nothing, over ``games`` in end-time-then-name order."""
+    ratings: dict[str, float] = {}
+    played: dict[str, int] = {}
+    known: dict[str, int] = {}
+    steady: dict[str, int] = {}
+    for game in _ordered(games):
+        players = _rated(game)
+        if not players:
+            continue
+        _update(ratings, game, players)
+        for p in players:
+            played[p.person] = played.get(p.person, 0) + 1
+            if p.civil_disorder is not None:
+                known[p.person] = known.get(p.person, 0) + 1
+                steady[p.person] = steady.get(p.person, 0) + (not p.civil_disorder)
+    return {
+        person: Rating(
+            person,
+            ratings[person],
+            played[person],
+            steady.get(person, 0) / known[person] if known.get(person) else None,
+        )
+        for person in sorted(ratings)
+    }
+
+
+def compute_ratings(games: Iterable[RatedGame]) -> Ratings:
+    """Every person's overall rating (all games, one pool) and a rating per variant group (each group's
+    games a pool of their own), recomputed from scratch. Within a game every rated player is updated from
+    the ratings they brought to it, so the order of a game's players does not matter either."""
+    listed = _ordered(games)
+    pools = {group: rate_pool(g for g in listed if g.group == group) for group in sorted({g.group for g in listed})}
+    return Ratings(
+        overall=MappingProxyType(rate_pool(listed)),
+        # A group none of whose games rated anybody (all practice, say) has no leaderboard.
+        by_group=MappingProxyType({group: MappingProxyType(pool) for group, pool in pools.items() if pool}),
+    )
