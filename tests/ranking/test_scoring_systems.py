@@ -4,6 +4,8 @@ for any game hypothesis makes; and the files' and facts' mistakes named."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -18,6 +20,7 @@ from dippouch.ranking.scoring import (
     system_names,
 )
 
+DOC = Path(__file__).resolve().parents[2] / "docs" / "scoring.md"
 POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
 
 
@@ -53,12 +56,15 @@ NO_RESULT = game(
 )
 
 
-def test_the_shipped_systems_are_the_six_the_issue_names() -> None:
+def test_the_shipped_systems_are_the_six_the_issue_names_each_documented_with_its_source() -> None:
     assert system_names() == ["carnage", "centres", "dss", "opentribute", "sos", "tribute"]
+    doc = DOC.read_text(encoding="utf-8")
     for name in system_names():
         system = load_system(name)
         assert system.source.startswith("https://"), name
         assert set(system.treats) == {"solo", "draw", "unresolved", "eliminated"}, name
+        assert f"### {system.title} (`{name}`)" in doc, name
+        assert f"<{system.source}>" in doc, name
 
 
 @pytest.mark.parametrize(
