@@ -19,6 +19,7 @@ from typing import Annotated, Any
 from urllib.parse import quote, unquote
 
 from fastapi import Depends
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.requests import Request
@@ -159,6 +160,26 @@ NEED_PERSON = (
 caller with no person signed in."""
 
 
+async def _web(request: Request) -> Web:
+    return web_of(request)
+
+
+async def _site(request: Request) -> Site:
+    return site_of(request)
+
+
+async def _viewer(request: Request) -> Viewer:
+    """Who asks, found on the event loop when there is nothing to look up (no key, no session: nobody), else
+    in the thread pool (a key or a session is read from the database). FastAPI runs a plain-function dependency
+    in a thread of the pool: a page served from memory (the game page's) must not wait for one while a busy
+    game's readers hold them all."""
+    if getattr(request.state, "viewer", None) is None and (
+        request.headers.get("authorization") or session_token(request)
+    ):
+        return await run_in_threadpool(viewer_of, request)
+    return viewer_of(request)
+
+
 def _writer(request: Request) -> Viewer:
     return writer(request)
 
@@ -196,12 +217,12 @@ def seat_of(request: Request, name: str, power: str) -> Seat:
     return Seat(name, power, variant, stand_in)
 
 
-WebDep = Annotated[Web, Depends(web_of)]
-"""The web service on the app's game database."""
-SiteDep = Annotated[Site, Depends(site_of)]
+WebDep = Annotated[Web, Depends(_web)]
+"""The web service on the app's game database (handed over on the event loop: no thread of the pool)."""
+SiteDep = Annotated[Site, Depends(_site)]
 """The installation's public address, which absolute links are made from."""
-ViewerDep = Annotated[Viewer, Depends(viewer_of)]
-"""Who is asking (perhaps nobody)."""
+ViewerDep = Annotated[Viewer, Depends(_viewer)]
+"""Who is asking (perhaps nobody): a thread of the pool only when a key or session must be looked up."""
 WriterDep = Annotated[Viewer, Depends(_writer)]
 """The caller of a state-changing JSON call: a bearer key, or a signed-in browser with the page's CSRF token."""
 PersonDep = Annotated[int, Depends(person_of)]

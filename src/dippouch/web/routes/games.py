@@ -29,8 +29,6 @@ from dippouch.web.deps import (
     render,
     render_html,
     set_csrf_cookie,
-    viewer_of,
-    web_of,
 )
 from dippouch.web.forms import Form, posted
 from dippouch.web.security import (
@@ -53,27 +51,6 @@ MAX_PART_SIZE = 1_000_000
 
 PageForm = Annotated[Form, Depends(posted(max_fields=MAX_FIELDS, max_part_size=MAX_PART_SIZE))]
 """The posted form of this module's pages (the unsealed export's reason)."""
-
-
-async def _web_at_once(request: Request) -> Web:
-    """The web service, handed over on the event loop. :data:`WebDep` is a plain function, which FastAPI runs
-    in a thread of the pool: the game page served from memory must not wait for one (that is the point of
-    serving it so, while readers of a busy game fill the pool)."""
-    return web_of(request)
-
-
-async def _viewer_at_once(request: Request) -> Viewer:
-    """Who asks, for the game page: found on the event loop when there is nothing to look up (no key, no
-    session: nobody), else in the thread pool (a key or a session is read from the database)."""
-    if request.headers.get("authorization") or session_token(request):
-        return await run_in_threadpool(viewer_of, request)
-    return viewer_of(request)
-
-
-QuickWeb = Annotated[Web, Depends(_web_at_once)]
-"""The web service, without a thread of the pool."""
-QuickViewer = Annotated[Viewer, Depends(_viewer_at_once)]
-"""Who asks, without a thread of the pool unless there is a key or session to look up."""
 
 
 def _listing(web: Web, viewer: Viewer) -> list[GameListing]:
@@ -129,7 +106,7 @@ def _from_cache(request: Request, html: str) -> Response:
 
 
 @router.get("/games/{name}", include_in_schema=False, response_class=HTMLResponse)
-async def game_page(request: Request, name: str, web: QuickWeb, viewer: QuickViewer) -> Response:
+async def game_page(request: Request, name: str, web: WebDep, viewer: ViewerDep) -> Response:
     """The game page. Anonymous visitors (everyone following a game reloads this page: the busiest of a
     site) get a page rendered once per change of the game and served from memory, looked up without
     the database (nor a thread of the pool) for :data:`PAGE_TTL` seconds, then confirmed against the game's
