@@ -52,7 +52,8 @@ class PhaseFacts:
     year: int
     season: str
     kind: str
-    """"movement", "retreats" or "adjustments" (only movement phases are read for stabs)."""
+    """The core's :class:`~dippouch.core.calendar.PhaseKind` value ("movement", "retreats", "adjustments");
+    only movement phases are read for stabs."""
     centres: Mapping[str, frozenset[int]]
     """Power -> the centre provinces it owns at the start of the phase."""
     units: Mapping[str, tuple[int, ...]]
