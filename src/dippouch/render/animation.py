@@ -8,7 +8,7 @@ and a replay's frames must stay countable (one per picture of the replay page)."
 from __future__ import annotations
 
 import io
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -31,9 +31,10 @@ CAPTION_PX = 40
 
 @dataclass(frozen=True)
 class AnimationFrame:
-    """One picture of the animation: a map as SVG, the words under it, and how long it is shown."""
+    """One picture of the animation: a map as SVG (or what draws it when its turn comes: a long game's
+    maps are then never all held at once), the words under it, and how long it is shown."""
 
-    svg: str
+    svg: str | Callable[[], str]
     caption: str
     duration_ms: int
 
@@ -66,13 +67,13 @@ def animate(frames: Sequence[AnimationFrame], fmt: str, width: int = WIDTH) -> b
         raise ValueError("an animation needs at least one frame")
     from PIL import Image
 
-    first = frame_picture(frames[0].svg, frames[0].caption, width)
+    first = frame_picture(_svg(frames[0]), frames[0].caption, width)
     size = first.size
 
     def rest() -> Iterator[Image.Image]:
         # Drawn one at a time as the writer asks for them: a long game's frames are never all held as RGB.
         for f in frames[1:]:
-            pic = frame_picture(f.svg, f.caption, width)
+            pic = frame_picture(_svg(f), f.caption, width)
             yield pic if pic.size == size else _fitted(pic, size)
 
     durations = [max(20, int(f.duration_ms)) for f in frames]
@@ -104,6 +105,10 @@ def animate(frames: Sequence[AnimationFrame], fmt: str, width: int = WIDTH) -> b
             method=4,
         )
     return out.getvalue()
+
+
+def _svg(frame: AnimationFrame) -> str:
+    return frame.svg if isinstance(frame.svg, str) else frame.svg()
 
 
 def _fitted(pic: Image.Image, size: tuple[int, int]) -> Image.Image:

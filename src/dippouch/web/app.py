@@ -95,13 +95,15 @@ def feature_routers() -> tuple[APIRouter, ...]:
         roster,
         unsubscribe,
     )
-    from dippouch.web.routes import api_docs, coordinate, games, play, signin, variants
+    from dippouch.web.routes import api_docs, coordinate, games, play, records, replay, signin, variants
 
     return (
         openings.router,  # before games: /api/games/new and /open are its own
         accounts.router,
         press.router,  # before coordinate: /games/{name}/coordinate/press is its own
         games.router,
+        replay.router,
+        records.router,
         play.router,
         coordinate.router,
         variants.router,

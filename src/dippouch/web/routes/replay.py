@@ -1,0 +1,109 @@
+"""A game's replay: the page (phase by phase on the game's map, stepped with links or played by replay.js),
+its frames as JSON, and the replay as an animated GIF or WebP."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from fastapi import APIRouter
+from fastapi.responses import HTMLResponse, Response
+from starlette.requests import Request
+
+from dippouch.play.replays import Frame, ReplayExports, export_replay, replay_frames
+from dippouch.render.animation import FORMATS
+from dippouch.web import games
+from dippouch.web.answers.replay import ReplayFrame, ReplayView
+from dippouch.web.deps import ViewerDep, VisibleGame, WebDep, answers, render
+from dippouch.web.maps import map_available
+from dippouch.web.security import NotFound, Viewer, client_id
+from dippouch.web.service import Web
+
+router = APIRouter(tags=["api"])
+
+NO_MAP = "no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)"
+
+
+def _frames(web: Web, name: str) -> list[Frame]:
+    return replay_frames(web.access.phases(name))
+
+
+def _replay(web: Web, name: str, at: int | None = None) -> ReplayView:
+    """The replay of a game the viewer may see (the route's ``VisibleGame`` asked): every frame, with its
+    picture's address (None where the variant has no map drawn)."""
+    variant = web.variant_of(name)
+    drawn = map_available(variant)
+    base = "/games/" + quote(name, safe="")
+    frames = [
+        ReplayFrame(
+            index=i,
+            phase_id=f.phase_id,
+            phase=f.phase,
+            view=f.view,
+            caption=f.caption,
+            picture=f"{base}/phases/{f.phase_id}/map-{f.view}.svg" if drawn else None,
+            phase_page=f"{base}/phases/{f.phase_id}",
+        )
+        for i, f in enumerate(_frames(web, name))
+    ]
+    shown = None if at is None else max(0, min(at, len(frames) - 1))
+    return ReplayView(
+        game=name,
+        variant=variant.name,
+        variant_title=variant.title,
+        frames=frames,
+        gif=f"{base}/replay.gif",
+        webp=f"{base}/replay.webp",
+        at=shown,
+    )
+
+
+@router.get("/games/{name}/replay", include_in_schema=False, response_class=HTMLResponse)
+def replay_page(request: Request, name: VisibleGame, web: WebDep, at: int | None = None) -> Response:
+    """The replay page: one frame at a time, ``?at=N`` (from 0; the first by default), with links to every
+    other, so it works without JavaScript; replay.js plays it in place."""
+    r = _replay(web, name, at)
+    return render(request, "replay.html", {"r": r, "at": r.at or 0, "start": at is not None})
+
+
+@router.get("/api/games/{name}/replay", **answers(ReplayView))
+def api_replay(name: VisibleGame, web: WebDep) -> ReplayView:
+    """A game's replay, frame by frame: each processed phase's orders and results, then the board they led to;
+    last, the board as it stands (the open phase's, or once the game is over the final board again). So
+    2 x processed phases + 1 frames; each names its phase, its phase page and its picture (an SVG map)."""
+    return _replay(web, name)
+
+
+@router.get("/games/{name}/replay.{fmt}", include_in_schema=False)
+def replay_animation(request: Request, name: VisibleGame, fmt: str, web: WebDep, viewer: ViewerDep) -> Response:
+    """The replay as one animated picture (``gif`` or ``webp``): each frame about 1.2 s, the last longer. A
+    first drawing takes seconds to minutes (every phase's map rasterised): it is charged to the address's work
+    budget and runs in the work lane, like a PDF map; it is then kept, so the next request draws nothing."""
+    if fmt not in FORMATS:
+        raise NotFound(f"no replay as {fmt[:20]!r}; it is made as {' or '.join(f'replay.{f}' for f in FORMATS)}")
+    if not map_available(web.variant_of(name)):
+        raise NotFound(NO_MAP)
+    frames = _frames(web, name)
+    exports = web.kept(__name__, ReplayExports)
+    key = ReplayExports.key(name, frames, fmt)
+    data = exports.cached(key)
+    if data is None:
+        data = request.app.state.budget.run(
+            client_id(request), lambda: exports.made(key, lambda: _drawn(web, name, viewer, frames, fmt))
+        )
+    filename = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in name)[:100] or "game"
+    return Response(
+        data,
+        media_type=FORMATS[fmt],
+        headers={
+            "Content-Disposition": f'inline; filename="{filename}-replay.{fmt}"',
+            # The next phase processed changes the replay: a browser asks again after a minute.
+            "Cache-Control": "private, max-age=60",
+        },
+    )
+
+
+def _drawn(web: Web, name: str, viewer: Viewer, frames: list[Frame], fmt: str) -> bytes:
+    try:
+        return export_replay(frames, lambda f: games.phase_map(web, name, f.phase_id, f.view, viewer), fmt)
+    except ImportError as e:  # cairosvg or the Cairo library is not installed
+        raise NotFound(f"animated replays need the map renderer: {e}") from None
