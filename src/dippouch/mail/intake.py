@@ -54,8 +54,7 @@ from dippouch.store.inbox import (
 from dippouch.store.mail_games import MailGame, MailPhase, games_for_mail, mail_config
 from dippouch.store.mail_games import game_id as find_game
 from dippouch.store.mail_tokens import player_token
-from dippouch.store.outbox import queue_mail
-from dippouch.store.review import processed_phase, review_state
+from dippouch.store.review import next_version_past_photos, processed_phase, review_state
 
 __all__ = ["Outcome", "apply_held", "fetch_mailbox", "game_config", "game_names", "strip_letter_heading", "take_in"]
 
@@ -171,14 +170,6 @@ def _next_version(store: GameStore, phase_id: int, power: str) -> int:
     return next_version(store, phase_id, power)
 
 
-def _photos_waiting(store: GameStore, game: str, power: str, now: datetime) -> int:
-    """The power's messages whose photographs wait for the coordinator in the open phase: each becomes a
-    version when it is confirmed, so a receipt's "subject for the next version" counts them (a receipt for
-    a photograph sent as v2 suggested v2 again)."""
-    st = review_state(store, game, now=now)
-    return len({p.mail_id for p in st.items if p.kind == "photo" and p.power == power})
-
-
 def _content(msg: Inbound) -> tuple[object, ...]:
     """What makes two copies of a message the same message: its Message-ID, sender, subject, text and files.
     The raw bytes differ between copies (an mbox re-encodes headers, servers add Received lines)."""
@@ -239,12 +230,12 @@ def fetch_mailbox(store: GameStore, settings: ServerSettings, *, now: datetime) 
     ]
 
 
-def _record(store: GameStore, mail_id: int, **values: Any) -> None:
-    record_message(store, mail_id, **values)
+def _record(store: GameStore, mail_id: int, *, replies: Sequence[dict[str, Any]] = (), **values: Any) -> int:
+    """What became of the message, with its replies queued in the same transaction (the number queued)."""
+    return record_message(store, mail_id, replies=replies, **values)
 
 
 def _reply(
-    store: GameStore,
     msg: Inbound,
     mail_id: int,
     *,
@@ -256,21 +247,20 @@ def _reply(
     game_id: int | None = None,
     phase_id: int | None = None,
     key: str | None = None,
-) -> int:
-    made = queue_mail(
-        store,
-        key=key or f"{kind}:{mail_id}:{to}",
-        to=to,
-        subject=subject,
-        body=body,
-        kind=kind,
-        now=now,
-        sender_domain=_from_domain(),
-        game_id=game_id,
-        phase_id=phase_id,
-        in_reply_to=msg.message_id,
-    )
-    return int(made)
+) -> dict[str, Any]:
+    """A reply to ``msg``, as the outbox queues it with the record of the message (:func:`_record`)."""
+    return {
+        "key": key or f"{kind}:{mail_id}:{to}",
+        "to": to,
+        "subject": subject,
+        "body": body,
+        "kind": kind,
+        "now": now,
+        "sender_domain": _from_domain(),
+        "game_id": game_id,
+        "phase_id": phase_id,
+        "in_reply_to": msg.message_id,
+    }
 
 
 def _refuse(
@@ -287,27 +277,31 @@ def _refuse(
     registered: bool = False,
 ) -> Outcome:
     body = compose.refusal_text(subject=msg.subject, why=why, suggestion=suggestion, registered=registered)
-    _record(
+    replies = (
+        [
+            _reply(
+                msg,
+                mail_id,
+                to=msg.sender,
+                kind="reply",
+                subject=f"Not used: {msg.subject or '(no subject)'}",
+                body=body,
+                now=now,
+                game_id=game_id,
+            )
+        ]
+        if msg.sender and "@" in msg.sender
+        else []
+    )
+    n = _record(
         store,
         mail_id,
+        replies=replies,
         status=status,
         reason=why,
         game_id=game_id,
         reading={"subject": reading.to_data() if reading else None, "suggestion": suggestion},
     )
-    n = 0
-    if msg.sender and "@" in msg.sender:
-        n = _reply(
-            store,
-            msg,
-            mail_id,
-            to=msg.sender,
-            kind="reply",
-            subject=f"Not used: {msg.subject or '(no subject)'}",
-            body=body,
-            now=now,
-            game_id=game_id,
-        )
     return Outcome(status, why, replies=n)
 
 
@@ -408,8 +402,11 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
     current_name = v.calendar.name(names.phase)
     phase_id = ph.id
 
-    def next_subject(waiting: int = 0) -> str:
-        """The subject for the power's next version (a query: only a reply that suggests one asks)."""
+    def next_subject(waiting: int = 0, *, photos: bool = False) -> str:
+        """The subject for the power's next version (a query: only a reply that suggests one asks); with
+        ``photos``, past this message's photographs and the power's others waiting for the coordinator too."""
+        if photos:
+            return suggest_subject(names, power, next_version_past_photos(store, phase_id, power) + 1)
         return suggest_subject(names, power, _next_version(store, phase_id, power) + waiting)
 
     if reading.phase < names.phase:
@@ -468,17 +465,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
         f"{sum(1 for ln in result.lines if not ln.accepted)} rejected)"
         + (f"; every power was ready: {', '.join(sent.processed)} processed" if sent.processed else "")
     )
-    _record(
-        store,
-        mail_id,
-        status=status,
-        reason=why,
-        game_id=g.id,
-        phase_id=ph.id,
-        power=power,
-        submission_id=sub_id,
-        reading={**base, "notes": notes},
-    )
+    recorded = {**base, "notes": list(notes)}  # the notes on how it was read, before the receipt's own
     if result.notes:
         notes.append("version lines: " + "; ".join(repr(n) for n in result.notes))
     if msg.images() and not result.late:
@@ -504,8 +491,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
         variant=v,
         kind=v.calendar.kind(names.phase),
     )
-    n = _reply(
-        store,
+    receipt = _reply(
         msg,
         mail_id,
         to=msg.sender,
@@ -515,6 +501,18 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
         now=now,
         game_id=g.id,
         phase_id=ph.id,
+    )
+    n = _record(
+        store,
+        mail_id,
+        replies=[receipt],
+        status=status,
+        reason=why,
+        game_id=g.id,
+        phase_id=ph.id,
+        power=power,
+        submission_id=sub_id,
+        reading=recorded,
     )
     return Outcome(
         status, why, game=names.title, power=power, phase=current_name, version=result.version, replies=n, notes=notes
@@ -593,7 +591,7 @@ def _photo_receipt(
     when: datetime,
     late: bool,
     token_note: str,
-    next_subject: Callable[[int], str],
+    next_subject: Callable[..., str],
 ) -> Outcome:
     """A message whose orders are photographs only: recorded (kept sealed for the coordinator's review, or late
     and not used) and a receipt queued that lists what was kept and the subject for the next version."""
@@ -609,10 +607,9 @@ def _photo_receipt(
         else "photograph(s) kept sealed; the coordinator reviews them after the deadline"
     )
     base = {"subject": at.reading.to_data(names.variant)}
-    _record(store, mail_id, status=status, reason=why, game_id=g.id, phase_id=ph.id, power=power, reading=base)
-    # This photograph (and any before it, counted once it is recorded) becomes a version when confirmed: the next
-    # version is past them all.
-    subject = next_subject(0 if late else _photos_waiting(store, names.name, power, at.now))
+    # This photograph and any waiting before it each become a version when confirmed: the next version is past
+    # them all (this one is not counted among the waiting until it is recorded, with its receipt, below).
+    subject = next_subject(0) if late else next_subject(photos=True)
     body_text = (
         f"Your message for {power} in {names.title}, {current_name}, was received "
         f"{settings.describe(when)}.\n\n"
@@ -627,8 +624,7 @@ def _photo_receipt(
         + f"\nDeadline: {compose._when(settings, ph.deadline)}.\n\nTo send a new version, use the subject:\n"
         f"  {subject}\n\n{compose.SIGN}\n"
     )
-    n = _reply(
-        store,
+    receipt = _reply(
         msg,
         mail_id,
         to=msg.sender,
@@ -638,6 +634,17 @@ def _photo_receipt(
         now=at.now,
         game_id=g.id,
         phase_id=ph.id,
+    )
+    n = _record(
+        store,
+        mail_id,
+        replies=[receipt],
+        status=status,
+        reason=why,
+        game_id=g.id,
+        phase_id=ph.id,
+        power=power,
+        reading=base,
     )
     return Outcome(status, why, game=names.title, power=power, phase=current_name, replies=n, notes=found.notes)
 
@@ -739,9 +746,13 @@ def _hold(held: _ForPower, why: str, reading_data: dict[str, Any], notices: list
     one for another phase is kept for the record only."""
     store, mail_id, names, g, ph, reading = held.store, held.mail_id, held.names, held.g, held.ph, held.reading
     held_phase = ph.id if ph is not None and names.phase is not None and reading.phase == names.phase else None
-    _record(
+    n = _record(
         store,
         mail_id,
+        replies=[
+            _reply(held.msg, mail_id, to=x.to, kind=x.kind, subject=x.subject, body=x.body, now=held.now, game_id=g.id)
+            for x in notices
+        ],
         status="held",
         reason=why,
         game_id=g.id,
@@ -749,11 +760,6 @@ def _hold(held: _ForPower, why: str, reading_data: dict[str, Any], notices: list
         power=held.power,
         reading=reading_data,
     )
-    n = 0
-    for x in notices:
-        n += _reply(
-            store, held.msg, mail_id, to=x.to, kind=x.kind, subject=x.subject, body=x.body, now=held.now, game_id=g.id
-        )
     phase = names.variant.calendar.name(reading.phase) if reading.phase is not None else None
     return Outcome("held", why, game=names.title, power=held.power, phase=phase, replies=n)
 
@@ -765,9 +771,7 @@ def _confirm_held(store: GameStore, msg: Inbound, mail_id: int, held_id: int, no
         applied = apply_held(store, held_id, now=now, by="the player's confirmation")
     except GameError as e:
         why = f"it confirms held message #{held_id}, which cannot be applied: {e}"
-        _record(store, mail_id, status="refused", reason=why)
-        n = _reply(
-            store,
+        refusal = _reply(
             msg,
             mail_id,
             to=msg.sender,
@@ -776,11 +780,10 @@ def _confirm_held(store: GameStore, msg: Inbound, mail_id: int, held_id: int, no
             body=compose.refusal_text(subject=msg.subject, why=why, suggestion=None, registered=True),
             now=now,
         )
+        n = _record(store, mail_id, replies=[refusal], status="refused", reason=why)
         return Outcome("refused", why, replies=n)
     why = f"confirms held message #{held_id}: {applied.reason}"
-    _record(store, mail_id, status="confirmation", reason=why, power=applied.power)
-    n = _reply(
-        store,
+    receipt = _reply(
         msg,
         mail_id,
         to=msg.sender,
@@ -793,6 +796,7 @@ def _confirm_held(store: GameStore, msg: Inbound, mail_id: int, held_id: int, no
         ),
         now=now,
     )
+    n = _record(store, mail_id, replies=[receipt], status="confirmation", reason=why, power=applied.power)
     return Outcome("confirmation", why, power=applied.power, version=applied.version, replies=n)
 
 

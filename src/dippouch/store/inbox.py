@@ -7,7 +7,7 @@ processes is taken once; the decision is recorded after (:func:`record_message`)
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -20,6 +20,7 @@ from dippouch.store.db import Database
 from dippouch.store.mail_games import game_id
 from dippouch.store.models import GameRow, PhaseRow, SubmissionRow
 from dippouch.store.models_mail import FetchStateRow, MailAttachmentRow, MailMessageRow
+from dippouch.store.outbox import queue_in
 
 __all__ = [
     "MessageInfo",
@@ -251,8 +252,12 @@ def store_message(
         return "taken in before (by another process)"
 
 
-def record_message(store: Database, mail_id: int, **values: Any) -> None:
-    """What became of a message: its status, reason, game, phase, power, submission; ``reading`` is merged."""
+def record_message(store: Database, mail_id: int, *, replies: Sequence[Mapping[str, Any]] = (), **values: Any) -> int:
+    """What became of a message: its status, reason, game, phase, power, submission; ``reading`` is merged.
+
+    ``replies`` (each as :func:`dippouch.store.outbox.queue_in` takes it) are queued in the same transaction: a
+    message is never recorded as answered without its answer, nor answered twice if taken in again. Answers the
+    number of replies queued (one already queued under its key is not queued again)."""
     with store.session() as s, s.begin():
         row = s.get(MailMessageRow, mail_id)
         if row is None:
@@ -262,6 +267,7 @@ def record_message(store: Database, mail_id: int, **values: Any) -> None:
         row.reading = reading
         for k, v in values.items():
             setattr(row, k, v)
+        return sum(1 for reply in replies if queue_in(s, **reply))
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session
 
 from dippouch.game import GameError, RecordNotFound, as_utc, parse_duration
 from dippouch.store.db import Database
-from dippouch.store.models import GameRow, PhaseRow
+from dippouch.store.models import GameRow, PhaseRow, SubmissionRow
 from dippouch.store.models_mail import GameMailRow, MailAttachmentRow, MailMessageRow, MailReviewRow
 
 __all__ = [
@@ -197,6 +197,23 @@ def photo_powers(s: Session, ph: PhaseRow) -> set[str]:
     """Powers that sent photographed orders on time for ``ph`` (not set aside): they took part in the phase,
     whatever the coordinator has made of the photographs yet."""
     return set(_photo_times(s, ph))
+
+
+def next_version_past_photos(store: Database, phase_id: int, power: str) -> int:
+    """The version a power's next message becomes: past its recorded versions and past each of its messages
+    whose photographs wait for the coordinator in the phase (each becomes a version when confirmed). One read,
+    where a receipt needs both."""
+    with store.session() as s:
+        ph = s.get(PhaseRow, phase_id)
+        if ph is None:
+            raise RecordNotFound(f"no phase #{phase_id}")
+        last = s.scalars(
+            sa.select(sa.func.max(SubmissionRow.version)).where(
+                SubmissionRow.phase_id == phase_id, SubmissionRow.power == power
+            )
+        ).first()
+        waiting = {p.mail_id for p in pending(s, ph) if p.kind == "photo" and p.power == power}
+        return (last or 0) + 1 + len(waiting)
 
 
 @dataclass(frozen=True)
