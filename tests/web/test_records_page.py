@@ -1,0 +1,86 @@
+"""A game's records page and its JSON call (``/games/{name}/records``, ``/api/games/{name}/records``): who may see
+them, what an unfinished game shows, the chart drawn on the server with a table beside it, and the link from
+the game page. The scores' numbers at every door are tests/play/test_records_doors.py's."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from dippouch.catalog import load_variant
+from dippouch.game import Settings
+from websupport import Site
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Site:
+    s = Site(f"sqlite:///{tmp_path / 'g.db'}", limits={})
+    s.web.store.create_game("g", "standard", now=s.clock())
+    return s
+
+
+def test_an_unfinished_game_shows_its_centres_and_says_it_is_not_scored_yet(site: Site) -> None:
+    page = site.browser().get("/games/g/records")
+    assert page.status_code == 200, page.text
+    assert 'id="not-finished"' in page.text and "Not finished" in page.text
+    assert 'id="score-table"' not in page.text
+    data = site.browser().get("/api/games/g/records").json()
+    assert data["finished"] is False and data["scores"] is None
+    assert data["scores_note"] == "the game is not finished: it is scored once it ends"
+    assert data["game_system"] == "dss" and data["system"]["name"] == "dss"
+    assert data["phases"] == ["Spring 1901 Movement"] and data["events"] == []
+    assert {c["power"]: c["counts"] for c in data["centres"]}["Russia"] == [4]
+    assert "chart" not in data and "refusal" not in data  # the page's picture is not sent as JSON
+    assert {s["name"] for s in data["systems"]} >= {"dss", "sos", "carnage", "tribute", "opentribute", "centres"}
+
+
+def test_an_unfinished_game_refuses_an_unknown_system_too(site: Site) -> None:
+    r = site.browser().get("/api/games/g/records?system=carnag")
+    assert r.status_code == 400 and "did you mean 'carnage'?" in r.json()["error"]
+
+
+def test_the_chart_is_inline_svg_in_each_powers_colour_with_a_table_for_screen_readers(site: Site) -> None:
+    text = site.browser().get("/games/g/records").text
+    svg = text.split("<svg", 1)[1].split("</svg>", 1)[0]
+    assert 'role="img"' in svg and "<title" in svg
+    v = load_variant("standard")
+    strokes = re.findall(r'<polyline fill="none" stroke="([^"]+)"', svg)
+    assert strokes == [p.colour for p in v.powers]
+    assert "<script" not in text.split("<main", 1)[1].split("</main>", 1)[0]
+    table = text.split('id="centre-table"', 1)[1].split("</table>", 1)[0]
+    assert all(f"{p}</th>" in table for p in v.power_names)
+    assert '<th scope="row">Spring 1901 Movement</th>' in table
+
+
+def test_a_private_game_s_records_are_not_found_for_a_stranger(site: Site) -> None:
+    site.web.access.set_visibility("g", "private")
+    stranger = site.browser()
+    assert stranger.get("/games/g/records").status_code == 404
+    assert stranger.get("/api/games/g/records").status_code == 404
+    # Its coordinator sees them.
+    assert site.coordinator.get("/games/g/records").status_code == 200
+
+
+def test_an_unknown_game_is_not_found(site: Site) -> None:
+    assert site.browser().get("/api/games/nope/records").status_code == 404
+
+
+def test_the_game_page_links_to_its_records(site: Site) -> None:
+    page = site.browser().get("/games/g").text
+    assert 'href="/games/g/records"' in page
+
+
+def test_an_anonymous_game_hides_its_players_names_while_it_runs(tmp_path: Path) -> None:
+    """Scores (with names) come only at the end, when an anonymous game shows its names anyway; until then the
+    page names no player: not on the chart, the events, nor anywhere else."""
+    s = Site(f"sqlite:///{tmp_path / 'a.db'}", limits={})
+    s.web.store.create_game("a", "standard", now=s.clock(), settings=Settings(anonymous=True))
+    s.web.store.assign("a", "France", "Zebulon Secretname", now=s.clock())
+    assert "Secretname" not in s.browser().get("/games/a/records").text
+    assert "Secretname" not in s.browser().get("/api/games/a/records").text
+    for power in ("Austria", "England", "Germany", "Italy", "Russia", "Turkey", "France"):
+        s.web.store.vote("a", power, True, now=s.clock())
+    data = s.browser().get("/api/games/a/records").json()
+    assert {r["power"]: r["player"] for r in data["scores"]}["France"] == "Zebulon Secretname"
