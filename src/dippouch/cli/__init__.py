@@ -69,6 +69,7 @@ _COMMAND_MODULES = (
     "mapgen",
     "bots",
     "notify",
+    "score",
 )
 """Modules under ``dippouch.cli`` whose import registers commands; a missing optional one is skipped."""
 
@@ -107,6 +108,7 @@ _COMMAND_HOME = {
     "mapgen": "mapgen",
     **dict.fromkeys(["seat-bot", "bot-policy", "bot"], "bots"),
     "notify": "notify",
+    "score": "score",
 }
 """Which module registers each top-level command, so that ``dippouch submit`` imports and builds one module's
 commands instead of all of them (typer builds every registered command's parser before it runs one: 25 ms,

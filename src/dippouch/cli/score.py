@@ -1,0 +1,50 @@
+"""``dippouch score``: a finished game's scores under its own scoring system, another one, or every one; and
+the game's choice of system.
+
+The numbers are :mod:`dippouch.play.records`'s, the same the game's records page and its JSON call show.
+"""
+
+from __future__ import annotations
+
+import typer
+from rich.markup import escape
+from rich.table import Table
+
+from dippouch.cli import app
+from dippouch.cli.game import DbOption, NowOption, _now, _store, friendly, out
+
+
+@app.command()
+@friendly
+def score(
+    game: str,
+    system: str | None = typer.Option(None, "--system", help="Score under this system (default: the game's own)."),
+    every: bool = typer.Option(False, "--all", help="Print the scores under every shipped system."),
+    choose: str | None = typer.Option(
+        None, "--choose", help='Make this system the game\'s own ("default" goes back to draw-size scoring).'
+    ),
+    db: str | None = DbOption,
+    now: str | None = NowOption,
+) -> None:
+    """Print a finished game's scores (under its own scoring system, --system NAME, or --all of them)."""
+    from dippouch.game import GameError
+    from dippouch.play.records import choose_scoring, find_system, score_all, score_game
+
+    store = _store(db)
+    if choose is not None:
+        chosen = choose_scoring(store, game, None if choose.lower() == "default" else choose, now=_now(now))
+        out.print(f"Game {escape(game)} is scored under {escape(chosen.title)} ({chosen.name}).")
+        return
+    if every and system:
+        find_system(system)  # a misspelt name is still refused, naming the closest
+        raise GameError("give --system NAME or --all, not both")
+    for scored in score_all(store, game) if every else [score_game(store, game, system)]:
+        own = " (the game's system)" if scored.own else ""
+        table = Table(title=f"{scored.game}: {scored.system.title}{own}", title_justify="left")
+        table.add_column("Power")
+        table.add_column("Centres", justify="right")
+        table.add_column("Score", justify="right")
+        for power, centres, points in scored.table():
+            table.add_row(escape(power), centres, points)
+        out.print(table)
+    out.print(escape(scored.ending))
