@@ -189,7 +189,14 @@ def test_only_the_import_form_declares_a_file() -> None:
         and ast.unparse(n.func).endswith("posted")
         and any(k.arg == "files" for k in n.keywords)
     ]
-    assert len(declared) == 1 and declared[0][0] == "coordinate.py" and "('file',)" in declared[0][1], declared
+    assert len(declared) == 1 and declared[0][0] == "forms.py" and "('file',)" in declared[0][1], declared
+    takers = [
+        r.path
+        for router in feature_routers()
+        for r in router.routes
+        if isinstance(r, APIRoute) and "ImportForm" in str(inspect.signature(r.endpoint))
+    ]
+    assert takers == ["/coordinate/import"]
 
 
 @pytest.mark.parametrize("template", sorted(MODEL_TEMPLATES))

@@ -22,7 +22,20 @@ from starlette.requests import Request
 from dippouch.web.deps import set_flash, typed_cookie
 from dippouch.web.security import CSRF_FIELD, BadInput, WebError, check_csrf
 
-__all__ = ["MAX_FIELDS", "MAX_PART_SIZE", "Form", "FormDep", "posted", "read_form", "redirect", "refused_form"]
+__all__ = [
+    "MAX_FIELDS",
+    "MAX_PART_SIZE",
+    "PAGE_FIELDS",
+    "PAGE_PART_SIZE",
+    "Form",
+    "FormDep",
+    "ImportForm",
+    "PageForm",
+    "posted",
+    "read_form",
+    "redirect",
+    "refused_form",
+]
 
 MAX_FIELDS = 100
 """Fields a form may post unless its route says otherwise."""
@@ -128,6 +141,16 @@ def posted(
 
 FormDep = Annotated[Form, Depends(posted())]
 """The posted form, CSRF-checked, under the usual limits (:data:`MAX_FIELDS`, :data:`MAX_PART_SIZE`)."""
+
+PAGE_FIELDS = 200
+"""Fields a game page's form may post (the coordinator's player table posts two a power; the orders form a pick
+list a unit)."""
+PAGE_PART_SIZE = 1_000_000
+"""Bytes a game page's text field may hold: orders are measured and refused in words by the submission itself."""
+PageForm = Annotated[Form, Depends(posted(max_fields=PAGE_FIELDS, max_part_size=PAGE_PART_SIZE))]
+"""A game page's form (orders, the desk, sign-in, the unsealed export), under the pages' limits."""
+ImportForm = Annotated[Form, Depends(posted(max_fields=PAGE_FIELDS, max_part_size=PAGE_PART_SIZE, files=("file",)))]
+"""The desk's game import: the one form that takes a file."""
 
 
 def redirect(url: str, flash: str | None = None, *, error: bool = False) -> RedirectResponse:

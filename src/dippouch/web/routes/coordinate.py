@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Body, Depends
+from fastapi import APIRouter, Body
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
@@ -34,23 +34,13 @@ from dippouch.web.deps import (
     game_url,
     render,
 )
-from dippouch.web.forms import Form, posted, redirect
+from dippouch.web.forms import ImportForm, PageForm, redirect
 from dippouch.web.inputs import number_or_none
 from dippouch.web.security import (
     BadInput,
 )
 
 router = APIRouter(tags=["api"])
-
-MAX_FIELDS = 200
-"""Fields a page's form may post (the coordinator's player table posts two a power)."""
-MAX_PART_SIZE = 1_000_000
-"""Bytes a page's text field may hold: orders are measured and refused in words by the submission itself."""
-
-DeskForm = Annotated[Form, Depends(posted(max_fields=MAX_FIELDS, max_part_size=MAX_PART_SIZE))]
-"""A desk form, CSRF-checked, under the desk's limits."""
-ImportForm = Annotated[Form, Depends(posted(max_fields=MAX_FIELDS, max_part_size=MAX_PART_SIZE, files=("file",)))]
-"""The import form: the desk's limits, and its one file field (the game file)."""
 
 MAX_IMPORT = 5_000_000
 """Bytes a game file posted to the import form may hold."""
@@ -70,7 +60,7 @@ def coordinate_home(request: Request, web: WebDep, viewer: ViewerDep) -> Respons
 
 
 @router.post("/coordinate/new", include_in_schema=False)
-def coordinate_new(form: DeskForm, web: WebDep, viewer: ViewerDep) -> Response:
+def coordinate_new(form: PageForm, web: WebDep, viewer: ViewerDep) -> Response:
     name = new_games.create_game(web, viewer, form)
     return redirect(f"{game_url(name)}/coordinate", f"Created game {name}. Seat the players and send them their links.")
 
@@ -106,7 +96,7 @@ from the confirmation page)."""
 
 @router.post("/games/{name}/coordinate/{action}", include_in_schema=False, response_class=HTMLResponse)
 def coordinate_action(
-    request: Request, form: DeskForm, name: str, action: str, web: WebDep, viewer: ViewerDep, site: SiteDep
+    request: Request, form: PageForm, name: str, action: str, web: WebDep, viewer: ViewerDep, site: SiteDep
 ) -> Response:
     back = f"{game_url(name)}/coordinate"
     if action in CONFIRMED and form.get("confirm", "") != "yes":

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import time
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
@@ -30,7 +30,7 @@ from dippouch.web.deps import (
     render_html,
     set_csrf_cookie,
 )
-from dippouch.web.forms import Form, posted
+from dippouch.web.forms import PageForm
 from dippouch.web.security import (
     BadInput,
     NotFound,
@@ -43,14 +43,6 @@ from dippouch.web.security import (
 from dippouch.web.service import PAGE_TTL, Web
 
 router = APIRouter(tags=["api"])
-
-MAX_FIELDS = 200
-"""Fields a page's form may post (the coordinator's player table posts two a power)."""
-MAX_PART_SIZE = 1_000_000
-"""Bytes a page's text field may hold: orders are measured and refused in words by the submission itself."""
-
-PageForm = Annotated[Form, Depends(posted(max_fields=MAX_FIELDS, max_part_size=MAX_PART_SIZE))]
-"""The posted form of this module's pages (the unsealed export's reason)."""
 
 
 def _listing(web: Web, viewer: Viewer) -> list[GameListing]:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 from starlette.requests import Request
@@ -29,7 +29,7 @@ from dippouch.web.deps import (
     game_url,
     render,
 )
-from dippouch.web.forms import Form, posted, redirect
+from dippouch.web.forms import PageForm, redirect
 from dippouch.web.inputs import web_words
 from dippouch.web.security import (
     BadInput,
@@ -41,14 +41,6 @@ from dippouch.web.security import (
 from dippouch.web.service import Web
 
 router = APIRouter(tags=["api"])
-
-MAX_FIELDS = 200
-"""Fields the orders form may post (a pick list a unit)."""
-MAX_PART_SIZE = 1_000_000
-"""Bytes a page's text field may hold: orders are measured and refused in words by the submission itself."""
-
-PlayForm = Annotated[Form, Depends(posted(max_fields=MAX_FIELDS, max_part_size=MAX_PART_SIZE))]
-"""The orders form and the draw vote's, under the player's page's limits."""
 
 
 @router.get("/games/{name}/play/{power}", include_in_schema=False, response_class=HTMLResponse)
@@ -98,7 +90,7 @@ def _play_url(name: str, power: str) -> str:
 
 
 @router.post("/games/{name}/play/{power}/orders", include_in_schema=False)
-def play_submit(request: Request, form: PlayForm, seat: SeatDep, web: WebDep, viewer: ViewerDep) -> Response:
+def play_submit(request: Request, form: PageForm, seat: SeatDep, web: WebDep, viewer: ViewerDep) -> Response:
     request.app.state.limiter.hit("submit", f"{client_id(request)}:{seat.game}:{seat.power}", "submissions")
     text = form.get("orders", "")
     # The pick lists (one select per unit) add their chosen orders below what was typed.
@@ -134,7 +126,7 @@ def play_submit(request: Request, form: PlayForm, seat: SeatDep, web: WebDep, vi
 
 
 @router.post("/games/{name}/play/{power}/vote", include_in_schema=False)
-def play_vote(form: PlayForm, seat: SeatDep, web: WebDep, viewer: ViewerDep) -> Response:
+def play_vote(form: PageForm, seat: SeatDep, web: WebDep, viewer: ViewerDep) -> Response:
     draw = form.get("draw", "") in ("1", "yes", "on", "true")
     voted = player_page.vote(web, seat.game, seat.power, draw, viewer)
     msg = voted.ending.text if voted.ending else ("You vote for a draw." if draw else "Your draw vote is withdrawn.")

@@ -3,28 +3,19 @@
 from __future__ import annotations
 
 import functools
-from typing import Annotated
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
 from dippouch.store.access import Grant
 from dippouch.web import practice
 from dippouch.web.deps import SiteDep, WebDep, game_url, render, set_session_cookie
-from dippouch.web.forms import Form, posted, redirect
+from dippouch.web.forms import PageForm, redirect
 from dippouch.web.security import NotFound, client_id, session_cookie, session_token
 from dippouch.web.service import Web
 
 router = APIRouter(tags=["api"])
-
-MAX_FIELDS = 200
-"""Fields a page's form may post (the coordinator's player table posts two a power)."""
-MAX_PART_SIZE = 1_000_000
-"""Bytes a page's text field may hold: orders are measured and refused in words by the submission itself."""
-
-PageForm = Annotated[Form, Depends(posted(max_fields=MAX_FIELDS, max_part_size=MAX_PART_SIZE))]
-"""A form of these pages, read under the pages' limits."""
 
 
 @router.post("/practice", include_in_schema=False)
