@@ -1,0 +1,198 @@
+"""A game's replay: its frames (each processed phase's orders, then the board they led to, then the board as it
+stands), the page stepped without JavaScript, the JSON call, who may see it, and the animated GIF and WebP read
+back with Pillow: one frame per picture of the page, about 1.2 s each, the last longer, made once."""
+
+from __future__ import annotations
+
+import io
+import re
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from dippouch.play import replays
+from dippouch.play.replays import FRAME_MS, LAST_FRAME_MS, replay_frames
+from dippouch.store.records import StoredPhase
+from dippouch.web.security import WorkBudget
+from websupport import Site
+
+PROCESSED = 3
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
+    """A standard game processed three phases (every power holding), and a private one processed once."""
+    s = Site(f"sqlite:///{tmp_path_factory.mktemp('replay') / 'web.db'}")
+    s.new_game("demo")
+    s.post_form(s.player("demo", "France", "Bruno"), "/games/demo/play/France/orders", {"orders": "A par - bur"})
+    for _ in range(PROCESSED):
+        r = s.post_form(s.coordinator, "/games/demo/coordinate/process", {"confirm": "yes"})
+        assert r.status_code == 303, r.text
+    s.new_game("hidden", visibility="private")
+    s.post_form(s.coordinator, "/games/hidden/coordinate/process", {"confirm": "yes"})
+    return s
+
+
+def _frames(site: Site, game: str = "demo") -> list[dict[str, Any]]:
+    r = site.browser().get(f"/api/games/{game}/replay")
+    assert r.status_code == 200, r.text
+    frames: list[dict[str, Any]] = r.json()["frames"]
+    return frames
+
+
+def test_the_frames_of_a_game_played_three_phases(site: Site) -> None:
+    frames = _frames(site)
+    assert len(frames) == 2 * PROCESSED + 1
+    assert [(f["phase"], f["view"]) for f in frames] == [
+        ("Spring 1901 Movement", "orders"),
+        ("Spring 1901 Movement", "after"),
+        ("Fall 1901 Movement", "orders"),
+        ("Fall 1901 Movement", "after"),
+        ("Spring 1902 Movement", "orders"),
+        ("Spring 1902 Movement", "after"),
+        ("Fall 1902 Movement", "board"),
+    ]
+    assert [f["index"] for f in frames] == list(range(len(frames)))
+    assert frames[-1]["caption"] == "Fall 1902 Movement: the board now"
+    c = site.browser()
+    first = c.get(frames[0]["picture"])
+    assert first.status_code == 200 and first.headers["content-type"].startswith("image/svg+xml")
+    # France's order is drawn on the first frame (the orders view), as on the phase's page.
+    assert "bur" in first.text.lower()
+    for f in frames:
+        assert f["picture"] == f"/games/demo/phases/{f['phase_id']}/map-{f['view']}.svg"
+        assert c.get(f["picture"]).status_code == 200, f
+        assert c.get(f["phase_page"]).status_code == 200, f
+
+
+def test_the_page_steps_without_javascript(site: Site) -> None:
+    """Every frame is a link (?at=N); the step links point at the neighbours; the slider is a form; an ``at``
+    out of range shows the nearest end."""
+    c = site.browser()
+    page = c.get("/games/demo/replay?at=2").text
+    assert 'src="/games/demo/phases/' in page and "map-orders.svg" in page
+    assert "Fall 1901 Movement: orders and results" in page
+    assert "3 of 7" in page
+    for step, at in (("first", 0), ("back", 1), ("forward", 3), ("last", 6)):
+        assert re.search(rf'data-step="{step}" href="\?at={at}"', page), step
+    assert all(f'href="?at={i}"' in page for i in range(7))
+    assert '<form class="replay-slider" method="get"' in page and 'name="at"' in page
+    assert 'data-start="2"' in page  # a frame asked for: the script does not start playing over it
+    assert "/games/demo/replay.gif" in page and "/games/demo/replay.webp" in page
+    last = c.get("/games/demo/replay?at=99").text
+    assert "7 of 7" in last and "Fall 1902 Movement: the board now" in last
+    assert "1 of 7" in c.get("/games/demo/replay?at=-5").text
+    plain = c.get("/games/demo/replay").text
+    assert "1 of 7" in plain and "data-start" not in plain
+    assert "/games/demo/replay" in c.get("/games/demo").text  # linked from the game's page
+
+
+def test_a_private_games_replay_is_not_found_by_a_stranger(site: Site) -> None:
+    stranger = site.browser()
+    for url in (
+        "/games/hidden/replay",
+        "/api/games/hidden/replay",
+        "/games/hidden/replay.gif",
+        "/games/hidden/replay.webp",
+    ):
+        assert stranger.get(url).status_code == 404, url
+    player = site.player("hidden", "Italy", "Ida")
+    assert player.get("/games/hidden/replay").status_code == 200
+    assert len(player.get("/api/games/hidden/replay").json()["frames"]) == 3
+
+
+def test_no_such_game_or_format(site: Site) -> None:
+    c = site.browser()
+    assert c.get("/games/nope/replay").status_code == 404
+    r = c.get("/games/demo/replay.png")
+    assert r.status_code == 404 and "replay.gif or replay.webp" in r.text
+
+
+@pytest.mark.parametrize("fmt", ["gif", "webp"])
+def test_the_animated_replay_has_a_frame_per_picture_and_is_made_once(
+    site: Site, fmt: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made: list[int] = []
+    real = replays.export_replay
+
+    def counted(*args: Any, **kw: Any) -> bytes:
+        made.append(1)
+        return real(*args, **kw)
+
+    monkeypatch.setattr("dippouch.web.routes.replay.export_replay", counted)
+    c = site.browser()
+    r = c.get(f"/games/demo/replay.{fmt}")
+    assert r.status_code == 200, r.text
+    assert r.headers["content-type"] == f"image/{fmt}"
+    assert f'filename="demo-replay.{fmt}"' in r.headers["content-disposition"]
+    im = Image.open(io.BytesIO(r.content))
+    assert im.format == fmt.upper()
+    assert im.n_frames == 2 * PROCESSED + 1
+    durations = []
+    for i in range(im.n_frames):
+        im.seek(i)
+        im.load()
+        durations.append(im.info["duration"])
+    assert durations == [FRAME_MS] * (2 * PROCESSED) + [LAST_FRAME_MS]
+    assert made == [1]
+    # The second request is served from what was kept, even to an address with no work left in its budget.
+    site.app.state.budget = WorkBudget(1e-9, 60.0)
+    try:
+        again = site.browser().get(f"/games/demo/replay.{fmt}")
+        assert again.status_code == 200 and again.content == r.content
+        assert made == [1]
+    finally:
+        site.app.state.budget = WorkBudget(float("inf"), 60.0)
+
+
+def test_a_first_drawing_is_charged_to_the_addresss_work_budget(tmp_path: Path) -> None:
+    """Like a PDF map: the first GIF spends more than a tiny share, so the address's next first drawing (the
+    WebP) is refused with the wait, while the GIF, kept, is still served."""
+    s = Site(f"sqlite:///{tmp_path / 'w.db'}")
+    s.new_game("g")
+    s.post_form(s.coordinator, "/games/g/coordinate/process", {"confirm": "yes"})
+    s.app.state.budget = WorkBudget(0.2, 60.0)
+    c = s.browser()
+    assert c.get("/games/g/replay.gif").status_code == 200
+    r = c.get("/games/g/replay.webp")
+    assert r.status_code == 429 and "your share of the server" in r.text
+    assert c.get("/games/g/replay.gif").status_code == 200
+
+
+def _phase(pid: int, name: str, status: str, *, after: bool = True) -> StoredPhase:
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    return StoredPhase(
+        id=pid,
+        game_id=1,
+        branch=0,
+        seq=pid,
+        name=name,
+        kind="movement",
+        status=status,
+        position={},
+        opened_at=at,
+        deadline=None,
+        processed_at=at if status != "open" else None,
+        orders={} if status != "open" else None,
+        results=[] if status != "open" else None,
+        next_position={} if status != "open" and after else None,
+        missed=None,
+    )
+
+
+def test_frames_follow_the_line_of_play_and_end_on_the_final_board() -> None:
+    """A phase rolled back is left out (its replayed successor is in); a finished game ends on its final board
+    once more, so the count is still 2 x processed + 1; a game that has processed nothing is its board."""
+    finished = [
+        _phase(1, "Spring 1901 Movement", "processed"),
+        _phase(2, "Fall 1901 Movement", "abandoned"),
+        _phase(3, "Fall 1901 Movement", "processed"),
+    ]
+    got = [(f.phase_id, f.view) for f in replay_frames(finished)]
+    assert got == [(1, "orders"), (1, "after"), (3, "orders"), (3, "after"), (3, "after")]
+    assert replay_frames(finished)[-1].caption == "The final board, after Fall 1901 Movement"
+    fresh = replay_frames([_phase(1, "Spring 1901 Movement", "open")])
+    assert [(f.phase_id, f.view) for f in fresh] == [(1, "board")]
