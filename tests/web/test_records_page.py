@@ -84,3 +84,19 @@ def test_an_anonymous_game_hides_its_players_names_while_it_runs(tmp_path: Path)
         s.web.store.vote("a", power, True, now=s.clock())
     data = s.browser().get("/api/games/a/records").json()
     assert {r["power"]: r["player"] for r in data["scores"]}["France"] == "Zebulon Secretname"
+
+
+def test_a_game_no_system_can_share_out_still_shows_its_records(tmp_path: Path) -> None:
+    """1897 opens with builds: processed with none ordered, nobody has a unit or a centre and the game ends with
+    no powers left. Draw-size scoring has nobody to share it among; the page says so and shows the rest."""
+    s = Site(f"sqlite:///{tmp_path / 'e.db'}", limits={})
+    s.web.store.create_game("e", "1897", now=s.clock())
+    s.web.store.process("e", now=s.clock(), force=True)
+    data = s.browser().get("/api/games/e/records").json()
+    assert data["finished"] is True and data["scores"] is None
+    assert "nobody survived to share the game" in data["scores_note"]
+    page = s.browser().get("/games/e/records")
+    assert page.status_code == 200 and 'id="not-scored"' in page.text
+    # Centre count scores it (every power 0).
+    data = s.browser().get("/api/games/e/records?system=centres").json()
+    assert data["scores"] and {r["score"] for r in data["scores"]} == {0.0}

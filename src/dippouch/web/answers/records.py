@@ -61,8 +61,10 @@ class RecordsView(Answer):
     events: list[KeyEvent]
     game_system: str = Field(description="The game's own scoring system (its choice, or draw-size scoring).")
     system: ScoringSystemInfo = Field(description="The system the scores are under (?system=, else the game's).")
-    scores: list[ScoreLine] | None = Field(description="Null until the game is finished (see scores_note).")
-    scores_note: str | None
+    scores: list[ScoreLine] | None = Field(
+        description="Null until the game is finished, or when the system cannot score how it ended (see scores_note)."
+    )
+    scores_note: str | None = Field(description="Why there are no scores; null when there are.")
     systems: list[ScoringSystemInfo]
     chart: SkipJsonSchema[str | None] = Field(default=None, exclude=True)
     """The centre chart as inline SVG, for the page only."""

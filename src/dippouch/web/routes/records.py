@@ -15,6 +15,7 @@ from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
+from dippouch.game import GameError
 from dippouch.play.records import (
     NOT_FINISHED,
     Scored,
@@ -153,7 +154,14 @@ def records_view(web: Web, name: str, viewer: Viewer, system: str | None, *, pag
     lines = [CentreLine(power=p, colour=colours.get(p) or GREY, counts=list(stats.series[p])) for p in v.power_names]
     own = game_system(record)
     use = chosen or own
-    scores = _scores(score_record(record, use), seen_powers(web, name, viewer)) if record.finished else None
+    scores: list[ScoreLine] | None = None
+    note: str | None = NOT_FINISHED
+    if record.finished:
+        try:
+            scores, note = _scores(score_record(record, use), seen_powers(web, name, viewer)), None
+        except GameError as e:
+            # A game that ended with nobody left to share it (say): the rest of its records still show.
+            note = str(e)
     # Up to the most centres any power held, with room above it (never past the board's centres).
     board = len([pr for pr in v.map.provinces if pr.supply_centre])
     most = min(board, max((n for line in lines for n in line.counts), default=0) + 2)
@@ -169,7 +177,7 @@ def records_view(web: Web, name: str, viewer: Viewer, system: str | None, *, pag
         game_system=own.name,
         system=_info(use),
         scores=scores,
-        scores_note=None if record.finished else NOT_FINISHED,
+        scores_note=note,
         systems=[_info(s) for s in systems().values()],
         chart=chart_svg(list(stats.phases), lines, most=most) if page else None,
     )
