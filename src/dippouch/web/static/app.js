@@ -343,6 +343,8 @@
       var board = { x: vb[0], y: vb[1], w: vb[2], h: vb[3] };
       fig.classList.add("viewer");
       vp.style.aspectRatio = board.w + " / " + board.h;
+      // A tall board (W3K) is as wide as the frame's height lets it be, not letterboxed in a wide frame.
+      fig.style.setProperty("--board-aspect", String(board.w / board.h));
       svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
       var view = { x: board.x, y: board.y, w: board.w, h: board.h };
       function size() { var r = vp.getBoundingClientRect(); return { w: r.width || 1, h: r.height || 1, r: r }; }
@@ -623,6 +625,17 @@
         view.x = b.x + b.w / 2 - view.w / 2; view.y = b.y + b.h / 2 - view.h / 2;
         clamp();
       };
+      // ... or show some places as large as the frame allows (the move browser's territory and where it
+      // goes), with a margin, and never closer than a sixth of the board's width.
+      fig.mapShow = function (els) {
+        var b = boxOf(els);
+        if (!b) return;
+        var pad = Math.max(b.w, b.h) * 0.15, minW = board.w / 6;
+        var x = b.x - pad, y = b.y - pad, w = b.w + 2 * pad, h = b.h + 2 * pad;
+        if (w < minW) { x -= (minW - w) / 2; w = minW; }
+        frame(x, y, w, h);
+        clamp();
+      };
       fig.setAttribute("data-viewer-ready", "");
     }
   });
@@ -671,10 +684,20 @@
       return null;
     }
     function mark(cls, provs) {
-      mapFig.querySelectorAll("." + cls).forEach(function (e) { e.classList.remove(cls); });
-      provs.forEach(function (p) { var e = shapeOf(p); if (e) e.classList.add(cls); });
+      mapFig.querySelectorAll("." + cls).forEach(function (e) { e.classList.remove(cls); keys.name(e); });
+      provs.forEach(function (p) { var e = shapeOf(p); if (e) { e.classList.add(cls); keys.name(e); } });
     }
-    function closeChooser() { if (chooser) { chooser.remove(); chooser = null; } }
+    // What the player is told to do next: "click" for a pointer, "press Enter on" for the keyboard.
+    var byKeys = false;
+    function act() { return byKeys ? "press Enter on" : "click"; }
+    function nameOf(p) { var e = shapeOf(p); return (e && e.getAttribute("data-name")) || p; }
+    // A chooser answered (or cancelled) from the keyboard gives the focus back to the province it came from.
+    function closeChooser() {
+      if (!chooser) return;
+      var had = chooser.contains(document.activeElement);
+      chooser.remove(); chooser = null;
+      if (had && keys.current) keys.current.focus({ preventScroll: true });
+    }
     function reset(msg) {
       closeChooser(); state.unit = null; state.target = null; mark("picked", []); mark("target", []); say(msg || "");
     }
@@ -722,7 +745,7 @@
       var m = mode();
       if (!state.unit) {
         var u = byProv[p];
-        if (!u) { say("No order to give in " + p + ": click one of your units."); return; }
+        if (!u) { say("No order to give in " + nameOf(p) + ": " + act() + " one of your units."); return; }
         var builds = u.orders.filter(function (o) { return o.type === "build"; });
         if (builds.length) {
           state.unit = u; mark("picked", [p]);
@@ -737,8 +760,11 @@
         state.unit = u; mark("picked", [p]);
         var dests = u.orders.filter(function (o) { return o.dest && (o.type === "move" || o.type === "retreat"); })
           .map(function (o) { return o.dest; });
-        if (m === "move") { mark("target", dests); say(u.label + ": click where it goes (click it again to hold)."); }
-        else say(u.label + ": click the unit it " + (m === "support" ? "supports" : "convoys") + ".");
+        // By keyboard, where it may go is said too (a screen reader does not see the lit provinces).
+        var where = byKeys && dests.length ? " It may go to " + dests.filter(function (d, i) { return dests.indexOf(d) === i; })
+          .map(nameOf).join(", ") + "." : "";
+        if (m === "move") { mark("target", dests); say(u.label + ": " + act() + " where it goes (" + act() + " it again to hold)." + where); }
+        else say(u.label + ": " + act() + " the unit it " + (m === "support" ? "supports" : "convoys") + ".");
         return;
       }
       var orders = state.unit.orders;
@@ -763,7 +789,7 @@
           reset(state.unit.label + " cannot " + kind + " a unit in " + p + "."); return;
         }
         state.target = p; mark("target", [p]);
-        say("Now click where the " + kind + "ed unit goes" + (kind === "support" ? " (or the same unit again to support it holding)." : "."));
+        say("Now " + act() + " where the " + kind + "ed unit goes" + (kind === "support" ? " (or the same unit again to support it holding)." : "."));
         return;
       }
       var want = orders.filter(function (o) {
@@ -775,10 +801,166 @@
       // Choosing a unit, its token counts (else the province beneath); choosing a place, only the province.
       var token = expectsPlace() ? null : ev.target.closest && ev.target.closest("[data-unit]");
       var p = token ? provinceOf(token) : regionAt(ev) || provinceOf(ev.target);
-      if (p) { ev.preventDefault(); pick(p, ev.clientX, ev.clientY); }
+      if (p) { ev.preventDefault(); byKeys = false; pick(p, ev.clientX, ev.clientY); }
     });
     document.addEventListener("keydown", function (ev) { if (ev.key === "Escape" && (chooser || state.unit)) reset("Nothing added."); });
     bar.addEventListener("change", function () { reset(); });
+    var keys = keyboardMap(viewport.querySelector("svg"), function (p, x, y) { byKeys = true; pick(p, x, y); });
+  }
+
+  // ------------------------------------------------------------------ the map by keyboard and screen reader
+  // The player's map as one Tab stop whose provinces are buttons, each named for a screen reader by its
+  // name and the unit in it ("Paris (army of France)"): the arrow keys go to the next province that way on
+  // the map, typing a name's first letters goes to it, and Enter or Space chooses it as a click on it would
+  // (the same order line). The focus moves among the provinces (one of them at a time is in the Tab order)
+  // and the view follows it. The drawing itself is left as the server made it (its picture, PNG and PDF
+  // alike); the roles and names are added here, where they can be used. The rest of the drawing (names,
+  // tokens, arrows) is hidden from the reader: the board in words under the map says it as text.
+  function keyboardMap(svg, choose) {
+    var none = { current: null, name: function () {} };
+    if (!svg) return none;
+    var regions = [], seen = {};
+    svg.querySelectorAll("path.region[data-province]").forEach(function (r) {
+      var p = r.getAttribute("data-province");
+      if (seen[p]) return;
+      seen[p] = true;
+      regions.push(r);
+    });
+    if (!regions.length) return none;
+    var KINDS = { A: "army", F: "fleet" };
+    function unitWords(p) {
+      var out = [];
+      [["unit-", ""], ["dislodged-", "dislodged "]].forEach(function (w) {
+        var u = svg.querySelector('[id="' + w[0] + p + '"]');
+        if (!u) return;
+        var m = /\bkind-(\S+)/.exec(u.getAttribute("class") || "");
+        out.push(w[1] + ((m && KINDS[m[1]]) || "unit") + " of " + u.getAttribute("data-power"));
+      });
+      return out;
+    }
+    var base = new Map();
+    regions.forEach(function (r) {
+      var words = unitWords(r.getAttribute("data-province"));
+      base.set(r, (r.getAttribute("data-name") || r.getAttribute("data-province")) + (words.length ? " (" + words.join("; ") + ")" : ""));
+    });
+    function name(r) {
+      if (!base.has(r)) return;
+      var extra = r.classList.contains("picked") ? ", chosen" : r.classList.contains("target") ? ", a destination" : "";
+      r.setAttribute("aria-label", base.get(r) + extra);
+    }
+    var power = (svg.closest("[data-focus-power]") || { getAttribute: function () { return ""; } }).getAttribute("data-focus-power");
+    svg.setAttribute("role", "group");
+    svg.setAttribute("aria-label", "Map: " + ((svg.querySelector("title") || {}).textContent || "the board") +
+      ". Arrow keys go from province to province, Enter chooses; the board in words is under the map.");
+    (function hide(el) {
+      Array.prototype.forEach.call(el.children, function (c) {
+        if (c.matches("path.region") || c.tagName.toLowerCase() === "title") return;
+        if (c.querySelector("path.region")) hide(c); else c.setAttribute("aria-hidden", "true");
+      });
+    })(svg);
+    var first = null;
+    regions.forEach(function (r) {
+      r.setAttribute("role", "button");
+      r.setAttribute("tabindex", "-1");
+      name(r);
+      var u = svg.querySelector('[id="unit-' + r.getAttribute("data-province") + '"]');
+      if (!first && u && u.getAttribute("data-power") === power) first = r;
+    });
+    var keys = { current: null, name: name };
+    function setCurrent(r, focus) {
+      if (keys.current && keys.current !== r) keys.current.setAttribute("tabindex", "-1");
+      keys.current = r;
+      r.setAttribute("tabindex", "0");
+      if (!focus) return;
+      r.focus({ preventScroll: true });
+      var a = r.getBoundingClientRect(), f = svg.getBoundingClientRect();
+      var inside = a.left >= f.left && a.right <= f.right && a.top >= f.top && a.bottom <= f.bottom;
+      var fig = svg.closest("[data-map]");
+      if (!inside && fig && fig.mapCentre) fig.mapCentre(r);
+      var b = r.getBoundingClientRect();  // the whole province seen on the page, not only the frame
+      if (b.top < 0 || b.bottom > window.innerHeight) svg.closest(".map-viewport").scrollIntoView({ block: "nearest" });
+    }
+    setCurrent(first || regions[0], false);
+    // Where each province lies on the board (its box's middle, in the drawing's units: the same at any zoom).
+    var middles = new Map();
+    function middle(r) {
+      if (!middles.has(r)) {
+        var b = null;
+        try { b = r.getBBox(); } catch (e) { /* not drawn */ }
+        middles.set(r, b ? { x: b.x + b.width / 2, y: b.y + b.height / 2 } : { x: 0, y: 0 });
+      }
+      return middles.get(r);
+    }
+    // The nearest province that way: ahead of this one, and the less to the side the better.
+    function toward(r, dx, dy) {
+      var here = middle(r), best = null, score = Infinity;
+      regions.forEach(function (o) {
+        if (o === r) return;
+        var m = middle(o), vx = m.x - here.x, vy = m.y - here.y, along = vx * dx + vy * dy;
+        if (along <= 0) return;
+        var s = along + 2.5 * Math.abs(vx * dy - vy * dx);
+        if (s < score) { score = s; best = o; }
+      });
+      return best;
+    }
+    var typed = "", typedAt = 0;
+    function byName(text) {
+      var start = regions.indexOf(keys.current), n = regions.length;
+      for (var pass = 0; pass < 2; pass++) {
+        for (var i = 1; i <= n; i++) {
+          var r = regions[(start + (text.length > 1 ? i - 1 : i)) % n];
+          var word = pass ? r.getAttribute("data-province") : r.getAttribute("data-name");
+          if (word && word.toLowerCase().indexOf(text) === 0) return r;
+        }
+      }
+      return null;
+    }
+    var STEPS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+    svg.addEventListener("keydown", function (ev) {
+      var r = ev.target;
+      if (!base.has(r) || ev.altKey || ev.ctrlKey || ev.metaKey) return;
+      // A name is typed in one go (a space within it too): any other key, or a pause, ends it.
+      var now = Date.now();
+      if (ev.key.length !== 1 || now - typedAt > 800) typed = "";
+      if (ev.key === " " && typed) { ev.preventDefault(); typed += " "; typedAt = now; return; }
+      if (STEPS[ev.key]) {
+        ev.preventDefault();
+        var next = toward(r, STEPS[ev.key][0], STEPS[ev.key][1]);
+        if (next) setCurrent(next, true);
+      } else if (ev.key === "Enter" || ev.key === " ") {
+        ev.preventDefault();
+        var b = r.getBoundingClientRect();
+        choose(r.getAttribute("data-province").toLowerCase().split("/")[0], b.left + b.width / 2, b.top + b.height / 2);
+      } else if (ev.key.length === 1 && /\S/.test(ev.key)) {
+        typed += ev.key.toLowerCase();
+        typedAt = now;
+        var found = byName(typed);
+        if (found) { ev.preventDefault(); setCurrent(found, true); }
+      }
+    });
+    // The province with the focus drawn again on top, outlined: its own border is partly under its neighbours'.
+    var ring = null;
+    svg.addEventListener("focusin", function (ev) {
+      if (!base.has(ev.target)) return;
+      setCurrent(ev.target, false);
+      var board = ev.target.closest("g.board") || svg;
+      if (!ring) {
+        ring = document.createElementNS(SVGNS, "g");
+        ring.setAttribute("class", "focus-ring");
+        ring.setAttribute("aria-hidden", "true");
+        ["halo", "line"].forEach(function (c) {
+          var u = document.createElementNS(SVGNS, "path");
+          u.setAttribute("class", c);
+          u.setAttribute("fill", "none");
+          ring.appendChild(u);
+        });
+      }
+      ring.querySelectorAll("path").forEach(function (u) { u.setAttribute("d", ev.target.getAttribute("d")); });
+      board.appendChild(ring);
+      ring.classList.toggle("shown", ev.target.matches(":focus-visible"));
+    });
+    svg.addEventListener("focusout", function () { if (ring) ring.classList.remove("shown"); });
+    return keys;
   }
 
   // ------------------------------------------------------------------ new game: only the chosen variant's options
@@ -822,11 +1004,12 @@
     };
     light(moves.getAttribute("data-from"), "picked");
     moves.querySelectorAll("[data-dest]").forEach(function (d) { light(d.getAttribute("data-dest").split("/")[0], "target"); });
-    // A tall map (W3K) scrolls inside its frame: bring the chosen territory to the middle of the frame.
+    // The view opens on the chosen territory and where it goes, as large as the frame allows (the whole
+    // board showed them a few pixels wide); without the viewer, a tall map scrolls to it inside its frame.
     var chosen = fig.querySelector('[id="r-' + moves.getAttribute("data-from") + '"]');
     var frame = fig.querySelector(".map-viewport");
-    if (chosen && fig.mapCentre) {
-      fig.mapCentre(chosen);
+    if (chosen && fig.mapShow) {
+      fig.mapShow([chosen].concat(Array.from(fig.querySelectorAll("path.target"))));
     } else if (chosen && frame) {
       var c = chosen.getBoundingClientRect(), f = frame.getBoundingClientRect();
       frame.scrollTop += (c.top + c.height / 2) - (f.top + f.height / 2);
