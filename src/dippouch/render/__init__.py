@@ -18,7 +18,16 @@ The shapes come from :mod:`dippouch.render.geometry` (built by ``dippouch mapgen
 
 from __future__ import annotations
 
-from dippouch.render.output import atlas_pdf, map_pdf, pdf_pages, phase_map_file, results_pdf, svg_to_pdf, svg_to_png
+from dippouch.render.output import (
+    atlas_pdf,
+    map_pdf,
+    pdf_pages,
+    phase_map_file,
+    preview_png,
+    results_pdf,
+    svg_to_pdf,
+    svg_to_png,
+)
 from dippouch.render.svg import RenderOptions, draft_order_svg, draw_svg, render_phase_svg, render_svg
 
 __all__ = [
@@ -29,6 +38,7 @@ __all__ = [
     "map_pdf",
     "pdf_pages",
     "phase_map_file",
+    "preview_png",
     "render_phase_svg",
     "render_svg",
     "results_pdf",

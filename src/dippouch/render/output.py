@@ -25,6 +25,7 @@ __all__ = [
     "map_pdf",
     "pdf_pages",
     "phase_map_file",
+    "preview_png",
     "results_pdf",
     "svg_to_pdf",
     "svg_to_png",
@@ -67,6 +68,28 @@ def svg_to_png(svg: str, scale: float = 1.0, *, width: int | None = None, compre
     pic = Image.frombuffer("RGBA", (w, h), bytes(image.get_data()), "raw", "BGRA", image.get_stride(), 1)
     out = io.BytesIO()
     pic.convert("RGB").save(out, format="PNG", compress_level=max(0, min(9, compress)))
+    return out.getvalue()
+
+
+PREVIEW_SIZE = (1200, 630)
+"""A link preview's picture: the 1.91:1 that Open Graph readers (Discord, Slack, mail programs) show whole."""
+_SVG_BOX = re.compile(r'<svg\b[^>]*?viewBox="[-\d.]+ [-\d.]+ ([\d.]+) ([\d.]+)"')
+
+
+def preview_png(svg: str, size: tuple[int, int] = PREVIEW_SIZE) -> bytes:
+    """The map as a link's preview: the whole board fitted into ``size`` (Open Graph's 1200x630), centred on
+    the colour of the map's own paper, so a portrait board (W3K) shows whole rather than cropped."""
+    m = _SVG_BOX.search(svg)
+    w, h = (float(m.group(1)), float(m.group(2))) if m else (float(size[0]), float(size[1]))
+    scale = min(size[0] / w, size[1] / h) if w > 0 and h > 0 else 1.0
+    from PIL import Image
+
+    pic = Image.open(io.BytesIO(svg_to_png(svg, width=max(1, round(w * scale))))).convert("RGB")
+    pic.thumbnail(size)  # a drawing a pixel too tall for the box after rounding
+    canvas = Image.new("RGB", size, pic.getpixel((0, 0)))
+    canvas.paste(pic, ((size[0] - pic.width) // 2, (size[1] - pic.height) // 2))
+    out = io.BytesIO()
+    canvas.save(out, format="PNG", optimize=True)
     return out.getvalue()
 
 

@@ -175,6 +175,7 @@ def _build_game_view(web: Web, name: str, visibility: str) -> dict[str, Any]:
     # kept by the browser.
     view = "after" if after else "board"
     map_url = f"/games/{quote(name, safe='')}/phases/{shown.id}/map-{view}.svg" if map_available(v) else None
+    preview_url = f"/games/{quote(name, safe='')}/phases/{shown.id}/preview-{view}.png" if map_url else None
     pos = web.position_of(v, shown)[0] if not after else position_from_data(v, position)
     m = v.map
     board = [
@@ -241,6 +242,7 @@ def _build_game_view(web: Web, name: str, visibility: str) -> dict[str, Any]:
             for h in hist
         ],
         "map_url": map_url,
+        "preview_url": preview_url,
         "map_phase": (shown.id, view),
         "visibility": visibility,
         "settings": st.settings.to_data(),

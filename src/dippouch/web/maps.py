@@ -95,6 +95,7 @@ class MapCache:
     def __init__(self) -> None:
         self._svgs: OrderedDict[tuple[Any, ...], str | None] = OrderedDict()
         self._pdfs: OrderedDict[str, bytes] = OrderedDict()
+        self._previews: OrderedDict[str, bytes] = OrderedDict()
         self._lock = threading.Lock()
 
     def _cached(self, key: tuple[Any, ...], draw: Callable[[], str | None]) -> str | None:
@@ -181,6 +182,37 @@ class MapCache:
             while total > self.PDF_BYTES and len(self._pdfs) > 1:
                 total -= len(self._pdfs.popitem(last=False)[1])
         return pdf
+
+    PREVIEW_BYTES = 32_000_000
+    """The link previews' cache bound, in bytes (a preview is some 100-300 KB)."""
+
+    def cached_preview(self, svg: str) -> bytes | None:
+        """The link preview of ``svg`` if it was made before (cheap: no drawing)."""
+        key = self._pdf_key(svg)
+        with self._lock:
+            png = self._previews.get(key)
+            if png is not None:
+                self._previews.move_to_end(key)
+            return png
+
+    def preview(self, svg: str) -> bytes | None:
+        """The map as a link's preview picture (PNG, 1200x630), or None where the renderer is missing; cached by
+        the picture's own text, as the PDFs are."""
+        png = self.cached_preview(svg)
+        if png is not None:
+            return png
+        try:
+            from dippouch.render import preview_png
+
+            png = preview_png(svg)
+        except ImportError:
+            return None
+        with self._lock:
+            self._previews[self._pdf_key(svg)] = png
+            total = sum(len(v) for v in self._previews.values())
+            while total > self.PREVIEW_BYTES and len(self._previews) > 1:
+                total -= len(self._previews.popitem(last=False)[1])
+        return png
 
 
 def opening_svg(variant: Variant) -> str | None:

@@ -143,6 +143,9 @@ class GameView(Answer):
     history: list[HistoryEntry]
     map_url: str | None = Field(description="The picture of the phase shown (SVG); None where none can be drawn.")
     map_phase: tuple[int, str] = Field(description="(phase id, view) of that picture.")
+    preview_url: str | None = Field(
+        None, description="The same picture as a PNG of 1200x630, the link preview pages name (Open Graph)."
+    )
     visibility: str = Field(description="public, unlisted or private")
     settings: dict[str, Any] = Field(description="Deadlines per phase kind, time zone, missed-phase limit, draws.")
     unsealings: list[Unsealing]

@@ -224,6 +224,27 @@ def phase_map(
     return Response(games.phase_map(web, name, phase_id, view, viewer), media_type="image/svg+xml", headers=headers)
 
 
+@router.get("/games/{name}/phases/{phase_id}/preview-{view}.png", include_in_schema=False)
+def phase_preview(
+    request: Request, name: VisibleGame, phase_id: int, view: str, web: WebDep, viewer: ViewerDep
+) -> Response:
+    """A phase's picture as a link's preview (Open Graph, Twitter cards): what a game's link pasted where players
+    organise (Discord, Slack, a mail program) shows. The same for as long as the phase exists, like the SVG."""
+    from dippouch import __version__
+
+    etag = f'"preview-{phase_id}-{view}-{__version__}"'
+    headers = {"ETag": etag, "Cache-Control": "private, max-age=31536000, immutable"}
+    if etag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    svg = games.phase_map(web, name, phase_id, view, viewer)
+    maps = web.maps
+    # A first drawing takes a second: charged to the address's work budget, as a PDF map's is.
+    png = maps.cached_preview(svg) or request.app.state.budget.run(client_id(request), lambda: maps.preview(svg))
+    if png is None:
+        raise NotFound("previews need the map renderer, which is not installed")
+    return Response(png, media_type="image/png", headers=headers)
+
+
 @router.get("/games/{name}/map.pdf", include_in_schema=False)
 def map_pdf(request: Request, name: str, web: WebDep, viewer: ViewerDep, phase: int | None = None) -> Response:
     maps = web.maps
