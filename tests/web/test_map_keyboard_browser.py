@@ -224,11 +224,9 @@ def _board_fill(page: Any) -> dict[str, float]:
     return dict(
         page.evaluate(
             """() => { const vp = document.querySelector('[data-map] .map-viewport'), svg = vp.querySelector('svg');
-              const vb = svg.getAttribute('viewBox').split(/[ ,]+/).map(Number);
-              const b = (svg.getAttribute('data-board') || '').split(' ').map(Number);
-              const full = svg.viewBox.baseVal, r = vp.getBoundingClientRect();
-              return { across: Math.min(1, full.width / vb[2]), down: Math.min(1, full.height / vb[3]),
-                       frame_w: r.width, frame_h: r.height }; }"""
+              const vb = svg.getAttribute('viewBox').split(/[ ,]+/).map(Number), r = vp.getBoundingClientRect();
+              const w = Number(svg.getAttribute('width')), h = Number(svg.getAttribute('height'));
+              return { across: Math.min(1, w / vb[2]), down: Math.min(1, h / vb[3]), frame_w: r.width, frame_h: r.height }; }"""
         )
     )
 
