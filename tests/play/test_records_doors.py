@@ -155,3 +155,94 @@ def test_the_statistics_of_the_game_are_its_centres_and_its_stab(site: Site) -> 
     stabs = [(e.phase, str(e.kind), e.power, e.other, stats.place_names[e.province or 0]) for e in stats.events]
     assert stabs == [("Fall 1901 Movement", "attacked a power it supported", "Germany", "France", "Burgundy")]
     assert all(i is not None for i in stats.phase_ids)
+
+
+def _board(phase: str, owners: dict[str, str], gone: frozenset[str] = frozenset()) -> dict[str, object]:
+    """The standard opening as stored, at ``phase``, with the centres in ``owners`` given to new owners and
+    the units of the powers in ``gone`` taken off."""
+    from dippouch.catalog import load_variant
+    from dippouch.game import position_to_data
+
+    v = load_variant("standard")
+    data = position_to_data(v, v.start)
+    centres: dict[str, list[str]] = {}
+    for power, provs in data["supply_centers"].items():
+        for prov in provs:
+            centres.setdefault(owners.get(prov, power), []).append(prov)
+    for prov, power in owners.items():
+        if prov not in [c for cs in centres.values() for c in cs]:
+            centres.setdefault(power, []).append(prov)
+    units = [u for u in data["units"] if u["power"] not in gone]
+    return {**data, "phase": phase, "supply_centers": centres, "units": units}
+
+
+def test_a_constructed_solo_scores_the_winner_alone_and_dates_the_elimination() -> None:
+    """A record built by hand (no database): Germany takes Vienna in 1901, Austria is gone by Spring 1902,
+    and France reaches 18 centres in Fall 1902 (the board after the last phase, which no phase opened on)."""
+    from datetime import UTC, datetime
+
+    from dippouch.catalog import load_variant
+    from dippouch.game import Ending
+    from dippouch.play.records import facts_of, score_record, statistics_of
+    from dippouch.ranking.scoring import load_system
+    from dippouch.store.finished import GameRecord, SeatFacts
+    from dippouch.store.records import StoredPhase
+
+    v = load_variant("standard")
+    austria = {"vie": "Germany", "bud": "Russia", "tri": "Italy"}
+    france = {p: "France" for p in ("spa", "por", "bel", "hol", "den", "nwy", "swe", "tun", "lon", "lvp", "edi")}
+    france |= {"mun": "France", "kie": "France", "ber": "France"}  # 3 + 11 + 3 + 1 (Vienna, below) = 18
+    boards = [
+        _board("Spring 1901 Movement", {}),
+        _board("Fall 1901 Movement", {"vie": "Germany"}),
+        _board("Spring 1902 Movement", austria, frozenset({"Austria"})),
+    ]
+    final = _board("Fall 1902 Movement", {**austria, **france, "vie": "France"}, frozenset({"Austria"}))
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    phases = tuple(
+        StoredPhase(
+            i + 1,
+            1,
+            0,
+            i,
+            str(b["phase"]),
+            "movement",
+            "processed",
+            b,
+            at,
+            None,
+            at,
+            {},
+            [],
+            final if i == len(boards) - 1 else boards[i + 1],
+            [],
+        )
+        for i, b in enumerate(boards)
+    )
+    record = GameRecord(
+        name="solo",
+        variant=v,
+        status="finished",
+        ending=Ending("victory", ("France",), "France wins with 18 supply centres."),
+        scoring=None,
+        practice=False,
+        phases=phases,
+        seats=tuple(SeatFacts(p, None, None, False, False) for p in v.power_names),
+    )
+    facts = facts_of(record)
+    assert facts.solo == "France" and not facts.draw and facts.board_centres == 34
+    by_power = {p.power: p for p in facts.powers}
+    assert by_power["France"].centres == 18
+    assert by_power["Austria"].eliminated and by_power["Austria"].eliminated_year == 1902
+    scored = score_record(record, load_system("dss"))
+    assert {r.power: r.score for r in scored.rows if r.score} == {"France": 100.0}
+    assert {r.power: r.result for r in scored.rows if r.result} == {"France": "solo", "Austria": "eliminated"}
+    stats = statistics_of(record)
+    assert stats.phases[-1] == "Fall 1902 Movement" and stats.phase_ids == (1, 2, 3, None)
+    assert stats.series["France"] == (3, 3, 3, 18) and stats.series["Austria"] == (3, 2, 0, 0)
+    said = [(e.phase, str(e.kind), e.power, e.other) for e in stats.events]
+    assert said == [
+        ("Fall 1901 Movement", "centre taken", "Germany", "Austria"),
+        ("Spring 1902 Movement", "eliminated", "Austria", None),
+    ]
+    assert stats.place_names[stats.events[0].province or 0] == "Vienna"
