@@ -80,3 +80,13 @@ def test_a_private_games_preview_is_no_strangers_business(site: Site) -> None:
     assert site.coordinator.get(path).status_code == 200
     assert site.browser().get(path).status_code == 404
     assert site.browser().get("/games/demo/phases/1/preview-nosuch.png").status_code == 404
+
+
+def test_a_processed_phase_page_shows_its_orders_as_its_preview(site: Site) -> None:
+    site.post_form(site.coordinator, "/games/demo/coordinate/process", {"confirm": "yes"})
+    first = site.web.store.phase_record("demo", "Spring 1901 Movement")["id"]
+    page = site.browser().get(f"/games/demo/phases/{first}")
+    image = _meta(page.text, "og:image")
+    assert image is not None and image.endswith(f"/phases/{first}/preview-orders.png")
+    got = site.browser().get(image.removeprefix(TEST_SITE.public_url.rstrip("/")))
+    assert got.status_code == 200 and Image.open(io.BytesIO(got.content)).size == (1200, 630)
