@@ -80,6 +80,14 @@ def test_a_keyboard_player_orders_on_the_map_and_sends(live_site: LiveSite, size
     expect(page.get_by_role("button", name="Burgundy", exact=True)).to_have_count(1)
     expect(page.get_by_role("button", name="North Sea", exact=True)).to_have_count(1)
     assert board.locator("path.region[role=button]").count() == 76  # 75 provinces and impassable Switzerland
+    # The reader's tree of the map: the provinces as buttons, and nothing of the drawing's own texts (its names,
+    # the units' letters, the legend), which would be read as a jumble of abbreviations.
+    tree = board.aria_snapshot()
+    lines = [ln.strip() for ln in tree.splitlines()]
+    assert '- button "Paris (army of France)"' in lines, tree[:2000]
+    assert '- button "Gulf of Lyon"' in lines, tree[:2000]
+    assert not [ln for ln in lines if ln.startswith("- text")], tree[:2000]
+    assert len([ln for ln in lines if ln.startswith("- button")]) == 76, tree[:2000]
     # One Tab stop for the whole map: the first of the player's provinces.
     assert board.locator("[tabindex='0']").count() == 1
     # The zoom buttons' names start with the words they show.
