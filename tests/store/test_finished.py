@@ -1,6 +1,7 @@
 """A game's record as the scores and statistics read it (:mod:`dippouch.store.finished`): frozen values with the
 current line of play (a rollback's abandoned phases left out), the ending, each seat's holder (a person, a bot,
-nobody) and civil disorder, the practice flag, and the scoring system kept in the game's settings."""
+nobody) and civil disorder, the practice flag, and the scoring system kept in the game's settings and its
+event log."""
 
 from __future__ import annotations
 
@@ -78,16 +79,20 @@ def test_the_scoring_system_is_kept_in_the_settings(store: GameStore) -> None:
     assert game_record(store, "g").scoring is None
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Settings.to_data (dippouch/game.py) writes only the keys it names: a later settings change "
-    "(deadlines, practice visits, anonymity) drops the scoring choice until Settings carries it",
-)
-def test_the_scoring_system_survives_a_change_of_deadlines(store: GameStore) -> None:
+def test_the_scoring_system_survives_a_rewrite_of_the_settings_and_the_game_file(store: GameStore) -> None:
+    """``Settings.to_data`` writes only the keys it knows: changing the deadlines rewrites the settings
+    without the choice, which is then read from the game's event log (which the game file carries)."""
     store.create_game("g", "standard", now=NOW)
     save_scoring(store, "g", "sos", now=NOW)
     store.set_deadlines("g", {"movement": "3d"}, now=NOW)
+    with store.session() as s:
+        assert SCORING_KEY not in store.game_row(s, "g").settings  # what the fallback is for
     assert game_record(store, "g").scoring == "sos"
+    store.import_game(store.export_game("g"), name="copy")
+    assert game_record(store, "copy").scoring == "sos"
+    save_scoring(store, "g", None, now=NOW)  # back to the default: the latest choice says so
+    store.set_deadlines("g", {"movement": "4d"}, now=NOW)
+    assert game_record(store, "g").scoring is None
 
 
 def test_an_unknown_game_is_refused_naming_the_closest(store: GameStore) -> None:
