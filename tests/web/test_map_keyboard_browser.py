@@ -49,9 +49,9 @@ def _tab_to_map(page: Any, most: int = 30, key: str = "Tab") -> None:
     raise AssertionError(f"no province reached by Tab; the focus is on {_focused(page)}")
 
 
-def _key_to(page: Any, name: str) -> None:
-    """Type a province's name on the map: the focus goes to it."""
-    page.keyboard.type(name[:4], delay=30)
+def _key_to(page: Any, name: str, typed: int = 4) -> None:
+    """Type a province's name (its first ``typed`` letters) on the map: the focus goes to it."""
+    page.keyboard.type(name[:typed], delay=30)
     assert _focused(page).startswith(name), _focused(page)
 
 
@@ -204,6 +204,46 @@ def test_escape_and_the_build_chooser_by_keyboard(live_site: LiveSite) -> None:
     expect(chooser).to_have_count(0)
     assert _focused(page).startswith("Marseilles"), _focused(page)
     assert _box(page) == ["Build F mar"]
+
+
+@pytest.mark.slow
+def test_w3k_by_keyboard_on_a_phone(live_site: LiveSite) -> None:
+    """W3K's player's page on a phone: every province a named button, one Tab stop, and a unit's move chosen
+    by typing the unit's and the destination's names gives the order a click gives."""
+    from playwright.sync_api import expect
+
+    live_site.store.create_game("kingdoms", "w3k", now=T0)
+    power = next(iter(live_site.web.variant_of("kingdoms").power_names))
+    live_site.store.assign("kingdoms", power, "Player", now=T0)
+    page = live_site.player("kingdoms", power, PHONE)
+    errors = watch_errors(page)
+    page.locator("[data-map][data-viewer-ready]").wait_for()
+    board = page.locator("[data-interactive] svg")
+    regions = board.locator("path.region[data-province]")
+    shapes = len(set(regions.evaluate_all("ps => ps.map(p => p.dataset.province)")))
+    assert shapes >= 125, shapes
+    expect(board.locator("path.region[role=button][aria-label]")).to_have_count(shapes)
+    expect(board.locator("[tabindex='0']")).to_have_count(1)
+    names = dict(regions.evaluate_all("ps => ps.map(p => [p.dataset.province.toLowerCase(), p.dataset.name])"))
+    legal = page.evaluate("JSON.parse(document.getElementById('legal-data').textContent)")
+    unit, order = next(
+        (u, o)
+        for u in legal
+        for o in u["orders"]
+        if o["type"] == "move"
+        and not o.get("via")
+        and sum(1 for q in u["orders"] if q.get("dest") == o["dest"] and q["type"] == "move") == 1
+    )
+    _tab_to_map(page)
+    _key_to(page, names[unit["province"]], typed=99)
+    page.keyboard.press("Enter")
+    expect(page.locator("#click-status")).to_contain_text("press Enter on where it goes")
+    _key_to(page, names[order["dest"]], typed=99)
+    page.keyboard.press("Enter")
+    expect(page.locator("#click-status")).to_have_text(f"Added: {order['text']}")
+    assert _box(page) == [order["text"]]
+    shoot(page, "web", "map-keyboard-w3k-phone", full_page=False)
+    assert errors == [], errors
 
 
 @pytest.mark.slow
