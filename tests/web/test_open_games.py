@@ -229,3 +229,12 @@ def test_a_seat_to_claim_now_is_offered_without_the_waiting_list_beside_it(site:
     assert site.api(site.coordinator, "/api/games/league9/opening/free", {"power": power}).status_code == 200
     page = h.get("/games/league9/opening").text
     assert f"Claim {power}" in page and "Join the waiting list" not in page
+
+
+def test_the_new_game_templates_name_each_variant_by_its_title(site: Site) -> None:
+    _, a = person(site, "ann")
+    page = a.get("/new-game").text
+    assert "Wars of the Three Kingdoms, 2 days, the variant&#39;s press" in page
+    assert "w3k, 2 days" not in page and '<small class="muted">w3k;' not in page
+    gunboat = page.split('value="gunboat-2d"')[1][:300]
+    assert '<small class="muted">Standard Diplomacy;' in gunboat, gunboat

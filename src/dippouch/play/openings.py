@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from dippouch.catalog import variant_names
+from dippouch.catalog import variants_usable
 from dippouch.game import GameError, Settings, parse_duration
 from dippouch.people.reliability import meets
 from dippouch.press.rules import KINDS, PressRules
@@ -70,6 +70,8 @@ class Template:
     anonymous: bool = False
     min_reliability: int = 0
     private: bool = False
+    variant_title: str = ""
+    """The variant's own title, as people know it (the name is its file's)."""
 
 
 PRESETS = (
@@ -103,10 +105,17 @@ VARIANT_DEADLINES = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
 
 
 def templates() -> list[Template]:
-    """Every template offered: the presets, then one per variant the catalog holds (its own press rules)."""
-    out = list(PRESETS)
-    for name in variant_names():
-        out.append(Template(f"variant-{name}", f"{name}, 2 days, the variant's press", name, VARIANT_DEADLINES))
+    """Every template offered: the presets, then one per variant that loads (its own press rules), each named
+    by the variant's title."""
+    good, _broken = variants_usable()
+    titles = {v.name: v.title for v in good}
+    out = [replace(t, variant_title=titles.get(t.variant, t.variant)) for t in PRESETS if t.variant in titles]
+    for name, title in titles.items():
+        out.append(
+            Template(
+                f"variant-{name}", f"{title}, 2 days, the variant's press", name, VARIANT_DEADLINES, variant_title=title
+            )
+        )
     return out
 
 

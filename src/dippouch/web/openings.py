@@ -600,6 +600,7 @@ def _new_game_data() -> dict[str, Any]:
                 "key": t.key,
                 "title": t.title,
                 "variant": t.variant,
+                "variant_title": t.variant_title,
                 "deadlines": dict(t.deadlines),
                 "press": t.press.get("kind", ""),
                 "anonymous": t.anonymous,
