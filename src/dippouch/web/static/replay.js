@@ -30,6 +30,7 @@
   var reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   var at = Math.max(0, Math.min(n - 1, parseInt(slider ? slider.value : "0", 10) || 0));
   var timer = null;
+  var run = 0;
   var loaded = {};
 
   // A picture is asked for once; the browser keeps it (each map's address is the same for good).
@@ -80,6 +81,7 @@
   function playing() { return timer !== null; }
   function setPlaying(on) {
     if (on === playing()) return;
+    run += 1;
     if (on) {
       if (at >= n - 1) show(0);
       timer = window.setTimeout(tick, FRAME_MS);
@@ -89,7 +91,7 @@
     }
     play.setAttribute("aria-pressed", on ? "true" : "false");
     play.setAttribute("aria-label", on ? "Pause" : "Play");
-    play.firstChild.textContent = on ? "⏸\uFE0E" : "▶\uFE0E";
+    play.firstChild.textContent = on ? "\u275A\u275A" : "\u25B6\uFE0E";
     play.lastChild.textContent = on ? " Pause" : " Play";
     box.classList.toggle("playing", on);
   }
@@ -97,11 +99,12 @@
   function tick() {
     if (at >= n - 1) { setPlaying(false); return; }
     var next = at + 1;
+    var mine = run;
     Promise.resolve(preload(next)).then(function () {
-      if (!playing()) return;
+      if (!playing() || mine !== run) return;  // paused meanwhile (and perhaps played again: a new run)
       show(next);
-      timer = at >= n - 1 ? null : window.setTimeout(tick, FRAME_MS);
-      if (timer === null) setPlaying(false);
+      if (at >= n - 1) setPlaying(false);
+      else timer = window.setTimeout(tick, FRAME_MS);
     });
   }
 

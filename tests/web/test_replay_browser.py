@@ -1,0 +1,175 @@
+"""The replay page in a real browser (Debian's Chromium through Playwright) at 1366x900 and 390x844: it plays by
+itself unless the system asks for reduced motion, space pauses and plays, the arrows and Home/End step and the
+picture, caption, counter, slider, phase link and address follow; on a phone nothing scrolls sideways and every
+control is at least 44 px square. Screenshots go to test-artifacts/replay/."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browsersupport import PHONE, LiveSite, running_site, shoot, watch_errors
+
+WIDE = {"width": 1366, "height": 900}
+SIZES = [pytest.param(WIDE, id="desktop"), pytest.param(PHONE, id="phone")]
+T0 = datetime.now(UTC)
+ORDERS = {
+    "Spring 1901 Movement": {"France": "A par - bur\nF bre - mao", "Germany": "A mun - ruh", "Russia": "A war - gal"},
+    "Fall 1901 Movement": {"France": "F mao - spa/sc", "Germany": "A ruh - bel", "Russia": "A gal - vie"},
+}
+FRAMES = 2 * len(ORDERS) + 1
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory, chromium: Any) -> Iterator[LiveSite]:
+    """A standard game played two movement phases with a few moves (and the winter's builds left undone)."""
+    db = tmp_path_factory.mktemp("replay") / "site.db"
+    with running_site(f"sqlite:///{db}", chromium) as s:
+        s.store.create_game("g", "standard", now=T0)
+        for phase, orders in ORDERS.items():
+            for power, text in orders.items():
+                s.store.submit("g", power, text, now=T0, phase=phase)
+            assert s.store.process("g", now=T0, force=True) == [phase]
+        yield s
+
+
+def _open(site: LiveSite, size: dict[str, int], url: str = "/games/g/replay", **options: Any) -> Any:
+    page = site.context(size, **options).new_page()
+    page.errors = watch_errors(page)
+    page.goto(site.base + url)
+    page.locator("[data-replay][data-ready]").wait_for()
+    return page
+
+
+def _at(page: Any) -> int:
+    return int(page.locator("[data-replay]").get_attribute("data-at"))
+
+
+def _shown(page: Any) -> dict[str, Any]:
+    shown: dict[str, Any] = page.evaluate(
+        """() => ({
+          src: document.getElementById('replay-picture').getAttribute('src'),
+          caption: document.getElementById('replay-caption').textContent,
+          count: document.getElementById('replay-count').textContent,
+          slider: document.getElementById('replay-at').value,
+          phase: document.getElementById('replay-phase').getAttribute('href'),
+          address: location.search,
+        })"""
+    )
+    return shown
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", SIZES)
+def test_the_keyboard_steps_through_the_replay(site: LiveSite, size: dict[str, int], tmp_path: Path) -> None:
+    """With reduced motion nothing plays by itself; → steps forward, ← back, End and Home go to the ends, and
+    everything on the page names the frame shown; space plays (the frame advances by itself) and pauses."""
+    frames = site.web.access.phases("g")
+    page = _open(site, size, reduced_motion="reduce")
+    page.wait_for_timeout(1500)
+    assert _at(page) == 0, "played by itself although the system asks for reduced motion"
+    assert page.locator("[data-play]").is_visible()
+    page.keyboard.press("ArrowRight")
+    shown = _shown(page)
+    assert _at(page) == 1
+    assert shown["src"] == f"/games/g/phases/{frames[0].id}/map-after.svg"
+    assert shown["caption"] == "After Spring 1901 Movement"
+    assert shown["count"] == f"2 of {FRAMES}" and shown["slider"] == "1" and shown["address"] == "?at=1"
+    assert shown["phase"] == f"/games/g/phases/{frames[0].id}"
+    page.keyboard.press("ArrowRight")
+    assert _shown(page)["caption"] == "Fall 1901 Movement: orders and results"
+    page.keyboard.press("ArrowLeft")
+    assert _at(page) == 1
+    page.keyboard.press("End")
+    assert _at(page) == FRAMES - 1 and _shown(page)["caption"].endswith("the board now")
+    page.keyboard.press("ArrowRight")  # nothing beyond the last
+    assert _at(page) == FRAMES - 1
+    page.keyboard.press("Home")
+    assert _at(page) == 0
+    # The picture shown has arrived (and is the map, not a broken image).
+    assert page.evaluate(
+        "() => { const i = document.getElementById('replay-picture'); return i.complete && i.naturalWidth > 0; }"
+    )
+    page.keyboard.press(" ")
+    assert page.locator("[data-play]").get_attribute("aria-pressed") == "true"
+    page.wait_for_function("() => document.querySelector('[data-replay]').dataset.at !== '0'", timeout=15_000)
+    page.keyboard.press(" ")
+    assert page.locator("[data-play]").get_attribute("aria-pressed") == "false"
+    paused = _at(page)
+    page.wait_for_timeout(1600)
+    assert _at(page) == paused, "still playing after space paused it"
+    # The buttons step too, and the slider.
+    page.locator("[data-step=last]").click()
+    assert _at(page) == FRAMES - 1
+    page.locator("#replay-at").fill("2")
+    assert _at(page) == 2
+    assert page.errors == [], page.errors
+    name = "phone" if size["width"] < 500 else "desktop"
+    shoot(page, "replay", f"replay-{name}", full_page=False)
+    page.screenshot(path=str(Path("/tmp") / f"replay-{name}.png"), full_page=False)
+    page.context.close()
+
+
+@pytest.mark.slow
+def test_it_plays_by_itself_and_stops_on_the_last_picture(site: LiveSite) -> None:
+    page = _open(site, WIDE)
+    assert page.locator("[data-play]").get_attribute("aria-pressed") == "true"
+    page.wait_for_function(
+        f"() => document.querySelector('[data-replay]').dataset.at === '{FRAMES - 1}'", timeout=3000 * FRAMES
+    )
+    page.wait_for_timeout(1500)
+    assert page.locator("[data-play]").get_attribute("aria-pressed") == "false"
+    assert _at(page) == FRAMES - 1
+    # A frame asked for in the address is where it opens, and it does not start playing over it.
+    asked = _open(site, WIDE, "/games/g/replay?at=3")
+    asked.wait_for_timeout(1500)
+    assert _at(asked) == 3 and asked.locator("[data-play]").get_attribute("aria-pressed") == "false"
+    assert page.errors == [] and asked.errors == []
+
+
+@pytest.mark.slow
+def test_on_a_phone_nothing_scrolls_sideways_and_every_control_is_44_px(site: LiveSite) -> None:
+    page = _open(site, PHONE, reduced_motion="reduce")
+    widths = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    assert widths[0] <= widths[1], f"the page is {widths[0]} px wide in a {widths[1]} px window"
+    sizes = page.evaluate(
+        """() => Array.from(document.querySelectorAll('.replay-controls > *, .replay-slider input'))
+             .filter(e => e.offsetParent !== null)
+             .map(e => { const b = e.getBoundingClientRect(); return [e.getAttribute('aria-label') || e.id, b.width, b.height, b.right]; })"""
+    )
+    assert len(sizes) == 6, sizes  # first, back, play, next, last and the slider
+    small = [s for s in sizes if s[2] < 44 or (s[0] != "replay-at" and s[1] < 44)]
+    assert small == [], small
+    assert all(s[3] <= PHONE["width"] for s in sizes), sizes
+    # The map fits the window's width.
+    box = page.locator("#replay-picture").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], box
+    shoot(page, "replay", "replay-phone-controls", full_page=True)
+    page.context.close()
+
+
+@pytest.mark.slow
+def test_the_page_works_without_javascript(site: LiveSite) -> None:
+    """The step links and the slider's form move the replay, a page load each."""
+    page = _open_plain(site)
+    page.locator("[data-step=forward]").click()
+    page.wait_for_url("**/replay?at=1")
+    assert page.locator("#replay-count").text_content() == f"2 of {FRAMES}"
+    page.locator("[data-step=last]").click()
+    page.wait_for_url(f"**/replay?at={FRAMES - 1}")
+    assert page.locator("[data-play]").is_hidden()  # nothing to play without the script
+    page.locator("#replay-at").fill("1")
+    page.locator("[data-go]").click()
+    page.wait_for_url("**/replay?at=1")
+    assert page.locator("#replay-caption").text_content() == "After Spring 1901 Movement"
+    page.context.close()
+
+
+def _open_plain(site: LiveSite) -> Any:
+    page = site.context(WIDE, java_script_enabled=False).new_page()
+    page.goto(site.base + "/games/g/replay")
+    return page
