@@ -1,0 +1,336 @@
+"""The sandbox: a board copied from a game's phase or a variant's opening, on which a person places, moves
+and removes units, sets centres' owners, types every power's orders and adjudicates them, step after step,
+without touching any game.
+
+Everything here is the engine's own work: orders are read by the notation parser and checked line by line by
+:func:`dippouch.game.check_orders` (the player's page's check), steps are the adjudicator's
+(:func:`dippouch.core.adjudicator.adjudicate`), positions are read and written in the adjudication contract's
+shape (:func:`dippouch.game.position_from_data`), so what the sandbox shows is what a game would do. Only the
+sandbox's own row is ever written (:mod:`dippouch.store.sandboxes`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from dippouch.core.adjudicator import adjudicate
+from dippouch.core.calendar import PhaseKind
+from dippouch.core.errors import DippouchError
+from dippouch.core.jsonio import JsonInputError, position_from_json, result_to_json
+from dippouch.core.mapdata import ProvinceKind
+from dippouch.core.notation import OrderParseError, format_order, format_unit, parse_order, parse_orders, parse_unit
+from dippouch.core.orders import Build, Order
+from dippouch.core.position import Position
+from dippouch.core.variant import Variant
+from dippouch.game import GameError, check_orders, position_from_data, position_to_data
+from dippouch.store.db import Database
+from dippouch.store.sandboxes import Sandbox, create_sandbox, save_sandbox
+
+__all__ = [
+    "UNIT_KINDS",
+    "Line",
+    "add_unit",
+    "adjudicate_step",
+    "back",
+    "check_lines",
+    "position_of",
+    "remove_unit",
+    "set_centre",
+    "set_orders",
+    "set_phase",
+    "start",
+]
+
+UNIT_KINDS = {"A": "army", "F": "fleet"}
+"""The units the editor places (a variant's own kinds come with its positions, and stay as they are)."""
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of the order box and its verdict: the order as it will be carried out, or why not."""
+
+    line: int
+    text: str
+    power: str | None
+    order: str | None = None
+    error: str | None = None
+    note: str | None = None
+
+    @property
+    def accepted(self) -> bool:
+        return self.error is None
+
+
+def position_of(variant: Variant, sandbox: Sandbox) -> Position:
+    """The sandbox's board as the engine reads it."""
+    return position_from_data(variant, sandbox.position)
+
+
+def start(
+    db: Database,
+    variant: Variant,
+    position: Mapping[str, Any],
+    *,
+    now: datetime,
+    person_id: int | None = None,
+    game: str | None = None,
+    phase_id: int | None = None,
+) -> tuple[Sandbox, str]:
+    """A new sandbox on a copy of ``position`` (a game phase's, or the variant's opening: ``variant.start``
+    written out), and its edit link's secret. The copy is read first, so a board the engine cannot read is
+    refused here, not on every later page."""
+    pos = position_from_data(variant, position)
+    return create_sandbox(
+        db,
+        variant=variant.name,
+        position=position_to_data(variant, pos),
+        now=now,
+        person_id=person_id,
+        game=game,
+        phase_id=phase_id,
+    )
+
+
+def _changed(db: Database, variant: Variant, sandbox: Sandbox, position: Position, now: datetime) -> Sandbox:
+    """Keep an edited board: the state before goes on the history ("Back" returns to it), and the last step's
+    orders are no longer drawn (they were for a board that is no more)."""
+    return save_sandbox(
+        db,
+        sandbox.id,
+        position=position_to_data(variant, position),
+        orders=sandbox.orders,
+        step=None,
+        history=[*sandbox.history, _snapshot(sandbox)],
+        now=now,
+    )
+
+
+def _snapshot(sandbox: Sandbox) -> dict[str, Any]:
+    return {"position": sandbox.position, "orders": sandbox.orders, "step": sandbox.step}
+
+
+def _power(variant: Variant, name: str) -> str:
+    try:
+        return variant.power(name.strip()).name
+    except KeyError:
+        raise GameError(
+            f"no power {name.strip()[:60]!r} in {variant.title}; its powers are {', '.join(variant.power_names)}"
+        ) from None
+
+
+def _place(variant: Variant, where: str) -> tuple[str | None, int]:
+    """A province or coast as orders name it (``lon``, ``London``, ``stp/sc``, ``A par``): its unit type if
+    one was written, and its location id; an unknown name is refused with the closest ones."""
+    text = where.strip()
+    if not text:
+        raise GameError("name a province (its abbreviation or its name, e.g. lon or London; a coast as stp/sc)")
+    try:
+        return parse_unit(variant, text[:100])
+    except OrderParseError as e:
+        raise GameError(str(e)) from None
+
+
+def _read(variant: Variant, data: Mapping[str, Any]) -> Position:
+    """The edited board, read back by the engine: what cannot stand is refused in the engine's own words
+    (a fleet inland, an army at sea, a fleet on a split coast without its coast)."""
+    try:
+        return position_from_json(variant, data)
+    except JsonInputError as e:
+        raise GameError(str(e).removeprefix(f"{e.where}: ") if e.where else str(e)) from None
+
+
+def add_unit(
+    db: Database, variant: Variant, sandbox: Sandbox, power: str, kind: str, where: str, *, now: datetime
+) -> Sandbox:
+    """Place a unit: ``kind`` ``A`` or ``F`` (or the words), ``where`` a province or a coast."""
+    pos = position_of(variant, sandbox)
+    owner = _power(variant, power)
+    k = {"army": "A", "fleet": "F"}.get(kind.strip().lower(), kind.strip().upper())
+    if k not in UNIT_KINDS:
+        raise GameError(f"a unit is an army (A) or a fleet (F), not {kind.strip()[:20]!r}")
+    written, loc = _place(variant, where)
+    if written is not None and written != k:
+        raise GameError(f"{where.strip()[:60]!r} names a unit; name only the province to place a {UNIT_KINDS[k]}")
+    gmap = variant.map
+    prov = gmap.province_of(loc)
+    there = pos.units.get(prov)
+    if there is not None:
+        raise GameError(
+            f"{format_unit(variant, there.kind, there.loc)} of {there.power} already stands in "
+            f"{gmap.provinces[prov].name}; remove it first (one unit per province)"
+        )
+    if k == "F" and gmap.provinces[prov].kind == ProvinceKind.LAND:
+        raise GameError(f"a fleet cannot stand in {gmap.provinces[prov].name}: it is inland")
+    data = position_to_data(variant, pos)
+    entry = {"power": owner, "unit": f"{k} {gmap.locations[loc].abbr}"}
+    return _changed(db, variant, sandbox, _read(variant, {**data, "units": [*data["units"], entry]}), now)
+
+
+def remove_unit(db: Database, variant: Variant, sandbox: Sandbox, where: str, *, now: datetime) -> Sandbox:
+    """Take the unit in ``where`` off the board (a dislodged one waiting to retreat, if none stands there)."""
+    pos = position_of(variant, sandbox)
+    _, loc = _place(variant, where)
+    prov = variant.map.province_of(loc)
+    if prov in pos.units:
+        units = {p: u for p, u in pos.units.items() if p != prov}
+        return _changed(db, variant, sandbox, pos.with_(units=units), now)
+    if prov in pos.dislodged:
+        dislodged = {p: d for p, d in pos.dislodged.items() if p != prov}
+        return _changed(db, variant, sandbox, pos.with_(dislodged=dislodged), now)
+    raise GameError(f"there is no unit in {variant.map.provinces[prov].name} to remove")
+
+
+NOBODY = ("", "none", "nobody", "neutral", "unowned")
+"""What the centre form takes for "owned by no power"."""
+
+
+def set_centre(db: Database, variant: Variant, sandbox: Sandbox, where: str, owner: str, *, now: datetime) -> Sandbox:
+    """Give a supply centre to ``owner`` (``none``: to no power)."""
+    pos = position_of(variant, sandbox)
+    _, loc = _place(variant, where)
+    prov = variant.map.province_of(loc)
+    p = variant.map.provinces[prov]
+    if not p.supply_centre:
+        raise GameError(f"{p.name} is not a supply centre")
+    centres = dict(pos.centres)
+    if owner.strip().lower() in NOBODY:
+        centres.pop(prov, None)
+    else:
+        centres[prov] = _power(variant, owner)
+    return _changed(db, variant, sandbox, pos.with_(centres=centres), now)
+
+
+def set_phase(db: Database, variant: Variant, sandbox: Sandbox, phase: str, *, now: datetime) -> Sandbox:
+    """Move the board to another phase (``Fall 1903 Movement``, ``W1905``...): the units stay as they are;
+    a retreat phase keeps only the dislodged units already on the board."""
+    pos = position_of(variant, sandbox)
+    try:
+        ph = variant.calendar.parse(phase.strip()[:60])
+    except DippouchError as e:
+        raise GameError(str(e)) from None
+    kind = variant.calendar.kind(ph)
+    dislodged = pos.dislodged if kind == PhaseKind.RETREATS else {}
+    return _changed(db, variant, sandbox, pos.with_(phase=ph, dislodged=dislodged), now)
+
+
+def _owner(variant: Variant, position: Position, order: Order) -> str | None:
+    """Whose order a line is when it names no power: the unit's at its place (dislodged, in a retreat
+    phase), or for a build the owner of the centre it is built in."""
+    loc = order.unit_loc
+    if loc is None:
+        return None
+    prov = variant.map.province_of(loc)
+    if isinstance(order, Build):
+        return position.centres.get(prov)
+    kind = variant.calendar.kind(position.phase)
+    if kind == PhaseKind.RETREATS and prov in position.dislodged:
+        return position.dislodged[prov].unit.power
+    unit = position.units.get(prov)
+    return unit.power if unit is not None else None
+
+
+def check_lines(variant: Variant, position: Position, text: str) -> list[Line]:
+    """Every line of the order box with its verdict. A line names its power (``England: F nth C A lon - bel``,
+    or under a line ``England:``) or is the order of the unit it names; each power's lines are then judged
+    together by the player's page's own check (:func:`check_orders`), so a second order to a unit, an order
+    for another power's unit or an illegal move is refused here as it would be in a game."""
+    kind = variant.calendar.kind(position.phase)
+    rows = text.splitlines()
+    out: dict[int, Line] = {}
+    by_power: dict[str, list[str]] = {}
+    for pl in parse_orders(variant, text, phase_kind=kind):
+        if pl.error is not None or pl.order is None:
+            out[pl.line] = Line(pl.line, pl.text, pl.power, error=str(pl.error or "not an order"))
+            continue
+        power = pl.power or _owner(variant, position, pl.order)
+        if power is None:
+            out[pl.line] = Line(
+                pl.line,
+                pl.text,
+                None,
+                error="whose order is this? No unit stands there: name the power (England: ...)",
+            )
+            continue
+        by_power.setdefault(power, [""] * len(rows))[pl.line - 1] = pl.text
+    for power, lines in by_power.items():
+        for c in check_orders(variant, position, power, "\n".join(lines)):
+            out[c.line] = Line(c.line, c.text, power, c.order, c.error, c.note)
+    return [out[n] for n in sorted(out)]
+
+
+def set_orders(db: Database, variant: Variant, sandbox: Sandbox, text: str, *, now: datetime) -> Sandbox:
+    """Keep the order box as typed (every line checked as it is shown; nothing is refused for keeping)."""
+    _size(text)
+    return save_sandbox(
+        db, sandbox.id, position=sandbox.position, orders=text, step=sandbox.step, history=sandbox.history, now=now
+    )
+
+
+MAX_ORDERS = 64_000
+"""Characters the order box may hold (a submission's own bound for its order lines)."""
+
+
+def _size(text: str) -> None:
+    if len(text) > MAX_ORDERS:
+        raise GameError(f"the orders are {len(text):,} characters long; at most {MAX_ORDERS:,} are read")
+
+
+def adjudicate_step(db: Database, variant: Variant, sandbox: Sandbox, text: str, *, now: datetime) -> Sandbox:
+    """Adjudicate the board with the orders typed, by the adjudicator of the phase's kind, and move to the
+    phase it leads to (a phase with nothing to do is passed over, as in a game). Refused if any line is
+    refused (say what to change, keep what was typed): a game would drop such a line, and a sandbox is for
+    seeing exactly what the orders written do. Units without orders hold, retreat-less units disband, missing
+    builds are waived and missing removals made, as in a game."""
+    _size(text)
+    pos = position_of(variant, sandbox)
+    lines = check_lines(variant, pos, text)
+    refused = [ln for ln in lines if not ln.accepted]
+    if refused:
+        first = refused[0]
+        more = f" (and {len(refused) - 1} more line{'s' if len(refused) > 2 else ''})" if len(refused) > 1 else ""
+        raise GameError(f"line {first.line} ({first.text}): {first.error}{more}; correct or delete it to adjudicate")
+    kind = variant.calendar.kind(pos.phase)
+    orders: dict[str, list[Order]] = {}
+    for ln in lines:
+        if ln.order is not None and ln.power is not None:
+            orders.setdefault(ln.power, []).append(parse_order(variant, ln.order, phase_kind=kind))
+    resolution = adjudicate(variant, pos, orders)
+    step = {
+        "phase": variant.calendar.name(pos.phase),
+        "position": sandbox.position,
+        "orders": {p: [format_order(variant, o, phase_kind=kind) for o in os] for p, os in orders.items()},
+        "results": [result_to_json(variant, r, kind) for r in resolution.results],
+    }
+    return save_sandbox(
+        db,
+        sandbox.id,
+        position=position_to_data(variant, resolution.next),
+        orders="",
+        step=step,
+        history=[*sandbox.history, {**_snapshot(sandbox), "orders": text}],
+        now=now,
+    )
+
+
+def back(db: Database, sandbox: Sandbox, *, now: datetime) -> Sandbox:
+    """Return to the state before the last change (a step adjudicated, or an edit of the board)."""
+    if not sandbox.history:
+        raise GameError("there is nothing to go back to: this is the board the sandbox began with")
+    last = sandbox.history[-1]
+    return save_sandbox(
+        db,
+        sandbox.id,
+        position=dict(last["position"]),
+        orders=str(last.get("orders") or ""),
+        step=last.get("step"),
+        history=sandbox.history[:-1],
+        now=now,
+    )
+
+
+def results_of(step: Mapping[str, Any] | None) -> Sequence[Mapping[str, Any]]:
+    """The last step's results (none before a step)."""
+    return list(step.get("results") or []) if step else []

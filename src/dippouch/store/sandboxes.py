@@ -1,0 +1,191 @@
+"""Sandboxes as stored (migration 0017): a board copied from a game's phase or a variant's opening, which a
+person changes at will (units, centres, orders, steps adjudicated) without ever touching a game.
+
+A sandbox is reached by two links. Its edit link carries a secret of which only the SHA-256 is stored (as
+every other secret of the web: a leaked database lets nobody change a sandbox). Its share link carries a
+token stored as it is, so the person's list of sandboxes can link to them: it shows the board and nothing
+else, read-only, to anyone who holds it; the signed-in person who made the sandbox edits it from there too.
+
+What the sandbox holds is plain JSON in the engine's own shapes (the adjudication contract's position, the
+order box's text, the last step's orders and results): the store never reads it, only keeps it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Mapped, mapped_column
+
+from dippouch.game import GameError
+from dippouch.store.access import hash_secret, new_secret
+from dippouch.store.db import Database
+from dippouch.store.models import Base
+
+__all__ = [
+    "MAX_HISTORY",
+    "MAX_LISTED",
+    "Sandbox",
+    "SandboxRow",
+    "create_sandbox",
+    "sandbox_by_token",
+    "sandboxes_of",
+    "save_sandbox",
+]
+
+MAX_HISTORY = 60
+"""Earlier states a sandbox keeps for "Back" (the oldest go first): enough to step back through a few years."""
+MAX_LISTED = 200
+"""Sandboxes a person's list shows (the newest first)."""
+
+
+class SandboxRow(Base):
+    """One sandbox: where it came from, the board as it stands, the orders typed, the last step, and the
+    earlier states "Back" returns to."""
+
+    __tablename__ = "sandboxes"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    person_id: Mapped[int | None] = mapped_column(sa.ForeignKey("people.id"), index=True, default=None)
+    """The signed-in person who made it (it is listed for them, and they edit it from its share link too);
+    ``None``: made by a visitor who was not signed in, kept under its edit link alone."""
+    edit_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
+    """SHA-256 of the edit link's secret (the secret itself is shown once, never stored)."""
+    share_token: Mapped[str] = mapped_column(sa.String(64), unique=True)
+    """The read-only link's token: stored as it is, as it opens nothing but a view of this board."""
+    variant: Mapped[str] = mapped_column(sa.String(100))
+    """The variant's name, for a sandbox begun from its opening (and to name the board)."""
+    game: Mapped[str | None] = mapped_column(sa.String(100), default=None)
+    """The game it was copied from (by name, not a key: the game may be deleted, the copy stays); its
+    variant, which may be the game's own copy of a variant file, is the sandbox's."""
+    phase_id: Mapped[int | None] = mapped_column(default=None)
+    """The phase of ``game`` it was copied from."""
+    position: Mapped[dict[str, Any]] = mapped_column(sa.JSON)
+    orders: Mapped[str] = mapped_column(sa.Text, default="")
+    step: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON, default=None)
+    history: Mapped[list[Any]] = mapped_column(sa.JSON)
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]
+
+
+@dataclass(frozen=True)
+class Sandbox:
+    """A sandbox as it leaves the store (no row: tests/project/test_store_values.py)."""
+
+    id: int
+    person_id: int | None
+    share_token: str
+    variant: str
+    game: str | None
+    phase_id: int | None
+    position: dict[str, Any]
+    """The board as it stands: the adjudication contract's position."""
+    orders: str
+    """The order box as last typed (every power's orders, one a line)."""
+    step: dict[str, Any] | None
+    """The last step adjudicated: ``position`` (the board it started from), ``orders`` (power -> orders as
+    carried out) and ``results`` (the contract's results); ``None`` before a step, or after an edit."""
+    history: list[dict[str, Any]]
+    """Earlier states, oldest first, each ``{"position", "orders", "step"}``: "Back" returns to the last."""
+    created_at: datetime
+    updated_at: datetime
+
+    @classmethod
+    def of(cls, r: SandboxRow) -> Sandbox:
+        return cls(
+            r.id,
+            r.person_id,
+            r.share_token,
+            r.variant,
+            r.game,
+            r.phase_id,
+            dict(r.position),
+            r.orders,
+            dict(r.step) if r.step is not None else None,
+            [dict(h) for h in r.history],
+            r.created_at,
+            r.updated_at,
+        )
+
+
+def create_sandbox(
+    db: Database,
+    *,
+    variant: str,
+    position: dict[str, Any],
+    now: datetime,
+    person_id: int | None = None,
+    game: str | None = None,
+    phase_id: int | None = None,
+) -> tuple[Sandbox, str]:
+    """A new sandbox on ``position``, and its edit link's secret (shown to its maker once, never stored)."""
+    secret = new_secret()
+    row = SandboxRow(
+        person_id=person_id,
+        edit_hash=hash_secret(secret),
+        share_token=secrets.token_urlsafe(18),
+        variant=variant,
+        game=game,
+        phase_id=phase_id,
+        position=position,
+        orders="",
+        step=None,
+        history=[],
+        created_at=now,
+        updated_at=now,
+    )
+    with db.session() as s, s.begin():
+        s.add(row)
+        s.flush()
+        return Sandbox.of(row), secret
+
+
+def sandbox_by_token(db: Database, token: str) -> tuple[Sandbox, bool] | None:
+    """The sandbox a link names, and whether the link is its edit link (``False``: its share link); ``None``
+    for a link that names none."""
+    token = token[:200]
+    with db.session() as s:
+        row = s.scalars(sa.select(SandboxRow).where(SandboxRow.edit_hash == hash_secret(token))).first()
+        if row is not None:
+            return Sandbox.of(row), True
+        row = s.scalars(sa.select(SandboxRow).where(SandboxRow.share_token == token)).first()
+        return (Sandbox.of(row), False) if row is not None else None
+
+
+def save_sandbox(
+    db: Database,
+    sandbox_id: int,
+    *,
+    position: dict[str, Any],
+    orders: str,
+    step: dict[str, Any] | None,
+    history: list[dict[str, Any]],
+    now: datetime,
+) -> Sandbox:
+    """Keep a sandbox's new state (the history bounded by :data:`MAX_HISTORY`, the oldest dropped)."""
+    with db.session() as s, s.begin():
+        row = s.get(SandboxRow, sandbox_id, with_for_update=True)
+        if row is None:
+            raise GameError("this sandbox no longer exists")
+        row.position = position
+        row.orders = orders
+        row.step = step
+        row.history = history[-MAX_HISTORY:]
+        row.updated_at = now
+        s.flush()
+        return Sandbox.of(row)
+
+
+def sandboxes_of(db: Database, person_id: int) -> list[Sandbox]:
+    """A person's sandboxes, the last changed first (at most :data:`MAX_LISTED`)."""
+    with db.session() as s:
+        rows = s.scalars(
+            sa.select(SandboxRow)
+            .where(SandboxRow.person_id == person_id)
+            .order_by(SandboxRow.updated_at.desc(), SandboxRow.id.desc())
+            .limit(MAX_LISTED)
+        )
+        return [Sandbox.of(r) for r in rows]

@@ -1,0 +1,58 @@
+"""Sandboxes as stored: values out, the edit link's secret never stored, the share link found as read-only,
+a person's list, and the history bounded."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import sqlalchemy as sa
+
+from dippouch.store import GameStore
+from dippouch.store.sandboxes import (
+    MAX_HISTORY,
+    Sandbox,
+    SandboxRow,
+    create_sandbox,
+    sandbox_by_token,
+    sandboxes_of,
+    save_sandbox,
+)
+
+T0 = datetime(2026, 1, 5, 12, 0, tzinfo=UTC)
+BOARD = {"phase": "Spring 1901 Movement", "units": [{"power": "England", "unit": "F lon"}]}
+
+
+def _person(store: GameStore) -> int:
+    from dippouch.store.people import create_person
+
+    return create_person(store, "Ann", now=T0, email="ann@example.org")
+
+
+def test_made_found_by_either_link_and_saved(store: GameStore) -> None:
+    made, secret = create_sandbox(store, variant="standard", position=BOARD, now=T0)
+    assert isinstance(made, Sandbox) and made.person_id is None and made.history == []
+    with store.session() as s:
+        stored = s.scalars(sa.select(SandboxRow)).one()
+        assert secret not in (stored.edit_hash, stored.share_token)  # only its hash is kept
+    assert sandbox_by_token(store, secret) == (made, True)
+    assert sandbox_by_token(store, made.share_token) == (made, False)
+    assert sandbox_by_token(store, "dp_nothing") is None
+    assert sandbox_by_token(store, "") is None
+    later = T0 + timedelta(minutes=5)
+    history = [{"position": BOARD, "orders": str(i), "step": None} for i in range(MAX_HISTORY + 5)]
+    saved = save_sandbox(store, made.id, position=BOARD, orders="F lon H", step=None, history=history, now=later)
+    assert saved.orders == "F lon H" and saved.updated_at == later
+    assert len(saved.history) == MAX_HISTORY and saved.history[-1]["orders"] == str(MAX_HISTORY + 4)
+
+
+def test_a_persons_sandboxes_last_changed_first(store: GameStore) -> None:
+    person = _person(store)
+    first, _ = create_sandbox(store, variant="standard", position=BOARD, now=T0, person_id=person)
+    second, _ = create_sandbox(
+        store, variant="standard", position=BOARD, now=T0, person_id=person, game="g", phase_id=3
+    )
+    create_sandbox(store, variant="standard", position=BOARD, now=T0)  # someone else's
+    assert [s.id for s in sandboxes_of(store, person)] == [second.id, first.id]
+    save_sandbox(store, first.id, position=BOARD, orders="", step=None, history=[], now=T0 + timedelta(hours=1))
+    assert [s.id for s in sandboxes_of(store, person)] == [first.id, second.id]
+    assert sandboxes_of(store, person)[1].game == "g"
