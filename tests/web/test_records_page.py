@@ -82,6 +82,7 @@ def test_an_anonymous_game_hides_its_players_names_while_it_runs(tmp_path: Path)
     assert "Secretname" not in s.browser().get("/api/games/a/records").text
     for power in ("Austria", "England", "Germany", "Italy", "Russia", "Turkey", "France"):
         s.web.store.vote("a", power, True, now=s.clock())
+    s.web.touched("a")  # as the web's own vote does: the game's marker is read afresh
     data = s.browser().get("/api/games/a/records").json()
     assert {r["power"]: r["player"] for r in data["scores"]}["France"] == "Zebulon Secretname"
 
@@ -100,3 +101,27 @@ def test_a_game_no_system_can_share_out_still_shows_its_records(tmp_path: Path) 
     # Centre count scores it (every power 0).
     data = s.browser().get("/api/games/e/records?system=centres").json()
     assert data["scores"] and {r["score"] for r in data["scores"]} == {0.0}
+
+
+def test_the_records_are_kept_until_the_game_changes(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A long game's every position and order is parsed to draw its records: they are read once per change of
+    the game (its marker), not once per visit."""
+    import dippouch.web.routes.records as records_routes
+    from dippouch.play.records import choose_scoring
+
+    reads: list[str] = []
+    real = records_routes.game_record
+
+    def counted(db: object, name: str) -> object:
+        reads.append(name)
+        return real(db, name)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(records_routes, "game_record", counted)
+    reader = site.browser()
+    for _ in range(3):
+        assert reader.get("/api/games/g/records").json()["game_system"] == "dss"
+    assert reads == ["g"]
+    choose_scoring(site.web.store, "g", "carnage", now=site.clock())
+    site.web.touched("g")
+    assert reader.get("/api/games/g/records").json()["game_system"] == "carnage"
+    assert reads == ["g", "g"]

@@ -117,10 +117,21 @@ def _final_data(record: GameRecord) -> Mapping[str, Any]:
     return last.next_position if last.status == "processed" and last.next_position else last.position
 
 
+_UNREAD = frozenset({Outcome.ILLEGAL.value, Outcome.INVALID.value})
+"""Results the statistics never read (an order thrown out attacked and supported nothing): not parsed."""
+
+
 def _results(record: GameRecord, rows: Sequence[Mapping[str, Any]] | None, kind: PhaseKind) -> tuple[OrderResult, ...]:
-    """The stored results as the core's values (an order the map no longer reads is left out)."""
+    """A movement phase's stored results as the core's values, as far as the statistics read them: the orders
+    players gave and the adjudicator judged (not the holds it added for unordered units, nor orders it threw
+    out, which parsing would only slow: a long game has tens of thousands). An order the map no longer reads
+    is left out."""
+    if kind is not PhaseKind.MOVEMENT:
+        return ()
     out = []
     for r in rows or []:
+        if r.get("automatic") or r.get("result") in _UNREAD:
+            continue
         try:
             order = parse_order(record.variant, str(r["order"]), phase_kind=kind)
             outcome = Outcome(r["result"])
@@ -174,13 +185,14 @@ def history_of(record: GameRecord) -> tuple[GameHistory, tuple[int | None, ...]]
     return GameHistory(tuple(phases), coasts), tuple(ids)
 
 
-def facts_of(record: GameRecord) -> GameFacts:
+def facts_of(record: GameRecord, history: GameHistory | None = None) -> GameFacts:
     """A finished game's facts for the scoring engine: the final board, the result the variant's rule gave
     (a victory is a solo, an agreed draw names its powers, any other ending has no result), and the year each
-    eliminated power fell."""
+    eliminated power fell (from ``history``, :func:`history_of`'s, read again when not given)."""
     v = record.variant
     final = _position(record, _final_data(record))
-    history, _ = history_of(record)
+    if history is None:
+        history, _ = history_of(record)
     years = {e.power: int(_year(history, e.phase)) for e in eliminations(history)}
     powers = []
     for p in v.power_names:
@@ -203,11 +215,12 @@ def _year(history: GameHistory, phase: str) -> int:
     return next(p.year for p in history.phases if p.name == phase)
 
 
-def score_record(record: GameRecord, system: ScoringSystem) -> Scored:
-    """``record`` (a finished game) scored under ``system``; an unfinished game is refused (:data:`NOT_FINISHED`)."""
+def score_record(record: GameRecord, system: ScoringSystem, history: GameHistory | None = None) -> Scored:
+    """``record`` (a finished game) scored under ``system``; an unfinished game is refused (:data:`NOT_FINISHED`).
+    ``history``: :func:`history_of`'s, when the caller has it already."""
     if not record.finished:
         raise GameError(f"game {record.name!r}: {NOT_FINISHED}")
-    facts = facts_of(record)
+    facts = facts_of(record, history)
     try:
         scores = system.score(facts)
     except ScoringError as e:
@@ -247,7 +260,8 @@ def score_all(db: Database, game: str) -> list[Scored]:
     """The finished ``game`` scored under every shipped system, the game's own first."""
     record = game_record(db, game)
     own = game_system(record)
-    return [score_record(record, s) for s in (own, *(s for s in systems().values() if s.name != own.name))]
+    history = history_of(record)[0] if record.finished else None
+    return [score_record(record, s, history) for s in (own, *(s for s in systems().values() if s.name != own.name))]
 
 
 def choose_scoring(db: Database, game: str, system: str | None, *, now: datetime) -> ScoringSystem:
@@ -271,6 +285,8 @@ class Statistics:
     events: tuple[GameEvent, ...]
     place_names: Mapping[int, str]
     """Province id -> its full name, for the events' provinces."""
+    history: GameHistory
+    """What they were computed from (:func:`history_of`), for scoring the same record without reading it again."""
 
 
 def statistics_of(record: GameRecord) -> Statistics:
@@ -281,7 +297,7 @@ def statistics_of(record: GameRecord) -> Statistics:
     events = tuple(key_events(history))
     provinces = record.variant.map.provinces
     names = {e.province: provinces[e.province].name for e in events if e.province is not None}
-    return Statistics(record.name, tuple(p.name for p in history.phases), ids, full, events, names)
+    return Statistics(record.name, tuple(p.name for p in history.phases), ids, full, events, names, history)
 
 
 def statistics(db: Database, game: str) -> Statistics:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from html import escape
+from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
@@ -143,10 +144,37 @@ def _scores(scored: Scored, seen: frozenset[str] | None) -> list[ScoreLine]:
     ]
 
 
+KEPT_VIEWS = 1000
+"""Records views kept per app (a game's, per system asked for and per set of names the reader may see): past
+this many the cache starts again."""
+
+
 def records_view(web: Web, name: str, viewer: Viewer, system: str | None, *, page: bool = False) -> RecordsView:
     """The game's records; ``system`` (a shipped system's name) rescores a finished game under it, and an
-    unknown one is refused naming the closest (:class:`UnknownSystem`)."""
+    unknown one is refused naming the closest (:class:`UnknownSystem`).
+
+    Kept until the game changes (its change marker, which every event, phase and vote moves: a choice of
+    system is an event): a long game's every position and order is read and parsed to draw it."""
     chosen = find_system(system) if system else None
+    seen = seen_powers(web, name, viewer)
+    state = web.state(name)
+    key = (name, chosen.name if chosen else "", seen, page)
+    kept: dict[Any, tuple[Any, RecordsView]] = web.kept(__name__, dict)
+    hit = kept.get(key)
+    if state is not None and hit is not None and hit[0] == state[1]:
+        return hit[1]
+    view = _build_view(web, name, chosen, seen, page=page)
+    if state is not None:
+        with web.lock:
+            if len(kept) >= KEPT_VIEWS:
+                kept.clear()
+            kept[key] = (state[1], view)
+    return view
+
+
+def _build_view(
+    web: Web, name: str, chosen: ScoringSystem | None, seen: frozenset[str] | None, *, page: bool
+) -> RecordsView:
     record = game_record(web.read, name)
     stats = statistics_of(record)
     v = record.variant
@@ -158,7 +186,7 @@ def records_view(web: Web, name: str, viewer: Viewer, system: str | None, *, pag
     note: str | None = NOT_FINISHED
     if record.finished:
         try:
-            scores, note = _scores(score_record(record, use), seen_powers(web, name, viewer)), None
+            scores, note = _scores(score_record(record, use, stats.history), seen), None
         except GameError as e:
             # A game that ended with nobody left to share it (say): the rest of its records still show.
             note = str(e)
