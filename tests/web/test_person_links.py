@@ -134,3 +134,19 @@ def test_an_anonymous_games_pages_link_nobody_a_reader_may_not_know(site: Site) 
     # The coordinator knows who plays what: the game page and the desk link every person.
     assert linked(site.coordinator.get("/games/hush").text) == set(ids.values())
     assert linked(site.coordinator.get("/games/hush/coordinate").text) == set(ids.values())
+
+
+def test_the_game_pages_away_list_links_the_player_who_is_away(site: Site) -> None:
+    from datetime import timedelta
+
+    from dippouch.store.absences import record_absence
+
+    ids = game_with_people(site, "away1")
+    today = site.clock().date()
+    record_absence(site.web.store, ids["England"], today, today + timedelta(days=3), now=site.clock())
+    fellow = person_browser(site, ids["France"])
+    page = fellow.get("/games/away1").text
+    section = page.split('id="absences"', 1)[1].split("</section>", 1)[0]
+    assert link_to(ids["England"], ADA) in section, section
+    away = fellow.get("/api/games/away1").json()["absences"]["away"]
+    assert [(a["power"], a["person_id"]) for a in away] == [("England", ids["England"])]

@@ -95,6 +95,8 @@ class GameAway:
     last_day: date
     text: str
     now: bool
+    person_id: int | None = None
+    """The player's person (their page), for the readers who may see who is away."""
 
 
 @dataclass(frozen=True)
@@ -263,7 +265,13 @@ def game_absences(db: Database, game: str, today: date) -> list[GameAway]:
         aways = _aways(s, [pid for *_, pid in seats], today)
         out = [
             GameAway(
-                power, name, a.first_day, a.last_day, "away " + short_range(a.first_day, a.last_day), a.covers(today)
+                power,
+                name,
+                a.first_day,
+                a.last_day,
+                "away " + short_range(a.first_day, a.last_day),
+                a.covers(today),
+                person_id=pid,
             )
             for power, name, pid in seats
             for a in aways.get(pid, [])

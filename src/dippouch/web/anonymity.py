@@ -82,6 +82,7 @@ def absences_seen(view: Mapping[str, Any], seen: frozenset[str] | None, *, membe
     return {
         **view,
         "stand_in": None,
+        "stand_in_person_id": None,
         "away": [dict(a) for a in view.get("away", []) if a.get("power") in seen],
         "applied": applied,
     }

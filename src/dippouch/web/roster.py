@@ -188,8 +188,9 @@ def game_absences_view(web: Web, name: str) -> dict[str, Any]:
         "policy_text": POLICIES.get(pol.policy, pol.policy),
         "budget_days": pol.budget_days,
         "stand_in": pol.stand_in_name,
+        "stand_in_person_id": pol.stand_in_person_id,
         "away": [
-            {"power": a.power, "player": a.player, "text": a.text, "now": a.now}
+            {"power": a.power, "player": a.player, "person_id": a.person_id, "text": a.text, "now": a.now}
             for a in absence_store.game_absences(web.store, name, today)
         ],
         "applied": [

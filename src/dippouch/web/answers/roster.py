@@ -107,6 +107,7 @@ class RosterAnswer(Answer):
 class AwayAnswer(Answer):
     power: str
     player: str | None = Field(description="None where the game is anonymous and the reader may not know.")
+    person_id: int | None = Field(None, description="The player's person (/people/ID), beside the name.")
     text: str
     now: bool
 
@@ -124,6 +125,7 @@ class GameAbsencesAnswer(Answer):
     policy_text: str
     budget_days: int
     stand_in: str | None
+    stand_in_person_id: int | None = Field(None, description="The stand-in's person (/people/ID), beside the name.")
     away: list[AwayAnswer]
     applied: list[AppliedAnswer] = Field(description="What the game did at past deadlines for absent players.")
 
