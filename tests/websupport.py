@@ -167,3 +167,9 @@ class Site:
 
     def player(self, game: str, power: str, name: str = "Player") -> TestClient:
         return self.browser(self.seat(game, power, name))
+
+
+def page_words(html: str) -> str:
+    """A page's words without the links round people's names (each name links to its person's page), for
+    tests that read a sentence with a name in it."""
+    return re.sub(r'<a class="person" href="/people/\d+">([^<]*)</a>', r"\1", html)

@@ -10,7 +10,7 @@ import pytest
 from test_roster_web import _api, person_browser, seated_person
 
 from dippouch.store.people import create_person, seat_person
-from websupport import Site
+from websupport import Site, page_words
 
 AWAY = "France (Ann): away 3\u201321 Dec"
 
@@ -38,7 +38,7 @@ def test_a_players_holiday_is_shown_to_the_games_people_not_to_visitors(site: Si
         assert c.get("/api/games/g").json()["absences"]["away"] == [], who
     co_player = site.player("g", "England", "Ed")
     for who, c in (("co-player", co_player), ("coordinator", site.coordinator)):
-        assert AWAY in c.get("/games/g").text, who
+        assert AWAY in page_words(c.get("/games/g").text), who
         away = c.get("/api/games/g").json()["absences"]["away"]
         assert [(a["power"], a["text"]) for a in away] == [("France", "away 3\u201321 Dec")], who
 

@@ -5,7 +5,6 @@ refusals, from the attacker's side."""
 
 from __future__ import annotations
 
-import re
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -14,7 +13,7 @@ from test_roster_web import _api, person_browser, seated_person
 
 from dippouch.store.people import create_person
 from dippouch.worker.service import process_due
-from websupport import Site
+from websupport import Site, page_words
 
 
 @pytest.fixture
@@ -51,7 +50,7 @@ def test_a_holiday_recorded_once_shows_in_every_game_without_its_reason(site: Si
     for game, power in (("alpha", "France"), ("beta", "Italy")):
         # The game's own people read the days (a visitor does not: tests/people/test_absences_privacy.py).
         page = ann.get(f"/games/{game}").text
-        assert f"{power} (Ann): away 3\u201321 Dec" in _text(page) and "wedding" not in page
+        assert f"{power} (Ann): away 3\u201321 Dec" in page_words(page) and "wedding" not in page
         api = site.coordinator.get(f"/api/games/{game}/absences").json()
         assert api["away"] == [
             {"power": power, "player": "Ann", "person_id": ann_id, "text": "away 3\u201321 Dec", "now": False}
@@ -123,7 +122,7 @@ def test_a_stand_in_plays_the_seat_only_while_its_player_is_away(site: Site) -> 
     assert r.status_code == 200, r.text
     assert bo.get("/games/g/play/Italy").status_code == 403  # only the absent player's seat
     page = site.coordinator.get("/games/g").text
-    assert "France (Ann): away 2–3 Dec" in _text(page) and "stand-in orders the seat (Bo)" in _text(page)
+    assert "France (Ann): away 2–3 Dec" in page_words(page) and "stand-in orders the seat (Bo)" in page_words(page)
     site.clock.advance(days=2)  # 4 December: Ann is back
     assert person_browser(site, bo_id).get("/games/g/play/France").status_code == 403
 
@@ -160,8 +159,3 @@ def test_in_w3k_a_player_names_the_ally_who_gives_proxy_orders_while_they_are_aw
         "game": "powick",
         "ally": None,
     }
-
-
-def _text(html: str) -> str:
-    """A page's words, without the links round the names (each name links to its person's page)."""
-    return re.sub(r"<a class=\"person\" href=\"/people/\d+\">([^<]*)</a>", r"\1", html)
