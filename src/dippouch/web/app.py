@@ -95,7 +95,7 @@ def feature_routers() -> tuple[APIRouter, ...]:
         roster,
         unsubscribe,
     )
-    from dippouch.web.routes import api_docs, coordinate, games, play, records, replay, signin, variants
+    from dippouch.web.routes import api_docs, coordinate, games, play, records, replay, sandbox, signin, variants
 
     return (
         openings.router,  # before games: /api/games/new and /open are its own
@@ -107,6 +107,7 @@ def feature_routers() -> tuple[APIRouter, ...]:
         play.router,
         coordinate.router,
         variants.router,
+        sandbox.router,
         signin.router,
         api_docs.router,
         review.router,

@@ -1,0 +1,496 @@
+"""Sandboxes on the web: start one from a game's phase (one the viewer may see) or a variant's opening, then
+place, move and remove units, set centres, type every power's orders and adjudicate them step after step,
+with the real engine (:mod:`dippouch.play.sandbox`); a game is never touched.
+
+A sandbox has two links. Its edit link (``/sandbox/dp_...``, a secret shown to its maker) changes it; its
+share link shows it read-only to anyone who holds it, and the signed-in person who made it edits it there too
+(their list at ``/sandbox`` links to it). Every form posts and comes back to the page (303), so the page
+works without JavaScript; sandbox.js only keeps the unit form's kind in step with the place picked.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+from fastapi import APIRouter
+from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import HTMLResponse, Response
+from pydantic import BaseModel, Field
+from starlette.requests import Request
+
+from dippouch.catalog import variant_names
+from dippouch.core.errors import DippouchError
+from dippouch.core.notation import format_unit
+from dippouch.core.variant import Variant
+from dippouch.game import position_to_data
+from dippouch.play import sandbox as use
+from dippouch.store.sandboxes import Sandbox, sandbox_by_token, sandboxes_of
+from dippouch.store.web_queries import game_phase
+from dippouch.web import games
+from dippouch.web.answers.sandbox import (
+    SandboxCentre,
+    SandboxItem,
+    SandboxLine,
+    SandboxList,
+    SandboxResult,
+    SandboxStarted,
+    SandboxStep,
+    SandboxUnit,
+    SandboxView,
+)
+from dippouch.web.deps import SiteDep, ViewerDep, WebDep, answers, render
+from dippouch.web.forms import FormDep, redirect
+from dippouch.web.maps import map_available
+from dippouch.web.security import CSRF_HEADER, BadInput, Forbidden, NotFound, Viewer, check_csrf
+from dippouch.web.service import Web
+from dippouch.web.variant_pages import find_variant
+
+router = APIRouter(tags=["api"])
+
+NO_SANDBOX = "no sandbox at this address: check the link (a sandbox is reached only by the link it was given)"
+READ_ONLY = (
+    "this is a sandbox's share link: it shows the board to anyone who holds it, but only its maker changes it; "
+    "start a sandbox of your own from it to try your own moves"
+)
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A sandbox reached by a link, with its variant and whether this caller may change it."""
+
+    sandbox: Sandbox
+    variant: Variant
+    editable: bool
+    by_secret: bool
+
+
+def _variant(web: Web, sb: Sandbox) -> Variant:
+    """The sandbox's variant: its game's own copy while the game stands (a game may play a variant file of its
+    own, or one with options), else the variant of that name."""
+    if sb.game is not None:
+        try:
+            v = web.variant_of(sb.game)
+        except (NotFound, DippouchError):
+            v = None
+        if v is not None and v.name == sb.variant:
+            return v
+    return find_variant(sb.variant)
+
+
+def _open(web: Web, token: str, viewer: Viewer) -> Opened:
+    got = sandbox_by_token(web.read, token)
+    if got is None:
+        raise NotFound(NO_SANDBOX)
+    sb, by_secret = got
+    editable = by_secret or (sb.person_id is not None and sb.person_id == viewer.person_id)
+    return Opened(sb, _variant(web, sb), editable, by_secret)
+
+
+def _editing(web: Web, token: str, viewer: Viewer) -> Opened:
+    o = _open(web, token, viewer)
+    if not o.editable:
+        raise Forbidden(READ_ONLY)
+    return o
+
+
+def _share(sb: Sandbox) -> str:
+    return "/sandbox/" + quote(sb.share_token, safe="")
+
+
+def _draw(variant: Variant, record: dict[str, Any], *, orders: bool) -> str | None:
+    """The renderer's picture of a board (with orders and results, for a step), or None where no map can be
+    drawn for the variant (the page gives the board in words)."""
+    if not map_available(variant):
+        return None
+    try:
+        from dippouch.render import render_phase_svg
+
+        return str(render_phase_svg(variant, record, orders=orders))
+    except (ImportError, FileNotFoundError, ValueError):
+        return None
+
+
+def _view(o: Opened, *, maps: bool = False) -> SandboxView:
+    sb, v = o.sandbox, o.variant
+    pos = use.position_of(v, sb)
+    gmap = v.map
+    units = [
+        SandboxUnit(power=u.power, unit=format_unit(v, u.kind, u.loc), province=gmap.provinces[p].name, dislodged=d)
+        for d, group in (
+            (False, dict(pos.units)),
+            (True, {p: x.unit for p, x in pos.dislodged.items()}),
+        )
+        for p, u in sorted(group.items(), key=lambda pu: gmap.provinces[pu[0]].name)
+    ]
+    centres = [
+        SandboxCentre(province=p.abbr, name=p.name, owner=pos.centres.get(p.id))
+        for p in sorted(gmap.provinces, key=lambda p: p.name)
+        if p.supply_centre
+    ]
+    lines = [
+        SandboxLine(line=ln.line, text=ln.text, power=ln.power, order=ln.order, error=ln.error, note=ln.note)
+        for ln in (use.check_lines(v, pos, sb.orders) if sb.orders.strip() else [])
+    ]
+    step = None
+    if sb.step is not None:
+        step = SandboxStep(
+            phase=str(sb.step.get("phase", "")),
+            orders={str(k): [str(x) for x in vs] for k, vs in (sb.step.get("orders") or {}).items()},
+            results=[
+                SandboxResult(
+                    power=str(r.get("power")),
+                    order=str(r.get("order")),
+                    result=str(r.get("result")),
+                    reason=r.get("reason"),
+                    dislodged=bool(r.get("dislodged")),
+                    automatic=bool(r.get("automatic")),
+                )
+                for r in sb.step.get("results") or []
+            ],
+        )
+    title = f"Sandbox: {v.title}"
+    view = SandboxView(
+        share=_share(sb),
+        editable=o.editable,
+        variant=v.name,
+        variant_title=v.title,
+        game=sb.game,
+        phase_id=sb.phase_id,
+        phase=v.calendar.name(pos.phase),
+        kind=v.calendar.kind(pos.phase).value,
+        units=units,
+        centres=centres,
+        powers=list(v.power_names),
+        orders=sb.orders,
+        lines=lines,
+        step=step,
+        back=len(sb.history),
+        updated_at=sb.updated_at.isoformat(),
+    )
+    if maps:
+        view.map_svg = _draw(v, {"game": title, "position": sb.position}, orders=False)
+        if sb.step is not None:
+            view.step_svg = _draw(
+                v,
+                {
+                    "game": title,
+                    "position": sb.step.get("position"),
+                    "orders": sb.step.get("orders"),
+                    "results": sb.step.get("results"),
+                },
+                orders=True,
+            )
+        view.provinces = sorted({loc.abbr for loc in gmap.locations})
+    return view
+
+
+# --------------------------------------------------------------------------------------------------
+# Starting a sandbox
+
+
+def _source(web: Web, viewer: Viewer, game: str, phase_id: str, variant: str, copy: str) -> dict[str, Any]:
+    """Where a new sandbox's board comes from: a phase of a game the viewer may see, another sandbox (its share
+    link's token), or a variant's opening."""
+    if game.strip():
+        name = game.strip()
+        games.require_visible(web, name, viewer)
+        try:
+            pid = int(phase_id)
+        except ValueError:
+            raise BadInput(f"phase_id must be a phase's number, not {phase_id[:20]!r}") from None
+        ph = game_phase(web.read, name, pid)
+        if ph is None:
+            raise NotFound(f"game {name!r} has no phase {pid}")
+        return {"variant": web.variant_of(name), "position": ph.position, "game": name, "phase_id": pid}
+    if copy.strip():
+        o = _open(web, copy.strip(), viewer)
+        return {"variant": o.variant, "position": o.sandbox.position, "game": o.sandbox.game}
+    if variant.strip():
+        v = find_variant(variant.strip())
+        return {"variant": v, "position": position_to_data(v, v.start)}
+    raise BadInput("say where the sandbox starts: a game and one of its phases, or a variant (its opening)")
+
+
+def _start(web: Web, viewer: Viewer, game: str, phase_id: str, variant: str, copy: str) -> tuple[Sandbox, str]:
+    src = _source(web, viewer, game, phase_id, variant, copy)
+    with web.writes:
+        return use.start(
+            web.store,
+            src["variant"],
+            src["position"],
+            now=web.now(),
+            person_id=viewer.person_id,
+            game=src.get("game"),
+            phase_id=src.get("phase_id"),
+        )
+
+
+@router.get("/sandbox", include_in_schema=False, response_class=HTMLResponse)
+def sandbox_home(request: Request, web: WebDep, viewer: ViewerDep) -> Response:
+    """Start a sandbox from a variant's opening; a signed-in person's sandboxes are listed here."""
+    mine = _mine(web, viewer)
+    return render(request, "sandbox_home.html", {"mine": mine, "variants": variant_names()})
+
+
+def _mine(web: Web, viewer: Viewer) -> SandboxList:
+    if viewer.person_id is None:
+        return SandboxList(sandboxes=[])
+    return SandboxList(
+        sandboxes=[
+            SandboxItem(
+                share=_share(sb),
+                variant=sb.variant,
+                game=sb.game,
+                phase=str(sb.position.get("phase", "")),
+                updated_at=sb.updated_at.isoformat(),
+            )
+            for sb in sandboxes_of(web.read, viewer.person_id)
+        ]
+    )
+
+
+@router.get("/api/sandbox", **answers(SandboxList))
+def api_mine(web: WebDep, viewer: ViewerDep) -> SandboxList:
+    """The signed-in person's sandboxes, the last changed first (an empty list for anyone else)."""
+    return _mine(web, viewer)
+
+
+@router.post("/sandbox", include_in_schema=False)
+def sandbox_start(web: WebDep, viewer: ViewerDep, form: FormDep) -> Response:
+    """Start a sandbox (fields ``game`` and ``phase_id``, or ``copy``, or ``variant``) and open it."""
+    _, secret = _start(
+        web, viewer, form.get("game", ""), form.get("phase_id", ""), form.get("variant", ""), form.get("copy", "")
+    )
+    kept = (
+        "it is listed on your sandboxes page"
+        if viewer.person_id is not None
+        else "you are not signed in, so this page's address is the only way back to it: keep it"
+    )
+    return redirect(
+        "/sandbox/" + quote(secret, safe=""), f"A sandbox of your own: nothing you do here touches a game; {kept}."
+    )
+
+
+class StartIn(BaseModel):
+    game: str = Field("", max_length=200, description="A game you may see (with phase_id).")
+    phase_id: int | None = Field(None, description="The phase of that game whose board is copied.")
+    variant: str = Field("", max_length=200, description="Or a variant: its opening position.")
+    copy_of: str = Field("", max_length=200, description="Or another sandbox's share token: its board.")
+
+
+@router.post("/api/sandbox", **answers(SandboxStarted))
+def api_start(request: Request, web: WebDep, viewer: ViewerDep, body: StartIn) -> SandboxStarted:
+    """Start a sandbox; answers its edit link (keep it: it is shown once) and its read-only link. A caller
+    signed in as a person keeps it in their list."""
+    _csrf(request, viewer)
+    sb, secret = _start(
+        web, viewer, body.game, "" if body.phase_id is None else str(body.phase_id), body.variant, body.copy_of
+    )
+    o = Opened(sb, _variant(web, sb), True, True)
+    return SandboxStarted(edit="/sandbox/" + quote(secret, safe=""), share=_share(sb), sandbox=_view(o))
+
+
+def _csrf(request: Request, viewer: Viewer) -> None:
+    """A browser signed in by its cookie proves the call came from our page, as every JSON write does (a
+    bearer key or no session needs nothing: the sandbox's secret in the path is the key)."""
+    if viewer.session_token is not None and not viewer.by_bearer:
+        check_csrf(request, request.headers.get(CSRF_HEADER))
+
+
+# --------------------------------------------------------------------------------------------------
+# The sandbox
+
+
+@router.get("/sandbox/{token}", include_in_schema=False, response_class=HTMLResponse)
+async def sandbox_page(request: Request, token: str, web: WebDep, viewer: ViewerDep, site: SiteDep) -> Response:
+    """The sandbox: its board drawn, the editor and the order box (its maker's), the last step's results."""
+    o, view = await run_in_threadpool(_page, web, token, viewer)
+    base = site.public_url.rstrip("/")
+    return render(
+        request,
+        "sandbox.html",
+        {
+            "s": view,
+            "here": "/sandbox/" + quote(token, safe=""),
+            "share_url": base + view.share,
+            "edit_url": base + "/sandbox/" + quote(token, safe="") if o.by_secret else None,
+            "anonymous": o.sandbox.person_id is None,
+            "kinds": use.UNIT_KINDS,
+        },
+        headers={"Cache-Control": "no-store"},
+    )
+
+
+def _page(web: Web, token: str, viewer: Viewer) -> tuple[Opened, SandboxView]:
+    o = _open(web, token, viewer)
+    return o, _view(o, maps=True)
+
+
+@router.get("/api/sandbox/{token}", **answers(SandboxView))
+def api_sandbox(token: str, web: WebDep, viewer: ViewerDep) -> SandboxView:
+    """A sandbox by either of its links: the board, the orders typed with their verdicts, the last step."""
+    return _view(_open(web, token, viewer))
+
+
+def _back_to(token: str) -> str:
+    return "/sandbox/" + quote(token, safe="")
+
+
+def _changed(web: Web, token: str, viewer: Viewer, change: Any) -> Opened:
+    """Apply ``change(opened)`` (a use case's call, which returns the sandbox saved) for a caller who may edit."""
+    o = _editing(web, token, viewer)
+    with web.writes:
+        sb = change(o)
+    return Opened(sb, o.variant, True, o.by_secret)
+
+
+@router.post("/sandbox/{token}/units", include_in_schema=False)
+def form_add_unit(token: str, web: WebDep, viewer: ViewerDep, form: FormDep) -> Response:
+    """Place a unit (``power``, ``kind`` A or F, ``where``: a province or a coast)."""
+    power, kind, where = form.get("power", ""), form.get("kind", ""), form.get("where", "")
+    _changed(
+        web, token, viewer, lambda o: use.add_unit(web.store, o.variant, o.sandbox, power, kind, where, now=web.now())
+    )
+    return redirect(_back_to(token), f"Placed {kind.strip().upper()[:1]} {where.strip()[:40]} of {power.strip()[:40]}.")
+
+
+@router.post("/sandbox/{token}/remove", include_in_schema=False)
+def form_remove_unit(token: str, web: WebDep, viewer: ViewerDep, form: FormDep) -> Response:
+    """Take the unit in ``where`` off the board."""
+    where = form.get("where", "")
+    _changed(web, token, viewer, lambda o: use.remove_unit(web.store, o.variant, o.sandbox, where, now=web.now()))
+    return redirect(_back_to(token), f"Removed the unit in {where.strip()[:40]}.")
+
+
+@router.post("/sandbox/{token}/centres", include_in_schema=False)
+def form_set_centre(token: str, web: WebDep, viewer: ViewerDep, form: FormDep) -> Response:
+    """Give the centre ``where`` to ``owner`` (``none``: to no power)."""
+    where, owner = form.get("where", ""), form.get("owner", "")
+    _changed(web, token, viewer, lambda o: use.set_centre(web.store, o.variant, o.sandbox, where, owner, now=web.now()))
+    return redirect(_back_to(token), f"{where.strip()[:40]}: owned by {owner.strip()[:40] or 'no power'}.")
+
+
+@router.post("/sandbox/{token}/phase", include_in_schema=False)
+def form_set_phase(token: str, web: WebDep, viewer: ViewerDep, form: FormDep) -> Response:
+    """Move the board to another phase (its units stay)."""
+    phase = form.get("phase", "")
+    o = _changed(web, token, viewer, lambda o: use.set_phase(web.store, o.variant, o.sandbox, phase, now=web.now()))
+    return redirect(_back_to(token), f"The board is now in {o.sandbox.position.get('phase')}.")
+
+
+@router.post("/sandbox/{token}/orders", include_in_schema=False)
+def form_orders(token: str, web: WebDep, viewer: ViewerDep, form: FormDep) -> Response:
+    """Keep the order box and check each line (``do=check``), or adjudicate it (``do=adjudicate``)."""
+    text = form.get("orders", "")
+    if form.get("do") == "adjudicate":
+        o = _changed(
+            web, token, viewer, lambda o: use.adjudicate_step(web.store, o.variant, o.sandbox, text, now=web.now())
+        )
+        step = o.sandbox.step or {}
+        return redirect(
+            _back_to(token),
+            f"Adjudicated {step.get('phase', '')}: the board is now in {o.sandbox.position.get('phase')}.",
+        )
+    _changed(web, token, viewer, lambda o: use.set_orders(web.store, o.variant, o.sandbox, text, now=web.now()))
+    return redirect(_back_to(token) + "#orders", "Orders kept; each line is checked below.")
+
+
+@router.post("/sandbox/{token}/back", include_in_schema=False)
+def form_back(token: str, web: WebDep, viewer: ViewerDep, form: FormDep) -> Response:
+    """Return to the state before the last change."""
+    o = _changed(web, token, viewer, lambda o: use.back(web.store, o.sandbox, now=web.now()))
+    return redirect(_back_to(token), f"Back: the board is in {o.sandbox.position.get('phase')} again.")
+
+
+# The JSON twins: the same use cases, answering the sandbox as it now stands.
+
+
+class UnitIn(BaseModel):
+    power: str = Field(max_length=100)
+    kind: str = Field(max_length=20, description="A (army) or F (fleet).")
+    where: str = Field(max_length=100, description="A province or a coast: 'lon', 'London', 'stp/sc'.")
+
+
+class PlaceIn(BaseModel):
+    where: str = Field(max_length=100)
+
+
+class CentreIn(BaseModel):
+    where: str = Field(max_length=100)
+    owner: str = Field("", max_length=100, description="A power, or '' / 'none' for no owner.")
+
+
+class PhaseIn(BaseModel):
+    phase: str = Field(max_length=100, description="e.g. 'Fall 1903 Movement' or 'F1903M'.")
+
+
+class OrdersIn(BaseModel):
+    orders: str = Field(max_length=use.MAX_ORDERS, description="Every power's orders, one a line.")
+    adjudicate: bool = Field(False, description="Adjudicate them (else only keep and check them).")
+
+
+def _api_change(request: Request, web: Web, token: str, viewer: Viewer, change: Any) -> SandboxView:
+    _csrf(request, viewer)
+    return _view(_changed(web, token, viewer, change))
+
+
+@router.post("/api/sandbox/{token}/units", **answers(SandboxView))
+def api_add_unit(request: Request, token: str, web: WebDep, viewer: ViewerDep, body: UnitIn) -> SandboxView:
+    """Place a unit (refused where one stands, where it cannot stand, or for a name the map does not have)."""
+    return _api_change(
+        request,
+        web,
+        token,
+        viewer,
+        lambda o: use.add_unit(web.store, o.variant, o.sandbox, body.power, body.kind, body.where, now=web.now()),
+    )
+
+
+@router.post("/api/sandbox/{token}/remove", **answers(SandboxView))
+def api_remove_unit(request: Request, token: str, web: WebDep, viewer: ViewerDep, body: PlaceIn) -> SandboxView:
+    """Take the unit in ``where`` off the board."""
+    return _api_change(
+        request,
+        web,
+        token,
+        viewer,
+        lambda o: use.remove_unit(web.store, o.variant, o.sandbox, body.where, now=web.now()),
+    )
+
+
+@router.post("/api/sandbox/{token}/centres", **answers(SandboxView))
+def api_set_centre(request: Request, token: str, web: WebDep, viewer: ViewerDep, body: CentreIn) -> SandboxView:
+    """Give a supply centre to a power, or to none."""
+    return _api_change(
+        request,
+        web,
+        token,
+        viewer,
+        lambda o: use.set_centre(web.store, o.variant, o.sandbox, body.where, body.owner, now=web.now()),
+    )
+
+
+@router.post("/api/sandbox/{token}/phase", **answers(SandboxView))
+def api_set_phase(request: Request, token: str, web: WebDep, viewer: ViewerDep, body: PhaseIn) -> SandboxView:
+    """Move the board to another phase (its units stay)."""
+    return _api_change(
+        request, web, token, viewer, lambda o: use.set_phase(web.store, o.variant, o.sandbox, body.phase, now=web.now())
+    )
+
+
+@router.post("/api/sandbox/{token}/orders", **answers(SandboxView))
+def api_orders(request: Request, token: str, web: WebDep, viewer: ViewerDep, body: OrdersIn) -> SandboxView:
+    """Keep the orders (each line's verdict in ``lines``), or adjudicate them: the board moves to the next
+    phase and ``step`` holds the results (refused if any line is refused)."""
+    act = use.adjudicate_step if body.adjudicate else use.set_orders
+    return _api_change(
+        request, web, token, viewer, lambda o: act(web.store, o.variant, o.sandbox, body.orders, now=web.now())
+    )
+
+
+@router.post("/api/sandbox/{token}/back", **answers(SandboxView))
+def api_back(request: Request, token: str, web: WebDep, viewer: ViewerDep) -> SandboxView:
+    """Return to the state before the last change (a step, or an edit)."""
+    return _api_change(request, web, token, viewer, lambda o: use.back(web.store, o.sandbox, now=web.now()))
