@@ -1,0 +1,61 @@
+"""The sandbox in Debian's Chromium: a visitor opens the standard opening in a sandbox from the variant's page,
+adjudicates a convoy with the page's forms (JavaScript off: the forms alone do it), sees a refused unit come
+back with what was typed, and, JavaScript on, picks a province by clicking the board. The page fits a phone.
+Screenshots in test-artifacts/web/sandbox-*.png."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
+
+
+def _wide(page: Any) -> int:
+    return int(page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth"))
+
+
+def test_a_convoy_adjudicated_with_the_forms_alone(live_site: LiveSite) -> None:
+    from playwright.sync_api import expect
+
+    base = live_site.base
+    page = live_site.context(DESKTOP, java_script_enabled=False).new_page()
+    page.goto(f"{base}/variants/standard")
+    page.click("text=Try in a sandbox")
+    expect(page.locator("h1")).to_contain_text("Sandbox: Spring 1901 Movement")
+    expect(page.locator(".flash")).to_contain_text("only way back to it")
+    here = page.url
+    page.fill("#sandbox-orders textarea", "F lon - nth\nF edi - nwg")
+    page.click("#sandbox-orders button[value=adjudicate]")
+    expect(page.locator("h1")).to_contain_text("Fall 1901 Movement")
+    page.select_option("#sandbox-add select[name=kind]", "A")
+    page.fill("#sandbox-add input[name=where]", "Londn")
+    page.click("#sandbox-add button")
+    expect(page.locator(".flash")).to_contain_text("did you mean London")
+    expect(page.locator("#sandbox-add input[name=where]")).to_have_value("Londn")  # kept, without JavaScript
+    page.fill("#sandbox-add input[name=where]", "lon")
+    page.click("#sandbox-add button")
+    page.fill("#sandbox-orders textarea", "A lon - bel\nEngland: F nth C A lon - bel")
+    page.click("#sandbox-orders button[value=check]")
+    expect(page.locator("#checks li.ok")).to_have_count(2)
+    page.click("#sandbox-orders button[value=adjudicate]")
+    expect(page.locator("h1")).to_contain_text("Spring 1902 Movement")
+    expect(page.locator("#results")).to_contain_text("A lon - bel")
+    expect(page.locator("#board")).to_contain_text("A bel")
+    assert page.url == here
+    shoot(page, "web", "sandbox-convoy-desktop")
+
+
+def test_the_board_clicked_and_the_page_on_a_phone(live_site: LiveSite) -> None:
+    from playwright.sync_api import expect
+
+    base = live_site.base
+    page = live_site.context(PHONE).new_page()
+    errors = watch_errors(page)
+    page.goto(f"{base}/sandbox")
+    page.click("#sandbox-start button")
+    expect(page.locator("h1")).to_contain_text("Sandbox: Spring 1901 Movement")
+    page.locator("[data-map] svg #r-bel").first.dispatch_event("click")
+    expect(page.locator("#sandbox-add input[name=where]")).to_have_value("bel")
+    assert _wide(page) <= 0, "the sandbox page is wider than the phone"
+    shoot(page, "web", "sandbox-phone")
+    assert errors == []
