@@ -13,10 +13,14 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from dippouch.catalog import load_variant
+from dippouch.game import position_to_data
 from dippouch.play import replays
 from dippouch.play.replays import FRAME_MS, LAST_FRAME_MS, replay_frames
 from dippouch.store.records import StoredPhase
+from dippouch.store.repository import GameStore
 from dippouch.web.security import WorkBudget
+from helpers import board
 from websupport import Site
 
 PROCESSED = 3
@@ -34,6 +38,26 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
     s.new_game("hidden", visibility="private")
     s.post_form(s.coordinator, "/games/hidden/coordinate/process", {"confirm": "yes"})
     return s
+
+
+KINGDOMS = {"Crown": ["lon", "yor"], "Montrose": ["edi", "gls"], "Ormond": ["dub", "bel"]}
+"""Three W3K powers, each holding both capitals of a kingdom: a draw between kingdoms is possible."""
+
+
+def finished_w3k(store: GameStore, name: str, now: datetime, phases: int = 2) -> None:
+    """A W3K game of three kingdoms played ``phases`` phases, then ended by a draw all three voted (it ends in
+    the phase open then, which is closed without a position after it)."""
+    v = load_variant("w3k")
+    units = {"Crown": ["A lon", "A yor"], "Montrose": ["A edi", "F gls"], "Ormond": ["A dub", "A bel"]}
+    start = board(v, "Summer 1642", units, KINGDOMS)
+    store.create_game(name, "w3k", now=now, position=position_to_data(v, start))
+    store.submit(name, "Crown", "A London - Middlesex", now=now)
+    for _ in range(phases):
+        store.process(name, now=now, force=True)
+    for power in KINGDOMS:
+        store.assign(name, power, f"{power} Player", now=now)  # a power nobody plays has no vote
+    endings = [store.vote(name, power, True, now=now) for power in KINGDOMS]
+    assert endings[-1] is not None and endings[-1].kind == "draw", endings
 
 
 def _frames(site: Site, game: str = "demo") -> list[dict[str, Any]]:
@@ -61,7 +85,7 @@ def test_the_frames_of_a_game_played_three_phases(site: Site) -> None:
     first = c.get(frames[0]["picture"])
     assert first.status_code == 200 and first.headers["content-type"].startswith("image/svg+xml")
     # France's order is drawn on the first frame (the orders view), as on the phase's page.
-    assert "bur" in first.text.lower()
+    assert 'data-order="A par - bur"' in first.text
     for f in frames:
         assert f["picture"] == f"/games/demo/phases/{f['phase_id']}/map-{f['view']}.svg"
         assert c.get(f["picture"]).status_code == 200, f
@@ -194,5 +218,28 @@ def test_frames_follow_the_line_of_play_and_end_on_the_final_board() -> None:
     got = [(f.phase_id, f.view) for f in replay_frames(finished)]
     assert got == [(1, "orders"), (1, "after"), (3, "orders"), (3, "after"), (3, "after")]
     assert replay_frames(finished)[-1].caption == "The final board, after Fall 1901 Movement"
+    voted = [*finished, _phase(4, "Spring 1902 Movement", "processed", after=False)]  # a draw voted in it
+    assert [(f.phase_id, f.view) for f in replay_frames(voted)][-2:] == [(3, "after"), (4, "board")]
+    assert replay_frames(voted)[-1].caption == "Spring 1902 Movement: the final board"
     fresh = replay_frames([_phase(1, "Spring 1901 Movement", "open")])
     assert [(f.phase_id, f.view) for f in fresh] == [(1, "board")]
+
+
+@pytest.mark.slow
+def test_a_finished_w3k_game_replayed_and_exported(tmp_path: Path) -> None:
+    """The issue's game: W3K, finished (a draw between kingdoms); the replay ends on the board of the phase the
+    draw was voted in, and the GIF has a frame per picture of the page."""
+    s = Site(f"sqlite:///{tmp_path / 'w.db'}")
+    finished_w3k(s.web.store, "w", s.clock())
+    c = s.browser()
+    assert c.get("/api/games/w").json()["state"] == "finished"
+    frames = _frames(s, "w")
+    assert len(frames) == 2 * 2 + 1
+    assert [f["view"] for f in frames] == ["orders", "after", "orders", "after", "board"]
+    assert frames[-1]["caption"] == "Spring 1643 Movement: the final board"
+    assert re.search(r'data-order="A lon - mdx"', c.get(frames[0]["picture"]).text)  # the Crown's move, drawn
+    assert "data-order=" not in c.get(frames[1]["picture"]).text  # the board after it: no orders
+    page = c.get("/games/w/replay?at=4").text
+    assert "Spring 1643 Movement: the final board" in page and "5 of 5" in page
+    gif = Image.open(io.BytesIO(c.get("/games/w/replay.gif").content))
+    assert gif.n_frames == len(frames)

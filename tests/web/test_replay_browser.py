@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_replay import finished_w3k
 
 from browsersupport import PHONE, LiveSite, running_site, shoot, watch_errors
 
@@ -26,7 +27,8 @@ FRAMES = 2 * len(ORDERS) + 1
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory, chromium: Any) -> Iterator[LiveSite]:
-    """A standard game played two movement phases with a few moves (and the winter's builds left undone)."""
+    """A standard game played two movement phases with a few moves (and the winter's builds left undone), and
+    a W3K game finished by a draw between kingdoms."""
     db = tmp_path_factory.mktemp("replay") / "site.db"
     with running_site(f"sqlite:///{db}", chromium) as s:
         s.store.create_game("g", "standard", now=T0)
@@ -34,6 +36,7 @@ def site(tmp_path_factory: pytest.TempPathFactory, chromium: Any) -> Iterator[Li
             for power, text in orders.items():
                 s.store.submit("g", power, text, now=T0, phase=phase)
             assert s.store.process("g", now=T0, force=True) == [phase]
+        finished_w3k(s.store, "w3k", T0)
         yield s
 
 
@@ -57,6 +60,7 @@ def _shown(page: Any) -> dict[str, Any]:
           count: document.getElementById('replay-count').textContent,
           slider: document.getElementById('replay-at').value,
           phase: document.getElementById('replay-phase').getAttribute('href'),
+          full: document.getElementById('replay-full').getAttribute('href'),
           address: location.search,
         })"""
     )
@@ -79,7 +83,7 @@ def test_the_keyboard_steps_through_the_replay(site: LiveSite, size: dict[str, i
     assert shown["src"] == f"/games/g/phases/{frames[0].id}/map-after.svg"
     assert shown["caption"] == "After Spring 1901 Movement"
     assert shown["count"] == f"2 of {FRAMES}" and shown["slider"] == "1" and shown["address"] == "?at=1"
-    assert shown["phase"] == f"/games/g/phases/{frames[0].id}"
+    assert shown["phase"] == f"/games/g/phases/{frames[0].id}" and shown["full"] == shown["src"]
     page.keyboard.press("ArrowRight")
     assert _shown(page)["caption"] == "Fall 1901 Movement: orders and results"
     page.keyboard.press("ArrowLeft")
@@ -173,3 +177,29 @@ def _open_plain(site: LiveSite) -> Any:
     page = site.context(WIDE, java_script_enabled=False).new_page()
     page.goto(site.base + "/games/g/replay")
     return page
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", SIZES)
+def test_a_finished_w3k_game_replayed_on_a_phone_and_a_desktop(site: LiveSite, size: dict[str, int]) -> None:
+    """W3K's tall board: every picture arrives whole, End shows the board the game ended on, the map fits the
+    window's width and nothing scrolls sideways."""
+    page = _open(site, size, "/games/w3k/replay", reduced_motion="reduce")
+    n = page.locator("[data-frames] li").count()
+    assert n == 5
+    for i in range(n):
+        page.wait_for_function(
+            "() => { const i = document.getElementById('replay-picture'); return i.complete && i.naturalWidth > 0; }"
+        )
+        if i < n - 1:
+            page.keyboard.press("ArrowRight")
+    assert _shown(page)["caption"] == "Spring 1643 Movement: the final board"
+    box = page.locator("#replay-picture").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= size["width"], box
+    widths = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
+    assert widths[0] <= widths[1], widths
+    assert page.errors == [], page.errors
+    name = "phone" if size["width"] < 500 else "desktop"
+    shoot(page, "replay", f"replay-w3k-{name}", full_page=False)
+    page.screenshot(path=str(Path("/tmp") / f"replay-w3k-{name}.png"), full_page=False)
+    page.context.close()

@@ -39,11 +39,12 @@ class Frame:
 def replay_frames(phases: Sequence[StoredPhase]) -> list[Frame]:
     """The replay of a game whose phases (as opened, rolled-back ones too) are ``phases``: for each processed
     phase of its line of play, its orders and results, then the board they led to; last, the open phase's
-    board, or once the game is over the final board again, held longer. So there are always
+    board, or once the game is over the final board: that of the phase it ended in (closed without a position
+    after it: a draw voted), else the board after the last phase once more. So there are always
     2 x processed phases + 1 frames, and the first shows the opening position with the first orders on it.
 
     A phase rolled back (``abandoned``) is not in the line of play; a processed phase without a position
-    after it (none is stored so) is left out as it is from the game page's history of results."""
+    after it (the game ended in it) has no orders and results to draw, as on the game page's history."""
     line = [h for h in phases if h.status != "abandoned"]
     processed = [h for h in line if h.status == "processed" and h.next_position is not None]
     frames: list[Frame] = []
@@ -51,8 +52,12 @@ def replay_frames(phases: Sequence[StoredPhase]) -> list[Frame]:
         frames.append(Frame(h.id, h.name, "orders", f"{h.name}: orders and results"))
         frames.append(Frame(h.id, h.name, "after", f"After {h.name}"))
     current = next((h for h in line if h.status == "open"), None)
+    # A game that ends in a phase (a draw voted, a victory) closes it without a position after it.
+    ended_in = line[-1] if line and line[-1].status == "processed" and line[-1].next_position is None else None
     if current is not None:
         frames.append(Frame(current.id, current.name, "board", f"{current.name}: the board now"))
+    elif ended_in is not None:
+        frames.append(Frame(ended_in.id, ended_in.name, "board", f"{ended_in.name}: the final board"))
     elif processed:
         last = processed[-1]
         frames.append(Frame(last.id, last.name, "after", f"The final board, after {last.name}"))

@@ -19,6 +19,7 @@
   var caption = document.getElementById("replay-caption");
   var count = document.getElementById("replay-count");
   var phase = document.getElementById("replay-phase");
+  var full = document.getElementById("replay-full");
   var slider = document.getElementById("replay-at");
   var play = box.querySelector("[data-play]");
   var go = box.querySelector("[data-go]");
@@ -62,6 +63,7 @@
     count.textContent = (at + 1) + " of " + n;
     phase.textContent = f.phase + ": its page";
     phase.href = f.page;
+    if (full && f.src) full.href = f.src;
     if (slider) {
       slider.value = String(at);
       slider.setAttribute("aria-valuetext", f.caption);
