@@ -74,19 +74,19 @@ def test_the_scoring_system_is_kept_in_the_settings(store: GameStore) -> None:
     with store.session() as s:
         assert store.game_row(s, "g").settings[SCORING_KEY] == "sos"
     # The game's other settings are untouched.
-    assert store.status("g", now=NOW).settings == Settings()
+    assert store.status("g", now=NOW).settings == Settings(scoring="sos")
     save_scoring(store, "g", None, now=NOW)
     assert game_record(store, "g").scoring is None
 
 
 def test_the_scoring_system_survives_a_rewrite_of_the_settings_and_the_game_file(store: GameStore) -> None:
-    """``Settings.to_data`` writes only the keys it knows: changing the deadlines rewrites the settings
-    without the choice, which is then read from the game's event log (which the game file carries)."""
+    """The choice is one of the game's settings (``Settings.scoring``): changing the deadlines rewrites the
+    settings with it, and the game file carries it."""
     store.create_game("g", "standard", now=NOW)
     save_scoring(store, "g", "sos", now=NOW)
     store.set_deadlines("g", {"movement": "3d"}, now=NOW)
     with store.session() as s:
-        assert SCORING_KEY not in store.game_row(s, "g").settings  # what the fallback is for
+        assert store.game_row(s, "g").settings[SCORING_KEY] == "sos"
     assert game_record(store, "g").scoring == "sos"
     store.import_game(store.export_game("g"), name="copy")
     assert game_record(store, "copy").scoring == "sos"

@@ -2,12 +2,11 @@
 its ending, who held each seat at the end (a person, a bot, nobody) and who was in civil disorder, whether
 it was a practice game, and the scoring system it chose.
 
-The scoring system is a game setting kept in the game's JSON ``settings`` column under :data:`SCORING_KEY`
-(no new column, no migration), and each choice is an event of the game (kind :data:`SCORING_EVENT`). The
-event is what a read falls back on when the settings no longer name a system: ``Settings.to_data`` writes only
-the keys it knows, so changing the deadlines (say) rewrites the settings without it, while the event log is
-never rewritten and travels in the game file. What a system is, and which names are valid, is the ranking
-engine's to say (:mod:`dippouch.ranking.scoring`): this module stores the name it is given and never imports it.
+The scoring system is a game setting (``Settings.scoring``, kept in the game's JSON ``settings`` column under
+:data:`SCORING_KEY`: no new column, no migration), and each choice is an event of the game (kind
+:data:`SCORING_EVENT`), so the players see who changed it and when. What a system is, and which names are valid,
+is the ranking engine's to say (:mod:`dippouch.ranking.scoring`): this module stores the name it is given and
+never imports it.
 """
 
 from __future__ import annotations
@@ -15,14 +14,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-import sqlalchemy as sa
-from sqlalchemy.orm import Session
-
 from dippouch.core.variant import Variant
 from dippouch.game import Ending, as_utc
 from dippouch.store.bots import BOT_PREFIX
 from dippouch.store.db import Database
-from dippouch.store.models import EventRow
 from dippouch.store.readiness import powers_in_civil_disorder
 from dippouch.store.records import StoredPhase
 from dippouch.store.rows import active_phases, game_row, game_variant, log_event
@@ -30,7 +25,7 @@ from dippouch.store.rows import active_phases, game_row, game_variant, log_event
 __all__ = ["SCORING_EVENT", "SCORING_KEY", "GameRecord", "SeatFacts", "game_record", "save_scoring"]
 
 SCORING_KEY = "scoring"
-"""The key of the game's settings that names its scoring system; absent: the last choice logged, if any."""
+"""The key of the game's settings that names its scoring system (``Settings.scoring``); absent: the default."""
 SCORING_EVENT = "scoring"
 """The kind of the event that records a choice of system (its detail: ``{"system": name or None}``)."""
 
@@ -90,7 +85,7 @@ def game_record(db: Database, name: str) -> GameRecord:
                 )
             )
         settings = dict(g.settings or {})
-        chosen = settings.get(SCORING_KEY) if SCORING_KEY in settings else _last_choice(s, g.id)
+        chosen = settings.get(SCORING_KEY)
         return GameRecord(
             name=g.name,
             variant=v,
@@ -101,19 +96,6 @@ def game_record(db: Database, name: str) -> GameRecord:
             phases=phases,
             seats=tuple(seats),
         )
-
-
-def _last_choice(s: Session, game_id: int) -> str | None:
-    """The system named by the game's latest choice in its event log (None: none, or back to the default)."""
-    q = (
-        sa.select(EventRow.detail)
-        .where(EventRow.game_id == game_id, EventRow.kind == SCORING_EVENT)
-        .order_by(EventRow.id.desc())
-        .limit(1)
-    )
-    detail = s.scalars(q).first()
-    chosen = detail.get("system") if isinstance(detail, dict) else None
-    return str(chosen) if chosen else None
 
 
 def save_scoring(db: Database, name: str, system: str | None, *, now: datetime) -> None:
