@@ -177,3 +177,15 @@ def test_a_private_game_s_phase_is_no_sandbox_for_who_may_not_see_it(site: Site)
     assert r.status_code == 404
     r = site.post_form(site.coordinator, "/sandbox", {"game": game, "phase_id": "999999"})
     assert r.status_code == 404 and "no phase" in r.text
+
+
+def test_starts_and_steps_are_counted_against_the_address(tmp_path: Path) -> None:
+    site = Site(f"sqlite:///{tmp_path / 'limited.db'}", limits={"adjudicate": (2, 60.0), "check": (1, 60.0)})
+    c = site.browser()
+    here = _start(site, c, variant="standard")
+    _step(site, c, here, "F lon - nth")
+    r = _post(site, c, here + "/orders", orders="F nth - bel", do="adjudicate")
+    assert r.status_code == 429 and "too many" in r.text
+    assert site.post_form(c, "/sandbox", {"variant": "standard"}).status_code == 429
+    assert _post(site, c, here + "/remove", where="par").status_code == 303
+    assert _post(site, c, here + "/remove", where="mar").status_code == 429

@@ -43,7 +43,7 @@ from dippouch.web.answers.sandbox import (
 from dippouch.web.deps import SiteDep, ViewerDep, WebDep, answers, render
 from dippouch.web.forms import FormDep, redirect
 from dippouch.web.maps import map_available
-from dippouch.web.security import CSRF_HEADER, BadInput, Forbidden, NotFound, Viewer, check_csrf
+from dippouch.web.security import CSRF_HEADER, BadInput, Forbidden, NotFound, Viewer, check_csrf, client_id
 from dippouch.web.service import Web
 from dippouch.web.variant_pages import find_variant
 
@@ -93,6 +93,16 @@ def _editing(web: Web, token: str, viewer: Viewer) -> Opened:
     if not o.editable:
         raise Forbidden(READ_ONLY)
     return o
+
+
+def _limit(request: Request, adjudicates: bool) -> None:
+    """The address's allowance: a start or a step counts as an adjudication request (the adjudication
+    contract's own bucket), an edit or a check as a line check; a sandbox is work and a row for anyone who
+    asks, so a script cannot make them without end."""
+    if adjudicates:
+        request.app.state.limiter.hit("adjudicate", client_id(request), "sandboxes started or steps adjudicated")
+    else:
+        request.app.state.limiter.hit("check", client_id(request), "sandbox changes")
 
 
 def _share(sb: Sandbox) -> str:
@@ -258,8 +268,9 @@ def api_mine(web: WebDep, viewer: ViewerDep) -> SandboxList:
 
 
 @router.post("/sandbox", include_in_schema=False)
-def sandbox_start(web: WebDep, viewer: ViewerDep, form: FormDep) -> Response:
+def sandbox_start(request: Request, web: WebDep, viewer: ViewerDep, form: FormDep) -> Response:
     """Start a sandbox (fields ``game`` and ``phase_id``, or ``copy``, or ``variant``) and open it."""
+    _limit(request, True)
     _, secret = _start(
         web, viewer, form.get("game", ""), form.get("phase_id", ""), form.get("variant", ""), form.get("copy", "")
     )
@@ -285,6 +296,7 @@ def api_start(request: Request, web: WebDep, viewer: ViewerDep, body: StartIn) -
     """Start a sandbox; answers its edit link (keep it: it is shown once) and its read-only link. A caller
     signed in as a person keeps it in their list."""
     _csrf(request, viewer)
+    _limit(request, True)
     sb, secret = _start(
         web, viewer, body.game, "" if body.phase_id is None else str(body.phase_id), body.variant, body.copy_of
     )
@@ -338,69 +350,93 @@ def _back_to(token: str) -> str:
     return "/sandbox/" + quote(token, safe="")
 
 
-def _changed(web: Web, token: str, viewer: Viewer, change: Any) -> Opened:
+def _changed(
+    request: Request, web: Web, token: str, viewer: Viewer, change: Any, *, adjudicates: bool = False
+) -> Opened:
     """Apply ``change(opened)`` (a use case's call, which returns the sandbox saved) for a caller who may edit."""
     o = _editing(web, token, viewer)
+    _limit(request, adjudicates)
     with web.writes:
         sb = change(o)
     return Opened(sb, o.variant, True, o.by_secret)
 
 
 @router.post("/sandbox/{token}/units", include_in_schema=False)
-def form_add_unit(token: str, web: WebDep, viewer: ViewerDep, form: FormDep) -> Response:
+def form_add_unit(request: Request, token: str, web: WebDep, viewer: ViewerDep, form: FormDep) -> Response:
     """Place a unit (``power``, ``kind`` A or F, ``where``: a province or a coast)."""
     power, kind, where = form.get("power", ""), form.get("kind", ""), form.get("where", "")
     _changed(
-        web, token, viewer, lambda o: use.add_unit(web.store, o.variant, o.sandbox, power, kind, where, now=web.now())
+        request,
+        web,
+        token,
+        viewer,
+        lambda o: use.add_unit(web.store, o.variant, o.sandbox, power, kind, where, now=web.now()),
     )
     return redirect(_back_to(token), f"Placed {kind.strip().upper()[:1]} {where.strip()[:40]} of {power.strip()[:40]}.")
 
 
 @router.post("/sandbox/{token}/remove", include_in_schema=False)
-def form_remove_unit(token: str, web: WebDep, viewer: ViewerDep, form: FormDep) -> Response:
+def form_remove_unit(request: Request, token: str, web: WebDep, viewer: ViewerDep, form: FormDep) -> Response:
     """Take the unit in ``where`` off the board."""
     where = form.get("where", "")
-    _changed(web, token, viewer, lambda o: use.remove_unit(web.store, o.variant, o.sandbox, where, now=web.now()))
+    _changed(
+        request, web, token, viewer, lambda o: use.remove_unit(web.store, o.variant, o.sandbox, where, now=web.now())
+    )
     return redirect(_back_to(token), f"Removed the unit in {where.strip()[:40]}.")
 
 
 @router.post("/sandbox/{token}/centres", include_in_schema=False)
-def form_set_centre(token: str, web: WebDep, viewer: ViewerDep, form: FormDep) -> Response:
+def form_set_centre(request: Request, token: str, web: WebDep, viewer: ViewerDep, form: FormDep) -> Response:
     """Give the centre ``where`` to ``owner`` (``none``: to no power)."""
     where, owner = form.get("where", ""), form.get("owner", "")
-    _changed(web, token, viewer, lambda o: use.set_centre(web.store, o.variant, o.sandbox, where, owner, now=web.now()))
+    _changed(
+        request,
+        web,
+        token,
+        viewer,
+        lambda o: use.set_centre(web.store, o.variant, o.sandbox, where, owner, now=web.now()),
+    )
     return redirect(_back_to(token), f"{where.strip()[:40]}: owned by {owner.strip()[:40] or 'no power'}.")
 
 
 @router.post("/sandbox/{token}/phase", include_in_schema=False)
-def form_set_phase(token: str, web: WebDep, viewer: ViewerDep, form: FormDep) -> Response:
+def form_set_phase(request: Request, token: str, web: WebDep, viewer: ViewerDep, form: FormDep) -> Response:
     """Move the board to another phase (its units stay)."""
     phase = form.get("phase", "")
-    o = _changed(web, token, viewer, lambda o: use.set_phase(web.store, o.variant, o.sandbox, phase, now=web.now()))
+    o = _changed(
+        request, web, token, viewer, lambda o: use.set_phase(web.store, o.variant, o.sandbox, phase, now=web.now())
+    )
     return redirect(_back_to(token), f"The board is now in {o.sandbox.position.get('phase')}.")
 
 
 @router.post("/sandbox/{token}/orders", include_in_schema=False)
-def form_orders(token: str, web: WebDep, viewer: ViewerDep, form: FormDep) -> Response:
+def form_orders(request: Request, token: str, web: WebDep, viewer: ViewerDep, form: FormDep) -> Response:
     """Keep the order box and check each line (``do=check``), or adjudicate it (``do=adjudicate``)."""
     text = form.get("orders", "")
     if form.get("do") == "adjudicate":
         o = _changed(
-            web, token, viewer, lambda o: use.adjudicate_step(web.store, o.variant, o.sandbox, text, now=web.now())
+            request,
+            web,
+            token,
+            viewer,
+            lambda o: use.adjudicate_step(web.store, o.variant, o.sandbox, text, now=web.now()),
+            adjudicates=True,
         )
         step = o.sandbox.step or {}
         return redirect(
             _back_to(token),
             f"Adjudicated {step.get('phase', '')}: the board is now in {o.sandbox.position.get('phase')}.",
         )
-    _changed(web, token, viewer, lambda o: use.set_orders(web.store, o.variant, o.sandbox, text, now=web.now()))
+    _changed(
+        request, web, token, viewer, lambda o: use.set_orders(web.store, o.variant, o.sandbox, text, now=web.now())
+    )
     return redirect(_back_to(token) + "#orders", "Orders kept; each line is checked below.")
 
 
 @router.post("/sandbox/{token}/back", include_in_schema=False)
-def form_back(token: str, web: WebDep, viewer: ViewerDep, form: FormDep) -> Response:
+def form_back(request: Request, token: str, web: WebDep, viewer: ViewerDep, form: FormDep) -> Response:
     """Return to the state before the last change."""
-    o = _changed(web, token, viewer, lambda o: use.back(web.store, o.sandbox, now=web.now()))
+    o = _changed(request, web, token, viewer, lambda o: use.back(web.store, o.sandbox, now=web.now()))
     return redirect(_back_to(token), f"Back: the board is in {o.sandbox.position.get('phase')} again.")
 
 
@@ -431,9 +467,11 @@ class OrdersIn(BaseModel):
     adjudicate: bool = Field(False, description="Adjudicate them (else only keep and check them).")
 
 
-def _api_change(request: Request, web: Web, token: str, viewer: Viewer, change: Any) -> SandboxView:
+def _api_change(
+    request: Request, web: Web, token: str, viewer: Viewer, change: Any, *, adjudicates: bool = False
+) -> SandboxView:
     _csrf(request, viewer)
-    return _view(_changed(web, token, viewer, change))
+    return _view(_changed(request, web, token, viewer, change, adjudicates=adjudicates))
 
 
 @router.post("/api/sandbox/{token}/units", **answers(SandboxView))
@@ -486,7 +524,12 @@ def api_orders(request: Request, token: str, web: WebDep, viewer: ViewerDep, bod
     phase and ``step`` holds the results (refused if any line is refused)."""
     act = use.adjudicate_step if body.adjudicate else use.set_orders
     return _api_change(
-        request, web, token, viewer, lambda o: act(web.store, o.variant, o.sandbox, body.orders, now=web.now())
+        request,
+        web,
+        token,
+        viewer,
+        lambda o: act(web.store, o.variant, o.sandbox, body.orders, now=web.now()),
+        adjudicates=body.adjudicate,
     )
 
 
