@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_axe_pages import _violations
 from test_replay import finished_w3k
 
 from browsersupport import PHONE, LiveSite, running_site, shoot, watch_errors
@@ -183,7 +184,7 @@ def _open_plain(site: LiveSite) -> Any:
 @pytest.mark.parametrize("size", SIZES)
 def test_a_finished_w3k_game_replayed_on_a_phone_and_a_desktop(site: LiveSite, size: dict[str, int]) -> None:
     """W3K's tall board: every picture arrives whole, End shows the board the game ended on, the map fits the
-    window's width and nothing scrolls sideways."""
+    window's width and nothing scrolls sideways; axe finds nothing serious, in light and dark colours."""
     page = _open(site, size, "/games/w3k/replay", reduced_motion="reduce")
     n = page.locator("[data-frames] li").count()
     assert n == 5
@@ -199,7 +200,12 @@ def test_a_finished_w3k_game_replayed_on_a_phone_and_a_desktop(site: LiveSite, s
     widths = page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
     assert widths[0] <= widths[1], widths
     assert page.errors == [], page.errors
-    name = "phone" if size["width"] < 500 else "desktop"
+    phone = size["width"] < 500
+    assert _violations(page, "replay", phone) == []  # axe: nothing serious or critical (target sizes on a phone)
+    dark = _open(site, size, "/games/w3k/replay?at=1", color_scheme="dark")
+    assert _violations(dark, "replay (dark)", phone) == []
+    dark.context.close()
+    name = "phone" if phone else "desktop"
     shoot(page, "replay", f"replay-w3k-{name}", full_page=False)
     page.screenshot(path=str(Path("/tmp") / f"replay-w3k-{name}.png"), full_page=False)
     page.context.close()
