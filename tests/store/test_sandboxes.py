@@ -13,6 +13,8 @@ from dippouch.store.sandboxes import (
     Sandbox,
     SandboxRow,
     create_sandbox,
+    export_person,
+    forget_person,
     sandbox_by_token,
     sandboxes_of,
     save_sandbox,
@@ -56,3 +58,15 @@ def test_a_persons_sandboxes_last_changed_first(store: GameStore) -> None:
     save_sandbox(store, first.id, position=BOARD, orders="", step=None, history=[], now=T0 + timedelta(hours=1))
     assert [s.id for s in sandboxes_of(store, person)] == [first.id, second.id]
     assert sandboxes_of(store, person)[1].game == "g"
+
+
+def test_a_persons_sandboxes_downloaded_and_forgotten(store: GameStore) -> None:
+    person = _person(store)
+    made, secret = create_sandbox(store, variant="standard", position=BOARD, now=T0, person_id=person)
+    other, _ = create_sandbox(store, variant="standard", position=BOARD, now=T0)
+    exported = export_person(store, person)["sandboxes"]
+    assert [e["share_token"] for e in exported] == [made.share_token] and exported[0]["position"] == BOARD
+    assert secret not in str(exported)
+    forget_person(store, person, now=T0)
+    assert sandboxes_of(store, person) == [] and sandbox_by_token(store, secret) is None
+    assert sandbox_by_token(store, other.share_token) is not None

@@ -31,6 +31,8 @@ __all__ = [
     "Sandbox",
     "SandboxRow",
     "create_sandbox",
+    "export_person",
+    "forget_person",
     "sandbox_by_token",
     "sandboxes_of",
     "save_sandbox",
@@ -179,13 +181,40 @@ def save_sandbox(
         return Sandbox.of(row)
 
 
-def sandboxes_of(db: Database, person_id: int) -> list[Sandbox]:
-    """A person's sandboxes, the last changed first (at most :data:`MAX_LISTED`)."""
+def sandboxes_of(db: Database, person_id: int, *, limit: int | None = MAX_LISTED) -> list[Sandbox]:
+    """A person's sandboxes, the last changed first (at most ``limit``: None for all)."""
     with db.session() as s:
         rows = s.scalars(
             sa.select(SandboxRow)
             .where(SandboxRow.person_id == person_id)
             .order_by(SandboxRow.updated_at.desc(), SandboxRow.id.desc())
-            .limit(MAX_LISTED)
+            .limit(limit)
         )
         return [Sandbox.of(r) for r in rows]
+
+
+def export_person(db: Database, person_id: int) -> dict[str, Any]:
+    """A person's sandboxes for "download my data": each one's links-free record (its board, orders and last
+    step; the edit secret was never kept, the share link is theirs to hand out)."""
+    return {
+        "sandboxes": [
+            {
+                "share_token": sb.share_token,
+                "variant": sb.variant,
+                "game": sb.game,
+                "phase_id": sb.phase_id,
+                "position": sb.position,
+                "orders": sb.orders,
+                "step": sb.step,
+                "created_at": sb.created_at.isoformat(),
+                "updated_at": sb.updated_at.isoformat(),
+            }
+            for sb in sandboxes_of(db, person_id, limit=None)
+        ]
+    }
+
+
+def forget_person(db: Database, person_id: int, *, now: datetime) -> None:
+    """What "delete my data" does here: the person's sandboxes go, and every link to them with them."""
+    with db.session() as s, s.begin():
+        s.execute(sa.delete(SandboxRow).where(SandboxRow.person_id == person_id))
