@@ -8,10 +8,10 @@ from datetime import UTC, datetime, timedelta
 import sqlalchemy as sa
 
 from dippouch.store import GameStore
+from dippouch.store.models_sandboxes import SandboxRow
 from dippouch.store.sandboxes import (
     MAX_HISTORY,
     Sandbox,
-    SandboxRow,
     create_sandbox,
     export_person,
     forget_person,
