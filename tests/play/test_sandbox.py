@@ -120,3 +120,18 @@ def test_a_sandbox_from_a_game_never_touches_the_game(store: GameStore) -> None:
     assert s.game == "g" and s.phase_id == ph.id
     sb.adjudicate_step(store, V, s, "A par - bur\nF lon - nth", now=T0)
     assert [(h.id, h.name, h.status, h.position, h.orders) for h in store.history("g")] == before
+
+
+def test_builds_are_adjudicated_in_an_adjustment_phase(store: GameStore) -> None:
+    s = _opening(store)
+    s = sb.remove_unit(store, V, s, "lon", now=T0)
+    s = sb.set_centre(store, V, s, "bel", "England", now=T0)
+    s = sb.set_phase(store, V, s, "Winter 1901", now=T0)
+    assert s.position["phase"] == "Winter 1901 Adjustments"
+    lines = sb.check_lines(V, sb.position_of(V, s), "Build F lon\nBuild A lvp\nwaive")
+    assert lines[0].power == "England" and lines[0].error is None  # the centre's owner builds there
+    assert lines[1].error is not None and "occupied" in lines[1].error
+    assert lines[2].error is not None and "name the power" in lines[2].error
+    s = sb.adjudicate_step(store, V, s, "Build F lon\nEngland: waive", now=T0)
+    assert s.position["phase"] == "Spring 1902 Movement"
+    assert ("England", "F lon") in _units(s)

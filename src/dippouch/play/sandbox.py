@@ -247,11 +247,9 @@ def check_lines(variant: Variant, position: Position, text: str) -> list[Line]:
             continue
         power = pl.power or _owner(variant, position, pl.order)
         if power is None:
+            where = "no unit stands there" if pl.order.unit_loc is not None else "it names no unit"
             out[pl.line] = Line(
-                pl.line,
-                pl.text,
-                None,
-                error="whose order is this? No unit stands there: name the power (England: ...)",
+                pl.line, pl.text, None, error=f"whose order is this? {where}: name the power (England: ...)"
             )
             continue
         by_power.setdefault(power, [""] * len(rows))[pl.line - 1] = pl.text
