@@ -59,3 +59,26 @@ def test_the_board_clicked_and_the_page_on_a_phone(live_site: LiveSite) -> None:
     assert _wide(page) <= 0, "the sandbox page is wider than the phone"
     shoot(page, "web", "sandbox-phone")
     assert errors == []
+
+
+def test_no_serious_axe_violation_on_the_sandbox_pages(live_site: LiveSite) -> None:
+    from test_axe_pages import _violations
+
+    base = live_site.base
+    found: list[str] = []
+    for size in (DESKTOP, PHONE):
+        page = live_site.context(size).new_page()
+        page.goto(f"{base}/sandbox")
+        found += _violations(page, "/sandbox", size is PHONE)
+        page.click("#sandbox-start button")
+        page.fill("#sandbox-orders textarea", "F lon - nth\nA lon - xyz")
+        page.click("#sandbox-orders button[value=check]")
+        found += _violations(page, "a sandbox with its checked lines", size is PHONE)
+        page.fill("#sandbox-orders textarea", "F lon - nth")
+        page.click("#sandbox-orders button[value=adjudicate]")
+        found += _violations(page, "a sandbox after a step", size is PHONE)
+        share = page.locator("#share input[readonly]").input_value()
+        other = live_site.context(size).new_page()
+        other.goto(share)
+        found += _violations(other, "a sandbox's share link", size is PHONE)
+    assert found == []
