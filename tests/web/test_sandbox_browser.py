@@ -1,6 +1,6 @@
 """The sandbox in Debian's Chromium: a visitor opens the standard opening in a sandbox from the variant's page,
 adjudicates a convoy with the page's forms (JavaScript off: the forms alone do it), sees a refused unit come
-back with what was typed, and, JavaScript on, picks a province by clicking the board. The page fits a phone.
+back with what was typed, and, JavaScript on, writes orders and names places by clicking the board. The page fits a phone.
 Screenshots in test-artifacts/web/sandbox-*.png."""
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ def test_a_convoy_adjudicated_with_the_forms_alone(live_site: LiveSite) -> None:
     shoot(page, "web", "sandbox-convoy-desktop")
 
 
-def test_the_board_clicked_and_the_page_on_a_phone(live_site: LiveSite) -> None:
+def test_orders_and_places_clicked_on_the_board_on_a_phone(live_site: LiveSite) -> None:
     from playwright.sync_api import expect
 
     base = live_site.base
@@ -54,8 +54,18 @@ def test_the_board_clicked_and_the_page_on_a_phone(live_site: LiveSite) -> None:
     page.goto(f"{base}/sandbox")
     page.click("#sandbox-start button")
     expect(page.locator("h1")).to_contain_text("Sandbox: Spring 1901 Movement")
-    page.locator("[data-map] svg #r-bel").first.dispatch_event("click")
+    board = page.locator("[data-map] svg")
+    board.locator("#unit-lon").first.dispatch_event("click")
+    board.locator("#r-nth").first.dispatch_event("click")
+    board.locator("#unit-par").first.dispatch_event("click")
+    board.locator("#unit-par").first.dispatch_event("click")
+    board.locator("#r-bel").first.dispatch_event("click")  # no unit there: no order
+    expect(page.locator("#sandbox-orders textarea")).to_have_value("F lon - nth\nA par H")
+    page.check("#sandbox-clicks input[value=place]")
+    board.locator("#r-bel").first.dispatch_event("click")
     expect(page.locator("#sandbox-add input[name=where]")).to_have_value("bel")
+    page.click("#sandbox-orders button[value=check]")
+    expect(page.locator("#checks li.ok")).to_have_count(2)
     assert _wide(page) <= 0, "the sandbox page is wider than the phone"
     shoot(page, "web", "sandbox-phone")
     assert errors == []

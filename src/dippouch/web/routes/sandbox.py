@@ -330,9 +330,19 @@ async def sandbox_page(request: Request, token: str, web: WebDep, viewer: Viewer
             "edit_url": base + "/sandbox/" + quote(token, safe="") if o.by_secret else None,
             "anonymous": o.sandbox.person_id is None,
             "kinds": use.UNIT_KINDS,
+            "clickable": _clickable(view),
         },
         headers={"Cache-Control": "no-store"},
     )
+
+
+def _clickable(view: SandboxView) -> dict[str, str]:
+    """Province -> the unit a click on it orders (sandbox.js): in a retreat phase the dislodged one there."""
+    out: dict[str, str] = {}
+    for u in view.units:
+        if u.dislodged == (view.kind == "retreats"):
+            out[u.unit.split(" ", 1)[-1].split("/")[0]] = u.unit
+    return out
 
 
 def _page(web: Web, token: str, viewer: Viewer) -> tuple[Opened, SandboxView]:

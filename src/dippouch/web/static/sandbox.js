@@ -1,25 +1,63 @@
-// The sandbox page without a round trip for the small things: a click on the board names its province in the
-// unit form's "Where" (the renderer's shapes are r-ABBR), and Ctrl+Enter in the order box checks the lines.
+// The sandbox page without a round trip for the small things. A click on the board writes an order into the
+// order box (a unit, then where it goes; the unit twice: it holds) or names the place for "Place a unit"
+// (the renderer's shapes are r-ABBR, its units unit-ABBR); Ctrl+Enter in the order box checks the lines.
 // Everything here is also done by the forms alone: the page works without this file.
 (function () {
   "use strict";
   var where = document.querySelector("#sandbox-add [data-place]");
+  var box = document.querySelector("#sandbox-orders textarea");
   var map = document.querySelector("[data-map] svg");
-  if (where && map) {
+  var clicks = document.getElementById("sandbox-clicks");
+  var status = document.getElementById("sandbox-click-status");
+  var units = {};
+  try { units = JSON.parse((document.getElementById("sandbox-units") || {}).textContent || "{}"); } catch (e) { units = {}; }
+  var chosen = null;
+
+  function say(text) { if (status) status.textContent = text; }
+
+  function mode() {
+    var on = document.querySelector("#sandbox-clicks input[name=clicks]:checked");
+    return on ? on.value : "place";
+  }
+
+  function province(target) {
+    var el = target;
+    while (el && el !== map) {
+      var id = el.getAttribute && el.getAttribute("id");
+      if (id && /^(r|unit|dislodged|label|sc)-/.test(id)) return id.replace(/^[a-z]+-/, "");
+      el = el.parentNode;
+    }
+    return null;
+  }
+
+  function write(line) {
+    var text = box.value.replace(/\s+$/, "");
+    box.value = (text ? text + "\n" : "") + line;
+    say("Added: " + line);
+  }
+
+  if (clicks && box) clicks.hidden = false;
+  if (map) {
     map.addEventListener("click", function (ev) {
-      var el = ev.target;
-      while (el && el !== map) {
-        var id = el.getAttribute && el.getAttribute("id");
-        if (id && /^(r|unit|dislodged|label)-/.test(id)) {
-          where.value = id.replace(/^[a-z]+-/, "").replace(/_/g, "/");
-          where.focus();
-          return;
+      var abbr = province(ev.target);
+      if (!abbr) return;
+      if (mode() === "orders" && box) {
+        if (chosen === null) {
+          if (!units[abbr]) { say("No unit to order there."); return; }
+          chosen = abbr;
+          say(units[abbr] + ": click where it goes, or it again to hold.");
+        } else {
+          write(chosen === abbr ? units[chosen] + " H" : units[chosen] + " - " + abbr);
+          chosen = null;
         }
-        el = el.parentNode;
+        return;
+      }
+      if (where) {
+        where.value = abbr.replace(/_/g, "/");
+        where.focus();
       }
     });
   }
-  var box = document.querySelector("#sandbox-orders textarea");
   if (box) {
     box.addEventListener("keydown", function (ev) {
       if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) {
