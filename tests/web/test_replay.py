@@ -243,3 +243,17 @@ def test_a_finished_w3k_game_replayed_and_exported(tmp_path: Path) -> None:
     assert "Spring 1643 Movement: the final board" in page and "5 of 5" in page
     gif = Image.open(io.BytesIO(c.get("/games/w/replay.gif").content))
     assert gif.n_frames == len(frames)
+
+
+def test_a_phase_processed_makes_a_new_export(tmp_path: Path) -> None:
+    """What is kept is the replay of the frames it was made from: once another phase is processed, the next
+    request draws the longer replay (two frames more)."""
+    s = Site(f"sqlite:///{tmp_path / 'w.db'}")
+    s.new_game("g")
+    s.post_form(s.coordinator, "/games/g/coordinate/process", {"confirm": "yes"})
+    c = s.browser()
+    first = Image.open(io.BytesIO(c.get("/games/g/replay.webp").content))
+    assert first.n_frames == 3
+    s.post_form(s.coordinator, "/games/g/coordinate/process", {"confirm": "yes"})
+    again = Image.open(io.BytesIO(c.get("/games/g/replay.webp").content))
+    assert again.n_frames == 5
