@@ -159,3 +159,23 @@ def test_in_w3k_a_player_names_the_ally_who_gives_proxy_orders_while_they_are_aw
         "game": "powick",
         "ally": None,
     }
+
+
+def test_a_private_games_stand_in_sees_every_page_of_the_game_while_standing_in(site: Site) -> None:
+    """One rule for who sees a private game, at every route: its players, its coordinators and, while a player
+    is away, the stand-in of that seat (the board, a phase, the replay, the records, the calendar)."""
+    site.new_game("g", "standard", movement="2d", visibility="private")
+    _, ann = seated_person(site, "g", "France", "Ann")
+    bo_id = create_person(site.web.store, "Bo", now=site.clock(), email="bo@example.org")
+    r = site.post_form(
+        site.coordinator, "/games/g/roster/settings", {"absence_policy": "stand_in", "stand_in": "bo@example.org"}
+    )
+    assert r.status_code == 303
+    assert site.post_form(ann, "/me/absences", {"from": "2026-12-02", "to": "2026-12-03"}).status_code == 303
+    first = site.web.store.phase_record("g", "Spring 1901 Movement", open_ok=True)["id"]
+    pages = ["/games/g", f"/games/g/phases/{first}", "/games/g/replay", "/games/g/records", "/games/g/calendar.ics"]
+    bo = person_browser(site, bo_id)
+    assert [bo.get(p).status_code for p in pages] == [404] * len(pages)  # 1 December: Ann is here
+    site.clock.advance(days=1)
+    bo = person_browser(site, bo_id)
+    assert [bo.get(p).status_code for p in pages] == [200] * len(pages)

@@ -16,7 +16,7 @@ from dippouch.store.people import seat_people
 from dippouch.store.records import StoredPhase
 from dippouch.store.repository import phase_record_of
 from dippouch.store.web_queries import game_phase
-from dippouch.web.anonymity import game_view_seen, seen_powers, shown_marker, stands_in, takes_part
+from dippouch.web.anonymity import game_view_seen, seen_powers, shown_marker, takes_part
 from dippouch.web.inputs import duration_text
 from dippouch.web.mail_desk import desk_summary
 from dippouch.web.maps import map_available
@@ -87,12 +87,7 @@ def game_view(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
 
 
 def require_visible(web: Web, name: str, viewer: Viewer) -> tuple[str, Any]:
-    """:meth:`Web.require_visible`, where a stand-in's seat opens the game too: a private game's stand-in sees
-    its board for the days they order the seat (their grant is not a player's, which that check counts)."""
-    if stands_in(viewer, name):
-        st = web.state(name)
-        if st is not None:
-            return st
+    """:meth:`Web.require_visible` (a private game's stand-ins see it too, as every route's ``VisibleGame``)."""
     return web.require_visible(name, viewer)
 
 

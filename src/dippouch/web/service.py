@@ -124,9 +124,14 @@ class Web:
     # Permissions
 
     def require_visible(self, name: str, viewer: Viewer) -> tuple[str, Any]:
-        """404 for a game that does not exist or that this viewer may not see (no difference shown)."""
+        """404 for a game that does not exist or that this viewer may not see (no difference shown). A private
+        game is seen by its players, its coordinators and the stand-ins of its seats: a stand-in orders a seat
+        while its player is away, and sees the board they order on (their grant is not a player's)."""
         st = self.state(name)
-        if st is None or (st[0] == "private" and not viewer.in_game(name)):
+        if st is None or (
+            st[0] == "private"
+            and not (viewer.in_game(name) or any(g.role == STAND_IN and g.game == name for g in viewer.grants))
+        ):
             raise NotFound(f"no game {name!r} here")
         return st
 
