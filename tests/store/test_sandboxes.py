@@ -70,3 +70,13 @@ def test_a_persons_sandboxes_downloaded_and_forgotten(store: GameStore) -> None:
     forget_person(store, person, now=T0)
     assert sandboxes_of(store, person) == [] and sandbox_by_token(store, secret) is None
     assert sandbox_by_token(store, other.share_token) is not None
+
+
+def test_download_my_data_and_delete_my_data_include_the_sandboxes(store: GameStore) -> None:
+    from dippouch.store.people_data import export_all, forget_all
+
+    person = _person(store)
+    made, secret = create_sandbox(store, variant="standard", position=BOARD, now=T0, person_id=person)
+    assert [e["share_token"] for e in export_all(store, person)["sandboxes"]["sandboxes"]] == [made.share_token]
+    forget_all(store, person, now=T0)
+    assert sandbox_by_token(store, secret) is None

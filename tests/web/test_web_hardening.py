@@ -225,3 +225,11 @@ def test_a_pdf_map_is_drawn_once_per_picture(site: Site, monkeypatch: pytest.Mon
     site.web.touched("g") if hasattr(site.web, "touched") else None
     assert site.browser().get("/games/g/map.pdf").status_code == 200
     assert len(calls) == 2  # a new phase, a new picture, drawn once
+
+
+def test_a_budget_of_no_work_refuses_with_a_wait_not_a_crash() -> None:
+    from dippouch.web.security import TooMany, WorkBudget
+
+    budget = WorkBudget(0.0, 60.0)
+    with pytest.raises(TooMany, match="try again in 60 s"):
+        budget.check("203.0.113.9")

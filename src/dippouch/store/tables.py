@@ -16,6 +16,7 @@ import dippouch.store.models_notify
 import dippouch.store.models_openings
 import dippouch.store.models_press
 import dippouch.store.models_roster
+import dippouch.store.models_sandboxes
 import dippouch.store.models_web  # noqa: F401  (mapped on import)
 from dippouch.store.base import Base
 

@@ -361,7 +361,8 @@ class WorkBudget:
             q = self._used(client, now)
             used = sum(c for _, c in q)
             if used >= self.seconds:
-                wait = max(1, int(q[0][0] + self.window - now + 1))
+                # Nothing spent yet (a budget of none): wait the whole window.
+                wait = max(1, int(q[0][0] + self.window - now + 1)) if q else max(1, int(self.window))
                 raise TooMany(
                     f"you have used your share of the server's work ({used:.1f} s of computing in "
                     f"{int(self.window)} s, at most {self.seconds:g}); try again in {wait} s",
