@@ -137,6 +137,7 @@ def _urls(site: Site, routes: list[str], ctx: dict[str, Any], reader: TestClient
         "after": ["0"],
         "view": ["board", "orders", "after", "after-orders"],
         "token": [ctx["calendar"]],
+        "fmt": ["gif", "webp"],
     }
     out: list[str] = []
     for route in routes:
