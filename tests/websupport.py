@@ -19,7 +19,7 @@ from starlette.routing import Match
 
 from dbsupport import migrated_sqlite
 from dippouch.settings import Site as InstallationSite
-from dippouch.web.answers import ErrorAnswer
+from dippouch.web.answers.base import ErrorAnswer
 from dippouch.web.app import create_app
 
 TEST_SITE = InstallationSite.at("http://testserver", configured=False)

@@ -26,7 +26,7 @@ from dippouch.store import openings as store_openings
 from dippouch.store import people, people_data
 from dippouch.store.accounts import LINK_LIFETIME, LinkError, NeedsName
 from dippouch.store.gamefile import clean_address
-from dippouch.web.answers import MeView, PasskeyOptions, SignedIn
+from dippouch.web.answers.accounts import MeView, PasskeyOptions, SignedIn
 from dippouch.web.deps import SiteDep, ViewerDep, WebDep, answers, render, set_session_cookie
 from dippouch.web.forms import Form, posted, redirect
 from dippouch.web.security import (

@@ -26,7 +26,7 @@ from starlette.requests import Request
 
 from dippouch.core.variant import Variant
 from dippouch.settings import Site
-from dippouch.web.answers import ErrorAnswer
+from dippouch.web.answers.base import ErrorAnswer
 from dippouch.web.security import (
     CSRF_HEADER,
     FLASH_COOKIE,

@@ -21,7 +21,7 @@ from dippouch.notify.events import CHANNELS, EVENTS, preferences, save_preferenc
 from dippouch.notify.targets import WEBHOOK_KINDS, add_push, add_webhook, remove_target
 from dippouch.notify.transports import vapid_public_key
 from dippouch.store.notify import masked, targets
-from dippouch.web.answers import NotifyRemovedAnswer, NotifySettingsAnswer, NotifyTarget
+from dippouch.web.answers.notify import NotifyRemovedAnswer, NotifySettingsAnswer, NotifyTarget
 from dippouch.web.deps import ViewerDep, WebDep, answers, render, viewer_of
 from dippouch.web.forms import Form, posted, redirect
 from dippouch.web.security import CSRF_HEADER, BadInput, Forbidden, Viewer, check_csrf

@@ -28,7 +28,7 @@ from dippouch.store import openings as store_openings
 from dippouch.store import press as store_press
 from dippouch.store.reliability import ALL, Shown, profile
 from dippouch.web import press as web_press
-from dippouch.web.answers import (
+from dippouch.web.answers.openings import (
     ClaimAnswer,
     DrawAnswer,
     NewGameAnswer,

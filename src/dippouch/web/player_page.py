@@ -28,7 +28,7 @@ from dippouch.play import votes
 from dippouch.play.orders import send_orders
 from dippouch.play.votes import Voted
 from dippouch.store.web_queries import game_phase
-from dippouch.web.answers import PlayerView
+from dippouch.web.answers.play import PlayerView
 from dippouch.web.checks import left_out, left_out_of, no_left_out, order_subject
 from dippouch.web.games import game_map, game_view, kind_name, phase_map
 from dippouch.web.inputs import order_text

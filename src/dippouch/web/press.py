@@ -27,8 +27,8 @@ from dippouch.core.errors import DippouchError
 from dippouch.play.press import MessageSent, send_press
 from dippouch.press.rules import PressRules, describe
 from dippouch.store.people import seat_people
-from dippouch.web.answers import (
-    PlayerView,
+from dippouch.web.answers.play import PlayerView
+from dippouch.web.answers.press import (
     PressBlocks,
     PressChannelView,
     PressDesk,

@@ -31,7 +31,7 @@ from dippouch.store import absences as absence_store
 from dippouch.store import addresses as address_store
 from dippouch.store.people import person_by_email
 from dippouch.web.anonymity import absences_seen, seen_powers, takes_part
-from dippouch.web.answers import (
+from dippouch.web.answers.roster import (
     AbsenceAnswer,
     AbsencesAnswer,
     AddressAnswer,

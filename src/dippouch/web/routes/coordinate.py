@@ -15,16 +15,16 @@ from dippouch.bots import LEVELS
 from dippouch.catalog import variants_usable
 from dippouch.settings import Site
 from dippouch.web import desk, games, new_games
-from dippouch.web.answers import (
+from dippouch.web.answers.coordinate import (
     ActionAnswer,
     BotSeatAnswer,
     CoordinatorView,
     CreatedAnswer,
-    GameListing,
     KeyAnswer,
     RevokedAnswer,
     SeatAnswer,
 )
+from dippouch.web.answers.games import GameListing
 from dippouch.web.deps import (
     SiteDep,
     ViewerDep,

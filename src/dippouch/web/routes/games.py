@@ -14,12 +14,7 @@ from starlette.requests import Request
 
 from dippouch.catalog import variants_usable
 from dippouch.web import games, history, practice
-from dippouch.web.answers import (
-    GameFile,
-    GameListing,
-    GameView,
-    PhaseView,
-)
+from dippouch.web.answers.games import GameFile, GameListing, GameView, PhaseView
 from dippouch.web.deps import (
     ViewerDep,
     VisibleGame,

@@ -12,12 +12,7 @@ from starlette.requests import Request
 from dippouch.core.errors import DippouchError
 from dippouch.store.openings import seats_left_by
 from dippouch.web import player_page, practice, press
-from dippouch.web.answers import (
-    CheckAnswer,
-    PlayerView,
-    Receipt,
-    VoteAnswer,
-)
+from dippouch.web.answers.play import CheckAnswer, PlayerView, Receipt, VoteAnswer
 from dippouch.web.checks import check_lines, check_view
 from dippouch.web.deps import (
     Seat,

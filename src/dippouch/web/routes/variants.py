@@ -11,13 +11,8 @@ from starlette.requests import Request
 
 from dippouch.catalog import variants_usable
 from dippouch.web import variant_pages
-from dippouch.web.answers import (
-    AdjudicationAnswer,
-    MovesAnswer,
-    Place,
-    VariantListing,
-    VariantView,
-)
+from dippouch.web.answers.games import Place, VariantListing
+from dippouch.web.answers.variants import AdjudicationAnswer, MovesAnswer, VariantView
 from dippouch.web.deps import (
     ERRORS,
     answers,
