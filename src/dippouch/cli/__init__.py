@@ -70,6 +70,7 @@ _COMMAND_MODULES = (
     "bots",
     "notify",
     "score",
+    "ratings",
 )
 """Modules under ``dippouch.cli`` whose import registers commands; a missing optional one is skipped."""
 
@@ -109,6 +110,7 @@ _COMMAND_HOME = {
     **dict.fromkeys(["seat-bot", "bot-policy", "bot"], "bots"),
     "notify": "notify",
     "score": "score",
+    "ratings": "ratings",
 }
 """Which module registers each top-level command, so that ``dippouch submit`` imports and builds one module's
 commands instead of all of them (typer builds every registered command's parser before it runs one: 25 ms,
