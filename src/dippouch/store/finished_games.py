@@ -56,13 +56,18 @@ class PersonName:
 def finished_games(db: Database) -> tuple[FinishedGame, ...]:
     """Every finished game (one that ended without any processed phase has no end time and is left out),
     in order of end time, then name."""
-    ended = sa.func.max(PhaseRow.processed_at)
+    # The end per game first, then the games joined to it: PostgreSQL cannot group by a JSON column.
+    ends = (
+        sa.select(PhaseRow.game_id, sa.func.max(PhaseRow.processed_at).label("ended"))
+        .where(PhaseRow.status == "processed", PhaseRow.processed_at.is_not(None))
+        .group_by(PhaseRow.game_id)
+        .subquery()
+    )
     q = (
-        sa.select(GameRow.name, GameRow.variant, GameRow.settings, GameRow.status, GameWebRow.visibility, ended)
-        .join(PhaseRow, PhaseRow.game_id == GameRow.id)
+        sa.select(GameRow.name, GameRow.variant, GameRow.settings, GameRow.status, GameWebRow.visibility, ends.c.ended)
+        .join(ends, ends.c.game_id == GameRow.id)
         .outerjoin(GameWebRow, GameWebRow.game_id == GameRow.id)
-        .where(GameRow.status == "finished", PhaseRow.status == "processed", PhaseRow.processed_at.is_not(None))
-        .group_by(GameRow.id, GameRow.name, GameRow.variant, GameRow.settings, GameRow.status, GameWebRow.visibility)
+        .where(GameRow.status == "finished")
     )
     with db.session() as s:
         rows = s.execute(q).all()
