@@ -37,7 +37,7 @@ def ratings(
             continue
         title = "Overall" if group is None else f"Variant {group}"
         table = Table(title=f"{title}: {standings.rated_games(group)} rated games", title_justify="left")
-        for column in ("Rank", "Person", "Id", "Rating", "Games", "Reliability"):
+        for column in ("Rank", "Person", "Id", "Rating", "Games", "Reliability", "Finished"):
             table.add_column(column, justify="left" if column == "Person" else "right")
         for p in places:
             table.add_row(
@@ -46,7 +46,8 @@ def ratings(
                 str(p.person_id),
                 f"{p.rating:.2f}",
                 str(p.games),
-                f"{p.reliability * 100:.0f}%" if p.reliability is not None else "-",
+                f"{p.reliability}%" if p.reliability is not None else "-",
+                f"{p.finished * 100:.0f}%" if p.finished is not None else "-",
             )
         out.print(table)
     solos = standings.solos(variant, top)

@@ -36,6 +36,7 @@ from dippouch.ranking.ratings import PlayerResult, RatedGame, Rating, Ratings, c
 from dippouch.store.db import Database
 from dippouch.store.finished import game_record
 from dippouch.store.finished_games import FinishedGame, PersonName, finished_games, person_names
+from dippouch.store.reliability import reliabilities
 
 __all__ = [
     "GameResult",
@@ -264,8 +265,11 @@ class Place:
     """The person's name now; None for a person who deleted their data."""
     rating: float
     games: int
-    reliability: float | None
-    """Share of their rated games finished without civil disorder (0 to 1); None when unknown."""
+    reliability: int | None
+    """The person's reliability in percent as their page shows it (their public record:
+    :mod:`dippouch.store.reliability`); None when they have no record yet."""
+    finished: float | None
+    """Share of their rated games they finished without civil disorder (0 to 1); None when unknown."""
 
 
 def leaderboard(db: Database, s: Standings, group: str | None = None, top: int | None = None) -> list[Place]:
@@ -277,6 +281,8 @@ def leaderboard(db: Database, s: Standings, group: str | None = None, top: int |
     board: list[Rating] = s.ratings.leaderboard(group)
     shown = board[:top] if top is not None else board
     names: dict[int, PersonName] = person_names(db, (int(r.person) for r in shown))
+    # Read now, not kept with the ratings: a person's reliability moves with every phase, not only at a game's end.
+    reliable = reliabilities(db, (int(r.person) for r in shown))
     out: list[Place] = []
     for i, r in enumerate(shown):
         rank = out[-1].rank if out and board[i - 1].rating == r.rating else i + 1
@@ -289,7 +295,8 @@ def leaderboard(db: Database, s: Standings, group: str | None = None, top: int |
                 name=known_name.name if known_name is not None and not known_name.deleted else None,
                 rating=r.rating,
                 games=r.games,
-                reliability=r.reliability,
+                reliability=reliable.get(pid),
+                finished=r.reliability,
             )
         )
     return out

@@ -20,8 +20,11 @@ class RatingLine(Answer):
     name: str | None = Field(description="Their name now; null for a person who deleted their data.")
     rating: float = Field(description="Ghost Ratings' rating, two decimals; everybody starts at 100.")
     games: int = Field(description="Rated games they played in this pool.")
-    reliability: float | None = Field(
-        description="Percent of those games they finished without civil disorder; null when unknown."
+    reliability: int | None = Field(
+        description="The person's reliability in percent, as their page shows it; null when they have no record."
+    )
+    finished: float | None = Field(
+        description="Percent of their rated games they finished without civil disorder; null when unknown."
     )
 
 

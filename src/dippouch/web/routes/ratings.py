@@ -55,7 +55,8 @@ def _board(web: Web, s: Standings, variant: str | None, top: int) -> Leaderboard
                 name=p.name,
                 rating=round(p.rating, 2),
                 games=p.games,
-                reliability=round(p.reliability * 100, 1) if p.reliability is not None else None,
+                reliability=p.reliability,
+                finished=round(p.finished * 100, 1) if p.finished is not None else None,
             )
             for p in places
         ],
