@@ -95,7 +95,18 @@ def feature_routers() -> tuple[APIRouter, ...]:
         roster,
         unsubscribe,
     )
-    from dippouch.web.routes import api_docs, coordinate, games, play, records, replay, sandbox, signin, variants
+    from dippouch.web.routes import (
+        api_docs,
+        coordinate,
+        games,
+        play,
+        ratings,
+        records,
+        replay,
+        sandbox,
+        signin,
+        variants,
+    )
 
     return (
         openings.router,  # before games: /api/games/new and /open are its own
@@ -104,6 +115,7 @@ def feature_routers() -> tuple[APIRouter, ...]:
         games.router,
         replay.router,
         records.router,
+        ratings.router,
         play.router,
         coordinate.router,
         variants.router,
