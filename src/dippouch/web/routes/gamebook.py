@@ -1,0 +1,66 @@
+"""A game's book as PDF: every phase's map with its orders and results, its results in the Judge's words and
+the press the game has published (:mod:`dippouch.play.gamebook`), made once and kept."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+from fastapi.responses import Response
+from starlette.requests import Request
+
+from dippouch.play.gamebook import BookPage, BookPlan, book_key, book_plan, make_book, published_press
+from dippouch.play.replays import ReplayExports
+from dippouch.store import press as store_press
+from dippouch.web import games
+from dippouch.web.deps import ViewerDep, VisibleGame, WebDep
+from dippouch.web.maps import map_available
+from dippouch.web.security import NotFound, Viewer, client_id
+from dippouch.web.service import Web
+
+router = APIRouter(tags=["api"])
+
+
+@router.get("/games/{name}/book.pdf", include_in_schema=False)
+def game_book(request: Request, name: VisibleGame, web: WebDep, viewer: ViewerDep) -> Response:
+    """The game book: a title page with the contents, each processed phase's map (a big board as its atlas)
+    and its results with the press written in it, the board as it stands. A first book takes seconds (every
+    phase's map drawn): it is charged to the address's work budget and runs in the work lane, like a PDF map,
+    and is kept until a phase is processed or a letter published; the next request draws nothing."""
+    plan = book_plan(web.access.phases(name))
+    press = published_press(web.read, name)
+    books = web.kept(__name__, ReplayExports)  # a store of made bytes by key, as the replay's exports are kept
+    key = book_key(name, plan, press)
+    data = books.cached(key)
+    if data is None:
+        data = request.app.state.budget.run(
+            client_id(request), lambda: books.made(key, lambda: _made(web, name, viewer, plan, press))
+        )
+    filename = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in name)[:100] or "game"
+    return Response(
+        data,
+        media_type="application/pdf",
+        headers={
+            "Content-Disposition": f'inline; filename="{filename}-book.pdf"',
+            # The next phase processed changes the book: a browser asks again after a minute.
+            "Cache-Control": "private, max-age=60",
+        },
+    )
+
+
+def _made(web: Web, name: str, viewer: Viewer, plan: BookPlan, press: list[store_press.Message]) -> bytes:
+    drawn = map_available(web.variant_of(name))
+
+    def svg_of(page: BookPage) -> str | None:
+        return games.phase_map(web, name, page.phase_id, page.view, viewer) if drawn else None
+
+    n = len(plan.phases)
+    about = [
+        f"{n} phase{'s' if n != 1 else ''} played"
+        + (f", {plan.phases[0].phase} to {plan.phases[-1].phase}" if n else ""),
+        f"{len(press)} published letter{'s' if len(press) != 1 else ''} of the press"
+        if press
+        else "No press published (a game's press is published as its rules say, once it is over)",
+    ]
+    try:
+        return make_book(web.read, name, plan, press, svg_of, about=about)
+    except ImportError as e:  # cairosvg or the Cairo library is not installed
+        raise NotFound(f"game books need the map renderer: {e}") from None
