@@ -98,9 +98,9 @@ def feature_routers() -> tuple[APIRouter, ...]:
     from dippouch.web.routes import (
         api_docs,
         coordinate,
+        gamebook,
         games,
         play,
-        ratings,
         records,
         replay,
         sandbox,
@@ -114,8 +114,8 @@ def feature_routers() -> tuple[APIRouter, ...]:
         press.router,  # before coordinate: /games/{name}/coordinate/press is its own
         games.router,
         replay.router,
+        gamebook.router,
         records.router,
-        ratings.router,
         play.router,
         coordinate.router,
         variants.router,
