@@ -267,3 +267,10 @@ def test_the_cached_figures_equal_a_recomputation_after_more_games_finish(tmp_pa
     # A finished game's new scoring system rescores it: the marker holds each game's system.
     choose_scoring(store, "d1", "dss", now=now + timedelta(days=3))
     assert cache.get(store).ratings == compute_standings(store).ratings != fresh.ratings
+    # An unlisted game still rates its players, but the hall of fame does not list it (its address is its secret).
+    assert {h.game for h in cache.get(store).solos()} == {"s1", "s2"}
+    site.web.access.set_visibility("s1", "unlisted")
+    unlisted = cache.get(store)
+    assert unlisted.ratings == compute_standings(store).ratings
+    assert {h.game for h in unlisted.solos()} == {"s2"}
+    assert "s1" not in site.browser().get("/ratings").text
