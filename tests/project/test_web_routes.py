@@ -229,7 +229,7 @@ def test_the_game_page_from_memory_waits_for_no_thread() -> None:
     from dippouch.web.routes.games import router
 
     route = next(
-        r for r in router.routes if isinstance(r, APIRoute) and r.path == "/games/{name}" and "GET" in r.methods
+        r for r in router.routes if isinstance(r, APIRoute) and r.path == "/games/{name}" and "GET" in (r.methods or ())
     )
     assert inspect.iscoroutinefunction(route.endpoint)
     calls = [d.call for d in route.dependant.dependencies]

@@ -118,8 +118,9 @@ def test_a_private_games_book_is_no_strangers(site: Site) -> None:
 
 
 def test_a_book_is_made_once(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dippouch.play.gamebook import make_book as real
+
     made: list[str] = []
-    real = gamebook.make_book
 
     def counted(*args: object, **kw: object) -> bytes:
         made.append(str(args[1]))

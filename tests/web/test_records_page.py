@@ -108,9 +108,9 @@ def test_the_records_are_kept_until_the_game_changes(site: Site, monkeypatch: py
     the game (its marker), not once per visit."""
     import dippouch.web.routes.records as records_routes
     from dippouch.play.records import choose_scoring
+    from dippouch.store.finished import game_record as real
 
     reads: list[str] = []
-    real = records_routes.game_record
 
     def counted(db: object, name: str) -> object:
         reads.append(name)
