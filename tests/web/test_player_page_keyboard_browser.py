@@ -232,6 +232,8 @@ def test_a_keyboard_player_picks_two_builds_from_one_site_s_list(live_site: Live
     page.keyboard.press("Enter")
     expect(page.locator(".flash")).to_contain_text("Version 1 recorded: 2 order(s) accepted")
     assert sorted(_standing(live_site, "winter", "France")) == ["Build A par", "Build F mar"]
+    # The page after the send shows the lists as sent (waited for: the flash can show before they are filled).
+    expect(page.locator("select[name='pick:par']")).to_have_value("Build A par")
     assert _lists(page) == {"bre": "", "mar": "Build F mar", "par": "Build A par"}
     assert errors == [], errors
 
