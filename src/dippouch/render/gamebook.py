@@ -10,14 +10,13 @@ phases, which press) is the caller's question; here it is only laid out.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 from xml.sax.saxutils import escape
 
 from dippouch.render.atlas import Window, atlas_layout, map_page, page_size
-from dippouch.render.output import _PX_PER_MM, PAGE_SIZES, _cairosvg, _page, _recording, _show, _wrap
+from dippouch.render.output import _PX_PER_MM, PAGE_SIZES, _page, _wrap, pdf_pages
 
 if TYPE_CHECKING:
     from dippouch.core.variant import Variant
@@ -140,34 +139,5 @@ def book_pdf(
 
 
 def _pdf(pages: Sequence[tuple[str | Window, str | None]]) -> bytes:
-    """Pages of SVG as one PDF, as :func:`dippouch.render.output.pdf_pages` makes it, but a window page shows
-    the drawing named beside it: a book's atlas sheets are windows onto a different map in every phase. Each
-    drawing is recorded once and shown through all its windows; every recording is kept until the PDF is
-    finished, which is when Cairo writes what the windows showed (one freed before left its pages blank)."""
-    cs = _cairosvg()
-    import cairocffi
-
-    out = io.BytesIO()
-    shared: list[Any] = []
-
-    class _Page(cs.surface.PDFSurface):  # type: ignore[misc,name-defined]
-        def _create_surface(self, width: float, height: float) -> tuple[Any, float, float]:
-            if not shared:
-                shared.append(cairocffi.PDFSurface(out, width, height))
-            else:
-                shared[0].set_size(width, height)
-            return shared[0], width, height
-
-    recorded: list[tuple[str, Any]] = []
-    for page, drawing in pages:
-        text = page if isinstance(page, str) else page.page
-        surface = _Page(cs.parser.Tree(bytestring=text.encode("utf-8")), None, 96)
-        if isinstance(page, Window):
-            if drawing is None:
-                raise ValueError("a window page needs the drawing it shows")
-            if not recorded or recorded[-1][0] is not drawing:  # a phase's sheets follow each other
-                recorded.append((drawing, _recording(cs, cairocffi, drawing)))
-            _show(cairocffi.Context(shared[0]), recorded[-1][1], page)
-        surface.context.show_page()
-    shared[0].finish()
-    return out.getvalue()
+    """The book's pages as one PDF, each window page showing the drawing named beside it."""
+    return pdf_pages([page for page, _ in pages], drawings=[drawing for _, drawing in pages])

@@ -114,9 +114,13 @@ def atlas_pdf(variant: Variant, svg: str, title: str, paper: str = "a4") -> byte
     return pdf_pages(atlas_layout(variant, svg, title, paper), svg)
 
 
-def pdf_pages(pages: Sequence[str | Window], drawing: str | None = None) -> bytes:
+def pdf_pages(
+    pages: Sequence[str | Window], drawing: str | None = None, *, drawings: Sequence[str | None] | None = None
+) -> bytes:
     """Several SVG documents as one PDF, a page each (each page its own document's size); a
-    :class:`~dippouch.render.atlas.Window` page shows ``drawing`` through its window.
+    :class:`~dippouch.render.atlas.Window` page shows ``drawing`` through its window, or, with ``drawings``
+    (one a page), the drawing named for that page: a game book's sheets are windows onto a different map in
+    every phase.
 
     cairosvg draws one document per surface; here every page is drawn onto one shared Cairo PDF surface,
     which is simpler and sturdier than joining finished PDF files (and needs no other library). The drawing
@@ -138,16 +142,21 @@ def pdf_pages(pages: Sequence[str | Window], drawing: str | None = None) -> byte
                 shared[0].set_size(width, height)  # pages may differ: portrait sheets, landscape text
             return shared[0], width, height
 
-    recorded: list[Any] = []
-    for page in pages:
+    if drawings is not None and len(drawings) != len(pages):
+        raise ValueError("one drawing (or None) a page")
+    # Every recording is kept until the PDF is finished: Cairo writes what a window showed only then, and a
+    # recording freed before leaves its pages blank.
+    recorded: list[tuple[str, Any]] = []
+    for i, page in enumerate(pages):
         text = page if isinstance(page, str) else page.page
         surface = _Page(cs.parser.Tree(bytestring=text.encode("utf-8")), None, 96)
         if isinstance(page, Window):
-            if drawing is None:
+            shown = drawings[i] if drawings is not None else drawing
+            if shown is None:
                 raise ValueError("a window page needs the drawing it shows")
-            if not recorded:
-                recorded.append(_recording(cs, cairocffi, drawing))
-            _show(cairocffi.Context(shared[0]), recorded[0], page)
+            if not recorded or recorded[-1][0] is not shown:  # one recording while its pages follow each other
+                recorded.append((shown, _recording(cs, cairocffi, shown)))
+            _show(cairocffi.Context(shared[0]), recorded[-1][1], page)
         surface.context.show_page()
     shared[0].finish()
     return out.getvalue()
