@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_records_doors import FALL, SPRING
 from typer.testing import CliRunner
 
 from dippouch.bots.seats import seat_bot
@@ -28,17 +29,6 @@ from dippouch.store import GameStore
 from dippouch.store.people import create_person, seat_person
 from dippouch.store.reliability import reliabilities
 from websupport import Site
-
-SPRING = {
-    "France": "A Par-Bur\nA Mar S A Par-Bur\nF Bre-Mao",
-    "Germany": "A Mun S A Par-Bur\nF Kie-Hol\nA Ber-Kie",
-    "England": "F Lon-Nth\nF Edi-Nwg\nA Lvp-Yor",
-}
-FALL = {
-    "France": "A Bur-Bel\nA Mar-Spa\nF Mao-Por",
-    "Germany": "A Mun-Bur\nA Kie-Den\nF Hol H",
-    "England": "F Nth-Nwy\nF Nwg H\nA Yor H",
-}
 
 DOORS = ("play", "api", "page", "cli")
 
