@@ -24,7 +24,7 @@ from dippouch.web.roster import game_absences_view
 from dippouch.web.security import NotFound, Viewer
 from dippouch.web.service import Web
 
-__all__ = ["MAP_VIEWS", "game_map", "game_view", "games_list", "kind_name", "phase_map", "record", "require_visible"]
+__all__ = ["MAP_VIEWS", "game_map", "game_view", "games_list", "kind_name", "phase_map", "record"]
 
 MAP_VIEWS = ("board", "orders", "after", "after-orders")
 """The pictures of a phase: its position (board), with its orders and results drawn (orders, once processed),
@@ -86,11 +86,6 @@ def game_view(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
     return {**shown, "marker": shown_marker(data["marker"], hidden=seen is not None)}
 
 
-def require_visible(web: Web, name: str, viewer: Viewer) -> tuple[str, Any]:
-    """:meth:`Web.require_visible` (a private game's stand-ins see it too, as every route's ``VisibleGame``)."""
-    return web.require_visible(name, viewer)
-
-
 def _overdue(web: Web, name: str, data: Mapping[str, Any]) -> str | None:
     """What a phase whose deadline has passed is waiting for (``review``: the coordinator's review of mailed
     photographs or held mail, which may take hours; ``processing``: the worker, cron or the coordinator),
@@ -106,7 +101,7 @@ def _overdue(web: Web, name: str, data: Mapping[str, Any]) -> str | None:
 
 
 def _game_view(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
-    visibility, marker = require_visible(web, name, viewer)
+    visibility, marker = web.require_visible(name, viewer)
     caches = _caches(web)
     hit = caches.views.get(name)
     if hit is not None and hit.marker == marker:
@@ -310,7 +305,7 @@ def phase_map(web: Web, name: str, phase_id: int, view: str, viewer: Viewer) -> 
     power's own orders before processing (those are drawn only on that power's page), and never any
     orders of a phase still open: those views do not exist until it is processed (404). So each address
     always answers the same picture once it answers at all, and may be cached for good."""
-    require_visible(web, name, viewer)
+    web.require_visible(name, viewer)
     if view not in MAP_VIEWS:
         raise NotFound(f"no map view {view[:40]!r}; views: {', '.join(MAP_VIEWS)}")
     h = game_phase(web.read, name, phase_id)

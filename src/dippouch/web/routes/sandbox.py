@@ -28,7 +28,6 @@ from dippouch.game import position_to_data
 from dippouch.play import sandbox as use
 from dippouch.store.sandboxes import Sandbox, sandbox_by_token, sandboxes_of
 from dippouch.store.web_queries import game_phase
-from dippouch.web import games
 from dippouch.web.answers.sandbox import (
     SandboxCentre,
     SandboxItem,
@@ -205,7 +204,7 @@ def _source(web: Web, viewer: Viewer, game: str, phase_id: str, variant: str, co
     link's token), or a variant's opening."""
     if game.strip():
         name = game.strip()
-        games.require_visible(web, name, viewer)
+        web.require_visible(name, viewer)
         try:
             pid = int(phase_id)
         except ValueError:
