@@ -21,6 +21,7 @@ from dippouch.store.mail_games import game_id
 from dippouch.store.models import GameRow, PhaseRow, SubmissionRow
 from dippouch.store.models_mail import FetchStateRow, MailAttachmentRow, MailMessageRow
 from dippouch.store.outbox import queue_in
+from dippouch.store.rows import next_version_in
 
 __all__ = [
     "MessageInfo",
@@ -173,12 +174,7 @@ def message_and_phases(store: Database, mail_id: int) -> tuple[MessageInfo, list
 
 def next_version(store: Database, phase_id: int, power: str) -> int:
     with store.session() as s:
-        n = s.scalars(
-            sa.select(sa.func.max(SubmissionRow.version)).where(
-                SubmissionRow.phase_id == phase_id, SubmissionRow.power == power
-            )
-        ).first()
-        return (n or 0) + 1
+        return next_version_in(s, phase_id, power)
 
 
 def submission_id(

@@ -23,8 +23,9 @@ from sqlalchemy.orm import Session
 
 from dippouch.game import GameError, RecordNotFound, as_utc, parse_duration
 from dippouch.store.db import Database
-from dippouch.store.models import GameRow, PhaseRow, SubmissionRow
+from dippouch.store.models import GameRow, PhaseRow
 from dippouch.store.models_mail import GameMailRow, MailAttachmentRow, MailMessageRow, MailReviewRow
+from dippouch.store.rows import next_version_in
 
 __all__ = [
     "Pending",
@@ -207,13 +208,8 @@ def next_version_past_photos(store: Database, phase_id: int, power: str) -> int:
         ph = s.get(PhaseRow, phase_id)
         if ph is None:
             raise RecordNotFound(f"no phase #{phase_id}")
-        last = s.scalars(
-            sa.select(sa.func.max(SubmissionRow.version)).where(
-                SubmissionRow.phase_id == phase_id, SubmissionRow.power == power
-            )
-        ).first()
         waiting = {p.mail_id for p in pending(s, ph) if p.kind == "photo" and p.power == power}
-        return (last or 0) + 1 + len(waiting)
+        return next_version_in(s, phase_id, power) + len(waiting)
 
 
 @dataclass(frozen=True)

@@ -19,11 +19,12 @@ from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 from dippouch.game import Ending, GameError, RecordNotFound, Settings, position_from_data
 from dippouch.store.db import Database
-from dippouch.store.models import EventRow, GameRow, PhaseRow
+from dippouch.store.models import EventRow, GameRow, PhaseRow, SubmissionRow
 
 __all__ = [
     "active_phases",
     "current_phase",
+    "next_version_in",
     "game_row",
     "game_settings",
     "game_variant",
@@ -201,3 +202,13 @@ def phase_position(db: Database, v: Variant, ph: PhaseRow) -> Position:
     while len(kept) > KEPT_POSITIONS:
         kept.popitem(last=False)
     return pos
+
+
+def next_version_in(s: Session, phase_id: int, power: str) -> int:
+    """The number the power's next version in the phase gets, read in the caller's session."""
+    n = s.scalars(
+        sa.select(sa.func.max(SubmissionRow.version)).where(
+            SubmissionRow.phase_id == phase_id, SubmissionRow.power == power
+        )
+    ).first()
+    return (n or 0) + 1
