@@ -24,11 +24,11 @@ from dippouch.store.models import EventRow, GameRow, PhaseRow, SubmissionRow
 __all__ = [
     "active_phases",
     "current_phase",
-    "next_version_in",
     "game_row",
     "game_settings",
     "game_variant",
     "log_event",
+    "next_version_in",
     "open_next_phase",
     "phase_position",
     "power_name",
