@@ -16,6 +16,7 @@ from datetime import datetime
 from pathlib import Path
 from urllib.parse import quote
 
+import jinja2
 from fastapi import APIRouter, FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
@@ -188,7 +189,14 @@ def create_app(
     # Expensive requests: a share of CPU time per address, one at a time (off with the rate limits, for load
     # tests, but for the lane).
     app.state.budget = WorkBudget(float("inf") if limits == {} else WORK_SECONDS, 60.0)
-    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    templates = Jinja2Templates(
+        env=jinja2.Environment(
+            loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True, extensions=["jinja2.ext.i18n"]
+        )
+    )
+    # Text in templates is marked ``{{ _("...") }}`` / ``{% trans %}``: newstyle gettext escapes the values
+    # put into a translation, as the page escapes everything else.
+    templates.env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
     templates.env.globals["quote"] = quote
     # Why mail cannot be sent now (None when it can): the sign-in pages say so where a newcomer waits for a link.
     templates.env.globals["mail_unavailable"] = mail_unavailable
