@@ -27,6 +27,7 @@ from starlette.requests import ClientDisconnect, Request
 
 from dippouch import __version__
 from dippouch.core.errors import DippouchError, NotFound
+from dippouch.i18n import LANGUAGES, translations
 from dippouch.mail.notices import mail_unavailable
 from dippouch.mail.settings import use_store as use_mail_store
 from dippouch.settings import Site, metrics_networks
@@ -135,6 +136,22 @@ def feature_routers() -> tuple[APIRouter, ...]:
     )
 
 
+def _templates(lang: str) -> Jinja2Templates:
+    """The pages in language ``lang``: one Jinja environment per language, its catalogues installed (text is
+    marked ``{{ _("...") }}`` / ``{% trans %}``; newstyle gettext escapes the values put into a translation, as
+    the page escapes everything else)."""
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True, extensions=["jinja2.ext.i18n"]
+    )
+    env.install_gettext_translations(translations(lang), newstyle=True)  # type: ignore[attr-defined]
+    env.globals["quote"] = quote
+    # Why mail cannot be sent now (None when it can): the sign-in pages say so where a newcomer waits for a link.
+    env.globals["mail_unavailable"] = mail_unavailable
+    env.globals["static"] = static_url  # /static/NAME?v=HASH: kept a year by browsers
+    env.globals["lang"] = lang
+    return Jinja2Templates(env=env)
+
+
 def create_app(
     db_url: str | None = None,
     *,
@@ -163,8 +180,9 @@ def create_app(
 
         # Compiled once before the first request: a server that starts under load otherwise has every
         # thread compile the same templates at once (Jinja's cache is filled by whoever gets there first).
-        for template in templates.env.list_templates(extensions=["html"]):
-            templates.env.get_template(template)
+        for env in (t.env for t in templates.values()):
+            for template in env.list_templates(extensions=["html"]):
+                env.get_template(template)
         sched = DeadlineScheduler(web, interval=scheduler_interval) if scheduler else None
         if sched is not None:
             sched.start()
@@ -189,19 +207,7 @@ def create_app(
     # Expensive requests: a share of CPU time per address, one at a time (off with the rate limits, for load
     # tests, but for the lane).
     app.state.budget = WorkBudget(float("inf") if limits == {} else WORK_SECONDS, 60.0)
-    templates = Jinja2Templates(
-        env=jinja2.Environment(
-            loader=jinja2.FileSystemLoader(HERE / "templates"), autoescape=True, extensions=["jinja2.ext.i18n"]
-        )
-    )
-    # Text in templates is marked ``{{ _("...") }}`` / ``{% trans %}``: newstyle gettext escapes the values
-    # put into a translation, as the page escapes everything else.
-    templates.env.install_null_translations(newstyle=True)  # type: ignore[attr-defined]
-    templates.env.globals["quote"] = quote
-    # Why mail cannot be sent now (None when it can): the sign-in pages say so where a newcomer waits for a link.
-    templates.env.globals["mail_unavailable"] = mail_unavailable
-    templates.env.globals["static"] = static_url  # /static/NAME?v=HASH: kept a year by browsers
-    app.state.templates = templates
+    app.state.templates = templates = {lang: _templates(lang) for lang in LANGUAGES}
 
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
 

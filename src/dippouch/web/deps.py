@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Annotated, Any
 from urllib.parse import quote, unquote
 
+from babel.support import NullTranslations
 from fastapi import Depends
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
@@ -25,6 +26,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.requests import Request
 
 from dippouch.core.variant import Variant
+from dippouch.i18n import best_language, translations
 from dippouch.settings import Site
 from dippouch.web.answers.base import ErrorAnswer
 from dippouch.web.security import (
@@ -61,6 +63,7 @@ __all__ = [
     "WriterDep",
     "answers",
     "game_url",
+    "language",
     "render",
     "render_html",
     "set_csrf_cookie",
@@ -71,6 +74,7 @@ __all__ = [
     "typed_cookie",
     "viewer_of",
     "web_of",
+    "words",
     "writer",
 ]
 
@@ -238,6 +242,26 @@ def game_url(name: str) -> str:
     return "/games/" + quote(name, safe="")
 
 
+LANGUAGE_COOKIE = "lang"
+"""A visitor's chosen language (a signed-in person's choice is also kept with the person)."""
+
+
+def language(request: Request) -> str:
+    """The language this request is answered in: the visitor's choice, else their browser's, else English."""
+    lang: str | None = getattr(request.state, "language", None)
+    if lang is None:
+        lang = request.state.language = best_language(
+            request.headers.get("accept-language"), request.cookies.get(LANGUAGE_COOKIE)
+        )
+    return lang
+
+
+def words(request: Request) -> NullTranslations:
+    """The request's catalogue, for text a route writes itself (flash messages, refusals):
+    ``words(request).gettext("...")``."""
+    return translations(language(request))
+
+
 def render(
     request: Request,
     template: str,
@@ -246,7 +270,7 @@ def render(
     status: int = 200,
     headers: dict[str, str] | None = None,
 ) -> HTMLResponse:
-    templates: Jinja2Templates = request.app.state.templates
+    templates: Jinja2Templates = request.app.state.templates[language(request)]
     try:
         viewer = viewer_of(request)
     except WebError:
@@ -275,7 +299,7 @@ def render(
 
 def render_html(request: Request, template: str, context: dict[str, Any]) -> str:
     """A page as text, for the page cache (no flash, no per-visitor state beyond what ``context`` says)."""
-    templates: Jinja2Templates = request.app.state.templates
+    templates: Jinja2Templates = request.app.state.templates[language(request)]
     ctx = {"request": request, "viewer": Viewer(), "flash": None, "flash_error": False, "carried_form": None, **context}
     return templates.get_template(template).render(ctx)
 
