@@ -69,6 +69,10 @@ class PersonRow(Base):
     created_at: Mapped[datetime]
     deleted_at: Mapped[datetime | None]
     """Set when the person deleted their data: the row stays, emptied, so seats keep their history."""
+    language: Mapped[str | None] = mapped_column(sa.String(16), default=None)
+    """The language chosen for pages, mail and notices (a code of :data:`dippouch.i18n.LANGUAGES`)."""
+    time_zone: Mapped[str | None] = mapped_column(sa.String(64), default=None)
+    """An IANA zone name for the dates and times shown to this person."""
 
 
 class PlayerRow(Base):
