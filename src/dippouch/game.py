@@ -187,8 +187,15 @@ class Settings:
     scoring: str | None = None
     """The scoring system its end is scored under (a name of :mod:`dippouch.ranking`'s systems; ``None``: the
     default). The variant's own victory rule still decides the result the system scores."""
+    language: str = "en"
+    """The language of the game's own mail to everyone (results, reminders, notices): a code of
+    :data:`dippouch.i18n.LANGUAGES`. A message to one person is in that person's language when they chose one."""
 
     def __post_init__(self) -> None:
+        from dippouch.i18n import LANGUAGES
+
+        if self.language not in LANGUAGES:
+            raise GameError(f"no language {self.language!r}; languages: {', '.join(LANGUAGES)}")
         for kind, text in self.deadlines.items():
             if kind not in {k.value for k in PhaseKind}:
                 raise GameError(f"deadline for unknown phase kind {kind!r}; kinds are movement, retreats, adjustments")
@@ -254,6 +261,7 @@ class Settings:
             **({"practice": self.practice} if self.practice else {}),
             **({"practice_seen": self.practice_seen} if self.practice_seen else {}),
             **({"scoring": self.scoring} if self.scoring else {}),
+            **({"language": self.language} if self.language != "en" else {}),
         }
 
     @classmethod
@@ -270,6 +278,7 @@ class Settings:
             practice=str(data["practice"]) if data.get("practice") else None,
             practice_seen=str(data["practice_seen"]) if data.get("practice_seen") else None,
             scoring=str(data["scoring"]) if data.get("scoring") else None,
+            language=str(data.get("language") or "en"),
         )
 
 
