@@ -1,0 +1,297 @@
+"""Tournaments, the use cases every door calls (the web's ``/tournaments`` pages and JSON calls, ``dippouch
+tournament``): a set of games scored under one system, and its standings.
+
+The standings are computed from the stored games each time they are asked for, never from stored scores: each
+finished game of the tournament is scored under the tournament's system (:func:`dippouch.play.records.score_record`,
+the numbers ``dippouch score --system`` prints), whatever system the game itself chose, and each player's scores
+are added up. What counts is what the ratings count (:mod:`dippouch.play.ratings`), for the same reasons:
+
+- **Practice games** never: one cannot be added, and one found in a tournament is listed as not counted.
+- **Bots** never: a bot's seat scores nothing in the standings (the game is still scored whole, so the other
+  players' scores are the game's own). A seat held at the end by nobody scores for nobody.
+- **Private games** cannot be added (a tournament's page is public; a private game's existence is not shown
+  outside it). A game made private after it was added is left out and not named; the page says how many.
+- A player is a **person** where a person holds the seat at the end, else the **name** the seat was given (a
+  club's face-to-face game entered by name), so a club without accounts still has standings. A person (or
+  name) holding two seats of one game counts once, for the better of them, as the ratings do.
+- A game that cannot be scored (its ending leaves nothing to share) is listed with the reason and counts for
+  nobody; a game not finished is listed as in progress.
+
+**Order and ties**: by total score (highest first); equal totals by the best single game's score; still
+equal, the players share the rank (listed by name). The number of games each played is shown beside.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import datetime
+
+from dippouch.core.errors import DippouchError
+from dippouch.game import GameError, RecordNotFound
+from dippouch.play.records import find_system, score_record
+from dippouch.ranking.scoring import ScoringSystem, systems
+from dippouch.store.db import Database
+from dippouch.store.finished import game_record
+from dippouch.store.finished_games import person_names
+from dippouch.store.tournaments import (
+    GameFacts,
+    Tournament,
+    TournamentGame,
+    create_tournament,
+    games_facts,
+    tournament,
+    tournaments,
+)
+from dippouch.store.tournaments import add_game as store_add_game
+from dippouch.store.tournaments import remove_game as store_remove_game
+
+__all__ = [
+    "MAX_ROUND",
+    "GameLine",
+    "Standing",
+    "Standings",
+    "TournamentSummary",
+    "add_game",
+    "list_tournaments",
+    "new_tournament",
+    "remove_game",
+    "round_number",
+    "standings",
+    "system_of",
+]
+
+MAX_ROUND = 99
+"""The highest round number a game may be given."""
+
+PLACES = 6
+"""Decimals a total is compared to for ranks: sums of the systems' fractions (100/3 ...) differ in the last bits
+by the order they are added in, and must still tie."""
+
+
+def system_of(t: Tournament) -> ScoringSystem:
+    """The tournament's system (a system no longer shipped is refused naming the valid ones: the standings
+    would otherwise be under another system than the one announced)."""
+    return find_system(t.system)
+
+
+def _variant_name(variant: str | None) -> str | None:
+    """A variant's name as the catalogue spells it (an unknown one refused with the catalogue's words)."""
+    text = (variant or "").strip()
+    if not text:
+        return None
+    from dippouch.catalog import load_variant
+
+    try:
+        return load_variant(text).name
+    except DippouchError as e:
+        raise GameError(f"variant: {e}") from None
+
+
+def new_tournament(
+    db: Database, name: str, system: str, *, variant: str | None = None, creator_id: int | None = None, now: datetime
+) -> Tournament:
+    """A new tournament scored under ``system`` (a shipped system's name; unknown: refused naming the
+    closest), of ``variant``'s games only when given; ``creator_id`` is the person who runs it."""
+    chosen = find_system(system.strip()) if system.strip() else None
+    if chosen is None:
+        raise GameError(f"a tournament needs a scoring system: one of {', '.join(sorted(systems()))}")
+    return create_tournament(
+        db, name, system=chosen.name, variant=_variant_name(variant), creator_id=creator_id, now=now
+    )
+
+
+def round_number(text: str | int | None) -> int | None:
+    """A round as typed ("" or None: no round), refused unless a whole number from 1 to :data:`MAX_ROUND`."""
+    if text is None or (isinstance(text, str) and not text.strip()):
+        return None
+    try:
+        n = int(text.strip()) if isinstance(text, str) else int(text)
+    except ValueError:
+        raise GameError(f"a round is a whole number from 1 to {MAX_ROUND}, not {str(text)[:20]!r}") from None
+    if not 1 <= n <= MAX_ROUND:
+        raise GameError(f"a round is a whole number from 1 to {MAX_ROUND}, not {n}")
+    return n
+
+
+def add_game(db: Database, name: str, game: str, *, in_round: str | int | None = None, now: datetime) -> Tournament:
+    """Add the existing ``game`` to the tournament (in round ``in_round``, typed or a number). Refused: a game that does not exist, a
+    practice game, a private game, a game of another variant than the tournament's, one already in it."""
+    t = tournament(db, name)
+    number = round_number(in_round)
+    game = game.strip()
+    facts = games_facts(db, [game]).get(game)
+    if facts is None:
+        # The store's refusal of an unknown game, naming the closest.
+        game_record(db, game)
+        raise RecordNotFound(f"no game {game!r}")
+    if facts.practice:
+        raise GameError(f"game {game!r} is a practice game: practice games never count in a tournament")
+    if facts.visibility == "private":
+        raise GameError(
+            f"game {game!r} is private: a tournament's standings are public, so make the game public or unlisted first"
+        )
+    if t.variant is not None and facts.variant != t.variant:
+        raise GameError(f"game {game!r} plays {facts.variant}; tournament {t.name!r} is for {t.variant} games only")
+    return store_add_game(db, t.name, game, round_number=number, now=now)
+
+
+def remove_game(db: Database, name: str, game: str) -> Tournament:
+    """Take ``game`` out of the tournament (the game itself is untouched)."""
+    return store_remove_game(db, name, game.strip())
+
+
+@dataclass(frozen=True)
+class TournamentSummary:
+    """A line of the list of tournaments."""
+
+    tournament: Tournament
+    system: ScoringSystem | None
+    """None for a system no longer shipped."""
+    finished: int
+    """Its games that are finished (counted or not)."""
+
+
+def list_tournaments(db: Database) -> list[TournamentSummary]:
+    """Every tournament, newest first, with how many of its games are finished."""
+    found = tournaments(db)
+    facts = games_facts(db, (g.game for t in found for g in t.games))
+    shipped = systems()
+    return [
+        TournamentSummary(
+            t,
+            shipped.get(t.system),
+            sum(1 for g in t.games if (f := facts.get(g.game)) is not None and f.status == "finished"),
+        )
+        for t in found
+    ]
+
+
+@dataclass(frozen=True)
+class Standing:
+    """A player's line of the standings."""
+
+    rank: int
+    person_id: int | None
+    """The person; None for a seat given by name only."""
+    name: str | None
+    """Their name now (a person's) or the seat's name; None for a person who deleted their data."""
+    total: float
+    games: int
+    """The counted games they played (finished, scored, not practice)."""
+    best: float
+    """Their best single game's score (the first tie-break)."""
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """One game of the tournament as the standings list it."""
+
+    game: str
+    round: int | None
+    variant: str | None
+    """None for a game that no longer exists."""
+    status: str
+    """``counted``, ``in progress``, ``unscored`` (finished but could not be scored), ``practice`` or ``missing``."""
+    note: str | None
+    """Why a finished game was not counted; its ending for a counted one."""
+
+
+@dataclass(frozen=True)
+class Standings:
+    tournament: Tournament
+    system: ScoringSystem
+    lines: tuple[Standing, ...]
+    games: tuple[GameLine, ...]
+    """Every game of the tournament but the private ones, by round (games without one last), then as added."""
+    hidden: int
+    """Games left out because they are private now (not named)."""
+
+    @property
+    def counted(self) -> int:
+        return sum(1 for g in self.games if g.status == "counted")
+
+
+Key = tuple[str, int | str]
+"""("person", id) or ("name", the seat's name): who a score belongs to."""
+
+
+def _order(g: TournamentGame) -> int:
+    return g.round if g.round is not None else MAX_ROUND + 1
+
+
+def standings(db: Database, name: str) -> Standings:
+    """The tournament's standings now, from its stored games (the module's note says what counts)."""
+    t = tournament(db, name)
+    system = system_of(t)
+    facts = games_facts(db, (g.game for g in t.games))
+    scores: dict[Key, list[float]] = {}
+    lines: list[GameLine] = []
+    hidden = 0
+    for g in sorted(t.games, key=_order):  # sorted() keeps the order added within a round
+        f = facts.get(g.game)
+        if f is not None and f.visibility == "private":
+            hidden += 1
+            continue
+        line, got = _game(db, g, f, system)
+        lines.append(line)
+        for key, points in got.items():
+            scores.setdefault(key, []).append(points)
+    return Standings(t, system, _ranked(db, scores), tuple(lines), hidden)
+
+
+def _game(
+    db: Database, g: TournamentGame, f: GameFacts | None, system: ScoringSystem
+) -> tuple[GameLine, dict[Key, float]]:
+    """One game's line and, when it counts, each player's score in it."""
+    if f is None:
+        return GameLine(g.game, g.round, None, "missing", "the game no longer exists"), {}
+    if f.practice:
+        return GameLine(g.game, g.round, f.variant, "practice", "practice games never count"), {}
+    if f.status != "finished":
+        return GameLine(g.game, g.round, f.variant, "in progress", None), {}
+    record = game_record(db, g.game)
+    try:
+        scored = score_record(record, system)
+    except GameError as e:
+        return GameLine(g.game, g.round, f.variant, "unscored", str(e)), {}
+    seats = {s.power: s for s in record.seats}
+    got: dict[Key, float] = {}
+    for row in scored.rows:
+        seat = seats.get(row.power)
+        if seat is None or seat.bot or seat.player is None:
+            continue
+        key: Key = ("person", seat.person_id) if seat.person_id is not None else ("name", seat.player)
+        # Two seats of one game held by one player at the end: the better counts, once.
+        got[key] = max(got.get(key, -math.inf), row.score)
+    return GameLine(g.game, g.round, f.variant, "counted", scored.ending or None), got
+
+
+def _ranked(db: Database, scores: dict[Key, list[float]]) -> tuple[Standing, ...]:
+    names = person_names(db, (int(k[1]) for k in scores if k[0] == "person"))
+
+    def shown(key: Key) -> str | None:
+        if key[0] == "name":
+            return str(key[1])
+        known = names.get(int(key[1]))
+        return known.name if known is not None and not known.deleted else None
+
+    rows = [
+        (round(math.fsum(points), PLACES), round(max(points), PLACES), key, math.fsum(points), max(points))
+        for key, points in scores.items()
+    ]
+    rows.sort(key=lambda r: (-r[0], -r[1], (shown(r[2]) or "").casefold(), str(r[2][1])))
+    out: list[Standing] = []
+    for i, (total, best, key, exact, top) in enumerate(rows):
+        tied = i > 0 and (rows[i - 1][0], rows[i - 1][1]) == (total, best)
+        out.append(
+            Standing(
+                rank=out[-1].rank if tied else i + 1,
+                person_id=int(key[1]) if key[0] == "person" else None,
+                name=shown(key),
+                total=exact,
+                games=len(scores[key]),
+                best=top,
+            )
+        )
+    return tuple(out)

@@ -1,0 +1,221 @@
+"""Tournaments as stored (migration 0019; the table is :class:`~dippouch.store.models.TournamentRow`): a name, the
+scoring system its standings use, the one variant its games play (or any), who runs it, and its games with
+their round numbers.
+
+No score is stored: the standings are computed from the games each time (:mod:`dippouch.play.tournaments`).
+What a system is, and which names are valid, is the ranking engine's to say: this module keeps the name the
+use case checked and never imports the engine. The games are kept by name, as their pages address them; the
+facts the use case reads about them (variant, status, practice, visibility) come from :func:`games_facts`.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from dippouch.game import GameError, RecordNotFound, as_utc
+from dippouch.store.db import Database
+from dippouch.store.models import GameRow, TournamentRow
+from dippouch.store.models_web import GameWebRow
+from dippouch.store.records import iso_time, read_time
+
+__all__ = [
+    "MAX_GAMES",
+    "NAME_LIMIT",
+    "GameFacts",
+    "Tournament",
+    "TournamentGame",
+    "add_game",
+    "check_tournament_name",
+    "create_tournament",
+    "games_facts",
+    "remove_game",
+    "tournament",
+    "tournaments",
+]
+
+NAME_LIMIT = 100
+"""Characters a tournament's name may have (the column's width)."""
+MAX_GAMES = 500
+"""Games one tournament may hold: a season of a large club, and a bound on what one page scores."""
+
+
+@dataclass(frozen=True)
+class TournamentGame:
+    """One game of a tournament."""
+
+    game: str
+    round: int | None
+    """The round it is played in (1, 2, ...); ``None`` for a tournament without rounds."""
+    added_at: datetime | None
+
+
+@dataclass(frozen=True)
+class Tournament:
+    """A tournament as it leaves the store (no row: tests/project/test_store_values.py)."""
+
+    id: int
+    name: str
+    system: str
+    variant: str | None
+    creator_id: int | None
+    created_at: datetime
+    games: tuple[TournamentGame, ...]
+    """In the order they were added."""
+
+    @classmethod
+    def of(cls, r: TournamentRow) -> Tournament:
+        return cls(
+            r.id,
+            r.name,
+            r.system,
+            r.variant,
+            r.creator_id,
+            r.created_at,
+            tuple(_game(g) for g in r.games or [] if isinstance(g, dict) and isinstance(g.get("game"), str)),
+        )
+
+    def has(self, game: str) -> bool:
+        return any(g.game == game for g in self.games)
+
+
+def _game(data: dict[str, Any]) -> TournamentGame:
+    rnd = data.get("round")
+    return TournamentGame(
+        str(data["game"]),
+        rnd if isinstance(rnd, int) and not isinstance(rnd, bool) else None,
+        read_time(data.get("added_at") or None),
+    )
+
+
+def check_tournament_name(name: Any) -> str:
+    """A tournament's name as stored: it is part of its address (``/tournaments/NAME``) and of commands, so
+    the rules are a game name's (no slash, no leading dot, printable, at most :data:`NAME_LIMIT` characters)."""
+    if not isinstance(name, str):
+        raise GameError(f"a tournament's name is text, not {type(name).__name__}")
+    text = name.strip()
+    if not text:
+        raise GameError("a tournament needs a name (like 'Autumn Cup 2026')")
+    if len(text) > NAME_LIMIT:
+        raise GameError(f"a tournament's name has at most {NAME_LIMIT} characters, not {len(text)}")
+    if any(not c.isprintable() for c in text):
+        raise GameError("a tournament's name cannot contain control characters or line breaks")
+    if "/" in text or "\\" in text:
+        raise GameError(f"a tournament's name cannot contain '/' or a backslash ({text!r})")
+    if text.startswith("."):
+        raise GameError(f"a tournament's name cannot start with '.' ({text!r})")
+    return text
+
+
+def _row(s: Session, name: str, *, lock: bool = False) -> TournamentRow:
+    q = sa.select(TournamentRow).where(TournamentRow.name == name)
+    if lock:
+        q = q.with_for_update()
+    row = s.scalars(q).first()
+    if row is None:
+        names = list(s.scalars(sa.select(TournamentRow.name)))
+        close = difflib.get_close_matches(name, names, n=1)
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        known = f" Tournaments: {', '.join(sorted(names))}" if names else " There are no tournaments yet."
+        raise RecordNotFound(f"no tournament {name!r}{hint}.{known}")
+    return row
+
+
+def create_tournament(
+    db: Database, name: str, *, system: str, variant: str | None, creator_id: int | None, now: datetime
+) -> Tournament:
+    """A new tournament with no games (``system`` and ``variant`` as the caller checked them); a name that is
+    taken is refused."""
+    text = check_tournament_name(name)
+    with db.session() as s, s.begin():
+        if s.scalars(sa.select(TournamentRow.id).where(TournamentRow.name == text)).first() is not None:
+            raise GameError(f"a tournament named {text!r} already exists; choose another name")
+        row = TournamentRow(
+            name=text, system=system, variant=variant, creator_id=creator_id, created_at=as_utc(now), games=[]
+        )
+        s.add(row)
+        s.flush()
+        return Tournament.of(row)
+
+
+def tournament(db: Database, name: str) -> Tournament:
+    """The tournament ``name``; an unknown one is refused naming the closest."""
+    with db.session() as s:
+        return Tournament.of(_row(s, name))
+
+
+def tournaments(db: Database) -> list[Tournament]:
+    """Every tournament, the newest first."""
+    with db.session() as s:
+        rows = s.scalars(sa.select(TournamentRow).order_by(TournamentRow.created_at.desc(), TournamentRow.id.desc()))
+        return [Tournament.of(r) for r in rows]
+
+
+def add_game(db: Database, name: str, game: str, *, round_number: int | None, now: datetime) -> Tournament:
+    """Add ``game`` (one the caller checked may join) to the tournament, in ``round_number``; a game already in it,
+    or a tournament that is full (:data:`MAX_GAMES`), is refused."""
+    with db.session() as s, s.begin():
+        row = _row(s, name, lock=True)
+        have = Tournament.of(row)
+        if have.has(game):
+            raise GameError(f"game {game!r} is already in tournament {have.name!r}")
+        if len(have.games) >= MAX_GAMES:
+            raise GameError(f"tournament {have.name!r} holds {MAX_GAMES} games, the most one may hold")
+        # A new list, not the old one changed in place: the JSON column is saved when it is assigned.
+        row.games = [*(row.games or []), {"game": game, "round": round_number, "added_at": iso_time(as_utc(now))}]
+        s.flush()
+        return Tournament.of(row)
+
+
+def remove_game(db: Database, name: str, game: str) -> Tournament:
+    """Take ``game`` out of the tournament (the game itself is untouched); a game not in it is refused."""
+    with db.session() as s, s.begin():
+        row = _row(s, name, lock=True)
+        have = Tournament.of(row)
+        if not have.has(game):
+            listed = ", ".join(g.game for g in have.games) or "none yet"
+            raise GameError(f"game {game!r} is not in tournament {have.name!r} (its games: {listed})")
+        row.games = [g for g in row.games or [] if not (isinstance(g, dict) and g.get("game") == game)]
+        s.flush()
+        return Tournament.of(row)
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """What decides whether and how a game may count in a tournament, read without its phases."""
+
+    name: str
+    variant: str
+    status: str
+    """``active``, ``paused`` or ``finished``."""
+    practice: bool
+    visibility: str
+    """``public``, ``unlisted`` or ``private`` (the web's setting; ``public`` when it has none)."""
+
+
+def games_facts(db: Database, names: Iterable[str]) -> dict[str, GameFacts]:
+    """Game name -> its facts, for the games of ``names`` that exist (a name of no game is left out)."""
+    wanted = sorted(set(names))
+    out: dict[str, GameFacts] = {}
+    with db.session() as s:
+        for i in range(0, len(wanted), 500):
+            q = (
+                sa.select(GameRow.name, GameRow.variant, GameRow.status, GameRow.settings, GameWebRow.visibility)
+                .outerjoin(GameWebRow, GameWebRow.game_id == GameRow.id)
+                .where(GameRow.name.in_(wanted[i : i + 500]))
+            )
+            for name, variant, status, settings, visibility in s.execute(q):
+                out[str(name)] = GameFacts(
+                    str(name),
+                    str(variant),
+                    str(status),
+                    bool(dict(settings or {}).get("practice")),
+                    str(visibility or "public"),
+                )
+    return out
