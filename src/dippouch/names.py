@@ -14,8 +14,22 @@ from collections.abc import Iterable, Sequence
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.notation import OrderParseError, format_order, format_place, format_unit, parse_order, parse_unit
 from dippouch.core.variant import Variant
+from dippouch.i18n import translations
 
-__all__ = ["joined", "kind_word", "order_text", "place_list", "place_text", "unit_text", "unit_words"]
+__all__ = [
+    "I18N_DOMAIN",
+    "joined",
+    "kind_word",
+    "order_text",
+    "phase_words",
+    "place_list",
+    "place_text",
+    "unit_text",
+    "unit_words",
+]
+
+I18N_DOMAIN = "mail"
+"""The catalogue of the words here (unit kinds, a unit in a sentence, season and phase words)."""
 
 
 def order_text(variant: Variant, text: str, phase_kind: PhaseKind | str | None = None, *, full: bool = True) -> str:
@@ -66,23 +80,58 @@ def _sort_key(text: str) -> str:
     return "".join(c for c in folded if not unicodedata.combining(c)).lower()
 
 
-_KIND_WORDS = {"A": "army", "F": "fleet"}
+def _kind_words(lang: str) -> dict[str, str]:
+    _ = translations(lang).gettext
+    return {"A": _("army"), "F": _("fleet")}
 
 
-def unit_words(variant: Variant, power: str, kind: str, loc: int) -> str:
-    """``the French army in Burgundy``: a unit in a sentence, by its power's adjective and full place name."""
+def unit_words(variant: Variant, power: str, kind: str, loc: int, lang: str = "en") -> str:
+    """``the French army in Burgundy``: a unit in a sentence, by its power's adjective and full place name
+    (the adjective and the place as the variant gives them, in any language)."""
     try:
         adjective = variant.power(power).adjective
     except KeyError:
         adjective = power
-    return f"the {adjective} {kind_word(variant, kind)} in {format_place(variant, loc, full=True)}"
+    _ = translations(lang).gettext
+    return _("the %(adjective)s %(kind)s in %(place)s") % {
+        "adjective": adjective,
+        "kind": kind_word(variant, kind, lang),
+        "place": format_place(variant, loc, full=True),
+    }
 
 
-def kind_word(variant: Variant, kind: str) -> str:
-    """``army``, ``fleet``, or a variant's own unit kind by its longest name (1000 AD: ``defensive army``)."""
-    if kind in _KIND_WORDS:
-        return _KIND_WORDS[kind]
+def kind_word(variant: Variant, kind: str, lang: str = "en") -> str:
+    """``army``, ``fleet``, or a variant's own unit kind by its longest name (1000 AD: ``defensive army``, as
+    the variant file writes it)."""
+    words = _kind_words(lang)
+    if kind in words:
+        return words[kind]
     names = variant.rules.get("unit_names", {}).get(kind)
     if isinstance(names, list) and names:
         return max((str(n) for n in names), key=len)
-    return f"unit ({kind})"
+    return translations(lang).gettext("unit (%(kind)s)") % {"kind": kind}
+
+
+def _phase_word_table(lang: str) -> dict[str, str]:
+    _ = translations(lang).gettext
+    return {
+        "Spring": _("Spring"),
+        "Summer": _("Summer"),
+        "Fall": _("Fall"),
+        "Autumn": _("Autumn"),
+        "Winter": _("Winter"),
+        "Movement": _("Movement"),
+        "Retreats": _("Retreats"),
+        "Adjustments": _("Adjustments"),
+    }
+
+
+def phase_words(name: str, lang: str = "en") -> str:
+    """A phase's name (``Spring 1901 Movement``) with its season and phase words in ``lang``
+    (``Frühjahr 1901 Bewegung``): a name made of words, so it is translated a word at a time; a season a
+    variant names otherwise stays as the variant writes it. Only for reading: a subject to send orders
+    with keeps the calendar's own name, which is what intake reads."""
+    if lang == "en":
+        return name
+    table = _phase_word_table(lang)
+    return " ".join(table.get(w, w) for w in name.split(" "))

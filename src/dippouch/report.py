@@ -18,29 +18,49 @@ from dippouch.core.errors import PhaseError
 from dippouch.core.results import OrderResult, Outcome
 from dippouch.core.variant import Variant
 from dippouch.game import Settings, adjustment_delta, as_utc, position_from_data
-from dippouch.names import joined, order_text, place_list, unit_text, unit_words
+from dippouch.i18n import translations
+from dippouch.names import joined, order_text, phase_words, place_list, unit_text, unit_words
 
-__all__ = ["phase_report", "refused_lines"]
+__all__ = ["I18N_DOMAIN", "phase_report", "refused_lines"]
+
+I18N_DOMAIN = "mail"
+"""The report's fixed words are the game mail's catalogue (it is the body of the results mail); province,
+power and order notation stay as the variant gives them, and so do the adjudicator's reasons."""
 
 _SILENT = {"succeeds", "given", "available", "stands"}
 _WIDTH = 100
 """Lines of a report are wrapped to this width: it is mailed, printed and posted."""
 
 
-def _result_note(r: Mapping[str, Any], refused: bool = False) -> str:
+def _outcome_words(lang: str) -> dict[str, str]:
+    """The adjudicator's result words (:class:`~dippouch.core.results.Outcome`) as the report writes them."""
+    _ = translations(lang).gettext
+    return {
+        "illegal": _("illegal"),
+        "invalid": _("invalid"),
+        "fails": _("fails"),
+        "cut": _("cut"),
+        "disrupted": _("disrupted"),
+        "dislodged": _("dislodged"),
+    }
+
+
+def _result_note(r: Mapping[str, Any], refused: bool = False, lang: str = "en") -> str:
     """``refused``: the power sent orders this phase and some were refused, so a unit left to hold may have
     had an order sent for it ("not accepted") rather than none at all ("no order received")."""
+    _ = translations(lang).gettext
+    outcomes = _outcome_words(lang)
     notes = []
     if r["result"] not in _SILENT:
-        notes.append(str(r["result"]))
+        notes.append(outcomes.get(str(r["result"]), str(r["result"])))
     if r.get("destroyed"):
-        notes.append("destroyed")
+        notes.append(_("destroyed"))
     elif r.get("dislodged") and r["result"] != "dislodged":
-        notes.append("dislodged")
+        notes.append(_("dislodged"))
     automatic_hold = bool(r.get("automatic")) and r["result"] in ("stands", "succeeds")
     if r.get("automatic"):
         plain_hold = automatic_hold and r.get("reason") in ("", "no order: holds")
-        notes.append(("no order accepted" if refused else "no order received") if plain_hold else "automatic")
+        notes.append((_("no order accepted") if refused else _("no order received")) if plain_hold else _("automatic"))
     text = f"  ({', '.join(notes)})" if notes else ""
     reason = r.get("reason") or ""
     # Every reason is shown, successes' too (a conversion begun, a hand-over, a removal drawn by lots), except
@@ -100,30 +120,40 @@ def _results(variant: Variant, rec: Mapping[str, Any], kind: PhaseKind) -> list[
     return out
 
 
-def phase_report(variant: Variant, rec: Mapping[str, Any], *, full: bool = True) -> str:
+def phase_report(variant: Variant, rec: Mapping[str, Any], *, full: bool = True, lang: str | None = None) -> str:
     """The report for one phase record (see :meth:`dippouch.store.GameStore.phase_record`).
 
     Places are written by their full names unless ``full`` is false (the map's abbreviations, shorter but
-    known only to those who know the map); explanations always use full names.
+    known only to those who know the map); explanations always use full names. The fixed words are in
+    ``lang``, by default the game's language (:attr:`dippouch.game.Settings.language`): the report is the
+    results mail every player of the game gets.
     """
     from dippouch.core.rules.base import hooks_for
 
     m = variant.map
     settings = Settings.from_data(rec.get("settings", {}))
+    lang = lang or settings.language
+    _ = translations(lang).gettext
     pos = position_from_data(variant, rec["position"])
     kind = variant.calendar.kind(pos.phase)
     lines: list[str] = []
-    title = f"{variant.calendar.name(pos.phase)} results, game {rec['game']} ({variant.title})"
+    title = _("%(phase)s results, game %(game)s (%(variant)s)") % {
+        "phase": phase_words(variant.calendar.name(pos.phase), lang),
+        "game": rec["game"],
+        "variant": variant.title,
+    }
     lines += [title, "=" * len(title)]
     if rec.get("processed_at"):
-        lines.append(f"Processed {settings.describe(datetime.fromisoformat(rec['processed_at']))}.")
+        lines.append(
+            _("Processed %(when)s.") % {"when": settings.describe(datetime.fromisoformat(rec["processed_at"]))}
+        )
     if rec["status"] == "abandoned":
-        lines.append("This phase was abandoned by a rollback: it is kept for the record, not part of the game.")
+        lines.append(_("This phase was abandoned by a rollback: it is kept for the record, not part of the game."))
     if not rec.get("processed_at"):
-        lines += ["", f"This phase has not been processed (it is {rec['status']})."]
+        lines += ["", _("This phase has not been processed (it is %(status)s).") % {"status": rec["status"]}]
         return "\n".join(lines) + "\n"
     if rec.get("next_position") is None:
-        lines += ["", "The game ended before this phase was played."]
+        lines += ["", _("The game ended before this phase was played.")]
         if rec.get("ending"):
             lines.append(str(rec["ending"]["text"]))
         return "\n".join(lines) + "\n"
@@ -141,14 +171,15 @@ def phase_report(variant: Variant, rec: Mapping[str, Any], *, full: bool = True)
             continue
         if not rs and (power in missed or power in refused):
             lines.append(
-                f"{power + ':':<{width}}" + ("(no order accepted)" if power in refused else "(no orders received)")
+                f"{power + ':':<{width}}"
+                + (_("(no order accepted)") if power in refused else _("(no orders received)"))
             )
         for r in rs:
             order = order_text(variant, str(r["order"]), kind, full=full)
-            lines.append(f"{power + ':':<{width}}{order}{_result_note(r, power in refused)}")
+            lines.append(f"{power + ':':<{width}}{order}{_result_note(r, power in refused, lang)}")
         for text, why in refused.get(power, []):
             lines += textwrap.wrap(
-                f"sent but not accepted: {text!r} -- {why}",
+                _("sent but not accepted: %(line)s -- %(why)s") % {"line": repr(text), "why": why},
                 width=_WIDTH,
                 initial_indent=" " * width,
                 subsequent_indent=" " * (width + 2),
@@ -158,19 +189,23 @@ def phase_report(variant: Variant, rec: Mapping[str, Any], *, full: bool = True)
     nxt = position_from_data(variant, rec["next_position"])
     notes = hooks_for(variant).phase_notes(pos, nxt, _results(variant, rec, kind))
     if notes:
-        lines.append("Notes:")
+        lines.append(_("Notes:"))
         for note in notes:
             lines += textwrap.wrap(note, width=_WIDTH, initial_indent="  ", subsequent_indent="    ")
         lines.append("")
     if kind == PhaseKind.MOVEMENT and nxt.dislodged:
-        lines.append("The following units were dislodged:")
+        lines.append(_("The following units were dislodged:"))
         for d in sorted(nxt.dislodged.values(), key=lambda d: (d.unit.power, m.locations[d.unit.loc].name)):
-            unit = unit_words(variant, d.unit.power, d.unit.kind, d.unit.loc)
+            unit = unit_words(variant, d.unit.power, d.unit.kind, d.unit.loc, lang)
             unit = unit[0].upper() + unit[1:]
             if d.retreats:
-                lines += _wrapped(f"  {unit} can retreat to ", place_list(variant, d.retreats, full=full), ".")
+                # The sentence is translated whole; the places are wrapped under the first of them.
+                head, _sep, tail = (
+                    _("%(unit)s can retreat to %(places)s.") % {"unit": unit, "places": "\0"}
+                ).partition("\0")
+                lines += _wrapped(f"  {head}", place_list(variant, d.retreats, full=full), tail)
             else:
-                lines.append(f"  {unit} with no valid retreats was destroyed.")
+                lines.append("  " + _("%(unit)s with no valid retreats was destroyed.") % {"unit": unit})
         lines.append("")
     destroyed = [r for r in rec.get("results") or [] if r.get("destroyed")]
     if kind == PhaseKind.MOVEMENT and destroyed and not nxt.dislodged:
@@ -178,17 +213,19 @@ def phase_report(variant: Variant, rec: Mapping[str, Any], *, full: bool = True)
         for r in destroyed:
             words = str(r["order"]).split(" ")
             gone.append(f"{r['power']} {unit_text(variant, ' '.join(words[:2]), full=full)}")
-        lines.append("Destroyed (no retreat possible): " + ", ".join(gone))
+        lines.append(_("Destroyed (no retreat possible): %(units)s") % {"units": ", ".join(gone)})
         lines.append("")
 
     gained, lost = _centre_changes(pos.centres, nxt.centres)
     if gained or lost:
-        lines.append("Supply centre changes:")
+        lines.append(_("Supply centre changes:"))
         for power in variant.power_names:
             g = place_list(variant, gained.get(power, []), full=full)
             lo = place_list(variant, lost.get(power, []), full=full)
             if g or lo:
-                parts = ([f"gains {joined(g)}"] if g else []) + ([f"loses {joined(lo)}"] if lo else [])
+                parts = ([_("gains %(places)s") % {"places": joined(g)}] if g else []) + (
+                    [_("loses %(places)s") % {"places": joined(lo)}] if lo else []
+                )
                 lines += textwrap.wrap(
                     "; ".join(parts),
                     width=_WIDTH,
@@ -199,35 +236,54 @@ def phase_report(variant: Variant, rec: Mapping[str, Any], *, full: bool = True)
 
     next_kind = variant.calendar.kind(nxt.phase)
     if pos.centres != nxt.centres or next_kind == PhaseKind.ADJUSTMENTS or kind == PhaseKind.ADJUSTMENTS:
-        lines.append("Ownership of supply centres:")
+        lines.append(_("Ownership of supply centres:"))
         for power in variant.power_names:
             cs = place_list(variant, nxt.centres_of(power), full=full)
             if cs:
                 lines += _wrapped(f"  {power + ':':<{width}}", cs, f"  ({len(cs)})")
         unowned = place_list(variant, [c for c in m.supply_centres if c not in nxt.centres], full=full)
         if unowned:
-            lines += _wrapped(f"  {'Unowned:':<{width}}", unowned, f"  ({len(unowned)})")
+            label = _("Unowned:")
+            # A translated label longer than the column still keeps a space before the first centre.
+            head = f"  {label:<{width}}" if len(label) < width or lang == "en" else f"  {label} "
+            lines += _wrapped(head, unowned, f"  ({len(unowned)})")
         lines.append("")
 
     if next_kind == PhaseKind.ADJUSTMENTS and rec.get("next_phase"):
-        lines.append(f"Adjustments for {variant.calendar.name(nxt.phase)}:")
+        lines.append(_("Adjustments for %(phase)s:") % {"phase": phase_words(variant.calendar.name(nxt.phase), lang)})
         for power in variant.power_names:
             c, u = len(nxt.centres_of(power)), len(nxt.units_of(power))
             if not c and not u:
                 continue
             delta = adjustment_delta(variant, nxt, power)
-            what = f"builds {delta}" if delta > 0 else f"removes {-delta}" if delta < 0 else "no change"
-            lines.append(f"  {power + ':':<{width}}supply centres {c:>2}, units {u:>2}: {what}")
+            what = (
+                _("builds %(count)d") % {"count": delta}
+                if delta > 0
+                else _("removes %(count)d") % {"count": -delta}
+                if delta < 0
+                else _("no change")
+            )
+            counts = _("supply centres %(centres)2d, units %(units)2d: %(what)s") % {
+                "centres": c,
+                "units": u,
+                "what": what,
+            }
+            lines.append(f"  {power + ':':<{width}}{counts}")
         lines.append("")
 
     if rec.get("ending"):
-        lines.append(f"THE GAME IS OVER. {rec['ending']['text']}")
+        lines.append(_("THE GAME IS OVER. %(ending)s") % {"ending": rec["ending"]["text"]})
     elif rec.get("next_phase"):
+        next_phase = phase_words(str(rec["next_phase"]), lang)
         if rec.get("next_deadline"):
             when = settings.describe(datetime.fromisoformat(rec["next_deadline"]))
-            lines.append(f"The next phase is {rec['next_phase']}; orders are due by {when}.")
+            lines.append(
+                _("The next phase is %(phase)s; orders are due by %(when)s.") % {"phase": next_phase, "when": when}
+            )
         else:
-            lines.append(f"The next phase is {rec['next_phase']}; the game is paused, no deadline is running.")
+            lines.append(
+                _("The next phase is %(phase)s; the game is paused, no deadline is running.") % {"phase": next_phase}
+            )
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -308,23 +364,35 @@ def deadlines_ical(
     import icalendar
 
     made = as_utc(stamp or datetime.now(UTC))
+    lang = settings.language
+    _ = translations(lang).gettext
     cal = icalendar.Calendar()
     cal.add("prodid", "-//dippouch//game deadlines//EN")
     cal.add("version", "2.0")
-    cal.add("x-wr-calname", f"{game}: deadlines")
+    cal.add("x-wr-calname", _("%(game)s: deadlines") % {"game": game})
     cal.add("x-wr-timezone", settings.timezone)
     for row in deadlines:
         phase_id, name, deadline = row[0], row[1], as_utc(row[2])
         processed = row[3] if len(row) > 3 else None
         ev = icalendar.Event()
         ev.add("uid", f"{game}-{phase_id}@dippouch")
-        ev.add("summary", f"{game}: orders due, {name}")
+        shown = phase_words(name, lang)
+        ev.add("summary", _("%(game)s: orders due, %(phase)s") % {"game": game, "phase": shown})
         if processed is not None and as_utc(processed) < deadline:
             at = as_utc(processed)
-            text = f"{name} in game {game} was processed early, {settings.describe(at)} (deadline {settings.describe(deadline)})."
+            text = _("%(phase)s in game %(game)s was processed early, %(at)s (deadline %(deadline)s).") % {
+                "phase": shown,
+                "game": game,
+                "at": settings.describe(at),
+                "deadline": settings.describe(deadline),
+            }
         else:
             at = deadline
-            text = f"Deadline for {name} in game {game}: {settings.describe(deadline)}."
+            text = _("Deadline for %(phase)s in game %(game)s: %(deadline)s.") % {
+                "phase": shown,
+                "game": game,
+                "deadline": settings.describe(deadline),
+            }
         ev.add("dtstart", at)
         ev.add("dtend", at + EVENT_LENGTH)
         ev.add("dtstamp", made)
@@ -334,15 +402,19 @@ def deadlines_ical(
         due = as_utc(due)
         ev = icalendar.Event()
         ev.add("uid", f"{game}-next-{name.replace(' ', '-')}@dippouch")
-        ev.add("summary", f"{game}: orders due, {name} (expected)")
+        shown = phase_words(name, lang)
+        ev.add("summary", _("%(game)s: orders due, %(phase)s (expected)") % {"game": game, "phase": shown})
         ev.add("status", "TENTATIVE")
         ev.add("dtstart", due)
         ev.add("dtend", due + EVENT_LENGTH)
         ev.add("dtstamp", made)
         ev.add(
             "description",
-            f"Expected deadline for {name} in game {game}: {settings.describe(due)}, if every phase before it runs "
-            "its full time (a retreat phase, an early processing, a pause or an extension moves it).",
+            _(
+                "Expected deadline for %(phase)s in game %(game)s: %(deadline)s, if every phase before it runs "
+                "its full time (a retreat phase, an early processing, a pause or an extension moves it)."
+            )
+            % {"phase": shown, "game": game, "deadline": settings.describe(due)},
         )
         cal.add_component(ev)
     return bytes(cal.to_ical())
