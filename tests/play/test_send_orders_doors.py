@@ -8,6 +8,7 @@ web's box), in a game whose six other powers are bots."""
 from __future__ import annotations
 
 import email.utils
+import re
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -40,23 +41,23 @@ def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Site:
     return s
 
 
-def _send(site: Site, door: str, db_url: str) -> str:
-    """Send ORDERS for France through ``door``; the text the door answered."""
+def _send(site: Site, door: str, db_url: str, orders: str = ORDERS) -> str:
+    """Send ``orders`` for France through ``door``; the text the door answered."""
     _, key = site.web.access.create_key("player", game="demo", power="France", label="Fay", now=site.clock())
     if door == "web":
         france = site.browser(key)
-        r = site.post_form(france, "/games/demo/play/France/orders", {"orders": ORDERS})
+        r = site.post_form(france, "/games/demo/play/France/orders", {"orders": orders})
         assert r.status_code == 303, r.text
         return str(france.get(r.headers["location"]).text)
     if door == "api":
         france = site.browser(key)
-        r = site.api(france, "/api/games/demo/powers/France/orders", {"text": ORDERS})
+        r = site.api(france, "/api/games/demo/powers/France/orders", {"text": orders})
         assert r.status_code == 200, r.text
         return str(r.text)
     if door == "cli":
         register_commands()
         now = site.clock().isoformat()
-        result = CliRunner().invoke(app, ["submit", "demo", "France", "-", "--db", db_url, "--now", now], input=ORDERS)
+        result = CliRunner().invoke(app, ["submit", "demo", "France", "-", "--db", db_url, "--now", now], input=orders)
         assert result.exit_code == 0, result.output
         return str(result.output)
     m = EmailMessage()
@@ -65,7 +66,7 @@ def _send(site: Site, door: str, db_url: str) -> str:
     m["Subject"] = "demo - France - Spring 1901 Movement"
     m["Message-ID"] = email.utils.make_msgid(domain="example.org")
     m["Date"] = email.utils.format_datetime(site.clock())
-    m.set_content(ORDERS + "\n")
+    m.set_content(orders + "\n")
     outcome = take_in(site.web.store, m.as_bytes(), now=site.clock())
     assert outcome.status == "accepted", outcome
     return outcome.reason
@@ -88,3 +89,19 @@ def test_ready_orders_make_the_game_go_on_whichever_door_they_come_through(
         in str(store.phase_record("demo", "Fall 1901 Movement")["position"]).lower()
     )
     assert "processed" in said.lower() or "Spring 1901 Movement" in said, (door, said)
+
+
+COUNTED = {
+    "web": r"0 order\(s\) accepted, 1 rejected",
+    "api": r'"accepted":0,"rejected":1',
+    "cli": r"0 order\(s\) accepted, 1 rejected",
+    "mail": r"\(0 accepted, 1 rejected\)",
+}
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_every_door_counts_a_receipt_alike(site: Site, door: str, tmp_path: Path) -> None:
+    """A line "no orders" is the player's word, not an order: no door counts it as an order accepted (the web
+    and mail counted it, the command line did not)."""
+    said = _send(site, door, f"sqlite:///{tmp_path / 'g.db'}", "no orders\nA Xyz - Bur")
+    assert re.search(COUNTED[door], said.replace(" ", "") if door == "api" else said), (door, said)

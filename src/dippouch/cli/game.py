@@ -368,11 +368,9 @@ def submit(
                 out.print(f"             note: {line.note}", markup=False)
         else:
             out.print(f"  line {line.line:>2} REJECTED  {line.text}: {line.error}", markup=False)
-    accepted = sum(1 for line in r.lines if line.accepted and line.order is not None)
-    rejected = sum(1 for line in r.lines if not line.accepted)
-    out.print(f"{accepted} order(s) accepted, {rejected} rejected.")
+    out.print(f"{sent.accepted} order(s) accepted, {sent.rejected} rejected.")
     if not r.stands:
-        why = "all its lines were refused" if rejected else "it has no order line"
+        why = "all its lines were refused" if sent.rejected else "it has no order line"
         if r.standing is not None:
             out.print(
                 f"[bold red]NOT REPLACED:[/bold red] {why}, so version {r.standing} still stands "

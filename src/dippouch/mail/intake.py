@@ -35,6 +35,7 @@ from dippouch.game import (
     read_version_lines,
     submission_stands,
 )
+from dippouch.i18n import translations
 from dippouch.mail import compose
 from dippouch.mail.message import Inbound, clean_body, parse_message, received_time, strip_sheet
 from dippouch.mail.press import press_token, take_reply
@@ -56,7 +57,29 @@ from dippouch.store.mail_games import game_id as find_game
 from dippouch.store.mail_tokens import player_token
 from dippouch.store.review import next_version_past_photos, processed_phase, review_state
 
-__all__ = ["Outcome", "apply_held", "fetch_mailbox", "game_config", "game_names", "strip_letter_heading", "take_in"]
+__all__ = [
+    "I18N_DOMAIN",
+    "Outcome",
+    "apply_held",
+    "fetch_mailbox",
+    "game_config",
+    "game_names",
+    "strip_letter_heading",
+    "take_in",
+]
+
+I18N_DOMAIN = "mail"
+"""The replies' words are in the game's language once the game is known (English before: a stranger's
+message names none). The reasons recorded in the mail log, which a reply quotes, stay in English: the
+coordinator's tools read them."""
+
+
+def _lang(g: MailGame) -> str:
+    """The game's language, or English when its settings cannot say."""
+    try:
+        return Settings.from_data(g.settings).language
+    except GameError:
+        return "en"
 
 
 @dataclass
@@ -275,8 +298,10 @@ def _refuse(
     reading: Reading | None = None,
     game_id: int | None = None,
     registered: bool = False,
+    lang: str = "en",
 ) -> Outcome:
-    body = compose.refusal_text(subject=msg.subject, why=why, suggestion=suggestion, registered=registered)
+    _ = translations(lang).gettext
+    body = compose.refusal_text(subject=msg.subject, why=why, suggestion=suggestion, registered=registered, lang=lang)
     replies = (
         [
             _reply(
@@ -284,7 +309,7 @@ def _refuse(
                 mail_id,
                 to=msg.sender,
                 kind="reply",
-                subject=f"Not used: {msg.subject or '(no subject)'}",
+                subject=_("Not used: %(subject)s") % {"subject": msg.subject or _("(no subject)")},
                 body=body,
                 now=now,
                 game_id=game_id,
@@ -346,6 +371,8 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
     power = reading.power
     assert power is not None and reading.phase is not None
     settings = Settings.from_data(g.settings)
+    lang = settings.language
+    _ = translations(lang).gettext
     registered = _registered(g, power)
     phase_name = v.calendar.name(reading.phase)
     base = {"subject": reading.to_data(v)}
@@ -361,8 +388,8 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
             _Notice(
                 msg.sender,
                 "held",
-                f"Held for the coordinator: {msg.subject}",
-                compose.refusal_text(subject=msg.subject, why=why, suggestion=None, registered=True),
+                _("Held for the coordinator: %(subject)s") % {"subject": msg.subject},
+                compose.refusal_text(subject=msg.subject, why=why, suggestion=None, registered=True, lang=lang),
             )
         ]
         if registered:
@@ -370,11 +397,16 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
                 _Notice(
                     registered,
                     "held-notice",
-                    f"{names.title}: a message for {power} came from another address",
-                    f"A message with the subject\n  {msg.subject}\ncame from {msg.sender}, not from this address, "
-                    f"which is the one registered for {power} in {names.title}.\nIt is held for the coordinator and "
-                    "nothing in it has been applied. If it was you, send it again from this address.\n\n"
-                    + compose.SIGN
+                    _("%(game)s: a message for %(power)s came from another address")
+                    % {"game": names.title, "power": power},
+                    _(
+                        "A message with the subject\n  %(subject)s\ncame from %(sender)s, not from this address, "
+                        "which is the one registered for %(power)s in %(game)s.\nIt is held for the coordinator and "
+                        "nothing in it has been applied. If it was you, send it again from this address."
+                    )
+                    % {"subject": msg.subject, "sender": msg.sender, "power": power, "game": names.title}
+                    + "\n\n"
+                    + compose.sign(lang)
                     + "\n",
                 )
             )
@@ -397,7 +429,17 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
     if ph is None or names.phase is None:
         why = f"{names.title} is over"
         return _refuse(
-            store, msg, mail_id, now, why, None, status="late", reading=reading, game_id=g.id, registered=True
+            store,
+            msg,
+            mail_id,
+            now,
+            why,
+            None,
+            status="late",
+            reading=reading,
+            game_id=g.id,
+            registered=True,
+            lang=lang,
         )
     current_name = v.calendar.name(names.phase)
     phase_id = ph.id
@@ -425,24 +467,38 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
                 else f"it arrived on time but {phase_name} was processed before it was fetched, so it was not used"
             )
         out = _refuse(
-            store, msg, mail_id, now, why, next_subject(), status=status, reading=reading, game_id=g.id, registered=True
+            store,
+            msg,
+            mail_id,
+            now,
+            why,
+            next_subject(),
+            status=status,
+            reading=reading,
+            game_id=g.id,
+            registered=True,
+            lang=lang,
         )
         return Outcome(status, why, game=names.title, power=power, phase=phase_name, replies=out.replies)
     if reading.phase > names.phase:
         why = f"{phase_name} is not open yet; the game is in {current_name}"
-        out = _refuse(store, msg, mail_id, now, why, next_subject(), reading=reading, game_id=g.id, registered=True)
+        out = _refuse(
+            store, msg, mail_id, now, why, next_subject(), reading=reading, game_id=g.id, registered=True, lang=lang
+        )
         return Outcome("refused", why, game=names.title, power=power, phase=phase_name, replies=out.replies)
 
     # The orders: the body (cleaned), else text attachments; photographs are kept for transcription.
     found = _orders_in(msg, names, g, ph, power, reading, proof)
     text, notes, kept = found.text, found.notes, found.kept
-    deadline = compose._when(settings, ph.deadline)
+    deadline = compose._when(settings, ph.deadline, lang)
     late = ph.deadline is not None and when > ph.deadline
     if not text.strip():
         if msg.images():
             return _photo_receipt(held, found, when=when, late=late, token_note=token_note, next_subject=next_subject)
         why = "no orders found in the message (its text, after quoted lines and the signature, was empty) and no photograph"
-        return _refuse(store, msg, mail_id, now, why, next_subject(), reading=reading, game_id=g.id, registered=True)
+        return _refuse(
+            store, msg, mail_id, now, why, next_subject(), reading=reading, game_id=g.id, registered=True, lang=lang
+        )
 
     try:
         label = str(reading.version) if reading.version is not None else None
@@ -454,15 +510,16 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
         )
         result = sent.receipt
     except GameError as e:
-        out = _refuse(store, msg, mail_id, now, str(e), next_subject(), reading=reading, game_id=g.id, registered=True)
+        out = _refuse(
+            store, msg, mail_id, now, str(e), next_subject(), reading=reading, game_id=g.id, registered=True, lang=lang
+        )
         return Outcome("refused", str(e), game=names.title, power=power, phase=current_name, replies=out.replies)
     sub_id = submission_id(store, power, result.version, phase_id=ph.id)
     status = "late" if result.late else "accepted"
     why = (
         f"version {result.version} recorded after the deadline: late, not used"
         if result.late
-        else f"version {result.version} recorded ({sum(1 for ln in result.lines if ln.accepted)} accepted, "
-        f"{sum(1 for ln in result.lines if not ln.accepted)} rejected)"
+        else f"version {result.version} recorded ({sent.accepted} accepted, {sent.rejected} rejected)"
         + (f"; every power was ready: {', '.join(sent.processed)} processed" if sent.processed else "")
     )
     recorded = {**base, "notes": list(notes)}  # the notes on how it was read, before the receipt's own
@@ -490,13 +547,15 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
         attachments=kept,
         variant=v,
         kind=v.calendar.kind(names.phase),
+        lang=lang,
     )
     receipt = _reply(
         msg,
         mail_id,
         to=msg.sender,
         kind="receipt",
-        subject=f"Receipt: {suggest_subject(names, power)} - version {result.version}",
+        subject=_("Receipt: %(subject)s - version %(version)d")
+        % {"subject": suggest_subject(names, power), "version": result.version},
         body=body_text,
         now=now,
         game_id=g.id,
@@ -599,6 +658,8 @@ def _photo_receipt(
     ph = at.ph
     assert ph is not None and names.phase is not None, "a photograph's receipt is for the open phase"
     settings = Settings.from_data(g.settings)
+    lang = settings.language
+    _ = translations(lang).gettext
     current_name = names.variant.calendar.name(names.phase)
     status = "late" if late else "photo"
     why = (
@@ -611,25 +672,30 @@ def _photo_receipt(
     # them all (this one is not counted among the waiting until it is recorded, with its receipt, below).
     subject = next_subject(0) if late else next_subject(photos=True)
     body_text = (
-        f"Your message for {power} in {names.title}, {current_name}, was received "
-        f"{settings.describe(when)}.\n\n"
+        _("Your message for %(power)s in %(game)s, %(phase)s, was received %(received)s.")
+        % {"power": power, "game": names.title, "phase": current_name, "received": settings.describe(when)}
+        + "\n\n"
         + (
-            "It arrived AFTER THE DEADLINE: it is recorded as late and is not used.\n\n"
+            _("It arrived AFTER THE DEADLINE: it is recorded as late and is not used.") + "\n\n"
             if late
-            else photo_promise(g.config)
+            else photo_promise(g.config, lang)
         )
-        + "Kept:\n"
+        + _("Kept:")
+        + "\n"
         + "".join(f"  {k}\n" for k in found.kept)
-        + ("\nNotes:\n" + "".join(f"  {n}\n" for n in [*found.notes, token_note]))
-        + f"\nDeadline: {compose._when(settings, ph.deadline)}.\n\nTo send a new version, use the subject:\n"
-        f"  {subject}\n\n{compose.SIGN}\n"
+        + ("\n" + _("Notes:") + "\n" + "".join(f"  {n}\n" for n in [*found.notes, token_note]))
+        + "\n"
+        + _("Deadline: %(deadline)s.") % {"deadline": compose._when(settings, ph.deadline, lang)}
+        + "\n\n"
+        + _("To send a new version, use the subject:")
+        + f"\n  {subject}\n\n{compose.sign(lang)}\n"
     )
     receipt = _reply(
         msg,
         mail_id,
         to=msg.sender,
         kind="receipt",
-        subject=f"Receipt: {suggest_subject(names, power)}",
+        subject=_("Receipt: %(subject)s") % {"subject": suggest_subject(names, power)},
         body=body_text,
         now=at.now,
         game_id=g.id,
@@ -679,11 +745,18 @@ def _token_note(store: GameStore, g: MailGame, power: str, address: str, now: da
     # Made (a write) only the first time: the settings read with the game already hold a token taught before.
     token = _taught_token(g, power, address) or player_token(store, g.id, power, address, now=now)
     own = _orders_address(token)
-    return (
-        f"your token for {power} is {token}: put it in the subject or the text of every message for {power}"
-        + (f", or send your orders to {own}" if own else "")
-        + "; mail without it is held until you confirm it (it proves the mail is yours: keep it to yourself)"
-    )
+    _ = translations(_lang(g)).gettext
+    if own:
+        return _(
+            "your token for %(power)s is %(token)s: put it in the subject or the text of every message for "
+            "%(power)s, or send your orders to %(address)s; mail without it is held until you confirm it (it "
+            "proves the mail is yours: keep it to yourself)"
+        ) % {"power": power, "token": token, "address": own}
+    return _(
+        "your token for %(power)s is %(token)s: put it in the subject or the text of every message for "
+        "%(power)s; mail without it is held until you confirm it (it proves the mail is yours: keep it to "
+        "yourself)"
+    ) % {"power": power, "token": token}
 
 
 @dataclass(frozen=True)
@@ -715,16 +788,25 @@ def _hold_unproven(held: _ForPower, registered: str) -> Outcome:
         "held until the player confirms it, nothing applied"
     )
     token_note = _token_note(store, held.g, power, registered, held.now)
+    lang = _lang(held.g)
+    _ = translations(lang).gettext
+    # The code's words "confirm ..." stay as they are in every language: find_confirmation reads them.
     notice = _Notice(
         registered,
         "confirm",
-        f"{names.title}: did you send this? [confirm {code}]",
-        f"A message with the subject\n  {msg.subject}\nwas received for {power} in {names.title} from this "
-        "address, but without your token, so nothing proves it is yours. It is held and nothing in it has "
-        "been applied.\n\n"
-        f"If you sent it, reply to this message keeping 'confirm {code}' in the subject: it is then applied "
-        "as received when it arrived. If you did not, do nothing (the coordinator sees it held).\n\n"
-        f"From now on: {token_note}.\n\n" + compose.SIGN + "\n",
+        _("%(game)s: did you send this? [confirm %(code)s]") % {"game": names.title, "code": code},
+        _(
+            "A message with the subject\n  %(subject)s\nwas received for %(power)s in %(game)s from this "
+            "address, but without your token, so nothing proves it is yours. It is held and nothing in it has "
+            "been applied.\n\n"
+            "If you sent it, reply to this message keeping 'confirm %(code)s' in the subject: it is then applied "
+            "as received when it arrived. If you did not, do nothing (the coordinator sees it held).\n\n"
+            "From now on: %(note)s."
+        )
+        % {"subject": msg.subject, "power": power, "game": names.title, "code": code, "note": token_note}
+        + "\n\n"
+        + compose.sign(lang)
+        + "\n",
     )
     reading_data = {"subject": held.reading.to_data(names.variant), "unproven": True, "confirm": code}
     return _hold(held, why, reading_data, [notice])
@@ -800,21 +882,29 @@ def _confirm_held(store: GameStore, msg: Inbound, mail_id: int, held_id: int, no
     return Outcome("confirmation", why, power=applied.power, version=applied.version, replies=n)
 
 
-def photo_promise(cfg: dict[str, Any]) -> str:
+def photo_promise(cfg: dict[str, Any], lang: str = "en") -> str:
     """What happens to photographed orders sent on time, as the player is told it (receipts, reminders):
     the phase waits for the coordinator's review (store/review.py), or for the game's review wait."""
+    _ = translations(lang).gettext
     wait = cfg.get("review_wait")
     after = (
-        f"If the coordinator has not reviewed them {wait} after the deadline, the phase is processed without "
-        "them and the results say so."
+        _(
+            "If the coordinator has not reviewed them %(wait)s after the deadline, the phase is processed without "
+            "them and the results say so."
+        )
+        % {"wait": wait}
         if wait
-        else "The phase is not processed until the coordinator has reviewed them."
+        else _("The phase is not processed until the coordinator has reviewed them.")
     )
     return (
-        "It has no orders in text, only photograph(s). They are kept sealed; after the deadline the coordinator "
-        "reads them (a proposed transcription is checked line by line) and confirms your orders as a version "
-        f"received when this message arrived. {after} A version received later (in text or photographed) "
-        "counts over this one.\n\n"
+        _(
+            "It has no orders in text, only photograph(s). They are kept sealed; after the deadline the coordinator "
+            "reads them (a proposed transcription is checked line by line) and confirms your orders as a version "
+            "received when this message arrived. %(after)s A version received later (in text or photographed) "
+            "counts over this one."
+        )
+        % {"after": after}
+        + "\n\n"
     )
 
 

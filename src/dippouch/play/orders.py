@@ -21,6 +21,16 @@ class Sent:
     receipt: SubmitResult
     processed: list[str] = field(default_factory=list)
 
+    @property
+    def accepted(self) -> int:
+        """Orders accepted: a line "no orders" is accepted as the player's word, but it is not an order."""
+        return sum(1 for ln in self.receipt.lines if ln.accepted and ln.order is not None)
+
+    @property
+    def rejected(self) -> int:
+        """Lines refused, each with its reason in the receipt's lines."""
+        return sum(1 for ln in self.receipt.lines if not ln.accepted)
+
 
 def send_orders(
     store: GameStore,

@@ -28,8 +28,10 @@ from dippouch.play import votes
 from dippouch.play.orders import send_orders
 from dippouch.play.votes import Voted
 from dippouch.store.web_queries import game_phase
-from dippouch.web.answers.play import PlayerView
+from dippouch.web.answers.games import LineVerdict
+from dippouch.web.answers.play import PlayerView, Receipt
 from dippouch.web.checks import left_out, left_out_of, no_left_out, order_subject
+from dippouch.web.deps import Seat
 from dippouch.web.games import game_map, game_view, kind_name, phase_map
 from dippouch.web.inputs import order_text
 from dippouch.web.maps import map_available
@@ -237,39 +239,38 @@ def _dislodged(v: Variant, units: Iterable[Dislodged]) -> list[dict[str, Any]]:
     ]
 
 
-def submit(
-    web: Web, name: str, power: str, text: str, ready: bool, viewer: Viewer, *, phase: str | None = None
-) -> dict[str, Any]:
+def submit(web: Web, seat: Seat, text: str, ready: bool, *, phase: str | None = None) -> Receipt:
     """``phase``: the phase the orders were written for; processed meanwhile, they are refused (GameError
-    saying so and naming the open phase), never moved to the next phase unseen. The seat's stand-in orders it
-    too (:func:`require_seat`)."""
-    _, power, stand_in = require_seat(web, name, power, viewer)
+    saying so and naming the open phase), never moved to the next phase unseen. The seat was checked by
+    :data:`~dippouch.web.deps.SeatDep`: its player or its stand-in orders it."""
     text = order_text(text)
     # The arrival time is the store's, read once this submission holds the power's lock (a time read
     # here, before queueing for it, could make a later version older than an earlier one).
     given = web.now() if web.clock_given else None
     with web.writes:
-        sent = send_orders(web.store, name, power, text, now=given, ready=ready, source="web", phase=phase or None)
-    res, processed = sent.receipt, sent.processed
-    res_stands = res.stands
-    web.touched(name, structural=bool(processed))
-    return {
-        "phase": res.phase,
-        "power": res.power,
-        "version": res.version,
-        "late": res.late,
-        "ready": res.ready,
-        "lines": [ln.to_data() for ln in res.lines],
-        "stands": res_stands,
-        "standing": res.standing,
-        "ready_refused": res.ready_refused,
-        "accepted": sum(1 for ln in res.lines if ln.accepted),
-        "rejected": sum(1 for ln in res.lines if not ln.accepted),
-        "processed": processed,
-        # What the standing version leaves without an order, as the store's receipt counts it: not told to a
-        # stand-in whose version did not replace the player's (it would describe the player's sealed orders).
-        **left_out_of(res.game_variant or web.variant_of(name), res.unordered if res_stands or not stand_in else []),
-    }
+        sent = send_orders(
+            web.store, seat.game, seat.power, text, now=given, ready=ready, source="web", phase=phase or None
+        )
+    res = sent.receipt
+    web.touched(seat.game, structural=bool(sent.processed))
+    # What the standing version leaves without an order, as the store's receipt counts it: not told to a
+    # stand-in whose version did not replace the player's (it would describe the player's sealed orders).
+    left = left_out_of(res.game_variant or seat.variant, res.unordered if res.stands or not seat.stand_in else [])
+    return Receipt(
+        phase=res.phase,
+        power=res.power,
+        version=res.version,
+        late=res.late,
+        ready=res.ready,
+        lines=[LineVerdict.model_validate(ln.to_data()) for ln in res.lines],
+        stands=res.stands,
+        standing=res.standing,
+        ready_refused=res.ready_refused,
+        accepted=sent.accepted,
+        rejected=sent.rejected,
+        processed=sent.processed,
+        **left,
+    )
 
 
 def vote(web: Web, name: str, power: str, draw: bool, viewer: Viewer) -> Voted:

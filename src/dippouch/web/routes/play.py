@@ -95,29 +95,34 @@ def play_submit(request: Request, form: PageForm, seat: SeatDep, web: WebDep, vi
     ready = form.get("ready", "") in ("1", "on", "true")
     phase = form.get("phase", "").strip() or None  # the phase the form was for: refused if processed since
     try:
-        res = player_page.submit(web, seat.game, seat.power, text, ready, viewer, phase=phase)
+        got = player_page.submit(web, seat, text, ready, phase=phase)
     except (BadInput, DippouchError) as e:
         message = e.message if isinstance(e, BadInput) else web_words(str(e))
         return _refused_page(request, web, viewer, seat, text, message, e_status(e))
+    return redirect(_play_url(seat.game, got.power), receipt_words(got))
+
+
+def receipt_words(got: Receipt) -> str:
+    """The receipt in one paragraph, as the page flashes it."""
     msg = (
-        f"Version {res['version']} recorded{' (ready)' if res['ready'] else ''}: "
-        f"{res['accepted']} order(s) accepted, {res['rejected']} rejected."
+        f"Version {got.version} recorded{' (ready)' if got.ready else ''}: "
+        f"{got.accepted} order(s) accepted, {got.rejected} rejected."
     )
-    if not res["stands"]:
+    if not got.stands:
         msg += (
-            f" It has no accepted order, so it does not replace your earlier orders: version {res['standing']} stands."
-            if res["standing"]
+            f" It has no accepted order, so it does not replace your earlier orders: version {got.standing} stands."
+            if got.standing
             else " It has no accepted order."
         )
-    if res["unordered_notes"]:
-        msg += " Without an order: " + "; ".join(res["unordered_notes"]) + "."
-    if res["ready_refused"]:
-        msg += f" Not marked ready: {res['ready_refused']}"
-    if res["late"]:
+    if got.unordered_notes:
+        msg += " Without an order: " + "; ".join(got.unordered_notes) + "."
+    if got.ready_refused:
+        msg += f" Not marked ready: {got.ready_refused}"
+    if got.late:
         msg += " It arrived after the deadline and does not count unless the coordinator extends it."
-    if res["processed"]:
-        msg += f" Everyone was ready: {', '.join(res['processed'])} has been processed."
-    return redirect(_play_url(seat.game, res["power"]), msg)
+    if got.processed:
+        msg += f" Everyone was ready: {', '.join(got.processed)} has been processed."
+    return msg
 
 
 @router.post("/games/{name}/play/{power}/vote", include_in_schema=False)
@@ -172,9 +177,7 @@ def api_check(request: Request, viewer: WriterDep, seat: SeatDep, web: WebDep, b
 def api_submit(request: Request, viewer: WriterDep, seat: SeatDep, web: WebDep, body: OrdersIn) -> Receipt:
     """Submit a new version of the power's orders (checked line by line, as on arrival)."""
     request.app.state.limiter.hit("submit", f"{client_id(request)}:{seat.game}:{seat.power}", "submissions")
-    return Receipt.model_validate(
-        player_page.submit(web, seat.game, seat.power, body.text, body.ready, viewer, phase=body.phase)
-    )
+    return player_page.submit(web, seat, body.text, body.ready, phase=body.phase)
 
 
 @router.post("/api/games/{name}/powers/{power}/vote", **answers(VoteAnswer))
