@@ -71,6 +71,7 @@ _COMMAND_MODULES = (
     "notify",
     "score",
     "ratings",
+    "tournaments",
 )
 """Modules under ``dippouch.cli`` whose import registers commands; a missing optional one is skipped."""
 
@@ -111,6 +112,7 @@ _COMMAND_HOME = {
     "notify": "notify",
     "score": "score",
     "ratings": "ratings",
+    "tournament": "tournaments",
 }
 """Which module registers each top-level command, so that ``dippouch submit`` imports and builds one module's
 commands instead of all of them (typer builds every registered command's parser before it runs one: 25 ms,

@@ -108,6 +108,7 @@ def feature_routers() -> tuple[APIRouter, ...]:
         replay,
         sandbox,
         signin,
+        tournaments,
         variants,
     )
 
@@ -120,6 +121,7 @@ def feature_routers() -> tuple[APIRouter, ...]:
         gamebook.router,
         records.router,
         ratings.router,
+        tournaments.router,
         play.router,
         coordinate.router,
         variants.router,
