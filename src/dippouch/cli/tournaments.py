@@ -22,6 +22,10 @@ app.add_typer(tournament_app, name="tournament")
 GamesArgument = typer.Argument(..., help="The games to add.")
 
 
+def _games(n: int) -> str:
+    return f"{n} game" if n == 1 else f"{n} games"
+
+
 @tournament_app.command("new")
 @friendly
 def new(
@@ -54,7 +58,7 @@ def add(
     store = _store(db)
     for game in games:
         t = add_game(store, name, game, in_round=round_, now=_now(now))
-        out.print(f"Game {escape(game)} added to {escape(t.name)} ({len(t.games)} games).")
+        out.print(f"Game {escape(game)} added to {escape(t.name)} ({_games(len(t.games))}).")
 
 
 @tournament_app.command("remove")
@@ -64,7 +68,7 @@ def remove(name: str, game: str, db: str | None = DbOption) -> None:
     from dippouch.play.tournaments import remove_game
 
     t = remove_game(_store(db), name, game)
-    out.print(f"Game {escape(game)} taken out of {escape(t.name)} ({len(t.games)} games).")
+    out.print(f"Game {escape(game)} taken out of {escape(t.name)} ({_games(len(t.games))}).")
 
 
 @tournament_app.command("list")

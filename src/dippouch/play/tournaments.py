@@ -24,6 +24,7 @@ equal, the players share the rank (listed by name). The number of games each pla
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -49,12 +50,14 @@ from dippouch.store.tournaments import remove_game as store_remove_game
 __all__ = [
     "MAX_ROUND",
     "GameLine",
+    "Key",
     "Standing",
     "Standings",
     "TournamentSummary",
     "add_game",
     "list_tournaments",
     "new_tournament",
+    "rank_players",
     "remove_game",
     "round_number",
     "standings",
@@ -276,11 +279,17 @@ def _ranked(db: Database, scores: dict[Key, list[float]]) -> tuple[Standing, ...
         known = names.get(int(key[1]))
         return known.name if known is not None and not known.deleted else None
 
+    return rank_players(scores, {key: shown(key) for key in scores})
+
+
+def rank_players(scores: Mapping[Key, Sequence[float]], names: Mapping[Key, str | None]) -> tuple[Standing, ...]:
+    """The standings' lines from each player's scores (one a counted game): the module's order and ties."""
     rows = [
         (round(math.fsum(points), PLACES), round(max(points), PLACES), key, math.fsum(points), max(points))
         for key, points in scores.items()
+        if points
     ]
-    rows.sort(key=lambda r: (-r[0], -r[1], (shown(r[2]) or "").casefold(), str(r[2][1])))
+    rows.sort(key=lambda r: (-r[0], -r[1], (names.get(r[2]) or "").casefold(), str(r[2][1])))
     out: list[Standing] = []
     for i, (total, best, key, exact, top) in enumerate(rows):
         tied = i > 0 and (rows[i - 1][0], rows[i - 1][1]) == (total, best)
@@ -288,7 +297,7 @@ def _ranked(db: Database, scores: dict[Key, list[float]]) -> tuple[Standing, ...
             Standing(
                 rank=out[-1].rank if tied else i + 1,
                 person_id=int(key[1]) if key[0] == "person" else None,
-                name=shown(key),
+                name=names.get(key),
                 total=exact,
                 games=len(scores[key]),
                 best=top,

@@ -1,0 +1,229 @@
+"""One use case, every door: a tournament's standings (:mod:`dippouch.play.tournaments`) are the same called
+directly, answered by ``GET /api/tournaments/{name}``, shown on ``/tournaments/{name}`` and printed by
+``dippouch tournament standings``; and they are the ones worked by hand under two systems.
+
+Three games are played to their end for real, and a fourth is still in play:
+
+- ``draw1``: the records doors' draw in Winter 1901. Ann France (6 centres), Bob Germany (5), Cy England (4),
+  Austria (3) seated by the name "Zed" only; Italy 3, Russia 4, Turkey 3 held by nobody. The draw is shared by
+  all seven survivors.
+- ``solo1``: Bob wins with France; Di plays Russia (4 centres, scores 0); Italy is a bot.
+- ``draw2``: the same draw again with Di France (6), Ann Germany (5), "Zed" England (4).
+- ``open1``: Ann's game still in play: listed as in progress, never counted.
+
+Sum of squares (100 × c² / Σc²; Σc² = 9 + 16 + 36 + 25 + 9 + 16 + 9 = 120 in both draws): France 30,
+Germany 20.8333, England 13.3333, Austria 7.5; a solo 100, the rest 0.
+Draw-size scoring: a draw of seven shares 100, 14.2857 each; a solo 100, the rest 0.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+
+import pytest
+from test_ratings_doors import _seat, play_solo
+from test_records_doors import FALL, SPRING
+from typer.testing import CliRunner
+
+from dippouch.cli import app, register_commands
+from dippouch.play.tournaments import add_game, new_tournament, standings
+from dippouch.store import GameStore
+from dippouch.store.people import create_person
+from websupport import Site
+
+DOORS = ("play", "api", "page", "cli")
+SOS, DSS = "Club SoS", "Club DSS"
+GAMES = ("draw1", "solo1", "draw2", "open1")
+
+DRAW_SOS = {"France": 100 * 36 / 120, "Germany": 100 * 25 / 120, "England": 100 * 16 / 120, "Austria": 100 * 9 / 120}
+SEVENTH = 100 / 7
+
+
+def play_draw(store: GameStore, game: str, seats: dict[str, int | str], now: datetime) -> None:
+    """``game`` played to a draw in Winter 1901 (France 6, Germany 5, England 4, Austria 3 ...): each seat by a
+    person (an id) or by a name only (a string). The records doors' orders; France, Germany, England vote."""
+    store.create_game(game, "standard", now=now)
+    for power, who in seats.items():
+        if isinstance(who, int):
+            _seat(store, game, power, who, now)
+        else:
+            store.assign(game, power, who, now=now)
+    for turn, orders in enumerate((SPRING, FALL), start=1):
+        for power, text in orders.items():
+            store.submit(game, power, text, now=now + timedelta(hours=turn))
+        store.process(game, now=now + timedelta(hours=turn, minutes=30), force=True)
+    for power in ("France", "Germany", "England"):
+        store.vote(game, power, True, now=now + timedelta(hours=3))
+    assert store.status(game, now=now + timedelta(hours=3)).state == "finished"
+
+
+class World:
+    def __init__(self, site: Site, people: dict[str, int]) -> None:
+        self.site, self.people = site, people
+
+
+@pytest.fixture(scope="module")
+def world(tmp_path_factory: pytest.TempPathFactory) -> World:
+    site = Site(f"sqlite:///{tmp_path_factory.mktemp('tournaments') / 't.db'}", limits={})
+    store: GameStore = site.web.store
+    now = site.clock()
+    ids = {n: create_person(store, n, now=now) for n in ("Ann", "Bob", "Cy", "Di")}
+    play_draw(
+        store, "draw1", {"France": ids["Ann"], "Germany": ids["Bob"], "England": ids["Cy"], "Austria": "Zed"}, now
+    )
+    play_solo(store, "solo1", {"France": ids["Bob"], "Russia": ids["Di"]}, now + timedelta(days=1), bot="Italy")
+    play_draw(store, "draw2", {"France": ids["Di"], "Germany": ids["Ann"], "England": "Zed"}, now + timedelta(days=2))
+    store.create_game("open1", "standard", now=now + timedelta(days=3))
+    _seat(store, "open1", "France", ids["Ann"], now + timedelta(days=3))
+    for name, system in ((SOS, "sos"), (DSS, "dss")):
+        new_tournament(store, name, system, variant="standard", now=now)
+        for i, game in enumerate(GAMES):
+            add_game(store, name, game, in_round=str(i // 2 + 1), now=now)
+    return World(site, ids)
+
+
+def _expected(world: World, tournament: str) -> list[tuple[int, str, float, int]]:
+    """(rank, name, total to two decimals, games), worked by hand from the module's note."""
+    if tournament == SOS:
+        lines = [
+            ("Bob", DRAW_SOS["Germany"] + 100, 2),
+            ("Ann", DRAW_SOS["France"] + DRAW_SOS["Germany"], 2),
+            ("Di", 0 + DRAW_SOS["France"], 2),
+            ("Zed", DRAW_SOS["Austria"] + DRAW_SOS["England"], 2),
+            ("Cy", DRAW_SOS["England"], 1),
+        ]
+        return [(i + 1, n, round(t, 2), g) for i, (n, t, g) in enumerate(lines)]
+    # Draw-size: Ann and Zed tie (two sevenths each, best game a seventh), and so do Cy and Di (one seventh):
+    # they share the rank, listed by name.
+    return [
+        (1, "Bob", round(SEVENTH + 100, 2), 2),
+        (2, "Ann", round(2 * SEVENTH, 2), 2),
+        (2, "Zed", round(2 * SEVENTH, 2), 2),
+        (4, "Cy", round(SEVENTH, 2), 1),
+        (4, "Di", round(SEVENTH, 2), 2),
+    ]
+
+
+def _cli(world: World, *args: str) -> tuple[int, str]:
+    register_commands()
+    db = str(world.site.web.store.engine.url)
+    result = CliRunner().invoke(app, ["tournament", *args, "--db", db], env={"COLUMNS": "200"})
+    return result.exit_code, str(result.output)
+
+
+def _standings(world: World, door: str, name: str) -> list[tuple[int, str, float, int]]:
+    store = world.site.web.store
+    path = "/tournaments/" + name.replace(" ", "%20")
+    if door == "play":
+        return [(s.rank, s.name or "", round(s.total, 2), s.games) for s in standings(store, name).lines]
+    if door == "api":
+        r = world.site.browser().get("/api" + path)
+        assert r.status_code == 200, r.text
+        return [(s["rank"], s["name"], round(s["total"], 2), s["games"]) for s in r.json()["standings"]]
+    if door == "page":
+        r = world.site.browser().get(path)
+        assert r.status_code == 200, r.text
+        table = r.text.split('id="standings"', 1)[1].split("</table>", 1)[0]
+        rows = re.findall(
+            r"<tr><td>(\d+)</td><td>(?:<a[^>]*>)?([^<]+)(?:</a>)?</td><td>([\d.]+)</td><td>(\d+)</td>", table
+        )
+        return [(int(k), n, float(t), int(g)) for k, n, t, g in rows]
+    code, said = _cli(world, "standings", name)
+    assert code == 0, said
+    rows = re.findall(r"│\s*(\d+)\s*│\s*(\w+)\s*│\s*[\d-]+\s*│\s*([\d.]+)\s*│\s*(\d+)\s*│", said)
+    return [(int(k), n, float(t), int(g)) for k, n, t, g in rows]
+
+
+@pytest.mark.parametrize("tournament", [SOS, DSS])
+@pytest.mark.parametrize("door", DOORS)
+def test_the_standings_are_the_hand_worked_ones_at_every_door(world: World, door: str, tournament: str) -> None:
+    assert _standings(world, door, tournament) == _expected(world, tournament), (door, tournament)
+
+
+def test_the_games_are_listed_by_round_with_their_status(world: World) -> None:
+    r = world.site.browser().get("/api/tournaments/Club%20SoS").json()
+    assert [(g["game"], g["round"], g["status"]) for g in r["games"]] == [
+        ("draw1", 1, "counted"),
+        ("solo1", 1, "counted"),
+        ("draw2", 2, "counted"),
+        ("open1", 2, "in progress"),
+    ]
+    assert r["counted"] == 3 and r["hidden"] == 0
+    assert r["system"]["name"] == "sos" and r["system"]["source"].startswith("https://")
+    # People are linked by id; a seat given by name only has none; a bot never appears.
+    ids = {s["name"]: s["person_id"] for s in r["standings"]}
+    assert ids["Zed"] is None and ids["Ann"] == world.people["Ann"]
+    assert "bot" not in str(r["standings"])
+    best = {s["name"]: s["best"] for s in r["standings"]}
+    assert best["Bob"] == 100.0 and best["Ann"] == round(DRAW_SOS["France"], 4)
+
+
+def test_the_page_names_the_system_with_a_link_to_its_definition_and_links_the_games(world: World) -> None:
+    page = world.site.browser().get("/tournaments/Club%20SoS").text
+    source = world.site.browser().get("/api/tournaments/Club%20SoS").json()["system"]["source"]
+    head = page.split('id="tournament-system"', 1)[1].split("</p>", 1)[0]
+    assert "Sum of squares" in head and f'href="{source}"' in head
+    assert 'href="/games/open1"' in page and "in progress" in page
+    assert 'href="/games/draw1/records?system=sos"' in page
+    listing = world.site.browser().get("/tournaments").text
+    assert 'href="/tournaments/Club%20SoS"' in listing and 'href="/tournaments/Club%20DSS"' in listing
+
+
+def test_the_standings_follow_the_games_never_stored_scores(world: World) -> None:
+    """A tournament made after the games are played has the same standings: nothing is kept but the games."""
+    store = world.site.web.store
+    new_tournament(store, "Late SoS", "sos", now=world.site.clock())
+    for game in GAMES:
+        add_game(store, "Late SoS", game, now=world.site.clock())
+    got = [(s.rank, s.name, round(s.total, 2), s.games) for s in standings(store, "Late SoS").lines]
+    assert got == _expected(world, SOS)
+
+
+def test_the_cli_lists_creates_adds_and_removes(world: World) -> None:
+    code, said = _cli(world, "new", "Cli Cup", "--system", "carnage")
+    assert code == 0 and "Carnage" in said, said
+    code, said = _cli(world, "add", "Cli Cup", "draw1", "solo1", "--round", "1")
+    assert code == 0 and "(2 games)" in said, said
+    code, said = _cli(world, "standings", "Cli Cup")
+    # Carnage: the draw ranks France 7000 + 6, Germany 6000 + 5 ...; Bob wins the solo: 28,000 + 34.
+    assert code == 0 and "34039.00" in said and "7006.00" in said, said  # Bob 6005 + 28034; Ann 7006
+    code, said = _cli(world, "remove", "Cli Cup", "solo1")
+    assert code == 0 and "(1 game)" in said, said
+    code, said = _cli(world, "list")
+    assert code == 0 and "Cli Cup" in said and "Club SoS" in said, said
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("new", "Bad", "--system", "sose"), "did you mean 'sos'"),
+        (("new", "Club SoS", "--system", "sos"), "already exists"),
+        (("new", "a/b", "--system", "sos"), "cannot contain '/'"),
+        (("new", "Odd", "--system", "sos", "--variant", "nosuchvariant"), "variant"),
+        (("add", "Club SoZ", "draw1"), "did you mean 'Club SoS'"),
+        (("add", "Club SoS", "draw1"), "already in tournament"),
+        (("add", "Club SoS", "nogame"), "no game 'nogame'"),
+        (("add", "Club DSS", "draw1", "--round", "0"), "a round is a whole number from 1 to 99"),
+        (("remove", "Club SoS", "nogame"), "is not in tournament"),
+        (("standings", "Nope"), "no tournament 'Nope'"),
+    ],
+)
+def test_the_cli_refuses_in_one_line(world: World, args: tuple[str, ...], said: str) -> None:
+    code, out = _cli(world, *args)
+    assert code == 2 and said in out and "Traceback" not in out, out
+
+
+def test_the_json_lists_every_tournament(world: World) -> None:
+    r = world.site.browser().get("/api/tournaments").json()
+    line = next(t for t in r["tournaments"] if t["name"] == SOS)
+    assert line == {
+        "name": SOS,
+        "system": "sos",
+        "system_title": "Sum of squares",
+        "variant": "standard",
+        "games": 4,
+        "finished": 3,
+        "created_at": line["created_at"],
+    }
+    assert {s["name"] for s in r["systems"]} >= {"sos", "dss", "carnage", "tribute", "opentribute", "centres"}
