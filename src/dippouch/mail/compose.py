@@ -12,30 +12,59 @@ from datetime import datetime
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.variant import Variant
 from dippouch.game import LineCheck, Settings
+from dippouch.i18n import translations
 from dippouch.names import order_text
 
-__all__ = ["FORM", "receipt_text", "refusal_text"]
+__all__ = ["FORM", "I18N_DOMAIN", "SIGN", "form", "receipt_text", "refusal_text", "sign"]
 
-FORM = "Game Name - Power Name - Season Year Type - Version (e.g. Powick Bridge - Montrose - Autumn 1644 Retreats - v1)"
-SIGN = "-- \ndippouch, for the game's coordinator. This message was written by a program; a reply reaches the orders address."
+I18N_DOMAIN = "mail"
+"""Every text here is in the reader's language: ``lang`` is the game's (:attr:`Settings.language`), English
+when the game is not known. The subjects a text tells the player to use stay as intake reads them."""
 
 
-def _when(settings: Settings, dt: datetime | None) -> str:
-    return settings.describe(dt) if dt is not None else "none while the game is paused"
+def form(lang: str = "en") -> str:
+    """The subject's form, as a refusal explains it (the example keeps the calendar's own words: intake
+    reads them)."""
+    return translations(lang).gettext(
+        "Game Name - Power Name - Season Year Type - Version (e.g. Powick Bridge - Montrose - Autumn 1644 Retreats - v1)"
+    )
+
+
+def sign(lang: str = "en") -> str:
+    """The signature under every message dippouch writes."""
+    return translations(lang).gettext(
+        "-- \ndippouch, for the game's coordinator. This message was written by a program; a reply reaches the "
+        "orders address."
+    )
+
+
+FORM = form()
+SIGN = sign()
+
+
+def _when(settings: Settings, dt: datetime | None, lang: str = "en") -> str:
+    if dt is not None:
+        return settings.describe(dt)
+    return translations(lang).gettext("none while the game is paused")
 
 
 def lines_text(
-    lines: Sequence[LineCheck], variant: Variant | None = None, kind: PhaseKind | str | None = None
+    lines: Sequence[LineCheck],
+    variant: Variant | None = None,
+    kind: PhaseKind | str | None = None,
+    lang: str = "en",
 ) -> list[str]:
     """Each line's verdict; accepted orders in the map's full names when the variant is given (a player
-    reads "A Teviotdale & Liddesdale - Northumberland", not the program's "A tev - nhb")."""
+    reads "A Teviotdale & Liddesdale - Northumberland", not the program's "A tev - nhb"). A rejected line's
+    reason is the order check's own words."""
+    _ = translations(lang).gettext
     out = []
     for ln in lines:
         if ln.accepted:
             shown = order_text(variant, ln.order, kind) if variant is not None and ln.order else ln.order
-            out.append(f"  line {ln.line:>2}  accepted  {shown}")
+            out.append(_("  line %(line)2d  accepted  %(order)s") % {"line": ln.line, "order": shown})
         else:
-            out.append(f"  line {ln.line:>2}  REJECTED  {ln.text.strip()}")
+            out.append(_("  line %(line)2d  REJECTED  %(text)s") % {"line": ln.line, "text": ln.text.strip()})
             out.append(f"            {ln.error}")
     return out
 
@@ -59,57 +88,91 @@ def receipt_text(
     source: str = "e-mail",
     variant: Variant | None = None,
     kind: PhaseKind | str | None = None,
+    lang: str = "en",
 ) -> str:
-    yours = f" (your v{label})" if label and label != str(version) else ""
+    """The receipt of a version. ``source`` is what came ("e-mail"; a caller in another language passes its
+    word for it), ``notes`` the intake's own remarks, as they are."""
+    _ = translations(lang).gettext
+    if source == "e-mail":
+        source = _("e-mail")
+    yours = _(" (your v%(label)s)") % {"label": label} if label and label != str(version) else ""
     out = [
-        f"Your {source} for {power} in {game_title}, {phase}, was received {received} and recorded as "
-        f"version {version}{yours}.",
+        _(
+            "Your %(source)s for %(power)s in %(game)s, %(phase)s, was received %(received)s and recorded as version %(version)d%(yours)s."
+        )
+        % {
+            "source": source,
+            "power": power,
+            "game": game_title,
+            "phase": phase,
+            "received": received,
+            "version": version,
+            "yours": yours,
+        },
         "",
     ]
     if reinstates is not None:
-        out += [f"It is a version instruction: version {reinstates} stands.", ""]
+        out += [_("It is a version instruction: version %(version)d stands.") % {"version": reinstates}, ""]
     elif lines:
         accepted = sum(1 for ln in lines if ln.accepted)
-        out += ["Line by line:", *lines_text(lines, variant, kind), ""]
-        out.append(f"{accepted} order(s) accepted, {len(lines) - accepted} rejected.")
+        out += [_("Line by line:"), *lines_text(lines, variant, kind, lang), ""]
+        out.append(
+            _("%(accepted)d order(s) accepted, %(rejected)d rejected.")
+            % {"accepted": accepted, "rejected": len(lines) - accepted}
+        )
         if accepted < len(lines):
-            out.append("A rejected line is not carried out. Send a new version with it corrected.")
+            out.append(_("A rejected line is not carried out. Send a new version with it corrected."))
         out.append("")
     else:
-        out += ["It has no order lines.", ""]
+        out += [_("It has no order lines."), ""]
     if attachments:
-        out += ["Kept with it, sealed until the deadline:", *[f"  {a}" for a in attachments], ""]
+        out += [_("Kept with it, sealed until the deadline:"), *[f"  {a}" for a in attachments], ""]
     if late:
         out += [
-            "It arrived AFTER THE DEADLINE: it is recorded as late and is not used "
-            "(unless the coordinator extends the deadline).",
+            _(
+                "It arrived AFTER THE DEADLINE: it is recorded as late and is not used "
+                "(unless the coordinator extends the deadline)."
+            ),
             "",
         ]
     elif standing is not None:
         out += [
-            f"Version {standing} now stands for {power} (the one received last counts, unless an instruction says otherwise).",
+            _(
+                "Version %(version)d now stands for %(power)s (the one received last counts, unless an instruction "
+                "says otherwise)."
+            )
+            % {"version": standing, "power": power},
             "",
         ]
     else:
-        out += [f"No version with orders stands for {power} yet.", ""]
+        out += [_("No version with orders stands for %(power)s yet.") % {"power": power}, ""]
     if notes:
-        out += ["Notes:", *[f"  {n}" for n in notes], ""]
-    out += [f"Deadline: {deadline}.", "", "To send a new version, use the subject:", f"  {next_subject}", "", SIGN]
+        out += [_("Notes:"), *[f"  {n}" for n in notes], ""]
+    out += [
+        _("Deadline: %(deadline)s.") % {"deadline": deadline},
+        "",
+        _("To send a new version, use the subject:"),
+        f"  {next_subject}",
+        "",
+        sign(lang),
+    ]
     return "\n".join(out) + "\n"
 
 
-def refusal_text(*, subject: str, why: str, suggestion: str | None, registered: bool) -> str:
+def refusal_text(*, subject: str, why: str, suggestion: str | None, registered: bool, lang: str = "en") -> str:
+    """A refusal; ``why`` is the intake's reason as it is recorded."""
+    _ = translations(lang).gettext
     out = [
-        "Your message was not used for any orders.",
+        _("Your message was not used for any orders."),
         "",
-        f"Subject: {subject or '(empty)'}",
-        f"Why: {why}.",
+        _("Subject: %(subject)s") % {"subject": subject or _("(empty)")},
+        _("Why: %(why)s.") % {"why": why},
         "",
     ]
     if suggestion:
-        out += ["A subject that would work:", f"  {suggestion}", ""]
-    out += [f"The form is: {FORM}.", ""]
+        out += [_("A subject that would work:"), f"  {suggestion}", ""]
+    out += [_("The form is: %(form)s.") % {"form": form(lang)}, ""]
     if registered:
-        out += ["Your message is kept; nothing in it has been applied.", ""]
-    out.append(SIGN)
+        out += [_("Your message is kept; nothing in it has been applied."), ""]
+    out.append(sign(lang))
     return "\n".join(out) + "\n"

@@ -32,9 +32,10 @@ from dippouch.game import (
     position_from_data,
     unordered,
 )
+from dippouch.i18n import translations
 from dippouch.mail import compose
 from dippouch.mail.outbox import OutFile
-from dippouch.names import joined, unit_text
+from dippouch.names import joined, phase_words, unit_text
 from dippouch.notify.dispatch import Event, Look, dispatch, register
 from dippouch.notify.reminders import DEFAULT_REMINDERS, left
 from dippouch.play.reports import phase_map_file, stored_report
@@ -53,6 +54,7 @@ from dippouch.store.review import left_unreviewed
 __all__ = [
     "DEFAULT_REMINDERS",
     "GAME_MAIL",
+    "I18N_DOMAIN",
     "GameMail",
     "MapAttacher",
     "queue_notices",
@@ -61,6 +63,11 @@ __all__ = [
 ]
 
 log = logging.getLogger("dippouch.mail.notices")
+
+I18N_DOMAIN = "mail"
+"""The game's mail to everyone (results, civil disorder, notices, reminders) is in the game's language
+(:attr:`dippouch.game.Settings.language`); a subject to send orders with keeps the calendar's own phase
+name, which intake reads."""
 
 MapAttacher = Callable[[GameStore, str, int, str], Sequence[OutFile]]
 """(store, game, phase id, format) -> files: the map of a processed phase (the maps issue's renderer)."""
@@ -118,27 +125,53 @@ def default_maps(store: GameStore, game: str, phase_id: int, fmt: str) -> Sequen
     return [OutFile(filename, content_type, data)]
 
 
+def _lang(g: MailGame) -> str:
+    """The game's language, or English when its settings cannot say."""
+    try:
+        return Settings.from_data(g.settings).language
+    except GameError:
+        return "en"
+
+
 def _without_orders(v: Variant, pos: Position, power: str, settings: Settings) -> str:
     """What happens without orders, as the adjudicator will do it (:func:`dippouch.game.unordered`):
     units hold in movement, dislodged units are disbanded in retreats, builds are waived and removals made
-    by the rules in adjustments; and, for movement, what missing phases leads to."""
+    by the rules in adjustments; and, for movement, what missing phases leads to. What each unit does is
+    the rules' own words (:func:`dippouch.game.unordered`)."""
+    _ = translations(settings.language).gettext
     what = [
         f"{joined([unit_text(v, u) for u in units])}: {happens}" if units else happens
         for units, happens in unordered(v, pos, power, [])
     ]
-    text = "Without orders: " + "; ".join(what) + "." if what else "Without orders nothing of yours changes."
+    text = (
+        _("Without orders: %(what)s.") % {"what": "; ".join(what)}
+        if what
+        else _("Without orders nothing of yours changes.")
+    )
     if v.calendar.kind(pos.phase) == PhaseKind.MOVEMENT and settings.missed_limit > 0:
-        text += f"\nMissing {settings.missed_limit} movement phase(s) in a row puts a power in civil disorder."
+        text += "\n" + _("Missing %(limit)d movement phase(s) in a row puts a power in civil disorder.") % {
+            "limit": settings.missed_limit
+        }
     return text
 
 
 NOTICE_KINDS = ("pause", "resume", "extend", "rollback")
-_EVENT_TEXT = {
-    "pause": "The game is paused: no deadline is running.",
-    "resume": "The game has resumed.",
-    "extend": "The deadline has been extended.",
-    "rollback": "The game has been rolled back by the coordinator.",
-}
+
+
+def _event_text(kind: str, lang: str) -> str:
+    _ = translations(lang).gettext
+    return {
+        "pause": _("The game is paused: no deadline is running."),
+        "resume": _("The game has resumed."),
+        "extend": _("The deadline has been extended."),
+        "rollback": _("The game has been rolled back by the coordinator."),
+    }[kind]
+
+
+def _event_word(kind: str, lang: str) -> str:
+    """The event's name in a notice's subject."""
+    _ = translations(lang).gettext
+    return {"pause": _("pause"), "resume": _("resume"), "extend": _("extend"), "rollback": _("rollback")}[kind]
 
 
 class GameMail:
@@ -192,12 +225,19 @@ class GameMail:
         store, cfg = look.store, g.config
         if notice_claimed(store, f"results:{ph.phase_id}"):
             return []
+        lang = _lang(g)
+        _ = translations(lang).gettext
         report = stored_report(store, g.name, phase_id=ph.phase_id)
         left = left_unreviewed(store, ph.phase_id)
         if left:
             report += (
-                "\nPhotographs and mail processed without the coordinator's review (the phase was released, or "
-                "its review wait ran out):\n" + "".join(f"  {x}\n" for x in left)
+                "\n"
+                + _(
+                    "Photographs and mail processed without the coordinator's review (the phase was released, or "
+                    "its review wait ran out):"
+                )
+                + "\n"
+                + "".join(f"  {x}\n" for x in left)
             )
         mode = str(cfg.get("maps", "winter"))
         files: Sequence[OutFile] = []
@@ -205,7 +245,10 @@ class GameMail:
             files = self.maps(store, g.name, ph.phase_id, "pdf")
         title = _title(g, cfg)
         note = (
-            f"\nThe map is attached ({', '.join(f.filename for f in files)}); this text has everything it shows.\n"
+            "\n"
+            + _("The map is attached (%(files)s); this text has everything it shows.")
+            % {"files": ", ".join(f.filename for f in files)}
+            + "\n"
             if files
             else ""
         )
@@ -213,8 +256,8 @@ class GameMail:
             {
                 "key": f"results:{ph.phase_id}:{addr.lower()}",
                 "to": addr,
-                "subject": f"{title}: {ph.name} results",
-                "body": report + note + "\n" + compose.SIGN + "\n",
+                "subject": _("%(game)s: %(phase)s results") % {"game": title, "phase": phase_words(ph.name, lang)},
+                "body": report + note + "\n" + compose.sign(lang) + "\n",
                 "kind": "results",
                 "sender_domain": _domain(),
                 "game_id": g.id,
@@ -230,27 +273,32 @@ class GameMail:
         cfg = g.config
         title = _title(g, cfg)
         settings = Settings.from_data(g.settings)
+        lang = settings.language
+        _ = translations(lang).gettext
         notices = []
         for power in civil_disorder(look.store, g.id):
             player = next((r for r in g.players if r.power == power and r.replaced_at is None), None)
             tenure = player.assigned_at.isoformat() if player is not None else "none"
             key = f"cd:{g.id}:{power}:{tenure}"
             body = (
-                f"{title}: {power} is now in civil disorder (no orders for {settings.missed_limit} movement "
-                f"phases in a row). Its units hold and its removals are made for it until a player takes it over.\n\n"
-                f"{compose.SIGN}\n"
+                _(
+                    "%(game)s: %(power)s is now in civil disorder (no orders for %(limit)d movement phases in a "
+                    "row). Its units hold and its removals are made for it until a player takes it over."
+                )
+                % {"game": title, "power": power, "limit": settings.missed_limit}
+                + f"\n\n{compose.sign(lang)}\n"
             )
             messages = [
                 {
                     "key": f"{key}:{addr.lower()}",
                     "to": addr,
-                    "subject": f"{title}: {power} in civil disorder",
+                    "subject": _("%(game)s: %(power)s in civil disorder") % {"game": title, "power": power},
                     "body": body,
                     "kind": "notice",
                     "sender_domain": _domain(),
                     "game_id": g.id,
                 }
-                for addr, _ in _recipients(g, cfg)
+                for addr, _power in _recipients(g, cfg)
             ]
             notices.append(Notice(key, g.id, messages))
         return notices
@@ -260,31 +308,37 @@ class GameMail:
         cfg = g.config
         title = _title(g, cfg)
         settings = Settings.from_data(g.settings)
+        lang = settings.language
+        _ = translations(lang).gettext
         ph = g.phase
         key = f"event:{event.row.id}"
-        text = _EVENT_TEXT[event.kind]
+        text = _event_text(event.kind, lang)
         phase = event.detail.get("phase", "")
         extra = ""
         if ph is not None:
-            extra = (
-                f" {ph.name}: orders are due by {settings.describe(ph.deadline)}."
+            name = phase_words(ph.name, lang)
+            extra = " " + (
+                _("%(phase)s: orders are due by %(deadline)s.")
+                % {"phase": name, "deadline": settings.describe(ph.deadline)}
                 if ph.deadline is not None
-                else f" {ph.name}: no deadline while the game is paused."
+                else _("%(phase)s: no deadline while the game is paused.") % {"phase": name}
             )
         if event.kind == "rollback":
-            text = f"The coordinator has rolled the game back to {phase}; the phases after it are set aside."
-        body = f"{title}: {text}{extra}\n\n{compose.SIGN}\n"
+            text = _("The coordinator has rolled the game back to %(phase)s; the phases after it are set aside.") % {
+                "phase": phase_words(str(phase), lang)
+            }
+        body = f"{title}: {text}{extra}\n\n{compose.sign(lang)}\n"
         messages = [
             {
                 "key": f"{key}:{addr.lower()}",
                 "to": addr,
-                "subject": f"{title}: {event.kind} ({phase})",
+                "subject": f"{title}: {_event_word(event.kind, lang)} ({phase_words(str(phase), lang)})",
                 "body": body,
                 "kind": "notice",
                 "sender_domain": _domain(),
                 "game_id": g.id,
             }
-            for addr, _ in _recipients(g, cfg)
+            for addr, _power in _recipients(g, cfg)
         ]
         return [Notice(key, g.id, messages)]
 
@@ -296,6 +350,8 @@ class GameMail:
             return []
         v = g.variant
         settings = Settings.from_data(g.settings)
+        lang = settings.language
+        _ = translations(lang).gettext
         pos = position_from_data(v, ph.position)
         title = _title(g, g.config)
         notices = []
@@ -304,17 +360,23 @@ class GameMail:
             if not addr:
                 continue
             key = f"reminder:{ph.id}:{power}:{int(lead.total_seconds())}"
-            due_in = left(ph.deadline - look.now)
+            due_in = left(ph.deadline - look.now, lang)
+            name = phase_words(ph.name, lang)
             body = (
-                f"{title}: {ph.name}. The deadline is {settings.describe(ph.deadline)}, {due_in} from now.\n\n"
-                f"No orders have been received for {power} yet (or none of the lines sent could be carried out).\n"
-                f"{_without_orders(v, pos, power, settings)}\n\n"
-                f"Send your orders with the subject:\n  {title} - {power} - {ph.name}\n\n{compose.SIGN}\n"
+                _("%(game)s: %(phase)s. The deadline is %(deadline)s, %(left)s from now.")
+                % {"game": title, "phase": name, "deadline": settings.describe(ph.deadline), "left": due_in}
+                + "\n\n"
+                + _("No orders have been received for %(power)s yet (or none of the lines sent could be carried out).")
+                % {"power": power}
+                + f"\n{_without_orders(v, pos, power, settings)}\n\n"
+                + _("Send your orders with the subject:")
+                + f"\n  {title} - {power} - {ph.name}\n\n{compose.sign(lang)}\n"
             )
             message = {
                 "key": key,
                 "to": addr,
-                "subject": f"{title}: reminder, {power} orders for {ph.name} due in {due_in}",
+                "subject": _("%(game)s: reminder, %(power)s orders for %(phase)s due in %(left)s")
+                % {"game": title, "power": power, "phase": name, "left": due_in},
                 "body": body,
                 "kind": "reminder",
                 "sender_domain": _domain(),
@@ -366,6 +428,14 @@ def setup(store: GameStore, game: str, *, now: datetime, changes: dict[str, Any]
     return update_mail_config(store, game, now, changes, check)
 
 
+def _game_language(store: GameStore, game: str, now: datetime) -> str:
+    """The game's language for a message about one of its seats (English when its settings cannot say)."""
+    try:
+        return store.status(game, now=now, drift=False, due=False).settings.language
+    except Exception:  # a game whose state cannot be read still gets its link, in English
+        return "en"
+
+
 def mail_unavailable() -> str | None:
     """Why the outbox cannot send now (no SMTP server or no From address configured), or None."""
     from dippouch.core.errors import DippouchError
@@ -391,16 +461,24 @@ def queue_player_link(
         gid = find_game(store, game)
     except GameError:
         raise GameError(f"no game {game!r}") from None
+    lang = _game_language(store, game, now)
+    _ = translations(lang).gettext
     body = (
-        f"Dear {player},\n\nyou play {power} in the game {game}. This link signs you in to your orders page "
-        f"(keep it to yourself: anyone with it can act for {power}):\n\n  {link}\n\n"
-        "Open it, type or pick your orders and send them before the deadline the page shows.\n\n" + compose.SIGN + "\n"
+        _(
+            "Dear %(player)s,\n\nyou play %(power)s in the game %(game)s. This link signs you in to your orders "
+            "page (keep it to yourself: anyone with it can act for %(power)s):\n\n  %(link)s\n\n"
+            "Open it, type or pick your orders and send them before the deadline the page shows."
+        )
+        % {"player": player, "power": power, "game": game, "link": link}
+        + "\n\n"
+        + compose.sign(lang)
+        + "\n"
     )
     return queue_mail(
         store,
         key=f"link:{key_id}",
         to=address,
-        subject=f"{game}: your link to play {power}",
+        subject=_("%(game)s: your link to play %(power)s") % {"game": game, "power": power},
         body=body,
         kind="link",
         now=now,

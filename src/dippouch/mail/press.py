@@ -21,6 +21,7 @@ from datetime import datetime
 
 import dippouch.store.press as store_press
 from dippouch.core.errors import DippouchError
+from dippouch.i18n import DEFAULT, translations
 from dippouch.mail.message import Inbound
 from dippouch.play.press import send_press
 from dippouch.press.mailtext import find_token, reply_text
@@ -28,7 +29,11 @@ from dippouch.store import GameStore
 from dippouch.store.inbox import record_message
 from dippouch.store.outbox import queue_mail
 
-__all__ = ["PressReply", "press_token", "take_reply"]
+__all__ = ["I18N_DOMAIN", "PressReply", "press_token", "take_reply"]
+
+I18N_DOMAIN = "mail"
+"""The answer to a reply is in the game's language once the code names the game (English before); the
+reason it quotes is recorded as it is (the press rules' own words)."""
 
 
 @dataclass(frozen=True)
@@ -63,17 +68,28 @@ def _answer(store: GameStore, msg: Inbound, mail_id: int, now: datetime, subject
     )
 
 
+def _lang(store: GameStore, game: str | None, now: datetime) -> str:
+    """The game's language (English when no game is named or its settings cannot be read)."""
+    if game is None:
+        return DEFAULT
+    try:
+        return store.status(game, now=now, drift=False, due=False).settings.language
+    except Exception:  # the answer still goes, in English
+        return DEFAULT
+
+
 def _refuse(
     store: GameStore, msg: Inbound, mail_id: int, now: datetime, why: str, game: str | None = None
 ) -> PressReply:
     record_message(store, mail_id, status="refused", reason=why, reading={"press": True})
+    _ = translations(_lang(store, game, now)).gettext
     n = _answer(
         store,
         msg,
         mail_id,
         now,
-        f"Not sent: {msg.subject}",
-        f"Your message was not passed on: {why}.\n\nNothing was sent to the other powers.",
+        _("Not sent: %(subject)s") % {"subject": msg.subject},
+        _("Your message was not passed on: %(why)s.\n\nNothing was sent to the other powers.") % {"why": why},
     )
     return PressReply("refused", why, game=game, replies=n)
 
@@ -108,12 +124,16 @@ def take_reply(store: GameStore, msg: Inbound, mail_id: int, now: datetime) -> P
         return _refuse(store, msg, mail_id, now, str(e), owner.game)
     how = "held until the phase's results (postal press)" if sent.held else "passed on"
     record_message(store, mail_id, status="accepted", reason=f"press {how}", power=owner.power, reading={"press": True})
+    _ = translations(_lang(store, owner.game, now)).gettext
+    facts = {"game": owner.game, "power": owner.power}
     n = _answer(
         store,
         msg,
         mail_id,
         now,
-        f"Sent: {msg.subject}",
-        f"Your message was {how} in {owner.game}, as {owner.power}.",
+        _("Sent: %(subject)s") % {"subject": msg.subject},
+        _("Your message was held until the phase's results (postal press) in %(game)s, as %(power)s.") % facts
+        if sent.held
+        else _("Your message was passed on in %(game)s, as %(power)s.") % facts,
     )
     return PressReply("accepted", f"press {how}", game=owner.game, power=owner.power, replies=n)

@@ -17,13 +17,17 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from dippouch.game import GameError, parse_duration
+from dippouch.i18n import translations
 from dippouch.notify.events import DEFAULT_DEADLINE_HOURS, preferences
 from dippouch.notify.registry import Event, Look, Reader
 from dippouch.store import events as logged
 from dippouch.store import notify as stored
 from dippouch.store.mail_games import mail_games
 
-__all__ = ["DEFAULT_REMINDERS", "due", "game_leads", "lead_reached", "left"]
+__all__ = ["DEFAULT_REMINDERS", "I18N_DOMAIN", "due", "game_leads", "lead_reached", "left"]
+
+I18N_DOMAIN = "mail"
+"""The time left, as a reminder says it, in the reader's language."""
 
 DEFAULT_REMINDERS = ("48h", "12h")
 """The game mail's lead times when ``mail setup`` names none."""
@@ -46,16 +50,18 @@ def game_leads(config: Mapping[str, Any]) -> list[timedelta]:
         return []
 
 
-def left(td: timedelta) -> str:
+def left(td: timedelta, lang: str = "en") -> str:
     """The time left, as a reminder says it: rounded down (a reminder never promises more time than there is;
-    under a minute still says "1 minute"), in the singular for one."""
+    under a minute still says "1 minute"), in the singular for one, in ``lang``."""
+    t = translations(lang)
     hours = int(td.total_seconds() // 3600)
     if hours >= 48:
-        return f"{hours // 24} days"
+        days = hours // 24
+        return t.ngettext("%(num)d day", "%(num)d days", days) % {"num": days}
     if hours >= 1:
-        return f"{hours} hour{'s' if hours != 1 else ''}"
+        return t.ngettext("%(num)d hour", "%(num)d hours", hours) % {"num": hours}
     minutes = max(1, int(td.total_seconds() // 60))
-    return f"{minutes} minute{'s' if minutes != 1 else ''}"
+    return t.ngettext("%(num)d minute", "%(num)d minutes", minutes) % {"num": minutes}
 
 
 def due(look: Look) -> list[Event]:

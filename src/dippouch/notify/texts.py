@@ -13,8 +13,14 @@ from typing import Any
 from urllib.parse import quote
 
 from dippouch.game import GameError
+from dippouch.i18n import translations
+from dippouch.names import phase_words
 
-__all__ = ["MAX_BODY", "MAX_TITLE", "Message", "compose"]
+__all__ = ["I18N_DOMAIN", "MAX_BODY", "MAX_TITLE", "Message", "compose"]
+
+I18N_DOMAIN = "mail"
+"""A notification is in its reader's language: the ``lang`` fact (:mod:`dippouch.notify.channels.people`
+puts the person's language there, else the game's); English without it."""
 
 MAX_TITLE = 200
 MAX_BODY = 2000
@@ -43,9 +49,13 @@ def _fact(facts: Mapping[str, Any], name: str, default: str = "") -> str:
 
 
 def compose(event: str, facts: Mapping[str, Any]) -> Message:
-    """The words for ``event``; facts used: game, phase, power, hours, deadline (text), sender, excerpt, url."""
+    """The words for ``event``; facts used: game, phase, power, hours, deadline (text), sender, excerpt, url,
+    and lang (the reader's language, default English)."""
+    lang = str(facts.get("lang") or "en")
+    _ = translations(lang).gettext
     game = _fact(facts, "game")
     power = _fact(facts, "power")
+    phase = phase_words(_fact(facts, "phase"), lang)
     # What a player is told about their own seat opens their own page: the last turn and the orders are there.
     own = game and power and event in _AT_THE_SEAT
     default = f"/games/{quote(game, safe='')}/play/{quote(power, safe='')}" if own else f"/games/{quote(game)}"
@@ -53,48 +63,69 @@ def compose(event: str, facts: Mapping[str, Any]) -> Message:
     if len(url) > 2000:
         raise GameError("the notification's link is longer than 2,000 characters")
     deadline = _fact(facts, "deadline")
-    due = f" Orders are due by {deadline}." if deadline else ""
+    due = " " + _("Orders are due by %(deadline)s.") % {"deadline": deadline} if deadline else ""
     if event == "phase_processed":
-        title = f"{game}: {_fact(facts, 'phase')} processed"
-        body = f"The results of {_fact(facts, 'phase')} in {game} are ready.{_next(facts)}"
+        title = _("%(game)s: %(phase)s processed") % {"game": game, "phase": phase}
+        body = _("The results of %(phase)s in %(game)s are ready.") % {"phase": phase, "game": game}
+        body += _next(facts, lang)
     elif event == "deadline":
-        title = f"{game}: orders for {power} missing"
+        title = _("%(game)s: orders for %(power)s missing") % {"game": game, "power": power}
         body = (
-            f"{game}, {_fact(facts, 'phase')}: no orders for {power} yet, and the deadline is "
-            f"{_fact(facts, 'left', 'near')} away.{due}"
+            _("%(game)s, %(phase)s: no orders for %(power)s yet, and the deadline is %(left)s away.")
+            % {"game": game, "phase": phase, "power": power, "left": _fact(facts, "left") or _("near")}
+            + due
         )
     elif event == "game_starting":
-        title = f"{game} is starting"
-        body = f"{game} has started: you play {power}. First phase: {_fact(facts, 'phase')}.{due}"
+        title = _("%(game)s is starting") % {"game": game}
+        body = (
+            _("%(game)s has started: you play %(power)s. First phase: %(phase)s.")
+            % {"game": game, "power": power, "phase": phase}
+            + due
+        )
     elif event == "seat_offered":
-        title = f"{game}: a seat is offered to you"
-        body = f"{power} in {game} needs a player." + (f" {_fact(facts, 'note')}" if facts.get("note") else "")
-        body += " Open the link to take the seat."
+        title = _("%(game)s: a seat is offered to you") % {"game": game}
+        body = _("%(power)s in %(game)s needs a player.") % {"power": power, "game": game}
+        body += f" {_fact(facts, 'note')}" if facts.get("note") else ""
+        body += " " + _("Open the link to take the seat.")
     elif event == "seat_lost":
         if facts.get("how") == "freed":
-            title = f"{game}: your seat ({power}) is offered to others"
-            body = (
-                f"The coordinator of {game} offered your seat ({power}) to other players: it stays yours "
+            title = _("%(game)s: your seat (%(power)s) is offered to others") % {"game": game, "power": power}
+            body = _(
+                "The coordinator of %(game)s offered your seat (%(power)s) to other players: it stays yours "
                 "until one of them takes it."
-            )
+            ) % {"game": game, "power": power}
         elif facts.get("reason") == "resigned":
-            title = f"{game}: {power} has a new player"
-            body = f"{power} in {game}, which you left, is now played by someone else."
+            title = _("%(game)s: %(power)s has a new player") % {"game": game, "power": power}
+            body = _("%(power)s in %(game)s, which you left, is now played by someone else.") % {
+                "power": power,
+                "game": game,
+            }
         else:
-            title = f"{game}: {power} is no longer yours"
-            body = f"{power} in {game} is now played by someone else: your seat was taken by a replacement."
-        body += " Your other games are on your page."
+            title = _("%(game)s: %(power)s is no longer yours") % {"game": game, "power": power}
+            body = _("%(power)s in %(game)s is now played by someone else: your seat was taken by a replacement.") % {
+                "power": power,
+                "game": game,
+            }
+        body += " " + _("Your other games are on your page.")
     elif event == "message_received":
-        sender = _fact(facts, "sender", "someone")
-        title = f"{game}: a message from {sender}"
-        body = f"{sender} wrote in {game}: {_fact(facts, 'excerpt')}".rstrip(": ")
+        sender = _fact(facts, "sender") or _("someone")
+        title = _("%(game)s: a message from %(sender)s") % {"game": game, "sender": sender}
+        body = (
+            _("%(sender)s wrote in %(game)s: %(excerpt)s")
+            % {
+                "sender": sender,
+                "game": game,
+                "excerpt": _fact(facts, "excerpt"),
+            }
+        ).rstrip(": ")
     else:
         raise GameError(f"no event {event!r}")
     return Message(cut(title, MAX_TITLE), cut(body, MAX_BODY), url)
 
 
-def _next(facts: Mapping[str, Any]) -> str:
-    nxt, deadline = _fact(facts, "next"), _fact(facts, "deadline")
+def _next(facts: Mapping[str, Any], lang: str = "en") -> str:
+    _ = translations(lang).gettext
+    nxt, deadline = phase_words(_fact(facts, "next"), lang), _fact(facts, "deadline")
     if nxt and deadline:
-        return f" Next: {nxt}, orders due by {deadline}."
-    return f" Next: {nxt}." if nxt else ""
+        return " " + _("Next: %(phase)s, orders due by %(deadline)s.") % {"phase": nxt, "deadline": deadline}
+    return " " + _("Next: %(phase)s.") % {"phase": nxt} if nxt else ""

@@ -8,19 +8,71 @@ worked on gets nothing twice when the dispatcher takes over.
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
+import dippouch.store.people as people
+from dippouch.game import Settings
+from dippouch.i18n import DEFAULT, LANGUAGES
 from dippouch.notify.queue import items_for
 from dippouch.notify.registry import Event, Look, Reader
+from dippouch.notify.reminders import left
 from dippouch.store import notify as stored
 from dippouch.store import press
 
-__all__ = ["PERSON_KINDS", "tell"]
+__all__ = ["I18N_DOMAIN", "PERSON_KINDS", "language", "tell"]
+
+I18N_DOMAIN = "mail"
+"""A notification is a message to one person: in their language, else the game's (:mod:`dippouch.notify.texts`)."""
 
 PERSON_KINDS = frozenset(
     {"phase_processed", "game_starting", "seat_offered", "message_received", "deadline", "seat_lost"}
 )
 """The events a person chooses to be told about (:data:`dippouch.notify.events.EVENTS`)."""
+
+
+def _person_language(look: Look, person_id: int) -> str | None:
+    """The language the person chose, read once a look. The store's value of a person's choices
+    (``people.preferences``) is read where it exists; without it nobody has chosen."""
+    read = getattr(people, "preferences", None)
+    if read is None:
+        return None
+
+    def make() -> str | None:
+        chosen = getattr(read(look.store, person_id), "language", None)
+        return chosen if chosen in LANGUAGES else None
+
+    found: str | None = look.once(f"person-language:{person_id}", make)
+    return found
+
+
+def _game_language(look: Look, game: str) -> str:
+    """The game's language (:attr:`Settings.language`), with the settings read once a look per game (the
+    key :meth:`Look.describe` reads them under)."""
+    if not game:
+        return DEFAULT
+    try:
+        settings: Settings = look.once(
+            f"settings:{game}", lambda: look.store.status(game, now=look.now, drift=False, due=False).settings
+        )
+        return settings.language
+    except Exception:  # a game whose settings cannot be read: English is always right
+        return DEFAULT
+
+
+def language(look: Look, event: Event, person_id: int) -> str:
+    """A notification's language: the person's own choice, else the game's, else English."""
+    return _person_language(look, person_id) or _game_language(look, event.game)
+
+
+def _facts(look: Look, event: Event, r: Reader) -> dict[str, Any]:
+    """The reader's facts with their language, and the time left said in it."""
+    lang = language(look, event, r.person_id)
+    facts = {**r.facts, "lang": lang}
+    deadline = event.detail.get("deadline")
+    if event.kind == "deadline" and isinstance(deadline, datetime) and lang != DEFAULT:
+        facts["left"] = left(deadline - look.now, lang)
+    return facts
 
 
 def _items(look: Look, event: Event, r: Reader, channel: str) -> list[dict[str, Any]]:
@@ -31,7 +83,7 @@ def _items(look: Look, event: Event, r: Reader, channel: str) -> list[dict[str, 
         r.person_id,
         event.kind,
         key=r.key,
-        facts=r.facts,
+        facts=_facts(look, event, r),
         game_id=event.game_id,
         prefs=r.prefs,
         only=channel,
