@@ -1,5 +1,5 @@
-"""How far one request travels: a player's web submission (with and without "ready", which processes the
-phase and lets the bots order the next) measured as the package's modules whose functions ran, the rooms
+"""How far one request travels: a player's web submission from their page (with and without "ready", which
+processes the phase and lets the bots order the next) measured as the package's modules whose functions ran, the rooms
 (packages) they are in, the distinct room-to-room calls, and the database connections taken from the pool.
 docs/architecture.md quotes these figures; run against another checkout (its ``src`` and ``tests`` first on the
 path) to compare.
@@ -45,6 +45,8 @@ def measure(tree: Path) -> None:
             site.seat("g", power, power)
             if ready:  # the others ready already: France's "ready" processes the phase
                 site.web.store.submit("g", power, "no orders", now=site.clock(), ready=True)
+        # The player opens their page first, as one does (the form comes from it); the submission is measured.
+        assert page.get("/games/g/play/France").status_code == 200
         modules: set[str] = set()
         edges: set[tuple[str, str]] = set()
         connections = 0

@@ -121,8 +121,8 @@ def test_a_submission_is_stamped_after_it_waits_for_the_powers_lock(db_url: str,
     through the web app: the second waits, is version 2, and its arrival time is taken once it holds the
     lock, after the first's, never while it was queueing (which made v2 older than v1)."""
     from dippouch.web.app import create_app
+    from dippouch.web.deps import Seat
     from dippouch.web.player_page import submit
-    from dippouch.web.security import Viewer
 
     store = GameStore(db_url)
     store.create_game("g", "standard", now=store.clock(), settings=LONG)
@@ -131,7 +131,7 @@ def test_a_submission_is_stamped_after_it_waits_for_the_powers_lock(db_url: str,
     _, key = web.access.create_key("player", game="g", power="France", label="P", now=datetime.now(UTC))
     grant = web.access.find_key(key)
     assert grant is not None
-    viewer = Viewer(grants=[grant], by_bearer=True)
+    seat = Seat("g", "France", web.variant_of("g"), stand_in=False)
     flags = tmp_path / "flags"
     flags.mkdir()
     env = {**os.environ, "DIPPOUCH_PAUSE_AT": "submit:locked", "DIPPOUCH_PAUSE_DIR": str(flags)}
@@ -143,7 +143,7 @@ def test_a_submission_is_stamped_after_it_waits_for_the_powers_lock(db_url: str,
 
     def second() -> None:
         try:
-            out["res"] = submit(web, "g", "France", ORDERS, False, viewer)
+            out["res"] = submit(web, seat, ORDERS, False)
         except BaseException as e:
             out["error"] = e
 
@@ -156,7 +156,7 @@ def test_a_submission_is_stamped_after_it_waits_for_the_powers_lock(db_url: str,
     assert first.returncode == 0, e
     t.join(WAIT)
     assert "error" not in out, out.get("error")
-    assert o.strip() == "1" and out["res"]["version"] == 2
+    assert o.strip() == "1" and out["res"].version == 2
     subs = _versions(store, "France")
     _assert_gapless_and_in_time_order(subs, 2)
     second_at = datetime.fromisoformat(subs[1]["submitted_at"])

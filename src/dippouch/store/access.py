@@ -314,8 +314,10 @@ class AccessStore:
             )
             return [(a, b, c, d, e) for a, b, c, d, e in s.execute(q)]
 
-    def marker(self, game: str) -> tuple[str, tuple[int, int, int, int, int]] | None:
-        """(visibility, marker) of ``game`` in one query, or None if there is no such game.
+    def marker(self, game: str) -> tuple[str, tuple[int, int, int, int, int], str | None] | None:
+        """(visibility, marker, the hash of the game's stored variant) of ``game`` in one query, or None if
+        there is no such game. The hash names the variant the game plays: a reader keeps the variant it built
+        while the hash stands (``None``: a game from before its variant was stored, read from its file).
 
         The marker changes whenever anything a page shows of the game changes (events, phases,
         submissions, votes), so a page can be served from a cache while it stands still, even when
@@ -329,7 +331,7 @@ class AccessStore:
             conn.rollback()
         if row is None:
             return None
-        return (row[0] or "public", (int(row[1]), int(row[2]), int(row[3]), int(row[4]), int(row[5])))
+        return (row[0] or "public", (int(row[1]), int(row[2]), int(row[3]), int(row[4]), int(row[5])), row[6])
 
     def phases(self, game: str) -> list[StoredPhase]:
         """Every phase of a game, abandoned ones too, in the order opened, without their submissions or a
@@ -366,6 +368,7 @@ def _marker_query() -> sa.Select[Any]:
         sub.scalar_subquery(),
         vo.scalar_subquery(),
         game_ev.scalar_subquery(),
+        g.c.variant_hash,
     ).where(g.c.name == sa.bindparam("game"))
 
 

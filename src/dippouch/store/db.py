@@ -13,24 +13,29 @@ import re
 import shlex
 import stat
 import sys
+import threading
 from collections import OrderedDict
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Self
+from typing import TYPE_CHECKING, Any, Self
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
 
 from dippouch import settings
 from dippouch.core.errors import DippouchError
-from dippouch.game import GameError, as_utc
+from dippouch.game import GameError, as_utc, position_from_data
 
 if TYPE_CHECKING:
     from alembic.config import Config
 
     from dippouch.core.position import Position
     from dippouch.core.variant import Variant
+
+KEPT_POSITIONS = 4096
+"""How many phases' parsed positions a database keeps (:meth:`Database.position`)."""
 
 DEFAULT_URL = "sqlite:///dippouch.db"
 SUPPORTED = (
@@ -273,7 +278,8 @@ class Database:
     key lookup of every API request and the pages' change markers read this way."""
     session: sessionmaker[Session]
     positions: OrderedDict[int, tuple[Variant, Position]]
-    """Phase id -> (variant, its parsed starting position): :func:`dippouch.store.rows.phase_position`'s."""
+    """Phase id -> (variant, its parsed starting position), kept by :meth:`position` and shared with
+    :meth:`reader` (the same database's phases): one cache for the store's submissions and the web's pages."""
 
     def __init__(self, url: str | None = None) -> None:
         self._connect(make_engine(url))
@@ -289,6 +295,7 @@ class Database:
         )
         self.session = sessionmaker(engine, expire_on_commit=False)
         self.positions = OrderedDict()
+        self._positions_lock = threading.Lock()
 
     def close(self) -> None:
         self.engine.dispose()
@@ -299,7 +306,24 @@ class Database:
         Use it only for methods that do not write; the schema is already at head (this store made sure)."""
         other = type(self).__new__(type(self))
         other._connect(make_engine(str(self.engine.url.render_as_string(hide_password=False)), write_lock=False))
+        other.positions, other._positions_lock = self.positions, self._positions_lock
         return other
+
+    def position(self, v: Variant, phase_id: int, data: Mapping[str, Any]) -> Position:
+        """The position a phase starts from (``data``, as stored), parsed once per phase and variant: a
+        phase's starting position never changes, and every submission, status and page reads it (parsing a
+        standard position costs a millisecond, a W3K one several). For reading only: callers must not change
+        the Position."""
+        kept = self.positions
+        hit = kept.get(phase_id)
+        if hit is not None and hit[0] is v:
+            return hit[1]
+        pos = position_from_data(v, data)
+        with self._positions_lock:
+            kept[phase_id] = (v, pos)
+            while len(kept) > KEPT_POSITIONS:
+                kept.popitem(last=False)
+        return pos
 
     def clock(self) -> datetime:
         """Now, by the database's clock: what decides whether a deadline has passed, whichever machine asks.

@@ -36,9 +36,6 @@ __all__ = [
     "require_current_for",
 ]
 
-KEPT_POSITIONS = 4096
-"""How many phases' parsed positions a store keeps (:func:`phase_position`)."""
-
 
 def game_row(s: Session, name: str, *, lock: bool = False, share: bool = False) -> GameRow:
     """The game's row; ``lock`` locks it alone (processing, votes, coordinator actions), ``share``
@@ -188,20 +185,11 @@ def open_next_phase(
 
 
 def phase_position(db: Database, v: Variant, ph: PhaseRow) -> Position:
-    """The position a phase starts from, parsed once per phase (and variant): a phase's position never
-    changes, and every submission and status reads it (parsing a standard position costs a millisecond).
-    For reading only: callers must not change the Position."""
+    """The position a phase starts from, parsed once per phase (:meth:`Database.position`). For reading only:
+    callers must not change the Position."""
     if ph.id is None:  # not flushed yet
         return position_from_data(v, ph.position)
-    kept = db.positions
-    hit = kept.get(ph.id)
-    if hit is not None and hit[0] is v:
-        return hit[1]
-    pos = position_from_data(v, ph.position)
-    kept[ph.id] = (v, pos)
-    while len(kept) > KEPT_POSITIONS:
-        kept.popitem(last=False)
-    return pos
+    return db.position(v, ph.id, ph.position)
 
 
 def next_version_in(s: Session, phase_id: int, power: str) -> int:

@@ -118,7 +118,7 @@ def _game_view(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
         data["marker"] = marker
         v = data.pop("_variant")
         if v is not None:  # the page's map, asked for next, draws with it
-            web.keep_variant(name, marker[0], v)
+            web.keep_variant(name, (visibility, marker), v)
         with web.lock:
             if len(caches.views) > 5000:
                 caches.views.clear()

@@ -23,7 +23,6 @@ from typing import Any, TypeVar, cast
 from dippouch.core.errors import DippouchError
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
-from dippouch.game import position_from_data
 from dippouch.store.access import STAND_IN, AccessStore
 from dippouch.store.records import StoredPhase
 from dippouch.store.repository import GameStore
@@ -60,9 +59,11 @@ class Web:
         """A clock handed in (tests, "as of" runs); otherwise deadlines go by the database's clock."""
         self.maps = MapCache()
         """The pictures of this database's phases (and their PDFs): kept with the app, gone with it."""
-        self._phase_cache: dict[int, tuple[Variant, Position, str, str]] = {}
+        self._phase_names: dict[int, tuple[str, str]] = {}
+        """Phase id -> (name, kind), beside the database's parsed positions (``read.positions``)."""
         self._state: dict[str, tuple[float, tuple[str, Any]]] = {}
         self._variants: dict[str, tuple[Any, Variant]] = {}
+        self._variant_hashes: dict[str, str | None] = {}
         self._page_locks: dict[str, threading.Lock] = {}
         self._kept: dict[str, Any] = {}
         self.pages: dict[Any, tuple[float, Any, str, str]] = {}
@@ -95,12 +96,16 @@ class Web:
         hit = self._state.get(name)
         if hit is not None and not fresh and now - hit[0] < STATE_TTL:
             return hit[1]
-        got = self.access.marker(name)
-        if got is not None:
-            with self.lock:
-                if len(self._state) > 20_000:
-                    self._state.clear()
-                self._state[name] = (now, got)
+        read = self.access.marker(name)
+        if read is None:
+            return None
+        got = read[0], read[1]
+        with self.lock:
+            if len(self._state) > 20_000:
+                self._state.clear()
+                self._variant_hashes.clear()
+            self._state[name] = (now, got)
+            self._variant_hashes[name] = read[2]
         return got
 
     def touched(self, name: str, *, structural: bool = True) -> None:
@@ -188,14 +193,12 @@ class Web:
     # The game's variant and positions
 
     def variant_of(self, name: str) -> Variant:
-        """The game's own variant, as the store reads it (the copy kept with the game). It changes only by
-        ``dippouch upgrade-variant``, which logs an event, so it is kept while the game's last event stands
-        (not the whole marker: every submission changes that, and reading the variant costs more than the
-        check a submission runs)."""
+        """The game's own variant, as the store reads it (the copy kept with the game). Kept while the hash of
+        the game's stored copy stands, which the marker read brings (it changes only by ``dippouch
+        upgrade-variant``); a game without a stored copy keeps it while its last event stands."""
         st = self.state(name)
-        events = st[1][0] if st is not None else None
         hit = self._variants.get(name)
-        if hit is not None and st is not None and hit[0] == events:
+        if hit is not None and st is not None and hit[0] == self._variant_key(name, st):
             return hit[1]
         try:
             v = self.read.variant(name)
@@ -204,28 +207,30 @@ class Web:
                 raise NotFound(f"no game {name!r} here") from None
             raise
         if st is not None:
-            self.keep_variant(name, events, v)
+            self.keep_variant(name, st, v)
         return v
 
-    def keep_variant(self, name: str, events: Any, v: Variant) -> None:
-        """Keep ``v`` as game ``name``'s variant while its last event is ``events`` (a room that read the
-        variant already hands it here, so the next lookup need not read it again)."""
+    def _variant_key(self, name: str, state: tuple[str, Any]) -> Any:
+        digest = self._variant_hashes.get(name)
+        return ("copy", digest) if digest is not None else ("events", state[1][0])
+
+    def keep_variant(self, name: str, state: tuple[str, Any], v: Variant) -> None:
+        """Keep ``v`` as game ``name``'s variant, as read when the game's state was ``state`` (a room that read
+        the variant already hands it here, so the next lookup need not read it again)."""
         with self.lock:
             if len(self._variants) > 20_000:
                 self._variants.clear()
-            self._variants[name] = (events, v)
+            self._variants[name] = (self._variant_key(name, state), v)
 
     def position_of(self, v: Variant, ph: StoredPhase) -> tuple[Position, str, str]:
-        """The position phase ``ph`` starts from, with the phase's name and kind: parsed once per phase (and
-        variant). For reading only: callers must not change the Position."""
-        hit = self._phase_cache.get(ph.id)
-        if hit is None or hit[0] is not v:
-            hit = (v, position_from_data(v, ph.position), ph.name, ph.kind)
-            with self.lock:
-                if len(self._phase_cache) > 2000:
-                    self._phase_cache.clear()
-                self._phase_cache[ph.id] = hit
-        return hit[1], hit[2], hit[3]
+        """The position phase ``ph`` starts from, with the phase's name and kind: parsed once per phase and
+        variant, in the database's one cache (which the store's submissions read too). For reading only:
+        callers must not change the Position."""
+        with self.lock:
+            if len(self._phase_names) > 2000:
+                self._phase_names.clear()
+            self._phase_names[ph.id] = (ph.name, ph.kind)
+        return self.read.position(v, ph.id, ph.position), ph.name, ph.kind
 
     def open_phase_position(self, name: str) -> tuple[int, Variant, Position, str, str]:
         """The game's open phase: (id, variant, position, name, kind), the position parsed once per phase."""
@@ -233,9 +238,10 @@ class Web:
         if pid is None:
             raise BadInput(f"game {name!r} has no open phase (it is over, or not started)")
         v = self.variant_of(name)
-        hit = self._phase_cache.get(pid)
-        if hit is not None and hit[0] is v:
-            return pid, v, hit[1], hit[2], hit[3]
+        named = self._phase_names.get(pid)
+        kept = self.read.positions.get(pid)
+        if named is not None and kept is not None and kept[0] is v:
+            return pid, v, kept[1], named[0], named[1]
         ph = phase_by_id(self.read, pid)
         if ph is None:  # rolled back or deleted since: as if there were none
             raise BadInput(f"game {name!r} has no open phase (it is over, or not started)")

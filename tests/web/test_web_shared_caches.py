@@ -1,0 +1,42 @@
+"""A submission from the player's page reuses what the page read: the phase's parsed position (one cache on the
+database, shared by its reader, instead of one in the web and another in the store) and the game's variant
+(kept while the hash of its stored copy stands, not only while no event is logged: seating a player logs one)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from websupport import Site
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Site:
+    s = Site(f"sqlite:///{tmp_path / 'g.db'}", limits={})
+    s.new_game("g")
+    return s
+
+
+def test_the_page_and_the_submission_parse_the_position_once(site: Site) -> None:
+    france = site.player("g", "France")
+    web = site.web
+    assert web.store.positions is web.read.positions
+    assert france.get("/games/g/play/France").status_code == 200
+    (pid, (_, parsed)), *_ = web.read.positions.items()
+    r = site.post_form(france, "/games/g/play/France/orders", {"orders": "A par - bur"})
+    assert r.status_code == 303, r.text
+    assert list(web.store.positions) == [pid] and web.store.positions[pid][1] is parsed
+
+
+def test_the_variant_is_kept_across_a_seating(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    web = site.web
+    v = web.variant_of("g")
+    site.seat("g", "England", "Erin")  # logs an event: the marker's events change, the variant's hash does not
+    web.touched("g")
+
+    def no_read(name: str) -> None:
+        raise AssertionError(f"the variant of {name} was read again")
+
+    monkeypatch.setattr(web.read, "variant", no_read)
+    assert web.variant_of("g") is v
