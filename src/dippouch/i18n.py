@@ -10,15 +10,28 @@ Province and power names are not translated here: they stay as the variant file 
 
 from __future__ import annotations
 
+from datetime import UTC, date, datetime, tzinfo
 from functools import cache
 from io import BytesIO
 from pathlib import Path
+from typing import Literal, cast
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from babel import dates
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 
-__all__ = ["DEFAULT", "LANGUAGES", "LOCALE_DIR", "best_language", "language_name", "translations"]
+__all__ = [
+    "DEFAULT",
+    "LANGUAGES",
+    "LOCALE_DIR",
+    "best_language",
+    "format_date",
+    "format_datetime",
+    "language_name",
+    "translations",
+]
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DEFAULT = "en"
@@ -76,3 +89,68 @@ def best_language(accept: str | None, chosen: str | None = None) -> str:
         if base in LANGUAGES:
             return base
     return DEFAULT
+
+
+# --------------------------------------------------------------------------------------------------
+# Dates and times as each language writes them
+
+
+def _zone(name: str | None) -> tzinfo:
+    """The IANA zone ``name``; UTC for none or an unknown one (a page never fails on a stored zone)."""
+    if name:
+        try:
+            return ZoneInfo(name)
+        except (ValueError, ZoneInfoNotFoundError):
+            pass
+    return UTC
+
+
+Form = Literal["short", "medium", "long", "full"]
+FORMS: tuple[str, ...] = ("short", "medium", "long", "full")
+
+
+def _form(form: str) -> Form:
+    return cast(Form, form if form in FORMS else "medium")
+
+
+def _moment(value: datetime | date | str) -> datetime | date:
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    if isinstance(value, datetime) and value.tzinfo is None:
+        value = value.replace(tzinfo=UTC)  # the store's times are UTC
+    return value
+
+
+def format_date(value: datetime | date | str | None, lang: str, zone: str | None = None, form: str = "medium") -> str:
+    """The day of ``value`` as ``lang`` writes it (``Dec 1, 2026``, ``01.12.2026``, ``1 déc. 2026``), in
+    ``zone`` (an IANA name; UTC if none); ``form`` is Babel's ``short``, ``medium``, ``long`` or ``full``."""
+    if value is None or value == "":
+        return ""
+    moment = _moment(value)
+    if isinstance(moment, datetime):
+        moment = moment.astimezone(_zone(zone)).date()
+    return dates.format_date(moment, _form(form), locale=lang)
+
+
+def format_datetime(value: datetime | str | None, lang: str, zone: str | None = None, form: str = "medium") -> str:
+    """A moment as ``lang`` writes it, to the minute, with its zone (``Dec 1, 2026, 9:00 AM UTC``,
+    ``01.12.2026, 10:00 MEZ``, ``1 déc. 2026, 09:00 UTC``), in ``zone`` (an IANA name; UTC if none); the date
+    part in Babel's ``form``. A zone with no name in that language is written as its offset (``UTC+01:00``)."""
+    if value is None or value == "":
+        return ""
+    moment = _moment(value)
+    if not isinstance(moment, datetime):
+        return format_date(moment, lang, zone, form)
+    tz = _zone(zone)
+    local = moment.astimezone(tz)
+    day = dates.format_date(local.date(), _form(form), locale=lang)
+    hour = dates.format_time(local, "short", tzinfo=tz, locale=lang)
+    name = (
+        "UTC"
+        if tz is UTC or getattr(tz, "key", "") in ("UTC", "Etc/UTC")
+        else dates.format_time(local, "z", tzinfo=tz, locale=lang)
+    )
+    if not any(c.isalpha() for c in name):  # "+0100": said as an offset from UTC
+        name = "UTC" + dates.format_time(local, "xxx", tzinfo=tz, locale=lang)
+    joined = str(dates.get_datetime_format(_form(form), locale=lang)).replace("'", "").format(hour, day)
+    return f"{joined} {name}"

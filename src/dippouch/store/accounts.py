@@ -465,6 +465,8 @@ def export_person(db: Database, person_id: int) -> dict[str, Any]:
                 "email": p.email,
                 "created_at": _iso(p.created_at),
                 "deleted_at": _iso(p.deleted_at),
+                "language": p.language,
+                "time_zone": p.time_zone,
             },
             "seats": [
                 {"game": g, "power": pw, "player": n, "since": _iso(a), "until": _iso(r)} for g, pw, n, a, r in seats
@@ -511,6 +513,6 @@ def forget_person(db: Database, person_id: int, *, now: datetime) -> None:
         s.execute(sa.delete(PasskeyRow).where(PasskeyRow.person_id == person_id))
         s.execute(sa.delete(PasskeyChallengeRow).where(PasskeyChallengeRow.person_id == person_id))
         s.execute(sa.delete(CalendarFeedRow).where(CalendarFeedRow.person_id == person_id))
-        p.name, p.email = "", None
+        p.name, p.email, p.language, p.time_zone = "", None, None, None
         if p.deleted_at is None:
             p.deleted_at = now

@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import sqlalchemy as sa
 
 from dippouch.game import GameError, RecordNotFound, as_utc
+from dippouch.i18n import LANGUAGES
 from dippouch.people import anonymity
 from dippouch.store.db import Database
 from dippouch.store.gamefile import clean_address
@@ -24,16 +26,22 @@ from dippouch.store.rows import game_row, game_variant, log_event, power_name
 __all__ = [
     "MAX_NAME",
     "Person",
+    "Preferences",
     "Seat",
     "clean_name",
+    "clean_time_zone",
     "create_person",
     "names_hidden",
     "person",
     "person_by_email",
+    "preferences",
+    "preferences_of",
     "rename_person",
     "seat_people",
     "seat_person",
     "seats_of",
+    "set_language",
+    "set_time_zone",
 ]
 
 MAX_NAME = 200
@@ -114,6 +122,70 @@ def rename_person(db: Database, person_id: int, name: str) -> None:
         if r is None or r.deleted_at is not None:
             raise RecordNotFound(f"no person {person_id}")
         r.name = name
+
+
+@dataclass(frozen=True)
+class Preferences:
+    """How a person reads: the language of their pages, mail and notices (a code of
+    :data:`dippouch.i18n.LANGUAGES`) and the time zone their dates are shown in (an IANA name such as
+    ``Europe/Berlin``); ``None`` where they chose nothing (the browser's language, the game's zone)."""
+
+    language: str | None = None
+    time_zone: str | None = None
+
+
+def preferences(db: Database, person_id: int) -> Preferences:
+    """A person's choices (none for a person who does not exist or whose data is deleted)."""
+    return preferences_of(db, [person_id]).get(person_id, Preferences())
+
+
+def preferences_of(db: Database, person_ids: list[int]) -> dict[int, Preferences]:
+    """The choices of several people in one read (a notice to a game's players), by person id; people who
+    chose nothing, or do not exist, are left out."""
+    ids = sorted(set(person_ids))
+    if not ids:
+        return {}
+    with db.session() as s:
+        q = sa.select(PersonRow.id, PersonRow.language, PersonRow.time_zone).where(
+            PersonRow.id.in_(ids),
+            PersonRow.deleted_at.is_(None),
+            sa.or_(PersonRow.language.is_not(None), PersonRow.time_zone.is_not(None)),
+        )
+        return {pid: Preferences(lang, zone) for pid, lang, zone in s.execute(q)}
+
+
+def set_language(db: Database, person_id: int, language: str | None) -> None:
+    """Keep ``language`` as the person's (``None``: back to their browser's)."""
+    if language is not None and language not in LANGUAGES:
+        raise GameError(f"no language {language!r}; languages: {', '.join(LANGUAGES)}")
+    _set(db, person_id, language=language)
+
+
+def clean_time_zone(zone: str) -> str:
+    """An IANA time zone name as the zone database spells it, or a clear error."""
+    zone = str(zone).strip()
+    try:
+        if not zone or len(zone) > 64:
+            raise ValueError(zone)
+        return ZoneInfo(zone).key
+    except (ValueError, ZoneInfoNotFoundError):
+        raise GameError(
+            f"no time zone {zone[:64]!r}: write it as the zone database names it, e.g. Europe/Berlin"
+        ) from None
+
+
+def set_time_zone(db: Database, person_id: int, zone: str | None) -> None:
+    """Keep ``zone`` as the person's time zone (``None``: the game's, else UTC)."""
+    _set(db, person_id, time_zone=None if zone is None else clean_time_zone(zone))
+
+
+def _set(db: Database, person_id: int, **values: str | None) -> None:
+    with db.session() as s, s.begin():
+        r = s.get(PersonRow, person_id)
+        if r is None or r.deleted_at is not None:
+            raise RecordNotFound(f"no person {person_id}")
+        for name, value in values.items():
+            setattr(r, name, value)
 
 
 def seat_person(db: Database, game: str, power: str, person_id: int, *, now: datetime) -> str:

@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 import jinja2
@@ -27,7 +28,7 @@ from starlette.requests import ClientDisconnect, Request
 
 from dippouch import __version__
 from dippouch.core.errors import DippouchError, NotFound
-from dippouch.i18n import LANGUAGES, translations
+from dippouch.i18n import LANGUAGES, format_date, format_datetime, language_name, translations
 from dippouch.mail.notices import mail_unavailable
 from dippouch.mail.settings import use_store as use_mail_store
 from dippouch.settings import Site, metrics_networks
@@ -35,7 +36,7 @@ from dippouch.settings import site as installation_site
 from dippouch.store.db import DatabaseBusy, DatabaseError
 from dippouch.store.repository import GameStore
 from dippouch.web.assets import static_url
-from dippouch.web.deps import render
+from dippouch.web.deps import render, time_zone
 from dippouch.web.forms import refused_form
 from dippouch.web.inputs import web_words
 from dippouch.web.middleware import Headers, Hosts, Latency
@@ -88,6 +89,7 @@ def feature_routers() -> tuple[APIRouter, ...]:
     from dippouch.web import (
         accounts,
         installable,
+        language,
         mail_setup,
         notify,
         openings,
@@ -135,6 +137,7 @@ def feature_routers() -> tuple[APIRouter, ...]:
         mail_setup.router,
         unsubscribe.router,
         installable.router,
+        language.router,
     )
 
 
@@ -151,7 +154,45 @@ def _templates(lang: str) -> Jinja2Templates:
     env.globals["mail_unavailable"] = mail_unavailable
     env.globals["static"] = static_url  # /static/NAME?v=HASH: kept a year by browsers
     env.globals["lang"] = lang
+    # The language choice (_language.html): every language, each named in itself.
+    env.globals["languages"] = LANGUAGES
+    env.globals["language_name"] = language_name
+
+    # Dates and times as the page's language writes them, in the reader's time zone if they chose one, else
+    # the zone the template names (a game's), else UTC: {{ t|datetime }}, {{ t|date(zone=g.zone) }}.
+    @jinja2.pass_context
+    def _date(ctx: jinja2.runtime.Context, value: Any, form: str = "medium", zone: str | None = None) -> str:
+        return format_date(value, lang, _reader_zone(ctx) or zone, form)
+
+    @jinja2.pass_context
+    def _datetime(ctx: jinja2.runtime.Context, value: Any, form: str = "medium", zone: str | None = None) -> str:
+        return format_datetime(value, lang, _reader_zone(ctx) or zone, form)
+
+    env.filters["date"] = _date
+    env.filters["datetime"] = _datetime
+    env.globals["reader_time_zone"] = jinja2.pass_context(_reader_zone)
+    env.globals["first_time"] = jinja2.pass_context(_first_time)
     return Jinja2Templates(env=env)
+
+
+def _first_time(ctx: jinja2.runtime.Context, what: str) -> bool:
+    """True the first time a page asks about ``what``: a partial included twice (the language choice, in the
+    footer and on the account page) shows its one-off part (a form with ids) once."""
+    request = ctx.get("request")
+    if not isinstance(request, Request):
+        return True
+    shown: set[str] = getattr(request.state, "shown_once", None) or set()
+    request.state.shown_once = shown
+    if what in shown:
+        return False
+    shown.add(what)
+    return True
+
+
+def _reader_zone(ctx: jinja2.runtime.Context) -> str | None:
+    """The time zone the page's reader chose (a signed-in person's), if any."""
+    request = ctx.get("request")
+    return time_zone(request) if isinstance(request, Request) else None
 
 
 def create_app(

@@ -14,6 +14,7 @@ module of the web imports the one that imports it (tests/project/test_import_lay
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 from typing import Annotated, Any
 from urllib.parse import quote, unquote
@@ -26,8 +27,9 @@ from fastapi.templating import Jinja2Templates
 from starlette.requests import Request
 
 from dippouch.core.variant import Variant
-from dippouch.i18n import best_language, translations
+from dippouch.i18n import LANGUAGES, best_language, translations
 from dippouch.settings import Site
+from dippouch.store.people import Preferences, preferences
 from dippouch.web.answers.base import ErrorAnswer
 from dippouch.web.security import (
     CSRF_HEADER,
@@ -64,12 +66,17 @@ __all__ = [
     "answers",
     "game_url",
     "language",
+    "remember_preferences",
     "render",
     "render_html",
     "set_csrf_cookie",
     "set_flash",
     "set_session_cookie",
     "site_of",
+    "speaks",
+    "stored_language",
+    "stored_preferences",
+    "time_zone",
     "typed_again",
     "typed_cookie",
     "viewer_of",
@@ -245,21 +252,74 @@ def game_url(name: str) -> str:
 LANGUAGE_COOKIE = "lang"
 """A visitor's chosen language (a signed-in person's choice is also kept with the person)."""
 
+CHOICE_TTL = 60.0
+"""Seconds a signed-in person's stored language is remembered by this process between reads (a choice made in
+another process, or on another server, shows here within that time; one made here shows at once)."""
+
 
 def language(request: Request) -> str:
-    """The language this request is answered in: the visitor's choice, else their browser's, else English."""
+    """The language this request is answered in: the choice this browser made (the ``lang`` cookie), else the
+    signed-in person's stored choice, else their browser's (Accept-Language), else English."""
     lang: str | None = getattr(request.state, "language", None)
     if lang is None:
-        lang = request.state.language = best_language(
-            request.headers.get("accept-language"), request.cookies.get(LANGUAGE_COOKIE)
-        )
+        chosen = request.cookies.get(LANGUAGE_COOKIE)
+        if chosen not in LANGUAGES:
+            chosen = stored_language(request)
+        lang = request.state.language = best_language(request.headers.get("accept-language"), chosen)
     return lang
+
+
+def _choices(web: Web) -> dict[int, tuple[float, Preferences]]:
+    return web.kept("language.choices", dict)
+
+
+def stored_preferences(request: Request) -> Preferences:
+    """The signed-in person's stored language and time zone, when the request's viewer is already known (a page
+    looks them up anyway: this never adds a session lookup) and is a person; nothing chosen otherwise. Read at
+    most once a :data:`CHOICE_TTL` per person and process, so a page costs no query for them."""
+    viewer: Viewer | None = getattr(request.state, "viewer", None)
+    if viewer is None or viewer.person_id is None:
+        return Preferences()
+    web = web_of(request)
+    choices = _choices(web)
+    hit = choices.get(viewer.person_id)
+    now = time.monotonic()
+    if hit is not None and now - hit[0] < CHOICE_TTL:
+        return hit[1]
+    got = preferences(web.read, viewer.person_id)
+    if len(choices) > 20_000:
+        choices.clear()
+    choices[viewer.person_id] = (now, got)
+    return got
+
+
+def stored_language(request: Request) -> str | None:
+    """The signed-in person's stored language (:func:`stored_preferences`), if they chose one."""
+    return stored_preferences(request).language
+
+
+def time_zone(request: Request) -> str | None:
+    """The zone the reader's dates and times are shown in, if they chose one (a signed-in person's)."""
+    return stored_preferences(request).time_zone
+
+
+def remember_preferences(request: Request, person_id: int, chosen: Preferences) -> None:
+    """A person's choices just stored by this process: its pages show them at once."""
+    _choices(web_of(request))[person_id] = (time.monotonic(), chosen)
 
 
 def words(request: Request) -> NullTranslations:
     """The request's catalogue, for text a route writes itself (flash messages, refusals):
     ``words(request).gettext("...")``."""
     return translations(language(request))
+
+
+def speaks(request: Request, resp: Response) -> None:
+    """Say which language a page is in, and that it differs by the browser's language and cookies (a shared
+    cache must not hand a German page to a French reader)."""
+    resp.headers["Content-Language"] = language(request)
+    resp.headers.add_vary_header("Accept-Language")
+    resp.headers.add_vary_header("Cookie")
 
 
 def render(
@@ -270,11 +330,11 @@ def render(
     status: int = 200,
     headers: dict[str, str] | None = None,
 ) -> HTMLResponse:
-    templates: Jinja2Templates = request.app.state.templates[language(request)]
     try:
-        viewer = viewer_of(request)
+        viewer = viewer_of(request)  # first: a signed-in person's stored language is theirs
     except WebError:
         viewer = Viewer()
+    templates: Jinja2Templates = request.app.state.templates[language(request)]
     flash = request.cookies.get(flash_cookie(request))
     # A refusal is flashed with a leading "!" (never in a quoted message): the page announces it as an alert.
     flash_error = bool(flash and flash.startswith("!"))
@@ -294,6 +354,7 @@ def render(
     if carried is not None or request.cookies.get(typed_cookie(request)):
         forget_typed(request, resp)
     set_csrf_cookie(request, resp)
+    speaks(request, resp)
     return resp
 
 

@@ -21,9 +21,11 @@ from dippouch.web.deps import (
     WebDep,
     WriterDep,
     answers,
+    language,
     render,
     render_html,
     set_csrf_cookie,
+    speaks,
 )
 from dippouch.web.forms import PageForm
 from dippouch.web.security import (
@@ -89,7 +91,16 @@ def _anonymous(request: Request) -> bool:
 def _from_cache(request: Request, html: str) -> Response:
     resp = HTMLResponse(html.replace(PLACEHOLDER, csrf_field(request)))
     set_csrf_cookie(request, resp)
+    speaks(request, resp)
     return resp
+
+
+def _page_key(request: Request, name: str) -> tuple[str, ...]:
+    """The anonymous game page's key in the page cache: one page per language. English keeps the plain key
+    (``Web.touched`` drops it the moment this process changes the game); another language's page is confirmed
+    against the game's change marker once it is :data:`PAGE_TTL` old."""
+    lang = language(request)
+    return ("game", name) if lang == "en" else ("game", name, lang)
 
 
 @router.get("/games/{name}", include_in_schema=False, response_class=HTMLResponse)
@@ -99,7 +110,7 @@ async def game_page(request: Request, name: str, web: WebDep, viewer: ViewerDep)
     the database (nor a thread of the pool) for :data:`PAGE_TTL` seconds, then confirmed against the game's
     change marker."""
     if _anonymous(request):
-        page = web.pages.get(("game", name))
+        page = web.pages.get(_page_key(request, name))
         if page is not None and page[2] != "private" and time.monotonic() - page[0] < PAGE_TTL:
             return _from_cache(request, page[3])
     return await run_in_threadpool(_game_page, request, web, viewer, name)
@@ -111,10 +122,11 @@ def _game_page(request: Request, web: Web, viewer: Viewer, name: str) -> Respons
         g = _game(web, name, viewer)
         ctx = {"g": g, "my_powers": viewer.powers(name), "coordinator": viewer.coordinates(name)}
         return render(request, "game.html", ctx)
+    key = _page_key(request, name)
     st = web.state(name)
-    page = web.pages.get(("game", name))
+    page = web.pages.get(key)
     if st is not None and page is not None and st[0] != "private" and page[1] == st[1]:
-        web.pages[("game", name)] = (time.monotonic(), page[1], st[0], page[3])
+        web.pages[key] = (time.monotonic(), page[1], st[0], page[3])
         return _from_cache(request, page[3])
     building = web.page_lock(name)
     if page is not None and st is not None and st[0] != "private":
@@ -129,14 +141,14 @@ def _game_page(request: Request, web: Web, viewer: Viewer, name: str) -> Respons
         building.acquire()
     try:
         st = web.state(name)
-        page = web.pages.get(("game", name))
+        page = web.pages.get(key)
         if st is not None and page is not None and st[0] != "private" and page[1] == st[1]:
             return _from_cache(request, page[3])  # made by the request this one waited for
         g = _game(web, name, viewer)
         ctx = {"g": g, "my_powers": [], "coordinator": False, "csrf": PLACEHOLDER}
         html = render_html(request, "game.html", ctx)
         if st is not None:  # kept under the marker read before it was made (the view's own is the reader's)
-            web.pages[("game", name)] = (time.monotonic(), st[1], g.visibility, html)
+            web.pages[key] = (time.monotonic(), st[1], g.visibility, html)
     finally:
         building.release()
     return _from_cache(request, html)
