@@ -37,7 +37,7 @@ def drawn() -> dict[str, int]:
     for line in chart.splitlines():
         if m := re.match(r"(\d+)\s", line):
             level = int(m.group(1))
-        for name in re.findall(r"([a-z_]+)(?:/|\.py)", line[:NAMES_END]):
+        for name in re.findall(r"([a-z_][a-z0-9_]*)(?:/|\.py)", line[:NAMES_END]):
             out[name] = level
     return out
 
