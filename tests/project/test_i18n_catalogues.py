@@ -34,15 +34,17 @@ import jinja2
 import pytest
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract
-from babel.messages.pofile import read_po
+from babel.messages.pofile import read_po, write_po
 from jinja2.ext import babel_extract
+
+from dippouch.i18n import DEFAULT, LANGUAGES
 
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "src" / "dippouch"
 TEMPLATES = SRC / "web" / "templates"
 LOCALE = SRC / "locale"
-TRANSLATED = ("de", "fr")
-"""The languages that must be complete (English is the source)."""
+TRANSLATED = tuple(lang for lang in LANGUAGES if lang != DEFAULT)
+"""The languages that must be complete: every one the site offers but English (the source)."""
 
 KEYWORDS: dict[str, object] = {
     "_": None,
@@ -424,3 +426,42 @@ def test_lint_leaves_programs_and_names_alone() -> None:
         '<a href="/api/open">/api/open</a> <p>https://example.org/x</p>'
     )
     assert unmarked_text(page) == []
+
+
+# --------------------------------------------------------------------------------------------------
+# For translators: bring a catalogue up to date with its files
+
+
+def update_catalogue(domain: str, lang: str) -> tuple[int, int]:
+    """Add the messages of ``domain`` that ``lang``'s catalogue lacks (untranslated, for a translator to fill
+    in) and drop those no file uses any more; the translations kept as they are. (added, dropped)."""
+    messages = extracted(domains(SRC, TEMPLATES).get(domain, []))
+    # A new catalogue's header (Language, Plural-Forms from the language's CLDR data) is Babel's.
+    cat = catalogue(LOCALE, lang, domain) or Catalog(locale=lang, domain=domain, project="dippouch")
+    added = dropped = 0
+    for (mid, ctx), m in messages.items():
+        if cat.get(mid, ctx) is None:
+            cat.add((mid, m.plural) if m.plural else mid, ("", "") if m.plural else "", context=ctx)
+            added += 1
+    for entry in list(cat):
+        if (
+            entry.id
+            and ((entry.id[0] if isinstance(entry.id, tuple | list) else entry.id), entry.context) not in messages
+        ):
+            cat.delete(entry.id, entry.context)
+            dropped += 1
+    path = LOCALE / lang / "LC_MESSAGES" / f"{domain}.po"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as f:
+        write_po(f, cat, width=120, sort_output=True)
+    return added, dropped
+
+
+if __name__ == "__main__":
+    import sys
+
+    if len(sys.argv) < 3 or sys.argv[1] != "update":
+        sys.exit("usage: python tests/project/test_i18n_catalogues.py update DOMAIN [LANG ...]")
+    for lang in sys.argv[3:] or TRANSLATED:
+        got = update_catalogue(sys.argv[2], lang)
+        print(f"{lang}/{sys.argv[2]}.po: {got[0]} messages added (to translate), {got[1]} no longer used dropped")
