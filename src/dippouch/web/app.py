@@ -159,7 +159,7 @@ def _templates(lang: str) -> Jinja2Templates:
     env.globals["language_name"] = language_name
 
     # Dates and times as the page's language writes them, in the reader's time zone if they chose one, else
-    # the zone the template names (a game's), else UTC: {{ t|datetime }}, {{ t|date(zone=g.zone) }}.
+    # the zone the template names (a game's), else UTC: {{ t|datetime }}, {{ t|date(zone=g.timezone) }}.
     @jinja2.pass_context
     def _date(ctx: jinja2.runtime.Context, value: Any, form: str = "medium", zone: str | None = None) -> str:
         return format_date(value, lang, _reader_zone(ctx) or zone, form)
