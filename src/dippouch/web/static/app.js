@@ -5,16 +5,22 @@
   "use strict";
 
   var csrf = (document.querySelector('meta[name="csrf"]') || {}).content || "";
+  // The page's words in its language (templates/_js_words.html), keyed by their English; English when absent.
+  var WORDS = JSON.parse(document.getElementById("dp-words")?.textContent || "{}");
+  function tr(en, vals) {
+    var s = WORDS[en] || en;
+    return vals ? s.replace(/%\((\w+)\)s/g, function (all, k) { return k in vals ? String(vals[k]) : all; }) : s;
+  }
 
   // ------------------------------------------------------------------ time
   function pad(n) { return n < 10 ? "0" + n : "" + n; }
   function left(ms) {
-    if (ms <= 0) return "deadline passed";
+    if (ms <= 0) return tr("deadline passed");
     var s = Math.floor(ms / 1000), d = Math.floor(s / 86400), h = Math.floor((s % 86400) / 3600),
         m = Math.floor((s % 3600) / 60), sec = s % 60;
-    if (d > 0) return d + "d " + h + "h " + pad(m) + "m left";
-    if (h > 0) return h + "h " + pad(m) + "m left";
-    return m + "m " + pad(sec) + "s left";
+    if (d > 0) return tr("%(d)sd %(h)sh %(m)sm left", { d: d, h: h, m: pad(m) });
+    if (h > 0) return tr("%(h)sh %(m)sm left", { h: h, m: pad(m) });
+    return tr("%(m)sm %(s)ss left", { m: m, s: pad(sec) });
   }
   function localText(iso) {
     var d = new Date(iso);
@@ -152,7 +158,7 @@
     ask(box.value).then(function (res) {
       if (mine !== seq) return;
       if (res[0] === 200) showChecks(res[1]);
-      else { checks.textContent = ""; checks.appendChild(li("bad", [["span", "why", res[1].error || "the check failed"]])); }
+      else { checks.textContent = ""; checks.appendChild(li("bad", [["span", "why", res[1].error || tr("the check failed")]])); }
     }).catch(function () { /* offline: the check runs again on the next keystroke, and on sending */ });
   }
   if (box && checks && checkUrl) {
@@ -318,7 +324,7 @@
           var el = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;
           if (!el || el.nodeName.toLowerCase() !== "svg") throw new Error("not a map");
           el = document.importNode(el, true);
-          el.setAttribute("aria-label", img.getAttribute("alt") || "the map");
+          el.setAttribute("aria-label", img.getAttribute("alt") || tr("the map"));
           img.parentNode.replaceChild(el, img);
           viewer(el);
         }).catch(function () { pictureZoom(); });
@@ -687,9 +693,10 @@
       mapFig.querySelectorAll("." + cls).forEach(function (e) { e.classList.remove(cls); keys.name(e); });
       provs.forEach(function (p) { var e = shapeOf(p); if (e) { e.classList.add(cls); keys.name(e); } });
     }
-    // What the player is told to do next: "click" for a pointer, "press Enter on" for the keyboard.
+    // What the player is told to do next: "click" for a pointer, "press Enter on" for the keyboard (each
+    // sentence whole in both forms, so a translation never glues fragments).
     var byKeys = false;
-    function act() { return byKeys ? "press Enter on" : "click"; }
+    function act(clickWords, keyWords, vals) { return tr(byKeys ? keyWords : clickWords, vals); }
     function nameOf(p) { var e = shapeOf(p); return (e && e.getAttribute("data-name")) || p; }
     // A chooser answered (or cancelled) from the keyboard gives the focus back to the province it came from.
     function closeChooser() {
@@ -701,7 +708,7 @@
     function reset(msg) {
       closeChooser(); state.unit = null; state.target = null; mark("picked", []); mark("target", []); say(msg || "");
     }
-    function add(order) { putOrder(order.text, order.subject || ""); reset("Added: " + order.text); }
+    function add(order) { putOrder(order.text, order.subject || ""); reset(tr("Added: %(line)s", { line: order.text })); }
     // Several orders fit one click (a fleet arriving on either coast, what to build on a site): a small
     // chooser by the click offers exactly those, and nothing is added until one is chosen.
     function choose(title, options, label, x, y) {
@@ -724,8 +731,8 @@
       var c = document.createElement("button");
       c.type = "button";
       c.className = "cancel";
-      c.textContent = "Cancel";
-      c.addEventListener("click", function (ev) { ev.stopPropagation(); reset("Nothing added."); });
+      c.textContent = tr("Cancel");
+      c.addEventListener("click", function (ev) { ev.stopPropagation(); reset(tr("Nothing added.")); });
       chooser.appendChild(c);
       mapFig.appendChild(chooser);
       var f = mapFig.getBoundingClientRect(), w = chooser.offsetWidth, ht = chooser.offsetHeight;
@@ -745,12 +752,12 @@
       var m = mode();
       if (!state.unit) {
         var u = byProv[p];
-        if (!u) { say("No order to give in " + nameOf(p) + ": " + act() + " one of your units."); return; }
+        if (!u) { say(act("No order to give in %(place)s: click one of your units.", "No order to give in %(place)s: press Enter on one of your units.", { place: nameOf(p) })); return; }
         var builds = u.orders.filter(function (o) { return o.type === "build"; });
         if (builds.length) {
           state.unit = u; mark("picked", [p]);
           if (builds.length === 1) { add(builds[0]); return; }
-          choose("What to build in " + u.label.replace(/^Build site /, "") + "?", builds,
+          choose(tr("What to build in %(place)s?", { place: u.label.replace(/^Build site /, "") }), builds,
                  function (o) { return o.text; }, x, y);
           return;
         }
@@ -761,41 +768,45 @@
         var dests = u.orders.filter(function (o) { return o.dest && (o.type === "move" || o.type === "retreat"); })
           .map(function (o) { return o.dest; });
         // By keyboard, where it may go is said too (a screen reader does not see the lit provinces).
-        var where = byKeys && dests.length ? " It may go to " + dests.filter(function (d, i) { return dests.indexOf(d) === i; })
-          .map(nameOf).join(", ") + "." : "";
-        if (m === "move") { mark("target", dests); say(u.label + ": " + act() + " where it goes (" + act() + " it again to hold)." + where); }
-        else say(u.label + ": " + act() + " the unit it " + (m === "support" ? "supports" : "convoys") + ".");
+        var where = byKeys && dests.length ? " " + tr("It may go to %(places)s.", { places: dests.filter(function (d, i) { return dests.indexOf(d) === i; })
+          .map(nameOf).join(", ") }) : "";
+        var who = { unit: u.label };
+        if (m === "move") { mark("target", dests); say(act("%(unit)s: click where it goes (click it again to hold).", "%(unit)s: press Enter on where it goes (press Enter on it again to hold).", who) + where); }
+        else if (m === "support") say(act("%(unit)s: click the unit it supports.", "%(unit)s: press Enter on the unit it supports.", who));
+        else say(act("%(unit)s: click the unit it convoys.", "%(unit)s: press Enter on the unit it convoys.", who));
         return;
       }
       var orders = state.unit.orders;
       if (m === "move") {
         if (p === state.unit.province) {
           var h = orders.filter(function (o) { return o.type === "hold" || o.type === "disband"; })[0];
-          if (h) add(h); else reset("That unit cannot hold here.");
+          if (h) add(h); else reset(tr("That unit cannot hold here."));
           return;
         }
         var mv = orders.filter(function (o) { return (o.type === "move" || o.type === "retreat") && o.dest === p; });
         // By land (or sea) rather than by convoy when both are possible; by convoy only if nothing else.
         var direct = mv.filter(function (o) { return !o.via; });
         if (direct.length) mv = direct;
-        if (!mv.length) { reset(state.unit.label + " cannot move to " + p + "."); return; }
+        if (!mv.length) { reset(tr("%(unit)s cannot move to %(place)s.", { unit: state.unit.label, place: p })); return; }
         if (mv.length === 1) { add(mv[0]); return; }
-        choose(state.unit.label + " to which coast?", mv, coastName, x, y);
+        choose(tr("%(unit)s to which coast?", { unit: state.unit.label }), mv, coastName, x, y);
         return;
       }
       var kind = m === "support" ? "support" : "convoy";
       if (!state.target) {
         if (!orders.some(function (o) { return o.type === kind && o.target === p; })) {
-          reset(state.unit.label + " cannot " + kind + " a unit in " + p + "."); return;
+          reset(tr(kind === "support" ? "%(unit)s cannot support a unit in %(place)s." : "%(unit)s cannot convoy a unit in %(place)s.", { unit: state.unit.label, place: p })); return;
         }
         state.target = p; mark("target", [p]);
-        say("Now " + act() + " where the " + kind + "ed unit goes" + (kind === "support" ? " (or the same unit again to support it holding)." : "."));
+        say(kind === "support"
+          ? act("Now click where the supported unit goes (or the same unit again to support it holding).", "Now press Enter on where the supported unit goes (or the same unit again to support it holding).")
+          : act("Now click where the convoyed unit goes.", "Now press Enter on where the convoyed unit goes."));
         return;
       }
       var want = orders.filter(function (o) {
         return o.type === kind && o.target === state.target && (p === state.target ? !o.dest : o.dest === p);
       });
-      if (want.length) add(want[0]); else reset("That " + kind + " is not possible.");
+      if (want.length) add(want[0]); else reset(tr(kind === "support" ? "That support is not possible." : "That convoy is not possible."));
     }
     viewport.addEventListener("click", function (ev) {
       // Choosing a unit, its token counts (else the province beneath); choosing a place, only the province.
@@ -803,7 +814,7 @@
       var p = token ? provinceOf(token) : regionAt(ev) || provinceOf(ev.target);
       if (p) { ev.preventDefault(); byKeys = false; pick(p, ev.clientX, ev.clientY); }
     });
-    document.addEventListener("keydown", function (ev) { if (ev.key === "Escape" && (chooser || state.unit)) reset("Nothing added."); });
+    document.addEventListener("keydown", function (ev) { if (ev.key === "Escape" && (chooser || state.unit)) reset(tr("Nothing added.")); });
     bar.addEventListener("change", function () { reset(); });
     var keys = keyboardMap(viewport.querySelector("svg"), function (p, x, y) { byKeys = true; pick(p, x, y); });
   }
@@ -830,11 +841,12 @@
     var KINDS = { A: "army", F: "fleet" };
     function unitWords(p) {
       var out = [];
-      [["unit-", ""], ["dislodged-", "dislodged "]].forEach(function (w) {
-        var u = svg.querySelector('[id="' + w[0] + p + '"]');
+      ["unit-", "dislodged-"].forEach(function (w) {
+        var u = svg.querySelector('[id="' + w + p + '"]');
         if (!u) return;
         var m = /\bkind-(\S+)/.exec(u.getAttribute("class") || "");
-        out.push(w[1] + ((m && KINDS[m[1]]) || "unit") + " of " + u.getAttribute("data-power"));
+        var kind = (m && KINDS[m[1]]) || "unit", power = { power: u.getAttribute("data-power") };
+        out.push(w === "unit-" ? tr(kind + " of %(power)s", power) : tr("dislodged " + kind + " of %(power)s", power));
       });
       return out;
     }
@@ -845,13 +857,13 @@
     });
     function name(r) {
       if (!base.has(r)) return;
-      var extra = r.classList.contains("picked") ? ", chosen" : r.classList.contains("target") ? ", a destination" : "";
+      var extra = r.classList.contains("picked") ? tr(", chosen") : r.classList.contains("target") ? tr(", a destination") : "";
       r.setAttribute("aria-label", base.get(r) + extra);
     }
     var power = (svg.closest("[data-focus-power]") || { getAttribute: function () { return ""; } }).getAttribute("data-focus-power");
     svg.setAttribute("role", "group");
-    svg.setAttribute("aria-label", "Map: " + ((svg.querySelector("title") || {}).textContent || "the board") +
-      ". Arrow keys go from province to province, Enter chooses; the board in words is under the map.");
+    svg.setAttribute("aria-label", tr("Map: %(title)s. Arrow keys go from province to province, Enter chooses; the board in words is under the map.",
+      { title: (svg.querySelector("title") || {}).textContent || tr("the board") }));
     (function hide(el) {
       Array.prototype.forEach.call(el.children, function (c) {
         if (c.matches("path.region") || c.tagName.toLowerCase() === "title") return;

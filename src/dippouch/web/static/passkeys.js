@@ -3,6 +3,12 @@
 // between the server's JSON and the browser's navigator.credentials, converting base64url and bytes.
 "use strict";
 (function () {
+  // The page's words in its language (templates/_js_words.html), keyed by their English; English when absent.
+  var WORDS = JSON.parse(document.getElementById("dp-words")?.textContent || "{}");
+  function t(en, vals) {
+    var s = WORDS[en] || en;
+    return vals ? s.replace(/%\((\w+)\)s/g, function (all, k) { return k in vals ? String(vals[k]) : all; }) : s;
+  }
   function b64uToBytes(s) {
     s = s.replace(/-/g, "+").replace(/_/g, "/");
     while (s.length % 4) s += "=";
@@ -54,7 +60,7 @@
     return out;
   }
   function register() {
-    say("Asking your device…");
+    say(t("Asking your device…"));
     post("/api/me/passkeys/options").then(function (data) {
       var o = data.options;
       o.challenge = b64uToBytes(o.challenge);
@@ -66,12 +72,12 @@
       body.label = navigator.platform ? "passkey on " + navigator.platform : "passkey";
       return post("/api/me/passkeys", body);
     }).then(function (done) {
-      say("Passkey added.");
+      say(t("Passkey added."));
       window.location.assign(done.url);
-    }).catch(function (e) { say("No passkey added: " + e.message); });
+    }).catch(function (e) { say(t("No passkey added: %(why)s", { why: e.message })); });
   }
   function signin() {
-    say("Asking your device…");
+    say(t("Asking your device…"));
     post("/api/signin/passkey/options").then(function (data) {
       var o = data.options;
       o.challenge = b64uToBytes(o.challenge);
@@ -81,7 +87,7 @@
       return post("/api/signin/passkey", credentialJSON(cred));
     }).then(function (done) {
       window.location.assign(done.url);
-    }).catch(function (e) { say("Not signed in: " + e.message); });
+    }).catch(function (e) { say(t("Not signed in: %(why)s", { why: e.message })); });
   }
   document.addEventListener("DOMContentLoaded", function () {
     var supported = !!(window.PublicKeyCredential && navigator.credentials);

@@ -5,6 +5,12 @@
    system asks for reduced motion. */
 (function () {
   "use strict";
+  // The page's words in its language (templates/_js_words.html), keyed by their English; English when absent.
+  var WORDS = JSON.parse(document.getElementById("dp-words")?.textContent || "{}");
+  function t(en, vals) {
+    var s = WORDS[en] || en;
+    return vals ? s.replace(/%\((\w+)\)s/g, function (all, k) { return k in vals ? String(vals[k]) : all; }) : s;
+  }
   var box = document.querySelector("[data-replay]");
   var list = document.querySelector("[data-frames]");
   if (!box || !list) return;
@@ -57,11 +63,11 @@
     var f = frames[at];
     if (picture && f.src) {
       picture.src = f.src;
-      picture.alt = "The map: " + f.caption;
+      picture.alt = t("The map: %(caption)s", { caption: f.caption });
     }
     caption.textContent = f.caption;
-    count.textContent = (at + 1) + " of " + n;
-    phase.textContent = f.phase + ": its page";
+    count.textContent = t("%(at)s of %(count)s", { at: at + 1, count: n });
+    phase.textContent = t("%(phase)s: its page", { phase: f.phase });
     phase.href = f.page;
     if (full && f.src) full.href = f.src;
     if (slider) {
@@ -92,9 +98,9 @@
       timer = null;
     }
     play.setAttribute("aria-pressed", on ? "true" : "false");
-    play.setAttribute("aria-label", on ? "Pause" : "Play");
+    play.setAttribute("aria-label", on ? t("Pause") : t("Play"));
     play.firstChild.textContent = on ? "\u275A\u275A" : "\u25B6\uFE0E";
-    play.lastChild.textContent = on ? " Pause" : " Play";
+    play.lastChild.textContent = " " + (on ? t("Pause") : t("Play"));
     box.classList.toggle("playing", on);
   }
   // The next picture is shown once it has arrived, so a slow line pauses the replay rather than showing gaps.

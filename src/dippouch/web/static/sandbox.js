@@ -4,6 +4,12 @@
 // Everything here is also done by the forms alone: the page works without this file.
 (function () {
   "use strict";
+  // The page's words in its language (templates/_js_words.html), keyed by their English; English when absent.
+  var WORDS = JSON.parse(document.getElementById("dp-words")?.textContent || "{}");
+  function t(en, vals) {
+    var s = WORDS[en] || en;
+    return vals ? s.replace(/%\((\w+)\)s/g, function (all, k) { return k in vals ? String(vals[k]) : all; }) : s;
+  }
   var where = document.querySelector("#sandbox-add [data-place]");
   var box = document.querySelector("#sandbox-orders textarea");
   var map = document.querySelector("[data-map] svg");
@@ -33,7 +39,7 @@
   function write(line) {
     var text = box.value.replace(/\s+$/, "");
     box.value = (text ? text + "\n" : "") + line;
-    say("Added: " + line);
+    say(t("Added: %(line)s", { line: line }));
   }
 
   if (clicks && box) clicks.hidden = false;
@@ -43,7 +49,7 @@
       if (!abbr) return;
       if (mode() === "orders" && box) {
         if (chosen === null) {
-          if (!units[abbr]) { say("No unit to order there."); return; }
+          if (!units[abbr]) { say(t("No unit to order there.")); return; }
           chosen = abbr;
           say(units[abbr] + ": click where it goes, or it again to hold.");
         } else {

@@ -20,7 +20,9 @@
   document.addEventListener("DOMContentLoaded", function () {
     var button = document.getElementById("theme-choice");
     if (!button) return;
-    function show() { button.textContent = "Colours: " + NAMES[choice]; }
+    // The page's words in its language (templates/_js_words.html), read once the page is there; English else.
+    var words = JSON.parse(document.getElementById("dp-words")?.textContent || "{}");
+    function show() { var en = "Colours: " + NAMES[choice]; button.textContent = words[en] || en; }
     show();
     button.hidden = false;
     button.addEventListener("click", function () {
