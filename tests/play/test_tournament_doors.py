@@ -19,7 +19,8 @@ Draw-size scoring: a draw of seven shares 100, 14.2857 each; a solo 100, the res
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from test_ratings_doors import _seat, play_solo
@@ -227,3 +228,25 @@ def test_the_json_lists_every_tournament(world: World) -> None:
         "created_at": line["created_at"],
     }
     assert {s["name"] for s in r["systems"]} >= {"sos", "dss", "carnage", "tribute", "opentribute", "centres"}
+
+
+def test_a_bot_that_shares_a_draw_scores_for_nobody(store: GameStore) -> None:
+    """Italy, a bot, shares a draw of seven (a seventh of 100 under draw-size scoring, like everyone): the
+    standings hold the people and the names, never the bot, and their scores are the game's own."""
+    from dippouch.bots.seats import seat_bot
+
+    now = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+    ann = create_person(store, "Ann", now=now)
+    created = store.create_game
+
+    def with_a_bot(game: str, variant: str, *, now: datetime, **kw: Any) -> Any:
+        made = created(game, variant, now=now, **kw)
+        seat_bot(store, game, "Italy", "hold", now=now)
+        return made
+
+    store.create_game = with_a_bot  # type: ignore[method-assign,assignment]
+    play_draw(store, "bot1", {"France": ann, "Germany": "Gus", "England": "Eve"}, now)
+    new_tournament(store, "Bots", "dss", now=now)
+    add_game(store, "Bots", "bot1", now=now)
+    got = [(s.rank, s.name, round(s.total, 2), s.person_id) for s in standings(store, "Bots").lines]
+    assert got == [(1, "Ann", 14.29, ann), (1, "Eve", 14.29, None), (1, "Gus", 14.29, None)]
