@@ -250,3 +250,18 @@ def test_a_bot_that_shares_a_draw_scores_for_nobody(store: GameStore) -> None:
     add_game(store, "Bots", "bot1", now=now)
     got = [(s.rank, s.name, round(s.total, 2), s.person_id) for s in standings(store, "Bots").lines]
     assert got == [(1, "Ann", 14.29, ann), (1, "Eve", 14.29, None), (1, "Gus", 14.29, None)]
+
+
+def test_a_practice_game_or_a_missing_one_found_in_a_tournament_counts_for_nobody(store: GameStore) -> None:
+    """The use case refuses them; one put in by other means (the store's own call) is listed, not counted."""
+    from dippouch.game import Settings
+    from dippouch.store.tournaments import add_game as store_add_game
+
+    now = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+    play_solo(store, "p1", {"France": create_person(store, "Ann", now=now)}, now, settings=Settings(practice="tag"))
+    new_tournament(store, "Odd", "dss", now=now)
+    for game in ("p1", "gone"):
+        store_add_game(store, "Odd", game, round_number=None, now=now)
+    s = standings(store, "Odd")
+    assert s.lines == () and s.counted == 0
+    assert [(g.game, g.status) for g in s.games] == [("p1", "practice"), ("gone", "missing")]
