@@ -40,7 +40,9 @@ def html_lang(page: str) -> str:
     return m.group(1)
 
 
-@pytest.mark.parametrize(("accept", "lang"), [("de-DE,de;q=0.9,en;q=0.5", "de"), ("fr-CH, fr;q=0.9", "fr"), ("es", "en")])
+@pytest.mark.parametrize(
+    ("accept", "lang"), [("de-DE,de;q=0.9,en;q=0.5", "de"), ("fr-CH, fr;q=0.9", "fr"), ("es", "en")]
+)
 def test_the_browsers_language_is_the_pages(site: Site, accept: str, lang: str) -> None:
     r = site.browser().get("/", headers={"Accept-Language": accept})
     assert r.status_code == 200
@@ -55,7 +57,10 @@ def test_the_language_choice_lists_each_language_in_itself(site: Site) -> None:
     form = page[page.index('action="/language"') :]
     form = form[: form.index("</form>")]
     assert 'lang="en"' in form and ">English<" in form and ">Deutsch<" in form and ">Français<" in form
-    assert re.search(r'value="de" lang="de" aria-current="true" disabled', form)  # the page's own language
+    # The page's own language is shown, not offered; the others are buttons, each in its own language.
+    assert '<strong lang="de" aria-current="true">Deutsch</strong>' in form
+    assert '<button class="link" name="lang" value="fr" lang="fr">Français</button>' in form
+    assert 'value="de"' not in form
     assert 'aria-label="Sprache"' in form  # the form's name, in the page's language
     assert 'name="next" value="/"' in form
 

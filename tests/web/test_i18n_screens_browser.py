@@ -1,0 +1,74 @@
+"""The site in English, German and French in a real browser: the home page, a game's page and a player's page
+at desktop (1366x768) and phone (390x844) sizes, each in the browser's language, with ``<html lang>`` set, no
+script error and nothing wider than the screen (German words are long); and the footer's language choice
+switching a page's language in place. Screenshots in test-artifacts/i18n/<page>-<lang>-<size>.png."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from browsersupport import DESKTOP, PHONE, LiveSite, is_phone, shoot, watch_errors
+
+LOCALES = {"en": "en-GB", "de": "de-DE", "fr": "fr-FR"}
+GAME = "lingua"
+
+
+@pytest.fixture
+def game(live_site: LiveSite) -> LiveSite:
+    live_site.store.create_game(GAME, "standard", now=live_site.now())
+    live_site.store.assign(GAME, "France", "Bruno", now=live_site.now())
+    return live_site
+
+
+def _wider_than_screen(page: Any) -> int:
+    """How many pixels the page is wider than its window (0: it fits)."""
+    return int(page.evaluate("document.documentElement.scrollWidth - window.innerWidth"))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_pages_in_each_language(game: LiveSite, lang: str, size: dict[str, int]) -> None:
+    ctx = game.context(size, locale=LOCALES[lang])
+    page = ctx.new_page()
+    errors = watch_errors(page)
+    where = "phone" if is_phone(size) else "desktop"
+    key = game.player_key(GAME, "France")
+    for name, address in (
+        ("home", "/"),
+        ("game", f"/games/{GAME}"),
+        ("player", f"/k/{key}"),
+    ):
+        page.goto(game.base + address)
+        if name == "player":
+            page.goto(f"{game.base}/games/{GAME}/play/France")
+        assert page.evaluate("document.documentElement.lang") == lang, name
+        chooser = page.locator("footer form.language-choice")
+        assert chooser.count() == 1, name
+        assert chooser.locator('[aria-current="true"]').get_attribute("lang") == lang, name
+        shoot(page, "i18n", f"{name}-{lang}-{where}")
+        assert _wider_than_screen(page) <= 0, f"{name} in {lang} at {where}: wider than the screen"
+    assert not errors, errors
+    ctx.close()
+
+
+@pytest.mark.slow
+def test_the_footers_choice_switches_the_page_in_place(game: LiveSite) -> None:
+    from playwright.sync_api import expect
+
+    ctx = game.context(PHONE, locale="en-GB")
+    page = ctx.new_page()
+    page.goto(f"{game.base}/games/{GAME}")
+    assert page.evaluate("document.documentElement.lang") == "en"
+    page.locator('footer button[lang="fr"]').click()
+    page.wait_for_url(f"{game.base}/games/{GAME}")
+    assert page.evaluate("document.documentElement.lang") == "fr"
+    expect(page.locator('footer [aria-current="true"]')).to_have_attribute("lang", "fr")
+    expect(page.locator('footer button[lang="fr"]')).to_have_count(0)
+    expect(page.locator("footer form.language-choice")).to_have_attribute("aria-label", "Langue")
+    page.goto(f"{game.base}/")  # kept by the browser
+    assert page.evaluate("document.documentElement.lang") == "fr"
+    shoot(page, "i18n", "home-fr-chosen-phone")
+    ctx.close()
