@@ -238,3 +238,22 @@ def test_a_drawn_shape_with_a_flat_ring_is_read_back_as_a_polygon() -> None:
     got = parse_path("M0 0L10 0L10 10L0 10ZM20 20L21 21L22 22L21 21Z")
     assert got.geom_type == "Polygon" and got.boundary is not None
     assert got.area == 100.0
+
+
+def test_an_overlay_that_leaves_a_line_keeps_a_boundary() -> None:
+    """A union or difference that leaves a line or point beside the area is a GeometryCollection, whose boundary
+    shapely 2 gives as None: the clean-up pass measured borders on it and ended in "'NoneType' object has no
+    attribute 'intersection'" for maps imported without a picture. It keeps the area alone."""
+    from shapely.geometry import GeometryCollection, LineString, Point, Polygon
+
+    from dippouch.render.mapgen.fit import polygonal
+
+    square = Polygon([(0, 0), (2, 0), (2, 2), (0, 2)])
+    left = GeometryCollection([square, LineString([(2, 2), (3, 3)]), Point(5, 5)])
+    assert left.boundary is None  # what the pass met
+    kept = polygonal(left)
+    assert kept.boundary is not None and kept.equals(square)
+    two = polygonal(GeometryCollection([square, Polygon([(5, 5), (6, 5), (6, 6)]), LineString([(9, 9), (8, 8)])]))
+    assert two.geom_type == "MultiPolygon" and two.boundary.length > 0
+    assert polygonal(GeometryCollection([LineString([(0, 0), (1, 1)])])).is_empty
+    assert polygonal(square) is square

@@ -24,7 +24,7 @@ from collections.abc import Callable
 
 import shapely
 from shapely.errors import GEOSException
-from shapely.geometry import LineString, Point
+from shapely.geometry import LineString, MultiPolygon, Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
 from dippouch.render.mapgen.build import Board, Seed, Shapes, plain_shapes
@@ -76,6 +76,18 @@ def fit_seeds(
     return best[1]
 
 
+def polygonal(g: BaseGeometry) -> BaseGeometry:
+    """A shape's area alone. An overlay that leaves a line or a point beside the area gives a
+    GeometryCollection, whose ``boundary`` is ``None`` in shapely 2: the border measures below would fail on it
+    (imported maps drawn without a picture ended in ``'NoneType' object has no attribute 'intersection'``)."""
+    if g.geom_type in ("Polygon", "MultiPolygon"):
+        return g
+    parts = polygons_of(g)
+    if not parts:
+        return Polygon()
+    return parts[0] if len(parts) == 1 else MultiPolygon(parts)
+
+
 def _without_strips(b: Board, shapes: Shapes) -> Shapes | None:
     """Thin strips (corridors the fitting step cut between existing cells) and inland exclaves given to
     the neighbour they share most border with, one at a time, each only if the borders round it do not
@@ -83,7 +95,7 @@ def _without_strips(b: Board, shapes: Shapes) -> Shapes | None:
     w = 2.2 * b.km_per_unit
     need_km, touch_km, _ = thresholds(b.km_per_unit)
     eps = 0.05 * b.km_per_unit
-    geo = dict(shapes.provinces)
+    geo = {k: polygonal(g) for k, g in shapes.provinces.items()}
     coast = b.land.boundary
     declared = b.graph.land | b.graph.connectors
     land_kinds = ("land", "coast")
@@ -141,8 +153,8 @@ def _without_strips(b: Board, shapes: Shapes) -> Shapes | None:
             touched = {k, o} | {t[1] for t in near}
             was = badness(touched)
             try:
-                geo[o] = geo[o].union(piece)
-                geo[k] = geo[k].difference(piece)
+                geo[o] = polygonal(geo[o].union(piece))
+                geo[k] = polygonal(geo[k].difference(piece))
                 worse = badness(touched) > was
             except GEOSException:
                 worse = True  # an overlay GEOS cannot node: keep the shapes as they were
