@@ -130,7 +130,7 @@ def test_replies_to_orders_by_mail_are_in_the_games_language(tmp_path: Path) -> 
     receipt = next(r for r in _outbox(store) if r.kind == "receipt")
     assert receipt.subject == "Empfangsbestätigung: demo - France - Spring 1901 Movement - Version 1"
     body = receipt.body
-    assert body.startswith("Ihre E-Mail für France in demo, Spring 1901 Movement, ist am ")
+    assert body.startswith("Ihre E-Mail für France in demo, Frühjahr 1901 Bewegung, ist am ")
     assert "Zeile für Zeile:\n  Zeile  1  angenommen  A Paris - Burgundy\n  Zeile  2  ABGELEHNT  A xyz - abc\n" in body
     assert "1 Befehl(e) angenommen, 1 abgelehnt." in body
     assert "Für eine neue Version verwenden Sie den Betreff:\n  demo - France - Spring 1901 Movement - v2\n" in body

@@ -42,6 +42,7 @@ from dippouch.mail.press import press_token, take_reply
 from dippouch.mail.proof import Proof, confirmation_code, find_confirmation, proof_of_sender, strip_token
 from dippouch.mail.settings import ServerSettings
 from dippouch.mail.subject import GameNames, Reading, power_names, read_subject, suggest_subject
+from dippouch.names import phase_words
 from dippouch.play.orders import send_orders
 from dippouch.store import GameStore
 from dippouch.store.inbox import (
@@ -533,7 +534,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
     body_text = compose.receipt_text(
         game_title=names.title,
         power=power,
-        phase=result.phase,
+        phase=phase_words(result.phase, lang),
         version=result.version,
         label=result.label,
         received=settings.describe(when),
@@ -673,7 +674,12 @@ def _photo_receipt(
     subject = next_subject(0) if late else next_subject(photos=True)
     body_text = (
         _("Your message for %(power)s in %(game)s, %(phase)s, was received %(received)s.")
-        % {"power": power, "game": names.title, "phase": current_name, "received": settings.describe(when)}
+        % {
+            "power": power,
+            "game": names.title,
+            "phase": phase_words(current_name, lang),
+            "received": settings.describe(when),
+        }
         + "\n\n"
         + (
             _("It arrived AFTER THE DEADLINE: it is recorded as late and is not used.") + "\n\n"
@@ -849,6 +855,8 @@ def _hold(held: _ForPower, why: str, reading_data: dict[str, Any], notices: list
 def _confirm_held(store: GameStore, msg: Inbound, mail_id: int, held_id: int, now: datetime) -> Outcome:
     """The player's reply with a held message's code (sent only to the registered address): the held
     message is applied as if proven, received when it arrived."""
+    lang = _held_language(store, held_id, now)
+    _ = translations(lang).gettext
     try:
         applied = apply_held(store, held_id, now=now, by="the player's confirmation")
     except GameError as e:
@@ -858,8 +866,8 @@ def _confirm_held(store: GameStore, msg: Inbound, mail_id: int, held_id: int, no
             mail_id,
             to=msg.sender,
             kind="reply",
-            subject=f"Not applied: {msg.subject}",
-            body=compose.refusal_text(subject=msg.subject, why=why, suggestion=None, registered=True),
+            subject=_("Not applied: %(subject)s") % {"subject": msg.subject},
+            body=compose.refusal_text(subject=msg.subject, why=why, suggestion=None, registered=True, lang=lang),
             now=now,
         )
         n = _record(store, mail_id, replies=[refusal], status="refused", reason=why)
@@ -870,16 +878,27 @@ def _confirm_held(store: GameStore, msg: Inbound, mail_id: int, held_id: int, no
         mail_id,
         to=msg.sender,
         kind="receipt",
-        subject=f"Confirmed: {msg.subject}",
+        subject=_("Confirmed: %(subject)s") % {"subject": msg.subject},
         body=(
-            f"Thank you: held message #{held_id} is applied as {applied.reason}, received when it arrived.\n\n"
-            + compose.SIGN
+            _("Thank you: held message #%(id)d is applied as %(what)s, received when it arrived.")
+            % {"id": held_id, "what": applied.reason}
+            + "\n\n"
+            + compose.sign(lang)
             + "\n"
         ),
         now=now,
     )
     n = _record(store, mail_id, replies=[receipt], status="confirmation", reason=why, power=applied.power)
     return Outcome("confirmation", why, power=applied.power, version=applied.version, replies=n)
+
+
+def _held_language(store: GameStore, held_id: int, now: datetime) -> str:
+    """The language of the game a held message was for (English when it names none or cannot be read)."""
+    try:
+        game = message_record(store, held_id).game
+        return store.status(game, now=now, drift=False, due=False).settings.language if game else "en"
+    except Exception:  # the reply still goes, in English
+        return "en"
 
 
 def photo_promise(cfg: dict[str, Any], lang: str = "en") -> str:
