@@ -1,0 +1,138 @@
+"""The DumbBot ladder's harness: MILA's DumbBot port plays phases of our engine's games with legal orders.
+
+The port is not part of this repository. Tests that need it read its path from ``DIPPOUCH_DUMBBOT`` (a checkout
+of https://github.com/diplomacy/research or the file ``diplomacy_research/players/rulesets/dumbbot_ruleset.py``)
+and are skipped, never passed, without it.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from dippouch.bots import make_bot
+from dippouch.bots.engine import Move, Support, adjudicate, legal_orders
+from dippouch.bots.play import play_game
+from dippouch.catalog import load_variant
+from dippouch.core.position import Unit
+from dippouch.interop.mila import position_from_mila_state
+
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_dumbbot.py"
+PORT = os.environ.get("DIPPOUCH_DUMBBOT", "")
+needs_port = pytest.mark.skipif(
+    not PORT,
+    reason="DIPPOUCH_DUMBBOT is not set: point it at a checkout of https://github.com/diplomacy/research "
+    "(or its diplomacy_research/players/rulesets/dumbbot_ruleset.py) to test the DumbBot harness",
+)
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_dumbbot", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@needs_port
+def test_dumbbot_plays_a_year_of_our_engine_with_legal_orders_only() -> None:
+    """Six DumbBots and a heuristic through 1901 (movement, retreats if any, builds): every order the port sent
+    was read and was among our engine's legal orders, and the MILA game it decided on matched our position."""
+    bench = _load()
+    port = bench.load_port(PORT)
+    variant = load_variant("standard")
+    seat = bench.DumbBotSeat(port)
+    seats = {p: seat for p in variant.power_names}
+    seats["France"] = make_bot("heuristic")
+    record = play_game(variant, seats, 7, max_years=1)
+    assert seat.illegal == [] and record.illegal == 0
+    assert seat.orders_sent >= 6 * 3 * 2  # six powers, two movement phases, at least three units each
+    assert record.final is not None and record.final.phase.year == 1902
+    assert sum(record.centres.values()) > 22  # the neutral centres were taken, not only the homes held
+    game = bench.mila_game(variant, record.final)
+    back = position_from_mila_state(variant, game.get_state())
+    assert dict(back.units) == dict(record.final.units) and dict(back.centres) == dict(record.final.centres)
+
+
+@needs_port
+def test_an_unowned_centre_is_worth_the_neutral_powers_size_as_in_the_original() -> None:
+    bench = _load()
+    variant = load_variant("standard")
+    game = bench.mila_game(variant, variant.start)
+    corrected, _ = bench.load_port(PORT).calculate_attack_defense(game, "FRANCE")
+    published, _ = bench.load_port(PORT, corrected=False).calculate_attack_defense(game, "FRANCE")
+    assert published["BEL"] == 0  # the port's value for a centre nobody owns
+    assert corrected["BEL"] == 12**2 + 4 * 12 + 16  # the original's: 12 neutral centres as one power
+    assert corrected["MUN"] == published["MUN"] == 3**2 + 4 * 3 + 16  # another power's centre: unchanged
+
+
+@needs_port
+def test_a_dislodged_unit_retreats_only_where_our_engine_allows() -> None:
+    """France's A Burgundy is dislodged from Munich; the corrected port retreats it only to a legal province
+    (never back to Munich, where the attack came from), over several seeds; the port as published retreats it to Munich."""
+    bench = _load()
+    variant = load_variant("standard")
+    gmap = variant.map
+    start = variant.start
+    units = dict(start.units)
+    del units[gmap.province_of(gmap.loc("par"))], units[gmap.province_of(gmap.loc("ber"))]
+    units[gmap.province_of(gmap.loc("bur"))] = Unit("France", "A", gmap.loc("bur"))
+    units[gmap.province_of(gmap.loc("ruh"))] = Unit("Germany", "A", gmap.loc("ruh"))
+    position = start.with_(units=units)
+    orders = {
+        "Germany": [
+            Move("A", gmap.loc("mun"), gmap.loc("bur")),
+            Support("A", gmap.loc("ruh"), "A", gmap.loc("mun"), gmap.loc("bur")),
+        ]
+    }
+    retreat = adjudicate(variant, position, orders, rng=random.Random(1)).next
+    assert retreat.dislodged, "the attack should have dislodged A Burgundy"
+    legal = {o for options in legal_orders(variant, retreat, "France").values() for o in options}
+    seat = bench.DumbBotSeat(bench.load_port(PORT))
+    for seed in range(8):
+        chosen = seat.orders(variant, retreat, "France", random.Random(seed))
+        assert len(chosen) == 1 and chosen[0] in legal
+    assert seat.illegal == []
+    published = bench.DumbBotSeat(bench.load_port(PORT, corrected=False))
+    assert published.orders(variant, retreat, "France", random.Random(0)) == []  # what the correction is for:
+    assert published.illegal == ["S1901R France: 'A BUR R MUN' (A bur R mun) is not a legal order"]
+
+
+def test_pairings_are_read_and_bad_ones_refused_with_the_choices() -> None:
+    bench = _load()
+    assert bench.parse_pairings("heuristic:dumbbot, dumbbot:search") == [
+        ("heuristic", "dumbbot"),
+        ("dumbbot", "search"),
+    ]
+    for bad in ("heuristic:search", "random:dumbbot", "dumbbot", ""):
+        with pytest.raises(ValueError, match=r"LONE:FIELD|no pairing"):
+            bench.parse_pairings(bad)
+
+
+def test_each_power_takes_the_lone_seat_in_turn() -> None:
+    bench = _load()
+    powers = load_variant("standard").power_names
+    lone = [bench.seats_for(powers, "search", "dumbbot", g) for g in range(14)]
+    assert [alone for alone, _ in lone] == list(powers) * 2
+    alone, levels = lone[3]
+    assert levels[alone] == "search" and sorted(levels.values()).count("dumbbot") == 6
+
+
+def test_without_a_port_the_ladder_says_how_to_get_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    bench = _load()
+    monkeypatch.delenv("DIPPOUCH_DUMBBOT", raising=False)
+    with pytest.raises(SystemExit):
+        bench.main(["--games", "1"])
+    assert "give --dumbbot PATH or set DIPPOUCH_DUMBBOT" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        bench.main(["--dumbbot", str(tmp_path)])
+    assert "github.com/diplomacy/research" in capsys.readouterr().err
