@@ -143,6 +143,10 @@ def test_replies_to_orders_by_mail_are_in_the_games_language(tmp_path: Path) -> 
     assert refusal.body.startswith("Ihre Nachricht wurde für keine Befehle verwendet.\n\nBetreff: ")
     assert "Ein Betreff, der funktionieren würde:\n  demo - France - Spring 1901 Movement" in refusal.body
     assert "Die Form ist: Spielname - Name der Macht" in refusal.body
+    assert (
+        "Grund: Herbst 1901 Bewegung ist noch nicht offen; das Spiel ist in Frühjahr 1901 Bewegung.\n" in refusal.body
+    )
+    assert got.reason == "Fall 1901 Movement is not open yet; the game is in Spring 1901 Movement"  # as recorded
 
 
 def test_compose_in_french_and_english() -> None:

@@ -300,9 +300,14 @@ def _refuse(
     game_id: int | None = None,
     registered: bool = False,
     lang: str = "en",
+    shown: str | None = None,
 ) -> Outcome:
+    """Refuse the message: ``why`` is recorded as it is (the coordinator's tools read it), ``shown`` is how
+    the reply says it in ``lang`` (by default ``why`` itself)."""
     _ = translations(lang).gettext
-    body = compose.refusal_text(subject=msg.subject, why=why, suggestion=suggestion, registered=registered, lang=lang)
+    body = compose.refusal_text(
+        subject=msg.subject, why=shown or why, suggestion=suggestion, registered=registered, lang=lang
+    )
     replies = (
         [
             _reply(
@@ -379,18 +384,27 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
     base = {"subject": reading.to_data(v)}
     held = _ForPower(store, msg, mail_id, now, names, g, ph, power, reading)
     if registered is None or registered.lower() != msg.sender.lower():
+        who = {"sender": msg.sender, "power": power, "game": names.title}
         why = (
             f"{msg.sender} is not the address registered for {power} in {names.title}"
             if registered
             else f"{power} in {names.title} has no registered e-mail address"
         )
         why += "; held for the coordinator, nothing applied"
+        shown = (
+            _(
+                "%(sender)s is not the address registered for %(power)s in %(game)s; held for the coordinator, "
+                "nothing applied"
+            )
+            if registered
+            else _("%(power)s in %(game)s has no registered e-mail address; held for the coordinator, nothing applied")
+        ) % who
         notices = [
             _Notice(
                 msg.sender,
                 "held",
                 _("Held for the coordinator: %(subject)s") % {"subject": msg.subject},
-                compose.refusal_text(subject=msg.subject, why=why, suggestion=None, registered=True, lang=lang),
+                compose.refusal_text(subject=msg.subject, why=shown, suggestion=None, registered=True, lang=lang),
             )
         ]
         if registered:
@@ -441,6 +455,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
             game_id=g.id,
             registered=True,
             lang=lang,
+            shown=_("%(game)s is over") % {"game": names.title},
         )
     current_name = v.calendar.name(names.phase)
     phase_id = ph.id
@@ -456,6 +471,8 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
         done = processed_phase(store, g.id, phase_name)
         status = "late"
         why = f"{phase_name} has already been processed; the game is now in {current_name}"
+        phases = {"phase": phase_words(phase_name, lang), "current": phase_words(current_name, lang)}
+        shown = _("%(phase)s has already been processed; the game is now in %(current)s") % phases
         if done is not None and done.deadline is not None and when <= done.deadline:
             # It came in time; it was taken in only after the phase was processed (nobody fetched before).
             status = "missed"
@@ -466,6 +483,22 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
                 "the coordinator has it and only a rollback of the game could use it now"
                 if done.processed_at is not None
                 else f"it arrived on time but {phase_name} was processed before it was fetched, so it was not used"
+            )
+            shown = (
+                _(
+                    "it arrived on time (%(received)s UTC, before the deadline of %(phase)s, %(deadline)s UTC), but "
+                    "%(phase)s was processed at %(processed)s UTC, before this message was fetched, so it was not "
+                    "used; the coordinator has it and only a rollback of the game could use it now"
+                )
+                % {
+                    **phases,
+                    "received": f"{when:%Y-%m-%d %H:%M}",
+                    "deadline": f"{done.deadline:%Y-%m-%d %H:%M}",
+                    "processed": f"{done.processed_at:%Y-%m-%d %H:%M}",
+                }
+                if done.processed_at is not None
+                else _("it arrived on time but %(phase)s was processed before it was fetched, so it was not used")
+                % phases
             )
         out = _refuse(
             store,
@@ -479,12 +512,27 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
             game_id=g.id,
             registered=True,
             lang=lang,
+            shown=shown,
         )
         return Outcome(status, why, game=names.title, power=power, phase=phase_name, replies=out.replies)
     if reading.phase > names.phase:
         why = f"{phase_name} is not open yet; the game is in {current_name}"
+        shown = _("%(phase)s is not open yet; the game is in %(current)s") % {
+            "phase": phase_words(phase_name, lang),
+            "current": phase_words(current_name, lang),
+        }
         out = _refuse(
-            store, msg, mail_id, now, why, next_subject(), reading=reading, game_id=g.id, registered=True, lang=lang
+            store,
+            msg,
+            mail_id,
+            now,
+            why,
+            next_subject(),
+            reading=reading,
+            game_id=g.id,
+            registered=True,
+            lang=lang,
+            shown=shown,
         )
         return Outcome("refused", why, game=names.title, power=power, phase=phase_name, replies=out.replies)
 
@@ -497,8 +545,22 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
         if msg.images():
             return _photo_receipt(held, found, when=when, late=late, token_note=token_note, next_subject=next_subject)
         why = "no orders found in the message (its text, after quoted lines and the signature, was empty) and no photograph"
+        shown = _(
+            "no orders found in the message (its text, after quoted lines and the signature, was empty) and no "
+            "photograph"
+        )
         return _refuse(
-            store, msg, mail_id, now, why, next_subject(), reading=reading, game_id=g.id, registered=True, lang=lang
+            store,
+            msg,
+            mail_id,
+            now,
+            why,
+            next_subject(),
+            reading=reading,
+            game_id=g.id,
+            registered=True,
+            lang=lang,
+            shown=shown,
         )
 
     try:
