@@ -15,7 +15,7 @@ code (:mod:`dippouch.interop.mila`); its orders are read back with the same code
 legal orders (an order that is not legal is counted, printed, and not sent) and adjudicated by our engine with
 everyone else's. Our levels play through our engine as in every game (:func:`dippouch.bots.play.play_game`).
 
-Two corrections bring the port back to the original (the C++ ``dumbbot.cpp`` of the DAIDE client), unless
+Three corrections bring the port back to the original (the C++ ``dumbbot.cpp`` of the DAIDE client), unless
 ``--as-published``:
 
 - **centres nobody owns.** The port gives an unowned supply centre no attack value (it walks only the centres
@@ -25,6 +25,9 @@ Two corrections bring the port back to the original (the C++ ``dumbbot.cpp`` of 
 - **legal retreats.** The port retreats a dislodged unit to any adjacent free province, including the one its
   attacker came from and a province left empty by a standoff (both illegal, so the unit is lost). The original
   picks among the retreat options the server sends; here, among the unit's legal retreats in our engine.
+- **supports name provinces.** Turning a hold into a support, the port writes the destination with the coast it
+  found among the supporter's neighbours (``F RUM S F CON - BUL/EC``), which a support cannot name; the
+  original's supports name the province.
 
 Each game puts one power of one side (the lone seat, the power at place ``g mod 7`` in game ``g``, so each
 power takes it in turn) against six of the other side, from a fixed seed, to the end of ``--years`` game years
@@ -123,12 +126,19 @@ def load_port(path: str | Path, *, corrected: bool = True) -> types.ModuleType:
     module = importlib.util.module_from_spec(spec)
     with _state_space_stub():
         spec.loader.exec_module(module)
-    for name in ("run_ruleset", "calculate_attack_defense", "generate_retreat_orders", "get_next_item"):
+    for name in (
+        "run_ruleset",
+        "calculate_attack_defense",
+        "generate_retreat_orders",
+        "check_wasted_holds",
+        "get_next_item",
+    ):
         if not hasattr(module, name):
             raise ImportError(f"{file} is not the DumbBot port this harness knows: it has no {name}()")
     if corrected:
         _correct_neutral_centres(module)
         _correct_retreats(module)
+        _correct_support_destinations(module)
     setattr(module, "DIPPOUCH_CORRECTED", corrected)  # noqa: B010
     return module
 
@@ -181,6 +191,24 @@ def _correct_retreats(port: types.ModuleType) -> None:
         return orders
 
     setattr(port, "generate_retreat_orders", generate_retreat_orders)  # noqa: B010
+
+
+def _correct_support_destinations(port: types.ModuleType) -> None:
+    """The original's supports name the province a move goes to. When the port turns a hold into a support
+    (``check_wasted_holds``), it writes the destination as it found it among the supporter's neighbours, coast and
+    all (``F RUM S F CON - BUL/EC``), which names a coast a support cannot name (and often not the one the move
+    goes to); the original's ``set_support_to_move_order`` takes the province. The coast is dropped here."""
+    published = port.check_wasted_holds
+
+    def check_wasted_holds(*args: Any, **kwargs: Any) -> dict[str, str]:
+        orders: dict[str, str] = published(*args, **kwargs)
+        for province, text in orders.items():
+            words = text.split()
+            if len(words) == 7 and words[2] == "S" and words[5] == "-" and "/" in words[6]:
+                orders[province] = " ".join([*words[:6], words[6].split("/")[0]])
+        return orders
+
+    setattr(port, "check_wasted_holds", check_wasted_holds)  # noqa: B010
 
 
 @dataclass
@@ -330,8 +358,9 @@ def run_pairing(
         top = max(record.centres.values())
         figures.most_centres += record.winner is None and record.centres[alone] == top > 0
         figures.centres.append(record.centres[alone])
-        unreadable = sum(1 for seat in dumbbots for line in seat.illegal if " unreadable " in line)
-        figures.illegal += record.illegal + unreadable
+        # The seats drop what our engine would not take, so the game's own count sees only the adjudicator's.
+        dropped = sum(len(seat.illegal) for seat in dumbbots)
+        figures.illegal += record.illegal + dropped
         figures.dumbbot_orders += sum(seat.orders_sent for seat in dumbbots)
         figures.examples += [line for seat in dumbbots for line in seat.illegal][: max(0, 10 - len(figures.examples))]
         for level, secs in record.move_seconds.items():
@@ -339,7 +368,7 @@ def run_pairing(
         if progress is not None:
             progress(
                 f"  game {g + 1}/{games}: {alone} ({lone}) {outcome}, {record.centres[alone]} centres "
-                f"({record.years} years, {record.ending}; illegal {record.illegal + unreadable})"
+                f"({record.years} years, {record.ending}; illegal {record.illegal + dropped})"
             )
     return figures
 
@@ -424,7 +453,11 @@ def main(argv: list[str] | None = None) -> int:
     variant = load_variant("standard")
     settle(variant)
     started = time.perf_counter()
-    what = "as published" if args.as_published else "with the original's neutral-centre values and legal retreats"
+    what = (
+        "as published"
+        if args.as_published
+        else "corrected: neutral centres valued, legal retreats, supports to provinces"
+    )
     print(f"DumbBot: {port_file(args.dumbbot)} ({what})")
     print(f"{args.games} game(s) a pairing, {args.years} year(s), seed {args.seed}, search budget {args.budget} s CPU")
     results: list[PairingFigures] = []

@@ -7,12 +7,14 @@ and are skipped, never passed, without it.
 
 from __future__ import annotations
 
+import copy
 import importlib.util
 import os
 import random
 import sys
+from collections import defaultdict
 from pathlib import Path
-from types import ModuleType
+from types import ModuleType, SimpleNamespace
 
 import pytest
 
@@ -136,3 +138,44 @@ def test_without_a_port_the_ladder_says_how_to_get_one(
     with pytest.raises(SystemExit):
         bench.main(["--dumbbot", str(tmp_path)])
     assert "github.com/diplomacy/research" in capsys.readouterr().err
+
+
+@needs_port
+def test_a_hold_turned_support_names_the_province_not_a_coast() -> None:
+    """Turkey's F Rumania holds while F Constantinople moves to Bulgaria's south coast: the port turns the hold
+    into a support naming Rumania's neighbour on the east coast; corrected, it names Bulgaria."""
+    from diplomacy import Game
+
+    bench = _load()
+    game = Game()
+    args = (
+        game,
+        {"RUM": "F RUM H", "CON": "F CON - BUL/SC"},
+        {"F CON": "BUL/SC"},
+        {"F CON": 1.0, "F RUM": 1.0},
+        SimpleNamespace(competition_map=defaultdict(int, {"BUL": 1})),
+    )
+    published = bench.load_port(PORT, corrected=False).check_wasted_holds(*copy.deepcopy(args))
+    corrected = bench.load_port(PORT).check_wasted_holds(*copy.deepcopy(args))
+    assert published["RUM"] == "F RUM S F CON - BUL/EC"
+    assert corrected["RUM"] == "F RUM S F CON - BUL"
+
+
+def test_orders_our_engine_would_not_take_are_counted_shown_and_never_sent() -> None:
+    """A stand-in for the port (no DumbBot needed) sends, for the lone Austria, a move to a province A Vienna
+    cannot reach and a line that is no order: each movement phase both are counted as illegal, listed for the
+    report, and the unit holds."""
+    bench = _load()
+
+    def run_ruleset(state: object, power: str) -> list[str]:
+        phase = state.game.get_current_phase()  # type: ignore[attr-defined]
+        return ["A VIE - MUN", "not an order"] if power == "AUSTRIA" and phase.endswith("M") else []
+
+    port = ModuleType("stand_in_port")
+    port.run_ruleset = run_ruleset  # type: ignore[attr-defined]
+    variant = load_variant("standard")
+    figures = bench.run_pairing(variant, "dumbbot", "heuristic", 1, 1, 0.05, 1, port)
+    assert figures.illegal == 4  # two movement phases in 1901, two each
+    assert figures.dumbbot_orders == 4
+    assert "S1901M Austria: 'A VIE - MUN' (A vie - mun) is not a legal order" in figures.examples
+    assert any("'not an order' unreadable" in line for line in figures.examples)
