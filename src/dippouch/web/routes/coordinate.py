@@ -33,12 +33,16 @@ from dippouch.web.deps import (
     answers,
     game_url,
     render,
+    words,
 )
 from dippouch.web.forms import ImportForm, PageForm, redirect
 from dippouch.web.inputs import number_or_none
 from dippouch.web.security import (
     BadInput,
 )
+
+I18N_DOMAIN = "games"
+"""The catalogue of this module's words (locale/<lang>/LC_MESSAGES/games.po)."""
 
 router = APIRouter(tags=["api"])
 
@@ -60,25 +64,27 @@ def coordinate_home(request: Request, web: WebDep, viewer: ViewerDep) -> Respons
 
 
 @router.post("/coordinate/new", include_in_schema=False)
-def coordinate_new(form: PageForm, web: WebDep, viewer: ViewerDep) -> Response:
+def coordinate_new(request: Request, form: PageForm, web: WebDep, viewer: ViewerDep) -> Response:
     name = new_games.create_game(web, viewer, form)
-    return redirect(f"{game_url(name)}/coordinate", f"Created game {name}. Seat the players and send them their links.")
+    said = words(request).gettext("Created game %(game)s. Seat the players and send them their links.") % {"game": name}
+    return redirect(f"{game_url(name)}/coordinate", said)
 
 
 @router.post("/coordinate/import", include_in_schema=False)
-async def coordinate_import(form: ImportForm, web: WebDep, viewer: ViewerDep) -> Response:
+async def coordinate_import(request: Request, form: ImportForm, web: WebDep, viewer: ViewerDep) -> Response:
+    _ = words(request).gettext
     upload = form.file("file")
     if upload is None:
-        raise BadInput("choose a game file (.json) to import")
+        raise BadInput(_("choose a game file (.json) to import"))
     raw = await upload.read(MAX_IMPORT + 1)
     if len(raw) > MAX_IMPORT:
-        raise BadInput("the game file is larger than 5 MB")
+        raise BadInput(_("the game file is larger than 5 MB"))
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        raise BadInput(f"the file is not JSON text ({type(e).__name__}: {e})") from None
+        raise BadInput(_("the file is not JSON text (%(why)s)") % {"why": f"{type(e).__name__}: {e}"}) from None
     name = await run_in_threadpool(new_games.import_game, web, viewer, data, form.get("name", "") or None)
-    return redirect(f"{game_url(name)}/coordinate", f"Imported game {name}.")
+    return redirect(f"{game_url(name)}/coordinate", _("Imported game %(game)s.") % {"game": name})
 
 
 @router.get("/games/{name}/coordinate", include_in_schema=False, response_class=HTMLResponse)
@@ -99,6 +105,7 @@ def coordinate_action(
     request: Request, form: PageForm, name: str, action: str, web: WebDep, viewer: ViewerDep, site: SiteDep
 ) -> Response:
     back = f"{game_url(name)}/coordinate"
+    _ = words(request).gettext
     if action in CONFIRMED and form.get("confirm", "") != "yes":
         # Cannot be taken back: a page says what will happen and asks again (no JavaScript needed).
         arg = form.get("key", "") if action == "revoke" else form.get("phase", "")
@@ -117,7 +124,7 @@ def coordinate_action(
                 action == "replace",
                 form.get("email", ""),
             )
-        return _secret_page(request, site, name, f"{power}'s link", secret, back)
+        return _secret_page(request, site, name, _("%(power)s's link") % {"power": power}, secret, back)
     if action == "seat-many":
         powers = [k.removeprefix("player:") for k in form if k.startswith("player:")]
         rows = [(pw, form.get(f"player:{pw}", ""), form.get(f"email:{pw}", "")) for pw in powers]
@@ -125,20 +132,24 @@ def coordinate_action(
         return render(request, "seated.html", {"game": name, "s": got, "back": back})
     if action == "coordinator-key":
         secret = desk.new_coordinator_key(web, name, viewer, form.get("label", ""))
-        return _secret_page(request, site, name, "a coordinator's link", secret, back)
+        return _secret_page(request, site, name, _("a coordinator's link"), secret, back)
     if action == "revoke":
         key = form.get("key", "")
         key_id = number_or_none(key)
         if key_id is None:
-            raise BadInput(f"which key? (its number, not {key[:20]!r})")
+            raise BadInput(_("which key? (its number, not %(given)s)") % {"given": repr(key[:20])})
         desk.revoke(web, name, viewer, key_id)
-        return redirect(back, f"Key {key} revoked: its links no longer work.")
+        return redirect(back, _("Key %(key)s revoked: its links no longer work.") % {"key": key})
     if action == "email":
         return redirect(back, desk.set_email(web, name, viewer, form.get("power", ""), form.get("email", "")))
     if action == "seat-bot":
         bot = desk.seat_bot(web, name, viewer, form.get("power", ""), form.get("level", ""))
-        sent = f"; it sent version {bot['version']}" if bot["version"] else ""
-        return redirect(back, f"{bot['player']} now plays {bot['power']}{sent}.")
+        said = (
+            _("%(player)s now plays %(power)s; it sent version %(version)s.")
+            if bot["version"]
+            else _("%(player)s now plays %(power)s.")
+        )
+        return redirect(back, said % {"player": bot["player"], "power": bot["power"], "version": bot["version"]})
     if action == "bot-policy":
         level = form.get("level", "")
         return redirect(back, desk.set_bot_policy(web, name, viewer, None if level in ("", "off") else level))

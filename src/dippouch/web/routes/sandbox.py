@@ -39,12 +39,15 @@ from dippouch.web.answers.sandbox import (
     SandboxUnit,
     SandboxView,
 )
-from dippouch.web.deps import SiteDep, ViewerDep, WebDep, answers, render
+from dippouch.web.deps import SiteDep, ViewerDep, WebDep, answers, render, words
 from dippouch.web.forms import FormDep, redirect
 from dippouch.web.maps import map_available
 from dippouch.web.security import CSRF_HEADER, BadInput, Forbidden, NotFound, Viewer, check_csrf, client_id
 from dippouch.web.service import Web
 from dippouch.web.variant_pages import find_variant
+
+I18N_DOMAIN = "games"
+"""The catalogue of this module's words (locale/<lang>/LC_MESSAGES/games.po)."""
 
 router = APIRouter(tags=["api"])
 
@@ -273,14 +276,16 @@ def sandbox_start(request: Request, web: WebDep, viewer: ViewerDep, form: FormDe
     _, secret = _start(
         web, viewer, form.get("game", ""), form.get("phase_id", ""), form.get("variant", ""), form.get("copy", "")
     )
-    kept = (
-        "it is listed on your sandboxes page"
+    gettext = words(request).gettext
+    said = (
+        gettext("A sandbox of your own: nothing you do here touches a game; it is listed on your sandboxes page.")
         if viewer.person_id is not None
-        else "you are not signed in, so this page's address is the only way back to it: keep it"
+        else gettext(
+            "A sandbox of your own: nothing you do here touches a game; you are not signed in, so this page's "
+            "address is the only way back to it: keep it."
+        )
     )
-    return redirect(
-        "/sandbox/" + quote(secret, safe=""), f"A sandbox of your own: nothing you do here touches a game; {kept}."
-    )
+    return redirect("/sandbox/" + quote(secret, safe=""), said)
 
 
 class StartIn(BaseModel):
@@ -381,7 +386,11 @@ def form_add_unit(request: Request, token: str, web: WebDep, viewer: ViewerDep, 
         viewer,
         lambda o: use.add_unit(web.store, o.variant, o.sandbox, power, kind, where, now=web.now()),
     )
-    return redirect(_back_to(token), f"Placed {kind.strip().upper()[:1]} {where.strip()[:40]} of {power.strip()[:40]}.")
+    placed = words(request).gettext("Placed %(unit)s of %(power)s.") % {
+        "unit": f"{kind.strip().upper()[:1]} {where.strip()[:40]}",
+        "power": power.strip()[:40],
+    }
+    return redirect(_back_to(token), placed)
 
 
 @router.post("/sandbox/{token}/remove", include_in_schema=False)
@@ -391,7 +400,9 @@ def form_remove_unit(request: Request, token: str, web: WebDep, viewer: ViewerDe
     _changed(
         request, web, token, viewer, lambda o: use.remove_unit(web.store, o.variant, o.sandbox, where, now=web.now())
     )
-    return redirect(_back_to(token), f"Removed the unit in {where.strip()[:40]}.")
+    return redirect(
+        _back_to(token), words(request).gettext("Removed the unit in %(place)s.") % {"place": where.strip()[:40]}
+    )
 
 
 @router.post("/sandbox/{token}/centres", include_in_schema=False)
@@ -405,7 +416,12 @@ def form_set_centre(request: Request, token: str, web: WebDep, viewer: ViewerDep
         viewer,
         lambda o: use.set_centre(web.store, o.variant, o.sandbox, where, owner, now=web.now()),
     )
-    return redirect(_back_to(token), f"{where.strip()[:40]}: owned by {owner.strip()[:40] or 'no power'}.")
+    _ = words(request).gettext
+    said = _("%(centre)s: owned by %(owner)s.") % {
+        "centre": where.strip()[:40],
+        "owner": owner.strip()[:40] or _("no power"),
+    }
+    return redirect(_back_to(token), said)
 
 
 @router.post("/sandbox/{token}/phase", include_in_schema=False)
@@ -415,7 +431,8 @@ def form_set_phase(request: Request, token: str, web: WebDep, viewer: ViewerDep,
     o = _changed(
         request, web, token, viewer, lambda o: use.set_phase(web.store, o.variant, o.sandbox, phase, now=web.now())
     )
-    return redirect(_back_to(token), f"The board is now in {o.sandbox.position.get('phase')}.")
+    said = words(request).gettext("The board is now in %(phase)s.") % {"phase": o.sandbox.position.get("phase")}
+    return redirect(_back_to(token), said)
 
 
 @router.post("/sandbox/{token}/orders", include_in_schema=False)
@@ -432,21 +449,23 @@ def form_orders(request: Request, token: str, web: WebDep, viewer: ViewerDep, fo
             adjudicates=True,
         )
         step = o.sandbox.step or {}
-        return redirect(
-            _back_to(token),
-            f"Adjudicated {step.get('phase', '')}: the board is now in {o.sandbox.position.get('phase')}.",
-        )
+        said = words(request).gettext("Adjudicated %(step)s: the board is now in %(phase)s.") % {
+            "step": step.get("phase", ""),
+            "phase": o.sandbox.position.get("phase"),
+        }
+        return redirect(_back_to(token), said)
     _changed(
         request, web, token, viewer, lambda o: use.set_orders(web.store, o.variant, o.sandbox, text, now=web.now())
     )
-    return redirect(_back_to(token) + "#orders", "Orders kept; each line is checked below.")
+    return redirect(_back_to(token) + "#orders", words(request).gettext("Orders kept; each line is checked below."))
 
 
 @router.post("/sandbox/{token}/back", include_in_schema=False)
 def form_back(request: Request, token: str, web: WebDep, viewer: ViewerDep, form: FormDep) -> Response:
     """Return to the state before the last change."""
     o = _changed(request, web, token, viewer, lambda o: use.back(web.store, o.sandbox, now=web.now()))
-    return redirect(_back_to(token), f"Back: the board is in {o.sandbox.position.get('phase')} again.")
+    said = words(request).gettext("Back: the board is in %(phase)s again.") % {"phase": o.sandbox.position.get("phase")}
+    return redirect(_back_to(token), said)
 
 
 # The JSON twins: the same use cases, answering the sandbox as it now stands.

@@ -1,0 +1,163 @@
+"""The game pages in the reader's language (the "games" catalogue): the game, phase, player, records, replay and
+sandbox pages asked for in German and in French (the browser's Accept-Language) say their words in it, and
+English stays as written; the scripts' words come in a JSON block in the page's language, and a script writes
+them (a browser test: the replay's counter, stepped by its script, in German and French)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from browsersupport import LiveSite, running_site, watch_errors
+from websupport import Site
+
+# What each page says, in each language: a heading or button every visitor of that page sees.
+WORDS: dict[str, dict[str, list[str]]] = {
+    "game": {
+        "en": ["History", "Latest results", "Deadlines calendar (.ics)"],
+        "de": ["Verlauf", "Neueste Ergebnisse", "Kalender der Abgabetermine (.ics)"],
+        "fr": ["Historique", "Derniers résultats", "Calendrier des échéances (.ics)"],
+    },
+    "phase": {
+        "en": ["Orders and results", "Open in a sandbox", "Results"],
+        "de": ["Befehle und Ergebnisse", "In einem Sandkasten öffnen", "Ergebnisse"],
+        "fr": ["Ordres et résultats", "Ouvrir dans un bac à sable", "Résultats"],
+    },
+    "player": {
+        "en": ["Send orders", "Your units", "Orders for Fall 1901 Movement"],
+        "de": ["Befehle senden", "Ihre Einheiten", "Befehle für Fall 1901 Movement"],
+        "fr": ["Envoyer les ordres", "Vos unités", "Ordres pour Fall 1901 Movement"],
+    },
+    "records": {
+        "en": ["Centres by power", "Key events", "Scoring systems"],
+        "de": ["Zentren nach Macht", "Schlüsselereignisse", "Wertungssysteme"],
+        "fr": ["Centres par puissance", "Événements clés", "Systèmes de score"],
+    },
+    "replay": {
+        "en": ["Every picture", "Take it with you", "3 pictures"],
+        "de": ["Alle Bilder", "Zum Mitnehmen", "3 Bilder"],
+        "fr": ["Toutes les images", "À emporter", "3 images"],
+    },
+    "sandbox": {
+        "en": ["Edit the board", "Place a unit", "Adjudicate"],
+        "de": ["Das Brett bearbeiten", "Eine Einheit platzieren", "Auswerten"],
+        "fr": ["Modifier le plateau", "Placer une unité", "Résoudre"],
+    },
+}
+ACCEPT = {"en": "en-GB,en;q=0.9", "de": "de-DE,de;q=0.9,en;q=0.5", "fr": "fr-FR,fr;q=0.9,en;q=0.5"}
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Site:
+    """A game whose first movement phase is processed (results, a replay of three pictures) with France seated."""
+    s = Site(f"sqlite:///{tmp_path_factory.mktemp('i18n') / 'web.db'}", limits={})
+    s.new_game("g")
+    s.web.store.submit("g", "France", "A par - bur", now=s.clock())
+    assert s.web.store.process("g", now=s.clock(), force=True) == ["Spring 1901 Movement"]
+    return s
+
+
+@pytest.fixture(scope="module")
+def pages(site: Site) -> dict[str, str]:
+    """Each page's address (the player's page through France's own browser: see ``_get``)."""
+    first = site.web.access.phases("g")[0]
+    sandbox = site.post_form(site.browser(), "/sandbox", {"variant": "standard"})
+    assert sandbox.status_code == 303, sandbox.text
+    return {
+        "game": "/games/g",
+        "phase": f"/games/g/phases/{first.id}",
+        "player": "/games/g/play/France",
+        "records": "/games/g/records",
+        "replay": "/games/g/replay",
+        "sandbox": str(sandbox.headers["location"]),
+    }
+
+
+@pytest.fixture(scope="module")
+def france(site: Site) -> Any:
+    return site.player("g", "France", "Françoise")
+
+
+def _get(site: Site, france: Any, page: str, url: str, lang: str) -> str:
+    c = france if page == "player" else site.browser()
+    r = c.get(url, headers={"Accept-Language": ACCEPT[lang]})
+    assert r.status_code == 200, r.text
+    return str(r.text)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+@pytest.mark.parametrize("page", sorted(WORDS))
+def test_each_game_page_speaks_the_browser_s_language(
+    site: Site, pages: dict[str, str], france: Any, page: str, lang: str
+) -> None:
+    text = _get(site, france, page, pages[page], lang)
+    assert f'<html lang="{lang}"' in text
+    for word in WORDS[page][lang]:
+        assert word in text, f"{page} in {lang}: {word!r} not on the page"
+    if lang != "en":
+        for word in WORDS[page]["en"]:
+            assert f">{word}<" not in text, f"{page} in {lang}: {word!r} still in English"
+
+
+def test_power_and_province_names_stay_as_the_variant_gives_them(site: Site, pages: dict[str, str]) -> None:
+    """Only the site's words are translated: the variant's names and the orders' notation are not."""
+    text = _get(site, site.browser(), "game", pages["game"], "de")
+    assert "Spring 1901" in text and "France" in text and "Centres:" not in text and "Zentren:" in text
+
+
+def test_the_scripts_words_come_in_the_page_s_language_and_english_needs_none(
+    site: Site, pages: dict[str, str], france: Any
+) -> None:
+    def words(lang: str) -> dict[str, str] | None:
+        text = _get(site, france, "player", pages["player"], lang)
+        m = re.search(r'<script type="application/json" id="dp-words">(.*?)</script>', text, re.S)
+        return json.loads(m.group(1)) if m else None
+
+    assert words("en") is None  # the scripts write their own English
+    de, fr = words("de"), words("fr")
+    assert de is not None and fr is not None
+    assert de["Send reply"] == "Antwort senden" and fr["Send reply"] == "Envoyer la réponse"
+    # A placeholder is kept for the script to fill in.
+    assert de["%(count)s unread"] == "%(count)s ungelesen" and fr["%(at)s of %(count)s"] == "%(at)s sur %(count)s"
+
+
+def test_a_language_the_site_lacks_gets_english(site: Site, pages: dict[str, str], france: Any) -> None:
+    r = site.browser().get(pages["records"], headers={"Accept-Language": "es-ES,es;q=0.9"})
+    assert r.status_code == 200 and '<html lang="en"' in r.text and "Key events" in r.text
+
+
+# --------------------------------------------------------------------------------------------------
+# In a browser: a script's message in the page's language
+
+T0 = datetime.now(UTC)
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory: pytest.TempPathFactory, chromium: Any) -> Iterator[LiveSite]:
+    db = tmp_path_factory.mktemp("i18n-live") / "site.db"
+    with running_site(f"sqlite:///{db}", chromium) as s:
+        s.store.create_game("g", "standard", now=T0)
+        s.store.submit("g", "France", "A par - bur", now=T0)
+        assert s.store.process("g", now=T0, force=True) == ["Spring 1901 Movement"]
+        yield s
+
+
+@pytest.mark.parametrize(("locale", "counter"), [("de-DE", "2 von 3"), ("fr-FR", "2 sur 3"), ("en-GB", "2 of 3")])
+def test_the_replay_script_counts_in_the_page_s_language(live: LiveSite, locale: str, counter: str) -> None:
+    page = live.context(locale=locale, reduced_motion="reduce").new_page()
+    errors = watch_errors(page)
+    page.goto(live.base + "/games/g/replay")
+    page.locator("[data-replay][data-ready]").wait_for()
+    page.locator("[data-step=forward]").click()
+    assert page.locator("#replay-count").text_content() == counter
+    if not locale.startswith("en"):
+        # The play button's name is the script's too, and it says it in the page's language.
+        label = page.locator("[data-play]").get_attribute("aria-label")
+        assert label in {"de-DE": ("Abspielen",), "fr-FR": ("Lecture",)}[locale]
+    assert not errors, errors
+    page.context.close()
