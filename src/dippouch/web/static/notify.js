@@ -4,7 +4,7 @@
   "use strict";
   // The page's words in its language (templates/_js_words.html), keyed by their English; English when absent.
   var WORDS = JSON.parse(document.getElementById("dp-words")?.textContent || "{}");
-  function t(en, vals) {
+  function tr(en, vals) {
     var s = WORDS[en] || en;
     return vals ? s.replace(/%\((\w+)\)s/g, function (all, k) { return k in vals ? String(vals[k]) : all; }) : s;
   }
@@ -24,13 +24,13 @@
 
   if (!("serviceWorker" in navigator) || !("PushManager" in window)) {
     button.disabled = true;
-    say(t("This browser cannot receive push notifications."));
+    say(tr("This browser cannot receive push notifications."));
     return;
   }
 
   button.addEventListener("click", function () {
     button.disabled = true;
-    say(t("Asking the browser…"));
+    say(tr("Asking the browser…"));
     Notification.requestPermission().then(function (answer) {
       if (answer !== "granted") throw new Error("notifications are not allowed in this browser's settings");
       return navigator.serviceWorker.register("/sw.js", { scope: "/" });
@@ -51,12 +51,12 @@
     }).then(function (r) {
       return r.json().then(function (body) {
         if (!r.ok) throw new Error(body.error || ("the server answered " + r.status));
-        say(t("This browser will get your notifications."));
+        say(tr("This browser will get your notifications."));
         window.location.reload();
       });
     }).catch(function (e) {
       button.disabled = false;
-      say(t("Not subscribed: %(why)s", { why: e.message }));
+      say(tr("Not subscribed: %(why)s", { why: e.message }));
     });
   });
 })();

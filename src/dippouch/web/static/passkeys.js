@@ -5,7 +5,7 @@
 (function () {
   // The page's words in its language (templates/_js_words.html), keyed by their English; English when absent.
   var WORDS = JSON.parse(document.getElementById("dp-words")?.textContent || "{}");
-  function t(en, vals) {
+  function tr(en, vals) {
     var s = WORDS[en] || en;
     return vals ? s.replace(/%\((\w+)\)s/g, function (all, k) { return k in vals ? String(vals[k]) : all; }) : s;
   }
@@ -60,7 +60,7 @@
     return out;
   }
   function register() {
-    say(t("Asking your device…"));
+    say(tr("Asking your device…"));
     post("/api/me/passkeys/options").then(function (data) {
       var o = data.options;
       o.challenge = b64uToBytes(o.challenge);
@@ -72,12 +72,12 @@
       body.label = navigator.platform ? "passkey on " + navigator.platform : "passkey";
       return post("/api/me/passkeys", body);
     }).then(function (done) {
-      say(t("Passkey added."));
+      say(tr("Passkey added."));
       window.location.assign(done.url);
-    }).catch(function (e) { say(t("No passkey added: %(why)s", { why: e.message })); });
+    }).catch(function (e) { say(tr("No passkey added: %(why)s", { why: e.message })); });
   }
   function signin() {
-    say(t("Asking your device…"));
+    say(tr("Asking your device…"));
     post("/api/signin/passkey/options").then(function (data) {
       var o = data.options;
       o.challenge = b64uToBytes(o.challenge);
@@ -87,7 +87,7 @@
       return post("/api/signin/passkey", credentialJSON(cred));
     }).then(function (done) {
       window.location.assign(done.url);
-    }).catch(function (e) { say(t("Not signed in: %(why)s", { why: e.message })); });
+    }).catch(function (e) { say(tr("Not signed in: %(why)s", { why: e.message })); });
   }
   document.addEventListener("DOMContentLoaded", function () {
     var supported = !!(window.PublicKeyCredential && navigator.credentials);

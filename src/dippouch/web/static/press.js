@@ -9,7 +9,7 @@
   var api = panel ? panel.getAttribute("data-press-api") : "";
   // The page's words in its language (templates/_js_words.html), keyed by their English; English when absent.
   var WORDS = JSON.parse(document.getElementById("dp-words")?.textContent || "{}");
-  function t(en, vals) {
+  function tr(en, vals) {
     var s = WORDS[en] || en;
     return vals ? s.replace(/%\((\w+)\)s/g, function (all, k) { return k in vals ? String(vals[k]) : all; }) : s;
   }
@@ -29,10 +29,10 @@
   }
   // The same words as the page's thread list (templates/_press.html).
   function label(kind, members) {
-    if (kind === "announcement") return t("Announcements from the coordinator");
-    if (kind === "public") return t("Everyone (public)");
+    if (kind === "announcement") return tr("Announcements from the coordinator");
+    if (kind === "public") return tr("Everyone (public)");
     var others = members.filter(function (p) { return p !== me; }).join(", ");
-    return kind === "group" ? others + " " + t("(group)") : others;
+    return kind === "group" ? others + " " + tr("(group)") : others;
   }
   // A message as templates/_press.html draws it, with its report form for what others wrote.
   function messageItem(m) {
@@ -46,23 +46,23 @@
     meta.appendChild(t);
     if (m.held) {
       meta.appendChild(document.createTextNode(" "));
-      meta.appendChild(el("span", "tag warn", t("held until the phase's results")));
+      meta.appendChild(el("span", "tag warn", tr("held until the phase's results")));
     }
     li.appendChild(meta);
     li.appendChild(el("p", "press-text", m.text));
     if (!m.mine && !m.held && base) {
       var d = el("details", "press-report");
-      d.appendChild(el("summary", null, t("Report to the coordinator")));
+      d.appendChild(el("summary", null, tr("Report to the coordinator")));
       var f = el("form");
       f.method = "post";
       f.action = base + "/press-report/" + m.id;
       var h = el("input");
       h.type = "hidden"; h.name = "csrf"; h.value = csrf;
-      var lab = el("label", null, t("Why") + " ");
+      var lab = el("label", null, tr("Why") + " ");
       var why = el("input");
       why.name = "reason"; why.maxLength = 2000;
       lab.appendChild(why);
-      f.appendChild(h); f.appendChild(lab); f.appendChild(document.createTextNode(" ")); f.appendChild(el("button", null, t("Report")));
+      f.appendChild(h); f.appendChild(lab); f.appendChild(document.createTextNode(" ")); f.appendChild(el("button", null, tr("Report")));
       d.appendChild(f);
       li.appendChild(d);
     }
@@ -75,7 +75,7 @@
     if (marks.length || list.id === "press-messages") {
       var lastPhase = marks.length ? marks[marks.length - 1].getAttribute("data-phase") : null;
       if (m.phase !== undefined && m.phase !== lastPhase) {
-        var mark = el("li", "press-phase", m.phase || t("After the game"));
+        var mark = el("li", "press-phase", m.phase || tr("After the game"));
         mark.setAttribute("role", "separator");
         mark.setAttribute("data-phase", m.phase);
         list.appendChild(mark);
@@ -95,7 +95,7 @@
   function setCount(badge, n) {
     if (!badge) return;
     badge.setAttribute("data-count", String(n));
-    badge.textContent = t("%(count)s unread", { count: n });
+    badge.textContent = tr("%(count)s unread", { count: n });
     badge.hidden = n <= 0;
   }
   function total(delta) {
@@ -139,7 +139,7 @@
       ol.setAttribute("data-channel", channel);
       d.appendChild(ol);
       var p = el("p", "small press-whole");
-      var a = el("a", null, t("Open this conversation on its own page"));
+      var a = el("a", null, tr("Open this conversation on its own page"));
       a.href = base + "/press/" + channel;
       p.appendChild(a);
       d.appendChild(p);
@@ -150,11 +150,11 @@
         var area = el("textarea");
         area.rows = 2;
         area.id = "reply-" + channel;
-        area.setAttribute("aria-label", t("Reply to %(thread)s", { thread: label(kind, members) }));
-        area.placeholder = t("Reply to %(thread)s", { thread: label(kind, members) });
+        area.setAttribute("aria-label", tr("Reply to %(thread)s", { thread: label(kind, members) }));
+        area.placeholder = tr("Reply to %(thread)s", { thread: label(kind, members) });
         var limit = document.getElementById("press-text");
         if (limit && limit.maxLength > 0) area.maxLength = limit.maxLength;
-        var send = el("button", "primary", t("Send reply"));
+        var send = el("button", "primary", tr("Send reply"));
         send.setAttribute("data-press-send", "");
         send.setAttribute("data-channel", channel);
         send.type = "button";
@@ -285,7 +285,7 @@
         return r.json().then(function (d) { return { ok: r.ok, d: d }; }, function () { return { ok: false, d: {} }; });
       }).then(function (got) {
         if (!got.ok) {
-          say(box, got.d.error || got.d.detail || t("Not sent: the site refused the message."), true);
+          say(box, got.d.error || got.d.detail || tr("Not sent: the site refused the message."), true);
           return;
         }
         var d = got.d;
@@ -300,9 +300,9 @@
         }
         area.value = "";
         Array.prototype.forEach.call(box.querySelectorAll("input[type=checkbox]"), function (c) { c.checked = false; });
-        say(box, d.held ? t("Held until the phase's results (postal press).") : t("Sent."), false);
+        say(box, d.held ? tr("Held until the phase's results (postal press).") : tr("Sent."), false);
       }).catch(function () {
-        say(box, t("Not sent: the site did not answer. Your message is still in the box; send it again."), true);
+        say(box, tr("Not sent: the site did not answer. Your message is still in the box; send it again."), true);
       }).then(function () {
         box.removeAttribute("data-sending");
         button.removeAttribute("aria-disabled");
@@ -374,11 +374,11 @@
     var m = JSON.parse(ev.data);
     var hooks = window.dippouchPress;
     if (hooks) hooks.arrive(m, list, open);
-    if (live && !m.mine) live.textContent = t("New message from %(sender)s.", { sender: m.sender });
+    if (live && !m.mine) live.textContent = tr("New message from %(sender)s.", { sender: m.sender });
   });
   // The server ends the stream when the key was revoked or the session signed out: no reconnecting.
   source.addEventListener("denied", function () {
     source.close();
-    if (live) live.textContent = t("Live press stopped: sign in again to see new messages.");
+    if (live) live.textContent = tr("Live press stopped: sign in again to see new messages.");
   });
 })();

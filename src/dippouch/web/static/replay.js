@@ -7,7 +7,7 @@
   "use strict";
   // The page's words in its language (templates/_js_words.html), keyed by their English; English when absent.
   var WORDS = JSON.parse(document.getElementById("dp-words")?.textContent || "{}");
-  function t(en, vals) {
+  function tr(en, vals) {
     var s = WORDS[en] || en;
     return vals ? s.replace(/%\((\w+)\)s/g, function (all, k) { return k in vals ? String(vals[k]) : all; }) : s;
   }
@@ -63,11 +63,11 @@
     var f = frames[at];
     if (picture && f.src) {
       picture.src = f.src;
-      picture.alt = t("The map: %(caption)s", { caption: f.caption });
+      picture.alt = tr("The map: %(caption)s", { caption: f.caption });
     }
     caption.textContent = f.caption;
-    count.textContent = t("%(at)s of %(count)s", { at: at + 1, count: n });
-    phase.textContent = t("%(phase)s: its page", { phase: f.phase });
+    count.textContent = tr("%(at)s of %(count)s", { at: at + 1, count: n });
+    phase.textContent = tr("%(phase)s: its page", { phase: f.phase });
     phase.href = f.page;
     if (full && f.src) full.href = f.src;
     if (slider) {
@@ -98,9 +98,9 @@
       timer = null;
     }
     play.setAttribute("aria-pressed", on ? "true" : "false");
-    play.setAttribute("aria-label", on ? t("Pause") : t("Play"));
+    play.setAttribute("aria-label", on ? tr("Pause") : tr("Play"));
     play.firstChild.textContent = on ? "\u275A\u275A" : "\u25B6\uFE0E";
-    play.lastChild.textContent = " " + (on ? t("Pause") : t("Play"));
+    play.lastChild.textContent = " " + (on ? tr("Pause") : tr("Play"));
     box.classList.toggle("playing", on);
   }
   // The next picture is shown once it has arrived, so a slow line pauses the replay rather than showing gaps.

@@ -6,7 +6,7 @@
   "use strict";
   // The page's words in its language (templates/_js_words.html), keyed by their English; English when absent.
   var WORDS = JSON.parse(document.getElementById("dp-words")?.textContent || "{}");
-  function t(en, vals) {
+  function tr(en, vals) {
     var s = WORDS[en] || en;
     return vals ? s.replace(/%\((\w+)\)s/g, function (all, k) { return k in vals ? String(vals[k]) : all; }) : s;
   }
@@ -39,7 +39,7 @@
   function write(line) {
     var text = box.value.replace(/\s+$/, "");
     box.value = (text ? text + "\n" : "") + line;
-    say(t("Added: %(line)s", { line: line }));
+    say(tr("Added: %(line)s", { line: line }));
   }
 
   if (clicks && box) clicks.hidden = false;
@@ -49,7 +49,7 @@
       if (!abbr) return;
       if (mode() === "orders" && box) {
         if (chosen === null) {
-          if (!units[abbr]) { say(t("No unit to order there.")); return; }
+          if (!units[abbr]) { say(tr("No unit to order there.")); return; }
           chosen = abbr;
           say(units[abbr] + ": click where it goes, or it again to hold.");
         } else {
