@@ -179,4 +179,4 @@ def test_compose_in_french_and_english() -> None:
     )
     assert "  line  1  accepted  A par - bur\n  line  2  REJECTED  F xx\n" in en
     refusal = compose.refusal_text(subject="", why="x", suggestion=None, registered=True, lang="fr")
-    assert "Objet : (vide)\nMotif : x.\n" in refusal and refusal.endswith(compose.sign("fr") + "\n")
+    assert "Objet : (vide)\nRaison : x.\n" in refusal and refusal.endswith(compose.sign("fr") + "\n")

@@ -586,12 +586,21 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
         + (f"; every power was ready: {', '.join(sent.processed)} processed" if sent.processed else "")
     )
     recorded = {**base, "notes": list(notes)}  # the notes on how it was read, before the receipt's own
+    shown_notes = list(found.shown)
     if result.notes:
-        notes.append("version lines: " + "; ".join(repr(n) for n in result.notes))
+        lines = "; ".join(repr(n) for n in result.notes)
+        notes.append("version lines: " + lines)
+        shown_notes.append(_("version lines: %(lines)s") % {"lines": lines})
     if msg.images() and not result.late:
         notes.append(
             "the photograph(s) with it are reviewed by the coordinator after the deadline; orders confirmed from "
             "them count over this message's text (the phase waits for that review)"
+        )
+        shown_notes.append(
+            _(
+                "the photograph(s) with it are reviewed by the coordinator after the deadline; orders confirmed from "
+                "them count over this message's text (the phase waits for that review)"
+            )
         )
     body_text = compose.receipt_text(
         game_title=names.title,
@@ -606,7 +615,7 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
         reinstates=result.reinstates,
         deadline=deadline,
         next_subject=suggest_subject(names, power, result.version + 1),
-        notes=[*notes, token_note],
+        notes=[*shown_notes, token_note],
         attachments=kept,
         variant=v,
         kind=v.calendar.kind(names.phase),
@@ -649,6 +658,8 @@ class _Orders:
     text: str
     notes: list[str]
     kept: list[str]
+    shown: list[str]
+    """The notes as the receipt says them, in the game's language (``notes`` are recorded as they are)."""
 
 
 def _orders_in(
@@ -665,24 +676,32 @@ def _orders_in(
         *(r.name for r in g.players if r.power == power),
     ]
     body, heading = strip_sheet(body, sheet_names)
+    _ = translations(_lang(g)).gettext
     notes = list(reading.notes)
+    shown = list(reading.notes)
     if reading.notes:
         notes = [f"subject: {n}" for n in reading.notes]
+        shown = [_("subject: %(note)s") % {"note": n} for n in reading.notes]
     if dropped:
         notes.append("ignored " + "; ".join(dropped))
+        shown.append(_("ignored %(what)s") % {"what": "; ".join(dropped)})
     if heading:
-        notes.append("ignored heading lines: " + "; ".join(repr(h) for h in heading))
+        lines = "; ".join(repr(h) for h in heading)
+        notes.append("ignored heading lines: " + lines)
+        shown.append(_("ignored heading lines: %(lines)s") % {"lines": lines})
     if proof is not None:
         notes.append(f"sender proven: {proof.detail}")
+        shown.append(_("sender proven: %(how)s") % {"how": proof.detail})
     text = body
     used_attachment = None
     if not body.strip():
         for a in msg.text_attachments():
-            t, _ = clean_body(a.data.decode("utf-8", "replace"))
+            t, _dropped = clean_body(a.data.decode("utf-8", "replace"))
             t, _head2 = strip_sheet(t, sheet_names)
             if t.strip():
                 text, used_attachment = t, a.filename
                 notes.append(f"orders read from the attachment {a.filename}")
+                shown.append(_("orders read from the attachment %(file)s") % {"file": a.filename})
                 break
     if text.strip() and msg.images():
         # Beside a photograph, a body with no order in it ("Dear Coordinator, my orders are attached") is
@@ -690,12 +709,16 @@ def _orders_in(
         pos = position_from_data(v, ph.position)
         checked = check_orders(v, pos, power, read_version_lines(text).text)
         if not submission_stands(checked):
-            shown = [ln.strip() for ln in text.splitlines() if ln.strip()]
+            said = [ln.strip() for ln in text.splitlines() if ln.strip()]
+            quoted = "; ".join(repr(x) for x in said[:3]) + ("; ..." if len(said) > 3 else "")
             notes.append(
                 "the text beside the photograph(s) has no order in it, so it is not a submission: ignored ("
-                + "; ".join(repr(x) for x in shown[:3])
-                + ("; ..." if len(shown) > 3 else "")
+                + quoted
                 + ")"
+            )
+            shown.append(
+                _("the text beside the photograph(s) has no order in it, so it is not a submission: ignored (%(text)s)")
+                % {"text": quoted}
             )
             text = ""
     kept = [
@@ -703,7 +726,7 @@ def _orders_in(
         for a in msg.attachments
         if a.filename != used_attachment
     ]
-    return _Orders(text, notes, kept)
+    return _Orders(text, notes, kept, shown)
 
 
 def _photo_receipt(
@@ -751,7 +774,7 @@ def _photo_receipt(
         + _("Kept:")
         + "\n"
         + "".join(f"  {k}\n" for k in found.kept)
-        + ("\n" + _("Notes:") + "\n" + "".join(f"  {n}\n" for n in [*found.notes, token_note]))
+        + ("\n" + _("Notes:") + "\n" + "".join(f"  {n}\n" for n in [*found.shown, token_note]))
         + "\n"
         + _("Deadline: %(deadline)s.") % {"deadline": compose._when(settings, ph.deadline, lang)}
         + "\n\n"
