@@ -16,6 +16,7 @@ from dippouch.ranking.ratings import (
     START,
     PlayerResult,
     RatedGame,
+    Rater,
     RatingError,
     compute_ratings,
     rate_pool,
@@ -224,3 +225,43 @@ def test_the_order_of_a_games_players_does_not_matter(games: list[RatedGame], rn
         rnd.shuffle(players)
         reseated.append(RatedGame(g.name, g.ended_at, tuple(players), g.group, g.practice, g.weight))
     assert compute_ratings(reseated) == compute_ratings(games)
+
+
+def _random_games(rng: random.Random, count: int) -> list[RatedGame]:
+    start = datetime(2025, 1, 1, tzinfo=UTC)
+    games = []
+    for n in range(count):
+        people = rng.sample([f"p{i}" for i in range(12)], rng.randint(2, 7))
+        games.append(
+            RatedGame(
+                name=f"g{n:03d}",
+                ended_at=start + timedelta(hours=rng.randint(0, 400)),
+                players=tuple(
+                    PlayerResult(p, f"P{i}", rng.choice((0.0, 1.0, 4.0, 9.0)), civil_disorder=rng.random() < 0.2)
+                    for i, p in enumerate(people)
+                ),
+                group=rng.choice(("standard", "w3k", "1897")),
+                practice=rng.random() < 0.1,
+            )
+        )
+    return games
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_ratings_kept_up_to_date_are_exactly_those_from_scratch(seed: int) -> None:
+    """The incremental rater continues when the new games end after those it has (the usual case: a game just
+    ended), refuses when one ends earlier, and either way gives the same numbers, bit for bit, as from scratch."""
+    rng = random.Random(seed)
+    games = _random_games(rng, 120)
+    whole = compute_ratings(games)
+    ordered = sorted(games, key=lambda g: (g.ended_at, g.name))
+    rater = Rater()
+    cut = rng.randint(1, 119)
+    assert rater.extend(ordered[:cut]) and rater.extend(ordered[cut:])
+    assert rater.ratings() == whole
+    assert rater.applied == {g.name for g in games}
+    late = Rater()
+    assert late.extend(ordered[cut:])
+    assert not late.extend(ordered[:cut]) or ordered[cut - 1].ended_at == ordered[cut].ended_at
+    with pytest.raises(RatingError, match="listed twice"):
+        rater.extend([ordered[0]])

@@ -18,9 +18,10 @@ What counts, and why:
 The **variant group** is the variant's name: variant files name no group of their own (no ``group`` key in
 their TOML today), so each variant is its own leaderboard.
 
-Recomputed from scratch each time the finished games change (:class:`RatingsCache`): each game's result is
-kept by its name, end time and chosen system, so a new finished game scores that one game; the ratings are
-then computed again over all of them, which is arithmetic on a few numbers a game.
+Kept up to date as the finished games change (:class:`RatingsCache`): each game's result is kept by its name,
+end time and chosen system, so a new finished game scores that one game, and the ratings continue from where
+they stood (:class:`dippouch.ranking.ratings.Rater`: the same numbers as from scratch); a game gone, rescored
+or ended before one already rated makes them start again from every game.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ from datetime import datetime
 
 from dippouch.game import GameError
 from dippouch.play.records import PowerScore, game_system, score_record
-from dippouch.ranking.ratings import PlayerResult, RatedGame, Rating, Ratings, compute_ratings
+from dippouch.ranking.ratings import PlayerResult, RatedGame, Rater, Rating, Ratings, compute_ratings
 from dippouch.store.db import Database
 from dippouch.store.finished import game_record
 from dippouch.store.finished_games import FinishedGame, PersonName, finished_games, person_names
@@ -212,12 +213,13 @@ class Standings:
 def compute_standings(db: Database, games: tuple[FinishedGame, ...] | None = None) -> Standings:
     """From scratch: every finished game read and scored again."""
     listed = finished_games(db) if games is None else games
-    return _standings([game_result(db, g) for g in listed if counts(g)])
+    results = [game_result(db, g) for g in listed if counts(g)]
+    return _standings(results, compute_ratings(r.rated_game() for r in results if r.problem is None))
 
 
-def _standings(results: list[GameResult]) -> Standings:
+def _standings(results: list[GameResult], ratings: Ratings) -> Standings:
     return Standings(
-        ratings=compute_ratings(r.rated_game() for r in results if r.problem is None),
+        ratings=ratings,
         results=tuple(results),
         unscored=tuple((r.game.name, r.problem) for r in results if r.problem is not None),
     )
@@ -233,6 +235,7 @@ class RatingsCache:
         self._marker: tuple[FinishedGame, ...] | None = None
         self._standings: Standings | None = None
         self._results: dict[FinishedGame, GameResult] = {}
+        self._rater = Rater()
 
     def get(self, db: Database) -> Standings:
         listed = finished_games(db)
@@ -243,8 +246,17 @@ class RatingsCache:
         counted = [g for g in listed if counts(g)]
         # Scored outside the lock (reading a game is slow); a race scores a game twice, never wrongly.
         results = [known.get(g) or game_result(db, g) for g in counted]
-        got = _standings(results)
         with self._lock:
+            # Games that only ended since continue the ratings (exactly as from scratch: ranking.ratings.Rater);
+            # a game gone, rescored or ended earlier than one already rated starts them again.
+            rater = self._rater
+            ours = {r.game for r in results}
+            new = [r.rated_game() for r in results if r.game not in known and r.problem is None]
+            if not all(g in ours for g in known) or not rater.extend(new):
+                rater = Rater()
+                rater.extend(r.rated_game() for r in results if r.problem is None)
+            got = _standings(results, rater.ratings())
+            self._rater = rater
             self._results = {r.game: r for r in results}
             self._marker, self._standings = listed, got
         return got

@@ -36,6 +36,7 @@ __all__ = [
     "START",
     "PlayerResult",
     "RatedGame",
+    "Rater",
     "Rating",
     "RatingError",
     "Ratings",
@@ -142,41 +143,100 @@ def _update(ratings: dict[str, float], game: RatedGame, players: tuple[PlayerRes
         ratings[p.person] = r + total / (DIVISOR * game.weight) * (p.score / points - r / total)
 
 
-def rate_pool(games: Iterable[RatedGame]) -> dict[str, Rating]:
-    """One pool's ratings, from nothing, over ``games`` in end-time-then-name order."""
-    ratings: dict[str, float] = {}
-    played: dict[str, int] = {}
-    known: dict[str, int] = {}
-    steady: dict[str, int] = {}
-    for game in _ordered(games):
+class _Pool:
+    """One pool's running state: the ratings so far and what the reliability is counted from."""
+
+    __slots__ = ("known", "played", "ratings", "steady")
+
+    def __init__(self) -> None:
+        self.ratings: dict[str, float] = {}
+        self.played: dict[str, int] = {}
+        self.known: dict[str, int] = {}
+        self.steady: dict[str, int] = {}
+
+    def add(self, game: RatedGame) -> None:
         players = _rated(game)
         if not players:
-            continue
-        _update(ratings, game, players)
+            return
+        _update(self.ratings, game, players)
         for p in players:
-            played[p.person] = played.get(p.person, 0) + 1
+            self.played[p.person] = self.played.get(p.person, 0) + 1
             if p.civil_disorder is not None:
-                known[p.person] = known.get(p.person, 0) + 1
-                steady[p.person] = steady.get(p.person, 0) + (not p.civil_disorder)
-    return {
-        person: Rating(
-            person,
-            ratings[person],
-            played[person],
-            steady.get(person, 0) / known[person] if known.get(person) else None,
+                self.known[p.person] = self.known.get(p.person, 0) + 1
+                self.steady[p.person] = self.steady.get(p.person, 0) + (not p.civil_disorder)
+
+    def table(self) -> dict[str, Rating]:
+        known = self.known
+        return {
+            person: Rating(
+                person,
+                self.ratings[person],
+                self.played[person],
+                self.steady.get(person, 0) / known[person] if known.get(person) else None,
+            )
+            for person in sorted(self.ratings)
+        }
+
+
+def rate_pool(games: Iterable[RatedGame]) -> dict[str, Rating]:
+    """One pool's ratings, from nothing, over ``games`` in end-time-then-name order."""
+    pool = _Pool()
+    for game in _ordered(games):
+        pool.add(game)
+    return pool.table()
+
+
+class Rater:
+    """Ratings kept up to date as games end: each game is applied once, in end-time-then-name order, to the
+    overall pool and its group's. A game that sorts after every game applied so far continues from where the
+    ratings stand; one that sorts earlier (a game whose end was recorded late) starts them again from nothing.
+    Either way the ratings are exactly those :func:`compute_ratings` gives for the same games: the same
+    updates in the same order, to the last bit (``tests/ranking/test_ratings.py``).
+
+    At 50,000 games a new game costs one update instead of all of them again (benchmarks/bench_ratings.py)."""
+
+    def __init__(self) -> None:
+        self._overall = _Pool()
+        self._groups: dict[str, _Pool] = {}
+        self._last: tuple[datetime, str] | None = None
+        self._names: set[str] = set()
+
+    @property
+    def applied(self) -> frozenset[str]:
+        """The names of the games applied so far."""
+        return frozenset(self._names)
+
+    def extend(self, games: Iterable[RatedGame]) -> bool:
+        """Apply ``games`` (none applied before); False if one sorts before a game already applied, when
+        nothing has changed and the caller starts a new :class:`Rater` over every game instead."""
+        new = _ordered(games)
+        if not new:
+            return True
+        for g in new:
+            if g.name in self._names:
+                raise RatingError(f"game {g.name} is listed twice")
+        if self._last is not None and (new[0].ended_at, new[0].name) < self._last:
+            return False
+        for g in new:
+            self._overall.add(g)
+            self._groups.setdefault(g.group, _Pool()).add(g)
+            self._names.add(g.name)
+        self._last = (new[-1].ended_at, new[-1].name)
+        return True
+
+    def ratings(self) -> Ratings:
+        groups = {group: pool.table() for group, pool in sorted(self._groups.items())}
+        return Ratings(
+            overall=MappingProxyType(self._overall.table()),
+            # A group none of whose games rated anybody (all practice, say) has no leaderboard.
+            by_group=MappingProxyType({group: MappingProxyType(t) for group, t in groups.items() if t}),
         )
-        for person in sorted(ratings)
-    }
 
 
 def compute_ratings(games: Iterable[RatedGame]) -> Ratings:
     """Every person's overall rating (all games, one pool) and a rating per variant group (each group's
     games a pool of their own), recomputed from scratch. Within a game every rated player is updated from
     the ratings they brought to it, so the order of a game's players does not matter either."""
-    listed = _ordered(games)
-    pools = {group: rate_pool(g for g in listed if g.group == group) for group in sorted({g.group for g in listed})}
-    return Ratings(
-        overall=MappingProxyType(rate_pool(listed)),
-        # A group none of whose games rated anybody (all practice, say) has no leaderboard.
-        by_group=MappingProxyType({group: MappingProxyType(pool) for group, pool in pools.items() if pool}),
-    )
+    rater = Rater()
+    rater.extend(games)
+    return rater.ratings()
