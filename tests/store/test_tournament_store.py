@@ -19,6 +19,8 @@ from dippouch.store.tournaments import (
     add_game,
     check_tournament_name,
     create_tournament,
+    export_person,
+    forget_person,
     games_facts,
     remove_game,
     tournament,
@@ -105,6 +107,21 @@ def test_the_facts_a_game_joins_by(store: GameStore) -> None:
         "public",
     )
     assert facts["p1"].practice
+
+
+def test_a_person_s_tournaments_exported_and_forgotten(store: GameStore) -> None:
+    from dippouch.store.people import create_person
+
+    ann, bob = (create_person(store, n, now=T0) for n in ("Ann", "Bob"))
+    _new(store, "Ann Cup", creator_id=ann)
+    _new(store, "Bob Cup", creator_id=bob)
+    assert export_person(store, ann) == {
+        "tournaments": [{"name": "Ann Cup", "system": "sos", "variant": None, "created_at": T0.isoformat()}]
+    }
+    forget_person(store, ann, now=T0)
+    # The tournament stays (it lists other people's games); nobody but the installation's coordinator runs it.
+    assert tournament(store, "Ann Cup").creator_id is None and tournament(store, "Bob Cup").creator_id == bob
+    assert export_person(store, ann) == {"tournaments": []}
 
 
 def test_migration_0019_up_and_down_on_sqlite(tmp_path: Path) -> None:

@@ -34,6 +34,8 @@ __all__ = [
     "add_game",
     "check_tournament_name",
     "create_tournament",
+    "export_person",
+    "forget_person",
     "games_facts",
     "remove_game",
     "tournament",
@@ -219,3 +221,24 @@ def games_facts(db: Database, names: Iterable[str]) -> dict[str, GameFacts]:
                     str(visibility or "public"),
                 )
     return out
+
+
+def export_person(db: Database, person_id: int) -> dict[str, Any]:
+    """The tournaments a person created, for "download my data" (their games and standings are public)."""
+    with db.session() as s:
+        rows = s.scalars(
+            sa.select(TournamentRow).where(TournamentRow.creator_id == person_id).order_by(TournamentRow.id)
+        )
+        return {
+            "tournaments": [
+                {"name": r.name, "system": r.system, "variant": r.variant, "created_at": iso_time(r.created_at)}
+                for r in rows
+            ]
+        }
+
+
+def forget_person(db: Database, person_id: int, *, now: datetime) -> None:
+    """What "delete my data" does here: the person no longer runs their tournaments, which stay (they list
+    other people's games and standings); the installation's coordinator runs them from then on."""
+    with db.session() as s, s.begin():
+        s.execute(sa.update(TournamentRow).where(TournamentRow.creator_id == person_id).values(creator_id=None))
