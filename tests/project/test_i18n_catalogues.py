@@ -340,7 +340,14 @@ def test_translations_keep_their_placeholders(findings: Findings) -> None:
 
 
 def test_a_message_is_translated_alike_in_every_domain(findings: Findings) -> None:
-    assert not findings.conflicts, _report("one message translated differently in two domains", findings.conflicts)
+    """The catalogues of a language are merged into one, so a message translated two ways shows one of them
+    everywhere. Translate it alike, or, where the English means two things ("Share": a verb, a noun), give each
+    use its context: ``pgettext("verb", "Share")`` in Python and templates alike."""
+    assert not findings.conflicts, _report(
+        "one message translated differently in two domains (translate it alike, or give each use a context: "
+        'pgettext("verb", "Share"))',
+        findings.conflicts,
+    )
 
 
 def test_marked_templates_show_no_unmarked_text(findings: Findings) -> None:
@@ -409,6 +416,22 @@ def test_check_finds_a_python_message(tmp_path: Path) -> None:
     po = _po("de", ("Orders", "Befehle"), ("Hello %(name)s", "Hallo %(name)s"))
     got = check(*_tree(tmp_path, GOOD, {"de": po}, module), languages=["de"])
     assert got.missing == ["de/site.po: mod.py:4: 'Your orders were sent'"]
+
+
+def test_check_finds_one_message_translated_two_ways_unless_a_context_tells_them_apart(tmp_path: Path) -> None:
+    src, templates, locale = _tree(
+        tmp_path, '{# i18n: site #}\n<p>{{ _("Share") }}</p>\n', {"de": _po("de", ("Share", "Anteil"))}
+    )
+    (templates / "other.html").write_text('{# i18n: games #}\n<b>{{ _("Share") }}</b>\n', encoding="utf-8")
+    (locale / "de" / "LC_MESSAGES" / "games.po").write_text(_po("de", ("Share", "Teilen")), encoding="utf-8")
+    got = check(src, templates, locale, languages=["de"])
+    assert got.conflicts == ["de: 'Share' is 'Teilen' in games.po but 'Anteil' in site.po"]
+    (templates / "other.html").write_text(
+        '{# i18n: games #}\n<b>{{ pgettext("verb", "Share") }}</b>\n', encoding="utf-8"
+    )
+    po = _po("de") + '\nmsgctxt "verb"\nmsgid "Share"\nmsgstr "Teilen"\n'
+    (locale / "de" / "LC_MESSAGES" / "games.po").write_text(po, encoding="utf-8")
+    assert check(src, templates, locale, languages=["de"]).ok()
 
 
 def test_lint_finds_text_outside_the_markers() -> None:

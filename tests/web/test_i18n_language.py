@@ -4,6 +4,7 @@ and that it differs by them (Vary); the anonymous game page is cached once per l
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
+from dippouch.i18n import translations
 from dippouch.store.people import Preferences, create_person, preferences
 from dippouch.web.language import same_site_path
 from dippouch.web.security import SESSION_COOKIE
@@ -213,3 +215,40 @@ def test_static_files_keep_their_caching(site: Site) -> None:
     assert r.status_code == 200
     assert "immutable" in r.headers["cache-control"]
     assert "content-language" not in r.headers and "accept-language" not in r.headers.get("vary", "").lower()
+
+
+HOME_SENTENCES = (
+    "Diplomacy games",
+    "Follow a game, send your orders with the link your coordinator gave you, or browse the variants and their moves.",
+)
+"""Sentences of the home page (index.html, domain site), looked for in each language as its catalogue says them."""
+
+
+def _home_in(page: str, lang: str) -> None:
+    """The home page's sentences as ``lang``'s catalogue writes them, and no English one left (for English:
+    the English)."""
+    t = translations(lang)
+    for sentence in HOME_SENTENCES:
+        said = html.escape(t.gettext(sentence), quote=False)
+        if lang != "en":
+            assert said != html.escape(sentence, quote=False), f"{sentence!r} has no {lang} translation"
+            assert html.escape(sentence, quote=False) not in page, sentence
+        assert said in page, (lang, said)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr"])
+def test_the_home_page_in_the_browsers_language(site: Site, lang: str) -> None:
+    accept = {"en": "en-GB,en;q=0.9", "de": "de-AT,de;q=0.9,en;q=0.3", "fr": "fr-FR,fr;q=0.9,en;q=0.3"}[lang]
+    page = site.browser().get("/", headers={"Accept-Language": accept}).text
+    assert html_lang(page) == lang
+    _home_in(page, lang)
+
+
+def test_the_home_page_in_the_chosen_and_the_stored_language(site: Site) -> None:
+    c = site.browser()
+    site.post_form(c, "/language", {"lang": "fr"})
+    _home_in(c.get("/", headers={"Accept-Language": "de"}).text, "fr")
+    pid, ann = person_browser(site)
+    site.post_form(ann, "/language", {"lang": "de"})
+    _, phone = person_browser(site, pid=pid)  # never chose: the stored choice
+    _home_in(phone.get("/", headers={"Accept-Language": "fr"}).text, "de")
