@@ -10,7 +10,6 @@ import pytest
 import sqlalchemy as sa
 
 import dippouch.mail.notices  # noqa: F401  (the game mail is a registered channel)
-import dippouch.store.people as people_store
 from dippouch.game import Settings
 from dippouch.mail.notices import setup
 from dippouch.notify.events import save_preferences
@@ -20,7 +19,7 @@ from dippouch.notify.texts import compose
 from dippouch.store import GameStore
 from dippouch.store.models_mail import OutboxRow
 from dippouch.store.notify import deliveries
-from dippouch.store.people import create_person, seat_person
+from dippouch.store.people import create_person, seat_person, set_language
 
 T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 FACTS = {"game": "demo", "power": "France", "phase": "Spring 1901 Movement", "deadline": "2026-12-03 09:00 UTC"}
@@ -82,9 +81,6 @@ def store(db_url: str) -> Iterator[GameStore]:
 def test_a_french_person_in_a_german_game(store: GameStore) -> None:
     """England's player chose French: their reminder is French; France's player chose nothing: German, the
     game's language, as the game's own mail to France is."""
-    set_language = getattr(people_store, "set_language", None)
-    if set_language is None:
-        pytest.skip("the store keeps no person's language yet (dippouch.store.people.set_language)")
     store.create_game("demo", "standard", now=T0, settings=Settings(language="de"))
     pids = {}
     for power in ("France", "England"):

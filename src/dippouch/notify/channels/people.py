@@ -11,7 +11,6 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-import dippouch.store.people as people
 from dippouch.game import Settings
 from dippouch.i18n import DEFAULT, LANGUAGES
 from dippouch.notify.queue import items_for
@@ -19,6 +18,7 @@ from dippouch.notify.registry import Event, Look, Reader
 from dippouch.notify.reminders import left
 from dippouch.store import notify as stored
 from dippouch.store import press
+from dippouch.store.people import preferences_of
 
 __all__ = ["I18N_DOMAIN", "PERSON_KINDS", "language", "tell"]
 
@@ -31,19 +31,15 @@ PERSON_KINDS = frozenset(
 """The events a person chooses to be told about (:data:`dippouch.notify.events.EVENTS`)."""
 
 
-def _person_language(look: Look, person_id: int) -> str | None:
-    """The language the person chose, read once a look. The store's value of a person's choices
-    (``people.preferences``) is read where it exists; without it nobody has chosen."""
-    read = getattr(people, "preferences", None)
-    if read is None:
-        return None
-
-    def make() -> str | None:
-        chosen = getattr(read(look.store, person_id), "language", None)
-        return chosen if chosen in LANGUAGES else None
-
-    found: str | None = look.once(f"person-language:{person_id}", make)
-    return found
+def _person_language(look: Look, event: Event, person_id: int) -> str | None:
+    """The language the person chose (:func:`dippouch.store.people.preferences_of`), read once a look for
+    all of an event's readers."""
+    ids = sorted({r.person_id for r in event.readers} | {person_id})
+    chosen: dict[int, str] = look.once(
+        "people-languages:" + ",".join(map(str, ids)),
+        lambda: {pid: p.language for pid, p in preferences_of(look.store, ids).items() if p.language in LANGUAGES},
+    )
+    return chosen.get(person_id)
 
 
 def _game_language(look: Look, game: str) -> str:
@@ -62,7 +58,7 @@ def _game_language(look: Look, game: str) -> str:
 
 def language(look: Look, event: Event, person_id: int) -> str:
     """A notification's language: the person's own choice, else the game's, else English."""
-    return _person_language(look, person_id) or _game_language(look, event.game)
+    return _person_language(look, event, person_id) or _game_language(look, event.game)
 
 
 def _facts(look: Look, event: Event, r: Reader) -> dict[str, Any]:
