@@ -364,6 +364,11 @@
 /* Messages as they arrive: into the open channel's list, or the inline thread's, else a thread's unread count. */
 (function () {
   "use strict";
+  var WORDS = JSON.parse(document.getElementById("dp-words")?.textContent || "{}");
+  function tr(en, vals) {
+    var s = WORDS[en] || en;
+    return vals ? s.replace(/%\((\w+)\)s/g, function (all, k) { return k in vals ? String(vals[k]) : all; }) : s;
+  }
   var panel = document.querySelector("[data-press-events]");
   if (!panel || !window.EventSource) return;
   var live = document.getElementById("press-live");
