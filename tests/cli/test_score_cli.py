@@ -104,3 +104,22 @@ def test_system_and_all_together_are_refused(db: str) -> None:
 def test_an_unknown_game_is_refused_naming_the_closest(db: str) -> None:
     code, said = _run(db, "drawm")
     assert code == 2 and "no game 'drawm'" in said and "did you mean 'drawn'" in said, said
+
+
+def test_a_new_game_chooses_its_system_and_is_scored_under_it(db: str) -> None:
+    """``dippouch new --scoring``: the system chosen when the game is made is the one its end is scored under;
+    an unknown name is refused naming the closest, and no game is made."""
+    register_commands()
+    made = CliRunner().invoke(app, ["new", "sos", "--scoring", "SoS", "--db", db, "--now", NOW.isoformat()])
+    assert made.exit_code == 0, made.output
+    assert "Scored at its end under Sum of squares" in " ".join(made.output.split())
+    store = GameStore(db)
+    for power in POWERS:
+        if store.status("sos", now=NOW).state != "finished":
+            store.vote("sos", power, True, now=NOW)
+    code, said = _run(db, "sos")
+    assert code == 0, said
+    assert "sos: Sum of squares (the game's system)" in said
+    refused = CliRunner().invoke(app, ["new", "typo", "--scoring", "carnge", "--db", db, "--now", NOW.isoformat()])
+    assert refused.exit_code == 2 and "did you mean 'carnage'" in refused.output
+    assert "typo" not in {g[0] for g in store.games()}

@@ -128,11 +128,18 @@ def new(
         help="Start from this position instead of the variant's: a JSON file in the adjudication contract's "
         "request shape; what it omits comes from the variant (docs/coordinator.md).",
     ),
+    scoring: str | None = typer.Option(
+        None,
+        "--scoring",
+        help="The scoring system its end is scored under (dss: draw-size, sos, carnage, tribute, opentribute, "
+        "centres); the variant's own victory rule still decides the result.",
+    ),
     db: str | None = DbOption,
     now: str | None = NowOption,
 ) -> None:
     """Create a game; its first phase opens now, with its deadline."""
     from dippouch.game import GameError, Settings
+    from dippouch.play.records import find_system
 
     options: dict[str, Any] = {}
     for o in option or []:
@@ -147,6 +154,7 @@ def new(
         missed_limit=missed,
         draws=draws,
         anonymous=anonymous,
+        scoring=find_system(scoring).name if scoring else None,
     )
     start = None
     if position is not None:
@@ -156,6 +164,8 @@ def new(
     st = store.status(name, now=_now(now))
     out.print(f"Created game {name} ({store.variant(name).title}).")
     out.print(f"{st.phase}: orders due by {_when(st.settings, st.deadline)}.")
+    if settings.scoring:
+        out.print(f"Scored at its end under {find_system(settings.scoring).title}.")
 
 
 def _option_value(text: str) -> Any:
