@@ -78,7 +78,7 @@ def test_a_german_games_results_reminder_and_notices_are_german(tmp_path: Path) 
     assert "Der Abgabetermin ist" in reminder.body and "in 11 Stunden." in reminder.body
     assert "Für France sind noch keine Befehle eingegangen" in reminder.body
     assert "Ohne Befehle: " in reminder.body
-    assert "Wer 1 Bewegungsphase(n) in Folge verpasst, gerät in Anarchie" in reminder.body
+    assert "Eine Macht, die 1 Bewegungsphase verpasst, gerät in Anarchie" in reminder.body
     assert "Senden Sie Ihre Befehle mit dem Betreff:\n  demo - France - Spring 1901 Movement\n" in reminder.body
 
     # The results and the civil disorder they bring.
@@ -92,7 +92,10 @@ def test_a_german_games_results_reminder_and_notices_are_german(tmp_path: Path) 
     assert "Germany: A Munich H" in results[0].body
     cd = [r for r in rows if r.subject == "demo: France in Anarchie"]
     assert len(cd) == len(ADDR)
-    assert "France ist jetzt in Anarchie (keine Befehle in 1 Bewegungsphasen in Folge)" in cd[0].body
+    assert (
+        "France ist jetzt in Anarchie (keine Befehle in 1 Bewegungsphase). Die Einheiten dieser Macht halten"
+        in cd[0].body
+    )
 
 
 def test_an_english_games_mail_is_unchanged(tmp_path: Path) -> None:

@@ -138,7 +138,8 @@ def _without_orders(v: Variant, pos: Position, power: str, settings: Settings) -
     units hold in movement, dislodged units are disbanded in retreats, builds are waived and removals made
     by the rules in adjustments; and, for movement, what missing phases leads to. What each unit does is
     the rules' own words (:func:`dippouch.game.unordered`)."""
-    _ = translations(settings.language).gettext
+    words = translations(settings.language)
+    _ = words.gettext
     what = [
         f"{joined([unit_text(v, u) for u in units])}: {happens}" if units else happens
         for units, happens in unordered(v, pos, power, [])
@@ -149,9 +150,12 @@ def _without_orders(v: Variant, pos: Position, power: str, settings: Settings) -
         else _("Without orders nothing of yours changes.")
     )
     if v.calendar.kind(pos.phase) == PhaseKind.MOVEMENT and settings.missed_limit > 0:
-        text += "\n" + _("Missing %(limit)d movement phase(s) in a row puts a power in civil disorder.") % {
-            "limit": settings.missed_limit
-        }
+        # English says "phase(s)" for every number; a translation takes the number's own form.
+        text += "\n" + words.ngettext(
+            "Missing %(limit)d movement phase(s) in a row puts a power in civil disorder.",
+            "Missing %(limit)d movement phase(s) in a row puts a power in civil disorder.",
+            settings.missed_limit,
+        ) % {"limit": settings.missed_limit}
     return text
 
 
@@ -281,9 +285,12 @@ class GameMail:
             tenure = player.assigned_at.isoformat() if player is not None else "none"
             key = f"cd:{g.id}:{power}:{tenure}"
             body = (
-                _(
+                translations(lang).ngettext(
                     "%(game)s: %(power)s is now in civil disorder (no orders for %(limit)d movement phases in a "
-                    "row). Its units hold and its removals are made for it until a player takes it over."
+                    "row). Its units hold and its removals are made for it until a player takes it over.",
+                    "%(game)s: %(power)s is now in civil disorder (no orders for %(limit)d movement phases in a "
+                    "row). Its units hold and its removals are made for it until a player takes it over.",
+                    settings.missed_limit,
                 )
                 % {"game": title, "power": power, "limit": settings.missed_limit}
                 + f"\n\n{compose.sign(lang)}\n"
