@@ -9,6 +9,7 @@ the same the command line prints.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from html import escape
 from typing import Any
 
@@ -17,6 +18,7 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
 from dippouch.game import GameError
+from dippouch.i18n import DEFAULT, translations
 from dippouch.play.records import (
     NOT_FINISHED,
     Scored,
@@ -32,9 +34,12 @@ from dippouch.ranking.stats import EventKind, GameEvent
 from dippouch.store.finished import game_record
 from dippouch.web.anonymity import seen_powers
 from dippouch.web.answers.records import CentreLine, KeyEvent, RecordsView, ScoreLine, ScoringSystemInfo
-from dippouch.web.deps import ViewerDep, VisibleGame, WebDep, answers, game_url, render
+from dippouch.web.deps import ViewerDep, VisibleGame, WebDep, answers, game_url, language, render
 from dippouch.web.security import Viewer
 from dippouch.web.service import Web
+
+I18N_DOMAIN = "games"
+"""The catalogue of this module's words (locale/<lang>/LC_MESSAGES/games.po)."""
 
 router = APIRouter(tags=["api"])
 
@@ -50,18 +55,32 @@ def _info(system: ScoringSystem) -> ScoringSystemInfo:
     return ScoringSystemInfo(name=system.name, title=system.title, source=system.source)
 
 
-def _event_text(e: GameEvent, place: str | None) -> str:
-    where = f" ({place})" if place else ""
+Say = Callable[[str], str]
+"""A catalogue's gettext: the English message in, the reader's words out."""
+
+
+def _english(text: str) -> str:
+    return text
+
+
+def _event_text(e: GameEvent, place: str | None, _: Say = _english) -> str:
+    said = {"power": e.power, "other": e.other, "place": place}
     if e.kind is EventKind.CENTRE_TAKEN:
-        return f"First centre to change hands: {e.power} took {place or 'a centre'} from {e.other}."
+        if place:
+            return _("First centre to change hands: %(power)s took %(place)s from %(other)s.") % said
+        return _("First centre to change hands: %(power)s took a centre from %(other)s.") % said
     if e.kind is EventKind.ELIMINATED:
-        return f"{e.power} was eliminated."
+        return _("%(power)s was eliminated.") % said
     if e.kind is EventKind.STAB_ATTACK:
-        return f"Stab: {e.power} attacked {e.other}, whose unit it had supported{where}."
-    return f"Stab: {e.power} cut the support {e.other} was giving it{where}."
+        if place:
+            return _("Stab: %(power)s attacked %(other)s, whose unit it had supported (%(place)s).") % said
+        return _("Stab: %(power)s attacked %(other)s, whose unit it had supported.") % said
+    if place:
+        return _("Stab: %(power)s cut the support %(other)s was giving it (%(place)s).") % said
+    return _("Stab: %(power)s cut the support %(other)s was giving it.") % said
 
 
-def _events(stats: Statistics) -> list[KeyEvent]:
+def _events(stats: Statistics, say: Say = _english) -> list[KeyEvent]:
     ids = dict(zip(stats.phases, stats.phase_ids, strict=True))
     out = []
     for e in stats.events:
@@ -74,13 +93,13 @@ def _events(stats: Statistics) -> list[KeyEvent]:
                 power=e.power,
                 other=e.other,
                 province=place,
-                text=_event_text(e, place),
+                text=_event_text(e, place, say),
             )
         )
     return out
 
 
-def chart_svg(phases: list[str], lines: list[CentreLine], *, most: int) -> str:
+def chart_svg(phases: list[str], lines: list[CentreLine], *, most: int, _: Say = _english) -> str:
     """Centres by power over time as a line chart: one line a power in its colour, phases along, centres up.
     Drawn here (no script, no CDN); the page's table says the same in words for those who cannot see it."""
     w, h = CHART_WIDTH, CHART_HEIGHT
@@ -97,9 +116,13 @@ def chart_svg(phases: list[str], lines: list[CentreLine], *, most: int) -> str:
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="centre-chart" width="100%" viewBox="0 0 {w} {h}" role="img" '
         'aria-labelledby="chart-title chart-desc">',
-        '<title id="chart-title">Supply centres by power, phase by phase</title>',
-        f'<desc id="chart-desc">A line a power over {len(phases)} phases; the table beside the chart gives the '
-        "same counts.</desc>",
+        '<title id="chart-title">' + escape(_("Supply centres by power, phase by phase")) + "</title>",
+        '<desc id="chart-desc">'
+        + escape(
+            _("A line a power over %(count)s phases; the table beside the chart gives the same counts.")
+            % {"count": len(phases)}
+        )
+        + "</desc>",
     ]
     tick = max(1, top // 6)
     for n in range(0, top + 1, tick):
@@ -149,7 +172,9 @@ KEPT_VIEWS = 1000
 this many the cache starts again."""
 
 
-def records_view(web: Web, name: str, viewer: Viewer, system: str | None, *, page: bool = False) -> RecordsView:
+def records_view(
+    web: Web, name: str, viewer: Viewer, system: str | None, *, page: bool = False, lang: str = DEFAULT
+) -> RecordsView:
     """The game's records; ``system`` (a shipped system's name) rescores a finished game under it, and an
     unknown one is refused naming the closest (:class:`UnknownSystem`).
 
@@ -158,12 +183,12 @@ def records_view(web: Web, name: str, viewer: Viewer, system: str | None, *, pag
     chosen = find_system(system) if system else None
     seen = seen_powers(web, name, viewer)
     state = web.state(name)
-    key = (name, chosen.name if chosen else "", seen, page)
+    key = (name, chosen.name if chosen else "", seen, page, lang)
     kept: dict[Any, tuple[Any, RecordsView]] = web.kept(__name__, dict)
     hit = kept.get(key)
     if state is not None and hit is not None and hit[0] == state[1]:
         return hit[1]
-    view = _build_view(web, name, chosen, seen, page=page)
+    view = _build_view(web, name, chosen, seen, page=page, say=translations(lang).gettext)
     if state is not None:
         with web.lock:
             if len(kept) >= KEPT_VIEWS:
@@ -173,7 +198,7 @@ def records_view(web: Web, name: str, viewer: Viewer, system: str | None, *, pag
 
 
 def _build_view(
-    web: Web, name: str, chosen: ScoringSystem | None, seen: frozenset[str] | None, *, page: bool
+    web: Web, name: str, chosen: ScoringSystem | None, seen: frozenset[str] | None, *, page: bool, say: Say
 ) -> RecordsView:
     record = game_record(web.read, name)
     stats = statistics_of(record)
@@ -201,13 +226,13 @@ def _build_view(
         ending=record.ending.text if record.ending is not None else None,
         phases=list(stats.phases),
         centres=lines,
-        events=_events(stats),
+        events=_events(stats, say),
         game_system=own.name,
         system=_info(use),
         scores=scores,
         scores_note=note,
         systems=[_info(s) for s in systems().values()],
-        chart=chart_svg(list(stats.phases), lines, most=most) if page else None,
+        chart=chart_svg(list(stats.phases), lines, most=most, _=say) if page else None,
     )
 
 
@@ -218,9 +243,10 @@ def records_page(
     """The records page reads what ``GET /api/games/{name}/records`` answers, with the chart drawn beside.
     A system it does not know is refused on the page itself, beside the form, naming the closest."""
     try:
-        view = records_view(web, name, viewer, system, page=True)
+        view = records_view(web, name, viewer, system, page=True, lang=language(request))
     except UnknownSystem as e:
-        view = records_view(web, name, viewer, None, page=True).model_copy(update={"refusal": str(e)})
+        view = records_view(web, name, viewer, None, page=True, lang=language(request))
+        view = view.model_copy(update={"refusal": str(e)})
         return render(request, "records.html", {"r": view, "game_url": game_url(name)}, status=400)
     return render(request, "records.html", {"r": view, "game_url": game_url(name)})
 
