@@ -161,3 +161,19 @@ def test_the_replay_script_counts_in_the_page_s_language(live: LiveSite, locale:
         assert label in {"de-DE": ("Abspielen",), "fr-FR": ("Lecture",)}[locale]
     assert not errors, errors
     page.context.close()
+
+
+def test_the_roster_s_words_are_the_store_s_in_english() -> None:
+    """The roster's choices are translated from the English the store keeps: same keys, same order, same text."""
+    from dippouch.people.absences import POLICIES
+    from dippouch.store.addresses import VISIBILITIES
+    from dippouch.web.roster import policy_words, visibility_words
+
+    assert list(visibility_words(str).items()) == list(VISIBILITIES.items())
+    assert list(policy_words(str).items()) == list(POLICIES.items())
+
+
+def test_the_coordinator_s_roster_settings_in_french(site: Site) -> None:
+    text = site.coordinator.get("/games/g/roster", headers={"Accept-Language": ACCEPT["fr"]}).text
+    assert "Réglages (arbitre)" in text and "les joueurs de la partie et son arbitre" in text
+    assert "un remplaçant désigné donne les ordres pour la place" in text

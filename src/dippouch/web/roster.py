@@ -42,14 +42,40 @@ from dippouch.web.answers.roster import (
     RosterAnswer,
     RosterSettingsAnswer,
 )
-from dippouch.web.deps import PersonDep, ViewerDep, WebDep, answers, game_url, render, writer
+from dippouch.web.deps import PersonDep, ViewerDep, WebDep, answers, game_url, render, words, writer
 from dippouch.web.forms import Form, posted, redirect
 from dippouch.web.security import BadInput, Forbidden, NeedsKey, NotFound, Viewer
 from dippouch.web.service import Web
 
-__all__ = ["game_absences_view", "may_read_addresses", "router"]
+__all__ = ["game_absences_view", "may_read_addresses", "policy_words", "router", "visibility_words"]
+
+I18N_DOMAIN = "games"
+"""The catalogue of this module's words (locale/<lang>/LC_MESSAGES/games.po)."""
 
 router = APIRouter(tags=["api"])
+
+
+def visibility_words(_: Callable[[str], str]) -> dict[str, str]:
+    """Who reads a game's addresses (``address_store.VISIBILITIES``, same keys and order) in the reader's words:
+    the store keeps the English, which is the message id here (a test keeps the two alike)."""
+    return {
+        "coordinator": _("the game's coordinator only"),
+        "co-players": _("the game's players and its coordinator"),
+        "nobody": _("nobody (each person sees only their own)"),
+    }
+
+
+def policy_words(_: Callable[[str], str]) -> dict[str, str]:
+    """What a game does while a player is away (``POLICIES``, same keys and order) in the reader's words."""
+    return {
+        "none": _("nothing: missed orders are missed"),
+        "extend": _("extend the deadline from the player's budget of days"),
+        "stand_in": _("a named stand-in orders the seat"),
+        "standing": _("the player's last orders of that kind carry; units without one hold"),
+        "proxy": _("an ally the player names orders their units (proxy orders)"),
+    }
+
+
 """Its pages, and its JSON calls under ``/api``."""
 
 
@@ -513,11 +539,12 @@ def _roster_page(request: Request, web: Web, viewer: Viewer, name: str | None, *
         "game": name,
         "error": error,
         "gurl": game_url(name) if name else None,
+        "visibility_words": visibility_words(words(request).gettext),
     }
     if name is not None and viewer.coordinates(name):
         ctx["settings"] = _settings_view(web, name)
-        ctx["visibilities"] = address_store.VISIBILITIES
-        ctx["policies"] = POLICIES
+        ctx["visibilities"] = visibility_words(words(request).gettext)
+        ctx["policies"] = policy_words(words(request).gettext)
     return render(request, "roster.html", ctx, status=400 if error else 200)
 
 
