@@ -72,3 +72,29 @@ def test_the_footers_choice_switches_the_page_in_place(game: LiveSite) -> None:
     assert page.evaluate("document.documentElement.lang") == "fr"
     shoot(page, "i18n", "home-fr-chosen-phone")
     ctx.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_person_keeps_a_time_zone_on_their_account_page(game: LiveSite, size: dict[str, int]) -> None:
+    from playwright.sync_api import expect
+
+    from dippouch.store.people import create_person, preferences
+
+    pid = create_person(game.store, "Ann", now=game.now())
+    ctx = game.person(pid, size, locale="de-DE")
+    page = ctx.new_page()
+    errors = watch_errors(page)
+    page.goto(f"{game.base}/me")
+    assert page.evaluate("document.documentElement.lang") == "de"
+    zone = page.get_by_label("Zeitzone für Datum und Uhrzeit")
+    expect(zone).to_have_count(1)  # on the account page once, not again in the footer
+    zone.fill("Europe/Berlin")
+    zone.press("Enter")
+    page.wait_for_url(f"{game.base}/me")
+    expect(page.get_by_label("Zeitzone für Datum und Uhrzeit")).to_have_value("Europe/Berlin")
+    assert preferences(game.store, pid).time_zone == "Europe/Berlin"
+    shoot(page, "i18n", f"me-de-{'phone' if is_phone(size) else 'desktop'}")
+    assert _wider_than_screen(page) <= 0
+    assert not errors, errors
+    ctx.close()
