@@ -265,3 +265,30 @@ def test_a_practice_game_or_a_missing_one_found_in_a_tournament_counts_for_nobod
     s = standings(store, "Odd")
     assert s.lines == () and s.counted == 0
     assert [(g.game, g.status) for g in s.games] == [("p1", "practice"), ("gone", "missing")]
+
+
+def test_the_scores_kept_with_the_web_app_follow_the_game(store: GameStore, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Through a :class:`ScoresCache` a finished game is read and scored once; a rollback reopens it, and the
+    standings drop it at once (its status is read at each request), then score it again when it ends anew."""
+    import dippouch.play.tournaments as use
+
+    now = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
+    ann = create_person(store, "Ann", now=now)
+    play_draw(store, "r1", {"France": ann, "Germany": "Gus", "England": "Eve"}, now)
+    new_tournament(store, "Kept", "sos", now=now)
+    add_game(store, "Kept", "r1", now=now)
+    reads: list[str] = []
+    from dippouch.store.finished import game_record as read
+
+    def counted(db: Any, game: str) -> Any:
+        reads.append(game)
+        return read(db, game)
+
+    monkeypatch.setattr(use, "game_record", counted)
+    cache = use.ScoresCache()
+    first = standings(store, "Kept", cache)
+    assert standings(store, "Kept", cache) == first and reads == ["r1"]
+    assert [(s.name, round(s.total, 2)) for s in first.lines][:1] == [("Ann", 30.0)]
+    store.rollback("r1", "Fall 1901 Movement", now=now + timedelta(hours=4))
+    again = standings(store, "Kept", cache)
+    assert again.lines == () and [g.status for g in again.games] == ["in progress"]

@@ -24,6 +24,7 @@ equal, the players share the rank (listed by name). The number of games each pla
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -51,6 +52,7 @@ __all__ = [
     "MAX_ROUND",
     "GameLine",
     "Key",
+    "ScoresCache",
     "Standing",
     "Standings",
     "TournamentSummary",
@@ -223,8 +225,35 @@ def _order(g: TournamentGame) -> int:
     return g.round if g.round is not None else MAX_ROUND + 1
 
 
-def standings(db: Database, name: str) -> Standings:
-    """The tournament's standings now, from its stored games (the module's note says what counts)."""
+class ScoresCache:
+    """Each finished game's scores under a system, kept until the game changes (its status and end time: a
+    rollback reopens it, a new end moves the time), so a tournament's page does not read and score every
+    finished game again at each request. The list of games, their facts and the people's names are read each
+    time. Thread-safe; one per web app (the command line keeps none)."""
+
+    MAX = 5000
+    """Results kept (past this many, the cache starts again)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._kept: dict[tuple[str, str, datetime | None], tuple[str | None, str | None, dict[Key, float]]] = {}
+
+    def get(self, key: tuple[str, str, datetime | None]) -> tuple[str | None, str | None, dict[Key, float]] | None:
+        with self._lock:
+            return self._kept.get(key)
+
+    def put(
+        self, key: tuple[str, str, datetime | None], value: tuple[str | None, str | None, dict[Key, float]]
+    ) -> None:
+        with self._lock:
+            if len(self._kept) >= self.MAX:
+                self._kept.clear()
+            self._kept[key] = value
+
+
+def standings(db: Database, name: str, cache: ScoresCache | None = None) -> Standings:
+    """The tournament's standings now, from its stored games (the module's note says what counts); a
+    finished game's scores through ``cache`` when given."""
     t = tournament(db, name)
     system = system_of(t)
     facts = games_facts(db, (g.game for g in t.games))
@@ -236,7 +265,7 @@ def standings(db: Database, name: str) -> Standings:
         if f is not None and f.visibility == "private":
             hidden += 1
             continue
-        line, got = _game(db, g, f, system)
+        line, got = _game(db, g, f, system, cache)
         lines.append(line)
         for key, points in got.items():
             scores.setdefault(key, []).append(points)
@@ -244,7 +273,7 @@ def standings(db: Database, name: str) -> Standings:
 
 
 def _game(
-    db: Database, g: TournamentGame, f: GameFacts | None, system: ScoringSystem
+    db: Database, g: TournamentGame, f: GameFacts | None, system: ScoringSystem, cache: ScoresCache | None
 ) -> tuple[GameLine, dict[Key, float]]:
     """One game's line and, when it counts, each player's score in it."""
     if f is None:
@@ -253,11 +282,23 @@ def _game(
         return GameLine(g.game, g.round, f.variant, "practice", "practice games never count"), {}
     if f.status != "finished":
         return GameLine(g.game, g.round, f.variant, "in progress", None), {}
-    record = game_record(db, g.game)
+    key = (g.game, system.name, f.ended_at)
+    hit = cache.get(key) if cache is not None else None
+    if hit is None:
+        hit = _scored(db, g.game, system)
+        if cache is not None:
+            cache.put(key, hit)
+    status, note, got = hit
+    return GameLine(g.game, g.round, f.variant, status or "counted", note), dict(got)
+
+
+def _scored(db: Database, game: str, system: ScoringSystem) -> tuple[str | None, str | None, dict[Key, float]]:
+    """A finished game scored under ``system``: (``unscored`` or None, the note, each player's score)."""
+    record = game_record(db, game)
     try:
         scored = score_record(record, system)
     except GameError as e:
-        return GameLine(g.game, g.round, f.variant, "unscored", str(e)), {}
+        return "unscored", str(e), {}
     seats = {s.power: s for s in record.seats}
     got: dict[Key, float] = {}
     for row in scored.rows:
@@ -267,7 +308,7 @@ def _game(
         key: Key = ("person", seat.person_id) if seat.person_id is not None else ("name", seat.player)
         # Two seats of one game held by one player at the end: the better counts, once.
         got[key] = max(got.get(key, -math.inf), row.score)
-    return GameLine(g.game, g.round, f.variant, "counted", scored.ending or None), got
+    return None, scored.ending or None, got
 
 
 def _ranked(db: Database, scores: dict[Key, list[float]]) -> tuple[Standing, ...]:

@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from dippouch.game import GameError, RecordNotFound, as_utc
 from dippouch.store.db import Database
-from dippouch.store.models import GameRow, TournamentRow
+from dippouch.store.models import GameRow, PhaseRow, TournamentRow
 from dippouch.store.models_web import GameWebRow
 from dippouch.store.records import iso_time, read_time
 
@@ -199,6 +199,9 @@ class GameFacts:
     practice: bool
     visibility: str
     """``public``, ``unlisted`` or ``private`` (the web's setting; ``public`` when it has none)."""
+    ended_at: datetime | None = None
+    """When its last phase was closed (:mod:`dippouch.store.finished_games`' end time), None before any was: with
+    the status, what tells a finished game's result is the one scored before (a rollback and a new end move it)."""
 
 
 def games_facts(db: Database, names: Iterable[str]) -> dict[str, GameFacts]:
@@ -207,18 +210,35 @@ def games_facts(db: Database, names: Iterable[str]) -> dict[str, GameFacts]:
     out: dict[str, GameFacts] = {}
     with db.session() as s:
         for i in range(0, len(wanted), 500):
+            ids = sa.select(GameRow.id).where(GameRow.name.in_(wanted[i : i + 500]))
+            # The end per game first, then the games joined to it: PostgreSQL cannot group by a JSON column.
+            ends = (
+                sa.select(PhaseRow.game_id, sa.func.max(PhaseRow.processed_at).label("ended"))
+                .where(PhaseRow.game_id.in_(ids), PhaseRow.status == "processed", PhaseRow.processed_at.is_not(None))
+                .group_by(PhaseRow.game_id)
+                .subquery()
+            )
             q = (
-                sa.select(GameRow.name, GameRow.variant, GameRow.status, GameRow.settings, GameWebRow.visibility)
+                sa.select(
+                    GameRow.name,
+                    GameRow.variant,
+                    GameRow.status,
+                    GameRow.settings,
+                    GameWebRow.visibility,
+                    ends.c.ended,
+                )
                 .outerjoin(GameWebRow, GameWebRow.game_id == GameRow.id)
+                .outerjoin(ends, ends.c.game_id == GameRow.id)
                 .where(GameRow.name.in_(wanted[i : i + 500]))
             )
-            for name, variant, status, settings, visibility in s.execute(q):
+            for name, variant, status, settings, visibility, ended in s.execute(q):
                 out[str(name)] = GameFacts(
                     str(name),
                     str(variant),
                     str(status),
                     bool(dict(settings or {}).get("practice")),
                     str(visibility or "public"),
+                    as_utc(ended) if ended is not None else None,
                 )
     return out
 

@@ -3,7 +3,8 @@
 remove its games.
 
 The numbers are :mod:`dippouch.play.tournaments`'s, the same ``dippouch tournament standings`` prints,
-recomputed from the games at each request. Everyone may read a tournament. Who may change one:
+recomputed from the games at each request (each finished game's scores kept with the app until that game
+changes: :class:`~dippouch.play.tournaments.ScoresCache`). Everyone may read a tournament. Who may change one:
 
 - **create**: the installation's coordinator, or any person signed in (who then runs it);
 - **add a game**: whoever runs the tournament (the installation's coordinator, or the person who created it),
@@ -117,7 +118,7 @@ def tournaments_view(web: Web, viewer: Viewer, *, page: bool = False) -> Tournam
 
 
 def tournament_view(web: Web, name: str, viewer: Viewer, *, page: bool = False) -> TournamentView:
-    s = use.standings(web.read, name)
+    s = use.standings(web.read, name, web.kept(__name__, use.ScoresCache))
     return TournamentView(
         name=s.tournament.name,
         system=_info(s.system),
