@@ -277,6 +277,9 @@ class Database:
     one round trip instead of three (BEGIN, the read, ROLLBACK); one statement sees one snapshot anyway. The
     key lookup of every API request and the pages' change markers read this way."""
     session: sessionmaker[Session]
+    finished_records: dict[tuple[int, int], dict[int, Any]]
+    """(game id, its last event id) -> seat id -> the seat's reliability record, for finished games: their
+    phases, submissions and seats no longer change (:mod:`dippouch.store.reliability`); shared with the reader."""
     positions: OrderedDict[int, tuple[Variant, Position]]
     """Phase id -> (variant, its parsed starting position), kept by :meth:`position` and shared with
     :meth:`reader` (the same database's phases): one cache for the store's submissions and the web's pages."""
@@ -296,6 +299,7 @@ class Database:
         self.session = sessionmaker(engine, expire_on_commit=False)
         self.positions = OrderedDict()
         self._positions_lock = threading.Lock()
+        self.finished_records = {}
 
     def close(self) -> None:
         self.engine.dispose()
@@ -307,6 +311,7 @@ class Database:
         other = type(self).__new__(type(self))
         other._connect(make_engine(str(self.engine.url.render_as_string(hide_password=False)), write_lock=False))
         other.positions, other._positions_lock = self.positions, self._positions_lock
+        other.finished_records = self.finished_records
         return other
 
     def position(self, v: Variant, phase_id: int, data: Mapping[str, Any]) -> Position:

@@ -39,9 +39,10 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 import sqlalchemy as sa
+from sqlalchemy.orm import selectinload
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.game import as_utc, civil_disorder_streak
@@ -251,13 +252,36 @@ def _counts(game: GameRow, shown: Shown, private: Collection[int]) -> bool:
     return game.id not in private and not names_hidden(game.settings, str(game.status))
 
 
-def _records(s: sa.orm.Session, person_ids: Iterable[int], shown: Shown) -> dict[int, tuple[Record, int, int]]:
-    """Person -> (record, games played, of those the games that hide their players' names)."""
+KEPT_GAMES = 50_000
+"""Finished games whose seat records a database keeps (:attr:`Database.finished_records`)."""
+
+
+def _records(
+    s: sa.orm.Session,
+    person_ids: Iterable[int],
+    shown: Shown,
+    kept: dict[tuple[int, int], dict[int, Any]] | None = None,
+) -> dict[int, tuple[Record, int, int]]:
+    """Person -> (record, games played, of those the games that hide their players' names). ``kept``: the seat
+    records of finished games read before (a database's :attr:`~Database.finished_records`), by the game's
+    last event, so a leaderboard of people with hundreds of games each reads only what changed."""
     ids = list(set(person_ids))
     out: dict[int, tuple[Record, int, int]] = {p: (Record(), 0, 0) for p in ids}
     if not ids:
         return out
-    held = list(s.scalars(sa.select(PlayerRow).where(PlayerRow.person_id.in_(ids)).order_by(PlayerRow.id)))
+    held = list(
+        s.scalars(
+            sa.select(PlayerRow)
+            .where(PlayerRow.person_id.in_(ids))
+            .order_by(PlayerRow.id)
+            .options(
+                # A game's stored variant copy is kilobytes of JSON that a record never reads.
+                selectinload(PlayerRow.game)
+                .load_only(GameRow.id, GameRow.name, GameRow.status, GameRow.settings)
+                .selectinload(GameRow.players)
+            )
+        )
+    )
     private: set[int] = set()
     if shown is not None and held:
         private = set(
@@ -286,9 +310,29 @@ def _records(s: sa.orm.Session, person_ids: Iterable[int], shown: Shown) -> dict
     records = {p: Record() for p in ids}
     games: dict[int, set[int]] = {p: set() for p in ids}
     hidden: dict[int, set[int]] = {p: set() for p in ids}
-    for mine in by_game.values():
+    finished = [g for g in by_game if kept is not None and by_game[g][0].game.status == "finished"]
+    last_event: dict[int, int] = {}
+    if finished:
+        last_event = {
+            game_id: int(event)
+            for game_id, event in s.execute(
+                sa.select(EventRow.game_id, sa.func.max(EventRow.id))
+                .where(EventRow.game_id.in_(finished))
+                .group_by(EventRow.game_id)
+            )
+        }
+    for game_id, mine in by_game.items():
         game = mine[0].game
-        got = _game_records(s, game, mine, freed, away)
+        key = (game_id, last_event.get(game_id, 0))
+        hit = kept.get(key) if kept is not None and game_id in last_event else None
+        if hit is not None and all(seat.id in hit for seat in mine):
+            got = hit
+        else:
+            got = _game_records(s, game, mine, freed, away)
+            if kept is not None and game_id in last_event:
+                if len(kept) > KEPT_GAMES:
+                    kept.clear()
+                kept.setdefault(key, {}).update(got)
         for seat in mine:
             assert seat.person_id is not None
             records[seat.person_id] += got[seat.id]
@@ -300,18 +344,24 @@ def _records(s: sa.orm.Session, person_ids: Iterable[int], shown: Shown) -> dict
 
 def record_of(db: Database, person_id: int, *, shown: Shown = ()) -> Record:
     with db.session() as s:
-        return _records(s, [person_id], shown)[person_id][0]
+        return _records(s, [person_id], shown, db.finished_records)[person_id][0]
 
 
 def reliabilities(db: Database, person_ids: Iterable[int], *, shown: Shown = ()) -> dict[int, int | None]:
     """Person -> reliability in percent (``None``: no record yet), for lists of sign-ups."""
     with db.session() as s:
-        return scores_in(s, person_ids, shown=shown)
+        return scores_in(s, person_ids, shown=shown, kept=db.finished_records)
 
 
-def scores_in(s: sa.orm.Session, person_ids: Iterable[int], *, shown: Shown = ()) -> dict[int, int | None]:
+def scores_in(
+    s: sa.orm.Session,
+    person_ids: Iterable[int],
+    *,
+    shown: Shown = (),
+    kept: dict[tuple[int, int], dict[int, Any]] | None = None,
+) -> dict[int, int | None]:
     """:func:`reliabilities` inside a session the caller holds (on SQLite a second one would wait for it)."""
-    return {p: score(rec) for p, (rec, _, _) in _records(s, person_ids, shown).items()}
+    return {p: score(rec) for p, (rec, _, _) in _records(s, person_ids, shown, kept).items()}
 
 
 def profile(db: Database, person_id: int, *, shown: Shown = ()) -> Profile | None:
@@ -321,5 +371,5 @@ def profile(db: Database, person_id: int, *, shown: Shown = ()) -> Profile | Non
         p = s.get(PersonRow, person_id)
         if p is None or p.deleted_at is not None:
             return None
-        rec, games, hidden = _records(s, [person_id], shown)[person_id]
+        rec, games, hidden = _records(s, [person_id], shown, db.finished_records)[person_id]
         return Profile(p.id, p.name, games, rec, score(rec), hidden)
