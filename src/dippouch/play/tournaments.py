@@ -4,7 +4,8 @@ tournament``): a set of games scored under one system, and its standings.
 The standings are computed from the stored games each time they are asked for, never from stored scores: each
 finished game of the tournament is scored under the tournament's system (:func:`dippouch.play.records.score_record`,
 the numbers ``dippouch score --system`` prints), whatever system the game itself chose, and each player's scores
-are added up. What counts is what the ratings count (:mod:`dippouch.play.ratings`), for the same reasons:
+are added up (the web app keeps a finished game's result in memory until the game changes: :class:`ScoresCache`).
+What counts is what the ratings count (:mod:`dippouch.play.ratings`), for the same reasons:
 
 - **Practice games** never: one cannot be added, and one found in a tournament is listed as not counted.
 - **Bots** never: a bot's seat scores nothing in the standings (the game is still scored whole, so the other
