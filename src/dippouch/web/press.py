@@ -39,7 +39,7 @@ from dippouch.web.answers.press import (
     PressSent,
     PressView,
 )
-from dippouch.web.deps import Seat, SeatDep, ViewerDep, WebDep, WriterDep, answers, game_url, render
+from dippouch.web.deps import Seat, SeatDep, ViewerDep, WebDep, WriterDep, answers, game_url, render, words
 from dippouch.web.forms import Form, posted, redirect
 from dippouch.web.inputs import number, number_or_none, web_words
 from dippouch.web.player_page import player_model, require_seat
@@ -53,6 +53,9 @@ from dippouch.web.security import (
 from dippouch.web.service import Web
 
 __all__ = ["orders_draft", "panel", "play_context", "play_press", "router", "rules_of_form"]
+
+I18N_DOMAIN = "games"
+"""The catalogue of this module's words (locale/<lang>/LC_MESSAGES/games.po)."""
 
 router = APIRouter(tags=["api"])
 """The pages and forms, and the JSON calls."""
@@ -546,7 +549,7 @@ def channel_page(
 
 
 @router.post("/games/{name}/play/{power}/press-blocks", include_in_schema=False)
-def form_block(form: PressForm, seat: PlayerSeat, web: WebDep) -> Response:
+def form_block(request: Request, form: PressForm, seat: PlayerSeat, web: WebDep) -> Response:
     other, choice = form.get("other", ""), form.get("choice", "").strip().lower()
     back = _play(seat.game, seat.power) + "#press"
     try:
@@ -556,23 +559,27 @@ def form_block(form: PressForm, seat: PlayerSeat, web: WebDep) -> Response:
             )
     except DippouchError as e:
         return redirect(back, web_words(str(e)), error=True)
-    said = {"mute": "muted", "block": "blocked"}.get(choice, "let through")
-    return redirect(back, f"{other} is {said}.")
+    _ = words(request).gettext
+    said = {
+        "mute": _("%(power)s is muted."),
+        "block": _("%(power)s is blocked."),
+    }.get(choice, _("%(power)s is let through."))
+    return redirect(back, said % {"power": other})
 
 
 @router.post("/games/{name}/play/{power}/press-report/{message_id}", include_in_schema=False)
-def form_report(form: PressForm, seat: PlayerSeat, web: WebDep, message_id: int) -> Response:
+def form_report(request: Request, form: PressForm, seat: PlayerSeat, web: WebDep, message_id: int) -> Response:
     back = _play(seat.game, seat.power) + "#press"
     try:
         with web.writes:
             store_press.report(web.store, seat.game, seat.power, message_id, form.get("reason", ""), now=web.now())
     except DippouchError as e:
         return redirect(back, web_words(str(e)), error=True)
-    return redirect(back, "Reported to the coordinator.")
+    return redirect(back, words(request).gettext("Reported to the coordinator."))
 
 
 @router.post("/games/{name}/coordinate/press", include_in_schema=False)
-def form_announce(form: PressForm, web: WebDep, viewer: ViewerDep, name: str) -> Response:
+def form_announce(request: Request, form: PressForm, web: WebDep, viewer: ViewerDep, name: str) -> Response:
     web.require_coordinator(name, viewer)
     back = f"{game_url(name)}/coordinate/press"
     try:
@@ -580,11 +587,11 @@ def form_announce(form: PressForm, web: WebDep, viewer: ViewerDep, name: str) ->
             if form.get("kind", ""):
                 store_press.set_press_rules(web.store, name, rules_of_form(form), now=web.now())
                 web.touched(name)  # anonymity is the game's: its page names players, or no longer
-                return redirect(back, "Press rules saved.")
+                return redirect(back, words(request).gettext("Press rules saved."))
             store_press.announce(web.store, name, form.get("text", ""), now=web.now())
     except DippouchError as e:
         return redirect(back, web_words(str(e)), error=True)
-    return redirect(back, "Announcement sent.")
+    return redirect(back, words(request).gettext("Announcement sent."))
 
 
 FREE_PRESS_TEXT = (

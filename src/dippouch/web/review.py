@@ -28,13 +28,16 @@ from starlette.requests import Request
 
 from dippouch.game import GameError, LineCheck, check_orders, position_from_data, read_version_lines, unordered
 from dippouch.names import order_text, unit_text
-from dippouch.web.deps import ViewerDep, WebDep, game_url, render
+from dippouch.web.deps import ViewerDep, WebDep, game_url, render, words
 from dippouch.web.forms import Form, posted, redirect
 from dippouch.web.inputs import number_or_none
 from dippouch.web.security import BadInput, NotFound, Viewer
 from dippouch.web.service import Web
 
 __all__ = ["PhotoReview", "router"]
+
+I18N_DOMAIN = "games"
+"""The catalogue of this module's words (locale/<lang>/LC_MESSAGES/games.po)."""
 
 router = APIRouter(include_in_schema=False)
 
@@ -280,12 +283,14 @@ def review_photo_action(
     if game_of_attachment(web.store, attachment_id) != name:
         raise NotFound(f"no photograph #{attachment_id} in {name}")
     do = form.get("do", "")
+    _ = words(request).gettext
     try:
         if do == "set-aside":
             _game, power = set_aside(web.store, attachment_id, now=now, why=form.get("why", "")[:500])
-            return redirect(back, f"Photograph #{attachment_id} from {power} set aside.")
+            said = _("Photograph #%(id)s from %(power)s set aside.") % {"id": attachment_id, "power": power}
+            return redirect(back, said)
         if do not in ("check", "confirm"):
-            raise BadInput("choose Check, Confirm or Set aside")
+            raise BadInput(_("choose Check, Confirm or Set aside"))
         photo = next((p for p in _reviews(web, name, now) if p.attachment_id == attachment_id), None)
         if photo is None:
             raise NotFound(f"no photograph #{attachment_id} waits for review in {name}")
@@ -295,23 +300,27 @@ def review_photo_action(
         if do == "confirm" and form.get("shown") == _digest(attachment_id, rows):
             text = "\n".join(t for t, taken in rows if taken and t)
             done = confirm_photo(web.store, attachment_id, text=text, now=now)
-            return redirect(back, f"{done.text}, exactly as shown.")
+            return redirect(back, _("%(done)s, exactly as shown.") % {"done": done.text})
         # Edited, or lines taken out: show their verdicts; the coordinator confirms what is then shown.
         _fill(web, name, photo, [(t, taken) for t, taken in rows if t])
         photo.changed = True
         note = (
-            f"Photograph #{attachment_id}: the lines changed since their verdicts were shown. Here they are "
-            "judged as they are now; confirm them if they are right."
+            _(
+                "Photograph #%(id)s: the lines changed since their verdicts were shown. Here they are judged as "
+                "they are now; confirm them if they are right."
+            )
             if do == "confirm"
-            else f"Photograph #{attachment_id}: the lines as they are now, judged."
-        )
+            else _("Photograph #%(id)s: the lines as they are now, judged.")
+        ) % {"id": attachment_id}
         return _page(request, web, viewer, name, edited=photo, note=note)
     except GameError as e:
         return redirect(back, str(e), error=True)
 
 
 @router.post("/games/{name}/review/held/{mail_id}", response_class=HTMLResponse)
-def review_held_action(form: ReviewForm, name: str, mail_id: int, web: WebDep, viewer: ViewerDep) -> Response:
+def review_held_action(
+    request: Request, form: ReviewForm, name: str, mail_id: int, web: WebDep, viewer: ViewerDep
+) -> Response:
     from dippouch.mail.intake import apply_held
     from dippouch.store.inbox import dismiss_held
     from dippouch.store.review import game_of_message
@@ -320,14 +329,15 @@ def review_held_action(form: ReviewForm, name: str, mail_id: int, web: WebDep, v
     back = f"{game_url(name)}/review"
     if game_of_message(web.store, mail_id) != name:
         raise NotFound(f"no message #{mail_id} in {name}")
+    _ = words(request).gettext
     try:
         if form.get("do") == "apply":
             o = apply_held(web.store, mail_id, now=web.now())
-            return redirect(back, f"Message #{mail_id} applied: {o.reason}.")
+            return redirect(back, _("Message #%(id)s applied: %(why)s.") % {"id": mail_id, "why": o.reason})
         if form.get("do") == "dismiss":
             dismiss_held(web.store, mail_id)
-            return redirect(back, f"Message #{mail_id} dismissed.")
-        raise BadInput("choose Apply or Dismiss")
+            return redirect(back, _("Message #%(id)s dismissed.") % {"id": mail_id})
+        raise BadInput(_("choose Apply or Dismiss"))
     except GameError as e:
         return redirect(back, str(e), error=True)
 
@@ -338,7 +348,7 @@ def review_held_action(form: ReviewForm, name: str, mail_id: int, web: WebDep, v
     # The form holds nothing but its token: read (and checked) all the same, first, as every form is.
     dependencies=[Depends(posted(max_fields=MAX_FIELDS))],
 )
-def review_release(name: str, web: WebDep, viewer: ViewerDep) -> Response:
+def review_release(request: Request, name: str, web: WebDep, viewer: ViewerDep) -> Response:
     from dippouch.store.review import release
 
     web.require_coordinator(name, viewer)
@@ -347,5 +357,8 @@ def review_release(name: str, web: WebDep, viewer: ViewerDep) -> Response:
         st = release(web.store, name, now=web.now())
     except GameError as e:
         return redirect(back, str(e), error=True)
-    left = f" Unreviewed, not used: {len(st.items)}." if st.items else ""
-    return redirect(back, f"{st.phase} is released: it is processed at the next look.{left}")
+    _ = words(request).gettext
+    said = _("%(phase)s is released: it is processed at the next look.") % {"phase": st.phase}
+    if st.items:
+        said += " " + _("Unreviewed, not used: %(count)s.") % {"count": len(st.items)}
+    return redirect(back, said)
