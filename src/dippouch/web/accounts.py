@@ -27,7 +27,7 @@ from dippouch.store import people, people_data
 from dippouch.store.accounts import LINK_LIFETIME, LinkError, NeedsName
 from dippouch.store.gamefile import clean_address
 from dippouch.web.answers.accounts import MeView, PasskeyOptions, SignedIn
-from dippouch.web.deps import SiteDep, ViewerDep, WebDep, answers, render, set_session_cookie
+from dippouch.web.deps import SiteDep, ViewerDep, WebDep, answers, render, set_session_cookie, words
 from dippouch.web.forms import Form, posted, redirect
 from dippouch.web.security import (
     CSRF_HEADER,
@@ -46,6 +46,8 @@ from dippouch.web.service import Web
 __all__ = ["LIMITS", "router"]
 
 router = APIRouter(tags=["api"])
+
+I18N_DOMAIN = "site"
 # The JSON calls join the API's own router (imported before the app includes it, web/app.py), so they are
 # documented, listed on /api/docs and checked against their answer models like every other call.
 
@@ -68,18 +70,14 @@ def _limit(request: Request, bucket: str, who: str, what: str) -> None:
     request.app.state.limiter.hit(bucket, who, what)
 
 
-SIGN_IN_FIRST = "sign in first: ask for a link by e-mail on the sign-in page (/signin)"
-"""What the account's own pages and calls tell a browser with no person signed in (its link is the way in)."""
-
-
-def me_of(web: WebDep, viewer: ViewerDep) -> int:
+def me_of(request: Request, web: WebDep, viewer: ViewerDep) -> int:
     """The signed-in person (by their browser's session: a bearer key is no person), or 401; an account deleted
-    meanwhile is no person either."""
+    meanwhile is no person either. A browser with no person signed in is told its link is the way in."""
     if viewer.person_id is None:
-        raise NeedsKey(SIGN_IN_FIRST)
+        raise NeedsKey(words(request).gettext("sign in first: ask for a link by e-mail on the sign-in page (/signin)"))
     p = people.person(web.read, viewer.person_id)
     if p is None or p.deleted:
-        raise NeedsKey("this account was deleted; sign in again")
+        raise NeedsKey(words(request).gettext("this account was deleted; sign in again"))
     return viewer.person_id
 
 
@@ -117,26 +115,35 @@ def sign_in_person(request: Request, web: Web, person_id: int, url: str, flash: 
     return resp
 
 
-def _composer(site: str) -> Callable[[str, str | None, bool], tuple[str, str]]:
+def _composer(request: Request, site: str) -> Callable[[str, str | None, bool], tuple[str, str]]:
+    """The sign-in mail, in the language of the page that asked for it."""
     minutes = int(LINK_LIFETIME.total_seconds() // 60)
+    t = words(request)
 
     def compose(token: str, name: str | None, known: bool) -> tuple[str, str]:
         link = f"{site}/signin/link/{token}"
+        values = {"name": name, "site": site, "link": link, "minutes": minutes}
         if known:
             return (
-                "Your dippouch sign-in link",
-                f"Hello {name},\n\nOpen this link to sign in to dippouch at {site}:\n\n{link}\n\n"
-                f"It works once, for {minutes} minutes. If you did not ask for it, ignore this mail: "
-                "nothing happens until the link is used.\n",
+                t.gettext("Your dippouch sign-in link"),
+                t.gettext(
+                    "Hello %(name)s,\n\nOpen this link to sign in to dippouch at %(site)s:\n\n%(link)s\n\n"
+                    "It works once, for %(minutes)s minutes. If you did not ask for it, ignore this mail: "
+                    "nothing happens until the link is used.\n"
+                )
+                % values,
             )
         # Whoever asked typed the name, and the mail may go to any address: it is not repeated here, so the
         # judge's own mail carries no stranger's words (the link's page shows it, to be kept or changed).
         return (
-            "Sign up to dippouch",
-            f"Hello,\n\nSomeone (you, we hope) asked to sign in to dippouch at {site} with this address. No "
-            f"account uses it yet: open this link to make one:\n\n{link}\n\n"
-            f"It works once, for {minutes} minutes. If you did not ask for it, ignore this mail: no account is "
-            "made until the link is used.\n",
+            t.gettext("Sign up to dippouch"),
+            t.gettext(
+                "Hello,\n\nSomeone (you, we hope) asked to sign in to dippouch at %(site)s with this address. No "
+                "account uses it yet: open this link to make one:\n\n%(link)s\n\n"
+                "It works once, for %(minutes)s minutes. If you did not ask for it, ignore this mail: no account is "
+                "made until the link is used.\n"
+            )
+            % values,
         )
 
     return compose
@@ -144,12 +151,6 @@ def _composer(site: str) -> Callable[[str, str | None, bool], tuple[str, str]]:
 
 # --------------------------------------------------------------------------------------------------
 # Sign-in by a mailed link
-
-
-SENT_TEXT = (
-    "If that address can be used here, a link to sign in (or, for a new address, to sign up) is on its way "
-    "there now. It works once, for {minutes} minutes. Nothing arrived? Look in the spam folder, then ask again."
-)
 
 
 @router.post("/signin/mail", include_in_schema=False, response_class=HTMLResponse)
@@ -162,15 +163,26 @@ def signin_mail(request: Request, form: AccountForm, web: WebDep, site: SiteDep)
     except GameError as e:
         raise BadInput(str(e)) from None
     if len(name) > people.MAX_NAME:
-        raise BadInput(f"a name is at most {people.MAX_NAME} characters (this one has {len(name)})")
+        raise BadInput(_name_too_long(request, name))
     _limit(request, "signin_mail_address", address, "sign-in links asked for this address")
 
     with web.writes:
         store_accounts.create_signin_link(
-            web.store, address, now=web.now(), name=name, compose=_composer(site.public_url)
+            web.store, address, now=web.now(), name=name, compose=_composer(request, site.public_url)
         )
     minutes = int(LINK_LIFETIME.total_seconds() // 60)
-    return render(request, "signin_sent.html", {"email": address, "text": SENT_TEXT.format(minutes=minutes)})
+    text = words(request).gettext(
+        "If that address can be used here, a link to sign in (or, for a new address, to sign up) is on its way "
+        "there now. It works once, for %(minutes)s minutes. Nothing arrived? Look in the spam folder, then ask again."
+    ) % {"minutes": minutes}
+    return render(request, "signin_sent.html", {"email": address, "text": text})
+
+
+def _name_too_long(request: Request, name: str) -> str:
+    return words(request).gettext("a name is at most %(most)s characters (this one has %(has)s)") % {
+        "most": people.MAX_NAME,
+        "has": len(name),
+    }
 
 
 def _peek(request: Request, web: Web, token: str) -> store_accounts.LinkInfo:
@@ -195,7 +207,7 @@ def signin_link(request: Request, token: str, web: WebDep) -> Response:
 def signin_link_use(request: Request, token: str, form: AccountForm, web: WebDep) -> Response:
     name = form.get("name", "").strip()
     if len(name) > people.MAX_NAME:
-        raise BadInput(f"a name is at most {people.MAX_NAME} characters (this one has {len(name)})")
+        raise BadInput(_name_too_long(request, name))
 
     try:
         with web.writes:
@@ -206,7 +218,10 @@ def signin_link_use(request: Request, token: str, form: AccountForm, web: WebDep
         request.app.state.limiter.failed("signin", client_id(request), "failed sign-ins")
         raise NotFound(str(e)) from None
     p = people.person(web.read, pid)
-    return sign_in_person(request, web, pid, "/me", f"Signed in as {p.name if p else 'you'}.")
+    t = words(request)
+    return sign_in_person(
+        request, web, pid, "/me", t.gettext("Signed in as %(who)s.") % {"who": p.name if p else t.gettext("you")}
+    )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -316,9 +331,12 @@ def me_calendar(
     if action == "revoke":
         with web.writes:
             store_accounts.revoke_calendar(web.store, pid, now=web.now())
-        return redirect("/me", "Your calendar address no longer works.")
+        return redirect("/me", words(request).gettext("Your calendar address no longer works."))
     if action != "renew":
-        raise BadInput(f"unknown calendar action {action!r}; use 'renew' or 'revoke'")
+        raise BadInput(
+            words(request).gettext("unknown calendar action %(action)s; use 'renew' or 'revoke'")
+            % {"action": repr(action)}
+        )
     with web.writes:
         token = store_accounts.new_calendar_token(web.store, pid, now=web.now())
     url = f"{site.public_url}/me/calendar/{token}.ics"
@@ -336,7 +354,9 @@ def me_calendar_feed(request: Request, token: str, web: WebDep) -> Response:
     pid = store_accounts.calendar_person(web.read, token)
     if pid is None:
         request.app.state.limiter.failed("signin", client_id(request), "failed sign-ins")
-        raise NotFound("no such calendar: the address is mistyped, renewed or revoked; see your page (/me)")
+        raise NotFound(
+            words(request).gettext("no such calendar: the address is mistyped, renewed or revoked; see your page (/me)")
+        )
     cal = icalendar.Calendar()
     cal.add("prodid", "-//dippouch//my deadlines//EN")
     cal.add("version", "2.0")
@@ -364,23 +384,29 @@ def _grant(game: str, power: str) -> Any:
 
 
 @router.post("/me/seats/add", include_in_schema=False)
-def me_add_seat(form: AccountForm, web: WebDep, viewer: ViewerDep, pid: MeDep) -> Response:
+def me_add_seat(request: Request, form: AccountForm, web: WebDep, viewer: ViewerDep, pid: MeDep) -> Response:
     """A seat this browser holds by its key (the player's link) becomes the person's: only a key the session
     holds, only the power's current player link, and never a seat another person plays."""
     key_text = form.get("key_id", "")
     try:
         key_id = int(key_text)
     except ValueError:
-        raise BadInput("key_id must be the number of a key this browser holds") from None
+        raise BadInput(words(request).gettext("key_id must be the number of a key this browser holds")) from None
     grant = next((g for g in viewer.grants if g.key_id == key_id and g.role == "player" and key_id > 0), None)
     if grant is None or grant.game is None or grant.power is None:
-        raise Forbidden("this browser holds no player key of that number; open the player's link first")
+        raise Forbidden(
+            words(request).gettext("this browser holds no player key of that number; open the player's link first")
+        )
     try:
         with web.writes:
             store_accounts.claim_seat(web.store, grant.game, grant.power, pid, now=web.now())
     finally:
         web.touched(grant.game)
-    return redirect("/me", f"{grant.power} in {grant.game} is now on your account.")
+    return redirect(
+        "/me",
+        words(request).gettext("%(power)s in %(game)s is now on your account.")
+        % {"power": grant.power, "game": grant.game},
+    )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -408,13 +434,15 @@ def me_delete_page(request: Request, web: WebDep, viewer: ViewerDep, pid: MeDep)
 @router.post("/me/delete", include_in_schema=False)
 def me_delete(request: Request, form: AccountForm, web: WebDep, pid: MeDep) -> Response:
     if form.get("confirm", "") != "delete":
-        raise BadInput("type the word delete in the box to confirm; nothing was deleted")
+        raise BadInput(words(request).gettext("type the word delete in the box to confirm; nothing was deleted"))
     with web.writes:
         people_data.forget_all(web.store, pid, now=web.now())
     resp = redirect(
         "/",
-        "Your account and its data are deleted, and notification e-mails not yet sent to you are taken out of the "
-        "mail queue; your seats stay with the games under the player's name.",
+        words(request).gettext(
+            "Your account and its data are deleted, and notification e-mails not yet sent to you are taken out of "
+            "the mail queue; your seats stay with the games under the player's name."
+        ),
     )
     resp.delete_cookie(session_cookie(request), path="/", secure=request.url.scheme == "https")
     return resp
@@ -542,7 +570,7 @@ def passkey_signin(
     key = store_accounts.passkey(web.read, cred_id)
     if key is None:
         request.app.state.limiter.failed("signin", client_id(request), "failed sign-ins")
-        raise Forbidden("this passkey is not registered here (or its account was deleted)")
+        raise Forbidden(words(request).gettext("this passkey is not registered here (or its account was deleted)"))
     store_accounts.take_challenge(web.store, challenge, "signin", now=web.now())
     try:
         v = verify_authentication_response(
@@ -555,17 +583,19 @@ def passkey_signin(
         )
     except (InvalidAuthenticationResponse, ValueError, KeyError, TypeError) as e:
         request.app.state.limiter.failed("signin", client_id(request), "failed sign-ins")
-        raise Forbidden(f"the passkey's answer could not be checked: {e}") from None
+        raise Forbidden(
+            words(request).gettext("the passkey's answer could not be checked: %(why)s") % {"why": e}
+        ) from None
     store_accounts.touch_passkey(web.store, key.id, v.new_sign_count, now=web.now())
     set_session_cookie(request, response, _new_session(request, web, key.person_id))
     return SignedIn(ok=True, url="/me")
 
 
 @router.post("/me/passkeys/{passkey_id}/remove", include_in_schema=False)
-def passkey_remove(passkey_id: int, form: AccountForm, web: WebDep, pid: MeDep) -> Response:
+def passkey_remove(request: Request, passkey_id: int, form: AccountForm, web: WebDep, pid: MeDep) -> Response:
     with web.writes:
         store_accounts.remove_passkey(web.store, pid, passkey_id)
-    return redirect("/me", "The passkey is removed.")
+    return redirect("/me", words(request).gettext("The passkey is removed."))
 
 
 def _b64d(text: str) -> bytes:

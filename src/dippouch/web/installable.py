@@ -13,11 +13,13 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, Response
 
 from dippouch.web.assets import STATIC, static_url
-from dippouch.web.deps import render_html
+from dippouch.web.deps import render_html, words
 
 __all__ = ["OFFLINE", "PRECACHED", "manifest", "router"]
 
 router = APIRouter(include_in_schema=False)
+
+I18N_DOMAIN = "site"
 
 OFFLINE = "/offline"
 PRECACHED = ("app.css", "app.js", "theme.js", "favicon.svg", "icon-192.png")
@@ -27,12 +29,14 @@ BACKGROUND = "#f4f1ea"  # the page's background (app.css --bg): the splash scree
 THEME = "#2b1d16"  # the header's (app.css --header-bg): the phone's bar above an installed app
 
 
-def manifest() -> dict[str, Any]:
-    """The web app manifest: an installed app opens on the person's own games, in a window of its own."""
+def manifest(request: Request | None = None) -> dict[str, Any]:
+    """The web app manifest: an installed app opens on the person's own games, in a window of its own; its
+    name and description in the language of the browser that installs it (English without a request)."""
+    gettext = words(request).gettext if request is not None else str
     return {
-        "name": "dippouch: Diplomacy variants",
+        "name": gettext("dippouch: Diplomacy variants"),
         "short_name": "dippouch",
-        "description": "Games of Diplomacy and its variants, played by web, e-mail and post.",
+        "description": gettext("Games of Diplomacy and its variants, played by web, e-mail and post."),
         "id": "/me",
         "start_url": "/me",
         "scope": "/",
@@ -48,9 +52,9 @@ def manifest() -> dict[str, Any]:
 
 
 @router.get("/manifest.webmanifest")
-def web_manifest() -> Response:
+def web_manifest(request: Request) -> Response:
     return Response(
-        json.dumps(manifest(), indent=1),
+        json.dumps(manifest(request), indent=1, ensure_ascii=False),
         media_type="application/manifest+json",
         headers={"Cache-Control": "no-cache"},
     )

@@ -27,13 +27,15 @@ from dippouch.mail.settings import (
     stored_smtp,
 )
 from dippouch.mail.smtp import SendFailure, send_test_mail
-from dippouch.web.deps import ViewerDep, WebDep, render
+from dippouch.web.deps import ViewerDep, WebDep, render, words
 from dippouch.web.forms import FormDep, redirect
 from dippouch.web.service import Web
 
 __all__ = ["router"]
 
 router = APIRouter(include_in_schema=False)
+
+I18N_DOMAIN = "site"
 
 PAGE = "/coordinate/mail"
 
@@ -103,10 +105,10 @@ def mail_setup_post(request: Request, web: CoordinatorWeb, form: FormDep) -> Res
     typed = {k: form.get(k, "") or "" for k in (*FORM_FIELDS, "to")}
     values = {k: v for k, v in typed.items() if k != "password"}
     action = form.get("action", "save")
+    t = words(request)
     if action not in ("save", "test"):
-        return _page(
-            request, web, values=values, refusal=f"action {action!r}: choose Save or Send a test mail", status=400
-        )
+        refusal = t.gettext("action %(action)s: choose Save or Send a test mail") % {"action": repr(action)}
+        return _page(request, web, values=values, refusal=refusal, status=400)
     saved = stored_smtp(web.store)
     try:
         server = smtp_from_form(typed, kept_password=saved.stored_password if saved is not None else None)
@@ -115,14 +117,18 @@ def mail_setup_post(request: Request, web: CoordinatorWeb, form: FormDep) -> Res
     if action == "test":
         to = typed["to"].strip() or (server.sender or "")
         if "@" not in to or any(c.isspace() for c in to):
-            return _page(
-                request, web, values=values, refusal=f"send the test to {to!r}: give an e-mail address", status=400
-            )
+            refusal = t.gettext("send the test to %(to)s: give an e-mail address") % {"to": repr(to)}
+            return _page(request, web, values=values, refusal=refusal, status=400)
         try:
             send_test_mail(server, to, web.store.clock())
         except (SendFailure, GameError) as e:
-            return _page(request, web, values=values, refusal=f"The test mail was not sent: {e}. Nothing was saved.")
+            refusal = t.gettext("The test mail was not sent: %(why)s. Nothing was saved.") % {"why": e}
+            return _page(request, web, values=values, refusal=refusal)
         save_smtp(web.store, server)
-        return redirect(PAGE, f"The test mail to {to} was taken by {server.where()}, and the server is saved.")
+        return redirect(
+            PAGE,
+            t.gettext("The test mail to %(to)s was taken by %(where)s, and the server is saved.")
+            % {"to": to, "where": server.where()},
+        )
     save_smtp(web.store, server)
-    return redirect(PAGE, f"Saved: the site sends through {server.where()}.")
+    return redirect(PAGE, t.gettext("Saved: the site sends through %(where)s.") % {"where": server.where()})

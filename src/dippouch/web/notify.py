@@ -22,7 +22,7 @@ from dippouch.notify.targets import WEBHOOK_KINDS, add_push, add_webhook, remove
 from dippouch.notify.transports import vapid_public_key
 from dippouch.store.notify import masked, targets
 from dippouch.web.answers.notify import NotifyRemovedAnswer, NotifySettingsAnswer, NotifyTarget
-from dippouch.web.deps import ViewerDep, WebDep, answers, render, viewer_of
+from dippouch.web.deps import ViewerDep, WebDep, answers, render, viewer_of, words
 from dippouch.web.forms import Form, posted, redirect
 from dippouch.web.security import CSRF_HEADER, BadInput, Forbidden, Viewer, check_csrf
 from dippouch.web.service import Web
@@ -31,28 +31,56 @@ __all__ = ["router"]
 
 router = APIRouter(tags=["api"])
 
-SHORT = {"email": "E-mail", "push": "Push", "webhook": "Chat"}
-"""The channels as the table's heads name them (short enough for a phone's width)."""
-
-NEED_PERSON = "notifications belong to a person: sign in with the link mailed to you (a game key alone is not a person)"
+I18N_DOMAIN = "site"
 
 
-def _person_of(viewer: Viewer) -> int:
+def _page_words(request: Request) -> dict[str, dict[str, str]]:
+    """The page's names for the events and channels in the reader's language (the JSON answer keeps the
+    English labels of :mod:`dippouch.notify.events`); ``short`` names the table's heads, short enough for a
+    phone's width."""
+    t = words(request)
+    events = {
+        "phase_processed": t.gettext("Results ready (a phase of your game was processed)"),
+        "deadline": t.gettext("Deadline near and your orders missing"),
+        "game_starting": t.gettext("Your game is starting"),
+        "seat_offered": t.gettext("A seat is offered to you (a replacement is wanted)"),
+        "message_received": t.gettext("A message (press) for you"),
+        "seat_lost": t.gettext("Your seat freed by the coordinator or taken by a replacement"),
+    }
+    channels = {
+        "email": t.gettext("E-mail"),
+        "push": t.gettext("Browser push"),
+        "webhook": t.gettext("Chat webhooks (Discord, Slack, Matrix)"),
+    }
+    short = {"email": t.gettext("E-mail"), "push": t.gettext("Push"), "webhook": t.gettext("Chat")}
+    return {
+        "events": {e: events.get(e, label) for e, label in EVENTS.items()},
+        "channels": {c: channels.get(c, label) for c, label in CHANNELS.items()},
+        "short": {c: short.get(c, label) for c, label in CHANNELS.items()},
+    }
+
+
+def _person_of(request: Request, viewer: Viewer) -> int:
     """The signed-in person, or 403: a browser without one is refused as not allowed here (a key alone is a
     seat, and has no notifications), before any token of theirs is read."""
     if viewer.person_id is None:
-        raise Forbidden(NEED_PERSON)
+        raise Forbidden(
+            words(request).gettext(
+                "notifications belong to a person: sign in with the link mailed to you (a game key alone is not a "
+                "person)"
+            )
+        )
     return int(viewer.person_id)
 
 
-def _reader(viewer: ViewerDep) -> int:
-    return _person_of(viewer)
+def _reader(request: Request, viewer: ViewerDep) -> int:
+    return _person_of(request, viewer)
 
 
 def _writer(request: Request, viewer: ViewerDep) -> int:
     """The person changing their notifications by a JSON call: the person first, then (a browser's call) the
     page's token in ``X-CSRF-Token``."""
-    pid = _person_of(viewer)
+    pid = _person_of(request, viewer)
     if not viewer.by_bearer:
         check_csrf(request, request.headers.get(CSRF_HEADER))
     return pid
@@ -89,7 +117,7 @@ def notifications_page(request: Request, web: WebDep, pid: ReaderDep) -> Respons
     return render(
         request,
         "notifications.html",
-        {"s": settings, "channels": CHANNELS, "short": SHORT, "kinds": WEBHOOK_KINDS},
+        {"s": settings, "kinds": WEBHOOK_KINDS, **_page_words(request)},
     )
 
 
@@ -97,7 +125,7 @@ def _form_token(request: Request, sent: str | None) -> None:
     """A form's CSRF check here is the person's: a browser without a person is refused as one before its token
     is read, a bearer caller needs none, and the token is the form's own, never a header's."""
     viewer = viewer_of(request)
-    _person_of(viewer)
+    _person_of(request, viewer)
     if not viewer.by_bearer:
         check_csrf(request, sent or "")
 
@@ -106,22 +134,25 @@ NotifyForm = Annotated[Form, Depends(posted(max_part_size=10_000, csrf=_form_tok
 """A notification form: short fields, checked as the person's (:func:`_form_token`)."""
 
 
-def _hours(text: str) -> int:
+def _hours(request: Request, text: str) -> int:
     try:
         return int(text.strip())
     except ValueError:
-        raise BadInput(f"the deadline reminder is a whole number of hours (got {text[:20]!r}); try 12") from None
+        raise BadInput(
+            words(request).gettext("the deadline reminder is a whole number of hours (got %(got)s); try 12")
+            % {"got": repr(text[:20])}
+        ) from None
 
 
 @router.post("/notifications/preferences", include_in_schema=False)
-def post_preferences(data: NotifyForm, web: WebDep, pid: ReaderDep) -> Response:
+def post_preferences(request: Request, data: NotifyForm, web: WebDep, pid: ReaderDep) -> Response:
     choices = {(e, c): f"c:{e}:{c}" in data for e in EVENTS for c in CHANNELS}
-    save_preferences(web.store, pid, choices, _hours(data.get("deadline_hours", "12")))
-    return redirect("/notifications", "Your notification choices are saved.")
+    save_preferences(web.store, pid, choices, _hours(request, data.get("deadline_hours", "12")))
+    return redirect("/notifications", words(request).gettext("Your notification choices are saved."))
 
 
 @router.post("/notifications/webhooks", include_in_schema=False)
-def post_webhook(data: NotifyForm, web: WebDep, pid: ReaderDep) -> Response:
+def post_webhook(request: Request, data: NotifyForm, web: WebDep, pid: ReaderDep) -> Response:
     add_webhook(
         web.store,
         pid,
@@ -132,7 +163,7 @@ def post_webhook(data: NotifyForm, web: WebDep, pid: ReaderDep) -> Response:
         label=data.get("label", ""),
         now=web.now(),
     )
-    return redirect("/notifications", "The webhook is added.")
+    return redirect("/notifications", words(request).gettext("The webhook is added."))
 
 
 @router.post("/notifications/targets/{target_id}/remove", include_in_schema=False)

@@ -46,6 +46,7 @@ from dippouch.web.deps import (
     answers,
     game_url,
     render,
+    words,
     writer,
 )
 from dippouch.web.forms import FormDep, redirect
@@ -61,6 +62,8 @@ from dippouch.web.service import Web
 __all__ = ["router"]
 
 router = APIRouter(tags=["open games"])
+
+I18N_DOMAIN = "site"
 
 MAX_WISHES = 20
 """Ranked wishes a sign-up may list (W3K has ten powers)."""
@@ -615,7 +618,7 @@ def _new_game_data() -> dict[str, Any]:
 
 
 @router.post("/new-game", include_in_schema=False)
-def new_game_action(form: FormDep, web: WebDep, me: PersonDep) -> Response:
+def new_game_action(request: Request, form: FormDep, web: WebDep, me: PersonDep) -> Response:
     def flag(key: str) -> bool | None:
         value = form.get(key, "")
         return None if value == "" else value in ("1", "on", "yes", "true")
@@ -633,11 +636,16 @@ def new_game_action(form: FormDep, web: WebDep, me: PersonDep) -> Response:
         private=flag("private"),
     )
     got = create(web, me, choices)
+    t = words(request)
     if got["invitation"]:
         return redirect(
-            got["invitation"], f"Created {got['game']}: send this page's address to the players you invite."
+            got["invitation"],
+            t.gettext("Created %(game)s: send this page's address to the players you invite.") % {"game": got["game"]},
         )
-    return redirect(_url(got["game"]), f"Created {got['game']}: it is listed on Open games and starts when full.")
+    return redirect(
+        _url(got["game"]),
+        t.gettext("Created %(game)s: it is listed on Open games and starts when full.") % {"game": got["game"]},
+    )
 
 
 @router.get("/people/{person_id}", include_in_schema=False, response_class=HTMLResponse)
@@ -659,8 +667,9 @@ def opening_page(request: Request, name: str, web: WebDep, viewer: ViewerDep) ->
 
 
 @router.post("/games/{name}/opening/{action}", include_in_schema=False)
-def opening_action(name: str, action: str, form: FormDep, web: WebDep, viewer: ViewerDep) -> Response:
+def opening_action(request: Request, name: str, action: str, form: FormDep, web: WebDep, viewer: ViewerDep) -> Response:
     back = _url(name)
+    t = words(request)
     if action == "open":
         open_game(
             web,
@@ -671,7 +680,7 @@ def opening_action(name: str, action: str, form: FormDep, web: WebDep, viewer: V
             form.get("mode", ""),
             web_press.rules_of_form(form) if form.get("kind", "") else None,
         )
-        return redirect(back, f"{name} is open for players.")
+        return redirect(back, t.gettext("%(game)s is open for players.") % {"game": name})
     if action == "signup":
         wishes = [form[k] for k in sorted((k for k in form if k.startswith("wish")), key=_rank) if form[k]]
         wait = form.get("wait", "") in ("1", "on", "yes", "true")
@@ -682,29 +691,39 @@ def opening_action(name: str, action: str, form: FormDep, web: WebDep, viewer: V
         return redirect(back, got["text"])
     if action == "withdraw":
         withdraw(web, name, viewer, _person_of(viewer))
-        return redirect(back, f"You withdrew from {name}.")
+        return redirect(back, t.gettext("You withdrew from %(game)s.") % {"game": name})
     if action == "resign":
         if form.get("confirm", "") != "yes":
-            raise BadInput("tick 'I want to leave this game' to resign: leaving a game under way counts as abandoned")
+            raise BadInput(
+                t.gettext("tick 'I want to leave this game' to resign: leaving a game under way counts as abandoned")
+            )
         got = resign(web, name, viewer, _person_of(viewer))
         return redirect("/me", got["text"])
     if action == "invite":
         url = invite(web, name, viewer)
-        return redirect(url, "A new invitation link: this page's address. The one before no longer works.")
+        return redirect(url, t.gettext("A new invitation link: this page's address. The one before no longer works."))
     if action == "assign":
         person = _int(form.get("person", ""), "the person", 1, 10**12)
         got = assign(web, name, viewer, person, form.get("power", ""))
-        return redirect(back, f"{got['power']} is given.")
+        return redirect(back, t.gettext("%(power)s is given.") % {"power": got["power"]})
     if action == "draw":
         got = draw(web, name, viewer)
-        return redirect(back, "Drawn: " + ", ".join(sorted(got["seated"].values())) + ".")
+        return redirect(back, t.gettext("Drawn: %(powers)s.") % {"powers": ", ".join(sorted(got["seated"].values()))})
     if action == "free":
         got = free(web, name, viewer, form.get("power", ""))
-        return redirect(back, f"{got['power']}'s seat is offered to the replacement pool.")
+        return redirect(
+            back, t.gettext("%(power)s's seat is offered to the replacement pool.") % {"power": got["power"]}
+        )
     if action == "claim":
         got = claim(web, name, viewer, _person_of(viewer), form.get("power", ""))
-        return redirect(f"{game_url(name)}/play/{quote(got['power'], safe='')}", f"You play {got['power']} now.")
-    raise NotFound(f"no action {action!r} here: open, signup, withdraw, resign, invite, assign, draw, free or claim")
+        return redirect(
+            f"{game_url(name)}/play/{quote(got['power'], safe='')}",
+            t.gettext("You play %(power)s now.") % {"power": got["power"]},
+        )
+    raise NotFound(
+        t.gettext("no action %(action)s here: open, signup, withdraw, resign, invite, assign, draw, free or claim")
+        % {"action": repr(action)}
+    )
 
 
 def _rank(key: str) -> int:

@@ -20,7 +20,7 @@ from dippouch.game import GameError
 from dippouch.mail.outbox import read_unsubscribe_token
 from dippouch.notify.events import EVENTS, save_preferences
 from dippouch.store import notify as stored
-from dippouch.web.deps import WebDep, render
+from dippouch.web.deps import WebDep, render, words
 from dippouch.web.forms import Form, posted
 from dippouch.web.service import Web
 
@@ -28,18 +28,23 @@ __all__ = ["router"]
 
 router = APIRouter(include_in_schema=False)
 
+I18N_DOMAIN = "site"
+
 ONE_CLICK = "One-Click"
 
 
-def _turned_off(what: str) -> tuple[str, dict[tuple[str, str], bool]] | None:
-    """What the page calls the mail ``what`` names, and the notification choices that stop it."""
+def _turned_off(request: Request, what: str) -> tuple[str, dict[tuple[str, str], bool]] | None:
+    """What the page calls the mail ``what`` names (in the reader's language), and the notification choices
+    that stop it."""
+    t = words(request)
     if what == "press":
-        return "copies of press (messages) by e-mail", {stored.PRESS_BY_MAIL: False}
+        return t.gettext("copies of press (messages) by e-mail"), {stored.PRESS_BY_MAIL: False}
     if what == "notify":
-        return "notifications by e-mail", {(event, "email"): False for event in EVENTS}
+        return t.gettext("notifications by e-mail"), {(event, "email"): False for event in EVENTS}
     event = what.removeprefix("notify:")
     if what.startswith("notify:") and event in EVENTS:
-        return f"e-mails of this kind: {EVENTS[event]}", {(event, "email"): False}
+        kind = t.gettext(EVENTS[event])  # the event's name, as the Notifications page's catalogue has it
+        return t.gettext("e-mails of this kind: %(kind)s") % {"kind": kind}, {(event, "email"): False}
     return None
 
 
@@ -49,19 +54,21 @@ def _invalid(request: Request) -> Response:
         "unsubscribe.html",
         {
             "invalid": True,
-            "message": "This unsubscribe link is not valid (perhaps it was cut short when copied). Open the whole "
-            "link from the e-mail, or sign in and choose what you get on the Notifications page.",
+            "message": words(request).gettext(
+                "This unsubscribe link is not valid (perhaps it was cut short when copied). Open the whole "
+                "link from the e-mail, or sign in and choose what you get on the Notifications page."
+            ),
         },
         status=404,
     )
 
 
-def _read(web: Web, token: str) -> tuple[int, str, str, dict[tuple[str, str], bool]] | None:
+def _read(request: Request, web: Web, token: str) -> tuple[int, str, str, dict[tuple[str, str], bool]] | None:
     got = read_unsubscribe_token(web.store, token)
     if got is None:
         return None
     person, what = got
-    stops = _turned_off(what)
+    stops = _turned_off(request, what)
     if stops is None:
         return None
     return person, what, *stops
@@ -70,7 +77,7 @@ def _read(web: Web, token: str) -> tuple[int, str, str, dict[tuple[str, str], bo
 @router.get("/unsubscribe/{token}", response_class=HTMLResponse)
 def unsubscribe_page(request: Request, token: str, web: WebDep) -> Response:
     """What the link stops, and the button that stops it (opening the link changes nothing)."""
-    got = _read(web, token)
+    got = _read(request, web, token)
     if got is None:
         return _invalid(request)
     _, _, what, _ = got
@@ -92,7 +99,7 @@ OneClickForm = Annotated[Form, Depends(posted(max_fields=10, csrf=_no_token_chec
 def unsubscribe(request: Request, token: str, form: OneClickForm, web: WebDep) -> Response:
     """Turn the mail off for the person the token names: with ``List-Unsubscribe=One-Click`` in the body, as
     RFC 8058 asks (a POST without it is refused, so a stray POST to the address stops nothing)."""
-    got = _read(web, token)
+    got = _read(request, web, token)
     if got is None:
         return _invalid(request)
     if form.get("List-Unsubscribe") != ONE_CLICK:
@@ -101,8 +108,10 @@ def unsubscribe(request: Request, token: str, form: OneClickForm, web: WebDep) -
             "unsubscribe.html",
             {
                 "invalid": True,
-                "message": "An unsubscribe request says List-Unsubscribe=One-Click in its body (RFC 8058); this "
-                "one did not, so nothing was changed. Use the button on this link's page.",
+                "message": words(request).gettext(
+                    "An unsubscribe request says List-Unsubscribe=One-Click in its body (RFC 8058); this "
+                    "one did not, so nothing was changed. Use the button on this link's page."
+                ),
             },
             status=400,
         )

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import difflib
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from dippouch.catalog import load_variant, variant_names
@@ -23,6 +23,8 @@ from dippouch.web.security import BadInput, NotFound
 from dippouch.web.summary import rules_summary
 
 __all__ = ["find_variant", "moves", "search", "variant_view"]
+
+I18N_DOMAIN = "site"
 
 
 def variant_view(name: str, *, with_map: bool = True) -> dict[str, Any]:
@@ -112,11 +114,15 @@ def search(variant: str, query: str) -> list[dict[str, str]]:
     return _search(v, query.strip()[:100]) if query.strip() else []
 
 
-def find_variant(name: str) -> Variant:
+def find_variant(name: str, gettext: Callable[[str], str] = str) -> Variant:
+    """The variant ``name``, or a refusal naming the closest one and every variant; ``gettext`` is the
+    reader's catalogue where a page asks (the JSON calls answer in English)."""
     if name not in variant_names():
         close = difflib.get_close_matches(name.lower()[:100], variant_names(), n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        raise NotFound(f"no variant {name[:100]!r}{hint} Variants: {', '.join(variant_names())}")
+        values = {"name": repr(name[:100]), "close": repr(close[0]) if close else "", "all": ", ".join(variant_names())}
+        if close:
+            raise NotFound(gettext("no variant %(name)s; did you mean %(close)s? Variants: %(all)s") % values)
+        raise NotFound(gettext("no variant %(name)s Variants: %(all)s") % values)
     return load_variant(name)
 
 

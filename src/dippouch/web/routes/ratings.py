@@ -20,10 +20,12 @@ from dippouch.core.errors import DippouchError
 from dippouch.play.ratings import HallEntry, RatingsCache, Standings, leaderboard, standings
 from dippouch.store.finished_games import person_names
 from dippouch.web.answers.ratings import FameLine, Leaderboard, RatingLine, RatingsView
-from dippouch.web.deps import WebDep, answers, render
+from dippouch.web.deps import WebDep, answers, render, words
 from dippouch.web.service import Web
 
 router = APIRouter(tags=["api"])
+
+I18N_DOMAIN = "site"
 
 TOP = 20
 """Lines a leaderboard shows unless asked for more."""
@@ -105,7 +107,10 @@ def ratings_view(web: Web, variant: str | None, top: int, *, page: bool = False)
 @router.get("/ratings", include_in_schema=False, response_class=HTMLResponse)
 def ratings_page(request: Request, web: WebDep, variant: str | None = None, top: TopQuery = TOP) -> Response:
     """The ratings page shows what ``GET /api/ratings`` answers."""
-    return render(request, "ratings.html", {"r": ratings_view(web, variant, top, page=True)})
+    r = ratings_view(web, variant, top, page=True)
+    # The page names the overall board in the reader's language; the JSON answer keeps "Overall".
+    overall = r.overall.model_copy(update={"title": words(request).gettext("Overall")})
+    return render(request, "ratings.html", {"r": r.model_copy(update={"overall": overall})})
 
 
 @router.get("/api/ratings", **answers(RatingsView))

@@ -10,12 +10,14 @@ from starlette.requests import Request
 
 from dippouch.store.access import Grant
 from dippouch.web import practice
-from dippouch.web.deps import SiteDep, WebDep, game_url, render, set_session_cookie
+from dippouch.web.deps import SiteDep, WebDep, game_url, render, set_session_cookie, words
 from dippouch.web.forms import PageForm, redirect
 from dippouch.web.security import NotFound, client_id, session_cookie, session_token
 from dippouch.web.service import Web
 
 router = APIRouter(tags=["api"])
+
+I18N_DOMAIN = "site"
 
 
 @router.post("/practice", include_in_schema=False)
@@ -38,10 +40,10 @@ def practice_new(request: Request, form: PageForm, web: WebDep, site: SiteDep) -
     )
     grant = _find_key(request, web, started.secret)
     base = site.public_url
-    flash = (
-        f"Practice game {started.game}: you play {started.power}; every other power is a bot, and they have sent "
-        f"their orders. Keep your link to come back from another browser: {base}/k/{started.secret}"
-    )
+    flash = words(request).gettext(
+        "Practice game %(game)s: you play %(power)s; every other power is a bot, and they have sent "
+        "their orders. Keep your link to come back from another browser: %(link)s"
+    ) % {"game": started.game, "power": started.power, "link": f"{base}/k/{started.secret}"}
     return _sign_in(request, web, grant, flash)
 
 
@@ -57,14 +59,20 @@ def _find_key(request: Request, web: Web, secret: str) -> Grant:
     grant = web.access.find_key(secret.strip())
     if grant is None:
         request.app.state.limiter.failed("signin", client_id(request), "failed sign-ins")
-        raise NotFound("that key or link is unknown, mistyped or revoked; ask your coordinator for a new link")
+        raise NotFound(
+            words(request).gettext(
+                "that key or link is unknown, mistyped or revoked; ask your coordinator for a new link"
+            )
+        )
     return grant
 
 
-def _who(grant: Grant) -> str:
+def _who(request: Request, grant: Grant) -> str:
+    """Whom a key stands for, in the reader's language."""
+    t = words(request)
     if grant.role == "player" and grant.game and grant.power:
-        return f"{grant.power} in {grant.game}"
-    return f"coordinator of {grant.game}" if grant.game else "coordinator"
+        return t.gettext("%(power)s in %(game)s") % {"power": grant.power, "game": grant.game}
+    return t.gettext("coordinator of %(game)s") % {"game": grant.game} if grant.game else t.gettext("coordinator")
 
 
 def _sign_in(request: Request, web: Web, grant: Grant, flash: str | None = None) -> Response:
@@ -91,7 +99,7 @@ def _sign_in(request: Request, web: Web, grant: Grant, flash: str | None = None)
         not in {(g.game, g.power) for g in held or [] if g.role == "player" and g.key_id == 0}
     ):
         url = "/me#add-seats"  # a signed-in person is offered the seat for their account (web/accounts.py)
-    resp = redirect(url, flash or f"Signed in as {_who(grant)}.")
+    resp = redirect(url, flash or words(request).gettext("Signed in as %(who)s.") % {"who": _who(request, grant)})
     set_session_cookie(request, resp, token)
     return resp
 
@@ -116,7 +124,7 @@ def link(request: Request, secret: str, web: WebDep) -> Response:
     grant = _find_key(request, web, secret)
     if request.headers.get("sec-fetch-site", "") in USER_NAVIGATION:
         return _sign_in(request, web, grant)
-    resp = render(request, "signin_link.html", {"who": _who(grant), "key": secret.strip()})
+    resp = render(request, "signin_link.html", {"who": _who(request, grant), "key": secret.strip()})
     resp.headers["Cache-Control"] = "no-store"
     return resp
 
@@ -126,6 +134,6 @@ def signout(request: Request, _: PageForm, web: WebDep) -> Response:
     token = session_token(request)
     if token:
         web.access.end_session(token, now=web.now())
-    resp = redirect("/", "Signed out.")
+    resp = redirect("/", words(request).gettext("Signed out."))
     resp.delete_cookie(session_cookie(request), path="/", secure=request.url.scheme == "https")
     return resp

@@ -17,6 +17,7 @@ from dippouch.web.deps import (
     ERRORS,
     answers,
     render,
+    words,
 )
 from dippouch.web.security import (
     BadInput,
@@ -46,6 +47,7 @@ def variants_page(request: Request) -> Response:
 @router.get("/variants/{name}", include_in_schema=False, response_class=HTMLResponse)
 def variant_page(request: Request, name: str) -> Response:
     """The page reads what ``GET /api/variants/{name}`` answers, as its model, with the opening map beside."""
+    variant_pages.find_variant(name, words(request).gettext)  # an unknown name refused in the reader's language
     vv = VariantView.model_validate(variant_pages.variant_view(name))
     return render(request, "variant.html", {"v": vv})
 
@@ -64,6 +66,7 @@ def powers_css(name: str) -> Response:
 @router.get("/variants/{name}/moves", include_in_schema=False, response_class=HTMLResponse)
 def moves_page(request: Request, name: str, q: str = "") -> Response:
     """The move browser reads what ``GET /api/variants/{name}/moves`` answers, and the variant's own answer."""
+    variant_pages.find_variant(name, words(request).gettext)
     mv = MovesAnswer.model_validate(variant_pages.moves(name, q))
     vv = VariantView.model_validate(variant_pages.variant_view(name))
     return render(request, "moves.html", {"mv": mv, "v": vv})
