@@ -177,3 +177,15 @@ def test_the_coordinator_s_roster_settings_in_french(site: Site) -> None:
     text = site.coordinator.get("/games/g/roster", headers={"Accept-Language": ACCEPT["fr"]}).text
     assert "Réglages (arbitre)" in text and "les joueurs de la partie et son arbitre" in text
     assert "un remplaçant désigné donne les ordres pour la place" in text
+
+
+def test_the_replay_s_captions_in_german(site: Site, pages: dict[str, str], france: Any) -> None:
+    """Each picture's words (written in English where the frames are made) are said in the reader's language."""
+    text = _get(site, france, "replay", pages["replay"], "de")
+    assert "Spring 1901 Movement: Befehle und Ergebnisse" in text and "Nach Spring 1901 Movement" in text
+    assert "Fall 1901 Movement: das Brett jetzt" in text and "orders and results" not in text
+    english = site.browser().get("/api/games/g/replay").json()
+    assert [f["caption"] for f in english["frames"]][:2] == [
+        "Spring 1901 Movement: orders and results",
+        "After Spring 1901 Movement",
+    ]

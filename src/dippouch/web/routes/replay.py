@@ -3,6 +3,7 @@ its frames as JSON, and the replay as an animated GIF or WebP."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from urllib.parse import quote
 
 from fastapi import APIRouter
@@ -13,10 +14,13 @@ from dippouch.play.replays import Frame, ReplayExports, export_replay, replay_fr
 from dippouch.render.animation import FORMATS
 from dippouch.web import games
 from dippouch.web.answers.replay import ReplayFrame, ReplayView
-from dippouch.web.deps import ViewerDep, VisibleGame, WebDep, answers, render
+from dippouch.web.deps import ViewerDep, VisibleGame, WebDep, answers, render, words
 from dippouch.web.maps import map_available
 from dippouch.web.security import NotFound, Viewer, client_id
 from dippouch.web.service import Web
+
+I18N_DOMAIN = "games"
+"""The catalogue of this module's words (locale/<lang>/LC_MESSAGES/games.po)."""
 
 router = APIRouter(tags=["api"])
 
@@ -27,7 +31,20 @@ def _frames(web: Web, name: str) -> list[Frame]:
     return replay_frames(web.access.phases(name))
 
 
-def _replay(web: Web, name: str, at: int | None = None) -> ReplayView:
+def _caption(f: Frame, _: Callable[[str], str]) -> str:
+    """A frame's words (``replay_frames`` writes them in English) in the reader's language."""
+    words = {
+        f"{f.phase}: orders and results": _("%(phase)s: orders and results"),
+        f"After {f.phase}": _("After %(phase)s"),
+        f"{f.phase}: the board now": _("%(phase)s: the board now"),
+        f"{f.phase}: the final board": _("%(phase)s: the final board"),
+        f"The final board, after {f.phase}": _("The final board, after %(phase)s"),
+    }
+    said = words.get(f.caption)
+    return f.caption if said is None else said % {"phase": f.phase}
+
+
+def _replay(web: Web, name: str, at: int | None = None, say: Callable[[str], str] = str) -> ReplayView:
     """The replay of a game the viewer may see (the route's ``VisibleGame`` asked): every frame, with its
     picture's address (None where the variant has no map drawn)."""
     variant = web.variant_of(name)
@@ -39,7 +56,7 @@ def _replay(web: Web, name: str, at: int | None = None) -> ReplayView:
             phase_id=f.phase_id,
             phase=f.phase,
             view=f.view,
-            caption=f.caption,
+            caption=_caption(f, say),
             picture=f"{base}/phases/{f.phase_id}/map-{f.view}.svg" if drawn else None,
             phase_page=f"{base}/phases/{f.phase_id}",
         )
@@ -61,7 +78,7 @@ def _replay(web: Web, name: str, at: int | None = None) -> ReplayView:
 def replay_page(request: Request, name: VisibleGame, web: WebDep, at: int | None = None) -> Response:
     """The replay page: one frame at a time, ``?at=N`` (from 0; the first by default), with links to every
     other, so it works without JavaScript; replay.js plays it in place."""
-    r = _replay(web, name, at)
+    r = _replay(web, name, at, words(request).gettext)
     return render(request, "replay.html", {"r": r, "at": r.at or 0, "start": at is not None})
 
 
