@@ -59,6 +59,7 @@ from typing import Any
 from dippouch.bots import make_bot
 from dippouch.bots.base import Bot, settle
 from dippouch.bots.engine import Order, Position, Variant, format_order, legal_orders
+from dippouch.bots.memory import Memory
 from dippouch.bots.play import GameRecord, play_game
 from dippouch.catalog import load_variant
 from dippouch.interop.mila import MilaFormatError, order_from_mila, phase_to_mila, position_to_mila_state
@@ -255,7 +256,9 @@ class DumbBotSeat:
         self._game: Any = None
         self._position: Position | None = None
 
-    def orders(self, variant: Variant, position: Position, power: str, rng: random.Random) -> list[Order]:
+    def orders(
+        self, variant: Variant, position: Position, power: str, rng: random.Random, memory: Memory | None = None
+    ) -> list[Order]:
         if position is not self._position:
             self._game = mila_game(variant, position, self._game)
             self._position = position

@@ -28,6 +28,7 @@ from dippouch.bots.engine import (
     legal_orders,
     prepare,
 )
+from dippouch.bots.memory import Memory
 
 Legal = Mapping[int, Sequence[Order]]
 """Location (or build site) id -> the legal orders there, as :func:`legal_orders` lists them."""
@@ -35,11 +36,14 @@ Legal = Mapping[int, Sequence[Order]]
 
 class Bot(Protocol):
     """One level of play. ``orders`` is called once per power and phase; it must be deterministic for a
-    given ``rng`` state so that fixed-seed games replay."""
+    given ``rng`` state so that fixed-seed games replay. ``memory``: what the power's earlier movement phases
+    came to (:mod:`dippouch.bots.memory`), for a level that learns from it; the others ignore it."""
 
     name: str
 
-    def orders(self, variant: Variant, position: Position, power: str, rng: random.Random) -> list[Order]: ...
+    def orders(
+        self, variant: Variant, position: Position, power: str, rng: random.Random, memory: Memory | None = None
+    ) -> list[Order]: ...
 
 
 def choose_adjustments(
@@ -100,7 +104,9 @@ class HoldBot:
 
     name = "hold"
 
-    def orders(self, variant: Variant, position: Position, power: str, rng: random.Random) -> list[Order]:
+    def orders(
+        self, variant: Variant, position: Position, power: str, rng: random.Random, memory: Memory | None = None
+    ) -> list[Order]:
         kind = variant.calendar.kind(position.phase)
         legal = legal_orders(variant, position, power)
         out: list[Order] = []
@@ -122,7 +128,9 @@ class RandomBot:
 
     name = "random"
 
-    def orders(self, variant: Variant, position: Position, power: str, rng: random.Random) -> list[Order]:
+    def orders(
+        self, variant: Variant, position: Position, power: str, rng: random.Random, memory: Memory | None = None
+    ) -> list[Order]:
         legal = legal_orders(variant, position, power)
         if variant.calendar.kind(position.phase) is PhaseKind.ADJUSTMENTS:
             return choose_adjustments(variant, position, power, legal, lambda o: rng.random())

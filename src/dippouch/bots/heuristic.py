@@ -46,11 +46,14 @@ from dippouch.bots.engine import (
     hooks_for,
     legal_orders,
 )
+from dippouch.bots.memory import Memory
 
 ROUNDS = 4
 """How many rounds values spread over the graph (a centre is felt about this many moves away)."""
 SPREAD = 0.45
 """The share of its best neighbour's value a province takes each round."""
+FAILED = 0.5
+"""A move that failed just before is worth this share of its value, once more for each time in a row it failed."""
 NEUTRAL = 3.0
 """The value of a centre nobody owns (the enemy's is 2 to 4 by its owner's size, one's own 0.5 to 4 by threat)."""
 
@@ -168,20 +171,29 @@ class HeuristicBot:
     def __init__(self, noise: float = 0.0) -> None:
         self.noise = noise
 
-    def orders(self, variant: Variant, position: Position, power: str, rng: random.Random) -> list[Order]:
+    def orders(
+        self, variant: Variant, position: Position, power: str, rng: random.Random, memory: Memory | None = None
+    ) -> list[Order]:
         legal = legal_orders(variant, position, power)
         if not legal:
             return []
-        return self.orders_from(variant, position, power, legal, rng)
+        return self.orders_from(variant, position, power, legal, rng, memory)
 
     def orders_from(
-        self, variant: Variant, position: Position, power: str, legal: Legal, rng: random.Random
+        self,
+        variant: Variant,
+        position: Position,
+        power: str,
+        legal: Legal,
+        rng: random.Random,
+        memory: Memory | None = None,
     ) -> list[Order]:
-        """Orders chosen from ``legal`` (the caller's lists, for the search level that already has them)."""
+        """Orders chosen from ``legal`` (the caller's lists, for the search level that already has them);
+        ``memory``: ``power``'s moves that failed just before, which it does not send again unchanged."""
         values = Values(variant, position, power)
         kind = variant.calendar.kind(position.phase)
         if kind is PhaseKind.MOVEMENT:
-            return self._movement(variant, position, power, legal, values, rng)
+            return self._movement(variant, position, power, legal, values, rng, memory or Memory())
         if kind is PhaseKind.RETREATS:
             return self._retreats(variant, position, legal, values, rng)
         return self._adjustments(variant, position, power, legal, values, rng)
@@ -192,7 +204,14 @@ class HeuristicBot:
         return 1.0 + self.noise * (rng.random() - 0.5) * 2 if self.noise else 1.0
 
     def _movement(
-        self, variant: Variant, position: Position, power: str, legal: Legal, v: Values, rng: random.Random
+        self,
+        variant: Variant,
+        position: Position,
+        power: str,
+        legal: Legal,
+        v: Values,
+        rng: random.Random,
+        memory: Memory,
     ) -> list[Order]:
         gmap = variant.map
         prov_of = gmap.province_of
@@ -220,6 +239,9 @@ class HeuristicBot:
                         score *= 0.55
                     if dest in v.graph.centres and position.centres.get(dest) != power:
                         score *= 1.6 if capture else 1.15
+                    # A move that failed just before is worth less each time it failed: the unit looks
+                    # elsewhere, or, if it still goes, is given the support it lacked (_supports).
+                    score *= FAILED ** memory.failures(prov, dest)
                     candidates.append((score * self._jitter(rng), i, o, dest))
         candidates.sort(key=lambda t: -t[0])
         # Own fleets' convoy orders by what they would carry where, gathered once: a big power's candidate
@@ -249,8 +271,9 @@ class HeuristicBot:
         for i, plan in enumerate(plans):
             if i not in moved:
                 taken.setdefault(plan.dest, i)
-        self._supports(position, power, plans, moved, v, gmap)
-        self._movers_support(position, power, plans, moved, v, gmap)
+        self._supports(position, power, plans, moved, v, gmap, memory)
+        self._movers_support(position, power, plans, moved, v, gmap, memory)
+        self._no_repeats(position, plans, v, gmap, memory)
         self._conversions(position, plans, moved, v)
         return [p.order for p in plans]
 
@@ -280,7 +303,14 @@ class HeuristicBot:
         return found
 
     def _supports(
-        self, position: Position, power: str, plans: list[_Plan], moved: set[int], v: Values, gmap: GameMap
+        self,
+        position: Position,
+        power: str,
+        plans: list[_Plan],
+        moved: set[int],
+        v: Values,
+        gmap: GameMap,
+        memory: Memory,
     ) -> None:
         """Units left standing support own moves into contested provinces, or own units on threatened centres."""
         prov_of = gmap.province_of
@@ -308,6 +338,8 @@ class HeuristicBot:
                         position.units.get(o.dest) is not None and position.units[o.dest].power != power
                     )
                     worth = v.of(mover.unit.kind, o.dest) * (1.5 if contested else 0.3)
+                    if memory.failures(target, o.dest):
+                        worth *= 3.0  # the move failed unsupported before: this time it goes with help
                 worth /= 1 + support_count.get(prov_of(o.target), 0)
                 if best is None or worth > best[0]:
                     best = (worth, o)
@@ -319,7 +351,14 @@ class HeuristicBot:
                 moved.add(k)
 
     def _movers_support(
-        self, position: Position, power: str, plans: list[_Plan], moved: set[int], v: Values, gmap: GameMap
+        self,
+        position: Position,
+        power: str,
+        plans: list[_Plan],
+        moved: set[int],
+        v: Values,
+        gmap: GameMap,
+        memory: Memory,
     ) -> None:
         """A unit whose own move gains little supports an own attack on a province another power holds
         instead, when nobody supports its move and no own unit is moving into the province it stands in."""
@@ -347,13 +386,79 @@ class HeuristicBot:
                 mover = attacks[o.dest]
                 if mover is plan or prov_of(mover.unit.loc) != prov_of(o.target):
                     continue
-                worth = v.of(mover.unit.kind, o.dest) * 1.3
+                worth = v.of(mover.unit.kind, o.dest) * (3.0 if memory.failures(prov_of(o.target), o.dest) else 1.3)
                 if best is None or worth > best[0]:
                     best = (worth, o)
             if best is not None and best[0] > 1.2 * plan.score:
                 entering.discard(plan.dest)
                 plan.order, plan.dest = best[1], here
                 supported.add(prov_of(best[1].target))
+
+    @staticmethod
+    def _no_repeats(position: Position, plans: list[_Plan], v: Values, gmap: GameMap, memory: Memory) -> None:
+        """A move that failed just before is not sent again as it was: an own unit that can support it does
+        (one holding, or one whose own move is worth less, and that nobody moves in behind); failing that, the
+        unit goes to the best other free province, or holds."""
+        prov_of = gmap.province_of
+        supported = {
+            (prov_of(p.order.target), p.order.dest)
+            for p in plans
+            if isinstance(p.order, Support) and p.order.dest is not None
+        }
+        entering = {p.dest for p in plans if isinstance(p.order, Move)}
+        for plan in plans:
+            order = plan.order
+            if not isinstance(order, Move):
+                continue
+            src, dest = prov_of(plan.unit.loc), prov_of(order.dest)
+            if not memory.failures(src, dest) or (src, dest) in supported:
+                continue
+            helper: tuple[_Plan, Support] | None = None
+            for other in plans:
+                if other is plan or isinstance(other.order, Support | Convoy):
+                    continue
+                here = prov_of(other.unit.loc)
+                if isinstance(other.order, Move) and (other.score > plan.score or here in entering):
+                    continue
+                found = next(
+                    (
+                        o
+                        for o in other.options
+                        if isinstance(o, Support) and o.dest == dest and prov_of(o.target) == src
+                    ),
+                    None,
+                )
+                if found is not None:
+                    helper = (other, found)
+                    break
+            if helper is not None:
+                other, support = helper
+                if isinstance(other.order, Move):
+                    entering.discard(other.dest)
+                other.order, other.dest = support, prov_of(other.unit.loc)
+                supported.add((src, dest))
+                continue
+            # Nobody can help: the best other province free of own units' plans, else stand (unless an own unit
+            # moves in behind: staying would bounce it, so then the move goes on).
+            staying = {p.dest for p in plans if not isinstance(p.order, Move)}
+            best: tuple[float, Move] | None = None
+            for o in plan.options:
+                if not isinstance(o, Move) or o.via_convoy:
+                    continue
+                to = prov_of(o.dest)
+                if to == dest or to in entering or to in staying or memory.failures(src, to):
+                    continue
+                worth = v.of(plan.unit.kind, to)
+                if best is None or worth > best[0]:
+                    best = (worth, o)
+            if best is not None and best[0] > 0:
+                entering.discard(dest)
+                plan.order, plan.dest = best[1], prov_of(best[1].dest)
+                entering.add(plan.dest)
+            elif src not in entering:
+                entering.discard(dest)
+                plan.order = next((o for o in plan.options if isinstance(o, Hold)), plan.order)
+                plan.dest = src
 
     def _conversions(self, position: Position, plans: list[_Plan], moved: set[int], v: Values) -> None:
         """A unit with little to do that may become the other kind where it stands (an extra order about the

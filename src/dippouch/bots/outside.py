@@ -51,6 +51,7 @@ from dippouch.bots.engine import (
     parse_order,
     position_to_json,
 )
+from dippouch.bots.memory import Memory
 
 __all__ = [
     "MAX_DEPTH",
@@ -169,7 +170,9 @@ class OutsideBot:
         self._ended = ""
         """Why dippouch ended the program, if it did (named in each later decision's failure)."""
 
-    def orders(self, variant: Variant, position: Position, power: str, rng: random.Random) -> list[Order]:
+    def orders(
+        self, variant: Variant, position: Position, power: str, rng: random.Random, memory: Memory | None = None
+    ) -> list[Order]:
         message, by_text = request(variant, position, power)
         if not by_text:
             return []

@@ -23,6 +23,7 @@ from dippouch.bots.engine import (
     all_legal_orders,
     game_end,
 )
+from dippouch.bots.memory import Memory, remember
 
 
 @dataclass
@@ -59,6 +60,7 @@ def play_game(
     first_year = position.phase.year
     cycle = max(1, variant.calendar.cycle_years)
     tick = clock
+    memories: dict[str, Memory] = {}  # each power's failed moves, for the levels that learn from them
     while position.phase.year < first_year + max_years * cycle:
         kind = variant.calendar.kind(position.phase)
         legal = all_legal_orders(variant, position)
@@ -68,13 +70,15 @@ def play_game(
                 continue
             bot = seats[power]
             started = tick()
-            chosen = bot.orders(variant, position, power, random.Random(rng.getrandbits(64)))
+            chosen = bot.orders(variant, position, power, random.Random(rng.getrandbits(64)), memories.get(power))
             if kind is PhaseKind.MOVEMENT:
                 record.move_seconds.setdefault(bot.name, []).append(tick() - started)
             allowed = {o for options in legal[power].values() for o in options}
             record.illegal += sum(1 for o in chosen if o not in allowed)
             orders[power] = [o for o in chosen if o in allowed]
         resolution = adjudicate(variant, position, orders, rng=random.Random(rng.getrandbits(64)))
+        if kind is PhaseKind.MOVEMENT:
+            memories = {p: remember(variant, memories.get(p), p, resolution.results) for p in variant.power_names}
         record.illegal += sum(1 for r in resolution.results if r.result is Outcome.ILLEGAL and not r.automatic)
         position = resolution.next
         record.phases += 1

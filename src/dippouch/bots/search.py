@@ -30,6 +30,7 @@ from dippouch.bots.engine import (
     all_legal_orders,
 )
 from dippouch.bots.heuristic import HeuristicBot, Values
+from dippouch.bots.memory import Memory
 
 CENTRE = 10.0
 LOST = 6.0
@@ -60,16 +61,18 @@ class SearchBot:
         self.last_evaluations = 0
         """Adjudications the last decision made (for the benchmark)."""
 
-    def orders(self, variant: Variant, position: Position, power: str, rng: random.Random) -> list[Order]:
+    def orders(
+        self, variant: Variant, position: Position, power: str, rng: random.Random, memory: Memory | None = None
+    ) -> list[Order]:
         started = self.clock()
         deadline = started + self.budget
         if variant.calendar.kind(position.phase) is not PhaseKind.MOVEMENT:
-            return self.plain.orders(variant, position, power, rng)
+            return self.plain.orders(variant, position, power, rng, memory)
         legal = all_legal_orders(variant, position)
         mine = legal.get(power)
         if not mine:
             return []
-        own = self.plain.orders_from(variant, position, power, mine, rng)
+        own = self.plain.orders_from(variant, position, power, mine, rng, memory)
         self.last_evaluations = 0
         # Replies first (the plain heuristic's, then jittered ones), with at most 40% of the budget.
         others = [p for p in variant.power_names if p != power and legal.get(p)]
@@ -99,7 +102,7 @@ class SearchBot:
         while self.clock() < deadline and tries < 40 * self.candidates:
             tries += 1
             if len(seen) < self.candidates:
-                c = self.noisy.orders_from(variant, position, power, mine, rng)
+                c = self.noisy.orders_from(variant, position, power, mine, rng, memory)
             else:
                 c = _neighbour(best, mine, variant, values, rng)
             key = frozenset(c)
