@@ -189,3 +189,16 @@ def test_the_replay_s_captions_in_german(site: Site, pages: dict[str, str], fran
         "Spring 1901 Movement: orders and results",
         "After Spring 1901 Movement",
     ]
+
+
+def test_the_desk_s_messages_in_german(site: Site) -> None:
+    """What the desk says after an action (its flash) is in the coordinator's language; the JSON API's in English."""
+    from urllib.parse import unquote
+
+    game = site.new_game("h")
+    r = site.post_form(site.coordinator, f"/games/{game}/coordinate/pause", headers={"Accept-Language": ACCEPT["de"]})
+    assert r.status_code == 303, r.text
+    flash = unquote(r.cookies.get("dp_flash") or "")
+    assert flash.startswith("Angehalten mit") and "Restzeit auf der Uhr" in flash, flash
+    said = site.api(site.coordinator, f"/api/games/{game}/actions", {"action": "resume"})
+    assert said.status_code == 200 and said.json()["message"].startswith("Resumed; due"), said.text

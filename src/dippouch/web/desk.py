@@ -4,7 +4,7 @@ visibility, and the page that asks before an action that cannot be taken back.""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -37,6 +37,12 @@ __all__ = [
     "set_deadlines",
     "set_email",
 ]
+
+I18N_DOMAIN = "games"
+"""The catalogue of this module's words (locale/<lang>/LC_MESSAGES/games.po)."""
+
+Say = Callable[[str], str]
+"""A catalogue's gettext (``str``: the English as written)."""
 
 
 def coordinator_view(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
@@ -202,13 +208,17 @@ def seat_many(web: Web, name: str, viewer: Viewer, rows: list[tuple[str, str, st
     return {"seated": out, "mail_unavailable": no_mail}
 
 
-def set_email(web: Web, name: str, viewer: Viewer, power: str, email: str) -> str:
-    """Change (or, empty, remove) the address a seated player's orders by mail must come from."""
+def set_email(web: Web, name: str, viewer: Viewer, power: str, email: str, *, say: Say = str) -> str:
+    """Change (or, empty, remove) the address a seated player's orders by mail must come from (said in
+    ``say``'s language: a page passes its reader's gettext, the JSON API answers in English)."""
+    _ = say
     web.require_coordinator(name, viewer)
     address = names(email, "the e-mail address", 320) if email.strip() else None
     power = web.store.set_email(name, power, address, now=web.now())
     web.touched(name)
-    return f"{power}'s orders by mail now come from {address}." if address else f"{power} has no address now."
+    if address:
+        return _("%(power)s's orders by mail now come from %(address)s.") % {"power": power, "address": address}
+    return _("%(power)s has no address now.") % {"power": power}
 
 
 def new_player_link(web: Web, name: str, viewer: Viewer, power: str, reason: str = "") -> tuple[str, str]:
@@ -248,16 +258,17 @@ def revoke(web: Web, name: str, viewer: Viewer, key_id: int) -> None:
     web.access.revoke_key(key_id, game=name, now=web.now())
 
 
-def clock_action(web: Web, name: str, viewer: Viewer, action: str, arg: str = "") -> str:
+def clock_action(web: Web, name: str, viewer: Viewer, action: str, arg: str = "", *, say: Say = str) -> str:
     """extend / pause / resume / process / rollback / visibility: one line saying what happened."""
     web.require_coordinator(name, viewer)
     try:
-        return _clock_action(web, name, action, arg)
+        return _clock_action(web, name, action, arg, say)
     finally:
         web.touched(name)
 
 
-def _clock_action(web: Web, name: str, action: str, arg: str) -> str:
+def _clock_action(web: Web, name: str, action: str, arg: str, say: Say) -> str:
+    _ = say
     now = web.now()
     s = web.store
     if action == "extend":
@@ -265,24 +276,28 @@ def _clock_action(web: Web, name: str, action: str, arg: str) -> str:
         if by <= timedelta(0) or by > timedelta(days=365):
             raise BadInput("an extension is between one second and a year")
         got = s.extend(name, by, now=now)
-        return f"Deadline extended to {got:%Y-%m-%d %H:%M} UTC." if isinstance(got, datetime) else "Extended."
+        if isinstance(got, datetime):
+            return _("Deadline extended to %(time)s UTC.") % {"time": f"{got:%Y-%m-%d %H:%M}"}
+        return _("Extended.")
     if action == "pause":
         left = s.pause(name, now=now)
-        return f"Paused with {duration_text(left)} left on the clock."
+        return _("Paused with %(left)s left on the clock.") % {"left": duration_text(left)}
     if action == "resume":
         due = s.resume(name, now=now)
-        return f"Resumed; due {due:%Y-%m-%d %H:%M} UTC."
+        return _("Resumed; due %(time)s UTC.") % {"time": f"{due:%Y-%m-%d %H:%M}"}
     if action == "process":
         return process_now(s, name, now=now, force=True).text
     if action == "rollback":
         phase = names(arg, "the phase", 100)
         rolled: Any = s.rollback(name, phase, now=now)
         back, carried = rolled if isinstance(rolled, tuple) else (rolled, [])
-        kept = f" {len(carried)} submission(s) carried forward." if carried else ""
-        return f"Rolled back to {back}; its orders are due again.{kept}"
+        said = _("Rolled back to %(phase)s; its orders are due again.") % {"phase": back}
+        if carried:
+            said += " " + _("%(count)s submission(s) carried forward.") % {"count": len(carried)}
+        return said
     if action == "visibility":
         web.access.set_visibility(name, arg)
-        return f"The game is now {arg}."
+        return _("The game is now %(visibility)s.") % {"visibility": arg}
     raise NotFound(f"no coordinator action {action!r}")
 
 
@@ -359,7 +374,8 @@ def confirm_view(web: Web, name: str, viewer: Viewer, action: str, arg: str) -> 
     raise NotFound(f"no coordinator action {action!r} to confirm")
 
 
-def set_deadlines(web: Web, name: str, viewer: Viewer, form: Mapping[str, Any]) -> str:
+def set_deadlines(web: Web, name: str, viewer: Viewer, form: Mapping[str, Any], *, say: Say = str) -> str:
+    _ = say
     web.require_coordinator(name, viewer)
     deadlines = {k: str(form.get(k) or "").strip() for k in ("movement", "retreats", "adjustments")}
     deadlines = {k: t for k, t in deadlines.items() if t}
@@ -368,7 +384,9 @@ def set_deadlines(web: Web, name: str, viewer: Viewer, form: Mapping[str, Any]) 
             raise BadInput(f"the {k} deadline must be at least one minute")
     web.store.set_deadlines(name, deadlines, now=web.now())
     web.touched(name)
-    return "Deadlines for the phases to come: " + ", ".join(f"{k} {t}" for k, t in deadlines.items()) + "."
+    return _("Deadlines for the phases to come: %(deadlines)s.") % {
+        "deadlines": ", ".join(f"{k} {t}" for k, t in deadlines.items())
+    }
 
 
 def seat_bot(web: Web, name: str, viewer: Viewer, power: str, level: str) -> dict[str, Any]:
@@ -390,11 +408,14 @@ def seat_bot(web: Web, name: str, viewer: Viewer, power: str, level: str) -> dic
     return {"power": power, "player": bot_player(level), "version": sent.version if sent else None}
 
 
-def set_bot_policy(web: Web, name: str, viewer: Viewer, level: str | None) -> str:
+def set_bot_policy(web: Web, name: str, viewer: Viewer, level: str | None, *, say: Say = str) -> str:
     """Hand powers in civil disorder to a bot of ``level`` (``None``: no longer)."""
+    _ = say
     web.require_coordinator(name, viewer)
     chosen = set_disorder_bot(web.store, name, level, now=web.now())
     web.touched(name)
     if chosen is None:
-        return "Powers in civil disorder are no longer handed to a bot."
-    return f"Powers in civil disorder are handed to a {chosen} bot until a person takes the seat."
+        return _("Powers in civil disorder are no longer handed to a bot.")
+    return _("Powers in civil disorder are handed to a %(level)s bot until a person takes the seat.") % {
+        "level": chosen
+    }

@@ -141,7 +141,7 @@ def coordinate_action(
         desk.revoke(web, name, viewer, key_id)
         return redirect(back, _("Key %(key)s revoked: its links no longer work.") % {"key": key})
     if action == "email":
-        return redirect(back, desk.set_email(web, name, viewer, form.get("power", ""), form.get("email", "")))
+        return redirect(back, desk.set_email(web, name, viewer, form.get("power", ""), form.get("email", ""), say=_))
     if action == "seat-bot":
         bot = desk.seat_bot(web, name, viewer, form.get("power", ""), form.get("level", ""))
         said = (
@@ -152,11 +152,11 @@ def coordinate_action(
         return redirect(back, said % {"player": bot["player"], "power": bot["power"], "version": bot["version"]})
     if action == "bot-policy":
         level = form.get("level", "")
-        return redirect(back, desk.set_bot_policy(web, name, viewer, None if level in ("", "off") else level))
+        return redirect(back, desk.set_bot_policy(web, name, viewer, None if level in ("", "off") else level, say=_))
     if action == "deadlines":
-        return redirect(back, desk.set_deadlines(web, name, viewer, form))
+        return redirect(back, desk.set_deadlines(web, name, viewer, form, say=_))
     arg = form.get("by", "") or form.get("phase", "") or form.get("visibility", "")
-    return redirect(back, desk.clock_action(web, name, viewer, action, arg))
+    return redirect(back, desk.clock_action(web, name, viewer, action, arg, say=_))
 
 
 def _secret_page(request: Request, site: Site, game: str, what: str, secret: str, back: str) -> Response:
