@@ -6,14 +6,21 @@ it; and in whole games the bots no longer bounce the same way three movement pha
 from __future__ import annotations
 
 import random
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from types import MappingProxyType
 
+import pytest
+
+from dippouch.bots import seats
 from dippouch.bots.engine import Move, Order, OrderResult, Outcome, Position, Support, Variant
 from dippouch.bots.heuristic import HeuristicBot
-from dippouch.bots.memory import Memory, remember
+from dippouch.bots.memory import Memory, recalled, remember
 from dippouch.bots.play import play_game
+from dippouch.bots.seats import play_seats, seat_bot
 from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
+from dippouch.store import GameStore
 
 
 def _move(v: Variant, src: str, dest: str) -> Move:
@@ -124,3 +131,37 @@ def test_play_game_hands_each_power_its_memory() -> None:
     v = load_variant("standard")
     play_game(v, dict.fromkeys(v.power_names, Watching()), seed=4, max_years=3)
     assert seen[0] is None and any(m is not None for m in seen[1:])
+
+
+def test_seated_bots_recall_the_stored_game(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A bot seated in a stored game (a practice game, a seat in civil disorder) is handed what its power's
+    moves came to in the game's processed movement phases, read back from the store."""
+    store = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
+    now = datetime(2026, 1, 1, tzinfo=UTC)
+    store.create_game("g", "standard", now=now)
+    store.submit("g", "Austria", "A vie - gal\nA bud - ser", now=now)
+    store.submit("g", "Russia", "A war - gal", now=now)
+    store.process("g", now=now + timedelta(days=30), force=True)
+    v = load_variant("standard")
+    got = recalled(v, [store.phase_record("g", "Spring 1901 Movement")["results"]], ["Austria", "Russia", "Italy"])
+    gal = v.map.province_of(v.map.loc("gal"))
+    assert got["Austria"].failures(v.map.province_of(v.map.loc("vie")), gal) == 1
+    assert got["Russia"].failures(v.map.province_of(v.map.loc("war")), gal) == 1
+    assert dict(got["Austria"].failed) == {(v.map.province_of(v.map.loc("vie")), gal): 1} and not got["Italy"].failed
+    store.submit("g", "Austria", "A vie - gal", now=now + timedelta(days=31))  # the same bounce again
+    store.submit("g", "Russia", "A war - gal", now=now + timedelta(days=31))
+    store.process("g", now=now + timedelta(days=60), force=True)  # Fall 1901 Movement
+    store.process("g", now=now + timedelta(days=90), force=True)  # Winter 1901: adjustments
+    handed: dict[str, Memory | None] = {}
+
+    class Watching(HeuristicBot):
+        def orders(self, variant, position, power, rng, memory=None):  # type: ignore[no-untyped-def]
+            handed[power] = memory
+            return super().orders(variant, position, power, rng, memory)
+
+    monkeypatch.setattr(seats, "make_bot", lambda level: Watching())
+    seat_bot(store, "g", "Austria", "heuristic", now=now + timedelta(days=91))
+    play_seats(store, now=now + timedelta(days=91), games=["g"])
+    # Spring 1902: Austria's bot is told Vienna to Galicia failed twice running.
+    told = handed["Austria"]
+    assert told is not None and dict(told.failed) == {(v.map.province_of(v.map.loc("vie")), gal): 2}

@@ -10,13 +10,14 @@ it is not sent, or succeeds, forgets it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any
 
-from dippouch.bots.engine import Move, Order, OrderResult, Outcome, Variant
+from dippouch.bots.engine import DippouchError, Move, Order, OrderResult, Outcome, PhaseKind, Variant, parse_order
 
-__all__ = ["Memory", "remember"]
+__all__ = ["RECALLED", "Memory", "recalled", "remember"]
 
 
 @dataclass(frozen=True)
@@ -45,3 +46,29 @@ def remember(variant: Variant, memory: Memory | None, power: str, results: Itera
             key = (prov_of(order.loc), prov_of(order.dest))
             now[key] = before.get(key, 0) + 1
     return Memory(MappingProxyType(now))
+
+
+RECALLED = 4
+"""Movement phases read back from a stored game: a move failing longer in a row than this counts as this."""
+
+
+def recalled(
+    variant: Variant, phases: Iterable[Sequence[Mapping[str, Any]]], powers: Iterable[str]
+) -> dict[str, Memory]:
+    """Each of ``powers``' memory from a stored game's processed movement phases, oldest first (each phase's
+    results as the store keeps them: power, order text, result, automatic); only the last :data:`RECALLED`
+    are read. An order the variant no longer reads is left out (it can only make the memory shorter)."""
+    wanted = list(powers)
+    memories: dict[str, Memory] = {}
+    for results in list(phases)[-RECALLED:]:
+        parsed: list[OrderResult] = []
+        for r in results:
+            if r.get("power") not in wanted or r.get("result") != Outcome.FAILS.value or r.get("automatic"):
+                continue
+            try:
+                order = parse_order(variant, str(r["order"]), phase_kind=PhaseKind.MOVEMENT)
+            except (DippouchError, KeyError, ValueError):
+                continue
+            parsed.append(OrderResult(str(r["power"]), order, Outcome.FAILS))
+        memories = {p: remember(variant, memories.get(p), p, parsed) for p in wanted}
+    return memories

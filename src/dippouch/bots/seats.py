@@ -26,7 +26,8 @@ from datetime import datetime
 
 from dippouch.bots import LEVELS, make_bot
 from dippouch.bots.base import Bot, settle
-from dippouch.bots.engine import format_order
+from dippouch.bots.engine import PhaseKind, format_order
+from dippouch.bots.memory import Memory, recalled
 from dippouch.game import GameError, position_from_data
 from dippouch.store.bots import BOT_PREFIX, games_with_bots, save_disorder_bot
 from dippouch.store.repository import GameStore
@@ -147,6 +148,7 @@ def _play_game(store: GameStore, name: str, now: datetime) -> list[BotMove]:
     policy = st.settings.disorder_bot if st.settings.disorder_bot in LEVELS else None
     moves: list[BotMove] = []
     position = None
+    memories: dict[str, Memory] | None = None
     for ps in st.powers:
         level = bot_level(ps.player)
         took = False
@@ -171,7 +173,17 @@ def _play_game(store: GameStore, name: str, now: datetime) -> list[BotMove]:
             record = store.phase_record(name, st.phase, open_ok=True, submissions=False)
             position = position_from_data(variant, record["position"])
         kind = variant.calendar.kind(position.phase)
-        orders = make_bot(level).orders(variant, position, ps.power, random.Random(_seed(name, st.phase, ps.power)))
+        if memories is None and kind is PhaseKind.MOVEMENT:
+            # What the bots' earlier moves came to, read once for every bot of the game (bots/memory.py).
+            done = [h.results or [] for h in store.history(name) if h.status == "processed" and h.kind == kind.value]
+            memories = recalled(variant, done, [p.power for p in st.powers])
+        orders = make_bot(level).orders(
+            variant,
+            position,
+            ps.power,
+            random.Random(_seed(name, st.phase, ps.power)),
+            (memories or {}).get(ps.power),
+        )
         text = "\n".join(format_order(variant, o, phase_kind=kind) for o in orders)
         result = store.submit(
             name,
