@@ -3,7 +3,7 @@ visibility; every field checked before anything is stored) or imported from a ga
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import timedelta
 from typing import Any
 
@@ -16,22 +16,30 @@ from dippouch.web.service import Web
 
 __all__ = ["create_game", "import_game"]
 
+I18N_DOMAIN = "site"
 
-def create_game(web: Web, viewer: Viewer, form: Mapping[str, Any]) -> str:
+
+def create_game(web: Web, viewer: Viewer, form: Mapping[str, Any], gettext: Callable[[str], str] = str) -> str:
     """The installation coordinator's form, every setting open. A signed-in player starts theirs from a
-    template instead (:func:`dippouch.play.openings.create_from_template`), and is sent there."""
+    template instead (:func:`dippouch.play.openings.create_from_template`), and is sent there. Refusals are
+    written with ``gettext``, the reader's catalogue where a page passes it (English otherwise)."""
     if viewer.person_id is not None and not viewer.coordinates(None):
         raise Forbidden(
-            "this form is the installation coordinator's: start a game of your own from a template at /new-game "
-            "(you coordinate it)"
+            gettext(
+                "this form is the installation coordinator's: start a game of your own from a template at "
+                "/new-game (you coordinate it)"
+            )
         )
     web.require_coordinator(None, viewer)
     name = names(form.get("name", ""), "the game's name")
     if "/" in name or name.startswith("."):
-        raise BadInput("a game's name cannot contain '/' or start with '.'")
+        raise BadInput(gettext("a game's name cannot contain '/' or start with '.'"))
     variant = str(form.get("variant", "standard"))
     if variant not in variant_names():
-        raise BadInput(f"no variant {variant!r}; choose one of {', '.join(variant_names())}")
+        raise BadInput(
+            gettext("no variant %(name)s; choose one of %(all)s")
+            % {"name": repr(variant), "all": ", ".join(variant_names())}
+        )
     v = load_variant(variant)
     options: dict[str, Any] = {}
     for key, spec in v.data.get("options", {}).items():
@@ -57,23 +65,31 @@ def create_game(web: Web, viewer: Viewer, form: Mapping[str, Any]) -> str:
         secret_ballot=str(form.get("secret_ballot", "")).lower() in ("1", "true", "on", "yes"),
         anonymous=str(form.get("anonymous", "")).lower() in ("1", "true", "on", "yes"),
     )
+    too_short = {
+        "movement": gettext("the movement deadline must be at least one minute"),
+        "retreats": gettext("the retreats deadline must be at least one minute"),
+        "adjustments": gettext("the adjustments deadline must be at least one minute"),
+    }
     for k in ("movement", "retreats", "adjustments"):
         if duration(settings.deadlines[k], f"the {k} deadline") < timedelta(minutes=1):
-            raise BadInput(f"the {k} deadline must be at least one minute")
+            raise BadInput(too_short[k])
     visibility = str(form.get("visibility") or "public")
     if visibility not in VISIBILITIES:
-        raise BadInput(f"visibility must be one of {', '.join(VISIBILITIES)}")
+        raise BadInput(gettext("visibility must be one of %(all)s") % {"all": ", ".join(VISIBILITIES)})
     web.store.create_game(name, variant, now=web.now(), options=options, settings=settings)
     web.access.set_visibility(name, visibility)
     web.touched(name)
     return name
 
 
-def import_game(web: Web, viewer: Viewer, data: Any, name: str | None) -> str:
+def import_game(web: Web, viewer: Viewer, data: Any, name: str | None, gettext: Callable[[str], str] = str) -> str:
     web.require_coordinator(None, viewer)
     if name:
         name = names(name, "the game's name")
     try:
         return web.store.import_game(data, name=name or None)
     except (AttributeError, TypeError, ValueError, KeyError) as e:
-        raise BadInput(f"the game file is incomplete or in the wrong shape ({type(e).__name__}: {e})"[:300]) from None
+        why = f"{type(e).__name__}: {e}"
+        raise BadInput(
+            (gettext("the game file is incomplete or in the wrong shape (%(why)s)") % {"why": why})[:300]
+        ) from None

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
-from dippouch.web.deps import render
+from dippouch.web.deps import render, words
 
 router = APIRouter(tags=["api"])
+
+I18N_DOMAIN = "site"
 
 
 @router.get("/api/docs", include_in_schema=False, response_class=HTMLResponse)
@@ -21,15 +24,16 @@ def api_docs(request: Request) -> Response:
 
     spec = request.app.openapi()
     schemas = spec.get("components", {}).get("schemas", {})
+    gettext = words(request).gettext
     ops = []
     for path, methods in spec.get("paths", {}).items():
         for method, op in methods.items():
             body = None
             ref = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {}).get("$ref")
             if ref:
-                body = _shape(ref, schemas)
+                body = _shape(ref, schemas, gettext)
             elif "requestBody" in op:
-                body = {"name": "JSON object", "fields": []}
+                body = {"name": gettext("JSON object"), "fields": []}
             ops.append(
                 {
                     "method": method.upper(),
@@ -41,7 +45,7 @@ def api_docs(request: Request) -> Response:
                         for p in op.get("parameters", [])
                     ],
                     "body": body,
-                    "answer": _answer_shape(op, schemas),
+                    "answer": _answer_shape(op, schemas, gettext),
                 }
             )
     return render(request, "api_docs.html", {"ops": ops, "title": spec.get("info", {}).get("title", "dippouch")})
@@ -58,8 +62,9 @@ def _type_name(f: dict[str, Any]) -> str:
     return str(f.get("type") or "any")
 
 
-def _shape(ref: str, schemas: dict[str, Any]) -> dict[str, Any]:
-    """A model of the OpenAPI document as the docs page lists it: its name and its fields."""
+def _shape(ref: str, schemas: dict[str, Any], gettext: Callable[[str], str]) -> dict[str, Any]:
+    """A model of the OpenAPI document as the docs page lists it: its name and its fields (the page's own
+    words in the reader's language, ``gettext``; names and descriptions as the API writes them)."""
     name = ref.rsplit("/", 1)[-1]
     schema = schemas.get(name, {})
     return {
@@ -69,7 +74,7 @@ def _shape(ref: str, schemas: dict[str, Any]) -> dict[str, Any]:
                 "name": k,
                 "type": _type_name(f),
                 "required": k in schema.get("required", []),
-                "limit": f"max {f['maxLength']}" if "maxLength" in f else "",
+                "limit": gettext("max %(num)s") % {"num": f["maxLength"]} if "maxLength" in f else "",
                 "default": f.get("default"),
                 "description": f.get("description", ""),
             }
@@ -78,12 +83,12 @@ def _shape(ref: str, schemas: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _answer_shape(op: dict[str, Any], schemas: dict[str, Any]) -> dict[str, Any] | None:
+def _answer_shape(op: dict[str, Any], schemas: dict[str, Any], gettext: Callable[[str], str]) -> dict[str, Any] | None:
     """What a call answers when it succeeds (a list of a model shown as ``[Name]``)."""
     schema = op.get("responses", {}).get("200", {}).get("content", {}).get("application/json", {}).get("schema", {})
     many = schema.get("type") == "array"
     ref = (schema.get("items", {}) if many else schema).get("$ref")
     if not ref:
         return None
-    shape = _shape(ref, schemas)
+    shape = _shape(ref, schemas, gettext)
     return {**shape, "name": f"[{shape['name']}]" if many else shape["name"]}
