@@ -127,3 +127,8 @@ def test_other_modules_join_download_and_delete_through_the_registry(
     assert notes.notes == {} and notes.forgot_while_person_existed == [True]
     with pytest.raises(ValueError, match="accounts' own"):
         people_data.register("account", notes.export_person, notes.forget_person)
+
+
+def test_tournaments_join_download_and_delete() -> None:
+    """A tournament a person runs is theirs: its section is in the download and forgotten on deletion."""
+    assert "tournaments" in people_data.registered()

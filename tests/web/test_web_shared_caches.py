@@ -40,3 +40,14 @@ def test_the_variant_is_kept_across_a_seating(site: Site, monkeypatch: pytest.Mo
 
     monkeypatch.setattr(web.read, "variant", no_read)
     assert web.variant_of("g") is v
+
+
+def test_a_change_drops_the_game_page_in_every_language(site: Site) -> None:
+    """The anonymous game page is kept once per language; a change to the game drops each of them at once."""
+    for lang in ("en", "de", "fr"):
+        r = site.browser().get("/games/g", headers={"Accept-Language": lang})
+        assert r.status_code == 200
+    kept = [k for k in site.web.pages if k[:2] == ("game", "g")]
+    assert len(kept) == 3, kept
+    site.web.touched("g")
+    assert not [k for k in site.web.pages if k[:2] == ("game", "g")]

@@ -116,7 +116,9 @@ class Web:
         arrive)."""
         self._state.pop(name, None)
         if structural:
-            self.pages.pop(("game", name), None)
+            # The page is kept once per language (web/routes/games.py): every one of them goes.
+            for key in [k for k in list(self.pages) if k[:2] == ("game", name)]:
+                self.pages.pop(key, None)
 
     def page_lock(self, name: str) -> threading.Lock:
         """The lock held while a game's anonymous page is made (one maker at a time per game)."""
