@@ -123,3 +123,12 @@ def test_a_new_game_chooses_its_system_and_is_scored_under_it(db: str) -> None:
     refused = CliRunner().invoke(app, ["new", "typo", "--scoring", "carnge", "--db", db, "--now", NOW.isoformat()])
     assert refused.exit_code == 2 and "did you mean 'carnage'" in refused.output
     assert "typo" not in {g[0] for g in store.games()}
+
+
+def test_a_new_game_chooses_the_language_of_its_mail(db: str) -> None:
+    register_commands()
+    made = CliRunner().invoke(app, ["new", "de", "--language", "DE", "--db", db, "--now", NOW.isoformat()])
+    assert made.exit_code == 0, made.output
+    assert GameStore(db).status("de", now=NOW).settings.language == "de"
+    refused = CliRunner().invoke(app, ["new", "xx", "--language", "xx", "--db", db, "--now", NOW.isoformat()])
+    assert refused.exit_code == 2 and "no language 'xx'; languages: en, de, fr" in refused.output

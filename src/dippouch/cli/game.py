@@ -134,6 +134,11 @@ def new(
         help="The scoring system its end is scored under (dss: draw-size, sos, carnage, tribute, opentribute, "
         "centres); the variant's own victory rule still decides the result.",
     ),
+    language: str = typer.Option(
+        "en",
+        "--language",
+        help="The language of the game's own mail to everyone (results, reminders, notices): en, de or fr.",
+    ),
     db: str | None = DbOption,
     now: str | None = NowOption,
 ) -> None:
@@ -155,6 +160,7 @@ def new(
         draws=draws,
         anonymous=anonymous,
         scoring=find_system(scoring).name if scoring else None,
+        language=language.strip().lower(),
     )
     start = None
     if position is not None:
