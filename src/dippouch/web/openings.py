@@ -9,7 +9,7 @@ Acting as a person needs a browser signed in as that person: a sign-up or a clai
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Annotated, Any
 from urllib.parse import quote
@@ -184,13 +184,17 @@ def _visible(web: Web, name: str, viewer: Viewer, invite: str | None) -> None:
     web.require_visible(name, viewer)
 
 
-def opening_view(web: Web, name: str, viewer: Viewer, invite: str | None = None) -> dict[str, Any]:
+def opening_view(
+    web: Web, name: str, viewer: Viewer, invite: str | None = None, gettext: Callable[[str], str] = str
+) -> dict[str, Any]:
+    """The opening as its page and ``GET /api/games/{name}/opening`` show it; a refusal written with
+    ``gettext``, the reader's catalogue where the page passes it."""
     _visible(web, name, viewer, invite)
     o = store_openings.opening(web.read, name)
     if o is None:
         if viewer.coordinates(name):
             return {"game": name, "opened": False, "powers": list(web.variant_of(name).power_names)}
-        raise NotFound(f"{name} is not open for players")
+        raise NotFound(gettext("%(game)s is not open for players") % {"game": name})
     data = _opening_data(o, desk=viewer.coordinates(name), me=viewer.person_id)
     data["opened"] = True
     data["replacements"] = [x.power for x in store_openings.offered_seats(web.read, name)]
@@ -206,10 +210,11 @@ def _counted_for(viewer: Viewer, person_id: int) -> Shown:
     return frozenset(g for g in viewer.coordinated_games() if g is not None)
 
 
-def person_view(web: Web, person_id: int, viewer: Viewer) -> dict[str, Any]:
+def person_view(web: Web, person_id: int, viewer: Viewer, gettext: Callable[[str], str] = str) -> dict[str, Any]:
+    """A person's page and ``GET /api/people/{id}``: their record; a refusal written with ``gettext``."""
     p = profile(web.read, person_id, shown=_counted_for(viewer, person_id))
     if p is None:
-        raise NotFound(f"no person {person_id} here")
+        raise NotFound(gettext("no person %(id)s here") % {"id": person_id})
     r = p.record
     data: dict[str, Any] = {
         "id": p.id,
@@ -392,12 +397,15 @@ def claim(web: Web, name: str, viewer: Viewer, me: int, power: str) -> dict[str,
 # The JSON API (every answer's shape is in dippouch.web.answers)
 
 
-NEED_SIGN_IN = "sign in first: this call needs a person signed in (a link mailed to you) or a coordinator's key"
-"""What a state-changing call here tells a caller with no credentials: sign-ups are a person's, not a key's."""
-
-
 def _writer(request: Request) -> Viewer:
-    return writer(request, NEED_SIGN_IN)
+    """The caller of a state-changing call here; one with no credentials is told sign-ups are a person's, not
+    a key's."""
+    return writer(
+        request,
+        words(request).gettext(
+            "sign in first: this call needs a person signed in (a link mailed to you) or a coordinator's key"
+        ),
+    )
 
 
 WriterDep = Annotated[Viewer, Depends(_writer)]
@@ -650,13 +658,14 @@ def new_game_action(request: Request, form: FormDep, web: WebDep, me: PersonDep)
 
 @router.get("/people/{person_id}", include_in_schema=False, response_class=HTMLResponse)
 def person_page(request: Request, person_id: int, web: WebDep, viewer: ViewerDep) -> Response:
-    return render(request, "person.html", {"p": PersonProfile.model_validate(person_view(web, person_id, viewer))})
+    p = PersonProfile.model_validate(person_view(web, person_id, viewer, words(request).gettext))
+    return render(request, "person.html", {"p": p})
 
 
 @router.get("/games/{name}/opening", include_in_schema=False, response_class=HTMLResponse)
 def opening_page(request: Request, name: str, web: WebDep, viewer: ViewerDep) -> Response:
     invite_secret = request.query_params.get("invite") or None
-    data = OpeningView.model_validate(opening_view(web, name, viewer, invite_secret))
+    data = OpeningView.model_validate(opening_view(web, name, viewer, invite_secret, words(request).gettext))
     context: dict[str, Any] = {"o": data, "any": ANY, "desk": viewer.coordinates(name), "invite": invite_secret}
     if context["desk"]:  # the opening's desk sets the game's press rules: its form shows them as they stand
         context["press_rules"] = store_press.press_rules(web.read, name).to_data()
