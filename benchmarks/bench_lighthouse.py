@@ -18,43 +18,20 @@ import http.cookiejar
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
-import threading
-import time
 import urllib.request
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+from bench_map_page import serve  # noqa: E402  (the app served as `dippouch serve` serves it, in a thread)
+
 LIGHTHOUSE = HERE / "lighthouse" / "node_modules" / "lighthouse" / "cli" / "index.js"
 CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
-
-
-def serve() -> tuple[str, Any, Any]:
-    import uvicorn
-
-    from dippouch.web.app import create_app
-
-    db = Path(tempfile.mkdtemp(prefix="bench-lighthouse-")) / "bench.db"
-    app = create_app(f"sqlite:///{db}", limits={})
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    while not srv.started:
-        time.sleep(0.05)
-
-    def stop() -> None:
-        srv.should_exit = True
-        thread.join(timeout=10)
-
-    return f"http://127.0.0.1:{port}", app.state.web, stop
 
 
 def session_cookie(base: str, key: str) -> str:
