@@ -301,10 +301,11 @@ def _clock_action(web: Web, name: str, action: str, arg: str, say: Say) -> str:
     raise NotFound(f"no coordinator action {action!r}")
 
 
-def confirm_view(web: Web, name: str, viewer: Viewer, action: str, arg: str) -> dict[str, Any]:
+def confirm_view(web: Web, name: str, viewer: Viewer, action: str, arg: str, *, say: Say = str) -> dict[str, Any]:
     """What a coordinator's action that cannot be taken back (process now, roll back, revoke) will do, for
-    the page that asks them to confirm it. Checked as the action itself would be (a key of another game, a
-    phase that does not exist are refused here already), but nothing is changed."""
+    the page that asks them to confirm it (in ``say``'s language). Checked as the action itself would be (a key
+    of another game, a phase that does not exist are refused here already), but nothing is changed."""
+    _ = say
     web.require_coordinator(name, viewer)
     game = game_view(web, name, viewer)
     if action == "process":
@@ -316,38 +317,54 @@ def confirm_view(web: Web, name: str, viewer: Viewer, action: str, arg: str) -> 
         photographed = {p["power"] for p in desk_summary(web.store, name, web.now())["photos"]}
         photo_only = [p for p in silent if p in photographed]
         waiting = [p for p in silent if p not in photographed]
-        lines = [f"{game['phase']} will be adjudicated now, before its deadline ({game['deadline_text'] or 'none'})."]
+        lines = [
+            _("%(phase)s will be adjudicated now, before its deadline (%(deadline)s).")
+            % {"phase": game["phase"], "deadline": game["deadline_text"] or _("none")}
+        ]
         lines += away_now(web, name, web.now())
         if photo_only:
             lines.append(
-                f"{', '.join(photo_only)} sent only photographs, not yet confirmed: processing now carries out "
-                "none of them (their units hold, retreats are disbanded, builds waived). Review mail first to "
-                "confirm them."
+                _(
+                    "%(powers)s sent only photographs, not yet confirmed: processing now carries out none of them "
+                    "(their units hold, retreats are disbanded, builds waived). Review mail first to confirm them."
+                )
+                % {"powers": ", ".join(photo_only)}
             )
         lines.append(
-            f"No orders yet from {', '.join(waiting)}: their units hold, retreats are disbanded and builds "
-            "waived, as at the deadline."
+            _(
+                "No orders yet from %(powers)s: their units hold, retreats are disbanded and builds waived, as at "
+                "the deadline."
+            )
+            % {"powers": ", ".join(waiting)}
             if waiting
             else (
-                "Every other power that must act has sent orders."
+                _("Every other power that must act has sent orders.")
                 if photo_only
-                else "Every power that must act has sent orders."
+                else _("Every power that must act has sent orders.")
             )
         )
-        lines.append("This cannot be undone except by rolling the game back to this phase.")
-        return {"title": f"Process {game['phase']} now?", "lines": lines, "button": "Process now", "fields": {}}
+        lines.append(_("This cannot be undone except by rolling the game back to this phase."))
+        return {
+            "title": _("Process %(phase)s now?") % {"phase": game["phase"]},
+            "lines": lines,
+            "button": _("Process now"),
+            "fields": {},
+        }
     if action == "rollback":
         phase = names(arg, "the phase", 100)
         rec = web.read.phase_record(name, phase, submissions=False)
         lines = [
-            f"{rec['name']} opens again with its position as it was; the phases played after it stay in the "
-            "history, marked rolled back.",
-            "Each power's orders for it are carried into it again (not ready); draw votes lapse.",
+            _(
+                "%(phase)s opens again with its position as it was; the phases played after it stay in the "
+                "history, marked rolled back."
+            )
+            % {"phase": rec["name"]},
+            _("Each power's orders for it are carried into it again (not ready); draw votes lapse."),
         ]
         return {
-            "title": f"Roll back to {rec['name']}?",
+            "title": _("Roll back to %(phase)s?") % {"phase": rec["name"]},
             "lines": lines,
-            "button": "Roll back",
+            "button": _("Roll back"),
             "fields": {"phase": rec["name"]},
         }
     if action == "revoke":
@@ -357,18 +374,19 @@ def confirm_view(web: Web, name: str, viewer: Viewer, action: str, arg: str) -> 
         key = next((k for k in web.access.keys(name) if k.id == key_id), None)
         if key is None:
             raise BadInput(f"no key {arg} in this game")
-        holder = f"{key.power}'s player" if key.power else "a coordinator"
+        holder = _("%(power)s's player") % {"power": key.power} if key.power else _("a coordinator")
         label = f" ({key.label})" if key.label else ""
         lines = [
-            f"Key {key.id}, for {holder}{label}: its links stop working at once, in every browser signed in with it.",
-            "A player who still needs a link gets a new one with New link.",
+            _("Key %(key)s, for %(holder)s: its links stop working at once, in every browser signed in with it.")
+            % {"key": key.id, "holder": holder + label},
+            _("A player who still needs a link gets a new one with New link."),
         ]
         if key.revoked_at is not None:
-            lines = [f"Key {key.id} is revoked already."]
+            lines = [_("Key %(key)s is revoked already.") % {"key": key.id}]
         return {
-            "title": f"Revoke key {key.id}?",
+            "title": _("Revoke key %(key)s?") % {"key": key.id},
             "lines": lines,
-            "button": "Revoke",
+            "button": _("Revoke"),
             "fields": {"key": str(key.id)},
         }
     raise NotFound(f"no coordinator action {action!r} to confirm")

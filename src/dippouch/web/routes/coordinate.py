@@ -109,7 +109,7 @@ def coordinate_action(
     if action in CONFIRMED and form.get("confirm", "") != "yes":
         # Cannot be taken back: a page says what will happen and asks again (no JavaScript needed).
         arg = form.get("key", "") if action == "revoke" else form.get("phase", "")
-        what = desk.confirm_view(web, name, viewer, action, arg)
+        what = desk.confirm_view(web, name, viewer, action, arg, say=_)
         return render(request, "confirm.html", {"c": what, "game": name, "action": action, "back": back})
     if action in ("assign", "replace", "link"):
         if action == "link":
