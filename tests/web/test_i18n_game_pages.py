@@ -202,3 +202,35 @@ def test_the_desk_s_messages_in_german(site: Site) -> None:
     assert flash.startswith("Angehalten mit") and "Restzeit auf der Uhr" in flash, flash
     said = site.api(site.coordinator, f"/api/games/{game}/actions", {"action": "resume"})
     assert said.status_code == 200 and said.json()["message"].startswith("Resumed; due"), said.text
+
+
+def test_the_receipt_is_flashed_in_the_player_s_language() -> None:
+    """The receipt a submission flashes is one sentence per fact in the reader's language (the English is as
+    it was; the counts, versions and notes are filled in)."""
+    from dippouch.i18n import translations
+    from dippouch.web.answers.play import Receipt
+    from dippouch.web.routes.play import receipt_words
+
+    got = Receipt(
+        phase="Spring 1901 Movement",
+        power="France",
+        version=2,
+        late=True,
+        ready=False,
+        lines=[],
+        stands=False,
+        standing=1,
+        ready_refused=None,
+        accepted=0,
+        rejected=1,
+        processed=[],
+        unordered=[],
+        unordered_notes=[],
+    )
+    en = receipt_words(got, translations("en"))
+    assert en.startswith("Version 2 recorded: 0 order(s) accepted, 1 rejected. It has no accepted order, so it")
+    assert "version 1 stands" in en and "after the deadline" in en
+    de = receipt_words(got, translations("de"))
+    assert de.startswith("Version 2 gespeichert: 0 Befehl(e) angenommen, 1 abgelehnt.") and "Version 1 gilt" in de
+    fr = receipt_words(got, translations("fr"))
+    assert fr.startswith("Version 2 enregistrée") and "la version 1 reste valable" in fr

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from babel.support import NullTranslations
 from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
@@ -23,6 +24,7 @@ from dippouch.web.deps import (
     answers,
     game_url,
     render,
+    words,
 )
 from dippouch.web.forms import PageForm, redirect
 from dippouch.web.inputs import web_words
@@ -36,6 +38,8 @@ from dippouch.web.security import (
 from dippouch.web.service import Web
 
 router = APIRouter(tags=["api"])
+
+I18N_DOMAIN = "games"
 
 
 @router.get("/games/{name}/play/{power}", include_in_schema=False, response_class=HTMLResponse)
@@ -99,37 +103,49 @@ def play_submit(request: Request, form: PageForm, seat: SeatDep, web: WebDep, vi
     except (BadInput, DippouchError) as e:
         message = e.message if isinstance(e, BadInput) else web_words(str(e))
         return _refused_page(request, web, viewer, seat, text, message, e_status(e))
-    return redirect(_play_url(seat.game, got.power), receipt_words(got))
+    return redirect(_play_url(seat.game, got.power), receipt_words(got, words(request)))
 
 
-def receipt_words(got: Receipt) -> str:
-    """The receipt in one paragraph, as the page flashes it."""
+def receipt_words(got: Receipt, say: NullTranslations) -> str:
+    """The receipt in one paragraph, in the reader's language (``say``), as the page flashes it."""
+    _ = say.gettext
     msg = (
-        f"Version {got.version} recorded{' (ready)' if got.ready else ''}: "
-        f"{got.accepted} order(s) accepted, {got.rejected} rejected."
-    )
+        _("Version %(version)s recorded (ready): %(accepted)s order(s) accepted, %(rejected)s rejected.")
+        if got.ready
+        else _("Version %(version)s recorded: %(accepted)s order(s) accepted, %(rejected)s rejected.")
+    ) % {
+        "version": got.version,
+        "accepted": got.accepted,
+        "rejected": got.rejected,
+    }
     if not got.stands:
-        msg += (
-            f" It has no accepted order, so it does not replace your earlier orders: version {got.standing} stands."
+        msg += " " + (
+            _("It has no accepted order, so it does not replace your earlier orders: version %(version)s stands.")
+            % {"version": got.standing}
             if got.standing
-            else " It has no accepted order."
+            else _("It has no accepted order.")
         )
     if got.unordered_notes:
-        msg += " Without an order: " + "; ".join(got.unordered_notes) + "."
+        msg += " " + _("Without an order: %(units)s.") % {"units": "; ".join(got.unordered_notes)}
     if got.ready_refused:
-        msg += f" Not marked ready: {got.ready_refused}"
+        msg += " " + _("Not marked ready: %(why)s") % {"why": got.ready_refused}
     if got.late:
-        msg += " It arrived after the deadline and does not count unless the coordinator extends it."
+        msg += " " + _("It arrived after the deadline and does not count unless the coordinator extends it.")
     if got.processed:
-        msg += f" Everyone was ready: {', '.join(got.processed)} has been processed."
+        msg += " " + _("Everyone was ready: %(phases)s has been processed.") % {"phases": ", ".join(got.processed)}
     return msg
 
 
 @router.post("/games/{name}/play/{power}/vote", include_in_schema=False)
-def play_vote(form: PageForm, seat: SeatDep, web: WebDep, viewer: ViewerDep) -> Response:
+def play_vote(request: Request, form: PageForm, seat: SeatDep, web: WebDep, viewer: ViewerDep) -> Response:
     draw = form.get("draw", "") in ("1", "yes", "on", "true")
     voted = player_page.vote(web, seat.game, seat.power, draw, viewer)
-    msg = voted.ending.text if voted.ending else ("You vote for a draw." if draw else "Your draw vote is withdrawn.")
+    _ = words(request).gettext
+    msg = (
+        voted.ending.text
+        if voted.ending
+        else (_("You vote for a draw.") if draw else _("Your draw vote is withdrawn."))
+    )
     return redirect(_play_url(seat.game, seat.power), msg)
 
 
