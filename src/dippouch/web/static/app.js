@@ -5,12 +5,7 @@
   "use strict";
 
   var csrf = (document.querySelector('meta[name="csrf"]') || {}).content || "";
-  // The page's words in its language (templates/_js_words.html), keyed by their English; English when absent.
-  var WORDS = JSON.parse(document.getElementById("dp-words")?.textContent || "{}");
-  function tr(en, vals) {
-    var s = WORDS[en] || en;
-    return vals ? s.replace(/%\((\w+)\)s/g, function (all, k) { return k in vals ? String(vals[k]) : all; }) : s;
-  }
+  var tr = window.dpTr; // the page's words in its language (static/words.js)
 
   // ------------------------------------------------------------------ time
   function pad(n) { return n < 10 ? "0" + n : "" + n; }

@@ -2,12 +2,7 @@
 // keep the subscription on the server. The site's service worker (/sw.js, which app.js registers) shows what arrives.
 (function () {
   "use strict";
-  // The page's words in its language (templates/_js_words.html), keyed by their English; English when absent.
-  var WORDS = JSON.parse(document.getElementById("dp-words")?.textContent || "{}");
-  function tr(en, vals) {
-    var s = WORDS[en] || en;
-    return vals ? s.replace(/%\((\w+)\)s/g, function (all, k) { return k in vals ? String(vals[k]) : all; }) : s;
-  }
+  var tr = window.dpTr; // the page's words in its language (static/words.js)
   var button = document.getElementById("notify-push");
   var status = document.getElementById("notify-push-status");
   if (!button) return;

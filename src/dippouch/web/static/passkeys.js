@@ -3,12 +3,7 @@
 // between the server's JSON and the browser's navigator.credentials, converting base64url and bytes.
 "use strict";
 (function () {
-  // The page's words in its language (templates/_js_words.html), keyed by their English; English when absent.
-  var WORDS = JSON.parse(document.getElementById("dp-words")?.textContent || "{}");
-  function tr(en, vals) {
-    var s = WORDS[en] || en;
-    return vals ? s.replace(/%\((\w+)\)s/g, function (all, k) { return k in vals ? String(vals[k]) : all; }) : s;
-  }
+  var tr = window.dpTr; // the page's words in its language (static/words.js)
   function b64uToBytes(s) {
     s = s.replace(/-/g, "+").replace(/_/g, "/");
     while (s.length % 4) s += "=";

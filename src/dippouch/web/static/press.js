@@ -7,12 +7,7 @@
   var base = panel ? panel.getAttribute("data-press-base") : "";
   var me = panel ? panel.getAttribute("data-press-me") : "";
   var api = panel ? panel.getAttribute("data-press-api") : "";
-  // The page's words in its language (templates/_js_words.html), keyed by their English; English when absent.
-  var WORDS = JSON.parse(document.getElementById("dp-words")?.textContent || "{}");
-  function tr(en, vals) {
-    var s = WORDS[en] || en;
-    return vals ? s.replace(/%\((\w+)\)s/g, function (all, k) { return k in vals ? String(vals[k]) : all; }) : s;
-  }
+  var tr = window.dpTr; // the page's words in its language (static/words.js)
 
   function el(tag, cls, text) {
     var e = document.createElement(tag);
@@ -364,11 +359,7 @@
 /* Messages as they arrive: into the open channel's list, or the inline thread's, else a thread's unread count. */
 (function () {
   "use strict";
-  var WORDS = JSON.parse(document.getElementById("dp-words")?.textContent || "{}");
-  function tr(en, vals) {
-    var s = WORDS[en] || en;
-    return vals ? s.replace(/%\((\w+)\)s/g, function (all, k) { return k in vals ? String(vals[k]) : all; }) : s;
-  }
+  var tr = window.dpTr; // the page's words in its language (static/words.js)
   var panel = document.querySelector("[data-press-events]");
   if (!panel || !window.EventSource) return;
   var live = document.getElementById("press-live");

@@ -5,12 +5,7 @@
    system asks for reduced motion. */
 (function () {
   "use strict";
-  // The page's words in its language (templates/_js_words.html), keyed by their English; English when absent.
-  var WORDS = JSON.parse(document.getElementById("dp-words")?.textContent || "{}");
-  function tr(en, vals) {
-    var s = WORDS[en] || en;
-    return vals ? s.replace(/%\((\w+)\)s/g, function (all, k) { return k in vals ? String(vals[k]) : all; }) : s;
-  }
+  var tr = window.dpTr; // the page's words in its language (static/words.js)
   var box = document.querySelector("[data-replay]");
   var list = document.querySelector("[data-frames]");
   if (!box || !list) return;

@@ -4,12 +4,7 @@
 // Everything here is also done by the forms alone: the page works without this file.
 (function () {
   "use strict";
-  // The page's words in its language (templates/_js_words.html), keyed by their English; English when absent.
-  var WORDS = JSON.parse(document.getElementById("dp-words")?.textContent || "{}");
-  function tr(en, vals) {
-    var s = WORDS[en] || en;
-    return vals ? s.replace(/%\((\w+)\)s/g, function (all, k) { return k in vals ? String(vals[k]) : all; }) : s;
-  }
+  var tr = window.dpTr; // the page's words in its language (static/words.js)
   var where = document.querySelector("#sandbox-add [data-place]");
   var box = document.querySelector("#sandbox-orders textarea");
   var map = document.querySelector("[data-map] svg");
