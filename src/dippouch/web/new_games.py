@@ -9,6 +9,7 @@ from typing import Any
 
 from dippouch.catalog import load_variant, variant_names
 from dippouch.game import Settings
+from dippouch.play.records import find_system
 from dippouch.store.access import VISIBILITIES
 from dippouch.web.inputs import duration, names, number
 from dippouch.web.security import BadInput, Forbidden, Viewer
@@ -64,6 +65,8 @@ def create_game(web: Web, viewer: Viewer, form: Mapping[str, Any], gettext: Call
         draws=str(form.get("draws", "on")).lower() in ("1", "true", "on", "yes"),
         secret_ballot=str(form.get("secret_ballot", "")).lower() in ("1", "true", "on", "yes"),
         anonymous=str(form.get("anonymous", "")).lower() in ("1", "true", "on", "yes"),
+        scoring=find_system(str(form["scoring"])).name if form.get("scoring") else None,
+        language=str(form.get("language") or "en").strip().lower(),
     )
     too_short = {
         "movement": gettext("the movement deadline must be at least one minute"),

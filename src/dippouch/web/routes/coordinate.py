@@ -13,6 +13,8 @@ from starlette.requests import Request
 
 from dippouch.bots import LEVELS
 from dippouch.catalog import variants_usable
+from dippouch.i18n import LANGUAGES, language_name
+from dippouch.ranking.scoring import systems
 from dippouch.settings import Site
 from dippouch.web import desk, games, new_games
 from dippouch.web.answers.coordinate import (
@@ -60,7 +62,13 @@ def coordinate_home(request: Request, web: WebDep, viewer: ViewerDep) -> Respons
     good, broken = variants_usable()
     variants = [{"name": v.name, "title": v.title, "options": v.data.get("options", {})} for v in good]
     listed = [GameListing.model_validate(g) for g in games.games_list(web, viewer)]
-    return render(request, "coordinate_home.html", {"games": listed, "variants": variants, "broken": broken})
+    scoring = [{"name": sy.name, "title": sy.title} for sy in systems().values()]
+    languages = [{"code": code, "name": language_name(code)} for code in LANGUAGES]
+    return render(
+        request,
+        "coordinate_home.html",
+        {"games": listed, "variants": variants, "broken": broken, "scoring": scoring, "mail_languages": languages},
+    )
 
 
 @router.post("/coordinate/new", include_in_schema=False)
