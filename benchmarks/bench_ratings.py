@@ -71,7 +71,9 @@ def engine(people: int, games: int) -> None:
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     board, _ = timed(lambda: [ratings.leaderboard(g) for g in (None, *VARIANTS)])
-    print(f"engine: {games:,} games, {people:,} people: ratings in {took:.2f} s CPU (median of 3; peak {peak / 2**20:.0f} MiB traced)")
+    print(
+        f"engine: {games:,} games, {people:,} people: ratings in {took:.2f} s CPU (median of 3; peak {peak / 2**20:.0f} MiB traced)"
+    )
     print(f"        the overall and six variants' leaderboards sorted: {board * 1000:.1f} ms")
 
 

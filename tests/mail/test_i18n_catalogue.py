@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "dippouch"
-KEYWORDS: dict[str, object] = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
+KEYWORDS: dict[str, Any] = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
 PLACEHOLDER = re.compile(r"%(?:\((\w+)\))?[-#0 +]*\d*(?:\.\d+)?([sdifr%])")
 MARKER = re.compile(r'^I18N_DOMAIN = "mail"', re.MULTILINE)
 
