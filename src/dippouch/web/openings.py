@@ -51,6 +51,7 @@ from dippouch.web.deps import (
 )
 from dippouch.web.forms import FormDep, redirect
 from dippouch.web.inputs import names, number, number_or_none
+from dippouch.web.routes.ratings import person_rating
 from dippouch.web.security import (
     BadInput,
     NeedsKey,
@@ -659,7 +660,7 @@ def new_game_action(request: Request, form: FormDep, web: WebDep, me: PersonDep)
 @router.get("/people/{person_id}", include_in_schema=False, response_class=HTMLResponse)
 def person_page(request: Request, person_id: int, web: WebDep, viewer: ViewerDep) -> Response:
     p = PersonProfile.model_validate(person_view(web, person_id, viewer, words(request).gettext))
-    return render(request, "person.html", {"p": p})
+    return render(request, "person.html", {"p": p, "rating": person_rating(web, person_id)})
 
 
 @router.get("/games/{name}/opening", include_in_schema=False, response_class=HTMLResponse)

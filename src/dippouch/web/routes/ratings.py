@@ -9,6 +9,7 @@ bot, no private game) is that module's to say; everyone may read the result, sig
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Annotated
 
 from fastapi import APIRouter, Query
@@ -81,6 +82,29 @@ def _fame(web: Web, entries: list[HallEntry]) -> list[FameLine]:
         )
         for h in entries
     ]
+
+
+@dataclass(frozen=True)
+class PersonRating:
+    """A person's overall rating as their page shows it, with their place on the overall leaderboard."""
+
+    rating: float
+    games: int
+    rank: int
+    rated: int
+    """How many people the overall leaderboard rates."""
+
+
+def person_rating(web: Web, person_id: int) -> PersonRating | None:
+    """``person_id``'s overall rating from the standings this room keeps (``None``: not rated yet)."""
+    s = standings(web.read, web.kept(__name__, RatingsCache))
+    pool = s.ratings.overall
+    mine = pool.get(str(person_id))
+    if mine is None:
+        return None
+    # Equal ratings share a place, as on the leaderboard.
+    rank = 1 + sum(1 for r in pool.values() if r.rating > mine.rating)
+    return PersonRating(round(mine.rating, 2), mine.games, rank, len(pool))
 
 
 def ratings_view(web: Web, variant: str | None, top: int, *, page: bool = False) -> RatingsView:
