@@ -53,6 +53,7 @@ KEYWORDS: dict[str, object] = {
     "pgettext": ((1, "c"), 2),
     "npgettext": ((1, "c"), 2, 3),
     "lazy_gettext": None,
+    "_both": (1,),  # mail/intake.py: a refusal's message, in English for the log and translated for the reply
 }
 """The functions whose string arguments are messages (Babel's keyword specifications)."""
 

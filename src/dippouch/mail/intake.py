@@ -19,7 +19,7 @@ Outcomes (``mail_messages.status``):
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -73,6 +73,15 @@ I18N_DOMAIN = "mail"
 """The replies' words are in the game's language once the game is known (English before: a stranger's
 message names none). The reasons recorded in the mail log, which a reply quotes, stay in English: the
 coordinator's tools read them."""
+
+
+def _both(
+    msgid: str, _: Callable[[str], str], values: Mapping[str, Any], shown: Mapping[str, Any] | None = None
+) -> tuple[str, str]:
+    """A refusal in English, as the mail log keeps it, and in the reader's language, as the reply says it
+    (``shown``: the values as the reader reads them, phase names in their words): one message, so the two
+    never drift apart."""
+    return msgid % values, _(msgid) % (values if shown is None else shown)
 
 
 def _lang(g: MailGame) -> str:
@@ -385,20 +394,20 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
     held = _ForPower(store, msg, mail_id, now, names, g, ph, power, reading)
     if registered is None or registered.lower() != msg.sender.lower():
         who = {"sender": msg.sender, "power": power, "game": names.title}
-        why = (
-            f"{msg.sender} is not the address registered for {power} in {names.title}"
-            if registered
-            else f"{power} in {names.title} has no registered e-mail address"
-        )
-        why += "; held for the coordinator, nothing applied"
-        shown = (
-            _(
+        why, shown = (
+            _both(
                 "%(sender)s is not the address registered for %(power)s in %(game)s; held for the coordinator, "
-                "nothing applied"
+                "nothing applied",
+                _,
+                who,
             )
             if registered
-            else _("%(power)s in %(game)s has no registered e-mail address; held for the coordinator, nothing applied")
-        ) % who
+            else _both(
+                "%(power)s in %(game)s has no registered e-mail address; held for the coordinator, nothing applied",
+                _,
+                who,
+            )
+        )
         notices = [
             _Notice(
                 msg.sender,
@@ -470,9 +479,13 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
     if reading.phase < names.phase:
         done = processed_phase(store, g.id, phase_name)
         status = "late"
-        why = f"{phase_name} has already been processed; the game is now in {current_name}"
         phases = {"phase": phase_words(phase_name, lang), "current": phase_words(current_name, lang)}
-        shown = _("%(phase)s has already been processed; the game is now in %(current)s") % phases
+        why, shown = _both(
+            "%(phase)s has already been processed; the game is now in %(current)s",
+            _,
+            {"phase": phase_name, "current": current_name},
+            phases,
+        )
         if done is not None and done.deadline is not None and when <= done.deadline:
             # It came in time; it was taken in only after the phase was processed (nobody fetched before).
             status = "missed"
@@ -516,11 +529,12 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
         )
         return Outcome(status, why, game=names.title, power=power, phase=phase_name, replies=out.replies)
     if reading.phase > names.phase:
-        why = f"{phase_name} is not open yet; the game is in {current_name}"
-        shown = _("%(phase)s is not open yet; the game is in %(current)s") % {
-            "phase": phase_words(phase_name, lang),
-            "current": phase_words(current_name, lang),
-        }
+        why, shown = _both(
+            "%(phase)s is not open yet; the game is in %(current)s",
+            _,
+            {"phase": phase_name, "current": current_name},
+            {"phase": phase_words(phase_name, lang), "current": phase_words(current_name, lang)},
+        )
         out = _refuse(
             store,
             msg,
