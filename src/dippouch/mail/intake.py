@@ -558,10 +558,11 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
     if not text.strip():
         if msg.images():
             return _photo_receipt(held, found, when=when, late=late, token_note=token_note, next_subject=next_subject)
-        why = "no orders found in the message (its text, after quoted lines and the signature, was empty) and no photograph"
-        shown = _(
+        why, shown = _both(
             "no orders found in the message (its text, after quoted lines and the signature, was empty) and no "
-            "photograph"
+            "photograph",
+            _,
+            {},
         )
         return _refuse(
             store,
