@@ -45,20 +45,29 @@ _VERSION_RE = re.compile(
 _YEAR_RE = re.compile(r"(?<![0-9a-z])(\d{3,4})(?![0-9])|(?<![0-9a-z])['\u2019](\d{2})(?![0-9])", re.IGNORECASE)
 
 #: Season words in any common spelling, by the season they mean. "Fall" and "Autumn" are one season: a
-#: calendar names it one way or the other.
+#: calendar names it one way or the other. German and French too, as a game's mail in those languages names
+#: its phases ("Herbst 1644 Bewegung", "Automne 1644 Mouvements") and as their players write them; the words
+#: are compared without accents and in lower case (``_norm``: "Frühjahr" is "fruhjahr", "Été" is "ete").
 SEASON_WORDS: dict[str, tuple[str, ...]] = {
-    "spring": ("spring", "spr", "sp", "springtime"),
-    "summer": ("summer", "sum", "summertime"),
-    "autumn": ("autumn", "fall", "aut", "autm", "fal"),
-    "winter": ("winter", "win", "wint", "wtr"),
+    "spring": ("spring", "spr", "sp", "springtime", "fruhjahr", "fruehjahr", "fruhling", "fruehling", "printemps"),
+    "summer": ("summer", "sum", "summertime", "sommer", "ete"),
+    "autumn": ("autumn", "fall", "aut", "autm", "fal", "herbst", "automne"),
+    "winter": ("winter", "win", "wint", "wtr", "hiver"),
 }
-#: Submission types by the phase kind they name.
+#: Submission types by the phase kind they name (with the German and French phase words of the game's mail).
 KIND_WORDS: dict[PhaseKind, tuple[str, ...]] = {
-    PhaseKind.MOVEMENT: ("movement", "movements", "move", "moves", "mvt", "mov", "moving", "manoeuvres"),
-    PhaseKind.RETREATS: ("retreat", "retreats", "ret", "retr", "retreating", "retreated", "dislodged"),
+    PhaseKind.MOVEMENT: (
+        "movement", "movements", "move", "moves", "mvt", "mov", "moving", "manoeuvres",
+        "bewegung", "bewegungen", "zuge", "zuege", "mouvement", "mouvements",
+    ),
+    PhaseKind.RETREATS: (
+        "retreat", "retreats", "ret", "retr", "retreating", "retreated", "dislodged",
+        "ruckzug", "rueckzug", "ruckzuge", "rueckzuege", "retraite", "retraites",
+    ),
     PhaseKind.ADJUSTMENTS: (
         "adjustment", "adjustments", "adj", "adjust", "adjusts", "build", "builds", "building", "removal",
         "removals", "remove", "removes", "disband", "disbands", "supply", "builds/removals",
+        "aufbau", "aufbauten", "anpassung", "anpassungen", "ajustement", "ajustements",
     ),
 }  # fmt: skip
 #: Words that carry no information in a subject ("Movement Orders", "game", "for").
@@ -66,6 +75,9 @@ FILLER = frozenset(
     [
         "orders",
         "order",
+        "befehle",
+        "befehl",
+        "ordres",
         "submission",
         "submissions",
         "phase",
