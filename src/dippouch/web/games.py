@@ -7,6 +7,7 @@ import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import partial
 from typing import Any
 from urllib.parse import quote
 
@@ -75,11 +76,17 @@ def games_list(web: Web, viewer: Viewer) -> list[dict[str, Any]]:
     ]
 
 
-def game_view(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
+def game_view(web: Web, name: str, viewer: Viewer, lang: str | None = None) -> dict[str, Any]:
     """Everything public about a game: phase, deadline, who has sent orders (never what), centres,
     the last report, the history. Cached until anything in the game changes; players' names as the reader
-    may see them (an anonymous game: :mod:`dippouch.web.anonymity`)."""
+    may see them (an anonymous game: :mod:`dippouch.web.anonymity`).
+
+    The last report is in ``lang``, the reader's language on a page; without one (the JSON API) in the
+    game's own (the language of its mail), as the report mailed to the players is."""
     data = _game_view(web, name, viewer)
+    report_in = data.pop("_report_in", None)
+    if lang is not None and report_in is not None:
+        data["last_report"] = report_in(lang)
     data["overdue"] = _overdue(web, name, data)
     seen = seen_powers(web, name, viewer)
     shown = game_view_seen(data, seen, member=takes_part(viewer, name))
@@ -157,6 +164,8 @@ def _build_game_view(web: Web, name: str, visibility: str) -> dict[str, Any]:
         for p in st.powers
     ]
     last_report = _report(web, name, st, hist, processed[-1]) if processed else None
+    # The report in another language, made when a page asks for it (and kept like the game's own).
+    report_in = partial(_report, web, name, st, hist, processed[-1]) if processed else None
     shown = current if current is not None else line[-1]
     after = current is None and shown.next_position is not None
     position = shown.next_position if after and shown.next_position is not None else shown.position
@@ -204,6 +213,7 @@ def _build_game_view(web: Web, name: str, visibility: str) -> dict[str, Any]:
         }
     return {
         "_variant": v,
+        "_report_in": report_in,
         "absences": game_absences_view(web, name),
         "board": board,
         "draw": draw,
@@ -263,10 +273,11 @@ def _shown_votes(web: Web, name: str, current: StoredPhase | None) -> dict[str, 
     return out
 
 
-def _report(web: Web, name: str, st: Any, hist: list[StoredPhase], ph: StoredPhase) -> str:
-    """A processed phase's report, made once: it reads every version sent in the phase, and the game page
-    is rebuilt after every submission. It changes only with what it shows besides the phase itself: the
-    next phase and its deadline (extended, paused), the game's ending, its settings (time zone)."""
+def _report(web: Web, name: str, st: Any, hist: list[StoredPhase], ph: StoredPhase, lang: str | None = None) -> str:
+    """A processed phase's report, made once per language: it reads every version sent in the phase, and the
+    game page is rebuilt after every submission. It changes only with what it shows besides the phase itself:
+    the next phase and its deadline (extended, paused), the game's ending, its settings (time zone).
+    ``lang``: the reader's language; None for the game's own (:attr:`dippouch.game.Settings.language`)."""
     nxt = next((h for h in hist if h.branch == ph.branch and h.seq == ph.seq + 1), None)
     key = (
         name,
@@ -276,6 +287,7 @@ def _report(web: Web, name: str, st: Any, hist: list[StoredPhase], ph: StoredPha
         (nxt.id, nxt.name, nxt.deadline) if nxt is not None else None,
         st.ending.text if st.ending is not None else None,
         repr(st.settings.to_data()),
+        lang,
     )
     reports = _caches(web).reports
     hit = reports.get(key)
@@ -292,7 +304,7 @@ def _report(web: Web, name: str, st: Any, hist: list[StoredPhase], ph: StoredPha
         )
         # The versions sent, read once per phase: the report names the lines that were not accepted.
         rec["submissions"] = web.read.phase_record(name, phase_id=ph.id)["submissions"]
-        hit = phase_report(st.game_variant or web.variant_of(name), rec)
+        hit = phase_report(st.game_variant or web.variant_of(name), rec, lang=lang)
         with web.lock:
             if len(reports) > 2000:
                 reports.clear()

@@ -11,7 +11,8 @@ from typing import Any
 from dippouch.game import as_utc
 from dippouch.people.anonymity import redact_game_file
 from dippouch.play.reports import stored_report
-from dippouch.report import calendar_rows, deadlines_ical, upcoming_deadlines
+from dippouch.report import calendar_rows, deadlines_ical, phase_report, upcoming_deadlines
+from dippouch.store.history import phase_record
 from dippouch.store.repository import seal_submission
 from dippouch.store.web_queries import open_phase_sealed
 from dippouch.web.anonymity import seen_powers
@@ -22,9 +23,12 @@ from dippouch.web.service import Web
 __all__ = ["calendar_ics", "export", "phase_submissions", "phase_view"]
 
 
-def phase_view(web: Web, name: str, phase_id: int, viewer: Viewer, *, maps: bool = True) -> dict[str, Any]:
+def phase_view(
+    web: Web, name: str, phase_id: int, viewer: Viewer, *, maps: bool = True, lang: str | None = None
+) -> dict[str, Any]:
     """One phase of the history: its map with orders and results drawn, its report, prev/next. ``maps``
-    False leaves the pictures undrawn (None), for the JSON answer, which does not carry them."""
+    False leaves the pictures undrawn (None), for the JSON answer, which does not carry them. The report is in
+    ``lang`` (the reader's language on the page), else in the game's own (the JSON answer, like its mail)."""
     web.require_visible(name, viewer)
     hist = web.access.phases(name)
     ids = [h.id for h in hist]
@@ -34,7 +38,13 @@ def phase_view(web: Web, name: str, phase_id: int, viewer: Viewer, *, maps: bool
     v = web.variant_of(name)
     i = ids.index(phase_id)
     revealed = h.status != "open"
-    report = stored_report(web.read, name, phase_id=phase_id) if h.processed_at is not None else None
+    report = None
+    if h.processed_at is not None:
+        report = (
+            stored_report(web.read, name, phase_id=phase_id)
+            if lang is None
+            else phase_report(web.variant_of(name), phase_record(web.read, name, phase_id=phase_id), lang=lang)
+        )
     rec = record(name, h)
     svg = web.maps.phase_svg(v, (name, h.id, h.status), rec, orders=revealed) if maps else None
     after = web.maps.phase_svg(v, (name, h.id, h.status), rec, after=True) if maps and h.next_position else None

@@ -46,14 +46,19 @@ def _listing(web: Web, viewer: Viewer) -> list[GameListing]:
     return [GameListing.model_validate(g) for g in games.games_list(web, viewer)]
 
 
-def _game(web: Web, name: str, viewer: Viewer) -> GameView:
-    return GameView.model_validate(games.game_view(web, name, viewer))
+def _game(web: Web, name: str, viewer: Viewer, lang: str | None = None) -> GameView:
+    """The game as its page (``lang``: the reader's language, which its report is in) and its JSON call (the
+    report in the game's own language, as mailed) show it."""
+    return GameView.model_validate(games.game_view(web, name, viewer, lang))
 
 
-def _phase(web: Web, name: str, phase_id: int, viewer: Viewer, *, maps: bool = True) -> PhaseView:
+def _phase(
+    web: Web, name: str, phase_id: int, viewer: Viewer, *, maps: bool = True, lang: str | None = None
+) -> PhaseView:
     """A phase as its page and its JSON call show it: for the game's coordinator, with every version sent;
-    the pictures drawn for the page only (``maps``)."""
-    ph = history.phase_view(web, name, phase_id, viewer, maps=maps)
+    the pictures drawn for the page only (``maps``); the report in ``lang`` (the page's reader's language),
+    else in the game's own."""
+    ph = history.phase_view(web, name, phase_id, viewer, maps=maps, lang=lang)
     subs = history.phase_submissions(web, name, phase_id, viewer)
     if subs is not None:
         ph["submissions"] = subs
@@ -119,7 +124,7 @@ async def game_page(request: Request, name: str, web: WebDep, viewer: ViewerDep)
 def _game_page(request: Request, web: Web, viewer: Viewer, name: str) -> Response:
     anonymous = _anonymous(request) and not viewer.grants
     if not anonymous:
-        g = _game(web, name, viewer)
+        g = _game(web, name, viewer, language(request))
         ctx = {"g": g, "my_powers": viewer.powers(name), "coordinator": viewer.coordinates(name)}
         return render(request, "game.html", ctx)
     key = _page_key(request, name)
@@ -144,7 +149,7 @@ def _game_page(request: Request, web: Web, viewer: Viewer, name: str) -> Respons
         page = web.pages.get(key)
         if st is not None and page is not None and st[0] != "private" and page[1] == st[1]:
             return _from_cache(request, page[3])  # made by the request this one waited for
-        g = _game(web, name, viewer)
+        g = _game(web, name, viewer, language(request))
         ctx = {"g": g, "my_powers": [], "coordinator": False, "csrf": PLACEHOLDER}
         html = render_html(request, "game.html", ctx)
         if st is not None:  # kept under the marker read before it was made (the view's own is the reader's)
@@ -156,8 +161,9 @@ def _game_page(request: Request, web: Web, viewer: Viewer, name: str) -> Respons
 
 @router.get("/games/{name}/phases/{phase_id}", include_in_schema=False, response_class=HTMLResponse)
 def phase_page(request: Request, name: str, phase_id: int, web: WebDep, viewer: ViewerDep) -> Response:
-    ph = _phase(web, name, phase_id, viewer)
-    g = _game(web, name, viewer)
+    lang = language(request)
+    ph = _phase(web, name, phase_id, viewer, lang=lang)
+    g = _game(web, name, viewer, lang)
     return render(request, "phase.html", {"ph": ph, "g": g})
 
 
