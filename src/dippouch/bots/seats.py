@@ -20,21 +20,27 @@ from __future__ import annotations
 import hashlib
 import logging
 import random
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from dippouch.bots import LEVELS, make_bot
+import dippouch.store.press as store_press
+from dippouch.bots import LEVELS, make_bot, negotiate
 from dippouch.bots.base import Bot, settle
-from dippouch.bots.engine import PhaseKind, format_order
+from dippouch.bots.engine import Order, PhaseKind, Position, Variant, format_order
 from dippouch.bots.memory import Memory, recalled
 from dippouch.game import GameError, position_from_data
+from dippouch.press.rules import shown_sender
 from dippouch.store.bots import BOT_PREFIX, games_with_bots, save_disorder_bot
+from dippouch.store.db import Database
 from dippouch.store.repository import GameStore
 from dippouch.store.status import PowerStatus
 
 __all__ = [
+    "PERSONALITY",
     "BotMove",
+    "answer_press",
     "bot_level",
     "bot_player",
     "bot_seats",
@@ -47,6 +53,10 @@ __all__ = [
 ]
 
 log = logging.getLogger("dippouch.bots")
+
+PERSONALITY = negotiate.HONEST
+"""The personality of the bots seated in stored games when they negotiate (:mod:`dippouch.bots.negotiate`):
+honest, so a person who asks a bot for a support and gets "yes" can count on it."""
 
 
 def check_level(level: str) -> str:
@@ -174,16 +184,8 @@ def _play_game(store: GameStore, name: str, now: datetime) -> list[BotMove]:
             position = position_from_data(variant, record["position"])
         kind = variant.calendar.kind(position.phase)
         if memories is None and kind is PhaseKind.MOVEMENT:
-            # What the bots' earlier moves came to, read once for every bot of the game (bots/memory.py).
-            done = [h.results or [] for h in store.history(name) if h.status == "processed" and h.kind == kind.value]
-            memories = recalled(variant, done, [p.power for p in st.powers])
-        orders = make_bot(level).orders(
-            variant,
-            position,
-            ps.power,
-            random.Random(_seed(name, st.phase, ps.power)),
-            (memories or {}).get(ps.power),
-        )
+            memories = _memories(store, name, variant, [p.power for p in st.powers])
+        orders = _orders(store, name, st.phase, variant, position, ps.power, level, (memories or {}).get(ps.power))
         text = "\n".join(format_order(variant, o, phase_kind=kind) for o in orders)
         result = store.submit(
             name,
@@ -197,6 +199,153 @@ def _play_game(store: GameStore, name: str, now: datetime) -> list[BotMove]:
         )
         moves.append(BotMove(name, st.phase, ps.power, level, result.version, took_seat=took))
     return moves
+
+
+def _memories(store: GameStore, name: str, variant: Variant, powers: list[str]) -> dict[str, Memory]:
+    """What the bots' earlier moves came to, read once for every bot of the game (bots/memory.py)."""
+    kind = PhaseKind.MOVEMENT.value
+    done = [h.results or [] for h in store.history(name) if h.status == "processed" and h.kind == kind]
+    return recalled(variant, done, powers)
+
+
+def _orders(
+    store: GameStore,
+    name: str,
+    phase: str,
+    variant: Variant,
+    position: Position,
+    power: str,
+    level: str,
+    memory: Memory | None,
+) -> list[Order]:
+    """The bot's orders for ``power``: its level's own plan (the same for the same game, phase and power),
+    changed to keep what it accepted in the game's press this phase (:mod:`dippouch.bots.negotiate`; nothing
+    where the game has no press)."""
+    orders = make_bot(level).orders(variant, position, power, random.Random(_seed(name, phase, power)), memory)
+    if variant.calendar.kind(position.phase) is not PhaseKind.MOVEMENT:
+        return orders
+    talk = _talk(store, name, variant, position, phase, power, hostile=False)
+    if talk is None or not talk.commitments:
+        return orders
+    talk = _talk(store, name, variant, position, phase, power)
+    assert talk is not None
+    return negotiate.honour(
+        variant, position, power, orders, talk.commitments, personality=PERSONALITY, hostile=talk.hostile
+    )
+
+
+@dataclass(frozen=True)
+class _Talk:
+    commitments: list[negotiate.Commitment]
+    hostile: set[str]
+
+
+def _talk(
+    store: GameStore, name: str, variant: Variant, position: Position, phase: str, power: str, *, hostile: bool = True
+) -> _Talk | None:
+    """What ``power``'s bot accepted in the press (read back from its own messages) and, with ``hostile``, who
+    is at war with it; ``None`` in a game without press between powers."""
+    rules = store_press.press_rules(store, name)
+    if rules.kind == "none":
+        return None
+    said = [(m.phase, m.text) for m in store_press.messages_since(store, name, power, 0) if m.mine]
+    war = _hostile(store, name, variant, position, power) if hostile else set()
+    return _Talk(negotiate.accepted(variant, said, phase), war)
+
+
+def _hostile(store: GameStore, name: str, variant: Variant, position: Position, power: str) -> set[str]:
+    """The powers at war with ``power``: the board, and the orders of the last two movement phases."""
+    kind = PhaseKind.MOVEMENT.value
+    done = [h.results or [] for h in store.history(name) if h.status == "processed" and h.kind == kind][-2:]
+    recent = [o for results in done for o in negotiate.recent_orders(variant, results)]
+    return negotiate.at_war(variant, position, power, recent)
+
+
+def answer_press(store: Database, game: str, sender: str, text: str, channel: int, *, now: datetime) -> list[int]:
+    """The bots seated in ``channel`` answer ``sender``'s message (``text``), each in the same channel through
+    the press rules like anyone's message (a reply the rules refuse is not sent: the bot says nothing); a bot
+    that accepted a support for this phase orders it at once (its orders sent earlier are replaced). Returns
+    the ids of the replies sent.
+
+    Silent: in a game without press, under postal press (the request reaches the bot with the phase's results,
+    after the phase it is about), to another bot (no two bots talk on without a person), and in a public or
+    group channel to what does not name the bot's power or ask it for a support only it can give."""
+    from dippouch.play.press import BOT_VIA, PressRefused, send_press  # the use case that called this one
+
+    if not isinstance(store, GameStore):
+        return []
+    seats = bot_seats(store, game)
+    if not seats or sender in seats:
+        return []
+    rules = store_press.press_rules(store, game)
+    if rules.kind in ("none", "postal"):
+        return []
+    st = store.status(game, now=now, drift=False, due=False)
+    if st.state != "active" or st.phase is None or st.game_variant is None:
+        return []
+    variant = st.game_variant
+    thread = store_press.channel_page(store, game, channel, power=sender, limit=1).thread
+    bots = [p for p in thread.members if p in seats and p != sender]
+    if not bots:
+        return []
+    record = store.phase_record(game, st.phase, open_ok=True, submissions=False)
+    position = position_from_data(variant, record["position"])
+    proposals = negotiate.parse_request(variant, text)
+    sent: list[int] = []
+    for bot in bots:
+        asker = shown_sender(rules, sender, reader=bot, finished=False)
+        talk = _talk(store, game, variant, position, st.phase, bot)
+        hostile = talk.hostile if talk is not None else set()
+        commitments = talk.commitments if talk is not None else []
+        promised = negotiate.promised_units(variant, position, bot, commitments)
+        answers = [
+            negotiate.decide(
+                variant,
+                position,
+                bot,
+                asker if asker in variant.power_names else None,
+                p,
+                personality=PERSONALITY,
+                hostile=hostile,
+                promised=promised,
+            )
+            for p in proposals
+        ]
+        if thread.kind != "private" and not _addressed(variant, position, bot, text, answers):
+            continue
+        reply = negotiate.reply_text(
+            variant, answers, partner=asker if asker in variant.power_names else None, lang=st.settings.language
+        )
+        try:
+            got = send_press(store, game, bot, reply, channel=channel, now=now, via=BOT_VIA)
+        except PressRefused as e:
+            log.info("%s: %s's bot says nothing (%s)", game, bot, e.refusal.rule)
+            continue
+        sent.append(got.id)
+        if any(a.yes and a.proposal.kind == "support" for a in answers):
+            _reorder(store, game, st.phase, variant, position, bot, seats[bot], now)
+    return sent
+
+
+def _addressed(variant: Variant, position: Position, bot: str, text: str, answers: list[negotiate.Answer]) -> bool:
+    """Whether a message to several powers is for this bot: it names the bot's power, or asks for a support
+    this bot can give."""
+    if not answers:
+        return False
+    if re.search(rf"\b{re.escape(bot)}\b", text, re.I):
+        return True
+    return any(a.proposal.kind == "support" and a.why not in ("cannot", "not yours") for a in answers)
+
+
+def _reorder(
+    store: GameStore, game: str, phase: str, variant: Variant, position: Position, power: str, level: str, now: datetime
+) -> None:
+    """Send the bot's orders again, now with what it accepted (a person's request came after its orders)."""
+    memories = _memories(store, game, variant, [power])
+    orders = _orders(store, game, phase, variant, position, power, level, memories.get(power))
+    kind = variant.calendar.kind(position.phase)
+    text = "\n".join(format_order(variant, o, phase_kind=kind) for o in orders)
+    store.submit(game, power, text, now=now, ready=True, phase=phase, source="bot", replace_with_nothing=not orders)
 
 
 def process_with_bots(

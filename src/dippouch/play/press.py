@@ -2,10 +2,15 @@
 in (a reply), under the game's press rules, whichever door it came through (the player's page, the JSON API, a
 reply by mail). The rules' one decision is :func:`dippouch.press.rules.refusal`, asked by the store in the
 transaction that stores the message; this is where the doors' requests become that call and its answer one
-typed result, said in the same words at every door."""
+typed result, said in the same words at every door.
+
+A message that reaches a bot's seat is answered by the bot, in the same channel and through this same use case
+(as the bot's power, so the press rules decide its reply as anyone's and the coordinator sees it like anyone's
+press): :func:`dippouch.bots.seats.answer_press`."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -17,6 +22,8 @@ __all__ = ["MessageSent", "PressRefused", "send_press"]
 
 PressRefused = store_press.PressRefused
 """A message the rules refuse (nothing stored): ``refusal.rule`` names the rule, the message says it."""
+
+log = logging.getLogger("dippouch.press")
 
 EVERY_POWER = "all"
 """The word a door may name instead of powers: every other power of the game (public press)."""
@@ -61,6 +68,8 @@ def send_press(
     if any(t.lower() == EVERY_POWER for t in named):
         named = [p for p in store_press.power_names(db, game) if p != power]
     sent = store_press.send(db, game, power, named, text, now=now, via=via, in_channel=channel)
+    if via != BOT_VIA:
+        _bots_answer(db, game, power, text, sent.channel_id, now)
     return MessageSent(
         game=game,
         power=power,
@@ -70,3 +79,18 @@ def send_press(
         held=sent.held,
         mailed=sent.mailed,
     )
+
+
+BOT_VIA = "bot"
+"""The door a bot's reply comes through: a bot never answers a bot (no two bots talk on without a person)."""
+
+
+def _bots_answer(db: Database, game: str, power: str, text: str, channel: int, now: datetime) -> None:
+    """The bots in the channel answer the message; a bot's trouble never undoes or refuses the person's own
+    message (it was sent: the bot is logged and stays silent)."""
+    from dippouch.bots.seats import answer_press
+
+    try:
+        answer_press(db, game, power, text, channel, now=now)
+    except Exception:
+        log.exception("%s: the bots could not answer %s's message", game, power)
