@@ -1,0 +1,851 @@
+"""A DAIDE server for one stored game: programs that speak DAIDE (DumbBot, Albert, our own client) take seats.
+
+The game stays dippouch's: orders go in through the game's submission use case
+(:func:`dippouch.play.orders.send_orders`, source ``bot``), each SUB a new version holding the power's
+orders so far, marked ready once the power's orders are complete unless it said ``NOT (GOF)``; draw votes
+through :func:`dippouch.play.votes.vote`. The server reads the game only through the store's public
+readers (status, history, phase records), and it notices a phase processed by anyone (its own players
+being ready, the deadline worker, a person on the web) by looking every ``poll`` seconds, then sends each
+DAIDE client the results (ORD), the ownership (SCO) and the new position (NOW).
+
+Seats: a DAIDE client that says NME gets the first power of ``seats`` nobody holds over DAIDE (by default
+every power whose seat is empty or already held over DAIDE), recorded in the game as player
+``daide:NAME``; its passcode (in HLO) lets it come back with IAM while the server runs.
+
+Refusals follow the protocol: a message with brackets that do not match is answered ``PRN (message)``,
+bad syntax ``HUH (message with ERR before the first token at fault)``, a request refused ``REJ (request)``,
+orders for another turn ``REJ (SUB (turn) ...)``, an order the game refuses ``THX (order) (note)``; a token
+of the private-use categories ends the connection with error message 0x0E.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import socket
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from dippouch.core.calendar import PhaseKind
+from dippouch.core.orders import Build, Disband, Order, Waive
+from dippouch.core.position import Position
+from dippouch.interop.daide.board import SEASONS, DaideBoard, Order_, Syntax, Unfit
+from dippouch.interop.daide.codec import (
+    MAGIC,
+    VERSION,
+    BracketError,
+    ErrorCode,
+    Leaf,
+    Node,
+    ProtocolError,
+    Quoted,
+    Raw,
+    Tree,
+    Wire,
+    decode,
+    encode,
+    frame,
+    parse,
+    read_message,
+    to_text,
+    tokens_of,
+)
+from dippouch.interop.daide.tokens import MAX_INT, integer_value, is_integer, is_reserved, is_text
+from dippouch.store.repository import GameStore
+
+__all__ = ["DAIDE_PLAYER", "DaideServer"]
+
+log = logging.getLogger("dippouch.daide")
+
+DAIDE_PLAYER = "daide:"
+"""The prefix of the player name a DAIDE client's seat is recorded under."""
+
+INITIAL_TIMEOUT = 30.0
+
+
+def _seconds(n: float) -> int:
+    """Seconds as DAIDE can write them: its integers stop at 8191 (about 2 h 16 min), so a longer time is
+    written as 8191 ("at least this long")."""
+    return max(0, min(int(n), MAX_INT))
+
+
+@dataclass
+class Conn:
+    """One client connection."""
+
+    writer: asyncio.StreamWriter
+    name: str = ""
+    version: str = ""
+    power: str | None = None
+    observer: bool = False
+    in_game: bool = False
+    """Told the game (after YES (MAP)): it gets the results, ownership and positions as they come."""
+    alerts: set[int] = field(default_factory=set)
+    alerted: set[tuple[int, str]] = field(default_factory=set)
+
+
+@dataclass
+class Seat:
+    """A power held over DAIDE: its passcode and the orders it has given in the open phase."""
+
+    power: str
+    passcode: int
+    name: str = ""
+    version: str = ""
+    conn: Conn | None = None
+    phase: str | None = None
+    orders: dict[Any, tuple[Order_, Order]] = field(default_factory=dict)
+    go: bool = True
+    ready: bool = False
+
+
+@dataclass
+class Now:
+    """The game as last read: its open phase and position, or its ending."""
+
+    phase_id: int | None
+    phase: str | None
+    position: Position
+    deadline: datetime | None
+    ended: Any = None
+
+
+class DaideServer:
+    """Serves one stored game over DAIDE. ``await start(host, port)``, then ``await finished.wait()``."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        game: str,
+        *,
+        seats: Sequence[str] | None = None,
+        poll: float = 1.0,
+        clock: Callable[[], datetime] | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.store = store
+        self.game = game
+        self.variant = store.variant(game)
+        self.board = DaideBoard(self.variant)
+        self.vocab = self.board.vocab
+        self.poll = poll
+        self.clock = clock or (lambda: datetime.now(UTC))
+        self.rng = rng or random.SystemRandom()
+        self.lock = asyncio.Lock()
+        self.turn_lock = asyncio.Lock()
+        """Held while a message is answered or the game looked at: results never cut into a THX series."""
+        self.conns: list[Conn] = []
+        self.seats: dict[str, Seat] = {}
+        self.wanted = [self.variant.power(p).name for p in seats] if seats else None
+        self.state: Now | None = None
+        self.finished = asyncio.Event()
+        self.server: asyncio.Server | None = None
+        self._poller: asyncio.Task[None] | None = None
+
+    # --- running ----------------------------------------------------------------------------------------
+
+    async def start(self, host: str = "127.0.0.1", port: int = 16713) -> int:
+        """Listen; returns the port (useful with port 0)."""
+        self.state = await self._call(self._read)
+        if self.wanted is None:
+            held = await self._call(lambda: self.store.players(self.game))
+            self.wanted = [p for p, current, _ in held if current is None or current.startswith(DAIDE_PLAYER)]
+        self.server = await asyncio.start_server(self._handle, host, port, backlog=16)
+        self._poller = asyncio.create_task(self._poll())
+        sock = self.server.sockets[0]
+        return int(sock.getsockname()[1])
+
+    async def close(self) -> None:
+        if self._poller is not None:
+            self._poller.cancel()
+        for c in list(self.conns):
+            self._drop(c)
+        if self.server is not None:
+            self.server.close()
+            await self.server.wait_closed()
+
+    async def _call(self, fn: Callable[[], Any]) -> Any:
+        """A store call, one at a time, out of the event loop's way."""
+        async with self.lock:
+            return await asyncio.to_thread(fn)
+
+    # --- reading the game -------------------------------------------------------------------------------
+
+    def _read(self) -> Now:
+        from dippouch.game import position_from_data
+
+        st = self.store.status(self.game, now=self.clock(), drift=False, due=False)
+        if st.phase is None or st.state == "finished":
+            hist = [p for p in self.store.history(self.game) if p.status != "abandoned"]
+            last = hist[-1]
+            data = last.next_position or last.position
+            return Now(None, None, position_from_data(self.variant, data), None, st.ending)
+        rec = self.store.phase_record(self.game, st.phase, open_ok=True, submissions=False)
+        return Now(int(rec["id"]), st.phase, position_from_data(self.variant, rec["position"]), st.deadline, st.ending)
+
+    async def _poll(self) -> None:
+        while True:
+            await asyncio.sleep(self.poll)
+            try:
+                async with self.turn_lock:
+                    await self.catch_up()
+                self._alerts()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # one bad look must not stop the server
+                log.exception("DAIDE server of %s could not read the game", self.game)
+
+    async def catch_up(self) -> None:
+        """Tell the clients about every phase processed since the last look, and the game's end."""
+        from dippouch.game import position_from_data
+
+        before = self.state
+        now = await self._call(self._read)
+        if before is not None and before.phase_id == now.phase_id and not (now.ended and not before.ended):
+            return
+        self.state = now
+        hist = await self._call(lambda: [p for p in self.store.history(self.game) if p.status != "abandoned"])
+        ids = [p.id for p in hist]
+        msgs: list[list[int]] = []
+        if before is not None and before.phase_id in ids:
+            for p in hist[ids.index(before.phase_id) :]:
+                if p.status != "processed":
+                    continue
+                pos = position_from_data(self.variant, p.position)
+                after = position_from_data(self.variant, p.next_position) if p.next_position else None
+                msgs += self._results(pos, p.results or [], after)
+        elif now.phase_id is not None:
+            msgs.append(self._m(*self.board.now(now.position)))
+        for seat in self.seats.values():
+            seat.orders.clear()
+            seat.ready = False
+            seat.phase = now.phase
+        if now.ended is not None:
+            msgs += self._ending(now)
+        for c in self.conns:
+            if c.in_game:
+                for m in msgs:
+                    self._send(c, m)
+                if now.ended is None and c.power is not None:
+                    self._tme(c)
+        if now.ended is not None:
+            for c in list(self.conns):
+                self._send(c, self._m("OFF"))
+                self._drop(c)
+            self.finished.set()
+
+    def _results(self, pos: Position, results: Sequence[Any], after: Position | None) -> list[list[int]]:
+        out = [self._m(*m) for m in self.board.ord_messages(pos, results, after)]
+        if after is not None:
+            kind = self.variant.calendar.kind(after.phase)
+            if (
+                dict(after.centres) != dict(pos.centres)
+                or after.phase.year != pos.phase.year
+                or kind is PhaseKind.ADJUSTMENTS
+            ):
+                out.append(self._m(*self.board.sco(after)))
+            out.append(self._m(*self.board.now(after)))
+        return out
+
+    def _ending(self, now: Now) -> list[list[int]]:
+        ending = now.ended
+        out: list[list[int]] = [self._m(*self.board.sco(now.position))]
+        if ending.kind == "victory" and len(ending.powers) == 1:
+            out.append(self._m("SLO", [self.board.power_word(ending.powers[0])]))
+        else:
+            out.append(self._m("DRW"))
+        out.append(self._smr(now.position))
+        return out
+
+    def _smr(self, position: Position) -> list[int]:
+        from dippouch.game import position_from_data
+
+        out: dict[str, int] = {}
+        for p in self.store.history(self.game):
+            if p.status == "abandoned":
+                continue
+            pos = position_from_data(self.variant, p.next_position or p.position)
+            for power in self.variant.power_names:
+                if power not in out and not pos.centres_of(power) and not pos.units_of(power):
+                    out[power] = pos.phase.year
+        parts: list[Any] = ["SMR", self.board.turn(position.phase)]
+        for power in self.variant.power_names:
+            seat = self.seats.get(power)
+            centres = len(position.centres_of(power))
+            row: list[Any] = [
+                self.board.power_word(power),
+                [Quoted(seat.name if seat else "dippouch")],
+                [Quoted(seat.version if seat else "")],
+                centres,
+            ]
+            if centres == 0 and power in out:
+                row.append(out[power])
+            parts.append(row)
+        return self._m(*parts)
+
+    def _tme(self, c: Conn) -> None:
+        st = self.state
+        if st is None or st.deadline is None:
+            return
+        self._send(c, self._m("TME", [_seconds((st.deadline - self.clock()).total_seconds())]))
+
+    def _alerts(self) -> None:
+        st = self.state
+        if st is None or st.deadline is None or st.phase is None:
+            return
+        left = (st.deadline - self.clock()).total_seconds()
+        for c in self.conns:
+            for n in c.alerts:
+                if left <= n and (n, st.phase) not in c.alerted:
+                    c.alerted.add((n, st.phase))
+                    self._send(c, self._m("TME", [_seconds(left)]))
+
+    # --- connections ------------------------------------------------------------------------------------
+
+    def _m(self, *parts: Any) -> list[int]:
+        return tokens_of(self.vocab, *parts)
+
+    def _send(self, c: Conn, tokens: list[int]) -> None:
+        if c.writer.is_closing():
+            return
+        log.debug("%s <- %s", c.power or c.name or "client", to_text(self.vocab, tokens))
+        c.writer.write(frame(Wire.DM, encode(tokens)))
+
+    def _drop(self, c: Conn) -> None:
+        if c in self.conns:
+            self.conns.remove(c)
+        if c.power is not None and c.power in self.seats and self.seats[c.power].conn is c:
+            self.seats[c.power].conn = None
+            for other in self.conns:
+                if other.in_game:
+                    self._send(other, self._m("CCD", [self.board.power_word(c.power)]))
+        if not c.writer.is_closing():
+            c.writer.close()
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        sock = writer.get_extra_info("socket")
+        if sock is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+        c = Conn(writer)
+        self.conns.append(c)
+        try:
+            try:
+                first = await asyncio.wait_for(read_message(reader), INITIAL_TIMEOUT)
+            except TimeoutError:
+                raise ProtocolError(ErrorCode.TIMEOUT, "no initial message within 30 seconds") from None
+            if first is None:
+                return
+            kind, payload = first
+            if kind is not Wire.IM:
+                raise ProtocolError(ErrorCode.NOT_IM, "the first message must be the initial message")
+            if len(payload) != 4:
+                raise ProtocolError(ErrorCode.LENGTH, "the initial message holds four octets")
+            version, magic = int.from_bytes(payload[:2], "big"), int.from_bytes(payload[2:], "big")
+            if magic == 0x10DA:
+                raise ProtocolError(ErrorCode.ENDIAN, "the initial message is in the wrong byte order")
+            if magic != MAGIC:
+                raise ProtocolError(ErrorCode.MAGIC, "wrong magic number")
+            if version != VERSION:
+                raise ProtocolError(ErrorCode.VERSION, f"protocol version {version}; this server speaks {VERSION}")
+            writer.write(frame(Wire.RM, self.vocab.rm()))
+            while True:
+                msg = await read_message(reader)
+                if msg is None or msg[0] in (Wire.FM, Wire.EM):
+                    break
+                kind, payload = msg
+                if kind is Wire.IM:
+                    raise ProtocolError(ErrorCode.DUPLICATE_IM, "a second initial message")
+                if kind is Wire.RM:
+                    raise ProtocolError(ErrorCode.CLIENT_RM, "a representation message from a client")
+                await self._diplomacy(c, decode(payload))
+                await writer.drain()
+        except ProtocolError as e:
+            log.info("DAIDE client dropped: %s", e)
+            if not writer.is_closing():
+                writer.write(frame(Wire.EM, int(e.code).to_bytes(2, "big")))
+        except (ConnectionError, asyncio.CancelledError):
+            pass
+        finally:
+            self._drop(c)
+
+    # --- diplomacy messages -----------------------------------------------------------------------------
+
+    async def _diplomacy(self, c: Conn, tokens: list[int]) -> None:
+        if not tokens:
+            raise ProtocolError(ErrorCode.LENGTH, "an empty diplomacy message")
+        if any(is_reserved(t) for t in tokens):
+            raise ProtocolError(ErrorCode.ILLEGAL_TOKEN, "a token of the private-use categories")
+        log.debug("%s -> %s", c.power or c.name or "client", to_text(self.vocab, tokens))
+        try:
+            tree = parse(tokens)
+        except BracketError:
+            self._send(c, self._m("PRN", [Raw.of(tokens)]))
+            return
+        head = tree[0]
+        word = self.vocab.name(head.token) if isinstance(head, Leaf) else None
+        handler = getattr(self, f"_on_{word}", None) if word else None
+        try:
+            if handler is None:
+                raise Syntax(0)
+            async with self.turn_lock:
+                await handler(c, tokens, tree[1:])
+        except Syntax as e:
+            self._send(c, self._m("HUH", [Raw.of(tokens[: e.at]), "ERR", Raw.of(tokens[e.at :])]))
+
+    def _yes(self, c: Conn, tokens: list[int]) -> None:
+        self._send(c, self._m("YES", [Raw.of(tokens)]))
+
+    def _rej(self, c: Conn, tokens: list[int]) -> None:
+        self._send(c, self._m("REJ", [Raw.of(tokens)]))
+
+    @staticmethod
+    def _none(args: Sequence[Tree]) -> None:
+        if args:
+            raise Syntax(args[0].at)
+
+    @staticmethod
+    def _text(t: Tree) -> str:
+        if not isinstance(t, Node) or not all(isinstance(x, Leaf) and is_text(x.token) for x in t.items):
+            bad = (
+                next((x for x in t.items if not (isinstance(x, Leaf) and is_text(x.token))), None)
+                if isinstance(t, Node)
+                else t
+            )
+            raise Syntax(bad.at if bad is not None else t.at)
+        return bytes(x.token & 0xFF for x in t.items if isinstance(x, Leaf)).decode("utf-8", errors="replace")
+
+    @staticmethod
+    def _number(t: Tree) -> int:
+        if isinstance(t, Node) and len(t.items) == 1 and isinstance(t.items[0], Leaf) and is_integer(t.items[0].token):
+            return integer_value(t.items[0].token)
+        raise Syntax(t.items[0].at if isinstance(t, Node) and t.items else t.at)
+
+    def _open(self) -> bool:
+        return self.state is not None and self.state.ended is None and self.state.phase is not None
+
+    async def _on_NME(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
+        if len(args) != 2:
+            raise Syntax(args[2].at if len(args) > 2 else len(tokens))
+        name, version = self._text(args[0]), self._text(args[1])
+        free = [
+            p
+            for p in self.wanted or []
+            if (p not in self.seats or (self.seats[p].conn is None and not self.seats[p].name))
+            and self.state is not None
+            and (self.state.position.units_of(p) or self.state.position.centres_of(p))
+        ]
+        if c.power is not None or c.observer or not self._open() or not free:
+            self._rej(c, tokens)
+            return
+        power = free[0]
+        player = f"{DAIDE_PLAYER}{name}"[:100]
+        try:
+            await self._call(lambda: self.store.assign(self.game, power, player, now=self.clock(), replace=True))
+        except Exception as e:
+            log.info("seat %s refused: %s", power, e)
+            self._rej(c, tokens)
+            return
+        seat = Seat(power, self.rng.randint(1, MAX_INT), name, version, c, self.state.phase if self.state else None)
+        self.seats[power] = seat
+        c.power, c.name, c.version = power, name, version
+        self._yes(c, tokens)
+        self._send(c, self._m("MAP", [Quoted(self.board.map_name)]))
+
+    async def _on_OBS(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
+        if args and len(args) != 2:
+            raise Syntax(args[min(len(args), 2)].at if len(args) > 2 else len(tokens))
+        if c.power is not None:
+            self._rej(c, tokens)
+            return
+        c.observer = True
+        self._yes(c, tokens)
+        self._send(c, self._m("MAP", [Quoted(self.board.map_name)]))
+
+    async def _on_IAM(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
+        if len(args) != 2 or not isinstance(args[0], Node) or len(args[0].items) != 1:
+            raise Syntax(args[0].at if args else len(tokens))
+        power = self.board.read_power(args[0].items[0])
+        code = self._number(args[1])
+        seat = self.seats.get(power)
+        if seat is None or seat.passcode != code or seat.conn is not None or c.power is not None or not self._open():
+            self._rej(c, tokens)
+            return
+        seat.conn, c.power, c.name, c.version, c.in_game = c, power, seat.name, seat.version, True
+        self._yes(c, tokens)
+        for other in self.conns:
+            if other.in_game and other is not c:
+                self._send(other, self._m("NOT", ["CCD", [self.board.power_word(power)]]))
+
+    async def _on_YES(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
+        inner = args[0] if args else None
+        if not isinstance(inner, Node) or not inner.items:
+            raise Syntax(args[0].at if args else len(tokens))
+        first = inner.items[0]
+        if isinstance(first, Leaf) and self.vocab.name(first.token) == "MAP" and not c.in_game:
+            if c.power is None and not c.observer:
+                return
+            c.in_game = True
+            st = self.state
+            if c.power is not None:
+                self._send(c, self._hlo(c.power))
+            if st is not None:
+                self._send(c, self._m(*self.board.sco(st.position)))
+                self._send(c, self._m(*self.board.now(st.position)))
+                if c.power is not None:
+                    self._tme(c)
+
+    async def _on_REJ(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
+        inner = args[0] if args else None
+        first = inner.items[0] if isinstance(inner, Node) and inner.items else None
+        if isinstance(first, Leaf) and self.vocab.name(first.token) == "MAP":
+            log.info("a DAIDE client (%s) cannot play on map %s", c.name, self.board.map_name)
+
+    async def _on_HUH(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
+        log.info("a DAIDE client found fault with a message: %s", to_text(self.vocab, tokens))
+
+    _on_PRN = _on_HUH
+
+    def _hlo(self, power: str) -> list[int]:
+        seat = self.seats[power]
+        options: list[Any] = [["LVL", 0]]
+        deadlines = self.store.status(self.game, now=self.clock(), drift=False, due=False).settings.deadlines
+        from dippouch.game import parse_duration
+
+        for word, key in (("MTL", "movement"), ("RTL", "retreats"), ("BTL", "adjustments")):
+            if deadlines.get(key):
+                options.append([word, _seconds(parse_duration(str(deadlines[key])).total_seconds())])
+        return self._m("HLO", [self.board.power_word(power)], [seat.passcode], options)
+
+    async def _on_HLO(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
+        self._none(args)
+        if c.power is None:
+            self._rej(c, tokens)
+        else:
+            self._send(c, await self._call(lambda: self._hlo(c.power or "")))
+
+    async def _on_MAP(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
+        self._none(args)
+        self._send(c, self._m("MAP", [Quoted(self.board.map_name)]))
+
+    async def _on_MDF(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
+        self._none(args)
+        self._send(c, self._m(*self.board.mdf()))
+
+    async def _on_NOW(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
+        self._none(args)
+        if self.state is not None:
+            self._send(c, self._m(*self.board.now(self.state.position)))
+
+    async def _on_SCO(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
+        self._none(args)
+        if self.state is not None:
+            self._send(c, self._m(*self.board.sco(self.state.position)))
+
+    async def _on_TME(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
+        if not args:
+            if self.state is None or self.state.deadline is None or not self._open():
+                self._rej(c, tokens)
+            else:
+                self._tme(c)
+            return
+        if len(args) > 1:
+            raise Syntax(args[1].at)
+        n = self._number(args[0])
+        if n < 0 or self.state is None or self.state.deadline is None:
+            self._rej(c, tokens)
+            return
+        c.alerts.add(n)
+        self._yes(c, tokens)
+
+    def _phases(self) -> list[Any]:
+        return [p for p in self.store.history(self.game) if p.status != "abandoned"]
+
+    async def _on_HST(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
+        from dippouch.game import position_from_data
+
+        hist = await self._call(self._phases)
+        if not args:
+            first = position_from_data(self.variant, hist[0].position)
+            self._send(c, self._m(*self.board.sco(first)))
+            self._send(c, self._m(*self.board.now(first)))
+            return
+        if len(args) > 1:
+            raise Syntax(args[1].at)
+        phase = self._turn(args[0])
+        for p in hist:
+            pos = position_from_data(self.variant, p.position)
+            if pos.phase == phase and p.status == "processed":
+                after = position_from_data(self.variant, p.next_position) if p.next_position else None
+                msgs = [self._m(*m) for m in self.board.ord_messages(pos, p.results or [], after)]
+                if after is not None:
+                    msgs += [self._m(*self.board.sco(after)), self._m(*self.board.now(after))]
+                for m in msgs:
+                    self._send(c, m)
+                return
+        self._rej(c, tokens)
+
+    async def _on_ORD(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
+        from dippouch.game import position_from_data
+
+        self._none(args)
+        hist = [p for p in await self._call(self._phases) if p.status == "processed"]
+        last = max((i for i, p in enumerate(hist) if p.kind == PhaseKind.MOVEMENT.value), default=None)
+        if last is None:
+            self._rej(c, tokens)
+            return
+        for p in hist[last:]:
+            pos = position_from_data(self.variant, p.position)
+            after = position_from_data(self.variant, p.next_position) if p.next_position else None
+            for m in self.board.ord_messages(pos, p.results or [], after):
+                self._send(c, self._m(*m))
+
+    async def _on_SMR(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
+        self._none(args)
+        st = self.state
+        if st is None or st.ended is None:
+            self._rej(c, tokens)
+            return
+        for m in (await self._call(lambda: self._ending(st)))[1:]:
+            self._send(c, m)
+
+    def _turn(self, t: Tree) -> Any:
+        if not isinstance(t, Node) or len(t.items) != 2:
+            raise Syntax(t.at)
+        season, year = t.items
+        if not isinstance(season, Leaf) or self.vocab.name(season.token) not in SEASONS:
+            raise Syntax(season.at)
+        if not isinstance(year, Leaf) or not is_integer(year.token):
+            raise Syntax(year.at)
+        return self.board.phase_of(self.vocab.name(season.token) or "", integer_value(year.token))
+
+    # --- orders -----------------------------------------------------------------------------------------
+
+    def _seat(self, c: Conn) -> Seat | None:
+        if c.power is None or not self._open():
+            return None
+        seat = self.seats.get(c.power)
+        return seat if seat is not None and seat.conn is c else None
+
+    async def _on_SUB(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
+        turn = None
+        rest = list(args)
+        lead = rest[0].items[0] if rest and isinstance(rest[0], Node) and rest[0].items else None
+        if isinstance(lead, Leaf) and self.vocab.name(lead.token) in SEASONS:
+            turn = self._turn(rest[0])
+            rest = rest[1:]
+        if not rest:
+            raise Syntax(len(tokens))
+        read = [(self.board.read_order(t), t) for t in rest]  # all well written, or HUH and nothing taken
+        seat = self._seat(c)
+        st = self.state
+        if seat is None or st is None or (turn is not None and turn != st.position.phase):
+            self._rej(c, tokens)
+            return
+        kind = self.variant.calendar.kind(st.position.phase)
+        notes: list[tuple[Tree, str]] = []
+        fresh: list[tuple[Any, Order_, Order, Tree]] = []
+        for r, t in read:
+            try:
+                order = self.board.fit(r, seat.power, st.position, kind)
+            except Unfit as e:
+                notes.append((t, e.note))
+                continue
+            fresh.append((self._key(order, len(seat.orders) + len(fresh)), r, order, t))
+        before = dict(seat.orders)
+        for key, r, order, _t in fresh:
+            seat.orders[key] = (r, order)
+        refused = await self._submit(seat, ready=self._want(seat)) if fresh else set()
+        for key, r, _order, t in fresh:
+            if key in refused:
+                if key in before:
+                    seat.orders[key] = before[key]
+                else:
+                    seat.orders.pop(key, None)
+                notes.append((t, self.board.refusal_note(r, seat.power, st.position)))
+            else:
+                notes.append((t, "MBV"))
+        if refused:
+            await self._submit(seat, ready=self._want(seat))
+        order_of = {id(t): i for i, t in enumerate(rest)}
+        for t, note in sorted(notes, key=lambda n: order_of[id(n[0])]):
+            end = t.end if isinstance(t, Node) else t.at
+            self._send(c, self._m("THX", [Raw.of(tokens[t.at + 1 : end])], [note]))
+        await self._after_orders(c, seat)
+
+    def _key(self, order: Order, n: int) -> Any:
+        m = self.variant.map
+        if isinstance(order, Waive):
+            return ("waive", n)
+        if isinstance(order, Build):
+            return ("build", m.province_of(order.loc))
+        return m.province_of(order.unit_loc or 0)
+
+    def _missing(self, seat: Seat) -> list[Any] | None:
+        """The MIS message's parts, or None when the power's orders are complete."""
+        from dippouch.game import adjustment_delta
+
+        st = self.state
+        assert st is not None
+        pos = st.position
+        kind = self.variant.calendar.kind(pos.phase)
+        if kind is PhaseKind.ADJUSTMENTS:
+            delta = adjustment_delta(self.variant, pos, seat.power)
+            given = [o for _r, o in seat.orders.values()]
+            if delta > 0:
+                left = delta - sum(1 for o in given if isinstance(o, (Build, Waive)))
+                return ["MIS", [-left]] if left > 0 else None
+            if delta < 0:
+                left = -delta - sum(1 for o in given if isinstance(o, Disband))
+                return ["MIS", [left]] if left > 0 else None
+            return None
+        if kind is PhaseKind.RETREATS:
+            waiting = [
+                d for p, d in sorted(pos.dislodged.items()) if d.unit.power == seat.power and p not in seat.orders
+            ]
+            if not waiting:
+                return None
+            return [
+                "MIS",
+                *(
+                    [*self.board.unit(d.unit), "MRT", [self.board.place(r) for r in sorted(d.retreats)]]
+                    for d in waiting
+                ),
+            ]
+        units = [u for p, u in sorted(pos.units.items()) if u.power == seat.power and p not in seat.orders]
+        return ["MIS", *(self.board.unit(u) for u in units)] if units else None
+
+    async def _after_orders(self, c: Conn, seat: Seat) -> None:
+        mis = self._missing(seat)
+        if mis is not None:
+            self._send(c, self._m(*mis))
+        if self._want(seat) != seat.ready:
+            await self._submit(seat, ready=self._want(seat))
+        await self.catch_up()
+
+    def _want(self, seat: Seat) -> bool:
+        """Ready to be processed: complete orders, and no NOT (GOF) (GOF is assumed each turn)."""
+        return seat.go and self._missing(seat) is None
+
+    async def _submit(self, seat: Seat, *, ready: bool) -> set[Any]:
+        """Send the power's orders so far as a new version through the game's use case; the keys of the
+        orders the game refused."""
+        from dippouch.core.notation import format_order
+        from dippouch.play.orders import send_orders
+
+        st = self.state
+        assert st is not None and st.phase is not None
+        kind = self.variant.calendar.kind(st.position.phase)
+        keys = list(seat.orders)
+        text = "\n".join(format_order(self.variant, seat.orders[k][1], phase_kind=kind) for k in keys)
+        phase = st.phase
+
+        def send() -> Any:
+            return send_orders(
+                self.store,
+                self.game,
+                seat.power,
+                text,
+                source="bot",
+                now=self.clock(),
+                ready=ready,
+                phase=phase,
+                replace_with_nothing=not keys,
+            )
+
+        try:
+            sent = await self._call(send)
+        except Exception as e:
+            log.info("orders of %s not taken: %s", seat.power, e)
+            return set(keys)
+        seat.ready = bool(sent.receipt.ready)
+        return {keys[ln.line - 1] for ln in sent.receipt.lines if not ln.accepted and 0 < ln.line <= len(keys)}
+
+    async def _on_MIS(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
+        self._none(args)
+        seat = self._seat(c)
+        if seat is None:
+            self._rej(c, tokens)
+            return
+        self._send(c, self._m(*(self._missing(seat) or ["MIS"])))
+
+    async def _on_GOF(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
+        self._none(args)
+        seat = self._seat(c)
+        if seat is None:
+            self._rej(c, tokens)
+            return
+        seat.go = True
+        self._yes(c, tokens)
+        await self._after_orders(c, seat)
+
+    async def _on_DRW(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
+        self._none(args)
+        await self._vote(c, tokens, True)
+
+    async def _vote(self, c: Conn, tokens: list[int], draw: bool) -> None:
+        from dippouch.play.votes import vote
+
+        seat = self._seat(c)
+        if seat is None:
+            self._rej(c, tokens)
+            return
+        try:
+            await self._call(lambda: vote(self.store, self.game, seat.power, draw, now=self.clock()))
+        except Exception as e:
+            log.info("draw vote of %s refused: %s", seat.power, e)
+            self._rej(c, tokens)
+            return
+        self._yes(c, tokens)
+        await self.catch_up()
+
+    async def _on_NOT(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
+        if len(args) != 1 or not isinstance(args[0], Node) or not args[0].items:
+            raise Syntax(args[0].at if args else len(tokens))
+        inner = args[0].items
+        word = self.vocab.name(inner[0].token) if isinstance(inner[0], Leaf) else None
+        if word == "TME":
+            if len(inner) > 1:
+                c.alerts.discard(self._number(inner[1]))
+            else:
+                c.alerts.clear()
+            self._yes(c, tokens)
+            return
+        seat = self._seat(c)
+        if word == "DRW":
+            await self._vote(c, tokens, False)
+            return
+        if word not in ("GOF", "SUB"):
+            raise Syntax(inner[0].at)
+        if seat is None:
+            self._rej(c, tokens)
+            return
+        if word == "GOF":
+            seat.go = False
+            self._yes(c, tokens)
+            if seat.ready:
+                await self._submit(seat, ready=False)
+            return
+        if len(inner) == 1:
+            seat.orders.clear()
+        else:
+            st = self.state
+            assert st is not None
+            r = self.board.read_order(inner[1])
+            try:
+                order = self.board.fit(r, seat.power, st.position, self.variant.calendar.kind(st.position.phase))
+            except Unfit:
+                self._rej(c, tokens)
+                return
+            key = next((k for k, (_r, o) in seat.orders.items() if o == order), None)
+            if key is None:
+                self._rej(c, tokens)
+                return
+            del seat.orders[key]
+        await self._submit(seat, ready=False)
+        self._yes(c, tokens)
+
+    async def _on_ADM(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
+        self._rej(c, tokens)
