@@ -457,6 +457,24 @@ class Settings:
             raise _bad("DIPPOUCH_VAPID_SUBJECT", got, "a mailto: or https: address", "mailto:admin@example.org")
         return got
 
+    # --- bots
+
+    @cached_property
+    def search_budget(self) -> float:
+        """``DIPPOUCH_SEARCH_BUDGET``: seconds of wall time the ``search`` bot level may think about one power's
+        movement phase (0.5 by default; 0.05 to 30). Bots seated in games play in the worker or the web process,
+        so a slow machine lowers it and a fast one may raise it."""
+        raw = self.environ.get("DIPPOUCH_SEARCH_BUDGET", "")
+        if not raw.strip():
+            return 0.5
+        try:
+            budget = float(raw)
+        except ValueError:
+            budget = -1.0
+        if not 0.05 <= budget <= 30:
+            raise _bad("DIPPOUCH_SEARCH_BUDGET", raw, "seconds from 0.05 to 30", "0.5")
+        return budget
+
     # --- the crash and race tests' stopping points
 
     @cached_property

@@ -56,6 +56,20 @@ FAILED = 0.5
 """A move that failed just before is worth this share of its value, once more for each time in a row it failed."""
 NEUTRAL = 3.0
 """The value of a centre nobody owns (the enemy's is 2 to 4 by its owner's size, one's own 0.5 to 4 by threat)."""
+WAR_THREAT = 1.25
+"""How much more a unit of a power at war with this one threatens (a power that helped it: half as much)."""
+LINE = 2.5
+"""How much more a unit on the stalemate line values staying (an own centre facing the leader's units)."""
+GUARD = 1.0
+"""The stab guard moves a unit to cover a centre only if its own plan is worth at most this much of the centre."""
+NEAR_SOLO = 0.75
+"""The share of a solo's centres at which a power drives for the solo, and the others hold a line against it."""
+
+
+def victory_centres(variant: Variant) -> int:
+    """The centres a solo takes: the variant's own number, else more than half the map's centres."""
+    got = variant.victory.get("centres")
+    return int(got) if isinstance(got, int) and got > 0 else len(variant.map.supply_centres) // 2 + 1
 
 
 @dataclass(frozen=True)
@@ -85,9 +99,16 @@ def _graph(gmap: GameMap) -> _Graph:
 
 
 class Values:
-    """Province values for one power in one position, for armies and for fleets."""
+    """Province values for one power in one position, for armies and for fleets.
 
-    def __init__(self, variant: Variant, position: Position, power: str) -> None:
+    ``memory`` (the power's, :mod:`dippouch.bots.memory`) tells who is at war with whom: the units of a power at
+    war with this one threaten more, those of a power that helped it and never attacked less; the centres of a
+    power at war with this one, or busy with another war, are worth more. ``mode``: ``"solo"`` when the power
+    owns most of what a solo takes (:data:`NEAR_SOLO`): every other centre is worth more and taking it matters
+    more than guarding; ``"line"`` when another power (``leader``) is that near: the centres facing the leader's
+    units are held (the stalemate line), and the leader's centres are worth more than anyone else's."""
+
+    def __init__(self, variant: Variant, position: Position, power: str, memory: Memory | None = None) -> None:
         gmap = variant.map
         g = _graph(gmap)
         self.gmap = gmap
@@ -98,13 +119,29 @@ class Values:
         for owner in position.centres.values():
             sizes[owner] = sizes.get(owner, 0) + 1
         biggest = max(sizes.values(), default=1)
+        near = NEAR_SOLO * victory_centres(variant)
+        leader = max((p for p in sizes if p != power), key=lambda p: (sizes[p], p), default=None)
+        self.mode = (
+            "solo" if sizes.get(power, 0) >= near else "line" if leader is not None and sizes[leader] >= near else ""
+        )
+        self.leader = leader if self.mode == "line" else None
+        weight: dict[str, float] = {}
+        for other in sizes.keys() | {u.power for u in position.units.values()}:
+            w = 1.0
+            if memory is not None and memory.at_war(other, power):
+                w = WAR_THREAT
+            elif memory is not None and memory.friendly(other, power):
+                w = 0.8
+            if other == self.leader:
+                w = max(w, WAR_THREAT)
+            weight[other] = w
         threat = [0.0] * n
         for prov, unit in position.units.items():
             if unit.power == power:
                 continue
-            strength = self.hooks.unit_strength(unit)
-            near = g.army[prov] if self.hooks.movement_kind(unit.kind) != "F" else g.fleet[prov]
-            for q in near:
+            strength = self.hooks.unit_strength(unit) * weight.get(unit.power, 1.0)
+            near_units = g.army[prov] if self.hooks.movement_kind(unit.kind) != "F" else g.fleet[prov]
+            for q in near_units:
                 threat[q] += strength
         self.threat = threat
         base = [0.0] * n
@@ -113,9 +150,15 @@ class Values:
             if holder == power:
                 base[sc] = 0.5 + min(threat[sc], 3.5)
             elif holder is None:
-                base[sc] = NEUTRAL
+                base[sc] = NEUTRAL + (1.5 if self.mode == "solo" else 0.0)
             else:
                 base[sc] = 2.0 + 2.0 * sizes.get(holder, 0) / biggest
+                if memory is not None and (memory.at_war(holder, power) or memory.busy(holder, power)):
+                    base[sc] += 0.5  # its units are committed: to us (fight back) or elsewhere (a weak spot)
+                if self.mode == "solo":
+                    base[sc] = max(base[sc], 4.0) + 0.5
+                elif holder == self.leader:
+                    base[sc] += 1.0
         self.base = base
         self.army = _spread(base, g.army, gmap, ProvinceKind.SEA)
         self.fleet = _spread(base, g.fleet, gmap, None)
@@ -190,7 +233,7 @@ class HeuristicBot:
     ) -> list[Order]:
         """Orders chosen from ``legal`` (the caller's lists, for the search level that already has them);
         ``memory``: ``power``'s moves that failed just before, which it does not send again unchanged."""
-        values = Values(variant, position, power)
+        values = Values(variant, position, power, memory)
         kind = variant.calendar.kind(position.phase)
         if kind is PhaseKind.MOVEMENT:
             return self._movement(variant, position, power, legal, values, rng, memory or Memory())
@@ -224,6 +267,8 @@ class HeuristicBot:
                 continue
             hold = next((o for o in options if isinstance(o, Hold)), options[0])
             stay = v.of(unit.kind, prov) * (1.2 if prov in position.centres and v.threat[prov] else 0.8)
+            if v.mode == "line" and position.centres.get(prov) == power and self._faces(position, prov, v):
+                stay *= LINE  # on the stalemate line: a centre facing the leader's units is held, not left
             if capture and prov in v.graph.centres and position.centres.get(prov) != power:
                 stay *= 2.0  # standing on another's centre as the year ends takes it
             plans.append(_Plan(unit, options, hold, prov, stay * self._jitter(rng)))
@@ -236,9 +281,9 @@ class HeuristicBot:
                     score = v.of(plan.unit.kind, dest)
                     other = position.units.get(dest)
                     if other is not None and other.power != power:
-                        score *= 0.55
+                        score *= 0.7 if v.mode == "solo" else 0.55
                     if dest in v.graph.centres and position.centres.get(dest) != power:
-                        score *= 1.6 if capture else 1.15
+                        score *= (2.0 if v.mode == "solo" else 1.6) if capture else 1.15
                     # A move that failed just before is worth less each time it failed: the unit looks
                     # elsewhere, or, if it still goes, is given the support it lacked (_supports).
                     score *= FAILED ** memory.failures(prov, dest)
@@ -271,11 +316,157 @@ class HeuristicBot:
         for i, plan in enumerate(plans):
             if i not in moved:
                 taken.setdefault(plan.dest, i)
+        kept = self._guard(position, power, plans, moved, v, gmap, memory, capture)
+        self._neglected(position, power, plans, moved, v, gmap, capture, kept, memory)
         self._supports(position, power, plans, moved, v, gmap, memory)
         self._movers_support(position, power, plans, moved, v, gmap, memory)
-        self._no_repeats(position, plans, v, gmap, memory)
+        self._no_repeats(position, plans, v, gmap, memory, kept)
+        # Again for the units _no_repeats sent elsewhere: a free centre beats the best other province.
+        self._neglected(position, power, plans, moved, v, gmap, capture, kept, memory)
         self._conversions(position, plans, moved, v)
         return [p.order for p in plans]
+
+    def _faces(self, position: Position, prov: int, v: Values) -> bool:
+        """Whether a unit of the leader (the power near a solo) stands next to ``prov``."""
+        g = v.graph
+        return any(
+            (u := position.units.get(q)) is not None and u.power == v.leader
+            for q in set(g.army[prov]) | set(g.fleet[prov])
+        )
+
+    @staticmethod
+    def _guard(
+        position: Position,
+        power: str,
+        plans: list[_Plan],
+        moved: set[int],
+        v: Values,
+        gmap: GameMap,
+        memory: Memory,
+        capture: bool,
+    ) -> set[int]:
+        """The stab guard: an own centre that a unit of another power just moved next to (it arrived in the
+        last movement phase) and that no own unit will stand in is covered, by the unit standing in it staying
+        or by the own unit with least to do that can move in. The plans so changed, by index."""
+        if not capture:
+            return set()  # the centre changes hands only as the year ends
+        prov_of = gmap.province_of
+        g = v.graph
+        danger: set[int] = set()
+        for other, prov in memory.arrived:
+            unit = position.units.get(prov)
+            if other == power or unit is None or unit.power != other:
+                continue
+            reach = g.fleet[prov] if v.hooks.movement_kind(unit.kind) == "F" else g.army[prov]
+            danger.update(q for q in reach if position.centres.get(q) == power)
+        kept: set[int] = set()
+        for c in sorted(danger):
+            if any(p.dest == c for p in plans):
+                continue
+            best: tuple[float, int, Order] | None = None
+            for k, plan in enumerate(plans):
+                if k in kept or isinstance(plan.order, Convoy):
+                    continue
+                here = prov_of(plan.unit.loc)
+                if here == c:
+                    pick: Order | None = next((o for o in plan.options if isinstance(o, Hold)), None)
+                else:
+                    pick = next(
+                        (
+                            o
+                            for o in plan.options
+                            if isinstance(o, Move)
+                            and prov_of(o.dest) == c
+                            and not HeuristicBot._overseas(gmap, plan, c)
+                        ),
+                        None,
+                    )
+                if pick is None:
+                    continue
+                if isinstance(plan.order, Move) and plan.dest in g.centres and position.centres.get(plan.dest) != power:
+                    continue  # a unit taking a centre takes it
+                if plan.dest == here and here in danger:
+                    continue  # it guards its own centre already
+                cost = plan.score - (v.base[c] if here == c else 0.0)
+                if cost > GUARD * v.of(plan.unit.kind, c):
+                    continue  # what it would give up is worth more than the centre
+                if best is None or cost < best[0]:
+                    best = (cost, k, pick)
+            if best is None:
+                continue
+            _, k, pick = best
+            plan = plans[k]
+            plan.order, plan.dest = pick, c
+            if isinstance(pick, Move):
+                moved.add(k)
+            else:
+                moved.discard(k)
+            kept.add(k)
+        return kept
+
+    @staticmethod
+    def _neglected(
+        position: Position,
+        power: str,
+        plans: list[_Plan],
+        moved: set[int],
+        v: Values,
+        gmap: GameMap,
+        capture: bool,
+        kept: set[int],
+        memory: Memory,
+    ) -> None:
+        """No centre within reach is neglected: an empty centre nobody owns (in any movement phase: taken
+        early), or another power's empty centre as the year ends, that an own unit can move into and that no
+        own unit will enter, is entered by the unit that can with least to do (not one taking a centre itself,
+        holding a threatened centre of its own or guarding one). A centre the unit bounced over before is
+        entered again once no other power's unit can reach it (the players' trial saw Serbia and Tunis left
+        unowned in 1903 after the bots that bounced there gave up on them)."""
+        prov_of = gmap.province_of
+        g = v.graph
+        for c in sorted(g.centres):
+            owner = position.centres.get(c)
+            if owner == power or position.units.get(c) is not None or (owner is not None and not capture):
+                continue
+            if any(p.dest == c for p in plans):
+                continue
+            best: tuple[float, int, Move] | None = None
+            for k, plan in enumerate(plans):
+                if k in kept or isinstance(plan.order, Convoy | Support):
+                    continue
+                here = prov_of(plan.unit.loc)
+                if plan.dest in g.centres and position.centres.get(plan.dest) != power and plan.dest != here:
+                    continue  # it is taking a centre already
+                if plan.dest == here and position.centres.get(here) == power and v.threat[here]:
+                    continue  # it holds a threatened centre of its own
+                if plan.dest == here and here in g.centres and position.centres.get(here) != power and capture:
+                    continue  # it stands on a centre it takes by staying
+                pick = next(
+                    (
+                        o
+                        for o in plan.options
+                        if isinstance(o, Move) and prov_of(o.dest) == c and not HeuristicBot._overseas(gmap, plan, c)
+                    ),
+                    None,
+                )
+                if pick is None:
+                    continue
+                if memory.failures(here, c) and v.threat[c]:
+                    continue  # bounced there before and still contested: not sent again unchanged (_no_repeats)
+                if best is None or plan.score < best[0]:
+                    best = (plan.score, k, pick)
+            if best is None:
+                continue
+            _, k, pick = best
+            plans[k].order, plans[k].dest = pick, c
+            moved.add(k)
+            kept.add(k)
+
+    @staticmethod
+    def _overseas(gmap: GameMap, plan: _Plan, dest: int) -> bool:
+        """Whether the unit's move to ``dest`` would need a convoy (the guard and the neglected centres send
+        only moves that go by themselves)."""
+        return bool(HeuristicBot._needs_convoy(gmap, plan.unit, dest))
 
     @staticmethod
     def _needs_convoy(gmap: GameMap, unit: Unit, dest: int) -> bool:
@@ -395,7 +586,9 @@ class HeuristicBot:
                 supported.add(prov_of(best[1].target))
 
     @staticmethod
-    def _no_repeats(position: Position, plans: list[_Plan], v: Values, gmap: GameMap, memory: Memory) -> None:
+    def _no_repeats(
+        position: Position, plans: list[_Plan], v: Values, gmap: GameMap, memory: Memory, kept: set[int]
+    ) -> None:
         """A move that failed just before is not sent again as it was: an own unit that can support it does
         (one holding, or one whose own move is worth less, and that nobody moves in behind); failing that, the
         unit goes to the best other free province, or holds."""
@@ -406,7 +599,9 @@ class HeuristicBot:
             if isinstance(p.order, Support) and p.order.dest is not None
         }
         entering = {p.dest for p in plans if isinstance(p.order, Move)}
-        for plan in plans:
+        for k, plan in enumerate(plans):
+            if k in kept:
+                continue  # sent by the stab guard or to a centre no other power can reach now: not a repeat
             order = plan.order
             if not isinstance(order, Move):
                 continue

@@ -18,6 +18,7 @@ import random
 import time
 from collections.abc import Callable, Mapping, Sequence
 
+from dippouch import settings
 from dippouch.bots.engine import (
     Hold,
     Move,
@@ -44,13 +45,14 @@ class SearchBot:
 
     def __init__(
         self,
-        budget: float = 0.5,
+        budget: float | None = None,
         candidates: int = 10,
         replies: int = 6,
         noise: float = 0.4,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
-        self.budget = budget
+        self.budget = budget if budget is not None else settings.current().search_budget
+        """Seconds a movement decision may take: the installation's ``DIPPOUCH_SEARCH_BUDGET`` unless given."""
         self.clock = clock
         """What the budget is measured by: wall time in play; the benchmark gives CPU time, so that its
         figures do not depend on how busy the machine is."""
@@ -82,7 +84,7 @@ class SearchBot:
                 break
             bot = self.plain if r == 0 else self.noisy
             replies.append({p: bot.orders_from(variant, position, p, legal[p], rng) for p in others})
-        values = Values(variant, position, power)
+        values = Values(variant, position, power, memory)
 
         def weigh(c: list[Order]) -> float | None:
             total = 0.0
