@@ -9,6 +9,9 @@ workers pause a game not visited for :func:`practice_idle`. What is stored, and 
 
 from __future__ import annotations
 
+import functools
+import os
+import time
 from datetime import datetime, timedelta
 
 from dippouch.game import GameError, Settings, as_utc
@@ -16,7 +19,15 @@ from dippouch.store.bots import note_practice_left, practice_game, practice_game
 from dippouch.store.db import Database
 from dippouch.store.repository import GameStore
 
-__all__ = ["PRACTICE_SEEN_EVERY", "practice_idle", "practice_visit_due", "stop_left_practice_games"]
+__all__ = [
+    "PRACTICE_SEEN_EVERY",
+    "PRACTICE_WAIT",
+    "PROBE_LIMIT",
+    "practice_idle",
+    "practice_visit_due",
+    "stop_left_practice_games",
+    "strongest_level",
+]
 
 PRACTICE_SEEN_EVERY = timedelta(minutes=10)
 """A visit is written down at most this often (a page reloaded every few seconds writes nothing)."""
@@ -58,3 +69,43 @@ def stop_left_practice_games(store: GameStore, *, now: datetime) -> list[str]:
         note_practice_left(store, game.name, last_seen=seen, now=now)
         left.append(game.name)
     return left
+
+
+PRACTICE_WAIT = 3.0
+"""Seconds of the bots' thinking a practice game's person may wait for after marking orders ready: a phase
+is processed, and the bots' next orders asked for, in that request (the bots play one after another)."""
+PROBE_LIMIT = 0.03
+"""Seconds one heuristic decision on the standard map's opening may take on a machine that can afford the search
+level (2 ms is typical; a machine ten times slower than that is busy or small, and the search would find
+little in its budget)."""
+
+
+def strongest_level(bots: int = 6, *, budget: float | None = None, cpus: int | None = None) -> str:
+    """The strongest bot level this machine can afford for a practice game with ``bots`` bots: ``search`` when
+    their budgets together fit in :data:`PRACTICE_WAIT` (``DIPPOUCH_SEARCH_BUDGET`` unless ``budget`` is
+    given), the machine has a second processor for everyone else meanwhile, and a probe decision is quick
+    (:data:`PROBE_LIMIT`); else ``heuristic``. The probe is made once a process."""
+    from dippouch import settings
+
+    seconds = budget if budget is not None else settings.current().search_budget
+    if bots * seconds > PRACTICE_WAIT or (cpus if cpus is not None else os.cpu_count() or 1) < 2:
+        return "heuristic"
+    return "search" if _probe() <= PROBE_LIMIT else "heuristic"
+
+
+@functools.cache
+def _probe() -> float:
+    """Seconds of one heuristic decision for one power on the standard map's opening (the second one: the
+    first builds the map's tables once)."""
+    import random
+
+    from dippouch.bots.heuristic import HeuristicBot
+    from dippouch.catalog import load_variant
+
+    variant = load_variant("standard")
+    bot = HeuristicBot()
+    power = variant.power_names[0]
+    bot.orders(variant, variant.start, power, random.Random(0))
+    started = time.perf_counter()
+    bot.orders(variant, variant.start, power, random.Random(0))
+    return time.perf_counter() - started

@@ -20,8 +20,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from dippouch.bots.practice import strongest_level
 from dippouch.bots.seats import check_level, play_seats, seat_bot
 from dippouch.catalog import load_variant, variants_usable
+from dippouch.core.errors import DippouchError
 from dippouch.game import GameError, Settings
 from dippouch.store.access import AccessStore
 from dippouch.store.bots import open_practice_games, practice_slot
@@ -29,7 +31,7 @@ from dippouch.store.installation import installation_secret
 from dippouch.store.repository import GameStore
 
 __all__ = [
-    "DEFAULT_LEVEL",
+    "AFFORDABLE_LEVELS",
     "DEFAULT_PACE",
     "PACES",
     "PER_CLIENT",
@@ -38,6 +40,7 @@ __all__ = [
     "PracticeCapReached",
     "PracticeStarted",
     "client_tag",
+    "default_level",
     "start_practice",
 ]
 
@@ -51,7 +54,29 @@ PACES: dict[str, tuple[str, str]] = {
     "1d": ("a phase a day", "1d"),
 }
 DEFAULT_PACE = "ready"
-DEFAULT_LEVEL = "heuristic"
+AFFORDABLE_LEVELS = ("search", "heuristic")
+"""The levels a practice game is offered by default, strongest first (:func:`default_level`)."""
+
+
+def default_level(variant: str = "standard") -> str:
+    """The level a practice game offers when none is chosen: the strongest this machine can afford for the
+    variant's bots (:func:`dippouch.bots.practice.strongest_level`): ``search`` on a machine with room for it,
+    ``heuristic`` otherwise."""
+    try:
+        bots = len(load_variant(variant).powers) - 1
+    except DippouchError:
+        bots = 6
+    return strongest_level(bots)
+
+
+def __getattr__(name: str) -> str:
+    """``DEFAULT_LEVEL``: the standard game's :func:`default_level`, worked out when first read (the home page's
+    form offers it), not when this module is imported."""
+    if name == "DEFAULT_LEVEL":
+        return default_level()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 PER_CLIENT = 3
 """Practice games not yet over that one client may have."""
 TOTAL = 200
@@ -82,8 +107,9 @@ def client_tag(store: GameStore, client: str) -> str:
     return hmac.new(key, client.encode(), hashlib.sha256).hexdigest()[:20]
 
 
-def _choose(variant_name: str, wanted: str, level: str, pace: str) -> tuple[str, list[str], str, str]:
-    """The variant, its powers, the person's power and the bots' level, or GameError naming what to choose."""
+def _choose(variant_name: str, wanted: str, level: str | None, pace: str) -> tuple[str, list[str], str, str]:
+    """The variant, its powers, the person's power and the bots' level (``None``: the strongest the machine
+    can afford for the variant's bots), or GameError naming what to choose."""
     good, _broken = variants_usable()
     usable = [v.name for v in good]
     if variant_name not in usable:
@@ -96,7 +122,7 @@ def _choose(variant_name: str, wanted: str, level: str, pace: str) -> tuple[str,
         if not match:
             raise GameError(f"{variant_name} has no power {wanted!r}; its powers are {', '.join(powers)}, or any")
         power = match[0]
-    level = check_level(level)
+    level = check_level(level) if level is not None else strongest_level(len(powers) - 1)
     if pace not in PACES:
         raise GameError(f"no pace {pace!r}; choose one of " + ", ".join(f"{k} ({v[0]})" for k, v in PACES.items()))
     return variant_name, powers, power, level
@@ -110,14 +136,15 @@ def start_practice(
     now: datetime,
     variant: str = "standard",
     power: str = "any",
-    level: str = DEFAULT_LEVEL,
+    level: str | None = None,
     pace: str = DEFAULT_PACE,
     per_client: int = PER_CLIENT,
     total: int = TOTAL,
     writes: AbstractContextManager[Any] | None = None,
 ) -> PracticeStarted:
     """Check the choices, then the caps (PracticeCapReached), then create the game, seat the bots and the
-    person, and let the bots send their first orders. Nothing is stored when anything is refused. ``writes``:
+    person, and let the bots send their first orders (``level`` ``None``: the strongest this machine can
+    afford, :func:`default_level`). Nothing is stored when anything is refused. ``writes``:
     held around the writes (a door that serialises its writers, as the web does on SQLite)."""
     variant, powers, power, level = _choose(variant, power, level, pace)
     tag = client_tag(store, client)

@@ -1,0 +1,46 @@
+"""A practice game offers the strongest bot level the machine can afford (issue 43): the search level when its
+bots' budgets together fit in what a person waits for after marking orders ready, the machine has a second
+processor and a probe decision is quick; the heuristic otherwise, and for variants with many bots."""
+
+from __future__ import annotations
+
+import pytest
+
+from dippouch.bots import practice as bots_practice
+from dippouch.bots.practice import PRACTICE_WAIT, strongest_level
+from dippouch.play import practice
+
+
+@pytest.fixture
+def quick(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bots_practice, "_probe", lambda: 0.002)
+
+
+@pytest.mark.usefixtures("quick")
+def test_the_search_level_when_the_machine_can_afford_it() -> None:
+    assert strongest_level(6, budget=0.5, cpus=2) == "search"
+    assert strongest_level(6, budget=PRACTICE_WAIT / 6 + 0.01, cpus=2) == "heuristic"  # too long a wait
+    assert strongest_level(9, budget=0.5, cpus=2) == "heuristic"  # W3K's nine bots
+    assert strongest_level(6, budget=0.5, cpus=1) == "heuristic"  # nobody else served meanwhile
+
+
+def test_a_slow_machine_gets_the_heuristic(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bots_practice, "_probe", lambda: 0.2)
+    assert strongest_level(6, budget=0.5, cpus=4) == "heuristic"
+
+
+def test_the_probe_times_a_real_decision() -> None:
+    assert 0 < bots_practice._probe() < 5
+
+
+@pytest.mark.usefixtures("quick")
+def test_a_practice_game_without_a_level_chosen_gets_the_strongest(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bots_practice.os, "cpu_count", lambda: 2)
+    assert practice._choose("standard", "France", None, "ready")[3] == "search"
+    assert practice._choose("standard", "France", "hold", "ready")[3] == "hold"  # a level chosen is kept
+    assert practice.default_level() == "search"
+    assert practice.DEFAULT_LEVEL == "search"  # what the home page's form offers
+    monkeypatch.setattr(bots_practice.os, "cpu_count", lambda: 1)
+    assert practice.DEFAULT_LEVEL == "heuristic"
+    with pytest.raises(AttributeError, match="no attribute 'NOTHING'"):
+        practice.NOTHING  # noqa: B018
