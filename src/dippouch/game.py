@@ -28,15 +28,19 @@ from dippouch.core.variant import Variant
 __all__ = [
     "DEFAULT_DEADLINES",
     "DRAW_HOOKS",
+    "SUBMISSION",
+    "TYPED",
     "VICTORY_HOOKS",
     "DrawNeeds",
     "Ending",
     "GameError",
     "LineCheck",
+    "OrderBounds",
     "RecordNotFound",
     "Settings",
     "VersionLines",
     "check_orders",
+    "check_size",
     "check_victory",
     "civil_disorder_streak",
     "draw_needs",
@@ -463,21 +467,54 @@ MAX_ORDER_LINES = 1_000
 """Order lines one submission may have: ten times the largest army of any variant."""
 
 
-def _check_size(text: str) -> None:
-    """Refuse a submission too big to be orders before reading it: misspelt lines cost a search each for the
-    closest names, and 40,000 of them took half a minute."""
-    if len(text) > MAX_TEXT:
-        raise GameError(f"the submission is {len(text):,} characters long; at most {MAX_TEXT:,} are read")
+@dataclass(frozen=True)
+class OrderBounds:
+    """How much order text a door takes in one submission, checked before a line is read: each misspelt line
+    costs a search for the closest names (40,000 of them took half a minute), so every door bounds the text,
+    each as tightly as what people send through it allows.
+
+    ``total``: characters in all (quoted mail history included); ``chars`` and ``lines``: characters and lines
+    of orders (not blank, not quoted with ``>``); ``line``: characters in one line, where a door takes one
+    order a line (None: no bound of its own)."""
+
+    total: int = MAX_TEXT
+    chars: int = MAX_ORDER_TEXT
+    lines: int = MAX_ORDER_LINES
+    line: int | None = None
+
+
+SUBMISSION = OrderBounds()
+"""A mail, a letter or a command line: quoted history is read past, not checked."""
+TYPED = OrderBounds(total=20_000, chars=20_000, lines=100, line=300)
+"""Text typed into a page or sent to the JSON API: a W3K power's every order is a few dozen lines of under
+150 characters, and each check of this text answers while the player types."""
+
+
+def check_size(text: str, bounds: OrderBounds = SUBMISSION) -> None:
+    """Refuse order text beyond ``bounds``, or text that is not text (NUL, a lone surrogate: no database keeps
+    it), with a message naming the limit; the one size check of every door."""
+    if len(text) > bounds.total:
+        raise GameError(f"the order text is {len(text):,} characters long; at most {bounds.total:,} are accepted")
+    if "\x00" in text or any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+        raise GameError("the order text contains characters that are not text (NUL or lone surrogates)")
     lines = [ln for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith(">")]
+    if len(lines) > bounds.lines:
+        raise GameError(f"{len(lines):,} lines of orders; at most {bounds.lines:,} lines are sent or checked at once")
     size = sum(len(ln) for ln in lines)
-    if len(lines) > MAX_ORDER_LINES or size > MAX_ORDER_TEXT:
-        raise GameError(
-            f"the submission has {len(lines):,} lines ({size:,} characters) besides quoted ones; a submission may "
-            f"have at most {MAX_ORDER_LINES:,} lines and {MAX_ORDER_TEXT:,} characters of orders"
-        )
+    if size > bounds.chars:
+        raise GameError(f"{size:,} characters of orders besides quoted lines; at most {bounds.chars:,} are accepted")
+    if bounds.line is not None:
+        for n, line in enumerate(text.splitlines(), 1):
+            if len(line) > bounds.line:
+                raise GameError(
+                    f"line {n} is {len(line):,} characters long; an order line has at most {bounds.line} "
+                    "(one order a line)"
+                )
 
 
-def check_orders(variant: Variant, position: Position, power: str, text: str) -> list[LineCheck]:
+def check_orders(
+    variant: Variant, position: Position, power: str, text: str, bounds: OrderBounds = SUBMISSION
+) -> list[LineCheck]:
     """Check a submission line by line, as it arrives, so the player sees at once what will be executed.
 
     Every order line is judged by :func:`dippouch.core.order_checks.check_submission`, the adjudicator's own
@@ -490,7 +527,7 @@ def check_orders(variant: Variant, position: Position, power: str, text: str) ->
     from dippouch.core.notation import format_order, parse_orders
     from dippouch.core.order_checks import check_submission
 
-    _check_size(text)
+    check_size(text, bounds)
     kind = variant.calendar.kind(position.phase)
     power = variant.power(power).name
     out: list[LineCheck | None] = []

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from dippouch.game import SUBMISSION, OrderBounds, check_size
 from dippouch.play.progress import go_on
 from dippouch.store.repository import GameStore
 from dippouch.store.submissions import SubmitResult
@@ -47,10 +48,14 @@ def send_orders(
     recorded_at: datetime | None = None,
     reinstates: int | None = None,
     replace_with_nothing: bool = False,
+    bounds: OrderBounds = SUBMISSION,
 ) -> Sent:
     """Record ``power``'s orders in ``game`` (``phase``: the phase they were written for, refused if processed
     meanwhile); ``now`` is the arrival time, or None for the store to stamp it under the power's lock.
-    ``received``: when a letter came, if earlier (post). Ready orders make the game go on if every power is."""
+    ``received``: when a letter came, if earlier (post). Ready orders make the game go on if every power is.
+    ``bounds``: how much text the door takes (:data:`dippouch.game.TYPED` for a page or the JSON API), checked
+    before the store is asked, so text beyond them costs no transaction."""
+    check_size(text, bounds)
     receipt = store.submit(
         game,
         power,

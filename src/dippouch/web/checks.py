@@ -10,9 +10,8 @@ from dippouch.core.notation import OrderParseError, format_place, parse_order, p
 from dippouch.core.orders import Order
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
-from dippouch.game import LineCheck, check_orders, unordered
+from dippouch.game import TYPED, LineCheck, check_orders, unordered
 from dippouch.names import kind_word
-from dippouch.web.inputs import order_text
 from dippouch.web.maps import draft_svg
 from dippouch.web.security import Viewer
 from dippouch.web.service import Web
@@ -25,17 +24,16 @@ def check_lines(web: Web, name: str, power: str, text: str, viewer: Viewer) -> l
     player or its stand-in, who both may order it)."""
     _, power, _ = web.require_seat(name, power, viewer)
     _, v, pos, _, _ = web.open_phase_position(name)
-    return check_orders(v, pos, power, order_text(text))
+    return check_orders(v, pos, power, text, TYPED)
 
 
 def check_view(web: Web, name: str, power: str, text: str, viewer: Viewer) -> dict[str, Any]:
     """The line check as the order page shows it: each line's verdict (and note) with its subject (see
     :func:`order_subject`), and what happens to what the orders leave out (units without an order)."""
     _, power, _ = web.require_seat(name, power, viewer)
-    text = order_text(text)
     _, v, pos, _, _ = web.open_phase_position(name)
     kind = v.calendar.kind(pos.phase)
-    lines = check_orders(v, pos, power, text)
+    lines = check_orders(v, pos, power, text, TYPED)
     out = []
     for ln in lines:
         data = ln.to_data()

@@ -8,22 +8,16 @@ import re
 from datetime import timedelta
 
 from dippouch.game import parse_duration
-from dippouch.web.security import BadInput, bound_orders
+from dippouch.web.security import BadInput
 
 __all__ = [
-    "MAX_ORDER_TEXT",
     "duration",
     "duration_text",
     "names",
     "number",
     "number_or_none",
-    "order_text",
     "web_words",
 ]
-
-MAX_ORDER_TEXT = 20_000
-"""Characters of order text accepted in one submission (a W3K power's orders are under 3,000)."""
-
 
 # The game layer's messages end with what to do at the command line; on the web each says what to do there.
 _WEB_WORDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
@@ -95,15 +89,6 @@ def number(text: str | None, what: str, *, lo: int = 0, hi: int = 10**MAX_DIGITS
         raise BadInput(f"{what} must be a whole number from {lo} to {hi}, not {shown!r}")
     if not lo <= value <= hi:
         raise BadInput(f"{what} must be from {lo} to {hi}, not {value}")
-    return value
-
-
-def order_text(value: str, what: str = "order text") -> str:
-    if len(value) > MAX_ORDER_TEXT:
-        raise BadInput(f"the {what} is {len(value):,} characters long; at most {MAX_ORDER_TEXT:,} are accepted")
-    if any(0xD800 <= ord(c) <= 0xDFFF for c in value) or "\x00" in value:
-        raise BadInput(f"the {what} contains characters that are not text (NUL or lone surrogates)")
-    bound_orders(value)  # lines and line length: what keeps a check of misspelt orders from taking seconds
     return value
 
 

@@ -21,7 +21,7 @@ from dippouch.core.notation import format_order, parse_order
 from dippouch.core.orders import Move, Order, Retreat
 from dippouch.core.position import Dislodged, Position
 from dippouch.core.variant import Variant
-from dippouch.game import adjustment_delta, position_from_data
+from dippouch.game import TYPED, adjustment_delta, position_from_data
 from dippouch.names import order_text as order_words
 from dippouch.names import place_list
 from dippouch.play import votes
@@ -33,7 +33,6 @@ from dippouch.web.answers.play import PlayerView, Receipt
 from dippouch.web.checks import left_out, left_out_of, no_left_out, order_subject
 from dippouch.web.deps import Seat
 from dippouch.web.games import game_map, game_view, kind_name, phase_map
-from dippouch.web.inputs import order_text
 from dippouch.web.maps import map_available
 from dippouch.web.security import Forbidden, Viewer
 from dippouch.web.service import Web
@@ -243,13 +242,20 @@ def submit(web: Web, seat: Seat, text: str, ready: bool, *, phase: str | None = 
     """``phase``: the phase the orders were written for; processed meanwhile, they are refused (GameError
     saying so and naming the open phase), never moved to the next phase unseen. The seat was checked by
     :data:`~dippouch.web.deps.SeatDep`: its player or its stand-in orders it."""
-    text = order_text(text)
     # The arrival time is the store's, read once this submission holds the power's lock (a time read
     # here, before queueing for it, could make a later version older than an earlier one).
     given = web.now() if web.clock_given else None
     with web.writes:
         sent = send_orders(
-            web.store, seat.game, seat.power, text, now=given, ready=ready, source="web", phase=phase or None
+            web.store,
+            seat.game,
+            seat.power,
+            text,
+            now=given,
+            ready=ready,
+            source="web",
+            phase=phase or None,
+            bounds=TYPED,
         )
     res = sent.receipt
     web.touched(seat.game, structural=bool(sent.processed))

@@ -34,7 +34,6 @@ __all__ = [
     "Viewer",
     "WebError",
     "WorkBudget",
-    "bound_orders",
     "check_csrf",
     "csrf_cookie",
     "csrf_field",
@@ -406,27 +405,6 @@ class WorkBudget:
                 if len(self.spent) > 100_000:
                     for key in [k for k, v in self.spent.items() if not v][:50_000]:
                         del self.spent[key]
-
-
-MAX_ORDER_LINE = 300
-"""Characters in one order line: the longest order written out in full names is under 150."""
-
-MAX_ORDER_LINES = 100
-"""Lines of orders sent or checked at once (W3K's largest power has about twenty units; comments count)."""
-
-
-def bound_orders(text: str) -> None:
-    """Refuse order text that no player writes and whose every misspelt line costs a "did you mean" search
-    over the variant's names: too many lines, or a line too long; the message says which and the limit."""
-    lines = text.splitlines()
-    if len(lines) > MAX_ORDER_LINES:
-        raise BadInput(f"{len(lines):,} lines of orders; at most {MAX_ORDER_LINES} lines are sent or checked at once")
-    for n, line in enumerate(lines, 1):
-        if len(line) > MAX_ORDER_LINE:
-            raise BadInput(
-                f"line {n} is {len(line):,} characters long; an order line has at most {MAX_ORDER_LINE} "
-                "(one order a line)"
-            )
 
 
 def client_id(request: Request) -> str:

@@ -11,6 +11,7 @@ from pydantic import BaseModel, Field
 from starlette.requests import Request
 
 from dippouch.core.errors import DippouchError
+from dippouch.game import TYPED
 from dippouch.store.openings import seats_left_by
 from dippouch.web import player_page, practice, press
 from dippouch.web.answers.play import CheckAnswer, PlayerView, Receipt, VoteAnswer
@@ -150,7 +151,7 @@ def play_vote(request: Request, form: PageForm, seat: SeatDep, web: WebDep, view
 
 
 class OrdersIn(BaseModel):
-    text: str = Field(max_length=20_000, description="Orders, one a line, in any notation the parser reads.")
+    text: str = Field(max_length=TYPED.total, description="Orders, one a line, in any notation the parser reads.")
     ready: bool = False
     phase: str | None = Field(
         None,
@@ -161,7 +162,7 @@ class OrdersIn(BaseModel):
 
 
 class CheckIn(BaseModel):
-    text: str = Field(max_length=20_000)
+    text: str = Field(max_length=TYPED.total)
 
 
 class VoteIn(BaseModel):
