@@ -280,6 +280,8 @@ class Database:
     finished_records: dict[tuple[int, int], dict[int, Any]]
     """(game id, its last event id) -> seat id -> the seat's reliability record, for finished games: their
     phases, submissions and seats no longer change (:mod:`dippouch.store.reliability`); shared with the reader."""
+    test_hooks: settings.TestHooks
+    """The crash and pause points the tests name in this process's settings (none outside the tests)."""
     positions: OrderedDict[int, tuple[Variant, Position]]
     """Phase id -> (variant, its parsed starting position), kept by :meth:`position` and shared with
     :meth:`reader` (the same database's phases): one cache for the store's submissions and the web's pages."""
@@ -300,6 +302,23 @@ class Database:
         self.positions = OrderedDict()
         self._positions_lock = threading.Lock()
         self.finished_records = {}
+        self.test_hooks = settings.current().test_hooks
+
+    def pause_point(self, name: str) -> None:
+        """The race tests' brake at ``name`` (:func:`dippouch.store.faults.pause_point`): a comparison with the
+        point the tests' settings name, read when the database was opened, so a write reads no settings."""
+        if self.test_hooks.pause_at == name:
+            from dippouch.store.faults import pause_point
+
+            pause_point(name)
+
+    def crash_point(self, name: str) -> None:
+        """The crash tests' kill switch at ``name`` (:func:`dippouch.store.faults.crash_point`), compared as
+        :meth:`pause_point` is."""
+        if self.test_hooks.crash_at == name:
+            from dippouch.store.faults import crash_point
+
+            crash_point(name)
 
     def close(self) -> None:
         self.engine.dispose()

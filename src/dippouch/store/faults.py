@@ -1,8 +1,9 @@
 """The crash and pause points the crash and race tests set through the environment; nothing else uses them.
 
-Processing and submitting call :func:`crash_point` and :func:`pause_point` at the moments a test needs to
-reach (after the results are written, before the commit, with the power's lock held). Unless the tests'
-variables name that point, each is one comparison: the variables are read once, with every other setting
+Processing and submitting stop at the moments a test needs to reach (after the results are written, before
+the commit, with the power's lock held) through the database's :meth:`~dippouch.store.db.Database.pause_point`
+and :meth:`~dippouch.store.db.Database.crash_point`, which come here only when the tests' variables name that
+point: otherwise each is one comparison. The variables are read with every other setting
 (:class:`dippouch.settings.TestHooks`), so the tests set them in the environment of the process they start.
 """
 

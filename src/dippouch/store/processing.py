@@ -25,7 +25,6 @@ from dippouch.game import (
     powers_to_act,
 )
 from dippouch.store.db import Database
-from dippouch.store.faults import crash_point, pause_point
 from dippouch.store.models import GameRow, PhaseRow
 from dippouch.store.readiness import phase_due, review
 from dippouch.store.records import result_data
@@ -145,7 +144,7 @@ def process_locked(
     v = game_variant(g)
     if only_if_due and not phase_due(db, s, g, v, ph, now):
         return False
-    pause_point("process:locked")
+    db.pause_point("process:locked")
     settings = game_settings(g)
     pos = position_from_data(v, ph.position)
     kind = v.calendar.kind(pos.phase)
@@ -178,7 +177,7 @@ def process_locked(
     ph.next_position = position_to_data(v, nxt)
     ph.missed = missed
     s.flush()
-    crash_point("process:after-results")
+    db.crash_point("process:after-results")
     ending = game_end(v, nxt)
     if ending is not None:
         g.status = "finished"
@@ -191,6 +190,6 @@ def process_locked(
 
     dippouch.store.press.release_held(s, g, ph, now)
     s.flush()
-    crash_point("process:before-commit")
-    pause_point("process:before-commit")
+    db.crash_point("process:before-commit")
+    db.pause_point("process:before-commit")
     return True

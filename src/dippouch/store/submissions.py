@@ -29,7 +29,6 @@ from dippouch.game import (
     unordered,
 )
 from dippouch.store.db import Database
-from dippouch.store.faults import pause_point
 from dippouch.store.gamefile import SOURCES
 from dippouch.store.models import SubmissionRow
 from dippouch.store.rows import game_row, game_variant, phase_position, power_name, require_current_for
@@ -120,7 +119,7 @@ def submit(
         lock_power(s, ph.id, power)
         # The arrival time is read once the power's lock is held, so versions and times agree.
         now = db.db_now(s) if now is None else as_utc(now)
-        pause_point("submit:locked")
+        db.pause_point("submit:locked")
         pos = phase_position(db, v, ph)
         if not may_submit(v, pos, power):
             raise GameError(f"{power} has nothing to order in {ph.name}")
