@@ -11,7 +11,7 @@ Province and power names are not translated here: they stay as the variant file 
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, tzinfo
-from functools import cache
+from functools import cache, lru_cache
 from io import BytesIO
 from pathlib import Path
 from typing import Literal, cast
@@ -66,6 +66,7 @@ def translations(lang: str) -> NullTranslations:
     return merged if merged is not None else NullTranslations()
 
 
+@lru_cache(maxsize=512)  # browsers send a few Accept-Language values; parsed once each, not per request
 def best_language(accept: str | None, chosen: str | None = None) -> str:
     """The language to answer in: the person's own choice if we have it, else the first of the browser's
     ``Accept-Language`` (RFC 9110 section 12.5.4, by quality) we have, else English."""

@@ -110,8 +110,14 @@ class Hosts:
     """Asked for by the machine's own health checks and the operator's Prometheus under internal names
     (``127.0.0.1:8000``, ``web:8000``); they make no links, and ``/metrics`` checks its client itself."""
 
+    KEPT = 16
+    """``Host`` values already allowed, kept as sent: a site answers to a few names, and every request sends one.
+    Only allowed values are kept (refused ones are whatever a client makes up)."""
+
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
+        self._site: object = None
+        self._allowed: set[bytes] = set()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket") or scope.get("path") in self.UNNAMED:
@@ -119,6 +125,9 @@ class Hosts:
             return
         site = scope["app"].state.site
         host = next((v for k, v in scope.get("headers", []) if k == b"host"), b"")
+        if site is self._site and host in self._allowed:
+            await self.app(scope, receive, send)
+            return
         try:
             name = host.decode("ascii")
         except UnicodeDecodeError:
@@ -134,6 +143,9 @@ class Hosts:
             )
             await resp(scope, receive, send)
             return
+        if site is not self._site or len(self._allowed) >= self.KEPT:
+            self._site, self._allowed = site, set()
+        self._allowed.add(host)
         await self.app(scope, receive, send)
 
 
