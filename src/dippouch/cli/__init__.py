@@ -72,6 +72,7 @@ _COMMAND_MODULES = (
     "score",
     "ratings",
     "tournaments",
+    "daide",
 )
 """Modules under ``dippouch.cli`` whose import registers commands; a missing optional one is skipped."""
 
@@ -113,6 +114,7 @@ _COMMAND_HOME = {
     "score": "score",
     "ratings": "ratings",
     "tournament": "tournaments",
+    "daide": "daide",
 }
 """Which module registers each top-level command, so that ``dippouch submit`` imports and builds one module's
 commands instead of all of them (typer builds every registered command's parser before it runs one: 25 ms,

@@ -58,7 +58,9 @@ TOKENS: dict[str, int] = {
         "THX TME YES ADM SMR",
     ),
     **_block(0x49, "AOA BTL ERR LVL MRT MTL NPB NPR PDA PTL RTL UNO DSD", [*range(0x0C), 0x0D]),
-    **_block(0x4A, "ALY AND BWX DMZ ELS EXP FWD FCT FOR HOW IDK IFF INS", range(0x0D)),
+    # Press words in alphabetical order, as DAIDE numbered them (FCT 06, FOR 07, FWD 08: so David Norman's and
+    # MILA's tables; a Parlance copy of the document lists FWD first).
+    **_block(0x4A, "ALY AND BWX DMZ ELS EXP FCT FOR FWD HOW IDK IFF INS", range(0x0D)),
     **_block(0x4A, "OCC ORR PCE POB", range(0x0E, 0x12)),
     **_block(0x4A, "PRP QRY SCD SRY SUG THK THN TRY", range(0x13, 0x1B)),
     **_block(0x4A, "VSS WHT WHY XDO XOY YDO CHO BCC UNT NAR CCL", range(0x1C, 0x27)),

@@ -1,0 +1,89 @@
+"""``dippouch daide``: serve a stored game over DAIDE (``serve``), or seat one of our bots on a DAIDE server
+(``join``). The protocol's modules are imported inside the commands, to keep start-up light."""
+
+from __future__ import annotations
+
+import typer
+
+from dippouch.cli import app, command_group, keep_running
+from dippouch.cli.game import DbOption, _store, err, friendly, out
+
+daide = command_group(help="DAIDE, the protocol of the hobby's bots: serve a game to them, or join their server.")
+app.add_typer(daide, name="daide")
+
+
+@daide.command("serve")
+@friendly
+def serve(
+    game: str = typer.Option(..., "--game", help="The stored game DAIDE clients take seats in."),
+    port: int = typer.Option(16713, "--port", help="TCP port (0: any free port, printed)."),
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every interface)."),
+    power: list[str] = typer.Option(  # noqa: B008
+        [], "--power", help="A power DAIDE clients may take (repeatable; default: every seat empty or already DAIDE's)."
+    ),
+    poll: float = typer.Option(1.0, "--poll", help="Seconds between looks at the game for phases processed."),
+    db: str | None = DbOption,
+) -> None:
+    """Serve GAME over DAIDE until it ends (Ctrl-C stops): each client that says NME gets a free power."""
+    import asyncio
+
+    from dippouch.game import GameError
+    from dippouch.interop.daide.board import NotServable
+    from dippouch.interop.daide.server import DaideServer
+
+    if poll <= 0 or not 0 <= port <= 65535:
+        raise GameError("--poll must be above 0 and --port between 0 and 65535")
+    keep_running()
+    store = _store(db)
+
+    async def run() -> None:
+        try:
+            server = DaideServer(store, game, seats=power or None, poll=poll)
+        except NotServable as e:
+            raise GameError(str(e)) from None
+        bound = await server.start(host, port)
+        seats = ", ".join(server.wanted or []) or "none"
+        out.print(f"Serving {game} ({server.variant.title}, map {server.board.map_name}) over DAIDE on {host}:{bound}.")
+        out.print(f"Seats for DAIDE clients: {seats}.")
+        try:
+            await server.finished.wait()
+            out.print(f"{game} has ended; the DAIDE clients were told.")
+        finally:
+            await server.close()
+
+    asyncio.run(run())
+
+
+@daide.command("join")
+@friendly
+def join(
+    host: str = typer.Option("127.0.0.1", "--host", help="The DAIDE server's address."),
+    port: int = typer.Option(16713, "--port", help="The DAIDE server's port."),
+    level: str = typer.Option("heuristic", "--level", help="Our bot's level: hold, random, heuristic or search."),
+    name: str = typer.Option("", "--name", help="The name the bot gives in NME (default: dippouch-LEVEL)."),
+    seed: int = typer.Option(1, "--seed"),
+    draw_from: int | None = typer.Option(None, "--draw-from", help="Vote for a draw every turn from this year on."),
+) -> None:
+    """Seat one of our bots on a DAIDE server: it plays the power the server gives it until the game ends."""
+    import asyncio
+
+    from dippouch.bots import make_bot
+    from dippouch.bots.seats import check_level
+    from dippouch.interop.daide.client import DaideClient
+
+    chosen = check_level(level)
+    client = DaideClient(make_bot(chosen), name=name or f"dippouch-{chosen}", seed=seed, draw_from=draw_from)
+    try:
+        report = asyncio.run(client.play(host, port))
+    except OSError as e:
+        from dippouch.game import GameError
+
+        raise GameError(f"cannot reach a DAIDE server at {host}:{port}: {e}") from None
+    if report.power is None:
+        err.print("The server gave the bot no seat (or a map it does not know).")
+        raise typer.Exit(1)
+    out.print(f"Played {report.power}: orders for {report.turns} turn(s), {len(report.refused)} refused.")
+    for line in report.refused:
+        err.print(f"refused: {line}", markup=False)
+    if report.ending:
+        out.print(f"The game ended: {report.ending}", markup=False)

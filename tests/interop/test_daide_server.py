@@ -1,0 +1,360 @@
+"""The DAIDE server over a real TCP socket on 127.0.0.1: a whole standard game played by clients that speak
+only DAIDE (six of our client with our bots behind it, one written here on MILA's independent codec), and the
+protocol's refusals, each answered as DAIDE says."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import struct
+from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from diplomacy.daide import messages as mila_messages
+from diplomacy.daide.tokens import Token
+from diplomacy.daide.utils import bytes_to_str, str_to_bytes
+
+from dippouch.bots import make_bot
+from dippouch.interop.daide.client import DaideClient
+from dippouch.interop.daide.codec import ErrorCode, Wire, decode, encode, frame, from_text, initial_message, to_text
+from dippouch.interop.daide.server import DaideServer
+from dippouch.interop.daide.tokens import Vocabulary
+from dippouch.store import GameStore
+
+VOCAB = Vocabulary.standard_map()
+
+
+def _serve(store: GameStore, body: Callable[[DaideServer, int], Awaitable[Any]], *, timeout: float = 60) -> Any:
+    """Create game ``g``, serve it on a free port, run ``body(server, port)``, close."""
+    store.create_game("g", "standard", now=datetime.now(UTC))
+
+    async def main() -> Any:
+        server = DaideServer(store, "g", poll=0.1)
+        port = await server.start("127.0.0.1", 0)
+        try:
+            return await asyncio.wait_for(body(server, port), timeout)
+        finally:
+            await server.close()
+
+    return asyncio.run(main())
+
+
+# --- a client on MILA's codec ------------------------------------------------------------------------------
+
+
+def _words(text: str) -> list[Any]:
+    """MILA's text form (``NOW ( SPR #1901 ) ( FRA AMY PAR ) ...``) as nested lists of words."""
+    stack: list[list[Any]] = [[]]
+    for w in text.split(" "):
+        if w == "(":
+            stack.append([])
+        elif w == ")":
+            inner = stack.pop()
+            stack[-1].append(inner)
+        elif w:
+            stack[-1].append(w)
+    return stack[0]
+
+
+def _flat(x: Any) -> str:
+    return "( " + " ".join(_flat(i) for i in x) + " )" if isinstance(x, list) else str(x)
+
+
+async def _mila_holder(port: int, draw_from: int) -> dict[str, Any]:
+    """A client written on MILA's DAIDE codec alone: it holds, disbands, removes and waives, and votes for
+    a draw from ``draw_from`` on. What it saw is returned."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    seen: dict[str, Any] = {"power": None, "turns": 0, "thx": [], "end": None}
+    centres = 0
+
+    def send(payload: bytes) -> None:
+        msg = mila_messages.DiplomacyMessage()
+        msg.content = payload
+        writer.write(bytes(msg))
+
+    writer.write(bytes(mila_messages.InitialMessage()))
+    head = await reader.readexactly(4)
+    await reader.readexactly(head[2] * 256 + head[3])  # RM: the standard map's, empty
+    name = b"".join(bytes(Token(from_str=c)) for c in "holder")
+    send(str_to_bytes("NME (") + name + str_to_bytes(") (") + bytes(Token(from_str="1")) + str_to_bytes(")"))
+    while True:
+        try:
+            head = await reader.readexactly(4)
+        except asyncio.IncompleteReadError:
+            break
+        payload = await reader.readexactly(head[2] * 256 + head[3])
+        if head[0] != 2:
+            break
+        text = bytes_to_str(payload)
+        words = _words(text)
+        if words[0] == "MAP":
+            send(str_to_bytes("YES (") + payload + str_to_bytes(")"))
+        elif words[0] == "HLO":
+            seen["power"] = words[1][0]
+        elif words[0] == "SCO":
+            centres = sum(len(g) - 1 for g in words[1:] if g[0] == seen["power"])
+        elif words[0] == "THX":
+            seen["thx"].append(words[-1][0])
+        elif words[0] in ("DRW", "SLO"):
+            seen["end"] = text
+        elif words[0] == "OFF":
+            break
+        elif words[0] == "NOW" and seen["power"]:
+            season, year = words[1][0], int(words[1][1].lstrip("#"))
+            mine = [u for u in words[2:] if u[0] == seen["power"]]
+            if year >= draw_from:
+                send(str_to_bytes("DRW"))
+            if season in ("SPR", "FAL"):
+                orders = [f"( {_flat(u)} HLD )" for u in mine]
+            elif season in ("SUM", "AUT"):
+                orders = [f"( {_flat(u[:3])} DSB )" for u in mine if "MRT" in u]
+            else:
+                units = [u for u in mine if "MRT" not in u]
+                delta = centres - len(units)
+                orders = (
+                    [f"( {seen['power']} WVE )"] * delta
+                    if delta > 0
+                    else [f"( {_flat(u)} REM )" for u in units[:-delta]]
+                    if delta
+                    else []
+                )
+            if orders:
+                seen["turns"] += 1
+                turn = f"( {season} #{year} )"
+                send(str_to_bytes(f"SUB {turn} " + " ".join(orders)))
+        await writer.drain()
+    writer.close()
+    return seen
+
+
+def test_a_whole_standard_game_is_played_by_clients_speaking_only_daide(store: GameStore) -> None:
+    async def body(server: DaideServer, port: int) -> Any:
+        ours = [DaideClient(make_bot("heuristic"), name=f"bot{i}", seed=i, draw_from=1904) for i in range(6)]
+        return await asyncio.gather(*(c.play("127.0.0.1", port) for c in ours), _mila_holder(port, 1904))
+
+    *reports, holder = _serve(store, body)
+    powers = sorted(
+        [r.power for r in reports] + [{"AUS": "Austria", "TUR": "Turkey"}.get(holder["power"], holder["power"])]
+    )
+    assert len(set(powers)) == 7
+    assert all(r.turns >= 7 for r in reports)  # the seven movement phases to Spring 1904 at least, one SUB each
+    assert all(r.refused == [] for r in reports), [r.refused for r in reports]
+    assert holder["turns"] >= 6 and set(holder["thx"]) == {"MBV"}
+    assert all(r.ending == "DRW" for r in reports) and holder["end"] == "DRW"
+    assert all(r.summary and r.summary.startswith("SMR ( SPR 1904 )") for r in reports)
+    st = store.status("g", now=datetime.now(UTC))
+    assert st.state == "finished" and st.ending is not None and st.ending.kind == "draw"
+    players = {p: current for p, current, _ in store.players("g")}
+    assert all(current and current.startswith("daide:") for current in players.values())
+    # The orders went in through the game's submission use case, as versions of the seats' orders.
+    history = store.history("g")
+    assert len([h for h in history if h.status == "processed"]) >= 9
+
+
+# --- refusals -----------------------------------------------------------------------------------------------
+
+
+class Raw:
+    """A bare connection: messages written in the text form, answers read back as text."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.reader, self.writer = reader, writer
+
+    @classmethod
+    async def open(cls, port: int, *, hello: bool = True) -> Raw:
+        r, w = await asyncio.open_connection("127.0.0.1", port)
+        c = cls(r, w)
+        if hello:
+            w.write(initial_message())
+            kind, _ = await c.read()
+            assert kind == Wire.RM
+        return c
+
+    def send(self, text: str) -> None:
+        self.writer.write(frame(Wire.DM, encode(from_text(VOCAB, text))))
+
+    async def read(self) -> tuple[int, bytes]:
+        head = await asyncio.wait_for(self.reader.readexactly(4), 10)
+        kind, _pad, n = struct.unpack(">BBH", head)
+        return kind, await self.reader.readexactly(n) if n else b""
+
+    async def text(self) -> str:
+        kind, payload = await self.read()
+        assert kind == Wire.DM, (kind, payload)
+        return to_text(VOCAB, decode(payload))
+
+    async def until(self, pattern: str) -> str:
+        while True:
+            t = await self.text()
+            if re.match(pattern, t):
+                return t
+
+    async def join(self, name: str = "tester") -> tuple[str, int]:
+        self.send(f"NME ('{name}') ('1')")
+        assert await self.text() == f"YES ( NME ( '{name}' ) ( '1' ) )"
+        self.send(f"YES ({await self.until('MAP')})")
+        hlo = await self.until("HLO")
+        m = re.match(r"HLO \( (\w+) \) \( (\d+) \)", hlo)
+        assert m is not None
+        await self.until("NOW")
+        await self.until("TME")  # the deadline follows the position
+        return m.group(1), int(m.group(2))
+
+
+def _refusal(store: GameStore, body: Callable[[int], Awaitable[Any]]) -> Any:
+    async def run(server: DaideServer, port: int) -> Any:
+        return await body(port)
+
+    return _serve(store, run, timeout=30)
+
+
+def test_bad_syntax_is_answered_huh_with_err_before_the_token_at_fault(store: GameStore) -> None:
+    async def body(port: int) -> list[str]:
+        c = await Raw.open(port)
+        power, _ = await c.join()
+        c.send(f"SUB (({power} AMY PAR) XYZ)".replace("XYZ", "SPR"))
+        c.send("NOW (SPR 1901)")
+        c.send("YOR")
+        return [await c.text(), await c.text(), await c.text()]
+
+    # ERR goes just before SPR, the token where an order word was due; NOW takes no parameter; YOR is no command.
+    huh_sub, huh_now, huh_word = _refusal(store, body)
+    assert huh_sub == "HUH ( SUB ( ( AUS AMY PAR ) ERR SPR ) )"
+    assert huh_now == "HUH ( NOW ERR ( SPR 1901 ) )"
+    assert huh_word == "HUH ( ERR YOR )"
+
+
+def test_brackets_that_do_not_match_are_answered_prn(store: GameStore) -> None:
+    async def body(port: int) -> str:
+        c = await Raw.open(port)
+        c.writer.write(frame(Wire.DM, encode(from_text(VOCAB, "SUB ( ( AUS AMY VIE ) HLD"))))
+        return await c.text()
+
+    assert _refusal(store, body) == "PRN ( SUB ( ( AUS AMY VIE ) HLD )"
+
+
+def test_a_token_of_the_private_use_categories_ends_the_connection_with_error_0x0e(store: GameStore) -> None:
+    async def body(port: int) -> tuple[int, bytes, bytes]:
+        c = await Raw.open(port)
+        c.writer.write(frame(Wire.DM, struct.pack(">HH", 0x4806, 0x5801)))
+        kind, payload = await c.read()
+        rest = await c.reader.read()
+        return kind, payload, rest
+
+    kind, payload, rest = _refusal(store, body)
+    assert kind == Wire.EM and int.from_bytes(payload, "big") == ErrorCode.ILLEGAL_TOKEN and rest == b""
+
+
+def test_a_first_message_other_than_im_is_an_error(store: GameStore) -> None:
+    async def body(port: int) -> tuple[int, bytes]:
+        c = await Raw.open(port, hello=False)
+        c.send("NME ('x') ('1')")
+        return await c.read()
+
+    kind, payload = _refusal(store, body)
+    assert kind == Wire.EM and int.from_bytes(payload, "big") == ErrorCode.NOT_IM
+
+
+def test_orders_for_another_turn_are_refused_with_rej(store: GameStore) -> None:
+    async def body(port: int) -> tuple[str, str]:
+        c = await Raw.open(port)
+        power, _ = await c.join()
+        c.send(f"SUB (FAL 1901) (({power} AMY VIE) HLD)")
+        out_of_turn = await c.text()
+        c.send(f"SUB (({power} AMY VIE) BLD)")
+        wrong_season = await c.text()
+        return out_of_turn, wrong_season
+
+    out_of_turn, wrong_season = _refusal(store, body)
+    assert out_of_turn == "REJ ( SUB ( FAL 1901 ) ( ( AUS AMY VIE ) HLD ) )"
+    assert wrong_season == "THX ( ( AUS AMY VIE ) BLD ) ( NRS )"
+
+
+def test_orders_the_game_refuses_get_daides_notes_and_good_ones_mbv(store: GameStore) -> None:
+    async def body(port: int) -> list[str]:
+        c = await Raw.open(port)
+        await c.join()
+        c.send("SUB ((AUS AMY VIE) MTO LON) ((ENG FLT LON) HLD) ((AUS AMY GAL) HLD) ((AUS FLT TRI) MTO ADR)")
+        return [await c.text() for _ in range(5)]
+
+    far, nyu, nsu, mbv, mis = _refusal(store, body)
+    assert far == "THX ( ( AUS AMY VIE ) MTO LON ) ( FAR )"
+    assert nyu == "THX ( ( ENG FLT LON ) HLD ) ( NYU )"
+    assert nsu == "THX ( ( AUS AMY GAL ) HLD ) ( NSU )"
+    assert mbv == "THX ( ( AUS FLT TRI ) MTO ADR ) ( MBV )"
+    assert mis == "MIS ( AUS AMY BUD ) ( AUS AMY VIE )"
+
+
+def test_a_seat_cannot_be_taken_twice(store: GameStore) -> None:
+    async def body(port: int) -> tuple[str, str, str]:
+        first = await Raw.open(port)
+        power, passcode = await first.join("first")
+        second = await Raw.open(port)
+        second.send(f"IAM ({power}) ({passcode})")
+        taken = await second.text()
+        third = await Raw.open(port)
+        third.send(f"IAM ({power}) ({passcode + 1 if passcode < 8191 else 1})")
+        wrong = await third.text()
+        first.writer.close()
+        await asyncio.sleep(0.3)
+        third.send(f"IAM ({power}) ({passcode})")
+        back = await third.text()
+        return taken, wrong, back
+
+    taken, wrong, back = _refusal(store, body)
+    assert taken.startswith("REJ ( IAM ( AUS ) (")
+    assert wrong.startswith("REJ ( IAM ( AUS ) (")
+    assert back.startswith("YES ( IAM ( AUS ) (")
+
+
+def test_no_seat_left_refuses_nme(store: GameStore) -> None:
+    async def body(port: int) -> str:
+        clients = [await Raw.open(port) for _ in range(8)]
+        for i, c in enumerate(clients[:7]):
+            c.send(f"NME ('p{i}') ('1')")
+            assert (await c.text()).startswith("YES ( NME")
+        clients[7].send("NME ('late') ('1')")
+        return await clients[7].text()
+
+    assert _refusal(store, body) == "REJ ( NME ( 'late' ) ( '1' ) )"
+
+
+def test_requests_before_joining_are_refused_and_the_map_is_given(store: GameStore) -> None:
+    async def body(port: int) -> list[str]:
+        c = await Raw.open(port)
+        c.send("SUB ((AUS AMY VIE) HLD)")
+        c.send("HLO")
+        c.send("MAP")
+        c.send("TME")
+        return [await c.text() for _ in range(4)]
+
+    sub, hlo, map_, tme = _refusal(store, body)
+    assert sub == "REJ ( SUB ( ( AUS AMY VIE ) HLD ) )"
+    assert hlo == "REJ ( HLO )"
+    assert map_ == "MAP ( 'standard' )"
+    assert re.fullmatch(r"TME \( \d+ \)", tme)
+
+
+def test_the_cli_serves_and_joins(store: GameStore) -> None:
+    from typer.testing import CliRunner
+
+    from dippouch.cli import app, register_commands
+
+    register_commands(["daide"])
+    result = CliRunner().invoke(app, ["daide", "join", "--port", "1"])
+    assert result.exit_code == 2 and "cannot reach a DAIDE server" in result.output
+    result = CliRunner().invoke(
+        app,
+        [
+            "daide",
+            "serve",
+            "--game",
+            "nope",
+            "--port",
+            "0",
+            "--db",
+            store.engine.url.render_as_string(hide_password=False),
+        ],
+    )
+    assert result.exit_code == 2 and "nope" in result.output
