@@ -270,3 +270,25 @@ def test_unknown_text_in_every_part_never_raises(std: Variant) -> None:
         "💥" * 50,
     ):
         parse_request(std, text)
+
+
+def test_the_honest_bot_keeps_a_centre_its_plan_takes_the_opportunist_promises_anyway(std: Variant) -> None:
+    ruh, bel, bur, par = std.map.loc("ruh"), std.map.loc("bel"), std.map.loc("bur"), std.map.loc("par")
+    pos = std.start.with_(units={ruh: Unit("Germany", "A", ruh), par: Unit("France", "A", par)})
+    p = Proposal("support", unit=par, unit_kind="A", dest=bur)
+    plan = [Move("A", ruh, bel)]
+    assert decide(std, pos, "Germany", "France", p, plan=plan).why == "busy"
+    assert decide(std, pos, "Germany", "France", p, plan=[Hold("A", ruh)]).yes
+    assert decide(std, pos, "Germany", "France", p, plan=plan, personality=OPPORTUNIST).yes
+    no = decide(std, pos, "Germany", "France", p, plan=plan)
+    assert "My units have plans of their own this phase." in reply_text(std, [no], partner="France")
+
+
+def test_a_unit_the_peace_stops_supports_one_of_its_own_moves_instead(std: Variant) -> None:
+    ruh, kie, hol, bur = std.map.loc("ruh"), std.map.loc("kie"), std.map.loc("hol"), std.map.loc("bur")
+    units = {ruh: Unit("Germany", "A", ruh), kie: Unit("Germany", "A", kie), bur: Unit("France", "A", bur)}
+    pos = std.start.with_(units=units)
+    plan = [Move("A", ruh, bur), Move("A", kie, hol)]
+    peace = [Commitment(Proposal("peace"), "France", "Spring 1901 Movement")]
+    kept = honour(std, pos, "Germany", plan, peace)
+    assert sorted(format_order(std, o) for o in kept) == ["A kie - hol", "A ruh S A kie - hol"]

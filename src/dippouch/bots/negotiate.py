@@ -408,6 +408,31 @@ def _supports_for(variant: Variant, position: Position, me: str, p: Proposal) ->
     return out
 
 
+def _gains(variant: Variant, position: Position, me: str, o: Order | None) -> bool:
+    """Whether ``o`` is a move into a supply centre ``me`` does not own (a centre to take)."""
+    if not isinstance(o, Move):
+        return False
+    d = variant.map.province_of(o.dest)
+    return d in _centres(variant) and position.centres.get(d) != me
+
+
+def _centres(variant: Variant) -> frozenset[int]:
+    """The map's supply centres as a set, made once per variant."""
+    got = variant.derived.get("negotiate.centres")
+    if not isinstance(got, frozenset):
+        got = variant.derived["negotiate.centres"] = frozenset(variant.map.supply_centres)
+    return got
+
+
+def _neighbours(variant: Variant, province: int) -> set[int]:
+    """The provinces next to ``province`` by land or by sea."""
+    m = variant.map
+    out = set(m.army_adj[province])
+    for loc in m.fleet_locations(province):
+        out |= m.fleet_reach[loc]
+    return out
+
+
 def decide(
     variant: Variant,
     position: Position,
@@ -418,10 +443,13 @@ def decide(
     personality: str = HONEST,
     hostile: Iterable[str] = (),
     promised: Iterable[int] = (),
+    plan: Sequence[Order] = (),
 ) -> Answer:
     """Whether ``me`` accepts ``p`` from ``asker`` (``None``: the press hid who asked), by ``personality``
     and the board: ``hostile`` the powers at war with me (:func:`at_war`), ``promised`` the provinces of my
-    units already promised to a support this phase."""
+    units already promised to a support this phase, ``plan`` my own orders for the phase if known (the honest
+    bot does not give up a centre its plan takes for someone else's move; the opportunist promises anyway,
+    and keeps the centre: :func:`honour`)."""
     war = set(hostile)
     prov = variant.map.province_of
     homes = set(position.homes.get(me, frozenset()))
@@ -450,8 +478,13 @@ def decide(
         options = _supports_for(variant, position, me, p)
         if not options:
             return Answer(p, False, "cannot")
-        if all(prov(o.loc) in set(promised) for o in options):
+        free = [o for o in options if prov(o.loc) not in set(promised)]
+        if not free:
             return Answer(p, False, "promised")
+        if personality == HONEST and plan:
+            busy = {prov(o.loc) for o in plan if isinstance(o, Move) and _gains(variant, position, me, o)}
+            if all(prov(o.loc) in busy for o in free):
+                return Answer(p, False, "busy")
         return Answer(p, True)
     if asker is None:
         return Answer(p, False, "anonymous")
@@ -474,11 +507,12 @@ def decide(
             return Answer(p, False, "war")
         if enemy in war or personality == OPPORTUNIST:
             return Answer(p, True)
-        near = set()
-        for u in position.units.values():
-            if u.power == me:
-                near |= set(variant.map.army_adj[prov(u.loc)]) | set(variant.map.fleet_reach[u.loc])
-        threat = any(prov(u.loc) in near for u in position.units_of(str(enemy)))
+        # A threat: one of its units within two moves of what I hold (its next move reaches my border).
+        zone = my_units | my_centres
+        border = zone | {n for z in zone for n in _neighbours(variant, z)}
+        threat = any(
+            prov(u.loc) in border or _neighbours(variant, prov(u.loc)) & border for u in position.units_of(str(enemy))
+        )
         return Answer(p, True) if threat else Answer(p, False, "no threat")
     return Answer(p, False, "no sense")
 
@@ -554,6 +588,8 @@ def _reason(_: Callable[[str], str], why: str, p: Proposal) -> str:
         return _("I do not know who you are.")
     if why == "homes":
         return _("You hold one of my home centres.")
+    if why == "busy":
+        return _("My units have plans of their own this phase.")
     if why in ("my unit", "my centre"):
         return _("I stand there or own it.")
     if why == "no threat":
@@ -613,10 +649,9 @@ def honour(
             rest.append(o)
         else:
             by_unit[prov(loc)] = o
-    centres = set(variant.map.supply_centres)
 
     def gains(o: Order | None) -> bool:
-        return isinstance(o, Move) and prov(o.dest) in centres and position.centres.get(prov(o.dest)) != me
+        return _gains(variant, position, me, o)
 
     kept: set[int] = set()  # provinces of the units given to a promised support
     for c in commitments:
@@ -652,9 +687,43 @@ def honour(
             continue
         if personality == OPPORTUNIST and gains(o):
             continue
-        unit = position.units.get(loc)
-        by_unit[loc] = Hold(unit.kind if unit is not None else None, unit.loc if unit is not None else loc)
+        by_unit[loc] = _instead(variant, position, me, loc, by_unit, friends, keep_out)
     return [*by_unit.values(), *rest]
+
+
+def _instead(
+    variant: Variant,
+    position: Position,
+    me: str,
+    loc: int,
+    by_unit: Mapping[int, Order],
+    friends: set[str],
+    keep_out: set[int | None],
+) -> Order:
+    """What the unit in ``loc`` does instead of a move the peace or a DMZ forbids: support one of my own moves
+    that is not against a friend, else hold (a unit kept idle by a promise is a unit lost to the plan)."""
+    prov = variant.map.province_of
+    unit = position.units.get(loc)
+    hold = Hold(unit.kind if unit is not None else None, unit.loc if unit is not None else loc)
+    moving = {
+        (prov(o.loc), prov(o.dest))
+        for o in by_unit.values()
+        if isinstance(o, Move) and prov(o.dest) not in keep_out and _owner(position, prov(o.dest)) not in friends
+    }
+    if not moving:
+        return hold
+    if unit is None:
+        return hold
+    for o in legal_orders(variant, position, me).get(unit.loc, []):
+        if isinstance(o, Support) and o.dest is not None and (prov(o.target), prov(o.dest)) in moving:
+            return o
+    return hold
+
+
+def _owner(position: Position, province: int) -> str | None:
+    """Whose the province is to a peace: the power with a unit there, else the centre's owner."""
+    unit = position.units.get(province)
+    return unit.power if unit is not None else position.centres.get(province)
 
 
 def with_partner(p: Proposal, partner: str | None) -> Commitment:

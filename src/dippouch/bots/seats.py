@@ -291,6 +291,7 @@ def answer_press(store: Database, game: str, sender: str, text: str, channel: in
     record = store.phase_record(game, st.phase, open_ok=True, submissions=False)
     position = position_from_data(variant, record["position"])
     proposals = negotiate.parse_request(variant, text)
+    memories = _memories(store, game, variant, bots) if proposals else {}
     sent: list[int] = []
     for bot in bots:
         asker = shown_sender(rules, sender, reader=bot, finished=False)
@@ -298,6 +299,10 @@ def answer_press(store: Database, game: str, sender: str, text: str, channel: in
         hostile = talk.hostile if talk is not None else set()
         commitments = talk.commitments if talk is not None else []
         promised = negotiate.promised_units(variant, position, bot, commitments)
+        # The bot's own plan for the phase, as it would order now: a support is weighed against it.
+        plan = (
+            _orders(store, game, st.phase, variant, position, bot, seats[bot], memories.get(bot)) if proposals else []
+        )
         answers = [
             negotiate.decide(
                 variant,
@@ -308,6 +313,7 @@ def answer_press(store: Database, game: str, sender: str, text: str, channel: in
                 personality=PERSONALITY,
                 hostile=hostile,
                 promised=promised,
+                plan=plan,
             )
             for p in proposals
         ]
