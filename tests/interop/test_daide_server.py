@@ -128,6 +128,7 @@ async def _mila_holder(port: int, draw_from: int) -> dict[str, Any]:
     return seen
 
 
+@pytest.mark.slow
 def test_a_whole_standard_game_is_played_by_clients_speaking_only_daide(store: GameStore) -> None:
     async def body(server: DaideServer, port: int) -> Any:
         ours = [DaideClient(make_bot("heuristic"), name=f"bot{i}", seed=i, draw_from=1904) for i in range(6)]
