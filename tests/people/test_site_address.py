@@ -63,6 +63,21 @@ def test_a_request_for_another_host_is_refused_and_nothing_is_mailed(site: Site,
         assert attacker.get("/", headers={"Host": good}).status_code == 200, good
 
 
+def test_a_host_allowed_once_is_not_allowed_under_another_site(site: Site) -> None:
+    """The host check keeps the ``Host`` values it allowed (web.middleware.Hosts): kept for the site that allowed
+    them only, and never a refused one, however often it is asked."""
+    c = site.browser()
+    for _ in range(3):
+        assert c.get("/", headers={"Host": "testserver"}).status_code == 200
+        assert c.get("/", headers={"Host": "evil.example"}).status_code == 400
+    for i in range(40):  # more names than are kept: each still decided by the site
+        name = "testserver" if i % 2 else f"other{i}.example"
+        assert c.get("/", headers={"Host": name}).status_code == (200 if i % 2 else 400), name
+    site.app.state.site = InstallationSite.at(PUBLIC)  # the site moves: its old name is no longer its own
+    assert c.get("/", headers={"Host": "testserver"}).status_code == 400
+    assert c.get("/", headers={"Host": "dip.example.org"}).status_code == 200
+
+
 def test_a_mailed_sign_in_link_names_the_public_address_whatever_the_headers(
     public_site: Site, smtp: SmtpServer
 ) -> None:
