@@ -40,6 +40,7 @@ __all__ = [
     "PACKAGE_VARIANTS",
     "PATH_ENV",
     "SETTINGS_ENV",
+    "SHELF_VARIANTS",
     "BrokenVariant",
     "VariantFile",
     "VariantFolder",
@@ -48,6 +49,7 @@ __all__ = [
     "load_variant",
     "read_settings",
     "settings_path",
+    "shelf_names",
     "variant_files",
     "variant_folders",
     "variant_from_data",
@@ -56,6 +58,12 @@ __all__ = [
 ]
 
 PACKAGE_VARIANTS = Path(__file__).resolve().parent / "variants"
+SHELF_VARIANTS = PACKAGE_VARIANTS / "shelf"
+"""The shelf: built-in variants imported from other judges whose licence allows shipping them (DPjudge's,
+MIT), kept apart from dippouch's own six with their sources and licence notice (docs/variants-shelf.md).
+They are built-ins like the others: same protection from a user's file of the same name, same geometry
+folder."""
+_BUILTIN_FOLDERS = (PACKAGE_VARIANTS, SHELF_VARIANTS)
 
 KEPT_VARIANTS = 64
 """Built variants kept in memory by each of the two caches here (by file, by data hash), the oldest let go
@@ -149,17 +157,23 @@ def variant_folders(settings: Mapping[str, Any] | None = None) -> list[VariantFo
         folder = Path(p).expanduser()
         out.append(VariantFolder(folder if folder.is_absolute() else base / folder, where))
     out.append(VariantFolder(PACKAGE_VARIANTS, "built-in", builtin=True))
+    out.append(VariantFolder(SHELF_VARIANTS, "built-in", builtin=True))
     return out
 
 
 @lru_cache(maxsize=1)
 def _builtin_names() -> tuple[str, ...]:
-    return tuple(sorted(p.stem for p in PACKAGE_VARIANTS.glob("*.toml")))
+    return tuple(sorted(p.stem for folder in _BUILTIN_FOLDERS for p in folder.glob("*.toml")))
 
 
 def builtin_names() -> list[str]:
     """The variants shipped in the package (their files do not change while dippouch runs)."""
     return list(_builtin_names())
+
+
+def shelf_names() -> list[str]:
+    """The built-in variants on the shelf (imported from other judges), a part of :func:`builtin_names`."""
+    return sorted(p.stem for p in SHELF_VARIANTS.glob("*.toml"))
 
 
 def _override_builtins(settings: Mapping[str, Any] | None = None) -> set[str]:
@@ -262,9 +276,10 @@ def _find_file(name: str, *, builtin_only: bool = False, skip: Path | None = Non
         return p
     key = name.lower()
     if builtin_only:
-        f = PACKAGE_VARIANTS / f"{key}.toml"
-        if f.is_file():
-            return f
+        for folder in _BUILTIN_FOLDERS:
+            f = folder / f"{key}.toml"
+            if f.is_file():
+                return f
     else:
         skipped = skip.resolve() if skip is not None else None
         if near is not None:
@@ -362,7 +377,7 @@ def _load_raw(
             raise VariantError(
                 shown, [VariantProblem(at("variant", "extends"), f"inheritance cycle through {parent!r}")]
             )
-        is_builtin = path.resolve().parent == PACKAGE_VARIANTS
+        is_builtin = path.resolve().parent in _BUILTIN_FOLDERS
         own_name = parent.lower() == path.stem.lower()
         try:
             base = _load_raw(
