@@ -726,11 +726,6 @@ def _owner(position: Position, province: int) -> str | None:
     return unit.power if unit is not None else position.centres.get(province)
 
 
-def with_partner(p: Proposal, partner: str | None) -> Commitment:
-    """A commitment made now (the benchmark's bots keep theirs in memory, a stored game's in its press)."""
-    return Commitment(p, partner, "")
-
-
 def promised_units(variant: Variant, position: Position, me: str, commitments: Sequence[Commitment]) -> set[int]:
     """The provinces of my units a support promised this phase takes (one unit per promise)."""
     orders = honour(variant, position, me, [], [c for c in commitments if c.proposal.kind == "support"])
