@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
 from diplomacy.daide import messages as mila_messages
 from diplomacy.daide.tokens import Token
 from diplomacy.daide.utils import bytes_to_str, str_to_bytes
@@ -359,3 +360,73 @@ def test_the_cli_serves_and_joins(store: GameStore) -> None:
         ],
     )
     assert result.exit_code == 2 and "nope" in result.output
+
+
+def test_a_phase_processed_by_another_door_reaches_the_client_with_its_history(store: GameStore) -> None:
+    from dippouch.play.orders import send_orders
+
+    def others_ready() -> None:
+        for power in ("England", "France", "Germany", "Italy", "Russia", "Turkey"):
+            send_orders(store, "g", power, "", source="cli", ready=True, replace_with_nothing=True)
+
+    async def body(port: int) -> dict[str, Any]:
+        c = await Raw.open(port)
+        await c.join()
+        c.send("NOT (GOF)")
+        assert await c.text() == "YES ( NOT ( GOF ) )"
+        c.send("SUB (SPR 1901) ((AUS FLT TRI) MTO ADR) ((AUS AMY VIE) MTO GAL) ((AUS AMY BUD) HLD)")
+        thx = [await c.text() for _ in range(3)]
+        c.send("MIS")
+        mis = await c.text()
+        c.send("GOF")  # now ready: the phase goes on as soon as the others are
+        assert await c.text() == "YES ( GOF )"
+        await asyncio.to_thread(others_ready)
+        results = []
+        while not (t := await c.text()).startswith("NOW"):
+            results.append(t)
+        c.send("HST (SPR 1901)")
+        history = []
+        while not (t := await c.text()).startswith("NOW"):
+            history.append(t)
+        c.send("HST (FAL 1901)")
+        never = await c.until("REJ")
+        return {"thx": thx, "mis": mis, "results": results, "now": t, "history": history, "never": never}
+
+    seen = _refusal(store, body)
+    assert set(seen["thx"]) == {
+        "THX ( ( AUS FLT TRI ) MTO ADR ) ( MBV )",
+        "THX ( ( AUS AMY VIE ) MTO GAL ) ( MBV )",
+        "THX ( ( AUS AMY BUD ) HLD ) ( MBV )",
+    }
+    assert seen["mis"] == "MIS"
+    assert "ORD ( SPR 1901 ) ( ( AUS FLT TRI ) MTO ADR ) ( SUC )" in seen["results"]
+    assert "ORD ( SPR 1901 ) ( ( FRA AMY PAR ) HLD ) ( SUC )" in seen["results"]
+    assert len([r for r in seen["results"] if r.startswith("ORD")]) == 22
+    assert seen["now"].startswith("NOW ( FAL 1901 ) ( AUS FLT ADR ) ( AUS AMY BUD ) ( AUS AMY GAL ) ( ENG")
+    assert [h for h in seen["history"] if h.startswith("ORD")] == [r for r in seen["results"] if r.startswith("ORD")]
+    assert seen["history"][-1].startswith("SCO ( AUS BUD TRI VIE )")
+    assert seen["never"] == "REJ ( HST ( FAL 1901 ) )"
+    record = store.phase_record("g", "Spring 1901 Movement")
+    mine = [s for s in record["submissions"] if s["power"] == "Austria"]
+    assert mine[-1]["source"] == "bot" and mine[-1]["ready"] and not mine[0]["ready"]
+
+
+def test_a_variant_map_is_played_with_tokens_the_representation_message_defines(store: GameStore) -> None:
+    store.create_game("h", "hundred", now=datetime.now(UTC))
+
+    async def main() -> Any:
+        server = DaideServer(store, "h", poll=0.1)
+        port = await server.start("127.0.0.1", 0)
+        try:
+            clients = [DaideClient(make_bot("heuristic"), name=f"h{i}", seed=i, keep=True) for i in range(3)]
+            return await asyncio.wait_for(asyncio.gather(*(c.play("127.0.0.1", port) for c in clients)), 60)
+        finally:
+            await server.close()
+
+    reports = asyncio.run(main())
+    assert sorted(r.power or "" for r in reports) == ["Burgundy", "England", "France"]
+    assert all(r.refused == [] for r in reports)
+    assert all(r.ending for r in reports)  # played to its end, a solo or a draw by the variant's rules
+    assert reports[0].messages[1] == "MAP ( 'hundred' )"
+    st = store.status("h", now=datetime.now(UTC))
+    assert st.state == "finished"

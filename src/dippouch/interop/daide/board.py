@@ -38,7 +38,7 @@ from dippouch.interop.daide.tokens import (
     is_integer,
 )
 
-__all__ = ["SEASONS", "DaideBoard", "NotServable", "Syntax", "Unfit", "problems"]
+__all__ = ["SEASONS", "DaideBoard", "NotServable", "ReadOrder", "Syntax", "Unfit", "problems"]
 
 SEASONS = ("SPR", "SUM", "FAL", "AUT", "WIN")
 _SHAPE = (
@@ -160,7 +160,7 @@ def _three(words: Iterable[str], taken: set[str]) -> str:
 
 
 @dataclass(frozen=True)
-class Order_:
+class ReadOrder:
     """A DAIDE order read: the core order, the power it names and its DAIDE order word."""
 
     order: Order
@@ -189,7 +189,9 @@ class DaideBoard:
             for prov in self.provinces:
                 self.prov_names[prov.id] = _daide_abbr(prov.abbr)
             powers, provinces = dict(STANDARD_POWERS), dict(STANDARD_PROVINCES)
-            self.map_name = "standard"
+            # A variant on the standard board with rules of its own (1897's opening builds) is named for itself,
+            # so a client that knows the variant plays its rules; one that does not asks for the MDF.
+            self.map_name = "standard" if variant.name == "standard" else re.sub(r"[^A-Za-z0-9_]", "_", variant.name)
         else:
             taken: set[str] = set()
             for i, p in enumerate(variant.power_names):
@@ -441,7 +443,7 @@ class DaideBoard:
             raise Syntax(_first(k))
         return power, "A" if word == "AMY" else "F", self.read_place(t.items[2])
 
-    def read_order(self, t: Tree) -> Order_:
+    def read_order(self, t: Tree) -> ReadOrder:
         """One order of a SUB, as the core's value, checking only that it is well written; the unit is
         matched to the board by :meth:`fit`."""
         if not isinstance(t, Node) or not t.items:
@@ -451,7 +453,7 @@ class DaideBoard:
             power = self.read_power(items[0])
             if len(items) != 2 or not isinstance(items[1], Leaf) or self.vocab.name(items[1].token) != "WVE":
                 raise Syntax(_first(items[1]) if len(items) > 1 else t.end)
-            return Order_(Waive(), power, "WVE")
+            return ReadOrder(Waive(), power, "WVE")
         power, kind, loc = self.read_unit(items[0])
         if len(items) < 2 or not isinstance(items[1], Leaf):
             raise Syntax(_first(items[1]) if len(items) > 1 else t.end)
@@ -505,9 +507,9 @@ class DaideBoard:
             order = Move(kind, loc, dest, via_convoy=True)
         else:
             raise Syntax(items[1].at)
-        return Order_(order, power, word)
+        return ReadOrder(order, power, word)
 
-    def fit(self, read: Order_, power: str, position: Position, kind: PhaseKind) -> Order:
+    def fit(self, read: ReadOrder, power: str, position: Position, kind: PhaseKind) -> Order:
         """The order matched to the board for ``power`` in this phase, or :class:`Unfit` with DAIDE's note
         for an order that names another power's unit, no unit, or an order of another season."""
         word, order = read.word, read.order
@@ -540,7 +542,7 @@ class DaideBoard:
             raise Unfit("NSU")
         return order
 
-    def refusal_note(self, read: Order_, power: str, position: Position) -> str:
+    def refusal_note(self, read: ReadOrder, power: str, position: Position) -> str:
         """DAIDE's note for an order the game refused (its reason is the core's): the likeliest of the
         protocol's notes for that order word."""
         order, m = read.order, self.variant.map
@@ -686,13 +688,8 @@ class DaideBoard:
                 continue
             power = self.read_power(head)
             for c in group.items[1:]:
-                out[m_prov(self, c)] = power
+                out[self.variant.map.province_of(self.read_place(c))] = power
         return out
-
-
-def m_prov(board: DaideBoard, t: Tree) -> int:
-    loc = board.read_place(t)
-    return board.variant.map.province_of(loc)
 
 
 def _first(t: Tree) -> int:

@@ -38,7 +38,7 @@ from dippouch.interop.daide.codec import (
     to_text,
     tokens_of,
 )
-from dippouch.interop.daide.tokens import Vocabulary, integer_value
+from dippouch.interop.daide.tokens import Vocabulary
 
 __all__ = ["ClientReport", "DaideClient", "canonical_mdf"]
 
@@ -256,9 +256,3 @@ class DaideClient:
         if kind is PhaseKind.RETREATS:
             return any(d.unit.power == power for d in position.dislodged.values())
         return True
-
-
-def year_of(t: Tree) -> int:
-    """The year of a ``(SEASON year)`` turn."""
-    assert isinstance(t, Node) and isinstance(t.items[1], Leaf)
-    return integer_value(t.items[1].token)

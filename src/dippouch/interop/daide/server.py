@@ -32,7 +32,7 @@ from typing import Any
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.orders import Build, Disband, Order, Waive
 from dippouch.core.position import Position
-from dippouch.interop.daide.board import SEASONS, DaideBoard, Order_, Syntax, Unfit
+from dippouch.interop.daide.board import SEASONS, DaideBoard, ReadOrder, Syntax, Unfit
 from dippouch.interop.daide.codec import (
     MAGIC,
     VERSION,
@@ -97,7 +97,7 @@ class Seat:
     version: str = ""
     conn: Conn | None = None
     phase: str | None = None
-    orders: dict[Any, tuple[Order_, Order]] = field(default_factory=dict)
+    orders: dict[Any, tuple[ReadOrder, Order]] = field(default_factory=dict)
     go: bool = True
     ready: bool = False
 
@@ -111,6 +111,8 @@ class Now:
     position: Position
     deadline: datetime | None
     ended: Any = None
+    acting: frozenset[str] = frozenset()
+    """The powers that must act in the open phase (1897's powers own nothing before their first builds)."""
 
 
 class DaideServer:
@@ -184,7 +186,14 @@ class DaideServer:
             data = last.next_position or last.position
             return Now(None, None, position_from_data(self.variant, data), None, st.ending)
         rec = self.store.phase_record(self.game, st.phase, open_ok=True, submissions=False)
-        return Now(int(rec["id"]), st.phase, position_from_data(self.variant, rec["position"]), st.deadline, st.ending)
+        return Now(
+            int(rec["id"]),
+            st.phase,
+            position_from_data(self.variant, rec["position"]),
+            st.deadline,
+            st.ending,
+            frozenset(ps.power for ps in st.powers if ps.must_act),
+        )
 
     async def _poll(self) -> None:
         while True:
@@ -435,7 +444,7 @@ class DaideServer:
             for p in self.wanted or []
             if (p not in self.seats or (self.seats[p].conn is None and not self.seats[p].name))
             and self.state is not None
-            and (self.state.position.units_of(p) or self.state.position.centres_of(p))
+            and (self.state.position.units_of(p) or self.state.position.centres_of(p) or p in self.state.acting)
         ]
         if c.power is not None or c.observer or not self._open() or not free:
             self._rej(c, tokens)
@@ -646,7 +655,7 @@ class DaideServer:
             return
         kind = self.variant.calendar.kind(st.position.phase)
         notes: list[tuple[Tree, str]] = []
-        fresh: list[tuple[Any, Order_, Order, Tree]] = []
+        fresh: list[tuple[Any, ReadOrder, Order, Tree]] = []
         for r, t in read:
             try:
                 order = self.board.fit(r, seat.power, st.position, kind)
