@@ -430,3 +430,52 @@ def test_a_variant_map_is_played_with_tokens_the_representation_message_defines(
     assert reports[0].messages[1] == "MAP ( 'hundred' )"
     st = store.status("h", now=datetime.now(UTC))
     assert st.state == "finished"
+
+
+@pytest.mark.slow
+def test_dippouch_daide_serve_and_join_play_a_game_between_processes(tmp_path: Any) -> None:
+    """The commands themselves: ``serve`` in one process, three ``join`` processes, a Hundred game to its end."""
+    import os
+    import subprocess
+    import sys
+
+    db = f"sqlite:///{tmp_path / 'games.db'}"
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "DIPPOUCH_DATABASE_URL": db}
+    run = [sys.executable, "-c", "import sys; from dippouch.cli import main; sys.argv[0] = 'dippouch'; main()"]
+    made = subprocess.run(
+        [*run, "new", "h", "--variant", "hundred"], env=env, capture_output=True, text=True, check=False
+    )
+    assert made.returncode == 0, made.stderr
+    server = subprocess.Popen(
+        [*run, "daide", "serve", "--game", "h", "--port", "0", "--poll", "0.1"],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert server.stdout is not None
+        first = server.stdout.readline()
+        m = re.search(r"on 127\.0\.0\.1:(\d+)\.", first)
+        assert m is not None, first + (server.stderr.read() if server.stderr else "")
+        joins = [
+            subprocess.Popen(
+                [*run, "daide", "join", "--port", m.group(1), "--name", f"j{i}", "--seed", str(i)],
+                env=env,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for i in range(3)
+        ]
+        outs = [j.communicate(timeout=120) for j in joins]
+        rest, _ = server.communicate(timeout=30)
+    finally:
+        server.kill()
+    assert server.returncode == 0
+    assert "Seats for DAIDE clients: Burgundy, England, France." in rest
+    assert "h has ended" in rest
+    for (out, err), j in zip(outs, joins, strict=True):
+        assert j.returncode == 0, err
+        assert re.search(r"Played (Burgundy|England|France): orders for \d+ turn\(s\), 0 refused\.", out), out
+        assert "The game ended:" in out

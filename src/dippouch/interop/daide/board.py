@@ -1,7 +1,8 @@
 """A variant in DAIDE's words, both ways: powers, provinces, coasts, turns, units, orders and results.
 
-:class:`DaideBoard` is made from a compiled :class:`~dippouch.core.variant.Variant`. On the standard map the
-protocol's own power and province tokens are used (and the representation message is empty); on another
+:class:`DaideBoard` is made from a compiled :class:`~dippouch.core.variant.Variant`. On the standard board
+with the standard powers the protocol's own power and province tokens are used (and the representation
+message is empty); the map is named ``standard`` for the standard game, or for the variant (1897); on another
 map DAIDE can describe, tokens are made by the protocol's rules for variant maps: a power category token
 and a province token per province, numbered from 0, the province category saying inland, sea, coastal or
 bicoastal and supply centre or not, each with three letters (the map's own abbreviation when it is three

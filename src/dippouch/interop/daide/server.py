@@ -667,6 +667,10 @@ class DaideServer:
         for key, r, order, _t in fresh:
             seat.orders[key] = (r, order)
         refused = await self._submit(seat, ready=self._want(seat)) if fresh else set()
+        if refused is None:  # the game took none of it (the phase moved on meanwhile): the SUB is refused
+            seat.orders = before
+            self._rej(c, tokens)
+            return
         for key, r, _order, t in fresh:
             if key in refused:
                 if key in before:
@@ -738,9 +742,10 @@ class DaideServer:
         """Ready to be processed: complete orders, and no NOT (GOF) (GOF is assumed each turn)."""
         return seat.go and self._missing(seat) is None
 
-    async def _submit(self, seat: Seat, *, ready: bool) -> set[Any]:
+    async def _submit(self, seat: Seat, *, ready: bool) -> set[Any] | None:
         """Send the power's orders so far as a new version through the game's use case; the keys of the
-        orders the game refused."""
+        orders the game refused, or None when it refused the submission itself (the phase was processed
+        meanwhile, the power has nothing to order)."""
         from dippouch.core.notation import format_order
         from dippouch.play.orders import send_orders
 
@@ -768,7 +773,7 @@ class DaideServer:
             sent = await self._call(send)
         except Exception as e:
             log.info("orders of %s not taken: %s", seat.power, e)
-            return set(keys)
+            return None
         seat.ready = bool(sent.receipt.ready)
         return {keys[ln.line - 1] for ln in sent.receipt.lines if not ln.accepted and 0 < ln.line <= len(keys)}
 
