@@ -204,3 +204,48 @@ def test_the_search_budget_is_a_setting(monkeypatch: pytest.MonkeyPatch) -> None
         assert SearchBot().budget == 0.5
     finally:
         settings.reread()
+
+
+def _order(text: str) -> Order:
+    return parse_order(V, text, phase_kind=PhaseKind.MOVEMENT)
+
+
+def test_a_failed_move_is_sent_again_only_with_more_support_than_it_had() -> None:
+    from dippouch.bots.engine import OrderResult, Outcome
+    from dippouch.bots.search import _repeats_failure
+
+    once = [
+        OrderResult("Austria", _order("A vie - gal"), Outcome.FAILS),
+        OrderResult("Austria", _order("A bud S A vie - gal"), Outcome.GIVEN),
+    ]
+    m = remember(V, remember(V, None, "Austria", once), "Austria", once)
+    key = (_p("vie"), _p("gal"))
+    assert m.failures(*key) == 2 and m.supports_had(*key) == 1
+    # The same plan (one support) again is not weighed by the search level; with a second support it is.
+    assert _repeats_failure([_order("A vie - gal"), _order("A bud S A vie - gal")], m, V)
+    assert not _repeats_failure([_order("A vie - gal"), _order("A bud S A vie - gal"), _order("F tri H")], Memory(), V)
+    p = _position(
+        2,
+        {"Austria": "A vie, A bud, A boh", "Russia": "A war, A ukr, A sil"},
+        {"Austria": "vie bud tri", "Russia": "war mos sev stp"},
+    )
+    legal = heuristic.legal_orders(V, p, "Austria")
+
+    def plans() -> list[heuristic._Plan]:
+        chosen = {"vie": "A vie - gal", "bud": "A bud S A vie - gal", "boh": "A boh H"}
+        out = []
+        for loc, options in legal.items():
+            unit = p.units[V.map.province_of(loc)]
+            order = _order(chosen[V.map.provinces[V.map.province_of(loc)].abbr])
+            dest = V.map.province_of(order.dest) if isinstance(order, Move) else V.map.province_of(loc)
+            out.append(heuristic._Plan(unit, options, order, dest, 1.0))
+        return out
+
+    values = Values(V, p, "Austria")
+    again = plans()
+    HeuristicBot._no_repeats(p, again, values, V.map, m, set())
+    assert _texts(pl.order for pl in again) == {"A vie - gal", "A bud S A vie - gal", "A boh S A vie - gal"}
+    # Told only that it failed, not with what support, the one support it has would do: the plan unchanged.
+    unchanged = plans()
+    HeuristicBot._no_repeats(p, unchanged, values, V.map, Memory(m.failed), set())
+    assert _texts(pl.order for pl in unchanged) == {"A vie - gal", "A bud S A vie - gal", "A boh H"}

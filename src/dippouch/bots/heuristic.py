@@ -381,8 +381,8 @@ class HeuristicBot:
                         ),
                         None,
                     )
-                if pick is None:
-                    continue
+                if pick is None or (isinstance(pick, Move) and memory.failures(here, c) >= 2):
+                    continue  # (a cover that bounced twice running is not sent a third time alike)
                 if isinstance(plan.order, Move) and plan.dest in g.centres and position.centres.get(plan.dest) != power:
                     continue  # a unit taking a centre takes it
                 if plan.dest == here and here in danger:
@@ -589,15 +589,15 @@ class HeuristicBot:
     def _no_repeats(
         position: Position, plans: list[_Plan], v: Values, gmap: GameMap, memory: Memory, kept: set[int]
     ) -> None:
-        """A move that failed just before is not sent again as it was: an own unit that can support it does
-        (one holding, or one whose own move is worth less, and that nobody moves in behind); failing that, the
-        unit goes to the best other free province, or holds."""
+        """A move that failed just before is not sent again as it was: own units that can support it do, one
+        more than it had when it failed (units holding, or whose own moves are worth less, and that nobody moves
+        in behind); failing that, the unit goes to the best other free province, or holds."""
         prov_of = gmap.province_of
-        supported = {
-            (prov_of(p.order.target), p.order.dest)
-            for p in plans
-            if isinstance(p.order, Support) and p.order.dest is not None
-        }
+        supported: dict[tuple[int, int], int] = {}
+        for p in plans:
+            if isinstance(p.order, Support) and p.order.dest is not None:
+                key = (prov_of(p.order.target), p.order.dest)
+                supported[key] = supported.get(key, 0) + 1
         entering = {p.dest for p in plans if isinstance(p.order, Move)}
         for k, plan in enumerate(plans):
             if k in kept:
@@ -606,10 +606,14 @@ class HeuristicBot:
             if not isinstance(order, Move):
                 continue
             src, dest = prov_of(plan.unit.loc), prov_of(order.dest)
-            if not memory.failures(src, dest) or (src, dest) in supported:
+            # Sent again, a failed move needs more support than it had when it failed: else it is the same plan.
+            needed = memory.supports_had(src, dest) + 1 - supported.get((src, dest), 0)
+            if not memory.failures(src, dest) or needed <= 0:
                 continue
-            helper: tuple[_Plan, Support] | None = None
+            helpers: list[tuple[_Plan, Support]] = []
             for other in plans:
+                if len(helpers) >= needed:
+                    break
                 if other is plan or isinstance(other.order, Support | Convoy):
                     continue
                 here = prov_of(other.unit.loc)
@@ -624,14 +628,13 @@ class HeuristicBot:
                     None,
                 )
                 if found is not None:
-                    helper = (other, found)
-                    break
-            if helper is not None:
-                other, support = helper
-                if isinstance(other.order, Move):
-                    entering.discard(other.dest)
-                other.order, other.dest = support, prov_of(other.unit.loc)
-                supported.add((src, dest))
+                    helpers.append((other, found))
+            if len(helpers) >= needed:
+                for other, support in helpers:
+                    if isinstance(other.order, Move):
+                        entering.discard(other.dest)
+                    other.order, other.dest = support, prov_of(other.unit.loc)
+                supported[(src, dest)] = supported.get((src, dest), 0) + len(helpers)
                 continue
             # Nobody can help: the best other province free of own units' plans, else stand (unless an own unit
             # moves in behind: staying would bounce it, so then the move goes on).

@@ -54,17 +54,24 @@ class Memory:
     count of supports one power's units gave another's (a hold or a move). ``refused``: (supporter, refuser) ->
     faded count of supports given to another power's unit that it did not take (it moved elsewhere, so the
     support came to nothing). ``arrived``: (power, province) of every unit that moved in the last movement
-    phase (the stab guard watches units that came to a power's borders)."""
+    phase (the stab guard watches units that came to a power's borders). ``backing``: for each move in
+    ``failed``, how many of the power's own units supported it when it last failed (sent again, it needs
+    more: the same move with the same support is the same plan)."""
 
     failed: Mapping[tuple[int, int], int] = field(default_factory=lambda: MappingProxyType({}))
     attacks: _Pairs = field(default_factory=_empty)
     helped: _Pairs = field(default_factory=_empty)
     refused: _Pairs = field(default_factory=_empty)
     arrived: frozenset[tuple[str, int]] = frozenset()
+    backing: Mapping[tuple[int, int], int] = field(default_factory=lambda: MappingProxyType({}))
 
     def failures(self, src: int, dest: int) -> int:
         """How many times in a row the move from ``src`` to ``dest`` (provinces) has failed just now."""
         return self.failed.get((src, dest), 0)
+
+    def supports_had(self, src: int, dest: int) -> int:
+        """How many own supports the failed move from ``src`` to ``dest`` had when it last failed."""
+        return self.backing.get((src, dest), 0)
 
     def hostility(self, attacker: str, attacked: str) -> float:
         """How much ``attacker`` has attacked ``attacked`` lately, less what it helped it (never below 0)."""
@@ -115,6 +122,12 @@ def remember(variant: Variant, memory: Memory | None, power: str, results: Itera
         if isinstance(r.order, Move) and r.result not in (Outcome.ILLEGAL, Outcome.INVALID)
     }
     now: dict[tuple[int, int], int] = {}
+    own_supports: dict[tuple[int, int], int] = {}
+    for r in results:
+        o = r.order
+        if r.power == power and isinstance(o, Support) and o.dest is not None and r.result is not Outcome.ILLEGAL:
+            key = (prov_of(o.target), prov_of(o.dest))
+            own_supports[key] = own_supports.get(key, 0) + 1
     attacks: dict[tuple[str, str], float] = {}
     helped: dict[tuple[str, str], float] = {}
     refused: dict[tuple[str, str], float] = {}
@@ -152,6 +165,7 @@ def remember(variant: Variant, memory: Memory | None, power: str, results: Itera
         _fade(before.helped, helped),
         _fade(before.refused, refused),
         frozenset(arrived),
+        MappingProxyType({k: own_supports.get(k, 0) for k in now}),
     )
 
 

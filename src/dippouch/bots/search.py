@@ -33,6 +33,8 @@ from dippouch.bots.engine import (
 from dippouch.bots.heuristic import HeuristicBot, Values
 from dippouch.bots.memory import Memory
 
+REPEATS = 2
+"""A candidate that sends a move failed this many movement phases running, unsupported, is not weighed."""
 CENTRE = 10.0
 LOST = 6.0
 DISLODGED = 5.0
@@ -111,6 +113,8 @@ class SearchBot:
             if key in seen:
                 continue
             seen.add(key)
+            if memory is not None and _repeats_failure(c, memory, variant):
+                continue  # a move that failed twice running, sent a third time without the support it lacked
             score = weigh(c)
             if score is None:
                 break
@@ -137,6 +141,23 @@ def _neighbour(
     if not choices:
         return orders
     return [*orders[:i], rng.choice(choices), *orders[i + 1 :]]
+
+
+def _repeats_failure(orders: list[Order], memory: Memory, variant: Variant) -> bool:
+    """Whether ``orders`` send a move that failed the last two movement phases running again without more own
+    support than it had (the heuristic's candidates never do; a one-unit change of the hill climb may)."""
+    prov_of = variant.map.province_of
+    supported: dict[tuple[int, int], int] = {}
+    for o in orders:
+        if isinstance(o, Support) and o.dest is not None:
+            key = (prov_of(o.target), prov_of(o.dest))
+            supported[key] = supported.get(key, 0) + 1
+    for o in orders:
+        if isinstance(o, Move):
+            key = (prov_of(o.loc), prov_of(o.dest))
+            if memory.failures(*key) >= REPEATS and supported.get(key, 0) <= memory.supports_had(*key):
+                return True
+    return False
 
 
 def _score(after: Position, power: str, values: Values) -> float:
