@@ -479,3 +479,26 @@ def test_dippouch_daide_serve_and_join_play_a_game_between_processes(tmp_path: A
         assert j.returncode == 0, err
         assert re.search(r"Played (Burgundy|England|France): orders for \d+ turn\(s\), 0 refused\.", out), out
         assert "The game ended:" in out
+
+
+def test_an_observer_sees_the_board_and_press_is_beyond_level_0(store: GameStore) -> None:
+    async def body(port: int) -> list[str]:
+        c = await Raw.open(port)
+        c.send("OBS")
+        seen = [await c.text(), await c.text()]
+        c.send("YES (MAP ('standard'))")
+        seen += [await c.text(), await c.text()]
+        c.send("ORD")
+        c.send("SND (FRA) (PRP (PCE (AUS FRA)))")
+        c.send("ADM ('me') ('hello')")
+        c.send("SMR")
+        seen += [await c.text() for _ in range(4)]
+        return seen
+
+    yes, map_, sco, now, ord_, snd, adm, smr = _refusal(store, body)
+    assert (yes, map_) == ("YES ( OBS )", "MAP ( 'standard' )")
+    assert sco.startswith("SCO ( AUS BUD TRI VIE )") and now.startswith("NOW ( SPR 1901 ) ( AUS AMY BUD )")
+    assert ord_ == "REJ ( ORD )"  # no phase processed yet
+    assert snd == "HUH ( ERR SND ( FRA ) ( PRP ( PCE ( AUS FRA ) ) ) )"
+    assert adm == "REJ ( ADM ( 'me' ) ( 'hello' ) )"
+    assert smr == "REJ ( SMR )"  # the game has not ended
