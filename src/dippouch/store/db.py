@@ -280,6 +280,10 @@ class Database:
     finished_records: dict[tuple[int, int], dict[int, Any]]
     """(game id, its last event id) -> seat id -> the seat's reliability record, for finished games: their
     phases, submissions and seats no longer change (:mod:`dippouch.store.reliability`); shared with the reader."""
+    variants: dict[int, tuple[str, dict[str, Any], Variant]]
+    """Game id -> (the hash of its stored variant copy, its options, the variant built from them), kept by
+    :func:`dippouch.store.rows.game_variant` and shared with :meth:`reader`: a game's submissions and
+    processing find its variant here without asking the catalogue."""
     test_hooks: settings.TestHooks
     """The crash and pause points the tests name in this process's settings (none outside the tests)."""
     positions: OrderedDict[int, tuple[Variant, Position]]
@@ -298,10 +302,11 @@ class Database:
         self.one_read = (
             engine.execution_options(isolation_level="AUTOCOMMIT") if engine.dialect.name == "postgresql" else engine
         )
-        self.session = sessionmaker(engine, expire_on_commit=False)
+        self.session = sessionmaker(engine, expire_on_commit=False, info={"db": self})  # rows find their store
         self.positions = OrderedDict()
         self._positions_lock = threading.Lock()
         self.finished_records = {}
+        self.variants = {}
         self.test_hooks = settings.current().test_hooks
 
     def pause_point(self, name: str) -> None:
@@ -331,7 +336,15 @@ class Database:
         other._connect(make_engine(str(self.engine.url.render_as_string(hide_password=False)), write_lock=False))
         other.positions, other._positions_lock = self.positions, self._positions_lock
         other.finished_records = self.finished_records
+        other.variants = self.variants
         return other
+
+    def keep_variant(self, game_id: int, digest: str, options: dict[str, Any], v: Variant) -> None:
+        """Keep game ``game_id``'s variant, built from the copy hashed ``digest`` with ``options``."""
+        with self._positions_lock:
+            if len(self.variants) > KEPT_POSITIONS:
+                self.variants.clear()
+            self.variants[game_id] = (digest, dict(options), v)
 
     def position(self, v: Variant, phase_id: int, data: Mapping[str, Any]) -> Position:
         """The position a phase starts from (``data``, as stored), parsed once per phase and variant: a

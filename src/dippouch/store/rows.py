@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.orm import Session, defer
+from sqlalchemy.orm import Session, defer, object_session
 
 from dippouch.catalog import built_variant, load_variant, variant_from_data
 from dippouch.core.errors import DippouchError, VariantError
@@ -63,21 +63,30 @@ def game_row(s: Session, name: str, *, lock: bool = False, share: bool = False) 
 
 def game_variant(g: GameRow) -> Variant:
     """The game's own variant: the copy stored at creation, or (older games without one) its file. Built
-    once per stored copy and options (its hash names the copy), without reading the copy again."""
+    once per stored copy and options (its hash names the copy), without reading the copy again, and kept on
+    the database the row was read from, per game while the hash stands (:attr:`Database.variants`, shared with
+    its reader, as the positions are)."""
+    s = object_session(g)
+    db: Database | None = s.info.get("db") if s is not None else None
+    kept = db.variants.get(g.id) if db is not None and g.variant_hash else None
+    if kept is not None and kept[0] == g.variant_hash and kept[1] == g.options:
+        return kept[2]
     hit = built_variant(g.variant_hash, g.options) if g.variant_hash else None
-    if hit is not None:
-        return hit
-    if g.variant_data is None:
-        return load_variant(g.variant, g.options)
-    try:
-        return variant_from_data(
-            g.variant_data, g.options, source=f"{g.variant} (the copy stored with {g.name})", digest=g.variant_hash
-        )
-    except VariantError as e:
-        raise GameError(
-            f"the copy of variant {g.variant!r} stored with game {g.name!r} no longer loads: {e}; "
-            f"`dippouch upgrade-variant {g.name}` switches the game to the variant file"
-        ) from None
+    if hit is None:
+        if g.variant_data is None:
+            return load_variant(g.variant, g.options)  # no stored copy: the file decides, and may change
+        try:
+            hit = variant_from_data(
+                g.variant_data, g.options, source=f"{g.variant} (the copy stored with {g.name})", digest=g.variant_hash
+            )
+        except VariantError as e:
+            raise GameError(
+                f"the copy of variant {g.variant!r} stored with game {g.name!r} no longer loads: {e}; "
+                f"`dippouch upgrade-variant {g.name}` switches the game to the variant file"
+            ) from None
+    if db is not None and g.variant_hash:
+        db.keep_variant(g.id, g.variant_hash, g.options, hit)
+    return hit
 
 
 def game_settings(g: GameRow) -> Settings:
