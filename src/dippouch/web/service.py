@@ -5,7 +5,7 @@ What the pages and the JSON API show and do lives in one module per room, as pla
 :class:`Web` (so the HTML pages in :mod:`dippouch.web.pages` and the JSON in :mod:`dippouch.web.api` cannot
 drift apart): :mod:`~dippouch.web.games` (the game page, its maps, the list of games),
 :mod:`~dippouch.web.history` (a phase of the history, its submissions, export, the deadline calendar),
-:mod:`~dippouch.web.player_page` (a power's orders), :mod:`~dippouch.web.checks` (the line check),
+:mod:`~dippouch.web.player_page` (a power's orders and their line check),
 :mod:`~dippouch.web.desk` (the coordinator's desk), :mod:`~dippouch.web.new_games` (creating and importing
 games) and :mod:`~dippouch.web.variant_pages` (variants and the move browser). Every rule of the game comes from
 the game layer; permissions are checked here, once, for both front ends.

@@ -15,7 +15,6 @@ from dippouch.game import TYPED
 from dippouch.store.openings import seats_left_by
 from dippouch.web import player_page, practice, press
 from dippouch.web.answers.play import CheckAnswer, PlayerView, Receipt, VoteAnswer
-from dippouch.web.checks import check_lines, check_view
 from dippouch.web.deps import (
     Seat,
     SeatDep,
@@ -77,7 +76,7 @@ def _refused_page(
     lines: list[dict[str, Any]] = []
     if pv.open and pv.must_act:
         try:
-            checked = check_lines(web, seat.game, seat.power, text, viewer)
+            checked = player_page.check_lines(web, seat.game, seat.power, text, viewer)
             lines = [ln.to_data() for ln in checked]
         except (WebError, DippouchError):
             lines = []  # the text itself is what was refused (too long, not text): the message says so
@@ -185,7 +184,7 @@ def api_check(request: Request, viewer: WriterDep, seat: SeatDep, web: WebDep, b
     note and subject (the province of the unit or site it orders), and the units left without an order."""
     request.app.state.limiter.hit("check", f"{client_id(request)}", "line checks")
     answer: dict[str, Any] = request.app.state.budget.run(
-        client_id(request), lambda: check_view(web, seat.game, seat.power, body.text, viewer)
+        client_id(request), lambda: player_page.check_view(web, seat.game, seat.power, body.text, viewer)
     )
     return CheckAnswer.model_validate(answer)
 
