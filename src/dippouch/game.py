@@ -502,7 +502,9 @@ def check_size(text: str, bounds: OrderBounds = SUBMISSION) -> None:
         raise GameError(f"{len(lines):,} lines of orders; at most {bounds.lines:,} lines are sent or checked at once")
     size = sum(len(ln) for ln in lines)
     if size > bounds.chars:
-        raise GameError(f"{size:,} characters of orders besides quoted lines; at most {bounds.chars:,} are accepted")
+        raise GameError(
+            f"{size:,} characters of orders besides quoted lines; at most {bounds.chars:,} characters are accepted"
+        )
     if bounds.line is not None:
         for n, line in enumerate(text.splitlines(), 1):
             if len(line) > bounds.line:

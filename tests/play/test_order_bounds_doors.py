@@ -30,7 +30,9 @@ def test_each_bound_is_named_in_its_refusal() -> None:
     with pytest.raises(GameError, match="not text"):
         check_size("A par H\ud800", TYPED)
     small = OrderBounds(total=100, chars=10, lines=5)
-    with pytest.raises(GameError, match=r"^12 characters of orders besides quoted lines; at most 10"):
+    with pytest.raises(
+        GameError, match=r"^12 characters of orders besides quoted lines; at most 10 characters are accepted$"
+    ):
         check_size("A par - bur\nA", small)
 
 
