@@ -502,3 +502,46 @@ def test_an_observer_sees_the_board_and_press_is_beyond_level_0(store: GameStore
     assert snd == "HUH ( ERR SND ( FRA ) ( PRP ( PCE ( AUS FRA ) ) ) )"
     assert adm == "REJ ( ADM ( 'me' ) ( 'hello' ) )"
     assert smr == "REJ ( SMR )"  # the game has not ended
+
+
+def test_a_retreat_phase_in_daide_words(store: GameStore) -> None:
+    position = {
+        "phase": "Spring 1901 Retreats",
+        "units": [
+            {"power": "France", "unit": "A par"},
+            {"power": "Italy", "unit": "A pie"},
+            {"power": "Italy", "unit": "A bur"},
+        ],
+        "dislodged": [{"power": "France", "unit": "A pie", "retreats": ["mar", "tyr"], "attacker_from": "tus"}],
+    }
+    store.create_game("r", "standard", now=datetime.now(UTC), position=position)
+
+    async def main() -> list[str]:
+        server = DaideServer(store, "r", seats=["France"], poll=0.1)
+        port = await server.start("127.0.0.1", 0)
+        try:
+            c = await Raw.open(port)
+            power, _ = await c.join()
+            assert power == "FRA"
+            c.send("MIS")
+            seen = [await c.text()]
+            c.send("SUB ((FRA AMY PIE) MTO MAR) ((FRA AMY PAR) RTO GAS) ((FRA AMY PIE) RTO BUR)")
+            seen += [await c.text() for _ in range(4)]
+            c.send("SUB (SUM 1901) ((FRA AMY PIE) RTO MAR)")
+            seen.append(await c.text())
+            while not (t := await c.text()).startswith("NOW"):
+                seen.append(t)
+            seen.append(t)
+            return seen
+        finally:
+            await server.close()
+
+    mis, nrs, nrn, nvr, mis_again, mbv, *results = asyncio.run(asyncio.wait_for(main(), 30))
+    assert mis == "MIS ( FRA AMY PIE MRT ( MAR TYR ) )"
+    assert nrs == "THX ( ( FRA AMY PIE ) MTO MAR ) ( NRS )"
+    assert nrn == "THX ( ( FRA AMY PAR ) RTO GAS ) ( NRN )"
+    assert nvr == "THX ( ( FRA AMY PIE ) RTO BUR ) ( NVR )"
+    assert mis_again == mis
+    assert mbv == "THX ( ( FRA AMY PIE ) RTO MAR ) ( MBV )"
+    assert results[0] == "ORD ( SUM 1901 ) ( ( FRA AMY PIE ) RTO MAR ) ( SUC )"
+    assert results[-1].startswith("NOW ( FAL 1901 ) ( FRA AMY MAR ) ( FRA AMY PAR ) ( ITA AMY BUR ) ( ITA AMY PIE )")
