@@ -51,3 +51,29 @@ def test_a_change_drops_the_game_page_in_every_language(site: Site) -> None:
     assert len(kept) == 3, kept
     site.web.touched("g")
     assert not [k for k in site.web.pages if k[:2] == ("game", "g")]
+
+
+def test_the_submission_finds_the_variant_on_the_database(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page read the game's variant; the submission after it (and the processing) find it kept on the
+    database, shared with its reader, without asking the catalogue again; a new copy (another hash) is built."""
+    import dippouch.store.rows as rows
+
+    france = site.player("g", "France")
+    assert france.get("/games/g/play/France").status_code == 200
+    assert site.web.store.variants is site.web.read.variants and site.web.store.variants
+    asked: list[str] = []
+    real = rows.built_variant  # type: ignore[attr-defined]
+
+    def counted(digest: str, options: object = None) -> object:
+        asked.append(digest)
+        return real(digest, options)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(rows, "built_variant", counted)
+    r = site.post_form(france, "/games/g/play/France/orders", {"orders": "A par - bur"})
+    assert r.status_code == 303, r.text
+    assert asked == []
+    (gid, (digest, options, v)), *_ = site.web.store.variants.items()
+    site.web.store.variants[gid] = ("another copy", options, v)  # as after `dippouch upgrade-variant`
+    r = site.post_form(france, "/games/g/play/France/orders", {"orders": "A par - pic"})
+    assert r.status_code == 303, r.text
+    assert asked == [digest] and site.web.store.variants[gid][0] == digest
