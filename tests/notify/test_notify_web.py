@@ -237,8 +237,9 @@ def test_oversized_or_malformed_subscriptions_are_refused_with_a_message(
 
 def test_the_service_worker_and_page_script_ship_in_the_package(site: Site) -> None:
     c = site.browser()
-    sw = c.get("/static/notify-sw.js")
+    sw = c.get("/sw.js")  # the site's one service worker shows the pushes (a second, push-only copy is gone)
     assert sw.status_code == 200 and "showNotification" in sw.text and "javascript" in sw.headers["content-type"]
+    assert c.get("/static/notify-sw.js").status_code == 404
     page_js = c.get("/static/notify.js")
     assert "pushManager.subscribe" in page_js.text and "/api/notify/push" in page_js.text
     assert "http" not in page_js.text.replace("https://", "")  # nothing fetched from elsewhere
