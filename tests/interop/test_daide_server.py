@@ -545,3 +545,50 @@ def test_a_retreat_phase_in_daide_words(store: GameStore) -> None:
     assert mbv == "THX ( ( FRA AMY PIE ) RTO MAR ) ( MBV )"
     assert results[0] == "ORD ( SUM 1901 ) ( ( FRA AMY PIE ) RTO MAR ) ( SUC )"
     assert results[-1].startswith("NOW ( FAL 1901 ) ( FRA AMY MAR ) ( FRA AMY PAR ) ( ITA AMY BUR ) ( ITA AMY PIE )")
+
+
+def test_builds_in_daide_words(store: GameStore) -> None:
+    now = datetime.now(UTC)
+    store.create_game("base", "standard", now=now)
+    position = dict(store.phase_record("base", "Spring 1901 Movement", open_ok=True, submissions=False)["position"])
+    position["phase"] = "Winter 1901 Adjustments"
+    position["units"] = [u for u in position["units"] if u["power"] != "France"] + [
+        {"power": "France", "unit": "A gas"}
+    ]
+    position["supply_centers"] = {**position["supply_centers"], "France": ["bre", "mar", "par", "spa"]}
+    store.create_game("a", "standard", now=now, position=position)
+
+    async def main() -> list[str]:
+        server = DaideServer(store, "a", seats=["France"], poll=0.1)
+        port = await server.start("127.0.0.1", 0)
+        try:
+            c = await Raw.open(port)
+            await c.join()
+            c.send(
+                "SUB ((FRA FLT PAR) BLD) ((FRA AMY SPA) BLD) ((FRA AMY BEL) BLD) ((FRA AMY BUR) BLD) "
+                "((ENG FLT LON) BLD) ((FRA AMY MAR) BLD) ((FRA FLT BRE) BLD) ((FRA AMY GAS) HLD)"
+            )
+            seen = [await c.text() for _ in range(9)]
+            c.send("SUB (FRA WVE)")
+            seen.append(await c.text())
+            while not (t := await c.text()).startswith("NOW"):
+                seen.append(t)
+            return [*seen, t]
+        finally:
+            await server.close()
+
+    seen = asyncio.run(asyncio.wait_for(main(), 30))
+    assert seen[:10] == [
+        "THX ( ( FRA FLT PAR ) BLD ) ( CST )",
+        "THX ( ( FRA AMY SPA ) BLD ) ( HSC )",
+        "THX ( ( FRA AMY BEL ) BLD ) ( YSC )",
+        "THX ( ( FRA AMY BUR ) BLD ) ( NSC )",
+        "THX ( ( ENG FLT LON ) BLD ) ( NYU )",
+        "THX ( ( FRA AMY MAR ) BLD ) ( MBV )",
+        "THX ( ( FRA FLT BRE ) BLD ) ( MBV )",
+        "THX ( ( FRA AMY GAS ) HLD ) ( NRS )",
+        "MIS ( -1 )",
+        "THX ( FRA WVE ) ( MBV )",
+    ]
+    assert {"ORD ( WIN 1901 ) ( ( FRA AMY MAR ) BLD ) ( SUC )", "ORD ( WIN 1901 ) ( FRA WVE ) ( SUC )"} <= set(seen)
+    assert seen[-1].startswith("NOW ( SPR 1902 )") and "( FRA FLT BRE )" in seen[-1]

@@ -666,27 +666,51 @@ class DaideServer:
         before = dict(seat.orders)
         for key, r, order, _t in fresh:
             seat.orders[key] = (r, order)
-        refused = await self._submit(seat, ready=self._want(seat)) if fresh else set()
-        if refused is None:  # the game took none of it (the phase moved on meanwhile): the SUB is refused
+        # The game's own arrival check says which orders it would refuse, so the version recorded holds only
+        # the orders taken, and is marked ready only when they are complete.
+        refused = self._refused(seat, kind) if fresh else set()
+        self._take_back(seat, refused, before)
+        taken = await self._submit(seat, ready=self._want(seat)) if fresh else set()
+        if taken is None:  # the game took none of it (the phase moved on meanwhile): the SUB is refused
             seat.orders = before
             self._rej(c, tokens)
             return
-        for key, r, _order, t in fresh:
-            if key in refused:
-                if key in before:
-                    seat.orders[key] = before[key]
-                else:
-                    seat.orders.pop(key, None)
-                notes.append((t, self.board.refusal_note(r, seat.power, st.position)))
-            else:
-                notes.append((t, "MBV"))
-        if refused:
+        if taken:  # refused on arrival after all (the board changed under the check): taken back too
+            refused |= taken
+            self._take_back(seat, taken, before)
             await self._submit(seat, ready=self._want(seat))
+        for key, r, _order, t in fresh:
+            note = self.board.refusal_note(r, seat.power, st.position) if key in refused else "MBV"
+            notes.append((t, note))
         order_of = {id(t): i for i, t in enumerate(rest)}
         for t, note in sorted(notes, key=lambda n: order_of[id(n[0])]):
             end = t.end if isinstance(t, Node) else t.at
             self._send(c, self._m("THX", [Raw.of(tokens[t.at + 1 : end])], [note]))
         await self._after_orders(c, seat)
+
+    def _orders_text(self, seat: Seat, kind: PhaseKind) -> tuple[list[Any], str]:
+        from dippouch.core.notation import format_order
+
+        keys = list(seat.orders)
+        return keys, "\n".join(format_order(self.variant, seat.orders[k][1], phase_kind=kind) for k in keys)
+
+    def _refused(self, seat: Seat, kind: PhaseKind) -> set[Any]:
+        """The keys of the orders the game's arrival check refuses, judged together as one submission."""
+        from dippouch.game import check_orders
+
+        assert self.state is not None
+        keys, text = self._orders_text(seat, kind)
+        lines = check_orders(self.variant, self.state.position, seat.power, text)
+        return {keys[ln.line - 1] for ln in lines if not ln.accepted and 0 < ln.line <= len(keys)}
+
+    @staticmethod
+    def _take_back(seat: Seat, keys: set[Any], before: dict[Any, tuple[ReadOrder, Order]]) -> None:
+        """Orders refused give way to what the power had ordered before for the same unit, if anything."""
+        for key in keys:
+            if key in before:
+                seat.orders[key] = before[key]
+            else:
+                seat.orders.pop(key, None)
 
     def _key(self, order: Order, n: int) -> Any:
         m = self.variant.map
@@ -746,14 +770,11 @@ class DaideServer:
         """Send the power's orders so far as a new version through the game's use case; the keys of the
         orders the game refused, or None when it refused the submission itself (the phase was processed
         meanwhile, the power has nothing to order)."""
-        from dippouch.core.notation import format_order
         from dippouch.play.orders import send_orders
 
         st = self.state
         assert st is not None and st.phase is not None
-        kind = self.variant.calendar.kind(st.position.phase)
-        keys = list(seat.orders)
-        text = "\n".join(format_order(self.variant, seat.orders[k][1], phase_kind=kind) for k in keys)
+        keys, text = self._orders_text(seat, self.variant.calendar.kind(st.position.phase))
         phase = st.phase
 
         def send() -> Any:
