@@ -20,12 +20,14 @@ from dippouch.core.variant import Variant
 from dippouch.game import Settings, adjustment_delta, as_utc, position_from_data
 from dippouch.i18n import translations
 from dippouch.names import joined, order_text, phase_words, place_list, unit_text, unit_words
+from dippouch.said import said
 
 __all__ = ["I18N_DOMAIN", "phase_report", "refused_lines"]
 
 I18N_DOMAIN = "mail"
 """The report's fixed words are the game mail's catalogue (it is the body of the results mail); province,
-power and order notation stay as the variant gives them, and so do the adjudicator's reasons."""
+power and order notation stay as the variant gives them. The adjudicator's reasons and the arrival check's
+refusals are stored in English and said in the report's language (:func:`dippouch.said.said`)."""
 
 _SILENT = {"succeeds", "given", "available", "stands"}
 _WIDTH = 100
@@ -66,7 +68,7 @@ def _result_note(r: Mapping[str, Any], refused: bool = False, lang: str = "en") 
     # Every reason is shown, successes' too (a conversion begun, a hand-over, a removal drawn by lots), except
     # the plain "no order: holds" the note above already says.
     if reason and reason != "no order: holds":
-        text += f"  -- {reason}"
+        text += f"  -- {said(reason, lang)}"
     return text
 
 
@@ -179,7 +181,7 @@ def phase_report(variant: Variant, rec: Mapping[str, Any], *, full: bool = True,
             lines.append(f"{power + ':':<{width}}{order}{_result_note(r, power in refused, lang)}")
         for text, why in refused.get(power, []):
             lines += textwrap.wrap(
-                _("sent but not accepted: %(line)s -- %(why)s") % {"line": repr(text), "why": why},
+                _("sent but not accepted: %(line)s -- %(why)s") % {"line": repr(text), "why": said(why, lang)},
                 width=_WIDTH,
                 initial_indent=" " * width,
                 subsequent_indent=" " * (width + 2),
@@ -191,7 +193,7 @@ def phase_report(variant: Variant, rec: Mapping[str, Any], *, full: bool = True,
     if notes:
         lines.append(_("Notes:"))
         for note in notes:
-            lines += textwrap.wrap(note, width=_WIDTH, initial_indent="  ", subsequent_indent="    ")
+            lines += textwrap.wrap(said(note, lang), width=_WIDTH, initial_indent="  ", subsequent_indent="    ")
         lines.append("")
     if kind == PhaseKind.MOVEMENT and nxt.dislodged:
         lines.append(_("The following units were dislodged:"))

@@ -54,6 +54,8 @@ KEYWORDS: dict[str, object] = {
     "npgettext": ((1, "c"), 2, 3),
     "lazy_gettext": None,
     "_both": (1,),  # mail/intake.py: a refusal's message, in English for the log and translated for the reply
+    "N_": None,  # dippouch.core.messages: a template the core fills in English and the doors translate (said)
+    "NP_": ((1, "c"), 2),  # the same, a part of a message (a list's "or") by its context
 }
 """The functions whose string arguments are messages (Babel's keyword specifications)."""
 

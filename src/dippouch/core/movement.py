@@ -29,6 +29,7 @@ from dippouch.core.board import tables as _tables
 from dippouch.core.fast.decisions import Entry
 from dippouch.core.fast.movement import settle_standard_orders
 from dippouch.core.mapdata import GameMap
+from dippouch.core.messages import N_
 from dippouch.core.order_checks import Judgement, movement_problem
 from dippouch.core.orders import Convoy, Disband, Hold, Move, Order, Support
 from dippouch.core.paths import convoy_path_exists
@@ -78,6 +79,17 @@ def _hold(kind: str, loc: int) -> Hold:
     if h is None:
         h = _HOLDS[key] = Hold(kind, loc)
     return h
+
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the adjudicator's reasons (:mod:`dippouch.core.messages`), which the results report shows."""
+
+_NO_ORDER_HOLDS = N_("no order: holds")
+_DESTROYED = N_("destroyed: no retreat possible")
+_PARADOX = N_("convoy paradox: the convoy fails (Szykman rule)")
+_NO_CONVOY = N_("no convoy was ordered for this move")
+_NO_ROUTE = N_("the ordered convoys form no route")
+_FIRST_COUNTS = N_("%(unit)s already has an order; the first one counts")
 
 
 def _unit_text(gmap: GameMap, unit: Unit) -> str:
@@ -543,7 +555,7 @@ class _Judge:
                 self.wrong_coast[prov] = j.wrong_coast
         assert unit is not None
         if code[prov] >= 0:
-            refuse(power, i, order, prov, f"{_unit_text(gmap, unit)} already has an order; the first one counts")
+            refuse(power, i, order, prov, _FIRST_COUNTS % {"unit": _unit_text(gmap, unit)})
             return
         self.entries.append((power, i, order, prov))
         dest_loc[prov] = dl
@@ -687,9 +699,7 @@ def adjudicate_movement(
             if not fleets or not convoy_path_exists(gmap, p, d, fleets):
                 invalid[p] = True
                 word[p] = _INVALID
-                reasons[p] = (
-                    "no convoy was ordered for this move" if not fleets else "the ordered convoys form no route"
-                )
+                reasons[p] = _NO_CONVOY if not fleets else _NO_ROUTE
                 continue
         got = movers.get(d)
         if got is None:
@@ -887,7 +897,7 @@ def _finish(
                 word[p] = _AVAILABLE
             else:
                 word[p] = _DISRUPTED
-                why[p] = "convoy paradox: the convoy fails (Szykman rule)"
+                why[p] = _PARADOX
     for p in holds:
         word[p] = stands
     # All eight fields given: the named tuple is built directly, skipping its argument-parsing __new__.
@@ -902,9 +912,7 @@ def _finish(
         speaking = _flagged(entries, code, units, spot)
         for p, u in units.items():
             if code[p] < 0 and p not in speaking:
-                results.append(
-                    OrderResult(u.power, _hold(u.kind, u.loc), stands, False, False, True, "no order: holds")
-                )
+                results.append(OrderResult(u.power, _hold(u.kind, u.loc), stands, False, False, True, _NO_ORDER_HOLDS))
     return _new_tuple(MovementOutcome, (results, new_units, {}))
 
 
@@ -988,7 +996,10 @@ def _finish_general(
                     if not r.standard and r.sup_value[p] < r.strength[p]:
                         # A support reduced rather than cut (1000 AD's defensive army): say by whom.
                         names = ", ".join(_unit_text(gmap, units[q]) for q in r.attackers_with_route(p))
-                        reason = f"support reduced to {r.sup_value[p]} by {names}"
+                        reason = N_("support reduced to %(value)d by %(units)s") % {
+                            "value": r.sup_value[p],
+                            "units": names,
+                        }
                 elif t is Convoy:
                     outcome = _AVAILABLE
                 else:
@@ -1027,7 +1038,7 @@ def _finish_general(
                 dis,
                 destroyed,
                 True,
-                Reason(_dislodged_reason, gmap, units, dislodged_by, p) if dis else "no order: holds",
+                Reason(_dislodged_reason, gmap, units, dislodged_by, p) if dis else _NO_ORDER_HOLDS,
             )
         )
     # Units that cannot retreat are disbanded now.
@@ -1042,7 +1053,7 @@ def _finish_general(
                     True,
                     True,
                     True,
-                    "destroyed: no retreat possible",
+                    _DESTROYED,
                 )
             )
             del dislodged[p]
@@ -1064,7 +1075,7 @@ def _flagged(entries: list[Entry], code: list[int], units: Mapping[int, Unit], s
 
 
 def _dislodged_reason(gmap: GameMap, units: Mapping[int, Unit], by: Mapping[int, int], p: int) -> str:
-    return f"dislodged by {_unit_text(gmap, units[by[p]])}"
+    return N_("dislodged by %(unit)s") % {"unit": _unit_text(gmap, units[by[p]])}
 
 
 def _judge(
@@ -1101,8 +1112,8 @@ def _judge(
         if r.res[p]:
             return _AVAILABLE, ""
         if p in dislodged_by:
-            return _DISRUPTED, f"fleet dislodged by {_unit_text(gmap, units[dislodged_by[p]])}"
-        return _DISRUPTED, "convoy paradox: the convoy fails (Szykman rule)"
+            return _DISRUPTED, N_("fleet dislodged by %(unit)s") % {"unit": _unit_text(gmap, units[dislodged_by[p]])}
+        return _DISRUPTED, _PARADOX
     if p in dislodged_by:
         return _STANDS, Reason(_dislodged_reason, gmap, units, dislodged_by, p)
     return _STANDS, ""
@@ -1110,43 +1121,55 @@ def _judge(
 
 def _unmatched_support(gmap: GameMap, target: Unit, dest: int | None) -> str:
     if dest is None:
-        return f"{_unit_text(gmap, target)} was ordered to move, not to hold"
-    return f"{_unit_text(gmap, target)} was not ordered to {gmap.label(dest)}"
+        return N_("%(unit)s was ordered to move, not to hold") % {"unit": _unit_text(gmap, target)}
+    return N_("%(unit)s was not ordered to %(place)s") % {"unit": _unit_text(gmap, target), "place": gmap.label(dest)}
 
 
 def _unmatched_convoy(gmap: GameMap, target: Unit, dest: int) -> str:
-    return f"{_unit_text(gmap, target)} was not ordered to {gmap.label(dest)}"
+    return N_("%(unit)s was not ordered to %(place)s") % {"unit": _unit_text(gmap, target), "place": gmap.label(dest)}
 
 
 def _cut_reason(gmap: GameMap, r: _Resolver, dislodged: Mapping[int, int], p: int) -> str:
     units = r.units
     if p in dislodged:
-        return f"supporter dislodged by {_unit_text(gmap, units[dislodged[p]])}"
+        return N_("supporter dislodged by %(unit)s") % {"unit": _unit_text(gmap, units[dislodged[p]])}
     cutters = [q for q in r.attackers_with_route(p) if units[q].power != units[p].power]
     names = ", ".join(_unit_text(gmap, units[q]) for q in cutters)
-    return f"support cut by {names}" if names else "support cut"
+    return N_("support cut by %(units)s") % {"units": names} if names else N_("support cut")
 
 
 def _move_failure(gmap: GameMap, r: _Resolver, p: int) -> str:
     units = r.units
     d = r.dest[p]
     if not r.path(p):
-        return "convoy disrupted: no route of fleets left"
+        return N_("convoy disrupted: no route of fleets left")
     att = r.attack_strength(p)
     if att == 0 and d in units and units[d].power == units[p].power:
-        return f"cannot dislodge its own {_unit_text(gmap, units[d])}"
+        return N_("cannot dislodge its own %(unit)s") % {"unit": _unit_text(gmap, units[d])}
     o = r.head_to_head(p)
     if o >= 0:
         dfn = r.defend_strength(o)
         if att <= dfn:
-            return f"lost head-to-head with {_unit_text(gmap, units[o])} ({att} vs {dfn})"
+            return N_("lost head-to-head with %(unit)s (%(attack)d vs %(defence)d)") % {
+                "unit": _unit_text(gmap, units[o]),
+                "attack": att,
+                "defence": dfn,
+            }
     else:
         hold = r.hold_strength(d)
         if att <= hold and d in units:
-            return f"bounced off {_unit_text(gmap, units[d])} ({att} vs {hold})"
+            return N_("bounced off %(unit)s (%(attack)d vs %(defence)d)") % {
+                "unit": _unit_text(gmap, units[d]),
+                "attack": att,
+                "defence": hold,
+            }
     for q in r.movers[d]:
         if q != p:
             pv = r.prevent_strength(q)
             if att <= pv:
-                return f"bounced with {_unit_text(gmap, units[q])} ({att} vs {pv})"
-    return "failed"
+                return N_("bounced with %(unit)s (%(attack)d vs %(defence)d)") % {
+                    "unit": _unit_text(gmap, units[q]),
+                    "attack": att,
+                    "defence": pv,
+                }
+    return N_("failed")

@@ -29,6 +29,7 @@ from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError
 from dippouch.core.lookup import FORMATS, SYNTAX, SYNTAX_GENERATION
 from dippouch.core.mapdata import ProvinceKind
+from dippouch.core.messages import N_, either
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
 
 if TYPE_CHECKING:
@@ -50,6 +51,28 @@ __all__ = [
 ]
 
 
+I18N_DOMAIN = "rules"
+"""The catalogue of the reader's refusals (:mod:`dippouch.core.messages`)."""
+
+# Refusals naming what was expected, one message per kind of place (a word glued into a sentence would not
+# translate: "no province" and "no coast" take different words in other languages).
+_NO_SUCH = {"province": N_("no province %(token)s"), "coast": N_("no coast %(token)s")}
+_EXPECTED_FOUND = {
+    "province": N_("expected a province but found %(token)s"),
+    "coast": N_("expected a coast but found %(token)s"),
+}
+_EXPECTED_AFTER = {
+    "province": N_("expected a province after %(text)s"),
+    "coast": N_("expected a coast after %(text)s"),
+}
+
+
+def _worded(table: dict[str, str], what: str) -> str:
+    """The message of ``table`` for a place of kind ``what``; a kind a variant's syntax names otherwise is
+    written into the province's message (in English: no catalogue has it)."""
+    return table.get(what) or table["province"].replace("province", what)
+
+
 class OrderParseError(DippouchError):
     """An order that cannot be understood: which word, why, and what the player probably meant."""
 
@@ -59,9 +82,7 @@ class OrderParseError(DippouchError):
         self.suggestions = list(suggestions)
         msg = reason
         if self.suggestions:
-            options = self.suggestions
-            alt = options[0] if len(options) == 1 else ", ".join(options[:-1]) + " or " + options[-1]
-            msg += f"; did you mean {alt}?"
+            msg = N_("%(reason)s; did you mean %(options)s?") % {"reason": reason, "options": either(self.suggestions)}
         super().__init__(msg)
 
 
@@ -363,7 +384,7 @@ class OrderReader:
     def location(self, what: str = "province") -> int:
         """A province or coast, by any name, with an optional coast: ``stp/sc``, ``Spain(nc)``, ``spa nc``."""
         if self.at_end():
-            raise self.fail(f"expected a {what} after {self.text.strip()!r}", token="")
+            raise self.fail(_worded(_EXPECTED_AFTER, what) % {"text": repr(self.text.strip())}, token="")
         m = self._match_location(self.pos)
         if m is None:
             raise self._unknown_location(what)
@@ -392,7 +413,9 @@ class OrderReader:
                     break  # second reading: "north" starts the next name ("spa north atlantic")
                 self.pos += n
                 if closing == ")" and not self.accept((")",)):
-                    raise self.fail(f"expected ')' after the coast of {gmap.provinces[prov].name}")
+                    raise self.fail(
+                        N_("expected ')' after the coast of %(place)s") % {"place": gmap.provinces[prov].name}
+                    )
                 return coasts[phrase]
             if closing is not None and (phrase in self.lex.all_coast_words or phrase == ("coast",)):
                 raise self._bad_coast(prov, " ".join(self.raw[self.pos : self.pos + n]))
@@ -408,13 +431,21 @@ class OrderReader:
         gmap = self.variant.map
         p = gmap.provinces[prov]
         if not p.coasts:
-            return OrderParseError(token, f"{p.name} has no separate coasts, so no coast {token!r}")
+            return OrderParseError(
+                token,
+                N_("%(place)s has no separate coasts, so no coast %(token)s") % {"place": p.name, "token": repr(token)},
+            )
         options = [gmap.locations[c].abbr for c in p.coasts]
-        return OrderParseError(token, f"{p.name} has no coast {token!r}; its coasts are {', '.join(options)}", options)
+        return OrderParseError(
+            token,
+            N_("%(place)s has no coast %(token)s; its coasts are %(coasts)s")
+            % {"place": p.name, "token": repr(token), "coasts": ", ".join(options)},
+            options,
+        )
 
     def _unknown_location(self, what: str) -> OrderParseError:
         if self.quiet:
-            return self.fail(f"no {what} {self.here()!r}")
+            return self.fail(_worded(_NO_SUCH, what) % {"token": repr(self.here())})
         pool = self.lex.suggest_pool
         gmap = self.variant.map
         keys = list(pool)
@@ -439,8 +470,8 @@ class OrderReader:
                     if label not in seen:
                         seen.append(label)
                 if not close and n == 1 and self.words[self.pos] in _VERBS | set(self.lex.kinds):
-                    return OrderParseError(token, f"expected a {what} but found {token!r}")
-                return OrderParseError(token, f"no {what} {token!r}", seen)
+                    return OrderParseError(token, _worded(_EXPECTED_FOUND, what) % {"token": repr(token)})
+                return OrderParseError(token, _worded(_NO_SUCH, what) % {"token": repr(token)}, seen)
         raise AssertionError("unreachable")
 
     def unit(self) -> tuple[str | None, int]:
@@ -513,7 +544,7 @@ class OrderReader:
             misspelt = self._misspelt_tail()
             if misspelt is not None:
                 raise misspelt
-            raise self.fail(f"unexpected {tok!r} after a complete order", token=self.here())
+            raise self.fail(N_("unexpected %(token)s after a complete order") % {"token": repr(tok)}, token=self.here())
 
     def _misspelt_tail(self) -> OrderParseError | None:
         """When words are left after the last place read, and that place with them is close to a longer
@@ -528,12 +559,13 @@ class OrderReader:
             return None
         gmap = self.variant.map
         labels = list(dict.fromkeys(f"{gmap.locations[pool[c]].name} ({gmap.locations[pool[c]].abbr})" for c in close))
-        return OrderParseError(" ".join(self.raw[start:]), f"no {what} {' '.join(self.raw[start:])!r}", labels)
+        token = " ".join(self.raw[start:])
+        return OrderParseError(token, _worded(_NO_SUCH, what) % {"token": repr(token)}, labels)
 
 
 def _parse(r: OrderReader) -> Order:
     if r.at_end():
-        raise OrderParseError("", "empty order")
+        raise OrderParseError("", N_("empty order"))
     for ext in r.lex.syntax:
         start = r.pos
         got = ext(r)
@@ -550,8 +582,8 @@ def _parse(r: OrderReader) -> Order:
         kind, loc = r.unit()
         if kind is None:
             raise r.fail(
-                f"a build needs a unit type: Build A {r.variant.map.locations[loc].abbr} "
-                f"or Build F {r.variant.map.locations[loc].abbr}",
+                N_("a build needs a unit type: Build A %(place)s or Build F %(place)s")
+                % {"place": r.variant.map.locations[loc].abbr},
                 token=r.text.strip(),
             )
         r.finish()
@@ -583,8 +615,11 @@ def _parse(r: OrderReader) -> Order:
         rest = " ".join(r.raw[r.pos :])
         raise OrderParseError(
             " ".join(r.raw[start : r.pos]),
-            f"an order starts with its unit, without the owner: write {rest!r}; the order counts for the unit's "
-            f"owner or for the power it is handed to, whoever sends it",
+            N_(
+                "an order starts with its unit, without the owner: write %(order)s; the order counts for the unit's "
+                "owner or for the power it is handed to, whoever sends it"
+            )
+            % {"order": repr(rest)},
         )
     kind, loc = r.unit()
     return _tail(r, kind, loc)
@@ -596,7 +631,8 @@ def _tail(r: OrderReader, kind: str | None, loc: int) -> Order:
         return _dashless_move(r, kind, loc)  # second reading: "A smy con" moves to Constantinople
     if r.at_end():
         raise r.fail(
-            f"what should {r.text.strip()!r} do? Add a verb: H (hold), - (move), S (support), C (convoy)",
+            N_("what should %(unit)s do? Add a verb: H (hold), - (move), S (support), C (convoy)")
+            % {"unit": repr(r.text.strip())},
             token=r.text.strip(),
         )
     if r.accept(_HOLD):
@@ -612,7 +648,7 @@ def _tail(r: OrderReader, kind: str | None, loc: int) -> Order:
         return Disband(kind, loc)
     if r.accept(_BUILD):
         if kind is None:
-            raise r.fail("a build needs a unit type: A par B or Build A par", token=r.text.strip())
+            raise r.fail(N_("a build needs a unit type: A par B or Build A par"), token=r.text.strip())
         r.finish()
         return Build(kind, loc)
     if r.accept(_SUPPORT):
@@ -629,7 +665,7 @@ def _tail(r: OrderReader, kind: str | None, loc: int) -> Order:
         owner = r.owner()
         _, target = r.unit()  # the convoyed unit's type is not kept: only an army can be convoyed
         if not r.move_word():
-            raise r.fail("a convoy names where the army goes: F nth C A lon - bel")
+            raise r.fail(N_("a convoy names where the army goes: F nth C A lon - bel"))
         dest = r.location()
         r.finish()
         return Convoy(kind, loc, target, dest, owner)
@@ -644,7 +680,7 @@ def _tail(r: OrderReader, kind: str | None, loc: int) -> Order:
         r.finish()
         if phase == PhaseKind.RETREATS:
             if via:
-                raise r.fail("a retreat cannot go by convoy", token="via convoy")
+                raise r.fail(N_("a retreat cannot go by convoy"), token="via convoy")
             return Retreat(kind, loc, dest)
         return Move(kind, loc, dest, via)
     if r.here() and r._match_location(r.pos) is not None:
@@ -668,7 +704,10 @@ def _unknown_verb(r: OrderReader) -> NoReturn:
     shown = ", ".join(["H", "-", "S", "C", "R", "D", "B", *(v.capitalize() for v in r.lex.verbs)])
     word = r.here().lower()
     near = difflib.get_close_matches(word, [*_VERB_WORDS, *r.lex.verbs], n=1, cutoff=0.7) if len(word) > 2 else []
-    raise r.fail(f"expected an order verb ({shown}) but found {r.here()!r}", suggestions=near)
+    raise r.fail(
+        N_("expected an order verb (%(verbs)s) but found %(token)s") % {"verbs": shown, "token": repr(r.here())},
+        suggestions=near,
+    )
 
 
 def _dashless_move(r: OrderReader, kind: str | None, loc: int) -> Order:
@@ -679,7 +718,7 @@ def _dashless_move(r: OrderReader, kind: str | None, loc: int) -> Order:
     r.finish()
     if r.phase_kind == PhaseKind.RETREATS:
         if via:
-            raise r.fail("a retreat cannot go by convoy", token="via convoy")
+            raise r.fail(N_("a retreat cannot go by convoy"), token="via convoy")
         return Retreat(kind, loc, dest)
     return Move(kind, loc, dest, via)
 
@@ -743,7 +782,9 @@ def parse_order(variant: Variant, text: str, *, phase_kind: PhaseKind | str | No
     except OrderParseError:
         raise
     except (IndexError, KeyError, ValueError) as e:  # pragma: no cover - a bug, but never a traceback
-        raise OrderParseError(text, f"cannot read {text.strip()!r} ({e})") from None
+        raise OrderParseError(
+            text, N_("cannot read %(text)s (%(error)s)") % {"text": repr(text.strip()), "error": e}
+        ) from None
 
 
 def parse_unit(variant: Variant, text: str) -> tuple[str | None, int]:
@@ -751,11 +792,14 @@ def parse_unit(variant: Variant, text: str) -> tuple[str | None, int]:
 
     def grammar(reader: OrderReader) -> tuple[str | None, int]:
         if reader.at_end():
-            raise OrderParseError("", "empty unit")
+            raise OrderParseError("", N_("empty unit"))
         kind, loc = reader.unit()
         if not reader.at_end():
             tok = " ".join(reader.raw[reader.pos :])
-            raise OrderParseError(reader.here(), f"unexpected {tok!r} after the unit {text.strip()!r}")
+            raise OrderParseError(
+                reader.here(),
+                N_("unexpected %(token)s after the unit %(unit)s") % {"token": repr(tok), "unit": repr(text.strip())},
+            )
         return kind, loc
 
     return _read(variant, text, None, grammar)

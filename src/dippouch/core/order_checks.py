@@ -24,12 +24,13 @@ a note that says what it depends on (:meth:`RuleHooks.hand_over`, :meth:`RuleHoo
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from dippouch.core.board import BoardRoutes, tables
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.mapdata import GameMap, ProvinceKind
+from dippouch.core.messages import N_, NP_
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import Outcome
@@ -49,6 +50,34 @@ __all__ = [
 
 _ILLEGAL = Outcome.ILLEGAL
 _FAILS = Outcome.FAILS
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the checks' refusals (:mod:`dippouch.core.messages`): what a player reads of a refused line."""
+
+_NOT_FOR_ARMIES = {
+    ProvinceKind.SEA: N_("an army cannot move to %(place)s, a sea province"),
+    ProvinceKind.IMPASSABLE: N_("an army cannot move to %(place)s, a impassable province"),
+}
+_NOT_BUILT = {
+    "A": N_("an army cannot be built in %(place)s"),
+    "F": N_("a fleet cannot be built in %(place)s"),
+}
+_OUTCOME_SAID = {str(_ILLEGAL): N_("the order illegal"), str(_FAILS): N_("the order fails")}
+
+
+def _outcome_said(word: str) -> str:
+    """A refusal without a reason of its own: the result word."""
+    return _OUTCOME_SAID.get(str(word)) or f"the order {word}"
+
+
+def _or(items: Iterable[str]) -> str:
+    """``a or b or c``: the places a refusal offers (each "or" a message part, so it is translated too)."""
+    out = ""
+    for item in items:
+        out = item if not out else NP_("list", "%(some)s or %(last)s") % {"some": out, "last": item}
+    return out
+
+
 _SUCCEEDS = Outcome.SUCCEEDS
 
 _STANDARD_KINDS = (Hold, Move, Support, Convoy)
@@ -99,21 +128,27 @@ def movement_problem(
     loc = order.unit_loc
     standard_kind = isinstance(order, _STANDARD_KINDS)
     if loc is None or (not standard_kind and isinstance(order, _NOT_MOVEMENT)):
-        return "not an order of a movement phase"
+        return N_("not an order of a movement phase")
     prov = j.prov = gmap.province_of(loc)
     unit = position.units.get(prov)
     if unit is None:
-        return f"no unit in {gmap.label(prov)}"
+        return N_("no unit in %(place)s") % {"place": gmap.label(prov)}
     j.unit = unit
     if not hooks.may_order(position, power, unit):
         if unit.power == power:
-            return f"{gmap.unit_label(unit.kind, unit.loc)} is under another power's orders this season"
-        return f"{gmap.unit_label(unit.kind, unit.loc)} belongs to {unit.power}; {power} cannot order it"
+            return N_("%(unit)s is under another power's orders this season") % {
+                "unit": gmap.unit_label(unit.kind, unit.loc)
+            }
+        return N_("%(unit)s belongs to %(owner)s; %(power)s cannot order it") % {
+            "unit": gmap.unit_label(unit.kind, unit.loc),
+            "owner": unit.power,
+            "power": power,
+        }
     actual = order
     if not standard_kind:
         sub = hooks.stand_in_order(position, power, order)
         if sub is None:
-            return "this order is not allowed here"
+            return N_("this order is not allowed here")
         why = hooks.order_problem(position, power, order)
         if why:
             return why
@@ -142,12 +177,15 @@ def illegal_reason(
         d = gmap.province_of(order.dest)
         name = gmap.label(order.dest)
         if d == prov:
-            return "a unit cannot move to the province it is in"
+            return N_("a unit cannot move to the province it is in")
         if not hooks.may_enter(unit, d):
-            return f"{gmap.unit_label(unit.kind, unit.loc)} may not enter {name}"
+            return N_("%(unit)s may not enter %(place)s") % {
+                "unit": gmap.unit_label(unit.kind, unit.loc),
+                "place": name,
+            }
         if mk == "F":
             if order.via_convoy:
-                return "only armies can be convoyed"
+                return N_("only armies can be convoyed")
             why, e.dest_loc = fleet_move(gmap, unit.loc, order.dest)
             # 6.B.11: the order names the other coast, from where the move would be possible. The order is
             # legal as written, but the fleet cannot change coast by it: the move fails.
@@ -158,25 +196,38 @@ def illegal_reason(
                 and not fleet_move(gmap, order.loc, order.dest)[0]
             ):
                 ordered = gmap.label(order.loc)
-                e.wrong_coast = f"{why} (the order names {ordered}, but naming a coast does not move the fleet)"
+                e.wrong_coast = N_(
+                    "%(reason)s (the order names %(place)s, but naming a coast does not move the fleet)"
+                ) % {"reason": why, "place": ordered}
                 return ""
             return why
         if mk != "A":
-            return f"a unit of kind {unit.kind} cannot move"
+            return N_("a unit of kind %(kind)s cannot move") % {"kind": unit.kind}
         if provinces[d].kind not in (ProvinceKind.LAND, ProvinceKind.COAST):
-            return f"an army cannot move to {name}, a {provinces[d].kind.value} province"
+            return _NOT_FOR_ARMIES.get(
+                provinces[d].kind, N_("an army cannot move to %(place)s, a %(kind)s province")
+            ) % {
+                "place": name,
+                "kind": provinces[d].kind.value,
+            }
         if (order.via_convoy or d not in gmap.army_adj[prov]) and not routes.exists(prov, d, -1):
             if order.via_convoy:
-                return f"no fleets stand where they could convoy {gmap.unit_label(unit.kind, unit.loc)} to {name}"
-            return f"{name} is not next to {gmap.label(prov)} and no fleets could convoy there"
+                return N_("no fleets stand where they could convoy %(unit)s to %(place)s") % {
+                    "unit": gmap.unit_label(unit.kind, unit.loc),
+                    "place": name,
+                }
+            return N_("%(place)s is not next to %(here)s and no fleets could convoy there") % {
+                "place": name,
+                "here": gmap.label(prov),
+            }
         return ""
     if isinstance(order, Support):
         t = gmap.province_of(order.target)
         if t == prov:
-            return "a unit cannot support itself"
+            return N_("a unit cannot support itself")
         tu = units.get(t)
         if tu is None:
-            return f"no unit in {gmap.label(t)} to support"
+            return N_("no unit in %(place)s to support") % {"place": gmap.label(t)}
         if order.target_power is not None and tu.power != order.target_power:
             return _owner_mismatch(gmap, tu, order.target_power)
 
@@ -187,60 +238,82 @@ def illegal_reason(
 
         if order.dest is None:
             if not reaches(t):
-                return f"{gmap.unit_label(unit.kind, unit.loc)} cannot reach {gmap.label(t)}"
+                return N_("%(unit)s cannot reach %(place)s") % {
+                    "unit": gmap.unit_label(unit.kind, unit.loc),
+                    "place": gmap.label(t),
+                }
             if not hooks.may_support(unit, t, None):
-                return f"{gmap.unit_label(unit.kind, unit.loc)} may not support there"
+                return N_("%(unit)s may not support there") % {"unit": gmap.unit_label(unit.kind, unit.loc)}
             return ""
         d = gmap.province_of(order.dest)
         if d == prov:
-            return "a unit cannot support a move into its own province"
+            return N_("a unit cannot support a move into its own province")
         if d == t:
-            return "a unit cannot move to the province it is in"
+            return N_("a unit cannot move to the province it is in")
         if not reaches(d):
-            return f"{gmap.unit_label(unit.kind, unit.loc)} cannot reach {gmap.label(d)}"
+            return N_("%(unit)s cannot reach %(place)s") % {
+                "unit": gmap.unit_label(unit.kind, unit.loc),
+                "place": gmap.label(d),
+            }
         if not hooks.may_support(unit, t, d):
-            return f"{gmap.unit_label(unit.kind, unit.loc)} may not support there"
+            return N_("%(unit)s may not support there") % {"unit": gmap.unit_label(unit.kind, unit.loc)}
         tmk = hooks.movement_kind(tu.kind)
         if not hooks.may_enter(tu, d):
-            return f"{gmap.unit_label(tu.kind, tu.loc)} may not enter {gmap.label(d)}"
+            return N_("%(unit)s may not enter %(place)s") % {
+                "unit": gmap.unit_label(tu.kind, tu.loc),
+                "place": gmap.label(d),
+            }
         if tmk == "F":
             if d not in gmap.fleet_reach[tu.loc]:
-                return f"{gmap.unit_label(tu.kind, tu.loc)} cannot move to {gmap.label(d)}"
+                return N_("%(unit)s cannot move to %(place)s") % {
+                    "unit": gmap.unit_label(tu.kind, tu.loc),
+                    "place": gmap.label(d),
+                }
             return ""
         if tmk != "A" or provinces[d].kind not in (ProvinceKind.LAND, ProvinceKind.COAST):
-            return f"{gmap.unit_label(tu.kind, tu.loc)} cannot move to {gmap.label(d)}"
+            return N_("%(unit)s cannot move to %(place)s") % {
+                "unit": gmap.unit_label(tu.kind, tu.loc),
+                "place": gmap.label(d),
+            }
         if d in gmap.army_adj[t]:
             return ""
         if routes.exists(t, d, prov):
             return ""
-        return f"{gmap.unit_label(tu.kind, tu.loc)} cannot reach {gmap.label(d)}, not even by a convoy the supporter is not in"
+        return N_("%(unit)s cannot reach %(place)s, not even by a convoy the supporter is not in") % {
+            "unit": gmap.unit_label(tu.kind, tu.loc),
+            "place": gmap.label(d),
+        }
     if isinstance(order, Convoy):
         if mk != "F" or provinces[prov].kind != ProvinceKind.SEA:
-            return "only a fleet at sea can convoy"
+            return N_("only a fleet at sea can convoy")
         t = gmap.province_of(order.target)
         tu = units.get(t)
         if tu is None:
-            return f"no unit in {gmap.label(t)} to convoy"
+            return N_("no unit in %(place)s to convoy") % {"place": gmap.label(t)}
         if order.target_power is not None and tu.power != order.target_power:
             return _owner_mismatch(gmap, tu, order.target_power)
         if hooks.movement_kind(tu.kind) != "A":
-            return "only armies can be convoyed"
+            return N_("only armies can be convoyed")
         d = gmap.province_of(order.dest)
         if d == t:
-            return "a unit cannot move to the province it is in"
+            return N_("a unit cannot move to the province it is in")
         if not routes.proper(t, d, prov):
-            return f"this fleet is not on any convoy route from {gmap.label(t)} to {gmap.label(d)}"
+            return N_("this fleet is not on any convoy route from %(start)s to %(place)s") % {
+                "start": gmap.label(t),
+                "place": gmap.label(d),
+            }
         return ""
-    return "not an order of a movement phase"
+    return N_("not an order of a movement phase")
 
 
 def _owner_mismatch(gmap: GameMap, unit: Unit, named: str) -> str:
     """The order names another owner for the unit it supports or convoys: the player meant another unit (or
     another board), so the order is not carried out for whoever stands there."""
-    return (
-        f"{gmap.unit_label(unit.kind, unit.loc)} belongs to {unit.power}, not to {named} as the order says; "
-        f"name {unit.power} or no owner"
-    )
+    return N_("%(unit)s belongs to %(owner)s, not to %(named)s as the order says; name %(owner)s or no owner") % {
+        "unit": gmap.unit_label(unit.kind, unit.loc),
+        "owner": unit.power,
+        "named": named,
+    }
 
 
 def fleet_move(gmap: GameMap, loc: int, dest: int) -> tuple[str, int]:
@@ -249,17 +322,18 @@ def fleet_move(gmap: GameMap, loc: int, dest: int) -> tuple[str, int]:
     name = gmap.label(dest)
     adj = gmap.fleet_adj[loc]
     here = f"F {gmap.label(loc)}"
+    cannot = N_("%(unit)s cannot reach %(place)s") % {"unit": here, "place": name}
     if dest != d:
-        return ("", dest) if dest in adj else (f"{here} cannot reach {name}", -1)
+        return ("", dest) if dest in adj else (cannot, -1)
     coasts = gmap.provinces[d].coasts
     if coasts:
         reach = [c for c in coasts if c in adj]
         if len(reach) == 1:
             return "", reach[0]
         if reach:
-            return f"name the coast: {' or '.join(gmap.label(c) for c in reach)}", -1
-        return f"{here} cannot reach {name}", -1
-    return ("", d) if d in adj else (f"{here} cannot reach {name}", -1)
+            return N_("name the coast: %(options)s") % {"options": _or(gmap.label(c) for c in reach)}, -1
+        return cannot, -1
+    return ("", d) if d in adj else (cannot, -1)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -279,19 +353,35 @@ def retreat_problem(
     loc = order.unit_loc
     dest = order.dest if isinstance(order, Retreat) or (isinstance(order, Move) and not order.via_convoy) else -1
     if loc is None or (dest < 0 and not isinstance(order, Disband)):
-        return "only retreats and disbands are ordered in a retreat phase", -1, -1
+        return N_("only retreats and disbands are ordered in a retreat phase"), -1, -1
     prov = gmap.province_of(loc)
     d = position.dislodged.get(prov)
     if d is None:
-        return f"no dislodged unit in {gmap.label(prov)}", -1, -1
+        return N_("no dislodged unit in %(place)s") % {"place": gmap.label(prov)}, -1, -1
     if not hooks.may_order(position, power, d.unit):
-        return f"{gmap.unit_label(d.unit.kind, d.unit.loc)} belongs to {d.unit.power}", prov, -1
+        owner = {"unit": gmap.unit_label(d.unit.kind, d.unit.loc), "owner": d.unit.power}
+        return N_("%(unit)s belongs to %(owner)s") % owner, prov, -1
     if dest < 0:
         return "", prov, -1
     to = _retreat_location(gmap, d.retreats, dest)
     if to < 0:
-        options = ", ".join(sorted(gmap.label(x) for x in d.retreats)) or "none: it can only disband"
-        return f"cannot retreat to {gmap.label(dest)} (legal retreats: {options})", prov, -1
+        options = ", ".join(sorted(gmap.label(x) for x in d.retreats))
+        if not options:
+            return (
+                N_("cannot retreat to %(place)s (legal retreats: none: it can only disband)")
+                % {"place": gmap.label(dest)},
+                prov,
+                -1,
+            )
+        return (
+            N_("cannot retreat to %(place)s (legal retreats: %(places)s)")
+            % {
+                "place": gmap.label(dest),
+                "places": options,
+            },
+            prov,
+            -1,
+        )
     return "", prov, to
 
 
@@ -331,7 +421,9 @@ def adjustment_verdict(
     delta = ctx.delta[power]
     if isinstance(order, Build):
         if delta <= 0:
-            return _ILLEGAL, f"{power} has no builds left" if ctx.built else f"{power} may not build"
+            return _ILLEGAL, (N_("%(power)s has no builds left") if ctx.built else N_("%(power)s may not build")) % {
+                "power": power
+            }
         prov = gmap.province_of(order.loc)
         abbr = gmap.label(prov)
         plain_sites = hooks.is_standard("build_sites") and not hooks._extra_sites
@@ -345,12 +437,20 @@ def adjustment_verdict(
         if not site:
             return _ILLEGAL, _not_a_site(gmap, hooks, ctx, units, power, prov, plain_sites)
         if prov in ctx.built:
-            return _ILLEGAL, f"a unit was already built in {abbr}"
+            return _ILLEGAL, N_("a unit was already built in %(place)s") % {"place": abbr}
         if prov in units:
-            return _ILLEGAL, f"{abbr} is occupied by {gmap.unit_label(units[prov].kind, units[prov].loc)}"
+            return _ILLEGAL, N_("%(place)s is occupied by %(unit)s") % {
+                "place": abbr,
+                "unit": gmap.unit_label(units[prov].kind, units[prov].loc),
+            }
         cost = hooks.unit_cost(order.kind)
         if cost > delta:
-            return _ILLEGAL, f"a {order.kind} needs {cost} centres; {power} has {delta} to build with"
+            return _ILLEGAL, N_("a %(kind)s needs %(cost)d centres; %(power)s has %(count)d to build with") % {
+                "kind": order.kind,
+                "cost": cost,
+                "power": power,
+                "count": delta,
+            }
         province = gmap.provinces[prov]
         if (
             hooks.movement_kind(order.kind) == "F"
@@ -358,44 +458,53 @@ def adjustment_verdict(
             and order.loc == prov
             and province.kind == ProvinceKind.COAST
         ):
-            coasts = " or ".join(gmap.label(c) for c in province.coasts)
-            return _FAILS, f"name the coast to build a fleet in {abbr}: {coasts}"
+            coasts = _or(gmap.label(c) for c in province.coasts)
+            return _FAILS, N_("name the coast to build a fleet in %(place)s: %(options)s") % {
+                "place": abbr,
+                "options": coasts,
+            }
         where = order.loc
         if where != prov and hooks.movement_kind(order.kind) == "A":
             where = prov  # a coast means nothing to an army (DATC 4.B.6)
         if now is None and not hooks.is_standard("may_build_kind"):
             now = ctx.position.with_(units=units, centres=ctx.centres)
         if not hooks.may_build_kind(ctx.position if now is None else now, power, order.kind, where):
-            what = "fleet" if order.kind == "F" else "army" if order.kind == "A" else f"unit {order.kind}"
             # ``[rules] unit_limits`` (1000 AD: one defensive army at a time): say that, not "cannot be built here".
             limit = hooks.rules.get("unit_limits", {}).get(order.kind)
             have = sum(1 for u in units.values() if u.power == power and u.kind == order.kind)
             if limit is not None and have >= int(limit):
-                return _ILLEGAL, f"{power} already has {have} {order.kind}; at most {limit} at a time"
-            article = "an" if what[0] in "aeiou" else "a"
-            return _ILLEGAL, f"{article} {what} cannot be built in {gmap.label(order.loc)}"
+                return _ILLEGAL, N_("%(power)s already has %(count)d %(kind)s; at most %(limit)s at a time") % {
+                    "power": power,
+                    "count": have,
+                    "kind": order.kind,
+                    "limit": limit,
+                }
+            not_here = _NOT_BUILT.get(order.kind, N_("a unit %(kind)s cannot be built in %(place)s"))
+            return _ILLEGAL, not_here % {"kind": order.kind, "place": gmap.label(order.loc)}
         units[prov] = Unit(power, order.kind, where)
         ctx.built.add(prov)
         ctx.delta[power] = delta - cost
         return _SUCCEEDS, ""
     if isinstance(order, Waive):
         if delta <= 0:
-            return _ILLEGAL, f"{power} has no build to decline"
+            return _ILLEGAL, N_("%(power)s has no build to decline") % {"power": power}
         ctx.delta[power] = delta - 1
         return _SUCCEEDS, ""
     if isinstance(order, Disband):
         if delta >= 0:
-            return _ILLEGAL, f"{power} owes no removals" if delta == 0 else f"{power} may build, not remove"
+            return _ILLEGAL, (
+                N_("%(power)s owes no removals") if delta == 0 else N_("%(power)s may build, not remove")
+            ) % {"power": power}
         prov = gmap.province_of(order.loc)
         u = units.get(prov)
         if u is None or u.power != power or prov in ctx.built:
-            return _ILLEGAL, f"{power} has no unit in {gmap.label(prov)}"
+            return _ILLEGAL, N_("%(power)s has no unit in %(place)s") % {"power": power, "place": gmap.label(prov)}
         del units[prov]
         ctx.delta[power] = delta + hooks.unit_cost(u.kind)
         return _SUCCEEDS, ""
     got = hooks.adjustment_order(ctx, power, order)
     if got is None:
-        return _ILLEGAL, "not an order of an adjustment phase"
+        return _ILLEGAL, N_("not an order of an adjustment phase")
     word, reason = got
     return Outcome(word), reason
 
@@ -413,16 +522,20 @@ def _not_a_site(
     now = ctx.position.with_(units=units, centres=ctx.centres)
     sites = hooks.build_sites(now, power)
     vacant = sorted((gmap.label(p) for p in sites if p not in units and p not in ctx.built), key=str.lower)
-    hint = f"; {power} may build in {', '.join(vacant)}" if vacant else f"; {power} has no vacant site to build on"
-    where = gmap.label(prov)
+    hint = (
+        N_("%(power)s may build in %(places)s") % {"power": power, "places": ", ".join(vacant)}
+        if vacant
+        else N_("%(power)s has no vacant site to build on") % {"power": power}
+    )
+    said = {"place": gmap.label(prov), "power": power, "reason": hint}
     if not gmap.provinces[prov].supply_centre:
-        return f"{where} is not a supply centre{hint}"
+        return N_("%(place)s is not a supply centre; %(reason)s") % said
     owns_its_sites = all(ctx.centres.get(p) == power for p in sites)
     if ctx.centres.get(prov) != power and (plain or owns_its_sites):
-        return f"{power} does not own {where}{hint}"
+        return N_("%(power)s does not own %(place)s; %(reason)s") % said
     if plain:
-        return f"{where} is not a home centre of {power}{hint}"
-    return f"{where} is not one of {power}'s build sites this phase{hint}"
+        return N_("%(place)s is not a home centre of %(power)s; %(reason)s") % said
+    return N_("%(place)s is not one of %(power)s's build sites this phase; %(reason)s") % said
 
 
 # --------------------------------------------------------------------------------------------------
@@ -470,7 +583,7 @@ def check_submission(variant: Variant, position: Position, power: str, orders: S
             continue
         order = listed[i]
         if word in (_ILLEGAL, _FAILS):
-            out[i] = Checked(order, reason or f"the order {word}")
+            out[i] = Checked(order, reason or _outcome_said(word))
             continue
         loc = order.unit_loc
         unit = position.units.get(gmap.province_of(loc)) if loc is not None else None
@@ -481,7 +594,7 @@ def check_submission(variant: Variant, position: Position, power: str, orders: S
         _check_retreats(variant, hooks, judged, power, listed, out)
     else:
         _check_adjustments(variant, hooks, judged, power, listed, out)
-    return [c if c is not None else Checked(o, "not judged") for c, o in zip(out, listed, strict=True)]
+    return [c if c is not None else Checked(o, N_("not judged")) for c, o in zip(out, listed, strict=True)]
 
 
 def _check_movement(
@@ -554,7 +667,9 @@ def _check_retreats(
             if q in going:
                 # Both retreats fail (6.H.7): visible now, so both lines say so.
                 k = going[q]
-                clash = f"two retreats to {gmap.label(q)} both fail and both units are disbanded"
+                clash = N_("two retreats to %(place)s both fail and both units are disbanded") % {
+                    "place": gmap.label(q)
+                }
                 first = out[k]
                 assert first is not None
                 out[k] = dataclasses.replace(first, note=_joined(first.note, clash))
@@ -572,7 +687,9 @@ def _ordered_before(gmap: GameMap, taken: dict[int, int], unit: Unit, order: Ord
     if first == i:
         return None
     return Checked(
-        order, f"{gmap.unit_label(unit.kind, unit.loc)} already has an order; the first one counts", first=first
+        order,
+        N_("%(unit)s already has an order; the first one counts") % {"unit": gmap.unit_label(unit.kind, unit.loc)},
+        first=first,
     )
 
 
@@ -608,7 +725,7 @@ def _check_adjustments(
         word, why = adjustment_verdict(gmap, hooks, ctx, units, power, order)
         if word != _SUCCEEDS:
             ctx.delta[power] = had
-            out[i] = Checked(order, why or f"the order {word}")
+            out[i] = Checked(order, why or _outcome_said(word))
             continue
         if note is not None:
             # A build that counts only if supply is sent spends none of the power's own count: without the
@@ -619,6 +736,10 @@ def _check_adjustments(
 
 
 _KIND_WORDS = {"A": "an army", "F": "a fleet"}
+_OTHER_KIND = {
+    ("A", "F"): N_("the unit in %(place)s is an army, not a fleet: the order is read for it as written here"),
+    ("F", "A"): N_("the unit in %(place)s is a fleet, not an army: the order is read for it as written here"),
+}
 
 
 def _kind_note(gmap: GameMap, position: Position, order: Order, unit: Unit) -> str | None:
@@ -636,9 +757,16 @@ def _kind_note(gmap: GameMap, position: Position, order: Order, unit: Unit) -> s
 
 def _kind_text(gmap: GameMap, unit: Unit, given: str) -> str:
     place = gmap.label(gmap.province_of(unit.loc))
+    known = _OTHER_KIND.get((unit.kind, given))
+    if known is not None:
+        return known % {"place": place}
     what = _KIND_WORDS.get(unit.kind, f"a unit {unit.kind}")
     said = _KIND_WORDS.get(given, f"a unit {given}")
-    return f"the unit in {place} is {what}, not {said}: the order is read for it as written here"
+    return N_("the unit in %(place)s is %(what)s, not %(said)s: the order is read for it as written here") % {
+        "place": place,
+        "what": what,
+        "said": said,
+    }
 
 
 def _joined(*notes: str | None) -> str | None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from dippouch.core.mapdata import GameMap
+from dippouch.core.messages import N_
 from dippouch.core.order_checks import retreat_problem
 from dippouch.core.orders import Disband, Order
 from dippouch.core.position import Position, Unit
@@ -19,6 +20,9 @@ from dippouch.core.results import OrderResult, Outcome
 from dippouch.core.rules.base import RuleHooks
 
 __all__ = ["adjudicate_retreats"]
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the retreats' reasons (:mod:`dippouch.core.messages`)."""
 
 # Enum members read as ``Outcome.X`` go through the enum metaclass's ``__getattr__`` hook (Python 3.11),
 # about 900 machine instructions a read; the hot paths read these module constants instead.
@@ -64,7 +68,7 @@ def adjudicate_retreats(
             d = dislodged[prov]
             if prov in chosen:
                 row.outcome = _ILLEGAL
-                row.reason = f"{_text(gmap, d.unit)} already has an order; the first one counts"
+                row.reason = N_("%(unit)s already has an order; the first one counts") % {"unit": _text(gmap, d.unit)}
                 continue
             row.prov = prov
             if to >= 0:
@@ -85,7 +89,7 @@ def adjudicate_retreats(
                 if others:
                     outcome = _FAILS
                     names = ", ".join(_text(gmap, dislodged[r.prov].unit) for r in others)
-                    reason = f"bounced with {names}; the unit is disbanded"
+                    reason = N_("bounced with %(units)s; the unit is disbanded") % {"units": names}
                 else:
                     outcome = _SUCCEEDS
                     u = dislodged[row.prov].unit
@@ -95,6 +99,6 @@ def adjudicate_retreats(
         if prov not in chosen:
             u = d.unit
             results.append(
-                OrderResult(u.power, Disband(u.kind, u.loc), _SUCCEEDS, automatic=True, reason="no retreat ordered")
+                OrderResult(u.power, Disband(u.kind, u.loc), _SUCCEEDS, automatic=True, reason=N_("no retreat ordered"))
             )
     return results, units

@@ -35,6 +35,7 @@ from dippouch.core.lookup import (
     behaviour_names,
 )
 from dippouch.core.mapdata import ProvinceKind
+from dippouch.core.messages import N_
 from dippouch.core.orders import Build, Hold, Order, Waive
 from dippouch.core.position import Position, Unit
 
@@ -58,6 +59,9 @@ __all__ = [
     "state_key",
     "state_problems",
 ]
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the rules' own reasons (:mod:`dippouch.core.messages`): a removal in civil disorder."""
 
 # The registries (hook points, behaviours, hook sets, descriptions, victory and draw tests, state keys) are
 # kept in core.lookup, the core's one registry, which the schema reads too; the functions that fill them,
@@ -470,7 +474,7 @@ class RuleHooks:
                 break
             out.append(gmap.province_of(u.loc))
             paid += self.unit_cost(u.kind)
-        return out, "civil disorder: farthest from an owned supply centre"
+        return out, N_("civil disorder: farthest from an owned supply centre")
 
     def _distances(self, sources: Sequence[int]) -> list[int]:
         """Moves from the nearest source province, over any adjacency (army or fleet)."""

@@ -1,0 +1,142 @@
+"""The lower layers' messages in the reader's language (issue 41): the order reader's refusals (an unknown
+province with the closest ones), the order checks' (an illegal move), the store's (a submission for a phase
+already processed), the adjudicator's reasons and "no order" lines, said in German and French by
+:func:`dippouch.said.said` from the English the layers write and store; and the results report, mailed and on
+the pages, shows them so. English stays the text it always was, and the core imports no language machinery."""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from dippouch.catalog import load_variant
+from dippouch.core.notation import OrderParseError, parse_order
+from dippouch.game import GameError, Settings, check_orders
+from dippouch.report import phase_report
+from dippouch.said import said
+from dippouch.store import GameStore
+
+STD = load_variant("standard")
+T0 = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
+SRC = Path(__file__).resolve().parents[1] / "src" / "dippouch"
+
+
+def _refusal(text: str, power: str = "France") -> str:
+    (line,) = check_orders(STD, STD.start, power, text)
+    assert line.error is not None
+    return line.error
+
+
+def test_an_unknown_province_with_the_closest_ones() -> None:
+    with pytest.raises(OrderParseError) as e:
+        parse_order(STD, "A par - pruss")
+    english = str(e.value)
+    assert english == "no province 'pruss'; did you mean Prussia (pru) or Paris (par)?"
+    assert said(english, "de") == "keine Provinz 'pruss'; meinten Sie Prussia (pru) oder Paris (par)?"
+    assert said(english, "fr") == "pas de province 'pruss' ; vouliez-vous dire Prussia (pru) ou Paris (par) ?"
+    assert said(english, "en") == english
+
+
+def test_an_illegal_move_with_the_closest_legal_orders() -> None:
+    english = _refusal("A par - mar")
+    assert english.startswith("Marseilles is not next to Paris and no fleets could convoy there; closest legal: ")
+    legal = english.partition("closest legal: ")[2]
+    assert said(english, "de") == (
+        "Marseilles grenzt nicht an Paris, und keine Flotten könnten dorthin konvoieren; nächste gültige Befehle: "
+        + legal
+    )
+    assert said(english, "fr") == (
+        "Marseilles n’est pas voisin de Paris et aucune flotte ne pourrait y convoyer ; "
+        "ordres légaux les plus proches : " + legal
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "de", "fr"),
+    [
+        (
+            "F lon - yor",
+            "F London gehört England; France kann ihr keinen Befehl geben",
+            "F London appartient à England ; France ne peut pas lui donner d’ordre",
+        ),
+        (
+            "A mar S A par - pie",
+            "A Paris kann Piedmont nicht erreichen, auch nicht per Konvoi ohne die unterstützende Einheit",
+            "A Paris ne peut pas atteindre Piedmont, même par un convoi sans l’unité qui soutient",
+        ),
+        (
+            "A par hold fast",
+            "unerwartetes 'fast' nach einem vollständigen Befehl",
+            "'fast' inattendu après un ordre complet",
+        ),
+        ("F bre - spa", "F Brest kann Spain nicht erreichen", "F Brest ne peut pas atteindre Spain"),
+    ],
+)
+def test_order_refusals(text: str, de: str, fr: str) -> None:
+    english = _refusal(text)
+    got_de, got_fr = said(english, "de"), said(english, "fr")
+    # A refusal may go on with the closest legal orders: the sentence itself is the one wanted.
+    assert got_de.split("; nächste")[0] == de, english
+    assert got_fr.split(" ; ordres légaux")[0] == fr, english
+
+
+def test_a_text_no_template_reads_is_shown_as_it_is() -> None:
+    assert said("the moon is made of cheese", "de") == "the moon is made of cheese"
+    assert said("", "fr") == ""
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Iterator[GameStore]:
+    """A German game whose Spring 1901 was processed with a bounce, a refused line and units without orders."""
+    store = GameStore(f"sqlite:///{tmp_path / 'g.db'}")
+    store.create_game("demo", "standard", now=T0, settings=Settings(language="de"))
+    store.submit("demo", "Germany", "A mun - bur\nA ber - pruss", now=T0)
+    store.submit("demo", "France", "A par - bur\nA mar - pie", now=T0)
+    store.process("demo", now=T0 + timedelta(hours=1), force=True)
+    yield store
+    store.close()
+
+
+def test_the_store_refuses_in_english_and_the_door_says_it_in_the_readers_language(game: GameStore) -> None:
+    with pytest.raises(GameError) as e:
+        game.submit("demo", "France", "A par H", now=T0 + timedelta(hours=2), phase="Spring 1901 Movement")
+    english = str(e.value)
+    assert english.startswith("Spring 1901 Movement was processed at ")
+    de, fr = said(english, "de"), said(english, "fr")
+    assert de.startswith("Frühjahr 1901 Bewegung wurde am ") and "Die offene Phase ist Herbst 1901 Bewegung" in de
+    assert fr.startswith("Printemps 1901 Mouvements a été résolue le ") and "La phase ouverte est Automne 1901" in fr
+
+
+def test_the_report_says_the_adjudicators_reasons_and_the_refused_lines_in_its_language(game: GameStore) -> None:
+    rec = game.phase_record("demo")
+    de = " ".join(phase_report(STD, rec).split())  # the game's language, unwrapped
+    assert "A Munich - Burgundy (scheitert) -- Patt mit A Paris (1 gegen 1)" in de
+    assert "'A ber - pruss' -- keine Provinz 'pruss'; meinten Sie Prussia (pru) oder Paris (par)?" in de
+    fr = " ".join(phase_report(STD, rec, lang="fr").split())
+    assert "rebondit avec A Paris (1 contre 1)" in fr
+    assert "pas de province 'pruss' ; vouliez-vous dire Prussia (pru) ou Paris (par) ?" in fr
+    en = " ".join(phase_report(STD, rec, lang="en").split())
+    assert "bounced with A Paris (1 vs 1)" in en
+    assert "no province 'pruss'; did you mean Prussia (pru) or Paris (par)?" in en
+    for english in ("bounced with", "did you mean", "no province"):
+        assert english not in de and english not in fr
+
+
+def test_the_core_imports_no_language_machinery() -> None:
+    """The core writes English templates (dippouch.core.messages); only the doors translate."""
+    for path in sorted((SRC / "core").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            for name in names:
+                assert not name.startswith(("babel", "dippouch.i18n", "dippouch.said", "gettext")), (path, name)
