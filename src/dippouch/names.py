@@ -18,6 +18,7 @@ from dippouch.i18n import translations
 
 __all__ = [
     "I18N_DOMAIN",
+    "board_unit",
     "joined",
     "kind_word",
     "order_text",
@@ -98,6 +99,16 @@ def unit_words(variant: Variant, power: str, kind: str, loc: int, lang: str = "e
         "kind": kind_word(variant, kind, lang),
         "place": format_place(variant, loc, full=True),
     }
+
+
+def board_unit(variant: Variant, kind: str, loc: int, lang: str = "en", *, dislodged: bool = False) -> str:
+    """A unit in the board's list, in words (``Armee Paris``, ``Flotte North Sea (vertrieben)``): its kind in
+    ``lang`` with a capital, its place as the variant names it."""
+    word = kind_word(variant, kind, lang)
+    unit = f"{word[:1].upper()}{word[1:]} {variant.map.locations[loc].name}"
+    if not dislodged:
+        return unit
+    return translations(lang).gettext("%(unit)s (dislodged)") % {"unit": unit}
 
 
 def kind_word(variant: Variant, kind: str, lang: str = "en") -> str:

@@ -62,3 +62,34 @@ def test_the_json_api_keeps_the_games_language(site: Site) -> None:
     first = site.web.access.phases("g")[0]
     phase = c.get(f"/api/games/g/phases/{first.id}", headers={"Accept-Language": ACCEPT["en"]}).json()
     assert phase["report"].startswith(HEAD["de"])
+
+
+# The board in words and the phases' names, on the game and phase pages, in the reader's language.
+PAGE_WORDS = {
+    "en": ["Fall 1901 Movement", "Army Burgundy", "Fleet Brest", "Spring 1901 Movement"],
+    "de": ["Herbst 1901 Bewegung", "Armee Burgundy", "Flotte Brest", "Frühjahr 1901 Bewegung"],
+    "fr": ["Automne 1901 Mouvements", "Armée Burgundy", "Flotte Brest", "Printemps 1901 Mouvements"],
+}
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_the_board_and_the_phases_are_named_in_the_readers_language(site: Site, lang: str) -> None:
+    page = html.unescape(site.browser().get("/games/g", headers={"Accept-Language": ACCEPT[lang]}).text)
+    for words in PAGE_WORDS[lang]:
+        assert words in page, words
+    for english in ("Army Burgundy", "Fleet Brest", "Fall 1901 Movement"):
+        assert english not in page, english
+    first = site.web.access.phases("g")[0]
+    phase = html.unescape(
+        site.browser().get(f"/games/g/phases/{first.id}", headers={"Accept-Language": ACCEPT[lang]}).text
+    )
+    assert f"<h1>{PAGE_WORDS[lang][3]}</h1>" in phase
+
+
+def test_english_pages_and_the_json_api_keep_the_calendars_words(site: Site) -> None:
+    page = html.unescape(site.browser().get("/games/g", headers={"Accept-Language": ACCEPT["en"]}).text)
+    for words in PAGE_WORDS["en"]:
+        assert words in page, words
+    game = site.browser().get("/api/games/g", headers={"Accept-Language": ACCEPT["de"]}).json()
+    assert game["phase"] == "Fall 1901 Movement"
+    assert "Army Burgundy" in next(b["units"] for b in game["board"] if b["power"] == "France")

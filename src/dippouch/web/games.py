@@ -11,7 +11,10 @@ from functools import partial
 from typing import Any
 from urllib.parse import quote
 
+from dippouch.core.position import Position
+from dippouch.core.variant import Variant
 from dippouch.game import as_utc, draw_needs, position_from_data
+from dippouch.names import board_unit, phase_words
 from dippouch.report import phase_report
 from dippouch.store.people import seat_people
 from dippouch.store.records import StoredPhase
@@ -85,8 +88,17 @@ def game_view(web: Web, name: str, viewer: Viewer, lang: str | None = None) -> d
     game's own (the language of its mail), as the report mailed to the players is."""
     data = _game_view(web, name, viewer)
     report_in = data.pop("_report_in", None)
+    board_in = data.pop("_board_in", None)
     if lang is not None and report_in is not None:
         data["last_report"] = report_in(lang)
+    if lang is not None and lang != "en":
+        # The page's words: the board and the phases' names in the reader's language (new values: the
+        # cached view is shared by every reader).
+        if board_in is not None:
+            data["board"] = board_in(lang)
+        if data.get("phase"):
+            data["phase"] = phase_words(str(data["phase"]), lang)
+        data["history"] = [{**h, "name": phase_words(str(h["name"]), lang)} for h in data.get("history") or []]
     data["overdue"] = _overdue(web, name, data)
     seen = seen_powers(web, name, viewer)
     shown = game_view_seen(data, seen, member=takes_part(viewer, name))
@@ -176,23 +188,7 @@ def _build_game_view(web: Web, name: str, visibility: str) -> dict[str, Any]:
     map_url = f"/games/{quote(name, safe='')}/phases/{shown.id}/map-{view}.svg" if map_available(v) else None
     preview_url = f"/games/{quote(name, safe='')}/phases/{shown.id}/preview-{view}.png" if map_url else None
     pos = web.position_of(v, shown)[0] if not after else position_from_data(v, position)
-    m = v.map
-    board = [
-        {
-            "power": p,
-            "units": [
-                f"{kind_name(u.kind)} {m.locations[u.loc].name}"
-                for u in sorted(pos.units_of(p), key=lambda u: m.locations[u.loc].name)
-            ]
-            + [
-                f"{kind_name(d.unit.kind)} {m.locations[d.unit.loc].name} (dislodged)"
-                for d in pos.dislodged.values()
-                if d.unit.power == p
-            ],
-            "centres": sorted(m.provinces[c].name for c in pos.centres_of(p)),
-        }
-        for p in v.power_names
-    ]
+    board = _board(v, pos)
     draw = None
     if current is not None and st.state != "finished":
         needs = draw_needs(
@@ -214,6 +210,7 @@ def _build_game_view(web: Web, name: str, visibility: str) -> dict[str, Any]:
     return {
         "_variant": v,
         "_report_in": report_in,
+        "_board_in": partial(_board, v, pos),
         "absences": game_absences_view(web, name),
         "board": board,
         "draw": draw,
@@ -359,6 +356,27 @@ def record(game: str, ph: StoredPhase) -> dict[str, Any]:
         "orders": ph.orders,
         "results": ph.results,
     }
+
+
+def _board(v: Variant, pos: Position, lang: str | None = None) -> list[dict[str, Any]]:
+    """Each power's units and centres in words: in English (``Army Paris``, the JSON API's) without ``lang``,
+    else in the reader's language (:func:`dippouch.names.board_unit`)."""
+    m = v.map
+
+    def unit(kind: str, loc: int, dislodged: bool = False) -> str:
+        if lang is None or lang == "en":
+            return f"{kind_name(kind)} {m.locations[loc].name}" + (" (dislodged)" if dislodged else "")
+        return board_unit(v, kind, loc, lang, dislodged=dislodged)
+
+    return [
+        {
+            "power": p,
+            "units": [unit(u.kind, u.loc) for u in sorted(pos.units_of(p), key=lambda u: m.locations[u.loc].name)]
+            + [unit(d.unit.kind, d.unit.loc, True) for d in pos.dislodged.values() if d.unit.power == p],
+            "centres": sorted(m.provinces[c].name for c in pos.centres_of(p)),
+        }
+        for p in v.power_names
+    ]
 
 
 def kind_name(kind: str) -> str:

@@ -9,6 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from dippouch.game import as_utc
+from dippouch.names import phase_words
 from dippouch.people.anonymity import redact_game_file
 from dippouch.play.reports import stored_report
 from dippouch.report import calendar_rows, deadlines_ical, phase_report, upcoming_deadlines
@@ -51,7 +52,8 @@ def phase_view(
     return {
         "game": name,
         "id": h.id,
-        "name": h.name,
+        # The phase's name in the reader's words on the page; as the calendar writes it for the JSON API.
+        "name": h.name if lang is None else phase_words(h.name, lang),
         "status": h.status,
         "kind": h.kind,
         "deadline": h.deadline.isoformat() if h.deadline else None,
