@@ -11,15 +11,18 @@ from functools import cache
 
 from test_properties import random_orders, random_position
 
-from dippouch.catalog import load_variant, variant_names
+from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.legal_orders import legal_orders
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
+from test_shelf_sample import heavy_variants
 
-VARIANTS = variant_names()
+# dippouch's own variants and one of the shelf (tests/test_shelf_sample.py): this for every shelf variant would
+# multiply the file's time; tests/variants/test_shelf.py checks the whole shelf at once.
+VARIANTS = heavy_variants("1900")
 
 
 @cache

@@ -7,16 +7,21 @@ import random
 
 import pytest
 
-from dippouch.catalog import load_variant, variant_names
+from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.legal_orders import legal_orders
 from dippouch.core.notation import format_order, parse_order
 from dippouch.core.orders import Order
 from dippouch.core.results import Outcome
+from test_shelf_sample import heavy_variants
+
+# dippouch's own variants and one of the shelf (tests/test_shelf_sample.py): this for every shelf variant would
+# multiply the file's time; tests/variants/test_shelf.py checks the whole shelf at once.
+VARIANTS = heavy_variants("chaos")
 
 
-@pytest.mark.parametrize("name", variant_names())
+@pytest.mark.parametrize("name", VARIANTS)
 @pytest.mark.parametrize("seed", range(3))
 def test_random_game(name: str, seed: int) -> None:
     variant = load_variant(name)

@@ -10,6 +10,7 @@ from dippouch.catalog import load_variant, variant_names
 from dippouch.core.notation import OrderParseError, format_order, parse_order, parse_unit
 from dippouch.core.orders import Build, Convoy, Hold, Move, Order, Retreat, Support
 from dippouch.core.rules.w3k.hand_over import Proxy
+from test_shelf_sample import heavy_variants
 
 
 @pytest.mark.parametrize("name", variant_names())
@@ -22,7 +23,7 @@ def test_every_name_reads_as_its_location(name: str) -> None:
         assert parse_unit(v, loc.name) == (None, loc.id), loc.name
 
 
-@pytest.mark.parametrize("name", variant_names())
+@pytest.mark.parametrize("name", heavy_variants("youngstown"))  # the six and one shelf variant: 1500 orders each
 def test_orders_with_any_names(name: str) -> None:
     v = load_variant(name)
     rng = random.Random(name)

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import Phase as HPhase
 from hypothesis import strategies as st
 
-from dippouch.catalog import load_variant, variant_names
+from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.calendar import Phase, PhaseKind
 from dippouch.core.legal_orders import legal_orders
@@ -27,6 +27,7 @@ from dippouch.core.position import Position, Unit
 from dippouch.core.results import Resolution
 from dippouch.core.rules.base import hooks_for
 from dippouch.core.variant import Variant
+from test_shelf_sample import heavy_variants
 
 SETTINGS = settings(
     derandomize=True,
@@ -38,7 +39,9 @@ SETTINGS = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.large_base_example],
 )
 
-VARIANTS = variant_names()
+# dippouch's own variants and one of the shelf (tests/test_shelf_sample.py): this for every shelf variant would
+# multiply the file's time; tests/variants/test_shelf.py checks the whole shelf at once.
+VARIANTS = heavy_variants("loeb9")
 _CACHE: dict[str, Variant] = {}
 
 

@@ -13,7 +13,7 @@ from xml.sax.saxutils import unescape
 
 import pytest
 
-from dippouch.catalog import builtin_names, load_variant
+from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.jsonio import result_to_json
@@ -35,11 +35,16 @@ from dippouch.render.output import pdf_pages
 from dippouch.render.sample import sample_phases
 from dippouch.render.shots import busiest_phase
 from helpers import board, prov
+from test_shelf_sample import heavy_variants
 
 pytestmark = pytest.mark.skipif(
     shutil.which("pdfinfo") is None or shutil.which("pdftohtml") is None,
     reason="poppler-utils not installed (scripts/setup)",
 )
+
+# dippouch's own variants and one of the shelf (tests/test_shelf_sample.py): this for every shelf variant would
+# multiply the file's time; tests/variants/test_shelf.py checks the whole shelf at once.
+VARIANTS = heavy_variants("canton")
 
 A4 = (595.3, 841.9)
 A3 = (841.9, 1190.6)
@@ -175,7 +180,7 @@ def small_names(path: Path, page: int, svg: str) -> list[tuple[float, str]]:
     return [(size, t) for size, t in text_sizes(path, page) if size < MIN_NAME_PT - 1 / 6 and pattern.search(t)]
 
 
-@pytest.mark.parametrize("name", builtin_names())
+@pytest.mark.parametrize("name", VARIANTS)
 def test_no_name_prints_under_6_pt_and_every_name_prints_somewhere(name: str, tmp_path: Path) -> None:
     """Each variant's map as the post sends it (the atlas on A4; Letter too), read back from the PDF: no
     province name on any page under 6 pt (before, every overview printed them so: W3K's 604 texts at

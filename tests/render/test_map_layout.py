@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from dippouch.catalog import builtin_names, load_variant
+from dippouch.catalog import load_variant
 from dippouch.cli import app, register_commands
 from dippouch.core.legal_orders import legal_orders
 from dippouch.core.notation import format_order
@@ -28,12 +28,17 @@ from dippouch.render.audit import audit_svg, inside, leader_lines
 from dippouch.render.geometry import load_geometry, path_rings, project
 from dippouch.render.svg import MOVE_CROSS_AT, SUPPORT_GOAL_AT, _static
 from helpers import board
+from test_shelf_sample import heavy_variants
+
+# dippouch's own variants and one of the shelf (tests/test_shelf_sample.py): this for every shelf variant would
+# multiply the file's time; tests/variants/test_shelf.py checks the whole shelf at once.
+VARIANTS = heavy_variants("chromatic")
 
 NS = "{http://www.w3.org/2000/svg}"
 
 
 @pytest.mark.parametrize("names", ["auto", "full", "abbr"])
-@pytest.mark.parametrize("name", builtin_names())
+@pytest.mark.parametrize("name", VARIANTS)
 def test_every_name_and_centre_marker_is_in_its_own_province(name: str, names: str) -> None:
     rep = check_drawing(load_variant(name), names=names)
     assert rep.names_astray == [], rep.summary()
@@ -264,7 +269,7 @@ def test_audit_finds_a_marker_leader_ending_outside_its_place() -> None:
 # -- units over each other
 
 
-@pytest.mark.parametrize("name", builtin_names())
+@pytest.mark.parametrize("name", VARIANTS)
 def test_no_unit_is_drawn_over_another_or_over_a_name(name: str) -> None:
     """Every kind of unit each province can hold, at its spot (an army, a fleet on each coast), against
     every other province's and every name: no two marks overlap (W3K's London and Deptford, Lewis and

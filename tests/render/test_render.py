@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from dippouch.catalog import builtin_names, load_variant
+from dippouch.catalog import load_variant
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.legal_orders import legal_orders
 from dippouch.core.notation import format_order
@@ -31,6 +31,11 @@ from dippouch.render.colours import closest_pairs, deuteranopia, hex_colour, mix
 from dippouch.render.geometry import Geometry, parse_geometry
 from dippouch.render.sample import SamplePhase, sample_phases
 from dippouch.render.svg import TINT, _text_width
+from test_shelf_sample import heavy_variants
+
+# dippouch's own variants and one of the shelf (tests/test_shelf_sample.py): this for every shelf variant would
+# multiply the file's time; tests/variants/test_shelf.py checks the whole shelf at once.
+VARIANTS = heavy_variants("sailho")
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -447,7 +452,7 @@ MIN_NORMAL = 20.0
 MIN_DEUTERANOPIA = 15.0
 
 
-@pytest.mark.parametrize("name", builtin_names())
+@pytest.mark.parametrize("name", VARIANTS)
 def test_power_colours_stay_apart_for_colour_blind_players(name: str) -> None:
     """Every pair of power colours differs clearly (CIE76 >= 20) and still differs under simulated
     deuteranopia (Machado 2009; >= 15), and so do the lighter tints owned land is filled with (>= 14 and

@@ -11,17 +11,22 @@ from typing import Any
 
 import pytest
 
-from dippouch.catalog import builtin_names, load_variant
+from dippouch.catalog import load_variant
 from dippouch.render import RenderOptions, render_svg, svg_to_png
 from dippouch.render.colours import parse_colour
 from dippouch.render.geometry import load_geometry
 from dippouch.render.sample import sample_phases
 from dippouch.render.svg import _text_width
+from test_shelf_sample import heavy_variants
+
+# dippouch's own variants and one of the shelf (tests/test_shelf_sample.py): this for every shelf variant would
+# multiply the file's time; tests/variants/test_shelf.py checks the whole shelf at once.
+VARIANTS = heavy_variants("ancmed")
 
 NS = "{http://www.w3.org/2000/svg}"
 
 
-@pytest.mark.parametrize("name", builtin_names())
+@pytest.mark.parametrize("name", VARIANTS)
 def test_a_sample_game_is_drawn_whole(name: str) -> None:
     v = load_variant(name)
     geo = load_geometry(v)
@@ -47,7 +52,7 @@ def test_a_sample_game_is_drawn_whole(name: str) -> None:
         assert got == want, v.calendar.name(ph.position.phase)
 
 
-@pytest.mark.parametrize("name", builtin_names())
+@pytest.mark.parametrize("name", VARIANTS)
 def test_names_do_not_overlap_each_other_or_units(name: str) -> None:
     v = load_variant(name)
     geo = load_geometry(v)
@@ -87,7 +92,7 @@ def test_png_of_a_variant_shows_every_power(name: str) -> None:
         assert hits > 20, f"{p.name} ({p.colour}) hardly appears"
 
 
-@pytest.mark.parametrize("name", builtin_names())
+@pytest.mark.parametrize("name", VARIANTS)
 def test_dislodged_units_and_centres_stand_clear_of_units(name: str) -> None:
     """A dislodged unit is drawn beside its province's unit, not on a neighbour's; a centre marker is not
     hidden under its province's unit. (Where a province has no room, its spot may stay close: at most 1 in 20.)"""

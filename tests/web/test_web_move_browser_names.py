@@ -9,8 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from dippouch.catalog import load_variant, variant_names
+from dippouch.catalog import load_variant
+from test_shelf_sample import heavy_variants
 from websupport import Site
+
+# dippouch's own variants and one of the shelf (tests/test_shelf_sample.py): this for every shelf variant would
+# multiply the file's time; tests/variants/test_shelf.py checks the whole shelf at once.
+VARIANTS = heavy_variants("v8")
 
 
 @pytest.fixture
@@ -26,7 +31,7 @@ def _found(site: Site, variant: str, q: str) -> str | None:
 def test_every_coast_name_is_found(site: Site) -> None:
     """Each variant's coasts by the names the move lists show, and by their abbreviations."""
     missing = []
-    for variant in variant_names():
+    for variant in VARIANTS:
         m = load_variant(variant).map
         for loc in m.locations:
             if loc.coast is None:
