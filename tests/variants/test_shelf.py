@@ -108,6 +108,28 @@ def test_every_shelf_variant_has_its_drawing_built_for_its_map_as_it_is() -> Non
     assert not stale, stale
 
 
+def test_every_shelf_variants_power_colours_stay_apart_for_colour_blind_players() -> None:
+    """As tests/render/test_render.py holds dippouch's own variants (CIE76 >= 20, >= 15 as a deuteranope sees
+    them; their land tints >= 14 and >= 10), for every shelf variant of up to 19 powers. Chaos and Void have
+    34 and 36 powers, which no palette keeps that far apart: their units' letters tell them apart."""
+    from dippouch.render.colours import closest_pairs, hex_colour, mix, parse_colour
+    from dippouch.render.svg import TINT
+
+    close = {}
+    for name in shelf_names():
+        v = load_variant(name)
+        if len(v.powers) > 19:
+            continue
+        colours = {p.name: p.colour for p in v.powers}
+        tints = {k: hex_colour(mix(parse_colour(c), (1.0, 1.0, 1.0), TINT)) for k, c in colours.items()}
+        for cols, normal, deut in ((colours, 20.0, 15.0), (tints, 14.0, 10.0)):
+            worst = closest_pairs(cols)[0]
+            seen = closest_pairs(cols, simulate=True)[0]
+            if worst[0] < normal or seen[0] < deut:
+                close[name] = (worst, seen)
+    assert not close, close
+
+
 def test_a_users_file_named_like_a_shelf_variant_is_ignored_as_for_any_built_in(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
