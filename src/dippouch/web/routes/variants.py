@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from fastapi import APIRouter
 from fastapi.concurrency import run_in_threadpool
@@ -23,6 +24,7 @@ from dippouch.web.security import (
     BadInput,
     client_id,
 )
+from dippouch.web.variant_origin import Origin, origin_of, origins
 
 router = APIRouter(tags=["api"])
 
@@ -30,18 +32,23 @@ router = APIRouter(tags=["api"])
 @router.get("/variants", include_in_schema=False, response_class=HTMLResponse)
 def variants_page(request: Request) -> Response:
     good, broken = variants_usable()
-    rows = []
+    found = origins()
+    # dippouch's own and the installation's variants first, then the shelf (imported from other judges).
+    own: list[dict[str, Any]] = []
+    shelf: list[dict[str, Any]] = []
     for v in good:
-        rows.append(
+        origin = found.get(v.name) or Origin(kind="file")
+        (shelf if origin.kind == "shelf" else own).append(
             {
                 "name": v.name,
                 "title": v.title,
                 "description": v.description,
                 "powers": len(v.powers),
                 "centres": len(v.map.supply_centres),
+                "origin": origin,
             }
         )
-    return render(request, "variants.html", {"variants": rows, "broken": broken})
+    return render(request, "variants.html", {"variants": own, "shelf": shelf, "broken": broken})
 
 
 @router.get("/variants/{name}", include_in_schema=False, response_class=HTMLResponse)
@@ -49,7 +56,7 @@ def variant_page(request: Request, name: str) -> Response:
     """The page reads what ``GET /api/variants/{name}`` answers, as its model, with the opening map beside."""
     variant_pages.find_variant(name, words(request).gettext)  # an unknown name refused in the reader's language
     vv = VariantView.model_validate(variant_pages.variant_view(name))
-    return render(request, "variant.html", {"v": vv})
+    return render(request, "variant.html", {"v": vv, "origin": origin_of(vv.name)})
 
 
 @router.get("/variants/{name}/powers.css", include_in_schema=False)
