@@ -18,6 +18,11 @@ Variant orders are weighed by what they do, not by name: an order that changes a
 things away (hand-overs, supply transfers) are never chosen. Retreats go to the best free province, builds to
 the most valuable sites in the kind that suits them best (strength per cost), removals take the least useful
 units, all to the counts of the variant's own adjustment rule.
+
+What the power's memory says (:mod:`dippouch.bots.memory`) changes the movement orders: a failed move is not
+sent again unchanged (elsewhere, or with more support than it had), wars read from the orders weigh threats and
+targets, a free centre within reach is never left, an own centre a neighbour just moved next to is covered as
+the year ends (the stab guard); near a solo the power drives for it, and against a power near one it holds a line.
 """
 
 from __future__ import annotations
@@ -57,7 +62,8 @@ FAILED = 0.5
 NEUTRAL = 3.0
 """The value of a centre nobody owns (the enemy's is 2 to 4 by its owner's size, one's own 0.5 to 4 by threat)."""
 WAR_THREAT = 1.25
-"""How much more a unit of a power at war with this one threatens (a power that helped it: half as much)."""
+"""How much more a unit of a power at war with this one threatens (one of a power that helped it and never
+attacked: 0.8 of its strength)."""
 LINE = 2.5
 """How much more a unit on the stalemate line values staying (an own centre facing the leader's units)."""
 GUARD = 1.0
