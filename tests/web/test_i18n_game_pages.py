@@ -105,9 +105,11 @@ def test_each_game_page_speaks_the_browser_s_language(
 
 
 def test_power_and_province_names_stay_as_the_variant_gives_them(site: Site, pages: dict[str, str]) -> None:
-    """Only the site's words are translated: the variant's names and the orders' notation are not."""
+    """Only the site's words are translated: the variant's names and the orders' notation are not (a phase's
+    name is the calendar's words, said in the reader's language: "Frühjahr 1901")."""
     text = _get(site, site.browser(), "game", pages["game"], "de")
-    assert "Spring 1901" in text and "France" in text and "Centres:" not in text and "Zentren:" in text
+    assert "Frühjahr 1901" in text and "France" in text and "Centres:" not in text and "Zentren:" in text
+    assert "Burgundy" in text and "Bourgogne" not in text
 
 
 def test_the_scripts_words_come_in_the_page_s_language_and_english_needs_none(
