@@ -26,13 +26,17 @@ if TYPE_CHECKING:  # the renderer and the builder are imported when a check runs
     from dippouch.render.mapgen.checks import GeoReport
 
 __all__ = [
+    "READABLE_PX",
+    "SPREAD_LIMIT",
     "LongEdge",
     "MapReport",
+    "Readability",
     "check_crowding",
     "check_drawing",
     "check_geometry",
     "check_map",
     "check_print",
+    "check_readability",
     "edge_key",
     "format_report",
     "great_circle_km",
@@ -321,6 +325,76 @@ def check_print(
     ph = busiest_phase(variant)
     svg = render_svg(variant, ph.position, ph.orders, ph.results, RenderOptions(names=names))
     return [print_check(variant, svg, paper) for paper in papers]
+
+
+#: A board drawn without a picture is readable when no province is more than this many times the median
+#: province's area ("a few times": the layout's cells are even, the fitting step's cuts make some larger).
+SPREAD_LIMIT = 6.0
+#: The smallest name a reader reads without zooming: the map viewer enlarges names below 9 px (app.js).
+READABLE_PX = 9.0
+
+
+@dataclass(frozen=True, slots=True)
+class Readability:
+    """Whether a board reads at its default view: the picture at its own size, one unit a pixel, as the map
+    page's PNG and the SVG's ``width`` give it."""
+
+    variant: str
+    laid_out: bool
+    """Drawn without a picture, from a layout of its borders (the boards these measures judge)."""
+    spread: float
+    """The largest province's area over the median province's (nested places left out)."""
+    largest: str
+    names: int
+    small_names: tuple[str, ...]
+    """Provinces whose name is drawn under :data:`READABLE_PX` pixels."""
+
+    @property
+    def unreadable(self) -> bool:
+        """A board drawn without a picture whose areas spread too far or with a name too small. Boards
+        drawn from geography or a source's picture are measured but not judged: their provinces' sizes are
+        the source's (the Atlantic is larger than Belgium)."""
+        return self.laid_out and (self.spread > SPREAD_LIMIT or bool(self.small_names))
+
+    def summary(self) -> str:
+        verdict = "UNREADABLE" if self.unreadable else "readable" if self.laid_out else "not judged (drawn from "
+        verdict += "geography or a picture)" if not self.laid_out else ""
+        small = f": {' '.join(self.small_names[:12])}{' ...' if len(self.small_names) > 12 else ''}"
+        return (
+            f"readability ({'laid out from its borders' if self.laid_out else 'drawn at its points'}): "
+            f"area spread x{self.spread:.1f} ({self.largest}; limit x{SPREAD_LIMIT:g}), "
+            f"names under {READABLE_PX:g} px {len(self.small_names)} of {self.names}"
+            f"{small if self.small_names else ''}; {verdict}"
+        )
+
+
+def check_readability(variant: Variant) -> Readability:
+    """Area spread and names under 9 px of the built map (the empty board at the start, names as the map
+    page draws them). Needs no shapely; FileNotFoundError when no geometry was built."""
+    import re
+
+    from dippouch.render import RenderOptions, render_svg
+    from dippouch.render.geometry import load_geometry
+    from dippouch.render.mapgen.graph import drawn_from_borders
+
+    geo = load_geometry(variant)
+    areas = {k: p.area_km2 for k, p in geo.provinces.items() if not p.nested and p.area_km2 > 0}
+    med = statistics.median(areas.values()) if areas else 0.0
+    largest = max(sorted(areas), key=lambda k: areas[k]) if areas else ""
+    spread = areas[largest] / med if med > 0 else 0.0
+    svg = render_svg(variant, variant.start, {}, [], RenderOptions())
+    sizes = {
+        m.group(1): float(m.group(2))
+        for m in re.finditer(r'<text id="label-([^"]+)" class="label"[^>]*? font-size="([\d.]+)"', svg)
+    }
+    return Readability(
+        variant=variant.name,
+        laid_out=drawn_from_borders(variant),
+        spread=round(spread, 2),
+        largest=largest,
+        names=len(sizes),
+        small_names=tuple(sorted(k for k, v in sizes.items() if v < READABLE_PX)),
+    )
 
 
 def check_crowding(variant: Variant, *, names: str = "auto") -> LayoutReport:

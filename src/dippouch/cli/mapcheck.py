@@ -14,9 +14,12 @@ if TYPE_CHECKING:
     from dippouch.core.variant import Variant
 
 
+_VARIANTS = typer.Argument(..., help="Variant names or paths to .toml files (several with --boards).")
+
+
 @app.command()
 def mapcheck(
-    variant: str = typer.Argument(..., help="Variant name or path to a .toml file."),
+    variants: list[str] = _VARIANTS,
     factor: float = typer.Option(
         1.6, help="An edge is long above FACTOR times the usual edge length at both its ends."
     ),
@@ -32,11 +35,23 @@ def mapcheck(
     names: str = typer.Option(
         "auto", help="Names to draw for the drawing check: auto, full or abbr (as `dippouch map --names`)."
     ),
+    boards: bool = typer.Option(
+        False,
+        "--boards",
+        help="Only whether each built board reads (area spread, names under 9 px) and how many do not; "
+        "exit 1 when any board drawn without a picture is unreadable.",
+    ),
 ) -> None:
     """Print counts, coasts without a sea, cut-off pieces and long edges; exit 1 on problems."""
     from dippouch.catalog import load_variant
     from dippouch.mapcheck import check_map, format_report
 
+    if boards:
+        _boards_report(variants)
+        return
+    if len(variants) != 1:
+        raise typer.BadParameter("give one variant (several only with --boards)", param_hint="VARIANTS")
+    variant = variants[0]
     if names not in ("auto", "full", "abbr"):
         raise typer.BadParameter(f"must be auto, full or abbr, not {names!r}", param_hint="--names")
     rep = check_map(load_variant(variant), factor=factor, min_km=min_km)
@@ -51,6 +66,34 @@ def mapcheck(
         geo_bad = _geometry_report(load_variant(variant))
         geo_bad = _drawing_report(load_variant(variant), names) or geo_bad
     if rep.problems or (strict and rep.unexplained) or (strict_geometry and geo_bad):
+        raise typer.Exit(1)
+
+
+def _boards_report(names: list[str]) -> None:
+    """One readability line per board and the count of unreadable ones (issue 42: a board drawn without a
+    picture reads at its default view). A board not built is counted apart, not as readable."""
+    from dippouch.catalog import load_variant
+    from dippouch.mapcheck import check_readability
+
+    bad, laid_out, missing = [], 0, []
+    for name in names:
+        v = load_variant(name)
+        try:
+            rep = check_readability(v)
+        except FileNotFoundError as e:
+            typer.echo(f"{v.name}: not built ({e})")
+            missing.append(v.name)
+            continue
+        typer.echo(f"{v.name}: {rep.summary()}")
+        laid_out += rep.laid_out
+        if rep.unreadable:
+            bad.append(v.name)
+    typer.echo(
+        f"unreadable boards: {len(bad)} of {len(names) - len(missing)} measured "
+        f"({laid_out} drawn without a picture){': ' + ' '.join(bad) if bad else ''}"
+        + (f"; not built: {' '.join(missing)}" if missing else "")
+    )
+    if bad or missing:
         raise typer.Exit(1)
 
 
@@ -70,6 +113,9 @@ def _geometry_report(v: Variant) -> bool:
         typer.echo(f"geometry check: skipped ({e})")
         return False
     typer.echo(format_geo_report(geo, v.name))
+    from dippouch.mapcheck import check_readability
+
+    typer.echo(check_readability(v).summary())
     return bool(geo.mismatches)
 
 

@@ -43,7 +43,8 @@ from dippouch.render.mapgen.coastline import (
     valid_parts,
     world_hash,
 )
-from dippouch.render.mapgen.graph import BorderGraph, border_graph, coast_seas, drawing_table
+from dippouch.render.mapgen.graph import BorderGraph, border_graph, coast_seas, drawing_table, drawn_from_borders
+from dippouch.render.mapgen.layout import border_layout
 from dippouch.render.mapgen.project import Laea
 
 BUILDER_VERSION = 1
@@ -87,6 +88,9 @@ class Board:
     """Connectors drawn through waypoints (km), keyed by the sorted pair."""
     outlines: dict[str, BaseGeometry] = field(default_factory=dict)
     """Shapes given outright (``[drawing] outlines``, km): drawn as given, not grown from seeds."""
+    laid_out: bool = False
+    """Points from a layout of the border graph (layout.py), not the variant's own: the geometry records no
+    projection, since the variant's points (and towns) say nothing of where its provinces are drawn."""
 
     @cached_property
     def surfaces(self) -> tuple[Tiles, Tiles]:
@@ -132,6 +136,8 @@ class MapgenError(DippouchError):
 def make_board(variant: Variant) -> Board:
     drawing = drawing_table(variant)
     graph = border_graph(variant)
+    if drawn_from_borders(variant):
+        return _laid_out_board(variant, graph)
     provs = [p for p in variant.map.provinces if p.point is not None]
     missing = sorted(
         p.abbr for p in variant.map.provinces if p.point is None and graph.kinds.get(p.abbr) != "impassable"
@@ -233,6 +239,33 @@ def make_board(variant: Variant) -> Board:
             for key, pts in sorted(drawing.get("routes", {}).items())
         },
         outlines=outlines,
+    )
+
+
+def _laid_out_board(variant: Variant, graph: BorderGraph) -> Board:
+    """The board of a map laid out from its borders (layout.py): the layout's points and rectangle, land
+    and sea from the provinces' kinds, nothing else of the ``[drawing]`` table's geography applies."""
+    points, board = border_layout([p.abbr for p in variant.map.provinces], graph)
+    frame = box(*board.bounds)
+    km_per_unit = (frame.bounds[2] - frame.bounds[0]) / PICTURE_WIDTH
+    land = _land_of_provinces(points, graph.kinds, frame)
+    land = shapely.simplify(land, km_per_unit * 0.45, preserve_topology=True)
+    land = MultiPolygon([p for p in valid_parts(polygons_of(land)) if p.area > (km_per_unit * 1.2) ** 2])
+    return Board(
+        proj=Laea(0.0, 0.0),
+        board=board,
+        frame=frame,
+        land=land,
+        km_per_unit=km_per_unit,
+        points=points,
+        hand_seeds=[],
+        graph=graph,
+        kinds=dict(graph.kinds),
+        nested={},
+        reach=3.0,
+        island_km2=2500.0,
+        island_km=60.0,
+        laid_out=True,
     )
 
 
@@ -368,7 +401,17 @@ def _voronoi(seeds: list[Seed], frame: Polygon) -> list[Polygon]:
         first.setdefault((round(s.x, 3), round(s.y, 3)), i)
     uniq = sorted(first.values())
     pts = MultiPoint([(seeds[i].x, seeds[i].y) for i in uniq])
-    cells = list(shapely.voronoi_polygons(pts, extend_to=frame.buffer(frame.length), ordered=True).geoms)
+    try:
+        cells = list(shapely.voronoi_polygons(pts, extend_to=frame.buffer(frame.length), ordered=True).geoms)
+    except GEOSException:
+        # GEOS cannot say which cell is whose when seeds nearly coincide ("No cell found for input
+        # coordinate"): each seed takes the cell it lies in, a seed no cell holds gets none.
+        found = list(shapely.voronoi_polygons(pts, extend_to=frame.buffer(frame.length)).geoms)
+        tree = shapely.STRtree(found)
+        cells = []
+        for i in uniq:
+            hit = tree.query(Point(seeds[i].x, seeds[i].y), predicate="intersects")
+            cells.append(found[int(hit[0])] if len(hit) else Polygon())
     out: list[Polygon] = [Polygon()] * len(seeds)
     for i, c in zip(uniq, cells, strict=True):
         out[i] = c
@@ -388,6 +431,8 @@ def _reach_limit(seeds: list[Seed], factor: float) -> list[float]:
     tree = cKDTree(xy)
     k = min(len(base), 12)
     dist, idx = tree.query(xy, k=k)
+    # one seed alone on its surface: the query gives a column, not a table
+    dist, idx = np.asarray(dist).reshape(len(base), -1), np.asarray(idx).reshape(len(base), -1)
     limit = {}
     for i, s in enumerate(base):
         d = next((float(dd) for dd, j in zip(dist[i], idx[i], strict=True) if base[j].prov != s.prov), 1e9)
@@ -967,14 +1012,20 @@ def to_json(variant: Variant, b: Board, shapes: Shapes) -> dict[str, Any]:
         "width": _r(width),
         "height": _r(height),
         "km_per_unit": round(b.km_per_unit, 4),
-        "projection": {
-            "name": "laea",
-            "lon0": b.proj.lon0,
-            "lat0": b.proj.lat0,
-            "x0": round(b.frame.bounds[0], 3),
-            "y0": round(b.frame.bounds[3], 3),
-            "scale": round(1.0 / b.km_per_unit, 6),
-        },
+        **(
+            {}
+            if b.laid_out
+            else {
+                "projection": {
+                    "name": "laea",
+                    "lon0": b.proj.lon0,
+                    "lat0": b.proj.lat0,
+                    "x0": round(b.frame.bounds[0], 3),
+                    "y0": round(b.frame.bounds[3], 3),
+                    "scale": round(1.0 / b.km_per_unit, 6),
+                }
+            }
+        ),
         "background": {
             "land": path_d(_to_units(b, shapes.background)),
             **({"offboard": path_d(_to_units(b, b.offboard))} if not b.offboard.is_empty else {}),

@@ -263,13 +263,16 @@ def check_geometry(variant: Variant, geo: Geometry | None = None) -> GeoReport:
     or on ``geo``."""
     geo = geo if geo is not None else load_geometry(variant)
     proj = geo.projection
-    laea = Laea(float(proj["lon0"]), float(proj["lat0"]))
-    x0, y0, scale = float(proj["x0"]), float(proj["y0"]), float(proj["scale"])
     points = {}
-    for p in variant.map.provinces:
-        if p.point is not None and p.abbr in geo.provinces:
-            x, y = laea.point(*p.point)
-            points[p.abbr] = ((x - x0) * scale, (y0 - y) * scale)
+    if "lon0" in proj:
+        laea = Laea(float(proj["lon0"]), float(proj["lat0"]))
+        x0, y0, scale = float(proj["x0"]), float(proj["y0"]), float(proj["scale"])
+        for p in variant.map.provinces:
+            if p.point is not None and p.abbr in geo.provinces:
+                x, y = laea.point(*p.point)
+                points[p.abbr] = ((x - x0) * scale, (y0 - y) * scale)
+    # else a board laid out from its borders: the variant's points are not where its provinces are drawn,
+    # so there is no point to find in its shape
     shapes = {k: parse_path(s.d) for k, s in geo.provinces.items()}
     # Off-board water counts with off-board land: a coast along it is no shore (1000 AD's Black Sea).
     background = parse_path(geo.background_land).union(parse_path(geo.background_offboard))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from dippouch.core.variant import Variant
@@ -99,3 +100,32 @@ def border_graph(variant: Variant) -> BorderGraph:
     land -= connectors
     sea -= connectors
     return BorderGraph(kinds, frozenset(land), frozenset(sea), connectors, nested)
+
+
+#: What the importer writes at the top of a variant file whose points come from a layout of its borders.
+_IMPORT_NOTE = "points come from a layout of its borders"
+
+
+def drawn_from_borders(variant: Variant) -> bool:
+    """Whether the variant's map is laid out from its borders rather than drawn at its points: a file the
+    importer wrote from a source without a picture, whose report at the top of the file says its points come
+    from a layout of the borders (such points place nothing, and drawn at them the board was unreadable).
+
+    The report is read because the file format has no key for it (``[drawing]`` keys are checked by the
+    schema); a map written by hand is drawn at its points, and one without points is refused by name.
+    """
+    drawing = drawing_table(variant)
+    if drawing.get("outlines") or any(p.point is None for p in variant.map.provinces):
+        return False
+    if drawing.get("coastline") != "provinces" or variant.source is None:
+        return False
+    path = Path(variant.source)
+    if path.suffix != ".toml":
+        return False
+    try:
+        with path.open(encoding="utf-8") as f:
+            head = [line for _, line in zip(range(60), f, strict=False)]
+    except OSError:
+        return False
+    comments = [line for line in head if line.startswith("#")]
+    return any(_IMPORT_NOTE in line for line in comments)

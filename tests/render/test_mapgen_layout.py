@@ -1,0 +1,170 @@
+"""A map without a picture is laid out from its borders as a readable board (issue 42, point 7).
+
+The layout (render/mapgen/layout.py): a stress layout of the border graph, then Lloyd's relaxation so
+cells even out in area. Measured here on graphs whose right drawing is known (a grid), and end to end:
+a board the importer would have written from a source without a picture, built by ``dippouch mapgen`` and
+measured by mapcheck's readability check.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import time
+from pathlib import Path
+
+import pytest
+import shapely
+from shapely.geometry import MultiPoint
+from typer.testing import CliRunner
+
+from dippouch.catalog import load_variant
+from dippouch.cli import app, register_commands
+from dippouch.mapcheck import SPREAD_LIMIT, check_readability
+from dippouch.render.mapgen.graph import BorderGraph, drawn_from_borders
+from dippouch.render.mapgen.layout import border_layout
+
+runner = CliRunner()
+register_commands()
+
+IMPORT_NOTE = (
+    "# Not carried over, or changed to fit:\n"
+    "#   - the map's points come from a layout of its borders (the source has no picture to take them from): "
+    "the drawing shows who borders whom, not the source's geography\n"
+)
+
+
+def _grid(w: int, h: int) -> tuple[list[str], BorderGraph]:
+    names = [f"g{x}{y}" for x in range(w) for y in range(h)]
+    land = set()
+    for x in range(w):
+        for y in range(h):
+            if x + 1 < w:
+                land.add((f"g{x}{y}", f"g{x + 1}{y}"))
+            if y + 1 < h:
+                land.add((f"g{x}{y}", f"g{x}{y + 1}"))
+    graph = BorderGraph({n: "land" for n in names}, frozenset(land), frozenset(), frozenset(), {})
+    return names, graph
+
+
+def _cells(points: dict[str, tuple[float, float]], frame: shapely.Polygon) -> dict[str, shapely.Polygon]:
+    names = sorted(points)
+    cells = shapely.voronoi_polygons(MultiPoint([points[n] for n in names]), extend_to=frame, ordered=True)
+    return {n: c.intersection(frame) for n, c in zip(names, cells.geoms, strict=True)}
+
+
+def test_a_grid_is_laid_out_as_a_grid_of_even_cells() -> None:
+    names, graph = _grid(6, 4)
+    points, frame = border_layout(names, graph)
+    cells = _cells(points, frame)
+    areas = [c.area for c in cells.values()]
+    assert max(areas) / statistics.median(areas) < 1.6, sorted(areas)
+    # every border of the grid is drawn: the two cells share an edge, not a corner
+    apart = [(a, b) for a, b in sorted(graph.land) if cells[a].intersection(cells[b]).length < 1.0]
+    assert not apart, apart
+    x0, y0, x1, y1 = frame.bounds
+    assert x1 - x0 >= y1 - y0, "boards are laid out wider than tall"
+
+
+def test_the_layout_is_deterministic() -> None:
+    names, graph = _grid(5, 5)
+    assert border_layout(names, graph) == border_layout(list(reversed(names)), graph)
+
+
+def test_tiny_and_disconnected_graphs_are_laid_out() -> None:
+    for names in (["a"], ["a", "b"], ["a", "b", "c"]):
+        graph = BorderGraph({n: "land" for n in names}, frozenset(), frozenset(), frozenset(), {})
+        points, frame = border_layout(names, graph)
+        assert sorted(points) == names
+        assert all(frame.covers(shapely.Point(p)) for p in points.values())
+        assert len(set(points.values())) == len(names)
+
+
+def _planar_map(n: int, seed: int) -> str:
+    """A variant file like one the importer writes from a source without a picture: a planar border graph
+    (a Delaunay triangulation of random spots, thinned) of land, coasts and seas, with its points from a
+    crowded force layout (all in one corner but a few, as the importer's were)."""
+    from scipy.spatial import Delaunay
+
+    rng = random.Random(seed)
+    spots = [(rng.random(), rng.random()) for _ in range(n)]
+    tri = Delaunay(spots)
+    edges: set[tuple[int, int]] = set()
+    for s in tri.simplices:
+        a, b, c = sorted(int(v) for v in s)
+        edges |= {(a, b), (b, c), (a, c)}
+    keep = sorted(e for e in edges if rng.random() < 0.8)
+    names = [f"p{i:03d}" for i in range(n)]
+    # the left third is sea, the rest land; land next to sea is coast
+    sea = {i for i, (x, _) in enumerate(spots) if x < 0.33}
+    near_sea = {i for e in edges for i in e if (e[0] in sea) != (e[1] in sea)} - sea
+    kind = {i: "sea" if i in sea else "coast" if i in near_sea else "land" for i in range(n)}
+    army: dict[int, list[int]] = {i: [] for i in range(n)}
+    fleet: dict[int, list[int]] = {i: [] for i in range(n)}
+    for a, b in keep:
+        ka, kb = kind[a], kind[b]
+        if ka != "sea" and kb != "sea":
+            army[a].append(b)
+            army[b].append(a)
+        if "land" not in (ka, kb):
+            fleet[a].append(b)
+            fleet[b].append(a)
+    # every coast on a sea and every province joined (thinning may have cut some borders)
+    for a, b in sorted(edges):
+        if (kind[a], kind[b]) in (("coast", "sea"), ("sea", "coast")) and b not in fleet[a]:
+            fleet[a].append(b)
+            fleet[b].append(a)
+    homes = sorted(i for i in range(n) if kind[i] != "sea")[:3]
+    out = [IMPORT_NOTE, '[variant]\nname = "planar"\ntitle = "Planar"\n']
+    out.append('[calendar]\nstart_year = 1901\nphases = [{ season = "Spring", kind = "movement" }]\n')
+    out.append(
+        f'[victory]\ncentres = 2\n\n[drawing]\ncoastline = "provinces"\n\n[powers.One]\nletter = "O"\n'
+        f"home_centres = [{', '.join(repr(names[h]).replace(chr(39), chr(34)) for h in homes)}]\n"
+        f'units = ["A {names[homes[0]]}"]\n'
+    )
+    for i in range(n):
+        # crowded: most points within a small corner, the rest far out
+        crowd = 0.05 if i % 9 else 1.0
+        x, y = spots[i][0] * crowd * 20 - 10, spots[i][1] * crowd * 20 - 10
+        lines = [f"[provinces.{names[i]}]", f'type = "{kind[i]}"']
+        if i in homes:
+            lines.append("sc = true")
+        if army[i]:
+            lines.append("army = [" + ", ".join(f'"{names[j]}"' for j in sorted(set(army[i]))) + "]")
+        if fleet[i]:
+            lines.append("fleet = [" + ", ".join(f'"{names[j]}"' for j in sorted(set(fleet[i]))) + "]")
+        lines.append(f"point = [{x:.4f}, {y:.4f}]")
+        out.append("\n".join(lines) + "\n")
+    return "\n".join(out)
+
+
+def test_the_importers_note_marks_a_board_to_lay_out(tmp_path: Path) -> None:
+    text = _planar_map(20, 1)
+    (tmp_path / "planar.toml").write_text(text, encoding="utf-8")
+    (tmp_path / "drawn.toml").write_text(text.replace(IMPORT_NOTE, "").replace('"planar"', '"drawn"'), encoding="utf-8")
+    assert drawn_from_borders(load_variant(str(tmp_path / "planar.toml")))
+    assert not drawn_from_borders(load_variant(str(tmp_path / "drawn.toml")))
+
+
+@pytest.mark.slow
+def test_a_big_map_without_a_picture_is_built_readable_and_quickly(tmp_path: Path) -> None:
+    """120 provinces (Colonial's size), points crowded as the importer's force layout left them: laid out,
+    built with fitting in well under half a minute, every name readable and no province over the limit.
+    The same graph drawn at its crowded points is what the measure exists to catch."""
+    text = _planar_map(120, 7)
+    path = tmp_path / "planar.toml"
+    path.write_text(text, encoding="utf-8")
+    t0 = time.process_time()
+    got = runner.invoke(app, ["mapgen", str(path)])
+    took = time.process_time() - t0
+    assert got.exit_code == 0, got.output
+    assert took < 25, f"mapgen took {took:.1f} s of CPU"
+    rep = check_readability(load_variant(str(path)))
+    assert rep.laid_out and not rep.unreadable, rep.summary()
+    assert rep.spread <= SPREAD_LIMIT and not rep.small_names, rep.summary()
+    # At its crowded points (no importer's note), the board is not readable by the same measure.
+    crowded = tmp_path / "crowded.toml"
+    crowded.write_text(text.replace(IMPORT_NOTE, "").replace('"planar"', '"crowded"'), encoding="utf-8")
+    assert runner.invoke(app, ["mapgen", "--plain", str(crowded)]).exit_code == 0
+    bad = check_readability(load_variant(str(crowded)))
+    assert not bad.laid_out and (bad.spread > SPREAD_LIMIT or bad.small_names), bad.summary()
