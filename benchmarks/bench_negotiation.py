@@ -59,6 +59,7 @@ from dippouch.bots.negotiate import (
     decide,
     honour,
     parse_request,
+    planning_view,
     promised_units,
     reply_text,
 )
@@ -114,6 +115,21 @@ class Table:
         self.yes += sum(1 for a in answers if a.yes)
         return answers
 
+    def make_peace(
+        self, variant: Variant, position: Position, phase: str, recent: list[tuple[str, Order]]
+    ) -> dict[str, Position]:
+        """Peace proposed between teammates in the first movement phase; then each member's view to plan in
+        (:func:`planning_view`: its partners' centres are not targets)."""
+        war = {p: at_war(variant, position, p, recent) for p in self.team}
+        if not any(self.said.values()):
+            for a in self.team:
+                for b in self.team:
+                    if a < b:
+                        answers = self.ask(variant, position, phase, a, b, "peace?", war[b])
+                        if answers and answers[0].yes:  # the proposer keeps what it proposed: its yes, said back
+                            self.said.setdefault(a, []).append((phase, f"[dippouch] YES PEACE WITH {b}"))
+        return {p: planning_view(variant, position, p, self.commitments(variant, phase, p), war[p]) for p in self.team}
+
     def commitments(self, variant: Variant, phase: str, power: str) -> list[Commitment]:
         return accepted(variant, self.said.get(power, []), phase)
 
@@ -134,13 +150,6 @@ def _negotiate(
     """The team's orders once its members have talked: peace first, then supports for their attacks."""
     prov = variant.map.province_of
     war = {p: at_war(variant, position, p, recent) for p in table.team}
-    if not any(table.said.values()):
-        for a in table.team:
-            for b in table.team:
-                if a < b:
-                    answers = table.ask(variant, position, phase, a, b, "peace?", war[b])
-                    if answers and answers[0].yes:  # the proposer keeps what it proposed: its own yes, said back
-                        table.said.setdefault(a, []).append((phase, f"[dippouch] YES PEACE WITH {b}"))
     # Each member's plan as it will keep the peace it made, so no support is asked for a move it will not send.
     kept = {
         p: honour(
@@ -227,14 +236,17 @@ def play(variant: Variant, bots: Mapping[str, Bot], seed: int, years: int, table
         kind = variant.calendar.kind(position.phase)
         legal = all_legal_orders(variant, position)
         orders: dict[str, list[Order]] = {}
+        views: dict[str, Position] = {}
+        phase = str(position.phase.year) + str(position.phase.step)
+        if table is not None and kind is PhaseKind.MOVEMENT:
+            views = table.make_peace(variant, position, phase, recent)
         for power in variant.power_names:
             if not legal.get(power):
                 continue
             orders[power] = bots[power].orders(
-                variant, position, power, random.Random(rng.getrandbits(64)), memories.get(power)
+                variant, views.get(power, position), power, random.Random(rng.getrandbits(64)), memories.get(power)
             )
         if table is not None and kind is PhaseKind.MOVEMENT:
-            phase = str(position.phase.year) + str(position.phase.step)
             orders.update(_negotiate(variant, position, phase, table, orders, recent))
         for power, chosen in orders.items():
             allowed = {o for options in legal[power].values() for o in options}

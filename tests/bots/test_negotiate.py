@@ -292,3 +292,15 @@ def test_a_unit_the_peace_stops_supports_one_of_its_own_moves_instead(std: Varia
     peace = [Commitment(Proposal("peace"), "France", "Spring 1901 Movement")]
     kept = honour(std, pos, "Germany", plan, peace)
     assert sorted(format_order(std, o) for o in kept) == ["A kie - hol", "A ruh S A kie - hol"]
+
+
+def test_at_peace_the_bot_plans_with_its_partners_centres_as_no_targets(std: Variant) -> None:
+    from dippouch.bots.negotiate import planning_view
+
+    peace = [Commitment(Proposal("peace"), "France", "Spring 1901 Movement")]
+    view = planning_view(std, std.start, "Germany", peace)
+    par = std.map.loc("par")
+    assert std.start.centres[par] == "France" and view.centres[par] == "Germany"
+    assert view.units == std.start.units and view.centres[std.map.loc("vie")] == "Austria"
+    assert planning_view(std, std.start, "Germany", peace, hostile={"France"}) is std.start
+    assert planning_view(std, std.start, "Germany", []) is std.start

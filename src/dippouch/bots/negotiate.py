@@ -68,6 +68,7 @@ __all__ = [
     "honour",
     "parse_request",
     "parse_structured",
+    "planning_view",
     "promised_units",
     "recent_orders",
     "reply_text",
@@ -724,6 +725,21 @@ def _owner(position: Position, province: int) -> str | None:
     """Whose the province is to a peace: the power with a unit there, else the centre's owner."""
     unit = position.units.get(province)
     return unit.power if unit is not None else position.centres.get(province)
+
+
+def planning_view(
+    variant: Variant, position: Position, me: str, commitments: Sequence[Commitment], hostile: Iterable[str] = ()
+) -> Position:
+    """The position as ``me`` plans its moves while at peace: its partners' centres counted as its own, so its
+    level's plan looks for centres elsewhere instead of drawing units to a border it has promised not to cross
+    (a plan that :func:`honour` then stops is a phase lost). Movement phases only; the board is unchanged."""
+    if variant.calendar.kind(position.phase) is not PhaseKind.MOVEMENT:
+        return position
+    friends = _partners(commitments, set(hostile))
+    if not friends:
+        return position
+    centres = {c: (me if owner in friends else owner) for c, owner in position.centres.items()}
+    return position.with_(centres=centres)
 
 
 def promised_units(variant: Variant, position: Position, me: str, commitments: Sequence[Commitment]) -> set[int]:

@@ -219,16 +219,19 @@ def _orders(
     memory: Memory | None,
 ) -> list[Order]:
     """The bot's orders for ``power``: its level's own plan (the same for the same game, phase and power),
-    changed to keep what it accepted in the game's press this phase (:mod:`dippouch.bots.negotiate`; nothing
-    where the game has no press)."""
-    orders = make_bot(level).orders(variant, position, power, random.Random(_seed(name, phase, power)), memory)
-    if variant.calendar.kind(position.phase) is not PhaseKind.MOVEMENT:
-        return orders
-    talk = _talk(store, name, variant, position, phase, power, hostile=False)
+    made and changed to keep what it accepted in the game's press (:mod:`dippouch.bots.negotiate`: planned
+    with its partners' centres as no targets, then the promised supports ordered; nothing of it where the game
+    has no press)."""
+    rng = random.Random(_seed(name, phase, power))
+    talk = None
+    if variant.calendar.kind(position.phase) is PhaseKind.MOVEMENT:
+        talk = _talk(store, name, variant, position, phase, power, hostile=False)
+        if talk is not None and talk.commitments:
+            talk = _talk(store, name, variant, position, phase, power)
     if talk is None or not talk.commitments:
-        return orders
-    talk = _talk(store, name, variant, position, phase, power)
-    assert talk is not None
+        return make_bot(level).orders(variant, position, power, rng, memory)
+    view = negotiate.planning_view(variant, position, power, talk.commitments, talk.hostile)
+    orders = make_bot(level).orders(variant, view, power, rng, memory)
     return negotiate.honour(
         variant, position, power, orders, talk.commitments, personality=PERSONALITY, hostile=talk.hostile
     )
