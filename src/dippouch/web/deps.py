@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import time
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from urllib.parse import quote, unquote
 
 from babel.support import NullTranslations
@@ -365,31 +365,25 @@ def render_html(request: Request, template: str, context: dict[str, Any]) -> str
     return templates.get_template(template).render(ctx)
 
 
+def set_private_cookie(
+    request: Request, resp: Response, name: str, value: str, max_age: int, samesite: Literal["lax", "strict"] = "lax"
+) -> None:
+    """A cookie of this site's own: for every path, out of scripts' reach, sent over HTTPS only when the site is
+    served over it, and by other sites' links only when ``samesite`` is "lax" (a session, a language, a draft)."""
+    resp.set_cookie(
+        name, value, httponly=True, samesite=samesite, secure=request.url.scheme == "https", path="/", max_age=max_age
+    )
+
+
 def set_csrf_cookie(request: Request, resp: Response) -> None:
     if getattr(request.state, "csrf_new", False):
-        resp.set_cookie(
-            csrf_cookie(request),
-            request.state.csrf,
-            httponly=True,
-            samesite="strict",
-            secure=request.url.scheme == "https",
-            path="/",
-            max_age=60 * 60 * 24 * 30,
-        )
+        set_private_cookie(request, resp, csrf_cookie(request), request.state.csrf, 60 * 60 * 24 * 30, "strict")
 
 
 def set_session_cookie(request: Request, resp: Response, token: str) -> None:
     """Sign the browser in under session ``token``: its cookie, and the CSRF token that goes with that
     session (the page it lands on carries the new one; a form from before the sign-in no longer posts)."""
-    resp.set_cookie(
-        session_cookie(request),
-        token,
-        httponly=True,
-        samesite="lax",
-        secure=request.url.scheme == "https",
-        path="/",
-        max_age=60 * 60 * 24 * 30,
-    )
+    set_private_cookie(request, resp, session_cookie(request), token, 60 * 60 * 24 * 30)
     request.state.csrf, request.state.csrf_new = csrf_for_session(token), True
     set_csrf_cookie(request, resp)
 

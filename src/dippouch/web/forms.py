@@ -19,7 +19,7 @@ from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 
-from dippouch.web.deps import set_flash, typed_cookie
+from dippouch.web.deps import set_flash, set_private_cookie, typed_cookie
 from dippouch.web.security import CSRF_FIELD, BadInput, WebError, check_csrf
 
 __all__ = [
@@ -205,13 +205,5 @@ def refused_form(request: Request, message: str) -> RedirectResponse | None:
         del fields[max(fields, key=lambda k: sum(len(v) for v in fields[k]))]
         value = packed()
     resp = redirect(back, message, error=True)
-    resp.set_cookie(
-        typed_cookie(request),
-        value,
-        httponly=True,
-        samesite="lax",
-        secure=request.url.scheme == "https",
-        path="/",
-        max_age=60,
-    )
+    set_private_cookie(request, resp, typed_cookie(request), value, 60)
     return resp

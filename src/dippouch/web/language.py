@@ -19,7 +19,15 @@ from starlette.requests import Request
 from dippouch.core.errors import DippouchError
 from dippouch.i18n import LANGUAGES, language_name
 from dippouch.store import people
-from dippouch.web.deps import LANGUAGE_COOKIE, NEED_PERSON, ViewerDep, WebDep, remember_preferences, words
+from dippouch.web.deps import (
+    LANGUAGE_COOKIE,
+    NEED_PERSON,
+    ViewerDep,
+    WebDep,
+    remember_preferences,
+    set_private_cookie,
+    words,
+)
 from dippouch.web.forms import FormDep, redirect
 from dippouch.web.security import BadInput, NeedsKey
 
@@ -69,15 +77,7 @@ def choose_language(request: Request, form: FormDep, web: WebDep, viewer: Viewer
         else:
             remember_preferences(request, viewer.person_id, people.preferences(web.store, viewer.person_id))
     resp = redirect(same_site_path(form.get("next")))
-    resp.set_cookie(
-        LANGUAGE_COOKIE,
-        lang,
-        max_age=LANGUAGE_LIFETIME,
-        path="/",
-        httponly=True,
-        samesite="lax",
-        secure=request.url.scheme == "https",
-    )
+    set_private_cookie(request, resp, LANGUAGE_COOKIE, lang, LANGUAGE_LIFETIME)
     return resp
 
 

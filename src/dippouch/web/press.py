@@ -39,7 +39,18 @@ from dippouch.web.answers.press import (
     PressSent,
     PressView,
 )
-from dippouch.web.deps import Seat, SeatDep, ViewerDep, WebDep, WriterDep, answers, game_url, render, words
+from dippouch.web.deps import (
+    Seat,
+    SeatDep,
+    ViewerDep,
+    WebDep,
+    WriterDep,
+    answers,
+    game_url,
+    render,
+    set_private_cookie,
+    words,
+)
 from dippouch.web.forms import Form, posted, redirect
 from dippouch.web.inputs import number, number_or_none, web_words
 from dippouch.web.player_page import player_model, require_seat
@@ -511,15 +522,7 @@ def form_send(request: Request, form: SendForm, seat: PlayerSeat, web: WebDep, v
         if len(value) > MAX_DRAFT:
             # Too long for a cookie: the page itself answers, with the draft in its box.
             return _sent_page(request, web, seat, viewer, sent, draft)
-        resp.set_cookie(
-            _draft_cookie(request),
-            value,
-            max_age=DRAFT_LIFE,
-            path="/",
-            secure=request.url.scheme == "https",
-            httponly=True,
-            samesite="lax",
-        )
+        set_private_cookie(request, resp, _draft_cookie(request), value, DRAFT_LIFE)
     return resp
 
 
