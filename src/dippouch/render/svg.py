@@ -32,6 +32,8 @@ from dippouch.core.notation import parse_order
 from dippouch.core.orders import Build, Disband, Hold, Order
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
+from dippouch.i18n import translations
+from dippouch.names import phase_words
 from dippouch.render.colours import Rgb, hex_colour, ink_on, mix, parse_colour
 from dippouch.render.geometry import Geometry, load_geometry, path_rings, project, unit_radius
 from dippouch.render.placement import PLACE_RING, Label, Marker, place
@@ -40,6 +42,9 @@ from dippouch.render.text import BASELINE, text_width
 _text_width = text_width  # the name the tests and older callers use
 
 __all__ = ["RenderOptions", "draft_order_svg", "draw_svg", "render_phase_svg", "render_svg"]
+
+I18N_DOMAIN = "games"
+"""The catalogue of the map's own words (the legend's counts, the key's labels), as the game pages show it."""
 
 Point = tuple[float, float]
 
@@ -87,6 +92,9 @@ class RenderOptions:
     label_scale: float = 1.0
     coasts: bool = True
     """Mark the coasts of provinces with split coasts."""
+    lang: str = "en"
+    """The language of the map's own words: the heading's phase name, the legend's counts and the key's labels
+    (province and power names stay as the variant gives them)."""
 
 
 @dataclass(slots=True)
@@ -732,7 +740,15 @@ def draw_svg(
     top = st.font * 2.3 if options.header else 0.0
     legend_rows, legend_h = (
         _legend(
-            variant, position, st, geo.width, colour, layers.notes, bool(drawn), _unit_changes(kind, drawn, results)
+            variant,
+            position,
+            st,
+            geo.width,
+            colour,
+            layers.notes,
+            bool(drawn),
+            _unit_changes(kind, drawn, results),
+            lang=options.lang,
         )
         if options.legend
         else ([], 0.0)
@@ -826,14 +842,20 @@ def draft_order_svg(
     )
 
 
-def _title_text(variant: Variant, position: Position, options: RenderOptions) -> str:
+def _phase_name(variant: Variant, position: Position, options: RenderOptions) -> str:
+    """The heading's phase: as given, else the position's, in the map's language."""
     phase = options.phase_name or variant.calendar.name(position.phase)
+    return phase if options.lang == "en" else phase_words(phase, options.lang)
+
+
+def _title_text(variant: Variant, position: Position, options: RenderOptions) -> str:
+    phase = _phase_name(variant, position, options)
     return f"{options.title or variant.title}: {phase}"
 
 
 def _heading(variant: Variant, position: Position, options: RenderOptions, st: _Static, width: float) -> str:
     fs = st.font * 1.2
-    phase = options.phase_name or variant.calendar.name(position.phase)
+    phase = _phase_name(variant, position, options)
     name = options.title or variant.title
     y = st.font * 1.6
     right = escape(variant.title) if options.title else ""
@@ -854,6 +876,8 @@ def _legend(
     notes: Sequence[str],
     key: bool = False,
     changes: Mapping[str, int] | None = None,
+    *,
+    lang: str = "en",
 ) -> tuple[list[str], float]:
     fs = st.font
     r = fs * 0.55
@@ -866,8 +890,7 @@ def _legend(
     for power, change in (changes or {}).items():
         counts_u[power] = counts_u.get(power, 0) + change
     entries = [
-        (p, f"{p.name}", f"{_count(counts_c.get(p.name, 0), 'centre')}, {_count(counts_u.get(p.name, 0), 'unit')}")
-        for p in variant.powers
+        (p, f"{p.name}", _counts(counts_c.get(p.name, 0), counts_u.get(p.name, 0), lang)) for p in variant.powers
     ]
     longest = max((_text_width(n, fs, True) + _text_width(c, fs * 0.85) for _, n, c in entries), default=fs * 10)
     col_w = longest * 0.62 + r * 3 + fs
@@ -900,7 +923,7 @@ def _legend(
         h += fs * (1.3 * len(notes) + 0.6)
     kinds = _extra_kinds(variant)
     if key or kinds:
-        rows_svg, kh = _key(st, width, h, orders=key, kinds=kinds, extra=_key_samples(variant))
+        rows_svg, kh = _key(st, width, h, orders=key, kinds=kinds, extra=_key_samples(variant), lang=lang)
         out.append(rows_svg)
         h += kh
     return out, h
@@ -927,6 +950,38 @@ def _unit_changes(
 
 def _count(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _counts(centres: int, units: int, lang: str) -> str:
+    """A power's line in the legend: ``3 centres, 3 units``, in ``lang``."""
+    if lang == "en":
+        return f"{_count(centres, 'centre')}, {_count(units, 'unit')}"
+    t = translations(lang)
+    return (
+        t.ngettext("%(num)d centre", "%(num)d centres", centres) % {"num": centres}
+        + ", "
+        + t.ngettext("%(num)d unit", "%(num)d units", units) % {"num": units}
+    )
+
+
+def _key_words(lang: str) -> dict[str, str]:
+    """The key's labels in ``lang`` (a variant's own order kinds and unit names stay as it writes them)."""
+    if lang == "en":
+        return {}
+    t = translations(lang)
+    return {
+        "move": str(t.pgettext("map key", "move")),
+        "support": str(t.pgettext("map key", "support")),
+        "convoy": str(t.pgettext("map key", "convoy")),
+        "hold": str(t.pgettext("map key", "hold")),
+        "failed": str(t.pgettext("map key", "failed")),
+        "refused": str(t.pgettext("map key", "refused")),
+        "dislodged": str(t.pgettext("map key", "dislodged")),
+        "build": str(t.pgettext("map key", "build")),
+        "removed": str(t.pgettext("map key", "removed")),
+        "army": str(t.pgettext("map key", "army")),
+        "fleet": str(t.pgettext("map key", "fleet")),
+    }
 
 
 def _extra_kinds(variant: Variant) -> list[tuple[str, str]]:
@@ -965,6 +1020,7 @@ def _key(
     orders: bool = True,
     kinds: Sequence[tuple[str, str]] = (),
     extra: Sequence[tuple[str, str]] = (),
+    lang: str = "en",
 ) -> tuple[str, float]:
     """A line of samples saying how orders and their fates are drawn, under the powers: the unit kinds
     first when a variant has more than armies and fleets, the marks of a variant's own order kinds
@@ -1022,7 +1078,8 @@ def _key(
         samples = units + samples
     out = [f'<g class="key" font-size="{_f(fs)}" fill="#333333">']
     x, y = st.font * 0.6, top + fs * 1.1
-    for label, art in samples:
+    words = _key_words(lang)
+    for label, art in ((words.get(label, label), art) for label, art in samples):
         w = sw + fs * 0.4 + _text_width(label, fs) + fs * 1.2
         if x + w > width and x > st.font:
             x, y = st.font * 0.6, y + fs * 1.9
