@@ -13,7 +13,17 @@ import pytest
 
 import dippouch.bots.heuristic as heuristic
 from dippouch import settings
-from dippouch.bots.engine import Move, Order, PhaseKind, Position, Unit, adjudicate, format_order, parse_order
+from dippouch.bots.engine import (
+    Move,
+    Order,
+    PhaseKind,
+    Position,
+    Unit,
+    adjudicate,
+    format_order,
+    legal_orders,
+    parse_order,
+)
 from dippouch.bots.heuristic import HeuristicBot, Values
 from dippouch.bots.memory import Memory, recalled, remember
 from dippouch.bots.search import SearchBot
@@ -229,7 +239,7 @@ def test_a_failed_move_is_sent_again_only_with_more_support_than_it_had() -> Non
         {"Austria": "A vie, A bud, A boh", "Russia": "A war, A ukr, A sil"},
         {"Austria": "vie bud tri", "Russia": "war mos sev stp"},
     )
-    legal = heuristic.legal_orders(V, p, "Austria")
+    legal = legal_orders(V, p, "Austria")
 
     def plans() -> list[heuristic._Plan]:
         chosen = {"vie": "A vie - gal", "bud": "A bud S A vie - gal", "boh": "A boh H"}

@@ -4,6 +4,8 @@ processor and a probe decision is quick; the heuristic otherwise, and for varian
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from dippouch.bots import practice as bots_practice
@@ -35,12 +37,12 @@ def test_the_probe_times_a_real_decision() -> None:
 
 @pytest.mark.usefixtures("quick")
 def test_a_practice_game_without_a_level_chosen_gets_the_strongest(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(bots_practice.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
     assert practice._choose("standard", "France", None, "ready")[3] == "search"
     assert practice._choose("standard", "France", "hold", "ready")[3] == "hold"  # a level chosen is kept
     assert practice.default_level() == "search"
     assert practice.DEFAULT_LEVEL == "search"  # what the home page's form offers
-    monkeypatch.setattr(bots_practice.os, "cpu_count", lambda: 1)
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
     assert practice.DEFAULT_LEVEL == "heuristic"
     with pytest.raises(AttributeError, match="no attribute 'NOTHING'"):
         practice.NOTHING  # noqa: B018

@@ -69,11 +69,11 @@ def _repeated_bounces(variant: Variant, phases: list[list[dict[str, Any]]], bots
             if not isinstance(order, Move) or result != "fails":
                 continue
             src, dest = prov_of(order.loc), prov_of(order.dest)
-            key = (power, src, dest, frozenset(supports.get((power, src, dest), ())))
-            now[key] = runs.get(key, 0) + 1
-            if now[key] >= 3:
+            move = (power, src, dest, frozenset(supports.get((power, src, dest), ())))
+            now[move] = runs.get(move, 0) + 1
+            if now[move] >= 3:
                 text = format_order(variant, order, phase_kind=PhaseKind.MOVEMENT)
-                found.append(f"movement phase {n + 1}: {power}'s {text} failed {now[key]} times running")
+                found.append(f"movement phase {n + 1}: {power}'s {text} failed {now[move]} times running")
         runs = now
     return found
 
