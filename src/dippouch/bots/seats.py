@@ -21,11 +21,10 @@ import hashlib
 import logging
 import random
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-import dippouch.store.press as store_press
 from dippouch.bots import LEVELS, make_bot, negotiate
 from dippouch.bots.base import Bot, settle
 from dippouch.bots.engine import Order, PhaseKind, Position, Variant, format_order
@@ -248,6 +247,8 @@ def _talk(
 ) -> _Talk | None:
     """What ``power``'s bot accepted in the press (read back from its own messages) and, with ``hostile``, who
     is at war with it; ``None`` in a game without press between powers."""
+    import dippouch.store.press as store_press  # press's tables are mapped only when a bot talks
+
     rules = store_press.press_rules(store, name)
     if rules.kind == "none":
         return None
@@ -264,22 +265,32 @@ def _hostile(store: GameStore, name: str, variant: Variant, position: Position, 
     return negotiate.at_war(variant, position, power, recent)
 
 
-def answer_press(store: Database, game: str, sender: str, text: str, channel: int, *, now: datetime) -> list[int]:
+def answer_press(
+    store: Database,
+    game: str,
+    sender: str,
+    text: str,
+    channel: int,
+    *,
+    now: datetime,
+    send: Callable[[str, str], int | None],
+) -> list[int]:
     """The bots seated in ``channel`` answer ``sender``'s message (``text``), each in the same channel through
     the press rules like anyone's message (a reply the rules refuse is not sent: the bot says nothing); a bot
     that accepted a support for this phase orders it at once (its orders sent earlier are replaced). Returns
-    the ids of the replies sent.
+    the ids of the replies sent. ``send(bot, reply)`` sends a reply through the press use case that called
+    this one (the bots sit below the use cases) and gives its id, or ``None`` when the rules refuse it.
 
     Silent: in a game without press, under postal press (the request reaches the bot with the phase's results,
     after the phase it is about), to another bot (no two bots talk on without a person), and in a public or
     group channel to what does not name the bot's power or ask it for a support only it can give."""
-    from dippouch.play.press import BOT_VIA, PressRefused, send_press  # the use case that called this one
-
     if not isinstance(store, GameStore):
         return []
     seats = bot_seats(store, game)
     if not seats or sender in seats:
         return []
+    import dippouch.store.press as store_press
+
     rules = store_press.press_rules(store, game)
     if rules.kind in ("none", "postal"):
         return []
@@ -325,12 +336,10 @@ def answer_press(store: Database, game: str, sender: str, text: str, channel: in
         reply = negotiate.reply_text(
             variant, answers, partner=asker if asker in variant.power_names else None, lang=st.settings.language
         )
-        try:
-            got = send_press(store, game, bot, reply, channel=channel, now=now, via=BOT_VIA)
-        except PressRefused as e:
-            log.info("%s: %s's bot says nothing (%s)", game, bot, e.refusal.rule)
+        got = send(bot, reply)
+        if got is None:
             continue
-        sent.append(got.id)
+        sent.append(got)
         if any(a.yes and a.proposal.kind == "support" for a in answers):
             _reorder(store, game, st.phase, variant, position, bot, seats[bot], now)
     return sent

@@ -90,7 +90,14 @@ def _bots_answer(db: Database, game: str, power: str, text: str, channel: int, n
     message (it was sent: the bot is logged and stays silent)."""
     from dippouch.bots.seats import answer_press
 
+    def reply(bot: str, said: str) -> int | None:
+        try:
+            return send_press(db, game, bot, said, channel=channel, now=now, via=BOT_VIA).id
+        except PressRefused as e:
+            log.info("%s: %s's bot says nothing (%s)", game, bot, e.refusal.rule)
+            return None
+
     try:
-        answer_press(db, game, power, text, channel, now=now)
+        answer_press(db, game, power, text, channel, now=now, send=reply)
     except Exception:
         log.exception("%s: the bots could not answer %s's message", game, power)
