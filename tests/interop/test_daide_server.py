@@ -21,6 +21,7 @@ from dippouch.interop.daide.client import DaideClient
 from dippouch.interop.daide.codec import ErrorCode, Wire, decode, encode, frame, from_text, initial_message, to_text
 from dippouch.interop.daide.server import DaideServer
 from dippouch.interop.daide.tokens import Vocabulary
+from dippouch.play.daide import daide_server
 from dippouch.store import GameStore
 
 VOCAB = Vocabulary.standard_map()
@@ -31,7 +32,7 @@ def _serve(store: GameStore, body: Callable[[DaideServer, int], Awaitable[Any]],
     store.create_game("g", "standard", now=datetime.now(UTC))
 
     async def main() -> Any:
-        server = DaideServer(store, "g", poll=0.1)
+        server = daide_server(store, "g", poll=0.1)
         port = await server.start("127.0.0.1", 0)
         try:
             return await asyncio.wait_for(body(server, port), timeout)
@@ -415,7 +416,7 @@ def test_a_variant_map_is_played_with_tokens_the_representation_message_defines(
     store.create_game("h", "hundred", now=datetime.now(UTC))
 
     async def main() -> Any:
-        server = DaideServer(store, "h", poll=0.1)
+        server = daide_server(store, "h", poll=0.1)
         port = await server.start("127.0.0.1", 0)
         try:
             clients = [DaideClient(make_bot("heuristic"), name=f"h{i}", seed=i, keep=True) for i in range(3)]
@@ -517,7 +518,7 @@ def test_a_retreat_phase_in_daide_words(store: GameStore) -> None:
     store.create_game("r", "standard", now=datetime.now(UTC), position=position)
 
     async def main() -> list[str]:
-        server = DaideServer(store, "r", seats=["France"], poll=0.1)
+        server = daide_server(store, "r", seats=["France"], poll=0.1)
         port = await server.start("127.0.0.1", 0)
         try:
             c = await Raw.open(port)
@@ -559,7 +560,7 @@ def test_builds_in_daide_words(store: GameStore) -> None:
     store.create_game("a", "standard", now=now, position=position)
 
     async def main() -> list[str]:
-        server = DaideServer(store, "a", seats=["France"], poll=0.1)
+        server = daide_server(store, "a", seats=["France"], poll=0.1)
         port = await server.start("127.0.0.1", 0)
         try:
             c = await Raw.open(port)
@@ -592,3 +593,56 @@ def test_builds_in_daide_words(store: GameStore) -> None:
     ]
     assert {"ORD ( WIN 1901 ) ( ( FRA AMY MAR ) BLD ) ( SUC )", "ORD ( WIN 1901 ) ( FRA WVE ) ( SUC )"} <= set(seen)
     assert seen[-1].startswith("NOW ( SPR 1902 )") and "( FRA FLT BRE )" in seen[-1]
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not __import__("os").environ.get("DIPPOUCH_DUMBBOT"),
+    reason="DIPPOUCH_DUMBBOT names no dumbbot program (built from the public diplomacy/daide-client repository)",
+)
+def test_seven_dumbbots_play_a_standard_game(store: GameStore) -> None:
+    """The hobby's own bot: David Norman's DumbBot (the C++ client kit MILA keeps as diplomacy/daide-client),
+    built outside this repository and named by DIPPOUCH_DUMBBOT, takes all seven seats and plays for a
+    minute (to a solo, or years on: DumbBots never vote for a draw). Nothing it says may be answered HUH or
+    PRN; a waive sent after the game stopped waiting for it (the phase moved on) is all it may be refused."""
+    import os
+
+    program = os.environ["DIPPOUCH_DUMBBOT"]
+    answers: list[str] = []
+
+    async def body(server: DaideServer, port: int) -> None:
+        procs = [
+            await asyncio.create_subprocess_exec(
+                program,
+                "-i127.0.0.1",
+                f"-p{port}",
+                stdout=asyncio.subprocess.DEVNULL,
+                stderr=asyncio.subprocess.DEVNULL,
+                cwd=os.path.dirname(program) or ".",
+            )
+            for _ in range(7)
+        ]
+        original = server._send
+
+        def watch(c: Any, tokens: list[int]) -> None:
+            text = to_text(VOCAB, tokens)
+            if text.startswith(("HUH", "PRN", "REJ")) or (text.startswith("THX") and "MBV" not in text):
+                answers.append(text)
+            original(c, tokens)
+
+        server._send = watch  # type: ignore[method-assign]
+        try:
+            await asyncio.wait_for(server.finished.wait(), 60)
+        except TimeoutError:
+            pass
+        finally:
+            for p in procs:
+                if p.returncode is None:
+                    p.kill()
+                await p.wait()
+
+    _serve(store, body, timeout=120)
+    st = store.status("g", now=datetime.now(UTC))
+    assert st.state == "finished" or int(re.findall(r"\d{4}", st.phase or "0")[0]) >= 1905
+    assert [a for a in answers if not re.fullmatch(r"THX \( \w+ WVE \) \( NRS \)", a)] == []
+    assert all(player == "daide:DumbBot" for _, player, _ in store.players("g"))

@@ -29,7 +29,7 @@ def serve(
 
     from dippouch.game import GameError
     from dippouch.interop.daide.board import NotServable
-    from dippouch.interop.daide.server import DaideServer
+    from dippouch.play.daide import daide_server
 
     if poll <= 0 or not 0 <= port <= 65535:
         raise GameError("--poll must be above 0 and --port between 0 and 65535")
@@ -38,7 +38,7 @@ def serve(
 
     async def run() -> None:
         try:
-            server = DaideServer(store, game, seats=power or None, poll=poll)
+            server = daide_server(store, game, seats=power or None, poll=poll)
         except NotServable as e:
             raise GameError(str(e)) from None
         bound = await server.start(host, port)

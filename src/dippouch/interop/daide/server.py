@@ -3,7 +3,8 @@
 The game stays dippouch's: orders go in through the game's submission use case
 (:func:`dippouch.play.orders.send_orders`, source ``bot``), each SUB a new version holding the power's
 orders so far, marked ready once the power's orders are complete unless it said ``NOT (GOF)``; draw votes
-through :func:`dippouch.play.votes.vote`. The server reads the game only through the store's public
+through :func:`dippouch.play.votes.vote`. The use cases sit above this room, so the server is handed them
+(:class:`UseCases`; :func:`dippouch.play.daide.daide_server` builds a server with them). The server reads the game only through the store's public
 readers (status, history, phase records), and it notices a phase processed by anyone (its own players
 being ready, the deadline worker, a person on the web) by looking every ``poll`` seconds, then sends each
 DAIDE client the results (ORD), the ownership (SCO) and the new position (NOW).
@@ -25,17 +26,14 @@ import logging
 import random
 import socket
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
 from dippouch.core.calendar import PhaseKind
-from dippouch.core.orders import Build, Disband, Order, Waive
 from dippouch.core.position import Position
-from dippouch.interop.daide.board import SEASONS, DaideBoard, ReadOrder, Syntax, Unfit
+from dippouch.interop.daide.board import DaideBoard, Syntax
 from dippouch.interop.daide.codec import (
-    MAGIC,
-    VERSION,
     BracketError,
     ErrorCode,
     Leaf,
@@ -53,7 +51,21 @@ from dippouch.interop.daide.codec import (
     to_text,
     tokens_of,
 )
-from dippouch.interop.daide.tokens import MAX_INT, integer_value, is_integer, is_reserved, is_text
+from dippouch.interop.daide.replies import (
+    check_initial,
+    ending_parts,
+    hlo_parts,
+    no_arguments,
+    number_of,
+    read_turn,
+    results_parts,
+    seconds,
+    split_turn,
+    text_of,
+    told_parts,
+)
+from dippouch.interop.daide.seats import Conn, Seat, fit_orders, missing, orders_text, refused, take_back, withdraw
+from dippouch.interop.daide.tokens import MAX_INT, is_reserved
 from dippouch.store.repository import GameStore
 
 __all__ = ["DAIDE_PLAYER", "DaideServer"]
@@ -64,42 +76,6 @@ DAIDE_PLAYER = "daide:"
 """The prefix of the player name a DAIDE client's seat is recorded under."""
 
 INITIAL_TIMEOUT = 30.0
-
-
-def _seconds(n: float) -> int:
-    """Seconds as DAIDE can write them: its integers stop at 8191 (about 2 h 16 min), so a longer time is
-    written as 8191 ("at least this long")."""
-    return max(0, min(int(n), MAX_INT))
-
-
-@dataclass
-class Conn:
-    """One client connection."""
-
-    writer: asyncio.StreamWriter
-    name: str = ""
-    version: str = ""
-    power: str | None = None
-    observer: bool = False
-    in_game: bool = False
-    """Told the game (after YES (MAP)): it gets the results, ownership and positions as they come."""
-    alerts: set[int] = field(default_factory=set)
-    alerted: set[tuple[int, str]] = field(default_factory=set)
-
-
-@dataclass
-class Seat:
-    """A power held over DAIDE: its passcode and the orders it has given in the open phase."""
-
-    power: str
-    passcode: int
-    name: str = ""
-    version: str = ""
-    conn: Conn | None = None
-    phase: str | None = None
-    orders: dict[Any, tuple[ReadOrder, Order]] = field(default_factory=dict)
-    go: bool = True
-    ready: bool = False
 
 
 @dataclass
@@ -115,6 +91,15 @@ class Now:
     """The powers that must act in the open phase (1897's powers own nothing before their first builds)."""
 
 
+@dataclass(frozen=True)
+class UseCases:
+    """What a DAIDE player does in the game, done as every other door does it: ``send_orders`` as
+    :func:`dippouch.play.orders.send_orders`, ``vote`` as :func:`dippouch.play.votes.vote`."""
+
+    send_orders: Callable[..., Any]
+    vote: Callable[..., Any]
+
+
 class DaideServer:
     """Serves one stored game over DAIDE. ``await start(host, port)``, then ``await finished.wait()``."""
 
@@ -123,6 +108,7 @@ class DaideServer:
         store: GameStore,
         game: str,
         *,
+        use: UseCases,
         seats: Sequence[str] | None = None,
         poll: float = 1.0,
         clock: Callable[[], datetime] | None = None,
@@ -130,6 +116,7 @@ class DaideServer:
     ) -> None:
         self.store = store
         self.game = game
+        self.use = use
         self.variant = store.variant(game)
         self.board = DaideBoard(self.variant)
         self.vocab = self.board.vocab
@@ -225,7 +212,7 @@ class DaideServer:
                     continue
                 pos = position_from_data(self.variant, p.position)
                 after = position_from_data(self.variant, p.next_position) if p.next_position else None
-                msgs += self._results(pos, p.results or [], after)
+                msgs += [self._m(*m) for m in results_parts(self.board, pos, p.results or [], after)]
         elif now.phase_id is not None:
             msgs.append(self._m(*self.board.now(now.position)))
         for seat in self.seats.values():
@@ -246,60 +233,22 @@ class DaideServer:
                 self._drop(c)
             self.finished.set()
 
-    def _results(self, pos: Position, results: Sequence[Any], after: Position | None) -> list[list[int]]:
-        out = [self._m(*m) for m in self.board.ord_messages(pos, results, after)]
-        if after is not None:
-            kind = self.variant.calendar.kind(after.phase)
-            if (
-                dict(after.centres) != dict(pos.centres)
-                or after.phase.year != pos.phase.year
-                or kind is PhaseKind.ADJUSTMENTS
-            ):
-                out.append(self._m(*self.board.sco(after)))
-            out.append(self._m(*self.board.now(after)))
-        return out
-
     def _ending(self, now: Now) -> list[list[int]]:
-        ending = now.ended
-        out: list[list[int]] = [self._m(*self.board.sco(now.position))]
-        if ending.kind == "victory" and len(ending.powers) == 1:
-            out.append(self._m("SLO", [self.board.power_word(ending.powers[0])]))
-        else:
-            out.append(self._m("DRW"))
-        out.append(self._smr(now.position))
-        return out
-
-    def _smr(self, position: Position) -> list[int]:
         from dippouch.game import position_from_data
 
-        out: dict[str, int] = {}
-        for p in self.store.history(self.game):
-            if p.status == "abandoned":
-                continue
-            pos = position_from_data(self.variant, p.next_position or p.position)
-            for power in self.variant.power_names:
-                if power not in out and not pos.centres_of(power) and not pos.units_of(power):
-                    out[power] = pos.phase.year
-        parts: list[Any] = ["SMR", self.board.turn(position.phase)]
-        for power in self.variant.power_names:
-            seat = self.seats.get(power)
-            centres = len(position.centres_of(power))
-            row: list[Any] = [
-                self.board.power_word(power),
-                [Quoted(seat.name if seat else "dippouch")],
-                [Quoted(seat.version if seat else "")],
-                centres,
-            ]
-            if centres == 0 and power in out:
-                row.append(out[power])
-            parts.append(row)
-        return self._m(*parts)
+        seen = [
+            position_from_data(self.variant, p.next_position or p.position)
+            for p in self.store.history(self.game)
+            if p.status != "abandoned"
+        ]
+        names = {p: (s.name, s.version) for p, s in self.seats.items()}
+        return [self._m(*m) for m in ending_parts(self.board, now.position, now.ended, seen, names)]
 
     def _tme(self, c: Conn) -> None:
         st = self.state
         if st is None or st.deadline is None:
             return
-        self._send(c, self._m("TME", [_seconds((st.deadline - self.clock()).total_seconds())]))
+        self._send(c, self._m("TME", [seconds((st.deadline - self.clock()).total_seconds())]))
 
     def _alerts(self) -> None:
         st = self.state
@@ -310,7 +259,7 @@ class DaideServer:
             for n in c.alerts:
                 if left <= n and (n, st.phase) not in c.alerted:
                     c.alerted.add((n, st.phase))
-                    self._send(c, self._m("TME", [_seconds(left)]))
+                    self._send(c, self._m("TME", [seconds(left)]))
 
     # --- connections ------------------------------------------------------------------------------------
 
@@ -347,18 +296,7 @@ class DaideServer:
                 raise ProtocolError(ErrorCode.TIMEOUT, "no initial message within 30 seconds") from None
             if first is None:
                 return
-            kind, payload = first
-            if kind is not Wire.IM:
-                raise ProtocolError(ErrorCode.NOT_IM, "the first message must be the initial message")
-            if len(payload) != 4:
-                raise ProtocolError(ErrorCode.LENGTH, "the initial message holds four octets")
-            version, magic = int.from_bytes(payload[:2], "big"), int.from_bytes(payload[2:], "big")
-            if magic == 0x10DA:
-                raise ProtocolError(ErrorCode.ENDIAN, "the initial message is in the wrong byte order")
-            if magic != MAGIC:
-                raise ProtocolError(ErrorCode.MAGIC, "wrong magic number")
-            if version != VERSION:
-                raise ProtocolError(ErrorCode.VERSION, f"protocol version {version}; this server speaks {VERSION}")
+            check_initial(*first)
             writer.write(frame(Wire.RM, self.vocab.rm()))
             while True:
                 msg = await read_message(reader)
@@ -410,35 +348,13 @@ class DaideServer:
     def _rej(self, c: Conn, tokens: list[int]) -> None:
         self._send(c, self._m("REJ", [Raw.of(tokens)]))
 
-    @staticmethod
-    def _none(args: Sequence[Tree]) -> None:
-        if args:
-            raise Syntax(args[0].at)
-
-    @staticmethod
-    def _text(t: Tree) -> str:
-        if not isinstance(t, Node) or not all(isinstance(x, Leaf) and is_text(x.token) for x in t.items):
-            bad = (
-                next((x for x in t.items if not (isinstance(x, Leaf) and is_text(x.token))), None)
-                if isinstance(t, Node)
-                else t
-            )
-            raise Syntax(bad.at if bad is not None else t.at)
-        return bytes(x.token & 0xFF for x in t.items if isinstance(x, Leaf)).decode("utf-8", errors="replace")
-
-    @staticmethod
-    def _number(t: Tree) -> int:
-        if isinstance(t, Node) and len(t.items) == 1 and isinstance(t.items[0], Leaf) and is_integer(t.items[0].token):
-            return integer_value(t.items[0].token)
-        raise Syntax(t.items[0].at if isinstance(t, Node) and t.items else t.at)
-
     def _open(self) -> bool:
         return self.state is not None and self.state.ended is None and self.state.phase is not None
 
     async def _on_NME(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
         if len(args) != 2:
             raise Syntax(args[2].at if len(args) > 2 else len(tokens))
-        name, version = self._text(args[0]), self._text(args[1])
+        name, version = text_of(args[0]), text_of(args[1])
         free = [
             p
             for p in self.wanted or []
@@ -477,7 +393,7 @@ class DaideServer:
         if len(args) != 2 or not isinstance(args[0], Node) or len(args[0].items) != 1:
             raise Syntax(args[0].at if args else len(tokens))
         power = self.board.read_power(args[0].items[0])
-        code = self._number(args[1])
+        code = number_of(args[1])
         seat = self.seats.get(power)
         if seat is None or seat.passcode != code or seat.conn is not None or c.power is not None or not self._open():
             self._rej(c, tokens)
@@ -518,38 +434,31 @@ class DaideServer:
     _on_PRN = _on_HUH
 
     def _hlo(self, power: str) -> list[int]:
-        seat = self.seats[power]
-        options: list[Any] = [["LVL", 0]]
         deadlines = self.store.status(self.game, now=self.clock(), drift=False, due=False).settings.deadlines
-        from dippouch.game import parse_duration
-
-        for word, key in (("MTL", "movement"), ("RTL", "retreats"), ("BTL", "adjustments")):
-            if deadlines.get(key):
-                options.append([word, _seconds(parse_duration(str(deadlines[key])).total_seconds())])
-        return self._m("HLO", [self.board.power_word(power)], [seat.passcode], options)
+        return self._m(*hlo_parts(self.board, power, self.seats[power].passcode, deadlines))
 
     async def _on_HLO(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
-        self._none(args)
+        no_arguments(args)
         if c.power is None:
             self._rej(c, tokens)
         else:
             self._send(c, await self._call(lambda: self._hlo(c.power or "")))
 
     async def _on_MAP(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
-        self._none(args)
+        no_arguments(args)
         self._send(c, self._m("MAP", [Quoted(self.board.map_name)]))
 
     async def _on_MDF(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
-        self._none(args)
+        no_arguments(args)
         self._send(c, self._m(*self.board.mdf()))
 
     async def _on_NOW(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
-        self._none(args)
+        no_arguments(args)
         if self.state is not None:
             self._send(c, self._m(*self.board.now(self.state.position)))
 
     async def _on_SCO(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
-        self._none(args)
+        no_arguments(args)
         if self.state is not None:
             self._send(c, self._m(*self.board.sco(self.state.position)))
 
@@ -562,7 +471,7 @@ class DaideServer:
             return
         if len(args) > 1:
             raise Syntax(args[1].at)
-        n = self._number(args[0])
+        n = number_of(args[0])
         if n < 0 or self.state is None or self.state.deadline is None:
             self._rej(c, tokens)
             return
@@ -583,52 +492,36 @@ class DaideServer:
             return
         if len(args) > 1:
             raise Syntax(args[1].at)
-        phase = self._turn(args[0])
+        phase = read_turn(self.board, args[0])
         for p in hist:
             pos = position_from_data(self.variant, p.position)
             if pos.phase == phase and p.status == "processed":
-                after = position_from_data(self.variant, p.next_position) if p.next_position else None
-                msgs = [self._m(*m) for m in self.board.ord_messages(pos, p.results or [], after)]
-                if after is not None:
-                    msgs += [self._m(*self.board.sco(after)), self._m(*self.board.now(after))]
-                for m in msgs:
-                    self._send(c, m)
+                for m in told_parts(self.board, pos, p, sco=True):
+                    self._send(c, self._m(*m))
                 return
         self._rej(c, tokens)
 
     async def _on_ORD(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
         from dippouch.game import position_from_data
 
-        self._none(args)
+        no_arguments(args)
         hist = [p for p in await self._call(self._phases) if p.status == "processed"]
         last = max((i for i, p in enumerate(hist) if p.kind == PhaseKind.MOVEMENT.value), default=None)
         if last is None:
             self._rej(c, tokens)
             return
         for p in hist[last:]:
-            pos = position_from_data(self.variant, p.position)
-            after = position_from_data(self.variant, p.next_position) if p.next_position else None
-            for m in self.board.ord_messages(pos, p.results or [], after):
+            for m in told_parts(self.board, position_from_data(self.variant, p.position), p, sco=False):
                 self._send(c, self._m(*m))
 
     async def _on_SMR(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
-        self._none(args)
+        no_arguments(args)
         st = self.state
         if st is None or st.ended is None:
             self._rej(c, tokens)
             return
         for m in (await self._call(lambda: self._ending(st)))[1:]:
             self._send(c, m)
-
-    def _turn(self, t: Tree) -> Any:
-        if not isinstance(t, Node) or len(t.items) != 2:
-            raise Syntax(t.at)
-        season, year = t.items
-        if not isinstance(season, Leaf) or self.vocab.name(season.token) not in SEASONS:
-            raise Syntax(season.at)
-        if not isinstance(year, Leaf) or not is_integer(year.token):
-            raise Syntax(year.at)
-        return self.board.phase_of(self.vocab.name(season.token) or "", integer_value(year.token))
 
     # --- orders -----------------------------------------------------------------------------------------
 
@@ -639,14 +532,7 @@ class DaideServer:
         return seat if seat is not None and seat.conn is c else None
 
     async def _on_SUB(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
-        turn = None
-        rest = list(args)
-        lead = rest[0].items[0] if rest and isinstance(rest[0], Node) and rest[0].items else None
-        if isinstance(lead, Leaf) and self.vocab.name(lead.token) in SEASONS:
-            turn = self._turn(rest[0])
-            rest = rest[1:]
-        if not rest:
-            raise Syntax(len(tokens))
+        turn, rest = split_turn(self.board, args, len(tokens))
         read = [(self.board.read_order(t), t) for t in rest]  # all well written, or HUH and nothing taken
         seat = self._seat(c)
         st = self.state
@@ -654,33 +540,25 @@ class DaideServer:
             self._rej(c, tokens)
             return
         kind = self.variant.calendar.kind(st.position.phase)
-        notes: list[tuple[Tree, str]] = []
-        fresh: list[tuple[Any, ReadOrder, Order, Tree]] = []
-        for r, t in read:
-            try:
-                order = self.board.fit(r, seat.power, st.position, kind)
-            except Unfit as e:
-                notes.append((t, e.note))
-                continue
-            fresh.append((self._key(order, len(seat.orders) + len(fresh)), r, order, t))
+        notes, fresh = fit_orders(self.board, seat, st.position, kind, read)
         before = dict(seat.orders)
         for key, r, order, _t in fresh:
             seat.orders[key] = (r, order)
         # The game's own arrival check says which orders it would refuse, so the version recorded holds only
         # the orders taken, and is marked ready only when they are complete.
-        refused = self._refused(seat, kind) if fresh else set()
-        self._take_back(seat, refused, before)
+        refusing = refused(self.variant, self._position(), seat, kind) if fresh else set()
+        take_back(seat, refusing, before)
         taken = await self._submit(seat, ready=self._want(seat)) if fresh else set()
         if taken is None:  # the game took none of it (the phase moved on meanwhile): the SUB is refused
             seat.orders = before
             self._rej(c, tokens)
             return
         if taken:  # refused on arrival after all (the board changed under the check): taken back too
-            refused |= taken
-            self._take_back(seat, taken, before)
+            refusing |= taken
+            take_back(seat, taken, before)
             await self._submit(seat, ready=self._want(seat))
         for key, r, _order, t in fresh:
-            note = self.board.refusal_note(r, seat.power, st.position) if key in refused else "MBV"
+            note = self.board.refusal_note(r, seat.power, st.position) if key in refusing else "MBV"
             notes.append((t, note))
         order_of = {id(t): i for i, t in enumerate(rest)}
         for t, note in sorted(notes, key=lambda n: order_of[id(n[0])]):
@@ -688,71 +566,12 @@ class DaideServer:
             self._send(c, self._m("THX", [Raw.of(tokens[t.at + 1 : end])], [note]))
         await self._after_orders(c, seat)
 
-    def _orders_text(self, seat: Seat, kind: PhaseKind) -> tuple[list[Any], str]:
-        from dippouch.core.notation import format_order
-
-        keys = list(seat.orders)
-        return keys, "\n".join(format_order(self.variant, seat.orders[k][1], phase_kind=kind) for k in keys)
-
-    def _refused(self, seat: Seat, kind: PhaseKind) -> set[Any]:
-        """The keys of the orders the game's arrival check refuses, judged together as one submission."""
-        from dippouch.game import check_orders
-
+    def _position(self) -> Position:
         assert self.state is not None
-        keys, text = self._orders_text(seat, kind)
-        lines = check_orders(self.variant, self.state.position, seat.power, text)
-        return {keys[ln.line - 1] for ln in lines if not ln.accepted and 0 < ln.line <= len(keys)}
-
-    @staticmethod
-    def _take_back(seat: Seat, keys: set[Any], before: dict[Any, tuple[ReadOrder, Order]]) -> None:
-        """Orders refused give way to what the power had ordered before for the same unit, if anything."""
-        for key in keys:
-            if key in before:
-                seat.orders[key] = before[key]
-            else:
-                seat.orders.pop(key, None)
-
-    def _key(self, order: Order, n: int) -> Any:
-        m = self.variant.map
-        if isinstance(order, Waive):
-            return ("waive", n)
-        if isinstance(order, Build):
-            return ("build", m.province_of(order.loc))
-        return m.province_of(order.unit_loc or 0)
+        return self.state.position
 
     def _missing(self, seat: Seat) -> list[Any] | None:
-        """The MIS message's parts, or None when the power's orders are complete."""
-        from dippouch.game import adjustment_delta
-
-        st = self.state
-        assert st is not None
-        pos = st.position
-        kind = self.variant.calendar.kind(pos.phase)
-        if kind is PhaseKind.ADJUSTMENTS:
-            delta = adjustment_delta(self.variant, pos, seat.power)
-            given = [o for _r, o in seat.orders.values()]
-            if delta > 0:
-                left = delta - sum(1 for o in given if isinstance(o, (Build, Waive)))
-                return ["MIS", [-left]] if left > 0 else None
-            if delta < 0:
-                left = -delta - sum(1 for o in given if isinstance(o, Disband))
-                return ["MIS", [left]] if left > 0 else None
-            return None
-        if kind is PhaseKind.RETREATS:
-            waiting = [
-                d for p, d in sorted(pos.dislodged.items()) if d.unit.power == seat.power and p not in seat.orders
-            ]
-            if not waiting:
-                return None
-            return [
-                "MIS",
-                *(
-                    [*self.board.unit(d.unit), "MRT", [self.board.place(r) for r in sorted(d.retreats)]]
-                    for d in waiting
-                ),
-            ]
-        units = [u for p, u in sorted(pos.units.items()) if u.power == seat.power and p not in seat.orders]
-        return ["MIS", *(self.board.unit(u) for u in units)] if units else None
+        return missing(self.board, self._position(), seat)
 
     async def _after_orders(self, c: Conn, seat: Seat) -> None:
         mis = self._missing(seat)
@@ -770,15 +589,18 @@ class DaideServer:
         """Send the power's orders so far as a new version through the game's use case; the keys of the
         orders the game refused, or None when it refused the submission itself (the phase was processed
         meanwhile, the power has nothing to order)."""
-        from dippouch.play.orders import send_orders
-
         st = self.state
         assert st is not None and st.phase is not None
-        keys, text = self._orders_text(seat, self.variant.calendar.kind(st.position.phase))
+        keys, text = orders_text(self.variant, seat, self.variant.calendar.kind(st.position.phase))
         phase = st.phase
+        if seat.power not in st.acting:
+            # The game wants nothing of this power now (builds owed but nowhere to build): DAIDE still has
+            # it waive them, and the waives are taken, with nothing to record.
+            seat.ready = ready
+            return set()
 
         def send() -> Any:
-            return send_orders(
+            return self.use.send_orders(
                 self.store,
                 self.game,
                 seat.power,
@@ -799,7 +621,7 @@ class DaideServer:
         return {keys[ln.line - 1] for ln in sent.receipt.lines if not ln.accepted and 0 < ln.line <= len(keys)}
 
     async def _on_MIS(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
-        self._none(args)
+        no_arguments(args)
         seat = self._seat(c)
         if seat is None:
             self._rej(c, tokens)
@@ -807,7 +629,7 @@ class DaideServer:
         self._send(c, self._m(*(self._missing(seat) or ["MIS"])))
 
     async def _on_GOF(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
-        self._none(args)
+        no_arguments(args)
         seat = self._seat(c)
         if seat is None:
             self._rej(c, tokens)
@@ -817,18 +639,16 @@ class DaideServer:
         await self._after_orders(c, seat)
 
     async def _on_DRW(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
-        self._none(args)
+        no_arguments(args)
         await self._vote(c, tokens, True)
 
     async def _vote(self, c: Conn, tokens: list[int], draw: bool) -> None:
-        from dippouch.play.votes import vote
-
         seat = self._seat(c)
         if seat is None:
             self._rej(c, tokens)
             return
         try:
-            await self._call(lambda: vote(self.store, self.game, seat.power, draw, now=self.clock()))
+            await self._call(lambda: self.use.vote(self.store, self.game, seat.power, draw, now=self.clock()))
         except Exception as e:
             log.info("draw vote of %s refused: %s", seat.power, e)
             self._rej(c, tokens)
@@ -843,7 +663,7 @@ class DaideServer:
         word = self.vocab.name(inner[0].token) if isinstance(inner[0], Leaf) else None
         if word == "TME":
             if len(inner) > 1:
-                c.alerts.discard(self._number(inner[1]))
+                c.alerts.discard(number_of(inner[1]))
             else:
                 c.alerts.clear()
             self._yes(c, tokens)
@@ -866,19 +686,9 @@ class DaideServer:
         if len(inner) == 1:
             seat.orders.clear()
         else:
-            st = self.state
-            assert st is not None
-            r = self.board.read_order(inner[1])
-            try:
-                order = self.board.fit(r, seat.power, st.position, self.variant.calendar.kind(st.position.phase))
-            except Unfit:
+            if not withdraw(self.board, seat, self._position(), inner[1]):
                 self._rej(c, tokens)
                 return
-            key = next((k for k, (_r, o) in seat.orders.items() if o == order), None)
-            if key is None:
-                self._rej(c, tokens)
-                return
-            del seat.orders[key]
         await self._submit(seat, ready=False)
         self._yes(c, tokens)
 
