@@ -140,3 +140,29 @@ def test_the_core_imports_no_language_machinery() -> None:
             )
             for name in names:
                 assert not name.startswith(("babel", "dippouch.i18n", "dippouch.said", "gettext")), (path, name)
+
+
+def test_w3k_conversions_in_the_reports_language(tmp_path: Path) -> None:
+    """A variant's own rules speak through the same catalogue: W3K's conversion reason and note in German and
+    French (the unit in words too), a refused hand-over's reason."""
+    from dippouch.game import position_to_data
+    from helpers import board
+
+    w3k = load_variant("w3k")
+    start = board(w3k, "Summer 1642", {"Crown": ["F bri", "A glo"]}, {"Crown": ["bri", "glo"]}, homes={})
+    store = GameStore(f"sqlite:///{tmp_path / 'w.db'}")
+    try:
+        store.create_game("g", "w3k", now=T0, position=position_to_data(w3k, start), settings=Settings(language="fr"))
+        store.submit("g", "Crown", "Fleet Bristol converts", now=T0)
+        store.process("g", now=T0, force=True)
+        rec = store.phase_record("g")
+    finally:
+        store.close()
+    fr = " ".join(phase_report(w3k, rec).split())
+    assert "F Bristol convert -- conversion commencée ; ordonnez-la de nouveau à la prochaine saison" in fr
+    assert "Conversion commencée : la flotte Crown (Bristol) se convertit en armée ;" in fr
+    de = " ".join(phase_report(w3k, rec, lang="de").split())
+    assert "Umwandlung begonnen: die Flotte (Crown) in Bristol wird zur Armee;" in de
+    assert "conversion begun" not in de and "Conversion begun" not in fr
+    refused = said("only Crown, its owner, can hand over the unit in Bristol", "de")
+    assert refused == "nur Crown, ihr Besitzer, kann die Einheit in Bristol übergeben"

@@ -6,7 +6,7 @@ keep: a submission's line checks and a phase's results are stored as written, an
 the coordinator's tools read them so. A door that shows such a text to a person (a page, a mail, the results
 report) passes it through :func:`said`, which reads it back against the templates of the ``rules`` catalogue
 and writes the translation with the same values: places, units, powers and the player's own words as they
-were, a nested message (``reason``, ``why``) and a list of choices (``options``) translated in their turn, and a
+were, a nested message (``reason``, ``why``, ``who``: a unit in words) and a list of choices (``options``) translated in their turn, and a
 phase's name (``phase``, ``open``) in the reader's words. A text no template reads (a variant's own message, a
 text written before its template existed) is shown as it is; so is every text in English.
 """
@@ -73,8 +73,8 @@ LAYER_MESSAGES = (
 """The English of the layers between the core and the doors, as :mod:`dippouch.game` and the store write it
 (their modules are not marked: listed here, the catalogue check finds and translates them)."""
 
-_NESTED = frozenset({"reason", "why"})
-"""Placeholders that hold another message."""
+_NESTED = frozenset({"reason", "why", "who"})
+"""Placeholders that hold another message (``who``: W3K's "the Crown army in Bristol")."""
 _LISTS = frozenset({"options", "some"})
 """Placeholders that hold a list of choices (``a, b or c``: :func:`dippouch.core.messages.either`)."""
 _PHASES = frozenset({"phase", "open"})

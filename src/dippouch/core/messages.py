@@ -13,7 +13,7 @@ a person (a page, a mail, a report) reads the finished English text back against
 it in the reader's language (:func:`dippouch.said.said`), the places, units and powers in it as they were. The
 English text is the message's stable form: it is what a submission's line checks and a phase's results store.
 
-A placeholder named ``reason`` or ``why`` holds another message (translated in its turn); one named
+A placeholder named ``reason``, ``why`` or ``who`` holds another message (translated in its turn); one named
 ``options`` holds a list joined by :func:`NP_` ``("list", ...)``. Every other placeholder is a name, a number or
 the player's own words, kept as written. A quoted token is given already quoted (``repr(token)``).
 """

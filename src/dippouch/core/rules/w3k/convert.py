@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.lookup import Drawing, register_order_kind, register_unit_badge
 from dippouch.core.mapdata import ProvinceKind
+from dippouch.core.messages import N_, NP_
 from dippouch.core.notation import (
     OrderReader,
     format_place,
@@ -34,6 +35,9 @@ if TYPE_CHECKING:
     from dippouch.core.variant import Variant
 
 __all__ = ["Convert", "add_legal_converts", "convert_problem", "legal_converts"]
+
+I18N_DOMAIN = "rules"
+"""The catalogue of these rules' refusals and reasons (:mod:`dippouch.core.messages`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,14 +57,17 @@ def convert_problem(variant: Variant, position: Position, order: Convert) -> str
     p = gmap.provinces[prov]
     unit = position.units.get(prov)
     if unit is None:
-        return f"no unit in {gmap.label(prov)}"
+        return N_("no unit in %(place)s") % {"place": gmap.label(prov)}
     if p.kind != ProvinceKind.COAST or not p.supply_centre:
-        return f"{gmap.label(prov)} is not a coastal supply centre"
+        return N_("%(place)s is not a coastal supply centre") % {"place": gmap.label(prov)}
     if position.centres.get(prov) != unit.power:
-        return f"{unit.power} does not own {gmap.label(prov)}"
+        return N_("%(power)s does not own %(place)s") % {"power": unit.power, "place": gmap.label(prov)}
     if unit.kind == "A" and p.coasts and (order.coast is None or gmap.province_of(order.coast) != prov):
-        options = " or ".join(gmap.label(c) for c in p.coasts)
-        return f"name the coast the fleet will use: {options}"
+        options = ""
+        for c in p.coasts:
+            label = gmap.label(c)
+            options = label if not options else NP_("list", "%(some)s or %(last)s") % {"some": options, "last": label}
+        return N_("name the coast the fleet will use: %(options)s") % {"options": options}
     return None
 
 

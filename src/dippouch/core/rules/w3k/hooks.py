@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.lookup import legal_order_makers
+from dippouch.core.messages import N_
 from dippouch.core.orders import Build, Disband, Order
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import Outcome
@@ -28,6 +29,58 @@ if TYPE_CHECKING:
     from dippouch.core.results import OrderResult
 
 __all__ = ["W3KHooks"]
+
+I18N_DOMAIN = "rules"
+"""The catalogue of these rules' refusals and reasons (:mod:`dippouch.core.messages`)."""
+
+
+# The phase's notes, one message per unit kind named in them (an army, a fleet): a kind glued into a sentence
+# would not translate. A kind of another variant is written in English (these are W3K's rules).
+_UNIT_WORDS = {"A": N_("the %(adjective)s army in %(place)s"), "F": N_("the %(adjective)s fleet in %(place)s")}
+_DISRUPTED = {
+    "A": N_("Conversion disrupted: %(who)s stays an army (%(reason)s)."),
+    "F": N_("Conversion disrupted: %(who)s stays a fleet (%(reason)s)."),
+}
+_COMPLETED = {
+    "A": N_("Conversion completed: %(who)s is now an army."),
+    "F": N_("Conversion completed: %(who)s is now a fleet."),
+}
+_COMPLETED_NOW = {
+    "A": N_("Conversion completed: %(who)s is now an army (now %(unit)s)."),
+    "F": N_("Conversion completed: %(who)s is now a fleet (now %(unit)s)."),
+}
+_BEGUN = {
+    "A": N_(
+        "Conversion begun: %(who)s is converting to an army; it completes when ordered to convert again in the "
+        "next movement season (an attack on it disrupts it)."
+    ),
+    "F": N_(
+        "Conversion begun: %(who)s is converting to a fleet; it completes when ordered to convert again in the "
+        "next movement season (an attack on it disrupts it)."
+    ),
+}
+_LAPSED = {
+    "A": N_("Conversion lapsed: %(who)s was not ordered to convert again, so it stays an army."),
+    "F": N_("Conversion lapsed: %(who)s was not ordered to convert again, so it stays a fleet."),
+}
+_CONTINUES = {
+    "A": N_(
+        "Conversion continues: %(who)s is converting to an army; order it to convert again in the next movement "
+        "season to complete it."
+    ),
+    "F": N_(
+        "Conversion continues: %(who)s is converting to a fleet; order it to convert again in the next movement "
+        "season to complete it."
+    ),
+}
+
+
+def _said(table: Mapping[str, str], kind: str, **values: str) -> str:
+    """The note of ``table`` for a unit of ``kind``; another kind's in English ("a unit")."""
+    template = table.get(kind)
+    if template is not None:
+        return template % values
+    return table["A"].replace("an army", A.get(kind, "a unit")) % values
 
 
 @register_hooks(
@@ -55,7 +108,7 @@ class W3KHooks(RuleHooks):
             for power, olist in orders.items():
                 for i, o in enumerate(olist):
                     if isinstance(o, (Proxy, SendSupply)):
-                        decided[(power, i)] = ("illegal", "not an order of a retreat phase")
+                        decided[(power, i)] = ("illegal", N_("not an order of a retreat phase"))
         return position.with_(state=state), decided
 
     def _proxies(
@@ -69,7 +122,7 @@ class W3KHooks(RuleHooks):
         for power, olist in orders.items():
             for i, o in enumerate(olist):
                 if isinstance(o, SendSupply):
-                    decided[(power, i)] = ("illegal", "supply is sent in Winter adjustments only")
+                    decided[(power, i)] = ("illegal", N_("supply is sent in Winter adjustments only"))
                     continue
                 if not isinstance(o, Proxy):
                     continue
@@ -78,25 +131,34 @@ class W3KHooks(RuleHooks):
                 abbr = gmap.provinces[prov].abbr
                 name = gmap.label(prov)
                 if unit is None:
-                    decided[(power, i)] = ("illegal", f"no unit in {name}")
+                    decided[(power, i)] = ("illegal", N_("no unit in %(place)s") % {"place": name})
                 elif o.owner is not None and o.owner != unit.power:
                     label = gmap.unit_label(unit.kind, unit.loc)
                     decided[(power, i)] = (
                         "illegal",
-                        f"{label} belongs to {unit.power}, not to {o.owner} as the order says",
+                        N_("%(unit)s belongs to %(owner)s, not to %(named)s as the order says")
+                        % {"unit": label, "owner": unit.power, "named": o.owner},
                     )
                 elif unit.power != power:
-                    decided[(power, i)] = ("illegal", f"only {unit.power}, its owner, can hand over the unit in {name}")
+                    decided[(power, i)] = (
+                        "illegal",
+                        N_("only %(owner)s, its owner, can hand over the unit in %(place)s")
+                        % {"owner": unit.power, "place": name},
+                    )
                 elif o.to == power or o.to not in self.variant.power_names:
-                    decided[(power, i)] = ("illegal", f"cannot hand a unit to {o.to!r}")
+                    decided[(power, i)] = ("illegal", N_("cannot hand a unit to %(power)s") % {"power": repr(o.to)})
                 elif abbr in handed:
                     decided[(power, i)] = (
                         "illegal",
-                        f"the unit in {name} is already under the orders of {handed[abbr]}; the first hand-over counts",
+                        N_("the unit in %(place)s is already under the orders of %(power)s; the first hand-over counts")
+                        % {"place": name, "power": handed[abbr]},
                     )
                 else:
                     handed[abbr] = o.to
-                    decided[(power, i)] = ("succeeds", f"{o.to} orders the unit in {name} this season")
+                    decided[(power, i)] = (
+                        "succeeds",
+                        N_("%(power)s orders the unit in %(place)s this season") % {"power": o.to, "place": name},
+                    )
         return handed
 
     def _transfers(
@@ -111,28 +173,33 @@ class W3KHooks(RuleHooks):
             available = self._own_delta(position, power)
             for i, o in enumerate(olist):
                 if isinstance(o, Proxy):
-                    decided[(power, i)] = ("illegal", "units are handed over in movement seasons only")
+                    decided[(power, i)] = ("illegal", N_("units are handed over in movement seasons only"))
                     continue
                 if not isinstance(o, SendSupply):
                     continue
                 if o.to == power or o.to not in names:
-                    decided[(power, i)] = ("illegal", f"cannot send supply to {o.to!r}")
+                    decided[(power, i)] = ("illegal", N_("cannot send supply to %(power)s") % {"power": repr(o.to)})
                 elif o.count < 1:
-                    decided[(power, i)] = ("illegal", "send at least one unit's supply")
+                    decided[(power, i)] = ("illegal", N_("send at least one unit's supply"))
                 elif o.count > available:
                     decided[(power, i)] = (
                         "illegal",
-                        f"{power} has {max(available, 0)} unit(s) of excess supply, not {o.count}",
+                        N_("%(power)s has %(count)d unit(s) of excess supply, not %(asked)d")
+                        % {"power": power, "count": max(available, 0), "asked": o.count},
                     )
                 else:
                     available -= o.count
                     net[power] = net.get(power, 0) - o.count
                     net[o.to] = net.get(o.to, 0) + o.count
-                    decided[(power, i)] = ("succeeds", f"{o.count} unit(s) of supply to {o.to} for this Winter")
+                    decided[(power, i)] = (
+                        "succeeds",
+                        N_("%(count)d unit(s) of supply to %(power)s for this Winter")
+                        % {"count": o.count, "power": o.to},
+                    )
             builds = [i for i, o in enumerate(olist) if isinstance(o, Build)]
             removals = [i for i, o in enumerate(olist) if isinstance(o, Disband)]
             if builds and removals:
-                why = "a player may not list both builds and removals; any removals owed are drawn by lots"
+                why = N_("a player may not list both builds and removals; any removals owed are drawn by lots")
                 for i in builds + removals:
                     decided[(power, i)] = ("illegal", why)
         self._covered_removals(position, orders, net, decided)
@@ -167,7 +234,7 @@ class W3KHooks(RuleHooks):
                     continue
                 decided[(power, i)] = (
                     "fails",
-                    f"no removal needed: supply received this Winter covers {power}'s units",
+                    N_("no removal needed: supply received this Winter covers %(power)s's units") % {"power": power},
                 )
 
     def may_order(self, position: Position, power: str, unit: Unit) -> bool:
@@ -191,7 +258,7 @@ class W3KHooks(RuleHooks):
         are decided in :meth:`prepare_orders` and never reach the movement phase."""
         if isinstance(order, Convert):
             return self.convert_problem(position, power, order)
-        return "not an order of a movement phase"
+        return N_("not an order of a movement phase")
 
     def hand_over(self, position: Position, unit: Unit, power: str) -> tuple[Position, str] | None:
         """An order for another power's unit counts only if its owner hands the unit over this season."""
@@ -199,20 +266,19 @@ class W3KHooks(RuleHooks):
         abbr = gmap.provinces[gmap.province_of(unit.loc)].abbr
         handed = dict(position.state.get(PROXIES) or {})
         handed[abbr] = power
-        what = f"{gmap.unit_label(unit.kind, unit.loc)} is {unit.power}'s"
-        note = (
-            f"{what}: this order counts only if {unit.power} hands the unit over to {power} this season "
-            f"(its order '{gmap.unit_label(unit.kind, unit.loc)} under orders of {power}'); otherwise it is "
-            f"judged illegal and the unit follows {unit.power}'s orders"
-        )
+        note = N_(
+            "%(unit)s is %(owner)s's: this order counts only if %(owner)s hands the unit over to %(power)s this "
+            "season (its order '%(unit)s under orders of %(power)s'); otherwise it is judged illegal and the unit "
+            "follows %(owner)s's orders"
+        ) % {"unit": gmap.unit_label(unit.kind, unit.loc), "owner": unit.power, "power": power}
         return position.with_(state={**position.state, PROXIES: handed}), note
 
     def supply_note(self, position: Position, power: str) -> str | None:
         """Builds beyond a power's own supply count only if another power sends it supply this Winter."""
-        return (
-            f"beyond {power}'s own supply: this build counts only if another power sends {power} supply this "
+        return N_(
+            "beyond %(power)s's own supply: this build counts only if another power sends %(power)s supply this "
             "Winter (Send N supply to ...); otherwise it is judged illegal"
-        )
+        ) % {"power": power}
 
     def extra_order_result(
         self, position: Position, power: str, order: Order, summary: MovementSummary
@@ -225,11 +291,11 @@ class W3KHooks(RuleHooks):
         attackers = summary.attacked.get(prov, ())
         if attackers:
             names = ", ".join(sorted(gmap.label(a) for a in attackers))
-            return "disrupted", f"conversion disrupted by the attack from {names}"
+            return "disrupted", N_("conversion disrupted by the attack from %(places)s") % {"places": names}
         unit = position.units[prov]
         if position.state.get(CONVERTING, {}).get(gmap.provinces[prov].abbr) == unit.kind:
-            return "succeeds", "conversion complete"
-        return "succeeds", "conversion begun; order it again next movement season"
+            return "succeeds", N_("conversion complete")
+        return "succeeds", N_("conversion begun; order it again next movement season")
 
     def extra_legal_orders(
         self,
@@ -273,11 +339,13 @@ class W3KHooks(RuleHooks):
             (u for u in position.units.values() if u.power == power),
             key=lambda u: gmap.locations[u.loc].abbr,
         )
-        source = "the game's random draw"
+        lots = N_("drawn by lots (the game's random draw) among %(units)s: %(drawn)s")
+        seed = ""
         if rng is None:
             phase = self.variant.calendar.name(position.phase)
             rng = random.Random(f"w3k {phase} {power}")
-            source = f"a draw seeded with {f'w3k {phase} {power}'!r}"
+            seed = repr(f"w3k {phase} {power}")
+            lots = N_("drawn by lots (a draw seeded with %(seed)s) among %(units)s: %(drawn)s")
         pool = list(units)
         drawn: list[Unit] = []
         paid = 0
@@ -287,7 +355,8 @@ class W3KHooks(RuleHooks):
             paid += self.unit_cost(u.kind)
         names = ", ".join(gmap.unit_label(u.kind, u.loc) for u in units)
         picked = ", ".join(gmap.unit_label(u.kind, u.loc) for u in drawn)
-        return [gmap.province_of(u.loc) for u in drawn], f"drawn by lots ({source}) among {names}: {picked}"
+        said = {"units": names, "drawn": picked, "seed": seed}
+        return [gmap.province_of(u.loc) for u in drawn], lots % said
 
     # -- phase end: conversions finish, per-season hand-overs and transfers lapse
 
@@ -348,31 +417,30 @@ class W3KHooks(RuleHooks):
                 ordered.add(prov)
                 who = self._unit_words(unit)
                 if r.result == Outcome.DISRUPTED:
-                    notes.append(f"Conversion disrupted: {who} stays {A[unit.kind]} ({r.reason}).")
+                    notes.append(_said(_DISRUPTED, unit.kind, who=who, reason=r.reason))
                 elif r.result == Outcome.SUCCEEDS and gmap.provinces[prov].abbr in was:
                     new = after.units.get(prov)
-                    now = f" (now {gmap.unit_label(new.kind, new.loc)})" if new is not None else ""
-                    notes.append(f"Conversion completed: {who} is now {A.get(FLIP[unit.kind], 'a unit')}{now}.")
+                    if new is not None:
+                        notes.append(
+                            _said(_COMPLETED_NOW, FLIP[unit.kind], who=who, unit=gmap.unit_label(new.kind, new.loc))
+                        )
+                    else:
+                        notes.append(_said(_COMPLETED, FLIP[unit.kind], who=who))
                 elif r.result == Outcome.SUCCEEDS:
-                    notes.append(
-                        f"Conversion begun: {who} is converting to {A.get(FLIP[unit.kind], 'a unit')}; it completes "
-                        f"when ordered to convert again in the next movement season (an attack on it disrupts it)."
-                    )
+                    notes.append(_said(_BEGUN, FLIP[unit.kind], who=who))
             for abbr, unit_kind in sorted(was.items()):
                 prov = gmap.province_of(gmap.loc(abbr))
                 unit = before.units.get(prov)
                 if unit is None or prov in ordered:
                     continue
-                notes.append(
-                    f"Conversion lapsed: {self._unit_words(unit)} was not ordered to convert again, so it stays "
-                    f"{A[unit_kind]}."
-                )
+                notes.append(_said(_LAPSED, unit_kind, who=self._unit_words(unit)))
             for r in results:
                 if isinstance(r.order, Proxy) and r.result == Outcome.SUCCEEDS:
                     unit = before.units.get(gmap.province_of(r.order.loc))
                     if unit is not None:
                         notes.append(
-                            f"Hand-over: {self._unit_words(unit)} was under {r.order.to}'s orders this season."
+                            N_("Hand-over: %(who)s was under %(power)s's orders this season.")
+                            % {"who": self._unit_words(unit), "power": r.order.to}
                         )
         else:
             for abbr, unit_kind in sorted(was.items()):
@@ -381,17 +449,14 @@ class W3KHooks(RuleHooks):
                 if unit is None:
                     continue
                 if abbr in still:
-                    notes.append(
-                        f"Conversion continues: {self._unit_words(unit)} is converting to "
-                        f"{A.get(FLIP[unit_kind], 'a unit')}; order it to convert again in the next movement "
-                        "season to complete it."
-                    )
+                    notes.append(_said(_CONTINUES, FLIP[unit_kind], who=self._unit_words(unit)))
                 else:
-                    notes.append(f"Conversion ended: {self._unit_words(unit)} is no longer there.")
+                    notes.append(N_("Conversion ended: %(who)s is no longer there.") % {"who": self._unit_words(unit)})
             for r in results:
                 if isinstance(r.order, SendSupply) and r.result == Outcome.SUCCEEDS:
                     notes.append(
-                        f"Supply sent: {r.power} gave {r.order.count} unit(s) of its supply to {r.order.to} this Winter."
+                        N_("Supply sent: %(power)s gave %(count)d unit(s) of its supply to %(to)s this Winter.")
+                        % {"power": r.power, "count": r.order.count, "to": r.order.to}
                     )
         return notes
 
@@ -399,6 +464,8 @@ class W3KHooks(RuleHooks):
         """``the Crown army in Bristol``: a unit in a report's sentence."""
         variant = self.variant
         adjective = variant.power(unit.power).adjective if unit.power in variant.power_names else unit.power
-        return (
-            f"the {adjective} {WORD.get(unit.kind, 'unit')} in {variant.map.label(variant.map.province_of(unit.loc))}"
-        )
+        said = {"adjective": adjective, "place": variant.map.label(variant.map.province_of(unit.loc))}
+        template = _UNIT_WORDS.get(unit.kind)
+        if template is None:
+            return f"the {adjective} {WORD.get(unit.kind, 'unit')} in {said['place']}"
+        return template % said
