@@ -95,9 +95,10 @@ def test_the_keyboard_steps_through_the_replay(site: LiveSite, size: dict[str, i
     assert _at(page) == FRAMES - 1
     page.keyboard.press("Home")
     assert _at(page) == 0
-    # The picture shown has arrived (and is the map, not a broken image).
-    assert page.evaluate(
-        "() => { const i = document.getElementById('replay-picture'); return i.complete && i.naturalWidth > 0; }"
+    # The picture shown arrives (and is the map, not a broken image); on a busy machine it takes a moment.
+    page.wait_for_function(
+        "() => { const i = document.getElementById('replay-picture'); return i.complete && i.naturalWidth > 0; }",
+        timeout=15_000,
     )
     page.keyboard.press(" ")
     assert page.locator("[data-play]").get_attribute("aria-pressed") == "true"

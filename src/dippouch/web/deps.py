@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal
 from urllib.parse import quote, unquote
@@ -28,6 +29,7 @@ from starlette.requests import Request
 
 from dippouch.core.variant import Variant
 from dippouch.i18n import LANGUAGES, best_language, translations
+from dippouch.play.replays import ReplayExports
 from dippouch.settings import Site
 from dippouch.store.people import Preferences, preferences
 from dippouch.web.answers.base import ErrorAnswer
@@ -427,3 +429,30 @@ def typed_again(request: Request) -> dict[str, Any] | None:
 def forget_typed(request: Request, resp: Response) -> None:
     """Shown once: the page that filled the form in drops the cookie."""
     resp.delete_cookie(typed_cookie(request), path="/", secure=request.url.scheme == "https", httponly=True)
+
+
+def made_once(request: Request, exports: ReplayExports, key: tuple[object, ...], make: Callable[[], bytes]) -> bytes:
+    """The bytes kept under ``key``, or made by ``make`` and kept: a first making (a replay drawn, a game book)
+    takes seconds, so it is charged to the address's work budget and runs in the work lane, like a PDF map."""
+    data = exports.cached(key)
+    if data is None:
+        data = request.app.state.budget.run(client_id(request), lambda: exports.made(key, make))
+    return bytes(data)
+
+
+def game_file(
+    data: bytes,
+    media_type: str,
+    game: str,
+    suffix: str,
+    max_age: int | None = None,
+    disposition: Literal["inline", "attachment"] = "inline",
+) -> Response:
+    """A file made of a game, named after the game (ASCII letters, digits and ``-_.`` kept, the rest ``_``: a
+    header value carries no other) and ``suffix``; ``max_age``: seconds a browser may keep it; an attachment is
+    saved rather than shown."""
+    filename = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in game)[:100] or "game"
+    headers = {"Content-Disposition": f'{disposition}; filename="{filename}{suffix}"'}
+    if max_age is not None:
+        headers["Cache-Control"] = f"private, max-age={max_age}"
+    return Response(data, media_type=media_type, headers=headers)

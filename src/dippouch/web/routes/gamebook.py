@@ -11,9 +11,9 @@ from dippouch.play.gamebook import BookPage, BookPlan, book_key, book_plan, make
 from dippouch.play.replays import ReplayExports
 from dippouch.store import press as store_press
 from dippouch.web import games
-from dippouch.web.deps import ViewerDep, VisibleGame, WebDep
+from dippouch.web.deps import ViewerDep, VisibleGame, WebDep, game_file, made_once
 from dippouch.web.maps import map_available
-from dippouch.web.security import NotFound, Viewer, client_id
+from dippouch.web.security import NotFound, Viewer
 from dippouch.web.service import Web
 
 router = APIRouter(tags=["api"])
@@ -28,22 +28,8 @@ def game_book(request: Request, name: VisibleGame, web: WebDep, viewer: ViewerDe
     plan = book_plan(web.access.phases(name))
     press = published_press(web.read, name)
     books = web.kept(__name__, ReplayExports)  # a store of made bytes by key, as the replay's exports are kept
-    key = book_key(name, plan, press)
-    data = books.cached(key)
-    if data is None:
-        data = request.app.state.budget.run(
-            client_id(request), lambda: books.made(key, lambda: _made(web, name, viewer, plan, press))
-        )
-    filename = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in name)[:100] or "game"
-    return Response(
-        data,
-        media_type="application/pdf",
-        headers={
-            "Content-Disposition": f'inline; filename="{filename}-book.pdf"',
-            # The next phase processed changes the book: a browser asks again after a minute.
-            "Cache-Control": "private, max-age=60",
-        },
-    )
+    data = made_once(request, books, book_key(name, plan, press), lambda: _made(web, name, viewer, plan, press))
+    return game_file(data, "application/pdf", name, "-book.pdf", max_age=60)  # a phase processed changes it
 
 
 def _made(web: Web, name: str, viewer: Viewer, plan: BookPlan, press: list[store_press.Message]) -> bytes:

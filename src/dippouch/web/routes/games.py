@@ -21,6 +21,7 @@ from dippouch.web.deps import (
     WebDep,
     WriterDep,
     answers,
+    game_file,
     language,
     render,
     render_html,
@@ -197,11 +198,8 @@ def export_unsealed(form: PageForm, name: str, web: WebDep, viewer: ViewerDep) -
 
 def _game_file(name: str, data: dict[str, Any]) -> Response:
     """The game file as a download, written as the store made it (the JSON call answers it as :class:`GameFile`)."""
-    return Response(
-        json.dumps(data, ensure_ascii=False, indent=1),
-        media_type="application/json",
-        headers={"Content-Disposition": f'attachment; filename="{_ascii(name)}.json"'},
-    )
+    text = json.dumps(data, ensure_ascii=False, indent=1)
+    return game_file(text.encode(), "application/json", name, ".json", disposition="attachment")
 
 
 def _svg(web: Web, viewer: Viewer, name: str, phase: int | None) -> str:
@@ -267,13 +265,7 @@ def map_pdf(request: Request, name: str, web: WebDep, viewer: ViewerDep, phase: 
     pdf = maps.cached_pdf(svg) or request.app.state.budget.run(client_id(request), lambda: maps.phase_pdf(svg, variant))
     if pdf is None:
         raise NotFound("PDF maps need the map renderer, which is not installed")
-    return Response(
-        pdf, media_type="application/pdf", headers={"Content-Disposition": f'inline; filename="{_ascii(name)}.pdf"'}
-    )
-
-
-def _ascii(name: str) -> str:
-    return "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in name)[:100] or "game"
+    return game_file(pdf, "application/pdf", name, ".pdf")
 
 
 @router.get("/api/games", **answers(list[GameListing]))

@@ -14,9 +14,9 @@ from dippouch.play.replays import Frame, ReplayExports, export_replay, replay_fr
 from dippouch.render.animation import FORMATS
 from dippouch.web import games
 from dippouch.web.answers.replay import ReplayFrame, ReplayView
-from dippouch.web.deps import ViewerDep, VisibleGame, WebDep, answers, render, words
+from dippouch.web.deps import ViewerDep, VisibleGame, WebDep, answers, game_file, made_once, render, words
 from dippouch.web.maps import map_available
-from dippouch.web.security import NotFound, Viewer, client_id
+from dippouch.web.security import NotFound, Viewer
 from dippouch.web.service import Web
 
 I18N_DOMAIN = "games"
@@ -102,21 +102,8 @@ def replay_animation(request: Request, name: VisibleGame, fmt: str, web: WebDep,
     frames = _frames(web, name)
     exports = web.kept(__name__, ReplayExports)
     key = ReplayExports.key(name, frames, fmt)
-    data = exports.cached(key)
-    if data is None:
-        data = request.app.state.budget.run(
-            client_id(request), lambda: exports.made(key, lambda: _drawn(web, name, viewer, frames, fmt))
-        )
-    filename = "".join(c if c.isascii() and (c.isalnum() or c in "-_.") else "_" for c in name)[:100] or "game"
-    return Response(
-        data,
-        media_type=FORMATS[fmt],
-        headers={
-            "Content-Disposition": f'inline; filename="{filename}-replay.{fmt}"',
-            # The next phase processed changes the replay: a browser asks again after a minute.
-            "Cache-Control": "private, max-age=60",
-        },
-    )
+    data = made_once(request, exports, key, lambda: _drawn(web, name, viewer, frames, fmt))
+    return game_file(data, FORMATS[fmt], name, f"-replay.{fmt}", max_age=60)  # a phase processed changes it
 
 
 def _drawn(web: Web, name: str, viewer: Viewer, frames: list[Frame], fmt: str) -> bytes:
