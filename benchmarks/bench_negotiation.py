@@ -278,6 +278,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--years", type=int, default=6, help="game years a game lasts at most (from 1901)")
     ap.add_argument("--level", default="heuristic", help="the bot level in every seat")
     ap.add_argument("--personalities", default=f"{HONEST},{OPPORTUNIST}")
+    ap.add_argument("--seed", type=int, default=SEED, help="the first game's seed")
     ap.add_argument("--show", action="store_true", help="print one game's talk (the first honest game's)")
     args = ap.parse_args(argv)
     variant = load_variant("standard")
@@ -286,7 +287,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     bots = {p: make_bot(args.level, clock=time.process_time) for p in variant.power_names}
     started = time.perf_counter()
     print(
-        f"== standard, {args.level} in every seat, {args.games} games a personality, {args.years} years, seeds {SEED}..{SEED + args.games - 1}"
+        f"== standard, {args.level} in every seat, {args.games} games a personality, {args.years} years, seeds {args.seed}..{args.seed + args.games - 1}"
     )
     illegal = 0
     for personality in [p.strip() for p in args.personalities.split(",") if p.strip()]:
@@ -298,8 +299,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         for g in range(args.games):
             team = team_for(variant.power_names, g)
             table = Table(personality, team)
-            quiet = play(variant, bots, SEED + g, args.years, None)
-            talk = play(variant, bots, SEED + g, args.years, table)
+            quiet = play(variant, bots, args.seed + g, args.years, None)
+            talk = play(variant, bots, args.seed + g, args.years, table)
             illegal += quiet.illegal + talk.illegal
             t = _mean([talk.centres[p] for p in team])
             q = _mean([quiet.centres[p] for p in team])
