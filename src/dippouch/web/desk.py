@@ -144,11 +144,7 @@ def assign(
 def _assign(web: Web, name: str, power: str, player: str, replace: bool, email: str) -> tuple[str, int, str]:
     player = names(player, "the player's name", 200)
     address = names(email, "the e-mail address", 320) if email.strip() else None
-    v = web.variant_of(name)
-    try:
-        power = v.power(power).name
-    except KeyError as e:
-        raise BadInput(str(e.args[0])) from None
+    power = web.power_named(name, power)
     now = web.now()
     web.store.assign(name, power, player, now=now, replace=replace, email=address)
     if address is not None and (person := person_by_email(web.store, address)) is not None:
@@ -167,16 +163,12 @@ def seat_many(web: Web, name: str, viewer: Viewer, rows: list[tuple[str, str, st
     where an address is given it is also queued to it through the mail outbox (when mail is configured;
     otherwise the answer says so and the coordinator sends the links)."""
     web.require_coordinator(name, viewer)
-    v = web.variant_of(name)
     seated = {p for p, cur, _ in web.read.players(name) if cur}
     todo: list[tuple[str, str, str]] = []
     for power, player, email in rows:
         if not player.strip():
             continue
-        try:
-            power = v.power(power).name
-        except KeyError as e:
-            raise BadInput(str(e.args[0])) from None
+        power = web.power_named(name, power)
         names(player, f"{power}'s player's name", 200)
         if email.strip():
             address = names(email, f"{power}'s e-mail address", 320)
@@ -225,11 +217,7 @@ def new_player_link(web: Web, name: str, viewer: Viewer, power: str, reason: str
     """A new key for a power's player. For a seated power while the phase is sealed, the key reads the
     player's orders before the deadline: it needs a reason, recorded and shown to the players."""
     web.require_coordinator(name, viewer)
-    v = web.variant_of(name)
-    try:
-        power = v.power(power).name
-    except KeyError as e:
-        raise BadInput(str(e.args[0])) from None
+    power = web.power_named(name, power)
     try:
         web.store.record_unsealing(
             name,
@@ -411,11 +399,7 @@ def seat_bot(web: Web, name: str, viewer: Viewer, power: str, level: str) -> dic
     """Seat a bot on a power (docs/bots.md): the power's player links are revoked, and the bot sends its
     orders for the open phase at once."""
     web.require_coordinator(name, viewer)
-    v = web.variant_of(name)
-    try:
-        power = v.power(power).name
-    except KeyError as e:
-        raise BadInput(str(e.args[0])) from None
+    power = web.power_named(name, power)
     now = web.now()
     seat_bot_in_store(web.store, name, power, level, now=now)
     web.access.revoke_power_keys(name, power, now=now)

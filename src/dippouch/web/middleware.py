@@ -22,9 +22,8 @@ BODY_TIMEOUT = 10.0
 SLOW_BODY = f"the request body stopped arriving (nothing for {BODY_TIMEOUT:g} seconds)"
 
 
-class Headers:
-    """Security headers on every answer, and a size limit on request bodies: refused before reading when
-    Content-Length says so, and counted as they arrive when it is absent (a chunked body has none)."""
+class _HttpLayer:
+    """An ASGI layer that acts on HTTP requests only: the rest (lifespan, websockets) pass through untouched."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -33,6 +32,17 @@ class Headers:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        await self.http(scope, receive, send)
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        raise NotImplementedError
+
+
+class Headers(_HttpLayer):
+    """Security headers on every answer, and a size limit on request bodies: refused before reading when
+    Content-Length says so, and counted as they arrive when it is absent (a chunked body has none)."""
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         for k, v in scope.get("headers", []):
             if k == b"content-length" and (not v.isdigit() or len(v) > 12 or int(v) > MAX_BODY):
                 resp = JSONResponse({"error": TOO_LARGE, "status": 413}, status_code=413)
@@ -149,17 +159,11 @@ class Hosts:
         await self.app(scope, receive, send)
 
 
-class Latency:
+class Latency(_HttpLayer):
     """Request latency by route, as a plain ASGI layer (Starlette's BaseHTTPMiddleware would run the app
     in a task group and turn an exception raised while the body is read into an ExceptionGroup: a 500)."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         from dippouch.web.metrics import REQUEST_SECONDS
 
         started = time.perf_counter()

@@ -151,6 +151,14 @@ class Web:
         except KeyError as e:
             raise NotFound(str(e.args[0])) from None
 
+    def power_named(self, name: str, power: str) -> str:
+        """``power`` by the game's own name for it, as a coordinator typed it (a 400 naming the powers when it
+        names none)."""
+        try:
+            return self.variant_of(name).power(power).name
+        except KeyError as e:
+            raise BadInput(str(e.args[0])) from None
+
     @staticmethod
     def _not_signed_in(name: str, power: str) -> Forbidden:
         return Forbidden(
