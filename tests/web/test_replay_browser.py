@@ -210,3 +210,40 @@ def test_a_finished_w3k_game_replayed_on_a_phone_and_a_desktop(site: LiveSite, s
     shoot(page, "replay", f"replay-w3k-{name}", full_page=False)
     page.screenshot(path=str(Path("/tmp") / f"replay-w3k-{name}.png"), full_page=False)
     page.context.close()
+
+
+@pytest.mark.slow
+def test_a_finished_w3k_game_exported_from_its_replay_page(site: LiveSite, tmp_path: Path) -> None:
+    """The replay page's own links, followed in the browser: the GIF (a download) holds a frame per picture
+    of the page, that is two for each phase played (its orders, then the board they led to) and the final
+    board; the game book's pages read back with pdftotext name every phase, the one the draw closed too."""
+    import io
+    import shutil
+    import subprocess
+
+    from PIL import Image
+
+    page = _open(site, WIDE, "/games/w3k/replay", reduced_motion="reduce")
+    frames = page.locator("[data-frames] li").count()
+    played = [h for h in site.web.access.phases("w3k") if h.status == "processed"]
+    assert len(played) == 3 and played[-1].next_position is None  # two played, then the draw closed the third
+    assert frames == 2 * 2 + 1
+    with page.expect_download(timeout=120_000) as got:
+        page.locator('a[href="/games/w3k/replay.gif"]').click()
+    gif = Image.open(io.BytesIO(Path(got.value.path()).read_bytes()))
+    assert gif.format == "GIF" and getattr(gif, "n_frames", 1) == frames
+    book = page.locator('a[href="/games/w3k/book.pdf"]')
+    r = page.context.request.get(site.base + str(book.get_attribute("href")), timeout=180_000)
+    assert r.ok and r.headers["content-type"] == "application/pdf"
+    if shutil.which("pdftotext") is None:
+        pytest.skip("poppler-utils not installed (scripts/setup): the book's pages cannot be read back")
+    pdf = tmp_path / "book.pdf"
+    pdf.write_bytes(r.body())
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    pages = [p for p in text.split("\f") if p.strip()]
+    assert len(pages) > 3 * 3  # a title, then each phase's atlas and its results
+    for phase in played:
+        assert any(f"w3k: {phase.name}: results" in p for p in pages), phase.name
+    assert "London" in text and "Middlesex" in text  # the Crown's order, as reported
+    assert page.errors == [], page.errors
+    page.context.close()

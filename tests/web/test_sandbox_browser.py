@@ -92,3 +92,55 @@ def test_no_serious_axe_violation_on_the_sandbox_pages(live_site: LiveSite) -> N
         other.goto(share)
         found += _violations(other, "a sandbox's share link", size is PHONE)
     assert found == []
+
+
+def test_a_live_phase_s_sandbox_adjudicates_a_convoy_and_a_retreat_and_never_touches_the_game(
+    live_site: LiveSite,
+) -> None:
+    """The issue's case in the browser: a visitor opens a sandbox from a phase of a game being played (one
+    order already sent in it), adjudicates a convoy, then an attack that dislodges a unit and that unit's
+    retreat, with the page's own forms; the game is exactly as it was (its whole export compared)."""
+    from playwright.sync_api import expect
+
+    store = live_site.store
+    store.create_game("live", "standard", now=live_site.now())
+    store.submit("live", "France", "A par - bur", now=live_site.now())
+    phase = live_site.web.access.phases("live")[-1]
+    before = store.export_game("live")
+    page = live_site.context(DESKTOP).new_page()
+    errors = watch_errors(page)
+    page.goto(f"{live_site.base}/games/live/phases/{phase.id}")
+    page.click("text=Open in a sandbox")
+    expect(page.locator("h1")).to_contain_text("Sandbox: Spring 1901 Movement")
+    here = page.url
+
+    def adjudicate(orders: str, then: str) -> None:
+        page.fill("#sandbox-orders textarea", orders)
+        page.click("#sandbox-orders button[value=adjudicate]")
+        expect(page.locator("h1")).to_contain_text(then)
+
+    def place(power: str, kind: str, where: str) -> None:
+        page.select_option("#sandbox-add select[name=power]", power)
+        page.select_option("#sandbox-add select[name=kind]", kind)
+        page.fill("#sandbox-add input[name=where]", where)
+        page.click("#sandbox-add button")
+
+    adjudicate("F lon - nth\nF edi - nwg", "Fall 1901 Movement")
+    place("England", "A", "lon")
+    adjudicate("A lon - bel\nEngland: F nth C A lon - bel", "Spring 1902 Movement")
+    expect(page.locator("#results")).to_contain_text("A lon - bel")
+    expect(page.locator("#board")).to_contain_text("A bel")  # carried by the fleet: a convoy, not a move by land
+
+    place("Germany", "A", "bur")
+    adjudicate("A par - bur\nA mar S A par - bur", "Spring 1902 Retreats")
+    expect(page.locator("#board")).to_contain_text("dislodged")
+    adjudicate("A bur - ruh", "Fall 1902 Movement")
+    expect(page.locator("#results")).to_contain_text("A bur R ruh")
+    expect(page.locator("#board")).to_contain_text("A ruh")
+    assert page.url == here
+    shoot(page, "web", "sandbox-live-retreat-desktop")
+
+    assert store.export_game("live") == before  # phases, submissions, votes, events: all as they were
+    game = live_site.web.access.phases("live")
+    assert [(h.id, h.status) for h in game] == [(phase.id, "open")]
+    assert errors == []
