@@ -59,16 +59,31 @@ class Row:
     wall: float
     cpu: float
     made: str = ""
+    peak: float = 0.0
+    """The process's peak resident size (MiB) once the row was measured: it only grows, so a row that
+    raises it is one that held that much."""
+
+
+WIDTH = 56
+"""The width of the table's first column."""
 
 
 @contextmanager
-def clock(rows: list[Row], what: str) -> Iterator[Row]:
-    """Times the block (wall and this process's CPU) into a new row; the block may fill in ``made``."""
+def clock(what: str) -> Iterator[Row]:
+    """Times the block (wall and this process's CPU) into a new row; the block may fill in ``made``, and the
+    caller then :func:`show` s it."""
     row = Row(what, 0.0, 0.0)
     w0, c0 = time.perf_counter(), time.process_time()
     yield row
     row.wall, row.cpu = time.perf_counter() - w0, time.process_time() - c0
+    row.peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def show(rows: list[Row], row: Row) -> None:
+    """Keeps ``row`` and prints it at once: a long run's first figures are read while it goes on."""
     rows.append(row)
+    peak = f"{row.peak:.0f}" if row.peak else ""
+    print(f"{row.what:<{WIDTH}}  {row.wall:>8.3f}  {row.cpu:>8.3f}  {peak:>8}  {row.made}", flush=True)
 
 
 def median_of(fn: Callable[[], Any], repeat: int = 3) -> tuple[float, float, Any]:
@@ -206,18 +221,20 @@ def measure(store: Any, name: str, skip: set[str]) -> tuple[list[Row], dict[str,
     got: dict[str, Any] = {}
 
     web = Web(store)
-    with clock(rows, "replay frames listed (phases read, frames made), first") as row:
+    with clock("replay frames listed (phases read, frames made), first") as row:
         frames = replay_frames(web.access.phases(name))
         row.made = f"{len(frames)} frames"
+    show(rows, row)
     wall, cpu, _ = median_of(lambda: replay_frames(web.access.phases(name)))
-    rows.append(Row("replay frames listed again (median of 3)", wall, cpu))
+    show(rows, Row("replay frames listed again (median of 3)", wall, cpu))
     processed = sum(1 for h in web.access.phases(name) if h.status == "processed")
     got.update(frames=len(frames), processed=processed)
 
-    with clock(rows, "every frame's picture (SVG) drawn, first") as row:
+    with clock("every frame's picture (SVG) drawn, first") as row:
         sizes = [len(games.phase_map(web, name, f.phase_id, f.view, anyone)) for f in frames]
         row.made = f"{sum(sizes) / 2**20:.1f} MiB, {statistics.median(sizes) / 1024:.0f} KiB a frame (median)"
     row.made += f"; {row.cpu / len(frames) * 1000:.0f} ms CPU a frame"
+    show(rows, row)
 
     for fmt in ("gif", "webp"):
         if fmt in skip:
@@ -233,13 +250,14 @@ def measure(store: Any, name: str, skip: set[str]) -> tuple[list[Row], dict[str,
                 lambda: export_replay(frames, lambda f: games.phase_map(web, name, f.phase_id, f.view, anyone), fmt),
             )
 
-        with clock(rows, f"replay as {fmt.upper()}, first making") as row:
+        with clock(f"replay as {fmt.upper()}, first making") as row:
             data = request()
         n = frame_count(data)
         row.made = f"{len(data) / 2**20:.1f} MiB, {n} frames (Pillow), {row.cpu / n * 1000:.0f} ms CPU a frame"
+        show(rows, row)
         wall, cpu, again = median_of(request)
         assert again is data or again == data
-        rows.append(Row(f"replay as {fmt.upper()}, kept (median of 3)", wall, cpu))
+        show(rows, Row(f"replay as {fmt.upper()}, kept (median of 3)", wall, cpu))
         got[fmt] = (len(data), n)
 
     if "book" not in skip:
@@ -257,7 +275,7 @@ def measure(store: Any, name: str, skip: set[str]) -> tuple[list[Row], dict[str,
                 ),
             )
 
-        with clock(rows, "game book PDF, first making") as row:
+        with clock("game book PDF, first making") as row:
             data = book()
         pages, with_text = pdf_pages(data)
         row.made = f"{len(data) / 2**20:.1f} MiB" + (
@@ -265,8 +283,9 @@ def measure(store: Any, name: str, skip: set[str]) -> tuple[list[Row], dict[str,
             if pages is not None
             else " (no poppler to count pages)"
         )
+        show(rows, row)
         wall, cpu, _ = median_of(book)
-        rows.append(Row("game book PDF, kept (median of 3)", wall, cpu))
+        show(rows, Row("game book PDF, kept (median of 3)", wall, cpu))
         got["book"] = (len(data), pages, with_text)
     return rows, got
 
@@ -287,11 +306,8 @@ def main(argv: list[str] | None = None) -> int:
     processed = sum(1 for h in phases if h.status == "processed")
     how = "read back from the cache" if cached else f"played and stored in {made_in:.0f} s"
     print(f"# game {name}: W3K, {years} game years, {processed} phases processed, {len(phases)} in all; {how}")
-    rows, got = measure(store, name, skip)
-    width = max(len(r.what) for r in rows)
-    print(f"{'what':<{width}}  {'wall s':>8}  {'CPU s':>8}  made")
-    for r in rows:
-        print(f"{r.what:<{width}}  {r.wall:>8.3f}  {r.cpu:>8.3f}  {r.made}")
+    print(f"{'what':<{WIDTH}}  {'wall s':>8}  {'CPU s':>8}  {'peak MiB':>8}  made")
+    _, got = measure(store, name, skip)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"# peak resident size {peak:.0f} MiB; load average after: {' '.join(f'{x:.1f}' for x in _load())}")
     ok = got["frames"] == 2 * got["processed"] + 1 and all(

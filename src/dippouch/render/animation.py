@@ -1,13 +1,15 @@
 """A game's replay as one animated picture (GIF or WebP): the maps of its phases, rasterised with cairosvg and
 joined by Pillow (which cairosvg itself depends on), each frame captioned in a band under the map.
 
-The caption is drawn here, not in the SVG, so that two frames whose maps are the same position (the board
-after a phase and the next phase's board) stay two frames: Pillow's GIF writer joins identical frames into one,
-and a replay's frames must stay countable (one per picture of the replay page)."""
+A replay's frames must stay countable (one per picture of the replay page): the caption, drawn here rather than
+in the SVG, tells apart two frames whose maps show the same position (the board after a phase and the next
+phase's board), and the GIF is written frame by frame here (:func:`_gif`), never joining identical frames as
+Pillow's own GIF writer does, and never holding a long game's frames all at once."""
 
 from __future__ import annotations
 
 import io
+import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -65,8 +67,6 @@ def animate(frames: Sequence[AnimationFrame], fmt: str, width: int = WIDTH) -> b
         raise ValueError(f"no animation format {fmt!r}; formats: {', '.join(FORMATS)}")
     if not frames:
         raise ValueError("an animation needs at least one frame")
-    from PIL import Image
-
     first = frame_picture(_svg(frames[0]), frames[0].caption, width)
     size = first.size
 
@@ -77,33 +77,49 @@ def animate(frames: Sequence[AnimationFrame], fmt: str, width: int = WIDTH) -> b
             yield pic if pic.size == size else _fitted(pic, size)
 
     durations = [max(20, int(f.duration_ms)) for f in frames]
-    out = io.BytesIO()
     if fmt == "gif":
-        # One palette per frame, chosen from its own colours (a shared palette would need every frame drawn
-        # before the first is written).
-        def paletted(pic: Image.Image) -> Image.Image:
-            return pic.quantize(colors=255, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+        return _gif(itertools.chain([first], rest()), durations)
+    out = io.BytesIO()
+    first.save(
+        out,
+        format="WEBP",
+        save_all=True,
+        append_images=rest(),
+        duration=durations,
+        loop=0,
+        quality=80,
+        method=4,
+    )
+    return out.getvalue()
 
-        paletted(first).save(
-            out,
-            format="GIF",
-            save_all=True,
-            append_images=(paletted(p) for p in rest()),
-            duration=durations,
-            loop=0,
-            optimize=False,
-        )
-    else:
-        first.save(
-            out,
-            format="WEBP",
-            save_all=True,
-            append_images=rest(),
-            duration=durations,
-            loop=0,
-            quality=80,
-            method=4,
-        )
+
+def _gif(pictures: Iterator[Image.Image], durations: Sequence[int]) -> bytes:
+    """The pictures as a looping GIF, written as they come: each frame is the part of the picture that differs
+    from the last one shown (a map's turn changes a few provinces and the caption), at its place, with a
+    palette of its own chosen from its own colours.
+
+    Written here rather than by Pillow's ``save(save_all=True)``, which keeps every frame until the end to
+    compare and merge them: the process making a 40-year W3K game's 329 frames so had grown past 900 MB before
+    the file was written (benchmarks/README.md). Here two pictures are held at a time. The frames stay
+    countable: a frame identical to the last is still written (as one pixel), never merged into it."""
+    from PIL import GifImagePlugin, ImageChops
+    from PIL import Image as PILImage
+
+    out = io.BytesIO()
+    shown: PILImage.Image | None = None  # the last frame as the viewer sees it (its palette's colours)
+    for pic, ms in zip(pictures, durations, strict=True):
+        paletted = pic.quantize(colors=255, method=PILImage.Quantize.MEDIANCUT, dither=PILImage.Dither.NONE)
+        seen = paletted.convert("RGB")
+        if shown is None:
+            header, _ = GifImagePlugin.getheader(paletted, info={"loop": 0, "duration": ms})
+            out.write(b"".join(header))  # the first frame's palette is the global one
+            part, offset, own_palette = paletted, (0, 0), False
+        else:
+            box = ImageChops.difference(shown, seen).getbbox() or (0, 0, 1, 1)
+            part, offset, own_palette = paletted.crop(box), (box[0], box[1]), True
+        out.write(b"".join(GifImagePlugin.getdata(part, offset, duration=ms, include_color_table=own_palette)))
+        shown = seen
+    out.write(b";")  # the GIF trailer
     return out.getvalue()
 
 
