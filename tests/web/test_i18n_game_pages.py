@@ -30,8 +30,8 @@ WORDS: dict[str, dict[str, list[str]]] = {
     },
     "player": {
         "en": ["Send orders", "Your units", "Orders for Fall 1901 Movement"],
-        "de": ["Befehle senden", "Ihre Einheiten", "Befehle für Fall 1901 Movement"],
-        "fr": ["Envoyer les ordres", "Vos unités", "Ordres pour Fall 1901 Movement"],
+        "de": ["Befehle senden", "Ihre Einheiten", "Befehle für Herbst 1901 Bewegung"],
+        "fr": ["Envoyer les ordres", "Vos unités", "Ordres pour Automne 1901 Mouvements"],
     },
     "records": {
         "en": ["Centres by power", "Key events", "Scoring systems"],

@@ -1,7 +1,8 @@
-"""The site in English, German and French in a real browser: the home page, a game's page and a player's page
-at desktop (1366x768) and phone (390x844) sizes, each in the browser's language, with ``<html lang>`` set, no
-script error and nothing wider than the screen (German words are long); and the footer's language choice
-switching a page's language in place. Screenshots in test-artifacts/i18n/<page>-<lang>-<size>.png."""
+"""The site in English, German and French in a real browser: the home page, the variants and a variant's page,
+open games, the sandbox, ratings, tournaments, a game's page, its records and a player's page at desktop
+(1366x768) and phone (390x844) sizes, each in the browser's language, with ``<html lang>`` set, the header's
+words in that language, no script error and nothing wider than the screen (German words are long); and the
+footer's language choice switching a page's language in place. Screenshots in test-artifacts/i18n/<page>-<lang>-<size>.png."""
 
 from __future__ import annotations
 
@@ -12,6 +13,9 @@ import pytest
 from browsersupport import DESKTOP, PHONE, LiveSite, is_phone, shoot, watch_errors
 
 LOCALES = {"en": "en-GB", "de": "de-DE", "fr": "fr-FR"}
+OPENING = {"en": "Spring 1901 Movement", "de": "Frühjahr 1901 Bewegung", "fr": "Printemps 1901 Mouvements"}
+FLEET = {"en": "Fleet Brest", "de": "Flotte Brest", "fr": "Flotte Brest"}
+"""The phase and a unit as the player's page and the records name them (in English they were on every page)."""
 GAME = "lingua"
 
 
@@ -38,16 +42,39 @@ def test_the_pages_in_each_language(game: LiveSite, lang: str, size: dict[str, i
     key = game.player_key(GAME, "France")
     for name, address in (
         ("home", "/"),
+        ("variants", "/variants"),
+        ("variant", "/variants/standard"),
+        ("open", "/open"),
+        ("sandbox", "/sandbox"),
+        ("ratings", "/ratings"),
+        ("tournaments", "/tournaments"),
         ("game", f"/games/{GAME}"),
+        ("records", f"/games/{GAME}/records"),
         ("player", f"/k/{key}"),
     ):
         page.goto(game.base + address)
         if name == "player":
             page.goto(f"{game.base}/games/{GAME}/play/France")
         assert page.evaluate("document.documentElement.lang") == lang, name
+        # The header's words in the page's language (English only on English pages).
+        nav = page.locator("header nav").inner_text().split()
+        assert ("Variants" in nav) == (lang == "en"), f"{name} in {lang}: the header says {nav}"
         chooser = page.locator("footer form.language-choice")
         assert chooser.count() == 1, name
         assert chooser.locator('[aria-current="true"]').get_attribute("lang") == lang, name
+        if name == "records":
+            assert page.locator("#centre-table tbody th").first.text_content() == OPENING[lang]
+        if name == "player":
+            assert OPENING[lang] in page.locator(".orders-card h2").inner_text()
+            assert FLEET[lang] in page.locator("label.pick span").all_inner_texts()
+            assert FLEET[lang] in page.locator("ul.units").inner_text()
+        if name == "player":  # the map's buttons whole, inside the map's frame, their words inside them
+            frame = page.locator("[data-map]").first.bounding_box()
+            assert frame is not None
+            for button in page.locator("[data-map] .map-tools button").all():
+                box, text = button.bounding_box(), button.inner_text()
+                assert box is not None and box["x"] + box["width"] <= frame["x"] + frame["width"] + 0.5, (lang, text)
+                assert button.evaluate("b => b.scrollWidth <= b.clientWidth"), f"{text!r} spills out of its button"
         shoot(page, "i18n", f"{name}-{lang}-{where}")
         assert _wider_than_screen(page) <= 0, f"{name} in {lang} at {where}: wider than the screen"
     assert not errors, errors

@@ -63,6 +63,24 @@
     });
   });
 
+  // ------------------------------------------------------------------ wide tables
+  // A table wider than its box scrolls sideways (.scroll-x): a keyboard must reach it to scroll it, and a
+  // reader hears what it is (its caption, or the heading above it). Only those that do overflow become a Tab
+  // stop; the records' centre table, nine columns on a phone, is one from the template itself.
+  function scrollables() {
+    document.querySelectorAll(".scroll-x:not([tabindex])").forEach(function (wrap) {
+      if (wrap.scrollWidth <= wrap.clientWidth + 1) return;
+      var caption = wrap.querySelector("caption"), card = wrap.closest("section, .card");
+      var heading = card && card.querySelector("h2, h3");
+      var name = (caption || heading || {}).textContent || "";
+      wrap.setAttribute("tabindex", "0");
+      wrap.setAttribute("role", "region");
+      if (name.trim()) wrap.setAttribute("aria-label", name.trim());
+    });
+  }
+  scrollables();
+  window.addEventListener("resize", scrollables);
+
   // ------------------------------------------------------------------ live line check
   var box = document.getElementById("orders");
   var checks = document.getElementById("checks");
