@@ -470,9 +470,11 @@
         };
       };
       function fitWidth() { var s = size(); return Math.max(board.w, board.h * s.w / s.h); }
-      // Keep the view's middle on the board and its zoom between the whole board and 16 times closer.
+      // Keep the view's middle on the board and its zoom between the whole board and 24 times closer (a phone
+      // opens W3K closer than it did, its provinces a finger wide: a pinch from there still has room to go on).
+      var CLOSEST = 24;
       function clamp() {
-        var s = size(), a = s.w / s.h, maxW = fitWidth(), minW = maxW / 16;
+        var s = size(), a = s.w / s.h, maxW = fitWidth(), minW = maxW / CLOSEST;
         var w = Math.min(maxW, Math.max(minW, view.w)), h = w / a;
         var cx = view.x + view.w / 2, cy = view.y + view.h / 2;
         cx = Math.min(board.x + board.w, Math.max(board.x, cx));
@@ -489,7 +491,7 @@
       // Zoom by k about the screen point (cx, cy): the map point under it stays under it.
       function zoomAt(k, cx, cy) {
         var s = size(), p = toMap(cx, cy), fx = (cx - s.r.left) / s.w, fy = (cy - s.r.top) / s.h;
-        var maxW = fitWidth(), w = Math.min(maxW, Math.max(maxW / 16, view.w / k)), h = w * s.h / s.w;
+        var maxW = fitWidth(), w = Math.min(maxW, Math.max(maxW / CLOSEST, view.w / k)), h = w * s.h / s.w;
         view = { x: p.x - fx * w, y: p.y - fy * h, w: w, h: h };
         show(s);
       }
@@ -530,6 +532,35 @@
         if (w < minW && h * a < minW) { x -= (minW - w) / 2; w = minW; }
         frame(x, y, w, h);
         clamp();
+        fingerSized(b);
+      }
+      // On a touch screen every province in view is a target a finger can hit (WCAG 2.2: 24 px): the view
+      // closes in about the player's units while the smallest province in view is smaller, as far as the
+      // units all stay in view (W3K's Portsmouth was 14 px high, Corfe Castle 17).
+      var coarse = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+      function smallestInView() {
+        var r = size().r, least = Infinity;
+        svg.querySelectorAll("path.region[data-province]").forEach(function (p) {
+          var q = p.getBoundingClientRect();
+          if (q.right <= r.left || q.left >= r.right || q.bottom <= r.top || q.top >= r.bottom) return;
+          least = Math.min(least, q.width, q.height);
+        });
+        return least;
+      }
+      function fingerSized(units) {
+        if (!coarse) return;
+        var cx = units.x + units.w / 2, cy = units.y + units.h / 2;
+        for (var i = 0; i < 3; i++) {
+          var least = smallestInView();
+          if (!(least < 24)) return;
+          // No closer than the units' box (and a little room) fills the frame.
+          var most = Math.min(view.w / (units.w * 1.1), view.h / (units.h * 1.1));
+          var k = Math.min(24.5 / least, most);
+          if (k <= 1.01) return;
+          var w = view.w / k, h = view.h / k;
+          view = { x: cx - w / 2, y: cy - h / 2, w: w, h: h };
+          clamp();
+        }
       }
       opening();
       window.addEventListener("resize", function () {  // the same middle and width, shaped like the new frame
