@@ -1,13 +1,14 @@
-"""The animated replay's GIF as written frame by frame (dippouch.render.animation): read back with Pillow, every
-frame is the picture drawn for it (in its own palette's colours), shown for its own time, none merged with
-the one before, even when nothing changed; a picture of another size is fitted onto the first's canvas."""
+"""The animated replay's GIF and WebP as written frame by frame (dippouch.render.animation): read back with
+Pillow, every frame is the picture drawn for it (the GIF exactly, in its own palette's colours; the lossy WebP
+within a few levels of each colour), shown for its own time, none merged with the one before, even when
+nothing changed; a picture of another size is fitted onto the first's canvas."""
 
 from __future__ import annotations
 
 import io
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops, ImageStat
 
 from dippouch.render.animation import AnimationFrame, animate, frame_picture
 
@@ -30,15 +31,18 @@ def _seen(svg: str, caption: str) -> list[tuple[int, ...]]:
     return list(paletted.convert("RGB").get_flattened_data())  # type: ignore[arg-type]
 
 
-def test_every_frame_reads_back_as_drawn_with_its_own_time() -> None:
-    frames = [
-        AnimationFrame(_svg(10, "#c03020"), "Spring 1901 Movement: orders and results", 1200),
-        AnimationFrame(lambda: _svg(40, "#c03020"), "After Spring 1901 Movement", 1200),
-        AnimationFrame(_svg(40, "#30a040"), "Fall 1901 Movement: orders and results", 800),
-        # The same map and words as the frame before: still a frame of its own (a replay's frames are counted).
-        AnimationFrame(_svg(40, "#30a040"), "Fall 1901 Movement: orders and results", 500),
-        AnimationFrame(_svg(70, "#8040a0"), "The final board, after Fall 1901 Movement", 4000),
-    ]
+FRAMES = [
+    AnimationFrame(_svg(10, "#c03020"), "Spring 1901 Movement: orders and results", 1200),
+    AnimationFrame(lambda: _svg(40, "#c03020"), "After Spring 1901 Movement", 1200),
+    AnimationFrame(_svg(40, "#30a040"), "Fall 1901 Movement: orders and results", 800),
+    # The same map and words as the frame before: still a frame of its own (a replay's frames are counted).
+    AnimationFrame(_svg(40, "#30a040"), "Fall 1901 Movement: orders and results", 500),
+    AnimationFrame(_svg(71, "#8040a0"), "The final board, after Fall 1901 Movement", 4000),
+]
+
+
+def test_every_gif_frame_reads_back_as_drawn_with_its_own_time() -> None:
+    frames = FRAMES
     gif = Image.open(io.BytesIO(animate(frames, "gif", WIDTH)))
     assert gif.format == "GIF" and getattr(gif, "n_frames", 1) == len(frames)
     assert gif.info.get("loop") == 0
@@ -48,6 +52,21 @@ def test_every_frame_reads_back_as_drawn_with_its_own_time() -> None:
         assert gif.info["duration"] == f.duration_ms, i
         svg = f.svg if isinstance(f.svg, str) else f.svg()
         assert list(gif.convert("RGB").get_flattened_data()) == _seen(svg, f.caption), i
+
+
+def test_every_webp_frame_reads_back_as_drawn_with_its_own_time() -> None:
+    webp = Image.open(io.BytesIO(animate(FRAMES, "webp", WIDTH)))
+    assert webp.format == "WEBP" and getattr(webp, "n_frames", 1) == len(FRAMES)
+    assert webp.info.get("loop") == 0
+    for i, f in enumerate(FRAMES):
+        webp.seek(i)
+        webp.load()
+        assert webp.info["duration"] == f.duration_ms, i
+        svg = f.svg if isinstance(f.svg, str) else f.svg()
+        drawn = frame_picture(svg, f.caption, WIDTH)
+        assert webp.size == drawn.size
+        off = ImageStat.Stat(ImageChops.difference(webp.convert("RGB"), drawn)).mean
+        assert max(off) < 4, (i, off)  # lossy at quality 80: near every colour, never another picture
 
 
 def test_a_picture_of_another_size_is_fitted_on_the_first_canvas() -> None:

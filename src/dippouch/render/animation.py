@@ -77,20 +77,8 @@ def animate(frames: Sequence[AnimationFrame], fmt: str, width: int = WIDTH) -> b
             yield pic if pic.size == size else _fitted(pic, size)
 
     durations = [max(20, int(f.duration_ms)) for f in frames]
-    if fmt == "gif":
-        return _gif(itertools.chain([first], rest()), durations)
-    out = io.BytesIO()
-    first.save(
-        out,
-        format="WEBP",
-        save_all=True,
-        append_images=rest(),
-        duration=durations,
-        loop=0,
-        quality=80,
-        method=4,
-    )
-    return out.getvalue()
+    pictures = itertools.chain([first], rest())
+    return _gif(pictures, durations) if fmt == "gif" else _webp(pictures, durations, size)
 
 
 def _gif(pictures: Iterator[Image.Image], durations: Sequence[int]) -> bytes:
@@ -121,6 +109,50 @@ def _gif(pictures: Iterator[Image.Image], durations: Sequence[int]) -> bytes:
         shown = seen
     out.write(b";")  # the GIF trailer
     return out.getvalue()
+
+
+def _webp(pictures: Iterator[Image.Image], durations: Sequence[int], size: tuple[int, int]) -> bytes:
+    """The pictures as a looping animated WebP, written as they come: each frame is the part of the picture
+    that differs from the last (from an even corner, as the format places frames), encoded alone by Pillow as
+    a still WebP (lossy, quality 80) and put in the animation's container (RIFF: VP8X, ANIM, then an ANMF
+    chunk a frame; Google's WebP container specification).
+
+    Written here rather than by Pillow's ``save(save_all=True)``, which first makes a list of every frame to
+    add: a 40-year W3K game's 329 frames took the process to 1.5 GB (benchmarks/README.md). Here two pictures
+    are held at a time."""
+    import struct
+
+    from PIL import ImageChops
+
+    def chunk(tag: bytes, body: bytes) -> bytes:
+        return tag + struct.pack("<I", len(body)) + body + (b"\0" if len(body) % 2 else b"")
+
+    def u24(n: int) -> bytes:
+        return struct.pack("<I", n)[:3]
+
+    frames: list[bytes] = []  # encoded, a few KB each
+    last: Image.Image | None = None
+    for pic, ms in zip(pictures, durations, strict=True):
+        box = (0, 0, *size) if last is None else ImageChops.difference(last, pic).getbbox() or (0, 0, 2, 2)
+        x, y = box[0] - box[0] % 2, box[1] - box[1] % 2
+        part = pic.crop((x, y, max(box[2], x + 2), max(box[3], y + 2)))
+        still = io.BytesIO()
+        part.save(still, format="WEBP", quality=80, method=4)
+        data = still.getvalue()
+        kept, at = b"", 12  # the still's own chunks after its RIFF header: its picture (and alpha) only
+        while at + 8 <= len(data):
+            tag, length = data[at : at + 4], struct.unpack("<I", data[at + 4 : at + 8])[0]
+            if tag in (b"VP8 ", b"VP8L", b"ALPH"):
+                kept += data[at : at + 8 + length + length % 2]
+            at += 8 + length + length % 2
+        # Placed at (x, y), shown ms, drawn over what is there without blending, left in place after.
+        head = u24(x // 2) + u24(y // 2) + u24(part.width - 1) + u24(part.height - 1) + u24(ms) + b"\x02"
+        frames.append(chunk(b"ANMF", head + kept))
+        last = pic
+    vp8x = chunk(b"VP8X", b"\x02\0\0\0" + u24(size[0] - 1) + u24(size[1] - 1))  # animated, no alpha
+    anim = chunk(b"ANIM", b"\xff\xff\xff\xff" + struct.pack("<H", 0))  # a white background, looping
+    body = b"WEBP" + vp8x + anim + b"".join(frames)
+    return b"RIFF" + struct.pack("<I", len(body)) + body
 
 
 def _svg(frame: AnimationFrame) -> str:
