@@ -216,7 +216,8 @@ def test_a_finished_w3k_game_replayed_on_a_phone_and_a_desktop(site: LiveSite, s
 def test_a_finished_w3k_game_exported_from_its_replay_page(site: LiveSite, tmp_path: Path) -> None:
     """The replay page's own links, followed in the browser: the GIF (a download) holds a frame per picture
     of the page, that is two for each phase played (its orders, then the board they led to) and the final
-    board; the game book's pages read back with pdftotext name every phase, the one the draw closed too."""
+    board; the WebP decodes; the game book's pages read back with pdftotext name every phase, the one the
+    draw closed too."""
     import io
     import shutil
     import subprocess
@@ -232,6 +233,16 @@ def test_a_finished_w3k_game_exported_from_its_replay_page(site: LiveSite, tmp_p
         page.locator('a[href="/games/w3k/replay.gif"]').click()
     gif = Image.open(io.BytesIO(Path(got.value.path()).read_bytes()))
     assert gif.format == "GIF" and getattr(gif, "n_frames", 1) == frames
+    # The WebP (written frame by frame by dippouch itself) is a picture Chromium decodes, at the GIF's size.
+    webp = page.evaluate(
+        """() => new Promise((done, failed) => {
+             const i = new Image();
+             i.onload = () => done([i.naturalWidth, i.naturalHeight]);
+             i.onerror = () => failed('the WebP did not decode');
+             i.src = '/games/w3k/replay.webp';
+           })"""
+    )
+    assert tuple(webp) == gif.size
     book = page.locator('a[href="/games/w3k/book.pdf"]')
     r = page.context.request.get(site.base + str(book.get_attribute("href")), timeout=180_000)
     assert r.ok and r.headers["content-type"] == "application/pdf"
