@@ -2,7 +2,11 @@
 page the site serves, at desktop and phone sizes, in light and dark colour schemes: no serious or critical
 violation anywhere. Issue 41 found two serious rules failing on every page (muted grey text at 4.47:1 and links
 told apart by colour only) and a few more on some; this is the check that keeps them fixed, for pages added
-later too (add a page kind to ``_pages``)."""
+later too (add a page kind to ``_pages``). The pages a form answers with (the desk's confirmation, a new link shown
+once, "a link is on its way") and a key's link followed from another site are reached as a person reaches them.
+
+On the phone, the same pages are measured by this module's own reading of every control's box (24 px, or spaced
+as WCAG 2.2 allows) and of the main controls (44 px): axe leaves a label's or a fold's height alone."""
 
 from __future__ import annotations
 
@@ -19,6 +23,7 @@ from dippouch.game import Settings, position_to_data
 from dippouch.mail.outbox import unsubscribe_token
 from dippouch.play import sandbox
 from dippouch.play.tournaments import add_game, new_tournament
+from dippouch.store.accounts import create_signin_link
 from dippouch.store.openings import open_game
 from dippouch.store.people import create_person
 
@@ -55,7 +60,15 @@ def _seed(site: LiveSite, person: int) -> dict[str, str]:
     add_game(store, "Club", "classic", in_round="1", now=T0)
     standard = site.web.variant_of("classic")
     _, secret = sandbox.start(store, standard, position_to_data(standard, standard.start), now=T0, person_id=person)
+    mailed: list[str] = []
+
+    def compose(token: str, name: str | None, known: bool) -> tuple[str, str]:
+        mailed.append(token)
+        return "Sign in", token
+
+    create_signin_link(store, "new@example.org", now=T0, compose=compose)
     return {
+        "SIGNIN_LINK": "/signin/link/" + quote(mailed[0], safe=""),
         "CHANNEL": f"/games/classic/play/France/press/{talk.channel_id}",
         "SANDBOX": "/sandbox/" + quote(secret, safe=""),
         "UNSUBSCRIBE": "/unsubscribe/" + quote(unsubscribe_token(store, person, "press"), safe=""),
@@ -88,6 +101,8 @@ def _pages(site: LiveSite, person: int) -> list[tuple[str, str]]:
         ("anyone", "/sandbox"),
         ("anyone", "/offline"),
         ("anyone", "UNSUBSCRIBE"),
+        ("anyone", "SIGNIN_LINK"),
+        ("anyone", "KEY_LINK"),
         ("France", "/games/classic/play/France"),
         ("France", "CHANNEL"),
         ("person", "/me"),
@@ -184,7 +199,15 @@ def _visit_all(
             page.goto(f"{site.base}/games/classic")
             address = str(page.locator("ol.history a").first.get_attribute("href"))
         address = made.get(address, address)
-        if address in FORMS:
+        if address == "KEY_LINK":  # a key's link followed from another site: a button to sign in, not a sign-in
+            # Another site: the same server by its address, not its name (a page's own content would be same-origin).
+            page.goto(site.base.replace("localhost", "127.0.0.1") + "/offline")
+            page.set_content(f'<a href="{site.base}/k/{site.player_key("classic", "England")}">link</a>')
+            with page.expect_navigation() as navigation:
+                page.locator("a").click()
+            answer = navigation.value
+            assert page.locator("#signin-confirm").count() == 1, "a link from another site signed in at once"
+        elif address in FORMS:
             start, button = FORMS[address]
             page.goto(site.base + start)
             if start == "/signin":
