@@ -348,13 +348,20 @@ class Readability:
     names: int
     small_names: tuple[str, ...]
     """Provinces whose name is drawn under :data:`READABLE_PX` pixels."""
+    smallest: float = 0.0
+    """The smallest name's size in pixels (0 when no name is drawn)."""
+    unnamed: tuple[str, ...] = ()
+    """Provinces drawn with no name at all (a name left out reads no better than one too small)."""
+    least: float = 0.0
+    """The smallest province's area over the median's: shown, not judged (the issue's measure is the
+    largest; slivers the fitting step leaves are reported here so they are seen)."""
 
     @property
     def unreadable(self) -> bool:
         """A board drawn without a picture whose areas spread too far or with a name too small. Boards
         drawn from geography or a source's picture are measured but not judged: their provinces' sizes are
         the source's (the Atlantic is larger than Belgium)."""
-        return self.laid_out and (self.spread > SPREAD_LIMIT or bool(self.small_names))
+        return self.laid_out and (self.spread > SPREAD_LIMIT or bool(self.small_names) or bool(self.unnamed))
 
     def summary(self) -> str:
         verdict = "UNREADABLE" if self.unreadable else "readable" if self.laid_out else "not judged (drawn from "
@@ -362,9 +369,11 @@ class Readability:
         small = f": {' '.join(self.small_names[:12])}{' ...' if len(self.small_names) > 12 else ''}"
         return (
             f"readability ({'laid out from its borders' if self.laid_out else 'drawn at its points'}): "
-            f"area spread x{self.spread:.1f} ({self.largest}; limit x{SPREAD_LIMIT:g}), "
+            f"area spread x{self.spread:.1f} ({self.largest}; limit x{SPREAD_LIMIT:g}; smallest x{self.least:.2f}), "
             f"names under {READABLE_PX:g} px {len(self.small_names)} of {self.names}"
-            f"{small if self.small_names else ''}; {verdict}"
+            f"{small if self.small_names else ''}, smallest {self.smallest:.1f} px"
+            + (f", without a name {len(self.unnamed)}: {' '.join(self.unnamed[:12])}" if self.unnamed else "")
+            + f"; {verdict}"
         )
 
 
@@ -394,6 +403,9 @@ def check_readability(variant: Variant) -> Readability:
         largest=largest,
         names=len(sizes),
         small_names=tuple(sorted(k for k, v in sizes.items() if v < READABLE_PX)),
+        smallest=min(sizes.values(), default=0.0),
+        least=round(min(areas.values()) / med, 3) if med > 0 else 0.0,
+        unnamed=tuple(sorted(k for k in geo.provinces if k not in sizes)),
     )
 
 

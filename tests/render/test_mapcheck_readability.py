@@ -40,7 +40,8 @@ def test_a_laid_out_board_reads_and_the_same_board_at_crowded_points_does_not(tm
     assert "unreadable boards: 0 of 1 measured (1 drawn without a picture)" in got.output, got.output
     rep = check_readability(load_variant(str(path)))
     assert rep.laid_out and rep.spread <= SPREAD_LIMIT and not rep.small_names, rep.summary()
-    assert rep.names == 40
+    assert rep.names == 40 and not rep.unnamed
+    assert rep.smallest >= READABLE_PX, rep.summary()
 
 
 def test_a_board_not_built_is_counted_apart(tmp_path: Path) -> None:
@@ -62,3 +63,7 @@ def test_the_verdict() -> None:
     assert Readability("x", True, 1.0, "a", 10, ("b",)).unreadable
     assert not Readability("x", False, 30.0, "a", 10, ("b",)).unreadable
     assert f"names under {READABLE_PX:g} px 1 of 10: b" in Readability("x", True, 1.0, "a", 10, ("b",)).summary()
+    # a province drawn with no name at all reads no better than one with a name too small
+    nameless = Readability("x", True, 1.0, "a", 9, (), 9.5, ("c",))
+    assert nameless.unreadable and "without a name 1: c" in nameless.summary()
+    assert "smallest 9.5 px" in Readability("x", True, 1.0, "a", 10, (), 9.5).summary()

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 import statistics
-import time
 from pathlib import Path
 
 import pytest
@@ -20,7 +19,7 @@ from typer.testing import CliRunner
 
 from dippouch.catalog import load_variant
 from dippouch.cli import app, register_commands
-from dippouch.mapcheck import SPREAD_LIMIT, check_readability
+from dippouch.mapcheck import READABLE_PX, SPREAD_LIMIT, check_readability
 from dippouch.render.mapgen.graph import BorderGraph, drawn_from_borders
 from dippouch.render.mapgen.layout import border_layout
 
@@ -147,18 +146,16 @@ def test_the_importers_note_marks_a_board_to_lay_out(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_a_big_map_without_a_picture_is_built_readable_and_quickly(tmp_path: Path) -> None:
+def test_a_big_map_without_a_picture_is_built_readable(tmp_path: Path) -> None:
     """120 provinces (Colonial's size), points crowded as the importer's force layout left them: laid out,
-    built with fitting in well under half a minute, every name readable and no province over the limit.
+    built with fitting, every name readable and no province over the limit (how long it takes is measured by
+    benchmarks/bench_mapgen_layout.py, not here).
     The same graph drawn at its crowded points is what the measure exists to catch."""
     text = _planar_map(120, 7)
     path = tmp_path / "planar.toml"
     path.write_text(text, encoding="utf-8")
-    t0 = time.process_time()
     got = runner.invoke(app, ["mapgen", str(path)])
-    took = time.process_time() - t0
     assert got.exit_code == 0, got.output
-    assert took < 25, f"mapgen took {took:.1f} s of CPU"
     rep = check_readability(load_variant(str(path)))
     assert rep.laid_out and not rep.unreadable, rep.summary()
     assert rep.spread <= SPREAD_LIMIT and not rep.small_names, rep.summary()
@@ -168,3 +165,54 @@ def test_a_big_map_without_a_picture_is_built_readable_and_quickly(tmp_path: Pat
     assert runner.invoke(app, ["mapgen", "--plain", str(crowded)]).exit_code == 0
     bad = check_readability(load_variant(str(crowded)))
     assert not bad.laid_out and (bad.spread > SPREAD_LIMIT or bad.small_names), bad.summary()
+
+
+def _voronoi_spread(points: dict[str, tuple[float, float]], frame: shapely.Polygon) -> tuple[float, str]:
+    cells = _cells(points, frame)
+    areas = {k: c.area for k, c in cells.items()}
+    largest = max(sorted(areas), key=lambda k: areas[k])
+    return areas[largest] / statistics.median(areas.values()), largest
+
+
+def test_a_province_on_the_rim_does_not_fill_a_corner() -> None:
+    """A big border graph (400 provinces, the generated map below with seed 5) has provinces on its rim
+    with one or two borders. Held towards their neighbours by the relaxation whatever their cell's size,
+    one of them filled a corner of the frame: 7.3 times the median cell (p331), as the rim provinces of
+    MILA's World (9.5) and Known World 901 (8.5) did. A cell larger than the median is not held back now."""
+    import tempfile
+
+    from dippouch.render.mapgen.graph import border_graph
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "planar.toml"
+        path.write_text(_planar_map(400, 5), encoding="utf-8")
+        v = load_variant(str(path))
+    points, frame = border_layout([p.abbr for p in v.map.provinces], border_graph(v))
+    spread, largest = _voronoi_spread(points, frame)
+    assert spread < 5.0, (spread, largest)
+
+
+def test_a_board_with_more_provinces_is_drawn_wider() -> None:
+    from dippouch.render.mapgen.build import LAID_OUT_PROVINCES, PICTURE_WIDTH, laid_out_width
+
+    assert laid_out_width(76) == laid_out_width(LAID_OUT_PROVINCES) == PICTURE_WIDTH
+    assert laid_out_width(4 * LAID_OUT_PROVINCES) == 2 * PICTURE_WIDTH  # twice the side for four times the count
+    assert laid_out_width(269) > laid_out_width(161) > PICTURE_WIDTH
+
+
+@pytest.mark.slow
+def test_a_board_of_400_provinces_is_drawn_wide_enough_for_its_names(tmp_path: Path) -> None:
+    """400 provinces (more than any corpus map) built and measured as `mapcheck --boards` does: drawn as
+    wide as the count asks, no name under 9 px and no province over the spread limit. (Built at 1200 px
+    with the old relaxation, this board had 245 names under 9 px and a rim province 7.3 times the median.)"""
+    import dippouch.render.mapgen.build as build
+    from dippouch.render.geometry import load_geometry
+
+    path = tmp_path / "planar.toml"
+    path.write_text(_planar_map(400, 5), encoding="utf-8")
+    assert runner.invoke(app, ["mapgen", "--plain", str(path)]).exit_code == 0
+    v = load_variant(str(path))
+    rep = check_readability(v)
+    assert load_geometry(v).width == pytest.approx(build.laid_out_width(400), abs=1.0)
+    assert rep.laid_out and not rep.small_names and rep.smallest >= READABLE_PX, rep.summary()
+    assert rep.spread <= SPREAD_LIMIT, rep.summary()

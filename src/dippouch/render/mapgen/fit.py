@@ -46,6 +46,10 @@ def evaluate(b: Board, shapes: Shapes) -> GeoReport:
 #: rounds only took time (Colonial: best at round 4 of 18).
 LAID_OUT_PATIENCE = 3
 
+#: The largest a province of a laid-out board may grow by the clean-up, in median provinces: under
+#: mapcheck's limit of 6 (``dippouch.mapcheck.SPREAD_LIMIT``), so a board that was even stays readable.
+GIANT_AREA = 4.5
+
 
 def fit_seeds(
     b: Board,
@@ -63,7 +67,10 @@ def fit_seeds(
     rep = evaluate(b, shapes)
     if log:
         log(f"round 0: {rep.mismatches} {rep.counts()}")
-    best = (rep.mismatches, shapes)
+    # On a laid-out board a round whose areas stay within GIANT_AREA of the median beats one that does
+    # not, whatever their counts: a wrong border reads as a wrong border, a giant makes the board unreadable.
+    rank = _ranker(b)
+    best = (rank(rep.mismatches, shapes), shapes)
     tries: dict[tuple[str, ...], int] = {}
     home = _on_home_ground(b)
     stale = 0
@@ -78,8 +85,8 @@ def fit_seeds(
         rep = evaluate(b, shapes)
         if log:
             log(f"round {_ + 1}: {rep.mismatches} {rep.counts()} (+{len(new)} seeds)")
-        if rep.mismatches < best[0]:
-            best = (rep.mismatches, shapes)
+        if rank(rep.mismatches, shapes) < best[0]:
+            best = (rank(rep.mismatches, shapes), shapes)
             stale = 0
         else:
             stale += 1
@@ -90,9 +97,22 @@ def fit_seeds(
         rep = evaluate(b, cleaned)
         if log:
             log(f"without thin strips: {rep.mismatches} {rep.counts()}")
-        if rep.mismatches <= best[0]:
+        if rank(rep.mismatches, cleaned) <= best[0]:
             return cleaned
     return best[1]
+
+
+def _ranker(b: Board) -> Callable[[int, Shapes], tuple[bool, int]]:
+    """How a round's drawing ranks (lower is better): on a laid-out board, first whether a province is
+    over GIANT_AREA times the median's area, then the count of wrong borders; elsewhere the count alone."""
+
+    def rank(mismatches: int, shapes: Shapes) -> tuple[bool, int]:
+        if not b.laid_out:
+            return (False, mismatches)
+        areas = sorted(g.area for k, g in shapes.provinces.items() if k not in b.nested and not g.is_empty)
+        return (bool(areas) and areas[-1] > GIANT_AREA * areas[len(areas) // 2], mismatches)
+
+    return rank
 
 
 def polygonal(g: BaseGeometry) -> BaseGeometry:
@@ -140,6 +160,12 @@ def _without_strips(b: Board, shapes: Shapes) -> Shapes | None:
                     count, km = count + 1, km + s - touch_km
         return count, round(km, 3)
 
+    # On a board laid out from its borders a piece goes to no neighbour it would make larger than
+    # GIANT_AREA times the median province: given whole to the neighbour sharing most border, the strips and
+    # exclaves of a crowded corner made one rim province of MILA's Empire 8 times the median (the board's
+    # cells are even before this step; a giant is what makes such a board unreadable).
+    areas = sorted(g.area for k, g in geo.items() if k not in b.nested and not g.is_empty)
+    cap = GIANT_AREA * areas[len(areas) // 2] if b.laid_out and areas else math.inf
     changed = False
     for k in sorted(geo):
         if b.kinds.get(k) not in land_kinds or k in b.nested or geo[k].is_empty:
@@ -165,9 +191,10 @@ def _without_strips(b: Board, shapes: Shapes) -> Shapes | None:
                 if o != k and b.kinds.get(o) in land_kinds and o not in b.nested and geo[o].intersects(fat)
             ]
             near = [t for t in near if t[0] > 0]
-            if not near:
+            room = [t for t in near if geo[t[1]].area + piece.area <= cap]
+            if not room:
                 continue
-            _, o = max(near)
+            _, o = max(room)
             before = (geo[k], geo[o])
             touched = {k, o} | {t[1] for t in near}
             was = badness(touched)

@@ -11,7 +11,8 @@ board out again itself, deterministically:
    instead of crowding where a force layout's repulsion lost to its springs.
 2. **Area equalisation** (Lloyd's relaxation): each point moves to the centre of its Voronoi cell in a
    rectangle shaped like the layout, with a pull towards its neighbours so the graph's arrangement holds;
-   the cells end up of nearly equal area, so every province has room for its name and unit.
+   the cells end up of nearly equal area, so every province has room for its name and unit. A cell larger
+   than the median is held the less the larger it is, so the frame's corners do not go to one rim province.
 
 The fitting step (fit.py) then makes the drawn borders equal the graph, as for any map.
 """
@@ -123,7 +124,14 @@ def _lloyd(x: np.ndarray, adj: list[list[int]], frame: Polygon, iterations: int 
             [[c.centroid.x, c.centroid.y] if not c.is_empty else list(p) for c, p in zip(clipped, x, strict=True)]
         )
         mid = np.array([x[a].mean(axis=0) if a else x[i] for i, a in enumerate(adj)])
-        new = (1 - pull) * cent + pull * mid + _contacts(x, adj, step)
+        # A cell larger than the median is held back by its neighbours (the pull and the contacts' moves)
+        # the less the larger it is, so it moves into its own room: held as hard as any, provinces on the
+        # rim were pulled inwards while their cells filled a corner of the frame (MILA's World: 6 times
+        # the median before fitting, 9.4 after; a 400-province graph: 7.3).
+        area = np.array([c.area for c in clipped])
+        small = np.clip(np.median(area) / np.maximum(area, 1e-12), 0.0, 1.0)[:, None] ** 2
+        held = pull * small
+        new = (1 - held) * cent + held * mid + small * _contacts(x, adj, step)
         new[:, 0] = np.clip(new[:, 0], x0 + 1e-6, x1 - 1e-6)
         new[:, 1] = np.clip(new[:, 1], y0 + 1e-6, y1 - 1e-6)
         moved = float(np.abs(new - x).max())
