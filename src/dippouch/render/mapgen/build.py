@@ -52,8 +52,9 @@ BUILDER_VERSION = 1
 PICTURE_WIDTH = 1200.0
 #: A board laid out from its borders is drawn PICTURE_WIDTH wide up to this many provinces, and wider with
 #: more (the picture's area grows with the count), so each province keeps the room a name of 9 px needs at
-#: the default view: at 1200 px, MILA's Known World 901 (269 provinces) had 74 names under 9 px.
-LAID_OUT_PROVINCES = 120
+#: the default view: at 1200 px, MILA's Known World 901 (269 provinces) had 74 names under 9 px; with 120
+#: here, DPjudge's Youngstown (184) still had 31 (8.9 px).
+LAID_OUT_PROVINCES = 100
 
 
 def laid_out_width(provinces: int) -> float:
