@@ -125,12 +125,16 @@ def _mapgen_argument(variant: Variant) -> str:
     """What to give ``dippouch mapgen`` for this variant: its name where the name finds it (a built-in, or a
     file in a folder on the variant path), else its file's path."""
     src = Path(variant.source) if variant.source else None
-    if src is not None and src.suffix == ".toml" and variant.name not in builtin_names():
-        on_path = any(
-            f.name == variant.name and f.status == "used" and f.path.resolve() == src.resolve() for f in variant_files()
-        )
-        return variant.name if on_path else str(src)
-    return variant.name
+    if src is None or src.suffix != ".toml" or src.resolve().is_relative_to(PACKAGE_VARIANTS):
+        return variant.name
+    if src.parent == Path(".") and variant.name in builtin_names():
+        return variant.name  # built-ins are named by their bare file name ("w3k.toml")
+    if variant.name in builtin_names():
+        return str(src)  # a user's file named as a built-in: the name finds the built-in, not this file
+    on_path = any(
+        f.name == variant.name and f.status == "used" and f.path.resolve() == src.resolve() for f in variant_files()
+    )
+    return variant.name if on_path else str(src)
 
 
 def load_geometry(variant: Variant) -> Geometry:
