@@ -150,4 +150,6 @@ def test_the_count_finds_a_bounce_repeated_three_times() -> None:
     assert len(_repeated_bounces(variant, [bounce, bounce, bounce], {"Austria"})) == 1
     supported = [*bounce, {"power": "Austria", "order": "A bud S A vie - gal", "result": "cut"}]
     assert _repeated_bounces(variant, [bounce, bounce, supported], {"Austria"}) == []
-    assert _repeated_bounces(variant, [bounce, bounce, bounce], {"Russia"}) == []  # Russia is not a bot here
+    found = _repeated_bounces(variant, [bounce, bounce, bounce], {"Austria"})
+    assert "Austria's A vie - gal" in found[0] and "Russia" not in found[0]  # Russia is not a bot here
+    assert _repeated_bounces(variant, [bounce, bounce, bounce], {"Germany"}) == []
