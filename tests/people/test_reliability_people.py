@@ -42,14 +42,17 @@ def _bot_game(store: GameStore, name: str, person: int, *, practice: str | None 
 
 def _carol_replaced_by_a_bot(store: GameStore, game: str, carol: int) -> datetime:
     """The players' trial's dl5: Carol sends nothing; after two missed movement phases a bot takes her seat
-    and plays 13 phases more, all in the instant it took it. The instant."""
+    and plays 13 phases more (or to the game's end), all in the instant it took it. The instant."""
     _bot_game(store, game, carol)
     at = T0
     for _ in range(2):
         at += timedelta(days=2)
         assert [n for n in process_with_bots(store, game, now=at, force=True, limit=1) if "Movement" in n]
     seat_bot(store, game, "Burgundy", "heuristic", now=at)
-    assert len(process_with_bots(store, game, now=at, limit=13)) == 13
+    played = process_with_bots(store, game, now=at, limit=13)
+    # Thirteen phases, or fewer when a bot wins first (the bots' play decides where the game ends); enough for
+    # the bot's phases to count for her record if they were counted at all.
+    assert len(played) == 13 or (len(played) >= 5 and store.status(game, now=at).state == "finished"), played
     return at
 
 
