@@ -470,7 +470,10 @@ def test_dippouch_daide_serve_and_join_play_a_game_between_processes(tmp_path: A
             for i in range(3)
         ]
         outs = [j.communicate(timeout=120) for j in joins]
-        rest, _ = server.communicate(timeout=30)
+        server.wait(timeout=30)
+        # Read through the same buffered reader as the first line: communicate() reads the pipe itself and
+        # would miss what readline() had already taken into the buffer.
+        rest = server.stdout.read()
     finally:
         server.kill()
     assert server.returncode == 0
