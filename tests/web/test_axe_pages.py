@@ -256,18 +256,23 @@ def _main_controls(page: Any, where: str, phone: bool) -> list[str]:
 def test_the_main_controls_are_44_px_on_a_phone(live_site: LiveSite) -> None:
     """The controls used on every visit, measured on a phone on every page kind: at least 44 px high (WCAG
     2.5.5's size; the map's buttons as wide too). They were 18-23 px high (issue 41)."""
-    site = live_site
+    small = _measured_on_a_phone(live_site, _main_controls)
+    assert not small, "\n".join(small)
+
+
+def _measured_on_a_phone(site: LiveSite, measure: Callable[[Any, str, bool], list[str]]) -> list[str]:
+    """Every page kind visited on a phone (each kind seen), ``measure`` run on each: what it found too small."""
     person = create_person(site.store, "Françoise Dupont", now=T0, email="f@example.org")
     made = _seed(site, person)
     pages = _phone_pages(site, person)
     small: list[str] = []
     try:
-        seen = _visit_all(site, pages, person, made, small, _main_controls)
+        seen = _visit_all(site, pages, person, made, small, measure)
     finally:
         for page in pages.values():
             page.context.close()
     assert seen == len(_pages(site, person))
-    assert not small, "\n".join(small)
+    return small
 
 
 def _phone_pages(site: LiveSite, person: int) -> dict[str, Any]:
@@ -323,15 +328,5 @@ def test_every_control_is_24_px_on_a_phone(live_site: LiveSite) -> None:
     """Every page kind's every control measured on a phone, by this test's own measurement (not axe's): at least
     24x24 px, or spaced as WCAG 2.2 allows. Sign out was 61x19, the desk's "Seat a bot" 77x20, the history's
     links 18 px high (issue 41)."""
-    site = live_site
-    person = create_person(site.store, "Françoise Dupont", now=T0, email="f@example.org")
-    made = _seed(site, person)
-    pages = _phone_pages(site, person)
-    small: list[str] = []
-    try:
-        seen = _visit_all(site, pages, person, made, small, _small_controls)
-    finally:
-        for page in pages.values():
-            page.context.close()
-    assert seen == len(_pages(site, person))
+    small = _measured_on_a_phone(live_site, _small_controls)
     assert not small, f"{len(small)} controls under 24 px on a phone:\n" + "\n".join(small)
