@@ -100,19 +100,26 @@ def unit_radius(land_areas_km2: Sequence[float], km_per_unit: float, width: floa
     return max(min(0.24 * side, width / 95), width / 220)
 
 
+def _user_file(variant: Variant) -> Path | None:
+    """The user's variant file ``variant`` was read from; ``None`` for a built-in and for a game's stored copy
+    (which names no file). Built-ins are named by their bare file name ("w3k.toml"); any other file is a
+    user's, named as it was given, relative to the current folder or not ("1898.toml", "~/variants/1898.toml")."""
+    src = Path(variant.source) if variant.source else None
+    if src is None or src.suffix != ".toml":
+        return None
+    if (src.parent == Path(".") and variant.name in builtin_names()) or src.resolve().is_relative_to(PACKAGE_VARIANTS):
+        return None
+    return src
+
+
 def geometry_path(variant: Variant) -> Path:
     """The geometry file of a variant: built-in variants' in the package, a user variant's in a
     ``geometry`` folder beside its TOML file (``variant.source`` is the file's path for user files)."""
-    src = Path(variant.source) if variant.source else None
-    if src is not None and src.suffix == ".toml":
-        # Built-ins are named by their bare file name ("w3k.toml"); any other file is a user's, named as it
-        # was given, relative to the current folder or not ("1898.toml", "~/variants/1898.toml").
-        if not (src.parent == Path(".") and variant.name in builtin_names()):
-            try:
-                src.resolve().relative_to(PACKAGE_VARIANTS)
-            except ValueError:
-                return (src.parent / "geometry" / f"{variant.name}.json").resolve()
-    elif variant.name not in builtin_names():
+    src = _user_file(variant)
+    if src is not None:
+        return (src.parent / "geometry" / f"{variant.name}.json").resolve()
+    stored_copy = not variant.source or Path(variant.source).suffix != ".toml"
+    if stored_copy and variant.name not in builtin_names():
         # A game's stored copy of a user variant names no file: its map is drawn from the geometry built
         # beside the variant's file as found by name now (the shapes are drawing, not rules).
         for f in variant_files():
@@ -124,11 +131,9 @@ def geometry_path(variant: Variant) -> Path:
 def _mapgen_argument(variant: Variant) -> str:
     """What to give ``dippouch mapgen`` for this variant: its name where the name finds it (a built-in, or a
     file in a folder on the variant path), else its file's path."""
-    src = Path(variant.source) if variant.source else None
-    if src is None or src.suffix != ".toml" or src.resolve().is_relative_to(PACKAGE_VARIANTS):
+    src = _user_file(variant)
+    if src is None:
         return variant.name
-    if src.parent == Path(".") and variant.name in builtin_names():
-        return variant.name  # built-ins are named by their bare file name ("w3k.toml")
     if variant.name in builtin_names():
         return str(src)  # a user's file named as a built-in: the name finds the built-in, not this file
     on_path = any(
