@@ -44,7 +44,7 @@ def _tab_to_map(page: Any, most: int = 30, key: str = "Tab") -> None:
     """Tab (or Shift+Tab) until a province of the map has the focus."""
     for _ in range(most):
         page.keyboard.press(key)
-        if page.evaluate("document.activeElement.matches('[data-interactive] path.region')"):
+        if page.evaluate("document.activeElement.matches('[data-interactive] .region')"):
             return
     raise AssertionError(f"no province reached by Tab; the focus is on {_focused(page)}")
 
@@ -79,7 +79,7 @@ def test_a_keyboard_player_orders_on_the_map_and_sends(live_site: LiveSite, size
     expect(page.get_by_role("button", name="London (fleet of England)", exact=True)).to_have_count(1)
     expect(page.get_by_role("button", name="Burgundy", exact=True)).to_have_count(1)
     expect(page.get_by_role("button", name="North Sea", exact=True)).to_have_count(1)
-    assert board.locator("path.region[role=button]").count() == 76  # 75 provinces and impassable Switzerland
+    assert board.locator(".region[role=button]").count() == 76  # 75 provinces and impassable Switzerland
     # The reader's tree of the map: the provinces as buttons, and nothing of the drawing's own texts (its names,
     # the units' letters, the legend), which would be read as a jumble of abbreviations.
     tree = board.aria_snapshot()
@@ -103,7 +103,7 @@ def test_a_keyboard_player_orders_on_the_map_and_sends(live_site: LiveSite, size
     page.keyboard.press("Enter")
     expect(page.locator("#click-status")).to_contain_text("Army Paris: press Enter on where it goes")
     expect(page.locator("#click-status")).to_contain_text("It may go to")
-    expect(page.locator("[data-interactive] path.region:focus")).to_have_attribute(
+    expect(page.locator("[data-interactive] .region:focus")).to_have_attribute(
         "aria-label", "Paris (army of France), chosen"
     )
     for _ in range(6):
@@ -219,10 +219,10 @@ def test_w3k_by_keyboard_on_a_phone(live_site: LiveSite) -> None:
     errors = watch_errors(page)
     page.locator("[data-map][data-viewer-ready]").wait_for()
     board = page.locator("[data-interactive] svg")
-    regions = board.locator("path.region[data-province]")
+    regions = board.locator(".region[data-province]")
     shapes = len(set(regions.evaluate_all("ps => ps.map(p => p.dataset.province)")))
     assert shapes >= 125, shapes
-    expect(board.locator("path.region[role=button][aria-label]")).to_have_count(shapes)
+    expect(board.locator(".region[role=button][aria-label]")).to_have_count(shapes)
     expect(board.locator("[tabindex='0']")).to_have_count(1)
     names = dict(regions.evaluate_all("ps => ps.map(p => [p.dataset.province.toLowerCase(), p.dataset.name])"))
     legal = page.evaluate("JSON.parse(document.getElementById('legal-data').textContent)")

@@ -22,7 +22,7 @@ T0 = datetime.now(UTC)
 
 IN_VIEW = """() => { const vp = document.querySelector('[data-interactive] .map-viewport').getBoundingClientRect();
   const seen = {};
-  for (const p of document.querySelectorAll('[data-interactive] path.region[data-province]')) {
+  for (const p of document.querySelectorAll('[data-interactive] .region[data-province]')) {
     const r = p.getBoundingClientRect();
     if (r.right <= vp.left || r.left >= vp.right || r.bottom <= vp.top || r.top >= vp.bottom) continue;
     const k = p.dataset.province, was = seen[k];

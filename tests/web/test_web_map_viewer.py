@@ -72,7 +72,7 @@ def test_a_southern_power_opens_on_its_own_units_with_names_to_read(
     seen_frame = dict(got["frame"], b=min(got["frame"]["b"], size_["height"]))  # and in the window
     outside = [e["id"] for e in got["els"] if not _inside(e, seen_frame)]
     assert not outside, (outside, seen_frame)
-    names = _rects(page, "text[id^='label-']")
+    names = _rects(page, "[id^='label-']")
     seen = sorted(e["b"] - e["t"] for e in names["els"] if _inside(e, names["frame"]))
     assert seen, "no names in view"
     if not phone and power == "Crown":  # the Protectorate holds Enniskillen and Brest too: the units come first
@@ -90,10 +90,10 @@ def test_fit_shows_every_region(server: dict[str, Any], browser: Any, size: tupl
     page = _page(browser, server, secret, size_, phone)
     for _ in range(3):
         page.locator("[data-map] [data-zoom=in]").click()
-    got = _rects(page, "path[id^='r-']")
+    got = _rects(page, "[id^='r-']")
     assert any(not _inside(e, got["frame"]) for e in got["els"]), "zoomed in, some region is out of view"
     page.locator("[data-map] [data-zoom=fit]").click()
-    got = _rects(page, "path[id^='r-']")
+    got = _rects(page, "[id^='r-']")
     assert len(got["els"]) > 100, len(got["els"])
     outside = [e["id"] for e in got["els"] if not _inside(e, got["frame"])]
     assert not outside, outside
@@ -107,7 +107,7 @@ def test_the_public_pages_open_on_the_whole_board(server: dict[str, Any], browse
     page = _context(browser, DESKTOP).new_page()
     page.goto(f"{server['base']}/variants/w3k")
     page.locator("[data-map].viewer").wait_for()
-    got = _rects(page, "path[id^='r-']")
+    got = _rects(page, "[id^='r-']")
     assert len(got["els"]) > 100
     assert all(_inside(e, got["frame"]) for e in got["els"])
 
@@ -223,7 +223,7 @@ def test_the_full_screen_button_gives_a_phone_the_whole_screen_to_the_map(server
     fig = page.locator("[data-map]").bounding_box()
     assert fig["width"] >= PHONE["width"] - 1 and fig["height"] >= PHONE["height"] - 1, fig
     page.locator("[data-map] [data-zoom=fit]").tap()
-    got = _rects(page, "path[id^='r-']")
+    got = _rects(page, "[id^='r-']")
     assert all(_inside(e, got["frame"]) for e in got["els"])
     assert got["frame"]["b"] - got["frame"]["t"] > PHONE["height"] * 0.8, got["frame"]
     page.screenshot(path=str(ARTIFACTS / "viewer-fullscreen-phone.png"))
@@ -259,7 +259,7 @@ def _names_shown(page: Any) -> list[float]:
         """() => {
           const fig = document.querySelector('[data-map]');
           const f = fig.querySelector('.map-viewport').getBoundingClientRect();
-          return Array.from(fig.querySelectorAll("text[id^='label-']")).filter(t => {
+          return Array.from(fig.querySelectorAll("[id^='label-']")).filter(t => {
             const b = t.getBoundingClientRect();
             return getComputedStyle(t).visibility !== 'hidden' && b.left >= f.left - 1 && b.right <= f.right + 1
               && b.top >= f.top - 1 && b.bottom <= Math.min(f.bottom, innerHeight) + 1;
@@ -286,7 +286,7 @@ def test_on_a_laptop_every_own_unit_is_in_view_and_every_name_shown_reads(
     shown = _names_shown(page)
     assert len(shown) >= 8, shown
     assert min(shown) >= 9 - 0.01, sorted(shown)[:10]  # (heights read back as 8.9999 for 9)
-    hidden = "() => document.querySelectorAll(\"[data-map] text[id^='label-'].name-small\").length"
+    hidden = "() => document.querySelectorAll(\"[data-map] [id^='label-'].name-small\").length"
     at_open = page.evaluate(hidden)
     page.locator("[data-map] [data-zoom=fit]").click()
     at_fit = page.evaluate(hidden)
@@ -310,7 +310,7 @@ def test_the_public_game_page_gets_the_viewer_and_keeps_its_picture_without_scri
     page.goto(f"{server['base']}/games/{name}")
     page.locator("[data-map].viewer svg").wait_for()
     assert page.locator("[data-map] img").count() == 0
-    got = _rects(page, "path[id^='r-']")
+    got = _rects(page, "[id^='r-']")
     assert len(got["els"]) > 100 and all(_inside(e, got["frame"]) for e in got["els"])  # opens whole
     before = _centre(page, "#r-glo")
     page.mouse.move(before["x"], before["y"])
@@ -322,7 +322,7 @@ def test_the_public_game_page_gets_the_viewer_and_keeps_its_picture_without_scri
     page.locator("[data-map] .map-name").wait_for(state="visible")
     assert "Gloucester" in page.locator("[data-map] .map-name").inner_text()
     page.locator("[data-map] [data-zoom=fit]").click()
-    got = _rects(page, "path[id^='r-']")
+    got = _rects(page, "[id^='r-']")
     assert all(_inside(e, got["frame"]) for e in got["els"])
     assert page.errors == [], page.errors
     page.screenshot(path=str(ARTIFACTS / "viewer-public-game.png"))
@@ -345,11 +345,11 @@ def _default_view(page: Any, power: str) -> dict[str, Any]:
           const box = e => { const b = e.getBoundingClientRect(); return {l: b.left, t: b.top, r: b.right, b: b.bottom}; };
           const units = Array.from(fig.querySelectorAll(`[id^='unit-'][data-power='${power}']`))
             .map(u => Object.assign({id: u.id}, box(u)));
-          const names = Array.from(fig.querySelectorAll("text[id^='label-']")).filter(t => {
+          const names = Array.from(fig.querySelectorAll("[id^='label-']")).filter(t => {
             const b = t.getBoundingClientRect();
             return getComputedStyle(t).visibility !== 'hidden' && b.right > frame.l && b.left < frame.r
               && b.bottom > frame.t && b.top < frame.b;
-          }).map(t => Object.assign({id: t.id, px: parseFloat(t.getAttribute('font-size')) * t.getScreenCTM().a}, box(t)));
+          }).map(t => Object.assign({id: t.id, px: parseFloat(t.getAttribute('font-size') || t.getAttribute('data-size')) * t.getScreenCTM().a}, box(t)));
           return {frame, units, names};
         }""",
         power,
@@ -441,20 +441,31 @@ def test_the_default_view_shows_every_powers_units_and_readable_names_apart(
 
 def _drafts(page: Any) -> list[dict[str, Any]]:
     """The orders drawn as typed: each draft's kind and provinces (its data attributes), and whether its
-    line starts in the unit's province and, for a move, its arrowhead lies in the destination's shape."""
+    line starts in the unit's province and, for a move, its arrowhead lies in the destination's shape (the
+    province's path in the board's file, which the page's map uses)."""
     got: list[dict[str, Any]] = page.evaluate(
-        """() => Array.from(document.querySelectorAll('[data-interactive] svg g.drafts > g.draft')).map(g => {
+        """async () => {
           const fig = document.querySelector('[data-interactive]');
-          const shape = a => fig.querySelector('[id="r-' + a + '"]');
-          const inside = (a, x, y) => { const s = shape(a); const p = fig.querySelector('svg').createSVGPoint();
+          const used = fig.querySelector('use.region').getAttribute('href').split('#')[0];
+          const file = new DOMParser().parseFromString(await (await fetch(used)).text(), 'image/svg+xml');
+          const sheet = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+          sheet.style.position = 'absolute';
+          sheet.style.visibility = 'hidden';
+          document.body.appendChild(sheet);
+          const shape = a => { const s = file.getElementById('r-' + a);
+            return s ? sheet.appendChild(document.importNode(s, true)) : null; };
+          const inside = (a, x, y) => { const s = shape(a); const p = sheet.createSVGPoint();
             p.x = x; p.y = y; return !!s && s.isPointInFill(p); };
+          const drafts = Array.from(document.querySelectorAll('[data-interactive] svg g.drafts > g.draft')).map(g => {
           const path = g.querySelector('path'), head = g.querySelector('polygon');
           const start = path ? path.getPointAtLength(0) : null;
           const hb = head ? head.getBBox() : null;
           return {cls: g.getAttribute('class'), order: g.dataset.order, unit: g.dataset.unit, dest: g.dataset.dest,
                   line: g.dataset.line, starts_in_unit: !!start && inside(g.dataset.unit, start.x, start.y),
                   head_in_dest: !!hb && inside(g.dataset.dest, hb.x + hb.width / 2, hb.y + hb.height / 2)};
-        })"""
+          });
+          sheet.remove();
+          return drafts; }"""
     )
     return got
 

@@ -95,6 +95,12 @@ class RenderOptions:
     lang: str = "en"
     """The language of the map's own words: the heading's phase name, the legend's counts and the key's labels
     (province and power names stay as the variant gives them)."""
+    board: str | None = None
+    """The address of the board's file (:func:`dippouch.render.board.board_svg`: the shapes, names, coasts and
+    centre markers no phase changes): where given, the picture draws those by reference to it (``<use>``), and
+    carries only what the phase changes (each province's colour, the units, the orders), so a page that shows
+    many phases of one board sends the board once and the browser keeps it. None draws everything in the
+    picture (a file of its own: PNG, PDF, mail)."""
 
 
 @dataclass(slots=True)
@@ -122,6 +128,8 @@ class _Static:
     """Unit radius."""
     font: float
     """Base font size for headings and the legend."""
+    labels: tuple[Label, ...]
+    """The names as placed (drawn whole in ``label_svg``, or by reference to the board's file)."""
     label_svg: str
     coast_svg: str
     extra_svg: str
@@ -210,6 +218,7 @@ def _make_static(variant: Variant, geo: Geometry, options: RenderOptions) -> _St
     return _Static(
         r,
         font,
+        tuple(placed.labels) if options.labels else (),
         label_svg,
         coast_svg,
         "".join(extra),
@@ -242,38 +251,77 @@ def _towns(variant: Variant, geo: Geometry) -> dict[str, Point]:
     return out
 
 
-def _labels_svg(geo: Geometry, labels: Sequence[Label], r: float) -> str:
-    """The names with a white halo, and the leader lines of names standing beside their province."""
-    halo: list[str] = []
-    ink: list[str] = []
-    leaders: list[str] = []
-    for lab in sorted(labels, key=lambda lab: lab.abbr):
-        size = lab.size
-        sea = geo.provinces[lab.abbr].kind == "sea"
-        attrs = f'x="{_f(lab.x)}" y="{_f(lab.mid + size * BASELINE)}" font-size="{_f(size)}"'
-        if sea:
-            attrs += ' font-style="italic"'
-        t = escape(lab.text)
-        # data-for ties a name's halo and leader to it (the web viewer hides names too small to read).
-        mine = f'data-for="{escape(lab.abbr)}"'
-        halo.append(f"<text {mine} {attrs}>{t}</text>")
-        fill = "#1f4a66" if sea else "#222222"
-        ink.append(f'<text id="label-{escape(lab.abbr)}" class="label" fill="{fill}" {attrs}>{t}</text>')
-        if lab.leader is not None:
-            (x0, y0), (x1, y1) = lab.leader
-            d = f"M{_f(x0)} {_f(y0)}L{_f(x1)} {_f(y1)}"
-            leaders.append(
-                f'<path {mine} d="{d}" stroke="#ffffff" stroke-width="{_f(r * 0.24)}" opacity="0.8"/>'
-                f'<path id="leader-{escape(lab.abbr)}" class="leader" d="{d}" {mine} stroke="{fill}"'
-                f' stroke-width="{_f(r * 0.09)}"/>'
-                f'<circle {mine} cx="{_f(x1)}" cy="{_f(y1)}" r="{_f(r * 0.16)}" fill="{fill}"/>'
-            )
+def _label_parts(geo: Geometry, lab: Label, r: float) -> tuple[str, str, str | None]:
+    """A name's text attributes (place and size), its ink and its leader's path (a name standing beside its
+    province), as every way of drawing the names writes them."""
+    size = lab.size
+    attrs = f'x="{_f(lab.x)}" y="{_f(lab.mid + size * BASELINE)}" font-size="{_f(size)}"'
+    sea = geo.provinces[lab.abbr].kind == "sea"
+    if sea:
+        attrs += ' font-style="italic"'
+    leader = None
+    if lab.leader is not None:
+        (x0, y0), (x1, y1) = lab.leader
+        leader = f"M{_f(x0)} {_f(y0)}L{_f(x1)} {_f(y1)}"
+    return attrs, "#1f4a66" if sea else "#222222", leader
+
+
+def _leader_marks(lab: Label, d: str, fill: str, r: float, mine: str, ident: str) -> str:
+    """A leader line with its white casing and the dot at its end, inside the province."""
+    x1, y1 = lab.leader[1] if lab.leader is not None else (0.0, 0.0)
+    return (
+        f'<path {mine}d="{d}" stroke="#ffffff" stroke-width="{_f(r * 0.24)}" opacity="0.8"/>'
+        f'<path {ident}d="{d}" {mine}stroke="{fill}" stroke-width="{_f(r * 0.09)}"/>'
+        f'<circle {mine}cx="{_f(x1)}" cy="{_f(y1)}" r="{_f(r * 0.16)}" fill="{fill}"/>'
+    )
+
+
+def _label_layers(r: float, leaders: Sequence[str], halo: Sequence[str], ink: Sequence[str]) -> str:
+    """The names' three layers: leader lines, then every name's white halo, then every name's ink (a halo never
+    covers another name's ink)."""
     return (
         f'<g class="leaders" fill="none" stroke-linecap="round">{"".join(leaders)}</g>'
         f'<g class="labels" font-weight="bold" text-anchor="middle">'
         f'<g class="halo" fill="#ffffff" stroke="#ffffff" stroke-width="{_f(r * 0.22)}" stroke-linejoin="round" '
         f'opacity="0.8">{"".join(halo)}</g>{"".join(ink)}</g>'
     )
+
+
+def _labels_svg(geo: Geometry, labels: Sequence[Label], r: float) -> str:
+    """The names with a white halo, and the leader lines of names standing beside their province."""
+    halo: list[str] = []
+    ink: list[str] = []
+    leaders: list[str] = []
+    for lab in sorted(labels, key=lambda lab: lab.abbr):
+        attrs, fill, leader = _label_parts(geo, lab, r)
+        t = escape(lab.text)
+        # data-for ties a name's halo and leader to it (the web viewer hides names too small to read).
+        mine = f'data-for="{escape(lab.abbr)}" '
+        halo.append(f"<text {mine}{attrs}>{t}</text>")
+        ink.append(f'<text id="label-{escape(lab.abbr)}" class="label" fill="{fill}" {attrs}>{t}</text>')
+        if leader is not None:
+            leaders.append(_leader_marks(lab, leader, fill, r, mine, f'id="leader-{escape(lab.abbr)}" class="leader" '))
+    return _label_layers(r, leaders, halo, ink)
+
+
+def _labels_used(geo: Geometry, st: _Static, board: str) -> str:
+    """The names drawn by reference to the board's file (:func:`dippouch.render.board.board_svg`): its text
+    ``t-ABBR`` used twice, as the halo (the layer's white) and as the ink (the name's colour), and its leader
+    ``leader-ABBR``; the same layers, ids and ``data-for`` as :func:`_labels_svg`, so the web viewer reads
+    them alike (``data-size`` gives a name's size, ``data-sc`` marks a supply centre's)."""
+    halo: list[str] = []
+    ink: list[str] = []
+    leaders: list[str] = []
+    for lab in sorted(st.labels, key=lambda lab: lab.abbr):
+        _, fill, leader = _label_parts(geo, lab, st.r)
+        a = escape(lab.abbr)
+        text = quoteattr(f"{board}#t-{lab.abbr}")
+        halo.append(f'<use href={text} data-for="{a}"/>')
+        sc = " data-sc" if lab.abbr in st.sc else ""
+        ink.append(f'<use href={text} id="label-{a}" class="label" fill="{fill}" data-size="{_f(lab.size)}"{sc}/>')
+        if leader is not None:
+            leaders.append(f'<use href={quoteattr(f"{board}#leader-{lab.abbr}")} id="leader-{a}" data-for="{a}"/>')
+    return _label_layers(st.r, leaders, halo, ink)
 
 
 def _coast_marks(geo: Geometry, r: float) -> str:
@@ -563,6 +611,45 @@ def _unit_svg(
     )
 
 
+def _centres_svg(st: _Static) -> str:
+    """The supply centres' markers at their towns (with a leader where one stands beside its province)."""
+    r = st.r
+    scs: list[str] = []
+    for abbr, m in st.sc.items():
+        x, y = m.at
+        lead = ""
+        if m.leader is not None:
+            (x0, y0), (x1, y1) = m.leader
+            lead = (
+                f'<path class="leader" d="M{_f(x0)} {_f(y0)}L{_f(x1)} {_f(y1)}" stroke="#222222"'
+                f' stroke-width="{_f(r * 0.1)}" stroke-linecap="round"/>'
+            )
+        scs.append(
+            f'<g id="sc-{escape(abbr)}" class="sc">{lead}<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r * 0.42)}"'
+            f' fill="#ffffff" stroke="#222222" stroke-width="{_f(r * 0.12)}"/><circle cx="{_f(x)}" cy="{_f(y)}"'
+            f' r="{_f(r * 0.17)}" fill="#222222"/></g>'
+        )
+    return "".join(scs)
+
+
+def _offboard_svg(geo: Geometry, r: float) -> str:
+    """What lies off the board: land, and a sea no province's (1000 AD's Black Sea), greyed."""
+    out = ""
+    if geo.background_offboard:
+        out += f'<path class="offboard-water" fill="{OFFBOARD_WATER}" d="{geo.background_offboard}"/>'
+    if geo.background_land:
+        out += (
+            f'<path class="offboard" fill="{OFFBOARD}" stroke="#c9c4b8" stroke-width="{_f(r * 0.08)}"'
+            f' d="{geo.background_land}"/>'
+        )
+    return out
+
+
+def _used(board: str, ident: str, attrs: str = "") -> str:
+    """A part of the board's file drawn by reference (``<use>``), with ``attrs`` of its own."""
+    return f"<use href={quoteattr(f'{board}#{ident}')}{attrs}/>"
+
+
 # --------------------------------------------------------------------------------------------------
 # The picture
 
@@ -621,6 +708,7 @@ def draw_svg(
 ) -> str:
     st = _static(variant, geo, options)
     r = st.r
+    board = options.board
     gmap = variant.map
     powers = {p.name: p for p in variant.powers}
     colour: dict[str, Rgb] = {p.name: parse_colour(p.colour) for p in variant.powers}
@@ -648,29 +736,13 @@ def draw_svg(
         else:
             fill, stroke = NEUTRAL_LAND, BORDER
         fills[abbr] = fill
-        el = (
-            f'<path id="r-{escape(abbr)}" data-province="{escape(abbr)}" data-name={quoteattr(names.get(abbr, abbr))}'
-            f' class="region {shape.kind}" '
-            f'fill="{fill}" stroke="{stroke}" d="{shape.d}"/>'
+        ident = (
+            f'id="r-{escape(abbr)}" data-province="{escape(abbr)}" data-name={quoteattr(names.get(abbr, abbr))}'
+            f' class="region {shape.kind}" fill="{fill}" stroke="{stroke}"'
         )
+        # By reference, the shape is the board file's and only its colours are the phase's.
+        el = _used(board, f"r-{abbr}", f" {ident}") if board else f'<path {ident} d="{shape.d}"/>'
         (nested if shape.nested else shapes).append(el)
-
-    # -- centres
-    scs: list[str] = []
-    for abbr, m in st.sc.items():
-        x, y = m.at
-        lead = ""
-        if m.leader is not None:
-            (x0, y0), (x1, y1) = m.leader
-            lead = (
-                f'<path class="leader" d="M{_f(x0)} {_f(y0)}L{_f(x1)} {_f(y1)}" stroke="#222222"'
-                f' stroke-width="{_f(r * 0.1)}" stroke-linecap="round"/>'
-            )
-        scs.append(
-            f'<g id="sc-{escape(abbr)}" class="sc">{lead}<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(r * 0.42)}"'
-            f' fill="#ffffff" stroke="#222222" stroke-width="{_f(r * 0.12)}"/><circle cx="{_f(x)}" cy="{_f(y)}"'
-            f' r="{_f(r * 0.17)}" fill="#222222"/></g>'
-        )
 
     # -- orders
     layers = _Layers()
@@ -766,21 +838,23 @@ def draw_svg(
         f'<g class="board" transform="translate(0 {_f(top)})">',
         f'<rect class="water" x="0" y="0" width="{_f(geo.width)}" height="{_f(geo.height)}" fill="{WATER}"/>',
     ]
-    if geo.background_offboard:  # a sea off the board (1000 AD's Black Sea): greyed, no province's
-        parts.append(f'<path class="offboard-water" fill="{OFFBOARD_WATER}" d="{geo.background_offboard}"/>')
-    if geo.background_land:
-        parts.append(
-            f'<path class="offboard" fill="{OFFBOARD}" stroke="#c9c4b8" stroke-width="{_f(r * 0.08)}" d="{geo.background_land}"/>'
-        )
+    offboard = _offboard_svg(geo, r)
+    if offboard:
+        parts.append(_used(board, "offboard") if board else offboard)
     parts.append(f'<g class="regions" stroke-width="{_f(r * 0.09)}" stroke-linejoin="round">')
     parts.extend(shapes)
     parts.extend(nested)
     parts.extend(rings)
     parts.append("</g>")
-    parts.append(st.extra_svg)
-    parts.append(st.coast_svg)
-    parts.append(f'<g class="centres">{"".join(scs)}</g>')
-    parts.append(st.label_svg)
+    if board:
+        parts.extend(_used(board, part) for part, svg in (("extra", st.extra_svg), ("coasts", st.coast_svg)) if svg)
+        parts.append(_used(board, "centres", ' class="centres"'))
+        parts.append(_labels_used(geo, st, board) if st.labels else "")
+    else:
+        parts.append(st.extra_svg)
+        parts.append(st.coast_svg)
+        parts.append(f'<g class="centres">{_centres_svg(st)}</g>')
+        parts.append(st.label_svg)
     parts.append(f'<g class="orders">{"".join(layers.under)}{"".join(layers.lines)}</g>')
     parts.append(f'<g class="units">{"".join(unit_svg)}{"".join(builds)}</g>')
     parts.append(f'<g class="marks">{"".join(layers.top)}</g>')

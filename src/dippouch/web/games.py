@@ -23,12 +23,12 @@ from dippouch.store.web_queries import game_phase
 from dippouch.web.anonymity import game_view_seen, seen_powers, shown_marker, takes_part
 from dippouch.web.inputs import duration_text
 from dippouch.web.mail_desk import desk_summary
-from dippouch.web.maps import map_available
+from dippouch.web.maps import board_file, map_available
 from dippouch.web.roster import game_absences_view
 from dippouch.web.security import NotFound, Viewer
 from dippouch.web.service import Web
 
-__all__ = ["MAP_VIEWS", "game_map", "game_view", "games_list", "kind_name", "phase_map", "record"]
+__all__ = ["MAP_VIEWS", "board", "board_url", "game_map", "game_view", "games_list", "kind_name", "phase_map", "record"]
 
 MAP_VIEWS = ("board", "orders", "after", "after-orders")
 """The pictures of a phase: its position (board), with its orders and results drawn (orders, once processed),
@@ -309,40 +309,59 @@ def _report(web: Web, name: str, st: Any, hist: list[StoredPhase], ph: StoredPha
     return hit
 
 
-def phase_map(web: Web, name: str, phase_id: int, view: str, viewer: Viewer) -> str:
+def phase_map(web: Web, name: str, phase_id: int, view: str, viewer: Viewer, board: str | None = None) -> str:
     """One picture of a phase (:data:`MAP_VIEWS`) as SVG, for anyone who may see the game. Never a
     power's own orders before processing (those are drawn only on that power's page), and never any
     orders of a phase still open: those views do not exist until it is processed (404). So each address
-    always answers the same picture once it answers at all, and may be cached for good."""
+    always answers the same picture once it answers at all, and may be cached for good. With ``board``
+    (:func:`board_url`), the board's fixed parts are drawn by reference to its file."""
     web.require_visible(name, viewer)
     if view not in MAP_VIEWS:
         raise NotFound(f"no map view {view[:40]!r}; views: {', '.join(MAP_VIEWS)}")
     h = game_phase(web.read, name, phase_id)
     if h is None:
         raise NotFound(f"game {name!r} has no phase with id {phase_id}")
-    return _phase_map(web, name, h, view)
+    return _phase_map(web, name, h, view, board)
 
 
-def _phase_map(web: Web, name: str, h: StoredPhase, view: str) -> str:
+def _phase_map(web: Web, name: str, h: StoredPhase, view: str, board: str | None = None) -> str:
     orders = view in ("orders", "after-orders")
     after = view in ("after", "after-orders")
     if orders and h.status == "open":
         raise NotFound(f"the orders of {h.name} are sealed until it is processed; its map is map-board.svg")
     if after and h.next_position is None:
         raise NotFound(f"{h.name} has not been processed: there is no position after it yet")
-    svg = web.maps.phase_svg(web.variant_of(name), (name, h.id, h.status), record(name, h), after=after, orders=orders)
+    svg = web.maps.phase_svg(
+        web.variant_of(name), (name, h.id, h.status), record(name, h), after=after, orders=orders, board=board
+    )
     if svg is None:
         raise NotFound("no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)")
     return svg
 
 
-def game_map(web: Web, name: str, viewer: Viewer) -> str | None:
-    """The game page's map as SVG (None where none can be drawn)."""
+def board_url(web: Web, name: str) -> str | None:
+    """The address of the game's board file (:func:`dippouch.web.maps.board_file`), naming its content's hash, or
+    None where no map can be drawn."""
+    made = board_file(web.variant_of(name))
+    return None if made is None else f"/games/{quote(name, safe='')}/board-{made[0]}.svg"
+
+
+def board(web: Web, name: str, viewer: Viewer) -> tuple[str, str, str]:
+    """The game's board file for anyone who may see the game: its hash, its text and the game's visibility."""
+    visibility, _ = web.require_visible(name, viewer)
+    made = board_file(web.variant_of(name))
+    if made is None:
+        raise NotFound("no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)")
+    return made[0], made[1], visibility
+
+
+def game_map(web: Web, name: str, viewer: Viewer, board: str | None = None) -> str | None:
+    """The game page's map as SVG (None where none can be drawn); with ``board``, drawn by reference to it."""
     g = game_view(web, name, viewer)
     if g["map_url"] is None:
         return None
     phase_id, view = g["map_phase"]
-    return phase_map(web, name, phase_id, view, viewer)
+    return phase_map(web, name, phase_id, view, viewer, board)
 
 
 def record(game: str, ph: StoredPhase) -> dict[str, Any]:

@@ -9,6 +9,10 @@ game, the phase and the view always means the same picture.
 
 Click entry (``static/app.js``) finds provinces and units by the renderer's element ids: ``r-ABBR`` for a
 province's shape, ``unit-ABBR`` / ``dislodged-ABBR`` for units, ``label-ABBR`` for names.
+
+A page that carries its picture inline (the player's page, on every visit) draws the board's fixed parts by
+reference to the board's file (:func:`board_file`, :mod:`dippouch.render.board`), whose address names its
+content's hash: the browser keeps it a year and each visit sends only what the phase changes.
 """
 
 from __future__ import annotations
@@ -25,7 +29,7 @@ from xml.sax.saxutils import unescape
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 
-__all__ = ["MapCache", "draft_svg", "map_available", "opening_svg"]
+__all__ = ["MapCache", "board_file", "draft_svg", "map_available", "opening_svg"]
 
 log = logging.getLogger("dippouch.web.maps")
 
@@ -39,6 +43,9 @@ _RECORD_KEYS = ("game", "name", "status", "position", "next_position", "orders",
 
 _OPENING = "dippouch.web.maps.opening"
 """The name under which a variant keeps its opening picture (:attr:`Variant.derived`)."""
+
+_BOARD = "dippouch.web.maps.board"
+"""The name under which a variant keeps its board's file and that file's hash (:func:`board_file`)."""
 
 
 def map_available(variant: Variant) -> bool:
@@ -123,10 +130,12 @@ class MapCache:
         after: bool = False,
         orders: bool = True,
         draft: Mapping[str, list[str]] | None = None,
+        board: str | None = None,
     ) -> str | None:
         """A stored phase (``GameStore.phase_record`` shape) drawn with its orders and results, or the position
         it led to (``after``); None when no map can be drawn. An open phase is drawn without orders, except
-        ``draft``: one power's own orders (canonical texts), for that power's eyes only."""
+        ``draft``: one power's own orders (canonical texts), for that power's eyes only. With ``board`` (the
+        address of :func:`board_file`'s file), the board's fixed parts are drawn by reference to it."""
         rec = {k: record.get(k) for k in _RECORD_KEYS}
         if draft:
             rec["orders"], rec["results"] = dict(draft), None
@@ -135,11 +144,11 @@ class MapCache:
             show = orders and rec.get("status") != "open" and bool(rec.get("results") or rec.get("orders"))
 
         def draw() -> str | None:
-            from dippouch.render import render_phase_svg
+            from dippouch.render import RenderOptions, render_phase_svg
 
-            return str(render_phase_svg(variant, rec, after=after, orders=show))
+            return str(render_phase_svg(variant, rec, after=after, orders=show, options=RenderOptions(board=board)))
 
-        return self._cached((*key, after, show), draw)
+        return self._cached((*key, after, show, board), draw)
 
     @staticmethod
     def _pdf_key(svg: str) -> str:
@@ -233,3 +242,23 @@ def opening_svg(variant: Variant) -> str | None:
         if _OPENING not in kept:
             kept[_OPENING] = _draw(draw)
         return cast("str | None", kept[_OPENING])
+
+
+def board_file(variant: Variant) -> tuple[str, str] | None:
+    """The board's file (:func:`dippouch.render.board.board_svg`, drawn with the pages' options) and the hash of
+    its content that its address names, or None when no map can be drawn; kept on the variant, as its opening
+    picture is."""
+    kept = variant.derived
+    if _BOARD in kept:
+        return cast("tuple[str, str] | None", kept[_BOARD])
+
+    def draw() -> str | None:
+        from dippouch.render.board import board_svg
+
+        return board_svg(variant)
+
+    with _DRAWING:
+        if _BOARD not in kept:
+            svg = _draw(draw)
+            kept[_BOARD] = None if svg is None else (hashlib.sha256(svg.encode()).hexdigest()[:16], svg)
+        return cast("tuple[str, str] | None", kept[_BOARD])

@@ -34,7 +34,7 @@ from dippouch.store.web_queries import game_phase
 from dippouch.web.answers.games import LineVerdict
 from dippouch.web.answers.play import PlayerView, Receipt
 from dippouch.web.deps import Seat
-from dippouch.web.games import game_map, game_view, kind_name, phase_map
+from dippouch.web.games import board_url, game_map, game_view, kind_name, phase_map
 from dippouch.web.maps import draft_svg, map_available
 from dippouch.web.security import Forbidden, Viewer
 from dippouch.web.service import Web
@@ -75,9 +75,13 @@ def player_view(web: Web, name: str, power: str, viewer: Viewer) -> dict[str, An
     out["me"] = me
     out["colour"] = me["colour"]
     out["power_index"] = v.power_names.index(power)
+    # The page carries its picture inline (click entry and the keyboard find provinces and units in the page),
+    # drawing the board's fixed parts by reference to the board's file, which the browser keeps: each visit
+    # sends the phase's colours, units and orders only.
+    board = board_url(web, name) if game["map_url"] is not None else None
     if game["phase_id"] is None:
         out["last_turn"] = last_turn(web, name, v, power, game)
-        out["game"] = {**game, "map_svg": game_map(web, name, viewer)}
+        out["game"] = {**game, "map_svg": game_map(web, name, viewer, board)}
         out.update(
             open=False,
             units=[],
@@ -126,14 +130,15 @@ def player_view(web: Web, name: str, power: str, viewer: Viewer) -> dict[str, An
     # The player's own standing orders drawn on the map (theirs only: the others' stay sealed).
     own = standing[-1] if standing else None
     drafts = [ln["order"] for ln in own["lines"] if ln.get("order") and not ln.get("error")] if own else []
-    # Inline (click entry finds provinces and units in the page), and never cached where another viewer
-    # could be served it: the draft's key names the power and version, and only this page asks for it.
+    # Never cached where another viewer could be served it: the draft's key names the power and version, and
+    # only this page asks for it.
     svg: str | None = None
     if drafts and own is not None:
         ph_rec = {"game": name, "name": pname, "status": "open", "position": rec["position"]}
-        svg = web.maps.phase_svg(v, (name, pid, "draft", power, own["version"]), ph_rec, draft={power: drafts})
+        key = (name, pid, "draft", power, own["version"])
+        svg = web.maps.phase_svg(v, key, ph_rec, draft={power: drafts}, board=board)
     if svg is None and game["map_url"] is not None:
-        svg = phase_map(web, name, game["map_phase"][0], game["map_phase"][1], viewer)
+        svg = phase_map(web, name, game["map_phase"][0], game["map_phase"][1], viewer, board)
     out["game"] = game = {**game, "map_svg": svg}
     out.update(
         open=True,

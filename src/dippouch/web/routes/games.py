@@ -235,6 +235,22 @@ def phase_map(
     return Response(games.phase_map(web, name, phase_id, view, viewer), media_type="image/svg+xml", headers=headers)
 
 
+@router.get("/games/{name}/board-{digest}.svg", include_in_schema=False)
+def board_svg(request: Request, name: str, digest: str, web: WebDep, viewer: ViewerDep) -> Response:
+    """The board's fixed parts, which the player's page draws by reference (``<use>``): its address names its
+    content's hash, so the browser keeps it a year and a second visit asks for none of it. Kept in shared caches
+    too unless the game is private: it shows the variant's board, nothing of the game. An old hash (a page from
+    before the variant's board changed) is answered with the board as it is now, asked for again each time."""
+    current, svg, visibility = games.board(web, name, viewer)
+    if digest != current:
+        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
+    who = "private" if visibility == "private" else "public"
+    headers = {"ETag": f'"board-{current}"', "Cache-Control": f"{who}, max-age=31536000, immutable"}
+    if headers["ETag"] in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    return Response(svg, media_type="image/svg+xml", headers=headers)
+
+
 @router.get("/games/{name}/phases/{phase_id}/preview-{view}.png", include_in_schema=False)
 def phase_preview(
     request: Request, name: VisibleGame, phase_id: int, view: str, web: WebDep, viewer: ViewerDep

@@ -346,7 +346,19 @@
       }
       return;
     }
-    viewer(svg);
+    drawn(svg, function () { viewer(svg); });
+    // A picture that draws the board by reference to the board's file (a use of another file: the player's
+    // page) is measured once that file is in (the browser says so with a load event on each use; a file already
+    // kept is in at once): the viewer opens on what the names' and provinces' boxes say.
+    function drawn(svg, go) {
+      var use = svg.querySelector("use[href]:not([href^='#'])"), done = false;
+      function once() { if (!done) { done = true; go(); } }
+      if (!use || document.readyState === "complete") { once(); return; }
+      try { if (use.getBBox().width) { once(); return; } } catch (e) { /* not drawn yet */ }
+      use.addEventListener("load", once);
+      use.addEventListener("error", once);
+      window.addEventListener("load", once);
+    }
     function pictureZoom() {
       fig.querySelectorAll("[data-zoom]").forEach(function (b) {
         if (b === full) return;
@@ -377,6 +389,8 @@
         svg.setAttribute("viewBox", [view.x, view.y, view.w, view.h].join(" "));
         names(s);
         if (label) label.hidden = true;
+        // A screen pixel in the map's units, for what is drawn a fixed width on screen (the focus ring).
+        svg.dispatchEvent(new CustomEvent("mapview", { detail: { px: Math.max(view.w / s.w, view.h / s.h) } }));
       }
       // Names keep a readable size on screen: where the zoom would make a name smaller than 9 px, it is
       // drawn larger about its middle (its halo with it), so names stay as big on screen as the zoom needs.
@@ -386,13 +400,18 @@
       // room, and hover or a tap gives any region's full name.
       var READABLE = 9.2, labels = [], units = [];  // 9 px, with room for rounding
       var boardTop = parseFloat((svg.getAttribute("data-board") || "0 0").split(/\s+/)[1]) || 0;
-      svg.querySelectorAll("text[id^='label-']").forEach(function (t) {
+      // A name is a text, or (a picture drawing the board by reference to its file) a use of the file's text,
+      // which says its size and whether it names a supply centre itself (the centres' markers are in the file).
+      function isText(e) { return e.tagName.toLowerCase() === "text" || /#t-[^#]*$/.test(e.getAttribute("href") || ""); }
+      svg.querySelectorAll("[id^='label-']").forEach(function (t) {
+        if (!isText(t)) return;
         var abbr = t.id.slice(6), texts = [t], parts = [t];
         svg.querySelectorAll("[data-for='" + abbr.replace(/'/g, "") + "']").forEach(function (p) {
           parts.push(p);
-          if (p.tagName.toLowerCase() === "text") texts.push(p);
+          if (isText(p)) texts.push(p);
         });
-        labels.push({ el: t, size: parseFloat(t.getAttribute("font-size")) || 0, centre: !!svg.getElementById("sc-" + abbr),
+        labels.push({ el: t, size: parseFloat(t.getAttribute("font-size") || t.getAttribute("data-size")) || 0,
+          centre: !!svg.getElementById("sc-" + abbr) || t.hasAttribute("data-sc"),
           texts: texts, parts: parts, box: null, scale: 1, hidden: false });
       });
       labels.sort(function (a, b) { return (b.centre - a.centre) || (b.size - a.size); });
@@ -540,7 +559,7 @@
       var coarse = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
       function smallestInView() {
         var r = size().r, least = Infinity;
-        svg.querySelectorAll("path.region[data-province]").forEach(function (p) {
+        svg.querySelectorAll(".region[data-province]").forEach(function (p) {
           var q = p.getBoundingClientRect();
           if (q.right <= r.left || q.left >= r.right || q.bottom <= r.top || q.top >= r.bottom) return;
           least = Math.min(least, q.width, q.height);
@@ -875,7 +894,7 @@
     var none = { current: null, name: function () {} };
     if (!svg) return none;
     var regions = [], seen = {};
-    svg.querySelectorAll("path.region[data-province]").forEach(function (r) {
+    svg.querySelectorAll(".region[data-province]").forEach(function (r) {
       var p = r.getAttribute("data-province");
       if (seen[p]) return;
       seen[p] = true;
@@ -910,8 +929,8 @@
       { title: (svg.querySelector("title") || {}).textContent || tr("the board") }));
     (function hide(el) {
       Array.prototype.forEach.call(el.children, function (c) {
-        if (c.matches("path.region") || c.tagName.toLowerCase() === "title") return;
-        if (c.querySelector("path.region")) hide(c); else c.setAttribute("aria-hidden", "true");
+        if (c.matches(".region[data-province]") || c.tagName.toLowerCase() === "title") return;
+        if (c.querySelector(".region[data-province]")) hide(c); else c.setAttribute("aria-hidden", "true");
       });
     })(svg);
     var first = null;
@@ -995,23 +1014,34 @@
       }
     });
     // The province with the focus drawn again on top, outlined: its own border is partly under its neighbours'.
+    // Its shape is the province's path, or the same use of the board's file; a use's lines are drawn by the
+    // file's path, which the page's non-scaling stroke does not reach, so their width is given in the map's
+    // units for the view (--map-px, a screen pixel in them), again as the view changes.
     var ring = null;
+    function ringWidth(px) { if (ring && px) ring.style.setProperty("--map-px", String(px)); }
+    svg.addEventListener("mapview", function (ev) { ringWidth(ev.detail && ev.detail.px); });
     svg.addEventListener("focusin", function (ev) {
       if (!base.has(ev.target)) return;
       setCurrent(ev.target, false);
-      var board = ev.target.closest("g.board") || svg;
-      if (!ring) {
+      var board = ev.target.closest("g.board") || svg, shape = ev.target.tagName.toLowerCase();
+      if (!ring || ring.firstChild.tagName.toLowerCase() !== shape) {
+        if (ring) ring.remove();
         ring = document.createElementNS(SVGNS, "g");
         ring.setAttribute("class", "focus-ring");
         ring.setAttribute("aria-hidden", "true");
         ["halo", "line"].forEach(function (c) {
-          var u = document.createElementNS(SVGNS, "path");
+          var u = document.createElementNS(SVGNS, shape);
           u.setAttribute("class", c);
           u.setAttribute("fill", "none");
           ring.appendChild(u);
         });
       }
-      ring.querySelectorAll("path").forEach(function (u) { u.setAttribute("d", ev.target.getAttribute("d")); });
+      Array.prototype.forEach.call(ring.children, function (u) {
+        if (shape === "use") u.setAttribute("href", ev.target.getAttribute("href"));
+        else u.setAttribute("d", ev.target.getAttribute("d"));
+      });
+      var ctm = svg.getScreenCTM();
+      if (ctm && ctm.a) ringWidth(1 / ctm.a);
       board.appendChild(ring);
       ring.classList.toggle("shown", ev.target.matches(":focus-visible"));
     });

@@ -1,6 +1,6 @@
 // dippouch's service worker, for every page of the site: it shows push notifications (and opens their page
-// when clicked), keeps the static files (their addresses carry their content's hash, so a kept file is never
-// stale), and shows the offline page when a page cannot be fetched. Pages themselves always come from the
+// when clicked), keeps the static files and the games' boards of map shapes (their addresses carry their
+// content's hash, so a kept file is never stale), and shows the offline page when a page cannot be fetched. Pages themselves always come from the
 // network: a game's page must show the game as it is now.
 "use strict";
 
@@ -41,12 +41,16 @@ self.addEventListener("fetch", function (event) {
     }));
     return;
   }
-  // A static file named with its hash is the same file forever: from the cache, else fetched and kept.
-  if (url.pathname.indexOf("/static/") === 0 && url.searchParams.has("v")) {
+  // A file named with its content's hash (a static file, a game's board of map shapes) is the same file
+  // forever: from the cache, else fetched, and kept when the server says so (an old hash is answered with the
+  // file as it is now, not to be kept under the old name).
+  var hashed = (url.pathname.indexOf("/static/") === 0 && url.searchParams.has("v")) ||
+    /^\/games\/[^/]+\/board-[0-9a-f]+\.svg$/.test(url.pathname);
+  if (hashed) {
     event.respondWith(caches.open(CACHE).then(function (cache) {
       return cache.match(request).then(function (kept) {
         return kept || fetch(request).then(function (answer) {
-          if (answer.ok) cache.put(request, answer.clone());
+          if (answer.ok && /immutable/.test(answer.headers.get("Cache-Control") || "")) cache.put(request, answer.clone());
           return answer;
         });
       });
