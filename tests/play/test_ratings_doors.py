@@ -1,9 +1,10 @@
-"""One use case, every door: the ratings from the finished games (:mod:`dippouch.play.ratings`) are the same
-called directly, answered by ``GET /api/ratings``, shown on ``/ratings`` and printed by ``dippouch ratings``.
+"""One use case, every door: the stored ratings (:mod:`dippouch.play.ratings`) are the same read directly, answered
+by ``GET /api/ratings``, shown on ``/ratings`` and printed by ``dippouch ratings``.
 
-Games are played to their end for real: a draw voted in Winter 1901 after a support and a stab (the records
-doors' game, scored under sum of squares), and solos from a board where France holds 18 centres in Fall 1901.
-Bots, a practice game and a private game are played beside them and never count.
+Games are played to their end for real (tests/play/rated_games.py): a draw voted in Winter 1901 after a support
+and a stab (the records doors' game, scored under sum of squares), and solos from a board where France holds 18
+centres in Fall 1901. Bots, a practice game and a private game are played beside them and never count. The
+ratings are taken in by the worker's task, as a running installation's are.
 """
 
 from __future__ import annotations
@@ -16,77 +17,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_records_doors import FALL, SPRING
+from rated_games import play_draw, play_solo
 from typer.testing import CliRunner
 
-from dippouch.bots.seats import seat_bot
 from dippouch.cli import app, register_commands
 from dippouch.game import Settings
-from dippouch.play.ratings import RatingsCache, compute_standings, leaderboard
+from dippouch.play.ratings import RatingsTask, board
+from dippouch.play.ratings_check import check_ratings
 from dippouch.play.records import choose_scoring
 from dippouch.ranking.ratings import DIVISOR, START
 from dippouch.store import GameStore
-from dippouch.store.people import create_person, seat_person
+from dippouch.store.people import create_person
 from dippouch.store.reliability import reliabilities
 from websupport import Site
 
 DOORS = ("play", "api", "page", "cli")
-
-
-def _seat(store: GameStore, game: str, power: str, person: int, now: datetime) -> None:
-    store.assign(game, power, f"{game} {power}", now=now)
-    seat_person(store, game, power, person, now=now)
-
-
-def play_draw(store: GameStore, game: str, people: dict[str, int], now: datetime) -> None:
-    """``game`` (standard) played to a draw in Winter 1901 by ``people`` (France, Germany, England), under SoS:
-    France 6 centres, Germany 5, England 4."""
-    store.create_game(game, "standard", now=now)
-    for power, person in people.items():
-        _seat(store, game, power, person, now)
-    for turn, orders in enumerate((SPRING, FALL), start=1):
-        for power, text in orders.items():
-            store.submit(game, power, text, now=now + timedelta(hours=turn))
-        store.process(game, now=now + timedelta(hours=turn, minutes=30), force=True)
-    for power in people:
-        store.vote(game, power, True, now=now + timedelta(hours=3))
-    assert store.status(game, now=now + timedelta(hours=3)).state == "finished"
-    choose_scoring(store, game, "sos", now=now + timedelta(hours=3))
-
-
-def _solo_board() -> dict[str, Any]:
-    """Fall 1901, France holding 18 centres (England's and Germany's, whose units are gone, and neutrals)."""
-    from dippouch.catalog import load_variant
-    from dippouch.game import position_to_data
-
-    v = load_variant("standard")
-    data = position_to_data(v, v.start)
-    taken = {"lon", "lvp", "edi", "ber", "kie", "mun", "spa", "por", "bel", "hol", "den", "nwy", "swe", "tun", "gre"}
-    centres: dict[str, list[str]] = {"France": sorted(taken)}
-    for power, provs in data["supply_centers"].items():
-        centres.setdefault(power, []).extend(p for p in provs if p not in taken)
-    centres = {p: c for p, c in centres.items() if c}
-    units = [u for u in data["units"] if u["power"] not in ("England", "Germany")]
-    return {**data, "phase": "Fall 1901 Movement", "supply_centers": centres, "units": units}
-
-
-def play_solo(
-    store: GameStore,
-    game: str,
-    people: dict[str, int],
-    now: datetime,
-    *,
-    bot: str | None = None,
-    settings: Settings | None = None,
-) -> None:
-    """``game`` won by France in Fall 1901; ``people`` hold their powers, ``bot`` is a bot's seat."""
-    store.create_game(game, "standard", now=now, position=_solo_board(), settings=settings)
-    for power, person in people.items():
-        _seat(store, game, power, person, now)
-    if bot is not None:
-        seat_bot(store, game, bot, "hold", now=now)
-    store.process(game, now=now + timedelta(minutes=30), force=True)
-    assert store.status(game, now=now + timedelta(hours=1)).state == "finished"
 
 
 class World:
@@ -113,6 +58,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> World:
     )
     play_solo(store, "secret1", {"France": ids["Eve"], "Russia": ids["Cy"]}, now + timedelta(days=3))
     site.web.access.set_visibility("secret1", "private")
+    RatingsTask()(store, now)
     return World(site, ids, now)
 
 
@@ -139,14 +85,14 @@ def _ratings(world: World, door: str, variant: str | None = None) -> dict[int, t
     """Person id -> (rating to two decimals, rated games) on the overall leaderboard (or ``variant``'s)."""
     store = world.site.web.store
     if door == "play":
-        places = leaderboard(store, compute_standings(store), variant)
+        places = board(store, variant).places
         return {p.person_id: (round(p.rating, 2), p.games) for p in places}
     query = f"?variant={variant}" if variant else ""
     if door == "api":
         r = world.site.browser().get(f"/api/ratings{query}")
         assert r.status_code == 200, r.text
-        board = r.json()["by_variant"][0] if variant else r.json()["overall"]
-        return {line["person_id"]: (line["rating"], line["games"]) for line in board["lines"]}
+        shown = r.json()["by_variant"][0] if variant else r.json()["overall"]
+        return {line["person_id"]: (line["rating"], line["games"]) for line in shown["lines"]}
     if door == "page":
         r = world.site.browser().get(f"/ratings{query}")
         assert r.status_code == 200, r.text
@@ -226,17 +172,23 @@ def test_a_bad_top_is_refused_with_a_message(world: World) -> None:
     assert [line["name"] for line in lines] == ["Bob"]
 
 
-def test_the_cached_figures_equal_a_recomputation_after_more_games_finish(tmp_path: Path) -> None:
+def _figures(answer: dict[str, Any]) -> list[tuple[int, float, int]]:
+    return [(line["person_id"], line["rating"], line["games"]) for line in answer["overall"]["lines"]]
+
+
+def test_the_doors_read_what_is_stored_until_the_worker_takes_new_games_in(tmp_path: Path) -> None:
+    """A page reads the stored ratings and computes nothing: a game that just finished shows once the worker's
+    task has taken it in, and then the figures equal a recomputation from scratch."""
     site = Site(f"sqlite:///{tmp_path / 'c.db'}", limits={})
     store: GameStore = site.web.store
     now = site.clock()
     ids = [create_person(store, n, now=now) for n in ("Ann", "Bob", "Cy")]
-    cache = RatingsCache()
-    assert not cache.get(store).ratings.overall  # no finished game: nobody rated
+    task = RatingsTask()
     play_draw(store, "d1", {"France": ids[0], "Germany": ids[1], "England": ids[2]}, now)
-    first = cache.get(store)
-    assert cache.get(store) is first  # nothing finished since: the same figures, not recomputed
+    assert site.browser().get("/api/ratings").json()["overall"]["lines"] == []  # not taken in yet
+    task(store, now)
     before = site.browser().get("/api/ratings").json()
+    assert [line["person_id"] for line in before["overall"]["lines"]] == ids
     play_solo(store, "s1", {"France": ids[2], "Russia": ids[0]}, now + timedelta(days=1), bot="Italy")
     play_solo(
         store,
@@ -245,22 +197,35 @@ def test_the_cached_figures_equal_a_recomputation_after_more_games_finish(tmp_pa
         now + timedelta(days=2),
         settings=Settings(anonymous=True),  # its players are revealed at its end: it counts
     )
-    again = cache.get(store)
-    fresh = compute_standings(store)
-    assert again is not first and again.ratings == fresh.ratings
-    assert {p: r.games for p, r in fresh.ratings.overall.items()} == {str(ids[0]): 2, str(ids[1]): 2, str(ids[2]): 3}
-    after = site.browser().get("/api/ratings").json()  # the app's own cache moved on too
-    assert after != before
-    assert {line["person_id"]: line["rating"] for line in after["overall"]["lines"]} == {
-        int(p): round(r.rating, 2) for p, r in fresh.ratings.overall.items()
-    }
-    # A finished game's new scoring system rescores it: the marker holds each game's system.
+    # Only the reliability beside each rating moves (it is read at each request, from the games now).
+    assert _figures(site.browser().get("/api/ratings").json()) == _figures(before)
+    task(store, now)
+    after = site.browser().get("/api/ratings").json()
+    assert {line["person_id"]: line["games"] for line in after["overall"]["lines"]} == {ids[0]: 2, ids[1]: 2, ids[2]: 3}
+    assert check_ratings(store).equal
+    # A finished game's new scoring system rescores it.
     choose_scoring(store, "d1", "dss", now=now + timedelta(days=3))
-    assert cache.get(store).ratings == compute_standings(store).ratings != fresh.ratings
+    task(store, now)
+    assert check_ratings(store).equal and _figures(site.browser().get("/api/ratings").json()) != _figures(after)
     # An unlisted game still rates its players, but the hall of fame does not list it (its address is its secret).
-    assert {h.game for h in cache.get(store).solos()} == {"s1", "s2"}
+    assert {h["game"] for h in site.browser().get("/api/ratings").json()["solos"]} == {"s1", "s2"}
     site.web.access.set_visibility("s1", "unlisted")
-    unlisted = cache.get(store)
-    assert unlisted.ratings == compute_standings(store).ratings
-    assert {h.game for h in unlisted.solos()} == {"s2"}
+    task(store, now)
+    assert check_ratings(store).equal
+    assert {h["game"] for h in site.browser().get("/api/ratings").json()["solos"]} == {"s2"}
     assert "s1" not in site.browser().get("/ratings").text
+
+
+def test_a_leaderboard_is_read_a_page_at_a_time(world: World) -> None:
+    api = world.site.browser().get("/api/ratings?top=2&page=2").json()
+    assert api["page"] == 2 and api["by_variant"] == []  # past the first page, the overall board alone
+    assert api["overall"]["pages"] == 2 and [line["rank"] for line in api["overall"]["lines"]] == [3, 4]
+    assert [line["name"] for line in api["overall"]["lines"]] == ["Cy", "Di"]
+    one = world.site.browser().get("/api/ratings?variant=standard&top=3&page=2").json()["by_variant"][0]
+    assert [line["name"] for line in one["lines"]] == ["Di"] and one["page"] == 2
+    page = world.site.browser().get("/ratings?top=2").text
+    assert 'href="/ratings?top=2&amp;page=2" rel="next"' in page and "Page 1 of 2" in page
+    code, said = _cli(world, "--top", "2", "--page", "2")
+    assert code == 0 and re.search(r"│\s*3\s*│\s*Cy\s*│", said), said
+    r = world.site.browser().get("/api/ratings?page=0")
+    assert r.status_code in (400, 422) and "page" in r.text

@@ -23,7 +23,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from test_ratings_doors import _seat, play_solo
+from rated_games import play_solo
+from rated_games import seat as _seat
 from test_records_doors import FALL, SPRING
 from typer.testing import CliRunner
 

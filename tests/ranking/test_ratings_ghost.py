@@ -4,6 +4,7 @@ reliability beside the rating."""
 
 from __future__ import annotations
 
+import math
 import random
 from datetime import UTC, datetime, timedelta
 
@@ -18,7 +19,9 @@ from dippouch.ranking.ratings import (
     RatedGame,
     Rater,
     RatingError,
+    Standing,
     compute_ratings,
+    rate_game,
     rate_pool,
 )
 from dippouch.ranking.scoring import GameFacts, PowerFacts, score
@@ -184,6 +187,30 @@ def test_every_pool_conserves_its_points(games: list[RatedGame]) -> None:
     for pool in (got.overall, *got.by_group.values()):
         assert sum(r.rating for r in pool.values()) == pytest.approx(START * len(pool))
         assert all(r.rating > 0 for r in pool.values())
+
+
+@PROPERTY
+@given(
+    game_lists(),
+    st.lists(st.floats(min_value=0.5, max_value=400.0, allow_nan=False), min_size=9, max_size=9),
+    st.lists(st.integers(0, 50), min_size=9, max_size=9),
+)
+def test_one_update_conserves_its_players_points_from_any_standings(
+    games: list[RatedGame], ratings: list[float], played: list[int]
+) -> None:
+    """What the system conserves, one update at a time and from any standings a store may hold (not only those
+    a history gives): the ratings a game's rated players bring sum to what they take away, each of them has
+    one more game, and nobody else is touched."""
+    before = {p: Standing(r, n, n // 2, n // 3) for p, r, n in zip(PEOPLE, ratings, played, strict=True)}
+    for game in games:
+        after = rate_game(game, before)
+        rated = {p.person for p in game.players if not p.bot} if after else set()
+        assert set(after) == rated
+        if after:
+            brought = math.fsum(before[p].rating for p in after)
+            assert math.fsum(s.rating for s in after.values()) == pytest.approx(brought, rel=1e-12)
+            assert all(after[p].games == before[p].games + 1 for p in after)
+            assert all(s.rating > 0 for s in after.values())
 
 
 @PROPERTY

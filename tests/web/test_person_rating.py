@@ -1,10 +1,11 @@
-"""A person's page shows their overall rating and place on the leaderboard (from the standings the ratings page
-keeps), or says they are not rated yet."""
+"""A person's page shows their overall rating and place on the leaderboard (the stored ratings, as the ratings
+page reads them), or says they are not rated yet."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from dippouch.play.ratings import update_ratings
 from dippouch.play.records import choose_scoring
 from dippouch.store.people import create_person, seat_person
 from websupport import Site
@@ -24,6 +25,8 @@ def test_the_person_page_shows_the_rating_and_place(tmp_path: Path) -> None:
         if store.status("g", now=now).state != "finished":
             store.vote("g", power, True, now=now)
     choose_scoring(store, "g", "centres", now=now)  # Austria 3, England 3, France 3 centres: equal shares
+    assert "not rated yet" in site.browser().get(f"/people/{ann}").text  # until the worker takes the game in
+    update_ratings(store)
     page = site.browser().get(f"/people/{ann}").text
     assert 'id="rating">100.00' in page and "rank 1 of 3 on the overall leaderboard" in page
     assert "1 rated game" in page

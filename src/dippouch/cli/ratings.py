@@ -1,8 +1,10 @@
-"""``dippouch ratings``: the leaderboards from every finished game, overall or one variant's, and the hall of
-fame's solos.
+"""``dippouch ratings``: the leaderboards from the stored ratings, overall or one variant's, and the hall of
+fame's solos; ``dippouch ratings update`` takes the finished games in; ``dippouch ratings check [--fix]``
+recomputes every rating from scratch and compares it with what is stored.
 
-The numbers are :mod:`dippouch.play.ratings`'s, the same the web's ratings page and ``GET /api/ratings`` show;
-computed here from scratch (the command line keeps no cache).
+The numbers are :mod:`dippouch.play.ratings`'s, the same the web's ratings page and ``GET /api/ratings`` show,
+read from the database: the worker's task keeps them up to date as games finish (``update`` does the same by
+hand, for an installation without a worker or after an upgrade).
 """
 
 from __future__ import annotations
@@ -11,35 +13,48 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from dippouch.cli import app
+from dippouch.cli import app, command_group
 from dippouch.cli.game import DbOption, _store, friendly, out
 
+ratings_app = command_group(
+    help="Ratings: the leaderboards and the hall of fame; take finished games in; check against a recomputation.",
+    invoke_without_command=True,
+)
+app.add_typer(ratings_app, name="ratings")
 
-@app.command()
+SHOWN = 20
+"""Differences ``check`` prints before it counts the rest."""
+
+
+@ratings_app.callback()
 @friendly
 def ratings(
+    ctx: typer.Context,
     variant: str | None = typer.Option(None, "--variant", help="Only this variant's leaderboard."),
     top: int = typer.Option(20, "--top", min=1, help="The most lines each list shows."),
+    page: int = typer.Option(1, "--page", min=1, help="Which page of --top lines the leaderboard shows."),
     db: str | None = DbOption,
 ) -> None:
     """Print the ratings leaderboard (overall, and one per variant, or --variant NAME's) and the solos."""
-    from dippouch.play.ratings import compute_standings, leaderboard
+    if ctx.invoked_subcommand is not None:
+        return
+    from dippouch.play.ratings import board, groups, hall_of_fame, unscored
     from dippouch.store.finished_games import person_names
 
     store = _store(db)
-    standings = compute_standings(store)
-    groups: list[str | None] = [variant] if variant else [None, *standings.groups]
-    boards = [(g, leaderboard(store, standings, g, top)) for g in groups]  # an unknown variant is refused first
-    if not standings.ratings.overall:
+    offset = (page - 1) * top
+    chosen: list[str | None] = [variant] if variant else [None, *groups(store)]
+    boards = [(g, board(store, g, offset=offset, limit=top)) for g in chosen]  # an unknown variant is refused first
+    if not any(b.people for _, b in boards):
         out.print("Nobody is rated yet: ratings come from finished games with at least two players.")
-    for group, places in boards:
-        if not places:
+    for group, b in boards:
+        if not b.places:
             continue
         title = "Overall" if group is None else f"Variant {group}"
-        table = Table(title=f"{title}: {standings.rated_games(group)} rated games", title_justify="left")
+        table = Table(title=f"{title}: {b.games} rated games, {b.people} people", title_justify="left")
         for column in ("Rank", "Person", "Id", "Rating", "Games", "Reliability", "Finished"):
             table.add_column(column, justify="left" if column == "Person" else "right")
-        for p in places:
+        for p in b.places:
             table.add_row(
                 str(p.rank),
                 escape(p.name) if p.name is not None else "(deleted)",
@@ -50,7 +65,7 @@ def ratings(
                 f"{p.finished * 100:.0f}%" if p.finished is not None else "-",
             )
         out.print(table)
-    solos = standings.solos(variant, top)
+    solos = hall_of_fame(store, solo=True, group=variant, limit=top)
     if solos:
         names = person_names(store, (h.person_id for h in solos))
         table = Table(title="Hall of fame: solos", title_justify="left")
@@ -65,5 +80,57 @@ def ratings(
                 h.ended_at.strftime("%Y-%m-%d"),
             )
         out.print(table)
-    for game, why in standings.unscored:
+    for game, why in unscored(store):
         out.print(f"Not scored: {escape(game)}: {escape(why)}")
+
+
+@ratings_app.command("update")
+@friendly
+def update(
+    deep: bool = typer.Option(
+        False, "--deep", help="Also take in again every game whose event log has grown since it was taken in."
+    ),
+    db: str | None = DbOption,
+) -> None:
+    """Take in the finished games the stored ratings have not (what the worker does at every look)."""
+    from dippouch.play.ratings import update_ratings
+
+    done = update_ratings(_store(db), deep=deep)
+    if not done.changed:
+        out.print("The ratings are up to date.")
+        return
+    how = "replayed from the stored results" if done.replayed else "continued"
+    out.print(f"{done.entered} games taken in, {done.taken_out} taken out; the standings {how} ({done.seconds:.2f} s).")
+
+
+@ratings_app.command("check")
+@friendly
+def check(
+    fix: bool = typer.Option(False, "--fix", help="Rewrite the stored ratings from the recomputation."),
+    db: str | None = DbOption,
+) -> None:
+    """Recompute every rating from scratch (every finished game scored again) and compare it with the stored
+    ratings, exactly; exit status 1 when they differ (and, with --fix, 0 once rewritten)."""
+    from dippouch.play.ratings_check import check_ratings, recompute, rewrite_ratings
+
+    store = _store(db)
+    fresh = recompute(store)
+    result = check_ratings(store, fresh)
+    out.print(f"{result.games} finished games, {result.rated} rated somebody; {result.people} people rated overall.")
+    if result.equal:
+        out.print("The stored ratings equal the recomputation.")
+        return
+    if result.pending:
+        out.print(f"{result.pending} games are not taken in as they stand now (`dippouch ratings update`).")
+    out.print(f"{len(result.differences)} differences:")
+    for line in result.differences[:SHOWN]:
+        out.print(f"  {escape(line)}", soft_wrap=True)
+    if len(result.differences) > SHOWN:
+        out.print(f"  ... and {len(result.differences) - SHOWN} more")
+    if not fix:
+        raise typer.Exit(1)
+    fixed = rewrite_ratings(store, fresh)
+    if not fixed.equal:
+        out.print(f"Rewritten, yet {len(fixed.differences)} differences remain (games finished meanwhile?).")
+        raise typer.Exit(1)
+    out.print("Rewritten from the recomputation: the stored ratings now equal it.")

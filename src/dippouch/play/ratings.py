@@ -1,7 +1,8 @@
 """Ratings and leaderboards from the finished games, the use case every door calls (the web's ratings page and
-``GET /api/ratings``, ``dippouch ratings``): every finished game scored under its own scoring system
-(:mod:`dippouch.play.records`), its players' shares fed to Ghost Ratings (:mod:`dippouch.ranking.ratings`),
-overall and per variant group; and a hall of fame, the solos and the best results ever.
+``GET /api/ratings``, a person's page, ``dippouch ratings``, the worker): every finished game scored under its
+own scoring system (:mod:`dippouch.play.records`), its players' shares fed to Ghost Ratings
+(:mod:`dippouch.ranking.ratings`), overall and per variant group, and kept in the database
+(:mod:`dippouch.store.ratings`); and a hall of fame, the solos and the best results ever.
 
 What counts, and why:
 
@@ -12,47 +13,81 @@ What counts, and why:
 - **Private games** never: their existence is not shown outside them (a person's public record leaves them
   out for the same reason). A game that still hides its players' names is left out too; an anonymous game
   reveals them at its end (:func:`dippouch.people.anonymity.names_hidden`), so a finished one counts.
-- A game that cannot be scored (its ending leaves nothing to share, say) is listed in :attr:`Standings.unscored`
-  with the reason, and rates nobody.
+- A game that cannot be scored (its ending leaves nothing to share, say) is listed as unscored with the
+  reason, and rates nobody.
 
 The **variant group** is the variant's name: variant files name no group of their own (no ``group`` key in
 their TOML today), so each variant is its own leaderboard.
 
-Kept up to date as the finished games change (:class:`RatingsCache`): each game's result is kept by its name,
-end time and chosen system, so a new finished game scores that one game, and the ratings continue from where
-they stood (:class:`dippouch.ranking.ratings.Rater`: the same numbers as from scratch); a game gone, rescored
-or ended before one already rated makes them start again from every game.
+**Order.** Ghost Ratings depends on the order games are rated in; here it is the order of the games' end (when
+their last phase was closed), then their names, whenever and in whatever order they were taken in. Two games
+finishing at once, or a game whose end is taken in after a later one's, are rated as if taken in in that order.
+
+**Kept up to date** by :func:`update_ratings`, which the worker runs at every look (:class:`RatingsTask`) and
+``dippouch ratings update`` runs by hand. It is idempotent: it takes in the finished games the store has not
+taken in as they stand now (:func:`dippouch.store.ratings.pending`), scoring each once, and
+
+- a game that ends after every game already rated continues the standings from where they are stored (the
+  usual case: one game, seven rows of each of two pools);
+- anything else (a game ending before one already rated, a finished game rolled back or made private, another
+  scoring system chosen) replays every rated game from the ledger's stored lines, in order; nothing is scored
+  again. A game whose visibility moves between public and unlisted is only re-listed in the hall of fame.
+
+Either way the stored standings are exactly those a recomputation from scratch gives
+(:mod:`dippouch.play.ratings_check`, ``dippouch ratings check``): the same updates, in the same order, over
+the same doubles. Two updates never interleave: each writes in one transaction holding the ratings' lock, and
+one planned on ratings another has changed since is planned again.
 """
 
 from __future__ import annotations
 
+import logging
 import math
-import threading
+import time
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from dippouch.game import GameError
+from dippouch.game import GameError, RecordNotFound
 from dippouch.play.records import PowerScore, game_system, score_record
-from dippouch.ranking.ratings import PlayerResult, RatedGame, Rater, Rating, Ratings, compute_ratings
+from dippouch.ranking.ratings import (
+    PlayerResult,
+    RatedGame,
+    Rater,
+    Standing,
+    rate_game,
+    rated_players,
+)
+from dippouch.store import ratings as stored
 from dippouch.store.db import Database
 from dippouch.store.finished import game_record
-from dippouch.store.finished_games import FinishedGame, PersonName, finished_games, person_names
+from dippouch.store.finished_games import FinishedGame, PersonName, person_names
+from dippouch.store.ratings import OVERALL, GameFacts, Line, PoolStanding, RatingsWriter, StaleRatings, TakenGame
 from dippouch.store.reliability import reliabilities
 
 __all__ = [
+    "Board",
     "GameResult",
     "HallEntry",
+    "PersonRating",
     "Place",
-    "RatingsCache",
+    "RatingsTask",
+    "RatingsUpdate",
     "ResultLine",
-    "Standings",
     "UnknownGroup",
-    "compute_standings",
+    "board",
     "counts",
     "game_result",
-    "leaderboard",
-    "standings",
+    "groups",
+    "hall_of_fame",
+    "person_rating",
+    "rated_game",
+    "take",
+    "unscored",
+    "update_ratings",
 ]
+
+log = logging.getLogger("dippouch.ratings")
 
 
 class UnknownGroup(GameError):
@@ -138,133 +173,212 @@ def game_result(db: Database, game: FinishedGame) -> GameResult:
     return GameResult(game, system.name, lines)
 
 
-@dataclass(frozen=True)
-class HallEntry:
-    """A result in the hall of fame."""
-
-    game: str
-    variant: str
-    ended_at: datetime
-    power: str
-    person_id: int
-    score: float
-    system: str
-    share: float
+# ---- taking finished games in ------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Standings:
-    """Everything the doors show, computed at once from the finished games."""
+def _finished(f: GameFacts) -> FinishedGame | None:
+    if f.ended_at is None:
+        return None
+    return FinishedGame(f.name, f.variant, f.ended_at, f.scoring, f.practice, f.visibility, f.names_hidden)
 
-    ratings: Ratings
-    results: tuple[GameResult, ...]
-    """Every counted finished game's result (in order of end time, then name)."""
-    unscored: tuple[tuple[str, str], ...]
-    """(game, why) for the counted games that could not be scored."""
 
-    @property
-    def groups(self) -> tuple[str, ...]:
-        return tuple(sorted(self.ratings.by_group))
-
-    def rated_games(self, group: str | None = None) -> int:
-        """The games that rated somebody (in ``group``, or any)."""
-        return sum(
-            1
-            for r in self.results
-            if len(r.lines) >= 2
-            and math.fsum(line.score for line in r.lines) > 0
-            and (group is None or r.game.variant == group)
+def take(db: Database, f: GameFacts) -> TakenGame:
+    """The finished game ``f`` as the ratings take it in: scored when it counts, with its people's lines."""
+    game = _finished(f)
+    if game is None or not counts(game):
+        # A finished game without a processed phase has no end to order it by: it cannot be rated either.
+        return TakenGame(f, False, None, None, False, 1.0, ())
+    try:
+        result = game_result(db, game)
+    except RecordNotFound:
+        # Renamed or gone since it was listed: the next update sees its new facts, or takes it out.
+        return TakenGame(f, False, None, None, False, 1.0, ())
+    # By person, as the ledger keeps them: the order of a game's players changes no rating (ranking.ratings).
+    lines = tuple(
+        sorted(
+            (
+                Line(ln.person_id, ln.power, ln.score, ln.share, ln.solo, ln.civil_disorder)
+                for ln in result.lines
+                if ln.person_id is not None
+            ),
+            key=lambda ln: ln.person_id,
         )
-
-    def _hall(self, *, solo: bool, group: str | None) -> list[HallEntry]:
-        out = []
-        for r in self.results:
-            # The hall links its games: an unlisted game is not to be listed here (its address is its secret).
-            if r.game.visibility != "public" or (group is not None and r.game.variant != group):
-                continue
-            for line in r.lines:
-                if line.solo == solo and line.person_id is not None and line.score > 0:
-                    out.append(
-                        HallEntry(
-                            r.game.name,
-                            r.game.variant,
-                            r.game.ended_at,
-                            line.power,
-                            line.person_id,
-                            line.score,
-                            r.system,
-                            line.share,
-                        )
-                    )
-        return out
-
-    def solos(self, group: str | None = None, top: int | None = None) -> list[HallEntry]:
-        """Every solo won by a person, newest first."""
-        found = sorted(self._hall(solo=True, group=group), key=lambda h: (h.ended_at, h.game), reverse=True)
-        return found[:top] if top is not None else found
-
-    def best(self, group: str | None = None, top: int | None = None) -> list[HallEntry]:
-        """The best results short of a solo: the largest shares of a game's points (scores under different
-        systems are on different scales; a share is the same measure under all), earliest first on a tie."""
-        found = sorted(self._hall(solo=False, group=group), key=lambda h: (-h.share, h.ended_at, h.game, h.power))
-        return found[:top] if top is not None else found
+    )
+    rated = result.problem is None and bool(rated_players(result.rated_game()))
+    return TakenGame(f, True, result.system, result.problem, rated, 1.0, lines)
 
 
-def compute_standings(db: Database, games: tuple[FinishedGame, ...] | None = None) -> Standings:
-    """From scratch: every finished game read and scored again."""
-    listed = finished_games(db) if games is None else games
-    results = [game_result(db, g) for g in listed if counts(g)]
-    return _standings(results, compute_ratings(r.rated_game() for r in results if r.problem is None))
-
-
-def _standings(results: list[GameResult], ratings: Ratings) -> Standings:
-    return Standings(
-        ratings=ratings,
-        results=tuple(results),
-        unscored=tuple((r.game.name, r.problem) for r in results if r.problem is not None),
+def rated_game(t: TakenGame) -> RatedGame:
+    """A game of the ledger as the ranking engine rates it."""
+    return RatedGame(
+        name=t.facts.name,
+        ended_at=t.key[0],
+        players=tuple(
+            PlayerResult(str(ln.person_id), ln.power, ln.score, civil_disorder=ln.civil_disorder) for ln in t.lines
+        ),
+        group=t.facts.variant,
+        weight=t.weight,
     )
 
 
-class RatingsCache:
-    """The standings kept until the finished games change: the list of finished games (names, end times,
-    chosen systems, visibility) is the marker, read in one query; each game's result is kept by its own
-    entry, so one more finished game scores one game. Thread-safe; one per web app."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._marker: tuple[FinishedGame, ...] | None = None
-        self._standings: Standings | None = None
-        self._results: dict[FinishedGame, GameResult] = {}
-        self._rater = Rater()
-
-    def get(self, db: Database) -> Standings:
-        listed = finished_games(db)
-        with self._lock:
-            if self._standings is not None and self._marker == listed:
-                return self._standings
-            known = dict(self._results)
-        counted = [g for g in listed if counts(g)]
-        # Scored outside the lock (reading a game is slow); a race scores a game twice, never wrongly.
-        results = [known.get(g) or game_result(db, g) for g in counted]
-        with self._lock:
-            # Games that only ended since continue the ratings (exactly as from scratch: ranking.ratings.Rater);
-            # a game gone, rescored or ended earlier than one already rated starts them again.
-            rater = self._rater
-            ours = {r.game for r in results}
-            new = [r.rated_game() for r in results if r.game not in known and r.problem is None]
-            if not all(g in ours for g in known) or not rater.extend(new):
-                rater = Rater()
-                rater.extend(r.rated_game() for r in results if r.problem is None)
-            got = _standings(results, rater.ratings())
-            self._rater = rater
-            self._results = {r.game: r for r in results}
-            self._marker, self._standings = listed, got
-        return got
+def _rates_alike(old: TakenGame, new: TakenGame) -> bool:
+    """Whether taking ``new`` in instead of ``old`` leaves every standing as it is: neither rates anybody, or
+    both rate the same people the same way at the same place in the order."""
+    if not old.rated and not new.rated:
+        return True
+    return (
+        old.rated == new.rated
+        and old.key == new.key
+        and old.facts.variant == new.facts.variant
+        and old.weight == new.weight
+        and old.lines == new.lines
+    )
 
 
-def standings(db: Database, cache: RatingsCache | None = None) -> Standings:
-    """The standings now: through ``cache`` when given, else from scratch."""
-    return cache.get(db) if cache is not None else compute_standings(db)
+@dataclass(frozen=True)
+class RatingsUpdate:
+    """What one :func:`update_ratings` did."""
+
+    entered: int
+    """Games taken in (new, or again as they changed)."""
+    taken_out: int
+    """Games taken out (no longer finished, or gone)."""
+    replayed: bool
+    """Whether the standings were replayed from the ledger (a game ending before one already rated, or one
+    taken out), rather than continued."""
+    waiting: int
+    """Finished games left for the next update (beyond its ``limit``)."""
+    version: int
+    """The stored ratings' version after it."""
+    seconds: float
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.entered or self.taken_out)
+
+
+def update_ratings(db: Database, *, deep: bool = False, limit: int | None = None, attempts: int = 10) -> RatingsUpdate:
+    """Bring the stored ratings up to date with the finished games (the module's note); ``deep`` also takes
+    in again every game whose event log has grown since it was taken in; ``limit``: the most games to take in
+    (the earliest ending first; the rest wait for the next update). Returns what it did; does nothing, and
+    writes nothing, when nothing has changed."""
+    t0 = time.perf_counter()
+    scored: dict[GameFacts, TakenGame] = {}
+    for _ in range(attempts):
+        plan = stored.pending(db, deep=deep, limit=limit)
+        if plan.empty:
+            return RatingsUpdate(0, 0, False, plan.waiting, plan.version, time.perf_counter() - t0)
+        # Scored outside the lock: reading and scoring a game takes milliseconds, and the lock holds every other
+        # update (and on SQLite, every writer) up. A plan overtaken meanwhile keeps what it scored.
+        taken = []
+        for f in plan.enter:
+            if f not in scored:
+                scored[f] = take(db, f)
+            taken.append(scored[f])
+        try:
+            with stored.writing(db, plan.version) as w:
+                replayed = _apply(w, plan.gone, taken)
+        except StaleRatings:
+            continue
+        return RatingsUpdate(
+            len(taken), len(plan.gone), replayed, plan.waiting, plan.version + 1, time.perf_counter() - t0
+        )
+    raise GameError(f"the ratings kept changing under {attempts} updates in a row; try again")
+
+
+def _apply(w: RatingsWriter, gone: Sequence[int], taken: Sequence[TakenGame]) -> bool:
+    """Take ``gone`` out and ``taken`` in, and bring the standings along; True if they were replayed."""
+    new = {t.facts.game_id: t for t in taken}
+    before = w.taken(set(gone) | set(new))
+    last = w.last_rated()
+    out = [before[i] for i in gone if i in before]
+    moved: list[TakenGame] = []  # games whose rating changes: their old line comes out, the new one goes in
+    for gid, t in new.items():
+        old = before.get(gid)
+        if old is not None and not _rates_alike(old, t):
+            out.append(old)
+        if old is None or not _rates_alike(old, t):
+            moved.append(t)
+    w.take_out(set(gone) | set(new))
+    w.take_in(taken)
+    rating = sorted((t for t in moved if t.rated), key=lambda t: t.key)
+    if not any(o.rated for o in out) and (last is None or not rating or rating[0].key > last):
+        for t in rating:
+            _continue(w, t)
+        return False
+    if any(o.rated for o in out) or rating:
+        _replay(w)
+        return True
+    return False
+
+
+def _standing(st: PoolStanding) -> Standing:
+    return Standing(st.rating, st.games, st.known, st.steady)
+
+
+def _continue(w: RatingsWriter, t: TakenGame) -> None:
+    """Rate ``t`` from the stored standings of its people, in the overall pool and its group's."""
+    game = rated_game(t)
+    people = [ln.person_id for ln in t.lines]
+    for pool in (OVERALL, t.facts.variant):
+        brought = w.standings(pool, people)
+        after = rate_game(game, {str(p): _standing(st) for p, st in brought.items()})
+        w.put(
+            pool,
+            {int(p): PoolStanding(s.rating, s.games, s.known, s.steady) for p, s in after.items()},
+            known=brought.keys(),
+            games=1,
+        )
+
+
+def _replay(w: RatingsWriter) -> None:
+    """Every pool's standings again from nothing, over the ledger's rated games in order."""
+    games = w.rated_in_order()
+    rater = Rater()
+    rater.extend(rated_game(t) for t in games)
+    overall, by_group = rater.standings()
+    tables = {OVERALL: overall, **by_group}
+    counted: dict[str, int] = {OVERALL: len(games)}
+    for t in games:
+        counted[t.facts.variant] = counted.get(t.facts.variant, 0) + 1
+    w.replace(
+        {
+            pool: {int(p): PoolStanding(s.rating, s.games, s.known, s.steady) for p, s in table.items()}
+            for pool, table in tables.items()
+        },
+        counted,
+    )
+
+
+class RatingsTask:
+    """The worker's task (and ``dippouch serve``'s scheduler's): :func:`update_ratings` at every look, bounded
+    to ``limit`` games so a large backlog (the first look after an upgrade) does not hold processing up, and a
+    deep look (every game's event log compared) at most every ``deep_every`` seconds."""
+
+    def __init__(self, *, limit: int = 200, deep_every: float = 600.0) -> None:
+        self.limit = limit
+        self.deep_every = deep_every
+        self.last_deep: float | None = None
+        self.__name__ = "ratings_task"
+
+    def __call__(self, db: Database, now: datetime) -> RatingsUpdate:
+        deep = self.last_deep is None or time.monotonic() - self.last_deep >= self.deep_every
+        done = update_ratings(db, deep=deep, limit=self.limit)
+        if deep:
+            self.last_deep = time.monotonic()
+        if done.changed:
+            log.info(
+                "ratings: %d games taken in, %d taken out%s, %d waiting (%.2f s)",
+                done.entered,
+                done.taken_out,
+                ", replayed" if done.replayed else "",
+                done.waiting,
+                done.seconds,
+            )
+        return done
+
+
+# ---- what the doors read -------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -284,31 +398,122 @@ class Place:
     """Share of their rated games they finished without civil disorder (0 to 1); None when unknown."""
 
 
-def leaderboard(db: Database, s: Standings, group: str | None = None, top: int | None = None) -> list[Place]:
-    """The best ``top`` (all when None) of the overall pool or of ``group``'s, best first. Equal ratings share
-    a rank. An unknown group is refused naming the ones that have a leaderboard."""
-    if group is not None and group not in s.ratings.by_group:
-        known = ", ".join(s.groups) or "none yet"
+@dataclass(frozen=True)
+class Board:
+    """One pool's leaderboard, or a page of it."""
+
+    group: str | None
+    """The variant group; None for the overall leaderboard."""
+    people: int
+    """Everybody rated in the pool."""
+    games: int
+    """The games that rated somebody in it."""
+    offset: int
+    places: tuple[Place, ...]
+
+
+def groups(db: Database) -> tuple[str, ...]:
+    """The variant groups that have a leaderboard."""
+    return tuple(p for p in stored.pools(db) if p != OVERALL)
+
+
+def board(db: Database, group: str | None = None, *, offset: int = 0, limit: int = 20) -> Board:
+    """Places ``offset + 1`` to ``offset + limit`` of the overall leaderboard or of ``group``'s, best first;
+    equal ratings share a rank. An unknown group is refused naming the ones that have a leaderboard."""
+    sizes = stored.pools(db)
+    pool = OVERALL if group is None else group
+    if group is not None and (group == OVERALL or group not in sizes):
+        known = ", ".join(p for p in sizes if p != OVERALL) or "none yet"
         raise UnknownGroup(f"no rated games of variant {group!r} (variants with ratings: {known})")
-    board: list[Rating] = s.ratings.leaderboard(group)
-    shown = board[:top] if top is not None else board
-    names: dict[int, PersonName] = person_names(db, (int(r.person) for r in shown))
+    size = sizes.get(pool)
+    lines = stored.leaderboard(db, pool, offset=offset, limit=limit)
+    ids = [p for p, _ in lines]
+    names: dict[int, PersonName] = person_names(db, ids)
     # Read now, not kept with the ratings: a person's reliability moves with every phase, not only at a game's end.
-    reliable = reliabilities(db, (int(r.person) for r in shown))
-    out: list[Place] = []
-    for i, r in enumerate(shown):
-        rank = out[-1].rank if out and board[i - 1].rating == r.rating else i + 1
-        pid = int(r.person)
+    reliable = reliabilities(db, ids)
+    places: list[Place] = []
+    for i, (pid, st) in enumerate(lines):
+        if places and places[-1].rating == st.rating:
+            rank = places[-1].rank
+        elif i == 0 and offset > 0:
+            rank = 1 + stored.better_than(db, pool, st.rating)
+        else:
+            rank = offset + i + 1
         known_name = names.get(pid)
-        out.append(
+        places.append(
             Place(
                 rank=rank,
                 person_id=pid,
                 name=known_name.name if known_name is not None and not known_name.deleted else None,
-                rating=r.rating,
-                games=r.games,
+                rating=st.rating,
+                games=st.games,
                 reliability=reliable.get(pid),
-                finished=r.reliability,
+                finished=st.steady / st.known if st.known else None,
             )
+        )
+    return Board(group, size.people if size else 0, size.games if size else 0, offset, tuple(places))
+
+
+@dataclass(frozen=True)
+class HallEntry:
+    """A result in the hall of fame."""
+
+    game: str
+    variant: str
+    ended_at: datetime
+    power: str
+    person_id: int
+    score: float
+    system: str
+    share: float
+
+
+def hall_of_fame(
+    db: Database, *, solo: bool, group: str | None = None, offset: int = 0, limit: int = 20
+) -> list[HallEntry]:
+    """The solos won by a person (newest first), or the best results short of a solo: the largest shares of a
+    game's points (scores under different systems are on different scales; a share is the same measure under
+    all), earliest first on a tie. Public games only: the hall links its games, and an unlisted game's address
+    is its secret."""
+    found = stored.hall(db, stored.FAME_SOLO if solo else stored.FAME_RESULT, group, offset=offset, limit=limit)
+    return [HallEntry(h.game, h.variant, h.ended_at, h.power, h.person_id, h.score, h.system, h.share) for h in found]
+
+
+def unscored(db: Database) -> list[tuple[str, str]]:
+    """(game, why) for the public counted games that could not be scored."""
+    return stored.unscored(db, public=True)
+
+
+@dataclass(frozen=True)
+class PersonRating:
+    """A person's rating in a pool, with their place on its leaderboard."""
+
+    group: str | None
+    rating: float
+    games: int
+    rank: int
+    rated: int
+    """How many people the pool rates."""
+    finished: float | None
+
+
+def person_rating(db: Database, person_id: int) -> dict[str | None, PersonRating]:
+    """``person_id``'s rating in every pool they are rated in (``None``: the overall one), with their rank
+    (equal ratings share a place, as on the leaderboard); empty when they are not rated yet."""
+    mine: Mapping[str, PoolStanding] = stored.person_standings(db, person_id)
+    if not mine:
+        return {}
+    sizes = stored.pools(db)
+    out: dict[str | None, PersonRating] = {}
+    for pool in sorted(mine):
+        st = mine[pool]
+        size = sizes.get(pool)
+        out[None if pool == OVERALL else pool] = PersonRating(
+            group=None if pool == OVERALL else pool,
+            rating=st.rating,
+            games=st.games,
+            rank=1 + stored.better_than(db, pool, st.rating),
+            rated=size.people if size else 0,
+            finished=st.steady / st.known if st.known else None,
         )
     return out

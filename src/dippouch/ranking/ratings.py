@@ -13,7 +13,7 @@ Under draw-size scoring the share is 1/n for each of n drawers and under sum of 
 "actual score" the page gives for those systems; a solo is 1 and a defeat 0 under every system. A new player
 starts at 100 (TheGhostmaker's choice). Since the shares and the expectations each sum to 1, a game moves
 rating points between its players and never makes or destroys any: the sum of all ratings in a pool is 100 ×
-the players rated in it (``tests/ranking/test_ratings.py`` checks it).
+the players rated in it (``tests/ranking/test_ratings_ghost.py`` checks it).
 
 What is not rated: practice games, and bots (dropped from the game before the shares are taken, so the humans
 are rated among themselves); a game with fewer than two rated players, or whose rated players scored nothing
@@ -40,8 +40,12 @@ __all__ = [
     "Rating",
     "RatingError",
     "Ratings",
+    "Standing",
     "compute_ratings",
+    "order_key",
+    "rate_game",
     "rate_pool",
+    "rated_players",
 ]
 
 START = 100.0
@@ -104,6 +108,22 @@ class Rating:
 
 
 @dataclass(frozen=True, slots=True)
+class Standing:
+    """A person's running state in one pool, everything the next game reads and writes: a store that keeps
+    these between games continues exactly where a recomputation from scratch would be (:func:`rate_game`)."""
+
+    rating: float = START
+    games: int = 0
+    known: int = 0
+    """Rated games whose civil disorder is known."""
+    steady: int = 0
+    """Of those, the games finished without civil disorder."""
+
+    def as_rating(self, person: str) -> Rating:
+        return Rating(person, self.rating, self.games, self.steady / self.known if self.known else None)
+
+
+@dataclass(frozen=True, slots=True)
 class Ratings:
     overall: Mapping[str, Rating]
     by_group: Mapping[str, Mapping[str, Rating]]
@@ -114,8 +134,14 @@ class Ratings:
         return sorted(pool.values(), key=lambda r: (-r.rating, r.person))
 
 
+def order_key(game: RatedGame) -> tuple[datetime, str]:
+    """Where ``game`` stands in the order ratings are computed: its end time, then its name (unique), so games
+    ending at the same moment are ordered the same way by everybody who rates them."""
+    return (game.ended_at, game.name)
+
+
 def _ordered(games: Iterable[RatedGame]) -> list[RatedGame]:
-    out = sorted(games, key=lambda g: (g.ended_at, g.name))
+    out = sorted(games, key=order_key)
     seen: set[str] = set()
     for g in out:
         if g.name in seen:
@@ -124,8 +150,9 @@ def _ordered(games: Iterable[RatedGame]) -> list[RatedGame]:
     return out
 
 
-def _rated(game: RatedGame) -> tuple[PlayerResult, ...]:
-    """The players whose ratings this game changes: none for practice, never a bot."""
+def rated_players(game: RatedGame) -> tuple[PlayerResult, ...]:
+    """The players whose ratings ``game`` changes: none for practice, never a bot, nobody when fewer than two
+    people are left or they scored nothing between them."""
     if game.practice:
         return ()
     humans = tuple(p for p in game.players if not p.bot)
@@ -134,48 +161,44 @@ def _rated(game: RatedGame) -> tuple[PlayerResult, ...]:
     return humans
 
 
-def _update(ratings: dict[str, float], game: RatedGame, players: tuple[PlayerResult, ...]) -> None:
-    before = [ratings.get(p.person, START) for p in players]
-    # fsum: correctly rounded, so the order of a game's players cannot change a rating's last bit.
-    total = math.fsum(before)
+def rate_game(game: RatedGame, before: Mapping[str, Standing]) -> dict[str, Standing]:
+    """The standings of ``game``'s rated players after it, from those they brought (a person missing from
+    ``before`` is new: :data:`START`, no games); empty when the game rates nobody. Every player is updated from
+    the ratings brought to the game, and the sums are correctly rounded (``math.fsum``), so neither the order
+    of the players nor where ``before`` was kept (memory, a database's doubles) changes a bit of the result."""
+    players = rated_players(game)
+    if not players:
+        return {}
+    fresh = Standing()
+    brought = [before.get(p.person, fresh) for p in players]
+    total = math.fsum(b.rating for b in brought)
     points = math.fsum(p.score for p in players)
-    for p, r in zip(players, before, strict=True):
-        ratings[p.person] = r + total / (DIVISOR * game.weight) * (p.score / points - r / total)
+    scale = total / (DIVISOR * game.weight)
+    out: dict[str, Standing] = {}
+    for p, b in zip(players, brought, strict=True):
+        known = p.civil_disorder is not None
+        out[p.person] = Standing(
+            rating=b.rating + scale * (p.score / points - b.rating / total),
+            games=b.games + 1,
+            known=b.known + known,
+            steady=b.steady + (known and not p.civil_disorder),
+        )
+    return out
 
 
 class _Pool:
-    """One pool's running state: the ratings so far and what the reliability is counted from."""
+    """One pool's running state: every rated person's :class:`Standing` so far."""
 
-    __slots__ = ("known", "played", "ratings", "steady")
+    __slots__ = ("standings",)
 
     def __init__(self) -> None:
-        self.ratings: dict[str, float] = {}
-        self.played: dict[str, int] = {}
-        self.known: dict[str, int] = {}
-        self.steady: dict[str, int] = {}
+        self.standings: dict[str, Standing] = {}
 
     def add(self, game: RatedGame) -> None:
-        players = _rated(game)
-        if not players:
-            return
-        _update(self.ratings, game, players)
-        for p in players:
-            self.played[p.person] = self.played.get(p.person, 0) + 1
-            if p.civil_disorder is not None:
-                self.known[p.person] = self.known.get(p.person, 0) + 1
-                self.steady[p.person] = self.steady.get(p.person, 0) + (not p.civil_disorder)
+        self.standings.update(rate_game(game, self.standings))
 
     def table(self) -> dict[str, Rating]:
-        known = self.known
-        return {
-            person: Rating(
-                person,
-                self.ratings[person],
-                self.played[person],
-                self.steady.get(person, 0) / known[person] if known.get(person) else None,
-            )
-            for person in sorted(self.ratings)
-        }
+        return {person: self.standings[person].as_rating(person) for person in sorted(self.standings)}
 
 
 def rate_pool(games: Iterable[RatedGame]) -> dict[str, Rating]:
@@ -191,7 +214,7 @@ class Rater:
     overall pool and its group's. A game that sorts after every game applied so far continues from where the
     ratings stand; one that sorts earlier (a game whose end was recorded late) starts them again from nothing.
     Either way the ratings are exactly those :func:`compute_ratings` gives for the same games: the same
-    updates in the same order, to the last bit (``tests/ranking/test_ratings.py``).
+    updates in the same order, to the last bit (``tests/ranking/test_ratings_ghost.py``).
 
     At 50,000 games a new game costs one update instead of all of them again (benchmarks/bench_ratings.py)."""
 
@@ -223,6 +246,11 @@ class Rater:
             self._names.add(g.name)
         self._last = (new[-1].ended_at, new[-1].name)
         return True
+
+    def standings(self) -> tuple[dict[str, Standing], dict[str, dict[str, Standing]]]:
+        """The overall pool's standings and each group's (copies): what a store keeps to continue from."""
+        groups = {group: dict(pool.standings) for group, pool in sorted(self._groups.items()) if pool.standings}
+        return dict(self._overall.standings), groups
 
     def ratings(self) -> Ratings:
         groups = {group: pool.table() for group, pool in sorted(self._groups.items())}

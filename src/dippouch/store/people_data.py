@@ -14,7 +14,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from dippouch.store import absences, accounts, addresses, notify, openings, sandboxes, tournaments
+from dippouch.store import absences, accounts, addresses, notify, openings, ratings, sandboxes, tournaments
 from dippouch.store.db import Database
 
 __all__ = ["ExportFn", "ForgetFn", "export_all", "forget_all", "register", "registered"]
@@ -31,6 +31,7 @@ _registry: dict[str, tuple[ExportFn, ForgetFn]] = {
     "addresses": (addresses.export_person, addresses.forget_person),
     "notifications": (notify.export_person, notify.forget_person),
     "openings": (openings.export_person, openings.forget_person),
+    "ratings": (ratings.export_person, ratings.forget_person),
     "sandboxes": (sandboxes.export_person, sandboxes.forget_person),
     "tournaments": (tournaments.export_person, tournaments.forget_person),
 }

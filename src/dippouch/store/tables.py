@@ -15,6 +15,7 @@ import dippouch.store.models_mail
 import dippouch.store.models_notify
 import dippouch.store.models_openings
 import dippouch.store.models_press
+import dippouch.store.models_ratings
 import dippouch.store.models_roster
 import dippouch.store.models_sandboxes
 import dippouch.store.models_web  # noqa: F401  (mapped on import)

@@ -140,15 +140,17 @@ def fetch_then_process_as_of(store: GameStore, fetch: Task | None, now: datetime
 def default_tasks() -> list[Task]:
     """The periodic jobs besides processing: the notification dispatcher (every channel: the game's mail
     with report and map when the mail side is installed, e-mail notifications, push, webhooks), then the
-    mail outbox."""
+    mail outbox, then the stored ratings (the games finished since the last look taken in:
+    :class:`dippouch.play.ratings.RatingsTask`)."""
     import importlib.util
 
     from dippouch.notify.task import NotifyTask
+    from dippouch.play.ratings import RatingsTask
 
     mail = importlib.util.find_spec("dippouch.mail") is not None
     if mail:
         import dippouch.mail.notices  # noqa: F401  (registers the game mail as a dispatcher channel)
-    return [NotifyTask(sender=mail_sender), *([mail_task] if mail else [])]
+    return [NotifyTask(sender=mail_sender), *([mail_task] if mail else []), RatingsTask()]
 
 
 def mail_sender() -> str | None:

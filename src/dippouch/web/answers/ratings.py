@@ -35,6 +35,8 @@ class Leaderboard(Answer):
     title: str
     people: int = Field(description="Everybody rated in this pool (the lines are the best of them).")
     games: int = Field(description="The games that rated somebody in this pool.")
+    page: int = Field(description="The page of the leaderboard the lines are (from 1).")
+    pages: int = Field(description="Its pages of ``top`` lines.")
     lines: list[RatingLine]
 
 
@@ -57,6 +59,7 @@ class RatingsView(Answer):
     of fame: every solo (newest first) and the best results short of a solo (largest share first)."""
 
     top: int = Field(description="The most lines a leaderboard or a hall-of-fame list holds.")
+    page: int = Field(description="The page asked for, of the overall leaderboard or of ``variant``'s.")
     variant: str | None = Field(description="The variant asked for; null for all of them.")
     variants: list[str] = Field(description="Every variant that has a leaderboard.")
     overall: Leaderboard

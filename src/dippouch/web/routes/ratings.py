@@ -1,14 +1,15 @@
 """Ratings: the leaderboards, overall and per variant, and the hall of fame; page and JSON (``/ratings``,
 ``GET /api/ratings``).
 
-The numbers are :mod:`dippouch.play.ratings`'s, the same ``dippouch ratings`` prints, kept with the app
-(:class:`~dippouch.play.ratings.RatingsCache`) until a game finishes, or a finished one changes its scoring
-system or visibility: a page does not score every finished game again. What counts (no practice game, no
-bot, no private game) is that module's to say; everyone may read the result, signed in or not.
+The numbers are :mod:`dippouch.play.ratings`'s, the same ``dippouch ratings`` prints, read from the stored
+ratings (kept up to date by the worker's task as games finish): a page reads a few index ranges and scores
+nothing. What counts (no practice game, no bot, no private game) is that module's to say; everyone may read
+the result, signed in or not.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -18,7 +19,8 @@ from starlette.requests import Request
 
 from dippouch.catalog import load_variant
 from dippouch.core.errors import DippouchError
-from dippouch.play.ratings import HallEntry, RatingsCache, Standings, leaderboard, standings
+from dippouch.play.ratings import Board, HallEntry, board, groups, hall_of_fame, unscored
+from dippouch.play.ratings import person_rating as ratings_of
 from dippouch.store.finished_games import person_names
 from dippouch.web.answers.ratings import FameLine, Leaderboard, RatingLine, RatingsView
 from dippouch.web.deps import WebDep, answers, render, words
@@ -33,7 +35,18 @@ TOP = 20
 MOST = 500
 """The most lines one may ask for (``?top=``)."""
 
+PAGES = 100_000
+"""The highest page one may ask for (a bound on the offset a query skips)."""
+
 TopQuery = Annotated[int, Query(ge=1, le=MOST, description="The most lines each list holds.")]
+PageQuery = Annotated[
+    int,
+    Query(
+        ge=1,
+        le=PAGES,
+        description="Which page of ``top`` lines the leaderboard shows: the overall one, or ``variant``'s.",
+    ),
+]
 
 
 def _title(variant: str) -> str:
@@ -43,14 +56,15 @@ def _title(variant: str) -> str:
         return variant  # a variant no longer installed: its games still count, under its name
 
 
-def _board(web: Web, s: Standings, variant: str | None, top: int) -> Leaderboard:
-    places = leaderboard(web.read, s, variant, top)
-    pool = s.ratings.overall if variant is None else s.ratings.by_group[variant]
+def _board(web: Web, variant: str | None, top: int, page: int = 1) -> Leaderboard:
+    b: Board = board(web.read, variant, offset=(page - 1) * top, limit=top)
     return Leaderboard(
         variant=variant,
         title="Overall" if variant is None else _title(variant),
-        people=len(pool),
-        games=s.rated_games(variant),
+        people=b.people,
+        games=b.games,
+        page=page,
+        pages=max(1, math.ceil(b.people / top)),
         lines=[
             RatingLine(
                 rank=p.rank,
@@ -61,7 +75,7 @@ def _board(web: Web, s: Standings, variant: str | None, top: int) -> Leaderboard
                 reliability=p.reliability,
                 finished=round(p.finished * 100, 1) if p.finished is not None else None,
             )
-            for p in places
+            for p in b.places
         ],
     )
 
@@ -96,50 +110,56 @@ class PersonRating:
 
 
 def person_rating(web: Web, person_id: int) -> PersonRating | None:
-    """``person_id``'s overall rating from the standings this room keeps (``None``: not rated yet)."""
-    s = standings(web.read, web.kept(__name__, RatingsCache))
-    pool = s.ratings.overall
-    mine = pool.get(str(person_id))
+    """``person_id``'s overall rating as stored (``None``: not rated yet)."""
+    mine = ratings_of(web.read, person_id).get(None)
     if mine is None:
         return None
-    # Equal ratings share a place, as on the leaderboard.
-    rank = 1 + sum(1 for r in pool.values() if r.rating > mine.rating)
-    return PersonRating(round(mine.rating, 2), mine.games, rank, len(pool))
+    return PersonRating(round(mine.rating, 2), mine.games, mine.rank, mine.rated)
 
 
-def ratings_view(web: Web, variant: str | None, top: int, *, page: bool = False) -> RatingsView:
+def ratings_view(web: Web, variant: str | None, top: int, page: int = 1, *, for_page: bool = False) -> RatingsView:
     """The leaderboards and hall of fame; ``variant`` keeps only that variant's leaderboard and hall (an
-    unknown one is refused naming those that have one)."""
-    s = standings(web.read, web.kept(__name__, RatingsCache))
+    unknown one is refused naming those that have one). ``page`` pages the overall leaderboard, or
+    ``variant``'s; the others show their first ``top`` lines."""
     chosen = variant or None
-    groups = [chosen] if chosen is not None else list(s.groups)
-    boards = [_board(web, s, g, top) for g in groups]  # refuses an unknown variant first
+    known = list(groups(web.read))
+    if chosen is not None:
+        boards = [_board(web, chosen, top, page)]  # refuses an unknown variant first
+        overall = _board(web, None, top)
+    else:
+        overall = _board(web, None, top, page)
+        # Past the first page the overall leaderboard is read alone: the others are on the first.
+        boards = [_board(web, g, top) for g in known] if page == 1 else []
     return RatingsView(
         top=top,
+        page=page,
         variant=chosen,
-        variants=list(s.groups),
-        overall=_board(web, s, None, top),
+        variants=known,
+        overall=overall,
         by_variant=boards,
-        solos=_fame(web, s.solos(chosen, top)),
-        best=_fame(web, s.best(chosen, top)),
+        solos=_fame(web, hall_of_fame(web.read, solo=True, group=chosen, limit=top)),
+        best=_fame(web, hall_of_fame(web.read, solo=False, group=chosen, limit=top)),
         # Public games only, as in the hall: an unlisted game's name is its secret.
-        unscored=[f"{r.game.name}: {r.problem}" for r in s.results if r.problem and r.game.visibility == "public"],
-        variant_titles={g: _title(g) for g in s.groups} if page else None,
+        unscored=[f"{game}: {why}" for game, why in unscored(web.read)],
+        variant_titles={g: _title(g) for g in known} if for_page else None,
     )
 
 
 @router.get("/ratings", include_in_schema=False, response_class=HTMLResponse)
-def ratings_page(request: Request, web: WebDep, variant: str | None = None, top: TopQuery = TOP) -> Response:
+def ratings_page(
+    request: Request, web: WebDep, variant: str | None = None, top: TopQuery = TOP, page: PageQuery = 1
+) -> Response:
     """The ratings page shows what ``GET /api/ratings`` answers."""
-    r = ratings_view(web, variant, top, page=True)
+    r = ratings_view(web, variant, top, page, for_page=True)
     # The page names the overall board in the reader's language; the JSON answer keeps "Overall".
     overall = r.overall.model_copy(update={"title": words(request).gettext("Overall")})
     return render(request, "ratings.html", {"r": r.model_copy(update={"overall": overall})})
 
 
 @router.get("/api/ratings", **answers(RatingsView))
-def api_ratings(web: WebDep, variant: str | None = None, top: TopQuery = TOP) -> RatingsView:
+def api_ratings(web: WebDep, variant: str | None = None, top: TopQuery = TOP, page: PageQuery = 1) -> RatingsView:
     """Ratings from every finished game (Ghost Ratings; practice games, bots and private games never count):
     the overall leaderboard, one per variant (or only ``variant``'s), and the hall of fame, the solos and
-    the best results short of a solo, each with its game."""
-    return ratings_view(web, variant, top)
+    the best results short of a solo, each with its game. ``page`` pages the overall leaderboard, or
+    ``variant``'s (past the first page of the overall one, the variants' are left out)."""
+    return ratings_view(web, variant, top, page)

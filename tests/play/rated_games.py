@@ -1,0 +1,73 @@
+"""Games played to their end for real, for the ratings' tests: a draw voted in Winter 1901 after a support and a
+stab (the records doors' game, scored under sum of squares), and solos from a board where France holds 18
+centres in Fall 1901."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+
+from test_records_doors import FALL, SPRING
+
+from dippouch.bots.seats import seat_bot
+from dippouch.game import Settings
+from dippouch.play.records import choose_scoring
+from dippouch.store import GameStore
+from dippouch.store.people import seat_person
+
+
+def seat(store: GameStore, game: str, power: str, person: int, now: datetime) -> None:
+    store.assign(game, power, f"{game} {power}", now=now)
+    seat_person(store, game, power, person, now=now)
+
+
+def play_draw(store: GameStore, game: str, people: dict[str, int], now: datetime) -> None:
+    """``game`` (standard) played to a draw in Winter 1901 by ``people`` (France, Germany, England), under SoS:
+    France 6 centres, Germany 5, England 4."""
+    store.create_game(game, "standard", now=now)
+    for power, person in people.items():
+        seat(store, game, power, person, now)
+    for turn, orders in enumerate((SPRING, FALL), start=1):
+        for power, text in orders.items():
+            store.submit(game, power, text, now=now + timedelta(hours=turn))
+        store.process(game, now=now + timedelta(hours=turn, minutes=30), force=True)
+    for power in people:
+        store.vote(game, power, True, now=now + timedelta(hours=3))
+    assert store.status(game, now=now + timedelta(hours=3)).state == "finished"
+    choose_scoring(store, game, "sos", now=now + timedelta(hours=3))
+
+
+def solo_board() -> dict[str, Any]:
+    """Fall 1901, France holding 18 centres (England's and Germany's, whose units are gone, and neutrals)."""
+    from dippouch.catalog import load_variant
+    from dippouch.game import position_to_data
+
+    v = load_variant("standard")
+    data = position_to_data(v, v.start)
+    taken = {"lon", "lvp", "edi", "ber", "kie", "mun", "spa", "por", "bel", "hol", "den", "nwy", "swe", "tun", "gre"}
+    centres: dict[str, list[str]] = {"France": sorted(taken)}
+    for power, provs in data["supply_centers"].items():
+        centres.setdefault(power, []).extend(p for p in provs if p not in taken)
+    centres = {p: c for p, c in centres.items() if c}
+    units = [u for u in data["units"] if u["power"] not in ("England", "Germany")]
+    return {**data, "phase": "Fall 1901 Movement", "supply_centers": centres, "units": units}
+
+
+def play_solo(
+    store: GameStore,
+    game: str,
+    people: dict[str, int],
+    now: datetime,
+    *,
+    bot: str | None = None,
+    settings: Settings | None = None,
+) -> None:
+    """``game`` won by France in Fall 1901 (processed at ``now`` + 30 minutes); ``people`` hold their powers,
+    ``bot`` is a bot's seat."""
+    store.create_game(game, "standard", now=now, position=solo_board(), settings=settings)
+    for power, person in people.items():
+        seat(store, game, power, person, now)
+    if bot is not None:
+        seat_bot(store, game, bot, "hold", now=now)
+    store.process(game, now=now + timedelta(minutes=30), force=True)
+    assert store.status(game, now=now + timedelta(hours=1)).state == "finished"
