@@ -740,8 +740,10 @@ def draw_svg(
             f'id="r-{escape(abbr)}" data-province="{escape(abbr)}" data-name={quoteattr(names.get(abbr, abbr))}'
             f' class="region {shape.kind}" fill="{fill}" stroke="{stroke}"'
         )
-        # By reference, the shape is the board file's and only its colours are the phase's.
-        el = _used(board, f"r-{abbr}", f" {ident}") if board else f'<path {ident} d="{shape.d}"/>'
+        # By reference, the shape is the board file's and only its colours are the phase's; its middle (the
+        # name's place, inside it) is where the web page puts a finger's reach about a province drawn small.
+        at = f' data-at="{_f(shape.label[0])} {_f(shape.label[1])}"'
+        el = _used(board, f"r-{abbr}", f" {ident}{at}") if board else f'<path {ident} d="{shape.d}"/>'
         (nested if shape.nested else shapes).append(el)
 
     # -- orders

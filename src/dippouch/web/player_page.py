@@ -25,7 +25,8 @@ from dippouch.core.orders import Move, Order, Retreat
 from dippouch.core.position import Dislodged, Position
 from dippouch.core.variant import Variant
 from dippouch.game import TYPED, LineCheck, adjustment_delta, check_orders, position_from_data, unordered
-from dippouch.names import kind_word, place_list
+from dippouch.i18n import translations
+from dippouch.names import board_unit, kind_word, place_list
 from dippouch.names import order_text as order_words
 from dippouch.play import votes
 from dippouch.play.orders import send_orders
@@ -51,19 +52,23 @@ __all__ = [
     "vote",
 ]
 
+I18N_DOMAIN = "games"
+"""The catalogue of the page's own words for the legal orders' units (a build site, a unit handed over)."""
+
 
 def require_seat(web: Web, name: str, power: str, viewer: Viewer) -> tuple[Variant, str, bool]:
     """:meth:`Web.require_seat`: the player, or the seat's stand-in while the player is away."""
     return web.require_seat(name, power, viewer)
 
 
-def player_model(web: Web, name: str, power: str, viewer: Viewer) -> PlayerView:
+def player_model(web: Web, name: str, power: str, viewer: Viewer, lang: str = "en") -> PlayerView:
     """:func:`player_view` as the page and the API both read it: the one model, checked whole (a field the view
-    gains and the model does not name is refused here, not sent unseen)."""
-    return PlayerView.model_validate(player_view(web, name, power, viewer))
+    gains and the model does not name is refused here, not sent unseen). ``lang`` is the page's language, in
+    which the legal orders' units are named (the API's answer names them in English)."""
+    return PlayerView.model_validate(player_view(web, name, power, viewer, lang))
 
 
-def player_view(web: Web, name: str, power: str, viewer: Viewer) -> dict[str, Any]:
+def player_view(web: Web, name: str, power: str, viewer: Viewer, lang: str = "en") -> dict[str, Any]:
     v, power, stand_in = require_seat(web, name, power, viewer)
     game = game_view(web, name, viewer)
     out: dict[str, Any] = {"game": game, "power": power, "variant": v.name}
@@ -108,7 +113,7 @@ def player_view(web: Web, name: str, power: str, viewer: Viewer) -> dict[str, An
         table = legal_orders_given(v, pos, power, sent)
         example = _example_orders(v, table, kind)
         for loc, orders in sorted(table.items(), key=lambda kv: m.locations[kv[0]].abbr):
-            label = _unit_label(v, pos, power, loc, kind)
+            label = _unit_label(v, pos, power, loc, kind, lang)
             legal.append(
                 {
                     "loc": m.locations[loc].abbr,
@@ -328,19 +333,30 @@ def _sent_by_others(v: Variant, submissions: list[dict[str, Any]], power: str, k
     return out
 
 
-def _unit_label(v: Variant, pos: Position, power: str, loc: int, kind: str) -> str:
+def _unit_label(v: Variant, pos: Position, power: str, loc: int, kind: str, lang: str = "en") -> str:
+    """What a unit's (or a build site's) pick list is called, and click entry calls it: ``Fleet Brest``, ``Build
+    site Paris``, a unit another power hands over ``Army London (Crown's, handed to Montrose this season)``, in
+    ``lang`` (the place and power names as the variant writes them)."""
     m = v.map
+    _ = translations(lang).gettext
     prov = m.province_of(loc)
     if kind == PhaseKind.ADJUSTMENTS.value and prov not in pos.units:
-        return f"Build site {m.provinces[prov].name}"
+        return _("Build site %(place)s") % {"place": m.provinces[prov].name}
     unit = (
         pos.dislodged[prov].unit if kind == PhaseKind.RETREATS.value and prov in pos.dislodged else pos.units.get(prov)
     )
     if unit is None:
         return m.locations[loc].name
-    label = f"{kind_name(unit.kind)} {m.locations[unit.loc].name}"
+    if lang == "en":
+        label = f"{kind_name(unit.kind)} {m.locations[unit.loc].name}"
+    else:
+        label = board_unit(v, unit.kind, unit.loc, lang)
     if unit.power != power:
-        return f"{label} ({unit.power}'s, handed to {power} this season)"
+        return _("%(unit)s (%(owner)s's, handed to %(power)s this season)") % {
+            "unit": label,
+            "owner": unit.power,
+            "power": power,
+        }
     return label
 
 

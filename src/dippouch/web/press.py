@@ -47,6 +47,7 @@ from dippouch.web.deps import (
     WriterDep,
     answers,
     game_url,
+    language,
     render,
     set_private_cookie,
     words,
@@ -475,7 +476,7 @@ def _press_refused_page(
     """A message the rules (or its form) refused, sent from the player's page without JavaScript: the page
     again, the refusal beside the box it came from, the message, its ticks and the orders as typed (nothing
     stored; a redirect would have had to carry all of it)."""
-    pv = player_model(web, seat.game, seat.power, viewer)
+    pv = player_model(web, seat.game, seat.power, viewer, language(request))
     draft = _draft_of(form, seat.game, seat.power)
     refused = {
         "message": message,
@@ -530,7 +531,7 @@ def _sent_page(
     request: Request, web: Web, seat: Seat, viewer: Viewer, sent: MessageSent, draft: Mapping[str, Any]
 ) -> Response:
     """The player's page after a send whose orders draft does not fit a cookie: shown at once, with the draft."""
-    pv = player_model(web, seat.game, seat.power, viewer)
+    pv = player_model(web, seat.game, seat.power, viewer, language(request))
     more = {
         "press_open": sent.channel,
         "draft": {"orders": draft["orders"], "ready": draft["ready"]},

@@ -23,6 +23,7 @@ from dippouch.web.deps import (
     WriterDep,
     answers,
     game_url,
+    language,
     render,
     words,
 )
@@ -46,7 +47,7 @@ I18N_DOMAIN = "games"
 def play_page(request: Request, web: WebDep, viewer: ViewerDep, name: str, power: str) -> Response:
     # Not SeatDep: a refused seat is answered below (an old link of the seat's former player), not at once.
     try:
-        pv = player_page.player_model(web, name, power, viewer)
+        pv = player_page.player_model(web, name, power, viewer, language(request))
     except Forbidden:
         # The person whose seat this was, following an old link (a mail from before they left or were
         # replaced), is shown their games, not a refusal; anyone else is refused as before.
@@ -72,7 +73,7 @@ def _refused_page(
     """A submission that was refused (nothing stored): the player's page again, with what they typed still in
     the box, why it was refused, and every line's verdict against the phase open now (without JavaScript,
     this is all a player sees; a separate error page lost the text)."""
-    pv = player_page.player_model(web, seat.game, seat.power, viewer)
+    pv = player_page.player_model(web, seat.game, seat.power, viewer, language(request))
     lines: list[dict[str, Any]] = []
     if pv.open and pv.must_act:
         try:

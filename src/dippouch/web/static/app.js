@@ -740,7 +740,7 @@
     // A place is the province whose shape is under the pointer: unit tokens, names and centres drawn over a
     // small province (W3K's Deptford) must not take the click meant for the province beneath them.
     function regionOf(e) {
-      if (!e || !e.getAttribute || !mapFig.contains(e)) return null;
+      if (!e || !e.getAttribute || !mapFig.contains(e) || e.closest(".finger-targets")) return null;
       var p = e.getAttribute("data-province");
       if (!p) { var m = REGION.exec(e.id || ""); if (m) p = m[1]; }
       return p ? p.toLowerCase().split("/")[0] : null;
@@ -773,8 +773,10 @@
     }
     function add(order) { putOrder(order.text, order.subject || ""); reset(tr("Added: %(line)s", { line: order.text })); }
     // Several orders fit one click (a fleet arriving on either coast, what to build on a site): a small
-    // chooser by the click offers exactly those, and nothing is added until one is chosen.
-    function choose(title, options, label, x, y) {
+    // chooser by the click offers exactly those, and nothing is added until one is chosen. So does a tap
+    // within a finger's reach of several small provinces (a place: "Which one?"), which keeps what was chosen
+    // before it when cancelled.
+    function choose(title, options, label, x, y, then) {
       closeChooser();
       chooser = document.createElement("div");
       chooser.className = "chooser";
@@ -787,15 +789,16 @@
         var b = document.createElement("button");
         b.type = "button";
         b.textContent = label(o);
-        b.setAttribute("data-order", o.text);
-        b.addEventListener("click", function (ev) { ev.stopPropagation(); add(o); });
+        b.setAttribute(then ? "data-place" : "data-order", then ? o : o.text);
+        b.addEventListener("click", function (ev) { ev.stopPropagation(); if (then) then(o); else add(o); });
         chooser.appendChild(b);
       });
       var c = document.createElement("button");
       c.type = "button";
       c.className = "cancel";
       c.textContent = tr("Cancel");
-      c.addEventListener("click", function (ev) { ev.stopPropagation(); reset(tr("Nothing added.")); });
+      c.addEventListener("click", function (ev) { ev.stopPropagation(); cancel(); });
+      chooser.place = !!then;
       chooser.appendChild(c);
       mapFig.appendChild(chooser);
       var f = mapFig.getBoundingClientRect(), w = chooser.offsetWidth, ht = chooser.offsetHeight;
@@ -805,6 +808,10 @@
       chooser.style.top = top + "px";
       say(title);
       chooser.querySelector("button").focus();
+    }
+    // A chooser of places goes, leaving the unit chosen; any other leaves nothing chosen.
+    function cancel() {
+      if (chooser && chooser.place) { closeChooser(); say(tr("Nothing added.")); } else reset(tr("Nothing added."));
     }
     function coastName(o) { return o.coast ? o.coast : o.text; }
     function expectsPlace() {
@@ -820,7 +827,7 @@
         if (builds.length) {
           state.unit = u; mark("picked", [p]);
           if (builds.length === 1) { add(builds[0]); return; }
-          choose(tr("What to build in %(place)s?", { place: u.label.replace(/^Build site /, "") }), builds,
+          choose(tr("What to build in %(place)s?", { place: nameOf(p) }), builds,
                  function (o) { return o.text; }, x, y);
           return;
         }
@@ -871,15 +878,108 @@
       });
       if (want.length) add(want[0]); else reset(tr(kind === "support" ? "That support is not possible." : "That convoy is not possible."));
     }
+    // Whether a click or tap on province p would do something now: a unit of the player's to order, where
+    // the chosen unit may go (or its own place, to hold), the unit it may support or convoy and where that unit
+    // may go. Among several provinces within a finger's reach, those that would are the ones that count.
+    function useful(p) {
+      if (!state.unit) return !!byProv[p];
+      var orders = state.unit.orders, m = mode();
+      if (m === "move") return p === state.unit.province || orders.some(function (o) { return o.dest === p; });
+      var kind = m === "support" ? "support" : "convoy";
+      if (!state.target) return orders.some(function (o) { return o.type === kind && o.target === p; });
+      return orders.some(function (o) {
+        return o.type === kind && o.target === state.target && (p === state.target ? !o.dest : o.dest === p);
+      });
+    }
+    var fingers = fingerTargets(viewport.querySelector("svg"));
     viewport.addEventListener("click", function (ev) {
-      // Choosing a unit, its token counts (else the province beneath); choosing a place, only the province.
+      // Choosing a unit, its token counts (else the province beneath); choosing a place, only the province, or
+      // on a touch screen the small provinces within a finger's reach.
       var token = expectsPlace() ? null : ev.target.closest && ev.target.closest("[data-unit]");
-      var p = token ? provinceOf(token) : regionAt(ev) || provinceOf(ev.target);
-      if (p) { ev.preventDefault(); byKeys = false; pick(p, ev.clientX, ev.clientY); }
+      var places = token ? [provinceOf(token)] : fingers.placesAt(ev.clientX, ev.clientY, regionAt(ev));
+      if (!places.length && provinceOf(ev.target)) places = [provinceOf(ev.target)];
+      if (!places.length) return;
+      ev.preventDefault();
+      byKeys = false;
+      var worth = places.filter(useful);
+      if (places.length > 1 && worth.length) places = worth;
+      if (places.length === 1 || !worth.length) { pick(places[0], ev.clientX, ev.clientY); return; }
+      var bubble = mapFig.querySelector(".map-name");  // the tap's name bubble names one of them only
+      if (bubble) bubble.hidden = true;
+      choose(tr("Which one?"), places, nameOf, ev.clientX, ev.clientY, function (p) {
+        closeChooser();
+        pick(p, ev.clientX, ev.clientY);
+      });
     });
-    document.addEventListener("keydown", function (ev) { if (ev.key === "Escape" && (chooser || state.unit)) reset(tr("Nothing added.")); });
+    document.addEventListener("keydown", function (ev) { if (ev.key === "Escape" && (chooser || state.unit)) cancel(); });
     bar.addEventListener("change", function () { reset(); });
     var keys = keyboardMap(viewport.querySelector("svg"), function (p, x, y) { byKeys = true; pick(p, x, y); });
+  }
+
+  // ------------------------------------------------------------------ a finger's reach on a touch screen
+  // On a touch screen every province is a target a finger can hit (WCAG 2.2's 24 px): a province drawn
+  // smaller than 24 px across at the present zoom gets an invisible disc 24 px across about its middle (the
+  // renderer's data-at, inside it), over the provinces and under the names and units, kept 24 px on screen as
+  // the view zooms (--map-px, a screen pixel in the map's units). A tap on a disc means its province, even
+  // over a larger neighbour (which has room elsewhere); a tap within the reach of several small provinces
+  // (or within one's and on another small one) is answered with a chooser naming them, nearest first, with the
+  // province under the finger last, rather than a guess. A pointer that is not a finger, the keyboard and the
+  // screen reader use the provinces themselves.
+  function fingerTargets(svg) {
+    var none = { placesAt: function (x, y, under) { return under ? [under] : []; } };
+    var coarse = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+    if (!svg || !coarse) return none;
+    var SIZE = 24, regions = [], small = {}, layer = null;
+    svg.querySelectorAll(".region[data-province][data-at]").forEach(function (r) {
+      var at = r.getAttribute("data-at").split(" ").map(Number);
+      regions.push({ el: r, p: r.getAttribute("data-province").toLowerCase(), x: at[0], y: at[1], box: null, disc: null });
+    });
+    if (!regions.length) return none;
+    function update(px) {
+      if (!px) return;
+      if (!layer) {
+        var over = svg.querySelector("g.regions");
+        if (!over) return;
+        layer = document.createElementNS(SVGNS, "g");
+        layer.setAttribute("class", "finger-targets");
+        layer.setAttribute("aria-hidden", "true");
+        over.parentNode.insertBefore(layer, over.nextSibling);
+      }
+      layer.style.setProperty("--map-px", String(px));
+      regions.forEach(function (g) {
+        if (!g.box) { try { var b = g.el.getBBox(); if (b.width) g.box = b; } catch (e) { /* not drawn yet */ } }
+        var tiny = !!g.box && Math.min(g.box.width, g.box.height) / px < SIZE;
+        small[g.p] = tiny;
+        if (tiny && !g.disc) {
+          g.disc = document.createElementNS(SVGNS, "circle");
+          g.disc.setAttribute("cx", g.x);
+          g.disc.setAttribute("cy", g.y);
+          g.disc.setAttribute("data-province", g.p);
+          g.disc.setAttribute("data-name", g.el.getAttribute("data-name") || g.p);
+          layer.appendChild(g.disc);
+        }
+        if (g.disc) g.disc.classList.toggle("off", !tiny);
+      });
+    }
+    svg.addEventListener("mapview", function (ev) { update(ev.detail && ev.detail.px); });
+    if (svg.closest("[data-viewer-ready]")) {
+      var ctm = svg.getScreenCTM();
+      if (ctm && ctm.a) update(1 / ctm.a);
+    }
+    return {
+      placesAt: function (x, y, under) {
+        var near = [];
+        document.elementsFromPoint(x, y).forEach(function (e) {
+          if (!layer || e.parentNode !== layer) return;
+          var r = e.getBoundingClientRect(), d = Math.hypot(r.left + r.width / 2 - x, r.top + r.height / 2 - y);
+          near.push({ p: e.getAttribute("data-province"), d: d });
+        });
+        near.sort(function (a, b) { return a.d - b.d; });
+        var out = near.map(function (n) { return n.p; });
+        if (under && out.indexOf(under) < 0 && (out.length !== 1 || small[under])) out.push(under);
+        return out;
+      }
+    };
   }
 
   // ------------------------------------------------------------------ the map by keyboard and screen reader
