@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from browsersupport import DESKTOP, LiveSite, shoot, watch_errors
+from browsersupport import DESKTOP, PHONE, LiveSite, is_phone, shoot, watch_errors
 from dippouch.render import RenderOptions, render_svg
 from dippouch.render.shots import busiest_phase
 from dippouch.web.games import board_url
@@ -98,3 +98,33 @@ def test_the_players_page_draws_its_board_without_script(live_site: LiveSite) ->
 
     colours = Image.open(io.BytesIO(picture)).convert("RGB").getcolors(1 << 20) or []
     assert len(colours) > 200, "the map is drawn flat: the board's file was not drawn"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_players_map_drawn_by_reference_at_both_sizes_light_and_dark(
+    live_site: LiveSite, size: dict[str, int], scheme: str
+) -> None:
+    """The W3K player's page with its map drawn over the board's file, at both sizes in both colour schemes
+    (the map keeps its own light board in dark mode): every province in view drawn, the player's units over
+    them. Screenshots: test-artifacts/web/w3k-player-board-<size>-<scheme>.png."""
+    live_site.store.create_game("kingdoms", "w3k", now=T0)
+    live_site.store.assign("kingdoms", "Crown", "Player", now=T0)
+    orders = "F Bristol - Somerset\nF Glamorganshire - Carmarthenshire\nA Oxfordshire H"
+    live_site.store.submit("kingdoms", "Crown", orders, now=T0)
+    page = live_site.player("kingdoms", "Crown", size, color_scheme=scheme)
+    errors = watch_errors(page)
+    page.locator("[data-map][data-viewer-ready]").wait_for()
+    drawn = page.evaluate(
+        """() => { const fig = document.querySelector('[data-interactive]');
+          const vp = fig.querySelector('.map-viewport').getBoundingClientRect();
+          const seen = Array.from(fig.querySelectorAll('use.region')).map(e => e.getBoundingClientRect())
+            .filter(r => r.right > vp.left && r.left < vp.right && r.bottom > vp.top && r.top < vp.bottom);
+          return {seen: seen.length, empty: seen.filter(r => !r.width || !r.height).length,
+                  orders: fig.querySelectorAll('g.orders [data-power="Crown"]').length}; }"""
+    )
+    assert drawn["seen"] >= 20 and drawn["empty"] == 0 and drawn["orders"] == 3, drawn
+    where = "phone" if is_phone(size) else "desktop"
+    shoot(page, "web", f"w3k-player-board-{where}-{scheme}", full_page=False)
+    assert errors == [], errors
