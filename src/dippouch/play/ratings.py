@@ -44,7 +44,7 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -62,7 +62,16 @@ from dippouch.store import ratings as stored
 from dippouch.store.db import Database
 from dippouch.store.finished import game_record
 from dippouch.store.finished_games import FinishedGame, PersonName, person_names
-from dippouch.store.ratings import OVERALL, GameFacts, Line, PoolStanding, RatingsWriter, StaleRatings, TakenGame
+from dippouch.store.ratings import (
+    OVERALL,
+    GameFacts,
+    Line,
+    PoolSize,
+    PoolStanding,
+    RatingsWriter,
+    StaleRatings,
+    TakenGame,
+)
 from dippouch.store.reliability import reliabilities
 
 __all__ = [
@@ -73,6 +82,7 @@ __all__ = [
     "Place",
     "RatingsTask",
     "RatingsUpdate",
+    "Reliabilities",
     "ResultLine",
     "UnknownGroup",
     "board",
@@ -303,31 +313,44 @@ def _apply(w: RatingsWriter, gone: Sequence[int], taken: Sequence[TakenGame]) ->
     w.take_in(taken)
     rating = sorted((t for t in moved if t.rated), key=lambda t: t.key)
     if not any(o.rated for o in out) and (last is None or not rating or rating[0].key > last):
-        for t in rating:
-            _continue(w, t)
+        _continue(w, rating)
         return False
-    if any(o.rated for o in out) or rating:
-        _replay(w)
-        return True
-    return False
+    _replay(w)
+    return True
 
 
 def _standing(st: PoolStanding) -> Standing:
     return Standing(st.rating, st.games, st.known, st.steady)
 
 
-def _continue(w: RatingsWriter, t: TakenGame) -> None:
-    """Rate ``t`` from the stored standings of its people, in the overall pool and its group's."""
-    game = rated_game(t)
-    people = [ln.person_id for ln in t.lines]
-    for pool in (OVERALL, t.facts.variant):
-        brought = w.standings(pool, people)
-        after = rate_game(game, {str(p): _standing(st) for p, st in brought.items()})
+def _continue(w: RatingsWriter, games: Sequence[TakenGame]) -> None:
+    """Rate ``games`` (in order, each ending after every game rated so far) from the stored standings of their
+    people, in the overall pool and their groups': the standings read once, updated in memory game by game,
+    written once."""
+    if not games:
+        return
+    pools: dict[str, set[int]] = {OVERALL: set()}
+    for t in games:
+        people = {ln.person_id for ln in t.lines}
+        pools[OVERALL] |= people
+        pools.setdefault(t.facts.variant, set()).update(people)
+    brought = {pool: w.standings(pool, people) for pool, people in pools.items()}
+    tables = {pool: {str(p): _standing(st) for p, st in got.items()} for pool, got in brought.items()}
+    changed: dict[str, set[str]] = {pool: set() for pool in pools}
+    counted = dict.fromkeys(pools, 0)
+    for t in games:
+        game = rated_game(t)
+        for pool in (OVERALL, t.facts.variant):
+            after = rate_game(game, tables[pool])
+            tables[pool].update(after)
+            changed[pool].update(after)
+            counted[pool] += 1
+    for pool, moved in changed.items():
         w.put(
             pool,
-            {int(p): PoolStanding(s.rating, s.games, s.known, s.steady) for p, s in after.items()},
-            known=brought.keys(),
-            games=1,
+            {int(p): PoolStanding(s.rating, s.games, s.known, s.steady) for p in moved for s in (tables[pool][p],)},
+            known=brought[pool].keys(),
+            games=counted[pool],
         )
 
 
@@ -412,15 +435,29 @@ class Board:
     places: tuple[Place, ...]
 
 
-def groups(db: Database) -> tuple[str, ...]:
-    """The variant groups that have a leaderboard."""
-    return tuple(p for p in stored.pools(db) if p != OVERALL)
+def groups(db: Database, sizes: Mapping[str, PoolSize] | None = None) -> tuple[str, ...]:
+    """The variant groups that have a leaderboard (``sizes``: the pools, when the caller has read them)."""
+    return tuple(p for p in (stored.pools(db) if sizes is None else sizes) if p != OVERALL)
 
 
-def board(db: Database, group: str | None = None, *, offset: int = 0, limit: int = 20) -> Board:
+Reliabilities = Callable[[Database, list[int]], dict[int, int | None]]
+"""Person ids -> their public reliability in percent (:func:`dippouch.store.reliability.reliabilities`)."""
+
+
+def board(
+    db: Database,
+    group: str | None = None,
+    *,
+    offset: int = 0,
+    limit: int = 20,
+    reliability: Reliabilities = reliabilities,
+    sizes: Mapping[str, PoolSize] | None = None,
+) -> Board:
     """Places ``offset + 1`` to ``offset + limit`` of the overall leaderboard or of ``group``'s, best first;
-    equal ratings share a rank. An unknown group is refused naming the ones that have a leaderboard."""
-    sizes = stored.pools(db)
+    equal ratings share a rank. An unknown group is refused naming the ones that have a leaderboard.
+    ``reliability`` reads the people's public reliability (a door that shows many boards keeps it a while);
+    ``sizes``: :func:`dippouch.store.ratings.pools`, when the caller has read it for several boards."""
+    sizes = stored.pools(db) if sizes is None else sizes
     pool = OVERALL if group is None else group
     if group is not None and (group == OVERALL or group not in sizes):
         known = ", ".join(p for p in sizes if p != OVERALL) or "none yet"
@@ -429,8 +466,8 @@ def board(db: Database, group: str | None = None, *, offset: int = 0, limit: int
     lines = stored.leaderboard(db, pool, offset=offset, limit=limit)
     ids = [p for p, _ in lines]
     names: dict[int, PersonName] = person_names(db, ids)
-    # Read now, not kept with the ratings: a person's reliability moves with every phase, not only at a game's end.
-    reliable = reliabilities(db, ids)
+    # Not kept with the ratings: a person's reliability moves with every phase, not only at a game's end.
+    reliable = reliability(db, ids)
     places: list[Place] = []
     for i, (pid, st) in enumerate(lines):
         if places and places[-1].rating == st.rating:

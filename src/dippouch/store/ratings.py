@@ -25,7 +25,7 @@ from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVarTuple
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
@@ -72,6 +72,8 @@ OVERALL = ""
 """The overall pool's name (a variant group is never empty)."""
 FAME_SOLO = "solo"
 FAME_RESULT = "result"
+
+_Columns = TypeVarTuple("_Columns")
 
 _SLICE = 500
 """Ids per ``IN (...)``: under every database's limit of bound parameters."""
@@ -415,23 +417,37 @@ class RatingsWriter:
 
     def standings(self, pool: str, people: Collection[int]) -> dict[int, PoolStanding]:
         """The stored standings of ``people`` in ``pool`` (a person not rated there yet is left out)."""
-        q = sa.select(RatingRow.person_id, RatingRow.rating, RatingRow.games, RatingRow.known, RatingRow.steady)
-        q = q.where(RatingRow.pool == pool, RatingRow.person_id.in_(sorted(people)))
-        return {int(p): PoolStanding(float(r), int(g), int(k), int(st)) for p, r, g, k, st in self._s.execute(q)}
+        wanted = sorted(people)
+        out: dict[int, PoolStanding] = {}
+        cols = (RatingRow.person_id, RatingRow.rating, RatingRow.games, RatingRow.known, RatingRow.steady)
+        for i in range(0, len(wanted), _SLICE):
+            q = sa.select(*cols).where(RatingRow.pool == pool, RatingRow.person_id.in_(wanted[i : i + _SLICE]))
+            for p, r, g, k, st in self._s.execute(q):
+                out[int(p)] = PoolStanding(float(r), int(g), int(k), int(st))
+        return out
 
     def put(self, pool: str, after: Mapping[int, PoolStanding], *, known: Collection[int], games: int) -> None:
         """Store ``after`` in ``pool`` (``known``: those of them already rated there), and count ``games`` more
         rated games in it."""
-        fresh = [p for p in after if p not in known]
-        for p in sorted(set(after) - set(fresh)):
-            st = after[p]
-            self._s.execute(
+        rated = set(known)
+        old = [_standing_row(pool, p, after[p]) for p in sorted(after) if p in rated]
+        fresh = [_standing_row(pool, p, after[p]) for p in sorted(after) if p not in rated]
+        if old:
+            q = (
                 sa.update(RatingRow)
-                .where(RatingRow.pool == pool, RatingRow.person_id == p)
-                .values(rating=st.rating, games=st.games, known=st.known, steady=st.steady)
+                .where(RatingRow.pool == sa.bindparam("b_pool"), RatingRow.person_id == sa.bindparam("b_person"))
+                .values(
+                    rating=sa.bindparam("b_rating"),
+                    games=sa.bindparam("b_games"),
+                    known=sa.bindparam("b_known"),
+                    steady=sa.bindparam("b_steady"),
+                )
             )
-        if fresh:
-            self._s.execute(sa.insert(RatingRow), [_standing_row(pool, p, after[p]) for p in sorted(fresh)])
+            self._s.connection().execute(
+                q, [{f"b_{k if k != 'person_id' else 'person'}": v for k, v in r.items()} for r in old]
+            )
+        for i in range(0, len(fresh), 5000):
+            self._s.execute(sa.insert(RatingRow), fresh[i : i + 5000])
         size = self._s.get(RatingPoolRow, pool)
         if size is None:
             self._s.add(RatingPoolRow(pool=pool, people=len(fresh), games=games))
@@ -537,20 +553,27 @@ def writing(db: Database, planned_on: int | None) -> Iterator[RatingsWriter]:
 # ---- reads ---------------------------------------------------------------------------------------------
 
 
+def _one(db: Database, q: sa.Select[*_Columns]) -> list[sa.Row[*_Columns]]:
+    """The rows of one statement, read in one round trip (PostgreSQL: outside a transaction; one statement sees
+    one snapshot anyway)."""
+    with db.one_read.connect() as conn:
+        return list(conn.execute(q))
+
+
 def version(db: Database) -> int:
-    with db.session() as s:
-        return int(s.scalar(sa.select(RatingStateRow.version).where(RatingStateRow.id == 1)) or 0)
+    rows = _one(db, sa.select(RatingStateRow.version).where(RatingStateRow.id == 1))
+    return int(rows[0][0]) if rows else 0
 
 
 def pools(db: Database) -> dict[str, PoolSize]:
     """Every pool somebody is rated in, by name (:data:`OVERALL` first in the sort)."""
-    with db.session() as s:
-        rows = s.execute(
-            sa.select(RatingPoolRow.pool, RatingPoolRow.people, RatingPoolRow.games)
-            .where(RatingPoolRow.people > 0)
-            .order_by(RatingPoolRow.pool)
-        )
-        return {str(p): PoolSize(str(p), int(n), int(g)) for p, n, g in rows}
+    rows = _one(
+        db,
+        sa.select(RatingPoolRow.pool, RatingPoolRow.people, RatingPoolRow.games)
+        .where(RatingPoolRow.people > 0)
+        .order_by(RatingPoolRow.pool),
+    )
+    return {str(p): PoolSize(str(p), int(n), int(g)) for p, n, g in rows}
 
 
 def leaderboard(db: Database, pool: str, *, offset: int = 0, limit: int = 20) -> list[tuple[int, PoolStanding]]:
@@ -563,15 +586,13 @@ def leaderboard(db: Database, pool: str, *, offset: int = 0, limit: int = 20) ->
         .offset(offset)
         .limit(limit)
     )
-    with db.session() as s:
-        return [(int(p), PoolStanding(float(r), int(g), int(k), int(st))) for p, r, g, k, st in s.execute(q)]
+    return [(int(p), PoolStanding(float(r), int(g), int(k), int(st))) for p, r, g, k, st in _one(db, q)]
 
 
 def better_than(db: Database, pool: str, rating: float) -> int:
     """How many people of ``pool`` are rated above ``rating`` (a place's rank is one more)."""
-    with db.session() as s:
-        q = sa.select(sa.func.count()).select_from(RatingRow).where(RatingRow.pool == pool, RatingRow.rating > rating)
-        return int(s.scalar(q) or 0)
+    q = sa.select(sa.func.count()).select_from(RatingRow).where(RatingRow.pool == pool, RatingRow.rating > rating)
+    return int(_one(db, q)[0][0] or 0)
 
 
 def person_standings(db: Database, person_id: int) -> dict[str, PoolStanding]:
@@ -579,8 +600,7 @@ def person_standings(db: Database, person_id: int) -> dict[str, PoolStanding]:
     q = sa.select(RatingRow.pool, RatingRow.rating, RatingRow.games, RatingRow.known, RatingRow.steady).where(
         RatingRow.person_id == person_id
     )
-    with db.session() as s:
-        return {str(pool): PoolStanding(float(r), int(g), int(k), int(st)) for pool, r, g, k, st in s.execute(q)}
+    return {str(pool): PoolStanding(float(r), int(g), int(k), int(st)) for pool, r, g, k, st in _one(db, q)}
 
 
 def hall(db: Database, fame: str, variant: str | None, *, offset: int = 0, limit: int = 20) -> list[FameEntry]:
@@ -606,11 +626,10 @@ def hall(db: Database, fame: str, variant: str | None, *, offset: int = 0, limit
         q = q.order_by(RatingLineRow.ended_at.desc(), RatingLineRow.game.desc())
     else:
         q = q.order_by(RatingLineRow.share.desc(), RatingLineRow.ended_at, RatingLineRow.game, RatingLineRow.power)
-    with db.session() as s:
-        return [
-            FameEntry(str(g), str(v), as_utc(at), str(pw), int(p), float(sc), str(sy or ""), float(sh))
-            for g, v, at, pw, p, sc, sy, sh in s.execute(q.offset(offset).limit(limit))
-        ]
+    return [
+        FameEntry(str(g), str(v), as_utc(at), str(pw), int(p), float(sc), str(sy or ""), float(sh))
+        for g, v, at, pw, p, sc, sy, sh in _one(db, q.offset(offset).limit(limit))
+    ]
 
 
 def unscored(db: Database, *, public: bool = True) -> list[tuple[str, str]]:
@@ -623,8 +642,7 @@ def unscored(db: Database, *, public: bool = True) -> list[tuple[str, str]]:
     )
     if public:
         q = q.where(RatedGameRow.visibility == "public")
-    with db.session() as s:
-        return [(str(n), str(p)) for n, p in s.execute(q)]
+    return [(str(n), str(p)) for n, p in _one(db, q)]
 
 
 def everything(db: Database) -> Stored:

@@ -21,7 +21,8 @@ class RatingLine(Answer):
     rating: float = Field(description="Ghost Ratings' rating, two decimals; everybody starts at 100.")
     games: int = Field(description="Rated games they played in this pool.")
     reliability: int | None = Field(
-        description="The person's reliability in percent, as their page shows it; null when they have no record."
+        description="The person's reliability in percent, as their page shows it (read at most five minutes ago); "
+        "null when they have no record."
     )
     finished: float | None = Field(
         description="Percent of their rated games they finished without civil disorder; null when unknown."
