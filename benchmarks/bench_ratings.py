@@ -24,8 +24,8 @@ stored ratings and their pages with 10,000 people and 50,000 finished games in S
   ``/ratings`` (the overall leaderboard, six variants' and the hall of fame), a deep page of the overall
   leaderboard, one variant's leaderboard and a deep page of it, ``GET /api/ratings``, and a rated person's page
   (its rating and rank among the rest), ``--requests`` each after one warm-up: p50, p95 and max of wall time,
-  and the mean CPU time of this process (app and client) per request. The first request of each is reported
-  too: a leaderboard shows each person's reliability, read from their games and kept once a game is finished.
+  and the mean CPU time of this process (app and client) per request, and the first request of each; then
+  ``--requests`` pages spread over the whole overall leaderboard, each asked once.
 
 Wall time and CPU time of this process; the machine is shared, so the load average is printed with them. Not a
 test: nothing is asserted about speed.

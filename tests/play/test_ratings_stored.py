@@ -235,3 +235,15 @@ def test_a_worker_look_takes_the_games_it_finished_in(store: GameStore) -> None:
     assert store.status("due", now=store.clock()).state == "finished"
     assert [h.game for h in hall_of_fame(store, solo=True)] == ["due"]
     _same(store)
+
+
+def test_the_reliability_beside_a_rating_counts_games_left_in_civil_disorder(store: GameStore) -> None:
+    """Who leaves a game in civil disorder has not finished it: s1 allows one missed phase and nobody sends
+    orders, so both its players end in civil disorder; s2 allows two."""
+    ids = _people(store)
+    play_solo(store, "s1", {"France": ids["Ann"], "Russia": ids["Bob"]}, T, settings=Settings(missed_limit=1))
+    play_solo(store, "s2", {"France": ids["Bob"], "Russia": ids["Cy"]}, T + timedelta(days=1))
+    update_ratings(store)
+    got = {p.person_id: p.finished for p in board(store).places}
+    assert got == {ids["Ann"]: 0.0, ids["Bob"]: 0.5, ids["Cy"]: 1.0}
+    _same(store)

@@ -52,7 +52,7 @@ def ratings(
             continue
         title = "Overall" if group is None else f"Variant {group}"
         table = Table(title=f"{title}: {b.games} rated games, {b.people} people", title_justify="left")
-        for column in ("Rank", "Person", "Id", "Rating", "Games", "Reliability", "Finished"):
+        for column in ("Rank", "Person", "Id", "Rating", "Games", "Reliability"):
             table.add_column(column, justify="left" if column == "Person" else "right")
         for p in b.places:
             table.add_row(
@@ -61,7 +61,6 @@ def ratings(
                 str(p.person_id),
                 f"{p.rating:.2f}",
                 str(p.games),
-                f"{p.reliability}%" if p.reliability is not None else "-",
                 f"{p.finished * 100:.0f}%" if p.finished is not None else "-",
             )
         out.print(table)

@@ -44,7 +44,7 @@ from __future__ import annotations
 import logging
 import math
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -72,7 +72,6 @@ from dippouch.store.ratings import (
     StaleRatings,
     TakenGame,
 )
-from dippouch.store.reliability import reliabilities
 
 __all__ = [
     "Board",
@@ -82,7 +81,6 @@ __all__ = [
     "Place",
     "RatingsTask",
     "RatingsUpdate",
-    "Reliabilities",
     "ResultLine",
     "UnknownGroup",
     "board",
@@ -414,11 +412,9 @@ class Place:
     """The person's name now; None for a person who deleted their data."""
     rating: float
     games: int
-    reliability: int | None
-    """The person's reliability in percent as their page shows it (their public record:
-    :mod:`dippouch.store.reliability`); None when they have no record yet."""
     finished: float | None
-    """Share of their rated games they finished without civil disorder (0 to 1); None when unknown."""
+    """The rating's reliability: the share of their rated games they finished without civil disorder (0 to 1);
+    None when that is known for none of them."""
 
 
 @dataclass(frozen=True)
@@ -440,23 +436,22 @@ def groups(db: Database, sizes: Mapping[str, PoolSize] | None = None) -> tuple[s
     return tuple(p for p in (stored.pools(db) if sizes is None else sizes) if p != OVERALL)
 
 
-Reliabilities = Callable[[Database, list[int]], dict[int, int | None]]
-"""Person ids -> their public reliability in percent (:func:`dippouch.store.reliability.reliabilities`)."""
-
-
 def board(
     db: Database,
     group: str | None = None,
     *,
     offset: int = 0,
     limit: int = 20,
-    reliability: Reliabilities = reliabilities,
     sizes: Mapping[str, PoolSize] | None = None,
 ) -> Board:
     """Places ``offset + 1`` to ``offset + limit`` of the overall leaderboard or of ``group``'s, best first;
     equal ratings share a rank. An unknown group is refused naming the ones that have a leaderboard.
-    ``reliability`` reads the people's public reliability (a door that shows many boards keeps it a while);
-    ``sizes``: :func:`dippouch.store.ratings.pools`, when the caller has read it for several boards."""
+    ``sizes``: :func:`dippouch.store.ratings.pools`, when the caller has read it for several boards.
+
+    Beside each rating is the rating's own reliability, stored with it: the share of the person's rated games
+    they finished without civil disorder. Not their public reliability (their page's): that is read from every
+    phase of every game they played (:mod:`dippouch.store.reliability`), some 40 ms of CPU a person who played
+    35 games, which made a board of twenty cost most of a second, whatever the size of the installation."""
     sizes = stored.pools(db) if sizes is None else sizes
     pool = OVERALL if group is None else group
     if group is not None and (group == OVERALL or group not in sizes):
@@ -466,8 +461,6 @@ def board(
     lines = stored.leaderboard(db, pool, offset=offset, limit=limit)
     ids = [p for p, _ in lines]
     names: dict[int, PersonName] = person_names(db, ids)
-    # Not kept with the ratings: a person's reliability moves with every phase, not only at a game's end.
-    reliable = reliability(db, ids)
     places: list[Place] = []
     for i, (pid, st) in enumerate(lines):
         if places and places[-1].rating == st.rating:
@@ -484,7 +477,6 @@ def board(
                 name=known_name.name if known_name is not None and not known_name.deleted else None,
                 rating=st.rating,
                 games=st.games,
-                reliability=reliable.get(pid),
                 finished=st.steady / st.known if st.known else None,
             )
         )

@@ -20,12 +20,9 @@ class RatingLine(Answer):
     name: str | None = Field(description="Their name now; null for a person who deleted their data.")
     rating: float = Field(description="Ghost Ratings' rating, two decimals; everybody starts at 100.")
     games: int = Field(description="Rated games they played in this pool.")
-    reliability: int | None = Field(
-        description="The person's reliability in percent, as their page shows it (read at most five minutes ago); "
-        "null when they have no record."
-    )
     finished: float | None = Field(
-        description="Percent of their rated games they finished without civil disorder; null when unknown."
+        description="The rating's reliability: percent of their rated games they finished without civil disorder; "
+        "null when that is known for none of them."
     )
 
 

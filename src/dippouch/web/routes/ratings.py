@@ -5,18 +5,11 @@ The numbers are :mod:`dippouch.play.ratings`'s, the same ``dippouch ratings`` pr
 ratings (kept up to date by the worker's task as games finish): a page reads a few index ranges and scores
 nothing. What counts (no practice game, no bot, no private game) is that module's to say; everyone may read
 the result, signed in or not.
-
-Beside each rating the page also shows the person's public reliability, as their own page does. That is read
-from every phase of every game they played (:mod:`dippouch.store.reliability`), some 15 ms a person who played
-35 games, 2 s for the seven boards of the first page: so this room keeps each person's for
-:data:`RELIABILITY_KEPT` seconds (it moves by a phase's worth at a time).
 """
 
 from __future__ import annotations
 
 import math
-import threading
-import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Annotated
@@ -29,10 +22,8 @@ from dippouch.catalog import load_variant
 from dippouch.core.errors import DippouchError
 from dippouch.play.ratings import Board, HallEntry, board, groups, hall_of_fame, unscored
 from dippouch.play.ratings import person_rating as ratings_of
-from dippouch.store.db import Database
 from dippouch.store.finished_games import person_names
 from dippouch.store.ratings import PoolSize, pools
-from dippouch.store.reliability import reliabilities
 from dippouch.web.answers.ratings import FameLine, Leaderboard, RatingLine, RatingsView
 from dippouch.web.deps import WebDep, answers, render, words
 from dippouch.web.service import Web
@@ -60,41 +51,6 @@ PageQuery = Annotated[
 ]
 
 
-RELIABILITY_KEPT = 300.0
-"""Seconds a person's public reliability is kept for the leaderboards."""
-KEPT_PEOPLE = 20_000
-"""The most people whose reliability is kept (all of them are forgotten past it)."""
-
-
-class KeptReliabilities:
-    """People's public reliability, each read at most every :data:`RELIABILITY_KEPT` seconds. Thread-safe; one
-    per app (:meth:`dippouch.web.service.Web.kept`)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._kept: dict[int, tuple[float, int | None]] = {}
-
-    def __call__(self, db: Database, ids: list[int]) -> dict[int, int | None]:
-        now = time.monotonic()
-        with self._lock:
-            fresh = {
-                i: v
-                for i, (at, v) in ((i, self._kept[i]) for i in ids if i in self._kept)
-                if now - at < RELIABILITY_KEPT
-            }
-        missing = [i for i in ids if i not in fresh]
-        if missing:
-            # Read outside the lock: two requests may read one person twice, never wrongly.
-            got = reliabilities(db, missing)
-            with self._lock:
-                if len(self._kept) > KEPT_PEOPLE:
-                    self._kept.clear()
-                for i in missing:
-                    self._kept[i] = (now, got.get(i))
-                    fresh[i] = got.get(i)
-        return fresh
-
-
 def _title(variant: str) -> str:
     try:
         return load_variant(variant).title
@@ -103,8 +59,7 @@ def _title(variant: str) -> str:
 
 
 def _board(web: Web, sizes: Mapping[str, PoolSize], variant: str | None, top: int, page: int = 1) -> Leaderboard:
-    kept = web.kept(__name__, KeptReliabilities)
-    b: Board = board(web.read, variant, offset=(page - 1) * top, limit=top, reliability=kept, sizes=sizes)
+    b: Board = board(web.read, variant, offset=(page - 1) * top, limit=top, sizes=sizes)
     return Leaderboard(
         variant=variant,
         title="Overall" if variant is None else _title(variant),
@@ -119,7 +74,6 @@ def _board(web: Web, sizes: Mapping[str, PoolSize], variant: str | None, top: in
                 name=p.name,
                 rating=round(p.rating, 2),
                 games=p.games,
-                reliability=p.reliability,
                 finished=round(p.finished * 100, 1) if p.finished is not None else None,
             )
             for p in b.places
