@@ -1,5 +1,6 @@
 """The stored ratings against a recomputation from scratch (``dippouch ratings check [--fix]``): every finished
-game's facts read afresh from the games (:func:`dippouch.store.ratings.finished_facts`, never the ledger),
+game's facts read afresh from the games (:func:`dippouch.store.ratings.finished_facts`, never the ledger, and
+checked against a second reading, :func:`dippouch.store.finished_games.finished_games`),
 every counted one scored again, every pool's standings computed from nothing in the order of the games' end
 (:class:`dippouch.ranking.ratings.Rater`), and the whole compared with what is stored, exactly: each game's
 data and lines, each person's rating to the last bit, each pool's size, the hall of fame.
@@ -15,10 +16,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from dippouch.play.ratings import rated_game, take
+from dippouch.play.ratings import counts, rated_game, take
 from dippouch.ranking.ratings import Rater
 from dippouch.store import ratings as stored
 from dippouch.store.db import Database
+from dippouch.store.finished_games import finished_games
 from dippouch.store.ratings import OVERALL, FameEntry, PoolSize, PoolStanding, TakenGame
 
 __all__ = ["Check", "Recomputed", "check_ratings", "compare", "recompute", "rewrite_ratings"]
@@ -33,6 +35,8 @@ class Recomputed:
     sizes: dict[str, PoolSize]
     solos: list[FameEntry]
     best: list[FameEntry]
+    readings: tuple[str, ...] = ()
+    """Where the two readings of the finished games disagree (none, unless a game changed between them)."""
 
 
 @dataclass(frozen=True)
@@ -70,7 +74,23 @@ def recompute(db: Database) -> Recomputed:
         counted[t.facts.variant] = counted.get(t.facts.variant, 0) + 1
     sizes = {pool: PoolSize(pool, len(standings.get(pool, {})), n) for pool, n in counted.items() if n}
     solos, best = _hall(games.values())
-    return Recomputed(games, standings, sizes, solos, best)
+    return Recomputed(games, standings, sizes, solos, best, _second_reading(db, games.values()))
+
+
+def _second_reading(db: Database, games: Iterable[TakenGame]) -> tuple[str, ...]:
+    """The finished games read a second way (:func:`dippouch.store.finished_games.finished_games`, one query of
+    its own), compared with the facts the recomputation started from: what counts and when each game ended."""
+    mine = {
+        t.facts.name: (t.facts.variant, t.facts.ended_at, t.facts.scoring, t.facts.visibility, t.counted)
+        for t in games
+        if t.facts.ended_at is not None
+    }
+    other = {g.name: (g.variant, g.ended_at, g.scoring, g.visibility, counts(g)) for g in finished_games(db)}
+    return tuple(
+        f"game {name}: read as {mine.get(name)}, and as {other.get(name)}"
+        for name in sorted(set(mine) | set(other))
+        if mine.get(name) != other.get(name)
+    )
 
 
 def _hall(games: Iterable[TakenGame]) -> tuple[list[FameEntry], list[FameEntry]]:
@@ -107,7 +127,7 @@ def _data(t: TakenGame) -> tuple[object, ...]:
 def compare(fresh: Recomputed, db: Database) -> list[str]:
     """The differences between ``fresh`` and what is stored, each a line a person can read."""
     have = stored.everything(db)
-    out: list[str] = []
+    out: list[str] = list(fresh.readings)
     for gid in sorted(set(fresh.games) | set(have.games)):
         new, old = fresh.games.get(gid), have.games.get(gid)
         if old is None and new is not None:

@@ -1,5 +1,6 @@
-"""The finished games, as the ratings read them (:mod:`dippouch.play.ratings`): each one's name, variant, end
-time and what decides how it counts, as values; and the display names of the people a leaderboard shows.
+"""The finished games in one query of their own: each one's name, variant, end time and what decides how it
+counts, as values (the ratings' check compares them with the facts the stored ratings are computed from,
+:mod:`dippouch.play.ratings_check`); and the display names of the people a leaderboard shows.
 
 A game's **end time** is when its last phase was closed: the phase a solo or a year limit ended is processed
 then, and a draw closes the open phase it was voted in at that same moment (:func:`dippouch.store.votes.finish`).
