@@ -91,6 +91,32 @@ def test_private_games_maps_are_refused_to_visitors(game: Site) -> None:
     assert game.france.get(url).status_code == 200  # type: ignore[attr-defined]
 
 
+def test_the_players_page_draws_over_the_games_board_file_kept_for_good(game: Site) -> None:
+    """The player's page draws the board's fixed parts by reference to the game's board file: its address
+    names its content's hash, answered with a year's life (in shared caches too, for a game not private) and
+    a 304 to the browser that has it; an old hash is answered with the board as it is now, not to be kept; a
+    private game's board is the players' only, kept by their browser only. The page itself carries no shape."""
+    page = game.france.get("/games/g/play/France").text  # type: ignore[attr-defined]
+    found = set(re.findall(r'href="(/games/g/board-([0-9a-f]{16})\.svg)#r-par"', page))
+    assert len(found) == 1, found
+    url, digest = found.pop()
+    assert '<path id="r-' not in page and '<text id="label-' not in page
+    anon = game.browser()
+    r = anon.get(url)
+    assert r.status_code == 200 and r.headers["content-type"].startswith("image/svg+xml")
+    assert r.headers["cache-control"] == "public, max-age=31536000, immutable"
+    assert '<path id="r-par" d="M' in r.text and 'id="t-par"' in r.text and "<use" not in r.text
+    assert anon.get(url, headers={"If-None-Match": r.headers["etag"]}).status_code == 304
+    old = anon.get(url.replace(digest, "0" * 16))
+    assert old.status_code == 200 and old.headers["cache-control"] == "no-cache" and old.text == r.text
+    assert (
+        game.post_form(game.coordinator, "/games/g/coordinate/visibility", {"visibility": "private"}).status_code == 303
+    )
+    assert game.browser().get(url).status_code == 404
+    mine = game.france.get(url)  # type: ignore[attr-defined]
+    assert mine.status_code == 200 and mine.headers["cache-control"] == "private, max-age=31536000, immutable"
+
+
 def test_bad_map_addresses_answer_a_clear_404(game: Site) -> None:
     anon = game.browser()
     url = _map_url(anon.get("/games/g").text)
