@@ -18,7 +18,7 @@ from rated_games import play_draw, play_solo, solo_board
 from dippouch.bots.seats import seat_bot
 from dippouch.game import Settings
 from dippouch.play.processing import process_due
-from dippouch.play.ratings import RatingsTask, board, hall_of_fame, person_rating, update_ratings
+from dippouch.play.ratings import RatingsTask, board, hall_of_fame, person_rating, unscored, update_ratings
 from dippouch.play.ratings_check import check_ratings, recompute, rewrite_ratings
 from dippouch.play.records import choose_scoring
 from dippouch.ranking.ratings import START
@@ -246,4 +246,23 @@ def test_the_reliability_beside_a_rating_counts_games_left_in_civil_disorder(sto
     update_ratings(store)
     got = {p.person_id: p.finished for p in board(store).places}
     assert got == {ids["Ann"]: 0.0, ids["Bob"]: 0.5, ids["Cy"]: 1.0}
+    _same(store)
+
+
+def test_a_game_that_cannot_be_read_is_listed_and_stops_no_update(store: GameStore) -> None:
+    """A finished game whose variant can no longer be built (its stored copy lost, its file gone) is listed as
+    unscored, with why; the games after it are taken in all the same."""
+    import sqlalchemy as sa
+
+    ids = _people(store)
+    play_solo(store, "lost", {"France": ids["Ann"], "Russia": ids["Bob"]}, T)
+    play_solo(store, "kept", {"France": ids["Bob"], "Russia": ids["Cy"]}, T + timedelta(days=1))
+    with store.engine.begin() as conn:
+        conn.execute(
+            sa.text("UPDATE games SET variant = 'gone', variant_data = NULL, variant_hash = NULL WHERE name = 'lost'")
+        )
+    assert update_ratings(store).entered == 2
+    (why,) = [w for g, w in unscored(store) if g == "lost"]
+    assert why.startswith("cannot be read:") and "gone" in why
+    assert {p.person_id for p in board(store).places} == {ids["Bob"], ids["Cy"]}
     _same(store)

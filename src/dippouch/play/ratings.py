@@ -48,6 +48,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from dippouch.core.errors import DippouchError
 from dippouch.game import GameError, RecordNotFound
 from dippouch.play.records import PowerScore, game_system, score_record
 from dippouch.ranking.ratings import (
@@ -201,6 +202,10 @@ def take(db: Database, f: GameFacts) -> TakenGame:
     except RecordNotFound:
         # Renamed or gone since it was listed: the next update sees its new facts, or takes it out.
         return TakenGame(f, False, None, None, False, 1.0, ())
+    except DippouchError as e:
+        # A game that cannot be read (its variant gone, say) is listed as unscored rather than stopping every
+        # update after it.
+        return TakenGame(f, True, None, f"cannot be read: {e}", False, 1.0, ())
     # By person, as the ledger keeps them: the order of a game's players changes no rating (ranking.ratings).
     lines = tuple(
         sorted(
