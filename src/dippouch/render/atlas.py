@@ -32,6 +32,7 @@ __all__ = [
     "MIN_NAME_PT",
     "MIN_UNIT_MM",
     "PAPERS",
+    "Overview",
     "PagePrint",
     "PrintReport",
     "Sheet",
@@ -39,6 +40,7 @@ __all__ = [
     "atlas_layout",
     "atlas_pages",
     "map_page",
+    "overview",
     "page_size",
     "print_check",
     "sheet_window",
@@ -232,6 +234,35 @@ def _page(w: float, h: float, title: str, body: str) -> str:
 def map_page(svg: str, title: str, paper: str = "a4", sheets: Sequence[Sheet] = ()) -> str:
     """The whole drawing on one page of ``paper`` (turned to fit it best, with margins), with the outlines
     and names of ``sheets`` drawn over it (the atlas's overview)."""
+    pw, ph, doc, (x, y, w, h), drawing, marks, note = _overview_parts(svg, title, paper, sheets)
+    return _page(pw, ph, title, _nested(drawing, doc, x, y, w, h, marks) + note)
+
+
+@dataclass(frozen=True, slots=True)
+class Overview:
+    """:func:`map_page` in parts: the page (its title, its note) as a :class:`Window` onto the whole drawing,
+    the drawing it shows there (with sheets, without the names too small to print on it), and the sheets'
+    outlines drawn over that drawing, in its coordinates.
+
+    Why apart: a game book draws a phase's drawing once for its overview and all its sheets (most of the
+    overview's drawing is the sheets' drawing), where :func:`map_page` makes a document of its own."""
+
+    window: Window
+    drawing: str
+    marks: str
+
+
+def overview(svg: str, title: str, paper: str = "a4", sheets: Sequence[Sheet] = ()) -> Overview:
+    """The page :func:`map_page` makes, in its parts (:class:`Overview`)."""
+    pw, ph, doc, at, drawing, marks, note = _overview_parts(svg, title, paper, sheets)
+    return Overview(Window(_page(pw, ph, title, note), doc, at), drawing, marks)
+
+
+def _overview_parts(
+    svg: str, title: str, paper: str, sheets: Sequence[Sheet]
+) -> tuple[float, float, Box, Box, str, str, str]:
+    """(page width and height in mm, the drawing's box, where it goes on the page, the drawing shown, the
+    sheets' outlines over it, the note under it) for :func:`map_page`."""
     doc, _, _, _ = _measures(svg)
     pw, ph, s = _fit(paper, doc[2], doc[3])
     w, h = doc[2] * s, doc[3] * s
@@ -262,7 +293,7 @@ def map_page(svg: str, title: str, paper: str = "a4", sheets: Sequence[Sheet] = 
                 f' fill="#b2182b">{i + 2}. {escape(sh.name)}</text>'
             )
         marks = f'<g class="sheet-outlines">{"".join(parts)}</g>'
-    return _page(pw, ph, title, _nested(svg, doc, x, y, w, h, marks) + note)
+    return pw, ph, doc, (x, y, w, h), svg, marks, note
 
 
 def _without_small_names(svg: str, scale: float) -> tuple[str, int]:
