@@ -103,3 +103,30 @@ def test_the_page_order_names_every_page_once() -> None:
     pages = join.add(part("one", "two"))
     with pytest.raises(ValueError, match="every page added, once"):
         join.finish([pages[0], pages[0]])
+
+
+def test_two_drawings_alike_on_one_page_are_written_once(tmp_path: Path) -> None:
+    """Two recordings with the same drawing shown on one page are two objects to Cairo and one once
+    joined: the page names it once among its resources, and shows it twice."""
+    out = io.BytesIO()
+    surface = cairo.PDFSurface(out, 300, 200)
+    ctx = cairo.Context(surface)
+    for y in (0, 80):
+        twin = cairo.RecordingSurface(cairo.CONTENT_COLOR_ALPHA, (0, 0, 300, 100))
+        drawing = cairo.Context(twin)
+        drawing.rectangle(10, 10, 30, 30)
+        drawing.fill()
+        drawing.move_to(60, 30)
+        drawing.set_font_size(14)
+        drawing.show_text("twin")
+        ctx.set_source_surface(twin, 0, y)
+        ctx.paint()
+    ctx.show_page()
+    surface.finish()
+    assert out.getvalue().count(b"/Subtype /Form") == 2
+    joined = io.BytesIO()
+    join = PdfJoin(joined)
+    join.add(out.getvalue())
+    join.finish()
+    assert read(joined.getvalue(), tmp_path) == ["twin twin"]
+    assert joined.getvalue().count(b"/Subtype /Form") == 1

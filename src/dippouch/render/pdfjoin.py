@@ -235,9 +235,8 @@ class _Copy:
         if num in self.copying:
             raise ValueError(f"object {num} refers back to itself: not a PDF Cairo writes")
         self.copying.add(num)
-        head, data = self.part.read(num)
-        if data is not None:
-            head = _LENGTH_REF.sub(b"/Length 0", head)  # written inline below
+        original, data = self.part.read(num)
+        head = _LENGTH_REF.sub(b"/Length 0", original) if data is not None else original  # written inline below
         for ref in _REF.findall(head):
             self.copy(int(ref))
         names: dict[bytes, bytes] = {}
@@ -245,7 +244,7 @@ class _Copy:
         if names:
             self.names[num] = names
         if data is not None:
-            resources = _RESOURCES_REF.search(self.part.read(num)[0])
+            resources = _RESOURCES_REF.search(original)
             if resources is not None:  # a form's or a pattern's drawing: its names are its resources'
                 drawn = {**self.names.get(int(resources.group(1)), {}), **names}
             elif b"/Resources" in head:
@@ -260,17 +259,22 @@ class _Copy:
 
     def _renumbered(self, head: bytes, names: dict[bytes, bytes]) -> bytes:
         """``head`` with every reference renumbered as in the output, and each name Cairo gave after an
-        object's number (``/x12 12 0 R``) renamed after its new one (into ``names``)."""
+        object's number (``/x12 12 0 R``) renamed after its new one (into ``names``). Two such names of one
+        dictionary whose objects were the same once written become one entry."""
 
         def one(m: re.Match[bytes]) -> bytes:
             new = self.done[int(m.group(3))]
             kind, name = m.group(1), m.group(2)
             if kind is None:
                 return b"%d 0 R" % new
-            if int(name) == int(m.group(3)):
-                names[kind + name] = kind + b"%d" % new
-                return b"/%s%d %d 0 R" % (kind, new, new)
-            return b"/%s%s %d 0 R" % (kind, name, new)
+            if int(name) != int(m.group(3)):
+                return b"/%s%s %d 0 R" % (kind, name, new)
+            renamed = kind + b"%d" % new
+            if renamed in names.values():
+                names[kind + name] = renamed
+                return b""
+            names[kind + name] = renamed
+            return b"/%s %d 0 R" % (renamed, new)
 
         return _ANY_REF.sub(one, head)
 
