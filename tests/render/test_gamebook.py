@@ -5,16 +5,19 @@ its own phase's drawing."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from dippouch.catalog import load_variant
-from dippouch.render import render_svg
+from dippouch.render import atlas_pdf, render_svg, results_pdf
 from dippouch.render.atlas import atlas_layout
 from dippouch.render.gamebook import BookPhase, BookPress, book_pdf
+from dippouch.render.sample import sample_phases
 
 pytestmark = pytest.mark.skipif(
     shutil.which("pdftotext") is None or shutil.which("pdfinfo") is None,
@@ -93,3 +96,102 @@ def test_a_big_boards_phases_print_as_their_atlas_each_sheet_its_own_phase(tmp_p
             assert f"w3k: {phase}" in page
             assert len(page.split()) > 12, page  # the map's names, not the title alone
         assert f"{phase}: results" in pages[start + maps]
+
+
+def words(pdf: bytes, tmp_path: Path, name: str) -> list[list[tuple[str, tuple[float, ...]]]]:
+    """Each page's words with their boxes (pt), as poppler reads the PDF."""
+    path = tmp_path / name
+    path.write_bytes(pdf)
+    html = subprocess.run(["pdftotext", "-bbox", str(path), "-"], capture_output=True, text=True, check=True).stdout
+    return [
+        [
+            (word, tuple(float(v) for v in re.findall(r'"([-\d.]+)"', box)))
+            for box, word in re.findall(r"<word ([^>]+)>([^<]+)</word>", page)
+        ]
+        for page in html.split("<page ")[1:]
+    ]
+
+
+def test_every_page_reads_as_the_same_page_printed_alone(tmp_path: Path) -> None:
+    """The book is written phase by phase, each phase's map drawn once in layers that its overview and sheets
+    show: read back, each of its pages has the words, at the same places (to 0.05 pt), of the same page as the
+    printable results make it (one Cairo surface, the map drawn whole: :func:`atlas_pdf`, :func:`results_pdf`),
+    and the title page lists the phases at the pages they start on."""
+    w3k = load_variant("w3k")
+    played = sample_phases(w3k, seed=3, phases=2)
+    svgs = [render_svg(w3k, p.position, p.orders, p.results) for p in played]
+    results = ["The Crown:\nA London - Middlesex (moved)", "Montrose:\nA Edinburgh holds"]
+    book = book_pdf(
+        "g",
+        ["A game"],
+        [BookPhase(f"Phase {i}", svg, text) for i, (svg, text) in enumerate(zip(svgs, results, strict=True))],
+        final=("The final board", svgs[-1]),
+        variant=w3k,
+    )
+    alone: list[bytes] = []
+    for i, (svg, text) in enumerate(zip(svgs, results, strict=True)):
+        alone += [atlas_pdf(w3k, svg, f"g: Phase {i}"), results_pdf(None, f"g: Phase {i}", text)]
+    alone.append(atlas_pdf(w3k, svgs[-1], "g: The final board"))
+    want = [page for n, pdf in enumerate(alone) for page in words(pdf, tmp_path, f"alone-{n}.pdf")]
+    got = words(book, tmp_path, "book.pdf")
+    assert len(got) == 1 + len(want)
+    maps = len(words(alone[0], tmp_path, "maps.pdf"))
+    listed = re.findall(r"(Phase 0|Phase 1|The final board) +(\d+)", pages_of(book, tmp_path)[0])
+    assert listed == [("Phase 0", "2"), ("Phase 1", f"{2 + maps + 1}"), ("The final board", f"{2 + 2 * (maps + 1)}")]
+    for n, (page, same) in enumerate(zip(got[1:], want, strict=True), start=2):
+        assert sorted(w for w, _ in page) == sorted(w for w, _ in same), f"page {n}"
+        assert len(page) > 5, f"page {n}"  # a map's names, or a text page's lines
+        for word, box in page:
+            moved = min(max(abs(a - b) for a, b in zip(box, other, strict=True)) for w, other in same if w == word)
+            assert moved < 0.05, (n, word, moved)
+
+
+_MEMORY = """
+import resource, sys
+from dippouch.catalog import load_variant
+from dippouch.render import render_svg
+from dippouch.render.gamebook import BookPhase, book_pdf
+
+v = load_variant("standard")
+svg = render_svg(v, v.start)
+
+def peak_after(phases):
+    book = [BookPhase(f"Phase {i}", svg.replace("Spring 1901", f"Phase {i}"), f"results {i}") for i in range(phases)]
+    book_pdf("t", [], book, variant=v)
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+peak_after(1)  # the fonts, the caches, the modules: what any book costs
+print(peak_after(2), peak_after(12))
+"""
+
+
+def test_a_books_memory_does_not_grow_with_the_games_length() -> None:
+    """A book is written phase by phase and keeps none of a phase once written (on one Cairo surface every
+    phase's drawing was kept to the end, and Cairo 1.16 kept an unbounded recording's copy after that: a
+    40-year W3K book took 1.1 GB). In a fresh process, a book of 12 phases of the standard map (each its
+    atlas, 6 pages) needs hardly more at its peak than one of 2: the 10 phases more held 2.8 MB each
+    before."""
+    run = subprocess.run([sys.executable, "-c", _MEMORY], capture_output=True, text=True, check=True)
+    short, long = (float(v) for v in run.stdout.split())
+    assert long - short < 8, f"peak {short:.0f} MiB for 2 phases, {long:.0f} MiB for 12"
+
+
+def test_a_layer_the_same_in_every_phase_is_written_once(tmp_path: Path) -> None:
+    """The board's parts that do not change from phase to phase (seas, coasts, names and their halos) and
+    the fonts are written once for the whole book: a phase whose map is the last one's but for its heading
+    adds a tenth of what the first phase took, and every face is embedded once."""
+    v = load_variant("standard")
+    svg = render_svg(v, v.start)
+
+    def book(phases: int) -> bytes:
+        return book_pdf(
+            "t", [], [BookPhase(f"P{i}", svg.replace("Spring 1901", f"P{i}"), "r") for i in range(phases)], variant=v
+        )
+
+    one, two, three = (len(book(n)) for n in (1, 2, 3))
+    assert three - two == pytest.approx(two - one, rel=0.2) and two - one < one / 10, (one, two, three)
+    path = tmp_path / "book.pdf"
+    path.write_bytes(book(3))
+    fonts = subprocess.run(["pdffonts", str(path)], capture_output=True, text=True, check=True).stdout
+    faces = [line.split()[0].split("+")[-1] for line in fonts.splitlines()[2:]]
+    assert faces and len(faces) == len(set(faces)), fonts

@@ -16,6 +16,7 @@ Who may see the game at all is the door's question (the web's ``VisibleGame``).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -108,7 +109,9 @@ def make_book(
     what its pages show; None where no map can be drawn), the results read from the store, the press given.
 
     A letter is printed with the phase it was written in; one written after the end, or in a phase that is not
-    in the book, at the end."""
+    in the book, at the end. Each phase's picture is drawn and its results read when its pages are made, and
+    let go once they are written (:func:`dippouch.render.gamebook.write_book`): a long game's book never holds
+    its maps all at once."""
     from dippouch.render.gamebook import BookPhase, BookPress, book_pdf
     from dippouch.store.variant_copy import variant_of
 
@@ -122,13 +125,13 @@ def make_book(
     phases = [
         BookPhase(
             p.phase,
-            svg_of(p),
-            stored_report(db, name, phase_id=p.phase_id),
+            functools.partial(svg_of, p),
+            functools.partial(stored_report, db, name, phase_id=p.phase_id),
             tuple(by_phase.pop(p.phase, [])),  # a phase's name once: a rollback's replay has the same name
         )
         for p in plan.phases
     ]
-    final = (plan.final[0], svg_of(plan.final[1])) if plan.final is not None else None
+    final = (plan.final[0], functools.partial(svg_of, plan.final[1])) if plan.final is not None else None
     return book_pdf(
         title or name,
         [f"{variant.title}", *about],
