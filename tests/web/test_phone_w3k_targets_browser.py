@@ -209,4 +209,10 @@ def test_every_w3k_province_in_view_is_a_24_px_target_on_a_phone(live_site: Live
         assert both["order"] in _orders(page).splitlines(), _orders(page)
     elif power == "Ormond":
         pytest.fail(f"no two small provinces' reaches meet where one of Ormond's units may go: {found}")
+    # Zoomed in, the reaches stay 24 px on screen, and fewer provinces need one.
+    page.locator("[data-map] [data-zoom=in]").tap()
+    zoomed = page.evaluate(TARGETS)
+    assert not _undersized(zoomed)
+    reaches = [t["disc"] for t in zoomed.values() if t["disc"]]
+    assert len(reaches) < len(discs) and all(abs(d["w"] - 24) < 0.5 for d in reaches), (len(reaches), len(discs))
     assert errors == [], errors

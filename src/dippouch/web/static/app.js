@@ -920,7 +920,7 @@
   // On a touch screen every province is a target a finger can hit (WCAG 2.2's 24 px): a province drawn
   // smaller than 24 px across at the present zoom gets an invisible disc 24 px across about its middle (the
   // renderer's data-at, inside it), over the provinces and under the names and units, kept 24 px on screen as
-  // the view zooms (--map-px, a screen pixel in the map's units). A tap on a disc means its province, even
+  // the view zooms (px: a screen pixel in the map's units). A tap on a disc means its province, even
   // over a larger neighbour (which has room elsewhere); a tap within the reach of several small provinces
   // (or within one's and on another small one) is answered with a chooser naming them, nearest first, with the
   // province under the finger last, rather than a guess. A pointer that is not a finger, the keyboard and the
@@ -945,7 +945,6 @@
         layer.setAttribute("aria-hidden", "true");
         over.parentNode.insertBefore(layer, over.nextSibling);
       }
-      layer.style.setProperty("--map-px", String(px));
       regions.forEach(function (g) {
         if (!g.box) { try { var b = g.el.getBBox(); if (b.width) g.box = b; } catch (e) { /* not drawn yet */ } }
         var tiny = !!g.box && Math.min(g.box.width, g.box.height) / px < SIZE;
@@ -958,6 +957,7 @@
           g.disc.setAttribute("data-name", g.el.getAttribute("data-name") || g.p);
           layer.appendChild(g.disc);
         }
+        if (tiny) g.disc.setAttribute("r", String(SIZE / 2 * px));
         if (g.disc) g.disc.classList.toggle("off", !tiny);
       });
     }
