@@ -1,6 +1,7 @@
 """A long game remembered (issue 42): the replay and the game book of a W3K game of 40 game years.
 
     .venv/bin/python benchmarks/bench_replay.py [--years 40] [--seed 1642] [--cache FILE] [--skip webp,book]
+        [--book FILE]
     .venv/bin/python benchmarks/bench_replay.py --quick          # one game year, a minute or so
 
 The game is played through the real engine and the real store on SQLite: from W3K's opening (Summer 1642),
@@ -23,8 +24,9 @@ no picture drawn before is reused) where the figure is a first making:
 - the game book as PDF (:func:`dippouch.play.gamebook.make_book`): made, then kept; its size and its pages read
   back with ``pdfinfo`` and ``pdftotext`` where poppler is installed.
 
-Wall time and this process's CPU time; the machine is shared, so the CPU time is the steadier figure. The peak
-resident size of the process is printed at the end. Not a test (tests/benchmarks runs ``--quick`` so the script
+Wall time and this process's CPU time; the machine is shared, so the CPU time is the steadier figure. Each row
+also gives the process's peak resident size so far and, on Linux, the peak while the row ran (the peak reset
+before it); the process's peak is printed at the end. Not a test (tests/benchmarks runs ``--quick`` so the script
 cannot rot).
 """
 
@@ -62,6 +64,9 @@ class Row:
     peak: float = 0.0
     """The process's peak resident size (MiB) once the row was measured: it only grows, so a row that
     raises it is one that held that much."""
+    own: float = 0.0
+    """The peak resident size (MiB) while the row ran, where Linux lets it be reset first (0: unknown): what
+    the row itself held, whatever rows before it held."""
 
 
 WIDTH = 56
@@ -73,17 +78,50 @@ def clock(what: str) -> Iterator[Row]:
     """Times the block (wall and this process's CPU) into a new row; the block may fill in ``made``, and the
     caller then :func:`show` s it."""
     row = Row(what, 0.0, 0.0)
+    before = process_peak()  # read before the reset, which Linux's ru_maxrss follows too
+    reset = _reset_peak()
     w0, c0 = time.perf_counter(), time.process_time()
     yield row
     row.wall, row.cpu = time.perf_counter() - w0, time.process_time() - c0
-    row.peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    row.own = _peak_since_reset() if reset else 0.0
+    row.peak = max(before, process_peak(), row.own)
+    _PEAK[0] = row.peak
+
+
+_PEAK = [0.0]
+"""The process's peak resident size (MiB) as far as the rows measured it, kept across their resets."""
+
+
+def process_peak() -> float:
+    """The process's peak resident size (MiB) so far. Resetting the peak (:func:`_reset_peak`) resets what
+    ``getrusage`` says too (Linux's ``ru_maxrss`` is the memory's high-water mark), so the rows' own peaks are
+    kept (``_PEAK``) and the larger taken."""
+    return max(_PEAK[0], resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+
+
+def _reset_peak() -> bool:
+    """Resets the process's peak resident size (Linux: ``/proc/self/clear_refs``); False where it cannot."""
+    try:
+        Path("/proc/self/clear_refs").write_text("5")
+    except OSError:
+        return False
+    return True
+
+
+def _peak_since_reset() -> float:
+    """The peak resident size (MiB) since :func:`_reset_peak` (``VmHWM`` of ``/proc/self/status``)."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
 
 
 def show(rows: list[Row], row: Row) -> None:
     """Keeps ``row`` and prints it at once: a long run's first figures are read while it goes on."""
     rows.append(row)
     peak = f"{row.peak:.0f}" if row.peak else ""
-    print(f"{row.what:<{WIDTH}}  {row.wall:>8.3f}  {row.cpu:>8.3f}  {peak:>8}  {row.made}", flush=True)
+    own = f"{row.own:.0f}" if row.own else ""
+    print(f"{row.what:<{WIDTH}}  {row.wall:>8.3f}  {row.cpu:>8.3f}  {peak:>8}  {own:>8}  {row.made}", flush=True)
 
 
 def median_of(fn: Callable[[], Any], repeat: int = 3) -> tuple[float, float, Any]:
@@ -207,9 +245,10 @@ def pdf_pages(data: bytes) -> tuple[int | None, int | None]:
     return pages, sum(1 for page in text.split("\f")[:pages] if page.strip())
 
 
-def measure(store: Any, name: str, skip: set[str]) -> tuple[list[Row], dict[str, Any]]:
+def measure(store: Any, name: str, skip: set[str], book_file: Path | None = None) -> tuple[list[Row], dict[str, Any]]:
     """Times the replay and the book of ``name`` as the web's routes make them; returns the rows and what
-    was made (sizes and counts) for the caller to check."""
+    was made (sizes and counts) for the caller to check; the book is also written to ``book_file`` if given
+    (to look at its pages)."""
     from dippouch.play.gamebook import book_key, book_plan, make_book, published_press
     from dippouch.play.replays import ReplayExports, export_replay, replay_frames
     from dippouch.web import games
@@ -277,6 +316,8 @@ def measure(store: Any, name: str, skip: set[str]) -> tuple[list[Row], dict[str,
 
         with clock("game book PDF, first making") as row:
             data = book()
+        if book_file is not None:
+            book_file.write_bytes(data)
         pages, with_text = pdf_pages(data)
         row.made = f"{len(data) / 2**20:.1f} MiB" + (
             f", {pages} pages ({with_text} with text, pdftotext)"
@@ -297,6 +338,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cache", type=Path, help="keep the game's SQLite database here and read it back next time")
     ap.add_argument("--skip", default="", help="comma-separated parts not measured: gif, webp, book")
     ap.add_argument("--quick", action="store_true", help="a short run: one game year")
+    ap.add_argument("--book", type=Path, help="write the game book made to this file, to look at its pages")
     opts = ap.parse_args(argv)
     years = 1 if opts.quick else opts.years
     skip = {s.strip() for s in opts.skip.split(",") if s.strip()}
@@ -306,9 +348,9 @@ def main(argv: list[str] | None = None) -> int:
     processed = sum(1 for h in phases if h.status == "processed")
     how = "read back from the cache" if cached else f"played and stored in {made_in:.0f} s"
     print(f"# game {name}: W3K, {years} game years, {processed} phases processed, {len(phases)} in all; {how}")
-    print(f"{'what':<{WIDTH}}  {'wall s':>8}  {'CPU s':>8}  {'peak MiB':>8}  made")
-    _, got = measure(store, name, skip)
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"{'what':<{WIDTH}}  {'wall s':>8}  {'CPU s':>8}  {'peak MiB':>8}  {'row peak':>8}  made")
+    _, got = measure(store, name, skip, opts.book)
+    peak = process_peak()
     print(f"# peak resident size {peak:.0f} MiB; load average after: {' '.join(f'{x:.1f}' for x in _load())}")
     ok = got["frames"] == 2 * got["processed"] + 1 and all(
         got[f][1] == got["frames"] for f in ("gif", "webp") if f in got
