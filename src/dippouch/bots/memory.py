@@ -64,6 +64,10 @@ class Memory:
     refused: _Pairs = field(default_factory=_empty)
     arrived: frozenset[tuple[str, int]] = frozenset()
     backing: Mapping[tuple[int, int], int] = field(default_factory=lambda: MappingProxyType({}))
+    last: Mapping[int, tuple[str, Order]] = field(default_factory=lambda: MappingProxyType({}))
+    """Every power's orders of the last movement phase, by the province the unit stood in: (power, order).
+    Players repeat themselves (a unit that bounced tries again, a support stays where it was needed), so the
+    search level samples the others' replies partly from what they did last."""
 
     def failures(self, src: int, dest: int) -> int:
         """How many times in a row the move from ``src`` to ``dest`` (provinces) has failed just now."""
@@ -166,6 +170,13 @@ def remember(variant: Variant, memory: Memory | None, power: str, results: Itera
         _fade(before.refused, refused),
         frozenset(arrived),
         MappingProxyType({k: own_supports.get(k, 0) for k in now}),
+        MappingProxyType(
+            {
+                prov_of(r.order.unit_loc): (r.power, r.order)
+                for r in results
+                if not r.automatic and r.order.unit_loc is not None
+            }
+        ),
     )
 
 

@@ -1,0 +1,84 @@
+"""The search level's reading of a position a phase on (dislodged enemies, exposed and open centres) and its
+replies that repeat last phase's orders. Each term is shown by two positions alike but for what it counts, so
+that a score without the term fails the test."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from dippouch.bots.engine import PhaseKind, Position, Unit, adjudicate, format_order, legal_orders, parse_order
+from dippouch.bots.heuristic import Values
+from dippouch.bots.memory import remember
+from dippouch.bots.search import EXPOSED, KILL, OPEN, _repeating, _score
+from dippouch.catalog import load_variant
+from dippouch.core.calendar import Phase
+
+V = load_variant("standard")
+
+
+def _p(abbr: str) -> int:
+    return V.map.province_of(V.map.loc(abbr))
+
+
+def _position(units: dict[str, str], centres: dict[str, str]) -> Position:
+    placed: dict[int, Unit] = {}
+    for power, text in units.items():
+        for item in text.split(","):
+            kind, where = item.split()
+            loc = V.map.loc(where)
+            placed[V.map.province_of(loc)] = Unit(power, kind, loc)
+    owned = {_p(c): power for power, text in centres.items() for c in text.split()}
+    return Position(Phase(1902, 0), placed, owned, V.start.homes)
+
+
+def _orders(texts: dict[str, list[str]]) -> dict[str, list]:  # type: ignore[type-arg]
+    return {p: [parse_order(V, o, phase_kind=PhaseKind.MOVEMENT) for o in os_] for p, os_ in texts.items()}
+
+
+def test_an_enemy_unit_dislodged_counts_for_the_power_that_dislodged_it() -> None:
+    before = _position({"Germany": "A mun, A ruh", "France": "A bur"}, {"Germany": "mun kie ber", "France": "par"})
+    after = adjudicate(V, before, _orders({"Germany": ["A mun - bur", "A ruh S A mun - bur"]})).next
+    assert [d.unit.power for d in after.dislodged.values()] == ["France"]
+    values = Values(V, before, "Germany")
+    assert _score(after, "Germany", values) - _score(replace(after, dislodged={}), "Germany", values) == KILL
+
+
+def test_an_own_centre_out_reached_by_another_power_is_exposed() -> None:
+    centres = {"Germany": "kie ber mun", "France": "par"}
+    one = _position({"Germany": "A ber", "England": "F hel"}, centres)  # Kiel: one German against one English
+    two = _position({"Germany": "A ber", "England": "F hel, A den"}, centres)  # ... against two
+    values = Values(V, one, "Germany")
+    assert _score(one, "Germany", values) - _score(two, "Germany", values) == EXPOSED
+
+
+def test_a_centre_reached_with_more_than_its_holder_can_hold_it_with_is_open() -> None:
+    centres = {"Germany": "kie ber mun", "Russia": "war"}
+    # Warsaw, Russia's, empty: reached by the German armies in Silesia and Prussia.
+    guarded = _position({"Germany": "A sil, A pru", "Russia": "A war, A ukr, A lvn"}, centres)  # held with 3
+    open_ = _position({"Germany": "A sil, A pru", "Russia": "A war, A sev, A stp"}, centres)  # held with 1
+    values = Values(V, guarded, "Germany")
+    assert _score(open_, "Germany", values) - _score(guarded, "Germany", values) == OPEN
+
+
+def test_replies_repeat_last_phase_orders_where_still_legal() -> None:
+    start = V.start
+    first = _orders({"Russia": ["A war - gal"], "Austria": ["A vie - gal"], "Turkey": ["F ank - bla"]})
+    done = adjudicate(V, start, first)
+    memory = remember(V, None, "Germany", done.results)
+    assert memory.last[_p("war")][0] == "Russia" and memory.last[_p("vie")][0] == "Austria"
+    position = done.next  # Autumn 1901: nothing dislodged, so no retreats between
+    assert V.calendar.kind(position.phase) is PhaseKind.MOVEMENT
+    legal = legal_orders(V, position, "Russia")
+    holds = [
+        next(o for o in os_ if format_order(V, o, phase_kind=PhaseKind.MOVEMENT).endswith(" H"))
+        for os_ in legal.values()
+    ]
+    again = _repeating(holds, "Russia", memory.last, legal, V, 1.0, random.Random(1))
+    texts = {format_order(V, o, phase_kind=PhaseKind.MOVEMENT) for o in again}
+    assert "A war - gal" in texts  # the bounced move, tried again
+    assert "A mos H" in texts  # Moscow's hold stays: its unit had no order of its own to repeat
+    # Another power's last order in a province is never read as this power's.
+    theirs = _repeating(holds, "Austria", memory.last, legal, V, 1.0, random.Random(1))
+    assert theirs == holds
+    assert _repeating(holds, "Russia", memory.last, legal, V, 0.0, random.Random(1)) == holds
