@@ -51,6 +51,7 @@ import sys
 import time
 import types
 from collections.abc import Callable, Iterator
+from concurrent.futures import Executor, ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -326,6 +327,83 @@ def classify(record: GameRecord, power: str) -> str:
     return "survive" if record.winner is not None else "draw"
 
 
+@dataclass
+class GameResult:
+    """One game of a pairing, as :func:`run_pairing` counts it (picklable: games may be played in other
+    processes)."""
+
+    game: int
+    alone: str
+    outcome: str
+    centres: int
+    most: bool
+    illegal: int
+    dropped: int
+    dumbbot_orders: int
+    examples: list[str]
+    seconds: dict[str, list[float]]
+    line: str
+
+
+def play_one(
+    variant: Variant,
+    lone: str,
+    field_level: str,
+    g: int,
+    years: int,
+    budget: float,
+    seed: int,
+    port: types.ModuleType | None,
+) -> GameResult:
+    """Game ``g`` of the pairing: the lone power (each power in turn) against six of ``field_level``."""
+    alone, levels = seats_for(variant.power_names, lone, field_level, g)
+    bots: dict[str, Bot] = {}
+    dumbbots: list[DumbBotSeat] = []
+    for level in set(levels.values()):
+        if level == DUMBBOT:
+            if port is None:
+                raise ValueError("a DumbBot pairing needs the port (--dumbbot)")
+            seat = DumbBotSeat(port)
+            dumbbots.append(seat)
+            bots[level] = seat
+        else:
+            bots[level] = make_bot(level, budget=budget, clock=CLOCK)
+    record = play_game(variant, {p: bots[lv] for p, lv in levels.items()}, seed + g, max_years=years, clock=CLOCK)
+    outcome = classify(record, alone)
+    top = max(record.centres.values())
+    # The seats drop what our engine would not take, so the game's own count sees only the adjudicator's.
+    dropped = sum(len(seat.illegal) for seat in dumbbots)
+    return GameResult(
+        g,
+        alone,
+        outcome,
+        record.centres[alone],
+        record.winner is None and record.centres[alone] == top > 0,
+        record.illegal,
+        dropped,
+        sum(seat.orders_sent for seat in dumbbots),
+        [line for seat in dumbbots for line in seat.illegal][:10],
+        dict(record.move_seconds),
+        f"{alone} ({lone}) {outcome}, {record.centres[alone]} centres "
+        f"({record.years} years, {record.ending}; illegal {record.illegal + dropped})",
+    )
+
+
+_WORKER: dict[str, Any] = {}
+
+
+def _start_worker(port_path: str | None, corrected: bool) -> None:
+    """A pool process's own variant and port (modules do not travel between processes)."""
+    variant = load_variant("standard")
+    settle(variant)
+    _WORKER["variant"] = variant
+    _WORKER["port"] = load_port(port_path, corrected=corrected) if port_path else None
+
+
+def _play_in_worker(lone: str, field_level: str, g: int, years: int, budget: float, seed: int) -> GameResult:
+    return play_one(_WORKER["variant"], lone, field_level, g, years, budget, seed, _WORKER["port"])
+
+
 def run_pairing(
     variant: Variant,
     lone: str,
@@ -336,43 +414,33 @@ def run_pairing(
     seed: int,
     port: types.ModuleType | None,
     progress: Callable[[str], None] | None = None,
+    pool: Executor | None = None,
 ) -> PairingFigures:
+    """The pairing's figures over ``games`` games, played here or, given a ``pool`` (whose processes were
+    started by :func:`_start_worker`), in its processes; a game's figures never depend on where it ran."""
     figures = PairingFigures(lone, field_level)
-    for g in range(games):
-        alone, levels = seats_for(variant.power_names, lone, field_level, g)
-        bots: dict[str, Bot] = {}
-        dumbbots: list[DumbBotSeat] = []
-        for level in set(levels.values()):
-            if level == DUMBBOT:
-                if port is None:
-                    raise ValueError("a DumbBot pairing needs the port (--dumbbot)")
-                seat = DumbBotSeat(port)
-                dumbbots.append(seat)
-                bots[level] = seat
-            else:
-                bots[level] = make_bot(level, budget=budget, clock=CLOCK)
-        record = play_game(variant, {p: bots[lv] for p, lv in levels.items()}, seed + g, max_years=years, clock=CLOCK)
-        outcome = classify(record, alone)
+    if pool is None:
+        played: Iterator[GameResult] = (
+            play_one(variant, lone, field_level, g, years, budget, seed, port) for g in range(games)
+        )
+    else:
+        futures = [pool.submit(_play_in_worker, lone, field_level, g, years, budget, seed) for g in range(games)]
+        played = (f.result() for f in as_completed(futures))
+    for done, result in enumerate(played, 1):
         figures.games += 1
-        figures.wins += outcome == "win"
-        figures.draws += outcome == "draw"
-        figures.survivals += outcome == "survive"
-        figures.eliminations += outcome == "eliminated"
-        top = max(record.centres.values())
-        figures.most_centres += record.winner is None and record.centres[alone] == top > 0
-        figures.centres.append(record.centres[alone])
-        # The seats drop what our engine would not take, so the game's own count sees only the adjudicator's.
-        dropped = sum(len(seat.illegal) for seat in dumbbots)
-        figures.illegal += record.illegal + dropped
-        figures.dumbbot_orders += sum(seat.orders_sent for seat in dumbbots)
-        figures.examples += [line for seat in dumbbots for line in seat.illegal][: max(0, 10 - len(figures.examples))]
-        for level, secs in record.move_seconds.items():
+        figures.wins += result.outcome == "win"
+        figures.draws += result.outcome == "draw"
+        figures.survivals += result.outcome == "survive"
+        figures.eliminations += result.outcome == "eliminated"
+        figures.most_centres += result.most
+        figures.centres.append(result.centres)
+        figures.illegal += result.illegal + result.dropped
+        figures.dumbbot_orders += result.dumbbot_orders
+        figures.examples += result.examples[: max(0, 10 - len(figures.examples))]
+        for level, secs in result.seconds.items():
             figures.seconds.setdefault(level, []).extend(secs)
         if progress is not None:
-            progress(
-                f"  game {g + 1}/{games}: {alone} ({lone}) {outcome}, {record.centres[alone]} centres "
-                f"({record.years} years, {record.ending}; illegal {record.illegal + dropped})"
-            )
+            progress(f"  game {result.game + 1} ({done}/{games} done): {result.line}")
     return figures
 
 
@@ -440,13 +508,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--as-published", action="store_true", help="the port without the two corrections")
     ap.add_argument("--quiet", action="store_true", help="no line per game")
+    ap.add_argument("--jobs", type=int, default=1, help="games played at once, each in a process of its own")
     args = ap.parse_args(argv)
     try:
         pairings = parse_pairings(args.pairings)
     except ValueError as e:
         ap.error(str(e))
-    if args.games < 1 or args.years < 1 or args.budget <= 0:
-        ap.error("--games and --years must be at least 1 and --budget above 0")
+    if args.games < 1 or args.years < 1 or args.budget <= 0 or args.jobs < 1:
+        ap.error("--games, --years and --jobs must be at least 1 and --budget above 0")
     if not args.dumbbot:
         ap.error(f"no DumbBot port: give --dumbbot PATH or set {ENV} (see this script's docstring for how to fetch it)")
     try:
@@ -464,17 +533,24 @@ def main(argv: list[str] | None = None) -> int:
     print(f"DumbBot: {port_file(args.dumbbot)} ({what})")
     print(f"{args.games} game(s) a pairing, {args.years} year(s), seed {args.seed}, search budget {args.budget} s CPU")
     results: list[PairingFigures] = []
+    pool = (
+        ProcessPoolExecutor(args.jobs, initializer=_start_worker, initargs=(args.dumbbot, not args.as_published))
+        if args.jobs > 1
+        else None
+    )
     for lone, other in pairings:
         print(f"\n== one {lone} against six {other}", flush=True)
         figures = run_pairing(
             variant, lone, other, args.games, args.years, args.budget, args.seed, port,
-            None if args.quiet else lambda line: print(line, flush=True),
+            None if args.quiet else lambda line: print(line, flush=True), pool,
         )  # fmt: skip
         results.append(figures)
         for line in figures.examples:
             print(f"  illegal: {line}")
         times = ", ".join(f"{lv} {_ms(s)}" for lv, s in sorted(figures.seconds.items()))
         print(f"  CPU per movement decision (mean / p95 / worst): {times}")
+    if pool is not None:
+        pool.shutdown()
     print()
     print("\n".join(table_lines(results, args.years)))
     total = sum(f.illegal for f in results)
