@@ -67,7 +67,7 @@ class SearchBot:
         self,
         budget: float | None = None,
         candidates: int = 10,
-        replies: int = 6,
+        replies: int = 10,
         noise: float = 0.4,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
