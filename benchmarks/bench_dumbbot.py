@@ -59,7 +59,7 @@ from typing import Any
 
 from dippouch.bots import make_bot
 from dippouch.bots.base import Bot, settle
-from dippouch.bots.engine import Order, Position, Variant, format_order, legal_orders
+from dippouch.bots.engine import Order, PhaseKind, Position, Variant, format_order, legal_orders
 from dippouch.bots.memory import Memory
 from dippouch.bots.play import GameRecord, play_game
 from dippouch.catalog import load_variant
@@ -250,8 +250,10 @@ class DumbBotSeat:
 
     name = DUMBBOT
 
-    def __init__(self, port: types.ModuleType) -> None:
+    def __init__(self, port: types.ModuleType, seen: dict[tuple[Any, str], list[Order]] | None = None) -> None:
         self.port = port
+        self.seen = seen
+        """Where the movement orders sent are kept by (phase, power), when the lone seat's foresight is counted."""
         self.illegal: list[str] = []
         self.orders_sent = 0
         self._game: Any = None
@@ -284,7 +286,43 @@ class DumbBotSeat:
                 self.illegal.append(f"{where}: {text!r} ({format_order(variant, order)}) is not a legal order")
                 continue
             out.append(order)
+        if self.seen is not None and kind is PhaseKind.MOVEMENT:
+            self.seen[(position.phase, power)] = out
         return out
+
+
+class Watched:
+    """The lone search seat, keeping the replies each of its movement decisions was weighed against."""
+
+    def __init__(self, bot: Bot) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.replies: dict[Any, list[dict[str, list[Order]]]] = {}
+
+    def orders(
+        self, variant: Variant, position: Position, power: str, rng: random.Random, memory: Memory | None = None
+    ) -> list[Order]:
+        chosen = self.bot.orders(variant, position, power, rng, memory)
+        replies = getattr(self.bot, "last_replies", None)
+        if replies and variant.calendar.kind(position.phase) is PhaseKind.MOVEMENT:
+            self.replies[position.phase] = replies
+        return chosen
+
+
+def foresight(seen: dict[tuple[Any, str], list[Order]], watched: Watched) -> tuple[int, int, int]:
+    """(DumbBot's movement orders in the phases the lone search power decided, those its first reply (the
+    heuristic's own) foresaw, those any of its replies foresaw)."""
+    total = first = any_ = 0
+    for (phase, power), sent in seen.items():
+        replies = watched.replies.get(phase)
+        if not replies:
+            continue
+        firsts = set(replies[0].get(power, ()))
+        every = {o for reply in replies for o in reply.get(power, ())}
+        total += len(sent)
+        first += sum(1 for o in sent if o in firsts)
+        any_ += sum(1 for o in sent if o in every)
+    return total, first, any_
 
 
 # --- the ladder -------------------------------------------------------------------------------------------
@@ -307,6 +345,8 @@ class PairingFigures:
     seconds: dict[str, list[float]] = field(default_factory=dict)
     dumbbot_orders: int = 0
     examples: list[str] = field(default_factory=list)
+    foreseen: list[int] = field(default_factory=lambda: [0, 0, 0])
+    """DumbBot's movement orders, those the lone search power's first reply foresaw, those any reply did."""
 
 
 def seats_for(powers: tuple[str, ...], lone: str, field_level: str, game: int) -> tuple[str, dict[str, str]]:
@@ -342,6 +382,7 @@ class GameResult:
     dumbbot_orders: int
     examples: list[str]
     seconds: dict[str, list[float]]
+    foreseen: tuple[int, int, int]
     line: str
 
 
@@ -359,15 +400,19 @@ def play_one(
     alone, levels = seats_for(variant.power_names, lone, field_level, g)
     bots: dict[str, Bot] = {}
     dumbbots: list[DumbBotSeat] = []
+    seen: dict[tuple[Any, str], list[Order]] = {}
+    watched: Watched | None = None
     for level in set(levels.values()):
         if level == DUMBBOT:
             if port is None:
                 raise ValueError("a DumbBot pairing needs the port (--dumbbot)")
-            seat = DumbBotSeat(port)
+            seat = DumbBotSeat(port, seen if lone == "search" else None)
             dumbbots.append(seat)
             bots[level] = seat
         else:
             bots[level] = make_bot(level, budget=budget, clock=CLOCK)
+            if level == "search" and lone == "search" and field_level == DUMBBOT:
+                bots[level] = watched = Watched(bots[level])
     record = play_game(variant, {p: bots[lv] for p, lv in levels.items()}, seed + g, max_years=years, clock=CLOCK)
     outcome = classify(record, alone)
     top = max(record.centres.values())
@@ -384,6 +429,7 @@ def play_one(
         sum(seat.orders_sent for seat in dumbbots),
         [line for seat in dumbbots for line in seat.illegal][:10],
         dict(record.move_seconds),
+        foresight(seen, watched) if watched is not None else (0, 0, 0),
         f"{alone} ({lone}) {outcome}, {record.centres[alone]} centres "
         f"({record.years} years, {record.ending}; illegal {record.illegal + dropped})",
     )
@@ -439,6 +485,7 @@ def run_pairing(
         figures.examples += result.examples[: max(0, 10 - len(figures.examples))]
         for level, secs in result.seconds.items():
             figures.seconds.setdefault(level, []).extend(secs)
+        figures.foreseen = [a + b for a, b in zip(figures.foreseen, result.foreseen, strict=True)]
         if progress is not None:
             progress(f"  game {result.game + 1} ({done}/{games} done): {result.line}")
     return figures
@@ -549,6 +596,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  illegal: {line}")
         times = ", ".join(f"{lv} {_ms(s)}" for lv, s in sorted(figures.seconds.items()))
         print(f"  CPU per movement decision (mean / p95 / worst): {times}")
+        total, first, any_ = figures.foreseen
+        if total:
+            print(
+                f"  the search's replies foresaw {_pct(any_, total)} of DumbBot's {total} movement orders "
+                f"(its first reply, the heuristic's own: {_pct(first, total)})"
+            )
     if pool is not None:
         pool.shutdown()
     print()

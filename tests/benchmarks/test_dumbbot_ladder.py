@@ -179,3 +179,30 @@ def test_orders_our_engine_would_not_take_are_counted_shown_and_never_sent() -> 
     assert figures.dumbbot_orders == 4
     assert "S1901M Austria: 'A VIE - MUN' (A vie - mun) is not a legal order" in figures.examples
     assert any("'not an order' unreadable" in line for line in figures.examples)
+
+
+def test_foresight_counts_the_orders_the_search_replies_foresaw() -> None:
+    """The ladder's foresight figure: of DumbBot's movement orders in the phases the lone search power decided,
+    those its first reply held and those any reply held (a phase it did not decide is not counted)."""
+    bench = _load()
+    variant = load_variant("standard")
+    start = variant.start
+    legal = legal_orders(variant, start, "France")
+    sent = [os_[0] for os_ in legal.values()]  # three orders, one a unit
+    others = [os_[-1] for os_ in legal.values()]
+    assert not set(sent) & set(others)
+
+    class Replying:
+        name = "search"
+
+        def __init__(self) -> None:
+            self.last_replies = [{"France": sent[:1]}, {"France": sent[1:2]}, {"Germany": sent}]
+
+        def orders(self, *args: object) -> list[object]:
+            return []
+
+    watched = bench.Watched(Replying())
+    watched.orders(variant, start, "England", random.Random(1), None)
+    later = adjudicate(variant, start, {}).next
+    seen = {(start.phase, "France"): sent, (later.phase, "France"): others}
+    assert bench.foresight(seen, watched) == (3, 1, 2)

@@ -82,6 +82,9 @@ class SearchBot:
         self.noisy = HeuristicBot(noise=noise)
         self.last_evaluations = 0
         """Adjudications the last decision made (for the benchmark)."""
+        self.last_replies: list[dict[str, list[Order]]] = []
+        """The replies the last movement decision was weighed against (for the benchmark: how often they
+        foresaw what the others ordered)."""
 
     def orders(
         self, variant: Variant, position: Position, power: str, rng: random.Random, memory: Memory | None = None
@@ -115,6 +118,7 @@ class SearchBot:
             )
             if r == 1 and replies[1] == replies[0]:
                 replies.pop()  # nothing stood still to repeat: a second copy would only weigh the first twice
+        self.last_replies = replies
         values = Values(variant, position, power, memory)
 
         def weigh(c: list[Order]) -> float | None:
