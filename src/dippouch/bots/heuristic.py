@@ -174,7 +174,7 @@ class Values:
         return self.fleet[prov] if self.hooks.movement_kind(unit_kind) == "F" else self.army[prov]
 
 
-def _captures(variant: Variant, position: Position) -> bool:
+def captures(variant: Variant, position: Position) -> bool:
     """Whether centres change hands after this movement phase (an adjustment phase comes before the next
     movement phase): then standing on a centre matters more than standing well."""
     steps = variant.calendar.steps
@@ -264,7 +264,7 @@ class HeuristicBot:
     ) -> list[Order]:
         gmap = variant.map
         prov_of = gmap.province_of
-        capture = _captures(variant, position)
+        capture = captures(variant, position)
         plans: list[_Plan] = []
         for loc, options in legal.items():
             prov = prov_of(loc)

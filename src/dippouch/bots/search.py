@@ -38,8 +38,9 @@ from dippouch.bots.engine import (
     adjudicate,
     all_legal_orders,
 )
-from dippouch.bots.heuristic import HeuristicBot, Values
+from dippouch.bots.heuristic import HeuristicBot, Values, captures
 from dippouch.bots.memory import Memory
+from dippouch.bots.province_value import Worths, movement_orders, worths
 
 REPEATS = 2
 """A candidate that sends a move failed this many movement phases running, unsupported, is not weighed."""
@@ -103,21 +104,31 @@ class SearchBot:
         others = [p for p in variant.power_names if p != power and legal.get(p)]
         replies: list[dict[str, list[Order]]] = []
         last = memory.last if memory is not None else {}
+        fall = captures(variant, position)
+        worth: dict[str, Worths] = {}
+
+        def modelled(p: str) -> list[Order]:
+            if p not in worth:
+                worth[p] = worths(variant, position, p, fall)
+            return movement_orders(variant, position, p, legal[p], worth[p], rng)
+
         for r in range(self.replies):
             if replies and self.clock() > started + 0.4 * self.budget:
                 break
+            # The heuristic's replies (0, 1, then the even ones) and the DumbBot family's (2, 3, then the odd
+            # ones): plain, then with every unit that stood still repeating its order, then with some.
+            share = 0.0 if r in (0, 2) or not last else 1.0 if r in (1, 3) else REPEAT
+            heuristic = r <= 1 or (r >= 4 and r % 2 == 0)
             bot = self.plain if r <= 1 else self.noisy
-            share = 0.0 if r == 0 or not last else 1.0 if r == 1 else REPEAT
-            replies.append(
-                {
-                    p: _repeating(
-                        bot.orders_from(variant, position, p, legal[p], rng), p, last, legal[p], variant, share, rng
-                    )
-                    for p in others
-                }
-            )
-            if r == 1 and replies[1] == replies[0]:
-                replies.pop()  # nothing stood still to repeat: a second copy would only weigh the first twice
+            reply = {
+                p: _repeating(
+                    bot.orders_from(variant, position, p, legal[p], rng) if heuristic else modelled(p),
+                    p, last, legal[p], variant, share, rng,
+                )
+                for p in others
+            }  # fmt: skip
+            if reply not in replies:  # a second copy would only weigh the first twice
+                replies.append(reply)
         self.last_replies = replies
         values = Values(variant, position, power, memory)
 
