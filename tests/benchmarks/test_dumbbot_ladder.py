@@ -15,6 +15,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -206,3 +207,38 @@ def test_foresight_counts_the_orders_the_search_replies_foresaw() -> None:
     later = adjudicate(variant, start, {}).next
     seen = {(start.phase, "France"): sent, (later.phase, "France"): others}
     assert bench.foresight(seen, watched) == (3, 1, 2)
+
+
+@needs_port
+def test_the_dumbbot_model_foresees_most_of_the_ports_movement_orders() -> None:
+    """The search level's model of the DumbBot family (bots/province_value.py, our own implementation of the
+    published algorithm) against the port itself: in a game of seven DumbBots to the end of 1904, 20 of the
+    model's samples for a power, on the position the port decided on, hold most of the orders it sent."""
+    from dippouch.bots.engine import PhaseKind
+    from dippouch.bots.heuristic import captures
+    from dippouch.bots.province_value import movement_orders, worths
+
+    bench = _load()
+    variant = load_variant("standard")
+    seat = bench.DumbBotSeat(bench.load_port(PORT))
+    counts = [0, 0]
+
+    class Compared:
+        name = "dumbbot"
+
+        def orders(self, variant: Any, position: Any, power: str, rng: random.Random, memory: Any = None) -> Any:
+            sent = seat.orders(variant, position, power, rng, memory)
+            if variant.calendar.kind(position.phase) is PhaseKind.MOVEMENT:
+                mine = legal_orders(variant, position, power)
+                worth = worths(variant, position, power, captures(variant, position))
+                model = random.Random(5)
+                samples = {o for _ in range(20) for o in movement_orders(variant, position, power, mine, worth, model)}
+                counts[0] += len(sent)
+                counts[1] += sum(1 for o in sent if o in samples)
+            return sent
+
+    record = play_game(variant, dict.fromkeys(variant.power_names, Compared()), 11, max_years=4)
+    assert record.illegal == 0 and seat.illegal == []
+    total, foreseen = counts
+    assert total > 100
+    assert foreseen / total >= 0.8, (foreseen, total)
