@@ -82,3 +82,49 @@ def test_replies_repeat_last_phase_orders_where_still_legal() -> None:
     theirs = _repeating(holds, "Austria", memory.last, legal, V, 1.0, random.Random(1))
     assert theirs == holds
     assert _repeating(holds, "Russia", memory.last, legal, V, 0.0, random.Random(1)) == holds
+
+
+def test_the_search_level_builds_where_a_new_unit_has_somewhere_new_to_go() -> None:
+    """Turkey with armies about Bulgaria, Armenia and Sevastopol and one build: the heuristic's build (the army
+    value is high where the armies already go) is an army; the search level's (``crowding``), a fleet that
+    opens the Aegean and the Eastern Mediterranean."""
+    from dippouch.bots.engine import Build
+    from dippouch.bots.heuristic import HeuristicBot
+
+    winter = _position(
+        {"Turkey": "A bul, A arm, A sev, F ank", "Russia": "A ukr, A rum", "Italy": "F ion, A gre"},
+        {"Turkey": "ank con smy bul sev", "Russia": "mos war stp rum", "Italy": "rom nap ven tun gre"},
+    )
+    winter = replace(winter, phase=Phase(1905, 4))
+    assert V.calendar.kind(winter.phase) is PhaseKind.ADJUSTMENTS
+
+    def kinds(bot: HeuristicBot) -> set[str]:
+        got: set[str] = set()
+        for seed in range(10):
+            got |= {o.kind or "" for o in bot.orders(V, winter, "Turkey", random.Random(seed)) if isinstance(o, Build)}
+        return got
+
+    assert kinds(HeuristicBot()) == {"A"}
+    assert kinds(HeuristicBot(crowding=True)) == {"F"}
+
+
+def test_near_a_solo_it_drives_taking_rather_than_guarding() -> None:
+    """With 14 centres (the heuristic's solo mode) an exposed centre costs nothing and an open one counts
+    ``DRIVE``'s weight, not ``OPEN``'s: the others gang up on a leader, and it wins by taking."""
+    from dippouch.bots.search import DRIVE
+
+    many = "kie ber mun hol bel den swe nwy war mos stp sev rum bud"
+    one = _position({"Germany": "A ber", "England": "F hel"}, {"Germany": many})
+    two = _position({"Germany": "A ber", "England": "F hel, F bal"}, {"Germany": many})
+    values = Values(V, one, "Germany")
+    assert values.mode == "solo"
+    assert _score(one, "Germany", values) == _score(two, "Germany", values)
+    assert DRIVE[1] == 0.0 and DRIVE[2] > OPEN
+    # Vienna, Austria's, empty: reached by the German armies in Bohemia and Tyrolia.
+    guarded = _position(
+        {"Germany": "A boh, A tyr", "Austria": "A vie, A bud, A gal"}, {"Germany": many, "Austria": "vie"}
+    )
+    open_ = _position(
+        {"Germany": "A boh, A tyr", "Austria": "A vie, A ser, A rum"}, {"Germany": many, "Austria": "vie"}
+    )
+    assert _score(open_, "Germany", values) - _score(guarded, "Germany", values) == DRIVE[2]

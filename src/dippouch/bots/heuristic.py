@@ -68,6 +68,8 @@ LINE = 2.5
 """How much more a unit on the stalemate line values staying (an own centre facing the leader's units)."""
 GUARD = 1.0
 """The stab guard moves a unit to cover a centre only if its own plan is worth at most this much of the centre."""
+CROWDED = 0.4
+"""What a build is worth (its share of its value) where the new unit could go nowhere own units cannot already go."""
 NEAR_SOLO = 0.75
 """The share of a solo's centres at which a power drives for the solo, and the others hold a line against it."""
 
@@ -217,8 +219,11 @@ class HeuristicBot:
 
     name = "heuristic"
 
-    def __init__(self, noise: float = 0.0) -> None:
+    def __init__(self, noise: float = 0.0, crowding: bool = False) -> None:
         self.noise = noise
+        self.crowding = crowding
+        """Whether a build is worth less where the new unit could go only where own units already go (the search
+        level's builds: a Turkey of four armies about Bulgaria and one fleet had nowhere to grow for years)."""
 
     def orders(
         self, variant: Variant, position: Position, power: str, rng: random.Random, memory: Memory | None = None
@@ -724,6 +729,14 @@ class HeuristicBot:
         fleets = sum(1 for u in units if hooks.movement_kind(u.kind) == "F")
         fleet_share = fleets / max(1, len(units))
 
+        g = v.graph
+        covered: set[int] = set()
+        if self.crowding:
+            for prov, u in position.units.items():
+                if u.power == power:
+                    covered.add(prov)
+                    covered.update(g.fleet[prov] if hooks.movement_kind(u.kind) == "F" else g.army[prov])
+
         def score(o: Order) -> float:
             if isinstance(o, Build):
                 prov = gmap.province_of(o.loc)
@@ -731,6 +744,10 @@ class HeuristicBot:
                 value = v.of(o.kind, prov) * hooks.unit_strength(unit) / max(1, hooks.unit_cost(o.kind))
                 if hooks.movement_kind(o.kind) == "F" and fleet_share > 0.5:
                     value *= 0.7
+                if self.crowding:
+                    reach = g.fleet[prov] if hooks.movement_kind(o.kind) == "F" else g.army[prov]
+                    fresh = sum(1 for q in reach if q not in covered)
+                    value *= CROWDED + (1.0 - CROWDED) * fresh / max(1, len(reach))
                 return value * self._jitter(rng)
             if isinstance(o, Disband):
                 prov = gmap.province_of(o.loc)
