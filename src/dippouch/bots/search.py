@@ -1,23 +1,25 @@
 """The ``search`` level: the heuristic's order sets, weighed by adjudicating them against sampled replies.
 
-In a movement phase it samples replies for every other power (the heuristic's own orders for that power,
-the same with each unit that stood still ordered as it was last phase, then variations with the heuristic's
-values jittered and some units repeating their last order, each from that power's own point of view: players
-repeat themselves, a unit that bounced tries again and a support stays where it was needed, and the sampled
-replies foresee the field's bots' orders about half as often without the repeats), and weighs candidate
-order sets for its power by adjudicating each against every reply with the real adjudicator and scoring
-the positions they lead to. The candidates are the heuristic's own set, then variations of it, then, until
-the time budget runs out, the best set so far with one unit's order changed (a hill climb over the legal
-orders against the sampled replies). Every candidate is weighed against the same replies; one the budget
-cut short is not counted. Retreats and adjustments are the heuristic's (there is little to search there).
+In a movement phase it samples replies for every other power, each from that power's own point of view: half
+from the heuristic, half from a model of the DumbBot family (:mod:`dippouch.bots.province_value`, the field's
+rule-based bots descend from it), each first plain, then with every unit that stood still last phase ordered
+as it was then, then varied (the heuristic's values jittered, the model's own random picks) with some units
+repeating their last order. Players repeat themselves (a unit that bounced tries again, a support stays where
+it was needed); against DumbBots the replies foresee 91% of the orders, the heuristic's plain one 31%. It then
+weighs candidate order sets for its power by adjudicating each against every reply with the real adjudicator
+and scoring the positions they lead to. The candidates are the heuristic's own set, then variations of it,
+then, until the time budget runs out or nothing new is left to weigh, the best set so far with one unit's
+order changed (a hill climb over the legal orders against the sampled replies). Every candidate is weighed
+against the same replies; one the budget cut short is not counted. Retreats and adjustments are the
+heuristic's (there is little to search there), its builds going where a new unit has somewhere new to go.
 
 The score of a position for a power: centres it owns or stands on, minus centres it owns that another
 power stands on, plus the spread value of the provinces its units reach, minus its dislodged units; plus what
 the position threatens a phase on: each other power's unit dislodged (a unit lost is a centre later), each own
 centre another power reaches with more units than this one can hold it with (exposed), and each centre not
-its own it reaches with more units than anyone can hold it with (open). The three terms were weighed by
-playing: with the others' actual orders known, a lone search power among six DumbBots won 8 of 14 games to
-1920 without them and 11 with them (benchmarks/bench_dumbbot.py; docs/bots.md).
+its own it reaches with more units than anyone can hold it with (open). Near a solo the weights change: the
+others gang up on the leader, and it wins by taking rather than guarding. The weights were found by playing
+against DumbBot (docs/bots.md has each step's figures).
 """
 
 from __future__ import annotations
