@@ -10,6 +10,7 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
 from dippouch.web.deps import render, words
+from dippouch.web.docstrings import docstring_html
 
 router = APIRouter(tags=["api"])
 
@@ -20,8 +21,6 @@ I18N_DOMAIN = "site"
 def api_docs(request: Request) -> Response:
     """The JSON API described from its OpenAPI document, as a plain page: FastAPI's own docs page loads
     Swagger UI from a CDN (and runs an inline script), both of which this app refuses."""
-    from dippouch.web.docstrings import docstring_html
-
     spec = request.app.openapi()
     schemas = spec.get("components", {}).get("schemas", {})
     gettext = words(request).gettext
@@ -76,7 +75,8 @@ def _shape(ref: str, schemas: dict[str, Any], gettext: Callable[[str], str]) -> 
                 "required": k in schema.get("required", []),
                 "limit": gettext("max %(num)s") % {"num": f["maxLength"]} if "maxLength" in f else "",
                 "default": f.get("default"),
-                "description": f.get("description", ""),
+                # Written for Python readers as the docstrings are (``variant``'s): code shown as code.
+                "description": docstring_html(f["description"]) if f.get("description") else "",
             }
             for k, f in schema.get("properties", {}).items()
         ],
