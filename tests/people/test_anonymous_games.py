@@ -138,6 +138,8 @@ def _urls(site: Site, routes: list[str], ctx: dict[str, Any], reader: TestClient
         "view": ["board", "orders", "after", "after-orders"],
         "token": [ctx["calendar"]],
         "fmt": ["gif", "webp"],
+        # The game's board file by its content's hash (the player's page draws over it), and an old hash.
+        "digest": [_board_digest(site), "0" * 16],
     }
     out: list[str] = []
     for route in routes:
@@ -151,6 +153,14 @@ def _urls(site: Site, routes: list[str], ctx: dict[str, Any], reader: TestClient
         assert all("{" not in u for u in urls), f"a route this walk cannot fill: {route}"
         out += urls
     return out
+
+
+def _board_digest(site: Site) -> str:
+    from dippouch.web.games import board_url
+
+    url = board_url(site.web, GAME)
+    assert url is not None, "no board file for the walk's game"
+    return url.rsplit("board-", 1)[1].removesuffix(".svg")
 
 
 def _leaks(site: Site, reader: TestClient, urls: list[str], secrets: list[str]) -> str:
