@@ -19,7 +19,7 @@ minute, who blocks the sender).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +43,9 @@ __all__ = [
     "shown_members",
     "shown_sender",
 ]
+
+I18N_DOMAIN = "games"
+"""The catalogue of the rules in words (:func:`describe`), which the player's page and the desk show."""
 
 KINDS = ("none", "white", "grey", "public", "postal")
 CHANNEL_KINDS = ("private", "group", "public")
@@ -342,44 +345,61 @@ def shown_members(
     return [m for m in members if m != starter] + [ANONYMOUS]
 
 
-def describe(rules: PressRules) -> list[str]:
-    """The rules in words, as the players are shown them (the coordinator's reading of private press too)."""
+def describe(rules: PressRules, _: Callable[[str], str] = str) -> list[str]:
+    """The rules in words, as the players are shown them (the coordinator's reading of private press too), in
+    English or through the reader's ``gettext`` (``_``: a page's language; the messages are in the ``games``
+    catalogue). Pure as the rest of this module: the caller hands in the translation."""
     kinds = {
-        "none": "No press (gunboat): only the coordinator's announcements.",
-        "white": "White press: every message names its sender.",
-        "grey": "Grey press: senders are not shown to readers until the game ends.",
-        "public": "Public press only: every message goes to all powers.",
-        "postal": "Postal press: messages are delivered with the results of the phase they were written in.",
+        "none": _("No press (gunboat): only the coordinator's announcements."),
+        "white": _("White press: every message names its sender."),
+        "grey": _("Grey press: senders are not shown to readers until the game ends."),
+        "public": _("Public press only: every message goes to all powers."),
+        "postal": _("Postal press: messages are delivered with the results of the phase they were written in."),
     }
     if rules.kind == "none" and rules.by_post:
         # Nothing else applies: there are no messages here for the site's limits or the coordinator to read.
         return [
-            "Press is by post: the players write letters to each other, outside this site; the game's roster "
-            "gives their addresses. Only the coordinator's announcements are shown here."
+            _(
+                "Press is by post: the players write letters to each other, outside this site; the game's roster "
+                "gives their addresses. Only the coordinator's announcements are shown here."
+            )
         ]
     out = [kinds[rules.kind]]
     talk = rules.kind != "none"  # gunboat: no message of the players' for a limit, a reader or the end to open
     letters = talk and rules.kind != "public"  # private and group press exist
     if letters and set(rules.channels) != set(CHANNEL_KINDS):
-        out.append("Allowed channels: " + ", ".join(c for c in CHANNEL_KINDS if c in rules.channels) + ".")
+        channel = {"private": _("private"), "group": _("group"), "public": _("public")}
+        allowed = ", ".join(channel[c] for c in CHANNEL_KINDS if c in rules.channels)
+        out.append(_("Allowed channels: %(channels)s.") % {"channels": allowed})
     if talk and rules.quiet_phases:
-        out.append("No press during " + " and ".join(sorted(rules.quiet_phases)) + " phases.")
+        kind = {"movement": _("movement"), "retreats": _("retreats"), "adjustments": _("adjustments")}
+        quiet = [kind.get(k, k) for k in sorted(rules.quiet_phases)]
+        if len(quiet) == 1:
+            out.append(_("No press during %(phase)s phases.") % {"phase": quiet[0]})
+        else:
+            out.append(
+                _("No press during %(phases)s and %(last)s phases.")
+                % {"phases": ", ".join(quiet[:-1]), "last": quiet[-1]}
+            )
     if letters:
         out.append(
-            "The coordinator may read private and group press."
+            _("The coordinator may read private and group press.")
             if rules.coordinator_reads_private
-            else "The coordinator does not read private or group press."
+            else _("The coordinator does not read private or group press.")
         )
     if rules.anonymous:
-        out.append("Players' names are hidden until the game ends.")
+        out.append(_("Players' names are hidden until the game ends."))
     if letters and rules.open_private_after_end:
-        out.append("When the game ends, all press is open to everyone, private and group letters too.")
+        out.append(_("When the game ends, all press is open to everyone, private and group letters too."))
     elif letters and rules.open_after_end:
-        out.append("When the game ends, public press is open to everyone; private and group letters stay private.")
+        out.append(_("When the game ends, public press is open to everyone; private and group letters stay private."))
     elif talk and rules.open_after_end:
-        out.append("When the game ends, its press is open to everyone.")
+        out.append(_("When the game ends, its press is open to everyone."))
     if talk:
-        out.append(f"At most {rules.max_length} characters a message and {rules.per_minute} messages a minute.")
+        out.append(
+            _("At most %(length)s characters a message and %(count)s messages a minute.")
+            % {"length": rules.max_length, "count": rules.per_minute}
+        )
     return out
 
 

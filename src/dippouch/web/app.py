@@ -31,6 +31,7 @@ from dippouch.core.errors import DippouchError, NotFound
 from dippouch.i18n import LANGUAGES, format_date, format_datetime, language_name, translations
 from dippouch.mail.notices import mail_unavailable
 from dippouch.mail.settings import use_store as use_mail_store
+from dippouch.said import said
 from dippouch.settings import Site, metrics_networks
 from dippouch.settings import site as installation_site
 from dippouch.store.db import DatabaseBusy, DatabaseError
@@ -170,6 +171,9 @@ def _templates(lang: str) -> Jinja2Templates:
 
     env.filters["date"] = _date
     env.filters["datetime"] = _datetime
+    # A message of the layers under the pages, stored in English (an adjudicator's reason), in the page's
+    # language (dippouch.said): {{ r.reason|said }}.
+    env.filters["said"] = lambda text: said(str(text), lang) if text else text
     env.globals["reader_time_zone"] = jinja2.pass_context(_reader_zone)
     env.globals["first_time"] = jinja2.pass_context(_first_time)
     return Jinja2Templates(env=env)

@@ -31,6 +31,7 @@ from dippouch.names import order_text as order_words
 from dippouch.play import votes
 from dippouch.play.orders import send_orders
 from dippouch.play.votes import Voted
+from dippouch.said import said
 from dippouch.store.web_queries import game_phase
 from dippouch.web.answers.games import LineVerdict
 from dippouch.web.answers.play import PlayerView, Receipt
@@ -70,7 +71,8 @@ def player_model(web: Web, name: str, power: str, viewer: Viewer, lang: str = "e
 
 def player_view(web: Web, name: str, power: str, viewer: Viewer, lang: str = "en") -> dict[str, Any]:
     v, power, stand_in = require_seat(web, name, power, viewer)
-    game = game_view(web, name, viewer)
+    # The board in words and the phases' names in the page's language (the API's answer keeps the English).
+    game = game_view(web, name, viewer, None if lang == "en" else lang)
     out: dict[str, Any] = {"game": game, "power": power, "variant": v.name}
     me = next(p for p in game["powers"] if p["power"] == power)
     if game.get("draw") and game["draw"]["secret"] and not stand_in:
@@ -152,12 +154,12 @@ def player_view(web: Web, name: str, power: str, viewer: Viewer, lang: str = "en
         kind=kind,
         units=units,
         legal=legal,
-        versions=list(reversed(mine)),
+        versions=[{**sub, "lines": lines_said(sub["lines"], lang)} for sub in reversed(mine)],
         latest_text=((standing[-1] if standing else mine[-1])["text"] or "") if mine else "",
         ready=ready,
         must_act=me["must_act"],
         example="\n".join(example),
-        unordered=left_out(v, pos, power, own["lines"] if own else [])
+        unordered=left_out(v, pos, power, own["lines"] if own else [], lang)
         if me["must_act"] and not stand_in
         else no_left_out(),
         # Builds (positive) or removals owed: a Winter's task, which the map alone does not tell.
@@ -260,10 +262,11 @@ def _dislodged(v: Variant, units: Iterable[Dislodged]) -> list[dict[str, Any]]:
     ]
 
 
-def submit(web: Web, seat: Seat, text: str, ready: bool, *, phase: str | None = None) -> Receipt:
+def submit(web: Web, seat: Seat, text: str, ready: bool, *, phase: str | None = None, lang: str = "en") -> Receipt:
     """``phase``: the phase the orders were written for; processed meanwhile, they are refused (GameError
     saying so and naming the open phase), never moved to the next phase unseen. The seat was checked by
-    :data:`~dippouch.web.deps.SeatDep`: its player or its stand-in orders it."""
+    :data:`~dippouch.web.deps.SeatDep`: its player or its stand-in orders it. The receipt's words (the lines'
+    verdicts, what is left without an order, why it is not ready) in ``lang``: the page's, English for the API."""
     # The arrival time is the store's, read once this submission holds the power's lock (a time read
     # here, before queueing for it, could make a later version older than an earlier one).
     given = web.now() if web.clock_given else None
@@ -283,17 +286,17 @@ def submit(web: Web, seat: Seat, text: str, ready: bool, *, phase: str | None = 
     web.touched(seat.game, structural=bool(sent.processed))
     # What the standing version leaves without an order, as the store's receipt counts it: not told to a
     # stand-in whose version did not replace the player's (it would describe the player's sealed orders).
-    left = left_out_of(res.game_variant or seat.variant, res.unordered if res.stands or not seat.stand_in else [])
+    left = left_out_of(res.game_variant or seat.variant, res.unordered if res.stands or not seat.stand_in else [], lang)
     return Receipt(
         phase=res.phase,
         power=res.power,
         version=res.version,
         late=res.late,
         ready=res.ready,
-        lines=[LineVerdict.model_validate(ln.to_data()) for ln in res.lines],
+        lines=[LineVerdict.model_validate(ln) for ln in lines_said([ln.to_data() for ln in res.lines], lang)],
         stands=res.stands,
         standing=res.standing,
-        ready_refused=res.ready_refused,
+        ready_refused=said(res.ready_refused, lang) if res.ready_refused else res.ready_refused,
         accepted=sent.accepted,
         rejected=sent.rejected,
         processed=sent.processed,
@@ -441,9 +444,11 @@ def check_lines(web: Web, name: str, power: str, text: str, viewer: Viewer) -> l
     return check_orders(v, pos, power, text, TYPED)
 
 
-def check_view(web: Web, name: str, power: str, text: str, viewer: Viewer) -> dict[str, Any]:
+def check_view(web: Web, name: str, power: str, text: str, viewer: Viewer, lang: str = "en") -> dict[str, Any]:
     """The line check as the order page shows it: each line's verdict (and note) with its subject (see
-    :func:`order_subject`), and what happens to what the orders leave out (units without an order)."""
+    :func:`order_subject`), and what happens to what the orders leave out (units without an order); the
+    verdicts, notes and units in ``lang`` (the page's language: the API's answer is in English unless the page
+    asks for its own)."""
     _, power, _ = web.require_seat(name, power, viewer)
     _, v, pos, _, _ = web.open_phase_position(name)
     kind = v.calendar.kind(pos.phase)
@@ -459,7 +464,15 @@ def check_view(web: Web, name: str, power: str, text: str, viewer: Viewer) -> di
         out.append(data)
     # ``unordered``: the power's units these lines give no order (full names); ``unordered_notes``: what
     # happens to them, and builds or removals not ordered.
-    return {"lines": out, **left_out_of(v, unordered(v, pos, power, lines))}
+    return {"lines": lines_said(out, lang), **left_out_of(v, unordered(v, pos, power, lines), lang)}
+
+
+def lines_said(lines: list[dict[str, Any]], lang: str) -> list[dict[str, Any]]:
+    """Line checks as data with their verdicts and notes (stored and checked in English) in ``lang``
+    (:func:`dippouch.said.said`); the same list in English."""
+    if lang == "en":
+        return lines
+    return [{**ln, **{k: said(str(ln[k]), lang) for k in ("error", "note") if ln.get(k)}} for ln in lines]
 
 
 def order_subject(v: Variant, order: Order) -> str | None:
@@ -471,33 +484,41 @@ def order_subject(v: Variant, order: Order) -> str | None:
     return None if loc is None else v.map.provinces[v.map.province_of(loc)].abbr
 
 
-def _full_unit(v: Variant, text: str) -> str:
-    """``A par`` -> ``Army Paris`` (a variant's own kinds by their name: ``Defensive army ...``)."""
+def _full_unit(v: Variant, text: str, lang: str = "en") -> str:
+    """``A par`` -> ``Army Paris`` (a variant's own kinds by their name: ``Defensive army ...``), the kind in
+    ``lang`` (``Armee Paris``)."""
     try:
         kind, loc = parse_unit(v, text)
     except OrderParseError:
         return text
-    return f"{kind_word(v, kind or '').capitalize()} {format_place(v, loc, full=True)}" if kind else text
+    if not kind:
+        return text
+    return f"{kind_word(v, kind, lang).capitalize()} {format_place(v, loc, full=True)}"
 
 
 def no_left_out() -> dict[str, Any]:
     return {"units": [], "notes": []}
 
 
-def left_out_of(v: Variant, pairs: Any) -> dict[str, Any]:
+def left_out_of(v: Variant, pairs: Any, lang: str = "en") -> dict[str, Any]:
     """The game layer's ``unordered`` pairs (units in canonical text, what happens to them) for people:
-    ``unordered``, the units by full name, and ``unordered_notes``, one sentence per group."""
+    ``unordered``, the units by full name, and ``unordered_notes``, one sentence per group, in ``lang``."""
+    _ = translations(lang).gettext
     units: list[str] = []
     notes: list[str] = []
     for group, what in pairs or []:
-        names = [_full_unit(v, u) for u in group]
+        names = [_full_unit(v, u, lang) for u in group]
+        what = said(what, lang)
         units += names
-        notes.append(f"{', '.join(names)}: {what}" if names else what[0].upper() + what[1:])
+        if names:
+            notes.append(_("%(units)s: %(what)s") % {"units": ", ".join(names), "what": what})
+        else:
+            notes.append(what[0].upper() + what[1:])
     return {"unordered": units, "unordered_notes": notes}
 
 
-def left_out(v: Variant, pos: Position, power: str, lines: Any) -> dict[str, Any]:
+def left_out(v: Variant, pos: Position, power: str, lines: Any, lang: str = "en") -> dict[str, Any]:
     """What ``lines`` (line checks as data) leave without an order, by :func:`dippouch.game.unordered`:
-    ``{"units": [...], "notes": [...]}``."""
-    got = left_out_of(v, unordered(v, pos, power, [LineCheck.from_data(d) for d in lines]))
+    ``{"units": [...], "notes": [...]}``, in ``lang``."""
+    got = left_out_of(v, unordered(v, pos, power, [LineCheck.from_data(d) for d in lines]), lang)
     return {"units": got["unordered"], "notes": got["unordered_notes"]}

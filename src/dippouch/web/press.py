@@ -24,6 +24,7 @@ from starlette.requests import Request
 
 import dippouch.store.press as store_press
 from dippouch.core.errors import DippouchError
+from dippouch.i18n import translations
 from dippouch.play.press import MessageSent, send_press
 from dippouch.press.rules import PressRules, describe
 from dippouch.store.people import seat_people
@@ -146,7 +147,7 @@ INLINE_THREADS = 12
 has a reply box, which the orders form posts along."""
 
 
-def panel(web: Web, seat: Seat, viewer: Viewer, *, recent: int = 0) -> PressView:
+def panel(web: Web, seat: Seat, viewer: Viewer, *, recent: int = 0, lang: str = "en") -> PressView:
     """The press panel of the seat's page (and the API's view): rules, powers, threads with unread counts;
     with ``recent``, each thread's latest messages too (the player's page shows them inline, and only it).
 
@@ -161,7 +162,7 @@ def panel(web: Web, seat: Seat, viewer: Viewer, *, recent: int = 0) -> PressView
         "game": name,
         "power": power,
         "rules": o.rules.to_data(),
-        "rules_text": describe(o.rules),
+        "rules_text": describe(o.rules, translations(lang).gettext),  # in the page's language (the API's in English)
         "powers": [
             {
                 "power": p,
@@ -321,7 +322,7 @@ def api_report(viewer: WriterDep, seat: PlayerSeat, web: WebDep, message_id: int
 # The JSON API (the coordinator's)
 
 
-def _desk(web: Web, name: str, viewer: Viewer) -> PressDesk:
+def _desk(web: Web, name: str, viewer: Viewer, lang: str = "en") -> PressDesk:
     web.require_coordinator(name, viewer)
     rules = store_press.press_rules(web.read, name)
     threads = store_press.threads(web.read, name, power=None, coordinator=True)
@@ -329,7 +330,7 @@ def _desk(web: Web, name: str, viewer: Viewer) -> PressDesk:
         {
             "game": name,
             "rules": rules.to_data(),
-            "rules_text": describe(rules),
+            "rules_text": describe(rules, translations(lang).gettext),
             "threads": [_thread(t) for t in threads],
             "reports": store_press.reports(web.read, name),
         }
@@ -442,7 +443,7 @@ def play_press(request: Request, web: Web, pv: PlayerView, viewer: Viewer) -> di
     send from this page went into), and the orders draft a send without JavaScript carried back."""
     name = pv.game.name
     v, power, stand_in = require_seat(web, name, pv.power, viewer)
-    shown = None if stand_in else panel(web, Seat(name, power, v, False), viewer, recent=INLINE)
+    shown = None if stand_in else panel(web, Seat(name, power, v, False), viewer, recent=INLINE, lang=language(request))
     thread = number_or_none(request.query_params.get("thread", ""))
     return {"press": shown, "press_open": thread, "draft": orders_draft(request, pv) if shown else None}
 
@@ -548,7 +549,7 @@ def channel_page(
     if ch.messages and before is None and ch.messages[-1].id > ch.read_up_to:
         with web.writes:
             store_press.mark_read(web.store, seat.game, channel_id, seat.power, ch.messages[-1].id)
-    pnl = panel(web, seat, viewer)
+    pnl = panel(web, seat, viewer, lang=language(request))
     return render(request, "press_channel.html", {"ch": ch, "press": pnl, "name": seat.game, "power": seat.power})
 
 
@@ -621,7 +622,7 @@ def rules_of_form(form: Form) -> dict[str, Any]:
 
 @router.get("/games/{name}/coordinate/press", include_in_schema=False, response_class=HTMLResponse)
 def desk_page(request: Request, web: WebDep, viewer: ViewerDep, name: str) -> Response:
-    return render(request, "press_desk.html", {"d": _desk(web, name, viewer), "name": name})
+    return render(request, "press_desk.html", {"d": _desk(web, name, viewer, language(request)), "name": name})
 
 
 def _still_plays(web: Web, request: Request, name: str, power: str, viewer: Viewer) -> bool:

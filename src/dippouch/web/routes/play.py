@@ -5,13 +5,15 @@ from __future__ import annotations
 from typing import Any
 
 from babel.support import NullTranslations
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 from starlette.requests import Request
 
 from dippouch.core.errors import DippouchError
 from dippouch.game import TYPED
+from dippouch.i18n import LANGUAGES
+from dippouch.said import said
 from dippouch.store.openings import seats_left_by
 from dippouch.web import player_page, practice, press
 from dippouch.web.answers.play import CheckAnswer, PlayerView, Receipt, VoteAnswer
@@ -78,7 +80,7 @@ def _refused_page(
     if pv.open and pv.must_act:
         try:
             checked = player_page.check_lines(web, seat.game, seat.power, text, viewer)
-            lines = [ln.to_data() for ln in checked]
+            lines = player_page.lines_said([ln.to_data() for ln in checked], language(request))
         except (WebError, DippouchError):
             lines = []  # the text itself is what was refused (too long, not text): the message says so
     refused = {"message": message, "text": text, "lines": lines}
@@ -99,10 +101,12 @@ def play_submit(request: Request, form: PageForm, seat: SeatDep, web: WebDep, vi
         text = "\n".join([text.rstrip(), *picks]).strip("\n")
     ready = form.get("ready", "") in ("1", "on", "true")
     phase = form.get("phase", "").strip() or None  # the phase the form was for: refused if processed since
+    lang = language(request)
     try:
-        got = player_page.submit(web, seat, text, ready, phase=phase)
+        got = player_page.submit(web, seat, text, ready, phase=phase, lang=lang)
     except (BadInput, DippouchError) as e:
-        message = e.message if isinstance(e, BadInput) else web_words(str(e))
+        # A refusal of the store's in the page's language (a command-line hint first made a web visitor's).
+        message = e.message if isinstance(e, BadInput) else said(web_words(str(e)), lang)
         return _refused_page(request, web, viewer, seat, text, message, e_status(e))
     return redirect(_play_url(seat.game, got.power), receipt_words(got, words(request)))
 
@@ -180,12 +184,25 @@ def api_player(web: WebDep, viewer: ViewerDep, seat: SeatDep) -> PlayerView:
 
 
 @router.post("/api/games/{name}/powers/{power}/check", **answers(CheckAnswer))
-def api_check(request: Request, viewer: WriterDep, seat: SeatDep, web: WebDep, body: CheckIn) -> CheckAnswer:
+def api_check(
+    request: Request,
+    viewer: WriterDep,
+    seat: SeatDep,
+    web: WebDep,
+    body: CheckIn,
+    lang: str = Query(
+        "en",
+        max_length=8,
+        description="The language of the verdicts, notes and units left without an order (en, de, fr; the "
+        "player's page asks for its own): English by default, and for a language the site does not have.",
+    ),
+) -> CheckAnswer:
     """Check order lines as they would be checked on arrival, without recording anything: each line's verdict,
     note and subject (the province of the unit or site it orders), and the units left without an order."""
     request.app.state.limiter.hit("check", f"{client_id(request)}", "line checks")
+    lang = lang if lang in LANGUAGES else "en"
     answer: dict[str, Any] = request.app.state.budget.run(
-        client_id(request), lambda: player_page.check_view(web, seat.game, seat.power, body.text, viewer)
+        client_id(request), lambda: player_page.check_view(web, seat.game, seat.power, body.text, viewer, lang)
     )
     return CheckAnswer.model_validate(answer)
 
