@@ -128,3 +128,18 @@ def test_near_a_solo_it_drives_taking_rather_than_guarding() -> None:
         {"Germany": "A boh, A tyr", "Austria": "A vie, A ser, A rum"}, {"Germany": many, "Austria": "vie"}
     )
     assert _score(open_, "Germany", values) - _score(guarded, "Germany", values) == DRIVE[2]
+
+
+def test_it_drives_from_two_thirds_of_a_solos_centres() -> None:
+    """With 12 centres (two thirds of 18) the fleet in the Baltic exposes nothing; with 11, Kiel and Sweden."""
+    from dippouch.bots.search import EXPOSED
+
+    for owned, cost in (
+        ("kie ber mun hol bel den swe nwy war mos stp sev", 0.0),
+        ("kie ber mun hol bel den swe nwy war mos stp", 2 * EXPOSED),  # Kiel and Sweden
+    ):
+        one = _position({"Germany": "A ber", "England": "F hel"}, {"Germany": owned})
+        two = _position({"Germany": "A ber", "England": "F hel, F bal"}, {"Germany": owned})
+        values = Values(V, one, "Germany")
+        assert values.mode == ""  # the heuristic's solo mode starts at 14
+        assert _score(one, "Germany", values) - _score(two, "Germany", values) == cost, len(owned.split())

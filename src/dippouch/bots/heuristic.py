@@ -127,7 +127,9 @@ class Values:
         for owner in position.centres.values():
             sizes[owner] = sizes.get(owner, 0) + 1
         biggest = max(sizes.values(), default=1)
-        near = NEAR_SOLO * victory_centres(variant)
+        self.to_win = victory_centres(variant)
+        """Centres a solo takes (the search level drives for one from a share of them)."""
+        near = NEAR_SOLO * self.to_win
         leader = max((p for p in sizes if p != power), key=lambda p: (sizes[p], p), default=None)
         self.mode = (
             "solo" if sizes.get(power, 0) >= near else "line" if leader is not None and sizes[leader] >= near else ""
