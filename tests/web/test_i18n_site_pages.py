@@ -35,13 +35,20 @@ def _modules() -> list[Path]:
     return [p for p in sorted(PACKAGE.rglob("*.py")) if (m := DOMAIN_LINE.search(p.read_text())) and m[1] == DOMAIN]
 
 
-def _messages(path: Path) -> list[str | tuple[str, ...]]:
-    """The texts ``path`` marks, read by Babel's extractors (the Jinja one for a template)."""
+def _marked(path: Path) -> list[tuple[str | tuple[str, ...], str | None]]:
+    """The texts ``path`` marks, each with its context (``pgettext("press kind", "white")``) or ``None``, read
+    by Babel's extractors (the Jinja one for a template)."""
     if path.suffix == ".html":
         method, options = "jinja2.ext:babel_extract", {"extensions": "jinja2.ext.i18n", "newstyle_gettext": "true"}
     else:
         method, options = "python", {}
-    return [msg for _, msg, _, _ in extract_from_file(method, str(path), keywords=DEFAULT_KEYWORDS, options=options)]
+    found = extract_from_file(method, str(path), keywords=DEFAULT_KEYWORDS, options=options)
+    return [(msg, context) for _, msg, _, context in found]
+
+
+def _messages(path: Path) -> list[str | tuple[str, ...]]:
+    """The texts ``path`` marks."""
+    return [msg for msg, _ in _marked(path)]
 
 
 def _catalogue(lang: str) -> Catalog:
@@ -49,11 +56,14 @@ def _catalogue(lang: str) -> Catalog:
         return read_po(f, locale=lang, domain=DOMAIN)
 
 
-def _untranslated(marked: list[str | tuple[str, ...]], catalogue: Catalog) -> list[str | tuple[str, ...]]:
-    """The marked texts ``catalogue`` has no translation of (none, or an empty one)."""
+def _untranslated(
+    marked: list[str | tuple[str, ...]], catalogue: Catalog, contexts: list[str | None] | None = None
+) -> list[str | tuple[str, ...]]:
+    """The marked texts ``catalogue`` has no translation of (none, or an empty one), each read under its
+    context if ``contexts`` gives them (a text marked with one is another message than the same without)."""
     out = []
-    for msg in marked:
-        got = catalogue.get(msg[0] if isinstance(msg, tuple) else msg)
+    for msg, context in zip(marked, contexts or [None] * len(marked), strict=True):
+        got = catalogue.get(msg[0] if isinstance(msg, tuple) else msg, context=context)
         strings = got.string if got is not None else None
         if not strings or (isinstance(strings, tuple) and not all(strings)):
             out.append(msg)
@@ -68,9 +78,9 @@ def test_the_site_templates_and_modules_are_marked() -> None:
 
 @pytest.mark.parametrize("lang", ["de", "fr"])
 def test_every_marked_text_of_the_site_has_its_translation(lang: str) -> None:
-    marked = [msg for p in [*_templates(), *_modules()] for msg in _messages(p)]
+    marked = [m for p in [*_templates(), *_modules()] for m in _marked(p)]
     assert len(marked) > 300
-    assert _untranslated(marked, _catalogue(lang)) == []
+    assert _untranslated([msg for msg, _ in marked], _catalogue(lang), [context for _, context in marked]) == []
 
 
 def test_a_marked_text_missing_from_the_catalogue_is_found() -> None:

@@ -29,6 +29,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from dippouch.game import GameError, as_utc
 from dippouch.people.assign import ANY, assign_powers
 from dippouch.people.reliability import meets
+from dippouch.press.rules import PressRules, describe
 from dippouch.store.access import hash_secret, new_secret
 from dippouch.store.db import Database
 from dippouch.store.deadlines import pause
@@ -37,7 +38,7 @@ from dippouch.store.models import EventRow, GameRow, PersonRow, PhaseRow, Player
 from dippouch.store.models_openings import OpeningRow, SignupRow, VacancyRow
 from dippouch.store.models_web import GameWebRow
 from dippouch.store.people import seat_person
-from dippouch.store.press import rules_words
+from dippouch.store.press import rules_in
 from dippouch.store.readiness import powers_in_civil_disorder
 from dippouch.store.reliability import reliabilities, scores_in
 from dippouch.store.rows import current_phase, game_row, game_settings, game_variant, log_event, power_name
@@ -119,6 +120,8 @@ class Opening:
     draw: dict[str, Any] | None = None
     creator_id: int | None = None
     """The person who started it from a template (they coordinate it), or ``None``."""
+    press_rules: PressRules | None = None
+    """The rules :attr:`press` describes in English: a page describes them in its reader's language."""
 
     @property
     def waiting(self) -> list[SignUp]:
@@ -184,10 +187,11 @@ def _opening(s: Session, g: GameRow, o: OpeningRow, *, scores: bool = True) -> O
         )
     )
     found = scores_in(s, [r.person_id for r, _ in rows]) if rows and scores else {}
+    rules = rules_in(s, g)  # the game's rules, which every door checks (not a text of its own)
     return Opening(
         game=g.name,
         variant=g.variant,
-        press=" ".join(rules_words(s, g)),  # the game's rules, which every door checks (not a text of its own)
+        press=" ".join(describe(rules)),
         min_reliability=o.min_reliability,
         mode=o.mode,
         opened_at=o.opened_at,
@@ -202,6 +206,7 @@ def _opening(s: Session, g: GameRow, o: OpeningRow, *, scores: bool = True) -> O
         ],
         draw=o.draw,
         creator_id=o.creator_id,
+        press_rules=rules,
     )
 
 

@@ -84,7 +84,7 @@ __all__ = [
     "release_held",
     "report",
     "reports",
-    "rules_words",
+    "rules_in",
     "send",
     "set_block",
     "set_press_rules",
@@ -188,10 +188,10 @@ def _rules_of(g: GameRow, declared: Mapping[str, Any] | None) -> PressRules:
     return dataclasses.replace(rules, anonymous=game_settings(g).anonymous)
 
 
-def rules_words(s: Session, g: GameRow) -> list[str]:
-    """The game's press rules in the players' words, read in the caller's session (the lobby's box shows them:
-    what it says is what every door checks)."""
-    return describe(_rules(s, g))
+def rules_in(s: Session, g: GameRow) -> PressRules:
+    """The game's press rules, read in the caller's session (the lobby shows them, in its reader's words
+    by :func:`~dippouch.press.rules.describe`: what it says is what every door checks)."""
+    return _rules(s, g)
 
 
 def press_rules(db: Database, name: str) -> PressRules:

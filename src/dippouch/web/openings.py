@@ -23,7 +23,7 @@ from dippouch.catalog import variant_names
 from dippouch.game import GameError
 from dippouch.people.assign import ANY
 from dippouch.play import openings as play_openings
-from dippouch.press.rules import KINDS, PressRules
+from dippouch.press.rules import KINDS, PressRules, describe
 from dippouch.store import openings as store_openings
 from dippouch.store import press as store_press
 from dippouch.store.reliability import ALL, Shown, profile
@@ -79,12 +79,19 @@ def _iso(t: datetime | None) -> str | None:
 
 
 def _opening_data(
-    o: store_openings.Opening, *, desk: bool, me: int | None, press_kind: str | None = None
+    o: store_openings.Opening,
+    *,
+    desk: bool,
+    me: int | None,
+    press_kind: str | None = None,
+    gettext: Callable[[str], str] = str,
 ) -> dict[str, Any]:
+    """``gettext``: the reader's catalogue, which the game's press rules are described with (a page's
+    language; the API's answer keeps the English)."""
     data: dict[str, Any] = {
         "game": o.game,
         "variant": o.variant,
-        "press": o.press,
+        "press": o.press if o.press_rules is None else " ".join(describe(o.press_rules, gettext)),
         "min_reliability": o.min_reliability,
         "mode": o.mode,
         "deadlines": dict(o.deadlines),
@@ -150,13 +157,15 @@ def _filters_data(f: play_openings.Filters) -> dict[str, Any]:
     }
 
 
-def open_list(web: Web, filters: play_openings.Filters | None = None) -> dict[str, Any]:
+def open_list(
+    web: Web, filters: play_openings.Filters | None = None, gettext: Callable[[str], str] = str
+) -> dict[str, Any]:
     """Games waiting for players (those these filters let through, starting soonest first), and seats wanting
-    a replacement."""
+    a replacement; each game's press rules in words through ``gettext`` (the page's language)."""
     f = filters or play_openings.Filters()
     found = play_openings.find_games(web.read, f)
     return {
-        "games": [_opening_data(x.opening, desk=False, me=None, press_kind=x.press) for x in found],
+        "games": [_opening_data(x.opening, desk=False, me=None, press_kind=x.press, gettext=gettext) for x in found],
         "filters": _filters_data(f),
         "choices": {
             "variants": list(variant_names()),
@@ -188,15 +197,15 @@ def _visible(web: Web, name: str, viewer: Viewer, invite: str | None) -> None:
 def opening_view(
     web: Web, name: str, viewer: Viewer, invite: str | None = None, gettext: Callable[[str], str] = str
 ) -> dict[str, Any]:
-    """The opening as its page and ``GET /api/games/{name}/opening`` show it; a refusal written with
-    ``gettext``, the reader's catalogue where the page passes it."""
+    """The opening as its page and ``GET /api/games/{name}/opening`` show it; the press rules in words and a
+    refusal written with ``gettext``, the reader's catalogue where the page passes it."""
     _visible(web, name, viewer, invite)
     o = store_openings.opening(web.read, name)
     if o is None:
         if viewer.coordinates(name):
             return {"game": name, "opened": False, "powers": list(web.variant_of(name).power_names)}
         raise NotFound(gettext("%(game)s is not open for players") % {"game": name})
-    data = _opening_data(o, desk=viewer.coordinates(name), me=viewer.person_id)
+    data = _opening_data(o, desk=viewer.coordinates(name), me=viewer.person_id, gettext=gettext)
     data["opened"] = True
     data["replacements"] = [x.power for x in store_openings.offered_seats(web.read, name)]
     return data
@@ -582,14 +591,16 @@ def _int(text: str, what: str, lo: int, hi: int) -> int:
 @router.get("/open", include_in_schema=False, response_class=HTMLResponse)
 def open_page(request: Request, web: WebDep) -> Response:
     q = request.query_params
+    t = words(request)
     try:
         filters = filters_of(q).checked()
     except (GameError, BadInput) as e:
         # A filter with no such choice: the list unfiltered, the refusal above it, the values as typed.
-        o = open_list(web)
+        o = open_list(web, gettext=t.gettext)
         o["filters"] = {k: q.get(k, "") for k in ("variant", "length", "press", "seats")} | {"soon": "soon" in q}
         return render(request, "open.html", {"o": OpenList.model_validate(o), "refused": str(e)}, status=400)
-    return render(request, "open.html", {"o": OpenList.model_validate(open_list(web, filters)), "refused": None})
+    o = open_list(web, filters, t.gettext)
+    return render(request, "open.html", {"o": OpenList.model_validate(o), "refused": None})
 
 
 @router.post("/open/quick", include_in_schema=False)

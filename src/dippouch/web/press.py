@@ -647,11 +647,12 @@ def _still_plays(web: Web, request: Request, name: str, power: str, viewer: View
     return True
 
 
-def _open_press(web: Web, name: str, viewer: Viewer) -> list[dict[str, Any]] | None:
-    """Every channel a visitor may read, each with its messages (``None``: none yet). A game the viewer may
-    not see answers as one that does not exist, before its end and after (a private game's press is never
-    public, and "not open yet" would tell that it exists). The store decides what is open (the game over and
-    its rules opening its public press, or all of it, after the end), as for the public game file."""
+def _open_press(web: Web, name: str, viewer: Viewer, lang: str = "en") -> dict[str, Any] | None:
+    """Every channel a visitor may read, each with its messages, and the rules that opened them in words, in
+    ``lang`` (``None``: nothing open yet). A game the viewer may not see answers as one that does not exist,
+    before its end and after (a private game's press is never public, and "not open yet" would tell that it
+    exists). The store decides what is open (the game over and its rules opening its public press, or all of
+    it, after the end), as for the public game file (which keeps the rules in English)."""
     web.require_visible(name, viewer)
     data = store_press.export_press(web.read, name, coordinator=False)
     if data is None:
@@ -659,14 +660,19 @@ def _open_press(web: Web, name: str, viewer: Viewer) -> list[dict[str, Any]] | N
     said: dict[int, list[dict[str, Any]]] = {}
     for m in data["messages"]:
         said.setdefault(m["channel"], []).append(m)
-    return [{**c, "messages": said.get(c["id"], [])} for c in data["channels"]]
+    return {
+        "rules_text": describe(PressRules.from_data(data["rules"]), translations(lang).gettext),
+        "channels": [{**c, "messages": said.get(c["id"], [])} for c in data["channels"]],
+    }
 
 
 @router.get("/games/{name}/press", include_in_schema=False, response_class=HTMLResponse)
 def open_press_page(request: Request, web: WebDep, viewer: ViewerDep, name: str) -> Response:
-    """A game's press as anyone who may see the game reads it once the game is over (what its rules open then)."""
-    channels = _open_press(web, name, viewer)
-    return render(request, "press_open.html", {"name": name, "channels": channels})
+    """A game's press as anyone who may see the game reads it once the game is over (what its rules open then),
+    under the rules in the page's language."""
+    got = _open_press(web, name, viewer, language(request))
+    context = {"name": name, "channels": None, "rules_text": []} if got is None else {"name": name, **got}
+    return render(request, "press_open.html", context)
 
 
 @router.get("/games/{name}/play/{power}/press-events", include_in_schema=False)
