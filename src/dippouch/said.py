@@ -19,7 +19,7 @@ from functools import cache
 
 from babel.messages.pofile import read_po
 
-from dippouch.core.messages import N_
+from dippouch.core.messages import N_, NP_
 from dippouch.i18n import DEFAULT, LANGUAGES, LOCALE_DIR
 
 __all__ = ["I18N_DOMAIN", "LAYER_MESSAGES", "said"]
@@ -69,12 +69,112 @@ LAYER_MESSAGES = (
         "version) or the instruction, not both"
     ),
     N_("%(power)s has no version %(version)s in %(phase)s to stand (versions: %(versions)s)"),
+    # dippouch.press.rules and dippouch.store.press: a message the press rules refuse, named by its rule.
+    N_("not sent (%(rule)s): %(reason)s"),
+    NP_("press rule", "empty"),
+    NP_("press rule", "length"),
+    NP_("press rule", "sender"),
+    NP_("press rule", "recipients"),
+    NP_("press rule", "press by post"),
+    NP_("press rule", "no press"),
+    NP_("press rule", "game over"),
+    NP_("press rule", "quiet phase"),
+    NP_("press rule", "public press only"),
+    NP_("press rule", "channel kind"),
+    NP_("press rule", "blocked"),
+    NP_("press rule", "rate"),
+    NP_("press rule", "channel"),
+    N_("the message is empty: write something to send"),
+    N_("the message is %(length)d characters long; this game allows at most %(most)d: shorten it or send it in parts"),
+    N_("choose at least one other power (or all) to send to"),
+    N_(
+        "this game's press is letters by post between the players, not messages here: their addresses are on the "
+        "game's roster"
+    ),
+    N_(
+        "this game is played without press (gunboat): powers cannot send each other messages; only the "
+        "coordinator's announcements are shown"
+    ),
+    N_("the game is over: only messages to all powers are sent now"),
+    N_("no press during movement phases in this game; write again when the next movement phase opens"),
+    N_("no press during retreat phases in this game; write again when the next movement phase opens"),
+    N_("no press during adjustment phases in this game; write again when the next movement phase opens"),
+    N_("this game allows only public press: send the message to all powers, not as private press"),
+    N_("this game allows only public press: send the message to all powers, not as group press"),
+    # Whole, as pages show it: a template that opens with a name would read the rule into the name.
+    N_(
+        "not sent (blocked): %(power)s blocked you and takes no private messages from you; a group or public "
+        "message still reaches them"
+    ),
+    N_("you sent %(count)d messages in the last minute; this game allows %(most)d a minute: send again in 1 second"),
+    N_(
+        "you sent %(count)d messages in the last minute; this game allows %(most)d a minute: send again in "
+        "%(seconds)d seconds"
+    ),
+    N_("no channel %(channel)s of %(power)s in %(game)s"),
+    N_("you cannot mute or block yourself"),
+    # dippouch.play.openings: the lobby's filters, and what joining or leaving a game tells the person.
+    N_("no press kind %(kind)s; choose one of %(kinds)s"),
+    N_("phase length %(length)s: choose one of %(lengths)s"),
+    N_("seats left %(seats)s: a number from 0 to 50"),
+    N_(
+        "no open game with these settings has a seat for you now: change the filters, or start one from a "
+        "template (/games/new)"
+    ),
+    N_("%(game)s is full and starts now: you play %(power)s."),
+    N_("You are on %(game)s's waiting list: you get a power if one comes free."),
+    N_("You signed up to %(game)s; %(count)d more sign-ups fill it."),
+    N_("You withdrew from %(game)s."),
+    N_("You resigned %(power)s in %(game)s before it started; the power is open to sign-up again."),
+    N_(
+        "You resigned %(power)s in %(game)s: the seat is offered to the replacement pool. Until someone takes it "
+        "the game goes on without you (your orders, if you send any, still count)."
+    ),
+    # dippouch.store.openings: a sign-up, a claim or a resignation refused.
+    N_("%(game)s is not open for players"),
+    N_(
+        "sign-up to %(game)s has ended: every power is played (join its waiting list to be offered a seat its "
+        "player leaves)"
+    ),
+    N_("you already play a power in %(game)s"),
+    N_(
+        "%(game)s asks a reliability of at least %(least)d%%; yours is no record yet (orders on time in other "
+        "games raise it; an anonymous game counts once it ends)"
+    ),
+    N_(
+        "%(game)s asks a reliability of at least %(least)d%%; yours is %(score)d%% (orders on time in other "
+        "games raise it; an anonymous game counts once it ends)"
+    ),
+    N_("%(game)s asks a reliability of at least %(least)d%%; yours is no record yet"),
+    N_("%(game)s asks a reliability of at least %(least)d%%; yours is %(score)d%%"),
+    N_("%(power)s is in your wishes twice; rank each power once"),
+    N_("no power %(power)s in %(game)s"),
+    N_("%(game)s is full: its %(count)d empty seats are being given out (join its waiting list instead)"),
+    N_("you have not signed up to %(game)s"),
+    N_("you play %(power)s in %(game)s already: resign to leave the game"),
+    N_("%(game)s is over: there is nothing to resign from"),
+    N_("you neither play a power in %(game)s nor signed up to it"),
+    N_(
+        "%(game)s was not opened for players, so it has no replacement pool: ask its coordinator to hand your "
+        "seat (%(power)s) on"
+    ),
+    N_("%(power)s's seat is in the replacement pool already: it waits for a new player"),
+    N_("%(power)s in %(game)s is not offered to the replacement pool (or was just taken)"),
+    N_("you are %(power)s's player already: send orders to take it back"),
+    N_("%(power)s in %(game)s was just claimed by someone else"),
+    N_(
+        "you have %(count)d games of your own waiting for players (at most %(most)d); let one fill up, or end "
+        "one, before you start another"
+    ),
 )
-"""The English of the layers between the core and the doors, as :mod:`dippouch.game` and the store write it
-(their modules are not marked: listed here, the catalogue check finds and translates them)."""
+"""The English of the layers between the core and the doors, as :mod:`dippouch.game`, the press rules, the
+lobby and the store write it (their modules are not marked: listed here, the catalogue check finds and
+translates them; tests/web/test_i18n_lobby_and_refusals.py makes each group's texts and reads them back). A
+rule of a refused message (``not sent (quiet phase): ...``) is a part with the context ``press rule``."""
 
-_NESTED = frozenset({"reason", "why", "who"})
-"""Placeholders that hold another message (``who``: W3K's "the Crown army in Bristol")."""
+_NESTED = frozenset({"reason", "why", "who", "rule"})
+"""Placeholders that hold another message (``who``: W3K's "the Crown army in Bristol"; ``rule``: the press
+rule that refused a message, ``quiet phase``)."""
 _LISTS = frozenset({"options", "some"})
 """Placeholders that hold a list of choices (``a, b or c``: :func:`dippouch.core.messages.either`)."""
 _PHASES = frozenset({"phase", "open"})
@@ -102,7 +202,7 @@ def _pattern(template: str) -> tuple[re.Pattern[str], frozenset[str]]:
     numbers: set[str] = set()
     at = 0
     for m in _PLACEHOLDER.finditer(template):
-        out.append(re.escape(template[at : m.start()]))
+        out.append(re.escape(template[at : m.start()].replace("%%", "%")))  # "%%" is written "%"
         name, kind = m.groups()
         if name in seen:
             out.append(f"(?P={name})")
@@ -115,7 +215,7 @@ def _pattern(template: str) -> tuple[re.Pattern[str], frozenset[str]]:
             out.append(rf"(?P<{name}>[^;]+?)")
         seen.add(name)
         at = m.end()
-    out.append(re.escape(template[at:]))
+    out.append(re.escape(template[at:].replace("%%", "%")))
     return re.compile("".join(out), re.DOTALL), frozenset(numbers)
 
 

@@ -1,19 +1,36 @@
-"""The lobby's press rules in the page's language (issue 41, point 4).
+"""The lobby's press rules and the lower layers' refusals on pages other than the player's, in the page's language
+(issue 41, point 4).
 
 Checked on German and French pages on 2026-11-25 (after the player's page learnt to say the lower layers'
 words): the open games' list and a game's opening showed the game's press rules in English ("White press: every
-message names its sender. ..."), and so did the press kinds ("white", "grey"). They are now described through
-the reader's catalogue (:func:`dippouch.press.rules.describe`); the JSON API and the game file keep the English.
-A finished game's open press page shows the rules that opened it, in its language."""
+message names its sender. ..."), and so did the press kinds ("white", "grey"); a refusal of the play layer or the
+store reached every page but the player's in English: a sign-up refused on the opening ("England is in your
+wishes twice; rank each power once"), a message refused on a channel's page ("not sent (empty): the message is
+empty: write something to send"), a filter refused on the list ("no press kind 'loud'; ..."), and what joining a
+game tells the person ("You signed up to ..."). They are now described through the reader's catalogue
+(:func:`dippouch.press.rules.describe`) and read back by :func:`dippouch.said.said`; the JSON API and what is
+stored keep the English. A finished game's open press page shows the rules that opened it, in its language.
+
+The last tests make each English text :data:`dippouch.said.LAYER_MESSAGES` lists for the press rules and the lobby,
+from the code that writes it, and read it back in German and French: a text changed without its template fails
+there, not silently on a page."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from dippouch.play.openings import Joined, resign_text
+from dippouch.press.rules import Attempt, PressRules, refusal
+from dippouch.said import said
 from dippouch.store import press as store_press
+from dippouch.store.openings import Opening, Resigned
+from dippouch.store.people import create_person
+from dippouch.store.press import PressRefused
+from dippouch.web.security import SESSION_COOKIE
 from websupport import Site
 
 ACCEPT = {"en": "en-GB,en;q=0.9", "de": "de-DE,de;q=0.9,en;q=0.5", "fr": "fr-FR,fr;q=0.9,en;q=0.5"}
@@ -42,6 +59,14 @@ def _get(c: Any, url: str, lang: str, status: int = 200) -> str:
     r = c.get(url, headers={"Accept-Language": ACCEPT[lang]})
     assert r.status_code == status, r.text
     return _text(r)
+
+
+def _person(site: Site, name: str) -> Any:
+    pid = create_person(site.web.store, name, now=site.clock())
+    c = site.browser()
+    c.cookies.set(SESSION_COOKIE, site.web.access.start_session([], now=site.clock(), person_id=pid))
+    c.get("/")
+    return c
 
 
 def _opened(site: Site, name: str) -> None:
@@ -83,3 +108,141 @@ def test_a_finished_game_s_open_press_page_shows_its_rules_in_the_page_s_languag
     # The game file carries the rules as the store keeps them: in English.
     carried = store_press.export_press(site.web.store, "done", coordinator=False)
     assert carried is not None and carried["rules_text"][0] == RULES["en"][0]
+
+
+def test_a_sign_up_refused_on_the_opening_is_said_in_german(site: Site) -> None:
+    _opened(site, "lobby")
+    c = _person(site, "Ann")
+    form = {"wish1": "England", "wish2": "England"}
+    headers = {"Accept-Language": ACCEPT["de"], "Referer": "http://testserver/games/lobby/opening"}
+    r = site.post_form(c, "/games/lobby/opening/signup", form, headers=headers)
+    assert r.status_code == 303 and r.headers["location"] == "/games/lobby/opening", r.text
+    page = _get(c, "/games/lobby/opening", "de")
+    assert "England steht zweimal in Ihren Wünschen; nennen Sie jede Macht nur einmal" in page
+    assert "is in your wishes twice" not in page
+    # Signed up after all: what the play layer tells the person, in German too.
+    r = site.post_form(c, "/games/lobby/opening/signup", {"wish1": "England"}, headers=headers)
+    assert r.status_code == 303, r.text
+    page = _get(c, "/games/lobby/opening", "de")
+    assert "Sie haben sich für lobby angemeldet; mit 6 weiteren Anmeldung(en) ist sie voll." in page
+    # The JSON API answers the same refusal in English.
+    r = site.api(c, "/api/games/lobby/signup", {"preferences": ["France", "France"]})
+    assert r.status_code == 400 and r.json()["error"] == "France is in your wishes twice; rank each power once"
+
+
+def test_a_message_refused_on_a_channel_s_page_is_said_in_german(site: Site) -> None:
+    site.new_game("g")
+    en = site.player("g", "England")
+    r = site.api(en, "/api/games/g/powers/England/press", {"to": ["France"], "text": "Hello"})
+    assert r.status_code == 200, r.text
+    channel = r.json()["channel"]
+    r = site.post_form(
+        en,
+        "/games/g/play/England/press",
+        {"channel": str(channel), "text": "  ", "from": "channel"},
+        headers={"Accept-Language": ACCEPT["de"]},
+    )
+    assert r.status_code == 303, r.text
+    page = _get(en, str(r.headers["location"]).split("#")[0], "de")
+    assert "nicht gesendet (leer): die Nachricht ist leer: schreiben Sie etwas, um sie zu senden" in page
+    assert "the message is empty" not in page
+
+
+@pytest.mark.parametrize(
+    ("lang", "said_here"),
+    [
+        ("en", "no press kind 'loud'; choose one of none, white, grey, public, postal"),
+        ("de", "keine Presseart 'loud'; wählen Sie eine von: none, white, grey, public, postal"),
+        ("fr", "pas de type de presse 'loud' ; choisissez parmi : none, white, grey, public, postal"),
+    ],
+)
+def test_a_filter_refused_on_the_list_is_said_in_the_page_s_language(site: Site, lang: str, said_here: str) -> None:
+    page = _get(site.browser(), "/open?press=loud", lang, status=400)
+    assert said_here in page
+    api = site.browser().get("/api/open?press=loud", headers={"Accept-Language": ACCEPT[lang]})
+    assert api.status_code == 400 and api.json()["error"].startswith("no press kind 'loud'")
+
+
+def test_a_refusal_on_an_error_page_is_said_in_german(site: Site) -> None:
+    """A refusal no form takes back (a claim of a seat nobody offers, posted without a page before it): the
+    error page says it in the page's language."""
+    site.new_game("g")
+    c = _person(site, "Bo")
+    r = site.post_form(c, "/games/g/opening/claim", {"power": "England"}, headers={"Accept-Language": ACCEPT["de"]})
+    assert r.status_code == 400, r.text
+    assert "England in g wird dem Ersatzpool nicht angeboten (oder wurde gerade übernommen)" in _text(r)
+
+
+# --------------------------------------------------------------------------------------------------
+# Every listed template reads the text its code writes
+
+
+def _attempt(**kw: Any) -> Attempt:
+    base: dict[str, Any] = {
+        "sender": "England",
+        "recipients": ("France",),
+        "powers": POWERS,
+        "phase_kind": "movement",
+        "text": "Hello",
+    }
+    return Attempt(**(base | kw))
+
+
+REFUSED = [
+    (PressRules(), _attempt(text=" ")),
+    (PressRules(max_length=3), _attempt()),
+    (PressRules(), _attempt(recipients=())),
+    (PressRules(kind="none", by_post=True), _attempt()),
+    (PressRules(kind="none"), _attempt()),
+    (PressRules(), _attempt(phase_kind=None)),
+    (PressRules(quiet_phases=frozenset({"movement"})), _attempt()),
+    (PressRules(quiet_phases=frozenset({"retreats"})), _attempt(phase_kind="retreats")),
+    (PressRules(quiet_phases=frozenset({"adjustments"})), _attempt(phase_kind="adjustments")),
+    (PressRules(kind="public"), _attempt()),
+    (PressRules(kind="public"), _attempt(recipients=("France", "Germany"))),
+    (PressRules(), _attempt(blocked_by=frozenset({"France"}))),
+    (PressRules(per_minute=3), _attempt(sent_last_minute=3, free_in=1)),
+    (PressRules(per_minute=3), _attempt(sent_last_minute=3, free_in=12)),
+]
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+@pytest.mark.parametrize(("rules", "attempt"), REFUSED)
+def test_every_press_refusal_listed_is_read_back(rules: PressRules, attempt: Attempt, lang: str) -> None:
+    why = refusal(rules, attempt)
+    assert why is not None
+    text = str(PressRefused(why))
+    got = said(text, lang)
+    assert got != text and "not sent" not in got and why.message not in got, (text, got)
+
+
+def _opening(needed: int) -> Opening:
+    now = datetime(2026, 11, 25, tzinfo=UTC)
+    return Opening(
+        game="lobby",
+        variant="standard",
+        press="",
+        min_reliability=0,
+        mode="preferences",
+        opened_at=now,
+        closed_at=None,
+        powers=list(POWERS),
+        empty=list(POWERS[:needed]),
+        deadlines={},
+        deadline=None,
+    )
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_what_joining_and_leaving_tell_the_person_is_read_back(lang: str) -> None:
+    texts = [
+        Joined("lobby", "England", _opening(0)).text,
+        Joined("lobby", None, _opening(0), waiting_list=True).text,
+        Joined("lobby", None, _opening(3)).text,
+        resign_text(Resigned("lobby", None, "withdrawn")),
+        resign_text(Resigned("lobby", "England", "freed")),
+        resign_text(Resigned("lobby", "England", "pool")),
+    ]
+    for text in texts:
+        got = said(text, lang)
+        assert got != text and "lobby" in got, (text, got)

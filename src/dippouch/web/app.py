@@ -37,6 +37,7 @@ from dippouch.settings import site as installation_site
 from dippouch.store.db import DatabaseBusy, DatabaseError
 from dippouch.store.repository import GameStore
 from dippouch.web.assets import static_url
+from dippouch.web.deps import language as page_language
 from dippouch.web.deps import render, time_zone
 from dippouch.web.forms import refused_form
 from dippouch.web.inputs import web_words
@@ -268,18 +269,24 @@ def create_app(
             return JSONResponse({"error": message, "status": status}, status_code=status, headers=headers)
         return render(request, "error.html", {"status": status, "message": message}, status=status, headers=headers)
 
+    def _refusal(request: Request, text: str) -> str:
+        # A page says the layers' English refusals in its language (dippouch.said: the web's own are translated
+        # where they are written, and said leaves them as they are); the JSON API keeps the English.
+        return text if _is_api(request) else said(text, page_language(request))
+
     @app.exception_handler(WebError)
     async def _web_error(request: Request, exc: WebError) -> Response:
-        if exc.status == 400 and (back := refused_form(request, exc.message)) is not None:
+        message = _refusal(request, exc.message)  # a store's refusal the web passed on (BadInput(str(e)))
+        if exc.status == 400 and (back := refused_form(request, message)) is not None:
             return back
         headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, TooMany | Busy) else None
         if isinstance(exc, NeedsKey):
             headers = {"WWW-Authenticate": 'Bearer realm="dippouch"'}
-        return _answer(request, exc.status, exc.message, headers)
+        return _answer(request, exc.status, message, headers)
 
     @app.exception_handler(DippouchError)
     async def _game_error(request: Request, exc: DippouchError) -> Response:
-        text = web_words(str(exc))
+        text = _refusal(request, web_words(str(exc)))
         status = 404 if isinstance(exc, NotFound) else 400
         if status == 400 and (back := refused_form(request, text)) is not None:
             return back

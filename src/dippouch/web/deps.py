@@ -30,9 +30,11 @@ from starlette.requests import Request
 from dippouch.core.variant import Variant
 from dippouch.i18n import LANGUAGES, best_language, translations
 from dippouch.play.replays import ReplayExports
+from dippouch.said import said
 from dippouch.settings import Site
 from dippouch.store.people import Preferences, preferences
 from dippouch.web.answers.base import ErrorAnswer
+from dippouch.web.inputs import web_words
 from dippouch.web.security import (
     CSRF_HEADER,
     FLASH_COOKIE,
@@ -314,6 +316,14 @@ def words(request: Request) -> NullTranslations:
     """The request's catalogue, for text a route writes itself (flash messages, refusals):
     ``words(request).gettext("...")``."""
     return translations(language(request))
+
+
+def layer_words(request: Request, message: object) -> str:
+    """A message of the layers under the pages (a refusal of the game layer, an exception's text: kept, logged
+    and answered to the JSON API in English) as this request's page says it: a command-line hint as the web's
+    (:func:`~dippouch.web.inputs.web_words`), in the page's language (:func:`dippouch.said.said`, which leaves
+    a text none of its templates reads as it is)."""
+    return said(web_words(str(message)), language(request))
 
 
 def speaks(request: Request, resp: Response) -> None:

@@ -27,7 +27,7 @@ from dippouch.mail.settings import (
     stored_smtp,
 )
 from dippouch.mail.smtp import SendFailure, send_test_mail
-from dippouch.web.deps import ViewerDep, WebDep, render, words
+from dippouch.web.deps import ViewerDep, WebDep, layer_words, render, words
 from dippouch.web.forms import FormDep, redirect
 from dippouch.web.service import Web
 
@@ -113,7 +113,7 @@ def mail_setup_post(request: Request, web: CoordinatorWeb, form: FormDep) -> Res
     try:
         server = smtp_from_form(typed, kept_password=saved.stored_password if saved is not None else None)
     except GameError as e:
-        return _page(request, web, values=values, refusal=str(e), status=400)
+        return _page(request, web, values=values, refusal=layer_words(request, e), status=400)
     if action == "test":
         to = typed["to"].strip() or (server.sender or "")
         if "@" not in to or any(c.isspace() for c in to):
@@ -122,7 +122,8 @@ def mail_setup_post(request: Request, web: CoordinatorWeb, form: FormDep) -> Res
         try:
             send_test_mail(server, to, web.store.clock())
         except (SendFailure, GameError) as e:
-            refusal = t.gettext("The test mail was not sent: %(why)s. Nothing was saved.") % {"why": e}
+            why = layer_words(request, e)
+            refusal = t.gettext("The test mail was not sent: %(why)s. Nothing was saved.") % {"why": why}
             return _page(request, web, values=values, refusal=refusal)
         save_smtp(web.store, server)
         return redirect(

@@ -45,6 +45,7 @@ from dippouch.web.deps import (
     WebDep,
     answers,
     game_url,
+    layer_words,
     render,
     words,
     writer,
@@ -598,17 +599,19 @@ def open_page(request: Request, web: WebDep) -> Response:
         # A filter with no such choice: the list unfiltered, the refusal above it, the values as typed.
         o = open_list(web, gettext=t.gettext)
         o["filters"] = {k: q.get(k, "") for k in ("variant", "length", "press", "seats")} | {"soon": "soon" in q}
-        return render(request, "open.html", {"o": OpenList.model_validate(o), "refused": str(e)}, status=400)
+        refused = layer_words(request, e)  # the play layer's English in the page's language
+        return render(request, "open.html", {"o": OpenList.model_validate(o), "refused": refused}, status=400)
     o = open_list(web, filters, t.gettext)
     return render(request, "open.html", {"o": OpenList.model_validate(o), "refused": None})
 
 
 @router.post("/open/quick", include_in_schema=False)
-def quick_play_action(form: FormDep, web: WebDep, me: PersonDep) -> Response:
+def quick_play_action(request: Request, form: FormDep, web: WebDep, me: PersonDep) -> Response:
     got = quick_play(web, me, filters_of(form))
+    said = layer_words(request, got["text"])  # the play layer's English in the page's language
     if got["seated_as"]:
-        return redirect(game_url(got["game"]), got["text"])
-    return redirect(_url(got["game"]), got["text"])
+        return redirect(game_url(got["game"]), said)
+    return redirect(_url(got["game"]), said)
 
 
 @router.get("/new-game", include_in_schema=False, response_class=HTMLResponse)
@@ -708,8 +711,8 @@ def opening_action(request: Request, name: str, action: str, form: FormDep, web:
         invited = form.get("invite", "") or None
         got = sign_up(web, name, viewer, _person_of(viewer), wishes, wait=wait, invite=invited)
         if got["seated_as"]:
-            return redirect(game_url(name), got["text"])
-        return redirect(back, got["text"])
+            return redirect(game_url(name), layer_words(request, got["text"]))
+        return redirect(back, layer_words(request, got["text"]))
     if action == "withdraw":
         withdraw(web, name, viewer, _person_of(viewer))
         return redirect(back, t.gettext("You withdrew from %(game)s.") % {"game": name})
@@ -719,7 +722,7 @@ def opening_action(request: Request, name: str, action: str, form: FormDep, web:
                 t.gettext("tick 'I want to leave this game' to resign: leaving a game under way counts as abandoned")
             )
         got = resign(web, name, viewer, _person_of(viewer))
-        return redirect("/me", got["text"])
+        return redirect("/me", layer_words(request, got["text"]))
     if action == "invite":
         url = invite(web, name, viewer)
         return redirect(url, t.gettext("A new invitation link: this page's address. The one before no longer works."))

@@ -49,12 +49,13 @@ from dippouch.web.deps import (
     answers,
     game_url,
     language,
+    layer_words,
     render,
     set_private_cookie,
     words,
 )
 from dippouch.web.forms import Form, posted, redirect
-from dippouch.web.inputs import number, number_or_none, web_words
+from dippouch.web.inputs import number, number_or_none
 from dippouch.web.player_page import player_model, require_seat
 from dippouch.web.security import (
     HOST_PREFIX,
@@ -513,8 +514,8 @@ def form_send(request: Request, form: SendForm, seat: PlayerSeat, web: WebDep, v
         sent = _send(web, seat, to, text, "web", channel)
     except DippouchError as e:
         if on_channel_page:
-            return redirect(f"{play}/press/{channel}#press-reply-form", web_words(str(e)), error=True)
-        return _press_refused_page(request, web, seat, viewer, form, channel, text, web_words(str(e)))
+            return redirect(f"{play}/press/{channel}#press-reply-form", layer_words(request, e), error=True)
+        return _press_refused_page(request, web, seat, viewer, form, channel, text, layer_words(request, e))
     if on_channel_page:
         return redirect(f"{play}/press/{sent.channel}#press-reply-form", sent.said)
     resp = redirect(f"{play}?thread={sent.channel}#thread-{sent.channel}", sent.said)
@@ -563,7 +564,7 @@ def form_block(request: Request, form: PressForm, seat: PlayerSeat, web: WebDep)
                 web.store, seat.game, seat.power, other, None if choice in ("", "none") else choice, now=web.now()
             )
     except DippouchError as e:
-        return redirect(back, web_words(str(e)), error=True)
+        return redirect(back, layer_words(request, e), error=True)
     _ = words(request).gettext
     said = {
         "mute": _("%(power)s is muted."),
@@ -579,7 +580,7 @@ def form_report(request: Request, form: PressForm, seat: PlayerSeat, web: WebDep
         with web.writes:
             store_press.report(web.store, seat.game, seat.power, message_id, form.get("reason", ""), now=web.now())
     except DippouchError as e:
-        return redirect(back, web_words(str(e)), error=True)
+        return redirect(back, layer_words(request, e), error=True)
     return redirect(back, words(request).gettext("Reported to the coordinator."))
 
 
@@ -595,7 +596,7 @@ def form_announce(request: Request, form: PressForm, web: WebDep, viewer: Viewer
                 return redirect(back, words(request).gettext("Press rules saved."))
             store_press.announce(web.store, name, form.get("text", ""), now=web.now())
     except DippouchError as e:
-        return redirect(back, web_words(str(e)), error=True)
+        return redirect(back, layer_words(request, e), error=True)
     return redirect(back, words(request).gettext("Announcement sent."))
 
 

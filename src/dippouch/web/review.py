@@ -28,7 +28,7 @@ from starlette.requests import Request
 
 from dippouch.game import GameError, LineCheck, check_orders, position_from_data, read_version_lines, unordered
 from dippouch.names import order_text, unit_text
-from dippouch.web.deps import ViewerDep, WebDep, game_url, render, words
+from dippouch.web.deps import ViewerDep, WebDep, game_url, layer_words, render, words
 from dippouch.web.forms import Form, posted, redirect
 from dippouch.web.inputs import number_or_none
 from dippouch.web.security import BadInput, NotFound, Viewer
@@ -314,7 +314,7 @@ def review_photo_action(
         ) % {"id": attachment_id}
         return _page(request, web, viewer, name, edited=photo, note=note)
     except GameError as e:
-        return redirect(back, str(e), error=True)
+        return redirect(back, layer_words(request, e), error=True)
 
 
 @router.post("/games/{name}/review/held/{mail_id}", response_class=HTMLResponse)
@@ -339,7 +339,7 @@ def review_held_action(
             return redirect(back, _("Message #%(id)s dismissed.") % {"id": mail_id})
         raise BadInput(_("choose Apply or Dismiss"))
     except GameError as e:
-        return redirect(back, str(e), error=True)
+        return redirect(back, layer_words(request, e), error=True)
 
 
 @router.post(
@@ -356,7 +356,7 @@ def review_release(request: Request, name: str, web: WebDep, viewer: ViewerDep) 
     try:
         st = release(web.store, name, now=web.now())
     except GameError as e:
-        return redirect(back, str(e), error=True)
+        return redirect(back, layer_words(request, e), error=True)
     _ = words(request).gettext
     said = _("%(phase)s is released: it is processed at the next look.") % {"phase": st.phase}
     if st.items:

@@ -42,7 +42,7 @@ from dippouch.web.answers.roster import (
     RosterAnswer,
     RosterSettingsAnswer,
 )
-from dippouch.web.deps import PersonDep, ViewerDep, WebDep, answers, game_url, render, words, writer
+from dippouch.web.deps import PersonDep, ViewerDep, WebDep, answers, game_url, layer_words, render, words, writer
 from dippouch.web.forms import Form, posted, redirect
 from dippouch.web.security import BadInput, Forbidden, NeedsKey, NotFound, Viewer
 from dippouch.web.service import Web
@@ -416,7 +416,11 @@ def _days_of(data: Mapping[str, str]) -> tuple[date | None, date | None]:
 def _addresses_page(
     request: Request, web: Web, pid: int, *, error: str | None = None, typed: Mapping[str, str] | None = None
 ) -> Response:
-    ctx = {"v": AddressesAnswer.model_validate(addresses_view(web, pid)), "error": error, "typed": typed or {}}
+    ctx = {
+        "v": AddressesAnswer.model_validate(addresses_view(web, pid)),
+        "error": _said(request, error),
+        "typed": typed or {},
+    }
     return render(request, "addresses.html", ctx, status=400 if error else 200)
 
 
@@ -465,7 +469,11 @@ def delete_address_form(request: Request, address_id: int, _: RosterForm, web: W
 def _absences_page(
     request: Request, web: Web, pid: int, *, error: str | None = None, typed: Mapping[str, str] | None = None
 ) -> Response:
-    ctx = {"v": AbsencesAnswer.model_validate(_absences_view(web, pid)), "error": error, "typed": typed or {}}
+    ctx = {
+        "v": AbsencesAnswer.model_validate(_absences_view(web, pid)),
+        "error": _said(request, error),
+        "typed": typed or {},
+    }
     return render(request, "absences.html", ctx, status=400 if error else 200)
 
 
@@ -509,6 +517,11 @@ def delete_absence_form(request: Request, absence_id: int, _: RosterForm, web: W
         return "Absence removed."
 
     return _change(remove, lambda error: _absences_page(request, web, pid, error=error), "/me/absences")
+
+
+def _said(request: Request, error: str | None) -> str | None:
+    """A refusal of the layers under the page (a store's, in English) in the page's language."""
+    return layer_words(request, error) if error else error
 
 
 def _change(change: Callable[[], str], page: Callable[[str], Response], url: str, *, where: str = "") -> Response:
@@ -631,7 +644,7 @@ def settings_form(request: Request, name: str, data: RosterForm, web: WebDep, vi
     try:
         _apply_settings(web, name, viewer, data)
     except (GameError, BadInput) as e:
-        message = e.message if isinstance(e, BadInput) else str(e)
+        message = e.message if isinstance(e, BadInput) else layer_words(request, e)
         if message.startswith("no game"):
             raise
         return _roster_page(request, web, viewer, name, error=message)

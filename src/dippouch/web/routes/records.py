@@ -34,7 +34,7 @@ from dippouch.ranking.stats import EventKind, GameEvent
 from dippouch.store.finished import game_record
 from dippouch.web.anonymity import seen_powers
 from dippouch.web.answers.records import CentreLine, KeyEvent, RecordsView, ScoreLine, ScoringSystemInfo
-from dippouch.web.deps import ViewerDep, VisibleGame, WebDep, answers, game_url, language, render
+from dippouch.web.deps import ViewerDep, VisibleGame, WebDep, answers, game_url, language, layer_words, render
 from dippouch.web.security import Viewer
 from dippouch.web.service import Web
 
@@ -246,7 +246,7 @@ def records_page(
         view = records_view(web, name, viewer, system, page=True, lang=language(request))
     except UnknownSystem as e:
         view = records_view(web, name, viewer, None, page=True, lang=language(request))
-        view = view.model_copy(update={"refusal": str(e)})
+        view = view.model_copy(update={"refusal": layer_words(request, e)})
         return render(request, "records.html", {"r": view, "game_url": game_url(name)}, status=400)
     return render(request, "records.html", {"r": view, "game_url": game_url(name)})
 
