@@ -1,0 +1,670 @@
+"""Every refusal the layers under the pages raise has a template in the ``rules`` catalogue, German and French.
+
+The store, the play layer, the press rules, the people's rules and the rules of procedure (:mod:`dippouch.game`)
+refuse in English, with the error classes of :mod:`dippouch.core.errors` (``DippouchError`` and its
+subclasses: ``GameError``, ``PressRulesError``, ``RecordNotFound`` ...). A page shows such a refusal through
+:func:`dippouch.said.said`, which writes it in the page's language only when a template of
+:data:`dippouch.said.LAYER_MESSAGES` reads it back; a text no template reads stays English on a German page.
+
+This check reads the layers' source with :mod:`ast`, finds every message given to one of those error classes,
+and reads it back with the templates of the German and the French ``rules`` catalogue, as ``said`` does. An
+f-string is read as its shape: each ``{value}`` is filled with ``1`` (a name, a number and a nested message all
+read it), and a ``{"s" if n != 1 else ""}`` with each of its words. A text that no template reads must be in
+:data:`NOT_YET`, named by its file and its shape; a text built elsewhere (a variable, a call) is named there as
+``<built: the expression>``. :data:`NOT_YET` only shrinks: the check fails when it names a text a template now
+reads, or a text the source no longer has.
+
+Run it as a script to print the texts no template reads, in :data:`NOT_YET`'s form::
+
+    .venv/bin/python tests/project/test_layer_refusals_said.py
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib
+import itertools
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SRC = ROOT / "src"
+
+LAYERS = ("dippouch/store", "dippouch/play", "dippouch/press", "dippouch/people", "dippouch/game.py")
+"""The layers whose refusals reach pages (through the routes' ``layer_words`` and the application's handlers)."""
+
+NOT_LAYERS = frozenset(
+    {
+        # The server's database address, refused when the server starts: an operator's message, never a page's.
+        "dippouch/store/db.py",
+    }
+)
+
+FILL = "1"
+"""What an f-string's value is read as: a name, a number and a nested message's template all read it."""
+
+LANGS = ("de", "fr")
+
+
+def _files() -> list[Path]:
+    out: list[Path] = []
+    for layer in LAYERS:
+        p = SRC / layer
+        out.extend([p] if p.is_file() else sorted(p.rglob("*.py")))
+    return [p for p in out if p.relative_to(SRC).as_posix() not in NOT_LAYERS and "migrations" not in p.parts]
+
+
+def _error_class(module: object, func: ast.expr) -> bool:
+    """Whether ``func`` (a name or ``a.b.C`` in ``module``) is one of the project's error classes."""
+    from dippouch.core.errors import DippouchError
+
+    parts: list[str] = []
+    while isinstance(func, ast.Attribute):
+        parts.append(func.attr)
+        func = func.value
+    if not isinstance(func, ast.Name):
+        return False
+    obj = getattr(module, func.id, None)
+    for name in reversed(parts):
+        obj = getattr(obj, name, None)
+    return isinstance(obj, type) and issubclass(obj, DippouchError)
+
+
+def _shapes(node: ast.expr) -> list[str] | None:
+    """The texts ``node`` makes, with each value filled (:data:`FILL`); None when it is not written in place."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value]
+    if isinstance(node, ast.JoinedStr):
+        pieces: list[list[str]] = []
+        for v in node.values:
+            if isinstance(v, ast.Constant):
+                pieces.append([str(v.value)])
+            elif isinstance(v, ast.FormattedValue):
+                e = v.value
+                if (
+                    isinstance(e, ast.IfExp)
+                    and v.conversion == -1
+                    and v.format_spec is None
+                    and (a := _shapes(e.body)) is not None
+                    and (b := _shapes(e.orelse)) is not None
+                ):
+                    pieces.append(a + b)
+                elif v.conversion == ord("r"):
+                    pieces.append([f"'{FILL}'"])
+                else:
+                    pieces.append([FILL])
+        return ["".join(p) for p in itertools.islice(itertools.product(*pieces), 64)]
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        left, right = _shapes(node.left), _shapes(node.right)
+        if left is None or right is None:
+            return None
+        return [a + b for a in left for b in right]
+    if isinstance(node, ast.IfExp):
+        a, b = _shapes(node.body), _shapes(node.orelse)
+        return None if a is None or b is None else a + b
+    return None
+
+
+def _name(node: ast.expr) -> str:
+    """A text's name in :data:`NOT_YET`: its shape with each value as ``{}``, or ``<built: ...>``."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(str(v.value) if isinstance(v, ast.Constant) else "{}" for v in node.values)
+    return f"<built: {ast.unparse(node)}>"
+
+
+def refusals() -> Iterator[tuple[str, int, str, list[str] | None]]:
+    """(file, line, name, shapes) of every message given to an error class in :data:`LAYERS`."""
+    sys.path.insert(0, str(SRC))
+    for path in _files():
+        rel = path.relative_to(SRC).as_posix()
+        module = importlib.import_module(rel.removesuffix(".py").replace("/", "."))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and node.args and _error_class(module, node.func):
+                arg = node.args[0]
+                yield rel, node.lineno, _name(arg), _shapes(arg)
+
+
+def _read(shape: str, lang: str) -> bool:
+    from dippouch.said import _templates
+
+    return any(t.pattern.fullmatch(shape) for t in _templates(lang)[0])
+
+
+def unread() -> dict[tuple[str, str], int]:
+    """(file, name) -> line of each refusal some shape of which a German or French template does not read."""
+    out: dict[tuple[str, str], int] = {}
+    for rel, line, name, shapes in refusals():
+        if shapes is None or not all(_read(s, lang) for s in shapes for lang in LANGS):
+            out.setdefault((rel, name), line)
+    return out
+
+
+# The refusals no template reads yet, by file: each one here is English on every page. Only shrinks: give a
+# text a template in dippouch.said.LAYER_MESSAGES (German and French), then take it off this list.
+NOT_YET: frozenset[tuple[str, str]] = frozenset(
+    {
+        # dippouch/game.py: the rules of procedure: settings, durations, time zones, order text limits, positions
+        ("dippouch/game.py", "a position is a JSON object with 'phase', 'units', 'supply_centers' and 'home_centers'"),
+        ("dippouch/game.py", "cannot read the duration {}; write it like 12d, 36h, 1d12h, 90m or 2w"),
+        ("dippouch/game.py", "cannot read the time of day {}; write it like 07:00"),
+        ("dippouch/game.py", "cannot read the time {}; write it like 2026-11-21T07:00 or 2026-11-21T07:00+01:00"),
+        ("dippouch/game.py", "deadline for unknown phase kind {}; kinds are movement, retreats, adjustments"),
+        ("dippouch/game.py", "line {} is {} characters long; an order line has at most {} (one order a line)"),
+        ("dippouch/game.py", "no language {}; languages: {}"),
+        ("dippouch/game.py", "position: bad or missing phase (no 'phase')"),
+        ("dippouch/game.py", "position: {}"),
+        ("dippouch/game.py", "the duration {} is too long; it may be at most {}d"),
+        ("dippouch/game.py", "the missed-phase limit cannot be negative (0 means never)"),
+        ("dippouch/game.py", "the order text contains characters that are not text (NUL or lone surrogates)"),
+        ("dippouch/game.py", "the order text is {} characters long; at most {} are accepted"),
+        ("dippouch/game.py", "the time for a {} phase must be longer than zero (it was {})"),
+        (
+            "dippouch/game.py",
+            "unknown time zone {}{} ({} characters); use an IANA name such as UTC, Europe/London or America/Mexico_City",
+        ),
+        (
+            "dippouch/game.py",
+            "unknown time zone {}{} Use an IANA name such as UTC, Europe/London or America/Mexico_City",
+        ),
+        ("dippouch/game.py", "variant {} names an unknown victory hook {}"),
+        ("dippouch/game.py", "{} characters of orders besides quoted lines; at most {} characters are accepted"),
+        ("dippouch/game.py", "{} lines of orders; at most {} lines are sent or checked at once"),
+        # dippouch/play/mila.py: imports: a MILA saved game
+        ("dippouch/play/mila.py", "not a usable MILA saved game ({}: {})"),
+        ("dippouch/play/mila.py", "replaying the saved game reached {}, but the saved game has {} next"),
+        ("dippouch/play/mila.py", "the saved game has no id; give the imported game a name with --name"),
+        # dippouch/play/openings.py: the new game page: templates and their settings
+        ("dippouch/play/openings.py", "no template {}; choose one of {}"),
+        ("dippouch/play/openings.py", "the minimum reliability is a percentage from 0 to 100, not {}"),
+        ("dippouch/play/openings.py", "the {} phases must last at least one minute (it was {})"),
+        # dippouch/play/photos.py: photographed orders
+        (
+            "dippouch/play/photos.py",
+            "the transcription of photograph #{} has no line: give at least one, or set the photograph aside",
+        ),
+        # dippouch/play/practice.py: practice games
+        (
+            "dippouch/play/practice.py",
+            "<built: f'no pace {pace!r}; choose one of ' + ', '.join((f'{k} ({v[0]})' for k, v in PACES.items()))>",
+        ),
+        ("dippouch/play/practice.py", "no usable variant {}; choose one of {}"),
+        ("dippouch/play/practice.py", "the site has {} practice games going, its limit ({}); try again later"),
+        (
+            "dippouch/play/practice.py",
+            "you already have {} practice games going (at most {} at once); finish one of them first, or leave it: a practice game its player has left stops after a while (ten of its movement phases, at least an hour, at most a week)",
+        ),
+        ("dippouch/play/practice.py", "{} has no power {}; its powers are {}, or any"),
+        # dippouch/play/ratings.py: ratings pages
+        ("dippouch/play/ratings.py", "no rated games of variant {} (variants with ratings: {})"),
+        ("dippouch/play/ratings.py", "the ratings kept changing under {} updates in a row; try again"),
+        # dippouch/play/records.py: the records page: a game's scores
+        ("dippouch/play/records.py", "<built: str(e)>"),
+        ("dippouch/play/records.py", "game {} cannot be scored under {}: {}"),
+        ("dippouch/play/records.py", "game {} cannot be scored: {}"),
+        ("dippouch/play/records.py", "game {} has no phases"),
+        ("dippouch/play/records.py", "game {}: {}"),
+        # dippouch/play/sandbox.py: the sandbox
+        ("dippouch/play/sandbox.py", "<built: str(e).removeprefix(f'{e.where}: ') if e.where else str(e)>"),
+        ("dippouch/play/sandbox.py", "<built: str(e)>"),
+        ("dippouch/play/sandbox.py", "a fleet cannot stand in {}: it is inland"),
+        ("dippouch/play/sandbox.py", "a unit is an army (A) or a fleet (F), not {}"),
+        ("dippouch/play/sandbox.py", "line {} ({}): {}{}; correct or delete it to adjudicate"),
+        (
+            "dippouch/play/sandbox.py",
+            "name a province (its abbreviation or its name, e.g. lon or London; a coast as stp/sc)",
+        ),
+        ("dippouch/play/sandbox.py", "no power {} in {}; its powers are {}"),
+        ("dippouch/play/sandbox.py", "the orders are {} characters long; at most {} are read"),
+        ("dippouch/play/sandbox.py", "there is no unit in {} to remove"),
+        ("dippouch/play/sandbox.py", "there is nothing to go back to: this is the board the sandbox began with"),
+        ("dippouch/play/sandbox.py", "{} is not a supply centre"),
+        ("dippouch/play/sandbox.py", "{} names a unit; name only the province to place a {}"),
+        ("dippouch/play/sandbox.py", "{} of {} already stands in {}; remove it first (one unit per province)"),
+        # dippouch/play/tournaments.py: tournaments
+        ("dippouch/play/tournaments.py", "a round is a whole number from 1 to {}, not {}"),
+        ("dippouch/play/tournaments.py", "a tournament needs a scoring system: one of {}"),
+        ("dippouch/play/tournaments.py", "game {} is a practice game: practice games never count in a tournament"),
+        (
+            "dippouch/play/tournaments.py",
+            "game {} is private: a tournament's standings are public, so make the game public or unlisted first",
+        ),
+        ("dippouch/play/tournaments.py", "game {} plays {}; tournament {} is for {} games only"),
+        ("dippouch/play/tournaments.py", "no game {}"),
+        ("dippouch/play/tournaments.py", "variant: {}"),
+        # dippouch/press/rules.py: press settings refused (PressRulesError)
+        ("dippouch/press/rules.py", "max_length must be between 1 and 100000 characters (it was {})"),
+        ("dippouch/press/rules.py", "per_minute must be between 1 and 1000 messages (it was {})"),
+        ("dippouch/press/rules.py", "press kind must be one of {} (it was {})"),
+        ("dippouch/press/rules.py", "press setting {} must be a list of names (it was {})"),
+        ("dippouch/press/rules.py", "press setting {} must be a whole number (it was {})"),
+        ("dippouch/press/rules.py", "press setting {} must be true or false (it was {})"),
+        ("dippouch/press/rules.py", "unknown channel kind {}{}"),
+        ("dippouch/press/rules.py", "unknown phase kind {} in quiet_phases{}"),
+        ("dippouch/press/rules.py", "unknown press kind {}{}"),
+        ("dippouch/press/rules.py", "unknown press setting {}{}"),
+        # dippouch/store/absences.py: absences
+        ("dippouch/store/absences.py", "absence_policy: {} is not a choice; choose one of {}"),
+        (
+            "dippouch/store/absences.py",
+            "absence_policy: {}'s rules have no proxy orders; choose extend, stand_in or standing",
+        ),
+        ("dippouch/store/absences.py", "ally: {} is your own power; name another ({})"),
+        ("dippouch/store/absences.py", "ally: {}'s rules have no proxy orders, so no ally can order your units"),
+        (
+            "dippouch/store/absences.py",
+            "an absence is at most {} days (this one is {}); for longer, hand your seats over",
+        ),
+        ("dippouch/store/absences.py", "budget_days: {} is out of range; give 0 to {} days"),
+        ("dippouch/store/absences.py", "no person {}"),
+        ("dippouch/store/absences.py", "reason: at most {} characters (this one has {})"),
+        ("dippouch/store/absences.py", "stand_in: name the person who stands in (their e-mail address)"),
+        ("dippouch/store/absences.py", "to: {} has passed; record an absence that is still to come"),
+        ("dippouch/store/absences.py", "you have no absence #{}"),
+        ("dippouch/store/absences.py", "you have {} absences to come already (at most {})"),
+        ("dippouch/store/absences.py", "you play no seat in {}"),
+        # dippouch/store/access.py
+        ("dippouch/store/access.py", "a player's key names a game and a power"),
+        ("dippouch/store/access.py", "no game {}"),
+        ("dippouch/store/access.py", "no key {} in this game"),
+        ("dippouch/store/access.py", "unknown role {}"),
+        ("dippouch/store/access.py", "visibility must be one of {}, not {}"),
+        # dippouch/store/accounts.py: accounts
+        (
+            "dippouch/store/accounts.py",
+            "an account for this address was made a moment ago by another link; ask for a new link to sign in",
+        ),
+        ("dippouch/store/accounts.py", "give the name other players will see to finish signing up"),
+        ("dippouch/store/accounts.py", "no passkey {} of yours"),
+        ("dippouch/store/accounts.py", "no person {}"),
+        (
+            "dippouch/store/accounts.py",
+            "that is not a sign-in link of this site; ask for a new one on the sign-in page",
+        ),
+        ("dippouch/store/accounts.py", "that sign-in link has expired (links work for {} minutes); ask for a new one"),
+        (
+            "dippouch/store/accounts.py",
+            "that sign-in link is unknown here (mistyped, or from another site); ask for a new one",
+        ),
+        ("dippouch/store/accounts.py", "that sign-in link was used already (each works once); ask for a new one"),
+        ("dippouch/store/accounts.py", "the passkey's challenge is unknown, used already or expired; try again"),
+        ("dippouch/store/accounts.py", "this passkey is registered already"),
+        (
+            "dippouch/store/accounts.py",
+            "{} in {} is on another person's account; ask the game's coordinator if it should be yours",
+        ),
+        # dippouch/store/addresses.py: addresses
+        ("dippouch/store/addresses.py", "address: at most {} characters (this one has {})"),
+        ("dippouch/store/addresses.py", "address: at most {} lines (this one has {}); join the shortest lines"),
+        ("dippouch/store/addresses.py", "address: control characters are not allowed; write plain text"),
+        ("dippouch/store/addresses.py", "address: write the address, one line per line of the envelope"),
+        (
+            "dippouch/store/addresses.py",
+            "an alternate address needs both days ('from' and 'to'); leave both empty for the primary address",
+        ),
+        ("dippouch/store/addresses.py", "no person {}"),
+        ("dippouch/store/addresses.py", "roster_visibility: {} is not a choice; choose one of {}"),
+        (
+            "dippouch/store/addresses.py",
+            "you have a primary address already; edit it, or give this one the days it is preferred on",
+        ),
+        (
+            "dippouch/store/addresses.py",
+            "you have a primary address already; give this one the days it is preferred on",
+        ),
+        ("dippouch/store/addresses.py", "you have no address #{}"),
+        ("dippouch/store/addresses.py", "you have {} addresses already (at most {}); remove past ones first"),
+        # dippouch/store/bots.py
+        ("dippouch/store/bots.py", "no game {}; games: {}"),
+        # dippouch/store/claims.py
+        ("dippouch/store/claims.py", "<built: phase_id>"),
+        # dippouch/store/deadlines.py
+        ("dippouch/store/deadlines.py", "game {} is already paused"),
+        ("dippouch/store/deadlines.py", "game {} is not paused"),
+        # dippouch/store/gamefile.py: the coordinator's desk: imports of a game file
+        (
+            "dippouch/store/gamefile.py",
+            "<built: f\"game.status: {state!r} is not one of {', '.join(GAME_STATES)}\"[:200]>",
+        ),
+        (
+            "dippouch/store/gamefile.py",
+            "<built: f\"{at}.source: {sub.get('source')!r} is not one of {', '.join(SOURCES)}\"[:200]>",
+        ),
+        (
+            "dippouch/store/gamefile.py",
+            "<built: f\"{where}.status: {status!r} is not one of {', '.join(PHASE_STATES)}\"[:200]>",
+        ),
+        (
+            "dippouch/store/gamefile.py",
+            "<built: f\"{where}: its name and kind ({ph.get('name')!r}, {ph.get('kind')!r}) are not those of its position ({name!r}, {kind!r})\"[:300]>",
+        ),
+        (
+            "dippouch/store/gamefile.py",
+            "<built: f'game.paused_remaining: a paused game needs the seconds left on its clock, 0 to {MAX_PAUSED_SECONDS:,}, not {paused!r}'[:300]>",
+        ),
+        (
+            "dippouch/store/gamefile.py",
+            "<built: f'phases: a game that is {state} has exactly one open phase; this file has {len(open_at)}' + (f\" (phases {', '.join(map(str, open_at))})\" if open_at else '')>",
+        ),
+        (
+            "dippouch/store/gamefile.py",
+            "<built: f'phases[{open_at[0]}].deadline: ' + (\"a paused game's open phase has no deadline\" if state == 'paused' else 'the open phase needs one')>",
+        ),
+        (
+            "dippouch/store/gamefile.py",
+            "<built: f'settings.missed_limit: expected a whole number from 0 to 1000, not {missed!r}'[:200]>",
+        ),
+        (
+            "dippouch/store/gamefile.py",
+            "<built: f'{where}: expected a time like 2026-12-01T09:00:00+00:00, not {value!r}'[:200]>",
+        ),
+        (
+            "dippouch/store/gamefile.py",
+            "<built: f'{where}: expected a whole number from {lo} to {hi:,}, not {value!r}'[:200]>",
+        ),
+        ("dippouch/store/gamefile.py", "<built: f'{where}: expected text of at most {limit:,} characters'[:200]>"),
+        ("dippouch/store/gamefile.py", "<built: f'{where}: expected true or false, not {value!r}'[:200]>"),
+        ("dippouch/store/gamefile.py", "a game's name cannot contain '/' or a backslash ({}); try {}"),
+        ("dippouch/store/gamefile.py", "a game's name cannot start with '.' ({}); try {}"),
+        ("dippouch/store/gamefile.py", "a game's name is text, not {}"),
+        ("dippouch/store/gamefile.py", "events[{}].kind: empty"),
+        ("dippouch/store/gamefile.py", "game.ending: a game that is {} has not ended"),
+        (
+            "dippouch/store/gamefile.py",
+            "game.paused_remaining: only a paused game has time left on a stopped clock ({})",
+        ),
+        ("dippouch/store/gamefile.py", "phases: a game file has at least one phase (the one the game opened with)"),
+        ("dippouch/store/gamefile.py", "phases[{}]: a finished game has no open phase"),
+        ("dippouch/store/gamefile.py", "phases[{}]: the open phase is on branch {}, the game on {}"),
+        (
+            "dippouch/store/gamefile.py",
+            'settings.deadlines: expected {"movement": "12d", "retreats": "2d", "adjustments": "2d"}',
+        ),
+        ("dippouch/store/gamefile.py", "settings.draws: expected true or false"),
+        ("dippouch/store/gamefile.py", "settings.{}: expected text, not {}"),
+        (
+            "dippouch/store/gamefile.py",
+            "settings: expected an object with deadlines, timezone, time_of_day, missed_limit, draws",
+        ),
+        ("dippouch/store/gamefile.py", "settings: {}"),
+        (
+            "dippouch/store/gamefile.py",
+            "this game file was exported with the open phase's orders sealed; export it again with `dippouch export --unsealed --reason TEXT` to move a running game",
+        ),
+        ("dippouch/store/gamefile.py", "variant: {}"),
+        (
+            "dippouch/store/gamefile.py",
+            "{} ({} version {}): its line verdicts do not match its text{}; the file was edited or damaged",
+        ),
+        (
+            "dippouch/store/gamefile.py",
+            "{} is not a variant name; a variant is named by letters, digits, '-', '_' and single dots (like standard, 1000ad or w3k), never a path",
+        ),
+        ("dippouch/store/gamefile.py", "{} is not an e-mail address; write it like montrose@example.org"),
+        ("dippouch/store/gamefile.py", "{} is not written as an address is stored (like a@example.org)"),
+        ("dippouch/store/gamefile.py", "{} must be 1 to {} characters (it is {}: {})"),
+        ("dippouch/store/gamefile.py", "{} {} contains a control character ({}); write it on one line"),
+        ("dippouch/store/gamefile.py", "{}... is not an e-mail address (at most 320 characters)"),
+        ("dippouch/store/gamefile.py", "{}.carried_from: names no submission earlier in the file"),
+        ("dippouch/store/gamefile.py", "{}.email: {}"),
+        ("dippouch/store/gamefile.py", '{}.lines[{}]: expected {"line": N, "text": "...", "order": ..., "error": ...}'),
+        ("dippouch/store/gamefile.py", "{}.name: expected the player's name"),
+        ("dippouch/store/gamefile.py", "{}.next_position: {}"),
+        ("dippouch/store/gamefile.py", "{}.orders.{}: expected a list of orders"),
+        ("dippouch/store/gamefile.py", "{}.position: {}"),
+        ("dippouch/store/gamefile.py", "{}.reinstates: {} has no version {} in {}"),
+        ("dippouch/store/gamefile.py", "{}.results: expected a list of objects"),
+        ("dippouch/store/gamefile.py", "{}: a processed phase says when it was processed (processed_at)"),
+        ("dippouch/store/gamefile.py", "{}: a second phase at branch {}, position {} in the game's line"),
+        ("dippouch/store/gamefile.py", "{}: cannot read the time {}; write it like 2026-12-01T09:00:00+00:00"),
+        ("dippouch/store/gamefile.py", "{}: contains a NUL or a lone surrogate, which cannot be stored"),
+        ("dippouch/store/gamefile.py", "{}: expected a list, not {}"),
+        ("dippouch/store/gamefile.py", "{}: expected a power's name, not {}"),
+        ("dippouch/store/gamefile.py", "{}: expected an object, not {}"),
+        ("dippouch/store/gamefile.py", "{}: nested too deeply"),
+        ("dippouch/store/gamefile.py", "{}: {}"),
+        ("dippouch/store/gamefile.py", "{}: {} has two current players; only one plays a power at a time"),
+        ("dippouch/store/gamefile.py", "{}: {} has two versions numbered {} in {}"),
+        ("dippouch/store/gamefile.py", "{}: {} is not a number that can be stored"),
+        # dippouch/store/games.py: the coordinator's desk: games, extensions, roll-backs
+        ("dippouch/store/games.py", "a game named {} already exists; choose another name"),
+        ("dippouch/store/games.py", "a player needs a name"),
+        (
+            "dippouch/store/games.py",
+            'a position is a JSON object like {"phase": "Spring 1901 Movement", "units": [...]}',
+        ),
+        ("dippouch/store/games.py", "nobody plays {} in {}; seat a player first (`dippouch players assign`)"),
+        (
+            "dippouch/store/games.py",
+            'position: a starting position has no orders; remove "orders" (or start from a request\'s "next")',
+        ),
+        ("dippouch/store/games.py", "position: it is a position of {}, but the game plays {} (use --variant {})"),
+        ("dippouch/store/games.py", "position: its options {} differ from the game's; pass them with -o KEY=VALUE"),
+        ("dippouch/store/games.py", "position: unknown key {}{} Keys: {}"),
+        ("dippouch/store/games.py", "position: {}"),
+        ("dippouch/store/games.py", "{} is already played by {}; use `dippouch players replace` to hand it over"),
+        # dippouch/store/history.py
+        ("dippouch/store/history.py", "<built: str(e)>"),
+        ("dippouch/store/history.py", "game {} has no phase with id {} (see `dippouch history`)"),
+        ("dippouch/store/history.py", "game {} has no phase {} in its current line of play; phases: {}"),
+        ("dippouch/store/history.py", "game {} has no processed phase yet"),
+        ("dippouch/store/history.py", "{} has not been processed; there is nothing to replay"),
+        # dippouch/store/inbox.py
+        ("dippouch/store/inbox.py", "message #{} is {}, not held"),
+        ("dippouch/store/inbox.py", "no message #{}"),
+        ("dippouch/store/inbox.py", "no message #{} (see `dippouch mail list`)"),
+        # dippouch/store/mail_games.py
+        (
+            "dippouch/store/mail_games.py",
+            "<built: f'no game {game!r}' + (f\"; games: {', '.join(names)}\" if names else '')>",
+        ),
+        # dippouch/store/mail_record.py: mail setup and the mail record
+        ("dippouch/store/mail_record.py", "mail.settings: expected an object (the game's `mail setup` settings)"),
+        ("dippouch/store/mail_record.py", "mail: expected an object (settings, messages, reviews, notices)"),
+        ("dippouch/store/mail_record.py", "mail: the messages hold more than {} MiB; not imported"),
+        ("dippouch/store/mail_record.py", "{}.event: {} is not the place of an event in this file"),
+        ("dippouch/store/mail_record.py", "{}.kind: {}; expected results, reminder, event or cd"),
+        ("dippouch/store/mail_record.py", "{}.reading: expected an object"),
+        ("dippouch/store/mail_record.py", "{}: expected an object"),
+        ("dippouch/store/mail_record.py", "{}: expected base64 text"),
+        ("dippouch/store/mail_record.py", "{}: expected text of at most {} characters"),
+        (
+            "dippouch/store/mail_record.py",
+            "{}: its content was sealed in this export; export the game again with `dippouch export --unsealed` to move a running game",
+        ),
+        ("dippouch/store/mail_record.py", "{}: names no phase"),
+        ("dippouch/store/mail_record.py", "{}: not base64"),
+        ("dippouch/store/mail_record.py", "{}: too long"),
+        ("dippouch/store/mail_record.py", "{}: {} is not a time (ISO 8601)"),
+        ("dippouch/store/mail_record.py", "{}: {} is not the id of a submission in this file"),
+        ("dippouch/store/mail_record.py", "{}: {} is not the place of a phase in this file (0 to {})"),
+        # dippouch/store/notify.py
+        ("dippouch/store/notify.py", "no person {}"),
+        ("dippouch/store/notify.py", "you have no push subscription or webhook #{}"),
+        (
+            "dippouch/store/notify.py",
+            "you have {} push subscriptions and webhooks already, the most one person may keep; remove one first",
+        ),
+        # dippouch/store/openings.py: the lobby's store
+        ("dippouch/store/openings.py", "no person {}"),
+        ("dippouch/store/openings.py", "nobody plays {} in {}: an empty power is filled by sign-up, not the pool"),
+        ("dippouch/store/openings.py", "person {} has not signed up to {} (or withdrew)"),
+        ("dippouch/store/openings.py", "the minimum reliability is a percentage from 0 to 100, not {}"),
+        ("dippouch/store/openings.py", "the powers were already drawn from the wishes; the mode cannot change now"),
+        ("dippouch/store/openings.py", "the press rules are {} characters; at most {}"),
+        ("dippouch/store/openings.py", "they already play {} in {}"),
+        ("dippouch/store/openings.py", "unknown assignment mode {}: choose {}"),
+        ("dippouch/store/openings.py", "{} asks a reliability of at least {}%; yours is {}"),
+        (
+            "dippouch/store/openings.py",
+            "{} asks a reliability of at least {}%; yours is {} (orders on time in other games raise it; an anonymous game counts once it ends)",
+        ),
+        ("dippouch/store/openings.py", "{} is already played in {}; choose an empty power"),
+        ("dippouch/store/openings.py", "{} is over: it cannot be opened for players"),
+        ("dippouch/store/openings.py", "{}'s seat is in the pool already"),
+        # dippouch/store/outbox.py
+        ("dippouch/store/outbox.py", "message #{} was sent at {} UTC; it is not sent twice"),
+        ("dippouch/store/outbox.py", "no queued message #{} (see `dippouch mail outbox`)"),
+        # dippouch/store/people.py
+        ("dippouch/store/people.py", "a name is at most {} characters (this one has {})"),
+        ("dippouch/store/people.py", "a person needs a name"),
+        ("dippouch/store/people.py", "no language {}; languages: {}"),
+        ("dippouch/store/people.py", "no person {}"),
+        ("dippouch/store/people.py", "no time zone {}: write it as the zone database names it, e.g. Europe/Berlin"),
+        ("dippouch/store/people.py", "nobody plays {} in {}; seat a player first (`dippouch players assign`)"),
+        # dippouch/store/photos.py
+        ("dippouch/store/photos.py", "attachment #{} was confirmed already"),
+        ("dippouch/store/photos.py", "game {} has no open phase"),
+        ("dippouch/store/photos.py", "no attachment #{}"),
+        ("dippouch/store/photos.py", "no attachment #{} (see `dippouch mail ocr GAME`)"),
+        ("dippouch/store/photos.py", "the photographs of {} are sealed until {}; transcriptions come after it"),
+        ("dippouch/store/photos.py", "{} has been processed; a transcription can no longer be applied"),
+        ("dippouch/store/photos.py", "{} is sealed until its deadline; transcriptions are confirmed after it"),
+        # dippouch/store/press.py: press: channels, mutes and blocks
+        ("dippouch/store/press.py", "<built: Refusal('channel', f'no channel {in_channel} of {sender} in {g.name}')>"),
+        ("dippouch/store/press.py", "<built: str(e.args[0])>"),
+        ("dippouch/store/press.py", "<built: why>"),
+        ("dippouch/store/press.py", "no message {} in {} that you may read"),
+        ("dippouch/store/press.py", "no press channel {} in {} that you may read"),
+        ("dippouch/store/press.py", "the reason is {} characters long; at most 2000"),
+        ("dippouch/store/press.py", "unknown choice {}: mute, block or none"),
+        (
+            "dippouch/store/press.py",
+            "{} has made {} reports in the last 24 hours, the most a power may; the next may be made from {} UTC (or write to the coordinator)",
+        ),
+        (
+            "dippouch/store/press.py",
+            "{} reported message {} already, on {} UTC; the coordinator has that report (a message is reported once)",
+        ),
+        # dippouch/store/processing.py
+        ("dippouch/store/processing.py", "game {} is paused; resume it before processing"),
+        # dippouch/store/ratings.py
+        ("dippouch/store/ratings.py", "game {} has lines but no end time"),
+        ("dippouch/store/ratings.py", "game {} has no end time and cannot be rated"),
+        ("dippouch/store/ratings.py", "the ratings moved from version {} to {}: plan again"),
+        # dippouch/store/review.py: review
+        (
+            "dippouch/store/review.py",
+            "<built: f'no game {game!r}' + (f\"; games: {', '.join(names)}\" if names else '')>",
+        ),
+        ("dippouch/store/review.py", "attachment #{} was confirmed already; it is not set aside"),
+        ("dippouch/store/review.py", "attachment #{} was set aside already"),
+        ("dippouch/store/review.py", "game {} has no open phase to release"),
+        ("dippouch/store/review.py", "game {} is paused; resume it before releasing {}"),
+        ("dippouch/store/review.py", "no attachment #{} (see `dippouch mail review GAME`)"),
+        ("dippouch/store/review.py", "no phase #{}"),
+        ("dippouch/store/review.py", "{} has been processed; its photographs can no longer be set aside"),
+        ("dippouch/store/review.py", "{} is sealed until its deadline ({} UTC); the review comes after it"),
+        ("dippouch/store/review.py", "{} is sealed until its deadline; photographs are reviewed after it"),
+        # dippouch/store/rows.py
+        ("dippouch/store/rows.py", "<built: str(e.args[0])>"),
+        ("dippouch/store/rows.py", "cannot read the phase {}: {}"),
+        ("dippouch/store/rows.py", "game {} is over{} (roll back to reopen it)"),
+        ("dippouch/store/rows.py", "no game {}{}{}"),
+        (
+            "dippouch/store/rows.py",
+            "the copy of variant {} stored with game {} no longer loads: {}; `dippouch upgrade-variant {}` switches the game to the variant file",
+        ),
+        ("dippouch/store/rows.py", "{} is not open in game {}; these orders were not recorded. {}{}."),
+        ("dippouch/store/rows.py", "{} was processed{}, before these orders arrived; they were not recorded. {}{}."),
+        # dippouch/store/sandboxes.py
+        ("dippouch/store/sandboxes.py", "this sandbox no longer exists"),
+        # dippouch/store/sealing.py
+        (
+            "dippouch/store/sealing.py",
+            "<built: f\"the open phase's orders are sealed until its deadline: an {what} opens them, and the players are told who did it, when and why; give the reason (e.g. --reason 'moving the game to a new server')\" if what.startswith('unsealed') else f\"the open phase's orders are sealed until its deadline: a {what} opens them, and the players are told who did it, when and why; give the reason\">",
+        ),
+        ("dippouch/store/sealing.py", "the reason contains control characters; write it as plain text"),
+        ("dippouch/store/sealing.py", "the reason is {} characters long; at most {} are kept"),
+        # dippouch/store/submissions.py
+        (
+            "dippouch/store/submissions.py",
+            "received {} UTC is after it was typed in ({} UTC); check the --received time",
+        ),
+        ("dippouch/store/submissions.py", "unknown source {}; choose one of {}"),
+        (
+            "dippouch/store/submissions.py",
+            "version {} of {} is itself an instruction (version {} stands); name the version with the orders",
+        ),
+        # dippouch/store/tournaments.py: tournaments
+        ("dippouch/store/tournaments.py", "a tournament named {} already exists; choose another name"),
+        ("dippouch/store/tournaments.py", "a tournament needs a name (like 'Autumn Cup 2026')"),
+        ("dippouch/store/tournaments.py", "a tournament's name cannot contain '/' or a backslash ({})"),
+        ("dippouch/store/tournaments.py", "a tournament's name cannot contain control characters or line breaks"),
+        ("dippouch/store/tournaments.py", "a tournament's name cannot start with '.' ({})"),
+        ("dippouch/store/tournaments.py", "a tournament's name has at most {} characters, not {}"),
+        ("dippouch/store/tournaments.py", "a tournament's name is text, not {}"),
+        ("dippouch/store/tournaments.py", "game {} is already in tournament {}"),
+        ("dippouch/store/tournaments.py", "game {} is not in tournament {} (its games: {})"),
+        ("dippouch/store/tournaments.py", "no tournament {}{}.{}"),
+        ("dippouch/store/tournaments.py", "tournament {} holds {} games, the most one may hold"),
+        # dippouch/store/transfer.py: the coordinator's desk: seating, replacements, hand-overs
+        ("dippouch/store/transfer.py", "<built: f'game file is incomplete or damaged: {type(e).__name__} {e}'[:300]>"),
+        (
+            "dippouch/store/transfer.py",
+            "<built: f'game file: version {version!r} is not a game file version (this dippouch writes 1)'[:200]>",
+        ),
+        ("dippouch/store/transfer.py", "a game named {} already exists; import it with --name NEW"),
+        ("dippouch/store/transfer.py", "game file version {} is newer than this dippouch understands"),
+        (
+            "dippouch/store/transfer.py",
+            "game file: its variant data does not match its variant_hash (edited or damaged)",
+        ),
+        ("dippouch/store/transfer.py", "game file: its variant {} does not load: {}"),
+        ("dippouch/store/transfer.py", 'game file: no "game" object (name, variant, settings, status)'),
+        ("dippouch/store/transfer.py", "game.options: expected an object of variant options"),
+        (
+            "dippouch/store/transfer.py",
+            "game.variant: missing; a game file names the variant its game plays (like standard)",
+        ),
+        ("dippouch/store/transfer.py", "game.variant: the file says {}, but its variant data is {}"),
+        ("dippouch/store/transfer.py", "game.variant: {}"),
+        ("dippouch/store/transfer.py", "game.variant_data: expected the variant as an object"),
+        ("dippouch/store/transfer.py", 'not a dippouch game file (expected "format": "{}")'),
+        ("dippouch/store/transfer.py", "the game file could not be stored ({}); nothing was imported"),
+        (
+            "dippouch/store/transfer.py",
+            "this game file was exported with the open phase's orders sealed; export it again with `dippouch export --unsealed` to move a running game",
+        ),
+        ("dippouch/store/transfer.py", "unknown view of a game file {}; choose public, coordinator or unsealed"),
+        # dippouch/store/variant_copy.py
+        ("dippouch/store/variant_copy.py", "cannot upgrade {}: {}"),
+        # dippouch/store/votes.py
+        ("dippouch/store/votes.py", "draws are not allowed in game {}"),
+        ("dippouch/store/votes.py", "no draw is possible now: {} Your vote was not recorded."),
+    }
+)
+
+
+def test_every_refusal_has_a_template() -> None:
+    missing = unread()
+    new = sorted(set(missing) - NOT_YET)
+    assert not new, f"{len(new)} refusal(s) no German or French template of dippouch.said reads:\n" + "\n".join(
+        f"  {rel}:{missing[rel, name]}: {name}" for rel, name in new
+    )
+
+
+def test_not_yet_only_shrinks() -> None:
+    missing = unread()
+    done = sorted(NOT_YET - set(missing))
+    assert not done, "NOT_YET names texts a template reads now, or the source no longer has; take them off:\n" + (
+        "\n".join(f"  {rel}: {name}" for rel, name in done)
+    )
+
+
+def test_the_check_reads_an_f_string_by_its_shape() -> None:
+    joined = ast.parse('f"no power {p!r} in {g}"', mode="eval").body
+    assert _shapes(joined) == ["no power '1' in 1"]
+    assert _read("no power '1' in 1", "de")  # "no power %(power)s in %(game)s"
+    plural = ast.parse("f\"{n} game{'s' if n != 1 else ''} left\"", mode="eval").body
+    assert _shapes(plural) == ["1 games left", "1 game left"]
+    assert _name(plural) == "{} game{} left"
+    assert not _read("no such text anywhere", "fr")
+
+
+if __name__ == "__main__":
+    for (rel, name), line in sorted(unread().items()):
+        print(f"    ({rel!r}, {name!r}),  # line {line}")
+    print(len(unread()), file=sys.stderr)
