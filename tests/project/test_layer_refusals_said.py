@@ -128,9 +128,12 @@ def refusals() -> Iterator[tuple[str, int, str, list[str] | None]]:
 
 
 def _read(shape: str, lang: str) -> bool:
+    """Whether a template of ``lang`` reads ``shape`` as a page shows it (a command-line hint in the web's words,
+    :func:`dippouch.web.inputs.web_words`, as ``layer_words`` and the application's handlers pass it to ``said``)."""
     from dippouch.said import _templates
+    from dippouch.web.inputs import web_words
 
-    return any(t.pattern.fullmatch(shape) for t in _templates(lang)[0])
+    return any(t.pattern.fullmatch(web_words(shape)) for t in _templates(lang)[0])
 
 
 def unread() -> dict[tuple[str, str], int]:
@@ -153,7 +156,6 @@ NOT_YET: frozenset[tuple[str, str]] = frozenset(
         ("dippouch/game.py", "cannot read the time {}; write it like 2026-11-21T07:00 or 2026-11-21T07:00+01:00"),
         ("dippouch/game.py", "deadline for unknown phase kind {}; kinds are movement, retreats, adjustments"),
         ("dippouch/game.py", "line {} is {} characters long; an order line has at most {} (one order a line)"),
-        ("dippouch/game.py", "no language {}; languages: {}"),
         ("dippouch/game.py", "position: bad or missing phase (no 'phase')"),
         ("dippouch/game.py", "position: {}"),
         ("dippouch/game.py", "the duration {} is too long; it may be at most {}d"),
@@ -202,10 +204,6 @@ NOT_YET: frozenset[tuple[str, str]] = frozenset(
         ("dippouch/play/ratings.py", "the ratings kept changing under {} updates in a row; try again"),
         # dippouch/play/records.py: the records page: a game's scores
         ("dippouch/play/records.py", "<built: str(e)>"),
-        ("dippouch/play/records.py", "game {} cannot be scored under {}: {}"),
-        ("dippouch/play/records.py", "game {} cannot be scored: {}"),
-        ("dippouch/play/records.py", "game {} has no phases"),
-        ("dippouch/play/records.py", "game {}: {}"),
         # dippouch/play/sandbox.py: the sandbox
         ("dippouch/play/sandbox.py", "<built: str(e).removeprefix(f'{e.where}: ') if e.where else str(e)>"),
         ("dippouch/play/sandbox.py", "<built: str(e)>"),
@@ -226,103 +224,12 @@ NOT_YET: frozenset[tuple[str, str]] = frozenset(
         # dippouch/play/tournaments.py: tournaments
         ("dippouch/play/tournaments.py", "a round is a whole number from 1 to {}, not {}"),
         ("dippouch/play/tournaments.py", "a tournament needs a scoring system: one of {}"),
-        ("dippouch/play/tournaments.py", "game {} is a practice game: practice games never count in a tournament"),
-        (
-            "dippouch/play/tournaments.py",
-            "game {} is private: a tournament's standings are public, so make the game public or unlisted first",
-        ),
         ("dippouch/play/tournaments.py", "game {} plays {}; tournament {} is for {} games only"),
-        ("dippouch/play/tournaments.py", "no game {}"),
         ("dippouch/play/tournaments.py", "variant: {}"),
         # dippouch/press/rules.py: press settings refused (PressRulesError)
-        ("dippouch/press/rules.py", "max_length must be between 1 and 100000 characters (it was {})"),
-        ("dippouch/press/rules.py", "per_minute must be between 1 and 1000 messages (it was {})"),
-        ("dippouch/press/rules.py", "press kind must be one of {} (it was {})"),
-        ("dippouch/press/rules.py", "press setting {} must be a list of names (it was {})"),
-        ("dippouch/press/rules.py", "press setting {} must be a whole number (it was {})"),
-        ("dippouch/press/rules.py", "press setting {} must be true or false (it was {})"),
-        ("dippouch/press/rules.py", "unknown channel kind {}{}"),
         ("dippouch/press/rules.py", "unknown phase kind {} in quiet_phases{}"),
-        ("dippouch/press/rules.py", "unknown press kind {}{}"),
-        ("dippouch/press/rules.py", "unknown press setting {}{}"),
-        # dippouch/store/absences.py: absences
-        ("dippouch/store/absences.py", "absence_policy: {} is not a choice; choose one of {}"),
-        (
-            "dippouch/store/absences.py",
-            "absence_policy: {}'s rules have no proxy orders; choose extend, stand_in or standing",
-        ),
-        ("dippouch/store/absences.py", "ally: {} is your own power; name another ({})"),
-        ("dippouch/store/absences.py", "ally: {}'s rules have no proxy orders, so no ally can order your units"),
-        (
-            "dippouch/store/absences.py",
-            "an absence is at most {} days (this one is {}); for longer, hand your seats over",
-        ),
-        ("dippouch/store/absences.py", "budget_days: {} is out of range; give 0 to {} days"),
-        ("dippouch/store/absences.py", "no person {}"),
-        ("dippouch/store/absences.py", "reason: at most {} characters (this one has {})"),
-        ("dippouch/store/absences.py", "stand_in: name the person who stands in (their e-mail address)"),
-        ("dippouch/store/absences.py", "to: {} has passed; record an absence that is still to come"),
-        ("dippouch/store/absences.py", "you have no absence #{}"),
-        ("dippouch/store/absences.py", "you have {} absences to come already (at most {})"),
-        ("dippouch/store/absences.py", "you play no seat in {}"),
-        # dippouch/store/access.py
-        ("dippouch/store/access.py", "a player's key names a game and a power"),
-        ("dippouch/store/access.py", "no game {}"),
-        ("dippouch/store/access.py", "no key {} in this game"),
-        ("dippouch/store/access.py", "unknown role {}"),
-        ("dippouch/store/access.py", "visibility must be one of {}, not {}"),
-        # dippouch/store/accounts.py: accounts
-        (
-            "dippouch/store/accounts.py",
-            "an account for this address was made a moment ago by another link; ask for a new link to sign in",
-        ),
-        ("dippouch/store/accounts.py", "give the name other players will see to finish signing up"),
-        ("dippouch/store/accounts.py", "no passkey {} of yours"),
-        ("dippouch/store/accounts.py", "no person {}"),
-        (
-            "dippouch/store/accounts.py",
-            "that is not a sign-in link of this site; ask for a new one on the sign-in page",
-        ),
-        ("dippouch/store/accounts.py", "that sign-in link has expired (links work for {} minutes); ask for a new one"),
-        (
-            "dippouch/store/accounts.py",
-            "that sign-in link is unknown here (mistyped, or from another site); ask for a new one",
-        ),
-        ("dippouch/store/accounts.py", "that sign-in link was used already (each works once); ask for a new one"),
-        ("dippouch/store/accounts.py", "the passkey's challenge is unknown, used already or expired; try again"),
-        ("dippouch/store/accounts.py", "this passkey is registered already"),
-        (
-            "dippouch/store/accounts.py",
-            "{} in {} is on another person's account; ask the game's coordinator if it should be yours",
-        ),
-        # dippouch/store/addresses.py: addresses
-        ("dippouch/store/addresses.py", "address: at most {} characters (this one has {})"),
-        ("dippouch/store/addresses.py", "address: at most {} lines (this one has {}); join the shortest lines"),
-        ("dippouch/store/addresses.py", "address: control characters are not allowed; write plain text"),
-        ("dippouch/store/addresses.py", "address: write the address, one line per line of the envelope"),
-        (
-            "dippouch/store/addresses.py",
-            "an alternate address needs both days ('from' and 'to'); leave both empty for the primary address",
-        ),
-        ("dippouch/store/addresses.py", "no person {}"),
-        ("dippouch/store/addresses.py", "roster_visibility: {} is not a choice; choose one of {}"),
-        (
-            "dippouch/store/addresses.py",
-            "you have a primary address already; edit it, or give this one the days it is preferred on",
-        ),
-        (
-            "dippouch/store/addresses.py",
-            "you have a primary address already; give this one the days it is preferred on",
-        ),
-        ("dippouch/store/addresses.py", "you have no address #{}"),
-        ("dippouch/store/addresses.py", "you have {} addresses already (at most {}); remove past ones first"),
-        # dippouch/store/bots.py
-        ("dippouch/store/bots.py", "no game {}; games: {}"),
         # dippouch/store/claims.py
         ("dippouch/store/claims.py", "<built: phase_id>"),
-        # dippouch/store/deadlines.py
-        ("dippouch/store/deadlines.py", "game {} is already paused"),
-        ("dippouch/store/deadlines.py", "game {} is not paused"),
         # dippouch/store/gamefile.py: the coordinator's desk: imports of a game file
         (
             "dippouch/store/gamefile.py",
@@ -429,13 +336,10 @@ NOT_YET: frozenset[tuple[str, str]] = frozenset(
         ("dippouch/store/gamefile.py", "{}: {} has two versions numbered {} in {}"),
         ("dippouch/store/gamefile.py", "{}: {} is not a number that can be stored"),
         # dippouch/store/games.py: the coordinator's desk: games, extensions, roll-backs
-        ("dippouch/store/games.py", "a game named {} already exists; choose another name"),
-        ("dippouch/store/games.py", "a player needs a name"),
         (
             "dippouch/store/games.py",
             'a position is a JSON object like {"phase": "Spring 1901 Movement", "units": [...]}',
         ),
-        ("dippouch/store/games.py", "nobody plays {} in {}; seat a player first (`dippouch players assign`)"),
         (
             "dippouch/store/games.py",
             'position: a starting position has no orders; remove "orders" (or start from a request\'s "next")',
@@ -444,22 +348,12 @@ NOT_YET: frozenset[tuple[str, str]] = frozenset(
         ("dippouch/store/games.py", "position: its options {} differ from the game's; pass them with -o KEY=VALUE"),
         ("dippouch/store/games.py", "position: unknown key {}{} Keys: {}"),
         ("dippouch/store/games.py", "position: {}"),
-        ("dippouch/store/games.py", "{} is already played by {}; use `dippouch players replace` to hand it over"),
         # dippouch/store/history.py
         ("dippouch/store/history.py", "<built: str(e)>"),
-        ("dippouch/store/history.py", "game {} has no phase with id {} (see `dippouch history`)"),
-        ("dippouch/store/history.py", "game {} has no phase {} in its current line of play; phases: {}"),
-        ("dippouch/store/history.py", "game {} has no processed phase yet"),
-        ("dippouch/store/history.py", "{} has not been processed; there is nothing to replay"),
         # dippouch/store/inbox.py
         ("dippouch/store/inbox.py", "message #{} is {}, not held"),
         ("dippouch/store/inbox.py", "no message #{}"),
         ("dippouch/store/inbox.py", "no message #{} (see `dippouch mail list`)"),
-        # dippouch/store/mail_games.py
-        (
-            "dippouch/store/mail_games.py",
-            "<built: f'no game {game!r}' + (f\"; games: {', '.join(names)}\" if names else '')>",
-        ),
         # dippouch/store/mail_record.py: mail setup and the mail record
         ("dippouch/store/mail_record.py", "mail.settings: expected an object (the game's `mail setup` settings)"),
         ("dippouch/store/mail_record.py", "mail: expected an object (settings, messages, reviews, notices)"),
@@ -480,15 +374,7 @@ NOT_YET: frozenset[tuple[str, str]] = frozenset(
         ("dippouch/store/mail_record.py", "{}: {} is not a time (ISO 8601)"),
         ("dippouch/store/mail_record.py", "{}: {} is not the id of a submission in this file"),
         ("dippouch/store/mail_record.py", "{}: {} is not the place of a phase in this file (0 to {})"),
-        # dippouch/store/notify.py
-        ("dippouch/store/notify.py", "no person {}"),
-        ("dippouch/store/notify.py", "you have no push subscription or webhook #{}"),
-        (
-            "dippouch/store/notify.py",
-            "you have {} push subscriptions and webhooks already, the most one person may keep; remove one first",
-        ),
         # dippouch/store/openings.py: the lobby's store
-        ("dippouch/store/openings.py", "no person {}"),
         ("dippouch/store/openings.py", "nobody plays {} in {}: an empty power is filled by sign-up, not the pool"),
         ("dippouch/store/openings.py", "person {} has not signed up to {} (or withdrew)"),
         ("dippouch/store/openings.py", "the minimum reliability is a percentage from 0 to 100, not {}"),
@@ -507,13 +393,6 @@ NOT_YET: frozenset[tuple[str, str]] = frozenset(
         # dippouch/store/outbox.py
         ("dippouch/store/outbox.py", "message #{} was sent at {} UTC; it is not sent twice"),
         ("dippouch/store/outbox.py", "no queued message #{} (see `dippouch mail outbox`)"),
-        # dippouch/store/people.py
-        ("dippouch/store/people.py", "a name is at most {} characters (this one has {})"),
-        ("dippouch/store/people.py", "a person needs a name"),
-        ("dippouch/store/people.py", "no language {}; languages: {}"),
-        ("dippouch/store/people.py", "no person {}"),
-        ("dippouch/store/people.py", "no time zone {}: write it as the zone database names it, e.g. Europe/Berlin"),
-        ("dippouch/store/people.py", "nobody plays {} in {}; seat a player first (`dippouch players assign`)"),
         # dippouch/store/photos.py
         ("dippouch/store/photos.py", "attachment #{} was confirmed already"),
         ("dippouch/store/photos.py", "game {} has no open phase"),
@@ -526,43 +405,16 @@ NOT_YET: frozenset[tuple[str, str]] = frozenset(
         ("dippouch/store/press.py", "<built: Refusal('channel', f'no channel {in_channel} of {sender} in {g.name}')>"),
         ("dippouch/store/press.py", "<built: str(e.args[0])>"),
         ("dippouch/store/press.py", "<built: why>"),
-        ("dippouch/store/press.py", "no message {} in {} that you may read"),
-        ("dippouch/store/press.py", "no press channel {} in {} that you may read"),
-        ("dippouch/store/press.py", "the reason is {} characters long; at most 2000"),
-        ("dippouch/store/press.py", "unknown choice {}: mute, block or none"),
-        (
-            "dippouch/store/press.py",
-            "{} has made {} reports in the last 24 hours, the most a power may; the next may be made from {} UTC (or write to the coordinator)",
-        ),
-        (
-            "dippouch/store/press.py",
-            "{} reported message {} already, on {} UTC; the coordinator has that report (a message is reported once)",
-        ),
         # dippouch/store/processing.py
         ("dippouch/store/processing.py", "game {} is paused; resume it before processing"),
         # dippouch/store/ratings.py
         ("dippouch/store/ratings.py", "game {} has lines but no end time"),
         ("dippouch/store/ratings.py", "game {} has no end time and cannot be rated"),
         ("dippouch/store/ratings.py", "the ratings moved from version {} to {}: plan again"),
-        # dippouch/store/review.py: review
-        (
-            "dippouch/store/review.py",
-            "<built: f'no game {game!r}' + (f\"; games: {', '.join(names)}\" if names else '')>",
-        ),
-        ("dippouch/store/review.py", "attachment #{} was confirmed already; it is not set aside"),
-        ("dippouch/store/review.py", "attachment #{} was set aside already"),
-        ("dippouch/store/review.py", "game {} has no open phase to release"),
-        ("dippouch/store/review.py", "game {} is paused; resume it before releasing {}"),
-        ("dippouch/store/review.py", "no attachment #{} (see `dippouch mail review GAME`)"),
-        ("dippouch/store/review.py", "no phase #{}"),
-        ("dippouch/store/review.py", "{} has been processed; its photographs can no longer be set aside"),
-        ("dippouch/store/review.py", "{} is sealed until its deadline ({} UTC); the review comes after it"),
-        ("dippouch/store/review.py", "{} is sealed until its deadline; photographs are reviewed after it"),
         # dippouch/store/rows.py
         ("dippouch/store/rows.py", "<built: str(e.args[0])>"),
         ("dippouch/store/rows.py", "cannot read the phase {}: {}"),
         ("dippouch/store/rows.py", "game {} is over{} (roll back to reopen it)"),
-        ("dippouch/store/rows.py", "no game {}{}{}"),
         (
             "dippouch/store/rows.py",
             "the copy of variant {} stored with game {} no longer loads: {}; `dippouch upgrade-variant {}` switches the game to the variant file",
@@ -597,7 +449,6 @@ NOT_YET: frozenset[tuple[str, str]] = frozenset(
         ("dippouch/store/tournaments.py", "a tournament's name has at most {} characters, not {}"),
         ("dippouch/store/tournaments.py", "a tournament's name is text, not {}"),
         ("dippouch/store/tournaments.py", "game {} is already in tournament {}"),
-        ("dippouch/store/tournaments.py", "game {} is not in tournament {} (its games: {})"),
         ("dippouch/store/tournaments.py", "no tournament {}{}.{}"),
         ("dippouch/store/tournaments.py", "tournament {} holds {} games, the most one may hold"),
         # dippouch/store/transfer.py: the coordinator's desk: seating, replacements, hand-overs
@@ -608,12 +459,6 @@ NOT_YET: frozenset[tuple[str, str]] = frozenset(
         ),
         ("dippouch/store/transfer.py", "a game named {} already exists; import it with --name NEW"),
         ("dippouch/store/transfer.py", "game file version {} is newer than this dippouch understands"),
-        (
-            "dippouch/store/transfer.py",
-            "game file: its variant data does not match its variant_hash (edited or damaged)",
-        ),
-        ("dippouch/store/transfer.py", "game file: its variant {} does not load: {}"),
-        ("dippouch/store/transfer.py", 'game file: no "game" object (name, variant, settings, status)'),
         ("dippouch/store/transfer.py", "game.options: expected an object of variant options"),
         (
             "dippouch/store/transfer.py",
@@ -631,9 +476,6 @@ NOT_YET: frozenset[tuple[str, str]] = frozenset(
         ("dippouch/store/transfer.py", "unknown view of a game file {}; choose public, coordinator or unsealed"),
         # dippouch/store/variant_copy.py
         ("dippouch/store/variant_copy.py", "cannot upgrade {}: {}"),
-        # dippouch/store/votes.py
-        ("dippouch/store/votes.py", "draws are not allowed in game {}"),
-        ("dippouch/store/votes.py", "no draw is possible now: {} Your vote was not recorded."),
     }
 )
 
