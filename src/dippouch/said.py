@@ -259,6 +259,11 @@ LAYER_MESSAGES = (
     N_("game %(game)s cannot be scored under %(system)s: %(reason)s"),
     N_("game %(game)s: %(reason)s"),
     N_("the game is not finished: it is scored once it ends"),
+    # dippouch.play.openings: the new game page's template titles (new_game.html: {{ t.title|said }})
+    N_("Standard, 1 day, full press"),
+    N_("Gunboat, 2 days"),
+    N_("Standard, 1 hour, full press (a live evening)"),
+    N_("%(variant)s, 2 days, the variant's press"),
 )
 """The English of the layers between the core and the doors, as :mod:`dippouch.game`, the press rules, the
 lobby and the store write it (their modules are not marked: listed here, the catalogue check finds and

@@ -436,7 +436,7 @@ def add_address_form(request: Request, data: RosterForm, web: WebDep, pid: Perso
         address_store.add_address(
             web.store, pid, data.get("address", ""), first_day=first, last_day=last, now=web.now()
         )
-        return "Address added."
+        return words(request).gettext("Address added.")
 
     return _change(add, lambda error: _addresses_page(request, web, pid, error=error, typed=data), "/me/addresses")
 
@@ -446,7 +446,7 @@ def edit_address_form(request: Request, address_id: int, data: RosterForm, web: 
     def edit() -> str:
         first, last = _days_of(data)
         address_store.edit_address(web.store, pid, address_id, data.get("address", ""), first_day=first, last_day=last)
-        return "Address saved."
+        return words(request).gettext("Address saved.")
 
     typed = {**data, "id": str(address_id)}
     return _change(
@@ -461,7 +461,7 @@ def edit_address_form(request: Request, address_id: int, data: RosterForm, web: 
 def delete_address_form(request: Request, address_id: int, _: RosterForm, web: WebDep, pid: PersonDep) -> Response:
     def remove() -> str:
         address_store.remove_address(web.store, pid, address_id)
-        return "Address removed."
+        return words(request).gettext("Address removed.")
 
     return _change(remove, lambda error: _addresses_page(request, web, pid, error=error), "/me/addresses")
 
@@ -488,7 +488,8 @@ def add_absence_form(request: Request, data: RosterForm, web: WebDep, pid: Perso
         first, last = day_range(data.get("from", ""), data.get("to", ""))
         absence_store.record_absence(web.store, pid, first, last, reason=data.get("reason", ""), now=web.now())
         _touch_seats(web, pid)
-        return f"Away {short_range(first, last)}: recorded for all your games."
+        said = words(request).gettext("Away %(days)s: recorded for all your games.")
+        return said % {"days": short_range(first, last)}
 
     return _change(add, lambda error: _absences_page(request, web, pid, error=error, typed=data), "/me/absences")
 
@@ -499,7 +500,11 @@ def ally_form(request: Request, data: RosterForm, web: WebDep, pid: PersonDep) -
 
     def name_ally() -> str:
         ally = absence_store.set_proxy_ally(web.store, pid, game, data.get("ally") or None, now=web.now())
-        return f"{game}: {ally or 'nobody'} gives proxy orders for your units while you are away."
+        w = words(request)
+        if ally:
+            said = w.gettext("%(game)s: %(ally)s gives proxy orders for your units while you are away.")
+            return said % {"game": game, "ally": ally}
+        return w.gettext("%(game)s: nobody gives proxy orders for your units while you are away.") % {"game": game}
 
     return _change(
         name_ally,
@@ -514,7 +519,7 @@ def delete_absence_form(request: Request, absence_id: int, _: RosterForm, web: W
     def remove() -> str:
         absence_store.remove_absence(web.store, pid, absence_id, now=web.now())
         _touch_seats(web, pid)
-        return "Absence removed."
+        return words(request).gettext("Absence removed.")
 
     return _change(remove, lambda error: _absences_page(request, web, pid, error=error), "/me/absences")
 
@@ -648,7 +653,7 @@ def settings_form(request: Request, name: str, data: RosterForm, web: WebDep, vi
         if message.startswith("no game"):
             raise
         return _roster_page(request, web, viewer, name, error=message)
-    return redirect(game_url(name) + "/roster", "Settings saved.")
+    return redirect(game_url(name) + "/roster", words(request).gettext("Settings saved."))
 
 
 # ------------------------------------------------------------------------------------------------ API
