@@ -83,3 +83,22 @@ def test_a_press_setting_refused_is_read_back(lang: str, said_here: str) -> None
     with pytest.raises(DippouchError) as refused:
         PressRules.from_data({"kind": "loud"})
     assert said(str(refused.value), lang).startswith(said_here)
+
+
+@pytest.mark.parametrize(
+    ("query", "said_here"),
+    [
+        ("", "not sent (empty): the message is empty: write something to send"),
+        ("?lang=de", "nicht gesendet (leer): die Nachricht ist leer: schreiben Sie etwas, um sie zu senden"),
+        ("?lang=xx", "not sent (empty): the message is empty: write something to send"),
+    ],
+)
+def test_the_json_api_says_a_refusal_in_the_language_the_page_s_script_asks_for(
+    site: Site, query: str, said_here: str
+) -> None:
+    # press.js sends a message through the JSON API with ?lang=<the page's language>; programs get the English.
+    site.new_game("g")
+    en = site.player("g", "England")
+    r = site.api(en, "/api/games/g/powers/England/press" + query, {"to": ["France"], "text": "  "})
+    assert r.status_code == 400, r.text
+    assert r.json()["error"] == said_here

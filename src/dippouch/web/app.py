@@ -271,8 +271,12 @@ def create_app(
 
     def _refusal(request: Request, text: str) -> str:
         # A page says the layers' English refusals in its language (dippouch.said: the web's own are translated
-        # where they are written, and said leaves them as they are); the JSON API keeps the English.
-        return text if _is_api(request) else said(text, page_language(request))
+        # where they are written, and said leaves them as they are); the JSON API keeps the English, unless the
+        # caller asks for a language (?lang=de: a page's script, as press.js sends a message).
+        if not _is_api(request):
+            return said(text, page_language(request))
+        asked = request.query_params.get("lang", "")
+        return said(text, asked) if asked in LANGUAGES else text
 
     @app.exception_handler(WebError)
     async def _web_error(request: Request, exc: WebError) -> Response:

@@ -272,7 +272,9 @@
       }
       box.setAttribute("data-sending", "1");
       button.setAttribute("aria-disabled", "true");
-      fetch(api + (channel ? "/channels/" + channel : ""), {
+      // ?lang: a refusal comes back in the page's language (the JSON API's is English otherwise).
+      var lang = document.documentElement.lang || "en";
+      fetch(api + (channel ? "/channels/" + channel : "") + "?lang=" + encodeURIComponent(lang), {
         method: "POST", credentials: "same-origin",
         headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
         body: JSON.stringify(body)
