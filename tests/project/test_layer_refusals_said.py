@@ -176,6 +176,7 @@ NOT_YET: frozenset[tuple[str, str]] = frozenset(
         ("dippouch/play/sandbox.py", "<built: str(e)>"),
         ("dippouch/play/sandbox.py", "line {} ({}): {}{}; correct or delete it to adjudicate"),
         # dippouch/press/rules.py: press settings refused (PressRulesError)
+        # Read on pages (the hint "; did you mean 'x'?" is a part of its own there), not by its shape.
         ("dippouch/press/rules.py", "unknown phase kind {} in quiet_phases{}"),
         # dippouch/store/claims.py
         ("dippouch/store/claims.py", "<built: phase_id>"),
@@ -311,6 +312,8 @@ NOT_YET: frozenset[tuple[str, str]] = frozenset(
         ("dippouch/store/mail_record.py", "{}: {} is not the id of a submission in this file"),
         ("dippouch/store/mail_record.py", "{}: {} is not the place of a phase in this file (0 to {})"),
         # dippouch/store/openings.py: the lobby's store
+        # These two are read on pages by "yours is %(score)d%%" and "yours is no record yet", not by their shape
+        # ("yours is 1").
         ("dippouch/store/openings.py", "{} asks a reliability of at least {}%; yours is {}"),
         (
             "dippouch/store/openings.py",
