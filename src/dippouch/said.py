@@ -355,6 +355,23 @@ LAYER_MESSAGES = (
     ),
     N_("position: %(reason)s"),
     N_("variant: %(reason)s"),
+    # imports, tournaments, typed-in orders and ratings (tests/project/test_layer_refusals_said.py)
+    N_(
+        "this game file was exported with the open phase's orders sealed; export it again from that game's coordinator page with \"Export with this phase's orders unsealed\" (with a reason, which its players are shown) to move a running game"
+    ),
+    N_("game.options: expected an object of variant options"),
+    N_("game.variant: missing; a game file names the variant its game plays (like standard)"),
+    N_("game.variant: %(reason)s"),
+    N_("game.variant_data: expected the variant as an object"),
+    N_("the saved game has no id; give the imported game a name with --name"),
+    N_("replaying the saved game reached %(phase)s, but the saved game has %(next)s next"),
+    N_("not a usable MILA saved game (%(kind)s: %(reason)s)"),
+    N_("variant %(variant)s names an unknown victory hook %(hook)s"),
+    N_("cannot upgrade %(game)s: %(reason)s"),
+    N_("a tournament's name is text, not %(type)s"),
+    N_("received %(received)s UTC is after it was typed in (%(typed)s UTC); check the --received time"),
+    N_("game %(game)s has lines but no end time"),
+    N_("the ratings moved from version %(planned)s to %(now)s: plan again"),
 )
 """The English of the layers between the core and the doors, as :mod:`dippouch.game`, the press rules, the
 lobby and the store write it (their modules are not marked: listed here, the catalogue check finds and
