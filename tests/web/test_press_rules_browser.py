@@ -92,8 +92,14 @@ class Player:
 
 
 def _real(errors: list[str]) -> list[str]:
-    """The page's errors but the refusals: a refused message is the API's 400, which the browser logs."""
-    return [e for e in errors if "favicon" not in e and not ("status of 400 (Bad Request)" in e and "/press)" in e)]
+    """The page's errors but the refusals: a refused message is the API's 400, which the browser logs (press.js
+    asks for the page's language: ``/press?lang=en``)."""
+    sent = ("/press)", "/press?lang=")
+    return [
+        e
+        for e in errors
+        if "favicon" not in e and not ("status of 400 (Bad Request)" in e and any(s in e for s in sent))
+    ]
 
 
 def _said(page: Any) -> str:
