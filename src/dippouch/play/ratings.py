@@ -488,18 +488,8 @@ def board(
     return Board(group, size.people if size else 0, size.games if size else 0, offset, tuple(places))
 
 
-@dataclass(frozen=True)
-class HallEntry:
-    """A result in the hall of fame."""
-
-    game: str
-    variant: str
-    ended_at: datetime
-    power: str
-    person_id: int
-    score: float
-    system: str
-    share: float
+HallEntry = stored.FameEntry
+"""A result in the hall of fame: the store's line as it is (a copy of each field gave nothing)."""
 
 
 def hall_of_fame(
@@ -509,8 +499,7 @@ def hall_of_fame(
     game's points (scores under different systems are on different scales; a share is the same measure under
     all), earliest first on a tie. Public games only: the hall links its games, and an unlisted game's address
     is its secret."""
-    found = stored.hall(db, stored.FAME_SOLO if solo else stored.FAME_RESULT, group, offset=offset, limit=limit)
-    return [HallEntry(h.game, h.variant, h.ended_at, h.power, h.person_id, h.score, h.system, h.share) for h in found]
+    return stored.hall(db, stored.FAME_SOLO if solo else stored.FAME_RESULT, group, offset=offset, limit=limit)
 
 
 def unscored(db: Database) -> list[tuple[str, str]]:
