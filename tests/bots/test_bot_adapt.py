@@ -12,13 +12,12 @@ from types import MappingProxyType
 import pytest
 
 import dippouch.bots.heuristic as heuristic
+from bot_positions import V, position, province
 from dippouch import settings
 from dippouch.bots.engine import (
     Move,
     Order,
     PhaseKind,
-    Position,
-    Unit,
     adjudicate,
     format_order,
     legal_orders,
@@ -27,27 +26,7 @@ from dippouch.bots.engine import (
 from dippouch.bots.heuristic import HeuristicBot, Values
 from dippouch.bots.memory import Memory, recalled, remember
 from dippouch.bots.search import SearchBot
-from dippouch.catalog import load_variant
-from dippouch.core.calendar import Phase
 from dippouch.core.errors import DippouchError
-
-V = load_variant("standard")
-
-
-def _p(abbr: str) -> int:
-    return V.map.province_of(V.map.loc(abbr))
-
-
-def _position(step: int, units: dict[str, str], centres: dict[str, str], year: int = 1902) -> Position:
-    """A position from "A par, F bre" per power and "par bre" centres per power."""
-    placed: dict[int, Unit] = {}
-    for power, text in units.items():
-        for item in text.split(","):
-            kind, where = item.split()
-            loc = V.map.loc(where)
-            placed[V.map.province_of(loc)] = Unit(power, kind, loc)
-    owned = {_p(c): power for power, text in centres.items() for c in text.split()}
-    return Position(Phase(year, step), placed, owned, V.start.homes)
 
 
 def _texts(orders: Iterable[Order]) -> set[str]:
@@ -73,7 +52,7 @@ def test_the_memory_reads_attacks_supports_given_and_refused_and_arrivals() -> N
     assert m.at_war("Italy", "Austria") and m.enemies("Italy") == {"Austria"}
     assert m.helped == {("Germany", "France"): 1.0} and m.friendly("Germany", "France")
     assert m.refused == {("Austria", "Russia"): 1.0}
-    assert ("France", _p("bur")) in m.arrived and ("Russia", _p("sil")) in m.arrived
+    assert ("France", province("bur")) in m.arrived and ("Russia", province("sil")) in m.arrived
     # Wars fade: a phase without attacks halves them, and the two are no longer read as at war.
     calm = remember(V, m, "Italy", _results({"Italy": ["A ven H"]}))
     assert calm.attacks == {("Austria", "Italy"): 0.5} and not calm.at_war("Italy", "Austria")
@@ -91,14 +70,13 @@ def test_the_units_of_a_power_at_war_threaten_more_and_its_centres_are_worth_mor
     start = V.start
     war = Memory(attacks={("Germany", "France"): 2.0})
     plain, at_war = Values(V, start, "France"), Values(V, start, "France", war)
-    assert at_war.threat[_p("bur")] > plain.threat[_p("bur")]  # German armies in Munich next to Burgundy
-    assert at_war.threat[_p("pic")] == plain.threat[_p("pic")]  # England's fleets count as before
-    assert at_war.base[_p("mun")] > plain.base[_p("mun")]
+    assert at_war.threat[province("bur")] > plain.threat[province("bur")]  # German armies in Munich next to Burgundy
+    assert at_war.threat[province("pic")] == plain.threat[province("pic")]  # England's fleets count as before
+    assert at_war.base[province("mun")] > plain.base[province("mun")]
 
 
 def test_a_centre_a_neighbour_just_moved_next_to_is_covered() -> None:
-    p = _position(
-        2,
+    p = position(
         {
             "France": "A bel, A pic, F mao, A spa",
             "Germany": "A bur, A ruh, F hol, A kie",
@@ -111,10 +89,11 @@ def test_a_centre_a_neighbour_just_moved_next_to_is_covered() -> None:
             "England": "lon edi lvp nwy",
             "Italy": "rom nap ven tun",
         },
+        step=2,
     )
     bot = HeuristicBot()
-    told = Memory(arrived=frozenset({("Germany", _p("bur"))}))
-    covered = {_p("par"), _p("mar")}
+    told = Memory(arrived=frozenset({("Germany", province("bur"))}))
+    covered = {province("par"), province("mar")}
 
     def covers(orders: list[Order]) -> bool:
         return any(isinstance(o, Move) and V.map.province_of(o.dest) in covered for o in orders)
@@ -126,8 +105,7 @@ def test_a_centre_a_neighbour_just_moved_next_to_is_covered() -> None:
 def test_no_centre_within_reach_is_left(monkeypatch: pytest.MonkeyPatch) -> None:
     # Austria bounced over Serbia and Rumania twice; Russia's army has gone, Serbia is free and unowned, and no
     # other power's unit can reach it. The memory alone sends the army elsewhere (Galicia); it takes Serbia.
-    p = _position(
-        2,
+    p = position(
         {
             "Austria": "A bud, A vie, F tri",
             "Russia": "A sil, A ukr, F sev",
@@ -135,8 +113,9 @@ def test_no_centre_within_reach_is_left(monkeypatch: pytest.MonkeyPatch) -> None
             "Turkey": "A con, F bla",
         },
         {"Austria": "bud vie tri", "Russia": "mos war sev stp", "Italy": "rom nap ven", "Turkey": "ank con smy"},
+        step=2,
     )
-    told = Memory(MappingProxyType({(_p("bud"), _p("ser")): 2, (_p("bud"), _p("rum")): 2}))
+    told = Memory(MappingProxyType({(province("bud"), province("ser")): 2, (province("bud"), province("rum")): 2}))
     bot = HeuristicBot()
     assert "A bud - ser" in _texts(bot.orders(V, p, "Austria", random.Random(1), told))
     monkeypatch.setattr(HeuristicBot, "_neglected", staticmethod(lambda *a: None))
@@ -145,8 +124,7 @@ def test_no_centre_within_reach_is_left(monkeypatch: pytest.MonkeyPatch) -> None
 
 def test_a_power_near_a_solo_drives_for_it() -> None:
     big = "mos sev stp war rum bul con ank smy ber kie mun den swe"
-    p = _position(
-        2,
+    p = position(
         {
             "Russia": "A rum, A gal, A bul, F sev, A ukr, A sil, A boh, F aeg, A pru, F bal",
             "Austria": "A bud, A vie, A tri",
@@ -161,6 +139,7 @@ def test_a_power_near_a_solo_drives_for_it() -> None:
             "Germany": "hol bel",
             "England": "lon lvp edi nwy",
         },
+        step=2,
     )
     assert Values(V, p, "Russia").mode == "solo"
     bot = HeuristicBot()
@@ -179,14 +158,14 @@ def test_a_power_near_a_solo_drives_for_it() -> None:
 
 def test_the_others_hold_a_line_against_a_power_near_a_solo() -> None:
     big = "mos sev stp war rum bul con ank smy ber kie mun den swe"
-    p = _position(
-        2,
+    p = position(
         {
             "Austria": "A bud, A tri",
             "Russia": "A rum, A gal, A bul, F sev, A ukr, A sil, A boh, F aeg",
             "Italy": "A ven, F nap",
         },
         {"Austria": "bud tri vie", "Russia": big, "Italy": "ven rom nap"},
+        step=2,
     )
     v = Values(V, p, "Austria")
     assert v.mode == "line" and v.leader == "Russia"
@@ -229,15 +208,15 @@ def test_a_failed_move_is_sent_again_only_with_more_support_than_it_had() -> Non
         OrderResult("Austria", _order("A bud S A vie - gal"), Outcome.GIVEN),
     ]
     m = remember(V, remember(V, None, "Austria", once), "Austria", once)
-    key = (_p("vie"), _p("gal"))
+    key = (province("vie"), province("gal"))
     assert m.failures(*key) == 2 and m.supports_had(*key) == 1
     # The same plan (one support) again is not weighed by the search level; with a second support it is.
     assert _repeats_failure([_order("A vie - gal"), _order("A bud S A vie - gal")], m, V)
     assert not _repeats_failure([_order("A vie - gal"), _order("A bud S A vie - gal"), _order("F tri H")], Memory(), V)
-    p = _position(
-        2,
+    p = position(
         {"Austria": "A vie, A bud, A boh", "Russia": "A war, A ukr, A sil"},
         {"Austria": "vie bud tri", "Russia": "war mos sev stp"},
+        step=2,
     )
     legal = legal_orders(V, p, "Austria")
 

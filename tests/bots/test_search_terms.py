@@ -7,29 +7,12 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from dippouch.bots.engine import PhaseKind, Position, Unit, adjudicate, format_order, legal_orders, parse_order
+from bot_positions import V, position, province
+from dippouch.bots.engine import PhaseKind, adjudicate, format_order, legal_orders, parse_order
 from dippouch.bots.heuristic import Values
 from dippouch.bots.memory import remember
 from dippouch.bots.search import EXPOSED, KILL, OPEN, _repeating, _score
-from dippouch.catalog import load_variant
 from dippouch.core.calendar import Phase
-
-V = load_variant("standard")
-
-
-def _p(abbr: str) -> int:
-    return V.map.province_of(V.map.loc(abbr))
-
-
-def _position(units: dict[str, str], centres: dict[str, str]) -> Position:
-    placed: dict[int, Unit] = {}
-    for power, text in units.items():
-        for item in text.split(","):
-            kind, where = item.split()
-            loc = V.map.loc(where)
-            placed[V.map.province_of(loc)] = Unit(power, kind, loc)
-    owned = {_p(c): power for power, text in centres.items() for c in text.split()}
-    return Position(Phase(1902, 0), placed, owned, V.start.homes)
 
 
 def _orders(texts: dict[str, list[str]]) -> dict[str, list]:  # type: ignore[type-arg]
@@ -37,7 +20,7 @@ def _orders(texts: dict[str, list[str]]) -> dict[str, list]:  # type: ignore[typ
 
 
 def test_an_enemy_unit_dislodged_counts_for_the_power_that_dislodged_it() -> None:
-    before = _position({"Germany": "A mun, A ruh", "France": "A bur"}, {"Germany": "mun kie ber", "France": "par"})
+    before = position({"Germany": "A mun, A ruh", "France": "A bur"}, {"Germany": "mun kie ber", "France": "par"})
     after = adjudicate(V, before, _orders({"Germany": ["A mun - bur", "A ruh S A mun - bur"]})).next
     assert [d.unit.power for d in after.dislodged.values()] == ["France"]
     values = Values(V, before, "Germany")
@@ -46,8 +29,8 @@ def test_an_enemy_unit_dislodged_counts_for_the_power_that_dislodged_it() -> Non
 
 def test_an_own_centre_out_reached_by_another_power_is_exposed() -> None:
     centres = {"Germany": "kie ber mun", "France": "par"}
-    one = _position({"Germany": "A ber", "England": "F hel"}, centres)  # Kiel: one German against one English
-    two = _position({"Germany": "A ber", "England": "F hel, A den"}, centres)  # ... against two
+    one = position({"Germany": "A ber", "England": "F hel"}, centres)  # Kiel: one German against one English
+    two = position({"Germany": "A ber", "England": "F hel, A den"}, centres)  # ... against two
     values = Values(V, one, "Germany")
     assert _score(one, "Germany", values) - _score(two, "Germany", values) == EXPOSED
 
@@ -55,8 +38,8 @@ def test_an_own_centre_out_reached_by_another_power_is_exposed() -> None:
 def test_a_centre_reached_with_more_than_its_holder_can_hold_it_with_is_open() -> None:
     centres = {"Germany": "kie ber mun", "Russia": "war"}
     # Warsaw, Russia's, empty: reached by the German armies in Silesia and Prussia.
-    guarded = _position({"Germany": "A sil, A pru", "Russia": "A war, A ukr, A lvn"}, centres)  # held with 3
-    open_ = _position({"Germany": "A sil, A pru", "Russia": "A war, A sev, A stp"}, centres)  # held with 1
+    guarded = position({"Germany": "A sil, A pru", "Russia": "A war, A ukr, A lvn"}, centres)  # held with 3
+    open_ = position({"Germany": "A sil, A pru", "Russia": "A war, A sev, A stp"}, centres)  # held with 1
     values = Values(V, guarded, "Germany")
     assert _score(open_, "Germany", values) - _score(guarded, "Germany", values) == OPEN
 
@@ -66,7 +49,7 @@ def test_replies_repeat_last_phase_orders_where_still_legal() -> None:
     first = _orders({"Russia": ["A war - gal"], "Austria": ["A vie - gal"], "Turkey": ["F ank - bla"]})
     done = adjudicate(V, start, first)
     memory = remember(V, None, "Germany", done.results)
-    assert memory.last[_p("war")][0] == "Russia" and memory.last[_p("vie")][0] == "Austria"
+    assert memory.last[province("war")][0] == "Russia" and memory.last[province("vie")][0] == "Austria"
     position = done.next  # Autumn 1901: nothing dislodged, so no retreats between
     assert V.calendar.kind(position.phase) is PhaseKind.MOVEMENT
     legal = legal_orders(V, position, "Russia")
@@ -91,7 +74,7 @@ def test_the_search_level_builds_where_a_new_unit_has_somewhere_new_to_go() -> N
     from dippouch.bots.engine import Build
     from dippouch.bots.heuristic import HeuristicBot
 
-    winter = _position(
+    winter = position(
         {"Turkey": "A bul, A arm, A sev, F ank", "Russia": "A ukr, A rum", "Italy": "F ion, A gre"},
         {"Turkey": "ank con smy bul sev", "Russia": "mos war stp rum", "Italy": "rom nap ven tun gre"},
     )
@@ -114,19 +97,17 @@ def test_near_a_solo_it_drives_taking_rather_than_guarding() -> None:
     from dippouch.bots.search import DRIVE
 
     many = "kie ber mun hol bel den swe nwy war mos stp sev rum bud"
-    one = _position({"Germany": "A ber", "England": "F hel"}, {"Germany": many})
-    two = _position({"Germany": "A ber", "England": "F hel, F bal"}, {"Germany": many})
+    one = position({"Germany": "A ber", "England": "F hel"}, {"Germany": many})
+    two = position({"Germany": "A ber", "England": "F hel, F bal"}, {"Germany": many})
     values = Values(V, one, "Germany")
     assert values.mode == "solo"
     assert _score(one, "Germany", values) == _score(two, "Germany", values)
     assert DRIVE[1] == 0.0 and DRIVE[2] > OPEN
     # Vienna, Austria's, empty: reached by the German armies in Bohemia and Tyrolia.
-    guarded = _position(
+    guarded = position(
         {"Germany": "A boh, A tyr", "Austria": "A vie, A bud, A gal"}, {"Germany": many, "Austria": "vie"}
     )
-    open_ = _position(
-        {"Germany": "A boh, A tyr", "Austria": "A vie, A ser, A rum"}, {"Germany": many, "Austria": "vie"}
-    )
+    open_ = position({"Germany": "A boh, A tyr", "Austria": "A vie, A ser, A rum"}, {"Germany": many, "Austria": "vie"})
     assert _score(open_, "Germany", values) - _score(guarded, "Germany", values) == DRIVE[2]
 
 
@@ -138,8 +119,8 @@ def test_it_drives_from_two_thirds_of_a_solos_centres() -> None:
         ("kie ber mun hol bel den swe nwy war mos stp sev", 0.0),
         ("kie ber mun hol bel den swe nwy war mos stp", 2 * EXPOSED),  # Kiel and Sweden
     ):
-        one = _position({"Germany": "A ber", "England": "F hel"}, {"Germany": owned})
-        two = _position({"Germany": "A ber", "England": "F hel, F bal"}, {"Germany": owned})
+        one = position({"Germany": "A ber", "England": "F hel"}, {"Germany": owned})
+        two = position({"Germany": "A ber", "England": "F hel, F bal"}, {"Germany": owned})
         values = Values(V, one, "Germany")
         assert values.mode == ""  # the heuristic's solo mode starts at 14
         assert _score(one, "Germany", values) - _score(two, "Germany", values) == cost, len(owned.split())
