@@ -5,8 +5,8 @@ centres in Fall 1901."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import Any
 
+from solo_board import solo_board
 from test_records_doors import FALL, SPRING
 
 from dippouch.bots.seats import seat_bot
@@ -35,22 +35,6 @@ def play_draw(store: GameStore, game: str, people: dict[str, int], now: datetime
         store.vote(game, power, True, now=now + timedelta(hours=3))
     assert store.status(game, now=now + timedelta(hours=3)).state == "finished"
     choose_scoring(store, game, "sos", now=now + timedelta(hours=3))
-
-
-def solo_board() -> dict[str, Any]:
-    """Fall 1901, France holding 18 centres (England's and Germany's, whose units are gone, and neutrals)."""
-    from dippouch.catalog import load_variant
-    from dippouch.game import position_to_data
-
-    v = load_variant("standard")
-    data = position_to_data(v, v.start)
-    taken = {"lon", "lvp", "edi", "ber", "kie", "mun", "spa", "por", "bel", "hol", "den", "nwy", "swe", "tun", "gre"}
-    centres: dict[str, list[str]] = {"France": sorted(taken)}
-    for power, provs in data["supply_centers"].items():
-        centres.setdefault(power, []).extend(p for p in provs if p not in taken)
-    centres = {p: c for p, c in centres.items() if c}
-    units = [u for u in data["units"] if u["power"] not in ("England", "Germany")]
-    return {**data, "phase": "Fall 1901 Movement", "supply_centers": centres, "units": units}
 
 
 def play_solo(
