@@ -372,6 +372,98 @@ LAYER_MESSAGES = (
     N_("received %(received)s UTC is after it was typed in (%(typed)s UTC); check the --received time"),
     N_("game %(game)s has lines but no end time"),
     N_("the ratings moved from version %(planned)s to %(now)s: plan again"),
+    # dippouch.store.gamefile and dippouch.store.mail_record: the checks of a game file (an import), each after
+    # the place in the file it concerns (``where``: a JSON path such as phases[3].submissions[0].version, kept
+    # as it is). A refused value is shown as its repr, cut (gamefile._shown).
+    N_("a game's name is text, not %(type)s"),
+    N_("a game's name must be 1 to %(most)s characters (it is %(length)s: %(name)s)"),
+    N_("a game's name %(name)s contains a control character (%(char)s); write it on one line"),
+    N_("a game's name cannot contain '/' or a backslash (%(name)s); try %(other)s"),
+    N_("a game's name cannot start with '.' (%(name)s); try %(other)s"),
+    N_(
+        "%(name)s is not a variant name; a variant is named by letters, digits, '-', '_' and single dots (like "
+        "standard, 1000ad or w3k), never a path"
+    ),
+    N_("%(address)s is not an e-mail address; write it like montrose@example.org"),
+    N_("%(address)s... is not an e-mail address (at most 320 characters)"),
+    N_("%(address)s is not written as an address is stored (like a@example.org)"),
+    N_("settings: expected an object with deadlines, timezone, time_of_day, missed_limit, draws"),
+    N_('settings.deadlines: expected {"movement": "12d", "retreats": "2d", "adjustments": "2d"}'),
+    N_("settings.%(key)s: expected text, not %(type)s"),
+    N_("settings.draws: expected true or false"),
+    N_("settings: %(reason)s"),
+    N_("game.ending: a finished game says how it ended (an object), not %(type)s"),
+    N_("game.ending: a game that is %(state)s has not ended"),
+    N_("game.paused_remaining: a paused game needs the seconds left on its clock, 0 to %(most)s, not %(value)s"),
+    N_("game.paused_remaining: only a paused game has time left on a stopped clock (%(state)s)"),
+    N_("phases: a game file has at least one phase (the one the game opened with)"),
+    N_("phases: a game that is %(state)s has exactly one open phase; this file has %(count)s"),
+    N_("phases: a game that is %(state)s has exactly one open phase; this file has %(count)s (phases %(phases)s)"),
+    N_("%(where)s: a finished game has no open phase"),
+    N_("%(where)s: the open phase is on branch %(branch)s, the game on %(game_branch)s"),
+    N_("%(where)s: a paused game's open phase has no deadline"),
+    N_("%(where)s: the open phase needs one"),
+    N_("%(where)s: a second phase at branch %(branch)s, position %(seq)s in the game's line"),
+    N_(
+        "%(where)s: its name and kind (%(name)s, %(kind)s) are not those of its position (%(position_name)s, "
+        "%(position_kind)s)"
+    ),
+    N_("%(where)s: a processed phase says when it was processed (processed_at)"),
+    N_("%(where)s.position: %(reason)s"),
+    N_("%(where)s.next_position: %(reason)s"),
+    N_("%(where)s: expected a list of orders"),
+    N_("%(where)s: expected a list of objects"),
+    N_('%(where)s: expected {"line": N, "text": "...", "order": ..., "error": ...}'),
+    N_(
+        "%(where)s (%(power)s version %(version)s): its line verdicts do not match its text (%(order)s is not an "
+        "order its text gives here); the file was edited or damaged"
+    ),
+    N_(
+        "%(where)s (%(power)s version %(version)s): its line verdicts do not match its text; the file was edited "
+        "or damaged"
+    ),
+    N_("%(where)s: %(power)s has two versions numbered %(version)s in %(phase)s"),
+    N_("%(where)s: %(power)s has no version %(version)s in %(phase)s"),
+    N_("%(where)s: names no submission earlier in the file"),
+    N_("%(where)s: %(power)s has two current players; only one plays a power at a time"),
+    N_("%(where)s: expected the player's name"),
+    N_("%(where)s must be 1 to %(most)s characters (it is %(length)s: %(name)s)"),
+    N_("%(where)s %(name)s contains a control character (%(char)s); write it on one line"),
+    N_("%(where)s.email: %(reason)s"),
+    # Whole, as the file's check writes them: the address's template alone would read the path into the address.
+    N_("%(where)s.email: %(address)s is not an e-mail address; write it like montrose@example.org"),
+    N_("%(where)s.email: %(address)s is not written as an address is stored (like a@example.org)"),
+    N_("%(where)s: %(value)s is not one of %(choices)s"),
+    N_("%(where)s: expected a whole number from %(least)s to %(most)s, not %(value)s"),
+    N_("%(where)s: expected true or false, not %(value)s"),
+    N_("%(where)s: expected text of at most %(most)s characters"),
+    N_("%(where)s: expected a time like 2026-12-01T09:00:00+00:00, not %(value)s"),
+    N_("%(where)s: cannot read the time %(value)s; write it like 2026-12-01T09:00:00+00:00"),
+    N_("%(where)s: expected an object, not %(type)s"),
+    N_("%(where)s: expected a list, not %(type)s"),
+    N_("%(where)s: expected a power's name, not %(type)s"),
+    N_("%(where)s: no power %(power)s in %(variant)s; its powers are %(powers)s"),
+    N_("%(where)s: empty"),
+    N_("%(where)s: nested too deeply"),
+    N_("%(where)s: contains a NUL or a lone surrogate, which cannot be stored"),
+    N_("%(where)s: %(value)s is not a number that can be stored"),
+    N_("mail: expected an object (settings, messages, reviews, notices)"),
+    N_("mail.settings: expected an object (the game's `mail setup` settings)"),
+    N_("mail: the messages hold more than %(most)s MiB; not imported"),
+    N_(
+        "%(where)s: its content was sealed in this export; export the game again with `dippouch export "
+        "--unsealed` to move a running game"
+    ),
+    N_("%(where)s: expected an object"),
+    N_("%(where)s: expected base64 text"),
+    N_("%(where)s: not base64"),
+    N_("%(where)s: %(value)s is not a time (ISO 8601)"),
+    N_("%(where)s: %(value)s is not the place of a phase in this file (0 to %(last)s)"),
+    N_("%(where)s: %(value)s is not the id of a submission in this file"),
+    N_("%(where)s: %(value)s is not the place of an event in this file"),
+    N_("%(where)s: %(kind)s; expected results, reminder, event or cd"),
+    N_("%(where)s: names no phase"),
+    N_("%(where)s: too long"),
 )
 """The English of the layers between the core and the doors, as :mod:`dippouch.game`, the press rules, the
 lobby and the store write it (their modules are not marked: listed here, the catalogue check finds and

@@ -40,7 +40,16 @@ SOURCES = ("cli", "post", "mail", "photo", "web", "bot")
 """Where a submission came from: typed by the coordinator, a letter, an e-mail, a confirmed transcription of
 a photograph, the web app."""
 _SLASHES = re.compile(r"[/\\]+")
+_SHOWN = 80
+"""Characters of a refused value shown in a refusal: the value is cut, never the sentence around it (a page
+reads the sentence back in its language, dippouch.said, only when it is whole)."""
 _VARIANT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_+-]*(?:\.[A-Za-z0-9_+-]+)*$")
+
+
+def _shown(value: Any) -> str:
+    """A refused value as a refusal shows it: its ``repr``, cut to :data:`_SHOWN` characters."""
+    text = repr(value)
+    return text if len(text) <= _SHOWN else f"{text[: _SHOWN - 3]}..."
 
 
 def clean_address(text: str | None) -> str:
@@ -109,7 +118,7 @@ def check_settings(data: Any) -> Settings:
             raise GameError(f"settings.{key}: expected text, not {type(data[key]).__name__}")
     missed = data.get("missed_limit", 2)
     if isinstance(missed, bool) or not isinstance(missed, int) or not 0 <= missed <= 1000:
-        raise GameError(f"settings.missed_limit: expected a whole number from 0 to 1000, not {missed!r}"[:200])
+        raise GameError(f"settings.missed_limit: expected a whole number from 0 to 1000, not {_shown(missed)}")
     if not isinstance(data.get("draws", True), bool):
         raise GameError("settings.draws: expected true or false")
     try:
@@ -165,13 +174,13 @@ def _list(value: Any, where: str) -> Sequence[Any]:
 
 def _int(value: Any, where: str, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise GameError(f"{where}: expected a whole number from {lo} to {hi:,}, not {value!r}"[:200])
+        raise GameError(f"{where}: expected a whole number from {lo} to {hi:,}, not {_shown(value)}")
     return value
 
 
 def _bool(value: Any, where: str) -> bool:
     if not isinstance(value, bool):
-        raise GameError(f"{where}: expected true or false, not {value!r}"[:200])
+        raise GameError(f"{where}: expected true or false, not {_shown(value)}")
     return value
 
 
@@ -179,7 +188,7 @@ def _text(value: Any, where: str, limit: int, *, optional: bool = False) -> str 
     if value is None and optional:
         return None
     if not isinstance(value, str) or len(value) > limit:
-        raise GameError(f"{where}: expected text of at most {limit:,} characters"[:200])
+        raise GameError(f"{where}: expected text of at most {limit:,} characters")
     return value
 
 
@@ -187,7 +196,7 @@ def _time(value: Any, where: str, *, optional: bool = False) -> datetime | None:
     if value is None and optional:
         return None
     if not isinstance(value, str) or len(value) > 40:
-        raise GameError(f"{where}: expected a time like 2026-12-01T09:00:00+00:00, not {value!r}"[:200])
+        raise GameError(f"{where}: expected a time like 2026-12-01T09:00:00+00:00, not {_shown(value)}")
     try:
         return as_utc(datetime.fromisoformat(value))
     except (ValueError, OverflowError):
@@ -199,8 +208,9 @@ def _power(v: Variant, value: Any, where: str) -> str:
         raise GameError(f"{where}: expected a power's name, not {type(value).__name__}")
     try:
         return v.power(value).name
-    except KeyError as e:
-        raise GameError(f"{where}: {e.args[0]}") from None
+    except KeyError:
+        powers = ", ".join(v.power_names)
+        raise GameError(f"{where}: no power {_shown(value)} in {v.name}; its powers are {powers}") from None
 
 
 def check_game_file(data: Mapping[str, Any], v: Variant) -> None:
@@ -211,7 +221,7 @@ def check_game_file(data: Mapping[str, Any], v: Variant) -> None:
     gd = _obj(data.get("game"), "game")
     state = gd.get("status")
     if state not in GAME_STATES:
-        raise GameError(f"game.status: {state!r} is not one of {', '.join(GAME_STATES)}"[:200])
+        raise GameError(f"game.status: {_shown(state)} is not one of {', '.join(GAME_STATES)}")
     branch = _int(gd.get("branch", 0), "game.branch", 0, 1_000_000)
     _time(gd.get("created_at"), "game.created_at")
     if gd.get("options") is not None:
@@ -221,13 +231,15 @@ def check_game_file(data: Mapping[str, Any], v: Variant) -> None:
         if isinstance(paused, bool) or not isinstance(paused, (int, float)) or not 0 <= paused <= MAX_PAUSED_SECONDS:
             raise GameError(
                 f"game.paused_remaining: a paused game needs the seconds left on its clock, 0 to "
-                f"{MAX_PAUSED_SECONDS:,}, not {paused!r}"[:300]
+                f"{MAX_PAUSED_SECONDS:,}, not {_shown(paused)}"
             )
     elif paused is not None:
         raise GameError(f"game.paused_remaining: only a paused game has time left on a stopped clock ({state})")
     ending = gd.get("ending")
     if state == "finished":
-        e = _obj(ending, "game.ending (a finished game says how it ended)")
+        if not isinstance(ending, Mapping):
+            raise GameError(f"game.ending: a finished game says how it ended (an object), not {type(ending).__name__}")
+        e = ending
         _text(e.get("kind"), "game.ending.kind", 40)
         _text(e.get("text", ""), "game.ending.text", 2000)
         for i, p in enumerate(_list(e.get("powers", []), "game.ending.powers")):
@@ -305,7 +317,7 @@ def _check_phase(
     seen.add(key)
     status = ph.get("status")
     if status not in PHASE_STATES:
-        raise GameError(f"{where}.status: {status!r} is not one of {', '.join(PHASE_STATES)}"[:200])
+        raise GameError(f"{where}.status: {_shown(status)} is not one of {', '.join(PHASE_STATES)}")
     try:
         pos = position_from_data(v, _obj(ph.get("position"), f"{where}.position"))
     except (DippouchError, KeyError, TypeError, ValueError) as e:
@@ -313,8 +325,8 @@ def _check_phase(
     name, kind = v.calendar.name(pos.phase), v.calendar.kind(pos.phase).value
     if ph.get("name") != name or ph.get("kind") != kind:
         raise GameError(
-            f"{where}: its name and kind ({ph.get('name')!r}, {ph.get('kind')!r}) are not those of its position "
-            f"({name!r}, {kind!r})"[:300]
+            f"{where}: its name and kind ({_shown(ph.get('name'))}, {_shown(ph.get('kind'))}) are not those of its "
+            f"position ({name!r}, {kind!r})"
         )
     _time(ph.get("opened_at"), f"{where}.opened_at")
     _time(ph.get("deadline"), f"{where}.deadline", optional=True)
@@ -365,7 +377,7 @@ def _check_phase(
             if flag in sub:
                 _bool(sub[flag], f"{at}.{flag}")
         if sub.get("source", "cli") not in SOURCES:
-            raise GameError(f"{at}.source: {sub.get('source')!r} is not one of {', '.join(SOURCES)}"[:200])
+            raise GameError(f"{at}.source: {_shown(sub.get('source'))} is not one of {', '.join(SOURCES)}")
         _text(sub.get("label"), f"{at}.label", 40, optional=True)
         if sub.get("reinstates") is not None:
             wanted.append((at, power, _int(sub["reinstates"], f"{at}.reinstates", 1, 1_000_000)))
@@ -388,10 +400,12 @@ def _check_phase(
             again = [ln.order for ln in check_orders(v, pos, power, read_version_lines(text).text) if ln.accepted]
             if accepted != [o for o in again if o is not None]:
                 extra = next((o for o in accepted if o not in again), None)
-                what = f" ({extra!r} is not an order its text gives here)" if extra else ""
                 raise GameError(
-                    f"{at} ({power} version {version}): its line verdicts do not match its text{what}; "
-                    "the file was edited or damaged"
+                    f"{at} ({power} version {version}): its line verdicts do not match its text ({extra!r} is not "
+                    "an order its text gives here); the file was edited or damaged"
+                    if extra
+                    else f"{at} ({power} version {version}): its line verdicts do not match its text; the file was "
+                    "edited or damaged"
                 )
     for at, power, n in wanted:
         if n not in versions.get(power, set()):
