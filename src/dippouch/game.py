@@ -149,9 +149,11 @@ def _zone(name: str) -> ZoneInfo:
 
         zones = sorted(z for z in available_timezones() if z not in ("localtime", "posixrules", "Factory"))
         close = difflib.get_close_matches(text, zones, n=1, cutoff=0.5)
-        hint = f"; did you mean {close[0]!r}?" if close else "."
         raise GameError(
-            f"unknown time zone {text!r}{hint} Use an IANA name such as UTC, Europe/London or America/Mexico_City"
+            f"unknown time zone {text!r}; did you mean {close[0]!r}? Use an IANA name such as UTC, Europe/London "
+            "or America/Mexico_City"
+            if close
+            else f"unknown time zone {text!r}. Use an IANA name such as UTC, Europe/London or America/Mexico_City"
         ) from None
 
 

@@ -374,7 +374,7 @@ LAYER_MESSAGES = (
     N_("the ratings moved from version %(planned)s to %(now)s: plan again"),
     # dippouch.store.gamefile and dippouch.store.mail_record: the checks of a game file (an import), each after
     # the place in the file it concerns (``where``: a JSON path such as phases[3].submissions[0].version, kept
-    # as it is). A refused value is shown as its repr, cut (gamefile._shown).
+    # as it is). A refused value is shown as its repr, cut (gamefile.shown).
     N_("a game's name is text, not %(type)s"),
     N_("a game's name must be 1 to %(most)s characters (it is %(length)s: %(name)s)"),
     N_("a game's name %(name)s contains a control character (%(char)s); write it on one line"),
@@ -464,6 +464,77 @@ LAYER_MESSAGES = (
     N_("%(where)s: %(kind)s; expected results, reminder, event or cd"),
     N_("%(where)s: names no phase"),
     N_("%(where)s: too long"),
+    N_("game file: version %(version)s is not a game file version (this dippouch writes 1)"),
+    N_("game file is incomplete or damaged: %(error)s"),
+    # the rules of procedure, the sandbox, practice games, tournaments, sealed orders and a game's line of play
+    N_(
+        "unknown time zone %(zone)s (%(length)s characters); use an IANA name such as UTC, Europe/London or "
+        "America/Mexico_City"
+    ),
+    N_(
+        "unknown time zone %(zone)s; did you mean %(close)s? Use an IANA name such as UTC, Europe/London or "
+        "America/Mexico_City"
+    ),
+    N_("unknown time zone %(zone)s. Use an IANA name such as UTC, Europe/London or America/Mexico_City"),
+    N_("a position is a JSON object with 'phase', 'units', 'supply_centers' and 'home_centers'"),
+    N_('a position is a JSON object like {"phase": "Spring 1901 Movement", "units": [...]}'),
+    N_("no pace %(pace)s; choose one of %(paces)s"),
+    N_("line %(line)s (%(order)s): %(reason)s; correct or delete it to adjudicate"),
+    N_("line %(line)s (%(order)s): %(reason)s (and 1 more line); correct or delete it to adjudicate"),
+    N_("line %(line)s (%(order)s): %(reason)s (and %(count)s more lines); correct or delete it to adjudicate"),
+    N_("no tournament %(name)s; did you mean %(close)s? Tournaments: %(names)s"),
+    N_("no tournament %(name)s. Tournaments: %(names)s"),
+    N_("no tournament %(name)s. There are no tournaments yet."),
+    N_(
+        "the open phase's orders are sealed until its deadline: an unsealed export opens them, and the players are "
+        "told who did it, when and why; give the reason (e.g. --reason 'moving the game to a new server')"
+    ),
+    N_(
+        "the open phase's orders are sealed until its deadline: a new key for %(power)s's player opens them, and "
+        "the players are told who did it, when and why; give the reason"
+    ),
+    N_("game %(game)s is over: %(why)s (roll back to reopen it)"),
+    N_(
+        "the copy of variant %(variant)s stored with game %(game)s no longer loads: %(reason)s; the game's "
+        "coordinator can switch the game to the variant file (upgrade-variant, on the server)"
+    ),
+    # A phase refused as its orders arrive, with a sentence on the open phase of its own (the whole texts above
+    # are read first; these read a processing time left out and a game that is over).
+    N_("%(phase)s was processed at %(time)s UTC, before these orders arrived; they were not recorded. %(reason)s."),
+    N_("%(phase)s was processed, before these orders arrived; they were not recorded. %(reason)s."),
+    N_("%(phase)s is not open in game %(game)s; these orders were not recorded. %(reason)s."),
+    N_("The open phase is %(open)s, deadline %(deadline)s UTC; send orders for that phase"),
+    N_("The open phase is %(open)s (paused); send orders for that phase"),
+    N_("Game %(game)s is over (roll back to reopen it)"),
+    # dippouch.people.dates: a day typed wrong on the addresses and absences pages, after the field's name
+    # ("from", "to"; kept); a month's name as the form reads it (August), kept too.
+    N_("%(field)s: a day is needed, as in 2026-08-03 (year-month-day) or 3 August 2026"),
+    N_(
+        "%(field)s: %(text)s has month %(month)s; months run from 1 to 12 (write it as 2026-08-03 "
+        "(year-month-day) or 3 August 2026)"
+    ),
+    N_("%(field)s: %(text)s is not a day: %(month)s %(year)s has %(days)s days (closest: %(closest)s)"),
+    N_(
+        "%(field)s: %(text)s has year %(year)s; write the full year, as in 2026-08-03 (year-month-day) or 3 August 2026"
+    ),
+    N_("%(field)s: no month %(month)s in %(text)s; did you mean %(close)s?"),
+    N_("%(field)s: no month %(month)s in %(text)s; write it as 2026-08-03 (year-month-day) or 3 August 2026"),
+    N_(
+        "%(field)s: %(text)s could be read day-first or month-first; write it as 2026-08-03 (year-month-day) or "
+        "3 August 2026 so it means one day"
+    ),
+    N_("%(field)s: %(text)s is not a day this form reads; write it as 2026-08-03 (year-month-day) or 3 August 2026"),
+    N_("to: %(last)s is before 'from' (%(first)s); did you mean from %(last)s to %(first)s?"),
+    N_("%(field)s: give both days of an alternate address (or neither, for the primary)"),
+    # The engine's words a layer passes on (tests/project/test_layer_refusals_said.py, PASSED_ON): a power or a
+    # scoring system no name matches.
+    N_("no power %(power)s in %(variant)s; did you mean %(close)s? Powers: %(powers)s"),
+    N_("no power %(power)s in %(variant)s Powers: %(powers)s"),
+    N_("no scoring system %(name)s (did you mean %(close)s?); the systems are %(systems)s"),
+    # the board reader's (dippouch.core.jsonio), as the sandbox passes it on: a unit where it cannot stand
+    N_("a fleet cannot stand in %(province)s"),
+    N_("an army cannot stand in %(province)s"),
+    N_("a fleet in %(province)s stands on one of its coasts: %(options)s"),
 )
 """The English of the layers between the core and the doors, as :mod:`dippouch.game`, the press rules, the
 lobby and the store write it (their modules are not marked: listed here, the catalogue check finds and

@@ -7,7 +7,7 @@ template for each, the path kept as it is and the refused value shown as the fil
 
 Each test below makes the text from the code (a file wrong in one place) and reads it back in both languages, so
 a text changed without its template fails here, not silently on a page. The values are cut, not the sentence
-(``gamefile._shown``): a long refused value still leaves a sentence a template reads.
+(``gamefile.shown``): a long refused value still leaves a sentence a template reads.
 """
 
 from __future__ import annotations

@@ -51,8 +51,11 @@ def parse_day(text: str, field: str) -> date:
             import difflib  # only for a month misspelt
 
             close = difflib.get_close_matches(m[2].capitalize(), [n for n in calendar.month_name if n], 1, 0.6)
-            hint = f"; did you mean {close[0]}?" if close else f"; write it as {EXAMPLE}"
-            raise DateError(f"{field}: no month {m[2]!r} in {raw!r}{hint}")
+            raise DateError(
+                f"{field}: no month {m[2]!r} in {raw!r}; did you mean {close[0]}?"
+                if close
+                else f"{field}: no month {m[2]!r} in {raw!r}; write it as {EXAMPLE}"
+            )
         return _make(int(m[3]), month, int(m[1]), raw, field)
     if re.fullmatch(r"\d{1,2}[/.]\d{1,2}[/.]\d{2,4}", raw):
         raise DateError(

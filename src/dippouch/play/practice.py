@@ -124,7 +124,8 @@ def _choose(variant_name: str, wanted: str, level: str | None, pace: str) -> tup
         power = match[0]
     level = check_level(level) if level is not None else strongest_level(len(powers) - 1)
     if pace not in PACES:
-        raise GameError(f"no pace {pace!r}; choose one of " + ", ".join(f"{k} ({v[0]})" for k, v in PACES.items()))
+        paces = ", ".join(f"{k} ({v[0]})" for k, v in PACES.items())
+        raise GameError(f"no pace {pace!r}; choose one of {paces}")
     return variant_name, powers, power, level
 
 

@@ -287,9 +287,15 @@ def adjudicate_step(db: Database, variant: Variant, sandbox: Sandbox, text: str,
     lines = check_lines(variant, pos, text)
     refused = [ln for ln in lines if not ln.accepted]
     if refused:
-        first = refused[0]
-        more = f" (and {len(refused) - 1} more line{'s' if len(refused) > 2 else ''})" if len(refused) > 1 else ""
-        raise GameError(f"line {first.line} ({first.text}): {first.error}{more}; correct or delete it to adjudicate")
+        first, more = refused[0], len(refused) - 1
+        raise GameError(
+            f"line {first.line} ({first.text}): {first.error}; correct or delete it to adjudicate"
+            if not more
+            else f"line {first.line} ({first.text}): {first.error} (and 1 more line); correct or delete it to adjudicate"
+            if more == 1
+            else f"line {first.line} ({first.text}): {first.error} (and {more} more lines); correct or delete it to "
+            "adjudicate"
+        )
     kind = variant.calendar.kind(pos.phase)
     orders: dict[str, list[Order]] = {}
     for ln in lines:

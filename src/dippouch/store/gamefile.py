@@ -46,7 +46,7 @@ reads the sentence back in its language, dippouch.said, only when it is whole)."
 _VARIANT_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_+-]*(?:\.[A-Za-z0-9_+-]+)*$")
 
 
-def _shown(value: Any) -> str:
+def shown(value: Any) -> str:
     """A refused value as a refusal shows it: its ``repr``, cut to :data:`_SHOWN` characters."""
     text = repr(value)
     return text if len(text) <= _SHOWN else f"{text[: _SHOWN - 3]}..."
@@ -72,8 +72,8 @@ def clean_address(text: str | None) -> str:
 def _plain(text: str, where: str, limit: int) -> str:
     """A one-line name: 1 to ``limit`` characters, no control characters, no line breaks."""
     if not text or len(text) > limit:
-        shown = f"{text[:40]!r}..." if len(text) > 40 else repr(text)
-        raise GameError(f"{where} must be 1 to {limit} characters (it is {len(text):,}: {shown})")
+        cut = f"{text[:40]!r}..." if len(text) > 40 else repr(text)
+        raise GameError(f"{where} must be 1 to {limit} characters (it is {len(text):,}: {cut})")
     bad = next((c for c in text if ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) <= 0xDFFF), None)
     if bad is not None:
         raise GameError(f"{where} {text[:60]!r} contains a control character ({bad!r}); write it on one line")
@@ -96,9 +96,9 @@ def check_game_name(name: Any) -> str:
 def check_variant_name(name: Any) -> str:
     """A variant's name as a game stores it: a plain name (it names the variant's files, so never a path)."""
     if not isinstance(name, str) or not name or len(name) > NAME_LIMIT or not _VARIANT_NAME.match(name):
-        shown = repr(name)[:80]
+        cut = repr(name)[:80]
         raise GameError(
-            f"{shown} is not a variant name; a variant is named by letters, digits, '-', '_' and single dots "
+            f"{cut} is not a variant name; a variant is named by letters, digits, '-', '_' and single dots "
             "(like standard, 1000ad or w3k), never a path"
         )
     return name
@@ -118,7 +118,7 @@ def check_settings(data: Any) -> Settings:
             raise GameError(f"settings.{key}: expected text, not {type(data[key]).__name__}")
     missed = data.get("missed_limit", 2)
     if isinstance(missed, bool) or not isinstance(missed, int) or not 0 <= missed <= 1000:
-        raise GameError(f"settings.missed_limit: expected a whole number from 0 to 1000, not {_shown(missed)}")
+        raise GameError(f"settings.missed_limit: expected a whole number from 0 to 1000, not {shown(missed)}")
     if not isinstance(data.get("draws", True), bool):
         raise GameError("settings.draws: expected true or false")
     try:
@@ -174,13 +174,13 @@ def _list(value: Any, where: str) -> Sequence[Any]:
 
 def _int(value: Any, where: str, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise GameError(f"{where}: expected a whole number from {lo} to {hi:,}, not {_shown(value)}")
+        raise GameError(f"{where}: expected a whole number from {lo} to {hi:,}, not {shown(value)}")
     return value
 
 
 def _bool(value: Any, where: str) -> bool:
     if not isinstance(value, bool):
-        raise GameError(f"{where}: expected true or false, not {_shown(value)}")
+        raise GameError(f"{where}: expected true or false, not {shown(value)}")
     return value
 
 
@@ -196,7 +196,7 @@ def _time(value: Any, where: str, *, optional: bool = False) -> datetime | None:
     if value is None and optional:
         return None
     if not isinstance(value, str) or len(value) > 40:
-        raise GameError(f"{where}: expected a time like 2026-12-01T09:00:00+00:00, not {_shown(value)}")
+        raise GameError(f"{where}: expected a time like 2026-12-01T09:00:00+00:00, not {shown(value)}")
     try:
         return as_utc(datetime.fromisoformat(value))
     except (ValueError, OverflowError):
@@ -210,7 +210,7 @@ def _power(v: Variant, value: Any, where: str) -> str:
         return v.power(value).name
     except KeyError:
         powers = ", ".join(v.power_names)
-        raise GameError(f"{where}: no power {_shown(value)} in {v.name}; its powers are {powers}") from None
+        raise GameError(f"{where}: no power {shown(value)} in {v.name}; its powers are {powers}") from None
 
 
 def check_game_file(data: Mapping[str, Any], v: Variant) -> None:
@@ -221,7 +221,7 @@ def check_game_file(data: Mapping[str, Any], v: Variant) -> None:
     gd = _obj(data.get("game"), "game")
     state = gd.get("status")
     if state not in GAME_STATES:
-        raise GameError(f"game.status: {_shown(state)} is not one of {', '.join(GAME_STATES)}")
+        raise GameError(f"game.status: {shown(state)} is not one of {', '.join(GAME_STATES)}")
     branch = _int(gd.get("branch", 0), "game.branch", 0, 1_000_000)
     _time(gd.get("created_at"), "game.created_at")
     if gd.get("options") is not None:
@@ -231,7 +231,7 @@ def check_game_file(data: Mapping[str, Any], v: Variant) -> None:
         if isinstance(paused, bool) or not isinstance(paused, (int, float)) or not 0 <= paused <= MAX_PAUSED_SECONDS:
             raise GameError(
                 f"game.paused_remaining: a paused game needs the seconds left on its clock, 0 to "
-                f"{MAX_PAUSED_SECONDS:,}, not {_shown(paused)}"
+                f"{MAX_PAUSED_SECONDS:,}, not {shown(paused)}"
             )
     elif paused is not None:
         raise GameError(f"game.paused_remaining: only a paused game has time left on a stopped clock ({state})")
@@ -317,7 +317,7 @@ def _check_phase(
     seen.add(key)
     status = ph.get("status")
     if status not in PHASE_STATES:
-        raise GameError(f"{where}.status: {_shown(status)} is not one of {', '.join(PHASE_STATES)}")
+        raise GameError(f"{where}.status: {shown(status)} is not one of {', '.join(PHASE_STATES)}")
     try:
         pos = position_from_data(v, _obj(ph.get("position"), f"{where}.position"))
     except (DippouchError, KeyError, TypeError, ValueError) as e:
@@ -325,7 +325,7 @@ def _check_phase(
     name, kind = v.calendar.name(pos.phase), v.calendar.kind(pos.phase).value
     if ph.get("name") != name or ph.get("kind") != kind:
         raise GameError(
-            f"{where}: its name and kind ({_shown(ph.get('name'))}, {_shown(ph.get('kind'))}) are not those of its "
+            f"{where}: its name and kind ({shown(ph.get('name'))}, {shown(ph.get('kind'))}) are not those of its "
             f"position ({name!r}, {kind!r})"
         )
     _time(ph.get("opened_at"), f"{where}.opened_at")
@@ -377,7 +377,7 @@ def _check_phase(
             if flag in sub:
                 _bool(sub[flag], f"{at}.{flag}")
         if sub.get("source", "cli") not in SOURCES:
-            raise GameError(f"{at}.source: {_shown(sub.get('source'))} is not one of {', '.join(SOURCES)}")
+            raise GameError(f"{at}.source: {shown(sub.get('source'))} is not one of {', '.join(SOURCES)}")
         _text(sub.get("label"), f"{at}.label", 40, optional=True)
         if sub.get("reinstates") is not None:
             wanted.append((at, power, _int(sub["reinstates"], f"{at}.reinstates", 1, 1_000_000)))

@@ -89,7 +89,7 @@ def find_phase(
     try:
         wanted = v.calendar.name(v.calendar.parse(phase))
     except DippouchError as e:
-        raise GameError(str(e)) from None
+        raise GameError(f"cannot read the phase {phase!r}: {e}") from None
     for p in active:
         if p.name == wanted:
             return p

@@ -610,10 +610,12 @@ def sign_up(
         if any(r.person_id == person_id and r.replaced_at is None for r in g.players):
             raise GameError(f"you already play a power in {g.name}")
         if not meets(score, o.min_reliability):
-            have = "no record yet" if score is None else f"{score}%"
             raise GameError(
-                f"{g.name} asks a reliability of at least {o.min_reliability}%; yours is {have} "
-                "(orders on time in other games raise it; an anonymous game counts once it ends)"
+                f"{g.name} asks a reliability of at least {o.min_reliability}%; yours is no record yet (orders on "
+                "time in other games raise it; an anonymous game counts once it ends)"
+                if score is None
+                else f"{g.name} asks a reliability of at least {o.min_reliability}%; yours is {score}% (orders on "
+                "time in other games raise it; an anonymous game counts once it ends)"
             )
         wishes: list[str] = []
         for text in preferences:
@@ -894,8 +896,11 @@ def claim_seat(db: Database, game: str, power: str, person_id: int, *, now: date
             raise GameError(f"you already play a power in {g.name}")
         minimum = o.min_reliability if o is not None else 0
         if not meets(score, minimum):
-            have = "no record yet" if score is None else f"{score}%"
-            raise GameError(f"{g.name} asks a reliability of at least {minimum}%; yours is {have}")
+            raise GameError(
+                f"{g.name} asks a reliability of at least {minimum}%; yours is no record yet"
+                if score is None
+                else f"{g.name} asks a reliability of at least {minimum}%; yours is {score}%"
+            )
         row = s.scalars(sa.select(VacancyRow).where(VacancyRow.player_id == seat.id)).first()
         if row is None:
             row = VacancyRow(

@@ -113,7 +113,11 @@ def require_current(s: Session, g: GameRow) -> PhaseRow:
     ph = current_phase(s, g)
     if ph is None:
         ending = Ending.from_data(g.ending) if g.ending else None
-        raise GameError(f"game {g.name!r} is over{': ' + ending.text if ending else ''} (roll back to reopen it)")
+        raise GameError(
+            f"game {g.name!r} is over: {ending.text} (roll back to reopen it)"
+            if ending
+            else f"game {g.name!r} is over (roll back to reopen it)"
+        )
     return ph
 
 
@@ -138,14 +142,15 @@ def require_current_for(s: Session, g: GameRow, v: Variant, phase: str | None) -
     else:
         when = f", deadline {ph.deadline:%Y-%m-%d %H:%M} UTC" if ph.deadline else " (paused)"
         now_open = f"the open phase is {ph.name}{when}; send orders for that phase"
+    now_open = now_open[0].upper() + now_open[1:]  # a sentence of its own, read on pages by its own template
     if done is not None and done.status == "processed":
-        at = f" at {done.processed_at:%Y-%m-%d %H:%M:%S} UTC" if done.processed_at else ""
         raise GameError(
-            f"{wanted} was processed{at}, before these orders arrived; they were not recorded. {now_open[0].upper()}{now_open[1:]}."
+            f"{wanted} was processed at {done.processed_at:%Y-%m-%d %H:%M:%S} UTC, before these orders arrived; "
+            f"they were not recorded. {now_open}."
+            if done.processed_at
+            else f"{wanted} was processed, before these orders arrived; they were not recorded. {now_open}."
         )
-    raise GameError(
-        f"{wanted} is not open in game {g.name!r}; these orders were not recorded. {now_open[0].upper()}{now_open[1:]}."
-    )
+    raise GameError(f"{wanted} is not open in game {g.name!r}; these orders were not recorded. {now_open}.")
 
 
 def power_name(v: Variant, text: str) -> str:

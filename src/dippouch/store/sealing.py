@@ -60,16 +60,17 @@ def seal_export(data: dict[str, Any], now: datetime) -> int:
 MAX_REASON = 500
 
 
-def check_reason(reason: str | None, what: str) -> str:
-    """The reason given for opening sealed orders, as recorded and shown to the players, or a clear error."""
+def check_reason(reason: str | None, power: str | None = None) -> str:
+    """The reason given for opening sealed orders, as recorded and shown to the players, or a clear error: for
+    an unsealed export, or (``power``) a new key for that power's player."""
     text = " ".join(str(reason or "").split())
     if not text:
         raise GameError(
-            f"the open phase's orders are sealed until its deadline: an {what} opens them, and the players are "
-            "told who did it, when and why; give the reason (e.g. --reason 'moving the game to a new server')"
-            if what.startswith("unsealed")
-            else f"the open phase's orders are sealed until its deadline: a {what} opens them, and the players "
-            "are told who did it, when and why; give the reason"
+            "the open phase's orders are sealed until its deadline: an unsealed export opens them, and the players "
+            "are told who did it, when and why; give the reason (e.g. --reason 'moving the game to a new server')"
+            if power is None
+            else f"the open phase's orders are sealed until its deadline: a new key for {power}'s player opens "
+            "them, and the players are told who did it, when and why; give the reason"
         )
     if len(text) > MAX_REASON:
         raise GameError(f"the reason is {len(text):,} characters long; at most {MAX_REASON} are kept")
@@ -105,7 +106,7 @@ def record_unsealing(
             power = power_name(game_variant(g), power)
             if seated_only and not any(r.power == power and r.replaced_at is None for r in g.players):
                 return False
-        text = check_reason(reason, what)
+        text = check_reason(reason, power)
         log_event(s, g, now, "unsealed", phase=ph.name, who=str(who)[:200], reason=text, what=what, power=power)
         return True
 

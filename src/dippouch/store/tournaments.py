@@ -123,9 +123,14 @@ def _row(s: Session, name: str, *, lock: bool = False) -> TournamentRow:
     if row is None:
         names = list(s.scalars(sa.select(TournamentRow.name)))
         close = difflib.get_close_matches(name, names, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        known = f" Tournaments: {', '.join(sorted(names))}" if names else " There are no tournaments yet."
-        raise RecordNotFound(f"no tournament {name!r}{hint}.{known}")
+        known = ", ".join(sorted(names))
+        raise RecordNotFound(
+            f"no tournament {name!r}; did you mean {close[0]!r}? Tournaments: {known}"
+            if close
+            else f"no tournament {name!r}. Tournaments: {known}"
+            if names
+            else f"no tournament {name!r}. There are no tournaments yet."
+        )
     return row
 
 

@@ -20,7 +20,7 @@ from dippouch.core.errors import DippouchError
 from dippouch.core.variant import content_hash
 from dippouch.game import GameError, as_utc
 from dippouch.store.db import Database
-from dippouch.store.gamefile import check_game_file, check_new_game, check_variant_name
+from dippouch.store.gamefile import check_game_file, check_new_game, check_variant_name, shown
 from dippouch.store.models import EventRow, GameRow, PhaseRow, PlayerRow, SubmissionRow, VoteRow
 from dippouch.store.records import iso_time, phase_to_data, read_time
 from dippouch.store.rows import game_row, power_name
@@ -140,7 +140,7 @@ def import_game(db: Database, data: Mapping[str, Any], *, name: str | None = Non
         raise GameError(f'not a dippouch game file (expected "format": "{GAME_FILE_FORMAT}")')
     version = data.get("version", GAME_FILE_VERSION)
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        raise GameError(f"game file: version {version!r} is not a game file version (this dippouch writes 1)"[:200])
+        raise GameError(f"game file: version {shown(version)} is not a game file version (this dippouch writes 1)")
     if version > GAME_FILE_VERSION:
         raise GameError(f"game file version {version} is newer than this dippouch understands")
     try:
@@ -266,7 +266,7 @@ def import_game(db: Database, data: Mapping[str, Any], *, name: str | None = Non
             import_mail_record(s, g.id, data.get("mail"), new_phases, [e.id for e in new_events], new_ids)
         return new_name
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as e:
-        raise GameError(f"game file is incomplete or damaged: {type(e).__name__} {e}"[:300]) from None
+        raise GameError(f"game file is incomplete or damaged: {type(e).__name__} {str(e)[:250]}") from None
     except IntegrityError:
         raise GameError(f"a game named {new_name!r} already exists; import it with --name NEW") from None
     except sa.exc.SQLAlchemyError as e:

@@ -262,7 +262,7 @@ def _clock_action(web: Web, name: str, action: str, arg: str, say: Say) -> str:
     if action == "extend":
         by = duration(arg, "the extension")
         if by <= timedelta(0) or by > timedelta(days=365):
-            raise BadInput("an extension is between one second and a year")
+            raise BadInput(_("an extension is between one second and a year"))
         got = s.extend(name, by, now=now)
         if isinstance(got, datetime):
             return _("Deadline extended to %(time)s UTC.") % {"time": f"{got:%Y-%m-%d %H:%M}"}
@@ -298,7 +298,7 @@ def confirm_view(web: Web, name: str, viewer: Viewer, action: str, arg: str, *, 
     game = game_view(web, name, viewer)
     if action == "process":
         if game["phase_id"] is None:
-            raise BadInput(f"game {name!r} has no open phase to process (it is over)")
+            raise BadInput(_("game %(game)s has no open phase to process (it is over)") % {"game": repr(name)})
         silent = [p["power"] for p in game["powers"] if p["must_act"] and not p["submitted"]]
         # A power whose only orders are photographs not yet confirmed is told apart: processing now carries
         # out nothing of them, and the coordinator can review them first.
@@ -358,10 +358,10 @@ def confirm_view(web: Web, name: str, viewer: Viewer, action: str, arg: str, *, 
     if action == "revoke":
         key_id = number_or_none(arg)
         if key_id is None:
-            raise BadInput(f"which key? (its number, not {arg[:20]!r})")
+            raise BadInput(_("which key? (its number, not %(given)s)") % {"given": repr(arg[:20])})
         key = next((k for k in web.access.keys(name) if k.id == key_id), None)
         if key is None:
-            raise BadInput(f"no key {arg} in this game")
+            raise BadInput(_("no key %(key)s in this game") % {"key": arg})
         holder = _("%(power)s's player") % {"power": key.power} if key.power else _("a coordinator")
         label = f" ({key.label})" if key.label else ""
         lines = [
@@ -385,9 +385,14 @@ def set_deadlines(web: Web, name: str, viewer: Viewer, form: Mapping[str, Any], 
     web.require_coordinator(name, viewer)
     deadlines = {k: str(form.get(k) or "").strip() for k in ("movement", "retreats", "adjustments")}
     deadlines = {k: t for k, t in deadlines.items() if t}
+    too_short = {
+        "movement": _("the movement deadline must be at least one minute"),
+        "retreats": _("the retreats deadline must be at least one minute"),
+        "adjustments": _("the adjustments deadline must be at least one minute"),
+    }
     for k, t in deadlines.items():
         if duration(t, f"the {k} deadline") < timedelta(minutes=1):
-            raise BadInput(f"the {k} deadline must be at least one minute")
+            raise BadInput(too_short[k])
     web.store.set_deadlines(name, deadlines, now=web.now())
     web.touched(name)
     return _("Deadlines for the phases to come: %(deadlines)s.") % {

@@ -37,6 +37,10 @@ _WEB_WORDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
             r"export it again with `dippouch export --unsealed(?: --reason TEXT)?`",
             "export it again from that game's coordinator page with \"Export with this phase's orders unsealed\" (with a reason, which its players are shown)",
         ),
+        (
+            r"`dippouch upgrade-variant [^`]*` switches the game to the variant file",
+            "the game's coordinator can switch the game to the variant file (upgrade-variant, on the server)",
+        ),
         (r"`dippouch upgrade-variant [^`]*`", "the game's coordinator runs upgrade-variant on the server"),
         (r" \(see `dippouch history`\)", " (the game page's history lists its phases)"),
         (r" \(use --variant ([\w-]+)\)", r" (create the game with variant \1)"),

@@ -92,7 +92,5 @@ def import_game(web: Web, viewer: Viewer, data: Any, name: str | None, gettext: 
     try:
         return web.store.import_game(data, name=name or None)
     except (AttributeError, TypeError, ValueError, KeyError) as e:
-        why = f"{type(e).__name__}: {e}"
-        raise BadInput(
-            (gettext("the game file is incomplete or in the wrong shape (%(why)s)") % {"why": why})[:300]
-        ) from None
+        why = f"{type(e).__name__}: {e}"[:250]  # the error is cut, not the sentence around it
+        raise BadInput(gettext("the game file is incomplete or in the wrong shape (%(why)s)") % {"why": why}) from None

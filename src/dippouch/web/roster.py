@@ -418,7 +418,7 @@ def _addresses_page(
 ) -> Response:
     ctx = {
         "v": AddressesAnswer.model_validate(addresses_view(web, pid)),
-        "error": _said(request, error),
+        "error": error,
         "typed": typed or {},
     }
     return render(request, "addresses.html", ctx, status=400 if error else 200)
@@ -438,7 +438,9 @@ def add_address_form(request: Request, data: RosterForm, web: WebDep, pid: Perso
         )
         return words(request).gettext("Address added.")
 
-    return _change(add, lambda error: _addresses_page(request, web, pid, error=error, typed=data), "/me/addresses")
+    return _change(
+        request, add, lambda error: _addresses_page(request, web, pid, error=error, typed=data), "/me/addresses"
+    )
 
 
 @router.post("/me/addresses/{address_id}", include_in_schema=False)
@@ -449,11 +451,13 @@ def edit_address_form(request: Request, address_id: int, data: RosterForm, web: 
         return words(request).gettext("Address saved.")
 
     typed = {**data, "id": str(address_id)}
+    where = words(request).gettext("address #%(id)s: %(reason)s")
     return _change(
+        request,
         edit,
         lambda error: _addresses_page(request, web, pid, error=error, typed=typed),
         "/me/addresses",
-        where=f"address #{address_id}",
+        where=lambda reason: where % {"id": address_id, "reason": reason},
     )
 
 
@@ -463,7 +467,7 @@ def delete_address_form(request: Request, address_id: int, _: RosterForm, web: W
         address_store.remove_address(web.store, pid, address_id)
         return words(request).gettext("Address removed.")
 
-    return _change(remove, lambda error: _addresses_page(request, web, pid, error=error), "/me/addresses")
+    return _change(request, remove, lambda error: _addresses_page(request, web, pid, error=error), "/me/addresses")
 
 
 def _absences_page(
@@ -471,7 +475,7 @@ def _absences_page(
 ) -> Response:
     ctx = {
         "v": AbsencesAnswer.model_validate(_absences_view(web, pid)),
-        "error": _said(request, error),
+        "error": error,
         "typed": typed or {},
     }
     return render(request, "absences.html", ctx, status=400 if error else 200)
@@ -491,7 +495,9 @@ def add_absence_form(request: Request, data: RosterForm, web: WebDep, pid: Perso
         said = words(request).gettext("Away %(days)s: recorded for all your games.")
         return said % {"days": short_range(first, last)}
 
-    return _change(add, lambda error: _absences_page(request, web, pid, error=error, typed=data), "/me/absences")
+    return _change(
+        request, add, lambda error: _absences_page(request, web, pid, error=error, typed=data), "/me/absences"
+    )
 
 
 @router.post("/me/absences/ally", include_in_schema=False)
@@ -506,11 +512,13 @@ def ally_form(request: Request, data: RosterForm, web: WebDep, pid: PersonDep) -
             return said % {"game": game, "ally": ally}
         return w.gettext("%(game)s: nobody gives proxy orders for your units while you are away.") % {"game": game}
 
+    where = words(request).gettext("%(game)s: %(reason)s")
     return _change(
+        request,
         name_ally,
         lambda error: _absences_page(request, web, pid, error=error, typed=data),
         "/me/absences",
-        where=game,
+        where=lambda reason: where % {"game": game, "reason": reason} if game else reason,
     )
 
 
@@ -521,24 +529,28 @@ def delete_absence_form(request: Request, absence_id: int, _: RosterForm, web: W
         _touch_seats(web, pid)
         return words(request).gettext("Absence removed.")
 
-    return _change(remove, lambda error: _absences_page(request, web, pid, error=error), "/me/absences")
+    return _change(request, remove, lambda error: _absences_page(request, web, pid, error=error), "/me/absences")
 
 
-def _said(request: Request, error: str | None) -> str | None:
-    """A refusal of the layers under the page (a store's, in English) in the page's language."""
-    return layer_words(request, error) if error else error
-
-
-def _change(change: Callable[[], str], page: Callable[[str], Response], url: str, *, where: str = "") -> Response:
+def _change(
+    request: Request,
+    change: Callable[[], str],
+    page: Callable[[str], Response],
+    url: str,
+    *,
+    where: Callable[[str], str] | None = None,
+) -> Response:
     """A form on the signed-in person's own page (addresses, absences): ``change`` alters their record and
     says what it did, shown on ``url``'s page after a redirect (so a reload does not send the form again). A
-    refusal (bad input, another person's record) shows the same page again (``page``) with why (prefixed with
-    ``where``, the record it concerns) and the form as they typed it, status 400: nothing is stored, and
-    nothing they typed is lost."""
+    refusal (bad input, another person's record) shows the same page again (``page``) with why, in the page's
+    language (the layer's English read by :func:`dippouch.said.said`), wrapped by ``where`` in the record it
+    concerns ("address #3: ...", a game's name before a proxy ally refused: the request's own words around the
+    said reason), and the form as they typed it, status 400: nothing is stored, and nothing they typed is lost."""
     try:
         flash = change()
     except (GameError, DateError) as e:
-        return page(f"{where}: {e}" if where else str(e))
+        reason = layer_words(request, e)
+        return page(where(reason) if where is not None else reason)
     return redirect(url, flash)
 
 
@@ -611,7 +623,12 @@ def _settings_view(web: Web, name: str) -> dict[str, Any]:
     }
 
 
-def _apply_settings(web: Web, name: str, viewer: Viewer, data: Mapping[str, Any]) -> dict[str, Any]:
+def _apply_settings(
+    web: Web, name: str, viewer: Viewer, data: Mapping[str, Any], *, say: Callable[[str], str] = str
+) -> dict[str, Any]:
+    """Apply the roster's settings; a refusal of the form's own in ``say``'s language (a page passes its
+    reader's gettext; the JSON API answers in English)."""
+    _ = say
     web.require_coordinator(name, viewer)
     now = web.now()
     visibility = str(data.get("roster_visibility") or "").strip()
@@ -623,15 +640,18 @@ def _apply_settings(web: Web, name: str, viewer: Viewer, data: Mapping[str, Any]
         try:
             budget = int(budget_text)
         except ValueError:
-            raise BadInput(f"budget_days: {budget_text!r} is not a whole number of days; write e.g. 14") from None
+            raise BadInput(
+                _("budget_days: %(value)s is not a whole number of days; write e.g. 14") % {"value": repr(budget_text)}
+            ) from None
     stand_in_id: int | None = None
     if policy.replace("-", "_") == "stand_in":
         if not stand_in:
-            raise BadInput("stand_in: give the e-mail address of the person who stands in for absent players")
+            raise BadInput(_("stand_in: give the e-mail address of the person who stands in for absent players"))
         who = person_by_email(web.store, stand_in)
         if who is None:
             raise BadInput(
-                f"stand_in: nobody has signed up with {stand_in!r}; ask them to sign in once, then name them here"
+                _("stand_in: nobody has signed up with %(address)s; ask them to sign in once, then name them here")
+                % {"address": repr(stand_in)}
             )
         stand_in_id = who.id
     if visibility:
@@ -647,7 +667,7 @@ def _apply_settings(web: Web, name: str, viewer: Viewer, data: Mapping[str, Any]
 @router.post("/games/{name}/roster/settings", include_in_schema=False)
 def settings_form(request: Request, name: str, data: RosterForm, web: WebDep, viewer: ViewerDep) -> Response:
     try:
-        _apply_settings(web, name, viewer, data)
+        _apply_settings(web, name, viewer, data, say=words(request).gettext)
     except (GameError, BadInput) as e:
         message = e.message if isinstance(e, BadInput) else layer_words(request, e)
         if message.startswith("no game"):

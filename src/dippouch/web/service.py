@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar, cast
 
 from dippouch.core.errors import DippouchError
+from dippouch.core.errors import NotFound as NoPower
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 from dippouch.store.access import STAND_IN, AccessStore
@@ -156,7 +157,7 @@ class Web:
         names none)."""
         try:
             return self.variant_of(name).power(power).name
-        except KeyError as e:
+        except NoPower as e:  # Variant.power's own words ("no power 'X' in standard; did you mean ...")
             raise BadInput(str(e.args[0])) from None
 
     @staticmethod

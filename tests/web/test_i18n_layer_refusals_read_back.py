@@ -1,0 +1,187 @@
+"""The last of the lower layers' refusals in German and French (issue 41, point 4), read back from the code.
+
+``tests/project/test_layer_refusals_said.py`` listed 96 refusals no template read on 2026-11-25; the checks of
+an imported game file have their tests in ``tests/store/test_game_file_said.py``. These make the others from the
+code that writes them (a time zone misspelt, a day typed wrong, a sandbox's refused line, an unknown tournament,
+a sealed phase opened without a reason, orders for a phase that is not open, the engine's words a layer passes
+on) and read them back as a page shows them (:func:`dippouch.web.deps.layer_words`: the web's words for a
+command-line hint, then :func:`dippouch.said.said`), so a text changed without its template fails here.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from dippouch.catalog import load_variant
+from dippouch.game import GameError, Settings, position_to_data
+from dippouch.people.dates import DateError, day_range, parse_day
+from dippouch.play import sandbox
+from dippouch.said import said
+from dippouch.store.people import create_person
+from dippouch.store.repository import GameStore
+from dippouch.store.rows import power_name
+from dippouch.store.sealing import check_reason
+from dippouch.store.tournaments import tournament
+from dippouch.web.inputs import web_words
+from dippouch.web.security import SESSION_COOKIE
+from websupport import Site
+
+V = load_variant("standard")
+T0 = datetime(2026, 11, 25, 9, 0, tzinfo=UTC)
+
+
+def _text(make: Callable[[], object]) -> str:
+    try:
+        make()
+    except (GameError, DateError) as e:
+        return str(e)
+    raise AssertionError("expected a refusal")
+
+
+def _page(text: str, lang: str) -> str:
+    return said(web_words(text), lang)
+
+
+def _zone(name: str) -> Callable[[], object]:
+    return lambda: Settings.from_data({"timezone": name})
+
+
+def _lines(text: str) -> Callable[[], object]:
+    board = SimpleNamespace(position=position_to_data(V, V.start))
+    return lambda: sandbox.adjudicate_step(None, V, board, text, now=T0)  # type: ignore[arg-type]
+
+
+CASES: list[tuple[str, Callable[[], object], str | None, str | None]] = [
+    (
+        "a time zone misspelt",
+        _zone("Europe/Berlln"),
+        "unbekannte Zeitzone 'Europe/Berlln'; meinten Sie 'Europe/Berlin'? Verwenden Sie einen IANA-Namen wie UTC, "
+        "Europe/London oder America/Mexico_City",
+        "fuseau horaire inconnu 'Europe/Berlln' ; vouliez-vous dire 'Europe/Berlin' ? Utilisez un nom IANA comme "
+        "UTC, Europe/London ou America/Mexico_City",
+    ),
+    (
+        "a time zone like none",
+        _zone("Qqqqqqqqqqqq"),
+        "unbekannte Zeitzone 'Qqqqqqqqqqqq'. Verwenden Sie einen IANA-Namen wie UTC, Europe/London oder "
+        "America/Mexico_City",
+        "fuseau horaire inconnu 'Qqqqqqqqqqqq'. Utilisez un nom IANA comme UTC, Europe/London ou America/Mexico_City",
+    ),
+    (
+        "a day typed wrong",
+        lambda: parse_day("31 Febuary 2027", "from"),
+        "from: kein Monat 'Febuary' in '31 Febuary 2027'; meinten Sie February?",
+        "from : pas de mois 'Febuary' dans '31 Febuary 2027' ; vouliez-vous dire February ?",
+    ),
+    (
+        "a day that is not",
+        lambda: parse_day("2027-02-31", "to"),
+        "to: '2027-02-31' ist kein Tag: February 2027 hat 28 Tage (am nächsten: 2027-02-28)",
+        "to : '2027-02-31' n'est pas un jour : February 2027 a 28 jours (le plus proche : 2027-02-28)",
+    ),
+    (
+        "days the wrong way round",
+        lambda: day_range("2027-03-10", "2027-03-01"),
+        "to: 2027-03-01 liegt vor 'from' (2027-03-10); meinten Sie vom 2027-03-01 bis zum 2027-03-10?",
+        "to : 2027-03-01 est avant 'from' (2027-03-10) ; vouliez-vous dire du 2027-03-01 au 2027-03-10 ?",
+    ),
+    (
+        "a sandbox's refused line",
+        _lines("A par - mos"),
+        None,  # the engine's reason, translated in its turn: see the test
+        None,
+    ),
+    (
+        "a sealed phase opened without a reason, for a new key",
+        lambda: check_reason("", "England"),
+        "die Befehle der offenen Phase sind bis zu ihrer Frist versiegelt: ein neuer Schlüssel für den Spieler von "
+        "England öffnet sie, und die Spieler erfahren, wer das tat, wann und warum; geben Sie den Grund an",
+        "les ordres de la phase ouverte sont scellés jusqu'à sa date limite : une nouvelle clé pour le joueur "
+        "de England les ouvre, et les joueurs apprennent qui l'a fait, quand et pourquoi ; donnez la raison",
+    ),
+    (
+        "a power misspelt (the engine's words, passed on)",
+        lambda: power_name(V, "Englnd"),
+        "keine Macht 'Englnd' in standard; meinten Sie England? Mächte: Austria, England, France, Germany, Italy, "
+        "Russia, Turkey",
+        "aucune puissance 'Englnd' dans standard ; vouliez-vous dire England ? Puissances : Austria, England, "
+        "France, Germany, Italy, Russia, Turkey",
+    ),
+]
+
+
+@pytest.mark.parametrize(("what", "refused", "de", "fr"), CASES, ids=[c[0] for c in CASES])
+def test_a_layer_s_refusal_is_read_back_in_german_and_french(
+    what: str, refused: Callable[[], object], de: str | None, fr: str | None
+) -> None:
+    text = _text(refused)
+    if de is None or fr is None:  # a sandbox's refused line: "line 1 (A par - mos): <the engine's reason>; ..."
+        assert text.startswith("line 1 (A par - mos): ") and text.endswith("; correct or delete it to adjudicate")
+        assert _page(text, "de").startswith("Zeile 1 (A par - mos): ")
+        assert _page(text, "de").endswith("; berichtigen oder löschen Sie sie, um auszuwerten")
+        assert _page(text, "fr").startswith("ligne 1 (A par - mos) : ")
+        return
+    assert _page(text, "de") == de, text
+    assert _page(text, "fr") == fr, text
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> GameStore:
+    return GameStore(f"sqlite:///{tmp_path / 'g.db'}")
+
+
+def test_an_unknown_tournament_is_read_back(store: GameStore) -> None:
+    text = _text(lambda: tournament(store, "Nope"))
+    assert text == "no tournament 'Nope'. There are no tournaments yet."
+    assert _page(text, "de") == "kein Turnier 'Nope'. Es gibt noch keine Turniere."
+    assert _page(text, "fr") == "aucun tournoi 'Nope'. Il n'y a pas encore de tournoi."
+
+
+# --------------------------------------------------------------------------------------------------
+# The addresses and absences pages: a refusal prefixed with the record it concerns
+
+
+def _person(site: Site, name: str) -> tuple[int, Any]:
+    pid = create_person(site.web.store, name, now=site.clock())
+    c = site.browser()
+    c.cookies.set(SESSION_COOKIE, site.web.access.start_session([], now=site.clock(), person_id=pid))
+    c.get("/")
+    return pid, c
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Site:
+    return Site(f"sqlite:///{tmp_path / 'web.db'}")
+
+
+def test_a_refused_address_says_its_number_and_why_in_the_page_s_language(site: Site) -> None:
+    """Checked on 2026-11-25: "address #1: you have no address #1" stayed English on a German page (no template
+    reads the prefix). The prefix is the request's words now, the reason said in its turn."""
+    _, ann = _person(site, "Ann")
+    site.post_form(ann, "/me/addresses", {"address": "1 Powick Lane\nWorcester"})
+    home = ann.get("/api/me/addresses").json()["addresses"][0]["id"]
+    _, eve = _person(site, "Eve")
+    said_as = {
+        "de": f"Adresse #{home}: Sie haben keine Adresse #{home}",
+        "fr": f"adresse n° {home} : vous n'avez pas d'adresse n° {home}",
+        "en": f"address #{home}: you have no address #{home}",
+    }
+    for lang, words in said_as.items():
+        r = site.post_form(eve, f"/me/addresses/{home}", {"address": "Eve was here"}, headers={"Accept-Language": lang})
+        assert r.status_code == 400 and words in html.unescape(r.text), (lang, r.text[-1500:])
+
+
+def test_a_day_typed_wrong_on_the_absences_page_is_said_in_german(site: Site) -> None:
+    _, ann = _person(site, "Ann")
+    r = site.post_form(
+        ann, "/me/absences", {"from": "2027-02-31", "to": "2027-03-02"}, headers={"Accept-Language": "de"}
+    )
+    assert r.status_code == 400
+    assert "from: &#39;2027-02-31&#39; ist kein Tag: February 2027 hat 28 Tage" in r.text, r.text[-1500:]
