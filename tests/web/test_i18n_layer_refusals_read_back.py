@@ -185,3 +185,24 @@ def test_a_day_typed_wrong_on_the_absences_page_is_said_in_german(site: Site) ->
     )
     assert r.status_code == 400
     assert "from: &#39;2027-02-31&#39; ist kein Tag: February 2027 hat 28 Tage" in r.text, r.text[-1500:]
+
+
+# --------------------------------------------------------------------------------------------------
+# The web's own refusals, marked now (the check: WEB_NOT_YET)
+
+
+def test_the_web_s_own_refusals_are_in_the_page_s_language(site: Site) -> None:
+    """Checked on 2026-11-25: a sandbox started from a phase that is not a number, a coordinator's draw with
+    nobody waiting and a desk's extension out of range were refused in English on German and French pages."""
+    site.new_game("g")
+    de = {"Accept-Language": "de"}
+    r = site.post_form(site.coordinator, "/sandbox", {"game": "g", "phase_id": "x"}, headers=de)
+    assert r.status_code == 400 and "phase_id muss die Nummer einer Phase sein, nicht &#39;x&#39;" in r.text
+    r = site.post_form(site.coordinator, "/sandbox", {}, headers={"Accept-Language": "fr"})
+    assert r.status_code == 400 and "dites où le bac à sable commence" in html.unescape(r.text), r.text[-800:]
+    r = site.api(site.coordinator, "/api/games/g/opening", {"mode": "preferences"})
+    assert r.status_code == 200, r.text
+    r = site.post_form(site.coordinator, "/games/g/opening/draw", headers=de)
+    assert r.status_code == 400 and "in g wartet niemand auf eine Macht" in r.text, r.text[-800:]
+    r = site.api(site.coordinator, "/api/games/g/opening/draw")
+    assert r.status_code == 400 and r.json()["error"] == "nobody is waiting for a power in g"  # the API: English

@@ -157,11 +157,14 @@ def _assign(web: Web, name: str, power: str, player: str, replace: bool, email: 
     return power, int(key_id), secret
 
 
-def seat_many(web: Web, name: str, viewer: Viewer, rows: list[tuple[str, str, str]], base: str) -> dict[str, Any]:
+def seat_many(
+    web: Web, name: str, viewer: Viewer, rows: list[tuple[str, str, str]], base: str, *, say: Say = str
+) -> dict[str, Any]:
     """Seat several powers at once from (power, player, e-mail) rows (rows without a player are skipped).
     Every row is checked before anyone is seated, so a mistake seats nobody. Each new link is shown once;
     where an address is given it is also queued to it through the mail outbox (when mail is configured;
-    otherwise the answer says so and the coordinator sends the links)."""
+    otherwise the answer says so and the coordinator sends the links). A refusal in ``say``'s language."""
+    _ = say
     web.require_coordinator(name, viewer)
     seated = {p for p, cur, _ in web.read.players(name) if cur}
     todo: list[tuple[str, str, str]] = []
@@ -173,12 +176,18 @@ def seat_many(web: Web, name: str, viewer: Viewer, rows: list[tuple[str, str, st
         if email.strip():
             address = names(email, f"{power}'s e-mail address", 320)
             if "@" not in address.strip("@") or any(c.isspace() for c in address):
-                raise BadInput(f"{power}'s e-mail address {address!r} is not an address (name@example.org)")
+                raise BadInput(
+                    _("%(power)s's e-mail address %(address)s is not an address (name@example.org)")
+                    % {"power": power, "address": repr(address)}
+                )
         if power in seated:
-            raise BadInput(f"{power} is already played; use Replace in its row to hand it over. Nobody was seated.")
+            raise BadInput(
+                _("%(power)s is already played; use Replace in its row to hand it over. Nobody was seated.")
+                % {"power": power}
+            )
         todo.append((power, player, email.strip()))
     if not todo:
-        raise BadInput("give a player's name for at least one power")
+        raise BadInput(_("give a player's name for at least one power"))
     no_mail = mail_unavailable() if any(e for _, _, e in todo) else None
     out = []
     for power, player, email in todo:

@@ -19,7 +19,7 @@ from starlette.datastructures import UploadFile
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import Request
 
-from dippouch.web.deps import set_flash, set_private_cookie, typed_cookie
+from dippouch.web.deps import set_flash, set_private_cookie, typed_cookie, words
 from dippouch.web.security import CSRF_FIELD, BadInput, WebError, check_csrf
 
 __all__ = [
@@ -36,6 +36,8 @@ __all__ = [
     "redirect",
     "refused_form",
 ]
+
+I18N_DOMAIN = "site"
 
 MAX_FIELDS = 100
 """Fields a form may post unless its route says otherwise."""
@@ -97,7 +99,9 @@ async def read_form(
         # refused with its reason (400): each answered as it is, not as "could not be read".
         raise
     except Exception as e:  # a malformed multipart or urlencoded body
-        raise BadInput(f"the form could not be read ({type(e).__name__})") from None
+        raise BadInput(
+            words(request).gettext("the form could not be read (%(error)s)") % {"error": type(e).__name__}
+        ) from None
     fields: list[tuple[str, str]] = []
     uploads: dict[str, UploadFile] = {}
     stray: str | None = None
@@ -113,7 +117,10 @@ async def read_form(
         # The token first: a post from another site is refused as that, whatever else it sent.
         csrf(request, form.get(CSRF_FIELD))
         if stray is not None:
-            raise BadInput(f"field {stray!r} must be text, not a file: this form takes no file there")
+            raise BadInput(
+                words(request).gettext("field %(field)s must be text, not a file: this form takes no file there")
+                % {"field": repr(stray)}
+            )
     except WebError:
         await posted.close()
         raise

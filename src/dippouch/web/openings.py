@@ -254,10 +254,12 @@ def _person_of(viewer: Viewer) -> int:
     return viewer.person_id
 
 
-def _mode(text: str) -> str:
+def _mode(text: str, say: Callable[[str], str] = str) -> str:
     text = text.strip().lower()
     if text not in store_openings.MODES:
-        raise BadInput(f"assignment mode {text!r}: choose {' or '.join(store_openings.MODES)}")
+        modes = " or ".join(store_openings.MODES)
+        _ = say
+        raise BadInput(_("assignment mode %(mode)s: choose %(modes)s") % {"mode": repr(text), "modes": modes})
     return text
 
 
@@ -269,17 +271,22 @@ def open_game(
     min_reliability: int,
     mode: str,
     rules: Mapping[str, Any] | None = None,
+    *,
+    say: Callable[[str], str] = str,
 ) -> dict[str, Any]:
     """``rules``: press rules to set (the game's one set: the lobby shows them, every door checks them);
-    ``press``, a text of its own, is refused (shown and enforced by nothing, it misled the trial's players)."""
+    ``press``, a text of its own, is refused (shown and enforced by nothing, it misled the trial's players).
+    A refusal of the web's own in ``say``'s language (a page passes its reader's gettext; the JSON API answers
+    in English)."""
+    _ = say
     web.require_coordinator(name, viewer)
     if press.strip():
-        raise BadInput(web_press.FREE_PRESS_TEXT)
+        raise BadInput(_(web_press.FREE_PRESS_TEXT))
     if rules is not None:  # checked before anything is stored: a bad setting leaves the opening as it was
         PressRules.from_data(dict(rules), store_press.press_rules(web.read, name))
     with web.writes:
         store_openings.open_game(
-            web.store, name, now=web.now(), press="", min_reliability=min_reliability, mode=_mode(mode)
+            web.store, name, now=web.now(), press="", min_reliability=min_reliability, mode=_mode(mode, say)
         )
         if rules is not None:
             store_press.set_press_rules(web.store, name, rules, now=web.now())
@@ -310,11 +317,14 @@ def sign_up(
     *,
     wait: bool = False,
     invite: str | None = None,
+    say: Callable[[str], str] = str,
 ) -> dict[str, Any]:
-    """Sign the person ``me`` (the viewer's) up to ``name`` with their ranked wishes."""
+    """Sign the person ``me`` (the viewer's) up to ``name`` with their ranked wishes (a refusal of the web's own
+    in ``say``'s language)."""
+    _ = say
     _visible(web, name, viewer, invite)
     if len(wishes) > MAX_WISHES:
-        raise BadInput(f"{len(wishes)} wishes; rank at most {MAX_WISHES} powers")
+        raise BadInput(_("%(count)s wishes; rank at most %(most)s powers") % {"count": len(wishes), "most": MAX_WISHES})
     with web.writes:
         got = play_openings.sign_up(web.store, name, me, wishes, now=web.now(), wait=wait)
     web.touched(name)
@@ -375,7 +385,7 @@ def assign(web: Web, name: str, viewer: Viewer, person: int, power: str) -> dict
     return {"game": name, "power": power}
 
 
-def draw(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
+def draw(web: Web, name: str, viewer: Viewer, *, say: Callable[[str], str] = str) -> dict[str, Any]:
     """The coordinator draws the powers for the people waiting now, before the game is full (the rest of
     the empty powers stay open for sign-up)."""
     web.require_coordinator(name, viewer)
@@ -383,7 +393,8 @@ def draw(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
         got = store_openings.fill_from_preferences(web.store, name, now=web.now())
     web.touched(name)
     if not got:
-        raise BadInput(f"nobody is waiting for a power in {name}")
+        _ = say
+        raise BadInput(_("nobody is waiting for a power in %(game)s") % {"game": name})
     return {"game": name, "seated": {str(k): v for k, v in sorted(got.items())}}
 
 
@@ -703,13 +714,14 @@ def opening_action(request: Request, name: str, action: str, form: FormDep, web:
             _int(form.get("min_reliability", ""), "the minimum reliability", 0, 100),
             form.get("mode", ""),
             web_press.rules_of_form(form) if form.get("kind", "") else None,
+            say=t.gettext,
         )
         return redirect(back, t.gettext("%(game)s is open for players.") % {"game": name})
     if action == "signup":
         wishes = [form[k] for k in sorted((k for k in form if k.startswith("wish")), key=_rank) if form[k]]
         wait = form.get("wait", "") in ("1", "on", "yes", "true")
         invited = form.get("invite", "") or None
-        got = sign_up(web, name, viewer, _person_of(viewer), wishes, wait=wait, invite=invited)
+        got = sign_up(web, name, viewer, _person_of(viewer), wishes, wait=wait, invite=invited, say=t.gettext)
         if got["seated_as"]:
             return redirect(game_url(name), layer_words(request, got["text"]))
         return redirect(back, layer_words(request, got["text"]))
@@ -731,7 +743,7 @@ def opening_action(request: Request, name: str, action: str, form: FormDep, web:
         got = assign(web, name, viewer, person, form.get("power", ""))
         return redirect(back, t.gettext("%(power)s is given.") % {"power": got["power"]})
     if action == "draw":
-        got = draw(web, name, viewer)
+        got = draw(web, name, viewer, say=t.gettext)
         return redirect(back, t.gettext("Drawn: %(powers)s.") % {"powers": ", ".join(sorted(got["seated"].values()))})
     if action == "free":
         got = free(web, name, viewer, form.get("power", ""))

@@ -24,6 +24,7 @@ from starlette.requests import Request
 
 import dippouch.store.press as store_press
 from dippouch.core.errors import DippouchError
+from dippouch.core.messages import N_
 from dippouch.i18n import translations
 from dippouch.play.press import MessageSent, send_press
 from dippouch.press.rules import PressRules, describe
@@ -600,7 +601,7 @@ def form_announce(request: Request, form: PressForm, web: WebDep, viewer: Viewer
     return redirect(back, words(request).gettext("Announcement sent."))
 
 
-FREE_PRESS_TEXT = (
+FREE_PRESS_TEXT = N_(
     "the opening takes no press text of its own: the lobby shows the game's press rules, which every door "
     "enforces; set them with the opening's press fields, press_rules in the API (for example "
     '{"kind": "white", "quiet_phases": ["adjustments"]}) or the game\'s press desk'

@@ -17,7 +17,7 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Annotated, Any
@@ -27,8 +27,8 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
 from dippouch.game import GameError, LineCheck, check_orders, position_from_data, read_version_lines, unordered
-from dippouch.names import order_text, unit_text
-from dippouch.web.deps import ViewerDep, WebDep, game_url, layer_words, render, words
+from dippouch.names import order_text, phase_words, unit_text
+from dippouch.web.deps import ViewerDep, WebDep, game_url, language, layer_words, render, words
 from dippouch.web.forms import Form, posted, redirect
 from dippouch.web.inputs import number_or_none
 from dippouch.web.security import BadInput, NotFound, Viewer
@@ -200,18 +200,20 @@ def review_page(request: Request, name: str, web: WebDep, viewer: ViewerDep) -> 
 
 
 @router.get("/games/{name}/review/photo/{attachment_id}")
-def review_photo(name: str, attachment_id: int, web: WebDep, viewer: ViewerDep) -> Response:
+def review_photo(request: Request, name: str, attachment_id: int, web: WebDep, viewer: ViewerDep) -> Response:
     """The photograph itself, after the deadline, for the game's coordinator only (never cached)."""
     from dippouch.store.review import attachment_data, attachment_sealed, game_of_attachment
 
+    _ = words(request).gettext
     web.require_coordinator(name, viewer)
     if game_of_attachment(web.store, attachment_id) != name:
         raise NotFound(f"no photograph #{attachment_id} in {name}")
     sealed = attachment_sealed(web.store, attachment_id, now=web.now())
     if sealed is not None:
-        raise BadInput(f"the photographs of {sealed} are sealed until its deadline")
+        phase = phase_words(sealed, language(request))
+        raise BadInput(_("the photographs of %(phase)s are sealed until its deadline") % {"phase": phase})
     data = attachment_data(web.store, attachment_id)
-    ctype, data = _displayable(data)
+    ctype, data = _displayable(data, _)
     return Response(
         data, media_type=ctype, headers={"Cache-Control": "no-store, private", "X-Content-Type-Options": "nosniff"}
     )
@@ -220,9 +222,9 @@ def review_photo(name: str, attachment_id: int, web: WebDep, viewer: ViewerDep) 
 _SHOWN = {"image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp"}
 
 
-def _displayable(data: bytes) -> tuple[str, bytes]:
+def _displayable(data: bytes, _: Callable[[str], str]) -> tuple[str, bytes]:
     """The photograph as a browser shows it: as it came where browsers read it, else (HEIC, TIFF) turned
-    into a JPEG with Pillow (and pillow-heif), else refused by name."""
+    into a JPEG with Pillow (and pillow-heif), else refused by name (in ``_``'s language)."""
     from dippouch.mail.message import sniff_image
 
     kind = sniff_image(data)
@@ -241,8 +243,11 @@ def _displayable(data: bytes) -> tuple[str, bytes]:
         return "image/jpeg", out.getvalue()
     except Exception:  # no Pillow/pillow-heif, or bytes it cannot read: say so instead of failing the page
         raise BadInput(
-            f"this photograph ({kind or 'not an image'}) cannot be shown in a browser here; "
-            "save it with `dippouch mail review GAME --save DIR`"
+            _(
+                "this photograph (%(kind)s) cannot be shown in a browser here; save it with "
+                "`dippouch mail review GAME --save DIR`"
+            )
+            % {"kind": kind or _("not an image")}
         ) from None
 
 
@@ -254,15 +259,15 @@ ReviewForm = Annotated[Form, Depends(posted(max_fields=MAX_FIELDS))]
 so a post from another site is refused as that before anything else is looked at."""
 
 
-def _rows(form: Mapping[str, str]) -> list[tuple[str, bool]]:
+def _rows(form: Mapping[str, str], _: Callable[[str], str]) -> list[tuple[str, bool]]:
     count = number_or_none(form.get("lines", "0"))
     if count is None or not 0 <= count <= MAX_LINES:
-        raise BadInput(f"a transcription has at most {MAX_LINES} lines")
+        raise BadInput(_("a transcription has at most %(most)s lines") % {"most": MAX_LINES})
     rows = []
     for i in range(count):
         text = " ".join(form.get(f"line:{i}", "").split())
         if len(text) > 500:
-            raise BadInput(f"line {i + 1} is longer than 500 characters")
+            raise BadInput(_("line %(line)s is longer than 500 characters") % {"line": i + 1})
         rows.append((text, form.get(f"take:{i}") == "on"))
     extra = " ".join(form.get("extra", "").split())
     if extra:
@@ -296,7 +301,7 @@ def review_photo_action(
             raise NotFound(f"no photograph #{attachment_id} waits for review in {name}")
         if photo.state != "waits for you":
             raise BadInput(f"photograph #{attachment_id} is {photo.state}")
-        rows = _rows(form)
+        rows = _rows(form, _)
         if do == "confirm" and form.get("shown") == _digest(attachment_id, rows):
             text = "\n".join(t for t, taken in rows if taken and t)
             done = confirm_photo(web.store, attachment_id, text=text, now=now)

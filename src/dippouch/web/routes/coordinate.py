@@ -136,7 +136,7 @@ def coordinate_action(
     if action == "seat-many":
         powers = [k.removeprefix("player:") for k in form if k.startswith("player:")]
         rows = [(pw, form.get(f"player:{pw}", ""), form.get(f"email:{pw}", "")) for pw in powers]
-        got = desk.seat_many(web, name, viewer, rows, site.public_url)
+        got = desk.seat_many(web, name, viewer, rows, site.public_url, say=_)
         return render(request, "seated.html", {"game": name, "s": got, "back": back})
     if action == "coordinator-key":
         secret = desk.new_coordinator_key(web, name, viewer, form.get("label", ""))

@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 from starlette.requests import Request
 
 from dippouch.catalog import variants_usable
+from dippouch.core.messages import N_
 from dippouch.web import games, history, practice
 from dippouch.web.answers.games import GameFile, GameListing, GameView, PhaseView
 from dippouch.web.deps import (
@@ -27,6 +28,7 @@ from dippouch.web.deps import (
     render_html,
     set_csrf_cookie,
     speaks,
+    words,
 )
 from dippouch.web.forms import PageForm
 from dippouch.web.security import (
@@ -39,6 +41,8 @@ from dippouch.web.security import (
     session_token,
 )
 from dippouch.web.service import PAGE_TTL, Web
+
+I18N_DOMAIN = "games"
 
 router = APIRouter(tags=["api"])
 
@@ -174,17 +178,17 @@ def calendar(name: str, web: WebDep, viewer: ViewerDep) -> Response:
     return Response(data, media_type="text/calendar; charset=utf-8")
 
 
-UNSEALED_BY_POST = (
+UNSEALED_BY_POST = N_(
     "an unsealed export opens the seal, which the players are shown: ask for it with the desk's form "
     "\u201cExport with this phase's orders unsealed\u201d (a POST with the reason), not a link"
 )
 
 
 @router.get("/games/{name}/export.json", include_in_schema=False)
-def export(name: str, web: WebDep, viewer: ViewerDep, unsealed: bool = False) -> Response:
+def export(request: Request, name: str, web: WebDep, viewer: ViewerDep, unsealed: bool = False) -> Response:
     if unsealed:
         # A GET must change nothing: a link (on another site, too) must not open the seal.
-        raise BadInput(UNSEALED_BY_POST)
+        raise BadInput(words(request).gettext(UNSEALED_BY_POST))
     return _game_file(name, history.export(web, name, viewer))
 
 

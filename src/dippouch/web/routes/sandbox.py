@@ -10,6 +10,7 @@ works without JavaScript; sandbox.js only keeps the unit form's kind in step wit
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
@@ -202,16 +203,21 @@ def _view(o: Opened, *, maps: bool = False) -> SandboxView:
 # Starting a sandbox
 
 
-def _source(web: Web, viewer: Viewer, game: str, phase_id: str, variant: str, copy: str) -> dict[str, Any]:
+def _source(
+    web: Web, viewer: Viewer, game: str, phase_id: str, variant: str, copy: str, say: Callable[[str], str]
+) -> dict[str, Any]:
     """Where a new sandbox's board comes from: a phase of a game the viewer may see, another sandbox (its share
-    link's token), or a variant's opening."""
+    link's token), or a variant's opening. A refusal in ``say``'s language (the JSON API's: English)."""
+    _ = say
     if game.strip():
         name = game.strip()
         web.require_visible(name, viewer)
         try:
             pid = int(phase_id)
         except ValueError:
-            raise BadInput(f"phase_id must be a phase's number, not {phase_id[:20]!r}") from None
+            raise BadInput(
+                _("phase_id must be a phase's number, not %(given)s") % {"given": repr(phase_id[:20])}
+            ) from None
         ph = game_phase(web.read, name, pid)
         if ph is None:
             raise NotFound(f"game {name!r} has no phase {pid}")
@@ -222,11 +228,13 @@ def _source(web: Web, viewer: Viewer, game: str, phase_id: str, variant: str, co
     if variant.strip():
         v = find_variant(variant.strip())
         return {"variant": v, "position": position_to_data(v, v.start)}
-    raise BadInput("say where the sandbox starts: a game and one of its phases, or a variant (its opening)")
+    raise BadInput(_("say where the sandbox starts: a game and one of its phases, or a variant (its opening)"))
 
 
-def _start(web: Web, viewer: Viewer, game: str, phase_id: str, variant: str, copy: str) -> tuple[Sandbox, str]:
-    src = _source(web, viewer, game, phase_id, variant, copy)
+def _start(
+    web: Web, viewer: Viewer, game: str, phase_id: str, variant: str, copy: str, say: Callable[[str], str] = str
+) -> tuple[Sandbox, str]:
+    src = _source(web, viewer, game, phase_id, variant, copy, say)
     with web.writes:
         return use.start(
             web.store,
@@ -273,10 +281,16 @@ def api_mine(web: WebDep, viewer: ViewerDep) -> SandboxList:
 def sandbox_start(request: Request, web: WebDep, viewer: ViewerDep, form: FormDep) -> Response:
     """Start a sandbox (fields ``game`` and ``phase_id``, or ``copy``, or ``variant``) and open it."""
     _limit(request, True)
-    _, secret = _start(
-        web, viewer, form.get("game", ""), form.get("phase_id", ""), form.get("variant", ""), form.get("copy", "")
-    )
     gettext = words(request).gettext
+    _, secret = _start(
+        web,
+        viewer,
+        form.get("game", ""),
+        form.get("phase_id", ""),
+        form.get("variant", ""),
+        form.get("copy", ""),
+        gettext,
+    )
     said = (
         gettext("A sandbox of your own: nothing you do here touches a game; it is listed on your sandboxes page.")
         if viewer.person_id is not None
