@@ -485,14 +485,6 @@ WEB_NOT_YET: frozenset[tuple[str, str]] = frozenset(
         # the passkey's answer, which the page's script posts as JSON
         ("dippouch/web/accounts.py", "the passkey's answer is not in the expected shape"),
         ("dippouch/web/accounts.py", "the passkey's answer is not in the expected shape (no clientDataJSON)"),
-        # dippouch/web/inputs.py
-        # helpers that read a typed name, number or duration, named by an English `what` their callers give
-        ("dippouch/web/inputs.py", "{} contains control characters"),
-        ("dippouch/web/inputs.py", "{} must be 1 to {} characters"),
-        ("dippouch/web/inputs.py", "{} must be a whole number from {} to {}, not {}"),
-        ("dippouch/web/inputs.py", "{} must be from {} to {}, not {}"),
-        ("dippouch/web/inputs.py", "{} {} is far too long"),
-        ("dippouch/web/inputs.py", "{} {} is more than ten years"),
         # dippouch/web/notify.py
         # reached from the JSON API's routes only (_target_answer)
         ("dippouch/web/notify.py", "no push subscription or webhook #{}"),

@@ -206,3 +206,24 @@ def test_the_web_s_own_refusals_are_in_the_page_s_language(site: Site) -> None:
     assert r.status_code == 400 and "in g wartet niemand auf eine Macht" in r.text, r.text[-800:]
     r = site.api(site.coordinator, "/api/games/g/opening/draw")
     assert r.status_code == 400 and r.json()["error"] == "nobody is waiting for a power in g"  # the API: English
+
+
+def test_a_typed_value_the_desk_refuses_is_named_in_the_page_s_language(site: Site) -> None:
+    """web.inputs' helpers (a name, a number, a duration) refuse in their caller's words, what they read named
+    in them too: the desk's extension, the lobby's reliability; the JSON API's stay English."""
+    site.new_game("g")
+    r = site.post_form(
+        site.coordinator, "/games/g/coordinate/extend", {"by": "x" * 30}, headers={"Accept-Language": "de"}
+    )
+    assert r.status_code == 400 and "die Verlängerung muss 1 bis 20 Zeichen haben" in r.text, r.text[-800:]
+    r = site.post_form(
+        site.coordinator, "/games/g/coordinate/extend", {"by": "x" * 30}, headers={"Accept-Language": "fr"}
+    )
+    assert r.status_code == 400 and "la prolongation doit compter de 1 à 20 caractères" in r.text, r.text[-800:]
+    r = site.post_form(
+        site.coordinator, "/games/g/opening/open", {"min_reliability": "lots"}, headers={"Accept-Language": "de"}
+    )
+    assert r.status_code == 400
+    assert "die Mindestzuverlässigkeit muss eine ganze Zahl von 0 bis 100 sein, nicht &#39;lots&#39;" in r.text
+    r = site.api(site.coordinator, "/api/games/g/actions", {"action": "extend", "arg": "x" * 30})
+    assert r.status_code == 400 and r.json()["error"] == "the extension must be 1 to 20 characters", r.text

@@ -94,15 +94,15 @@ def test_the_parser_takes_ascii_digits_only(text: str) -> None:
     else:
         assert got is None
         with pytest.raises(BadInput, match="must be a whole number"):
-            number(text, "the count")
+            number(text, "the count", say=str)
 
 
 def test_the_parser_says_what_and_where() -> None:
-    assert number(" 42 ", "the year", lo=1, hi=3000) == 42
+    assert number(" 42 ", "the year", lo=1, hi=3000, say=str) == 42
     with pytest.raises(BadInput, match=r"the year must be from 1 to 3000, not 4000"):
-        number("4000", "the year", lo=1, hi=3000)
+        number("4000", "the year", lo=1, hi=3000, say=str)
     with pytest.raises(BadInput, match=r"the year must be a whole number from 1 to 3000, not '²'"):
-        number("²", "the year", lo=1, hi=3000)
+        number("²", "the year", lo=1, hi=3000, say=str)
     assert number_or_none("-3") == -3 and number_or_none("-") is None and number_or_none("") is None
 
 

@@ -132,18 +132,29 @@ def away_now(web: Web, name: str, now: datetime) -> list[str]:
 
 
 def assign(
-    web: Web, name: str, viewer: Viewer, power: str, player: str, replace: bool, email: str = ""
+    web: Web,
+    name: str,
+    viewer: Viewer,
+    power: str,
+    player: str,
+    replace: bool,
+    email: str = "",
+    *,
+    say: Say = str,
 ) -> tuple[str, str]:
     """Seat a player and hand out their link (a replacement's old links are revoked). ``email`` is the
-    address their orders by mail must come from (optional)."""
+    address their orders by mail must come from (optional). A refusal in ``say``'s language."""
     web.require_coordinator(name, viewer)
-    power, _, secret = _assign(web, name, power, player, replace, email)
+    power, _, secret = _assign(web, name, power, player, replace, email, say)
     return power, secret
 
 
-def _assign(web: Web, name: str, power: str, player: str, replace: bool, email: str) -> tuple[str, int, str]:
-    player = names(player, "the player's name", 200)
-    address = names(email, "the e-mail address", 320) if email.strip() else None
+def _assign(
+    web: Web, name: str, power: str, player: str, replace: bool, email: str, say: Say = str
+) -> tuple[str, int, str]:
+    _ = say
+    player = names(player, _("the player's name"), 200, say=say)
+    address = names(email, _("the e-mail address"), 320, say=say) if email.strip() else None
     power = web.power_named(name, power)
     now = web.now()
     web.store.assign(name, power, player, now=now, replace=replace, email=address)
@@ -172,9 +183,9 @@ def seat_many(
         if not player.strip():
             continue
         power = web.power_named(name, power)
-        names(player, f"{power}'s player's name", 200)
+        names(player, _("%(power)s's player's name") % {"power": power}, 200, say=say)
         if email.strip():
-            address = names(email, f"{power}'s e-mail address", 320)
+            address = names(email, _("%(power)s's e-mail address") % {"power": power}, 320, say=say)
             if "@" not in address.strip("@") or any(c.isspace() for c in address):
                 raise BadInput(
                     _("%(power)s's e-mail address %(address)s is not an address (name@example.org)")
@@ -191,7 +202,7 @@ def seat_many(
     no_mail = mail_unavailable() if any(e for _, _, e in todo) else None
     out = []
     for power, player, email in todo:
-        power, key_id, secret = _assign(web, name, power, player, False, email)
+        power, key_id, secret = _assign(web, name, power, player, False, email, say)
         link = f"{base}/k/{secret}"
         mailed = False
         if email and no_mail is None:
@@ -214,7 +225,7 @@ def set_email(web: Web, name: str, viewer: Viewer, power: str, email: str, *, sa
     ``say``'s language: a page passes its reader's gettext, the JSON API answers in English)."""
     _ = say
     web.require_coordinator(name, viewer)
-    address = names(email, "the e-mail address", 320) if email.strip() else None
+    address = names(email, _("the e-mail address"), 320, say=say) if email.strip() else None
     power = web.store.set_email(name, power, address, now=web.now())
     web.touched(name)
     if address:
@@ -269,7 +280,7 @@ def _clock_action(web: Web, name: str, action: str, arg: str, say: Say) -> str:
     now = web.now()
     s = web.store
     if action == "extend":
-        by = duration(arg, "the extension")
+        by = duration(arg, _("the extension"), say=say)
         if by <= timedelta(0) or by > timedelta(days=365):
             raise BadInput(_("an extension is between one second and a year"))
         got = s.extend(name, by, now=now)
@@ -285,7 +296,7 @@ def _clock_action(web: Web, name: str, action: str, arg: str, say: Say) -> str:
     if action == "process":
         return process_now(s, name, now=now, force=True).text
     if action == "rollback":
-        phase = names(arg, "the phase", 100)
+        phase = names(arg, _("the phase"), 100, say=say)
         rolled: Any = s.rollback(name, phase, now=now)
         back, carried = rolled if isinstance(rolled, tuple) else (rolled, [])
         said = _("Rolled back to %(phase)s; its orders are due again.") % {"phase": back}
@@ -348,7 +359,7 @@ def confirm_view(web: Web, name: str, viewer: Viewer, action: str, arg: str, *, 
             "fields": {},
         }
     if action == "rollback":
-        phase = names(arg, "the phase", 100)
+        phase = names(arg, _("the phase"), 100, say=say)
         rec = web.read.phase_record(name, phase, submissions=False)
         lines = [
             _(
@@ -394,13 +405,18 @@ def set_deadlines(web: Web, name: str, viewer: Viewer, form: Mapping[str, Any], 
     web.require_coordinator(name, viewer)
     deadlines = {k: str(form.get(k) or "").strip() for k in ("movement", "retreats", "adjustments")}
     deadlines = {k: t for k, t in deadlines.items() if t}
+    deadline_of = {
+        "movement": _("the movement deadline"),
+        "retreats": _("the retreats deadline"),
+        "adjustments": _("the adjustments deadline"),
+    }
     too_short = {
         "movement": _("the movement deadline must be at least one minute"),
         "retreats": _("the retreats deadline must be at least one minute"),
         "adjustments": _("the adjustments deadline must be at least one minute"),
     }
     for k, t in deadlines.items():
-        if duration(t, f"the {k} deadline") < timedelta(minutes=1):
+        if duration(t, deadline_of[k], say=say) < timedelta(minutes=1):
             raise BadInput(too_short[k])
     web.store.set_deadlines(name, deadlines, now=web.now())
     web.touched(name)

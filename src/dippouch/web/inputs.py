@@ -5,10 +5,13 @@ with the web's own page and button for what the command line would do."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import timedelta
 
 from dippouch.game import parse_duration
 from dippouch.web.security import BadInput
+
+I18N_DOMAIN = "site"
 
 __all__ = [
     "duration",
@@ -56,12 +59,19 @@ def web_words(message: str) -> str:
     return message
 
 
-def names(value: str, what: str, limit: int = 100) -> str:
+Say = Callable[[str], str]
+"""A reader's gettext (``words(request).gettext``), or ``str`` for English (the JSON API, the command line)."""
+
+
+def names(value: str, what: str, limit: int = 100, *, say: Say) -> str:
+    """``value`` as a one-line name of 1 to ``limit`` characters; ``what`` names it in the refusal, in the words
+    ``say`` writes the refusal in (the caller translates ``what`` with the same ``say``)."""
+    _ = say
     text = str(value).strip()
     if not text or len(text) > limit:
-        raise BadInput(f"{what} must be 1 to {limit} characters")
+        raise BadInput(_("%(what)s must be 1 to %(most)s characters") % {"what": what, "most": limit})
     if any(ord(c) < 32 for c in text) or any(0xD800 <= ord(c) <= 0xDFFF for c in text):
-        raise BadInput(f"{what} contains control characters")
+        raise BadInput(_("%(what)s contains control characters") % {"what": what})
     return text
 
 
@@ -84,25 +94,34 @@ def number_or_none(text: str | None) -> int | None:
     return int(t)
 
 
-def number(text: str | None, what: str, *, lo: int = 0, hi: int = 10**MAX_DIGITS - 1) -> int:
-    """``text`` as a whole number from ``lo`` to ``hi``, or :class:`BadInput` saying what was wrong with it: one
-    reading for every number a form, a query or a header brings."""
+def number(text: str | None, what: str, *, lo: int = 0, hi: int = 10**MAX_DIGITS - 1, say: Say) -> int:
+    """``text`` as a whole number from ``lo`` to ``hi``, or :class:`BadInput` saying what was wrong with it (in
+    ``say``'s words, as :func:`names`): one reading for every number a form, a query or a header brings."""
+    _ = say
     value = number_or_none(text)
     if value is None:
         shown = (text or "")[:20] + ("..." if text and len(text) > 20 else "")
-        raise BadInput(f"{what} must be a whole number from {lo} to {hi}, not {shown!r}")
+        raise BadInput(
+            _("%(what)s must be a whole number from %(least)s to %(most)s, not %(value)s")
+            % {"what": what, "least": lo, "most": hi, "value": repr(shown)}
+        )
     if not lo <= value <= hi:
-        raise BadInput(f"{what} must be from {lo} to {hi}, not {value}")
+        raise BadInput(
+            _("%(what)s must be from %(least)s to %(most)s, not %(value)s")
+            % {"what": what, "least": lo, "most": hi, "value": value}
+        )
     return value
 
 
-def duration(text: str, what: str) -> timedelta:
+def duration(text: str, what: str, *, say: Say) -> timedelta:
+    """A typed duration (12d, 36h ...), at most ten years; refused in ``say``'s words, as :func:`names`."""
+    _ = say
     try:
-        td = parse_duration(names(text, what, 20))
+        td = parse_duration(names(text, what, 20, say=say))
     except OverflowError:
-        raise BadInput(f"{what} {text!r} is far too long") from None
+        raise BadInput(_("%(what)s %(text)s is far too long") % {"what": what, "text": repr(text)}) from None
     if td > timedelta(days=3650):
-        raise BadInput(f"{what} {text!r} is more than ten years")
+        raise BadInput(_("%(what)s %(text)s is more than ten years") % {"what": what, "text": repr(text)})
     return td
 
 

@@ -32,7 +32,7 @@ def create_game(web: Web, viewer: Viewer, form: Mapping[str, Any], gettext: Call
             )
         )
     web.require_coordinator(None, viewer)
-    name = names(form.get("name", ""), "the game's name")
+    name = names(form.get("name", ""), gettext("the game's name"), say=gettext)
     if "/" in name or name.startswith("."):
         raise BadInput(gettext("a game's name cannot contain '/' or start with '.'"))
     variant = str(form.get("variant", "standard"))
@@ -54,7 +54,12 @@ def create_game(web: Web, viewer: Viewer, form: Mapping[str, Any], gettext: Call
             value = str(raw)
         if value != default:
             options[key] = value
-    missed = number(str(form.get("missed", "2")).strip() or "2", "missed phases before civil disorder", hi=999)
+    missed = number(
+        str(form.get("missed", "2")).strip() or "2",
+        gettext("missed phases before civil disorder"),
+        hi=999,
+        say=gettext,
+    )
     settings = Settings(
         deadlines={
             k: str(form.get(k) or d) for k, d in (("movement", "12d"), ("retreats", "2d"), ("adjustments", "2d"))
@@ -68,13 +73,18 @@ def create_game(web: Web, viewer: Viewer, form: Mapping[str, Any], gettext: Call
         scoring=find_system(str(form["scoring"])).name if form.get("scoring") else None,
         language=str(form.get("language") or "en").strip().lower(),
     )
+    deadline_of = {
+        "movement": gettext("the movement deadline"),
+        "retreats": gettext("the retreats deadline"),
+        "adjustments": gettext("the adjustments deadline"),
+    }
     too_short = {
         "movement": gettext("the movement deadline must be at least one minute"),
         "retreats": gettext("the retreats deadline must be at least one minute"),
         "adjustments": gettext("the adjustments deadline must be at least one minute"),
     }
     for k in ("movement", "retreats", "adjustments"):
-        if duration(settings.deadlines[k], f"the {k} deadline") < timedelta(minutes=1):
+        if duration(settings.deadlines[k], deadline_of[k], say=gettext) < timedelta(minutes=1):
             raise BadInput(too_short[k])
     visibility = str(form.get("visibility") or "public")
     if visibility not in VISIBILITIES:
@@ -88,7 +98,7 @@ def create_game(web: Web, viewer: Viewer, form: Mapping[str, Any], gettext: Call
 def import_game(web: Web, viewer: Viewer, data: Any, name: str | None, gettext: Callable[[str], str] = str) -> str:
     web.require_coordinator(None, viewer)
     if name:
-        name = names(name, "the game's name")
+        name = names(name, gettext("the game's name"), say=gettext)
     try:
         return web.store.import_game(data, name=name or None)
     except (AttributeError, TypeError, ValueError, KeyError) as e:

@@ -136,15 +136,17 @@ def _opening_data(
     return data
 
 
-def filters_of(query: Mapping[str, str]) -> play_openings.Filters:
-    """The list's filters as a form or a query string gives them (blank: anything)."""
+def filters_of(query: Mapping[str, str], say: Callable[[str], str] = str) -> play_openings.Filters:
+    """The list's filters as a form or a query string gives them (blank: anything); a number refused in
+    ``say``'s words (a page's gettext; the JSON API's English)."""
+    _ = say
     seats = (query.get("seats") or "").strip()
     return play_openings.Filters(
         variant=(query.get("variant") or "").strip() or None,
         length=(query.get("length") or "").strip() or None,
         press=(query.get("press") or "").strip().lower() or None,
         starts_soon=(query.get("soon") or "") in ("1", "on", "yes", "true"),
-        seats=number(seats, "seats left", lo=0, hi=50) if seats else 0,
+        seats=number(seats, _("seats left"), lo=0, hi=50, say=say) if seats else 0,
     )
 
 
@@ -356,10 +358,12 @@ def resign(web: Web, name: str, viewer: Viewer, me: int) -> dict[str, Any]:
     return {"game": name, "power": got.power, "how": got.how, "text": play_openings.resign_text(got)}
 
 
-def create(web: Web, me: int, choices: play_openings.Choices) -> dict[str, Any]:
-    """A signed-in player starts a game from a template; they coordinate it."""
+def create(web: Web, me: int, choices: play_openings.Choices, *, say: Callable[[str], str] = str) -> dict[str, Any]:
+    """A signed-in player starts a game from a template; they coordinate it (a name refused in ``say``'s
+    words)."""
+    _ = say
     if choices.name:
-        names(choices.name, "the game's name")
+        names(choices.name, _("the game's name"), say=say)
     with web.writes:
         got = play_openings.create_from_template(web.store, me, choices, now=web.now())
     web.touched(got.game)
@@ -596,8 +600,8 @@ def _url(name: str) -> str:
     return game_url(name) + "/opening"
 
 
-def _int(text: str, what: str, lo: int, hi: int) -> int:
-    return number(text.strip() or "0", what, lo=lo, hi=hi)
+def _int(text: str, what: str, lo: int, hi: int, say: Callable[[str], str]) -> int:
+    return number(text.strip() or "0", what, lo=lo, hi=hi, say=say)
 
 
 @router.get("/open", include_in_schema=False, response_class=HTMLResponse)
@@ -605,7 +609,7 @@ def open_page(request: Request, web: WebDep) -> Response:
     q = request.query_params
     t = words(request)
     try:
-        filters = filters_of(q).checked()
+        filters = filters_of(q, t.gettext).checked()
     except (GameError, BadInput) as e:
         # A filter with no such choice: the list unfiltered, the refusal above it, the values as typed.
         o = open_list(web, gettext=t.gettext)
@@ -618,7 +622,7 @@ def open_page(request: Request, web: WebDep) -> Response:
 
 @router.post("/open/quick", include_in_schema=False)
 def quick_play_action(request: Request, form: FormDep, web: WebDep, me: PersonDep) -> Response:
-    got = quick_play(web, me, filters_of(form))
+    got = quick_play(web, me, filters_of(form, words(request).gettext))
     said = layer_words(request, got["text"])  # the play layer's English in the page's language
     if got["seated_as"]:
         return redirect(game_url(got["game"]), said)
@@ -658,6 +662,7 @@ def new_game_action(request: Request, form: FormDep, web: WebDep, me: PersonDep)
         return None if value == "" else value in ("1", "on", "yes", "true")
 
     reliability = form.get("min_reliability", "").strip()
+    _ = words(request).gettext
     choices = play_openings.Choices(
         template=form.get("template", ""),
         name=form.get("name", ""),
@@ -666,10 +671,10 @@ def new_game_action(request: Request, form: FormDep, web: WebDep, me: PersonDep)
         adjustments=form.get("adjustments") or None,
         press=form.get("press") or None,
         anonymous=flag("anonymous"),
-        min_reliability=_int(reliability, "the minimum reliability", 0, 100) if reliability else None,
+        min_reliability=_int(reliability, _("the minimum reliability"), 0, 100, _) if reliability else None,
         private=flag("private"),
     )
-    got = create(web, me, choices)
+    got = create(web, me, choices, say=_)
     t = words(request)
     if got["invitation"]:
         return redirect(
@@ -711,7 +716,7 @@ def opening_action(request: Request, name: str, action: str, form: FormDep, web:
             name,
             viewer,
             form.get("press", ""),
-            _int(form.get("min_reliability", ""), "the minimum reliability", 0, 100),
+            _int(form.get("min_reliability", ""), t.gettext("the minimum reliability"), 0, 100, t.gettext),
             form.get("mode", ""),
             web_press.rules_of_form(form) if form.get("kind", "") else None,
             say=t.gettext,
@@ -739,7 +744,7 @@ def opening_action(request: Request, name: str, action: str, form: FormDep, web:
         url = invite(web, name, viewer)
         return redirect(url, t.gettext("A new invitation link: this page's address. The one before no longer works."))
     if action == "assign":
-        person = _int(form.get("person", ""), "the person", 1, 10**12)
+        person = _int(form.get("person", ""), t.gettext("the person"), 1, 10**12, t.gettext)
         got = assign(web, name, viewer, person, form.get("power", ""))
         return redirect(back, t.gettext("%(power)s is given.") % {"power": got["power"]})
     if action == "draw":

@@ -506,7 +506,7 @@ def form_send(request: Request, form: SendForm, seat: PlayerSeat, web: WebDep, v
     if form.get("all", "") in ("1", "on"):
         to = ["all"]
     typed = form.get("channel", "").strip()
-    channel = number(typed, "channel", lo=1) if typed else None
+    channel = number(typed, "channel", lo=1, say=str) if typed else None  # a field the page fills itself
     # A reply box on the player's page is named for its channel (every box of the page posts with the orders).
     text = form.get(f"text-{channel}", form.get("text", "")) if channel is not None else form.get("text", "")
     on_channel_page = form.get("from", "") == "channel"
@@ -689,7 +689,7 @@ async def events(request: Request, web: WebDep, viewer: ViewerDep, seat: PlayerS
     # A browser sends back the id it got last: anything else is refused here, before the stream's head is
     # sent (after it, an error could only cut the stream).
     last = request.headers.get("last-event-id", "")
-    start = number(last, "the Last-Event-ID header", lo=0) if last.strip() else max(after, 0)
+    start = number(last, "the Last-Event-ID header", lo=0, say=str) if last.strip() else max(after, 0)  # a browser's
 
     async def stream() -> AsyncIterator[str]:
         seen = start

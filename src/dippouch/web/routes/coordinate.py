@@ -131,6 +131,7 @@ def coordinate_action(
                 form.get("player", ""),
                 action == "replace",
                 form.get("email", ""),
+                say=_,
             )
         return _secret_page(request, site, name, _("%(power)s's link") % {"power": power}, secret, back)
     if action == "seat-many":
