@@ -13,7 +13,8 @@ import threading
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from rated_games import play_draw, play_solo, solo_board
+from rated_games import play_draw, play_solo
+from solo_board import solo_board
 
 from dippouch.bots.seats import seat_bot
 from dippouch.game import Settings
