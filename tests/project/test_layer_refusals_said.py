@@ -1,5 +1,6 @@
 """Every refusal the layers under the pages raise has a template in the ``rules`` catalogue, German and French;
-every refusal the web raises itself (``BadInput``) is marked for its own catalogue.
+every refusal the web raises itself (``BadInput``, ``Forbidden``, ``NotFound`` ...) is marked for its own catalogue
+or read by a template.
 
 The store, the play layer, the press rules, the people's rules and the rules of procedure (:mod:`dippouch.game`)
 refuse in English, with the error classes of :mod:`dippouch.core.errors` (``DippouchError`` and its
@@ -26,11 +27,14 @@ the code that makes them (a misspelt power, an unknown scoring system ...), and 
 ``said`` does (whole, or part by part between ``; ``). A pass-through must be in :data:`NOT_YET` or in
 :data:`PASSED_ON`, like any other text; a :data:`PASSED_ON` entry the source no longer has fails too.
 
-The web's own refusals (``BadInput``, raised in ``src/dippouch/web``) are the web's words: each must be marked
+The web's own refusals (``BadInput`` and the other ``WebError`` classes, ``Forbidden``, ``NeedsKey``,
+``NotFound``, ``TooMany``, ``Busy``, raised in ``src/dippouch/web``) are the web's words: each must be marked
 for the request's catalogue (``words(request).gettext(...)``, ``_(...)``, ``gettext(...) % {...}``, or a
-function of the module or a table of the function that returns only such texts), or pass on the text of a
-project error it caught (``except GameError as e: raise BadInput(str(e))``: the layers' check above covers that
-text, and the application's handler says it in the page's language). A route of the JSON API (``/api/...``) is
+function of the module or a table of the function that returns only such texts), be read by a German and a
+French template of the ``rules`` catalogue (the application's handler says every ``WebError``'s message through
+``said``, on a page and to the JSON API asked for a language), or pass on the text of a project error it
+caught (``except GameError as e: raise BadInput(str(e))``: the layers' check above covers that text, and the
+application's handler says it in the page's language). A route of the JSON API (``/api/...``) is
 left out: its refusals stay English, for programs (docs/translating.md). Bare English is named in
 :data:`WEB_NOT_YET`, which only shrinks too.
 
@@ -391,7 +395,8 @@ def _api_route(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 
 
 class _WebRefusals(ast.NodeVisitor):
-    """Every ``BadInput(text)`` of a web module, with what it passes on: (line, name, ok)."""
+    """Every ``BadInput(text)`` (or another ``WebError``'s) of a web module, with what it passes on: (line, name,
+    ok)."""
 
     def __init__(self, module: ModuleType, tree: ast.Module) -> None:
         self.module = module
@@ -421,15 +426,22 @@ class _WebRefusals(ast.NodeVisitor):
         self.caught.pop()
 
     def visit_Call(self, node: ast.Call) -> None:
-        from dippouch.web.security import BadInput
+        from dippouch.web.security import WebError
 
-        if node.args and _resolve(self.module, node.func) is BadInput:
+        cls = _resolve(self.module, node.func)
+        if node.args and isinstance(cls, type) and issubclass(cls, WebError):
             arg = node.args[0]
             self.found.append((node.lineno, _name(arg), self._ok(arg)))
         self.generic_visit(node)
 
     def _ok(self, arg: ast.expr) -> bool:
         if _marked(arg):
+            return True
+        if (shapes := _shapes(arg, self.module)) is not None and all(
+            _templates_read(s, lang) for s in shapes for lang in LANGS
+        ):
+            # a text the rules catalogue reads: the application's handler says every WebError's message through
+            # said, on a page and to the JSON API asked for a language (?lang=de)
             return True
         if isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id in self.functions:
             # a function of the module that returns only marked texts (_name_too_long(request, name))
@@ -457,7 +469,7 @@ class _WebRefusals(ast.NodeVisitor):
 
 
 def web_refusals() -> Iterator[tuple[str, int, str, bool]]:
-    """(file, line, name, marked or passed on) of every ``BadInput`` the web raises."""
+    """(file, line, name, marked, read or passed on) of every ``WebError`` the web raises."""
     for path in sorted((SRC / "dippouch/web").rglob("*.py")):
         rel, module = _module(path)
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -468,7 +480,7 @@ def web_refusals() -> Iterator[tuple[str, int, str, bool]]:
 
 
 def web_bare() -> dict[tuple[str, str], int]:
-    """(file, name) -> line of each ``BadInput`` given bare English."""
+    """(file, name) -> line of each ``WebError`` given bare English."""
     out: dict[tuple[str, str], int] = {}
     for rel, line, name, ok in web_refusals():
         if not ok:
@@ -476,9 +488,9 @@ def web_bare() -> dict[tuple[str, str], int]:
     return out
 
 
-# The web's BadInput texts in bare English, by file: each is English on every page, unless a template of the
-# rules catalogue happens to read it (the application's handler passes every refusal to said). Only shrinks:
-# mark the text for the request's catalogue (words(request).gettext), then take it off this list.
+# The web's BadInput (and other WebError) texts in bare English, by file: each is English on every page. Only
+# shrinks: mark the text for the request's catalogue (words(request).gettext), or give it a German and a French
+# template in dippouch.said.LAYER_MESSAGES, then take it off this list.
 WEB_NOT_YET: frozenset[tuple[str, str]] = frozenset(
     {
         # dippouch/web/accounts.py
@@ -503,6 +515,77 @@ WEB_NOT_YET: frozenset[tuple[str, str]] = frozenset(
         # dippouch/web/variant_pages.py
         # the variant page's move finder (moves), for its page and the API alike
         ("dippouch/web/variant_pages.py", "a territory name is at most 100 characters"),
+        # The web's other error classes (Forbidden, NeedsKey, NotFound, TooMany, Busy), checked since 2026-11-25:
+        ("dippouch/web/deps.py", "<built: NEED_PERSON>"),
+        ("dippouch/web/deps.py", "<built: need>"),
+        ("dippouch/web/deps.py", "the bearer key is unknown or revoked"),
+        ("dippouch/web/desk.py", "no coordinator action {}"),
+        ("dippouch/web/desk.py", "no coordinator action {} to confirm"),
+        ("dippouch/web/games.py", "game {} has no phase with id {}"),
+        (
+            "dippouch/web/games.py",
+            "no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)",
+        ),
+        ("dippouch/web/games.py", "no map view {}; views: {}"),
+        ("dippouch/web/games.py", "the orders of {} are sealed until it is processed; its map is map-board.svg"),
+        ("dippouch/web/games.py", "{} has not been processed: there is no position after it yet"),
+        ("dippouch/web/history.py", "game {} has no phase with id {}"),
+        ("dippouch/web/language.py", "<built: NEED_PERSON>"),
+        ("dippouch/web/openings.py", "<built: NEED_PERSON>"),
+        (
+            "dippouch/web/player_page.py",
+            "a draw vote is {}'s player's own: as their stand-in you order the seat while they are away, but do not vote for them",
+        ),
+        (
+            "dippouch/web/press.py",
+            "{}'s press is its player's own: as their stand-in you order the seat while they are away, but do not read its letters or write in its name",
+        ),
+        ("dippouch/web/review.py", "no photograph #{} in {}"),
+        ("dippouch/web/review.py", "no photograph #{} waits for review in {}"),
+        ("dippouch/web/roster.py", "the roster is for the games' players and coordinators: sign in first"),
+        ("dippouch/web/roster.py", "the roster of {} is for its players and coordinator"),
+        ("dippouch/web/roster.py", "the roster of {} is for its players and coordinator: sign in first"),
+        ("dippouch/web/routes/games.py", "PDF maps need the map renderer, which is not installed"),
+        (
+            "dippouch/web/routes/games.py",
+            "no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)",
+        ),
+        ("dippouch/web/routes/games.py", "previews need the map renderer, which is not installed"),
+        ("dippouch/web/routes/replay.py", "<built: NO_MAP>"),
+        ("dippouch/web/routes/replay.py", "animated replays need the map renderer: {}"),
+        ("dippouch/web/routes/replay.py", "no replay as {}; it is made as {}"),
+        ("dippouch/web/routes/sandbox.py", "<built: NO_SANDBOX>"),
+        ("dippouch/web/routes/sandbox.py", "<built: READ_ONLY>"),
+        ("dippouch/web/routes/sandbox.py", "game {} has no phase {}"),
+        ("dippouch/web/routes/tournaments.py", "<built: NEED_CREATOR>"),
+        ("dippouch/web/routes/tournaments.py", "<built: NEED_SIGN_IN>"),
+        (
+            "dippouch/web/routes/tournaments.py",
+            "only the person who created tournament {}, or the installation's coordinator, changes its games",
+        ),
+        ("dippouch/web/routes/tournaments.py", "sign in first: tournament {} is run by the person who created it"),
+        (
+            "dippouch/web/routes/tournaments.py",
+            "you may add only games you coordinate to a tournament (its page is public); {} is not one of them",
+        ),
+        (
+            "dippouch/web/security.py",
+            "the form's security token is missing or out of date (CSRF check); reload the page and send it again",
+        ),
+        ("dippouch/web/security.py", "the server is busy with other expensive requests; try again in a few seconds"),
+        ("dippouch/web/security.py", "this request came from another site (Origin {}, host {}); it was refused"),
+        ("dippouch/web/security.py", "too many {} from you: at most {} in {} seconds; try again in {} s"),
+        ("dippouch/web/security.py", "you already have {} expensive requests in hand; wait for their answers"),
+        (
+            "dippouch/web/security.py",
+            "you have used your share of the server's work ({} s of computing in {} s, at most {}); try again in {} s",
+        ),
+        ("dippouch/web/service.py", "<built: str(e.args[0])>"),
+        (
+            "dippouch/web/service.py",
+            "you are not signed in as {} in {}: open the link your coordinator sent you, or sign in with its key",
+        ),
+        ("dippouch/web/service.py", "you need a coordinator's key to {}; sign in with it first"),
     }
 )
 
@@ -630,10 +713,35 @@ def _bare(n):
     ]
 
 
+def test_the_web_check_reads_every_web_error_class_and_takes_a_text_a_template_reads() -> None:
+    from dippouch.web import security
+
+    tree = ast.parse(
+        """
+def page(request, name, n):
+    raise Forbidden("you may not")                                           # bare: fails
+    raise NotFound(f"no page {name!r}")                                      # bare: fails
+    raise TooMany(f"too many, wait {n} s", n)                                # bare: fails
+    raise NeedsKey(words(request).gettext("sign in first"))                 # marked
+    raise NotFound(f"no game {name!r}")                                      # the rules catalogue reads it
+    raise ValueError("not the web's")                                        # not a WebError: not read
+"""
+    )
+    found = _WebRefusals(security, tree)
+    found.visit(tree)
+    assert [(name, ok) for _, name, ok in found.found] == [
+        ("you may not", False),
+        ("no page {}", False),
+        ("too many, wait {} s", False),
+        ("<built: words(request).gettext('sign in first')>", True),
+        ("no game {}", True),
+    ]
+
+
 def test_the_web_marks_its_own_refusals() -> None:
     bare = web_bare()
     new = sorted(set(bare) - WEB_NOT_YET)
-    assert not new, f"{len(new)} BadInput text(s) of the web in bare English (mark them: words(request).gettext):\n" + (
+    assert not new, f"{len(new)} WebError text(s) of the web in bare English (mark them: words(request).gettext):\n" + (
         "\n".join(f"  {rel}:{bare[rel, name]}: {name}" for rel, name in new)
     )
 
