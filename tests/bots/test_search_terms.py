@@ -11,7 +11,7 @@ from bot_positions import V, position, province
 from dippouch.bots.engine import PhaseKind, adjudicate, format_order, legal_orders, parse_order
 from dippouch.bots.heuristic import Values
 from dippouch.bots.memory import remember
-from dippouch.bots.search import EXPOSED, KILL, OPEN, _repeating, _score
+from dippouch.bots.search import EXPOSED, KILL, OPEN, _paired, _repeating, _score
 from dippouch.core.calendar import Phase
 
 
@@ -124,3 +124,58 @@ def test_it_drives_from_two_thirds_of_a_solos_centres() -> None:
         values = Values(V, one, "Germany")
         assert values.mode == ""  # the heuristic's solo mode starts at 14
         assert _score(one, "Germany", values) - _score(two, "Germany", values) == cost, len(owned.split())
+
+
+def test_a_paired_step_moves_one_unit_and_supports_it_with_another() -> None:
+    # Denmark, held by Germany's fleet, falls only to a supported attack: a one-unit step of the climb sends
+    # one fleet there alone or supports a move that is not made; the paired step makes both at once.
+    p = position(
+        {"Russia": "F swe, F bal, A mos", "Germany": "F den, A kie, A ber"},
+        {"Russia": "stp mos war sev swe", "Germany": "den kie ber"},
+        step=2,
+    )
+    legal = legal_orders(V, p, "Russia")
+    holds = [o for os_ in legal.values() for o in os_ if type(o).__name__ == "Hold"]
+    rng = random.Random(3)
+    pairs = set()
+    aimed = 0
+    for _ in range(200):
+        stepped = _paired(holds, legal, V, p, "Russia", rng)
+        changed = {format_order(V, o, phase_kind=PhaseKind.MOVEMENT) for o in stepped} - {
+            format_order(V, o, phase_kind=PhaseKind.MOVEMENT) for o in holds
+        }
+        assert len(changed) == 2, changed
+        move = next(t for t in changed if " S " not in t)
+        support = next(t for t in changed if " S " in t)
+        assert support.endswith(move), (move, support)  # "F bal S F swe - den" backs "F swe - den"
+        pairs.add(frozenset(changed))
+        aimed += move.endswith(("den", "kie", "ber"))
+    assert frozenset({"F swe - den", "F bal S F swe - den"}) in pairs
+    assert frozenset({"F bal - den", "F swe S F bal - den"}) in pairs
+    # Most pairs go for a centre not Russia's or a province another power stands on (Denmark, Kiel, Berlin);
+    # the others anywhere (a supported move into open sea).
+    assert 0.6 * 200 < aimed < 200
+
+
+def test_a_power_near_a_solo_is_everyone_elses_rival() -> None:
+    """From 12 centres (two thirds of 18) a power is the others' rival: each centre it keeps costs them
+    ``RIVAL``, so taking one is worth more than another centre, and a centre it stands on counts as its."""
+    from dippouch.bots.search import CENTRE, RIVAL, _rival
+
+    assert RIVAL > 0.0
+    twelve = "kie ber mun hol bel den swe nwy war mos stp sev"
+    rival = position({"Germany": "A ber", "France": "A pic"}, {"Germany": twelve, "France": "par bre mar"})
+    values = Values(V, rival, "France")
+    assert _rival(rival, "France", values) == "Germany"
+    assert _rival(rival, "Germany", Values(V, rival, "Germany")) is None  # not its own rival
+    eleven = position({"Germany": "A ber", "France": "A pic"}, {"Germany": twelve[:-4], "France": "par bre mar"})
+    assert _rival(eleven, "France", Values(V, eleven, "France")) is None
+    assert _score(rival, "France", values, "Germany") == _score(rival, "France", values) - 12 * RIVAL
+    # France's army in Belgium: a centre of France's (stood on) and one fewer of Germany's.
+    took = position({"Germany": "A ber", "France": "A bel"}, {"Germany": twelve, "France": "par bre mar"})
+    gained = _score(took, "France", values, "Germany") - _score(rival, "France", values, "Germany")
+    plain = _score(took, "France", values) - _score(rival, "France", values)
+    assert gained - plain == RIVAL and plain >= CENTRE - 1
+    # Germany's army in Paris: France's centre, stood on by its rival, counts as Germany's too.
+    lost = position({"Germany": "A par", "France": "A pic"}, {"Germany": twelve, "France": "par bre mar"})
+    assert _score(lost, "France", values, "Germany") - _score(lost, "France", values) == -13 * RIVAL

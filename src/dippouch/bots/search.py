@@ -9,17 +9,19 @@ it was needed); against DumbBots the replies foresee 91% of the orders, the heur
 weighs candidate order sets for its power by adjudicating each against every reply with the real adjudicator
 and scoring the positions they lead to. The candidates are the heuristic's own set, then variations of it,
 then, until the time budget runs out or nothing new is left to weigh, the best set so far with one unit's
-order changed (a hill climb over the legal orders against the sampled replies). Every candidate is weighed
-against the same replies; one the budget cut short is not counted. Retreats and adjustments are the
-heuristic's (there is little to search there), its builds going where a new unit has somewhere new to go.
+order changed, or with one unit moved and another supporting that move (a hill climb over the legal orders
+against the sampled replies). Every candidate is weighed against the same replies; one the budget cut short is
+not counted. Retreats and adjustments are the heuristic's (there is little to search there), its builds going
+where a new unit has somewhere new to go.
 
 The score of a position for a power: centres it owns or stands on, minus centres it owns that another
 power stands on, plus the spread value of the provinces its units reach, minus its dislodged units; plus what
 the position threatens a phase on: each other power's unit dislodged (a unit lost is a centre later), each own
 centre another power reaches with more units than this one can hold it with (exposed), and each centre not
 its own it reaches with more units than anyone can hold it with (open). Near a solo the weights change: the
-others gang up on the leader, and it wins by taking rather than guarding. The weights were found by playing
-against DumbBot (docs/bots.md has each step's figures).
+others gang up on the leader, and it wins by taking rather than guarding; and for the others each centre the
+leader keeps counts against them. The weights were found by playing against DumbBot (docs/bots.md has each
+step's figures).
 """
 
 from __future__ import annotations
@@ -65,6 +67,11 @@ STALE = 400
 """Candidates drawn in a row that were all weighed before: the climb has nowhere new to go."""
 REPEAT = 0.3
 """The share of the jittered replies' units (those that stood still last phase) that repeat their last order."""
+RIVAL = 3.0
+"""What each centre of a power near a solo (another's, from :data:`DRIVE_FROM` of its centres) costs the others:
+they take from it and stand in its way before it is too late to."""
+PAIRED = 0.3
+"""The share of the climb's steps that change two units at once: a move and its support (see :func:`_paired`)."""
 
 
 class SearchBot:
@@ -141,13 +148,14 @@ class SearchBot:
                 replies.append(reply)
         self.last_replies = replies
         values = Values(variant, position, power, memory)
+        rival = _rival(position, power, values)
 
         def weigh(c: list[Order]) -> float | None:
             total = 0.0
             for reply in replies:
                 if self.clock() > deadline:
                     return None  # weighed against only some replies: not comparable with the others
-                total += _score(adjudicate(variant, position, {**reply, power: c}).next, power, values)
+                total += _score(adjudicate(variant, position, {**reply, power: c}).next, power, values, rival)
                 self.last_evaluations += 1
             return total
 
@@ -161,6 +169,8 @@ class SearchBot:
             stale += 1
             if len(seen) < self.candidates:
                 c = self.noisy.orders_from(variant, position, power, mine, rng, memory)
+            elif rng.random() < PAIRED:
+                c = _paired(best, mine, variant, position, power, rng)
             else:
                 c = _neighbour(best, mine, variant, values, rng)
             key = frozenset(c)
@@ -201,6 +211,60 @@ def _neighbour(
     if not choices:
         return orders
     return [*orders[:i], rng.choice(choices), *orders[i + 1 :]]
+
+
+def _paired(
+    orders: list[Order],
+    legal: Mapping[int, Sequence[Order]],
+    variant: Variant,
+    position: Position,
+    power: str,
+    rng: random.Random,
+) -> list[Order]:
+    """``orders`` with one unit moved and another supporting that move.
+
+    A held province falls only to a supported attack: one unit's order changed alone sends the attack
+    unsupported (it bounces, and the set scores no better) or supports a move not made, so a climb of one-unit
+    steps never reaches the pair. Most pairs go for a centre that is not this power's, or a province another
+    power stands on."""
+    prov_of = variant.map.province_of
+    own_at = {prov_of(o.unit_loc): i for i, o in enumerate(orders) if o.unit_loc is not None}
+    centres = position.centres
+    pairs: list[tuple[int, Support]] = []
+    targets: list[tuple[int, Support]] = []
+    for loc, options in legal.items():
+        b = own_at.get(prov_of(loc))
+        if b is None:
+            continue
+        for s in options:
+            if not isinstance(s, Support) or s.dest is None or prov_of(s.target) not in own_at:
+                continue
+            dest = prov_of(s.dest)
+            pairs.append((b, s))
+            stands = position.units.get(dest)
+            other_centre = variant.map.provinces[dest].supply_centre and centres.get(dest) != power
+            if other_centre or (stands is not None and stands.power != power):
+                targets.append((b, s))
+    pool = targets if targets and rng.random() < 0.8 else pairs
+    if not pool:
+        return orders
+    b, s = rng.choice(pool)
+    a = own_at[prov_of(s.target)]
+    a_loc = orders[a].unit_loc
+    dest = prov_of(s.dest) if s.dest is not None else -1
+    moves = [
+        o
+        for lloc, os_ in legal.items()
+        if a_loc is not None and prov_of(lloc) == prov_of(a_loc)
+        for o in os_
+        if isinstance(o, Move) and not o.via_convoy and prov_of(o.dest) == dest
+    ]
+    if not moves:
+        return orders
+    out = list(orders)
+    out[a] = rng.choice(moves)
+    out[b] = s
+    return out
 
 
 def _repeating(
@@ -247,7 +311,17 @@ def _repeats_failure(orders: list[Order], memory: Memory, variant: Variant) -> b
     return False
 
 
-def _score(after: Position, power: str, values: Values) -> float:
+def _rival(position: Position, power: str, values: Values) -> str | None:
+    """The other power with the most centres, when it owns :data:`DRIVE_FROM` of a solo's or more."""
+    sizes: dict[str, int] = {}
+    for owner in position.centres.values():
+        if owner != power:
+            sizes[owner] = sizes.get(owner, 0) + 1
+    top = max(sizes, key=lambda p: (sizes[p], p), default=None)
+    return top if top is not None and sizes[top] >= DRIVE_FROM * values.to_win else None
+
+
+def _score(after: Position, power: str, values: Values, rival: str | None = None) -> float:
     gmap, graph, hooks = values.gmap, values.graph, values.hooks
     centres: Mapping[int, str] = after.centres
     score = 0.0
@@ -265,6 +339,12 @@ def _score(after: Position, power: str, values: Values) -> float:
                 held.add(prov)
         elif centres.get(prov) == power:
             score -= LOST
+    if rival is not None and RIVAL:
+        stood = {
+            prov for prov, unit in after.units.items() if unit.power == rival and gmap.provinces[prov].supply_centre
+        }
+        taken = {prov for prov, unit in after.units.items() if unit.power != rival and centres.get(prov) == rival}
+        score -= RIVAL * len(({p for p, o in centres.items() if o == rival} - taken) | stood)
     owned = {p for p, o in centres.items() if o == power}
     score += CENTRE * len(owned | held)
     drive = values.mode == "solo" or len(owned) >= DRIVE_FROM * values.to_win
