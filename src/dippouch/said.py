@@ -535,15 +535,99 @@ LAYER_MESSAGES = (
     N_("a fleet cannot stand in %(province)s"),
     N_("an army cannot stand in %(province)s"),
     N_("a fleet in %(province)s stands on one of its coasts: %(options)s"),
+    # The web's own refusals made where no request's words are at hand (the services the pages and the JSON API
+    # share, the signs-in and the limits the application checks before a route): the application's handler says
+    # every WebError's message through said, on a page and to the JSON API asked for a language (?lang=de).
+    N_("the bearer key is unknown or revoked"),
+    N_(
+        "this call needs a key: send a player's or coordinator's key as 'Authorization: Bearer dp_...' (or sign "
+        "in with its link, and send the page's token in X-CSRF-Token)"
+    ),
+    N_("this call needs a sign-in: a person's session (with X-CSRF-Token) or a bearer key"),
+    N_(
+        "sign in as a person first: ask for a link by e-mail on the sign-in page (/signin); a player's or "
+        "coordinator's key alone has no person behind it"
+    ),
+    N_("the form's security token is missing or out of date (CSRF check); reload the page and send it again"),
+    N_("this request came from another site (Origin %(origin)s, host %(host)s); it was refused"),
+    N_("too many %(counted)s from you: at most %(count)s in %(seconds)s seconds; try again in %(wait)s s"),
+    # what a limit counts (security.RateLimiter.hit's ``what``), said in its turn inside the sentence above
+    N_("failed sign-ins"),
+    N_("sign-in links asked for"),
+    N_("sign-in links asked for this address"),
+    N_("sign-in attempts"),
+    N_("practice games started"),
+    N_("adjudication requests"),
+    N_("sandboxes started or steps adjudicated"),
+    N_("sandbox changes"),
+    N_("submissions"),
+    N_("line checks"),
+    N_(
+        "you have used your share of the server's work (%(used)s s of computing in %(window)s s, at most "
+        "%(most)s); try again in %(wait)s s"
+    ),
+    N_("you already have %(count)s expensive requests in hand; wait for their answers"),
+    N_("the server is busy with other expensive requests; try again in a few seconds"),
+    N_("game %(game)s has no open phase (it is over, or not started)"),
+    N_(
+        "you are not signed in as %(power)s in %(game)s: open the link your coordinator sent you, or sign in "
+        "with its key"
+    ),
+    N_("you need a coordinator's key to coordinate %(game)s; sign in with it first"),
+    N_("you need a coordinator's key to create or import games; sign in with it first"),
+    N_(
+        "a draw vote is %(power)s's player's own: as their stand-in you order the seat while they are away, but "
+        "do not vote for them"
+    ),
+    N_(
+        "%(power)s's press is its player's own: as their stand-in you order the seat while they are away, but do "
+        "not read its letters or write in its name"
+    ),
+    N_("the roster is for the games' players and coordinators: sign in first"),
+    N_("the roster of %(game)s is for its players and coordinator"),
+    N_("the roster of %(game)s is for its players and coordinator: sign in first"),
+    # the JSON API's absences, a day refused with the API's field names (first_day, last_day; kept)
+    N_("last_day: %(last)s is before 'first_day' (%(first)s); did you mean from %(last)s to %(first)s?"),
+    N_("no push subscription or webhook #%(id)s"),
+    N_("field %(field)s must be text"),
+    N_("the passkey's answer is not in the expected shape"),
+    N_("the passkey's answer is not in the expected shape (no clientDataJSON)"),
+    N_("a territory name is at most 100 characters"),
+    N_("game %(game)s has no phase with id %(id)s"),
+    N_("game %(game)s has no phase %(id)s"),
+    N_("no map view %(view)s; views: %(views)s"),
+    N_("the orders of %(phase)s are sealed until it is processed; its map is map-board.svg"),
+    N_("%(phase)s has not been processed: there is no position after it yet"),
+    N_("no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)"),
+    N_("PDF maps need the map renderer, which is not installed"),
+    N_("previews need the map renderer, which is not installed"),
+    N_("animated replays need the map renderer: %(reason)s"),
+    N_("no replay as %(format)s; it is made as %(options)s"),
+    N_("no sandbox at this address: check the link (a sandbox is reached only by the link it was given)"),
+    N_(
+        "this is a sandbox's share link: it shows the board to anyone who holds it, but only its maker changes "
+        "it; start a sandbox of your own from it to try your own moves"
+    ),
+    N_(
+        "sign in first: a tournament is created by the installation's coordinator or by a person signed in (ask "
+        "for a link by e-mail on the sign-in page, /signin)"
+    ),
+    N_(
+        "a tournament is created by the installation's coordinator or by a person signed in; a key of one game is "
+        "not enough: sign in as a person (/signin)"
+    ),
+    N_("sign in first: tournament %(name)s is run by the person who created it"),
+    N_("only the person who created tournament %(name)s, or the installation's coordinator, changes its games"),
+    N_("you may add only games you coordinate to a tournament (its page is public); %(game)s is not one of them"),
 )
 """The English of the layers between the core and the doors, as :mod:`dippouch.game`, the press rules, the
 lobby and the store write it (their modules are not marked: listed here, the catalogue check finds and
 translates them; tests/web/test_i18n_lobby_and_refusals.py makes each group's texts and reads them back). A
 rule of a refused message (``not sent (quiet phase): ...``) is a part with the context ``press rule``."""
 
-_NESTED = frozenset({"reason", "why", "who", "rule"})
+_NESTED = frozenset({"reason", "why", "who", "rule", "counted"})
 """Placeholders that hold another message (``who``: W3K's "the Crown army in Bristol"; ``rule``: the press
-rule that refused a message, ``quiet phase``)."""
+rule that refused a message, ``quiet phase``; ``counted``: what a rate limit counts, ``failed sign-ins``)."""
 _LISTS = frozenset({"options", "some"})
 """Placeholders that hold a list of choices (``a, b or c``: :func:`dippouch.core.messages.either`)."""
 _PHASES = frozenset({"phase", "open"})

@@ -35,8 +35,9 @@ French template of the ``rules`` catalogue (the application's handler says every
 ``said``, on a page and to the JSON API asked for a language), or pass on the text of a project error it
 caught (``except GameError as e: raise BadInput(str(e))``: the layers' check above covers that text, and the
 application's handler says it in the page's language). A route of the JSON API (``/api/...``) is
-left out: its refusals stay English, for programs (docs/translating.md). Bare English is named in
-:data:`WEB_NOT_YET`, which only shrinks too.
+left out: its refusals stay English, for programs (docs/translating.md). A text the source does not show
+(``deps.writer``'s ``need``, a day renamed for the API) is named in :data:`WEB_PASSED_ON` with a function that
+makes it, and must be read. Bare English is named in :data:`WEB_NOT_YET`, which only shrinks too.
 
 Run it as a script to print the texts no template reads, and the web's bare ones, in the lists' form::
 
@@ -146,6 +147,8 @@ def _shapes(node: ast.expr, module: ModuleType | None = None) -> list[str] | Non
     """The texts ``node`` makes, with each value filled (:data:`FILL`); None when it is not written in place."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return [node.value]
+    if (c := _constant(module, node)) is not None:
+        return [c]  # a module's text constant given whole (raise NeedsKey(NEED_PERSON))
     if isinstance(node, ast.JoinedStr):
         pieces: list[list[str]] = []
         for v in node.values:
@@ -488,106 +491,40 @@ def web_bare() -> dict[tuple[str, str], int]:
     return out
 
 
+def _needs_key_refused() -> list[str]:
+    """What ``deps.writer`` tells a caller with no credentials: its default, and what each caller passes."""
+    from dippouch.web import deps, roster
+
+    return [deps.NEEDS_KEY, roster.NEED_SIGN_IN]
+
+
+def _api_day_refused() -> list[str]:
+    """A day typed wrong in the JSON API's absences, with the API's field names (``roster._api_error``)."""
+    from dippouch.web import roster
+    from dippouch.web.security import BadInput
+
+    out = []
+    for first, last in (("", "2026-08-03"), ("2026-13-01", "2026-08-03"), ("2026-08-10", "2026-08-03"), ("x", "")):
+        try:
+            roster._api_days(first, last)
+        except BadInput as e:
+            out.append(e.message)
+    assert len(out) == 4
+    return out
+
+
+WEB_PASSED_ON: dict[tuple[str, str], Callable[[], list[str]]] = {
+    ("dippouch/web/deps.py", "<built: need>"): _needs_key_refused,
+    ("dippouch/web/roster.py", "<built: text.replace(\"'from'\", \"'first_day'\")>"): _api_day_refused,
+}
+"""The web's texts made elsewhere or rewritten, which the source does not show where they are raised: (file,
+name) -> the texts, made by the code; each must be read by a German and a French template."""
+
+
 # The web's BadInput (and other WebError) texts in bare English, by file: each is English on every page. Only
 # shrinks: mark the text for the request's catalogue (words(request).gettext), or give it a German and a French
 # template in dippouch.said.LAYER_MESSAGES, then take it off this list.
-WEB_NOT_YET: frozenset[tuple[str, str]] = frozenset(
-    {
-        # dippouch/web/accounts.py
-        # the passkey's answer, which the page's script posts as JSON
-        ("dippouch/web/accounts.py", "the passkey's answer is not in the expected shape"),
-        ("dippouch/web/accounts.py", "the passkey's answer is not in the expected shape (no clientDataJSON)"),
-        # dippouch/web/notify.py
-        # reached from the JSON API's routes only (_target_answer)
-        ("dippouch/web/notify.py", "no push subscription or webhook #{}"),
-        # dippouch/web/practice.py
-        # a practice game's form field that is not text (a crafted post); _field has no request's words
-        ("dippouch/web/practice.py", "field {} must be text"),
-        # dippouch/web/review.py
-        # a photograph's state is English on the review page too (review.html shows p.state)
-        ("dippouch/web/review.py", "photograph #{} is {}"),
-        # dippouch/web/roster.py
-        # reached from the JSON API's routes only (_api_error: a day with the API's field names)
-        ("dippouch/web/roster.py", "<built: text.replace(\"'from'\", \"'first_day'\")>"),
-        # dippouch/web/service.py
-        # a service method the player page and the API share (Web.open_phase_position)
-        ("dippouch/web/service.py", "game {} has no open phase (it is over, or not started)"),
-        # dippouch/web/variant_pages.py
-        # the variant page's move finder (moves), for its page and the API alike
-        ("dippouch/web/variant_pages.py", "a territory name is at most 100 characters"),
-        # The web's other error classes (Forbidden, NeedsKey, NotFound, TooMany, Busy), checked since 2026-11-25:
-        ("dippouch/web/deps.py", "<built: NEED_PERSON>"),
-        ("dippouch/web/deps.py", "<built: need>"),
-        ("dippouch/web/deps.py", "the bearer key is unknown or revoked"),
-        ("dippouch/web/desk.py", "no coordinator action {}"),
-        ("dippouch/web/desk.py", "no coordinator action {} to confirm"),
-        ("dippouch/web/games.py", "game {} has no phase with id {}"),
-        (
-            "dippouch/web/games.py",
-            "no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)",
-        ),
-        ("dippouch/web/games.py", "no map view {}; views: {}"),
-        ("dippouch/web/games.py", "the orders of {} are sealed until it is processed; its map is map-board.svg"),
-        ("dippouch/web/games.py", "{} has not been processed: there is no position after it yet"),
-        ("dippouch/web/history.py", "game {} has no phase with id {}"),
-        ("dippouch/web/language.py", "<built: NEED_PERSON>"),
-        ("dippouch/web/openings.py", "<built: NEED_PERSON>"),
-        (
-            "dippouch/web/player_page.py",
-            "a draw vote is {}'s player's own: as their stand-in you order the seat while they are away, but do not vote for them",
-        ),
-        (
-            "dippouch/web/press.py",
-            "{}'s press is its player's own: as their stand-in you order the seat while they are away, but do not read its letters or write in its name",
-        ),
-        ("dippouch/web/review.py", "no photograph #{} in {}"),
-        ("dippouch/web/review.py", "no photograph #{} waits for review in {}"),
-        ("dippouch/web/roster.py", "the roster is for the games' players and coordinators: sign in first"),
-        ("dippouch/web/roster.py", "the roster of {} is for its players and coordinator"),
-        ("dippouch/web/roster.py", "the roster of {} is for its players and coordinator: sign in first"),
-        ("dippouch/web/routes/games.py", "PDF maps need the map renderer, which is not installed"),
-        (
-            "dippouch/web/routes/games.py",
-            "no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)",
-        ),
-        ("dippouch/web/routes/games.py", "previews need the map renderer, which is not installed"),
-        ("dippouch/web/routes/replay.py", "<built: NO_MAP>"),
-        ("dippouch/web/routes/replay.py", "animated replays need the map renderer: {}"),
-        ("dippouch/web/routes/replay.py", "no replay as {}; it is made as {}"),
-        ("dippouch/web/routes/sandbox.py", "<built: NO_SANDBOX>"),
-        ("dippouch/web/routes/sandbox.py", "<built: READ_ONLY>"),
-        ("dippouch/web/routes/sandbox.py", "game {} has no phase {}"),
-        ("dippouch/web/routes/tournaments.py", "<built: NEED_CREATOR>"),
-        ("dippouch/web/routes/tournaments.py", "<built: NEED_SIGN_IN>"),
-        (
-            "dippouch/web/routes/tournaments.py",
-            "only the person who created tournament {}, or the installation's coordinator, changes its games",
-        ),
-        ("dippouch/web/routes/tournaments.py", "sign in first: tournament {} is run by the person who created it"),
-        (
-            "dippouch/web/routes/tournaments.py",
-            "you may add only games you coordinate to a tournament (its page is public); {} is not one of them",
-        ),
-        (
-            "dippouch/web/security.py",
-            "the form's security token is missing or out of date (CSRF check); reload the page and send it again",
-        ),
-        ("dippouch/web/security.py", "the server is busy with other expensive requests; try again in a few seconds"),
-        ("dippouch/web/security.py", "this request came from another site (Origin {}, host {}); it was refused"),
-        ("dippouch/web/security.py", "too many {} from you: at most {} in {} seconds; try again in {} s"),
-        ("dippouch/web/security.py", "you already have {} expensive requests in hand; wait for their answers"),
-        (
-            "dippouch/web/security.py",
-            "you have used your share of the server's work ({} s of computing in {} s, at most {}); try again in {} s",
-        ),
-        ("dippouch/web/service.py", "<built: str(e.args[0])>"),
-        (
-            "dippouch/web/service.py",
-            "you are not signed in as {} in {}: open the link your coordinator sent you, or sign in with its key",
-        ),
-        ("dippouch/web/service.py", "you need a coordinator's key to {}; sign in with it first"),
-    }
-)
+WEB_NOT_YET: frozenset[tuple[str, str]] = frozenset()
 
 
 # --------------------------------------------------------------------------------------------------
@@ -740,10 +677,25 @@ def page(request, name, n):
 
 def test_the_web_marks_its_own_refusals() -> None:
     bare = web_bare()
-    new = sorted(set(bare) - WEB_NOT_YET)
+    new = sorted(set(bare) - WEB_NOT_YET - set(WEB_PASSED_ON))
     assert not new, f"{len(new)} WebError text(s) of the web in bare English (mark them: words(request).gettext):\n" + (
         "\n".join(f"  {rel}:{bare[rel, name]}: {name}" for rel, name in new)
     )
+
+
+def test_what_the_web_passes_on_is_read() -> None:
+    bare = web_bare()
+    gone = sorted(set(WEB_PASSED_ON) - set(bare))
+    assert not gone, f"WEB_PASSED_ON names texts the source no longer has: {gone}"
+    assert not set(WEB_PASSED_ON) & WEB_NOT_YET
+    unsaid = [
+        (where, text, lang)
+        for where, make in WEB_PASSED_ON.items()
+        for text in make()
+        for lang in LANGS
+        if not _templates_read(text, lang)
+    ]
+    assert not unsaid, "the web passes these on, but no template reads them:\n" + "\n".join(f"  {u}" for u in unsaid)
 
 
 def test_web_not_yet_only_shrinks() -> None:

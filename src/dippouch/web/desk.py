@@ -306,7 +306,7 @@ def _clock_action(web: Web, name: str, action: str, arg: str, say: Say) -> str:
     if action == "visibility":
         web.access.set_visibility(name, arg)
         return _("The game is now %(visibility)s.") % {"visibility": arg}
-    raise NotFound(f"no coordinator action {action!r}")
+    raise NotFound(_("no coordinator action %(action)s") % {"action": repr(action)})
 
 
 def confirm_view(web: Web, name: str, viewer: Viewer, action: str, arg: str, *, say: Say = str) -> dict[str, Any]:
@@ -397,7 +397,7 @@ def confirm_view(web: Web, name: str, viewer: Viewer, action: str, arg: str, *, 
             "button": _("Revoke"),
             "fields": {"key": str(key.id)},
         }
-    raise NotFound(f"no coordinator action {action!r} to confirm")
+    raise NotFound(_("no coordinator action %(action)s to confirm") % {"action": repr(action)})
 
 
 def set_deadlines(web: Web, name: str, viewer: Viewer, form: Mapping[str, Any], *, say: Say = str) -> str:

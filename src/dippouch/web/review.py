@@ -65,11 +65,15 @@ class PhotoReview:
     content_type: str
     received: datetime
     state: str
+    """In English (``waits for you``, ``confirmed as version 2``, ``set aside (why)``); the page says it from
+    ``confirmed_as`` and ``set_aside`` in its own words."""
     problem: str | None
     lines: list[Line] = field(default_factory=list)
     unordered: list[str] = field(default_factory=list)
     digest: str = ""
     changed: bool = False
+    confirmed_as: int | None = None
+    set_aside: str | None = None
 
     @property
     def text(self) -> str:
@@ -126,6 +130,7 @@ def _reviews(web: Any, game: str, now: datetime) -> list[PhotoReview]:
             else (f"set aside ({p.set_aside})" if p.set_aside else "waits for you")
         )
         r = PhotoReview(p.attachment_id, p.power, p.filename, p.content_type, p.received, state, p.problem)
+        r.confirmed_as, r.set_aside = p.confirmed_as or None, p.set_aside or None
         if p.text is not None and not p.confirmed_as and not p.set_aside:
             if p.readings:
                 # Every line read that could be an order: the sure ones taken, the flagged ones shown untaken
@@ -207,7 +212,7 @@ def review_photo(request: Request, name: str, attachment_id: int, web: WebDep, v
     _ = words(request).gettext
     web.require_coordinator(name, viewer)
     if game_of_attachment(web.store, attachment_id) != name:
-        raise NotFound(f"no photograph #{attachment_id} in {name}")
+        raise NotFound(_("no photograph #%(id)s in %(game)s") % {"id": attachment_id, "game": name})
     sealed = attachment_sealed(web.store, attachment_id, now=web.now())
     if sealed is not None:
         phase = phase_words(sealed, language(request))
@@ -285,10 +290,10 @@ def review_photo_action(
     web.require_coordinator(name, viewer)
     now = web.now()
     back = f"{game_url(name)}/review"
-    if game_of_attachment(web.store, attachment_id) != name:
-        raise NotFound(f"no photograph #{attachment_id} in {name}")
-    do = form.get("do", "")
     _ = words(request).gettext
+    if game_of_attachment(web.store, attachment_id) != name:
+        raise NotFound(_("no photograph #%(id)s in %(game)s") % {"id": attachment_id, "game": name})
+    do = form.get("do", "")
     try:
         if do == "set-aside":
             _game, power = set_aside(web.store, attachment_id, now=now, why=form.get("why", "")[:500])
@@ -298,9 +303,18 @@ def review_photo_action(
             raise BadInput(_("choose Check, Confirm or Set aside"))
         photo = next((p for p in _reviews(web, name, now) if p.attachment_id == attachment_id), None)
         if photo is None:
-            raise NotFound(f"no photograph #{attachment_id} waits for review in {name}")
+            raise NotFound(
+                _("no photograph #%(id)s waits for review in %(game)s") % {"id": attachment_id, "game": name}
+            )
+        if photo.confirmed_as:
+            raise BadInput(
+                _("photograph #%(id)s is confirmed as version %(version)s")
+                % {"id": attachment_id, "version": photo.confirmed_as}
+            )
         if photo.state != "waits for you":
-            raise BadInput(f"photograph #{attachment_id} is {photo.state}")
+            raise BadInput(
+                _("photograph #%(id)s is set aside (%(why)s)") % {"id": attachment_id, "why": photo.set_aside}
+            )
         rows = _rows(form, _)
         if do == "confirm" and form.get("shown") == _digest(attachment_id, rows):
             text = "\n".join(t for t, taken in rows if taken and t)

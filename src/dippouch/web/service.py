@@ -149,7 +149,7 @@ class Web:
         v = self.variant_of(name)
         try:
             return v, v.power(power).name
-        except KeyError as e:
+        except NoPower as e:  # Variant.power's own words ("no power 'X' in standard; did you mean ...")
             raise NotFound(str(e.args[0])) from None
 
     def power_named(self, name: str, power: str) -> str:
@@ -187,8 +187,9 @@ class Web:
         if name is not None:
             self.require_visible(name, viewer)
         if not viewer.coordinates(name):
-            what = f"coordinate {name}" if name else "create or import games"
-            raise Forbidden(f"you need a coordinator's key to {what}; sign in with it first")
+            if name:
+                raise Forbidden(f"you need a coordinator's key to coordinate {name}; sign in with it first")
+            raise Forbidden("you need a coordinator's key to create or import games; sign in with it first")
 
     def who(self, name: str, viewer: Viewer) -> str:
         """Who the viewer is, as the game's event log names them: their coordinator's key and its label."""
