@@ -257,7 +257,16 @@ LAYER_MESSAGES = (
     N_("game %(game)s has no phases"),
     N_("game %(game)s cannot be scored: %(reason)s"),
     N_("game %(game)s cannot be scored under %(system)s: %(reason)s"),
-    N_("game %(game)s: %(reason)s"),
+    # Whole, as play.records writes it: a general "game %(game)s: %(reason)s" read any "<word> <word>: <text>"
+    # (it read "game file: ..." with game='file'), since a name is anything up to the colon.
+    N_("game %(game)s: the game is not finished: it is scored once it ends"),
+    # what the general template read wrongly too (a tournament's games, a game book, a game file with no game)
+    N_("game %(game)s is a practice game: practice games never count in a tournament"),
+    N_("game %(game)s is private: a tournament's standings are public, so make the game public or unlisted first"),
+    N_("game %(game)s is not in tournament %(tournament)s (its games: none yet)"),
+    N_("game %(game)s is not in tournament %(tournament)s (its games: %(games)s)"),
+    N_("game books need the map renderer: %(reason)s"),
+    N_('game file: no "game" object (name, variant, settings, status)'),
     N_("the game is not finished: it is scored once it ends"),
     # dippouch.play.openings: the new game page's template titles (new_game.html: {{ t.title|said }})
     N_("Standard, 1 day, full press"),

@@ -98,3 +98,22 @@ def test_forbidden_and_not_found_on_pages_and_to_the_api_asked_for_a_language(si
     assert r.status_code == 404 and r.json()["error"] == "la partie 'g' n'a pas de phase d'identifiant 999"
     r = site.coordinator.get("/api/games/g/phases/999")
     assert r.json()["error"] == "game 'g' has no phase with id 999"  # the JSON API: English unless asked
+
+
+def test_a_game_s_refusal_is_read_by_its_own_template_never_by_a_general_one() -> None:
+    """Checked on 2026-11-25: a general "game %(game)s: %(reason)s" read any "<word> <word>: <text>", so a game
+    book's refusal was said as "Spiel books need the map renderer: ..." (game='books ...'), and a tournament's
+    games' list as a reason. Each has a whole template now, and a text none reads stays as it is."""
+    from dippouch.play.records import NOT_FINISHED
+
+    assert said(f"game 'running': {NOT_FINISHED}", "de") == (
+        "Spiel 'running': das Spiel ist nicht beendet: es wird gewertet, sobald es endet"
+    )
+    assert said("game books need the map renderer: no Cairo", "fr") == (
+        "les livres de partie demandent le moteur de rendu des cartes : no Cairo"
+    )
+    assert said("game 'g' is not in tournament 't' (its games: none yet)", "de") == (
+        "das Spiel 'g' ist nicht im Turnier 't' (seine Spiele: noch keine)"
+    )
+    assert said('game file: no "game" object (name, variant, settings, status)', "de").startswith("Spieldatei: ")
+    assert said("game file: something no template knows", "de") == "game file: something no template knows"
