@@ -627,6 +627,15 @@ LAYER_MESSAGES = (
     ),
     N_("sign in first: tournament %(name)s is run by the person who created it"),
     N_("only the person who created tournament %(name)s, or the installation's coordinator, changes its games"),
+    # the application's own answers (web.app's handlers: a page that is not there, a request it cannot read)
+    N_("no such page"),
+    N_("this address does not take that method"),
+    N_("the request is not in the expected shape"),
+    N_("the game database is busy or unavailable; try again in a moment"),
+    N_("a number in the request is far too large"),
+    N_("the request is nested too deeply"),
+    N_("the request contains text that is not valid Unicode"),
+    N_("internal error %(id)s: this is a bug in dippouch; it has been logged under that id"),
     N_("you may add only games you coordinate to a tournament (its page is public); %(game)s is not one of them"),
 )
 """The English of the layers between the core and the doors, as :mod:`dippouch.game`, the press rules, the

@@ -528,6 +528,107 @@ WEB_NOT_YET: frozenset[tuple[str, str]] = frozenset()
 
 
 # --------------------------------------------------------------------------------------------------
+# The application's own answers (web/app.py's handlers: a page that is not there, a request it cannot read)
+
+APP = "dippouch/web/app.py"
+
+APP_BUILT = frozenset(
+    {
+        # a WebError's message: the web's check above reads it where it is raised
+        "<built: exc.message>",
+        # a layer's refusal: the layers' check above reads it where it is raised
+        "<built: web_words(str(exc))>",
+        # pydantic's words (a field missing, a value of the wrong type) stay English; said reads the parts it has
+        # templates for, and the fallback ("the request is not in the expected shape") has one
+        "<built: '; '.join(parts) or 'the request is not in the expected shape'>",
+        # Starlette's answer: 404 and 405 have templates (read back in tests/web/test_i18n_web_errors_read_back.py);
+        # another status's detail is Starlette's English
+        "<built: {404: 'no such page', 405: 'this address does not take that method'}.get(exc.status_code, "
+        "str(exc.detail))>",
+    }
+)
+"""The messages web/app.py answers with that are made elsewhere, each with where it is read, or why not."""
+
+
+def _app_answers(source: str, module: ModuleType) -> Iterator[tuple[int, str, bool]]:
+    """(line, name, read) of every message the application answers with (``_answer(request, status, message)``):
+    read when it is said (``_refusal(request, text)``) and a German and a French template reads ``text``."""
+    tree = ast.parse(source)
+    for fn in ast.walk(tree):
+        if not isinstance(fn, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        bound = {
+            n.targets[0].id: n.value
+            for n in ast.walk(fn)
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
+        }
+        for call in ast.walk(fn):
+            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "_answer"):
+                continue
+            if len(call.args) < 3:
+                continue
+            message = call.args[2]
+            if isinstance(message, ast.Name) and message.id in bound:
+                message = bound[message.id]
+            said = (
+                isinstance(message, ast.Call)
+                and isinstance(message.func, ast.Name)
+                and message.func.id == "_refusal"
+                and len(message.args) == 2
+            )
+            if not said:
+                yield call.lineno, _name(message), False
+                continue
+            assert isinstance(message, ast.Call)
+            text = message.args[1]
+            if isinstance(text, ast.Name) and text.id in bound:
+                text = bound[text.id]
+            shapes = _shapes(text, module)
+            read = shapes is not None and all(_templates_read(s, lang) for s in shapes for lang in LANGS)
+            yield call.lineno, _name(text), read
+
+
+def app_unread() -> dict[str, int]:
+    """name -> line of each answer of web/app.py no template reads."""
+    from dippouch.web import app
+
+    found = _app_answers((SRC / APP).read_text(encoding="utf-8"), app)
+    return {name: line for line, name, read in found if not read}
+
+
+def test_the_application_s_answers_are_said_in_the_reader_s_language() -> None:
+    unread_here = app_unread()
+    new = sorted(set(unread_here) - APP_BUILT)
+    assert not new, "web/app.py answers in bare English (say it: _refusal(request, text), with a template):\n" + (
+        "\n".join(f"  line {unread_here[n]}: {n}" for n in new)
+    )
+    gone = sorted(APP_BUILT - set(unread_here))
+    assert not gone, f"APP_BUILT names answers web/app.py no longer has: {gone}"
+
+
+def test_the_application_check_fails_on_a_bare_answer() -> None:
+    from dippouch.web import app
+
+    found = _app_answers(
+        """
+def handlers(request, exc):
+    _answer(request, 400, "oops")                                          # bare: fails
+    _answer(request, 400, _refusal(request, "oops"))                       # said, but no template: fails
+    _answer(request, 404, _refusal(request, "no such page"))               # said and read
+    text = f"internal error {x}: this is a bug in dippouch; it has been logged under that id"
+    _answer(request, 500, _refusal(request, text))                         # a name bound to a read text
+""",
+        app,
+    )
+    assert [(name, read) for _, name, read in found] == [
+        ("oops", False),
+        ("oops", False),
+        ("no such page", True),
+        ("internal error {}: this is a bug in dippouch; it has been logged under that id", True),
+    ]
+
+
+# --------------------------------------------------------------------------------------------------
 
 
 def test_every_refusal_has_a_template() -> None:

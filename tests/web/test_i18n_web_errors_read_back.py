@@ -117,3 +117,19 @@ def test_a_game_s_refusal_is_read_by_its_own_template_never_by_a_general_one() -
     )
     assert said('game file: no "game" object (name, variant, settings, status)', "de").startswith("Spieldatei: ")
     assert said("game file: something no template knows", "de") == "game file: something no template knows"
+
+
+def test_the_application_s_own_answers_are_in_the_page_s_language(site: Site) -> None:
+    """Checked on 2026-11-25: a page that is not there and an address that does not take a method were answered
+    in English on German and French pages (web/app.py's handlers); the JSON API keeps English unless asked."""
+    c = site.browser()
+    r = c.get("/no/such/page/here", headers={"Accept-Language": "de"})
+    assert r.status_code == 404 and "diese Seite gibt es nicht" in html.unescape(r.text), r.text[-1200:]
+    r = c.delete("/", headers={"Accept-Language": "fr"})
+    assert r.status_code == 405
+    assert "cette adresse n'accepte pas cette méthode" in html.unescape(r.text), r.text[-1200:]
+    assert c.get("/api/no-such-thing").json()["error"] == "no such page"
+    assert c.get("/api/no-such-thing?lang=fr").json()["error"] == "cette page n'existe pas"
+    assert said("internal error 0a1b2c: this is a bug in dippouch; it has been logged under that id", "de") == (
+        "interner Fehler 0a1b2c: das ist ein Fehler in dippouch; er wurde unter dieser Kennung protokolliert"
+    )

@@ -302,33 +302,33 @@ def create_app(
         for e in exc.errors()[:5]:
             where = ".".join(str(x) for x in e.get("loc", ()) if x not in ("body", "query", "path"))
             parts.append(f"{where or 'request'}: {e.get('msg', 'invalid')}")
-        return _answer(request, 422, "; ".join(parts) or "the request is not in the expected shape")
+        # pydantic's words stay English (said reads the parts it has templates for, and the fallback)
+        return _answer(request, 422, _refusal(request, "; ".join(parts) or "the request is not in the expected shape"))
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
         message = {404: "no such page", 405: "this address does not take that method"}.get(
             exc.status_code, str(exc.detail)
         )
-        return _answer(request, exc.status_code, message)
+        return _answer(request, exc.status_code, _refusal(request, message))
 
     @app.exception_handler(DatabaseBusy)
     async def _db(request: Request, exc: DatabaseBusy) -> Response:
         log.warning("database busy or unavailable: %s", exc.orig)
-        return _answer(
-            request, 503, "the game database is busy or unavailable; try again in a moment", {"Retry-After": "2"}
-        )
+        busy = _refusal(request, "the game database is busy or unavailable; try again in a moment")
+        return _answer(request, 503, busy, {"Retry-After": "2"})
 
     @app.exception_handler(OverflowError)
     async def _overflow(request: Request, exc: OverflowError) -> Response:
-        return _answer(request, 400, "a number in the request is far too large")
+        return _answer(request, 400, _refusal(request, "a number in the request is far too large"))
 
     @app.exception_handler(RecursionError)
     async def _deep(request: Request, exc: RecursionError) -> Response:
-        return _answer(request, 400, "the request is nested too deeply")
+        return _answer(request, 400, _refusal(request, "the request is nested too deeply"))
 
     @app.exception_handler(UnicodeError)
     async def _unicode(request: Request, exc: UnicodeError) -> Response:
-        return _answer(request, 400, "the request contains text that is not valid Unicode")
+        return _answer(request, 400, _refusal(request, "the request contains text that is not valid Unicode"))
 
     @app.exception_handler(ClientDisconnect)
     async def _gone(request: Request, exc: ClientDisconnect) -> Response:
@@ -343,9 +343,8 @@ def create_app(
         # (a key, perhaps a secret) stays in the log.
         error_id = secrets.token_hex(6)
         log.exception("internal error %s on %s %s", error_id, request.method, request.url.path)
-        return _answer(
-            request, 500, f"internal error {error_id}: this is a bug in dippouch; it has been logged under that id"
-        )
+        bug = f"internal error {error_id}: this is a bug in dippouch; it has been logged under that id"
+        return _answer(request, 500, _refusal(request, bug))
 
     from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
@@ -368,7 +367,7 @@ def create_app(
         for the networks ``DIPPOUCH_METRICS_FROM`` names (this machine by default): to anyone else it is a page
         that does not exist."""
         if not _metrics_client(request):
-            return _answer(request, 404, "no such page")
+            return _answer(request, 404, _refusal(request, "no such page"))
         return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
 
     def _metrics_client(request: Request) -> bool:
