@@ -162,6 +162,11 @@ def test_the_photo_beside_its_lines_and_confirm_records_exactly_what_was_shown(s
     assert _france_text(site) == "\n".join(shown)
     after = site.coordinator.get("/games/g/review").text
     assert "confirmed as version 1" in after
+    # the state in the page's words, and a second confirmation refused in them (issue 41, point 4)
+    de = {"Accept-Language": "de"}
+    assert "als Version 1 bestätigt" in site.coordinator.get("/games/g/review", headers=de).text
+    again = site.post_form(site.coordinator, f"/games/g/review/{aid}", {**form, "do": "confirm"}, headers=de)
+    assert again.status_code == 400 and f"Foto Nr. {aid} ist als Version 1 bestätigt" in again.text, again.text[-800:]
 
 
 def test_a_photograph_stays_visible_once_its_phase_is_processed_and_the_next_is_sealed(site: Site) -> None:
