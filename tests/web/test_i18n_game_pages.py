@@ -236,3 +236,12 @@ def test_the_receipt_is_flashed_in_the_player_s_language() -> None:
     assert de.startswith("Version 2 gespeichert: 0 Befehl(e) angenommen, 1 abgelehnt.") and "Version 1 gilt" in de
     fr = receipt_words(got, translations("fr"))
     assert fr.startswith("Version 2 enregistrée") and "la version 1 reste valable" in fr
+    # Readiness that moved the game on: one phase, or two at once (a Fall and a Winter nobody had to order).
+    one = got.model_copy(update={"processed": ["Spring 1901 Movement"]})
+    assert receipt_words(one, translations("en")).endswith("Spring 1901 Movement has been processed.")
+    two = got.model_copy(update={"processed": ["Fall 1901 Movement", "Winter 1901 Adjustments"]})
+    assert receipt_words(two, translations("en")).endswith(
+        "Fall 1901 Movement, Winter 1901 Adjustments have been processed."
+    )
+    assert receipt_words(two, translations("de")).endswith("wurden ausgewertet.")
+    assert receipt_words(two, translations("fr")).endswith("ont été résolues.")

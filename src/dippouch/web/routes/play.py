@@ -137,7 +137,11 @@ def receipt_words(got: Receipt, say: NullTranslations) -> str:
     if got.late:
         msg += " " + _("It arrived after the deadline and does not count unless the coordinator extends it.")
     if got.processed:
-        msg += " " + _("Everyone was ready: %(phases)s has been processed.") % {"phases": ", ".join(got.processed)}
+        msg += " " + say.ngettext(
+            "Everyone was ready: %(phases)s has been processed.",
+            "Everyone was ready: %(phases)s have been processed.",
+            len(got.processed),
+        ) % {"phases": ", ".join(got.processed)}
     return msg
 
 
