@@ -579,8 +579,8 @@ LAYER_MESSAGES = (
     N_("the server is busy with other expensive requests; try again in a few seconds"),
     N_("game %(game)s has no open phase (it is over, or not started)"),
     N_(
-        "you are not signed in as %(power)s in %(game)s: open the link your coordinator sent you, or sign in "
-        "with its key"
+        "you are not signed in as %(power)s in %(game)s: open the link to your seat (the one mailed to you, or "
+        "kept when you started the game), or sign in with its key"
     ),
     N_("you need a coordinator's key to coordinate %(game)s; sign in with it first"),
     N_("you need a coordinator's key to create or import games; sign in with it first"),

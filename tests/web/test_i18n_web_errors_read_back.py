@@ -133,3 +133,14 @@ def test_the_application_s_own_answers_are_in_the_page_s_language(site: Site) ->
     assert said("internal error 0a1b2c: this is a bug in dippouch; it has been logged under that id", "de") == (
         "interner Fehler 0a1b2c: das ist ein Fehler in dippouch; er wurde unter dieser Kennung protokolliert"
     )
+
+
+def test_a_seat_not_signed_in_to_points_to_the_seat_s_own_link() -> None:
+    """A practice game has no coordinator: the refusal names the link its player kept, as the mailed one."""
+    from dippouch.web.service import Web
+
+    text = Web._not_signed_in("practice-1a2b3c", "Germany").message
+    assert text.startswith("you are not signed in as Germany in practice-1a2b3c: open the link to your seat")
+    assert "coordinator" not in text
+    assert said(text, "de").startswith("Sie sind nicht als Germany in practice-1a2b3c angemeldet: öffnen Sie")
+    assert said(text, "fr").startswith("vous n'êtes pas connecté comme Germany dans practice-1a2b3c : ouvrez")

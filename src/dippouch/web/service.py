@@ -163,7 +163,8 @@ class Web:
     @staticmethod
     def _not_signed_in(name: str, power: str) -> Forbidden:
         return Forbidden(
-            f"you are not signed in as {power} in {name}: open the link your coordinator sent you, or sign in with its key"
+            f"you are not signed in as {power} in {name}: open the link to your seat (the one mailed to you, or kept "
+            "when you started the game), or sign in with its key"
         )
 
     def require_player(self, name: str, power: str, viewer: Viewer) -> tuple[Variant, str]:
