@@ -17,7 +17,7 @@ from dippouch.store import absences as absence_store
 from dippouch.store.access import VISIBILITIES
 from dippouch.store.people import person_by_email, seat_people, seat_person
 from dippouch.web.games import game_view
-from dippouch.web.inputs import duration, duration_text, names, number_or_none
+from dippouch.web.inputs import duration, duration_text, names, number_or_none, phase_deadlines
 from dippouch.web.mail_desk import desk_summary
 from dippouch.web.security import BadInput, NotFound, Viewer
 from dippouch.web.service import Web
@@ -405,19 +405,7 @@ def set_deadlines(web: Web, name: str, viewer: Viewer, form: Mapping[str, Any], 
     web.require_coordinator(name, viewer)
     deadlines = {k: str(form.get(k) or "").strip() for k in ("movement", "retreats", "adjustments")}
     deadlines = {k: t for k, t in deadlines.items() if t}
-    deadline_of = {
-        "movement": _("the movement deadline"),
-        "retreats": _("the retreats deadline"),
-        "adjustments": _("the adjustments deadline"),
-    }
-    too_short = {
-        "movement": _("the movement deadline must be at least one minute"),
-        "retreats": _("the retreats deadline must be at least one minute"),
-        "adjustments": _("the adjustments deadline must be at least one minute"),
-    }
-    for k, t in deadlines.items():
-        if duration(t, deadline_of[k], say=say) < timedelta(minutes=1):
-            raise BadInput(too_short[k])
+    phase_deadlines(deadlines, say=say)
     web.store.set_deadlines(name, deadlines, now=web.now())
     web.touched(name)
     return _("Deadlines for the phases to come: %(deadlines)s.") % {

@@ -5,7 +5,7 @@ with the web's own page and button for what the command line would do."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import timedelta
 
 from dippouch.game import parse_duration
@@ -135,3 +135,23 @@ def duration_text(td: timedelta) -> str:
         parts.append(f"{hours}h")
     parts.append(f"{minutes}m")
     return " ".join(parts)
+
+
+def phase_deadlines(deadlines: Mapping[str, str], *, say: Say) -> None:
+    """Each phase kind's typed deadline (``movement``, ``retreats``, ``adjustments``) read as a duration of at
+    least one minute, refused in ``say``'s words: the new-game form and the desk's change of deadlines read them
+    alike."""
+    _ = say
+    deadline_of = {
+        "movement": _("the movement deadline"),
+        "retreats": _("the retreats deadline"),
+        "adjustments": _("the adjustments deadline"),
+    }
+    too_short = {
+        "movement": _("the movement deadline must be at least one minute"),
+        "retreats": _("the retreats deadline must be at least one minute"),
+        "adjustments": _("the adjustments deadline must be at least one minute"),
+    }
+    for k, t in deadlines.items():
+        if duration(t, deadline_of[k], say=say) < timedelta(minutes=1):
+            raise BadInput(too_short[k])

@@ -4,14 +4,13 @@ visibility; every field checked before anything is stored) or imported from a ga
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from datetime import timedelta
 from typing import Any
 
 from dippouch.catalog import load_variant, variant_names
 from dippouch.game import Settings
 from dippouch.play.records import find_system
 from dippouch.store.access import VISIBILITIES
-from dippouch.web.inputs import duration, names, number
+from dippouch.web.inputs import names, number, phase_deadlines
 from dippouch.web.security import BadInput, Forbidden, Viewer
 from dippouch.web.service import Web
 
@@ -73,19 +72,7 @@ def create_game(web: Web, viewer: Viewer, form: Mapping[str, Any], gettext: Call
         scoring=find_system(str(form["scoring"])).name if form.get("scoring") else None,
         language=str(form.get("language") or "en").strip().lower(),
     )
-    deadline_of = {
-        "movement": gettext("the movement deadline"),
-        "retreats": gettext("the retreats deadline"),
-        "adjustments": gettext("the adjustments deadline"),
-    }
-    too_short = {
-        "movement": gettext("the movement deadline must be at least one minute"),
-        "retreats": gettext("the retreats deadline must be at least one minute"),
-        "adjustments": gettext("the adjustments deadline must be at least one minute"),
-    }
-    for k in ("movement", "retreats", "adjustments"):
-        if duration(settings.deadlines[k], deadline_of[k], say=gettext) < timedelta(minutes=1):
-            raise BadInput(too_short[k])
+    phase_deadlines({k: settings.deadlines[k] for k in ("movement", "retreats", "adjustments")}, say=gettext)
     visibility = str(form.get("visibility") or "public")
     if visibility not in VISIBILITIES:
         raise BadInput(gettext("visibility must be one of %(all)s") % {"all": ", ".join(VISIBILITIES)})
