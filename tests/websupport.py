@@ -27,6 +27,9 @@ TEST_SITE = InstallationSite.at("http://testserver", configured=False)
 
 START = datetime(2026, 12, 1, 9, 0, tzinfo=UTC)
 
+ACCEPT = {"en": "en-GB,en;q=0.9", "de": "de-DE,de;q=0.9,en;q=0.5", "fr": "fr-FR,fr;q=0.9,en;q=0.5"}
+"""An Accept-Language header that asks for each of the site's languages first, English after it."""
+
 
 class Clock:
     def __init__(self, at: datetime = START) -> None:

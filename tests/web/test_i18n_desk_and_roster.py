@@ -20,9 +20,8 @@ from dippouch.press.rules import PressRules
 from dippouch.said import said
 from dippouch.store.people import create_person
 from dippouch.web.security import SESSION_COOKIE
-from websupport import Site
+from websupport import ACCEPT, Site
 
-ACCEPT = {"en": "en-GB,en;q=0.9", "de": "de-DE,de;q=0.9,en;q=0.5", "fr": "fr-FR,fr;q=0.9,en;q=0.5"}
 TITLE = {
     "en": "Standard, 1 day, full press",
     "de": "Standard, 1 Tag, volle Presse",

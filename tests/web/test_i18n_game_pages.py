@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from browsersupport import LiveSite, running_site, watch_errors
-from websupport import Site
+from websupport import ACCEPT, Site
 
 # What each page says, in each language: a heading or button every visitor of that page sees.
 WORDS: dict[str, dict[str, list[str]]] = {
@@ -49,7 +49,6 @@ WORDS: dict[str, dict[str, list[str]]] = {
         "fr": ["Modifier le plateau", "Placer une unité", "Résoudre"],
     },
 }
-ACCEPT = {"en": "en-GB,en;q=0.9", "de": "de-DE,de;q=0.9,en;q=0.5", "fr": "fr-FR,fr;q=0.9,en;q=0.5"}
 
 
 @pytest.fixture(scope="module")

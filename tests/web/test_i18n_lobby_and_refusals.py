@@ -31,9 +31,8 @@ from dippouch.store.openings import Opening, Resigned
 from dippouch.store.people import create_person
 from dippouch.store.press import PressRefused
 from dippouch.web.security import SESSION_COOKIE
-from websupport import Site
+from websupport import ACCEPT, Site
 
-ACCEPT = {"en": "en-GB,en;q=0.9", "de": "de-DE,de;q=0.9,en;q=0.5", "fr": "fr-FR,fr;q=0.9,en;q=0.5"}
 POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
 
 RULES = {

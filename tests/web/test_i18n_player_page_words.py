@@ -16,9 +16,8 @@ from typing import Any
 
 import pytest
 
-from websupport import Site
+from websupport import ACCEPT, Site
 
-ACCEPT = {"en": "en-GB,en;q=0.9", "de": "de-DE,de;q=0.9,en;q=0.5", "fr": "fr-FR,fr;q=0.9,en;q=0.5"}
 TEXT = "A par - pruss\nA mar - pie"
 """The orders France stands on in Fall 1901: a line that does not read, and one that does."""
 

@@ -8,9 +8,8 @@ import html
 
 import pytest
 
-from websupport import Site
+from websupport import ACCEPT, Site
 
-ACCEPT = {"en": "en-GB,en;q=0.9", "de": "de-DE,de;q=0.9,en;q=0.5", "fr": "fr-FR,fr;q=0.9,en;q=0.5"}
 # The report's first line, in each language (the game is German: "de" is the report as mailed).
 HEAD = {
     "en": "Spring 1901 Movement results, game g (Standard Diplomacy)",
