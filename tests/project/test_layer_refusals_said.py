@@ -50,7 +50,7 @@ import ast
 import importlib
 import itertools
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from types import ModuleType
 
@@ -647,18 +647,25 @@ def test_not_yet_only_shrinks() -> None:
     )
 
 
+def _unsaid(
+    passed_on: Mapping[tuple[str, str], Callable[[], Iterable[str]]], reads: Callable[[str, str], bool]
+) -> list[tuple[tuple[str, str], str, str]]:
+    """(place, text, language) of each text a pass-through makes that ``reads`` does not read in German or French."""
+    return [
+        (where, text, lang)
+        for where, make in passed_on.items()
+        for text in make()
+        for lang in LANGS
+        if not reads(text, lang)
+    ]
+
+
 def test_what_is_passed_on_is_read_as_said_reads_it() -> None:
     missing = unread()
     gone = sorted(set(PASSED_ON) - set(missing))
     assert not gone, f"PASSED_ON names texts the source no longer has, or a template reads whole: {gone}"
     assert not set(PASSED_ON) & NOT_YET
-    unsaid = [
-        (where, text, lang)
-        for where, make in PASSED_ON.items()
-        for text in make()
-        for lang in LANGS
-        if not _said_reads(text, lang)
-    ]
+    unsaid = _unsaid(PASSED_ON, _said_reads)
     assert not unsaid, "passed on, but no template reads them:\n" + "\n".join(f"  {u}" for u in unsaid)
 
 
@@ -789,13 +796,7 @@ def test_what_the_web_passes_on_is_read() -> None:
     gone = sorted(set(WEB_PASSED_ON) - set(bare))
     assert not gone, f"WEB_PASSED_ON names texts the source no longer has: {gone}"
     assert not set(WEB_PASSED_ON) & WEB_NOT_YET
-    unsaid = [
-        (where, text, lang)
-        for where, make in WEB_PASSED_ON.items()
-        for text in make()
-        for lang in LANGS
-        if not _templates_read(text, lang)
-    ]
+    unsaid = _unsaid(WEB_PASSED_ON, _templates_read)
     assert not unsaid, "the web passes these on, but no template reads them:\n" + "\n".join(f"  {u}" for u in unsaid)
 
 
