@@ -11,7 +11,7 @@ from bot_positions import V, position, province
 from dippouch.bots.engine import PhaseKind, adjudicate, format_order, legal_orders, parse_order
 from dippouch.bots.heuristic import Values
 from dippouch.bots.memory import remember
-from dippouch.bots.search import EXPOSED, KILL, OPEN, _paired, _repeating, _score
+from dippouch.bots.search import EXPOSED, KILL, OPEN, _paired, _repeating, _score, _supports
 from dippouch.core.calendar import Phase
 
 
@@ -137,10 +137,11 @@ def test_a_paired_step_moves_one_unit_and_supports_it_with_another() -> None:
     legal = legal_orders(V, p, "Russia")
     holds = [o for os_ in legal.values() for o in os_ if type(o).__name__ == "Hold"]
     rng = random.Random(3)
+    supports = _supports(legal, V, p, "Russia")
     pairs = set()
     aimed = 0
     for _ in range(200):
-        stepped = _paired(holds, legal, V, p, "Russia", rng)
+        stepped = _paired(holds, supports, legal, V, rng)
         changed = {format_order(V, o, phase_kind=PhaseKind.MOVEMENT) for o in stepped} - {
             format_order(V, o, phase_kind=PhaseKind.MOVEMENT) for o in holds
         }

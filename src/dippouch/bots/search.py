@@ -149,6 +149,7 @@ class SearchBot:
         self.last_replies = replies
         values = Values(variant, position, power, memory)
         rival = _rival(position, power, values)
+        supports = _supports(mine, variant, position, power)
 
         def weigh(c: list[Order]) -> float | None:
             total = 0.0
@@ -170,7 +171,7 @@ class SearchBot:
             if len(seen) < self.candidates:
                 c = self.noisy.orders_from(variant, position, power, mine, rng, memory)
             elif rng.random() < PAIRED:
-                c = _paired(best, mine, variant, position, power, rng)
+                c = _paired(best, supports, mine, variant, rng)
             else:
                 c = _neighbour(best, mine, variant, values, rng)
             key = frozenset(c)
@@ -213,15 +214,38 @@ def _neighbour(
     return [*orders[:i], rng.choice(choices), *orders[i + 1 :]]
 
 
+def _supports(
+    legal: Mapping[int, Sequence[Order]], variant: Variant, position: Position, power: str
+) -> tuple[list[Support], list[Support]]:
+    """The supports one own unit can give another own unit's move, and those of them aimed at a centre not this
+    power's or a province another power stands on: the paired steps' choices, the same all decision long."""
+    prov_of = variant.map.province_of
+    own = {prov_of(loc) for loc in legal}
+    centres = position.centres
+    every: list[Support] = []
+    aimed: list[Support] = []
+    for options in legal.values():
+        for s in options:
+            if not isinstance(s, Support) or s.dest is None or prov_of(s.target) not in own:
+                continue
+            dest = prov_of(s.dest)
+            every.append(s)
+            stands = position.units.get(dest)
+            other_centre = variant.map.provinces[dest].supply_centre and centres.get(dest) != power
+            if other_centre or (stands is not None and stands.power != power):
+                aimed.append(s)
+    return every, aimed
+
+
 def _paired(
     orders: list[Order],
+    supports: tuple[list[Support], list[Support]],
     legal: Mapping[int, Sequence[Order]],
     variant: Variant,
-    position: Position,
-    power: str,
     rng: random.Random,
 ) -> list[Order]:
-    """``orders`` with one unit moved and another supporting that move.
+    """``orders`` with one unit moved and another supporting that move (one of ``supports``, from
+    :func:`_supports`).
 
     A held province falls only to a supported attack: one unit's order changed alone sends the attack
     unsupported (it bounces, and the set scores no better) or supports a move not made, so a climb of one-unit
@@ -229,26 +253,11 @@ def _paired(
     power stands on."""
     prov_of = variant.map.province_of
     own_at = {prov_of(o.unit_loc): i for i, o in enumerate(orders) if o.unit_loc is not None}
-    centres = position.centres
-    pairs: list[tuple[int, Support]] = []
-    targets: list[tuple[int, Support]] = []
-    for loc, options in legal.items():
-        b = own_at.get(prov_of(loc))
-        if b is None:
-            continue
-        for s in options:
-            if not isinstance(s, Support) or s.dest is None or prov_of(s.target) not in own_at:
-                continue
-            dest = prov_of(s.dest)
-            pairs.append((b, s))
-            stands = position.units.get(dest)
-            other_centre = variant.map.provinces[dest].supply_centre and centres.get(dest) != power
-            if other_centre or (stands is not None and stands.power != power):
-                targets.append((b, s))
-    pool = targets if targets and rng.random() < 0.8 else pairs
+    every, aimed = supports
+    pool = aimed if aimed and rng.random() < 0.8 else every
     if not pool:
         return orders
-    b, s = rng.choice(pool)
+    s = rng.choice(pool)
     a = own_at[prov_of(s.target)]
     a_loc = orders[a].unit_loc
     dest = prov_of(s.dest) if s.dest is not None else -1
@@ -263,7 +272,7 @@ def _paired(
         return orders
     out = list(orders)
     out[a] = rng.choice(moves)
-    out[b] = s
+    out[own_at[prov_of(s.loc)]] = s
     return out
 
 
