@@ -163,8 +163,17 @@ LAYER_MESSAGES = (
     N_("you are %(power)s's player already: send orders to take it back"),
     N_("%(power)s in %(game)s was just claimed by someone else"),
     N_(
-        "you have %(count)d games of your own waiting for players (at most %(most)d); let one fill up, or end "
-        "one, before you start another"
+        "you have %(count)d games of your own not finished (at most %(most)d), whoever plays them: one frees its "
+        "place when it ends (a solo, a draw its players vote for, its last year)"
+    ),
+    N_(
+        "you wait for a power in %(count)d games already (at most %(most)d): withdraw from one of them (Withdraw, "
+        "on its page; My games lists them) before you sign up to another"
+    ),
+    # dippouch.store.tournaments: a person's tournaments not over.
+    N_(
+        "you run %(count)d tournaments that are not over (at most %(most)d): one is over once every game in it has "
+        "finished, and one without games stops counting %(days)d days after it was made"
     ),
     # the coordinator's desk, press settings and the store's refusals (tests/project/test_layer_refusals_said.py)
     N_("unknown press kind %(kind)s"),

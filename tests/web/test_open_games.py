@@ -124,7 +124,7 @@ def test_a_new_game_from_a_template_refuses_what_it_cannot_make_saying_what_to_c
     for i in range(store_openings.MAX_CREATED):
         assert site.api(a, "/api/games/new", {"template": "gunboat-2d", "name": f"g{i}"}).status_code == 200
     r = site.api(a, "/api/games/new", {"template": "gunboat-2d", "name": "one-more"})
-    assert r.status_code == 400 and "waiting for players (at most 3)" in r.json()["error"]
+    assert r.status_code == 400 and "not finished (at most 3)" in r.json()["error"]
     assert site.browser().get("/games/one-more").status_code == 404  # refused before anything was made
 
 

@@ -24,7 +24,7 @@ from dippouch.press.rules import KINDS, PressRules
 from dippouch.store import openings as store_openings
 from dippouch.store.access import AccessStore
 from dippouch.store.openings import Opening
-from dippouch.store.press import press_rules, set_press_rules
+from dippouch.store.press import press_rules
 from dippouch.store.reliability import reliabilities
 from dippouch.store.repository import GameStore
 
@@ -189,16 +189,21 @@ def create_from_template(store: GameStore, person_id: int, choices: Choices, *, 
     players with its powers drawn from the wishes when full, and ``person_id`` its creator, who coordinates
     it. Everything is checked before the game is made; a blank name is made from the variant's."""
     t = _applied(template(choices.template), choices)
-    store_openings.check_creator(store, person_id)
-    Settings(deadlines=t.deadlines, anonymous=t.anonymous)  # refuses bad lengths before anything is stored
+    settings = Settings(deadlines=t.deadlines, anonymous=t.anonymous)  # bad lengths refused before anything
     PressRules.from_data(t.press)
     name = choices.name.strip() or f"{_NAME_SAFE.sub('-', t.variant)}-{secrets.token_hex(3)}"
-    store.create_game(name, t.variant, now=now, settings=Settings(deadlines=t.deadlines, anonymous=t.anonymous))
-    if t.press:
-        set_press_rules(store, name, t.press, now=now)
-    AccessStore(store).set_visibility(name, "private" if t.private else "public")
-    store_openings.open_game(
-        store, name, now=now, min_reliability=t.min_reliability, mode="preferences", creator_id=person_id
+    # Made, its press rules and visibility set, and opened in one transaction counted against the person's cap.
+    store_openings.open_new_game(
+        store,
+        person_id,
+        name,
+        t.variant,
+        now=now,
+        settings=settings,
+        press_rules=t.press or None,
+        visibility="private" if t.private else "public",
+        min_reliability=t.min_reliability,
+        mode="preferences",
     )
     return Created(name, store_openings.new_invitation(store, name) if t.private else None)
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import copy
 import secrets
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -26,19 +26,20 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from dippouch.game import GameError, as_utc
+from dippouch.game import GameError, Settings, as_utc
 from dippouch.people.assign import ANY, assign_powers
 from dippouch.people.reliability import meets
 from dippouch.press.rules import PressRules, describe
-from dippouch.store.access import hash_secret, new_secret
+from dippouch.store.access import AccessStore, hash_secret, new_secret
 from dippouch.store.db import Database
 from dippouch.store.deadlines import pause
 from dippouch.store.games import assign as seat_power
+from dippouch.store.games import create_game
 from dippouch.store.models import EventRow, GameRow, PersonRow, PhaseRow, PlayerRow
 from dippouch.store.models_openings import OpeningRow, SignupRow, VacancyRow
 from dippouch.store.models_web import GameWebRow
 from dippouch.store.people import seat_person
-from dippouch.store.press import rules_in
+from dippouch.store.press import rules_in, set_press_rules
 from dippouch.store.readiness import powers_in_civil_disorder
 from dippouch.store.reliability import reliabilities, scores_in
 from dippouch.store.rows import current_phase, game_row, game_settings, game_variant, log_event, power_name
@@ -46,6 +47,7 @@ from dippouch.store.rows import current_phase, game_row, game_settings, game_var
 __all__ = [
     "MAX_CREATED",
     "MAX_PRESS",
+    "MAX_SIGNUPS",
     "MODES",
     "LeftSeat",
     "MySignup",
@@ -67,6 +69,7 @@ __all__ = [
     "offered_seats",
     "open_game",
     "open_games",
+    "open_new_game",
     "opening",
     "players_in",
     "resign",
@@ -81,8 +84,13 @@ MODES = ("coordinator", "preferences")
 """How an open game's powers are given out: by its coordinator, or by the game from the wishes when full."""
 
 MAX_CREATED = 3
-"""Games one person may have started from a template and still waiting for players: enough to host a few,
-too few to fill the list of open games alone."""
+"""Games one person may have started from a template and not finished, whatever their seats hold (people,
+bots, nobody yet): enough to host a few, too few to fill the list of open games alone or to keep the machine
+busy with games of bots (a game whose every seat holds a bot no longer waits for players, but it still plays)."""
+
+MAX_SIGNUPS = 10
+"""Games one person may wait in for a power at once (sign-ups not seated yet, waiting lists included, of games
+not finished): enough to find a game soon, too few to hold a place in every open game."""
 
 MAX_PRESS = 2000
 """Characters of press rules (a paragraph or two: the press engine will read its own settings)."""
@@ -455,6 +463,18 @@ def invited(db: Database, game: str, secret: str | None, person_id: int | None) 
 # The coordinator
 
 
+def _checked(press: str, mode: str, min_reliability: int) -> tuple[str, int]:
+    """What an opening asks, checked before anything is locked: the press rules' text and the reliability."""
+    press = str(press).strip()
+    if len(press) > MAX_PRESS:
+        raise GameError(f"the press rules are {len(press)} characters; at most {MAX_PRESS}")
+    if mode not in MODES:
+        raise GameError(f"unknown assignment mode {mode!r}: choose {' or '.join(MODES)}")
+    if not 0 <= int(min_reliability) <= 100:
+        raise GameError(f"the minimum reliability is a percentage from 0 to 100, not {min_reliability}")
+    return press, int(min_reliability)
+
+
 def open_game(
     db: Database,
     game: str,
@@ -468,48 +488,89 @@ def open_game(
     """Open ``game`` for players (or change what its opening asks). A game that has not played a phase yet
     has its clock held until its seats are filled, so nobody misses the first deadline waiting for others.
     ``creator_id``: the person who started it from a template, who coordinates it from then on (at most
-    :data:`MAX_CREATED` of theirs wait for players at once)."""
+    :data:`MAX_CREATED` of theirs not finished; :func:`open_new_game` makes such a game and opens it at once)."""
     now = as_utc(now)
-    press = str(press).strip()
-    if len(press) > MAX_PRESS:
-        raise GameError(f"the press rules are {len(press)} characters; at most {MAX_PRESS}")
-    if mode not in MODES:
-        raise GameError(f"unknown assignment mode {mode!r}: choose {' or '.join(MODES)}")
-    if not 0 <= int(min_reliability) <= 100:
-        raise GameError(f"the minimum reliability is a percentage from 0 to 100, not {min_reliability}")
-    hold = False
+    press, minimum = _checked(press, mode, min_reliability)
     with db.session() as s, s.begin():
         g = game_row(s, game, lock=True)
-        if g.status == "finished":
-            raise GameError(f"{g.name} is over: it cannot be opened for players")
-        o = _opening_row(s, g)
-        if o is None:
-            played = s.scalar(
-                sa.select(sa.func.count()).where(PhaseRow.game_id == g.id, PhaseRow.status == "processed")
-            )
-            hold = g.status == "active" and not played and bool(_empty(g, game_variant(g).power_names))
-            if creator_id is not None:
-                _check_creator(s, creator_id)
-            o = OpeningRow(
-                game_id=g.id, opened_at=now, closed_at=None, held_clock=hold, draw=None, creator_id=creator_id
-            )
-            s.add(o)
-        elif o.closed_at is not None and _empty(g, game_variant(g).power_names):
-            o.closed_at = None  # reopened: seats are empty again
-        if o.mode != mode and o.draw is not None:
-            raise GameError("the powers were already drawn from the wishes; the mode cannot change now")
-        o.press, o.min_reliability, o.mode = press, int(min_reliability), mode
-        log_event(s, g, now, "opened", mode=mode, min_reliability=int(min_reliability))
-        if hold:
-            pause(_joined(db, s), game, now=now)
+        if creator_id is not None and _opening_row(s, g) is None:
+            _check_creator(s, creator_id)
+        _open(db, s, g, now=now, press=press, min_reliability=minimum, mode=mode, creator_id=creator_id)
     got = opening(db, game)
     assert got is not None
     return got
 
 
+def _open(
+    db: Database,
+    s: Session,
+    g: GameRow,
+    *,
+    now: datetime,
+    press: str,
+    min_reliability: int,
+    mode: str,
+    creator_id: int | None,
+) -> None:
+    """:func:`open_game`'s writes, in ``s``'s transaction, which holds the game's lock (and, for a person's
+    game, the person's: :func:`_check_creator` counted under it)."""
+    if g.status == "finished":
+        raise GameError(f"{g.name} is over: it cannot be opened for players")
+    hold = False
+    o = _opening_row(s, g)
+    if o is None:
+        played = s.scalar(sa.select(sa.func.count()).where(PhaseRow.game_id == g.id, PhaseRow.status == "processed"))
+        hold = g.status == "active" and not played and bool(_empty(g, game_variant(g).power_names))
+        o = OpeningRow(game_id=g.id, opened_at=now, closed_at=None, held_clock=hold, draw=None, creator_id=creator_id)
+        s.add(o)
+    elif o.closed_at is not None and _empty(g, game_variant(g).power_names):
+        o.closed_at = None  # reopened: seats are empty again
+    if o.mode != mode and o.draw is not None:
+        raise GameError("the powers were already drawn from the wishes; the mode cannot change now")
+    o.press, o.min_reliability, o.mode = press, min_reliability, mode
+    log_event(s, g, now, "opened", mode=mode, min_reliability=min_reliability)
+    if hold:
+        pause(_joined(db, s), g.name, now=now)
+
+
+def open_new_game(
+    db: Database,
+    person_id: int,
+    name: str,
+    variant: str,
+    *,
+    now: datetime,
+    settings: Settings,
+    press_rules: Mapping[str, Any] | None = None,
+    visibility: str = "public",
+    min_reliability: int = 0,
+    mode: str = "preferences",
+) -> Opening:
+    """Make ``person_id``'s own game (``press_rules``: its press rules' data; ``visibility``: public, unlisted
+    or private) and open it for players, in one transaction that first locks the person's row and counts their
+    games not finished under that lock (:data:`MAX_CREATED`). Creations by one person at the same moment, in
+    any process, take turns: the second counts the first's game, so the cap holds exactly (PostgreSQL: the
+    person's row ``FOR UPDATE``; SQLite: the write lock every transaction takes). A refusal leaves nothing
+    behind, and so does a process that dies half-way."""
+    now = as_utc(now)
+    _, minimum = _checked("", mode, min_reliability)
+    with db.session() as s, s.begin():
+        _check_creator(s, person_id, lock=True)
+        inner = _joined(db, s)
+        create_game(inner, name, variant, now=now, settings=settings)
+        if press_rules:
+            set_press_rules(inner, name, press_rules, now=now)
+        AccessStore(inner).set_visibility(name, visibility)
+        g = game_row(s, name, lock=True)
+        _open(db, s, g, now=now, press="", min_reliability=minimum, mode=mode, creator_id=person_id)
+    got = opening(db, name)
+    assert got is not None
+    return got
+
+
 def check_creator(db: Database, person_id: int) -> None:
-    """Refuse ``person_id`` a new game of their own when :data:`MAX_CREATED` of theirs wait for players
-    (checked before a game is made; :func:`open_game` checks again under its lock)."""
+    """Refuse ``person_id`` a new game of their own when :data:`MAX_CREATED` of theirs are not finished (a
+    look for a page; :func:`open_new_game` counts again under the person's lock)."""
     with db.session() as s:
         _check_creator(s, person_id)
 
@@ -521,20 +582,30 @@ def players_in(db: Database, game: str) -> set[int]:
         return {r.person_id for r in g.players if r.replaced_at is None and r.person_id is not None}
 
 
-def _check_creator(s: Session, person_id: int) -> None:
-    p = s.get(PersonRow, person_id)
+def _person(s: Session, person_id: int, *, lock: bool = False) -> PersonRow:
+    """The person's row (``lock``: ``FOR UPDATE``, what a cap on their things is counted under), or a refusal
+    for one that does not exist or deleted their data."""
+    q = sa.select(PersonRow).where(PersonRow.id == person_id)
+    p = s.scalars(q.with_for_update() if lock else q).first()
     if p is None or p.deleted_at is not None:
         raise GameError(f"no person {person_id}")
-    waiting = s.scalar(
+    return p
+
+
+def _check_creator(s: Session, person_id: int, *, lock: bool = False) -> None:
+    """Refuse a new game of ``person_id``'s own while :data:`MAX_CREATED` of theirs are not finished: waiting
+    for players or under way, played by people or by bots (``lock``: counted under their row's lock)."""
+    _person(s, person_id, lock=lock)
+    made = s.scalar(
         sa.select(sa.func.count())
         .select_from(OpeningRow)
         .join(GameRow, GameRow.id == OpeningRow.game_id)
-        .where(OpeningRow.creator_id == person_id, OpeningRow.closed_at.is_(None), GameRow.status != "finished")
+        .where(OpeningRow.creator_id == person_id, GameRow.status != "finished")
     )
-    if (waiting or 0) >= MAX_CREATED:
+    if (made or 0) >= MAX_CREATED:
         raise GameError(
-            f"you have {waiting} games of your own waiting for players (at most {MAX_CREATED}); "
-            "let one fill up, or end one, before you start another"
+            f"you have {made} games of your own not finished (at most {MAX_CREATED}), whoever plays them: one "
+            "frees its place when it ends (a solo, a draw its players vote for, its last year)"
         )
 
 
@@ -599,9 +670,10 @@ def sign_up(
         g = game_row(s, game, lock=True)
         o = _require_opening(s, g)
         v = game_variant(g)
-        p = s.get(PersonRow, person_id)
-        if p is None or p.deleted_at is not None:
-            raise GameError(f"no person {person_id}")
+        # The person's lock after the game's (as every sign-up takes them): their sign-ups in other games at the
+        # same moment wait, so the cap on them holds.
+        _person(s, person_id, lock=True)
+        _check_signups(s, person_id, o.game_id)
         if o.closed_at is not None and not wait:
             raise GameError(
                 f"sign-up to {g.name} has ended: every power is played (join its waiting list to be offered a seat "
@@ -656,6 +728,28 @@ def sign_up(
     got = opening(db, game, scores=False)
     assert got is not None
     return got
+
+
+def _check_signups(s: Session, person_id: int, game_id: int) -> None:
+    """Refuse a sign-up to one more game while ``person_id`` waits for a power in :data:`MAX_SIGNUPS` others
+    (signing up again to a game they wait in changes their wishes, and is not refused)."""
+    waiting = s.scalar(
+        sa.select(sa.func.count())
+        .select_from(SignupRow)
+        .join(GameRow, GameRow.id == SignupRow.game_id)
+        .where(
+            SignupRow.person_id == person_id,
+            SignupRow.game_id != game_id,
+            SignupRow.withdrawn_at.is_(None),
+            SignupRow.seated_as.is_(None),
+            GameRow.status != "finished",
+        )
+    )
+    if (waiting or 0) >= MAX_SIGNUPS:
+        raise GameError(
+            f"you wait for a power in {waiting} games already (at most {MAX_SIGNUPS}): withdraw from one of them "
+            "(Withdraw, on its page; My games lists them) before you sign up to another"
+        )
 
 
 def withdraw(db: Database, game: str, person_id: int, *, now: datetime) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -21,12 +21,14 @@ from sqlalchemy.orm import Session
 
 from dippouch.game import GameError, RecordNotFound, as_utc
 from dippouch.store.db import Database
-from dippouch.store.models import GameRow, PhaseRow, TournamentRow
+from dippouch.store.models import GameRow, PersonRow, PhaseRow, TournamentRow
 from dippouch.store.models_web import GameWebRow
 from dippouch.store.records import iso_time, read_time
 
 __all__ = [
+    "EMPTY_COUNTS",
     "MAX_GAMES",
+    "MAX_RUNNING",
     "NAME_LIMIT",
     "GameFacts",
     "Tournament",
@@ -46,6 +48,12 @@ NAME_LIMIT = 100
 """Characters a tournament's name may have (the column's width)."""
 MAX_GAMES = 500
 """Games one tournament may hold: a season of a large club, and a bound on what one page scores."""
+MAX_RUNNING = 5
+"""Tournaments one person may run at once that are not over (a club's season and a few cups): each is listed
+on a public page, and a person must not fill that list alone."""
+EMPTY_COUNTS = timedelta(days=7)
+"""How long a tournament without games counts as running: long enough to add its games, and one made and
+left empty frees its place by itself."""
 
 
 @dataclass(frozen=True)
@@ -141,6 +149,8 @@ def create_tournament(
     taken is refused."""
     text = check_tournament_name(name)
     with db.session() as s, s.begin():
+        if creator_id is not None:
+            _check_running(s, creator_id, as_utc(now))
         if s.scalars(sa.select(TournamentRow.id).where(TournamentRow.name == text)).first() is not None:
             raise GameError(f"a tournament named {text!r} already exists; choose another name")
         row = TournamentRow(
@@ -149,6 +159,33 @@ def create_tournament(
         s.add(row)
         s.flush()
         return Tournament.of(row)
+
+
+def _check_running(s: Session, person_id: int, now: datetime) -> None:
+    """Refuse a new tournament to a person who runs :data:`MAX_RUNNING` that are not over: one holding a game
+    not finished, or no game yet and made less than :data:`EMPTY_COUNTS` ago. Counted under the person's row
+    lock (PostgreSQL; SQLite: the write lock), so tournaments made at the same instant count each other."""
+    person = s.scalars(sa.select(PersonRow.id).where(PersonRow.id == person_id).with_for_update()).first()
+    if person is None:
+        raise GameError(f"no person {person_id}")
+    rows = list(s.scalars(sa.select(TournamentRow).where(TournamentRow.creator_id == person_id)))
+    names = {str(g["game"]) for r in rows for g in r.games}
+    done = set(
+        s.scalars(sa.select(GameRow.name).where(GameRow.name.in_(sorted(names)), GameRow.status == "finished"))
+        if names
+        else []
+    )
+    running = [
+        r
+        for r in rows
+        if any(str(g["game"]) not in done for g in r.games)
+        or (not r.games and now - as_utc(r.created_at) < EMPTY_COUNTS)
+    ]
+    if len(running) >= MAX_RUNNING:
+        raise GameError(
+            f"you run {len(running)} tournaments that are not over (at most {MAX_RUNNING}): one is over once every "
+            f"game in it has finished, and one without games stops counting {EMPTY_COUNTS.days} days after it was made"
+        )
 
 
 def tournament(db: Database, name: str) -> Tournament:
