@@ -586,6 +586,19 @@ LAYER_MESSAGES = (
     ),
     N_("you already have %(count)s expensive requests in hand; wait for their answers"),
     N_("the server is busy with other expensive requests; try again in a few seconds"),
+    N_(
+        "this would take about %(need)s s of the server's computing, more than is left of your share of its work "
+        "(at most %(most)s s in %(window)s s); try again in %(wait)s s"
+    ),
+    N_("this would take about %(need)s s of the server's computing; one request may take at most %(most)s s"),
+    N_(
+        "the server has spent its share of work on %(counted)s for now (at most %(most)s s of computing in "
+        "%(window)s s for everyone); try again in %(wait)s s"
+    ),
+    # what a lane of the work budget does (dippouch.web.budget.LANES), said inside the sentence above
+    N_("line checks and adjudications"),
+    N_("drawings"),
+    N_("processing games"),
     N_("game %(game)s has no open phase (it is over, or not started)"),
     N_(
         "you are not signed in as %(power)s in %(game)s: open the link to your seat (the one mailed to you, or "

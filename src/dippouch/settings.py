@@ -44,6 +44,7 @@ to 127.0.0.1.
 from __future__ import annotations
 
 import ipaddress
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -474,6 +475,38 @@ class Settings:
         if not 0.05 <= budget <= 30:
             raise _bad("DIPPOUCH_SEARCH_BUDGET", raw, "seconds from 0.05 to 30", "0.5")
         return budget
+
+    # --- the web's work budget (dippouch.web.budget)
+
+    def _seconds(self, name: str, default: float, lowest: float, highest: float, example: str) -> float:
+        raw = self.environ.get(name, "")
+        if not raw.strip():
+            return default
+        try:
+            value = float(raw)
+        except ValueError:
+            value = math.nan
+        if not lowest <= value <= highest:
+            raise _bad(name, raw, f"seconds from {lowest:g} to {highest:g}", example)
+        return value
+
+    @cached_property
+    def work_seconds(self) -> float:
+        """``DIPPOUCH_WORK_SECONDS``: CPU seconds of expensive work (line checks, sandboxes, drawings, "process
+        now") one person, or one address where nobody is signed in, may spend a minute (10 by default)."""
+        return self._seconds("DIPPOUCH_WORK_SECONDS", 10.0, 0.1, 3600.0, "10")
+
+    @cached_property
+    def work_site_seconds(self) -> float:
+        """``DIPPOUCH_WORK_SITE_SECONDS``: CPU seconds a minute everyone together may spend in each lane of
+        expensive work (checks, drawings, processing; 40 by default: two thirds of a core)."""
+        return self._seconds("DIPPOUCH_WORK_SITE_SECONDS", 40.0, 1.0, 36000.0, "40")
+
+    @cached_property
+    def work_job_seconds(self) -> float:
+        """``DIPPOUCH_WORK_JOB_SECONDS``: the largest estimate of one expensive request, e.g. a replay's drawing
+        (120 by default); a larger one is refused with what to ask for instead."""
+        return self._seconds("DIPPOUCH_WORK_JOB_SECONDS", 120.0, 1.0, 3600.0, "120")
 
     # --- the crash and race tests' stopping points
 

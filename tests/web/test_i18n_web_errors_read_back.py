@@ -17,8 +17,9 @@ import pytest
 
 from dippouch.said import said
 from dippouch.web import deps, roster
+from dippouch.web.budget import WorkBudget
 from dippouch.web.routes import replay, sandbox, tournaments
-from dippouch.web.security import BadInput, RateLimiter, TooMany, WorkBudget
+from dippouch.web.security import BadInput, RateLimiter, TooMany
 from websupport import Site
 
 

@@ -19,7 +19,7 @@ from dippouch.play import replays
 from dippouch.play.replays import FRAME_MS, LAST_FRAME_MS, replay_frames
 from dippouch.store.records import StoredPhase
 from dippouch.store.repository import GameStore
-from dippouch.web.security import WorkBudget
+from dippouch.web.budget import WorkBudget
 from helpers import board
 from websupport import Site
 
@@ -182,7 +182,7 @@ def test_a_first_drawing_is_charged_to_the_addresss_work_budget(tmp_path: Path) 
     c = s.browser()
     assert c.get("/games/g/replay.gif").status_code == 200
     r = c.get("/games/g/replay.webp")
-    assert r.status_code == 429 and "your share of the server" in r.text
+    assert r.status_code == 429 and "more than is left of your share of its work" in r.text
     assert c.get("/games/g/replay.gif").status_code == 200
 
 

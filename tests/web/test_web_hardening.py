@@ -141,7 +141,7 @@ def test_adjudicate_over_http_bounds_the_orders_of_a_request(site: Site) -> None
 def test_each_address_has_a_budget_of_expensive_work(site: Site) -> None:
     """Line checks and adjudications are charged the CPU time they take to the address that asked; once it
     is used up that address is refused (429, with when to come back) and other addresses are not."""
-    from dippouch.web.security import WorkBudget
+    from dippouch.web.budget import WorkBudget
 
     site.app.state.budget = WorkBudget(0.2, 60.0)  # a tiny share, so that the test needs few requests
     site.new_game("g", variant="w3k")
@@ -170,9 +170,10 @@ def test_each_address_has_a_budget_of_expensive_work(site: Site) -> None:
 def test_expensive_work_runs_one_at_a_time_and_a_full_queue_answers_busy() -> None:
     import threading
 
-    from dippouch.web.security import Busy, TooMany, WorkBudget
+    from dippouch.web.budget import Lane, WorkBudget
+    from dippouch.web.security import Busy, TooMany
 
-    budget = WorkBudget(100.0, 60.0, lanes=1, queue=1, per_client=1)
+    budget = WorkBudget(100.0, 60.0, lanes={"check": Lane(1, 1, 10.0, "line checks")}, per_client=1)
     inside, release = threading.Event(), threading.Event()
 
     def hold() -> str:
@@ -186,7 +187,7 @@ def test_expensive_work_runs_one_at_a_time_and_a_full_queue_answers_busy() -> No
     assert inside.wait(10)
     second = threading.Thread(target=lambda: results.append(budget.run("b", lambda: "second")))
     second.start()
-    while budget.waiting == 0:  # the second waits for the lane
+    while budget.waiting["check"] == 0:  # the second waits for the lane
         threading.Event().wait(0.01)
     with pytest.raises(Busy, match="busy"):
         budget.run("c", lambda: "third")  # the queue is full: refused at once, no thread held
@@ -228,7 +229,8 @@ def test_a_pdf_map_is_drawn_once_per_picture(site: Site, monkeypatch: pytest.Mon
 
 
 def test_a_budget_of_no_work_refuses_with_a_wait_not_a_crash() -> None:
-    from dippouch.web.security import TooMany, WorkBudget
+    from dippouch.web.budget import WorkBudget
+    from dippouch.web.security import TooMany
 
     budget = WorkBudget(0.0, 60.0)
     with pytest.raises(TooMany, match="try again in 60 s"):

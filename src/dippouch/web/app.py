@@ -9,6 +9,7 @@ Policy forbids it.
 from __future__ import annotations
 
 import logging
+import math
 import secrets
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -26,7 +27,7 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect, Request
 
-from dippouch import __version__
+from dippouch import __version__, settings
 from dippouch.core.errors import DippouchError, NotFound
 from dippouch.i18n import LANGUAGES, format_date, format_datetime, language_name, translations
 from dippouch.mail.notices import mail_unavailable
@@ -37,6 +38,7 @@ from dippouch.settings import site as installation_site
 from dippouch.store.db import DatabaseBusy, DatabaseError
 from dippouch.store.repository import GameStore
 from dippouch.web.assets import static_url
+from dippouch.web.budget import WorkBudget
 from dippouch.web.deps import language as page_language
 from dippouch.web.deps import render, time_zone
 from dippouch.web.forms import refused_form
@@ -48,7 +50,6 @@ from dippouch.web.security import (
     RateLimiter,
     TooMany,
     WebError,
-    WorkBudget,
 )
 from dippouch.web.service import Web
 
@@ -66,9 +67,15 @@ DEFAULT_LIMITS: dict[str, tuple[int, float]] = {
     "signin_mail_address": (5, 3600.0),  # ... and per e-mail address
     "practice": (6, 600.0),
 }
-WORK_SECONDS = 10.0
-"""CPU seconds of expensive work (adjudications, line checks, first drawings of PDF maps) an address may use a
-minute: hundreds of ordinary checks, a handful of worst cases."""
+
+
+def work_budget(*, unlimited: bool = False) -> WorkBudget:
+    """The budget of expensive work (dippouch.web.budget), its figures the installation's settings; unlimited
+    (no share charged, the lanes kept) with the rate limits off, for load tests and tests' sites."""
+    if unlimited:
+        return WorkBudget(math.inf)
+    s = settings.current()
+    return WorkBudget(s.work_seconds, site_seconds=s.work_site_seconds, longest=s.work_job_seconds)
 
 
 def routes(app: FastAPI, *routers: APIRouter) -> None:
@@ -252,9 +259,7 @@ def create_app(
     app.state.web = web
     app.state.site = site or installation_site()
     app.state.limiter = RateLimiter(DEFAULT_LIMITS if limits is None else limits)
-    # Expensive requests: a share of CPU time per address, one at a time (off with the rate limits, for load
-    # tests, but for the lane).
-    app.state.budget = WorkBudget(float("inf") if limits == {} else WORK_SECONDS, 60.0)
+    app.state.budget = work_budget(unlimited=limits == {})
     app.state.templates = templates = {lang: _templates(lang) for lang in LANGUAGES}
 
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")

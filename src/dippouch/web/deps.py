@@ -17,7 +17,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, TypeVar
 from urllib.parse import quote, unquote
 
 from babel.support import NullTranslations
@@ -34,6 +34,7 @@ from dippouch.said import said
 from dippouch.settings import Site
 from dippouch.store.people import Preferences, preferences
 from dippouch.web.answers.base import ErrorAnswer
+from dippouch.web.budget import WorkBudget
 from dippouch.web.inputs import web_words
 from dippouch.web.security import (
     CSRF_HEADER,
@@ -68,8 +69,13 @@ __all__ = [
     "WebDep",
     "WriterDep",
     "answers",
+    "asker",
+    "budget_of",
+    "can_charge",
+    "charged",
     "game_url",
     "language",
+    "made_once",
     "remember_preferences",
     "render",
     "render_html",
@@ -109,6 +115,8 @@ NEEDS_KEY = (
     "(or sign in with its link, and send the page's token in X-CSRF-Token)"
 )
 """What a state-changing JSON call tells a caller who sent no credentials: both ways in."""
+
+T = TypeVar("T")
 
 
 def web_of(request: Request) -> Web:
@@ -441,12 +449,43 @@ def forget_typed(request: Request, resp: Response) -> None:
     resp.delete_cookie(typed_cookie(request), path="/", secure=request.url.scheme == "https", httponly=True)
 
 
-def made_once(request: Request, exports: ReplayExports, key: tuple[object, ...], make: Callable[[], bytes]) -> bytes:
+def asker(request: Request) -> str:
+    """Whom expensive work is charged to (dippouch.web.budget): the signed-in person, by their id, from whatever
+    address they come (a person's budget is theirs, not their network's); else the address."""
+    try:
+        person = viewer_of(request).person_id
+    except WebError:  # a bearer key that is unknown: the route refuses it; the address pays for the asking
+        person = None
+    return f"person {person}" if person is not None else f"address {client_id(request)}"
+
+
+def budget_of(request: Request) -> WorkBudget:
+    return request.app.state.budget  # type: ignore[no-any-return]
+
+
+def charged(request: Request, work: Callable[[], T], *, lane: str = "check", estimate: float = 0.0) -> T:
+    """``work`` run in the budget's ``lane`` and charged to the :func:`asker`: ``estimate`` CPU seconds are
+    reserved before it runs (429 with the wait, and ``work`` never called, when they do not fit), then
+    replaced by what it took. Lanes: ``check`` (line checks, sandboxes, adjudications, move searches),
+    ``draw`` (replays, game books, PDF maps, previews), ``process`` (a coordinator's "process now")."""
+    return budget_of(request).run(asker(request), work, lane=lane, estimate=estimate)
+
+
+def can_charge(request: Request, *, lane: str = "check", estimate: float = 0.0) -> None:
+    """Refuse now (429 or 503) what :func:`charged` would refuse, reserving nothing: for a route that would
+    otherwise read a large body before it knows."""
+    budget_of(request).check(asker(request), lane=lane, estimate=estimate)
+
+
+def made_once(
+    request: Request, exports: ReplayExports, key: tuple[object, ...], make: Callable[[], bytes], *, estimate: float
+) -> bytes:
     """The bytes kept under ``key``, or made by ``make`` and kept: a first making (a replay drawn, a game book)
-    takes seconds, so it is charged to the address's work budget and runs in the work lane, like a PDF map."""
+    takes seconds to minutes, so it runs in the budget's drawing lane, its ``estimate`` charged to the asker
+    before it starts; a kept one costs nothing."""
     data = exports.cached(key)
     if data is None:
-        data = request.app.state.budget.run(client_id(request), lambda: exports.made(key, make))
+        data = charged(request, lambda: exports.made(key, make), lane="draw", estimate=estimate)
     return bytes(data)
 
 

@@ -15,7 +15,6 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TypeVar
 
 from starlette.requests import Request
 
@@ -33,7 +32,6 @@ __all__ = [
     "TooMany",
     "Viewer",
     "WebError",
-    "WorkBudget",
     "check_csrf",
     "csrf_cookie",
     "csrf_field",
@@ -44,8 +42,6 @@ __all__ = [
     "session_cookie",
     "session_token",
 ]
-
-T = TypeVar("T")
 
 SESSION_COOKIE = "dp_session"
 CSRF_COOKIE = "dp_csrf"
@@ -319,92 +315,6 @@ class Busy(WebError):
     def __init__(self, message: str, retry_after: int) -> None:
         super().__init__(message)
         self.retry_after = retry_after
-
-
-class WorkBudget:
-    """What keeps cheap pages fast while some clients send expensive requests (adjudications, line checks of
-    many misspelt orders, PDF maps): each address may spend ``seconds`` of the server's CPU time in any
-    ``window`` on them (measured, not estimated: the thread's CPU time), and at most ``lanes`` such requests
-    run at once, with at most ``queue`` more waiting; beyond that the answer is 503 at once, so waiting
-    requests never take the threads the cheap pages need. Drawing is pure Python: two heavy requests at once
-    would only share the interpreter lock with every page."""
-
-    def __init__(
-        self,
-        seconds: float = 10.0,
-        window: float = 60.0,
-        *,
-        lanes: int = 1,
-        queue: int = 4,
-        per_client: int = 2,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self.seconds, self.window, self.queue, self.per_client = seconds, window, queue, per_client
-        self.active: dict[str, int] = {}
-        self.clock = clock
-        self.spent: dict[str, deque[tuple[float, float]]] = {}
-        self.lock = threading.Lock()
-        self.lanes = threading.BoundedSemaphore(lanes)
-        self.waiting = 0
-
-    def _used(self, client: str, now: float) -> deque[tuple[float, float]]:
-        q = self.spent.setdefault(client, deque())
-        while q and q[0][0] <= now - self.window:
-            q.popleft()
-        return q
-
-    def check(self, client: str) -> None:
-        """Refuse (429) an address that has used its share in the window."""
-        now = self.clock()
-        with self.lock:
-            q = self._used(client, now)
-            used = sum(c for _, c in q)
-            if used >= self.seconds:
-                # Nothing spent yet (a budget of none): wait the whole window.
-                wait = max(1, int(q[0][0] + self.window - now + 1)) if q else max(1, int(self.window))
-                raise TooMany(
-                    f"you have used your share of the server's work ({used:.1f} s of computing in "
-                    f"{int(self.window)} s, at most {self.seconds:g}); try again in {wait} s",
-                    wait,
-                )
-
-    def run(self, client: str, work: Callable[[], T]) -> T:
-        """Run ``work`` (in the calling thread) in a lane, charging its CPU time to ``client``. An address has
-        at most :attr:`per_client` such requests in hand at once (its budget is charged when each ends, so
-        many at once would overdraw it)."""
-        self.check(client)
-        with self.lock:
-            if self.active.get(client, 0) >= self.per_client:
-                raise TooMany(
-                    f"you already have {self.per_client} expensive requests in hand; wait for their answers", 1
-                )
-            if self.waiting >= self.queue:
-                raise Busy("the server is busy with other expensive requests; try again in a few seconds", 2)
-            self.waiting += 1
-            self.active[client] = self.active.get(client, 0) + 1
-        try:
-            try:
-                self.lanes.acquire()
-            finally:
-                with self.lock:
-                    self.waiting -= 1
-            started = time.thread_time()
-            try:
-                return work()
-            finally:
-                self.lanes.release()
-                cost = time.thread_time() - started
-                now = self.clock()
-                with self.lock:
-                    self._used(client, now).append((now, cost))
-        finally:
-            with self.lock:
-                self.active[client] -= 1
-                if not self.active[client]:
-                    del self.active[client]
-                if len(self.spent) > 100_000:
-                    for key in [k for k, v in self.spent.items() if not v][:50_000]:
-                        del self.spent[key]
 
 
 def client_id(request: Request) -> str:

@@ -11,10 +11,14 @@ from dippouch.play.gamebook import BookPage, BookPlan, book_key, book_plan, make
 from dippouch.play.replays import ReplayExports
 from dippouch.store import press as store_press
 from dippouch.web import games
-from dippouch.web.deps import ViewerDep, VisibleGame, WebDep, game_file, made_once
+from dippouch.web.budget import BOOK_PAGE
+from dippouch.web.deps import ViewerDep, VisibleGame, WebDep, budget_of, game_file, game_url, made_once, words
 from dippouch.web.maps import map_available
-from dippouch.web.security import NotFound, Viewer
+from dippouch.web.security import BadInput, NotFound, Viewer
 from dippouch.web.service import Web
+
+I18N_DOMAIN = "games"
+"""The catalogue of this module's words (locale/<lang>/LC_MESSAGES/games.po)."""
 
 router = APIRouter(tags=["api"])
 
@@ -22,13 +26,27 @@ router = APIRouter(tags=["api"])
 @router.get("/games/{name}/book.pdf", include_in_schema=False)
 def game_book(request: Request, name: VisibleGame, web: WebDep, viewer: ViewerDep) -> Response:
     """The game book: a title page with the contents, each processed phase's map (a big board as its atlas)
-    and its results with the press written in it, the board as it stands. A first book takes seconds (every
-    phase's map drawn): it is charged to the address's work budget and runs in the work lane, like a PDF map,
-    and is kept until a phase is processed or a letter published; the next request draws nothing."""
+    and its results with the press written in it, the board as it stands. A first book takes seconds to
+    minutes (every phase's map drawn): it runs in the budget's drawing lane, its estimate (by the maps) charged
+    to the asker before it starts, and is kept until a phase is processed or a letter published; the next
+    request draws nothing. A book too long to make in one request is refused with the replay's page, which
+    shows every phase."""
     plan = book_plan(web.access.phases(name))
     press = published_press(web.read, name)
     books = web.kept(__name__, ReplayExports)  # a store of made bytes by key, as the replay's exports are kept
-    data = made_once(request, books, book_key(name, plan, press), lambda: _made(web, name, viewer, plan, press))
+    key = book_key(name, plan, press)
+    maps = len(plan.phases) + (plan.final is not None)
+    estimate = maps * BOOK_PAGE
+    longest = budget_of(request).longest
+    if estimate > longest and books.cached(key) is None:
+        raise BadInput(
+            words(request).gettext(
+                "this game's book has %(maps)s maps, about %(seconds)s s of drawing: more than one request may take "
+                "here (%(most)s s); its replay shows every phase, %(page)s"
+            )
+            % {"maps": maps, "seconds": f"{estimate:.0f}", "most": f"{longest:g}", "page": f"{game_url(name)}/replay"}
+        )
+    data = made_once(request, books, key, lambda: _made(web, name, viewer, plan, press), estimate=estimate)
     return game_file(data, "application/pdf", name, "-book.pdf", max_age=60)  # a phase processed changes it
 
 

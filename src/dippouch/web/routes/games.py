@@ -16,12 +16,14 @@ from dippouch.catalog import variants_usable
 from dippouch.core.messages import N_
 from dippouch.web import games, history, practice
 from dippouch.web.answers.games import GameFile, GameListing, GameView, PhaseView
+from dippouch.web.budget import PDF_MAP, PREVIEW
 from dippouch.web.deps import (
     ViewerDep,
     VisibleGame,
     WebDep,
     WriterDep,
     answers,
+    charged,
     game_file,
     language,
     render,
@@ -35,7 +37,6 @@ from dippouch.web.security import (
     BadInput,
     NotFound,
     Viewer,
-    client_id,
     csrf_field,
     flash_cookie,
     session_token,
@@ -130,6 +131,7 @@ def _game_page(request: Request, web: Web, viewer: Viewer, name: str) -> Respons
     anonymous = _anonymous(request) and not viewer.grants
     if not anonymous:
         g = _game(web, name, viewer, language(request))
+        practice.note_visit(web, name, viewer)  # a game bots alone play that someone looks at is not paused
         ctx = {"g": g, "my_powers": viewer.powers(name), "coordinator": viewer.coordinates(name)}
         return render(request, "game.html", ctx)
     key = _page_key(request, name)
@@ -269,8 +271,8 @@ def phase_preview(
         return Response(status_code=304, headers=headers)
     svg = games.phase_map(web, name, phase_id, view, viewer)
     maps = web.maps
-    # A first drawing takes a second: charged to the address's work budget, as a PDF map's is.
-    png = maps.cached_preview(svg) or request.app.state.budget.run(client_id(request), lambda: maps.preview(svg))
+    # A first drawing takes a second: charged to the asker in the drawing lane, as a PDF map's is.
+    png = maps.cached_preview(svg) or charged(request, lambda: maps.preview(svg), lane="draw", estimate=PREVIEW)
     if png is None:
         raise NotFound("previews need the map renderer, which is not installed")
     return Response(png, media_type="image/png", headers=headers)
@@ -281,8 +283,8 @@ def map_pdf(request: Request, name: str, web: WebDep, viewer: ViewerDep, phase: 
     maps = web.maps
     svg = _svg(web, viewer, name, phase)
     variant = web.variant_of(name)
-    # A first drawing takes seconds: it is charged to the address's work budget and runs in the work lane.
-    pdf = maps.cached_pdf(svg) or request.app.state.budget.run(client_id(request), lambda: maps.phase_pdf(svg, variant))
+    # A first drawing takes seconds: charged to the asker in the drawing lane.
+    pdf = maps.cached_pdf(svg) or charged(request, lambda: maps.phase_pdf(svg, variant), lane="draw", estimate=PDF_MAP)
     if pdf is None:
         raise NotFound("PDF maps need the map renderer, which is not installed")
     return game_file(pdf, "application/pdf", name, ".pdf")

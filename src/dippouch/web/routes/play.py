@@ -24,6 +24,7 @@ from dippouch.web.deps import (
     WebDep,
     WriterDep,
     answers,
+    charged,
     game_url,
     language,
     render,
@@ -205,8 +206,8 @@ def api_check(
     note and subject (the province of the unit or site it orders), and the units left without an order."""
     request.app.state.limiter.hit("check", f"{client_id(request)}", "line checks")
     lang = lang if lang in LANGUAGES else "en"
-    answer: dict[str, Any] = request.app.state.budget.run(
-        client_id(request), lambda: player_page.check_view(web, seat.game, seat.power, body.text, viewer, lang)
+    answer: dict[str, Any] = charged(
+        request, lambda: player_page.check_view(web, seat.game, seat.power, body.text, viewer, lang)
     )
     return CheckAnswer.model_validate(answer)
 

@@ -14,9 +14,21 @@ from dippouch.play.replays import Frame, ReplayExports, export_replay, replay_fr
 from dippouch.render.animation import FORMATS
 from dippouch.web import games
 from dippouch.web.answers.replay import ReplayFrame, ReplayView
-from dippouch.web.deps import ViewerDep, VisibleGame, WebDep, answers, game_file, made_once, render, words
+from dippouch.web.budget import FRAME
+from dippouch.web.deps import (
+    ViewerDep,
+    VisibleGame,
+    WebDep,
+    answers,
+    budget_of,
+    game_file,
+    game_url,
+    made_once,
+    render,
+    words,
+)
 from dippouch.web.maps import map_available
-from dippouch.web.security import NotFound, Viewer
+from dippouch.web.security import BadInput, NotFound, Viewer
 from dippouch.web.service import Web
 
 I18N_DOMAIN = "games"
@@ -93,8 +105,9 @@ def api_replay(name: VisibleGame, web: WebDep) -> ReplayView:
 @router.get("/games/{name}/replay.{fmt}", include_in_schema=False)
 def replay_animation(request: Request, name: VisibleGame, fmt: str, web: WebDep, viewer: ViewerDep) -> Response:
     """The replay as one animated picture (``gif`` or ``webp``): each frame about 1.2 s, the last longer. A
-    first drawing takes seconds to minutes (every phase's map rasterised): it is charged to the address's work
-    budget and runs in the work lane, like a PDF map; it is then kept, so the next request draws nothing."""
+    first drawing takes seconds to minutes (every phase's map rasterised): it runs in the budget's drawing lane,
+    its estimate (by the frames) charged to the asker before it starts; it is then kept, so the next request
+    draws nothing. A replay too long to draw in one request is refused with its page, which shows every frame."""
     if fmt not in FORMATS:
         raise NotFound(f"no replay as {fmt[:20]!r}; it is made as {' or '.join(f'replay.{f}' for f in FORMATS)}")
     if not map_available(web.variant_of(name)):
@@ -102,7 +115,22 @@ def replay_animation(request: Request, name: VisibleGame, fmt: str, web: WebDep,
     frames = _frames(web, name)
     exports = web.kept(__name__, ReplayExports)
     key = ReplayExports.key(name, frames, fmt)
-    data = made_once(request, exports, key, lambda: _drawn(web, name, viewer, frames, fmt))
+    estimate = len(frames) * FRAME[fmt]
+    longest = budget_of(request).longest
+    if estimate > longest and exports.cached(key) is None:
+        raise BadInput(
+            words(request).gettext(
+                "this replay has %(frames)s pictures, about %(seconds)s s of drawing: more than one request may "
+                "take here (%(most)s s); watch it frame by frame on its page, %(page)s"
+            )
+            % {
+                "frames": len(frames),
+                "seconds": f"{estimate:.0f}",
+                "most": f"{longest:g}",
+                "page": f"{game_url(name)}/replay",
+            }
+        )
+    data = made_once(request, exports, key, lambda: _drawn(web, name, viewer, frames, fmt), estimate=estimate)
     return game_file(data, FORMATS[fmt], name, f"-replay.{fmt}", max_age=60)  # a phase processed changes it
 
 

@@ -10,7 +10,7 @@ from starlette.requests import Request
 
 from dippouch.store.access import Grant
 from dippouch.web import practice
-from dippouch.web.deps import SiteDep, WebDep, game_url, render, set_session_cookie, words
+from dippouch.web.deps import SiteDep, WebDep, charged, game_url, render, set_session_cookie, words
 from dippouch.web.forms import PageForm, redirect
 from dippouch.web.security import NotFound, client_id, session_cookie, session_token
 from dippouch.web.service import Web
@@ -27,8 +27,8 @@ def practice_new(request: Request, form: PageForm, web: WebDep, site: SiteDep) -
     client = client_id(request)
     request.app.state.limiter.hit("practice", client, "practice games started")
     caps = getattr(request.app.state, "practice_caps", (practice.PER_CLIENT, practice.TOTAL))
-    started = request.app.state.budget.run(
-        client,
+    started = charged(
+        request,
         functools.partial(
             practice.start_practice,
             web,

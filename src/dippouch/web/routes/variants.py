@@ -17,6 +17,8 @@ from dippouch.web.answers.variants import AdjudicationAnswer, MovesAnswer, Varia
 from dippouch.web.deps import (
     ERRORS,
     answers,
+    can_charge,
+    charged,
     render,
     words,
 )
@@ -136,18 +138,15 @@ async def api_adjudicate(request: Request) -> Response:
     answers ``{"error": ...}`` with status 400."""
     from dippouch.contract import MAX_WEB_ORDERS, encode_response, handle_line
 
-    client = client_id(request)
-    request.app.state.limiter.hit("adjudicate", client, "adjudication requests")
-    request.app.state.budget.check(client)
+    request.app.state.limiter.hit("adjudicate", client_id(request), "adjudication requests")
+    await run_in_threadpool(can_charge, request)  # who asks may be a session to look up: not on the loop
     raw = await request.body()
     try:
         line = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise BadInput("the request body is not UTF-8 text") from None
     text = line.replace("\n", " ")
-    answer = await run_in_threadpool(
-        request.app.state.budget.run, client, lambda: handle_line(text, max_orders=MAX_WEB_ORDERS)
-    )
+    answer = await run_in_threadpool(charged, request, lambda: handle_line(text, max_orders=MAX_WEB_ORDERS))
     return Response(
         encode_response(answer), status_code=400 if "error" in answer else 200, media_type="application/json"
     )
