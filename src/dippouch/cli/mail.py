@@ -205,8 +205,9 @@ def fetch(
     now: str | None = NowOption,
 ) -> None:
     """Take in new messages: each becomes a version of a power's orders (with a receipt), or is held, late,
-    or answered with the reason and the subject that would work. Order content is never printed."""
-    from dippouch.mail.intake import take_in
+    or answered with the reason and the subject that would work. Order content is never printed. Messages an
+    earlier fetch claimed and did not finish (it was killed) are taken in first."""
+    from dippouch.mail.intake import resume_unfinished, take_in
     from dippouch.mail.settings import load_settings
     from dippouch.mail.sources import file_messages, imap_messages
 
@@ -225,6 +226,12 @@ def fetch(
         sources = imap_messages(store, settings)  # type: ignore[assignment]
         where = f"{settings.where()}/{settings.mailbox}"
     counts: dict[str, int] = {}
+    resumed = resume_unfinished(store, now=moment)
+    for o in resumed:
+        counts[o.status] = counts.get(o.status, 0) + 1
+        out.print(o.line(), markup=False)
+    if resumed:
+        out.print(f"{len(resumed)} message(s) left unfinished by an earlier fetch taken in again.", markup=False)
     for raw, received, origin in sources:
         o = take_in(store, raw, now=moment, received=received, origin=origin)
         counts[o.status] = counts.get(o.status, 0) + 1

@@ -13,7 +13,14 @@ Outcomes (``mail_messages.status``):
 - ``refused``: fits no game, power or phase (or the store refused it): a reply says exactly why and what
   subject would work.
 - ``ignored``: an automatic message (bounce, auto-reply, list): never answered, so mail never loops.
-- ``duplicate``: the same message was taken in before (not stored twice).
+- ``duplicate``: the same message was taken in before (not stored twice), or another process finished it
+  while this one worked on it.
+
+Each message is taken in exactly once, whatever process is killed when: it is claimed (``received``), and
+what becomes of it (a submission, press passed on, a hold, a refusal, with its receipt or reply) is recorded in
+the one transaction that does it (:mod:`dippouch.store.inbox`). A message a killed process left ``received`` has
+had nothing applied, and the next fetch takes it in again (:func:`resume_unfinished`, and the same message
+fetched again).
 """
 
 from __future__ import annotations
@@ -43,20 +50,24 @@ from dippouch.mail.proof import Proof, confirmation_code, find_confirmation, pro
 from dippouch.mail.settings import ServerSettings
 from dippouch.mail.subject import GameNames, Reading, power_names, read_subject, suggest_subject
 from dippouch.names import phase_words
-from dippouch.play.orders import send_orders
+from dippouch.play.orders import Sent, send_orders
 from dippouch.store import GameStore
 from dippouch.store.inbox import (
+    Finish,
+    MessageTaken,
     held_by_confirmation,
     message_record,
     next_version,
     record_message,
+    record_messages,
     store_message,
-    submission_id,
+    unfinished,
 )
 from dippouch.store.mail_games import MailGame, MailPhase, games_for_mail, mail_config
 from dippouch.store.mail_games import game_id as find_game
 from dippouch.store.mail_tokens import player_token
 from dippouch.store.review import next_version_past_photos, processed_phase, review_state
+from dippouch.store.submissions import SubmitResult
 
 __all__ = [
     "I18N_DOMAIN",
@@ -65,6 +76,7 @@ __all__ = [
     "fetch_mailbox",
     "game_config",
     "game_names",
+    "resume_unfinished",
     "strip_letter_heading",
     "take_in",
 ]
@@ -240,16 +252,30 @@ def take_in(
     )
     if isinstance(claimed, str):
         return Outcome("duplicate", claimed, sender=msg.sender, received=when)
-    mail_id = claimed
+    mail_id, when = claimed.id, as_utc(claimed.received_at)  # a resumed claim keeps the time first recorded
+    store.crash_point("mail-in:claimed")
     scope = _smtp_from.set(None)
     try:
+        _smtp_sender()  # read now, not inside the transaction that records the message
         out = _decide(store, msg, mail_id, when, now)
+    except MessageTaken as e:
+        out = Outcome("duplicate", f"taken in by another process meanwhile ({e.status})")
     finally:
         _smtp_from.reset(scope)
+    if claimed.resumed:
+        out.notes.append("taken in again: the fetch that first claimed it stopped before it was done")
     out.mail_id = mail_id
     out.sender = msg.sender
     out.received = when
+    store.crash_point("mail-in:recorded")
     return out
+
+
+def resume_unfinished(store: GameStore, *, now: datetime) -> list[Outcome]:
+    """Take in again every message a fetch claimed and never finished (the process was killed): nothing of it
+    was applied, so it is taken in as if fetched now, received when it was first recorded. Every fetch does
+    this first (``dippouch mail fetch``, :func:`fetch_mailbox`)."""
+    return [take_in(store, m.raw, now=now, received=m.received_at, origin=m.origin) for m in unfinished(store)]
 
 
 def fetch_mailbox(store: GameStore, settings: ServerSettings, *, now: datetime) -> list[Outcome]:
@@ -257,15 +283,23 @@ def fetch_mailbox(store: GameStore, settings: ServerSettings, *, now: datetime) 
     process a due phase, so that mail which came on time is never fetched after its phase was processed)."""
     from dippouch.mail.sources import imap_messages
 
-    return [
+    return resume_unfinished(store, now=now) + [
         take_in(store, raw, now=now, received=received, origin=origin)
         for raw, received, origin in imap_messages(store, settings)
     ]
 
 
-def _record(store: GameStore, mail_id: int, *, replies: Sequence[dict[str, Any]] = (), **values: Any) -> int:
-    """What became of the message, with its replies queued in the same transaction (the number queued)."""
-    return record_message(store, mail_id, replies=replies, **values)
+def _record(
+    store: GameStore,
+    mail_id: int,
+    *,
+    replies: Sequence[dict[str, Any]] = (),
+    was: str | None = "received",
+    **values: Any,
+) -> int:
+    """What became of the message, with its replies queued in the same transaction (the number queued); only
+    from ``was`` (a message taken in is finished from ``received``, once: :class:`MessageTaken` otherwise)."""
+    return record_message(store, mail_id, replies=replies, was=was, **values)
 
 
 def _reply(
@@ -578,90 +612,117 @@ def _decide(store: GameStore, msg: Inbound, mail_id: int, when: datetime, now: d
             shown=shown,
         )
 
+    made: list[tuple[str, str, list[str]]] = []
+    phase_kind = v.calendar.kind(names.phase)
+
+    def receipt_of(result: SubmitResult) -> list[Finish]:
+        """The message's record and receipt, made of the store's receipt inside the submission's transaction:
+        the orders, their message's record and its receipt are committed together (no reads of the database
+        here: it holds the power's lock)."""
+        status = "late" if result.late else "accepted"
+        counted = Sent(result)
+        why = (
+            f"version {result.version} recorded after the deadline: late, not used"
+            if result.late
+            else f"version {result.version} recorded ({counted.accepted} accepted, {counted.rejected} rejected)"
+        )
+        told = list(notes)
+        recorded = {**base, "notes": list(notes)}  # the notes on how it was read, before the receipt's own
+        shown_notes = list(found.shown)
+        if result.notes:
+            lines = "; ".join(repr(n) for n in result.notes)
+            told.append("version lines: " + lines)
+            shown_notes.append(_("version lines: %(lines)s") % {"lines": lines})
+        if msg.images() and not result.late:
+            told.append(
+                "the photograph(s) with it are reviewed by the coordinator after the deadline; orders confirmed "
+                "from them count over this message's text (the phase waits for that review)"
+            )
+            shown_notes.append(
+                _(
+                    "the photograph(s) with it are reviewed by the coordinator after the deadline; orders confirmed from "
+                    "them count over this message's text (the phase waits for that review)"
+                )
+            )
+        body_text = compose.receipt_text(
+            game_title=names.title,
+            power=power,
+            phase=phase_words(result.phase, lang),
+            version=result.version,
+            label=result.label,
+            received=settings.describe(when),
+            lines=result.lines,
+            late=result.late,
+            standing=result.standing,
+            reinstates=result.reinstates,
+            deadline=deadline,
+            next_subject=suggest_subject(names, power, result.version + 1),
+            notes=[*shown_notes, token_note],
+            attachments=kept,
+            variant=v,
+            kind=phase_kind,
+            lang=lang,
+        )
+        receipt = _reply(
+            msg,
+            mail_id,
+            to=msg.sender,
+            kind="receipt",
+            subject=_("Receipt: %(subject)s - version %(version)d")
+            % {"subject": suggest_subject(names, power), "version": result.version},
+            body=body_text,
+            now=now,
+            game_id=g.id,
+            phase_id=ph.id,
+        )
+        made.append((status, why, told))
+        values = {
+            "status": status,
+            "reason": why,
+            "game_id": g.id,
+            "phase_id": ph.id,
+            "power": power,
+            "submission_id": result.submission_id,
+            "reading": recorded,
+        }
+        return [Finish(mail_id, values, [receipt])]
+
     try:
         label = str(reading.version) if reading.version is not None else None
         # Named phase: if the phase is processed between reading the subject and recording the orders, they
         # are refused with the reason instead of landing in the next phase, which they were not written for.
         # A line "Ready" marks the power ready, as the web's box does: the game goes on now if every power is.
         sent = send_orders(
-            store, g.name, power, text, now=now, received=when, source="mail", label=label, phase=ph.name
+            store,
+            g.name,
+            power,
+            text,
+            now=now,
+            received=when,
+            source="mail",
+            label=label,
+            phase=ph.name,
+            then=receipt_of,
         )
-        result = sent.receipt
     except GameError as e:
         out = _refuse(
             store, msg, mail_id, now, str(e), next_subject(), reading=reading, game_id=g.id, registered=True, lang=lang
         )
         return Outcome("refused", str(e), game=names.title, power=power, phase=current_name, replies=out.replies)
-    sub_id = submission_id(store, power, result.version, phase_id=ph.id)
-    status = "late" if result.late else "accepted"
-    why = (
-        f"version {result.version} recorded after the deadline: late, not used"
-        if result.late
-        else f"version {result.version} recorded ({sent.accepted} accepted, {sent.rejected} rejected)"
-        + (f"; every power was ready: {', '.join(sent.processed)} processed" if sent.processed else "")
-    )
-    recorded = {**base, "notes": list(notes)}  # the notes on how it was read, before the receipt's own
-    shown_notes = list(found.shown)
-    if result.notes:
-        lines = "; ".join(repr(n) for n in result.notes)
-        notes.append("version lines: " + lines)
-        shown_notes.append(_("version lines: %(lines)s") % {"lines": lines})
-    if msg.images() and not result.late:
-        notes.append(
-            "the photograph(s) with it are reviewed by the coordinator after the deadline; orders confirmed from "
-            "them count over this message's text (the phase waits for that review)"
-        )
-        shown_notes.append(
-            _(
-                "the photograph(s) with it are reviewed by the coordinator after the deadline; orders confirmed from "
-                "them count over this message's text (the phase waits for that review)"
-            )
-        )
-    body_text = compose.receipt_text(
-        game_title=names.title,
-        power=power,
-        phase=phase_words(result.phase, lang),
-        version=result.version,
-        label=result.label,
-        received=settings.describe(when),
-        lines=result.lines,
-        late=result.late,
-        standing=result.standing,
-        reinstates=result.reinstates,
-        deadline=deadline,
-        next_subject=suggest_subject(names, power, result.version + 1),
-        notes=[*shown_notes, token_note],
-        attachments=kept,
-        variant=v,
-        kind=v.calendar.kind(names.phase),
-        lang=lang,
-    )
-    receipt = _reply(
-        msg,
-        mail_id,
-        to=msg.sender,
-        kind="receipt",
-        subject=_("Receipt: %(subject)s - version %(version)d")
-        % {"subject": suggest_subject(names, power), "version": result.version},
-        body=body_text,
-        now=now,
-        game_id=g.id,
-        phase_id=ph.id,
-    )
-    n = _record(
-        store,
-        mail_id,
-        replies=[receipt],
-        status=status,
-        reason=why,
-        game_id=g.id,
-        phase_id=ph.id,
-        power=power,
-        submission_id=sub_id,
-        reading=recorded,
-    )
+    status, why, told = made[-1]
+    if sent.processed:
+        # Told after the fact: the phases went on in their own transactions, once the orders were recorded.
+        why += f"; every power was ready: {', '.join(sent.processed)} processed"
+        _record(store, mail_id, was=status, reason=why)
     return Outcome(
-        status, why, game=names.title, power=power, phase=current_name, version=result.version, replies=n, notes=notes
+        status,
+        why,
+        game=names.title,
+        power=power,
+        phase=current_name,
+        version=sent.receipt.version,
+        replies=1,
+        notes=told,
     )
 
 
@@ -954,11 +1015,34 @@ def _hold(held: _ForPower, why: str, reading_data: dict[str, Any], notices: list
 
 def _confirm_held(store: GameStore, msg: Inbound, mail_id: int, held_id: int, now: datetime) -> Outcome:
     """The player's reply with a held message's code (sent only to the registered address): the held
-    message is applied as if proven, received when it arrived."""
+    message is applied as if proven, received when it arrived. The held message's orders, its record and this
+    reply's record with its receipt are one transaction: a fetch killed before it commits leaves both messages
+    as they were, and the reply is taken in again."""
     lang = _held_language(store, held_id, now)
     _ = translations(lang).gettext
+
+    def confirmed(applied: Outcome) -> list[Finish]:
+        why = f"confirms held message #{held_id}: {applied.reason}"
+        receipt = _reply(
+            msg,
+            mail_id,
+            to=msg.sender,
+            kind="receipt",
+            subject=_("Confirmed: %(subject)s") % {"subject": msg.subject},
+            body=(
+                _("Thank you: held message #%(id)d is applied as %(what)s, received when it arrived.")
+                % {"id": held_id, "what": applied.reason}
+                + "\n\n"
+                + compose.sign(lang)
+                + "\n"
+            ),
+            now=now,
+        )
+        values = {"status": "confirmation", "reason": why, "power": applied.power}
+        return [Finish(mail_id, values, [receipt])]
+
     try:
-        applied = apply_held(store, held_id, now=now, by="the player's confirmation")
+        applied = apply_held(store, held_id, now=now, by="the player's confirmation", also=confirmed)
     except GameError as e:
         why = f"it confirms held message #{held_id}, which cannot be applied: {e}"
         refusal = _reply(
@@ -973,23 +1057,7 @@ def _confirm_held(store: GameStore, msg: Inbound, mail_id: int, held_id: int, no
         n = _record(store, mail_id, replies=[refusal], status="refused", reason=why)
         return Outcome("refused", why, replies=n)
     why = f"confirms held message #{held_id}: {applied.reason}"
-    receipt = _reply(
-        msg,
-        mail_id,
-        to=msg.sender,
-        kind="receipt",
-        subject=_("Confirmed: %(subject)s") % {"subject": msg.subject},
-        body=(
-            _("Thank you: held message #%(id)d is applied as %(what)s, received when it arrived.")
-            % {"id": held_id, "what": applied.reason}
-            + "\n\n"
-            + compose.sign(lang)
-            + "\n"
-        ),
-        now=now,
-    )
-    n = _record(store, mail_id, replies=[receipt], status="confirmation", reason=why, power=applied.power)
-    return Outcome("confirmation", why, power=applied.power, version=applied.version, replies=n)
+    return Outcome("confirmation", why, power=applied.power, version=applied.version, replies=1)
 
 
 def _held_language(store: GameStore, held_id: int, now: datetime) -> str:
@@ -1040,7 +1108,14 @@ def _suggest_version(
 
 
 def _apply_held_photo(
-    store: GameStore, mail_id: int, game: str, power: str, *, now: datetime, by: str = "the coordinator"
+    store: GameStore,
+    mail_id: int,
+    game: str,
+    power: str,
+    *,
+    now: datetime,
+    by: str = "the coordinator",
+    also: Callable[[Outcome], Sequence[Finish]] | None = None,
 ) -> Outcome:
     """A held message whose orders are photographs: on the coordinator's word it becomes the power's
     photograph for the open phase (as if from the registered address), to be reviewed like any other."""
@@ -1060,32 +1135,42 @@ def _apply_held_photo(
         raise GameError(
             f"message #{mail_id} arrived {received:%Y-%m-%d %H:%M} UTC, after the deadline of {st.phase}; it is not used"
         )
-    _record(
-        store,
-        mail_id,
-        status="photo",
-        reason=f"applied on {by}'s word as {power}'s photograph(s); they wait for review (`dippouch mail review {game}`)",
-        phase_id=st.phase_id,
-        power=power,
-    )
-    return Outcome(
+    out = Outcome(
         "photo",
         f"{power}'s photograph(s) for {st.phase}: review them with `dippouch mail review {game}`",
         mail_id=mail_id,
         power=power,
     )
+    values = {
+        "status": "photo",
+        "reason": f"applied on {by}'s word as {power}'s photograph(s); they wait for review (`dippouch mail review {game}`)",
+        "phase_id": st.phase_id,
+        "power": power,
+    }
+    record_messages(store, [Finish(mail_id, values, was="held"), *(also(out) if also is not None else ())])
+    return out
 
 
 def apply_held(
-    store: GameStore, mail_id: int, *, now: datetime, power: str | None = None, by: str = "the coordinator"
+    store: GameStore,
+    mail_id: int,
+    *,
+    now: datetime,
+    power: str | None = None,
+    by: str = "the coordinator",
+    also: Callable[[Outcome], Sequence[Finish]] | None = None,
 ) -> Outcome:
     """The coordinator's word: apply a held message as if it came from the registered address (its orders
-    become a version received when the message arrived). ``power`` overrides the subject's reading."""
+    become a version received when the message arrived). ``power`` overrides the subject's reading.
+
+    The orders and the held message's record are one transaction (and so is ``also``: the record of the
+    player's reply that confirmed it, made of what became of the held message), so the held message is applied
+    once even if the process dies or another applies it at the same moment (:class:`MessageTaken`)."""
     now = as_utc(now)
     row = message_record(store, mail_id)
     if row.status != "held":
         raise GameError(f"message #{mail_id} is {row.status}, not held; only held messages are applied")
-    raw, game_id, held_power, when = row.raw, row.game_id, row.power, row.received_at
+    raw, held_power, when = row.raw, row.power, row.received_at
     if row.game is None:
         raise GameError(f"message #{mail_id} is for no game")
     gname = row.game
@@ -1108,18 +1193,23 @@ def apply_held(
                 break
     if not body.strip():
         if msg.images():
-            return _apply_held_photo(store, mail_id, gname, who, now=now, by=by)
+            return _apply_held_photo(store, mail_id, gname, who, now=now, by=by, also=also)
         raise GameError(f"message #{mail_id} has no text orders and no photograph; nothing in it can be applied")
-    result = store.submit(gname, who, body, now=when, source="mail")
-    sub_id = submission_id(store, result.power, result.version, game_id=game_id)
-    _record(
-        store,
-        mail_id,
-        status="applied",
-        reason=f"applied on {by}'s word as {result.power} version {result.version}",
-        submission_id=sub_id,
-        power=result.power,
-    )
+
+    def applied_as(result: SubmitResult) -> list[Finish]:
+        out = _applied(mail_id, result)
+        values = {
+            "status": "applied",
+            "reason": f"applied on {by}'s word as {result.power} version {result.version}",
+            "submission_id": result.submission_id,
+            "power": result.power,
+        }
+        return [Finish(mail_id, values, was="held"), *(also(out) if also is not None else ())]
+
+    return _applied(mail_id, store.submit(gname, who, body, now=when, source="mail", then=applied_as))
+
+
+def _applied(mail_id: int, result: SubmitResult) -> Outcome:
     return Outcome(
         "applied",
         f"{result.power} version {result.version}",

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import dippouch.store.press as store_press
 from dippouch.core.errors import DippouchError
@@ -26,8 +27,7 @@ from dippouch.mail.message import Inbound
 from dippouch.play.press import send_press
 from dippouch.press.mailtext import find_token, reply_text
 from dippouch.store import GameStore
-from dippouch.store.inbox import record_message
-from dippouch.store.outbox import queue_mail
+from dippouch.store.inbox import Finish, record_message
 
 __all__ = ["I18N_DOMAIN", "PressReply", "press_token", "take_reply"]
 
@@ -53,19 +53,17 @@ def press_token(msg: Inbound) -> str | None:
     return find_token(msg.subject)
 
 
-def _answer(store: GameStore, msg: Inbound, mail_id: int, now: datetime, subject: str, body: str) -> int:
-    return int(
-        queue_mail(
-            store,
-            key=f"press-reply:{mail_id}:{msg.sender.lower()}",
-            to=msg.sender,
-            subject=subject,
-            body=body,
-            kind="reply",
-            now=now,
-            in_reply_to=msg.message_id,
-        )
-    )
+def _answer(msg: Inbound, mail_id: int, now: datetime, subject: str, body: str) -> dict[str, Any]:
+    """The answer to a reply, queued with the reply's record (:func:`dippouch.store.inbox.record_message`)."""
+    return {
+        "key": f"press-reply:{mail_id}:{msg.sender.lower()}",
+        "to": msg.sender,
+        "subject": subject,
+        "body": body,
+        "kind": "reply",
+        "now": now,
+        "in_reply_to": msg.message_id,
+    }
 
 
 def _lang(store: GameStore, game: str | None, now: datetime) -> str:
@@ -81,21 +79,25 @@ def _lang(store: GameStore, game: str | None, now: datetime) -> str:
 def _refuse(
     store: GameStore, msg: Inbound, mail_id: int, now: datetime, why: str, game: str | None = None
 ) -> PressReply:
-    record_message(store, mail_id, status="refused", reason=why, reading={"press": True})
     _ = translations(_lang(store, game, now)).gettext
-    n = _answer(
-        store,
+    answer = _answer(
         msg,
         mail_id,
         now,
         _("Not sent: %(subject)s") % {"subject": msg.subject},
         _("Your message was not passed on: %(why)s.\n\nNothing was sent to the other powers.") % {"why": why},
     )
+    n = record_message(
+        store, mail_id, replies=[answer], was="received", status="refused", reason=why, reading={"press": True}
+    )
     return PressReply("refused", why, game=game, replies=n)
 
 
 def take_reply(store: GameStore, msg: Inbound, mail_id: int, now: datetime) -> PressReply:
-    """Put a reply into its channel if it proves its sender and the press rules allow it; else refuse it."""
+    """Put a reply into its channel if it proves its sender and the press rules allow it; else refuse it.
+
+    The reply is passed on, and the mail recorded with its answer, in one transaction: a fetch killed in
+    between leaves the mail unfinished and nothing passed on, and the next fetch takes it in again."""
     token = press_token(msg)
     owner = store_press.token_owner(store, token) if token else None
     sender = msg.sender.strip().lower()
@@ -118,22 +120,28 @@ def take_reply(store: GameStore, msg: Inbound, mail_id: int, now: datetime) -> P
             owner.game,
         )
     text = reply_text(msg.body)
+    _ = translations(_lang(store, owner.game, now)).gettext  # read before the transaction that passes it on
+    facts = {"game": owner.game, "power": owner.power}
+    made: list[tuple[str, int]] = []
+
+    def record(sent: store_press.Sent) -> list[Finish]:
+        how = "held until the phase's results (postal press)" if sent.held else "passed on"
+        answer = _answer(
+            msg,
+            mail_id,
+            now,
+            _("Sent: %(subject)s") % {"subject": msg.subject},
+            _("Your message was held until the phase's results (postal press) in %(game)s, as %(power)s.") % facts
+            if sent.held
+            else _("Your message was passed on in %(game)s, as %(power)s.") % facts,
+        )
+        made.append((f"press {how}", 1))
+        values = {"status": "accepted", "reason": f"press {how}", "power": owner.power, "reading": {"press": True}}
+        return [Finish(mail_id, values, [answer])]
+
     try:
-        sent = send_press(store, owner.game, owner.power, text, channel=owner.channel_id, now=now, via="mail")
+        send_press(store, owner.game, owner.power, text, channel=owner.channel_id, now=now, via="mail", then=record)
     except DippouchError as e:
         return _refuse(store, msg, mail_id, now, str(e), owner.game)
-    how = "held until the phase's results (postal press)" if sent.held else "passed on"
-    record_message(store, mail_id, status="accepted", reason=f"press {how}", power=owner.power, reading={"press": True})
-    _ = translations(_lang(store, owner.game, now)).gettext
-    facts = {"game": owner.game, "power": owner.power}
-    n = _answer(
-        store,
-        msg,
-        mail_id,
-        now,
-        _("Sent: %(subject)s") % {"subject": msg.subject},
-        _("Your message was held until the phase's results (postal press) in %(game)s, as %(power)s.") % facts
-        if sent.held
-        else _("Your message was passed on in %(game)s, as %(power)s.") % facts,
-    )
-    return PressReply("accepted", f"press {how}", game=owner.game, power=owner.power, replies=n)
+    why, replies = made[-1]
+    return PressReply("accepted", why, game=owner.game, power=owner.power, replies=replies)

@@ -4,13 +4,18 @@ power is (:func:`dippouch.play.progress.go_on`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from dippouch.game import SUBMISSION, OrderBounds, check_size
 from dippouch.play.progress import go_on
 from dippouch.store.repository import GameStore
 from dippouch.store.submissions import SubmitResult
+
+if TYPE_CHECKING:
+    from dippouch.store.inbox import Finish  # the mail tables: mapped only where mail is taken in
 
 __all__ = ["Sent", "send_orders"]
 
@@ -49,12 +54,15 @@ def send_orders(
     reinstates: int | None = None,
     replace_with_nothing: bool = False,
     bounds: OrderBounds = SUBMISSION,
+    then: Callable[[SubmitResult], Sequence[Finish]] | None = None,
 ) -> Sent:
     """Record ``power``'s orders in ``game`` (``phase``: the phase they were written for, refused if processed
     meanwhile); ``now`` is the arrival time, or None for the store to stamp it under the power's lock.
     ``received``: when a letter came, if earlier (post). Ready orders make the game go on if every power is.
     ``bounds``: how much text the door takes (:data:`dippouch.game.TYPED` for a page or the JSON API), checked
-    before the store is asked, so text beyond them costs no transaction."""
+    before the store is asked, so text beyond them costs no transaction. ``then``: the record of the message the
+    orders came in, made of the receipt in the submission's own transaction (mail; see
+    :func:`dippouch.store.submissions.submit`)."""
     check_size(text, bounds)
     receipt = store.submit(
         game,
@@ -68,6 +76,7 @@ def send_orders(
         recorded_at=recorded_at,
         reinstates=reinstates,
         replace_with_nothing=replace_with_nothing,
+        then=then,
     )
     if not receipt.ready or receipt.late:
         return Sent(receipt)

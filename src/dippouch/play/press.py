@@ -11,12 +11,16 @@ press): :func:`dippouch.bots.seats.answer_press`."""
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 import dippouch.store.press as store_press
 from dippouch.store.db import Database
+
+if TYPE_CHECKING:
+    from dippouch.store.inbox import Finish
 
 __all__ = ["MessageSent", "PressRefused", "send_press"]
 
@@ -60,14 +64,16 @@ def send_press(
     channel: int | None = None,
     now: datetime,
     via: str,
+    then: Callable[[store_press.Sent], Sequence[Finish]] | None = None,
 ) -> MessageSent:
     """Send ``text`` from ``power`` to the powers ``to`` names (power names as typed; ``all`` for every other
     power), or into ``channel`` (a reply to its members); refused with :class:`PressRefused`, nothing stored,
-    when the game's press rules say no. ``via``: the door (``web``, ``api``, ``mail``), kept with the message."""
+    when the game's press rules say no. ``via``: the door (``web``, ``api``, ``mail``), kept with the message;
+    ``then``: the record of the mail it came in, made in the message's own transaction (:func:`store_press.send`)."""
     named = [t.strip() for t in to if t.strip()]
     if any(t.lower() == EVERY_POWER for t in named):
         named = [p for p in store_press.power_names(db, game) if p != power]
-    sent = store_press.send(db, game, power, named, text, now=now, via=via, in_channel=channel)
+    sent = store_press.send(db, game, power, named, text, now=now, via=via, in_channel=channel, then=then)
     if via != BOT_VIA:
         _bots_answer(db, game, power, text, sent.channel_id, now)
     return MessageSent(

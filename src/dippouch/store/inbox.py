@@ -1,8 +1,18 @@
 """Mail taken in: each message and its attachments as received, what intake decided of it (game, phase,
 power, submission, status), the coordinator's views of it, and how far each IMAP mailbox has been read.
 
-A message is claimed in one transaction (:func:`store_message`), so the same message fetched by two
-processes is taken once; the decision is recorded after (:func:`record_message`)."""
+A message is taken in exactly once, across a process killed at any moment:
+
+- It is claimed in one transaction (:func:`store_message`), as ``received``: the same message fetched by two
+  processes is stored once.
+- What became of it is recorded by a :class:`Finish` in the very transaction that does it: a submission made
+  of it (:func:`dippouch.store.submissions.submit`'s ``then``, which also ties the submission to the message),
+  press passed on (:func:`dippouch.store.press.send`'s ``then``), or a refusal, a hold or a receipt with its
+  replies (:func:`record_message`). A message still ``received`` has had nothing applied.
+- So a message left ``received`` by a process that died is simply taken in again (:func:`unfinished`, and
+  :func:`store_message` answers its claim to whoever fetches it again). A finish that finds the message no
+  longer ``received`` (another process finished it meanwhile) raises :class:`MessageTaken`, and its whole
+  transaction, submission included, is rolled back: two processes at one message apply it once."""
 
 from __future__ import annotations
 
@@ -14,21 +24,27 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
 from dippouch.game import GameError
 from dippouch.store.db import Database
 from dippouch.store.mail_games import game_id
-from dippouch.store.models import GameRow, PhaseRow, SubmissionRow
+from dippouch.store.models import GameRow, PhaseRow
 from dippouch.store.models_mail import FetchStateRow, MailAttachmentRow, MailMessageRow
 from dippouch.store.outbox import queue_in
 from dippouch.store.rows import next_version_in
 
 __all__ = [
+    "Claim",
+    "Finish",
     "MessageInfo",
     "MessageRecord",
+    "MessageTaken",
     "PhaseSeal",
+    "Unfinished",
     "dismiss_held",
     "fetched_up_to",
+    "finish_in",
     "held_by_confirmation",
     "message_and_phases",
     "message_record",
@@ -36,8 +52,9 @@ __all__ = [
     "next_version",
     "record_fetched",
     "record_message",
+    "record_messages",
     "store_message",
-    "submission_id",
+    "unfinished",
 ]
 
 
@@ -177,19 +194,14 @@ def next_version(store: Database, phase_id: int, power: str) -> int:
         return next_version_in(s, phase_id, power)
 
 
-def submission_id(
-    store: Database, power: str, version: int, *, phase_id: int | None = None, game_id: int | None = None
-) -> int | None:
-    """The id of a power's version in a phase (``phase_id``), or in a game's open phase (``game_id``)."""
-    with store.session() as s:
-        q = sa.select(SubmissionRow.id).where(SubmissionRow.power == power, SubmissionRow.version == version)
-        if phase_id is not None:
-            q = q.where(SubmissionRow.phase_id == phase_id)
-        else:
-            q = q.join(PhaseRow, PhaseRow.id == SubmissionRow.phase_id).where(
-                PhaseRow.game_id == game_id, PhaseRow.status == "open"
-            )
-        return s.scalars(q).first()
+@dataclass(frozen=True)
+class Claim:
+    """A message claimed for intake: its row, and when it was received as first recorded."""
+
+    id: int
+    received_at: datetime
+    resumed: bool = False
+    """Claimed before by a process that did not finish it (it was killed): taken in again now."""
 
 
 def store_message(
@@ -205,14 +217,23 @@ def store_message(
     reading: dict[str, Any],
     attachments: Sequence[Any],
     is_copy: Any,
-) -> int | str:
-    """Claim a message for intake: its id, or why it is a duplicate (the same bytes taken before, or a copy
-    of a message taken before: ``is_copy(raw)`` says so of a stored message with its Message-ID and sender).
-    The claim is one transaction, so the same message fetched by two processes is taken once."""
+) -> Claim | str:
+    """Claim a message for intake, or say why it is a duplicate (the same bytes taken before, or a copy of a
+    message taken before: ``is_copy(raw)`` says so of a stored message with its Message-ID and sender).
+    The claim is one transaction, so the same message fetched by two processes is stored once. The same bytes
+    claimed before and never finished (still ``received``) are answered with that claim, ``resumed``: nothing
+    of it was applied (see the module's notes), so it is taken in now."""
     digest = hashlib.sha256(raw).hexdigest()
     try:
         with store.session() as s, s.begin():
-            if s.scalars(sa.select(MailMessageRow.id).where(MailMessageRow.digest == digest)).first() is not None:
+            before = s.execute(
+                sa.select(MailMessageRow.id, MailMessageRow.status, MailMessageRow.received_at).where(
+                    MailMessageRow.digest == digest
+                )
+            ).first()
+            if before is not None:
+                if before.status == "received":
+                    return Claim(int(before.id), before.received_at, resumed=True)
                 return "taken in before"
             if message_id:
                 rows = s.scalars(
@@ -243,27 +264,98 @@ def store_message(
                         mail_id=row.id, filename=a.filename[:500], content_type=a.content_type, data=a.data
                     )
                 )
-            return int(row.id)
+            return Claim(int(row.id), received_at)
     except IntegrityError:
         return "taken in before (by another process)"
 
 
-def record_message(store: Database, mail_id: int, *, replies: Sequence[Mapping[str, Any]] = (), **values: Any) -> int:
+@dataclass(frozen=True)
+class Unfinished:
+    """A message claimed and never finished: the process taking it in died (see the module's notes)."""
+
+    id: int
+    raw: bytes
+    received_at: datetime
+    origin: str
+
+
+def unfinished(store: Database) -> list[Unfinished]:
+    """Every message still ``received``, oldest first: each is taken in again by the next fetch."""
+    with store.session() as s:
+        rows = s.execute(
+            sa.select(MailMessageRow.id, MailMessageRow.raw, MailMessageRow.received_at, MailMessageRow.origin)
+            .where(MailMessageRow.status == "received")
+            .order_by(MailMessageRow.id)
+        ).all()
+    return [Unfinished(int(r.id), bytes(r.raw), r.received_at, r.origin) for r in rows]
+
+
+class MessageTaken(Exception):
+    """The message was finished by another process meanwhile (it took in the same message, or resumed it):
+    the transaction that raises this is rolled back, so nothing of it is applied twice."""
+
+    def __init__(self, mail_id: int, status: str) -> None:
+        super().__init__(f"message #{mail_id} is {status} already")
+        self.mail_id = mail_id
+        self.status = status
+
+
+@dataclass(frozen=True)
+class Finish:
+    """What became of a message, recorded in the transaction that does it (:func:`finish_in`): its new
+    ``values`` (status, reason, game_id, phase_id, power, submission_id; ``reading`` is merged into the
+    recorded one) and the ``replies`` queued with them (each as :func:`dippouch.store.outbox.queue_in` takes
+    it). ``was``: the status it must still have, else :class:`MessageTaken` (``None``: any)."""
+
+    mail_id: int
+    values: Mapping[str, Any]
+    replies: Sequence[Mapping[str, Any]] = ()
+    was: str | None = "received"
+    """A message taken in is finished from ``received``; a held one the coordinator applies, from ``held``."""
+
+
+def finish_in(db: Database, s: Session, finish: Finish) -> int:
+    """Record ``finish`` in the caller's transaction (locking the message's row); the number of replies queued
+    (one already queued under its key is not queued again)."""
+    row = s.get(MailMessageRow, finish.mail_id, with_for_update=True)
+    if row is None:
+        raise GameError(f"no message #{finish.mail_id}")
+    if finish.was is not None and row.status != finish.was:
+        raise MessageTaken(finish.mail_id, row.status)
+    values = dict(finish.values)
+    reading = dict(row.reading)
+    reading.update(values.pop("reading", None) or {})
+    row.reading = reading
+    for k, v in values.items():
+        setattr(row, k, v)
+    queued = sum(1 for reply in finish.replies if queue_in(s, **reply))
+    s.flush()
+    db.crash_point("mail-in:recording")  # the crash tests' death inside the transaction: all of it undone
+    return queued
+
+
+def record_messages(store: Database, finishes: Sequence[Finish]) -> int:
+    """Record what became of several messages in one transaction (a held message and the player's reply that
+    confirms it); the number of replies queued."""
+    with store.session() as s, s.begin():
+        return sum(finish_in(store, s, f) for f in finishes)
+
+
+def record_message(
+    store: Database,
+    mail_id: int,
+    *,
+    replies: Sequence[Mapping[str, Any]] = (),
+    was: str | None = None,
+    **values: Any,
+) -> int:
     """What became of a message: its status, reason, game, phase, power, submission; ``reading`` is merged.
 
     ``replies`` (each as :func:`dippouch.store.outbox.queue_in` takes it) are queued in the same transaction: a
-    message is never recorded as answered without its answer, nor answered twice if taken in again. Answers the
-    number of replies queued (one already queued under its key is not queued again)."""
-    with store.session() as s, s.begin():
-        row = s.get(MailMessageRow, mail_id)
-        if row is None:
-            raise GameError(f"no message #{mail_id}")
-        reading = dict(row.reading)
-        reading.update(values.pop("reading", {}))
-        row.reading = reading
-        for k, v in values.items():
-            setattr(row, k, v)
-        return sum(1 for reply in replies if queue_in(s, **reply))
+    message is never recorded as answered without its answer, nor answered twice if taken in again. ``was``:
+    the status the message must still have (``received`` for intake's own record), else :class:`MessageTaken`.
+    Answers the number of replies queued (one already queued under its key is not queued again)."""
+    return record_messages(store, [Finish(mail_id, values, replies, was)])
 
 
 @dataclass(frozen=True)

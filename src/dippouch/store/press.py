@@ -17,10 +17,10 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import sqlalchemy as sa
 from sqlalchemy.dialects.postgresql import insert as pg_insert
@@ -58,6 +58,9 @@ from dippouch.store.models_press import (
 from dippouch.store.notify import press_by_mail
 from dippouch.store.outbox import queue_in
 from dippouch.store.rows import game_row, game_settings, game_variant, log_event
+
+if TYPE_CHECKING:
+    from dippouch.store.inbox import Finish
 
 __all__ = [
     "PAGE",
@@ -488,10 +491,13 @@ def send(
     now: datetime,
     via: str = "web",
     in_channel: int | None = None,
+    then: Callable[[Sent], Sequence[Finish]] | None = None,
 ) -> Sent:
     """Send a message from ``sender`` (a power, or :data:`COORDINATOR`) to ``recipients`` (powers), or into
     channel ``in_channel`` (a reply: to that channel's members); refused with :class:`PressRefused`, nothing
-    stored, when the press rules say no."""
+    stored, when the press rules say no. ``then`` (a reply by mail): the record of the mail it came in, made in
+    this same transaction (:func:`dippouch.store.inbox.finish_in`), so a reply is passed on once however often
+    its intake is interrupted and taken up again."""
     now = as_utc(now)
     with db.session() as s, s.begin():
         it = _situation(s, name, sender)
@@ -554,7 +560,13 @@ def send(
             ch = ch or s.get(PressChannelRow, channel_id)
             assert ch is not None
             mailed = _mail_copies(s, g, it.rules, ch, msg, powers, now, set(about.against))
-        return Sent(id=msg.id, channel_id=channel_id, kind=kind, held=held, mailed=mailed)
+        sent = Sent(id=msg.id, channel_id=channel_id, kind=kind, held=held, mailed=mailed)
+        if then is not None:
+            from dippouch.store.inbox import finish_in
+
+            for finish in then(sent):
+                finish_in(db, s, finish)
+        return sent
 
 
 def power_names(db: Database, name: str) -> list[str]:

@@ -9,9 +9,10 @@ replaced: a resubmission is a new version, and which version stands is :mod:`dip
 from __future__ import annotations
 
 import zlib
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, load_only
@@ -33,6 +34,9 @@ from dippouch.store.gamefile import SOURCES
 from dippouch.store.models import SubmissionRow
 from dippouch.store.rows import game_row, game_variant, phase_position, power_name, require_current_for
 from dippouch.store.standing import standing_in_sql
+
+if TYPE_CHECKING:
+    from dippouch.store.inbox import Finish
 
 __all__ = ["SubmitResult", "lock_power", "named_version_of", "submit", "version_name"]
 
@@ -70,6 +74,8 @@ class SubmitResult:
     variant may be out of reach of the process that reads the receipt."""
     received: datetime | None = None
     """The arrival time recorded (the database's clock, read under the power's lock, unless given)."""
+    submission_id: int | None = None
+    """The submission's row: what a message's record names as the submission made of it."""
 
 
 def submit(
@@ -86,6 +92,7 @@ def submit(
     label: str | None = None,
     reinstates: int | None = None,
     replace_with_nothing: bool = False,
+    then: Callable[[SubmitResult], Sequence[Finish]] | None = None,
 ) -> SubmitResult:
     """Record a submission (a new version), checked line by line; committed before returning.
 
@@ -108,6 +115,11 @@ def submit(
     A version with no accepted order is recorded but does not replace the earlier orders unless
     ``replace_with_nothing`` (or a line "no orders") says it does; ``ready`` is then refused too (see
     :func:`dippouch.game.submission_stands`). The result says which version now stands.
+
+    ``then`` (mail intake) makes of the result what became of the message the orders came in, recorded in this
+    same transaction (:func:`dippouch.store.inbox.finish_in`): the submission and its message's record are
+    committed together or not at all, so a process killed in between never leaves orders applied without their
+    message's record, nor a message that a second try would apply again.
     """
     if source not in SOURCES:
         raise GameError(f"unknown source {source!r}; choose one of {', '.join(SOURCES)}")
@@ -188,7 +200,7 @@ def submit(
         late = ph.deadline is not None and now > ph.deadline
         standing = standing_in_sql(s, ph.id, ph.deadline, power=power).get(power)
         standing_lines = [LineCheck.from_data(d) for d in standing.lines] if standing else []
-        return SubmitResult(
+        result = SubmitResult(
             ph.name,
             power,
             version,
@@ -208,7 +220,14 @@ def submit(
             options=dict(g.options),
             game_variant=v,
             received=now,
+            submission_id=row.id,
         )
+        if then is not None:
+            from dippouch.store.inbox import finish_in  # the mail tables, mapped only when mail is taken in
+
+            for finish in then(result):
+                finish_in(db, s, finish)
+        return result
 
 
 def lock_power(s: Session, phase_id: int, power: str) -> None:
