@@ -160,3 +160,18 @@ def test_terminal_control_sequences_never_reach_the_coordinators_screen(store: G
     assert "A par H" in parsed.body and "F bre H" in parsed.body
     o = take_in(store, raw, now=T0 + timedelta(hours=5))
     assert "\x1b" not in o.line() and "\x07" not in o.line()
+
+
+def test_no_mail_module_reads_a_number_with_isdigit_and_int() -> None:
+    """``isdigit()`` then ``int()`` is the pattern of the review's 500s (issue 52, finding 7: an unsubscribe link's
+    person id): ``isdigit`` takes '²', which ``int`` refuses, and no length. Mail reads numbers others wrote (a
+    link's token, a photograph's version line, a form's port) through :func:`dippouch.numbers.number_or_none`;
+    ``isdigit`` alone stays only where a word is sorted, never made a number."""
+    root = Path(__file__).resolve().parents[2] / "src" / "dippouch" / "mail"
+    found = []
+    for path in sorted(root.glob("*.py")):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for i, line in enumerate(lines):
+            if ".isdigit()" in line and "isascii" not in line and any("int(" in x for x in lines[i : i + 3]):
+                found.append(f"{path.name}:{i + 1}")
+    assert found == []

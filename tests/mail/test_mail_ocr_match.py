@@ -131,6 +131,15 @@ def test_the_matcher_repairs_slips_and_flags_what_is_not_clearly_one_order() -> 
     assert alone.verdict == "order" and alone.text == "A Liverpool - Yorkshire" and alone.confidence >= ACCEPT
 
 
+def test_a_photographed_version_line_with_a_number_too_long_to_read_is_no_version() -> None:
+    """What a photograph says is anyone's text: a "Version" line with a 5,000-digit number raised ValueError
+    (Python's int() limit) out of the matcher; the number is read by the project's number reader instead."""
+    v = load_variant("standard")
+    got = match_lines(v, v.start, "England", ["Version " + "7" * 5000, "Versi0n 12", "A lvp - yor"])
+    assert [r.verdict for r in got][1:] == ["version", "order"], got
+    assert got[0].verdict != "version" and got[1].text == "Version 12"
+
+
 def test_a_line_as_near_to_two_orders_as_to_one_is_flagged() -> None:
     """A destination lost to a smudge could be any of Kiel's neighbours: flagged, whatever the nearest."""
     v = load_variant("standard")

@@ -156,3 +156,27 @@ def test_a_forged_or_borrowed_token_changes_nothing(site: Site, smtp: SmtpServer
     # Eve's own token turns off Eve's mail, not Ann's.
     assert _stranger(site).post(f"/unsubscribe/{eves}", data=ONE_CLICK).status_code == 200
     assert not any(_email_choices(site, eve).values()) and _email_choices(site, ann) == before
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        "%C2%B2",  # '²': str.isdigit() says yes, int() refuses (the review's 500)
+        "%C2%B9%C2%B2%C2%B3",  # '¹²³'
+        "%D9%A1%D9%A2",  # '١٢': Arabic-Indic digits, which int() would read as 12
+        "1_2",
+        "%201",
+        "-1",
+        "0",
+        "9" * 19,
+        "9" * 4400,  # past Python's own limit for int() of a string
+    ],
+)
+def test_a_typed_number_in_the_token_is_an_invalid_link_never_an_error(site: Site, head: str) -> None:
+    """Security review of issue 52, finding 7: ``/unsubscribe/%C2%B2.press.x`` answered 500 to anyone (GET, and the
+    one-click POST). The person's id is read by the project's number reader (ASCII digits, bounded)."""
+    create_person(site.web.store, "Ann", now=site.clock(), email="ann@example.org")
+    for what in ("press", "notify", "notify:deadline", "notify:%D9%A1"):
+        path = f"/unsubscribe/{head}.{what}.x"
+        for r in (_stranger(site).get(path), _stranger(site).post(path, data=ONE_CLICK)):
+            assert r.status_code == 404 and "This unsubscribe link is not valid" in r.text, (path, r.status_code)

@@ -31,6 +31,7 @@ from dippouch.core.notation import OrderParseError, format_order, parse_order
 from dippouch.core.orders import Order
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
+from dippouch.numbers import number_or_none
 
 __all__ = ["ACCEPT", "LineReading", "fold", "match_lines"]
 
@@ -422,9 +423,10 @@ def _version(raw: str) -> str | None:
     head = words[0]
     if re.fullmatch(r"v\d{1,3}", head):
         return f"Version {int(head[1:])}" if len(words) == 1 else None
-    if distance(head, "version") <= 2 and len(words) >= 2 and words[1].isdigit():
+    number = number_or_none(words[1]) if len(words) >= 2 else None  # what a photograph says: any length
+    if distance(head, "version") <= 2 and number is not None and number >= 0:
         rest = " ".join(words[2:])
-        return f"Version {int(words[1])}" + (f" {rest}" if rest else "")
+        return f"Version {number}" + (f" {rest}" if rest else "")
     return None
 
 

@@ -40,6 +40,7 @@ from typing import Any
 from dippouch import settings as installation
 from dippouch.game import as_utc
 from dippouch.mail.settings import ServerSettings
+from dippouch.numbers import number_or_none
 from dippouch.store import GameStore
 from dippouch.store.db import Database
 from dippouch.store.faults import crash_point
@@ -84,7 +85,9 @@ _UNSUBSCRIBE_KEY = "unsubscribe"
 def _what(kind: str) -> str | None:
     """The kind of mail an outbox row's kind lets its reader turn off (``None``: none)."""
     base, _, event = kind.partition(":")
-    if base not in UNSUBSCRIBABLE or (event and (base != "notify" or not event.replace("_", "").isalnum())):
+    if base not in UNSUBSCRIBABLE or (
+        event and (base != "notify" or not (event.isascii() and event.replace("_", "").isalnum()))
+    ):
         return None
     return kind
 
@@ -103,12 +106,13 @@ def unsubscribe_token(db: Database, person_id: int, what: str) -> str:
 def read_unsubscribe_token(db: Database, token: str) -> tuple[int, str] | None:
     """(person id, kind of mail) of a token :func:`unsubscribe_token` made; ``None`` for any other text (a
     changed person, kind or signature)."""
-    person, _, rest = token.partition(".")
+    head, _, rest = token.partition(".")
     what, _, signature = rest.rpartition(".")
-    if not person.isdigit() or len(person) > 18 or _what(what) is None:
+    person = number_or_none(head) if head == head.strip() else None  # exactly as made: digits, nothing around
+    if person is None or person < 1 or _what(what) is None:
         return None
-    expected = _signature(db, int(person), what)
-    return (int(person), what) if hmac.compare_digest(expected.encode(), signature.encode()) else None
+    expected = _signature(db, person, what)
+    return (person, what) if hmac.compare_digest(expected.encode(), signature.encode("utf-8", "replace")) else None
 
 
 def unsubscribe_link(db: GameStore, kind: str, to: str) -> str | None:

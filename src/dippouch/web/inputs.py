@@ -9,6 +9,7 @@ from collections.abc import Callable, Mapping
 from datetime import timedelta
 
 from dippouch.game import parse_duration
+from dippouch.numbers import MAX_DIGITS, number_or_none
 from dippouch.web.security import BadInput
 
 I18N_DOMAIN = "site"
@@ -73,25 +74,6 @@ def names(value: str, what: str, limit: int = 100, *, say: Say) -> str:
     if any(ord(c) < 32 for c in text) or any(0xD800 <= ord(c) <= 0xDFFF for c in text):
         raise BadInput(_("%(what)s contains control characters") % {"what": what})
     return text
-
-
-MAX_DIGITS = 12
-"""Digits a typed number may have: every count, id and year here fits in twelve, and a longer string is refused
-before ``int`` spends time on it (Python limits ``int`` of a long string, but only past 4,300 digits)."""
-
-
-def number_or_none(text: str | None) -> int | None:
-    """``text`` as a whole number of ASCII digits (an optional minus sign), or None when it is not one.
-
-    ``str.isdigit`` also accepts superscripts and other scripts' digits, some of which ``int`` refuses (``'²'``):
-    only ``0-9`` are a number here, so a typed character is a refusal, never a 500."""
-    if text is None:
-        return None
-    t = text.strip()
-    body = t[1:] if t.startswith("-") else t
-    if not body or len(body) > MAX_DIGITS or not (body.isascii() and body.isdigit()):
-        return None
-    return int(t)
 
 
 def number(text: str | None, what: str, *, lo: int = 0, hi: int = 10**MAX_DIGITS - 1, say: Say) -> int:
