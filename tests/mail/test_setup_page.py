@@ -106,7 +106,8 @@ def test_a_wrong_port_is_refused_plainly_and_the_saved_server_stays(
     assert "s3cret-pass" not in page and "leave blank to keep" in page
 
     wrong = free_port()
-    typed = {**good, "port": str(wrong), "password": "", "user": "games", "from": "other@example.org"}
+    # Another port is another server: the password is typed again (a blank would send none; see below).
+    typed = {**good, "port": str(wrong), "password": "s3cret-pass", "user": "games", "from": "other@example.org"}
     r = site.post_form(site.coordinator, PAGE, {**typed, "action": "test"})
     shown = _text(r)
     assert r.status_code == 200
@@ -132,6 +133,7 @@ def test_a_wrong_port_is_refused_plainly_and_the_saved_server_stays(
     [
         ("port", "58x7", "port '58x7' is not a port number (1-65535); usually 587 for STARTTLS"),
         ("port", "70000", "port '70000' is not a port number (1-65535)"),
+        ("port", "٥٨٧", "port '٥٨٧' is not a port number (1-65535)"),  # Arabic-Indic digits: int() read them as 587
         ("host", "smtp://mail.example.org", "give the server's name only, without a scheme or port"),
         ("host", "", "host: the SMTP server's name is missing; e.g. smtp.example.org"),
         ("from", "games", "sender address 'games': give the address the site's mail comes from"),
@@ -255,3 +257,67 @@ def test_mail_send_and_a_separate_worker_use_the_saved_server(
     finally:
         other.close()
     assert outbox_entries(site.web.store, include_sent=True)
+
+
+@pytest.fixture
+def listener() -> Iterator[list[tuple[str, str]]]:
+    """Someone's own SMTP server on this machine that offers AUTH without TLS and keeps every login it is sent."""
+    from aiosmtpd.controller import Controller
+    from aiosmtpd.smtp import AuthResult, LoginPassword
+
+    logins: list[tuple[str, str]] = []
+
+    def auth(_server: object, _session: object, _envelope: object, _mechanism: str, data: object) -> AuthResult:
+        if isinstance(data, LoginPassword):
+            logins.append((data.login.decode(), data.password.decode()))
+        return AuthResult(success=True)
+
+    server = SmtpServer("127.0.0.1", free_port())
+    server.controller = Controller(
+        _Recorder(), hostname=server.host, port=server.port, authenticator=auth, auth_require_tls=False
+    )
+    server.controller.start()
+    logins.append(("port", str(server.port)))
+    yield logins
+    server.controller.stop()
+
+
+class _Recorder:
+    async def handle_DATA(self, server: object, session: object, envelope: object) -> str:
+        return "250 Message accepted for delivery"
+
+
+def test_the_saved_password_goes_only_to_the_server_it_was_saved_with(
+    site: Site, listener: list[tuple[str, str]]
+) -> None:
+    """Security review of issue 52, finding 9: saved for one host, the password left blank, and the host changed to
+    one of the attacker's with action=test: the listener received ``\\0games\\0hunter2``. Anyone holding the
+    coordinator's session could read the saved password that way, though the page never shows it."""
+    port = listener.pop(0)[1]
+    saved = {"host": "127.0.0.1", "port": "2525", "security": "none", "user": "games", "password": "hunter2"}
+    r = site.post_form(site.coordinator, PAGE, {**saved, "from": "games@example.org", "action": "save"})
+    assert r.status_code == 303, _text(r)
+
+    for changed in ({"host": "localhost", "port": port}, {"port": port}, {"user": "other", "port": port}):
+        typed = {**saved, "password": "", **changed, "from": "games@example.org", "to": "coord@example.org"}
+        r = site.post_form(site.coordinator, PAGE, {**typed, "action": "test"})
+        shown = _text(r)
+        assert listener == [], changed  # not one login reached the other server
+        assert r.status_code == 400, (changed, shown)
+        assert "the saved password is kept only for the server it was saved with (smtp://games@127.0.0.1:2525)" in shown
+        assert f"type the password for {typed['user']} at {typed['host']} again" in shown
+    kept = stored_smtp(site.web.store)
+    assert kept is not None and (kept.host, kept.port, kept.stored_password) == ("127.0.0.1", 2525, "hunter2")
+    page = _text(site.coordinator.get(PAGE))
+    assert "A password is saved for smtp://games@127.0.0.1:2525" in page
+    assert "for another host, port, security or user, type the password again" in page
+
+    # Typed again, it goes where it is typed for; and the same server keeps taking the blank.
+    typed = {**saved, "host": "localhost", "port": port, "password": "other-pass", "from": "games@example.org"}
+    r = site.post_form(site.coordinator, PAGE, {**typed, "to": "coord@example.org", "action": "test"})
+    assert r.status_code == 303, _text(r)
+    assert listener == [("games", "other-pass")]
+    again = {**typed, "password": ""}
+    r = site.post_form(site.coordinator, PAGE, {**again, "to": "coord@example.org", "action": "test"})
+    assert r.status_code == 303, _text(r)
+    assert listener == [("games", "other-pass")] * 2

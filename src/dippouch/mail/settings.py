@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from dippouch import settings as installation
 from dippouch.core.errors import DippouchError
 from dippouch.game import GameError
+from dippouch.numbers import number_or_none
 
 if TYPE_CHECKING:
     from dippouch.store.db import Database
@@ -38,6 +39,7 @@ __all__ = [
     "environment_smtp",
     "load_settings",
     "read_password",
+    "same_server",
     "save_smtp",
     "smtp_from_form",
     "stored_smtp",
@@ -281,9 +283,24 @@ def environment_smtp() -> dict[str, str]:
 FORM_FIELDS = ("host", "port", "security", "user", "password", "from")
 
 
-def smtp_from_form(form: Mapping[str, str], *, kept_password: str | None) -> ServerSettings:
-    """The server a coordinator typed on the desk's page, checked; a blank password keeps ``kept_password``
-    (the page never shows the saved one back). A :class:`GameError` names the field to fix and how."""
+def same_server(saved: ServerSettings, host: str, port: int | None, security: str, user: str | None) -> bool:
+    """Whether a server typed on the desk's page is the one ``saved`` names: the same host (its name's case and a
+    trailing dot aside), port (a blank one being the security's usual port), security and user. Only to that
+    server does a blank password send the saved one (issue 52, finding 9: a newly typed host was sent it)."""
+    typed = replace(saved, host=host, port=port, security=security, user=user)
+    return (
+        (saved.host or "").lower().rstrip(".") == host.lower().rstrip(".")
+        and (saved.port or saved.default_port) == (typed.port or typed.default_port)
+        and saved.security == security
+        and (saved.user or None) == (user or None)
+    )
+
+
+def smtp_from_form(form: Mapping[str, str], *, saved: ServerSettings | None) -> ServerSettings:
+    """The server a coordinator typed on the desk's page, checked; a blank password keeps the ``saved`` server's
+    (the page never shows it back), but only for that same server (:func:`same_server`): to another host, port,
+    security or user, a blank password is no password, and one is asked for. A :class:`GameError` names the
+    field to fix and how."""
     from dippouch.store.installation import VALUE_LENGTH
 
     host = form.get("host", "").strip()
@@ -297,11 +314,8 @@ def smtp_from_form(form: Mapping[str, str], *, kept_password: str | None) -> Ser
     raw_port = form.get("port", "").strip()
     port: int | None = None
     if raw_port:
-        try:
-            port = int(raw_port)
-        except ValueError:
-            port = 0
-        if not 0 < port < 65536:
+        port = number_or_none(raw_port)
+        if port is None or not 0 < port < 65536:
             raise GameError(
                 f"port {raw_port!r} is not a port number (1-65535); usually 587 for STARTTLS, 465 for TLS, 25 for none"
             )
@@ -313,8 +327,14 @@ def smtp_from_form(form: Mapping[str, str], *, kept_password: str | None) -> Ser
         )
     user = form.get("user", "").strip() or None
     password = form.get("password", "")
-    stored_password = password if password else (kept_password if user else None)
+    kept = saved.stored_password if saved is not None and same_server(saved, host, port, security, user) else None
+    stored_password = password if password else (kept if user else None)
     if user and stored_password is None:
+        if saved is not None and saved.stored_password is not None:
+            raise GameError(
+                f"password: the saved password is kept only for the server it was saved with ({saved.where()}); "
+                f"type the password for {user} at {host} again"
+            )
         raise GameError(f"password: the server's password for {user} is missing")
     for name, value in (("host", host), ("user", user), ("sender address", sender), ("password", password)):
         if value and len(value) > VALUE_LENGTH:

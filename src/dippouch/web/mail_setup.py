@@ -5,7 +5,9 @@ Why a page and not only the environment: on the embedded default (``scripts/run`
 environment to edit and no mail leaves (issue 40). What is typed here is kept in the database
 (:func:`dippouch.mail.settings.save_smtp`) and used while neither the environment nor the mail config file
 names a server; when they do, they win and the page says which settings are in force. The saved password is
-never written back into the page: its field is blank and a blank keeps it.
+never written back into the page: its field is blank, and a blank keeps it for the server it was saved with
+only (host, port, security and user): a session that changes the host must know the password, or it could
+send the saved one to a server of its own (issue 52, finding 9).
 """
 
 from __future__ import annotations
@@ -111,7 +113,7 @@ def mail_setup_post(request: Request, web: CoordinatorWeb, form: FormDep) -> Res
         return _page(request, web, values=values, refusal=refusal, status=400)
     saved = stored_smtp(web.store)
     try:
-        server = smtp_from_form(typed, kept_password=saved.stored_password if saved is not None else None)
+        server = smtp_from_form(typed, saved=saved)
     except GameError as e:
         return _page(request, web, values=values, refusal=layer_words(request, e), status=400)
     if action == "test":
