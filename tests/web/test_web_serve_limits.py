@@ -102,6 +102,40 @@ def test_an_8_mb_header_is_refused(server: Server) -> None:
     assert _status(port, "/") == 200
 
 
+def _answer(port: int, *parts: bytes) -> bytes:
+    """What the server answers to a request sent in these writes (the connection closed after it)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        s.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        for i, part in enumerate(parts):
+            if i:
+                time.sleep(0.2)  # a segment of its own
+            s.sendall(part)
+        answer = b""
+        while chunk := s.recv(65536):
+            answer += chunk
+    return answer
+
+
+def test_a_body_sent_with_its_head_is_not_counted_as_the_head(server: Server) -> None:
+    """A client (or a proxy) that writes the head and a 45 KB body at once: only the head counts towards the
+    head's limit, wherever the blank line that ends it falls (security review, finding 12)."""
+    port, _ = server
+    body = json.dumps({"variant": "standard", "orders": {}}).encode() + b" " * 45_000
+    head = (
+        f"POST /api/adjudicate HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+        f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n"
+    ).encode()
+    for parts in ((head + body,), (head[:-1], head[-1:] + body), (head[:-3], head[-3:] + body)):
+        answer = _answer(port, *parts)
+        assert answer.startswith(b"HTTP/1.1 200"), (len(parts[0]), answer[:300])
+        assert b'"results"' in answer
+    # A head over the limit is still refused when a body comes with it.
+    big = head.replace(b"Host:", b"X-Big: " + b"a" * MAX_HEAD + b"\r\nHost:")
+    answer = _answer(port, big + body)
+    assert answer.startswith(b"HTTP/1.1 431"), answer[:200]
+    assert _status(port, "/") == 200
+
+
 def test_five_thousand_headers_are_refused(server: Server) -> None:
     port, _ = server
     headers = b"a:b\r\n" * 5000  # 25,000 bytes: under the size limit, so the count is what refuses them

@@ -47,6 +47,7 @@ class GuardedHttpTools(HttpToolsProtocol):
         super().__init__(*args, **kwargs)
         self._in_head = True
         self._head_bytes = 0
+        self._head_tail = b""
         self._head_timer: asyncio.TimerHandle | None = None
 
     def _start_head_timer(self) -> None:
@@ -74,13 +75,25 @@ class GuardedHttpTools(HttpToolsProtocol):
     def data_received(self, data: bytes) -> None:
         if self._in_head:
             self._start_head_timer()
-            self._head_bytes += len(data)
+            self._head_bytes += self._head_part(data)
             if self._head_bytes > MAX_HEAD:
                 body = f"request headers over {MAX_HEAD:,} bytes\n".encode()
                 self.transport.write(_TOO_LARGE % (len(body), body))
                 self.transport.close()
                 return
         super().data_received(data)
+
+    def _head_part(self, data: bytes) -> int:
+        """How many bytes of ``data`` belong to the request head: up to the blank line that ends it, not the
+        body a client (or a proxy) writes in the same segment. The blank line may straddle two segments, so the
+        last three bytes of the head so far are looked at with the new ones."""
+        seen = self._head_tail + data
+        end = seen.find(b"\r\n\r\n")
+        if end < 0:
+            self._head_tail = seen[-3:]
+            return len(data)
+        self._head_tail = b""
+        return end + 4 - (len(seen) - len(data))
 
     def on_message_begin(self) -> None:
         self._in_head = True
@@ -100,3 +113,4 @@ class GuardedHttpTools(HttpToolsProtocol):
         super().on_message_complete()
         self._in_head = True  # what comes next on this connection is the next request's head
         self._head_bytes = 0
+        self._head_tail = b""
