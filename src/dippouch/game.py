@@ -190,6 +190,9 @@ class Settings:
     practice_seen: str | None = None
     """When the person playing a practice game last came to it (ISO time; ``None``: not since it started): a
     practice game they have left is stopped after a while (docs/bots.md)."""
+    watched: str | None = None
+    """When a signed-in person last looked at a game bots alone play (ISO time; ``None``: not since it came to
+    bots alone): such a game nobody looks at is paused after a while (docs/bots.md)."""
     scoring: str | None = None
     """The scoring system its end is scored under (a name of :mod:`dippouch.ranking`'s systems; ``None``: the
     default). The variant's own victory rule still decides the result the system scores."""
@@ -266,6 +269,7 @@ class Settings:
             **({"disorder_bot": self.disorder_bot} if self.disorder_bot else {}),
             **({"practice": self.practice} if self.practice else {}),
             **({"practice_seen": self.practice_seen} if self.practice_seen else {}),
+            **({"watched": self.watched} if self.watched else {}),
             **({"scoring": self.scoring} if self.scoring else {}),
             **({"language": self.language} if self.language != "en" else {}),
         }
@@ -283,6 +287,7 @@ class Settings:
             disorder_bot=str(data["disorder_bot"]) if data.get("disorder_bot") else None,
             practice=str(data["practice"]) if data.get("practice") else None,
             practice_seen=str(data["practice_seen"]) if data.get("practice_seen") else None,
+            watched=str(data["watched"]) if data.get("watched") else None,
             scoring=str(data["scoring"]) if data.get("scoring") else None,
             language=str(data.get("language") or "en"),
         )

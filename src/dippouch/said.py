@@ -170,6 +170,11 @@ LAYER_MESSAGES = (
         "you wait for a power in %(count)d games already (at most %(most)d): withdraw from one of them (Withdraw, "
         "on its page; My games lists them) before you sign up to another"
     ),
+    # dippouch.play.processing: a "process now" of a game bots alone play, within the installation's pace.
+    N_(
+        "bots alone play %(game)s, and this site plays such a game at most one phase every %(pace)d s: process it "
+        "again in %(wait)d s"
+    ),
     # dippouch.store.tournaments: a person's tournaments not over.
     N_(
         "you run %(count)d tournaments that are not over (at most %(most)d): one is over once every game in it has "

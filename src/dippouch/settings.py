@@ -461,6 +461,25 @@ class Settings:
     # --- bots
 
     @cached_property
+    def bot_pace(self) -> float:
+        """``DIPPOUCH_BOT_PACE``: the least time, in seconds, between two phases of a game bots alone play (no
+        power still in it is a person's): ``60``, ``90s``, ``2m``, ``1h``; from 1 second to 7 days, a minute by
+        default. Such a game never waits longer than its own deadlines say (docs/bots.md)."""
+        raw = self.environ.get("DIPPOUCH_BOT_PACE", "")
+        text = raw.strip().lower()
+        if not text:
+            return 60.0
+        units = {"s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
+        scale = units.get(text[-1], 1.0)
+        try:
+            seconds = float(text[:-1] if text[-1] in units else text) * scale
+        except ValueError:
+            seconds = -1.0
+        if not 1 <= seconds <= 7 * 86400:
+            raise _bad("DIPPOUCH_BOT_PACE", raw, "a time from 1 second to 7 days (60, 90s, 2m, 1h)", "1m")
+        return seconds
+
+    @cached_property
     def search_budget(self) -> float:
         """``DIPPOUCH_SEARCH_BUDGET``: seconds of wall time the ``search`` bot level may think about one power's
         movement phase (0.5 by default; 0.05 to 30). Bots seated in games play in the worker or the web process,

@@ -86,17 +86,26 @@ def test_a_power_in_civil_disorder_is_played_by_a_bot_until_a_person_takes_the_s
     assert "England" not in bot_seats(store, "g")
 
 
-def test_a_game_of_bots_alone_is_played_by_the_worker_without_waiting_for_deadlines(db_url: str) -> None:
+def test_a_game_of_bots_alone_is_played_by_the_worker_at_the_installations_pace(db_url: str) -> None:
+    """Its phases last days, but nobody waits for them: the worker plays it a phase a minute (the default
+    ``DIPPOUCH_BOT_PACE``), not as fast as its bots think (a game of 1901 to 2053 in 35 s before)."""
     store = _game(db_url, variant="hundred3")
     for power in load_variant("hundred3").power_names:
         seat_bot(store, "g", power, "random", now=T0)
-    now = T0 + timedelta(minutes=1)
-    processed = []
-    for _ in range(6):
-        processed += process_due(store, now=now)
-    assert len(processed) >= 6  # every phase due as soon as the bots are ready, no deadline passed
-    rec = store.phase_record("g", processed[0].phase)
+    # Half a minute after the phase opened the bots have not ordered yet, however often the worker looks.
+    for _ in range(3):
+        assert process_due(store, now=T0 + timedelta(seconds=30)) == []
+    first = store.status("g", now=T0).phase or ""
+    assert _sources(store, "g", first) == {}
+    played: list[str] = []
+    for minute in range(1, 5):
+        now = T0 + timedelta(minutes=minute)
+        for _ in range(3):  # looks at the same moment process no more
+            played += [p.phase for p in process_due(store, now=now)]
+        assert len(played) == minute, (minute, played)  # one phase the bots ordered each minute
+    rec = store.phase_record("g", played[0])
     assert {s["source"] for s in rec["submissions"]} == {"bot"}
+    assert store.status("g", now=T0 + timedelta(minutes=4)).state == "active"
 
 
 def test_seat_bot_and_bot_policy_commands(tmp_path: Path) -> None:

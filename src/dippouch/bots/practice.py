@@ -1,10 +1,15 @@
-"""Practice games against bots: when a visit is worth writing down, and when a game its person left stops.
+"""Practice games against bots, and games bots alone play: when a visit is worth writing down, and when a game
+nobody comes to any more stops.
 
 A practice game is started from the web (:mod:`dippouch.web.practice`) with bots in every other seat. Its
 person may simply go away; the bots would then play on, and the game hold its place under the caps on
 practice games, for ever. So each visit is noted (at most every :data:`PRACTICE_SEEN_EVERY`), and the
-workers pause a game not visited for :func:`practice_idle`. What is stored, and how, is
-:mod:`dippouch.store.bots`'s.
+workers pause a game not visited for :func:`practice_idle`.
+
+A game whose every seat is a bot's (a coordinator's, or a person's own game filled with bots) has no player to
+come back: it is watched, or nobody's. A signed-in person's look at it is noted (at most every
+:data:`WATCH_EVERY`), and so is its clock restarting; the workers pause it once nobody has looked for
+:data:`UNWATCHED`, and its coordinator resumes it. What is stored, and how, is :mod:`dippouch.store.bots`'s.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ import time
 from datetime import datetime, timedelta
 
 from dippouch.game import GameError, Settings, as_utc
-from dippouch.store.bots import note_practice_left, practice_game, practice_games
+from dippouch.store.bots import games_of_bots_alone, note_practice_left, practice_game, practice_games
 from dippouch.store.db import Database
 from dippouch.store.repository import GameStore
 
@@ -23,10 +28,14 @@ __all__ = [
     "PRACTICE_SEEN_EVERY",
     "PRACTICE_WAIT",
     "PROBE_LIMIT",
+    "UNWATCHED",
+    "WATCH_EVERY",
     "practice_idle",
     "practice_visit_due",
     "stop_left_practice_games",
+    "stop_unwatched_bot_games",
     "strongest_level",
+    "watch_due",
 ]
 
 PRACTICE_SEEN_EVERY = timedelta(minutes=10)
@@ -69,6 +78,39 @@ def stop_left_practice_games(store: GameStore, *, now: datetime) -> list[str]:
         note_practice_left(store, game.name, last_seen=seen, now=now)
         left.append(game.name)
     return left
+
+
+WATCH_EVERY = timedelta(minutes=10)
+"""A look at a game bots alone play is written down at most this often."""
+UNWATCHED = timedelta(hours=1)
+"""How long a game bots alone play goes on with nobody looking at it: sixty of its phases at the default pace,
+enough for whoever set it going to come back, too short to keep a processor busy for nobody."""
+UNWATCHED_WHY = (
+    "bots alone play {game} and nobody has looked at it for an hour: paused until its coordinator resumes it"
+)
+
+
+def watch_due(db: Database, game: str, *, now: datetime) -> bool:
+    """Whether a signed-in person's look at ``game`` now is one to write down: bots alone play it, and nobody
+    has looked at it for :data:`WATCH_EVERY` (reads only: most looks write nothing)."""
+    found = games_of_bots_alone(db, game)
+    return bool(found) and as_utc(now) - found[0].looked >= WATCH_EVERY
+
+
+def stop_unwatched_bot_games(store: GameStore, *, now: datetime) -> list[str]:
+    """Pause every game bots alone play that nobody has looked at for :data:`UNWATCHED`: its bots stop, its
+    clock stops, and it waits for its coordinator (who resumes it) as it is. The games paused, by name."""
+    now = as_utc(now)
+    stopped: list[str] = []
+    for game in games_of_bots_alone(store):
+        if now - game.looked < UNWATCHED:
+            continue
+        try:
+            store.pause(game.name, now=now, why=UNWATCHED_WHY.format(game=game.name))
+        except GameError:
+            continue  # paused or over meanwhile (another worker, the game's last phase)
+        stopped.append(game.name)
+    return stopped
 
 
 PRACTICE_WAIT = 3.0

@@ -11,6 +11,12 @@ a person takes the seat back (``dippouch players replace``).
 The worker and the web app's deadline scheduler call :func:`play_seats` before they process due phases;
 ``dippouch process`` calls :func:`process_with_bots`, which lets the bots act in each phase it opens.
 
+A game bots alone play (:func:`bots_alone`: nobody else plays a power still in it) is nobody's game to wait
+for, and its bots would play it to its end in seconds, a CPU's worth for as long as it lasts. Its bots order
+a phase only :func:`bot_pace` after it opened (the installation's ``DIPPOUCH_BOT_PACE``, a minute by default;
+at the phase's deadline if that is sooner): one phase a minute, whichever process asks, and a "process now"
+is refused until then (:func:`pace_wait`). A game a person plays in is not paced: its bots order at once.
+
 A bot's seat is stored as a player named ``bot:LEVEL`` (:mod:`dippouch.store.bots`); which levels there are
 is the bots' knowledge, so reading a seat's level and checking a level asked for are here.
 """
@@ -21,29 +27,34 @@ import hashlib
 import logging
 import random
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
+from typing import Any
 
 from dippouch.bots import LEVELS, make_bot, negotiate
 from dippouch.bots.base import Bot, settle
 from dippouch.bots.engine import Order, PhaseKind, Position, Variant, format_order
 from dippouch.bots.memory import Memory, recalled
-from dippouch.game import GameError, position_from_data
+from dippouch.game import GameError, as_utc, position_from_data
 from dippouch.press.rules import shown_sender
 from dippouch.store.bots import BOT_PREFIX, games_with_bots, save_disorder_bot
 from dippouch.store.db import Database
 from dippouch.store.repository import GameStore
-from dippouch.store.status import PowerStatus
+from dippouch.store.status import PowerStatus, Status
 
 __all__ = [
     "PERSONALITY",
     "BotMove",
     "answer_press",
     "bot_level",
+    "bot_pace",
     "bot_player",
     "bot_seats",
+    "bots_alone",
     "check_level",
+    "pace_wait",
+    "phase_cost",
     "play_outside",
     "play_seats",
     "process_with_bots",
@@ -132,6 +143,57 @@ def people_besides(powers: Iterable[PowerStatus], power: str) -> list[str]:
     ]
 
 
+def bot_pace() -> timedelta:
+    """The least time between two phases of a game bots alone play: the installation's ``DIPPOUCH_BOT_PACE``
+    (a minute by default, docs/bots.md)."""
+    from dippouch import settings
+
+    return timedelta(seconds=settings.current().bot_pace)
+
+
+def bots_alone(powers: Iterable[PowerStatus]) -> bool:
+    """Whether bots alone play the game now: every power still in it (units or centres) is a bot's. A person
+    whose power is out only watches; a practice game's person plays, so it is never a game of bots alone, and
+    neither is a game with a power nobody plays yet (its phases wait for their deadlines)."""
+    inside = [ps for ps in powers if ps.units or ps.centres]
+    return bool(inside) and all(bot_level(ps.player) is not None for ps in inside)
+
+
+def _paced(st: Status, record: Mapping[str, Any]) -> datetime | None:
+    """When the bots of a game bots alone play may order its open phase (``record``: the phase's): a
+    :func:`bot_pace` after it opened, or at its deadline if that comes first; ``None`` for any other game, whose
+    bots order at once."""
+    if st.deadline is None or not bots_alone(st.powers):
+        return None
+    return min(as_utc(datetime.fromisoformat(str(record["opened_at"]))) + bot_pace(), as_utc(st.deadline))
+
+
+def pace_wait(store: GameStore, game: str, *, now: datetime) -> timedelta | None:
+    """How long before a game bots alone play may be processed again (its bots order its open phase), or
+    ``None`` when it may be now (or it is not such a game)."""
+    st = store.status(game, now=now, drift=False, due=False)
+    if st.state != "active" or st.phase is None:
+        return None
+    at = _paced(st, store.phase_record(game, st.phase, open_ok=True, submissions=False))
+    return None if at is None or as_utc(now) >= at else at - as_utc(now)
+
+
+DECISION = {"hold": 0.0, "random": 0.01, "heuristic": 0.05}
+"""CPU seconds a bot of each level takes to order a phase for one power, at most (the standard map's opening:
+2 ms is typical for the heuristic level; ``search`` thinks for its budget, ``DIPPOUCH_SEARCH_BUDGET``)."""
+ADJUDICATION = 0.2
+"""CPU seconds a phase's adjudication and its writes take, at most, on the largest maps shipped."""
+
+
+def phase_cost(store: GameStore, game: str) -> float:
+    """CPU seconds one phase of ``game`` is estimated to cost with its bots' orders: what a "process now" is
+    charged before it runs (its real CPU time replaces the estimate once it ends)."""
+    from dippouch import settings
+
+    search = settings.current().search_budget
+    return ADJUDICATION + sum(DECISION.get(level, search) for level in bot_seats(store, game).values())
+
+
 def _seed(game: str, phase: str, power: str) -> int:
     """The bot's random numbers depend on the game, phase and power only: a phase replayed gets the same orders."""
     return int.from_bytes(hashlib.sha256(f"{game}|{phase}|{power}".encode()).digest()[:8], "big")
@@ -153,6 +215,13 @@ def _play_game(store: GameStore, name: str, now: datetime) -> list[BotMove]:
     st = store.status(name, now=now, drift=False, due=False)
     if st.state != "active" or st.phase is None or st.game_variant is None:
         return []
+    record = None
+    if bots_alone(st.powers):
+        # Nobody to play against: the game goes on at the installation's pace, not as fast as the bots think.
+        record = store.phase_record(name, st.phase, open_ok=True, submissions=False)
+        at = _paced(st, record)
+        if at is not None and as_utc(now) < at:
+            return []
     variant = st.game_variant
     policy = st.settings.disorder_bot if st.settings.disorder_bot in LEVELS else None
     moves: list[BotMove] = []
@@ -179,7 +248,8 @@ def _play_game(store: GameStore, name: str, now: datetime) -> list[BotMove]:
             continue
         if position is None:
             settle(variant)  # once per variant in this process: its tables out of the collector's way
-            record = store.phase_record(name, st.phase, open_ok=True, submissions=False)
+            if record is None:
+                record = store.phase_record(name, st.phase, open_ok=True, submissions=False)
             position = position_from_data(variant, record["position"])
         kind = variant.calendar.kind(position.phase)
         if memories is None and kind is PhaseKind.MOVEMENT:
@@ -370,8 +440,9 @@ def process_with_bots(
     store: GameStore, game: str, *, now: datetime, force: bool = False, limit: int = 1000
 ) -> list[str]:
     """:meth:`GameStore.process` one phase at a time, the bots sending their orders in each phase it opens
-    (``force`` processes the first phase even before its deadline, as ``dippouch process --force``). A game
-    of bots alone goes on phase after phase (every power is ready at once): at most ``limit`` phases a call."""
+    (``force`` processes the first phase even before its deadline, as ``dippouch process --force``), at most
+    ``limit`` phases a call. A game bots alone play stops at the first phase its bots wait to order
+    (:func:`bot_pace`): one phase a call, however often it is asked."""
     done: list[str] = []
     first = True
     while len(done) < limit:

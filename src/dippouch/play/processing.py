@@ -13,13 +13,15 @@ guarantees (exactly once, in order, crash-safe, by the database's clock) come fr
 from __future__ import annotations
 
 import logging
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
-from dippouch.bots.practice import stop_left_practice_games
+from dippouch.bots.practice import stop_left_practice_games, stop_unwatched_bot_games
+from dippouch.game import GameError
 from dippouch.play.progress import MAX_STEPS
 from dippouch.store.bots import games_with_bots
 from dippouch.store.db import DatabaseError
@@ -31,6 +33,7 @@ __all__ = [
     "Processed",
     "ProcessedNow",
     "ScanMemory",
+    "TooSoon",
     "process_due",
     "process_now",
 ]
@@ -53,15 +56,35 @@ class ProcessedNow:
         return f"Processed {', '.join(self.phases)}." if self.phases else "Nothing was processed."
 
 
+class TooSoon(GameError):
+    """A "process now" of a game bots alone play, asked before the installation's pace allows its next phase
+    (:func:`dippouch.bots.seats.bot_pace`): worth asking again in :attr:`retry_after` seconds."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
 def process_now(
     store: GameStore, game: str, *, now: datetime, force: bool = False, limit: int = MAX_STEPS
 ) -> ProcessedNow:
     """Process ``game``'s open phase: with ``force`` even before its deadline and with powers not ready (the
     coordinator's word), else only if it is due. The bots order each phase that opens; a phase they alone had
     to order is processed too, at most ``limit`` phases in all. A paused game is refused (GameError) when
-    ``force`` asks for it."""
-    from dippouch.bots.seats import process_with_bots
+    ``force`` asks for it.
 
+    A game bots alone play goes one phase a call, and no faster than the installation's pace: ``force`` within
+    it is refused (:class:`TooSoon`, saying when to ask again), since its bots would order that phase only then
+    (:func:`dippouch.bots.seats.pace_wait`)."""
+    from dippouch.bots.seats import bot_pace, pace_wait, process_with_bots
+
+    if force and (wait := pace_wait(store, game, now=now)) is not None:
+        seconds = max(1, math.ceil(wait.total_seconds()))
+        raise TooSoon(
+            f"bots alone play {game}, and this site plays such a game at most one phase every "
+            f"{round(bot_pace().total_seconds())} s: process it again in {seconds} s",
+            seconds,
+        )
     return ProcessedNow(game, tuple(process_with_bots(store, game, now=now, force=force, limit=limit)))
 
 
@@ -127,6 +150,8 @@ def process_due(
     # Then the bots send their orders (they never hold a phase up): a phase they complete is then due. The bots
     # themselves are imported only when some game has one.
     stop_left_practice_games(store, now=store.clock() if now is None else now)
+    # So does a game bots alone play that nobody looks at (bots.practice.UNWATCHED).
+    stop_unwatched_bot_games(store, now=store.clock() if now is None else now)
     with_bots = games_with_bots(store)
     if with_bots:
         from dippouch.bots.seats import play_seats

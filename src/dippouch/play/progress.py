@@ -11,7 +11,8 @@ from dippouch.store.repository import GameStore
 __all__ = ["MAX_STEPS", "go_on"]
 
 MAX_STEPS = 20
-"""Phases one request may process: a game of bots alone would otherwise run to its end inside one request."""
+"""Phases one request may process, each one every person in the game was ready in (a game bots alone play
+goes one phase a request at most, at the installation's pace: :func:`dippouch.bots.seats.bot_pace`)."""
 
 
 def go_on(store: GameStore, game: str, *, now: datetime, limit: int = MAX_STEPS) -> list[str]:

@@ -29,10 +29,13 @@ from dippouch.store.models import EventRow, GameRow, PlayerRow
 
 __all__ = [
     "BOT_PREFIX",
+    "BotsAlone",
     "PracticeGame",
+    "games_of_bots_alone",
     "games_with_bots",
     "note_practice_left",
     "note_practice_visit",
+    "note_watched",
     "open_practice_games",
     "practice_game",
     "practice_games",
@@ -171,3 +174,51 @@ def note_practice_left(db: Database, game: str, *, last_seen: datetime, now: dat
     with db.session() as s, s.begin():
         gid = s.scalars(sa.select(GameRow.id).where(GameRow.name == game)).one()
         s.add(EventRow(game_id=gid, at=as_utc(now), kind="practice_left", detail={"last_seen": last_seen.isoformat()}))
+
+
+@dataclass(frozen=True, slots=True)
+class BotsAlone:
+    """A running game whose every seat taken is a bot's, as the rule about who watches it reads it."""
+
+    name: str
+    looked: datetime
+    """When someone last looked at it, as far as anything stored tells: a signed-in person's look written down
+    (``Settings.watched``), its clock last restarted (a ``resume`` event: by its coordinator, or when its last
+    seat was filled), or its making."""
+
+
+def games_of_bots_alone(db: Database, game: str | None = None) -> list[BotsAlone]:
+    """Running games (``game``'s only, if named) in which a bot plays and no seat is anyone else's (a person, a
+    named player, a practice game's player: even one whose power is out), in one query."""
+    bot = PlayerRow.name.like(BOT_PREFIX + "%")
+    seated = sa.and_(PlayerRow.game_id == GameRow.id, PlayerRow.replaced_at.is_(None))
+    resumed = (
+        sa.select(sa.func.max(EventRow.at))
+        .where(EventRow.game_id == GameRow.id, EventRow.kind == "resume")
+        .scalar_subquery()
+    )
+    q = sa.select(GameRow.name, GameRow.settings, GameRow.created_at, resumed).where(
+        GameRow.status == "active", sa.exists().where(seated, bot), ~sa.exists().where(seated, ~bot)
+    )
+    if game is not None:
+        q = q.where(GameRow.name == game)
+    with db.session() as s:
+        rows = s.execute(q.order_by(GameRow.name)).all()
+    out = []
+    for name, data, created, restarted in rows:
+        watched = data.get("watched") if isinstance(data, dict) else None
+        times = [as_utc(created), *([as_utc(restarted)] if restarted else [])]
+        if watched:
+            times.append(as_utc(datetime.fromisoformat(str(watched))))
+        out.append(BotsAlone(name, max(times)))
+    return out
+
+
+def note_watched(db: Database, game: str, *, now: datetime) -> None:
+    """A signed-in person looked at ``game`` now (kept in its settings: a game bots alone play that nobody
+    looks at is paused after a while)."""
+    with db.session() as s, s.begin():
+        g = s.scalars(sa.select(GameRow).where(GameRow.name == game).with_for_update()).first()
+        if g is None or not isinstance(g.settings, dict):
+            return
+        g.settings = dataclasses.replace(Settings.from_data(g.settings), watched=as_utc(now).isoformat()).to_data()

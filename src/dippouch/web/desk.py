@@ -12,14 +12,14 @@ from dippouch.bots.seats import bot_level, bot_player, play_seats, set_disorder_
 from dippouch.bots.seats import seat_bot as seat_bot_in_store
 from dippouch.mail.notices import mail_unavailable, queue_player_link
 from dippouch.play.openings import start_when_full
-from dippouch.play.processing import process_now
+from dippouch.play.processing import TooSoon, process_now
 from dippouch.store import absences as absence_store
 from dippouch.store.access import VISIBILITIES
 from dippouch.store.people import person_by_email, seat_people, seat_person
 from dippouch.web.games import game_view
 from dippouch.web.inputs import duration, duration_text, names, number_or_none, phase_deadlines
 from dippouch.web.mail_desk import desk_summary
-from dippouch.web.security import BadInput, NotFound, Viewer
+from dippouch.web.security import BadInput, NotFound, TooMany, Viewer
 from dippouch.web.service import Web
 
 __all__ = [
@@ -294,7 +294,10 @@ def _clock_action(web: Web, name: str, action: str, arg: str, say: Say) -> str:
         due = s.resume(name, now=now)
         return _("Resumed; due %(time)s UTC.") % {"time": f"{due:%Y-%m-%d %H:%M}"}
     if action == "process":
-        return process_now(s, name, now=now, force=True).text
+        try:
+            return process_now(s, name, now=now, force=True).text
+        except TooSoon as e:  # a game bots alone play, asked again within the installation's pace
+            raise TooMany(str(e), e.retry_after) from None
     if action == "rollback":
         phase = names(arg, _("the phase"), 100, say=say)
         rolled: Any = s.rollback(name, phase, now=now)

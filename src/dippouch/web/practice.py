@@ -13,12 +13,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from dippouch.bots import LEVELS
-from dippouch.bots.practice import practice_visit_due
+from dippouch.bots.practice import practice_visit_due, watch_due
 from dippouch.catalog import variants_usable
 from dippouch.play import practice as play_practice
 from dippouch.play.practice import DEFAULT_LEVEL, DEFAULT_PACE, PACES, PER_CLIENT, TOTAL, PracticeStarted
-from dippouch.store.bots import note_practice_visit, open_practice_games
-from dippouch.web.security import BadInput, TooMany
+from dippouch.store.bots import note_practice_visit, note_watched, open_practice_games
+from dippouch.web.security import BadInput, TooMany, Viewer
 from dippouch.web.service import Web
 
 __all__ = ["PER_CLIENT", "TOTAL", "client_tag", "form_choices", "note_visit", "start_practice"]
@@ -29,12 +29,17 @@ def client_tag(web: Web, client: str) -> str:
     return play_practice.client_tag(web.store, client)
 
 
-def note_visit(web: Web, game: str) -> None:
-    """The person playing ``game`` came to their page (for a practice game: it is not left, so not stopped)."""
+def note_visit(web: Web, game: str, viewer: Viewer | None = None) -> None:
+    """Someone came to a page of ``game``: for a practice game, its person (it is not left, so not stopped);
+    for a game bots alone play, a signed-in ``viewer`` (it is watched, so not paused:
+    :func:`dippouch.bots.practice.stop_unwatched_bot_games`). Reads first: most page views write nothing."""
     now = web.now()
-    if practice_visit_due(web.read, game, now=now):  # a read: most page views write nothing
+    if practice_visit_due(web.read, game, now=now):
         with web.writes:
             note_practice_visit(web.store, game, now=now)
+    elif viewer is not None and viewer.signed_in and watch_due(web.read, game, now=now):
+        with web.writes:
+            note_watched(web.store, game, now=now)
 
 
 def practice_games(web: Web) -> set[str]:

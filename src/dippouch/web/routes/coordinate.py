@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from fastapi import APIRouter, Body
 from fastapi.concurrency import run_in_threadpool
@@ -12,11 +13,12 @@ from pydantic import BaseModel, Field
 from starlette.requests import Request
 
 from dippouch.bots import LEVELS
+from dippouch.bots.seats import DECISION, phase_cost
 from dippouch.catalog import variants_usable
 from dippouch.i18n import LANGUAGES, language_name
 from dippouch.ranking.scoring import systems
 from dippouch.settings import Site
-from dippouch.web import desk, games, new_games
+from dippouch.web import desk, games, new_games, practice
 from dippouch.web.answers.coordinate import (
     ActionAnswer,
     BotSeatAnswer,
@@ -33,20 +35,22 @@ from dippouch.web.deps import (
     WebDep,
     WriterDep,
     answers,
+    charged,
     game_url,
     render,
     words,
 )
 from dippouch.web.forms import ImportForm, PageForm, redirect
 from dippouch.web.inputs import number_or_none
-from dippouch.web.security import (
-    BadInput,
-)
+from dippouch.web.security import BadInput, Viewer
+from dippouch.web.service import Web
 
 I18N_DOMAIN = "games"
 """The catalogue of this module's words (locale/<lang>/LC_MESSAGES/games.po)."""
 
 router = APIRouter(tags=["api"])
+
+T = TypeVar("T")
 
 MAX_IMPORT = 5_000_000
 """Bytes a game file posted to the import form may hold."""
@@ -99,7 +103,23 @@ async def coordinate_import(request: Request, form: ImportForm, web: WebDep, vie
 def coordinate_page(request: Request, name: str, web: WebDep, viewer: ViewerDep) -> Response:
     """The desk reads what ``GET /api/games/{name}/coordinate`` answers, as its model."""
     cv = CoordinatorView.model_validate(desk.coordinator_view(web, name, viewer))
+    practice.note_visit(web, name, viewer)  # its coordinator looks at a game bots alone play: it is not paused
     return render(request, "coordinate.html", {"c": cv, "g": cv.game, "bot_levels": LEVELS})
+
+
+def _charged(request: Request, web: Web, name: str, viewer: Viewer, work: Callable[[], T], estimate: float) -> T:
+    """``work`` (a "process now", a bot seated: the bots order in the request) run in the work budget's lane and
+    charged to the asker, ``estimate`` CPU seconds taken before it runs (429 with the wait when they do not
+    fit); the asker looked at the game (a game bots alone play is watched)."""
+    web.require_coordinator(name, viewer)  # refused before anything is charged
+    practice.note_visit(web, name, viewer)
+    return charged(request, work, lane="process", estimate=estimate)
+
+
+def _bot_cost(web: Web, name: str, level: str) -> float:
+    """CPU seconds a bot seated now costs the request: the open phase's orders of every bot of the game, the
+    new one among them."""
+    return phase_cost(web.read, name) + DECISION.get(level.strip().lower(), 0.0)
 
 
 CONFIRMED = ("process", "rollback", "revoke")
@@ -152,7 +172,15 @@ def coordinate_action(
     if action == "email":
         return redirect(back, desk.set_email(web, name, viewer, form.get("power", ""), form.get("email", ""), say=_))
     if action == "seat-bot":
-        bot = desk.seat_bot(web, name, viewer, form.get("power", ""), form.get("level", ""))
+        power, level = form.get("power", ""), form.get("level", "")
+        bot = _charged(
+            request,
+            web,
+            name,
+            viewer,
+            lambda: desk.seat_bot(web, name, viewer, power, level),
+            _bot_cost(web, name, level),
+        )
         said = (
             _("%(player)s now plays %(power)s; it sent version %(version)s.")
             if bot["version"]
@@ -165,6 +193,16 @@ def coordinate_action(
     if action == "deadlines":
         return redirect(back, desk.set_deadlines(web, name, viewer, form, say=_))
     arg = form.get("by", "") or form.get("phase", "") or form.get("visibility", "")
+    if action == "process":
+        said = _charged(
+            request,
+            web,
+            name,
+            viewer,
+            lambda: desk.clock_action(web, name, viewer, action, arg, say=_),
+            phase_cost(web.read, name),
+        )
+        return redirect(back, said)
     return redirect(back, desk.clock_action(web, name, viewer, action, arg, say=_))
 
 
@@ -239,9 +277,18 @@ class BotIn(BaseModel):
 
 
 @router.post("/api/games/{name}/bots", **answers(BotSeatAnswer))
-def api_seat_bot(name: str, body: BotIn, viewer: WriterDep, web: WebDep) -> BotSeatAnswer:
-    """Seat a bot on a power; it sends orders as each phase opens (its version is answered when it sent one)."""
-    return BotSeatAnswer.model_validate(desk.seat_bot(web, name, viewer, body.power, body.level))
+def api_seat_bot(request: Request, name: str, body: BotIn, viewer: WriterDep, web: WebDep) -> BotSeatAnswer:
+    """Seat a bot on a power; it sends orders as each phase opens (its version is answered when it sent one).
+    Charged to the caller's share of the server's work (429 with Retry-After when it is used up)."""
+    seated = _charged(
+        request,
+        web,
+        name,
+        viewer,
+        lambda: desk.seat_bot(web, name, viewer, body.power, body.level),
+        _bot_cost(web, name, body.level),
+    )
+    return BotSeatAnswer.model_validate(seated)
 
 
 class BotPolicyIn(BaseModel):
@@ -290,8 +337,20 @@ def api_revoke(name: str, key_id: int, viewer: WriterDep, web: WebDep) -> Revoke
 
 
 @router.post("/api/games/{name}/actions", **answers(ActionAnswer))
-def api_action(name: str, body: ActionIn, viewer: WriterDep, web: WebDep) -> ActionAnswer:
-    """extend / pause / resume / process / rollback / visibility."""
+def api_action(request: Request, name: str, body: ActionIn, viewer: WriterDep, web: WebDep) -> ActionAnswer:
+    """extend / pause / resume / process / rollback / visibility. ``process`` is charged to the caller's share
+    of the server's work, and a game bots alone play is processed one phase a request, at most one phase per
+    the installation's pace (``DIPPOUCH_BOT_PACE``): 429 with Retry-After otherwise."""
+    if body.action == "process":
+        said = _charged(
+            request,
+            web,
+            name,
+            viewer,
+            lambda: desk.clock_action(web, name, viewer, body.action, body.arg),
+            phase_cost(web.read, name),
+        )
+        return ActionAnswer(message=said)
     return ActionAnswer(message=desk.clock_action(web, name, viewer, body.action, body.arg))
 
 

@@ -131,6 +131,7 @@ def _game_page(request: Request, web: Web, viewer: Viewer, name: str) -> Respons
     anonymous = _anonymous(request) and not viewer.grants
     if not anonymous:
         g = _game(web, name, viewer, language(request))
+        practice.note_visit(web, name, viewer)  # a game bots alone play that someone looks at is not paused
         ctx = {"g": g, "my_powers": viewer.powers(name), "coordinator": viewer.coordinates(name)}
         return render(request, "game.html", ctx)
     key = _page_key(request, name)
