@@ -6,9 +6,11 @@ import json
 import random
 import re
 import sys
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 import dippouch.cli.bots  # noqa: F401  (registers the commands)
@@ -102,6 +104,45 @@ def test_a_silent_program_gives_no_orders_after_its_timeout(tmp_path: Path) -> N
 
 
 ANSWER = json.dumps({"orders": ["A par - bur", "A mar - spa", "F bre - mao"]})
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` is still running (a zombie left for its new parent to reap is not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state not in ("Z", "X")
+
+
+@pytest.mark.parametrize("child", ["sleep 90", "a child that ignores SIGTERM"])
+def test_what_the_program_started_is_ended_with_it(tmp_path: Path, child: str) -> None:
+    """A program that starts a process in the background and answers normally: once the run is over, nothing
+    it started is left running, even a process that ignores SIGTERM (security review, finding 15)."""
+    pids = tmp_path / "pids"
+    start = (
+        "['sleep', '90']"
+        if child == "sleep 90"
+        else "[sys.executable, '-c', 'import signal, time; signal.signal(signal.SIGTERM, signal.SIG_IGN); time.sleep(90)']"
+    )
+    cmd = _program(
+        tmp_path,
+        "import subprocess\n"
+        f"kid = subprocess.Popen({start})\n"
+        f"open({str(pids)!r}, 'w').write(str(kid.pid))\n"
+        "for line in sys.stdin:\n"
+        "    if json.loads(line)['type'] != 'orders': break\n"
+        f"    print({ANSWER!r}, flush=True)\n",
+    )
+    started = time.monotonic()
+    orders = _france_opening(OutsideBot(cmd, timeout=20))
+    assert len(orders) == 3
+    kid = int(pids.read_text())
+    deadline = time.monotonic() + 5
+    while _running(kid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _running(kid), f"{child} is still running after the bot's run"
+    assert time.monotonic() - started < 10
 
 
 def test_a_program_that_trickles_its_answer_is_cut_off_at_the_deadline_and_its_units_hold(tmp_path: Path) -> None:

@@ -30,11 +30,13 @@ characters is refused or dropped before any costly reading, so each costs no mor
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
 import random
 import select
+import signal
 import subprocess
 import time
 from collections.abc import Sequence
@@ -134,6 +136,22 @@ def request(variant: Variant, position: Position, power: str) -> tuple[dict[str,
     return message, by_text
 
 
+END_GRACE = 1.0
+"""Seconds a program and what it started have to stop once asked (SIGTERM) before they are killed."""
+
+
+def _signal_group(group: int, sig: int) -> bool:
+    """Send ``sig`` to each process of the process group ``group`` (0: only ask whether any is left); whether
+    any was there to receive it."""
+    try:
+        os.killpg(group, sig)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # the group's id taken by a process not ours: none of the program's is left
+        return False
+    return True
+
+
 class OutsideBot:
     """A :class:`~dippouch.bots.base.Bot` played by an outside program speaking JSON lines."""
 
@@ -143,10 +161,12 @@ class OutsideBot:
         if not command:
             raise OutsideBotError("name the bot's program, e.g. `dippouch bot -- python3 mybot.py`")
         try:
+            # In a session (and so a process group) of its own: what the program starts is ended with it.
             self.proc = subprocess.Popen(
                 list(command),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
+                start_new_session=True,
             )
         except OSError as e:
             raise OutsideBotError(f"cannot start the bot program {command[0]!r}: {e.strerror or e}") from None
@@ -276,10 +296,23 @@ class OutsideBot:
         return True
 
     def _end(self) -> None:
-        """End the program now: it is stuck, and waiting for it would hold the game up."""
-        if self.proc.poll() is None:
-            self.proc.kill()
+        """End the program and every process it started (its process group): asked to stop (SIGTERM), then
+        killed (SIGKILL) if any is still there after :data:`END_GRACE` seconds. A program that exited still
+        leaves its children running (a ``sleep 90 &``), so this runs after it too; a group with nobody left in it
+        is over at once."""
+        group = self.proc.pid
+        if not _signal_group(group, signal.SIGTERM):
             self.proc.wait()
+            return
+        until = time.monotonic() + END_GRACE
+        while time.monotonic() < until:
+            self.proc.poll()  # the program itself is reaped here; its children by whoever inherited them
+            if not _signal_group(group, 0):
+                break
+            time.sleep(0.02)
+        else:
+            _signal_group(group, signal.SIGKILL)
+        self.proc.wait()
 
     def _too_long(self) -> str:
         return f"bot {self.label} answered with a line longer than {MAX_LINE:,} bytes"
@@ -327,7 +360,7 @@ class OutsideBot:
 
     def close(self, summary: dict[str, Any] | None = None) -> None:
         """Tell the program the game is over and let it go (it is ended if it does not stop within a second,
-        or cannot take the last message within one)."""
+        or cannot take the last message within one); what it started and left running is ended with it."""
         try:
             if self.proc.stdin is not None and self.proc.poll() is None:
                 end = json.dumps({"type": "end", **(summary or {})}).encode("utf-8") + b"\n"
@@ -339,7 +372,6 @@ class OutsideBot:
                 self.proc.stdin.close()
         except OSError:
             pass
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             self.proc.wait(timeout=1.0)
-        except subprocess.TimeoutExpired:
-            self._end()
+        self._end()
