@@ -175,6 +175,11 @@ LAYER_MESSAGES = (
         "bots alone play %(game)s, and this site plays such a game at most one phase every %(pace)d s: process it "
         "again in %(wait)d s"
     ),
+    # dippouch.play.practice: a practice game's bots stronger than the machine affords.
+    N_(
+        "the %(level)s level is more than this site can afford for %(count)d bots (each time you mark your orders "
+        "ready you would wait for them all); choose one of %(levels)s"
+    ),
     # dippouch.store.tournaments: a person's tournaments not over.
     N_(
         "you run %(count)d tournaments that are not over (at most %(most)d): one is over once every game in it has "

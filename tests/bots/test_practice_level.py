@@ -10,6 +10,7 @@ import pytest
 
 from dippouch.bots import practice as bots_practice
 from dippouch.bots.practice import PRACTICE_WAIT, strongest_level
+from dippouch.game import GameError
 from dippouch.play import practice
 
 
@@ -46,3 +47,21 @@ def test_a_practice_game_without_a_level_chosen_gets_the_strongest(monkeypatch: 
     assert practice.DEFAULT_LEVEL == "heuristic"
     with pytest.raises(AttributeError, match="no attribute 'NOTHING'"):
         practice.NOTHING  # noqa: B018
+
+
+@pytest.mark.usefixtures("quick")
+def test_a_level_stronger_than_the_machine_affords_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Anyone may start a practice game, signed in or not, and each of their "ready"s waits for all its bots on
+    the server: the search level for W3K's nine bots, or on one processor, is refused with what may be had."""
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert practice._choose("standard", "France", "search", "ready")[3] == "search"
+    with pytest.raises(GameError) as refused:
+        practice._choose("w3k", "any", "search", "ready")
+    assert str(refused.value) == (
+        "the search level is more than this site can afford for 9 bots (each time you mark your orders ready you "
+        "would wait for them all); choose one of hold, random, heuristic"
+    )
+    assert practice._choose("w3k", "any", "heuristic", "ready")[3] == "heuristic"
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    with pytest.raises(GameError, match="more than this site can afford for 6 bots"):
+        practice._choose("standard", "France", "search", "ready")

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from dippouch.bots import LEVELS
 from dippouch.bots.practice import strongest_level
 from dippouch.bots.seats import check_level, play_seats, seat_bot
 from dippouch.catalog import load_variant, variants_usable
@@ -109,7 +110,7 @@ def client_tag(store: GameStore, client: str) -> str:
 
 def _choose(variant_name: str, wanted: str, level: str | None, pace: str) -> tuple[str, list[str], str, str]:
     """The variant, its powers, the person's power and the bots' level (``None``: the strongest the machine
-    can afford for the variant's bots), or GameError naming what to choose."""
+    can afford for the variant's bots; a stronger one is refused), or GameError naming what to choose."""
     good, _broken = variants_usable()
     usable = [v.name for v in good]
     if variant_name not in usable:
@@ -122,7 +123,16 @@ def _choose(variant_name: str, wanted: str, level: str | None, pace: str) -> tup
         if not match:
             raise GameError(f"{variant_name} has no power {wanted!r}; its powers are {', '.join(powers)}, or any")
         power = match[0]
-    level = check_level(level) if level is not None else strongest_level(len(powers) - 1)
+    affordable = strongest_level(len(powers) - 1)
+    level = check_level(level) if level is not None else affordable
+    if LEVELS.index(level) > LEVELS.index(affordable):
+        # Every "ready" of the person waits for all the bots, on the server's processors: a level the machine
+        # cannot afford for this many bots is no practice (and anyone, signed in or not, may start one).
+        weaker = ", ".join(LEVELS[: LEVELS.index(affordable) + 1])
+        raise GameError(
+            f"the {level} level is more than this site can afford for {len(powers) - 1} bots (each time you mark "
+            f"your orders ready you would wait for them all); choose one of {weaker}"
+        )
     if pace not in PACES:
         paces = ", ".join(f"{k} ({v[0]})" for k, v in PACES.items())
         raise GameError(f"no pace {pace!r}; choose one of {paces}")
