@@ -211,6 +211,7 @@ LAYER_MESSAGES = (
     N_("a game named %(game)s already exists; choose another name"),
     N_("%(power)s is already played by %(player)s; use Replace on the game's coordinator page to hand it over"),
     N_("nobody plays %(power)s in %(game)s; seat a player first (Seat, on the game's coordinator page)"),
+    N_("%(power)s is played by %(player)s now; a program takes only an empty seat or a bot's"),
     N_("game %(game)s is already paused"),
     N_("game %(game)s is not paused"),
     N_("game %(game)s has no phase %(phase)s in its current line of play; phases: %(phases)s"),

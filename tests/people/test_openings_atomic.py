@@ -4,7 +4,9 @@ back as a killed connection does) leaves the game as it was before, never a seat
 same request made again then works.
 
 Each crash is raised at a step that ran in a transaction of its own after the first one committed: the
-seat's hand-over (``seat_power``), naming its person (``seat_person``), or holding the clock (``pause``).
+seat's hand-over (``seat_power``), naming its person (``seat_person``), or holding the clock (``pause``). A
+claim hands the seat over in one call (``change_seat``), which also revokes the old player's links: it dies
+there, or inside it once the seat rows are written (``revoke_power_keys_in``).
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from typing import Any
 import pytest
 
 from dippouch.game import GameError, Settings
-from dippouch.store import GameStore, openings
+from dippouch.store import GameStore, access, openings
+from dippouch.store.access import AccessStore
 from dippouch.store.openings import (
     assign_signup,
     claim_seat,
@@ -33,16 +36,17 @@ from dippouch.store.people import create_person, seats_of
 T0 = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 DEADLINES = {"movement": "2d", "retreats": "1d", "adjustments": "1d"}
 STEPS = ["seat_power", "seat_person"]
+CLAIM_STEPS = [(openings, "change_seat"), (access, "revoke_power_keys_in")]
 
 
 class Crash(Exception):
     """The process dies here."""
 
 
-def _crash_at(monkeypatch: pytest.MonkeyPatch, step: str, *, call: int = 1) -> None:
-    """Make the ``call``-th call of the seating step ``step`` (as :mod:`dippouch.store.openings` calls it)
-    die; the calls before it run as usual."""
-    real: Callable[..., Any] = getattr(openings, step)
+def _crash_at(monkeypatch: pytest.MonkeyPatch, step: str, *, call: int = 1, module: Any = openings) -> None:
+    """Make the ``call``-th call of the seating step ``step`` (as ``module``, by default
+    :mod:`dippouch.store.openings`, calls it) die; the calls before it run as usual."""
+    real: Callable[..., Any] = getattr(module, step)
     calls = 0
 
     def dying(*args: Any, **kwargs: Any) -> Any:
@@ -52,7 +56,7 @@ def _crash_at(monkeypatch: pytest.MonkeyPatch, step: str, *, call: int = 1) -> N
             raise Crash(step)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(openings, step, dying)
+    monkeypatch.setattr(module, step, dying)
 
 
 def _game(store: GameStore, mode: str, name: str = "hy") -> str:
@@ -66,20 +70,23 @@ def _seated(store: GameStore, game: str) -> dict[str, str | None]:
     return {power: current for power, current, _ in store.players(game)}
 
 
-@pytest.mark.parametrize("step", STEPS)
+@pytest.mark.parametrize(("module", "step"), CLAIM_STEPS)
 def test_a_claim_that_dies_while_seating_leaves_the_seat_in_the_pool(
-    store: GameStore, monkeypatch: pytest.MonkeyPatch, step: str
+    store: GameStore, monkeypatch: pytest.MonkeyPatch, module: Any, step: str
 ) -> None:
     game = _game(store, "coordinator")
     ann, bo = (create_person(store, n, now=T0) for n in ("Ann", "Bo"))
     sign_up(store, game, ann, ["England"], now=T0)
     assign_signup(store, game, ann, "England", now=T0)
+    keys = AccessStore(store)
+    _, link = keys.create_key("player", game=game, power="England", label="Ann", now=T0)
     free_seat(store, game, "England", now=T0)
     with monkeypatch.context() as m:
-        _crash_at(m, step)
+        _crash_at(m, step, module=module)
         with pytest.raises(Crash):
             claim_seat(store, game, "England", bo, now=T0 + timedelta(hours=1))
-    # As before the claim: Ann keeps the seat, it is still offered, and no claim is recorded.
+    # As before the claim: Ann keeps the seat and her link, it is still offered, and no claim is recorded.
+    assert keys.find_key(link) is not None
     assert [(o.power, o.reason) for o in offered_seats(store)] == [("England", "freed")]
     history = {p: hist for p, _, hist in store.players(game)}["England"]
     assert [h[0] for h in history] == ["Ann"]
@@ -87,9 +94,10 @@ def test_a_claim_that_dies_while_seating_leaves_the_seat_in_the_pool(
     assert export_person(store, bo)["replacement_pool"] == []
     with pytest.raises(GameError, match="in the pool already"):
         free_seat(store, game, "England", now=T0 + timedelta(hours=2))
-    # The same claim made again takes the seat.
+    # The same claim made again takes the seat, and Ann's link stops working with it.
     assert claim_seat(store, game, "England", bo, now=T0 + timedelta(hours=2)) == "England"
     assert [s.power for s in seats_of(store, bo)] == ["England"] and seats_of(store, ann) == []
+    assert keys.find_key(link) is None
     assert offered_seats(store) == []
 
 

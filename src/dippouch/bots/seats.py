@@ -91,9 +91,12 @@ def bot_level(player: str | None) -> str | None:
     return None
 
 
-def seat_bot(store: GameStore, game: str, power: str, level: str, *, now: datetime) -> str:
-    """Seat a bot of ``level`` on ``power`` (replacing whoever plays it, or taking an empty seat)."""
-    return store.assign(game, power, bot_player(level), now=now, replace=True)
+def seat_bot(store: GameStore, game: str, power: str, level: str, *, now: datetime, reason: str = "bot") -> str:
+    """Seat a bot of ``level`` on ``power`` (replacing whoever plays it, or taking an empty seat). The player it
+    replaces loses the seat as at every door (:func:`dippouch.store.games.change_seat`: their links revoked, a
+    person told, ``reason`` saying why); the coordinator's doors seat a bot through
+    :func:`dippouch.play.seats.seat_bot`, which sits above the bots."""
+    return store.assign(game, power, bot_player(level), now=now, replace=True, reason=reason)
 
 
 def bot_seats(store: GameStore, game: str) -> dict[str, str]:
@@ -237,7 +240,7 @@ def _play_game(store: GameStore, name: str, now: datetime) -> list[BotMove]:
                 store.pause(name, now=now, why=LAST_PERSON.format(power=ps.power))
                 log.info("%s: paused rather than hand %s, the last person's seat, to a bot", name, ps.power)
                 return moves
-            seat_bot(store, name, ps.power, policy, now=now)
+            seat_bot(store, name, ps.power, policy, now=now, reason="disorder")
             level, took = policy, True
             log.info("%s: a %s bot takes over %s (civil disorder)", name, policy, ps.power)
         if level is None:

@@ -27,7 +27,17 @@ from dippouch.store.models_openings import OpeningRow
 from dippouch.store.models_web import AccessKeyRow, GameWebRow, SessionKeyRow, WebSessionRow
 from dippouch.store.records import StoredPhase
 
-__all__ = ["STAND_IN", "VISIBILITIES", "AccessStore", "Grant", "KeyInfo", "hash_secret", "new_secret"]
+__all__ = [
+    "STAND_IN",
+    "VISIBILITIES",
+    "AccessStore",
+    "Grant",
+    "KeyInfo",
+    "add_key",
+    "hash_secret",
+    "new_secret",
+    "revoke_power_keys_in",
+]
 
 VISIBILITIES = ("public", "unlisted", "private")
 SESSION_LIFETIME = timedelta(days=30)
@@ -45,6 +55,43 @@ def new_secret() -> str:
 
 def hash_secret(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def add_key(
+    s: sa.orm.Session, role: str, game_id: int | None, power: str | None, label: str, *, now: datetime
+) -> tuple[int, str]:
+    """A new key in ``s``'s transaction (a seat handed over and its new player's key commit together): its id
+    and its secret, returned once and never stored."""
+    secret = new_secret()
+    row = AccessKeyRow(
+        key_hash=hash_secret(secret),
+        role=role,
+        game_id=game_id,
+        power=power,
+        label=label[:200],
+        created_at=as_utc(now),
+        revoked_at=None,
+    )
+    s.add(row)
+    s.flush()
+    return row.id, secret
+
+
+def revoke_power_keys_in(s: sa.orm.Session, game_id: int, power: str, *, now: datetime) -> int:
+    """Revoke every live player key of ``power`` in ``s``'s transaction, so a seat never changes hands while its
+    old player's links still work (:func:`dippouch.store.games.change_seat`); how many were revoked. A session
+    signed in with such a key loses the seat with it: its grants are read from live keys only."""
+    rows = s.scalars(
+        sa.select(AccessKeyRow).where(
+            AccessKeyRow.game_id == game_id,
+            AccessKeyRow.power == power,
+            AccessKeyRow.role == "player",
+            AccessKeyRow.revoked_at.is_(None),
+        )
+    ).all()
+    for r in rows:
+        r.revoked_at = as_utc(now)
+    return len(rows)
 
 
 @dataclass(frozen=True)
@@ -95,21 +142,9 @@ class AccessStore:
             raise GameError(f"unknown role {role!r}")
         if role == "player" and (game is None or power is None):
             raise GameError("a player's key names a game and a power")
-        secret = new_secret()
         with self.session() as s, s.begin():
             gid = self._game_id(s, game) if game is not None else None
-            row = AccessKeyRow(
-                key_hash=hash_secret(secret),
-                role=role,
-                game_id=gid,
-                power=power,
-                label=label[:200],
-                created_at=as_utc(now),
-                revoked_at=None,
-            )
-            s.add(row)
-            s.flush()
-            return row.id, secret
+            return add_key(s, role, gid, power, label, now=now)
 
     def keys(self, game: str | None) -> list[KeyInfo]:
         """Keys of one game (or the installation's coordinator keys when ``game`` is None), newest last."""
@@ -142,18 +177,7 @@ class AccessStore:
     def revoke_power_keys(self, game: str, power: str, *, now: datetime) -> int:
         """Revoke every player key of a power (when the power is handed to a new player)."""
         with self.session() as s, s.begin():
-            gid = self._game_id(s, game)
-            rows = s.scalars(
-                sa.select(AccessKeyRow).where(
-                    AccessKeyRow.game_id == gid,
-                    AccessKeyRow.power == power,
-                    AccessKeyRow.role == "player",
-                    AccessKeyRow.revoked_at.is_(None),
-                )
-            ).all()
-            for r in rows:
-                r.revoked_at = as_utc(now)
-            return len(rows)
+            return revoke_power_keys_in(s, self._game_id(s, game), power, now=now)
 
     def find_key(self, secret: str) -> Grant | None:
         """The live key a secret opens, or None (unknown, malformed or revoked: the caller cannot tell which)."""

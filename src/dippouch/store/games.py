@@ -2,13 +2,15 @@
 and who plays each power (seating, handing over, e-mail addresses).
 
 A game stores the variant it was created with (:mod:`dippouch.store.variant_copy`); a seat is never
-overwritten: handing a power over closes the old player's row and opens a new one.
+overwritten: handing a power over closes the old player's row and opens a new one, and revokes the old
+player's keys in the same transaction (:func:`change_seat`).
 """
 
 from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -16,15 +18,25 @@ import sqlalchemy as sa
 
 from dippouch.catalog import load_variant
 from dippouch.core.variant import Variant, content_hash
-from dippouch.game import GameError, Settings, as_utc, position_to_data
+from dippouch.game import GameError, RecordNotFound, Settings, as_utc, position_to_data
 from dippouch.store.db import Database
 from dippouch.store.deadlines import resume
 from dippouch.store.gamefile import check_new_game, clean_address
-from dippouch.store.models import GameRow, PhaseRow, PlayerRow
+from dippouch.store.models import GameRow, PersonRow, PhaseRow, PlayerRow
 from dippouch.store.models_openings import OpeningRow
 from dippouch.store.rows import current_phase, game_row, game_variant, log_event, open_next_phase, power_name
 
-__all__ = ["assign", "create_game", "emails", "games", "players", "set_email", "start_position"]
+__all__ = [
+    "SeatChange",
+    "assign",
+    "change_seat",
+    "create_game",
+    "emails",
+    "games",
+    "players",
+    "set_email",
+    "start_position",
+]
 
 
 _POSITION_KEYS = (
@@ -136,15 +148,70 @@ def players(db: Database, name: str) -> list[tuple[str, str | None, list[tuple[s
         return out
 
 
+@dataclass(frozen=True)
+class SeatChange:
+    """What handing a seat over did, in its one transaction: the seat's player before (``None``: it was empty)
+    and the person behind them, how many of the power's player keys stopped working, and the new player's key
+    (id, secret: shown once) when one was asked for."""
+
+    power: str
+    player: str
+    previous: str | None
+    previous_person: int | None
+    revoked: int
+    key: tuple[int, str] | None = None
+
+
 def assign(
-    db: Database, name: str, power: str, player: str, *, now: datetime, replace: bool = False, email: str | None = None
+    db: Database,
+    name: str,
+    power: str,
+    player: str,
+    *,
+    now: datetime,
+    replace: bool = False,
+    email: str | None = None,
+    reason: str = "coordinator",
 ) -> str:
+    """Give ``power`` to ``player`` (:func:`change_seat`); the power's name."""
+    return change_seat(db, name, power, player, now=now, replace=replace, email=email, reason=reason).power
+
+
+def change_seat(
+    db: Database,
+    name: str,
+    power: str,
+    player: str,
+    *,
+    now: datetime,
+    replace: bool = False,
+    email: str | None = None,
+    person_id: int | None = None,
+    reason: str = "coordinator",
+    only_from: tuple[str, ...] | None = None,
+    new_key: bool = False,
+) -> SeatChange:
     """Give ``power`` to ``player``. ``replace`` hands it over from the current player (or from civil
     disorder), which is how a power in civil disorder comes back into the game.
 
-    Every seat is made here, by the desk, the command line, a sign-up or a draw alike, so this is where a
-    game opened for players (:mod:`dippouch.store.openings`) ends its sign-up when its last empty power is
-    filled, and restarts the clock its opening held: the game starts the same way whoever filled it."""
+    Every seat is made here, by the desk, the command line, a sign-up, a draw, a claim, a bot or a DAIDE client
+    alike, and everything a seat changing hands implies is done in the one transaction that changes it, under
+    the game's lock, so no crash or race leaves it half done:
+
+    - the power's player keys are revoked when the seat is handed over (a player replaced keeps no link that
+      orders for it; a browser signed in with one loses the seat at once);
+    - the replaced player's person (if any) is told, by a ``seat_replaced`` event (``reason``: why) that the
+      notification channels hand on as their ``seat_lost``;
+    - ``person_id`` names the person who plays it now (their address matched, they claimed it);
+    - ``only_from``: a seat held now is taken only from a player whose name starts with one of these (a
+      program's seat: a bot's, a DAIDE client's) and who is no person, checked here, so a person seated a moment
+      earlier keeps the seat;
+    - ``new_key``: the new player's key is made with it;
+    - a game opened for players (:mod:`dippouch.store.openings`) ends its sign-up when its last empty power is
+      filled, and restarts the clock its opening held: the game starts the same way whoever filled it."""
+    # The keys' tables are mapped only when a seat is given (a command that submits orders never needs them).
+    from dippouch.store.access import add_key, revoke_power_keys_in
+
     now = as_utc(now)
     player = player.strip()
     if not player:
@@ -159,16 +226,48 @@ def assign(
             raise GameError(
                 f"{power} is already played by {current[0].name}; use `dippouch players replace` to hand it over"
             )
-        if not current and replace:
-            pass  # taking over an unassigned power (e.g. one left in civil disorder) is a replacement too
+        if current and only_from is not None:
+            held = current[0]
+            if held.person_id is not None or not held.name.startswith(only_from):
+                raise GameError(f"{power} is played by {held.name} now; a program takes only an empty seat or a bot's")
+        if person_id is not None:
+            p = s.get(PersonRow, person_id)
+            if p is None or p.deleted_at is not None:
+                raise RecordNotFound(f"no person {person_id}")
         for r in current:
             r.replaced_at = now
-        s.add(PlayerRow(game_id=g.id, power=power, name=player, assigned_at=now, replaced_at=None, email=address))
+        s.add(
+            PlayerRow(
+                game_id=g.id,
+                power=power,
+                name=player,
+                assigned_at=now,
+                replaced_at=None,
+                email=address,
+                person_id=person_id,
+            )
+        )
         log_event(s, g, now, "replace" if replace else "assign", power=power, player=player)
+        if person_id is not None:
+            log_event(s, g, now, "person", power=power, player=player)
+        # An empty seat taken over (``replace``) may still have links of a player from before: they go too.
+        revoked = revoke_power_keys_in(s, g.id, power, now=now) if current or replace else 0
+        before = current[0] if current else None
+        if before is not None:
+            # Told to the person whose seat it was (a seat held by a name or a program tells no one).
+            log_event(s, g, now, "seat_replaced", power=power, reason=reason, person=before.person_id)
+        key = add_key(s, "player", g.id, power, player, now=now) if new_key else None
         restart = _fill_opening(s, g, v, power, now)
     if restart:
         resume(db, name, now=now)
-    return power
+    return SeatChange(
+        power,
+        player,
+        before.name if before is not None else None,
+        before.person_id if before is not None else None,
+        revoked,
+        key,
+    )
 
 
 def _fill_opening(s: sa.orm.Session, g: GameRow, v: Variant, seated_now: str, now: datetime) -> bool:

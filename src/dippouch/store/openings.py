@@ -30,11 +30,11 @@ from dippouch.game import GameError, Settings, as_utc
 from dippouch.people.assign import ANY, assign_powers
 from dippouch.people.reliability import meets
 from dippouch.press.rules import PressRules, describe
-from dippouch.store.access import AccessStore, hash_secret, new_secret
+from dippouch.store.access import AccessStore, hash_secret, new_secret, revoke_power_keys_in
 from dippouch.store.db import Database
 from dippouch.store.deadlines import pause
 from dippouch.store.games import assign as seat_power
-from dippouch.store.games import create_game
+from dippouch.store.games import change_seat, create_game
 from dippouch.store.models import EventRow, GameRow, PersonRow, PhaseRow, PlayerRow
 from dippouch.store.models_openings import OpeningRow, SignupRow, VacancyRow
 from dippouch.store.models_web import GameWebRow
@@ -894,6 +894,7 @@ def resign(db: Database, game: str, person_id: int, *, now: datetime) -> Resigne
         if not _started(s, g, o):
             assert o is not None
             seat.replaced_at = now
+            revoke_power_keys_in(s, g.id, seat.power, now=now)  # a freed seat takes its links with it, at once
             if row is not None:
                 row.withdrawn_at = now
             log_event(s, g, now, "resigned", power=seat.power, person=person_id, player=seat.name, started=False)
@@ -970,7 +971,8 @@ def free_seat(db: Database, game: str, power: str, *, now: datetime) -> str:
 def claim_seat(db: Database, game: str, power: str, person_id: int, *, now: datetime) -> str:
     """``person_id`` takes a seat from the pool: the first claim wins (checked under the game's lock, and by
     the one pool row a seat may have), and the seat is handed over as a replacement, so the game keeps its
-    history. The caller revokes the old player's keys for the power."""
+    history (:func:`~dippouch.store.games.change_seat`: the old player's keys for the power are revoked in
+    the same transaction)."""
     now = as_utc(now)
     score = reliabilities(db, [person_id]).get(person_id)
     with db.session() as s, s.begin():
@@ -1014,12 +1016,9 @@ def claim_seat(db: Database, game: str, power: str, person_id: int, *, now: date
         except IntegrityError:
             raise GameError(f"{power} in {g.name} was just claimed by someone else") from None
         log_event(s, g, now, "claimed", power=power, reason=row.reason)
-        # For the notification channels: the person whose seat it was is told it has a new player.
-        log_event(s, g, now, "seat_replaced", power=power, reason=row.reason, person=seat.person_id)
-        # Handed over in the claim's transaction: a claim recorded is a seat handed over.
-        inner = _joined(db, s)
-        seat_power(inner, game, power, p.name, now=now, replace=True)
-        seat_person(inner, game, power, person_id, now=now)
+        # Handed over in the claim's transaction: a claim recorded is a seat handed over, the old player's
+        # links revoked and the person whose seat it was told (``seat_replaced``), all at once.
+        change_seat(_joined(db, s), game, power, p.name, now=now, replace=True, person_id=person_id, reason=row.reason)
     return power
 
 
