@@ -52,6 +52,7 @@ __all__ = [
     "position_from_data",
     "position_to_data",
     "powers_to_act",
+    "read_time_zone",
     "read_version_lines",
     "surviving_powers",
 ]
@@ -133,9 +134,10 @@ MAX_ZONE_NAME = 64
 """Longest time zone name accepted (the longest IANA name has 32 characters)."""
 
 
-def _zone(name: str) -> ZoneInfo:
-    """The IANA time zone ``name``, or a clear error naming the closest one. A folder of the zone database
-    (``Europe``), a path or a name of hundreds of characters is an unknown zone, never an OSError."""
+def read_time_zone(name: str) -> ZoneInfo:
+    """The IANA time zone ``name``, or a clear error naming the closest one: the one reader of a zone someone
+    chose (a game's, a person's). A folder of the zone database (``Europe``), a path or a name of hundreds of
+    characters is an unknown zone, never an OSError."""
     text = str(name)
     if not text or len(text) > MAX_ZONE_NAME:
         raise GameError(
@@ -211,7 +213,7 @@ class Settings:
             if parse_duration(text) <= timedelta(0):
                 # A phase due the moment it opens would be processed, and the next opened, without end.
                 raise GameError(f"the time for a {kind} phase must be longer than zero (it was {text!r})")
-        _zone(self.timezone)
+        read_time_zone(self.timezone)
         if self.time_of_day is not None:
             self.local_time()
         if self.missed_limit < 0:
@@ -238,7 +240,7 @@ class Settings:
         tod = self.local_time()
         if tod is None:
             return as_utc(moment)
-        tz = _zone(self.timezone)
+        tz = read_time_zone(self.timezone)
         local = as_utc(moment).astimezone(tz)
         day: date = local.date()
         for _ in range(3):
@@ -250,7 +252,7 @@ class Settings:
 
     def describe(self, moment: datetime) -> str:
         """``2026-12-03 07:00 GMT (07:00 UTC)``: the local time the coordinator chose, and UTC."""
-        tz = _zone(self.timezone)
+        tz = read_time_zone(self.timezone)
         local = as_utc(moment).astimezone(tz)
         text = local.strftime("%Y-%m-%d %H:%M %Z")
         if self.timezone != "UTC":

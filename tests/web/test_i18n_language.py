@@ -13,8 +13,9 @@ import pytest
 import sqlalchemy as sa
 from fastapi.testclient import TestClient
 
+from dippouch.game import GameError
 from dippouch.i18n import translations
-from dippouch.store.people import Preferences, create_person, preferences
+from dippouch.store.people import Preferences, clean_time_zone, create_person, preferences
 from dippouch.web.language import same_site_path
 from dippouch.web.security import SESSION_COOKIE
 from websupport import Site
@@ -186,6 +187,19 @@ def test_a_time_zone_is_kept_for_a_signed_in_person(site: Site) -> None:
     assert 'value="Europe/Berlin"' in c.get("/me").text
     site.post_form(c, "/language/zone", {"zone": "", "next": "/me"})
     assert preferences(site.web.store, pid).time_zone is None
+
+
+@pytest.mark.parametrize("zone", ["Europe", "America/Argentina", "../../etc", "/etc/localtime", "Europe/Berlin\x00"])
+def test_a_folder_or_a_path_is_no_time_zone(site: Site, zone: str) -> None:
+    """``Europe`` is a folder of the zone database: refused like any unknown zone, where it answered 500
+    (IsADirectoryError; security review, finding 8). A person's zone is read as a game's is."""
+    pid, c = person_browser(site)
+    r = site.post_form(c, "/language/zone", {"zone": zone, "next": "/me"})
+    assert r.status_code == 400, r.text
+    assert f"There is no time zone {zone.strip()!r}: write it as" in html.unescape(r.text)
+    assert preferences(site.web.store, pid).time_zone is None
+    with pytest.raises(GameError, match="unknown time zone"):
+        clean_time_zone(zone)
 
 
 def test_a_time_zone_needs_a_person(site: Site) -> None:

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 import sqlalchemy as sa
 
-from dippouch.game import GameError, RecordNotFound, as_utc
+from dippouch.game import GameError, RecordNotFound, as_utc, read_time_zone
 from dippouch.i18n import LANGUAGES
 from dippouch.people import anonymity
 from dippouch.store.db import Database
@@ -162,16 +161,9 @@ def set_language(db: Database, person_id: int, language: str | None) -> None:
 
 
 def clean_time_zone(zone: str) -> str:
-    """An IANA time zone name as the zone database spells it, or a clear error."""
-    zone = str(zone).strip()
-    try:
-        if not zone or len(zone) > 64:
-            raise ValueError(zone)
-        return ZoneInfo(zone).key
-    except (ValueError, ZoneInfoNotFoundError):
-        raise GameError(
-            f"no time zone {zone[:64]!r}: write it as the zone database names it, e.g. Europe/Berlin"
-        ) from None
+    """An IANA time zone name as the zone database spells it, or a clear error: read as a game's zone is
+    (``Europe``, a folder of the zone database, is an unknown zone, not an OSError)."""
+    return read_time_zone(str(zone).strip()).key
 
 
 def set_time_zone(db: Database, person_id: int, zone: str | None) -> None:
