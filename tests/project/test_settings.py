@@ -186,6 +186,7 @@ def test_nothing_set_means_the_documented_defaults() -> None:
     assert given.mail_config is None and given.mail_proof is None and given.ocr_engine is None
     assert given.smtp == MailServer() and given.imap == MailServer()
     assert given.vapid_subject is None
+    assert (given.work_seconds, given.work_site_seconds, given.work_job_seconds) == (10.0, 40.0, 120.0)
     assert given.test_hooks == TestHooks()
 
 
@@ -213,6 +214,10 @@ def test_values_are_read_as_before() -> None:
     assert given.mail_proof == "from-address" and given.ocr_engine == "tesseract"
     assert given.variant_path == (Path("/a"), Path("/b"))
     assert given.settings_file == Path("/cfg/dippouch/settings.toml")
+    work = Settings(
+        {"DIPPOUCH_WORK_SECONDS": " 2.5 ", "DIPPOUCH_WORK_SITE_SECONDS": "90", "DIPPOUCH_WORK_JOB_SECONDS": "60"}
+    )
+    assert (work.work_seconds, work.work_site_seconds, work.work_job_seconds) == (2.5, 90.0, 60.0)
 
 
 def test_the_passwords_are_not_in_what_the_settings_print() -> None:
@@ -240,6 +245,10 @@ def test_the_passwords_are_not_in_what_the_settings_print() -> None:
         ("DIPPOUCH_METRICS_FROM", "10.0.0.300", "metrics_from"),
         ("DIPPOUCH_CRASH_CHANCE", "often", "test_hooks"),
         ("DIPPOUCH_CRASH_SIGKILL", "please", "test_hooks"),
+        ("DIPPOUCH_WORK_SECONDS", "ten", "work_seconds"),
+        ("DIPPOUCH_WORK_SECONDS", "0", "work_seconds"),
+        ("DIPPOUCH_WORK_SITE_SECONDS", "nan", "work_site_seconds"),
+        ("DIPPOUCH_WORK_JOB_SECONDS", "inf", "work_job_seconds"),
     ],
 )
 def test_a_wrong_value_names_the_variable_the_value_and_a_good_one(name: str, value: str, attribute: str) -> None:

@@ -182,7 +182,7 @@ def test_a_first_drawing_is_charged_to_the_addresss_work_budget(tmp_path: Path) 
     c = s.browser()
     assert c.get("/games/g/replay.gif").status_code == 200
     r = c.get("/games/g/replay.webp")
-    assert r.status_code == 429 and "more than is left of your share of its work" in r.text
+    assert r.status_code == 429 and "your share of the server" in r.text
     assert c.get("/games/g/replay.gif").status_code == 200
 
 

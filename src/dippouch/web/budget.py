@@ -184,7 +184,7 @@ class WorkBudget:
             )
         wait = self.asker_share.wait(client, estimate, now)
         if wait is not None:
-            if estimate > 0:
+            if self.asker_share.level(client, now) > 0:  # some is left, but not enough for this
                 raise TooMany(
                     f"this would take about {estimate:.1f} s of the server's computing, more than is left of your "
                     f"share of its work (at most {self.seconds:g} s in {self.window:g} s); try again in "
