@@ -63,3 +63,66 @@ def test_with_a_mail_server_set_up_the_pages_say_nothing_of_it(site: Site, monke
     assert "Sent to ann@example.org" in r.text
     assert 'id="mail-setup"' not in site.coordinator.get("/coordinate/outbox").text
     assert 'id="mail-off"' not in site.coordinator.get("/coordinate").text
+
+
+def _bodies(page: str) -> list[str]:
+    return [html.unescape(b) for b in re.findall(r'<pre class="mail-body"[^>]*>(.*?)</pre>', page, re.S)]
+
+
+def test_a_link_to_an_existing_account_is_never_shown(site: Site) -> None:
+    """Security review of issue 52, finding 10: anyone asks a sign-in link for Jon's address, the installation's
+    coordinator reads it on the Outbox and is signed in as Jon, and so reads Jon's sealed orders without the
+    unsealing record docs/security.md promises. Even before mail is set up, a link to an existing account is
+    hidden; a newcomer's is shown, as the fresh install needs."""
+    from dippouch.store.people import create_person
+
+    create_person(site.web.store, "Jon", now=site.clock(), email="jon@example.org")
+    site.post_form(site.browser(), "/signin/mail", {"email": "jon@example.org"})
+    site.post_form(site.browser(), "/signin/mail", {"email": "ann@example.org", "name": "Ann"})
+    box = site.coordinator.get("/coordinate/outbox")
+    text = " ".join(html.unescape(box.text).split())
+    links = re.findall(r"/signin/link/dl_[\w-]+", box.text)
+    assert len(links) == 1, links  # Ann's, the newcomer's
+    assert "to ann@example.org" in text and "to jon@example.org" in text
+    assert "its link signs in to an existing person's account (or seat)" in text
+    # The one link shown is Ann's: it makes her account, not a way into Jon's.
+    newcomer = site.browser()
+    r = site.post_form(newcomer, links[0], {"name": "Ann"})
+    assert r.status_code == 303
+    assert "Ann" in newcomer.get("/me").text
+
+
+def test_once_mail_can_be_sent_no_link_is_shown(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DIPPOUCH_SMTP_HOST", "127.0.0.1")
+    monkeypatch.setenv("DIPPOUCH_MAIL_FROM", "games@example.org")
+    settings.reread()
+    site.post_form(site.browser(), "/signin/mail", {"email": "ann@example.org", "name": "Ann"})
+    box = site.coordinator.get("/coordinate/outbox")
+    assert "to ann@example.org" in html.unescape(box.text)
+    assert "/signin/link/" not in box.text and _bodies(box.text) == []
+    assert "mail takes it to them alone now that the site can send mail" in html.unescape(box.text)
+
+
+def test_orders_press_and_notifications_stay_their_addressees_results_are_shown(site: Site) -> None:
+    """A receipt holds a player's orders and token, a press copy and a notification a message's words: sealed, or
+    another's to read. Results, reminders and notices say nothing a coordinator may not read."""
+    from dippouch.store.outbox import queue_in
+
+    mails = {
+        "receipt": "France, version 1:\n  accepted  A Paris - Burgundy\nyour token for France is dp-abcdefghjk",
+        "reply": "held: confirm 1234abcd",
+        "press": "England to France: let us share Belgium",
+        "notify": "England wrote in demo: let us share Belgium",
+        "results": "Spring 1901 Movement: A Paris - Burgundy succeeds",
+        "reminder": "No orders have been received for France yet.",
+        "notice": "demo is paused.",
+    }
+    store = site.web.store
+    with store.session() as s, s.begin():
+        for kind, body in mails.items():
+            queue_in(s, key=f"t:{kind}", to="fay@example.org", subject=kind, body=body, kind=kind, now=site.clock())
+    box = site.coordinator.get("/coordinate/outbox").text
+    assert sorted(_bodies(box)) == sorted(mails[k] for k in ("results", "reminder", "notice"))
+    for secret in ("A Paris - Burgundy\nyour token", "dp-abcdefghjk", "confirm 1234abcd", "share Belgium"):
+        assert secret not in html.unescape(box)
+    assert html.unescape(box).count("for the addressee alone.") == 4 + 1  # four hidden, and the page's own note
