@@ -57,7 +57,7 @@ def test_a_dislodgement_then_its_retreat_next_step(store: GameStore) -> None:
     assert ("Germany", "A ruh") in _units(s) and ("France", "A bur") in _units(s)
     assert s.step is not None and s.step["orders"] == {"Germany": ["A bur R ruh"]}
     # Back: the retreat phase again, with the orders that were typed for it.
-    s = sb.back(store, s, now=T0)
+    s = sb.back(store, V, s, now=T0)
     assert s.position["phase"] == "Spring 1901 Retreats" and s.orders == "A bur - ruh"
 
 
@@ -90,10 +90,10 @@ def test_edits_and_their_refusals(store: GameStore) -> None:
     assert s.position["phase"] == "Fall 1902 Movement"
     assert len(s.history) == 5
     for _ in range(5):
-        s = sb.back(store, s, now=T0)
+        s = sb.back(store, V, s, now=T0)
     assert s.position == position_to_data(V, V.start)
     with pytest.raises(GameError, match="nothing to go back to"):
-        sb.back(store, s, now=T0)
+        sb.back(store, V, s, now=T0)
 
 
 def test_order_lines_each_get_a_verdict_and_a_refused_line_stops_the_step(store: GameStore) -> None:

@@ -15,6 +15,7 @@ from dippouch.store.sandboxes import (
     create_sandbox,
     export_person,
     forget_person,
+    keep_check,
     sandbox_by_token,
     sandboxes_of,
     save_sandbox,
@@ -80,3 +81,39 @@ def test_download_my_data_and_delete_my_data_include_the_sandboxes(store: GameSt
     assert [e["share_token"] for e in export_all(store, person)["sandboxes"]["sandboxes"]] == [made.share_token]
     forget_all(store, person, now=T0)
     assert sandbox_by_token(store, secret) is None
+
+
+def test_the_orders_check_is_kept_with_them_and_kept_after_the_fact(store: GameStore) -> None:
+    """A new sandbox has nothing to check; a saved one keeps the check it is given (``None``: none kept, as for a
+    sandbox saved before checks were stored), and keep_check stores one later without changing the sandbox's
+    state or when it was last changed."""
+    made, secret = create_sandbox(store, variant="standard", position=BOARD, now=T0)
+    assert made.checked == []
+    verdicts = [{"line": 1, "text": "F lon H", "power": "England", "order": "F lon H", "error": None, "note": None}]
+    saved = save_sandbox(
+        store, made.id, position=BOARD, orders="F lon H", step=None, history=[], now=T0, checked=verdicts
+    )
+    assert saved.checked == verdicts and sandbox_by_token(store, secret) == (saved, True)
+    unchecked = save_sandbox(store, made.id, position=BOARD, orders="F lon H", step=None, history=[], now=T0)
+    assert unchecked.checked is None
+    later = keep_check(store, made.id, verdicts)
+    assert later == saved and later.updated_at == T0
+
+
+def test_migration_0021_keeps_every_sandbox_and_leaves_its_check_to_be_made(store: GameStore) -> None:
+    """Down to 0020 the column goes, the sandboxes stay; back up, a sandbox kept before has no check (``None``:
+    made on its first look), on SQLite and on PostgreSQL."""
+    from alembic import command
+
+    from dippouch.store.db import alembic_config, upgrade
+
+    made, secret = create_sandbox(store, variant="standard", position=BOARD, now=T0)
+    save_sandbox(store, made.id, position=BOARD, orders="F lon H", step=None, history=[], now=T0, checked=[])
+    cfg = alembic_config()
+    with store.engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0020")
+    assert "checked" not in {c["name"] for c in sa.inspect(store.engine).get_columns("sandboxes")}
+    upgrade(store.engine)
+    got = sandbox_by_token(store, secret)
+    assert got is not None and got[0].orders == "F lon H" and got[0].checked is None

@@ -25,9 +25,17 @@ from dippouch.core.notation import OrderParseError, format_order, format_unit, p
 from dippouch.core.orders import Build, Order
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
-from dippouch.game import GameError, check_orders, position_from_data, position_to_data
+from dippouch.game import (
+    TYPED,
+    GameError,
+    OrderBounds,
+    check_orders,
+    check_size,
+    position_from_data,
+    position_to_data,
+)
 from dippouch.store.db import Database
-from dippouch.store.sandboxes import Sandbox, create_sandbox, save_sandbox
+from dippouch.store.sandboxes import Sandbox, create_sandbox, keep_check, save_sandbox
 
 __all__ = [
     "UNIT_KINDS",
@@ -35,7 +43,10 @@ __all__ = [
     "add_unit",
     "adjudicate_step",
     "back",
+    "bounds",
+    "check_kept",
     "check_lines",
+    "checked",
     "position_of",
     "remove_unit",
     "set_centre",
@@ -62,6 +73,25 @@ class Line:
     @property
     def accepted(self) -> bool:
         return self.error is None
+
+    def data(self) -> dict[str, Any]:
+        """As the sandbox keeps it (:attr:`dippouch.store.sandboxes.Sandbox.checked`)."""
+        return {
+            "line": self.line,
+            "text": self.text,
+            "power": self.power,
+            "order": self.order,
+            "error": self.error,
+            "note": self.note,
+        }
+
+    @classmethod
+    def of(cls, data: Mapping[str, Any]) -> Line:
+        def text(key: str) -> str | None:
+            value = data.get(key)
+            return None if value is None else str(value)
+
+        return cls(int(data["line"]), str(data["text"]), text("power"), text("order"), text("error"), text("note"))
 
 
 def position_of(variant: Variant, sandbox: Sandbox) -> Position:
@@ -96,7 +126,8 @@ def start(
 
 def _changed(db: Database, variant: Variant, sandbox: Sandbox, position: Position, now: datetime) -> Sandbox:
     """Keep an edited board: the state before goes on the history ("Back" returns to it), and the last step's
-    orders are no longer drawn (they were for a board that is no more)."""
+    orders are no longer drawn (they were for a board that is no more). The orders kept are checked again, on
+    the new board."""
     return save_sandbox(
         db,
         sandbox.id,
@@ -105,7 +136,26 @@ def _changed(db: Database, variant: Variant, sandbox: Sandbox, position: Positio
         step=None,
         history=[*sandbox.history, _snapshot(sandbox)],
         now=now,
+        checked=_check(variant, position, sandbox.orders),
     )
+
+
+def _check(variant: Variant, position: Position, text: str) -> list[dict[str, Any]]:
+    """The orders' check as the sandbox keeps it: made when the orders or the board are kept, never on a look."""
+    return [ln.data() for ln in check_lines(variant, position, text)] if text.strip() else []
+
+
+def checked(sandbox: Sandbox) -> list[Line] | None:
+    """The order box's lines with their verdicts, as kept with the sandbox (``None``: a sandbox kept before its
+    check was, which :func:`check_kept` checks once)."""
+    if sandbox.checked is None:
+        return None if sandbox.orders.strip() else []
+    return [Line.of(c) for c in sandbox.checked]
+
+
+def check_kept(db: Database, variant: Variant, sandbox: Sandbox) -> Sandbox:
+    """Check, once, the orders of a sandbox kept before its check was, and keep the check."""
+    return keep_check(db, sandbox.id, _check(variant, position_of(variant, sandbox), sandbox.orders))
 
 
 def _snapshot(sandbox: Sandbox) -> dict[str, Any]:
@@ -260,20 +310,39 @@ def check_lines(variant: Variant, position: Position, text: str) -> list[Line]:
 
 
 def set_orders(db: Database, variant: Variant, sandbox: Sandbox, text: str, *, now: datetime) -> Sandbox:
-    """Keep the order box as typed (every line checked as it is shown; nothing is refused for keeping)."""
-    _size(text)
+    """Keep the order box as typed, every line checked once, here (nothing is refused for keeping, but text
+    beyond :func:`bounds`)."""
+    check_size(text, bounds(variant))
     return save_sandbox(
-        db, sandbox.id, position=sandbox.position, orders=text, step=sandbox.step, history=sandbox.history, now=now
+        db,
+        sandbox.id,
+        position=sandbox.position,
+        orders=text,
+        step=sandbox.step,
+        history=sandbox.history,
+        now=now,
+        checked=_check(variant, position_of(variant, sandbox), text),
     )
 
 
+LINE_CHARS = 150
+"""Characters an order line of a sandbox has on average at most: a long order in full names ("Army North Africa
+supports Fleet Western Mediterranean to Tyrrhenian Sea") is under 100; a player's typed orders allow 200."""
+
 MAX_ORDERS = 64_000
-"""Characters the order box may hold (a submission's own bound for its order lines)."""
+"""Characters any sandbox's order box may hold (the largest of the bounds below, Imperial's, is 55,719): what
+the JSON API reads at most, before the variant's own bound is checked."""
 
 
-def _size(text: str) -> None:
-    if len(text) > MAX_ORDERS:
-        raise GameError(f"the orders are {len(text):,} characters long; at most {MAX_ORDERS:,} are read")
+def bounds(variant: Variant) -> OrderBounds:
+    """How much order text a sandbox of ``variant`` takes, as a player's typed orders are bounded
+    (:data:`dippouch.game.TYPED`: lines of at most 300 characters, each misspelt one a search for the closest
+    names) but for every power at once: a line for each unit the board can hold (one a province) and a heading
+    for each power, at least as many lines as a player may type; :data:`LINE_CHARS` a line on average. W3K:
+    268 lines, 40,200 characters of orders; the standard map: 100 lines. The largest text W3K takes is checked in
+    about a second of CPU (64,000 characters of misspelt orders took 3.3 s, on every look)."""
+    lines = max(TYPED.lines, len(variant.map.provinces) + len(variant.power_names))
+    return OrderBounds(total=lines * (LINE_CHARS + 1), chars=lines * LINE_CHARS, lines=lines, line=TYPED.line)
 
 
 def adjudicate_step(db: Database, variant: Variant, sandbox: Sandbox, text: str, *, now: datetime) -> Sandbox:
@@ -282,9 +351,10 @@ def adjudicate_step(db: Database, variant: Variant, sandbox: Sandbox, text: str,
     refused (say what to change, keep what was typed): a game would drop such a line, and a sandbox is for
     seeing exactly what the orders written do. Units without orders hold, retreat-less units disband, missing
     builds are waived and missing removals made, as in a game."""
-    _size(text)
+    check_size(text, bounds(variant))
     pos = position_of(variant, sandbox)
-    lines = check_lines(variant, pos, text)
+    kept = checked(sandbox) if text == sandbox.orders else None
+    lines = kept if kept is not None else check_lines(variant, pos, text)
     refused = [ln for ln in lines if not ln.accepted]
     if refused:
         first, more = refused[0], len(refused) - 1
@@ -316,22 +386,25 @@ def adjudicate_step(db: Database, variant: Variant, sandbox: Sandbox, text: str,
         step=step,
         history=[*sandbox.history, {**_snapshot(sandbox), "orders": text}],
         now=now,
+        checked=[],
     )
 
 
-def back(db: Database, sandbox: Sandbox, *, now: datetime) -> Sandbox:
+def back(db: Database, variant: Variant, sandbox: Sandbox, *, now: datetime) -> Sandbox:
     """Return to the state before the last change (a step adjudicated, or an edit of the board)."""
     if not sandbox.history:
         raise GameError("there is nothing to go back to: this is the board the sandbox began with")
     last = sandbox.history[-1]
+    position, orders = dict(last["position"]), str(last.get("orders") or "")
     return save_sandbox(
         db,
         sandbox.id,
-        position=dict(last["position"]),
-        orders=str(last.get("orders") or ""),
+        position=position,
+        orders=orders,
         step=last.get("step"),
         history=sandbox.history[:-1],
         now=now,
+        checked=_check(variant, position_from_data(variant, position), orders),
     )
 
 

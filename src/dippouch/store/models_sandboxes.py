@@ -1,4 +1,4 @@
-"""The table of sandboxes (migration 0017): boards copied from a game's phase or a variant's opening, changed
+"""The table of sandboxes (migrations 0017, 0021): boards copied from a game's phase or a variant's opening, changed
 and adjudicated at will without touching any game (:mod:`dippouch.store.sandboxes` reads and writes it).
 
 Kept apart from the game tables, as the web's and the openings' are; :mod:`dippouch.store.tables` maps them
@@ -39,5 +39,8 @@ class SandboxRow(Base):
     orders: Mapped[str] = mapped_column(sa.Text, default="")
     step: Mapped[dict[str, Any] | None] = mapped_column(sa.JSON, default=None)
     history: Mapped[list[Any]] = mapped_column(sa.JSON)
+    checked: Mapped[list[Any] | None] = mapped_column(sa.JSON, default=None)
+    """The order box's lines as checked against the board when either was last kept (migration 0021), so a look
+    at the sandbox never checks them again; ``None``: kept before the check was (it is made on the first look)."""
     created_at: Mapped[datetime]
     updated_at: Mapped[datetime]

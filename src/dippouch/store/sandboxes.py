@@ -1,4 +1,4 @@
-"""Sandboxes as stored (migration 0017; the table in :mod:`dippouch.store.models_sandboxes`): a board copied from a game's phase or a variant's opening, which a
+"""Sandboxes as stored (migrations 0017 and 0021; the table in :mod:`dippouch.store.models_sandboxes`): a board copied from a game's phase or a variant's opening, which a
 person changes at will (units, centres, orders, steps adjudicated) without ever touching a game.
 
 A sandbox is reached by two links. Its edit link carries a secret of which only the SHA-256 is stored (as
@@ -31,6 +31,7 @@ __all__ = [
     "create_sandbox",
     "export_person",
     "forget_person",
+    "keep_check",
     "sandbox_by_token",
     "sandboxes_of",
     "save_sandbox",
@@ -61,6 +62,9 @@ class Sandbox:
     carried out) and ``results`` (the contract's results); ``None`` before a step, or after an edit."""
     history: list[dict[str, Any]]
     """Earlier states, oldest first, each ``{"position", "orders", "step"}``: "Back" returns to the last."""
+    checked: list[dict[str, Any]] | None
+    """Each line of ``orders`` with its verdict on ``position`` (``line``, ``text``, ``power``, ``order``,
+    ``error``, ``note``), made when either was kept; ``None`` for a sandbox kept before the check was stored."""
     created_at: datetime
     updated_at: datetime
 
@@ -77,6 +81,7 @@ class Sandbox:
             r.orders,
             dict(r.step) if r.step is not None else None,
             [dict(h) for h in r.history],
+            [dict(c) for c in r.checked] if r.checked is not None else None,
             r.created_at,
             r.updated_at,
         )
@@ -105,6 +110,7 @@ def create_sandbox(
         orders="",
         step=None,
         history=[],
+        checked=[],
         created_at=now,
         updated_at=now,
     )
@@ -135,8 +141,10 @@ def save_sandbox(
     step: dict[str, Any] | None,
     history: list[dict[str, Any]],
     now: datetime,
+    checked: list[dict[str, Any]] | None = None,
 ) -> Sandbox:
-    """Keep a sandbox's new state (the history bounded by :data:`MAX_HISTORY`, the oldest dropped)."""
+    """Keep a sandbox's new state (the history bounded by :data:`MAX_HISTORY`, the oldest dropped), with
+    ``checked``, its orders' check on its board (``None``: not checked)."""
     with db.session() as s, s.begin():
         row = s.get(SandboxRow, sandbox_id, with_for_update=True)
         if row is None:
@@ -145,7 +153,20 @@ def save_sandbox(
         row.orders = orders
         row.step = step
         row.history = history[-MAX_HISTORY:]
+        row.checked = checked
         row.updated_at = now
+        s.flush()
+        return Sandbox.of(row)
+
+
+def keep_check(db: Database, sandbox_id: int, checked: list[dict[str, Any]]) -> Sandbox:
+    """Keep the check of a sandbox's orders made after the fact (a sandbox kept before checks were stored): its
+    state, and when it was last changed, stay as they are."""
+    with db.session() as s, s.begin():
+        row = s.get(SandboxRow, sandbox_id, with_for_update=True)
+        if row is None:
+            raise GameError("this sandbox no longer exists")
+        row.checked = checked
         s.flush()
         return Sandbox.of(row)
 

@@ -40,7 +40,7 @@ from dippouch.web.answers.sandbox import (
     SandboxUnit,
     SandboxView,
 )
-from dippouch.web.deps import SiteDep, ViewerDep, WebDep, answers, render, words
+from dippouch.web.deps import SiteDep, ViewerDep, WebDep, answers, charged, render, words
 from dippouch.web.forms import FormDep, redirect
 from dippouch.web.maps import map_available
 from dippouch.web.security import CSRF_HEADER, BadInput, Forbidden, NotFound, Viewer, check_csrf, client_id
@@ -89,6 +89,30 @@ def _open(web: Web, token: str, viewer: Viewer) -> Opened:
     sb, by_secret = got
     editable = by_secret or (sb.person_id is not None and sb.person_id == viewer.person_id)
     return Opened(sb, _variant(web, sb), editable, by_secret)
+
+
+def _looked(request: Request, web: Web, o: Opened) -> Opened:
+    """The sandbox as a look shows it: its orders' check is kept with them, so nothing is checked here, but
+    for a sandbox kept before checks were (checked once, on the first look, charged to whoever looks)."""
+    if use.checked(o.sandbox) is not None:
+        return o
+
+    def check() -> Sandbox:
+        with web.writes:
+            return use.check_kept(web.store, o.variant, o.sandbox)
+
+    return Opened(charged(request, check, estimate=_estimate(o.sandbox.orders)), o.variant, o.editable, o.by_secret)
+
+
+CHECK_LINE = 0.004
+"""CPU seconds the check of one sandbox order line is estimated at: the dearest of the misspelt lines tried
+(each a search for the closest names), on the shared 2-CPU test machine (2026-11-25): W3K's bound, 268 lines,
+took 0.52 s of CPU as short misspelt orders and 1.04 s as lines of 150 characters of 40 mangled names each;
+Imperial's 369 lines 0.84 s at worst; the standard map's 100 lines 0.07 s."""
+
+
+def _estimate(text: str) -> float:
+    return sum(1 for ln in text.splitlines() if ln.strip()) * CHECK_LINE
 
 
 def _editing(web: Web, token: str, viewer: Viewer) -> Opened:
@@ -144,7 +168,7 @@ def _view(o: Opened, *, maps: bool = False) -> SandboxView:
     ]
     lines = [
         SandboxLine(line=ln.line, text=ln.text, power=ln.power, order=ln.order, error=ln.error, note=ln.note)
-        for ln in (use.check_lines(v, pos, sb.orders) if sb.orders.strip() else [])
+        for ln in use.checked(sb) or []  # as kept with the orders: a look checks nothing (_looked)
     ]
     step = None
     if sb.step is not None:
@@ -336,7 +360,7 @@ def _csrf(request: Request, viewer: Viewer) -> None:
 @router.get("/sandbox/{token}", include_in_schema=False, response_class=HTMLResponse)
 async def sandbox_page(request: Request, token: str, web: WebDep, viewer: ViewerDep, site: SiteDep) -> Response:
     """The sandbox: its board drawn, the editor and the order box (its maker's), the last step's results."""
-    o, view = await run_in_threadpool(_page, web, token, viewer)
+    o, view = await run_in_threadpool(_page, request, web, token, viewer)
     base = site.public_url.rstrip("/")
     return render(
         request,
@@ -363,15 +387,16 @@ def _clickable(view: SandboxView) -> dict[str, str]:
     return out
 
 
-def _page(web: Web, token: str, viewer: Viewer) -> tuple[Opened, SandboxView]:
-    o = _open(web, token, viewer)
+def _page(request: Request, web: Web, token: str, viewer: Viewer) -> tuple[Opened, SandboxView]:
+    o = _looked(request, web, _open(web, token, viewer))
     return o, _view(o, maps=True)
 
 
 @router.get("/api/sandbox/{token}", **answers(SandboxView))
-def api_sandbox(token: str, web: WebDep, viewer: ViewerDep) -> SandboxView:
-    """A sandbox by either of its links: the board, the orders typed with their verdicts, the last step."""
-    return _view(_open(web, token, viewer))
+def api_sandbox(request: Request, token: str, web: WebDep, viewer: ViewerDep) -> SandboxView:
+    """A sandbox by either of its links: the board, the orders typed with their verdicts (as checked when they
+    were kept), the last step."""
+    return _view(_looked(request, web, _open(web, token, viewer)))
 
 
 def _back_to(token: str) -> str:
@@ -379,13 +404,26 @@ def _back_to(token: str) -> str:
 
 
 def _changed(
-    request: Request, web: Web, token: str, viewer: Viewer, change: Any, *, adjudicates: bool = False
+    request: Request,
+    web: Web,
+    token: str,
+    viewer: Viewer,
+    change: Any,
+    *,
+    adjudicates: bool = False,
+    text: str | None = None,
 ) -> Opened:
-    """Apply ``change(opened)`` (a use case's call, which returns the sandbox saved) for a caller who may edit."""
+    """Apply ``change(opened)`` (a use case's call, which returns the sandbox saved) for a caller who may edit,
+    in the work budget's check lane: the orders (``text`` when the change brings new ones) are checked when
+    they are kept, and that check is charged to whoever changes the sandbox, before it runs."""
     o = _editing(web, token, viewer)
     _limit(request, adjudicates)
-    with web.writes:
-        sb = change(o)
+
+    def change_it() -> Sandbox:
+        with web.writes:
+            return change(o)  # type: ignore[no-any-return]
+
+    sb = charged(request, change_it, estimate=_estimate(o.sandbox.orders if text is None else text))
     return Opened(sb, o.variant, True, o.by_secret)
 
 
@@ -461,6 +499,7 @@ def form_orders(request: Request, token: str, web: WebDep, viewer: ViewerDep, fo
             viewer,
             lambda o: use.adjudicate_step(web.store, o.variant, o.sandbox, text, now=web.now()),
             adjudicates=True,
+            text=text,
         )
         step = o.sandbox.step or {}
         said = words(request).gettext("Adjudicated %(step)s: the board is now in %(phase)s.") % {
@@ -469,7 +508,12 @@ def form_orders(request: Request, token: str, web: WebDep, viewer: ViewerDep, fo
         }
         return redirect(_back_to(token), said)
     _changed(
-        request, web, token, viewer, lambda o: use.set_orders(web.store, o.variant, o.sandbox, text, now=web.now())
+        request,
+        web,
+        token,
+        viewer,
+        lambda o: use.set_orders(web.store, o.variant, o.sandbox, text, now=web.now()),
+        text=text,
     )
     return redirect(_back_to(token) + "#orders", words(request).gettext("Orders kept; each line is checked below."))
 
@@ -477,7 +521,7 @@ def form_orders(request: Request, token: str, web: WebDep, viewer: ViewerDep, fo
 @router.post("/sandbox/{token}/back", include_in_schema=False)
 def form_back(request: Request, token: str, web: WebDep, viewer: ViewerDep, form: FormDep) -> Response:
     """Return to the state before the last change."""
-    o = _changed(request, web, token, viewer, lambda o: use.back(web.store, o.sandbox, now=web.now()))
+    o = _changed(request, web, token, viewer, lambda o: use.back(web.store, o.variant, o.sandbox, now=web.now()))
     said = words(request).gettext("Back: the board is in %(phase)s again.") % {"phase": o.sandbox.position.get("phase")}
     return redirect(_back_to(token), said)
 
@@ -510,10 +554,17 @@ class OrdersIn(BaseModel):
 
 
 def _api_change(
-    request: Request, web: Web, token: str, viewer: Viewer, change: Any, *, adjudicates: bool = False
+    request: Request,
+    web: Web,
+    token: str,
+    viewer: Viewer,
+    change: Any,
+    *,
+    adjudicates: bool = False,
+    text: str | None = None,
 ) -> SandboxView:
     _csrf(request, viewer)
-    return _view(_changed(request, web, token, viewer, change, adjudicates=adjudicates))
+    return _view(_changed(request, web, token, viewer, change, adjudicates=adjudicates, text=text))
 
 
 @router.post("/api/sandbox/{token}/units", **answers(SandboxView))
@@ -572,10 +623,11 @@ def api_orders(request: Request, token: str, web: WebDep, viewer: ViewerDep, bod
         viewer,
         lambda o: act(web.store, o.variant, o.sandbox, body.orders, now=web.now()),
         adjudicates=body.adjudicate,
+        text=body.orders,
     )
 
 
 @router.post("/api/sandbox/{token}/back", **answers(SandboxView))
 def api_back(request: Request, token: str, web: WebDep, viewer: ViewerDep) -> SandboxView:
     """Return to the state before the last change (a step, or an edit)."""
-    return _api_change(request, web, token, viewer, lambda o: use.back(web.store, o.sandbox, now=web.now()))
+    return _api_change(request, web, token, viewer, lambda o: use.back(web.store, o.variant, o.sandbox, now=web.now()))
