@@ -181,3 +181,27 @@ def test_the_pace_is_the_installations_setting(monkeypatch: pytest.MonkeyPatch, 
     # The worker plays it a phase every 5 s, never sooner.
     done = [p.phase for t in range(5, 31) for p in process_due(store, now=T0 + timedelta(seconds=5 + t))]
     assert 4 <= len(done) <= math.ceil(26 / 5), done
+
+
+def test_an_outsider_is_refused_before_anything_about_the_game_is_read_or_charged(tmp_path: Path) -> None:
+    """The estimate reads the game's bots: only once the asker is known to coordinate it, so a refusal names no
+    game (an unknown game's refusal once listed every game there is, private ones among them)."""
+    site = Site(f"sqlite:///{tmp_path / 'web.db'}", limits={})
+    _site_game(site, "secret")
+    site.web.access.set_visibility("secret", "private")
+    site.new_game("open", "hundred3")
+    outsider = site.player("open", POWERS[0])
+    for game in ("secret", "nosuch"):
+        for url, body in (
+            (f"/api/games/{game}/actions", {"action": "process"}),
+            (f"/api/games/{game}/bots", {"power": POWERS[0], "level": "hold"}),
+        ):
+            r = site.api(outsider, url, body)
+            assert (r.status_code, r.json()["error"]) == (404, f"no game '{game}' here"), (url, r.text)
+        for url, form in (
+            (f"/games/{game}/coordinate/process", {"confirm": "yes"}),
+            (f"/games/{game}/coordinate/seat-bot", {"power": POWERS[0], "level": "hold"}),
+        ):
+            r = site.post_form(outsider, url, form)
+            assert r.status_code == 404 and "Games:" not in r.text, (url, r.text)
+    assert all(current == "bot:random" for _, current, _ in site.web.store.players("secret"))

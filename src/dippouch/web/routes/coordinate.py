@@ -107,13 +107,16 @@ def coordinate_page(request: Request, name: str, web: WebDep, viewer: ViewerDep)
     return render(request, "coordinate.html", {"c": cv, "g": cv.game, "bot_levels": LEVELS})
 
 
-def _charged(request: Request, web: Web, name: str, viewer: Viewer, work: Callable[[], T], estimate: float) -> T:
+def _charged(
+    request: Request, web: Web, name: str, viewer: Viewer, work: Callable[[], T], estimate: Callable[[], float]
+) -> T:
     """``work`` (a "process now", a bot seated: the bots order in the request) run in the work budget's lane and
-    charged to the asker, ``estimate`` CPU seconds taken before it runs (429 with the wait when they do not
-    fit); the asker looked at the game (a game bots alone play is watched)."""
-    web.require_coordinator(name, viewer)  # refused before anything is charged
+    charged to the asker, ``estimate()`` CPU seconds taken before it runs (429 with the wait when they do not
+    fit); the asker looked at the game (a game bots alone play is watched). Whether they coordinate it is
+    asked first: nothing about the game is read for anyone else (a private game is not found, as everywhere)."""
+    web.require_coordinator(name, viewer)
     practice.note_visit(web, name, viewer)
-    return charged(request, work, lane="process", estimate=estimate)
+    return charged(request, work, lane="process", estimate=estimate())
 
 
 def _bot_cost(web: Web, name: str, level: str) -> float:
@@ -179,7 +182,7 @@ def coordinate_action(
             name,
             viewer,
             lambda: desk.seat_bot(web, name, viewer, power, level),
-            _bot_cost(web, name, level),
+            lambda: _bot_cost(web, name, level),
         )
         said = (
             _("%(player)s now plays %(power)s; it sent version %(version)s.")
@@ -200,7 +203,7 @@ def coordinate_action(
             name,
             viewer,
             lambda: desk.clock_action(web, name, viewer, action, arg, say=_),
-            phase_cost(web.read, name),
+            lambda: phase_cost(web.read, name),
         )
         return redirect(back, said)
     return redirect(back, desk.clock_action(web, name, viewer, action, arg, say=_))
@@ -286,7 +289,7 @@ def api_seat_bot(request: Request, name: str, body: BotIn, viewer: WriterDep, we
         name,
         viewer,
         lambda: desk.seat_bot(web, name, viewer, body.power, body.level),
-        _bot_cost(web, name, body.level),
+        lambda: _bot_cost(web, name, body.level),
     )
     return BotSeatAnswer.model_validate(seated)
 
@@ -348,7 +351,7 @@ def api_action(request: Request, name: str, body: ActionIn, viewer: WriterDep, w
             name,
             viewer,
             lambda: desk.clock_action(web, name, viewer, body.action, body.arg),
-            phase_cost(web.read, name),
+            lambda: phase_cost(web.read, name),
         )
         return ActionAnswer(message=said)
     return ActionAnswer(message=desk.clock_action(web, name, viewer, body.action, body.arg))
