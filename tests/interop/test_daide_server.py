@@ -16,15 +16,13 @@ from diplomacy.daide import messages as mila_messages
 from diplomacy.daide.tokens import Token
 from diplomacy.daide.utils import bytes_to_str, str_to_bytes
 
+from daidesupport import VOCAB, Raw
 from dippouch.bots import make_bot
 from dippouch.interop.daide.client import DaideClient
-from dippouch.interop.daide.codec import ErrorCode, Wire, decode, encode, frame, from_text, initial_message, to_text
+from dippouch.interop.daide.codec import ErrorCode, Wire, encode, frame, from_text, to_text
 from dippouch.interop.daide.server import DaideServer
-from dippouch.interop.daide.tokens import Vocabulary
 from dippouch.play.daide import daide_server
 from dippouch.store import GameStore
-
-VOCAB = Vocabulary.standard_map()
 
 
 def _serve(store: GameStore, body: Callable[[DaideServer, int], Awaitable[Any]], *, timeout: float = 60) -> Any:
@@ -156,53 +154,6 @@ def test_a_whole_standard_game_is_played_by_clients_speaking_only_daide(store: G
 
 
 # --- refusals -----------------------------------------------------------------------------------------------
-
-
-class Raw:
-    """A bare connection: messages written in the text form, answers read back as text."""
-
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader, self.writer = reader, writer
-
-    @classmethod
-    async def open(cls, port: int, *, hello: bool = True) -> Raw:
-        r, w = await asyncio.open_connection("127.0.0.1", port)
-        c = cls(r, w)
-        if hello:
-            w.write(initial_message())
-            kind, _ = await c.read()
-            assert kind == Wire.RM
-        return c
-
-    def send(self, text: str) -> None:
-        self.writer.write(frame(Wire.DM, encode(from_text(VOCAB, text))))
-
-    async def read(self) -> tuple[int, bytes]:
-        head = await asyncio.wait_for(self.reader.readexactly(4), 10)
-        kind, _pad, n = struct.unpack(">BBH", head)
-        return kind, await self.reader.readexactly(n) if n else b""
-
-    async def text(self) -> str:
-        kind, payload = await self.read()
-        assert kind == Wire.DM, (kind, payload)
-        return to_text(VOCAB, decode(payload))
-
-    async def until(self, pattern: str) -> str:
-        while True:
-            t = await self.text()
-            if re.match(pattern, t):
-                return t
-
-    async def join(self, name: str = "tester") -> tuple[str, int]:
-        self.send(f"NME ('{name}') ('1')")
-        assert await self.text() == f"YES ( NME ( '{name}' ) ( '1' ) )"
-        self.send(f"YES ({await self.until('MAP')})")
-        hlo = await self.until("HLO")
-        m = re.match(r"HLO \( (\w+) \) \( (\d+) \)", hlo)
-        assert m is not None
-        await self.until("NOW")
-        await self.until("TME")  # the deadline follows the position
-        return m.group(1), int(m.group(2))
 
 
 def _refusal(store: GameStore, body: Callable[[int], Awaitable[Any]]) -> Any:

@@ -19,14 +19,15 @@ def seat_bot_command(
 ) -> None:
     """Seat a bot of LEVEL on POWER; it sends orders as soon as each phase opens (`players replace` hands the
     seat back to a person)."""
-    from dippouch.bots.seats import bot_player, play_seats, seat_bot
+    from dippouch.bots.seats import play_seats
+    from dippouch.play.seats import seat_bot
 
     store = _store(db)
-    p = seat_bot(store, game, power, level, now=_now(now))
+    got = seat_bot(store, game, power, level, now=_now(now))
     moves = play_seats(store, now=_now(now), games=[game])
-    sent = next((m for m in moves if m.power == p and m.version is not None), None)
+    sent = next((m for m in moves if m.power == got.power and m.version is not None), None)
     note = f"; it sent version {sent.version} for {sent.phase}" if sent else ""
-    out.print(f"{bot_player(level)} now plays {p} in {game}{note}.")
+    out.print(f"{got.change.player} now plays {got.power} in {game}{note}.")
 
 
 @app.command("bot-policy")

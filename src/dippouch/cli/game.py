@@ -245,7 +245,14 @@ def players_list(game: str, db: str | None = DbOption) -> None:
     out.print(table)
 
 
-EmailOption = typer.Option(None, "--email", help="The player's e-mail address (orders by mail come only from it).")
+EmailOption = typer.Option(
+    None,
+    "--email",
+    help="The player's e-mail address (orders by mail come only from it; a person's address makes the seat theirs).",
+)
+LinkOption = typer.Option(
+    False, "--link", help="Make the player's link to their page and print it (shown only now), as the desk does."
+)
 
 
 @players_app.command("assign")
@@ -255,12 +262,12 @@ def players_assign(
     power: str,
     player: str,
     email: str | None = EmailOption,
+    link: bool = LinkOption,
     db: str | None = DbOption,
     now: str | None = NowOption,
 ) -> None:
     """Seat PLAYER as POWER (which must have nobody yet)."""
-    p = _store(db).assign(game, power, player, now=_now(now), email=email)
-    out.print(f"{player} now plays {p} in {game}{_mail_note(email)}.")
+    _seat(game, power, player, email=email, link=link, replace=False, db=db, now=now)
 
 
 @players_app.command("replace")
@@ -270,12 +277,26 @@ def players_replace(
     power: str,
     player: str,
     email: str | None = EmailOption,
+    link: bool = LinkOption,
     db: str | None = DbOption,
     now: str | None = NowOption,
 ) -> None:
-    """Hand POWER over to PLAYER (ends civil disorder: the missed-phase count starts again)."""
-    p = _store(db).assign(game, power, player, now=_now(now), replace=True, email=email)
-    out.print(f"{player} takes over {p} in {game}{_mail_note(email)}.")
+    """Hand POWER over to PLAYER (ends civil disorder: the missed-phase count starts again). The player replaced
+    loses the power at once: their links stop working, and a person is told."""
+    _seat(game, power, player, email=email, link=link, replace=True, db=db, now=now)
+
+
+def _seat(
+    game: str, power: str, player: str, *, email: str | None, link: bool, replace: bool, db: str | None, now: str | None
+) -> None:
+    """Seat a player through the use case every door calls (:func:`dippouch.play.seats.seat`)."""
+    from dippouch.play.seats import seat
+    from dippouch.settings import site
+
+    got = seat(_store(db), game, power, player, now=_now(now), replace=replace, email=email, link=link)
+    out.print(got.text + (f" Orders by mail come from {email.strip()}." if email else ""), markup=False)
+    if got.secret is not None:
+        out.print(f"{got.power}'s link (shown only now): {site().link(f'/k/{got.secret}')}", markup=False)
 
 
 @players_app.command("email")
@@ -292,10 +313,6 @@ def players_email(
     p = store.set_email(game, power, None if address.lower() == "none" else address, now=_now(now))
     player, addr = store.emails(game)[p]
     out.print(f"{player} ({p}) in {game}: {'mail to ' + addr if addr else 'no e-mail address'}.")
-
-
-def _mail_note(email: str | None) -> str:
-    return f", mail to {email.strip()}" if email else ""
 
 
 @app.command()

@@ -1,6 +1,7 @@
 """Starting, finding, joining and leaving games, once for every door: any signed-in player starts a game from a
 template and coordinates it; the open games are found by filters; quick play joins the one that starts
-soonest; sign-up, the waiting list, claiming a seat from the pool and resigning.
+soonest; sign-up, the waiting list, claiming a seat from the pool and resigning (those two change a seat's hands,
+as every door's do, in :mod:`dippouch.play.seats`).
 
 The templates are data (:data:`PRESETS`, and one for each variant the catalog holds): a variant, phase lengths,
 press rules, anonymity, the reliability asked, and whether the game is private (found only by its invitation
@@ -20,9 +21,9 @@ from typing import Any
 from dippouch.catalog import variants_usable
 from dippouch.game import GameError, Settings, parse_duration
 from dippouch.people.reliability import meets
+from dippouch.play.seats import claim, resign
 from dippouch.press.rules import KINDS, PressRules
 from dippouch.store import openings as store_openings
-from dippouch.store.access import AccessStore
 from dippouch.store.openings import Opening
 from dippouch.store.press import press_rules
 from dippouch.store.reliability import reliabilities
@@ -324,23 +325,6 @@ def quick_play(store: GameStore, person_id: int, filters: Filters = Filters(), *
         "no open game with these settings has a seat for you now: change the filters, or start one from a "
         "template (/games/new)"
     )
-
-
-def claim(store: GameStore, game: str, power: str, person_id: int, *, now: datetime) -> str:
-    """Take a seat from the replacement pool; the old player's links for the power stop working (the old
-    player is told by the ``seat_replaced`` event the claim writes)."""
-    power = store_openings.claim_seat(store, game, power, person_id, now=now)
-    AccessStore(store).revoke_power_keys(game, power, now=now)
-    return power
-
-
-def resign(store: GameStore, game: str, person_id: int, *, now: datetime) -> store_openings.Resigned:
-    """``person_id`` leaves ``game`` (:func:`dippouch.store.openings.resign`); a seat freed before the start
-    takes its links with it."""
-    got = store_openings.resign(store, game, person_id, now=now)
-    if got.how == "freed" and got.power is not None:
-        AccessStore(store).revoke_power_keys(game, got.power, now=now)
-    return got
 
 
 def resign_text(got: store_openings.Resigned) -> str:

@@ -8,14 +8,13 @@ from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from dippouch.bots.seats import bot_level, bot_player, play_seats, set_disorder_bot
-from dippouch.bots.seats import seat_bot as seat_bot_in_store
+from dippouch.bots.seats import bot_level, play_seats, set_disorder_bot
 from dippouch.mail.notices import mail_unavailable, queue_player_link
-from dippouch.play.openings import start_when_full
+from dippouch.play import seats
 from dippouch.play.processing import TooSoon, process_now
 from dippouch.store import absences as absence_store
 from dippouch.store.access import VISIBILITIES
-from dippouch.store.people import person_by_email, seat_people, seat_person
+from dippouch.store.people import seat_people
 from dippouch.web.games import game_view
 from dippouch.web.inputs import duration, duration_text, names, number_or_none, phase_deadlines
 from dippouch.web.mail_desk import desk_summary
@@ -142,8 +141,9 @@ def assign(
     *,
     say: Say = str,
 ) -> tuple[str, str]:
-    """Seat a player and hand out their link (a replacement's old links are revoked). ``email`` is the
-    address their orders by mail must come from (optional). A refusal in ``say``'s language."""
+    """Seat a player and hand out their link (:func:`dippouch.play.seats.seat`: a replacement's old links are
+    revoked and the person replaced is told, with the seat). ``email`` is the address their orders by mail must
+    come from (optional). A refusal in ``say``'s language."""
     web.require_coordinator(name, viewer)
     power, _, secret = _assign(web, name, power, player, replace, email, say)
     return power, secret
@@ -156,16 +156,12 @@ def _assign(
     player = names(player, _("the player's name"), 200, say=say)
     address = names(email, _("the e-mail address"), 320, say=say) if email.strip() else None
     power = web.power_named(name, power)
-    now = web.now()
-    web.store.assign(name, power, player, now=now, replace=replace, email=address)
-    if address is not None and (person := person_by_email(web.store, address)) is not None:
-        seat_person(web.store, name, power, person.id, now=now)  # the address is a person's: the seat is theirs
-    start_when_full(web.store, name, now=now)  # the sign-ups waiting now have a power each: the game draws
-    web.touched(name)
-    if replace:
-        web.access.revoke_power_keys(name, power, now=now)
-    key_id, secret = web.access.create_key("player", game=name, power=power, label=player, now=now)
-    return power, int(key_id), secret
+    try:
+        got = seats.seat(web.store, name, power, player, now=web.now(), replace=replace, email=address, link=True)
+    finally:
+        web.touched(name)
+    assert got.key_id is not None and got.secret is not None, "a seat asked with its link has one"
+    return got.power, got.key_id, got.secret
 
 
 def seat_many(
@@ -417,18 +413,18 @@ def set_deadlines(web: Web, name: str, viewer: Viewer, form: Mapping[str, Any], 
 
 
 def seat_bot(web: Web, name: str, viewer: Viewer, power: str, level: str) -> dict[str, Any]:
-    """Seat a bot on a power (docs/bots.md): the power's player links are revoked, and the bot sends its
-    orders for the open phase at once."""
+    """Seat a bot on a power (docs/bots.md, :func:`dippouch.play.seats.seat_bot`): the power's player links are
+    revoked and the person replaced is told, and the bot sends its orders for the open phase at once."""
     web.require_coordinator(name, viewer)
     power = web.power_named(name, power)
     now = web.now()
-    seat_bot_in_store(web.store, name, power, level, now=now)
-    web.access.revoke_power_keys(name, power, now=now)
-    start_when_full(web.store, name, now=now)  # the bot took the power the sign-ups waiting were short of
-    moves = play_seats(web.store, now=now, games=[name])
-    web.touched(name)
+    try:
+        got = seats.seat_bot(web.store, name, power, level, now=now)
+        moves = play_seats(web.store, now=now, games=[name])
+    finally:
+        web.touched(name)
     sent = next((m for m in moves if m.power == power and m.version is not None), None)
-    return {"power": power, "player": bot_player(level), "version": sent.version if sent else None}
+    return {"power": power, "player": got.change.player, "version": sent.version if sent else None}
 
 
 def set_bot_policy(web: Web, name: str, viewer: Viewer, level: str | None, *, say: Say = str) -> str:

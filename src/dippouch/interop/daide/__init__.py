@@ -8,3 +8,7 @@ stored game, and a client that seats our bots on a DAIDE server.
 
 docs/daide.md says what is served and what is not.
 """
+
+DAIDE_PLAYER = "daide:"
+"""The beginning of the player name a DAIDE client's seat is recorded under (``daide:NAME``): here, with nothing
+else, for the use cases that tell a program's seat from a person's without loading the protocol."""

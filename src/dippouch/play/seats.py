@@ -1,0 +1,133 @@
+"""Seats change hands here, once for every door: the coordinator's desk and its JSON API, ``dippouch players
+assign/replace`` and ``dippouch seat-bot``, a DAIDE client taking a seat, a claim from the replacement pool and a
+resignation.
+
+What a seat changing hands implies is done in the store's one transaction that changes it
+(:func:`dippouch.store.games.change_seat`): the power's player keys are revoked (a browser signed in with one
+loses the seat with it, and a person's own seat grant ends with their seat), and the person whose seat it was is
+told by a ``seat_replaced`` event, which the notification channels hand on to them as ``seat_lost``. Around it
+each door gets the same options: a seat whose e-mail address is a person's is that person's (their page and
+sign-in show it), a new player's link is made with the seat when asked for (shown once), and an automatic game
+whose empty powers now all have someone waiting draws them (:func:`dippouch.store.openings.draw_when_full`).
+
+A program (a DAIDE client) takes only a seat that is empty or played by a program when it asks: the check is made
+in the transaction that seats it, so a person seated a moment before keeps the seat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from dippouch.bots.seats import bot_player
+from dippouch.interop.daide import DAIDE_PLAYER
+from dippouch.store import openings as store_openings
+from dippouch.store.bots import BOT_PREFIX
+from dippouch.store.games import SeatChange, change_seat
+from dippouch.store.people import person_by_email
+from dippouch.store.repository import GameStore
+
+__all__ = ["PROGRAMS", "Seated", "claim", "resign", "seat", "seat_bot", "seat_program"]
+
+PROGRAMS = (BOT_PREFIX, DAIDE_PLAYER)
+"""The beginnings of the player names programs sit under (``bot:heuristic``, ``daide:Albert``): the seats a
+DAIDE client may take from whoever holds them, a person's never."""
+
+
+@dataclass(frozen=True)
+class Seated:
+    """A seat handed over: the change itself, the person the seat is now linked to (its address is theirs),
+    the new player's link's key (id, secret) when one was made, and the powers an automatic game drew after it
+    (person id -> power)."""
+
+    game: str
+    change: SeatChange
+    person_id: int | None = None
+    drawn: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def power(self) -> str:
+        return self.change.power
+
+    @property
+    def key_id(self) -> int | None:
+        return self.change.key[0] if self.change.key else None
+
+    @property
+    def secret(self) -> str | None:
+        return self.change.key[1] if self.change.key else None
+
+    @property
+    def text(self) -> str:
+        """What the coordinator's doors say (the command line; the desk shows the link's page)."""
+        c = self.change
+        if c.previous is None:
+            said = f"{c.player} now plays {c.power} in {self.game}."
+        else:
+            said = f"{c.player} takes over {c.power} in {self.game} from {c.previous}."
+        if c.revoked:
+            said += f" {c.revoked} link(s) of {c.power}'s player revoked."
+        if c.previous_person is not None:
+            said += f" {c.previous} is told."
+        if self.person_id is not None:
+            said += f" The address is a person's: the seat is on their page ({c.player})."
+        if self.drawn:
+            said += f" The game is full and starts: {len(self.drawn)} power(s) drawn for those waiting."
+        return said
+
+
+def seat(
+    store: GameStore,
+    game: str,
+    power: str,
+    player: str,
+    *,
+    now: datetime,
+    replace: bool = False,
+    email: str | None = None,
+    link: bool = False,
+) -> Seated:
+    """The coordinator seats ``player`` on ``power`` (``replace``: hands it over from its player, or from civil
+    disorder). ``email``: the address their orders by mail must come from; when it is a person's, the seat is
+    that person's. ``link``: make the new player's link with the seat."""
+    person = person_by_email(store, email) if email else None
+    change = change_seat(
+        store,
+        game,
+        power,
+        player,
+        now=now,
+        replace=replace,
+        email=email,
+        person_id=person.id if person is not None else None,
+        reason="coordinator",
+        new_key=link,
+    )
+    drawn = store_openings.draw_when_full(store, game, now=now)  # the sign-ups waiting now have a power each
+    return Seated(game, change, person.id if person is not None else None, drawn)
+
+
+def seat_bot(store: GameStore, game: str, power: str, level: str, *, now: datetime) -> Seated:
+    """The coordinator seats a bot of ``level`` on ``power`` (replacing whoever plays it, or taking an empty
+    seat); the bot sends its orders when the caller lets the bots play (:func:`dippouch.bots.seats.play_seats`)."""
+    change = change_seat(store, game, power, bot_player(level), now=now, replace=True, reason="bot")
+    return Seated(game, change, None, store_openings.draw_when_full(store, game, now=now))
+
+
+def seat_program(store: GameStore, game: str, power: str, player: str, *, now: datetime) -> Seated:
+    """A program (a DAIDE client, under ``player``) takes ``power`` if it is empty or a program's now, decided in
+    the transaction that seats it; a person's seat is refused (:class:`~dippouch.game.GameError`)."""
+    change = change_seat(store, game, power, player, now=now, replace=True, reason="program", only_from=PROGRAMS)
+    return Seated(game, change, None, store_openings.draw_when_full(store, game, now=now))
+
+
+def claim(store: GameStore, game: str, power: str, person_id: int, *, now: datetime) -> str:
+    """Take a seat from the replacement pool; in the claim's transaction the old player's links stop working
+    and the person whose seat it was is told (:func:`dippouch.store.openings.claim_seat`)."""
+    return store_openings.claim_seat(store, game, power, person_id, now=now)
+
+
+def resign(store: GameStore, game: str, person_id: int, *, now: datetime) -> store_openings.Resigned:
+    """``person_id`` leaves ``game`` (:func:`dippouch.store.openings.resign`); a seat freed before the start
+    takes its links with it, in the same transaction."""
+    return store_openings.resign(store, game, person_id, now=now)
