@@ -78,6 +78,19 @@ def test_a_key_the_browser_does_not_hold_cannot_be_added(site: Site, smtp: SmtpS
     assert c.get("/api/me").json()["seats"] == []
 
 
+def test_a_key_number_is_read_in_ascii_digits_only(site: Site, smtp: SmtpServer) -> None:
+    """The key's number is read by the project's number reader (issue 52): ``int()`` read the Arabic-Indic
+    digits of a held key's number as that number, and '0_7' as 7."""
+    france = site.player("demo", "France", "Ann")
+    c = sign_in_by_mail(site, smtp, "ann@example.org", name="Ann", browser=france)
+    key_id = c.get("/api/me").json()["keys_to_add"][0]["key_id"]
+    arabic = str(key_id).translate(str.maketrans("0123456789", "٠١٢٣٤٥٦٧٨٩"))
+    for typed in (arabic, f" {arabic} ", f"0_{key_id}"):
+        r = site.post_form(c, "/me/seats/add", {"key_id": typed})
+        assert r.status_code == 400 and "key_id must be the number of a key this browser holds" in r.text, typed
+    assert c.get("/api/me").json()["seats"] == []
+
+
 def test_the_coordinator_key_still_coordinates_and_is_listed(site: Site, smtp: SmtpServer) -> None:
     c = sign_in_by_mail(site, smtp, "co@example.org", name="Co", browser=site.coordinator)
     assert c.get("/api/me").json()["coordinates"] == [""]

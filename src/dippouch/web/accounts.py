@@ -20,6 +20,7 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
 from dippouch.game import GameError
+from dippouch.numbers import number_or_none
 from dippouch.settings import Site
 from dippouch.store import accounts as store_accounts
 from dippouch.store import openings as store_openings
@@ -387,11 +388,9 @@ def _grant(game: str, power: str) -> Any:
 def me_add_seat(request: Request, form: AccountForm, web: WebDep, viewer: ViewerDep, pid: MeDep) -> Response:
     """A seat this browser holds by its key (the player's link) becomes the person's: only a key the session
     holds, only the power's current player link, and never a seat another person plays."""
-    key_text = form.get("key_id", "")
-    try:
-        key_id = int(key_text)
-    except ValueError:
-        raise BadInput(words(request).gettext("key_id must be the number of a key this browser holds")) from None
+    key_id = number_or_none(form.get("key_id", ""))
+    if key_id is None:
+        raise BadInput(words(request).gettext("key_id must be the number of a key this browser holds"))
     grant = next((g for g in viewer.grants if g.key_id == key_id and g.role == "player" and key_id > 0), None)
     if grant is None or grant.game is None or grant.power is None:
         raise Forbidden(

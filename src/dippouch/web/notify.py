@@ -20,6 +20,7 @@ from starlette.requests import Request
 from dippouch.notify.events import CHANNELS, EVENTS, preferences, save_preferences
 from dippouch.notify.targets import WEBHOOK_KINDS, add_push, add_webhook, remove_target
 from dippouch.notify.transports import vapid_public_key
+from dippouch.numbers import number_or_none
 from dippouch.store.notify import masked, targets
 from dippouch.web.answers.notify import NotifyRemovedAnswer, NotifySettingsAnswer, NotifyTarget
 from dippouch.web.deps import ViewerDep, WebDep, answers, render, viewer_of, words
@@ -135,13 +136,13 @@ NotifyForm = Annotated[Form, Depends(posted(max_part_size=10_000, csrf=_form_tok
 
 
 def _hours(request: Request, text: str) -> int:
-    try:
-        return int(text.strip())
-    except ValueError:
+    hours = number_or_none(text)
+    if hours is None:
         raise BadInput(
             words(request).gettext("the deadline reminder is a whole number of hours (got %(got)s); try 12")
             % {"got": repr(text[:20])}
-        ) from None
+        )
+    return hours
 
 
 @router.post("/notifications/preferences", include_in_schema=False)

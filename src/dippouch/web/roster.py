@@ -23,6 +23,7 @@ from pydantic import BaseModel, Field
 from starlette.requests import Request
 
 from dippouch.game import GameError
+from dippouch.numbers import number_or_none
 from dippouch.people.absences import POLICIES
 from dippouch.people.addresses import address_in_force
 from dippouch.people.anonymity import HIDDEN
@@ -637,12 +638,11 @@ def _apply_settings(
     stand_in = str(data.get("stand_in") or "").strip()
     budget: int | None = None
     if budget_text:
-        try:
-            budget = int(budget_text)
-        except ValueError:
+        budget = number_or_none(budget_text)
+        if budget is None:
             raise BadInput(
                 _("budget_days: %(value)s is not a whole number of days; write e.g. 14") % {"value": repr(budget_text)}
-            ) from None
+            )
     stand_in_id: int | None = None
     if policy.replace("-", "_") == "stand_in":
         if not stand_in:
