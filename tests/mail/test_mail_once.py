@@ -217,3 +217,32 @@ def test_a_held_message_and_the_reply_that_confirms_it_are_recorded_together(
     assert (power, version) == ("France", 1)
     assert _messages(store) == [("applied", sub_id), ("confirmation", None)]
     assert [k for k, _ in _outbox(store)] == ["confirm", "receipt"]
+
+
+def test_a_held_message_applied_twice_at_once_is_applied_once(
+    store: GameStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The coordinator's Apply on the review page and the player's confirming reply (or a second click) at one
+    held message: the second finds it no longer held, and its orders are rolled back with its record."""
+    from dippouch.game import GameError
+    from dippouch.mail.intake import apply_held
+
+    monkeypatch.setenv("DIPPOUCH_MAIL_PROOF", "required")
+    held = take_in(store, _orders("France", "A par - bur\n"), now=NOW)
+    held_id = held.mail_id
+    assert held.status == "held" and held_id is not None
+    real_submit = GameStore.submit
+    first: list[Any] = []
+
+    def another_apply_first(self: GameStore, *args: Any, **kwargs: Any) -> Any:
+        if not first:
+            first.append(None)
+            first[0] = apply_held(self, held_id, now=NOW)  # the other door gets there while this one reads
+        return real_submit(self, *args, **kwargs)
+
+    monkeypatch.setattr(GameStore, "submit", another_apply_first)
+    with pytest.raises(GameError, match=rf"message #{held_id} is applied, not held"):
+        apply_held(store, held_id, now=NOW)
+    assert first[0].status == "applied" and first[0].version == 1
+    [(sub_id, power, version)] = _submissions(store)
+    assert (power, version) == ("France", 1) and _messages(store) == [("applied", sub_id)]

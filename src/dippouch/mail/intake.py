@@ -1165,8 +1165,24 @@ def apply_held(
 
     The orders and the held message's record are one transaction (and so is ``also``: the record of the
     player's reply that confirmed it, made of what became of the held message), so the held message is applied
-    once even if the process dies or another applies it at the same moment (:class:`MessageTaken`)."""
-    now = as_utc(now)
+    once even if the process dies or another applies it at the same moment (refused then as no longer held)."""
+    try:
+        return _apply_held(store, mail_id, now=as_utc(now), power=power, by=by, also=also)
+    except MessageTaken as e:
+        if e.mail_id != mail_id:
+            raise  # the confirming reply was taken in by another process: that one answers it
+        raise GameError(f"message #{mail_id} is {e.status}, not held; only held messages are applied") from None
+
+
+def _apply_held(
+    store: GameStore,
+    mail_id: int,
+    *,
+    now: datetime,
+    power: str | None,
+    by: str,
+    also: Callable[[Outcome], Sequence[Finish]] | None,
+) -> Outcome:
     row = message_record(store, mail_id)
     if row.status != "held":
         raise GameError(f"message #{mail_id} is {row.status}, not held; only held messages are applied")
