@@ -668,6 +668,7 @@ LAYER_MESSAGES = (
     N_("a number in the request is far too large"),
     N_("the request is nested too deeply"),
     N_("the request contains text that is not valid Unicode"),
+    N_("the request contains a value the database cannot store (a NUL character, or a number out of range)"),
     N_("internal error %(id)s: this is a bug in dippouch; it has been logged under that id"),
     N_("you may add only games you coordinate to a tournament (its page is public); %(game)s is not one of them"),
 )

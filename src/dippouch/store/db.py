@@ -54,6 +54,19 @@ catches to say "database unavailable" instead of failing, without speaking SQLAl
 DatabaseBusy = sa.exc.OperationalError
 """The database is busy or cannot be reached right now (a lock not granted in time, a connection lost)."""
 
+DatabaseRefusedValue = sa.exc.DataError
+"""A value the database cannot hold (SQL's data exceptions): on PostgreSQL a number past an integer column's
+range or text with a NUL character, which SQLite takes (it answers a number past its own 64 bits with
+``OverflowError``). A value a request carried there is the request's fault, not the database's."""
+
+NUMBER_OUT_OF_RANGE = "22003"
+"""The SQLSTATE of a number past its column's range (PostgreSQL's ``integer out of range``)."""
+
+
+def out_of_range(e: sa.exc.DataError) -> bool:
+    """Whether the database refused a number as too large (or too small) for its column."""
+    return getattr(e.orig, "sqlstate", None) == NUMBER_OUT_OF_RANGE
+
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 

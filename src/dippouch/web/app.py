@@ -35,7 +35,7 @@ from dippouch.mail.settings import use_store as use_mail_store
 from dippouch.said import said
 from dippouch.settings import Site, metrics_networks
 from dippouch.settings import site as installation_site
-from dippouch.store.db import DatabaseBusy, DatabaseError
+from dippouch.store.db import DatabaseBusy, DatabaseError, DatabaseRefusedValue, out_of_range
 from dippouch.store.repository import GameStore
 from dippouch.web.assets import static_url
 from dippouch.web.budget import WorkBudget
@@ -326,6 +326,17 @@ def create_app(
     @app.exception_handler(OverflowError)
     async def _overflow(request: Request, exc: OverflowError) -> Response:
         return _answer(request, 400, _refusal(request, "a number in the request is far too large"))
+
+    @app.exception_handler(DatabaseRefusedValue)
+    async def _refused_value(request: Request, exc: DatabaseRefusedValue) -> Response:
+        # PostgreSQL refuses what SQLite takes or answers as not there: an id past its integer column
+        # (/people/2147483648), text with a NUL character (/games/%00). Logged as a warning: the value was
+        # the request's.
+        log.warning("the database refused a value of %s %s: %s", request.method, request.url.path, exc.orig)
+        if out_of_range(exc):
+            return _answer(request, 400, _refusal(request, "a number in the request is far too large"))
+        refused = "the request contains a value the database cannot store (a NUL character, or a number out of range)"
+        return _answer(request, 400, _refusal(request, refused))
 
     @app.exception_handler(RecursionError)
     async def _deep(request: Request, exc: RecursionError) -> Response:
