@@ -407,6 +407,10 @@ LAYER_MESSAGES = (
     N_("a game's name is text, not %(type)s"),
     N_("a game's name must be 1 to %(most)s characters (it is %(length)s: %(name)s)"),
     N_("a game's name %(name)s contains a control character (%(char)s); write it on one line"),
+    N_(
+        "a game's name %(name)s contains %(character)s at position %(position)s: invisible and control characters "
+        "are not allowed (they make one name look like another)"
+    ),
     N_("a game's name cannot contain '/' or a backslash (%(name)s); try %(other)s"),
     N_("a game's name cannot start with '.' (%(name)s); try %(other)s"),
     N_(
@@ -458,6 +462,10 @@ LAYER_MESSAGES = (
     N_("%(where)s: expected the player's name"),
     N_("%(where)s must be 1 to %(most)s characters (it is %(length)s: %(name)s)"),
     N_("%(where)s %(name)s contains a control character (%(char)s); write it on one line"),
+    N_(
+        "%(where)s %(name)s contains %(character)s at position %(position)s: invisible and control characters are "
+        "not allowed (they make one name look like another)"
+    ),
     N_("%(where)s.email: %(reason)s"),
     # Whole, as the file's check writes them: the address's template alone would read the path into the address.
     N_("%(where)s.email: %(address)s is not an e-mail address; write it like montrose@example.org"),

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Any
 
+from dippouch.characters import hidden_character
 from dippouch.core.errors import DippouchError
 from dippouch.core.variant import Variant
 from dippouch.game import (
@@ -70,13 +71,21 @@ def clean_address(text: str | None) -> str:
 
 
 def _plain(text: str, where: str, limit: int) -> str:
-    """A one-line name: 1 to ``limit`` characters, no control characters, no line breaks."""
+    """A one-line name: 1 to ``limit`` characters, no line breaks, and each character shown as itself (no
+    zero-width or bidirectional character: :func:`dippouch.characters.hidden_character`)."""
     if not text or len(text) > limit:
         cut = f"{text[:40]!r}..." if len(text) > 40 else repr(text)
         raise GameError(f"{where} must be 1 to {limit} characters (it is {len(text):,}: {cut})")
     bad = next((c for c in text if ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) <= 0xDFFF), None)
     if bad is not None:
         raise GameError(f"{where} {text[:60]!r} contains a control character ({bad!r}); write it on one line")
+    hidden = hidden_character(text)
+    if hidden is not None:
+        position, character = hidden
+        raise GameError(
+            f"{where} {text[:60]!r} contains {character} at position {position}: invisible and control characters "
+            "are not allowed (they make one name look like another)"
+        )
     return text
 
 

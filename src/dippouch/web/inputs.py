@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable, Mapping
 from datetime import timedelta
 
+from dippouch.characters import hidden_character
 from dippouch.game import parse_duration
 from dippouch.numbers import MAX_DIGITS, number_or_none
 from dippouch.web.security import BadInput
@@ -65,14 +66,22 @@ Say = Callable[[str], str]
 
 
 def names(value: str, what: str, limit: int = 100, *, say: Say) -> str:
-    """``value`` as a one-line name of 1 to ``limit`` characters; ``what`` names it in the refusal, in the words
-    ``say`` writes the refusal in (the caller translates ``what`` with the same ``say``)."""
+    """``value`` as a one-line name of 1 to ``limit`` characters, each shown as itself (no control, zero-width or
+    bidirectional character: :func:`dippouch.characters.hidden_character`); ``what`` names it in the refusal, in
+    the words ``say`` writes the refusal in (the caller translates ``what`` with the same ``say``)."""
     _ = say
     text = str(value).strip()
     if not text or len(text) > limit:
         raise BadInput(_("%(what)s must be 1 to %(most)s characters") % {"what": what, "most": limit})
-    if any(ord(c) < 32 for c in text) or any(0xD800 <= ord(c) <= 0xDFFF for c in text):
-        raise BadInput(_("%(what)s contains control characters") % {"what": what})
+    hidden = hidden_character(text)
+    if hidden is not None:
+        raise BadInput(
+            _(
+                "%(what)s contains %(character)s at position %(position)s: invisible and control characters are "
+                "not allowed (they make one name look like another)"
+            )
+            % {"what": what, "character": hidden[1], "position": hidden[0]}
+        )
     return text
 
 
