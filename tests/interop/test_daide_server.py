@@ -428,7 +428,7 @@ def test_dippouch_daide_serve_and_join_play_a_game_between_processes(tmp_path: A
     finally:
         server.kill()
     assert server.returncode == 0
-    assert "Seats for DAIDE clients: Burgundy, England, France." in rest
+    assert "Seats for DAIDE clients: Burgundy, England, France, each while its seat is empty or a bot's" in rest
     assert "h has ended" in rest
     for (out, err), j in zip(outs, joins, strict=True):
         assert j.returncode == 0, err

@@ -29,7 +29,7 @@ from dippouch.store.rows import game_row
 from dippouch.web.security import SESSION_COOKIE
 from websupport import Site
 
-DOORS = ("desk", "api", "cli", "claim")
+DOORS = ("desk", "api", "cli", "claim", "daide")
 ORDERS = "/api/games/g/powers/France/orders"
 
 
@@ -163,6 +163,41 @@ def test_a_seat_handed_over_at_any_door_revokes_the_old_key_and_tells_the_old_pl
         assert replaced["person"] == hugo
         assert [r.person_id for r in lost[0].readers] == [hugo]
         assert seats_of(site.web.store, hugo) == []
+
+
+def test_a_person_seated_after_daide_serve_started_keeps_the_seat_when_clients_say_nme(site: Site) -> None:
+    """Finding 3's reproduction: a server on a game whose seats are empty, then the coordinator seats Hugo on
+    France through the web, then seven clients say NME. Six get a seat; none gets France, Hugo's key still orders."""
+    site.new_game("g")
+
+    async def run() -> tuple[list[str], dict[str, str | None]]:
+        server = daide_server(site.web.store, "g", poll=0.1, clock=site.clock)
+        port = await server.start("127.0.0.1", 0)
+        try:
+            key = await asyncio.to_thread(site.seat, "g", "France", "Hugo")
+            answers = []
+            for i in range(7):
+                c = await Raw.open(port)
+                c.send(f"NME ('grabber{i}') ('1')")
+                answers.append(await c.text())
+            held = {p: cur for p, cur, _ in await asyncio.to_thread(site.web.store.players, "g")}
+            assert await asyncio.to_thread(_submit, site, key) == 200
+            return answers, held
+        finally:
+            await server.close()
+
+    answers, held = asyncio.run(run())
+    assert [a.split(" ")[0] for a in answers] == ["YES"] * 6 + ["REJ"]
+    assert held["France"] == "Hugo"
+    assert sorted(p for p, cur in held.items() if cur and cur.startswith("daide:")) == [
+        "Austria",
+        "England",
+        "Germany",
+        "Italy",
+        "Russia",
+        "Turkey",
+    ]
+    assert _replaced(site) == []
 
 
 def test_a_program_is_refused_a_persons_seat_in_the_transaction_that_would_seat_it(site: Site) -> None:

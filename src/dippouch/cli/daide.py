@@ -19,32 +19,44 @@ def serve(
     port: int = typer.Option(16713, "--port", help="TCP port (0: any free port, printed)."),
     host: str = typer.Option("127.0.0.1", "--host", help="Address to listen on (0.0.0.0: every interface)."),
     power: list[str] = typer.Option(  # noqa: B008
-        [], "--power", help="A power DAIDE clients may take (repeatable; default: every seat empty or already DAIDE's)."
+        [],
+        "--power",
+        help="A power DAIDE clients may take (repeatable; default: every power), each only while its seat is "
+        "empty or a program's.",
     ),
     poll: float = typer.Option(1.0, "--poll", help="Seconds between looks at the game for phases processed."),
+    connections: int = typer.Option(64, "--max-connections", help="Connections at once (more are closed at once)."),
+    idle: float = typer.Option(
+        60.0, "--idle", help="Seconds a connection that holds no seat and observes nothing may stay silent."
+    ),
     db: str | None = DbOption,
 ) -> None:
-    """Serve GAME over DAIDE until it ends (Ctrl-C stops): each client that says NME gets a free power."""
+    """Serve GAME over DAIDE until it ends (Ctrl-C stops): each client that says NME gets a power whose seat is
+    empty or a program's (a bot's) when it asks; a person's seat is never taken."""
     import asyncio
 
     from dippouch.game import GameError
     from dippouch.interop.daide.board import NotServable
+    from dippouch.interop.daide.server import Limits
     from dippouch.play.daide import daide_server
 
     if poll <= 0 or not 0 <= port <= 65535:
         raise GameError("--poll must be above 0 and --port between 0 and 65535")
+    if connections < 1 or idle <= 0:
+        raise GameError("--max-connections must be at least 1 and --idle above 0 seconds")
+    limits = Limits(connections=connections, per_address=min(connections, Limits.per_address), idle=idle)
     keep_running()
     store = _store(db)
 
     async def run() -> None:
         try:
-            server = daide_server(store, game, seats=power or None, poll=poll)
+            server = daide_server(store, game, seats=power or None, poll=poll, limits=limits)
         except NotServable as e:
             raise GameError(str(e)) from None
         bound = await server.start(host, port)
-        seats = ", ".join(server.wanted or []) or "none"
+        seats = ", ".join(server.wanted or server.variant.power_names)
         out.print(f"Serving {game} ({server.variant.title}, map {server.board.map_name}) over DAIDE on {host}:{bound}.")
-        out.print(f"Seats for DAIDE clients: {seats}.")
+        out.print(f"Seats for DAIDE clients: {seats}, each while its seat is empty or a bot's when a client asks.")
         try:
             await server.finished.wait()
             out.print(f"{game} has ended; the DAIDE clients were told.")

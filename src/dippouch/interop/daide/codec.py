@@ -118,17 +118,25 @@ def decode(payload: bytes) -> list[int]:
     return list(struct.unpack(f">{len(payload) // 2}H", payload))
 
 
-async def read_message(reader: asyncio.StreamReader) -> tuple[Wire, bytes] | None:
-    """The next message, or None at the end of the stream (a header cut short counts as the end)."""
+async def read_message(
+    reader: asyncio.StreamReader, *, limit: int = MAX_PAYLOAD, body_timeout: float | None = None
+) -> tuple[Wire, bytes] | None:
+    """The next message, or None at the end of the stream (a header cut short counts as the end). A message
+    longer than ``limit`` octets is refused from its header, before its body is read; once a header has come,
+    its body must follow within ``body_timeout`` seconds (a client that stops half-way holds nothing for long)."""
     try:
         head = await reader.readexactly(4)
     except asyncio.IncompleteReadError:
         return None
     kind, _pad, length = struct.unpack(">BBH", head)
+    if length > limit:
+        raise ProtocolError(ErrorCode.LENGTH, f"a message of {length} octets; at most {limit} are taken")
     try:
-        payload = await reader.readexactly(length) if length else b""
+        payload = await asyncio.wait_for(reader.readexactly(length), body_timeout) if length else b""
     except asyncio.IncompleteReadError:
         raise ProtocolError(ErrorCode.LENGTH, "the message is shorter than its header says") from None
+    except TimeoutError:
+        raise ProtocolError(ErrorCode.TIMEOUT, f"the message's body did not come within {body_timeout} s") from None
     try:
         return Wire(kind), payload
     except ValueError:

@@ -5,7 +5,7 @@ variant and the board; the server (:mod:`dippouch.interop.daide.server`) keeps t
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +18,18 @@ from dippouch.interop.daide.codec import Tree
 if TYPE_CHECKING:
     from dippouch.core.variant import Variant
 
-__all__ = ["Conn", "Seat", "fit_orders", "missing", "order_key", "orders_text", "refused", "take_back", "withdraw"]
+__all__ = [
+    "Conn",
+    "Seat",
+    "fit_orders",
+    "missing",
+    "offered",
+    "order_key",
+    "orders_text",
+    "refused",
+    "take_back",
+    "withdraw",
+]
 
 
 @dataclass
@@ -26,6 +37,8 @@ class Conn:
     """One client connection."""
 
     writer: asyncio.StreamWriter
+    address: str = ""
+    """The peer's address: the caps and the passcode guesses are counted by it."""
     name: str = ""
     version: str = ""
     power: str | None = None
@@ -34,6 +47,8 @@ class Conn:
     """Told the game (after YES (MAP)): it gets the results, ownership and positions as they come."""
     alerts: set[int] = field(default_factory=set)
     alerted: set[tuple[int, str]] = field(default_factory=set)
+    wrong: int = 0
+    """Wrong passcodes this connection sent (IAM)."""
 
 
 @dataclass
@@ -43,12 +58,37 @@ class Seat:
     power: str
     passcode: int
     name: str = ""
+    player: str = ""
+    """The player name the game records the seat under (``daide:NAME``): the seat is the client's while the game
+    says so."""
     version: str = ""
     conn: Conn | None = None
     phase: str | None = None
     orders: dict[Any, tuple[ReadOrder, Order]] = field(default_factory=dict)
     go: bool = True
     ready: bool = False
+
+
+def offered(
+    wanted: Sequence[str],
+    held_here: set[str],
+    position: Position,
+    acting: frozenset[str],
+    holders: Mapping[str, str | None],
+    programs: tuple[str, ...],
+) -> list[str]:
+    """The powers a client that says NME may be given, empty seats first: those of ``wanted`` still in the game
+    (units, centres, or something to do now), held by no client of this server (its client may come back with
+    IAM), and whose seat is empty or held under a program's name (``holders``: the game's players now). The
+    seating use case decides, under the game's lock."""
+    free = [
+        p
+        for p in wanted
+        if p not in held_here
+        and (position.units_of(p) or position.centres_of(p) or p in acting)
+        and (holders.get(p) is None or str(holders.get(p)).startswith(programs))
+    ]
+    return sorted(free, key=lambda p: holders.get(p) is not None)
 
 
 def orders_text(variant: Variant, seat: Seat, kind: PhaseKind) -> tuple[list[Any], str]:

@@ -9,9 +9,21 @@ readers (status, history, phase records), and it notices a phase processed by an
 being ready, the deadline worker, a person on the web) by looking every ``poll`` seconds, then sends each
 DAIDE client the results (ORD), the ownership (SCO) and the new position (NOW).
 
-Seats: a DAIDE client that says NME gets the first power of ``seats`` nobody holds over DAIDE (by default
-every power whose seat is empty or already held over DAIDE), recorded in the game as player
-``daide:NAME``; its passcode (in HLO) lets it come back with IAM while the server runs.
+Seats: a DAIDE client that says NME gets the first power of ``seats`` (by default every power) whose seat is,
+when it asks, empty or a program's (a bot's, an earlier DAIDE client's), empty ones first; it is recorded in the
+game as player ``daide:NAME`` through the seating use case (:func:`dippouch.play.seats.seat_program`), which
+decides in the transaction that seats it, so a person seated since the server started keeps the seat. A seat
+that changes hands by another door (a coordinator seats a person) is the client's no more: the server notices
+it within ``poll`` seconds (and before any orders are sent), tells the client OFF and forgets its passcode.
+The passcode (in HLO, secret-random over DAIDE's positive numbers, 1 to 8191) lets a client come back with IAM while
+the server runs; wrong passcodes are limited per connection and per address.
+
+Connections (:mod:`dippouch.interop.daide.gate`, :class:`Limits`): at most ``connections`` at once and
+``per_address`` from one address (one more is closed at once); a connection that holds no seat and observes
+nothing is closed when it stays silent for ``idle`` seconds (error message 0x01), and a message's body must
+follow its header as quickly; a message longer than ``message`` octets is refused from its header (error
+message 0x09), as is an answer that would not fit in a message. A client in the game may stay silent as long as
+a phase lasts: TCP keep-alive finds a peer that is gone.
 
 Refusals follow the protocol: a message with brackets that do not match is answered ``PRN (message)``,
 bad syntax ``HUH (message with ERR before the first token at fault)``, a request refused ``REJ (request)``,
@@ -24,14 +36,15 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-import socket
+import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.position import Position
+from dippouch.interop.daide import DAIDE_PLAYER
 from dippouch.interop.daide.board import DaideBoard, Syntax
 from dippouch.interop.daide.codec import (
     BracketError,
@@ -42,17 +55,12 @@ from dippouch.interop.daide.codec import (
     Quoted,
     Raw,
     Tree,
-    Wire,
-    decode,
-    encode,
-    frame,
     parse,
-    read_message,
     to_text,
-    tokens_of,
 )
+from dippouch.interop.daide.connections import Connections
+from dippouch.interop.daide.gate import Gate, Limits
 from dippouch.interop.daide.replies import (
-    check_initial,
     ending_parts,
     hlo_parts,
     no_arguments,
@@ -64,18 +72,27 @@ from dippouch.interop.daide.replies import (
     text_of,
     told_parts,
 )
-from dippouch.interop.daide.seats import Conn, Seat, fit_orders, missing, orders_text, refused, take_back, withdraw
+from dippouch.interop.daide.seats import (
+    Conn,
+    Seat,
+    fit_orders,
+    missing,
+    offered,
+    orders_text,
+    refused,
+    take_back,
+    withdraw,
+)
 from dippouch.interop.daide.tokens import MAX_INT, is_reserved
+from dippouch.store.bots import BOT_PREFIX
 from dippouch.store.repository import GameStore
 
-__all__ = ["DAIDE_PLAYER", "DaideServer"]
+__all__ = ["DAIDE_PLAYER", "DaideServer", "Limits", "UseCases"]
 
 log = logging.getLogger("dippouch.daide")
 
-DAIDE_PLAYER = "daide:"
-"""The prefix of the player name a DAIDE client's seat is recorded under."""
-
-INITIAL_TIMEOUT = 30.0
+PROGRAMS = (BOT_PREFIX, DAIDE_PLAYER)
+"""Seats a client is offered besides empty ones: a program's (the use case decides, under the game's lock)."""
 
 
 @dataclass
@@ -89,18 +106,23 @@ class Now:
     ended: Any = None
     acting: frozenset[str] = frozenset()
     """The powers that must act in the open phase (1897's powers own nothing before their first builds)."""
+    holders: dict[str, str | None] = field(default_factory=dict)
+    """Who plays each power, as the game says (a player's name, None for an empty seat)."""
 
 
 @dataclass(frozen=True)
 class UseCases:
     """What a DAIDE player does in the game, done as every other door does it: ``send_orders`` as
-    :func:`dippouch.play.orders.send_orders`, ``vote`` as :func:`dippouch.play.votes.vote`."""
+    :func:`dippouch.play.orders.send_orders`, ``vote`` as :func:`dippouch.play.votes.vote`, ``take_seat`` as
+    :func:`dippouch.play.seats.seat_program` (the player's name as the game recorded it; refused with an exception
+    when the seat is a person's)."""
 
     send_orders: Callable[..., Any]
     vote: Callable[..., Any]
+    take_seat: Callable[..., Any]
 
 
-class DaideServer:
+class DaideServer(Connections):
     """Serves one stored game over DAIDE. ``await start(host, port)``, then ``await finished.wait()``."""
 
     def __init__(
@@ -113,22 +135,24 @@ class DaideServer:
         poll: float = 1.0,
         clock: Callable[[], datetime] | None = None,
         rng: random.Random | None = None,
+        limits: Limits | None = None,
+        timer: Callable[[], float] = time.monotonic,
     ) -> None:
         self.store = store
         self.game = game
         self.use = use
         self.variant = store.variant(game)
         self.board = DaideBoard(self.variant)
-        self.vocab = self.board.vocab
+        super().__init__(self.board.vocab, Gate(limits, timer))
         self.poll = poll
         self.clock = clock or (lambda: datetime.now(UTC))
         self.rng = rng or random.SystemRandom()
         self.lock = asyncio.Lock()
         self.turn_lock = asyncio.Lock()
         """Held while a message is answered or the game looked at: results never cut into a THX series."""
-        self.conns: list[Conn] = []
         self.seats: dict[str, Seat] = {}
         self.wanted = [self.variant.power(p).name for p in seats] if seats else None
+        """The powers clients may take (None: every power), each only while it is empty or a program's."""
         self.state: Now | None = None
         self.finished = asyncio.Event()
         self.server: asyncio.Server | None = None
@@ -139,9 +163,6 @@ class DaideServer:
     async def start(self, host: str = "127.0.0.1", port: int = 16713) -> int:
         """Listen; returns the port (useful with port 0)."""
         self.state = await self._call(self._read)
-        if self.wanted is None:
-            held = await self._call(lambda: self.store.players(self.game))
-            self.wanted = [p for p, current, _ in held if current is None or current.startswith(DAIDE_PLAYER)]
         self.server = await asyncio.start_server(self._handle, host, port, backlog=16)
         self._poller = asyncio.create_task(self._poll())
         sock = self.server.sockets[0]
@@ -180,6 +201,7 @@ class DaideServer:
             st.deadline,
             st.ending,
             frozenset(ps.power for ps in st.powers if ps.must_act),
+            {ps.power: ps.player for ps in st.powers},
         )
 
     async def _poll(self) -> None:
@@ -200,7 +222,9 @@ class DaideServer:
 
         before = self.state
         now = await self._call(self._read)
+        self._lost(now)
         if before is not None and before.phase_id == now.phase_id and not (now.ended and not before.ended):
+            self.state = now
             return
         self.state = now
         hist = await self._call(lambda: [p for p in self.store.history(self.game) if p.status != "abandoned"])
@@ -221,7 +245,7 @@ class DaideServer:
             seat.phase = now.phase
         if now.ended is not None:
             msgs += self._ending(now)
-        for c in self.conns:
+        for c in list(self.conns):
             if c.in_game:
                 for m in msgs:
                     self._send(c, m)
@@ -232,6 +256,25 @@ class DaideServer:
                 self._send(c, self._m("OFF"))
                 self._drop(c)
             self.finished.set()
+
+    def _lost(self, now: Now) -> None:
+        """Forget the seats the game gave someone else meanwhile (a coordinator seated a person): their client is
+        told OFF and closed, and their passcode opens nothing any more."""
+        if now.ended is not None or not now.holders:
+            return
+        for power, seat in list(self.seats.items()):
+            if now.holders.get(power) == seat.player:
+                continue
+            log.info(
+                "%s of %s is played by %s now: its DAIDE client is let go", power, self.game, now.holders.get(power)
+            )
+            del self.seats[power]
+            c = seat.conn
+            if c is not None:
+                seat.conn = None
+                c.power = None
+                self._send(c, self._m("OFF"))
+                self._drop(c)
 
     def _ending(self, now: Now) -> list[list[int]]:
         from dippouch.game import position_from_data
@@ -255,7 +298,7 @@ class DaideServer:
         if st is None or st.deadline is None or st.phase is None:
             return
         left = (st.deadline - self.clock()).total_seconds()
-        for c in self.conns:
+        for c in list(self.conns):
             for n in c.alerts:
                 if left <= n and (n, st.phase) not in c.alerted:
                     c.alerted.add((n, st.phase))
@@ -263,60 +306,12 @@ class DaideServer:
 
     # --- connections ------------------------------------------------------------------------------------
 
-    def _m(self, *parts: Any) -> list[int]:
-        return tokens_of(self.vocab, *parts)
-
-    def _send(self, c: Conn, tokens: list[int]) -> None:
-        if c.writer.is_closing():
-            return
-        log.debug("%s <- %s", c.power or c.name or "client", to_text(self.vocab, tokens))
-        c.writer.write(frame(Wire.DM, encode(tokens)))
-
-    def _drop(self, c: Conn) -> None:
-        if c in self.conns:
-            self.conns.remove(c)
+    def _left(self, c: Conn) -> None:
         if c.power is not None and c.power in self.seats and self.seats[c.power].conn is c:
             self.seats[c.power].conn = None
-            for other in self.conns:
+            for other in list(self.conns):
                 if other.in_game:
                     self._send(other, self._m("CCD", [self.board.power_word(c.power)]))
-        if not c.writer.is_closing():
-            c.writer.close()
-
-    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        sock = writer.get_extra_info("socket")
-        if sock is not None:
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
-        c = Conn(writer)
-        self.conns.append(c)
-        try:
-            try:
-                first = await asyncio.wait_for(read_message(reader), INITIAL_TIMEOUT)
-            except TimeoutError:
-                raise ProtocolError(ErrorCode.TIMEOUT, "no initial message within 30 seconds") from None
-            if first is None:
-                return
-            check_initial(*first)
-            writer.write(frame(Wire.RM, self.vocab.rm()))
-            while True:
-                msg = await read_message(reader)
-                if msg is None or msg[0] in (Wire.FM, Wire.EM):
-                    break
-                kind, payload = msg
-                if kind is Wire.IM:
-                    raise ProtocolError(ErrorCode.DUPLICATE_IM, "a second initial message")
-                if kind is Wire.RM:
-                    raise ProtocolError(ErrorCode.CLIENT_RM, "a representation message from a client")
-                await self._diplomacy(c, decode(payload))
-                await writer.drain()
-        except ProtocolError as e:
-            log.info("DAIDE client dropped: %s", e)
-            if not writer.is_closing():
-                writer.write(frame(Wire.EM, int(e.code).to_bytes(2, "big")))
-        except (ConnectionError, asyncio.CancelledError):
-            pass
-        finally:
-            self._drop(c)
 
     # --- diplomacy messages -----------------------------------------------------------------------------
 
@@ -355,29 +350,40 @@ class DaideServer:
         if len(args) != 2:
             raise Syntax(args[2].at if len(args) > 2 else len(tokens))
         name, version = text_of(args[0]), text_of(args[1])
-        free = [
-            p
-            for p in self.wanted or []
-            if (p not in self.seats or (self.seats[p].conn is None and not self.seats[p].name))
-            and self.state is not None
-            and (self.state.position.units_of(p) or self.state.position.centres_of(p) or p in self.state.acting)
-        ]
-        if c.power is not None or c.observer or not self._open() or not free:
+        if c.power is not None or c.observer or not self._open():
             self._rej(c, tokens)
             return
-        power = free[0]
-        player = f"{DAIDE_PLAYER}{name}"[:100]
-        try:
-            await self._call(lambda: self.store.assign(self.game, power, player, now=self.clock(), replace=True))
-        except Exception as e:
-            log.info("seat %s refused: %s", power, e)
+        taken = await self._call(lambda: self._take_seat(f"{DAIDE_PLAYER}{name}"[:100]))
+        if taken is None:
             self._rej(c, tokens)
             return
-        seat = Seat(power, self.rng.randint(1, MAX_INT), name, version, c, self.state.phase if self.state else None)
+        power, player = taken
+        # DAIDE's numbers stop at 8191, and clients know passcodes as positive numbers: the range cannot grow,
+        # so guesses are limited instead (Limits).
+        passcode = self.rng.randint(1, MAX_INT)
+        seat = Seat(power, passcode, name, player, version, c, self.state.phase if self.state else None)
         self.seats[power] = seat
         c.power, c.name, c.version = power, name, version
         self._yes(c, tokens)
         self._send(c, self._m("MAP", [Quoted(self.board.map_name)]))
+
+    def _take_seat(self, player: str) -> tuple[str, str] | None:
+        """The first power a client may take now (:func:`offered`), taken under ``player``: the power and the name
+        the game recorded. Who holds each seat is read now, and the use case checks it again in the transaction
+        that seats the client, so a person seated since the server started, or a moment ago, keeps the seat."""
+        st = self.state
+        if st is None:
+            return None
+        holders = {p: current for p, current, _ in self.store.players(self.game)}
+        wanted = self.wanted or self.variant.power_names
+        for power in offered(wanted, set(self.seats), st.position, st.acting, holders, PROGRAMS):
+            try:
+                recorded = self.use.take_seat(self.store, self.game, power, player, now=self.clock())
+            except Exception as e:  # a person took it meanwhile, or the game refuses: the next one
+                log.info("seat %s refused to %s: %s", power, player, e)
+                continue
+            return power, str(recorded)
+        return None
 
     async def _on_OBS(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
         if args and len(args) != 2:
@@ -395,12 +401,20 @@ class DaideServer:
         power = self.board.read_power(args[0].items[0])
         code = number_of(args[1])
         seat = self.seats.get(power)
-        if seat is None or seat.passcode != code or seat.conn is not None or c.power is not None or not self._open():
+        barred = self.gate.barred(c.address)
+        if barred or seat is None or seat.passcode != code:
+            self._rej(c, tokens)
+            if barred:
+                self._drop(c)
+            else:
+                self._wrong_passcode(c)
+            return
+        if seat.conn is not None or c.power is not None or not self._open():
             self._rej(c, tokens)
             return
         seat.conn, c.power, c.name, c.version, c.in_game = c, power, seat.name, seat.version, True
         self._yes(c, tokens)
-        for other in self.conns:
+        for other in list(self.conns):
             if other.in_game and other is not c:
                 self._send(other, self._m("NOT", ["CCD", [self.board.power_word(power)]]))
 
@@ -566,6 +580,13 @@ class DaideServer:
             self._send(c, self._m("THX", [Raw.of(tokens[t.at + 1 : end])], [note]))
         await self._after_orders(c, seat)
 
+    def _still_held(self, seat: Seat) -> None:
+        """Refuse to act for a seat the game gave someone else since the last look (the next look lets its
+        client go): what a client sends never counts for a person's seat."""
+        held = self.store.emails(self.game).get(seat.power, (None, None))[0]
+        if held != seat.player:
+            raise LookupError(f"{seat.power} is played by {held} now, not by {seat.player}")
+
     def _position(self) -> Position:
         assert self.state is not None
         return self.state.position
@@ -600,6 +621,7 @@ class DaideServer:
             return set()
 
         def send() -> Any:
+            self._still_held(seat)
             return self.use.send_orders(
                 self.store,
                 self.game,
@@ -648,7 +670,12 @@ class DaideServer:
             self._rej(c, tokens)
             return
         try:
-            await self._call(lambda: self.use.vote(self.store, self.game, seat.power, draw, now=self.clock()))
+
+            def cast() -> Any:
+                self._still_held(seat)
+                return self.use.vote(self.store, self.game, seat.power, draw, now=self.clock())
+
+            await self._call(cast)
         except Exception as e:
             log.info("draw vote of %s refused: %s", seat.power, e)
             self._rej(c, tokens)
