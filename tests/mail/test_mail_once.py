@@ -121,6 +121,32 @@ def test_an_unfinished_message_is_taken_in_even_if_it_is_not_fetched_again(store
     assert resume_unfinished(store, now=NOW) == []
 
 
+def test_a_message_that_fails_again_is_left_for_later_and_stops_no_other(
+    store: GameStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Intake answers every bad message; one that raises is a fault of ours. Resumed, it must not stop the
+    messages behind it (every fetch resumes first): it is logged and left unfinished for the next fetch."""
+    raws = (_orders("France", "A par - bur\n"), _orders("Germany", "A mun - ruh\n", hour=2))
+    for raw in raws:
+        with pytest.MonkeyPatch.context() as mp, pytest.raises(Killed):
+            mp.setattr(intake, "_decide", _killed)
+            take_in(store, raw, now=NOW)
+    real = intake._decide
+
+    def france_fails(s: GameStore, msg: Any, *args: Any) -> Any:
+        if msg.sender == FRANCE:
+            raise RuntimeError("a fault of ours")
+        return real(s, msg, *args)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(intake, "_decide", france_fails)
+        outcomes = resume_unfinished(store, now=NOW)
+    assert [(o.status, o.mail_id) for o in outcomes] == [("received", 1), ("accepted", 2)]
+    assert "RuntimeError" in outcomes[0].reason and "mail #1 could not be taken in again" in caplog.text
+    assert [s for s, _ in _messages(store)] == ["received", "accepted"]
+    assert [o.status for o in resume_unfinished(store, now=NOW)] == ["accepted"]
+
+
 def _broken(*_: object, **__: object) -> bool:
     """The receipt cannot be queued: the transaction that records the message fails (as a kill would end it)."""
     raise RuntimeError("the outbox failed")

@@ -26,6 +26,7 @@ fetched again).
 from __future__ import annotations
 
 import hashlib
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -80,6 +81,8 @@ __all__ = [
     "strip_letter_heading",
     "take_in",
 ]
+
+log = logging.getLogger("dippouch.mail.intake")
 
 I18N_DOMAIN = "mail"
 """The replies' words are in the game's language once the game is known (English before: a stranger's
@@ -274,8 +277,18 @@ def take_in(
 def resume_unfinished(store: GameStore, *, now: datetime) -> list[Outcome]:
     """Take in again every message a fetch claimed and never finished (the process was killed): nothing of it
     was applied, so it is taken in as if fetched now, received when it was first recorded. Every fetch does
-    this first (``dippouch mail fetch``, :func:`fetch_mailbox`)."""
-    return [take_in(store, m.raw, now=now, received=m.received_at, origin=m.origin) for m in unfinished(store)]
+    this first (``dippouch mail fetch``, :func:`fetch_mailbox`).
+
+    A message whose intake fails again (a fault of ours, not of the message: intake answers every bad message)
+    is logged and left unfinished for the next fetch, so that it never stops the mail behind it."""
+    out = []
+    for m in unfinished(store):
+        try:
+            out.append(take_in(store, m.raw, now=now, received=m.received_at, origin=m.origin))
+        except Exception as e:
+            log.exception("mail #%s could not be taken in again; it is left for the next fetch", m.id)
+            out.append(Outcome("received", f"not taken in ({type(e).__name__}); left for the next fetch", mail_id=m.id))
+    return out
 
 
 def fetch_mailbox(store: GameStore, settings: ServerSettings, *, now: datetime) -> list[Outcome]:
