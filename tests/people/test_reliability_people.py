@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from dippouch.bots.seats import process_with_bots, seat_bot
+from dippouch.bots.seats import bot_pace, process_with_bots, seat_bot
 from dippouch.game import GameError, Settings
 from dippouch.store import GameStore
 from dippouch.store.absences import record_absence, set_absence_policy
@@ -42,14 +42,20 @@ def _bot_game(store: GameStore, name: str, person: int, *, practice: str | None 
 
 def _carol_replaced_by_a_bot(store: GameStore, game: str, carol: int) -> datetime:
     """The players' trial's dl5: Carol sends nothing; after two missed movement phases a bot takes her seat
-    and plays 13 phases more (or to the game's end), all in the instant it took it. The instant."""
+    and plays 13 phases more (or to the game's end), a phase a minute (bots alone play it: the installation's
+    pace). The instant of its last phase."""
     _bot_game(store, game, carol)
     at = T0
     for _ in range(2):
         at += timedelta(days=2)
         assert [n for n in process_with_bots(store, game, now=at, force=True, limit=1) if "Movement" in n]
     seat_bot(store, game, "Burgundy", "heuristic", now=at)
-    played = process_with_bots(store, game, now=at, limit=13)
+    played: list[str] = []
+    for _ in range(40):
+        if len(played) >= 13 or store.status(game, now=at).state == "finished":
+            break
+        at += bot_pace()
+        played += process_with_bots(store, game, now=at, limit=13 - len(played))
     # Thirteen phases, or fewer when a bot wins first (the bots' play decides where the game ends); enough for
     # the bot's phases to count for her record if they were counted at all.
     assert len(played) == 13 or (len(played) >= 5 and store.status(game, now=at).state == "finished"), played
@@ -73,11 +79,12 @@ def test_a_person_who_takes_the_seat_back_from_a_bot_has_both_turns_and_none_of_
     store.submit(game, "Burgundy", "no orders", now=T0 + timedelta(hours=1))
     at = T0 + timedelta(days=1)
     assert process_with_bots(store, game, now=at, force=True, limit=1) == ["1425 Movement"]
-    # The coordinator seats a bot for her while she asks for a break; it plays on at once, to the next year's
-    # movement phase.
+    # The coordinator seats a bot for her while she asks for a break; bots alone, they play on at the
+    # installation's pace (a phase a minute), to the next year's movement phase.
     seat_bot(store, game, "Burgundy", "heuristic", now=at)
-    bot = process_with_bots(store, game, now=at, limit=1)
-    while "Movement" not in str(store.status(game, now=at).phase):
+    bot: list[str] = []
+    while not bot or "Movement" not in str(store.status(game, now=at).phase):
+        at += bot_pace()
         bot += process_with_bots(store, game, now=at, limit=1)
     assert len(bot) >= 1
     # She takes the seat back, and sends the next orders herself.
