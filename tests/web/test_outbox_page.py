@@ -84,7 +84,7 @@ def test_a_link_to_an_existing_account_is_never_shown(site: Site) -> None:
     links = re.findall(r"/signin/link/dl_[\w-]+", box.text)
     assert len(links) == 1, links  # Ann's, the newcomer's
     assert "to ann@example.org" in text and "to jon@example.org" in text
-    assert "its link signs in to an existing person's account (or seat)" in text
+    assert "its link signs in to an existing person's account, and would let whoever opens it act as them" in text
     # The one link shown is Ann's: it makes her account, not a way into Jon's.
     newcomer = site.browser()
     r = site.post_form(newcomer, links[0], {"name": "Ann"})
@@ -126,3 +126,68 @@ def test_orders_press_and_notifications_stay_their_addressees_results_are_shown(
     for secret in ("A Paris - Burgundy\nyour token", "dp-abcdefghjk", "confirm 1234abcd", "share Belgium"):
         assert secret not in html.unescape(box)
     assert html.unescape(box).count("for the addressee alone.") == 4 + 1  # four hidden, and the page's own note
+
+
+def test_a_returning_persons_link_is_read_only_on_purpose_and_they_see_it_was(site: Site) -> None:
+    """Without mail, the Outbox is the only way a returning person's link reaches them (one without a passkey
+    could never sign in again): the coordinator may read it, one link at a time, and the reading is recorded on
+    the link and shown on the person's account page, as an unsealing is shown to players."""
+    from dippouch.store.people import create_person
+
+    create_person(site.web.store, "Jon", now=site.clock(), email="jon@example.org")
+    site.post_form(site.browser(), "/signin/mail", {"email": "jon@example.org"})
+    box = site.coordinator.get("/coordinate/outbox").text
+    assert "/signin/link/" not in box
+    show = re.search(r'action="(/coordinate/outbox/(\d+)/show)"', box)
+    assert show, box
+    r = site.post_form(site.coordinator, show.group(1))
+    assert r.status_code == 200 and r.headers["cache-control"] == "no-store"
+    links = re.findall(r"/signin/link/dl_[\w-]+", r.text)
+    assert len(links) == 1
+    # The page shows it only to the one who asked: a later look hides it again.
+    assert "/signin/link/" not in site.coordinator.get("/coordinate/outbox").text
+    jon = site.browser()
+    assert site.post_form(jon, links[0]).status_code == 303
+    me = jon.get("/me")
+    assert 'id="links-read"' in me.text and "read a sign-in link to your address" in html.unescape(me.text)
+    assert len(jon.get("/api/me").json()["links_read"]) == 1
+
+
+def test_reading_a_link_is_refused_once_mail_can_be_sent_and_for_anything_but_a_link(
+    site: Site, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dippouch.store.outbox import queue_in
+    from dippouch.store.people import create_person
+    from dippouch.store.queues import recent_mail
+
+    store = site.web.store
+    create_person(store, "Jon", now=site.clock(), email="jon@example.org")
+    site.post_form(site.browser(), "/signin/mail", {"email": "jon@example.org"})
+    with store.session() as s, s.begin():
+        queue_in(
+            s,
+            key="t:receipt",
+            to="jon@example.org",
+            subject="r",
+            body="your token dp-x",
+            kind="receipt",
+            now=site.clock(),
+        )
+    by_kind = {m.kind: m.id for m in recent_mail(store)}
+    for bad in (str(by_kind["receipt"]), "999999", "²", "-1", "x" * 300):
+        r = site.post_form(site.coordinator, f"/coordinate/outbox/{bad}/show")
+        assert r.status_code == 400 and "dp-x" not in r.text, bad
+        assert "no sign-in link's mail" in html.unescape(r.text), bad
+    link = f"/coordinate/outbox/{by_kind['signin']}/show"
+    site.new_game("g0")
+    for who, c in (("visitor", site.browser()), ("player", site.player("g0", "France", "Fay"))):
+        r = site.post_form(c, link)
+        assert r.status_code == 403 and "/signin/link/" not in r.text, who
+    r = site.coordinator.post(link, data={"csrf": "m.forged"})
+    assert r.status_code == 403 and "/signin/link/" not in r.text
+    monkeypatch.setenv("DIPPOUCH_SMTP_HOST", "127.0.0.1")
+    monkeypatch.setenv("DIPPOUCH_MAIL_FROM", "games@example.org")
+    settings.reread()
+    r = site.post_form(site.coordinator, link)
+    assert r.status_code == 400 and "/signin/link/" not in r.text
+    assert "This site sends mail now" in html.unescape(r.text)

@@ -45,6 +45,7 @@ __all__ = [
     "export_person",
     "forget_person",
     "has_calendar",
+    "links_read",
     "new_calendar_token",
     "new_challenge",
     "orders_due",
@@ -53,6 +54,7 @@ __all__ = [
     "peek_link",
     "remove_passkey",
     "revoke_calendar",
+    "show_signin_mail",
     "take_challenge",
     "touch_passkey",
     "use_link",
@@ -159,6 +161,44 @@ def peek_link(db: Database, token: str, *, now: datetime) -> LinkInfo:
         row = _live_link(s, token, now)
         p = s.scalars(sa.select(PersonRow).where(PersonRow.email == row.email, PersonRow.deleted_at.is_(None))).first()
         return LinkInfo(row.email, p is not None, p.name if p is not None else row.name)
+
+
+def show_signin_mail(db: Database, mail_id: int, *, now: datetime) -> str | None:
+    """The text of a sign-in link's mail, read by the installation's coordinator on the Outbox, and the reading
+    recorded on the link in the same transaction (its owner sees it on their account page: :func:`links_read`).
+    While the site cannot send mail this is the only way a returning person's link reaches them; and whoever
+    reads it may sign in as them, so the reading is kept as an unsealing is. None when ``mail_id`` is not a
+    sign-in link's mail."""
+    now = as_utc(now)
+    with db.session() as s, s.begin():
+        mail = s.get(OutboxRow, mail_id)
+        if mail is None or mail.kind != "signin" or not mail.key.startswith("signin:"):
+            return None
+        prefix = mail.key.split(":", 1)[1]
+        row = s.scalars(
+            sa.select(SigninLinkRow).where(SigninLinkRow.token_hash.startswith(prefix, autoescape=True))
+        ).first()
+        if row is None:
+            return None
+        if row.shown_at is None:
+            row.shown_at = now
+        return mail.body
+
+
+def links_read(db: Database, person_id: int, *, limit: int = 10) -> list[datetime]:
+    """When the installation's coordinator read a sign-in link to this person's address on the Outbox, newest
+    first (:func:`show_signin_mail`)."""
+    with db.session() as s:
+        email = s.scalar(sa.select(PersonRow.email).where(PersonRow.id == person_id))
+        if not email:
+            return []
+        query = (
+            sa.select(SigninLinkRow.shown_at)
+            .where(SigninLinkRow.email == email.lower(), SigninLinkRow.shown_at.is_not(None))
+            .order_by(SigninLinkRow.shown_at.desc())
+            .limit(limit)
+        )
+        return [as_utc(t) for t in s.scalars(query) if t is not None]
 
 
 def use_link(db: Database, token: str, *, now: datetime, name: str | None = None) -> int:

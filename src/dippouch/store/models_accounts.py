@@ -28,6 +28,9 @@ class SigninLinkRow(Base):
     created_at: Mapped[datetime]
     expires_at: Mapped[datetime]
     used_at: Mapped[datetime | None]
+    shown_at: Mapped[datetime | None] = mapped_column(default=None)
+    """When the installation's coordinator read the link's mail on the Outbox (migration 0022), shown to the
+    person on their account page: a reading lets the reader act as them."""
 
 
 class PasskeyRow(Base):

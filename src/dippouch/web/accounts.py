@@ -298,6 +298,7 @@ def me_view(web: Web, viewer: Viewer, person_id: int) -> dict[str, Any]:
         ),
         "keys_to_add": offers,
         "calendar_since": _iso(store_accounts.has_calendar(web.read, person_id)),
+        "links_read": [t.isoformat() for t in store_accounts.links_read(web.read, person_id)],
         "passkeys": [
             {"id": k.id, "label": k.label, "created_at": _iso(k.created_at), "last_used_at": _iso(k.last_used_at)}
             for k in store_accounts.passkeys_of(web.read, person_id)

@@ -9,7 +9,10 @@ docs/security.md promises):
 - results, reminders and notices: whole (a game's coordinator reads them on the desk);
 - a sign-in link or a seat's link: whole only while no mail can be sent (the page is then the only way a
   link reaches anyone) and to an address that is no person's yet (a newcomer, whom nobody else can be);
-  otherwise hidden, and the page says why;
+  otherwise hidden, and the page says why; while no mail can be sent, the coordinator may still read a
+  returning person's sign-in link (it is then the only way in for one without a passkey), one link at a time
+  and recorded on the link: the person sees on their account page when it was read, as players see an
+  unsealing (:func:`dippouch.store.accounts.show_signin_mail`);
 - everything else (receipts and replies with a player's orders or token, press copies, notifications with a
   message's words): hidden; its addressee reads it.
 """
@@ -23,12 +26,18 @@ from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
 from dippouch.mail.notices import mail_unavailable
+from dippouch.numbers import number_or_none
+from dippouch.store.accounts import show_signin_mail
 from dippouch.store.db import Database
 from dippouch.store.people import person_by_email
 from dippouch.store.queues import QueuedMail, recent_mail
-from dippouch.web.deps import ViewerDep, WebDep, render
+from dippouch.web.deps import ViewerDep, WebDep, render, words
+from dippouch.web.forms import FormDep
+from dippouch.web.security import BadInput
 
 __all__ = ["router"]
+
+I18N_DOMAIN = "games"
 
 router = APIRouter(include_in_schema=False)
 
@@ -76,8 +85,29 @@ def outbox_page(request: Request, web: WebDep, viewer: ViewerDep) -> Response:
     """The newest messages, newest first, each with only what its coordinator may read (see the module's notes);
     only the installation's coordinator reads them, and the answer is never stored by a cache."""
     web.require_coordinator(None, viewer)
+    return _page(request, web)
+
+
+@router.post("/coordinate/outbox/{mail_id}/show", response_class=HTMLResponse)
+def outbox_show(request: Request, mail_id: str, form: FormDep, web: WebDep, viewer: ViewerDep) -> Response:
+    """A returning person's sign-in link, shown to the installation's coordinator while no mail can be sent
+    (their only way to pass it on) and recorded on the link, for the person to see on their account page."""
+    web.require_coordinator(None, viewer)
+    t = words(request)
+    number = number_or_none(mail_id)
+    if mail_unavailable() is None:
+        raise BadInput(t.gettext("This site sends mail now: the link goes to its owner alone and is not shown here."))
+    body = None if number is None else show_signin_mail(web.store, number, now=web.now())
+    if number is None or body is None:
+        raise BadInput(t.gettext("There is no sign-in link's mail %(id)s in the outbox.") % {"id": repr(mail_id[:40])})
+    return _page(request, web, {number: body})
+
+
+def _page(request: Request, web: WebDep, revealed: dict[int, str] | None = None) -> Response:
     unavailable = mail_unavailable()
     mails = shown(web.store, recent_mail(web.store, limit=SHOWN), can_send=unavailable is None)
+    if revealed:
+        mails = [Shown(e.mail, revealed[e.mail.id]) if e.mail.id in revealed else e for e in mails]
     resp = render(request, "outbox.html", {"mails": mails, "unavailable": unavailable, "shown": SHOWN})
     resp.headers["Cache-Control"] = "no-store"
     return resp

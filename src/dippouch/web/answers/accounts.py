@@ -100,6 +100,11 @@ class MeView(Answer):
     signups: list[MySignup] = Field(default_factory=list, description="Sign-ups waiting for a power.")
     starting: list[MyStart] = Field(default_factory=list, description="Games of theirs that just filled and start.")
     left: list[MyLeftSeat] = Field(default_factory=list, description="Seats they left (the last 20).")
+    links_read: list[str] = Field(
+        default_factory=list,
+        description="When the installation's coordinator read a sign-in link to their address on the outbox "
+        "(while the site could not send mail), newest first: whoever reads one can sign in as them.",
+    )
 
 
 class PasskeyOptions(Answer):
