@@ -498,6 +498,9 @@ class Settings:
     # --- the web's work budget (dippouch.web.budget)
 
     def _seconds(self, name: str, default: float, lowest: float, highest: float, example: str) -> float:
+        return self._number(name, default, lowest, highest, example, "seconds")
+
+    def _number(self, name: str, default: float, lowest: float, highest: float, example: str, unit: str) -> float:
         raw = self.environ.get(name, "")
         if not raw.strip():
             return default
@@ -506,7 +509,7 @@ class Settings:
         except ValueError:
             value = math.nan
         if not lowest <= value <= highest:
-            raise _bad(name, raw, f"seconds from {lowest:g} to {highest:g}", example)
+            raise _bad(name, raw, f"{unit} from {lowest:g} to {highest:g}", example)
         return value
 
     @cached_property
@@ -526,6 +529,19 @@ class Settings:
         """``DIPPOUCH_WORK_JOB_SECONDS``: the largest estimate of one expensive request, e.g. a replay's drawing
         (120 by default); a larger one is refused with what to ask for instead."""
         return self._seconds("DIPPOUCH_WORK_JOB_SECONDS", 120.0, 1.0, 3600.0, "120")
+
+    @cached_property
+    def request_rate(self) -> float:
+        """``DIPPOUCH_REQUEST_RATE``: requests a second one client may send on average (10 by default), a
+        client being its session or key, else its address; beyond it (and its burst) requests wait, then are
+        refused (dippouch.web.middleware.Pace). Pages, their maps and a player's orders take a few a minute."""
+        return self._number("DIPPOUCH_REQUEST_RATE", 10.0, 0.1, 100_000.0, "10", "requests a second")
+
+    @cached_property
+    def request_burst(self) -> float:
+        """``DIPPOUCH_REQUEST_BURST``: requests one client may send at once before its rate applies (60 by
+        default: a page with its pictures and scripts, several tabs opened together)."""
+        return self._number("DIPPOUCH_REQUEST_BURST", 60.0, 1.0, 1_000_000.0, "60", "requests")
 
     # --- the crash and race tests' stopping points
 

@@ -195,3 +195,58 @@ def test_aborted_uploads_are_not_logged_as_bugs(server: Server) -> None:
     assert _status(port, "/") == 200
     text = log.read_text()
     assert "this is a bug" not in text and "Traceback" not in text and "internal error" not in text, text[-3000:]
+
+
+def test_a_flood_from_one_session_is_held_then_refused_while_others_are_served(server: Server) -> None:
+    """Issue 52: a script sending as fast as it is answered made the server spend its time on refusals. One
+    session's requests past its burst (60) wait their turn (10 a second): eight connections sending as fast as
+    they are answered go no faster than that; thirty at once wait past two seconds and are refused 429 with
+    Retry-After; another session is answered at once meanwhile."""
+    import threading
+
+    port, log = server
+
+    def get(path: str, session: str) -> tuple[int, float, str]:
+        started = time.monotonic()
+        with socket.create_connection(("127.0.0.1", port), timeout=30) as s:
+            s.sendall(
+                f"GET {path} HTTP/1.1\r\nHost: localhost\r\nCookie: dp_session={session}\r\n"
+                "Connection: close\r\n\r\n".encode()
+            )
+            answer = b""
+            while chunk := s.recv(65536):
+                answer += chunk
+        head = answer.split(b"\r\n\r\n", 1)[0].decode("latin-1")
+        return int(head.split()[1]), time.monotonic() - started, head
+
+    def flood(session: str, connections: int, each: int) -> tuple[list[tuple[int, float, str]], float]:
+        got: list[tuple[int, float, str]] = []
+
+        def one() -> None:
+            for _ in range(each):
+                got.append(get("/nope", session))
+
+        started = time.monotonic()
+        threads = [threading.Thread(target=one) for _ in range(connections)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        return got, time.monotonic() - started
+
+    got, took = flood("eight", 8, 12)  # 96 requests: 60 at once, then 36 at ten a second
+    assert [g[0] for g in got] == [404] * 96
+    assert took >= 3.0, took
+    result: list[tuple[list[tuple[int, float, str]], float]] = []
+    thirty = threading.Thread(target=lambda: result.append(flood("thirty", 30, 3)))
+    thirty.start()
+    time.sleep(0.5)
+    other = get("/nope", "someone-else")  # while the thirty wait their turn
+    thirty.join()
+    got = result[0][0]
+    statuses = [g[0] for g in got]
+    assert statuses.count(429) >= 5 and set(statuses) == {404, 429}, statuses
+    refused = next(head for status, _, head in got if status == 429)
+    assert "retry-after:" in refused.lower()
+    assert other[0] == 404 and other[1] < 1.0, other[:2]
+    assert "Traceback" not in log.read_text()

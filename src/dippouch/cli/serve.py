@@ -71,7 +71,7 @@ def serve(
     from dippouch.settings import current, use_default_site
     from dippouch.store import GameStore
     from dippouch.store.access import AccessStore
-    from dippouch.web.app import create_app
+    from dippouch.web.app import create_app, request_pace
 
     if not 0 < port < 65536:
         raise DippouchError(f"port {port} is out of range (1-65535)")
@@ -129,6 +129,7 @@ def serve(
         scheduler_interval=interval,
         limits=None if rate_limits else {},
         site=site,
+        pace=request_pace() if rate_limits else None,
     )
     from dippouch.web.server import SERVER_LIMITS, GuardedHttpTools
 

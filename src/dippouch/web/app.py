@@ -43,7 +43,7 @@ from dippouch.web.deps import language as page_language
 from dippouch.web.deps import render, time_zone
 from dippouch.web.forms import refused_form
 from dippouch.web.inputs import web_words
-from dippouch.web.middleware import Headers, Hosts, Latency
+from dippouch.web.middleware import Headers, Hosts, Latency, Pace, RequestPace
 from dippouch.web.security import (
     Busy,
     NeedsKey,
@@ -53,7 +53,7 @@ from dippouch.web.security import (
 )
 from dippouch.web.service import Web
 
-__all__ = ["create_app", "feature_routers", "routes"]
+__all__ = ["create_app", "feature_routers", "request_pace", "routes"]
 
 HERE = Path(__file__).resolve().parent
 log = logging.getLogger("dippouch.web")
@@ -76,6 +76,12 @@ def work_budget(*, unlimited: bool = False) -> WorkBudget:
         return WorkBudget(math.inf)
     s = settings.current()
     return WorkBudget(s.work_seconds, site_seconds=s.work_site_seconds, longest=s.work_job_seconds)
+
+
+def request_pace() -> RequestPace:
+    """The installation's pace of requests per client (``DIPPOUCH_REQUEST_RATE``, ``DIPPOUCH_REQUEST_BURST``)."""
+    s = settings.current()
+    return RequestPace(s.request_rate, s.request_burst)
 
 
 def routes(app: FastAPI, *routers: APIRouter) -> None:
@@ -216,12 +222,16 @@ def create_app(
     scheduler_interval: float = 15.0,
     limits: dict[str, tuple[int, float]] | None = None,
     site: Site | None = None,
+    pace: RequestPace | None = None,
 ) -> FastAPI:
     """The app on the database at ``db_url`` (or an open ``store``).
 
     ``scheduler`` runs the in-process deadline scheduler while the app runs (``dippouch serve`` turns it on).
     ``site`` is the public address links are made from and the hosts answered (default: the installation's,
     :func:`dippouch.settings.site`); it is ``app.state.site``, which a server may set once it knows its port.
+    ``pace``: how fast each client may send requests (:func:`request_pace`: the installation's; ``dippouch
+    serve`` sets it unless the rate limits are off); None lets every client go as fast as it likes, as the
+    tests' sites do, which send hundreds of requests from one client in a second.
     """
     store = store or GameStore(db_url)
     # The mail server saved on the desk's mail page is this database's: the pages' "mail is not set up" and
@@ -260,6 +270,7 @@ def create_app(
     app.state.site = site or installation_site()
     app.state.limiter = RateLimiter(DEFAULT_LIMITS if limits is None else limits)
     app.state.budget = work_budget(unlimited=limits == {})
+    app.state.pace = pace
     app.state.templates = templates = {lang: _templates(lang) for lang in LANGUAGES}
 
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
@@ -404,6 +415,7 @@ def create_app(
     # (secret.html) is a different random secret on every answer.
     app.add_middleware(CompressMiddleware, minimum_size=1000)
     app.add_middleware(Latency)
+    app.add_middleware(Pace)  # inside Hosts: another host's requests are refused before they count
     app.add_middleware(Hosts)  # inside Headers: a refused host still gets the security headers
     app.add_middleware(Headers)
     return app

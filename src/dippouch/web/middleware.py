@@ -1,20 +1,36 @@
-"""The web app's ASGI layers, around every request: security headers, cache lifetimes, and a bound on request
-bodies (their size, and how long each part may take to arrive), and request latency by route for the metrics."""
+"""The web app's ASGI layers, around every request: security headers, cache lifetimes, a bound on request
+bodies (their size, and how long each part may take to arrive), each client's pace of requests, and request
+latency by route for the metrics."""
 
 from __future__ import annotations
 
 import asyncio
+import math
 import time
+from collections.abc import Callable
 from urllib.parse import parse_qs
 
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from dippouch.i18n import best_language, translations
 from dippouch.web.assets import current
 from dippouch.web.security import host_prefixed, security_headers
 
-__all__ = ["BODY_TIMEOUT", "IMMUTABLE", "MAX_BODY", "Headers", "Hosts", "Latency", "cache_lifetime"]
+__all__ = [
+    "BODY_TIMEOUT",
+    "IMMUTABLE",
+    "MAX_BODY",
+    "Headers",
+    "Hosts",
+    "Latency",
+    "Pace",
+    "RequestPace",
+    "cache_lifetime",
+]
+
+I18N_DOMAIN = "site"
 
 MAX_BODY = 2_000_000
 TOO_LARGE = f"request body too large (at most {MAX_BODY:,} bytes)"
@@ -181,3 +197,107 @@ class Latency(_HttpLayer):
             # The route's pattern (/games/{name}), not the address: one series per page, not per game.
             path = getattr(scope.get("route"), "path", None) or "unmatched"
             REQUEST_SECONDS.labels(scope.get("method", ""), path, str(status)).observe(time.perf_counter() - started)
+
+
+class RequestPace:
+    """How fast each client may send requests: ``rate`` a second on average, ``burst`` at once, by the generic
+    cell rate algorithm (a request is due ``1 / rate`` after the one before it; up to ``burst`` may come early).
+    A request that comes earlier than that is held until it is due, at most ``patience`` seconds (a tarpit: an
+    ``asyncio.sleep``, which costs the server no computing and a script that sends as fast as it is answered its
+    speed); one that would wait longer is refused and does not count.
+
+    What one request may cost is bounded elsewhere (the body's size, the work budget); this bounds how many, so
+    a script that sends as fast as it is answered, each answer a cheap refusal, cannot turn its refusals
+    into the server's whole time. Kept in memory, per server process, like the rate limits."""
+
+    KEPT = 100_000
+
+    def __init__(
+        self, rate: float, burst: float, *, patience: float = 2.0, clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.interval = 1.0 / rate
+        self.tolerance = (burst - 1) * self.interval
+        self.patience = patience
+        self.clock = clock
+        self.due: dict[bytes, float] = {}
+        """Per client, when its next request is due at the average rate (the theoretical arrival time)."""
+
+    def wait(self, client: bytes) -> float | None:
+        """Seconds ``client``'s request must wait for its turn (0: now), or None when it would wait longer
+        than ``patience`` (refused, and not counted)."""
+        now = self.clock()
+        due = max(self.due.get(client, now), now)
+        wait = max(0.0, due - self.tolerance - now)
+        if wait > self.patience:
+            return None
+        if len(self.due) >= self.KEPT:  # forget clients whose requests are all in the past
+            for k in [k for k, v in self.due.items() if v <= now][: self.KEPT // 2]:
+                del self.due[k]
+        self.due[client] = due + self.interval
+        return wait
+
+    def retry_after(self, client: bytes) -> int:
+        """Whole seconds until ``client`` may send again without being refused."""
+        due = self.due.get(client, 0.0)
+        return max(1, math.ceil(due - self.tolerance - self.patience - self.clock()))
+
+
+def _client(scope: Scope) -> bytes:
+    """Who a request is from, for its pace: the session cookie or the key it sends (a person's script goes no
+    faster from many addresses), else its address."""
+    for k, v in scope.get("headers", []):
+        if k == b"authorization" and bytes(v[:7]).lower() == b"bearer ":
+            return b"k:" + bytes(v[7:200])
+        if k == b"cookie":
+            for part in bytes(v).split(b";"):
+                name, _, value = part.strip().partition(b"=")
+                if name in (b"dp_session", b"__Host-dp_session") and value:
+                    return b"s:" + value[:200]
+    client = scope.get("client")
+    return b"a:" + (client[0].encode() if client else b"unknown")
+
+
+class Pace(_HttpLayer):
+    """Each client's requests at the pace the app's :class:`RequestPace` (``app.state.pace``; None: no pace, as
+    with the rate limits off) allows; static files and the health and metrics checks are not counted (they
+    cost next to nothing and a page brings several)."""
+
+    FREE = ("/static/", "/healthz", "/metrics")
+
+    async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
+        pace: RequestPace | None = getattr(scope["app"].state, "pace", None)
+        if pace is None or str(scope.get("path", "")).startswith(self.FREE):
+            await self.app(scope, receive, send)
+            return
+        client = _client(scope)
+        wait = pace.wait(client)
+        if wait is None:
+            await self.refuse(scope, receive, send, pace.retry_after(client))
+            return
+        if wait > 0:
+            await asyncio.sleep(wait)
+        await self.app(scope, receive, send)
+
+    @staticmethod
+    async def refuse(scope: Scope, receive: Receive, send: Send, retry: int) -> None:
+        """429 in the reader's language (their choice's cookie, else their browser's), said before the app
+        reads the body or asks the store anything."""
+        chosen: str | None = None
+        accept: str | None = None
+        for k, v in scope.get("headers", []):
+            if k == b"cookie":
+                for part in v.split(b";"):
+                    name, _, value = part.strip().partition(b"=")
+                    if name == b"lang":
+                        chosen = value.decode("latin-1")
+            elif k == b"accept-language":
+                accept = v.decode("latin-1")
+        t = translations(best_language(accept, chosen))
+        text = t.gettext(
+            "You are sending requests faster than this site allows one visitor (at most %(rate)s a second on "
+            "average); wait %(seconds)s s and go on more slowly."
+        ) % {"rate": f"{1 / scope['app'].state.pace.interval:g}", "seconds": retry}
+        resp = JSONResponse(
+            {"error": text, "status": 429}, status_code=429, headers={"Retry-After": str(retry), "Connection": "close"}
+        )
+        await resp(scope, receive, send)

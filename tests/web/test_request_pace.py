@@ -1,0 +1,137 @@
+"""Each client's pace of requests (issue 52: a script sending as fast as it is answered, each answer a cheap
+refusal, spent the server's whole time on refusals): held until due, then refused past the patience, before the
+app reads a body or asks the store; counted by the session or key, else by the address."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from dippouch.web.app import create_app
+from dippouch.web.middleware import RequestPace
+from websupport import TEST_SITE, Clock
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_burst_passes_then_requests_wait_their_turn_then_are_refused() -> None:
+    clock = FakeClock()
+    pace = RequestPace(rate=2.0, burst=3, patience=1.0, clock=clock)
+    assert [pace.wait(b"a") for _ in range(3)] == [0.0, 0.0, 0.0]
+    assert pace.wait(b"a") == pytest.approx(0.5)
+    assert pace.wait(b"a") == pytest.approx(1.0)
+    assert pace.wait(b"a") is None  # it would wait 1.5 s: refused, and not counted
+    assert pace.retry_after(b"a") == 1
+    assert pace.wait(b"b") == 0.0  # another client is its own
+    clock.now += 10  # the client rested: a whole burst again
+    assert [pace.wait(b"a") for _ in range(3)] == [0.0, 0.0, 0.0]
+
+
+def test_an_average_rate_goes_on_for_ever() -> None:
+    clock = FakeClock()
+    pace = RequestPace(rate=10.0, burst=1, patience=0.0, clock=clock)
+    for _ in range(1000):
+        assert pace.wait(b"a") == 0.0
+        clock.now += 0.1
+
+
+def test_forgotten_clients_do_not_grow_the_table() -> None:
+    clock = FakeClock()
+    pace = RequestPace(rate=1000.0, burst=1, clock=clock)
+    pace.KEPT = 100
+    for i in range(1000):
+        pace.wait(str(i).encode())
+        clock.now += 0.01
+    assert len(pace.due) <= 100
+
+
+@pytest.fixture
+def app_with_pace(tmp_path: Path) -> TestClient:
+    from dbsupport import migrated_sqlite
+
+    url = migrated_sqlite(tmp_path / "g.db")
+    app = create_app(url, clock=Clock(), site=TEST_SITE, pace=RequestPace(rate=1.0, burst=2, patience=0.5))
+    return TestClient(app, base_url="http://testserver")
+
+
+def test_a_client_past_its_pace_is_held_then_refused_in_its_language(app_with_pace: TestClient) -> None:
+    c = app_with_pace
+    assert [c.get("/nope").status_code for _ in range(2)] == [404, 404]  # the burst
+    r = c.get("/nope", headers={"Accept-Language": "de"})  # its turn is a second away, past the patience
+    assert r.status_code == 429
+    time.sleep(0.6)
+    started = time.monotonic()
+    assert c.get("/nope").status_code == 404  # its turn is 0.4 s away: held, then answered
+    assert time.monotonic() - started >= 0.3
+    assert int(r.headers["retry-after"]) >= 1
+    assert "Sie senden Anfragen schneller" in r.json()["error"]
+    assert r.headers["content-security-policy"]  # the security headers, as on every answer
+    # Static files are not counted: a page's scripts and pictures never make its next page wait.
+    assert [c.get("/static/app.css").status_code for _ in range(5)] == [200] * 5
+
+
+def test_the_pace_is_by_session_or_key_whatever_the_address(app_with_pace: TestClient) -> None:
+    app = app_with_pace.app
+    other = TestClient(app, base_url="http://testserver", client=("192.0.2.7", 5000))
+    keyed = [TestClient(app, base_url="http://testserver", client=(f"192.0.2.{i}", 5000)) for i in range(10, 14)]
+    # One bearer key from four addresses is one client: past its burst of two, it is refused.
+    got = [c.get("/nope", headers={"Authorization": "Bearer dp_same"}).status_code for c in keyed]
+    assert got[:3] == [404, 404, 429], got
+    # The address of one of them, without the key, is another client.
+    assert other.get("/nope").status_code == 404
+    # So is a session cookie, whichever address sends it.
+    got = [c.get("/nope", headers={"Cookie": "dp_session=abc"}).status_code for c in keyed]
+    assert got[:3] == [404, 404, 429], got
+
+
+def test_a_refused_request_never_reaches_the_app(app_with_pace: TestClient) -> None:
+    """The refusal costs the server no body read and no store access: a body over the request limit is not
+    even refused for its size (that would mean reading its length against the limit first)."""
+    c = app_with_pace
+    calls = 0
+    store = c.app.state.web.store  # type: ignore[attr-defined]
+    real = store.session
+
+    def counted(*a: object, **kw: object) -> object:
+        nonlocal calls
+        calls += 1
+        return real(*a, **kw)
+
+    store.session = counted
+    for _ in range(3):
+        c.get("/games/nosuch")
+    before = calls
+    r = c.get("/games/nosuch")
+    assert r.status_code == 429 and calls == before
+
+
+def test_the_installations_pace_is_read_from_its_settings() -> None:
+    """The pace `dippouch serve` gives its app (tests/web/test_web_serve_limits.py sends it a flood)."""
+    from dippouch import settings
+    from dippouch.web.app import request_pace
+
+    pace = request_pace()
+    assert 1 / pace.interval == pytest.approx(10.0)
+    assert pace.tolerance * 10 + 1 == pytest.approx(60.0)
+    import os
+
+    os.environ["DIPPOUCH_REQUEST_RATE"] = "2.5"
+    try:
+        settings.reread()
+        assert 1 / request_pace().interval == pytest.approx(2.5)
+        os.environ["DIPPOUCH_REQUEST_RATE"] = "fast"
+        settings.reread()
+        with pytest.raises(Exception, match="DIPPOUCH_REQUEST_RATE"):
+            request_pace()
+    finally:
+        del os.environ["DIPPOUCH_REQUEST_RATE"]
+        settings.reread()
