@@ -160,3 +160,30 @@ def test_setting_and_adjudicating_orders_are_charged_to_the_work_budget(
     assert len(checks) == 1
     assert c.get(f"/api{share}").status_code == 200 and c.get(edit).status_code == 200
     assert len(checks) == 1
+
+
+def test_a_sandbox_board_is_drawn_once_a_state_however_many_look(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pages of a sandbox draw its board (and its last step): drawn once for each state it is kept in and
+    kept with the game maps, so a share link read by many costs one drawing; a change draws the new state."""
+    import dippouch.render as render
+
+    drawn: list[bool] = []
+    real = render.render_phase_svg
+
+    def counting(*a: Any, **kw: Any) -> Any:
+        drawn.append(bool(kw.get("orders")))
+        return real(*a, **kw)
+
+    monkeypatch.setattr(render, "render_phase_svg", counting)
+    c = site.browser()
+    edit, share = _started(c, "standard")
+    for _ in range(3):
+        assert c.get(edit).status_code == 200
+        assert site.browser().get(share).status_code == 200
+    assert drawn == [False]
+    r = c.post(f"/api{edit}/orders", json={"orders": "Germany: A ber - kie", "adjudicate": True})
+    assert r.status_code == 200, r.text
+    for _ in range(3):
+        assert "<svg" in c.get(edit).text
+        assert site.browser().get(share).status_code == 200
+    assert drawn == [False, False, True]  # the new board, and the step that led to it

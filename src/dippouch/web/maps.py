@@ -121,6 +121,11 @@ class MapCache:
                     self._svgs.popitem(last=False)
             return svg
 
+    def drawing(self, key: tuple[Any, ...], draw: Callable[[], str | None]) -> str | None:
+        """The picture ``draw`` makes, kept under ``key`` (which must name one picture for ever: a sandbox's id
+        and the time it was kept, say); drawn once however many ask at once."""
+        return self._cached(key, draw)
+
     def phase_svg(
         self,
         variant: Variant,

@@ -10,6 +10,8 @@ works without JavaScript; sandbox.js only keeps the unit form's kind in step wit
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -42,7 +44,7 @@ from dippouch.web.answers.sandbox import (
 )
 from dippouch.web.deps import SiteDep, ViewerDep, WebDep, answers, charged, render, words
 from dippouch.web.forms import FormDep, redirect
-from dippouch.web.maps import map_available
+from dippouch.web.maps import MapCache, map_available
 from dippouch.web.security import CSRF_HEADER, BadInput, Forbidden, NotFound, Viewer, check_csrf, client_id
 from dippouch.web.service import Web
 from dippouch.web.variant_pages import find_variant
@@ -149,7 +151,11 @@ def _draw(variant: Variant, record: dict[str, Any], *, orders: bool) -> str | No
         return None
 
 
-def _view(o: Opened, *, maps: bool = False) -> SandboxView:
+def _digest(data: Any) -> str:
+    return hashlib.sha256(json.dumps(data, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _view(o: Opened, *, maps: MapCache | None = None) -> SandboxView:
     sb, v = o.sandbox, o.variant
     pos = use.position_of(v, sb)
     gmap = v.map
@@ -206,18 +212,26 @@ def _view(o: Opened, *, maps: bool = False) -> SandboxView:
         back=len(sb.history),
         updated_at=sb.updated_at.isoformat(),
     )
-    if maps:
-        view.map_svg = _draw(v, {"game": title, "position": sb.position}, orders=False)
-        if sb.step is not None:
-            view.step_svg = _draw(
-                v,
-                {
-                    "game": title,
-                    "position": sb.step.get("position"),
-                    "orders": sb.step.get("orders"),
-                    "results": sb.step.get("results"),
-                },
-                orders=True,
+    if maps is not None:
+        # Drawn once a board (named by what it holds: the drawing is a pure function of it) and kept with the
+        # game maps: a shared link read by many draws it once, and a change draws the new board.
+        view.map_svg = maps.drawing(
+            ("sandbox", sb.variant, _digest(sb.position)),
+            lambda: _draw(v, {"game": title, "position": sb.position}, orders=False),
+        )
+        if (done := sb.step) is not None:
+            view.step_svg = maps.drawing(
+                ("sandbox step", sb.variant, _digest(done)),
+                lambda: _draw(
+                    v,
+                    {
+                        "game": title,
+                        "position": done.get("position"),
+                        "orders": done.get("orders"),
+                        "results": done.get("results"),
+                    },
+                    orders=True,
+                ),
             )
         view.provinces = sorted({loc.abbr for loc in gmap.locations})
     return view
@@ -389,7 +403,7 @@ def _clickable(view: SandboxView) -> dict[str, str]:
 
 def _page(request: Request, web: Web, token: str, viewer: Viewer) -> tuple[Opened, SandboxView]:
     o = _looked(request, web, _open(web, token, viewer))
-    return o, _view(o, maps=True)
+    return o, _view(o, maps=web.maps)
 
 
 @router.get("/api/sandbox/{token}", **answers(SandboxView))
