@@ -605,6 +605,7 @@ LAYER_MESSAGES = (
     ),
     N_("you already have %(count)s expensive requests in hand; wait for their answers"),
     N_("the server is busy with other expensive requests; try again in a few seconds"),
+    N_("a process doing expensive work stopped before it finished this request; try again in a few seconds"),
     N_(
         "this would take about %(need)s s of the server's computing, more than is left of your share of its work "
         "(at most %(most)s s in %(window)s s); try again in %(wait)s s"

@@ -531,6 +531,23 @@ class Settings:
         return self._seconds("DIPPOUCH_WORK_JOB_SECONDS", 120.0, 1.0, 3600.0, "120")
 
     @cached_property
+    def work_processes(self) -> int:
+        """``DIPPOUCH_WORK_PROCESSES``: worker processes each lane of expensive work may run at once beside the
+        server (dippouch.web.pool; never more than the lane runs at once); by default the machine's cores but one,
+        at least 1; 0 runs the work in the server's own threads."""
+        raw = self.environ.get("DIPPOUCH_WORK_PROCESSES", "")
+        if not raw.strip():
+            cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+            return max(1, cores - 1)
+        try:
+            value = int(raw)
+        except ValueError:
+            value = -1
+        if not 0 <= value <= 64:
+            raise _bad("DIPPOUCH_WORK_PROCESSES", raw, "a number of processes from 0 to 64", "2")
+        return value
+
+    @cached_property
     def request_rate(self) -> float:
         """``DIPPOUCH_REQUEST_RATE``: requests a second one client may send on average (10 by default), a
         client being its session or key, else its address; beyond it (and its burst) requests wait, then are

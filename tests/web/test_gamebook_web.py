@@ -118,7 +118,7 @@ def test_a_private_games_book_is_no_strangers(site: Site) -> None:
 
 
 def test_a_book_is_made_once(site: Site, monkeypatch: pytest.MonkeyPatch) -> None:
-    from dippouch.play.gamebook import make_book as real
+    from dippouch.web.jobs import book_pdf as real
 
     made: list[str] = []
 
@@ -126,7 +126,7 @@ def test_a_book_is_made_once(site: Site, monkeypatch: pytest.MonkeyPatch) -> Non
         made.append(str(args[1]))
         return real(*args, **kw)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(gamebook, "make_book", counted)
+    monkeypatch.setattr(gamebook, "book_pdf", counted)
     site.web.store.process("going", now=site.clock(), force=True)  # a new state: a new book
     first = site.browser().get("/games/going/book.pdf")
     second = site.browser().get("/games/going/book.pdf")

@@ -14,7 +14,6 @@ import html
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -54,8 +53,8 @@ def _zone(name: str) -> Callable[[], object]:
 
 
 def _lines(text: str) -> Callable[[], object]:
-    board = SimpleNamespace(position=position_to_data(V, V.start))
-    return lambda: sandbox.adjudicate_step(None, V, board, text, now=T0)  # type: ignore[arg-type]
+    board = sandbox.Board(position_to_data(V, V.start), "")
+    return lambda: sandbox.stepped(V, board, text)
 
 
 CASES: list[tuple[str, Callable[[], object], str | None, str | None]] = [

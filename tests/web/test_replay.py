@@ -15,10 +15,10 @@ from PIL import Image
 
 from dippouch.catalog import load_variant
 from dippouch.game import position_to_data
-from dippouch.play import replays
 from dippouch.play.replays import FRAME_MS, LAST_FRAME_MS, replay_frames
 from dippouch.store.records import StoredPhase
 from dippouch.store.repository import GameStore
+from dippouch.web import jobs
 from dippouch.web.budget import WorkBudget
 from helpers import board
 from websupport import Site
@@ -140,13 +140,13 @@ def test_the_animated_replay_has_a_frame_per_picture_and_is_made_once(
     site: Site, fmt: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     made: list[int] = []
-    real = replays.export_replay
+    real = jobs.animated_replay
 
     def counted(*args: Any, **kw: Any) -> bytes:
         made.append(1)
         return real(*args, **kw)
 
-    monkeypatch.setattr("dippouch.web.routes.replay.export_replay", counted)
+    monkeypatch.setattr("dippouch.web.routes.replay.animated_replay", counted)
     c = site.browser()
     r = c.get(f"/games/demo/replay.{fmt}")
     assert r.status_code == 200, r.text

@@ -72,6 +72,8 @@ def serve(
     from dippouch.store import GameStore
     from dippouch.store.access import AccessStore
     from dippouch.web.app import create_app, request_pace
+    from dippouch.web.jobs import ready
+    from dippouch.web.pool import work_pool
 
     if not 0 < port < 65536:
         raise DippouchError(f"port {port} is out of range (1-65535)")
@@ -123,6 +125,9 @@ def serve(
             typer.echo(f"{why}, a coordinator key was made. Its link is in {path} (readable only by you);")
             typer.echo("  it is not printed here because this output is not a terminal and may be kept in logs.")
     keep_running()
+    # Expensive work (line checks, sandboxes, drawings) in processes of its own, started before the app takes
+    # requests and stopped with it: in the server's threads it would hold the interpreter lock every page waits for.
+    pool = work_pool(current().work_processes, ready)
     application = create_app(
         store=store,
         scheduler=scheduler,
@@ -130,6 +135,7 @@ def serve(
         limits=None if rate_limits else {},
         site=site,
         pace=request_pace() if rate_limits else None,
+        pool=pool,
     )
     from dippouch.web.server import SERVER_LIMITS, GuardedHttpTools
 

@@ -20,13 +20,14 @@ import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from dippouch.core.variant import Variant
 from dippouch.play.reports import stored_report
 from dippouch.press.rules import ANNOUNCEMENT
 from dippouch.store import press as store_press
 from dippouch.store.db import Database
 from dippouch.store.records import StoredPhase
 
-__all__ = ["BookPage", "BookPlan", "book_key", "book_plan", "make_book", "published_press"]
+__all__ = ["BookPage", "BookPlan", "book_key", "book_of", "book_plan", "make_book", "published_press"]
 
 
 @dataclass(frozen=True)
@@ -105,17 +106,43 @@ def make_book(
     about: Sequence[str] = (),
     title: str | None = None,
 ) -> bytes:
+    """The book as PDF (:func:`book_of`), its results read from the store as each phase's pages are made."""
+    from dippouch.store.variant_copy import variant_of
+
+    return book_of(
+        variant_of(db, name),
+        name,
+        plan,
+        press,
+        svg_of,
+        lambda phase_id: stored_report(db, name, phase_id=phase_id),
+        about=about,
+        title=title,
+    )
+
+
+def book_of(
+    variant: Variant,
+    name: str,
+    plan: BookPlan,
+    press: Sequence[store_press.Message],
+    svg_of: Callable[[BookPage], str | None],
+    results_of: Callable[[int], str],
+    *,
+    about: Sequence[str] = (),
+    title: str | None = None,
+) -> bytes:
     """The book as PDF: the pictures drawn by ``svg_of`` (the door's pictures of a phase, so the book shows
-    what its pages show; None where no map can be drawn), the results read from the store, the press given.
+    what its pages show; None where no map can be drawn), each phase's results by ``results_of`` (its id ->
+    the Judge's report), the press given. Nothing is read from the store, so it may be made in another process
+    (the web's work pool).
 
     A letter is printed with the phase it was written in; one written after the end, or in a phase that is not
-    in the book, at the end. Each phase's picture is drawn and its results read when its pages are made, and
+    in the book, at the end. Each phase's picture is drawn and its results written when its pages are made, and
     let go once they are written (:func:`dippouch.render.gamebook.write_book`): a long game's book never holds
     its maps all at once."""
     from dippouch.render.gamebook import BookPhase, BookPress, book_pdf
-    from dippouch.store.variant_copy import variant_of
 
-    variant = variant_of(db, name)
     names = {p.phase for p in plan.phases}
     by_phase: dict[str, list[BookPress]] = {}
     rest: list[BookPress] = []
@@ -126,7 +153,7 @@ def make_book(
         BookPhase(
             p.phase,
             functools.partial(svg_of, p),
-            functools.partial(stored_report, db, name, phase_id=p.phase_id),
+            functools.partial(results_of, p.phase_id),
             tuple(by_phase.pop(p.phase, [])),  # a phase's name once: a rollback's replay has the same name
         )
         for p in plan.phases

@@ -7,6 +7,12 @@ Everything here is the engine's own work: orders are read by the notation parser
 (:func:`dippouch.core.adjudicator.adjudicate`), positions are read and written in the adjudication contract's
 shape (:func:`dippouch.game.position_from_data`), so what the sandbox shows is what a game would do. Only the
 sandbox's own row is ever written (:mod:`dippouch.store.sandboxes`).
+
+Each change is made in two parts: the engine's (:func:`unit_added`, :func:`orders_set`, :func:`stepped` ...), a
+pure function of the variant and the sandbox's state as data (:class:`Board`) that answers the state to keep
+(:class:`Change`), so the web runs it in a process of its own (:mod:`dippouch.web.pool`: a W3K sandbox's check
+takes a second of CPU); then :func:`keep`, which writes it. The use cases that take the database
+(:func:`add_unit`, :func:`set_orders` ...) do both, for a caller that works in one place.
 """
 
 from __future__ import annotations
@@ -14,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
 from dippouch.core.adjudicator import adjudicate
 from dippouch.core.calendar import PhaseKind
@@ -39,20 +45,31 @@ from dippouch.store.sandboxes import Sandbox, create_sandbox, keep_check, save_s
 
 __all__ = [
     "UNIT_KINDS",
+    "Board",
+    "Change",
     "Line",
     "add_unit",
     "adjudicate_step",
     "back",
     "bounds",
+    "centre_set",
     "check_kept",
     "check_lines",
     "checked",
+    "keep",
+    "orders_checked",
+    "orders_set",
+    "phase_set",
     "position_of",
     "remove_unit",
     "set_centre",
     "set_orders",
     "set_phase",
     "start",
+    "stepped",
+    "unit_added",
+    "unit_removed",
+    "went_back",
 ]
 
 UNIT_KINDS = {"A": "army", "F": "fleet"}
@@ -124,25 +141,80 @@ def start(
     )
 
 
-def _changed(db: Database, variant: Variant, sandbox: Sandbox, position: Position, now: datetime) -> Sandbox:
-    """Keep an edited board: the state before goes on the history ("Back" returns to it), and the last step's
-    orders are no longer drawn (they were for a board that is no more). The orders kept are checked again, on
-    the new board."""
+@dataclass(frozen=True)
+class Board:
+    """What the engine's part of a change reads of a sandbox, as data (a process of its own may make the
+    change): the board, the order box and the check kept with it, the last step, and the state "Back" returns
+    to (``None``: the board the sandbox began with)."""
+
+    position: Mapping[str, Any]
+    orders: str
+    step: Mapping[str, Any] | None = None
+    checked: list[dict[str, Any]] | None = None
+    last: Mapping[str, Any] | None = None
+
+    @classmethod
+    def of(cls, sandbox: Sandbox) -> Board:
+        last = sandbox.history[-1] if sandbox.history else None
+        return cls(sandbox.position, sandbox.orders, sandbox.step, sandbox.checked, last)
+
+
+@dataclass(frozen=True)
+class Change:
+    """A sandbox's next state, as the engine made it, for :func:`keep` to write. ``history``: ``push`` puts the
+    state before on the history ("Back" returns to it; with ``typed``, the order box as typed for the step),
+    ``pop`` takes the last one off (it is the new state), ``same`` leaves it."""
+
+    position: dict[str, Any]
+    orders: str
+    step: dict[str, Any] | None
+    checked: list[dict[str, Any]]
+    history: Literal["push", "pop", "same"]
+    typed: str | None = None
+
+
+def keep(db: Database, sandbox: Sandbox, change: Change, *, now: datetime) -> Sandbox:
+    """Write ``change``, the engine's part of a change of ``sandbox``, as the sandbox's new state."""
+    if change.history == "push":
+        before = _snapshot(sandbox)
+        history = [*sandbox.history, before if change.typed is None else {**before, "orders": change.typed}]
+    elif change.history == "pop":
+        history = sandbox.history[:-1]
+    else:
+        history = sandbox.history
     return save_sandbox(
         db,
         sandbox.id,
-        position=position_to_data(variant, position),
-        orders=sandbox.orders,
-        step=None,
-        history=[*sandbox.history, _snapshot(sandbox)],
+        position=change.position,
+        orders=change.orders,
+        step=change.step,
+        history=history,
         now=now,
-        checked=_check(variant, position, sandbox.orders),
+        checked=change.checked,
+    )
+
+
+def _edited(variant: Variant, board: Board, position: Position) -> Change:
+    """An edited board: the state before goes on the history ("Back" returns to it), and the last step's orders
+    are no longer drawn (they were for a board that is no more). The orders kept are checked again, on the new
+    board."""
+    return Change(
+        position_to_data(variant, position),
+        board.orders,
+        None,
+        _check(variant, position, board.orders),
+        "push",
     )
 
 
 def _check(variant: Variant, position: Position, text: str) -> list[dict[str, Any]]:
     """The orders' check as the sandbox keeps it: made when the orders or the board are kept, never on a look."""
     return [ln.data() for ln in check_lines(variant, position, text)] if text.strip() else []
+
+
+def orders_checked(variant: Variant, position: Mapping[str, Any], text: str) -> list[dict[str, Any]]:
+    """The check of ``text`` on the board ``position`` (data), as the sandbox keeps it."""
+    return _check(variant, position_from_data(variant, position), text)
 
 
 def checked(sandbox: Sandbox) -> list[Line] | None:
@@ -155,7 +227,7 @@ def checked(sandbox: Sandbox) -> list[Line] | None:
 
 def check_kept(db: Database, variant: Variant, sandbox: Sandbox) -> Sandbox:
     """Check, once, the orders of a sandbox kept before its check was, and keep the check."""
-    return keep_check(db, sandbox.id, _check(variant, position_of(variant, sandbox), sandbox.orders))
+    return keep_check(db, sandbox.id, orders_checked(variant, sandbox.position, sandbox.orders))
 
 
 def _snapshot(sandbox: Sandbox) -> dict[str, Any]:
@@ -192,11 +264,9 @@ def _read(variant: Variant, data: Mapping[str, Any]) -> Position:
         raise GameError(str(e).removeprefix(f"{e.where}: ") if e.where else str(e)) from None
 
 
-def add_unit(
-    db: Database, variant: Variant, sandbox: Sandbox, power: str, kind: str, where: str, *, now: datetime
-) -> Sandbox:
+def unit_added(variant: Variant, board: Board, power: str, kind: str, where: str) -> Change:
     """Place a unit: ``kind`` ``A`` or ``F`` (or the words), ``where`` a province or a coast."""
-    pos = position_of(variant, sandbox)
+    pos = position_from_data(variant, board.position)
     owner = _power(variant, power)
     k = {"army": "A", "fleet": "F"}.get(kind.strip().lower(), kind.strip().upper())
     if k not in UNIT_KINDS:
@@ -216,20 +286,20 @@ def add_unit(
         raise GameError(f"a fleet cannot stand in {gmap.provinces[prov].name}: it is inland")
     data = position_to_data(variant, pos)
     entry = {"power": owner, "unit": f"{k} {gmap.locations[loc].abbr}"}
-    return _changed(db, variant, sandbox, _read(variant, {**data, "units": [*data["units"], entry]}), now)
+    return _edited(variant, board, _read(variant, {**data, "units": [*data["units"], entry]}))
 
 
-def remove_unit(db: Database, variant: Variant, sandbox: Sandbox, where: str, *, now: datetime) -> Sandbox:
+def unit_removed(variant: Variant, board: Board, where: str) -> Change:
     """Take the unit in ``where`` off the board (a dislodged one waiting to retreat, if none stands there)."""
-    pos = position_of(variant, sandbox)
+    pos = position_from_data(variant, board.position)
     _, loc = _place(variant, where)
     prov = variant.map.province_of(loc)
     if prov in pos.units:
         units = {p: u for p, u in pos.units.items() if p != prov}
-        return _changed(db, variant, sandbox, pos.with_(units=units), now)
+        return _edited(variant, board, pos.with_(units=units))
     if prov in pos.dislodged:
         dislodged = {p: d for p, d in pos.dislodged.items() if p != prov}
-        return _changed(db, variant, sandbox, pos.with_(dislodged=dislodged), now)
+        return _edited(variant, board, pos.with_(dislodged=dislodged))
     raise GameError(f"there is no unit in {variant.map.provinces[prov].name} to remove")
 
 
@@ -237,9 +307,9 @@ NOBODY = ("", "none", "nobody", "neutral", "unowned")
 """What the centre form takes for "owned by no power"."""
 
 
-def set_centre(db: Database, variant: Variant, sandbox: Sandbox, where: str, owner: str, *, now: datetime) -> Sandbox:
+def centre_set(variant: Variant, board: Board, where: str, owner: str) -> Change:
     """Give a supply centre to ``owner`` (``none``: to no power)."""
-    pos = position_of(variant, sandbox)
+    pos = position_from_data(variant, board.position)
     _, loc = _place(variant, where)
     prov = variant.map.province_of(loc)
     p = variant.map.provinces[prov]
@@ -250,20 +320,42 @@ def set_centre(db: Database, variant: Variant, sandbox: Sandbox, where: str, own
         centres.pop(prov, None)
     else:
         centres[prov] = _power(variant, owner)
-    return _changed(db, variant, sandbox, pos.with_(centres=centres), now)
+    return _edited(variant, board, pos.with_(centres=centres))
 
 
-def set_phase(db: Database, variant: Variant, sandbox: Sandbox, phase: str, *, now: datetime) -> Sandbox:
+def phase_set(variant: Variant, board: Board, phase: str) -> Change:
     """Move the board to another phase (``Fall 1903 Movement``, ``W1905``...): the units stay as they are;
     a retreat phase keeps only the dislodged units already on the board."""
-    pos = position_of(variant, sandbox)
+    pos = position_from_data(variant, board.position)
     try:
         ph = variant.calendar.parse(phase.strip()[:60])
     except DippouchError as e:
         raise GameError(str(e)) from None
     kind = variant.calendar.kind(ph)
     dislodged = pos.dislodged if kind == PhaseKind.RETREATS else {}
-    return _changed(db, variant, sandbox, pos.with_(phase=ph, dislodged=dislodged), now)
+    return _edited(variant, board, pos.with_(phase=ph, dislodged=dislodged))
+
+
+def add_unit(
+    db: Database, variant: Variant, sandbox: Sandbox, power: str, kind: str, where: str, *, now: datetime
+) -> Sandbox:
+    """:func:`unit_added`, kept."""
+    return keep(db, sandbox, unit_added(variant, Board.of(sandbox), power, kind, where), now=now)
+
+
+def remove_unit(db: Database, variant: Variant, sandbox: Sandbox, where: str, *, now: datetime) -> Sandbox:
+    """:func:`unit_removed`, kept."""
+    return keep(db, sandbox, unit_removed(variant, Board.of(sandbox), where), now=now)
+
+
+def set_centre(db: Database, variant: Variant, sandbox: Sandbox, where: str, owner: str, *, now: datetime) -> Sandbox:
+    """:func:`centre_set`, kept."""
+    return keep(db, sandbox, centre_set(variant, Board.of(sandbox), where, owner), now=now)
+
+
+def set_phase(db: Database, variant: Variant, sandbox: Sandbox, phase: str, *, now: datetime) -> Sandbox:
+    """:func:`phase_set`, kept."""
+    return keep(db, sandbox, phase_set(variant, Board.of(sandbox), phase), now=now)
 
 
 def _owner(variant: Variant, position: Position, order: Order) -> str | None:
@@ -309,20 +401,21 @@ def check_lines(variant: Variant, position: Position, text: str) -> list[Line]:
     return [out[n] for n in sorted(out)]
 
 
-def set_orders(db: Database, variant: Variant, sandbox: Sandbox, text: str, *, now: datetime) -> Sandbox:
+def orders_set(variant: Variant, board: Board, text: str) -> Change:
     """Keep the order box as typed, every line checked once, here (nothing is refused for keeping, but text
     beyond :func:`bounds`)."""
     check_size(text, bounds(variant))
-    return save_sandbox(
-        db,
-        sandbox.id,
-        position=sandbox.position,
-        orders=text,
-        step=sandbox.step,
-        history=sandbox.history,
-        now=now,
-        checked=_check(variant, position_of(variant, sandbox), text),
-    )
+    pos = position_from_data(variant, board.position)
+    return Change(dict(board.position), text, _step(board), _check(variant, pos, text), "same")
+
+
+def _step(board: Board) -> dict[str, Any] | None:
+    return None if board.step is None else dict(board.step)
+
+
+def set_orders(db: Database, variant: Variant, sandbox: Sandbox, text: str, *, now: datetime) -> Sandbox:
+    """:func:`orders_set`, kept."""
+    return keep(db, sandbox, orders_set(variant, Board.of(sandbox), text), now=now)
 
 
 LINE_CHARS = 150
@@ -345,15 +438,17 @@ def bounds(variant: Variant) -> OrderBounds:
     return OrderBounds(total=lines * (LINE_CHARS + 1), chars=lines * LINE_CHARS, lines=lines, line=TYPED.line)
 
 
-def adjudicate_step(db: Database, variant: Variant, sandbox: Sandbox, text: str, *, now: datetime) -> Sandbox:
+def stepped(variant: Variant, board: Board, text: str) -> Change:
     """Adjudicate the board with the orders typed, by the adjudicator of the phase's kind, and move to the
     phase it leads to (a phase with nothing to do is passed over, as in a game). Refused if any line is
     refused (say what to change, keep what was typed): a game would drop such a line, and a sandbox is for
     seeing exactly what the orders written do. Units without orders hold, retreat-less units disband, missing
     builds are waived and missing removals made, as in a game."""
     check_size(text, bounds(variant))
-    pos = position_of(variant, sandbox)
-    kept = checked(sandbox) if text == sandbox.orders else None
+    pos = position_from_data(variant, board.position)
+    kept: list[Line] | None = None
+    if text == board.orders:  # checked when it was kept (:func:`checked`), unless kept before checks were
+        kept = [Line.of(c) for c in board.checked] if board.checked is not None else None if text.strip() else []
     lines = kept if kept is not None else check_lines(variant, pos, text)
     refused = [ln for ln in lines if not ln.accepted]
     if refused:
@@ -374,38 +469,37 @@ def adjudicate_step(db: Database, variant: Variant, sandbox: Sandbox, text: str,
     resolution = adjudicate(variant, pos, orders)
     step = {
         "phase": variant.calendar.name(pos.phase),
-        "position": sandbox.position,
+        "position": dict(board.position),
         "orders": {p: [format_order(variant, o, phase_kind=kind) for o in os] for p, os in orders.items()},
         "results": [result_to_json(variant, r, kind) for r in resolution.results],
     }
-    return save_sandbox(
-        db,
-        sandbox.id,
-        position=position_to_data(variant, resolution.next),
-        orders="",
-        step=step,
-        history=[*sandbox.history, {**_snapshot(sandbox), "orders": text}],
-        now=now,
-        checked=[],
+    return Change(position_to_data(variant, resolution.next), "", step, [], "push", typed=text)
+
+
+def adjudicate_step(db: Database, variant: Variant, sandbox: Sandbox, text: str, *, now: datetime) -> Sandbox:
+    """:func:`stepped`, kept."""
+    return keep(db, sandbox, stepped(variant, Board.of(sandbox), text), now=now)
+
+
+def went_back(variant: Variant, board: Board) -> Change:
+    """Return to the state before the last change (a step adjudicated, or an edit of the board)."""
+    last = board.last
+    if last is None:
+        raise GameError("there is nothing to go back to: this is the board the sandbox began with")
+    position, orders = dict(last["position"]), str(last.get("orders") or "")
+    step = last.get("step")
+    return Change(
+        position,
+        orders,
+        None if step is None else dict(step),
+        _check(variant, position_from_data(variant, position), orders),
+        "pop",
     )
 
 
 def back(db: Database, variant: Variant, sandbox: Sandbox, *, now: datetime) -> Sandbox:
-    """Return to the state before the last change (a step adjudicated, or an edit of the board)."""
-    if not sandbox.history:
-        raise GameError("there is nothing to go back to: this is the board the sandbox began with")
-    last = sandbox.history[-1]
-    position, orders = dict(last["position"]), str(last.get("orders") or "")
-    return save_sandbox(
-        db,
-        sandbox.id,
-        position=position,
-        orders=orders,
-        step=last.get("step"),
-        history=sandbox.history[:-1],
-        now=now,
-        checked=_check(variant, position_from_data(variant, position), orders),
-    )
+    """:func:`went_back`, kept."""
+    return keep(db, sandbox, went_back(variant, Board.of(sandbox)), now=now)
 
 
 def results_of(step: Mapping[str, Any] | None) -> Sequence[Mapping[str, Any]]:

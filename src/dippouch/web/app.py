@@ -20,6 +20,7 @@ from urllib.parse import quote
 
 import jinja2
 from fastapi import APIRouter, FastAPI
+from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
@@ -44,6 +45,7 @@ from dippouch.web.deps import render, time_zone
 from dippouch.web.forms import refused_form
 from dippouch.web.inputs import web_words
 from dippouch.web.middleware import Headers, Hosts, Latency, Pace, RequestPace
+from dippouch.web.pool import Inline, Jobs
 from dippouch.web.security import (
     Busy,
     NeedsKey,
@@ -223,6 +225,7 @@ def create_app(
     limits: dict[str, tuple[int, float]] | None = None,
     site: Site | None = None,
     pace: RequestPace | None = None,
+    pool: Jobs | None = None,
 ) -> FastAPI:
     """The app on the database at ``db_url`` (or an open ``store``).
 
@@ -232,6 +235,8 @@ def create_app(
     ``pace``: how fast each client may send requests (:func:`request_pace`: the installation's; ``dippouch
     serve`` sets it unless the rate limits are off); None lets every client go as fast as it likes, as the
     tests' sites do, which send hundreds of requests from one client in a second.
+    ``pool``: where expensive work runs (:func:`dippouch.web.pool.work_pool`: worker processes, which ``dippouch
+    serve`` starts; closed when the app stops); None runs it in the request's own thread, as the tests' sites do.
     """
     store = store or GameStore(db_url)
     # The mail server saved on the desk's mail page is this database's: the pages' "mail is not set up" and
@@ -256,6 +261,8 @@ def create_app(
         finally:
             if sched is not None:
                 sched.stop()
+            if pool is not None:
+                await run_in_threadpool(pool.close)  # waits for a job under way: not on the loop
 
     app = FastAPI(
         title="dippouch",
@@ -271,6 +278,7 @@ def create_app(
     app.state.limiter = RateLimiter(DEFAULT_LIMITS if limits is None else limits)
     app.state.budget = work_budget(unlimited=limits == {})
     app.state.pace = pace
+    app.state.pool = pool if pool is not None else Inline()
     app.state.templates = templates = {lang: _templates(lang) for lang in LANGUAGES}
 
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")

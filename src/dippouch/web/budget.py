@@ -6,7 +6,8 @@ server's CPU time, refilled at :attr:`WorkBudget.seconds` per :attr:`WorkBudget.
 token bucket, as lichess and Diplicity bound what one account may cost. A request names its estimate; the
 estimate is taken from the share *before* the work runs, and a request whose estimate does not fit is refused
 (429, with how long to wait) without running. When the work ends the reservation is replaced by the CPU time it
-measured (the thread's own), so a job that overran its estimate leaves its asker in debt and their next request
+measured: the thread's own, and what the work pool's processes spent on its jobs (:func:`spent_elsewhere`,
+:mod:`dippouch.web.pool`), so a job that overran its estimate leaves its asker in debt and their next request
 waits for the debt to be refilled too. A job estimated above a whole share runs only on a full share; one
 estimated above :attr:`WorkBudget.longest` never runs (what it is, and what to ask for instead, is the caller's
 refusal to write).
@@ -15,8 +16,9 @@ Work runs in lanes by kind (:data:`LANES`), each with its own places, its own qu
 installation's CPU time for everyone together: a line check never waits behind a drawing, and a crowd of
 askers (many addresses) cannot give all the server's time to one kind of work. A lane whose places and
 queue are full, or whose installation share is spent, answers 503 at once (with Retry-After), so waiting
-requests never take the threads the cheap pages need. Drawing is mostly pure Python: two heavy jobs at once
-would only share the interpreter lock with every page.
+requests never take the threads the cheap pages need. The work itself runs in the work pool's processes, a lane's
+own, niced below the server (:mod:`dippouch.web.pool`): in the server's threads, pure Python work would share the
+interpreter lock with every page.
 
 The figures are settings (``DIPPOUCH_WORK_SECONDS``, ``DIPPOUCH_WORK_SITE_SECONDS``, ``DIPPOUCH_WORK_JOB_SECONDS``:
 docs/settings.md); everything is kept in memory, per server process.
@@ -33,7 +35,17 @@ from typing import TypeVar
 
 from dippouch.web.security import BadInput, Busy, TooMany
 
-__all__ = ["BOOK_PAGE", "FRAME", "LANES", "PDF_MAP", "PREVIEW", "WINDOW", "Lane", "WorkBudget"]
+__all__ = [
+    "BOOK_PAGE",
+    "FRAME",
+    "LANES",
+    "PDF_MAP",
+    "PREVIEW",
+    "WINDOW",
+    "Lane",
+    "WorkBudget",
+    "spent_elsewhere",
+]
 
 T = TypeVar("T")
 
@@ -78,6 +90,19 @@ PDF_MAP = 1.5
 """CPU seconds a PDF map (its atlas), with the phase's picture drawn first."""
 PREVIEW = 1.0
 """CPU seconds a link's preview picture."""
+
+
+_elsewhere = threading.local()
+
+
+def spent_elsewhere(seconds: float) -> None:
+    """Report CPU seconds another process spent for the calling thread (a job of the work pool), which
+    :meth:`WorkBudget.run` charges with the thread's own time."""
+    _elsewhere.seconds = _away() + seconds
+
+
+def _away() -> float:
+    return getattr(_elsewhere, "seconds", 0.0)
 
 
 class _Bucket:
@@ -216,7 +241,7 @@ class WorkBudget:
     def run(self, client: str, work: Callable[[], T], *, lane: str = "check", estimate: float = 0.0) -> T:
         """Run ``work`` (in the calling thread) in ``lane``, charged to ``client``: ``estimate`` seconds of CPU
         time are reserved before it runs (refused, with the wait, when they do not fit), then replaced by the
-        CPU time it took."""
+        CPU time it took: the thread's, and what it sent to the work pool took there (:func:`spent_elsewhere`)."""
         spec = self._lane(lane)
         places = self.places[lane]
         with self.lock:
@@ -241,11 +266,11 @@ class WorkBudget:
                     self.waiting[lane] -= 1
             if not got:
                 raise Busy("the server is busy with other expensive requests; try again in a few seconds", 2)
-            started = time.thread_time()
+            started, away = time.thread_time(), _away()
             try:
                 return work()
             finally:
-                cost = time.thread_time() - started
+                cost = time.thread_time() - started + _away() - away
                 places.release()
         finally:
             with self.lock:

@@ -36,6 +36,7 @@ from dippouch.store.people import Preferences, preferences
 from dippouch.web.answers.base import ErrorAnswer
 from dippouch.web.budget import WorkBudget
 from dippouch.web.inputs import web_words
+from dippouch.web.pool import Jobs
 from dippouch.web.security import (
     CSRF_HEADER,
     FLASH_COOKIE,
@@ -73,9 +74,11 @@ __all__ = [
     "budget_of",
     "can_charge",
     "charged",
+    "charged_job",
     "game_url",
     "language",
     "made_once",
+    "pool_of",
     "remember_preferences",
     "render",
     "render_html",
@@ -469,6 +472,20 @@ def charged(request: Request, work: Callable[[], T], *, lane: str = "check", est
     replaced by what it took. Lanes: ``check`` (line checks, sandboxes, adjudications, move searches),
     ``draw`` (replays, game books, PDF maps, previews), ``process`` (a coordinator's "process now")."""
     return budget_of(request).run(asker(request), work, lane=lane, estimate=estimate)
+
+
+def pool_of(request: Request) -> Jobs:
+    """Where expensive work runs (dippouch.web.pool): the server's worker processes, or the calling thread."""
+    return request.app.state.pool  # type: ignore[no-any-return]
+
+
+def charged_job(
+    request: Request, job: Callable[..., T], *args: Any, lane: str = "check", estimate: float = 0.0, **kwargs: Any
+) -> T:
+    """``job(*args, **kwargs)`` (a top-level function, its arguments picklable: dippouch.web.pool) run in the work
+    pool's processes of ``lane``, charged to the :func:`asker` as :func:`charged` charges: the CPU time it took
+    there."""
+    return charged(request, lambda: pool_of(request).call(lane, job, *args, **kwargs), lane=lane, estimate=estimate)
 
 
 def can_charge(request: Request, *, lane: str = "check", estimate: float = 0.0) -> None:

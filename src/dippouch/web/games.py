@@ -28,7 +28,19 @@ from dippouch.web.roster import game_absences_view
 from dippouch.web.security import NotFound, Viewer
 from dippouch.web.service import Web
 
-__all__ = ["MAP_VIEWS", "board", "board_url", "game_map", "game_view", "games_list", "kind_name", "phase_map", "record"]
+__all__ = [
+    "MAP_VIEWS",
+    "board",
+    "board_url",
+    "game_map",
+    "game_view",
+    "games_list",
+    "kind_name",
+    "phase_map",
+    "phase_map_record",
+    "record",
+    "view_drawn",
+]
 
 MAP_VIEWS = ("board", "orders", "after", "after-orders")
 """The pictures of a phase: its position (board), with its orders and results drawn (orders, once processed),
@@ -315,22 +327,39 @@ def phase_map(web: Web, name: str, phase_id: int, view: str, viewer: Viewer, boa
     orders of a phase still open: those views do not exist until it is processed (404). So each address
     always answers the same picture once it answers at all, and may be cached for good. With ``board``
     (:func:`board_url`), the board's fixed parts are drawn by reference to its file."""
+    h = _pictured(web, name, phase_id, view, viewer)
+    return _phase_map(web, name, h, view, board)
+
+
+def _pictured(web: Web, name: str, phase_id: int, view: str, viewer: Viewer) -> StoredPhase:
+    """The phase whose picture ``view`` is asked for, once that picture may be shown (else 404)."""
     web.require_visible(name, viewer)
     if view not in MAP_VIEWS:
         raise NotFound(f"no map view {view[:40]!r}; views: {', '.join(MAP_VIEWS)}")
     h = game_phase(web.read, name, phase_id)
     if h is None:
         raise NotFound(f"game {name!r} has no phase with id {phase_id}")
-    return _phase_map(web, name, h, view, board)
-
-
-def _phase_map(web: Web, name: str, h: StoredPhase, view: str, board: str | None = None) -> str:
-    orders = view in ("orders", "after-orders")
-    after = view in ("after", "after-orders")
+    after, orders = view_drawn(view)
     if orders and h.status == "open":
         raise NotFound(f"the orders of {h.name} are sealed until it is processed; its map is map-board.svg")
     if after and h.next_position is None:
         raise NotFound(f"{h.name} has not been processed: there is no position after it yet")
+    return h
+
+
+def view_drawn(view: str) -> tuple[bool, bool]:
+    """What a map view draws: the position after the phase, and its orders and results."""
+    return view in ("after", "after-orders"), view in ("orders", "after-orders")
+
+
+def phase_map_record(web: Web, name: str, phase_id: int, view: str, viewer: Viewer) -> dict[str, Any]:
+    """What :func:`phase_map` draws, undrawn: the phase as the renderer reads it, once its picture ``view`` may
+    be shown (else 404), for a drawing made elsewhere (the work pool's, :mod:`dippouch.web.jobs`)."""
+    return record(name, _pictured(web, name, phase_id, view, viewer))
+
+
+def _phase_map(web: Web, name: str, h: StoredPhase, view: str, board: str | None = None) -> str:
+    after, orders = view_drawn(view)
     svg = web.maps.phase_svg(
         web.variant_of(name), (name, h.id, h.status), record(name, h), after=after, orders=orders, board=board
     )

@@ -29,7 +29,16 @@ from xml.sax.saxutils import unescape
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 
-__all__ = ["MapCache", "board_file", "draft_svg", "map_available", "opening_svg"]
+__all__ = [
+    "MapCache",
+    "board_file",
+    "draft_svg",
+    "map_available",
+    "opening_svg",
+    "pdf_of",
+    "phase_drawing",
+    "preview_of",
+]
 
 log = logging.getLogger("dippouch.web.maps")
 
@@ -69,6 +78,54 @@ def _draw(draw: Callable[[], str | None]) -> str | None:
     except ValueError as e:  # a geometry file of another format or version: rebuild it (dippouch mapgen)
         log.warning("no map: %s", e)
     return None
+
+
+def _drawn(
+    record: Mapping[str, Any], orders: bool, draft: Mapping[str, list[str]] | None = None
+) -> tuple[dict[str, Any], bool]:
+    """The record as the renderer gets it (never its submissions) and whether orders are drawn on it."""
+    rec = {k: record.get(k) for k in _RECORD_KEYS}
+    if draft:
+        rec["orders"], rec["results"] = dict(draft), None
+        return rec, True
+    return rec, orders and rec.get("status") != "open" and bool(rec.get("results") or rec.get("orders"))
+
+
+def _phase_drawing(variant: Variant, rec: Mapping[str, Any], after: bool, show: bool, board: str | None) -> str:
+    from dippouch.render import RenderOptions, render_phase_svg
+
+    return str(render_phase_svg(variant, rec, after=after, orders=show, options=RenderOptions(board=board)))
+
+
+def phase_drawing(
+    variant: Variant, record: Mapping[str, Any], *, after: bool = False, orders: bool = True
+) -> str | None:
+    """:meth:`MapCache.phase_svg`'s picture, drawn here and not kept: for a drawing made in the work pool's
+    processes (a replay's frames, a game book's maps: :mod:`dippouch.web.jobs`)."""
+    rec, show = _drawn(record, orders)
+    return _draw(lambda: _phase_drawing(variant, rec, after, show, None))
+
+
+def pdf_of(svg: str, variant: Variant | None = None) -> bytes | None:
+    """:meth:`MapCache.phase_pdf`'s PDF, made here and not kept (for the work pool's processes)."""
+    try:
+        from dippouch.render import atlas_pdf, map_pdf
+    except ImportError:
+        return None
+    if variant is not None:
+        m = re.search(r"<title>([^<]*)</title>", svg)
+        return bytes(atlas_pdf(variant, svg, unescape(m.group(1)) if m else variant.title))
+    return bytes(map_pdf(svg))
+
+
+def preview_of(svg: str) -> bytes | None:
+    """:meth:`MapCache.preview`'s picture, made here and not kept (for the work pool's processes)."""
+    try:
+        from dippouch.render import preview_png
+
+        return bytes(preview_png(svg))
+    except ImportError:
+        return None
 
 
 def draft_svg(variant: Variant, position: Position, power: str, order: str) -> str | None:
@@ -141,19 +198,8 @@ class MapCache:
         it led to (``after``); None when no map can be drawn. An open phase is drawn without orders, except
         ``draft``: one power's own orders (canonical texts), for that power's eyes only. With ``board`` (the
         address of :func:`board_file`'s file), the board's fixed parts are drawn by reference to it."""
-        rec = {k: record.get(k) for k in _RECORD_KEYS}
-        if draft:
-            rec["orders"], rec["results"] = dict(draft), None
-            show = True
-        else:
-            show = orders and rec.get("status") != "open" and bool(rec.get("results") or rec.get("orders"))
-
-        def draw() -> str | None:
-            from dippouch.render import RenderOptions, render_phase_svg
-
-            return str(render_phase_svg(variant, rec, after=after, orders=show, options=RenderOptions(board=board)))
-
-        return self._cached((*key, after, show, board), draw)
+        rec, show = _drawn(record, orders, draft)
+        return self._cached((*key, after, show, board), lambda: _phase_drawing(variant, rec, after, show, board))
 
     @staticmethod
     def _pdf_key(svg: str) -> str:
@@ -181,15 +227,12 @@ class MapCache:
         pdf = self.cached_pdf(svg)
         if pdf is not None:
             return pdf
-        try:
-            from dippouch.render import atlas_pdf, map_pdf
-        except ImportError:
+        return self.keep_pdf(svg, pdf_of(svg, variant))
+
+    def keep_pdf(self, svg: str, pdf: bytes | None) -> bytes | None:
+        """Keep ``pdf``, the PDF of ``svg`` made elsewhere (:func:`pdf_of`); None is not kept."""
+        if pdf is None:
             return None
-        if variant is not None:
-            m = re.search(r"<title>([^<]*)</title>", svg)
-            pdf = bytes(atlas_pdf(variant, svg, unescape(m.group(1)) if m else variant.title))
-        else:
-            pdf = bytes(map_pdf(svg))
         with self._lock:
             self._pdfs[self._pdf_key(svg)] = pdf
             total = sum(len(v) for v in self._pdfs.values())
@@ -215,11 +258,11 @@ class MapCache:
         png = self.cached_preview(svg)
         if png is not None:
             return png
-        try:
-            from dippouch.render import preview_png
+        return self.keep_preview(svg, preview_of(svg))
 
-            png = preview_png(svg)
-        except ImportError:
+    def keep_preview(self, svg: str, png: bytes | None) -> bytes | None:
+        """Keep ``png``, the preview of ``svg`` made elsewhere (:func:`preview_of`); None is not kept."""
+        if png is None:
             return None
         with self._lock:
             self._previews[self._pdf_key(svg)] = png

@@ -44,6 +44,7 @@ from dippouch.web.service import Web
 __all__ = [
     "check_lines",
     "check_view",
+    "checked_view",
     "last_turn",
     "order_subject",
     "player_model",
@@ -451,6 +452,12 @@ def check_view(web: Web, name: str, power: str, text: str, viewer: Viewer, lang:
     asks for its own)."""
     _, power, _ = web.require_seat(name, power, viewer)
     _, v, pos, _, _ = web.open_phase_position(name)
+    return checked_view(v, pos, power, text, lang)
+
+
+def checked_view(v: Variant, pos: Position, power: str, text: str, lang: str = "en") -> dict[str, Any]:
+    """:func:`check_view` once the seat and its board are known: a pure function of them, which the web runs in
+    its work pool's processes (dippouch.web.pool)."""
     kind = v.calendar.kind(pos.phase)
     lines = check_orders(v, pos, power, text, TYPED)
     out = []

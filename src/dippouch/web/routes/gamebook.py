@@ -7,14 +7,26 @@ from fastapi import APIRouter
 from fastapi.responses import Response
 from starlette.requests import Request
 
-from dippouch.play.gamebook import BookPage, BookPlan, book_key, book_plan, make_book, published_press
+from dippouch.play.gamebook import BookPlan, book_key, book_plan, published_press
 from dippouch.play.replays import ReplayExports
 from dippouch.store import press as store_press
+from dippouch.store.history import phase_record
 from dippouch.web import games
 from dippouch.web.budget import BOOK_PAGE
-from dippouch.web.deps import ViewerDep, VisibleGame, WebDep, budget_of, game_file, game_url, made_once, words
+from dippouch.web.deps import (
+    ViewerDep,
+    VisibleGame,
+    WebDep,
+    budget_of,
+    game_file,
+    game_url,
+    made_once,
+    pool_of,
+    words,
+)
+from dippouch.web.jobs import book_pdf
 from dippouch.web.maps import map_available
-from dippouch.web.security import BadInput, NotFound, Viewer
+from dippouch.web.security import BadInput, Viewer
 from dippouch.web.service import Web
 
 I18N_DOMAIN = "games"
@@ -46,16 +58,23 @@ def game_book(request: Request, name: VisibleGame, web: WebDep, viewer: ViewerDe
             )
             % {"maps": maps, "seconds": f"{estimate:.0f}", "most": f"{longest:g}", "page": f"{game_url(name)}/replay"}
         )
-    data = made_once(request, books, key, lambda: _made(web, name, viewer, plan, press), estimate=estimate)
+    data = made_once(request, books, key, lambda: _made(request, web, name, viewer, plan, press), estimate=estimate)
     return game_file(data, "application/pdf", name, "-book.pdf", max_age=60)  # a phase processed changes it
 
 
-def _made(web: Web, name: str, viewer: Viewer, plan: BookPlan, press: list[store_press.Message]) -> bytes:
-    drawn = map_available(web.variant_of(name))
-
-    def svg_of(page: BookPage) -> str | None:
-        return games.phase_map(web, name, page.phase_id, page.view, viewer) if drawn else None
-
+def _made(
+    request: Request, web: Web, name: str, viewer: Viewer, plan: BookPlan, press: list[store_press.Message]
+) -> bytes:
+    """The book's phases read here (the pictures as the renderer reads them, the records the results are written
+    from), the book made in the work pool's drawing processes."""
+    variant = web.variant_of(name)
+    pages = [*plan.phases, *([plan.final[1]] if plan.final is not None else [])]
+    pictures = (
+        {(p.phase_id, p.view): games.phase_map_record(web, name, p.phase_id, p.view, viewer) for p in pages}
+        if map_available(variant)
+        else None
+    )
+    records = {p.phase_id: phase_record(web.read, name, phase_id=p.phase_id) for p in plan.phases}
     n = len(plan.phases)
     about = [
         f"{n} phase{'s' if n != 1 else ''} played"
@@ -64,7 +83,4 @@ def _made(web: Web, name: str, viewer: Viewer, plan: BookPlan, press: list[store
         if press
         else "No press published (a game's press is published as its rules say, once it is over)",
     ]
-    try:
-        return make_book(web.read, name, plan, press, svg_of, about=about)
-    except ImportError as e:  # cairosvg or the Cairo library is not installed
-        raise NotFound(f"game books need the map renderer: {e}") from None
+    return pool_of(request).call("draw", book_pdf, variant, name, plan, press, records, pictures, about)

@@ -23,7 +23,7 @@ from dippouch.web.deps import (
     WebDep,
     WriterDep,
     answers,
-    charged,
+    charged_job,
     game_file,
     language,
     render,
@@ -33,6 +33,7 @@ from dippouch.web.deps import (
     words,
 )
 from dippouch.web.forms import PageForm
+from dippouch.web.maps import pdf_of, preview_of
 from dippouch.web.security import (
     BadInput,
     NotFound,
@@ -272,7 +273,9 @@ def phase_preview(
     svg = games.phase_map(web, name, phase_id, view, viewer)
     maps = web.maps
     # A first drawing takes a second: charged to the asker in the drawing lane, as a PDF map's is.
-    png = maps.cached_preview(svg) or charged(request, lambda: maps.preview(svg), lane="draw", estimate=PREVIEW)
+    png = maps.cached_preview(svg) or maps.keep_preview(
+        svg, charged_job(request, preview_of, svg, lane="draw", estimate=PREVIEW)
+    )
     if png is None:
         raise NotFound("previews need the map renderer, which is not installed")
     return Response(png, media_type="image/png", headers=headers)
@@ -284,7 +287,9 @@ def map_pdf(request: Request, name: str, web: WebDep, viewer: ViewerDep, phase: 
     svg = _svg(web, viewer, name, phase)
     variant = web.variant_of(name)
     # A first drawing takes seconds: charged to the asker in the drawing lane.
-    pdf = maps.cached_pdf(svg) or charged(request, lambda: maps.phase_pdf(svg, variant), lane="draw", estimate=PDF_MAP)
+    pdf = maps.cached_pdf(svg) or maps.keep_pdf(
+        svg, charged_job(request, pdf_of, svg, variant, lane="draw", estimate=PDF_MAP)
+    )
     if pdf is None:
         raise NotFound("PDF maps need the map renderer, which is not installed")
     return game_file(pdf, "application/pdf", name, ".pdf")

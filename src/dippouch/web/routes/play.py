@@ -24,7 +24,7 @@ from dippouch.web.deps import (
     WebDep,
     WriterDep,
     answers,
-    charged,
+    charged_job,
     game_url,
     language,
     render,
@@ -206,9 +206,9 @@ def api_check(
     note and subject (the province of the unit or site it orders), and the units left without an order."""
     request.app.state.limiter.hit("check", f"{client_id(request)}", "line checks")
     lang = lang if lang in LANGUAGES else "en"
-    answer: dict[str, Any] = charged(
-        request, lambda: player_page.check_view(web, seat.game, seat.power, body.text, viewer, lang)
-    )
+    _, power, _ = web.require_seat(seat.game, seat.power, viewer)
+    _, v, pos, _, _ = web.open_phase_position(seat.game)
+    answer: dict[str, Any] = charged_job(request, player_page.checked_view, v, pos, power, body.text, lang)
     return CheckAnswer.model_validate(answer)
 
 

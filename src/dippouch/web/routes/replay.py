@@ -10,7 +10,7 @@ from fastapi import APIRouter
 from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
-from dippouch.play.replays import Frame, ReplayExports, export_replay, replay_frames
+from dippouch.play.replays import Frame, ReplayExports, replay_frames
 from dippouch.render.animation import FORMATS
 from dippouch.web import games
 from dippouch.web.answers.replay import ReplayFrame, ReplayView
@@ -24,9 +24,11 @@ from dippouch.web.deps import (
     game_file,
     game_url,
     made_once,
+    pool_of,
     render,
     words,
 )
+from dippouch.web.jobs import animated_replay
 from dippouch.web.maps import map_available
 from dippouch.web.security import BadInput, NotFound, Viewer
 from dippouch.web.service import Web
@@ -130,12 +132,11 @@ def replay_animation(request: Request, name: VisibleGame, fmt: str, web: WebDep,
                 "page": f"{game_url(name)}/replay",
             }
         )
-    data = made_once(request, exports, key, lambda: _drawn(web, name, viewer, frames, fmt), estimate=estimate)
+    data = made_once(request, exports, key, lambda: _drawn(request, web, name, viewer, frames, fmt), estimate=estimate)
     return game_file(data, FORMATS[fmt], name, f"-replay.{fmt}", max_age=60)  # a phase processed changes it
 
 
-def _drawn(web: Web, name: str, viewer: Viewer, frames: list[Frame], fmt: str) -> bytes:
-    try:
-        return export_replay(frames, lambda f: games.phase_map(web, name, f.phase_id, f.view, viewer), fmt)
-    except ImportError as e:  # cairosvg or the Cairo library is not installed
-        raise NotFound(f"animated replays need the map renderer: {e}") from None
+def _drawn(request: Request, web: Web, name: str, viewer: Viewer, frames: list[Frame], fmt: str) -> bytes:
+    """The frames' phases read here, drawn and put together in the work pool's drawing processes."""
+    pictures = {(f.phase_id, f.view): games.phase_map_record(web, name, f.phase_id, f.view, viewer) for f in frames}
+    return pool_of(request).call("draw", animated_replay, web.variant_of(name), frames, pictures, fmt)

@@ -29,7 +29,7 @@ from dippouch.core.notation import format_unit
 from dippouch.core.variant import Variant
 from dippouch.game import position_to_data
 from dippouch.play import sandbox as use
-from dippouch.store.sandboxes import Sandbox, sandbox_by_token, sandboxes_of
+from dippouch.store.sandboxes import Sandbox, keep_check, sandbox_by_token, sandboxes_of
 from dippouch.store.web_queries import game_phase
 from dippouch.web.answers.sandbox import (
     SandboxCentre,
@@ -42,7 +42,7 @@ from dippouch.web.answers.sandbox import (
     SandboxUnit,
     SandboxView,
 )
-from dippouch.web.deps import SiteDep, ViewerDep, WebDep, answers, charged, render, words
+from dippouch.web.deps import SiteDep, ViewerDep, WebDep, answers, charged, pool_of, render, words
 from dippouch.web.forms import FormDep, redirect
 from dippouch.web.maps import MapCache, map_available
 from dippouch.web.security import CSRF_HEADER, BadInput, Forbidden, NotFound, Viewer, check_csrf, client_id
@@ -100,8 +100,9 @@ def _looked(request: Request, web: Web, o: Opened) -> Opened:
         return o
 
     def check() -> Sandbox:
+        lines = pool_of(request).call("check", use.orders_checked, o.variant, o.sandbox.position, o.sandbox.orders)
         with web.writes:
-            return use.check_kept(web.store, o.variant, o.sandbox)
+            return keep_check(web.store, o.sandbox.id, lines)
 
     return Opened(charged(request, check, estimate=_estimate(o.sandbox.orders)), o.variant, o.editable, o.by_secret)
 
@@ -422,20 +423,22 @@ def _changed(
     web: Web,
     token: str,
     viewer: Viewer,
-    change: Any,
-    *,
+    job: Callable[..., use.Change],
+    *args: str,
     adjudicates: bool = False,
     text: str | None = None,
 ) -> Opened:
-    """Apply ``change(opened)`` (a use case's call, which returns the sandbox saved) for a caller who may edit,
-    in the work budget's check lane: the orders (``text`` when the change brings new ones) are checked when
-    they are kept, and that check is charged to whoever changes the sandbox, before it runs."""
+    """Make a change for a caller who may edit, in the work budget's check lane: ``job(variant, board, *args)``
+    (the engine's part of a use case: :func:`dippouch.play.sandbox.unit_added` ...) in the work pool's processes,
+    then what it made kept here. The orders (``text`` when the change brings new ones) are checked when they are
+    kept, and that check is charged to whoever changes the sandbox, before it runs."""
     o = _editing(web, token, viewer)
     _limit(request, adjudicates)
 
     def change_it() -> Sandbox:
+        change = pool_of(request).call("check", job, o.variant, use.Board.of(o.sandbox), *args)
         with web.writes:
-            return change(o)  # type: ignore[no-any-return]
+            return use.keep(web.store, o.sandbox, change, now=web.now())
 
     sb = charged(request, change_it, estimate=_estimate(o.sandbox.orders if text is None else text))
     return Opened(sb, o.variant, True, o.by_secret)
@@ -445,13 +448,7 @@ def _changed(
 def form_add_unit(request: Request, token: str, web: WebDep, viewer: ViewerDep, form: FormDep) -> Response:
     """Place a unit (``power``, ``kind`` A or F, ``where``: a province or a coast)."""
     power, kind, where = form.get("power", ""), form.get("kind", ""), form.get("where", "")
-    _changed(
-        request,
-        web,
-        token,
-        viewer,
-        lambda o: use.add_unit(web.store, o.variant, o.sandbox, power, kind, where, now=web.now()),
-    )
+    _changed(request, web, token, viewer, use.unit_added, power, kind, where)
     placed = words(request).gettext("Placed %(unit)s of %(power)s.") % {
         "unit": f"{kind.strip().upper()[:1]} {where.strip()[:40]}",
         "power": power.strip()[:40],
@@ -463,9 +460,7 @@ def form_add_unit(request: Request, token: str, web: WebDep, viewer: ViewerDep, 
 def form_remove_unit(request: Request, token: str, web: WebDep, viewer: ViewerDep, form: FormDep) -> Response:
     """Take the unit in ``where`` off the board."""
     where = form.get("where", "")
-    _changed(
-        request, web, token, viewer, lambda o: use.remove_unit(web.store, o.variant, o.sandbox, where, now=web.now())
-    )
+    _changed(request, web, token, viewer, use.unit_removed, where)
     return redirect(
         _back_to(token), words(request).gettext("Removed the unit in %(place)s.") % {"place": where.strip()[:40]}
     )
@@ -475,13 +470,7 @@ def form_remove_unit(request: Request, token: str, web: WebDep, viewer: ViewerDe
 def form_set_centre(request: Request, token: str, web: WebDep, viewer: ViewerDep, form: FormDep) -> Response:
     """Give the centre ``where`` to ``owner`` (``none``: to no power)."""
     where, owner = form.get("where", ""), form.get("owner", "")
-    _changed(
-        request,
-        web,
-        token,
-        viewer,
-        lambda o: use.set_centre(web.store, o.variant, o.sandbox, where, owner, now=web.now()),
-    )
+    _changed(request, web, token, viewer, use.centre_set, where, owner)
     _ = words(request).gettext
     said = _("%(centre)s: owned by %(owner)s.") % {
         "centre": where.strip()[:40],
@@ -494,9 +483,7 @@ def form_set_centre(request: Request, token: str, web: WebDep, viewer: ViewerDep
 def form_set_phase(request: Request, token: str, web: WebDep, viewer: ViewerDep, form: FormDep) -> Response:
     """Move the board to another phase (its units stay)."""
     phase = form.get("phase", "")
-    o = _changed(
-        request, web, token, viewer, lambda o: use.set_phase(web.store, o.variant, o.sandbox, phase, now=web.now())
-    )
+    o = _changed(request, web, token, viewer, use.phase_set, phase)
     said = words(request).gettext("The board is now in %(phase)s.") % {"phase": o.sandbox.position.get("phase")}
     return redirect(_back_to(token), said)
 
@@ -506,36 +493,21 @@ def form_orders(request: Request, token: str, web: WebDep, viewer: ViewerDep, fo
     """Keep the order box and check each line (``do=check``), or adjudicate it (``do=adjudicate``)."""
     text = form.get("orders", "")
     if form.get("do") == "adjudicate":
-        o = _changed(
-            request,
-            web,
-            token,
-            viewer,
-            lambda o: use.adjudicate_step(web.store, o.variant, o.sandbox, text, now=web.now()),
-            adjudicates=True,
-            text=text,
-        )
+        o = _changed(request, web, token, viewer, use.stepped, text, adjudicates=True, text=text)
         step = o.sandbox.step or {}
         said = words(request).gettext("Adjudicated %(step)s: the board is now in %(phase)s.") % {
             "step": step.get("phase", ""),
             "phase": o.sandbox.position.get("phase"),
         }
         return redirect(_back_to(token), said)
-    _changed(
-        request,
-        web,
-        token,
-        viewer,
-        lambda o: use.set_orders(web.store, o.variant, o.sandbox, text, now=web.now()),
-        text=text,
-    )
+    _changed(request, web, token, viewer, use.orders_set, text, text=text)
     return redirect(_back_to(token) + "#orders", words(request).gettext("Orders kept; each line is checked below."))
 
 
 @router.post("/sandbox/{token}/back", include_in_schema=False)
 def form_back(request: Request, token: str, web: WebDep, viewer: ViewerDep, form: FormDep) -> Response:
     """Return to the state before the last change."""
-    o = _changed(request, web, token, viewer, lambda o: use.back(web.store, o.variant, o.sandbox, now=web.now()))
+    o = _changed(request, web, token, viewer, use.went_back)
     said = words(request).gettext("Back: the board is in %(phase)s again.") % {"phase": o.sandbox.position.get("phase")}
     return redirect(_back_to(token), said)
 
@@ -572,76 +544,48 @@ def _api_change(
     web: Web,
     token: str,
     viewer: Viewer,
-    change: Any,
-    *,
+    job: Callable[..., use.Change],
+    *args: str,
     adjudicates: bool = False,
     text: str | None = None,
 ) -> SandboxView:
     _csrf(request, viewer)
-    return _view(_changed(request, web, token, viewer, change, adjudicates=adjudicates, text=text))
+    return _view(_changed(request, web, token, viewer, job, *args, adjudicates=adjudicates, text=text))
 
 
 @router.post("/api/sandbox/{token}/units", **answers(SandboxView))
 def api_add_unit(request: Request, token: str, web: WebDep, viewer: ViewerDep, body: UnitIn) -> SandboxView:
     """Place a unit (refused where one stands, where it cannot stand, or for a name the map does not have)."""
-    return _api_change(
-        request,
-        web,
-        token,
-        viewer,
-        lambda o: use.add_unit(web.store, o.variant, o.sandbox, body.power, body.kind, body.where, now=web.now()),
-    )
+    return _api_change(request, web, token, viewer, use.unit_added, body.power, body.kind, body.where)
 
 
 @router.post("/api/sandbox/{token}/remove", **answers(SandboxView))
 def api_remove_unit(request: Request, token: str, web: WebDep, viewer: ViewerDep, body: PlaceIn) -> SandboxView:
     """Take the unit in ``where`` off the board."""
-    return _api_change(
-        request,
-        web,
-        token,
-        viewer,
-        lambda o: use.remove_unit(web.store, o.variant, o.sandbox, body.where, now=web.now()),
-    )
+    return _api_change(request, web, token, viewer, use.unit_removed, body.where)
 
 
 @router.post("/api/sandbox/{token}/centres", **answers(SandboxView))
 def api_set_centre(request: Request, token: str, web: WebDep, viewer: ViewerDep, body: CentreIn) -> SandboxView:
     """Give a supply centre to a power, or to none."""
-    return _api_change(
-        request,
-        web,
-        token,
-        viewer,
-        lambda o: use.set_centre(web.store, o.variant, o.sandbox, body.where, body.owner, now=web.now()),
-    )
+    return _api_change(request, web, token, viewer, use.centre_set, body.where, body.owner)
 
 
 @router.post("/api/sandbox/{token}/phase", **answers(SandboxView))
 def api_set_phase(request: Request, token: str, web: WebDep, viewer: ViewerDep, body: PhaseIn) -> SandboxView:
     """Move the board to another phase (its units stay)."""
-    return _api_change(
-        request, web, token, viewer, lambda o: use.set_phase(web.store, o.variant, o.sandbox, body.phase, now=web.now())
-    )
+    return _api_change(request, web, token, viewer, use.phase_set, body.phase)
 
 
 @router.post("/api/sandbox/{token}/orders", **answers(SandboxView))
 def api_orders(request: Request, token: str, web: WebDep, viewer: ViewerDep, body: OrdersIn) -> SandboxView:
     """Keep the orders (each line's verdict in ``lines``), or adjudicate them: the board moves to the next
     phase and ``step`` holds the results (refused if any line is refused)."""
-    act = use.adjudicate_step if body.adjudicate else use.set_orders
-    return _api_change(
-        request,
-        web,
-        token,
-        viewer,
-        lambda o: act(web.store, o.variant, o.sandbox, body.orders, now=web.now()),
-        adjudicates=body.adjudicate,
-        text=body.orders,
-    )
+    job = use.stepped if body.adjudicate else use.orders_set
+    return _api_change(request, web, token, viewer, job, body.orders, adjudicates=body.adjudicate, text=body.orders)
 
 
 @router.post("/api/sandbox/{token}/back", **answers(SandboxView))
 def api_back(request: Request, token: str, web: WebDep, viewer: ViewerDep) -> SandboxView:
     """Return to the state before the last change (a step, or an edit)."""
-    return _api_change(request, web, token, viewer, lambda o: use.back(web.store, o.variant, o.sandbox, now=web.now()))
+    return _api_change(request, web, token, viewer, use.went_back)

@@ -18,7 +18,7 @@ from dippouch.web.deps import (
     ERRORS,
     answers,
     can_charge,
-    charged,
+    charged_job,
     render,
     words,
 )
@@ -146,7 +146,7 @@ async def api_adjudicate(request: Request) -> Response:
     except UnicodeDecodeError:
         raise BadInput("the request body is not UTF-8 text") from None
     text = line.replace("\n", " ")
-    answer = await run_in_threadpool(charged, request, lambda: handle_line(text, max_orders=MAX_WEB_ORDERS))
+    answer = await run_in_threadpool(charged_job, request, handle_line, text, max_orders=MAX_WEB_ORDERS)
     return Response(
         encode_response(answer), status_code=400 if "error" in answer else 200, media_type="application/json"
     )

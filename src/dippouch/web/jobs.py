@@ -1,0 +1,85 @@
+"""The web's drawings that take seconds to minutes, as jobs of the work pool (:mod:`dippouch.web.pool`): a game's
+replay as one animated picture and its book (a map as PDF and as a link's preview are
+:func:`dippouch.web.maps.pdf_of` and :func:`~dippouch.web.maps.preview_of`).
+
+Each is a pure function of what the request gathered from the store (the phases as the renderer reads them, the
+press, the picture's SVG), so it runs in a worker process; the route asks who may see what, and keeps what is
+made. Each picture is the one the game's pages show (:func:`dippouch.web.maps.phase_drawing` is
+:meth:`~dippouch.web.maps.MapCache.phase_svg`'s drawing), so an export shows what its pages show.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from dippouch.core.variant import Variant
+from dippouch.play.gamebook import BookPage, BookPlan, book_of
+from dippouch.play.replays import Frame, export_replay
+from dippouch.report import phase_report
+from dippouch.store.press import Message
+from dippouch.web.games import view_drawn
+from dippouch.web.maps import phase_drawing
+from dippouch.web.security import NotFound
+
+__all__ = ["Pictures", "animated_replay", "book_pdf", "ready"]
+
+Pictures = Mapping[tuple[int, str], Mapping[str, Any]]
+"""The pictures a drawing needs, by phase id and map view: the phase as the renderer reads it
+(:func:`dippouch.web.games.phase_map_record`)."""
+
+NO_MAP = "no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)"
+
+
+def _picture(variant: Variant, pictures: Pictures, phase_id: int, view: str) -> str:
+    after, orders = view_drawn(view)
+    svg = phase_drawing(variant, pictures[(phase_id, view)], after=after, orders=orders)
+    if svg is None:
+        raise NotFound(NO_MAP)
+    return svg
+
+
+def animated_replay(variant: Variant, frames: Sequence[Frame], pictures: Pictures, fmt: str) -> bytes:
+    """The replay as one animated picture in ``fmt`` (:func:`dippouch.play.replays.export_replay`)."""
+    try:
+        return export_replay(frames, lambda f: _picture(variant, pictures, f.phase_id, f.view), fmt)
+    except ImportError as e:  # cairosvg or the Cairo library is not installed
+        raise NotFound(f"animated replays need the map renderer: {e}") from None
+
+
+def book_pdf(
+    variant: Variant,
+    name: str,
+    plan: BookPlan,
+    press: Sequence[Message],
+    records: Mapping[int, Mapping[str, Any]],
+    pictures: Pictures | None,
+    about: Sequence[str],
+) -> bytes:
+    """The game book (:func:`dippouch.play.gamebook.book_of`): each phase's results written from ``records`` (its
+    id -> the phase as the store records it, with the versions sent: the report names the lines not accepted),
+    its maps drawn from ``pictures`` (None: no map can be drawn for the variant)."""
+
+    def svg_of(page: BookPage) -> str | None:
+        return None if pictures is None else _picture(variant, pictures, page.phase_id, page.view)
+
+    try:
+        return book_of(
+            variant, name, plan, press, svg_of, lambda phase_id: phase_report(variant, records[phase_id]), about=about
+        )
+    except ImportError as e:  # cairosvg or the Cairo library is not installed
+        raise NotFound(f"game books need the map renderer: {e}") from None
+
+
+def ready() -> int:
+    """A worker's first job (:meth:`dippouch.web.pool.WorkPool.warm`): import what the jobs need, the renderer
+    and its libraries above all, before a request waits for it. Its process id."""
+    import os
+
+    # Imported for what importing them costs, paid now.
+    import dippouch.contract
+    import dippouch.play.sandbox
+    import dippouch.render
+    import dippouch.web.player_page  # noqa: F401
+
+    return os.getpid()
