@@ -118,7 +118,9 @@ def test_fetches_killed_at_random_lose_nothing_and_apply_nothing_twice(db_url: s
             sent += 1
             _add(box, folder, rng.choice(GAMES), rng.choice(POWERS), sent)
         if round_ % 2 == 0:
-            point, chance = rng.choice(CRASH_POINTS), rng.uniform(0.15, 0.5)
+            # Sure to die in half of these rounds (at the first message to reach the point), at a random message
+            # in the others: a round that dies nowhere proves little, and a loaded machine's timers may miss.
+            point, chance = rng.choice(CRASH_POINTS), (1.0 if round_ % 4 == 0 else rng.uniform(0.3, 0.9))
             env = {"DIPPOUCH_CRASH_AT": point, "DIPPOUCH_CRASH_CHANCE": f"{chance:.2f}", "DIPPOUCH_CRASH_SIGKILL": "1"}
             code, out = _done(_fetch(db_url, folder, env))
             how = f"{point} ({chance:.2f})"
@@ -137,8 +139,8 @@ def test_fetches_killed_at_random_lose_nothing_and_apply_nothing_twice(db_url: s
         assert code in (0, -signal.SIGKILL), f"seed {seed}, round {round_}: {how} ended {code}\n{out[-3000:]}"
         killed += code == -signal.SIGKILL
         log.append(f"round {round_}: {how}: {'killed' if code else 'finished'}")
-    # Most rounds must have died with work in hand, or the test proves little.
-    assert killed >= ROUNDS // 2, f"seed {seed}: only {killed} of {ROUNDS} rounds were killed\n" + "\n".join(log)
+    # Many rounds must have died with work in hand, or the test proves little (a quarter are sure to).
+    assert killed >= ROUNDS // 3, f"seed {seed}: only {killed} of {ROUNDS} rounds were killed\n" + "\n".join(log)
 
     for _ in range(2):  # then run to the end, twice: the second finds nothing left
         code, out = _done(_fetch(db_url, folder, {}))

@@ -42,6 +42,17 @@ def _status(port: int, path: str = "/healthz") -> int | None:
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[Server]:
+    yield from _served(tmp_path, {})
+
+
+@pytest.fixture
+def paced_server(tmp_path: Path) -> Iterator[Server]:
+    """A server whose clients may send 4 requests at once, then 2 a second: slow enough that a loaded test
+    machine still sends faster."""
+    yield from _served(tmp_path, {"DIPPOUCH_REQUEST_RATE": "2", "DIPPOUCH_REQUEST_BURST": "4"})
+
+
+def _served(tmp_path: Path, env: dict[str, str]) -> Iterator[Server]:
     port = _free_port()
     log = tmp_path / "serve.log"
     with log.open("w") as out:
@@ -50,6 +61,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
             stdout=out,
             stderr=subprocess.STDOUT,
             start_new_session=True,
+            env={**os.environ, **env},
         )
     try:
         deadline = time.monotonic() + 60
@@ -197,14 +209,14 @@ def test_aborted_uploads_are_not_logged_as_bugs(server: Server) -> None:
     assert "this is a bug" not in text and "Traceback" not in text and "internal error" not in text, text[-3000:]
 
 
-def test_a_flood_from_one_session_is_held_then_refused_while_others_are_served(server: Server) -> None:
+def test_a_flood_from_one_session_is_held_then_refused_while_others_are_served(paced_server: Server) -> None:
     """Issue 52: a script sending as fast as it is answered made the server spend its time on refusals. One
-    session's requests past its burst (60) wait their turn (10 a second): eight connections sending as fast as
-    they are answered go no faster than that; thirty at once wait past two seconds and are refused 429 with
+    session's requests past its burst (4 here) wait their turn (2 a second): four connections sending as fast as
+    they are answered go no faster than that; twelve at once wait past two seconds and are refused 429 with
     Retry-After; another session is answered at once meanwhile."""
     import threading
 
-    port, log = server
+    port, log = paced_server
 
     def get(path: str, session: str) -> tuple[int, float, str]:
         started = time.monotonic()
@@ -234,15 +246,15 @@ def test_a_flood_from_one_session_is_held_then_refused_while_others_are_served(s
             t.join()
         return got, time.monotonic() - started
 
-    got, took = flood("eight", 8, 12)  # 96 requests: 60 at once, then 36 at ten a second
-    assert [g[0] for g in got] == [404] * 96
+    got, took = flood("four", 4, 3)  # 12 requests: 4 at once, then 8 at two a second
+    assert [g[0] for g in got] == [404] * 12
     assert took >= 3.0, took
     result: list[tuple[list[tuple[int, float, str]], float]] = []
-    thirty = threading.Thread(target=lambda: result.append(flood("thirty", 30, 3)))
-    thirty.start()
-    time.sleep(0.5)
-    other = get("/nope", "someone-else")  # while the thirty wait their turn
-    thirty.join()
+    twelve = threading.Thread(target=lambda: result.append(flood("twelve", 12, 2)))
+    twelve.start()
+    time.sleep(0.3)
+    other = get("/nope", "someone-else")  # while the twelve wait their turn
+    twelve.join()
     got = result[0][0]
     statuses = [g[0] for g in got]
     assert statuses.count(429) >= 5 and set(statuses) == {404, 429}, statuses
