@@ -30,8 +30,12 @@ __all__ = [
     "format_date",
     "format_datetime",
     "language_name",
+    "phase_words",
     "translations",
 ]
+
+I18N_DOMAIN = "mail"
+"""The catalogue of the season and phase words (:func:`phase_words`)."""
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DEFAULT = "en"
@@ -155,3 +159,29 @@ def format_datetime(value: datetime | str | None, lang: str, zone: str | None = 
         name = "UTC" + dates.format_time(local, "xxx", tzinfo=tz, locale=lang)
     joined = str(dates.get_datetime_format(_form(form), locale=lang)).replace("'", "").format(hour, day)
     return f"{joined} {name}"
+
+
+@cache
+def _phase_word_table(lang: str) -> dict[str, str]:
+    _ = translations(lang).gettext
+    return {
+        "Spring": _("Spring"),
+        "Summer": _("Summer"),
+        "Fall": _("Fall"),
+        "Autumn": _("Autumn"),
+        "Winter": _("Winter"),
+        "Movement": _("Movement"),
+        "Retreats": _("Retreats"),
+        "Adjustments": _("Adjustments"),
+    }
+
+
+def phase_words(name: str, lang: str = "en") -> str:
+    """A phase's name (``Spring 1901 Movement``) with its season and phase words in ``lang``
+    (``Frühjahr 1901 Bewegung``): a name made of words, so it is translated a word at a time; a season a
+    variant names otherwise stays as the variant writes it. Only for reading: a subject to send orders
+    with keeps the calendar's own name, which is what intake reads."""
+    if lang == "en":
+        return name
+    table = _phase_word_table(lang)
+    return " ".join(table.get(w, w) for w in name.split(" "))

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.notation import OrderParseError, format_order, format_place, format_unit, parse_order, parse_unit
 from dippouch.core.variant import Variant
-from dippouch.i18n import translations
+from dippouch.i18n import phase_words, translations
 
 __all__ = [
     "I18N_DOMAIN",
@@ -121,28 +121,3 @@ def kind_word(variant: Variant, kind: str, lang: str = "en") -> str:
     if isinstance(names, list) and names:
         return max((str(n) for n in names), key=len)
     return translations(lang).gettext("unit (%(kind)s)") % {"kind": kind}
-
-
-def _phase_word_table(lang: str) -> dict[str, str]:
-    _ = translations(lang).gettext
-    return {
-        "Spring": _("Spring"),
-        "Summer": _("Summer"),
-        "Fall": _("Fall"),
-        "Autumn": _("Autumn"),
-        "Winter": _("Winter"),
-        "Movement": _("Movement"),
-        "Retreats": _("Retreats"),
-        "Adjustments": _("Adjustments"),
-    }
-
-
-def phase_words(name: str, lang: str = "en") -> str:
-    """A phase's name (``Spring 1901 Movement``) with its season and phase words in ``lang``
-    (``Frühjahr 1901 Bewegung``): a name made of words, so it is translated a word at a time; a season a
-    variant names otherwise stays as the variant writes it. Only for reading: a subject to send orders
-    with keeps the calendar's own name, which is what intake reads."""
-    if lang == "en":
-        return name
-    table = _phase_word_table(lang)
-    return " ".join(table.get(w, w) for w in name.split(" "))

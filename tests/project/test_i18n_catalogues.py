@@ -56,6 +56,9 @@ KEYWORDS: dict[str, object] = {
     "_both": (1,),  # mail/intake.py: a refusal's message, in English for the log and translated for the reply
     "N_": None,  # dippouch.core.messages: a template the core fills in English and the doors translate (said)
     "NP_": ((1, "c"), 2),  # the same, a part of a message (a list's "or") by its context
+    "msg": None,  # dippouch.core.messages: a message as a value, said where it is shown (dippouch.saying)
+    "nmsg": (1, 2),  # the same, its form by a count
+    "pmsg": ((1, "c"), 2),  # the same, told apart by its context
 }
 """The functions whose string arguments are messages (Babel's keyword specifications)."""
 

@@ -1,29 +1,53 @@
-"""Message templates: how the core words what it tells people, so the layers above can say it in their language.
+"""Messages as values: what the program tells people, kept as an id and its values, and said in a language only
+where it is shown.
 
-The core (the order reader, the order checks, the adjudicator's reasons) writes its messages in English and
-knows nothing of languages: it stays pure, and the DATC tests, the JSON contract and the logs read the English
-text as they always did. Each such message is a *template* with named placeholders, marked with :func:`N_` and
-filled with ``%``::
+A message is a :class:`Msg`: its ``id`` is the English template (the ``rules`` catalogue's msgid, so English
+needs no catalogue) and its ``args`` the values its placeholders take, by name::
 
-    N_("no unit in %(place)s") % {"place": gmap.label(prov)}
+    msg("no unit in %(place)s", place=gmap.label(prov))
+    nmsg("%(num)d order", "%(num)d orders", n)               # a count chooses the form, as ngettext does
+    pmsg("press rule", "quiet phase")                          # a word that means two things, told apart
 
-The mark does nothing at run time. It lets the catalogue check extract the template into the ``rules``
-catalogue (``locale/<lang>/LC_MESSAGES/rules.po``), where it is translated; and a door that shows the message to
-a person (a page, a mail, a report) reads the finished English text back against those templates and writes
-it in the reader's language (:func:`dippouch.said.said`), the places, units and powers in it as they were. The
-English text is the message's stable form: it is what a submission's line checks and a phase's results store.
+A value is a name or a number kept as written (places, units, powers, the player's own words), another
+message (a reason inside a refusal), a :class:`Choices` (``a, b or c``), or a :class:`PhaseName` (said with
+the reader's season and phase words). The core builds and returns messages and knows nothing of languages; a
+door renders one with :func:`render`, handing it the reader's catalogue (:func:`dippouch.i18n.say`). ``str()``
+of a message is its English: what the logs, the command line, the DATC tests and the JSON contract read.
 
-A placeholder named ``reason``, ``why`` or ``who`` holds another message (translated in its turn); one named
-``options`` holds a list joined by :func:`NP_` ``("list", ...)``. Every other placeholder is a name, a number or
-the player's own words, kept as written. A quoted token is given already quoted (``repr(token)``).
+A message is stored as it is (:meth:`Msg.to_data`, :meth:`Msg.from_data`): a submission's line checks and a
+phase's results keep the id and the values, so a stored line is said in any language later, whole.
+
+:func:`N_` and :func:`NP_` mark a template that is not made into a message at once (a table of texts); the
+catalogue check extracts every marked template (and the first arguments of :func:`msg`, :func:`nmsg` and
+:func:`pmsg`) into the ``rules`` catalogue, where it is translated.
 """
 
 from __future__ import annotations
 
-__all__ = ["I18N_DOMAIN", "NP_", "N_", "either"]
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+__all__ = [
+    "I18N_DOMAIN",
+    "NP_",
+    "N_",
+    "Arg",
+    "Choices",
+    "Msg",
+    "PhaseName",
+    "Words",
+    "as_msg",
+    "choices",
+    "either",
+    "msg",
+    "nmsg",
+    "pmsg",
+    "render",
+]
 
 I18N_DOMAIN = "rules"
-"""The catalogue of the core's messages (and of the layers' under the web, which :mod:`dippouch.said` lists)."""
+"""The catalogue of the core's messages and of the layers' under the doors."""
 
 
 def N_(template: str) -> str:
@@ -36,8 +60,189 @@ def NP_(context: str, template: str) -> str:
     return template
 
 
+@dataclass(frozen=True, slots=True)
+class Choices:
+    """Choices a message offers, said as the reader's language lists them: ``a``, ``a or b``, ``a, b or c``."""
+
+    items: tuple[Arg, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PhaseName:
+    """A phase's name as its calendar writes it (``Spring 1901 Movement``), said with the reader's season and
+    phase words."""
+
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Msg:
+    """A message: its id (the English template, ``%(name)s`` placeholders) and the values they take."""
+
+    id: str
+    args: Mapping[str, Arg] = field(default_factory=dict)
+    plural: str | None = None
+    """The plural template, for a message whose form follows a count (``args["num"]``), as ngettext's."""
+    context: str | None = None
+    """What kind of text it is, where one English text means two things (pgettext's context)."""
+
+    def __str__(self) -> str:
+        return render(self)
+
+    @property
+    def code(self) -> str:
+        """The id, as programs read it (the JSON API's ``code``)."""
+        return self.id
+
+    def to_data(self) -> dict[str, Any]:
+        """The message as JSON data, to be stored and read back by :meth:`from_data`."""
+        out: dict[str, Any] = {"id": self.id}
+        if self.args:
+            out["args"] = {k: _arg_data(v) for k, v in self.args.items()}
+        if self.plural is not None:
+            out["plural"] = self.plural
+        if self.context is not None:
+            out["context"] = self.context
+        return out
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> Msg:
+        return cls(
+            str(data["id"]),
+            {str(k): _arg_of(v) for k, v in (data.get("args") or {}).items()},
+            data.get("plural"),
+            data.get("context"),
+        )
+
+
+Arg = str | int | float | Msg | Choices | PhaseName
+"""What a placeholder of a message holds."""
+
+
+def msg(template: str, /, **args: Arg) -> Msg:
+    """A message of ``template`` with its values (and the mark that puts it in the catalogue)."""
+    return Msg(template, args)
+
+
+def nmsg(singular: str, plural: str, num: int, /, **args: Arg) -> Msg:
+    """A message whose form follows ``num`` (its ``%(num)d``), as ngettext chooses one."""
+    return Msg(singular, {"num": num, **args}, plural=plural)
+
+
+def pmsg(context: str, template: str, /, **args: Arg) -> Msg:
+    """A message told apart from another of the same English by ``context``."""
+    return Msg(template, args, context=context)
+
+
+def as_msg(text: str | Msg) -> Msg:
+    """``text`` as a message: a text that is not one yet (a program's own words, an operator's error) is a
+    message whose id is itself, said as it is unless a catalogue has it."""
+    return text if isinstance(text, Msg) else Msg(text)
+
+
 def either(options: list[str]) -> str:
-    """``A``, ``A or B``, ``A, B or C``: the choices a refusal offers, as one placeholder's value."""
+    """``A``, ``A or B``, ``A, B or C`` in English: the choices a refusal offers, as one placeholder's value of a
+    text (a message keeps them as :class:`Choices`, said in the reader's words)."""
     if len(options) == 1:
         return options[0]
     return NP_("list", "%(some)s or %(last)s") % {"some": ", ".join(options[:-1]), "last": options[-1]}
+
+
+def choices(options: Iterable[Arg]) -> Choices:
+    """``A``, ``A or B``, ``A, B or C``: the choices a message offers, as one placeholder's value."""
+    return Choices(tuple(options))
+
+
+class Words(Protocol):
+    """A reader's catalogue: what :func:`render` asks it (Babel's and gettext's translations have these)."""
+
+    def gettext(self, message: str) -> object: ...
+
+    def ngettext(self, singular: str, plural: str, n: int) -> object: ...
+
+    def pgettext(self, context: str, message: str) -> object: ...
+
+
+class _English:
+    """The source language: each id is its own English."""
+
+    def gettext(self, message: str) -> str:
+        return message
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return singular if n == 1 else plural
+
+    def pgettext(self, context: str, message: str) -> str:
+        return message
+
+
+ENGLISH = _English()
+
+_DEPTH = 8
+"""How deep messages nest (a reason in a reason): a bound, so a message that holds itself is no endless loop."""
+
+
+def render(m: Msg, words: Words = ENGLISH, phase: Callable[[str], str] | None = None, *, _depth: int = 0) -> str:
+    """``m`` in the language of ``words`` (English by default), each nested message, list of choices and phase
+    name in its turn (``phase``: a phase's name in that language; as written if None). A translation whose
+    placeholders do not fit its values (a catalogue's mistake) is passed over for the English."""
+    values = {k: _said(v, words, phase, _depth) for k, v in m.args.items()}
+    if m.plural is not None:
+        n = m.args.get("num")
+        template = str(words.ngettext(m.id, m.plural, n if isinstance(n, int) else 0))
+    elif m.context is not None:
+        template = str(words.pgettext(m.context, m.id))
+    else:
+        template = str(words.gettext(m.id))
+    if not values and "%" not in template:
+        return template
+    try:
+        return template % values
+    except (KeyError, TypeError, ValueError):
+        english = m.id if m.plural is None or values.get("num") == 1 else m.plural
+        try:
+            return english % values
+        except (KeyError, TypeError, ValueError):
+            return english
+
+
+def _said(value: Arg, words: Words, phase: Callable[[str], str] | None, depth: int) -> object:
+    if isinstance(value, Msg):
+        return render(value, words, phase, _depth=depth + 1) if depth < _DEPTH else value.id
+    if isinstance(value, Choices):
+        items = [str(_said(x, words, phase, depth)) for x in value.items]
+        if len(items) <= 1:
+            return items[0] if items else ""
+        joined = str(words.pgettext("list", "%(some)s or %(last)s"))
+        try:
+            return joined % {"some": ", ".join(items[:-1]), "last": items[-1]}
+        except (KeyError, TypeError, ValueError):
+            return f"{', '.join(items[:-1])} or {items[-1]}"
+    if isinstance(value, PhaseName):
+        return phase(value.name) if phase is not None else value.name
+    return value
+
+
+def _arg_data(value: Arg) -> Any:
+    if isinstance(value, Msg):
+        return {"msg": value.to_data()}
+    if isinstance(value, Choices):
+        return {"choices": [_arg_data(x) for x in value.items]}
+    if isinstance(value, PhaseName):
+        return {"phase": value.name}
+    return value
+
+
+def _arg_of(data: Any) -> Arg:
+    if isinstance(data, dict):
+        if "msg" in data:
+            return Msg.from_data(data["msg"])
+        if "choices" in data:
+            return Choices(tuple(_arg_of(x) for x in data["choices"]))
+        if "phase" in data:
+            return PhaseName(str(data["phase"]))
+    if isinstance(data, bool):  # JSON has no other way to say a flag; kept as its word
+        return str(data)
+    if isinstance(data, int | float | str):
+        return data
+    return str(data)
