@@ -19,10 +19,11 @@ from functools import cache
 
 from babel.messages.pofile import read_po
 
-from dippouch.core.messages import N_, NP_
+from dippouch.core.messages import N_, NP_, Msg, as_msg
 from dippouch.i18n import DEFAULT, LANGUAGES, LOCALE_DIR
+from dippouch.saying import say
 
-__all__ = ["I18N_DOMAIN", "LAYER_MESSAGES", "said"]
+__all__ = ["I18N_DOMAIN", "LAYER_MESSAGES", "said", "told"]
 
 I18N_DOMAIN = "rules"
 """The catalogue of the core's messages and of the layers' listed below."""
@@ -752,6 +753,15 @@ def _templates(lang: str) -> tuple[tuple[_Template, ...], tuple[_Template, ...]]
         (parts if entry.context == "list" else messages).append((fixed, _Template(pattern, str(entry.string), numbers)))
     ranked = (tuple(t for _, t in sorted(group, key=lambda x: -x[0])) for group in (messages, parts))
     return next(ranked), next(ranked)
+
+
+def told(message: Msg | str, lang: str) -> str:
+    """``message`` in ``lang``: a message value by its id (:func:`dippouch.saying.say`), a text not made one yet
+    read back by :func:`said`. The doors' one call while the layers move from texts to message values."""
+    m = as_msg(message)
+    if m.args or m.plural is not None or m.context is not None:
+        return say(m, lang)
+    return said(m.id, lang)
 
 
 def said(text: str, lang: str) -> str:

@@ -191,9 +191,37 @@ def _name(node: ast.expr) -> str:
     return f"<built: {ast.unparse(node)}>"
 
 
+MESSAGE_MAKERS = {"msg": 0, "nmsg": 0, "pmsg": 1}
+"""dippouch.core.messages' makers of a message value, and which argument is its id: a refusal made of one is said
+by its id (dippouch.saying), so the check asks the catalogues for the id itself rather than reading a text."""
+MSG = "msg:"
+"""The mark of a shape that is a message value's id (:func:`_message_id`)."""
+
+
+def _message_id(node: ast.expr) -> str | None:
+    """The id of the message ``node`` makes (``msg("no unit in %(place)s", ...)``), or None when it makes none."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in MESSAGE_MAKERS):
+        return None
+    at = MESSAGE_MAKERS[node.func.id]
+    first = node.args[at] if len(node.args) > at else None
+    if isinstance(first, ast.Constant) and isinstance(first.value, str):
+        return first.value
+    return None
+
+
+def _translated(message_id: str, lang: str) -> bool:
+    """Whether ``lang``'s catalogues say the message ``message_id`` (a message value is said by its id)."""
+    from dippouch.i18n import translations
+
+    return str(translations(lang).gettext(message_id)) != message_id
+
+
 def _refused_as(module: ModuleType, cls: type, arg: ast.expr) -> tuple[str, list[str] | None]:
     """(name, shapes) of the message ``cls(arg, ...)`` has."""
     from dippouch.store.press import PressRefused
+
+    if (mid := _message_id(arg)) is not None:
+        return mid, [MSG + mid]
 
     if (
         issubclass(cls, PressRefused)
@@ -239,6 +267,8 @@ def _read(shape: str, lang: str) -> bool:
     :func:`dippouch.web.inputs.web_words`, as ``layer_words`` and the application's handlers pass it to ``said``)."""
     from dippouch.web.inputs import web_words
 
+    if shape.startswith(MSG):
+        return _translated(shape.removeprefix(MSG), lang)
     return _templates_read(web_words(shape), lang)
 
 
@@ -440,6 +470,8 @@ class _WebRefusals(ast.NodeVisitor):
     def _ok(self, arg: ast.expr) -> bool:
         if _marked(arg):
             return True
+        if (mid := _message_id(arg)) is not None:
+            return all(_translated(mid, lang) for lang in LANGS)
         if (shapes := _shapes(arg, self.module)) is not None and all(
             _templates_read(s, lang) for s in shapes for lang in LANGS
         ):

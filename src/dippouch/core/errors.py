@@ -8,9 +8,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from dippouch.core.messages import Msg, as_msg
+
 
 class DippouchError(Exception):
-    """Base class of every error caused by input rather than by a bug."""
+    """Base class of every error caused by input rather than by a bug. It carries its message as a value
+    (:attr:`msg`, said in the reader's language where it is shown: :func:`dippouch.saying.say`); ``str()`` of
+    the error is the message's English, for logs, the command line and programs."""
+
+    msg: Msg
+    """What the error tells people: an id and its values (a text not made a message yet is its own id)."""
+
+    def __init__(self, message: Msg | str = "", *args: object) -> None:
+        self.msg = as_msg(message if isinstance(message, Msg) else str(message))
+        super().__init__(str(self.msg) if isinstance(message, Msg) else message, *args)
 
 
 class NotFound(DippouchError, KeyError):

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from starlette.requests import Request
 
+from dippouch.core.messages import Msg, as_msg
 from dippouch.store.access import STAND_IN, Grant
 
 __all__ = [
@@ -58,9 +59,11 @@ CSRF_HEADER = "x-csrf-token"
 class WebError(Exception):
     status = 400
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: Msg | str) -> None:
+        self.msg = as_msg(message)
+        self.message = str(self.msg)
+        """The English, as logs and the JSON API's ``error`` read it (said in a page's language from :attr:`msg`)."""
+        super().__init__(self.message)
 
 
 class BadInput(WebError):
@@ -85,7 +88,7 @@ class NotFound(WebError):
 class TooMany(WebError):
     status = 429
 
-    def __init__(self, message: str, retry_after: int) -> None:
+    def __init__(self, message: Msg | str, retry_after: int) -> None:
         super().__init__(message)
         self.retry_after = retry_after
 
@@ -312,7 +315,7 @@ class RateLimiter:
 class Busy(WebError):
     status = 503
 
-    def __init__(self, message: str, retry_after: int) -> None:
+    def __init__(self, message: Msg | str, retry_after: int) -> None:
         super().__init__(message)
         self.retry_after = retry_after
 
