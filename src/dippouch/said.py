@@ -755,12 +755,13 @@ def _templates(lang: str) -> tuple[tuple[_Template, ...], tuple[_Template, ...]]
     return next(ranked), next(ranked)
 
 
-def told(message: Msg | str, lang: str) -> str:
-    """``message`` in ``lang``: a message value by its id (:func:`dippouch.saying.say`), a text not made one yet
-    read back by :func:`said`. The doors' one call while the layers move from texts to message values."""
+def told(message: Msg | str, lang: str, door: str | None = None) -> str:
+    """``message`` in ``lang``: a message value by its id (:func:`dippouch.saying.say`, its hints as ``door``
+    words them), a text not made one yet read back by :func:`said`. The doors' one call while the layers move
+    from texts to message values."""
     m = as_msg(message)
     if m.args or m.plural is not None or m.context is not None:
-        return say(m, lang)
+        return say(m, lang, door)
     return said(m.id, lang)
 
 

@@ -3,17 +3,26 @@ command line) turns what the layers under it tell people (:class:`dippouch.core.
 
 from __future__ import annotations
 
-from dippouch.core.messages import Msg, as_msg, render
+from collections.abc import Mapping
+
+from dippouch.core.messages import ENGLISH, Msg, as_msg, render
 from dippouch.i18n import DEFAULT, LANGUAGES, phase_words, translations
 
-__all__ = ["say"]
+__all__ = ["DOOR_HINTS", "say"]
+
+DOOR_HINTS: dict[str, Mapping[str, Msg]] = {}
+"""Per door (``"web"``, ``"mail"`` ...), how it words the hints (:class:`dippouch.core.messages.Hint`) of the
+layers' messages, by key: filled by each door when it is imported (the web: dippouch.web.inputs); a door
+without a table, and the command line, say a hint as the layers write it."""
 
 
-def say(message: Msg | str, lang: str) -> str:
+def say(message: Msg | str, lang: str, door: str | None = None) -> str:
     """``message`` in ``lang``: its template from the reader's catalogue, each value in its turn (a nested
-    message, choices, a phase's name in the reader's words; names and numbers as they are). A text not made a
-    message yet is said as itself, or as its translation where the catalogue has it whole."""
+    message, choices, a phase's name in the reader's words, a hint as ``door`` words it; names and numbers as
+    they are). A text not made a message yet is said as itself, or as its translation where the catalogue has
+    it whole."""
     m = as_msg(message)
+    hints = DOOR_HINTS.get(door or "", {})
     if lang not in LANGUAGES or lang == DEFAULT:
-        return render(m)
-    return render(m, translations(lang), lambda name: phase_words(name, lang))
+        return render(m, ENGLISH, None, hints)
+    return render(m, translations(lang), lambda name: phase_words(name, lang), hints)

@@ -103,3 +103,22 @@ def test_a_message_is_stored_as_data_and_read_back_whole(args: dict[str, object]
     m = Msg("%(a)s", args, plural="%(a)s!" if plural else None)  # type: ignore[arg-type]
     data = json.loads(json.dumps(m.to_data()))
     assert Msg.from_data(data) == m
+
+
+def test_a_hint_is_said_as_the_door_words_it_with_its_values() -> None:
+    from dippouch.core.messages import hint
+    from dippouch.web.inputs import WEB_HINTS
+
+    taken = msg(
+        "%(power)s is already played by %(player)s; %(hint)s",
+        power="France",
+        player="Hugo",
+        hint=hint("replace", "use `dippouch players replace` to hand it over"),
+    )
+    assert str(taken) == "France is already played by Hugo; use `dippouch players replace` to hand it over"
+    assert say(taken, "en", "web") == "France is already played by Hugo; " + str(WEB_HINTS["replace"])
+    assert say(taken, "en", "cli") == str(taken)
+    wrong = msg("wrong variant (%(hint)s)", hint=hint("variant", "use --variant %(variant)s", variant="w3k"))
+    assert say(wrong, "en", "web") == "wrong variant (create the game with variant w3k)"
+    assert say(wrong, "de", "web").endswith("(legen Sie das Spiel mit der Variante w3k an)")
+    assert Msg.from_data(json.loads(json.dumps(taken.to_data()))) == taken

@@ -9,8 +9,9 @@ needs no catalogue) and its ``args`` the values its placeholders take, by name::
     pmsg("press rule", "quiet phase")                          # a word that means two things, told apart
 
 A value is a name or a number kept as written (places, units, powers, the player's own words), another
-message (a reason inside a refusal), a :class:`Choices` (``a, b or c``), or a :class:`PhaseName` (said with
-the reader's season and phase words). The core builds and returns messages and knows nothing of languages; a
+message (a reason inside a refusal), a :class:`Choices` (``a, b or c``), a :class:`PhaseName` (said with
+the reader's season and phase words), or a :class:`Hint`: what to do next, which each door words its own way
+(the command line names its command, the web its page and button). The core builds and returns messages and knows nothing of languages; a
 door renders one with :func:`render`, handing it the reader's catalogue (:func:`dippouch.i18n.say`). ``str()``
 of a message is its English: what the logs, the command line, the DATC tests and the JSON contract read.
 
@@ -29,17 +30,20 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 __all__ = [
+    "ENGLISH",
     "I18N_DOMAIN",
     "NP_",
     "N_",
     "Arg",
     "Choices",
+    "Hint",
     "Msg",
     "PhaseName",
     "Words",
     "as_msg",
     "choices",
     "either",
+    "hint",
     "msg",
     "nmsg",
     "pmsg",
@@ -73,6 +77,16 @@ class PhaseName:
     phase words."""
 
     name: str
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """What to do next, which each door words its own way: ``text`` is how the command line says it (``use
+    `dippouch players replace` to hand it over``), and a door with its own way names it by ``key`` (the web:
+    "use Replace on the game's coordinator page"; :func:`dippouch.saying.say`'s ``door``)."""
+
+    key: str
+    text: Msg
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +129,7 @@ class Msg:
         )
 
 
-Arg = str | int | float | Msg | Choices | PhaseName
+Arg = str | int | float | Msg | Choices | PhaseName | Hint
 """What a placeholder of a message holds."""
 
 
@@ -132,6 +146,12 @@ def nmsg(singular: str, plural: str, num: int, /, **args: Arg) -> Msg:
 def pmsg(context: str, template: str, /, **args: Arg) -> Msg:
     """A message told apart from another of the same English by ``context``."""
     return Msg(template, args, context=context)
+
+
+def hint(key: str, template: str, /, **args: Arg) -> Hint:
+    """What to do next, ``key`` for the doors that word it their own way, ``template`` as the command line
+    says it."""
+    return Hint(key, Msg(template, args))
 
 
 def as_msg(text: str | Msg) -> Msg:
@@ -182,45 +202,69 @@ _DEPTH = 8
 """How deep messages nest (a reason in a reason): a bound, so a message that holds itself is no endless loop."""
 
 
-def render(m: Msg, words: Words = ENGLISH, phase: Callable[[str], str] | None = None, *, _depth: int = 0) -> str:
+def render(
+    m: Msg,
+    words: Words = ENGLISH,
+    phase: Callable[[str], str] | None = None,
+    hints: Mapping[str, Msg] | None = None,
+    *,
+    _depth: int = 0,
+) -> str:
     """``m`` in the language of ``words`` (English by default), each nested message, list of choices and phase
-    name in its turn (``phase``: a phase's name in that language; as written if None). A translation whose
-    placeholders do not fit its values (a catalogue's mistake) is passed over for the English."""
-    values = {k: _said(v, words, phase, _depth) for k, v in m.args.items()}
-    if m.plural is not None:
-        n = m.args.get("num")
-        template = str(words.ngettext(m.id, m.plural, n if isinstance(n, int) else 0))
-    elif m.context is not None:
-        template = str(words.pgettext(m.context, m.id))
-    else:
-        template = str(words.gettext(m.id))
-    if not values and "%" not in template:
-        return template
-    try:
-        return template % values
-    except (KeyError, TypeError, ValueError):
-        english = m.id if m.plural is None or values.get("num") == 1 else m.plural
-        try:
-            return english % values
-        except (KeyError, TypeError, ValueError):
-            return english
+    name in its turn (``phase``: a phase's name in that language; as written if None), each :class:`Hint` as
+    the door's ``hints`` word it (else as the command line does). A translation whose placeholders do not fit
+    its values (a catalogue's mistake) is passed over for the English."""
+    said = _Said(words, phase, hints or {})
+    return said.message(m, _depth)
 
 
-def _said(value: Arg, words: Words, phase: Callable[[str], str] | None, depth: int) -> object:
-    if isinstance(value, Msg):
-        return render(value, words, phase, _depth=depth + 1) if depth < _DEPTH else value.id
-    if isinstance(value, Choices):
-        items = [str(_said(x, words, phase, depth)) for x in value.items]
-        if len(items) <= 1:
-            return items[0] if items else ""
-        joined = str(words.pgettext("list", "%(some)s or %(last)s"))
+@dataclass(frozen=True, slots=True)
+class _Said:
+    words: Words
+    phase: Callable[[str], str] | None
+    hints: Mapping[str, Msg]
+
+    def message(self, m: Msg, depth: int) -> str:
+        words = self.words
+        values = {k: self.value(v, depth) for k, v in m.args.items()}
+        if m.plural is not None:
+            n = m.args.get("num")
+            template = str(words.ngettext(m.id, m.plural, n if isinstance(n, int) else 0))
+        elif m.context is not None:
+            template = str(words.pgettext(m.context, m.id))
+        else:
+            template = str(words.gettext(m.id))
+        if not values and "%" not in template:
+            return template
         try:
-            return joined % {"some": ", ".join(items[:-1]), "last": items[-1]}
+            return template % values
         except (KeyError, TypeError, ValueError):
-            return f"{', '.join(items[:-1])} or {items[-1]}"
-    if isinstance(value, PhaseName):
-        return phase(value.name) if phase is not None else value.name
-    return value
+            english = m.id if m.plural is None or values.get("num") == 1 else m.plural
+            try:
+                return english % values
+            except (KeyError, TypeError, ValueError):
+                return english
+
+    def value(self, value: Arg, depth: int) -> object:
+        if isinstance(value, Msg):
+            return self.message(value, depth + 1) if depth < _DEPTH else value.id
+        if isinstance(value, Hint):
+            own = self.hints.get(value.key)
+            # The door's wording takes the hint's values too ("create the game with variant %(variant)s").
+            said = value.text if own is None else Msg(own.id, {**value.text.args, **own.args}, own.plural, own.context)
+            return self.value(said, depth)
+        if isinstance(value, Choices):
+            items = [str(self.value(x, depth)) for x in value.items]
+            if len(items) <= 1:
+                return items[0] if items else ""
+            joined = str(self.words.pgettext("list", "%(some)s or %(last)s"))
+            try:
+                return joined % {"some": ", ".join(items[:-1]), "last": items[-1]}
+            except (KeyError, TypeError, ValueError):
+                return f"{', '.join(items[:-1])} or {items[-1]}"
+        if isinstance(value, PhaseName):
+            return self.phase(value.name) if self.phase is not None else value.name
+        return value
 
 
 def _arg_data(value: Arg) -> Any:
@@ -230,6 +274,8 @@ def _arg_data(value: Arg) -> Any:
         return {"choices": [_arg_data(x) for x in value.items]}
     if isinstance(value, PhaseName):
         return {"phase": value.name}
+    if isinstance(value, Hint):
+        return {"hint": value.key, "text": value.text.to_data()}
     return value
 
 
@@ -241,6 +287,8 @@ def _arg_of(data: Any) -> Arg:
             return Choices(tuple(_arg_of(x) for x in data["choices"]))
         if "phase" in data:
             return PhaseName(str(data["phase"]))
+        if "hint" in data:
+            return Hint(str(data["hint"]), Msg.from_data(data["text"]))
     if isinstance(data, bool):  # JSON has no other way to say a flag; kept as its word
         return str(data)
     if isinstance(data, int | float | str):

@@ -9,13 +9,16 @@ from collections.abc import Callable, Mapping
 from datetime import timedelta
 
 from dippouch.characters import hidden_character
+from dippouch.core.messages import Msg, msg
 from dippouch.game import parse_duration
 from dippouch.numbers import MAX_DIGITS, number_or_none
+from dippouch.saying import DOOR_HINTS
 from dippouch.web.security import BadInput
 
 I18N_DOMAIN = "site"
 
 __all__ = [
+    "WEB_HINTS",
     "duration",
     "duration_text",
     "names",
@@ -51,6 +54,27 @@ _WEB_WORDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r" \(use --variant ([\w-]+)\)", r" (create the game with variant \1)"),
     )
 )
+
+
+WEB_HINTS: dict[str, Msg] = {
+    "replace": msg("use Replace on the game's coordinator page to hand it over"),
+    "assign": msg("seat a player first (Seat, on the game's coordinator page)"),
+    "new-game": msg("create one on the Coordinate page"),
+    "import-name": msg('import it under another name (the form\'s "As name")'),
+    "export-unsealed": msg(
+        "export it again from that game's coordinator page with \"Export with this phase's orders unsealed\" (with "
+        "a reason, which its players are shown)"
+    ),
+    "upgrade-variant": msg(
+        "the game's coordinator can switch the game to the variant file (upgrade-variant, on the server)"
+    ),
+    "run-upgrade-variant": msg("the game's coordinator runs upgrade-variant on the server"),
+    "history": msg("the game page's history lists its phases"),
+    "variant": msg("create the game with variant %(variant)s"),
+}
+"""What the layers' hints (:class:`dippouch.core.messages.Hint`, by key) say on the web: the page and button that
+do what the command line's command would. The layers write the command line's words; the web says these."""
+DOOR_HINTS["web"] = WEB_HINTS
 
 
 def web_words(message: str) -> str:
