@@ -152,6 +152,56 @@ def test_a_worker_that_died_while_idle_is_replaced_without_a_refusal(pool: WorkP
     assert pool.call("draw", os.getpid) != worker
 
 
+class Recorded:
+    """A real work pool that notes each job sent to it (its lane and function) before running it there."""
+
+    def __init__(self, pool: WorkPool) -> None:
+        self.pool = pool
+        self.jobs: list[tuple[str, str]] = []
+
+    def call(self, lane: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        self.jobs.append((lane, fn.__name__))
+        return self.pool.call(lane, fn, *args, **kwargs)
+
+    def close(self) -> None:
+        pass
+
+
+def _bots_play(site: Site) -> list[Any]:
+    """A coordinator seats heuristic bots on two powers through the page and the JSON API, then processes the
+    game now twice: what each bot sent, phase after phase."""
+    site.new_game("b")
+    r = site.post_form(site.coordinator, "/games/b/coordinate/seat-bot", {"power": "France", "level": "heuristic"})
+    assert r.status_code == 303, r.text
+    r = site.api(site.coordinator, "/api/games/b/bots", {"power": "Italy", "level": "heuristic"})
+    assert r.status_code == 200 and r.json()["version"] == 1, r.text
+    for _ in range(2):
+        r = site.api(site.coordinator, "/api/games/b/actions", {"action": "process"})
+        assert r.status_code == 200, r.text
+    sent = []
+    for h in site.web.store.history("b"):
+        record = site.web.store.phase_record("b", phase_id=h.id)
+        sent.append((h.name, sorted((s["power"], s["text"]) for s in record["submissions"])))
+    return sent
+
+
+def test_the_bots_of_a_process_now_and_of_a_seat_think_in_the_processing_lane(pool: WorkPool, tmp_path: Path) -> None:
+    """A bot seated, and the bots of a "process now", think in the processing lane's worker (their memory of the
+    game's moves sent with them), and send the same orders as bots thinking in the server."""
+    inline = Site(f"sqlite:///{tmp_path / 'inline.db'}")
+    pooled = Site(f"sqlite:///{tmp_path / 'pooled.db'}")
+    recorded = Recorded(pool)
+    pooled.app.state.pool = recorded
+    for s in (inline, pooled):
+        s.app.state.budget = WorkBudget(math.inf)
+    sent = _bots_play(pooled)
+    assert sent == _bots_play(inline)
+    assert len(sent) >= 3 and [p for p, _ in sent[0][1]] == ["France", "Italy"], sent
+    thought = [job for job in recorded.jobs if job[1] == "think_from_data"]
+    assert set(thought) == {("process", "think_from_data")}
+    assert len(thought) == sum(len(powers) for _, powers in sent), recorded.jobs  # every order the bots sent
+
+
 # --------------------------------------------------------------------------------------------------
 # The routes, through `dippouch serve` and inline
 

@@ -9,7 +9,9 @@ names a bot level is first handed to a bot of that level (the seat's history sho
 a person takes the seat back (``dippouch players replace``).
 
 The worker and the web app's deadline scheduler call :func:`play_seats` before they process due phases;
-``dippouch process`` calls :func:`process_with_bots`, which lets the bots act in each phase it opens.
+``dippouch process`` calls :func:`process_with_bots`, which lets the bots act in each phase it opens. Where a
+bot thinks is the caller's to say (``think``): here by default (:func:`think_here`); the web sends a "process
+now"'s and a seated bot's thinking to its work pool's processes (:func:`think_from_data`, whose arguments travel).
 
 A game bots alone play (:func:`bots_alone`: nobody else plays a power still in it) is nobody's game to wait
 for, and its bots would play it to its end in seconds, a CPU's worth for as long as it lasts. Its bots order
@@ -28,8 +30,9 @@ import logging
 import random
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime, timedelta
+from types import MappingProxyType
 from typing import Any
 
 from dippouch.bots import LEVELS, make_bot, negotiate
@@ -60,6 +63,8 @@ __all__ = [
     "process_with_bots",
     "seat_bot",
     "set_disorder_bot",
+    "think_from_data",
+    "think_here",
 ]
 
 log = logging.getLogger("dippouch.bots")
@@ -197,24 +202,57 @@ def phase_cost(store: GameStore, game: str) -> float:
     return ADJUDICATION + sum(DECISION.get(level, search) for level in bot_seats(store, game).values())
 
 
+Think = Callable[[str, Variant, Position, str, random.Random, Memory | None], list[Order]]
+"""Where a bot of a level thinks of a power's orders (:func:`think_here`, or another process)."""
+
+
+def think_here(
+    level: str, variant: Variant, position: Position, power: str, rng: random.Random, memory: Memory | None
+) -> list[Order]:
+    """The orders the bot of ``level`` gives ``power``, thought in this process."""
+    return make_bot(level).orders(variant, position, power, rng, memory)
+
+
+def memory_data(memory: Memory | None) -> dict[str, Any] | None:
+    """``memory`` as data another process can be sent (its read-only tables as dicts)."""
+    if memory is None:
+        return None
+    return {
+        f.name: dict(v) if isinstance(v := getattr(memory, f.name), MappingProxyType) else v for f in fields(memory)
+    }
+
+
+def think_from_data(
+    level: str, variant: Variant, position: Position, power: str, rng: random.Random, memory: dict[str, Any] | None
+) -> list[Order]:
+    """:func:`think_here` with the memory as :func:`memory_data` sent it: a job of another process."""
+    if memory is None:
+        return think_here(level, variant, position, power, rng, None)
+    tables: dict[str, Any] = {k: MappingProxyType(v) if isinstance(v, dict) else v for k, v in memory.items()}
+    return think_here(level, variant, position, power, rng, Memory(**tables))
+
+
 def _seed(game: str, phase: str, power: str) -> int:
     """The bot's random numbers depend on the game, phase and power only: a phase replayed gets the same orders."""
     return int.from_bytes(hashlib.sha256(f"{game}|{phase}|{power}".encode()).digest()[:8], "big")
 
 
-def play_seats(store: GameStore, *, now: datetime, games: Iterable[str] | None = None) -> list[BotMove]:
-    """Let every bot that owes orders in an open phase send them; the moves made."""
+def play_seats(
+    store: GameStore, *, now: datetime, games: Iterable[str] | None = None, think: Think = think_here
+) -> list[BotMove]:
+    """Let every bot that owes orders in an open phase send them, each thinking where ``think`` says; the moves
+    made."""
     names = list(games) if games is not None else games_with_bots(store)
     done: list[BotMove] = []
     for name in names:
         try:
-            done.extend(_play_game(store, name, now))
+            done.extend(_play_game(store, name, now, think))
         except Exception:  # one game's trouble must not keep the bots of others (or the processing) waiting
             log.exception("bots of game %s could not play", name)
     return done
 
 
-def _play_game(store: GameStore, name: str, now: datetime) -> list[BotMove]:
+def _play_game(store: GameStore, name: str, now: datetime, think: Think) -> list[BotMove]:
     st = store.status(name, now=now, drift=False, due=False)
     if st.state != "active" or st.phase is None or st.game_variant is None:
         return []
@@ -257,7 +295,8 @@ def _play_game(store: GameStore, name: str, now: datetime) -> list[BotMove]:
         kind = variant.calendar.kind(position.phase)
         if memories is None and kind is PhaseKind.MOVEMENT:
             memories = _memories(store, name, variant, [p.power for p in st.powers])
-        orders = _orders(store, name, st.phase, variant, position, ps.power, level, (memories or {}).get(ps.power))
+        memory = (memories or {}).get(ps.power)
+        orders = _orders(store, name, st.phase, variant, position, ps.power, level, memory, think)
         text = "\n".join(format_order(variant, o, phase_kind=kind) for o in orders)
         result = store.submit(
             name,
@@ -289,6 +328,7 @@ def _orders(
     power: str,
     level: str,
     memory: Memory | None,
+    think: Think = think_here,
 ) -> list[Order]:
     """The bot's orders for ``power``: its level's own plan (the same for the same game, phase and power),
     made and changed to keep what it accepted in the game's press (:mod:`dippouch.bots.negotiate`: planned
@@ -301,9 +341,9 @@ def _orders(
         if talk is not None and talk.commitments:
             talk = _talk(store, name, variant, position, phase, power)
     if talk is None or not talk.commitments:
-        return make_bot(level).orders(variant, position, power, rng, memory)
+        return think(level, variant, position, power, rng, memory)
     view = negotiate.planning_view(variant, position, power, talk.commitments, talk.hostile)
-    orders = make_bot(level).orders(variant, view, power, rng, memory)
+    orders = think(level, variant, view, power, rng, memory)
     return negotiate.honour(
         variant, position, power, orders, talk.commitments, personality=PERSONALITY, hostile=talk.hostile
     )
@@ -440,16 +480,16 @@ def _reorder(
 
 
 def process_with_bots(
-    store: GameStore, game: str, *, now: datetime, force: bool = False, limit: int = 1000
+    store: GameStore, game: str, *, now: datetime, force: bool = False, limit: int = 1000, think: Think = think_here
 ) -> list[str]:
     """:meth:`GameStore.process` one phase at a time, the bots sending their orders in each phase it opens
     (``force`` processes the first phase even before its deadline, as ``dippouch process --force``), at most
-    ``limit`` phases a call. A game bots alone play stops at the first phase its bots wait to order
-    (:func:`bot_pace`): one phase a call, however often it is asked."""
+    ``limit`` phases a call, each bot thinking where ``think`` says. A game bots alone play stops at the first
+    phase its bots wait to order (:func:`bot_pace`): one phase a call, however often it is asked."""
     done: list[str] = []
     first = True
     while len(done) < limit:
-        play_seats(store, now=now, games=[game])
+        play_seats(store, now=now, games=[game], think=think)
         step = store.process(game, now=now, force=force and first, limit=1)
         first = False
         if not step:

@@ -21,6 +21,7 @@ from datetime import datetime
 from typing import Protocol
 
 from dippouch.bots.practice import stop_left_practice_games, stop_unwatched_bot_games
+from dippouch.bots.seats import Think
 from dippouch.game import GameError
 from dippouch.play.progress import MAX_STEPS
 from dippouch.store.bots import games_with_bots
@@ -66,7 +67,13 @@ class TooSoon(GameError):
 
 
 def process_now(
-    store: GameStore, game: str, *, now: datetime, force: bool = False, limit: int = MAX_STEPS
+    store: GameStore,
+    game: str,
+    *,
+    now: datetime,
+    force: bool = False,
+    limit: int = MAX_STEPS,
+    think: Think | None = None,
 ) -> ProcessedNow:
     """Process ``game``'s open phase: with ``force`` even before its deadline and with powers not ready (the
     coordinator's word), else only if it is due. The bots order each phase that opens; a phase they alone had
@@ -75,8 +82,8 @@ def process_now(
 
     A game bots alone play goes one phase a call, and no faster than the installation's pace: ``force`` within
     it is refused (:class:`TooSoon`, saying when to ask again), since its bots would order that phase only then
-    (:func:`dippouch.bots.seats.pace_wait`)."""
-    from dippouch.bots.seats import bot_pace, pace_wait, process_with_bots
+    (:func:`dippouch.bots.seats.pace_wait`). ``think``: where the bots think (here by default)."""
+    from dippouch.bots.seats import bot_pace, pace_wait, process_with_bots, think_here
 
     if force and (wait := pace_wait(store, game, now=now)) is not None:
         seconds = max(1, math.ceil(wait.total_seconds()))
@@ -85,7 +92,8 @@ def process_now(
             f"{round(bot_pace().total_seconds())} s: process it again in {seconds} s",
             seconds,
         )
-    return ProcessedNow(game, tuple(process_with_bots(store, game, now=now, force=force, limit=limit)))
+    phases = process_with_bots(store, game, now=now, force=force, limit=limit, think=think or think_here)
+    return ProcessedNow(game, tuple(phases))
 
 
 @dataclass(frozen=True)

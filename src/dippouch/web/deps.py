@@ -14,6 +14,7 @@ module of the web imports the one that imports it (tests/project/test_import_lay
 from __future__ import annotations
 
 import json
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,6 +28,10 @@ from fastapi.responses import HTMLResponse, Response
 from fastapi.templating import Jinja2Templates
 from starlette.requests import Request
 
+from dippouch.bots.memory import Memory
+from dippouch.bots.seats import Think, memory_data, think_from_data
+from dippouch.core.orders import Order
+from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 from dippouch.i18n import LANGUAGES, best_language, translations
 from dippouch.play.replays import ReplayExports
@@ -89,6 +94,7 @@ __all__ = [
     "speaks",
     "stored_language",
     "stored_preferences",
+    "thinking",
     "time_zone",
     "typed_again",
     "typed_cookie",
@@ -486,6 +492,19 @@ def charged_job(
     pool's processes of ``lane``, charged to the :func:`asker` as :func:`charged` charges: the CPU time it took
     there."""
     return charged(request, lambda: pool_of(request).call(lane, job, *args, **kwargs), lane=lane, estimate=estimate)
+
+
+def thinking(request: Request) -> Think:
+    """Where the bots of a coordinator's request think (a "process now", a bot seated): the work pool's
+    processing lane, charged with the request's own time (:func:`charged`)."""
+    pool = pool_of(request)
+
+    def think(
+        level: str, variant: Variant, position: Position, power: str, rng: random.Random, memory: Memory | None
+    ) -> list[Order]:
+        return pool.call("process", think_from_data, level, variant, position, power, rng, memory_data(memory))
+
+    return think
 
 
 def can_charge(request: Request, *, lane: str = "check", estimate: float = 0.0) -> None:

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from datetime import datetime, timedelta
 from typing import Any
 
-from dippouch.bots.seats import bot_level, play_seats, set_disorder_bot
+from dippouch.bots.seats import Think, bot_level, play_seats, set_disorder_bot, think_here
 from dippouch.mail.notices import mail_unavailable, queue_player_link
 from dippouch.play import seats
 from dippouch.play.processing import TooSoon, process_now
@@ -262,16 +262,19 @@ def revoke(web: Web, name: str, viewer: Viewer, key_id: int) -> None:
     web.access.revoke_key(key_id, game=name, now=web.now())
 
 
-def clock_action(web: Web, name: str, viewer: Viewer, action: str, arg: str = "", *, say: Say = str) -> str:
-    """extend / pause / resume / process / rollback / visibility: one line saying what happened."""
+def clock_action(
+    web: Web, name: str, viewer: Viewer, action: str, arg: str = "", *, say: Say = str, think: Think | None = None
+) -> str:
+    """extend / pause / resume / process / rollback / visibility: one line saying what happened; ``think``: where
+    the bots of a "process now" think (here by default)."""
     web.require_coordinator(name, viewer)
     try:
-        return _clock_action(web, name, action, arg, say)
+        return _clock_action(web, name, action, arg, say, think)
     finally:
         web.touched(name)
 
 
-def _clock_action(web: Web, name: str, action: str, arg: str, say: Say) -> str:
+def _clock_action(web: Web, name: str, action: str, arg: str, say: Say, think: Think | None = None) -> str:
     _ = say
     now = web.now()
     s = web.store
@@ -291,7 +294,7 @@ def _clock_action(web: Web, name: str, action: str, arg: str, say: Say) -> str:
         return _("Resumed; due %(time)s UTC.") % {"time": f"{due:%Y-%m-%d %H:%M}"}
     if action == "process":
         try:
-            return process_now(s, name, now=now, force=True).text
+            return process_now(s, name, now=now, force=True, think=think).text
         except TooSoon as e:  # a game bots alone play, asked again within the installation's pace
             raise TooMany(str(e), e.retry_after) from None
     if action == "rollback":
@@ -412,15 +415,18 @@ def set_deadlines(web: Web, name: str, viewer: Viewer, form: Mapping[str, Any], 
     }
 
 
-def seat_bot(web: Web, name: str, viewer: Viewer, power: str, level: str) -> dict[str, Any]:
+def seat_bot(
+    web: Web, name: str, viewer: Viewer, power: str, level: str, *, think: Think = think_here
+) -> dict[str, Any]:
     """Seat a bot on a power (docs/bots.md, :func:`dippouch.play.seats.seat_bot`): the power's player links are
-    revoked and the person replaced is told, and the bot sends its orders for the open phase at once."""
+    revoked and the person replaced is told, and the bot sends its orders for the open phase at once (thought
+    where ``think`` says)."""
     web.require_coordinator(name, viewer)
     power = web.power_named(name, power)
     now = web.now()
     try:
         got = seats.seat_bot(web.store, name, power, level, now=now)
-        moves = play_seats(web.store, now=now, games=[name])
+        moves = play_seats(web.store, now=now, games=[name], think=think)
     finally:
         web.touched(name)
     sent = next((m for m in moves if m.power == power and m.version is not None), None)

@@ -38,6 +38,7 @@ from dippouch.web.deps import (
     charged,
     game_url,
     render,
+    thinking,
     words,
 )
 from dippouch.web.forms import ImportForm, PageForm, redirect
@@ -181,7 +182,7 @@ def coordinate_action(
             web,
             name,
             viewer,
-            lambda: desk.seat_bot(web, name, viewer, power, level),
+            lambda: desk.seat_bot(web, name, viewer, power, level, think=thinking(request)),
             lambda: _bot_cost(web, name, level),
         )
         said = (
@@ -202,7 +203,7 @@ def coordinate_action(
             web,
             name,
             viewer,
-            lambda: desk.clock_action(web, name, viewer, action, arg, say=_),
+            lambda: desk.clock_action(web, name, viewer, action, arg, say=_, think=thinking(request)),
             lambda: phase_cost(web.read, name),
         )
         return redirect(back, said)
@@ -288,7 +289,7 @@ def api_seat_bot(request: Request, name: str, body: BotIn, viewer: WriterDep, we
         web,
         name,
         viewer,
-        lambda: desk.seat_bot(web, name, viewer, body.power, body.level),
+        lambda: desk.seat_bot(web, name, viewer, body.power, body.level, think=thinking(request)),
         lambda: _bot_cost(web, name, body.level),
     )
     return BotSeatAnswer.model_validate(seated)
@@ -350,7 +351,7 @@ def api_action(request: Request, name: str, body: ActionIn, viewer: WriterDep, w
             web,
             name,
             viewer,
-            lambda: desk.clock_action(web, name, viewer, body.action, body.arg),
+            lambda: desk.clock_action(web, name, viewer, body.action, body.arg, think=thinking(request)),
             lambda: phase_cost(web.read, name),
         )
         return ActionAnswer(message=said)
