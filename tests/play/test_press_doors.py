@@ -111,4 +111,4 @@ def test_send_press_answers_a_typed_result(site: tuple[Site, int]) -> None:
     store_press.set_press_rules(s.web.store, "demo", {"kind": "none"}, now=s.clock())
     with pytest.raises(PressRefused) as got:
         send_press(s.web.store, "demo", "France", "Hello again.", to=["all"], now=s.clock(), via="web")
-    assert got.value.refusal.rule == "no press"
+    assert got.value.refusal.rule.id == "no press"

@@ -3,9 +3,13 @@ its rule."""
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 import pytest
 
 from dippouch.catalog import load_variant
+from dippouch.core.messages import msg
 from dippouch.press.rules import (
     ANNOUNCEMENT,
     COORDINATOR,
@@ -26,7 +30,7 @@ POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey"
 def _try(rules: PressRules, to: tuple[str, ...], text: str = "hello", **kw: object) -> str | None:
     a = Attempt(sender="England", recipients=to, powers=POWERS, phase_kind=kw.pop("phase", "movement"), text=text, **kw)  # type: ignore[arg-type]
     r = refusal(rules, a)
-    return None if r is None else r.rule
+    return None if r is None else r.rule.id
 
 
 def test_channel_kinds_follow_the_recipients() -> None:
@@ -86,15 +90,15 @@ def test_length_rate_empty_unknown_and_blocked_are_refused() -> None:
     assert _try(rules, ("France",), blocked_by=frozenset({"France"})) == "blocked"
     a = Attempt(sender="Spain", recipients=("France",), powers=POWERS, phase_kind="movement", text="hi")
     r = refusal(rules, a)
-    assert r is not None and r.rule == "sender"
+    assert r is not None and r.rule.id == "sender"
 
 
 def test_a_refusal_says_what_is_allowed_instead() -> None:
     a = Attempt(sender="England", recipients=("Frence",), powers=POWERS, phase_kind="movement", text="hi")
     r = refusal(PressRules(), a)
-    assert r is not None and "did you mean 'France'" in r.message
+    assert r is not None and "did you mean 'France'" in str(r.message)
     r = refusal(PressRules(kind="public"), Attempt("England", ("France",), POWERS, "movement", "hi"))
-    assert r is not None and "send the message to all powers" in r.message
+    assert r is not None and "send the message to all powers" in str(r.message)
 
 
 def test_refusals_of_partial_press_blocks_rate_and_quiet_phases_say_what_to_do_instead() -> None:
@@ -108,7 +112,7 @@ def test_refusals_of_partial_press_blocks_rate_and_quiet_phases_say_what_to_do_i
         a = Attempt("England", to, POWERS, phase, "hi", sent_last_minute=sent_last_minute, blocked_by=blocked_by)
         r = refusal(rules, a)
         assert r is not None
-        return r.message
+        return str(r.message)
 
     partial = PressRules(channels=frozenset({"group", "public"}))
     assert words(partial, ("France",)) == (
@@ -191,7 +195,7 @@ def test_w3k_press_is_by_post_from_its_variant_file_and_says_where_the_addresses
     assert "by post" in words and "roster" in words and "gunboat" not in words
     assert _try(rules, ("France",)) == "press by post"
     said = refusal(rules, Attempt("England", ("France",), POWERS, "movement", "hi"))
-    assert said is not None and "roster" in said.message and "gunboat" not in said.message
+    assert said is not None and "roster" in str(said.message) and "gunboat" not in str(said.message)
     # A game declaring other press over the variant's keeps its own kind.
     assert rules_for({"kind": "white", "by_post": False}, load_variant("w3k").data).kind == "white"
 
@@ -203,3 +207,101 @@ def test_gunboat_and_public_press_list_only_the_rules_that_can_apply() -> None:
     assert "coordinator does not read" not in gunboat and "characters" not in gunboat
     public = " ".join(describe(PressRules(kind="public")))
     assert "private or group" not in public and "characters" in public
+
+
+# Every refusal the rules make, as a message value: each kind of attempt the rules refuse, by rule.
+EVERY_REFUSAL = [
+    (PressRules(), Attempt("England", ("France",), POWERS, "movement", " ")),
+    (PressRules(max_length=3), Attempt("England", ("France",), POWERS, "movement", "hello")),
+    (PressRules(), Attempt("Spain", ("France",), POWERS, "movement", "hi")),
+    (PressRules(), Attempt("England", ("Frence",), POWERS, "movement", "hi")),
+    (PressRules(), Attempt("England", ("Qqqqqq",), POWERS, "movement", "hi")),
+    (PressRules(), Attempt("England", (), POWERS, "movement", "hi")),
+    (PressRules(kind="none", by_post=True), Attempt("England", ("France",), POWERS, "movement", "hi")),
+    (PressRules(kind="none"), Attempt("England", ("France",), POWERS, "movement", "hi")),
+    (PressRules(), Attempt("England", ("France",), POWERS, None, "hi")),
+    (PressRules(quiet_phases=frozenset({"movement"})), Attempt("England", ("France",), POWERS, "movement", "hi")),
+    (PressRules(quiet_phases=frozenset({"retreats"})), Attempt("England", ("France",), POWERS, "retreats", "hi")),
+    (PressRules(kind="public"), Attempt("England", ("France",), POWERS, "movement", "hi")),
+    (PressRules(kind="public"), Attempt("England", ("France", "Italy"), POWERS, "movement", "hi")),
+    (PressRules(channels=frozenset({"group", "public"})), Attempt("England", ("France",), POWERS, "movement", "hi")),
+    (PressRules(channels=frozenset({"public"})), Attempt("England", ("France",), POWERS, "movement", "hi")),
+    (PressRules(channels=frozenset()), Attempt("England", POWERS[2:], POWERS, "movement", "hi")),
+    (
+        PressRules(),
+        Attempt("England", ("France",), POWERS, "movement", "hi", blocked_by=frozenset({"France"})),
+    ),
+    (PressRules(per_minute=3), Attempt("England", ("France",), POWERS, "movement", "hi", sent_last_minute=3)),
+    (
+        PressRules(per_minute=3),
+        Attempt("England", ("France",), POWERS, "movement", "hi", sent_last_minute=3, free_in=1),
+    ),
+]
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+@pytest.mark.parametrize(("rules", "attempt"), EVERY_REFUSAL)
+def test_every_refusal_is_a_message_said_in_the_reader_s_language(
+    rules: PressRules, attempt: Attempt, lang: str
+) -> None:
+    """A refusal is a message value, its rule and its reason each said whole in the reader's words (the names it
+    holds as written); the rule's id is the word programs read, its English the refusal's."""
+    from dippouch.core.messages import Msg
+    from dippouch.saying import say
+    from dippouch.store.press import PressRefused
+
+    why = refusal(rules, attempt)
+    assert why is not None and isinstance(why.rule, Msg) and isinstance(why.message, Msg)
+    assert why.rule.context == "press rule" and str(why.rule) == why.rule.id
+    english, said = str(why.message), say(why.message, lang)
+    assert said != english and said.strip(), (english, said)
+    for value in why.message.args.values():
+        if isinstance(value, str) and value in english and any(c.isupper() for c in value):
+            assert value in said, (value, said)  # a power's name is kept as written
+    refused = PressRefused(why)
+    assert refused.msg.args == {"rule": why.rule, "reason": why.message}
+    assert str(refused) == f"not sent ({why.rule.id}): {english}"
+    whole = say(refused.msg, lang)
+    assert "not sent" not in whole and english not in whole and said in whole, whole
+
+
+def test_a_refusal_keeps_its_names_and_numbers_as_values() -> None:
+    blocked = refusal(
+        PressRules(), Attempt("England", ("France",), POWERS, "movement", "hi", blocked_by=frozenset({"France"}))
+    )
+    assert blocked is not None and blocked.message.args == {"power": "France"}
+    rate = refusal(PressRules(per_minute=3), Attempt("England", ("France",), POWERS, "movement", "hi", 3, 12))
+    assert rate is not None and rate.message.args == {"count": 3, "most": 3, "seconds": 12}
+    misspelt = refusal(PressRules(), Attempt("England", ("Frence",), POWERS, "movement", "hi"))
+    assert misspelt is not None and misspelt.message.args["options"] == "'France'"
+    assert misspelt.message.args["reason"] == msg("no power %(power)s in this game", power="'Frence'")
+
+
+@pytest.mark.parametrize(
+    ("make", "english"),
+    [
+        (lambda: PressRules(kind="whte"), "unknown press kind 'whte'; did you mean 'white'?"),
+        (
+            lambda: PressRules(quiet_phases=frozenset({"zzzzzz"})),
+            "unknown phase kind 'zzzzzz' in quiet_phases; choose one of: movement, retreats, adjustments",
+        ),
+        (lambda: PressRules(max_length=0), "max_length must be between 1 and 100000 characters (it was 0)"),
+        (
+            lambda: PressRules.from_data({"anonymous": "yes"}),
+            "press setting 'anonymous' must be true or false (it was 'yes')",
+        ),
+        (
+            lambda: PressRules.from_data({"kind": 3}),
+            "press kind must be one of none, white, grey, public, postal (it was 3)",
+        ),
+    ],
+)
+def test_press_settings_refused_are_messages_said_in_german_and_french(make: Any, english: str) -> None:
+    from dippouch.saying import say
+
+    with pytest.raises(PressRulesError) as e:
+        make()
+    assert str(e.value) == english and e.value.msg.args  # the English as before, its values kept apart
+    for lang in ("de", "fr"):
+        said = say(e.value.msg, lang)
+        assert said != english and all(w in said for w in re.findall(r"'[^']*'", english)), said

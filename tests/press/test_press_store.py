@@ -83,7 +83,7 @@ def test_the_rules_refuse_in_the_store_and_nothing_is_stored(store: GameStore) -
     press.set_press_rules(store, "g", {"kind": "public"}, now=T0)
     with pytest.raises(press.PressRefused) as e:
         press.send(store, "g", "England", ["France"], "psst", now=T0)
-    assert e.value.refusal.rule == "public press only"
+    assert e.value.refusal.rule.id == "public press only"
     assert press.messages_since(store, "g", "France", 0) == []
     press.set_press_rules(store, "g", {"kind": "none"}, now=T0)
     with pytest.raises(press.PressRefused, match="no press"):
@@ -100,7 +100,7 @@ def test_flooding_is_refused_after_the_rate_per_minute(store: GameStore) -> None
         press.send(store, "g", "England", ["France"], f"m{i}", now=T0 + timedelta(seconds=i))
     with pytest.raises(press.PressRefused) as e:
         press.send(store, "g", "England", ["France"], "m3", now=T0 + timedelta(seconds=5.5))
-    assert e.value.refusal.rule == "rate"
+    assert e.value.refusal.rule.id == "rate"
     # The first of the three leaves the minute at T0 + 60 s: 54.5 s from the refused send, said rounded up.
     assert "send again in 55 seconds" in str(e.value)
     with pytest.raises(press.PressRefused, match=r"send again in 1 second$"):
@@ -179,7 +179,7 @@ def test_mute_hides_and_block_refuses_private_messages(store: GameStore) -> None
     press.set_block(store, "g", "France", "England", "block", now=T0)
     with pytest.raises(press.PressRefused) as e:
         press.send(store, "g", "England", ["France"], "again", now=T0)
-    assert e.value.refusal.rule == "blocked"
+    assert e.value.refusal.rule.id == "blocked"
     press.set_block(store, "g", "France", "England", None, now=T0)
     assert [m.text for m in press.messages_since(store, "g", "France", 0)] == ["muted"]
 
@@ -268,7 +268,7 @@ def test_one_power_sending_in_parallel_cannot_overrun_the_rate(store: GameStore)
         try:
             press.send(store, "g", "England", ["France"], f"m{i}", now=T0 + timedelta(seconds=1))
         except press.PressRefused as e:
-            refused.append(e.refusal.rule)
+            refused.append(e.refusal.rule.id)
         except BaseException as e:  # handed to the test's thread
             errors.append(e)
 

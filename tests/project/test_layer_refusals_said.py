@@ -16,7 +16,10 @@ French ``rules`` catalogue, as ``said`` does. An f-string is read as its shape: 
 ``1`` (a name, a number and a nested message all read it), a ``{"s" if n != 1 else ""}`` with each of its
 words, and a module's text constant (``{EXAMPLE}``, upper case) with its text. Two classes build their message
 themselves: ``PressRefused(Refusal(rule, text))`` is read as ``not sent (rule): text``, and ``PhaseFailed`` is
-not read (:data:`OPERATORS_ONLY`). A text that no template reads must be in :data:`NOT_YET`, named by its file
+not read (:data:`OPERATORS_ONLY`). A message value (``msg(...)``, ``pmsg(...)``) is read by its id in the
+catalogues, and so are the messages handed to a module's function that builds one from them
+(``_closest(msg(...), word, choices)``: what it adds is its own ``msg()``, which the catalogue check finds
+translated). A text that no template reads must be in :data:`NOT_YET`, named by its file
 and its shape; a text built elsewhere (a variable, a call) is named there as ``<built: the expression>``.
 :data:`NOT_YET` only shrinks: the check fails when it names a text a template now reads, or a text the source
 no longer has.
@@ -199,21 +202,41 @@ MSG = "msg:"
 
 
 def _message_id(node: ast.expr) -> str | None:
-    """The id of the message ``node`` makes (``msg("no unit in %(place)s", ...)``), or None when it makes none."""
+    """The id of the message ``node`` makes (``msg("no unit in %(place)s", ...)``), or None when it makes none; a
+    message told apart by its context (``pmsg("press rule", "quiet phase")``) as the catalogues key it
+    (``press rule\x04quiet phase``)."""
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in MESSAGE_MAKERS):
         return None
     at = MESSAGE_MAKERS[node.func.id]
     first = node.args[at] if len(node.args) > at else None
-    if isinstance(first, ast.Constant) and isinstance(first.value, str):
-        return first.value
-    return None
+    if not (isinstance(first, ast.Constant) and isinstance(first.value, str)):
+        return None
+    if at:
+        context = node.args[0]
+        if not (isinstance(context, ast.Constant) and isinstance(context.value, str)):
+            return None
+        return f"{context.value}\x04{first.value}"
+    return first.value
+
+
+def _inner_message_ids(node: ast.expr) -> list[str] | None:
+    """The ids of the messages a module's own function is handed to build one
+    (``_closest(msg("unknown press kind %(kind)s", ...), kind, KINDS)``), or None when ``node`` is no such call:
+    the messages the function adds are its own ``msg()`` calls, which the catalogue check finds translated."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)) or node.func.id in ("str", "repr"):
+        return None
+    ids = [mid for n in ast.walk(node) if isinstance(n, ast.expr) and (mid := _message_id(n)) is not None]
+    return ids or None
 
 
 def _translated(message_id: str, lang: str) -> bool:
-    """Whether ``lang``'s catalogues say the message ``message_id`` (a message value is said by its id)."""
+    """Whether ``lang``'s catalogues say the message ``message_id`` (a message value is said by its id): it has a
+    translation, which may be written as the English is (``settings: %(reason)s`` in German)."""
     from dippouch.i18n import translations
 
-    return str(translations(lang).gettext(message_id)) != message_id
+    # gettext's table of the translated messages (a missing, empty or fuzzy one is not in it); gettext() itself
+    # answers the id for a message missing and for one translated as itself alike.
+    return message_id in getattr(translations(lang), "_catalog", {})
 
 
 def _refused_as(module: ModuleType, cls: type, arg: ast.expr) -> tuple[str, list[str] | None]:
@@ -232,9 +255,15 @@ def _refused_as(module: ModuleType, cls: type, arg: ast.expr) -> tuple[str, list
     ):
         # PressRefused(Refusal(rule, text)) says f"not sent ({rule}): {text}" (store.press.PressRefused)
         rule, text = arg.args
+        ids = [_message_id(rule), _message_id(text)]
+        if all(ids):
+            # message values: PressRefused's own "not sent (%(rule)s): %(reason)s" holds them
+            return f"not sent ({ids[0]}): {ids[1]}", [MSG + str(i) for i in ids]
         rules, texts = _shapes(rule, module), _shapes(text, module)
         shapes = None if rules is None or texts is None else [f"not sent ({r}): {t}" for r in rules for t in texts]
         return f"not sent ({_name(rule)}): {_name(text)}", shapes
+    if (inner := _inner_message_ids(arg)) is not None:
+        return _name(arg), [MSG + i for i in inner]
     return _name(arg), _shapes(arg, module)
 
 
@@ -361,19 +390,10 @@ def _press_refused() -> list[str]:
     return out
 
 
-def _quiet_phase_refused() -> list[str]:
-    from dippouch.press.rules import PressRules
-
-    return [
-        _refused(lambda: PressRules(quiet_phases=frozenset({"retreat"}))),
-        _refused(lambda: PressRules(quiet_phases=frozenset({"zzzzzz"}))),
-    ]
-
-
 PASSED_ON: dict[tuple[str, str], Callable[[], list[str]]] = {
     # Variant.power's own words (no power 'Englnd' in standard; did you mean England? Powers: ...)
-    ("dippouch/store/rows.py", "<built: str(e.args[0])>"): _power_refused,
-    ("dippouch/store/press.py", "<built: str(e.args[0])>"): _power_refused,
+    ("dippouch/store/rows.py", "<built: e.msg>"): _power_refused,
+    ("dippouch/store/press.py", "<built: e.msg>"): _power_refused,
     # the scoring engine's (dippouch.ranking): no scoring system 'x' (did you mean 'sos'?); the systems are ...
     ("dippouch/play/records.py", "<built: str(e)>"): _system_refused,
     # the order notation's (a province misspelt) and the board reader's (a unit where it cannot stand)
@@ -381,9 +401,6 @@ PASSED_ON: dict[tuple[str, str], Callable[[], list[str]]] = {
     ("dippouch/play/sandbox.py", "<built: str(e).removeprefix(f'{e.where}: ') if e.where else str(e)>"): _board_refused,
     # the press rules' refusals, PressRefused(why)
     ("dippouch/store/press.py", "<built: why>"): _press_refused,
-    # an unknown quiet phase kind and its hint ("; did you mean 'retreats'?"), which _closest adds to the text:
-    # said reads the hint as a part of its own
-    ("dippouch/press/rules.py", "unknown phase kind {} in quiet_phases{}"): _quiet_phase_refused,
 }
 """Texts passed on or built from pieces, which the source does not show: (file, name) -> the texts, made by
 the code that makes them."""

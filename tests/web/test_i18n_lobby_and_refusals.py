@@ -212,7 +212,7 @@ def test_every_press_refusal_listed_is_read_back(rules: PressRules, attempt: Att
     assert why is not None
     text = str(PressRefused(why))
     got = said(text, lang)
-    assert got != text and "not sent" not in got and why.message not in got, (text, got)
+    assert got != text and "not sent" not in got and str(why.message) not in got, (text, got)
 
 
 def _opening(needed: int) -> Opening:

@@ -457,7 +457,7 @@ def status(game: str, db: str | None = DbOption, now: str | None = NowOption) ->
         return
     out.print(f"Game {st.game} ({st.variant}), {st.phase}, {st.state}.")
     if st.variant_note:
-        out.print(f"[yellow]note:[/yellow] {escape(st.variant_note)}", markup=True)
+        out.print(f"[yellow]note:[/yellow] {escape(str(st.variant_note))}", markup=True)
     if st.state == "paused":
         out.print(f"Paused with {format_duration(st.paused_remaining or parse_duration('0s'))} left on the clock.")
     else:

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from dippouch.core.errors import DippouchError
+from dippouch.core.messages import Msg, choices, msg, pmsg
 
 __all__ = [
     "ANNOUNCEMENT",
@@ -44,8 +45,9 @@ __all__ = [
     "shown_sender",
 ]
 
-I18N_DOMAIN = "games"
-"""The catalogue of the rules in words (:func:`describe`), which the player's page and the desk show."""
+I18N_DOMAIN = "rules"
+"""The catalogue of the layers' messages: the refusals (:func:`refusal`, :class:`PressRulesError`) and the rules in
+words (:func:`describe`), which the player's page and the desk show."""
 
 KINDS = ("none", "white", "grey", "public", "postal")
 CHANNEL_KINDS = ("private", "group", "public")
@@ -93,17 +95,23 @@ class PressRules:
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
-            raise PressRulesError(f"unknown press kind {self.kind!r}{_closest(self.kind, KINDS)}")
+            raise PressRulesError(_closest(msg("unknown press kind %(kind)s", kind=repr(self.kind)), self.kind, KINDS))
         for c in self.channels:
             if c not in CHANNEL_KINDS:
-                raise PressRulesError(f"unknown channel kind {c!r}{_closest(c, CHANNEL_KINDS)}")
+                raise PressRulesError(_closest(msg("unknown channel kind %(kind)s", kind=repr(c)), c, CHANNEL_KINDS))
         for p in self.quiet_phases:
             if p not in PHASE_KINDS:
-                raise PressRulesError(f"unknown phase kind {p!r} in quiet_phases{_closest(p, PHASE_KINDS)}")
+                raise PressRulesError(
+                    _closest(msg("unknown phase kind %(kind)s in quiet_phases", kind=repr(p)), p, PHASE_KINDS)
+                )
         if not 1 <= self.max_length <= 100_000:
-            raise PressRulesError(f"max_length must be between 1 and 100000 characters (it was {self.max_length})")
+            raise PressRulesError(
+                msg("max_length must be between 1 and 100000 characters (it was %(value)s)", value=self.max_length)
+            )
         if not 1 <= self.per_minute <= 1000:
-            raise PressRulesError(f"per_minute must be between 1 and 1000 messages (it was {self.per_minute})")
+            raise PressRulesError(
+                msg("per_minute must be between 1 and 1000 messages (it was %(value)s)", value=self.per_minute)
+            )
 
     def to_data(self) -> dict[str, Any]:
         return {
@@ -126,18 +134,32 @@ class PressRules:
         known = set(base.to_data())
         for key in data:
             if key not in known:
-                raise PressRulesError(f"unknown press setting {key!r}{_closest(str(key), sorted(known))}")
+                raise PressRulesError(
+                    _closest(msg("unknown press setting %(setting)s", setting=repr(key)), str(key), sorted(known))
+                )
 
         def flag(key: str, default: bool) -> bool:
             value = data.get(key, default)
             if not isinstance(value, bool):
-                raise PressRulesError(f"press setting {key!r} must be true or false (it was {value!r})")
+                raise PressRulesError(
+                    msg(
+                        "press setting %(setting)s must be true or false (it was %(value)s)",
+                        setting=repr(key),
+                        value=repr(value),
+                    )
+                )
             return value
 
         def number(key: str, default: int) -> int:
             value = data.get(key, default)
             if isinstance(value, bool) or not isinstance(value, int):
-                raise PressRulesError(f"press setting {key!r} must be a whole number (it was {value!r})")
+                raise PressRulesError(
+                    msg(
+                        "press setting %(setting)s must be a whole number (it was %(value)s)",
+                        setting=repr(key),
+                        value=repr(value),
+                    )
+                )
             return value
 
         def names(key: str, default: frozenset[str]) -> frozenset[str]:
@@ -145,12 +167,20 @@ class PressRules:
             if isinstance(value, str):
                 value = [v for v in value.replace(",", " ").split() if v]
             if not isinstance(value, list | tuple) or not all(isinstance(v, str) for v in value):
-                raise PressRulesError(f"press setting {key!r} must be a list of names (it was {value!r})")
+                raise PressRulesError(
+                    msg(
+                        "press setting %(setting)s must be a list of names (it was %(value)s)",
+                        setting=repr(key),
+                        value=repr(value),
+                    )
+                )
             return frozenset(v.strip().lower() for v in value)
 
         kind = data.get("kind", base.kind)
         if not isinstance(kind, str):
-            raise PressRulesError(f"press kind must be one of {', '.join(KINDS)} (it was {kind!r})")
+            raise PressRulesError(
+                msg("press kind must be one of %(kinds)s (it was %(kind)s)", kinds=", ".join(KINDS), kind=repr(kind))
+            )
         return cls(
             kind=kind.strip().lower(),
             channels=names("channels", base.channels),
@@ -173,11 +203,12 @@ def rules_for(game_rules: Mapping[str, Any] | None, variant_data: Mapping[str, A
 
 @dataclass(frozen=True)
 class Refusal:
-    """Why a message may not be sent: ``rule`` names the rule (a stable word for programs), ``message`` says
-    it for people, with what would be allowed instead."""
+    """Why a message may not be sent: ``rule`` names the rule (``pmsg("press rule", "quiet phase")``: its id is
+    a stable word for programs, said in the reader's words on a page), ``message`` says it for people, with what
+    would be allowed instead."""
 
-    rule: str
-    message: str
+    rule: Msg
+    message: Msg
 
 
 @dataclass(frozen=True)
@@ -216,90 +247,122 @@ def refusal(rules: PressRules, a: Attempt) -> Refusal | None:
     """Whether the message may be sent: ``None``, or the first rule that refuses it. The only such decision."""
     text = a.text.strip()
     if not text:
-        return Refusal("empty", "the message is empty: write something to send")
+        return Refusal(pmsg("press rule", "empty"), msg("the message is empty: write something to send"))
     if len(a.text) > rules.max_length:
         return Refusal(
-            "length",
-            f"the message is {len(a.text)} characters long; this game allows at most {rules.max_length}: "
-            "shorten it or send it in parts",
+            pmsg("press rule", "length"),
+            msg(
+                "the message is %(length)d characters long; this game allows at most %(most)d: shorten it or send "
+                "it in parts",
+                length=len(a.text),
+                most=rules.max_length,
+            ),
         )
     if a.sender == COORDINATOR:
         return None  # the coordinator's announcements reach everyone whatever the press
     if a.sender not in a.powers:
-        return Refusal("sender", f"{a.sender!r} is not a power of this game")
+        return Refusal(
+            pmsg("press rule", "sender"), msg("%(sender)s is not a power of this game", sender=repr(a.sender))
+        )
     unknown = [r for r in a.recipients if r not in a.powers]
     if unknown:
         return Refusal(
-            "recipients",
-            f"no power {unknown[0]!r} in this game{_closest(unknown[0], a.powers)}",
+            pmsg("press rule", "recipients"),
+            _closest(msg("no power %(power)s in this game", power=repr(unknown[0])), unknown[0], a.powers),
         )
     chosen = set(a.recipients) - {a.sender}
     if not chosen:
-        return Refusal("recipients", "choose at least one other power (or all) to send to")
+        return Refusal(pmsg("press rule", "recipients"), msg("choose at least one other power (or all) to send to"))
     kind = channel_kind(a.sender, chosen, a.powers)
     if rules.kind == "none" and rules.by_post:
         return Refusal(
-            "press by post",
-            "this game's press is letters by post between the players, not messages here: their addresses "
-            "are on the game's roster",
+            pmsg("press rule", "press by post"),
+            msg(
+                "this game's press is letters by post between the players, not messages here: their addresses "
+                "are on the game's roster"
+            ),
         )
     if rules.kind == "none":
         return Refusal(
-            "no press",
-            "this game is played without press (gunboat): powers cannot send each other messages; "
-            "only the coordinator's announcements are shown",
+            pmsg("press rule", "no press"),
+            msg(
+                "this game is played without press (gunboat): powers cannot send each other messages; "
+                "only the coordinator's announcements are shown"
+            ),
         )
     if a.phase_kind is None:
         if kind != "public":
             return Refusal(
-                "game over",
-                "the game is over: only messages to all powers are sent now",
+                pmsg("press rule", "game over"), msg("the game is over: only messages to all powers are sent now")
             )
     elif a.phase_kind in rules.quiet_phases:
-        return Refusal(
-            "quiet phase",
-            f"no press during {_PHASE_WORDS.get(a.phase_kind, a.phase_kind)} phases in this game; "
-            "write again when the next movement phase opens",
-        )
+        return Refusal(pmsg("press rule", "quiet phase"), _quiet(a.phase_kind))
     if rules.kind == "public" and kind != "public":
         return Refusal(
-            "public press only",
-            f"this game allows only public press: send the message to all powers, not as {kind} press",
+            pmsg("press rule", "public press only"),
+            msg("this game allows only public press: send the message to all powers, not as private press")
+            if kind == "private"
+            else msg("this game allows only public press: send the message to all powers, not as group press"),
         )
     if kind not in rules.channels:
-        allowed = ", ".join(c for c in CHANNEL_KINDS if c in rules.channels) or "none"
-        return Refusal(
-            "channel kind",
-            f"this game does not allow {kind} press (allowed: {allowed}){_instead(rules.channels)}",
-        )
+        return Refusal(pmsg("press rule", "channel kind"), _channel_refused(kind, rules.channels))
     if kind == "private" and a.blocked_by & chosen:
         return Refusal(
-            "blocked",
-            f"{sorted(a.blocked_by & chosen)[0]} blocked you and takes no private messages from you; "
-            "a group or public message still reaches them",
+            pmsg("press rule", "blocked"),
+            msg(
+                "%(power)s blocked you and takes no private messages from you; a group or public message still "
+                "reaches them",
+                power=sorted(a.blocked_by & chosen)[0],
+            ),
         )
     if a.sent_last_minute >= rules.per_minute:
+        count, most, seconds = a.sent_last_minute, rules.per_minute, max(1, a.free_in)
         return Refusal(
-            "rate",
-            f"you sent {a.sent_last_minute} messages in the last minute; this game allows {rules.per_minute} "
-            f"a minute: send again in {_seconds(a.free_in)}",
+            pmsg("press rule", "rate"),
+            msg(
+                "you sent %(count)d messages in the last minute; this game allows %(most)d a minute: send again in "
+                "1 second",
+                count=count,
+                most=most,
+            )
+            if seconds == 1
+            else msg(
+                "you sent %(count)d messages in the last minute; this game allows %(most)d a minute: send again in "
+                "%(seconds)d seconds",
+                count=count,
+                most=most,
+                seconds=seconds,
+            ),
         )
     return None
 
 
-def _seconds(n: int) -> str:
-    n = max(1, n)
-    return "1 second" if n == 1 else f"{n} seconds"
+def _quiet(phase_kind: str) -> Msg:
+    """The refusal of a quiet phase, whole for each kind of phase (the phase's word agrees with its sentence)."""
+    if phase_kind == "retreats":
+        return msg("no press during retreat phases in this game; write again when the next movement phase opens")
+    if phase_kind == "adjustments":
+        return msg("no press during adjustment phases in this game; write again when the next movement phase opens")
+    return msg("no press during movement phases in this game; write again when the next movement phase opens")
 
 
-_PHASE_WORDS = {"retreats": "retreat", "adjustments": "adjustment"}
-
-
-def _instead(channels: frozenset[str]) -> str:
-    """What a refused sender may do instead under partial press: the allowed channels, as recipients to tick."""
-    ways = {"private": "choose one power", "group": "choose two or more powers", "public": "send it to all powers"}
-    allowed = [ways[c] for c in CHANNEL_KINDS if c in channels]
-    return ": " + " or ".join(allowed) if allowed else ""
+def _channel_refused(kind: str, channels: frozenset[str]) -> Msg:
+    """A channel kind partial press refuses, with the kinds it allows (as the game's press settings name them)
+    and what the sender may do instead: the allowed channels, as recipients to tick."""
+    allowed = [c for c in CHANNEL_KINDS if c in channels]
+    if not allowed:
+        return msg("this game does not allow %(kind)s press (allowed: none)", kind=kind)
+    ways = {
+        "private": msg("choose one power"),
+        "group": msg("choose two or more powers"),
+        "public": msg("send it to all powers"),
+    }
+    return msg(
+        "this game does not allow %(kind)s press (allowed: %(allowed)s): %(instead)s",
+        kind=kind,
+        allowed=", ".join(allowed),
+        instead=choices(ways[c] for c in allowed),
+    )
 
 
 def may_read(
@@ -403,11 +466,12 @@ def describe(rules: PressRules, _: Callable[[str], str] = str) -> list[str]:
     return out
 
 
-def _closest(word: str, choices: Iterable[str]) -> str:
+def _closest(reason: Msg, word: str, options: Iterable[str]) -> Msg:
+    """``reason`` with the closest of ``options`` to ``word`` (or, none being close, every one of them)."""
     import difflib
 
-    options = list(choices)
-    near = difflib.get_close_matches(word, options, n=1, cutoff=0.5)
+    known = list(options)
+    near = difflib.get_close_matches(word, known, n=1, cutoff=0.5)
     if near:
-        return f"; did you mean {near[0]!r}?"
-    return f"; choose one of: {', '.join(options)}" if options else ""
+        return msg("%(reason)s; did you mean %(options)s?", reason=reason, options=repr(near[0]))
+    return msg("%(reason)s; choose one of: %(choices)s", reason=reason, choices=", ".join(known)) if known else reason

@@ -16,6 +16,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from dippouch.core.lookup import ORDER_KINDS
+from dippouch.core.messages import msg
 from dippouch.game import GameError, LineCheck, RecordNotFound, as_utc, check_orders, may_submit, position_from_data
 from dippouch.people.absences import (
     DEFAULT_BUDGET_DAYS,
@@ -33,6 +34,9 @@ from dippouch.store.models import GameRow, PersonRow, PhaseRow, PlayerRow, Submi
 from dippouch.store.models_roster import AbsenceRow, AbsenceUseRow, GameRosterRow, ProxyAllyRow
 from dippouch.store.rows import game_row, game_variant, log_event, phase_position, power_name
 from dippouch.store.standing import standing_in_sql
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = [
     "Absence",
@@ -121,7 +125,7 @@ class Applied:
 def _live_person(s: Session, person_id: int) -> PersonRow:
     p = s.get(PersonRow, person_id)
     if p is None or p.deleted_at is not None:
-        raise RecordNotFound(f"no person {person_id}")
+        raise RecordNotFound(msg("no person %(person)s", person=person_id))
     return p
 
 
@@ -143,27 +147,43 @@ def record_absence(
     """A holiday of the person, for every game they play (days inclusive)."""
     reason = " ".join(str(reason).split())
     if len(reason) > MAX_REASON:
-        raise GameError(f"reason: at most {MAX_REASON} characters (this one has {len(reason)})")
+        raise GameError(
+            msg("reason: at most %(most)s characters (this one has %(count)s)", most=MAX_REASON, count=len(reason))
+        )
     if last_day < first_day:
         raise GameError(
-            f"to: {last_day.isoformat()} is before 'from' ({first_day.isoformat()}); did you mean from "
-            f"{last_day.isoformat()} to {first_day.isoformat()}?"
+            msg(
+                "to: %(last)s is before 'from' (%(first)s); did you mean from %(last)s to %(first)s?",
+                last=last_day.isoformat(),
+                first=first_day.isoformat(),
+            )
         )
     if (last_day - first_day).days + 1 > MAX_ABSENCE_DAYS:
         raise GameError(
-            f"an absence is at most {MAX_ABSENCE_DAYS} days (this one is {(last_day - first_day).days + 1}); "
-            "for longer, hand your seats over"
+            msg(
+                "an absence is at most %(most)s days (this one is %(days)s); for longer, hand your seats over",
+                most=MAX_ABSENCE_DAYS,
+                days=(last_day - first_day).days + 1,
+            )
         )
     now = as_utc(now)
     if last_day < now.date():
-        raise GameError(f"to: {last_day.isoformat()} has passed; record an absence that is still to come")
+        raise GameError(
+            msg("to: %(day)s has passed; record an absence that is still to come", day=last_day.isoformat())
+        )
     with db.session() as s, s.begin():
         _live_person(s, person_id)
         count = s.scalar(
             sa.select(sa.func.count()).where(AbsenceRow.person_id == person_id, AbsenceRow.last_day >= now.date())
         )
         if (count or 0) >= MAX_ABSENCES:
-            raise GameError(f"you have {count} absences to come already (at most {MAX_ABSENCES})")
+            raise GameError(
+                msg(
+                    "you have %(count)s absences to come already (at most %(most)s)",
+                    count=count or 0,
+                    most=MAX_ABSENCES,
+                )
+            )
         row = AbsenceRow(person_id=person_id, first_day=first_day, last_day=last_day, reason=reason, created_at=now)
         s.add(row)
         s.flush()
@@ -175,7 +195,7 @@ def remove_absence(db: Database, person_id: int, absence_id: int, *, now: dateti
     with db.session() as s, s.begin():
         row = s.get(AbsenceRow, absence_id)
         if row is None or row.person_id != person_id:
-            raise GameError(f"you have no absence #{absence_id}")
+            raise GameError(msg("you have no absence #%(id)s", id=absence_id))
         s.delete(row)
         _mark_games(s, person_id, as_utc(now), "away_removed")
 
@@ -218,18 +238,33 @@ def set_absence_policy(
     """The coordinator's choice for players away at a deadline (see :mod:`dippouch.people.absences`)."""
     policy = str(policy).strip().lower().replace("-", "_")
     if policy not in POLICIES:
-        raise GameError(f"absence_policy: {policy!r} is not a choice; choose one of {', '.join(POLICIES)}")
+        raise GameError(
+            msg(
+                "absence_policy: %(value)s is not a choice; choose one of %(choices)s",
+                value=repr(policy),
+                choices=", ".join(POLICIES),
+            )
+        )
     if budget_days is not None and not 0 <= budget_days <= MAX_BUDGET_DAYS:
-        raise GameError(f"budget_days: {budget_days} is out of range; give 0 to {MAX_BUDGET_DAYS} days")
+        raise GameError(
+            msg(
+                "budget_days: %(value)s is out of range; give 0 to %(most)s days",
+                value=budget_days,
+                most=MAX_BUDGET_DAYS,
+            )
+        )
     with db.session() as s, s.begin():
         g = game_row(s, game, lock=True)
         if policy in NEEDS_PROXY_ORDERS and not game_variant(g).rules.get("proxy_orders"):
             raise GameError(
-                f"absence_policy: {g.variant}'s rules have no proxy orders; choose extend, stand_in or standing"
+                msg(
+                    "absence_policy: %(variant)s's rules have no proxy orders; choose extend, stand_in or standing",
+                    variant=g.variant,
+                )
             )
         if policy == "stand_in":
             if stand_in_person_id is None:
-                raise GameError("stand_in: name the person who stands in (their e-mail address)")
+                raise GameError(msg("stand_in: name the person who stands in (their e-mail address)"))
             _live_person(s, stand_in_person_id)
         row = s.get(GameRosterRow, g.id)
         if row is None:
@@ -325,14 +360,18 @@ def set_proxy_ally(db: Database, person_id: int, game: str, ally: str | None, *,
         g = game_row(s, game, lock=True)
         v = game_variant(g)
         if not v.rules.get("proxy_orders"):
-            raise GameError(f"ally: {g.variant}'s rules have no proxy orders, so no ally can order your units")
+            raise GameError(
+                msg(
+                    "ally: %(variant)s's rules have no proxy orders, so no ally can order your units", variant=g.variant
+                )
+            )
         seat = s.scalars(
             sa.select(PlayerRow).where(
                 PlayerRow.game_id == g.id, PlayerRow.person_id == person_id, PlayerRow.replaced_at.is_(None)
             )
         ).first()
         if seat is None:
-            raise GameError(f"you play no seat in {game}")
+            raise GameError(msg("you play no seat in %(game)s", game=game))
         row = s.get(ProxyAllyRow, (g.id, seat.power))
         if ally is None or not ally.strip():
             if row is not None:
@@ -341,7 +380,9 @@ def set_proxy_ally(db: Database, person_id: int, game: str, ally: str | None, *,
         name = power_name(v, ally.strip())
         if name == seat.power:
             others = ", ".join(p for p in v.power_names if p != seat.power)
-            raise GameError(f"ally: {name} is your own power; name another ({others})")
+            raise GameError(
+                msg("ally: %(power)s is your own power; name another (%(others)s)", power=name, others=others)
+            )
         if row is None:
             s.add(ProxyAllyRow(game_id=g.id, power=seat.power, ally=name, person_id=person_id, set_at=as_utc(now)))
         else:

@@ -18,6 +18,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from dippouch.core.messages import msg
 from dippouch.game import GameError, RecordNotFound, as_utc
 from dippouch.people.anonymity import PERSONAL_EVENTS
 from dippouch.store.absences import stand_in_seats_in
@@ -26,6 +27,9 @@ from dippouch.store.models import EventRow, GameRow, PersonRow, PhaseRow, Player
 from dippouch.store.models_openings import OpeningRow
 from dippouch.store.models_web import AccessKeyRow, GameWebRow, SessionKeyRow, WebSessionRow
 from dippouch.store.records import StoredPhase
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = [
     "STAND_IN",
@@ -131,7 +135,7 @@ class AccessStore:
     def _game_id(self, s: sa.orm.Session, game: str) -> int:
         gid = s.scalars(sa.select(GameRow.id).where(GameRow.name == game)).first()
         if gid is None:
-            raise RecordNotFound(f"no game {game!r}")
+            raise RecordNotFound(msg("no game %(game)s", game=repr(game)))
         return gid
 
     def create_key(
@@ -139,9 +143,9 @@ class AccessStore:
     ) -> tuple[int, str]:
         """A new key; the secret is returned once and never stored."""
         if role not in ("player", "coordinator"):
-            raise GameError(f"unknown role {role!r}")
+            raise GameError(msg("unknown role %(role)s", role=repr(role)))
         if role == "player" and (game is None or power is None):
-            raise GameError("a player's key names a game and a power")
+            raise GameError(msg("a player's key names a game and a power"))
         with self.session() as s, s.begin():
             gid = self._game_id(s, game) if game is not None else None
             return add_key(s, role, gid, power, label, now=now)
@@ -169,7 +173,7 @@ class AccessStore:
             row = s.get(AccessKeyRow, key_id)
             gname = s.scalar(sa.select(GameRow.name).where(GameRow.id == row.game_id)) if row and row.game_id else None
             if row is None or (game is not None and gname != game):
-                raise GameError(f"no key {key_id} in this game")
+                raise GameError(msg("no key %(key)s in this game", key=key_id))
             if row.revoked_at is None:
                 row.revoked_at = as_utc(now)
             return KeyInfo(row.id, row.role, gname, row.power, row.label, row.created_at, row.revoked_at)
@@ -312,7 +316,13 @@ class AccessStore:
 
     def set_visibility(self, game: str, visibility: str) -> None:
         if visibility not in VISIBILITIES:
-            raise GameError(f"visibility must be one of {', '.join(VISIBILITIES)}, not {visibility!r}")
+            raise GameError(
+                msg(
+                    "visibility must be one of %(choices)s, not %(value)s",
+                    choices=", ".join(VISIBILITIES),
+                    value=repr(visibility),
+                )
+            )
         with self.session() as s, s.begin():
             gid = self._game_id(s, game)
             row = s.get(GameWebRow, gid)

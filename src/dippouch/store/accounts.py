@@ -18,6 +18,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
+from dippouch.core.messages import msg
 from dippouch.game import GameError, RecordNotFound, as_utc, powers_to_act
 from dippouch.store.access import hash_secret
 from dippouch.store.db import Database
@@ -29,6 +30,9 @@ from dippouch.store.models_web import WebSessionRow
 from dippouch.store.outbox import forget_mail_to, queue_in
 from dippouch.store.people import clean_name, seat_person
 from dippouch.store.rows import game_variant, phase_position
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = [
     "CHALLENGE_LIFETIME",
@@ -143,15 +147,19 @@ def create_signin_link(
 
 def _live_link(s: sa.orm.Session, token: str, now: datetime) -> SigninLinkRow:
     if not token.startswith(LINK_PREFIX) or not 20 <= len(token) <= 200:
-        raise LinkError("that is not a sign-in link of this site; ask for a new one on the sign-in page")
+        raise LinkError(msg("that is not a sign-in link of this site; ask for a new one on the sign-in page"))
     row = s.scalars(sa.select(SigninLinkRow).where(SigninLinkRow.token_hash == hash_secret(token))).first()
     if row is None:
-        raise LinkError("that sign-in link is unknown here (mistyped, or from another site); ask for a new one")
+        raise LinkError(msg("that sign-in link is unknown here (mistyped, or from another site); ask for a new one"))
     if row.used_at is not None:
-        raise LinkError("that sign-in link was used already (each works once); ask for a new one")
+        raise LinkError(msg("that sign-in link was used already (each works once); ask for a new one"))
     if row.expires_at <= as_utc(now):
         minutes = int((row.expires_at - row.created_at).total_seconds() // 60)
-        raise LinkError(f"that sign-in link has expired (links work for {minutes} minutes); ask for a new one")
+        raise LinkError(
+            msg(
+                "that sign-in link has expired (links work for %(minutes)s minutes); ask for a new one", minutes=minutes
+            )
+        )
     return row
 
 
@@ -215,7 +223,7 @@ def use_link(db: Database, token: str, *, now: datetime, name: str | None = None
             ).first()
             given = " ".join((name or "").split()) or row.name
             if p is None and not given:
-                raise NeedsName("give the name other players will see to finish signing up")
+                raise NeedsName(msg("give the name other players will see to finish signing up"))
             clean = None if p is not None else clean_name(given or "")  # refused before the link is spent
             taken = s.execute(
                 sa.update(SigninLinkRow)
@@ -223,7 +231,7 @@ def use_link(db: Database, token: str, *, now: datetime, name: str | None = None
                 .values(used_at=now)
             )
             if _rows(taken) != 1:
-                raise LinkError("that sign-in link was used already (each works once); ask for a new one")
+                raise LinkError(msg("that sign-in link was used already (each works once); ask for a new one"))
             # The queued mail held the token in clear until it was sent (nothing lost); spent, it goes.
             mail = s.scalars(sa.select(OutboxRow).where(OutboxRow.key == _mail_key(row))).first()
             if mail is not None:
@@ -244,7 +252,7 @@ def use_link(db: Database, token: str, *, now: datetime, name: str | None = None
     except IntegrityError:
         # Another link to the same new address made its person at the same moment: nothing was spent here.
         raise LinkError(
-            "an account for this address was made a moment ago by another link; ask for a new link to sign in"
+            msg("an account for this address was made a moment ago by another link; ask for a new link to sign in")
         ) from None
 
 
@@ -259,7 +267,12 @@ def claim_seat(db: Database, game: str, power: str, person_id: int, *, now: date
         )
     if taken is not None and taken != person_id:
         raise GameError(
-            f"{power} in {game} is on another person's account; ask the game's coordinator if it should be yours"
+            msg(
+                "%(power)s in %(game)s is on another person's account; ask the game's coordinator if it should be "
+                "yours",
+                power=power,
+                game=game,
+            )
         )
     return seat_person(db, game, power, person_id, now=now)
 
@@ -410,7 +423,7 @@ def take_challenge(db: Database, challenge: str, purpose: str, *, now: datetime,
         if person_id is not None:
             q = q.where(PasskeyChallengeRow.person_id == person_id)
         if _rows(s.execute(q.values(used_at=now))) != 1:
-            raise GameError("the passkey's challenge is unknown, used already or expired; try again")
+            raise GameError(msg("the passkey's challenge is unknown, used already or expired; try again"))
 
 
 def add_passkey(
@@ -418,7 +431,7 @@ def add_passkey(
 ) -> int:
     with db.session() as s, s.begin():
         if s.scalar(sa.select(PasskeyRow.id).where(PasskeyRow.credential_id == credential_id)) is not None:
-            raise GameError("this passkey is registered already")
+            raise GameError(msg("this passkey is registered already"))
         row = PasskeyRow(
             person_id=person_id,
             credential_id=credential_id,
@@ -461,7 +474,7 @@ def remove_passkey(db: Database, person_id: int, passkey_id: int) -> None:
     with db.session() as s, s.begin():
         r = s.get(PasskeyRow, passkey_id)
         if r is None or r.person_id != person_id:
-            raise GameError(f"no passkey {passkey_id} of yours")
+            raise GameError(msg("no passkey %(passkey)s of yours", passkey=passkey_id))
         s.delete(r)
 
 
@@ -479,7 +492,7 @@ def export_person(db: Database, person_id: int) -> dict[str, Any]:
     with db.session() as s:
         p = s.get(PersonRow, person_id)
         if p is None:
-            raise RecordNotFound(f"no person {person_id}")
+            raise RecordNotFound(msg("no person %(person)s", person=person_id))
         seats = s.execute(
             sa.select(GameRow.name, PlayerRow.power, PlayerRow.name, PlayerRow.assigned_at, PlayerRow.replaced_at)
             .join(GameRow, GameRow.id == PlayerRow.game_id)
@@ -541,7 +554,7 @@ def forget_person(db: Database, person_id: int, *, now: datetime) -> None:
     with db.session() as s, s.begin():
         p = s.get(PersonRow, person_id)
         if p is None:
-            raise RecordNotFound(f"no person {person_id}")
+            raise RecordNotFound(msg("no person %(person)s", person=person_id))
         if p.email:
             s.execute(sa.delete(SigninLinkRow).where(SigninLinkRow.email == p.email))
             forget_mail_to(s, p.email, "signin")

@@ -17,12 +17,16 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from dippouch.core.messages import msg
 from dippouch.game import GameError, RecordNotFound, as_utc
 from dippouch.people.addresses import PostalAddress, address_in_force, changes_ahead
 from dippouch.store.db import Database
 from dippouch.store.models import GameRow, PersonRow, PlayerRow
 from dippouch.store.models_roster import GameRosterRow, PostalAddressRow
 from dippouch.store.rows import game_row, game_variant, log_event
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = [
     "MAX_ADDRESSES",
@@ -54,26 +58,37 @@ def _clean_text(text: str) -> str:
     lines = [" ".join(line.split()) for line in str(text).replace("\r\n", "\n").split("\n")]
     lines = [line for line in lines if line]
     if not lines:
-        raise GameError("address: write the address, one line per line of the envelope")
+        raise GameError(msg("address: write the address, one line per line of the envelope"))
     if len(lines) > MAX_LINES:
-        raise GameError(f"address: at most {MAX_LINES} lines (this one has {len(lines)}); join the shortest lines")
+        raise GameError(
+            msg(
+                "address: at most %(most)s lines (this one has %(count)s); join the shortest lines",
+                most=MAX_LINES,
+                count=len(lines),
+            )
+        )
     out = "\n".join(lines)
     if len(out) > MAX_TEXT:
-        raise GameError(f"address: at most {MAX_TEXT} characters (this one has {len(out)})")
+        raise GameError(
+            msg("address: at most %(most)s characters (this one has %(count)s)", most=MAX_TEXT, count=len(out))
+        )
     if any(ord(c) < 32 and c != "\n" for c in out):
-        raise GameError("address: control characters are not allowed; write plain text")
+        raise GameError(msg("address: control characters are not allowed; write plain text"))
     return out
 
 
 def _days(first: date | None, last: date | None) -> tuple[date | None, date | None]:
     if (first is None) != (last is None):
         raise GameError(
-            "an alternate address needs both days ('from' and 'to'); leave both empty for the primary address"
+            msg("an alternate address needs both days ('from' and 'to'); leave both empty for the primary address")
         )
     if first is not None and last is not None and last < first:
         raise GameError(
-            f"to: {last.isoformat()} is before 'from' ({first.isoformat()}); did you mean from "
-            f"{last.isoformat()} to {first.isoformat()}?"
+            msg(
+                "to: %(last)s is before 'from' (%(first)s); did you mean from %(last)s to %(first)s?",
+                last=last.isoformat(),
+                first=first.isoformat(),
+            )
         )
     return first, last
 
@@ -81,7 +96,7 @@ def _days(first: date | None, last: date | None) -> tuple[date | None, date | No
 def _live_person(s: sa.orm.Session, person_id: int) -> PersonRow:
     p = s.get(PersonRow, person_id, with_for_update=True)
     if p is None or p.deleted_at is not None:
-        raise RecordNotFound(f"no person {person_id}")
+        raise RecordNotFound(msg("no person %(person)s", person=person_id))
     return p
 
 
@@ -110,9 +125,17 @@ def add_address(
         _live_person(s, person_id)
         count = s.scalar(sa.select(sa.func.count()).where(PostalAddressRow.person_id == person_id)) or 0
         if count >= MAX_ADDRESSES:
-            raise GameError(f"you have {count} addresses already (at most {MAX_ADDRESSES}); remove past ones first")
+            raise GameError(
+                msg(
+                    "you have %(count)s addresses already (at most %(most)s); remove past ones first",
+                    count=count,
+                    most=MAX_ADDRESSES,
+                )
+            )
         if first_day is None and _primary_taken(s, person_id):
-            raise GameError("you have a primary address already; edit it, or give this one the days it is preferred on")
+            raise GameError(
+                msg("you have a primary address already; edit it, or give this one the days it is preferred on")
+            )
         row = PostalAddressRow(
             person_id=person_id, text=text, first_day=first_day, last_day=last_day, created_at=as_utc(now)
         )
@@ -125,7 +148,7 @@ def _mine(s: sa.orm.Session, person_id: int, address_id: int) -> PostalAddressRo
     row = s.get(PostalAddressRow, address_id)
     if row is None or row.person_id != person_id:
         # Another person's address is "no such address", as a missing one: nothing to learn by guessing ids.
-        raise GameError(f"you have no address #{address_id}")
+        raise GameError(msg("you have no address #%(id)s", id=address_id))
     return row
 
 
@@ -138,7 +161,7 @@ def edit_address(
         _live_person(s, person_id)
         row = _mine(s, person_id, address_id)
         if first_day is None and _primary_taken(s, person_id, but=address_id):
-            raise GameError("you have a primary address already; give this one the days it is preferred on")
+            raise GameError(msg("you have a primary address already; give this one the days it is preferred on"))
         row.text, row.first_day, row.last_day = text, first_day, last_day
 
 
@@ -189,7 +212,13 @@ def roster_visibility(db: Database, game: str) -> str:
 def set_roster_visibility(db: Database, game: str, value: str, *, now: datetime) -> str:
     value = str(value).strip().lower().replace("_", "-")
     if value not in VISIBILITIES:
-        raise GameError(f"roster_visibility: {value!r} is not a choice; choose one of {', '.join(VISIBILITIES)}")
+        raise GameError(
+            msg(
+                "roster_visibility: %(value)s is not a choice; choose one of %(choices)s",
+                value=repr(value),
+                choices=", ".join(VISIBILITIES),
+            )
+        )
     with db.session() as s, s.begin():
         g = game_row(s, game, lock=True)
         _settings_row(s, g).roster_visibility = value

@@ -23,9 +23,13 @@ from weakref import WeakKeyDictionary
 
 import sqlalchemy as sa
 
+from dippouch.core.messages import msg
 from dippouch.game import RecordNotFound, Settings, as_utc
 from dippouch.store.db import Database
 from dippouch.store.models import EventRow, GameRow, PlayerRow
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = [
     "BOT_PREFIX",
@@ -54,7 +58,9 @@ def save_disorder_bot(db: Database, game: str, level: str | None, *, now: dateti
         g = s.scalars(sa.select(GameRow).where(GameRow.name == game).with_for_update()).first()
         if g is None:
             names = list(s.scalars(sa.select(GameRow.name).order_by(GameRow.name)))
-            raise RecordNotFound(f"no game {game!r}; games: {', '.join(names) or 'none yet'}")
+            raise RecordNotFound(
+                msg("no game %(game)s; games: %(games)s", game=repr(game), games=", ".join(names) or "none yet")
+            )
         settings = dataclasses.replace(Settings.from_data(g.settings), disorder_bot=level)
         g.settings = settings.to_data()
         s.add(EventRow(game_id=g.id, at=as_utc(now), kind="bot_policy", detail={"disorder_bot": level}))

@@ -7,9 +7,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from datetime import datetime, timedelta
 
+from dippouch.core.messages import msg
 from dippouch.game import GameError, Settings, as_utc
 from dippouch.store.db import Database
 from dippouch.store.rows import game_row, game_settings, log_event, require_current
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = ["extend", "pause", "resume", "set_deadlines"]
 
@@ -51,7 +55,7 @@ def pause(db: Database, name: str, *, now: datetime, why: str | None = None) -> 
         g = game_row(s, name, lock=True)
         ph = require_current(s, g)
         if g.status == "paused":
-            raise GameError(f"game {name!r} is already paused")
+            raise GameError(msg("game %(game)s is already paused", game=repr(name)))
         assert ph.deadline is not None
         remaining = max(ph.deadline - now, timedelta(0))
         g.status = "paused"
@@ -70,7 +74,7 @@ def resume(db: Database, name: str, *, now: datetime) -> datetime:
         g = game_row(s, name, lock=True)
         ph = require_current(s, g)
         if g.status != "paused":
-            raise GameError(f"game {name!r} is not paused")
+            raise GameError(msg("game %(game)s is not paused", game=repr(name)))
         settings = game_settings(g)
         ph.deadline = settings.round_up(now + timedelta(seconds=g.paused_remaining or 0))
         g.status = "active"

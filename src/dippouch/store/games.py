@@ -17,6 +17,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from dippouch.catalog import load_variant
+from dippouch.core.messages import hint, msg
 from dippouch.core.variant import Variant, content_hash
 from dippouch.game import GameError, RecordNotFound, Settings, as_utc, position_to_data
 from dippouch.store.db import Database
@@ -25,6 +26,9 @@ from dippouch.store.gamefile import check_new_game, clean_address
 from dippouch.store.models import GameRow, PersonRow, PhaseRow, PlayerRow
 from dippouch.store.models_openings import OpeningRow
 from dippouch.store.rows import current_phase, game_row, game_variant, log_event, open_next_phase, power_name
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = [
     "SeatChange",
@@ -61,28 +65,47 @@ def start_position(v: Variant, data: Any) -> Any:
     from dippouch.core.jsonio import JsonInputError, position_from_json
 
     if not isinstance(data, Mapping):
-        raise GameError('a position is a JSON object like {"phase": "Spring 1901 Movement", "units": [...]}')
+        raise GameError(msg('a position is a JSON object like {"phase": "Spring 1901 Movement", "units": [...]}'))
     for key in data:
         if key not in _POSITION_KEYS:
             close = difflib.get_close_matches(str(key), _POSITION_KEYS, n=1)
-            hint = f"; did you mean {close[0]!r}?" if close else ""
-            raise GameError(f"position: unknown key {key!r}{hint} Keys: {', '.join(_POSITION_KEYS)}")
+            keys = ", ".join(_POSITION_KEYS)
+            if close:
+                raise GameError(
+                    msg(
+                        "position: unknown key %(key)s; did you mean %(close)s? Keys: %(keys)s",
+                        key=repr(key),
+                        close=repr(close[0]),
+                        keys=keys,
+                    )
+                )
+            raise GameError(msg("position: unknown key %(key)s Keys: %(keys)s", key=repr(key), keys=keys))
     named = data.get("variant")
     if named is not None and str(named).lower() != v.name.lower():
         raise GameError(
-            f"position: it is a position of {named!r}, but the game plays {v.name!r} (use --variant {named})"
+            msg(
+                "position: it is a position of %(variant)s, but the game plays %(plays)s (%(hint)s)",
+                variant=repr(named),
+                plays=repr(v.name),
+                hint=hint("variant", "use --variant %(variant)s", variant=str(named)),
+            )
         )
     opts = data.get("options")
     if opts and dict(opts) != {k: val for k, val in v.options.items() if k in dict(opts)}:
-        raise GameError(f"position: its options {dict(opts)} differ from the game's; pass them with -o KEY=VALUE")
+        raise GameError(
+            msg(
+                "position: its options %(options)s differ from the game's; pass them with -o KEY=VALUE",
+                options=str(dict(opts)),
+            )
+        )
     if data.get("orders"):
         raise GameError(
-            'position: a starting position has no orders; remove "orders" (or start from a request\'s "next")'
+            msg('position: a starting position has no orders; remove "orders" (or start from a request\'s "next")')
         )
     try:
         return position_from_json(v, data)
     except JsonInputError as e:
-        raise GameError(f"position: {e}") from None
+        raise GameError(msg("position: %(reason)s", reason=e.msg)) from None
 
 
 def create_game(
@@ -104,7 +127,7 @@ def create_game(
     data = dict(v.data)
     with db.session() as s, s.begin():
         if s.scalars(sa.select(GameRow.id).where(GameRow.name == name)).first() is not None:
-            raise GameError(f"a game named {name!r} already exists; choose another name")
+            raise GameError(msg("a game named %(game)s already exists; choose another name", game=repr(name)))
         g = GameRow(
             name=name,
             variant=v.name,
@@ -215,7 +238,7 @@ def change_seat(
     now = as_utc(now)
     player = player.strip()
     if not player:
-        raise GameError("a player needs a name")
+        raise GameError(msg("a player needs a name"))
     address = clean_address(email) if email is not None else None
     with db.session() as s, s.begin():
         g = game_row(s, name, lock=True)
@@ -224,16 +247,27 @@ def change_seat(
         current = [r for r in g.players if r.power == power and r.replaced_at is None]
         if current and not replace:
             raise GameError(
-                f"{power} is already played by {current[0].name}; use `dippouch players replace` to hand it over"
+                msg(
+                    "%(power)s is already played by %(player)s; %(hint)s",
+                    power=power,
+                    player=current[0].name,
+                    hint=hint("replace", "use `dippouch players replace` to hand it over"),
+                )
             )
         if current and only_from is not None:
             held = current[0]
             if held.person_id is not None or not held.name.startswith(only_from):
-                raise GameError(f"{power} is played by {held.name} now; a program takes only an empty seat or a bot's")
+                raise GameError(
+                    msg(
+                        "%(power)s is played by %(player)s now; a program takes only an empty seat or a bot's",
+                        power=power,
+                        player=held.name,
+                    )
+                )
         if person_id is not None:
             p = s.get(PersonRow, person_id)
             if p is None or p.deleted_at is not None:
-                raise RecordNotFound(f"no person {person_id}")
+                raise RecordNotFound(msg("no person %(person)s", person=person_id))
         for r in current:
             r.replaced_at = now
         s.add(
@@ -301,7 +335,14 @@ def set_email(db: Database, name: str, power: str, email: str | None, *, now: da
         power = power_name(game_variant(g), power)
         current = [r for r in g.players if r.power == power and r.replaced_at is None]
         if not current:
-            raise GameError(f"nobody plays {power} in {g.name}; seat a player first (`dippouch players assign`)")
+            raise GameError(
+                msg(
+                    "nobody plays %(power)s in %(game)s; %(hint)s",
+                    power=power,
+                    game=g.name,
+                    hint=hint("assign", "seat a player first (`dippouch players assign`)"),
+                )
+            )
         current[0].email = address
         log_event(s, g, now, "email", power=power, player=current[0].name)
         return power

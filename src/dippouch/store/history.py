@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from dippouch.core.errors import DippouchError
+from dippouch.core.messages import PhaseName, hint, msg
 from dippouch.core.variant import Variant
 from dippouch.game import (
     GameError,
@@ -33,6 +34,9 @@ from dippouch.store.sealing import is_sealed, seal_submission
 from dippouch.store.standing import standing_versions
 from dippouch.store.variant_copy import variant_of
 from dippouch.store.votes import current_votes
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = ["Carried", "find_phase", "history", "phase_record", "replay", "rollback"]
 
@@ -76,7 +80,14 @@ def find_phase(
         # An id no database column can hold is simply not there (SQLite would raise OverflowError).
         ph = s.get(PhaseRow, phase_id) if 0 < phase_id < 2**63 else None
         if ph is None or ph.game_id != g.id:
-            raise GameError(f"game {g.name!r} has no phase with id {phase_id} (see `dippouch history`)")
+            raise GameError(
+                msg(
+                    "game %(game)s has no phase with id %(id)s (%(hint)s)",
+                    game=repr(g.name),
+                    id=phase_id,
+                    hint=hint("history", "see `dippouch history`"),
+                )
+            )
         return ph
     active = active_phases(s, g)
     if phase is None:
@@ -84,17 +95,26 @@ def find_phase(
         if not processed and open_ok and active:
             return active[-1]
         if not processed:
-            raise GameError(f"game {g.name!r} has no processed phase yet")
+            raise GameError(msg("game %(game)s has no processed phase yet", game=repr(g.name)))
         return processed[-1]
     try:
         wanted = v.calendar.name(v.calendar.parse(phase))
     except DippouchError as e:
-        raise GameError(f"cannot read the phase {phase!r}: {e}") from None
+        raise GameError(
+            msg("cannot read the phase %(phase)s: %(reason)s", phase=PhaseName(repr(phase)), reason=e.msg)
+        ) from None
     for p in active:
         if p.name == wanted:
             return p
     names = ", ".join(p.name for p in active)
-    raise GameError(f"game {g.name!r} has no phase {wanted!r} in its current line of play; phases: {names}")
+    raise GameError(
+        msg(
+            "game %(game)s has no phase %(phase)s in its current line of play; phases: %(phases)s",
+            game=repr(g.name),
+            phase=PhaseName(repr(wanted)),
+            phases=names,
+        )
+    )
 
 
 def phase_record(
@@ -153,7 +173,7 @@ def replay(db: Database, name: str, phase: str | None = None, phase_id: int | No
 
     rec = phase_record(db, name, phase, phase_id)
     if rec["status"] != "processed" or rec["next_position"] is None:
-        raise GameError(f"{rec['name']} has not been processed; there is nothing to replay")
+        raise GameError(msg("%(game)s has not been processed; there is nothing to replay", game=rec["name"]))
     v = variant_of(db, name)
     pos = position_from_data(v, rec["position"])
     kind = v.calendar.kind(pos.phase)

@@ -26,6 +26,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from dippouch.core.messages import msg
 from dippouch.game import GameError
 from dippouch.store.db import Database
 from dippouch.store.mail_games import game_id
@@ -33,6 +34,9 @@ from dippouch.store.models import GameRow, PhaseRow
 from dippouch.store.models_mail import FetchStateRow, MailAttachmentRow, MailMessageRow
 from dippouch.store.outbox import queue_in
 from dippouch.store.rows import next_version_in
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = [
     "Claim",
@@ -63,9 +67,9 @@ def dismiss_held(store: Database, mail_id: int) -> None:
     with store.session() as s, s.begin():
         m = s.get(MailMessageRow, mail_id)
         if m is None:
-            raise GameError(f"no message #{mail_id} (see `dippouch mail list`)")
+            raise GameError(msg("no message #%(id)s (see `dippouch mail list`)", id=mail_id))
         if m.status != "held":
-            raise GameError(f"message #{mail_id} is {m.status}, not held")
+            raise GameError(msg("message #%(id)s is %(status)s, not held", id=mail_id, status=m.status))
         m.status = "dismissed"
         m.reason = "dismissed by the coordinator"
 
@@ -168,7 +172,7 @@ def message_and_phases(store: Database, mail_id: int) -> tuple[MessageInfo, list
     with store.session() as s:
         m = s.get(MailMessageRow, mail_id)
         if m is None:
-            raise GameError(f"no message #{mail_id} (see `dippouch mail list`)")
+            raise GameError(msg("no message #%(id)s (see `dippouch mail list`)", id=mail_id))
         g = s.get(GameRow, m.game_id) if m.game_id is not None else None
         if m.phase_id is not None:
             first = s.get(PhaseRow, m.phase_id)
@@ -319,7 +323,7 @@ def finish_in(db: Database, s: Session, finish: Finish) -> int:
     (one already queued under its key is not queued again)."""
     row = s.get(MailMessageRow, finish.mail_id, with_for_update=True)
     if row is None:
-        raise GameError(f"no message #{finish.mail_id}")
+        raise GameError(msg("no message #%(id)s", id=finish.mail_id))
     if finish.was is not None and row.status != finish.was:
         raise MessageTaken(finish.mail_id, row.status)
     values = dict(finish.values)
@@ -375,7 +379,7 @@ def message_record(store: Database, mail_id: int) -> MessageRecord:
     with store.session() as s:
         row = s.get(MailMessageRow, mail_id)
         if row is None:
-            raise GameError(f"no message #{mail_id} (see `dippouch mail list`)")
+            raise GameError(msg("no message #%(id)s (see `dippouch mail list`)", id=mail_id))
         g = s.get(GameRow, row.game_id) if row.game_id is not None else None
         ph = s.get(PhaseRow, row.phase_id) if row.phase_id is not None else None
         return MessageRecord(

@@ -12,6 +12,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from dippouch.core.messages import msg
 from dippouch.game import GameError, as_utc
 from dippouch.store.db import Database
 from dippouch.store.models import EventRow, GameRow, PhaseRow
@@ -19,6 +20,9 @@ from dippouch.store.models_mail import GameMailRow, MailNoticeRow
 from dippouch.store.readiness import powers_in_civil_disorder as disorder_now
 from dippouch.store.rows import current_phase, game_row, game_variant
 from dippouch.store.standing import standing_versions
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = [
     "MailGame",
@@ -43,7 +47,9 @@ def game_id(store: Database, game: str) -> int:
         gid = s.scalars(sa.select(GameRow.id).where(GameRow.name == game)).first()
         if gid is None:
             names = list(s.scalars(sa.select(GameRow.name).order_by(GameRow.name)))
-            raise GameError(f"no game {game!r}" + (f"; games: {', '.join(names)}" if names else ""))
+            if names:
+                raise GameError(msg("no game %(game)s; games: %(games)s", game=repr(game), games=", ".join(names)))
+            raise GameError(msg("no game %(game)s", game=repr(game)))
         return int(gid)
 
 

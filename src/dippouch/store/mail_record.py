@@ -12,8 +12,12 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
+from dippouch.core.messages import hint, msg
 from dippouch.game import GameError, as_utc
 from dippouch.store.models_mail import GameMailRow, MailAttachmentRow, MailMessageRow, MailNoticeRow, MailReviewRow
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = ["MAIL_RECORD_LIMIT", "export_mail_record", "import_mail_record", "seal_mail_record"]
 
@@ -28,11 +32,11 @@ def _b64(data: bytes) -> str:
 
 def _unb64(text: Any, where: str) -> bytes:
     if not isinstance(text, str):
-        raise GameError(f"{where}: expected base64 text")
+        raise GameError(msg("%(where)s: expected base64 text", where=where))
     try:
         return base64.b64decode(text.encode("ascii"), validate=True)
     except (ValueError, UnicodeEncodeError):
-        raise GameError(f"{where}: not base64") from None
+        raise GameError(msg("%(where)s: not base64", where=where)) from None
 
 
 def _iso(dt: datetime | None) -> str | None:
@@ -45,7 +49,9 @@ def _time(value: Any, where: str, *, optional: bool = False) -> datetime | None:
     try:
         return as_utc(datetime.fromisoformat(str(value)))
     except (TypeError, ValueError):
-        raise GameError(f"{where}: {str(value)[:40]!r} is not a time (ISO 8601)") from None
+        raise GameError(
+            msg("%(where)s: %(value)s is not a time (ISO 8601)", where=where, value=repr(str(value)[:40]))
+        ) from None
 
 
 def export_mail_record(s: Session, game_id: int, phase_ids: list[int], event_ids: list[int]) -> dict[str, Any]:
@@ -152,44 +158,58 @@ def import_mail_record(
     if record is None:
         return
     if not isinstance(record, dict):
-        raise GameError("mail: expected an object (settings, messages, reviews, notices)")
+        raise GameError(msg("mail: expected an object (settings, messages, reviews, notices)"))
 
     def phase(value: Any, where: str) -> int | None:
         if value is None:
             return None
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < len(phase_ids):
-            raise GameError(f"{where}: {value!r} is not the place of a phase in this file (0 to {len(phase_ids) - 1})")
+            raise GameError(
+                msg(
+                    "%(where)s: %(value)s is not the place of a phase in this file (0 to %(last)s)",
+                    where=where,
+                    value=repr(value),
+                    last=len(phase_ids) - 1,
+                )
+            )
         return phase_ids[value]
 
     def submission(value: Any, where: str) -> int | None:
         if value is None:
             return None
         if isinstance(value, bool) or not isinstance(value, int) or value not in submission_ids:
-            raise GameError(f"{where}: {value!r} is not the id of a submission in this file")
+            raise GameError(
+                msg("%(where)s: %(value)s is not the id of a submission in this file", where=where, value=repr(value))
+            )
         return submission_ids[value]
 
     def text(value: Any, where: str, limit: int, *, optional: bool = True) -> str | None:
         if value is None and optional:
             return None
         if not isinstance(value, str) or len(value) > limit:
-            raise GameError(f"{where}: expected text of at most {limit:,} characters")
+            raise GameError(
+                msg("%(where)s: expected text of at most %(most)s characters", where=where, most=f"{limit:,}")
+            )
         return value
 
     settings = record.get("settings")
     if settings is not None:
         if not isinstance(settings, dict):
-            raise GameError("mail.settings: expected an object (the game's `mail setup` settings)")
+            raise GameError(msg("mail.settings: expected an object (the game's `mail setup` settings)"))
         _time(settings.get("since"), "mail.settings.since")
         s.add(GameMailRow(game_id=game_id, config=settings))
     total = 0
     for i, m in enumerate(record.get("messages") or []):
         where = f"mail.messages[{i}]"
         if not isinstance(m, dict):
-            raise GameError(f"{where}: expected an object")
+            raise GameError(msg("%(where)s: expected an object", where=where))
         if m.get("sealed") or m.get("raw") is None:
             raise GameError(
-                f"{where}: its content was sealed in this export; export the game again with "
-                "`dippouch export --unsealed` to move a running game"
+                msg(
+                    "%(where)s: its content was sealed in this export; %(hint)s to move a running game",
+                    where=where,
+                    hint=hint("export-unsealed", "export the game again with `dippouch export --unsealed`"),
+                )
             )
         raw = _unb64(m["raw"], f"{where}.raw")
         total += len(raw)
@@ -198,7 +218,7 @@ def import_mail_record(
             digest = hashlib.sha256(f"copy for game {game_id}:".encode() + raw).hexdigest()
         reading = m.get("reading") or {}
         if not isinstance(reading, dict):
-            raise GameError(f"{where}.reading: expected an object")
+            raise GameError(msg("%(where)s: expected an object", where=f"{where}.reading"))
         row = MailMessageRow(
             digest=digest,
             message_id=text(m.get("message_id"), f"{where}.message_id", 998),
@@ -221,7 +241,7 @@ def import_mail_record(
         for j, a in enumerate(m.get("attachments") or []):
             aw = f"{where}.attachments[{j}]"
             if not isinstance(a, dict):
-                raise GameError(f"{aw}: expected an object")
+                raise GameError(msg("%(where)s: expected an object", where=aw))
             data = _unb64(a.get("data"), f"{aw}.data")
             total += len(data)
             s.add(
@@ -238,12 +258,14 @@ def import_mail_record(
                 )
             )
         if total > MAIL_RECORD_LIMIT:
-            raise GameError(f"mail: the messages hold more than {MAIL_RECORD_LIMIT // 2**20} MiB; not imported")
+            raise GameError(
+                msg("mail: the messages hold more than %(most)s MiB; not imported", most=MAIL_RECORD_LIMIT // 2**20)
+            )
     for i, r in enumerate(record.get("reviews") or []):
         where = f"mail.reviews[{i}]"
         pid = phase(r.get("phase") if isinstance(r, dict) else None, f"{where}.phase")
         if pid is None:
-            raise GameError(f"{where}: names no phase")
+            raise GameError(msg("%(where)s: names no phase", where=where))
         s.add(
             MailReviewRow(
                 phase_id=pid,
@@ -254,20 +276,32 @@ def import_mail_record(
     for i, n in enumerate(record.get("notices") or []):
         where = f"mail.notices[{i}]"
         if not isinstance(n, dict):
-            raise GameError(f"{where}: expected an object")
+            raise GameError(msg("%(where)s: expected an object", where=where))
         kind, rest = n.get("kind"), str(n.get("rest") or "")
         if kind in ("results", "reminder"):
             key = f"{kind}:{phase(n.get('phase'), f'{where}.phase')}"
         elif kind == "event":
             at = n.get("event")
             if isinstance(at, bool) or not isinstance(at, int) or not 0 <= at < len(event_ids):
-                raise GameError(f"{where}.event: {at!r} is not the place of an event in this file")
+                raise GameError(
+                    msg(
+                        "%(where)s: %(value)s is not the place of an event in this file",
+                        where=f"{where}.event",
+                        value=repr(at),
+                    )
+                )
             key = f"event:{event_ids[at]}"
         elif kind == "cd":
             key = f"cd:{game_id}"
         else:
-            raise GameError(f"{where}.kind: {kind!r}; expected results, reminder, event or cd")
+            raise GameError(
+                msg(
+                    "%(where)s: %(kind)s; expected results, reminder, event or cd",
+                    where=f"{where}.kind",
+                    kind=repr(kind),
+                )
+            )
         key = f"{key}:{rest}" if rest else key
         if len(key) > 300:
-            raise GameError(f"{where}: too long")
+            raise GameError(msg("%(where)s: too long", where=where))
         s.add(MailNoticeRow(key=key, game_id=game_id, at=_time(n.get("at"), f"{where}.at")))

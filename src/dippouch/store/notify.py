@@ -27,6 +27,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 
+from dippouch.core.messages import msg
 from dippouch.game import GameError, RecordNotFound, as_utc
 from dippouch.store.db import Database
 from dippouch.store.models import GameRow, PersonRow, PhaseRow, PlayerRow
@@ -40,6 +41,9 @@ from dippouch.store.models_notify import (
 )
 from dippouch.store.models_openings import OpeningRow
 from dippouch.store.outbox import forget_mail_to
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = [
     "MAX_TARGETS",
@@ -144,7 +148,7 @@ def set_preferences(
     with db.session() as s, s.begin():
         p = s.get(PersonRow, person_id)
         if p is None or p.deleted_at is not None:
-            raise RecordNotFound(f"no person {person_id}")
+            raise RecordNotFound(msg("no person %(person)s", person=person_id))
         for (event, channel), on in choices.items():
             row = s.get(NotifyPrefRow, (person_id, event, channel))
             if row is None:
@@ -178,7 +182,7 @@ def add_target(
     with db.session() as s, s.begin():
         p = s.get(PersonRow, person_id)
         if p is None or p.deleted_at is not None:
-            raise RecordNotFound(f"no person {person_id}")
+            raise RecordNotFound(msg("no person %(person)s", person=person_id))
         mine = list(s.scalars(sa.select(NotifyTargetRow).where(NotifyTargetRow.person_id == person_id)))
         if same is not None:
             for r in mine:
@@ -187,8 +191,11 @@ def add_target(
                     return r.id
         if len(mine) >= MAX_TARGETS:
             raise GameError(
-                f"you have {len(mine)} push subscriptions and webhooks already, the most one person may keep; "
-                "remove one first"
+                msg(
+                    "you have %(count)s push subscriptions and webhooks already, the most one person may keep; remove "
+                    "one first",
+                    count=len(mine),
+                )
             )
         row = NotifyTargetRow(
             person_id=person_id, channel=channel, kind=kind, label=label, config=config, created_at=as_utc(now)
@@ -210,7 +217,7 @@ def remove_target(db: Database, person_id: int, target_id: int) -> None:
     with db.session() as s, s.begin():
         r = s.get(NotifyTargetRow, target_id)
         if r is None or r.person_id != person_id:
-            raise GameError(f"you have no push subscription or webhook #{target_id}")
+            raise GameError(msg("you have no push subscription or webhook #%(id)s", id=target_id))
         s.execute(
             sa.update(NotifyDeliveryRow)
             .where(NotifyDeliveryRow.target_id == target_id, NotifyDeliveryRow.status == "pending")

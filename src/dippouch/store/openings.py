@@ -26,6 +26,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from dippouch.core.messages import msg
 from dippouch.game import GameError, Settings, as_utc
 from dippouch.people.assign import ANY, assign_powers
 from dippouch.people.reliability import meets
@@ -43,6 +44,9 @@ from dippouch.store.press import rules_in, set_press_rules
 from dippouch.store.readiness import powers_in_civil_disorder
 from dippouch.store.reliability import reliabilities, scores_in
 from dippouch.store.rows import current_phase, game_row, game_settings, game_variant, log_event, power_name
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = [
     "MAX_CREATED",
@@ -467,11 +471,17 @@ def _checked(press: str, mode: str, min_reliability: int) -> tuple[str, int]:
     """What an opening asks, checked before anything is locked: the press rules' text and the reliability."""
     press = str(press).strip()
     if len(press) > MAX_PRESS:
-        raise GameError(f"the press rules are {len(press)} characters; at most {MAX_PRESS}")
+        raise GameError(
+            msg("the press rules are %(length)s characters; at most %(most)s", length=len(press), most=MAX_PRESS)
+        )
     if mode not in MODES:
-        raise GameError(f"unknown assignment mode {mode!r}: choose {' or '.join(MODES)}")
+        raise GameError(
+            msg("unknown assignment mode %(mode)s: choose %(modes)s", mode=repr(mode), modes=" or ".join(MODES))
+        )
     if not 0 <= int(min_reliability) <= 100:
-        raise GameError(f"the minimum reliability is a percentage from 0 to 100, not {min_reliability}")
+        raise GameError(
+            msg("the minimum reliability is a percentage from 0 to 100, not %(value)s", value=min_reliability)
+        )
     return press, int(min_reliability)
 
 
@@ -515,7 +525,7 @@ def _open(
     """:func:`open_game`'s writes, in ``s``'s transaction, which holds the game's lock (and, for a person's
     game, the person's: :func:`_check_creator` counted under it)."""
     if g.status == "finished":
-        raise GameError(f"{g.name} is over: it cannot be opened for players")
+        raise GameError(msg("%(game)s is over: it cannot be opened for players", game=g.name))
     hold = False
     o = _opening_row(s, g)
     if o is None:
@@ -526,7 +536,7 @@ def _open(
     elif o.closed_at is not None and _empty(g, game_variant(g).power_names):
         o.closed_at = None  # reopened: seats are empty again
     if o.mode != mode and o.draw is not None:
-        raise GameError("the powers were already drawn from the wishes; the mode cannot change now")
+        raise GameError(msg("the powers were already drawn from the wishes; the mode cannot change now"))
     o.press, o.min_reliability, o.mode = press, min_reliability, mode
     log_event(s, g, now, "opened", mode=mode, min_reliability=min_reliability)
     if hold:
@@ -588,7 +598,7 @@ def _person(s: Session, person_id: int, *, lock: bool = False) -> PersonRow:
     q = sa.select(PersonRow).where(PersonRow.id == person_id)
     p = s.scalars(q.with_for_update() if lock else q).first()
     if p is None or p.deleted_at is not None:
-        raise GameError(f"no person {person_id}")
+        raise GameError(msg("no person %(person)s", person=person_id))
     return p
 
 
@@ -604,8 +614,12 @@ def _check_creator(s: Session, person_id: int, *, lock: bool = False) -> None:
     )
     if (made or 0) >= MAX_CREATED:
         raise GameError(
-            f"you have {made} games of your own not finished (at most {MAX_CREATED}), whoever plays them: one "
-            "frees its place when it ends (a solo, a draw its players vote for, its last year)"
+            msg(
+                "you have %(count)d games of your own not finished (at most %(most)d), whoever plays them: one frees "
+                "its place when it ends (a solo, a draw its players vote for, its last year)",
+                count=made or 0,
+                most=MAX_CREATED,
+            )
         )
 
 
@@ -624,7 +638,7 @@ def _joined(db: Database, s: Session) -> Database:
 def _require_opening(s: Session, g: GameRow) -> OpeningRow:
     o = _opening_row(s, g)
     if o is None:
-        raise GameError(f"{g.name} is not open for players")
+        raise GameError(msg("%(game)s is not open for players", game=g.name))
     return o
 
 
@@ -641,11 +655,15 @@ def assign_signup(db: Database, game: str, person_id: int, power: str, *, now: d
             )
         ).first()
         if row is None:
-            raise GameError(f"person {person_id} has not signed up to {g.name} (or withdrew)")
+            raise GameError(
+                msg("person %(person)s has not signed up to %(game)s (or withdrew)", person=person_id, game=g.name)
+            )
         if row.seated_as is not None:
-            raise GameError(f"they already play {row.seated_as} in {g.name}")
+            raise GameError(msg("they already play %(power)s in %(game)s", power=row.seated_as, game=g.name))
         if power not in _empty(g, game_variant(g).power_names):
-            raise GameError(f"{power} is already played in {g.name}; choose an empty power")
+            raise GameError(
+                msg("%(power)s is already played in %(game)s; choose an empty power", power=power, game=g.name)
+            )
         name = s.get(PersonRow, person_id)
         assert name is not None
         row.seated_as = power
@@ -676,18 +694,32 @@ def sign_up(
         _check_signups(s, person_id, o.game_id)
         if o.closed_at is not None and not wait:
             raise GameError(
-                f"sign-up to {g.name} has ended: every power is played (join its waiting list to be offered a seat "
-                "its player leaves)"
+                msg(
+                    "sign-up to %(game)s has ended: every power is played (join its waiting list to be offered a seat "
+                    "its player leaves)",
+                    game=g.name,
+                )
             )
         if any(r.person_id == person_id and r.replaced_at is None for r in g.players):
-            raise GameError(f"you already play a power in {g.name}")
+            raise GameError(msg("you already play a power in %(game)s", game=g.name))
         if not meets(score, o.min_reliability):
+            if score is None:
+                raise GameError(
+                    msg(
+                        "%(game)s asks a reliability of at least %(least)d%%; yours is no record yet (orders on time "
+                        "in other games raise it; an anonymous game counts once it ends)",
+                        game=g.name,
+                        least=o.min_reliability,
+                    )
+                )
             raise GameError(
-                f"{g.name} asks a reliability of at least {o.min_reliability}%; yours is no record yet (orders on "
-                "time in other games raise it; an anonymous game counts once it ends)"
-                if score is None
-                else f"{g.name} asks a reliability of at least {o.min_reliability}%; yours is {score}% (orders on "
-                "time in other games raise it; an anonymous game counts once it ends)"
+                msg(
+                    "%(game)s asks a reliability of at least %(least)d%%; yours is %(score)d%% (orders on time in "
+                    "other games raise it; an anonymous game counts once it ends)",
+                    game=g.name,
+                    least=o.min_reliability,
+                    score=score,
+                )
             )
         wishes: list[str] = []
         for text in preferences:
@@ -696,9 +728,9 @@ def sign_up(
                 continue
             name = ANY if text.lower() == ANY else power_name(v, text)
             if name in wishes:
-                raise GameError(f"{name} is in your wishes twice; rank each power once")
+                raise GameError(msg("%(power)s is in your wishes twice; rank each power once", power=name))
             if name != ANY and name not in v.power_names:
-                raise GameError(f"no power {text!r} in {g.name}")
+                raise GameError(msg("no power %(power)s in %(game)s", power=repr(text), game=g.name))
             wishes.append(name)
         empty = _empty(g, v.power_names)
         row = s.scalars(
@@ -715,7 +747,11 @@ def sign_up(
         full = o.closed_at is not None or (o.mode == "preferences" and (waiting or 0) >= len(empty))
         if full and not wait:
             raise GameError(
-                f"{g.name} is full: its {len(empty)} empty seats are being given out (join its waiting list instead)"
+                msg(
+                    "%(game)s is full: its %(count)d empty seats are being given out (join its waiting list instead)",
+                    game=g.name,
+                    count=len(empty),
+                )
             )
         if row is None:
             s.add(SignupRow(game_id=o.game_id, person_id=person_id, preferences=wishes, signed_at=now))
@@ -747,8 +783,12 @@ def _check_signups(s: Session, person_id: int, game_id: int) -> None:
     )
     if (waiting or 0) >= MAX_SIGNUPS:
         raise GameError(
-            f"you wait for a power in {waiting} games already (at most {MAX_SIGNUPS}): withdraw from one of them "
-            "(Withdraw, on its page; My games lists them) before you sign up to another"
+            msg(
+                "you wait for a power in %(count)d games already (at most %(most)d): withdraw from one of them "
+                "(Withdraw, on its page; My games lists them) before you sign up to another",
+                count=waiting or 0,
+                most=MAX_SIGNUPS,
+            )
         )
 
 
@@ -763,9 +803,13 @@ def withdraw(db: Database, game: str, person_id: int, *, now: datetime) -> None:
             )
         ).first()
         if row is None:
-            raise GameError(f"you have not signed up to {g.name}")
+            raise GameError(msg("you have not signed up to %(game)s", game=g.name))
         if row.seated_as is not None:
-            raise GameError(f"you play {row.seated_as} in {g.name} already: resign to leave the game")
+            raise GameError(
+                msg(
+                    "you play %(power)s in %(game)s already: resign to leave the game", power=row.seated_as, game=g.name
+                )
+            )
         row.withdrawn_at = as_utc(now)
 
 
@@ -885,10 +929,10 @@ def resign(db: Database, game: str, person_id: int, *, now: datetime) -> Resigne
             ).first()
         )
         if g.status == "finished":
-            raise GameError(f"{g.name} is over: there is nothing to resign from")
+            raise GameError(msg("%(game)s is over: there is nothing to resign from", game=g.name))
         if seat is None:
             if row is None:
-                raise GameError(f"you neither play a power in {g.name} nor signed up to it")
+                raise GameError(msg("you neither play a power in %(game)s nor signed up to it", game=g.name))
             row.withdrawn_at = now
             return Resigned(g.name, None, "withdrawn")
         if not _started(s, g, o):
@@ -906,11 +950,17 @@ def resign(db: Database, game: str, person_id: int, *, now: datetime) -> Resigne
             return Resigned(g.name, seat.power, "freed", drawn)
         if o is None:
             raise GameError(
-                f"{g.name} was not opened for players, so it has no replacement pool: ask its coordinator to hand "
-                f"your seat ({seat.power}) on"
+                msg(
+                    "%(game)s was not opened for players, so it has no replacement pool: ask its coordinator to hand "
+                    "your seat (%(power)s) on",
+                    game=g.name,
+                    power=seat.power,
+                )
             )
         if s.scalar(sa.select(VacancyRow.id).where(VacancyRow.player_id == seat.id)) is not None:
-            raise GameError(f"{seat.power}'s seat is in the replacement pool already: it waits for a new player")
+            raise GameError(
+                msg("%(power)s's seat is in the replacement pool already: it waits for a new player", power=seat.power)
+            )
         s.add(
             VacancyRow(
                 game_id=g.id,
@@ -950,9 +1000,15 @@ def free_seat(db: Database, game: str, power: str, *, now: datetime) -> str:
         power = power_name(game_variant(g), power)
         seat = next((r for r in g.players if r.power == power and r.replaced_at is None), None)
         if seat is None:
-            raise GameError(f"nobody plays {power} in {g.name}: an empty power is filled by sign-up, not the pool")
+            raise GameError(
+                msg(
+                    "nobody plays %(power)s in %(game)s: an empty power is filled by sign-up, not the pool",
+                    power=power,
+                    game=g.name,
+                )
+            )
         if s.scalar(sa.select(VacancyRow.id).where(VacancyRow.player_id == seat.id)) is not None:
-            raise GameError(f"{power}'s seat is in the pool already")
+            raise GameError(msg("%(power)s's seat is in the pool already", power=power))
         s.add(
             VacancyRow(
                 game_id=g.id,
@@ -981,21 +1037,38 @@ def claim_seat(db: Database, game: str, power: str, person_id: int, *, now: date
         power = power_name(game_variant(g), power)
         p = s.get(PersonRow, person_id)
         if p is None or p.deleted_at is not None:
-            raise GameError(f"no person {person_id}")
+            raise GameError(msg("no person %(person)s", person=person_id))
         seat = next((r for r in g.players if r.power == power and r.replaced_at is None), None)
         offered = {pw: (reason, st) for pw, reason, st in _offers(s, g, o)}
         if power not in offered or seat is None:
-            raise GameError(f"{power} in {g.name} is not offered to the replacement pool (or was just taken)")
+            raise GameError(
+                msg(
+                    "%(power)s in %(game)s is not offered to the replacement pool (or was just taken)",
+                    power=power,
+                    game=g.name,
+                )
+            )
         if seat.person_id == person_id:
-            raise GameError(f"you are {power}'s player already: send orders to take it back")
+            raise GameError(msg("you are %(power)s's player already: send orders to take it back", power=power))
         if any(r.person_id == person_id and r.replaced_at is None for r in g.players):
-            raise GameError(f"you already play a power in {g.name}")
+            raise GameError(msg("you already play a power in %(game)s", game=g.name))
         minimum = o.min_reliability if o is not None else 0
         if not meets(score, minimum):
+            if score is None:
+                raise GameError(
+                    msg(
+                        "%(game)s asks a reliability of at least %(least)d%%; yours is no record yet",
+                        game=g.name,
+                        least=minimum,
+                    )
+                )
             raise GameError(
-                f"{g.name} asks a reliability of at least {minimum}%; yours is no record yet"
-                if score is None
-                else f"{g.name} asks a reliability of at least {minimum}%; yours is {score}%"
+                msg(
+                    "%(game)s asks a reliability of at least %(least)d%%; yours is %(score)d%%",
+                    game=g.name,
+                    least=minimum,
+                    score=score,
+                )
             )
         row = s.scalars(sa.select(VacancyRow).where(VacancyRow.player_id == seat.id)).first()
         if row is None:
@@ -1014,7 +1087,9 @@ def claim_seat(db: Database, game: str, power: str, person_id: int, *, now: date
         try:
             s.flush()
         except IntegrityError:
-            raise GameError(f"{power} in {g.name} was just claimed by someone else") from None
+            raise GameError(
+                msg("%(power)s in %(game)s was just claimed by someone else", power=power, game=g.name)
+            ) from None
         log_event(s, g, now, "claimed", power=power, reason=row.reason)
         # Handed over in the claim's transaction: a claim recorded is a seat handed over, the old player's
         # links revoked and the person whose seat it was told (``seat_replaced``), all at once.

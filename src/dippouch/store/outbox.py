@@ -14,9 +14,13 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from dippouch.core.messages import msg
 from dippouch.game import GameError, as_utc
 from dippouch.store.db import Database
 from dippouch.store.models_mail import MailNoticeRow, OutboxFileRow, OutboxRow
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = [
     "Notice",
@@ -202,7 +206,7 @@ def outbox_entry(store: Database, row_id: int) -> OutboxEntry:
     with store.session() as s:
         row = s.get(OutboxRow, row_id)
         if row is None:
-            raise GameError(f"no queued message #{row_id} (see `dippouch mail outbox`)")
+            raise GameError(msg("no queued message #%(id)s (see `dippouch mail outbox`)", id=row_id))
         return _entry(row, files=True)
 
 
@@ -243,9 +247,15 @@ def retry_outbox(store: Database, row_id: int, now: datetime) -> None:
     with store.session() as s, s.begin():
         r = s.get(OutboxRow, row_id)
         if r is None:
-            raise GameError(f"no queued message #{row_id} (see `dippouch mail outbox`)")
+            raise GameError(msg("no queued message #%(id)s (see `dippouch mail outbox`)", id=row_id))
         if r.status == "sent":
-            raise GameError(f"message #{row_id} was sent at {r.sent_at:%Y-%m-%d %H:%M} UTC; it is not sent twice")
+            raise GameError(
+                msg(
+                    "message #%(id)s was sent at %(time)s UTC; it is not sent twice",
+                    id=row_id,
+                    time=f"{r.sent_at:%Y-%m-%d %H:%M}",
+                )
+            )
         r.status, r.next_attempt_at, r.claimed_until, r.claimed_by = "pending", as_utc(now), None, None
 
 

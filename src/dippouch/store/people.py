@@ -14,6 +14,7 @@ from datetime import datetime
 
 import sqlalchemy as sa
 
+from dippouch.core.messages import hint, msg
 from dippouch.game import GameError, RecordNotFound, as_utc, read_time_zone
 from dippouch.i18n import LANGUAGES
 from dippouch.people import anonymity
@@ -21,6 +22,9 @@ from dippouch.store.db import Database
 from dippouch.store.gamefile import clean_address
 from dippouch.store.models import GameRow, PersonRow, PhaseRow, PlayerRow
 from dippouch.store.rows import game_row, game_variant, log_event, power_name
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = [
     "MAX_NAME",
@@ -78,9 +82,11 @@ def clean_name(name: str) -> str:
     """A person's name as stored: spaces folded, 1 to :data:`MAX_NAME` characters, or a clear error."""
     name = " ".join(str(name).split())
     if not name:
-        raise GameError("a person needs a name")
+        raise GameError(msg("a person needs a name"))
     if len(name) > MAX_NAME:
-        raise GameError(f"a name is at most {MAX_NAME} characters (this one has {len(name)})")
+        raise GameError(
+            msg("a name is at most %(most)s characters (this one has %(length)s)", most=MAX_NAME, length=len(name))
+        )
     return name
 
 
@@ -90,7 +96,11 @@ def create_person(db: Database, name: str, *, now: datetime, email: str | None =
     address = clean_address(email).lower() if email else None
     with db.session() as s, s.begin():
         if address is not None and s.scalar(sa.select(PersonRow.id).where(PersonRow.email == address)) is not None:
-            raise GameError(f"{address} already belongs to a person: sign in with a link mailed there instead")
+            raise GameError(
+                msg(
+                    "%(address)s already belongs to a person: sign in with a link mailed there instead", address=address
+                )
+            )
         row = PersonRow(name=name, email=address, created_at=as_utc(now), deleted_at=None)
         s.add(row)
         s.flush()
@@ -119,7 +129,7 @@ def rename_person(db: Database, person_id: int, name: str) -> None:
     with db.session() as s, s.begin():
         r = s.get(PersonRow, person_id)
         if r is None or r.deleted_at is not None:
-            raise RecordNotFound(f"no person {person_id}")
+            raise RecordNotFound(msg("no person %(person)s", person=person_id))
         r.name = name
 
 
@@ -156,7 +166,13 @@ def preferences_of(db: Database, person_ids: list[int]) -> dict[int, Preferences
 def set_language(db: Database, person_id: int, language: str | None) -> None:
     """Keep ``language`` as the person's (``None``: back to their browser's)."""
     if language is not None and language not in LANGUAGES:
-        raise GameError(f"no language {language!r}; languages: {', '.join(LANGUAGES)}")
+        raise GameError(
+            msg(
+                "no language %(language)s; languages: %(languages)s",
+                language=repr(language),
+                languages=", ".join(LANGUAGES),
+            )
+        )
     _set(db, person_id, language=language)
 
 
@@ -175,7 +191,7 @@ def _set(db: Database, person_id: int, **values: str | None) -> None:
     with db.session() as s, s.begin():
         r = s.get(PersonRow, person_id)
         if r is None or r.deleted_at is not None:
-            raise RecordNotFound(f"no person {person_id}")
+            raise RecordNotFound(msg("no person %(person)s", person=person_id))
         for name, value in values.items():
             setattr(r, name, value)
 
@@ -187,10 +203,17 @@ def seat_person(db: Database, game: str, power: str, person_id: int, *, now: dat
         power = power_name(game_variant(g), power)
         p = s.get(PersonRow, person_id)
         if p is None or p.deleted_at is not None:
-            raise RecordNotFound(f"no person {person_id}")
+            raise RecordNotFound(msg("no person %(person)s", person=person_id))
         current = [r for r in g.players if r.power == power and r.replaced_at is None]
         if not current:
-            raise GameError(f"nobody plays {power} in {g.name}; seat a player first (`dippouch players assign`)")
+            raise GameError(
+                msg(
+                    "nobody plays %(power)s in %(game)s; %(hint)s",
+                    power=power,
+                    game=g.name,
+                    hint=hint("assign", "seat a player first (`dippouch players assign`)"),
+                )
+            )
         current[0].person_id = person_id
         log_event(s, g, as_utc(now), "person", power=power, player=current[0].name)
         return power

@@ -13,6 +13,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from dippouch.core.messages import PhaseName, msg
 from dippouch.core.variant import Variant
 from dippouch.game import GameError
 from dippouch.store.db import Database
@@ -20,6 +21,9 @@ from dippouch.store.models import GameRow, PhaseRow, SubmissionRow
 from dippouch.store.models_mail import MailAttachmentRow, MailMessageRow
 from dippouch.store.rows import current_phase, game_row, game_variant
 from dippouch.store.sealing import is_sealed
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = [
     "ConfirmTarget",
@@ -90,10 +94,16 @@ def open_phase_photos(store: Database, game: str, *, now: datetime) -> PhotoPhas
         v = game_variant(g)
         ph = current_phase(s, g)
         if ph is None:
-            raise GameError(f"game {game!r} has no open phase")
+            raise GameError(msg("game %(game)s has no open phase", game=repr(game)))
         if is_sealed(ph.status, ph.deadline, now):
             when = ph.deadline.isoformat() if ph.deadline else "the deadline (the game is paused)"
-            raise GameError(f"the photographs of {ph.name} are sealed until {when}; transcriptions come after it")
+            raise GameError(
+                msg(
+                    "the photographs of %(phase)s are sealed until %(time)s; transcriptions come after it",
+                    phase=PhaseName(ph.name),
+                    time=when,
+                )
+            )
         rows = s.execute(
             sa.select(MailAttachmentRow, MailMessageRow)
             .join(MailMessageRow, MailMessageRow.id == MailAttachmentRow.mail_id)
@@ -122,7 +132,7 @@ def photo_bytes(store: Database, attachment: int) -> bytes:
     with store.session() as s:
         row = s.get(MailAttachmentRow, attachment)
         if row is None:
-            raise GameError(f"no attachment #{attachment}")
+            raise GameError(msg("no attachment #%(id)s", id=attachment))
         return bytes(row.data)
 
 
@@ -131,7 +141,7 @@ def record_reading(store: Database, attachment: int, text: str, *, now: datetime
     with store.session() as s, s.begin():
         row = s.get(MailAttachmentRow, attachment)
         if row is None:
-            raise GameError(f"no attachment #{attachment}")
+            raise GameError(msg("no attachment #%(id)s", id=attachment))
         row.ocr_text, row.ocr_at = text, now
 
 
@@ -140,27 +150,34 @@ def confirm_target(store: Database, attachment: int, *, now: datetime) -> Confir
     with store.session() as s:
         row = s.get(MailAttachmentRow, attachment)
         if row is None:
-            raise GameError(f"no attachment #{attachment} (see `dippouch mail ocr GAME`)")
-        msg = s.get(MailMessageRow, row.mail_id)
-        assert msg is not None
+            raise GameError(msg("no attachment #%(id)s (see `dippouch mail ocr GAME`)", id=attachment))
+        mail = s.get(MailMessageRow, row.mail_id)
+        assert mail is not None
         if row.submission_id is not None:
-            raise GameError(f"attachment #{attachment} was confirmed already")
-        ph = s.get(PhaseRow, msg.phase_id) if msg.phase_id is not None else None
-        g = s.get(GameRow, msg.game_id) if msg.game_id is not None else None
-        if ph is None or g is None or msg.power is None:
-            raise GameError(f"attachment #{attachment} belongs to no power's submission")
+            raise GameError(msg("attachment #%(id)s was confirmed already", id=attachment))
+        ph = s.get(PhaseRow, mail.phase_id) if mail.phase_id is not None else None
+        g = s.get(GameRow, mail.game_id) if mail.game_id is not None else None
+        if ph is None or g is None or mail.power is None:
+            raise GameError(msg("attachment #%(id)s belongs to no power's submission", id=attachment))
         if ph.status == "abandoned":
             # Sent for a phase the coordinator has since reopened (rolled back onto): the same phase, open again.
             current = current_phase(s, g)
             if current is not None and (current.seq, current.name) == (ph.seq, ph.name):
                 ph = current
         if ph.status != "open":
-            raise GameError(f"{ph.name} has been processed; a transcription can no longer be applied")
+            raise GameError(
+                msg("%(phase)s has been processed; a transcription can no longer be applied", phase=PhaseName(ph.name))
+            )
         if is_sealed(ph.status, ph.deadline, now):
-            raise GameError(f"{ph.name} is sealed until its deadline; transcriptions are confirmed after it")
-        player = next((p.name for p in g.players if p.power == msg.power and p.replaced_at is None), None)
+            raise GameError(
+                msg(
+                    "%(phase)s is sealed until its deadline; transcriptions are confirmed after it",
+                    phase=PhaseName(ph.name),
+                )
+            )
+        player = next((p.name for p in g.players if p.power == mail.power and p.replaced_at is None), None)
         return ConfirmTarget(
-            g.name, msg.power, msg.received_at, ph.id, game_variant(g), dict(ph.position), player, row.ocr_text
+            g.name, mail.power, mail.received_at, ph.id, game_variant(g), dict(ph.position), player, row.ocr_text
         )
 
 

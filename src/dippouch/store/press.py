@@ -27,6 +27,8 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session, defer
 
+from dippouch.core.errors import NotFound
+from dippouch.core.messages import msg, pmsg
 from dippouch.game import GameError, as_utc
 from dippouch.press.mailtext import copy_body, copy_subject, press_token_text
 from dippouch.press.rules import (
@@ -58,6 +60,9 @@ from dippouch.store.models_press import (
 from dippouch.store.notify import press_by_mail
 from dippouch.store.outbox import queue_in
 from dippouch.store.rows import game_row, game_settings, game_variant, log_event
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 if TYPE_CHECKING:
     from dippouch.store.inbox import Finish
@@ -108,7 +113,7 @@ class PressRefused(GameError):
     """A message the press rules refuse: ``refusal.rule`` names the rule, the message says it."""
 
     def __init__(self, why: Refusal) -> None:
-        super().__init__(f"not sent ({why.rule}): {why.message}")
+        super().__init__(msg("not sent (%(rule)s): %(reason)s", rule=why.rule, reason=why.message))
         self.refusal = why
 
 
@@ -513,7 +518,17 @@ def send(
                 or answered.kind == ANNOUNCEMENT
                 or sender not in _members(answered, powers)
             ):
-                raise PressRefused(Refusal("channel", f"no channel {in_channel} of {sender} in {g.name}"))
+                raise PressRefused(
+                    Refusal(
+                        pmsg("press rule", "channel"),
+                        msg(
+                            "no channel %(channel)s of %(power)s in %(game)s",
+                            channel=in_channel,
+                            power=sender,
+                            game=g.name,
+                        ),
+                    )
+                )
             recipients = [p for p in _members(answered, powers) if p != sender]
         recipients = tuple(dict.fromkeys(_power(v, r) for r in recipients))
         kind = channel_kind(sender, recipients, powers)
@@ -542,7 +557,7 @@ def send(
         if channel_id is None:
             channel_id = _new_channel(s, g.id, kind, key, now)
         held = it.rules.kind == "postal" and kind != ANNOUNCEMENT and it.phase_id is not None
-        msg = PressMessageRow(
+        row = PressMessageRow(
             game_id=g.id,
             channel_id=channel_id,
             sender=sender,
@@ -554,13 +569,13 @@ def send(
         )
         # Inserted by a plain statement on the connection, not the session's unit of work (a third of a send's
         # CPU was the session's bookkeeping); the row object stays outside the session and carries the new id.
-        msg.id = _insert(s, {c: getattr(msg, c) for c in _MESSAGE_COLUMNS}, None if sender == COORDINATOR else sender)
+        row.id = _insert(s, {c: getattr(row, c) for c in _MESSAGE_COLUMNS}, None if sender == COORDINATOR else sender)
         mailed = 0
         if not held and about.addresses:  # someone has an address: whether they take copies is _mail_copies's
             ch = ch or s.get(PressChannelRow, channel_id)
             assert ch is not None
-            mailed = _mail_copies(s, g, it.rules, ch, msg, powers, now, set(about.against))
-        sent = Sent(id=msg.id, channel_id=channel_id, kind=kind, held=held, mailed=mailed)
+            mailed = _mail_copies(s, g, it.rules, ch, row, powers, now, set(about.against))
+        sent = Sent(id=row.id, channel_id=channel_id, kind=kind, held=held, mailed=mailed)
         if then is not None:
             from dippouch.store.inbox import finish_in
 
@@ -703,11 +718,11 @@ def release_held(s: Session, g: GameRow, phase: PhaseRow, now: datetime) -> int:
         return 0
     rules = _rules(s, g)
     powers = tuple(game_variant(g).power_names)
-    for msg in held:
-        msg.released_at = now
-        ch = s.get(PressChannelRow, msg.channel_id)
+    for held_row in held:
+        held_row.released_at = now
+        ch = s.get(PressChannelRow, held_row.channel_id)
         assert ch is not None
-        _mail_copies(s, g, rules, ch, msg, powers, now)
+        _mail_copies(s, g, rules, ch, held_row, powers, now)
     return len(held)
 
 
@@ -905,7 +920,9 @@ def _thread_of(
         )
     ):
         # The same answer whether it does not exist or is not the reader's: an id tells nothing.
-        raise NoChannel(f"no press channel {channel_id} in {g.name} that you may read")
+        raise NoChannel(
+            msg("no press channel %(channel)s in %(game)s that you may read", channel=channel_id, game=g.name)
+        )
     return row
 
 
@@ -1066,16 +1083,16 @@ def games_with_press_since(db: Database, since: datetime) -> list[tuple[str, int
 def set_block(db: Database, name: str, power: str, other: str, kind: str | None, *, now: datetime) -> None:
     """``power`` mutes (``mute``), blocks (``block``) or lets through again (``None``) the power ``other``."""
     if kind not in ("mute", "block", None):
-        raise GameError(f"unknown choice {kind!r}: mute, block or none")
+        raise GameError(msg("unknown choice %(choice)s: mute, block or none", choice=repr(kind)))
     with db.session() as s, s.begin():
         g = game_row(s, name)
         v = game_variant(g)
         try:
             other = v.power(other).name
-        except KeyError as e:
-            raise GameError(str(e.args[0])) from None
+        except NotFound as e:
+            raise GameError(e.msg) from None
         if other == power:
-            raise GameError("you cannot mute or block yourself")
+            raise GameError(msg("you cannot mute or block yourself"))
         row = s.get(PressBlockRow, (g.id, power, other))
         if kind is None:
             if row is not None:
@@ -1101,7 +1118,7 @@ def report(db: Database, name: str, power: str, message_id: int, reason: str, *,
     once by each power, and a power makes at most :data:`REPORTS_PER_DAY` reports in any 24 hours."""
     reason = reason.strip()
     if len(reason) > 2000:
-        raise GameError(f"the reason is {len(reason)} characters long; at most 2000")
+        raise GameError(msg("the reason is %(length)s characters long; at most 2000", length=len(reason)))
     now = as_utc(now)
     with db.session() as s, s.begin():
         # Locked, so two reports sent at once are counted one after the other (no second report of a
@@ -1110,22 +1127,34 @@ def report(db: Database, name: str, power: str, message_id: int, reason: str, *,
         rules = _rules(s, g)
         m = s.get(PressMessageRow, message_id)
         if m is None or m.game_id != g.id or m.released_at is None:
-            raise GameError(f"no message {message_id} in {g.name} that you may read")
+            raise GameError(
+                msg("no message %(message)s in %(game)s that you may read", message=message_id, game=g.name)
+            )
         _thread_of(s, g, rules, m.channel_id, power, False)
         mine = (PressReportRow.game_id == g.id, PressReportRow.power == power)
         earlier = s.scalars(sa.select(PressReportRow.at).where(*mine, PressReportRow.message_id == m.id)).first()
         if earlier is not None:
             raise GameError(
-                f"{power} reported message {m.id} already, on {as_utc(earlier):%Y-%m-%d at %H:%M} UTC; the "
-                "coordinator has that report (a message is reported once)"
+                msg(
+                    "%(power)s reported message %(message)s already, on %(time)s UTC; the coordinator has that report "
+                    "(a message is reported once)",
+                    power=power,
+                    message=m.id,
+                    time=f"{as_utc(earlier):%Y-%m-%d at %H:%M}",
+                )
             )
         since = now - timedelta(days=1)
         recent = list(s.scalars(sa.select(PressReportRow.at).where(*mine, PressReportRow.at > since)))
         if len(recent) >= REPORTS_PER_DAY:
             after = min(as_utc(t) for t in recent) + timedelta(days=1)
             raise GameError(
-                f"{power} has made {len(recent)} reports in the last 24 hours, the most a power may; the next "
-                f"may be made from {after:%Y-%m-%d %H:%M} UTC (or write to the coordinator)"
+                msg(
+                    "%(power)s has made %(count)s reports in the last 24 hours, the most a power may; the next may be "
+                    "made from %(time)s UTC (or write to the coordinator)",
+                    power=power,
+                    count=len(recent),
+                    time=f"{after:%Y-%m-%d %H:%M}",
+                )
             )
         row = PressReportRow(game_id=g.id, message_id=m.id, power=power, reason=reason, at=now)
         s.add(row)

@@ -15,6 +15,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from dippouch.core.messages import msg
 from dippouch.game import (
     GameError,
     LineCheck,
@@ -40,6 +41,9 @@ from dippouch.store.rows import (
 )
 from dippouch.store.standing import standing_versions
 
+I18N_DOMAIN = "rules"
+"""The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
+
 __all__ = ["IDLE_PHASES", "process", "process_locked", "process_phase"]
 
 IDLE_PHASES = 6
@@ -61,7 +65,7 @@ def process(db: Database, name: str, *, now: datetime, force: bool = False, limi
         with db.session() as s:
             g = game_row(s, name)
             if g.status == "paused" and force and not done:
-                raise GameError(f"game {name!r} is paused; resume it before processing")
+                raise GameError(msg("game %(game)s is paused; resume it before processing", game=repr(name)))
             ph = current_phase(s, g)
             if ph is None:
                 if not done and force:

@@ -30,6 +30,7 @@ from typing import Any, TypeVarTuple
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
+from dippouch.core.messages import msg
 from dippouch.game import GameError, as_utc
 from dippouch.people.anonymity import names_hidden
 from dippouch.store.db import Database
@@ -38,6 +39,9 @@ from dippouch.store.models import EventRow, GameRow, PhaseRow
 from dippouch.store.models_ratings import RatedGameRow, RatingLineRow, RatingPoolRow, RatingRow, RatingStateRow
 from dippouch.store.models_web import GameWebRow
 from dippouch.store.records import iso_time
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = [
     "FAME_RESULT",
@@ -131,7 +135,7 @@ class TakenGame:
     def key(self) -> tuple[datetime, str]:
         """Its place in the order ratings are computed in: end time, then name."""
         if self.facts.ended_at is None:
-            raise GameError(f"game {self.facts.name} has no end time and cannot be rated")
+            raise GameError(msg("game %(game)s has no end time and cannot be rated", game=self.facts.name))
         return (self.facts.ended_at, self.facts.name)
 
 
@@ -393,7 +397,7 @@ class RatingsWriter:
                 }
             )
             if g.lines and f.ended_at is None:
-                raise GameError(f"game {f.name} has lines but no end time")
+                raise GameError(msg("game %(game)s has lines but no end time", game=f.name))
             lines.extend(
                 {
                     "game_id": f.game_id,
@@ -544,7 +548,13 @@ def writing(db: Database, planned_on: int | None) -> Iterator[RatingsWriter]:
             s.add(state)
             s.flush()
         if planned_on is not None and state.version != planned_on:
-            raise StaleRatings(f"the ratings moved from version {planned_on} to {state.version}: plan again")
+            raise StaleRatings(
+                msg(
+                    "the ratings moved from version %(planned)s to %(now)s: plan again",
+                    planned=planned_on,
+                    now=state.version,
+                )
+            )
         yield RatingsWriter(s)
         state.version += 1
         state.updated_at = db.db_now(s)

@@ -21,11 +21,15 @@ from datetime import datetime, timedelta
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
+from dippouch.core.messages import PhaseName, msg
 from dippouch.game import GameError, RecordNotFound, as_utc, parse_duration
 from dippouch.store.db import Database
 from dippouch.store.models import GameRow, PhaseRow
 from dippouch.store.models_mail import GameMailRow, MailAttachmentRow, MailMessageRow, MailReviewRow
 from dippouch.store.rows import next_version_in
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = [
     "Pending",
@@ -207,7 +211,7 @@ def next_version_past_photos(store: Database, phase_id: int, power: str) -> int:
     with store.session() as s:
         ph = s.get(PhaseRow, phase_id)
         if ph is None:
-            raise RecordNotFound(f"no phase #{phase_id}")
+            raise RecordNotFound(msg("no phase #%(id)s", id=phase_id))
         waiting = {p.mail_id for p in pending(s, ph) if p.kind == "photo" and p.power == power}
         return next_version_in(s, phase_id, power) + len(waiting)
 
@@ -259,7 +263,9 @@ def _open_phase(s: Session, game: str) -> tuple[GameRow, PhaseRow | None]:
     g = s.scalars(sa.select(GameRow).where(GameRow.name == game)).first()
     if g is None:
         names = list(s.scalars(sa.select(GameRow.name).order_by(GameRow.name)))
-        raise RecordNotFound(f"no game {game!r}" + (f"; games: {', '.join(names)}" if names else ""))
+        if names:
+            raise RecordNotFound(msg("no game %(game)s; games: %(games)s", game=repr(game), games=", ".join(names)))
+        raise RecordNotFound(msg("no game %(game)s", game=repr(game)))
     ph = s.scalars(sa.select(PhaseRow).where(PhaseRow.game_id == g.id, PhaseRow.status == "open")).first()
     return g, ph
 
@@ -310,12 +316,22 @@ def release(store: Database, game: str, *, now: datetime) -> ReviewState:
     with store.session() as s, s.begin():
         _g, ph = _open_phase(s, game)
         if ph is None:
-            raise GameError(f"game {game!r} has no open phase to release")
+            raise GameError(msg("game %(game)s has no open phase to release", game=repr(game)))
         if ph.deadline is None:
-            raise GameError(f"game {game!r} is paused; resume it before releasing {ph.name}")
+            raise GameError(
+                msg(
+                    "game %(game)s is paused; resume it before releasing %(phase)s",
+                    game=repr(game),
+                    phase=PhaseName(ph.name),
+                )
+            )
         if now < ph.deadline:
             raise GameError(
-                f"{ph.name} is sealed until its deadline ({ph.deadline:%Y-%m-%d %H:%M} UTC); the review comes after it"
+                msg(
+                    "%(phase)s is sealed until its deadline (%(time)s UTC); the review comes after it",
+                    phase=PhaseName(ph.name),
+                    time=f"{ph.deadline:%Y-%m-%d %H:%M}",
+                )
             )
         if s.get(MailReviewRow, ph.id) is None:
             left = pending(s, ph)
@@ -331,24 +347,33 @@ def set_aside(store: Database, attachment_id: int, *, now: datetime, why: str = 
     with store.session() as s, s.begin():
         row = s.get(MailAttachmentRow, attachment_id)
         if row is None:
-            raise GameError(f"no attachment #{attachment_id} (see `dippouch mail review GAME`)")
-        msg = s.get(MailMessageRow, row.mail_id)
-        assert msg is not None
-        ph = s.get(PhaseRow, msg.phase_id) if msg.phase_id is not None else None
-        g = s.get(GameRow, msg.game_id) if msg.game_id is not None else None
-        if ph is None or g is None or msg.power is None:
-            raise GameError(f"attachment #{attachment_id} belongs to no power's submission")
+            raise GameError(msg("no attachment #%(id)s (see `dippouch mail review GAME`)", id=attachment_id))
+        mail = s.get(MailMessageRow, row.mail_id)
+        assert mail is not None
+        ph = s.get(PhaseRow, mail.phase_id) if mail.phase_id is not None else None
+        g = s.get(GameRow, mail.game_id) if mail.game_id is not None else None
+        if ph is None or g is None or mail.power is None:
+            raise GameError(msg("attachment #%(id)s belongs to no power's submission", id=attachment_id))
         if row.submission_id is not None:
-            raise GameError(f"attachment #{attachment_id} was confirmed already; it is not set aside")
+            raise GameError(msg("attachment #%(id)s was confirmed already; it is not set aside", id=attachment_id))
         if row.set_aside_at is not None:
-            raise GameError(f"attachment #{attachment_id} was set aside already")
+            raise GameError(msg("attachment #%(id)s was set aside already", id=attachment_id))
         _, current = _open_phase(s, g.name)
         if current is None or (current.seq, current.name) != (ph.seq, ph.name):
-            raise GameError(f"{ph.name} has been processed; its photographs can no longer be set aside")
+            raise GameError(
+                msg(
+                    "%(phase)s has been processed; its photographs can no longer be set aside", phase=PhaseName(ph.name)
+                )
+            )
         if current.deadline is None or now < current.deadline:
-            raise GameError(f"{ph.name} is sealed until its deadline; photographs are reviewed after it")
+            raise GameError(
+                msg(
+                    "%(phase)s is sealed until its deadline; photographs are reviewed after it",
+                    phase=PhaseName(ph.name),
+                )
+            )
         row.set_aside_at, row.set_aside_why = now, why or "set aside by the coordinator"
-        return g.name, msg.power
+        return g.name, mail.power
 
 
 def left_unreviewed(store: Database, phase_id: int) -> list[str]:
@@ -379,7 +404,7 @@ def attachment_data(store: Database, attachment_id: int) -> bytes:
     with store.session() as s:
         row = s.get(MailAttachmentRow, attachment_id)
         if row is None:
-            raise GameError(f"no attachment #{attachment_id} (see `dippouch mail review GAME`)")
+            raise GameError(msg("no attachment #%(id)s (see `dippouch mail review GAME`)", id=attachment_id))
         return bytes(row.data)
 
 

@@ -14,12 +14,16 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session, defer, object_session
 
 from dippouch.catalog import built_variant, load_variant, variant_from_data
-from dippouch.core.errors import DippouchError, VariantError
+from dippouch.core.errors import DippouchError, NotFound, VariantError
+from dippouch.core.messages import PhaseName, hint, msg
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 from dippouch.game import Ending, GameError, RecordNotFound, Settings, position_from_data
 from dippouch.store.db import Database
 from dippouch.store.models import EventRow, GameRow, PhaseRow, SubmissionRow
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = [
     "active_phases",
@@ -51,13 +55,25 @@ def game_row(s: Session, name: str, *, lock: bool = False, share: bool = False) 
     if g is None:
         names = list(s.scalars(sa.select(GameRow.name)))
         close = difflib.get_close_matches(name, names, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else "."
-        known = (
-            f" Games: {', '.join(sorted(names))}"
-            if names
-            else " There are no games yet: create one with `dippouch new`."
-        )
-        raise RecordNotFound(f"no game {name!r}{hint}{known}")
+        if not names:
+            raise RecordNotFound(
+                msg(
+                    "no game %(game)s. There are no games yet: %(hint)s.",
+                    game=repr(name),
+                    hint=hint("new-game", "create one with `dippouch new`"),
+                )
+            )
+        games = ", ".join(sorted(names))
+        if close:
+            raise RecordNotFound(
+                msg(
+                    "no game %(game)s; did you mean %(close)s? Games: %(games)s",
+                    game=repr(name),
+                    close=repr(close[0]),
+                    games=games,
+                )
+            )
+        raise RecordNotFound(msg("no game %(game)s. Games: %(games)s", game=repr(name), games=games))
     return g
 
 
@@ -81,8 +97,17 @@ def game_variant(g: GameRow) -> Variant:
             )
         except VariantError as e:
             raise GameError(
-                f"the copy of variant {g.variant!r} stored with game {g.name!r} no longer loads: {e}; "
-                f"`dippouch upgrade-variant {g.name}` switches the game to the variant file"
+                msg(
+                    "the copy of variant %(variant)s stored with game %(game)s no longer loads: %(reason)s; %(hint)s",
+                    variant=repr(g.variant),
+                    game=repr(g.name),
+                    reason=e.msg,
+                    hint=hint(
+                        "upgrade-variant",
+                        "`dippouch upgrade-variant %(game)s` switches the game to the variant file",
+                        game=g.name,
+                    ),
+                )
             ) from None
     if db is not None and g.variant_hash:
         db.keep_variant(g.id, g.variant_hash, g.options, hit)
@@ -113,11 +138,12 @@ def require_current(s: Session, g: GameRow) -> PhaseRow:
     ph = current_phase(s, g)
     if ph is None:
         ending = Ending.from_data(g.ending) if g.ending else None
-        raise GameError(
-            f"game {g.name!r} is over: {ending.text} (roll back to reopen it)"
-            if ending
-            else f"game {g.name!r} is over (roll back to reopen it)"
-        )
+        if ending:
+            # The ending's words are stored as the game wrote them (English).
+            raise GameError(
+                msg("game %(game)s is over: %(why)s (roll back to reopen it)", game=repr(g.name), why=ending.text)
+            )
+        raise GameError(msg("game %(game)s is over (roll back to reopen it)", game=repr(g.name)))
     return ph
 
 
@@ -128,7 +154,9 @@ def require_current_for(s: Session, g: GameRow, v: Variant, phase: str | None) -
     try:
         wanted = v.calendar.name(v.calendar.parse(phase))
     except DippouchError as e:
-        raise GameError(f"cannot read the phase {phase!r}: {e}") from None
+        raise GameError(
+            msg("cannot read the phase %(phase)s: %(reason)s", phase=PhaseName(repr(phase)), reason=e.msg)
+        ) from None
     ph = current_phase(s, g)
     if ph is not None and ph.name == wanted:
         return ph
@@ -137,28 +165,51 @@ def require_current_for(s: Session, g: GameRow, v: Variant, phase: str | None) -
         .where(PhaseRow.game_id == g.id, PhaseRow.branch == g.branch, PhaseRow.name == wanted)
         .order_by(PhaseRow.seq.desc())
     ).first()
+    # What is open now, a sentence of its own after the refusal.
     if ph is None:
-        now_open = f"game {g.name!r} is over (roll back to reopen it)"
-    else:
-        when = f", deadline {ph.deadline:%Y-%m-%d %H:%M} UTC" if ph.deadline else " (paused)"
-        now_open = f"the open phase is {ph.name}{when}; send orders for that phase"
-    now_open = now_open[0].upper() + now_open[1:]  # a sentence of its own, read on pages by its own template
-    if done is not None and done.status == "processed":
-        raise GameError(
-            f"{wanted} was processed at {done.processed_at:%Y-%m-%d %H:%M:%S} UTC, before these orders arrived; "
-            f"they were not recorded. {now_open}."
-            if done.processed_at
-            else f"{wanted} was processed, before these orders arrived; they were not recorded. {now_open}."
+        now_open = msg("Game %(game)s is over (roll back to reopen it)", game=repr(g.name))
+    elif ph.deadline:
+        now_open = msg(
+            "The open phase is %(open)s, deadline %(deadline)s UTC; send orders for that phase",
+            open=PhaseName(ph.name),
+            deadline=f"{ph.deadline:%Y-%m-%d %H:%M}",
         )
-    raise GameError(f"{wanted} is not open in game {g.name!r}; these orders were not recorded. {now_open}.")
+    else:
+        now_open = msg("The open phase is %(open)s (paused); send orders for that phase", open=PhaseName(ph.name))
+    if done is not None and done.status == "processed":
+        if done.processed_at:
+            raise GameError(
+                msg(
+                    "%(phase)s was processed at %(time)s UTC, before these orders arrived; they were not recorded. "
+                    "%(reason)s.",
+                    phase=PhaseName(wanted),
+                    time=f"{done.processed_at:%Y-%m-%d %H:%M:%S}",
+                    reason=now_open,
+                )
+            )
+        raise GameError(
+            msg(
+                "%(phase)s was processed, before these orders arrived; they were not recorded. %(reason)s.",
+                phase=PhaseName(wanted),
+                reason=now_open,
+            )
+        )
+    raise GameError(
+        msg(
+            "%(phase)s is not open in game %(game)s; these orders were not recorded. %(reason)s.",
+            phase=PhaseName(wanted),
+            game=repr(g.name),
+            reason=now_open,
+        )
+    )
 
 
 def power_name(v: Variant, text: str) -> str:
     """The power ``text`` names, by its canonical name, or a clear error naming the closest one."""
     try:
         return v.power(text).name
-    except KeyError as e:
-        raise GameError(str(e.args[0])) from None
+    except NotFound as e:
+        raise GameError(e.msg) from None
 
 
 def log_event(s: Session, g: GameRow, now: datetime, kind: str, **detail: Any) -> None:

@@ -19,10 +19,14 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from dippouch.core.messages import msg
 from dippouch.game import GameError
 from dippouch.store.access import hash_secret, new_secret
 from dippouch.store.db import Database
 from dippouch.store.models_sandboxes import SandboxRow
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = [
     "MAX_HISTORY",
@@ -148,7 +152,7 @@ def save_sandbox(
     with db.session() as s, s.begin():
         row = s.get(SandboxRow, sandbox_id, with_for_update=True)
         if row is None:
-            raise GameError("this sandbox no longer exists")
+            raise GameError(msg("this sandbox no longer exists"))
         row.position = position
         row.orders = orders
         row.step = step
@@ -165,7 +169,7 @@ def keep_check(db: Database, sandbox_id: int, checked: list[dict[str, Any]]) -> 
     with db.session() as s, s.begin():
         row = s.get(SandboxRow, sandbox_id, with_for_update=True)
         if row is None:
-            raise GameError("this sandbox no longer exists")
+            raise GameError(msg("this sandbox no longer exists"))
         row.checked = checked
         s.flush()
         return Sandbox.of(row)

@@ -13,11 +13,15 @@ from typing import Any
 
 import sqlalchemy as sa
 
+from dippouch.core.messages import msg
 from dippouch.game import GameError, as_utc
 from dippouch.store.db import Database
 from dippouch.store.models import EventRow
 from dippouch.store.records import read_time
 from dippouch.store.rows import current_phase, game_row, game_variant, log_event, power_name
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = [
     "MAX_REASON",
@@ -65,17 +69,31 @@ def check_reason(reason: str | None, power: str | None = None) -> str:
     an unsealed export, or (``power``) a new key for that power's player."""
     text = " ".join(str(reason or "").split())
     if not text:
+        if power is None:
+            raise GameError(
+                msg(
+                    "the open phase's orders are sealed until its deadline: an unsealed export opens them, and the "
+                    "players are told who did it, when and why; give the reason (e.g. --reason 'moving the game to a "
+                    "new server')"
+                )
+            )
         raise GameError(
-            "the open phase's orders are sealed until its deadline: an unsealed export opens them, and the players "
-            "are told who did it, when and why; give the reason (e.g. --reason 'moving the game to a new server')"
-            if power is None
-            else f"the open phase's orders are sealed until its deadline: a new key for {power}'s player opens "
-            "them, and the players are told who did it, when and why; give the reason"
+            msg(
+                "the open phase's orders are sealed until its deadline: a new key for %(power)s's player opens them, "
+                "and the players are told who did it, when and why; give the reason",
+                power=power,
+            )
         )
     if len(text) > MAX_REASON:
-        raise GameError(f"the reason is {len(text):,} characters long; at most {MAX_REASON} are kept")
+        raise GameError(
+            msg(
+                "the reason is %(length)s characters long; at most %(most)s are kept",
+                length=f"{len(text):,}",
+                most=MAX_REASON,
+            )
+        )
     if any(ord(c) < 32 or ord(c) == 127 or 0xD800 <= ord(c) <= 0xDFFF for c in text):
-        raise GameError("the reason contains control characters; write it as plain text")
+        raise GameError(msg("the reason contains control characters; write it as plain text"))
     return text
 
 

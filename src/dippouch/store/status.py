@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from dippouch.core.calendar import PhaseKind
+from dippouch.core.messages import Msg
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 from dippouch.game import Ending, LineCheck, Settings, as_utc, position_from_data, powers_to_act, unordered
@@ -61,7 +62,7 @@ class Status:
     powers: list[PowerStatus]
     ending: Ending | None
     settings: Settings
-    variant_note: str | None = None
+    variant_note: Msg | None = None
     """Set when the variant file on disk no longer matches the game's stored copy (or cannot be loaded)."""
     due_why: str | None = None
     """Why the phase is due before its deadline: ``"ready"`` (every power that must act is ready) or

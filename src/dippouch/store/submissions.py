@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, load_only
 
+from dippouch.core.messages import PhaseName, msg
 from dippouch.core.variant import Variant
 from dippouch.game import (
     GameError,
@@ -34,6 +35,9 @@ from dippouch.store.gamefile import SOURCES
 from dippouch.store.models import SubmissionRow
 from dippouch.store.rows import game_row, game_variant, phase_position, power_name, require_current_for
 from dippouch.store.standing import standing_in_sql
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 if TYPE_CHECKING:
     from dippouch.store.inbox import Finish
@@ -122,7 +126,9 @@ def submit(
     message's record, nor a message that a second try would apply again.
     """
     if source not in SOURCES:
-        raise GameError(f"unknown source {source!r}; choose one of {', '.join(SOURCES)}")
+        raise GameError(
+            msg("unknown source %(source)s; choose one of %(sources)s", source=repr(source), sources=", ".join(SOURCES))
+        )
     with db.session() as s, s.begin():
         g = game_row(s, name, share=True)
         v = game_variant(g)
@@ -134,11 +140,14 @@ def submit(
         db.pause_point("submit:locked")
         pos = phase_position(db, v, ph)
         if not may_submit(v, pos, power):
-            raise GameError(f"{power} has nothing to order in {ph.name}")
+            raise GameError(msg("%(power)s has nothing to order in %(phase)s", power=power, phase=PhaseName(ph.name)))
         if recorded_at is not None and as_utc(recorded_at) < now:
             raise GameError(
-                f"received {now:%Y-%m-%d %H:%M} UTC is after it was typed in ({as_utc(recorded_at):%Y-%m-%d %H:%M}"
-                " UTC); check the --received time"
+                msg(
+                    "received %(received)s UTC is after it was typed in (%(typed)s UTC); check the --received time",
+                    received=f"{now:%Y-%m-%d %H:%M}",
+                    typed=f"{as_utc(recorded_at):%Y-%m-%d %H:%M}",
+                )
             )
         versions = read_version_lines(text)
         ready = ready or versions.ready
@@ -152,8 +161,11 @@ def submit(
         if wanted is not None:
             if lines:
                 raise GameError(
-                    f"this submission says version {wanted} stands and also gives orders; send either the "
-                    "orders (a new version) or the instruction, not both"
+                    msg(
+                        "this submission says version %(version)s stands and also gives orders; send either the orders "
+                        "(a new version) or the instruction, not both",
+                        version=wanted,
+                    )
                 )
             target = named_version_of(s, mine, wanted)
             if target is None:
@@ -164,11 +176,24 @@ def submit(
                     .order_by(SubmissionRow.version)
                 )
                 known = ", ".join(version_name(r) for r in earlier) or "none yet"
-                raise GameError(f"{power} has no version {wanted} in {ph.name} to stand (versions: {known})")
+                raise GameError(
+                    msg(
+                        "%(power)s has no version %(version)s in %(phase)s to stand (versions: %(versions)s)",
+                        power=power,
+                        version=wanted,
+                        phase=PhaseName(ph.name),
+                        versions=known,
+                    )
+                )
             if target.reinstates is not None:
                 raise GameError(
-                    f"version {target.version} of {power} is itself an instruction (version "
-                    f"{target.reinstates} stands); name the version with the orders"
+                    msg(
+                        "version %(version)s of %(power)s is itself an instruction (version %(stands)s stands); name "
+                        "the version with the orders",
+                        version=target.version,
+                        power=power,
+                        stands=target.reinstates,
+                    )
                 )
         version = (s.scalar(sa.select(sa.func.max(SubmissionRow.version)).where(*mine)) or 0) + 1
         if source == "mail" and now.microsecond == 0:

@@ -19,11 +19,15 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
+from dippouch.core.messages import msg
 from dippouch.game import GameError, RecordNotFound, as_utc
 from dippouch.store.db import Database
 from dippouch.store.models import GameRow, PersonRow, PhaseRow, TournamentRow
 from dippouch.store.models_web import GameWebRow
 from dippouch.store.records import iso_time, read_time
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = [
     "EMPTY_COUNTS",
@@ -108,18 +112,22 @@ def check_tournament_name(name: Any) -> str:
     """A tournament's name as stored: it is part of its address (``/tournaments/NAME``) and of commands, so
     the rules are a game name's (no slash, no leading dot, printable, at most :data:`NAME_LIMIT` characters)."""
     if not isinstance(name, str):
-        raise GameError(f"a tournament's name is text, not {type(name).__name__}")
+        raise GameError(msg("a tournament's name is text, not %(type)s", type=type(name).__name__))
     text = name.strip()
     if not text:
-        raise GameError("a tournament needs a name (like 'Autumn Cup 2026')")
+        raise GameError(msg("a tournament needs a name (like 'Autumn Cup 2026')"))
     if len(text) > NAME_LIMIT:
-        raise GameError(f"a tournament's name has at most {NAME_LIMIT} characters, not {len(text)}")
+        raise GameError(
+            msg(
+                "a tournament's name has at most %(most)s characters, not %(length)s", most=NAME_LIMIT, length=len(text)
+            )
+        )
     if any(not c.isprintable() for c in text):
-        raise GameError("a tournament's name cannot contain control characters or line breaks")
+        raise GameError(msg("a tournament's name cannot contain control characters or line breaks"))
     if "/" in text or "\\" in text:
-        raise GameError(f"a tournament's name cannot contain '/' or a backslash ({text!r})")
+        raise GameError(msg("a tournament's name cannot contain '/' or a backslash (%(name)s)", name=repr(text)))
     if text.startswith("."):
-        raise GameError(f"a tournament's name cannot start with '.' ({text!r})")
+        raise GameError(msg("a tournament's name cannot start with '.' (%(name)s)", name=repr(text)))
     return text
 
 
@@ -132,13 +140,18 @@ def _row(s: Session, name: str, *, lock: bool = False) -> TournamentRow:
         names = list(s.scalars(sa.select(TournamentRow.name)))
         close = difflib.get_close_matches(name, names, n=1)
         known = ", ".join(sorted(names))
-        raise RecordNotFound(
-            f"no tournament {name!r}; did you mean {close[0]!r}? Tournaments: {known}"
-            if close
-            else f"no tournament {name!r}. Tournaments: {known}"
-            if names
-            else f"no tournament {name!r}. There are no tournaments yet."
-        )
+        if close:
+            raise RecordNotFound(
+                msg(
+                    "no tournament %(name)s; did you mean %(close)s? Tournaments: %(names)s",
+                    name=repr(name),
+                    close=repr(close[0]),
+                    names=known,
+                )
+            )
+        if names:
+            raise RecordNotFound(msg("no tournament %(name)s. Tournaments: %(names)s", name=repr(name), names=known))
+        raise RecordNotFound(msg("no tournament %(name)s. There are no tournaments yet.", name=repr(name)))
     return row
 
 
@@ -152,7 +165,7 @@ def create_tournament(
         if creator_id is not None:
             _check_running(s, creator_id, as_utc(now))
         if s.scalars(sa.select(TournamentRow.id).where(TournamentRow.name == text)).first() is not None:
-            raise GameError(f"a tournament named {text!r} already exists; choose another name")
+            raise GameError(msg("a tournament named %(name)s already exists; choose another name", name=repr(text)))
         row = TournamentRow(
             name=text, system=system, variant=variant, creator_id=creator_id, created_at=as_utc(now), games=[]
         )
@@ -167,7 +180,7 @@ def _check_running(s: Session, person_id: int, now: datetime) -> None:
     lock (PostgreSQL; SQLite: the write lock), so tournaments made at the same instant count each other."""
     person = s.scalars(sa.select(PersonRow.id).where(PersonRow.id == person_id).with_for_update()).first()
     if person is None:
-        raise GameError(f"no person {person_id}")
+        raise GameError(msg("no person %(person)s", person=person_id))
     rows = list(s.scalars(sa.select(TournamentRow).where(TournamentRow.creator_id == person_id)))
     names = {str(g["game"]) for r in rows for g in r.games}
     done = set(
@@ -183,8 +196,13 @@ def _check_running(s: Session, person_id: int, now: datetime) -> None:
     ]
     if len(running) >= MAX_RUNNING:
         raise GameError(
-            f"you run {len(running)} tournaments that are not over (at most {MAX_RUNNING}): one is over once every "
-            f"game in it has finished, and one without games stops counting {EMPTY_COUNTS.days} days after it was made"
+            msg(
+                "you run %(count)d tournaments that are not over (at most %(most)d): one is over once every game in it "
+                "has finished, and one without games stops counting %(days)d days after it was made",
+                count=len(running),
+                most=MAX_RUNNING,
+                days=EMPTY_COUNTS.days,
+            )
         )
 
 
@@ -208,9 +226,19 @@ def add_game(db: Database, name: str, game: str, *, round_number: int | None, no
         row = _row(s, name, lock=True)
         have = Tournament.of(row)
         if have.has(game):
-            raise GameError(f"game {game!r} is already in tournament {have.name!r}")
+            raise GameError(
+                msg(
+                    "game %(game)s is already in tournament %(tournament)s", game=repr(game), tournament=repr(have.name)
+                )
+            )
         if len(have.games) >= MAX_GAMES:
-            raise GameError(f"tournament {have.name!r} holds {MAX_GAMES} games, the most one may hold")
+            raise GameError(
+                msg(
+                    "tournament %(tournament)s holds %(most)s games, the most one may hold",
+                    tournament=repr(have.name),
+                    most=MAX_GAMES,
+                )
+            )
         # A new list, not the old one changed in place: the JSON column is saved when it is assigned.
         row.games = [*(row.games or []), {"game": game, "round": round_number, "added_at": iso_time(as_utc(now))}]
         s.flush()
@@ -224,7 +252,14 @@ def remove_game(db: Database, name: str, game: str) -> Tournament:
         have = Tournament.of(row)
         if not have.has(game):
             listed = ", ".join(g.game for g in have.games) or "none yet"
-            raise GameError(f"game {game!r} is not in tournament {have.name!r} (its games: {listed})")
+            raise GameError(
+                msg(
+                    "game %(game)s is not in tournament %(tournament)s (its games: %(games)s)",
+                    game=repr(game),
+                    tournament=repr(have.name),
+                    games=listed,
+                )
+            )
         row.games = [g for g in row.games or [] if not (isinstance(g, dict) and g.get("game") == game)]
         s.flush()
         return Tournament.of(row)

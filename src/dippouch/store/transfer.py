@@ -17,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 
 from dippouch.catalog import load_variant, variant_from_data
 from dippouch.core.errors import DippouchError
+from dippouch.core.messages import hint, msg
 from dippouch.core.variant import content_hash
 from dippouch.game import GameError, as_utc
 from dippouch.store.db import Database
@@ -25,6 +26,9 @@ from dippouch.store.models import EventRow, GameRow, PhaseRow, PlayerRow, Submis
 from dippouch.store.records import iso_time, phase_to_data, read_time
 from dippouch.store.rows import game_row, power_name
 from dippouch.store.sealing import is_sealed, record_unsealing, seal_export
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = ["GAME_FILE_FORMAT", "GAME_FILE_VERSION", "export_game", "game_file", "import_game"]
 
@@ -73,7 +77,9 @@ def game_file(
             )
         return data
     if view != "unsealed":
-        raise GameError(f"unknown view of a game file {view!r}; choose public, coordinator or unsealed")
+        raise GameError(
+            msg("unknown view of a game file %(view)s; choose public, coordinator or unsealed", view=repr(view))
+        )
     record_unsealing(db, name, who=who or "the coordinator", reason=reason, now=now, what="unsealed export")
     data = export_game(db, name)
     _with_press(db, name, data, coordinator=True)
@@ -137,49 +143,70 @@ def import_game(db: Database, data: Mapping[str, Any], *, name: str | None = Non
     from dippouch.store.mail_record import import_mail_record  # mail tables only where a file is read
 
     if not isinstance(data, Mapping) or data.get("format") != GAME_FILE_FORMAT:
-        raise GameError(f'not a dippouch game file (expected "format": "{GAME_FILE_FORMAT}")')
+        raise GameError(msg('not a dippouch game file (expected "format": %(format)s)', format=f'"{GAME_FILE_FORMAT}"'))
     version = data.get("version", GAME_FILE_VERSION)
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
-        raise GameError(f"game file: version {shown(version)} is not a game file version (this dippouch writes 1)")
+        raise GameError(
+            msg(
+                "game file: version %(version)s is not a game file version (this dippouch writes 1)",
+                version=shown(version),
+            )
+        )
     if version > GAME_FILE_VERSION:
-        raise GameError(f"game file version {version} is newer than this dippouch understands")
+        raise GameError(msg("game file version %(version)s is newer than this dippouch understands", version=version))
     try:
         gd = data.get("game")
         if not isinstance(gd, Mapping):
-            raise GameError('game file: no "game" object (name, variant, settings, status)')
+            raise GameError(msg('game file: no "game" object (name, variant, settings, status)'))
         if gd.get("variant") is None:
-            raise GameError("game.variant: missing; a game file names the variant its game plays (like standard)")
+            raise GameError(msg("game.variant: missing; a game file names the variant its game plays (like standard)"))
         try:
             named = check_variant_name(gd.get("variant"))
         except GameError as e:
-            raise GameError(f"game.variant: {e}") from None
+            raise GameError(msg("game.variant: %(reason)s", reason=e.msg)) from None
         options = gd.get("options") or {}
         if not isinstance(options, Mapping):
-            raise GameError("game.options: expected an object of variant options")
+            raise GameError(msg("game.options: expected an object of variant options"))
         stored = gd.get("variant_data")
         try:
             if stored is not None:
                 # The game's own copy travels with it: a game of a user variant imports without the file.
                 if not isinstance(stored, Mapping):
-                    raise GameError("game.variant_data: expected the variant as an object")
+                    raise GameError(msg("game.variant_data: expected the variant as an object"))
                 if gd.get("variant_hash") is not None and content_hash(stored) != gd["variant_hash"]:
-                    raise GameError("game file: its variant data does not match its variant_hash (edited or damaged)")
+                    raise GameError(
+                        msg("game file: its variant data does not match its variant_hash (edited or damaged)")
+                    )
                 v = variant_from_data(stored, options, source=f"{named} (from the game file)")
             else:
                 v = load_variant(named, options)
         except GameError:
             raise
         except DippouchError as e:
-            raise GameError(f"game file: its variant {named!r} does not load: {e}") from None
+            raise GameError(
+                msg("game file: its variant %(variant)s does not load: %(reason)s", variant=repr(named), reason=e.msg)
+            ) from None
         if v.name != named:
-            raise GameError(f"game.variant: the file says {named!r}, but its variant data is {v.name!r}")
+            raise GameError(
+                msg(
+                    "game.variant: the file says %(variant)s, but its variant data is %(data)s",
+                    variant=repr(named),
+                    data=repr(v.name),
+                )
+            )
         # The checks a game created here gets, then what only a file can get wrong; nothing is written
         # before both have passed.
         new_name, settings = check_new_game(name if name is not None else gd.get("name"), v, gd.get("settings", {}))
         check_game_file(data, v)
         with db.session() as s, s.begin():
             if s.scalars(sa.select(GameRow.id).where(GameRow.name == new_name)).first() is not None:
-                raise GameError(f"a game named {new_name!r} already exists; import it with --name NEW")
+                raise GameError(
+                    msg(
+                        "a game named %(game)s already exists; %(hint)s",
+                        game=repr(new_name),
+                        hint=hint("import-name", "import it with --name NEW"),
+                    )
+                )
             data_v = dict(v.data)
             g = GameRow(
                 name=new_name,
@@ -232,8 +259,11 @@ def import_game(db: Database, data: Mapping[str, Any], *, name: str | None = Non
                 for sub in p.get("submissions", []):
                     if sub.get("sealed"):
                         raise GameError(
-                            "this game file was exported with the open phase's orders sealed; export it again "
-                            "with `dippouch export --unsealed` to move a running game"
+                            msg(
+                                "this game file was exported with the open phase's orders sealed; %(hint)s to move a "
+                                "running game",
+                                hint=hint("export-unsealed", "export it again with `dippouch export --unsealed`"),
+                            )
                         )
                     old_from = sub.get("carried_from")
                     copy = SubmissionRow(
@@ -266,8 +296,19 @@ def import_game(db: Database, data: Mapping[str, Any], *, name: str | None = Non
             import_mail_record(s, g.id, data.get("mail"), new_phases, [e.id for e in new_events], new_ids)
         return new_name
     except (KeyError, TypeError, ValueError, AttributeError, OverflowError) as e:
-        raise GameError(f"game file is incomplete or damaged: {type(e).__name__} {str(e)[:250]}") from None
+        raise GameError(
+            msg("game file is incomplete or damaged: %(error)s", error=f"{type(e).__name__} {str(e)[:250]}")
+        ) from None
     except IntegrityError:
-        raise GameError(f"a game named {new_name!r} already exists; import it with --name NEW") from None
+        raise GameError(
+            msg(
+                "a game named %(game)s already exists; %(hint)s",
+                game=repr(new_name),
+                hint=hint("import-name", "import it with --name NEW"),
+            )
+        ) from None
     except sa.exc.SQLAlchemyError as e:
-        raise GameError(f"the game file could not be stored ({type(e).__name__}); nothing was imported") from None
+        raise GameError(
+            # the database's error, by its class's name (its text may hold the file's values)
+            msg("the game file could not be stored (%(reason)s); nothing was imported", reason=type(e).__name__)
+        ) from None

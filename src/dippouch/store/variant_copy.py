@@ -12,10 +12,14 @@ from typing import Any
 
 from dippouch.catalog import load_variant
 from dippouch.core.errors import DippouchError
+from dippouch.core.messages import Msg, hint, msg
 from dippouch.core.variant import Variant, content_hash, play_hash
 from dippouch.game import GameError, as_utc
 from dippouch.store.db import Database
 from dippouch.store.rows import active_phases, current_phase, game_row, game_variant, log_event
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = ["VariantDrift", "options_of", "position_fits", "upgrade_variant", "variant_drift", "variant_of"]
 
@@ -42,20 +46,25 @@ class VariantDrift:
         return self.same_rules is not True
 
     @property
-    def note(self) -> str | None:
+    def note(self) -> Msg | None:
         """One line for ``status``, or ``None`` when the file and the game's copy agree."""
         if self.stored_hash is None:
             return None
         if self.problem is not None:
-            return (
-                f"the variant file of {self.variant!r} cannot be loaded now ({self.problem.splitlines()[0]}); "
-                "the game plays from its stored copy"
+            return msg(
+                "the variant file of %(variant)s cannot be loaded now (%(problem)s); the game plays from its stored "
+                "copy",
+                variant=repr(self.variant),
+                problem=self.problem.splitlines()[0],
             )
         if self.changed:
-            return (
-                f"the variant file of {self.variant!r} has changed since this game began (game's copy "
-                f"{self.stored_hash[:12]}, file {str(self.file_hash)[:12]}); the game plays its own copy until "
-                f"`dippouch upgrade-variant {self.game}`"
+            return msg(
+                "the variant file of %(variant)s has changed since this game began (game's copy %(stored)s, file "
+                "%(file)s); the game plays its own copy until %(hint)s",
+                variant=repr(self.variant),
+                stored=self.stored_hash[:12],
+                file=str(self.file_hash)[:12],
+                hint=hint("run-upgrade-variant", "`dippouch upgrade-variant %(game)s`", game=self.game),
             )
         return None
 
@@ -95,7 +104,7 @@ def upgrade_variant(
     now = as_utc(now)
     drift = variant_drift(db, name)
     if drift.problem is not None:
-        raise GameError(f"cannot upgrade {name!r}: {drift.problem}")
+        raise GameError(msg("cannot upgrade %(game)s: %(reason)s", game=repr(name), reason=drift.problem))
     if drift.stored_hash is not None and not drift.changed:
         return drift, []
     new = load_variant(drift.variant, options_of(db, name))

@@ -10,11 +10,15 @@ from datetime import datetime
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
+from dippouch.core.messages import msg
 from dippouch.game import Ending, GameError, as_utc, draw_needs, draw_reached, position_from_data
 from dippouch.store.db import Database
 from dippouch.store.models import GameRow, PhaseRow, VoteRow
 from dippouch.store.readiness import powers_in_civil_disorder
 from dippouch.store.rows import game_row, game_settings, game_variant, log_event, power_name, require_current
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = ["current_votes", "finish", "vote", "vote_history"]
 
@@ -29,14 +33,15 @@ def vote(db: Database, name: str, power: str, draw: bool, *, now: datetime) -> E
         power = power_name(v, power)
         ph = require_current(s, g)
         if draw and not (settings.draws and v.victory.get("draws", True)):
-            raise GameError(f"draws are not allowed in game {g.name!r}")
+            raise GameError(msg("draws are not allowed in game %(game)s", game=repr(g.name)))
         pos = position_from_data(v, ph.position)
         cd = powers_in_civil_disorder(s, g, v)
         needs = draw_needs(v, pos, settings, {}, cd)
         if draw and not needs.possible:
             # A yes that cannot count would be taken for a vote that does (ten W3K powers voted and nothing
             # happened, with nothing said): refused with the rule's words, nothing recorded.
-            raise GameError(f"no draw is possible now: {needs.why_not} Your vote was not recorded.")
+            why = needs.why_not or ""  # the rule's words: set whenever no draw is possible
+            raise GameError(msg("no draw is possible now: %(reason)s Your vote was not recorded.", reason=why))
         s.add(VoteRow(game_id=g.id, power=power, draw=draw, at=now))
         s.flush()
         ending = draw_reached(v, pos, settings, current_votes(s, g), cd)
