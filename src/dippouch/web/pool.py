@@ -129,7 +129,7 @@ def _travels(e: BaseException) -> BaseException:
         pickle.loads(pickle.dumps(e))
     except Exception:  # any exception a class's own __reduce__ or __init__ raises
         if isinstance(e, DippouchError):
-            return DippouchError(str(e))
+            return DippouchError(e.msg)
         return JobFailed(f"{type(e).__module__}.{type(e).__qualname__}: {e}")
     return e
 
