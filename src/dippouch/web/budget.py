@@ -41,6 +41,7 @@ __all__ = [
     "LANES",
     "PDF_MAP",
     "PREVIEW",
+    "REQUEST_COST",
     "WINDOW",
     "Lane",
     "WorkBudget",
@@ -48,6 +49,10 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+
+REQUEST_COST = 0.01
+"""The CPU seconds a request's handling is charged (:meth:`WorkBudget.charge_request`): about what a game page,
+a sandbox page or a refusal costs the server (benchmarks/bench_hostile.py measured 3-12 ms)."""
 
 WINDOW = 60.0
 """The seconds over which a share is given (a share of 10 s is 10 s of computing a minute)."""
@@ -280,6 +285,16 @@ class WorkBudget:
                 self.active[client] -= 1
                 if not self.active[client]:
                     del self.active[client]
+
+    def charge_request(self, client: str, cost: float = REQUEST_COST) -> None:
+        """Take a request's handling, ``cost`` seconds, from ``client``'s share, never refusing it: a page stays
+        readable to someone in debt, but the pages someone asks for, as fast as the pace of requests allows
+        (dippouch.web.middleware.Pace), leave that much less for their expensive work, so all they cost together
+        stays within their share."""
+        if self.asker_share.unlimited:
+            return
+        with self.lock:
+            self.asker_share.take(client, cost, self.clock())
 
     def left(self, client: str) -> float:
         """Seconds of ``client``'s share left now (below zero: their debt)."""

@@ -14,7 +14,9 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from dippouch.i18n import best_language, translations
+from dippouch.core.messages import msg
+from dippouch.i18n import best_language
+from dippouch.web.answers.base import error_data
 from dippouch.web.assets import current
 from dippouch.web.security import host_prefixed, security_headers
 
@@ -33,7 +35,7 @@ __all__ = [
 I18N_DOMAIN = "site"
 
 MAX_BODY = 2_000_000
-TOO_LARGE = f"request body too large (at most {MAX_BODY:,} bytes)"
+TOO_LARGE = msg("request body too large (at most %(most)s bytes)", most=f"{MAX_BODY:,}")
 BODY_TIMEOUT = 10.0
 SLOW_BODY = f"the request body stopped arriving (nothing for {BODY_TIMEOUT:g} seconds)"
 
@@ -61,7 +63,7 @@ class Headers(_HttpLayer):
     async def http(self, scope: Scope, receive: Receive, send: Send) -> None:
         for k, v in scope.get("headers", []):
             if k == b"content-length" and (not v.isdigit() or len(v) > 12 or int(v) > MAX_BODY):
-                resp = JSONResponse({"error": TOO_LARGE, "status": 413}, status_code=413)
+                resp = JSONResponse(error_data(TOO_LARGE, "en", 413), status_code=413)
                 await resp(scope, receive, send)
                 return
         received = 0
@@ -82,7 +84,7 @@ class Headers(_HttpLayer):
                 received += len(message.get("body", b""))
                 if received > MAX_BODY:
                     # An HTTPException: FastAPI passes it through its body parsing to the app's handler.
-                    raise StarletteHTTPException(413, TOO_LARGE)
+                    raise StarletteHTTPException(413, str(TOO_LARGE))
             else:
                 more = False
             return message
@@ -161,10 +163,15 @@ class Hosts:
         if not site.allows(name):
             shown = name[:80] if name.isprintable() else "(unreadable)"
             resp = JSONResponse(
-                {
-                    "error": f"this server does not answer for host {shown!r}; it is {site.public_url}",
-                    "status": 400,
-                },
+                error_data(
+                    msg(
+                        "this server does not answer for host %(host)s; it is %(site)s",
+                        host=repr(shown),
+                        site=site.public_url,
+                    ),
+                    "en",
+                    400,
+                ),
                 status_code=400,
             )
             await resp(scope, receive, send)
@@ -260,7 +267,8 @@ def _client(scope: Scope) -> bytes:
 class Pace(_HttpLayer):
     """Each client's requests at the pace the app's :class:`RequestPace` (``app.state.pace``; None: no pace, as
     with the rate limits off) allows; static files and the health and metrics checks are not counted (they
-    cost next to nothing and a page brings several)."""
+    cost next to nothing and a page brings several). A signed-in person's paced request is charged to their
+    work budget too (:meth:`dippouch.web.budget.WorkBudget.charge_request`)."""
 
     FREE = ("/static/", "/healthz", "/metrics")
 
@@ -277,6 +285,13 @@ class Pace(_HttpLayer):
         if wait > 0:
             await asyncio.sleep(wait)
         await self.app(scope, receive, send)
+        budget = getattr(scope["app"].state, "budget", None)
+        viewer = scope.get("state", {}).get("viewer")
+        person = getattr(viewer, "person_id", None)
+        if budget is not None and person is not None:
+            # Asked as fast as the pace allows, even cheap pages add up: each is charged to the person's work
+            # budget (the key its routes charge expensive work to: dippouch.web.deps.asker).
+            budget.charge_request(f"person {person}")
 
     @staticmethod
     async def refuse(scope: Scope, receive: Receive, send: Send, retry: int) -> None:
@@ -292,12 +307,15 @@ class Pace(_HttpLayer):
                         chosen = value.decode("latin-1")
             elif k == b"accept-language":
                 accept = v.decode("latin-1")
-        t = translations(best_language(accept, chosen))
-        text = t.gettext(
+        slower = msg(
             "You are sending requests faster than this site allows one visitor (at most %(rate)s a second on "
-            "average); wait %(seconds)s s and go on more slowly."
-        ) % {"rate": f"{1 / scope['app'].state.pace.interval:g}", "seconds": retry}
+            "average); wait %(seconds)s s and go on more slowly.",
+            rate=f"{1 / scope['app'].state.pace.interval:g}",
+            seconds=retry,
+        )
         resp = JSONResponse(
-            {"error": text, "status": 429}, status_code=429, headers={"Retry-After": str(retry), "Connection": "close"}
+            error_data(slower, best_language(accept, chosen), 429),
+            status_code=429,
+            headers={"Retry-After": str(retry), "Connection": "close"},
         )
         await resp(scope, receive, send)
