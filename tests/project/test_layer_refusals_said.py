@@ -399,6 +399,8 @@ PASSED_ON: dict[tuple[str, str], Callable[[], list[str]]] = {
     # the order notation's (a province misspelt) and the board reader's (a unit where it cannot stand)
     ("dippouch/play/sandbox.py", "<built: str(e)>"): _place_refused,
     ("dippouch/play/sandbox.py", "<built: str(e).removeprefix(f'{e.where}: ') if e.where else str(e)>"): _board_refused,
+    # an engine's refusal that ran in the work pool, sent back with its message value (web/pool._travels)
+    ("dippouch/web/pool.py", "<built: e.msg>"): _board_refused,
     # the press rules' refusals, PressRefused(why)
     ("dippouch/store/press.py", "<built: why>"): _press_refused,
 }
