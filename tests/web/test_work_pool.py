@@ -202,6 +202,30 @@ def test_the_bots_of_a_process_now_and_of_a_seat_think_in_the_processing_lane(po
     assert len(thought) == sum(len(powers) for _, powers in sent), recorded.jobs  # every order the bots sent
 
 
+def test_the_schedulers_bots_think_in_the_processing_lane(pool: WorkPool, tmp_path: Path) -> None:
+    """The in-process scheduler of `dippouch serve` plays the bots of the games it processes in the work pool:
+    in its own thread, a practice game's search bots held the interpreter lock every page waited for, half a
+    second a power. A game two bots play beside people, its phase due: the bots' orders are thought in the
+    processing lane, sent, and the phase processed with them."""
+    from dippouch.web.pool import thinking_in
+    from dippouch.web.scheduler import DeadlineScheduler
+
+    site = Site(f"sqlite:///{tmp_path / 'sched.db'}")
+    site.new_game("s", movement="1h")
+    site.seat("s", "England", "Ann")  # a person plays: bots alone would wait for someone to watch
+    for power in ("France", "Italy"):
+        r = site.api(site.coordinator, "/api/games/s/bots", {"power": power, "level": "heuristic"})
+        assert r.status_code == 200, r.text
+    recorded = Recorded(pool)
+    sched = DeadlineScheduler(site.web, think=thinking_in(recorded))
+    site.clock.advance(hours=2)
+    assert sched.tick() == ["s: Spring 1901 Movement"]
+    assert ("process", "think_from_data") in recorded.jobs
+    record = site.web.store.phase_record("s", phase_id=site.web.store.history("s")[0].id)
+    assert {x["power"] for x in record["submissions"]} >= {"France", "Italy"}
+    assert sorted(p for lane, p in recorded.jobs if p == "think_from_data") == ["think_from_data"] * 2
+
+
 # --------------------------------------------------------------------------------------------------
 # The routes, through `dippouch serve` and inline
 

@@ -28,6 +28,7 @@ import logging
 import multiprocessing
 import os
 import pickle
+import random
 import signal
 import threading
 import time
@@ -39,12 +40,16 @@ from dataclasses import dataclass
 from typing import Any, ParamSpec, Protocol, TypeVar
 from weakref import WeakKeyDictionary
 
+from dippouch.bots.memory import Memory
+from dippouch.bots.seats import Think, memory_data, think_from_data
 from dippouch.core.errors import DippouchError
+from dippouch.core.orders import Order
+from dippouch.core.position import Position
 from dippouch.core.variant import Variant, content_hash
 from dippouch.web.budget import LANES, spent_elsewhere
 from dippouch.web.security import Busy
 
-__all__ = ["KEPT", "NICE", "Inline", "Jobs", "WorkPool", "work_pool"]
+__all__ = ["KEPT", "NICE", "Inline", "Jobs", "WorkPool", "thinking_in", "work_pool"]
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -279,3 +284,16 @@ def work_pool(processes: int, ready: Callable[[], object] | None = None) -> Jobs
     if ready is not None:
         pool.warm(ready)
     return pool
+
+
+def thinking_in(pool: Jobs) -> Think:
+    """Bots thinking in ``pool``'s processing lane (:func:`dippouch.bots.seats.think_from_data`, the memory sent
+    as data): a search bot thinks for half a second a power, which in the server's own threads would hold the
+    interpreter lock every page waits for."""
+
+    def think(
+        level: str, variant: Variant, position: Position, power: str, rng: random.Random, memory: Memory | None
+    ) -> list[Order]:
+        return pool.call("process", think_from_data, level, variant, position, power, rng, memory_data(memory))
+
+    return think

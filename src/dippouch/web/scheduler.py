@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import threading
 
+from dippouch.bots.seats import Think
 from dippouch.web.service import Web
 from dippouch.worker.service import ScanMemory, Task, default_fetch, default_tasks
 
@@ -24,9 +25,14 @@ log = logging.getLogger("dippouch.scheduler")
 
 
 class DeadlineScheduler:
-    def __init__(self, web: Web, interval: float = 15.0, tasks: list[Task] | None = None) -> None:
-        """``tasks``: what runs after each look's processing (default: the worker's, notifications and mail)."""
+    def __init__(
+        self, web: Web, interval: float = 15.0, tasks: list[Task] | None = None, think: Think | None = None
+    ) -> None:
+        """``tasks``: what runs after each look's processing (default: the worker's, notifications and mail);
+        ``think``: where the bots of the games think (dippouch.web.pool.thinking_in: the server's work pool;
+        None: in this thread, as a worker's bots do in their own process)."""
         self.web = web
+        self.think = think
         self.interval = interval
         self._stop = threading.Event()
         self.memory = ScanMemory()
@@ -50,6 +56,14 @@ class DeadlineScheduler:
         # Mail first (where an IMAP mailbox is set up): orders that came on time are in before processing.
         now, failed = fetch_then_process_as_of(self.web.store, self.fetch, now)
         while not self._stop.is_set() and not failed:
+            if self.think is not None:
+                # The bots send their orders first, thinking elsewhere; processing then finds them sent.
+                from dippouch.bots.seats import play_seats
+                from dippouch.store.bots import games_with_bots
+
+                if games := games_with_bots(self.web.store):
+                    at = self.web.store.clock() if now is None else now
+                    play_seats(self.web.store, now=at, games=games, think=self.think)
             batch = process_due(self.web.store, now=now, stop=self._stop.is_set, memory=self.memory)
             for p in batch:
                 self.web.touched(p.game)
