@@ -25,6 +25,18 @@ def test_a_refused_webhook_comes_back_as_typed(live_site: LiveSite, size: str) -
     page.get_by_role("button", name="Add webhook").click()
     expect(page.locator(".flash-error")).to_contain_text("must start with https://")
     assert page.url == f"{live_site.base}/notifications"
+    # Drawn as a refusal, not in the success box's green (the players' trial: every refusal looked like a
+    # success), and announced to screen readers at once.
+    flash = page.locator("#flash")
+    expect(flash).to_have_attribute("role", "alert")
+    colours = flash.evaluate("e => [getComputedStyle(e).backgroundColor, getComputedStyle(e).color]")
+    ok = page.evaluate(
+        """() => { const d = document.createElement('div'); d.className = 'flash'; document.body.append(d);
+        const c = [getComputedStyle(d).backgroundColor, getComputedStyle(d).color]; d.remove(); return c; }"""
+    )
+    assert colours[0] != ok[0] and colours[1] != ok[1], (colours, ok)
+    red, green, _ = (int(x) for x in colours[1].removeprefix("rgb(").rstrip(")").split(",")[:3])
+    assert red > green + 60, colours  # the refusal's words are red
     expect(page.get_by_label("Service")).to_have_value("slack")
     expect(page.get_by_label("Webhook address")).to_have_value("http://hooks.example/T0/B0/abc")
     expect(page.get_by_label("Name for it")).to_have_value("Our alliance")
