@@ -274,10 +274,12 @@ def test_the_scan_finds_a_game_starting_a_deadline_with_orders_missing_and_resul
     assert (found.starting, found.deadline, found.processed) == (2, 0, 0)
     assert scan(store, T0 + timedelta(minutes=2)).queued == 0  # once
 
-    # Ann orders; 20 hours before the deadline Bo (30 h lead) is reminded, Ann (12 h, orders in) never.
+    # Ann orders; Bo (a 30 h lead) is reminded once a quarter of the 2-day phase is left, 12 hours before the
+    # deadline (a lead longer than that would come near the phase's start); Ann (orders in) never.
     store.submit("demo", "France", "A par - bur", now=T0 + timedelta(hours=1))
-    assert scan(store, T0 + timedelta(hours=17)).deadline == 0
-    assert scan(store, T0 + timedelta(hours=19)).deadline == 1
+    assert scan(store, T0 + timedelta(hours=19)).deadline == 0
+    assert scan(store, T0 + timedelta(hours=35, minutes=55)).deadline == 0
+    assert scan(store, T0 + timedelta(hours=36, minutes=1)).deadline == 1
     assert scan(store, T0 + timedelta(hours=40)).deadline == 0
     store.process("demo", now=T0 + timedelta(days=2, minutes=1))
     assert scan(store, T0 + timedelta(days=2, minutes=2)).processed == 2

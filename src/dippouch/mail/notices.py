@@ -18,10 +18,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import datetime
-from typing import Any
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from dippouch.core.calendar import PhaseKind
+from dippouch.core.messages import msg, nmsg
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 from dippouch.game import (
@@ -38,7 +40,10 @@ from dippouch.mail.outbox import OutFile
 from dippouch.names import joined, phase_words, unit_text
 from dippouch.notify.dispatch import Event, Look, dispatch, register
 from dippouch.notify.reminders import DEFAULT_REMINDERS, left
+from dippouch.notify.texts import why
 from dippouch.play.reports import phase_map_file, stored_report
+from dippouch.saying import say
+from dippouch.settings import site
 from dippouch.store import GameStore
 from dippouch.store.mail_games import (
     MailGame,
@@ -53,14 +58,20 @@ from dippouch.store.review import left_unreviewed
 
 __all__ = [
     "DEFAULT_REMINDERS",
+    "GAME_END_MAIL",
     "GAME_MAIL",
     "I18N_DOMAIN",
+    "GameEndMail",
     "GameMail",
     "MapAttacher",
     "queue_notices",
     "queue_reminders",
     "queue_results",
 ]
+
+if TYPE_CHECKING:
+    from dippouch.play.ratings import PersonRating
+    from dippouch.play.records import Scored
 
 log = logging.getLogger("dippouch.mail.notices")
 
@@ -141,7 +152,9 @@ def _without_orders(v: Variant, pos: Position, power: str, settings: Settings) -
     words = translations(settings.language)
     _ = words.gettext
     what = [
-        f"{joined([unit_text(v, u) for u in units])}: {happens}" if units else happens
+        f"{joined([unit_text(v, u) for u in units])}: {say(happens, settings.language)}"
+        if units
+        else say(happens, settings.language)
         for units, happens in unordered(v, pos, power, [])
     ]
     text = (
@@ -396,6 +409,126 @@ class GameMail:
 
 GAME_MAIL = register(GameMail())
 """The registered channel: every dispatcher in a process that loads the mail side hands it its events."""
+
+RATINGS_WAIT = timedelta(minutes=5)
+"""How long a game's end mail waits for the ratings to take the game in (the worker's ratings task runs after
+the mail's), so it can say the player's rating; past this it goes without."""
+
+
+class GameEndMail:
+    """The end of a game, mailed once to every person seated at the end who has an address and wants it
+    (``game_ended`` by e-mail, on by default): the result, the scores under the game's scoring system with
+    their own line marked, their rating where the ratings have taken the game in, and the links to the
+    replay, its animated map and the game book. The notification channels tell the end by push and chat; the
+    e-mail is this one, since the scores and ratings are computed above the notification package."""
+
+    name = "game_end_mail"
+    kinds = frozenset({"game_ended"})
+
+    def handle(self, event: Event, look: Look) -> int:
+        from dippouch.notify.channels.people import language
+        from dippouch.store import notify as stored
+
+        if event.game_id is None or not event.readers:
+            return 0
+        key = f"end:{event.game_id}"
+        if notice_claimed(look.store, key):
+            return 0
+        rated = stored.rated_people(look.store, event.game_id)
+        if rated is None and look.now - event.at < RATINGS_WAIT:
+            return 0  # the ratings task takes the game in at this look's end: the next look can say the rating
+        emails = stored.emails_of(look.store, [r.person_id for r in event.readers])
+        scored = _scores(look.store, event.game)
+        messages = []
+        for r in event.readers:
+            addr = emails.get(r.person_id)
+            if not addr or r.prefs is None or not r.prefs.wants("game_ended", "email"):
+                continue
+            lang = language(look, event, r.person_id)
+            facts = {**r.facts, "lang": lang}
+            rating = _rating(look.store, r.person_id) if rated and r.person_id in rated else None
+            messages.append(
+                {
+                    "key": f"{key}:{r.person_id}",
+                    "to": addr,
+                    "subject": say(msg("%(game)s has ended", game=event.game), lang),
+                    "body": _end_text(event.game, r.power, str(facts.get("ending") or ""), scored, rating, lang)
+                    + "\n\n"
+                    + why("game_ended", facts)
+                    + "\n",
+                    "kind": "notify:game_ended",
+                    "sender_domain": _domain(),
+                    "game_id": event.game_id,
+                }
+            )
+        return self._queue(look, [Notice(key, event.game_id, messages)])
+
+    def _queue(self, look: Look, notices: list[Notice]) -> int:
+        _keys, n = queue_notices_once(look.store, notices, look.now)
+        return n
+
+
+def _scores(store: GameStore, game: str) -> Scored | None:
+    """The finished game scored under its own system, or None where it cannot be (the mail says the result)."""
+    from dippouch.play.records import score_game
+
+    try:
+        return score_game(store, game)
+    except Exception as e:  # a record the scoring cannot read: the end is still mailed, without the table
+        log.warning("the end of %s is mailed without scores: %s: %s", game, type(e).__name__, e)
+        return None
+
+
+def _rating(store: GameStore, person_id: int) -> PersonRating | None:
+    from dippouch.play.ratings import person_rating
+
+    return person_rating(store, person_id).get(None)
+
+
+def _end_text(game: str, power: str, ending: str, scored: Scored | None, rating: PersonRating | None, lang: str) -> str:
+    """The end mail's text in ``lang``: the result, the scores, the rating, the links."""
+    lines = [say(msg("%(game)s is over: %(ending)s", game=game, ending=ending), lang), ""]
+    if scored is not None and scored.rows:
+        lines.append(say(msg("Scores under %(system)s:", system=scored.system.title), lang))
+        width = max(len(row.power) for row in scored.rows) + 2
+        for row in scored.rows:
+            mark = "*" if row.power == power else " "
+            counts = say(
+                nmsg(
+                    "%(num)d centre, score %(score)s",
+                    "%(num)d centres, score %(score)s",
+                    row.centres,
+                    score=f"{row.score:.2f}",
+                ),
+                lang,
+            )
+            lines.append(f" {mark}{row.power + ':':<{width}}{counts}")
+        lines.append(say(msg("(* your power, %(power)s)", power=power), lang))
+        lines.append("")
+    if rating is not None:
+        lines.append(
+            say(
+                msg(
+                    "Your rating is now %(rating)s, place %(rank)s of %(rated)s rated players.",
+                    rating=f"{rating.rating:.1f}",
+                    rank=rating.rank,
+                    rated=rating.rated,
+                ),
+                lang,
+            )
+        )
+        lines.append("")
+    page = "/games/" + quote(game, safe="")
+    lines += [
+        say(msg("Replay, phase by phase: %(link)s", link=site().link(page + "/replay")), lang),
+        say(msg("The whole game as an animated map (GIF): %(link)s", link=site().link(page + "/replay.gif")), lang),
+        say(msg("The game book to print (PDF): %(link)s", link=site().link(page + "/book.pdf")), lang),
+    ]
+    return "\n".join(lines)
+
+
+GAME_END_MAIL = register(GameEndMail())
+"""Registered with the game mail: a worker that loads the mail side mails every game's end."""
 
 
 def queue_results(store: GameStore, now: datetime, *, maps: MapAttacher | None = None) -> Queued:

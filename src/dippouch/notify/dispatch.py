@@ -202,9 +202,12 @@ def dispatch(
     # Reminders every look: a short phase's reminder (a lead of minutes) a look late may come after its
     # deadline. What has no log row yet is scanned on the slow looks only.
     found = unlogged.found(look, wanted) if slow else []
-    if "deadline" in wanted:
-        found += reminders.due(look)
     for ev in found:
+        for ch in chans:
+            if ev.kind in ch.kinds:
+                _hand(ch, ev, look, report)
+    # After the scan: a game found starting is told before anyone is reminded of its first deadline.
+    for ev in reminders.due(look) if "deadline" in wanted else []:
         for ch in chans:
             if ev.kind in ch.kinds:
                 _hand(ch, ev, look, report)

@@ -31,6 +31,7 @@ EVENTS: dict[str, str] = {
     "seat_offered": "A seat is offered to you (a replacement is wanted)",
     "message_received": "A message (press) for you",
     "seat_lost": "Your seat freed by the coordinator or taken by a replacement",
+    "game_ended": "Your game has ended (the result, scores and links to the replay)",
 }
 """Event kind -> how the settings page names it."""
 

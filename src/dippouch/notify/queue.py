@@ -93,7 +93,8 @@ def items_for(
                     "target_id": target_id,
                     "game_id": game_id,
                     "title": message.title,
-                    "body": message.body,
+                    # An e-mail ends by saying why it came and how to get fewer; a push or a chat post is short.
+                    "body": message.body + (f"\n\n{message.why}" if channel == "email" and message.why else ""),
                     "url": message.url,
                 }
             )

@@ -44,6 +44,7 @@ KINDS: dict[str, str] = {
     "resume": "the game resumed (the event log)",
     "extend": "the deadline was extended (the event log)",
     "rollback": "the coordinator rolled the game back (the event log)",
+    "game_ended": "a game finished: a solo, a draw or a concession (the unlogged scan)",
     "seat_lost": "a person's seat was freed by the coordinator or taken by a replacement (the event log's "
     "`freed` and `seat_replaced`, told to that person alone)",
 }

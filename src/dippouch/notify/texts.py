@@ -12,18 +12,24 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
+from dippouch.core.messages import Msg, msg
 from dippouch.game import GameError
 from dippouch.i18n import translations
 from dippouch.names import phase_words
+from dippouch.notify.safety import public_url
+from dippouch.saying import say
 
-__all__ = ["I18N_DOMAIN", "MAX_BODY", "MAX_TITLE", "Message", "compose"]
+__all__ = ["I18N_DOMAIN", "MAX_BODY", "MAX_TITLE", "SETTINGS_PAGE", "Message", "compose", "why"]
 
 I18N_DOMAIN = "mail"
 """A notification is in its reader's language: the ``lang`` fact (:mod:`dippouch.notify.channels.people`
 puts the person's language there, else the game's); English without it."""
 
 MAX_TITLE = 200
-MAX_BODY = 2000
+MAX_BODY = 4000
+"""A results mail carries the player's orders and results: a big power's in a big variant is a long text."""
+SETTINGS_PAGE = "/notifications"
+"""Where a person chooses what they are told and how: every mail names it."""
 _MAX_FACT = 500
 
 
@@ -33,6 +39,8 @@ class Message:
     body: str
     url: str
     """A path on the web app (``/games/demo``) or a full address; the transports make it absolute."""
+    why: str = ""
+    """Why the person gets it and how to get fewer: the end of an e-mail (:func:`why`)."""
 
 
 def cut(text: str, limit: int) -> str:
@@ -40,7 +48,7 @@ def cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-_AT_THE_SEAT = frozenset({"phase_processed", "deadline", "game_starting"})
+_AT_THE_SEAT = frozenset({"phase_processed", "deadline", "game_starting", "game_ended"})
 """Events told to a seated player about their seat."""
 
 
@@ -67,7 +75,13 @@ def compose(event: str, facts: Mapping[str, Any]) -> Message:
     if event == "phase_processed":
         title = _("%(game)s: %(phase)s processed") % {"game": game, "phase": phase}
         body = _("The results of %(phase)s in %(game)s are ready.") % {"phase": phase, "game": game}
-        body += _next(facts, lang)
+        summary = str(facts.get("summary") or "").strip("\n")
+        body += "\n\n" + summary + "\n\n" + _next(facts, lang).lstrip() if summary else _next(facts, lang)
+    elif event == "game_ended":
+        title = say(msg("%(game)s has ended", game=game), lang)
+        body = say(msg("%(game)s is over: %(ending)s", game=game, ending=_fact(facts, "ending")), lang)
+        if facts.get("scores"):
+            body += "\n\n" + str(facts["scores"])
     elif event == "deadline":
         title = _("%(game)s: orders for %(power)s missing") % {"game": game, "power": power}
         body = (
@@ -120,7 +134,36 @@ def compose(event: str, facts: Mapping[str, Any]) -> Message:
         ).rstrip(": ")
     else:
         raise GameError(f"no event {event!r}")
-    return Message(cut(title, MAX_TITLE), cut(body, MAX_BODY), url)
+    return Message(cut(title, MAX_TITLE), cut(body, MAX_BODY), url, why(event, facts))
+
+
+def why(event: str, facts: Mapping[str, Any]) -> str:
+    """Why the person gets this, and how to get fewer, in their language: the last lines of every e-mail (the
+    outbox adds the one-click link that stops this kind of mail)."""
+    lang = str(facts.get("lang") or "en")
+    game, power = _fact(facts, "game"), _fact(facts, "power")
+    reason: Msg
+    if event == "seat_offered":
+        reason = msg("You get this because you signed up for a game here recently and may want another seat.")
+    elif event == "message_received":
+        reason = msg("You get this because you chose to have press (messages) by e-mail.")
+    elif event in ("seat_lost", "game_ended"):
+        reason = msg("You get this because you played %(power)s in %(game)s.", power=power, game=game)
+    elif event == "deadline":
+        reason = msg(
+            "You get this because you play %(power)s in %(game)s and no orders of yours are in: one reminder a "
+            "phase at most, none once you send orders or mark yourself ready.",
+            power=power,
+            game=game,
+        )
+    else:
+        reason = msg("You get this because you play %(power)s in %(game)s.", power=power, game=game)
+    page = public_url() + SETTINGS_PAGE if public_url() else SETTINGS_PAGE
+    fewer = msg(
+        "Fewer e-mails: choose what you are told, and how, on your notifications page: %(page)s",
+        page=page,
+    )
+    return say(reason, lang) + "\n" + say(fewer, lang)
 
 
 def _next(facts: Mapping[str, Any], lang: str = "en") -> str:

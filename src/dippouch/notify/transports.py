@@ -17,6 +17,7 @@ import base64
 import hashlib
 import ipaddress
 import json
+import logging
 from collections.abc import Callable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -30,6 +31,7 @@ from dippouch.notify.texts import cut
 from dippouch.store import notify as stored
 from dippouch.store import outbox
 from dippouch.store.notify import Delivery
+from dippouch.store.outbox import OutFile
 from dippouch.store.repository import GameStore
 
 if TYPE_CHECKING:
@@ -46,6 +48,8 @@ __all__ = [
     "send_webhook",
     "vapid_public_key",
 ]
+
+log = logging.getLogger("dippouch.notify")
 
 TIMEOUT = 10.0
 PUSH_PAYLOAD = 3000
@@ -97,23 +101,52 @@ def send_email(db: GameStore, d: Delivery, now: datetime, sender: MailSender = n
         domain = (sender() or "").rpartition("@")[2] or "dippouch.invalid"
     except Exception:  # an unreadable mail config must not stop notifications; the outbox reports it
         domain = "dippouch.invalid"
-    body = (
-        d.body
-        + (f"\n\n{_link(d.url)}" if d.url and public_url() else "")
-        + (
-            "\n\nYou get this because of your notification settings on dippouch; change them on its Notifications page.\n"
-        )
-    )
+    # The link after the news, before the last paragraph: why it came and how to get fewer (the queue's).
+    news, _, why = d.body.rpartition("\n\n") if "\n\n" in d.body else (d.body, "", "")
+    link = f"\n\n{_link(d.url)}" if d.url and public_url() else ""
+    body = news.rstrip("\n") + link + (f"\n\n{why}" if why else "") + "\n"
     outbox.queue_mail(
         db,
         key=f"notify:{hashlib.sha256(d.key.encode()).hexdigest()[:40]}",
         to=d.email,
         subject=d.title,
         body=body,
-        kind="notify",
+        # One kind per event: the one-click link at its end stops this kind of mail, not every other.
+        kind=f"notify:{d.event}",
         now=now,
         sender_domain=domain,
+        game_id=d.game_id,
+        files=board_of(db, d),
     )
+
+
+BOARDS: dict[tuple[int, str], list[OutFile]] = {}
+"""The board picture of a processed phase, drawn once for every player's mail of it (the last few kept)."""
+
+
+def board_of(db: GameStore, d: Delivery) -> list[OutFile]:
+    """The board after a processed phase, as a PNG to attach to the results mail (none for other events, or
+    where it cannot be drawn: the text says everything without it)."""
+    if d.event != "phase_processed" or d.phase_id is None or d.game_id is None:
+        return []
+    key = (d.game_id, str(d.phase_id))
+    if key not in BOARDS:
+        try:
+            from dippouch.render.output import phase_map_file
+            from dippouch.store.history import phase_record
+            from dippouch.store.variant_copy import variant_of
+
+            game = stored.game_name(db, d.game_id)
+            filename, content_type, data = phase_map_file(
+                variant_of(db, game), phase_record(db, game, phase_id=d.phase_id), "png"
+            )
+            BOARDS[key] = [OutFile(filename, content_type, data)]
+        except Exception as e:  # no geometry for a user variant, no Cairo: the mail goes without the picture
+            log.warning("results mail of phase %s goes without the board: %s: %s", d.phase_id, type(e).__name__, e)
+            BOARDS[key] = []
+        while len(BOARDS) > 8:
+            BOARDS.pop(next(iter(BOARDS)))
+    return BOARDS[key]
 
 
 # -- browser push ------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """The scan for what the game's event log does not record yet: games starting, press a seated power may read,
-seats offered to the replacement pool. Each becomes an event for the dispatcher's channels, with its readers
+seats offered to the replacement pool, games that ended. Each becomes an event for the dispatcher's channels, with its readers
 and a mark per reader (the occurrence's name, the one the scan before the dispatcher used).
 
 These scans go once the transactions that cause them write event rows (a game's first phase opened or its
@@ -17,7 +17,7 @@ from collections.abc import Set
 from datetime import timedelta
 from urllib.parse import quote
 
-from dippouch.notify.registry import LOOK_BACK, Event, Look, Reader, starting
+from dippouch.notify.registry import LOOK_BACK, Event, Look, Reader, seated_readers, starting
 from dippouch.store import notify as stored
 from dippouch.store import openings, press
 
@@ -39,6 +39,19 @@ def found(look: Look, kinds: Set[str]) -> list[Event]:
         out += _messages(look)
     if "seat_offered" in kinds:
         out += _offers(look)
+    if "game_ended" in kinds:
+        out += _ended(look)
+    return out
+
+
+def _ended(look: Look) -> list[Event]:
+    """A game finished (a solo, a draw or a concession, however it ended): told once to each person seated at
+    the end. Its ``detail``: game, ending (the text the players read), ended_at."""
+    out = []
+    for g in stored.ended_games(look.store, look.notify_since()):
+        facts = {"game": g.game, "ending": str(g.ending.get("text") or ""), "ended_at": g.ended_at}
+        readers = seated_readers(look, g.game_id, str(g.game_id), facts, f"game_ended:{g.game_id}:{{person}}")
+        out.append(Event("game_ended", g.ended_at, g.game_id, g.game, facts, tuple(readers)))
     return out
 
 

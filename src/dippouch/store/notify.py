@@ -31,6 +31,7 @@ from dippouch.core.messages import msg
 from dippouch.game import GameError, RecordNotFound, as_utc
 from dippouch.store.db import Database
 from dippouch.store.models import GameRow, PersonRow, PhaseRow, PlayerRow
+from dippouch.store.models_mail import OutboxRow
 from dippouch.store.models_notify import (
     NotifyDeliveryRow,
     NotifyKeyRow,
@@ -40,6 +41,7 @@ from dippouch.store.models_notify import (
     NotifyTargetRow,
 )
 from dippouch.store.models_openings import OpeningRow
+from dippouch.store.models_ratings import RatedGameRow, RatingLineRow
 from dippouch.store.outbox import forget_mail_to
 
 I18N_DOMAIN = "rules"
@@ -101,6 +103,16 @@ class Delivery:
     created_at: datetime
     sent_at: datetime | None
     last_error: str | None
+    game_id: int | None = None
+
+    @property
+    def phase_id(self) -> int | None:
+        """The processed phase a ``phase_processed`` delivery tells of (its key names it: see
+        :func:`dippouch.notify.queue.items_for`), else None."""
+        if self.event != "phase_processed":
+            return None
+        got = self.key.split(":")[1:2]
+        return int(got[0]) if got and got[0].isdigit() else None
 
 
 def _target(r: NotifyTargetRow) -> Target:
@@ -345,6 +357,7 @@ def _delivery(s: Any, r: NotifyDeliveryRow) -> Delivery:
         r.created_at,
         r.sent_at,
         r.last_error,
+        r.game_id,
     )
 
 
@@ -451,10 +464,14 @@ def starting_games(db: Database, since: datetime) -> list[PhaseFact]:
 
 
 def phases_due_within(db: Database, now: datetime, horizon: timedelta) -> list[PhaseFact]:
-    """Open phases of active games whose deadline is ahead of ``now`` by at most ``horizon``."""
+    """Open phases of active games whose deadline is ahead of ``now`` by at most ``horizon`` (with when each
+    opened and its place in the game: a reminder is scaled to its phase's length, and waits for the start in
+    the first)."""
     now = as_utc(now)
     q = (
-        sa.select(PhaseRow.id, GameRow.id, GameRow.name, PhaseRow.name, PhaseRow.deadline, PhaseRow.opened_at)
+        sa.select(
+            PhaseRow.id, GameRow.id, GameRow.name, PhaseRow.name, PhaseRow.deadline, PhaseRow.opened_at, PhaseRow.seq
+        )
         .join(GameRow, GameRow.id == PhaseRow.game_id)
         .where(
             PhaseRow.status == "open",
@@ -481,11 +498,68 @@ def seated_people(db: Database, game_id: int) -> list[tuple[int, str]]:
         return [(int(pid or 0), str(power)) for pid, power in s.execute(q)]
 
 
+@dataclass(frozen=True)
+class EndedGame:
+    game_id: int
+    game: str
+    ending: dict[str, Any]
+    """The game's ending as stored (``text``: what the players read)."""
+    ended_at: datetime
+
+
+def ended_games(db: Database, since: datetime) -> list[EndedGame]:
+    """Games finished since ``since`` (the end is the last phase closed: processed, or closed by a draw)."""
+    ends = (
+        sa.select(PhaseRow.game_id, sa.func.max(PhaseRow.processed_at).label("ended"))
+        .where(PhaseRow.status == "processed", PhaseRow.processed_at.is_not(None))
+        .group_by(PhaseRow.game_id)
+        .subquery()
+    )
+    q = (
+        sa.select(GameRow.id, GameRow.name, GameRow.ending, ends.c.ended)
+        .join(ends, ends.c.game_id == GameRow.id)
+        .where(GameRow.status == "finished", ends.c.ended >= as_utc(since))
+        .order_by(ends.c.ended, GameRow.id)
+    )
+    with db.session() as s:
+        return [
+            EndedGame(int(gid), str(name), dict(ending or {}), as_utc(at)) for gid, name, ending, at in s.execute(q)
+        ]
+
+
+def rated_people(db: Database, game_id: int) -> set[int] | None:
+    """The people a finished game rated, or None while the ratings have not taken it in."""
+    with db.session() as s:
+        if s.get(RatedGameRow, game_id) is None:
+            return None
+        return set(s.scalars(sa.select(RatingLineRow.person_id).where(RatingLineRow.game_id == game_id)))
+
+
 def longest_lead(db: Database, default: int) -> int:
     """The longest deadline lead anyone chose (or ``default``): how far ahead the deadline scan looks."""
     with db.session() as s:
         got = s.scalar(sa.select(sa.func.max(NotifySettingsRow.deadline_hours)))
         return max(default, int(got or 0))
+
+
+def emails_of(db: Database, person_ids: Iterable[int]) -> dict[int, str]:
+    """Person id -> their address, for those of ``person_ids`` who have one (and kept their data)."""
+    ids = sorted(set(person_ids))
+    if not ids:
+        return {}
+    q = sa.select(PersonRow.id, PersonRow.email).where(
+        PersonRow.id.in_(ids), PersonRow.email.is_not(None), PersonRow.deleted_at.is_(None)
+    )
+    with db.session() as s:
+        return {int(pid): str(email) for pid, email in s.execute(q) if email}
+
+
+def game_name(db: Database, game_id: int) -> str:
+    with db.session() as s:
+        g = s.get(GameRow, game_id)
+        if g is None:
+            raise RecordNotFound(msg("no game %(game)s", game=game_id))
+        return g.name
 
 
 def live_person(db: Database, person_id: int) -> bool:
@@ -584,4 +658,11 @@ def forget_person(db: Database, person_id: int, *, now: datetime) -> None:
             s.execute(sa.delete(model).where(model.person_id == person_id))
         p = s.get(PersonRow, person_id)
         if p is not None and p.email:
-            forget_mail_to(s, p.email, "notify")
+            # Each event's mail is its own kind (``notify:EVENT``, so its one-click link stops that kind alone).
+            kinds = s.scalars(
+                sa.select(OutboxRow.kind)
+                .where(OutboxRow.to_addr == p.email, OutboxRow.kind.like("notify:%"))
+                .distinct()
+            )
+            for kind in ["notify", *kinds]:
+                forget_mail_to(s, p.email, kind)

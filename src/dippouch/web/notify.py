@@ -47,6 +47,7 @@ def _page_words(request: Request) -> dict[str, dict[str, str]]:
         "seat_offered": t.gettext("A seat is offered to you (a replacement is wanted)"),
         "message_received": t.gettext("A message (press) for you"),
         "seat_lost": t.gettext("Your seat freed by the coordinator or taken by a replacement"),
+        "game_ended": t.gettext("Your game has ended (the result, scores and links to the replay)"),
     }
     channels = {
         "email": t.gettext("E-mail"),

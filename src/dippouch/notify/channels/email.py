@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from dippouch.notify.channels.people import PERSON_KINDS, tell
+from dippouch.notify.channels.people import EMAIL_KINDS, tell
 from dippouch.notify.registry import Event, Look, channel
 
 name = "email"
 
 
-@channel(name, PERSON_KINDS)
+@channel(name, EMAIL_KINDS)
 def handle(event: Event, look: Look) -> int:
     return tell(event, look, name)

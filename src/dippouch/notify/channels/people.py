@@ -13,22 +13,27 @@ from typing import Any
 
 from dippouch.game import Settings
 from dippouch.i18n import DEFAULT, LANGUAGES
+from dippouch.notify import summary
 from dippouch.notify.queue import items_for
 from dippouch.notify.registry import Event, Look, Reader
 from dippouch.notify.reminders import left
 from dippouch.store import notify as stored
 from dippouch.store import press
+from dippouch.store.mail_games import mail_games
 from dippouch.store.people import preferences_of
 
-__all__ = ["I18N_DOMAIN", "PERSON_KINDS", "language", "tell"]
+__all__ = ["EMAIL_KINDS", "I18N_DOMAIN", "PERSON_KINDS", "language", "tell"]
 
 I18N_DOMAIN = "mail"
 """A notification is a message to one person: in their language, else the game's (:mod:`dippouch.notify.texts`)."""
 
 PERSON_KINDS = frozenset(
-    {"phase_processed", "game_starting", "seat_offered", "message_received", "deadline", "seat_lost"}
+    {"phase_processed", "game_starting", "seat_offered", "message_received", "deadline", "seat_lost", "game_ended"}
 )
 """The events a person chooses to be told about (:data:`dippouch.notify.events.EVENTS`)."""
+EMAIL_KINDS = PERSON_KINDS - {"game_ended"}
+"""The events the e-mail channel tells: a game's end is mailed by the mail side, with the scores and the
+player's rating (:mod:`dippouch.mail.notices`), which this package cannot reach."""
 
 
 def _person_language(look: Look, event: Event, person_id: int) -> str | None:
@@ -65,6 +70,13 @@ def _facts(look: Look, event: Event, r: Reader) -> dict[str, Any]:
     """The reader's facts with their language, and the time left said in it."""
     lang = language(look, event, r.person_id)
     facts = {**r.facts, "lang": lang}
+    if event.kind == "phase_processed" and event.phase is not None:
+        ph = event.phase
+        found: summary.PhaseSummary | None = look.once(
+            f"summary:{ph.phase_id}", lambda: summary.read(look.store, event.game, ph.phase_id)
+        )
+        if found is not None:
+            facts["summary"] = found.text(r.power, lang)
     deadline = event.detail.get("deadline")
     if event.kind == "deadline" and isinstance(deadline, datetime) and lang != DEFAULT:
         facts["left"] = left(deadline - look.now, lang)
@@ -74,6 +86,11 @@ def _facts(look: Look, event: Event, r: Reader) -> dict[str, Any]:
 def _items(look: Look, event: Event, r: Reader, channel: str) -> list[dict[str, Any]]:
     if channel == "email" and event.kind == "message_received" and press.copied(look.store, int(r.key), r.power):
         return []  # the press's copy with its reply code is this message's e-mail: never two for one message
+    if channel == "email" and event.kind == "phase_processed":
+        if r.person_id in _mailed_results(look, event):
+            return []  # the game's own mail sends them its whole report: one mail a phase, not two
+        if event.phase is not None and not event.phase.next_name:
+            return []  # the game ended there: its end mail, with the scores, is the one mail
     return items_for(
         look.store,
         r.person_id,
@@ -84,6 +101,23 @@ def _items(look: Look, event: Event, r: Reader, channel: str) -> list[dict[str, 
         prefs=r.prefs,
         only=channel,
     )
+
+
+def _mailed_results(look: Look, event: Event) -> set[int]:
+    """The readers whose address gets the game's own results mail (a game whose mail is set up mails its whole
+    report to every player with an address), read once a look per game."""
+
+    def find() -> set[int]:
+        games = look.once("mail:games", lambda: {g.id: g for g in mail_games(look.store)})
+        g = games.get(event.game_id)
+        if g is None:
+            return set()
+        addresses = {r.email.lower() for r in g.players if r.replaced_at is None and r.email}
+        emails = stored.emails_of(look.store, [r.person_id for r in event.readers])
+        return {pid for pid, email in emails.items() if email.lower() in addresses}
+
+    got: set[int] = look.once(f"mailed-results:{event.game_id}", find)
+    return got
 
 
 def tell(event: Event, look: Look, channel: str) -> int:
