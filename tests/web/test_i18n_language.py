@@ -233,7 +233,10 @@ def test_static_files_keep_their_caching(site: Site) -> None:
 
 HOME_SENTENCES = (
     "Diplomacy games",
-    "Follow a game, send your orders with the link your coordinator gave you, or browse the variants and their moves.",
+    "Play Diplomacy and its variants by web, e-mail or post: join an open game, start one of your own, or practise "
+    "against bots at once.",
+    "Join an open game",
+    "Start a game",
 )
 """Sentences of the home page (index.html, domain site), looked for in each language as its catalogue says them."""
 
