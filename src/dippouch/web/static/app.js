@@ -27,6 +27,25 @@
     var text = localText(t.getAttribute("data-local"));
     if (text) { t.title = t.textContent; t.textContent = text; }
   });
+  // ------------------------------------------------------------------ a list that follows another
+  // A select with data-follows="NAME" shows only the option groups for the value chosen in its form's NAME
+  // select (the practice form's powers: every variant's are in the page, 376 of them, for use without script).
+  document.querySelectorAll("select[data-follows]").forEach(function (sel) {
+    var lead = sel.form && sel.form.elements[sel.getAttribute("data-follows")];
+    if (!lead) return;
+    function follow() {
+      sel.querySelectorAll("optgroup[data-for]").forEach(function (g) {
+        var mine = g.getAttribute("data-for") === lead.value;
+        g.hidden = !mine;
+        g.disabled = !mine;
+      });
+      var chosen = sel.options[sel.selectedIndex];
+      if (chosen && chosen.parentNode.disabled) sel.value = sel.options[0].value;
+    }
+    lead.addEventListener("change", follow);
+    follow();
+  });
+
   var clocks = document.querySelectorAll("[data-deadline]");
   function tick() {
     clocks.forEach(function (c) { c.textContent = left(new Date(c.getAttribute("data-deadline")) - new Date()); });
