@@ -292,21 +292,16 @@ def _templates_read(text: str, lang: str) -> bool:
 
 
 def _read(shape: str, lang: str) -> bool:
-    """Whether a template of ``lang`` reads ``shape`` as a page shows it (a command-line hint in the web's words,
-    :func:`dippouch.web.inputs.web_words`, as ``layer_words`` and the application's handlers pass it to ``said``)."""
-    from dippouch.web.inputs import web_words
-
+    """Whether a template of ``lang`` reads ``shape`` as a page shows it (a hint is a value the web words by its
+    key, so the text is read as the layer wrote it)."""
     if shape.startswith(MSG):
         return _translated(shape.removeprefix(MSG), lang)
-    return _templates_read(web_words(shape), lang)
+    return _templates_read(shape, lang)
 
 
 def _said_reads(text: str, lang: str) -> bool:
     """Whether :func:`dippouch.said.said` reads ``text`` as a page shows it: whole, or each of its parts between
     ``; `` in its turn (as ``said`` reads notes and refusals joined into one line)."""
-    from dippouch.web.inputs import web_words
-
-    text = web_words(text)
     return _templates_read(text, lang) or ("; " in text and all(_said_reads(p, lang) for p in text.split("; ")))
 
 
@@ -508,10 +503,14 @@ class _WebRefusals(ast.NodeVisitor):
         return self._passed_on(arg)
 
     def _passed_on(self, arg: ast.expr) -> bool:
-        """``str(e)`` or ``str(e.args[0])`` of a project error caught by an enclosing ``except ... as e``."""
-        if not (isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id == "str" and arg.args):
+        """``str(e)``, ``str(e.args[0])`` or ``e.msg`` (its message value) of a project error caught by an
+        enclosing ``except ... as e``."""
+        if isinstance(arg, ast.Attribute) and arg.attr == "msg" and isinstance(arg.value, ast.Name):
+            e: ast.expr = arg.value
+        elif isinstance(arg, ast.Call) and isinstance(arg.func, ast.Name) and arg.func.id == "str" and arg.args:
+            e = arg.args[0]
+        else:
             return False
-        e = arg.args[0]
         if isinstance(e, ast.Subscript) and isinstance(e.value, ast.Attribute) and e.value.attr == "args":
             e = e.value.value
         if not isinstance(e, ast.Name):
@@ -585,17 +584,13 @@ APP = "dippouch/web/app.py"
 
 APP_BUILT = frozenset(
     {
-        # a WebError's message: the web's check above reads it where it is raised
-        "<built: exc.message>",
-        # a layer's refusal: the layers' check above reads it where it is raised
-        "<built: web_words(str(exc))>",
-        # pydantic's words (a field missing, a value of the wrong type) stay English; said reads the parts it has
-        # templates for, and the fallback ("the request is not in the expected shape") has one
-        "<built: '; '.join(parts) or 'the request is not in the expected shape'>",
-        # Starlette's answer: 404 and 405 have templates (read back in tests/web/test_i18n_web_errors_read_back.py);
-        # another status's detail is Starlette's English
-        "<built: {404: 'no such page', 405: 'this address does not take that method'}.get(exc.status_code, "
-        "str(exc.detail))>",
+        # a WebError's or a layer's message value (exc.msg), passed to _refused, which passes it to _answer: the
+        # web's and the layers' checks above read it where it is raised
+        "<built: exc.msg>",
+        "<built: message>",
+        # Starlette's answer: 404, 405 and 413 are message values; another status's detail is Starlette's English
+        "<built: known.get(exc.status_code) or Msg(str(exc.detail))>",
+        # pydantic's words (a field missing, a value of the wrong type) stay English, in a said sentence
     }
 )
 """The messages web/app.py answers with that are made elsewhere, each with where it is read, or why not."""
@@ -614,13 +609,21 @@ def _app_answers(source: str, module: ModuleType) -> Iterator[tuple[int, str, bo
             if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name)
         }
         for call in ast.walk(fn):
-            if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "_answer"):
+            if not (
+                isinstance(call, ast.Call)
+                and isinstance(call.func, ast.Name)
+                and call.func.id in ("_answer", "_refused")
+            ):
                 continue
             if len(call.args) < 3:
                 continue
             message = call.args[2]
             if isinstance(message, ast.Name) and message.id in bound:
                 message = bound[message.id]
+            if (mid := _message_id(message)) is not None:
+                # a message value, said by its id in the reader's language
+                yield call.lineno, _name(message), all(_translated(mid, lang) for lang in LANGS)
+                continue
             said = (
                 isinstance(message, ast.Call)
                 and isinstance(message.func, ast.Name)

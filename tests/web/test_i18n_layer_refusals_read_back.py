@@ -28,7 +28,6 @@ from dippouch.store.repository import GameStore
 from dippouch.store.rows import power_name
 from dippouch.store.sealing import check_reason
 from dippouch.store.tournaments import tournament
-from dippouch.web.inputs import web_words
 from dippouch.web.security import SESSION_COOKIE
 from websupport import Site
 
@@ -45,7 +44,7 @@ def _text(make: Callable[[], object]) -> str:
 
 
 def _page(text: str, lang: str) -> str:
-    return said(web_words(text), lang)
+    return said(text, lang)
 
 
 def _zone(name: str) -> Callable[[], object]:

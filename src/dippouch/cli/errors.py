@@ -8,15 +8,35 @@ name the user got wrong raises :class:`~dippouch.core.errors.NotFound` (a ``Dipp
 
 from __future__ import annotations
 
-__all__ = ["user_problem"]
+import os
+
+__all__ = ["cli_language", "user_problem"]
+
+
+def cli_language() -> str:
+    """The language the command line speaks: the locale's messages language (``LC_ALL``, then ``LC_MESSAGES``,
+    then ``LANG``, as POSIX ranks them: ``de_DE.UTF-8`` is German), English when it names none of ours (``C``,
+    ``POSIX``, unset)."""
+    from dippouch.i18n import DEFAULT, LANGUAGES
+
+    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(name, "")
+        if value:
+            lang = value.split(".")[0].split("@")[0].split("_")[0].lower()
+            return lang if lang in LANGUAGES else DEFAULT
+    return DEFAULT
 
 
 def user_problem(e: BaseException) -> str | None:
-    """The message for an error the user can fix, or ``None`` when ``e`` is a bug in dippouch."""
+    """The message for an error the user can fix, in the locale's language (:func:`cli_language`; a hint as
+    the layers write it, naming the command), or ``None`` when ``e`` is a bug in dippouch."""
     from dippouch.core.errors import DippouchError
 
     if isinstance(e, DippouchError):
-        return str(e)
+        from dippouch.said import told
+
+        # A layer's text not made a message value yet is read back (said.told) while dippouch.said stays.
+        return told(e.msg, cli_language())
     module = type(e).__module__ or ""
     if module.startswith("sqlalchemy"):
         orig = getattr(e, "orig", None)

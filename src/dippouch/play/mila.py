@@ -13,8 +13,12 @@ from datetime import datetime
 from typing import Any
 
 from dippouch.catalog import load_variant
+from dippouch.core.messages import PhaseName, msg
 from dippouch.game import GameError, position_from_data
 from dippouch.store.repository import GameStore
+
+I18N_DOMAIN = "rules"
+"""The catalogue of this module's refusals, said in the reader's language where they are shown."""
 
 __all__ = ["export_mila", "import_mila"]
 
@@ -50,10 +54,12 @@ def import_mila(store: GameStore, data: Mapping[str, Any], *, name: str | None, 
     try:
         records = from_mila_saved_game(v, data)
     except (TypeError, AttributeError, ValueError, KeyError) as e:
-        raise GameError(f"not a usable MILA saved game ({type(e).__name__}: {e})") from None
+        raise GameError(
+            msg("not a usable MILA saved game (%(kind)s: %(reason)s)", kind=type(e).__name__, reason=str(e))
+        ) from None
     game = (name or str(data.get("id") or "")).strip()
     if not game:
-        raise GameError("the saved game has no id; give the imported game a name with --name")
+        raise GameError(msg("the saved game has no id; give the imported game a name with --name"))
     store.create_game(game, "standard", now=now, position=position_to_data(v, records[0].position))
     for rec in records[:-1]:
         kind = v.calendar.kind(rec.position.phase)
@@ -62,7 +68,13 @@ def import_mila(store: GameStore, data: Mapping[str, Any], *, name: str | None, 
             break
         expected = v.calendar.name(rec.position.phase)
         if st.phase != expected:
-            raise GameError(f"replaying the saved game reached {st.phase}, but the saved game has {expected} next")
+            raise GameError(
+                msg(
+                    "replaying the saved game reached %(phase)s, but the saved game has %(next)s next",
+                    phase=PhaseName(st.phase or ""),
+                    next=PhaseName(expected),
+                )
+            )
         for power, orders in rec.orders.items():
             must = next((p for p in st.powers if p.power == power), None)
             if must is None or not must.must_act or not orders:

@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from dippouch.catalog import variants_usable
+from dippouch.core.messages import Msg, msg
 from dippouch.game import GameError, Settings, parse_duration
 from dippouch.people.reliability import meets
 from dippouch.play.seats import claim, resign
@@ -28,6 +29,9 @@ from dippouch.store.openings import Opening
 from dippouch.store.press import press_rules
 from dippouch.store.reliability import reliabilities
 from dippouch.store.repository import GameStore
+
+I18N_DOMAIN = "rules"
+"""The catalogue of what joining and leaving a game tells the person, and of the lobby's refusals."""
 
 __all__ = [
     "LENGTHS",
@@ -44,6 +48,7 @@ __all__ = [
     "find_games",
     "quick_play",
     "resign",
+    "resign_message",
     "resign_text",
     "sign_up",
     "start_when_full",
@@ -125,7 +130,9 @@ def template(key: str) -> Template:
     found = {t.key: t for t in templates()}
     got = found.get(key.strip())
     if got is None:
-        raise GameError(f"no template {key!r}; choose one of {', '.join(found)}")
+        raise GameError(
+            msg("no template %(template)s; choose one of %(templates)s", template=repr(key), templates=", ".join(found))
+        )
     return got
 
 
@@ -164,17 +171,25 @@ def _applied(t: Template, c: Choices) -> Template:
         if text is not None and text.strip():
             length = parse_duration(text)
             if length < timedelta(minutes=1):
-                raise GameError(f"the {kind} phases must last at least one minute (it was {text!r})")
+                raise GameError(
+                    msg(
+                        "the %(kind)s phases must last at least one minute (it was %(value)s)",
+                        kind=kind,
+                        value=repr(text),
+                    )
+                )
             deadlines[kind] = text.strip()
     press = dict(t.press)
     if c.press is not None and c.press.strip():
         kind = c.press.strip().lower()
         if kind not in KINDS:
-            raise GameError(f"no press kind {c.press!r}; choose one of {', '.join(KINDS)}")
+            raise GameError(
+                msg("no press kind %(kind)s; choose one of %(kinds)s", kind=repr(c.press), kinds=", ".join(KINDS))
+            )
         press["kind"] = kind
     minimum = t.min_reliability if c.min_reliability is None else c.min_reliability
     if not 0 <= minimum <= 100:
-        raise GameError(f"the minimum reliability is a percentage from 0 to 100, not {minimum}")
+        raise GameError(msg("the minimum reliability is a percentage from 0 to 100, not %(value)s", value=minimum))
     return replace(
         t,
         deadlines=deadlines,
@@ -230,11 +245,19 @@ class Filters:
     def checked(self) -> Filters:
         """These filters, or a refusal naming the value there is no such choice for."""
         if self.length and self.length not in LENGTHS:
-            raise GameError(f"phase length {self.length!r}: choose one of {', '.join(LENGTHS)}")
+            raise GameError(
+                msg(
+                    "phase length %(length)s: choose one of %(lengths)s",
+                    length=repr(self.length),
+                    lengths=", ".join(LENGTHS),
+                )
+            )
         if self.press and self.press not in KINDS:
-            raise GameError(f"no press kind {self.press!r}; choose one of {', '.join(KINDS)}")
+            raise GameError(
+                msg("no press kind %(kind)s; choose one of %(kinds)s", kind=repr(self.press), kinds=", ".join(KINDS))
+            )
         if not 0 <= self.seats <= 50:
-            raise GameError(f"seats left {self.seats}: a number from 0 to 50")
+            raise GameError(msg("seats left %(seats)s: a number from 0 to 50", seats=self.seats))
         return self
 
 
@@ -284,13 +307,20 @@ class Joined:
     """On the game's waiting list: every power is played or promised."""
 
     @property
-    def text(self) -> str:
-        """What every door tells the player."""
+    def message(self) -> Msg:
+        """What every door tells the player, said in their language where it is shown."""
         if self.seated_as:
-            return f"{self.game} is full and starts now: you play {self.seated_as}."
+            return msg("%(game)s is full and starts now: you play %(power)s.", game=self.game, power=self.seated_as)
         if self.waiting_list:
-            return f"You are on {self.game}'s waiting list: you get a power if one comes free."
-        return f"You signed up to {self.game}; {self.opening.needed} more sign-ups fill it."
+            return msg("You are on %(game)s's waiting list: you get a power if one comes free.", game=self.game)
+        return msg(
+            "You signed up to %(game)s; %(count)d more sign-ups fill it.", game=self.game, count=self.opening.needed
+        )
+
+    @property
+    def text(self) -> str:
+        """The message in English, as the JSON API's ``text`` and the command line give it."""
+        return str(self.message)
 
 
 def _joined(o: Opening, person_id: int, wait: bool) -> Joined:
@@ -322,21 +352,34 @@ def quick_play(store: GameStore, person_id: int, filters: Filters = Filters(), *
             continue
         return sign_up(store, o.game, person_id, ["any"], now=now)
     raise GameError(
-        "no open game with these settings has a seat for you now: change the filters, or start one from a "
-        "template (/games/new)"
+        msg(
+            "no open game with these settings has a seat for you now: change the filters, or start one from a "
+            "template (/games/new)"
+        )
+    )
+
+
+def resign_message(got: store_openings.Resigned) -> Msg:
+    """What every door tells the person who resigned, said in their language where it is shown."""
+    if got.how == "withdrawn":
+        return msg("You withdrew from %(game)s.", game=got.game)
+    if got.how == "freed":
+        return msg(
+            "You resigned %(power)s in %(game)s before it started; the power is open to sign-up again.",
+            power=str(got.power),
+            game=got.game,
+        )
+    return msg(
+        "You resigned %(power)s in %(game)s: the seat is offered to the replacement pool. Until someone takes it "
+        "the game goes on without you (your orders, if you send any, still count).",
+        power=str(got.power),
+        game=got.game,
     )
 
 
 def resign_text(got: store_openings.Resigned) -> str:
-    """What every door tells the person who resigned."""
-    if got.how == "withdrawn":
-        return f"You withdrew from {got.game}."
-    if got.how == "freed":
-        return f"You resigned {got.power} in {got.game} before it started; the power is open to sign-up again."
-    return (
-        f"You resigned {got.power} in {got.game}: the seat is offered to the replacement pool. Until someone takes "
-        "it the game goes on without you (your orders, if you send any, still count)."
-    )
+    """:func:`resign_message` in English, as the JSON API's ``text`` gives it."""
+    return str(resign_message(got))
 
 
 def start_when_full(store: GameStore, game: str, *, now: datetime) -> dict[int, str]:

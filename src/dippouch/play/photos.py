@@ -13,9 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from dippouch.core.messages import msg
 from dippouch.game import GameError, as_utc
 from dippouch.store.photos import confirm_target, link_confirmed
 from dippouch.store.repository import GameStore
+
+I18N_DOMAIN = "rules"
+"""The catalogue of this module's refusals, said in the reader's language where they are shown."""
 
 __all__ = ["PhotoConfirmed", "confirm_photo"]
 
@@ -42,7 +46,10 @@ def confirm_photo(store: GameStore, attachment: int, *, text: str, now: datetime
     if not text.strip():
         # An empty version would stand over the power's earlier ones and leave every unit without an order.
         raise GameError(
-            f"the transcription of photograph #{attachment} has no line: give at least one, or set the photograph aside"
+            msg(
+                "the transcription of photograph #%(id)s has no line: give at least one, or set the photograph aside",
+                id=attachment,
+            )
         )
     result = store.submit(
         target.game, target.power, text, now=target.received, source="photo", recorded_at=max(now, target.received)

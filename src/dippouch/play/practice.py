@@ -25,11 +25,15 @@ from dippouch.bots.practice import strongest_level
 from dippouch.bots.seats import check_level, play_seats, seat_bot
 from dippouch.catalog import load_variant, variants_usable
 from dippouch.core.errors import DippouchError
+from dippouch.core.messages import msg
 from dippouch.game import GameError, Settings
 from dippouch.store.access import AccessStore
 from dippouch.store.bots import open_practice_games, practice_slot
 from dippouch.store.installation import installation_secret
 from dippouch.store.repository import GameStore
+
+I18N_DOMAIN = "rules"
+"""The catalogue of this module's refusals, said in the reader's language where they are shown."""
 
 __all__ = [
     "AFFORDABLE_LEVELS",
@@ -114,14 +118,27 @@ def _choose(variant_name: str, wanted: str, level: str | None, pace: str) -> tup
     good, _broken = variants_usable()
     usable = [v.name for v in good]
     if variant_name not in usable:
-        raise GameError(f"no usable variant {variant_name!r}; choose one of {', '.join(usable)}")
+        raise GameError(
+            msg(
+                "no usable variant %(variant)s; choose one of %(variants)s",
+                variant=repr(variant_name),
+                variants=", ".join(usable),
+            )
+        )
     powers = [p.name for p in load_variant(variant_name).powers]
     if wanted.lower() == "any":
         power = secrets.choice(powers)
     else:
         match = [p for p in powers if p.lower() == wanted.lower()]
         if not match:
-            raise GameError(f"{variant_name} has no power {wanted!r}; its powers are {', '.join(powers)}, or any")
+            raise GameError(
+                msg(
+                    "%(variant)s has no power %(power)s; its powers are %(powers)s, or any",
+                    variant=variant_name,
+                    power=repr(wanted),
+                    powers=", ".join(powers),
+                )
+            )
         power = match[0]
     affordable = strongest_level(len(powers) - 1)
     level = check_level(level) if level is not None else affordable
@@ -130,12 +147,17 @@ def _choose(variant_name: str, wanted: str, level: str | None, pace: str) -> tup
         # cannot afford for this many bots is no practice (and anyone, signed in or not, may start one).
         weaker = ", ".join(LEVELS[: LEVELS.index(affordable) + 1])
         raise GameError(
-            f"the {level} level is more than this site can afford for {len(powers) - 1} bots (each time you mark "
-            f"your orders ready you would wait for them all); choose one of {weaker}"
+            msg(
+                "the %(level)s level is more than this site can afford for %(count)d bots (each time you mark your "
+                "orders ready you would wait for them all); choose one of %(levels)s",
+                level=level,
+                count=len(powers) - 1,
+                levels=weaker,
+            )
         )
     if pace not in PACES:
         paces = ", ".join(f"{k} ({v[0]})" for k, v in PACES.items())
-        raise GameError(f"no pace {pace!r}; choose one of {paces}")
+        raise GameError(msg("no pace %(pace)s; choose one of %(paces)s", pace=repr(pace), paces=paces))
     return variant_name, powers, power, level
 
 
@@ -165,13 +187,21 @@ def start_practice(
             mine = sum(1 for t in open_games.values() if t == tag)
             if mine >= per_client:
                 raise PracticeCapReached(
-                    f"you already have {mine} practice games going (at most {per_client} at once); "
-                    "finish one of them first, or leave it: a practice game its player has left stops after a while "
-                    "(ten of its movement phases, at least an hour, at most a week)"
+                    msg(
+                        "you already have %(count)s practice games going (at most %(most)s at once); finish one of "
+                        "them first, or leave it: a practice game its player has left stops after a while (ten of its "
+                        "movement phases, at least an hour, at most a week)",
+                        count=mine,
+                        most=per_client,
+                    )
                 )
             if len(open_games) >= total:
                 raise PracticeCapReached(
-                    f"the site has {len(open_games)} practice games going, its limit ({total}); try again later"
+                    msg(
+                        "the site has %(count)s practice games going, its limit (%(most)s); try again later",
+                        count=len(open_games),
+                        most=total,
+                    )
                 )
             name = f"practice-{secrets.token_hex(5)}"
             deadline = PACES[pace][1]

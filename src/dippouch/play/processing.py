@@ -22,11 +22,15 @@ from typing import Protocol
 
 from dippouch.bots.practice import stop_left_practice_games, stop_unwatched_bot_games
 from dippouch.bots.seats import Think
+from dippouch.core.messages import Msg, msg
 from dippouch.game import GameError
 from dippouch.play.progress import MAX_STEPS
 from dippouch.store.bots import games_with_bots
 from dippouch.store.db import DatabaseError
 from dippouch.store.repository import DuePhase, GameStore, PhaseFailed
+
+I18N_DOMAIN = "rules"
+"""The catalogue of this module's refusals, said in the reader's language where they are shown."""
 
 __all__ = [
     "RETRY_FAILED_AFTER",
@@ -61,7 +65,7 @@ class TooSoon(GameError):
     """A "process now" of a game bots alone play, asked before the installation's pace allows its next phase
     (:func:`dippouch.bots.seats.bot_pace`): worth asking again in :attr:`retry_after` seconds."""
 
-    def __init__(self, message: str, retry_after: int) -> None:
+    def __init__(self, message: Msg, retry_after: int) -> None:
         super().__init__(message)
         self.retry_after = retry_after
 
@@ -88,8 +92,13 @@ def process_now(
     if force and (wait := pace_wait(store, game, now=now)) is not None:
         seconds = max(1, math.ceil(wait.total_seconds()))
         raise TooSoon(
-            f"bots alone play {game}, and this site plays such a game at most one phase every "
-            f"{round(bot_pace().total_seconds())} s: process it again in {seconds} s",
+            msg(
+                "bots alone play %(game)s, and this site plays such a game at most one phase every %(pace)d s: "
+                "process it again in %(wait)d s",
+                game=game,
+                pace=round(bot_pace().total_seconds()),
+                wait=seconds,
+            ),
             seconds,
         )
     phases = process_with_bots(store, game, now=now, force=force, limit=limit, think=think or think_here)

@@ -49,6 +49,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from dippouch.core.errors import DippouchError
+from dippouch.core.messages import msg
 from dippouch.game import GameError, RecordNotFound
 from dippouch.play.records import PowerScore, game_system, score_record
 from dippouch.ranking.ratings import (
@@ -73,6 +74,9 @@ from dippouch.store.ratings import (
     StaleRatings,
     TakenGame,
 )
+
+I18N_DOMAIN = "rules"
+"""The catalogue of this module's refusals, said in the reader's language where they are shown."""
 
 __all__ = [
     "Board",
@@ -296,7 +300,7 @@ def update_ratings(db: Database, *, deep: bool = False, limit: int | None = None
         return RatingsUpdate(
             len(taken), len(plan.gone), replayed, plan.waiting, plan.version + 1, time.perf_counter() - t0
         )
-    raise GameError(f"the ratings kept changing under {attempts} updates in a row; try again")
+    raise GameError(msg("the ratings kept changing under %(count)s updates in a row; try again", count=attempts))
 
 
 def _apply(w: RatingsWriter, gone: Sequence[int], taken: Sequence[TakenGame]) -> bool:
@@ -461,7 +465,13 @@ def board(
     pool = OVERALL if group is None else group
     if group is not None and (group == OVERALL or group not in sizes):
         known = ", ".join(p for p in sizes if p != OVERALL) or "none yet"
-        raise UnknownGroup(f"no rated games of variant {group!r} (variants with ratings: {known})")
+        raise UnknownGroup(
+            msg(
+                "no rated games of variant %(variant)s (variants with ratings: %(variants)s)",
+                variant=repr(group),
+                variants=known,
+            )
+        )
     size = sizes.get(pool)
     lines = stored.leaderboard(db, pool, offset=offset, limit=limit)
     ids = [p for p, _ in lines]

@@ -16,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from dippouch.core.calendar import PhaseKind
+from dippouch.core.messages import msg
 from dippouch.core.notation import OrderParseError, parse_order
 from dippouch.core.position import Position
 from dippouch.core.results import OrderResult, Outcome
@@ -24,6 +25,9 @@ from dippouch.ranking.scoring import GameFacts, PowerFacts, ScoringError, Scorin
 from dippouch.ranking.stats import GameEvent, GameHistory, PhaseFacts, centre_series, eliminations, key_events
 from dippouch.store.db import Database
 from dippouch.store.finished import GameRecord, game_record, save_scoring
+
+I18N_DOMAIN = "rules"
+"""The catalogue of this module's refusals, said in the reader's language where they are shown."""
 
 __all__ = [
     "DEFAULT_SYSTEM",
@@ -112,7 +116,7 @@ def _final_data(record: GameRecord) -> Mapping[str, Any]:
     """The board as the game stands: after its last processed phase (a solo's board), or at the start of
     its last phase (the open one, or the one a draw ended)."""
     if not record.phases:
-        raise GameError(f"game {record.name!r} has no phases")
+        raise GameError(msg("game %(game)s has no phases", game=repr(record.name)))
     last = record.phases[-1]
     return last.next_position if last.status == "processed" and last.next_position else last.position
 
@@ -208,7 +212,9 @@ def facts_of(record: GameRecord, history: GameHistory | None = None) -> GameFact
     try:
         return GameFacts(tuple(powers), victory, solo=solo, draw=draw, total_centres=board)
     except ScoringError as e:
-        raise GameError(f"game {record.name!r} cannot be scored: {e}") from None
+        raise GameError(
+            msg("game %(game)s cannot be scored: %(reason)s", game=repr(record.name), reason=str(e))
+        ) from None
 
 
 def _year(history: GameHistory, phase: str) -> int:
@@ -219,12 +225,21 @@ def score_record(record: GameRecord, system: ScoringSystem, history: GameHistory
     """``record`` (a finished game) scored under ``system``; an unfinished game is refused (:data:`NOT_FINISHED`).
     ``history``: :func:`history_of`'s, when the caller has it already."""
     if not record.finished:
-        raise GameError(f"game {record.name!r}: {NOT_FINISHED}")
+        raise GameError(
+            msg("game %(game)s: the game is not finished: it is scored once it ends", game=repr(record.name))
+        )
     facts = facts_of(record, history)
     try:
         scores = system.score(facts)
     except ScoringError as e:
-        raise GameError(f"game {record.name!r} cannot be scored under {system.name}: {e}") from None
+        raise GameError(
+            msg(
+                "game %(game)s cannot be scored under %(system)s: %(reason)s",
+                game=repr(record.name),
+                system=system.name,
+                reason=str(e),
+            )
+        ) from None
     players = {s.power: s.player for s in record.seats}
     shares = facts.draw if facts.draw else frozenset()
     rows = tuple(

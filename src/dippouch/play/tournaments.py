@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from dippouch.core.errors import DippouchError
+from dippouch.core.messages import msg
 from dippouch.game import GameError, RecordNotFound
 from dippouch.play.records import find_system, score_record
 from dippouch.ranking.scoring import ScoringSystem, systems
@@ -48,6 +49,9 @@ from dippouch.store.tournaments import (
 )
 from dippouch.store.tournaments import add_game as store_add_game
 from dippouch.store.tournaments import remove_game as store_remove_game
+
+I18N_DOMAIN = "rules"
+"""The catalogue of this module's refusals, said in the reader's language where they are shown."""
 
 __all__ = [
     "MAX_ROUND",
@@ -91,7 +95,7 @@ def _variant_name(variant: str | None) -> str | None:
     try:
         return load_variant(text).name
     except DippouchError as e:
-        raise GameError(f"variant: {e}") from None
+        raise GameError(msg("variant: %(reason)s", reason=e.msg)) from None
 
 
 def new_tournament(
@@ -101,7 +105,9 @@ def new_tournament(
     closest), of ``variant``'s games only when given; ``creator_id`` is the person who runs it."""
     chosen = find_system(system.strip()) if system.strip() else None
     if chosen is None:
-        raise GameError(f"a tournament needs a scoring system: one of {', '.join(sorted(systems()))}")
+        raise GameError(
+            msg("a tournament needs a scoring system: one of %(systems)s", systems=", ".join(sorted(systems())))
+        )
     return create_tournament(
         db, name, system=chosen.name, variant=_variant_name(variant), creator_id=creator_id, now=now
     )
@@ -114,9 +120,15 @@ def round_number(text: str | int | None) -> int | None:
     try:
         n = int(text.strip()) if isinstance(text, str) else int(text)
     except ValueError:
-        raise GameError(f"a round is a whole number from 1 to {MAX_ROUND}, not {str(text)[:20]!r}") from None
+        raise GameError(
+            msg(
+                "a round is a whole number from 1 to %(most)s, not %(value)s",
+                most=MAX_ROUND,
+                value=repr(str(text)[:20]),
+            )
+        ) from None
     if not 1 <= n <= MAX_ROUND:
-        raise GameError(f"a round is a whole number from 1 to {MAX_ROUND}, not {n}")
+        raise GameError(msg("a round is a whole number from 1 to %(most)s, not %(value)s", most=MAX_ROUND, value=n))
     return n
 
 
@@ -130,15 +142,29 @@ def add_game(db: Database, name: str, game: str, *, in_round: str | int | None =
     if facts is None:
         # The store's refusal of an unknown game, naming the closest.
         game_record(db, game)
-        raise RecordNotFound(f"no game {game!r}")
+        raise RecordNotFound(msg("no game %(game)s", game=repr(game)))
     if facts.practice:
-        raise GameError(f"game {game!r} is a practice game: practice games never count in a tournament")
+        raise GameError(
+            msg("game %(game)s is a practice game: practice games never count in a tournament", game=repr(game))
+        )
     if facts.visibility == "private":
         raise GameError(
-            f"game {game!r} is private: a tournament's standings are public, so make the game public or unlisted first"
+            msg(
+                "game %(game)s is private: a tournament's standings are public, so make the game public or unlisted "
+                "first",
+                game=repr(game),
+            )
         )
     if t.variant is not None and facts.variant != t.variant:
-        raise GameError(f"game {game!r} plays {facts.variant}; tournament {t.name!r} is for {t.variant} games only")
+        raise GameError(
+            msg(
+                "game %(game)s plays %(variant)s; tournament %(tournament)s is for %(wanted)s games only",
+                game=repr(game),
+                variant=facts.variant,
+                tournament=repr(t.name),
+                wanted=t.variant,
+            )
+        )
     return store_add_game(db, t.name, game, round_number=number, now=now)
 
 

@@ -19,6 +19,7 @@ from fastapi import APIRouter, Body, Depends
 from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
+from dippouch.core.messages import msg
 from dippouch.game import GameError
 from dippouch.numbers import number_or_none
 from dippouch.settings import Site
@@ -162,7 +163,7 @@ def signin_mail(request: Request, form: AccountForm, web: WebDep, site: SiteDep)
     try:
         address = clean_address(email).lower()
     except GameError as e:
-        raise BadInput(str(e)) from None
+        raise BadInput(e.msg) from None
     if len(name) > people.MAX_NAME:
         raise BadInput(_name_too_long(request, name))
     _limit(request, "signin_mail_address", address, "sign-in links asked for this address")
@@ -191,7 +192,7 @@ def _peek(request: Request, web: Web, token: str) -> store_accounts.LinkInfo:
         return store_accounts.peek_link(web.read, token, now=web.now())
     except LinkError as e:
         request.app.state.limiter.failed("signin", client_id(request), "failed sign-ins")
-        raise NotFound(str(e)) from None
+        raise NotFound(e.msg) from None
 
 
 @router.get("/signin/link/{token}", include_in_schema=False, response_class=HTMLResponse)
@@ -214,10 +215,10 @@ def signin_link_use(request: Request, token: str, form: AccountForm, web: WebDep
         with web.writes:
             pid = store_accounts.use_link(web.store, token, now=web.now(), name=name or None)
     except NeedsName as e:
-        raise BadInput(str(e)) from None
+        raise BadInput(e.msg) from None
     except LinkError as e:
         request.app.state.limiter.failed("signin", client_id(request), "failed sign-ins")
-        raise NotFound(str(e)) from None
+        raise NotFound(e.msg) from None
     p = people.person(web.read, pid)
     t = words(request)
     return sign_in_person(
@@ -519,7 +520,7 @@ def passkey_register(
             expected_origin=origin,
         )
     except (InvalidRegistrationResponse, ValueError, KeyError, TypeError) as e:
-        raise BadInput(f"the passkey could not be checked: {e}") from None
+        raise BadInput(msg("the passkey could not be checked: %(reason)s", reason=str(e))) from None
     label = str(credential.get("label") or "passkey")[:200]
     store_accounts.add_passkey(
         web.store,
@@ -604,7 +605,7 @@ def _b64d(text: str) -> bytes:
     try:
         return base64url_to_bytes(text)
     except (ValueError, TypeError):
-        raise BadInput("the passkey's answer is not in the expected shape") from None
+        raise BadInput(msg("the passkey's answer is not in the expected shape")) from None
 
 
 def _client_challenge(credential: dict[str, Any]) -> str:
@@ -615,4 +616,4 @@ def _client_challenge(credential: dict[str, Any]) -> str:
         client = json.loads(_b64d(str(credential["response"]["clientDataJSON"])))
         return str(client["challenge"])
     except (KeyError, TypeError, ValueError):
-        raise BadInput("the passkey's answer is not in the expected shape (no clientDataJSON)") from None
+        raise BadInput(msg("the passkey's answer is not in the expected shape (no clientDataJSON)")) from None

@@ -30,22 +30,23 @@ from starlette.requests import ClientDisconnect, Request
 
 from dippouch import __version__, settings
 from dippouch.core.errors import DippouchError, NotFound
-from dippouch.i18n import LANGUAGES, format_date, format_datetime, language_name, translations
+from dippouch.core.messages import Msg, msg
+from dippouch.i18n import DEFAULT, LANGUAGES, format_date, format_datetime, language_name, translations
 from dippouch.mail.notices import mail_unavailable
 from dippouch.mail.settings import use_store as use_mail_store
-from dippouch.said import said
+from dippouch.said import told
 from dippouch.settings import Site, metrics_networks
 from dippouch.settings import site as installation_site
 from dippouch.store.db import DatabaseBusy, DatabaseError, DatabaseRefusedValue, out_of_range
 from dippouch.store.repository import GameStore
+from dippouch.web.answers.base import error_data, web_said
 from dippouch.web.assets import static_url
 from dippouch.web.budget import WorkBudget
 from dippouch.web.deps import language as page_language
 from dippouch.web.deps import render, time_zone
 from dippouch.web.forms import refused_form
-from dippouch.web.inputs import web_words
-from dippouch.web.middleware import Headers, Hosts, Latency, Pace, RequestPace
-from dippouch.web.pool import Inline, Jobs
+from dippouch.web.middleware import TOO_LARGE, Headers, Hosts, Latency, Pace, RequestPace
+from dippouch.web.pool import Inline, Jobs, thinking_in
 from dippouch.web.security import (
     Busy,
     NeedsKey,
@@ -54,6 +55,9 @@ from dippouch.web.security import (
     WebError,
 )
 from dippouch.web.service import Web
+
+I18N_DOMAIN = "site"
+"""The catalogue of the application's own answers (a page that is not there, a request it cannot read)."""
 
 __all__ = ["create_app", "feature_routers", "request_pace", "routes"]
 
@@ -187,9 +191,9 @@ def _templates(lang: str) -> Jinja2Templates:
 
     env.filters["date"] = _date
     env.filters["datetime"] = _datetime
-    # A message of the layers under the pages, stored in English (an adjudicator's reason), in the page's
-    # language (dippouch.said): {{ r.reason|said }}.
-    env.filters["said"] = lambda text: said(str(text), lang) if text else text
+    # A message of the layers under the pages (an adjudicator's reason) in the page's language: a message value
+    # by its id, a text stored before messages were values read back (said.told): {{ r.reason|said }}.
+    env.filters["said"] = lambda text: told(text if isinstance(text, Msg) else str(text), lang, "web") if text else text
     env.globals["reader_time_zone"] = jinja2.pass_context(_reader_zone)
     env.globals["first_time"] = jinja2.pass_context(_first_time)
     return Jinja2Templates(env=env)
@@ -253,7 +257,10 @@ def create_app(
         for env in (t.env for t in templates.values()):
             for template in env.list_templates(extensions=["html"]):
                 env.get_template(template)
-        sched = DeadlineScheduler(web, interval=scheduler_interval) if scheduler else None
+        # The bots of the games it processes think in the work pool, not in its thread (dippouch.web.pool).
+        jobs = app.state.pool
+        think = None if isinstance(jobs, Inline) else thinking_in(jobs)
+        sched = DeadlineScheduler(web, interval=scheduler_interval, think=think) if scheduler else None
         if sched is not None:
             sched.start()
         try:
@@ -288,37 +295,38 @@ def create_app(
     def _is_api(request: Request) -> bool:
         return request.url.path.startswith("/api/") or request.headers.get("accept", "").startswith("application/json")
 
-    def _answer(request: Request, status: int, message: str, headers: dict[str, str] | None = None) -> Response:
+    def _answer(request: Request, status: int, message: Msg, headers: dict[str, str] | None = None) -> Response:
         if _is_api(request):
-            return JSONResponse({"error": message, "status": status}, status_code=status, headers=headers)
-        return render(request, "error.html", {"status": status, "message": message}, status=status, headers=headers)
+            return JSONResponse(
+                error_data(message, _api_language(request), status), status_code=status, headers=headers
+            )
+        text = web_said(message, page_language(request))
+        return render(request, "error.html", {"status": status, "message": text}, status=status, headers=headers)
 
-    def _refusal(request: Request, text: str) -> str:
-        # A page says the layers' English refusals in its language (dippouch.said: the web's own are translated
-        # where they are written, and said leaves them as they are); the JSON API keeps the English, unless the
-        # caller asks for a language (?lang=de: a page's script, as press.js sends a message).
-        if not _is_api(request):
-            return said(text, page_language(request))
+    def _api_language(request: Request) -> str:
+        # The JSON API speaks English, the language programs read, unless the caller asks for another (?lang=de:
+        # a page's script, as press.js sends a message).
         asked = request.query_params.get("lang", "")
-        return said(text, asked) if asked in LANGUAGES else text
+        return asked if asked in LANGUAGES else DEFAULT
+
+    def _refused(request: Request, status: int, message: Msg, headers: dict[str, str] | None = None) -> Response:
+        # A browser's form refused for what it said goes back to its page, the refusal in the page's words.
+        if status == 400 and not _is_api(request):
+            back = refused_form(request, web_said(message, page_language(request)))
+            if back is not None:
+                return back
+        return _answer(request, status, message, headers)
 
     @app.exception_handler(WebError)
     async def _web_error(request: Request, exc: WebError) -> Response:
-        message = _refusal(request, exc.message)  # a store's refusal the web passed on (BadInput(str(e)))
-        if exc.status == 400 and (back := refused_form(request, message)) is not None:
-            return back
         headers = {"Retry-After": str(exc.retry_after)} if isinstance(exc, TooMany | Busy) else None
         if isinstance(exc, NeedsKey):
             headers = {"WWW-Authenticate": 'Bearer realm="dippouch"'}
-        return _answer(request, exc.status, message, headers)
+        return _refused(request, exc.status, exc.msg, headers)
 
     @app.exception_handler(DippouchError)
     async def _game_error(request: Request, exc: DippouchError) -> Response:
-        text = _refusal(request, web_words(str(exc)))
-        status = 404 if isinstance(exc, NotFound) else 400
-        if status == 400 and (back := refused_form(request, text)) is not None:
-            return back
-        return _answer(request, status, text)
+        return _refused(request, 404 if isinstance(exc, NotFound) else 400, exc.msg)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(request: Request, exc: RequestValidationError) -> Response:
@@ -326,25 +334,27 @@ def create_app(
         for e in exc.errors()[:5]:
             where = ".".join(str(x) for x in e.get("loc", ()) if x not in ("body", "query", "path"))
             parts.append(f"{where or 'request'}: {e.get('msg', 'invalid')}")
-        # pydantic's words stay English (said reads the parts it has templates for, and the fallback)
-        return _answer(request, 422, _refusal(request, "; ".join(parts) or "the request is not in the expected shape"))
+        if not parts:
+            return _answer(request, 422, msg("the request is not in the expected shape"))
+        # pydantic's words stay English (its own, with no catalogue here), the sentence around them is said
+        return _answer(
+            request, 422, msg("the request is not in the expected shape: %(problems)s", problems="; ".join(parts))
+        )
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
-        message = {404: "no such page", 405: "this address does not take that method"}.get(
-            exc.status_code, str(exc.detail)
-        )
-        return _answer(request, exc.status_code, _refusal(request, message))
+        known = {404: msg("no such page"), 405: msg("this address does not take that method"), 413: TOO_LARGE}
+        return _answer(request, exc.status_code, known.get(exc.status_code) or Msg(str(exc.detail)))
 
     @app.exception_handler(DatabaseBusy)
     async def _db(request: Request, exc: DatabaseBusy) -> Response:
         log.warning("database busy or unavailable: %s", exc.orig)
-        busy = _refusal(request, "the game database is busy or unavailable; try again in a moment")
+        busy = msg("the game database is busy or unavailable; try again in a moment")
         return _answer(request, 503, busy, {"Retry-After": "2"})
 
     @app.exception_handler(OverflowError)
     async def _overflow(request: Request, exc: OverflowError) -> Response:
-        return _answer(request, 400, _refusal(request, "a number in the request is far too large"))
+        return _answer(request, 400, msg("a number in the request is far too large"))
 
     @app.exception_handler(DatabaseRefusedValue)
     async def _refused_value(request: Request, exc: DatabaseRefusedValue) -> Response:
@@ -353,17 +363,19 @@ def create_app(
         # the request's.
         log.warning("the database refused a value of %s %s: %s", request.method, request.url.path, exc.orig)
         if out_of_range(exc):
-            return _answer(request, 400, _refusal(request, "a number in the request is far too large"))
-        refused = "the request contains a value the database cannot store (a NUL character, or a number out of range)"
-        return _answer(request, 400, _refusal(request, refused))
+            return _answer(request, 400, msg("a number in the request is far too large"))
+        refused = msg(
+            "the request contains a value the database cannot store (a NUL character, or a number out of range)"
+        )
+        return _answer(request, 400, refused)
 
     @app.exception_handler(RecursionError)
     async def _deep(request: Request, exc: RecursionError) -> Response:
-        return _answer(request, 400, _refusal(request, "the request is nested too deeply"))
+        return _answer(request, 400, msg("the request is nested too deeply"))
 
     @app.exception_handler(UnicodeError)
     async def _unicode(request: Request, exc: UnicodeError) -> Response:
-        return _answer(request, 400, _refusal(request, "the request contains text that is not valid Unicode"))
+        return _answer(request, 400, msg("the request contains text that is not valid Unicode"))
 
     @app.exception_handler(ClientDisconnect)
     async def _gone(request: Request, exc: ClientDisconnect) -> Response:
@@ -378,8 +390,8 @@ def create_app(
         # (a key, perhaps a secret) stays in the log.
         error_id = secrets.token_hex(6)
         log.exception("internal error %s on %s %s", error_id, request.method, request.url.path)
-        bug = f"internal error {error_id}: this is a bug in dippouch; it has been logged under that id"
-        return _answer(request, 500, _refusal(request, bug))
+        bug = msg("internal error %(id)s: this is a bug in dippouch; it has been logged under that id", id=error_id)
+        return _answer(request, 500, bug)
 
     from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 
@@ -402,7 +414,7 @@ def create_app(
         for the networks ``DIPPOUCH_METRICS_FROM`` names (this machine by default): to anyone else it is a page
         that does not exist."""
         if not _metrics_client(request):
-            return _answer(request, 404, _refusal(request, "no such page"))
+            return _answer(request, 404, msg("no such page"))
         return Response(generate_latest(), media_type=CONTENT_TYPE_LATEST)
 
     def _metrics_client(request: Request) -> bool:

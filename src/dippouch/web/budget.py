@@ -33,7 +33,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TypeVar
 
+from dippouch.core.messages import Msg, msg
 from dippouch.web.security import BadInput, Busy, TooMany
+
+I18N_DOMAIN = "site"
+"""The catalogue of the refusals said here (the JSON API gives their English, a page its reader's words)."""
 
 __all__ = [
     "BOOK_PAGE",
@@ -209,30 +213,50 @@ class WorkBudget:
         """Raise the refusal of a request that does not fit now (called under the lock)."""
         if estimate > self.longest:
             raise BadInput(
-                f"this would take about {estimate:.0f} s of the server's computing; one request may take at most "
-                f"{self.longest:g} s"
+                msg(
+                    "this would take about %(need)s s of the server's computing; one request may take at most "
+                    "%(most)s s",
+                    need=f"{estimate:.0f}",
+                    most=f"{self.longest:g}",
+                )
             )
         wait = self.asker_share.wait(client, estimate, now)
         if wait is not None:
             if self.asker_share.level(client, now) > 0:  # some is left, but not enough for this
                 raise TooMany(
-                    f"this would take about {estimate:.1f} s of the server's computing, more than is left of your "
-                    f"share of its work (at most {self.seconds:g} s in {self.window:g} s); try again in "
-                    f"{_seconds(wait)} s",
+                    msg(
+                        "this would take about %(need)s s of the server's computing, more than is left of your share "
+                        "of its work (at most %(most)s s in %(window)s s); try again in %(wait)s s",
+                        need=f"{estimate:.1f}",
+                        most=f"{self.seconds:g}",
+                        window=f"{self.window:g}",
+                        wait=_seconds(wait),
+                    ),
                     _seconds(wait),
                 )
             used = self.seconds - self.asker_share.level(client, now)  # more than the share: a debt
             raise TooMany(
-                f"you have used your share of the server's work ({used:.1f} s of computing in {self.window:g} s, at "
-                f"most {self.seconds:g}); try again in {_seconds(wait)} s",
+                msg(
+                    "you have used your share of the server's work (%(used)s s of computing in %(window)s s, at most "
+                    "%(most)s); try again in %(wait)s s",
+                    used=f"{used:.1f}",
+                    window=f"{self.window:g}",
+                    most=f"{self.seconds:g}",
+                    wait=_seconds(wait),
+                ),
                 _seconds(wait),
             )
         wait = self.site_share.wait(lane, estimate, now)
         if wait is not None:
             raise Busy(
-                f"the server has spent its share of work on {self._lane(lane).counted} for now (at most "
-                f"{self.site_seconds:g} s of computing in {self.window:g} s for everyone); try again in "
-                f"{_seconds(wait)} s",
+                msg(
+                    "the server has spent its share of work on %(counted)s for now (at most %(most)s s of computing "
+                    "in %(window)s s for everyone); try again in %(wait)s s",
+                    counted=Msg(self._lane(lane).counted),
+                    most=f"{self.site_seconds:g}",
+                    window=f"{self.window:g}",
+                    wait=_seconds(wait),
+                ),
                 _seconds(wait),
             )
 
@@ -254,10 +278,14 @@ class WorkBudget:
             self._refuse(client, lane, estimate, now)
             if self.active.get(client, 0) >= self.per_client:
                 raise TooMany(
-                    f"you already have {self.per_client} expensive requests in hand; wait for their answers", 1
+                    msg(
+                        "you already have %(count)s expensive requests in hand; wait for their answers",
+                        count=self.per_client,
+                    ),
+                    1,
                 )
             if self.waiting[lane] >= spec.queue:
-                raise Busy("the server is busy with other expensive requests; try again in a few seconds", 2)
+                raise Busy(msg("the server is busy with other expensive requests; try again in a few seconds"), 2)
             self.asker_share.take(client, estimate, now)
             self.site_share.take(lane, estimate, now)
             self.waiting[lane] += 1
@@ -270,7 +298,7 @@ class WorkBudget:
                 with self.lock:
                     self.waiting[lane] -= 1
             if not got:
-                raise Busy("the server is busy with other expensive requests; try again in a few seconds", 2)
+                raise Busy(msg("the server is busy with other expensive requests; try again in a few seconds"), 2)
             started, away = time.thread_time(), _away()
             try:
                 return work()

@@ -30,17 +30,16 @@ from starlette.requests import Request
 
 from dippouch.bots.memory import Memory
 from dippouch.bots.seats import Think, memory_data, think_from_data
+from dippouch.core.messages import Msg, as_msg, msg
 from dippouch.core.orders import Order
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 from dippouch.i18n import LANGUAGES, best_language, translations
 from dippouch.play.replays import ReplayExports
-from dippouch.said import said
 from dippouch.settings import Site
 from dippouch.store.people import Preferences, preferences
-from dippouch.web.answers.base import ErrorAnswer
+from dippouch.web.answers.base import ErrorAnswer, web_said
 from dippouch.web.budget import WorkBudget
-from dippouch.web.inputs import web_words
 from dippouch.web.pool import Jobs
 from dippouch.web.security import (
     CSRF_HEADER,
@@ -61,6 +60,9 @@ from dippouch.web.security import (
     session_token,
 )
 from dippouch.web.service import Web
+
+I18N_DOMAIN = "site"
+"""The catalogue of the refusals said here (the JSON API gives their English, a page its reader's words)."""
 
 __all__ = [
     "ERRORS",
@@ -153,7 +155,7 @@ def viewer_of(request: Request) -> Viewer:
         grant = web.access.find_key(auth[7:].strip())
         if grant is None:
             limiter.failed("signin", client_id(request), "failed sign-ins")
-            raise Forbidden("the bearer key is unknown or revoked")
+            raise Forbidden(msg("the bearer key is unknown or revoked"))
         viewer = Viewer([grant], by_bearer=True)
     else:
         token = session_token(request)
@@ -335,12 +337,17 @@ def words(request: Request) -> NullTranslations:
     return translations(language(request))
 
 
-def layer_words(request: Request, message: object) -> str:
-    """A message of the layers under the pages (a refusal of the game layer, an exception's text: kept, logged
-    and answered to the JSON API in English) as this request's page says it: a command-line hint as the web's
-    (:func:`~dippouch.web.inputs.web_words`), in the page's language (:func:`dippouch.said.said`, which leaves
-    a text none of its templates reads as it is)."""
-    return said(web_words(str(message)), language(request))
+def layer_words(request: Request, message: BaseException | Msg) -> str:
+    """A refusal or a message of the layers under the pages (kept, logged and answered to the JSON API in
+    English) as this request's page says it: its message value (an error's :attr:`msg`) by its id in the page's
+    language, a hint worded as the web words it (:func:`dippouch.web.answers.base.web_said`). An exception of a
+    library that carries no message value is said by its text."""
+    if isinstance(message, Msg):
+        m = message
+    else:
+        carried = getattr(message, "msg", None)
+        m = carried if isinstance(carried, Msg) else as_msg(str(message))
+    return web_said(m, language(request))
 
 
 def speaks(request: Request, resp: Response) -> None:

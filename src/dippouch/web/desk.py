@@ -296,7 +296,7 @@ def _clock_action(web: Web, name: str, action: str, arg: str, say: Say, think: T
         try:
             return process_now(s, name, now=now, force=True, think=think).text
         except TooSoon as e:  # a game bots alone play, asked again within the installation's pace
-            raise TooMany(str(e), e.retry_after) from None
+            raise TooMany(e.msg, e.retry_after) from None
     if action == "rollback":
         phase = names(arg, _("the phase"), 100, say=say)
         rolled: Any = s.rollback(name, phase, now=now)

@@ -11,6 +11,7 @@ from functools import partial
 from typing import Any
 from urllib.parse import quote
 
+from dippouch.core.messages import PhaseName, msg
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 from dippouch.game import as_utc, draw_needs, position_from_data
@@ -27,6 +28,9 @@ from dippouch.web.maps import board_file, map_available
 from dippouch.web.roster import game_absences_view
 from dippouch.web.security import NotFound, Viewer
 from dippouch.web.service import Web
+
+I18N_DOMAIN = "site"
+"""The catalogue of the refusals said here (the JSON API gives their English, a page its reader's words)."""
 
 __all__ = [
     "MAP_VIEWS",
@@ -335,15 +339,22 @@ def _pictured(web: Web, name: str, phase_id: int, view: str, viewer: Viewer) -> 
     """The phase whose picture ``view`` is asked for, once that picture may be shown (else 404)."""
     web.require_visible(name, viewer)
     if view not in MAP_VIEWS:
-        raise NotFound(f"no map view {view[:40]!r}; views: {', '.join(MAP_VIEWS)}")
+        raise NotFound(msg("no map view %(view)s; views: %(views)s", view=repr(view[:40]), views=", ".join(MAP_VIEWS)))
     h = game_phase(web.read, name, phase_id)
     if h is None:
-        raise NotFound(f"game {name!r} has no phase with id {phase_id}")
+        raise NotFound(msg("game %(game)s has no phase with id %(id)s", game=repr(name), id=phase_id))
     after, orders = view_drawn(view)
     if orders and h.status == "open":
-        raise NotFound(f"the orders of {h.name} are sealed until it is processed; its map is map-board.svg")
+        raise NotFound(
+            msg(
+                "the orders of %(phase)s are sealed until it is processed; its map is map-board.svg",
+                phase=PhaseName(h.name),
+            )
+        )
     if after and h.next_position is None:
-        raise NotFound(f"{h.name} has not been processed: there is no position after it yet")
+        raise NotFound(
+            msg("%(phase)s has not been processed: there is no position after it yet", phase=PhaseName(h.name))
+        )
     return h
 
 

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from dippouch.core.messages import msg
 from dippouch.game import as_utc
 from dippouch.names import phase_words
 from dippouch.people.anonymity import redact_game_file
@@ -20,6 +21,9 @@ from dippouch.web.anonymity import seen_powers
 from dippouch.web.games import record
 from dippouch.web.security import NotFound, Viewer
 from dippouch.web.service import Web
+
+I18N_DOMAIN = "site"
+"""The catalogue of the refusals said here (the JSON API gives their English, a page its reader's words)."""
 
 __all__ = ["calendar_ics", "export", "phase_submissions", "phase_view"]
 
@@ -34,7 +38,7 @@ def phase_view(
     hist = web.access.phases(name)
     ids = [h.id for h in hist]
     if phase_id not in ids:
-        raise NotFound(f"game {name!r} has no phase with id {phase_id}")
+        raise NotFound(msg("game %(game)s has no phase with id %(id)s", game=repr(name), id=phase_id))
     h = hist[ids.index(phase_id)]
     v = web.variant_of(name)
     i = ids.index(phase_id)

@@ -4,7 +4,6 @@ with the web's own page and button for what the command line would do."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from datetime import timedelta
 
@@ -24,37 +23,7 @@ __all__ = [
     "names",
     "number",
     "number_or_none",
-    "web_words",
 ]
-
-# The game layer's messages end with what to do at the command line; on the web each says what to do there.
-_WEB_WORDS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(pattern), words)
-    for pattern, words in (
-        (
-            r"use `dippouch players replace` to hand it over",
-            "use Replace on the game's coordinator page to hand it over",
-        ),
-        (
-            r"seat a player first \(`dippouch players assign`\)",
-            "seat a player first (Seat, on the game's coordinator page)",
-        ),
-        (r"create one with `dippouch new`", "create one on the Coordinate page"),
-        (r"import it with --name NEW", 'import it under another name (the form\'s "As name")'),
-        (
-            r"export it again with `dippouch export --unsealed(?: --reason TEXT)?`",
-            "export it again from that game's coordinator page with \"Export with this phase's orders unsealed\" (with a reason, which its players are shown)",
-        ),
-        (
-            r"`dippouch upgrade-variant [^`]*` switches the game to the variant file",
-            "the game's coordinator can switch the game to the variant file (upgrade-variant, on the server)",
-        ),
-        (r"`dippouch upgrade-variant [^`]*`", "the game's coordinator runs upgrade-variant on the server"),
-        (r" \(see `dippouch history`\)", " (the game page's history lists its phases)"),
-        (r" \(use --variant ([\w-]+)\)", r" (create the game with variant \1)"),
-    )
-)
-
 
 WEB_HINTS: dict[str, Msg] = {
     "replace": msg("use Replace on the game's coordinator page to hand it over"),
@@ -75,14 +44,6 @@ WEB_HINTS: dict[str, Msg] = {
 """What the layers' hints (:class:`dippouch.core.messages.Hint`, by key) say on the web: the page and button that
 do what the command line's command would. The layers write the command line's words; the web says these."""
 DOOR_HINTS["web"] = WEB_HINTS
-
-
-def web_words(message: str) -> str:
-    """A game layer message as a web visitor should read it: a command-line hint becomes the page and button
-    that do the same on the web (the rule and the refusal stay the game layer's own words)."""
-    for pattern, words in _WEB_WORDS:
-        message = pattern.sub(words, message)
-    return message
 
 
 Say = Callable[[str], str]

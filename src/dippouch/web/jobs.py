@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from dippouch.core.messages import msg
 from dippouch.core.variant import Variant
 from dippouch.play.gamebook import BookPage, BookPlan, book_of
 from dippouch.play.replays import Frame, export_replay
@@ -22,20 +23,23 @@ from dippouch.web.games import view_drawn
 from dippouch.web.maps import phase_drawing
 from dippouch.web.security import NotFound
 
+I18N_DOMAIN = "site"
+"""The catalogue of the refusals said here (the JSON API gives their English, a page its reader's words)."""
+
 __all__ = ["Pictures", "animated_replay", "book_pdf", "ready"]
 
 Pictures = Mapping[tuple[int, str], Mapping[str, Any]]
 """The pictures a drawing needs, by phase id and map view: the phase as the renderer reads it
 (:func:`dippouch.web.games.phase_map_record`)."""
 
-NO_MAP = "no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)"
-
 
 def _picture(variant: Variant, pictures: Pictures, phase_id: int, view: str) -> str:
     after, orders = view_drawn(view)
     svg = phase_drawing(variant, pictures[(phase_id, view)], after=after, orders=orders)
     if svg is None:
-        raise NotFound(NO_MAP)
+        raise NotFound(
+            msg("no map can be drawn for this game yet (the map renderer or this variant's geometry is missing)")
+        )
     return svg
 
 
@@ -44,7 +48,7 @@ def animated_replay(variant: Variant, frames: Sequence[Frame], pictures: Picture
     try:
         return export_replay(frames, lambda f: _picture(variant, pictures, f.phase_id, f.view), fmt)
     except ImportError as e:  # cairosvg or the Cairo library is not installed
-        raise NotFound(f"animated replays need the map renderer: {e}") from None
+        raise NotFound(msg("animated replays need the map renderer: %(reason)s", reason=str(e))) from None
 
 
 def book_pdf(
@@ -68,7 +72,7 @@ def book_pdf(
             variant, name, plan, press, svg_of, lambda phase_id: phase_report(variant, records[phase_id]), about=about
         )
     except ImportError as e:  # cairosvg or the Cairo library is not installed
-        raise NotFound(f"game books need the map renderer: {e}") from None
+        raise NotFound(msg("game books need the map renderer: %(reason)s", reason=str(e))) from None
 
 
 def ready() -> int:

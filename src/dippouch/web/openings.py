@@ -306,7 +306,7 @@ def _joined(got: play_openings.Joined) -> dict[str, Any]:
         "signups": len(o.waiting),
         "seats_empty": len(o.empty),
         "waiting_list": got.waiting_list,
-        "text": got.text,
+        "text": got.message,  # said in the reader's language on a page; the JSON API's answer gives its English
     }
 
 
@@ -355,7 +355,7 @@ def resign(web: Web, name: str, viewer: Viewer, me: int) -> dict[str, Any]:
     with web.writes:
         got = play_openings.resign(web.store, name, me, now=web.now())
     web.touched(name)
-    return {"game": name, "power": got.power, "how": got.how, "text": play_openings.resign_text(got)}
+    return {"game": name, "power": got.power, "how": got.how, "text": play_openings.resign_message(got)}
 
 
 def create(web: Web, me: int, choices: play_openings.Choices, *, say: Callable[[str], str] = str) -> dict[str, Any]:
@@ -614,7 +614,7 @@ def open_page(request: Request, web: WebDep) -> Response:
         # A filter with no such choice: the list unfiltered, the refusal above it, the values as typed.
         o = open_list(web, gettext=t.gettext)
         o["filters"] = {k: q.get(k, "") for k in ("variant", "length", "press", "seats")} | {"soon": "soon" in q}
-        refused = layer_words(request, e)  # the play layer's English in the page's language
+        refused = layer_words(request, e)
         return render(request, "open.html", {"o": OpenList.model_validate(o), "refused": refused}, status=400)
     o = open_list(web, filters, t.gettext)
     return render(request, "open.html", {"o": OpenList.model_validate(o), "refused": None})
@@ -623,7 +623,7 @@ def open_page(request: Request, web: WebDep) -> Response:
 @router.post("/open/quick", include_in_schema=False)
 def quick_play_action(request: Request, form: FormDep, web: WebDep, me: PersonDep) -> Response:
     got = quick_play(web, me, filters_of(form, words(request).gettext))
-    said = layer_words(request, got["text"])  # the play layer's English in the page's language
+    said = layer_words(request, got["text"])
     if got["seated_as"]:
         return redirect(game_url(got["game"]), said)
     return redirect(_url(got["game"]), said)

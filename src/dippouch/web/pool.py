@@ -43,11 +43,15 @@ from weakref import WeakKeyDictionary
 from dippouch.bots.memory import Memory
 from dippouch.bots.seats import Think, memory_data, think_from_data
 from dippouch.core.errors import DippouchError
+from dippouch.core.messages import msg
 from dippouch.core.orders import Order
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant, content_hash
 from dippouch.web.budget import LANES, spent_elsewhere
 from dippouch.web.security import Busy
+
+I18N_DOMAIN = "site"
+"""The catalogue of the refusals said here (the JSON API gives their English, a page its reader's words)."""
 
 __all__ = ["KEPT", "NICE", "Inline", "Jobs", "WorkPool", "thinking_in", "work_pool"]
 
@@ -247,7 +251,10 @@ class WorkPool:
             self._renew(lane, ex)
             log.error("a worker process of the %s lane died running %s", lane, getattr(fn, "__qualname__", fn))
             raise Busy(
-                "a process doing expensive work stopped before it finished this request; try again in a few seconds", 2
+                msg(
+                    "a process doing expensive work stopped before it finished this request; try again in a few seconds"
+                ),
+                2,
             ) from None
         spent_elsewhere(cpu)
         return got  # type: ignore[no-any-return]

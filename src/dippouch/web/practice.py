@@ -15,11 +15,15 @@ from typing import Any
 from dippouch.bots import LEVELS
 from dippouch.bots.practice import practice_visit_due, watch_due
 from dippouch.catalog import variants_usable
+from dippouch.core.messages import msg
 from dippouch.play import practice as play_practice
 from dippouch.play.practice import DEFAULT_LEVEL, DEFAULT_PACE, PACES, PER_CLIENT, TOTAL, PracticeStarted
 from dippouch.store.bots import note_practice_visit, note_watched, open_practice_games
 from dippouch.web.security import BadInput, TooMany, Viewer
 from dippouch.web.service import Web
+
+I18N_DOMAIN = "site"
+"""The catalogue of the refusals said here (the JSON API gives their English, a page its reader's words)."""
 
 __all__ = ["PER_CLIENT", "TOTAL", "client_tag", "form_choices", "note_visit", "start_practice"]
 
@@ -49,7 +53,7 @@ def practice_games(web: Web) -> set[str]:
 def _field(form: Mapping[str, Any], key: str, default: str) -> str:
     value = form.get(key, default)
     if not isinstance(value, str):
-        raise BadInput(f"field {key!r} must be text")
+        raise BadInput(msg("field %(field)s must be text", field=repr(key)))
     return value.strip() or default
 
 
@@ -72,7 +76,7 @@ def start_practice(
             writes=web.writes,
         )
     except play_practice.PracticeCapReached as e:
-        raise TooMany(str(e), e.retry_after) from None
+        raise TooMany(e.msg, e.retry_after) from None
     web.touched(started.game)
     return started
 

@@ -26,6 +26,7 @@ from fastapi import APIRouter, Depends
 from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
 
+from dippouch.core.messages import msg
 from dippouch.game import GameError, LineCheck, check_orders, position_from_data, read_version_lines, unordered
 from dippouch.names import order_text, phase_words, unit_text
 from dippouch.web.deps import ViewerDep, WebDep, game_url, language, layer_words, render, words
@@ -115,7 +116,8 @@ def _judge(
     left: list[str] = []
     for units, what in unordered(v, pos, power, [c for c in checks.values() if isinstance(c, LineCheck)]):
         names = [unit_text(v, u) for u in units]
-        left.append(f"{', '.join(names)}: {what}" if names else what[0].upper() + what[1:])
+        said = str(what)
+        left.append(f"{', '.join(names)}: {said}" if names else said[0].upper() + said[1:])
     return lines, left
 
 
@@ -347,7 +349,7 @@ def review_held_action(
     web.require_coordinator(name, viewer)
     back = f"{game_url(name)}/review"
     if game_of_message(web.store, mail_id) != name:
-        raise NotFound(f"no message #{mail_id} in {name}")
+        raise NotFound(msg("no message #%(id)s in %(game)s", id=mail_id, game=name))
     _ = words(request).gettext
     try:
         if form.get("do") == "apply":

@@ -22,6 +22,7 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, Field
 from starlette.requests import Request
 
+from dippouch.core.messages import msg
 from dippouch.game import GameError
 from dippouch.numbers import number_or_none
 from dippouch.people.absences import POLICIES
@@ -118,9 +119,9 @@ def _in_game(viewer: Viewer, game: str) -> bool:
 
 def _require_roster(viewer: Viewer, game: str) -> None:
     if not viewer.signed_in:
-        raise NeedsKey(f"the roster of {game} is for its players and coordinator: sign in first")
+        raise NeedsKey(msg("the roster of %(game)s is for its players and coordinator: sign in first", game=game))
     if not _in_game(viewer, game):
-        raise Forbidden(f"the roster of {game} is for its players and coordinator")
+        raise Forbidden(msg("the roster of %(game)s is for its players and coordinator", game=game))
 
 
 # ------------------------------------------------------------------------------------------------ views
@@ -196,13 +197,13 @@ def game_roster(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
     _require_roster(viewer, name)
     got = _roster_views(web, viewer, [name])
     if not got:
-        raise NotFound(f"no game {name!r}")
+        raise NotFound(msg("no game %(game)s", game=repr(name)))
     return got[0]
 
 
 def installation_roster(web: Web, viewer: Viewer) -> list[dict[str, Any]]:
     if not viewer.signed_in:
-        raise NeedsKey("the roster is for the games' players and coordinators: sign in first")
+        raise NeedsKey(msg("the roster is for the games' players and coordinators: sign in first"))
     return _roster_views(web, viewer, None)
 
 

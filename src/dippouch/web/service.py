@@ -22,6 +22,7 @@ from typing import Any, TypeVar, cast
 
 from dippouch.core.errors import DippouchError
 from dippouch.core.errors import NotFound as NoPower
+from dippouch.core.messages import msg
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 from dippouch.store.access import STAND_IN, AccessStore
@@ -30,6 +31,9 @@ from dippouch.store.repository import GameStore
 from dippouch.store.web_queries import game_exists, open_phase_id, phase_by_id
 from dippouch.web.maps import MapCache
 from dippouch.web.security import BadInput, Forbidden, NotFound, Viewer
+
+I18N_DOMAIN = "site"
+"""The catalogue of the refusals said here (the JSON API gives their English, a page its reader's words)."""
 
 __all__ = ["PAGE_TTL", "STATE_TTL", "Web"]
 
@@ -140,7 +144,7 @@ class Web:
             st[0] == "private"
             and not (viewer.in_game(name) or any(g.role == STAND_IN and g.game == name for g in viewer.grants))
         ):
-            raise NotFound(f"no game {name!r} here")
+            raise NotFound(msg("no game %(game)s here", game=repr(name)))
         return st
 
     def _seat(self, name: str, power: str, viewer: Viewer) -> tuple[Variant, str]:
@@ -150,7 +154,7 @@ class Web:
         try:
             return v, v.power(power).name
         except NoPower as e:  # Variant.power's own words ("no power 'X' in standard; did you mean ...")
-            raise NotFound(str(e.args[0])) from None
+            raise NotFound(e.msg) from None
 
     def power_named(self, name: str, power: str) -> str:
         """``power`` by the game's own name for it, as a coordinator typed it (a 400 naming the powers when it
@@ -158,13 +162,17 @@ class Web:
         try:
             return self.variant_of(name).power(power).name
         except NoPower as e:  # Variant.power's own words ("no power 'X' in standard; did you mean ...")
-            raise BadInput(str(e.args[0])) from None
+            raise BadInput(e.msg) from None
 
     @staticmethod
     def _not_signed_in(name: str, power: str) -> Forbidden:
         return Forbidden(
-            f"you are not signed in as {power} in {name}: open the link to your seat (the one mailed to you, or kept "
-            "when you started the game), or sign in with its key"
+            msg(
+                "you are not signed in as %(power)s in %(game)s: open the link to your seat (the one mailed to you, "
+                "or kept when you started the game), or sign in with its key",
+                power=power,
+                game=name,
+            )
         )
 
     def require_player(self, name: str, power: str, viewer: Viewer) -> tuple[Variant, str]:
@@ -189,8 +197,10 @@ class Web:
             self.require_visible(name, viewer)
         if not viewer.coordinates(name):
             if name:
-                raise Forbidden(f"you need a coordinator's key to coordinate {name}; sign in with it first")
-            raise Forbidden("you need a coordinator's key to create or import games; sign in with it first")
+                raise Forbidden(
+                    msg("you need a coordinator's key to coordinate %(game)s; sign in with it first", game=name)
+                )
+            raise Forbidden(msg("you need a coordinator's key to create or import games; sign in with it first"))
 
     def who(self, name: str, viewer: Viewer) -> str:
         """Who the viewer is, as the game's event log names them: their coordinator's key and its label."""
@@ -217,7 +227,7 @@ class Web:
             v = self.read.variant(name)
         except DippouchError:
             if not game_exists(self.read, name):
-                raise NotFound(f"no game {name!r} here") from None
+                raise NotFound(msg("no game %(game)s here", game=repr(name))) from None
             raise
         if st is not None:
             self.keep_variant(name, st, v)
@@ -249,7 +259,7 @@ class Web:
         """The game's open phase: (id, variant, position, name, kind), the position parsed once per phase."""
         pid = open_phase_id(self.read, name)
         if pid is None:
-            raise BadInput(f"game {name!r} has no open phase (it is over, or not started)")
+            raise BadInput(msg("game %(game)s has no open phase (it is over, or not started)", game=repr(name)))
         v = self.variant_of(name)
         named = self._phase_names.get(pid)
         kept = self.read.positions.get(pid)
@@ -257,6 +267,6 @@ class Web:
             return pid, v, kept[1], named[0], named[1]
         ph = phase_by_id(self.read, pid)
         if ph is None:  # rolled back or deleted since: as if there were none
-            raise BadInput(f"game {name!r} has no open phase (it is over, or not started)")
+            raise BadInput(msg("game %(game)s has no open phase (it is over, or not started)", game=repr(name)))
         pos, pname, kind = self.position_of(v, ph)
         return pid, v, pos, pname, kind

@@ -14,6 +14,7 @@ from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError
 from dippouch.core.legal_orders import legal_orders
 from dippouch.core.mapdata import ProvinceKind
+from dippouch.core.messages import msg
 from dippouch.core.notation import OrderParseError, parse_unit
 from dippouch.core.orders import Move
 from dippouch.core.position import Position, Unit
@@ -89,7 +90,7 @@ def moves(variant: str, query: str) -> dict[str, Any]:
     m = v.map
     q = query.strip()
     if len(q) > 100:
-        raise BadInput("a territory name is at most 100 characters")
+        raise BadInput(msg("a territory name is at most 100 characters"))
     out: dict[str, Any] = {"variant": v.name, "query": q, "province": None, "matches": [], "units": []}
     if not q:
         return out

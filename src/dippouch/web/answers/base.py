@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["Answer", "ErrorAnswer"]
+from dippouch.core.messages import Msg
+from dippouch.said import told
+from dippouch.web.inputs import WEB_HINTS  # noqa: F401 (imported, it words the layers' hints for the web: saying.DOOR_HINTS)
+
+__all__ = ["Answer", "ErrorAnswer", "error_data", "web_said"]
 
 
 class Answer(BaseModel):
@@ -15,7 +21,34 @@ class Answer(BaseModel):
 
 
 class ErrorAnswer(Answer):
-    """Every refusal: what is wrong and what to do, with the HTTP status repeated."""
+    """Every refusal: what is wrong and what to do, with the HTTP status repeated; ``code`` and ``params`` for a
+    program that reads the refusal rather than shows it (Django's ValidationError code and params)."""
 
     error: str
+    """The refusal in words: English, or the language asked for with ``?lang=``."""
     status: int
+    code: str
+    """Which refusal it is: the message's id (its English template, ``game %(game)s is over ...``), the same
+    whatever language ``error`` is in."""
+    params: dict[str, Any]
+    """The values the message's placeholders take, by name, as JSON data (:meth:`dippouch.core.messages.Msg.to_data`:
+    a name or number as it is; a nested message, a list of choices, a phase or a hint as an object)."""
+
+
+def error_data(message: Msg, lang: str, status: int) -> dict[str, Any]:
+    """The JSON API's answer to a refusal: ``message`` said in ``lang`` (hints worded as the web words them: a
+    JSON API's caller acts on the web, not at a command line), with its code and values."""
+    return {
+        "error": web_said(message, lang),
+        "status": status,
+        "code": message.code,
+        "params": message.to_data().get("args", {}),
+    }
+
+
+def web_said(message: Msg, lang: str) -> str:
+    """``message`` in ``lang`` as the web says it: by its id and values, each hint as the web words it
+    (:data:`dippouch.web.inputs.WEB_HINTS`: the page and button, not the command line's). A text a layer has
+    not made a message value yet (a plain id with no values) is read back by :func:`dippouch.said.told` while
+    :mod:`dippouch.said` stays; a message value never is."""
+    return told(message, lang, "web")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from dippouch.web.answers.base import Answer
 
@@ -150,14 +150,18 @@ class SignupAnswer(Answer):
     signups: int | None = Field(None, description="Sign-ups waiting for a power, this one included.")
     seats_empty: int | None = None
     waiting_list: bool | None = Field(None, description="Whether this sign-up is on the game's waiting list.")
-    text: str | None = None
+    text: str | None = Field(None, description="What the sign-up did, in English.")
+
+    _english = field_validator("text", mode="before")(lambda v: None if v is None else str(v))
 
 
 class ResignAnswer(Answer):
     game: str
     power: str | None = Field(description="The power given up (null: a sign-up withdrawn).")
     how: str = Field(description="withdrawn, freed (before the start: the power is open again) or pool.")
-    text: str
+    text: str = Field(description="What the resignation did, in English.")
+
+    _english = field_validator("text", mode="before")(lambda v: str(v))
 
 
 class NewGameAnswer(Answer):

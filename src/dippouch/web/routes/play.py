@@ -13,7 +13,6 @@ from starlette.requests import Request
 from dippouch.core.errors import DippouchError
 from dippouch.game import TYPED
 from dippouch.i18n import LANGUAGES
-from dippouch.said import said
 from dippouch.store.openings import seats_left_by
 from dippouch.web import player_page, practice, press
 from dippouch.web.answers.play import CheckAnswer, PlayerView, Receipt, VoteAnswer
@@ -27,11 +26,11 @@ from dippouch.web.deps import (
     charged_job,
     game_url,
     language,
+    layer_words,
     render,
     words,
 )
 from dippouch.web.forms import PageForm, redirect
-from dippouch.web.inputs import web_words
 from dippouch.web.security import (
     BadInput,
     Forbidden,
@@ -106,8 +105,8 @@ def play_submit(request: Request, form: PageForm, seat: SeatDep, web: WebDep, vi
     try:
         got = player_page.submit(web, seat, text, ready, phase=phase, lang=lang)
     except (BadInput, DippouchError) as e:
-        # A refusal of the store's in the page's language (a command-line hint first made a web visitor's).
-        message = e.message if isinstance(e, BadInput) else said(web_words(str(e)), lang)
+        # A refusal of the store's in the page's language (a hint in the web's words).
+        message = layer_words(request, e)
         return _refused_page(request, web, viewer, seat, text, message, e_status(e))
     return redirect(_play_url(seat.game, got.power), receipt_words(got, words(request)))
 
