@@ -28,7 +28,7 @@ SRC = Path(__file__).resolve().parents[1] / "src" / "dippouch"
 def _refusal(text: str, power: str = "France") -> str:
     (line,) = check_orders(STD, STD.start, power, text)
     assert line.error is not None
-    return line.error
+    return str(line.error)
 
 
 def test_an_unknown_province_with_the_closest_ones() -> None:

@@ -20,6 +20,7 @@ from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError, NotFound
 from dippouch.core.jsonio import JsonInputError, position_from_json, position_to_json
 from dippouch.core.lookup import load_rule_modules
+from dippouch.core.messages import Msg, as_msg, msg
 from dippouch.core.orders import Build, Disband, Order
 from dippouch.core.position import Position
 from dippouch.core.rules.base import DRAW_HOOKS, VICTORY_HOOKS, hooks_for
@@ -332,8 +333,9 @@ class LineCheck:
     line: int
     text: str
     order: str | None = None
-    error: str | None = None
-    note: str | None = None
+    error: Msg | None = None
+    """Why the line was refused, said in the reader's language where it is shown (``str()``: its English)."""
+    note: Msg | None = None
 
     @property
     def accepted(self) -> bool:
@@ -345,14 +347,41 @@ class LineCheck:
         return self.error is None and self.order is None
 
     def to_data(self) -> dict[str, Any]:
-        data = {"line": self.line, "text": self.text, "order": self.order, "error": self.error}
+        """The line as stored: the refusal and the note as message values (``error_msg``, ``note_msg``: id and
+        values, said in any language later), and their English beside them (``error``, ``note``) for the
+        programs, the JSON answers and the game files that read a line's text."""
+        data: dict[str, Any] = {"line": self.line, "text": self.text, "order": self.order, "error": None}
+        if self.error is not None:
+            data["error"] = str(self.error)
+            data["error_msg"] = self.error.to_data()
         if self.note is not None:
-            data["note"] = self.note
+            data["note"] = str(self.note)
+            data["note_msg"] = self.note.to_data()
         return data
 
     @classmethod
     def from_data(cls, d: Mapping[str, Any]) -> LineCheck:
-        return cls(int(d["line"]), str(d["text"]), d.get("order"), d.get("error"), d.get("note"))
+        """A stored line, written as :meth:`to_data` writes it or before messages were values (the English
+        text alone: a message whose id is that text, said as it is)."""
+        return cls(
+            int(d["line"]),
+            str(d["text"]),
+            d.get("order"),
+            stored_msg(d.get("error_msg"), d.get("error")),
+            stored_msg(d.get("note_msg"), d.get("note")),
+        )
+
+
+def stored_msg(data: Any, text: Any = None) -> Msg | None:
+    """A message kept in a record: its data (:meth:`Msg.to_data`), or a text kept before messages were values
+    (or that no template read), which is said as it is; ``None`` when there is neither."""
+    if isinstance(data, Mapping) and "id" in data:
+        return Msg.from_data(data)
+    if isinstance(text, Mapping) and "id" in text:
+        return Msg.from_data(text)
+    if text is None or text == "":
+        return None
+    return as_msg(str(text))
 
 
 # Version instructions. The W3K rulebook asks players to add "any version instructions you may wish to
@@ -553,11 +582,10 @@ def check_orders(
         text = "\n".join(rows)
     for pl in parse_orders(variant, text, phase_kind=kind):
         if pl.error is not None:
-            out.append(LineCheck(pl.line, pl.text, error=str(pl.error)))
+            out.append(LineCheck(pl.line, pl.text, error=pl.error.msg))
         elif pl.power is not None and pl.power != power:
-            out.append(
-                LineCheck(pl.line, pl.text, error=f"this line is headed {pl.power}, but these are {power}'s orders")
-            )
+            headed = msg("this line is headed %(power)s, but these are %(own)s's orders", power=pl.power, own=power)
+            out.append(LineCheck(pl.line, pl.text, error=headed))
         else:
             assert pl.order is not None
             pending.append((len(out), pl.line, pl.text, pl.order))
@@ -569,17 +597,22 @@ def check_orders(
         error = v.problem
         if error is not None:
             if v.first is not None:
-                error = f"{error.split(';')[0]} on line {pending[v.first][1]} (the first order counts)"
+                again = msg("%(unit)s already has an order", unit=error.args.get("unit", ""))
+                error = msg(
+                    "%(reason)s on line %(line)d (the first order counts)", reason=again, line=pending[v.first][1]
+                )
             elif kind == PhaseKind.MOVEMENT and v.order.unit_loc is not None:
                 if legal is None:
                     legal = _legal_table(variant, position, power)
-                error += _closest(variant, kind, v.order, legal)
+                close = _closest(variant, kind, v.order, legal)
+                if close:
+                    error = msg("%(reason)s; closest legal: %(orders)s", reason=error, orders=close)
         out[slot] = LineCheck(line, text_, canonical, error, v.note)
     return sorted([*(c for c in out if c is not None), *said], key=lambda c: c.line)
 
 
 _NO_ORDERS = re.compile(r"^\s*no\s+orders?(\s+(for\s+)?this\s+(season|phase|turn))?\s*[.!]*\s*$", re.IGNORECASE)
-NO_ORDERS_NOTE = "no orders: this submission replaces the earlier orders with none"
+NO_ORDERS_NOTE = msg("no orders: this submission replaces the earlier orders with none")
 """The note on a line that says "no orders": the player's word that an empty submission replaces the earlier one."""
 
 
@@ -597,22 +630,23 @@ def submission_stands(lines: Sequence[LineCheck], replace_with_nothing: bool = F
     return replace_with_nothing or any(ln.said_no_orders for ln in lines)
 
 
-def ready_refusal(lines: Sequence[LineCheck], replace_with_nothing: bool = False) -> str | None:
+def ready_refusal(lines: Sequence[LineCheck], replace_with_nothing: bool = False) -> Msg | None:
     """Why a submission may not mark its power ready, or ``None``: ready needs an accepted order (or the
     player's word that there are none)."""
     if submission_stands(lines, replace_with_nothing):
         return None
     refused = sum(1 for ln in lines if not ln.accepted)
-    what = f"all {refused} line(s) were refused" if refused else "it has no order line"
-    return (
-        f"not marked ready: {what}, so this submission replaces nothing; "
-        "send orders, or a line 'no orders' to be ready with none"
+    what = msg("all %(count)d line(s) were refused", count=refused) if refused else msg("it has no order line")
+    return msg(
+        "not marked ready: %(reason)s, so this submission replaces nothing; send orders, or a line 'no orders' to "
+        "be ready with none",
+        reason=what,
     )
 
 
 def unordered(
     variant: Variant, position: Position, power: str, lines: Sequence[LineCheck]
-) -> list[tuple[list[str], str]]:
+) -> list[tuple[list[str], Msg]]:
     """What happens to what the standing orders ``lines`` leave out: ``(units, what happens)`` pairs, the
     units in canonical text (``A par``; none for builds and removals): units hold (movement), are disbanded
     (retreats), builds are waived and removals made by the rules (adjustments)."""
@@ -632,29 +666,33 @@ def unordered(
         left = sorted(
             format_unit(variant, u.kind, u.loc) for u in position.units_of(power) if m.province_of(u.loc) not in ordered
         )
-        return [(left, "no order, " + ("they hold" if len(left) > 1 else "it holds"))] if left else []
+        return [(left, msg("no order, they hold") if len(left) > 1 else msg("no order, it holds"))] if left else []
     if kind == PhaseKind.RETREATS:
         left = sorted(
             format_unit(variant, d.unit.kind, d.unit.loc)
             for p, d in position.dislodged.items()
             if d.unit.power == power and p not in ordered
         )
-        return [(left, "no order, " + ("they are" if len(left) > 1 else "it is") + " disbanded")] if left else []
+        gone = msg("no order, they are disbanded") if len(left) > 1 else msg("no order, it is disbanded")
+        return [(left, gone)] if left else []
     delta = adjustment_delta(variant, position, power)
     hooks = hooks_for(variant)
     if delta > 0:
         used = sum(hooks.builds_used(o) for o in orders)
         if used < delta:
-            return [([], f"{delta - used} build(s) not ordered: waived")]
+            return [([], msg("%(count)d build(s) not ordered: waived", count=delta - used))]
     elif delta < 0:
         owed = -delta - sum(1 for o in orders if isinstance(o, Disband))
         if owed > 0:
-            return [([], f"{owed} removal(s) not ordered: made for {power} by the rules")]
+            return [
+                ([], msg("%(count)d removal(s) not ordered: made for %(power)s by the rules", count=owed, power=power))
+            ]
     return []
 
 
 def _closest(variant: Variant, kind: PhaseKind, order: Order, legal: Mapping[int, Sequence[Order]]) -> str:
-    """``"; closest legal: ..."`` from the unit's legal orders, when some are close to the refused one."""
+    """The closest legal orders of the unit (``A Paris - Burgundy, A Paris H``), when some are close to the
+    refused one; ``""`` when none is."""
     from dippouch.core.notation import format_order
 
     m = variant.map
@@ -665,7 +703,7 @@ def _closest(variant: Variant, kind: PhaseKind, order: Order, legal: Mapping[int
     close = difflib.get_close_matches(format_order(variant, order, phase_kind=kind), list(texts), n=3, cutoff=0.5)
     # Matched on the short forms (closer in spelling), shown with full names like the rest of the message.
     shown = [format_order(variant, texts[c], phase_kind=kind, full=True) for c in close]
-    return f"; closest legal: {', '.join(shown)}" if shown else ""
+    return ", ".join(shown)
 
 
 def adjustment_delta(variant: Variant, position: Position, power: str) -> int:

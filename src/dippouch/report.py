@@ -15,19 +15,20 @@ from typing import Any
 
 from dippouch.core.calendar import Calendar, PhaseKind
 from dippouch.core.errors import PhaseError
+from dippouch.core.messages import Msg
 from dippouch.core.results import OrderResult, Outcome
 from dippouch.core.variant import Variant
-from dippouch.game import Settings, adjustment_delta, as_utc, position_from_data
+from dippouch.game import Settings, adjustment_delta, as_utc, position_from_data, stored_msg
 from dippouch.i18n import translations
 from dippouch.names import joined, order_text, phase_words, place_list, unit_text, unit_words
-from dippouch.said import said
+from dippouch.saying import say
 
 __all__ = ["I18N_DOMAIN", "phase_report", "refused_lines"]
 
 I18N_DOMAIN = "mail"
 """The report's fixed words are the game mail's catalogue (it is the body of the results mail); province,
 power and order notation stay as the variant gives them. The adjudicator's reasons and the arrival check's
-refusals are stored in English and said in the report's language (:func:`dippouch.said.said`)."""
+refusals are stored as message values and said in the report's language (:func:`dippouch.saying.say`)."""
 
 _SILENT = {"succeeds", "given", "available", "stands"}
 _WIDTH = 100
@@ -64,15 +65,15 @@ def _result_note(r: Mapping[str, Any], refused: bool = False, lang: str = "en") 
         plain_hold = automatic_hold and r.get("reason") in ("", "no order: holds")
         notes.append((_("no order accepted") if refused else _("no order received")) if plain_hold else _("automatic"))
     text = f"  ({', '.join(notes)})" if notes else ""
-    reason = r.get("reason") or ""
+    why = stored_msg(r.get("why"), r.get("reason"))
     # Every reason is shown, successes' too (a conversion begun, a hand-over, a removal drawn by lots), except
     # the plain "no order: holds" the note above already says.
-    if reason and reason != "no order: holds":
-        text += f"  -- {said(reason, lang)}"
+    if why is not None and why.id != "no order: holds":
+        text += f"  -- {say(why, lang)}"
     return text
 
 
-def refused_lines(rec: Mapping[str, Any]) -> dict[str, list[tuple[str, str]]]:
+def refused_lines(rec: Mapping[str, Any]) -> dict[str, list[tuple[str, Msg]]]:
     """Per power, the lines of its last version received in time that were not accepted, with why (the
     arrival check's own words): what the report names as "sent but not accepted". Empty when the record
     carries no submissions."""
@@ -83,9 +84,13 @@ def refused_lines(rec: Mapping[str, Any]) -> dict[str, list[tuple[str, str]]]:
         prev = last.get(str(sub["power"]))
         if prev is None or int(sub["version"]) > int(prev["version"]):
             last[str(sub["power"])] = sub
-    out: dict[str, list[tuple[str, str]]] = {}
+    out: dict[str, list[tuple[str, Msg]]] = {}
     for power, sub in last.items():
-        bad = [(str(ln.get("text", "")), str(ln["error"])) for ln in sub.get("lines") or [] if ln.get("error")]
+        bad = []
+        for ln in sub.get("lines") or []:
+            error = stored_msg(ln.get("error_msg"), ln.get("error"))
+            if error is not None:
+                bad.append((str(ln.get("text", "")), error))
         if bad:
             out[power] = bad
     return out
@@ -115,7 +120,7 @@ def _results(variant: Variant, rec: Mapping[str, Any], kind: PhaseKind) -> list[
                 bool(r.get("dislodged")),
                 bool(r.get("destroyed")),
                 bool(r.get("automatic")),
-                str(r.get("reason") or ""),
+                stored_msg(r.get("why"), r.get("reason")) or "",
                 r.get("index"),
             )
         )
@@ -181,7 +186,7 @@ def phase_report(variant: Variant, rec: Mapping[str, Any], *, full: bool = True,
             lines.append(f"{power + ':':<{width}}{order}{_result_note(r, power in refused, lang)}")
         for text, why in refused.get(power, []):
             lines += textwrap.wrap(
-                _("sent but not accepted: %(line)s -- %(why)s") % {"line": repr(text), "why": said(why, lang)},
+                _("sent but not accepted: %(line)s -- %(why)s") % {"line": repr(text), "why": say(why, lang)},
                 width=_WIDTH,
                 initial_indent=" " * width,
                 subsequent_indent=" " * (width + 2),
@@ -193,7 +198,7 @@ def phase_report(variant: Variant, rec: Mapping[str, Any], *, full: bool = True,
     if notes:
         lines.append(_("Notes:"))
         for note in notes:
-            lines += textwrap.wrap(said(note, lang), width=_WIDTH, initial_indent="  ", subsequent_indent="    ")
+            lines += textwrap.wrap(say(note, lang), width=_WIDTH, initial_indent="  ", subsequent_indent="    ")
         lines.append("")
     if kind == PhaseKind.MOVEMENT and nxt.dislodged:
         lines.append(_("The following units were dislodged:"))

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from dippouch.catalog import load_variant
 from dippouch.core.calendar import PhaseKind
+from dippouch.core.messages import msg
 from dippouch.core.notation import (
     OrderParseError,
     OrderReader,
@@ -302,7 +303,7 @@ def _read_convert(r: OrderReader) -> Order | None:
     r.accept(("to", "into"))
     to = r.kind()
     if to is None:
-        raise r.fail("convert to what? A or F")
+        raise r.fail(msg("convert to what? A or F"))
     return _Convert(kind, loc, to)
 
 

@@ -6,15 +6,16 @@ import pickle
 
 from dippouch.catalog import load_variant
 from dippouch.core.adjudicator import adjudicate
+from dippouch.core.messages import Msg, msg
 from dippouch.core.orders import Hold, Move
 from dippouch.core.results import OrderResult, Outcome, Reason
 
 CALLS: list[int] = []
 
 
-def _text(n: int) -> str:
+def _text(n: int) -> Msg:
     CALLS.append(n)
-    return f"bounced ({n} vs {n})"
+    return msg("bounced (%(a)d vs %(b)d)", a=n, b=n)
 
 
 def test_lazy_reason_is_written_once_and_behaves_as_its_text() -> None:
@@ -27,6 +28,7 @@ def test_lazy_reason_is_written_once_and_behaves_as_its_text() -> None:
     assert lazy._asdict() == plain._asdict()
     assert lazy._replace(index=3).reason == "bounced (1 vs 1)"
     assert pickle.loads(pickle.dumps(lazy)) == plain
+    assert lazy.why == msg("bounced (%(a)d vs %(b)d)", a=1, b=1) and plain.why == Msg("bounced (1 vs 1)")
     assert CALLS == [1]  # formatted on the first read only
     assert lazy != OrderResult("France", Hold("A", 1), Outcome.FAILS, reason="bounced (2 vs 2)")
 

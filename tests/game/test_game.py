@@ -107,7 +107,7 @@ def test_check_orders_accepts_and_rejects_line_by_line(std: Variant) -> None:
     verdict = {ln.line: (ln.order, ln.error) for ln in lines}
     assert verdict[2] == ("A par - bur", None)
     assert verdict[3] == ("A mar S A par - bur", None)
-    errors = {ln.line: ln.error or "" for ln in lines}
+    errors = {ln.line: str(ln.error or "") for ln in lines}
     # The adjudicator's own reason, with the closest legal orders as a hint.
     assert errors[4].startswith("F Brest cannot reach London") and "F Brest - English Channel" in errors[4]
     assert "already has an order on line 2" in errors[5]

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from dippouch.core.messages import msg
 from dippouch.game import LineCheck, Settings
 from dippouch.mail import compose
 from dippouch.mail.intake import take_in
@@ -135,6 +136,8 @@ def test_replies_to_orders_by_mail_are_in_the_games_language(tmp_path: Path) -> 
     body = receipt.body
     assert body.startswith("Ihre E-Mail für France in demo, Frühjahr 1901 Bewegung, ist am ")
     assert "Zeile für Zeile:\n  Zeile  1  angenommen  A Paris - Burgundy\n  Zeile  2  ABGELEHNT  A xyz - abc\n" in body
+    assert "            keine Provinz 'xyz'" in body  # the refusal in the mail's language, as the web says it
+    assert "no province" not in body
     assert "1 Befehl(e) angenommen, 1 abgelehnt." in body
     assert "Für eine neue Version verwenden Sie den Betreff:\n  demo - France - Spring 1901 Movement - v2\n" in body
 
@@ -153,7 +156,10 @@ def test_replies_to_orders_by_mail_are_in_the_games_language(tmp_path: Path) -> 
 
 
 def test_compose_in_french_and_english() -> None:
-    lines = [LineCheck(1, "A par - bur", order="A par - bur"), LineCheck(2, "F xx", error="no province xx")]
+    lines = [
+        LineCheck(1, "A par - bur", order="A par - bur"),
+        LineCheck(2, "F xx", error=msg("no province %(token)s", token="'xx'")),
+    ]
     kw = dict(
         game_title="demo",
         power="France",
@@ -174,7 +180,7 @@ def test_compose_in_french_and_english() -> None:
         "enregistré comme version 2 (votre v3).\n"
     )
     assert "La version 2 est désormais retenue pour France" in fr
-    assert "            no province xx\n" in fr  # the order check's own words, as they are
+    assert "            pas de province 'xx'\n" in fr  # the order check's message, said in French
     en = compose.receipt_text(**kw)  # type: ignore[arg-type]
     assert en.startswith(
         "Your e-mail for France in demo, Spring 1901 Movement, was received 2026-12-01 09:00 UTC and recorded "

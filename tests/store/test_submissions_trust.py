@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 import dippouch.cli.game  # noqa: F401  (registers the commands)
 from dippouch.catalog import load_variant
 from dippouch.cli import app
+from dippouch.core.messages import Msg
 from dippouch.game import Settings, position_to_data
 from dippouch.store import GameStore
 from helpers import board
@@ -66,7 +67,7 @@ def test_the_player_may_say_that_there_are_no_orders(store: GameStore, how: str)
     text = "No orders this turn." if how == "line" else "Sorry, nothing this time"
     r = store.submit("g", "France", text, now=T0 + timedelta(hours=1), replace_with_nothing=how == "flag")
     assert r.stands and r.standing == 2 and r.standing_orders == []
-    assert r.unordered == [(["A mar", "A par", "F bre"], "no order, they hold")]
+    assert _english(r.unordered) == [(["A mar", "A par", "F bre"], "no order, they hold")]
     assert _standing_orders(store) == []
     # Sending nothing but "no orders" is taking part: not a missed phase.
     assert "France" not in store.phase_record("g", "Spring 1901 Movement")["missed"]
@@ -77,7 +78,7 @@ def test_a_partial_submission_replaces_the_earlier_one_in_full(store: GameStore)
     store.submit("g", "France", "A par - bur\nF bre - mao\nA mar H", now=T0)
     r = store.submit("g", "France", "A par - pic\nF bre - lon", now=T0 + timedelta(hours=1))
     assert r.stands and r.standing == 2 and r.standing_orders == ["A par - pic"]
-    assert r.unordered == [(["A mar", "F bre"], "no order, they hold")]
+    assert _english(r.unordered) == [(["A mar", "F bre"], "no order, they hold")]
     assert _standing_orders(store) == ["A par - pic"]
 
 
@@ -216,3 +217,8 @@ def test_a_mail_of_an_earlier_second_still_comes_before_a_later_web_version(stor
     store.submit("g", "France", "A Par - Bur", now=sent + timedelta(seconds=1, milliseconds=5), source="web")
     store.submit("g", "France", "A Par - Pic", now=sent, source="mail")
     assert "a par - bur" in [o.lower() for o in _standing_orders(store)]
+
+
+def _english(pairs: list[tuple[list[str], Msg]]) -> list[tuple[list[str], str]]:
+    """What the standing orders leave out, in English."""
+    return [(units, str(what)) for units, what in pairs]

@@ -208,8 +208,8 @@ def test_game_layer_refuses_removals_from_a_power_in_civil_disorder() -> None:
         "Moors: in civil disorder, no orders are taken; nothing is built and removals are made by the "
         "civil-disorder rule"
     )
-    assert [(c.order, c.error) for c in checks[:2]] == [("Remove A cas", want), ("Remove F sar", want)]
-    assert checks[2].error is not None and "Burgandy" in checks[2].error  # unreadable lines keep their own message
+    assert [(c.order, str(c.error)) for c in checks[:2]] == [("Remove A cas", want), ("Remove F sar", want)]
+    assert checks[2].error is not None and "Burgandy" in str(checks[2].error)  # unreadable lines keep their own message
     # Out of disorder the same removals are accepted, and the Moors are waited for.
     calm = w.with_(state={})
     assert all(c.accepted for c in check_orders(V, calm, "Moors", "Remove A cas\nRemove F sar"))

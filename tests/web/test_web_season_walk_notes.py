@@ -21,7 +21,7 @@ def _left(text: str, data: dict[str, Any] = WINTER) -> list[tuple[list[str], str
     pos = position_from_data(v, data)
     lines = check_orders(v, pos, "Protectorate", text)
     assert all(ln.accepted for ln in lines), [(ln.text, ln.error) for ln in lines]
-    return unordered(v, pos, "Protectorate", lines)
+    return [(units, str(what)) for units, what in unordered(v, pos, "Protectorate", lines)]
 
 
 def test_supply_sent_away_counts_against_the_builds_left_unordered() -> None:

@@ -24,6 +24,7 @@ from dippouch.core.adjustments import (
 )
 from dippouch.core.calendar import Calendar, Phase, PhaseKind
 from dippouch.core.mapdata import GameMap
+from dippouch.core.messages import Msg
 from dippouch.core.movement import adjudicate_movement
 from dippouch.core.orders import Order
 from dippouch.core.position import Dislodged, Position, Unit
@@ -68,7 +69,7 @@ def adjudicate(
     state: Mapping[str, object] = position.state
     results: list[OrderResult]
     judged: Position = position
-    decided: Mapping[tuple[str, int], tuple[str, str]] = _NOTHING_DECIDED
+    decided: Mapping[tuple[str, int], tuple[str, Msg | str]] = _NOTHING_DECIDED
     if not flags[2]:
         judged, decided = hooks.prepare_orders(position, orders)
     kept: dict[str, list[int]] = {}
@@ -90,7 +91,7 @@ def adjudicate(
 
 
 def _undecided(
-    orders: Mapping[str, Sequence[Order]], decided: Mapping[tuple[str, int], tuple[str, str]]
+    orders: Mapping[str, Sequence[Order]], decided: Mapping[tuple[str, int], tuple[str, Msg | str]]
 ) -> tuple[dict[str, list[int]], dict[str, list[Order]]]:
     """Orders a hook decided up front (W3K proxies, supply transfers) are reported as decided; the rest are
     judged as usual. Returns, per power, the submitted indices of the rest and the rest themselves. (Out of
@@ -102,7 +103,7 @@ def _undecided(
 def _with_decided(
     results: list[OrderResult],
     orders: Mapping[str, Sequence[Order]],
-    decided: Mapping[tuple[str, int], tuple[str, str]],
+    decided: Mapping[tuple[str, int], tuple[str, Msg | str]],
     kept: dict[str, list[int]],
 ) -> list[OrderResult]:
     """The results of the orders judged, their indices mapped back to the submitted lists, and those decided."""

@@ -29,6 +29,7 @@ from dippouch.core.adjustments import standard_count
 from dippouch.core.board import Tables, tables
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.fast.legal_orders import Fast, fast_tables, ids_in, mask_of, movement_orders, route_landings
+from dippouch.core.messages import Msg
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
 from dippouch.core.position import Position, Unit
 from dippouch.core.rules.base import RuleHooks, hooks_for
@@ -45,7 +46,7 @@ _FORCE_GENERAL = False
 #: ``dict.pop`` hands each list out once even when threads ask at the same time. Positions are values (never
 #: changed in place), so the same object means the same answer.
 _LAST: list[
-    tuple[Variant, Position, dict[str, dict[int, list[Order]]], Callable[[Position, str], str | None] | None] | None
+    tuple[Variant, Position, dict[str, dict[int, list[Order]]], Callable[[Position, str], Msg | None] | None] | None
 ] = [None]
 
 # Enum members read through the class go through the enum metaclass's attribute hook (Python 3.11): read once.
@@ -149,12 +150,12 @@ def all_legal_orders(variant: Variant, position: Position) -> dict[str, dict[int
     }
 
 
-def _refusal(variant: Variant) -> Callable[[Position, str], str | None] | None:
+def _refusal(variant: Variant) -> Callable[[Position, str], Msg | None] | None:
     """The variant's :meth:`RuleHooks.orders_refused` if it has one of its own (1000 AD civil disorder), else
     ``None``: a power whose orders are all refused has no legal order to be offered."""
     derived = variant.derived
     if "legal.refusal" in derived:
-        fn: Callable[[Position, str], str | None] | None = derived["legal.refusal"]
+        fn: Callable[[Position, str], Msg | None] | None = derived["legal.refusal"]
         return fn
     hooks = hooks_for(variant)
     fn = None if hooks.is_standard("orders_refused") else hooks.orders_refused

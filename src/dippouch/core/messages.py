@@ -103,6 +103,26 @@ class Msg:
     def __str__(self) -> str:
         return render(self)
 
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Msg):
+            return (self.id, self.plural, self.context, self.args) == (other.id, other.plural, other.context, other.args)
+        if isinstance(other, str):
+            # A text kept before messages were values (a result read back from an old record) is the same
+            # message when it says the same in English.
+            return render(self) == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        # By its English, as the comparison with a text is.
+        return hash(render(self))
+
+    def __bool__(self) -> bool:
+        return bool(self.id)
+
+    def __contains__(self, text: str) -> bool:
+        """Whether the English says ``text``: what the logs, the command line and the tests look for."""
+        return text in render(self)
+
     @property
     def code(self) -> str:
         """The id, as programs read it (the JSON API's ``code``)."""

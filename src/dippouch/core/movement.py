@@ -29,7 +29,7 @@ from dippouch.core.board import tables as _tables
 from dippouch.core.fast.decisions import Entry
 from dippouch.core.fast.movement import settle_standard_orders
 from dippouch.core.mapdata import GameMap
-from dippouch.core.messages import N_
+from dippouch.core.messages import N_, Msg, msg
 from dippouch.core.order_checks import Judgement, movement_problem
 from dippouch.core.orders import Convoy, Disband, Hold, Move, Order, Support
 from dippouch.core.paths import convoy_path_exists
@@ -84,12 +84,15 @@ def _hold(kind: str, loc: int) -> Hold:
 I18N_DOMAIN = "rules"
 """The catalogue of the adjudicator's reasons (:mod:`dippouch.core.messages`), which the results report shows."""
 
-_NO_ORDER_HOLDS = N_("no order: holds")
-_DESTROYED = N_("destroyed: no retreat possible")
-_PARADOX = N_("convoy paradox: the convoy fails (Szykman rule)")
-_NO_CONVOY = N_("no convoy was ordered for this move")
-_NO_ROUTE = N_("the ordered convoys form no route")
+_NO_ORDER_HOLDS = msg("no order: holds")
+_DESTROYED = msg("destroyed: no retreat possible")
+_PARADOX = msg("convoy paradox: the convoy fails (Szykman rule)")
+_NO_CONVOY = msg("no convoy was ordered for this move")
+_NO_ROUTE = msg("the ordered convoys form no route")
 _FIRST_COUNTS = N_("%(unit)s already has an order; the first one counts")
+_SUPPORT_CUT = msg("support cut")
+_NO_ROUTE_LEFT = msg("convoy disrupted: no route of fleets left")
+_FAILED = msg("failed")
 
 
 def _unit_text(gmap: GameMap, unit: Unit) -> str:
@@ -436,8 +439,8 @@ class _Judge:
         entries: list[Entry],
         spot: list[int],
         word: list[Outcome | None],
-        reasons: list[str | Reason],
-        wrong_coast: dict[int, str],
+        reasons: list[Msg | Reason | str],
+        wrong_coast: dict[int, Msg],
         stand_in: dict[int, Order],
         moves: list[int],
         supports: list[Entry],
@@ -457,7 +460,7 @@ class _Judge:
             holds,
         )
 
-    def refuse(self, power: str, i: int, order: Order, prov: int, why: str) -> None:
+    def refuse(self, power: str, i: int, order: Order, prov: int, why: Msg) -> None:
         """Record an illegal order, decided on the spot."""
         spot = self.spot
         self.entries.append((power, i, order, len(self.r.code) + len(spot)))
@@ -543,10 +546,10 @@ class _Judge:
         extra = False
         if why:
             j = Judgement()
-            why = movement_problem(gmap, hooks, position, routes, power, order, j)
+            problem = movement_problem(gmap, hooks, position, routes, power, order, j)
             unit, prov = j.unit, j.prov
-            if why:
-                refuse(power, i, order, prov, why)
+            if problem:
+                refuse(power, i, order, prov, problem)
                 return
             assert j.actual is not None and unit is not None
             actual, extra = j.actual, j.extra
@@ -555,7 +558,7 @@ class _Judge:
                 self.wrong_coast[prov] = j.wrong_coast
         assert unit is not None
         if code[prov] >= 0:
-            refuse(power, i, order, prov, _FIRST_COUNTS % {"unit": _unit_text(gmap, unit)})
+            refuse(power, i, order, prov, msg(_FIRST_COUNTS, unit=_unit_text(gmap, unit)))
             return
         self.entries.append((power, i, order, prov))
         dest_loc[prov] = dl
@@ -628,11 +631,11 @@ def adjudicate_movement(
     """Slot -> outcome. For a province, of the order its unit carries out, once known: set for orders settled
     before resolution (invalid, wrong coast), and under the usual phase for every other one after it. Orders
     decided on the spot have their slots after the provinces."""
-    reasons: list[str | Reason] = [""] * n
+    reasons: list[Msg | Reason | str] = [""] * n
     """Slot -> the reason going with ``word``."""
     spot: list[int] = []
     """Slot - province_count -> the province an order decided on the spot names (-1: none)."""
-    wrong_coast: dict[int, str] = {}
+    wrong_coast: dict[int, Msg] = {}
     routes = _BoardRoutes(gmap, units, tab, std, mk)
     r = _Resolver(gmap, units, hooks, n, std)
     code, dest, dest_loc, at, convoyed = r.code, r.dest, r.dest_loc, r.at, r.convoyed
@@ -832,7 +835,7 @@ def _finish(
     entries: list[Entry],
     stand_in: dict[int, Order],
     word: list[Outcome | None],
-    why: list[str | Reason],
+    why: list[Msg | Reason | str],
     spot: list[int],
     moves: list[int],
     supports: list[Entry],
@@ -924,7 +927,7 @@ def _finish_general(
     entries: list[Entry],
     stand_in: dict[int, Order],
     word: list[Outcome | None],
-    why: list[str | Reason],
+    why: list[Msg | Reason | str],
     spot: list[int],
     moved: dict[int, int],
     dislodged_by: dict[int, int],
@@ -996,10 +999,7 @@ def _finish_general(
                     if not r.standard and r.sup_value[p] < r.strength[p]:
                         # A support reduced rather than cut (1000 AD's defensive army): say by whom.
                         names = ", ".join(_unit_text(gmap, units[q]) for q in r.attackers_with_route(p))
-                        reason = N_("support reduced to %(value)d by %(units)s") % {
-                            "value": r.sup_value[p],
-                            "units": names,
-                        }
+                        reason = msg("support reduced to %(value)d by %(units)s", value=r.sup_value[p], units=names)
                 elif t is Convoy:
                     outcome = _AVAILABLE
                 else:
@@ -1074,8 +1074,8 @@ def _flagged(entries: list[Entry], code: list[int], units: Mapping[int, Unit], s
     return flagged
 
 
-def _dislodged_reason(gmap: GameMap, units: Mapping[int, Unit], by: Mapping[int, int], p: int) -> str:
-    return N_("dislodged by %(unit)s") % {"unit": _unit_text(gmap, units[by[p]])}
+def _dislodged_reason(gmap: GameMap, units: Mapping[int, Unit], by: Mapping[int, int], p: int) -> Msg:
+    return msg("dislodged by %(unit)s", unit=_unit_text(gmap, units[by[p]]))
 
 
 def _judge(
@@ -1089,7 +1089,7 @@ def _judge(
     extra: bool,
     dislodged_by: Mapping[int, int],
     summary: MovementSummary | None,
-) -> tuple[Outcome, str | Reason]:
+) -> tuple[Outcome, Msg | Reason | str]:
     """Result word and reason of a chosen order once every decision is resolved (the reason written lazily).
 
     ``dislodged_by`` maps a dislodged unit's province to its attacker's; ``summary`` is made only when
@@ -1112,64 +1112,67 @@ def _judge(
         if r.res[p]:
             return _AVAILABLE, ""
         if p in dislodged_by:
-            return _DISRUPTED, N_("fleet dislodged by %(unit)s") % {"unit": _unit_text(gmap, units[dislodged_by[p]])}
+            return _DISRUPTED, msg("fleet dislodged by %(unit)s", unit=_unit_text(gmap, units[dislodged_by[p]]))
         return _DISRUPTED, _PARADOX
     if p in dislodged_by:
         return _STANDS, Reason(_dislodged_reason, gmap, units, dislodged_by, p)
     return _STANDS, ""
 
 
-def _unmatched_support(gmap: GameMap, target: Unit, dest: int | None) -> str:
+def _unmatched_support(gmap: GameMap, target: Unit, dest: int | None) -> Msg:
     if dest is None:
-        return N_("%(unit)s was ordered to move, not to hold") % {"unit": _unit_text(gmap, target)}
-    return N_("%(unit)s was not ordered to %(place)s") % {"unit": _unit_text(gmap, target), "place": gmap.label(dest)}
+        return msg("%(unit)s was ordered to move, not to hold", unit=_unit_text(gmap, target))
+    return msg("%(unit)s was not ordered to %(place)s", unit=_unit_text(gmap, target), place=gmap.label(dest))
 
 
-def _unmatched_convoy(gmap: GameMap, target: Unit, dest: int) -> str:
-    return N_("%(unit)s was not ordered to %(place)s") % {"unit": _unit_text(gmap, target), "place": gmap.label(dest)}
+def _unmatched_convoy(gmap: GameMap, target: Unit, dest: int) -> Msg:
+    return msg("%(unit)s was not ordered to %(place)s", unit=_unit_text(gmap, target), place=gmap.label(dest))
 
 
-def _cut_reason(gmap: GameMap, r: _Resolver, dislodged: Mapping[int, int], p: int) -> str:
+def _cut_reason(gmap: GameMap, r: _Resolver, dislodged: Mapping[int, int], p: int) -> Msg:
     units = r.units
     if p in dislodged:
-        return N_("supporter dislodged by %(unit)s") % {"unit": _unit_text(gmap, units[dislodged[p]])}
+        return msg("supporter dislodged by %(unit)s", unit=_unit_text(gmap, units[dislodged[p]]))
     cutters = [q for q in r.attackers_with_route(p) if units[q].power != units[p].power]
     names = ", ".join(_unit_text(gmap, units[q]) for q in cutters)
-    return N_("support cut by %(units)s") % {"units": names} if names else N_("support cut")
+    return msg("support cut by %(units)s", units=names) if names else _SUPPORT_CUT
 
 
-def _move_failure(gmap: GameMap, r: _Resolver, p: int) -> str:
+def _move_failure(gmap: GameMap, r: _Resolver, p: int) -> Msg:
     units = r.units
     d = r.dest[p]
     if not r.path(p):
-        return N_("convoy disrupted: no route of fleets left")
+        return _NO_ROUTE_LEFT
     att = r.attack_strength(p)
     if att == 0 and d in units and units[d].power == units[p].power:
-        return N_("cannot dislodge its own %(unit)s") % {"unit": _unit_text(gmap, units[d])}
+        return msg("cannot dislodge its own %(unit)s", unit=_unit_text(gmap, units[d]))
     o = r.head_to_head(p)
     if o >= 0:
         dfn = r.defend_strength(o)
         if att <= dfn:
-            return N_("lost head-to-head with %(unit)s (%(attack)d vs %(defence)d)") % {
-                "unit": _unit_text(gmap, units[o]),
-                "attack": att,
-                "defence": dfn,
-            }
+            return msg(
+                "lost head-to-head with %(unit)s (%(attack)d vs %(defence)d)",
+                unit=_unit_text(gmap, units[o]),
+                attack=att,
+                defence=dfn,
+            )
     else:
         hold = r.hold_strength(d)
         if att <= hold and d in units:
-            return N_("bounced off %(unit)s (%(attack)d vs %(defence)d)") % {
-                "unit": _unit_text(gmap, units[d]),
-                "attack": att,
-                "defence": hold,
-            }
+            return msg(
+                "bounced off %(unit)s (%(attack)d vs %(defence)d)",
+                unit=_unit_text(gmap, units[d]),
+                attack=att,
+                defence=hold,
+            )
     for q in r.movers[d]:
         if q != p:
             pv = r.prevent_strength(q)
             if att <= pv:
-                return N_("bounced with %(unit)s (%(attack)d vs %(defence)d)") % {
-                    "unit": _unit_text(gmap, units[q]),
-                    "attack": att,
-                    "defence": pv,
-                }
-    return N_("failed")
+                return msg(
+                    "bounced with %(unit)s (%(attack)d vs %(defence)d)",
+                    unit=_unit_text(gmap, units[q]),
+                    attack=att,
+                    defence=pv,
+                )
+    return _FAILED

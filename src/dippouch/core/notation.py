@@ -29,7 +29,7 @@ from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError
 from dippouch.core.lookup import FORMATS, SYNTAX, SYNTAX_GENERATION
 from dippouch.core.mapdata import ProvinceKind
-from dippouch.core.messages import N_, either
+from dippouch.core.messages import N_, Arg, Msg, choices, msg
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
 
 if TYPE_CHECKING:
@@ -67,23 +67,23 @@ _EXPECTED_AFTER = {
 }
 
 
-def _worded(table: dict[str, str], what: str) -> str:
+def _worded(table: dict[str, str], what: str, **values: Arg) -> Msg:
     """The message of ``table`` for a place of kind ``what``; a kind a variant's syntax names otherwise is
     written into the province's message (in English: no catalogue has it)."""
-    return table.get(what) or table["province"].replace("province", what)
+    return msg(table.get(what) or table["province"].replace("province", what), **values)
 
 
 class OrderParseError(DippouchError):
     """An order that cannot be understood: which word, why, and what the player probably meant."""
 
-    def __init__(self, token: str, reason: str, suggestions: Iterable[str] = ()) -> None:
+    def __init__(self, token: str, reason: Msg, suggestions: Iterable[str] = ()) -> None:
         self.token = token
         self.reason = reason
         self.suggestions = list(suggestions)
-        msg = reason
+        said = reason
         if self.suggestions:
-            msg = N_("%(reason)s; did you mean %(options)s?") % {"reason": reason, "options": either(self.suggestions)}
-        super().__init__(msg)
+            said = msg("%(reason)s; did you mean %(options)s?", reason=reason, options=choices(self.suggestions))
+        super().__init__(said)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -344,7 +344,7 @@ class OrderReader:
         """The original spelling of the next word, for messages."""
         return self.raw[self.pos] if self.pos < len(self.raw) else ""
 
-    def fail(self, reason: str, token: str | None = None, suggestions: Iterable[str] = ()) -> OrderParseError:
+    def fail(self, reason: Msg, token: str | None = None, suggestions: Iterable[str] = ()) -> OrderParseError:
         return OrderParseError(self.here() if token is None else token, reason, suggestions)
 
     # -- grammar pieces
@@ -384,7 +384,7 @@ class OrderReader:
     def location(self, what: str = "province") -> int:
         """A province or coast, by any name, with an optional coast: ``stp/sc``, ``Spain(nc)``, ``spa nc``."""
         if self.at_end():
-            raise self.fail(_worded(_EXPECTED_AFTER, what) % {"text": repr(self.text.strip())}, token="")
+            raise self.fail(_worded(_EXPECTED_AFTER, what, text=repr(self.text.strip())), token="")
         m = self._match_location(self.pos)
         if m is None:
             raise self._unknown_location(what)
@@ -413,9 +413,7 @@ class OrderReader:
                     break  # second reading: "north" starts the next name ("spa north atlantic")
                 self.pos += n
                 if closing == ")" and not self.accept((")",)):
-                    raise self.fail(
-                        N_("expected ')' after the coast of %(place)s") % {"place": gmap.provinces[prov].name}
-                    )
+                    raise self.fail(msg("expected ')' after the coast of %(place)s", place=gmap.provinces[prov].name))
                 return coasts[phrase]
             if closing is not None and (phrase in self.lex.all_coast_words or phrase == ("coast",)):
                 raise self._bad_coast(prov, " ".join(self.raw[self.pos : self.pos + n]))
@@ -433,19 +431,23 @@ class OrderReader:
         if not p.coasts:
             return OrderParseError(
                 token,
-                N_("%(place)s has no separate coasts, so no coast %(token)s") % {"place": p.name, "token": repr(token)},
+                msg("%(place)s has no separate coasts, so no coast %(token)s", place=p.name, token=repr(token)),
             )
         options = [gmap.locations[c].abbr for c in p.coasts]
         return OrderParseError(
             token,
-            N_("%(place)s has no coast %(token)s; its coasts are %(coasts)s")
-            % {"place": p.name, "token": repr(token), "coasts": ", ".join(options)},
+            msg(
+                "%(place)s has no coast %(token)s; its coasts are %(coasts)s",
+                place=p.name,
+                token=repr(token),
+                coasts=", ".join(options),
+            ),
             options,
         )
 
     def _unknown_location(self, what: str) -> OrderParseError:
         if self.quiet:
-            return self.fail(_worded(_NO_SUCH, what) % {"token": repr(self.here())})
+            return self.fail(_worded(_NO_SUCH, what, token=repr(self.here())))
         pool = self.lex.suggest_pool
         gmap = self.variant.map
         keys = list(pool)
@@ -470,8 +472,8 @@ class OrderReader:
                     if label not in seen:
                         seen.append(label)
                 if not close and n == 1 and self.words[self.pos] in _VERBS | set(self.lex.kinds):
-                    return OrderParseError(token, _worded(_EXPECTED_FOUND, what) % {"token": repr(token)})
-                return OrderParseError(token, _worded(_NO_SUCH, what) % {"token": repr(token)}, seen)
+                    return OrderParseError(token, _worded(_EXPECTED_FOUND, what, token=repr(token)))
+                return OrderParseError(token, _worded(_NO_SUCH, what, token=repr(token)), seen)
         raise AssertionError("unreachable")
 
     def unit(self) -> tuple[str | None, int]:
@@ -544,7 +546,7 @@ class OrderReader:
             misspelt = self._misspelt_tail()
             if misspelt is not None:
                 raise misspelt
-            raise self.fail(N_("unexpected %(token)s after a complete order") % {"token": repr(tok)}, token=self.here())
+            raise self.fail(msg("unexpected %(token)s after a complete order", token=repr(tok)), token=self.here())
 
     def _misspelt_tail(self) -> OrderParseError | None:
         """When words are left after the last place read, and that place with them is close to a longer
@@ -560,12 +562,12 @@ class OrderReader:
         gmap = self.variant.map
         labels = list(dict.fromkeys(f"{gmap.locations[pool[c]].name} ({gmap.locations[pool[c]].abbr})" for c in close))
         token = " ".join(self.raw[start:])
-        return OrderParseError(token, _worded(_NO_SUCH, what) % {"token": repr(token)}, labels)
+        return OrderParseError(token, _worded(_NO_SUCH, what, token=repr(token)), labels)
 
 
 def _parse(r: OrderReader) -> Order:
     if r.at_end():
-        raise OrderParseError("", N_("empty order"))
+        raise OrderParseError("", msg("empty order"))
     for ext in r.lex.syntax:
         start = r.pos
         got = ext(r)
@@ -582,8 +584,10 @@ def _parse(r: OrderReader) -> Order:
         kind, loc = r.unit()
         if kind is None:
             raise r.fail(
-                N_("a build needs a unit type: Build A %(place)s or Build F %(place)s")
-                % {"place": r.variant.map.locations[loc].abbr},
+                msg(
+                    "a build needs a unit type: Build A %(place)s or Build F %(place)s",
+                    place=r.variant.map.locations[loc].abbr,
+                ),
                 token=r.text.strip(),
             )
         r.finish()
@@ -615,11 +619,11 @@ def _parse(r: OrderReader) -> Order:
         rest = " ".join(r.raw[r.pos :])
         raise OrderParseError(
             " ".join(r.raw[start : r.pos]),
-            N_(
+            msg(
                 "an order starts with its unit, without the owner: write %(order)s; the order counts for the unit's "
-                "owner or for the power it is handed to, whoever sends it"
-            )
-            % {"order": repr(rest)},
+                "owner or for the power it is handed to, whoever sends it",
+                order=repr(rest),
+            ),
         )
     kind, loc = r.unit()
     return _tail(r, kind, loc)
@@ -631,8 +635,10 @@ def _tail(r: OrderReader, kind: str | None, loc: int) -> Order:
         return _dashless_move(r, kind, loc)  # second reading: "A smy con" moves to Constantinople
     if r.at_end():
         raise r.fail(
-            N_("what should %(unit)s do? Add a verb: H (hold), - (move), S (support), C (convoy)")
-            % {"unit": repr(r.text.strip())},
+            msg(
+                "what should %(unit)s do? Add a verb: H (hold), - (move), S (support), C (convoy)",
+                unit=repr(r.text.strip()),
+            ),
             token=r.text.strip(),
         )
     if r.accept(_HOLD):
@@ -648,7 +654,7 @@ def _tail(r: OrderReader, kind: str | None, loc: int) -> Order:
         return Disband(kind, loc)
     if r.accept(_BUILD):
         if kind is None:
-            raise r.fail(N_("a build needs a unit type: A par B or Build A par"), token=r.text.strip())
+            raise r.fail(msg("a build needs a unit type: A par B or Build A par"), token=r.text.strip())
         r.finish()
         return Build(kind, loc)
     if r.accept(_SUPPORT):
@@ -665,7 +671,7 @@ def _tail(r: OrderReader, kind: str | None, loc: int) -> Order:
         owner = r.owner()
         _, target = r.unit()  # the convoyed unit's type is not kept: only an army can be convoyed
         if not r.move_word():
-            raise r.fail(N_("a convoy names where the army goes: F nth C A lon - bel"))
+            raise r.fail(msg("a convoy names where the army goes: F nth C A lon - bel"))
         dest = r.location()
         r.finish()
         return Convoy(kind, loc, target, dest, owner)
@@ -680,7 +686,7 @@ def _tail(r: OrderReader, kind: str | None, loc: int) -> Order:
         r.finish()
         if phase == PhaseKind.RETREATS:
             if via:
-                raise r.fail(N_("a retreat cannot go by convoy"), token="via convoy")
+                raise r.fail(msg("a retreat cannot go by convoy"), token="via convoy")
             return Retreat(kind, loc, dest)
         return Move(kind, loc, dest, via)
     if r.here() and r._match_location(r.pos) is not None:
@@ -705,7 +711,7 @@ def _unknown_verb(r: OrderReader) -> NoReturn:
     word = r.here().lower()
     near = difflib.get_close_matches(word, [*_VERB_WORDS, *r.lex.verbs], n=1, cutoff=0.7) if len(word) > 2 else []
     raise r.fail(
-        N_("expected an order verb (%(verbs)s) but found %(token)s") % {"verbs": shown, "token": repr(r.here())},
+        msg("expected an order verb (%(verbs)s) but found %(token)s", verbs=shown, token=repr(r.here())),
         suggestions=near,
     )
 
@@ -718,7 +724,7 @@ def _dashless_move(r: OrderReader, kind: str | None, loc: int) -> Order:
     r.finish()
     if r.phase_kind == PhaseKind.RETREATS:
         if via:
-            raise r.fail(N_("a retreat cannot go by convoy"), token="via convoy")
+            raise r.fail(msg("a retreat cannot go by convoy"), token="via convoy")
         return Retreat(kind, loc, dest)
     return Move(kind, loc, dest, via)
 
@@ -783,7 +789,7 @@ def parse_order(variant: Variant, text: str, *, phase_kind: PhaseKind | str | No
         raise
     except (IndexError, KeyError, ValueError) as e:  # pragma: no cover - a bug, but never a traceback
         raise OrderParseError(
-            text, N_("cannot read %(text)s (%(error)s)") % {"text": repr(text.strip()), "error": e}
+            text, msg("cannot read %(text)s (%(error)s)", text=repr(text.strip()), error=str(e))
         ) from None
 
 
@@ -792,13 +798,13 @@ def parse_unit(variant: Variant, text: str) -> tuple[str | None, int]:
 
     def grammar(reader: OrderReader) -> tuple[str | None, int]:
         if reader.at_end():
-            raise OrderParseError("", N_("empty unit"))
+            raise OrderParseError("", msg("empty unit"))
         kind, loc = reader.unit()
         if not reader.at_end():
             tok = " ".join(reader.raw[reader.pos :])
             raise OrderParseError(
                 reader.here(),
-                N_("unexpected %(token)s after the unit %(unit)s") % {"token": repr(tok), "unit": repr(text.strip())},
+                msg("unexpected %(token)s after the unit %(unit)s", token=repr(tok), unit=repr(text.strip())),
             )
         return kind, loc
 

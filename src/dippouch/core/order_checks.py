@@ -30,10 +30,10 @@ from dataclasses import dataclass
 from dippouch.core.board import BoardRoutes, tables
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.mapdata import GameMap, ProvinceKind
-from dippouch.core.messages import N_, NP_
+from dippouch.core.messages import N_, Arg, Msg, choices, msg
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
 from dippouch.core.position import Position, Unit
-from dippouch.core.results import Outcome
+from dippouch.core.results import Outcome, why_of
 from dippouch.core.rules.base import AdjustmentContext, RuleHooks, hooks_for
 from dippouch.core.variant import Variant
 
@@ -62,19 +62,19 @@ _NOT_BUILT = {
     "A": N_("an army cannot be built in %(place)s"),
     "F": N_("a fleet cannot be built in %(place)s"),
 }
-_OUTCOME_SAID = {str(_ILLEGAL): N_("the order illegal"), str(_FAILS): N_("the order fails")}
+_OUTCOME_SAID = {str(_ILLEGAL): msg("the order illegal"), str(_FAILS): msg("the order fails")}
 
 
-def _outcome_said(word: str) -> str:
+def _outcome_said(word: str) -> Msg:
     """A refusal without a reason of its own: the result word."""
-    return _OUTCOME_SAID.get(str(word)) or f"the order {word}"
+    return _OUTCOME_SAID.get(str(word)) or msg("the order %(word)s", word=str(word))
 
 
-def _or(items: Iterable[str]) -> str:
-    """``a or b or c``: the places a refusal offers (each "or" a message part, so it is translated too)."""
-    out = ""
+def _or(items: Iterable[str]) -> Arg:
+    """``a or b or c``: the places a refusal offers (each "or" a list of two, said in the reader's words)."""
+    out: Arg = ""
     for item in items:
-        out = item if not out else NP_("list", "%(some)s or %(last)s") % {"some": out, "last": item}
+        out = item if not out else choices((out, item))
     return out
 
 
@@ -101,8 +101,8 @@ class Judgement:
         """The unit the order names, when there is one."""
         self.dest_loc = -1
         """Where a moving fleet arrives (its coast), or -1."""
-        self.wrong_coast = ""
-        """Why a fleet move that names the other coast of the fleet's province fails (6.B.11), or ""."""
+        self.wrong_coast: Msg | None = None
+        """Why a fleet move that names the other coast of the fleet's province fails (6.B.11), or None."""
 
 
 # --------------------------------------------------------------------------------------------------
@@ -117,8 +117,8 @@ def movement_problem(
     power: str,
     order: Order,
     j: Judgement,
-) -> str:
-    """Why ``power``'s ``order`` is illegal in a movement phase (``""``: legal). Fills ``j``.
+) -> Msg | None:
+    """Why ``power``'s ``order`` is illegal in a movement phase (None: legal). Fills ``j``.
 
     The order must name a unit that ``power`` may order (:meth:`RuleHooks.may_order`); a variant's own order
     kind must pass its :meth:`RuleHooks.order_problem` and is then judged as its stand-in
@@ -128,27 +128,28 @@ def movement_problem(
     loc = order.unit_loc
     standard_kind = isinstance(order, _STANDARD_KINDS)
     if loc is None or (not standard_kind and isinstance(order, _NOT_MOVEMENT)):
-        return N_("not an order of a movement phase")
+        return msg("not an order of a movement phase")
     prov = j.prov = gmap.province_of(loc)
     unit = position.units.get(prov)
     if unit is None:
-        return N_("no unit in %(place)s") % {"place": gmap.label(prov)}
+        return msg("no unit in %(place)s", place=gmap.label(prov))
     j.unit = unit
     if not hooks.may_order(position, power, unit):
         if unit.power == power:
-            return N_("%(unit)s is under another power's orders this season") % {
-                "unit": gmap.unit_label(unit.kind, unit.loc)
-            }
-        return N_("%(unit)s belongs to %(owner)s; %(power)s cannot order it") % {
-            "unit": gmap.unit_label(unit.kind, unit.loc),
-            "owner": unit.power,
-            "power": power,
-        }
+            return msg(
+                "%(unit)s is under another power's orders this season", unit=gmap.unit_label(unit.kind, unit.loc)
+            )
+        return msg(
+            "%(unit)s belongs to %(owner)s; %(power)s cannot order it",
+            unit=gmap.unit_label(unit.kind, unit.loc),
+            owner=unit.power,
+            power=power,
+        )
     actual = order
     if not standard_kind:
         sub = hooks.stand_in_order(position, power, order)
         if sub is None:
-            return N_("this order is not allowed here")
+            return msg("this order is not allowed here")
         why = hooks.order_problem(position, power, order)
         if why:
             return why
@@ -167,25 +168,22 @@ def illegal_reason(
     prov: int,
     order: Order,
     e: Judgement,
-) -> str:
-    """Why an order is impossible judged from the board alone (DATC 4.E.1), or ``""`` if it is legal."""
+) -> Msg | None:
+    """Why an order is impossible judged from the board alone (DATC 4.E.1), or None if it is legal."""
     provinces = gmap.provinces
     mk = hooks.movement_kind(unit.kind)
     if isinstance(order, Hold):
-        return ""
+        return None
     if isinstance(order, Move):
         d = gmap.province_of(order.dest)
         name = gmap.label(order.dest)
         if d == prov:
-            return N_("a unit cannot move to the province it is in")
+            return msg("a unit cannot move to the province it is in")
         if not hooks.may_enter(unit, d):
-            return N_("%(unit)s may not enter %(place)s") % {
-                "unit": gmap.unit_label(unit.kind, unit.loc),
-                "place": name,
-            }
+            return msg("%(unit)s may not enter %(place)s", unit=gmap.unit_label(unit.kind, unit.loc), place=name)
         if mk == "F":
             if order.via_convoy:
-                return N_("only armies can be convoyed")
+                return msg("only armies can be convoyed")
             why, e.dest_loc = fleet_move(gmap, unit.loc, order.dest)
             # 6.B.11: the order names the other coast, from where the move would be possible. The order is
             # legal as written, but the fleet cannot change coast by it: the move fails.
@@ -196,38 +194,39 @@ def illegal_reason(
                 and not fleet_move(gmap, order.loc, order.dest)[0]
             ):
                 ordered = gmap.label(order.loc)
-                e.wrong_coast = N_(
-                    "%(reason)s (the order names %(place)s, but naming a coast does not move the fleet)"
-                ) % {"reason": why, "place": ordered}
-                return ""
+                e.wrong_coast = msg(
+                    "%(reason)s (the order names %(place)s, but naming a coast does not move the fleet)",
+                    reason=why,
+                    place=ordered,
+                )
+                return None
             return why
         if mk != "A":
-            return N_("a unit of kind %(kind)s cannot move") % {"kind": unit.kind}
+            return msg("a unit of kind %(kind)s cannot move", kind=unit.kind)
         if provinces[d].kind not in (ProvinceKind.LAND, ProvinceKind.COAST):
-            return _NOT_FOR_ARMIES.get(
-                provinces[d].kind, N_("an army cannot move to %(place)s, a %(kind)s province")
-            ) % {
-                "place": name,
-                "kind": provinces[d].kind.value,
-            }
+            return msg(
+                _NOT_FOR_ARMIES.get(provinces[d].kind, N_("an army cannot move to %(place)s, a %(kind)s province")),
+                place=name,
+                kind=provinces[d].kind.value,
+            )
         if (order.via_convoy or d not in gmap.army_adj[prov]) and not routes.exists(prov, d, -1):
             if order.via_convoy:
-                return N_("no fleets stand where they could convoy %(unit)s to %(place)s") % {
-                    "unit": gmap.unit_label(unit.kind, unit.loc),
-                    "place": name,
-                }
-            return N_("%(place)s is not next to %(here)s and no fleets could convoy there") % {
-                "place": name,
-                "here": gmap.label(prov),
-            }
-        return ""
+                return msg(
+                    "no fleets stand where they could convoy %(unit)s to %(place)s",
+                    unit=gmap.unit_label(unit.kind, unit.loc),
+                    place=name,
+                )
+            return msg(
+                "%(place)s is not next to %(here)s and no fleets could convoy there", place=name, here=gmap.label(prov)
+            )
+        return None
     if isinstance(order, Support):
         t = gmap.province_of(order.target)
         if t == prov:
-            return N_("a unit cannot support itself")
+            return msg("a unit cannot support itself")
         tu = units.get(t)
         if tu is None:
-            return N_("no unit in %(place)s to support") % {"place": gmap.label(t)}
+            return msg("no unit in %(place)s to support", place=gmap.label(t))
         if order.target_power is not None and tu.power != order.target_power:
             return _owner_mismatch(gmap, tu, order.target_power)
 
@@ -238,102 +237,96 @@ def illegal_reason(
 
         if order.dest is None:
             if not reaches(t):
-                return N_("%(unit)s cannot reach %(place)s") % {
-                    "unit": gmap.unit_label(unit.kind, unit.loc),
-                    "place": gmap.label(t),
-                }
+                return msg(
+                    "%(unit)s cannot reach %(place)s", unit=gmap.unit_label(unit.kind, unit.loc), place=gmap.label(t)
+                )
             if not hooks.may_support(unit, t, None):
-                return N_("%(unit)s may not support there") % {"unit": gmap.unit_label(unit.kind, unit.loc)}
-            return ""
+                return msg("%(unit)s may not support there", unit=gmap.unit_label(unit.kind, unit.loc))
+            return None
         d = gmap.province_of(order.dest)
         if d == prov:
-            return N_("a unit cannot support a move into its own province")
+            return msg("a unit cannot support a move into its own province")
         if d == t:
-            return N_("a unit cannot move to the province it is in")
+            return msg("a unit cannot move to the province it is in")
         if not reaches(d):
-            return N_("%(unit)s cannot reach %(place)s") % {
-                "unit": gmap.unit_label(unit.kind, unit.loc),
-                "place": gmap.label(d),
-            }
+            return msg(
+                "%(unit)s cannot reach %(place)s", unit=gmap.unit_label(unit.kind, unit.loc), place=gmap.label(d)
+            )
         if not hooks.may_support(unit, t, d):
-            return N_("%(unit)s may not support there") % {"unit": gmap.unit_label(unit.kind, unit.loc)}
+            return msg("%(unit)s may not support there", unit=gmap.unit_label(unit.kind, unit.loc))
         tmk = hooks.movement_kind(tu.kind)
         if not hooks.may_enter(tu, d):
-            return N_("%(unit)s may not enter %(place)s") % {
-                "unit": gmap.unit_label(tu.kind, tu.loc),
-                "place": gmap.label(d),
-            }
+            return msg("%(unit)s may not enter %(place)s", unit=gmap.unit_label(tu.kind, tu.loc), place=gmap.label(d))
         if tmk == "F":
             if d not in gmap.fleet_reach[tu.loc]:
-                return N_("%(unit)s cannot move to %(place)s") % {
-                    "unit": gmap.unit_label(tu.kind, tu.loc),
-                    "place": gmap.label(d),
-                }
-            return ""
+                return msg(
+                    "%(unit)s cannot move to %(place)s", unit=gmap.unit_label(tu.kind, tu.loc), place=gmap.label(d)
+                )
+            return None
         if tmk != "A" or provinces[d].kind not in (ProvinceKind.LAND, ProvinceKind.COAST):
-            return N_("%(unit)s cannot move to %(place)s") % {
-                "unit": gmap.unit_label(tu.kind, tu.loc),
-                "place": gmap.label(d),
-            }
+            return msg("%(unit)s cannot move to %(place)s", unit=gmap.unit_label(tu.kind, tu.loc), place=gmap.label(d))
         if d in gmap.army_adj[t]:
-            return ""
+            return None
         if routes.exists(t, d, prov):
-            return ""
-        return N_("%(unit)s cannot reach %(place)s, not even by a convoy the supporter is not in") % {
-            "unit": gmap.unit_label(tu.kind, tu.loc),
-            "place": gmap.label(d),
-        }
+            return None
+        return msg(
+            "%(unit)s cannot reach %(place)s, not even by a convoy the supporter is not in",
+            unit=gmap.unit_label(tu.kind, tu.loc),
+            place=gmap.label(d),
+        )
     if isinstance(order, Convoy):
         if mk != "F" or provinces[prov].kind != ProvinceKind.SEA:
-            return N_("only a fleet at sea can convoy")
+            return msg("only a fleet at sea can convoy")
         t = gmap.province_of(order.target)
         tu = units.get(t)
         if tu is None:
-            return N_("no unit in %(place)s to convoy") % {"place": gmap.label(t)}
+            return msg("no unit in %(place)s to convoy", place=gmap.label(t))
         if order.target_power is not None and tu.power != order.target_power:
             return _owner_mismatch(gmap, tu, order.target_power)
         if hooks.movement_kind(tu.kind) != "A":
-            return N_("only armies can be convoyed")
+            return msg("only armies can be convoyed")
         d = gmap.province_of(order.dest)
         if d == t:
-            return N_("a unit cannot move to the province it is in")
+            return msg("a unit cannot move to the province it is in")
         if not routes.proper(t, d, prov):
-            return N_("this fleet is not on any convoy route from %(start)s to %(place)s") % {
-                "start": gmap.label(t),
-                "place": gmap.label(d),
-            }
-        return ""
-    return N_("not an order of a movement phase")
+            return msg(
+                "this fleet is not on any convoy route from %(start)s to %(place)s",
+                start=gmap.label(t),
+                place=gmap.label(d),
+            )
+        return None
+    return msg("not an order of a movement phase")
 
 
-def _owner_mismatch(gmap: GameMap, unit: Unit, named: str) -> str:
+def _owner_mismatch(gmap: GameMap, unit: Unit, named: str) -> Msg:
     """The order names another owner for the unit it supports or convoys: the player meant another unit (or
     another board), so the order is not carried out for whoever stands there."""
-    return N_("%(unit)s belongs to %(owner)s, not to %(named)s as the order says; name %(owner)s or no owner") % {
-        "unit": gmap.unit_label(unit.kind, unit.loc),
-        "owner": unit.power,
-        "named": named,
-    }
+    return msg(
+        "%(unit)s belongs to %(owner)s, not to %(named)s as the order says; name %(owner)s or no owner",
+        unit=gmap.unit_label(unit.kind, unit.loc),
+        owner=unit.power,
+        named=named,
+    )
 
 
-def fleet_move(gmap: GameMap, loc: int, dest: int) -> tuple[str, int]:
-    """Why a fleet on ``loc`` cannot move to ``dest`` (or ``""``), and the location it would arrive on."""
+def fleet_move(gmap: GameMap, loc: int, dest: int) -> tuple[Msg | None, int]:
+    """Why a fleet on ``loc`` cannot move to ``dest`` (or None), and the location it would arrive on."""
     d = gmap.province_of(dest)
     name = gmap.label(dest)
     adj = gmap.fleet_adj[loc]
     here = f"F {gmap.label(loc)}"
-    cannot = N_("%(unit)s cannot reach %(place)s") % {"unit": here, "place": name}
+    cannot = msg("%(unit)s cannot reach %(place)s", unit=here, place=name)
     if dest != d:
-        return ("", dest) if dest in adj else (cannot, -1)
+        return (None, dest) if dest in adj else (cannot, -1)
     coasts = gmap.provinces[d].coasts
     if coasts:
         reach = [c for c in coasts if c in adj]
         if len(reach) == 1:
-            return "", reach[0]
+            return None, reach[0]
         if reach:
-            return N_("name the coast: %(options)s") % {"options": _or(gmap.label(c) for c in reach)}, -1
+            return msg("name the coast: %(options)s", options=_or(gmap.label(c) for c in reach)), -1
         return cannot, -1
-    return ("", d) if d in adj else (cannot, -1)
+    return (None, d) if d in adj else (cannot, -1)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -342,7 +335,7 @@ def fleet_move(gmap: GameMap, loc: int, dest: int) -> tuple[str, int]:
 
 def retreat_problem(
     gmap: GameMap, hooks: RuleHooks, position: Position, power: str, order: Order
-) -> tuple[str, int, int]:
+) -> tuple[Msg | None, int, int]:
     """Why ``power``'s ``order`` is illegal in a retreat phase (``""``: legal), the province of the unit it
     names (-1: none) and, for a retreat, the location the unit retreats to (a missing coast filled in when
     only one fits; -1 for a disband).
@@ -353,36 +346,31 @@ def retreat_problem(
     loc = order.unit_loc
     dest = order.dest if isinstance(order, Retreat) or (isinstance(order, Move) and not order.via_convoy) else -1
     if loc is None or (dest < 0 and not isinstance(order, Disband)):
-        return N_("only retreats and disbands are ordered in a retreat phase"), -1, -1
+        return msg("only retreats and disbands are ordered in a retreat phase"), -1, -1
     prov = gmap.province_of(loc)
     d = position.dislodged.get(prov)
     if d is None:
-        return N_("no dislodged unit in %(place)s") % {"place": gmap.label(prov)}, -1, -1
+        return msg("no dislodged unit in %(place)s", place=gmap.label(prov)), -1, -1
     if not hooks.may_order(position, power, d.unit):
-        owner = {"unit": gmap.unit_label(d.unit.kind, d.unit.loc), "owner": d.unit.power}
-        return N_("%(unit)s belongs to %(owner)s") % owner, prov, -1
+        owner = msg("%(unit)s belongs to %(owner)s", unit=gmap.unit_label(d.unit.kind, d.unit.loc), owner=d.unit.power)
+        return owner, prov, -1
     if dest < 0:
-        return "", prov, -1
+        return None, prov, -1
     to = _retreat_location(gmap, d.retreats, dest)
     if to < 0:
         options = ", ".join(sorted(gmap.label(x) for x in d.retreats))
         if not options:
             return (
-                N_("cannot retreat to %(place)s (legal retreats: none: it can only disband)")
-                % {"place": gmap.label(dest)},
+                msg("cannot retreat to %(place)s (legal retreats: none: it can only disband)", place=gmap.label(dest)),
                 prov,
                 -1,
             )
         return (
-            N_("cannot retreat to %(place)s (legal retreats: %(places)s)")
-            % {
-                "place": gmap.label(dest),
-                "places": options,
-            },
+            msg("cannot retreat to %(place)s (legal retreats: %(places)s)", place=gmap.label(dest), places=options),
             prov,
             -1,
         )
-    return "", prov, to
+    return None, prov, to
 
 
 def _retreat_location(gmap: GameMap, allowed: frozenset[int], dest: int) -> int:
@@ -411,7 +399,7 @@ def adjustment_verdict(
     units: dict[int, Unit],
     power: str,
     order: Order,
-) -> tuple[Outcome, str]:
+) -> tuple[Outcome, Msg | str]:
     """Judge one adjustment order against the phase as it stands (``ctx``, ``units``) and carry it out.
 
     Orders are judged top to bottom (DATC 4.D.4-4.D.6): a build uses up one of the power's builds, a site
@@ -421,9 +409,9 @@ def adjustment_verdict(
     delta = ctx.delta[power]
     if isinstance(order, Build):
         if delta <= 0:
-            return _ILLEGAL, (N_("%(power)s has no builds left") if ctx.built else N_("%(power)s may not build")) % {
-                "power": power
-            }
+            return _ILLEGAL, msg(
+                N_("%(power)s has no builds left") if ctx.built else N_("%(power)s may not build"), power=power
+            )
         prov = gmap.province_of(order.loc)
         abbr = gmap.label(prov)
         plain_sites = hooks.is_standard("build_sites") and not hooks._extra_sites
@@ -437,20 +425,20 @@ def adjustment_verdict(
         if not site:
             return _ILLEGAL, _not_a_site(gmap, hooks, ctx, units, power, prov, plain_sites)
         if prov in ctx.built:
-            return _ILLEGAL, N_("a unit was already built in %(place)s") % {"place": abbr}
+            return _ILLEGAL, msg("a unit was already built in %(place)s", place=abbr)
         if prov in units:
-            return _ILLEGAL, N_("%(place)s is occupied by %(unit)s") % {
-                "place": abbr,
-                "unit": gmap.unit_label(units[prov].kind, units[prov].loc),
-            }
+            return _ILLEGAL, msg(
+                "%(place)s is occupied by %(unit)s", place=abbr, unit=gmap.unit_label(units[prov].kind, units[prov].loc)
+            )
         cost = hooks.unit_cost(order.kind)
         if cost > delta:
-            return _ILLEGAL, N_("a %(kind)s needs %(cost)d centres; %(power)s has %(count)d to build with") % {
-                "kind": order.kind,
-                "cost": cost,
-                "power": power,
-                "count": delta,
-            }
+            return _ILLEGAL, msg(
+                "a %(kind)s needs %(cost)d centres; %(power)s has %(count)d to build with",
+                kind=order.kind,
+                cost=cost,
+                power=power,
+                count=delta,
+            )
         province = gmap.provinces[prov]
         if (
             hooks.movement_kind(order.kind) == "F"
@@ -459,10 +447,7 @@ def adjustment_verdict(
             and province.kind == ProvinceKind.COAST
         ):
             coasts = _or(gmap.label(c) for c in province.coasts)
-            return _FAILS, N_("name the coast to build a fleet in %(place)s: %(options)s") % {
-                "place": abbr,
-                "options": coasts,
-            }
+            return _FAILS, msg("name the coast to build a fleet in %(place)s: %(options)s", place=abbr, options=coasts)
         where = order.loc
         if where != prov and hooks.movement_kind(order.kind) == "A":
             where = prov  # a coast means nothing to an army (DATC 4.B.6)
@@ -473,38 +458,39 @@ def adjustment_verdict(
             limit = hooks.rules.get("unit_limits", {}).get(order.kind)
             have = sum(1 for u in units.values() if u.power == power and u.kind == order.kind)
             if limit is not None and have >= int(limit):
-                return _ILLEGAL, N_("%(power)s already has %(count)d %(kind)s; at most %(limit)s at a time") % {
-                    "power": power,
-                    "count": have,
-                    "kind": order.kind,
-                    "limit": limit,
-                }
+                return _ILLEGAL, msg(
+                    "%(power)s already has %(count)d %(kind)s; at most %(limit)s at a time",
+                    power=power,
+                    count=have,
+                    kind=order.kind,
+                    limit=limit,
+                )
             not_here = _NOT_BUILT.get(order.kind, N_("a unit %(kind)s cannot be built in %(place)s"))
-            return _ILLEGAL, not_here % {"kind": order.kind, "place": gmap.label(order.loc)}
+            return _ILLEGAL, msg(not_here, kind=order.kind, place=gmap.label(order.loc))
         units[prov] = Unit(power, order.kind, where)
         ctx.built.add(prov)
         ctx.delta[power] = delta - cost
         return _SUCCEEDS, ""
     if isinstance(order, Waive):
         if delta <= 0:
-            return _ILLEGAL, N_("%(power)s has no build to decline") % {"power": power}
+            return _ILLEGAL, msg("%(power)s has no build to decline", power=power)
         ctx.delta[power] = delta - 1
         return _SUCCEEDS, ""
     if isinstance(order, Disband):
         if delta >= 0:
-            return _ILLEGAL, (
-                N_("%(power)s owes no removals") if delta == 0 else N_("%(power)s may build, not remove")
-            ) % {"power": power}
+            return _ILLEGAL, msg(
+                N_("%(power)s owes no removals") if delta == 0 else N_("%(power)s may build, not remove"), power=power
+            )
         prov = gmap.province_of(order.loc)
         u = units.get(prov)
         if u is None or u.power != power or prov in ctx.built:
-            return _ILLEGAL, N_("%(power)s has no unit in %(place)s") % {"power": power, "place": gmap.label(prov)}
+            return _ILLEGAL, msg("%(power)s has no unit in %(place)s", power=power, place=gmap.label(prov))
         del units[prov]
         ctx.delta[power] = delta + hooks.unit_cost(u.kind)
         return _SUCCEEDS, ""
     got = hooks.adjustment_order(ctx, power, order)
     if got is None:
-        return _ILLEGAL, N_("not an order of an adjustment phase")
+        return _ILLEGAL, msg("not an order of an adjustment phase")
     word, reason = got
     return Outcome(word), reason
 
@@ -517,25 +503,27 @@ def _not_a_site(
     power: str,
     prov: int,
     plain: bool,
-) -> str:
+) -> Msg:
     """Why ``prov`` is not a place ``power`` may build on, and where it may."""
     now = ctx.position.with_(units=units, centres=ctx.centres)
     sites = hooks.build_sites(now, power)
     vacant = sorted((gmap.label(p) for p in sites if p not in units and p not in ctx.built), key=str.lower)
     hint = (
-        N_("%(power)s may build in %(places)s") % {"power": power, "places": ", ".join(vacant)}
+        msg("%(power)s may build in %(places)s", power=power, places=", ".join(vacant))
         if vacant
-        else N_("%(power)s has no vacant site to build on") % {"power": power}
+        else msg("%(power)s has no vacant site to build on", power=power)
     )
-    said = {"place": gmap.label(prov), "power": power, "reason": hint}
+    place = gmap.label(prov)
     if not gmap.provinces[prov].supply_centre:
-        return N_("%(place)s is not a supply centre; %(reason)s") % said
+        return msg("%(place)s is not a supply centre; %(reason)s", place=place, reason=hint)
     owns_its_sites = all(ctx.centres.get(p) == power for p in sites)
     if ctx.centres.get(prov) != power and (plain or owns_its_sites):
-        return N_("%(power)s does not own %(place)s; %(reason)s") % said
+        return msg("%(power)s does not own %(place)s; %(reason)s", power=power, place=place, reason=hint)
     if plain:
-        return N_("%(place)s is not a home centre of %(power)s; %(reason)s") % said
-    return N_("%(place)s is not one of %(power)s's build sites this phase; %(reason)s") % said
+        return msg("%(place)s is not a home centre of %(power)s; %(reason)s", place=place, power=power, reason=hint)
+    return msg(
+        "%(place)s is not one of %(power)s's build sites this phase; %(reason)s", place=place, power=power, reason=hint
+    )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -549,9 +537,9 @@ class Checked:
     order: Order
     """The order as it will be carried out (unit type, coasts and the unit's own coast filled in from the
     board), or as given when it is refused."""
-    problem: str | None = None
+    problem: Msg | None = None
     """Why it will not be carried out; ``None`` when it is accepted."""
-    note: str | None = None
+    note: Msg | None = None
     """For an accepted order that the other powers' orders of the phase decide: what it depends on."""
     first: int | None = None
     """For an order refused because its unit already has one: the index of that earlier order."""
@@ -583,7 +571,7 @@ def check_submission(variant: Variant, position: Position, power: str, orders: S
             continue
         order = listed[i]
         if word in (_ILLEGAL, _FAILS):
-            out[i] = Checked(order, reason or _outcome_said(word))
+            out[i] = Checked(order, why_of(reason) if reason else _outcome_said(word))
             continue
         loc = order.unit_loc
         unit = position.units.get(gmap.province_of(loc)) if loc is not None else None
@@ -594,7 +582,7 @@ def check_submission(variant: Variant, position: Position, power: str, orders: S
         _check_retreats(variant, hooks, judged, power, listed, out)
     else:
         _check_adjustments(variant, hooks, judged, power, listed, out)
-    return [c if c is not None else Checked(o, N_("not judged")) for c, o in zip(out, listed, strict=True)]
+    return [c if c is not None else Checked(o, msg("not judged")) for c, o in zip(out, listed, strict=True)]
 
 
 def _check_movement(
@@ -667,9 +655,7 @@ def _check_retreats(
             if q in going:
                 # Both retreats fail (6.H.7): visible now, so both lines say so.
                 k = going[q]
-                clash = N_("two retreats to %(place)s both fail and both units are disbanded") % {
-                    "place": gmap.label(q)
-                }
+                clash = msg("two retreats to %(place)s both fail and both units are disbanded", place=gmap.label(q))
                 first = out[k]
                 assert first is not None
                 out[k] = dataclasses.replace(first, note=_joined(first.note, clash))
@@ -688,7 +674,7 @@ def _ordered_before(gmap: GameMap, taken: dict[int, int], unit: Unit, order: Ord
         return None
     return Checked(
         order,
-        N_("%(unit)s already has an order; the first one counts") % {"unit": gmap.unit_label(unit.kind, unit.loc)},
+        msg("%(unit)s already has an order; the first one counts", unit=gmap.unit_label(unit.kind, unit.loc)),
         first=first,
     )
 
@@ -725,7 +711,7 @@ def _check_adjustments(
         word, why = adjustment_verdict(gmap, hooks, ctx, units, power, order)
         if word != _SUCCEEDS:
             ctx.delta[power] = had
-            out[i] = Checked(order, why or _outcome_said(word))
+            out[i] = Checked(order, why_of(why) if why else _outcome_said(word))
             continue
         if note is not None:
             # A build that counts only if supply is sent spends none of the power's own count: without the
@@ -742,7 +728,7 @@ _OTHER_KIND = {
 }
 
 
-def _kind_note(gmap: GameMap, position: Position, order: Order, unit: Unit) -> str | None:
+def _kind_note(gmap: GameMap, position: Position, order: Order, unit: Unit) -> Msg | None:
     """When the order gives a unit the wrong type: which unit it is for (the adjudicator ignores the type)."""
     notes = []
     given = getattr(order, "kind", None)
@@ -752,25 +738,31 @@ def _kind_note(gmap: GameMap, position: Position, order: Order, unit: Unit) -> s
         target = position.units.get(gmap.province_of(order.target))
         if target is not None and target.kind != order.target_kind:
             notes.append(_kind_text(gmap, target, order.target_kind))
-    return "; ".join(notes) or None
+    return _joined(*notes)
 
 
-def _kind_text(gmap: GameMap, unit: Unit, given: str) -> str:
+def _kind_text(gmap: GameMap, unit: Unit, given: str) -> Msg:
     place = gmap.label(gmap.province_of(unit.loc))
     known = _OTHER_KIND.get((unit.kind, given))
     if known is not None:
-        return known % {"place": place}
+        return msg(known, place=place)
     what = _KIND_WORDS.get(unit.kind, f"a unit {unit.kind}")
     said = _KIND_WORDS.get(given, f"a unit {given}")
-    return N_("the unit in %(place)s is %(what)s, not %(said)s: the order is read for it as written here") % {
-        "place": place,
-        "what": what,
-        "said": said,
-    }
+    return msg(
+        "the unit in %(place)s is %(what)s, not %(said)s: the order is read for it as written here",
+        place=place,
+        what=what,
+        said=said,
+    )
 
 
-def _joined(*notes: str | None) -> str | None:
-    return "; ".join(n for n in notes if n) or None
+def _joined(*notes: Msg | None) -> Msg | None:
+    """Notes said one after the other, as one."""
+    out: Msg | None = None
+    for n in notes:
+        if n:
+            out = n if out is None else msg("%(first)s; %(then)s", first=out, then=n)
+    return out
 
 
 def _as_carried_out(gmap: GameMap, position: Position, order: Order, unit: Unit, dest_loc: int) -> Order:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from dippouch.core.mapdata import GameMap
-from dippouch.core.messages import N_
+from dippouch.core.messages import Msg, msg
 from dippouch.core.order_checks import retreat_problem
 from dippouch.core.orders import Disband, Order
 from dippouch.core.position import Position, Unit
@@ -29,6 +29,7 @@ I18N_DOMAIN = "rules"
 _FAILS = Outcome.FAILS
 _ILLEGAL = Outcome.ILLEGAL
 _SUCCEEDS = Outcome.SUCCEEDS
+_NO_RETREAT = msg("no retreat ordered")
 
 
 def _text(gmap: GameMap, u: Unit) -> str:
@@ -43,7 +44,7 @@ class _Row:
         self.index = index
         self.order = order
         self.outcome: Outcome | None = None
-        self.reason = ""
+        self.reason: Msg | str = ""
         self.prov = -1
         self.to = -1
         """Location retreated to, for a legal retreat."""
@@ -68,7 +69,7 @@ def adjudicate_retreats(
             d = dislodged[prov]
             if prov in chosen:
                 row.outcome = _ILLEGAL
-                row.reason = N_("%(unit)s already has an order; the first one counts") % {"unit": _text(gmap, d.unit)}
+                row.reason = msg("%(unit)s already has an order; the first one counts", unit=_text(gmap, d.unit))
                 continue
             row.prov = prov
             if to >= 0:
@@ -89,7 +90,7 @@ def adjudicate_retreats(
                 if others:
                     outcome = _FAILS
                     names = ", ".join(_text(gmap, dislodged[r.prov].unit) for r in others)
-                    reason = N_("bounced with %(units)s; the unit is disbanded") % {"units": names}
+                    reason = msg("bounced with %(units)s; the unit is disbanded", units=names)
                 else:
                     outcome = _SUCCEEDS
                     u = dislodged[row.prov].unit
@@ -98,7 +99,5 @@ def adjudicate_retreats(
     for prov, d in dislodged.items():
         if prov not in chosen:
             u = d.unit
-            results.append(
-                OrderResult(u.power, Disband(u.kind, u.loc), _SUCCEEDS, automatic=True, reason=N_("no retreat ordered"))
-            )
+            results.append(OrderResult(u.power, Disband(u.kind, u.loc), _SUCCEEDS, automatic=True, reason=_NO_RETREAT))
     return results, units

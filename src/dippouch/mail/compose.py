@@ -14,6 +14,7 @@ from dippouch.core.variant import Variant
 from dippouch.game import LineCheck, Settings
 from dippouch.i18n import translations
 from dippouch.names import order_text
+from dippouch.saying import say
 
 __all__ = ["FORM", "I18N_DOMAIN", "SIGN", "form", "receipt_text", "refusal_text", "sign"]
 
@@ -56,7 +57,7 @@ def lines_text(
 ) -> list[str]:
     """Each line's verdict; accepted orders in the map's full names when the variant is given (a player
     reads "A Teviotdale & Liddesdale - Northumberland", not the program's "A tev - nhb"). A rejected line's
-    reason is the order check's own words."""
+    reason is the order check's own message, said in ``lang``."""
     _ = translations(lang).gettext
     out = []
     for ln in lines:
@@ -65,7 +66,7 @@ def lines_text(
             out.append(_("  line %(line)2d  accepted  %(order)s") % {"line": ln.line, "order": shown})
         else:
             out.append(_("  line %(line)2d  REJECTED  %(text)s") % {"line": ln.line, "text": ln.text.strip()})
-            out.append(f"            {ln.error}")
+            out.append(f"            {say(ln.error, lang) if ln.error is not None else ''}")
     return out
 
 

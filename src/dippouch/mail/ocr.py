@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from dippouch.core.messages import Msg, as_msg
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 from dippouch.game import GameError, LineCheck, as_utc, check_orders, position_from_data, unordered
@@ -110,7 +111,7 @@ class Reading:
     the line it was read from; flagged lines, headings and noise left blank. Confirming applies this."""
     lines: list[LineCheck]
     """The line check of ``text``, and each flagged line as a refused line saying why."""
-    unordered: list[tuple[list[str], str]]
+    unordered: list[tuple[list[str], Msg]]
     """What the proposed orders leave out: (units, what happens to them), as :func:`dippouch.game.unordered`."""
 
 
@@ -125,7 +126,7 @@ def read_sheet(variant: Variant, position: Position, power: str, read: str, name
             rows[r.line - 1] = r.text
     text = "\n".join(rows).rstrip("\n")
     checked = check_orders(variant, position, power, read_version_lines(text).text)
-    flagged = [LineCheck(r.line, r.read, error=_flag_message(r)) for r in readings if r.verdict == "flagged"]
+    flagged = [LineCheck(r.line, r.read, error=as_msg(_flag_message(r))) for r in readings if r.verdict == "flagged"]
     lines = sorted([*checked, *flagged], key=lambda ln: ln.line)
     return Reading(readings, text, lines, unordered(variant, position, power, checked))
 
@@ -159,7 +160,7 @@ class Proposal:
     readings: list[LineReading] = field(default_factory=list)
     """Every line as the engine read it, with its verdict (order, flagged, heading, version, noise) and
     confidence."""
-    unordered: list[tuple[list[str], str]] = field(default_factory=list)
+    unordered: list[tuple[list[str], Msg]] = field(default_factory=list)
     """The units the proposed orders leave without an order, and what happens to them."""
     read: str | None = None
     """What the OCR engine read, as it read it."""

@@ -397,7 +397,14 @@ def check_lines(variant: Variant, position: Position, text: str) -> list[Line]:
         by_power.setdefault(power, [""] * len(rows))[pl.line - 1] = pl.text
     for power, lines in by_power.items():
         for c in check_orders(variant, position, power, "\n".join(lines)):
-            out[c.line] = Line(c.line, c.text, power, c.order, c.error, c.note)
+            out[c.line] = Line(
+                c.line,
+                c.text,
+                power,
+                c.order,
+                None if c.error is None else str(c.error),
+                None if c.note is None else str(c.note),
+            )
     return [out[n] for n in sorted(out)]
 
 

@@ -145,7 +145,12 @@ def phase_to_data(p: PhaseRow | StoredPhase, *, submissions: bool = True) -> dic
 
 
 def result_data(v: Variant, r: Any, kind: PhaseKind) -> dict[str, Any]:
-    """An adjudication result in the adjudication contract's shape (:func:`dippouch.core.jsonio.result_to_json`)."""
+    """An adjudication result in the adjudication contract's shape (:func:`dippouch.core.jsonio.result_to_json`),
+    with its reason's message (``why``: id and values) beside the English."""
     from dippouch.core.jsonio import result_to_json
 
-    return result_to_json(v, r, kind)
+    out = result_to_json(v, r, kind)
+    if out.get("reason"):
+        # The reason as a message value beside its English: said in each reader's language where it is shown.
+        out["why"] = r.why.to_data()
+    return out

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, load_only
 
-from dippouch.core.messages import PhaseName, msg
+from dippouch.core.messages import Msg, PhaseName, msg
 from dippouch.core.variant import Variant
 from dippouch.game import (
     GameError,
@@ -66,9 +66,9 @@ class SubmitResult:
     """Whether this version replaced the earlier ones (see :func:`dippouch.game.submission_stands`)."""
     standing_orders: list[str] = field(default_factory=list)
     """The orders of the standing version, as they will be carried out."""
-    unordered: list[tuple[list[str], str]] = field(default_factory=list)
+    unordered: list[tuple[list[str], Msg]] = field(default_factory=list)
     """What happens to the units (or builds) the standing orders leave out: (units, what happens) pairs."""
-    ready_refused: str | None = None
+    ready_refused: Msg | None = None
     """Why ``--ready`` was refused (the submission is recorded, not ready)."""
     variant: str = ""
     options: dict[str, Any] = field(default_factory=dict)

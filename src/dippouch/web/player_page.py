@@ -20,18 +20,19 @@ from urllib.parse import quote
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError
 from dippouch.core.legal_orders import legal_orders_given
+from dippouch.core.messages import Msg
 from dippouch.core.notation import OrderParseError, format_order, format_place, parse_order, parse_unit
 from dippouch.core.orders import Move, Order, Retreat
 from dippouch.core.position import Dislodged, Position
 from dippouch.core.variant import Variant
-from dippouch.game import TYPED, LineCheck, adjustment_delta, check_orders, position_from_data, unordered
+from dippouch.game import TYPED, LineCheck, adjustment_delta, check_orders, position_from_data, stored_msg, unordered
 from dippouch.i18n import translations
 from dippouch.names import board_unit, kind_word, place_list
 from dippouch.names import order_text as order_words
 from dippouch.play import votes
 from dippouch.play.orders import send_orders
 from dippouch.play.votes import Voted
-from dippouch.said import said
+from dippouch.saying import say
 from dippouch.store.web_queries import game_phase
 from dippouch.web.answers.games import LineVerdict
 from dippouch.web.answers.play import PlayerView, Receipt
@@ -232,7 +233,7 @@ def _turn(web: Web, name: str, v: Variant, pid: int) -> dict[str, Any] | None:
                 "dislodged": bool(r.get("dislodged")),
                 "destroyed": bool(r.get("destroyed")),
                 "automatic": bool(r.get("automatic")),
-                "reason": str(r.get("reason") or ""),
+                **_reason_said(stored_msg(r.get("why"), r.get("reason")), "en"),
             }
         )
     after = position_from_data(v, h.next_position)
@@ -297,7 +298,7 @@ def submit(web: Web, seat: Seat, text: str, ready: bool, *, phase: str | None = 
         lines=[LineVerdict.model_validate(ln) for ln in lines_said([ln.to_data() for ln in res.lines], lang)],
         stands=res.stands,
         standing=res.standing,
-        ready_refused=said(res.ready_refused, lang) if res.ready_refused else res.ready_refused,
+        ready_refused=say(res.ready_refused, lang) if res.ready_refused else None,
         accepted=sent.accepted,
         rejected=sent.rejected,
         processed=sent.processed,
@@ -475,11 +476,30 @@ def checked_view(v: Variant, pos: Position, power: str, text: str, lang: str = "
 
 
 def lines_said(lines: list[dict[str, Any]], lang: str) -> list[dict[str, Any]]:
-    """Line checks as data with their verdicts and notes (stored and checked in English) in ``lang``
-    (:func:`dippouch.said.said`); the same list in English."""
-    if lang == "en":
-        return lines
-    return [{**ln, **{k: said(str(ln[k]), lang) for k in ("error", "note") if ln.get(k)}} for ln in lines]
+    """Line checks as data (:meth:`dippouch.game.LineCheck.to_data`) with their refusals and notes said in
+    ``lang``, and the refusal's message id and values (``code``, ``params``) for programs."""
+    out = []
+    for ln in lines:
+        error = stored_msg(ln.get("error_msg"), ln.get("error"))
+        note = stored_msg(ln.get("note_msg"), ln.get("note"))
+        said = {
+            **ln,
+            "error": None if error is None else say(error, lang),
+            "note": None if note is None else say(note, lang),
+            "code": None if error is None else error.code,
+            "params": None if error is None else error.to_data().get("args", {}),
+        }
+        if note is None:
+            said.pop("note")
+        out.append(said)
+    return out
+
+
+def _reason_said(why: Msg | None, lang: str) -> dict[str, Any]:
+    """A result's reason in ``lang``, with its message id and values for programs."""
+    if why is None:
+        return {"reason": "", "code": None, "params": None}
+    return {"reason": say(why, lang), "code": why.code, "params": why.to_data().get("args", {})}
 
 
 def order_subject(v: Variant, order: Order) -> str | None:
@@ -515,7 +535,7 @@ def left_out_of(v: Variant, pairs: Any, lang: str = "en") -> dict[str, Any]:
     notes: list[str] = []
     for group, what in pairs or []:
         names = [_full_unit(v, u, lang) for u in group]
-        what = said(what, lang)
+        what = say(what, lang)
         units += names
         if names:
             notes.append(_("%(units)s: %(what)s") % {"units": ", ".join(names), "what": what})

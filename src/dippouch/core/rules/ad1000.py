@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from dippouch.core.calendar import PhaseKind
+from dippouch.core.messages import N_, Msg, msg
 from dippouch.core.position import Position, Unit
 from dippouch.core.rules.base import RuleHooks, behaviour, mapping_of, state_key
 
@@ -200,14 +201,14 @@ def in_disorder(position: Position, power: str) -> bool:
 
 
 _DISORDER_EFFECT = {
-    PhaseKind.MOVEMENT: "the units hold",
-    PhaseKind.RETREATS: "the dislodged units are disbanded",
-    PhaseKind.ADJUSTMENTS: "nothing is built and removals are made by the civil-disorder rule",
+    PhaseKind.MOVEMENT: N_("the units hold"),
+    PhaseKind.RETREATS: N_("the dislodged units are disbanded"),
+    PhaseKind.ADJUSTMENTS: N_("nothing is built and removals are made by the civil-disorder rule"),
 }
 
 
 @behaviour("orders_refused", "ad1000_anarchy", _ANARCHY_WORDS)
-def anarchy_orders_refused(hooks: RuleHooks, position: Position, power: str) -> str | None:
+def anarchy_orders_refused(hooks: RuleHooks, position: Position, power: str) -> Msg | None:
     """Rule 13 puts the power itself out of play, not just its units, so every order it sends is refused.
 
     The text names what happens instead, since the player reading the report did not choose it.
@@ -215,20 +216,21 @@ def anarchy_orders_refused(hooks: RuleHooks, position: Position, power: str) -> 
     if not in_disorder(position, power):
         return None
     effect = _DISORDER_EFFECT.get(hooks.variant.calendar.kind(position.phase), "")
-    return f"{power}: in civil disorder, no orders are taken" + (f"; {effect}" if effect else "")
+    refused = msg("%(power)s: in civil disorder, no orders are taken", power=power)
+    return msg("%(first)s; %(then)s", first=refused, then=msg(effect)) if effect else refused
 
 
 @behaviour("prepare_orders", "ad1000_anarchy", _ANARCHY_WORDS)
 def anarchy_prepare_orders(
     hooks: RuleHooks, position: Position, orders: Mapping[str, Sequence[Order]]
-) -> tuple[Position, dict[tuple[str, int], tuple[str, str]]]:
+) -> tuple[Position, dict[tuple[str, int], tuple[str, Msg | str]]]:
     """Refuse every order of a power in civil disorder, in every phase, before anything is judged.
 
     ``may_order`` alone covers only orders to units, so removals (which the adjustment rules accept from
     any power that owes them) would slip through; deciding them here leaves the removals owed to the
     civil-disorder rule, as rule 13 wants, and gives movement and retreat orders the same clear reason.
     """
-    decided: dict[tuple[str, int], tuple[str, str]] = {}
+    decided: dict[tuple[str, int], tuple[str, Msg | str]] = {}
     for power, olist in orders.items():
         if not olist:
             continue

@@ -35,7 +35,7 @@ from dippouch.core.lookup import (
     behaviour_names,
 )
 from dippouch.core.mapdata import ProvinceKind
-from dippouch.core.messages import N_
+from dippouch.core.messages import Msg, msg
 from dippouch.core.orders import Build, Hold, Order, Waive
 from dippouch.core.position import Position, Unit
 
@@ -260,7 +260,7 @@ class RuleHooks:
     # ------------------------------------------------------------------ who orders what
     def prepare_orders(
         self, position: Position, orders: Mapping[str, Sequence[Order]]
-    ) -> tuple[Position, dict[tuple[str, int], tuple[str, str]]]:
+    ) -> tuple[Position, dict[tuple[str, int], tuple[str, Msg | str]]]:
         """See every order of the phase before any is judged; standard: nothing to do.
 
         Returns the position the phase is judged from (its ``state`` may carry what the orders decided,
@@ -270,7 +270,7 @@ class RuleHooks:
         """
         return position, {}
 
-    def orders_refused(self, position: Position, power: str) -> str | None:
+    def orders_refused(self, position: Position, power: str) -> Msg | None:
         """Why ``power`` may give no orders at all this phase, or ``None`` (standard: it always may).
 
         The game layer refuses a submission's lines with this text as they arrive and does not wait for
@@ -345,7 +345,7 @@ class RuleHooks:
         unit = position.units.get(self.variant.map.province_of(loc))
         return Hold(unit.kind if unit else None, loc)
 
-    def order_problem(self, position: Position, power: str, order: Order) -> str | None:
+    def order_problem(self, position: Position, power: str, order: Order) -> Msg | None:
         """Why an order of a variant's own kind is illegal judged from the board alone, or ``None``.
 
         Asked before the phase is resolved, by the adjudicator and by the check on arrival alike
@@ -354,7 +354,7 @@ class RuleHooks:
         """
         return None
 
-    def hand_over(self, position: Position, unit: Unit, power: str) -> tuple[Position, str] | None:
+    def hand_over(self, position: Position, unit: Unit, power: str) -> tuple[Position, Msg] | None:
         """For an order ``power`` sent for another power's ``unit``: the position as it would be if the owner
         handed the unit over this phase, and a note saying that the order counts only then; or ``None``.
 
@@ -363,7 +363,7 @@ class RuleHooks:
         """
         return None
 
-    def supply_note(self, position: Position, power: str) -> str | None:
+    def supply_note(self, position: Position, power: str) -> Msg | None:
         """When ``power``'s builds beyond its own count may still count because another power may send it
         supply this phase: a note saying so (W3K supply transfers); ``None`` (standard) when they cannot."""
         return None
@@ -386,7 +386,7 @@ class RuleHooks:
 
     def extra_order_result(
         self, position: Position, power: str, order: Order, summary: MovementSummary
-    ) -> tuple[str, str]:
+    ) -> tuple[str, Msg | str]:
         """Result word (an :class:`~dippouch.core.results.Outcome` value) and reason for an extra order kind.
 
         Called after movement is resolved. Default: the unit stood (``"stands"``), or was dislodged.
@@ -441,7 +441,7 @@ class RuleHooks:
             return prov.kind == ProvinceKind.COAST and gmap.can_hold("F", loc)
         return gmap.can_hold("A", loc)
 
-    def adjustment_order(self, ctx: AdjustmentContext, power: str, order: Order) -> tuple[str, str] | None:
+    def adjustment_order(self, ctx: AdjustmentContext, power: str, order: Order) -> tuple[str, Msg | str] | None:
         """Decide an order kind the standard adjustment phase does not know (W3K supply transfer).
 
         Return ``(result word, reason)``, or ``None`` to report it illegal. The hook may change ``ctx``.
@@ -450,7 +450,7 @@ class RuleHooks:
 
     def removal_order(
         self, position: Position, power: str, count: int, rng: random.Random | None
-    ) -> tuple[list[int], str]:
+    ) -> tuple[list[int], Msg]:
         """Provinces of the units to remove, in order, when ``power`` owes removals it did not order.
 
         ``count`` is in cost units (remove until paid). Returns the provinces and a reason for the
@@ -474,7 +474,7 @@ class RuleHooks:
                 break
             out.append(gmap.province_of(u.loc))
             paid += self.unit_cost(u.kind)
-        return out, N_("civil disorder: farthest from an owned supply centre")
+        return out, msg("civil disorder: farthest from an owned supply centre")
 
     def _distances(self, sources: Sequence[int]) -> list[int]:
         """Moves from the nearest source province, over any adjacency (army or fleet)."""
@@ -499,7 +499,7 @@ class RuleHooks:
         return dist
 
     # ------------------------------------------------------------------ reports
-    def phase_notes(self, before: Position, after: Position, results: Sequence[OrderResult]) -> list[str]:
+    def phase_notes(self, before: Position, after: Position, results: Sequence[OrderResult]) -> list[Msg]:
         """Sentences for the phase's report about what the variant's own rules did, beyond each order's
         result (W3K: conversions begun, continued, disrupted, completed or lapsed; hand-overs; supply sent).
         ``after`` is the next position as the adjudicator returned it. Standard: nothing to add."""

@@ -179,6 +179,10 @@ class LineVerdict(Answer):
     order: str | None = Field(None, description="The order read, in canonical notation; None if the line was refused.")
     error: str | None = Field(None, description="Why the line was refused (with the closest valid name).")
     note: str | None = None
+    code: str | None = Field(None, description="The refusal's message id, for programs (None if accepted).")
+    params: dict[str, Any] | None = Field(None, description="The refusal's values by name (places, units, powers).")
+    error_msg: dict[str, Any] | None = Field(None, description="The refusal as stored: message id and values.")
+    note_msg: dict[str, Any] | None = Field(None, description="The note as stored: message id and values.")
 
 
 class CheckedLine(LineVerdict):

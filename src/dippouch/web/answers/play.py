@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import Field
 
 from dippouch.web.answers.base import Answer
@@ -73,6 +75,8 @@ class TurnResult(Answer):
     destroyed: bool = Field(description="The unit was dislodged with nowhere to retreat, and is gone.")
     automatic: bool = Field(description="The rules gave the order (the power sent none for this unit).")
     reason: str = Field(description="Why, in words (a bounce names the unit bounced with); may be empty.")
+    code: str | None = Field(None, description="The reason's message id, for programs (None without a reason).")
+    params: dict[str, Any] | None = Field(None, description="The reason's values by name (units, places, strengths).")
 
 
 class DislodgedUnit(Answer):

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from dippouch.core.errors import DippouchError
+from dippouch.core.messages import msg
 from dippouch.core.notation import OrderReader
 
 if TYPE_CHECKING:
@@ -31,11 +33,11 @@ def power_name(r: OrderReader) -> str:
     words = r.raw[r.pos :]
     text = " ".join(w for w in words if w not in (".", ";", ","))
     if not text:
-        raise r.fail("name the power, e.g. 'to Manchester'", token="")
+        raise r.fail(msg("name the power, e.g. 'to Manchester'"), token="")
     try:
         name = r.variant.power(text).name
     except KeyError as e:
-        raise r.fail(str(e.args[0]), token=text) from None
+        raise r.fail(e.msg if isinstance(e, DippouchError) else msg(str(e.args[0])), token=text) from None
     r.pos = len(r.words)
     return name
 

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.lookup import Drawing, register_order_kind, register_unit_badge
 from dippouch.core.mapdata import ProvinceKind
-from dippouch.core.messages import N_, NP_
+from dippouch.core.messages import Arg, Msg, choices, msg
 from dippouch.core.notation import (
     OrderReader,
     format_place,
@@ -50,24 +50,24 @@ class Convert(Order):
     """For an army becoming a fleet in a province with split coasts: the coast (location id) it will use."""
 
 
-def convert_problem(variant: Variant, position: Position, order: Convert) -> str | None:
+def convert_problem(variant: Variant, position: Position, order: Convert) -> Msg | None:
     """Why ``order`` cannot be a conversion, or ``None`` when it can."""
     gmap = variant.map
     prov = gmap.province_of(order.loc)
     p = gmap.provinces[prov]
     unit = position.units.get(prov)
     if unit is None:
-        return N_("no unit in %(place)s") % {"place": gmap.label(prov)}
+        return msg("no unit in %(place)s", place=gmap.label(prov))
     if p.kind != ProvinceKind.COAST or not p.supply_centre:
-        return N_("%(place)s is not a coastal supply centre") % {"place": gmap.label(prov)}
+        return msg("%(place)s is not a coastal supply centre", place=gmap.label(prov))
     if position.centres.get(prov) != unit.power:
-        return N_("%(power)s does not own %(place)s") % {"power": unit.power, "place": gmap.label(prov)}
+        return msg("%(power)s does not own %(place)s", power=unit.power, place=gmap.label(prov))
     if unit.kind == "A" and p.coasts and (order.coast is None or gmap.province_of(order.coast) != prov):
-        options = ""
+        options: Arg = ""
         for c in p.coasts:
             label = gmap.label(c)
-            options = label if not options else NP_("list", "%(some)s or %(last)s") % {"some": options, "last": label}
-        return N_("name the coast the fleet will use: %(options)s") % {"options": options}
+            options = label if not options else choices((options, label))
+        return msg("name the coast the fleet will use: %(options)s", options=options)
     return None
 
 

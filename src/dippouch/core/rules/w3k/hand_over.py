@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.lookup import Drawing, register_order_kind
+from dippouch.core.messages import msg
 from dippouch.core.notation import OrderReader, format_unit, register_format, register_syntax
 from dippouch.core.orders import Order
 from dippouch.core.position import Position
@@ -89,7 +90,7 @@ def _read_proxy(r: OrderReader) -> Order | None:
         kind, loc = r.unit()
         r.accept(("is",))
         if not (r.accept(("offered", "given", "handed")) and r.accept(("to",))):
-            raise r.fail("write 'Command of Army London is offered to Manchester'")
+            raise r.fail(msg("write 'Command of Army London is offered to Manchester'"))
         return Proxy(kind, loc, power_name(r), owner)
     owner = r.owner()
     unit = r.unit_or_none()

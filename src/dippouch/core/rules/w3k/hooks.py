@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.lookup import legal_order_makers
-from dippouch.core.messages import N_
+from dippouch.core.messages import N_, Arg, Msg, msg
 from dippouch.core.orders import Build, Disband, Order
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import Outcome
@@ -75,12 +75,12 @@ _CONTINUES = {
 }
 
 
-def _said(table: Mapping[str, str], kind: str, **values: str) -> str:
+def _said(table: Mapping[str, str], kind: str, **values: Arg) -> Msg:
     """The note of ``table`` for a unit of ``kind``; another kind's in English ("a unit")."""
     template = table.get(kind)
     if template is not None:
-        return template % values
-    return table["A"].replace("an army", A.get(kind, "a unit")) % values
+        return msg(template, **values)
+    return msg(table["A"].replace("an army", A.get(kind, "a unit")), **values)
 
 
 @register_hooks(
@@ -96,9 +96,9 @@ class W3KHooks(RuleHooks):
 
     def prepare_orders(
         self, position: Position, orders: Mapping[str, Sequence[Order]]
-    ) -> tuple[Position, dict[tuple[str, int], tuple[str, str]]]:
+    ) -> tuple[Position, dict[tuple[str, int], tuple[str, Msg | str]]]:
         kind = self.variant.calendar.kind(position.phase)
-        decided: dict[tuple[str, int], tuple[str, str]] = {}
+        decided: dict[tuple[str, int], tuple[str, Msg | str]] = {}
         state = dict(position.state)
         if kind == PhaseKind.MOVEMENT:
             state[PROXIES] = self._proxies(position, orders, decided)
@@ -108,21 +108,21 @@ class W3KHooks(RuleHooks):
             for power, olist in orders.items():
                 for i, o in enumerate(olist):
                     if isinstance(o, (Proxy, SendSupply)):
-                        decided[(power, i)] = ("illegal", N_("not an order of a retreat phase"))
+                        decided[(power, i)] = ("illegal", msg("not an order of a retreat phase"))
         return position.with_(state=state), decided
 
     def _proxies(
         self,
         position: Position,
         orders: Mapping[str, Sequence[Order]],
-        decided: dict[tuple[str, int], tuple[str, str]],
+        decided: dict[tuple[str, int], tuple[str, Msg | str]],
     ) -> dict[str, str]:
         gmap = self.variant.map
         handed: dict[str, str] = {}
         for power, olist in orders.items():
             for i, o in enumerate(olist):
                 if isinstance(o, SendSupply):
-                    decided[(power, i)] = ("illegal", N_("supply is sent in Winter adjustments only"))
+                    decided[(power, i)] = ("illegal", msg("supply is sent in Winter adjustments only"))
                     continue
                 if not isinstance(o, Proxy):
                     continue
@@ -131,33 +131,43 @@ class W3KHooks(RuleHooks):
                 abbr = gmap.provinces[prov].abbr
                 name = gmap.label(prov)
                 if unit is None:
-                    decided[(power, i)] = ("illegal", N_("no unit in %(place)s") % {"place": name})
+                    decided[(power, i)] = ("illegal", msg("no unit in %(place)s", place=name))
                 elif o.owner is not None and o.owner != unit.power:
                     label = gmap.unit_label(unit.kind, unit.loc)
                     decided[(power, i)] = (
                         "illegal",
-                        N_("%(unit)s belongs to %(owner)s, not to %(named)s as the order says")
-                        % {"unit": label, "owner": unit.power, "named": o.owner},
+                        msg(
+                            "%(unit)s belongs to %(owner)s, not to %(named)s as the order says",
+                            unit=label,
+                            owner=unit.power,
+                            named=o.owner,
+                        ),
                     )
                 elif unit.power != power:
                     decided[(power, i)] = (
                         "illegal",
-                        N_("only %(owner)s, its owner, can hand over the unit in %(place)s")
-                        % {"owner": unit.power, "place": name},
+                        msg(
+                            "only %(owner)s, its owner, can hand over the unit in %(place)s",
+                            owner=unit.power,
+                            place=name,
+                        ),
                     )
                 elif o.to == power or o.to not in self.variant.power_names:
-                    decided[(power, i)] = ("illegal", N_("cannot hand a unit to %(power)s") % {"power": repr(o.to)})
+                    decided[(power, i)] = ("illegal", msg("cannot hand a unit to %(power)s", power=repr(o.to)))
                 elif abbr in handed:
                     decided[(power, i)] = (
                         "illegal",
-                        N_("the unit in %(place)s is already under the orders of %(power)s; the first hand-over counts")
-                        % {"place": name, "power": handed[abbr]},
+                        msg(
+                            "the unit in %(place)s is already under the orders of %(power)s; the first hand-over counts",
+                            place=name,
+                            power=handed[abbr],
+                        ),
                     )
                 else:
                     handed[abbr] = o.to
                     decided[(power, i)] = (
                         "succeeds",
-                        N_("%(power)s orders the unit in %(place)s this season") % {"power": o.to, "place": name},
+                        msg("%(power)s orders the unit in %(place)s this season", power=o.to, place=name),
                     )
         return handed
 
@@ -165,7 +175,7 @@ class W3KHooks(RuleHooks):
         self,
         position: Position,
         orders: Mapping[str, Sequence[Order]],
-        decided: dict[tuple[str, int], tuple[str, str]],
+        decided: dict[tuple[str, int], tuple[str, Msg | str]],
     ) -> dict[str, int]:
         net: dict[str, int] = {}
         names = self.variant.power_names
@@ -173,19 +183,23 @@ class W3KHooks(RuleHooks):
             available = self._own_delta(position, power)
             for i, o in enumerate(olist):
                 if isinstance(o, Proxy):
-                    decided[(power, i)] = ("illegal", N_("units are handed over in movement seasons only"))
+                    decided[(power, i)] = ("illegal", msg("units are handed over in movement seasons only"))
                     continue
                 if not isinstance(o, SendSupply):
                     continue
                 if o.to == power or o.to not in names:
-                    decided[(power, i)] = ("illegal", N_("cannot send supply to %(power)s") % {"power": repr(o.to)})
+                    decided[(power, i)] = ("illegal", msg("cannot send supply to %(power)s", power=repr(o.to)))
                 elif o.count < 1:
-                    decided[(power, i)] = ("illegal", N_("send at least one unit's supply"))
+                    decided[(power, i)] = ("illegal", msg("send at least one unit's supply"))
                 elif o.count > available:
                     decided[(power, i)] = (
                         "illegal",
-                        N_("%(power)s has %(count)d unit(s) of excess supply, not %(asked)d")
-                        % {"power": power, "count": max(available, 0), "asked": o.count},
+                        msg(
+                            "%(power)s has %(count)d unit(s) of excess supply, not %(asked)d",
+                            power=power,
+                            count=max(available, 0),
+                            asked=o.count,
+                        ),
                     )
                 else:
                     available -= o.count
@@ -193,13 +207,12 @@ class W3KHooks(RuleHooks):
                     net[o.to] = net.get(o.to, 0) + o.count
                     decided[(power, i)] = (
                         "succeeds",
-                        N_("%(count)d unit(s) of supply to %(power)s for this Winter")
-                        % {"count": o.count, "power": o.to},
+                        msg("%(count)d unit(s) of supply to %(power)s for this Winter", count=o.count, power=o.to),
                     )
             builds = [i for i, o in enumerate(olist) if isinstance(o, Build)]
             removals = [i for i, o in enumerate(olist) if isinstance(o, Disband)]
             if builds and removals:
-                why = N_("a player may not list both builds and removals; any removals owed are drawn by lots")
+                why = msg("a player may not list both builds and removals; any removals owed are drawn by lots")
                 for i in builds + removals:
                     decided[(power, i)] = ("illegal", why)
         self._covered_removals(position, orders, net, decided)
@@ -210,7 +223,7 @@ class W3KHooks(RuleHooks):
         position: Position,
         orders: Mapping[str, Sequence[Order]],
         net: Mapping[str, int],
-        decided: dict[tuple[str, int], tuple[str, str]],
+        decided: dict[tuple[str, int], tuple[str, Msg | str]],
     ) -> None:
         """Removals made unnecessary by supply received this Winter fail (the first ones still owed count).
 
@@ -234,7 +247,7 @@ class W3KHooks(RuleHooks):
                     continue
                 decided[(power, i)] = (
                     "fails",
-                    N_("no removal needed: supply received this Winter covers %(power)s's units") % {"power": power},
+                    msg("no removal needed: supply received this Winter covers %(power)s's units", power=power),
                 )
 
     def may_order(self, position: Position, power: str, unit: Unit) -> bool:
@@ -249,40 +262,44 @@ class W3KHooks(RuleHooks):
 
     # -- conversion
 
-    def convert_problem(self, position: Position, power: str, order: Convert) -> str | None:
+    def convert_problem(self, position: Position, power: str, order: Convert) -> Msg | None:
         """Why ``order`` cannot be a conversion, or ``None`` when it can (:func:`.convert.convert_problem`)."""
         return convert_problem(self.variant, position, order)
 
-    def order_problem(self, position: Position, power: str, order: Order) -> str | None:
+    def order_problem(self, position: Position, power: str, order: Order) -> Msg | None:
         """A conversion outside a coastal centre its owner owns is illegal; hand-overs and supply transfers
         are decided in :meth:`prepare_orders` and never reach the movement phase."""
         if isinstance(order, Convert):
             return self.convert_problem(position, power, order)
-        return N_("not an order of a movement phase")
+        return msg("not an order of a movement phase")
 
-    def hand_over(self, position: Position, unit: Unit, power: str) -> tuple[Position, str] | None:
+    def hand_over(self, position: Position, unit: Unit, power: str) -> tuple[Position, Msg] | None:
         """An order for another power's unit counts only if its owner hands the unit over this season."""
         gmap = self.variant.map
         abbr = gmap.provinces[gmap.province_of(unit.loc)].abbr
         handed = dict(position.state.get(PROXIES) or {})
         handed[abbr] = power
-        note = N_(
+        note = msg(
             "%(unit)s is %(owner)s's: this order counts only if %(owner)s hands the unit over to %(power)s this "
             "season (its order '%(unit)s under orders of %(power)s'); otherwise it is judged illegal and the unit "
-            "follows %(owner)s's orders"
-        ) % {"unit": gmap.unit_label(unit.kind, unit.loc), "owner": unit.power, "power": power}
+            "follows %(owner)s's orders",
+            unit=gmap.unit_label(unit.kind, unit.loc),
+            owner=unit.power,
+            power=power,
+        )
         return position.with_(state={**position.state, PROXIES: handed}), note
 
-    def supply_note(self, position: Position, power: str) -> str | None:
+    def supply_note(self, position: Position, power: str) -> Msg | None:
         """Builds beyond a power's own supply count only if another power sends it supply this Winter."""
-        return N_(
+        return msg(
             "beyond %(power)s's own supply: this build counts only if another power sends %(power)s supply this "
-            "Winter (Send N supply to ...); otherwise it is judged illegal"
-        ) % {"power": power}
+            "Winter (Send N supply to ...); otherwise it is judged illegal",
+            power=power,
+        )
 
     def extra_order_result(
         self, position: Position, power: str, order: Order, summary: MovementSummary
-    ) -> tuple[str, str]:
+    ) -> tuple[str, Msg | str]:
         # Conversions only: order_problem refused every other extra order, and illegal conversions, before the
         # phase was resolved.
         assert isinstance(order, Convert)
@@ -291,11 +308,11 @@ class W3KHooks(RuleHooks):
         attackers = summary.attacked.get(prov, ())
         if attackers:
             names = ", ".join(sorted(gmap.label(a) for a in attackers))
-            return "disrupted", N_("conversion disrupted by the attack from %(places)s") % {"places": names}
+            return "disrupted", msg("conversion disrupted by the attack from %(places)s", places=names)
         unit = position.units[prov]
         if position.state.get(CONVERTING, {}).get(gmap.provinces[prov].abbr) == unit.kind:
-            return "succeeds", N_("conversion complete")
-        return "succeeds", N_("conversion begun; order it again next movement season")
+            return "succeeds", msg("conversion complete")
+        return "succeeds", msg("conversion begun; order it again next movement season")
 
     def extra_legal_orders(
         self,
@@ -327,12 +344,12 @@ class W3KHooks(RuleHooks):
     def builds_used(self, order: Order) -> int:
         return order.count if isinstance(order, SendSupply) else super().builds_used(order)
 
-    def adjustment_order(self, ctx: AdjustmentContext, power: str, order: Order) -> tuple[str, str] | None:
+    def adjustment_order(self, ctx: AdjustmentContext, power: str, order: Order) -> tuple[str, Msg | str] | None:
         return None  # transfers are decided in prepare_orders; anything else is illegal
 
     def removal_order(
         self, position: Position, power: str, count: int, rng: random.Random | None
-    ) -> tuple[list[int], str]:
+    ) -> tuple[list[int], Msg]:
         """Removals owed and not ordered are drawn by lots (rulebook: "drawing lots or a similar method")."""
         gmap = self.variant.map
         units = sorted(
@@ -355,8 +372,8 @@ class W3KHooks(RuleHooks):
             paid += self.unit_cost(u.kind)
         names = ", ".join(gmap.unit_label(u.kind, u.loc) for u in units)
         picked = ", ".join(gmap.unit_label(u.kind, u.loc) for u in drawn)
-        said = {"units": names, "drawn": picked, "seed": seed}
-        return [gmap.province_of(u.loc) for u in drawn], lots % said
+        said = msg(lots, units=names, drawn=picked, seed=seed) if seed else msg(lots, units=names, drawn=picked)
+        return [gmap.province_of(u.loc) for u in drawn], said
 
     # -- phase end: conversions finish, per-season hand-overs and transfers lapse
 
@@ -398,10 +415,10 @@ class W3KHooks(RuleHooks):
 
     # -- reports: what the W3K rules did, in words
 
-    def phase_notes(self, before: Position, after: Position, results: Sequence[OrderResult]) -> list[str]:
+    def phase_notes(self, before: Position, after: Position, results: Sequence[OrderResult]) -> list[Msg]:
         """Conversions (begun, continued, disrupted, completed, lapsed), hand-overs and supply sent."""
         gmap = self.variant.map
-        notes: list[str] = []
+        notes: list[Msg] = []
         kind = self.variant.calendar.kind(before.phase)
         was: Mapping[str, str] = before.state.get(CONVERTING) or {}
         still: Mapping[str, str] = after.state.get(CONVERTING) or {}
@@ -417,7 +434,7 @@ class W3KHooks(RuleHooks):
                 ordered.add(prov)
                 who = self._unit_words(unit)
                 if r.result == Outcome.DISRUPTED:
-                    notes.append(_said(_DISRUPTED, unit.kind, who=who, reason=r.reason))
+                    notes.append(_said(_DISRUPTED, unit.kind, who=who, reason=r.why))
                 elif r.result == Outcome.SUCCEEDS and gmap.provinces[prov].abbr in was:
                     new = after.units.get(prov)
                     if new is not None:
@@ -439,8 +456,11 @@ class W3KHooks(RuleHooks):
                     unit = before.units.get(gmap.province_of(r.order.loc))
                     if unit is not None:
                         notes.append(
-                            N_("Hand-over: %(who)s was under %(power)s's orders this season.")
-                            % {"who": self._unit_words(unit), "power": r.order.to}
+                            msg(
+                                "Hand-over: %(who)s was under %(power)s's orders this season.",
+                                who=self._unit_words(unit),
+                                power=r.order.to,
+                            )
                         )
         else:
             for abbr, unit_kind in sorted(was.items()):
@@ -451,21 +471,25 @@ class W3KHooks(RuleHooks):
                 if abbr in still:
                     notes.append(_said(_CONTINUES, FLIP[unit_kind], who=self._unit_words(unit)))
                 else:
-                    notes.append(N_("Conversion ended: %(who)s is no longer there.") % {"who": self._unit_words(unit)})
+                    notes.append(msg("Conversion ended: %(who)s is no longer there.", who=self._unit_words(unit)))
             for r in results:
                 if isinstance(r.order, SendSupply) and r.result == Outcome.SUCCEEDS:
                     notes.append(
-                        N_("Supply sent: %(power)s gave %(count)d unit(s) of its supply to %(to)s this Winter.")
-                        % {"power": r.power, "count": r.order.count, "to": r.order.to}
+                        msg(
+                            "Supply sent: %(power)s gave %(count)d unit(s) of its supply to %(to)s this Winter.",
+                            power=r.power,
+                            count=r.order.count,
+                            to=r.order.to,
+                        )
                     )
         return notes
 
-    def _unit_words(self, unit: Unit) -> str:
+    def _unit_words(self, unit: Unit) -> Msg:
         """``the Crown army in Bristol``: a unit in a report's sentence."""
         variant = self.variant
         adjective = variant.power(unit.power).adjective if unit.power in variant.power_names else unit.power
         said = {"adjective": adjective, "place": variant.map.label(variant.map.province_of(unit.loc))}
         template = _UNIT_WORDS.get(unit.kind)
         if template is None:
-            return f"the {adjective} {WORD.get(unit.kind, 'unit')} in {said['place']}"
-        return template % said
+            return msg(f"the {adjective} {WORD.get(unit.kind, 'unit')} in {said['place']}")
+        return msg(template, **said)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.lookup import Drawing, register_order_kind
+from dippouch.core.messages import msg
 from dippouch.core.notation import OrderReader, register_format, register_syntax
 from dippouch.core.orders import Build, Order
 from dippouch.core.position import Position
@@ -81,12 +82,12 @@ def _read_send(r: OrderReader) -> Order | None:
     # ASCII digits only: str.isdigit also takes '²', which int refuses (a typed order is never a traceback)
     count = int(word) if word.isascii() and word.isdigit() and len(word) <= 6 else NUMBER_WORDS.get(word)
     if count is None:
-        raise r.fail("say how many units' supply to send: 'Send 2 units' supply to Manchester'")
+        raise r.fail(msg("say how many units' supply to send: 'Send 2 units' supply to Manchester'"))
     r.pos += 1
     while not r.at_end() and r.peek() != "to":
         r.pos += 1  # "units' supply", "unit's supply", "supply", "builds"
     if not r.accept(("to",)):
-        raise r.fail("say who receives the supply: 'Send 2 units' supply to Manchester'", token="")
+        raise r.fail(msg("say who receives the supply: 'Send 2 units' supply to Manchester'"), token="")
     return SendSupply(count, power_name(r))
 
 
