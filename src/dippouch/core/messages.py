@@ -105,7 +105,12 @@ class Msg:
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Msg):
-            return (self.id, self.plural, self.context, self.args) == (other.id, other.plural, other.context, other.args)
+            return (self.id, self.plural, self.context, self.args) == (
+                other.id,
+                other.plural,
+                other.context,
+                other.args,
+            )
         if isinstance(other, str):
             # A text kept before messages were values (a result read back from an old record) is the same
             # message when it says the same in English.
