@@ -52,7 +52,7 @@ def test_every_json_route_of_the_api_declares_its_answer_in_openapi(site: Site) 
     # The shapes are described field by field, not as any object.
     game = spec["components"]["schemas"]["GameView"]
     assert {"phase", "deadline", "powers", "history"} <= set(game["properties"])
-    assert spec["components"]["schemas"]["ErrorAnswer"]["required"] == ["error", "status"]
+    assert spec["components"]["schemas"]["ErrorAnswer"]["required"] == ["error", "status", "code", "params"]
 
 
 def test_the_check_of_answers_fails_on_an_undeclared_or_changed_field() -> None:
