@@ -29,7 +29,17 @@ from dippouch.store import people, people_data
 from dippouch.store.accounts import LINK_LIFETIME, LinkError, NeedsName
 from dippouch.store.gamefile import clean_address
 from dippouch.web.answers.accounts import MeView, PasskeyOptions, SignedIn
-from dippouch.web.deps import SiteDep, ViewerDep, WebDep, answers, render, set_session_cookie, words
+from dippouch.web.deps import (
+    SiteDep,
+    ViewerDep,
+    WebDep,
+    after_sign_in,
+    answers,
+    forget_next,
+    render,
+    set_session_cookie,
+    words,
+)
 from dippouch.web.forms import Form, posted, redirect
 from dippouch.web.security import (
     CSRF_HEADER,
@@ -221,9 +231,10 @@ def signin_link_use(request: Request, token: str, form: AccountForm, web: WebDep
         raise NotFound(e.msg) from None
     p = people.person(web.read, pid)
     t = words(request)
-    return sign_in_person(
-        request, web, pid, "/me", t.gettext("Signed in as %(who)s.") % {"who": p.name if p else t.gettext("you")}
-    )
+    done = t.gettext("Signed in as %(who)s.") % {"who": p.name if p else t.gettext("you")}
+    resp = sign_in_person(request, web, pid, after_sign_in(request), done)
+    forget_next(request, resp)
+    return resp
 
 
 # --------------------------------------------------------------------------------------------------
@@ -589,7 +600,8 @@ def passkey_signin(
         ) from None
     store_accounts.touch_passkey(web.store, key.id, v.new_sign_count, now=web.now())
     set_session_cookie(request, response, _new_session(request, web, key.person_id))
-    return SignedIn(ok=True, url="/me")
+    forget_next(request, response)
+    return SignedIn(ok=True, url=after_sign_in(request))
 
 
 @router.post("/me/passkeys/{passkey_id}/remove", include_in_schema=False)

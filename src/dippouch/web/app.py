@@ -123,6 +123,7 @@ def feature_routers() -> tuple[APIRouter, ...]:
     from dippouch.web.routes import (
         api_docs,
         coordinate,
+        explorer,
         gamebook,
         games,
         play,
@@ -144,6 +145,7 @@ def feature_routers() -> tuple[APIRouter, ...]:
         gamebook.router,
         records.router,
         ratings.router,
+        explorer.router,
         tournaments.router,
         play.router,
         coordinate.router,
@@ -301,7 +303,14 @@ def create_app(
                 error_data(message, _api_language(request), status), status_code=status, headers=headers
             )
         text = web_said(message, page_language(request))
-        return render(request, "error.html", {"status": status, "message": text}, status=status, headers=headers)
+        context: dict[str, object] = {"status": status, "message": text}
+        viewer = getattr(request.state, "viewer", None)
+        if status in (401, 403) and request.method == "GET" and getattr(viewer, "person_id", None) is None:
+            # A page a person may open once signed in here (a mailed link opened on another device): signing in
+            # brings them back to it.
+            query = request.url.query
+            context["signin_next"] = request.url.path + (f"?{query}" if query else "")
+        return render(request, "error.html", context, status=status, headers=headers)
 
     def _api_language(request: Request) -> str:
         # The JSON API speaks English, the language programs read, unless the caller asks for another (?lang=de:

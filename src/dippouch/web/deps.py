@@ -76,16 +76,20 @@ __all__ = [
     "VisibleGame",
     "WebDep",
     "WriterDep",
+    "after_sign_in",
     "answers",
     "asker",
     "budget_of",
     "can_charge",
     "charged",
     "charged_job",
+    "forget_next",
     "game_url",
     "language",
+    "local_page",
     "made_once",
     "pool_of",
+    "remember_next",
     "remember_preferences",
     "render",
     "render_html",
@@ -409,6 +413,38 @@ def set_private_cookie(
     resp.set_cookie(
         name, value, httponly=True, samesite=samesite, secure=request.url.scheme == "https", path="/", max_age=max_age
     )
+
+
+NEXT_COOKIE = "dp_next"
+"""The page a browser asked for before it was told to sign in, where signing in then takes it (an hour)."""
+
+
+def local_page(path: str) -> str | None:
+    """``path`` if it names a page of this site (a path and its query), else None: never another site's address
+    (``//host``, a backslash that browsers read as a slash), never a control character, at most 2,000 long."""
+    if not path.startswith("/") or path.startswith("//") or "\\" in path or len(path) > 2000:
+        return None
+    if any(ord(c) < 32 or ord(c) == 127 for c in path):
+        return None
+    return path
+
+
+def remember_next(request: Request, resp: Response, path: str) -> None:
+    """Take the browser to ``path`` once it has signed in (a link mailed to a person and opened on another
+    device, where they are not signed in yet)."""
+    if (page := local_page(path)) is not None:
+        set_private_cookie(request, resp, NEXT_COOKIE, quote(page, safe=""), 60 * 60)
+
+
+def after_sign_in(request: Request, default: str = "/me") -> str:
+    """Where a browser that has just signed in goes: the page it asked for before (:func:`remember_next`), else
+    ``default``; the answer that signs it in forgets that page (:func:`forget_next`)."""
+    return local_page(unquote(request.cookies.get(NEXT_COOKIE, ""))) or default
+
+
+def forget_next(request: Request, resp: Response) -> None:
+    if NEXT_COOKIE in request.cookies:
+        resp.delete_cookie(NEXT_COOKIE, path="/", secure=request.url.scheme == "https", httponly=True)
 
 
 def set_csrf_cookie(request: Request, resp: Response) -> None:

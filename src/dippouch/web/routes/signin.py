@@ -10,7 +10,7 @@ from starlette.requests import Request
 
 from dippouch.store.access import Grant
 from dippouch.web import practice
-from dippouch.web.deps import SiteDep, WebDep, charged, game_url, render, set_session_cookie, words
+from dippouch.web.deps import SiteDep, WebDep, charged, game_url, remember_next, render, set_session_cookie, words
 from dippouch.web.forms import PageForm, redirect
 from dippouch.web.security import NotFound, client_id, session_cookie, session_token
 from dippouch.web.service import Web
@@ -48,8 +48,12 @@ def practice_new(request: Request, form: PageForm, web: WebDep, site: SiteDep) -
 
 
 @router.get("/signin", include_in_schema=False, response_class=HTMLResponse)
-def signin_form(request: Request) -> Response:
-    return render(request, "signin.html", {})
+def signin_form(request: Request, next: str = "") -> Response:
+    resp = render(request, "signin.html", {})
+    if next:
+        # The page that sent the browser here (error.html's "Sign in to go on"): signing in ends there.
+        remember_next(request, resp, next)
+    return resp
 
 
 def _find_key(request: Request, web: Web, secret: str) -> Grant:
