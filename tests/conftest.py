@@ -13,13 +13,14 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 
+import durations
 from dbsupport import migrated_sqlite
 from dippouch import settings
 from dippouch.store import GameStore
 
 # The local mail servers' fixtures (smtp, imap) and the browser tests' (chromium, live_site) for any test that
-# names them.
-pytest_plugins = ["mailservers", "browsersupport"]
+# names them; how two workers share the run (stealing).
+pytest_plugins = ["mailservers", "browsersupport", "stealing"]
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -48,12 +49,37 @@ def _settings_read_afresh() -> Iterator[None]:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The files with slow tests first, each file whole, the rest in their order. Two workers share the run
-    a file at a time (scripts/test: a file's browser and server start once, on one worker), and a file of
-    walks of two minutes started last kept one worker busy while the other had nothing left (the browser
-    and worker tests come last in the files' order)."""
+    """Each file whole, the files whose slowest test took longest in the runs recorded first (a file marked
+    ``slow`` and never timed counts as slow), the rest in their order. Two workers share the run by stealing
+    (scripts/test): each starts on its half of this list and, when done, takes the far half of what the
+    other has left, so what runs last must be short tests, and a file's module fixtures start once on one
+    worker unless the file is split there. Both workers read the same recorded times and so collect the
+    same order."""
+    timed = durations.file_times(durations.read(durations.PATH))
     slow = {item.path for item in items if item.get_closest_marker("slow") is not None}
-    items.sort(key=lambda item: item.path not in slow)
+
+    def key(item: pytest.Item) -> float:
+        known = timed.get(durations.file_of(item.nodeid))
+        if known is None:
+            return durations.SLOW_UNTIMED if item.path in slow else 0.0
+        return known
+
+    items.sort(key=key, reverse=True)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Each test's time (setup, call and teardown), for the file written when the run ends."""
+    _times[report.nodeid] = _times.get(report.nodeid, 0.0) + report.duration
+
+
+_times: dict[str, float] = {}
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """The times of this run written over the ones recorded before (a worker reports to the main process,
+    which alone writes)."""
+    if _times and not hasattr(session.config, "workerinput"):
+        durations.record(durations.PATH, _times, Path(str(session.config.rootpath)))
 
 
 @pytest.fixture

@@ -1,0 +1,72 @@
+"""Each test's time in the runs recorded, for the next run to order its files by (tests/conftest.py): two
+workers that steal work from each other finish together only if the tests left at the end are short ones.
+
+The run writes ``test-artifacts/durations.json`` (git-ignored; each test's seconds, setup and teardown
+included, kept from earlier runs for the tests this run did not run). A clean clone has no such file: it
+orders by ``tests/file-times.json``, the slowest test of each file in a full run, written by
+``python tests/durations.py`` from a recorded run and committed now and then."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PATH = Path(os.environ.get("DIPPOUCH_ARTIFACTS", ROOT / "test-artifacts")) / "durations.json"
+COMMITTED = Path(__file__).resolve().parent / "file-times.json"
+# A file marked slow that no run has timed yet goes among the slow ones: a guess, not a measure.
+SLOW_UNTIMED = 30.0
+
+
+def file_of(nodeid: str) -> str:
+    return nodeid.split("::", 1)[0]
+
+
+def read(path: Path) -> dict[str, float]:
+    """The tests' recorded seconds by node id (none if no run wrote the file or it cannot be read: the order
+    is then a guess, never an error)."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {str(k): float(v) for k, v in data.items() if isinstance(v, int | float)}
+
+
+def file_times(tests: dict[str, float]) -> dict[str, float]:
+    """The slowest test's seconds of each file: of this machine's runs, or else the committed ones."""
+    if not tests:
+        return read(COMMITTED)
+    slowest: dict[str, float] = {}
+    for nodeid, seconds in tests.items():
+        name = file_of(nodeid)
+        slowest[name] = max(slowest.get(name, 0.0), seconds)
+    return slowest
+
+
+def record(path: Path, times: dict[str, float], root: Path) -> None:
+    """``times`` written over the tests' times in ``path``, dropping those of files that are gone. Written
+    to a new file and renamed, so that a run started meanwhile reads the old times or the new, never half."""
+    merged = {k: v for k, v in read(path).items() if (root / file_of(k)).exists()}
+    merged.update({k: round(v, 3) for k, v in times.items()})
+    path.parent.mkdir(parents=True, exist_ok=True)
+    new = path.with_suffix(f".{os.getpid()}.tmp")
+    new.write_text(json.dumps(merged, indent=0, sort_keys=True) + "\n", encoding="utf-8")
+    new.replace(path)
+
+
+def main() -> None:
+    """Writes tests/file-times.json from this machine's recorded run."""
+    tests = read(PATH)
+    if not tests:
+        sys.exit(f"no tests' times in {PATH}: run the tests first")
+    slowest = {k: round(v, 1) for k, v in sorted(file_times(tests).items())}
+    COMMITTED.write_text(json.dumps(slowest, indent=0) + "\n", encoding="utf-8")
+    print(f"{len(slowest)} files' times written to {COMMITTED}")
+
+
+if __name__ == "__main__":
+    main()
