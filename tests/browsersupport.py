@@ -3,11 +3,12 @@ Chromium driven by Playwright (through its executable path; no browser is ever d
 in as a person (the session cookie a mailed sign-in link leaves behind) or as a player (through their key's
 link, as opened from a mail program), at desktop or phone size.
 
-Loaded as a plugin by conftest.py: any test may name the fixtures ``chromium`` (one browser per test module)
-and ``live_site`` (a fresh app and database per test)."""
+Loaded as a plugin by conftest.py: any test may name the fixtures ``chromium`` (one browser per test process,
+its contexts closed after each test file) and ``live_site`` (a fresh app and database per test)."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import socket
@@ -20,6 +21,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from dbsupport import migrated_sqlite
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = Path(os.environ.get("DIPPOUCH_ARTIFACTS", ROOT / "test-artifacts"))
@@ -83,7 +86,9 @@ def served(app: Any) -> Iterator[int]:
     )
     thread = threading.Thread(target=srv.run, daemon=True)
     thread.start()
-    until = time.monotonic() + 20
+    # Its start compiles every page's template in three languages: 2 s of a core, and 20 s lapsed on a machine
+    # loaded five times over.
+    until = time.monotonic() + 60
     while not srv.started:
         assert time.monotonic() < until, "server did not start"
         time.sleep(0.05)
@@ -162,21 +167,76 @@ class LiveSite:
         return page
 
 
-@pytest.fixture(scope="module")
-def chromium() -> Iterator[Any]:
-    """Debian's Chromium, launched once per test module (each test opens its own contexts)."""
-    from playwright.sync_api import expect, sync_playwright
+class _SharedBrowser:
+    """One Chromium for a test process, started by the first test that needs it and closed when the process
+    ends: launching Playwright's driver and a browser took 2 to 4 s on a loaded machine, once for each of
+    some forty test files.
 
-    exe = chromium_path()
-    # What a page shows after a live message or a navigation, waited for as long as a loaded machine needs
-    # (two cores for the whole suite: Playwright's 5 s lapsed once while a stream's message was on its way).
-    expect.set_options(timeout=15_000)
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS, headless=True)
+    Playwright's sync API runs its event loop in a greenlet and leaves that loop marked as the thread's
+    running loop for as long as the browser is open, where ``asyncio.run`` and the async tests of the same
+    process refuse to start a loop of their own. So the mark is set only while a test that uses the browser
+    runs (:func:`pytest_runtest_setup`) and cleared for every other test; Playwright's calls need it and
+    the others must not see it."""
+
+    def __init__(self) -> None:
+        self.playwright: Any = None
+        self.browser: Any = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def start(self) -> Any:
+        if self.browser is None:
+            from playwright.sync_api import expect, sync_playwright
+
+            exe = chromium_path()
+            # What a page shows after a live message or a navigation, waited for as long as a loaded machine
+            # needs (two cores for the whole suite: Playwright's 5 s lapsed once while a stream's message was
+            # on its way).
+            expect.set_options(timeout=15_000)
+            self.playwright = sync_playwright().start()
+            self.loop = asyncio.events._get_running_loop()
+            self.browser = self.playwright.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS, headless=True)
+        return self.browser
+
+    def lend(self, to_browser_test: bool) -> None:
+        """The Playwright loop marked running for a test that uses the browser, and for no other."""
+        if self.loop is not None:
+            asyncio.events._set_running_loop(self.loop if to_browser_test else None)
+
+    def close(self) -> None:
+        if self.browser is None:
+            return
+        self.lend(True)
         try:
-            yield b
+            self.browser.close()
         finally:
-            b.close()
+            self.playwright.stop()
+            self.browser = self.playwright = self.loop = None
+
+
+_shared = _SharedBrowser()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    _shared.lend("chromium" in getattr(item, "fixturenames", ()))
+
+
+@pytest.fixture(scope="session")
+def _chromium_process() -> Iterator[None]:
+    """Closes the shared Chromium when the test process ends."""
+    yield
+    _shared.close()
+
+
+@pytest.fixture(scope="module")
+def chromium(_chromium_process: None) -> Iterator[Any]:
+    """Debian's Chromium, one for the test process (each test opens its own contexts); what a test file
+    leaves open in it is closed when the file's tests are done, so that no file sees another's pages."""
+    browser = _shared.start()
+    yield browser
+    _shared.lend(True)
+    for context in list(browser.contexts):
+        context.close()
 
 
 @contextmanager
@@ -194,6 +254,7 @@ def running_site(db_url: str, chromium: Any | None = None, **app_options: Any) -
 
 @pytest.fixture
 def live_site(tmp_path: Path, chromium: Any) -> Iterator[LiveSite]:
-    """The app on a fresh SQLite database, served on a port, with the module's Chromium to open pages."""
-    with running_site(f"sqlite:///{tmp_path / 'site.db'}", chromium) as site:
+    """The app on a fresh SQLite database (a copy of one migrated once: tests/dbsupport.py), served on a port,
+    with the shared Chromium to open pages."""
+    with running_site(migrated_sqlite(tmp_path / "site.db"), chromium) as site:
         yield site
