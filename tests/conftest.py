@@ -48,25 +48,6 @@ def _settings_read_afresh() -> Iterator[None]:
     settings.reread()
 
 
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Each file whole, the files whose slowest test took longest in the runs recorded first (a file marked
-    ``slow`` and never timed counts as slow), the rest in their order. Two workers share the run by stealing
-    (scripts/test): each starts on its half of this list and, when done, takes the far half of what the
-    other has left, so what runs last must be short tests, and a file's module fixtures start once on one
-    worker unless the file is split there. Both workers read the same recorded times and so collect the
-    same order."""
-    timed = durations.file_times(durations.read(durations.PATH))
-    slow = {item.path for item in items if item.get_closest_marker("slow") is not None}
-
-    def key(item: pytest.Item) -> float:
-        known = timed.get(durations.file_of(item.nodeid))
-        if known is None:
-            return durations.SLOW_UNTIMED if item.path in slow else 0.0
-        return known
-
-    items.sort(key=key, reverse=True)
-
-
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     """Each test's time (setup, call and teardown), for the file written when the run ends."""
     _times[report.nodeid] = _times.get(report.nodeid, 0.0) + report.duration

@@ -3,7 +3,7 @@ workers that steal work from each other finish together only if the tests left a
 
 The run writes ``test-artifacts/durations.json`` (git-ignored; each test's seconds, setup and teardown
 included, kept from earlier runs for the tests this run did not run). A clean clone has no such file: it
-orders by ``tests/file-times.json``, the slowest test of each file in a full run, written by
+orders by ``tests/file-times.json``, each file's slowest test and total in a full run, written by
 ``python tests/durations.py`` from a recorded run and committed now and then."""
 
 from __future__ import annotations
@@ -36,15 +36,26 @@ def read(path: Path) -> dict[str, float]:
     return {str(k): float(v) for k, v in data.items() if isinstance(v, int | float)}
 
 
-def file_times(tests: dict[str, float]) -> dict[str, float]:
-    """The slowest test's seconds of each file: of this machine's runs, or else the committed ones."""
+def file_times(tests: dict[str, float]) -> dict[str, tuple[float, float]]:
+    """Each file's slowest test and all its tests' seconds: of this machine's runs, or else the committed
+    ones."""
     if not tests:
-        return read(COMMITTED)
-    slowest: dict[str, float] = {}
+        committed = read_committed(COMMITTED)
+        return committed
+    times: dict[str, tuple[float, float]] = {}
     for nodeid, seconds in tests.items():
         name = file_of(nodeid)
-        slowest[name] = max(slowest.get(name, 0.0), seconds)
-    return slowest
+        slowest, total = times.get(name, (0.0, 0.0))
+        times[name] = (max(slowest, seconds), total + seconds)
+    return times
+
+
+def read_committed(path: Path) -> dict[str, tuple[float, float]]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        return {str(k): (float(v[0]), float(v[1])) for k, v in data.items()}
+    except (OSError, ValueError, TypeError, IndexError, AttributeError):
+        return {}
 
 
 def record(path: Path, times: dict[str, float], root: Path) -> None:
@@ -59,11 +70,11 @@ def record(path: Path, times: dict[str, float], root: Path) -> None:
 
 
 def main() -> None:
-    """Writes tests/file-times.json from this machine's recorded run."""
+    """Writes tests/file-times.json from this machine's recorded runs."""
     tests = read(PATH)
     if not tests:
         sys.exit(f"no tests' times in {PATH}: run the tests first")
-    slowest = {k: round(v, 1) for k, v in sorted(file_times(tests).items())}
+    slowest = {k: [round(v[0], 1), round(v[1], 1)] for k, v in sorted(file_times(tests).items())}
     COMMITTED.write_text(json.dumps(slowest, indent=0) + "\n", encoding="utf-8")
     print(f"{len(slowest)} files' times written to {COMMITTED}")
 

@@ -21,6 +21,8 @@ from typing import Any
 import pytest
 from xdist.scheduler.worksteal import MIN_PENDING, WorkStealingScheduling
 
+import durations
+
 WHOLE_FILES = "DIPPOUCH_TEST_WHOLE_FILES"
 # Module fixtures whose second setup on another worker costs next to nothing: the process's shared
 # Chromium (browsersupport: one per process; the module fixture closes the file's contexts).
@@ -54,19 +56,31 @@ def must_stay_whole(item: pytest.Item) -> bool:
 
 @pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """The first worker writes the files that must stay whole, once their order is final."""
+    """Each file whole, the longest first by the runs recorded (tests/durations.py), the rest in their order.
+    Two workers share the run by stealing (scripts/test, below): each starts on its half of this list and,
+    when done, takes the far half of what the other has left, so what runs last must be short.
+    A file that must stay on one worker counts with all its tests' time, any other with its slowest test's
+    (a file marked ``slow`` and never timed counts as slow). Both workers read the same recorded times and
+    so collect the same order; the first then writes which files must stay whole, for the main process."""
+    timed = durations.file_times(durations.read(durations.PATH))
+    slow = {item.path for item in items if item.get_closest_marker("slow") is not None}
+    whole = {item.path for item in items if must_stay_whole(item)}
+
+    def key(item: pytest.Item) -> float:
+        known = timed.get(durations.file_of(item.nodeid))
+        if known is None:
+            return durations.SLOW_UNTIMED if item.path in slow else 0.0
+        return known[1] if item.path in whole else known[0]
+
+    items.sort(key=key, reverse=True)
     workerinput = getattr(config, "workerinput", None)
     path = os.environ.get(WHOLE_FILES)
     if workerinput is None or path is None or workerinput.get("workerid") != "gw0":
         return
-    whole = sorted({item.nodeid.split("::", 1)[0] for item in items if must_stay_whole(item)})
+    whole_files = sorted({durations.file_of(item.nodeid) for item in items if item.path in whole})
     new = Path(f"{path}.{os.getpid()}.tmp")
-    new.write_text(json.dumps(whole), encoding="utf-8")
+    new.write_text(json.dumps(whole_files), encoding="utf-8")
     new.replace(path)
-
-
-def _file(nodeid: str) -> str:
-    return nodeid.split("::", 1)[0]
 
 
 class WholeFileStealing(WorkStealingScheduling):  # type: ignore[misc]  # xdist is not typed
@@ -83,7 +97,7 @@ class WholeFileStealing(WorkStealingScheduling):  # type: ignore[misc]  # xdist 
                 self.whole = set(json.loads(Path(os.environ[WHOLE_FILES]).read_text(encoding="utf-8")))
             except (KeyError, OSError, ValueError):
                 self.whole = set()
-        first, second = _file(self.collection[before]), _file(self.collection[after])
+        first, second = durations.file_of(self.collection[before]), durations.file_of(self.collection[after])
         return first != second or first not in self.whole
 
     def _cut(self, tests: list[int], at: int, least: int) -> int:
