@@ -255,6 +255,12 @@ def me_view(web: Web, viewer: Viewer, person_id: int) -> dict[str, Any]:
     starting = store_openings.starting_for(web.read, person_id)
     resigned = {(x.game, x.power) for x in store_openings.seats_left_by(web.read, person_id) if x.taken_at is None}
     mine = {(s.game, s.power) for s in seats}
+    # Games opened for players, not finished: a seat there may be left (its player page's Leave form).
+    opened = {
+        g
+        for g in {s.game for s in seats if s.status != "finished"}
+        if store_openings.opening(web.read, g, scores=False) is not None
+    }
     offers = [
         {"key_id": g.key_id, "game": g.game, "power": g.power}
         for g in viewer.grants
@@ -275,6 +281,7 @@ def me_view(web: Web, viewer: Viewer, person_id: int) -> dict[str, Any]:
                 "orders": due.get((s.game, s.power), "none") if s.phase else "none",
                 "url": f"/games/{quote(s.game, safe='')}/play/{quote(s.power, safe='')}",
                 **({"leaving": True} if (s.game, s.power) in resigned else {}),
+                **({"resignable": True} if (s.game, s.power) not in resigned and s.game in opened else {}),
             }
             for s in seats
         ],

@@ -33,6 +33,8 @@ from dippouch.play import votes
 from dippouch.play.orders import send_orders
 from dippouch.play.votes import Voted
 from dippouch.saying import say
+from dippouch.store import openings as store_openings
+from dippouch.store import people
 from dippouch.store.web_queries import game_phase
 from dippouch.web.answers.games import LineVerdict
 from dippouch.web.answers.play import PlayerView, Receipt
@@ -82,6 +84,16 @@ def player_view(web: Web, name: str, power: str, viewer: Viewer, lang: str = "en
         my_votes = [yes for p, yes, _ in web.read.vote_history(name) if p == power]
         me = {**me, "draw_vote": bool(my_votes and my_votes[-1])}
     out["me"] = me
+    # Leaving is the seat's person's, not a stand-in's or a key's: offered where they play, as the opening page
+    # offers it (the players' trial found it nowhere once the game ran).
+    # A game its coordinator runs has no replacement pool: its coordinator hands a seat on (the desk's Replace).
+    out["resignable"] = (
+        not stand_in
+        and viewer.person_id is not None
+        and game.get("state") not in ("finished", None)
+        and any(s.game == name and s.power == power for s in people.seats_of(web.read, viewer.person_id))
+        and store_openings.opening(web.read, name, scores=False) is not None
+    )
     out["colour"] = me["colour"]
     out["power_index"] = v.power_names.index(power)
     # The page carries its picture inline (click entry and the keyboard find provinces and units in the page),

@@ -37,6 +37,9 @@ class MySeat(Answer):
     """``in``, ``missing``, ``not needed``, or ``none`` (no open phase)."""
     url: str
     leaving: bool | None = Field(None, description="They resigned it; it waits in the pool for a new player.")
+    resignable: bool | None = Field(
+        None, description="They may leave it (a game opened for players, not finished): its page's Leave form."
+    )
 
 
 class KeySeat(Answer):

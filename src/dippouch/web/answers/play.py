@@ -110,6 +110,8 @@ class PlayerView(Answer):
     power: str
     variant: str
     me: PowerState
+    resignable: bool
+    """Whether the asker may leave this seat here: the person who plays it, in a game not finished."""
     colour: str
     power_index: int
     open: bool
