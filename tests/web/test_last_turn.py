@@ -133,6 +133,9 @@ def test_the_seat_api_gives_the_last_turn_as_typed_fields(site: Site) -> None:
         "destroyed": False,
         "automatic": False,
         "reason": "bounced with A Paris (1 vs 1)",
+        # the reason for programs: its message's id and values
+        "code": "bounced with %(unit)s (%(attack)d vs %(defence)d)",
+        "params": {"attack": 1, "defence": 1, "unit": "A Paris"},
     }
     spain = next(r for r in turn["results"] if r["order"] == "A Marseilles - Spain")
     assert spain["power"] == "France" and spain["result"] == "succeeds"
