@@ -245,6 +245,9 @@ class _Template:
     parts: tuple[str | _Part, ...]
     """The template's fixed text and placeholders in turn (``%%`` written ``%``)."""
     fixed: int
+    head: str
+    """The fixed text it opens with ("" when it opens with a placeholder): most templates are passed over by it."""
+    tail: str
 
 
 def _template(template: str, spec: str) -> _Template:
@@ -260,7 +263,9 @@ def _template(template: str, spec: str) -> _Template:
     if at < len(template):
         parts.append(template[at:].replace("%%", "%"))
     fixed = sum(len(p) for p in parts if isinstance(p, str))
-    return _Template(template, tuple(parts), fixed)
+    head = parts[0] if parts and isinstance(parts[0], str) else ""
+    tail = parts[-1] if parts and isinstance(parts[-1], str) else ""
+    return _Template(template, tuple(parts), fixed, head, tail)
 
 
 @cache
@@ -281,6 +286,8 @@ def read_back(text: str) -> Msg | None:
 
 def _read(text: str, depth: int) -> Msg | None:
     for t in _templates():
+        if not text.startswith(t.head) or not text.endswith(t.tail) or len(text) < t.fixed:
+            continue
         for args in _match(t.parts, 0, text, 0, {}, depth):
             return Msg(t.id, args)
     return None
