@@ -748,8 +748,12 @@ def _templates(lang: str) -> tuple[tuple[_Template, ...], tuple[_Template, ...]]
     for entry in catalog:
         if not entry.id or not isinstance(entry.id, str) or not entry.string or entry.fuzzy:
             continue
-        pattern, numbers = _pattern(entry.id)
         fixed = len(_PLACEHOLDER.sub("", entry.id))
+        if entry.context != "list" and not any(c.isalpha() for c in _PLACEHOLDER.sub("", entry.id)):
+            # Values joined by punctuation alone (``%(first)s; %(then)s``): said as values, never read back, as
+            # it would read any text with a semicolon.
+            continue
+        pattern, numbers = _pattern(entry.id)
         (parts if entry.context == "list" else messages).append((fixed, _Template(pattern, str(entry.string), numbers)))
     ranked = (tuple(t for _, t in sorted(group, key=lambda x: -x[0])) for group in (messages, parts))
     return next(ranked), next(ranked)

@@ -548,6 +548,16 @@ class Settings:
         return value
 
     @cached_property
+    def cli_language(self) -> str | None:
+        """The command line's language from the locale: ``LC_ALL``, then ``LC_MESSAGES``, then ``LANG``, as POSIX
+        ranks them, the language part only (``de_DE.UTF-8`` is ``de``); ``None`` when none is set. Whether it is one
+        of dippouch's languages is the command line's to decide (dippouch.cli.errors.cli_language)."""
+        for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
+            if value := self._given(name):
+                return value.split(".")[0].split("@")[0].split("_")[0].lower()
+        return None
+
+    @cached_property
     def request_rate(self) -> float:
         """``DIPPOUCH_REQUEST_RATE``: requests a second one client may send on average (10 by default), a
         client being its session or key, else its address; beyond it (and its burst) requests wait, then are

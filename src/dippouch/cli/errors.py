@@ -8,23 +8,18 @@ name the user got wrong raises :class:`~dippouch.core.errors.NotFound` (a ``Dipp
 
 from __future__ import annotations
 
-import os
-
 __all__ = ["cli_language", "user_problem"]
 
 
 def cli_language() -> str:
-    """The language the command line speaks: the locale's messages language (``LC_ALL``, then ``LC_MESSAGES``,
-    then ``LANG``, as POSIX ranks them: ``de_DE.UTF-8`` is German), English when it names none of ours (``C``,
+    """The language the command line speaks: the locale's messages language (dippouch.settings: ``LC_ALL``,
+    then ``LC_MESSAGES``, then ``LANG``: ``de_DE.UTF-8`` is German), English when it names none of ours (``C``,
     ``POSIX``, unset)."""
     from dippouch.i18n import DEFAULT, LANGUAGES
+    from dippouch.settings import current
 
-    for name in ("LC_ALL", "LC_MESSAGES", "LANG"):
-        value = os.environ.get(name, "")
-        if value:
-            lang = value.split(".")[0].split("@")[0].split("_")[0].lower()
-            return lang if lang in LANGUAGES else DEFAULT
-    return DEFAULT
+    lang = current().cli_language
+    return lang if lang in LANGUAGES else DEFAULT
 
 
 def user_problem(e: BaseException) -> str | None:

@@ -70,7 +70,8 @@ _EXPECTED_AFTER = {
 def _worded(table: dict[str, str], what: str, **values: Arg) -> Msg:
     """The message of ``table`` for a place of kind ``what``; a kind a variant's syntax names otherwise is
     written into the province's message (in English: no catalogue has it)."""
-    return msg(table.get(what) or table["province"].replace("province", what), **values)
+    template = table.get(what) or table["province"].replace("province", what)
+    return msg(template, **values)
 
 
 class OrderParseError(DippouchError):

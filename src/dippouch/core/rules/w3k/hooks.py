@@ -80,7 +80,9 @@ def _said(table: Mapping[str, str], kind: str, **values: Arg) -> Msg:
     template = table.get(kind)
     if template is not None:
         return msg(template, **values)
-    return msg(table["A"].replace("an army", A.get(kind, "a unit")), **values)
+    # A kind W3K does not name: the army's message with the kind's words (in English: no catalogue has it).
+    worded = table["A"].replace("an army", A.get(kind, "a unit"))
+    return msg(worded, **values)
 
 
 @register_hooks(
