@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from test_web_browser import ARTIFACTS, CHROMIUM_ARGS, _chromium
+from test_web_browser import ARTIFACTS
 
 from browsersupport import served
 from dippouch.bots.base import HoldBot
@@ -79,47 +79,48 @@ def _repeated_bounces(variant: Variant, phases: list[list[dict[str, Any]]], bots
     return found
 
 
-def test_a_newcomers_practice_game_has_no_bot_bouncing_the_same_way_three_times(server: dict[str, Any]) -> None:
-    from playwright.sync_api import expect, sync_playwright
+def test_a_newcomers_practice_game_has_no_bot_bouncing_the_same_way_three_times(
+    server: dict[str, Any], chromium: Any
+) -> None:
+    from playwright.sync_api import expect
 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     web = server["web"]
-    with sync_playwright() as pw:
-        browser: Any = pw.chromium.launch(executable_path=_chromium(), args=CHROMIUM_ARGS, headless=True)
-        ctx = browser.new_context(viewport={"width": 1366, "height": 768})
-        ctx.set_default_timeout(120_000)
-        page = ctx.new_page()
-        errors: list[str] = []
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-        page.goto(server["base"] + "/")
-        form = page.locator("#practice")
-        form.locator("select[name=power]").select_option("France")  # the rest as the form offers it
-        form.get_by_role("button", name="Start a practice game").click()
-        page.wait_for_url("**/play/**")
-        game = page.url.split("/")[4]
-        bots = set(bot_seats(web.store, game))
-        assert len(bots) == 6
-        played = 0
-        while True:
-            st = web.store.status(game, now=web.now())
-            if st.state != "active" or st.phase is None or int(st.phase.split()[1]) > LAST_YEAR:
-                break
-            variant = st.game_variant
-            assert variant is not None
-            record = web.store.phase_record(game, st.phase, open_ok=True, submissions=False)
-            text = _newcomer_orders(variant, record["position"], "France")
-            page.locator("textarea[name=orders]").fill(text)
-            page.locator("input[name=ready]").check()
-            phase = st.phase
-            page.locator("#send").click()
-            page.wait_for_url("**/play/France")
-            expect(page.locator("#flash")).to_contain_text(re.compile("ha(s|ve) been processed"))
-            expect(page.locator("#flash")).to_contain_text(phase)
-            played += 1
-            assert played < 40, "the game did not move on"
-        page.screenshot(path=str(ARTIFACTS / "practice-adapt-1904.png"), full_page=False)
-        assert errors == []
-        browser.close()
+    browser: Any = chromium  # the shared one (browsersupport); the test closes its context
+    ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+    ctx.set_default_timeout(120_000)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.goto(server["base"] + "/")
+    form = page.locator("#practice")
+    form.locator("select[name=power]").select_option("France")  # the rest as the form offers it
+    form.get_by_role("button", name="Start a practice game").click()
+    page.wait_for_url("**/play/**")
+    game = page.url.split("/")[4]
+    bots = set(bot_seats(web.store, game))
+    assert len(bots) == 6
+    played = 0
+    while True:
+        st = web.store.status(game, now=web.now())
+        if st.state != "active" or st.phase is None or int(st.phase.split()[1]) > LAST_YEAR:
+            break
+        variant = st.game_variant
+        assert variant is not None
+        record = web.store.phase_record(game, st.phase, open_ok=True, submissions=False)
+        text = _newcomer_orders(variant, record["position"], "France")
+        page.locator("textarea[name=orders]").fill(text)
+        page.locator("input[name=ready]").check()
+        phase = st.phase
+        page.locator("#send").click()
+        page.wait_for_url("**/play/France")
+        expect(page.locator("#flash")).to_contain_text(re.compile("ha(s|ve) been processed"))
+        expect(page.locator("#flash")).to_contain_text(phase)
+        played += 1
+        assert played < 40, "the game did not move on"
+    page.screenshot(path=str(ARTIFACTS / "practice-adapt-1904.png"), full_page=False)
+    assert errors == []
+    ctx.close()
     st = web.store.status(game, now=web.now())
     assert st.phase is not None and int(st.phase.split()[1]) > LAST_YEAR
     variant = st.game_variant

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,26 +24,8 @@ from dippouch.web.maps import map_available
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = Path(os.environ.get("DIPPOUCH_ARTIFACTS", ROOT / "test-artifacts")) / "web"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 DESKTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
-
-
-def _chromium() -> str:
-    path = os.environ.get("DIPPOUCH_CHROMIUM") or shutil.which("chromium") or ""
-    if not path:
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail("Chromium is not installed: CI must run the browser tests (source scripts/chromium)")
-        pytest.skip("Debian's chromium is not installed (scripts/test installs it)")
-    return path
 
 
 @pytest.fixture(scope="module")
@@ -60,16 +41,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
 
 
 @pytest.fixture(scope="module")
-def browser(server: dict[str, Any]) -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    exe = _chromium()
+def browser(server: dict[str, Any], chromium: Any) -> Any:
+    """The test process's Chromium (browsersupport)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     print(f"\nscreenshots of the web app: {ARTIFACTS}")
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS, headless=True)
-        yield b
-        b.close()
+    return chromium
 
 
 def _context(browser: Any, size: dict[str, int], phone: bool = False) -> Any:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_web_browser import ARTIFACTS, CHROMIUM_ARGS, PHONE, _chromium, _context, _errors, _shoot
+from test_web_browser import ARTIFACTS, PHONE, _context, _errors, _shoot
 
 import browsersupport
 from dippouch.mail.intake import take_in
@@ -54,15 +54,10 @@ def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[Si
 
 
 @pytest.fixture
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    exe = _chromium()
+def browser(chromium: Any) -> Any:
+    """The test process's Chromium (browsersupport)."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=exe, args=CHROMIUM_ARGS, headless=True)
-        yield b
-        b.close()
+    return chromium
 
 
 def _recorded(site: Site, power: str) -> str:
