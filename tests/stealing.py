@@ -32,7 +32,7 @@ SHARED_CHEAPLY = {"chromium"}
 def pytest_configure(config: pytest.Config) -> None:
     """The main process names the file its workers (started after this, inheriting the environment) write
     the files that must stay whole to."""
-    if hasattr(config, "workerinput") or config.getvalue("dist") != "worksteal":
+    if hasattr(config, "workerinput") or config.getoption("dist", default=None) != "worksteal":
         return
     handle, name = tempfile.mkstemp(prefix="dippouch-whole-files-", suffix=".json")
     os.close(handle)
@@ -147,6 +147,6 @@ class WholeFileStealing(WorkStealingScheduling):  # type: ignore[misc]  # xdist 
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
-    if config.getvalue("dist") != "worksteal":
+    if config.getoption("dist", default=None) != "worksteal":
         return None
     return WholeFileStealing(config, log)
