@@ -24,7 +24,6 @@ from dippouch.bots import LEVELS
 from dippouch.bots.practice import strongest_level
 from dippouch.bots.seats import check_level, play_seats, seat_bot
 from dippouch.catalog import load_variant, variants_usable
-from dippouch.core.errors import DippouchError
 from dippouch.core.messages import msg
 from dippouch.game import GameError, Settings
 from dippouch.store.access import AccessStore
@@ -64,14 +63,12 @@ AFFORDABLE_LEVELS = ("search", "heuristic")
 
 
 def default_level(variant: str = "standard") -> str:
-    """The level a practice game offers when none is chosen: the strongest this machine can afford for the
-    variant's bots (:func:`dippouch.bots.practice.strongest_level`): ``search`` on a machine with room for it,
-    ``heuristic`` otherwise."""
-    try:
-        bots = len(load_variant(variant).powers) - 1
-    except DippouchError:
-        bots = 6
-    return strongest_level(bots)
+    """The level a practice game offers when none is chosen: the heuristic, which answers at once (the players'
+    trial: search bots took 2.1 s to start a standard game, 7.2 s for W3K and 1.4-3.4 s a phase, which a person
+    waits for after each "ready"). The search level is the person's to choose where the machine can afford it
+    for the variant's bots (:func:`dippouch.bots.practice.strongest_level`: refused otherwise)."""
+    del variant  # every variant's default: one level, so the form's choice never changes under the person
+    return "heuristic"
 
 
 def __getattr__(name: str) -> str:
@@ -113,8 +110,9 @@ def client_tag(store: GameStore, client: str) -> str:
 
 
 def _choose(variant_name: str, wanted: str, level: str | None, pace: str) -> tuple[str, list[str], str, str]:
-    """The variant, its powers, the person's power and the bots' level (``None``: the strongest the machine
-    can afford for the variant's bots; a stronger one is refused), or GameError naming what to choose."""
+    """The variant, its powers, the person's power and the bots' level (``None``: :func:`default_level`, or
+    weaker where the machine cannot afford even that; a level stronger than it affords for the variant's bots
+    is refused), or GameError naming what to choose."""
     good, _broken = variants_usable()
     usable = [v.name for v in good]
     if variant_name not in usable:
@@ -141,7 +139,9 @@ def _choose(variant_name: str, wanted: str, level: str | None, pace: str) -> tup
             )
         power = match[0]
     affordable = strongest_level(len(powers) - 1)
-    level = check_level(level) if level is not None else affordable
+    if level is None:
+        level = min(default_level(variant_name), affordable, key=LEVELS.index)
+    level = check_level(level)
     if LEVELS.index(level) > LEVELS.index(affordable):
         # Every "ready" of the person waits for all the bots, on the server's processors: a level the machine
         # cannot afford for this many bots is no practice (and anyone, signed in or not, may start one).
