@@ -190,6 +190,9 @@ class Settings:
     practice: str | None = None
     """A practice game against bots started from the web: a tag of the client that started it (a hash, never
     its address), so open practice games can be counted per client and kept out of the public list."""
+    when_ready: bool = False
+    """A phase goes on when its players are ready, and its deadline only moves a game its players left (a
+    practice game at the pace "when I'm ready"): pages show no countdown for it."""
     practice_seen: str | None = None
     """When the person playing a practice game last came to it (ISO time; ``None``: not since it started): a
     practice game they have left is stopped after a while (docs/bots.md)."""
@@ -271,6 +274,7 @@ class Settings:
             **({"anonymous": True} if self.anonymous else {}),
             **({"disorder_bot": self.disorder_bot} if self.disorder_bot else {}),
             **({"practice": self.practice} if self.practice else {}),
+            **({"when_ready": True} if self.when_ready else {}),
             **({"practice_seen": self.practice_seen} if self.practice_seen else {}),
             **({"watched": self.watched} if self.watched else {}),
             **({"scoring": self.scoring} if self.scoring else {}),
@@ -289,6 +293,7 @@ class Settings:
             anonymous=bool(data.get("anonymous", False)),
             disorder_bot=str(data["disorder_bot"]) if data.get("disorder_bot") else None,
             practice=str(data["practice"]) if data.get("practice") else None,
+            when_ready=bool(data.get("when_ready", False)),
             practice_seen=str(data["practice_seen"]) if data.get("practice_seen") else None,
             watched=str(data["watched"]) if data.get("watched") else None,
             scoring=str(data["scoring"]) if data.get("scoring") else None,

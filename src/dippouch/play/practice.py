@@ -209,6 +209,7 @@ def start_practice(
                 deadlines={"movement": deadline, "retreats": deadline, "adjustments": deadline},
                 missed_limit=0,  # the person's power never falls into civil disorder: the game waits for them
                 practice=tag,
+                when_ready=pace == "ready",
             )
             store.create_game(name, variant, now=now, settings=settings)
             access.set_visibility(name, "unlisted")

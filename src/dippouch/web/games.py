@@ -239,6 +239,7 @@ def _build_game_view(web: Web, name: str, visibility: str) -> dict[str, Any]:
         "kind": st.kind,
         "deadline": st.deadline.isoformat() if st.deadline else None,
         "deadline_text": st.settings.describe(st.deadline) if st.deadline else None,
+        "when_ready": st.settings.when_ready,
         "paused_remaining": duration_text(st.paused_remaining) if st.paused_remaining is not None else None,
         "timezone": st.settings.timezone,
         "powers": powers,

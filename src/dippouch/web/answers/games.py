@@ -132,6 +132,9 @@ class GameView(Answer):
     kind: str | None = Field(description="movement, retreats or adjustments")
     deadline: str | None = Field(description="ISO 8601, UTC")
     deadline_text: str | None = Field(description="The deadline in the game's time zone, for reading.")
+    when_ready: bool = Field(
+        False, description="Each phase goes on when its players are ready; the deadline only moves a game they left."
+    )
     paused_remaining: str | None
     timezone: str
     powers: list[PowerState]
