@@ -410,11 +410,21 @@ def _example_orders(v: Variant, table: Mapping[int, Any], kind: str, most: int =
     legal order of the kind that phase is about: a move, a retreat, a build or a removal), in full names."""
     prefer = _EXAMPLE_KINDS.get(kind, ())
     out: list[str] = []
+    # Each example goes somewhere of its own: two units sent to one province would bounce (the players' trial:
+    # England's example sent Edinburgh's fleet and Liverpool's army both to Clyde).
+    aimed: set[int] = set()
+
+    def aim(o: Any) -> int | None:
+        dest = getattr(o, "dest", None)
+        return None if dest is None else v.map.province_of(dest)
+
     for _, orders in sorted(table.items(), key=lambda kv: v.map.locations[kv[0]].abbr):
         plain = [o for o in orders if not getattr(o, "via_convoy", False)]
         for wanted in prefer:
-            got = next((o for o in plain if type(o).__name__ == wanted), None)
+            got = next((o for o in plain if type(o).__name__ == wanted and aim(o) not in aimed), None)
             if got is not None:
+                if (target := aim(got)) is not None:
+                    aimed.add(target)
                 out.append(format_order(v, got, phase_kind=kind, full=True))
                 break
         if len(out) >= most:
