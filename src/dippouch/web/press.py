@@ -10,6 +10,7 @@ templates escape it and the page's script inserts it as text, never as HTML.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import asdict
@@ -60,6 +61,7 @@ from dippouch.web.inputs import number, number_or_none
 from dippouch.web.player_page import player_model, require_seat
 from dippouch.web.security import (
     HOST_PREFIX,
+    BadInput,
     Forbidden,
     NotFound,
     Viewer,
@@ -160,6 +162,13 @@ def panel(web: Web, seat: Seat, viewer: Viewer, *, recent: int = 0, lang: str = 
     hide = o.rules.anonymous and not o.finished
     seen = {power} if hide and not viewer.coordinates(name) else set(v.power_names)  # your own name is yours
     people = seat_people(web.read, name)
+    # A power with no unit and no centre left is out of the game: nobody to write to (the players' trial found
+    # eliminated powers offered as recipients). The open phase's board, kept parsed (Web.open_phase_position).
+    out_of_game: set[str] = set()
+    if not o.finished:
+        with contextlib.suppress(BadInput):  # no open phase: not started, or over
+            _, _, pos, _, _ = web.open_phase_position(name)
+            out_of_game = {p for p in v.power_names if not pos.units_of(p) and not pos.centres_of(p)}
     out = {
         "game": name,
         "power": power,
@@ -169,6 +178,7 @@ def panel(web: Web, seat: Seat, viewer: Viewer, *, recent: int = 0, lang: str = 
             {
                 "power": p,
                 **({"player": o.players[p], "person_id": people.get(p)} if p in o.players and p in seen else {}),
+                **({"eliminated": True} if p in out_of_game else {}),
             }
             for p in v.power_names
         ],

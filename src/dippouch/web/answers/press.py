@@ -54,7 +54,10 @@ class PressView(Answer):
     power: str | None
     rules: dict[str, Any]
     rules_text: list[str] = Field(description="The rules as the players are shown them.")
-    powers: list[dict[str, Any]] = Field(description="Each power, and its player's name unless the game is anonymous.")
+    powers: list[dict[str, Any]] = Field(
+        description="Each power, and its player's name unless the game is anonymous; eliminated: no unit or centre "
+        "left (offered as no recipient)."
+    )
     threads: list[PressThread]
     blocks: dict[str, str] = Field(description="Powers this player mutes or blocks.")
     latest: int = Field(description="The newest message id this reader may read (where to listen from).")
