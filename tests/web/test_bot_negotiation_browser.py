@@ -39,7 +39,7 @@ def test_a_player_asks_a_bot_for_a_support_gets_yes_and_the_bot_orders_it(live_s
     thread = _thread(page, "Germany").locator("ol.press-messages")
     expect(thread).to_contain_text("Will you support my A Paris to Burgundy?")
     expect(thread).to_contain_text("Yes: I will support your A Paris to Burgundy.")
-    expect(thread).to_contain_text("[dippouch] YES SUP A par - bur")
+    expect(thread).not_to_contain_text("[dippouch]")  # the structured line is for programs, not the person
     shoot(page, "web", "bot-negotiation-yes-desktop")
 
     # The player's orders, ready: the bots are ready too, so the phase is processed at once.

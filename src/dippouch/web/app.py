@@ -29,6 +29,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.requests import ClientDisconnect, Request
 
 from dippouch import __version__, settings
+from dippouch.bots.negotiate import TAG
 from dippouch.core.errors import DippouchError, NotFound
 from dippouch.core.messages import Msg, msg
 from dippouch.i18n import DEFAULT, LANGUAGES, format_date, format_datetime, language_name, translations
@@ -59,7 +60,7 @@ from dippouch.web.service import Web
 I18N_DOMAIN = "site"
 """The catalogue of the application's own answers (a page that is not there, a request it cannot read)."""
 
-__all__ = ["create_app", "feature_routers", "request_pace", "routes"]
+__all__ = ["create_app", "feature_routers", "for_people", "request_pace", "routes"]
 
 HERE = Path(__file__).resolve().parent
 log = logging.getLogger("dippouch.web")
@@ -73,6 +74,13 @@ DEFAULT_LIMITS: dict[str, tuple[int, float]] = {
     "signin_mail_address": (5, 3600.0),  # ... and per e-mail address
     "practice": (6, 600.0),
 }
+
+
+def for_people(text: str) -> str:
+    """``text`` without the lines that start with the structured tag of bots' press (:data:`TAG`), unless
+    nothing else is left (a program's letter to a program is shown whole)."""
+    kept = [line for line in str(text).splitlines() if not line.lstrip().startswith(TAG)]
+    return "\n".join(kept).strip() if any(line.strip() for line in kept) else str(text)
 
 
 def work_budget(*, unlimited: bool = False) -> WorkBudget:
@@ -196,6 +204,9 @@ def _templates(lang: str) -> Jinja2Templates:
     # A message of the layers under the pages (an adjudicator's reason) in the page's language: a message value
     # by its id, a text stored before messages were values read back (said.told): {{ r.reason|said }}.
     env.filters["said"] = lambda text: told(text if isinstance(text, Msg) else str(text), lang, "web") if text else text
+    # A letter as a person reads it: the structured lines bots and programs add for each other ("[dippouch] YES
+    # SUP A bur - mun", dippouch.bots.negotiate) left out where the sentence says the same.
+    env.filters["for_people"] = for_people
     env.globals["reader_time_zone"] = jinja2.pass_context(_reader_zone)
     env.globals["first_time"] = jinja2.pass_context(_first_time)
     return Jinja2Templates(env=env)

@@ -33,14 +33,15 @@
   document.querySelectorAll("select[data-follows]").forEach(function (sel) {
     var lead = sel.form && sel.form.elements[sel.getAttribute("data-follows")];
     if (!lead) return;
+    // The other values' groups are taken out of the list, not hidden: a hidden option is still found by its
+    // value (two variants have a France), and a screen reader's list would read them.
+    var groups = Array.prototype.slice.call(sel.querySelectorAll("optgroup[data-for]"));
     function follow() {
-      sel.querySelectorAll("optgroup[data-for]").forEach(function (g) {
-        var mine = g.getAttribute("data-for") === lead.value;
-        g.hidden = !mine;
-        g.disabled = !mine;
-      });
-      var chosen = sel.options[sel.selectedIndex];
-      if (chosen && chosen.parentNode.disabled) sel.value = sel.options[0].value;
+      var chosen = sel.value;
+      groups.forEach(function (g) { if (g.parentNode) g.parentNode.removeChild(g); });
+      groups.forEach(function (g) { if (g.getAttribute("data-for") === lead.value) sel.appendChild(g); });
+      sel.value = chosen;
+      if (sel.value !== chosen) sel.value = sel.options[0].value;
     }
     lead.addEventListener("change", follow);
     follow();

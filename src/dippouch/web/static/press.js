@@ -9,6 +9,12 @@
   var api = panel ? panel.getAttribute("data-press-api") : "";
   var tr = window.dpTr; // the page's words in its language (static/words.js)
 
+  // A letter as a person reads it: bots' structured lines ("[dippouch] YES SUP ...") left out where a sentence
+  // says the same (the page's own for_people filter does it for the letters it draws).
+  function forPeople(text) {
+    var kept = String(text).split("\n").filter(function (l) { return l.trim().indexOf("[dippouch]") !== 0; });
+    return kept.join("\n").trim() ? kept.join("\n").trim() : String(text);
+  }
   function el(tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) e.className = cls;
@@ -44,7 +50,7 @@
       meta.appendChild(el("span", "tag warn", tr("held until the phase's results")));
     }
     li.appendChild(meta);
-    li.appendChild(el("p", "press-text", m.text));
+    li.appendChild(el("p", "press-text", forPeople(m.text)));
     if (!m.mine && !m.held && base) {
       var d = el("details", "press-report");
       d.appendChild(el("summary", null, tr("Report to the coordinator")));
