@@ -48,6 +48,7 @@ __all__ = [
     "check_lines",
     "check_view",
     "checked_view",
+    "earlier_turns",
     "last_turn",
     "order_subject",
     "player_model",
@@ -102,6 +103,7 @@ def player_view(web: Web, name: str, power: str, viewer: Viewer, lang: str = "en
     board = board_url(web, name) if game["map_url"] is not None else None
     if game["phase_id"] is None:
         out["last_turn"] = last_turn(web, name, v, power, game)
+        out["earlier_turns"] = earlier_turns(web, name, v, power, game, out["last_turn"])
         out["game"] = {**game, "map_svg": game_map(web, name, viewer, board)}
         out.update(
             open=False,
@@ -116,6 +118,7 @@ def player_view(web: Web, name: str, power: str, viewer: Viewer, lang: str = "en
         return out
     pid, _, pos, pname, kind = web.open_phase_position(name)
     out["last_turn"] = last_turn(web, name, v, power, game, pos if kind == PhaseKind.RETREATS.value else None)
+    out["earlier_turns"] = earlier_turns(web, name, v, power, game, out["last_turn"])
     m = v.map
     units = _units_of(v, pos, power, kind)
     legal: list[dict[str, Any]] = []
@@ -226,6 +229,35 @@ def last_turn(
     if retreating is not None:
         must = _dislodged(v, (d for d in retreating.dislodged.values() if d.unit.power == power))
     return {**turn, "results": results, "must_retreat": must}
+
+
+def earlier_turns(
+    web: Web, name: str, v: Variant, power: str, game: Mapping[str, Any], latest: Mapping[str, Any] | None
+) -> list[dict[str, Any]]:
+    """The phases of the game's last turn processed before ``latest`` (:func:`last_turn`'s), newest first: back
+    to the turn's movement phase, whose orders the player gave (the players' trial: a practice year ended on
+    "Last turn: Winter 1908 Adjustments" without the Fall's moves and retreats). Each as :func:`last_turn` gives
+    it, the seat's own orders first; none when the latest is itself a movement phase."""
+    if latest is None or latest["kind"] == PhaseKind.MOVEMENT.value:
+        return []
+    processed = [h for h in game.get("history", []) if h.get("status") == "processed" and h["id"] != latest["phase_id"]]
+    out: list[dict[str, Any]] = []
+    kept = web.kept(__name__, _Turns).turns
+    for h in reversed(processed):
+        key = (name, h["id"], h["processed_at"], v.name)
+        turn = kept.get(key)
+        if turn is None:
+            turn = _turn(web, name, v, h["id"])
+            if turn is None:
+                break
+            with web.lock:
+                if len(kept) > 2000:
+                    kept.clear()
+                kept[key] = turn
+        out.append({**turn, "results": sorted(turn["results"], key=lambda r: r["power"] != power), "must_retreat": []})
+        if turn["kind"] == PhaseKind.MOVEMENT.value or len(out) >= 3:
+            break
+    return out
 
 
 def _turn(web: Web, name: str, v: Variant, pid: int) -> dict[str, Any] | None:

@@ -123,6 +123,11 @@ class PlayerView(Answer):
     example: str
     unordered: LeftOut
     last_turn: LastTurn | None = Field(description="The phase processed last (None before the first is).")
+    earlier_turns: list[LastTurn] = Field(
+        default_factory=list,
+        description="The turn's phases processed before the last, newest first, back to its movement phase (a "
+        "Fall's moves and retreats before the Winter's adjustments).",
+    )
     phase_id: int | None = None
     phase: str | None = None
     kind: str | None = None
