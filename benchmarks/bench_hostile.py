@@ -393,7 +393,10 @@ class Hostile:
 
 
 def _attack(port: int, world: World, threads: int, jobs: list[str] | None, stop: Any, out: Any) -> None:
-    """The hostile person's process: their threads until ``stop`` is set, then what they got sent back."""
+    """The hostile person's process: their threads until ``stop`` is set, then what they got sent back. Niced
+    to the lowest priority: an attacker's client runs on their own machine, not on the two CPUs the server and
+    the players' timing share here (what it sends is the same; reading the answers no longer slows the server)."""
+    os.nice(19)
     h = Hostile(port, world, threads, jobs)
     running = h.run()
     stop.wait()
