@@ -48,3 +48,9 @@ def test_a_signed_in_person_starts_a_game_at_once(site: Site) -> None:
 def test_the_front_door_speaks_german(site: Site) -> None:
     door = _door(site.browser().get("/", headers={"Accept-Language": "de"}).text)
     assert door["Einer offenen Partie beitreten"] == "/open" and door["Registrieren oder anmelden"] == "/signin"
+
+
+def test_the_home_page_leads_to_the_opening_explorer(site: Site) -> None:
+    page = site.browser().get("/").text
+    assert '<a href="/explorer" id="explorer-link">Opening explorer</a>' in page
+    assert site.browser().get("/explorer").status_code == 200
