@@ -98,6 +98,8 @@ def served(app: Any) -> Iterator[int]:
     # loaded five times over.
     until = time.monotonic() + 60
     while not srv.started:
+        # A start-up that failed ends the server's thread (uvicorn logs why): no use waiting the minute out.
+        assert thread.is_alive(), "the server's start-up failed (its error is in the log above)"
         assert time.monotonic() < until, "server did not start"
         time.sleep(0.05)
     site = getattr(app.state, "site", None)
