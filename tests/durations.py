@@ -74,8 +74,11 @@ def main() -> None:
     tests = read(PATH)
     if not tests:
         sys.exit(f"no tests' times in {PATH}: run the tests first")
-    slowest = {k: [round(v[0], 1), round(v[1], 1)] for k, v in sorted(file_times(tests).items())}
-    COMMITTED.write_text(json.dumps(slowest, indent=0) + "\n", encoding="utf-8")
+    times = sorted(file_times(tests).items())
+    # A file a line: its slowest test's seconds and all its tests'.
+    lines = [f"{json.dumps(k)}: [{v[0]:.1f}, {v[1]:.1f}]" for k, v in times]
+    COMMITTED.write_text("{\n" + ",\n".join(lines) + "\n}\n", encoding="utf-8")
+    slowest = dict(times)
     print(f"{len(slowest)} files' times written to {COMMITTED}")
 
 
