@@ -14,7 +14,19 @@ from babel.messages.extract import extract_from_file
 from babel.messages.pofile import read_po
 
 SRC = Path(__file__).resolve().parents[2] / "src" / "dippouch"
-KEYWORDS: dict[str, Any] = {"_": None, "gettext": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2), "_both": (1,)}
+KEYWORDS: dict[str, Any] = {
+    "_": None,
+    "gettext": None,
+    "ngettext": (1, 2),
+    "pgettext": ((1, "c"), 2),
+    "_both": (1,),
+    # messages as values (dippouch.core.messages), said where they are shown, as the project-wide check reads them
+    "N_": None,
+    "NP_": ((1, "c"), 2),
+    "msg": None,
+    "nmsg": (1, 2),
+    "pmsg": ((1, "c"), 2),
+}
 PLACEHOLDER = re.compile(r"%(?:\((\w+)\))?[-#0 +]*\d*(?:\.\d+)?([sdifr%])")
 MARKER = re.compile(r'^I18N_DOMAIN = "mail"', re.MULTILINE)
 

@@ -138,6 +138,8 @@ def _urls(site: Site, routes: list[str], ctx: dict[str, Any], reader: TestClient
         "view": ["board", "orders", "after", "after-orders"],
         "token": [ctx["calendar"]],
         "fmt": ["gif", "webp"],
+        # the opening explorer's: the game's variant (it counts finished public games only)
+        "variant": ["standard"],
         # The game's board file by its content's hash (the player's page draws over it), and an old hash.
         "digest": [_board_digest(site), "0" * 16],
     }
