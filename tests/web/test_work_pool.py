@@ -388,9 +388,10 @@ def test_the_routes_answer_through_the_pool_as_they_do_inline(both: tuple[Site, 
         count = getattr(frames_a, "n_frames", 1)
         assert count == getattr(frames_b, "n_frames", 1) == 2 * 4 + 1
         pictures_a, pictures_b = _frames(frames_a, count), _frames(frames_b, count)
-        # A GIF's 256 colours are chosen per frame: the text's small drift (SAME) can choose other colours for
-        # it, measured at 1.09 and 1.19 in full runs of the suite (a frame from the next: several).
-        near = 2 * SAME if fmt == "gif" else SAME
+        # A GIF's 256 colours are chosen per frame and a WebP's frames are lossy: the text's small drift can
+        # come out larger in either, measured at 1.09 and 1.19 of 255 in full runs of the suite (a frame from the
+        # next: several).
+        near = 2 * SAME
         for i in range(count):
             assert _unlike(pictures_a[i], pictures_b[i]) < near, f"frame {i}"
         assert _unlike(pictures_a[0], pictures_a[1]) > SAME  # a phase's orders and the board after them
