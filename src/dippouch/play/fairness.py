@@ -1,0 +1,125 @@
+"""Who may change a game's course alone: the one rule every clock and seat use case asks before it acts
+(issue 56, the creator who plays).
+
+A game is *player-run* when the person who started it (the creator, :func:`dippouch.store.openings.opening`'s
+``creator_id``, whose grant makes them its coordinator) also holds a seat in it. In such a game the actions that
+could favour one player are not the creator's to take alone, nor anyone's but the installation's: pausing
+(beyond one short grace), extending, processing before the deadline, rolling back, replacing a player, seating a
+bot over a player, unsealing the open phase's orders, and resuming a pause the creator did not take as their
+grace. The use case refuses with :class:`TableMustVote`; a passed vote of the table acts through the same use
+case with ``by_vote=True``. The installation's coordinator (the command line, an installation key) is never
+refused: they run the site and play in nobody's game.
+
+The grace: the creator of a player-run game may pause it once, for at most :data:`GRACE` (a player called
+away mid-game should not need a vote to stop the clock for a night). The pause is marked in the event log
+(:data:`GRACE_WHY`), so a second one is refused, and it ends by itself :data:`GRACE` later
+(:func:`dippouch.play.clock.end_lapsed_graces`, run by the deadline workers' scan).
+
+What changes nobody's chances stays the creator's: the game's name and description, its visibility, its
+invitations and empty seats before the start.
+
+Also here: a game's coordinator by a key of that game who is not the installation's may not hold a seat in it
+(:func:`refuse_seat_for_coordinator`), so a coordinated game stays coordinated by someone who does not play.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from dippouch.core.messages import Msg, msg
+from dippouch.game import GameError
+from dippouch.store.openings import opening
+from dippouch.store.people import seat_people
+from dippouch.store.repository import GameStore
+
+I18N_DOMAIN = "rules"
+"""The catalogue of this module's refusals."""
+
+__all__ = [
+    "GRACE",
+    "GRACE_WHY",
+    "INSTALLATION",
+    "Actor",
+    "TableMustVote",
+    "player_run",
+    "refuse_seat_for_coordinator",
+    "require_alone",
+]
+
+GRACE = timedelta(hours=24)
+"""How long the creator's one pause of a player-run game may last before the clock starts again by itself."""
+
+GRACE_WHY = "the creator's one pause (24 h at most)"
+"""The reason kept with the grace pause's event: how a second grace is told from the first, and how the
+workers find a grace to end."""
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who asks a coordinator's action of a game: the words the game's event log names them by, whether they
+    are the installation's coordinator (never refused), and the person signed in, when there is one."""
+
+    who: str
+    installation: bool = False
+    person_id: int | None = None
+
+
+INSTALLATION = Actor("the installation's coordinator", installation=True)
+"""The command line, the workers and an installation key: the site's own operator."""
+
+
+class TableMustVote(GameError):
+    """An action a player-run game's table decides, asked by one person alone: the refusal says to propose it."""
+
+
+# What each guarded action is called in the refusal (a message inside a message, said in the reader's words).
+ACTIONS: dict[str, Msg] = {
+    "pause": msg("a pause"),
+    "resume": msg("resuming the game"),
+    "extend": msg("an extension"),
+    "process": msg("processing before the deadline"),
+    "rollback": msg("a roll back"),
+    "replace": msg("replacing a player"),
+    "unseal": msg("unsealing the open phase's orders"),
+}
+
+
+def player_run(store: GameStore, game: str) -> bool:
+    """Whether ``game``'s creator holds a seat in it now (two reads: the opening and the seats' people)."""
+    o = opening(store, game, scores=False)
+    if o is None or o.creator_id is None:
+        return False
+    return o.creator_id in seat_people(store, game).values()
+
+
+def require_alone(store: GameStore, game: str, action: str, *, by: Actor, by_vote: bool = False) -> None:
+    """Refuse ``action`` (a key of :data:`ACTIONS`) by ``by`` alone in a player-run game: the table must vote
+    for it. A passed vote (``by_vote``) and the installation's coordinator act; a coordinated game is not
+    asked about (two reads spared for the installation and a vote)."""
+    if by.installation or by_vote:
+        return
+    if player_run(store, game):
+        raise TableMustVote(
+            msg(
+                "In a game you play in, %(action)s needs the table's vote: propose it on your page.",
+                action=ACTIONS[action],
+            )
+        )
+
+
+def refuse_seat_for_coordinator(store: GameStore, game: str, person_id: int | None, *, coordinator: bool) -> None:
+    """A person who coordinates ``game`` by its key (``coordinator``) but did not create it may not take a seat
+    in it: a coordinated game's coordinator does not play (the creator who plays makes the game player-run
+    instead, under :func:`require_alone`)."""
+    if not coordinator or person_id is None:
+        return
+    o = opening(store, game, scores=False)
+    if o is not None and o.creator_id == person_id:
+        return
+    raise GameError(
+        msg(
+            "you coordinate %(game)s, so you may not play in it: a coordinated game's coordinator does not take a seat",
+            game=game,
+        )
+    )
