@@ -32,6 +32,7 @@ __all__ = [
     "SUBMISSION",
     "TYPED",
     "VICTORY_HOOKS",
+    "VOTE_RULES",
     "DrawNeeds",
     "Ending",
     "GameError",
@@ -160,6 +161,10 @@ def read_time_zone(name: str) -> ZoneInfo:
         ) from None
 
 
+VOTE_RULES = ("unanimous", "majority", "unconcerned")
+"""The rules a game's proposals may pass by (:attr:`Settings.vote_rule`)."""
+
+
 @dataclass(frozen=True)
 class Settings:
     """How a game runs in time, chosen when it is created (and kept in the game file).
@@ -202,6 +207,10 @@ class Settings:
     scoring: str | None = None
     """The scoring system its end is scored under (a name of :mod:`dippouch.ranking`'s systems; ``None``: the
     default). The variant's own victory rule still decides the result the system scores."""
+    vote_rule: str = "unanimous"
+    """How the seated players' proposals pass (:mod:`dippouch.play.votes`): ``unanimous`` (every voter says
+    yes), ``majority`` (more than half of the voters) or ``unconcerned`` (every voter not concerned: a
+    replacement is not voted on by the seat replaced, a concession not by the power conceded to)."""
     language: str = "en"
     """The language of the game's own mail to everyone (results, reminders, notices): a code of
     :data:`dippouch.i18n.LANGUAGES`. A message to one person is in that person's language when they chose one."""
@@ -222,6 +231,14 @@ class Settings:
             self.local_time()
         if self.missed_limit < 0:
             raise GameError("the missed-phase limit cannot be negative (0 means never)")
+        if self.vote_rule not in VOTE_RULES:
+            raise GameError(
+                msg(
+                    "no vote rule %(rule)s; the rules are %(rules)s",
+                    rule=repr(self.vote_rule),
+                    rules=", ".join(VOTE_RULES),
+                )
+            )
 
     def local_time(self) -> time | None:
         if self.time_of_day is None:
@@ -279,6 +296,7 @@ class Settings:
             **({"watched": self.watched} if self.watched else {}),
             **({"scoring": self.scoring} if self.scoring else {}),
             **({"language": self.language} if self.language != "en" else {}),
+            **({"vote_rule": self.vote_rule} if self.vote_rule != "unanimous" else {}),
         }
 
     @classmethod
@@ -298,6 +316,7 @@ class Settings:
             watched=str(data["watched"]) if data.get("watched") else None,
             scoring=str(data["scoring"]) if data.get("scoring") else None,
             language=str(data.get("language") or "en"),
+            vote_rule=str(data.get("vote_rule") or "unanimous"),
         )
 
 

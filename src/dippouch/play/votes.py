@@ -1,4 +1,10 @@
-"""A power's draw vote: a yes or a no recorded, and the game's end when every surviving power says yes.
+"""A power's draw vote: a yes or a no recorded, and the game's end when every surviving power says yes; and the
+table's proposals (:func:`propose`, :func:`ballot`, :func:`withdraw`): a pause, an extension, a cancellation,
+a concession, a draw of every survivor or of some (as the game's scoring system allows), and in a game its
+players run, processing now, a roll back, a replacement and unsealing, each passing by the game's vote rule
+(:attr:`dippouch.game.Settings.vote_rule`) and then acting through the coordinator's own use cases
+(:mod:`dippouch.play.clock`, :mod:`dippouch.play.seats`) with ``by_vote``. Every door (the player's page, the
+JSON API, the command line, DAIDE's ``DRW``) calls these, and says the :class:`Decided` value in its words.
 
 The rule (whether draws are allowed, whether one is possible now, when the votes reach one) is
 :mod:`dippouch.game`'s; the store applies it under the game's lock, so two votes at the same moment cannot
@@ -8,13 +14,34 @@ who is asking.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
+from typing import Any
 
-from dippouch.game import Ending
+from dippouch.core.errors import DippouchError
+from dippouch.core.messages import Msg, PhaseName, msg
+from dippouch.game import Ending, GameError, Settings
+from dippouch.ranking.scoring import systems
+from dippouch.store import votes as stored
 from dippouch.store.repository import GameStore
+from dippouch.store.votes import Proposal
 
-__all__ = ["Voted", "vote"]
+I18N_DOMAIN = "rules"
+"""The catalogue of the proposals' messages."""
+
+__all__ = [
+    "KIND_WORDS",
+    "Decided",
+    "Proposal",
+    "Voted",
+    "ballot",
+    "describe",
+    "proposals",
+    "propose",
+    "vote",
+    "withdraw",
+]
 
 
 @dataclass(frozen=True)
@@ -37,3 +64,233 @@ def vote(store: GameStore, game: str, power: str, draw: bool, *, now: datetime) 
     rule's words, recording nothing, when draws are not allowed or none is possible now."""
     ending = store.vote(game, power, draw, now=now)
     return Voted(store.variant(game).power(power).name, draw, ending)
+
+
+# --------------------------------------------------------------------------------------------------
+# The table's proposals
+
+MAX_PAUSE = timedelta(days=14)
+"""The longest pause the table may vote at once: a longer one is a typing mistake, or a game left (the table
+may vote another when it ends)."""
+MAX_EXTEND = timedelta(days=7)
+"""The longest extension voted at once (the phase's own time is the game's setting, not a vote's)."""
+
+NAMED_DRAW_FORMULAS = frozenset({"draw_size", "tribute"})
+"""The scoring formulas whose scores follow who is named in a draw (:mod:`dippouch.ranking.scoring`: draw-size
+scoring shares the total among the named, Tribute the draw pool). The others score a draw by centres or ranks
+whoever it names, so a draw of some survivors would name a result their scores do not carry: refused."""
+
+KIND_WORDS: dict[str, Msg] = {
+    "pause": msg("a pause"),
+    "extend": msg("an extension"),
+    "cancel": msg("cancelling the game"),
+    "concede": msg("conceding the game"),
+    "draw": msg("a draw"),
+    "process": msg("processing the phase now"),
+    "rollback": msg("a roll back"),
+    "replace": msg("replacing a player"),
+    "unseal": msg("unsealing the open phase's orders"),
+}
+"""What each kind of proposal is called (a message inside the messages below)."""
+
+
+@dataclass(frozen=True)
+class Decided:
+    """A proposal after a door's proposal, ballot or withdrawal: how it stands, the game's ending if passing
+    it ended the game, and what every door tells the person who asked."""
+
+    proposal: Proposal
+    ending: Ending | None
+
+    @property
+    def said(self) -> Msg:
+        p = self.proposal
+        what = describe(p)
+        if p.status == "passed":
+            return msg("Proposal %(id)s passed: %(what)s.", id=p.id, what=what)
+        if p.status == "refused":
+            return msg("Proposal %(id)s was refused: %(what)s.", id=p.id, what=what)
+        if p.status == "withdrawn":
+            return msg("Proposal %(id)s was withdrawn: %(what)s.", id=p.id, what=what)
+        if p.status == "failed":
+            why = p.outcome.get("why") if p.outcome else None
+            return msg(
+                "Proposal %(id)s passed but could not be done: %(why)s",
+                id=p.id,
+                why=Msg.from_data(why) if isinstance(why, dict) else msg("the game had changed"),
+            )
+        return msg(
+            "Proposal %(id)s is open: %(what)s (%(yes)s of %(needed)s yes votes).",
+            id=p.id,
+            what=what,
+            yes=p.yes,
+            needed=p.needed,
+        )
+
+    @property
+    def text(self) -> str:
+        """The command line's words (English)."""
+        said = str(self.said)
+        return f"{said} THE GAME IS OVER. {self.ending.text}" if self.ending is not None else said
+
+
+def describe(p: Proposal) -> Msg:
+    """The proposal in a few words, with its values: "a pause of 48 hours", "a draw of France, Italy"."""
+    v = p.values
+    if p.kind in ("pause", "extend"):
+        return msg("%(kind)s of %(hours)s hours", kind=KIND_WORDS[p.kind], hours=v.get("hours", 0))
+    if p.kind == "concede":
+        return msg("conceding the game to %(power)s", power=v.get("power", ""))
+    if p.kind == "draw":
+        if v.get("powers"):
+            return msg("a draw of %(powers)s", powers=", ".join(v["powers"]))
+        return msg("a draw of every surviving power")
+    if p.kind == "rollback":
+        return msg("a roll back to %(phase)s", phase=PhaseName(str(v.get("phase", ""))))
+    if p.kind == "replace":
+        return msg("replacing %(power)s's player by %(player)s", power=v.get("power", ""), player=v.get("player", ""))
+    return KIND_WORDS.get(p.kind, msg("a proposal"))
+
+
+def _hours(kind: str, hours: float | None) -> float:
+    longest = MAX_PAUSE if kind == "pause" else MAX_EXTEND
+    if hours is None or not 1 <= hours <= longest.total_seconds() / 3600:
+        raise GameError(
+            msg(
+                "%(kind)s is from 1 to %(most)s hours (it was %(hours)s)",
+                kind=KIND_WORDS[kind],
+                most=int(longest.total_seconds() // 3600),
+                hours=hours if hours is not None else "none",
+            )
+        )
+    return hours
+
+
+def _named_draws(store: GameStore, game: str) -> Msg | None:
+    """Why the game's scoring system refuses a draw of some survivors (None: it allows one)."""
+    from dippouch.play.records import DEFAULT_SYSTEM  # the default system, one truth with the scores
+
+    with store.session() as s:
+        settings = store.game_row(s, game).settings
+    name = Settings.from_data(settings).scoring or DEFAULT_SYSTEM
+    system = systems().get(name.lower())
+    if system is None or system.formula in NAMED_DRAW_FORMULAS:
+        return None
+    return msg(
+        "the game is scored by %(system)s, which scores a draw the same whoever it names: a draw here includes "
+        "every surviving power",
+        system=system.title,
+    )
+
+
+def propose(
+    store: GameStore,
+    game: str,
+    power: str,
+    kind: str,
+    *,
+    now: datetime,
+    hours: float | None = None,
+    to: str | None = None,
+    powers: Sequence[str] = (),
+    phase: str | None = None,
+    player: str | None = None,
+    email: str | None = None,
+) -> Decided:
+    """``power`` proposes ``kind`` to the table, voting yes itself; it may pass at once (then it acts).
+    ``hours``: a pause's or an extension's length; ``to``: the power conceded to, or whose player is replaced;
+    ``powers``: a draw's powers (none: every survivor); ``phase``: a roll back's; ``player``/``email``: the
+    replacement."""
+    kind = kind.strip().lower()
+    values: dict[str, Any] = {}
+    if kind in ("pause", "extend"):
+        values["hours"] = _hours(kind, hours)
+    elif kind in ("concede", "replace"):
+        if not to:
+            raise GameError(msg("%(kind)s names a power", kind=KIND_WORDS[kind]))
+        values["power"] = to
+        if kind == "replace":
+            if not player or not player.strip():
+                raise GameError(msg("replacing a player names the new player"))
+            values["player"] = player.strip()[:200]
+            if email:
+                values["email"] = email.strip()
+    elif kind == "draw" and powers:
+        values["powers"] = list(powers)
+    elif kind == "rollback":
+        if not phase or not phase.strip():
+            raise GameError(msg("a roll back names the phase to open again"))
+        values["phase"] = phase.strip()
+    named = _named_draws(store, game) if kind == "draw" and powers else None
+    p, ending = stored.propose(store, game, power, kind, values, now=now, named_draws=named)
+    return _acted(store, game, Decided(p, ending), now)
+
+
+def ballot(store: GameStore, game: str, proposal: int, power: str, yes: bool, *, now: datetime) -> Decided:
+    """``power`` votes yes or no on a proposal (a second ballot replaces its first while the proposal is open);
+    the ballot that meets the game's rule passes it, and it acts at once."""
+    p, ending = stored.cast(store, game, proposal, power, yes, now=now)
+    return _acted(store, game, Decided(p, ending), now)
+
+
+def withdraw(store: GameStore, game: str, proposal: int, power: str, *, now: datetime) -> Decided:
+    """The proposer takes an open proposal back."""
+    p, ending = stored.cast(store, game, proposal, power, None, now=now)
+    return Decided(p, ending)
+
+
+def proposals(store: GameStore, game: str, *, now: datetime) -> list[Proposal]:
+    """The open proposals and the last decided ones, newest first; a voted pause whose time is up ends here."""
+    found = stored.proposals(store, game, now=now)
+    for p in found:
+        if p.kind == "pause" and p.status == "passed" and p.outcome and not p.outcome.get("resumed"):
+            until = datetime.fromisoformat(str(p.outcome.get("until")))
+            if now >= until:
+                _resume_after_pause(store, game, p, now)
+                return stored.proposals(store, game, now=now)
+    return found
+
+
+def _resume_after_pause(store: GameStore, game: str, p: Proposal, now: datetime) -> None:
+    """The voted pause's time is up: the game resumes (unless something else resumed it already)."""
+    from dippouch.play import clock
+    from dippouch.play.fairness import INSTALLATION
+
+    stored.set_outcome(store, game, p.id, {**(p.outcome or {}), "resumed": now.isoformat()})
+    if store.status(game, now=now, drift=False, due=False).state == "paused":
+        clock.resume(store, game, by=INSTALLATION, now=now, by_vote=True)
+
+
+def _acted(store: GameStore, game: str, d: Decided, now: datetime) -> Decided:
+    """A proposal that has just passed does what it says through the coordinator's use cases (``by_vote``:
+    the table decided it); an act the game now refuses marks it failed, with the reason."""
+    p = d.proposal
+    if p.status != "passed" or p.kind in stored.ENDING_KINDS or p.outcome is not None:
+        return d
+    from dippouch.play import clock
+    from dippouch.play.fairness import Actor
+    from dippouch.play.seats import seat
+
+    by = Actor(f"the table's vote (proposal {p.id})")
+    v = p.values
+    outcome: dict[str, Any] = {"done": now.isoformat()}
+    try:
+        if p.kind == "pause":
+            clock.pause(store, game, by=by, now=now, by_vote=True)
+            outcome["until"] = (now + timedelta(hours=float(v["hours"]))).isoformat()
+        elif p.kind == "extend":
+            got = clock.extend(store, game, timedelta(hours=float(v["hours"])), by=by, now=now, by_vote=True)
+            outcome["deadline"] = got.deadline.isoformat() if got.deadline else None
+        elif p.kind == "process":
+            clock.process(store, game, by=by, now=now, by_vote=True)
+        elif p.kind == "rollback":
+            clock.rollback(store, game, str(v["phase"]), by=by, now=now, by_vote=True)
+        elif p.kind == "replace":
+            seat(store, game, str(v["power"]), str(v["player"]), now=now, replace=True, email=v.get("email"))
+        elif p.kind == "unseal":
+            store.record_unsealing(game, who=by.who, reason="the table voted to unseal", now=now, what="vote")
+    except DippouchError as e:
+        stored.mark_failed(store, game, p.id, e.msg, now=now)
+    else:
+        stored.set_outcome(store, game, p.id, outcome)
+    return Decided(next(q for q in stored.proposals(store, game, now=now) if q.id == p.id), d.ending)

@@ -1,26 +1,66 @@
-"""Draw votes: a power's yes or no to a draw, and the game's end when every surviving power says yes.
+"""Draw votes: a power's yes or no to a draw, and the game's end when every surviving power says yes; and the
+table's proposals (a pause, an extension, a cancellation, a concession, a draw of some or all, and in a game its
+players run the coordinator's powers), each decided by the game's vote rule under the game's lock.
 
-A vote that cannot count (no draw is possible now) is refused with the rule's words and not recorded.
+A vote that cannot count (no draw is possible now) is refused with the rule's words and not recorded. A proposal
+is decided here the moment its ballots meet the rule, so two last ballots at the same moment pass it once; what
+ends the game (a draw, a concession, a cancellation) ends it in the same transaction, and the rest (the clock,
+the seats) is done by the play layer once the proposal is marked passed (:mod:`dippouch.play.votes`).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from dippouch.core.messages import msg
-from dippouch.game import Ending, GameError, as_utc, draw_needs, draw_reached, position_from_data
+from dippouch.core.messages import Msg, msg
+from dippouch.game import (
+    Ending,
+    GameError,
+    as_utc,
+    draw_needs,
+    draw_reached,
+    position_from_data,
+    surviving_powers,
+)
 from dippouch.store.db import Database
-from dippouch.store.models import GameRow, PhaseRow, VoteRow
+from dippouch.store.models import GameRow, PhaseRow, PlayerRow, VoteRow
+from dippouch.store.models_openings import OpeningRow
+from dippouch.store.models_votes import ProposalRow
 from dippouch.store.readiness import powers_in_civil_disorder
-from dippouch.store.rows import game_row, game_settings, game_variant, log_event, power_name, require_current
+from dippouch.store.rows import (
+    current_phase,
+    game_row,
+    game_settings,
+    game_variant,
+    log_event,
+    power_name,
+    require_current,
+)
 
 I18N_DOMAIN = "rules"
 """The catalogue of the store's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
-__all__ = ["current_votes", "finish", "vote", "vote_history"]
+__all__ = [
+    "ENDING_KINDS",
+    "KINDS",
+    "Proposal",
+    "cast",
+    "current_votes",
+    "finish",
+    "mark_failed",
+    "player_run",
+    "proposals",
+    "propose",
+    "set_outcome",
+    "tally",
+    "vote",
+    "vote_history",
+]
 
 
 def vote(db: Database, name: str, power: str, draw: bool, *, now: datetime) -> Ending | None:
@@ -78,3 +118,366 @@ def finish(s: Session, g: GameRow, ph: PhaseRow, ending: Ending, now: datetime) 
     ph.results = []
     ph.next_position = None
     ph.missed = []
+
+
+# --------------------------------------------------------------------------------------------------
+# The table's proposals
+
+KINDS = ("pause", "extend", "cancel", "concede", "draw", "process", "rollback", "replace", "unseal")
+"""What may be proposed; the last four only in a game its players run (a coordinator decides them elsewhere)."""
+PLAYER_RUN_KINDS = frozenset({"process", "rollback", "replace", "unseal"})
+ENDING_KINDS = frozenset({"cancel", "concede", "draw"})
+"""The kinds that end the game: done here, in the transaction that passes them."""
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A proposal as every door reads it: the ballots by power, who may vote, and how it stands."""
+
+    id: int
+    game: str
+    kind: str
+    values: dict[str, Any]
+    proposer: str
+    ballots: dict[str, bool]
+    rule: str
+    status: str
+    created_at: datetime
+    expires_at: datetime | None
+    decided_at: datetime | None
+    outcome: dict[str, Any] | None
+    voters: tuple[str, ...]
+    """The powers whose ballots count (surviving, not in civil disorder, and not concerned where the rule
+    leaves the concerned out)."""
+    concerned: tuple[str, ...]
+
+    @property
+    def yes(self) -> int:
+        return sum(1 for p in self.voters if self.ballots.get(p) is True)
+
+    @property
+    def no(self) -> int:
+        return sum(1 for p in self.voters if self.ballots.get(p) is False)
+
+    @property
+    def needed(self) -> int:
+        """How many yes ballots pass it under its rule."""
+        return len(self.voters) // 2 + 1 if self.rule == "majority" else len(self.voters)
+
+
+def tally(rule: str, voters: tuple[str, ...], ballots: dict[str, bool]) -> str:
+    """``passed``, ``refused`` (it can no longer pass) or ``open``: unanimous and "of the players not concerned"
+    need every voter's yes (the concerned are not among the voters of the latter); a majority more than half."""
+    yes = sum(1 for p in voters if ballots.get(p) is True)
+    no = sum(1 for p in voters if ballots.get(p) is False)
+    if not voters:
+        return "refused"
+    if rule == "majority":
+        need = len(voters) // 2 + 1
+        if yes >= need:
+            return "passed"
+        return "refused" if len(voters) - no < need else "open"
+    if no:
+        return "refused"
+    return "passed" if yes == len(voters) else "open"
+
+
+def player_run(s: Session, g: GameRow) -> bool:
+    """A game its players run: the person who started it (and so coordinates it) holds one of its seats."""
+    creator = s.scalar(sa.select(OpeningRow.creator_id).where(OpeningRow.game_id == g.id))
+    if creator is None:
+        return False
+    q = sa.select(PlayerRow.id).where(
+        PlayerRow.game_id == g.id, PlayerRow.person_id == creator, PlayerRow.replaced_at.is_(None)
+    )
+    return s.scalar(q.limit(1)) is not None
+
+
+def _concerned(kind: str, values: dict[str, Any]) -> tuple[str, ...]:
+    return (str(values["power"]),) if kind in ("replace", "concede") and values.get("power") else ()
+
+
+def _voters(s: Session, g: GameRow, rule: str, kind: str, values: dict[str, Any], ph: PhaseRow) -> tuple[str, ...]:
+    v = game_variant(g)
+    cd = powers_in_civil_disorder(s, g, v)
+    pos = position_from_data(v, ph.position)
+    left_out = set(_concerned(kind, values)) if rule == "unconcerned" else set()
+    return tuple(p for p in surviving_powers(v, pos) if p not in cd and p not in left_out)
+
+
+def _read(s: Session, g: GameRow, r: ProposalRow, ph: PhaseRow | None) -> Proposal:
+    voters = _voters(s, g, r.rule, r.kind, r.values, ph) if ph is not None and ph.id == r.phase_id else ()
+    return Proposal(
+        id=r.id,
+        game=g.name,
+        kind=r.kind,
+        values=dict(r.values),
+        proposer=r.proposer,
+        ballots={str(k): bool(b) for k, b in r.ballots.items()},
+        rule=r.rule,
+        status=r.status,
+        created_at=as_utc(r.created_at),
+        expires_at=as_utc(r.expires_at) if r.expires_at is not None else None,
+        decided_at=as_utc(r.decided_at) if r.decided_at is not None else None,
+        outcome=dict(r.outcome) if r.outcome is not None else None,
+        voters=voters,
+        concerned=_concerned(r.kind, r.values),
+    )
+
+
+def _lapse(s: Session, g: GameRow, ph: PhaseRow | None, now: datetime) -> None:
+    """Open proposals of a phase no longer open, or past the open phase's deadline, expire (logged)."""
+    for r in s.scalars(sa.select(ProposalRow).where(ProposalRow.game_id == g.id, ProposalRow.status == "open")):
+        if ph is not None and r.phase_id == ph.id and (ph.deadline is None or as_utc(ph.deadline) > now):
+            r.expires_at = ph.deadline  # the phase's deadline as it stands (an extension moves it)
+            continue
+        r.status = "expired"
+        r.decided_at = now
+        log_event(s, g, now, "proposal_decided", proposal=r.id, proposal_kind=r.kind, status="expired")
+
+
+def proposals(db: Database, name: str, *, now: datetime, decided: int = 10) -> list[Proposal]:
+    """The game's open proposals and the ``decided`` most recently decided ones, newest first; open ones past
+    their phase expire as they are read (a write, under the game's lock, only when one has)."""
+    now = as_utc(now)
+    with db.session() as s, s.begin():
+        g = game_row(s, name)
+        ph = current_phase(s, g)
+        stale = s.scalar(
+            sa.select(ProposalRow.id)
+            .where(ProposalRow.game_id == g.id, ProposalRow.status == "open")
+            .where(
+                sa.or_(
+                    ProposalRow.phase_id != (ph.id if ph is not None else -1),
+                    sa.and_(ProposalRow.expires_at.is_not(None), ProposalRow.expires_at <= now),
+                )
+            )
+            .limit(1)
+        )
+        if stale is not None or (ph is not None and ph.deadline is not None and as_utc(ph.deadline) <= now):
+            g = game_row(s, name, lock=True)
+            _lapse(s, g, current_phase(s, g), now)
+            ph = current_phase(s, g)
+        q = sa.select(ProposalRow).where(ProposalRow.game_id == g.id).order_by(ProposalRow.id.desc())
+        rows = list(s.scalars(q))
+        shown = [r for r in rows if r.status == "open"] + [r for r in rows if r.status != "open"][:decided]
+        return [_read(s, g, r, ph) for r in shown]
+
+
+def propose(
+    db: Database,
+    name: str,
+    power: str,
+    kind: str,
+    values: dict[str, Any],
+    *,
+    now: datetime,
+    named_draws: Msg | None = None,
+) -> tuple[Proposal, Ending | None]:
+    """Open a proposal with the proposer's yes (it may pass at once: a table of one, a majority of two); the
+    values' form is the play layer's to check; the powers they name are checked here against the board (a
+    draw's and a concession's survivors). ``named_draws``: why a draw of some survivors is refused (the
+    scoring system's word; None: allowed). Refused when the game is over, the power has no vote, the kind
+    is a player-run game's and this game is not, or the same proposal is open already."""
+    now = as_utc(now)
+    if kind not in KINDS:
+        raise GameError(
+            msg("no proposal of the kind %(kind)s; the kinds are %(kinds)s", kind=repr(kind), kinds=", ".join(KINDS))
+        )
+    with db.session() as s, s.begin():
+        g = game_row(s, name, lock=True)
+        v = game_variant(g)
+        power = power_name(v, power)
+        ph = require_current(s, g)
+        _lapse(s, g, ph, now)
+        if kind in PLAYER_RUN_KINDS and not player_run(s, g):
+            raise GameError(
+                msg(
+                    "only in a game its players run is %(kind)s put to the vote: in game %(game)s the coordinator decides it",
+                    kind=kind,
+                    game=repr(g.name),
+                )
+            )
+        settings = game_settings(g)
+        rule = settings.vote_rule
+        everyone = _voters(s, g, "unanimous", kind, values, ph)
+        values = _checked(s, g, ph, kind, dict(values), named_draws)
+        if power not in everyone:
+            raise GameError(
+                msg(
+                    "%(power)s has no vote in game %(game)s now (only surviving powers not in civil disorder vote)",
+                    power=power,
+                    game=repr(g.name),
+                )
+            )
+        same = s.scalar(
+            sa.select(ProposalRow.id).where(
+                ProposalRow.game_id == g.id, ProposalRow.status == "open", ProposalRow.kind == kind
+            )
+        )
+        if same is not None:
+            raise GameError(
+                msg(
+                    "a proposal to %(kind)s is open already (number %(id)s): vote on it, or wait until it is decided",
+                    kind=kind,
+                    id=same,
+                )
+            )
+        r = ProposalRow(
+            game_id=g.id,
+            phase_id=ph.id,
+            kind=kind,
+            values=values,
+            proposer=power,
+            # The concerned proposer of a concession or a replacement casts no ballot under "not concerned".
+            ballots={power: True},
+            rule=rule,
+            status="open",
+            created_at=now,
+            expires_at=ph.deadline,
+        )
+        s.add(r)
+        s.flush()
+        log_event(s, g, now, "proposal", proposal=r.id, proposal_kind=kind, values=values)
+        ending = _decide(s, g, ph, r, now)
+        return _read(s, g, r, current_phase(s, g) or ph), ending
+
+
+def cast(
+    db: Database, name: str, proposal: int, power: str, yes: bool | None, *, now: datetime
+) -> tuple[Proposal, Ending | None]:
+    """Record ``power``'s ballot on a proposal (``yes=None``: the proposer withdraws it); decided at once."""
+    now = as_utc(now)
+    with db.session() as s, s.begin():
+        g = game_row(s, name, lock=True)
+        v = game_variant(g)
+        power = power_name(v, power)
+        ph = current_phase(s, g)
+        _lapse(s, g, ph, now)
+        r = s.scalar(sa.select(ProposalRow).where(ProposalRow.game_id == g.id, ProposalRow.id == proposal))
+        if r is None:
+            raise GameError(msg("game %(game)s has no proposal number %(id)s", game=repr(g.name), id=proposal))
+        if r.status != "open" or ph is None:
+            raise GameError(
+                msg(
+                    "proposal number %(id)s is decided already (%(status)s): nothing was recorded",
+                    id=proposal,
+                    status=r.status,
+                )
+            )
+        if yes is None:
+            if r.proposer != power:
+                raise GameError(
+                    msg(
+                        "only %(power)s, who proposed it, may withdraw proposal number %(id)s",
+                        power=r.proposer,
+                        id=proposal,
+                    )
+                )
+            r.status = "withdrawn"
+            r.decided_at = now
+            log_event(s, g, now, "proposal_decided", proposal=r.id, proposal_kind=r.kind, status="withdrawn")
+            return _read(s, g, r, ph), None
+        voters = _voters(s, g, r.rule, r.kind, r.values, ph)
+        if power not in voters:
+            raise GameError(msg("%(power)s has no vote on proposal number %(id)s", power=power, id=proposal))
+        r.ballots = {**r.ballots, power: yes}  # a new dict: the JSON column sees the change
+        ending = _decide(s, g, ph, r, now)
+        return _read(s, g, r, current_phase(s, g) or ph), ending
+
+
+def _checked(
+    s: Session, g: GameRow, ph: PhaseRow, kind: str, values: dict[str, Any], named_draws: Msg | None
+) -> dict[str, Any]:
+    """The values with the powers they name by their canonical names, checked against the open phase's board."""
+    v = game_variant(g)
+    pos = position_from_data(v, ph.position)
+    survivors = surviving_powers(v, pos)
+    if kind in ("concede", "replace"):
+        values["power"] = power_name(v, str(values.get("power") or ""))
+        if kind == "concede" and values["power"] not in survivors:
+            raise GameError(
+                msg(
+                    "%(power)s has no unit and no supply centre: the game cannot be conceded to it",
+                    power=values["power"],
+                )
+            )
+    if kind == "draw":
+        cd = powers_in_civil_disorder(s, g, v)
+        needs = draw_needs(v, pos, game_settings(g), {}, cd)
+        if not needs.possible:
+            raise GameError(
+                msg("no draw is possible now: %(reason)s Your vote was not recorded.", reason=needs.why_not or "")
+            )
+        named = [power_name(v, str(p)) for p in values.get("powers") or []]
+        if named and sorted(set(named)) != sorted(survivors):
+            out = [p for p in named if p not in survivors]
+            if out:
+                raise GameError(
+                    msg(
+                        "a draw is shared by surviving powers only; %(powers)s have no unit and no supply centre",
+                        powers=", ".join(out),
+                    )
+                )
+            if len(set(named)) < 2:
+                raise GameError(msg("a draw is shared by two powers or more: for one, propose a concession"))
+            if named_draws is not None:
+                raise GameError(named_draws)
+            values["powers"] = sorted(set(named), key=survivors.index)
+        else:
+            values.pop("powers", None)  # every survivor: the draw the rulebook knows
+    return values
+
+
+def _decide(s: Session, g: GameRow, ph: PhaseRow, r: ProposalRow, now: datetime) -> Ending | None:
+    """Mark the proposal passed or refused when its ballots meet the rule; a passed draw, concession or
+    cancellation ends the game here."""
+    voters = _voters(s, g, r.rule, r.kind, r.values, ph)
+    state = tally(r.rule, voters, {str(k): bool(b) for k, b in r.ballots.items()})
+    if state == "open":
+        return None
+    r.status = state
+    r.decided_at = now
+    yes = sum(1 for p in voters if r.ballots.get(p) is True)
+    no = sum(1 for p in voters if r.ballots.get(p) is False)
+    log_event(s, g, now, "proposal_decided", proposal=r.id, proposal_kind=r.kind, status=state, yes=yes, no=no)
+    if state != "passed" or r.kind not in ENDING_KINDS:
+        return None
+    ending = _ending_of(s, g, ph, r)
+    finish(s, g, ph, ending, now)
+    r.outcome = ending.to_data()
+    log_event(s, g, now, "ended_by_vote", proposal=r.id, proposal_kind=r.kind, ending=ending.to_data())
+    return ending
+
+
+def _ending_of(s: Session, g: GameRow, ph: PhaseRow, r: ProposalRow) -> Ending:
+    # The ending's words are stored in English, as every ending's are (:class:`dippouch.game.Ending`).
+    if r.kind == "concede":
+        winner = str(r.values["power"])
+        return Ending("victory", (winner,), f"{winner} wins: the other powers conceded the game by vote.")
+    if r.kind == "cancel":
+        return Ending("cancelled", (), "The game was cancelled by its players' vote: it has no result.")
+    v = game_variant(g)
+    sharing = tuple(r.values.get("powers") or surviving_powers(v, position_from_data(v, ph.position)))
+    return Ending("draw", sharing, f"Draw agreed by vote; shared by {', '.join(sharing)}.")
+
+
+def mark_failed(db: Database, name: str, proposal: int, why: Msg, *, now: datetime) -> None:
+    """A passed proposal whose act was refused (the game was paused meanwhile...): kept as failed, with why."""
+    with db.session() as s, s.begin():
+        g = game_row(s, name, lock=True)
+        r = s.scalar(sa.select(ProposalRow).where(ProposalRow.game_id == g.id, ProposalRow.id == proposal))
+        if r is None:
+            return
+        r.status = "failed"
+        r.outcome = {"why": why.to_data()}
+        log_event(s, g, as_utc(now), "proposal_decided", proposal=r.id, proposal_kind=r.kind, status="failed")
+
+
+def set_outcome(db: Database, name: str, proposal: int, outcome: dict[str, Any]) -> None:
+    """What a passed proposal's act did (a pause's end, the new deadline), kept with it."""
+    with db.session() as s, s.begin():
+        g = game_row(s, name, lock=True)
+        r = s.scalar(sa.select(ProposalRow).where(ProposalRow.game_id == g.id, ProposalRow.id == proposal))
+        if r is not None:
+            r.outcome = outcome

@@ -71,6 +71,7 @@ def create_game(web: Web, viewer: Viewer, form: Mapping[str, Any], gettext: Call
         anonymous=str(form.get("anonymous", "")).lower() in ("1", "true", "on", "yes"),
         scoring=find_system(str(form["scoring"])).name if form.get("scoring") else None,
         language=str(form.get("language") or "en").strip().lower(),
+        vote_rule=str(form.get("vote_rule") or "unanimous"),
     )
     phase_deadlines({k: settings.deadlines[k] for k in ("movement", "retreats", "adjustments")}, say=gettext)
     visibility = str(form.get("visibility") or "public")
