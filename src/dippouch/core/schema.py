@@ -170,9 +170,11 @@ class MapOf(Spec):
     key: str
     """What the keys are: ``power`` (must be one of the variant's powers), or a free word for the docs."""
     value: Spec
+    may_leave_out: bool = False
+    """``NAME = false`` is allowed: an entry the parent variant (or the data before an option) has, left out."""
 
     def type_name(self) -> str:
-        return f"table: {self.key} → {self.value.type_name()}"
+        return f"table: {self.key} → {self.value.type_name()}" + (" or false" if self.may_leave_out else "")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -564,7 +566,13 @@ ROOT = Table(
         "victory": VICTORY,
         "rules": RULES,
         "options": MapOf(key="option", value=OPTION, doc="Game options a coordinator chooses with `-o KEY=VALUE`."),
-        "powers": MapOf(key="power name", value=POWER, doc="The powers, each a table under its name.", required=True),
+        "powers": MapOf(
+            key="power name",
+            value=POWER,
+            doc="The powers, each a table under its name; `NAME = false` leaves out a power the parent variant has.",
+            required=True,
+            may_leave_out=True,
+        ),
         "provinces": MapOf(key="abbreviation", value=PROVINCE, doc="The map.", required=True),
         "sea_areas": MapOf(key="area", value=SEA_AREA, doc="W3K sea areas (see Sea areas below)."),
         "roster": ROSTER,
@@ -759,6 +767,9 @@ class Checker:
                 hint = f"; did you mean {near}?" if near else "."
                 self.problem((*path, key), f"no power {key!r}{hint} Powers: {', '.join(self.power_names)}")
                 continue
+            if v is False and spec.may_leave_out:
+                out[key] = v  # left out of the merged data by check_document
+                continue
             got = self.check(spec.value, v, (*path, key), partial=partial)
             if got is not _DROP:
                 out[key] = got
@@ -796,6 +807,11 @@ def check_document(data: Mapping[str, Any], where: Callable[[Path], str]) -> tup
     found and the province names still to be checked against the compiled map.
     """
     powers = data.get("powers")
+    if isinstance(powers, Mapping) and any(v is False for v in powers.values()):
+        # ``England = false`` under [powers]: a power the parent has and this variant leaves out (a two-power
+        # game on the standard map), so its home centres are neutral and nothing of it is checked.
+        powers = {k: v for k, v in powers.items() if v is not False}
+        data = {**data, "powers": powers}
     names = [str(k) for k in powers] if isinstance(powers, Mapping) else []
     chk = Checker(where)
     odd = _misspelt_powers(powers if isinstance(powers, Mapping) else {}, chk)
