@@ -22,7 +22,9 @@ from dippouch.catalog import variants_usable
 from dippouch.core.messages import Msg, msg
 from dippouch.game import GameError, Settings, parse_duration
 from dippouch.people.reliability import meets
-from dippouch.play.seats import claim, resign
+from dippouch.play import seats
+from dippouch.play.blocks import check_join
+from dippouch.play.seats import resign
 from dippouch.press.rules import KINDS, PressRules
 from dippouch.store import openings as store_openings
 from dippouch.store.openings import Opening
@@ -331,10 +333,20 @@ def _joined(o: Opening, person_id: int, wait: bool) -> Joined:
 
 
 def sign_up(
-    store: GameStore, game: str, person_id: int, wishes: Sequence[str], *, now: datetime, wait: bool = False
+    store: GameStore,
+    game: str,
+    person_id: int,
+    wishes: Sequence[str],
+    *,
+    now: datetime,
+    wait: bool = False,
+    despite_block: bool = False,
 ) -> Joined:
     """Sign ``person_id`` up with ranked wishes; the sign-up that fills the game draws its powers and starts
-    it. ``wait``: join the waiting list of a game that is full."""
+    it. ``wait``: join the waiting list of a game that is full. Refused where a block or a shared device
+    stands in the way (:func:`dippouch.play.blocks.check_join`; ``despite_block``: the person was warned that
+    someone they block is in the game and joins all the same)."""
+    check_join(store, game, person_id, despite_block=despite_block)
     o = store_openings.sign_up(store, game, person_id, wishes, now=now, wait=wait)
     return _joined(o, person_id, wait)
 
@@ -350,6 +362,10 @@ def quick_play(store: GameStore, person_id: int, filters: Filters = Filters(), *
             continue
         if any(person_id == p for p in store_openings.players_in(store, o.game)):
             continue
+        try:  # a game a block or a shared device keeps them from is passed over, as a full one is
+            check_join(store, o.game, person_id)
+        except GameError:
+            continue
         return sign_up(store, o.game, person_id, ["any"], now=now)
     raise GameError(
         msg(
@@ -357,6 +373,15 @@ def quick_play(store: GameStore, person_id: int, filters: Filters = Filters(), *
             "template (/games/new)"
         )
     )
+
+
+def claim(
+    store: GameStore, game: str, power: str, person_id: int, *, now: datetime, despite_block: bool = False
+) -> str:
+    """Take a seat from the replacement pool (:func:`dippouch.play.seats.claim`), refused as a sign-up is where
+    a block or a shared device stands in the way."""
+    check_join(store, game, person_id, despite_block=despite_block)
+    return seats.claim(store, game, power, person_id, now=now)
 
 
 def resign_message(got: store_openings.Resigned) -> Msg:

@@ -57,6 +57,7 @@ from dippouch.store.models_press import (
     PressSettingsRow,
     PressTokenRow,
 )
+from dippouch.store.moderation import blocked_powers, blocked_powers_sql, press_banned_sql
 from dippouch.store.notify import press_by_mail
 from dippouch.store.outbox import queue_in
 from dippouch.store.rows import game_row, game_settings, game_variant, log_event
@@ -321,6 +322,9 @@ def _typed_null(t: Any) -> Any:
     return sa.cast(sa.null(), t)
 
 
+_BLOCKED = blocked_powers_sql(sa.bindparam("game"), sa.bindparam("sender")).subquery("blocked")
+_BANNED = press_banned_sql(sa.bindparam("game"), sa.bindparam("sender")).subquery("banned")
+
 _ABOUT: sa.CompoundSelect[Any] = sa.union_all(
     sa.select(
         sa.literal("block", _TEXT), PressBlockRow.power, PressBlockRow.kind, _typed_null(_INT), _typed_null(_TIME)
@@ -335,6 +339,16 @@ _ABOUT: sa.CompoundSelect[Any] = sa.union_all(
         PressChannelRow.id,
         _typed_null(_TIME),
     ).where(PressChannelRow.game_id == sa.bindparam("game"), PressChannelRow.members == sa.bindparam("key")),
+    # The people the sender's player is in a block with (either way round): press passes neither way, and
+    # the sender is never told (:mod:`dippouch.store.moderation`); and whether the moderators stopped their press.
+    sa.select(
+        sa.literal("person", _TEXT),
+        _BLOCKED.c.power,
+        sa.literal("mute", _TEXT),
+        _typed_null(_INT),
+        _typed_null(_TIME),
+    ),
+    sa.select(sa.literal("banned", _TEXT), _BANNED.c.power, _typed_null(_TEXT), _typed_null(_INT), _typed_null(_TIME)),
     sa.select(
         sa.literal("sent", _TEXT),
         _typed_null(_TEXT),
@@ -412,6 +426,8 @@ class _About:
     """Power -> the e-mail address of its player, for the seated players who have one."""
     channel_id: int | None
     """The channel the message goes into, if it exists already."""
+    banned: bool = False
+    """The sender's person is banned from press by the installation's moderators."""
 
 
 def _sender_lock(name: str, sender: str) -> int:
@@ -448,12 +464,17 @@ def _about(s: Session, g: GameRow, sender: str, key: str, now: datetime) -> _Abo
     addresses: dict[str, str] = {}
     channel_id: int | None = None
     sent, first = 0, None
+    banned = False
     rows = s.connection().execute(
         _ABOUT, {"game": g.id, "sender": sender, "key": key, "since": now - timedelta(minutes=1)}
     )
     for tag, power, text, number, at in rows:
         if tag == "block":
             against[power] = text
+        elif tag == "person":
+            against.setdefault(power, text)  # a block between people: hidden like a mute, never refused
+        elif tag == "banned":
+            banned = True
         elif tag == "address":
             if text:
                 addresses[power] = text
@@ -468,6 +489,7 @@ def _about(s: Session, g: GameRow, sender: str, key: str, now: datetime) -> _Abo
         against={} if coordinator else against,
         addresses=addresses,
         channel_id=channel_id,
+        banned=banned and not coordinator,
     )
 
 
@@ -539,6 +561,13 @@ def send(
             else _members_key(kind, (*recipients, sender), sender if grey else None)
         )
         about = _about(s, g, sender, key, now)
+        if about.banned:
+            raise PressRefused(
+                Refusal(
+                    pmsg("press rule", "moderators"),
+                    msg("the installation's moderators have stopped your press; write to them if you think it wrong"),
+                )
+            )
         attempt = Attempt(
             sender=sender,
             recipients=powers if sender == COORDINATOR else recipients,
@@ -731,10 +760,10 @@ def release_held(s: Session, g: GameRow, phase: PhaseRow, now: datetime) -> int:
 
 
 def _muted_by(s: Session, g: GameRow, sender: str) -> set[str]:
-    """Powers that mute or block ``sender``."""
+    """Powers that mute or block ``sender``, and those whose players are in a block with its player."""
     return set(
         s.scalars(sa.select(PressBlockRow.power).where(PressBlockRow.game_id == g.id, PressBlockRow.other == sender))
-    )
+    ) | blocked_powers(s, g.id, sender)
 
 
 def _hidden_for(s: Session, g: GameRow, power: str | None) -> set[str]:
@@ -742,7 +771,7 @@ def _hidden_for(s: Session, g: GameRow, power: str | None) -> set[str]:
     if power is None:
         return set()
     q = sa.select(PressBlockRow.other).where(PressBlockRow.game_id == g.id, PressBlockRow.power == power)
-    return set(s.scalars(q))
+    return set(s.scalars(q)) | blocked_powers(s, g.id, power)
 
 
 def _visible(s: Session, g: GameRow, rules: PressRules, power: str | None, coordinator: bool) -> list[PressChannelRow]:
@@ -1161,6 +1190,21 @@ def report(db: Database, name: str, power: str, message_id: int, reason: str, *,
         s.flush()
         log_event(s, g, now, "press-report", power=power, message=m.id)
         return row.id
+
+
+def readable(db: Database, name: str, power: str, message_id: int) -> bool:
+    """Whether ``power`` may read message ``message_id`` of the game (what a report to the installation's
+    moderators is checked against: one reports only what one was shown)."""
+    with db.session() as s:
+        g = game_row(s, name)
+        m = s.get(PressMessageRow, message_id)
+        if m is None or m.game_id != g.id or (m.released_at is None and m.sender != power):
+            return False
+        try:
+            _thread_of(s, g, _rules(s, g), m.channel_id, power, False)
+        except NoChannel:
+            return False
+        return m.sender not in _hidden_for(s, g, power)
 
 
 def reports(db: Database, name: str) -> list[dict[str, Any]]:

@@ -12,6 +12,7 @@ import sqlalchemy as sa
 
 import dippouch.store.models_accounts
 import dippouch.store.models_mail
+import dippouch.store.models_moderation
 import dippouch.store.models_notify
 import dippouch.store.models_openings
 import dippouch.store.models_press

@@ -1,0 +1,54 @@
+"""Blocking a person, once for every door: a signed-in person blocks another (from their public profile or from
+one of their messages) and unblocks them from their account page. A block holds in every game: no press passes
+between the two either way (:mod:`dippouch.store.press` leaves it out of both readers' threads and copies), and
+neither joins a new game the other is in (:func:`check_join`, asked by every join in
+:mod:`dippouch.play.openings`). The blocked person is never told: their messages are stored as if read, and a
+refused join says only that the game cannot take them.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from dippouch.core.messages import Msg
+from dippouch.game import GameError
+from dippouch.people.blocks import join_refusal
+from dippouch.store import moderation as store_moderation
+from dippouch.store.db import Database
+from dippouch.store.moderation import Blocked
+
+__all__ = ["Blocked", "block", "blocked_people", "check_join", "join_warning", "unblock"]
+
+
+def block(db: Database, person_id: int, other_id: int, *, now: datetime) -> None:
+    """``person_id`` blocks ``other_id`` in every game (refused for oneself, or a person who is not there)."""
+    store_moderation.block(db, person_id, other_id, now=now)
+
+
+def unblock(db: Database, person_id: int, other_id: int) -> bool:
+    """The block lifted; False if there was none."""
+    return store_moderation.unblock(db, person_id, other_id)
+
+
+def blocked_people(db: Database, person_id: int) -> list[Blocked]:
+    return store_moderation.blocked_people(db, person_id)
+
+
+def blocks(db: Database, person_id: int, other_id: int) -> bool:
+    """Whether ``person_id`` blocks ``other_id`` (their own pages show it; never the blocked person's)."""
+    return store_moderation.blocks_person(db, person_id, other_id)
+
+
+def check_join(db: Database, game: str, person_id: int, *, despite_block: bool = False) -> None:
+    """Refuse ``person_id``'s join into ``game`` (a sign-up, a quick play, a claim from the pool) when a block or
+    a shared device stands in the way (:func:`dippouch.people.blocks.join_refusal`)."""
+    why = join_refusal(store_moderation.join_check(db, game, person_id), despite_block=despite_block)
+    if why is not None:
+        raise GameError(why)
+
+
+def join_warning(db: Database, game: str, person_id: int) -> Msg | None:
+    """What the opening page warns ``person_id`` of before they join: someone they block is in the game (never
+    said to the blocked person, whose join is refused in neutral words)."""
+    check = store_moderation.join_check(db, game, person_id)
+    return join_refusal(check) if check.blocking and not check.blocked_by_them and not check.same_device else None
