@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from dippouch.core.calendar import PhaseKind
-from dippouch.core.messages import Msg, msg
+from dippouch.core.messages import N_, Msg, msg
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
 from dippouch.core.position import Position, Unit
 from dippouch.core.results import OrderResult, Outcome, Resolution
@@ -66,7 +66,9 @@ def explain(
     return out
 
 
-_BOUNCED_WITH = "%(unit)s and %(other)s both tried to enter %(place)s and bounced: neither moved there. %(strengths)s"
+_BOUNCED_WITH = N_(
+    "%(unit)s and %(other)s both tried to enter %(place)s and bounced: neither moved there. %(strengths)s"
+)
 
 
 class _Teller:

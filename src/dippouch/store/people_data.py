@@ -14,7 +14,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from dippouch.store import absences, accounts, addresses, notify, openings, ratings, sandboxes, tournaments
+from dippouch.store import absences, accounts, addresses, lessons, notify, openings, ratings, sandboxes, tournaments
 from dippouch.store.db import Database
 
 __all__ = ["ExportFn", "ForgetFn", "export_all", "forget_all", "register", "registered"]
@@ -29,6 +29,7 @@ _registry: dict[str, tuple[ExportFn, ForgetFn]] = {
     # never imported in this process would otherwise be left out of a download or a deletion.
     "absences": (absences.export_person, absences.forget_person),
     "addresses": (addresses.export_person, addresses.forget_person),
+    "lessons": (lessons.export_person, lessons.forget_person),
     "notifications": (notify.export_person, notify.forget_person),
     "openings": (openings.export_person, openings.forget_person),
     "ratings": (ratings.export_person, ratings.forget_person),
