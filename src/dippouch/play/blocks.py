@@ -17,6 +17,9 @@ from dippouch.store import moderation as store_moderation
 from dippouch.store.db import Database
 from dippouch.store.moderation import Blocked
 
+I18N_DOMAIN = "rules"
+"""The catalogue of the refusals said here."""
+
 __all__ = ["Blocked", "block", "blocked_people", "check_join", "join_warning", "unblock"]
 
 

@@ -9,6 +9,7 @@ Only the installation's coordinator reads the signals and the queue; the doors c
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import datetime
 
 from dippouch.core.messages import msg
@@ -21,7 +22,11 @@ from dippouch.store.moderation import LogEntry, Report, Signal
 from dippouch.store.press import readable
 from dippouch.store.repository import GameStore
 
+I18N_DOMAIN = "rules"
+"""The catalogue of the refusals said here."""
+
 __all__ = [
+    "Banned",
     "LogEntry",
     "Report",
     "Signal",
@@ -53,18 +58,29 @@ def signals(db: Database, *, now: datetime) -> list[Signal]:
     return store.signals(db, now=now)
 
 
-def ban(store_: GameStore, person_id: int, reason: str, *, now: datetime, by: str) -> list[str]:
+@dataclass(frozen=True)
+class Banned:
+    """What a ban did to the person's games: those they left (a sign-up withdrawn, a seat freed or offered to
+    the replacement pool), and those whose seat stays until the game's coordinator hands it on (a game never
+    opened for players has no pool)."""
+
+    left: list[str]
+    kept: list[str]
+
+
+def ban(store_: GameStore, person_id: int, reason: str, *, now: datetime, by: str) -> Banned:
     """Ban ``person_id`` from signing in (their browsers signed out) and free their seats through the seat use
-    case (a sign-up withdrawn, a seat freed before the start or offered to the pool); the games left."""
+    case (a sign-up withdrawn, a seat freed before the start or offered to the pool)."""
     store.ban(store_, person_id, "signin", reason, now=now, by=by)
-    left = []
+    left, kept = [], []
     for game in store.seats_of(store_, person_id):
         try:
             resign(store_, game, person_id, now=now)
             left.append(game)
-        except GameError as e:  # a game that cannot let them go now: logged, the ban stands
-            log.warning("ban of person %s: %s: %s", person_id, game, e)
-    return left
+        except GameError as e:  # a game that cannot let them go: its coordinator hands the seat on; the ban stands
+            log.info("ban of person %s: %s: %s", person_id, game, e)
+            kept.append(game)
+    return Banned(left, kept)
 
 
 def merge(store_: GameStore, from_id: int, into_id: int, *, now: datetime, by: str) -> list[str]:

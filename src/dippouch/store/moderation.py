@@ -41,6 +41,9 @@ from dippouch.store.models_ratings import RatingLineRow
 from dippouch.store.models_web import WebSessionRow
 from dippouch.store.rows import game_row, log_event
 
+I18N_DOMAIN = "rules"
+"""The catalogue of the refusals said here."""
+
 __all__ = [
     "BAN_KINDS",
     "NETWORK_DAYS",

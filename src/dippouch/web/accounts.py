@@ -10,6 +10,8 @@ scanner that fetches links does not spend it, and a page elsewhere cannot sign a
 
 from __future__ import annotations
 
+import re
+import secrets
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Annotated, Any
@@ -22,6 +24,7 @@ from starlette.requests import Request
 from dippouch.core.messages import msg
 from dippouch.game import GameError
 from dippouch.numbers import number_or_none
+from dippouch.play import moderation as play_moderation
 from dippouch.settings import Site
 from dippouch.store import accounts as store_accounts
 from dippouch.store import openings as store_openings
@@ -37,12 +40,15 @@ from dippouch.web.deps import (
     answers,
     forget_next,
     render,
+    set_private_cookie,
     set_session_cookie,
     words,
 )
 from dippouch.web.forms import Form, posted, redirect
+from dippouch.web.routes.moderation import moderation_of_me
 from dippouch.web.security import (
     CSRF_HEADER,
+    HOST_PREFIX,
     BadInput,
     Forbidden,
     NeedsKey,
@@ -109,7 +115,10 @@ CSRF_CHECKED = Depends(_api_csrf)
 
 def _new_session(request: Request, web: Web, person_id: int) -> str:
     """A new session secret for ``person_id`` (never the one the browser arrived with), keeping the keys it
-    held; the old session ends."""
+    held; the old session ends. A person the installation's coordinator banned is refused here, the one door
+    every sign-in passes (in words that say no more than that)."""
+    if play_moderation.signin_refused(web.read, person_id):
+        raise Forbidden(words(request).gettext("this account may not sign in here; write to the site's coordinator"))
     now = web.now()
     old = session_token(request)
     info = web.access.session_info(old, now=now) if old else None
@@ -124,7 +133,30 @@ def sign_in_person(request: Request, web: Web, person_id: int, url: str, flash: 
     """Sign the browser in as ``person_id`` (:func:`_new_session`) and send it to ``url``."""
     resp = redirect(url, flash)
     set_session_cookie(request, resp, _new_session(request, web, person_id))
+    remember_device(request, resp, web, person_id)
     return resp
+
+
+DEVICE_COOKIE = "dp_device"
+"""A random id of the browser, set at sign-in and kept long (400 days, the most browsers keep a cookie): the
+accounts signed in on one browser are one device's (:mod:`dippouch.play.moderation`; stored only hashed)."""
+_DEVICE_ID = re.compile(r"[A-Za-z0-9_-]{32,64}")
+
+
+def _device_cookie(request: Request) -> str:
+    return HOST_PREFIX + DEVICE_COOKIE if request.url.scheme == "https" else DEVICE_COOKIE
+
+
+def remember_device(request: Request, resp: Response, web: Web, person_id: int) -> None:
+    """Record the sign-in's device (its cookie, set now if the browser had none or a malformed one) and network:
+    the signals the installation's coordinator reviews, and what refuses a second account of one device into a
+    game."""
+    device = request.cookies.get(_device_cookie(request), "")
+    if not _DEVICE_ID.fullmatch(device):
+        device = secrets.token_urlsafe(32)
+    set_private_cookie(request, resp, _device_cookie(request), device, 400 * 24 * 60 * 60)
+    with web.writes:
+        play_moderation.record_sign_in(web.store, person_id, device=device, address=client_id(request), now=web.now())
 
 
 def _composer(request: Request, site: str) -> Callable[[str, str | None, bool], tuple[str, str]]:
@@ -326,7 +358,9 @@ def me_view(web: Web, viewer: Viewer, person_id: int) -> dict[str, Any]:
 
 
 def _me_page(request: Request, me: MeView, new_calendar: str | None) -> Response:
-    resp = render(request, "me.html", {"me": me, "new_calendar": new_calendar})
+    web: Web = request.app.state.web
+    context = {"me": me, "new_calendar": new_calendar, **moderation_of_me(web, me.person_id)}
+    resp = render(request, "me.html", context)
     resp.headers["Cache-Control"] = "no-store"
     return resp
 
@@ -607,6 +641,7 @@ def passkey_signin(
         ) from None
     store_accounts.touch_passkey(web.store, key.id, v.new_sign_count, now=web.now())
     set_session_cookie(request, response, _new_session(request, web, key.person_id))
+    remember_device(request, response, web, key.person_id)
     forget_next(request, response)
     return SignedIn(ok=True, url=after_sign_in(request))
 

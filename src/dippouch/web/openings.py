@@ -22,6 +22,7 @@ from starlette.requests import Request
 from dippouch.catalog import variant_names
 from dippouch.game import GameError
 from dippouch.people.assign import ANY
+from dippouch.play import blocks as play_blocks
 from dippouch.play import openings as play_openings
 from dippouch.press.rules import KINDS, PressRules, describe
 from dippouch.store import openings as store_openings
@@ -320,6 +321,7 @@ def sign_up(
     wait: bool = False,
     invite: str | None = None,
     say: Callable[[str], str] = str,
+    despite_block: bool = False,
 ) -> dict[str, Any]:
     """Sign the person ``me`` (the viewer's) up to ``name`` with their ranked wishes (a refusal of the web's own
     in ``say``'s language)."""
@@ -328,7 +330,7 @@ def sign_up(
     if len(wishes) > MAX_WISHES:
         raise BadInput(_("%(count)s wishes; rank at most %(most)s powers") % {"count": len(wishes), "most": MAX_WISHES})
     with web.writes:
-        got = play_openings.sign_up(web.store, name, me, wishes, now=web.now(), wait=wait)
+        got = play_openings.sign_up(web.store, name, me, wishes, now=web.now(), wait=wait, despite_block=despite_block)
     web.touched(name)
     return _joined(got)
 
@@ -410,11 +412,11 @@ def free(web: Web, name: str, viewer: Viewer, power: str) -> dict[str, Any]:
     return {"game": name, "power": power}
 
 
-def claim(web: Web, name: str, viewer: Viewer, me: int, power: str) -> dict[str, Any]:
+def claim(web: Web, name: str, viewer: Viewer, me: int, power: str, *, despite_block: bool = False) -> dict[str, Any]:
     """Take a seat from the pool; the old player's links for the power stop working."""
     web.require_visible(name, viewer)
     with web.writes:
-        power = play_openings.claim(web.store, name, power, me, now=web.now())
+        power = play_openings.claim(web.store, name, power, me, now=web.now(), despite_block=despite_block)
     web.touched(name)
     return {"game": name, "power": power}
 
@@ -690,7 +692,10 @@ def new_game_action(request: Request, form: FormDep, web: WebDep, me: PersonDep)
 @router.get("/people/{person_id}", include_in_schema=False, response_class=HTMLResponse)
 def person_page(request: Request, person_id: int, web: WebDep, viewer: ViewerDep) -> Response:
     p = PersonProfile.model_validate(person_view(web, person_id, viewer, words(request).gettext))
-    return render(request, "person.html", {"p": p, "rating": person_rating(web, person_id)})
+    me = viewer.person_id
+    blocking = me is not None and me != person_id and play_blocks.blocks(web.read, me, person_id)
+    context = {"p": p, "rating": person_rating(web, person_id), "me": me, "blocking": blocking}
+    return render(request, "person.html", context)
 
 
 @router.get("/games/{name}/opening", include_in_schema=False, response_class=HTMLResponse)
@@ -698,6 +703,8 @@ def opening_page(request: Request, name: str, web: WebDep, viewer: ViewerDep) ->
     invite_secret = request.query_params.get("invite") or None
     data = OpeningView.model_validate(opening_view(web, name, viewer, invite_secret, words(request).gettext))
     context: dict[str, Any] = {"o": data, "any": ANY, "desk": viewer.coordinates(name), "invite": invite_secret}
+    if viewer.person_id is not None:  # someone the viewer blocks is in the game: said before they join
+        context["block_warning"] = play_blocks.join_warning(web.read, name, viewer.person_id)
     if context["desk"]:  # the opening's desk sets the game's press rules: its form shows them as they stand
         context["press_rules"] = store_press.press_rules(web.read, name).to_data()
     resp = render(request, "opening.html", context)
@@ -726,7 +733,18 @@ def opening_action(request: Request, name: str, action: str, form: FormDep, web:
         wishes = [form[k] for k in sorted((k for k in form if k.startswith("wish")), key=_rank) if form[k]]
         wait = form.get("wait", "") in ("1", "on", "yes", "true")
         invited = form.get("invite", "") or None
-        got = sign_up(web, name, viewer, _person_of(viewer), wishes, wait=wait, invite=invited, say=t.gettext)
+        despite = form.get("despite_block", "") in ("1", "on", "yes", "true")
+        got = sign_up(
+            web,
+            name,
+            viewer,
+            _person_of(viewer),
+            wishes,
+            wait=wait,
+            invite=invited,
+            say=t.gettext,
+            despite_block=despite,
+        )
         if got["seated_as"]:
             return redirect(game_url(name), layer_words(request, got["text"]))
         return redirect(back, layer_words(request, got["text"]))
@@ -756,7 +774,8 @@ def opening_action(request: Request, name: str, action: str, form: FormDep, web:
             back, t.gettext("%(power)s's seat is offered to the replacement pool.") % {"power": got["power"]}
         )
     if action == "claim":
-        got = claim(web, name, viewer, _person_of(viewer), form.get("power", ""))
+        despite = form.get("despite_block", "") in ("1", "on", "yes", "true")
+        got = claim(web, name, viewer, _person_of(viewer), form.get("power", ""), despite_block=despite)
         return redirect(
             f"{game_url(name)}/play/{quote(got['power'], safe='')}",
             t.gettext("You play %(power)s now.") % {"power": got["power"]},

@@ -1,0 +1,256 @@
+"""Blocks, reports and the installation's review of accounts, on the web.
+
+- A signed-in person blocks another from their public profile (``/people/{id}``) or from one of their messages
+  (the player's page), and unblocks them from their account page (``/me``): :mod:`dippouch.play.blocks`.
+- A signed-in person reports a message, a person or a game to the site's moderators (``/report``).
+- The installation's coordinator reviews the signals that two accounts may be one person, merges and bans
+  (``/desk/review/accounts``), and works through the reports (``/desk/review/reports``):
+  :mod:`dippouch.play.moderation`. Everyone else is answered 404 there, as for a page that does not exist: the
+  pages, and that they hold anything, are the coordinator's alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import quote, urlencode
+
+from fastapi import APIRouter
+from fastapi.responses import HTMLResponse, Response
+from starlette.requests import Request
+
+from dippouch.core.messages import msg
+from dippouch.game import GameError
+from dippouch.numbers import number_or_none
+from dippouch.play import blocks as play_blocks
+from dippouch.play import moderation as use
+from dippouch.store import moderation as store_moderation
+from dippouch.store.people import person
+from dippouch.web.deps import PersonDep, ViewerDep, WebDep, game_url, layer_words, render, words
+from dippouch.web.forms import FormDep, redirect
+from dippouch.web.security import BadInput, NotFound, Viewer
+from dippouch.web.service import Web
+
+__all__ = ["moderation_of_me", "router"]
+
+I18N_DOMAIN = "site"
+
+router = APIRouter(include_in_schema=False)
+
+
+def _moderator(request: Request, web: Web, viewer: Viewer) -> str:
+    """The installation's coordinator, named as the log names them (their key's id); anyone else: 404."""
+    ids = [g.key_id for g in viewer.grants if g.role == "coordinator" and g.game is None]
+    if not ids:
+        raise NotFound(msg("no such page"))
+    return f"installation key {ids[0]}"
+
+
+def _number(text: str, what: str) -> int:
+    n = number_or_none(text.strip())
+    if n is None or n < 1:
+        raise BadInput(msg("%(what)s: a number, not %(value)s", what=what, value=repr(text[:40])))
+    return n
+
+
+def moderation_of_me(web: Web, person_id: int | None) -> dict[str, Any]:
+    """What the account page shows of moderation: the people one blocks, and the moderators' warnings."""
+    if person_id is None:
+        return {"blocked": [], "warnings": []}
+    return {
+        "blocked": play_blocks.blocked_people(web.read, person_id),
+        "warnings": store_moderation.warnings(web.read, person_id),
+    }
+
+
+# --------------------------------------------------------------------------------------------------
+# Blocks
+
+
+@router.post("/people/{person_id}/block")
+def block_person(request: Request, person_id: int, form: FormDep, web: WebDep, me: PersonDep) -> Response:
+    t = words(request)
+    with web.writes:
+        play_blocks.block(web.store, me, person_id, now=web.now())
+    return redirect(
+        f"/people/{person_id}",
+        t.gettext("Blocked: no press passes between you in any game, and neither of you joins a game the other is in."),
+    )
+
+
+@router.post("/people/{person_id}/unblock")
+def unblock_person(request: Request, person_id: int, form: FormDep, web: WebDep, me: PersonDep) -> Response:
+    t = words(request)
+    with web.writes:
+        play_blocks.unblock(web.store, me, person_id)
+    back = "/me#blocks" if form.get("back", "") == "me" else f"/people/{person_id}"
+    return redirect(back, t.gettext("Unblocked."))
+
+
+@router.post("/games/{name}/play/{power}/press-block/{message_id}")
+def block_sender(
+    request: Request, name: str, power: str, message_id: int, form: FormDep, web: WebDep, viewer: ViewerDep
+) -> Response:
+    """Block the person who sent a message the viewer's power may read (in an anonymous game too: the person
+    is not named to the blocker, only the block is made)."""
+    _variant, power, _ = web.require_seat(name, power, viewer)
+    t = words(request)
+    back = f"{game_url(name)}/play/{quote(power, safe='')}#press"
+    if viewer.person_id is None:
+        return redirect(back, t.gettext("sign in as a person to block someone (/signin)"), error=True)
+    sender = (
+        store_moderation.sender_person(web.read, name, message_id)
+        if store_moderation_readable(web, name, power, message_id)
+        else None
+    )
+    if sender is None or sender == viewer.person_id:
+        return redirect(
+            back, t.gettext("This message's sender cannot be blocked: no person of this site sent it."), error=True
+        )
+    with web.writes:
+        play_blocks.block(web.store, viewer.person_id, sender, now=web.now())
+    return redirect(
+        back,
+        t.gettext("Blocked: no press passes between you in any game, and neither of you joins a game the other is in."),
+    )
+
+
+def store_moderation_readable(web: Web, name: str, power: str, message_id: int) -> bool:
+    from dippouch.store.press import readable
+
+    return readable(web.read, name, power, message_id)
+
+
+# --------------------------------------------------------------------------------------------------
+# Reports
+
+
+def _report_target(web: Web, viewer: Viewer, q: dict[str, str]) -> dict[str, Any]:
+    """What a report is about, from the query or the form: a person, a game, or a message the viewer's power may
+    read (refused in the same words when it does not exist or is not theirs)."""
+    kind = q.get("kind", "")
+    if kind == "person":
+        pid = _number(q.get("person", ""), "person")
+        p = person(web.read, pid)
+        if p is None or p.deleted:
+            raise NotFound(msg("no person %(person)s", person=pid))
+        return {"kind": kind, "person": pid, "label": p.name}
+    if kind == "game":
+        name = q.get("game", "")
+        web.require_visible(name, viewer)
+        return {"kind": kind, "game": name, "label": name}
+    if kind == "message":
+        name, power = q.get("game", ""), q.get("power", "")
+        message = _number(q.get("message", ""), "message")
+        _, power, _ = web.require_seat(name, power, viewer)
+        if not store_moderation_readable(web, name, power, message):
+            raise NotFound(msg("no message %(message)s in %(game)s that you may read", message=message, game=name))
+        return {"kind": kind, "game": name, "power": power, "message": message, "label": name}
+    raise BadInput(msg("report a message, a person or a game (kind: message, person or game)"))
+
+
+@router.get("/report", response_class=HTMLResponse)
+def report_page(request: Request, web: WebDep, viewer: ViewerDep, me: PersonDep) -> Response:
+    target = _report_target(web, viewer, dict(request.query_params))
+    resp = render(request, "moderation_report.html", {"target": target})
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@router.post("/report")
+def report_action(request: Request, form: FormDep, web: WebDep, viewer: ViewerDep, me: PersonDep) -> Response:
+    target = _report_target(web, viewer, dict(form))
+    reason = form.get("reason", "")
+    with web.writes:
+        if target["kind"] == "person":
+            use.report_person(web.store, me, target["person"], reason, now=web.now())
+        elif target["kind"] == "game":
+            use.report_game(web.store, me, target["game"], reason, now=web.now())
+        else:
+            use.report_message(web.store, me, target["game"], target["power"], target["message"], reason, now=web.now())
+    t = words(request)
+    back = {"person": f"/people/{target.get('person')}", "game": game_url(str(target.get("game", "")))}.get(
+        target["kind"], f"{game_url(str(target.get('game', '')))}/play/{quote(str(target.get('power', '')), safe='')}"
+    )
+    return redirect(back, t.gettext("Your report went to the site's moderators. Thank you."))
+
+
+def report_url(**what: Any) -> str:
+    """The report page's address for a target (templates build it the same way)."""
+    return "/report?" + urlencode({k: v for k, v in what.items() if v is not None})
+
+
+# --------------------------------------------------------------------------------------------------
+# The installation's review
+
+
+@router.get("/desk/review/accounts", response_class=HTMLResponse)
+def review_accounts(request: Request, web: WebDep, viewer: ViewerDep) -> Response:
+    _moderator(request, web, viewer)
+    context = {
+        "signals": use.signals(web.read, now=web.now()),
+        "bans": store_moderation.bans(web.read),
+        "log": use.moderation_log(web.read),
+    }
+    resp = render(request, "moderation_accounts.html", context)
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@router.post("/desk/review/accounts/{action}")
+def review_accounts_action(request: Request, action: str, form: FormDep, web: WebDep, viewer: ViewerDep) -> Response:
+    by = _moderator(request, web, viewer)
+    t = words(request)
+    back = "/desk/review/accounts"
+    if action == "merge":
+        a = _number(form.get("from", ""), t.gettext("the account merged"))
+        b = _number(form.get("into", ""), t.gettext("the account kept"))
+        with web.writes:
+            games = use.merge(web.store, a, b, now=web.now(), by=by)
+        return redirect(
+            back,
+            t.gettext("Merged %(from)s into %(into)s (%(count)s games).") % {"from": a, "into": b, "count": len(games)},
+        )
+    if action in ("ban", "unban"):
+        who = _number(form.get("person", ""), t.gettext("the person"))
+        kind = form.get("kind", "signin")
+        with web.writes:
+            if action == "unban":
+                store_moderation.unban(web.store, who, kind, now=web.now(), by=by)
+                return redirect(back, t.gettext("Ban lifted."))
+            if kind != "signin":
+                store_moderation.ban(web.store, who, kind, form.get("reason", ""), now=web.now(), by=by)
+                return redirect(back, t.gettext("Banned; logged."))
+            got = use.ban(web.store, who, form.get("reason", ""), now=web.now(), by=by)
+        for game in got.left:
+            web.touched(game)
+        if got.kept:
+            return redirect(
+                back,
+                t.gettext(
+                    "Banned; logged. Their seats in %(games)s stay until those games' coordinators hand them on "
+                    "(no replacement pool there)."
+                )
+                % {"games": ", ".join(got.kept)},
+            )
+        return redirect(back, t.gettext("Banned; logged."))
+    raise NotFound(msg("no such page"))
+
+
+@router.get("/desk/review/reports", response_class=HTMLResponse)
+def review_reports(request: Request, web: WebDep, viewer: ViewerDep) -> Response:
+    _moderator(request, web, viewer)
+    resp = render(request, "moderation_reports.html", {"reports": use.reports(web.read)})
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@router.post("/desk/review/reports/{report_id}")
+def review_report_action(request: Request, report_id: int, form: FormDep, web: WebDep, viewer: ViewerDep) -> Response:
+    by = _moderator(request, web, viewer)
+    t = words(request)
+    try:
+        with web.writes:
+            use.act_on_report(web.store, report_id, form.get("action", ""), form.get("note", ""), now=web.now(), by=by)
+    except GameError as e:
+        return redirect("/desk/review/reports", layer_words(request, e), error=True)
+    return redirect("/desk/review/reports", t.gettext("Done; logged."))
