@@ -99,6 +99,8 @@ def _pages(site: LiveSite, person: int) -> list[tuple[str, str]]:
         ("anyone", "/tournaments"),
         ("anyone", "/tournaments/Club"),
         ("anyone", "/sandbox"),
+        ("anyone", "/learn"),
+        ("anyone", "/learn/cut?orders=A%20sil%20S%20A%20mun"),
         ("anyone", "/offline"),
         ("anyone", "UNSUBSCRIBE"),
         ("anyone", "SIGNIN_LINK"),
