@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
-
 from dippouch.bots.seats import bot_seats
 from dippouch.play import lessons as use
 from dippouch.store.bots import open_practice_games
