@@ -17,7 +17,9 @@ What counts, and why:
   reason, and rates nobody.
 
 The **variant group** is the variant's name: variant files name no group of their own (no ``group`` key in
-their TOML today), so each variant is its own leaderboard.
+their TOML today), so each variant is its own leaderboard. A **one-on-one** variant's games (two powers: the
+``duel`` variant, docs/duels.md) are rated in their group's pool only, never the overall one
+(:func:`one_on_one`): a won duel is no result among seven.
 
 **Order.** Ghost Ratings depends on the order games are rated in; here it is the order of the games' end (when
 their last phase was closed), then their names, whenever and in whatever order they were taken in. Two games
@@ -41,6 +43,7 @@ one planned on ratings another has changed since is planned again.
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import time
@@ -48,6 +51,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
+from dippouch.catalog import load_variant
 from dippouch.core.errors import DippouchError
 from dippouch.core.messages import msg
 from dippouch.game import GameError, RecordNotFound
@@ -141,7 +145,26 @@ class GameResult:
             ),
             group=self.game.variant,
             practice=self.game.practice,
+            overall=not one_on_one(self.game.variant),
         )
+
+
+@functools.cache
+def one_on_one(variant: str) -> bool:
+    """Whether games of ``variant`` are one-on-one (two powers, whatever its options choose): rated in their
+    own group's pool only, never the overall one, and shown apart on the ratings page. A variant that no
+    longer loads by its name is not (its games stay where they were rated). Kept per process: a variant
+    file's power count is no thing an installation changes under running games."""
+    try:
+        return len(load_variant(variant).power_names) == 2
+    except DippouchError:
+        return False
+
+
+def pools_of(variant: str) -> tuple[str, ...]:
+    """The pools a rated game of ``variant`` counts toward: the overall one and its group's, or its group's
+    alone for a one-on-one game."""
+    return (variant,) if one_on_one(variant) else (OVERALL, variant)
 
 
 def counts(game: FinishedGame) -> bool:
@@ -235,6 +258,7 @@ def rated_game(t: TakenGame) -> RatedGame:
         ),
         group=t.facts.variant,
         weight=t.weight,
+        overall=not one_on_one(t.facts.variant),
     )
 
 
@@ -336,18 +360,18 @@ def _continue(w: RatingsWriter, games: Sequence[TakenGame]) -> None:
     written once."""
     if not games:
         return
-    pools: dict[str, set[int]] = {OVERALL: set()}
+    pools: dict[str, set[int]] = {}
     for t in games:
         people = {ln.person_id for ln in t.lines}
-        pools[OVERALL] |= people
-        pools.setdefault(t.facts.variant, set()).update(people)
+        for pool in pools_of(t.facts.variant):
+            pools.setdefault(pool, set()).update(people)
     brought = {pool: w.standings(pool, people) for pool, people in pools.items()}
     tables = {pool: {str(p): _standing(st) for p, st in got.items()} for pool, got in brought.items()}
     changed: dict[str, set[str]] = {pool: set() for pool in pools}
     counted = dict.fromkeys(pools, 0)
     for t in games:
         game = rated_game(t)
-        for pool in (OVERALL, t.facts.variant):
+        for pool in pools_of(t.facts.variant):
             after = rate_game(game, tables[pool])
             tables[pool].update(after)
             changed[pool].update(after)
@@ -368,9 +392,10 @@ def _replay(w: RatingsWriter) -> None:
     rater.extend(rated_game(t) for t in games)
     overall, by_group = rater.standings()
     tables = {OVERALL: overall, **by_group}
-    counted: dict[str, int] = {OVERALL: len(games)}
+    counted: dict[str, int] = {OVERALL: 0}
     for t in games:
-        counted[t.facts.variant] = counted.get(t.facts.variant, 0) + 1
+        for pool in pools_of(t.facts.variant):
+            counted[pool] = counted.get(pool, 0) + 1
     w.replace(
         {
             pool: {int(p): PoolStanding(s.rating, s.games, s.known, s.steady) for p, s in table.items()}

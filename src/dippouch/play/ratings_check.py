@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from dippouch.play.ratings import counts, rated_game, take
+from dippouch.play.ratings import counts, pools_of, rated_game, take
 from dippouch.ranking.ratings import Rater
 from dippouch.store import ratings as stored
 from dippouch.store.db import Database
@@ -69,9 +69,10 @@ def recompute(db: Database) -> Recomputed:
         pool: {int(p): PoolStanding(s.rating, s.games, s.known, s.steady) for p, s in table.items()}
         for pool, table in {OVERALL: overall, **by_group}.items()
     }
-    counted: dict[str, int] = {OVERALL: len(rating)}
+    counted: dict[str, int] = {OVERALL: 0}
     for t in rating:
-        counted[t.facts.variant] = counted.get(t.facts.variant, 0) + 1
+        for pool in pools_of(t.facts.variant):
+            counted[pool] = counted.get(pool, 0) + 1
     sizes = {pool: PoolSize(pool, len(standings.get(pool, {})), n) for pool, n in counted.items() if n}
     solos, best = _hall(games.values())
     return Recomputed(games, standings, sizes, solos, best, _second_reading(db, games.values()))

@@ -82,6 +82,9 @@ class RatedGame:
     weight: float = 1.0
     """Ghost Ratings' press × variant modifier: a weight of 4 moves a quarter of the points. At least 1, so no
     game can take more than 1/17.5 of a player's rating."""
+    overall: bool = True
+    """Whether the game counts toward the overall pool too; a one-on-one game does not (it is rated in its own
+    group only, as webDiplomacy rates one-on-one apart: a won duel is no seven-player result)."""
 
     def __post_init__(self) -> None:
         if not self.name:
@@ -241,7 +244,8 @@ class Rater:
         if self._last is not None and (new[0].ended_at, new[0].name) < self._last:
             return False
         for g in new:
-            self._overall.add(g)
+            if g.overall:
+                self._overall.add(g)
             self._groups.setdefault(g.group, _Pool()).add(g)
             self._names.add(g.name)
         self._last = (new[-1].ended_at, new[-1].name)

@@ -131,6 +131,7 @@ def feature_routers() -> tuple[APIRouter, ...]:
     from dippouch.web.routes import (
         api_docs,
         coordinate,
+        duels,
         explorer,
         gamebook,
         games,
@@ -157,6 +158,7 @@ def feature_routers() -> tuple[APIRouter, ...]:
         ratings.router,
         explorer.router,
         tournaments.router,
+        duels.router,
         play.router,
         coordinate.router,
         variants.router,

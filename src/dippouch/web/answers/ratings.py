@@ -35,6 +35,9 @@ class Leaderboard(Answer):
     games: int = Field(description="The games that rated somebody in this pool.")
     page: int = Field(description="The page of the leaderboard the lines are (from 1).")
     pages: int = Field(description="Its pages of ``top`` lines.")
+    one_on_one: bool = Field(
+        default=False, description="A one-on-one variant's pool: rated apart, its games not in the overall one."
+    )
     lines: list[RatingLine]
 
 

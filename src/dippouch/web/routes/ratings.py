@@ -20,7 +20,7 @@ from starlette.requests import Request
 
 from dippouch.catalog import load_variant
 from dippouch.core.errors import DippouchError
-from dippouch.play.ratings import Board, HallEntry, board, groups, hall_of_fame, unscored
+from dippouch.play.ratings import Board, HallEntry, board, groups, hall_of_fame, one_on_one, unscored
 from dippouch.play.ratings import person_rating as ratings_of
 from dippouch.store.finished_games import person_names
 from dippouch.store.ratings import PoolSize, pools
@@ -67,6 +67,7 @@ def _board(web: Web, sizes: Mapping[str, PoolSize], variant: str | None, top: in
         games=b.games,
         page=page,
         pages=max(1, math.ceil(b.people / top)),
+        one_on_one=variant is not None and one_on_one(variant),
         lines=[
             RatingLine(
                 rank=p.rank,
@@ -131,7 +132,10 @@ def ratings_view(web: Web, variant: str | None, top: int, page: int = 1, *, for_
     else:
         overall = _board(web, sizes, None, top, page)
         # Past the first page the overall leaderboard is read alone: the others are on the first.
-        boards = [_board(web, sizes, g, top) for g in known] if page == 1 else []
+        # One-on-one pools first: rated apart from the overall one, they are shown apart from the variants'.
+        boards = (
+            [_board(web, sizes, g, top) for g in sorted(known, key=lambda g: not one_on_one(g))] if page == 1 else []
+        )
     return RatingsView(
         top=top,
         page=page,
