@@ -1,0 +1,89 @@
+"""Two accounts from one browser (issue 56), in Debian's Chromium: Ann signs in by her mailed link and signs up
+to a game; in the same browser her second account signs in by its own link and is refused into that game
+(the device cookie the first sign-in set is the second's too), told so in the page's refusal, its choice kept.
+A third person on their own phone joins the same game. Then the installation's coordinator sees the shared
+device on the review page. Screenshots in test-artifacts/web/moderation-*.png at both sizes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
+from dippouch.store import accounts as store_accounts
+from dippouch.store import openings as store_openings
+from dippouch.store.people import create_person, person_by_email
+
+
+def _link(site: LiveSite, email: str, name: str | None) -> str:
+    """The path of the sign-in link the site mails ``email`` (only the mail's delivery is left out)."""
+    tokens: list[str] = []
+
+    def compose(token: str, name: str | None, known: bool) -> tuple[str, str]:
+        tokens.append(token)
+        return "sign in", token
+
+    store_accounts.create_signin_link(site.store, email, now=site.now(), compose=compose, name=name)
+    return f"/signin/link/{tokens[0]}"
+
+
+def _sign_in(site: LiveSite, page: Any, email: str, name: str) -> None:
+    from playwright.sync_api import expect
+
+    page.goto(site.base + _link(site, email, name))
+    page.click("#signin-link-use")
+    expect(page.locator(".flash")).to_contain_text("Signed in as")
+
+
+def test_two_accounts_from_one_browser_are_refused_into_one_game(live_site: LiveSite) -> None:
+    from playwright.sync_api import expect
+
+    site, base = live_site, live_site.base
+    host = create_person(site.store, "Dee", now=site.now())
+    from dippouch.play import openings as play_openings
+
+    play_openings.create_from_template(
+        site.store, host, play_openings.Choices("standard-1d-full", name="evening"), now=site.now()
+    )
+    ctx = site.context(DESKTOP)
+    page = ctx.new_page()
+    errors = watch_errors(page)
+    _sign_in(site, page, "ann@example.org", "Ann")
+    page.goto(f"{base}/games/evening/opening")
+    page.click("form[action$='/opening/signup'] button.primary")
+    expect(page.locator(".flash")).to_contain_text("You signed up to evening")
+    _sign_in(site, page, "ann.two@example.org", "Annette")
+    page.goto(f"{base}/games/evening/opening")
+    page.select_option("select[name=wish1]", "France")
+    page.click("form[action$='/opening/signup'] button.primary")
+    flash = page.locator(".flash")
+    expect(flash).to_contain_text("another account signed in on this device is in this game already")
+    expect(page.locator("select[name=wish1]")).to_have_value("France")  # the refused form keeps the choice
+    shoot(page, "web", "moderation-second-account-desktop")
+    ann = person_by_email(site.store, "ann@example.org")
+    two = person_by_email(site.store, "ann.two@example.org")
+    assert ann and two
+    opening = store_openings.opening(site.store, "evening")
+    assert opening is not None and [s.person_id for s in opening.signups] == [ann.id]
+    # Another person, on a phone of their own, joins the same game.
+    phone = site.context(PHONE).new_page()
+    watch_errors(phone, errors)
+    _sign_in(site, phone, "cy@example.org", "Cy")
+    phone.goto(f"{base}/games/evening/opening")
+    phone.click("form[action$='/opening/signup'] button.primary")
+    expect(phone.locator(".flash")).to_contain_text("You signed up to evening")
+    # The same refusal on a phone-sized second account of the phone's browser.
+    _sign_in(site, phone, "cy.two@example.org", "Cyril")
+    phone.goto(f"{base}/games/evening/opening")
+    phone.click("form[action$='/opening/signup'] button.primary")
+    expect(phone.locator(".flash")).to_contain_text("another account signed in on this device")
+    wide = phone.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert wide <= 0, "the opening with its refusal is wider than the phone"
+    shoot(phone, "web", "moderation-second-account-phone")
+    # The installation's coordinator sees the two devices' pairs; nobody else reaches the page.
+    desk = site.context(DESKTOP).new_page()
+    desk.goto(f"{base}/k/{site.coordinator_key}")
+    desk.goto(f"{base}/desk/review/accounts")
+    expect(desk.locator("#signals li[data-kind=device]")).to_have_count(2)
+    shoot(desk, "web", "moderation-review-desktop")
+    assert errors == []
+    assert page.goto(f"{base}/desk/review/accounts").status == 404  # (a console error of its own, expected)
