@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from browsersupport import DESKTOP, PHONE, LiveSite, shoot, watch_errors
 from dippouch.store import accounts as store_accounts
 from dippouch.store import openings as store_openings
@@ -87,3 +89,73 @@ def test_two_accounts_from_one_browser_are_refused_into_one_game(live_site: Live
     shoot(desk, "web", "moderation-review-desktop")
     assert errors == []
     assert page.goto(f"{base}/desk/review/accounts").status == 404  # (a console error of its own, expected)
+
+
+def _axe(page: Any, where: str, phone: bool) -> list[str]:
+    """axe's serious and critical findings on ``page``, with WCAG 2.2's target size (24 px) on a phone."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    options: dict[str, Any] = {"resultTypes": ["violations"]}
+    if phone:
+        options["rules"] = {"target-size": {"enabled": True}}
+    return [
+        f"{where}: {v['id']} ({v['impact']}) at {' '.join(map(str, n['target']))}"
+        for v in Axe().run(page, options=options).response["violations"]
+        if v["impact"] in ("serious", "critical")
+        for n in v["nodes"]
+    ]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_moderation_pages_pass_axe_at_both_sizes(live_site: LiveSite, scheme: str) -> None:
+    """The blocks on a profile, the account page and the opening (its warning), a player's press with its block
+    and report, the report form, the review of accounts and the queue with a report in it: no serious axe
+    finding on a desktop or a phone, in light and dark, and no page wider than the phone."""
+    from dippouch.play import blocks
+    from dippouch.play.moderation import report_person
+    from dippouch.play.press import send_press
+    from dippouch.play.seats import seat
+
+    site, base = live_site, live_site.base
+    now = site.now()
+    ann = create_person(site.store, "Ann", now=now, email="ann@example.org")
+    bob = create_person(site.store, "Bob", now=now, email="bob@example.org")
+    site.store.create_game("demo", "standard", now=now)
+    for power, who in (("England", "ann"), ("France", "bob")):
+        seat(site.store, "demo", power, who.title(), now=now, email=f"{who}@example.org")
+    sent = send_press(site.store, "demo", "France", "Shall we?", to=["England"], now=now, via="web")
+    from dippouch.play import openings as play_openings
+
+    play_openings.create_from_template(
+        site.store, bob, play_openings.Choices("standard-1d-full", name="lobby"), now=now
+    )
+    play_openings.sign_up(site.store, "lobby", bob, ["any"], now=now)
+    blocks.block(site.store, ann, bob, now=now)
+    report_person(site.store, ann, bob, "rude", now=now)
+    found: list[str] = []
+    for size in (DESKTOP, PHONE):
+        phone = size is PHONE
+        mine = site.person(ann, size, color_scheme=scheme).new_page()
+        desk = site.key_page(site.coordinator_key, size, color_scheme=scheme)
+        for page, path in (
+            (mine, f"/people/{bob}"),
+            (mine, "/me"),
+            (mine, "/games/lobby/opening"),
+            (mine, f"/games/demo/play/England/press/{sent.channel}"),
+            (mine, f"/report?kind=person&person={bob}"),
+            (desk, "/desk/review/accounts"),
+            (desk, "/desk/review/reports"),
+        ):
+            assert page.goto(base + path).status == 200, path
+            page.wait_for_load_state("networkidle")
+            found += _axe(page, f"{scheme} {'phone' if phone else 'desktop'} {path}", phone)
+            if phone:
+                wide = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+                if wide > 0:
+                    found.append(f"{path}: {wide} px wider than the phone")
+        if scheme == "dark":
+            shoot(mine, "web", f"moderation-press-{'phone' if phone else 'desktop'}-dark")
+        mine.context.close()
+        desk.context.close()
+    assert not found, "\n".join(found)
