@@ -17,6 +17,7 @@ import dippouch.store.models_mail
 import dippouch.store.models_moderation
 import dippouch.store.models_notify
 import dippouch.store.models_openings
+import dippouch.store.models_pages
 import dippouch.store.models_press
 import dippouch.store.models_ratings
 import dippouch.store.models_roster

@@ -394,6 +394,8 @@ def create_app(
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 304:  # a JSON call's "Not Modified" (dippouch.web.page_cache): no body
+            return Response(status_code=304, headers=exc.headers)
         known = {404: msg("no such page"), 405: msg("this address does not take that method"), 413: TOO_LARGE}
         return _answer(request, exc.status_code, known.get(exc.status_code) or Msg(str(exc.detail)))
 

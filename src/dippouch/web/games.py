@@ -95,13 +95,17 @@ def games_list(web: Web, viewer: Viewer) -> list[dict[str, Any]]:
     ]
 
 
-def game_view(web: Web, name: str, viewer: Viewer, lang: str | None = None) -> dict[str, Any]:
+def game_view(web: Web, name: str, viewer: Viewer, lang: str | None = None, *, fresh: bool = False) -> dict[str, Any]:
     """Everything public about a game: phase, deadline, who has sent orders (never what), centres,
     the last report, the history. Cached until anything in the game changes; players' names as the reader
     may see them (an anonymous game: :mod:`dippouch.web.anonymity`).
 
     The last report is in ``lang``, the reader's language on a page; without one (the JSON API) in the
-    game's own (the language of its mail), as the report mailed to the players is."""
+    game's own (the language of its mail), as the report mailed to the players is. ``fresh``: checked against
+    the game's change marker read now, not the one this process read up to a second ago (a page made to be
+    shared under the game's state read now must not be made of an older one)."""
+    if fresh:
+        web.state(name, fresh=True)
     data = _game_view(web, name, viewer)
     report_in = data.pop("_report_in", None)
     board_in = data.pop("_board_in", None)

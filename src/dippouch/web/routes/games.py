@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
+from functools import partial
 from typing import Any
 
 from fastapi import APIRouter
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
+from markupsafe import Markup
 from pydantic import BaseModel, Field
 from starlette.requests import Request
 
 from dippouch.catalog import variants_usable
 from dippouch.core.messages import N_
-from dippouch.web import games, history, practice
+from dippouch.web import games, history, page_cache, practice
+from dippouch.web.anonymity import seen_powers, takes_part
 from dippouch.web.answers.games import GameFile, GameListing, GameView, PhaseView
 from dippouch.web.budget import PDF_MAP, PREVIEW
 from dippouch.web.deps import (
@@ -53,10 +57,10 @@ def _listing(web: Web, viewer: Viewer) -> list[GameListing]:
     return [GameListing.model_validate(g) for g in games.games_list(web, viewer)]
 
 
-def _game(web: Web, name: str, viewer: Viewer, lang: str | None = None) -> GameView:
+def _game(web: Web, name: str, viewer: Viewer, lang: str | None = None, *, fresh: bool = False) -> GameView:
     """The game as its page (``lang``: the reader's language, which its report is in) and its JSON call (the
-    report in the game's own language, as mailed) show it."""
-    return GameView.model_validate(games.game_view(web, name, viewer, lang))
+    report in the game's own language, as mailed) show it; ``fresh``: :func:`dippouch.web.games.game_view`'s."""
+    return GameView.model_validate(games.game_view(web, name, viewer, lang, fresh=fresh))
 
 
 def _phase(
@@ -91,6 +95,9 @@ def home(request: Request, web: WebDep, viewer: ViewerDep) -> Response:
 
 
 PLACEHOLDER = "__dippouch_csrf_placeholder__"
+ACTIONS = "<!--dippouch:actions-->"
+ROSTER = "<!--dippouch:roster-->"
+"""Where the reader's own part goes into the game page's shared part (``_game_main.html``)."""
 
 
 def _anonymous(request: Request) -> bool:
@@ -100,71 +107,124 @@ def _anonymous(request: Request) -> bool:
     )
 
 
-def _from_cache(request: Request, html: str) -> Response:
-    resp = HTMLResponse(html.replace(PLACEHOLDER, csrf_field(request)))
+def _from_cache(request: Request, version: str, html: str) -> Response:
+    """The anonymous page made for ``version``: 304 to a browser that has it (its ETag names the version and
+    this visitor's CSRF token, which the page's forms carry), else the page with this visitor's token."""
+    etag = page_cache.etag_of(version, "page", page_cache.personal(request))
+    headers = page_cache.conditional(etag)
+    if page_cache.not_modified(request, etag):
+        return Response(status_code=304, headers=headers)
+    resp = HTMLResponse(html.replace(PLACEHOLDER, csrf_field(request)), headers=headers)
     set_csrf_cookie(request, resp)
     speaks(request, resp)
     return resp
 
 
 def _page_key(request: Request, name: str) -> tuple[str, ...]:
-    """The anonymous game page's key in the page cache: one page per language. English keeps the plain key
-    (``Web.touched`` drops it the moment this process changes the game); another language's page is confirmed
-    against the game's change marker once it is :data:`PAGE_TTL` old."""
-    lang = language(request)
-    return ("game", name) if lang == "en" else ("game", name, lang)
+    """The anonymous game page's key in this process's memory: one page per language (``Web.touched`` drops
+    every one of a game the moment this process changes it)."""
+    return ("game", name, language(request))
 
 
 @router.get("/games/{name}", include_in_schema=False, response_class=HTMLResponse)
 async def game_page(request: Request, name: str, web: WebDep, viewer: ViewerDep) -> Response:
-    """The game page. Anonymous visitors (everyone following a game reloads this page: the busiest of a
-    site) get a page rendered once per change of the game and served from memory, looked up without
-    the database (nor a thread of the pool) for :data:`PAGE_TTL` seconds, then confirmed against the game's
-    change marker."""
+    """The game page, made once per state of the game and language and shared by every web process
+    (:mod:`dippouch.web.page_cache`), the reader's own part put in. Anonymous visitors (everyone following a
+    game reloads this page: the busiest of a site) get it from this process's memory, looked up without the
+    database (nor a thread of the pool) for :data:`PAGE_TTL` seconds, then confirmed against the game's state:
+    one query, and a 304 to a browser that has it."""
     if _anonymous(request):
         page = web.pages.get(_page_key(request, name))
         if page is not None and page[2] != "private" and time.monotonic() - page[0] < PAGE_TTL:
-            return _from_cache(request, page[3])
+            return _from_cache(request, page[1], page[3])
     return await run_in_threadpool(_game_page, request, web, viewer, name)
 
 
 def _game_page(request: Request, web: Web, viewer: Viewer, name: str) -> Response:
-    anonymous = _anonymous(request) and not viewer.grants
-    if not anonymous:
-        g = _game(web, name, viewer, language(request))
-        practice.note_visit(web, name, viewer)  # a game bots alone play that someone looks at is not paused
-        ctx = {"g": g, "my_powers": viewer.powers(name), "coordinator": viewer.coordinates(name)}
-        return render(request, "game.html", ctx)
+    visibility, _ = web.require_visible(name, viewer)
+    if _anonymous(request) and not viewer.grants:
+        return _anonymous_page(request, web, viewer, name, visibility)
+    return _own_page(request, web, viewer, name)
+
+
+def _anonymous_page(request: Request, web: Web, viewer: Viewer, name: str, visibility: str) -> Response:
+    lang = language(request)
     key = _page_key(request, name)
-    st = web.state(name)
+    now = page_cache.required(web, name, "page", lang)
     page = web.pages.get(key)
-    if st is not None and page is not None and st[0] != "private" and page[1] == st[1]:
-        web.pages[key] = (time.monotonic(), page[1], st[0], page[3])
-        return _from_cache(request, page[3])
+    if page is not None and page[1] == now.version:
+        web.pages[key] = (time.monotonic(), page[1], visibility, page[3])
+        return _from_cache(request, page[1], page[3])
+    if page_cache.not_modified(request, page_cache.etag_of(now.version, "page", page_cache.personal(request))):
+        return _from_cache(request, now.version, "")  # a 304: nothing made
     building = web.page_lock(name)
-    if page is not None and st is not None and st[0] != "private":
-        # The game changed since its page was made. One request remakes it; the others that arrive
-        # meanwhile get the page as it was until that is done (tens of milliseconds), rather than each
-        # waiting in a server thread: a busy game's readers would otherwise take every thread, and the
-        # submissions that changed the game would queue behind them. A phase processed by this process
-        # drops the page at once (Web.touched), so nobody is shown a processed phase as open here.
+    if page is not None and now.kept is None:
+        # The game changed since its page was made, and no process has made the new one yet. One request of
+        # this process makes it; the others that arrive meanwhile get the page as it was until that is done
+        # (tens of milliseconds), rather than each waiting in a server thread: a busy game's readers would
+        # otherwise take every thread, and the submissions that changed the game would queue behind them. A
+        # phase processed by this process drops the page at once (Web.touched), so nobody is shown a phase
+        # this process processed as open.
         if not building.acquire(blocking=False):
-            return _from_cache(request, page[3])
+            return _from_cache(request, page[1], page[3])
+        waited = False
     else:
-        building.acquire()
+        waited = page_cache.hold(building)
     try:
-        st = web.state(name)
-        page = web.pages.get(key)
-        if st is not None and page is not None and st[0] != "private" and page[1] == st[1]:
-            return _from_cache(request, page[3])  # made by the request this one waited for
-        g = _game(web, name, viewer, language(request))
-        ctx = {"g": g, "my_powers": [], "coordinator": False, "csrf": PLACEHOLDER}
-        html = render_html(request, "game.html", ctx)
-        if st is not None:  # kept under the marker read before it was made (the view's own is the reader's)
-            web.pages[key] = (time.monotonic(), st[1], g.visibility, html)
+        make = partial(_made_page, request, web, viewer, name, lang)
+        html = page_cache.made(web, name, "page", lang, now, make, waited=waited)
+        web.pages[key] = (time.monotonic(), now.version, visibility, html)
     finally:
         building.release()
-    return _from_cache(request, html)
+    return _from_cache(request, now.version, html)
+
+
+def _made_page(request: Request, web: Web, viewer: Viewer, name: str, lang: str) -> str:
+    """The anonymous page whole (the CSRF field a placeholder each visitor's token replaces)."""
+    g = _game(web, name, viewer, lang, fresh=True)
+    main = render_html(request, "_game_main.html", {"g": g, "actions": "", "roster": ""})
+    return render_html(request, "game.html", {"g": g, "main": Markup(main), "csrf": PLACEHOLDER})
+
+
+_HEAD = ("name", "phase", "variant", "variant_title", "preview_url")
+"""What of the game the page's head (title, description, preview, the powers' colours) shows."""
+
+
+def _own_page(request: Request, web: Web, viewer: Viewer, name: str) -> Response:
+    """A signed-in reader's game page: the shared part every reader who sees the game as they do shares (the
+    same names hidden or shown, the same people's matters), made once per state and language; their seats'
+    buttons and links put in."""
+    lang = language(request)
+    seen = seen_powers(web, name, viewer)
+    member = takes_part(viewer, name)
+    sight = "all" if seen is None else hashlib.sha256("\n".join(sorted(seen)).encode()).hexdigest()[:16]
+    kind = f"main-{'member' if member else 'reader'}-{sight}"
+    now = page_cache.required(web, name, kind, lang)
+    practice.note_visit(web, name, viewer)  # a game bots alone play that someone looks at is not paused
+    my_powers, coordinator = viewer.powers(name), viewer.coordinates(name)
+    own = (page_cache.personal(request), ",".join(my_powers), str(coordinator))
+    headers = page_cache.conditional(page_cache.etag_of(now.version, kind, *own))
+    if page_cache.not_modified(request, headers["ETag"]):
+        return Response(status_code=304, headers=headers)
+
+    def make() -> str:
+        g = _game(web, name, viewer, lang, fresh=True)
+        main = render_html(request, "_game_main.html", {"g": g, "actions": Markup(ACTIONS), "roster": Markup(ROSTER)})
+        return json.dumps({"g": {k: getattr(g, k) for k in _HEAD}, "main": main}, ensure_ascii=False)
+
+    building = web.page_lock(name)
+    waited = page_cache.hold(building)
+    try:
+        shared = json.loads(page_cache.made(web, name, kind, lang, now, make, waited=waited))
+    finally:
+        building.release()
+    mine = request.app.state.templates[lang].env.get_template("_game_personal.html").module
+    main = (
+        shared["main"]
+        .replace(ACTIONS, str(mine.actions(name, my_powers, coordinator)), 1)
+        .replace(ROSTER, str(mine.roster(name, bool(my_powers or coordinator))), 1)
+    )
+    return render(request, "game.html", {"g": shared["g"], "main": Markup(main)}, headers=headers)
 
 
 @router.get("/games/{name}/phases/{phase_id}", include_in_schema=False, response_class=HTMLResponse)
@@ -176,9 +236,11 @@ def phase_page(request: Request, name: str, phase_id: int, web: WebDep, viewer: 
 
 
 @router.get("/games/{name}/calendar.ics", include_in_schema=False)
-def calendar(name: str, web: WebDep, viewer: ViewerDep) -> Response:
+def calendar(request: Request, name: VisibleGame, web: WebDep, viewer: ViewerDep) -> Response:
+    """The deadlines as a calendar feed, which calendar programs poll: 304 while the game stands still."""
+    headers = page_cache.game_headers(request, web, name, "ics")
     data = history.calendar_ics(web, name, viewer)
-    return Response(data, media_type="text/calendar; charset=utf-8")
+    return Response(data, media_type="text/calendar; charset=utf-8", headers=headers)
 
 
 UNSEALED_BY_POST = N_(
@@ -223,8 +285,10 @@ def _phase_svg(web: Web, name: str, phase: int, viewer: Viewer) -> str | None:
 
 
 @router.get("/games/{name}/map.svg", include_in_schema=False)
-def map_svg(name: str, web: WebDep, viewer: ViewerDep, phase: int | None = None) -> Response:
-    return Response(_svg(web, viewer, name, phase), media_type="image/svg+xml")
+def map_svg(request: Request, name: VisibleGame, web: WebDep, viewer: ViewerDep, phase: int | None = None) -> Response:
+    """The game's map now (or a phase's): 304 while the game stands still."""
+    headers = page_cache.game_headers(request, web, name, "map" if phase is None else f"map-{phase}")
+    return Response(_svg(web, viewer, name, phase), media_type="image/svg+xml", headers=headers)
 
 
 @router.get("/games/{name}/phases/{phase_id}/map-{view}.svg", include_in_schema=False)
@@ -302,8 +366,10 @@ def api_games(web: WebDep, viewer: ViewerDep) -> list[GameListing]:
 
 
 @router.get("/api/games/{name}", **answers(GameView))
-def api_game(name: str, web: WebDep, viewer: ViewerDep) -> GameView:
-    """A game's public state: phase, deadline, who has sent orders and who is ready (never what), centres, last report."""
+def api_game(request: Request, response: Response, name: VisibleGame, web: WebDep, viewer: ViewerDep) -> GameView:
+    """A game's public state: phase, deadline, who has sent orders and who is ready (never what), centres, last
+    report. With its ETag: a client polling it with If-None-Match gets 304 until the game changes."""
+    response.headers.update(page_cache.game_headers(request, web, name, "api"))
     return _game(web, name, viewer)
 
 

@@ -1,0 +1,147 @@
+"""Pages made once and shared by every web process: what every reader of a game's phase sees, kept in the
+database under the game's state it was made from, so that the first process asked for it makes it and every
+other one (and every reader after) reads it back in one query instead of making it again.
+
+A page's version is the game's change marker (its last event, phase, open-phase submission and vote: what the
+game page shows moves one of them), its page version (:func:`bump_pages`: for the events that change a page and
+none of those, such as press in public channels or proposals and their votes), and the open phase's deadline
+(a page says when the deadline has passed). The web composes its version of these
+(:mod:`dippouch.web.page_cache`) with what its own code adds (the templates' digest, the language).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, cast
+
+import sqlalchemy as sa
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.orm import Session
+
+from dippouch.game import as_utc
+from dippouch.store.db import Database
+from dippouch.store.models import EventRow, GameRow, PhaseRow, SubmissionRow, VoteRow
+from dippouch.store.models_pages import PageVersionRow, SharedPageRow
+
+__all__ = ["Shared", "bump_pages", "bump_pages_in", "keep_page", "shared_page"]
+
+
+@dataclass(frozen=True)
+class Shared:
+    """A game's state as its pages are versioned by, and the page of the kind asked for as last made."""
+
+    game_id: int
+    state: tuple[int, ...]
+    """Last event, phase, open-phase submission and vote ids, and the page version."""
+    deadline: datetime | None
+    """The open phase's deadline (UTC), None without one."""
+    version: str | None
+    """The version the kept page was made for (None: none kept)."""
+    body: str | None
+
+
+_PAGES = cast(sa.Table, SharedPageRow.__table__)
+_VERSIONS = cast(sa.Table, PageVersionRow.__table__)
+
+
+def _lookup() -> sa.Select[Any]:
+    """Built once (constructing the statement costs more than running it): the state and the kept page in one
+    round trip."""
+    g = cast(sa.Table, GameRow.__table__).alias("g")
+
+    def most(col: Any, *where: Any) -> Any:
+        return sa.select(sa.func.coalesce(sa.func.max(col), 0)).where(*where).scalar_subquery()
+
+    open_phase = sa.and_(PhaseRow.game_id == g.c.id, PhaseRow.status == "open")
+    return (
+        sa.select(
+            g.c.id,
+            most(EventRow.id, EventRow.game_id == g.c.id),
+            most(PhaseRow.id, PhaseRow.game_id == g.c.id),
+            sa.select(sa.func.coalesce(sa.func.max(SubmissionRow.id), 0))
+            .join(PhaseRow, PhaseRow.id == SubmissionRow.phase_id)
+            .where(open_phase)
+            .scalar_subquery(),
+            most(VoteRow.id, VoteRow.game_id == g.c.id),
+            sa.select(sa.func.coalesce(sa.func.max(_VERSIONS.c.version), 0))
+            .where(_VERSIONS.c.game_id == g.c.id)
+            .scalar_subquery(),
+            sa.select(sa.func.max(PhaseRow.deadline)).where(open_phase).scalar_subquery(),
+            _PAGES.c.version,
+            _PAGES.c.body,
+        )
+        .select_from(g)
+        .outerjoin(
+            _PAGES,
+            sa.and_(
+                _PAGES.c.game_id == g.c.id,
+                _PAGES.c.kind == sa.bindparam("kind"),
+                _PAGES.c.lang == sa.bindparam("lang"),
+            ),
+        )
+        .where(g.c.name == sa.bindparam("game"))
+    )
+
+
+_LOOKUP = _lookup()
+
+
+def shared_page(db: Database, game: str, kind: str, lang: str) -> Shared | None:
+    """The game's state and its kept page of ``kind`` in ``lang``, in one query; None: no such game."""
+    with db.one_read.connect() as conn:
+        row = conn.execute(_LOOKUP, {"game": game, "kind": kind, "lang": lang}).first()
+        conn.rollback()
+    if row is None:
+        return None
+    deadline = as_utc(row[6]) if row[6] is not None else None
+    return Shared(int(row[0]), tuple(int(x) for x in row[1:6]), deadline, row[7], row[8])
+
+
+def _keep(insert: Any) -> Any:
+    new = insert(_PAGES).values(
+        {c: sa.bindparam(c, type_=_PAGES.c[c].type) for c in ("game_id", "kind", "lang", "version", "body", "made_at")}
+    )
+    return new.on_conflict_do_update(
+        index_elements=[_PAGES.c.game_id, _PAGES.c.kind, _PAGES.c.lang],
+        set_={"version": new.excluded.version, "body": new.excluded.body, "made_at": new.excluded.made_at},
+    )
+
+
+_KEEP = {"postgresql": _keep(pg_insert), "sqlite": _keep(sqlite_insert)}
+
+
+def keep_page(db: Database, game_id: int, kind: str, lang: str, version: str, body: str, now: datetime) -> None:
+    """Keep a page made for ``version``, replacing the one kept before (one row per game, kind and language).
+    Two processes making it at once both write; the page is the same."""
+    with db.session() as s, s.begin():
+        s.execute(
+            _KEEP[db.engine.dialect.name],
+            {"game_id": game_id, "kind": kind, "lang": lang, "version": version, "body": body, "made_at": now},
+        )
+
+
+def _bump(insert: Any) -> Any:
+    new = insert(_VERSIONS).values(game_id=sa.bindparam("game_id"), version=1)
+    return new.on_conflict_do_update(index_elements=[_VERSIONS.c.game_id], set_={"version": _VERSIONS.c.version + 1})
+
+
+_BUMP = {"postgresql": _bump(pg_insert), "sqlite": _bump(sqlite_insert)}
+
+
+def bump_pages_in(s: Session, game_id: int) -> None:
+    """:func:`bump_pages` inside the caller's transaction (the change and the bump are committed together, so
+    no reader sees the change under the old version)."""
+    s.execute(_BUMP[s.get_bind().dialect.name], {"game_id": game_id})
+
+
+def bump_pages(db: Database, game: str) -> None:
+    """Every page made of ``game`` is stale: the next reader of each makes it again. For the events that change
+    what a game's pages show without moving its change marker (press in public channels, proposals and their
+    votes); processing, submissions, draw votes and the events of the game's log (seats, settings) move the
+    marker already. A game that does not exist is left alone."""
+    with db.session() as s, s.begin():
+        game_id = s.scalar(sa.select(GameRow.id).where(GameRow.name == game))
+        if game_id is not None:
+            bump_pages_in(s, game_id)

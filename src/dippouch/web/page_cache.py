@@ -1,0 +1,185 @@
+"""A game's pages made once per state of the game and shared by every web process (the database keeps them:
+:mod:`dippouch.store.page_cache`), and the conditional requests that let a browser polling a page get "304 Not
+Modified" for one query and no rendering.
+
+A shared page's version names everything it was made from: the game's state (its change marker and page
+version, whether the open phase's deadline has passed and what it then waits for) and the code that made it
+(the templates' and catalogues' digest: a new release never serves a page an old one made). An ETag adds the
+reader's own part (language, session, CSRF cookie, time zone), so one reader's answer never matches another's
+request, and a signed-in person's page is never taken for a visitor's.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+
+from dippouch.core.messages import msg
+from dippouch.i18n import LOCALE_DIR
+from dippouch.store import page_cache as store_pages
+from dippouch.store.db import DatabaseBusy
+from dippouch.store.page_cache import Shared
+from dippouch.web.deps import language, time_zone
+from dippouch.web.mail_desk import desk_summary
+from dippouch.web.security import NotFound, csrf_cookie, flash_cookie, session_token
+from dippouch.web.service import Web
+
+__all__ = [
+    "Current",
+    "conditional",
+    "current",
+    "etag_of",
+    "game_headers",
+    "hold",
+    "made",
+    "not_modified",
+    "personal",
+    "required",
+]
+
+log = logging.getLogger(__name__)
+
+HERE = Path(__file__).resolve().parent
+
+VARY = "Accept-Language, Cookie, Authorization"
+"""What a game page's answer depends on besides its address: the reader's language, their cookies (a session,
+the CSRF token its forms carry, a chosen language) and their key."""
+
+
+@cache
+def code_digest() -> str:
+    """What the running code makes pages with, in a few characters: the version, and every template's and
+    catalogue's name, size and modification time (read once a process: a deployment restarts it)."""
+    from dippouch import __version__
+
+    h = hashlib.sha256(__version__.encode())
+    for root, pattern in ((HERE / "templates", "*.html"), (LOCALE_DIR, "*.po")):
+        for f in sorted(root.rglob(pattern)):
+            st = f.stat()
+            h.update(f"{f.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}".encode())
+    return h.hexdigest()[:12]
+
+
+@dataclass(frozen=True)
+class Current:
+    """A game's state now, as a page of one kind and language is versioned, and that page as last kept."""
+
+    shared: Shared
+    version: str
+
+    @property
+    def kept(self) -> str | None:
+        """The kept page if it was made for this very version, else None."""
+        return self.shared.body if self.shared.version == self.version else None
+
+
+def current(web: Web, name: str, kind: str, lang: str) -> Current | None:
+    """The game's state and its kept page (one query; a second only once the deadline has passed, for what the
+    phase waits for then). None: no such game."""
+    got = store_pages.shared_page(web.read, name, kind, lang)
+    if got is None:
+        return None
+    waits = ""
+    if got.deadline is not None and web.now() >= got.deadline:
+        # The page says the deadline has passed, and whether the coordinator's review of mail holds the phase.
+        waits = "review" if desk_summary(web.read, name, web.now())["held"] else "due"
+    state = ".".join(str(n) for n in got.state)
+    return Current(got, f"{code_digest()}:{state}:{waits}:{lang}")
+
+
+def required(web: Web, name: str, kind: str, lang: str) -> Current:
+    """:func:`current` for a game the reader was just let see: one gone since is not found."""
+    now = current(web, name, kind, lang)
+    if now is None:
+        raise NotFound(msg("no game %(game)s here", game=repr(name)))
+    return now
+
+
+def made(
+    web: Web, name: str, kind: str, lang: str, now: Current, make: Callable[[], str], *, waited: bool = False
+) -> str:
+    """The page of ``kind`` for the state ``now``: the kept one, or made by ``make`` and kept for every process.
+    The caller holds the game's page lock (:meth:`Web.page_lock`); one that ``waited`` for it looks again
+    first, and takes the page the thread it waited for made rather than making it again."""
+    if (body := now.kept) is not None:
+        return body
+    if waited:
+        again = current(web, name, kind, lang)
+        if again is not None and again.version == now.version and (body := again.kept) is not None:
+            return body
+    body = make()
+    try:
+        with web.writes:
+            store_pages.keep_page(web.store, now.shared.game_id, kind, lang, now.version, body, web.now())
+    except DatabaseBusy:
+        # A busy database (SQLite's writer lock held for long) does not hold the reader up: the page not kept
+        # is made again by the next reader.
+        log.warning("the shared page %s/%s of %r was not kept: the database is busy", kind, lang, name)
+    return body
+
+
+def personal(request: Request) -> str:
+    """What of the request makes its answer the reader's own: their session (or key), the CSRF token their
+    page's forms carry, their language and time zone. Hashed into the ETag, never shown."""
+    parts = (
+        session_token(request) or "",
+        request.headers.get("authorization") or "",
+        request.cookies.get(csrf_cookie(request)) or "",
+        language(request),
+        time_zone(request) or "",
+    )
+    return "\x1f".join(parts)
+
+
+def etag_of(version: str, *own: str) -> str:
+    """A weak ETag (the page is the same in meaning; its CSRF field is masked afresh each time) of ``version``
+    and the reader's ``own`` part."""
+    h = hashlib.sha256("\x1e".join((version, *own)).encode()).hexdigest()[:24]
+    return f'W/"{h}"'
+
+
+def not_modified(request: Request, etag: str) -> bool:
+    """Whether the request's If-None-Match names ``etag`` (weak comparison, as RFC 9110 has it for GET). A
+    request carrying a one-time message (a flash) is never answered 304: the message must be shown."""
+    if request.cookies.get(flash_cookie(request)):
+        return False
+    asked = request.headers.get("if-none-match")
+    if not asked:
+        return False
+    if asked.strip() == "*":
+        return True
+    bare = etag.removeprefix("W/")
+    return any(t.strip().removeprefix("W/") == bare for t in asked.split(","))
+
+
+def conditional(etag: str) -> dict[str, str]:
+    """The headers of an answer that may be asked for again conditionally: kept by the browser (never by a
+    shared cache), and checked with the server each time it is shown."""
+    return {"ETag": etag, "Cache-Control": "private, no-cache", "Vary": VARY}
+
+
+def game_headers(request: Request, web: Web, name: str, what: str) -> dict[str, str]:
+    """The conditional headers of an answer ``what`` (``api``, ``map``, ``ics``) about a game that changes only
+    with the game's state, for a reader who may see the game (checked first); a request naming them is
+    answered 304 here (an HTTPException the app answers without a body), before anything is made."""
+    now = required(web, name, what, "")
+    headers = conditional(etag_of(now.version, what, personal(request)))
+    if not_modified(request, headers["ETag"]):
+        raise HTTPException(304, headers=headers)
+    return headers
+
+
+def hold(lock: threading.Lock) -> bool:
+    """Take ``lock``, waiting if another thread holds it; whether it had to wait (:func:`made`'s ``waited``)."""
+    if lock.acquire(blocking=False):
+        return False
+    lock.acquire()
+    return True
