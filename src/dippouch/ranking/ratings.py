@@ -31,6 +31,12 @@ from dataclasses import dataclass
 from datetime import datetime
 from types import MappingProxyType
 
+from dippouch.core.errors import DippouchError
+from dippouch.core.messages import msg
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the rating refusals, said in the reader's language where they are shown (dippouch.saying)."""
+
 __all__ = [
     "DIVISOR",
     "START",
@@ -55,8 +61,9 @@ DIVISOR = 17.5
 """Ghost Ratings' scale: a game moves at most its rating sum / 17.5 between its players (weight 1)."""
 
 
-class RatingError(ValueError):
-    """Games that cannot be rated as given, with a message a person can act on."""
+class RatingError(DippouchError, ValueError):
+    """Games that cannot be rated as given, with a message a person can act on (a value, said in the reader's
+    language; a ``ValueError`` still for the callers that catch one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,15 +95,24 @@ class RatedGame:
 
     def __post_init__(self) -> None:
         if not self.name:
-            raise RatingError("a rated game needs a name (the tiebreak of its end time)")
+            raise RatingError(msg("a rated game needs a name (the tiebreak of its end time)"))
         if not self.weight >= 1:
-            raise RatingError(f"game {self.name}: the weight must be at least 1, not {self.weight}")
+            raise RatingError(
+                msg("game %(game)s: the weight must be at least 1, not %(weight)s", game=self.name, weight=self.weight)
+            )
         people = [p.person for p in self.players]
         if len(set(people)) != len(people):
-            raise RatingError(f"game {self.name}: a person holds two seats; rate them once")
+            raise RatingError(msg("game %(game)s: a person holds two seats; rate them once", game=self.name))
         for p in self.players:
             if not p.score >= 0:
-                raise RatingError(f"game {self.name}: {p.person}'s score {p.score} is not a share (below 0)")
+                raise RatingError(
+                    msg(
+                        "game %(game)s: %(person)s's score %(score)s is not a share (below 0)",
+                        game=self.name,
+                        person=p.person,
+                        score=p.score,
+                    )
+                )
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +164,7 @@ def _ordered(games: Iterable[RatedGame]) -> list[RatedGame]:
     seen: set[str] = set()
     for g in out:
         if g.name in seen:
-            raise RatingError(f"game {g.name} is listed twice")
+            raise RatingError(msg("game %(game)s is listed twice", game=g.name))
         seen.add(g.name)
     return out
 
@@ -240,7 +256,7 @@ class Rater:
             return True
         for g in new:
             if g.name in self._names:
-                raise RatingError(f"game {g.name} is listed twice")
+                raise RatingError(msg("game %(game)s is listed twice", game=g.name))
         if self._last is not None and (new[0].ended_at, new[0].name) < self._last:
             return False
         for g in new:

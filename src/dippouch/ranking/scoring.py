@@ -19,6 +19,12 @@ from functools import cache
 from importlib import resources
 from types import MappingProxyType
 
+from dippouch.core.errors import DippouchError
+from dippouch.core.messages import Msg, msg
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the scoring refusals, said in the reader's language where they are shown (dippouch.saying)."""
+
 __all__ = [
     "FORMULAS",
     "GameFacts",
@@ -33,8 +39,9 @@ __all__ = [
 ]
 
 
-class ScoringError(ValueError):
-    """A scoring system or a game's facts that cannot be scored, with a message a person can act on."""
+class ScoringError(DippouchError, ValueError):
+    """A scoring system or a game's facts that cannot be scored, with a message a person can act on (a value,
+    said in the reader's language; a ``ValueError`` still for the callers that catch one)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,30 +73,42 @@ class GameFacts:
     def __post_init__(self) -> None:
         names = [p.power for p in self.powers]
         if not names:
-            raise ScoringError("a game to score needs at least one power")
+            raise ScoringError(msg("a game to score needs at least one power"))
         if len(set(names)) != len(names):
             twice = sorted({n for n in names if names.count(n) > 1})
-            raise ScoringError(f"a power is listed twice: {', '.join(twice)}")
+            raise ScoringError(msg("a power is listed twice: %(powers)s", powers=", ".join(twice)))
         for p in self.powers:
             if p.centres < 0:
-                raise ScoringError(f"{p.power} cannot hold {p.centres} centres")
+                raise ScoringError(msg("%(power)s cannot hold %(centres)d centres", power=p.power, centres=p.centres))
             if p.eliminated and p.centres:
-                raise ScoringError(f"{p.power} is eliminated but holds {p.centres} centres")
+                raise ScoringError(
+                    msg("%(power)s is eliminated but holds %(centres)d centres", power=p.power, centres=p.centres)
+                )
         if self.solo is not None and self.draw:
-            raise ScoringError("a game ends in a solo or a draw, not both")
+            raise ScoringError(msg("a game ends in a solo or a draw, not both"))
         if self.solo is not None and self.solo not in names:
-            raise ScoringError(f"the winner {self.solo!r} is not one of the powers ({', '.join(names)})")
+            raise ScoringError(
+                msg(
+                    "the winner %(winner)s is not one of the powers (%(powers)s)",
+                    winner=repr(self.solo),
+                    powers=", ".join(names),
+                )
+            )
         unknown = sorted(self.draw - set(names))
         if unknown:
-            raise ScoringError(f"the draw names powers not in the game: {', '.join(unknown)}")
+            raise ScoringError(msg("the draw names powers not in the game: %(powers)s", powers=", ".join(unknown)))
         fallen = sorted(p.power for p in self.powers if p.eliminated and (p.power in self.draw or p.power == self.solo))
         if fallen:
-            raise ScoringError(f"an eliminated power cannot share the result: {', '.join(fallen)}")
+            raise ScoringError(msg("an eliminated power cannot share the result: %(powers)s", powers=", ".join(fallen)))
         if self.victory_centres < 1:
-            raise ScoringError("the centres for victory must be at least 1")
+            raise ScoringError(msg("the centres for victory must be at least 1"))
         if self.total_centres is not None and self.total_centres < sum(p.centres for p in self.powers):
             raise ScoringError(
-                f"the board has {self.total_centres} centres but the powers hold {sum(p.centres for p in self.powers)}"
+                msg(
+                    "the board has %(board)d centres but the powers hold %(held)d",
+                    board=self.total_centres,
+                    held=sum(p.centres for p in self.powers),
+                )
             )
 
     @property
@@ -120,7 +139,7 @@ def draw_size(facts: GameFacts, k: Mapping[str, float]) -> Scores:
         return _solo(facts, k["total"])
     sharing = facts.sharing()
     if not sharing:
-        raise ScoringError("nobody survived to share the game")
+        raise ScoringError(msg("nobody survived to share the game"))
     return {p.power: (k["total"] / len(sharing) if p.power in sharing else 0.0) for p in facts.powers}
 
 
@@ -131,7 +150,7 @@ def sum_of_squares(facts: GameFacts, k: Mapping[str, float]) -> Scores:
         return _solo(facts, k["total"])
     squares = sum(p.centres**2 for p in facts.powers)
     if not squares:
-        raise ScoringError("no power holds a centre: sum of squares has nothing to share")
+        raise ScoringError(msg("no power holds a centre: sum of squares has nothing to share"))
     return {p.power: k["total"] * p.centres**2 / squares for p in facts.powers}
 
 
@@ -180,7 +199,7 @@ def tribute(facts: GameFacts, k: Mapping[str, float]) -> Scores:
         return _solo(facts, k["solo"])
     sharing = facts.sharing()
     if not sharing:
-        raise ScoringError("nobody survived to share the game")
+        raise ScoringError(msg("nobody survived to share the game"))
     share = k["draw_pool"] / len(sharing)
     out: Scores = {p.power: k["per_centre"] * p.centres + (share if p.power in sharing else 0.0) for p in facts.powers}
     toppers = _toppers(facts, {p.power: p for p in facts.powers if p.power in sharing})
@@ -262,32 +281,54 @@ def parse_system(data: Mapping[str, object], where: str = "scoring system") -> S
     parameter, a parameter that is not a number)."""
     missing = [key for key in ("name", "title", "source", "formula", "parameters", "treats") if key not in data]
     if missing:
-        raise ScoringError(f"{where}: missing {', '.join(missing)}")
+        raise ScoringError(msg("%(where)s: missing %(keys)s", where=where, keys=", ".join(missing)))
     formula = data["formula"]
     if not isinstance(formula, str) or formula not in FORMULAS:
-        raise ScoringError(f"{where}: unknown formula {formula!r}{_closest(str(formula), FORMULAS)}")
+        raise ScoringError(
+            msg(
+                "%(where)s: unknown formula %(formula)s%(close)s",
+                where=where,
+                formula=repr(formula),
+                close=_closest(str(formula), FORMULAS),
+            )
+        )
     params = data["parameters"]
     if not isinstance(params, Mapping):
-        raise ScoringError(f"{where}: [parameters] must be a table")
+        raise ScoringError(msg("%(where)s: [parameters] must be a table", where=where))
     wanted = FORMULAS[formula][1]
     extra, absent = sorted(set(params) - wanted), sorted(wanted - set(params))
     if extra or absent:
-        raise ScoringError(
-            f"{where}: formula {formula} takes exactly {', '.join(sorted(wanted))}"
-            + (f"; unknown: {', '.join(extra)}" if extra else "")
-            + (f"; missing: {', '.join(absent)}" if absent else "")
+        said = msg(
+            "%(where)s: formula %(formula)s takes exactly %(keys)s",
+            where=where,
+            formula=formula,
+            keys=", ".join(sorted(wanted)),
         )
+        if extra:
+            said = msg("%(said)s; unknown: %(keys)s", said=said, keys=", ".join(extra))
+        if absent:
+            said = msg("%(said)s; missing: %(keys)s", said=said, keys=", ".join(absent))
+        raise ScoringError(said)
     numbers: dict[str, float] = {}
     for key, value in params.items():
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ScoringError(f"{where}: parameter {key} must be a number, not {value!r}")
+            raise ScoringError(
+                msg(
+                    "%(where)s: parameter %(key)s must be a number, not %(value)s",
+                    where=where,
+                    key=key,
+                    value=repr(value),
+                )
+            )
         numbers[key] = float(value)
     treats = data["treats"]
     if not isinstance(treats, Mapping) or sorted(treats) != sorted(TREATS):
-        raise ScoringError(f"{where}: [treats] must say in words how it scores: {', '.join(TREATS)}")
+        raise ScoringError(
+            msg("%(where)s: [treats] must say in words how it scores: %(keys)s", where=where, keys=", ".join(TREATS))
+        )
     for key in ("name", "title", "source"):
         if not isinstance(data[key], str) or not data[key]:
-            raise ScoringError(f"{where}: {key} must be a non-empty string")
+            raise ScoringError(msg("%(where)s: %(key)s must be a non-empty string", where=where, key=key))
     return ScoringSystem(
         name=str(data["name"]),
         title=str(data["title"]),
@@ -308,7 +349,9 @@ def systems() -> Mapping[str, ScoringSystem]:
             continue
         system = parse_system(tomllib.loads(entry.read_text(encoding="utf-8")), f"systems/{entry.name}")
         if system.name in found:
-            raise ScoringError(f"systems/{entry.name}: the name {system.name!r} is taken")
+            raise ScoringError(
+                msg("systems/%(file)s: the name %(name)s is taken", file=entry.name, name=repr(system.name))
+            )
         found[system.name] = system
     return MappingProxyType(found)
 
@@ -317,9 +360,14 @@ def system_names() -> list[str]:
     return sorted(systems())
 
 
-def _closest(name: str, valid: Mapping[str, object] | list[str]) -> str:
+def _closest(name: str, valid: Mapping[str, object] | list[str]) -> Msg | str:
     near = difflib.get_close_matches(name.lower(), list(valid), n=1, cutoff=0.0)
-    return f" (did you mean {near[0]!r}?)" if near else ""
+    return msg(" (did you mean %(close)s?)", close=repr(near[0])) if near else ""
+
+
+def _nearest(name: str, valid: Mapping[str, object] | list[str]) -> str:
+    near = difflib.get_close_matches(name.lower(), list(valid), n=1, cutoff=0.0)
+    return repr(near[0]) if near else "''"
 
 
 def load_system(name: str) -> ScoringSystem:
@@ -327,7 +375,12 @@ def load_system(name: str) -> ScoringSystem:
     found = systems().get(name.strip().lower())
     if found is None:
         raise ScoringError(
-            f"no scoring system {name!r}{_closest(name, systems())}; the systems are {', '.join(system_names())}"
+            msg(
+                "no scoring system %(name)s (did you mean %(close)s?); the systems are %(systems)s",
+                name=repr(name),
+                close=_nearest(name, systems()),
+                systems=", ".join(system_names()),
+            )
         )
     return found
 
