@@ -73,6 +73,7 @@ _COMMAND_MODULES = (
     "ratings",
     "tournaments",
     "daide",
+    "puzzles",
 )
 """Modules under ``dippouch.cli`` whose import registers commands; a missing optional one is skipped."""
 
@@ -115,6 +116,7 @@ _COMMAND_HOME = {
     "ratings": "ratings",
     "tournament": "tournaments",
     "daide": "daide",
+    "puzzles": "puzzles",
 }
 """Which module registers each top-level command, so that ``dippouch submit`` imports and builds one module's
 commands instead of all of them (typer builds every registered command's parser before it runs one: 25 ms,

@@ -19,6 +19,7 @@ import dippouch.store.models_notify
 import dippouch.store.models_openings
 import dippouch.store.models_pages
 import dippouch.store.models_press
+import dippouch.store.models_puzzles
 import dippouch.store.models_ratings
 import dippouch.store.models_roster
 import dippouch.store.models_sandboxes
