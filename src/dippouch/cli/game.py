@@ -14,7 +14,7 @@ import json
 import os
 import sys
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -139,11 +139,21 @@ def new(
         "--language",
         help="The language of the game's own mail to everyone (results, reminders, notices): en, de or fr.",
     ),
+    visibility: str = typer.Option(
+        "public", "--visibility", help="public (listed), unlisted (anyone with its address) or private."
+    ),
+    secret_ballot: bool = typer.Option(
+        False, "--secret-ballot", help="Draw votes are secret: only the result is shown, as the desk's option."
+    ),
+    vote_rule: str = typer.Option(
+        "unanimous", "--vote-rule", help="How the table's proposals pass: unanimous, majority or unconcerned."
+    ),
     db: str | None = DbOption,
     now: str | None = NowOption,
 ) -> None:
-    """Create a game; its first phase opens now, with its deadline."""
+    """Create a game; its first phase opens now, with its deadline (the same options as the desk's form)."""
     from dippouch.game import GameError, Settings
+    from dippouch.play import games
     from dippouch.play.records import find_system
 
     options: dict[str, Any] = {}
@@ -161,12 +171,16 @@ def new(
         anonymous=anonymous,
         scoring=find_system(scoring).name if scoring else None,
         language=language.strip().lower(),
+        secret_ballot=secret_ballot,
+        vote_rule=vote_rule,
     )
     start = None
     if position is not None:
         start = _read_json(position)
     store = _store(db)
-    store.create_game(name, variant, now=_now(now), options=options, settings=settings, position=start)
+    games.create(
+        store, name, variant, now=_now(now), options=options, settings=settings, visibility=visibility, position=start
+    )
     st = store.status(name, now=_now(now))
     out.print(f"Created game {name} ({store.variant(name).title}).")
     out.print(f"{st.phase}: orders due by {_when(st.settings, st.deadline)}.")
@@ -195,8 +209,10 @@ def upgrade_variant(
     now: str | None = NowOption,
 ) -> None:
     """Switch a game to its variant file as it is now (a game keeps the copy it was created with)."""
+    from dippouch.play import games
+
     store = _store(db)
-    drift, problems = store.upgrade_variant(game, now=_now(now), check_only=check)
+    drift, problems = games.upgrade_variant(store, game, now=_now(now), check_only=check)
     if drift.stored_hash is not None and not drift.changed and not problems:
         out.print(f"Game {game} already plays the variant file as it is ({str(drift.file_hash)[:12]}); nothing to do.")
         return
@@ -309,8 +325,10 @@ def players_email(
     now: str | None = NowOption,
 ) -> None:
     """Set the e-mail address of POWER's player: results go there, and mail intake takes orders only from it."""
+    from dippouch.play import games
+
     store = _store(db)
-    p = store.set_email(game, power, None if address.lower() == "none" else address, now=_now(now))
+    p = games.set_email(store, game, power, None if address.lower() == "none" else address, now=_now(now))
     player, addr = store.emails(game)[p]
     out.print(f"{player} ({p}) in {game}: {'mail to ' + addr if addr else 'no e-mail address'}.")
 
@@ -564,10 +582,15 @@ def process(
 
 
 def _process_one(store: GameStore, game: str, now: str | None, *, force: bool, quiet: bool, full: bool = True) -> int:
+    from dippouch.play import clock
+    from dippouch.play.fairness import INSTALLATION
     from dippouch.play.processing import process_now
     from dippouch.play.reports import stored_report
 
-    done = process_now(store, game, now=_now(now), force=force, limit=1000).phases
+    if force:
+        done = clock.process(store, game, by=INSTALLATION, now=_now(now), limit=1000).phases
+    else:
+        done = process_now(store, game, now=_now(now), limit=1000).phases
     if not done:
         if quiet:
             return 0
@@ -765,14 +788,16 @@ def extend(
 ) -> None:
     """Push the current deadline back."""
     from dippouch.game import format_duration, parse_duration
+    from dippouch.play import clock
+    from dippouch.play.fairness import INSTALLATION
 
     store = _store(db)
-    result = store.extend(game, parse_duration(by), now=_now(now))
+    result = clock.extend(store, game, parse_duration(by), by=INSTALLATION, now=_now(now))
     st = store.status(game, now=_now(now))
-    if isinstance(result, datetime):
-        out.print(f"{st.phase}: deadline extended to {_when(st.settings, result)}.")
+    if result.deadline is not None:
+        out.print(f"{st.phase}: deadline extended to {_when(st.settings, result.deadline)}.")
     else:
-        out.print(f"{st.phase}: paused with {format_duration(result)} left on the clock.")
+        out.print(f"{st.phase}: paused with {format_duration(result.left or timedelta(0))} left on the clock.")
 
 
 @app.command()
@@ -780,8 +805,10 @@ def extend(
 def pause(game: str, db: str | None = DbOption, now: str | None = NowOption) -> None:
     """Stop the clock (nothing is processed while paused)."""
     from dippouch.game import format_duration
+    from dippouch.play import clock
+    from dippouch.play.fairness import INSTALLATION
 
-    left = _store(db).pause(game, now=_now(now))
+    left = clock.pause(_store(db), game, by=INSTALLATION, now=_now(now)).left
     out.print(f"Paused {game} with {format_duration(left)} left on the clock.")
 
 
@@ -789,8 +816,11 @@ def pause(game: str, db: str | None = DbOption, now: str | None = NowOption) -> 
 @friendly
 def resume(game: str, db: str | None = DbOption, now: str | None = NowOption) -> None:
     """Restart the clock with the time that was left."""
+    from dippouch.play import clock
+    from dippouch.play.fairness import INSTALLATION
+
     store = _store(db)
-    deadline = store.resume(game, now=_now(now))
+    deadline = clock.resume(store, game, by=INSTALLATION, now=_now(now))
     st = store.status(game, now=_now(now))
     out.print(f"Resumed {game}: {st.phase} due {_when(st.settings, deadline)}.")
 
@@ -804,8 +834,12 @@ def rollback(
     now: str | None = NowOption,
 ) -> None:
     """Reopen an earlier phase; the phases after it stay in the history, marked abandoned."""
+    from dippouch.play import clock
+    from dippouch.play.fairness import INSTALLATION
+
     store = _store(db)
-    name, carried = store.rollback(game, phase, now=_now(now))
+    rolled = clock.rollback(store, game, phase, by=INSTALLATION, now=_now(now))
+    name, carried = rolled.phase, rolled.carried
     st = store.status(game, now=_now(now))
     out.print(f"Rolled {game} back to {name}; orders due by {_when(st.settings, st.deadline)}.")
     if not carried:
@@ -844,6 +878,8 @@ def export_(
     import getpass
 
     from dippouch.game import GameError
+    from dippouch.play import games
+    from dippouch.play.fairness import INSTALLATION, Actor
 
     store = _store(db)
     if fmt == "json":
@@ -852,10 +888,10 @@ def export_(
                 user = getpass.getuser()
             except (KeyError, OSError):
                 user = "unknown user"
-            who = f"the coordinator ({user}, dippouch export)"
-            data = store.game_file(game, view="unsealed", now=_now(now), who=who, reason=reason)
+            who = Actor(f"the coordinator ({user}, dippouch export)", installation=True)
+            data = games.export_file(store, game, by=who, now=_now(now), unsealed=True, reason=reason)
         else:
-            data = store.game_file(game, view="coordinator", now=_now(now))
+            data = games.export_file(store, game, by=INSTALLATION, now=_now(now))
             if data.get("sealed"):
                 n = sum(1 for ph in data["phases"] for sub in ph["submissions"] if sub.get("sealed"))
                 err.print(
@@ -896,11 +932,12 @@ def import_(
 ) -> None:
     """Read a game file into the database as a new game."""
     from dippouch.game import GameError
+    from dippouch.play import games
 
     data = _read_json(file)
     store = _store(db)
     if fmt == "json":
-        new_name = store.import_game(data, name=name)
+        new_name = games.import_file(store, data, name=name)
     elif fmt == "mila":
         from dippouch.play.mila import import_mila
 

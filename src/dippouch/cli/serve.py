@@ -112,7 +112,9 @@ def serve(
             "other names), e.g. DIPPOUCH_PUBLIC_URL=http://192.0.2.10:8000"
         )
     if new_key or access.coordinator_key_count() == 0:
-        _, secret = access.create_key("coordinator", label="made by dippouch serve", now=datetime.now(UTC))
+        from dippouch.play.games import coordinator_key
+
+        _, secret = coordinator_key(store, None, label="made by dippouch serve", now=datetime.now(UTC))
         why = "As asked" if new_key else "No coordinator key existed"
         link = site.link(f"/k/{secret}")
         if sys.stdout.isatty():

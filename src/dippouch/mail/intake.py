@@ -1235,7 +1235,10 @@ def _apply_held(
         }
         return [Finish(mail_id, values, was="held"), *(also(out) if also is not None else ())]
 
-    return _applied(mail_id, store.submit(gname, who, body, now=when, source="mail", then=applied_as))
+    # Through the use case every door sends orders by (the same size check as a mail taken in at once), as
+    # received when the message arrived.
+    sent = send_orders(store, gname, who, body, source="mail", now=now, received=when, then=applied_as)
+    return _applied(mail_id, sent.receipt)
 
 
 def _applied(mail_id: int, result: SubmitResult) -> Outcome:

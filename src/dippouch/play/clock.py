@@ -159,7 +159,8 @@ def end_lapsed_graces(store: GameStore, *, now: datetime) -> list[str]:
     for name, _, state, _ in store.games():
         if state != "paused" or not _in_grace(store, name):
             continue
-        recent = events_since(store, game_id(store, name), now - GRACE, ["pause"])
+        # A pause exactly GRACE ago has lapsed: the window starts just after it.
+        recent = events_since(store, game_id(store, name), now - GRACE + timedelta(microseconds=1), ["pause"])
         if not any(detail.get("why") == GRACE_WHY for _, _, detail in recent):
             store.resume(name, now=now)
             resumed.append(name)

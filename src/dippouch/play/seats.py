@@ -21,6 +21,7 @@ from datetime import datetime
 
 from dippouch.bots.seats import bot_player
 from dippouch.interop.daide import DAIDE_PLAYER
+from dippouch.play.fairness import INSTALLATION, Actor, require_alone
 from dippouch.store import openings as store_openings
 from dippouch.store.bots import BOT_PREFIX
 from dippouch.store.games import SeatChange, change_seat
@@ -86,10 +87,15 @@ def seat(
     replace: bool = False,
     email: str | None = None,
     link: bool = False,
+    by: Actor = INSTALLATION,
+    by_vote: bool = False,
 ) -> Seated:
     """The coordinator seats ``player`` on ``power`` (``replace``: hands it over from its player, or from civil
     disorder). ``email``: the address their orders by mail must come from; when it is a person's, the seat is
-    that person's. ``link``: make the new player's link with the seat."""
+    that person's. ``link``: make the new player's link with the seat. ``by``: who asks (in a player-run game a
+    replacement is the table's to vote, ``by_vote``: :func:`dippouch.play.fairness.require_alone`)."""
+    if replace:
+        require_alone(store, game, "replace", by=by, by_vote=by_vote)
     person = person_by_email(store, email) if email else None
     change = change_seat(
         store,
@@ -107,9 +113,21 @@ def seat(
     return Seated(game, change, person.id if person is not None else None, drawn)
 
 
-def seat_bot(store: GameStore, game: str, power: str, level: str, *, now: datetime) -> Seated:
+def seat_bot(
+    store: GameStore,
+    game: str,
+    power: str,
+    level: str,
+    *,
+    now: datetime,
+    by: Actor = INSTALLATION,
+    by_vote: bool = False,
+) -> Seated:
     """The coordinator seats a bot of ``level`` on ``power`` (replacing whoever plays it, or taking an empty
-    seat); the bot sends its orders when the caller lets the bots play (:func:`dippouch.bots.seats.play_seats`)."""
+    seat); the bot sends its orders when the caller lets the bots play (:func:`dippouch.bots.seats.play_seats`).
+    A bot over a player is a replacement: in a player-run game the table's to vote."""
+    if any(p.lower() == power.lower() and cur for p, cur, _ in store.players(game)):
+        require_alone(store, game, "replace", by=by, by_vote=by_vote)
     change = change_seat(store, game, power, bot_player(level), now=now, replace=True, reason="bot")
     return Seated(game, change, None, store_openings.draw_when_full(store, game, now=now))
 

@@ -10,18 +10,21 @@ from typing import Any
 
 from dippouch.bots.seats import Think, bot_level, play_seats, set_disorder_bot, think_here
 from dippouch.mail.notices import mail_unavailable, queue_player_link
-from dippouch.play import seats
-from dippouch.play.processing import TooSoon, process_now
+from dippouch.play import clock, games, seats
+from dippouch.play.clock import MAX_EXTENSION
+from dippouch.play.fairness import Actor, TableMustVote
+from dippouch.play.processing import TooSoon
 from dippouch.store import absences as absence_store
 from dippouch.store.access import VISIBILITIES
 from dippouch.store.people import seat_people
 from dippouch.web.games import game_view
 from dippouch.web.inputs import duration, duration_text, names, number_or_none, phase_deadlines
 from dippouch.web.mail_desk import desk_summary
-from dippouch.web.security import BadInput, NotFound, TooMany, Viewer
+from dippouch.web.security import BadInput, Forbidden, NotFound, TooMany, Viewer
 from dippouch.web.service import Web
 
 __all__ = [
+    "actor",
     "assign",
     "away_now",
     "clock_action",
@@ -145,19 +148,23 @@ def assign(
     revoked and the person replaced is told, with the seat). ``email`` is the address their orders by mail must
     come from (optional). A refusal in ``say``'s language."""
     web.require_coordinator(name, viewer)
-    power, _, secret = _assign(web, name, power, player, replace, email, say)
+    power, _, secret = _assign(web, name, power, player, replace, email, say, by=actor(web, name, viewer))
     return power, secret
 
 
 def _assign(
-    web: Web, name: str, power: str, player: str, replace: bool, email: str, say: Say = str
+    web: Web, name: str, power: str, player: str, replace: bool, email: str, say: Say = str, *, by: Actor
 ) -> tuple[str, int, str]:
     _ = say
     player = names(player, _("the player's name"), 200, say=say)
     address = names(email, _("the e-mail address"), 320, say=say) if email.strip() else None
     power = web.power_named(name, power)
     try:
-        got = seats.seat(web.store, name, power, player, now=web.now(), replace=replace, email=address, link=True)
+        got = seats.seat(
+            web.store, name, power, player, now=web.now(), replace=replace, email=address, link=True, by=by
+        )
+    except TableMustVote as e:
+        raise Forbidden(e.msg) from None
     finally:
         web.touched(name)
     assert got.key_id is not None and got.secret is not None, "a seat asked with its link has one"
@@ -198,7 +205,7 @@ def seat_many(
     no_mail = mail_unavailable() if any(e for _, _, e in todo) else None
     out = []
     for power, player, email in todo:
-        power, key_id, secret = _assign(web, name, power, player, False, email, say)
+        power, key_id, secret = _assign(web, name, power, player, False, email, say, by=actor(web, name, viewer))
         link = f"{base}/k/{secret}"
         mailed = False
         if email and no_mail is None:
@@ -222,7 +229,7 @@ def set_email(web: Web, name: str, viewer: Viewer, power: str, email: str, *, sa
     _ = say
     web.require_coordinator(name, viewer)
     address = names(email, _("the e-mail address"), 320, say=say) if email.strip() else None
-    power = web.store.set_email(name, power, address, now=web.now())
+    power = games.set_email(web.store, name, power, address, now=web.now())
     web.touched(name)
     if address:
         return _("%(power)s's orders by mail now come from %(address)s.") % {"power": power, "address": address}
@@ -235,31 +242,23 @@ def new_player_link(web: Web, name: str, viewer: Viewer, power: str, reason: str
     web.require_coordinator(name, viewer)
     power = web.power_named(name, power)
     try:
-        web.store.record_unsealing(
-            name,
-            who=web.who(name, viewer),
-            reason=reason,
-            now=web.now(),
-            what=f"new key for {power}'s player",
-            power=power,
-            seated_only=True,
-        )
+        _, secret = games.player_key(web.store, name, power, by=actor(web, name, viewer), now=web.now(), reason=reason)
+    except TableMustVote as e:
+        raise Forbidden(e.msg) from None
     finally:
         web.touched(name)
-    players = dict((p, cur) for p, cur, _ in web.read.players(name))
-    _, secret = web.access.create_key("player", game=name, power=power, label=players.get(power) or "", now=web.now())
     return power, secret
 
 
 def new_coordinator_key(web: Web, name: str, viewer: Viewer, label: str) -> str:
     web.require_coordinator(name, viewer)
-    _, secret = web.access.create_key("coordinator", game=name, label=label[:200], now=web.now())
+    _, secret = games.coordinator_key(web.store, name, label=label, now=web.now())
     return secret
 
 
 def revoke(web: Web, name: str, viewer: Viewer, key_id: int) -> None:
     web.require_coordinator(name, viewer)
-    web.access.revoke_key(key_id, game=name, now=web.now())
+    games.revoke_key(web.store, name, key_id, now=web.now())
 
 
 def clock_action(
@@ -269,44 +268,55 @@ def clock_action(
     the bots of a "process now" think (here by default)."""
     web.require_coordinator(name, viewer)
     try:
-        return _clock_action(web, name, action, arg, say, think)
+        return _clock_action(web, name, action, arg, say, think, by=actor(web, name, viewer))
     finally:
         web.touched(name)
 
 
-def _clock_action(web: Web, name: str, action: str, arg: str, say: Say, think: Think | None = None) -> str:
+def actor(web: Web, name: str, viewer: Viewer) -> Actor:
+    """Who asks a coordinator's action of ``name``, as the use cases' fairness rule reads them: the
+    installation's coordinator is never refused; a game's coordinator who plays in it may be
+    (:func:`dippouch.play.fairness.require_alone`)."""
+    return Actor(web.who(name, viewer), installation=viewer.coordinates(None), person_id=viewer.person_id)
+
+
+def _clock_action(
+    web: Web, name: str, action: str, arg: str, say: Say, think: Think | None = None, *, by: Actor
+) -> str:
     _ = say
     now = web.now()
     s = web.store
-    if action == "extend":
-        by = duration(arg, _("the extension"), say=say)
-        if by <= timedelta(0) or by > timedelta(days=365):
-            raise BadInput(_("an extension is between one second and a year"))
-        got = s.extend(name, by, now=now)
-        if isinstance(got, datetime):
-            return _("Deadline extended to %(time)s UTC.") % {"time": f"{got:%Y-%m-%d %H:%M}"}
-        return _("Extended.")
-    if action == "pause":
-        left = s.pause(name, now=now)
-        return _("Paused with %(left)s left on the clock.") % {"left": duration_text(left)}
-    if action == "resume":
-        due = s.resume(name, now=now)
-        return _("Resumed; due %(time)s UTC.") % {"time": f"{due:%Y-%m-%d %H:%M}"}
-    if action == "process":
-        try:
-            return process_now(s, name, now=now, force=True, think=think).text
-        except TooSoon as e:  # a game bots alone play, asked again within the installation's pace
-            raise TooMany(e.msg, e.retry_after) from None
-    if action == "rollback":
-        phase = names(arg, _("the phase"), 100, say=say)
-        rolled: Any = s.rollback(name, phase, now=now)
-        back, carried = rolled if isinstance(rolled, tuple) else (rolled, [])
-        said = _("Rolled back to %(phase)s; its orders are due again.") % {"phase": back}
-        if carried:
-            said += " " + _("%(count)s submission(s) carried forward.") % {"count": len(carried)}
-        return said
+    try:
+        if action == "extend":
+            length = duration(arg, _("the extension"), say=say)
+            if length <= timedelta(0) or length > MAX_EXTENSION:
+                raise BadInput(_("an extension is between one second and a year"))
+            got = clock.extend(s, name, length, by=by, now=now)
+            if got.deadline is not None:
+                return _("Deadline extended to %(time)s UTC.") % {"time": f"{got.deadline:%Y-%m-%d %H:%M}"}
+            return _("Extended.")
+        if action == "pause":
+            paused = clock.pause(s, name, by=by, now=now)
+            return _("Paused with %(left)s left on the clock.") % {"left": duration_text(paused.left)}
+        if action == "resume":
+            due = clock.resume(s, name, by=by, now=now)
+            return _("Resumed; due %(time)s UTC.") % {"time": f"{due:%Y-%m-%d %H:%M}"}
+        if action == "process":
+            try:
+                return clock.process(s, name, by=by, now=now, think=think).text
+            except TooSoon as e:  # a game bots alone play, asked again within the installation's pace
+                raise TooMany(e.msg, e.retry_after) from None
+        if action == "rollback":
+            phase = names(arg, _("the phase"), 100, say=say)
+            rolled = clock.rollback(s, name, phase, by=by, now=now)
+            said = _("Rolled back to %(phase)s; its orders are due again.") % {"phase": rolled.phase}
+            if rolled.carried:
+                said += " " + _("%(count)s submission(s) carried forward.") % {"count": len(rolled.carried)}
+            return said
+    except TableMustVote as e:  # one person alone in a player-run game: forbidden, not a mistake of input
+        raise Forbidden(e.msg) from None
     if action == "visibility":
-        web.access.set_visibility(name, arg)
+        games.set_visibility(s, name, arg)
         return _("The game is now %(visibility)s.") % {"visibility": arg}
     raise NotFound(_("no coordinator action %(action)s") % {"action": repr(action)})
 
@@ -408,7 +418,7 @@ def set_deadlines(web: Web, name: str, viewer: Viewer, form: Mapping[str, Any], 
     deadlines = {k: str(form.get(k) or "").strip() for k in ("movement", "retreats", "adjustments")}
     deadlines = {k: t for k, t in deadlines.items() if t}
     phase_deadlines(deadlines, say=say)
-    web.store.set_deadlines(name, deadlines, now=web.now())
+    games.set_deadlines(web.store, name, deadlines, now=web.now())
     web.touched(name)
     return _("Deadlines for the phases to come: %(deadlines)s.") % {
         "deadlines": ", ".join(f"{k} {t}" for k, t in deadlines.items())
@@ -425,8 +435,10 @@ def seat_bot(
     power = web.power_named(name, power)
     now = web.now()
     try:
-        got = seats.seat_bot(web.store, name, power, level, now=now)
+        got = seats.seat_bot(web.store, name, power, level, now=now, by=actor(web, name, viewer))
         moves = play_seats(web.store, now=now, games=[name], think=think)
+    except TableMustVote as e:
+        raise Forbidden(e.msg) from None
     finally:
         web.touched(name)
     sent = next((m for m in moves if m.power == power and m.version is not None), None)

@@ -114,8 +114,15 @@ def export(web: Web, name: str, viewer: Viewer, *, unsealed: bool = False, reaso
         if seen is not None:  # an anonymous game: nobody's name but the reader's own seats' until the end
             redact_game_file(sealed, seen)
         return sealed
+    from dippouch.play.fairness import Actor, TableMustVote
+    from dippouch.play.games import export_file
+    from dippouch.web.security import Forbidden
+
+    by = Actor(web.who(name, viewer), installation=viewer.coordinates(None), person_id=viewer.person_id)
     try:
-        data = web.store.game_file(name, view="unsealed", now=web.now(), who=web.who(name, viewer), reason=reason)
+        data = export_file(web.store, name, by=by, now=web.now(), unsealed=True, reason=reason)
+    except TableMustVote as e:  # the creator who plays: the table decides (play.fairness)
+        raise Forbidden(e.msg) from None
     finally:
         web.touched(name)
     return data

@@ -8,6 +8,7 @@ from typing import Any
 
 from dippouch.catalog import load_variant, variant_names
 from dippouch.game import Settings
+from dippouch.play import games
 from dippouch.play.records import find_system
 from dippouch.store.access import VISIBILITIES
 from dippouch.web.inputs import names, number, phase_deadlines
@@ -77,8 +78,7 @@ def create_game(web: Web, viewer: Viewer, form: Mapping[str, Any], gettext: Call
     visibility = str(form.get("visibility") or "public")
     if visibility not in VISIBILITIES:
         raise BadInput(gettext("visibility must be one of %(all)s") % {"all": ", ".join(VISIBILITIES)})
-    web.store.create_game(name, variant, now=web.now(), options=options, settings=settings)
-    web.access.set_visibility(name, visibility)
+    games.create(web.store, name, variant, now=web.now(), options=options, settings=settings, visibility=visibility)
     web.touched(name)
     return name
 
@@ -88,7 +88,7 @@ def import_game(web: Web, viewer: Viewer, data: Any, name: str | None, gettext: 
     if name:
         name = names(name, gettext("the game's name"), say=gettext)
     try:
-        return web.store.import_game(data, name=name or None)
+        return games.import_file(web.store, data, name=name or None)
     except (AttributeError, TypeError, ValueError, KeyError) as e:
         why = f"{type(e).__name__}: {e}"[:250]  # the error is cut, not the sentence around it
         raise BadInput(gettext("the game file is incomplete or in the wrong shape (%(why)s)") % {"why": why}) from None

@@ -329,10 +329,20 @@ def sign_up(
     _visible(web, name, viewer, invite)
     if len(wishes) > MAX_WISHES:
         raise BadInput(_("%(count)s wishes; rank at most %(most)s powers") % {"count": len(wishes), "most": MAX_WISHES})
+    _not_its_coordinator(web, name, viewer, me)
     with web.writes:
         got = play_openings.sign_up(web.store, name, me, wishes, now=web.now(), wait=wait, despite_block=despite_block)
     web.touched(name)
     return _joined(got)
+
+
+def _not_its_coordinator(web: Web, name: str, viewer: Viewer, me: int) -> None:
+    """A game's coordinator by its key (not the installation's, not its creator) takes no seat in it
+    (:func:`dippouch.play.fairness.refuse_seat_for_coordinator`, issue 56)."""
+    from dippouch.play.fairness import refuse_seat_for_coordinator
+
+    keyed = viewer.coordinates(name) and not viewer.coordinates(None)
+    refuse_seat_for_coordinator(web.store, name, me, coordinator=keyed)
 
 
 def quick_play(web: Web, me: int, filters: play_openings.Filters) -> dict[str, Any]:
@@ -415,6 +425,7 @@ def free(web: Web, name: str, viewer: Viewer, power: str) -> dict[str, Any]:
 def claim(web: Web, name: str, viewer: Viewer, me: int, power: str, *, despite_block: bool = False) -> dict[str, Any]:
     """Take a seat from the pool; the old player's links for the power stop working."""
     web.require_visible(name, viewer)
+    _not_its_coordinator(web, name, viewer, me)
     with web.writes:
         power = play_openings.claim(web.store, name, power, me, now=web.now(), despite_block=despite_block)
     web.touched(name)
