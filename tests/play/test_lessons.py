@@ -221,3 +221,35 @@ def test_explained_retreats_and_builds() -> None:
     assert [str(s.text) for s in explain(V, pos, {}, res, "Germany")] == [
         "A Munich had no retreat order and was disbanded."
     ]
+
+
+def test_every_order_of_random_games_is_told() -> None:
+    """Over many adjudications (random legal orders for every power from the opening, for three years, retreats
+    and builds included): every order a power gave gets a sentence, each is said without a hole (every
+    placeholder filled), and a dislodged unit is always told so."""
+    import random
+
+    from dippouch.core.legal_orders import all_legal_orders
+    from dippouch.core.orders import Build, Disband
+
+    rng = random.Random(58)
+    told = 0
+    for _game in range(12):
+        pos = V.start
+        for _phase in range(9):
+            legal = all_legal_orders(V, pos)
+            orders = {p: [rng.choice(opts) for opts in units.values() if opts] for p, units in legal.items()}
+            if V.calendar.kind(pos.phase).value == "adjustments":
+                orders = {p: [o for o in os if isinstance(o, (Build, Disband))][:1] for p, os in orders.items()}
+            res = adjudicate(V, pos, orders)
+            said = explain(V, pos, orders, res, "France")
+            texts = [str(s.text) for s in said]
+            assert all("%(" not in t and t.strip() for t in texts)
+            for r in res.results:
+                if r.index is not None or r.dislodged:
+                    assert any(s.power == r.power for s in said), (r, texts)
+            dislodged = [r for r in res.results if r.dislodged]
+            assert sum("was dislodged" in t for t in texts) == len(dislodged), texts
+            told += len(texts)
+            pos = res.next
+    assert told > 500
