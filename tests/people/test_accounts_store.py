@@ -122,3 +122,20 @@ def test_forgetting_a_person_keeps_their_seat_and_removes_the_rest(store: GameSt
     after = export_person(store, pid)
     assert after["passkeys"] == [] and after["calendar_feeds"] == [] and after["seats"][0]["player"] == "Ann"
     assert store.status("g", now=T0).powers[2].player == "Ann"
+
+
+def test_a_link_used_before_its_mail_went_is_not_sent_and_not_retried(store: GameStore) -> None:
+    """A link used from the Outbox before mail was set up: its mail is withdrawn, never sent with "(used)"
+    where the link was (the players' trial, issue 55), and `mail retry` refuses it, saying why."""
+    from dippouch.store.outbox import claim_outbox, retry_outbox
+
+    token = _link(store, "ann@example.org", "Ann")
+    use_link(store, token, now=T0 + timedelta(minutes=1))
+    later = T0 + timedelta(minutes=2)
+    assert claim_outbox(store, later, "w", timedelta(minutes=5)) is None
+    with store.engine.connect() as conn:
+        row_id, status, body = conn.exec_driver_sql("select id, status, body from mail_outbox").one()
+    assert status == "withdrawn" and token not in body
+    with pytest.raises(GameError, match="withdrawn: the sign-in link in it was used before it went"):
+        retry_outbox(store, row_id, later)
+    assert claim_outbox(store, later, "w", timedelta(minutes=5)) is None

@@ -236,6 +236,10 @@ def use_link(db: Database, token: str, *, now: datetime, name: str | None = None
             mail = s.scalars(sa.select(OutboxRow).where(OutboxRow.key == _mail_key(row))).first()
             if mail is not None:
                 mail.body = mail.body.replace(token, "(used)")
+                if mail.status != "sent":
+                    # Used before it went (from the Outbox, before mail was set up): a spent link is no use to
+                    # its reader, and "(used)" where a link should be reads as a fault, so it is not sent.
+                    mail.status, mail.claimed_by, mail.claimed_until = "withdrawn", None, None
             # Unused links to the same address die with this one: the mailbox has been proven now, and an older
             # link lying in it (or in a forwarded copy) must not sign anyone in later.
             s.execute(

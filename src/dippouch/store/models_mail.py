@@ -99,7 +99,8 @@ class OutboxRow(Base):
     """The Message-ID, fixed when queued: a resend after a crash carries the same one."""
     in_reply_to: Mapped[str | None] = mapped_column(sa.String(998))
     status: Mapped[str] = mapped_column(sa.String(20))
-    """``pending``, ``sent`` or ``failed`` (refused for good by the server; ``mail retry`` queues it again)."""
+    """``pending``, ``sent``, ``failed`` (refused for good by the server; ``mail retry`` queues it again) or
+    ``withdrawn`` (a sign-in link used before its mail went: never sent)."""
     attempts: Mapped[int] = mapped_column(default=0)
     created_at: Mapped[datetime]
     next_attempt_at: Mapped[datetime]

@@ -256,6 +256,10 @@ def retry_outbox(store: Database, row_id: int, now: datetime) -> None:
                     time=f"{r.sent_at:%Y-%m-%d %H:%M}",
                 )
             )
+        if r.status == "withdrawn":
+            raise GameError(
+                msg("message #%(id)s was withdrawn: the sign-in link in it was used before it went", id=row_id)
+            )
         r.status, r.next_attempt_at, r.claimed_until, r.claimed_by = "pending", as_utc(now), None, None
 
 
