@@ -53,6 +53,11 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from dippouch.core.errors import DippouchError
+from dippouch.core.messages import N_, Msg, msg
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the settings' refusals, said to the installation's coordinator in their language on the command
+line and the desk (dippouch.saying)."""
 
 __all__ = [
     "DEFAULT_PUBLIC_URL",
@@ -107,18 +112,26 @@ class Site:
         parts = urlsplit(url)
         if parts.scheme not in ("http", "https") or not parts.hostname:
             raise DippouchError(
-                f"DIPPOUCH_PUBLIC_URL {public_url!r} is not a web address; give the address people open, "
-                "e.g. https://diplomacy.example.org"
+                msg(
+                    "DIPPOUCH_PUBLIC_URL %(url)s is not a web address; give the address people open, "
+                    "e.g. https://diplomacy.example.org",
+                    url=repr(public_url),
+                )
             )
         if parts.query or parts.fragment or parts.username or parts.password:
             raise DippouchError(
-                f"DIPPOUCH_PUBLIC_URL {public_url!r} has a query, fragment or user name; give only "
-                f"{parts.scheme}://{parts.netloc.rsplit('@', 1)[-1]}{parts.path}"
+                msg(
+                    "DIPPOUCH_PUBLIC_URL %(url)s has a query, fragment or user name; give only %(only)s",
+                    url=repr(public_url),
+                    only=f"{parts.scheme}://{parts.netloc.rsplit('@', 1)[-1]}{parts.path}",
+                )
             )
         try:
             parts.port  # noqa: B018 - raises on a port that is not a number
         except ValueError:
-            raise DippouchError(f"DIPPOUCH_PUBLIC_URL {public_url!r} has a port that is not a number") from None
+            raise DippouchError(
+                msg("DIPPOUCH_PUBLIC_URL %(url)s has a port that is not a number", url=repr(public_url))
+            ) from None
         own = _host_of(parts.hostname)
         hosts = [own]
         if _is_loopback(own):
@@ -129,7 +142,11 @@ class Site:
                 continue
             if name == "*":
                 raise DippouchError(
-                    f"DIPPOUCH_ALLOWED_HOSTS may not be '*': name the hosts this site answers to, e.g. {own},www.{own}"
+                    msg(
+                        "DIPPOUCH_ALLOWED_HOSTS may not be '*': name the hosts this site answers to, "
+                        "e.g. %(host)s,www.%(host)s",
+                        host=own,
+                    )
                 )
             if name not in hosts:
                 hosts.append(name)
@@ -183,7 +200,13 @@ def networks(text: str, what: str) -> tuple[Network, ...]:
         try:
             out.append(ipaddress.ip_network(part.strip(), strict=False))
         except ValueError:
-            raise DippouchError(f"{what}: {part.strip()!r} is not an address or network (e.g. 10.0.0.0/8)") from None
+            raise DippouchError(
+                msg(
+                    "%(setting)s: %(part)s is not an address or network (e.g. 10.0.0.0/8)",
+                    setting=what,
+                    part=repr(part.strip()),
+                )
+            ) from None
     return tuple(out)
 
 
@@ -193,8 +216,16 @@ SECURITY = ("tls", "starttls", "none")
 PROOF_MODES = ("required", "from-address")
 
 
-def _bad(name: str, raw: str, what: str, example: str) -> DippouchError:
-    return DippouchError(f"{name}={raw!r} is not {what}; e.g. {name}={example}")
+def _bad(name: str, raw: str, what: Msg, example: str) -> DippouchError:
+    return DippouchError(
+        msg(
+            "%(name)s=%(raw)s is not %(what)s; e.g. %(name)s=%(example)s",
+            name=name,
+            raw=repr(raw),
+            what=what,
+            example=example,
+        )
+    )
 
 
 @dataclass(frozen=True)
@@ -290,7 +321,7 @@ class Settings:
             return True
         if value in _NO:
             return False
-        raise _bad(name, raw, "on or off (1, true, yes, on; or 0, false, no, off)", "1")
+        raise _bad(name, raw, msg("on or off (1, true, yes, on; or 0, false, no, off)"), "1")
 
     def secret(self, name: str) -> str | None:
         """The variable a mail config's ``password_env`` names (any name the operator chose)."""
@@ -339,8 +370,11 @@ class Settings:
             numbers = []
         if len(numbers) not in (1, 2) or not 1 <= numbers[0] <= 500 or not 0 <= numbers[-1] <= 500:
             raise DippouchError(
-                f"DIPPOUCH_DB_POOL={text!r} is not a pool size: write the connections to keep (1-500), e.g. 20, or "
-                "kept and extra under load, e.g. 20,10"
+                msg(
+                    "DIPPOUCH_DB_POOL=%(pool)s is not a pool size: write the connections to keep (1-500), e.g. 20, or "
+                    "kept and extra under load, e.g. 20,10",
+                    pool=repr(text),
+                )
             )
         return PoolSize(numbers[0], numbers[1] if len(numbers) == 2 else None)
 
@@ -401,7 +435,7 @@ class Settings:
 
         security = given("security")
         if security is not None and security not in SECURITY:
-            raise _bad(names["security"], security, f"one of {', '.join(SECURITY)}", "starttls")
+            raise _bad(names["security"], security, msg("one of %(choices)s", choices=", ".join(SECURITY)), "starttls")
         return MailServer(
             host=given("host"),
             port=self._port(names["port"]),
@@ -423,7 +457,7 @@ class Settings:
         except ValueError:
             port = 0
         if not 0 < port < 65536:
-            raise _bad(name, raw, "a port number (1-65535)", "587" if "SMTP" in name else "993")
+            raise _bad(name, raw, msg("a port number (1-65535)"), "587" if "SMTP" in name else "993")
         return port
 
     @cached_property
@@ -433,7 +467,9 @@ class Settings:
         raw = self.environ.get("DIPPOUCH_MAIL_PROOF", "")
         mode = raw.strip().lower()
         if mode and mode not in PROOF_MODES:
-            raise _bad("DIPPOUCH_MAIL_PROOF", raw, f"one of {', '.join(PROOF_MODES)}", "required")
+            raise _bad(
+                "DIPPOUCH_MAIL_PROOF", raw, msg("one of %(choices)s", choices=", ".join(PROOF_MODES)), "required"
+            )
         return mode or None
 
     @cached_property
@@ -455,7 +491,7 @@ class Settings:
         """``DIPPOUCH_VAPID_SUBJECT``: whom push services may write to about our pushes (RFC 8292)."""
         got = self._given("DIPPOUCH_VAPID_SUBJECT")
         if got is not None and not (got.startswith("mailto:") or got.startswith("https://")):
-            raise _bad("DIPPOUCH_VAPID_SUBJECT", got, "a mailto: or https: address", "mailto:admin@example.org")
+            raise _bad("DIPPOUCH_VAPID_SUBJECT", got, msg("a mailto: or https: address"), "mailto:admin@example.org")
         return got
 
     # --- bots
@@ -476,7 +512,7 @@ class Settings:
         except ValueError:
             seconds = -1.0
         if not 1 <= seconds <= 7 * 86400:
-            raise _bad("DIPPOUCH_BOT_PACE", raw, "a time from 1 second to 7 days (60, 90s, 2m, 1h)", "1m")
+            raise _bad("DIPPOUCH_BOT_PACE", raw, msg("a time from 1 second to 7 days (60, 90s, 2m, 1h)"), "1m")
         return seconds
 
     @cached_property
@@ -492,15 +528,21 @@ class Settings:
         except ValueError:
             budget = -1.0
         if not 0.05 <= budget <= 30:
-            raise _bad("DIPPOUCH_SEARCH_BUDGET", raw, "seconds from 0.05 to 30", "0.5")
+            raise _bad(
+                "DIPPOUCH_SEARCH_BUDGET",
+                raw,
+                msg("seconds from %(lowest)s to %(highest)s", lowest="0.05", highest="30"),
+                "0.5",
+            )
         return budget
 
     # --- the web's work budget (dippouch.web.budget)
 
     def _seconds(self, name: str, default: float, lowest: float, highest: float, example: str) -> float:
-        return self._number(name, default, lowest, highest, example, "seconds")
+        return self._number(name, default, lowest, highest, example, N_("seconds from %(lowest)s to %(highest)s"))
 
     def _number(self, name: str, default: float, lowest: float, highest: float, example: str, unit: str) -> float:
+        """``unit``: the template saying the range (``%(lowest)s``, ``%(highest)s``), marked for the catalogue."""
         raw = self.environ.get(name, "")
         if not raw.strip():
             return default
@@ -509,7 +551,7 @@ class Settings:
         except ValueError:
             value = math.nan
         if not lowest <= value <= highest:
-            raise _bad(name, raw, f"{unit} from {lowest:g} to {highest:g}", example)
+            raise _bad(name, raw, Msg(unit, {"lowest": f"{lowest:g}", "highest": f"{highest:g}"}), example)
         return value
 
     @cached_property
@@ -544,7 +586,7 @@ class Settings:
         except ValueError:
             value = -1
         if not 0 <= value <= 64:
-            raise _bad("DIPPOUCH_WORK_PROCESSES", raw, "a number of processes from 0 to 64", "2")
+            raise _bad("DIPPOUCH_WORK_PROCESSES", raw, msg("a number of processes from 0 to 64"), "2")
         return value
 
     @cached_property
@@ -562,13 +604,17 @@ class Settings:
         """``DIPPOUCH_REQUEST_RATE``: requests a second one client may send on average (10 by default), a
         client being its session or key, else its address; beyond it (and its burst) requests wait, then are
         refused (dippouch.web.middleware.Pace). Pages, their maps and a player's orders take a few a minute."""
-        return self._number("DIPPOUCH_REQUEST_RATE", 10.0, 0.1, 100_000.0, "10", "requests a second")
+        return self._number(
+            "DIPPOUCH_REQUEST_RATE", 10.0, 0.1, 100_000.0, "10", N_("requests a second from %(lowest)s to %(highest)s")
+        )
 
     @cached_property
     def request_burst(self) -> float:
         """``DIPPOUCH_REQUEST_BURST``: requests one client may send at once before its rate applies (60 by
         default: a page with its pictures and scripts, several tabs opened together)."""
-        return self._number("DIPPOUCH_REQUEST_BURST", 60.0, 1.0, 1_000_000.0, "60", "requests")
+        return self._number(
+            "DIPPOUCH_REQUEST_BURST", 60.0, 1.0, 1_000_000.0, "60", N_("requests from %(lowest)s to %(highest)s")
+        )
 
     # --- the crash and race tests' stopping points
 
@@ -580,13 +626,16 @@ class Settings:
         except ValueError:
             chance = -1.0
         if not 0 <= chance <= 1:
-            raise _bad("DIPPOUCH_CRASH_CHANCE", raw_chance, "a chance from 0 to 1", "0.02")
+            raise _bad("DIPPOUCH_CRASH_CHANCE", raw_chance, msg("a chance from 0 to 1"), "0.02")
         pause_at = self.environ.get("DIPPOUCH_PAUSE_AT") or None
         folder = self.environ.get("DIPPOUCH_PAUSE_DIR") or None
         if pause_at is not None and folder is None:
             raise DippouchError(
-                f"DIPPOUCH_PAUSE_AT={pause_at!r} needs DIPPOUCH_PAUSE_DIR, the folder the flags are left in; "
-                "e.g. DIPPOUCH_PAUSE_DIR=/tmp/flags"
+                msg(
+                    "DIPPOUCH_PAUSE_AT=%(pause)s needs DIPPOUCH_PAUSE_DIR, the folder the flags are left in; "
+                    "e.g. DIPPOUCH_PAUSE_DIR=/tmp/flags",
+                    pause=repr(pause_at),
+                )
             )
         return TestHooks(
             crash_at=self.environ.get("DIPPOUCH_CRASH_AT") or None,

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from dippouch import settings as installation
 from dippouch.core.errors import DippouchError
+from dippouch.core.messages import msg
 from dippouch.game import GameError
 from dippouch.numbers import number_or_none
 
@@ -47,6 +48,10 @@ __all__ = [
 ]
 
 log = logging.getLogger("dippouch.mail.settings")
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the mail servers' settings refusals, said in the reader's language on the desk and the command
+line (dippouch.saying)."""
 
 SECURITY = installation.SECURITY
 _LOCAL = {"localhost", "127.0.0.1", "::1"}
@@ -86,17 +91,32 @@ class ServerSettings:
         up = self.kind.upper()
         if not self.host:
             raise GameError(
-                f"no {self.kind.upper()} server: set DIPPOUCH_{up}_HOST or [{self.kind}] host in the mail config"
+                msg(
+                    "no %(KIND)s server: set DIPPOUCH_%(KIND)s_HOST or [%(kind)s] host in the mail config",
+                    KIND=up,
+                    kind=self.kind,
+                )
             )
         if self.security not in SECURITY:
-            raise GameError(f"{self.kind} security {self.security!r} is not one of {', '.join(SECURITY)}")
+            raise GameError(
+                msg(
+                    "%(kind)s security %(security)s is not one of %(choices)s",
+                    kind=self.kind,
+                    security=repr(self.security),
+                    choices=", ".join(SECURITY),
+                )
+            )
         if self.security == "none" and self.host not in _LOCAL and (self.user or self.kind == "imap"):
             raise GameError(
-                f"{self.kind} security 'none' would send the password in clear to {self.host}; use tls or starttls "
-                "(plain connections are allowed to this machine only)"
+                msg(
+                    "%(kind)s security 'none' would send the password in clear to %(host)s; use tls or starttls "
+                    "(plain connections are allowed to this machine only)",
+                    kind=self.kind,
+                    host=self.host,
+                )
             )
         if self.port is not None and not 0 < self.port < 65536:
-            raise GameError(f"{self.kind} port {self.port} is not a port number")
+            raise GameError(msg("%(kind)s port %(port)s is not a port number", kind=self.kind, port=self.port))
         return self
 
     def password(self) -> str | None:
@@ -116,13 +136,25 @@ def read_password(s: ServerSettings) -> str | None:
         try:
             return p.read_text(encoding="utf-8").rstrip("\r\n")
         except OSError as e:
-            raise GameError(f"cannot read the {s.kind} password file {path}: {e.strerror}") from None
+            raise GameError(
+                msg(
+                    "cannot read the %(kind)s password file %(path)s: %(why)s",
+                    kind=s.kind,
+                    path=path,
+                    why=str(e.strerror),
+                )
+            ) from None
     env = s.password_env or f"DIPPOUCH_{up}_PASSWORD"
     value = installation.current().secret(s.password_env) if s.password_env else given.password
     if value is None and s.user:
         raise GameError(
-            f"no {s.kind} password: set {env} (or DIPPOUCH_{up}_PASSWORD_FILE, or password_file in the mail config); "
-            "passwords are never taken on the command line"
+            msg(
+                "no %(kind)s password: set %(env)s (or DIPPOUCH_%(KIND)s_PASSWORD_FILE, or password_file in the mail "
+                "config); passwords are never taken on the command line",
+                kind=s.kind,
+                env=env,
+                KIND=up,
+            )
         )
     return value
 
@@ -134,11 +166,21 @@ def _from_mapping(kind: str, data: Mapping[str, Any], base: ServerSettings) -> S
     for key in data:
         if key == "password":
             raise GameError(
-                f"[{kind}] password: a password is not kept in a settings file's text; put it in its own file "
-                '(password_file = "...", readable by you only) or an environment variable (password_env)'
+                msg(
+                    "[%(kind)s] password: a password is not kept in a settings file's text; put it in its own file "
+                    '(password_file = "...", readable by you only) or an environment variable (password_env)',
+                    kind=kind,
+                )
             )
         if key not in known:
-            raise GameError(f"[{kind}] has no setting {key!r}; settings: {', '.join(sorted(known))}")
+            raise GameError(
+                msg(
+                    "[%(kind)s] has no setting %(key)s; settings: %(known)s",
+                    kind=kind,
+                    key=repr(key),
+                    known=", ".join(sorted(known)),
+                )
+            )
     out = base
     for key, value in data.items():
         if value is None:
@@ -182,12 +224,14 @@ def _configured(kind: str, overrides: Mapping[str, Any] | None, config: str | No
         try:
             data = tomllib.loads(Path(path).expanduser().read_text(encoding="utf-8"))
         except OSError as e:
-            raise GameError(f"cannot read the mail config {path}: {e.strerror}") from None
+            raise GameError(
+                msg("cannot read the mail config %(path)s: %(why)s", path=path, why=str(e.strerror))
+            ) from None
         except tomllib.TOMLDecodeError as e:
-            raise GameError(f"mail config {path}: {e}") from None
+            raise GameError(msg("mail config %(path)s: %(why)s", path=path, why=str(e))) from None
         section = data.get(kind, {})
         if not isinstance(section, Mapping):
-            raise GameError(f"mail config {path}: [{kind}] must be a table")
+            raise GameError(msg("mail config %(path)s: [%(kind)s] must be a table", path=path, kind=kind))
         s = _from_mapping(kind, section, s)
     env = _environment(kind)
     envmap: dict[str, Any] = {
@@ -206,7 +250,7 @@ def _configured(kind: str, overrides: Mapping[str, Any] | None, config: str | No
         if overrides:
             s = _from_mapping(kind, {k: v for k, v in overrides.items() if v is not None}, s)
     except ValueError as e:
-        raise GameError(f"{kind} settings: {e}") from None
+        raise GameError(msg("%(kind)s settings: %(why)s", kind=kind, why=str(e))) from None
     return s
 
 
@@ -215,7 +259,7 @@ def _environment(kind: str) -> installation.MailServer:
     try:
         return installation.current().smtp if kind == "smtp" else installation.current().imap
     except DippouchError as e:
-        raise GameError(str(e)) from None
+        raise GameError(e.msg) from None
 
 
 # -- the SMTP server set up on the desk's mail page ----------------------------------------------------------
@@ -305,25 +349,43 @@ def smtp_from_form(form: Mapping[str, str], *, saved: ServerSettings | None) -> 
 
     host = form.get("host", "").strip()
     if not host:
-        raise GameError("host: the SMTP server's name is missing; e.g. smtp.example.org")
+        raise GameError(msg("host: the SMTP server's name is missing; e.g. smtp.example.org"))
     if "://" in host or "/" in host or " " in host or ":" in host.strip("[]"):
-        raise GameError(f"host {host!r}: give the server's name only, without a scheme or port; e.g. smtp.example.org")
+        raise GameError(
+            msg(
+                "host %(host)s: give the server's name only, without a scheme or port; e.g. smtp.example.org",
+                host=repr(host),
+            )
+        )
     security = form.get("security", "").strip().lower()
     if security not in SECURITY:
-        raise GameError(f"security {security!r}: choose one of {', '.join(SECURITY)} (STARTTLS on port 587 is usual)")
+        raise GameError(
+            msg(
+                "security %(security)s: choose one of %(choices)s (STARTTLS on port 587 is usual)",
+                security=repr(security),
+                choices=", ".join(SECURITY),
+            )
+        )
     raw_port = form.get("port", "").strip()
     port: int | None = None
     if raw_port:
         port = number_or_none(raw_port)
         if port is None or not 0 < port < 65536:
             raise GameError(
-                f"port {raw_port!r} is not a port number (1-65535); usually 587 for STARTTLS, 465 for TLS, 25 for none"
+                msg(
+                    "port %(port)s is not a port number (1-65535); usually 587 for STARTTLS, 465 for TLS, 25 for none",
+                    port=repr(raw_port),
+                )
             )
     sender = form.get("from", "").strip()
     local, at, domain = sender.rpartition("@")
     if not (at and local and "." in domain and not any(c.isspace() or c in "<>,;\"'" for c in sender)):
         raise GameError(
-            f"sender address {sender!r}: give the address the site's mail comes from; e.g. games@{_domain(host)}"
+            msg(
+                "sender address %(sender)s: give the address the site's mail comes from; e.g. games@%(domain)s",
+                sender=repr(sender),
+                domain=_domain(host),
+            )
         )
     user = form.get("user", "").strip() or None
     password = form.get("password", "")
@@ -332,13 +394,25 @@ def smtp_from_form(form: Mapping[str, str], *, saved: ServerSettings | None) -> 
     if user and stored_password is None:
         if saved is not None and saved.stored_password is not None:
             raise GameError(
-                f"password: the saved password is kept only for the server it was saved with ({saved.where()}); "
-                f"type the password for {user} at {host} again"
+                msg(
+                    "password: the saved password is kept only for the server it was saved with (%(where)s); "
+                    "type the password for %(user)s at %(host)s again",
+                    where=saved.where(),
+                    user=user,
+                    host=host,
+                )
             )
-        raise GameError(f"password: the server's password for {user} is missing")
+        raise GameError(msg("password: the server's password for %(user)s is missing", user=user))
     for name, value in (("host", host), ("user", user), ("sender address", sender), ("password", password)):
         if value and len(value) > VALUE_LENGTH:
-            raise GameError(f"{name}: at most {VALUE_LENGTH} characters (got {len(value)})")
+            raise GameError(
+                msg(
+                    "%(field)s: at most %(most)d characters (got %(got)d)",
+                    field=name,
+                    most=VALUE_LENGTH,
+                    got=len(value),
+                )
+            )
     machine = _configured("smtp", None, None)  # its CA file and timeout: the machine's, not the page's
     s = ServerSettings(
         "smtp",
