@@ -159,3 +159,20 @@ def test_the_offline_page_is_shown_once_the_network_is_gone(live_site: LiveSite)
     assert page.locator("h1").first.inner_text() == "autumn"
     assert not [e for e in errors if "ERR_INTERNET_DISCONNECTED" not in e], errors
     ctx.close()
+
+
+def test_the_offline_page_offers_no_sign_in_to_anyone(site: Site) -> None:
+    """The offline page is kept once by the service worker and shown to whoever is offline: a signed-in person
+    offered "Sign in" there read it as signed out (the players' trial, issue 55), so its header holds neither
+    "Sign in" nor "Sign out"; the site's links stay."""
+    from dippouch.store.people import create_person
+
+    pid = create_person(site.web.store, "Ann", now=site.clock(), email="ann@example.org")
+    signed = site.browser()
+    signed.cookies.set("dp_session", site.web.access.start_session([], now=site.clock(), person_id=pid))
+    for c in (site.browser(), signed):
+        page = c.get("/offline").text
+        account = re.search(r'<div class="account">(.*?)</div>', page, re.S)
+        assert account is not None and account.group(1).strip() == "", account
+        assert 'href="/variants"' in page
+    assert 'href="/signin"' in site.browser().get("/").text  # other pages keep it
