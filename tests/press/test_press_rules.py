@@ -207,6 +207,13 @@ def test_gunboat_and_public_press_list_only_the_rules_that_can_apply() -> None:
     assert "coordinator does not read" not in gunboat and "characters" not in gunboat
     public = " ".join(describe(PressRules(kind="public")))
     assert "private or group" not in public and "characters" in public
+    # White press in the public channel alone (rules3 of the trial) said the coordinator does not read private
+    # press and that private letters stay private, in a game that has none.
+    alone = " ".join(describe(PressRules(channels=frozenset({"public"}), open_after_end=True)))
+    assert "Allowed channels: public." in alone and "private" not in alone.replace("Allowed", ""), alone
+    assert "When the game ends, its press is open to everyone." in alone
+    grouped = " ".join(describe(PressRules(channels=frozenset({"group", "public"}), open_after_end=True)))
+    assert "The coordinator does not read private or group press." in grouped
 
 
 # Every refusal the rules make, as a message value: each kind of attempt the rules refuse, by rule.

@@ -429,8 +429,9 @@ def describe(rules: PressRules, _: Callable[[str], str] = str) -> list[str]:
         ]
     out = [kinds[rules.kind]]
     talk = rules.kind != "none"  # gunboat: no message of the players' for a limit, a reader or the end to open
-    letters = talk and rules.kind != "public"  # private and group press exist
-    if letters and set(rules.channels) != set(CHANNEL_KINDS):
+    several = talk and rules.kind != "public"  # the channels a game allows are its to choose
+    letters = several and bool(rules.channels & {"private", "group"})  # private or group press exists
+    if several and set(rules.channels) != set(CHANNEL_KINDS):
         channel = {"private": _("private"), "group": _("group"), "public": _("public")}
         allowed = ", ".join(channel[c] for c in CHANNEL_KINDS if c in rules.channels)
         out.append(_("Allowed channels: %(channels)s.") % {"channels": allowed})
