@@ -128,6 +128,17 @@ def test_the_grace_pause_ends_by_itself_after_a_day(site: Site) -> None:
     assert store.status("demo", now=site.clock() + GRACE).state == "active"
 
 
+def test_the_deadline_workers_end_a_lapsed_grace(site: Site) -> None:
+    from dippouch.play.processing import process_due
+
+    store: GameStore = site.web.store
+    clock.pause(store, "demo", by=Actor("Ann", person_id=1), now=site.clock())
+    process_due(store, now=site.clock() + GRACE - timedelta(minutes=1))
+    assert store.status("demo", now=site.clock()).state == "paused"
+    process_due(store, now=site.clock() + GRACE)
+    assert store.status("demo", now=site.clock()).state == "active"
+
+
 def test_a_passed_vote_acts_through_the_same_use_cases(site: Site) -> None:
     store: GameStore = site.web.store
     by = Actor("Ann", person_id=1)

@@ -48,6 +48,9 @@ log = logging.getLogger("dippouch.worker")
 RETRY_FAILED_AFTER = 300.0
 """Seconds before a phase whose processing failed with an error is tried again by the same process."""
 
+GRACES_EVERY = 300.0
+"""Seconds between one process's looks for lapsed grace pauses (a day's pause ends at most this much late)."""
+
 
 @dataclass(frozen=True)
 class ProcessedNow:
@@ -130,6 +133,8 @@ class ScanMemory:
     failed: dict[int, float] = field(default_factory=dict)
     contended: int = 0
     """Phases past their deadline that the last call found in another process's hands (or just done)."""
+    graces_looked: float | None = None
+    """When (``time.monotonic``) this process last looked for creators' grace pauses that have lapsed."""
 
 
 class Meter(Protocol):
@@ -169,6 +174,13 @@ def process_due(
     stop_left_practice_games(store, now=store.clock() if now is None else now)
     # So does a game bots alone play that nobody looks at (bots.practice.UNWATCHED).
     stop_unwatched_bot_games(store, now=store.clock() if now is None else now)
+    # A player-run game's creator's one pause ends by itself after a day (play.fairness.GRACE); looked for every
+    # few minutes, not at every look: it reads every game's state.
+    if memory.graces_looked is None or time.monotonic() - memory.graces_looked >= GRACES_EVERY:
+        from dippouch.play.clock import end_lapsed_graces  # the clock's use cases call process_now, from here
+
+        memory.graces_looked = time.monotonic()
+        end_lapsed_graces(store, now=store.clock() if now is None else now)
     with_bots = games_with_bots(store)
     if with_bots:
         from dippouch.bots.seats import play_seats
