@@ -173,3 +173,13 @@ def test_a_coordinated_games_coordinator_may_not_take_a_seat(site: Site) -> None
         refuse_seat_for_coordinator(store, "demo", bo, coordinator=True)
     refuse_seat_for_coordinator(store, "demo", 1, coordinator=True)  # the creator: the game is player-run instead
     refuse_seat_for_coordinator(store, "demo", bo, coordinator=False)
+
+
+def test_the_desk_and_the_api_tell_the_creator_who_plays_what_the_table_decides(site: Site) -> None:
+    a = ann(site)
+    assert 'id="table-decides"' in a.get("/games/demo/coordinate").text
+    assert a.get("/api/games/demo/coordinate").json()["table_decides"] is True
+    assert 'id="table-decides"' not in site.coordinator.get("/games/demo/coordinate").text
+    assert site.coordinator.get("/api/games/demo/coordinate").json()["table_decides"] is False
+    de = a.get("/games/demo/coordinate", headers={"Accept-Language": "de"}).text
+    assert "brauchen die Abstimmung der Runde" in html.unescape(de)

@@ -12,7 +12,7 @@ from dippouch.bots.seats import Think, bot_level, play_seats, set_disorder_bot, 
 from dippouch.mail.notices import mail_unavailable, queue_player_link
 from dippouch.play import clock, games, seats
 from dippouch.play.clock import MAX_EXTENSION
-from dippouch.play.fairness import Actor, TableMustVote
+from dippouch.play.fairness import Actor, TableMustVote, player_run
 from dippouch.play.processing import TooSoon
 from dippouch.store import absences as absence_store
 from dippouch.store.access import VISIBILITIES
@@ -102,6 +102,7 @@ def coordinator_view(web: Web, name: str, viewer: Viewer) -> dict[str, Any]:
         "mail_unavailable": mail_unavailable(),
         "mail": desk_summary(web.store, name, now),
         "away": away_now(web, name, now),
+        "table_decides": not viewer.coordinates(None) and player_run(web.store, name),
     }
 
 

@@ -77,6 +77,12 @@ class CoordinatorView(Answer):
         description="Players away today, each with what the game's absence policy does if the phase is "
         "processed now (as the confirmation of 'process now' says).",
     )
+    table_decides: bool = Field(
+        False,
+        description="The game is player-run (its creator plays) and the caller is not the installation's "
+        "coordinator: a pause beyond the one grace, an extension, processing before the deadline, a roll back, "
+        "a replacement and unsealing are refused to them alone; the table votes for them.",
+    )
 
 
 class CreatedAnswer(Answer):
