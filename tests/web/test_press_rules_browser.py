@@ -155,7 +155,7 @@ def test_each_rule_refuses_in_the_browser_and_says_which(live_site: LiveSite) ->
     assert fr.shown("Both of you") is not None and de.shown("Both of you") is not None
     assert fr.shown("Only you") is None
 
-    # A quiet phase (adjustments): refused, saying when press opens again.
+    # A quiet phase (adjustments): no box to type into, and the page says when press opens again.
     winter = {
         "phase": "Winter 1901 Adjustments",
         "units": [{"power": "England", "unit": "F lon"}, {"power": "France", "unit": "A par"}],
@@ -164,9 +164,10 @@ def test_each_rule_refuses_in_the_browser_and_says_which(live_site: LiveSite) ->
     _game(site, "quiet", {"quiet_phases": ["adjustments"]}, winter)
     en = Player(site, "quiet", "England")
     expect(en.open().locator("#press-rules")).to_contain_text("No press during adjustments phases.")
-    flash = en.send(["France"], "Build fleets?")
-    assert flash.startswith("not sent (quiet phase)") and "adjustment phases" in flash, flash
-    assert "next movement phase" in flash, flash
+    expect(en.page.locator("#press-quiet")).to_have_text(
+        "no press during adjustment phases in this game; write again when the next movement phase opens"
+    )
+    expect(en.page.locator("#press-compose")).to_have_count(0)
 
     # White press, several players: block, rate, length, script as text, and a double click.
     _game(site, "white", {"max_length": 60})

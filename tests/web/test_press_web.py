@@ -179,11 +179,11 @@ def test_the_coordinators_press_page_announces_and_declares_rules(site: Site) ->
     r = site.post_form(
         site.coordinator,
         "/games/demo/coordinate/press",
-        {"kind": "white", "channels": "public", "coordinator_reads_private": "on"},
+        {"kind": "white", "channels": ["group", "public"], "coordinator_reads_private": "on"},
     )
     assert r.status_code == 303
     view = en.get(_p("England")).json()
-    assert view["rules"]["channels"] == ["public"] and view["rules"]["coordinator_reads_private"] is True
+    assert view["rules"]["channels"] == ["group", "public"] and view["rules"]["coordinator_reads_private"] is True
     assert "The coordinator may read private and group press." in en.get("/games/demo/play/England").text
     # A player cannot use the coordinator's page.
     assert site.post_form(en, "/games/demo/coordinate/press", {"text": "I rule"}).status_code == 403

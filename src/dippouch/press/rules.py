@@ -39,6 +39,7 @@ __all__ = [
     "channel_kind",
     "describe",
     "may_read",
+    "quiet_now",
     "refusal",
     "rules_for",
     "shown_members",
@@ -335,6 +336,14 @@ def refusal(rules: PressRules, a: Attempt) -> Refusal | None:
             ),
         )
     return None
+
+
+def quiet_now(rules: PressRules, phase_kind: str | None) -> Msg | None:
+    """Why no player may write in a phase of ``phase_kind``, or ``None``: what the compose form says instead of
+    offering a box every message from which would be refused."""
+    if rules.kind == "none" or phase_kind is None or phase_kind not in rules.quiet_phases:
+        return None
+    return _quiet(phase_kind)
 
 
 def _quiet(phase_kind: str) -> Msg:

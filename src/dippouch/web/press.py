@@ -28,7 +28,8 @@ from dippouch.core.errors import DippouchError
 from dippouch.core.messages import N_
 from dippouch.i18n import translations
 from dippouch.play.press import MessageSent, send_press
-from dippouch.press.rules import PressRules, describe
+from dippouch.press.rules import PressRules, describe, quiet_now
+from dippouch.saying import say
 from dippouch.store.people import seat_people
 from dippouch.web.answers.play import PlayerView
 from dippouch.web.answers.press import (
@@ -165,9 +166,10 @@ def panel(web: Web, seat: Seat, viewer: Viewer, *, recent: int = 0, lang: str = 
     # A power with no unit and no centre left is out of the game: nobody to write to (the players' trial found
     # eliminated powers offered as recipients). The open phase's board, kept parsed (Web.open_phase_position).
     out_of_game: set[str] = set()
+    phase_kind: str | None = None
     if not o.finished:
         with contextlib.suppress(BadInput):  # no open phase: not started, or over
-            _, _, pos, _, _ = web.open_phase_position(name)
+            _, _, pos, _, phase_kind = web.open_phase_position(name)
             out_of_game = {p for p in v.power_names if not pos.units_of(p) and not pos.centres_of(p)}
     out = {
         "game": name,
@@ -189,16 +191,20 @@ def panel(web: Web, seat: Seat, viewer: Viewer, *, recent: int = 0, lang: str = 
     }
     if recent:
         out["recent"] = {c: [_message(m) for m in ms] for c, ms in o.recent.items()}
-        out["sendable"] = _sendable(o.rules, o.finished)
+        # A quiet phase (no press in it): the page says so where the box would be, rather than refusing what
+        # was typed (the players' trial).
+        quiet = None if o.finished else quiet_now(o.rules, phase_kind)
+        out["sendable"] = _sendable(o.rules, o.finished, quiet is not None)
+        out["quiet"] = say(quiet, lang) if quiet is not None else None
         out["inline_threads"] = INLINE_THREADS
     return PressView.model_validate(out)
 
 
-def _sendable(rules: PressRules, finished: bool) -> dict[str, bool]:
+def _sendable(rules: PressRules, finished: bool, quiet: bool = False) -> dict[str, bool]:
     """Which ways of writing the compose form offers, from the game's rules (the rules still decide each send:
     this only leaves out what they would refuse whatever was written, such as ticking one power where only
     public press is allowed)."""
-    talk = rules.kind != "none"
+    talk = rules.kind != "none" and not quiet
     only_public = finished or rules.kind == "public" or not ({"private", "group"} & set(rules.channels))
     return {
         "any": talk and (finished or "public" in rules.channels or not only_public),

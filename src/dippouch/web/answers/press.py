@@ -69,6 +69,7 @@ class PressView(Answer):
     # What only the player's page shows (its threads inline, beside the board): never sent by the API.
     recent: SkipJsonSchema[dict[int, list[PressMessage]] | None] = Field(default=None, exclude=True)
     sendable: SkipJsonSchema[dict[str, bool] | None] = Field(default=None, exclude=True)
+    quiet: SkipJsonSchema[str | None] = Field(default=None, exclude=True)
     inline_threads: SkipJsonSchema[int | None] = Field(default=None, exclude=True)
 
 
