@@ -32,6 +32,7 @@ __all__ = [
     "Extended",
     "Paused",
     "RolledBack",
+    "ask",
     "end_lapsed_graces",
     "extend",
     "pause",
@@ -149,6 +150,18 @@ def rollback(store: GameStore, game: str, phase: str, *, by: Actor, now: datetim
     require_alone(store, game, "rollback", by=by, by_vote=by_vote)
     back, carried = store.rollback(game, phase, now=now)
     return RolledBack(game, back, list(carried))
+
+
+def ask(store: GameStore, game: str, action: str, *, by: Actor, now: datetime) -> None:
+    """Refuse ``action`` (``process`` or ``rollback``) as the use case itself would, changing nothing: a page
+    that asks the coordinator to confirm it first says the table must vote instead."""
+    if by.installation:
+        return
+    if action == "process":
+        st = store.status(game, now=now, drift=False, due=False)
+        if st.deadline is not None and now >= st.deadline:
+            return
+    require_alone(store, game, action, by=by)
 
 
 def end_lapsed_graces(store: GameStore, *, now: datetime) -> list[str]:

@@ -328,6 +328,11 @@ def confirm_view(web: Web, name: str, viewer: Viewer, action: str, arg: str, *, 
     of another game, a phase that does not exist are refused here already), but nothing is changed."""
     _ = say
     web.require_coordinator(name, viewer)
+    if action in ("process", "rollback"):
+        try:  # the creator who plays is told the table decides before, not after, they confirm
+            clock.ask(web.store, name, action, by=actor(web, name, viewer), now=web.now())
+        except TableMustVote as e:
+            raise Forbidden(e.msg) from None
     game = game_view(web, name, viewer)
     if action == "process":
         if game["phase_id"] is None:
