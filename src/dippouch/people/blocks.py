@@ -12,8 +12,6 @@ import ipaddress
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from dippouch.core.messages import Msg, msg
-
 __all__ = [
     "DOTLESS_DOMAINS",
     "JoinCheck",
@@ -23,8 +21,6 @@ __all__ = [
     "network_of",
     "unusual_supports",
 ]
-
-I18N_DOMAIN = "rules"
 
 DOTLESS_DOMAINS = frozenset({"gmail.com", "googlemail.com"})
 """Mail domains whose boxes ignore dots in the name: ``a.b.c@gmail.com`` reaches ``abc@gmail.com``."""
@@ -67,22 +63,17 @@ class JoinCheck:
     """Another account signed in on one of the joiner's devices is in the game."""
 
 
-def join_refusal(check: JoinCheck, *, despite_block: bool = False) -> Msg | None:
-    """Why the join is refused, or ``None``. A person blocked by someone in the game is told only that the
-    game cannot take them (the block is never shown to the blocked); a person who blocks someone there is
-    warned and may join anyway (``despite_block``: they said so, and no press passes between the two); a second
-    account from one device is refused outright (one person, one seat)."""
+def join_refusal(check: JoinCheck, *, despite_block: bool = False) -> str | None:
+    """Why the join is refused, or ``None``: ``same-device`` (a second account from one device: refused
+    outright, one person one seat), ``blocked`` (someone in the game blocks the joiner: they are told only that
+    the game cannot take them, the block is never shown to the blocked), ``blocking`` (the joiner blocks someone
+    there: warned, and may join anyway with ``despite_block``; no press passes between the two)."""
     if check.same_device:
-        return msg(
-            "another account signed in on this device is in this game already: one person plays one seat in a game"
-        )
+        return "same-device"
     if check.blocked_by_them:
-        return msg("this game cannot take your sign-up; choose another on Open games (/open)")
+        return "blocked"
     if check.blocking and not despite_block:
-        return msg(
-            "someone you block is in this game: no press would pass between you, and you would play the same "
-            "board. Tick 'join anyway' to join all the same"
-        )
+        return "blocking"
     return None
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from dippouch.core.messages import Msg
+from dippouch.core.messages import Msg, msg
 from dippouch.game import GameError
 from dippouch.people.blocks import join_refusal
 from dippouch.store import moderation as store_moderation
@@ -46,12 +46,30 @@ def check_join(db: Database, game: str, person_id: int, *, despite_block: bool =
     """Refuse ``person_id``'s join into ``game`` (a sign-up, a quick play, a claim from the pool) when a block or
     a shared device stands in the way (:func:`dippouch.people.blocks.join_refusal`)."""
     why = join_refusal(store_moderation.join_check(db, game, person_id), despite_block=despite_block)
-    if why is not None:
-        raise GameError(why)
+    if why == "same-device":
+        raise GameError(
+            msg("another account signed in on this device is in this game already: one person plays one seat in a game")
+        )
+    if why == "blocked":
+        raise GameError(msg("this game cannot take your sign-up; choose another on Open games (/open)"))
+    if why == "blocking":
+        raise GameError(
+            msg(
+                "someone you block is in this game: no press would pass between you, and you would play the same "
+                "board. Tick 'join anyway' to join all the same"
+            )
+        )
+
+
+def _blocking() -> Msg:
+    """The warning the opening page gives, in the words of the refusal above."""
+    return msg(
+        "someone you block is in this game: no press would pass between you, and you would play the same "
+        "board. Tick 'join anyway' to join all the same"
+    )
 
 
 def join_warning(db: Database, game: str, person_id: int) -> Msg | None:
     """What the opening page warns ``person_id`` of before they join: someone they block is in the game (never
     said to the blocked person, whose join is refused in neutral words)."""
-    check = store_moderation.join_check(db, game, person_id)
-    return join_refusal(check) if check.blocking and not check.blocked_by_them and not check.same_device else None
+    return _blocking() if join_refusal(store_moderation.join_check(db, game, person_id)) == "blocking" else None
