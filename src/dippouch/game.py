@@ -232,13 +232,7 @@ class Settings:
         if self.missed_limit < 0:
             raise GameError("the missed-phase limit cannot be negative (0 means never)")
         if self.vote_rule not in VOTE_RULES:
-            raise GameError(
-                msg(
-                    "no vote rule %(rule)s; the rules are %(rules)s",
-                    rule=repr(self.vote_rule),
-                    rules=", ".join(VOTE_RULES),
-                )
-            )
+            raise GameError("no such vote rule; the rules are unanimous, majority and unconcerned")
 
     def local_time(self) -> time | None:
         if self.time_of_day is None:

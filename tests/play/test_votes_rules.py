@@ -210,5 +210,5 @@ def test_the_vote_rule_is_a_setting_kept_with_the_game(db_url: str) -> None:
     site = _site(db_url, "majority")
     with site.web.store.session() as s:
         assert Settings.from_data(game_row(s, "demo").settings).vote_rule == "majority"
-    with pytest.raises(GameError, match="no vote rule"):
+    with pytest.raises(GameError, match="no such vote rule"):
         Settings(vote_rule="dictator")

@@ -73,6 +73,7 @@ _COMMAND_MODULES = (
     "ratings",
     "tournaments",
     "daide",
+    "votes",
     "puzzles",
 )
 """Modules under ``dippouch.cli`` whose import registers commands; a missing optional one is skipped."""
@@ -116,6 +117,7 @@ _COMMAND_HOME = {
     "ratings": "ratings",
     "tournament": "tournaments",
     "daide": "daide",
+    **dict.fromkeys(["propose", "ballot", "withdraw"], "votes"),
     "puzzles": "puzzles",
 }
 """Which module registers each top-level command, so that ``dippouch submit`` imports and builds one module's

@@ -382,6 +382,9 @@ def cast(
         if power not in voters:
             raise GameError(msg("%(power)s has no vote on proposal number %(id)s", power=power, id=proposal))
         r.ballots = {**r.ballots, power: yes}  # a new dict: the JSON column sees the change
+        # Logged without the power (the log is read where a secret ballot hides who voted what): the game's
+        # change marker moves, so every page made of the game is made again.
+        log_event(s, g, now, "ballot", proposal=r.id)
         ending = _decide(s, g, ph, r, now)
         return _read(s, g, r, current_phase(s, g) or ph), ending
 
@@ -422,7 +425,9 @@ def _checked(
             if len(set(named)) < 2:
                 raise GameError(msg("a draw is shared by two powers or more: for one, propose a concession"))
             if named_draws is not None:
-                raise GameError(named_draws)
+                raise GameError(
+                    msg("a draw of some of the surviving powers is refused: %(reason)s", reason=named_draws)
+                )
             values["powers"] = sorted(set(named), key=survivors.index)
         else:
             values.pop("powers", None)  # every survivor: the draw the rulebook knows

@@ -20,21 +20,31 @@ from urllib.parse import quote
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError
 from dippouch.core.legal_orders import legal_orders_given
-from dippouch.core.messages import Msg
+from dippouch.core.messages import Msg, msg
 from dippouch.core.notation import OrderParseError, format_order, format_place, parse_order, parse_unit
 from dippouch.core.orders import Move, Order, Retreat
 from dippouch.core.position import Dislodged, Position
 from dippouch.core.variant import Variant
-from dippouch.game import TYPED, LineCheck, adjustment_delta, check_orders, position_from_data, stored_msg, unordered
+from dippouch.game import (
+    TYPED,
+    LineCheck,
+    Settings,
+    adjustment_delta,
+    check_orders,
+    position_from_data,
+    stored_msg,
+    unordered,
+)
 from dippouch.i18n import translations
 from dippouch.names import board_unit, kind_word, place_list
 from dippouch.names import order_text as order_words
 from dippouch.play import votes
 from dippouch.play.orders import send_orders
-from dippouch.play.votes import Voted
+from dippouch.play.votes import Decided, Voted, describe
 from dippouch.saying import say
 from dippouch.store import openings as store_openings
 from dippouch.store import people
+from dippouch.store.votes import player_run as player_run_row
 from dippouch.store.web_queries import game_phase
 from dippouch.web.answers.games import LineVerdict
 from dippouch.web.answers.play import PlayerView, Receipt
@@ -45,6 +55,7 @@ from dippouch.web.security import Forbidden, Viewer
 from dippouch.web.service import Web
 
 __all__ = [
+    "ballot",
     "check_lines",
     "check_view",
     "checked_view",
@@ -53,9 +64,12 @@ __all__ = [
     "order_subject",
     "player_model",
     "player_view",
+    "proposals_view",
+    "propose",
     "require_seat",
     "submit",
     "vote",
+    "withdraw",
 ]
 
 I18N_DOMAIN = "games"
@@ -95,6 +109,7 @@ def player_view(web: Web, name: str, power: str, viewer: Viewer, lang: str = "en
         and any(s.game == name and s.power == power for s in people.seats_of(web.read, viewer.person_id))
         and store_openings.opening(web.read, name, scores=False) is not None
     )
+    out["proposals"] = proposals_view(web, name, power, stand_in, game, lang)
     out["colour"] = me["colour"]
     out["power_index"] = v.power_names.index(power)
     # The page carries its picture inline (click entry and the keyboard find provinces and units in the page),
@@ -603,3 +618,100 @@ def left_out(v: Variant, pos: Position, power: str, lines: Any, lang: str = "en"
     ``{"units": [...], "notes": [...]}``, in ``lang``."""
     got = left_out_of(v, unordered(v, pos, power, [LineCheck.from_data(d) for d in lines]), lang)
     return {"units": got["unordered"], "notes": got["unordered_notes"]}
+
+
+# --------------------------------------------------------------------------------------------------
+# The table's proposals (templates/_proposals.html; issue 56)
+
+_ALWAYS_KINDS = ("pause", "extend", "draw", "concede", "cancel")
+_PLAYER_RUN_KINDS = ("process", "rollback", "replace", "unseal")
+
+
+def proposals_view(
+    web: Web, name: str, power: str, stand_in: bool, game: Mapping[str, Any], lang: str = "en"
+) -> dict[str, Any] | None:
+    """The proposals part of the player's page (``_proposals.html``) and of the API's player view: the game's
+    rule, what this seat may propose, and the open and recent proposals with the ballots as the game shows
+    them: by power in an open game; as counts in a secret-ballot or anonymous one (the seat's own ballot
+    always shown to it). A stand-in sees them and may not vote: the vote is the player's own."""
+    if game.get("state") in ("finished", None) or game.get("phase_id") is None:
+        return None
+    now = web.now()
+    found = votes.proposals(web.store, name, now=now)
+    with web.store.session() as s:
+        g = web.store.game_row(s, name)
+        settings = Settings.from_data(g.settings)
+        run_by_players = player_run_row(s, g)
+    secret = settings.secret_ballot or settings.anonymous
+    survivors = [p["power"] for p in game["powers"] if p.get("centres") or p.get("units")]
+    kinds = [*_ALWAYS_KINDS, *(_PLAYER_RUN_KINDS if run_by_players else ())]
+    entries = []
+    for p in found:
+        mine = p.ballots.get(power)
+        entries.append(
+            {
+                "id": p.id,
+                "kind": p.kind,
+                "values": p.values,
+                "what": say(describe(p), lang),
+                "proposer": None if secret and p.proposer != power else p.proposer,
+                "status": p.status,
+                "yes": p.yes,
+                "no": p.no,
+                "needed": p.needed,
+                "voters": list(p.voters),
+                "ballots": None if secret else {q: p.ballots[q] for q in p.voters if q in p.ballots},
+                "mine": mine,
+                "may_vote": p.status == "open" and not stand_in and power in p.voters,
+                "may_withdraw": p.status == "open" and not stand_in and p.proposer == power,
+                "expires_at": p.expires_at.isoformat() if p.expires_at else None,
+            }
+        )
+    return {
+        "rule": settings.vote_rule,
+        "kinds": [] if stand_in else kinds,
+        "secret": secret,
+        "powers": survivors,
+        "entries": entries,
+    }
+
+
+def _own_vote(web: Web, name: str, power: str, viewer: Viewer) -> str:
+    """A proposal or a ballot is the player's own, as a draw vote is: a stand-in orders the seat, no more."""
+    _, power, stand_in = require_seat(web, name, power, viewer)
+    if stand_in:
+        raise Forbidden(
+            msg(
+                "a vote of the table is %(power)s's player's own: as their stand-in you order the seat while they "
+                "are away, but do not vote for them",
+                power=power,
+            )
+        )
+    return power
+
+
+def propose(web: Web, name: str, power: str, kind: str, viewer: Viewer, **values: Any) -> Decided:
+    """:func:`dippouch.play.votes.propose` for the seat's player."""
+    power = _own_vote(web, name, power, viewer)
+    with web.writes:
+        got = votes.propose(web.store, name, power, kind, now=web.now(), **values)
+    web.touched(name, structural=True)
+    return got
+
+
+def ballot(web: Web, name: str, power: str, proposal: int, yes: bool, viewer: Viewer) -> Decided:
+    """:func:`dippouch.play.votes.ballot` for the seat's player."""
+    power = _own_vote(web, name, power, viewer)
+    with web.writes:
+        got = votes.ballot(web.store, name, proposal, power, yes, now=web.now())
+    web.touched(name, structural=True)
+    return got
+
+
+def withdraw(web: Web, name: str, power: str, proposal: int, viewer: Viewer) -> Decided:
+    """:func:`dippouch.play.votes.withdraw` for the proposal's proposer."""
+    power = _own_vote(web, name, power, viewer)
+    with web.writes:
+        got = votes.withdraw(web.store, name, proposal, power, now=web.now())
+    web.touched(name, structural=True)
+    return got

@@ -17,6 +17,9 @@ __all__ = [
     "LegalOrder",
     "PlayerVersion",
     "PlayerView",
+    "ProposalAnswer",
+    "ProposalEntry",
+    "ProposalsView",
     "Receipt",
     "TurnResult",
     "UnitEntry",
@@ -102,6 +105,36 @@ class LastTurn(Answer):
     )
 
 
+class ProposalEntry(Answer):
+    """One proposal of the table, as the asker may see it: ballots by power only where the game shows them."""
+
+    id: int
+    kind: str = Field(description="pause, extend, cancel, concede, draw, process, rollback, replace or unseal.")
+    values: dict[str, Any] = Field(description="hours, power, powers, phase, player: what the kind needs.")
+    what: str = Field(description="The proposal in words, in the asker's language.")
+    proposer: str | None = Field(description="The power that proposed it (None in a secret-ballot or anonymous game).")
+    status: str = Field(description="open, passed, refused, withdrawn, expired or failed.")
+    yes: int
+    no: int
+    needed: int = Field(description="Yes votes it needs under the game's rule.")
+    voters: list[str] = Field(description="The powers whose ballots count.")
+    ballots: dict[str, bool] | None = Field(description="Power -> yes/no (None in a secret-ballot or anonymous game).")
+    mine: bool | None = Field(description="The asking seat's own ballot (None: not cast).")
+    may_vote: bool
+    may_withdraw: bool
+    expires_at: str | None = Field(description="When it lapses: the phase's deadline (ISO; None while paused).")
+
+
+class ProposalsView(Answer):
+    """The table's proposals on the player's page: the rule, what may be proposed, the open and recent ones."""
+
+    rule: str = Field(description="unanimous, majority or unconcerned (of the players not concerned).")
+    kinds: list[str] = Field(description="What this seat may propose in this game now.")
+    secret: bool = Field(description="Ballots are shown as counts only (secret ballot or anonymous game).")
+    powers: list[str] = Field(description="The surviving powers (a draw's or a concession's choices).")
+    entries: list[ProposalEntry]
+
+
 class PlayerView(Answer):
     """A power's own page: its units, legal orders, the versions it sent (its own only), and the last phase
     processed with every power's orders and their results."""
@@ -112,6 +145,7 @@ class PlayerView(Answer):
     me: PowerState
     resignable: bool
     """Whether the asker may leave this seat here: the person who plays it, in a game not finished."""
+    proposals: ProposalsView | None = Field(None, description="The table's proposals (None when the game is over).")
     colour: str
     power_index: int
     open: bool
@@ -158,6 +192,14 @@ class Receipt(Answer):
     processed: list[str] = Field(description="Phases processed at once because every power was ready.")
     unordered: list[str]
     unordered_notes: list[str]
+
+
+class ProposalAnswer(Answer):
+    """A proposal after it was made, voted on or withdrawn, and what the door says of it."""
+
+    proposal: ProposalEntry
+    said: str
+    ending: str | None = Field(description="The game's ending, when passing it ended the game.")
 
 
 class VoteAnswer(Answer):

@@ -11,11 +11,22 @@ from pydantic import BaseModel, Field
 from starlette.requests import Request
 
 from dippouch.core.errors import DippouchError
+from dippouch.core.messages import msg
 from dippouch.game import TYPED
 from dippouch.i18n import LANGUAGES
+from dippouch.play.votes import Decided, describe
+from dippouch.saying import say
 from dippouch.store.openings import seats_left_by
 from dippouch.web import player_page, practice, press
-from dippouch.web.answers.play import CheckAnswer, PlayerView, Receipt, VoteAnswer
+from dippouch.web.answers.play import (
+    CheckAnswer,
+    PlayerView,
+    ProposalAnswer,
+    ProposalEntry,
+    ProposalsView,
+    Receipt,
+    VoteAnswer,
+)
 from dippouch.web.deps import (
     Seat,
     SeatDep,
@@ -223,3 +234,141 @@ def api_vote(viewer: WriterDep, seat: SeatDep, web: WebDep, body: VoteIn) -> Vot
     """Vote for a draw (or withdraw the vote); answers the game's ending if every surviving power agreed."""
     voted = player_page.vote(web, seat.game, seat.power, body.draw, viewer)
     return VoteAnswer(ending=voted.ending.text if voted.ending else None)
+
+
+# The table's proposals (issue 56): one use case (dippouch.play.votes) behind the page's forms and the API.
+
+
+def _number(text: str) -> float | None:
+    """A form's number of hours (empty: none given, which the use case refuses in its words)."""
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        return float(text)
+    except ValueError:
+        raise BadInput(msg("the length must be a number of hours, not %(text)s", text=repr(text))) from None
+
+
+def _proposal_values(form: Any) -> dict[str, Any]:
+    """What the page's proposal form sends, as :func:`dippouch.play.votes.propose` takes it."""
+    return {
+        "hours": _number(form.get("hours", "")),
+        "to": form.get("to", "").strip() or None,
+        "powers": [p for p in form.all("powers") if p.strip()],
+        "phase": form.get("phase", "").strip() or None,
+        "player": form.get("player", "").strip() or None,
+        "email": form.get("email", "").strip() or None,
+    }
+
+
+def _proposal_said(request: Request, got: Decided) -> str:
+    said = say(got.said, language(request))
+    return f"{said} {got.ending.text}" if got.ending is not None else said
+
+
+@router.post("/games/{name}/play/{power}/proposals", include_in_schema=False)
+def play_propose(request: Request, form: PageForm, seat: SeatDep, web: WebDep, viewer: ViewerDep) -> Response:
+    got = player_page.propose(web, seat.game, seat.power, form.get("kind", ""), viewer, **_proposal_values(form))
+    return redirect(_play_url(seat.game, seat.power) + "#proposals", _proposal_said(request, got))
+
+
+@router.post("/games/{name}/play/{power}/proposals/{proposal}/ballot", include_in_schema=False)
+def play_ballot(
+    request: Request, form: PageForm, seat: SeatDep, web: WebDep, viewer: ViewerDep, proposal: int
+) -> Response:
+    yes = form.get("yes", "") in ("1", "yes", "on", "true")
+    got = player_page.ballot(web, seat.game, seat.power, proposal, yes, viewer)
+    return redirect(_play_url(seat.game, seat.power) + "#proposals", _proposal_said(request, got))
+
+
+@router.post("/games/{name}/play/{power}/proposals/{proposal}/withdraw", include_in_schema=False)
+def play_withdraw(
+    request: Request, form: PageForm, seat: SeatDep, web: WebDep, viewer: ViewerDep, proposal: int
+) -> Response:
+    got = player_page.withdraw(web, seat.game, seat.power, proposal, viewer)
+    return redirect(_play_url(seat.game, seat.power) + "#proposals", _proposal_said(request, got))
+
+
+class ProposeIn(BaseModel):
+    kind: str = Field(
+        max_length=20,
+        description="pause, extend, cancel, concede, draw; in a game its players run also process, rollback, "
+        "replace, unseal.",
+    )
+    hours: float | None = Field(None, description="A pause's or an extension's length (1 to 336, 1 to 168).")
+    to: str | None = Field(None, max_length=100, description="The power conceded to, or whose player is replaced.")
+    powers: list[str] = Field(
+        default_factory=list, max_length=40, description="A draw's powers (none: every surviving power)."
+    )
+    phase: str | None = Field(None, max_length=100, description="The phase a roll back opens again.")
+    player: str | None = Field(None, max_length=200, description="A replacement's name.")
+    email: str | None = Field(None, max_length=320, description="A replacement's address.")
+
+
+class BallotIn(BaseModel):
+    yes: bool
+
+
+def _answer(web: Web, name: str, power: str, viewer: Viewer, got: Decided) -> ProposalAnswer:
+    view = _proposals_of(web, name, power, viewer)
+    entry = next((e for e in view.entries if e.id == got.proposal.id), None) if view else None
+    if entry is None:  # the game ended with it: the proposal as decided, ballots as the game shows them
+        p = got.proposal
+        entry = ProposalEntry(
+            id=p.id,
+            kind=p.kind,
+            values=p.values,
+            what=say(describe(p), "en"),
+            proposer=None,
+            status=p.status,
+            yes=p.yes,
+            no=p.no,
+            needed=p.needed,
+            voters=list(p.voters),
+            ballots=None,
+            mine=p.ballots.get(power),
+            may_vote=False,
+            may_withdraw=False,
+            expires_at=None,
+        )
+    return ProposalAnswer(
+        proposal=entry, said=say(got.said, "en"), ending=got.ending.text if got.ending is not None else None
+    )
+
+
+def _proposals_of(web: Web, name: str, power: str, viewer: Viewer) -> ProposalsView | None:
+    pv = player_page.player_model(web, name, power, viewer)
+    return pv.proposals
+
+
+@router.get("/api/games/{name}/powers/{power}/proposals", **answers(ProposalsView))
+def api_proposals(web: WebDep, viewer: ViewerDep, seat: SeatDep) -> ProposalsView:
+    """The table's proposals as this seat sees them: the game's vote rule, what it may propose, the open and
+    recent proposals (ballots by power unless the ballot is secret or the game anonymous)."""
+    view = _proposals_of(web, seat.game, seat.power, viewer)
+    if view is None:
+        raise BadInput(msg("the game is over: nothing is put to the vote any more"))
+    return view
+
+
+@router.post("/api/games/{name}/powers/{power}/proposals", **answers(ProposalAnswer))
+def api_propose(viewer: WriterDep, seat: SeatDep, web: WebDep, body: ProposeIn) -> ProposalAnswer:
+    """Propose something to the table (voting yes to it); it passes by the game's vote rule and then acts."""
+    values = body.model_dump(exclude={"kind"})
+    got = player_page.propose(web, seat.game, seat.power, body.kind, viewer, **values)
+    return _answer(web, seat.game, seat.power, viewer, got)
+
+
+@router.post("/api/games/{name}/powers/{power}/proposals/{proposal}/ballot", **answers(ProposalAnswer))
+def api_ballot(viewer: WriterDep, seat: SeatDep, web: WebDep, body: BallotIn, proposal: int) -> ProposalAnswer:
+    """Vote yes or no on an open proposal (a second ballot replaces the first while it is open)."""
+    got = player_page.ballot(web, seat.game, seat.power, proposal, body.yes, viewer)
+    return _answer(web, seat.game, seat.power, viewer, got)
+
+
+@router.post("/api/games/{name}/powers/{power}/proposals/{proposal}/withdraw", **answers(ProposalAnswer))
+def api_withdraw(viewer: WriterDep, seat: SeatDep, web: WebDep, proposal: int) -> ProposalAnswer:
+    """Withdraw an open proposal this seat made."""
+    got = player_page.withdraw(web, seat.game, seat.power, proposal, viewer)
+    return _answer(web, seat.game, seat.power, viewer, got)
