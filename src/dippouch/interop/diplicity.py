@@ -16,10 +16,14 @@ import re
 from pathlib import Path
 from typing import Any
 
+from dippouch.core.messages import msg
 from dippouch.interop.dpjudge import ImportError_, ImportResult, _drop_clashing_names, pick_letter
 from dippouch.interop.pictures import PALETTE, Ring, place_provinces, read_godip_svg
 
 __all__ = ["import_diplicity"]
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the import's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 _KINDS = {
     "movement": "movement",
@@ -43,18 +47,25 @@ def import_diplicity(path: Path, name: str, picture: Path | None = None) -> Impo
     """Read ``path`` (Diplicity variant JSON) into variant data named ``name``; the map's spots come from
     ``picture`` (godip's map SVG) or an SVG beside the file named like it (``NAME.svg``, ``NAMEmap.svg``)."""
     if not path.is_file():
-        raise ImportError_(f"no file {str(path)!r}")
+        raise ImportError_(msg("no file %(path)s", path=repr(str(path))))
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise ImportError_(f"{path} is not JSON: {e}") from None
+        raise ImportError_(msg("%(path)s is not JSON: %(why)s", path=str(path), why=str(e))) from None
     if isinstance(raw, dict) and isinstance(raw.get("Properties"), dict):
         raw = raw["Properties"]
     if isinstance(raw, dict) and isinstance(raw.get("Properties"), list):
         names = [str(v.get("Name", "?")) for v in raw["Properties"] if isinstance(v, dict)]
-        raise ImportError_(f"{path} lists {len(names)} variants ({', '.join(names)}); save the one you want on its own")
+        raise ImportError_(
+            msg(
+                "%(path)s lists %(num)d variants (%(names)s); save the one you want on its own",
+                path=str(path),
+                num=len(names),
+                names=", ".join(names),
+            )
+        )
     if not isinstance(raw, dict):
-        raise ImportError_(f"{path}: expected a JSON object describing one variant")
+        raise ImportError_(msg("%(path)s: expected a JSON object describing one variant", path=str(path)))
     start: dict[str, Any] = raw["Start"] if isinstance(raw.get("Start"), dict) else {}
     graph = raw.get("Graph") or start.get("Graph")
     if not isinstance(graph, dict) or not isinstance(graph.get("Nodes"), dict):
@@ -236,9 +247,11 @@ def import_diplicity(path: Path, name: str, picture: Path | None = None) -> Impo
         try:
             spots, outlines = read_godip_svg(pic)
         except OSError as e:
-            raise ImportError_(f"cannot read the picture {pic}: {e.strerror or e}") from None
+            raise ImportError_(
+                msg("cannot read the picture %(path)s: %(why)s", path=str(pic), why=str(e.strerror or e))
+            ) from None
         except ValueError as e:
-            raise ImportError_(f"cannot read the picture {pic}: {e}") from None
+            raise ImportError_(msg("cannot read the picture %(path)s: %(why)s", path=str(pic), why=str(e))) from None
     drawn = place_provinces(
         provinces, spots, y_up=False, source=pic.name if pic else "", report=report, outlines=outlines
     )

@@ -19,9 +19,13 @@ from pathlib import Path
 from typing import Any
 
 from dippouch.core.errors import DippouchError
+from dippouch.core.messages import msg
 from dippouch.interop.pictures import PALETTE, Ring, place_provinces, read_mila_svg, read_outlines, read_ps
 
 __all__ = ["ImportError_", "ImportResult", "import_dpjudge"]
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the import's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 
 class ImportError_(DippouchError):
@@ -131,7 +135,7 @@ class _Reader:
         except UnicodeDecodeError:
             text = path.read_text(encoding="latin-1")
         except OSError as e:
-            raise ImportError_(f"cannot read {path}: {e.strerror or e}") from None
+            raise ImportError_(msg("cannot read %(path)s: %(why)s", path=str(path), why=str(e.strerror or e))) from None
         self.reading.append(path)
         if path not in self.files:
             self.files.append(path)
@@ -232,7 +236,13 @@ class _Reader:
             target = path.parent / f"{name}.map"
         if not target.is_file():
             raise ImportError_(
-                f"{where}: USE {name}: no file {target} (put the files it uses beside {self.root.name} and try again)"
+                msg(
+                    "%(where)s: USE %(name)s: no file %(target)s (put the files it uses beside %(root)s and try again)",
+                    where=where,
+                    name=name,
+                    target=str(target),
+                    root=self.root.name,
+                )
             )
         self.read(target)
 
@@ -506,11 +516,16 @@ def _entry(raw: str) -> tuple[str, str] | None:
 def import_dpjudge(path: Path, name: str) -> ImportResult:
     """Read ``path`` (and the files it USEs, from its folder) into variant data named ``name``."""
     if not path.is_file():
-        raise ImportError_(f"no file {str(path)!r}")
+        raise ImportError_(msg("no file %(path)s", path=repr(str(path))))
     r = _Reader(path)
     r.read(path)
     if not r.locs:
-        raise ImportError_(f"{path} has no terrain lines (LAND/WATER/COAST ... ABUTS ...): is it a DPjudge .map file?")
+        raise ImportError_(
+            msg(
+                "%(path)s has no terrain lines (LAND/WATER/COAST ... ABUTS ...): is it a DPjudge .map file?",
+                path=str(path),
+            )
+        )
     report = r.report
     _follow_renames(r)
     provinces: dict[str, dict[str, Any]] = {}

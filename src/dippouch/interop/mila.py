@@ -19,10 +19,15 @@ from typing import Any, NamedTuple
 from dippouch.catalog import load_variant
 from dippouch.core.calendar import Phase, PhaseKind
 from dippouch.core.errors import DippouchError
+from dippouch.core.messages import msg
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
 from dippouch.core.position import Dislodged, Position, Unit
 from dippouch.core.results import OrderResult, Outcome
 from dippouch.core.variant import Variant
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the MILA conversion's refusals, said in the reader's language where they are shown
+(dippouch.saying)."""
 
 __all__ = [
     "MILA_RULES",
@@ -82,8 +87,11 @@ def _check_variant(variant: Variant) -> None:
     """
     if _map_signature(variant) != _map_signature(load_variant("standard")):
         raise MilaFormatError(
-            f"variant {variant.name} cannot be converted to or from a MILA saved game: MILA games here use the "
-            "standard map and powers, and this variant's board or powers differ"
+            msg(
+                "variant %(variant)s cannot be converted to or from a MILA saved game: MILA games here use the "
+                "standard map and powers, and this variant's board or powers differ",
+                variant=variant.name,
+            )
         )
 
 
@@ -98,14 +106,15 @@ def phase_from_mila(variant: Variant, name: str) -> Phase:
     try:
         return variant.calendar.parse(name)
     except DippouchError as e:
-        raise MilaFormatError(f"phase {name!r}: {e}") from None
+        raise MilaFormatError(msg("phase %(phase)s: %(why)s", phase=repr(name), why=e.msg)) from None
 
 
 def _power_from_mila(variant: Variant, name: str, where: str) -> str:
     try:
         return variant.power(name).name
     except KeyError as e:
-        raise MilaFormatError(f"{where}: {e.args[0]}") from None
+        said = e.msg if isinstance(e, DippouchError) else str(e.args[0])
+        raise MilaFormatError(msg("%(where)s: %(why)s", where=where, why=said)) from None
 
 
 def _loc_to_mila(variant: Variant, loc: int) -> str:
@@ -116,7 +125,14 @@ def _loc_from_mila(variant: Variant, text: str, where: str) -> int:
     try:
         return variant.map.loc(text)
     except KeyError:
-        raise MilaFormatError(f"{where}: no province or coast {text!r} on the {variant.name} map") from None
+        raise MilaFormatError(
+            msg(
+                "%(where)s: no province or coast %(place)s on the %(variant)s map",
+                where=where,
+                place=repr(text),
+                variant=variant.name,
+            )
+        ) from None
 
 
 def _table(value: Any, where: str) -> Mapping[str, Any]:
@@ -124,7 +140,9 @@ def _table(value: Any, where: str) -> Mapping[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, Mapping):
-        raise MilaFormatError(f"{where}: expected an object, found {type(value).__name__}")
+        raise MilaFormatError(
+            msg("%(where)s: expected an object, found %(found)s", where=where, found=type(value).__name__)
+        )
     return value
 
 
@@ -133,7 +151,9 @@ def _texts(value: Any, where: str) -> list[str]:
     if value is None:
         return []
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise MilaFormatError(f"{where}: expected a list of strings, found {value!r:.60}")
+        raise MilaFormatError(
+            msg("%(where)s: expected a list of strings, found %(found)s", where=where, found=repr(value)[:60])
+        )
     return value
 
 
@@ -144,7 +164,9 @@ def _unit_to_mila(variant: Variant, kind: str, loc: int) -> str:
 def _unit_from_mila(variant: Variant, text: str, where: str) -> tuple[str, int]:
     parts = text.split()
     if len(parts) != 2 or parts[0] not in ("A", "F"):
-        raise MilaFormatError(f"{where}: unit {text!r} should read like 'A PAR' or 'F STP/SC'")
+        raise MilaFormatError(
+            msg("%(where)s: unit %(unit)s should read like 'A PAR' or 'F STP/SC'", where=where, unit=repr(text))
+        )
     return parts[0], _loc_from_mila(variant, parts[1], where)
 
 
@@ -171,7 +193,7 @@ def order_to_mila(variant: Variant, position: Position, order: Order) -> str:
         return f"{_unit_to_mila(variant, order.kind, order.loc)} B"
     unit_loc = order.unit_loc
     if unit_loc is None:
-        raise MilaFormatError(f"order {order!r} has no MILA equivalent")
+        raise MilaFormatError(msg("order %(order)s has no MILA equivalent", order=repr(order)))
     unit = _unit_to_mila(variant, _kind_at(position, unit_loc, getattr(order, "kind", None), variant), unit_loc)
     if isinstance(order, Hold):
         return f"{unit} H"
@@ -189,7 +211,13 @@ def order_to_mila(variant: Variant, position: Position, order: Order) -> str:
         return f"{unit} S {target} - {_loc_to_mila(variant, order.dest)}"
     if isinstance(order, Convoy):
         return f"{unit} C A {_loc_to_mila(variant, order.target)} - {_loc_to_mila(variant, order.dest)}"
-    raise MilaFormatError(f"a {type(order).__name__} order cannot be written for MILA (phase kind {kind.value})")
+    raise MilaFormatError(
+        msg(
+            "a %(kind)s order cannot be written for MILA (phase kind %(phase)s)",
+            kind=type(order).__name__,
+            phase=kind.value,
+        )
+    )
 
 
 def order_from_mila(variant: Variant, kind: PhaseKind, text: str, where: str = "order") -> Order:
@@ -203,7 +231,7 @@ def order_from_mila(variant: Variant, kind: PhaseKind, text: str, where: str = "
     if words == ["WAIVE"]:
         return Waive()
     if len(words) < 3:
-        raise MilaFormatError(f"{where}: too short for a MILA order (expected e.g. 'A PAR - BUR')")
+        raise MilaFormatError(msg("%(where)s: too short for a MILA order (expected e.g. 'A PAR - BUR')", where=where))
     ukind, loc = _unit_from_mila(variant, " ".join(words[:2]), where)
     verb, rest = words[2], words[3:]
     if verb == "H" and not rest:
@@ -232,8 +260,11 @@ def order_from_mila(variant: Variant, kind: PhaseKind, text: str, where: str = "
         _, target = _unit_from_mila(variant, " ".join(rest[:2]), where)
         return Convoy(ukind, loc, target, _loc_from_mila(variant, rest[3], where))
     raise MilaFormatError(
-        f"{where}: not a MILA order; expected one of 'A PAR H', 'A PAR - BUR [VIA]', 'A MUN S A SIL - BER', "
-        "'F NTH C A LON - BEL', 'A MUN R BOH', 'A MUN D', 'A PAR B', 'WAIVE'"
+        msg(
+            "%(where)s: not a MILA order; expected one of 'A PAR H', 'A PAR - BUR [VIA]', 'A MUN S A SIL - BER', "
+            "'F NTH C A LON - BEL', 'A MUN R BOH', 'A MUN D', 'A PAR B', 'WAIVE'",
+            where=where,
+        )
     )
 
 
@@ -342,7 +373,7 @@ def position_from_mila_state(variant: Variant, state: Mapping[str, Any], where: 
     gmap = variant.map
     name = state.get("name")
     if not isinstance(name, str):
-        raise MilaFormatError(f"{where}: missing phase name")
+        raise MilaFormatError(msg("%(where)s: missing phase name", where=where))
     phase = phase_from_mila(variant, name)
     units: dict[int, Unit] = {}
     dislodged: dict[int, Dislodged] = {}
@@ -363,7 +394,13 @@ def position_from_mila_state(variant: Variant, state: Mapping[str, Any], where: 
                 dislodged[province] = Dislodged(unit, dests)
             else:
                 if province in units:
-                    raise MilaFormatError(f"{where}.units: two units in {gmap.provinces[province].abbr.upper()}")
+                    raise MilaFormatError(
+                        msg(
+                            "%(where)s.units: two units in %(place)s",
+                            where=where,
+                            place=gmap.provinces[province].abbr.upper(),
+                        )
+                    )
                 units[province] = unit
     for power_key, names in _table(state.get("centers"), f"{where}.centers").items():
         power = _power_from_mila(variant, power_key, f"{where}.centers")
@@ -448,23 +485,25 @@ def from_mila_saved_game(variant: Variant, data: Mapping[str, Any]) -> list[Phas
     """
     _check_variant(variant)
     if not isinstance(data, Mapping):
-        raise MilaFormatError("a MILA saved game is a JSON object with 'id', 'map' and 'phases'")
+        raise MilaFormatError(msg("a MILA saved game is a JSON object with 'id', 'map' and 'phases'"))
     map_name = data.get("map", "standard")
     if map_name != "standard":
-        raise MilaFormatError(f"MILA map {map_name!r} is not supported; only 'standard' games can be imported")
+        raise MilaFormatError(
+            msg("MILA map %(map)s is not supported; only 'standard' games can be imported", map=repr(map_name))
+        )
     raw_phases = data.get("phases")
     if not isinstance(raw_phases, list) or not raw_phases:
-        raise MilaFormatError("the saved game has no 'phases' list")
+        raise MilaFormatError(msg("the saved game has no 'phases' list"))
     records: list[PhaseRecord] = []
     for i, ph in enumerate(raw_phases):
         where = f"phases[{i}]"
         if not isinstance(ph, Mapping) or not isinstance(ph.get("state"), Mapping):
-            raise MilaFormatError(f"{where}: each phase needs a 'state' object")
+            raise MilaFormatError(msg("%(where)s: each phase needs a 'state' object", where=where))
         state = dict(ph["state"])
         name = str(ph.get("name") or state.get("name") or "")
         if name == "COMPLETED":
             if not records:
-                raise MilaFormatError(f"{where}: a game cannot start COMPLETED")
+                raise MilaFormatError(msg("%(where)s: a game cannot start COMPLETED", where=where))
             previous = raw_phases[i - 1]["state"]
             if all(_same_lists(state.get(k), previous.get(k)) for k in ("units", "centers")):
                 break  # ended (a draw) without playing the last phase: the previous record is the end

@@ -24,7 +24,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from dippouch.core.calendar import Phase, PhaseKind
+from dippouch.core.errors import DippouchError
 from dippouch.core.mapdata import ProvinceKind
+from dippouch.core.messages import msg
 from dippouch.core.orders import Build, Convoy, Disband, Hold, Move, Order, Retreat, Support, Waive
 from dippouch.core.position import Dislodged, Position, Unit
 from dippouch.core.variant import Variant
@@ -38,6 +40,9 @@ from dippouch.interop.daide.tokens import (
     integer_value,
     is_integer,
 )
+
+I18N_DOMAIN = "rules"
+"""The catalogue of what DAIDE cannot serve, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = ["SEASONS", "DaideBoard", "NotServable", "ReadOrder", "Syntax", "Unfit", "problems"]
 
@@ -56,8 +61,8 @@ ADJUSTMENT_ORDERS = frozenset({"BLD", "REM", "WVE"})
 _KIND_OF = {PhaseKind.MOVEMENT: MOVEMENT_ORDERS, PhaseKind.RETREATS: RETREAT_ORDERS}
 
 
-class NotServable(ValueError):
-    """A variant DAIDE cannot describe; the message lists why."""
+class NotServable(DippouchError, ValueError):
+    """A variant DAIDE cannot describe; the message lists why (a value, said in the reader's language)."""
 
 
 class Syntax(Exception):
@@ -175,7 +180,9 @@ class DaideBoard:
     def __init__(self, variant: Variant) -> None:
         why = problems(variant)
         if why:
-            raise NotServable(f"DAIDE cannot describe {variant.name}: " + "; ".join(why))
+            raise NotServable(
+                msg("DAIDE cannot describe %(variant)s: %(why)s", variant=variant.name, why="; ".join(why))
+            )
         self.variant = variant
         m = variant.map
         self.provinces = [p for p in m.provinces if p.kind is not ProvinceKind.IMPASSABLE]

@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from enum import IntEnum
 from typing import Union
 
+from dippouch.core.errors import DippouchError
+from dippouch.core.messages import msg
 from dippouch.interop.daide.tokens import (
     BRA,
     KET,
@@ -30,6 +32,9 @@ from dippouch.interop.daide.tokens import (
     is_text,
     text_tokens,
 )
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the codec's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = [
     "MAGIC",
@@ -94,8 +99,8 @@ class ProtocolError(Exception):
         self.code = code
 
 
-class BracketError(ValueError):
-    """Brackets that do not match: the server answers PRN."""
+class BracketError(DippouchError, ValueError):
+    """Brackets that do not match: the server answers PRN (the message a value, as every refusal's)."""
 
 
 def frame(kind: Wire, payload: bytes = b"") -> bytes:
@@ -173,13 +178,13 @@ def parse(tokens: Sequence[int]) -> list[Tree]:
             stack.append((i, []))
         elif t == KET:
             if len(stack) == 1:
-                raise BracketError(f"a closing bracket without an opening one at token {i}")
+                raise BracketError(msg("a closing bracket without an opening one at token %(at)d", at=i))
             start, items = stack.pop()
             stack[-1][1].append(Node(tuple(items), start, i))
         else:
             stack[-1][1].append(Leaf(t, i))
     if len(stack) != 1:
-        raise BracketError("an opening bracket is never closed")
+        raise BracketError(msg("an opening bracket is never closed"))
     return stack[0][1]
 
 
