@@ -14,6 +14,7 @@ import pytest
 import sqlalchemy as sa
 
 from dippouch.game import GameError
+from dippouch.play.blocks import block
 from dippouch.play.duels import MOST_RUNNING, ask_for_duel, leave_queue, queue_view
 from dippouch.play.ratings import board, one_on_one, update_ratings
 from dippouch.play.ratings_check import check_ratings
@@ -93,6 +94,19 @@ def test_two_people_letting_the_game_choose_get_a_pairing_without_a_shared_borde
         assert got.got.game is not None
         seen.add(tuple(sorted(_seats(store, got.got.game))))
     assert seen <= pairings and len(seen) > 1
+
+
+def test_two_people_with_a_block_between_them_are_not_paired(store: GameStore) -> None:
+    ann, bob, cy = _people(store, "Ann", "Bob", "Cy")
+    block(store, ann, bob, now=T)
+    assert ask_for_duel(store, ann, "fva", now=T).got.game is None
+    # Bob is blocked by Ann: he waits behind her, told nothing of the block.
+    assert ask_for_duel(store, bob, "fva", now=T).got.game is None
+    assert queue_view(store, None).others == 2
+    got = ask_for_duel(store, cy, "fva", now=T)
+    assert got.got.opponent == "Ann"
+    assert sorted(_seats(store, got.got.game or "").values()) == sorted([ann, cy])  # type: ignore[type-var]
+    assert queue_view(store, bob).waiting is not None
 
 
 def test_leaving_the_queue_and_the_limits(store: GameStore) -> None:

@@ -32,6 +32,7 @@ from dippouch.store.db import Database
 from dippouch.store.games import change_seat, create_game
 from dippouch.store.models import GameRow, PersonRow, PlayerRow
 from dippouch.store.models_duels import DuelWaitRow
+from dippouch.store.models_moderation import PersonBlockRow
 from dippouch.store.openings import open_game
 from dippouch.store.rows import game_row, game_variant
 
@@ -166,12 +167,11 @@ def ask(
                     most=most_running,
                 )
             )
-        other = next(iter(queue), None)
+        other, them = _partner(s, person_id, queue, now)
         mine = DuelWaitRow(person_id=person_id, pairing=pairing, asked_at=now)
         s.add(mine)
-        if other is None:
-            return Asked(None, None, None, 0)
-        them = _person(s, other.person_id)
+        if other is None or them is None:
+            return Asked(None, None, None, len(queue))
         chosen = "fva" if "fva" in (pairing, other.pairing) else rng.choice(PAIRINGS)
         name = f"duel-{secrets.token_hex(4)}"
         inner = _joined(db, s)
@@ -187,6 +187,25 @@ def ask(
         for row, power in ((mine, powers[0]), (other, powers[1])):
             row.game, row.power, row.paired_at = name, power, now
         return Asked(name, powers[0], them.name, len(queue))
+
+
+def _partner(
+    s: Session, person_id: int, queue: list[DuelWaitRow], now: datetime
+) -> tuple[DuelWaitRow | None, PersonRow | None]:
+    """The wait to pair ``person_id`` with: the oldest of a person still there with no block between the two
+    either way (a block keeps two people out of each other's games, :mod:`dippouch.play.blocks`; neither is
+    told: the one passed over keeps waiting for the next). A wait whose person deleted their data ends here."""
+    blocked = set(s.scalars(sa.select(PersonBlockRow.other_id).where(PersonBlockRow.person_id == person_id))) | set(
+        s.scalars(sa.select(PersonBlockRow.person_id).where(PersonBlockRow.other_id == person_id))
+    )
+    for row in queue:
+        p = s.get(PersonRow, row.person_id)
+        if p is None or p.deleted_at is not None:
+            row.left_at = now
+            continue
+        if row.person_id not in blocked:
+            return row, p
+    return None, None
 
 
 def _powers(db: Database, game: str) -> tuple[str, ...]:
