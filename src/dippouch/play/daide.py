@@ -9,7 +9,7 @@ from datetime import datetime
 from dippouch.interop.daide.server import DaideServer, Limits, UseCases
 from dippouch.play.orders import send_orders
 from dippouch.play.seats import seat_program
-from dippouch.play.votes import vote
+from dippouch.play.votes import draw_of, vote
 from dippouch.store.repository import GameStore
 
 
@@ -19,7 +19,7 @@ def take_seat(store: GameStore, game: str, power: str, player: str, *, now: date
     return seat_program(store, game, power, player, now=now).change.player
 
 
-USE_CASES = UseCases(send_orders=send_orders, vote=vote, take_seat=take_seat)
+USE_CASES = UseCases(send_orders=send_orders, vote=vote, take_seat=take_seat, draw_of=draw_of)
 
 
 def daide_server(

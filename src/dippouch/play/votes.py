@@ -37,6 +37,7 @@ __all__ = [
     "Voted",
     "ballot",
     "describe",
+    "draw_of",
     "proposals",
     "propose",
     "vote",
@@ -294,3 +295,14 @@ def _acted(store: GameStore, game: str, d: Decided, now: datetime) -> Decided:
     else:
         stored.set_outcome(store, game, p.id, outcome)
     return Decided(next(q for q in stored.proposals(store, game, now=now) if q.id == p.id), d.ending)
+
+
+def draw_of(store: GameStore, game: str, power: str, powers: Sequence[str], *, now: datetime) -> Decided:
+    """A yes to a draw of ``powers`` (DAIDE's ``DRW (power power ...)``): the ballot on the open draw proposal
+    that names the same powers, else a new one proposed (both by the one use case of every door)."""
+    wanted = {p.casefold() for p in powers}
+    for p in proposals(store, game, now=now):
+        named = p.values.get("powers") or p.voters
+        if p.status == "open" and p.kind == "draw" and {q.casefold() for q in named} == wanted:
+            return ballot(store, game, p.id, power, True, now=now)
+    return propose(store, game, power, "draw", powers=list(powers), now=now)

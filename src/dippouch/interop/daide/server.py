@@ -120,6 +120,9 @@ class UseCases:
     send_orders: Callable[..., Any]
     vote: Callable[..., Any]
     take_seat: Callable[..., Any]
+    draw_of: Callable[..., Any] | None = None
+    """A yes to a draw of some powers (``DRW (FRA ITA)``) as :func:`dippouch.play.votes.draw_of`; None: the
+    server answers such a draw REJ."""
 
 
 class DaideServer(Connections):
@@ -661,8 +664,34 @@ class DaideServer(Connections):
         await self._after_orders(c, seat)
 
     async def _on_DRW(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
+        if args and self.use.draw_of is not None:
+            # ``DRW (FRA ITA)``: a draw of some powers, the table's proposal (dippouch.play.votes.draw_of).
+            if len(args) != 1 or not isinstance(args[0], Node) or not args[0].items:
+                raise Syntax(args[0].at if args else len(tokens))
+            await self._draw_of(c, tokens, [self.board.read_power(t) for t in args[0].items])
+            return
         no_arguments(args)
         await self._vote(c, tokens, True)
+
+    async def _draw_of(self, c: Conn, tokens: list[int], powers: list[str]) -> None:
+        seat = self._seat(c)
+        if seat is None or self.use.draw_of is None:
+            self._rej(c, tokens)
+            return
+        draw_of = self.use.draw_of
+        try:
+
+            def cast() -> Any:
+                self._still_held(seat)
+                return draw_of(self.store, self.game, seat.power, powers, now=self.clock())
+
+            await self._call(cast)
+        except Exception as e:
+            log.info("draw of %s proposed by %s refused: %s", ", ".join(powers), seat.power, e)
+            self._rej(c, tokens)
+            return
+        self._yes(c, tokens)
+        await self.catch_up()
 
     async def _vote(self, c: Conn, tokens: list[int], draw: bool) -> None:
         seat = self._seat(c)
