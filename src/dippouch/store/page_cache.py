@@ -24,6 +24,7 @@ from dippouch.game import as_utc
 from dippouch.store.db import Database
 from dippouch.store.models import EventRow, GameRow, PhaseRow, SubmissionRow, VoteRow
 from dippouch.store.models_pages import PageVersionRow, SharedPageRow
+from dippouch.store.models_web import GameWebRow
 
 __all__ = ["Shared", "bump_pages", "bump_pages_in", "keep_page", "shared_page"]
 
@@ -33,6 +34,8 @@ class Shared:
     """A game's state as its pages are versioned by, and the page of the kind asked for as last made."""
 
     game_id: int
+    visibility: str
+    """``public``, ``unlisted`` or ``private`` (:class:`~dippouch.store.models_web.GameWebRow`)."""
     state: tuple[int, ...]
     """Last event, phase, open-phase submission and vote ids, and the page version."""
     deadline: datetime | None
@@ -58,6 +61,7 @@ def _lookup() -> sa.Select[Any]:
     return (
         sa.select(
             g.c.id,
+            sa.select(GameWebRow.visibility).where(GameWebRow.game_id == g.c.id).scalar_subquery(),
             most(EventRow.id, EventRow.game_id == g.c.id),
             most(PhaseRow.id, PhaseRow.game_id == g.c.id),
             sa.select(sa.func.coalesce(sa.func.max(SubmissionRow.id), 0))
@@ -89,14 +93,15 @@ _LOOKUP = _lookup()
 
 
 def shared_page(db: Database, game: str, kind: str, lang: str) -> Shared | None:
-    """The game's state and its kept page of ``kind`` in ``lang``, in one query; None: no such game."""
+    """The game's visibility, its state and its kept page of ``kind`` in ``lang``, in one query; None: no such
+    game."""
     with db.one_read.connect() as conn:
         row = conn.execute(_LOOKUP, {"game": game, "kind": kind, "lang": lang}).first()
         conn.rollback()
     if row is None:
         return None
-    deadline = as_utc(row[6]) if row[6] is not None else None
-    return Shared(int(row[0]), tuple(int(x) for x in row[1:6]), deadline, row[7], row[8])
+    deadline = as_utc(row[7]) if row[7] is not None else None
+    return Shared(int(row[0]), row[1] or "public", tuple(int(x) for x in row[2:7]), deadline, row[8], row[9])
 
 
 def _keep(insert: Any) -> Any:

@@ -29,7 +29,7 @@ from dippouch.store.db import DatabaseBusy
 from dippouch.store.page_cache import Shared
 from dippouch.web.deps import language, time_zone
 from dippouch.web.mail_desk import desk_summary
-from dippouch.web.security import NotFound, csrf_cookie, flash_cookie, session_token
+from dippouch.web.security import NotFound, Viewer, csrf_token, flash_cookie, session_token
 from dippouch.web.service import Web
 
 __all__ = [
@@ -95,11 +95,17 @@ def current(web: Web, name: str, kind: str, lang: str) -> Current | None:
     return Current(got, f"{code_digest()}:{state}:{waits}:{lang}")
 
 
+def no_game(name: str) -> NotFound:
+    """The refusal :meth:`Web.require_visible` gives: a game that is not there and one the reader may not see
+    are refused alike."""
+    return NotFound(msg("no game %(game)s here", game=repr(name)))
+
+
 def required(web: Web, name: str, kind: str, lang: str) -> Current:
     """:func:`current` for a game the reader was just let see: one gone since is not found."""
     now = current(web, name, kind, lang)
     if now is None:
-        raise NotFound(msg("no game %(game)s here", game=repr(name)))
+        raise no_game(name)
     return now
 
 
@@ -126,13 +132,14 @@ def made(
     return body
 
 
-def personal(request: Request) -> str:
-    """What of the request makes its answer the reader's own: their session (or key), the CSRF token their
-    page's forms carry, their language and time zone. Hashed into the ETag, never shown."""
+def personal(request: Request, *, forms: bool = True) -> str:
+    """What of the request makes its answer the reader's own: their session (or key), their language and time
+    zone, and with ``forms`` (a page) the CSRF token its forms carry: the token this answer gives a first-time
+    visitor, so their next request, which carries it, matches. Hashed into the ETag, never shown."""
     parts = (
         session_token(request) or "",
         request.headers.get("authorization") or "",
-        request.cookies.get(csrf_cookie(request)) or "",
+        csrf_token(request) if forms else "",
         language(request),
         time_zone(request) or "",
     )
@@ -166,12 +173,24 @@ def conditional(etag: str) -> dict[str, str]:
     return {"ETag": etag, "Cache-Control": "private, no-cache", "Vary": VARY}
 
 
-def game_headers(request: Request, web: Web, name: str, what: str) -> dict[str, str]:
+def visible(web: Web, name: str, viewer: Viewer, kind: str, lang: str) -> Current:
+    """:func:`current`, for a reader who may see the game (else :func:`no_game`): its visibility comes with its
+    state in the one query, and only a private game, which :meth:`Web.require_visible` lets its own people
+    see, asks who the reader is."""
+    now = current(web, name, kind, lang)
+    if now is None:
+        raise no_game(name)
+    if now.shared.visibility == "private":
+        web.require_visible(name, viewer)
+    return now
+
+
+def game_headers(request: Request, web: Web, name: str, viewer: Viewer, what: str) -> dict[str, str]:
     """The conditional headers of an answer ``what`` (``api``, ``map``, ``ics``) about a game that changes only
     with the game's state, for a reader who may see the game (checked first); a request naming them is
     answered 304 here (an HTTPException the app answers without a body), before anything is made."""
-    now = required(web, name, what, "")
-    headers = conditional(etag_of(now.version, what, personal(request)))
+    now = visible(web, name, viewer, what, "")
+    headers = conditional(etag_of(now.version, what, personal(request, forms=False)))
     if not_modified(request, headers["ETag"]):
         raise HTTPException(304, headers=headers)
     return headers

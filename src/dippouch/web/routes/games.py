@@ -141,16 +141,20 @@ async def game_page(request: Request, name: str, web: WebDep, viewer: ViewerDep)
 
 
 def _game_page(request: Request, web: Web, viewer: Viewer, name: str) -> Response:
-    visibility, _ = web.require_visible(name, viewer)
     if _anonymous(request) and not viewer.grants:
-        return _anonymous_page(request, web, viewer, name, visibility)
+        return _anonymous_page(request, web, viewer, name)
     return _own_page(request, web, viewer, name)
 
 
-def _anonymous_page(request: Request, web: Web, viewer: Viewer, name: str, visibility: str) -> Response:
+def _anonymous_page(request: Request, web: Web, viewer: Viewer, name: str) -> Response:
+    """A visitor's page. The game's visibility comes with its state in the one query: a private game is seen by
+    its players, coordinators and stand-ins only, none of whom a visitor without a key or session is."""
     lang = language(request)
     key = _page_key(request, name)
-    now = page_cache.required(web, name, "page", lang)
+    now = page_cache.current(web, name, "page", lang)
+    if now is None or now.shared.visibility == "private":
+        raise page_cache.no_game(name)
+    visibility = now.shared.visibility
     page = web.pages.get(key)
     if page is not None and page[1] == now.version:
         web.pages[key] = (time.monotonic(), page[1], visibility, page[3])
@@ -199,7 +203,7 @@ def _own_page(request: Request, web: Web, viewer: Viewer, name: str) -> Response
     member = takes_part(viewer, name)
     sight = "all" if seen is None else hashlib.sha256("\n".join(sorted(seen)).encode()).hexdigest()[:16]
     kind = f"main-{'member' if member else 'reader'}-{sight}"
-    now = page_cache.required(web, name, kind, lang)
+    now = page_cache.visible(web, name, viewer, kind, lang)
     practice.note_visit(web, name, viewer)  # a game bots alone play that someone looks at is not paused
     my_powers, coordinator = viewer.powers(name), viewer.coordinates(name)
     own = (page_cache.personal(request), ",".join(my_powers), str(coordinator))
@@ -236,9 +240,9 @@ def phase_page(request: Request, name: str, phase_id: int, web: WebDep, viewer: 
 
 
 @router.get("/games/{name}/calendar.ics", include_in_schema=False)
-def calendar(request: Request, name: VisibleGame, web: WebDep, viewer: ViewerDep) -> Response:
+def calendar(request: Request, name: str, web: WebDep, viewer: ViewerDep) -> Response:
     """The deadlines as a calendar feed, which calendar programs poll: 304 while the game stands still."""
-    headers = page_cache.game_headers(request, web, name, "ics")
+    headers = page_cache.game_headers(request, web, name, viewer, "ics")
     data = history.calendar_ics(web, name, viewer)
     return Response(data, media_type="text/calendar; charset=utf-8", headers=headers)
 
@@ -285,9 +289,9 @@ def _phase_svg(web: Web, name: str, phase: int, viewer: Viewer) -> str | None:
 
 
 @router.get("/games/{name}/map.svg", include_in_schema=False)
-def map_svg(request: Request, name: VisibleGame, web: WebDep, viewer: ViewerDep, phase: int | None = None) -> Response:
+def map_svg(request: Request, name: str, web: WebDep, viewer: ViewerDep, phase: int | None = None) -> Response:
     """The game's map now (or a phase's): 304 while the game stands still."""
-    headers = page_cache.game_headers(request, web, name, "map" if phase is None else f"map-{phase}")
+    headers = page_cache.game_headers(request, web, name, viewer, "map" if phase is None else f"map-{phase}")
     return Response(_svg(web, viewer, name, phase), media_type="image/svg+xml", headers=headers)
 
 
@@ -366,10 +370,10 @@ def api_games(web: WebDep, viewer: ViewerDep) -> list[GameListing]:
 
 
 @router.get("/api/games/{name}", **answers(GameView))
-def api_game(request: Request, response: Response, name: VisibleGame, web: WebDep, viewer: ViewerDep) -> GameView:
+def api_game(request: Request, response: Response, name: str, web: WebDep, viewer: ViewerDep) -> GameView:
     """A game's public state: phase, deadline, who has sent orders and who is ready (never what), centres, last
     report. With its ETag: a client polling it with If-None-Match gets 304 until the game changes."""
-    response.headers.update(page_cache.game_headers(request, web, name, "api"))
+    response.headers.update(page_cache.game_headers(request, web, name, viewer, "api"))
     return _game(web, name, viewer)
 
 

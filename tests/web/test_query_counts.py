@@ -1,0 +1,120 @@
+"""The SQL statements each kind of page costs, counted on the engine (every statement the database is sent,
+transactions' BEGIN included) and held to the number recorded here: a change that makes a page ask more fails
+this test, and whoever makes it either cuts the repeat or records the new number with the reason.
+
+The game page is made once per state of the game and shared (dippouch.web.page_cache): read back, a visitor's
+page costs the state's one query; from this process's memory, none; a browser that has it gets 304 for the
+same one query."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from fastapi.testclient import TestClient
+
+from dippouch.web.app import create_app
+from websupport import TEST_SITE, Site
+
+RECORDED = {
+    "game page, made": 31,
+    "game page, read back by another process": 2,
+    "game page, from memory": 0,
+    "game page, 304": 2,
+    "game page signed in, made": 17,
+    "game page signed in, read back": 11,
+    "game page signed in, 304": 11,
+    "player page": 39,
+    "phase page": 6,
+    "game JSON": 6,
+    "game JSON, 304": 2,
+    "calendar": 20,
+    "calendar, 304": 2,
+    "map": 8,
+    "map, 304": 2,
+    "home": 2,
+}
+"""Statements per request, as measured when recorded (SQLite; BEGIN counted; a signed-in reader's include the
+session's lookup (3), the game page's the practice visit's check (4) and whether names are hidden (2))."""
+
+
+class Counter:
+    """Counts the statements of one request. Before each, every app forgets the game's change marker it trusts
+    for a second (as a busy site's processes mostly have), so a count does not hang on the machine's speed."""
+
+    def __init__(self, *apps: Any) -> None:
+        self.statements: list[str] = []
+        self.webs = [app.state.web for app in apps]
+        for app in apps:
+            web = app.state.web
+            for engine in {web.store.engine, web.read.engine}:
+                sa.event.listen(engine, "before_cursor_execute", self._seen)
+
+    def _seen(self, _conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        self.statements.append(statement)
+
+    def get(self, c: TestClient, url: str, status: int = 200, **kw: Any) -> tuple[int, Any]:
+        for web in self.webs:
+            web.touched("g", structural=False)
+        self.statements.clear()
+        r = c.get(url, **kw)
+        assert r.status_code == status, (url, r.status_code, r.text[:500])
+        return len(self.statements), r
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[Site]:
+    s = Site(f"sqlite:///{tmp_path / 'web.db'}", limits={})
+    s.new_game("g")
+    yield s
+
+
+def test_each_page_kind_asks_no_more_than_recorded(site: Site, tmp_path: Path) -> None:
+    france = site.player("g", "France", "Fay")
+    assert site.post_form(france, "/games/g/play/France/orders", {"orders": "A par - bur"}).status_code == 303
+    other_app = create_app(f"sqlite:///{tmp_path / 'web.db'}", clock=site.clock, limits={}, site=TEST_SITE)
+    other = TestClient(other_app, raise_server_exceptions=False)
+    anon = site.browser()
+    count = Counter(site.app, other_app)
+    got: dict[str, int] = {}
+    got["game page, made"], _ = count.get(anon, "/games/g")
+    got["game page, from memory"], _ = count.get(anon, "/games/g")
+    got["game page, read back by another process"], r = count.get(other, "/games/g")
+    other_app.state.web.pages.clear()  # past that process's second in memory
+    got["game page, 304"], _ = count.get(other, "/games/g", 304, headers={"If-None-Match": r.headers["etag"]})
+    got["game page signed in, made"], _ = count.get(france, "/games/g")
+    got["game page signed in, read back"], r = count.get(france, "/games/g")
+    got["game page signed in, 304"], _ = count.get(
+        france, "/games/g", 304, headers={"If-None-Match": r.headers["etag"]}
+    )
+    count.get(france, "/games/g/play/France")  # its first visit reads the variant and the board file
+    got["player page"], _ = count.get(france, "/games/g/play/France")
+    phase = site.web.access.phases("g")[0].id
+    got["phase page"], _ = count.get(anon, f"/games/g/phases/{phase}")
+    got["game JSON"], r = count.get(anon, "/api/games/g")
+    got["game JSON, 304"], _ = count.get(anon, "/api/games/g", 304, headers={"If-None-Match": r.headers["etag"]})
+    got["calendar"], r = count.get(anon, "/games/g/calendar.ics")
+    got["calendar, 304"], _ = count.get(
+        anon, "/games/g/calendar.ics", 304, headers={"If-None-Match": r.headers["etag"]}
+    )
+    got["map"], r = count.get(anon, "/games/g/map.svg")
+    got["map, 304"], _ = count.get(anon, "/games/g/map.svg", 304, headers={"If-None-Match": r.headers["etag"]})
+    got["home"], _ = count.get(anon, "/")
+    grown = {k: f"{got[k]} (recorded {RECORDED[k]})" for k in RECORDED if got[k] > RECORDED[k]}
+    assert not grown, f"more statements than recorded: {grown}; all now: {got}"
+    assert set(got) == set(RECORDED)
+
+
+def test_the_counter_sees_every_statement(site: Site) -> None:
+    """The count is not blind: the state's one query, asked twice, is counted twice."""
+    from dippouch.store.page_cache import shared_page
+
+    count = Counter(site.app)
+    shared_page(site.web.read, "g", "page", "en")
+    once = len(count.statements)
+    assert once >= 1 and any("shared_pages" in st for st in count.statements)
+    shared_page(site.web.read, "g", "page", "en")
+    assert len(count.statements) == 2 * once
