@@ -35,6 +35,7 @@ from dippouch.core.messages import Msg, msg
 from dippouch.i18n import DEFAULT, LANGUAGES, format_date, format_datetime, language_name, translations
 from dippouch.mail.notices import mail_unavailable
 from dippouch.mail.settings import use_store as use_mail_store
+from dippouch.numbers import number_or_none
 from dippouch.said import told
 from dippouch.settings import Site, metrics_networks
 from dippouch.settings import site as installation_site
@@ -63,6 +64,8 @@ I18N_DOMAIN = "site"
 __all__ = ["create_app", "feature_routers", "for_people", "request_pace", "routes"]
 
 HERE = Path(__file__).resolve().parent
+RETRY_BY_ITSELF = 120
+"""The longest wait (seconds) after which a refused page asks again by itself (error.html, app.js)."""
 log = logging.getLogger("dippouch.web")
 
 DEFAULT_LIMITS: dict[str, tuple[int, float]] = {
@@ -138,6 +141,7 @@ def feature_routers() -> tuple[APIRouter, ...]:
         learn,
         moderation,
         play,
+        puzzles,
         ratings,
         records,
         replay,
@@ -157,6 +161,7 @@ def feature_routers() -> tuple[APIRouter, ...]:
         records.router,
         ratings.router,
         explorer.router,
+        puzzles.router,
         tournaments.router,
         duels.router,
         play.router,
@@ -352,6 +357,12 @@ def create_app(
             # brings them back to it.
             query = request.url.query
             context["signin_next"] = request.url.path + (f"?{query}" if query else "")
+        wait = number_or_none((headers or {}).get("Retry-After", ""))
+        if status in (429, 503) and request.method == "GET" and wait is not None and wait <= RETRY_BY_ITSELF:
+            # A page or a drawing asked for while its asker's share of the work is spent (a GIF, then the game's
+            # book): the page asks again by itself once the wait is over, rather than leave a bare "slow down".
+            query = request.url.query
+            context["retry_in"], context["retry_url"] = wait, request.url.path + (f"?{query}" if query else "")
         return render(request, "error.html", context, status=status, headers=headers)
 
     def _api_language(request: Request) -> str:

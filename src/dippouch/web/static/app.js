@@ -67,6 +67,17 @@
       flash.setAttribute("aria-hidden", "true");
     }, 400);
   }
+  // A page refused while its asker's share of the server's work is spent (429/503 with a short wait): asked again
+  // once the wait is over, unless the reader says not to (a page that changes by itself must let them stop it).
+  var retry = document.getElementById("retry");
+  if (retry) {
+    var again = setTimeout(function () { location.reload(); }, (Number(retry.dataset.retryIn) || 5) * 1000 + 300);
+    var stop = document.getElementById("retry-stop");
+    if (stop) {
+      stop.hidden = false;
+      stop.addEventListener("click", function () { clearTimeout(again); stop.hidden = true; });
+    }
+  }
   // Orders refused: what the player must read first, so the keyboard (and the reader) go to it at once.
   var refusal = document.getElementById("refusal");
   if (refusal) refusal.focus();
@@ -564,6 +575,7 @@
         });
         var b = boxOf(own);
         if (!b) return;
+        b = withReach(b);
         // Padded by a few unit widths; no closer than names at twice the readable size.
         var pad = Math.max(b.w, b.h) * 0.12 + view.w * 0.03;
         var x = b.x - pad, y = b.y - pad, w = b.w + 2 * pad, h = b.h + 2 * pad;
@@ -572,6 +584,34 @@
         frame(x, y, w, h);
         clamp();
         fingerSized(b);
+      }
+      // The units' box grown to take in every province they may go to (the page's legal orders), so a first
+      // tap can reach each (Germany's view cut Denmark off at the top edge: the players' trial, issue 55). A
+      // land province counts whole; a sea, often as large as the rest of the view, by its middle (the
+      // renderer's data-at, inside it) and a finger's width about it.
+      function withReach(b) {
+        if (!legal.length) return b;
+        var x0 = b.x, y0 = b.y, x1 = b.x + b.w, y1 = b.y + b.h, s = size(), px = view.w / s.w, seen = {};
+        legal.forEach(function (u) {
+          (u.orders || []).forEach(function (o) {
+            var p = o.dest && o.dest.split("/")[0];
+            if (!p || seen[p]) return;
+            seen[p] = true;
+            var r = svg.querySelector(".region[data-province='" + p.replace(/'/g, "") + "']");
+            if (!r) return;
+            var box = null;
+            if (!r.classList.contains("sea")) box = boxOf([r]);
+            var at = (r.getAttribute("data-at") || "").split(" ").map(Number), ctm = r.getScreenCTM();
+            if (!box && at.length === 2 && ctm && window.DOMPoint) {
+              var q = new DOMPoint(at[0], at[1]).matrixTransform(ctm), m = toMap(q.x, q.y), d = 4 * px;
+              box = { x: m.x - d, y: m.y - d, w: 2 * d, h: 2 * d };
+            }
+            if (!box) return;
+            x0 = Math.min(x0, box.x); y0 = Math.min(y0, box.y);
+            x1 = Math.max(x1, box.x + box.w); y1 = Math.max(y1, box.y + box.h);
+          });
+        });
+        return { x: x0, y: y0, w: x1 - x0, h: y1 - y0, s: b.s };
       }
       // On a touch screen every province in view is a target a finger can hit (WCAG 2.2: 24 px): the view
       // closes in about the player's units while the smallest province in view is smaller, as far as the
@@ -918,10 +958,17 @@
       var token = expectsPlace() ? null : ev.target.closest && ev.target.closest("[data-unit]");
       var places = token ? [provinceOf(token)] : fingers.placesAt(ev.clientX, ev.clientY, regionAt(ev));
       if (!places.length && provinceOf(ev.target)) places = [provinceOf(ev.target)];
+      var worth = places.filter(useful);
+      // A finger is no pointer: where the tap meant nothing (land the board draws outside any province, such as
+      // Denmark's islands; a sea at a coast), the places within a finger's reach that would mean something
+      // count instead, nearest first (a tap on Denmark's edge said "Fleet Kiel cannot move to ska").
+      if (!worth.length && !token) {
+        var near = fingers.near(ev.clientX, ev.clientY, useful);
+        if (near.length) places = worth = near;
+      }
       if (!places.length) return;
       ev.preventDefault();
       byKeys = false;
-      var worth = places.filter(useful);
       if (places.length > 1 && worth.length) places = worth;
       if (places.length === 1 || !worth.length) { pick(places[0], ev.clientX, ev.clientY); return; }
       var bubble = mapFig.querySelector(".map-name");  // the tap's name bubble names one of them only
@@ -946,8 +993,32 @@
   // province under the finger last, rather than a guess. A pointer that is not a finger, the keyboard and the
   // screen reader use the provinces themselves.
   function fingerTargets(svg) {
-    var none = { placesAt: function (x, y, under) { return under ? [under] : []; } };
     var coarse = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+    // The provinces within REACH px of (x, y) for which want(p) holds, nearest first: looked for on rings
+    // about the tap (a finger covers about that much; a province beyond it was not meant).
+    var REACH = 12;
+    function near(x, y, want) {
+      if (!coarse || !svg) return [];
+      var found = {}, out = [];
+      for (var d = 3; d <= REACH; d += 3) {
+        for (var a = 0; a < 16; a++) {
+          var px = x + d * Math.cos(a * Math.PI / 8), py = y + d * Math.sin(a * Math.PI / 8);
+          var els = document.elementsFromPoint(px, py);
+          for (var i = 0; i < els.length; i++) {
+            var e = els[i];
+            if (!svg.contains(e) || !e.matches || !e.matches(".region[data-province]")) continue;
+            var p = e.getAttribute("data-province").toLowerCase().split("/")[0];
+            if (!(p in found) && want(p)) { found[p] = d; out.push(p); }
+            break;  // the province drawn on top there: the one seen
+          }
+        }
+        // The nearest ring that found any: one province is the one meant; several at the same distance are
+        // asked about ("Which one?"), never guessed.
+        if (out.length) return out;
+      }
+      return out;
+    }
+    var none = { placesAt: function (x, y, under) { return under ? [under] : []; }, near: near };
     if (!svg || !coarse) return none;
     var SIZE = 24, regions = [], small = {}, layer = null;
     svg.querySelectorAll(".region[data-province][data-at]").forEach(function (r) {
@@ -995,10 +1066,15 @@
           near.push({ p: e.getAttribute("data-province"), d: d });
         });
         near.sort(function (a, b) { return a.d - b.d; });
+        // A small province's own shape under the finger, its middle clearly the nearest (at most half as far as
+        // the next), is that province: a tap on Great Yarmouth's middle asked "Which one?" between it and its
+        // neighbours, whose reaches lie over it.
+        if (under && small[under] && near.length && near[0].p === under && (near.length === 1 || 2 * near[0].d <= near[1].d)) return [under];
         var out = near.map(function (n) { return n.p; });
         if (under && out.indexOf(under) < 0 && (out.length !== 1 || small[under])) out.push(under);
         return out;
-      }
+      },
+      near: near
     };
   }
 

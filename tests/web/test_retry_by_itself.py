@@ -1,0 +1,53 @@
+"""A drawing refused while its asker's share of the server's work is spent (the players' trial: the GIF, then
+the game book within a minute, answered 429 "Slow down") says how long to wait and asks again by itself once
+the wait is over, with a way to stop it; a program's JSON refusal carries Retry-After alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from browsersupport import LiveSite
+from dippouch.web.budget import WorkBudget
+from websupport import Site
+
+
+def test_a_refused_drawing_says_when_and_links_to_itself(tmp_path: Path) -> None:
+    s = Site(f"sqlite:///{tmp_path / 'w.db'}")
+    s.new_game("g")
+    s.post_form(s.coordinator, "/games/g/coordinate/process", {"confirm": "yes"})
+    s.app.state.budget = WorkBudget(0.5, 5.0)  # the GIF leaves a debt of some seconds
+    c = s.browser()
+    assert c.get("/games/g/replay.gif").status_code == 200
+    r = c.get("/games/g/replay.webp")
+    assert r.status_code == 429
+    wait = int(r.headers["Retry-After"])
+    assert f'id="retry" data-retry-in="{wait}"' in r.text
+    assert f"This page asks again by itself in {wait} s." in r.text and 'href="/games/g/replay.webp"' in r.text
+    german = c.get("/games/g/replay.webp", headers={"Accept-Language": "de"})
+    assert german.status_code == 429 and 'id="retry"' in german.text and "asks again by itself" not in german.text
+    assert 'id="retry"' not in c.get("/games/nosuch").text  # a page not there is not asked for again
+
+
+def test_the_page_asks_again_by_itself_and_the_drawing_comes(live_site: LiveSite) -> None:
+    live_site.store.create_game("g", "standard", now=live_site.now())
+    live_site.store.process("g", now=live_site.now(), force=True)
+    live_site.app.state.budget = WorkBudget(0.5, 5.0)  # the GIF leaves a debt of some seconds
+    page = live_site.context().new_page()
+    assert page.goto(f"{live_site.base}/games/g/replay.gif").status == 200
+    refused = page.goto(f"{live_site.base}/games/g/replay.webp")
+    assert refused is not None and refused.status == 429
+    page.locator("#retry-stop").wait_for()  # the script offers to stop it
+    with page.expect_response(lambda r: r.url.endswith("/replay.webp") and r.status == 200, timeout=30_000):
+        pass
+    # Stopped, it stays: no request made again once the wait is over.
+    live_site.store.create_game("h", "standard", now=live_site.now())
+    live_site.store.process("h", now=live_site.now(), force=True)
+    live_site.app.state.budget = WorkBudget(0.5, 5.0)  # a full share again
+    assert page.goto(f"{live_site.base}/games/h/replay.gif").status == 200
+    refused = page.goto(f"{live_site.base}/games/h/replay.webp")
+    assert refused is not None and refused.status == 429
+    page.locator("#retry-stop").click()
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url))
+    page.wait_for_timeout((int(refused.headers["retry-after"]) + 2) * 1000)
+    assert not [u for u in asked if "replay" in u] and page.locator("#retry").is_visible()
