@@ -21,11 +21,16 @@ from dippouch.catalog import load_variant, variant_names
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError
 from dippouch.core.jsonio import JsonInputError, position_from_json, position_to_json
+from dippouch.core.messages import Msg, msg
 from dippouch.core.notation import OrderParseError, OrderReader, format_order, parse_order
 from dippouch.core.orders import Build, Hold, Order
 from dippouch.core.position import Position
 from dippouch.core.results import OrderResult
 from dippouch.core.variant import Variant
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the contract's refusals: the contract's JSON answers keep their English (a program's
+interface), other doors say them in their reader's language (dippouch.saying)."""
 
 __all__ = [
     "MAX_ORDER_LENGTH",
@@ -112,16 +117,22 @@ def handle_line(line: str, *, max_orders: int | None = None) -> dict[str, Any]:
 def handle_request(request: Any, *, max_orders: int | None = None) -> dict[str, Any]:
     """Adjudicate one request object (the contract's shape) and build the response object."""
     if not isinstance(request, Mapping):
-        raise RequestError(f"a request must be a JSON object, not {type(request).__name__}")
+        raise RequestError(msg("a request must be a JSON object, not %(found)s", found=type(request).__name__))
     unknown = sorted(set(request) - _KEYS)
     if unknown:
-        raise RequestError(f"unknown key(s) {', '.join(map(repr, unknown))}; a request has {', '.join(sorted(_KEYS))}")
+        raise RequestError(
+            msg(
+                "unknown key(s) %(keys)s; a request has %(known)s",
+                keys=", ".join(map(repr, unknown)),
+                known=", ".join(sorted(_KEYS)),
+            )
+        )
     name = request.get("variant")
     if not isinstance(name, str):
-        raise RequestError('a request names its variant: {"variant": "standard", ...}')
+        raise RequestError(msg('a request names its variant: {"variant": "standard", ...}'))
     options = request.get("options") or {}
     if not isinstance(options, Mapping):
-        raise RequestError('"options" must be an object of option values')
+        raise RequestError(msg('"options" must be an object of option values'))
     variant = load_variant(known_variant(name), checked_options(options))
     position = position_from_json(variant, request)
     kind = variant.calendar.kind(position.phase)
@@ -129,7 +140,13 @@ def handle_request(request: Any, *, max_orders: int | None = None) -> dict[str, 
     submitted = list(_orders(variant, request.get("orders"), kind))
     total = sum(len(texts) for _, texts in submitted)
     if max_orders is not None and total > max_orders:
-        raise RequestError(f"{total:,} orders in one request; the limit here is {max_orders:,} (all powers together)")
+        raise RequestError(
+            msg(
+                "%(total)s orders in one request; the limit here is %(most)s (all powers together)",
+                total=f"{total:,}",
+                most=f"{max_orders:,}",
+            )
+        )
     parsed: dict[str, list[Order]] = {}
     # (power, index in the adjudicator's list or None, input text, parse error)
     slots: list[tuple[str, int | None, str, OrderParseError | None]] = []
@@ -200,8 +217,16 @@ def known_variant(name: str) -> str:
         return name.lower()
     shown = name if len(name) <= 40 else name[:40] + "..."
     close = difflib.get_close_matches(name.lower()[:40], known, n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else "."
-    raise RequestError(f"no variant {shown!r}{hint} Known variants: {', '.join(known)}")
+    if close:
+        raise RequestError(
+            msg(
+                "no variant %(name)s; did you mean %(close)s? Known variants: %(known)s",
+                name=repr(shown),
+                close=repr(close[0]),
+                known=", ".join(known),
+            )
+        )
+    raise RequestError(msg("no variant %(name)s. Known variants: %(known)s", name=repr(shown), known=", ".join(known)))
 
 
 def checked_options(options: Mapping[str, Any]) -> dict[str, Any]:
@@ -209,7 +234,7 @@ def checked_options(options: Mapping[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in options.items():
         if not isinstance(value, bool | int | float | str) or (isinstance(value, str) and len(value) > 100):
-            raise RequestError(f"options.{str(key)[:40]}: must be true/false, a number or a short text")
+            raise RequestError(msg("options.%(key)s: must be true/false, a number or a short text", key=str(key)[:40]))
         out[str(key)] = value
     return out
 
@@ -225,28 +250,41 @@ def _orders(variant: Variant, value: Any, kind: PhaseKind) -> Iterator[tuple[str
     if value is None:
         return
     if not isinstance(value, Mapping):
-        raise RequestError('"orders" must be an object: {"England": ["F lon - nth"], ...}')
+        raise RequestError(msg('"orders" must be an object: {"England": ["F lon - nth"], ...}'))
     for name, texts in value.items():
         try:
             power = variant.power(str(name)).name
         except KeyError as e:
-            raise JsonInputError(f"orders.{str(name)[:40]}", str(e.args[0])[:300]) from None
+            said: Msg | str = e.msg if isinstance(e, DippouchError) else str(e.args[0])
+            # The name is the client's: a long one is not echoed whole.
+            raise JsonInputError(
+                f"orders.{str(name)[:40]}", message=said if len(str(said)) <= 300 else str(said)[:300]
+            ) from None
         size = len(texts) if isinstance(texts, str) else sum(len(t) for t in texts if isinstance(t, str))
         if size > MAX_ORDER_TEXT or (isinstance(texts, list) and len(texts) > MAX_ORDER_LINES):
             raise JsonInputError(
                 f"orders.{name}",
-                f"{size:,} characters of orders; the limit is {MAX_ORDER_TEXT:,} characters and {MAX_ORDER_LINES} orders",
+                message=msg(
+                    "%(size)s characters of orders; the limit is %(most)s characters and %(lines)d orders",
+                    size=f"{size:,}",
+                    most=f"{MAX_ORDER_TEXT:,}",
+                    lines=MAX_ORDER_LINES,
+                ),
             )
         if isinstance(texts, str):
             # A pasted block: one order a line; blank lines and # or // comments are skipped.
             texts = [t for t in (_COMMENT.sub("", line).strip() for line in texts.splitlines()) if t]
         if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
-            raise JsonInputError(f"orders.{name}", "must be a list of order texts")
+            raise JsonInputError(f"orders.{name}", message=msg("must be a list of order texts"))
         for i, t in enumerate(texts):
             if len(t) > MAX_ORDER_LENGTH:
                 raise JsonInputError(
                     f"orders.{name}[{i}]",
-                    f"an order of {len(t):,} characters; the limit is {MAX_ORDER_LENGTH} (one order an entry)",
+                    message=msg(
+                        "an order of %(size)s characters; the limit is %(most)d (one order an entry)",
+                        size=f"{len(t):,}",
+                        most=MAX_ORDER_LENGTH,
+                    ),
                 )
         yield power, texts
 

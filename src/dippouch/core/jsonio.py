@@ -18,6 +18,7 @@ from typing import Any
 from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError
 from dippouch.core.mapdata import ProvinceKind
+from dippouch.core.messages import Msg, msg
 from dippouch.core.notation import OrderParseError, format_order, format_unit, parse_unit
 from dippouch.core.position import Dislodged, Position, Unit
 from dippouch.core.results import OrderResult
@@ -26,13 +27,18 @@ from dippouch.core.variant import Variant
 
 __all__ = ["JsonInputError", "position_from_json", "position_to_json", "result_to_json", "unit_to_json"]
 
+I18N_DOMAIN = "rules"
+"""The catalogue of the JSON reader's refusals, said in the reader's language where they are shown (the JSON
+contract keeps their English)."""
+
 
 class JsonInputError(DippouchError):
-    """A position in JSON that cannot be read; the message starts with the path of the bad value."""
+    """A position in JSON that cannot be read; the message starts with the path of the bad value (a path is the
+    program's words, the same in every language; what is wrong there is a message value)."""
 
-    def __init__(self, where: str, message: str) -> None:
+    def __init__(self, where: str, message: Msg | str) -> None:
         self.where = where
-        super().__init__(f"{where}: {message}" if where else message)
+        super().__init__(msg("%(where)s: %(why)s", where=where, why=message) if where else message)
 
 
 def unit_to_json(variant: Variant, unit: Unit) -> dict[str, str]:
@@ -100,16 +106,16 @@ def position_from_json(variant: Variant, data: Mapping[str, Any]) -> Position:
     Raises :class:`JsonInputError` naming the bad value's path.
     """
     if not isinstance(data, Mapping):
-        raise JsonInputError("", f"a position must be a JSON object, not {type(data).__name__}")
+        raise JsonInputError("", msg("a position must be a JSON object, not %(found)s", found=type(data).__name__))
     start = variant.start
     phase = start.phase
     if data.get("phase") is not None:
         if not isinstance(data["phase"], str):
-            raise JsonInputError("phase", 'must be a phase name like "Spring 1901 Movement"')
+            raise JsonInputError("phase", msg('must be a phase name like "Spring 1901 Movement"'))
         try:
             phase = variant.calendar.parse(data["phase"])
         except DippouchError as e:
-            raise JsonInputError("phase", str(e)) from None
+            raise JsonInputError("phase", e.msg) from None
 
     units: dict[int, Unit] = dict(start.units)
     if data.get("units") is not None:
@@ -121,8 +127,13 @@ def position_from_json(variant: Variant, data: Mapping[str, Any]) -> Position:
                 other = units[prov]
                 raise JsonInputError(
                     f"units[{i}]",
-                    f"{format_unit(variant, u.kind, u.loc)} and {format_unit(variant, other.kind, other.loc)} "
-                    f"of {other.power} are both in {variant.map.provinces[prov].name}; one unit per province",
+                    message=msg(
+                        "%(unit)s and %(other)s of %(power)s are both in %(place)s; one unit per province",
+                        unit=format_unit(variant, u.kind, u.loc),
+                        other=format_unit(variant, other.kind, other.loc),
+                        power=other.power,
+                        place=variant.map.provinces[prov].name,
+                    ),
                 )
             units[prov] = u
 
@@ -132,9 +143,9 @@ def position_from_json(variant: Variant, data: Mapping[str, Any]) -> Position:
         u = _unit(variant, entry, where)
         prov = variant.map.province_of(u.loc)
         if prov in dislodged:
-            raise JsonInputError(where, f"two dislodged units in {variant.map.provinces[prov].name}")
+            raise JsonInputError(where, msg("two dislodged units in %(place)s", place=variant.map.provinces[prov].name))
         if "retreats" not in entry:
-            raise JsonInputError(where, 'needs "retreats": the provinces it may retreat to (may be [])')
+            raise JsonInputError(where, msg('needs "retreats": the provinces it may retreat to (may be [])'))
         retreats = frozenset(
             _location(variant, r, f"{where}.retreats[{j}]") for j, r in enumerate(_list(entry["retreats"], where))
         )
@@ -153,12 +164,17 @@ def position_from_json(variant: Variant, data: Mapping[str, Any]) -> Position:
             for j, prov in enumerate(provs):
                 if not variant.map.provinces[prov].supply_centre:
                     raise JsonInputError(
-                        f"supply_centers.{power}[{j}]", f"{variant.map.provinces[prov].name} is not a supply centre"
+                        f"supply_centers.{power}[{j}]",
+                        message=msg("%(place)s is not a supply centre", place=variant.map.provinces[prov].name),
                     )
                 if prov in centres:
                     raise JsonInputError(
                         f"supply_centers.{power}[{j}]",
-                        f"{variant.map.provinces[prov].name} is also owned by {centres[prov]}",
+                        message=msg(
+                            "%(place)s is also owned by %(power)s",
+                            place=variant.map.provinces[prov].name,
+                            power=centres[prov],
+                        ),
                     )
                 centres[prov] = power
 
@@ -171,48 +187,48 @@ def position_from_json(variant: Variant, data: Mapping[str, Any]) -> Position:
     problems = state_problems(variant, state)
     if problems:
         key, problem = problems[0]
-        raise JsonInputError(f"state.{key}" if key else "state", problem)
+        raise JsonInputError(f"state.{key}" if key else "state", message=problem)
     return Position(phase=phase, units=units, centres=centres, homes=homes, dislodged=dislodged, state=dict(state))
 
 
 def _list(value: Any, where: str) -> list[Any]:
     if not isinstance(value, list):
-        raise JsonInputError(where, f"must be a list, not {type(value).__name__}")
+        raise JsonInputError(where, msg("must be a list, not %(found)s", found=type(value).__name__))
     return value
 
 
 def _power(variant: Variant, name: Any, where: str) -> str:
     if not isinstance(name, str):
-        raise JsonInputError(where, f"a power name is text, not {name!r}")
+        raise JsonInputError(where, msg("a power name is text, not %(found)s", found=repr(name)))
     try:
         return variant.power(name).name
     except KeyError as e:
-        raise JsonInputError(where, str(e.args[0])) from None
+        raise JsonInputError(where, e.msg if isinstance(e, DippouchError) else str(e.args[0])) from None
 
 
 def _location(variant: Variant, text: Any, where: str) -> int:
     if not isinstance(text, str):
-        raise JsonInputError(where, f"a province is text, not {text!r}")
+        raise JsonInputError(where, msg("a province is text, not %(found)s", found=repr(text)))
     try:
         kind, loc = parse_unit(variant, text)
     except OrderParseError as e:
-        raise JsonInputError(where, str(e)) from None
+        raise JsonInputError(where, e.msg) from None
     if kind is not None:
-        raise JsonInputError(where, f"expected a province, not a unit {text!r}")
+        raise JsonInputError(where, msg("expected a province, not a unit %(unit)s", unit=repr(text)))
     return loc
 
 
 def _unit(variant: Variant, entry: Any, where: str) -> Unit:
     if not isinstance(entry, Mapping):
-        raise JsonInputError(where, 'must be an object like {"power": "England", "unit": "F lon"}')
+        raise JsonInputError(where, msg('must be an object like {"power": "England", "unit": "F lon"}'))
     power = _power(variant, entry.get("power"), f"{where}.power")
     text = entry.get("unit")
     if not isinstance(text, str):
-        raise JsonInputError(f"{where}.unit", 'must be a unit like "A par" or "F stp/sc"')
+        raise JsonInputError(f"{where}.unit", message=msg('must be a unit like "A par" or "F stp/sc"'))
     try:
         kind, loc = parse_unit(variant, text)
     except OrderParseError as e:
-        raise JsonInputError(f"{where}.unit", str(e)) from None
+        raise JsonInputError(f"{where}.unit", message=e.msg) from None
     gmap = variant.map
     prov = gmap.provinces[gmap.province_of(loc)]
     if kind is None:
@@ -222,20 +238,34 @@ def _unit(variant: Variant, entry: Any, where: str) -> Unit:
         elif prov.kind == ProvinceKind.LAND:
             kind = "A"
         else:
-            raise JsonInputError(f"{where}.unit", f"say which unit is in {prov.name}: A {prov.abbr} or F {prov.abbr}")
+            raise JsonInputError(
+                f"{where}.unit",
+                message=msg(
+                    "say which unit is in %(place)s: A %(abbr)s or F %(abbr)s", place=prov.name, abbr=prov.abbr
+                ),
+            )
     moves_as = hooks_for(variant).movement_kind(kind)
     if moves_as == "F" and loc == prov.id and prov.coasts:
         options = " or ".join(f"F {gmap.locations[c].abbr}" for c in prov.coasts)
-        raise JsonInputError(f"{where}.unit", f"a fleet in {prov.name} stands on one of its coasts: {options}")
+        raise JsonInputError(
+            f"{where}.unit",
+            message=msg(
+                "a fleet in %(place)s stands on one of its coasts: %(options)s", place=prov.name, options=options
+            ),
+        )
     if moves_as in ("A", "F") and not gmap.can_hold(moves_as, loc):
-        what = "fleet" if moves_as == "F" else "army"
-        raise JsonInputError(f"{where}.unit", f"a{'n' if what == 'army' else ''} {what} cannot stand in {prov.name}")
+        said = (
+            msg("a fleet cannot stand in %(place)s", place=prov.name)
+            if moves_as == "F"
+            else msg("an army cannot stand in %(place)s", place=prov.name)
+        )
+        raise JsonInputError(f"{where}.unit", message=said)
     return Unit(power, kind, loc)
 
 
 def _owners(variant: Variant, value: Any, where: str) -> dict[str, list[int]]:
     if not isinstance(value, Mapping):
-        raise JsonInputError(where, 'must be an object like {"England": ["lon", "lvp"]}')
+        raise JsonInputError(where, msg('must be an object like {"England": ["lon", "lvp"]}'))
     out: dict[str, list[int]] = {}
     for name, provs in value.items():
         power = _power(variant, name, f"{where}.{name}")
