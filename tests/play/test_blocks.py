@@ -159,3 +159,18 @@ def test_a_person_the_moderators_stopped_from_press_is_refused_in_every_game(sto
     store_moderation.unban(store, bob, "press", now=T0, by="test")
     send_press(store, "g", "France", "sorry", to=["England"], now=T0 + timedelta(minutes=1), via="web")
     assert ann
+
+
+def test_my_data_holds_my_blocks_and_deleting_it_lifts_them_both_ways(store: GameStore) -> None:
+    from dippouch.store import people_data
+
+    ann, bob, cy = _people(store, "Ann", "Bob", "Cy")
+    blocks.block(store, ann, bob, now=T0)
+    blocks.block(store, cy, ann, now=T0)
+    moderation.record_sign_in(store, ann, device="d" * 40, address="2001:db8::1", now=T0)
+    mine = people_data.export_all(store, ann)["moderation"]
+    assert [b["person"] for b in mine["blocks"]] == [bob]  # who blocks her is not hers to read
+    assert len(mine["devices"]) == 1 and "d" * 40 not in str(mine)
+    people_data.forget_all(store, ann, now=T0)
+    assert blocks.blocked_people(store, ann) == [] and blocks.blocked_people(store, cy) == []
+    assert people_data.export_all(store, ann)["moderation"]["devices"] == []

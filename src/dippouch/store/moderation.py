@@ -60,6 +60,8 @@ __all__ = [
     "blocked_powers_sql",
     "decide_report",
     "device_hash",
+    "export_person",
+    "forget_person",
     "join_check",
     "log",
     "merge",
@@ -744,3 +746,47 @@ def sender_person(db: Database, game: str, message_id: int) -> int | None:
         )
         got = s.scalars(q).first()
         return int(got) if got is not None else None
+
+
+# --------------------------------------------------------------------------------------------------
+# A person's data
+
+
+def export_person(db: Database, person_id: int) -> dict[str, Any]:
+    """What "download my data" holds of moderation: the people one blocks, the reports one made, the warnings
+    one was given, and when one's devices and networks were seen (their hashes say nothing to anyone)."""
+    given = [{"at": at.isoformat(), "note": note} for at, note in warnings(db, person_id)]
+    with db.session() as s:
+        blocked = s.execute(
+            sa.select(PersonBlockRow.other_id, PersonBlockRow.at).where(PersonBlockRow.person_id == person_id)
+        )
+        made = s.scalars(sa.select(ModerationReportRow).where(ModerationReportRow.reporter_id == person_id))
+        devices = s.execute(
+            sa.select(PersonDeviceRow.first_seen, PersonDeviceRow.last_seen).where(
+                PersonDeviceRow.person_id == person_id
+            )
+        )
+        networks = s.scalars(sa.select(PersonNetworkRow.last_seen).where(PersonNetworkRow.person_id == person_id))
+        return {
+            "blocks": [{"person": int(o), "at": as_utc(at).isoformat()} for o, at in blocked],
+            "reports_made": [
+                {"kind": r.kind, "reason": r.reason, "at": as_utc(r.at).isoformat(), "status": r.status} for r in made
+            ],
+            "devices": [{"first_seen": as_utc(a).isoformat(), "last_seen": as_utc(b).isoformat()} for a, b in devices],
+            "networks_seen": [as_utc(at).isoformat() for at in networks],
+            "warnings": given,
+        }
+
+
+def forget_person(db: Database, person_id: int, *, now: datetime) -> None:
+    """What "delete my data" does here: the blocks either way, the devices and networks go; the reasons of the
+    reports one made are emptied (the moderators' decisions and the log stay, naming an emptied person)."""
+    with db.session() as s, s.begin():
+        s.execute(
+            sa.delete(PersonBlockRow).where(
+                sa.or_(PersonBlockRow.person_id == person_id, PersonBlockRow.other_id == person_id)
+            )
+        )
+        s.execute(sa.delete(PersonDeviceRow).where(PersonDeviceRow.person_id == person_id))
+        s.execute(sa.delete(PersonNetworkRow).where(PersonNetworkRow.person_id == person_id))
+        s.execute(sa.update(ModerationReportRow).where(ModerationReportRow.reporter_id == person_id).values(reason=""))

@@ -14,7 +14,18 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-from dippouch.store import absences, accounts, addresses, lessons, notify, openings, ratings, sandboxes, tournaments
+from dippouch.store import (
+    absences,
+    accounts,
+    addresses,
+    lessons,
+    moderation,
+    notify,
+    openings,
+    ratings,
+    sandboxes,
+    tournaments,
+)
 from dippouch.store.db import Database
 
 __all__ = ["ExportFn", "ForgetFn", "export_all", "forget_all", "register", "registered"]
@@ -30,6 +41,7 @@ _registry: dict[str, tuple[ExportFn, ForgetFn]] = {
     "absences": (absences.export_person, absences.forget_person),
     "addresses": (addresses.export_person, addresses.forget_person),
     "lessons": (lessons.export_person, lessons.forget_person),
+    "moderation": (moderation.export_person, moderation.forget_person),
     "notifications": (notify.export_person, notify.forget_person),
     "openings": (openings.export_person, openings.forget_person),
     "ratings": (ratings.export_person, ratings.forget_person),
