@@ -205,7 +205,8 @@ def propose(
     kind = kind.strip().lower()
     values: dict[str, Any] = {}
     if kind in ("pause", "extend"):
-        values["hours"] = _hours(kind, hours)
+        length = _hours(kind, hours)
+        values["hours"] = int(length) if float(length).is_integer() else length  # "48 hours", not "48.0"
     elif kind in ("concede", "replace"):
         if not to:
             raise GameError(msg("%(kind)s names a power", kind=KIND_WORDS[kind]))
