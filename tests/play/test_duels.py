@@ -209,3 +209,17 @@ def test_a_rated_one_on_one_game_played_to_its_end_is_rated_in_its_own_pool(stor
     assert "overall" not in {p for p in stored_ratings.pools(store) if stored_ratings.pools(store)[p].people}
     # The queue page counts the finished game as no longer running.
     assert queue_view(store, ann).running == 0
+
+
+def test_a_persons_waits_are_in_their_data_and_go_with_it(store: GameStore) -> None:
+    from dippouch.store.people_data import export_all, forget_all
+
+    ann, bob = _people(store, "Ann", "Bob")
+    ask_for_duel(store, ann, "fva", now=T)
+    game = ask_for_duel(store, bob, "any", now=T).got.game
+    ask_for_duel(store, ann, "any", now=T + timedelta(hours=1))
+    waits = export_all(store, ann)["duels"]["duel_waits"]
+    assert [(w["pairing"], w["game"]) for w in waits] == [("fva", game), ("any", None)]
+    forget_all(store, ann, now=T + timedelta(hours=2))
+    assert export_all(store, ann)["duels"] == {"duel_waits": []}
+    assert queue_view(store, None).others == 0  # her wait in the queue went with her data

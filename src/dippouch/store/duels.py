@@ -21,6 +21,7 @@ import random
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, sessionmaker
@@ -44,6 +45,8 @@ __all__ = [
     "Waiting",
     "ask",
     "duel_games",
+    "export_person",
+    "forget_person",
     "last_paired",
     "leave",
     "waiting",
@@ -271,3 +274,31 @@ def duel_games(db: Database, person_id: int) -> list[DuelGame]:
             .order_by(GameRow.id.desc())
         ).all()
     return [DuelGame(name, power, status) for name, power, status in rows]
+
+
+def export_person(db: Database, person_id: int) -> dict[str, Any]:
+    """The person's waits for a one-on-one game, for "download my data"."""
+    with db.session() as s:
+        rows = s.scalars(
+            sa.select(DuelWaitRow).where(DuelWaitRow.person_id == person_id).order_by(DuelWaitRow.asked_at)
+        ).all()
+        return {
+            "duel_waits": [
+                {
+                    "pairing": r.pairing,
+                    "asked_at": as_utc(r.asked_at).isoformat(),
+                    "left_at": as_utc(r.left_at).isoformat() if r.left_at else None,
+                    "game": r.game,
+                    "power": r.power,
+                }
+                for r in rows
+            ]
+        }
+
+
+def forget_person(db: Database, person_id: int, *, now: datetime) -> None:
+    """What "delete my data" does here: the person's waits go, a wait in the queue with them (their games are
+    the games' to keep, as every seat is)."""
+    del now
+    with db.session() as s, s.begin():
+        s.execute(sa.delete(DuelWaitRow).where(DuelWaitRow.person_id == person_id))

@@ -18,6 +18,7 @@ from dippouch.store import (
     absences,
     accounts,
     addresses,
+    duels,
     lessons,
     moderation,
     notify,
@@ -40,6 +41,7 @@ _registry: dict[str, tuple[ExportFn, ForgetFn]] = {
     # never imported in this process would otherwise be left out of a download or a deletion.
     "absences": (absences.export_person, absences.forget_person),
     "addresses": (addresses.export_person, addresses.forget_person),
+    "duels": (duels.export_person, duels.forget_person),
     "lessons": (lessons.export_person, lessons.forget_person),
     "moderation": (moderation.export_person, moderation.forget_person),
     "notifications": (notify.export_person, notify.forget_person),
