@@ -26,7 +26,8 @@ def site(tmp_path: Path) -> Site:
 def _start(site: Site, c: TestClient, **form: str) -> str:
     r = site.post_form(c, "/sandbox", form)
     assert r.status_code == 303, r.text
-    assert re.fullmatch(r"/sandbox/dp_[A-Za-z0-9_-]+", r.headers["location"])
+    # The edit link (dp_...) for a maker not signed in, the share link for one signed in.
+    assert re.fullmatch(r"/sandbox/[A-Za-z0-9_-]+", r.headers["location"])
     return str(r.headers["location"])
 
 
@@ -106,6 +107,9 @@ def test_a_variant_s_opening_the_share_link_read_only_and_a_person_s_list(site: 
     view = ann.get("/api" + here).json()
     share = view["share"]
     assert view["editable"] and view["phase"] == "Spring 1901 Movement" and len(view["units"]) == 22
+    # Signed in, she lands on the share link and edits there: the address in her bar, given to a friend, changes
+    # nothing (the edit link in the bar did: the players' trial).
+    assert here == share
     # Listed for her, by its share link, which she edits when signed in.
     assert [s["share"] for s in ann.get("/api/sandbox").json()["sandboxes"]] == [share]
     assert share in ann.get("/sandbox").text
@@ -124,6 +128,7 @@ def test_a_variant_s_opening_the_share_link_read_only_and_a_person_s_list(site: 
     assert other.get("/api/sandbox").json() == {"sandboxes": []}
     # Their own copy of the board: editable by them, and hers unchanged.
     mine = _start(site, other, copy=share.rsplit("/", 1)[1])
+    assert other.get("/api" + mine).json()["share"] != mine  # not signed in: the edit link is the way back
     assert ("France", "A par") not in _units(other, mine)
     assert _post(site, other, mine + "/units", power="France", kind="A", where="par").status_code == 303
     assert ("France", "A par") not in _units(ann, here)

@@ -321,7 +321,7 @@ def sandbox_start(request: Request, web: WebDep, viewer: ViewerDep, form: FormDe
     """Start a sandbox (fields ``game`` and ``phase_id``, or ``copy``, or ``variant``) and open it."""
     _limit(request, True)
     gettext = words(request).gettext
-    _, secret = _start(
+    sb, secret = _start(
         web,
         viewer,
         form.get("game", ""),
@@ -338,7 +338,9 @@ def sandbox_start(request: Request, web: WebDep, viewer: ViewerDep, form: FormDe
             "address is the only way back to it: keep it."
         )
     )
-    return redirect("/sandbox/" + quote(secret, safe=""), said)
+    # A signed-in maker edits at the share link too: opened there, the address they copy from the bar shows the
+    # board and changes nothing for whoever they give it to (the edit link in the bar did: the players' trial).
+    return redirect(_share(sb) if viewer.person_id is not None else "/sandbox/" + quote(secret, safe=""), said)
 
 
 class StartIn(BaseModel):
