@@ -17,7 +17,7 @@ from dippouch.game import GameError
 from dippouch.play.blocks import block
 from dippouch.play.duels import MOST_RUNNING, ask_for_duel, leave_queue, queue_view
 from dippouch.play.ratings import board, one_on_one, update_ratings
-from dippouch.play.ratings_check import check_ratings
+from dippouch.play.ratings_check import check_ratings, rewrite_ratings
 from dippouch.play.records import choose_scoring
 from dippouch.ranking.ratings import START
 from dippouch.store import GameStore
@@ -207,6 +207,18 @@ def test_a_rated_one_on_one_game_played_to_its_end_is_rated_in_its_own_pool(stor
     # Not in the overall pool: a won duel is no result among seven.
     assert board(store, limit=10).places == ()
     assert "overall" not in {p for p in stored_ratings.pools(store) if stored_ratings.pools(store)[p].people}
+    # Replayed from the ledger (as after a game taken in late), the pools are the same.
+    before = {p.person_id: p.rating for p in board(store, "duel", limit=10).places}
+    rewrite_ratings(store)
+    assert check_ratings(store).differences == ()
+    assert {p.person_id: p.rating for p in board(store, "duel", limit=10).places} == before
+    assert board(store, limit=10).places == ()
+    # Another scoring system chosen: the update replays every rated game from the ledger; still its own pool.
+    choose_scoring(store, game, "centres", now=T + timedelta(hours=5))
+    assert update_ratings(store).replayed
+    assert check_ratings(store).differences == ()
+    assert {p.person_id for p in board(store, "duel", limit=10).places} == {france, austria}
+    assert board(store, limit=10).places == ()
     # The queue page counts the finished game as no longer running.
     assert queue_view(store, ann).running == 0
 
