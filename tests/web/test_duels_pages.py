@@ -71,3 +71,17 @@ def test_a_rated_duel_shows_its_board_apart_on_the_ratings_page(tmp_path: Path) 
     answer = site.browser().get("/api/ratings").json()
     assert answer["overall"]["people"] == 0
     assert [(b["variant"], b["one_on_one"], b["people"]) for b in answer["by_variant"]] == [("duel", True, 2)]
+
+
+def test_the_queue_page_in_german_and_french(tmp_path: Path) -> None:
+    site = Site(f"sqlite:///{tmp_path / 'g.db'}")
+    _, a = _person(site, "Ann")
+    for lang, words in (
+        ("de", ["Zu zweit", "Einen Gegner für mich finden", "Frankreich gegen Österreich", "Eigene Wertung"]),
+        ("fr", ["Tête-à-tête", "Me trouver un adversaire", "France contre Autriche", "Classement à part"]),
+    ):
+        page = a.get("/duels", headers={"Accept-Language": lang}).text
+        assert all(w in page for w in words), lang
+    site.api(a, "/api/duels", {"pairing": "fva"})
+    assert "Sie warten seit" in a.get("/duels", headers={"Accept-Language": "de"}).text
+    assert "Vous attendez un adversaire depuis" in a.get("/duels", headers={"Accept-Language": "fr"}).text
