@@ -27,7 +27,9 @@ after their deadlines (by the database's clock), CPU per request (web process) a
 the PostgreSQL server's CPU, read from /proc, and the load average before and after. A submission for a power
 that has nothing to order in the phase now open (a retreat or adjustment phase of another power; the phase
 moved on while the client was not looking) is refused with 400 and the reason: counted apart, as "refused",
-as the correct answer it is. Last, with the load stopped, it checks that the game page of a sample of games
+as the correct answer it is. Then ``--pages-alone`` seconds of game-page requests alone (the workers still
+running) give the web CPU a page request costs, which the mixed round's CPU per request mixes with the maps' and
+the submissions'. Last, with the load stopped, it checks that the game page of a sample of games
 shows the phase the database has open (pages are cached; workers change games from other processes).
 
 The orders are the same three lines per power every time (bench_web.py's): legal in Spring 1901, partly
@@ -331,6 +333,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--submit-rate", type=float, default=25.0, help="submissions a second (open loop)")
     ap.add_argument("--timeout", type=float, default=10.0, help="seconds before a request counts as an error")
     ap.add_argument("--check-pages", type=int, default=20, help="games whose page is checked afterwards")
+    ap.add_argument(
+        "--pages-alone",
+        type=float,
+        default=10.0,
+        help="seconds of game-page requests alone after the measured round (the workers still running), for the "
+        "web CPU a page request costs; 0: none",
+    )
     args = ap.parse_args(argv)
     admin = args.postgres or os.environ.get("DIPPOUCH_TEST_POSTGRES_URL")
     if not admin:
@@ -394,6 +403,14 @@ def main(argv: list[str] | None = None) -> int:
             wal = _wal(store) - wal0
             done1, backlog = phase_counts(url)
             n_late, late50, late99, late_max = lateness(url, since)
+            alone = Tally()
+            cpu_alone = 0.0
+            if args.pages_alone > 0:
+                # The pages' own cost: the mixed round's CPU counts the maps and the submissions too.
+                cpu_alone = sum(cpu_seconds(w.pid) for w, _ in webs)
+                readers = args.clients - max(1, args.clients // 10)
+                asyncio.run(open_loop(ports, readers, args.pages_alone, args.page_rate, pages, args.timeout, alone))
+                cpu_alone = sum(cpu_seconds(w.pid) for w, _ in webs) - cpu_alone
             dead = [f"worker {i} exited ({w.returncode})" for i, w in enumerate(workers) if w.poll() is not None]
             for w in workers:  # SIGTERM: each finishes the phase in hand; then nothing changes under the check
                 w.terminate()
@@ -439,11 +456,18 @@ def main(argv: list[str] | None = None) -> int:
             f"{cpu_me / wall:.2f} cores; WAL {wal / 1024 / max(1, phases + len(s.latencies)):.1f} KB per "
             f"phase-or-submission"
         )
+        if alone.latencies or alone.errors:
+            f = alone.figures(args.pages_alone)
+            print(
+                f"game pages alone (workers running): {f['rps']:.1f} req/s, web CPU "
+                f"{1000 * cpu_alone / max(1, f['requests']):.2f} ms/request, p50 {f['p50']:.1f} ms, "
+                f"p99 {f['p99']:.1f} ms ({f['requests']} requests, {len(alone.errors)} errors)"
+            )
         print(f"pages afterwards: {checked - len(stale)} of {checked} show the phase the database has open")
         for line in [*stale[:5], *dead]:
             print(f"  problem: {line}")
     print(f"# load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
-    errors = len(p.errors) + len(s.errors) + len(m.errors)
+    errors = len(p.errors) + len(s.errors) + len(m.errors) + len(alone.errors)
     return 0 if not (errors or stale or dead) else 1
 
 

@@ -57,14 +57,15 @@ the CSRF token its forms carry, a chosen language) and their key."""
 @cache
 def code_digest() -> str:
     """What the running code makes pages with, in a few characters: the version, and every template's and
-    catalogue's name, size and modification time (read once a process: a deployment restarts it)."""
+    catalogue's content (read once a process: a deployment restarts it). By content, not modification times:
+    processes on two hosts of one release share their pages, where the files' times would differ."""
     from dippouch import __version__
 
     h = hashlib.sha256(__version__.encode())
     for root, pattern in ((HERE / "templates", "*.html"), (LOCALE_DIR, "*.po")):
         for f in sorted(root.rglob(pattern)):
-            st = f.stat()
-            h.update(f"{f.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}".encode())
+            h.update(str(f.relative_to(root)).encode())
+            h.update(f.read_bytes())
     return h.hexdigest()[:12]
 
 
