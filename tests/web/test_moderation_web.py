@@ -302,3 +302,21 @@ def test_reports_are_queued_with_their_evidence_and_acted_on(site: Site) -> None
     assert "warn" in log and "mute" in log and "dismiss" in log and "ban-press" in log
     # The players see none of it on the queue's address.
     assert a.get("/desk/review/reports").status_code == 404 and b.get("/desk/review/reports").status_code == 404
+
+
+def test_in_a_game_that_hides_its_players_a_block_from_a_message_mutes_the_power_there_only(site: Site) -> None:
+    """Blocking the person would name them on the blocker's account page: until the game ends, the power is
+    muted in that game instead, and the page says why."""
+    from dippouch.game import Settings
+
+    ann, a = person(site, "Ann")
+    person(site, "Bob")
+    site.web.store.create_game("masked", "standard", now=site.clock(), settings=Settings(anonymous=True))
+    for power, name in (("England", "Ann"), ("France", "Bob")):
+        seat(site.web.store, "masked", power, name, now=site.clock(), email=f"{name.lower()}@example.org")
+    sent = send_press(site.web.store, "masked", "France", "Guess who", to=["England"], now=site.clock(), via="web")
+    r = site.post_form(a, f"/games/masked/play/England/press-block/{sent.id}")
+    assert "Muted in this game: its players are hidden until it ends" in _flash(site, a, r)
+    assert store_moderation.blocked_people(site.web.store, ann) == []
+    assert "Bob" not in page_words(a.get("/me").text)
+    assert "Guess who" not in a.get(f"/games/masked/play/England/press/{sent.channel}").text

@@ -16,11 +16,13 @@ from dippouch.people.blocks import join_refusal
 from dippouch.store import moderation as store_moderation
 from dippouch.store.db import Database
 from dippouch.store.moderation import Blocked
+from dippouch.store.people import names_hidden
+from dippouch.store.press import readable, set_block
 
 I18N_DOMAIN = "rules"
 """The catalogue of the refusals said here."""
 
-__all__ = ["Blocked", "block", "blocked_people", "check_join", "join_warning", "unblock"]
+__all__ = ["Blocked", "block", "block_sender", "blocked_people", "check_join", "join_warning", "unblock"]
 
 
 def block(db: Database, person_id: int, other_id: int, *, now: datetime) -> None:
@@ -35,6 +37,22 @@ def unblock(db: Database, person_id: int, other_id: int) -> bool:
 
 def blocked_people(db: Database, person_id: int) -> list[Blocked]:
     return store_moderation.blocked_people(db, person_id)
+
+
+def block_sender(db: Database, game: str, power: str, message_id: int, person_id: int, *, now: datetime) -> str:
+    """``person_id``, playing ``power``, blocks the sender of a message they may read: the person behind it, in
+    every game (``person``); or, while the game hides its players' names, the sending power in this game only
+    (``power``: muted, as the press panel mutes), since a block of the person would name them on the blocker's
+    account page. Refused for a message they may not read, or one no other person sent (the coordinator's,
+    a bot's, their own)."""
+    sender = store_moderation.sender_of(db, game, message_id) if readable(db, game, power, message_id) else None
+    if sender is None or sender[1] is None or sender[1] == person_id:
+        raise GameError(msg("this message's sender cannot be blocked: no other person of this site sent it"))
+    if names_hidden(db, game):
+        set_block(db, game, power, sender[0], "mute", now=now)
+        return "power"
+    block(db, person_id, sender[1], now=now)
+    return "person"
 
 
 def blocks(db: Database, person_id: int, other_id: int) -> bool:

@@ -732,8 +732,9 @@ def warnings(db: Database, person_id: int) -> list[tuple[datetime, str]]:
         return [(as_utc(a), str(d)) for a, d in s.execute(q)]
 
 
-def sender_person(db: Database, game: str, message_id: int) -> int | None:
-    """The person who played the power that sent message ``message_id`` when they sent it, if a person did."""
+def sender_of(db: Database, game: str, message_id: int) -> tuple[str, int | None] | None:
+    """The power that sent message ``message_id`` and the person who played it then (if a person did), or
+    ``None`` for a message that is not the game's."""
     with db.session() as s:
         g = game_row(s, game)
         m = s.get(PressMessageRow, message_id)
@@ -745,7 +746,7 @@ def sender_person(db: Database, game: str, message_id: int) -> int | None:
             .order_by(PlayerRow.assigned_at.desc(), PlayerRow.id.desc())
         )
         got = s.scalars(q).first()
-        return int(got) if got is not None else None
+        return str(m.sender), (int(got) if got is not None else None)
 
 
 # --------------------------------------------------------------------------------------------------

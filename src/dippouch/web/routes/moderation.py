@@ -25,6 +25,7 @@ from dippouch.play import blocks as play_blocks
 from dippouch.play import moderation as use
 from dippouch.store import moderation as store_moderation
 from dippouch.store.people import person
+from dippouch.store.press import readable
 from dippouch.web.deps import PersonDep, ViewerDep, WebDep, game_url, layer_words, render, words
 from dippouch.web.forms import FormDep, redirect
 from dippouch.web.security import BadInput, NotFound, Viewer
@@ -90,33 +91,35 @@ def unblock_person(request: Request, person_id: int, form: FormDep, web: WebDep,
 def block_sender(
     request: Request, name: str, power: str, message_id: int, form: FormDep, web: WebDep, viewer: ViewerDep
 ) -> Response:
-    """Block the person who sent a message the viewer's power may read (in an anonymous game too: the person
-    is not named to the blocker, only the block is made)."""
+    """Block the person who sent a message the viewer's power may read (:func:`play_blocks.block_sender`: in a
+    game that hides its players, the power in this game only)."""
     _variant, power, _ = web.require_seat(name, power, viewer)
     t = words(request)
     back = f"{game_url(name)}/play/{quote(power, safe='')}#press"
     if viewer.person_id is None:
         return redirect(back, t.gettext("sign in as a person to block someone (/signin)"), error=True)
-    sender = (
-        store_moderation.sender_person(web.read, name, message_id)
-        if store_moderation_readable(web, name, power, message_id)
-        else None
-    )
-    if sender is None or sender == viewer.person_id:
+    try:
+        with web.writes:
+            got = play_blocks.block_sender(web.store, name, power, message_id, viewer.person_id, now=web.now())
+    except GameError as e:
+        return redirect(back, layer_words(request, e), error=True)
+    web.touched(name)
+    if got == "power":
         return redirect(
-            back, t.gettext("This message's sender cannot be blocked: no person of this site sent it."), error=True
+            back,
+            t.gettext(
+                "Muted in this game: its players are hidden until it ends, so their person cannot be blocked in "
+                "every game before then."
+            ),
         )
-    with web.writes:
-        play_blocks.block(web.store, viewer.person_id, sender, now=web.now())
     return redirect(
         back,
         t.gettext("Blocked: no press passes between you in any game, and neither of you joins a game the other is in."),
     )
 
 
-def store_moderation_readable(web: Web, name: str, power: str, message_id: int) -> bool:
-    from dippouch.store.press import readable
-
+def _readable(web: Web, name: str, power: str, message_id: int) -> bool:
+    """Whether ``power`` may read the message (a report is of what one was shown)."""
     return readable(web.read, name, power, message_id)
 
 
@@ -142,7 +145,7 @@ def _report_target(web: Web, viewer: Viewer, q: dict[str, str]) -> dict[str, Any
         name, power = q.get("game", ""), q.get("power", "")
         message = _number(q.get("message", ""), "message")
         _, power, _ = web.require_seat(name, power, viewer)
-        if not store_moderation_readable(web, name, power, message):
+        if not _readable(web, name, power, message):
             raise NotFound(msg("no message %(message)s in %(game)s that you may read", message=message, game=name))
         return {"kind": kind, "game": name, "power": power, "message": message, "label": name}
     raise BadInput(msg("report a message, a person or a game (kind: message, person or game)"))
