@@ -454,6 +454,9 @@ class VersionLines:
     """Lines read as version instructions, for the receipt."""
     ready: bool = False
     """A line "Ready" (or "I am ready", "Ready to process"): the web's ready box, for mail, post and files."""
+    votes: tuple[tuple[str, int | None], ...] = ()
+    """Lines "Vote draw", "Vote yes 3", "Vote no 3", "Vote withdraw 3": the table's proposals voted on from a
+    mail (:func:`dippouch.play.votes.from_lines`), each as (what, the proposal's number or None)."""
 
 
 def _number(text: str) -> int:
@@ -463,6 +466,7 @@ def _number(text: str) -> int:
     return int(re.sub(r"\D", "", t))
 
 
+_VOTE_RE = re.compile(r"^\W*vote\s+(draw|yes|no|withdraw)(?:\s+(?:on\s+)?(?:proposal\s+)?#?(\d+))?\W*$", re.I)
 _READY_RE = re.compile(r"^\W*(?:i\s+am\s+|i'm\s+|we\s+are\s+)?ready(?:\s+to\s+(?:process|go|adjudicate))?\W*$", re.I)
 
 
@@ -476,10 +480,17 @@ def read_version_lines(text: str) -> VersionLines:
     reinstates: int | None = None
     notes: list[str] = []
     ready = False
+    votes: list[tuple[str, int | None]] = []
     for raw in str(text).splitlines():
         line = raw.strip()
         if _READY_RE.match(line):
             ready = True
+            notes.append(line)
+            out.append("")
+            continue
+        m = _VOTE_RE.match(line)
+        if m:
+            votes.append((m.group(1).lower(), int(m.group(2)) if m.group(2) else None))
             notes.append(line)
             out.append("")
             continue
@@ -506,7 +517,7 @@ def read_version_lines(text: str) -> VersionLines:
             out.append("")
             continue
         out.append(raw)
-    return VersionLines("\n".join(out), label, reinstates, tuple(notes), ready)
+    return VersionLines("\n".join(out), label, reinstates, tuple(notes), ready, tuple(votes))
 
 
 def _legal_table(variant: Variant, position: Position, power: str) -> Mapping[int, Sequence[Order]]:

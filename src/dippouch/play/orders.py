@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from dippouch.game import SUBMISSION, OrderBounds, check_size
+from dippouch.core.messages import Msg
+from dippouch.game import SUBMISSION, OrderBounds, check_size, read_version_lines
 from dippouch.play.progress import go_on
 from dippouch.store.repository import GameStore
 from dippouch.store.submissions import SubmitResult
@@ -26,6 +27,8 @@ class Sent:
 
     receipt: SubmitResult
     processed: list[str] = field(default_factory=list)
+    votes: tuple[Msg, ...] = ()
+    """What the submission's vote lines did (a mail's "Vote yes 3": :func:`dippouch.play.votes.from_lines`)."""
 
     @property
     def accepted(self) -> int:
@@ -78,8 +81,14 @@ def send_orders(
         replace_with_nothing=replace_with_nothing,
         then=then,
     )
+    votes: tuple[Msg, ...] = ()
+    if source == "mail" and read_version_lines(text).votes:
+        # A mail's vote lines (the registered address is the player's own; a page has its forms for them).
+        from dippouch.play.votes import from_lines  # the votes act through the clock, which goes on as this does
+
+        votes = from_lines(store, game, receipt.power, text, now=now or receipt.received or store.clock())
     if not receipt.ready or receipt.late:
-        return Sent(receipt)
+        return Sent(receipt, votes=votes)
     when = now or recorded_at or receipt.received  # the time it is now, not a letter's day
     assert when is not None, "the store stamps every submission it records"
-    return Sent(receipt, go_on(store, game, now=when))
+    return Sent(receipt, go_on(store, game, now=when), votes=votes)

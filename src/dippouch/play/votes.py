@@ -21,7 +21,7 @@ from typing import Any
 
 from dippouch.core.errors import DippouchError
 from dippouch.core.messages import Msg, PhaseName, msg
-from dippouch.game import Ending, GameError, Settings
+from dippouch.game import Ending, GameError, Settings, read_version_lines
 from dippouch.ranking.scoring import systems
 from dippouch.store import votes as stored
 from dippouch.store.repository import GameStore
@@ -38,6 +38,7 @@ __all__ = [
     "ballot",
     "describe",
     "draw_of",
+    "from_lines",
     "proposals",
     "propose",
     "vote",
@@ -303,7 +304,27 @@ def draw_of(store: GameStore, game: str, power: str, powers: Sequence[str], *, n
     that names the same powers, else a new one proposed (both by the one use case of every door)."""
     wanted = {p.casefold() for p in powers}
     for p in proposals(store, game, now=now):
-        named = p.values.get("powers") or p.voters
+        named = p.values.get("powers") or (() if not wanted else p.voters)  # none named: every survivor's draw
         if p.status == "open" and p.kind == "draw" and {q.casefold() for q in named} == wanted:
             return ballot(store, game, p.id, power, True, now=now)
     return propose(store, game, power, "draw", powers=list(powers), now=now)
+
+
+def from_lines(store: GameStore, game: str, power: str, text: str, *, now: datetime) -> tuple[Msg, ...]:
+    """The vote lines of a mail (:attr:`dippouch.game.VersionLines.votes`: "Vote draw", "Vote yes 3", "Vote no
+    3", "Vote withdraw 3"), each done by this module's use cases; what each did, or why it was refused, for the
+    reply. A refused line refuses nothing else: the orders beside it stand as sent."""
+    said: list[Msg] = []
+    for what, number in read_version_lines(text).votes:
+        try:
+            if what == "draw":
+                said.append(draw_of(store, game, power, [], now=now).said)
+            elif number is None:
+                said.append(msg("'vote %(what)s' names a proposal by its number: vote %(what)s 3", what=what))
+            elif what == "withdraw":
+                said.append(withdraw(store, game, number, power, now=now).said)
+            else:
+                said.append(ballot(store, game, number, power, what == "yes", now=now).said)
+        except DippouchError as e:
+            said.append(e.msg)
+    return tuple(said)

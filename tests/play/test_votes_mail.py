@@ -1,0 +1,67 @@
+"""A mail's vote lines ("Vote draw", "Vote yes 1", "Vote no 1") are read by the mail reader's table of instruction
+lines (dippouch.game.read_version_lines, beside "Ready" and "Version 2") and done by the table's use case
+(dippouch.play.votes.from_lines, from play.orders.send_orders): the same proposal and ballots as the page's, the
+orders beside them taken as sent. A mail taken in with dippouch.mail.intake.take_in, as the fetch does."""
+
+from __future__ import annotations
+
+import email.utils
+from collections.abc import Iterator
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+
+from dippouch import settings
+from dippouch.game import read_version_lines
+from dippouch.mail.intake import take_in
+from dippouch.play import votes
+from dippouch.store import GameStore
+from websupport import Site
+
+POWERS = ("Austria", "England", "France", "Germany", "Italy", "Russia", "Turkey")
+
+
+def _mail(power: str, body: str) -> bytes:
+    m = EmailMessage()
+    m["From"] = f"{power.lower()}@example.org"
+    m["To"] = "judge@example.org"
+    m["Subject"] = f"demo - {power} - Spring 1901 Movement"
+    m["Message-ID"] = email.utils.make_msgid(domain="example.org")
+    m["Date"] = email.utils.format_datetime(email.utils.localtime())
+    m.set_content(body)
+    return m.as_bytes()
+
+
+@pytest.fixture
+def site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Site]:
+    monkeypatch.setenv("DIPPOUCH_MAIL_PROOF", "from-address")
+    monkeypatch.setenv("DIPPOUCH_MAIL_FROM", "judge@example.org")
+    settings.reread()
+    s = Site(f"sqlite:///{tmp_path / 'g.db'}", limits={})
+    s.new_game("demo")
+    for power in POWERS:
+        s.web.store.assign("demo", power, power, now=s.clock(), email=f"{power.lower()}@example.org")
+    yield s
+
+
+def test_the_reader_takes_vote_lines_out_of_the_orders() -> None:
+    got = read_version_lines("A Par - Bur\nVOTE DRAW\nvote yes 3\nVote no on proposal #4\nvote withdraw 5\n")
+    assert got.votes == (("draw", None), ("yes", 3), ("no", 4), ("withdraw", 5))
+    assert got.text.split("\n")[0] == "A Par - Bur" and "vote" not in got.text.lower()
+
+
+def test_vote_draw_by_mail_proposes_and_votes_the_draw_of_every_survivor(site: Site) -> None:
+    store: GameStore = site.web.store
+    take_in(store, _mail("France", "A Par - Bur\nVote draw\n"), now=site.clock())
+    [p] = votes.proposals(store, "demo", now=site.clock())
+    assert p.kind == "draw" and p.ballots == {"France": True} and "powers" not in p.values
+    lines = store.phase_record("demo", "Spring 1901 Movement", open_ok=True)["submissions"][0]["lines"]
+    assert [ln["order"] for ln in lines if not ln.get("error")] == ["A par - bur"]
+    take_in(store, _mail("England", "Vote no 1\n"), now=site.clock())
+    [p] = votes.proposals(store, "demo", now=site.clock())
+    assert p.status == "refused" and p.ballots["England"] is False
+    for power in ("Austria", "Germany", "Italy", "Russia", "Turkey", "England", "France"):
+        take_in(store, _mail(power, "Vote draw\n"), now=site.clock())
+    st = store.status("demo", now=site.clock())
+    assert st.ending is not None and st.ending.kind == "draw"
