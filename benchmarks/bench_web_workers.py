@@ -245,14 +245,14 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_web(url: str, log: Path) -> tuple[subprocess.Popen[bytes], int]:
+def start_web(url: str, log: Path, wait: float = 60.0) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
     proc = subprocess.Popen(
         [*_dippouch(), "serve", "--db", url, "--port", str(port), "--no-scheduler", "--no-rate-limits"],
         stdout=open(log, "ab"),  # noqa: SIM115 - handed to the process
         stderr=subprocess.STDOUT,
     )
-    end = time.monotonic() + 60
+    end = time.monotonic() + wait
     while time.monotonic() < end:
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=1):
@@ -261,7 +261,8 @@ def start_web(url: str, log: Path) -> tuple[subprocess.Popen[bytes], int]:
             if proc.poll() is not None:
                 raise SystemExit(f"the web server exited: {log.read_text()[-2000:]}") from None
             time.sleep(0.2)
-    raise SystemExit("the web server did not start")
+    proc.terminate()
+    raise SystemExit(f"the web server did not start in {wait:g} s (--start-timeout)")
 
 
 def phase_counts(url: str) -> tuple[int, int]:
@@ -334,6 +335,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=10.0, help="seconds before a request counts as an error")
     ap.add_argument("--check-pages", type=int, default=20, help="games whose page is checked afterwards")
     ap.add_argument(
+        "--start-timeout", type=float, default=60.0, help="seconds a web process may take to start (a busy machine)"
+    )
+    ap.add_argument(
         "--pages-alone",
         type=float,
         default=10.0,
@@ -369,11 +373,13 @@ def main(argv: list[str] | None = None) -> int:
             )
             for i in range(args.workers)
         ]
-        webs = [start_web(url, logs / f"web{i}.log") for i in range(args.web)]
-        ports = [port for _, port in webs]
+        webs: list[tuple[subprocess.Popen[bytes], int]] = []
         store = GameStore(url)
-        postmaster = _postmaster(store)
         try:
+            # Inside the try: a web process that does not start stops the workers started before it.
+            webs += [start_web(url, logs / f"web{i}.log", args.start_timeout) for i in range(args.web)]
+            ports = [port for _, port in webs]
+            postmaster = _postmaster(store)
             rng = random.Random(15)
             order = names[:]
             rng.shuffle(order)
