@@ -364,9 +364,11 @@ def submit(
     number) and "Version 2 stands" (an earlier version counts instead).
     """
     from dippouch.catalog import load_variant
+    from dippouch.cli.errors import cli_language
     from dippouch.game import GameError, parse_time
     from dippouch.names import order_text, unit_text
     from dippouch.play.orders import send_orders
+    from dippouch.saying import say
 
     text = "" if stands is not None and file is None else _read_text(file)
     heading: list[str] = []
@@ -408,17 +410,18 @@ def submit(
         out.print(f"Heading lines taken off (not orders): {'; '.join(heading)}", markup=False)
     if r.reinstates is not None:
         out.print(f"Version instruction: version {r.reinstates} stands.")
+    lang = cli_language()  # the line checks' verdicts are message values, said in the locale's language
     for line in r.lines:
         if line.said_no_orders:
-            out.print(f"  line {line.line:>2} noted     {line.text}: {line.note}", markup=False)
+            out.print(f"  line {line.line:>2} noted     {line.text}: {say(line.note or '', lang)}", markup=False)
         elif line.accepted:
             out.print(
                 f"  line {line.line:>2} accepted  {order_text(v, line.order or '', kind, full=full)}", markup=False
             )
             if line.note:
-                out.print(f"             note: {line.note}", markup=False)
+                out.print(f"             note: {say(line.note, lang)}", markup=False)
         else:
-            out.print(f"  line {line.line:>2} REJECTED  {line.text}: {line.error}", markup=False)
+            out.print(f"  line {line.line:>2} REJECTED  {line.text}: {say(line.error or '', lang)}", markup=False)
     out.print(f"{sent.accepted} order(s) accepted, {sent.rejected} rejected.")
     if not r.stands:
         why = "all its lines were refused" if sent.rejected else "it has no order line"

@@ -223,10 +223,23 @@ def api_check(
 
 
 @router.post("/api/games/{name}/powers/{power}/orders", **answers(Receipt))
-def api_submit(request: Request, viewer: WriterDep, seat: SeatDep, web: WebDep, body: OrdersIn) -> Receipt:
+def api_submit(
+    request: Request,
+    viewer: WriterDep,
+    seat: SeatDep,
+    web: WebDep,
+    body: OrdersIn,
+    lang: str = Query(
+        "en",
+        max_length=8,
+        description="The language of the verdicts, notes and units left without an order (en, de, fr): English by "
+        "default, and for a language the site does not have; the lines' code and params are the same in any.",
+    ),
+) -> Receipt:
     """Submit a new version of the power's orders (checked line by line, as on arrival)."""
     request.app.state.limiter.hit("submit", f"{client_id(request)}:{seat.game}:{seat.power}", "submissions")
-    return player_page.submit(web, seat, body.text, body.ready, phase=body.phase)
+    lang = lang if lang in LANGUAGES else "en"
+    return player_page.submit(web, seat, body.text, body.ready, phase=body.phase, lang=lang)
 
 
 @router.post("/api/games/{name}/powers/{power}/vote", **answers(VoteAnswer))
