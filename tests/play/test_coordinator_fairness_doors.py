@@ -16,7 +16,15 @@ import pytest
 
 from dippouch.game import GameError
 from dippouch.play import clock, games, seats
-from dippouch.play.fairness import GRACE, INSTALLATION, Actor, TableMustVote, player_run, refuse_seat_for_coordinator
+from dippouch.play.fairness import (
+    GRACE,
+    INSTALLATION,
+    Actor,
+    TableMustVote,
+    end_lapsed_graces,
+    player_run,
+    refuse_seat_for_coordinator,
+)
 from dippouch.store import GameStore
 from dippouch.store.openings import open_game
 from dippouch.store.people import create_person
@@ -128,8 +136,8 @@ def test_the_grace_pause_ends_by_itself_after_a_day(site: Site) -> None:
     by = Actor("Ann", person_id=1)
     got = clock.pause(store, "demo", by=by, now=site.clock())
     assert got.grace
-    assert clock.end_lapsed_graces(store, now=site.clock() + GRACE - timedelta(minutes=1)) == []
-    assert clock.end_lapsed_graces(store, now=site.clock() + GRACE) == ["demo"]
+    assert end_lapsed_graces(store, now=site.clock() + GRACE - timedelta(minutes=1)) == []
+    assert end_lapsed_graces(store, now=site.clock() + GRACE) == ["demo"]
     assert store.status("demo", now=site.clock() + GRACE).state == "active"
 
 

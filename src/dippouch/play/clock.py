@@ -13,15 +13,14 @@ value, which each door words its own way.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from dippouch.bots.seats import Think
 from dippouch.core.messages import msg
 from dippouch.game import GameError
-from dippouch.play.fairness import GRACE, GRACE_WHY, Actor, player_run, require_alone
+from dippouch.play.fairness import GRACE_WHY, Actor, grace_used, in_grace, player_run, require_alone
 from dippouch.play.processing import ProcessedNow, process_now
 from dippouch.store.history import Carried
-from dippouch.store.mail_games import events_since, game_id
 from dippouch.store.repository import GameStore
 
 I18N_DOMAIN = "rules"
@@ -33,7 +32,6 @@ __all__ = [
     "Paused",
     "RolledBack",
     "ask",
-    "end_lapsed_graces",
     "extend",
     "pause",
     "process",
@@ -43,8 +41,6 @@ __all__ = [
 
 MAX_EXTENSION = timedelta(days=365)
 """The longest one extension may be: a longer one is a typing mistake, not a wish."""
-
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 
 @dataclass(frozen=True)
@@ -75,25 +71,11 @@ class RolledBack:
     carried: list[Carried]
 
 
-def _pauses(store: GameStore, game: str) -> list[tuple[int, str, dict[str, object]]]:
-    return events_since(store, game_id(store, game), _EPOCH, ["pause", "resume"])
-
-
-def _grace_used(store: GameStore, game: str) -> bool:
-    return any(kind == "pause" and detail.get("why") == GRACE_WHY for _, kind, detail in _pauses(store, game))
-
-
-def _in_grace(store: GameStore, game: str) -> bool:
-    """Whether the pause standing now is the creator's grace (the last pause or resume logged is that pause)."""
-    log = _pauses(store, game)
-    return bool(log) and log[-1][1] == "pause" and log[-1][2].get("why") == GRACE_WHY
-
-
 def pause(store: GameStore, game: str, *, by: Actor, now: datetime, by_vote: bool = False) -> Paused:
     """Stop ``game``'s clock. In a player-run game its creator may take one pause of at most a day alone; any
     other pause there is the table's to vote (:class:`~dippouch.play.fairness.TableMustVote`)."""
     if not (by.installation or by_vote) and player_run(store, game):
-        if _grace_used(store, game):
+        if grace_used(store, game):
             require_alone(store, game, "pause", by=by, by_vote=by_vote)  # refuses: the grace is spent
         return Paused(game, store.pause(game, now=now, why=GRACE_WHY), grace=True)
     return Paused(game, store.pause(game, now=now))
@@ -103,7 +85,7 @@ def resume(store: GameStore, game: str, *, by: Actor, now: datetime, by_vote: bo
     """Restart ``game``'s clock with the time that was left; returns the new deadline. In a player-run game the
     creator alone ends only their own grace pause: a pause the table voted for, or one the game took itself,
     is the table's to end."""
-    if not (by.installation or by_vote) and not _in_grace(store, game):
+    if not (by.installation or by_vote) and not in_grace(store, game):
         require_alone(store, game, "resume", by=by, by_vote=by_vote)
     return store.resume(game, now=now)
 
@@ -162,19 +144,3 @@ def ask(store: GameStore, game: str, action: str, *, by: Actor, now: datetime) -
         if st.deadline is not None and now >= st.deadline:
             return
     require_alone(store, game, action, by=by)
-
-
-def end_lapsed_graces(store: GameStore, *, now: datetime) -> list[str]:
-    """Resume every game whose creator's grace pause has lasted :data:`~dippouch.play.fairness.GRACE` (as the
-    installation: the grace ends by itself); returns the games resumed. A grace has lapsed when it is the pause
-    standing and no grace pause was logged within the last ``GRACE``."""
-    resumed = []
-    for name, _, state, _ in store.games():
-        if state != "paused" or not _in_grace(store, name):
-            continue
-        # A pause exactly GRACE ago has lapsed: the window starts just after it.
-        recent = events_since(store, game_id(store, name), now - GRACE + timedelta(microseconds=1), ["pause"])
-        if not any(detail.get("why") == GRACE_WHY for _, _, detail in recent):
-            store.resume(name, now=now)
-            resumed.append(name)
-    return resumed

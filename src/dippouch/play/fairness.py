@@ -13,7 +13,7 @@ refused: they run the site and play in nobody's game.
 The grace: the creator of a player-run game may pause it once, for at most :data:`GRACE` (a player called
 away mid-game should not need a vote to stop the clock for a night). The pause is marked in the event log
 (:data:`GRACE_WHY`), so a second one is refused, and it ends by itself :data:`GRACE` later
-(:func:`dippouch.play.clock.end_lapsed_graces`, run by the deadline workers' scan).
+(:func:`end_lapsed_graces`, run by the deadline workers' scan).
 
 What changes nobody's chances stays the creator's: the game's name and description, its visibility, its
 invitations and empty seats before the start.
@@ -25,10 +25,11 @@ Also here: a game's coordinator by a key of that game who is not the installatio
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from dippouch.core.messages import Msg, msg
 from dippouch.game import GameError
+from dippouch.store.mail_games import events_since, game_id
 from dippouch.store.openings import opening
 from dippouch.store.people import seat_people
 from dippouch.store.repository import GameStore
@@ -42,6 +43,9 @@ __all__ = [
     "INSTALLATION",
     "Actor",
     "TableMustVote",
+    "end_lapsed_graces",
+    "grace_used",
+    "in_grace",
     "player_run",
     "refuse_seat_for_coordinator",
     "require_alone",
@@ -123,3 +127,37 @@ def refuse_seat_for_coordinator(store: GameStore, game: str, person_id: int | No
             game=game,
         )
     )
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def _pauses(store: GameStore, game: str) -> list[tuple[int, str, dict[str, object]]]:
+    return events_since(store, game_id(store, game), _EPOCH, ["pause", "resume"])
+
+
+def grace_used(store: GameStore, game: str) -> bool:
+    """Whether the creator of ``game`` took their grace pause already (one a game)."""
+    return any(kind == "pause" and detail.get("why") == GRACE_WHY for _, kind, detail in _pauses(store, game))
+
+
+def in_grace(store: GameStore, game: str) -> bool:
+    """Whether the pause standing now is the creator's grace (the last pause or resume logged is that pause)."""
+    log = _pauses(store, game)
+    return bool(log) and log[-1][1] == "pause" and log[-1][2].get("why") == GRACE_WHY
+
+
+def end_lapsed_graces(store: GameStore, *, now: datetime) -> list[str]:
+    """Resume every game whose creator's grace pause has lasted :data:`GRACE` (as the
+    installation: the grace ends by itself); returns the games resumed. A grace has lapsed when it is the pause
+    standing and no grace pause was logged within the last ``GRACE``."""
+    resumed = []
+    for name, _, state, _ in store.games():
+        if state != "paused" or not in_grace(store, name):
+            continue
+        # A pause exactly GRACE ago has lapsed: the window starts just after it.
+        recent = events_since(store, game_id(store, name), now - GRACE + timedelta(microseconds=1), ["pause"])
+        if not any(detail.get("why") == GRACE_WHY for _, _, detail in recent):
+            store.resume(name, now=now)
+            resumed.append(name)
+    return resumed

@@ -24,6 +24,7 @@ from dippouch.bots.practice import stop_left_practice_games, stop_unwatched_bot_
 from dippouch.bots.seats import Think
 from dippouch.core.messages import Msg, msg
 from dippouch.game import GameError
+from dippouch.play.fairness import end_lapsed_graces
 from dippouch.play.progress import MAX_STEPS
 from dippouch.store.bots import games_with_bots
 from dippouch.store.db import DatabaseError
@@ -177,8 +178,6 @@ def process_due(
     # A player-run game's creator's one pause ends by itself after a day (play.fairness.GRACE); looked for every
     # few minutes, not at every look: it reads every game's state.
     if memory.graces_looked is None or time.monotonic() - memory.graces_looked >= GRACES_EVERY:
-        from dippouch.play.clock import end_lapsed_graces  # the clock's use cases call process_now, from here
-
         memory.graces_looked = time.monotonic()
         end_lapsed_graces(store, now=store.clock() if now is None else now)
     with_bots = games_with_bots(store)
