@@ -10,9 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from dippouch.core.messages import msg
 from dippouch.game import GameError
 from dippouch.store import notify as stored
 from dippouch.store.db import Database
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the notifications' refusals, said in the reader's language where they are shown
+(dippouch.saying)."""
 
 __all__ = [
     "CHANNELS",
@@ -72,12 +77,22 @@ def save_preferences(
     """Store choices after checking every name and the lead time (a refusal names what is wrong)."""
     for event, channel in choices:
         if event not in EVENTS:
-            raise GameError(f"no event {event!r}; events: {', '.join(EVENTS)}")
+            raise GameError(msg("no event %(event)s; events: %(events)s", event=repr(event), events=", ".join(EVENTS)))
         if channel not in CHANNELS:
-            raise GameError(f"no channel {channel!r}; channels: {', '.join(CHANNELS)}")
+            raise GameError(
+                msg(
+                    "no channel %(channel)s; channels: %(channels)s",
+                    channel=repr(channel),
+                    channels=", ".join(CHANNELS),
+                )
+            )
     if deadline_hours is not None and not 1 <= deadline_hours <= MAX_DEADLINE_HOURS:
         raise GameError(
-            f"the deadline reminder is from 1 to {MAX_DEADLINE_HOURS} hours before the deadline "
-            f"(got {deadline_hours}); try {DEFAULT_DEADLINE_HOURS}"
+            msg(
+                "the deadline reminder is from 1 to %(most)d hours before the deadline (got %(got)d); try %(usual)d",
+                most=MAX_DEADLINE_HOURS,
+                got=deadline_hours,
+                usual=DEFAULT_DEADLINE_HOURS,
+            )
         )
     stored.set_preferences(db, person_id, choices, deadline_hours)

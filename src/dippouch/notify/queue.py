@@ -22,6 +22,7 @@ from typing import Any
 
 import httpx
 
+from dippouch.core.messages import msg
 from dippouch.game import GameError, as_utc
 from dippouch.notify.events import CHANNELS, EVENTS, Preferences, preferences
 from dippouch.notify.texts import compose
@@ -30,6 +31,10 @@ from dippouch.store import notify as stored
 from dippouch.store.db import DatabaseError
 from dippouch.store.notify import Delivery
 from dippouch.store.repository import GameStore
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the notifications' refusals, said in the reader's language where they are shown
+(dippouch.saying)."""
 
 __all__ = ["BACKOFF", "LEASE", "DrainReport", "deliver_due", "enqueue", "items_for"]
 
@@ -70,9 +75,9 @@ def items_for(
     """The deliveries ``event`` makes for the person by their choices (not queued yet); ``only``: those of one
     channel (each channel of the dispatcher queues its own)."""
     if event not in EVENTS:
-        raise GameError(f"no event {event!r}; events: {', '.join(EVENTS)}")
+        raise GameError(msg("no event %(event)s; events: %(events)s", event=repr(event), events=", ".join(EVENTS)))
     if not key or len(key) > MAX_KEY:
-        raise GameError(f"an event's key is 1 to {MAX_KEY} characters (got {len(key)})")
+        raise GameError(msg("an event's key is 1 to %(most)d characters (got %(got)d)", most=MAX_KEY, got=len(key)))
     prefs = prefs or preferences(db, person_id)
     if only is not None and not prefs.wants(event, only):
         return []

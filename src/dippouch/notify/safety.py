@@ -26,8 +26,13 @@ import socket
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from dippouch.core.messages import Msg, msg
 from dippouch.game import GameError
 from dippouch.settings import current, site
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the address checks' refusals, said in the reader's language where they are shown
+(dippouch.saying)."""
 
 __all__ = [
     "MAX_URL",
@@ -82,22 +87,22 @@ def _inner_ipv4(address: ipaddress.IPv6Address) -> ipaddress.IPv4Address | None:
     return None
 
 
-def refusal(address: IPAddress) -> str | None:
+def refusal(address: IPAddress) -> Msg | None:
     """Why notifications may not go to ``address`` (words to follow "a"/"an"), or None if they may."""
     if address.is_multicast:
-        return "a multicast address"
+        return msg("a multicast address")
     if isinstance(address, ipaddress.IPv6Address):
         if address in _NAT64_LOCAL or address.teredo is not None:
-            return "an address translation or tunnel prefix whose destination cannot be checked"
+            return msg("an address translation or tunnel prefix whose destination cannot be checked")
         inner = _inner_ipv4(address)
         if inner is not None:
             why = refusal(inner)
             if why is not None:
-                return f"{why.removesuffix(' address')} address ({inner}) written as IPv6"
+                return msg("%(why)s (%(inner)s) written as IPv6", why=why, inner=str(inner))
         if address.is_site_local:  # fec0::/10: deprecated, yet Python counts it as global
-            return "a private, local or reserved address"
+            return msg("a private, local or reserved address")
     if not address.is_global:
-        return "a private, local or reserved address"
+        return msg("a private, local or reserved address")
     return None
 
 
@@ -112,7 +117,7 @@ class Resolved:
     addresses: tuple[IPAddress, ...]
 
 
-def check_url(url: str, what: str, *, private: bool | None = None, resolve: bool = True) -> str:
+def check_url(url: str, what: Msg | str, *, private: bool | None = None, resolve: bool = True) -> str:
     """``url`` if notifications may go there, else a refusal saying why. ``private``: allow http and private
     addresses (default: :func:`allow_private`)."""
     if not resolve:
@@ -120,38 +125,51 @@ def check_url(url: str, what: str, *, private: bool | None = None, resolve: bool
     return resolve_url(url, what, private=private).url
 
 
-def _check_form(url: str, what: str, *, private: bool | None) -> tuple[str, str, int, bool]:
+def _check_form(url: str, what: Msg | str, *, private: bool | None) -> tuple[str, str, int, bool]:
     """(url, host, port, private) once the address's form is acceptable."""
     private = allow_private() if private is None else private
     url = str(url).strip()
     if not url:
-        raise GameError(f"the {what} is empty")
+        raise GameError(msg("the %(what)s is empty", what=what))
     if len(url) > MAX_URL:
-        raise GameError(f"the {what} is {len(url):,} characters long; at most {MAX_URL:,} are taken")
+        raise GameError(
+            msg(
+                "the %(what)s is %(size)s characters long; at most %(most)s are taken",
+                what=what,
+                size=f"{len(url):,}",
+                most=f"{MAX_URL:,}",
+            )
+        )
     try:
         parts = urlsplit(url)
         port = parts.port
     except ValueError as e:
-        raise GameError(f"the {what} is not a web address ({e})") from None
+        raise GameError(msg("the %(what)s is not a web address (%(why)s)", what=what, why=str(e))) from None
     schemes = ("https", "http") if private else ("https",)
     if parts.scheme not in schemes:
-        raise GameError(f"the {what} must start with https:// (got {parts.scheme or 'no scheme'!r})")
+        raise GameError(
+            msg(
+                "the %(what)s must start with https:// (got %(scheme)s)",
+                what=what,
+                scheme=repr(parts.scheme or "no scheme"),
+            )
+        )
     if parts.username or parts.password:
-        raise GameError(f"the {what} must not carry a user name or password before the host")
+        raise GameError(msg("the %(what)s must not carry a user name or password before the host", what=what))
     host = parts.hostname
     if not host:
-        raise GameError(f"the {what} names no host")
+        raise GameError(msg("the %(what)s names no host", what=what))
     return url, host, port or (443 if parts.scheme == "https" else 80), private
 
 
-def resolve_url(url: str, what: str, *, private: bool | None = None) -> Resolved:
+def resolve_url(url: str, what: Msg | str, *, private: bool | None = None) -> Resolved:
     """``url`` checked as :func:`check_url` checks it, with the addresses its host resolved to; every one of
     them passed (unless ``private``), so a connection to any of them goes where the check allowed."""
     url, host, port, private = _check_form(url, what, private=private)
     try:
         infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError):
-        raise GameError(f"the host of the {what} ({host}) cannot be found") from None
+        raise GameError(msg("the host of the %(what)s (%(host)s) cannot be found", what=what, host=host)) from None
     addresses: list[IPAddress] = []
     for info in infos:
         # A scope id (fe80::1%eth0) names an interface, not an address: the address is judged without it,
@@ -161,10 +179,17 @@ def resolve_url(url: str, what: str, *, private: bool | None = None) -> Resolved
             why = refusal(address)
             if why is not None:
                 raise GameError(
-                    f"the {what} points at {host} ({address}), {why}; notifications go only to public addresses"
+                    msg(
+                        "the %(what)s points at %(host)s (%(address)s), %(why)s; notifications go only to public "
+                        "addresses",
+                        what=what,
+                        host=host,
+                        address=str(address),
+                        why=why,
+                    )
                 )
         if address not in addresses:
             addresses.append(address)
     if not addresses:
-        raise GameError(f"the host of the {what} ({host}) cannot be found")
+        raise GameError(msg("the host of the %(what)s (%(host)s) cannot be found", what=what, host=host))
     return Resolved(url=url, host=host, port=port, addresses=tuple(addresses))

@@ -9,12 +9,17 @@ from datetime import datetime
 from typing import Any
 from urllib.parse import urlsplit
 
+from dippouch.core.messages import msg
 from dippouch.game import GameError
 from dippouch.notify.safety import check_url
 from dippouch.store import notify as stored
 from dippouch.store.repository import GameStore
 
 __all__ = ["WEBHOOK_KINDS", "add_push", "add_webhook", "remove_target"]
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the notification targets' refusals, said in the reader's language where they are shown
+(dippouch.saying)."""
 
 WEBHOOK_KINDS = {"discord": "Discord", "slack": "Slack", "matrix": "Matrix"}
 MAX_LABEL = 100
@@ -23,11 +28,11 @@ MAX_TOKEN = 500
 
 def _unb64url(text: object, what: str) -> bytes:
     if not isinstance(text, str) or len(text) > 200:
-        raise GameError(f"the subscription's {what} key is missing or too long")
+        raise GameError(msg("the subscription's %(what)s key is missing or too long", what=what))
     try:
         return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
     except (binascii.Error, ValueError):
-        raise GameError(f"the subscription's {what} key is not base64url") from None
+        raise GameError(msg("the subscription's %(what)s key is not base64url", what=what)) from None
 
 
 def add_push(db: GameStore, person_id: int, subscription: dict[str, Any], *, now: datetime, label: str = "") -> int:
@@ -35,18 +40,18 @@ def add_push(db: GameStore, person_id: int, subscription: dict[str, Any], *, now
     the same endpoint again replaces its keys."""
     from cryptography.hazmat.primitives.asymmetric import ec
 
-    endpoint = check_url(str(subscription.get("endpoint") or ""), "push endpoint")
+    endpoint = check_url(str(subscription.get("endpoint") or ""), msg("push endpoint"))
     keys = subscription.get("keys")
     if not isinstance(keys, dict):
-        raise GameError("the subscription has no keys (p256dh and auth)")
+        raise GameError(msg("the subscription has no keys (p256dh and auth)"))
     p256dh = _unb64url(keys.get("p256dh"), "p256dh")
     auth = _unb64url(keys.get("auth"), "auth")
     try:
         ec.EllipticCurvePublicKey.from_encoded_point(ec.SECP256R1(), p256dh)
     except ValueError:
-        raise GameError("the subscription's p256dh key is not a P-256 public key") from None
+        raise GameError(msg("the subscription's p256dh key is not a P-256 public key")) from None
     if len(auth) != 16:
-        raise GameError(f"the subscription's auth secret is {len(auth)} bytes; a browser's is 16")
+        raise GameError(msg("the subscription's auth secret is %(size)d bytes; a browser's is 16", size=len(auth)))
     config = {"endpoint": endpoint, "keys": {"p256dh": keys["p256dh"], "auth": keys["auth"]}}
     label = (label or f"browser ({urlsplit(endpoint).hostname})")[:MAX_LABEL]
     return stored.add_target(
@@ -68,16 +73,22 @@ def add_webhook(
     """Keep a chat webhook: Discord's or Slack's incoming-webhook address, or for Matrix the homeserver's
     address, a room id (``!abc:example.org``) and an access token of the account that posts."""
     if kind not in WEBHOOK_KINDS:
-        raise GameError(f"no webhook kind {kind!r}; choose {', '.join(WEBHOOK_KINDS)}")
-    what = "Matrix homeserver address" if kind == "matrix" else f"{WEBHOOK_KINDS[kind]} webhook address"
+        raise GameError(
+            msg("no webhook kind %(kind)s; choose %(kinds)s", kind=repr(kind), kinds=", ".join(WEBHOOK_KINDS))
+        )
+    what = (
+        msg("Matrix homeserver address")
+        if kind == "matrix"
+        else msg("%(kind)s webhook address", kind=WEBHOOK_KINDS[kind])
+    )
     url = check_url(url, what)
     config: dict[str, Any] = {"url": url}
     if kind == "matrix":
         room, token = room.strip(), token.strip()
         if not (room.startswith("!") and ":" in room and len(room) <= 255 and " " not in room):
-            raise GameError(f"a Matrix room id looks like !abc123:example.org (got {room[:60]!r})")
+            raise GameError(msg("a Matrix room id looks like !abc123:example.org (got %(room)s)", room=repr(room[:60])))
         if not token or len(token) > MAX_TOKEN or any(c.isspace() for c in token):
-            raise GameError(f"a Matrix access token is 1 to {MAX_TOKEN} characters without spaces")
+            raise GameError(msg("a Matrix access token is 1 to %(most)d characters without spaces", most=MAX_TOKEN))
         config = {"homeserver": url, "room": room, "token": token}
     label = " ".join(str(label).split())[:MAX_LABEL] or f"{WEBHOOK_KINDS[kind]} ({urlsplit(url).hostname})"
     return stored.add_target(db, person_id, channel="webhook", kind=kind, config=config, label=label, now=now)

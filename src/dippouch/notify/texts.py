@@ -133,7 +133,7 @@ def compose(event: str, facts: Mapping[str, Any]) -> Message:
             }
         ).rstrip(": ")
     else:
-        raise GameError(f"no event {event!r}")
+        raise GameError(msg("no event %(event)s", event=repr(event)))
     return Message(cut(title, MAX_TITLE), cut(body, MAX_BODY), url, why(event, facts))
 
 

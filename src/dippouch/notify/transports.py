@@ -25,6 +25,7 @@ from urllib.parse import quote, urlsplit
 
 import httpx
 
+from dippouch.core.messages import Msg, as_msg, msg
 from dippouch.game import GameError
 from dippouch.notify.safety import IPAddress, Resolved, public_url, resolve_url, vapid_subject
 from dippouch.notify.texts import cut
@@ -36,6 +37,10 @@ from dippouch.store.repository import GameStore
 
 if TYPE_CHECKING:
     import requests
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the notifications' refusals, said in the reader's language where they are shown
+(dippouch.saying)."""
 
 __all__ = [
     "Failure",
@@ -59,8 +64,13 @@ LIMITS = {"discord": 2000, "slack": 3000, "matrix": 4000}
 
 
 class Failure(Exception):
-    def __init__(self, message: str, *, permanent: bool) -> None:
-        super().__init__(message)
+    """A delivery not made: ``permanent`` when trying again cannot help. Its message is a value (:attr:`msg`,
+    said in the reader's language where it is shown); ``str()`` is its English, as the delivery's record keeps
+    it."""
+
+    def __init__(self, message: Msg | str, *, permanent: bool) -> None:
+        self.msg = as_msg(message)
+        super().__init__(str(self.msg))
         self.permanent = permanent
 
 
@@ -234,12 +244,12 @@ def send_push(db: GameStore, d: Delivery, now: datetime) -> None:
 
     target = d.target
     if target is None:
-        raise Failure("the push subscription was removed", permanent=True)
+        raise Failure(msg("the push subscription was removed"), permanent=True)
     endpoint = str(target.config.get("endpoint", ""))
     try:
-        checked = resolve_url(endpoint, "push endpoint")
+        checked = resolve_url(endpoint, msg("push endpoint"))
     except GameError as e:
-        raise Failure(str(e), permanent=True) from None
+        raise Failure(e.msg, permanent=True) from None
     pem, _ = stored.vapid_key(db, make_vapid_key, now=now)
     payload = json.dumps({"title": d.title, "body": d.body, "url": d.url}, ensure_ascii=False)
     if len(payload.encode()) > PUSH_PAYLOAD:
@@ -262,15 +272,19 @@ def send_push(db: GameStore, d: Delivery, now: datetime) -> None:
             requests_session=session,
         )
     except requests.TooManyRedirects:
-        raise Failure("the push service answered with a redirect, which is not followed", permanent=True) from None
+        raise Failure(msg("the push service answered with a redirect, which is not followed"), permanent=True) from None
     except WebPushException as e:
         status = e.status_code or 0
         text = getattr(e.response, "text", "") if e.response is not None else e.message
         if status:
             raise _http_failure(status, str(text), "the push service") from None
-        raise Failure(f"the push service could not be reached: {cut(e.message, 300)}", permanent=False) from None
+        raise Failure(
+            msg("the push service could not be reached: %(why)s", why=cut(e.message, 300)), permanent=False
+        ) from None
     except Exception as e:  # requests' connection errors, a key the library cannot use
-        raise Failure(f"push failed: {type(e).__name__}: {cut(str(e), 300)}", permanent=False) from None
+        raise Failure(
+            msg("push failed: %(kind)s: %(why)s", kind=type(e).__name__, why=cut(str(e), 300)), permanent=False
+        ) from None
     finally:
         session.close()
 
@@ -299,17 +313,17 @@ def webhook_request(d: Delivery) -> tuple[str, str, dict[str, Any], dict[str, st
         )
         body = {"msgtype": "m.text", "body": cut(text, LIMITS["matrix"])}
         return "PUT", url, body, {"Authorization": f"Bearer {cfg['token']}"}
-    raise Failure(f"no webhook kind {kind!r}", permanent=True)
+    raise Failure(msg("no webhook kind %(kind)s", kind=repr(kind)), permanent=True)
 
 
 def send_webhook(d: Delivery, client: httpx.Client) -> None:
     if d.target is None:
-        raise Failure("the webhook was removed", permanent=True)
+        raise Failure(msg("the webhook was removed"), permanent=True)
     method, url, body, headers = webhook_request(d)
     try:
-        checked = resolve_url(url, "webhook address")
+        checked = resolve_url(url, msg("webhook address"))
     except GameError as e:
-        raise Failure(str(e), permanent=True) from None
+        raise Failure(e.msg, permanent=True) from None
     named = httpx.URL(url)
     headers = {**headers, "Host": named.netloc.decode("ascii")}
     extensions: dict[str, Any] = {}
@@ -337,7 +351,9 @@ def send_webhook(d: Delivery, client: httpx.Client) -> None:
             why = type(e).__name__
         except httpx.HTTPError as e:
             why = type(e).__name__
-        raise Failure(f"the {d.target.kind} webhook could not be reached: {why}", permanent=False) from None
+        raise Failure(
+            msg("the %(kind)s webhook could not be reached: %(why)s", kind=d.target.kind, why=why), permanent=False
+        ) from None
     if not 200 <= r.status_code < 300:
         raise _http_failure(r.status_code, r.text, f"the {d.target.kind} webhook")
 
@@ -353,4 +369,4 @@ def deliver(
     elif d.channel == "webhook":
         send_webhook(d, client)
     else:
-        raise Failure(f"no channel {d.channel!r}", permanent=True)
+        raise Failure(msg("no channel %(channel)s", channel=repr(d.channel)), permanent=True)
