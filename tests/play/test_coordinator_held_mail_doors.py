@@ -54,13 +54,14 @@ def held_mail(site: Site) -> int:
     return int(got.mail_id)
 
 
-def apply(site: Site, door: str, mail_id: int) -> tuple[int, str]:
+def apply(site: Site, door: str, mail_id: int, do: str = "apply") -> tuple[int, str]:
     if door == "cli":
         register_commands()
         db = str(site.web.store.engine.url)
-        got = CliRunner().invoke(app, ["mail", "apply", str(mail_id), "--db", db, "--now", site.clock().isoformat()])
+        when = ["--now", site.clock().isoformat()] if do == "apply" else []
+        got = CliRunner().invoke(app, ["mail", do, str(mail_id), "--db", db, *when])
         return got.exit_code, str(got.output)
-    r = site.post_form(site.coordinator, f"/games/g/review/held/{mail_id}", {"do": "apply"})
+    r = site.post_form(site.coordinator, f"/games/g/review/held/{mail_id}", {"do": do})
     said = unquote(r.headers.get("set-cookie", ""))
     return (0 if r.status_code == 303 and "not held" not in said else 1), html.unescape(said)
 
@@ -82,3 +83,14 @@ def test_a_held_mail_is_applied_as_orders_through_every_door(site: Site, door: s
     assert (
         len([s for s in store.phase_record("g", "Spring 1901 Movement")["submissions"] if s["power"] == "France"]) == 1
     ), door
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_a_held_mail_is_dismissed_through_every_door(site: Site, door: str) -> None:
+    store: GameStore = site.web.store
+    mail_id = held_mail(site)
+    code, said = apply(site, door, mail_id, "dismiss")
+    assert code == 0, said
+    assert [s for s in store.phase_record("g", "Spring 1901 Movement")["submissions"] if s["power"] == "France"] == []
+    code, said = apply(site, door, mail_id, "dismiss")
+    assert code != 0 and f"message #{mail_id} is dismissed, not held" in said, (door, said)

@@ -383,7 +383,7 @@ def apply(
 @friendly
 def dismiss(mail_id: int, db: str | None = DbOption) -> None:
     """Set a held message aside for good (it stays in the record)."""
-    from dippouch.store.inbox import dismiss_held
+    from dippouch.play.held_mail import dismiss as dismiss_held
 
     store = _store(db)
     dismiss_held(store, mail_id)
@@ -643,7 +643,7 @@ def release_(game: str, db: str | None = DbOption, now: str | None = NowOption) 
     """End the review of the open phase (after its deadline): it is processed with what stands at the next
     `dippouch process` or worker look; photographs and held messages still unreviewed are named in its
     results and not used."""
-    from dippouch.store.review import release
+    from dippouch.play.held_mail import release
 
     st = release(_store(db), game, now=_now(now))
     out.print(
@@ -663,7 +663,7 @@ def set_aside_(
     now: str | None = NowOption,
 ) -> None:
     """A photograph that holds no orders (after the deadline): it no longer holds the phase for review."""
-    from dippouch.store.review import set_aside
+    from dippouch.play.held_mail import set_aside
 
     store = _store(db)
     moment = _now(now)

@@ -51,6 +51,7 @@ from dippouch.mail.proof import Proof, confirmation_code, find_confirmation, pro
 from dippouch.mail.settings import ServerSettings
 from dippouch.mail.subject import GameNames, Reading, power_names, read_subject, suggest_subject
 from dippouch.names import phase_words
+from dippouch.play import held_mail
 from dippouch.play.orders import Sent, send_orders
 from dippouch.store import GameStore
 from dippouch.store.inbox import (
@@ -1237,7 +1238,7 @@ def _apply_held(
 
     # Through the use case every door sends orders by (the same size check as a mail taken in at once), as
     # received when the message arrived.
-    sent = send_orders(store, gname, who, body, source="mail", now=now, received=when, then=applied_as)
+    sent = held_mail.apply_orders(store, gname, who, body, received=when, now=now, then=applied_as)
     return _applied(mail_id, sent.receipt)
 
 

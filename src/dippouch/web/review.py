@@ -286,8 +286,9 @@ def _rows(form: Mapping[str, str], _: Callable[[str], str]) -> list[tuple[str, b
 def review_photo_action(
     request: Request, form: ReviewForm, name: str, attachment_id: int, web: WebDep, viewer: ViewerDep
 ) -> Response:
+    from dippouch.play.held_mail import set_aside
     from dippouch.play.photos import confirm_photo
-    from dippouch.store.review import game_of_attachment, set_aside
+    from dippouch.store.review import game_of_attachment
 
     web.require_coordinator(name, viewer)
     now = web.now()
@@ -343,7 +344,7 @@ def review_held_action(
     request: Request, form: ReviewForm, name: str, mail_id: int, web: WebDep, viewer: ViewerDep
 ) -> Response:
     from dippouch.mail.intake import apply_held
-    from dippouch.store.inbox import dismiss_held
+    from dippouch.play.held_mail import dismiss
     from dippouch.store.review import game_of_message
 
     web.require_coordinator(name, viewer)
@@ -356,7 +357,7 @@ def review_held_action(
             o = apply_held(web.store, mail_id, now=web.now())
             return redirect(back, _("Message #%(id)s applied: %(why)s.") % {"id": mail_id, "why": o.reason})
         if form.get("do") == "dismiss":
-            dismiss_held(web.store, mail_id)
+            dismiss(web.store, mail_id)
             return redirect(back, _("Message #%(id)s dismissed.") % {"id": mail_id})
         raise BadInput(_("choose Apply or Dismiss"))
     except GameError as e:
@@ -370,7 +371,7 @@ def review_held_action(
     dependencies=[Depends(posted(max_fields=MAX_FIELDS))],
 )
 def review_release(request: Request, name: str, web: WebDep, viewer: ViewerDep) -> Response:
-    from dippouch.store.review import release
+    from dippouch.play.held_mail import release
 
     web.require_coordinator(name, viewer)
     back = f"{game_url(name)}/review"
