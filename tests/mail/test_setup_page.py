@@ -136,7 +136,8 @@ def test_a_wrong_port_is_refused_plainly_and_the_saved_server_stays(
         ("port", "٥٨٧", "port '٥٨٧' is not a port number (1-65535)"),  # Arabic-Indic digits: int() read them as 587
         ("host", "smtp://mail.example.org", "give the server's name only, without a scheme or port"),
         ("host", "", "host: the SMTP server's name is missing; e.g. smtp.example.org"),
-        ("from", "games", "sender address 'games': give the address the site's mail comes from"),
+        ("from", "games", "sender address 'games': give the address the site's mail comes from; e.g. games@localhost"),
+        ("from", "games@mail", "sender address 'games@mail': give the address the site's mail comes from"),
         ("security", "ssl", "security 'ssl': choose one of tls, starttls, none"),
         ("user", "games", "password: the server's password for games is missing"),
     ],
@@ -321,3 +322,12 @@ def test_the_saved_password_goes_only_to_the_server_it_was_saved_with(
     r = site.post_form(site.coordinator, PAGE, {**again, "to": "coord@example.org", "action": "test"})
     assert r.status_code == 303, _text(r)
     assert listener == [("games", "other-pass")] * 2
+
+
+def test_a_local_sender_is_taken(site: Site, smtp: SmtpServer) -> None:
+    """games@localhost, the address a mail server on this machine delivers (the README's local set-up), is a
+    sender (the players' trial: refused, with the example "games@0.1" made of the server's address)."""
+    r = site.post_form(site.coordinator, PAGE, {**_plain(smtp), "from": "games@localhost", "action": "save"})
+    assert r.status_code == 303, _text(r)
+    saved = stored_smtp(site.web.store)
+    assert saved is not None and saved.sender == "games@localhost"

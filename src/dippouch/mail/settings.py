@@ -379,7 +379,9 @@ def smtp_from_form(form: Mapping[str, str], *, saved: ServerSettings | None) -> 
             )
     sender = form.get("from", "").strip()
     local, at, domain = sender.rpartition("@")
-    if not (at and local and "." in domain and not any(c.isspace() or c in "<>,;\"'" for c in sender)):
+    # A domain has a dot, but for mail that stays on this machine (games@localhost: the local mail server's).
+    named = "." in domain or domain.lower() == "localhost"
+    if not (at and local and named and not any(c.isspace() or c in "<>,;\"'" for c in sender)):
         raise GameError(
             msg(
                 "sender address %(sender)s: give the address the site's mail comes from; e.g. games@%(domain)s",
@@ -429,8 +431,16 @@ def smtp_from_form(form: Mapping[str, str], *, saved: ServerSettings | None) -> 
 
 
 def _domain(host: str) -> str:
-    parts = host.split(".")
-    return ".".join(parts[-2:]) if len(parts) >= 2 else "example.org"
+    """The domain an example sender address names: the server's own, but never a piece of an address
+    (127.0.0.1 made "games@0.1")."""
+    import ipaddress
+
+    try:
+        ip = ipaddress.ip_address(host.strip("[]"))
+    except ValueError:
+        parts = host.split(".")
+        return ".".join(parts[-2:]) if len(parts) >= 2 else "localhost" if host in _LOCAL else "example.org"
+    return "localhost" if ip.is_loopback else "example.org"
 
 
 def save_smtp(store: Database, s: ServerSettings) -> None:
