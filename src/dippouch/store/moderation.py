@@ -223,11 +223,16 @@ def blocked_powers_sql(game: Any, sender: Any) -> sa.Select[Any]:
     )
 
 
+_BLOCKED_POWERS = blocked_powers_sql(sa.bindparam("game"), sa.bindparam("sender"))
+"""Built once: building the statement (its aliases) cost 3 ms of CPU a read, three times the reading."""
+
+
 def blocked_powers(s: Session, game_id: int, power: str | None) -> set[str]:
-    """:func:`blocked_powers_sql` read (empty for a reader who is no power)."""
+    """:func:`blocked_powers_sql` read (empty for a reader who is no power), on the connection: every press
+    read asks it."""
     if power is None:
         return set()
-    return set(s.scalars(blocked_powers_sql(game_id, power)))
+    return {str(p) for p in s.connection().execute(_BLOCKED_POWERS, {"game": game_id, "sender": power}).scalars()}
 
 
 def press_banned_sql(game: Any, sender: Any) -> sa.Select[Any]:
