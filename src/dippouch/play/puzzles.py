@@ -96,7 +96,8 @@ MAX_UNITS = 3
 
 @dataclass(frozen=True)
 class Source:
-    """One recorded movement position: where it comes from (a game's name or a corpus line) and its board."""
+    """One recorded movement position: the game it comes from (its name, or a corpus's name for it) and its
+    board (whose phase the position names)."""
 
     label: str
     variant: str
@@ -587,7 +588,7 @@ def corpus_sources(path: Path) -> Iterator[Source]:
                 continue
             game = json.loads(line)
             for position in game["positions"]:
-                yield Source(f"{game['game']}, {position['phase']}", str(game["variant"]), position)
+                yield Source(str(game["game"]), str(game["variant"]), position)
 
 
 def write_corpus(path: Path, games: Iterable[tuple[str, Variant, Sequence[Position]]]) -> int:
@@ -605,8 +606,8 @@ def write_corpus(path: Path, games: Iterable[tuple[str, Variant, Sequence[Positi
 
 def store_sources(positions: Iterable[tuple[str, str, str, Mapping[str, Any]]]) -> Iterator[Source]:
     """Sources from the store's finished games' movement phases (game, variant, phase, position)."""
-    for game, variant, phase, position in positions:
-        yield Source(f"{game}, {phase}", variant, position)
+    for game, variant, _phase, position in positions:
+        yield Source(game, variant, position)
 
 
 def bot_games(
