@@ -94,6 +94,15 @@ def test_the_daily_puzzle_is_the_days_pick(site: Site) -> None:
     assert f'action="/puzzles/{today.id}"' in r.text and "Puzzle of the day" in r.text
 
 
+def test_with_no_puzzle_yet_the_pages_say_so(tmp_path: Path) -> None:
+    empty = Site(f"sqlite:///{tmp_path / 'g.db'}", limits={})
+    c = empty.browser()
+    for url in ("/puzzles", "/puzzles/daily"):
+        r = c.get(url)
+        assert r.status_code == 200 and 'id="no-puzzles"' in r.text, url
+    assert 'href="/puzzles"' in c.get("/").text
+
+
 def test_german_words_on_a_german_request(site: Site) -> None:
     pid, _ = _with_support(site)
     c = site.browser()

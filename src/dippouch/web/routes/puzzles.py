@@ -108,8 +108,11 @@ def puzzles_page(request: Request, web: WebDep) -> Response:
 
 @router.get("/puzzles/daily", include_in_schema=False, response_class=HTMLResponse)
 async def daily_page(request: Request, web: WebDep) -> Response:
-    """Today's puzzle (UTC), the same for everyone."""
-    pid, p = _found(_daily(web))
+    """Today's puzzle (UTC), the same for everyone; with no puzzle yet, the list saying so."""
+    today = _daily(web)
+    if today is None:
+        return render(request, "puzzles.html", {"rows": [], "daily_id": None})
+    pid, p = _found(today)
     ctx = await run_in_threadpool(_context, web, request, pid, p, daily=True)
     return render(request, "puzzle.html", ctx, headers={"Cache-Control": "no-store"})
 
