@@ -67,12 +67,16 @@ def act(site: Site, door: str, who: Any, action: str, **form: str) -> tuple[int,
             r = site.api(who, "/api/games/demo/players", body)
         elif action == "link":
             r = site.api(who, "/api/games/demo/keys", {"role": "player", "power": form["power"], "reason": "x"})
+        elif action == "free":
+            r = site.api(who, "/api/games/demo/opening/free", {"power": form["power"]})
         elif action == "export":
             r = site.api(who, "/api/games/demo/export", {"reason": "moving"})
         else:
             r = site.api(who, "/api/games/demo/actions", {"action": action, "arg": next(iter(form.values()), "")})
         return (0 if r.status_code == 200 else r.status_code), html.unescape(r.text)
-    url = "/games/demo/export.json" if action == "export" else f"/games/demo/coordinate/{action}"
+    url = {"export": "/games/demo/export.json", "free": "/games/demo/opening/free"}.get(
+        action, f"/games/demo/coordinate/{action}"
+    )
     r = site.post_form(who, url, {**form, "confirm": "yes", "reason": "moving"}, headers={"Accept": "text/html"})
     if r.status_code == 303:
         page = who.get(r.headers["location"]).text
@@ -86,6 +90,7 @@ REFUSED = [
     ("rollback", {"phase": "Spring 1901 Movement"}),
     ("replace", {"power": "Germany", "player": "Bo"}),
     ("link", {"power": "Germany"}),
+    ("free", {"power": "Germany"}),
     ("export", {}),
 ]
 
@@ -196,3 +201,9 @@ def test_the_desk_and_the_api_tell_the_creator_who_plays_what_the_table_decides(
     assert site.coordinator.get("/api/games/demo/coordinate").json()["table_decides"] is False
     de = a.get("/games/demo/coordinate", headers={"Accept-Language": "de"}).text
     assert "brauchen die Abstimmung der Runde" in html.unescape(de)
+
+
+@pytest.mark.parametrize("door", DOORS)
+def test_the_creator_may_offer_their_own_seat_to_the_pool(site: Site, door: str) -> None:
+    code, said = act(site, door, ann(site), "free", power="France")
+    assert code == 0, said[-800:]

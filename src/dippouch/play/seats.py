@@ -25,10 +25,10 @@ from dippouch.play.fairness import INSTALLATION, Actor, require_alone
 from dippouch.store import openings as store_openings
 from dippouch.store.bots import BOT_PREFIX
 from dippouch.store.games import SeatChange, change_seat
-from dippouch.store.people import person_by_email
+from dippouch.store.people import person_by_email, seat_people
 from dippouch.store.repository import GameStore
 
-__all__ = ["PROGRAMS", "Seated", "claim", "resign", "seat", "seat_bot", "seat_program"]
+__all__ = ["PROGRAMS", "Seated", "claim", "free", "resign", "seat", "seat_bot", "seat_program"]
 
 PROGRAMS = (BOT_PREFIX, DAIDE_PLAYER)
 """The beginnings of the player names programs sit under (``bot:heuristic``, ``daide:Albert``): the seats a
@@ -137,6 +137,20 @@ def seat_program(store: GameStore, game: str, power: str, player: str, *, now: d
     the transaction that seats it; a person's seat is refused (:class:`~dippouch.game.GameError`)."""
     change = change_seat(store, game, power, player, now=now, replace=True, reason="program", only_from=PROGRAMS)
     return Seated(game, change, None, store_openings.draw_when_full(store, game, now=now))
+
+
+def free(
+    store: GameStore, game: str, power: str, *, now: datetime, by: Actor = INSTALLATION, by_vote: bool = False
+) -> str:
+    """The coordinator offers a played seat to the replacement pool (its player keeps it until someone claims
+    it; :func:`dippouch.store.openings.free_seat`). In a player-run game that starts a replacement, the table's
+    to vote, unless the seat is the asker's own."""
+    own = by.person_id is not None and any(
+        p.lower() == power.lower() and pid == by.person_id for p, pid in seat_people(store, game).items()
+    )
+    if not own:
+        require_alone(store, game, "replace", by=by, by_vote=by_vote)
+    return store_openings.free_seat(store, game, power, now=now)
 
 
 def claim(store: GameStore, game: str, power: str, person_id: int, *, now: datetime) -> str:

@@ -56,6 +56,7 @@ from dippouch.web.inputs import names, number, number_or_none
 from dippouch.web.routes.ratings import person_rating
 from dippouch.web.security import (
     BadInput,
+    Forbidden,
     NeedsKey,
     NotFound,
     Viewer,
@@ -415,9 +416,16 @@ def draw(web: Web, name: str, viewer: Viewer, *, say: Callable[[str], str] = str
 
 
 def free(web: Web, name: str, viewer: Viewer, power: str) -> dict[str, Any]:
+    from dippouch.play import seats
+    from dippouch.play.fairness import Actor, TableMustVote
+
     web.require_coordinator(name, viewer)
-    with web.writes:
-        power = store_openings.free_seat(web.store, name, power, now=web.now())
+    by = Actor(web.who(name, viewer), installation=viewer.coordinates(None), person_id=viewer.person_id)
+    try:
+        with web.writes:
+            power = seats.free(web.store, name, power, now=web.now(), by=by)
+    except TableMustVote as e:  # the creator who plays: the table decides (play.fairness)
+        raise Forbidden(e.msg) from None
     web.touched(name)
     return {"game": name, "power": power}
 
