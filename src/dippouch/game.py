@@ -20,7 +20,7 @@ from dippouch.core.calendar import PhaseKind
 from dippouch.core.errors import DippouchError, NotFound
 from dippouch.core.jsonio import JsonInputError, position_from_json, position_to_json
 from dippouch.core.lookup import load_rule_modules
-from dippouch.core.messages import Msg, as_msg, msg
+from dippouch.core.messages import Msg, as_msg, msg, nmsg
 from dippouch.core.orders import Build, Disband, Order
 from dippouch.core.position import Position
 from dippouch.core.rules.base import DRAW_HOOKS, VICTORY_HOOKS, hooks_for
@@ -809,13 +809,35 @@ class Ending:
     """``victory``, ``draw``, ``last_year``, ``ranked`` (few powers left, ranked by size) or ``no_powers``."""
     powers: tuple[str, ...]
     text: str
+    """The ending in English: what logs, the command line and endings stored before messages were values read."""
+    why: Msg | None = None
+    """The ending as a message value, said in each reader's language where it is shown (:attr:`message`)."""
+
+    @classmethod
+    def of(cls, kind: str, powers: tuple[str, ...], why: Msg) -> Ending:
+        """An ending told by ``why``, its English kept beside it."""
+        return cls(kind, powers, str(why), why)
+
+    @property
+    def message(self) -> Msg:
+        """What a door says (``saying.say(ending.message, lang)``): the value, or an old stored ending's text."""
+        return self.why if self.why is not None else Msg(self.text)
 
     def to_data(self) -> dict[str, Any]:
-        return {"kind": self.kind, "powers": list(self.powers), "text": self.text}
+        out: dict[str, Any] = {"kind": self.kind, "powers": list(self.powers), "text": self.text}
+        if self.why is not None:
+            out["why"] = self.why.to_data()
+        return out
 
     @classmethod
     def from_data(cls, d: Mapping[str, Any]) -> Ending:
-        return cls(str(d["kind"]), tuple(d.get("powers", ())), str(d.get("text", "")))
+        why = d.get("why")
+        return cls(
+            str(d["kind"]),
+            tuple(d.get("powers", ())),
+            str(d.get("text", "")),
+            Msg.from_data(why) if isinstance(why, Mapping) else None,
+        )
 
 
 # Victory tests and draw conditions a variant names with ``[victory] hook``/``draw_hook`` live in the core's
@@ -855,7 +877,16 @@ def game_end(variant: Variant, position: Position) -> Ending | None:
     winner = check_victory(variant, position)
     if winner is not None:
         n = len(position.centres_of(winner))
-        return Ending("victory", (winner,), f"{winner} wins with {n} supply centres.")
+        return Ending.of(
+            "victory",
+            (winner,),
+            nmsg(
+                "%(power)s wins with %(num)d supply centre.",
+                "%(power)s wins with %(num)d supply centres.",
+                n,
+                power=winner,
+            ),
+        )
     remaining = variant.victory.get("remaining")
     if remaining is not None:
         # ``[victory] remaining = 3`` (1000 AD rule 12e): with that many powers left the game ends and
@@ -864,16 +895,30 @@ def game_end(variant: Variant, position: Position) -> Ending | None:
         if len(left) <= int(remaining):
             ranked = tuple(sorted(left, key=lambda p: (-len(position.centres_of(p)), p)))
             listing = ", ".join(f"{p} ({len(position.centres_of(p))})" for p in ranked)
-            return Ending("ranked", ranked, f"Only {len(ranked)} powers remain; they rank by size: {listing}.")
+            return Ending.of(
+                "ranked",
+                ranked,
+                msg(
+                    "Only %(count)s powers remain; they rank by size: %(listing)s.", count=len(ranked), listing=listing
+                ),
+            )
     if not surviving_powers(variant, position):
         # No power has a unit or a centre (1897 when nobody placed a first unit): nothing can ever happen
         # again, and every phase after this one would be processed at once with nobody to act.
-        return Ending("no_powers", (), "No power has a unit or a supply centre left: the game ends with no winner.")
+        return Ending.of(
+            "no_powers", (), msg("No power has a unit or a supply centre left: the game ends with no winner.")
+        )
     last = variant.calendar.last_year
     if last is not None and position.phase.year > last:
         survivors = tuple(surviving_powers(variant, position))
-        return Ending(
-            "last_year", survivors, f"The game ends after {last}, its last year; surviving: {', '.join(survivors)}."
+        return Ending.of(
+            "last_year",
+            survivors,
+            msg(
+                "The game ends after %(year)s, its last year; surviving: %(powers)s.",
+                year=last,
+                powers=", ".join(survivors),
+            ),
         )
     return None
 
@@ -927,5 +972,13 @@ def draw_reached(
     needs = draw_needs(variant, position, settings, votes, excused)
     if needs.reached:
         survivors = tuple(surviving_powers(variant, position))
-        return Ending("draw", survivors, f"Draw agreed by {', '.join(needs.voters)}; shared by {', '.join(survivors)}.")
+        return Ending.of(
+            "draw",
+            survivors,
+            msg(
+                "Draw agreed by %(voters)s; shared by %(powers)s.",
+                voters=", ".join(needs.voters),
+                powers=", ".join(survivors),
+            ),
+        )
     return None

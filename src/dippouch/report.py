@@ -18,7 +18,7 @@ from dippouch.core.errors import PhaseError
 from dippouch.core.messages import Msg
 from dippouch.core.results import OrderResult, Outcome
 from dippouch.core.variant import Variant
-from dippouch.game import Settings, adjustment_delta, as_utc, position_from_data, stored_msg
+from dippouch.game import Ending, Settings, adjustment_delta, as_utc, position_from_data, stored_msg
 from dippouch.i18n import translations
 from dippouch.names import joined, order_text, phase_words, place_list, unit_text, unit_words
 from dippouch.saying import say
@@ -162,7 +162,7 @@ def phase_report(variant: Variant, rec: Mapping[str, Any], *, full: bool = True,
     if rec.get("next_position") is None:
         lines += ["", _("The game ended before this phase was played.")]
         if rec.get("ending"):
-            lines.append(str(rec["ending"]["text"]))
+            lines.append(say(Ending.from_data(rec["ending"]).message, lang))
         return "\n".join(lines) + "\n"
     lines.append("")
 
@@ -279,7 +279,7 @@ def phase_report(variant: Variant, rec: Mapping[str, Any], *, full: bool = True,
         lines.append("")
 
     if rec.get("ending"):
-        lines.append(_("THE GAME IS OVER. %(ending)s") % {"ending": rec["ending"]["text"]})
+        lines.append(_("THE GAME IS OVER. %(ending)s") % {"ending": say(Ending.from_data(rec["ending"]).message, lang)})
     elif rec.get("next_phase"):
         next_phase = phase_words(str(rec["next_phase"]), lang)
         if rec.get("next_deadline"):

@@ -17,6 +17,7 @@ from dippouch.core.variant import Variant
 from dippouch.game import as_utc, draw_needs, position_from_data
 from dippouch.names import board_unit, phase_words
 from dippouch.report import phase_report
+from dippouch.saying import say
 from dippouch.store.people import seat_people
 from dippouch.store.records import StoredPhase
 from dippouch.store.repository import phase_record_of
@@ -109,6 +110,7 @@ def game_view(web: Web, name: str, viewer: Viewer, lang: str | None = None, *, f
     data = _game_view(web, name, viewer)
     report_in = data.pop("_report_in", None)
     board_in = data.pop("_board_in", None)
+    ending = data.pop("_ending", None)
     if lang is not None and report_in is not None:
         data["last_report"] = report_in(lang)
     if lang is not None and lang != "en":
@@ -119,6 +121,8 @@ def game_view(web: Web, name: str, viewer: Viewer, lang: str | None = None, *, f
         if data.get("phase"):
             data["phase"] = phase_words(str(data["phase"]), lang)
         data["history"] = [{**h, "name": phase_words(str(h["name"]), lang)} for h in data.get("history") or []]
+        if ending is not None:
+            data["ending"] = say(ending, lang)
     data["overdue"] = _overdue(web, name, data)
     seen = seen_powers(web, name, viewer)
     shown = game_view_seen(data, seen, member=takes_part(viewer, name))
@@ -248,6 +252,7 @@ def _build_game_view(web: Web, name: str, visibility: str) -> dict[str, Any]:
         "timezone": st.settings.timezone,
         "powers": powers,
         "ending": st.ending.text if st.ending else None,
+        "_ending": st.ending.message if st.ending else None,
         "last_report": last_report,
         "last_processed_id": processed[-1].id if processed else None,
         "history": [

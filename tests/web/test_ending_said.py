@@ -1,0 +1,41 @@
+"""A game's ending is a message value (issue 53): its page and its last report say it in the reader's language
+("Draw agreed by ..." stayed English on German pages: the players' trial), and its English is as before; an
+ending stored before endings were values (text alone) is shown as it was written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dippouch.catalog import load_variant
+from dippouch.core.messages import msg
+from dippouch.game import Ending
+from dippouch.saying import say
+from websupport import Site
+
+
+def test_a_drawn_game_says_its_ending_in_german_and_english(tmp_path: Path) -> None:
+    site = Site(f"sqlite:///{tmp_path / 'w.db'}")
+    site.new_game("g")
+    store = site.web.store
+    store.process("g", now=site.clock(), force=True)
+    for power in load_variant("standard").power_names:
+        store.vote("g", power, True, now=site.clock())
+    ending = store.status("g", now=site.clock()).ending
+    assert ending is not None and ending.kind == "draw" and ending.why is not None
+    english = "Draw agreed by Austria, England, France, Germany, Italy, Russia, Turkey; shared by Austria,"
+    assert ending.text.startswith(english)
+    german = say(ending.message, "de")
+    assert german.startswith("Remis vereinbart von Austria, England")
+    c = site.browser()
+    assert german in c.get("/games/g", headers={"Accept-Language": "de"}).text
+    assert ending.text in c.get("/games/g", headers={"Accept-Language": "en"}).text
+    assert c.get("/api/games/g").json()["ending"] == ending.text  # the API's English, as before
+
+
+def test_an_ending_stored_as_text_alone_is_said_as_written() -> None:
+    old = Ending.from_data({"kind": "draw", "powers": ["France"], "text": "Draw agreed by France; shared by France."})
+    assert old.why is None and say(old.message, "de") == "Draw agreed by France; shared by France."
+    new = Ending.of(
+        "draw", ("France",), msg("Draw agreed by %(voters)s; shared by %(powers)s.", voters="France", powers="France")
+    )
+    assert Ending.from_data(new.to_data()) == new and new.text == old.text
