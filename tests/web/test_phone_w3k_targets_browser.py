@@ -50,7 +50,9 @@ def test_every_w3k_province_in_view_is_24_px_on_a_phone_for_the_crown(live_site:
     sizes = page.evaluate(IN_VIEW)
     shoot(page, "web", "w3k-targets-crown-phone", full_page=False)
     assert len(sizes) >= 10, sizes
-    small = sorted(f"{name} {w:.0f}x{h:.0f}" for name, w, h in sizes if min(w, h) < 24)
+    # The view takes in every province the Crown's units may go to (issue 55), so a few in view are drawn under
+    # 24 px: each has its finger's reach (tests/web/test_phone_map_browser.py).
+    small = _undersized(page.evaluate(TARGETS))
     assert not small, f"{len(small)} of {len(sizes)} provinces in view under 24 px: {', '.join(small)}"
     # Every one of the Crown's units still in view (the opening's first promise).
     frame = page.locator("[data-interactive] .map-viewport").bounding_box()
@@ -175,8 +177,7 @@ def test_every_w3k_province_in_view_is_a_24_px_target_on_a_phone(live_site: Live
     assert not small, f"{len(small)} of {len(targets)} provinces in view under 24 px: {', '.join(small)}"
     discs = {k: t for k, t in targets.items() if t["disc"]}
     assert all(t["inside"] is not False for t in discs.values()), [t["name"] for t in discs.values() if not t["inside"]]
-    if power == "Crown":  # its provinces in view are all 24 px already: no disc is needed, none is shown
-        assert not discs, sorted(discs)
+    if power == "Crown":  # its units lie together: the targets above are what is asked of it
         assert errors == [], errors
         return
 

@@ -576,8 +576,9 @@
         var b = boxOf(own);
         if (!b) return;
         b = withReach(b);
-        // Padded by a few unit widths; no closer than names at twice the readable size.
-        var pad = Math.max(b.w, b.h) * 0.12 + view.w * 0.03;
+        // Padded by a finger's width about the places' middles (a unit's width about the units); no closer than
+        // names at twice the readable size.
+        var pad = Math.max(b.w, b.h) * 0.07 + view.w * 0.005;
         var x = b.x - pad, y = b.y - pad, w = b.w + 2 * pad, h = b.h + 2 * pad;
         var s = size(), minW = view.w * nh / (readable * 2), a = s.w / s.h;
         if (w < minW && h * a < minW) { x -= (minW - w) / 2; w = minW; }
@@ -587,8 +588,8 @@
       }
       // The units' box grown to take in every province they may go to (the page's legal orders), so a first
       // tap can reach each (Germany's view cut Denmark off at the top edge: the players' trial, issue 55). A
-      // land province counts whole; a sea, often as large as the rest of the view, by its middle (the
-      // renderer's data-at, inside it) and a finger's width about it.
+      // province counts by its middle (the renderer's data-at, inside it) and a little room about it: whole,
+      // Burgundy, Tyrolia and the Baltic made Germany's view twice as wide, its names and units half as large.
       function withReach(b) {
         if (!legal.length) return b;
         var x0 = b.x, y0 = b.y, x1 = b.x + b.w, y1 = b.y + b.h, s = size(), px = view.w / s.w, seen = {};
@@ -600,9 +601,9 @@
             var r = svg.querySelector(".region[data-province='" + p.replace(/'/g, "") + "']");
             if (!r) return;
             var box = null;
-            if (!r.classList.contains("sea")) box = boxOf([r]);
             var at = (r.getAttribute("data-at") || "").split(" ").map(Number), ctm = r.getScreenCTM();
-            if (!box && at.length === 2 && ctm && window.DOMPoint) {
+            if (at.length !== 2 || !ctm || !window.DOMPoint) box = boxOf([r]);
+            else {
               var q = new DOMPoint(at[0], at[1]).matrixTransform(ctm), m = toMap(q.x, q.y), d = 4 * px;
               box = { x: m.x - d, y: m.y - d, w: 2 * d, h: 2 * d };
             }
@@ -1066,10 +1067,10 @@
           near.push({ p: e.getAttribute("data-province"), d: d });
         });
         near.sort(function (a, b) { return a.d - b.d; });
-        // A small province's own shape under the finger, its middle clearly the nearest (at most half as far as
-        // the next), is that province: a tap on Great Yarmouth's middle asked "Which one?" between it and its
-        // neighbours, whose reaches lie over it.
-        if (under && small[under] && near.length && near[0].p === under && (near.length === 1 || 2 * near[0].d <= near[1].d)) return [under];
+        // A small province's own shape under the finger, its middle the nearest by 3 px or more, is that
+        // province: a tap on Great Yarmouth asked "Which one?" between it and its neighbours, whose reaches lie
+        // over it (issue 55). Nearer another's middle, the tap still asks.
+        if (under && small[under] && near.length && near[0].p === under && (near.length === 1 || near[0].d + 3 <= near[1].d)) return [under];
         var out = near.map(function (n) { return n.p; });
         if (under && out.indexOf(under) < 0 && (out.length !== 1 || small[under])) out.push(under);
         return out;
