@@ -46,7 +46,11 @@ def test_the_list_names_every_puzzle_with_its_goal(site: Site) -> None:
     assert r.status_code == 200, r.text
     assert len(re.findall(r'href="/puzzles/\d+"', r.text)) == 6
     first = Puzzle.from_json(STORED[0])
-    assert first.power in r.text and "must stand in it after the moves" in html.unescape(r.text)
+    assert first.power in r.text and "<td>Take " in html.unescape(r.text)
+    easy = sum(1 for d in STORED[:6] if d["difficulty"] == 1)
+    r = site.browser().get("/puzzles?difficulty=1")
+    assert r.status_code == 200 and len(re.findall(r'href="/puzzles/\d+"', r.text)) == easy
+    assert site.browser().get("/puzzles?difficulty=9").status_code == 422
 
 
 def test_a_puzzle_shows_its_board_goal_and_order_box(site: Site) -> None:

@@ -167,8 +167,12 @@ class Puzzle:
         )
 
 
-def goal_words(goal: str, target_name: str, unit: str = "") -> Msg:
-    """The goal in words (a message, said in the reader's language)."""
+def goal_words(goal: str, target_name: str, unit: str = "", *, short: bool = False) -> Msg:
+    """The goal in words (a message, said in the reader's language); ``short``: as a list names it."""
+    if short:
+        if goal == "take":
+            return msg("Take %(province)s", province=target_name)
+        return msg("Keep %(province)s", province=target_name)
     if goal == "take":
         return msg("Take %(province)s: a unit of yours must stand in it after the moves.", province=target_name)
     return msg(

@@ -10,9 +10,9 @@ what to change, the text typed kept in the box.
 from __future__ import annotations
 
 from datetime import UTC
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Query
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import HTMLResponse, Response
 from starlette.requests import Request
@@ -39,7 +39,7 @@ MAX_ANSWER = 2000
 """The longest answer read, in characters (a puzzle has at most three units to order)."""
 
 
-def _goal(p: Puzzle, lang: str) -> str:
+def _goal(p: Puzzle, lang: str, *, short: bool = False) -> str:
     v = load_variant(p.variant)
     loc = v.map.loc(p.target)
     here = next((u for u in p.units if v.map.province_of(v.map.loc(u.split(" ", 1)[1])) == v.map.province_of(loc)), "")
@@ -47,7 +47,7 @@ def _goal(p: Puzzle, lang: str) -> str:
     if here:
         kind, where = here.split(" ", 1)
         unit = format_unit(v, kind, v.map.loc(where), full=True)
-    return say(goal_words(p.goal, format_place(v, loc, full=True), unit), lang)
+    return say(goal_words(p.goal, format_place(v, loc, full=True), unit, short=short), lang)
 
 
 def _draw(web: Web, p: Puzzle) -> str | None:
@@ -95,15 +95,20 @@ def _daily(web: Web) -> StoredPuzzle | None:
 
 
 @router.get("/puzzles", include_in_schema=False, response_class=HTMLResponse)
-def puzzles_page(request: Request, web: WebDep) -> Response:
-    """Every puzzle, with its difficulty, whose move it is and its goal."""
+def puzzles_page(
+    request: Request, web: WebDep, difficulty: Annotated[int | None, Query(ge=1, le=5)] = None
+) -> Response:
+    """Every puzzle (of one ``difficulty``, 1 to 5, when asked), with its difficulty, whose move it is and its
+    goal."""
     lang = language(request)
     rows = []
-    for sp in puzzles(web.read):
+    for sp in puzzles(web.read, difficulty=difficulty):
         p = Puzzle.from_json(sp.data)
-        rows.append({"id": sp.id, "p": p, "goal": _goal(p, lang), "phase": phase_words(p.phase, lang)})
+        rows.append({"id": sp.id, "p": p, "goal": _goal(p, lang, short=True), "phase": phase_words(p.phase, lang)})
     daily = _daily(web)
-    return render(request, "puzzles.html", {"rows": rows, "daily_id": daily.id if daily else None})
+    return render(
+        request, "puzzles.html", {"rows": rows, "daily_id": daily.id if daily else None, "difficulty": difficulty}
+    )
 
 
 @router.get("/puzzles/daily", include_in_schema=False, response_class=HTMLResponse)
