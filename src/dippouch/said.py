@@ -340,6 +340,7 @@ LAYER_MESSAGES = (
     N_("cannot read the time %(text)s; write it like 2026-11-21T07:00 or 2026-11-21T07:00+01:00"),
     N_("cannot read the time of day %(text)s; write it like 07:00"),
     N_("the missed-phase limit cannot be negative (0 means never)"),
+    N_("no such vote rule; the rules are unanimous, majority and unconcerned"),
     N_("deadline for unknown phase kind %(kind)s; kinds are movement, retreats, adjustments"),
     N_("the time for a %(kind)s phase must be longer than zero (it was %(value)s)"),
     N_("the order text is %(length)s characters long; at most %(most)s are accepted"),

@@ -110,6 +110,17 @@ class Now:
     """Who plays each power, as the game says (a player's name, None for an empty seat)."""
 
 
+def _draw_powers(board: DaideBoard, args: Sequence[Tree], partial: bool) -> list[str] | None:
+    """``DRW (FRA ITA)``'s powers: a draw of some, the table's proposal (:func:`dippouch.play.votes.draw_of`);
+    None for a plain ``DRW`` (every survivor's standing vote). ``partial``: the server takes such draws."""
+    if not args or not partial:
+        no_arguments(args)
+        return None
+    if len(args) != 1 or not isinstance(args[0], Node) or not args[0].items:
+        raise Syntax(args[0].at)
+    return [board.read_power(t) for t in args[0].items]
+
+
 @dataclass(frozen=True)
 class UseCases:
     """What a DAIDE player does in the game, done as every other door does it: ``send_orders`` as
@@ -664,36 +675,9 @@ class DaideServer(Connections):
         await self._after_orders(c, seat)
 
     async def _on_DRW(self, c: Conn, tokens: list[int], args: Sequence[Tree]) -> None:
-        if args and self.use.draw_of is not None:
-            # ``DRW (FRA ITA)``: a draw of some powers, the table's proposal (dippouch.play.votes.draw_of).
-            if len(args) != 1 or not isinstance(args[0], Node) or not args[0].items:
-                raise Syntax(args[0].at if args else len(tokens))
-            await self._draw_of(c, tokens, [self.board.read_power(t) for t in args[0].items])
-            return
-        no_arguments(args)
-        await self._vote(c, tokens, True)
+        await self._vote(c, tokens, True, _draw_powers(self.board, args, self.use.draw_of is not None))
 
-    async def _draw_of(self, c: Conn, tokens: list[int], powers: list[str]) -> None:
-        seat = self._seat(c)
-        if seat is None or self.use.draw_of is None:
-            self._rej(c, tokens)
-            return
-        draw_of = self.use.draw_of
-        try:
-
-            def cast() -> Any:
-                self._still_held(seat)
-                return draw_of(self.store, self.game, seat.power, powers, now=self.clock())
-
-            await self._call(cast)
-        except Exception as e:
-            log.info("draw of %s proposed by %s refused: %s", ", ".join(powers), seat.power, e)
-            self._rej(c, tokens)
-            return
-        self._yes(c, tokens)
-        await self.catch_up()
-
-    async def _vote(self, c: Conn, tokens: list[int], draw: bool) -> None:
+    async def _vote(self, c: Conn, tokens: list[int], draw: bool, powers: list[str] | None = None) -> None:
         seat = self._seat(c)
         if seat is None:
             self._rej(c, tokens)
@@ -702,6 +686,8 @@ class DaideServer(Connections):
 
             def cast() -> Any:
                 self._still_held(seat)
+                if powers is not None and self.use.draw_of is not None:
+                    return self.use.draw_of(self.store, self.game, seat.power, powers, now=self.clock())
                 return self.use.vote(self.store, self.game, seat.power, draw, now=self.clock())
 
             await self._call(cast)
