@@ -45,6 +45,20 @@ def _shoot(page: Any, name: str) -> None:
     page.locator("#proposals").screenshot(path=str(ARTIFACTS / "votes" / f"{name}-proposals.png"))
 
 
+def _axe(page: Any, phone: bool) -> list[str]:
+    """axe's serious and critical findings in the proposals part (on a phone with WCAG 2.2's 24 px targets)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    options: dict[str, Any] = {"resultTypes": ["violations"]}
+    if phone:
+        options["rules"] = {"target-size": {"enabled": True}}
+    found = []
+    for v in Axe().run(page, context="#proposals", options=options).response["violations"]:
+        if v["impact"] in ("serious", "critical"):
+            found += [f"{v['id']} at {' '.join(map(str, n['target']))}" for n in v["nodes"]]
+    return found
+
+
 def _propose(page: Any, kind: str, hours: str = "") -> None:
     page.locator("#propose summary").click()
     form = page.locator("#propose form")
@@ -92,6 +106,13 @@ def test_seven_players_vote_a_pause_down_an_extension_through_and_a_draw_by_majo
     _vote(italy, 2, True)
     _vote(pages["Austria"], 2, True)
     _shoot(pages["Austria"], "extension-open-desktop")
+    pages["Austria"].locator("#propose summary").click()  # the form open too
+    assert _axe(pages["Austria"], phone=False) == []
+    italy.emulate_media(color_scheme="dark")
+    italy.reload()
+    italy.locator("#propose summary").click()
+    assert _axe(italy, phone=True) == []
+    _shoot(italy, "extension-open-phone-dark")
     _vote(pages["England"], 2, True)
     expect(pages["England"].locator("#proposal-2")).to_contain_text("passed")
     after = live_site.store.status("walk", now=live_site.now()).deadline
