@@ -47,7 +47,6 @@ __all__ = [
     "duel_games",
     "export_person",
     "forget_person",
-    "last_paired",
     "leave",
     "waiting",
     "waiting_count",
@@ -249,19 +248,6 @@ def waiting_count(db: Database) -> int:
             )
             or 0
         )
-
-
-def last_paired(db: Database, person_id: int) -> DuelWaitRow | None:
-    """``person_id``'s latest wait that ended in a game (detached: read its fields only)."""
-    with db.session() as s:
-        row = s.scalars(
-            sa.select(DuelWaitRow)
-            .where(DuelWaitRow.person_id == person_id, DuelWaitRow.game.is_not(None))
-            .order_by(DuelWaitRow.paired_at.desc(), DuelWaitRow.id.desc())
-        ).first()
-        if row is not None:
-            s.expunge(row)
-        return row
 
 
 def duel_games(db: Database, person_id: int) -> list[DuelGame]:

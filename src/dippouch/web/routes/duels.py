@@ -26,8 +26,6 @@ I18N_DOMAIN = "site"
 
 router = APIRouter(tags=["api"])
 
-NEED_SIGN_IN = msg("sign in first: a one-on-one game is played by a person signed in (/signin)")
-
 
 class DuelGameLine(Answer):
     game: str
@@ -61,7 +59,7 @@ class DuelRequest(BaseModel):
 
 def _person(viewer: Viewer) -> int:
     if viewer.person_id is None:
-        raise NeedsKey(NEED_SIGN_IN)
+        raise NeedsKey(msg("sign in first: a one-on-one game is played by a person signed in (/signin)"))
     return viewer.person_id
 
 
