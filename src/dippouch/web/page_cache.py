@@ -28,7 +28,6 @@ from dippouch.store import page_cache as store_pages
 from dippouch.store.db import DatabaseBusy
 from dippouch.store.page_cache import Shared
 from dippouch.web.deps import language, time_zone
-from dippouch.web.mail_desk import desk_summary
 from dippouch.web.security import NotFound, Viewer, csrf_token, flash_cookie, session_token
 from dippouch.web.service import Web
 
@@ -83,17 +82,16 @@ class Current:
 
 
 def current(web: Web, name: str, kind: str, lang: str) -> Current | None:
-    """The game's state and its kept page (one query; a second only once the deadline has passed, for what the
-    phase waits for then). None: no such game."""
+    """The game's state and its kept page, in one query. None: no such game."""
     got = store_pages.shared_page(web.read, name, kind, lang)
     if got is None:
         return None
-    waits = ""
-    if got.deadline is not None and web.now() >= got.deadline:
-        # The page says the deadline has passed, and whether the coordinator's review of mail holds the phase.
-        waits = "review" if desk_summary(web.read, name, web.now())["held"] else "due"
+    # A page says when the deadline has passed (and what the phase waits for then, read when it is made: the
+    # coordinator's review of held mail, or processing). Only the passing is in the version: asking what the
+    # phase waits for on every request would cost a reader of an overdue game several queries each time.
+    due = "due" if got.deadline is not None and web.now() >= got.deadline else ""
     state = ".".join(str(n) for n in got.state)
-    return Current(got, f"{code_digest()}:{state}:{waits}:{lang}")
+    return Current(got, f"{code_digest()}:{state}:{due}:{lang}")
 
 
 def no_game(name: str) -> NotFound:
