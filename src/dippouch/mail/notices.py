@@ -563,7 +563,7 @@ def setup(store: GameStore, game: str, *, now: datetime, changes: dict[str, Any]
         for x in list(cfg.get("reminders") or []):
             parse_duration(str(x))
         if cfg.get("maps", "winter") not in ("winter", "every", "none"):
-            raise GameError(f"maps {cfg['maps']!r}: choose winter, every or none")
+            raise GameError(msg("maps %(maps)s: choose winter, every or none", maps=repr(cfg["maps"])))
 
     return update_mail_config(store, game, now, changes, check)
 
@@ -600,7 +600,7 @@ def queue_player_link(
     try:
         gid = find_game(store, game)
     except GameError:
-        raise GameError(f"no game {game!r}") from None
+        raise GameError(msg("no game %(game)s", game=repr(game))) from None
     lang = _game_language(store, game, now)
     _ = translations(lang).gettext
     body = (

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from dippouch.core.messages import Msg, as_msg
+from dippouch.core.messages import Msg, as_msg, msg
 from dippouch.core.position import Position
 from dippouch.core.variant import Variant
 from dippouch.game import GameError, LineCheck, as_utc, check_orders, position_from_data, unordered
@@ -26,6 +26,10 @@ from dippouch.mail.subject import GameNames, power_names
 from dippouch.play.photos import confirm_photo
 from dippouch.store import GameStore
 from dippouch.store.photos import confirm_target, open_phase_photos, photo_bytes, record_reading
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the photographs' reading refusals, said in the reader's language where they are shown
+(dippouch.saying)."""
 
 __all__ = [
     "LineReading",
@@ -215,7 +219,11 @@ def confirm(store: GameStore, attachment_id: int, *, now: datetime, text: str | 
         target = confirm_target(store, attachment_id, now=now)
         if target.ocr_text is None:
             raise GameError(
-                f"attachment #{attachment_id} has not been read; run `dippouch mail ocr {target.game}` or give the text"
+                msg(
+                    "attachment #%(id)s has not been read; run `dippouch mail ocr %(game)s` or give the text",
+                    id=attachment_id,
+                    game=target.game,
+                )
             )
         # Exactly what `proposals` showed: the same reading decided against the same phase's orders.
         v = target.variant
@@ -223,8 +231,11 @@ def confirm(store: GameStore, attachment_id: int, *, now: datetime, text: str | 
         text = read_sheet(v, pos, target.power, target.ocr_text, _names(target.game, v, target.player)).text
         if not text.strip():
             raise GameError(
-                f"attachment #{attachment_id}: no line was read with confidence; give the text (--file) "
-                "as you read the photograph"
+                msg(
+                    "attachment #%(id)s: no line was read with confidence; give the text (--file) "
+                    "as you read the photograph",
+                    id=attachment_id,
+                )
             )
     done = confirm_photo(store, attachment_id, text=text, now=now)
     return done.power, done.version

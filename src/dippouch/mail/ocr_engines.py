@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from dippouch.core.messages import msg
 from dippouch.game import GameError
 from dippouch.mail.message import sniff_image
 from dippouch.settings import current
@@ -33,6 +34,9 @@ if TYPE_CHECKING:
 
 __all__ = ["ENGINES", "available_engines", "default_engine", "prepare", "read_lines", "unavailable"]
 
+I18N_DOMAIN = "rules"
+"""The catalogue of the OCR engines' refusals, said in the reader's language where they are shown (dippouch.saying)."""
+
 ENGINES = ("rapidocr", "tesseract")
 """The engines, best first (benchmarks/README.md)."""
 
@@ -41,7 +45,9 @@ _HEIC_NEEDS = "reading it needs pillow-heif (pip install 'dippouch[ocr]')"
 
 
 def _not_an_image(why: str = "") -> GameError:
-    return GameError(f"the attachment is not an image OCR can read{f' ({why})' if why else ''}")
+    if why:
+        return GameError(msg("the attachment is not an image OCR can read (%(why)s)", why=why))
+    return GameError(msg("the attachment is not an image OCR can read"))
 
 
 def unavailable(engine: str) -> str | None:
@@ -202,9 +208,16 @@ def _tesseract(grey: Image, binary: Image, timeout: float) -> list[str]:
                 check=False,
             )
         except subprocess.TimeoutExpired:
-            raise GameError(f"tesseract took longer than {timeout:.0f} s on this image") from None
+            raise GameError(
+                msg("tesseract took longer than %(seconds)s s on this image", seconds=f"{timeout:.0f}")
+            ) from None
     if done.returncode != 0:
-        raise GameError(f"tesseract could not read the image: {done.stderr.decode('utf-8', 'replace').strip()}")
+        raise GameError(
+            msg(
+                "tesseract could not read the image: %(why)s",
+                why=done.stderr.decode("utf-8", "replace").strip(),
+            )
+        )
     text = done.stdout.decode("utf-8", "replace").replace("\x0c", "")
     return [_ascii(ln) for ln in text.splitlines() if _ascii(ln)]
 
@@ -262,7 +275,13 @@ def read_lines(data: bytes, *, engine: str | None = None, timeout: float = 120) 
     reads them after preparing the picture."""
     engine = engine or default_engine()
     if engine is None:
-        raise GameError(f"no OCR engine is installed ({unavailable('rapidocr')}; {unavailable('tesseract')})")
+        raise GameError(
+            msg(
+                "no OCR engine is installed (%(rapidocr)s; %(tesseract)s)",
+                rapidocr=str(unavailable("rapidocr")),
+                tesseract=str(unavailable("tesseract")),
+            )
+        )
     why = unavailable(engine)
     if why:
         raise GameError(why)

@@ -13,21 +13,30 @@ from email.message import EmailMessage
 from email.utils import format_datetime, make_msgid
 from types import TracebackType
 
+from dippouch.core.messages import Msg, as_msg, msg
 from dippouch.mail.settings import ServerSettings
 
 __all__ = ["SendFailure", "SmtpConnection", "send_test_mail", "tls_context"]
 
+I18N_DOMAIN = "rules"
+"""The catalogue of the SMTP failures' words, said in the coordinator's language on the desk (dippouch.saying)."""
+
 
 @dataclass
 class SendFailure(Exception):
-    """A message not sent. ``permanent``: the server refused it (5xx); otherwise try again later."""
+    """A message not sent. ``permanent``: the server refused it (5xx); otherwise try again later. ``text`` is a
+    message value (said in the reader's language on the desk); ``str()`` its English, as the outbox keeps it."""
 
-    text: str
+    text: Msg | str
     permanent: bool
     server_down: bool = False
 
     def __str__(self) -> str:
-        return self.text
+        return str(self.text)
+
+    @property
+    def msg(self) -> Msg:
+        return as_msg(self.text)
 
 
 def tls_context(s: ServerSettings) -> ssl.SSLContext:
@@ -55,14 +64,34 @@ class SmtpConnection:
         except smtplib.SMTPAuthenticationError as e:
             self._drop()
             raise SendFailure(
-                f"the SMTP server refused the login for {s.user}: {e.smtp_code} {_text(e.smtp_error)}", True, True
+                msg(
+                    "the SMTP server refused the login for %(user)s: %(code)s %(answer)s",
+                    user=str(s.user),
+                    code=e.smtp_code,
+                    answer=_text(e.smtp_error),
+                ),
+                True,
+                True,
             ) from None
         except smtplib.SMTPResponseException as e:
             self._drop()
-            raise SendFailure(f"SMTP server {s.where()}: {e.smtp_code} {_text(e.smtp_error)}", False, True) from None
+            raise SendFailure(
+                msg(
+                    "SMTP server %(where)s: %(code)s %(answer)s",
+                    where=s.where(),
+                    code=e.smtp_code,
+                    answer=_text(e.smtp_error),
+                ),
+                False,
+                True,
+            ) from None
         except (OSError, smtplib.SMTPException) as e:
             self._drop()
-            raise SendFailure(f"cannot reach the SMTP server {s.where()}: {_why(e, s, port)}", False, True) from None
+            raise SendFailure(
+                msg("cannot reach the SMTP server %(where)s: %(why)s", where=s.where(), why=_why(e, s, port)),
+                False,
+                True,
+            ) from None
         return self
 
     def _drop(self) -> None:
@@ -77,61 +106,75 @@ class SmtpConnection:
                 self.conn.quit()
         self._drop()
 
-    def send(self, msg: EmailMessage, to: str) -> None:
+    def send(self, mail: EmailMessage, to: str) -> None:
         if self.conn is None:
-            raise SendFailure("no SMTP connection", False, True)
+            raise SendFailure(msg("no SMTP connection"), False, True)
         try:
-            refused = self.conn.send_message(msg, from_addr=self.s.sender or None, to_addrs=[to])
+            refused = self.conn.send_message(mail, from_addr=self.s.sender or None, to_addrs=[to])
         except smtplib.SMTPRecipientsRefused as e:
             code, text = next(iter(e.recipients.values()))
-            raise SendFailure(f"{to} refused: {code} {_text(text)}", code >= 500) from None
+            raise SendFailure(_refused(to, code, text), code >= 500) from None
         except smtplib.SMTPResponseException as e:
-            raise SendFailure(f"{e.smtp_code} {_text(e.smtp_error)}", e.smtp_code >= 500) from None
+            raise SendFailure(
+                msg("%(code)s %(answer)s", code=e.smtp_code, answer=_text(e.smtp_error)), e.smtp_code >= 500
+            ) from None
         except (OSError, smtplib.SMTPException) as e:
-            raise SendFailure(f"connection lost: {e}", False, True) from None
+            raise SendFailure(msg("connection lost: %(why)s", why=str(e)), False, True) from None
         if refused:
             code, text = next(iter(refused.values()))
-            raise SendFailure(f"{to} refused: {code} {_text(text)}", code >= 500)
+            raise SendFailure(_refused(to, code, text), code >= 500)
 
 
-def _why(e: BaseException, s: ServerSettings, port: int) -> str:
+def _refused(to: str, code: int, text: bytes | str) -> Msg:
+    return msg("%(to)s refused: %(code)s %(answer)s", to=to, code=code, answer=_text(text))
+
+
+def _why(e: BaseException, s: ServerSettings, port: int) -> Msg | str:
     """A connection's failure in words a coordinator setting mail up can act on (the page shows them as they
     are): which of host, port or security to look at."""
-    where = f"{s.host} port {port}"
+    where = msg("%(host)s port %(port)d", host=str(s.host), port=port)
     if isinstance(e, ConnectionRefusedError):
-        return f"nothing answers at {where} (connection refused): check the host and the port"
+        return msg("nothing answers at %(where)s (connection refused): check the host and the port", where=where)
     if isinstance(e, socket.gaierror):
-        return f"the host name {s.host} is not known: check its spelling"
+        return msg("the host name %(host)s is not known: check its spelling", host=str(s.host))
     if isinstance(e, TimeoutError | socket.timeout):
-        return f"{where} did not answer within {s.timeout:g} s: a firewall, or the wrong host or port"
+        return msg(
+            "%(where)s did not answer within %(seconds)s s: a firewall, or the wrong host or port",
+            where=where,
+            seconds=f"{s.timeout:g}",
+        )
     if isinstance(e, ssl.SSLCertVerificationError):
-        return f"the certificate of {where} is not trusted ({e.verify_message})"
+        return msg("the certificate of %(where)s is not trusted (%(why)s)", where=where, why=str(e.verify_message))
     if isinstance(e, ssl.SSLError) or (isinstance(e, smtplib.SMTPServerDisconnected) and s.security == "tls"):
-        return (
-            f"no TLS at {where} ({e}): with security TLS the port is usually 465; for a server that starts "
-            "plain and then offers STARTTLS (usually port 587) choose STARTTLS"
+        return msg(
+            "no TLS at %(where)s (%(why)s): with security TLS the port is usually 465; for a server that starts "
+            "plain and then offers STARTTLS (usually port 587) choose STARTTLS",
+            where=where,
+            why=str(e),
         )
     if isinstance(e, smtplib.SMTPNotSupportedError):
-        return f"{where} does not offer STARTTLS: choose TLS (port 465), or none on this machine only"
+        return msg(
+            "%(where)s does not offer STARTTLS: choose TLS (port 465), or none on this machine only", where=where
+        )
     return str(e) or type(e).__name__
 
 
 def send_test_mail(s: ServerSettings, to: str, now: datetime) -> None:
     """Send one short message to ``to`` through ``s`` at once, not through the queue: the desk's mail page
     shows whether the server took it, or a :class:`SendFailure` saying why not."""
-    msg = EmailMessage()
-    msg["From"] = s.sender or ""
-    msg["To"] = to
-    msg["Subject"] = "dippouch: a test mail"
-    msg["Date"] = format_datetime(now)
-    msg["Message-ID"] = make_msgid(domain=(s.sender or "").rpartition("@")[2] or "dippouch.invalid")
-    msg["Auto-Submitted"] = "auto-generated"
-    msg.set_content(
+    mail = EmailMessage()
+    mail["From"] = s.sender or ""
+    mail["To"] = to
+    mail["Subject"] = "dippouch: a test mail"
+    mail["Date"] = format_datetime(now)
+    mail["Message-ID"] = make_msgid(domain=(s.sender or "").rpartition("@")[2] or "dippouch.invalid")
+    mail["Auto-Submitted"] = "auto-generated"
+    mail.set_content(
         f"This is the test mail sent from dippouch's mail page through {s.where()}.\n\n"
         "It arrived, so the site's mail (sign-in links, results, reminders) can reach people now.\n"
     )
     with SmtpConnection(s) as conn:
-        conn.send(msg, to)
+        conn.send(mail, to)
 
 
 def _text(b: bytes | str) -> str:

@@ -18,6 +18,7 @@ from datetime import datetime
 from email.utils import parsedate_to_datetime
 from pathlib import Path
 
+from dippouch.core.messages import msg
 from dippouch.game import GameError, as_utc
 from dippouch.mail.settings import ServerSettings
 from dippouch.mail.smtp import tls_context
@@ -26,6 +27,10 @@ from dippouch.store.inbox import fetched_up_to, record_fetched
 
 __all__ = ["file_messages", "imap_messages"]
 
+I18N_DOMAIN = "rules"
+"""The catalogue of the mail sources' refusals, said in the reader's language where they are shown
+(dippouch.saying)."""
+
 _INTERNALDATE = re.compile(rb'INTERNALDATE "([^"]+)"')
 
 
@@ -33,7 +38,7 @@ def file_messages(path: str) -> Iterator[tuple[bytes, datetime | None, str]]:
     """(raw message, arrival time if known, origin) from a .eml file, a folder of them, an mbox or a Maildir."""
     p = Path(path).expanduser()
     if not p.exists():
-        raise GameError(f"no file or folder {path}")
+        raise GameError(msg("no file or folder %(path)s", path=path))
     if p.is_dir() and (p / "cur").is_dir() and (p / "new").is_dir():
         md = mailbox.Maildir(str(p), create=False)
         for key in sorted(md.keys()):
@@ -73,12 +78,14 @@ def _connect(s: ServerSettings) -> imaplib.IMAP4:
             if s.security == "starttls":
                 conn.starttls(ssl_context=tls_context(s))
     except (OSError, imaplib.IMAP4.error) as e:
-        raise GameError(f"cannot reach the IMAP server {s.where()}: {e}") from None
+        raise GameError(msg("cannot reach the IMAP server %(where)s: %(why)s", where=s.where(), why=str(e))) from None
     try:
         conn.login(s.user or "", s.password() or "")
     except imaplib.IMAP4.error as e:
         conn.logout()
-        raise GameError(f"the IMAP server {s.where()} refused the login: {e}") from None
+        raise GameError(
+            msg("the IMAP server %(where)s refused the login: %(why)s", where=s.where(), why=str(e))
+        ) from None
     return conn
 
 
@@ -90,7 +97,14 @@ def imap_messages(store: GameStore, s: ServerSettings) -> Iterator[tuple[bytes, 
     try:
         typ, data = conn.select(_quote(s.mailbox), readonly=True)
         if typ != "OK":
-            raise GameError(f"IMAP mailbox {s.mailbox!r} cannot be opened on {s.where()}: {data}")
+            raise GameError(
+                msg(
+                    "IMAP mailbox %(mailbox)s cannot be opened on %(where)s: %(why)s",
+                    mailbox=repr(s.mailbox),
+                    where=s.where(),
+                    why=str(data),
+                )
+            )
         typ, data = conn.response("UIDVALIDITY")
         validity = int(data[0]) if data and data[0] else 0
         last = fetched_up_to(store, origin, validity)
