@@ -248,6 +248,9 @@ def test_reports_are_queued_with_their_evidence_and_acted_on(site: Site) -> None
     sent = send_press(
         site.web.store, "demo", "France", "You will regret this", to=["England"], now=site.clock(), via="web"
     )
+    store_openings.open_game(site.web.store, "demo", now=site.clock())
+    assert 'href="/report?kind=game&amp;game=demo"' in a.get("/games/demo/opening").text
+    assert a.get("/report?kind=game&game=demo").status_code == 200
     form = a.get(f"/report?kind=message&game=demo&power=England&message={sent.id}")
     assert form.status_code == 200 and 'id="report-form"' in form.text
     # Refusals: an empty reason (the form keeps its fields), a message that is not hers, an unknown kind, herself.
