@@ -12,6 +12,8 @@ from dippouch.core.messages import msg
 from dippouch.game import as_utc
 from dippouch.names import phase_words
 from dippouch.people.anonymity import redact_game_file
+from dippouch.play.fairness import Actor, TableMustVote
+from dippouch.play.games import export_file
 from dippouch.play.reports import stored_report
 from dippouch.report import calendar_rows, deadlines_ical, phase_report, upcoming_deadlines
 from dippouch.store.history import phase_record
@@ -19,7 +21,7 @@ from dippouch.store.repository import seal_submission
 from dippouch.store.web_queries import open_phase_sealed
 from dippouch.web.anonymity import seen_powers
 from dippouch.web.games import record
-from dippouch.web.security import NotFound, Viewer
+from dippouch.web.security import Forbidden, NotFound, Viewer
 from dippouch.web.service import Web
 
 I18N_DOMAIN = "site"
@@ -114,10 +116,6 @@ def export(web: Web, name: str, viewer: Viewer, *, unsealed: bool = False, reaso
         if seen is not None:  # an anonymous game: nobody's name but the reader's own seats' until the end
             redact_game_file(sealed, seen)
         return sealed
-    from dippouch.play.fairness import Actor, TableMustVote
-    from dippouch.play.games import export_file
-    from dippouch.web.security import Forbidden
-
     by = Actor(web.who(name, viewer), installation=viewer.coordinates(None), person_id=viewer.person_id)
     try:
         data = export_file(web.store, name, by=by, now=web.now(), unsealed=True, reason=reason)

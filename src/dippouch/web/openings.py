@@ -24,6 +24,8 @@ from dippouch.game import GameError
 from dippouch.people.assign import ANY
 from dippouch.play import blocks as play_blocks
 from dippouch.play import openings as play_openings
+from dippouch.play import seats
+from dippouch.play.fairness import Actor, TableMustVote
 from dippouch.press.rules import KINDS, PressRules, describe
 from dippouch.store import openings as store_openings
 from dippouch.store import press as store_press
@@ -416,9 +418,6 @@ def draw(web: Web, name: str, viewer: Viewer, *, say: Callable[[str], str] = str
 
 
 def free(web: Web, name: str, viewer: Viewer, power: str) -> dict[str, Any]:
-    from dippouch.play import seats
-    from dippouch.play.fairness import Actor, TableMustVote
-
     web.require_coordinator(name, viewer)
     by = Actor(web.who(name, viewer), installation=viewer.coordinates(None), person_id=viewer.person_id)
     try:
