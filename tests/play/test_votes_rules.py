@@ -204,6 +204,14 @@ def test_in_a_player_run_game_the_table_processes_now_and_replaces_a_player(db_u
     d = _all_but(site, d.proposal.id, ("Austria", "England", "Germany", "Italy", "Russia", "Turkey"))
     assert d.proposal.status == "passed", d.said
     assert store.status("demo", now=site.clock()).phase != phase
+    d = votes.propose(store, "demo", "France", "unseal", now=site.clock())
+    d = _all_but(site, d.proposal.id, ("Austria", "England", "Germany", "Italy", "Russia", "Turkey"))
+    assert d.proposal.status == "passed", d.said
+    assert [u for u in store.unsealings("demo") if "vote" in str(u)], store.unsealings("demo")
+    d = votes.propose(store, "demo", "France", "rollback", phase="Spring 1901 Movement", now=site.clock())
+    d = _all_but(site, d.proposal.id, ("Austria", "England", "Germany", "Italy", "Russia", "Turkey"))
+    assert d.proposal.status == "passed", d.said
+    assert store.status("demo", now=site.clock()).phase == phase
 
 
 def test_the_vote_rule_is_a_setting_kept_with_the_game(db_url: str) -> None:
