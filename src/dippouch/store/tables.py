@@ -23,6 +23,7 @@ import dippouch.store.models_puzzles
 import dippouch.store.models_ratings
 import dippouch.store.models_roster
 import dippouch.store.models_sandboxes
+import dippouch.store.models_votes
 import dippouch.store.models_web  # noqa: F401  (mapped on import)
 from dippouch.store.base import Base
 
