@@ -456,9 +456,10 @@
       var measured = false;
       function names(s) {
         if (!measured) {
-          measured = true;
           units.forEach(function (u) { u.box = measure(u.el); });
           labels.forEach(function (l) { l.box = measure(l.el); });
+          // A map folded away (the last turn on a phone) has no boxes yet: measured when it is shown.
+          measured = labels.some(function (l) { return l.box; }) || !labels.length;
         }
         var k = Math.min(s.w / view.w, s.h / view.h), gap = 1.5 / k;
         var vx0 = view.x, vy0 = view.y, vx1 = view.x + view.w, vy1 = view.y + view.h;
@@ -570,7 +571,10 @@
         var readable = 11, nh = nameHeight();
         if (nh >= readable) return;  // the whole board reads well as it is
         var own = [];
-        svg.querySelectorAll("[id^='unit-'], [id^='dislodged-']").forEach(function (u) {
+        // A map of orders given (the last turn) shows the power's orders whole, their arrows' ends too (Kiel's
+        // fleet's arrow to Denmark was cut at the frame's top).
+        var drawnOrders = fig.hasAttribute("data-interactive") ? "" : ", g.order";
+        svg.querySelectorAll("[id^='unit-'], [id^='dislodged-']" + drawnOrders).forEach(function (u) {
           if (u.getAttribute("data-power") === power) own.push(u);
         });
         var b = boxOf(own);
@@ -591,7 +595,7 @@
       // province counts by its middle (the renderer's data-at, inside it) and a little room about it: whole,
       // Burgundy, Tyrolia and the Baltic made Germany's view twice as wide, its names and units half as large.
       function withReach(b) {
-        if (!legal.length) return b;
+        if (!legal.length || !fig.hasAttribute("data-interactive")) return b;  // the orders are this map's
         var x0 = b.x, y0 = b.y, x1 = b.x + b.w, y1 = b.y + b.h, s = size(), px = view.w / s.w, seen = {};
         legal.forEach(function (u) {
           (u.orders || []).forEach(function (o) {
@@ -766,6 +770,7 @@
         frame(x, y, w, h);
         clamp();
       };
+      fig.mapHome = opening;
       fig.setAttribute("data-viewer-ready", "");
     }
   });
@@ -1275,7 +1280,16 @@
   // narrow screen, such as the last turn's results above the new orders, starts folded there; its summary
   // opens it.
   if (window.matchMedia && window.matchMedia("(max-width: 599px)").matches) {
-    document.querySelectorAll("details[data-fold-narrow]").forEach(function (d) { d.open = false; });
+    document.querySelectorAll("details[data-fold-narrow]").forEach(function (d) {
+      d.open = false;
+      // A map folded away had no size to open its view on: it opens it when it is shown.
+      d.addEventListener("toggle", function () {
+        if (!d.open) return;
+        requestAnimationFrame(function () {
+          d.querySelectorAll("[data-map]").forEach(function (f) { if (f.mapHome) f.mapHome(); });
+        });
+      });
+    });
   }
 
   // ------------------------------------------------------------------ move browser: light up the moves on the map

@@ -214,12 +214,16 @@
         if (append(list, m) && !m.mine) markRead(m.channel, m.id);
         return;
       }
+      var fresh = !!threads && !threads.querySelector('li[data-channel="' + m.channel + '"]');
       var li = thread(m.channel, m.kind, m.members || []);
       if (!li) return;
       var inl = li.querySelector("ol.press-messages");
       var added = inl ? append(inl, m) : true;
       if (!added || m.mine) return;
       var det = li.querySelector("details");
+      // A conversation that begins now opens with its first message shown, as it is read like one already
+      // open (it arrived folded: a badge, not the message; the players' trial, issue 55).
+      if (fresh && det) det.open = true;
       if (det && det.open) {
         markRead(m.channel, m.id);
         return;
