@@ -12,10 +12,15 @@ from pathlib import Path
 
 from dippouch.catalog import builtin_names, load_variant
 from dippouch.core.errors import DippouchError, UnknownVariantError, VariantError, VariantProblem
+from dippouch.core.messages import msg
 from dippouch.core.schema import look_alike_powers
 from dippouch.core.variant import Variant
 
 __all__ = ["NAME_RE", "CheckReport", "check_file", "skeleton", "write_skeleton"]
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the variant authoring's refusals, said in the reader's language where they are shown
+(dippouch.saying)."""
 
 NAME_RE = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 
@@ -27,8 +32,12 @@ class AuthoringError(DippouchError):
 def _check_name(name: str) -> None:
     if not NAME_RE.match(name):
         raise AuthoringError(
-            f"a variant name is 1 to 40 lower-case letters, digits, '-' or '_', starting with a letter or digit; "
-            f"{name!r} is not (try {re.sub(r'[^a-z0-9_-]', '', name.lower())[:40] or 'myvariant'!r})"
+            msg(
+                "a variant name is 1 to 40 lower-case letters, digits, '-' or '_', starting with a letter or digit; "
+                "%(name)s is not (try %(suggestion)s)",
+                name=repr(name),
+                suggestion=repr(re.sub(r"[^a-z0-9_-]", "", name.lower())[:40] or "myvariant"),
+            )
         )
 
 
@@ -187,13 +196,21 @@ def write_skeleton(name: str, extends: str | None, folder: Path, *, force: bool 
     """Write ``folder/NAME.toml``; refuses a built-in name and (without ``force``) an existing file."""
     _check_name(name)
     if name in builtin_names():
-        raise AuthoringError(f"{name!r} is a built-in variant; choose another name (e.g. {name}-mine)")
+        raise AuthoringError(
+            msg(
+                "%(name)s is a built-in variant; choose another name (e.g. %(plain)s-mine)", name=repr(name), plain=name
+            )
+        )
     text = skeleton(name, extends)
     if not folder.is_dir():
-        raise AuthoringError(f"no folder {str(folder)!r}; create it first or choose another with --dir")
+        raise AuthoringError(
+            msg("no folder %(folder)s; create it first or choose another with --dir", folder=repr(str(folder)))
+        )
     path = folder / f"{name}.toml"
     if path.exists() and not force:
-        raise AuthoringError(f"{path} already exists; choose another name or pass --force to replace it")
+        raise AuthoringError(
+            msg("%(path)s already exists; choose another name or pass --force to replace it", path=str(path))
+        )
     path.write_text(text, encoding="utf-8")
     return path
 
@@ -225,9 +242,11 @@ def check_file(path: Path, *, factor: float = 1.6, picture: bool = False, build:
 
     rep = CheckReport(path)
     if not path.is_file():
-        raise AuthoringError(f"no file {str(path)!r}")
+        raise AuthoringError(msg("no file %(path)s", path=repr(str(path))))
     if path.suffix != ".toml":
-        raise AuthoringError(f"{path} is not a .toml file; variant files are TOML (see docs/variant-format.md)")
+        raise AuthoringError(
+            msg("%(path)s is not a .toml file; variant files are TOML (see docs/variant-format.md)", path=str(path))
+        )
     try:
         v = load_variant(str(path))
     except VariantError as e:

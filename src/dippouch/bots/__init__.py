@@ -12,11 +12,15 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from dippouch.core.errors import DippouchError
+from dippouch.core.messages import msg
 
 if TYPE_CHECKING:
     from dippouch.bots.base import Bot
 
 __all__ = ["LEVELS", "BotError", "make_bot"]
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the bots' refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 LEVELS = ("hold", "random", "heuristic", "search")
 """The bot levels, weakest first."""
@@ -51,4 +55,6 @@ def make_bot(level: str, *, budget: float | None = None, clock: Callable[[], flo
         if clock is not None:
             bot.clock = clock
         return bot
-    raise BotError(f"unknown bot level {level!r}; the levels are {', '.join(LEVELS)}")
+    raise BotError(
+        msg("unknown bot level %(level)s; the levels are %(levels)s", level=repr(level), levels=", ".join(LEVELS))
+    )

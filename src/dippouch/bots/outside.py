@@ -54,6 +54,10 @@ from dippouch.bots.engine import (
     position_to_json,
 )
 from dippouch.bots.memory import Memory
+from dippouch.core.messages import msg
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the bots' refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = [
     "MAX_DEPTH",
@@ -169,7 +173,13 @@ class OutsideBot:
                 start_new_session=True,
             )
         except OSError as e:
-            raise OutsideBotError(f"cannot start the bot program {command[0]!r}: {e.strerror or e}") from None
+            raise OutsideBotError(
+                msg(
+                    "cannot start the bot program %(program)s: %(why)s",
+                    program=repr(command[0]),
+                    why=str(e.strerror or e),
+                )
+            ) from None
         if self.proc.stdin is not None:
             # Requests are written a piece at a time as the pipe takes them, so that a program that stops
             # reading cannot block the write past the deadline (the buffered writer is never written to).

@@ -39,12 +39,16 @@ from dippouch.bots import LEVELS, make_bot, negotiate
 from dippouch.bots.base import Bot, settle
 from dippouch.bots.engine import Order, PhaseKind, Position, Variant, format_order
 from dippouch.bots.memory import Memory, recalled
+from dippouch.core.messages import msg
 from dippouch.game import GameError, as_utc, position_from_data
 from dippouch.press.rules import shown_sender
 from dippouch.store.bots import BOT_PREFIX, games_with_bots, save_disorder_bot
 from dippouch.store.db import Database
 from dippouch.store.repository import GameStore
 from dippouch.store.status import PowerStatus, Status
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the bots' refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = [
     "PERSONALITY",
@@ -80,7 +84,9 @@ def check_level(level: str) -> str:
     if name.startswith(BOT_PREFIX):
         name = name[len(BOT_PREFIX) :]
     if name not in LEVELS:
-        raise GameError(f"unknown bot level {level!r}; the levels are {', '.join(LEVELS)}")
+        raise GameError(
+            msg("unknown bot level %(level)s; the levels are %(levels)s", level=repr(level), levels=", ".join(LEVELS))
+        )
     return name
 
 
@@ -503,7 +509,7 @@ def play_outside(store: GameStore, game: str, power: str, bot: Bot, *, now: date
     player (source ``bot``, ready); ``None`` when the power has nothing to order now."""
     st = store.status(game, now=now, drift=False, due=False)
     if st.phase is None or st.game_variant is None:
-        raise GameError(f"game {game!r} has no open phase")
+        raise GameError(msg("game %(game)s has no open phase", game=repr(game)))
     variant = st.game_variant
     row = next((ps for ps in st.powers if ps.power == variant.power(power).name), None)
     if row is None or not row.must_act:

@@ -14,8 +14,12 @@ from typing import Any
 
 from dippouch.core.derived import Derived
 from dippouch.core.errors import PhaseError
+from dippouch.core.messages import msg
 
 __all__ = ["Calendar", "Phase", "PhaseKind", "Step"]
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the calendar's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 
 def _year_digits(text: str) -> bool:
@@ -97,7 +101,7 @@ class Calendar:
             if self.kind(p) in kinds:
                 return p
             p = self.next(p)
-        raise PhaseError(f"calendar has no phase of kinds {kinds}")
+        raise PhaseError(msg("calendar has no phase of kinds %(kinds)s", kinds=str(kinds)))
 
     def parse(self, text: str) -> Phase:
         """Read a phase name as :meth:`name` writes it, case-insensitively, tolerant of spacing.
@@ -106,7 +110,7 @@ class Calendar:
         """
         words = text.replace(",", " ").split()
         if not words:
-            raise PhaseError("empty phase name")
+            raise PhaseError(msg("empty phase name"))
         compact = text.strip().upper()
         if len(words) == 1 and len(compact) >= 2 and _year_digits(compact[:-1]) and compact[-1] in "MRA":
             # Seasonless short form ("1430A") for calendars whose steps have no season labels.
@@ -117,7 +121,13 @@ class Calendar:
         if year_idx is None:
             if len(compact) >= 3 and _year_digits(compact[1:-1]):
                 return self._from_short(compact, text)
-            raise PhaseError(f"phase {text!r} has no year; expected e.g. {self.name(self.start)!r}")
+            raise PhaseError(
+                msg(
+                    "phase %(phase)s has no year; expected e.g. %(example)s",
+                    phase=repr(text),
+                    example=repr(self.name(self.start)),
+                )
+            )
         year = int(words[year_idx])
         season = " ".join(words[:year_idx]).lower()
         kind_word = " ".join(words[year_idx + 1 :]).lower()
@@ -132,7 +142,12 @@ class Calendar:
             seasons = sorted({s.season for s in self.steps if s.season})
             known = ", ".join(f"{s.season + ' ' if s.season else ''}{s.kind.label}" for s in self.steps)
             raise PhaseError(
-                f"no phase {text!r} in this calendar (seasons: {', '.join(seasons) or 'none'}; phases: {known})"
+                msg(
+                    "no phase %(phase)s in this calendar (seasons: %(seasons)s; phases: %(phases)s)",
+                    phase=repr(text),
+                    seasons=", ".join(seasons) or "none",
+                    phases=known,
+                )
             )
         return self._in_year(year, candidates, text)
 
@@ -151,7 +166,9 @@ class Calendar:
             f"{', '.join(str(y + k * self.cycle_years) for k in range(3))}, ... (every {self.cycle_years} years)"
             for y in starts
         )
-        raise PhaseError(f"no phase {text!r} in this calendar: that step happens only in {when}")
+        raise PhaseError(
+            msg("no phase %(phase)s in this calendar: that step happens only in %(when)s", phase=repr(text), when=when)
+        )
 
     def _from_short(self, compact: str, text: str) -> Phase:
         season_c, year, kind_c = compact[0], int(compact[1:-1]), compact[-1]
@@ -162,4 +179,4 @@ class Calendar:
         ]
         if steps:
             return self._in_year(year, steps, text)
-        raise PhaseError(f"no phase {text!r} in this calendar")
+        raise PhaseError(msg("no phase %(phase)s in this calendar", phase=repr(text)))

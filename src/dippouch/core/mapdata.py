@@ -19,6 +19,10 @@ from typing import Any
 
 from dippouch.core.derived import Derived
 from dippouch.core.errors import NotFound, VariantProblem
+from dippouch.core.messages import msg
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the map's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = [
     "GameMap",
@@ -98,7 +102,7 @@ class GameMap:
         try:
             return self.names[name.strip().lower()]
         except KeyError:
-            raise NotFound(f"no province or coast {name!r} on this map") from None
+            raise NotFound(msg("no province or coast %(place)s on this map", place=repr(name))) from None
 
     def province(self, name: str) -> Province:
         return self.provinces[self.province_of(self.loc(name))]

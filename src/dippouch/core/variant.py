@@ -23,8 +23,12 @@ from dippouch.core.derived import Derived
 from dippouch.core.errors import NotFound, VariantError, VariantProblem
 from dippouch.core.lookup import MAP_HOOKS, closest, load_rule_modules
 from dippouch.core.mapdata import GameMap, compile_map
+from dippouch.core.messages import msg
 from dippouch.core.position import Position, Unit
 from dippouch.core.tomllines import key_lines
+
+I18N_DOMAIN = "rules"
+"""The catalogue of the variant's refusals, said in the reader's language where they are shown (dippouch.saying)."""
 
 __all__ = [
     "Locator",
@@ -102,10 +106,25 @@ class Variant:
         if hit is not None:
             return hit
         close = difflib.get_close_matches(t, [p.name.lower() for p in self.powers], n=1)
-        hint = ""
+        powers = ", ".join(self.power_names)
         if close:
-            hint = f"; did you mean {next(p.name for p in self.powers if p.name.lower() == close[0])}?"
-        raise NotFound(f"no power {text!r} in {self.name}{hint} Powers: {', '.join(self.power_names)}")
+            raise NotFound(
+                msg(
+                    "no power %(power)s in %(variant)s; did you mean %(close)s? Powers: %(powers)s",
+                    power=repr(text),
+                    variant=self.name,
+                    close=next(p.name for p in self.powers if p.name.lower() == close[0]),
+                    powers=powers,
+                )
+            )
+        raise NotFound(
+            msg(
+                "no power %(power)s in %(variant)s Powers: %(powers)s",
+                power=repr(text),
+                variant=self.name,
+                powers=powers,
+            )
+        )
 
 
 def deep_merge(base: Mapping[str, Any], over: Mapping[str, Any]) -> dict[str, Any]:
