@@ -81,7 +81,7 @@ def test_filters_narrow_the_list_and_keep_the_chosen_values_in_the_form(site: Si
     assert listed(v, "?soon=1") == ["tiny"]  # two more sign-ups fill it
     assert set(listed(v, "?seats=4")) == {"slow", "quick"}
     page = v.get("/open?variant=hundred3&length=1d&soon=1&seats=1").text
-    assert "<option selected>hundred3</option>" in page and "<option selected>1d</option>" in page
+    assert '<option value="hundred3" selected>Hundred3</option>' in page and "<option selected>1d</option>" in page
     assert 'name="soon" value="1" checked' in page and 'name="seats" value="1"' in page
     assert 'data-game="tiny"' in page and 'data-game="slow"' not in page
 
@@ -91,7 +91,9 @@ def test_a_filter_with_no_such_choice_is_refused_on_the_list_with_what_was_typed
     r = site.browser().get("/open?length=5y&variant=standard")
     assert r.status_code == 400
     assert "phase length '5y': choose one of 1h, 1d, 2d, 7d" in r.text.replace("&#39;", "'")
-    assert "<option selected>standard</option>" in r.text and 'id="filters-refused"' in r.text
+    assert (
+        '<option value="standard" selected>Standard Diplomacy</option>' in r.text and 'id="filters-refused"' in r.text
+    )
     api = site.browser().get("/api/open?press=loud")
     assert api.status_code == 400 and "no press kind 'loud'" in api.json()["error"]
 
@@ -236,5 +238,6 @@ def test_the_new_game_templates_name_each_variant_by_its_title(site: Site) -> No
     page = a.get("/new-game").text
     assert "Wars of the Three Kingdoms, 2 days, the variant&#39;s press" in page
     assert "w3k, 2 days" not in page and '<small class="muted">w3k;' not in page
-    gunboat = page.split('value="gunboat-2d"')[1][:300]
-    assert '<small class="muted">Standard Diplomacy;' in gunboat, gunboat
+    # The gunboat preset stands under Standard Diplomacy's heading (tests/web/test_front_door.py).
+    standard = page.split('id="variant-standard"')[1].split("</fieldset>")[0]
+    assert "<legend>Standard Diplomacy</legend>" in standard and 'value="gunboat-2d"' in standard, standard

@@ -19,7 +19,7 @@ from fastapi.responses import HTMLResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.requests import Request
 
-from dippouch.catalog import variant_names
+from dippouch.catalog import variant_names, variants_usable
 from dippouch.game import GameError
 from dippouch.people.assign import ANY
 from dippouch.play import blocks as play_blocks
@@ -176,6 +176,8 @@ def open_list(
         "filters": _filters_data(f),
         "choices": {
             "variants": list(variant_names()),
+            # The filter shows a variant by its title ("Five-Man", not the file's name "fiveman").
+            "variant_titles": {v.name: v.title for v in variants_usable()[0]},
             "lengths": list(play_openings.LENGTHS),
             "press": list(KINDS),
             "starts_soon": play_openings.STARTS_SOON,
@@ -672,6 +674,11 @@ def _new_game_data() -> dict[str, Any]:
         ],
         "press_kinds": list(KINDS),
         "max_created": store_openings.MAX_CREATED,
+        # The page groups the templates by variant, each under its title, its description and its size.
+        "variants": {
+            v.name: {"title": v.title, "description": v.description, "powers": len(v.powers)}
+            for v in variants_usable()[0]
+        },
     }
 
 
