@@ -78,6 +78,9 @@ class RecordNotFound(GameError, NotFound):
 # Time
 
 
+I18N_DOMAIN = "rules"
+"""The catalogue of the rules of procedure's messages (refusals, endings), as the core's."""
+
 _DURATION_RE = re.compile(r"(\d+(?:\.\d+)?)\s*(w|d|h|m|s)", re.IGNORECASE)
 _UNIT_SECONDS = {"w": 604800, "d": 86400, "h": 3600, "m": 60, "s": 1}
 MAX_DURATION = timedelta(days=366)
