@@ -110,9 +110,21 @@ def score(record: Record) -> int | None:
     return (100 * record.on_time + LATE_CREDIT * record.late) // weight
 
 
-def meets(reliability: int | None, minimum: int) -> bool:
+PROBATION_SEATS = 3
+"""A person with fewer seats than this on their record, no phase missed and no seat abandoned, is on probation:
+a game asking a reliability lets them in. Without it a newcomer could never qualify (no game asking one would take them, and
+only such games would give them the record it asks: the players' trial, issue 55)."""
+
+
+def on_probation(record: Record) -> bool:
+    """Whether ``record`` is a newcomer's: too few seats to judge, no phase missed and no seat left behind."""
+    return record.seats < PROBATION_SEATS and record.missed == 0 and record.abandoned == 0
+
+
+def meets(reliability: int | None, minimum: int, *, probation: bool = False) -> bool:
     """Whether a person with ``reliability`` may join a game asking ``minimum`` percent: a minimum of 0 asks
-    nothing; any other minimum needs a record that reaches it (a newcomer has none to show)."""
-    if minimum <= 0:
+    nothing; any other minimum needs a record that reaches it, or a newcomer on probation (:func:`on_probation`),
+    who has none yet to show."""
+    if minimum <= 0 or probation:
         return True
     return reliability is not None and reliability >= minimum

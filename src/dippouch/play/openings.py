@@ -21,7 +21,7 @@ from typing import Any
 from dippouch.catalog import variants_usable
 from dippouch.core.messages import Msg, msg
 from dippouch.game import GameError, Settings, parse_duration
-from dippouch.people.reliability import meets
+from dippouch.people.reliability import meets, on_probation
 from dippouch.play import seats
 from dippouch.play.blocks import check_join
 from dippouch.play.seats import resign
@@ -29,7 +29,7 @@ from dippouch.press.rules import KINDS, PressRules
 from dippouch.store import openings as store_openings
 from dippouch.store.openings import Opening
 from dippouch.store.press import press_rules
-from dippouch.store.reliability import reliabilities
+from dippouch.store.reliability import record_of, reliabilities
 from dippouch.store.repository import GameStore
 
 I18N_DOMAIN = "rules"
@@ -356,9 +356,11 @@ def quick_play(store: GameStore, person_id: int, filters: Filters = Filters(), *
     the fewest sign-ups short of full, then the longest open. Games they are in already, and those asking a
     reliability they do not have, are passed over."""
     score = reliabilities(store, [person_id]).get(person_id)
+    newcomer = on_probation(record_of(store, person_id))
     for found in find_games(store, filters):
         o = found.opening
-        if o.needed == 0 or any(s.person_id == person_id for s in o.signups) or not meets(score, o.min_reliability):
+        fits = meets(score, o.min_reliability, probation=newcomer)
+        if o.needed == 0 or any(s.person_id == person_id for s in o.signups) or not fits:
             continue
         if any(person_id == p for p in store_openings.players_in(store, o.game)):
             continue

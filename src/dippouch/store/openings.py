@@ -29,7 +29,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from dippouch.core.messages import msg
 from dippouch.game import GameError, Settings, as_utc
 from dippouch.people.assign import ANY, assign_powers
-from dippouch.people.reliability import meets
+from dippouch.people.reliability import meets, on_probation
 from dippouch.press.rules import PressRules, describe
 from dippouch.store.access import AccessStore, hash_secret, new_secret, revoke_power_keys_in
 from dippouch.store.db import Database
@@ -42,7 +42,7 @@ from dippouch.store.models_web import GameWebRow
 from dippouch.store.people import seat_person
 from dippouch.store.press import rules_in, set_press_rules
 from dippouch.store.readiness import powers_in_civil_disorder
-from dippouch.store.reliability import reliabilities, scores_in
+from dippouch.store.reliability import record_of, records_in, reliabilities, scores_in
 from dippouch.store.rows import current_phase, game_row, game_settings, game_variant, log_event, power_name
 
 I18N_DOMAIN = "rules"
@@ -317,7 +317,8 @@ def pool_people(db: Database, game: str, *, since: datetime, minimum: int = 0) -
         if minimum <= 0 or not people:
             return people
         scores = scores_in(s, people)
-        return [p for p in people if meets(scores.get(p), minimum)]
+        records = records_in(s, people)
+        return [p for p in people if meets(scores.get(p), minimum, probation=on_probation(records[p]))]
 
 
 @dataclass(frozen=True)
@@ -684,6 +685,7 @@ def sign_up(
     resigns), and is offered the seats its players leave later."""
     now = as_utc(now)
     score = reliabilities(db, [person_id]).get(person_id)
+    newcomer = on_probation(record_of(db, person_id))
     with db.session() as s, s.begin():
         g = game_row(s, game, lock=True)
         o = _require_opening(s, g)
@@ -702,7 +704,7 @@ def sign_up(
             )
         if any(r.person_id == person_id and r.replaced_at is None for r in g.players):
             raise GameError(msg("you already play a power in %(game)s", game=g.name))
-        if not meets(score, o.min_reliability):
+        if not meets(score, o.min_reliability, probation=newcomer):
             if score is None:
                 raise GameError(
                     msg(
@@ -1031,6 +1033,7 @@ def claim_seat(db: Database, game: str, power: str, person_id: int, *, now: date
     the same transaction)."""
     now = as_utc(now)
     score = reliabilities(db, [person_id]).get(person_id)
+    newcomer = on_probation(record_of(db, person_id))
     with db.session() as s, s.begin():
         g = game_row(s, game, lock=True)
         o = _opening_row(s, g)
@@ -1053,7 +1056,7 @@ def claim_seat(db: Database, game: str, power: str, person_id: int, *, now: date
         if any(r.person_id == person_id and r.replaced_at is None for r in g.players):
             raise GameError(msg("you already play a power in %(game)s", game=g.name))
         minimum = o.min_reliability if o is not None else 0
-        if not meets(score, minimum):
+        if not meets(score, minimum, probation=newcomer):
             if score is None:
                 raise GameError(
                     msg(

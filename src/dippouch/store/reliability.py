@@ -347,6 +347,11 @@ def record_of(db: Database, person_id: int, *, shown: Shown = ()) -> Record:
         return _records(s, [person_id], shown, db.finished_records)[person_id][0]
 
 
+def records_in(s: sa.orm.Session, person_ids: Iterable[int], *, shown: Shown = ()) -> dict[int, Record]:
+    """Person -> record, inside a session already open (who a seat is offered to: newcomers on probation too)."""
+    return {p: r[0] for p, r in _records(s, person_ids, shown).items()}
+
+
 def reliabilities(db: Database, person_ids: Iterable[int], *, shown: Shown = ()) -> dict[int, int | None]:
     """Person -> reliability in percent (``None``: no record yet), for lists of sign-ups."""
     with db.session() as s:

@@ -22,6 +22,7 @@ from starlette.requests import Request
 from dippouch.catalog import variant_names, variants_usable
 from dippouch.game import GameError
 from dippouch.people.assign import ANY
+from dippouch.people.reliability import PROBATION_SEATS, meets, on_probation
 from dippouch.play import blocks as play_blocks
 from dippouch.play import openings as play_openings
 from dippouch.play import seats
@@ -29,7 +30,7 @@ from dippouch.play.fairness import Actor, TableMustVote
 from dippouch.press.rules import KINDS, PressRules, describe
 from dippouch.store import openings as store_openings
 from dippouch.store import press as store_press
-from dippouch.store.reliability import ALL, Shown, profile
+from dippouch.store.reliability import ALL, Shown, profile, record_of, reliabilities
 from dippouch.web import press as web_press
 from dippouch.web.answers.openings import (
     ClaimAnswer,
@@ -218,6 +219,16 @@ def opening_view(
     data["opened"] = True
     data["replacements"] = [x.power for x in store_openings.offered_seats(web.read, name)]
     return data
+
+
+def reliability_standing(web: Web, person_id: int, minimum: int) -> dict[str, Any]:
+    """The person's reliability against a game's ``minimum``: their score (``None``: no record yet), whether
+    they are a newcomer on probation (:func:`dippouch.people.reliability.on_probation`) and whether they may
+    join, as the sign-up will judge it."""
+    record = record_of(web.read, person_id)
+    score = reliabilities(web.read, [person_id]).get(person_id)
+    newcomer = on_probation(record)
+    return {"score": score, "newcomer": newcomer, "meets": meets(score, minimum, probation=newcomer)}
 
 
 def _counted_for(viewer: Viewer, person_id: int) -> Shown:
@@ -727,9 +738,18 @@ def person_page(request: Request, person_id: int, web: WebDep, viewer: ViewerDep
 def opening_page(request: Request, name: str, web: WebDep, viewer: ViewerDep) -> Response:
     invite_secret = request.query_params.get("invite") or None
     data = OpeningView.model_validate(opening_view(web, name, viewer, invite_secret, words(request).gettext))
-    context: dict[str, Any] = {"o": data, "any": ANY, "desk": viewer.coordinates(name), "invite": invite_secret}
+    context: dict[str, Any] = {
+        "o": data,
+        "any": ANY,
+        "desk": viewer.coordinates(name),
+        "invite": invite_secret,
+        "probation_seats": PROBATION_SEATS,
+    }
     if viewer.person_id is not None:  # someone the viewer blocks is in the game: said before they join
         context["block_warning"] = play_blocks.join_warning(web.read, name, viewer.person_id)
+    if viewer.person_id is not None and data.opened and data.min_reliability:
+        # Whether the viewer may join, said before the form (a newcomer was refused only after filling it in).
+        context["standing"] = reliability_standing(web, viewer.person_id, data.min_reliability)
     if context["desk"]:  # the opening's desk sets the game's press rules: its form shows them as they stand
         context["press_rules"] = store_press.press_rules(web.read, name).to_data()
     resp = render(request, "opening.html", context)

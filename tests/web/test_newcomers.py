@@ -1,0 +1,83 @@
+"""Newcomers and a game asking a reliability (issue 55, the players' trial's item 10): a newcomer filled in the
+sign-up form and only then read "rel3 asks a reliability of at least 50%; yours is no record yet", and could
+never qualify (no such game would take them, and only games would give them the record). Now the opening's
+page says, before the form, what the game asks and whether the viewer meets it; and a newcomer on probation
+(fewer than PROBATION_SEATS seats on the record everyone sees, no phase missed, no seat abandoned) is let in, by
+the form, the API and quick play. A record that missed phases is still held to the minimum, and said so before
+the form too."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dippouch.people.reliability import PROBATION_SEATS, Record, meets, on_probation
+from dippouch.store.people import create_person, seat_person
+from dippouch.web.security import SESSION_COOKIE
+from websupport import Site
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Site:
+    return Site(f"sqlite:///{tmp_path / 'web.db'}")
+
+
+def _person(site: Site, name: str) -> tuple[int, Any]:
+    pid = create_person(site.web.store, name, now=site.clock())
+    c = site.browser()
+    c.cookies.set(SESSION_COOKIE, site.web.access.start_session([], now=site.clock(), person_id=pid))
+    c.get("/")
+    return pid, c
+
+
+def _strict(site: Site, name: str = "rel3", least: int = 50) -> str:
+    site.new_game(name, "hundred3")
+    r = site.api(site.coordinator, f"/api/games/{name}/opening", {"mode": "preferences", "min_reliability": least})
+    assert r.status_code == 200, r.text
+    return name
+
+
+def test_a_newcomer_reads_that_they_may_join_before_the_form_and_joins(site: Site) -> None:
+    game = _strict(site)
+    _, ivan = _person(site, "Ivan")
+    page = ivan.get(f"/games/{game}/opening").text
+    said = page.split('id="reliability-standing"', 1)[1].split("</span>", 1)[0]
+    assert f"You are new here (fewer than {PROBATION_SEATS} seats played): you may join all the same." in said
+    assert page.index('id="reliability-standing"') < page.index('action="/games/rel3/opening/signup"')
+    r = site.post_form(ivan, f"/games/{game}/opening/signup", {"wish1": "England"})
+    assert r.status_code == 303, r.text
+    assert "no record yet" not in ivan.get(r.headers["location"]).text
+
+
+def test_a_record_that_missed_phases_is_told_before_the_form_and_refused(site: Site) -> None:
+    game = _strict(site, least=70)
+    pid, bo = _person(site, "Bo")
+    site.new_game("past", "hundred3")
+    site.web.store.assign("past", "England", "Bo", now=site.clock())
+    seat_person(site.web.store, "past", "England", pid, now=site.clock())
+    site.clock.advance(days=3)
+    site.web.store.process("past", now=site.clock(), force=True)
+    page = bo.get(f"/games/{game}/opening").text
+    said = page.split('id="reliability-standing"', 1)[1].split("</span>", 1)[0]
+    assert "Yours is 0%: this game cannot take you yet" in said, said
+    r = site.post_form(bo, f"/games/{game}/opening/signup", {"wish1": "France"})
+    assert r.status_code == 400 and "at least 70%; yours is 0%" in r.text
+
+
+def test_quick_play_takes_a_newcomer_into_a_game_asking_a_reliability(site: Site) -> None:
+    game = _strict(site)
+    _, ann = _person(site, "Ann")
+    r = site.post_form(ann, "/open/quick", {})
+    assert r.status_code == 303, r.text
+    assert any(s["game"] == game for s in ann.get("/api/me").json()["signups"])
+
+
+def test_probation_ends_with_the_third_seat_a_missed_phase_or_a_seat_abandoned() -> None:
+    assert on_probation(Record(0, 0, 0, 0, 0, 0))
+    assert on_probation(Record(10, 1, 0, PROBATION_SEATS - 1, 0, 0))
+    assert not on_probation(Record(30, 0, 0, PROBATION_SEATS, 0, 0))
+    assert not on_probation(Record(3, 0, 1, 1, 0, 0))
+    assert not on_probation(Record(3, 0, 0, 1, 1, 0))
+    assert meets(None, 50, probation=True) and not meets(None, 50) and not meets(40, 50)
