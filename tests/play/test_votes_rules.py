@@ -73,6 +73,25 @@ def test_a_majority_passes_with_four_of_seven(db_url: str) -> None:
     assert store.status("demo", now=site.clock()).state != "paused"
 
 
+def test_a_voted_pause_ends_by_itself_when_nobody_reads_the_game(db_url: str) -> None:
+    """The deadline workers end a voted pause once its time is up (it ended only when someone next read the
+    game's proposals)."""
+    from dippouch.play.processing import process_due
+
+    site = _site(db_url, "majority")
+    store: GameStore = site.web.store
+    d = votes.propose(store, "demo", "France", "pause", hours=2, now=site.clock())
+    d = _all_but(site, d.proposal.id, ("Italy", "Russia", "Turkey"))
+    assert d.proposal.status == "passed", d.said
+    assert store.status("demo", now=site.clock()).state == "paused"
+    process_due(store, now=site.clock() + timedelta(hours=1))
+    assert store.status("demo", now=site.clock()).state == "paused"  # not yet
+    process_due(store, now=site.clock() + timedelta(hours=2, minutes=1))
+    assert store.status("demo", now=site.clock()).state != "paused"
+    (p,) = [p for p in votes.proposals(store, "demo", now=site.clock()) if p.id == d.proposal.id]
+    assert p.outcome is not None and p.outcome.get("resumed")
+
+
 def test_a_majority_is_refused_once_it_cannot_be_reached(db_url: str) -> None:
     site = _site(db_url, "majority")
     d = votes.propose(site.web.store, "demo", "France", "cancel", now=site.clock())

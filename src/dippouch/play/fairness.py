@@ -29,6 +29,7 @@ from datetime import UTC, datetime, timedelta
 
 from dippouch.core.messages import Msg, msg
 from dippouch.game import GameError
+from dippouch.store import votes as stored_votes
 from dippouch.store.mail_games import events_since, game_id
 from dippouch.store.openings import opening
 from dippouch.store.people import seat_people
@@ -44,6 +45,7 @@ __all__ = [
     "Actor",
     "TableMustVote",
     "end_lapsed_graces",
+    "end_voted_pauses",
     "grace_used",
     "in_grace",
     "player_run",
@@ -159,5 +161,32 @@ def end_lapsed_graces(store: GameStore, *, now: datetime) -> list[str]:
         recent = events_since(store, game_id(store, name), now - GRACE + timedelta(microseconds=1), ["pause"])
         if not any(detail.get("why") == GRACE_WHY for _, _, detail in recent):
             store.resume(name, now=now)
+            resumed.append(name)
+    return resumed
+
+
+def voted_pause_over(store: GameStore, game: str, p: stored_votes.Proposal, now: datetime) -> bool:
+    """End a passed pause proposal whose time is up: its outcome marked resumed and the game's clock started
+    again (as the installation: the table decided it, so nobody is refused). False when ``p`` is no such pause."""
+    if p.kind != "pause" or p.status != "passed" or not p.outcome or p.outcome.get("resumed"):
+        return False
+    until = datetime.fromisoformat(str(p.outcome.get("until")))
+    if now < until:
+        return False
+    stored_votes.set_outcome(store, game, p.id, {**p.outcome, "resumed": now.isoformat()})
+    if store.status(game, now=now, drift=False, due=False).state == "paused":
+        store.resume(game, now=now)
+    return True
+
+
+def end_voted_pauses(store: GameStore, *, now: datetime) -> list[str]:
+    """Start again every paused game whose table voted a pause that is now over; returns the games resumed.
+    The deadline workers look every few minutes (dippouch.play.processing), so a voted pause ends by itself
+    whether or not anyone reads the game."""
+    resumed = []
+    for name, _, state, _ in store.games():
+        if state != "paused":
+            continue
+        if any(voted_pause_over(store, name, p, now) for p in stored_votes.proposals(store, name, now=now)):
             resumed.append(name)
     return resumed

@@ -24,7 +24,7 @@ from dippouch.bots.practice import stop_left_practice_games, stop_unwatched_bot_
 from dippouch.bots.seats import Think
 from dippouch.core.messages import Msg, msg
 from dippouch.game import GameError
-from dippouch.play.fairness import end_lapsed_graces
+from dippouch.play.fairness import end_lapsed_graces, end_voted_pauses
 from dippouch.play.progress import MAX_STEPS
 from dippouch.store.bots import games_with_bots
 from dippouch.store.db import DatabaseError
@@ -175,11 +175,12 @@ def process_due(
     stop_left_practice_games(store, now=store.clock() if now is None else now)
     # So does a game bots alone play that nobody looks at (bots.practice.UNWATCHED).
     stop_unwatched_bot_games(store, now=store.clock() if now is None else now)
-    # A player-run game's creator's one pause ends by itself after a day (play.fairness.GRACE); looked for every
-    # few minutes, not at every look: it reads every game's state.
+    # A player-run game's creator's one pause ends by itself after a day (play.fairness.GRACE), and a pause its
+    # table voted when its time is up; looked for every few minutes, not at every look: it reads every game's state.
     if memory.graces_looked is None or time.monotonic() - memory.graces_looked >= GRACES_EVERY:
         memory.graces_looked = time.monotonic()
         end_lapsed_graces(store, now=store.clock() if now is None else now)
+        end_voted_pauses(store, now=store.clock() if now is None else now)  # a pause the table voted, over
     with_bots = games_with_bots(store)
     if with_bots:
         from dippouch.bots.seats import play_seats

@@ -244,24 +244,12 @@ def withdraw(store: GameStore, game: str, proposal: int, power: str, *, now: dat
 
 def proposals(store: GameStore, game: str, *, now: datetime) -> list[Proposal]:
     """The open proposals and the last decided ones, newest first; a voted pause whose time is up ends here."""
+    from dippouch.play.fairness import voted_pause_over
+
     found = stored.proposals(store, game, now=now)
-    for p in found:
-        if p.kind == "pause" and p.status == "passed" and p.outcome and not p.outcome.get("resumed"):
-            until = datetime.fromisoformat(str(p.outcome.get("until")))
-            if now >= until:
-                _resume_after_pause(store, game, p, now)
-                return stored.proposals(store, game, now=now)
+    if any(voted_pause_over(store, game, p, now) for p in found):
+        return stored.proposals(store, game, now=now)
     return found
-
-
-def _resume_after_pause(store: GameStore, game: str, p: Proposal, now: datetime) -> None:
-    """The voted pause's time is up: the game resumes (unless something else resumed it already)."""
-    from dippouch.play import clock
-    from dippouch.play.fairness import INSTALLATION
-
-    stored.set_outcome(store, game, p.id, {**(p.outcome or {}), "resumed": now.isoformat()})
-    if store.status(game, now=now, drift=False, due=False).state == "paused":
-        clock.resume(store, game, by=INSTALLATION, now=now, by_vote=True)
 
 
 def _acted(store: GameStore, game: str, d: Decided, now: datetime) -> Decided:
