@@ -140,6 +140,9 @@ def _urls(site: Site, routes: list[str], ctx: dict[str, Any], reader: TestClient
         "fmt": ["gif", "webp"],
         # the opening explorer's: the game's variant (it counts finished public games only)
         "variant": ["standard"],
+        # a lesson of the guided first game, and a puzzle (none stored: its page says so)
+        "slug": ["moves"],
+        "pid": ["1"],
         # The game's board file by its content's hash (the player's page draws over it), and an old hash.
         "digest": [_board_digest(site), "0" * 16],
     }
