@@ -70,6 +70,15 @@ __all__ = [
     "request",
 ]
 
+
+def _ready(fd: int, event: int, seconds: float) -> bool:
+    """Whether ``fd`` is ready for ``event`` (POLLIN, POLLOUT) within ``seconds``, or closed: poll, not
+    select, which refuses a descriptor numbered 1024 or more (a long-running server holds that many)."""
+    poller = select.poll()
+    poller.register(fd, event)
+    return bool(poller.poll(max(0, int(seconds * 1000) + 1)))
+
+
 PROTOCOL = 1
 MAX_LINE = 1_000_000
 """The longest answer line read (bytes); a longer one is refused, not read into memory whole."""
@@ -297,7 +306,7 @@ class OutsideBot:
         rest = memoryview(data)
         while rest:
             left = deadline - time.monotonic()
-            if left <= 0 or not select.select([], [fd], [], left)[1]:
+            if left <= 0 or not _ready(fd, select.POLLOUT, left):
                 return False
             try:
                 rest = rest[os.write(fd, rest) :]
@@ -354,7 +363,7 @@ class OutsideBot:
                 self._owed += 1  # the rest of this line, when it comes
                 return self._too_long()
             left = deadline - time.monotonic()
-            ready = select.select([fd], [], [], left)[0] if left > 0 else []
+            ready = [fd] if left > 0 and _ready(fd, select.POLLIN, left) else []
             if not ready:
                 waited = time.monotonic() - started
                 had = len(self._buffer) if not self._owed else 0
