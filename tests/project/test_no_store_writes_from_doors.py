@@ -145,8 +145,8 @@ def door_writes() -> list[str]:
                 hit = (isinstance(f, ast.Attribute) and f.attr in writers and _is_store(f.value, modules)) or (
                     isinstance(f, ast.Name) and f.id in imported
                 )
-                if hit and (f.attr if isinstance(f, ast.Attribute) else f.id) not in DOORS_OWN:  # type: ignore[union-attr]
-                    name = f.attr if isinstance(f, ast.Attribute) else f.id  # type: ignore[union-attr]
+                name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+                if hit and name not in DOORS_OWN:
                     found.append(f"{path.relative_to(SRC)}:{node.lineno} {name}")
     return found
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from dippouch.catalog import load_variant
-from dippouch.core.variant import VariantError
+from dippouch.core.errors import VariantError
 from dippouch.game import check_victory, game_end
 
 PAIRINGS = {"fva": ("Austria", "France"), "gvi": ("Germany", "Italy"), "evt": ("England", "Turkey")}
