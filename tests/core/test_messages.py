@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from dippouch.core.messages import Choices, Msg, PhaseName, choices, msg, nmsg, pmsg, render
@@ -99,6 +99,7 @@ _args = st.recursive(
 
 
 @given(st.dictionaries(st.sampled_from(["a", "b", "reason"]), _args, max_size=3), st.booleans())
+@settings(suppress_health_check=[HealthCheck.too_slow])  # recursive values: slow to draw on a loaded machine
 def test_a_message_is_stored_as_data_and_read_back_whole(args: dict[str, object], plural: bool) -> None:
     m = Msg("%(a)s", args, plural="%(a)s!" if plural else None)  # type: ignore[arg-type]
     data = json.loads(json.dumps(m.to_data()))

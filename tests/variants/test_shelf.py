@@ -23,7 +23,7 @@ from dippouch.core.variant import content_hash
 COMMIT = "280e3666c1d9c8ebde73ccc444e2a56809f0c84e"
 REPOSITORY = "https://github.com/serrasqueiro/dpjudge"
 COPYRIGHT = "Copyright 2017 Manus Hand"
-OWN = {"standard", "1897", "1000ad", "hundred", "hundred3", "w3k"}
+OWN = {"standard", "1897", "1000ad", "hundred", "hundred3", "w3k", "duel"}
 SOURCES = json.loads((SHELF_VARIANTS / "sources.json").read_text(encoding="utf-8"))
 
 
