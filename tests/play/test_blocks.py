@@ -115,7 +115,8 @@ def test_a_block_holds_in_the_lobby(store: GameStore) -> None:
     with pytest.raises(GameError, match="someone you block is in this game"):
         play_openings.sign_up(store, other, ann, ["any"], now=T0)
     assert play_openings.sign_up(store, other, ann, ["any"], now=T0, despite_block=True).game == other
-    assert ann in {s.person_id for s in store_openings.opening(store, other).signups}
+    opened = store_openings.opening(store, other)
+    assert opened is not None and ann in {s.person_id for s in opened.signups}
 
 
 def test_a_claim_from_the_pool_is_refused_as_a_sign_up_is(store: GameStore) -> None:

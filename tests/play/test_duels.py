@@ -69,8 +69,8 @@ def test_the_first_two_waiting_are_paired_seated_and_told(store: GameStore) -> N
     st = store.status(game, now=T + timedelta(minutes=1))
     assert st.state == "active"
     seats = _seats(store, game)
-    assert sorted(seats) == ["Austria", "France"] and sorted(seats.values()) == sorted([ann, bob])
-    assert seats[second.got.power] == bob
+    assert sorted(seats) == ["Austria", "France"] and sorted(seats.values(), key=str) == sorted([ann, bob], key=str)
+    assert seats[str(second.got.power)] == bob
     assert str(second.message) == f"{game} starts now: you play {second.got.power} against Ann."
     # Told: the game's "started" event (the notification channels' game_starting) names both powers.
     started = [e for e in events_after(store, 0, ["started"]) if e.game == game]
@@ -163,8 +163,8 @@ def test_two_requests_at_once_make_exactly_one_game(db_url: str) -> None:
             rows = list(s.scalars(sa.select(DuelWaitRow)))
         assert len(rows) == 2 * rounds and all(r.game is not None for r in rows)
     finally:
-        for s in (*stores, main):
-            s.close()
+        for opened in (*stores, main):
+            opened.close()
 
 
 SPRING = {
@@ -201,6 +201,7 @@ def test_a_rated_one_on_one_game_played_to_its_end_is_rated_in_its_own_pool(stor
     assert check_ratings(store).differences == ()
     duel = {p.person_id: p for p in board(store, "duel", limit=10).places}
     france, austria = seats["France"], seats["Austria"]
+    assert france is not None and austria is not None
     assert set(duel) == {france, austria}
     assert duel[france].rating > START > duel[austria].rating
     assert duel[france].rating + duel[austria].rating == pytest.approx(2 * START)

@@ -146,7 +146,8 @@ def test_the_lobby_warns_the_blocker_and_refuses_the_blocked_in_neutral_words(si
     assert r.status_code == 400 and "cannot take your sign-up" in r.text and "block" not in page_words(r.text).lower()
     r = site.api(a, "/api/games/second/signup", {"preferences": ["any"]})
     assert r.status_code == 400 and "cannot take your sign-up" in r.json()["error"]
-    assert [s.person_id for s in store_openings.opening(site.web.store, "second").signups] == [carl]
+    opened = store_openings.opening(site.web.store, "second")
+    assert opened is not None and [s.person_id for s in opened.signups] == [carl]
     assert dee
 
 

@@ -27,7 +27,8 @@ def _site(tmp_path: Path, **form: str) -> tuple[Site, dict[str, Any]]:
 
 
 def _values(kind: str) -> dict[str, Any]:
-    return {"pause": {"hours": 24}, "extend": {"hours": 12}, "concede": {"to": "Turkey"}}.get(kind, {})
+    values: dict[str, dict[str, Any]] = {"pause": {"hours": 24}, "extend": {"hours": 12}, "concede": {"to": "Turkey"}}
+    return values.get(kind, {})
 
 
 def _propose(site: Site, door: str, players: dict[str, Any], kind: str, tmp_path: Path) -> str:
