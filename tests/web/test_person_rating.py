@@ -4,7 +4,9 @@ page reads them), or says they are not rated yet."""
 from __future__ import annotations
 
 from pathlib import Path
+from random import Random
 
+from dippouch.play.duels import ask_for_duel
 from dippouch.play.ratings import update_ratings
 from dippouch.play.records import choose_scoring
 from dippouch.store.people import create_person, seat_person
@@ -34,3 +36,40 @@ def test_the_person_page_shows_the_rating_and_place(tmp_path: Path) -> None:
     assert "Platz 1 von 3 in der Gesamtwertung" in de
     nobody = create_person(store, "Dee", now=now)
     assert "not rated yet" in site.browser().get(f"/people/{nobody}").text
+
+
+def test_the_person_page_shows_each_variant_pool_and_a_duel_player_off_the_overall_board(tmp_path: Path) -> None:
+    site = Site(f"sqlite:///{tmp_path / 'g.db'}")
+    store, now = site.web.store, site.clock()
+    ann, bo, cy = (create_person(store, n, now=now) for n in ("Ann", "Bo", "Cy"))
+    store.create_game("g", "standard", now=now)
+    for power, person in zip(POWERS, (ann, bo, cy), strict=False):
+        store.assign("g", power, power, now=now)
+        seat_person(store, "g", power, person, now=now)
+    for power in POWERS:
+        if store.status("g", now=now).state != "finished":
+            store.vote("g", power, True, now=now)
+    choose_scoring(store, "g", "centres", now=now)
+    # Two others play one duel to a draw: rated in the duel pool alone, never the overall one.
+    dee, eve = (create_person(store, n, now=now) for n in ("Dee", "Eve"))
+    ask_for_duel(store, dee, "fva", now=now)
+    duel = ask_for_duel(store, eve, "fva", now=now, rng=Random(1)).got.game
+    assert duel is not None
+    for power in ("France", "Austria"):
+        if store.status(duel, now=now).state != "finished":
+            store.vote(duel, power, True, now=now)
+    choose_scoring(store, duel, "centres", now=now)
+    update_ratings(store)
+
+    page = site.browser().get(f"/people/{ann}").text
+    assert 'id="rating">100.00' in page
+    mine = page.split('id="variant-ratings"', 1)[1].split("</ul>", 1)[0]
+    assert "Standard Diplomacy: 100.00" in mine and "rank 1 of 3" in mine and 'href="/ratings?variant=standard"' in mine
+    assert "Duel" not in mine
+
+    page = site.browser().get(f"/people/{dee}").text
+    assert "not on the overall leaderboard (one-on-one games are rated apart)" in page
+    mine = page.split('id="variant-ratings"', 1)[1].split("</ul>", 1)[0]
+    assert 'href="/ratings?variant=duel"' in mine and "rank 1 of 2" in mine and "1 rated game" in mine
+    de = site.browser().get(f"/people/{dee}", headers={"Accept-Language": "de"}).text
+    assert "Nach Variante" in de and "Platz 1 von 2" in de

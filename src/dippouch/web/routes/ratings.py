@@ -101,22 +101,40 @@ def _fame(web: Web, entries: list[HallEntry]) -> list[FameLine]:
 
 
 @dataclass(frozen=True)
-class PersonRating:
-    """A person's overall rating as their page shows it, with their place on the overall leaderboard."""
+class PoolRating:
+    """A person's rating in one pool as their page shows it, with their place on its leaderboard."""
 
+    variant: str | None
+    """``None``: the overall pool."""
+    title: str
     rating: float
     games: int
     rank: int
     rated: int
-    """How many people the overall leaderboard rates."""
+    """How many people the pool rates."""
+
+
+@dataclass(frozen=True)
+class PersonRating:
+    """A person's ratings as their page shows them: the overall one (absent for someone who has played only
+    one-on-one games, rated in their own pool alone) and one per variant they were rated in, so a duel
+    player's standing is on their page and not only on the ratings page."""
+
+    overall: PoolRating | None
+    variants: tuple[PoolRating, ...]
 
 
 def person_rating(web: Web, person_id: int) -> PersonRating | None:
-    """``person_id``'s overall rating as stored (``None``: not rated yet)."""
-    mine = ratings_of(web.read, person_id).get(None)
-    if mine is None:
+    """``person_id``'s ratings as stored (``None``: not rated yet)."""
+    mine = ratings_of(web.read, person_id)
+    if not mine:
         return None
-    return PersonRating(round(mine.rating, 2), mine.games, mine.rank, mine.rated)
+    lines = {
+        pool: PoolRating(pool, _title(pool) if pool else "", round(r.rating, 2), r.games, r.rank, r.rated)
+        for pool, r in mine.items()
+    }
+    overall = lines.pop(None, None)
+    return PersonRating(overall, tuple(sorted(lines.values(), key=lambda r: (r.title.casefold(), r.variant))))
 
 
 def ratings_view(web: Web, variant: str | None, top: int, page: int = 1, *, for_page: bool = False) -> RatingsView:
