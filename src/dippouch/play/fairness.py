@@ -32,7 +32,6 @@ from dippouch.game import GameError
 from dippouch.store import votes as stored_votes
 from dippouch.store.mail_games import events_since, game_id
 from dippouch.store.openings import opening
-from dippouch.store.people import seat_people
 from dippouch.store.repository import GameStore
 
 I18N_DOMAIN = "rules"
@@ -92,11 +91,9 @@ ACTIONS: dict[str, Msg] = {
 
 
 def player_run(store: GameStore, game: str) -> bool:
-    """Whether ``game``'s creator holds a seat in it now (two reads: the opening and the seats' people)."""
-    o = opening(store, game, scores=False)
-    if o is None or o.creator_id is None:
-        return False
-    return o.creator_id in seat_people(store, game).values()
+    """Whether ``game``'s creator holds a seat in it now: the store's one test
+    (:func:`dippouch.store.votes.creator_seated`), which its proposals ask inside their transaction too."""
+    return stored_votes.player_run(store, game)
 
 
 def require_alone(store: GameStore, game: str, action: str, *, by: Actor, by_vote: bool = False) -> None:

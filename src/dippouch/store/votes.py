@@ -28,7 +28,7 @@ from dippouch.game import (
     surviving_powers,
 )
 from dippouch.store.db import Database
-from dippouch.store.models import GameRow, PhaseRow, PlayerRow, VoteRow
+from dippouch.store.models import GameRow, PersonRow, PhaseRow, PlayerRow, VoteRow
 from dippouch.store.models_openings import OpeningRow
 from dippouch.store.models_votes import ProposalRow
 from dippouch.store.readiness import powers_in_civil_disorder
@@ -50,6 +50,7 @@ __all__ = [
     "KINDS",
     "Proposal",
     "cast",
+    "creator_seated",
     "current_votes",
     "finish",
     "mark_failed",
@@ -182,15 +183,32 @@ def tally(rule: str, voters: tuple[str, ...], ballots: dict[str, bool]) -> str:
     return "passed" if yes == len(voters) else "open"
 
 
-def player_run(s: Session, g: GameRow) -> bool:
-    """A game its players run: the person who started it (and so coordinates it) holds one of its seats."""
+def creator_seated(s: Session, g: GameRow) -> bool:
+    """The one test of a game its players run (issue 56): the person who started it (and so coordinates it)
+    holds one of its seats now, and has not deleted their account (their seat is then kept under a name only).
+    Everything that asks whether a game is player-run comes here: the store inside the transaction that
+    decides a proposal, everyone else through :func:`dippouch.play.fairness.player_run`."""
     creator = s.scalar(sa.select(OpeningRow.creator_id).where(OpeningRow.game_id == g.id))
     if creator is None:
         return False
-    q = sa.select(PlayerRow.id).where(
-        PlayerRow.game_id == g.id, PlayerRow.person_id == creator, PlayerRow.replaced_at.is_(None)
+    q = (
+        sa.select(PlayerRow.id)
+        .join(PersonRow, PersonRow.id == PlayerRow.person_id)
+        .where(
+            PlayerRow.game_id == g.id,
+            PlayerRow.person_id == creator,
+            PlayerRow.replaced_at.is_(None),
+            PersonRow.deleted_at.is_(None),
+        )
     )
     return s.scalar(q.limit(1)) is not None
+
+
+def player_run(db: Database, name: str) -> bool:
+    """:func:`creator_seated` read in a session of its own; an unknown game is nobody's."""
+    with db.session() as s:
+        g = s.scalar(sa.select(GameRow).where(GameRow.name == name))
+        return g is not None and creator_seated(s, g)
 
 
 def _concerned(kind: str, values: dict[str, Any]) -> tuple[str, ...]:
@@ -290,7 +308,7 @@ def propose(
         power = power_name(v, power)
         ph = require_current(s, g)
         _lapse(s, g, ph, now)
-        if kind in PLAYER_RUN_KINDS and not player_run(s, g):
+        if kind in PLAYER_RUN_KINDS and not creator_seated(s, g):
             raise GameError(
                 msg(
                     "only in a game its players run is %(kind)s put to the vote: in game %(game)s the coordinator decides it",

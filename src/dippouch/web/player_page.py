@@ -44,7 +44,7 @@ from dippouch.play.votes import Decided, Voted, describe
 from dippouch.saying import say
 from dippouch.store import openings as store_openings
 from dippouch.store import people
-from dippouch.store.votes import player_run as player_run_row
+from dippouch.store.votes import creator_seated
 from dippouch.store.web_queries import game_phase
 from dippouch.web.answers.games import LineVerdict
 from dippouch.web.answers.play import PlayerView, Receipt
@@ -641,7 +641,7 @@ def proposals_view(
     with web.store.session() as s:
         g = web.store.game_row(s, name)
         settings = Settings.from_data(g.settings)
-        run_by_players = player_run_row(s, g)
+        run_by_players = creator_seated(s, g)
     secret = settings.secret_ballot or settings.anonymous
     survivors = [p["power"] for p in game["powers"] if p.get("centres") or p.get("units")]
     kinds = [*_ALWAYS_KINDS, *(_PLAYER_RUN_KINDS if run_by_players else ())]
